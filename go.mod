@@ -1,0 +1,5 @@
+module github.com/gpuplan/gpuplan
+
+go 1.24.5
+
+require github.com/agnivade/levenshtein v1.2.2

@@ -1,0 +1,358 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Norm is the normalisation layer type; it sets the parameters per norm.
+type Norm string
+
+// Norm types, spelled as in TOML.
+const (
+	LayerNorm Norm = "layernorm" // weight and bias: 2·h parameters; the default
+	RMSNorm   Norm = "rmsnorm"   // weight only: h parameters
+)
+
+// Architecture describes a model. Transformers (Family.Transformer) are
+// described by their shape and their parameter count comes from ParamCount;
+// CNNs and U-Nets carry their published parameter count and per-sample
+// forward MACs and activation bytes, measured at ImageSize.
+//
+// Fields are in the units of the Hugging Face config.json they mirror: counts,
+// not bytes. Zero means "not applicable" unless the comment says otherwise.
+type Architecture struct {
+	Key     string   // catalog key, lowercase and hyphenated: "llama-3.1-8b"
+	Name    string   // display name: "Llama 3.1 8B"
+	Aliases []string // other spellings people type: "meta-llama/Llama-3.1-8B"
+	Family  Family
+
+	// Params is the parameter count. For transformers it is derived by
+	// ParamCount when zero; when set it overrides the formula (used for
+	// --params with no shape, and for CNNs and U-Nets).
+	Params float64
+	// PublishedParams is the count the model's authors published, kept to
+	// check the formula against (within 1%); not used in estimates.
+	PublishedParams float64
+
+	// Transformer shape. For encoder-decoders Layers is the encoder depth and
+	// DecoderLayers the decoder depth; decoder layers add cross-attention.
+	Layers        int
+	DecoderLayers int
+	Hidden        int // model width h (d_model)
+	Heads         int // query heads a
+	KVHeads       int // key/value heads (GQA/MQA); 0 means Heads
+	HeadDim       int // per-head size; 0 means Hidden/Heads
+	FFN           int // MLP inner size (per expert for MoE)
+	GatedMLP      bool
+	Vocab         int // vocabulary size; for ViT the number of classes
+	Tied          bool
+	Norm          Norm
+	NormsPerLayer int  // norms per block: 2 (pre-attention, pre-MLP) unless set
+	LinearBias    bool // every linear layer has a bias (GPT-2, BERT)
+	QKVBias       bool // only the query/key/value projections have biases (Qwen2)
+	// LearnedPositions is the number of rows of a learned absolute position
+	// table (GPT-2: 1024, BERT: 512); 0 for rotary or relative positions.
+	LearnedPositions int
+	TokenTypes       int  // BERT's segment embeddings (2)
+	Pooler           bool // BERT's pooler: one h×h dense layer with bias
+	Experts          int  // MoE experts per layer; 0 or 1 means dense
+	ExpertsPerToken  int  // MoE experts active per token (top-k)
+	// ExtraParams are parameters the shape formula does not model, e.g.
+	// Whisper's convolutional front end; the catalog documents each.
+	ExtraParams float64
+	// MaxPositions bounds the sequence length (max_position_embeddings).
+	MaxPositions int
+
+	// Vision: PatchSize for ViT (tokens = (ImageSize/PatchSize)² + 1), and for
+	// CNN and U-Net the per-sample figures at ImageSize pixels square.
+	PatchSize              int
+	Channels               int     // input channels; 3 unless set
+	ForwardGMACs           float64 // multiply-accumulates per sample, 10⁹ (FLOPs = 2 × MACs)
+	ActivationMiBPerSample float64 // activations kept for backward, MiB per sample at 16-bit
+	ImageSize              int     // reference resolution of the vision figures, pixels
+
+	DefaultBatch     int // micro-batch per GPU the configurator starts with
+	DefaultSeqLen    int // tokens per sample
+	DefaultImageSize int // pixels square
+
+	Source       string // where the shape comes from (config.json, paper)
+	ParamsSource string // where PublishedParams comes from
+	AsOf         string // YYYY-MM-DD
+}
+
+// ErrInvalidArchitecture is wrapped by every Architecture.Validate error.
+var ErrInvalidArchitecture = errors.New("invalid architecture")
+
+// headDim returns the per-head size.
+func (a *Architecture) headDim() int {
+	if a.HeadDim > 0 {
+		return a.HeadDim
+	}
+	if a.Heads > 0 {
+		return a.Hidden / a.Heads
+	}
+	return 0
+}
+
+func (a *Architecture) kvHeads() int {
+	if a.KVHeads > 0 {
+		return a.KVHeads
+	}
+	return a.Heads
+}
+
+func (a *Architecture) normsPerLayer() int {
+	if a.NormsPerLayer > 0 {
+		return a.NormsPerLayer
+	}
+	return 2
+}
+
+func (a *Architecture) normParams() float64 {
+	if a.Norm == RMSNorm {
+		return float64(a.Hidden)
+	}
+	return 2 * float64(a.Hidden) // LayerNorm, the default
+}
+
+// HasShape reports whether the transformer shape (layers, hidden size,
+// heads) is known, so that the shape formulas apply.
+func (a *Architecture) HasShape() bool {
+	return a.Family.Transformer() && a.Layers > 0 && a.Hidden > 0 && a.Heads > 0
+}
+
+// attnParams returns one attention block's parameters: the query, key,
+// value and output projections, with GQA/MQA key/value widths.
+func (a *Architecture) attnParams() float64 {
+	h := float64(a.Hidden)
+	qd := float64(a.Heads * a.headDim())
+	kvd := float64(a.kvHeads() * a.headDim())
+	p := h*qd + 2*h*kvd + qd*h
+	switch {
+	case a.LinearBias:
+		p += qd + 2*kvd + h
+	case a.QKVBias:
+		p += qd + 2*kvd
+	}
+	return p
+}
+
+// mlpParams returns one expert's MLP parameters: two matrices, or three
+// for a gated (SwiGLU/GeGLU) MLP.
+func (a *Architecture) mlpParams() float64 {
+	h, f := float64(a.Hidden), float64(a.FFN)
+	if a.GatedMLP {
+		p := 3 * h * f
+		if a.LinearBias {
+			p += 2*f + h
+		}
+		return p
+	}
+	p := 2 * h * f
+	if a.LinearBias {
+		p += f + h
+	}
+	return p
+}
+
+func (a *Architecture) experts() int {
+	if a.Experts > 1 {
+		return a.Experts
+	}
+	return 1
+}
+
+func (a *Architecture) expertsPerToken() int {
+	if a.Experts > 1 && a.ExpertsPerToken > 0 {
+		return a.ExpertsPerToken
+	}
+	return 1
+}
+
+// layerParams returns one block's parameters with e experts resident.
+func (a *Architecture) layerParams(e int) float64 {
+	p := a.attnParams() + float64(e)*a.mlpParams() + float64(a.normsPerLayer())*a.normParams()
+	if a.Experts > 1 {
+		p += float64(a.Hidden * a.Experts) // router
+	}
+	return p
+}
+
+// embeddingParams returns the input embedding tables: tokens (or ViT's
+// patch projection and class token), learned positions and token types.
+func (a *Architecture) embeddingParams() float64 {
+	h := float64(a.Hidden)
+	if a.Family == FamilyViT {
+		c := a.Channels
+		if c == 0 {
+			c = 3
+		}
+		patch := float64(c*a.PatchSize*a.PatchSize)*h + h // conv projection with bias
+		return patch + h + float64(a.LearnedPositions)*h  // + class token
+	}
+	return float64(a.Vocab)*h + float64(a.LearnedPositions+a.TokenTypes)*h
+}
+
+// headParams returns the output head: the LM head when untied, or ViT's
+// classifier (with bias), plus BERT's pooler.
+func (a *Architecture) headParams() float64 {
+	h := float64(a.Hidden)
+	var p float64
+	switch {
+	case a.Family == FamilyViT:
+		p = float64(a.Vocab)*h + float64(a.Vocab)
+	case !a.Tied:
+		p = float64(a.Vocab) * h
+	}
+	if a.Pooler {
+		p += h*h + h
+	}
+	return p
+}
+
+// stackParams returns all blocks plus the final norms, with e experts resident.
+func (a *Architecture) stackParams(e int) float64 {
+	p := float64(a.Layers)*a.layerParams(e) + a.normParams()
+	if a.Family == FamilyEncoderDecoder {
+		cross := a.attnParams() + a.normParams()
+		p += float64(a.DecoderLayers)*(a.layerParams(e)+cross) + a.normParams()
+	}
+	return p
+}
+
+// ParamCount returns the total parameter count: Params when set, else the
+// shape formula. Tied embeddings count once; MoE counts every expert (all
+// are resident in memory).
+//
+// The formula sums the modules of the Hugging Face implementation: per block
+// the attention projections (q: h×a·d, k and v: h×kv·d, o: a·d×h), the MLP
+// (2 or 3 matrices of h×ffn, per expert, plus the router), and the norms;
+// then embeddings, learned positions, the untied LM head and final norms
+// (method of Narayanan et al., 2021, "Efficient Large-Scale Language Model
+// Training on GPU Clusters", §5.1, generalised to GQA, gated MLPs and MoE).
+func (a *Architecture) ParamCount() float64 {
+	if a.Params > 0 || !a.HasShape() {
+		return a.Params
+	}
+	return a.embeddingParams() + a.stackParams(a.experts()) + a.headParams() + a.ExtraParams
+}
+
+// ActiveParams returns the parameters used per token: for MoE only
+// ExpertsPerToken experts of each layer, otherwise ParamCount.
+func (a *Architecture) ActiveParams() float64 {
+	if a.Experts <= 1 || !a.HasShape() || a.Params > 0 {
+		return a.ParamCount()
+	}
+	return a.embeddingParams() + a.stackParams(a.expertsPerToken()) + a.headParams() + a.ExtraParams
+}
+
+// LinearParams returns the parameters of the blocks' linear layers (the
+// weights QLoRA stores in NF4 and int8/int4 inference quantizes), without
+// biases, norms, embeddings or the LM head. Without a shape it estimates
+// them as ParamCount minus a 2% allowance for embeddings and norms.
+func (a *Architecture) LinearParams() float64 {
+	if !a.HasShape() {
+		return 0.98 * a.ParamCount()
+	}
+	h := float64(a.Hidden)
+	qd := float64(a.Heads * a.headDim())
+	kvd := float64(a.kvHeads() * a.headDim())
+	attn := 2*h*qd + 2*h*kvd
+	mlp := 2 * h * float64(a.FFN)
+	if a.GatedMLP {
+		mlp = 3 * h * float64(a.FFN)
+	}
+	layer := attn + float64(a.experts())*mlp
+	p := float64(a.Layers) * layer
+	if a.Family == FamilyEncoderDecoder {
+		p += float64(a.DecoderLayers) * (layer + attn)
+	}
+	if a.Params > 0 { // explicit count with a shape: scale to it
+		full := a.embeddingParams() + a.stackParams(a.experts()) + a.headParams() + a.ExtraParams
+		if full > 0 {
+			p *= a.Params / full
+		}
+	}
+	return p
+}
+
+// embeddingTable returns the input-embedding and LM-head parameters, which
+// cost memory but whose lookups cost no matmul FLOPs.
+func (a *Architecture) embeddingTable() float64 {
+	if !a.HasShape() || a.Family == FamilyViT {
+		return 0
+	}
+	return float64(a.Vocab+a.LearnedPositions+a.TokenTypes) * float64(a.Hidden)
+}
+
+// TotalLayers returns all transformer blocks (encoder plus decoder).
+func (a *Architecture) TotalLayers() int { return a.Layers + a.DecoderLayers }
+
+// Validate reports the first shape problem: missing or negative sizes,
+// heads that do not divide the width, more active experts than experts.
+// Errors wrap ErrInvalidArchitecture.
+func (a *Architecture) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalidArchitecture, fmt.Sprintf(format, args...))
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"params", a.Params}, {"layers", float64(a.Layers)}, {"decoder_layers", float64(a.DecoderLayers)},
+		{"hidden", float64(a.Hidden)}, {"heads", float64(a.Heads)}, {"kv_heads", float64(a.KVHeads)},
+		{"head_dim", float64(a.HeadDim)}, {"ffn", float64(a.FFN)}, {"vocab", float64(a.Vocab)},
+		{"experts", float64(a.Experts)}, {"experts_per_token", float64(a.ExpertsPerToken)},
+		{"forward_gmacs", a.ForwardGMACs}, {"activation_mib_per_sample", a.ActivationMiBPerSample},
+		{"extra_params", a.ExtraParams}, {"max_positions", float64(a.MaxPositions)},
+	} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return bad("%s must be ≥ 0, got %v", f.name, f.v)
+		}
+	}
+	if a.Params > MaxParams {
+		return bad("params %.3g is above the %.0e limit", a.Params, MaxParams)
+	}
+	switch {
+	case !a.Family.Transformer():
+		if a.Params < 1 {
+			return bad("a %s needs params ≥ 1", a.Family)
+		}
+		return nil
+	case a.Params < 1 && !a.HasShape():
+		return bad("give params, or layers, hidden and heads")
+	case !a.HasShape():
+		return nil
+	}
+	if a.Layers > 1000 || a.Hidden > 1<<20 || a.Heads > 1<<14 || a.Vocab > 1<<24 || a.FFN > 1<<22 {
+		return bad("shape out of range (layers ≤ 1000, hidden ≤ 1048576, heads ≤ 16384, vocab ≤ 16777216, ffn ≤ 4194304)")
+	}
+	if a.HeadDim == 0 && a.Hidden%a.Heads != 0 {
+		return bad("hidden %d is not a multiple of heads %d; give head_dim", a.Hidden, a.Heads)
+	}
+	if a.KVHeads > 0 && a.Heads%a.KVHeads != 0 {
+		return bad("heads %d is not a multiple of kv_heads %d", a.Heads, a.KVHeads)
+	}
+	if a.FFN == 0 {
+		return bad("ffn must be > 0 when the shape is given")
+	}
+	if a.Experts > 1 && (a.ExpertsPerToken < 1 || a.ExpertsPerToken > a.Experts) {
+		return bad("experts_per_token must be 1–%d, got %d", a.Experts, a.ExpertsPerToken)
+	}
+	if a.Family == FamilyEncoderDecoder && a.DecoderLayers < 1 {
+		return bad("an encoder-decoder needs decoder_layers ≥ 1")
+	}
+	if a.Family == FamilyViT && a.PatchSize < 1 {
+		return bad("a vit needs patch_size ≥ 1")
+	}
+	if p := a.ParamCount(); p > MaxParams {
+		return bad("shape gives %.3g parameters, above the %.0e limit", p, MaxParams)
+	}
+	return nil
+}
+
+// MaxParams bounds accepted parameter counts: 10¹⁴ is 50× the largest
+// published dense model, so larger values are typos (e.g. bytes for params).
+const MaxParams = 1e14

@@ -1,0 +1,342 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+)
+
+// GPU is one accelerator model as its vendor's datasheet states it. Peak
+// rates are dense (no 2:4 sparsity) tensor-core figures where the GPU has
+// tensor cores for that format, and 0 where the format is unsupported.
+type GPU struct {
+	Key          string   // catalog key: "a100-80gb"
+	Name         string   // "NVIDIA A100 80GB SXM"
+	Aliases      []string // other names clouds use: "A100-80GB"
+	Vendor       string   // "nvidia", "amd"
+	Architecture string   // "ampere", "hopper", "cdna3"
+	// ComputeCapability is CUDA's major.minor ("8.0"); empty for non-NVIDIA.
+	ComputeCapability string
+	// MemoryGiB is the memory per GPU in GiB (2³⁰ bytes) as the vendor states it.
+	MemoryGiB float64
+	// UsableMemoryMiB is what the driver reports (nvidia-smi, cloud API)
+	// when it is lower than MemoryGiB, e.g. 22888 MiB on the "24 GB" A10G;
+	// 0 when unknown or equal.
+	UsableMemoryMiB     float64
+	MemoryBandwidthGBps float64 // 10⁹ bytes/s
+	FP32TFLOPS          float64 // dense, 10¹² FLOP/s, CUDA cores
+	TF32TFLOPS          float64 // dense tensor-core
+	FP16TFLOPS          float64 // dense tensor-core, fp32 accumulate where the datasheet distinguishes
+	BF16TFLOPS          float64
+	FP8TFLOPS           float64
+	INT8TOPS            float64
+	Interconnect        string  // "nvlink", "pcie", "infinity-fabric"
+	InterconnectGBps    float64 // GPU-to-GPU bandwidth per GPU, 10⁹ bytes/s, both directions
+	TDPWatts            float64
+	Source              string
+	AsOf                string // YYYY-MM-DD
+}
+
+// MemoryBytes returns the memory the workload can use, in bytes: the
+// driver-reported size when known, else the vendor's GiB.
+func (g *GPU) MemoryBytes() float64 {
+	if g.UsableMemoryMiB > 0 && g.UsableMemoryMiB < g.MemoryGiB*1024 {
+		return g.UsableMemoryMiB * MiB
+	}
+	return g.MemoryGiB * GiB
+}
+
+// ccAtLeast reports whether the compute capability is ≥ major.minor.
+// Non-NVIDIA GPUs (empty capability) are treated by architecture name in
+// Supports.
+func (g *GPU) ccAtLeast(major, minor int) bool {
+	var ma, mi int
+	if _, err := fmt.Sscanf(g.ComputeCapability, "%d.%d", &ma, &mi); err != nil {
+		return false
+	}
+	return ma > major || ma == major && mi >= minor
+}
+
+// Supports reports whether the GPU runs p natively, and if not, what the
+// frameworks fall back to. bf16 and tf32 need compute capability ≥ 8.0
+// (Ampere), fp8 ≥ 8.9 (Ada, Hopper) per the CUDA C++ Programming Guide's
+// table of arithmetic instructions; AMD CDNA2+ has bf16, CDNA3 fp8.
+func (g *GPU) Supports(p Precision) (ok bool, fallback Precision) {
+	switch p {
+	case TF32:
+		if g.TF32TFLOPS > 0 {
+			return true, ""
+		}
+		return false, FP32
+	case AMPBF16, BF16:
+		if g.BF16TFLOPS > 0 {
+			return true, ""
+		}
+		return false, AMPFP16
+	case FP8:
+		if g.FP8TFLOPS > 0 {
+			return true, ""
+		}
+		if g.BF16TFLOPS > 0 {
+			return false, BF16
+		}
+		return false, FP16
+	case AMPFP16, FP16:
+		if g.FP16TFLOPS > 0 {
+			return true, ""
+		}
+		return false, FP32
+	}
+	return true, ""
+}
+
+// FlashAttention reports whether FlashAttention-2 kernels run on the GPU
+// (compute capability ≥ 8.0, per the flash-attention README); older GPUs
+// fall back to PyTorch's memory-efficient SDPA kernel, which also avoids
+// storing the s² attention matrix.
+func (g *GPU) FlashAttention() bool { return g.ccAtLeast(8, 0) || g.Vendor == "amd" }
+
+// PeakTFLOPS returns the dense peak rate used for p, in 10¹² FLOP/s, and
+// the precision it is for (after any fallback). Weight-only int8/int4
+// inference computes in 16-bit, so it uses the fp16 rate.
+func (g *GPU) PeakTFLOPS(p Precision) float64 {
+	if ok, fb := g.Supports(p); !ok {
+		p = fb
+	}
+	switch p {
+	case FP32:
+		return g.FP32TFLOPS
+	case TF32:
+		return g.TF32TFLOPS
+	case AMPBF16, BF16:
+		return g.BF16TFLOPS
+	case FP8:
+		return g.FP8TFLOPS
+	}
+	return g.FP16TFLOPS // amp-fp16, fp16, int8, int4
+}
+
+// Instance is one cloud instance type (a VM or bare-metal size) with its
+// prices per region. GPU memory is per GPU (from the GPU entry); totals are
+// derived, never stored.
+type Instance struct {
+	Provider     string // "aws", "gcp", "azure", "lambda", …
+	Type         string // the provider's name: "p4d.24xlarge"
+	GPU          string // GPU key
+	GPUCount     int
+	VCPUs        int
+	MemoryGiB    float64 // host RAM, GiB
+	LocalNVMeGB  float64 // local NVMe, 10⁹ bytes; 0 when none or unknown
+	NetworkGbps  float64 // 0 when unknown
+	Interconnect string  // between the instance's GPUs: "nvlink", "nvswitch", "pcie", "infinity-fabric"
+	Prices       []RegionPrice
+	Retired      string // YYYY-MM-DD the provider retired the type; empty when offered
+	Source       string
+	AsOf         string // YYYY-MM-DD
+	Origin       string // where the entry was loaded from: "embedded" or an overlay path
+}
+
+// RegionPrice is what an instance costs in one region, USD per hour for the
+// whole instance. 0 means unknown, never free: use Price.
+type RegionPrice struct {
+	Region      string
+	OnDemandUSD float64
+	SpotUSD     float64
+}
+
+// FastInterconnect reports whether the instance's GPUs talk over NVLink,
+// NVSwitch or Infinity Fabric rather than PCIe alone.
+func (in *Instance) FastInterconnect() bool {
+	return in.Interconnect != "" && in.Interconnect != "pcie"
+}
+
+// Discount is a published reserved or committed-use discount off the
+// on-demand price.
+type Discount struct {
+	Provider string
+	Term     Pricing // Reserved1y or Reserved3y
+	Fraction float64 // 0–1 off on-demand: 0.37 is 37% off
+	// Prefixes are the instance-type prefixes it applies to ("p5.", "a3-");
+	// empty means every GPU instance of the provider.
+	Prefixes []string
+	Source   string
+	AsOf     string
+}
+
+// Applies reports whether d covers an instance type.
+func (d *Discount) Applies(provider, instanceType string) bool {
+	if d.Provider != provider {
+		return false
+	}
+	if len(d.Prefixes) == 0 {
+		return true
+	}
+	for _, p := range d.Prefixes {
+		if strings.HasPrefix(instanceType, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Catalog is every GPU, instance, discount and model architecture known,
+// as data.Load returns it. Call Index after changing the slices.
+type Catalog struct {
+	GPUs      []GPU
+	Instances []Instance
+	Discounts []Discount
+	Models    []Architecture
+	// AsOf is the newest as_of date of the entries, YYYY-MM-DD.
+	AsOf string
+
+	gpus   map[string]int
+	models map[string]int
+}
+
+// ErrNotFound is wrapped by lookups of unknown keys.
+var ErrNotFound = errors.New("not found")
+
+// normKey folds case and the separators people mix ("ResNet-50",
+// "resnet_50", "resnet 50" → "resnet50"); "." is kept because it separates
+// versions ("llama-3.1-8b" vs "llama-31-8b").
+func normKey(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		switch r {
+		case '-', '_', ' ', '/':
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Index builds the lookup tables for GPU and Model from keys and aliases.
+// A Hugging Face id ("meta-llama/Llama-3.1-8B") also matches by its part
+// after the slash.
+func (c *Catalog) Index() {
+	c.gpus = make(map[string]int, len(c.GPUs)*2)
+	for i := range c.GPUs {
+		g := &c.GPUs[i]
+		for _, k := range append([]string{g.Key, g.Name}, g.Aliases...) {
+			c.gpus[normKey(k)] = i
+		}
+	}
+	c.models = make(map[string]int, len(c.Models)*3)
+	for i := range c.Models {
+		m := &c.Models[i]
+		for _, k := range append([]string{m.Key, m.Name}, m.Aliases...) {
+			c.models[normKey(k)] = i
+			if _, after, ok := strings.Cut(k, "/"); ok {
+				if _, taken := c.models[normKey(after)]; !taken {
+					c.models[normKey(after)] = i
+				}
+			}
+		}
+	}
+	// Keys win over aliases of other entries.
+	for i := range c.Models {
+		c.models[normKey(c.Models[i].Key)] = i
+	}
+	for i := range c.GPUs {
+		c.gpus[normKey(c.GPUs[i].Key)] = i
+	}
+}
+
+// GPU returns the GPU with that key or alias. The error wraps ErrNotFound
+// and suggests the closest keys.
+func (c *Catalog) GPU(name string) (*GPU, error) {
+	if c.gpus == nil {
+		c.Index()
+	}
+	if i, ok := c.gpus[normKey(name)]; ok {
+		return &c.GPUs[i], nil
+	}
+	keys := make([]string, len(c.GPUs))
+	for i := range c.GPUs {
+		keys[i] = c.GPUs[i].Key
+	}
+	return nil, notFound("gpu", name, keys, "gpuplan catalog gpus")
+}
+
+// Model returns the architecture with that key or alias. The error wraps
+// ErrNotFound and suggests the closest keys.
+func (c *Catalog) Model(name string) (*Architecture, error) {
+	if c.models == nil {
+		c.Index()
+	}
+	if i, ok := c.models[normKey(name)]; ok {
+		return &c.Models[i], nil
+	}
+	if _, after, ok := strings.Cut(name, "/"); ok {
+		if i, ok := c.models[normKey(after)]; ok {
+			return &c.Models[i], nil
+		}
+	}
+	keys := make([]string, len(c.Models))
+	for i := range c.Models {
+		keys[i] = c.Models[i].Key
+	}
+	return nil, notFound("model", name, keys, "gpuplan catalog models")
+}
+
+func notFound(what, name string, keys []string, list string) error {
+	if s := Closest(name, keys, 3); len(s) > 0 {
+		return fmt.Errorf("%w: unknown %s %q; did you mean %s? (list them with %s)", ErrNotFound, what, name, orList(quoteAll(s)), list)
+	}
+	return fmt.Errorf("%w: unknown %s %q (list them with %s)", ErrNotFound, what, name, list)
+}
+
+func quoteAll(s []string) []string {
+	q := make([]string, len(s))
+	for i, v := range s {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return q
+}
+
+// Closest returns up to n of candidates nearest to s by edit distance on the
+// normalised spelling, nearest first, leaving out those too far to be a typo
+// (more than half the length of s). A candidate that contains s, or is
+// contained in it, counts as near.
+func Closest(s string, candidates []string, n int) []string {
+	type scored struct {
+		key  string
+		dist int
+	}
+	ns := normKey(s)
+	var out []scored
+	for _, c := range candidates {
+		nc := normKey(c)
+		d := levenshtein.ComputeDistance(ns, nc)
+		if ns != "" && (strings.Contains(nc, ns) || strings.Contains(ns, nc)) {
+			d = min(d, 1+abs(len(nc)-len(ns))/4)
+		}
+		if d <= max(2, len(ns)/2) {
+			out = append(out, scored{c, d})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].dist < out[j].dist })
+	res := make([]string, 0, n)
+	for _, o := range out {
+		if len(res) == n {
+			break
+		}
+		if !slices.Contains(res, o.key) {
+			res = append(res, o.key)
+		}
+	}
+	return res
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

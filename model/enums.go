@@ -1,0 +1,246 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Framework is the deep-learning framework; it sets the runtime overhead
+// (see FrameworkOverhead).
+type Framework string
+
+// Frameworks, spelled as in TOML and on the command line.
+const (
+	PyTorch    Framework = "pytorch"
+	TensorFlow Framework = "tensorflow"
+	JAX        Framework = "jax"
+)
+
+// Frameworks lists the valid frameworks, the default first.
+var Frameworks = []Framework{PyTorch, TensorFlow, JAX}
+
+// Task is what the workload does with the model.
+type Task string
+
+// Tasks, spelled as in TOML and on the command line.
+const (
+	TaskTrain     Task = "train"     // from scratch: every parameter trained
+	TaskFinetune  Task = "finetune"  // full fine-tune: every parameter trained
+	TaskLoRA      Task = "lora"      // frozen 16-bit base, trained low-rank adapters
+	TaskQLoRA     Task = "qlora"     // frozen 4-bit NF4 base, trained low-rank adapters
+	TaskInference Task = "inference" // forward passes only, with a KV cache for decoders
+)
+
+// Tasks lists the valid tasks, the default first.
+var Tasks = []Task{TaskTrain, TaskFinetune, TaskLoRA, TaskQLoRA, TaskInference}
+
+// Training reports whether the task computes gradients.
+func (t Task) Training() bool { return t != TaskInference }
+
+// Adapters reports whether the task trains LoRA adapters over a frozen base.
+func (t Task) Adapters() bool { return t == TaskLoRA || t == TaskQLoRA }
+
+// Family is the architecture family; it selects the memory and FLOPs formulas.
+type Family string
+
+// Families, spelled as in TOML.
+const (
+	FamilyDecoder        Family = "decoder"         // decoder-only transformer (GPT, Llama)
+	FamilyEncoder        Family = "encoder"         // encoder-only transformer (BERT)
+	FamilyEncoderDecoder Family = "encoder-decoder" // T5, Whisper
+	FamilyViT            Family = "vit"             // vision transformer
+	FamilyCNN            Family = "cnn"             // convolutional network (ResNet, YOLO)
+	FamilyUNet           Family = "unet"            // diffusion or segmentation U-Net
+)
+
+// Families lists the valid families.
+var Families = []Family{FamilyDecoder, FamilyEncoder, FamilyEncoderDecoder, FamilyViT, FamilyCNN, FamilyUNet}
+
+// Transformer reports whether the family's memory follows the transformer
+// formulas (as opposed to per-sample figures from the catalog).
+func (f Family) Transformer() bool {
+	return f == FamilyDecoder || f == FamilyEncoder || f == FamilyEncoderDecoder || f == FamilyViT
+}
+
+// Vision reports whether inputs are images (sized by ImageSize) rather than tokens.
+func (f Family) Vision() bool { return f == FamilyViT || f == FamilyCNN || f == FamilyUNet }
+
+// Precision is the numeric format of weights and compute.
+type Precision string
+
+// Precisions, spelled as in TOML and on the command line. The amp- forms are
+// mixed precision (16-bit compute with fp32 master weights); bf16 is pure bf16.
+const (
+	FP32    Precision = "fp32"
+	TF32    Precision = "tf32"
+	AMPFP16 Precision = "amp-fp16"
+	AMPBF16 Precision = "amp-bf16"
+	BF16    Precision = "bf16"
+	FP16    Precision = "fp16"
+	FP8     Precision = "fp8"
+	INT8    Precision = "int8"
+	INT4    Precision = "int4"
+)
+
+// TrainingPrecisions and InferencePrecisions list what each kind of task accepts.
+var (
+	TrainingPrecisions  = []Precision{AMPBF16, AMPFP16, BF16, FP32, TF32, FP8}
+	InferencePrecisions = []Precision{BF16, FP16, FP32, FP8, INT8, INT4}
+)
+
+// PrecisionsFor returns the precisions valid for t, the default first.
+func PrecisionsFor(t Task) []Precision {
+	if t.Training() {
+		return TrainingPrecisions
+	}
+	return InferencePrecisions
+}
+
+// Optimizer is the training optimizer; it sets the optimizer-state bytes.
+type Optimizer string
+
+// Optimizers, spelled as in TOML and on the command line.
+const (
+	AdamW       Optimizer = "adamw"
+	Adam        Optimizer = "adam"
+	SGD         Optimizer = "sgd"
+	SGDMomentum Optimizer = "sgd-momentum"
+	Adafactor   Optimizer = "adafactor"
+	AdamW8bit   Optimizer = "adamw-8bit"
+)
+
+// Optimizers lists the valid optimizers, the default first.
+var Optimizers = []Optimizer{AdamW, Adam, SGD, SGDMomentum, Adafactor, AdamW8bit}
+
+// Strategy is how training is spread over data-parallel GPUs.
+type Strategy string
+
+// Strategies, spelled as in TOML and on the command line.
+const (
+	Single Strategy = "single" // one GPU (or tensor parallel only)
+	DDP    Strategy = "ddp"    // replicated data parallel: every GPU holds all model states
+	FSDP   Strategy = "fsdp"   // FULL_SHARD: parameters, gradients and optimizer states sharded
+	ZeRO1  Strategy = "zero1"  // optimizer states sharded
+	ZeRO2  Strategy = "zero2"  // optimizer states and gradients sharded
+	ZeRO3  Strategy = "zero3"  // optimizer states, gradients and parameters sharded
+)
+
+// Strategies lists the valid strategies, the default first.
+var Strategies = []Strategy{Single, DDP, FSDP, ZeRO1, ZeRO2, ZeRO3}
+
+// ZeROStage returns 0–3: how many kinds of model state s shards
+// (1 optimizer states, 2 adds gradients, 3 adds parameters). FSDP's
+// FULL_SHARD is stage 3.
+func (s Strategy) ZeROStage() int {
+	switch s {
+	case ZeRO1:
+		return 1
+	case ZeRO2:
+		return 2
+	case ZeRO3, FSDP:
+		return 3
+	}
+	return 0
+}
+
+// Pricing is how an offer is billed.
+type Pricing string
+
+// Pricing modes, spelled as in TOML and on the command line.
+const (
+	OnDemand   Pricing = "on-demand"
+	Spot       Pricing = "spot"
+	Reserved1y Pricing = "reserved-1y"
+	Reserved3y Pricing = "reserved-3y"
+)
+
+// PricingModes lists the valid pricing modes, the default first.
+var PricingModes = []Pricing{OnDemand, Spot, Reserved1y, Reserved3y}
+
+// Parse functions for the enums. Matching ignores case and surrounding
+// space and accepts the aliases people type ("pt", "bfloat16", "zero-3"); the
+// error names the bad value and lists the valid ones.
+
+// ParseFramework parses a framework name.
+func ParseFramework(s string) (Framework, error) {
+	return parseEnum(s, "framework", Frameworks, map[string]Framework{
+		"torch": PyTorch, "pt": PyTorch, "tf": TensorFlow, "keras": TensorFlow, "flax": JAX,
+	})
+}
+
+// ParseTask parses a task name.
+func ParseTask(s string) (Task, error) {
+	return parseEnum(s, "task", Tasks, map[string]Task{
+		"training": TaskTrain, "pretrain": TaskTrain, "fine-tune": TaskFinetune, "full": TaskFinetune,
+		"infer": TaskInference, "serve": TaskInference,
+	})
+}
+
+// ParseFamily parses an architecture family.
+func ParseFamily(s string) (Family, error) {
+	return parseEnum(s, "family", Families, map[string]Family{
+		"decoder-only": FamilyDecoder, "encoder-only": FamilyEncoder, "seq2seq": FamilyEncoderDecoder,
+		"diffusion-unet": FamilyUNet,
+	})
+}
+
+// ParsePrecision parses a precision.
+func ParsePrecision(s string) (Precision, error) {
+	return parseEnum(s, "precision", []Precision{FP32, TF32, AMPFP16, AMPBF16, BF16, FP16, FP8, INT8, INT4},
+		map[string]Precision{
+			"float32": FP32, "bfloat16": BF16, "float16": FP16, "half": FP16,
+			"amp": AMPBF16, "mixed": AMPBF16, "amp_bf16": AMPBF16, "amp_fp16": AMPFP16,
+		})
+}
+
+// ParseOptimizer parses an optimizer name.
+func ParseOptimizer(s string) (Optimizer, error) {
+	return parseEnum(s, "optimizer", Optimizers, map[string]Optimizer{
+		"adamw8bit": AdamW8bit, "adamw_8bit": AdamW8bit, "adam8bit": AdamW8bit, "8bit-adam": AdamW8bit,
+		"momentum": SGDMomentum, "sgd_momentum": SGDMomentum,
+	})
+}
+
+// ParseStrategy parses a distribution strategy.
+func ParseStrategy(s string) (Strategy, error) {
+	return parseEnum(s, "strategy", Strategies, map[string]Strategy{
+		"none": Single, "zero-1": ZeRO1, "zero-2": ZeRO2, "zero-3": ZeRO3,
+		"zero_1": ZeRO1, "zero_2": ZeRO2, "zero_3": ZeRO3, "full_shard": FSDP,
+	})
+}
+
+// ParsePricing parses a pricing mode.
+func ParsePricing(s string) (Pricing, error) {
+	return parseEnum(s, "pricing", PricingModes, map[string]Pricing{
+		"ondemand": OnDemand, "on_demand": OnDemand, "preemptible": Spot, "reserved": Reserved1y,
+		"1y": Reserved1y, "3y": Reserved3y,
+	})
+}
+
+func parseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, error) {
+	k := strings.ToLower(strings.TrimSpace(s))
+	for _, v := range valid {
+		if string(v) == k {
+			return v, nil
+		}
+	}
+	if v, ok := aliases[k]; ok {
+		return v, nil
+	}
+	names := make([]string, len(valid))
+	for i, v := range valid {
+		names[i] = string(v)
+	}
+	return "", fmt.Errorf("%s %q: want %s", what, s, orList(names))
+}
+
+// orList joins names as "a, b or c".
+func orList(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
