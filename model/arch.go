@@ -60,10 +60,14 @@ type Architecture struct {
 	Experts          int  // MoE experts per layer; 0 or 1 means dense
 	ExpertsPerToken  int  // MoE experts active per token (top-k)
 	// ExtraParams are parameters the shape formula does not model, e.g.
-	// Whisper's convolutional front end; the catalog documents each.
+	// Whisper's convolutional front end; the catalog documents each. It may
+	// be negative to remove what the formula over-counts (missing biases).
 	ExtraParams float64
 	// MaxPositions bounds the sequence length (max_position_embeddings).
 	MaxPositions int
+	// EncoderSeqLen fixes the encoder's length for encoder-decoders whose
+	// input is not text (Whisper: 1500 audio frames); 0 means SeqLen.
+	EncoderSeqLen int
 
 	// Vision: PatchSize for ViT (tokens = (ImageSize/PatchSize)² + 1), and for
 	// CNN and U-Net the per-sample figures at ImageSize pixels square.
@@ -203,6 +207,9 @@ func (a *Architecture) headParams() float64 {
 	switch {
 	case a.Family == FamilyViT:
 		p = float64(a.Vocab)*h + float64(a.Vocab)
+	case a.Family == FamilyEncoder:
+		// Encoders are counted as the bare model (BertModel): the MLM
+		// head's decoder is tied to the embeddings, task heads are tiny.
 	case !a.Tied:
 		p = float64(a.Vocab) * h
 	}
@@ -212,7 +219,9 @@ func (a *Architecture) headParams() float64 {
 	return p
 }
 
-// stackParams returns all blocks plus the final norms, with e experts resident.
+// stackParams returns all blocks plus the final norms, with e experts
+// resident. For post-norm encoders (BERT) there is no final norm, but the
+// embedding LayerNorm has the same size, so the count is unchanged.
 func (a *Architecture) stackParams(e int) float64 {
 	p := float64(a.Layers)*a.layerParams(e) + a.normParams()
 	if a.Family == FamilyEncoderDecoder {
@@ -306,7 +315,11 @@ func (a *Architecture) Validate() error {
 		{"head_dim", float64(a.HeadDim)}, {"ffn", float64(a.FFN)}, {"vocab", float64(a.Vocab)},
 		{"experts", float64(a.Experts)}, {"experts_per_token", float64(a.ExpertsPerToken)},
 		{"forward_gmacs", a.ForwardGMACs}, {"activation_mib_per_sample", a.ActivationMiBPerSample},
-		{"extra_params", a.ExtraParams}, {"max_positions", float64(a.MaxPositions)},
+		{"max_positions", float64(a.MaxPositions)},
+		{"encoder_seq_len", float64(a.EncoderSeqLen)}, {"patch_size", float64(a.PatchSize)},
+		{"image_size", float64(a.ImageSize)}, {"channels", float64(a.Channels)},
+		{"learned_positions", float64(a.LearnedPositions)}, {"token_types", float64(a.TokenTypes)},
+		{"norms_per_layer", float64(a.NormsPerLayer)},
 	} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return bad("%s must be ≥ 0, got %v", f.name, f.v)
@@ -347,8 +360,11 @@ func (a *Architecture) Validate() error {
 	if a.Family == FamilyViT && a.PatchSize < 1 {
 		return bad("a vit needs patch_size ≥ 1")
 	}
-	if p := a.ParamCount(); p > MaxParams {
-		return bad("shape gives %.3g parameters, above the %.0e limit", p, MaxParams)
+	if math.IsNaN(a.ExtraParams) || math.IsInf(a.ExtraParams, 0) {
+		return bad("extra_params must be finite, got %v", a.ExtraParams)
+	}
+	if p := a.ParamCount(); p > MaxParams || p < 1 {
+		return bad("shape gives %.3g parameters; want 1 to %.0e", p, MaxParams)
 	}
 	return nil
 }

@@ -163,58 +163,71 @@ var PricingModes = []Pricing{OnDemand, Spot, Reserved1y, Reserved3y}
 
 // ParseFramework parses a framework name.
 func ParseFramework(s string) (Framework, error) {
-	return parseEnum(s, "framework", Frameworks, map[string]Framework{
-		"torch": PyTorch, "pt": PyTorch, "tf": TensorFlow, "keras": TensorFlow, "flax": JAX,
-	})
+	return parseEnum(s, "framework", Frameworks, frameworkAliases)
+}
+
+var frameworkAliases = map[string]Framework{
+	"torch": PyTorch, "pt": PyTorch, "tf": TensorFlow, "keras": TensorFlow, "flax": JAX,
 }
 
 // ParseTask parses a task name.
 func ParseTask(s string) (Task, error) {
-	return parseEnum(s, "task", Tasks, map[string]Task{
-		"training": TaskTrain, "pretrain": TaskTrain, "fine-tune": TaskFinetune, "full": TaskFinetune,
-		"infer": TaskInference, "serve": TaskInference,
-	})
+	return parseEnum(s, "task", Tasks, taskAliases)
+}
+
+var taskAliases = map[string]Task{
+	"training": TaskTrain, "pretrain": TaskTrain, "fine-tune": TaskFinetune, "full": TaskFinetune,
+	"infer": TaskInference, "serve": TaskInference,
 }
 
 // ParseFamily parses an architecture family.
 func ParseFamily(s string) (Family, error) {
-	return parseEnum(s, "family", Families, map[string]Family{
-		"decoder-only": FamilyDecoder, "encoder-only": FamilyEncoder, "seq2seq": FamilyEncoderDecoder,
-		"diffusion-unet": FamilyUNet,
-	})
+	return parseEnum(s, "family", Families, familyAliases)
+}
+
+var familyAliases = map[string]Family{
+	"decoder-only": FamilyDecoder, "encoder-only": FamilyEncoder, "seq2seq": FamilyEncoderDecoder,
+	"diffusion-unet": FamilyUNet,
 }
 
 // ParsePrecision parses a precision.
 func ParsePrecision(s string) (Precision, error) {
-	return parseEnum(s, "precision", []Precision{FP32, TF32, AMPFP16, AMPBF16, BF16, FP16, FP8, INT8, INT4},
-		map[string]Precision{
-			"float32": FP32, "bfloat16": BF16, "float16": FP16, "half": FP16,
-			"amp": AMPBF16, "mixed": AMPBF16, "amp_bf16": AMPBF16, "amp_fp16": AMPFP16,
-		})
+	return parseEnum(s, "precision", []Precision{FP32, TF32, AMPFP16, AMPBF16, BF16, FP16, FP8, INT8, INT4}, precisionAliases)
+}
+
+var precisionAliases = map[string]Precision{
+	"float32": FP32, "bfloat16": BF16, "float16": FP16, "half": FP16,
+	"amp": AMPBF16, "mixed": AMPBF16, "amp_bf16": AMPBF16, "amp_fp16": AMPFP16,
 }
 
 // ParseOptimizer parses an optimizer name.
 func ParseOptimizer(s string) (Optimizer, error) {
-	return parseEnum(s, "optimizer", Optimizers, map[string]Optimizer{
-		"adamw8bit": AdamW8bit, "adamw_8bit": AdamW8bit, "adam8bit": AdamW8bit, "8bit-adam": AdamW8bit,
-		"momentum": SGDMomentum, "sgd_momentum": SGDMomentum,
-	})
+	return parseEnum(s, "optimizer", Optimizers, optimizerAliases)
+}
+
+var optimizerAliases = map[string]Optimizer{
+	"adamw8bit": AdamW8bit, "adamw_8bit": AdamW8bit, "adam8bit": AdamW8bit, "8bit-adam": AdamW8bit,
+	"momentum": SGDMomentum, "sgd_momentum": SGDMomentum,
 }
 
 // ParseStrategy parses a distribution strategy.
 func ParseStrategy(s string) (Strategy, error) {
-	return parseEnum(s, "strategy", Strategies, map[string]Strategy{
-		"none": Single, "zero-1": ZeRO1, "zero-2": ZeRO2, "zero-3": ZeRO3,
-		"zero_1": ZeRO1, "zero_2": ZeRO2, "zero_3": ZeRO3, "full_shard": FSDP,
-	})
+	return parseEnum(s, "strategy", Strategies, strategyAliases)
+}
+
+var strategyAliases = map[string]Strategy{
+	"none": Single, "zero-1": ZeRO1, "zero-2": ZeRO2, "zero-3": ZeRO3,
+	"zero_1": ZeRO1, "zero_2": ZeRO2, "zero_3": ZeRO3, "full_shard": FSDP,
 }
 
 // ParsePricing parses a pricing mode.
 func ParsePricing(s string) (Pricing, error) {
-	return parseEnum(s, "pricing", PricingModes, map[string]Pricing{
-		"ondemand": OnDemand, "on_demand": OnDemand, "preemptible": Spot, "reserved": Reserved1y,
-		"1y": Reserved1y, "3y": Reserved3y,
-	})
+	return parseEnum(s, "pricing", PricingModes, pricingAliases)
+}
+
+var pricingAliases = map[string]Pricing{
+	"ondemand": OnDemand, "on_demand": OnDemand, "preemptible": Spot, "reserved": Reserved1y,
+	"1y": Reserved1y, "3y": Reserved3y,
 }
 
 func parseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, error) {

@@ -1,0 +1,813 @@
+package data
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+//go:embed catalog
+var catalogFS embed.FS
+
+// SchemaVersion is the catalog schema this build reads.
+const SchemaVersion = 1
+
+// Load returns the embedded catalog, validated and indexed. It fails only
+// on a bug in the embedded files; the error names the file and entry.
+func Load() (*model.Catalog, error) {
+	return load(catalogFS)
+}
+
+// load reads gpus.toml, models.toml, discounts.toml and instances/*.toml
+// from fsys (an fs.FS so tests and fuzzing can pass fstest.MapFS).
+// Problems are collected, not stopped at: the error joins every one, in
+// file order.
+func load(fsys fs.FS) (*model.Catalog, error) {
+	var c model.Catalog
+	var errs []error
+	read := func(name string, f *catalogFile) {
+		b, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", path.Base(name), err))
+			return
+		}
+		if err := decode(b, path.Base(name), "embedded", f); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	var gpus, models, discounts catalogFile
+	read("catalog/gpus.toml", &gpus)
+	read("catalog/models.toml", &models)
+	read("catalog/discounts.toml", &discounts)
+	names, _ := fs.Glob(fsys, "catalog/instances/*.toml")
+	sort.Strings(names)
+	insts := make([]catalogFile, len(names))
+	for i, n := range names {
+		read(n, &insts[i])
+	}
+	all := append([]catalogFile{gpus, models, discounts}, insts...)
+	merge(&c, all, &errs)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return &c, nil
+}
+
+// catalogFile is one decoded, validated file: any file may hold any kind
+// of entry (overlays usually mix them).
+type catalogFile struct {
+	name      string
+	origin    string
+	gpus      []model.GPU
+	models    []model.Architecture
+	instances []instanceEntry
+	discounts []model.Discount
+}
+
+// rawFile is the TOML shape of every catalog file; see the README's
+// "Catalog schema" section.
+type rawFile struct {
+	SchemaVersion *int          `toml:"schema_version"`
+	Provider      string        `toml:"provider"`
+	GPU           []rawGPU      `toml:"gpu"`
+	Model         []rawModel    `toml:"model"`
+	Instance      []rawInstance `toml:"instance"`
+	Discount      []rawDiscount `toml:"discount"`
+}
+
+type rawGPU struct {
+	Key                 string   `toml:"key"`
+	Name                string   `toml:"name"`
+	Aliases             []string `toml:"aliases"`
+	Vendor              string   `toml:"vendor"`
+	Architecture        string   `toml:"architecture"`
+	ComputeCapability   string   `toml:"compute_capability"`
+	MemoryGiB           float64  `toml:"memory_gib"`
+	UsableMemoryMiB     float64  `toml:"usable_memory_mib"`
+	MemoryBandwidthGBps float64  `toml:"memory_bandwidth_gbps"`
+	FP32TFLOPS          float64  `toml:"fp32_tflops"`
+	TF32TFLOPS          float64  `toml:"tf32_tflops"`
+	FP16TFLOPS          float64  `toml:"fp16_tflops"`
+	BF16TFLOPS          float64  `toml:"bf16_tflops"`
+	FP8TFLOPS           float64  `toml:"fp8_tflops"`
+	INT8TOPS            float64  `toml:"int8_tops"`
+	Interconnect        string   `toml:"interconnect"`
+	InterconnectGBps    float64  `toml:"interconnect_gbps"`
+	TDPWatts            float64  `toml:"tdp_w"`
+	Source              string   `toml:"source"`
+	AsOf                date     `toml:"as_of"`
+}
+
+type rawModel struct {
+	Key                    string   `toml:"key"`
+	Name                   string   `toml:"name"`
+	Aliases                []string `toml:"aliases"`
+	Family                 string   `toml:"family"`
+	Params                 float64  `toml:"params"`
+	PublishedParams        float64  `toml:"published_params"`
+	ParamsSource           string   `toml:"params_source"`
+	Layers                 int      `toml:"layers"`
+	DecoderLayers          int      `toml:"decoder_layers"`
+	Hidden                 int      `toml:"hidden"`
+	Heads                  int      `toml:"heads"`
+	KVHeads                int      `toml:"kv_heads"`
+	HeadDim                int      `toml:"head_dim"`
+	FFN                    int      `toml:"ffn"`
+	GatedMLP               bool     `toml:"gated_mlp"`
+	Vocab                  int      `toml:"vocab"`
+	Tied                   bool     `toml:"tied_embeddings"`
+	Norm                   string   `toml:"norm"`
+	NormsPerLayer          int      `toml:"norms_per_layer"`
+	LinearBias             bool     `toml:"linear_bias"`
+	QKVBias                bool     `toml:"qkv_bias"`
+	LearnedPositions       int      `toml:"learned_positions"`
+	TokenTypes             int      `toml:"token_types"`
+	Pooler                 bool     `toml:"pooler"`
+	Experts                int      `toml:"experts"`
+	ExpertsPerToken        int      `toml:"experts_per_token"`
+	ExtraParams            float64  `toml:"extra_params"`
+	MaxPositions           int      `toml:"max_positions"`
+	EncoderSeqLen          int      `toml:"encoder_seq_len"`
+	PatchSize              int      `toml:"patch_size"`
+	Channels               int      `toml:"channels"`
+	ImageSize              int      `toml:"image_size"`
+	ForwardGMACs           float64  `toml:"forward_gmacs"`
+	ActivationMiBPerSample float64  `toml:"activation_mib_per_sample"`
+	DefaultBatch           int      `toml:"default_batch"`
+	DefaultSeqLen          int      `toml:"default_seq_len"`
+	DefaultImageSize       int      `toml:"default_image_size"`
+	Source                 string   `toml:"source"`
+	AsOf                   date     `toml:"as_of"`
+}
+
+// rawInstance has pointers for every field an overlay may leave out to
+// patch an existing entry (e.g. only a negotiated price for one region).
+type rawInstance struct {
+	Provider     string     `toml:"provider"`
+	Type         string     `toml:"type"`
+	GPU          *string    `toml:"gpu"`
+	GPUCount     *int       `toml:"gpu_count"`
+	VCPUs        *int       `toml:"vcpus"`
+	MemoryGiB    *float64   `toml:"memory_gib"`
+	LocalNVMeGB  *float64   `toml:"local_nvme_gb"`
+	NetworkGbps  *float64   `toml:"network_gbps"`
+	Interconnect *string    `toml:"interconnect"`
+	Retired      *date      `toml:"retired"`
+	Source       *string    `toml:"source"`
+	AsOf         *date      `toml:"as_of"`
+	Prices       []rawPrice `toml:"prices"`
+}
+
+type rawPrice struct {
+	Region   string   `toml:"region"`
+	OnDemand *float64 `toml:"on_demand"`
+	Spot     *float64 `toml:"spot"`
+}
+
+type rawDiscount struct {
+	Provider string   `toml:"provider"`
+	Term     string   `toml:"term"`
+	Fraction float64  `toml:"fraction"`
+	Prefixes []string `toml:"prefixes"`
+	Source   string   `toml:"source"`
+	AsOf     date     `toml:"as_of"`
+}
+
+// instanceEntry is a validated instance, with which optional fields the
+// file set, so overlays patch rather than replace.
+type instanceEntry struct {
+	model.Instance
+	complete bool // every required field given: a new entry, not a patch
+}
+
+// date is a TOML local date (as_of = 2026-11-30), kept as YYYY-MM-DD so
+// no time zone can shift it.
+type date string
+
+// UnmarshalTOML accepts a TOML date; a quoted string gets an error that
+// says how to write it.
+func (d *date) UnmarshalTOML(v any) error {
+	t, ok := v.(time.Time)
+	if !ok {
+		return fmt.Errorf("want a date such as 2026-11-30 (no quotes), got %T %v", v, v)
+	}
+	if t.Hour() != 0 || t.Minute() != 0 || t.Second() != 0 || t.Nanosecond() != 0 {
+		return fmt.Errorf("want a date such as 2026-11-30, got a date-time %v", v)
+	}
+	*d = date(t.Format(time.DateOnly))
+	return nil
+}
+
+var keyPattern = regexp.MustCompile(`^[a-z0-9]+([.-][a-z0-9]+)*$`)
+
+// decode parses one catalog file and validates each entry on its own.
+// Cross-file checks (unknown GPUs, duplicate keys) happen in merge.
+func decode(b []byte, name, origin string, out *catalogFile) error {
+	var raw rawFile
+	md, err := toml.Decode(string(b), &raw)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
+		}
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if extra := md.Undecoded(); len(extra) > 0 {
+		var msgs []string
+		for _, k := range extra {
+			msgs = append(msgs, unknownKeyMsg(k))
+		}
+		return fmt.Errorf("%s: %s", name, strings.Join(msgs, "; "))
+	}
+	if raw.SchemaVersion == nil {
+		return fmt.Errorf("%s: missing schema_version (add schema_version = %d at the top)", name, SchemaVersion)
+	}
+	if *raw.SchemaVersion != SchemaVersion {
+		return fmt.Errorf("%s: schema_version %d is not supported; this gpuplan reads %d", name, *raw.SchemaVersion, SchemaVersion)
+	}
+	if len(raw.GPU)+len(raw.Model)+len(raw.Instance)+len(raw.Discount) == 0 {
+		return fmt.Errorf("%s: no entries; want [[gpu]], [[model]], [[instance]] or [[discount]] tables", name)
+	}
+	*out = catalogFile{name: name, origin: origin}
+	var errs []error
+	for i := range raw.GPU {
+		g, err := raw.GPU[i].validate()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: gpu %s: %w", name, entryName(raw.GPU[i].Key, i), err))
+			continue
+		}
+		out.gpus = append(out.gpus, g)
+	}
+	for i := range raw.Model {
+		m, err := raw.Model[i].validate()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: model %s: %w", name, entryName(raw.Model[i].Key, i), err))
+			continue
+		}
+		out.models = append(out.models, m)
+	}
+	for i := range raw.Instance {
+		r := &raw.Instance[i]
+		if r.Provider == "" {
+			r.Provider = raw.Provider
+		}
+		in, err := r.validate(origin)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: instance %s: %w", name, entryName(r.Type, i), err))
+			continue
+		}
+		out.instances = append(out.instances, in)
+	}
+	for i := range raw.Discount {
+		d, err := raw.Discount[i].validate()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: discount #%d: %w", name, i+1, err))
+			continue
+		}
+		out.discounts = append(out.discounts, d)
+	}
+	return errors.Join(errs...)
+}
+
+// validKeys lists each table's keys, for "did you mean" on typos.
+var validKeys = map[string][]string{
+	"":         {"schema_version", "provider", "gpu", "model", "instance", "discount"},
+	"gpu":      tomlKeys(rawGPU{}),
+	"model":    tomlKeys(rawModel{}),
+	"instance": tomlKeys(rawInstance{}),
+	"prices":   tomlKeys(rawPrice{}),
+	"discount": tomlKeys(rawDiscount{}),
+}
+
+func unknownKeyMsg(k toml.Key) string {
+	table := ""
+	if len(k) > 1 {
+		table = k[len(k)-2]
+	}
+	last := k[len(k)-1]
+	msg := fmt.Sprintf("unknown key %q", k.String())
+	if s := model.Closest(last, validKeys[table], 1); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+	}
+	return msg
+}
+
+func entryName(key string, i int) string {
+	if key == "" {
+		return fmt.Sprintf("#%d", i+1)
+	}
+	return fmt.Sprintf("%q", key)
+}
+
+// check helpers: each returns an error naming the TOML key.
+func positive(key string, v float64) error {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s must be > 0, got %v", key, v)
+	}
+	return nil
+}
+
+func nonNegative(key string, v float64) error {
+	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s must be ≥ 0, got %v", key, v)
+	}
+	return nil
+}
+
+func required(key, v string) error {
+	if strings.TrimSpace(v) == "" {
+		return fmt.Errorf("missing %s", key)
+	}
+	return nil
+}
+
+func checkKey(key string) error {
+	if err := required("key", key); err != nil {
+		return err
+	}
+	if !keyPattern.MatchString(key) {
+		return fmt.Errorf("key %q must be lowercase letters, digits, '-' and '.'", key)
+	}
+	return nil
+}
+
+func checkDate(key string, d date) error {
+	if d == "" {
+		return fmt.Errorf("missing %s (a date such as 2026-11-30)", key)
+	}
+	return nil
+}
+
+var vendors = []string{"nvidia", "amd", "intel"}
+var ccPattern = regexp.MustCompile(`^[0-9]{1,2}\.[0-9]$`)
+
+func (r *rawGPU) validate() (model.GPU, error) {
+	g := model.GPU{
+		Key: r.Key, Name: r.Name, Aliases: r.Aliases, Vendor: r.Vendor, Architecture: r.Architecture,
+		ComputeCapability: r.ComputeCapability, MemoryGiB: r.MemoryGiB, UsableMemoryMiB: r.UsableMemoryMiB,
+		MemoryBandwidthGBps: r.MemoryBandwidthGBps, FP32TFLOPS: r.FP32TFLOPS, TF32TFLOPS: r.TF32TFLOPS,
+		FP16TFLOPS: r.FP16TFLOPS, BF16TFLOPS: r.BF16TFLOPS, FP8TFLOPS: r.FP8TFLOPS, INT8TOPS: r.INT8TOPS,
+		Interconnect: r.Interconnect, InterconnectGBps: r.InterconnectGBps, TDPWatts: r.TDPWatts,
+		Source: r.Source, AsOf: string(r.AsOf),
+	}
+	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
+		positive("memory_gib", r.MemoryGiB), nonNegative("fp32_tflops", r.FP32TFLOPS)}
+	for _, f := range []struct {
+		k string
+		v float64
+	}{{"usable_memory_mib", r.UsableMemoryMiB}, {"memory_bandwidth_gbps", r.MemoryBandwidthGBps},
+		{"tf32_tflops", r.TF32TFLOPS}, {"fp16_tflops", r.FP16TFLOPS}, {"bf16_tflops", r.BF16TFLOPS},
+		{"fp8_tflops", r.FP8TFLOPS}, {"int8_tops", r.INT8TOPS}, {"interconnect_gbps", r.InterconnectGBps}, {"tdp_w", r.TDPWatts}} {
+		errs = append(errs, nonNegative(f.k, f.v))
+	}
+	if !contains(vendors, r.Vendor) {
+		errs = append(errs, fmt.Errorf("vendor %q: want %s", r.Vendor, strings.Join(vendors, ", ")))
+	}
+	if r.Vendor == "nvidia" && !ccPattern.MatchString(r.ComputeCapability) {
+		errs = append(errs, fmt.Errorf("compute_capability %q: want major.minor such as 8.0", r.ComputeCapability))
+	}
+	if r.UsableMemoryMiB > r.MemoryGiB*1024 {
+		errs = append(errs, fmt.Errorf("usable_memory_mib %v exceeds memory_gib %v", r.UsableMemoryMiB, r.MemoryGiB))
+	}
+	if r.MemoryGiB > 4096 {
+		errs = append(errs, fmt.Errorf("memory_gib %v is per GPU; this looks like an instance total", r.MemoryGiB))
+	}
+	return g, errors.Join(errs...)
+}
+
+func (r *rawModel) validate() (model.Architecture, error) {
+	fam, ferr := model.ParseFamily(r.Family)
+	a := model.Architecture{
+		Key: r.Key, Name: r.Name, Aliases: r.Aliases, Family: fam, Params: r.Params, PublishedParams: r.PublishedParams,
+		Layers: r.Layers, DecoderLayers: r.DecoderLayers, Hidden: r.Hidden, Heads: r.Heads, KVHeads: r.KVHeads,
+		HeadDim: r.HeadDim, FFN: r.FFN, GatedMLP: r.GatedMLP, Vocab: r.Vocab, Tied: r.Tied, Norm: model.Norm(r.Norm),
+		NormsPerLayer: r.NormsPerLayer, LinearBias: r.LinearBias, QKVBias: r.QKVBias, LearnedPositions: r.LearnedPositions,
+		TokenTypes: r.TokenTypes, Pooler: r.Pooler, Experts: r.Experts, ExpertsPerToken: r.ExpertsPerToken,
+		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
+		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,
+		ActivationMiBPerSample: r.ActivationMiBPerSample, DefaultBatch: r.DefaultBatch, DefaultSeqLen: r.DefaultSeqLen,
+		DefaultImageSize: r.DefaultImageSize, Source: r.Source, ParamsSource: r.ParamsSource, AsOf: string(r.AsOf),
+	}
+	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
+		positive("published_params", r.PublishedParams), required("params_source", r.ParamsSource)}
+	if ferr != nil {
+		errs = append(errs, ferr)
+	} else if err := a.Validate(); err != nil {
+		errs = append(errs, errors.Unwrap(err))
+	}
+	if r.Norm != "" && r.Norm != string(model.LayerNorm) && r.Norm != string(model.RMSNorm) {
+		errs = append(errs, fmt.Errorf("norm %q: want layernorm or rmsnorm", r.Norm))
+	}
+	if ferr == nil && !fam.Transformer() {
+		if r.ForwardGMACs <= 0 || r.ImageSize <= 0 {
+			errs = append(errs, fmt.Errorf("a %s needs forward_gmacs and image_size", fam))
+		}
+		if r.ActivationMiBPerSample <= 0 {
+			errs = append(errs, fmt.Errorf("a %s needs activation_mib_per_sample", fam))
+		}
+	}
+	for _, d := range []struct {
+		k string
+		v int
+	}{{"default_batch", r.DefaultBatch}, {"default_seq_len", r.DefaultSeqLen}, {"default_image_size", r.DefaultImageSize}} {
+		if d.v < 0 {
+			errs = append(errs, fmt.Errorf("%s must be ≥ 0, got %d", d.k, d.v))
+		}
+	}
+	return a, errors.Join(errs...)
+}
+
+var interconnects = []string{"nvlink", "nvswitch", "pcie", "infinity-fabric"}
+
+func (r *rawInstance) validate(origin string) (instanceEntry, error) {
+	in := instanceEntry{Instance: model.Instance{Provider: r.Provider, Type: r.Type, Origin: origin}}
+	errs := []error{required("provider", r.Provider), required("type", r.Type)}
+	if r.Provider != "" && !keyPattern.MatchString(r.Provider) {
+		errs = append(errs, fmt.Errorf("provider %q must be lowercase letters, digits and '-'", r.Provider))
+	}
+	in.complete = r.GPU != nil && r.GPUCount != nil && r.VCPUs != nil && r.MemoryGiB != nil && r.Source != nil && r.AsOf != nil
+	if r.GPU != nil {
+		in.GPU = *r.GPU
+	}
+	if r.GPUCount != nil {
+		in.GPUCount = *r.GPUCount
+		if *r.GPUCount < 1 || *r.GPUCount > 1024 {
+			errs = append(errs, fmt.Errorf("gpu_count must be 1–1024, got %d", *r.GPUCount))
+		}
+	}
+	if r.VCPUs != nil {
+		in.VCPUs = *r.VCPUs
+		if *r.VCPUs < 1 {
+			errs = append(errs, fmt.Errorf("vcpus must be ≥ 1, got %d", *r.VCPUs))
+		}
+	}
+	if r.MemoryGiB != nil {
+		in.MemoryGiB = *r.MemoryGiB
+		errs = append(errs, positive("memory_gib", *r.MemoryGiB))
+	}
+	if r.LocalNVMeGB != nil {
+		in.LocalNVMeGB = *r.LocalNVMeGB
+		errs = append(errs, nonNegative("local_nvme_gb", *r.LocalNVMeGB))
+	}
+	if r.NetworkGbps != nil {
+		in.NetworkGbps = *r.NetworkGbps
+		errs = append(errs, nonNegative("network_gbps", *r.NetworkGbps))
+	}
+	if r.Interconnect != nil {
+		in.Interconnect = *r.Interconnect
+		if !contains(interconnects, *r.Interconnect) {
+			errs = append(errs, fmt.Errorf("interconnect %q: want %s", *r.Interconnect, strings.Join(interconnects, ", ")))
+		}
+	}
+	if r.Retired != nil {
+		in.Retired = string(*r.Retired)
+	}
+	if r.Source != nil {
+		in.Source = *r.Source
+		errs = append(errs, required("source", *r.Source))
+	}
+	if r.AsOf != nil {
+		in.AsOf = string(*r.AsOf)
+	}
+	if in.complete && len(r.Prices) == 0 {
+		errs = append(errs, errors.New("missing prices (one { region, on_demand, spot } per region)"))
+	}
+	if !in.complete && r.GPU != nil {
+		var miss []string
+		for k, ok := range map[string]bool{"gpu_count": r.GPUCount != nil, "vcpus": r.VCPUs != nil, "memory_gib": r.MemoryGiB != nil, "source": r.Source != nil, "as_of": r.AsOf != nil} {
+			if !ok {
+				miss = append(miss, k)
+			}
+		}
+		sort.Strings(miss)
+		errs = append(errs, fmt.Errorf("missing %s", strings.Join(miss, ", ")))
+	}
+	seen := map[string]bool{}
+	for _, p := range r.Prices {
+		rp := model.RegionPrice{Region: p.Region}
+		if p.Region == "" {
+			errs = append(errs, errors.New("prices: an entry has no region"))
+			continue
+		}
+		if seen[p.Region] {
+			errs = append(errs, fmt.Errorf("prices: region %q listed twice", p.Region))
+		}
+		seen[p.Region] = true
+		if p.OnDemand != nil {
+			if err := positive("on_demand", *p.OnDemand); err != nil {
+				errs = append(errs, fmt.Errorf("prices %q: %w (leave the key out when unknown)", p.Region, err))
+			}
+			rp.OnDemandUSD = *p.OnDemand
+		}
+		if p.Spot != nil {
+			if err := positive("spot", *p.Spot); err != nil {
+				errs = append(errs, fmt.Errorf("prices %q: %w (leave the key out when unknown)", p.Region, err))
+			}
+			rp.SpotUSD = *p.Spot
+		}
+		if p.OnDemand == nil && p.Spot == nil {
+			errs = append(errs, fmt.Errorf("prices %q: give on_demand, spot or both", p.Region))
+		}
+		if rp.OnDemandUSD > 0 && rp.SpotUSD > rp.OnDemandUSD*1.0001 {
+			errs = append(errs, fmt.Errorf("prices %q: spot %v is dearer than on_demand %v", p.Region, rp.SpotUSD, rp.OnDemandUSD))
+		}
+		if rp.OnDemandUSD > 10000 || rp.SpotUSD > 10000 {
+			errs = append(errs, fmt.Errorf("prices %q: above 10000 USD/hour; prices are per instance-hour", p.Region))
+		}
+		in.Prices = append(in.Prices, rp)
+	}
+	return in, errors.Join(errs...)
+}
+
+func (r *rawDiscount) validate() (model.Discount, error) {
+	term, terr := model.ParsePricing(r.Term)
+	d := model.Discount{Provider: r.Provider, Term: term, Fraction: r.Fraction, Prefixes: r.Prefixes, Source: r.Source, AsOf: string(r.AsOf)}
+	errs := []error{required("provider", r.Provider), required("source", r.Source), checkDate("as_of", r.AsOf)}
+	if terr != nil || (term != model.Reserved1y && term != model.Reserved3y) {
+		errs = append(errs, fmt.Errorf("term %q: want reserved-1y or reserved-3y", r.Term))
+	}
+	if !(r.Fraction > 0 && r.Fraction < 1) {
+		errs = append(errs, fmt.Errorf("fraction must be between 0 and 1 (0.37 is 37%% off), got %v", r.Fraction))
+	}
+	return d, errors.Join(errs...)
+}
+
+// merge folds files into c in order: later files override earlier
+// entries with the same key (GPUs and models by key, instances by provider
+// and type, field by field, prices by region; discounts by provider and
+// term), then checks cross references.
+func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
+	gpuAt := map[string]int{}
+	modelAt := map[string]int{}
+	instAt := map[string]int{}
+	discAt := map[string]int{}
+	instFile := map[string]string{}
+	for _, f := range files {
+		inFile := map[string]bool{}
+		for _, g := range f.gpus {
+			if inFile["g"+g.Key] {
+				*errs = append(*errs, fmt.Errorf("%s: gpu %q: duplicate key", f.name, g.Key))
+				continue
+			}
+			inFile["g"+g.Key] = true
+			if i, ok := gpuAt[g.Key]; ok {
+				c.GPUs[i] = g
+				continue
+			}
+			gpuAt[g.Key] = len(c.GPUs)
+			c.GPUs = append(c.GPUs, g)
+		}
+		for _, m := range f.models {
+			if inFile["m"+m.Key] {
+				*errs = append(*errs, fmt.Errorf("%s: model %q: duplicate key", f.name, m.Key))
+				continue
+			}
+			inFile["m"+m.Key] = true
+			if i, ok := modelAt[m.Key]; ok {
+				c.Models[i] = m
+				continue
+			}
+			modelAt[m.Key] = len(c.Models)
+			c.Models = append(c.Models, m)
+		}
+		for _, in := range f.instances {
+			k := in.Provider + "/" + in.Type
+			if inFile["i"+k] {
+				*errs = append(*errs, fmt.Errorf("%s: instance %q: duplicate (provider %s)", f.name, in.Type, in.Provider))
+				continue
+			}
+			inFile["i"+k] = true
+			i, ok := instAt[k]
+			if !ok {
+				if !in.complete {
+					*errs = append(*errs, fmt.Errorf("%s: instance %q: not in the catalog, so it needs gpu, gpu_count, vcpus, memory_gib, source and as_of", f.name, in.Type))
+					continue
+				}
+				instAt[k] = len(c.Instances)
+				instFile[k] = f.name
+				c.Instances = append(c.Instances, in.Instance)
+				continue
+			}
+			patchInstance(&c.Instances[i], in)
+		}
+		for _, d := range f.discounts {
+			k := d.Provider + "/" + string(d.Term) + "/" + strings.Join(d.Prefixes, ",")
+			if i, ok := discAt[k]; ok {
+				c.Discounts[i] = d
+				continue
+			}
+			discAt[k] = len(c.Discounts)
+			c.Discounts = append(c.Discounts, d)
+		}
+	}
+	// Aliases must be unique across GPUs and across models.
+	aliasOwner := map[string]string{}
+	for _, g := range c.GPUs {
+		for _, a := range g.Aliases {
+			k := strings.ToLower(a)
+			if o, ok := aliasOwner[k]; ok && o != g.Key {
+				*errs = append(*errs, fmt.Errorf("gpu %q: alias %q is also an alias of %q", g.Key, a, o))
+			}
+			aliasOwner[k] = g.Key
+		}
+	}
+	aliasOwner = map[string]string{}
+	for _, m := range c.Models {
+		for _, a := range m.Aliases {
+			k := strings.ToLower(a)
+			if o, ok := aliasOwner[k]; ok && o != m.Key {
+				*errs = append(*errs, fmt.Errorf("model %q: alias %q is also an alias of %q", m.Key, a, o))
+			}
+			aliasOwner[k] = m.Key
+		}
+	}
+	for _, in := range c.Instances {
+		if _, ok := gpuAt[in.GPU]; !ok {
+			msg := fmt.Sprintf("instance %q (%s): unknown gpu %q", in.Type, in.Provider, in.GPU)
+			keys := make([]string, 0, len(gpuAt))
+			for k := range gpuAt {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			if s := model.Closest(in.GPU, keys, 1); len(s) > 0 {
+				msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+			}
+			file := instFile[in.Provider+"/"+in.Type]
+			*errs = append(*errs, fmt.Errorf("%s: %s", file, msg))
+		}
+	}
+	c.AsOf = ""
+	for _, g := range c.GPUs {
+		c.AsOf = max(c.AsOf, g.AsOf)
+	}
+	for _, in := range c.Instances {
+		c.AsOf = max(c.AsOf, in.AsOf)
+	}
+	c.Index()
+}
+
+// patchInstance applies an overlay entry over an existing instance: set
+// fields win, prices are merged by region.
+func patchInstance(dst *model.Instance, p instanceEntry) {
+	if p.complete {
+		prices := dst.Prices
+		*dst = p.Instance
+		dst.Prices = mergePrices(prices, p.Prices)
+		return
+	}
+	s := p.Instance
+	if s.LocalNVMeGB > 0 {
+		dst.LocalNVMeGB = s.LocalNVMeGB
+	}
+	if s.NetworkGbps > 0 {
+		dst.NetworkGbps = s.NetworkGbps
+	}
+	if s.Interconnect != "" {
+		dst.Interconnect = s.Interconnect
+	}
+	if s.Retired != "" {
+		dst.Retired = s.Retired
+	}
+	if s.Source != "" {
+		dst.Source = s.Source
+	}
+	if s.AsOf != "" {
+		dst.AsOf = s.AsOf
+	}
+	dst.Origin = s.Origin
+	dst.Prices = mergePrices(dst.Prices, s.Prices)
+}
+
+func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
+	out := append([]model.RegionPrice(nil), old...)
+	for _, u := range upd {
+		found := false
+		for i := range out {
+			if out[i].Region == u.Region {
+				if u.OnDemandUSD > 0 {
+					out[i].OnDemandUSD = u.OnDemandUSD
+				}
+				if u.SpotUSD > 0 {
+					out[i].SpotUSD = u.SpotUSD
+				}
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// LoadWith returns the embedded catalog overlaid with every *.toml in the
+// user's catalog.d directory (under os.UserConfigDir, i.e.
+// $XDG_CONFIG_HOME/gpuplan/catalog.d on Linux), then with each of paths in
+// order (TOML in our schema, or a SkyPilot vms.csv). Later files win. The
+// error names the file; warnings report skipped CSV rows.
+func LoadWith(paths []string) (*model.Catalog, []string, error) {
+	files := []catalogFile{}
+	var errs []error
+	var warnings []string
+	if dir, err := os.UserConfigDir(); err == nil {
+		matches, _ := filepath.Glob(filepath.Join(dir, "gpuplan", "catalog.d", "*.toml"))
+		sort.Strings(matches)
+		paths = append(matches, paths...)
+	}
+	base, err := Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range paths {
+		f, w, err := readOverlay(p, base)
+		warnings = append(warnings, w...)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		files = append(files, f)
+	}
+	if len(errs) > 0 {
+		return nil, warnings, errors.Join(errs...)
+	}
+	if len(files) == 0 {
+		return base, warnings, nil
+	}
+	// Rebuild from the embedded files plus overlays so cross checks see all.
+	emb := baseFiles(base)
+	var c model.Catalog
+	merge(&c, append(emb, files...), &errs)
+	if len(errs) > 0 {
+		return nil, warnings, errors.Join(errs...)
+	}
+	return &c, warnings, nil
+}
+
+// baseFiles turns a loaded catalog back into one complete file for merge.
+func baseFiles(c *model.Catalog) []catalogFile {
+	f := catalogFile{name: "embedded catalog", origin: "embedded", gpus: c.GPUs, models: c.Models, discounts: c.Discounts}
+	for _, in := range c.Instances {
+		f.instances = append(f.instances, instanceEntry{Instance: in, complete: true})
+	}
+	return []catalogFile{f}
+}
+
+// readOverlay reads one user catalog file.
+func readOverlay(p string, base *model.Catalog) (catalogFile, []string, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, unwrapPathError(err))
+	}
+	if strings.EqualFold(filepath.Ext(p), ".csv") {
+		return readCSVOverlay(p, b, base)
+	}
+	var f catalogFile
+	if err := decode(b, p, p, &f); err != nil {
+		return catalogFile{}, nil, err
+	}
+	return f, nil, nil
+}
+
+// unwrapPathError drops the *PathError's repeated path.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// tomlKeys returns the toml tags of a struct's fields, for suggestions.
+func tomlKeys(v any) []string {
+	t := reflect.TypeOf(v)
+	keys := make([]string, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		if k := t.Field(i).Tag.Get("toml"); k != "" {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}

@@ -1,0 +1,41 @@
+// Command gpuplan answers the first question of a deep-learning project:
+// which GPU cloud server to rent, whether the model fits, and what it costs.
+package main
+
+import (
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/ui/cli"
+)
+
+// version is set at build time with -ldflags "-X main.version=v1.2.3";
+// otherwise it comes from the module's build info.
+var version = ""
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+// run is main without os.Exit, so tests can call it with fake streams.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return cli.Run(cli.Env{
+		Args:        args,
+		Stdin:       stdin,
+		Stdout:      stdout,
+		Stderr:      stderr,
+		Getenv:      os.Getenv,
+		Version:     buildVersion(),
+		LoadCatalog: data.LoadWith,
+	})
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}

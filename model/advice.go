@@ -1,0 +1,204 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// MaxMicroBatch returns the largest micro-batch per GPU whose total fits
+// capBytes, or 0 when even a batch of 1 does not. Memory is affine in the
+// batch (model states are fixed; activations, logits, KV cache and
+// fragmentation grow linearly), so two evaluations give the answer, which
+// is then checked. The error is Compute's.
+func MaxMicroBatch(w Workload, capBytes float64) (int, error) {
+	batchOf := func(w *Workload) *int {
+		if w.Task == TaskInference {
+			return &w.Sequences
+		}
+		return &w.MicroBatch
+	}
+	w.Defaults()
+	at := func(b int) (float64, error) {
+		v := w
+		*batchOf(&v) = b
+		e, err := Compute(v, nil)
+		return e.Memory.Total(), err
+	}
+	m1, err := at(1)
+	if err != nil {
+		return 0, err
+	}
+	if m1 > capBytes {
+		return 0, nil
+	}
+	m2, err := at(2)
+	if err != nil {
+		return 0, err
+	}
+	slope := m2 - m1
+	if slope <= 0 {
+		return maxBatch, nil
+	}
+	b := int(math.Min(math.Floor((capBytes-m1)/slope)+1, maxBatch))
+	for b > 1 { // guard against rounding at the boundary
+		if m, _ := at(b); m <= capBytes {
+			break
+		}
+		b--
+	}
+	return b, nil
+}
+
+// Advice is one change that lowers the per-GPU memory of a workload.
+type Advice struct {
+	Change   string   // what to change, in words: "turn on activation checkpointing"
+	Workload Workload // the workload with the change applied
+	Total    float64  // per-GPU bytes after the change
+	Fits     bool     // whether Total fits the capacity asked about
+}
+
+// FitAdvice returns the changes that lower w's per-GPU memory below
+// capBytes, or as far as they go, each applied alone to w: activation
+// checkpointing, flash attention, bf16, an 8-bit optimizer, ZeRO-3/FSDP over
+// the fewest GPUs (up to 64) that fit, LoRA or QLoRA instead of full
+// training, a smaller micro-batch with gradient accumulation to keep the
+// global batch; for inference int8/int4 weights, fewer concurrent sequences
+// and tensor parallelism. Changes that do not lower memory are left out.
+// Ordered: those that fit first, then by total.
+func FitAdvice(w Workload, capBytes float64) []Advice {
+	w.Defaults()
+	base, err := Compute(w, nil)
+	if err != nil {
+		return nil
+	}
+	var out []Advice
+	try := func(change string, v Workload) {
+		e, err := Compute(v, nil)
+		if err != nil || e.Memory.Total() >= base.Memory.Total()*0.999 {
+			return
+		}
+		out = append(out, Advice{Change: change, Workload: v, Total: e.Memory.Total(), Fits: e.Memory.Total() <= capBytes})
+	}
+	v := w
+	if w.Task.Training() {
+		if !w.Checkpointing {
+			v = w
+			v.Checkpointing = true
+			try("turn on activation checkpointing (about 33% more compute)", v)
+		}
+		if !w.Flash() && w.Model.HasShape() {
+			v = w
+			v.FlashAttention = Bool(true)
+			try("use flash attention (fused scaled_dot_product_attention)", v)
+		}
+		if w.Precision == FP32 || w.Precision == TF32 {
+			v = w
+			v.Precision = AMPBF16
+			try("train in mixed precision (amp-bf16; amp-fp16 on GPUs without bf16)", v)
+		}
+		if w.Optimizer == Adam || w.Optimizer == AdamW {
+			v = w
+			v.Optimizer = AdamW8bit
+			try("use 8-bit AdamW (bitsandbytes)", v)
+		}
+		tp := max(w.TP, 1)
+		for n := 2; n <= 64; n *= 2 {
+			v = w
+			v.GPUs, v.Strategy = n*tp, ZeRO3
+			e, err := Compute(v, nil)
+			if err == nil && (e.Memory.Total() <= capBytes || n == 64) {
+				try(fmt.Sprintf("shard with ZeRO-3 or FSDP over %d GPUs", n*tp), v)
+				break
+			}
+		}
+		switch w.Task {
+		case TaskTrain, TaskFinetune:
+			if w.Model.HasShape() {
+				v = w
+				v.Task = TaskLoRA
+				try("fine-tune LoRA adapters instead of all weights", v)
+				v.Task = TaskQLoRA
+				try("fine-tune QLoRA adapters over a 4-bit base", v)
+			}
+		case TaskLoRA:
+			v = w
+			v.Task = TaskQLoRA
+			try("use QLoRA: a 4-bit NF4 base", v)
+		}
+		if w.MicroBatch > 1 {
+			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.MicroBatch {
+				v = w
+				v.MicroBatch = b
+				v.GradAccum = int(math.Ceil(float64(w.MicroBatch*w.GradAccum) / float64(b)))
+				try(fmt.Sprintf("micro-batch %d with gradient accumulation %d (same global batch)", b, v.GradAccum), v)
+			} else if err == nil && b == 0 {
+				v = w
+				v.MicroBatch = 1
+				v.GradAccum = w.MicroBatch * w.GradAccum
+				try(fmt.Sprintf("micro-batch 1 with gradient accumulation %d (same global batch)", v.GradAccum), v)
+			}
+		}
+	} else {
+		for _, p := range []Precision{INT8, INT4} {
+			if weightRank(p) < weightRank(w.Precision) {
+				v = w
+				v.Precision = p
+				try(fmt.Sprintf("serve %s-quantized weights (GPTQ/AWQ)", p), v)
+			}
+		}
+		if w.Sequences > 1 {
+			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.Sequences {
+				v = w
+				v.Sequences = b
+				try(fmt.Sprintf("decode %d sequences at a time", b), v)
+			}
+		}
+		if w.Model.HasShape() {
+			for n := 2; n <= 8; n *= 2 {
+				if w.Model.Heads%n != 0 {
+					break
+				}
+				v = w
+				v.TP = n
+				v.GPUs = max(w.GPUs, n)
+				if v.GPUs%n != 0 {
+					v.GPUs = n
+				}
+				e, err := Compute(v, nil)
+				if err == nil && (e.Memory.Total() <= capBytes || n == 8) {
+					try(fmt.Sprintf("split the model with tensor parallelism over %d GPUs", n), v)
+					break
+				}
+			}
+		}
+	}
+	sortAdvice(out)
+	return out
+}
+
+// weightRank orders inference precisions by bytes per weight.
+func weightRank(p Precision) int {
+	switch p {
+	case FP32:
+		return 5
+	case FP16, BF16:
+		return 4
+	case FP8:
+		return 3
+	case INT8:
+		return 2
+	case INT4:
+		return 1
+	}
+	return 4
+}
+
+func sortAdvice(a []Advice) {
+	sort.SliceStable(a, func(i, j int) bool {
+		if a[i].Fits != a[j].Fits {
+			return a[i].Fits
+		}
+		return a[i].Total < a[j].Total
+	})
+}

@@ -1,0 +1,264 @@
+package model
+
+import (
+	"fmt"
+	"math"
+)
+
+// Estimate is what a workload needs: memory per GPU, FLOPs and, on a given
+// GPU type, time. Compute returns it.
+type Estimate struct {
+	// Workload is the input after Defaults (and GenericShape when only a
+	// parameter count was given).
+	Workload Workload
+
+	Params          float64 // total parameters, all resident
+	TrainableParams float64 // parameters with gradients (adapters only for LoRA)
+	ActiveParams    float64 // parameters used per token (MoE: experts per token)
+
+	Memory   Memory   // per GPU, bytes
+	Overhead Overhead // the parts of Memory.Overhead
+	// GatheredWeights is the part of Memory.Weights that ZeRO-3/FSDP
+	// gathers for the blocks being computed, beyond the shard; the rest is
+	// the ZeRO paper's model-state figure.
+	GatheredWeights float64
+
+	FLOPsPerSample float64 // one training sample (or inference request)
+	SamplesPerStep float64 // global batch: micro-batch × grad-accum × data-parallel GPUs
+	FLOPsPerStep   float64 // per optimizer step, all GPUs
+	Samples        float64 // dataset samples × epochs (0 without a dataset)
+	Steps          float64 // optimizer steps for the whole job (0 without a dataset)
+	TotalFLOPs     float64 // the whole job (0 without a dataset)
+
+	// GPU is the GPU type the time is for; nil when none was given.
+	GPU        *GPU
+	Precision  Precision // what runs on GPU after any fallback (T4 has no bf16: amp-fp16)
+	PeakTFLOPS float64   // dense peak of GPU at Precision, 10¹² FLOP/s
+	MFU        float64   // model FLOPs utilisation used
+
+	// SamplesPerSecond is the job's throughput on GPU, all GPUs together.
+	SamplesPerSecond float64
+	// Hours is wall-clock time for the whole job, GPUHours that × GPUs;
+	// both 0 when HasTime is false (no GPU or no dataset).
+	Hours, GPUHours float64
+	HasTime         bool
+
+	genericShape bool
+}
+
+// Compute estimates w on GPU g (nil for memory and FLOPs only). It applies
+// Defaults to a copy of w, validates it, and never returns NaN, Inf or
+// negative figures for a workload Validate accepts.
+//
+// The error is a *FieldError or wraps ErrInvalidWorkload or
+// ErrInvalidArchitecture.
+func Compute(w Workload, g *GPU) (Estimate, error) {
+	w.Defaults()
+	if err := w.Validate(); err != nil {
+		return Estimate{}, err
+	}
+	var e Estimate
+	if w.Model.Family.Transformer() && !w.Model.HasShape() {
+		shape := GenericShape(w.Model.Params)
+		shape.Key, shape.Name, shape.Family = w.Model.Key, w.Model.Name, w.Model.Family
+		shape.DefaultBatch, shape.DefaultSeqLen = w.Model.DefaultBatch, w.Model.DefaultSeqLen
+		if w.Model.Family == FamilyEncoderDecoder {
+			shape.Layers /= 2
+			shape.DecoderLayers = shape.Layers
+		}
+		if w.Model.Family == FamilyViT {
+			shape.PatchSize, shape.Vocab = 16, 1000
+		}
+		w.Model = shape
+		e.genericShape = true
+	}
+	if w.Strategy == Single && w.GPUs/w.TP > 1 {
+		w.Strategy = DDP
+	}
+	e.Workload = w
+	e.Params = w.Model.ParamCount()
+	e.ActiveParams = w.Model.ActiveParams()
+	e.TrainableParams = e.Params
+	switch {
+	case w.Task.Adapters():
+		e.TrainableParams = loraParams(&w)
+	case w.Task == TaskInference:
+		e.TrainableParams = 0
+	}
+	e.Memory = memory(&e.Workload, &e.Overhead, &e.GatheredWeights)
+
+	dp := float64(w.GPUs / w.TP)
+	if w.Task == TaskInference {
+		e.FLOPsPerSample = inferenceFLOPs(&w)
+		e.SamplesPerStep = float64(w.Sequences) * dp
+	} else {
+		e.FLOPsPerSample = TrainFLOPsPerSample(&w)
+		e.SamplesPerStep = float64(w.MicroBatch*w.GradAccum) * dp
+	}
+	e.FLOPsPerStep = e.FLOPsPerSample * e.SamplesPerStep
+	if n := datasetSamples(&w); n > 0 {
+		e.Samples = n * w.Epochs
+		e.Steps = math.Ceil(e.Samples / e.SamplesPerStep)
+		e.TotalFLOPs = e.FLOPsPerSample * e.Samples
+	}
+	e.MFU = w.MFU
+	if e.MFU == 0 {
+		e.MFU = DefaultMFU(&w)
+	}
+	if g != nil {
+		e.time(g)
+	}
+	return e, nil
+}
+
+// inferenceFLOPs returns the forward FLOPs of one request: the prompt
+// (ContextLen − GenTokens tokens) in one pass, then GenTokens decode steps
+// each attending to the growing context (Kaplan et al., 2020, §2.1:
+// 2·N + 2·L·n_ctx·d_attn per generated token for causal attention).
+func inferenceFLOPs(w *Workload) float64 {
+	a := &w.Model
+	if a.Family.Vision() {
+		return ForwardFLOPsPerSample(w)
+	}
+	prompt := *w
+	prompt.SeqLen = max(w.ContextLen-w.GenTokens, 1)
+	f := ForwardFLOPsPerSample(&prompt)
+	n := matmulParams(w)
+	qd := float64(a.Heads * a.headDim())
+	layers := float64(a.Layers)
+	if a.Family == FamilyEncoderDecoder {
+		layers = float64(a.DecoderLayers)
+		n -= float64(a.Layers) * a.layerParams(a.expertsPerToken())
+	}
+	avgCtx := float64(prompt.SeqLen) + float64(w.GenTokens)/2
+	return f + float64(w.GenTokens)*(2*max(n, 0)+4*layers*avgCtx*qd)
+}
+
+// time fills the GPU-dependent fields. Training time is total FLOPs over
+// GPUs × peak × MFU. Inference decoding is bound by memory bandwidth as
+// well as compute: each step reads every weight and the KV cache once
+// (Pope et al., 2022, §2), so a step takes the longer of the two.
+func (e *Estimate) time(g *GPU) {
+	w := &e.Workload
+	e.GPU = g
+	e.Precision = w.Precision
+	if ok, fb := g.Supports(w.Precision); !ok {
+		e.Precision = fb
+	}
+	e.PeakTFLOPS = g.PeakTFLOPS(w.Precision)
+	rate := float64(w.GPUs) * e.PeakTFLOPS * 1e12 * e.MFU // FLOP/s, all GPUs
+	if w.GPUs > 1 {
+		rate *= DataParallelEfficiency
+	}
+	if rate <= 0 {
+		return
+	}
+	perSample := e.FLOPsPerSample / rate // seconds per sample, all GPUs
+	if w.Task == TaskInference && !w.Model.Family.Vision() && g.MemoryBandwidthGBps > 0 {
+		// Per replica: a batch of Sequences requests.
+		replicas := float64(w.GPUs / w.TP)
+		replicaRate := rate / replicas
+		prompt := *w
+		prompt.SeqLen = max(w.ContextLen-w.GenTokens, 1)
+		prefill := ForwardFLOPsPerSample(&prompt) * float64(w.Sequences) / replicaRate
+		decodeCompute := (e.FLOPsPerSample - ForwardFLOPsPerSample(&prompt)) * float64(w.Sequences) / replicaRate
+		decodeMemory := float64(w.GenTokens) * (e.Memory.Weights + e.Memory.KVCache/2) / (g.MemoryBandwidthGBps * 1e9 * MBU)
+		batch := prefill + max(decodeCompute, decodeMemory)
+		perSample = batch / (float64(w.Sequences) * replicas)
+	}
+	if perSample > 0 {
+		e.SamplesPerSecond = 1 / perSample
+	}
+	if e.Samples > 0 {
+		e.Hours = e.Samples * perSample / 3600
+		e.GPUHours = e.Hours * float64(w.GPUs)
+		e.HasTime = true
+	}
+}
+
+// Fits reports whether the per-GPU total fits capBytes.
+func (e *Estimate) Fits(capBytes float64) bool { return e.Memory.Total() <= capBytes }
+
+// Assumptions returns the choices behind the numbers, one sentence each,
+// for reports: formulas, constants, defaults and fallbacks.
+func (e *Estimate) Assumptions() []string {
+	w := &e.Workload
+	a := &w.Model
+	var out []string
+	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	if e.genericShape {
+		add("only the parameter count is known: activations and FLOPs use a generic decoder shape of %d layers × %d hidden (Kaplan et al. 2020, N ≈ 12·L·h², GPT-3 aspect ratio); model-state memory is exact", a.Layers, a.Hidden)
+	}
+	if w.Task.Training() {
+		wb := trainWeightBytes(w.Precision)
+		ob := masterBytes(w.Precision) + optimizerStateBytes(w.Optimizer, w.Precision, a)
+		switch w.Task {
+		case TaskLoRA, TaskQLoRA:
+			base := fmt.Sprintf("%.0f-bit", 8*wb)
+			if w.Task == TaskQLoRA {
+				base = fmt.Sprintf("NF4 (%.3f B/param with double-quantized constants, QLoRA §3) for block linears, 16-bit for embeddings, norms and head", NF4BytesPerParam)
+			}
+			add("frozen base weights: %s; LoRA rank %d on %v: %.3g trainable parameters with %.4g bytes each of weight, gradient and optimizer state", base, w.LoRARank, w.LoRATargets, e.TrainableParams, 2*wb+ob)
+		default:
+			add("model states: %.4g bytes/parameter = %.0f weights + %.0f gradients + %.4g optimizer (%s, %s; ZeRO paper §3.1 accounting)", 2*wb+ob, wb, wb, ob, w.Optimizer, w.Precision)
+		}
+		if st := w.Strategy.ZeROStage(); st > 0 && w.GPUs/w.TP > 1 {
+			add("%s over %d data-parallel GPUs shards %s; activations are never sharded", w.Strategy, w.GPUs/w.TP, [...]string{"", "optimizer states", "optimizer states and gradients", "parameters, gradients and optimizer states"}[st])
+		}
+		if st := w.Strategy.ZeROStage(); st == 3 && w.GPUs/w.TP > 1 {
+			add("ZeRO-3/FSDP gathers two blocks of full parameters at a time (current and prefetched)")
+		}
+		if a.HasShape() {
+			attn := "flash attention: no s² scores stored"
+			if !w.Flash() {
+				attn = "no fused attention: the s² scores, softmax and dropout are stored"
+			}
+			ckpt := "no checkpointing"
+			if w.Checkpointing {
+				ckpt = "full checkpointing keeps each block's input and recomputes one block at a time (adds one forward pass)"
+			}
+			add("activations: Korthikanti et al. 2022 per-block terms (dropout masks included), %s, %s", attn, ckpt)
+			if countsLogits(w) {
+				add("logits: %d-token vocabulary, 16-bit logits plus fp32 copy and log-softmax for the loss", a.Vocab)
+			}
+		} else {
+			add("activations: %.4g MiB per sample at %d px (16-bit) from the catalog, scaled by (image size / %d)²", a.ActivationMiBPerSample, a.ImageSize, a.ImageSize)
+		}
+	} else {
+		add("inference weights at %s (embeddings, norms and head in 16-bit for int8/int4/fp8; group-128 scales)", w.Precision)
+		if kvCache(w) > 0 {
+			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %d sequences at %.0f bytes", max(a.Layers, a.DecoderLayers), a.kvHeads(), a.headDim(), w.ContextLen, w.Sequences, kvBytes(w.Precision))
+		}
+	}
+	if w.TP > 1 {
+		add("tensor parallel over %d GPUs splits weights, states and most activations (Megatron-LM, Korthikanti et al. 2022 §4.2.1)", w.TP)
+	}
+	o := e.Overhead
+	add("overhead: CUDA context %.0f MiB, workspaces %.0f MiB, NCCL %.0f MiB, allocator fragmentation %.0f%% of activations and gradients", o.CUDAContext/MiB, o.Workspace/MiB, o.Communication/MiB, FragmentationFraction*100)
+	switch w.Framework {
+	case JAX:
+		add("JAX preallocates 75%% of GPU memory by default (XLA_PYTHON_CLIENT_PREALLOCATE); the figure here is what the job needs")
+	case TensorFlow:
+		add("TensorFlow maps nearly all GPU memory by default; set memory growth to see what the job needs")
+	}
+	if e.GPU != nil {
+		if e.Precision != w.Precision {
+			add("%s does not support %s: timed at %s", e.GPU.Name, w.Precision, e.Precision)
+		}
+		how := "default for this family and precision"
+		if w.MFU > 0 {
+			how = "given"
+		}
+		add("time: %.3g dense TFLOPS (%s) × MFU %.2f (%s)", e.PeakTFLOPS, e.Precision, e.MFU, how)
+		if w.GPUs > 1 {
+			add("multi-GPU runs keep %.0f%% of single-GPU throughput per GPU (DeepLearningExamples 8-GPU scaling)", DataParallelEfficiency*100)
+		}
+		if w.Task == TaskInference && !a.Family.Vision() {
+			add("decoding is timed as the slower of compute and reading weights + KV cache at %.0f%% of %.0f GB/s", MBU*100, e.GPU.MemoryBandwidthGBps)
+		}
+	}
+	if e.Samples == 0 {
+		add("no dataset given: job time and cost are not computed")
+	}
+	return out
+}

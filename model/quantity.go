@@ -1,0 +1,109 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ErrBadQuantity is wrapped by ParseQuantity and ParseBytes errors.
+var ErrBadQuantity = errors.New("bad quantity")
+
+// countSuffixes are the decimal multipliers people write after counts:
+// 7B parameters, 1.2M images, 2T tokens.
+var countSuffixes = []struct {
+	s string
+	m float64
+}{
+	{"k", 1e3}, {"m", 1e6}, {"b", 1e9}, {"g", 1e9}, {"t", 1e12}, {"p", 1e15},
+}
+
+// ParseQuantity parses a count such as "7e9", "7B", "110M", "1.2k",
+// "1_000_000" or "1,281,167". Suffixes are decimal (k 10³, M 10⁶, B/G 10⁹,
+// T 10¹², P 10¹⁵), case-insensitive. The result is finite and ≥ 0; the
+// error wraps ErrBadQuantity and says what is accepted.
+func ParseQuantity(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	t = strings.NewReplacer("_", "", ",", "").Replace(t)
+	if t == "" {
+		return 0, fmt.Errorf("%w: empty; want a number such as 7e9, 7B or 110M", ErrBadQuantity)
+	}
+	mult := 1.0
+	low := strings.ToLower(t)
+	for _, c := range countSuffixes {
+		if strings.HasSuffix(low, c.s) && len(low) > len(c.s) {
+			mult = c.m
+			t = t[:len(t)-len(c.s)]
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%w: %q is not a number; want e.g. 7e9, 7B, 110M or 1.2T", ErrBadQuantity, s)
+	}
+	v *= mult
+	if v < 0 || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%w: %q must be a finite number ≥ 0", ErrBadQuantity, s)
+	}
+	return v, nil
+}
+
+// byteUnits maps unit suffixes to bytes: binary for KiB–TiB, decimal for
+// kB–TB (GPU vendors' "GB" of memory are GiB, which is why we want it said).
+var byteUnits = []struct {
+	s string
+	m float64
+}{
+	{"kib", KiB}, {"mib", MiB}, {"gib", GiB}, {"tib", 1 << 40},
+	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12}, {"b", 1},
+}
+
+// ParseBytes parses a size such as "40GiB", "80 GB", "512MiB" or "1e9"
+// (bytes). GiB/MiB are binary, GB/MB decimal. The error wraps
+// ErrBadQuantity.
+func ParseBytes(s string) (float64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	mult := 1.0
+	for _, u := range byteUnits {
+		if strings.HasSuffix(t, u.s) && len(t) > len(u.s) {
+			mult = u.m
+			t = strings.TrimSpace(t[:len(t)-len(u.s)])
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return 0, fmt.Errorf("%w: %q is not a size; want e.g. 40GiB, 80GB or 512MiB", ErrBadQuantity, s)
+	}
+	v *= mult
+	if math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%w: %q is too large", ErrBadQuantity, s)
+	}
+	return v, nil
+}
+
+// FormatCount renders a count with a decimal suffix: 6.74B, 110M, 1.28M, 512.
+func FormatCount(v float64) string {
+	switch a := math.Abs(v); {
+	case a >= 1e12:
+		return trimZeros(v/1e12, 3) + "T"
+	case a >= 1e9:
+		return trimZeros(v/1e9, 3) + "B"
+	case a >= 1e6:
+		return trimZeros(v/1e6, 3) + "M"
+	case a >= 1e4:
+		return trimZeros(v/1e3, 3) + "k"
+	}
+	return trimZeros(v, 3)
+}
+
+// trimZeros formats v with up to sig significant digits and no trailing zeros.
+func trimZeros(v float64, sig int) string {
+	s := strconv.FormatFloat(v, 'f', max(0, sig-1-int(math.Floor(math.Log10(math.Max(math.Abs(v), 1))))), 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}

@@ -1,0 +1,327 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Workload is what the user wants to run: the model, the task and how it is
+// spread over GPUs. Build it from the configurator, flags or a TOML file,
+// apply Defaults, then Validate it.
+type Workload struct {
+	Framework Framework
+	Task      Task
+	Model     Architecture // resolved architecture (catalog entry, custom shape or config.json)
+	Precision Precision
+	Optimizer Optimizer
+
+	MicroBatch    int  // samples per GPU per forward/backward pass, ≥ 1
+	SeqLen        int  // tokens per sample (text models); decoder length for encoder-decoders
+	ImageSize     int  // pixels square (vision models)
+	GradAccum     int  // micro-batches per optimizer step, ≥ 1
+	Checkpointing bool // full activation checkpointing (recompute each block in backward)
+	// FlashAttention is fused attention that never stores the s² score
+	// matrix; nil means the framework's default (see Defaults).
+	FlashAttention *bool
+
+	LoRARank    int      // adapter rank r, for lora and qlora
+	LoRATargets []string // projections adapted: any of q k v o gate up down
+
+	DatasetSamples float64 // samples (images, sequences) per epoch; 0 when given in tokens
+	DatasetTokens  float64 // tokens per epoch; 0 when given in samples
+	Epochs         float64 // passes over the dataset, > 0
+
+	GPUs     int      // total GPUs, ≥ 1
+	Strategy Strategy // data-parallel strategy
+	TP       int      // tensor-parallel degree, ≥ 1, divides GPUs
+
+	ContextLen int // inference: tokens per sequence held in the KV cache (prompt + generated)
+	Sequences  int // inference: sequences decoded concurrently on each model replica
+	GenTokens  int // inference: tokens generated per sequence
+
+	MFU float64 // model FLOPs utilisation override, (0, 1]; 0 picks DefaultMFU
+}
+
+// Defaults returned by DefaultLoRATargets and used by Workload.Defaults.
+const (
+	DefaultLoRARank   = 16
+	DefaultGenTokens  = 256
+	DefaultSequences  = 1
+	defaultSeqLen     = 2048
+	defaultImageSize  = 224
+	defaultMicroBatch = 1
+)
+
+// DefaultLoRATargets are the attention projections, the targets of the LoRA
+// paper's experiments (Hu et al., 2021, §4.2 and §7.1) and of PEFT's
+// defaults for Llama-style models.
+func DefaultLoRATargets() []string { return []string{"q", "k", "v", "o"} }
+
+// Defaults fills the zero fields with the model's defaults or gpuplan's:
+// PyTorch, training with AdamW in amp-bf16 (bf16 for inference), one GPU,
+// flash attention on for PyTorch (2.0's scaled_dot_product_attention picks a
+// fused kernel by default) and off for TensorFlow and JAX (their default
+// attention materialises the scores). It never overrides a field that is set.
+func (w *Workload) Defaults() {
+	if w.Framework == "" {
+		w.Framework = PyTorch
+	}
+	if w.FlashAttention == nil {
+		on := w.Framework == PyTorch
+		w.FlashAttention = &on
+	}
+	if w.Task == "" {
+		w.Task = TaskTrain
+	}
+	if w.Precision == "" {
+		w.Precision = PrecisionsFor(w.Task)[0]
+	}
+	if w.Optimizer == "" {
+		w.Optimizer = AdamW
+	}
+	if w.MicroBatch == 0 {
+		w.MicroBatch = max(w.Model.DefaultBatch, defaultMicroBatch)
+	}
+	if w.SeqLen == 0 && !w.Model.Family.Vision() {
+		w.SeqLen = w.Model.DefaultSeqLen
+		if w.SeqLen == 0 {
+			w.SeqLen = min(defaultSeqLen, maxIfSet(w.Model.MaxPositions))
+		}
+	}
+	if w.ImageSize == 0 && w.Model.Family.Vision() {
+		w.ImageSize = w.Model.DefaultImageSize
+		if w.ImageSize == 0 {
+			w.ImageSize = w.Model.ImageSize
+		}
+		if w.ImageSize == 0 {
+			w.ImageSize = defaultImageSize
+		}
+	}
+	if w.GradAccum == 0 {
+		w.GradAccum = 1
+	}
+	if w.Task.Adapters() {
+		if w.LoRARank == 0 {
+			w.LoRARank = DefaultLoRARank
+		}
+		if len(w.LoRATargets) == 0 {
+			w.LoRATargets = DefaultLoRATargets()
+		}
+	}
+	if w.Epochs == 0 {
+		w.Epochs = 1
+	}
+	if w.GPUs == 0 {
+		w.GPUs = 1
+	}
+	if w.Strategy == "" {
+		w.Strategy = Single
+		if w.GPUs > 1 {
+			w.Strategy = DDP
+		}
+	}
+	if w.TP == 0 {
+		w.TP = 1
+	}
+	if w.Task == TaskInference {
+		if w.ContextLen == 0 {
+			w.ContextLen = w.SeqLen
+		}
+		if w.Sequences == 0 {
+			w.Sequences = max(w.MicroBatch, DefaultSequences)
+		}
+		if w.GenTokens == 0 {
+			w.GenTokens = min(DefaultGenTokens, max(w.ContextLen/2, 1))
+		}
+	}
+}
+
+func maxIfSet(n int) int {
+	if n > 0 {
+		return n
+	}
+	return math.MaxInt
+}
+
+// ErrInvalidWorkload is wrapped by every Workload.Validate error.
+var ErrInvalidWorkload = errors.New("invalid workload")
+
+// FieldError is a Validate error about one field, named by its TOML key
+// (batch_size); the CLI shows the matching flag (--batch-size).
+type FieldError struct {
+	Field string // TOML key, e.g. "batch_size"
+	Msg   string // what is wrong and what is valid
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+// Unwrap makes errors.Is(err, ErrInvalidWorkload) hold.
+func (e *FieldError) Unwrap() error { return ErrInvalidWorkload }
+
+// Limits of accepted values; beyond them a value is a typo, not a workload.
+const (
+	maxBatch   = 1 << 20
+	maxSeqLen  = 1 << 24 // 16M tokens
+	maxImage   = 1 << 14 // 16384 px
+	maxGPUs    = 1 << 17 // 131072
+	maxEpochs  = 1e6
+	maxDataset = 1e18
+	maxRank    = 1 << 16
+)
+
+// Validate reports the first invalid field of w (after Defaults). Errors
+// are *FieldError wrapping ErrInvalidWorkload, or wrap ErrInvalidArchitecture.
+func (w *Workload) Validate() error {
+	bad := func(field, format string, args ...any) error {
+		return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	intRange := func(field string, v, lo, hi int) error {
+		if v < lo || v > hi {
+			return bad(field, "must be %d–%d, got %d", lo, hi, v)
+		}
+		return nil
+	}
+	if !containsEnum(Frameworks, w.Framework) {
+		return bad("framework", "want %s", orList(enumNames(Frameworks)))
+	}
+	if !containsEnum(Tasks, w.Task) {
+		return bad("task", "want %s", orList(enumNames(Tasks)))
+	}
+	if !containsEnum(PrecisionsFor(w.Task), w.Precision) {
+		kind := "training"
+		if !w.Task.Training() {
+			kind = "inference"
+		}
+		return bad("precision", "%q is not a %s precision; want %s", w.Precision, kind, orList(enumNames(PrecisionsFor(w.Task))))
+	}
+	if w.Task.Training() && !containsEnum(Optimizers, w.Optimizer) {
+		return bad("optimizer", "want %s", orList(enumNames(Optimizers)))
+	}
+	if !containsEnum(Strategies, w.Strategy) {
+		return bad("strategy", "want %s", orList(enumNames(Strategies)))
+	}
+	if err := w.Model.Validate(); err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		field      string
+		v, lo, hi  int
+		applicable bool
+	}{
+		{"batch_size", w.MicroBatch, 1, maxBatch, true},
+		{"seq_len", w.SeqLen, 1, maxSeqLen, !w.Model.Family.Vision()},
+		{"image_size", w.ImageSize, 8, maxImage, w.Model.Family.Vision()},
+		{"grad_accum", w.GradAccum, 1, maxBatch, true},
+		{"gpus", w.GPUs, 1, maxGPUs, true},
+		{"tp", w.TP, 1, maxGPUs, true},
+		{"lora_rank", w.LoRARank, 1, maxRank, w.Task.Adapters()},
+		{"context_len", w.ContextLen, 1, maxSeqLen, w.Task == TaskInference && !w.Model.Family.Vision()},
+		{"sequences", w.Sequences, 1, maxBatch, w.Task == TaskInference},
+		{"gen_tokens", w.GenTokens, 0, maxSeqLen, w.Task == TaskInference && !w.Model.Family.Vision()},
+	} {
+		if c.applicable {
+			if err := intRange(c.field, c.v, c.lo, c.hi); err != nil {
+				return err
+			}
+		}
+	}
+	if w.GPUs%w.TP != 0 {
+		return bad("tp", "tensor-parallel degree %d must divide gpus %d", w.TP, w.GPUs)
+	}
+	if w.TP > 1 && w.Model.HasShape() && w.Model.Heads%w.TP != 0 {
+		return bad("tp", "tensor-parallel degree %d must divide the %d attention heads", w.TP, w.Model.Heads)
+	}
+	if w.TP > 1 && !w.Model.HasShape() {
+		return bad("tp", "tensor parallelism needs a transformer shape (layers, hidden, heads)")
+	}
+	if w.Task == TaskInference && w.Strategy.ZeROStage() > 0 {
+		return bad("strategy", "%s shards training state; inference splits a model with --tp and replicates it with ddp", w.Strategy)
+	}
+	if w.Task == TaskInference && w.GenTokens > w.ContextLen && !w.Model.Family.Vision() {
+		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)
+	}
+	if w.Task.Adapters() {
+		if !w.Model.HasShape() {
+			return bad("task", "%s needs a transformer shape (layers, hidden, heads) to place adapters; give the shape or pick full fine-tuning", w.Task)
+		}
+		for _, t := range w.LoRATargets {
+			if !validLoRATarget(t) {
+				return bad("lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
+			}
+		}
+	}
+	for _, f := range []struct {
+		field  string
+		v, max float64
+	}{
+		{"dataset_samples", w.DatasetSamples, maxDataset},
+		{"dataset_tokens", w.DatasetTokens, maxDataset},
+		{"epochs", w.Epochs, maxEpochs},
+	} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v > f.max {
+			return bad(f.field, "must be 0–%.0e, got %v", f.max, f.v)
+		}
+	}
+	if w.Epochs == 0 {
+		return bad("epochs", "must be > 0")
+	}
+	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
+		return bad("dataset_tokens", "give the dataset in samples or in tokens, not both")
+	}
+	if w.MFU < 0 || w.MFU > 1 || math.IsNaN(w.MFU) {
+		return bad("mfu", "must be in (0, 1], got %v", w.MFU)
+	}
+	return nil
+}
+
+// Warnings returns what is legal but probably not meant, e.g. a multi-GPU
+// strategy on one GPU.
+func (w *Workload) Warnings() []string {
+	var out []string
+	dp := w.GPUs / max(w.TP, 1)
+	if w.Strategy != Single && dp == 1 {
+		out = append(out, fmt.Sprintf("strategy %s with one data-parallel GPU shards nothing; use --gpus N", w.Strategy))
+	}
+	if w.Strategy == Single && dp > 1 {
+		out = append(out, fmt.Sprintf("strategy single with %d GPUs: assuming ddp", w.GPUs))
+	}
+	if w.Model.MaxPositions > 0 && w.SeqLen > w.Model.MaxPositions && !w.Model.Family.Vision() {
+		out = append(out, fmt.Sprintf("seq_len %d exceeds the model's %d positions", w.SeqLen, w.Model.MaxPositions))
+	}
+	if w.Task == TaskInference && w.Model.MaxPositions > 0 && w.ContextLen > w.Model.MaxPositions {
+		out = append(out, fmt.Sprintf("context_len %d exceeds the model's %d positions", w.ContextLen, w.Model.MaxPositions))
+	}
+	return out
+}
+
+// Flash reports whether fused attention is on (false before Defaults when unset).
+func (w *Workload) Flash() bool { return w.FlashAttention != nil && *w.FlashAttention }
+
+// Bool returns a pointer to v, for optional settings such as FlashAttention.
+func Bool(v bool) *bool { return &v }
+
+func validLoRATarget(t string) bool {
+	switch t {
+	case "q", "k", "v", "o", "gate", "up", "down":
+		return true
+	}
+	return false
+}
+
+func containsEnum[T comparable](list []T, v T) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func enumNames[T ~string](list []T) []string {
+	s := make([]string, len(list))
+	for i, v := range list {
+		s[i] = string(v)
+	}
+	return s
+}

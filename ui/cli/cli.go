@@ -1,0 +1,242 @@
+// Package cli is gpuplan's command line: the subcommands (estimate,
+// recommend, catalog, export, version, completion), their flags and exit
+// codes. It renders through package ui and gets the catalog and file
+// readers from main, so it imports no data code itself.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Env is everything the command line touches: arguments, streams,
+// environment and the loaders main wires in. Tests pass fakes.
+type Env struct {
+	Args           []string
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Version        string
+
+	// LoadCatalog returns the embedded catalog overlaid with the user's
+	// catalog.d files and the given paths, plus warnings.
+	LoadCatalog func(overlays []string) (*model.Catalog, []string, error)
+	// ReadHFConfig reads a config.json (file or directory): the
+	// architecture, the precision its torch_dtype suggests, warnings.
+	ReadHFConfig func(path string) (model.Architecture, model.Precision, []string, error)
+	// ReadSafetensors counts the parameters in safetensors headers.
+	ReadSafetensors func(path string) (float64, error)
+	// RunTUI opens the configurator; nil when the build has none.
+	RunTUI func(ctx context.Context, cat *model.Catalog, start model.Workload, configPath string) error
+}
+
+// Exit codes.
+const (
+	ExitOK        = 0
+	ExitError     = 1   // the command failed: unreadable file, write error
+	ExitUsage     = 2   // bad flags, values or input files; nothing was done
+	ExitInterrupt = 130 // ctrl+c
+)
+
+// usageError marks errors in what the user typed or gave: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usage(err error) error { return usageError{err} }
+
+// ErrInterrupted is returned when the user quits with ctrl+c.
+var ErrInterrupted = errors.New("interrupted")
+
+// Run executes the command line and returns the exit status. Errors are
+// printed as one line on stderr: "gpuplan: what was wrong; how to fix it".
+func Run(env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	root := newRoot(&env)
+	root.SetArgs(env.Args)
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	err := root.Execute()
+	return report(env.Stderr, err)
+}
+
+// report prints err and maps it to an exit status.
+func report(stderr io.Writer, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	if errors.Is(err, ErrInterrupted) {
+		return ExitInterrupt
+	}
+	msg := oneLine(err)
+	fmt.Fprintf(stderr, "gpuplan: %s\n", msg)
+	var ue usageError
+	var fe *model.FieldError
+	switch {
+	case strings.HasPrefix(err.Error(), "unknown command"), strings.HasPrefix(err.Error(), "accepts "),
+		errors.As(err, &ue), errors.As(err, &fe), errors.Is(err, model.ErrInvalidWorkload),
+		errors.Is(err, model.ErrInvalidArchitecture), errors.Is(err, model.ErrNotFound), errors.Is(err, model.ErrBadQuantity):
+		return ExitUsage
+	}
+	return ExitError
+}
+
+// oneLine renders err on one line: joined errors are separated by "; ",
+// and a field error names its flag.
+func oneLine(err error) string {
+	var fe *model.FieldError
+	if errors.As(err, &fe) && !strings.Contains(err.Error(), "config") {
+		return flagName(fe.Field) + ": " + fe.Msg
+	}
+	s := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
+	return s
+}
+
+func newRoot(env *Env) *cobra.Command {
+	var configPath string
+	var overlays []string
+	root := &cobra.Command{
+		Use:   "gpuplan",
+		Short: "Which GPU cloud server to rent, whether the model fits, and what it costs",
+		Long: `gpuplan estimates the GPU memory, compute and time a deep-learning workload needs,
+finds the cloud GPU instances that run it, and ranks them by cost.
+
+Run it with no command on a terminal to open the configurator; use the
+commands below from scripts (add --json for machine-readable output).`,
+		Example: `  gpuplan                                   # open the configurator
+  gpuplan --config run.toml                 # reopen an exported configuration
+  gpuplan estimate --model llama-3.1-8b --task qlora --gpu l4
+  gpuplan recommend --model bert-large --task finetune --dataset-samples 88k --epochs 2
+  gpuplan catalog gpus`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runTUI(cmd, env, configPath, overlays)
+		},
+	}
+	root.Version = env.Version
+	root.SetVersionTemplate("gpuplan {{.Version}}\n")
+	root.PersistentFlags().StringArrayVar(&overlays, "catalog", nil, "overlay a catalog file (our TOML schema, or a SkyPilot vms.csv); repeatable")
+	root.Flags().StringVar(&configPath, "config", "", "open the configurator with the answers in an exported TOML file")
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(newEstimateCmd(env, &overlays))
+	root.AddCommand(newVersionCmd(env, &overlays))
+	for _, c := range extraCommands {
+		root.AddCommand(c(env, &overlays))
+	}
+	root.CompletionOptions.HiddenDefaultCmd = false
+	return root
+}
+
+// extraCommands are registered by the other files of this package.
+var extraCommands []func(env *Env, overlays *[]string) *cobra.Command
+
+// flagError turns pflag's messages into ours: an unknown flag suggests
+// the closest known one; bad values say what is valid.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		var names []string
+		cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+		if s := model.Closest(name, names, 1); len(s) > 0 {
+			return usage(fmt.Errorf("unknown flag --%s; did you mean --%s? (see %s --help)", name, s[0], cmd.CommandPath()))
+		}
+		return usage(fmt.Errorf("unknown flag --%s (see %s --help)", name, cmd.CommandPath()))
+	}
+	// pflag: invalid argument "x" for "--batch-size" flag: <our message>
+	if rest, ok := strings.CutPrefix(msg, "invalid argument "); ok {
+		if i := strings.Index(rest, " for \""); i > 0 {
+			val := rest[:i]
+			rest = rest[i+len(" for \""):]
+			if j := strings.Index(rest, "\" flag: "); j > 0 {
+				flag := rest[:j]
+				why := rest[j+len("\" flag: "):]
+				if k := strings.LastIndex(flag, "--"); k >= 0 {
+					flag = flag[k:]
+				}
+				return usage(fmt.Errorf("%s %s: %s", flag, val, why))
+			}
+		}
+	}
+	return usage(fmt.Errorf("%s (see %s --help)", msg, cmd.CommandPath()))
+}
+
+func newVersionCmd(env *Env, overlays *[]string) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "version",
+		Short: "Print the version and the catalog date",
+		Example: `  gpuplan version
+  gpuplan version --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cat, _, err := env.LoadCatalog(*overlays)
+			if err != nil {
+				return err
+			}
+			if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
+				return writeJSON(env.Stdout, map[string]any{"version": env.Version, "catalog_as_of": cat.AsOf,
+					"gpus": len(cat.GPUs), "instances": len(cat.Instances), "models": len(cat.Models)})
+			}
+			fmt.Fprintf(env.Stdout, "gpuplan %s (catalog as of %s: %d GPUs, %d instance types, %d models)\n",
+				env.Version, cat.AsOf, len(cat.GPUs), len(cat.Instances), len(cat.Models))
+			return nil
+		},
+	}
+	cmd.Flags().Bool("json", false, "print JSON")
+	return cmd
+}
+
+// writeJSON prints v as indented JSON with a trailing newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// renderer returns a Lip Gloss renderer for w that drops colours when w is
+// not a terminal or NO_COLOR is set, and the width to lay out for.
+func renderer(env *Env, w io.Writer) (*lipgloss.Renderer, int) {
+	r := lipgloss.NewRenderer(w)
+	width := 100
+	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
+			width = cols
+		}
+	}
+	return r, width
+}
+
+// runTUI opens the configurator when stdin and stdout are terminals.
+func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) error {
+	in, inOK := env.Stdin.(*os.File)
+	out, outOK := env.Stdout.(*os.File)
+	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
+		return usage(errors.New("the configurator needs a terminal on stdin and stdout; for scripts use gpuplan estimate or gpuplan recommend (see gpuplan --help)"))
+	}
+	if env.RunTUI == nil {
+		return errors.New("this build has no configurator; use gpuplan estimate or gpuplan recommend")
+	}
+	cat, _, err := env.LoadCatalog(overlays)
+	if err != nil {
+		return err
+	}
+	var start model.Workload
+	return env.RunTUI(cmd.Context(), cat, start, configPath)
+}

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui"
+)
+
+func newEstimateCmd(env *Env, overlays *[]string) *cobra.Command {
+	var wf workloadFlags
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "estimate",
+		Short: "VRAM per GPU, FLOPs and time for a workload",
+		Long: `estimate computes, for one workload, the memory each GPU needs (weights, gradients,
+optimizer states, activations, KV cache, overhead), the FLOPs per step and for the
+whole dataset, and with --gpu the wall-clock time, whether it fits and what to change
+when it does not. Every formula is listed under Assumptions.`,
+		Example: `  gpuplan estimate --model llama-3.1-8b --task qlora --gpu l4
+  gpuplan estimate --model bert-large --task finetune --batch-size 32 --seq-len 384 --gpu a10g
+  gpuplan estimate --params 7B --task finetune --strategy zero3 --gpus 8 --gpu a100-80gb --json
+  gpuplan estimate --model resnet50 --dataset-samples 1.28M --epochs 90 --gpus 8 --gpu a100-80gb
+  gpuplan estimate --model llama-3.1-70b --task inference --precision int4 --context-len 8192 --sequences 16 --gpu h100-sxm`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cat, warnings, err := env.LoadCatalog(*overlays)
+			if err != nil {
+				return err
+			}
+			w, ws, err := wf.build(cmd.Flags(), &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}, model.Workload{})
+			if err != nil {
+				return err
+			}
+			warnings = append(warnings, ws...)
+			var gpu *model.GPU
+			if wf.gpu != "" {
+				if gpu, err = cat.GPU(wf.gpu); err != nil {
+					return usage(fmt.Errorf("--gpu: %w", err))
+				}
+			}
+			e, err := model.Compute(w, gpu)
+			if err != nil {
+				return err
+			}
+			var fit *model.Fit
+			if gpu != nil {
+				f := model.CheckFit(&e, gpu)
+				fit = &f
+			}
+			printWarnings(env.Stderr, warnings)
+			if asJSON {
+				return writeJSON(env.Stdout, ui.NewEstimateJSON(&e, fit))
+			}
+			r, width := renderer(env, env.Stdout)
+			return ui.WriteEstimate(env.Stdout, r, &e, fit, width)
+		},
+	}
+	wf.register(cmd.Flags())
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the report")
+	cmd.Flags().SortFlags = false
+	return cmd
+}
+
+// printWarnings writes non-fatal notes to stderr, one per line.
+func printWarnings(w io.Writer, warnings []string) {
+	for _, s := range warnings {
+		fmt.Fprintf(w, "gpuplan: warning: %s\n", s)
+	}
+}

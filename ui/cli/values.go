@@ -1,0 +1,113 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Flag values with messages that say what is valid. pflag's own numeric
+// flags report strconv errors ("parsing "x": invalid syntax").
+
+// intValue is a whole-number flag.
+type intValue struct{ v *int }
+
+func (i intValue) String() string {
+	if i.v == nil {
+		return "0"
+	}
+	return strconv.Itoa(*i.v)
+}
+
+func (i intValue) Set(s string) error {
+	q, err := model.ParseQuantity(s)
+	if err != nil || q != math.Trunc(q) || q > math.MaxInt32 {
+		return fmt.Errorf("want a whole number such as 8 or 2k")
+	}
+	*i.v = int(q)
+	return nil
+}
+
+func (intValue) Type() string { return "int" }
+
+// floatValue is a number flag.
+type floatValue struct{ v *float64 }
+
+func (f floatValue) String() string {
+	if f.v == nil || *f.v == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(*f.v, 'g', -1, 64)
+}
+
+func (f floatValue) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("want a number such as 0.4")
+	}
+	*f.v = v
+	return nil
+}
+
+func (floatValue) Type() string { return "float" }
+
+// quantityValue is a count with an optional suffix: 7B, 110M, 1.2T, 7e9.
+type quantityValue struct{ v *float64 }
+
+func (q quantityValue) String() string {
+	if q.v == nil || *q.v == 0 {
+		return ""
+	}
+	return model.FormatCount(*q.v)
+}
+
+func (q quantityValue) Set(s string) error {
+	v, err := model.ParseQuantity(s)
+	if err != nil {
+		return fmt.Errorf("want a count such as 7e9, 7B, 110M or 1.2T")
+	}
+	*q.v = v
+	return nil
+}
+
+func (quantityValue) Type() string { return "count" }
+
+// enumValue is a flag checked by one of model's Parse functions, whose
+// error lists the valid values.
+type enumValue[T ~string] struct {
+	v     *T
+	parse func(string) (T, error)
+	names []T
+}
+
+func (e enumValue[T]) String() string {
+	if e.v == nil {
+		return ""
+	}
+	return string(*e.v)
+}
+
+func (e enumValue[T]) Set(s string) error {
+	v, err := e.parse(s)
+	if err != nil {
+		return fmt.Errorf("want %s", joinOr(e.names))
+	}
+	*e.v = v
+	return nil
+}
+
+func (e enumValue[T]) Type() string { return "string" }
+
+func joinOr[T ~string](names []T) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
+	}
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}

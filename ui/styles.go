@@ -1,0 +1,51 @@
+package ui
+
+import "github.com/charmbracelet/lipgloss"
+
+// styles are built once per renderer and kept on the model or report;
+// colours adapt to light and dark backgrounds, and the renderer drops
+// them when the output has no colour (NO_COLOR, pipes, TERM=dumb).
+type styles struct {
+	Title, Heading, Label, Value, Muted, Good, Bad, Warn, Key, Selected lipgloss.Style
+	Panel, FocusedPanel, Dialog                                         lipgloss.Style
+	// Segment colours for the VRAM bar, in Memory order: weights,
+	// gradients, optimizer states, activations, KV cache, overhead.
+	Segments [6]lipgloss.Style
+}
+
+// Glyphs distinguish the bar's segments without colour.
+var segmentGlyphs = [6]string{"█", "▓", "▒", "░", "▚", "·"}
+
+func newStyles(r *lipgloss.Renderer) styles {
+	c := func(light, dark string) lipgloss.AdaptiveColor { return lipgloss.AdaptiveColor{Light: light, Dark: dark} }
+	s := styles{
+		Title:    r.NewStyle().Bold(true).Foreground(c("#5A3FC0", "#B9A6FF")),
+		Heading:  r.NewStyle().Bold(true),
+		Label:    r.NewStyle().Foreground(c("#555555", "#A8A8A8")),
+		Value:    r.NewStyle().Bold(true),
+		Muted:    r.NewStyle().Foreground(c("#777777", "#8A8A8A")),
+		Good:     r.NewStyle().Foreground(c("#1A7F37", "#56D364")),
+		Bad:      r.NewStyle().Foreground(c("#CF222E", "#FF7B72")).Bold(true),
+		Warn:     r.NewStyle().Foreground(c("#9A6700", "#E3B341")),
+		Key:      r.NewStyle().Foreground(c("#5A3FC0", "#B9A6FF")).Bold(true),
+		Selected: r.NewStyle().Foreground(c("#FFFFFF", "#000000")).Background(c("#5A3FC0", "#B9A6FF")),
+		Panel: r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("#C0C0C0", "#444444")).
+			Padding(0, 1),
+		FocusedPanel: r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("#5A3FC0", "#B9A6FF")).
+			Padding(0, 1),
+		Dialog: r.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(c("#5A3FC0", "#B9A6FF")).
+			Padding(1, 2),
+	}
+	colours := [6]lipgloss.AdaptiveColor{
+		c("#0969DA", "#58A6FF"), // weights
+		c("#8250DF", "#BC8CFF"), // gradients
+		c("#BF3989", "#FF7EB6"), // optimizer states
+		c("#1A7F37", "#56D364"), // activations
+		c("#9A6700", "#E3B341"), // KV cache
+		c("#6E7781", "#8B949E"), // overhead
+	}
+	for i, col := range colours {
+		s.Segments[i] = r.NewStyle().Foreground(col)
+	}
+	return s
+}
