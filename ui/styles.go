@@ -17,7 +17,9 @@ type styles struct {
 var segmentGlyphs = [6]string{"█", "▓", "▒", "░", "▚", "·"}
 
 func newStyles(r *lipgloss.Renderer) styles {
-	c := func(light, dark string) lipgloss.AdaptiveColor { return lipgloss.AdaptiveColor{Light: light, Dark: dark} }
+	c := func(light, dark string) lipgloss.AdaptiveColor {
+		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+	}
 	s := styles{
 		Title:    r.NewStyle().Bold(true).Foreground(c("#5A3FC0", "#B9A6FF")),
 		Heading:  r.NewStyle().Bold(true),

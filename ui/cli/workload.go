@@ -26,15 +26,15 @@ type workloadFlags struct {
 	strategy  model.Strategy
 
 	batch, seqLen, imageSize, gradAccum int
-	checkpointing, flash              bool
-	loraRank                          int
-	loraTargets                       []string
-	datasetSamples, datasetTokens     float64
-	epochs                            float64
-	gpus, tp                          int
-	contextLen, sequences, genTokens  int
-	mfu                               float64
-	gpu                               string
+	checkpointing, flash                bool
+	loraRank                            int
+	loraTargets                         []string
+	datasetSamples, datasetTokens       float64
+	epochs                              float64
+	gpus, tp                            int
+	contextLen, sequences, genTokens    int
+	mfu                                 float64
+	gpu                                 string
 }
 
 func (f *workloadFlags) register(fs *pflag.FlagSet) {
