@@ -1,0 +1,171 @@
+package main
+
+// The hand-maintained tables of the generator: where the snapshot files come
+// from, the facts the snapshot gets wrong or lacks, and the N1 host prices
+// the snapshot left out. Every row names its source.
+
+// provenance identifies one SkyPilot catalog file by the SHA-256 of its
+// content, so a source line names a commit only for the file that came from
+// it. The files are the filtered extract described in the reference
+// snapshot's README (GPU rows of the upstream file at that commit).
+type provenance struct {
+	repo, path, commit string
+	filtered           bool
+}
+
+var provenances = map[string]provenance{ // key: SHA-256 of the file
+	"b060faec507dc6d14f02841c28e059407c9d8458e89e683a4712d878042e1642": {"skypilot-org/skypilot-catalog", "catalogs/v8/aws/vms.csv", "00148f2af3672e2229b4f7bf8157d5a3f36e3c35", true},
+	"fbac3ec4bbd6e35846620b1c4f75f2c6628c4b6c57630331d94dbc878ecb6fe2": {"skypilot-org/skypilot-catalog", "catalogs/v8/gcp/vms.csv", "006059e0f18acb1341e22a27751e9f80df6ba92f", true},
+	"1ae0a0f889f8c005fbde4dc8b60a3127b315e2a7e85454d272495cf259ecac5c": {"coopslarhette/skypilot-catalog (fork of skypilot-org/skypilot-catalog)", "catalogs/v8/azure/vms.csv", "20291d7eda23e6f420cd9586558cf0bc4051851c", true},
+	"5534bad44f6bcc4160a566fb7119c525db766ddf84fa9cf4c1964ce530b171d8": {"skypilot-org/skypilot-catalog", "catalogs/v6/azure/vms.csv", "098741e70562f65d7af1cceb81e33b284f742604", true},
+	"766eb4adfa8177ab7d9ee8240e54ab93026ac3f0a13720645199e69ecf66823f": {"skypilot-org/skypilot-catalog", "catalogs/v8/lambda/vms.csv", "0f4070387edc953d7004cff197940e1918a1d6aa", true},
+	"c16a67dc69c4de6009e7c7e1895534a98751bc81db755d7d92d7c6c5cf5d4a91": {"skypilot-org/skypilot-catalog", "catalogs/v8/oci/vms.csv", "0588751183820cf2dab5c8a89447e8aac9f73fd5", true},
+	"f24daa3ded6644017f6fe92d89ebb1dd88953bc39e798e37db3e2199c77c9134": {"skypilot-org/skypilot-catalog", "catalogs/v8/nebius/vms.csv", "0082b0435f3912ae4c566856b272455cc78f4f61", true},
+	"1f4d267e9566e2634a9d616446eac5c6a7dd196f805c2ac5b5706e110de9f4c3": {"skypilot-org/skypilot-catalog", "catalogs/v8/cudo/vms.csv", "113567a74b2f208af08e0c9236e26cc354a2bf65", false},
+	"624753e15439d89e564ec4fd2a3aba519f3cfa21b854a2b6550b89605aeed138": {"skypilot-org/skypilot-catalog", "catalogs/v8/vast/vms.csv", "01b8cdda287814b30ff0acb49746cca19fbd4355", false},
+	"cd9340c65a874d375d97c80087098c72622d1f05bfeb0eaa5ef4611e12ac9ef6": {"skypilot-org/skypilot-catalog", "catalogs/v6/paperspace/vms.csv", "e520054145d1bce6748bcf18c9a25ddd6ea9a348", true},
+	"eef17d1446c062facdee30c82dee2b233d1690c7a3bf5af95a362080b867616e": {"skypilot-org/skypilot-catalog", "catalogs/v6/fluidstack/vms.csv", "002403bca05e2ab5110637448f3b1654c983d5d5", false},
+	"d973e260a01f3175dc677e28146681c05b574b82b5ee02f2c62cf9d8b1264ae2": {"skypilot-org/skypilot-catalog", "catalogs/v6/do/vms.csv", "1fbe7331dd1f13d70ac4f249bb7ee7a659fc6b6a", true},
+}
+
+// Sources cited by the fixes below.
+const (
+	srcNDH100v5 = "Microsoft Learn, ND H100 v5 series (MicrosoftDocs/azure-docs sizes/gpu-accelerated/includes/ndh100v5-series-summary.md and -specs.md): 8 H100 GPUs with NVLink 4.0, 8 × 400 Gb/s InfiniBand (3.2 Tb/s per VM), 28000 GiB local disk"
+	srcNCH100v5 = "Microsoft Learn, NCads H100 v5 series (includes/ncadsh100v5-series-summary.md): NVIDIA H100 NVL GPUs, 94 GB each; specs: 3576–7152 GiB local disk, 40,000–80,000 Mbps"
+	srcNDA100v4 = "Microsoft Learn, ND A100 v4 series (includes/ndasra100v4-series-specs.md, nd-a100-v4 summary): 8 A100 40GB with NVLink 3.0, 8 × 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM), 6000 GiB local disk"
+	srcNDmA100  = "Microsoft Learn, NDm A100 v4 series (includes/ndma100v4-series-summary.md): 8 A100 80GB with NVLink 3.0, 8 × 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM)"
+	srcNCA100v4 = "Microsoft Learn, NC A100 v4 series (includes/nca100v4-series-summary.md): up to 4 NVIDIA A100 PCIe GPUs, 80 GB each"
+	srcNDv2     = "Microsoft Learn, NDv2 series (includes/ndv2-series-summary.md): 8 V100 32GB NVLINK-connected GPUs, 100 Gb/s InfiniBand EDR"
+	srcNCv3Ret  = "Microsoft Learn, 'NCv3 and NC6s NC12s NC24s retirement' (MicrosoftDocs/azure-docs articles/virtual-machines/ncv3-nc6s-nc12s-nc24s-retirement.md): retired September 30, 2025"
+	srcNCRet    = "Microsoft Learn, NC-series page (includes/nc-series-summary.md): NC and NC_Promo retired September 6, 2023 (not August 31: the retirement was extended)"
+	srcNVRet    = "Microsoft Learn, 'NV series retirement' (sizes/migration-guides/nv-series-retirement.md): NV and NV_Promo retired September 6, 2023 (extended by one year; NVv3/NVv4 not affected)"
+	srcP4d      = "AWS Compute Blog, 'Amazon EC2 P4d instances deep dive' (2020): 8 A100 40GB with NVSwitch, 400 Gbps EFA, 8 TB local NVMe"
+	srcP5       = "Hugging Face guide to AWS accelerated instances (as summarised by agenticdaily.ai): p5.48xlarge 8 H100, NVLink, 400 GB/s EFA (3200 Gbps), 30.72 TB local NVMe"
+	srcP3       = "AWS News Blog, 'New – Amazon EC2 Instances with Up to 8 NVIDIA Tesla V100 GPUs (P3)' (2017), table: p3.2xlarge up to 10 Gbps, no NVLink; p3.8xlarge 10 Gbps, NVLink 200 GB/s; p3.16xlarge 25 Gbps, NVLink 300 GB/s"
+	srcGCPA2    = "Google Cloud GPU table (as quoted in huggingface.co/spaces/Elfsong/gcp_allocator): A100 40GB and 80GB 'NVLink Full Mesh @ 600 GBps' — a full mesh of 8 or 16 A100s at 600 GB/s per GPU is the NVSwitch baseboard"
+	srcHGX      = "NVIDIA HGX 8-GPU baseboards (H100/H200/B200/B300 SXM) connect all eight GPUs through NVSwitch chips; an 8-GPU SXM instance is one such board"
+	srcLambda   = "Lambda instance type name: *_sxm4/_sxm5/_sxm6 are SXM boards, *_pcie PCIe cards"
+)
+
+// fix corrects or enriches one instance type. Zero fields keep the
+// imported value.
+type fix struct {
+	gpuCount     int
+	gpu          string
+	retired      string // YYYY-MM-DD
+	nvmeGB       float64
+	netGbps      float64
+	interconnect string
+	note         string // written as a comment above the entry
+	source       string // appended to the entry's source
+}
+
+// gib converts GiB (Azure states disks in GiB) to the catalog's GB (10⁹ B).
+func gib(n float64) float64 { return float64(int64(n*1.073741824 + 0.5)) }
+
+// fixes, keyed by provider then instance type.
+var fixes = map[string]map[string]fix{
+	"azure": {
+		"Standard_ND96isr_H100_v5": {gpuCount: 8, gpu: "h100-sxm", nvmeGB: gib(28000), netGbps: 3200, interconnect: "nvswitch",
+			note: "gpu_count: the SkyPilot snapshot says 12; Microsoft Learn says 8 (ND H100 v5 is an HGX H100 8-GPU board)", source: srcNDH100v5 + "; " + srcHGX},
+		"Standard_NC40ads_H100_v5":  {gpu: "h100-nvl", nvmeGB: gib(3576), netGbps: 40, note: "H100 NVL (94 GB), not the 80 GB H100 the snapshot's name suggests", source: srcNCH100v5},
+		"Standard_NC80adis_H100_v5": {gpu: "h100-nvl", nvmeGB: gib(7152), netGbps: 80, note: "H100 NVL (94 GB), not the 80 GB H100 the snapshot's name suggests", source: srcNCH100v5},
+		"Standard_ND96asr_v4":       {nvmeGB: gib(6000), netGbps: 1600, interconnect: "nvswitch", source: srcNDA100v4},
+		"Standard_ND96amsr_A100_v4": {netGbps: 1600, interconnect: "nvswitch", source: srcNDmA100},
+		"Standard_NC48ads_A100_v4":  {interconnect: "pcie", source: srcNCA100v4},
+		"Standard_NC96ads_A100_v4":  {interconnect: "pcie", source: srcNCA100v4},
+		"Standard_ND40rs_v2":        {netGbps: 100, interconnect: "nvlink", source: srcNDv2},
+		"Standard_NC6s_v3":          {retired: "2025-09-30", source: srcNCv3Ret},
+		"Standard_NC12s_v3":         {retired: "2025-09-30", source: srcNCv3Ret},
+		"Standard_NC24s_v3":         {retired: "2025-09-30", source: srcNCv3Ret},
+		"Standard_NC6":              {retired: "2023-09-06", source: srcNCRet},
+		"Standard_NC12":             {retired: "2023-09-06", source: srcNCRet},
+		"Standard_NC24":             {retired: "2023-09-06", source: srcNCRet},
+		"Standard_NC24r":            {retired: "2023-09-06", source: srcNCRet},
+		"Standard_NC6_Promo":        {retired: "2023-09-06", source: srcNCRet},
+		"Standard_NC12_Promo":       {retired: "2023-09-06", source: srcNCRet},
+		"Standard_NC24_Promo":       {retired: "2023-09-06", source: srcNCRet},
+		"Standard_NC24r_Promo":      {retired: "2023-09-06", source: srcNCRet},
+		"Standard_NV6":              {retired: "2023-09-06", source: srcNVRet},
+		"Standard_NV12":             {retired: "2023-09-06", source: srcNVRet},
+		"Standard_NV24":             {retired: "2023-09-06", source: srcNVRet},
+		"Standard_NV6_Promo":        {retired: "2023-09-06", source: srcNVRet},
+		"Standard_NV12_Promo":       {retired: "2023-09-06", source: srcNVRet},
+		"Standard_NV24_Promo":       {retired: "2023-09-06", source: srcNVRet},
+	},
+	"aws": {
+		"p4d.24xlarge": {nvmeGB: 8000, netGbps: 400, interconnect: "nvswitch", source: srcP4d},
+		"p5.48xlarge":  {gpu: "h100-sxm", nvmeGB: 30720, netGbps: 3200, interconnect: "nvswitch", source: srcP5 + "; " + srcHGX},
+		"p3.2xlarge":   {netGbps: 10, source: srcP3 + " (up to 10 Gbps burst)"},
+		"p3.8xlarge":   {netGbps: 10, interconnect: "nvlink", source: srcP3},
+		"p3.16xlarge":  {netGbps: 25, interconnect: "nvlink", source: srcP3},
+	},
+	"gcp": {
+		"a2-highgpu-8g":  {interconnect: "nvswitch", source: srcGCPA2},
+		"a2-megagpu-16g": {interconnect: "nvswitch", source: srcGCPA2},
+		"a2-ultragpu-8g": {interconnect: "nvswitch", source: srcGCPA2},
+	},
+	"lambda": {
+		"gpu_8x_a100_80gb_sxm4": {interconnect: "nvswitch", source: srcLambda + "; an 8-GPU A100 SXM4 server is an HGX A100 board (NVSwitch)"},
+		"gpu_1x_h100_pcie":      {gpu: "h100-pcie", source: srcLambda},
+		"gpu_1x_h100_sxm5":      {gpu: "h100-sxm", source: srcLambda},
+		"gpu_2x_h100_sxm5":      {gpu: "h100-sxm", source: srcLambda},
+		"gpu_4x_h100_sxm5":      {gpu: "h100-sxm", source: srcLambda},
+		"gpu_8x_h100_sxm5":      {gpu: "h100-sxm", source: srcLambda},
+	},
+	"fluidstack": {
+		"H100_PCIE_80GB::1": {gpu: "h100-pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
+		"H100_PCIE_80GB::2": {gpu: "h100-pcie", interconnect: "pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
+		"H100_PCIE_80GB::4": {gpu: "h100-pcie", interconnect: "pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
+	},
+}
+
+// hgxGPUs are GPUs sold only as SXM modules on NVIDIA HGX baseboards: an
+// instance with eight of them is one board and its GPUs talk over NVSwitch
+// (srcHGX).
+var hgxGPUs = map[string]bool{"h100-sxm": true, "h200": true, "b200": true, "b300": true}
+
+// n1Standard96 holds the n1-standard-96 rows, on-demand and spot USD per
+// hour, of skypilot-org/skypilot-catalog catalogs/v8/gcp/vms.csv at commit
+// 006059e0f18acb1341e22a27751e9f80df6ba92f: the same file version the GPU
+// rows come from, whose N1 rows the local snapshot left out. N1 standard
+// machine types are billed per vCPU and per GiB at a fixed 3.75 GiB per vCPU
+// (GCP, "Resource-based pricing"), so n1-standard-N costs N/96 of these
+// (n1-standard-8 in us-central1: 4.55998 × 8/96 = 0.380, the file says 0.38).
+var n1Standard96 = map[string][2]float64{
+	"asia-east1":              {5.27995, 0.85512},
+	"asia-east2":              {6.38026, 1.26048},
+	"asia-northeast1":         {5.85017, 1.59876},
+	"asia-northeast2":         {5.85017, 2.20152},
+	"asia-northeast3":         {5.85017, 1.4838},
+	"asia-south1":             {5.4768, 0.99504},
+	"asia-south2":             {5.4768, 1.42512},
+	"asia-southeast1":         {5.62526, 0.92928},
+	"asia-southeast2":         {6.13154, 1.13628},
+	"australia-southeast1":    {6.47014, 1.70328},
+	"australia-southeast2":    {6.47014, 0.93852},
+	"europe-central2":         {5.51772, 0.93792},
+	"europe-north1":           {5.02042, 1.37064},
+	"europe-west1":            {5.01617, 1.50024},
+	"europe-west2":            {5.87496, 1.22232},
+	"europe-west3":            {5.87496, 1.47864},
+	"europe-west4":            {5.02003, 2.00808},
+	"europe-west6":            {5.97326, 1.6314},
+	"me-west1":                {5.01597, 1.0578},
+	"northamerica-northeast1": {5.02003, 2.2998},
+	"northamerica-northeast2": {5.02003, 1.68804},
+	"southamerica-east1":      {7.23828, 1.20072},
+	"us-central1":             {4.55998, 1.25352},
+	"us-east1":                {4.55998, 1.25352},
+	"us-east4":                {5.13564, 1.08468},
+	"us-west1":                {4.55998, 1.25352},
+	"us-west2":                {5.47716, 1.83084},
+	"us-west3":                {5.47716, 1.58664},
+	"us-west4":                {5.13564, 1.56192},
+}
+
+const srcN1 = "N1 host: n1-standard-96 rows of skypilot-org/skypilot-catalog catalogs/v8/gcp/vms.csv @ 006059e0f18acb1341e22a27751e9f80df6ba92f (not in the local snapshot), scaled by vCPUs/96 (GCP 'Resource-based pricing': N1 is billed per vCPU and GiB); GPU: the GPU rows of the same file"
+
+// n1HostSizes are the vCPU counts of the N1 hosts the importer pairs with
+// attached GPUs (data.n1Hosts: 4 or 8 vCPUs per GPU, 1–8 GPUs).
+var n1HostSizes = []int{4, 8, 16, 32, 64}

@@ -1,0 +1,551 @@
+package data
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Column names of a SkyPilot catalog vms.csv (schema v6–v8). Their order
+// differs per cloud, so ReadSkyPilotCSV maps them by name.
+const (
+	colInstanceType = "InstanceType"
+	colAccelName    = "AcceleratorName"
+	colAccelCount   = "AcceleratorCount"
+	colVCPUs        = "vCPUs"
+	colMemory       = "MemoryGiB"
+	colGPUInfo      = "GpuInfo"
+	colPrice        = "Price"
+	colSpotPrice    = "SpotPrice"
+	colRegion       = "Region"
+	colZone         = "AvailabilityZone"
+)
+
+// requiredColumns must be in every header; GpuInfo, SpotPrice and
+// AvailabilityZone are optional (Lambda and Azure have no zones) and other
+// columns (Arch, Generation, the v9 disk columns) are ignored.
+var requiredColumns = []string{colInstanceType, colAccelName, colAccelCount, colVCPUs, colMemory, colPrice, colRegion}
+
+// Bounds of what ReadSkyPilotCSV accepts. Larger numbers are typos or
+// corrupt files, not instances.
+const (
+	maxNumber   = 1e9  // any column: vCPUs, GiB, USD per hour
+	maxGPUCount = 1024 // accelerators in one instance
+	// spotTolerance is how far a spot price may exceed on-demand before it
+	// is treated as bad data: SkyPilot rounds on-demand and spot
+	// differently (AWS "8.22609" vs spot "8.226100"), so up to 0.5% above
+	// is rounding and is clamped to on-demand without a warning.
+	spotTolerance = 1.005
+	// priceDigits is the rounding of every price, in decimal places:
+	// SkyPilot's own fetchers round to 5 digits and sums and float
+	// artefacts ("0.36979999999999996") carry no more information.
+	priceDigits = 6
+)
+
+// CSVError is a problem in a SkyPilot CSV file. Line is 1-based (0 when the
+// problem is the file as a whole) and Column is a header name (empty when
+// the problem is not about one column).
+type CSVError struct {
+	File   string
+	Line   int
+	Column string
+	Err    error
+}
+
+func (e *CSVError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		b.WriteString(":" + strconv.Itoa(e.Line))
+	}
+	if e.Column != "" {
+		b.WriteString(": column " + e.Column)
+	}
+	b.WriteString(": " + e.Err.Error())
+	return b.String()
+}
+
+func (e *CSVError) Unwrap() error { return e.Err }
+
+// ReadSkyPilotCSV reads one SkyPilot catalog vms.csv (schema v6–v8: columns
+// mapped by header name, order differs per cloud) for provider (e.g. "aws";
+// the caller infers it from the path .../aws/vms.csv or asks) and returns one
+// model.Instance per instance type with one RegionPrice per region, sorted
+// by type and region. gpus resolves AcceleratorName (+ GpuInfo memory and the
+// instance type name) to a GPU key of the catalog; CatalogGPUResolver builds
+// the usual one. name is the file name used in errors
+// ("vms.csv:12: column Price: ...") and in the instances' Source and Origin.
+//
+// Rows become instances as follows:
+//   - rows without AcceleratorName are CPU-only machines and are skipped
+//     silently (except GCP host VMs, below);
+//   - rows whose accelerator is not a GPU of the catalog (FPGAs, TPUs, a
+//     GPU the resolver does not know), fractional GPUs (AcceleratorCount
+//     below 1: AWS g6f/gr6f) and rows contradicting an earlier row of the
+//     same type are skipped with a warning;
+//   - one instance type has one row per region, or one per availability
+//     zone: zones collapse into their region, on-demand is the lowest of the
+//     region's rows (they agree in every list-price catalog; in a
+//     marketplace snapshot such as Vast's it is the cheapest offer) and spot
+//     is the lowest spot over the region's zones, the price a user who may
+//     pick the zone pays. AWS Local Zones (zone IDs with a city part,
+//     "use1-atl2-az1") need an opt-in, so their spot prices are left out;
+//   - an empty or zero price is unknown, never free: the price is omitted,
+//     a region with neither price is dropped and a type with no region left
+//     is skipped with a warning;
+//   - a spot price above on-demand by up to 0.5% is rounding and is clamped
+//     to on-demand; further above, it is bad data and is dropped with a
+//     warning (no cloud charges more for spot than for on-demand);
+//   - prices are rounded to 10⁻⁶ USD.
+//
+// For provider "gcp" the price a user pays is assembled from two kinds of
+// rows of the same zone: VM rows (empty AcceleratorName: a2, a3, a4, g2
+// machine types, or N1 hosts) and GPU rows (empty InstanceType: count GPUs
+// of one model). GPU machine types map to their fixed GPUs (see
+// gcpMachineGPUs); N1 hosts n1-standard-{4,8}×N combine with N attachable
+// GPUs (T4, V100, P100, P4) into types named "n1-standard-8+1xT4". A VM row
+// priced 0 while its GPU row has a price is billed as part of the GPUs
+// (SkyPilot writes 0.0 for the a4-highgpu-8g host) and adds nothing.
+//
+// GpuInfo is parsed only for the memory per GPU: SizeInMiB of the first GPU,
+// else TotalGpuMemoryInMiB ÷ AcceleratorCount. Quirks handled: Python-literal
+// dicts with single quotes, lower-case keys (DigitalOcean), a bare GPU name
+// (Azure, Paperspace: memory unknown), TotalGpuMemoryInMiB that is per GPU
+// (Lambda, DigitalOcean) and SizeInMiB that is the memory of all the GPUs
+// (Vast).
+//
+// Errors are *CSVError: an empty file, a header without a required column,
+// a row with a different number of fields than the header, a malformed
+// quote, a number that does not parse or is negative, infinite or NaN, an
+// empty AcceleratorCount or Region on a GPU row. Warnings are one line each,
+// "vms.csv:12: ...", with repeated warnings counted on the first line.
+func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]model.Instance, []string, error) {
+	if gpus == nil {
+		return nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
+	}
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil, &CSVError{File: name, Err: errors.New("empty file, want a header line naming the columns")}
+	}
+	if err != nil {
+		return nil, nil, csvReadError(name, err, nil, 0)
+	}
+	cols, err := mapHeader(name, header)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := newParser(name, provider, gpus, cols)
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, csvReadError(name, err, rec, len(header))
+		}
+		line, _ := cr.FieldPos(0)
+		if err := p.row(line, rec); err != nil {
+			return nil, nil, err
+		}
+	}
+	if p.rows == 0 {
+		return nil, nil, &CSVError{File: name, Err: errors.New("no data rows after the header")}
+	}
+	if p.gcp {
+		p.combineGCP()
+	}
+	insts := p.instances()
+	if len(insts) == 0 {
+		p.warn.add(0, "nogpu", fmt.Sprintf("no GPU instance types among %d rows", p.rows))
+	}
+	return insts, p.warn.lines(name), nil
+}
+
+// csvReadError turns an encoding/csv error into a *CSVError with the line.
+func csvReadError(name string, err error, rec []string, want int) error {
+	var pe *csv.ParseError
+	if !errors.As(err, &pe) {
+		return &CSVError{File: name, Err: err}
+	}
+	if errors.Is(pe.Err, csv.ErrFieldCount) {
+		return &CSVError{File: name, Line: pe.StartLine, Err: fmt.Errorf("got %d fields, want %d (one per header column)", len(rec), want)}
+	}
+	return &CSVError{File: name, Line: pe.Line, Err: fmt.Errorf("character %d: %w", pe.Column, pe.Err)}
+}
+
+// columns holds the index of each known column, -1 when absent.
+type columns map[string]int
+
+func (c columns) get(rec []string, col string) string {
+	i, ok := c[col]
+	if !ok || i >= len(rec) {
+		return ""
+	}
+	return strings.TrimSpace(rec[i])
+}
+
+func mapHeader(name string, header []string) (columns, error) {
+	cols := columns{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		if i == 0 {
+			h = strings.TrimPrefix(h, "\ufeff") // a byte-order mark from spreadsheet exports
+		}
+		if _, dup := cols[h]; dup && h != "" {
+			return nil, &CSVError{File: name, Line: 1, Column: h, Err: errors.New("appears twice in the header")}
+		}
+		cols[h] = i
+	}
+	var missing []string
+	for _, c := range requiredColumns {
+		if _, ok := cols[c]; !ok {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &CSVError{File: name, Line: 1, Err: fmt.Errorf("missing column %s; a SkyPilot vms.csv header names %s",
+			strings.Join(missing, ", "), strings.Join(requiredColumns, ", "))}
+	}
+	return cols, nil
+}
+
+// number parses a numeric cell. present is false for an empty cell.
+func number(cols columns, rec []string, line int, name, col string) (v float64, present bool, err error) {
+	s := cols.get(rec, col)
+	if s == "" {
+		return 0, false, nil
+	}
+	v, perr := strconv.ParseFloat(s, 64)
+	switch {
+	case perr != nil:
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number, got %q", s)}
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a finite number, got %q", s)}
+	case v < 0:
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number ≥ 0, got %q", s)}
+	case v > maxNumber:
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number ≤ %g, got %q", float64(maxNumber), s)}
+	}
+	return v, true, nil
+}
+
+// roundPrice rounds to priceDigits decimal places.
+func roundPrice(v float64) float64 {
+	const scale = 1e6 // 10^priceDigits
+	return math.Round(v*scale) / scale
+}
+
+// offer is one row's contribution to an instance type: its shape and the
+// prices in one zone (or region).
+type offer struct {
+	line         int
+	typ          string
+	gpu          string
+	count        int
+	vcpus        int
+	memGiB       float64
+	region, zone string
+	onDemand     float64 // 0 = unknown
+	spot         float64 // 0 = unknown
+	spotIgnored  bool    // AWS Local Zone
+}
+
+type regionPrices struct {
+	onDemand, spot float64 // lowest seen, 0 = unknown
+}
+
+type typeAcc struct {
+	first   offer
+	regions map[string]*regionPrices
+}
+
+type parser struct {
+	name, provider string
+	gpus           GPUResolver
+	cols           columns
+	gcp            bool
+	rows           int
+	warn           warnings
+	types          map[string]*typeAcc
+	gcpRows        gcpRows
+}
+
+func newParser(name, provider string, gpus GPUResolver, cols columns) *parser {
+	return &parser{
+		name: name, provider: provider, gpus: gpus, cols: cols,
+		gcp:   provider == "gcp",
+		types: map[string]*typeAcc{},
+	}
+}
+
+// row reads one data row.
+func (p *parser) row(line int, rec []string) error {
+	p.rows++
+	typ := p.cols.get(rec, colInstanceType)
+	accel := p.cols.get(rec, colAccelName)
+	if p.gcp && (typ == "") != (accel == "") {
+		return p.gcpRow(line, rec, typ, accel)
+	}
+	if accel == "" {
+		return nil // a CPU-only machine
+	}
+	if typ == "" {
+		p.warn.add(line, "notype", "rows with an AcceleratorName but no InstanceType skipped")
+		return nil
+	}
+	count, ok, err := p.gpuCount(line, rec, typ, accel)
+	if err != nil || !ok {
+		return err
+	}
+	o := offer{line: line, typ: typ, count: count}
+	if err := p.shape(line, rec, &o); err != nil {
+		return err
+	}
+	if o.region, err = p.region(line, rec); err != nil {
+		return err
+	}
+	o.zone = p.cols.get(rec, colZone)
+	if o.onDemand, o.spot, err = p.prices(line, rec); err != nil {
+		return err
+	}
+	o.spotIgnored = p.provider == "aws" && awsLocalZone(o.zone)
+	mem := gpuMemoryMiB(p.cols.get(rec, colGPUInfo), p.provider, count)
+	if !p.resolve(&o, accel, mem) {
+		return nil
+	}
+	p.add(o)
+	return nil
+}
+
+// gpuCount parses AcceleratorCount; ok is false (with a warning) for counts
+// the model cannot hold.
+func (p *parser) gpuCount(line int, rec []string, typ, accel string) (int, bool, error) {
+	v, present, err := number(p.cols, rec, line, p.name, colAccelCount)
+	if err != nil {
+		return 0, false, err
+	}
+	if !present {
+		return 0, false, &CSVError{File: p.name, Line: line, Column: colAccelCount, Err: fmt.Errorf("empty for accelerator %q, want the number of accelerators", accel)}
+	}
+	switch {
+	case v < 1:
+		p.warn.add(line, "fraction:"+accel, fmt.Sprintf("fractional %s GPUs (AcceleratorCount < 1, e.g. %s × %g) skipped: gpuplan models whole GPUs", accel, typ, v))
+		return 0, false, nil
+	case v != math.Trunc(v):
+		p.warn.add(line, "fraction:"+accel, fmt.Sprintf("%s with %g %s GPUs skipped: gpuplan models whole GPUs", typ, v, accel))
+		return 0, false, nil
+	case v > maxGPUCount:
+		p.warn.add(line, "toomany:"+typ, fmt.Sprintf("%s with %g GPUs skipped: more than %d", typ, v, maxGPUCount))
+		return 0, false, nil
+	}
+	return int(v), true, nil
+}
+
+// shape parses vCPUs and MemoryGiB (empty = unknown, 0).
+func (p *parser) shape(line int, rec []string, o *offer) error {
+	v, _, err := number(p.cols, rec, line, p.name, colVCPUs)
+	if err != nil {
+		return err
+	}
+	o.vcpus = int(math.Round(v))
+	o.memGiB, _, err = number(p.cols, rec, line, p.name, colMemory)
+	return err
+}
+
+func (p *parser) region(line int, rec []string) (string, error) {
+	r := p.cols.get(rec, colRegion)
+	if r == "" {
+		return "", &CSVError{File: p.name, Line: line, Column: colRegion, Err: errors.New("empty, want the cloud region")}
+	}
+	return r, nil
+}
+
+// prices parses Price and SpotPrice; 0 or empty is unknown.
+func (p *parser) prices(line int, rec []string) (onDemand, spot float64, err error) {
+	if onDemand, _, err = number(p.cols, rec, line, p.name, colPrice); err != nil {
+		return 0, 0, err
+	}
+	if spot, _, err = number(p.cols, rec, line, p.name, colSpotPrice); err != nil {
+		return 0, 0, err
+	}
+	return roundPrice(onDemand), roundPrice(spot), nil
+}
+
+// resolve sets o.gpu; false (with a warning) when the accelerator is not a
+// GPU of the catalog.
+func (p *parser) resolve(o *offer, accel string, memMiB float64) bool {
+	key, ok := p.gpus(accel, memMiB, o.typ)
+	if ok {
+		o.gpu = key
+		return true
+	}
+	if nonGPU(accel) {
+		p.warn.add(o.line, "nongpu", "rows of accelerators that are not GPUs (FPGA, TPU, Gaudi, Inferentia, Trainium) skipped")
+		return false
+	}
+	mem := ""
+	if memMiB > 0 {
+		mem = fmt.Sprintf(" with %.4g GiB", memMiB/1024)
+	}
+	p.warn.add(o.line, "unknown:"+accel+mem, fmt.Sprintf("accelerator %q%s (e.g. %s) is not a GPU of the catalog; its rows skipped", accel, mem, o.typ))
+	return false
+}
+
+// nonGPU reports accelerators that are known not to be GPUs.
+func nonGPU(accel string) bool {
+	a := strings.ToLower(accel)
+	for _, p := range []string{"virtex", "tpu-", "gaudi", "inferentia", "trainium", "qualcomm"} {
+		if strings.HasPrefix(a, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// awsLocalZone reports whether an AWS zone ID names a Local Zone
+// ("use1-atl2-az1": region part, city part, zone) rather than a regular
+// zone ("use1-az1").
+func awsLocalZone(zone string) bool { return strings.Count(zone, "-") >= 2 }
+
+// add merges one offer into its instance type.
+func (p *parser) add(o offer) {
+	acc, ok := p.types[o.typ]
+	if !ok {
+		acc = &typeAcc{first: o, regions: map[string]*regionPrices{}}
+		p.types[o.typ] = acc
+	} else if f := acc.first; f.gpu != o.gpu || f.count != o.count || f.vcpus != o.vcpus || f.memGiB != o.memGiB {
+		p.warn.add(o.line, "conflict:"+o.typ, fmt.Sprintf("%s differs from its first row at line %d (%d× %s, %d vCPUs, %g GiB there; %d× %s, %d vCPUs, %g GiB here); the differing rows skipped",
+			o.typ, f.line, f.count, f.gpu, f.vcpus, f.memGiB, o.count, o.gpu, o.vcpus, o.memGiB))
+		return
+	}
+	rp, ok := acc.regions[o.region]
+	if !ok {
+		rp = &regionPrices{}
+		acc.regions[o.region] = rp
+	}
+	rp.onDemand = lowest(rp.onDemand, o.onDemand)
+	if !o.spotIgnored {
+		rp.spot = lowest(rp.spot, o.spot)
+	}
+}
+
+// lowest returns the smaller known (> 0) price of a and b, 0 when neither
+// is known.
+func lowest(a, b float64) float64 {
+	switch {
+	case a <= 0:
+		return b
+	case b <= 0:
+		return a
+	}
+	return min(a, b)
+}
+
+// instances turns the accumulated types into model.Instances.
+func (p *parser) instances() []model.Instance {
+	names := make([]string, 0, len(p.types))
+	for t := range p.types {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	var out []model.Instance
+	for _, t := range names {
+		acc := p.types[t]
+		f := acc.first
+		in := model.Instance{
+			Provider:  p.provider,
+			Type:      t,
+			GPU:       f.gpu,
+			GPUCount:  f.count,
+			VCPUs:     f.vcpus,
+			MemoryGiB: f.memGiB,
+			Source:    "SkyPilot catalog " + p.name,
+			Origin:    p.name,
+		}
+		regions := make([]string, 0, len(acc.regions))
+		for r := range acc.regions {
+			regions = append(regions, r)
+		}
+		sort.Strings(regions)
+		for _, r := range regions {
+			rp := acc.regions[r]
+			od, spot := rp.onDemand, rp.spot
+			if od > 0 && spot > od {
+				if spot <= od*spotTolerance {
+					spot = od
+				} else {
+					p.warn.add(f.line, "spot>od:"+t, fmt.Sprintf("%s in %s: spot %g above on-demand %g; spot dropped", t, r, spot, od))
+					spot = 0
+				}
+			}
+			if od <= 0 && spot <= 0 {
+				continue
+			}
+			in.Prices = append(in.Prices, model.RegionPrice{Region: r, OnDemandUSD: od, SpotUSD: spot})
+		}
+		if len(in.Prices) == 0 {
+			p.warn.add(f.line, "noprice:"+t, fmt.Sprintf("%s has no price in any region; skipped", t))
+			continue
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// warnings collects warnings, one per key, counting repeats.
+type warnings struct {
+	byKey map[string]*warning
+}
+
+type warning struct {
+	line, n int
+	msg     string
+}
+
+func (w *warnings) add(line int, key, msg string) {
+	if w.byKey == nil {
+		w.byKey = map[string]*warning{}
+	}
+	if x, ok := w.byKey[key]; ok {
+		x.n++
+		return
+	}
+	w.byKey[key] = &warning{line: line, n: 1, msg: msg}
+}
+
+// lines returns the warnings in order of their first line.
+func (w *warnings) lines(name string) []string {
+	ws := make([]*warning, 0, len(w.byKey))
+	for _, x := range w.byKey {
+		ws = append(ws, x)
+	}
+	slices.SortFunc(ws, func(a, b *warning) int {
+		if a.line != b.line {
+			return a.line - b.line
+		}
+		return strings.Compare(a.msg, b.msg)
+	})
+	out := make([]string, len(ws))
+	for i, x := range ws {
+		s := name
+		if x.line > 0 {
+			s += ":" + strconv.Itoa(x.line)
+		}
+		s += ": " + x.msg
+		if x.n > 1 {
+			s += fmt.Sprintf(" (%d rows)", x.n)
+		}
+		out[i] = s
+	}
+	return out
+}
