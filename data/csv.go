@@ -1,12 +1,41 @@
 package data
 
 import (
+	"bytes"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// readCSVOverlay reads a SkyPilot vms.csv overlay.
+// readCSVOverlay reads a SkyPilot vms.csv overlay. The provider is the
+// name of the file's directory, as in SkyPilot's catalog layout
+// (~/.sky/catalogs/v8/aws/vms.csv → aws). Rows become complete instance
+// entries whose origin is the file, so they replace the embedded prices
+// of the same instance types region by region.
 func readCSVOverlay(p string, b []byte, base *model.Catalog) (catalogFile, []string, error) {
-	return catalogFile{}, nil, fmt.Errorf("catalog %s: SkyPilot CSV catalogs are not supported yet", p)
+	provider := strings.ToLower(filepath.Base(filepath.Dir(p)))
+	if !keyPattern.MatchString(provider) || provider == "." {
+		return catalogFile{}, nil, fmt.Errorf("catalog %s: cannot tell the provider; keep SkyPilot's layout <provider>/vms.csv (e.g. aws/vms.csv)", p)
+	}
+	insts, warnings, err := ReadSkyPilotCSV(bytes.NewReader(b), p, provider, CatalogGPUResolver(base))
+	if err != nil {
+		return catalogFile{}, warnings, err
+	}
+	f := catalogFile{name: p, origin: p}
+	for _, in := range insts {
+		in.Origin = p
+		if in.Source == "" {
+			in.Source = "SkyPilot catalog " + p
+		}
+		if in.AsOf == "" {
+			in.AsOf = base.AsOf
+		}
+		f.instances = append(f.instances, instanceEntry{Instance: in, complete: true})
+	}
+	if len(f.instances) == 0 {
+		return catalogFile{}, warnings, fmt.Errorf("catalog %s: no GPU instances found", p)
+	}
+	return f, warnings, nil
 }

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -37,32 +38,35 @@ func Load() (*model.Catalog, error) {
 // Problems are collected, not stopped at: the error joins every one, in
 // file order.
 func load(fsys fs.FS) (*model.Catalog, error) {
-	var c model.Catalog
-	var errs []error
-	read := func(name string, f *catalogFile) {
-		b, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", path.Base(name), err))
-			return
-		}
-		if err := decode(b, path.Base(name), "embedded", f); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	var gpus, models, discounts catalogFile
-	read("catalog/gpus.toml", &gpus)
-	read("catalog/models.toml", &models)
-	read("catalog/discounts.toml", &discounts)
 	names, _ := fs.Glob(fsys, "catalog/instances/*.toml")
 	sort.Strings(names)
-	insts := make([]catalogFile, len(names))
-	for i, n := range names {
-		read(n, &insts[i])
+	names = append([]string{"catalog/gpus.toml", "catalog/models.toml", "catalog/discounts.toml"}, names...)
+	// Files decode independently: in parallel, results kept in file order.
+	files := make([]catalogFile, len(names))
+	errs := make([]error, len(names))
+	var wg sync.WaitGroup
+	for i, name := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			b, err := fs.ReadFile(fsys, name)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", path.Base(name), unwrapPathError(err))
+				return
+			}
+			errs[i] = decode(b, path.Base(name), "embedded", &files[i])
+		}()
 	}
-	all := append([]catalogFile{gpus, models, discounts}, insts...)
-	merge(&c, all, &errs)
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	wg.Wait()
+	all := errors.Join(errs...)
+	var merged []error
+	if all != nil {
+		merged = append(merged, all)
+	}
+	var c model.Catalog
+	merge(&c, files, &merged)
+	if len(merged) > 0 {
+		return nil, errors.Join(merged...)
 	}
 	return &c, nil
 }

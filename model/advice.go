@@ -82,9 +82,9 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 	}
 	v := w
 	if w.Task.Training() {
-		if !w.Checkpointing {
+		if !w.Ckpt() {
 			v = w
-			v.Checkpointing = true
+			v.Checkpointing = Bool(true)
 			try("turn on activation checkpointing (about 33% more compute)", v)
 		}
 		if !w.Flash() && w.Model.HasShape() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/agnivade/levenshtein"
@@ -54,8 +55,10 @@ func (g *GPU) MemoryBytes() float64 {
 // Non-NVIDIA GPUs (empty capability) are treated by architecture name in
 // Supports.
 func (g *GPU) ccAtLeast(major, minor int) bool {
-	var ma, mi int
-	if _, err := fmt.Sscanf(g.ComputeCapability, "%d.%d", &ma, &mi); err != nil {
+	a, b, ok := strings.Cut(g.ComputeCapability, ".")
+	ma, err1 := strconv.Atoi(a)
+	mi, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil {
 		return false
 	}
 	return ma > major || ma == major && mi >= minor
@@ -193,8 +196,9 @@ type Catalog struct {
 	// AsOf is the newest as_of date of the entries, YYYY-MM-DD.
 	AsOf string
 
-	gpus   map[string]int
-	models map[string]int
+	gpus     map[string]int // normalised keys, names and aliases
+	gpuByKey map[string]int // exact keys: the hot path of matching
+	models   map[string]int
 }
 
 // ErrNotFound is wrapped by lookups of unknown keys.
@@ -221,6 +225,7 @@ func normKey(s string) string {
 // after the slash.
 func (c *Catalog) Index() {
 	c.gpus = make(map[string]int, len(c.GPUs)*2)
+	c.gpuByKey = make(map[string]int, len(c.GPUs))
 	for i := range c.GPUs {
 		g := &c.GPUs[i]
 		for _, k := range append([]string{g.Key, g.Name}, g.Aliases...) {
@@ -245,6 +250,7 @@ func (c *Catalog) Index() {
 	}
 	for i := range c.GPUs {
 		c.gpus[normKey(c.GPUs[i].Key)] = i
+		c.gpuByKey[c.GPUs[i].Key] = i
 	}
 }
 
@@ -253,6 +259,9 @@ func (c *Catalog) Index() {
 func (c *Catalog) GPU(name string) (*GPU, error) {
 	if c.gpus == nil {
 		c.Index()
+	}
+	if i, ok := c.gpuByKey[name]; ok {
+		return &c.GPUs[i], nil
 	}
 	if i, ok := c.gpus[normKey(name)]; ok {
 		return &c.GPUs[i], nil

@@ -88,7 +88,7 @@ func TrainFLOPsPerSample(w *Workload) float64 {
 	if w.Task.Adapters() {
 		mult = 2
 	}
-	if w.Checkpointing {
+	if w.Ckpt() {
 		mult++
 	}
 	f := mult * fwd

@@ -214,7 +214,7 @@ func (e *Estimate) Assumptions() []string {
 				attn = "no fused attention: the s² scores, softmax and dropout are stored"
 			}
 			ckpt := "no checkpointing"
-			if w.Checkpointing {
+			if w.Ckpt() {
 				ckpt = "full checkpointing keeps each block's input and recomputes one block at a time (adds one forward pass)"
 			}
 			add("activations: Korthikanti et al. 2022 per-block terms (dropout masks included), %s, %s", attn, ckpt)

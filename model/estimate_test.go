@@ -139,7 +139,7 @@ func TestKorthikantiPerLayer(t *testing.T) {
 // TestCheckpointing: full recomputation keeps 2sbh per layer (Korthikanti §5)
 // plus one block's working set, the embedding output and the logits.
 func TestCheckpointing(t *testing.T) {
-	w := Workload{Model: gpt2Small, MicroBatch: 8, SeqLen: 1024, Checkpointing: true, FlashAttention: Bool(true)}
+	w := Workload{Model: gpt2Small, MicroBatch: 8, SeqLen: 1024, Checkpointing: Bool(true), FlashAttention: Bool(true)}
 	e, err := Compute(w, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -281,7 +281,7 @@ func TestProperties(t *testing.T) {
 				continue
 			}
 			off, err1 := Compute(Workload{Model: a, Task: task}, nil)
-			on, err2 := Compute(Workload{Model: a, Task: task, Checkpointing: true}, nil)
+			on, err2 := Compute(Workload{Model: a, Task: task, Checkpointing: Bool(true)}, nil)
 			if err1 != nil || err2 != nil {
 				t.Fatal(err1, err2)
 			}
@@ -413,7 +413,7 @@ func FuzzCompute(f *testing.F) {
 			Model: Architecture{Family: Families[int(fam)%len(Families)], Params: params, Layers: layers, Hidden: hidden,
 				Heads: heads, KVHeads: kv, FFN: ffn, Vocab: vocab, ForwardGMACs: 4, ActivationMiBPerSample: 40, ImageSize: 224, PatchSize: 16},
 			Task: Tasks[int(task)%len(Tasks)], MicroBatch: batch, SeqLen: seq, ImageSize: img, GPUs: gpus, TP: tp,
-			Checkpointing: ckpt, FlashAttention: Bool(flash), DatasetSamples: dataset,
+			Checkpointing: Bool(ckpt), FlashAttention: Bool(flash), DatasetSamples: dataset,
 		}
 		ps := PrecisionsFor(w.Task)
 		w.Precision = ps[int(prec)%len(ps)]

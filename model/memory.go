@@ -300,7 +300,7 @@ func trainingActivations(w *Workload) float64 {
 			return 0 // shape unknown: caller uses a generic shape
 		}
 		act := a.ActivationMiBPerSample * MiB * b * visionScale(w.ImageSize, a.ImageSize) * p / 2
-		if w.Checkpointing {
+		if w.Ckpt() {
 			act *= CNNCheckpointFactor
 		}
 		return act
@@ -324,7 +324,7 @@ func trainingActivations(w *Workload) float64 {
 	case FamilyEncoderDecoder:
 		enc := a.blockActivation(sEnc, sEnc, b, p, t, flash, false)
 		dec := a.blockActivation(s, s, b, p, t, flash, true)
-		if w.Checkpointing {
+		if w.Ckpt() {
 			stored = float64(a.Layers)*p*sEnc*b*h + float64(a.DecoderLayers)*p*s*b*h + p*sEnc*b*h // decoder also keeps the encoder output
 			peakBlock = max(enc, dec)
 		} else {
@@ -332,7 +332,7 @@ func trainingActivations(w *Workload) float64 {
 		}
 	default:
 		blk := a.blockActivation(s, s, b, p, t, flash, false)
-		if w.Checkpointing {
+		if w.Ckpt() {
 			stored = float64(a.Layers) * p * s * b * h
 			peakBlock = blk
 		} else {

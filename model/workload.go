@@ -20,7 +20,10 @@ type Workload struct {
 	SeqLen        int  // tokens per sample (text models); decoder length for encoder-decoders
 	ImageSize     int  // pixels square (vision models)
 	GradAccum     int  // micro-batches per optimizer step, ≥ 1
-	Checkpointing bool // full activation checkpointing (recompute each block in backward)
+	// Checkpointing is full activation checkpointing (recompute each block
+	// in backward); nil means the default: on for QLoRA, where PEFT's
+	// prepare_model_for_kbit_training turns it on, off otherwise.
+	Checkpointing *bool
 	// FlashAttention is fused attention that never stores the s² score
 	// matrix; nil means the framework's default (see Defaults).
 	FlashAttention *bool
@@ -68,8 +71,7 @@ func (w *Workload) Defaults() {
 		w.Framework = PyTorch
 	}
 	if w.FlashAttention == nil {
-		on := w.Framework == PyTorch
-		w.FlashAttention = &on
+		w.FlashAttention = Bool(w.Framework == PyTorch)
 	}
 	if w.Task == "" {
 		w.Task = TaskTrain
@@ -100,6 +102,9 @@ func (w *Workload) Defaults() {
 	}
 	if w.GradAccum == 0 {
 		w.GradAccum = 1
+	}
+	if w.Checkpointing == nil {
+		w.Checkpointing = Bool(w.Task == TaskQLoRA)
 	}
 	if w.Task.Adapters() {
 		if w.LoRARank == 0 {
@@ -297,6 +302,9 @@ func (w *Workload) Warnings() []string {
 
 // Flash reports whether fused attention is on (false before Defaults when unset).
 func (w *Workload) Flash() bool { return w.FlashAttention != nil && *w.FlashAttention }
+
+// Ckpt reports whether activation checkpointing is on (false before Defaults when unset).
+func (w *Workload) Ckpt() bool { return w.Checkpointing != nil && *w.Checkpointing }
 
 // Bool returns a pointer to v, for optional settings such as FlashAttention.
 func Bool(v bool) *bool { return &v }

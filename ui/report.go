@@ -175,7 +175,7 @@ func NewWorkloadJSON(w *model.Workload) WorkloadJSON {
 	return WorkloadJSON{
 		Framework: string(w.Framework), Task: string(w.Task), Precision: string(w.Precision),
 		Optimizer: string(w.Optimizer), BatchSize: w.MicroBatch, SeqLen: w.SeqLen, ImageSize: w.ImageSize,
-		GradAccum: w.GradAccum, Checkpointing: w.Checkpointing, FlashAttention: w.Flash(), LoRARank: w.LoRARank,
+		GradAccum: w.GradAccum, Checkpointing: w.Ckpt(), FlashAttention: w.Flash(), LoRARank: w.LoRARank,
 		LoRATargets: w.LoRATargets, DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens, Epochs: w.Epochs,
 		GPUs: w.GPUs, Strategy: string(w.Strategy), TP: w.TP, ContextLen: w.ContextLen, Sequences: w.Sequences,
 		GenTokens: w.GenTokens,
@@ -403,7 +403,7 @@ func describeShape(w *model.Workload) string {
 			s = append(s, "eager attention")
 		}
 	}
-	if w.Checkpointing {
+	if w.Ckpt() {
 		s = append(s, "activation checkpointing")
 	}
 	if w.Task.Adapters() {

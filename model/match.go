@@ -1,0 +1,579 @@
+package model
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Query is what the user asks of the catalog besides the workload: where,
+// how to pay, how much, how fast.
+type Query struct {
+	Providers []string // provider keys; empty means all
+	// Regions are region names or prefixes ("us-east-1", "us-", "europe-");
+	// empty means all.
+	Regions []string
+	Pricing Pricing // OnDemand when empty
+	// AutoGPUs picks, per instance type, the fewest GPUs (whole instances)
+	// that fit and meet DeadlineHours; otherwise the workload's GPUs are used.
+	AutoGPUs       bool
+	AllowMultiNode bool    // more than one instance may be rented
+	MaxUSDPerHour  float64 // 0: no limit
+	BudgetMonthUSD float64 // 0: no limit
+	HoursPerMonth  float64 // billed hours per month; 0 means HoursPerMonth (730)
+	DeadlineHours  float64 // 0: none
+	Sort           SortKey // "" picks job cost when a dataset is given, else price
+	MaxNodes       int     // multi-node limit; 0 means 64
+}
+
+// SortKey orders offers.
+type SortKey string
+
+// Sort keys, spelled as on the command line.
+const (
+	SortPrice    SortKey = "price"    // USD per hour
+	SortMonthly  SortKey = "monthly"  // USD per month
+	SortJob      SortKey = "job"      // USD for the whole job
+	SortTime     SortKey = "time"     // job hours
+	SortHeadroom SortKey = "headroom" // most free VRAM first
+)
+
+// SortKeys lists the valid sort keys.
+var SortKeys = []SortKey{SortPrice, SortMonthly, SortJob, SortTime, SortHeadroom}
+
+// ParseSortKey parses a sort key.
+func ParseSortKey(s string) (SortKey, error) {
+	return parseEnum(s, "sort", SortKeys, sortAliases)
+}
+
+var sortAliases = map[string]SortKey{"cost": SortJob, "hourly": SortPrice, "month": SortMonthly, "fastest": SortTime}
+
+// Offer is one way to run the workload: Instances of one instance type in
+// one region at one pricing mode. Prices belong to that region and mode.
+type Offer struct {
+	Instance *Instance
+	GPU      *GPU
+	Region   string
+	Pricing  Pricing
+
+	Instances int // instances (nodes) rented
+	GPUs      int // GPUs the job uses; Instances × Instance.GPUCount unless the user fixed fewer
+	Strategy  Strategy
+
+	NeedBytes   float64 // per-GPU VRAM the workload needs on this GPU
+	UsableBytes float64 // per-GPU VRAM available after FitMargin
+	HeadroomPct float64 // (usable − need) / usable × 100
+
+	USDPerHour float64 // the whole deployment
+	MonthlyUSD float64 // USDPerHour × hours per month
+	// JobHours and JobUSD are the whole job's wall-clock time and cost;
+	// HasJob is false without a dataset (or without a compute rate for the GPU).
+	JobHours, JobUSD float64
+	HasJob           bool
+
+	// Fallback is the precision the GPU runs instead of Asked (amp-fp16
+	// for amp-bf16 without bf16); empty when it runs as asked.
+	Asked, Fallback Precision
+	Estimate *Estimate // shared between offers of the same GPU and count
+}
+
+// Rejection is a near miss: an instance type that does not run the
+// workload, with the reason in words.
+type Rejection struct {
+	Instance   *Instance
+	Region     string
+	USDPerHour float64 // what it would cost (0 when unknown)
+	Reason     string  // "needs 41.2 GiB per GPU, has 38.0 GiB usable"
+}
+
+// Recommendation is the result of Recommend: offers in ranked order and
+// the cheapest near misses.
+type Recommendation struct {
+	Offers   []Offer
+	Rejected []Rejection
+	Sort     SortKey
+	Warnings []string // about the query as a whole
+}
+
+// ErrNoOffers is wrapped when no instance in the catalog passes the
+// filters at all (not when none fits: see Recommendation.Rejected).
+var ErrNoOffers = errors.New("no offers")
+
+// Host RAM rules (per instance). A checkpoint is loaded through host memory
+// once per node (Hugging Face's low_cpu_mem_usage / FSDP's rank-0 loading
+// keep it to one copy), and an ImageNet-class vision job (≥ 1M images) needs
+// about 64 GB for its data-loader workers, the common guideline.
+const (
+	MinHostRAMBytes       = 8 * GiB // operating system, Python and the framework
+	VisionLoaderRAMBytes  = 64 * GB
+	visionLoaderThreshold = 1e6 // images per epoch
+)
+
+// HostRAMNeed returns the host RAM one instance needs, in bytes.
+func HostRAMNeed(w *Workload, params float64) float64 {
+	need := max(MinHostRAMBytes, params*2) // one 16-bit copy of the weights
+	if w.Precision == FP32 || w.Precision == TF32 {
+		need = max(need, params*4)
+	}
+	if w.Model.Family.Vision() && w.Task.Training() && datasetSamples(w) >= visionLoaderThreshold {
+		need = max(need, VisionLoaderRAMBytes)
+	}
+	return need
+}
+
+// price returns the USD/hour of one instance in region r for mode p, and
+// whether it is known: reserved prices apply the provider's published
+// discount to on-demand.
+func (c *Catalog) price(in *Instance, r *RegionPrice, p Pricing) (float64, bool) {
+	switch p {
+	case Spot:
+		return r.SpotUSD, r.SpotUSD > 0
+	case Reserved1y, Reserved3y:
+		if r.OnDemandUSD <= 0 {
+			return 0, false
+		}
+		for i := range c.Discounts {
+			d := &c.Discounts[i]
+			if d.Term == p && d.Applies(in.Provider, in.Type) {
+				return r.OnDemandUSD * (1 - d.Fraction), true
+			}
+		}
+		return 0, false
+	}
+	return r.OnDemandUSD, r.OnDemandUSD > 0
+}
+
+// estimateKey caches estimates per GPU type, GPU count and strategy: they
+// do not depend on region or price.
+type estimateKey struct {
+	gpu      *GPU
+	gpus     int
+	strategy Strategy
+}
+
+type matcher struct {
+	w     Workload
+	cat   *Catalog
+	q     Query
+	cache map[estimateKey]*estimateResult
+}
+
+type estimateResult struct {
+	e        Estimate
+	err      error
+	fallback Precision // precision actually used when the GPU lacks the asked one
+}
+
+// estimate returns the (cached) estimate of w on n GPUs of g with strategy s.
+func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
+	k := estimateKey{g, n, s}
+	if r, ok := m.cache[k]; ok {
+		return r
+	}
+	w := m.w
+	w.GPUs, w.Strategy = n, s
+	if w.GPUs%w.TP != 0 {
+		w.TP = 1
+	}
+	r := &estimateResult{}
+	if ok, fb := g.Supports(w.Precision); !ok && fb != "" {
+		r.fallback = fb
+		w.Precision = fb
+		if w.Task.Training() && (fb == FP16 || fb == BF16) {
+			w.Precision = map[Precision]Precision{FP16: AMPFP16, BF16: AMPBF16}[fb]
+			r.fallback = w.Precision
+		}
+	}
+	r.e, r.err = Compute(w, g)
+	m.cache[k] = r
+	return r
+}
+
+// Recommend matches w against every instance of cat that passes q and
+// returns the offers that run it, ranked, with near misses.
+//
+// An offer fits when the per-GPU need is within UsableBytes of its GPU,
+// the host RAM meets HostRAMNeed, the GPU supports the precision (or a
+// documented fallback: amp-bf16 → amp-fp16 without bf16, fp8 → bf16
+// without fp8; pure bf16 training has no fallback), and it meets the price,
+// budget and deadline limits. Multi-node offers need AllowMultiNode; the
+// instance count is ceil(GPUs / GPUs per instance). Of the instance types
+// with the same provider, region and GPU, only the cheapest that fits is
+// offered, so a one-GPU job is never priced as an 8-GPU host when a
+// smaller host exists.
+//
+// Ranking: q.Sort, by default job cost when a dataset is given, else the
+// hourly price; ties by headroom (more first), then provider and type.
+func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
+	w.Defaults()
+	if err := w.Validate(); err != nil {
+		return Recommendation{}, err
+	}
+	if q.Pricing == "" {
+		q.Pricing = OnDemand
+	}
+	if q.HoursPerMonth <= 0 {
+		q.HoursPerMonth = HoursPerMonth
+	}
+	if q.MaxNodes <= 0 {
+		q.MaxNodes = 64
+	}
+	if !q.AllowMultiNode {
+		q.MaxNodes = 1
+	}
+	if q.Sort == "" {
+		q.Sort = SortPrice
+		if datasetSamples(&w) > 0 {
+			q.Sort = SortJob
+		}
+	}
+	m := &matcher{w: w, cat: cat, q: q, cache: make(map[estimateKey]*estimateResult, 64)}
+	rec := Recommendation{Sort: q.Sort}
+	type groupKey struct {
+		provider, region string
+		gpu              *GPU
+	}
+	best := make(map[groupKey]int, 256)
+	rejectAt := make(map[*Instance]int, 64) // cheapest rejection per instance type
+	var rejected []Rejection
+	reject := func(x Rejection) {
+		if at, ok := rejectAt[x.Instance]; ok {
+			if x.USDPerHour < rejected[at].USDPerHour {
+				rejected[at] = x
+			}
+			return
+		}
+		rejectAt[x.Instance] = len(rejected)
+		rejected = append(rejected, x)
+	}
+	considered := 0
+	for i := range cat.Instances {
+		in := &cat.Instances[i]
+		if in.Retired != "" || !m.providerOK(in.Provider) {
+			continue
+		}
+		g, err := cat.GPU(in.GPU)
+		if err != nil {
+			continue
+		}
+		// The deployment shape and its estimate do not depend on region.
+		shape, reason := m.shape(in, g)
+		for j := range in.Prices {
+			rp := &in.Prices[j]
+			if !m.regionOK(rp.Region) {
+				continue
+			}
+			unit, ok := cat.price(in, rp, q.Pricing)
+			if !ok {
+				continue // no price in this mode here: not an offer
+			}
+			considered++
+			if reason != "" {
+				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Reason: reason})
+				continue
+			}
+			o := m.offer(in, g, rp.Region, unit, shape)
+			if why := m.limits(&o); why != "" {
+				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Reason: why})
+				continue
+			}
+			k := groupKey{in.Provider, rp.Region, g}
+			if at, ok := best[k]; ok {
+				if !lessOffer(&o, &rec.Offers[at], q.Sort) {
+					continue
+				}
+				rec.Offers[at] = o
+				continue
+			}
+			best[k] = len(rec.Offers)
+			rec.Offers = append(rec.Offers, o)
+		}
+	}
+	if considered == 0 {
+		return rec, fmt.Errorf("%w: no instance in the catalog matches %s", ErrNoOffers, m.describeFilters())
+	}
+	// Sort pointers, not the wide Offer values, then lay them out in order.
+	order := make([]*Offer, len(rec.Offers))
+	for i := range rec.Offers {
+		order[i] = &rec.Offers[i]
+	}
+	slices.SortFunc(order, func(a, b *Offer) int { return compareOffers(a, b, q.Sort) })
+	sorted := make([]Offer, len(order))
+	for i, o := range order {
+		sorted[i] = *o
+	}
+	rec.Offers = sorted
+	rec.Rejected = nearMisses(rejected, 10)
+	return rec, nil
+}
+
+// deployment is how many GPUs and nodes an instance type gives the job.
+type deployment struct {
+	nodes, gpus int
+	strategy    Strategy
+	r           *estimateResult
+}
+
+// shape picks the GPU count on one instance type: the workload's own, or
+// on auto the fewest whole instances that fit (and meet the deadline). It
+// returns the reason when none does.
+func (m *matcher) shape(in *Instance, g *GPU) (deployment, string) {
+	w := &m.w
+	usable := UsableBytes(g)
+	if ok, fb := g.Supports(w.Precision); !ok && (fb == "" || w.Precision == BF16 && w.Task.Training()) {
+		return deployment{}, fmt.Sprintf("%s has no %s (needs compute capability 8.0)", g.Name, w.Precision)
+	}
+	if !m.q.AutoGPUs {
+		nodes := (w.GPUs + in.GPUCount - 1) / in.GPUCount
+		if nodes > m.q.MaxNodes {
+			if !m.q.AllowMultiNode {
+				return deployment{nodes: nodes}, fmt.Sprintf("needs %d GPUs, has %d (allow multi-node for %d instances)", w.GPUs, in.GPUCount, nodes)
+			}
+			return deployment{nodes: nodes}, fmt.Sprintf("needs %d instances, above the %d-node limit", nodes, m.q.MaxNodes)
+		}
+		r := m.estimate(g, w.GPUs, w.Strategy)
+		d := deployment{nodes: nodes, gpus: w.GPUs, strategy: w.Strategy, r: r}
+		if r.err != nil {
+			return d, r.err.Error()
+		}
+		if need := r.e.Memory.Total(); need > usable {
+			return d, fmt.Sprintf("needs %.1f GiB per GPU, has %.1f GiB usable", need/GiB, usable/GiB)
+		}
+		if why := m.hostRAM(in, &r.e); why != "" {
+			return d, why
+		}
+		return d, ""
+	}
+	strategies := []Strategy{w.Strategy}
+	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
+		strategies = []Strategy{DDP, FSDP}
+	}
+	var last deployment
+	lastNeed := 0.0
+	for nodes := 1; nodes <= m.q.MaxNodes; nodes *= 2 {
+		n := nodes * in.GPUCount
+		for _, s := range strategies {
+			if n == 1 {
+				s = Single
+			}
+			if w.TP > 1 && n%w.TP != 0 {
+				continue
+			}
+			r := m.estimate(g, n, s)
+			d := deployment{nodes: nodes, gpus: n, strategy: s, r: r}
+			last = d
+			if r.err != nil {
+				continue
+			}
+			lastNeed = r.e.Memory.Total()
+			if lastNeed > usable || m.hostRAM(in, &r.e) != "" {
+				continue
+			}
+			if m.q.DeadlineHours > 0 && r.e.HasTime && r.e.Hours > m.q.DeadlineHours {
+				continue
+			}
+			return d, ""
+		}
+	}
+	switch {
+	case last.r == nil:
+		return last, "no valid GPU count"
+	case last.r.err != nil:
+		return last, last.r.err.Error()
+	case lastNeed > usable && last.gpus > 1:
+		return last, fmt.Sprintf("needs %.1f GiB per GPU even on %d GPUs, has %.1f GiB usable", lastNeed/GiB, last.gpus, usable/GiB)
+	case lastNeed > usable:
+		return last, fmt.Sprintf("needs %.1f GiB per GPU, has %.1f GiB usable", lastNeed/GiB, usable/GiB)
+	case m.hostRAM(in, &last.r.e) != "":
+		return last, m.hostRAM(in, &last.r.e)
+	case m.q.DeadlineHours > 0:
+		return last, fmt.Sprintf("takes %.1f h on %d GPUs, over the %.0f h deadline", last.r.e.Hours, last.gpus, m.q.DeadlineHours)
+	}
+	return last, "does not fit"
+}
+
+func (m *matcher) hostRAM(in *Instance, e *Estimate) string {
+	need := HostRAMNeed(&e.Workload, e.Params)
+	if in.MemoryGiB*GiB < need {
+		return fmt.Sprintf("host RAM %.0f GiB, needs %.0f GiB", in.MemoryGiB, need/GiB)
+	}
+	return ""
+}
+
+// offer prices a deployment in one region.
+func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d deployment) Offer {
+	e := &d.r.e
+	o := Offer{
+		Instance: in, GPU: g, Region: region, Pricing: m.q.Pricing,
+		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy,
+		NeedBytes: e.Memory.Total(), UsableBytes: UsableBytes(g),
+		USDPerHour: unit * float64(d.nodes), Estimate: e, Asked: m.w.Precision, Fallback: d.r.fallback,
+	}
+	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
+	o.MonthlyUSD = o.USDPerHour * m.q.HoursPerMonth
+	if e.HasTime {
+		o.JobHours = e.Hours
+		o.JobUSD = e.Hours * o.USDPerHour
+		o.HasJob = true
+	}
+	return o
+}
+
+// limits checks the price, budget and deadline filters.
+func (m *matcher) limits(o *Offer) string {
+	q := &m.q
+	switch {
+	case q.MaxUSDPerHour > 0 && o.USDPerHour > q.MaxUSDPerHour:
+		return fmt.Sprintf("$%.2f/h is above the $%.2f/h limit", o.USDPerHour, q.MaxUSDPerHour)
+	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD:
+		return fmt.Sprintf("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
+	case q.DeadlineHours > 0 && o.HasJob && o.JobHours > q.DeadlineHours:
+		return fmt.Sprintf("takes %.1f h, over the %.0f h deadline", o.JobHours, q.DeadlineHours)
+	}
+	return ""
+}
+
+// Warnings returns what the user should know before renting the offer:
+// spot interruptions, precision and attention fallbacks, slow multi-node
+// links, idle GPUs paid for, unknown compute rates, marketplace prices.
+// They are computed on demand so that matching allocates nothing per offer.
+func (o *Offer) Warnings() []string {
+	var out []string
+	if o.Estimate == nil {
+		return out
+	}
+	w := &o.Estimate.Workload
+	if o.Pricing == Spot {
+		out = append(out, "spot: can be reclaimed at short notice; checkpoint often and resume")
+	}
+	if o.Fallback != "" {
+		out = append(out, fmt.Sprintf("%s lacks %s: runs in %s", o.GPU.Name, o.Asked, o.Fallback))
+	}
+	if w.Flash() && w.Model.HasShape() && !o.GPU.FlashAttention() {
+		out = append(out, "FlashAttention-2 needs compute capability 8.0; PyTorch falls back to its memory-efficient SDPA kernel")
+	}
+	if o.Instances > 1 && w.Task.Training() && !o.Instance.FastInterconnect() {
+		out = append(out, "multi-node training without NVLink/NVSwitch inside the node: gradient sync will be slow")
+	}
+	if o.Instances > 1 && o.Instance.NetworkGbps > 0 && o.Instance.NetworkGbps < 100 && w.Task.Training() {
+		out = append(out, fmt.Sprintf("multi-node over %.0f Gbps networking: expect poor scaling", o.Instance.NetworkGbps))
+	}
+	if o.GPUs < o.Instances*o.Instance.GPUCount {
+		out = append(out, fmt.Sprintf("uses %d of the %d GPUs you pay for", o.GPUs, o.Instances*o.Instance.GPUCount))
+	}
+	if o.Estimate.GPU != nil && o.Estimate.PeakTFLOPS == 0 {
+		out = append(out, fmt.Sprintf("no published compute rate for %s: time and job cost unknown", o.GPU.Name))
+	}
+	if o.Instance.Retired != "" {
+		out = append(out, "retired by the provider on "+o.Instance.Retired)
+	}
+	if slices.Contains(MarketplaceProviders, o.Instance.Provider) {
+		out = append(out, "marketplace offer: price and availability change by the hour")
+	}
+	return out
+}
+
+
+// MarketplaceProviders sell other people's machines at prices that change
+// by the hour: their catalog rows are snapshots, not price lists, so they
+// are offered only when asked for by name.
+var MarketplaceProviders = []string{"vast"}
+
+func (m *matcher) providerOK(p string) bool {
+	if len(m.q.Providers) == 0 {
+		return !slices.Contains(MarketplaceProviders, p)
+	}
+	return slices.Contains(m.q.Providers, p)
+}
+
+func (m *matcher) regionOK(r string) bool {
+	if len(m.q.Regions) == 0 {
+		return true
+	}
+	for _, want := range m.q.Regions {
+		if r == want || strings.HasSuffix(want, "-") && strings.HasPrefix(r, want) || strings.HasSuffix(want, "*") && strings.HasPrefix(r, strings.TrimSuffix(want, "*")) {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *matcher) describeFilters() string {
+	var parts []string
+	if len(m.q.Providers) > 0 {
+		parts = append(parts, "providers "+strings.Join(m.q.Providers, ","))
+	}
+	if len(m.q.Regions) > 0 {
+		parts = append(parts, "regions "+strings.Join(m.q.Regions, ","))
+	}
+	parts = append(parts, "pricing "+string(m.q.Pricing))
+	return strings.Join(parts, ", ") + " (list them with gpuplan catalog instances)"
+}
+
+// sortValue returns the value an offer is ranked by (lower first); offers
+// without a job time rank after those with one for job and time.
+func sortValue(o *Offer, k SortKey) float64 {
+	switch k {
+	case SortMonthly:
+		return o.MonthlyUSD
+	case SortJob:
+		if !o.HasJob {
+			return math.Inf(1)
+		}
+		return o.JobUSD
+	case SortTime:
+		if !o.HasJob {
+			return math.Inf(1)
+		}
+		return o.JobHours
+	case SortHeadroom:
+		return -o.HeadroomPct
+	}
+	return o.USDPerHour
+}
+
+func compareOffers(a, b *Offer, k SortKey) int {
+	if c := cmp.Compare(sortValue(a, k), sortValue(b, k)); c != 0 {
+		return c
+	}
+	if k == SortJob || k == SortTime {
+		if c := cmp.Compare(a.USDPerHour, b.USDPerHour); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(b.HeadroomPct, a.HeadroomPct); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Instance.Provider, b.Instance.Provider); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Instance.Type, b.Instance.Type); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Region, b.Region)
+}
+
+func lessOffer(a, b *Offer, k SortKey) bool { return compareOffers(a, b, k) < 0 }
+
+// nearMisses keeps the n cheapest rejections (already one per instance type).
+func nearMisses(r []Rejection, n int) []Rejection {
+	slices.SortFunc(r, func(a, b Rejection) int {
+		if c := cmp.Compare(a.USDPerHour, b.USDPerHour); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Instance.Provider, b.Instance.Provider); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Instance.Type, b.Instance.Type)
+	})
+	return r[:min(n, len(r))]
+}
+
+// MonthlyCost returns the cost of a deployment for a month:
+// USD per GPU-hour × GPUs × HoursPerMonth.
+func MonthlyCost(usdPerGPUHour float64, gpus int) float64 {
+	return usdPerGPUHour * float64(gpus) * HoursPerMonth
+}

@@ -1,0 +1,333 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// testCatalog: three GPU types and instances of one provider, with prices
+// that make each rule visible.
+func testCatalog() *Catalog {
+	c := &Catalog{
+		GPUs: []GPU{
+			{Key: "g16", Name: "G16", MemoryGiB: 16, ComputeCapability: "7.0", FP32TFLOPS: 15, FP16TFLOPS: 120, MemoryBandwidthGBps: 900},
+			{Key: "g40", Name: "G40", MemoryGiB: 40, ComputeCapability: "8.0", FP32TFLOPS: 19.5, TF32TFLOPS: 156, FP16TFLOPS: 312, BF16TFLOPS: 312, MemoryBandwidthGBps: 1555},
+			{Key: "g80", Name: "G80", MemoryGiB: 80, ComputeCapability: "9.0", FP32TFLOPS: 67, TF32TFLOPS: 494, FP16TFLOPS: 989, BF16TFLOPS: 989, FP8TFLOPS: 1979, MemoryBandwidthGBps: 3350},
+		},
+		Instances: []Instance{
+			{Provider: "p1", Type: "small.1", GPU: "g16", GPUCount: 1, VCPUs: 8, MemoryGiB: 64, Interconnect: "pcie",
+				Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 1, SpotUSD: 0.5}, {Region: "eu-west-1", OnDemandUSD: 0.9, SpotUSD: 0.7}}},
+			{Provider: "p1", Type: "big.8", GPU: "g16", GPUCount: 8, VCPUs: 64, MemoryGiB: 512, Interconnect: "nvlink",
+				Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 8}}},
+			{Provider: "p1", Type: "mid.1", GPU: "g40", GPUCount: 1, VCPUs: 12, MemoryGiB: 85,
+				Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 3}}},
+			{Provider: "p1", Type: "mid.2", GPU: "g40", GPUCount: 2, VCPUs: 24, MemoryGiB: 170, Interconnect: "pcie",
+				Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 6}}},
+			{Provider: "p2", Type: "huge.8", GPU: "g80", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch",
+				Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 80, SpotUSD: 40}, {Region: "ap-south-1", OnDemandUSD: 90}}},
+			{Provider: "p2", Type: "tiny-ram.1", GPU: "g80", GPUCount: 1, VCPUs: 4, MemoryGiB: 4,
+				Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 0.1}}},
+			{Provider: "p2", Type: "old.1", GPU: "g80", GPUCount: 1, VCPUs: 4, MemoryGiB: 64, Retired: "2025-01-01",
+				Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 0.01}}},
+		},
+		Discounts: []Discount{{Provider: "p2", Term: Reserved1y, Fraction: 0.25}},
+	}
+	c.Index()
+	return c
+}
+
+func recommend(t *testing.T, w Workload, q Query) Recommendation {
+	t.Helper()
+	r, err := Recommend(w, testCatalog(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func offerNames(r Recommendation) string {
+	var s []string
+	for _, o := range r.Offers {
+		s = append(s, fmt.Sprintf("%s/%s@%s×%d", o.Instance.Provider, o.Instance.Type, o.Region, o.Instances))
+	}
+	return strings.Join(s, " ")
+}
+
+// small is GPT-2 fine-tuning at batch 1: about 3 GiB per GPU, fits every GPU.
+var small = Workload{Model: gpt2Small, Task: TaskFinetune, MicroBatch: 1, SeqLen: 512}
+
+func TestFitBoundary(t *testing.T) {
+	e, err := Compute(small, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := e.Memory.Total()
+	exact := need / (1 - FitMargin) / GiB // GiB at which usable == need
+	for _, tt := range []struct {
+		name string
+		mem  float64
+		fits bool
+	}{
+		{"usable exactly equals the need: fits", exact * (1 + 1e-12), true},
+		{"one part in a million short: does not fit", exact * (1 - 1e-6), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Catalog{GPUs: []GPU{{Key: "edge", Name: "Edge", MemoryGiB: tt.mem, ComputeCapability: "8.0", BF16TFLOPS: 100, FP32TFLOPS: 10}},
+				Instances: []Instance{{Provider: "p", Type: "edge.1", GPU: "edge", GPUCount: 1, VCPUs: 8, MemoryGiB: 64, Prices: []RegionPrice{{Region: "r", OnDemandUSD: 1}}}}}
+			r, err := Recommend(small, c, Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(r.Offers) == 1; got != tt.fits {
+				t.Errorf("fits = %v, want %v (need %.6g B, usable %.6g B); rejected %+v", got, tt.fits, need, UsableBytes(&c.GPUs[0]), r.Rejected)
+			}
+			if !tt.fits && (len(r.Rejected) != 1 || !strings.Contains(r.Rejected[0].Reason, "GiB per GPU")) {
+				t.Errorf("rejection = %+v, want a reason naming GiB per GPU", r.Rejected)
+			}
+		})
+	}
+}
+
+func TestMultiNodeInstanceCounts(t *testing.T) {
+	w := small
+	w.GPUs, w.Strategy = 16, DDP
+	r := recommend(t, w, Query{AllowMultiNode: true, Providers: []string{"p1"}})
+	// 16 GPUs: big.8 needs ceil(16/8) = 2 instances at 2 × $8; small.1 needs 16 × $1.
+	byType := map[string]Offer{}
+	for _, o := range r.Offers {
+		byType[o.Instance.Type+"@"+o.Region] = o
+	}
+	if o, ok := byType["big.8@us-east-1"]; !ok || o.Instances != 2 || o.USDPerHour != 16 {
+		t.Errorf("big.8: %+v, want 2 instances at $16/h", o)
+	}
+	if o, ok := byType["small.1@eu-west-1"]; !ok || o.Instances != 16 || math.Abs(o.USDPerHour-14.4) > 1e-9 {
+		t.Errorf("small.1 in eu-west-1: %+v, want 16 instances at $14.40/h", o)
+	}
+	if o := byType["small.1@eu-west-1"]; !hasWarning(o, "without NVLink") {
+		t.Errorf("multi-node over PCIe carries no interconnect warning: %v", o.Warnings())
+	}
+	r = recommend(t, w, Query{Providers: []string{"p1"}})
+	if len(r.Offers) != 0 {
+		t.Errorf("multi-node offered without AllowMultiNode: %s", offerNames(r))
+	}
+	if len(r.Rejected) == 0 || !strings.Contains(r.Rejected[0].Reason, "allow multi-node") {
+		t.Errorf("rejections %+v do not say to allow multi-node", r.Rejected)
+	}
+}
+
+func hasWarning(o Offer, s string) bool {
+	for _, w := range o.Warnings() {
+		if strings.Contains(w, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestPrecisionSupport(t *testing.T) {
+	w := small
+	w.Precision = BF16 // pure bf16: no fallback on a GPU without bf16
+	r := recommend(t, w, Query{Providers: []string{"p1"}})
+	for _, o := range r.Offers {
+		if o.GPU.Key == "g16" {
+			t.Errorf("pure bf16 offered on a GPU without bf16: %s", offerNames(r))
+		}
+	}
+	found := false
+	for _, x := range r.Rejected {
+		found = found || x.Instance.GPU == "g16" && strings.Contains(x.Reason, "no bf16")
+	}
+	if !found {
+		t.Errorf("no rejection naming bf16 support: %+v", r.Rejected)
+	}
+	w.Precision = AMPBF16 // falls back to amp-fp16 with a warning
+	r = recommend(t, w, Query{Providers: []string{"p1"}})
+	for _, o := range r.Offers {
+		if o.GPU.Key == "g16" && !hasWarning(o, "runs in amp-fp16") {
+			t.Errorf("amp-bf16 on G16 without the fallback warning: %v", o.Warnings())
+		}
+		if o.GPU.Key == "g16" && !hasWarning(o, "FlashAttention-2 needs compute capability 8.0") {
+			t.Errorf("flash attention fallback not mentioned on a cc 7.0 GPU: %v", o.Warnings())
+		}
+	}
+}
+
+func TestPricingModes(t *testing.T) {
+	w := small
+	tests := []struct {
+		name    string
+		pricing Pricing
+		want    map[string]float64 // type@region → USD/h
+	}{
+		{"on-demand: each region's own price", OnDemand, map[string]float64{"small.1@eu-west-1": 0.9, "small.1@us-east-1": 1, "huge.8@ap-south-1": 90}},
+		// The trap: eu-west-1 is the cheapest on-demand region, but its spot price is 0.7, not us-east-1's 0.5.
+		{"spot: the same region's spot price; none where unknown", Spot, map[string]float64{"small.1@eu-west-1": 0.7, "small.1@us-east-1": 0.5, "huge.8@us-east-1": 40}},
+		{"reserved-1y: 25% off on-demand where a discount is published", Reserved1y, map[string]float64{"huge.8@us-east-1": 60, "huge.8@ap-south-1": 67.5}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := recommend(t, w, Query{Pricing: tt.pricing})
+			got := map[string]float64{}
+			for _, o := range r.Offers {
+				got[o.Instance.Type+"@"+o.Region] = o.USDPerHour
+				if o.Pricing != tt.pricing {
+					t.Errorf("%s: pricing %s, want %s", o.Instance.Type, o.Pricing, tt.pricing)
+				}
+			}
+			for k, v := range tt.want {
+				if math.Abs(got[k]-v) > 1e-9 {
+					t.Errorf("%s = $%v/h, want $%v/h (all: %v)", k, got[k], v, got)
+				}
+			}
+			if tt.pricing == Spot {
+				if _, ok := got["huge.8@ap-south-1"]; ok {
+					t.Error("ap-south-1 has no spot price but was offered")
+				}
+				if !hasWarning(r.Offers[0], "checkpoint") {
+					t.Errorf("spot offer without the interruption advice: %v", r.Offers[0].Warnings())
+				}
+			}
+			if tt.pricing == Reserved1y {
+				if _, ok := got["small.1@us-east-1"]; ok {
+					t.Error("reserved price invented for a provider without a published discount")
+				}
+			}
+		})
+	}
+}
+
+func TestSmallRequestGetsSmallHost(t *testing.T) {
+	r := recommend(t, small, Query{Providers: []string{"p1"}, Regions: []string{"us-east-1"}})
+	for _, o := range r.Offers {
+		if o.GPU.Key == "g16" && o.Instance.Type != "small.1" {
+			t.Errorf("one-GPU job offered on %s (%d GPUs) though small.1 has one", o.Instance.Type, o.Instance.GPUCount)
+		}
+		if o.GPU.Key == "g40" && o.Instance.Type != "mid.1" {
+			t.Errorf("one-GPU job offered on %s though mid.1 has one", o.Instance.Type)
+		}
+	}
+	if len(r.Offers) != 2 {
+		t.Errorf("offers %s, want one per GPU type in us-east-1", offerNames(r))
+	}
+}
+
+func TestFiltersAndBudget(t *testing.T) {
+	tests := []struct {
+		name string
+		q    Query
+		want string
+	}{
+		{"max price $1/h keeps the $0.90 and $1 offers", Query{MaxUSDPerHour: 1}, "p1/small.1@eu-west-1×1 p1/small.1@us-east-1×1"},
+		{"budget $700/month: $0.90 × 730 = $657 fits, $1 × 730 = $730 does not", Query{BudgetMonthUSD: 700}, "p1/small.1@eu-west-1×1"},
+		{"part-time: 100 h/month × $3 = $300 fits a $300 budget", Query{BudgetMonthUSD: 300, HoursPerMonth: 100, Regions: []string{"us-"}}, "p1/small.1@us-east-1×1 p1/mid.1@us-east-1×1"},
+		{"region prefix", Query{Regions: []string{"ap-"}}, "p2/huge.8@ap-south-1×1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := offerNames(recommend(t, small, tt.q)); got != tt.want {
+				t.Errorf("offers = %s, want %s", got, tt.want)
+			}
+		})
+	}
+	if _, err := Recommend(small, testCatalog(), Query{Providers: []string{"nobody"}}); !errors.Is(err, ErrNoOffers) {
+		t.Errorf("unknown provider: error = %v, want ErrNoOffers", err)
+	}
+}
+
+func TestRankingAndMonthly(t *testing.T) {
+	w := small
+	w.DatasetTokens = 1e9
+	r := recommend(t, w, Query{Regions: []string{"us-east-1"}})
+	if r.Sort != SortJob {
+		t.Errorf("sort = %s, want job when a dataset is given", r.Sort)
+	}
+	for i := 1; i < len(r.Offers); i++ {
+		if r.Offers[i].JobUSD < r.Offers[i-1].JobUSD {
+			t.Errorf("offers not in job-cost order: %s", offerNames(r))
+		}
+	}
+	for _, o := range r.Offers {
+		if want := o.USDPerHour * 730; math.Abs(o.MonthlyUSD-want) > 1e-9 {
+			t.Errorf("%s: monthly $%v, want $%v/h × 730 = $%v", o.Instance.Type, o.MonthlyUSD, o.USDPerHour, want)
+		}
+		if want := o.USDPerHour * o.JobHours; math.Abs(o.JobUSD-want) > 1e-9 {
+			t.Errorf("%s: job $%v, want $%v", o.Instance.Type, o.JobUSD, want)
+		}
+	}
+	r = recommend(t, small, Query{Regions: []string{"us-east-1"}, Sort: SortHeadroom})
+	for i := 1; i < len(r.Offers); i++ {
+		if r.Offers[i].HeadroomPct > r.Offers[i-1].HeadroomPct {
+			t.Errorf("offers not in headroom order: %s", offerNames(r))
+		}
+	}
+	r = recommend(t, small, Query{})
+	if r.Sort != SortPrice || r.Offers[0].Instance.Type != "small.1" || r.Offers[0].Region != "eu-west-1" {
+		t.Errorf("default ranking without a dataset: %s, want cheapest hourly first", offerNames(r))
+	}
+}
+
+func TestHostRAMAndRetired(t *testing.T) {
+	r := recommend(t, small, Query{Providers: []string{"p2"}})
+	for _, o := range r.Offers {
+		if o.Instance.Type == "tiny-ram.1" || o.Instance.Type == "old.1" {
+			t.Errorf("offered %s", o.Instance.Type)
+		}
+	}
+	found := false
+	for _, x := range r.Rejected {
+		found = found || x.Instance.Type == "tiny-ram.1" && strings.Contains(x.Reason, "host RAM")
+	}
+	if !found {
+		t.Errorf("tiny-ram.1 not rejected for host RAM: %+v", r.Rejected)
+	}
+}
+
+func TestAutoGPUsAndDeadline(t *testing.T) {
+	w := Workload{Model: llama2_7B, Task: TaskFinetune, MicroBatch: 1, SeqLen: 2048, DatasetTokens: 1e9}
+	r := recommend(t, w, Query{AutoGPUs: true, AllowMultiNode: true, Providers: []string{"p2"}, Regions: []string{"us-east-1"}})
+	if len(r.Offers) != 1 || r.Offers[0].Instance.Type != "huge.8" || r.Offers[0].Strategy != FSDP {
+		t.Fatalf("7B full fine-tune: %s, want huge.8 with FSDP (DDP does not fit)", offerNames(r))
+	}
+	slow := r.Offers[0].JobHours
+	r = recommend(t, w, Query{AutoGPUs: true, AllowMultiNode: true, Providers: []string{"p2"}, Regions: []string{"us-east-1"}, DeadlineHours: slow * 0.6})
+	if len(r.Offers) != 1 || r.Offers[0].Instances != 2 || r.Offers[0].JobHours > slow*0.6 {
+		t.Errorf("deadline %.3g h: %s, want 2 instances finishing in time", slow*0.6, offerNames(r))
+	}
+}
+
+func ExampleMonthlyCost() {
+	fmt.Printf("%.2f\n", MonthlyCost(2.50, 8))
+	// Output: 14600.00
+}
+
+// syntheticCatalog has n instance types × 10 regions = 10n offers.
+func syntheticCatalog(n int) *Catalog {
+	c := testCatalog()
+	c.Instances = c.Instances[:0]
+	gpus := []string{"g16", "g40", "g80"}
+	for i := range n {
+		in := Instance{Provider: fmt.Sprintf("p%d", i%20), Type: fmt.Sprintf("t%d.%d", i, 1<<(i%4)), GPU: gpus[i%3], GPUCount: 1 << (i % 4),
+			VCPUs: 8, MemoryGiB: 256, Interconnect: "nvlink"}
+		for r := range 10 {
+			in.Prices = append(in.Prices, RegionPrice{Region: fmt.Sprintf("region-%d", r), OnDemandUSD: 1 + float64((i*7+r*13)%97)/10, SpotUSD: 0.5})
+		}
+		c.Instances = append(c.Instances, in)
+	}
+	c.Index()
+	return c
+}
+
+func BenchmarkRecommend100k(b *testing.B) {
+	c := syntheticCatalog(10_000)
+	w := Workload{Model: llama31_8B, Task: TaskQLoRA, MicroBatch: 2, SeqLen: 2048, DatasetTokens: 1e9}
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := Recommend(w, c, Query{AutoGPUs: true})
+		if err != nil || len(r.Offers) == 0 {
+			b.Fatal(err, len(r.Offers))
+		}
+	}
+}

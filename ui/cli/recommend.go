@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui"
+)
+
+func init() { extraCommands = append(extraCommands, newRecommendCmd) }
+
+// queryFlags are recommend's search flags.
+type queryFlags struct {
+	providers, regions []string
+	pricing            model.Pricing
+	maxPrice, budget   float64
+	hoursPerMonth      float64
+	deadline           float64
+	multiNode          bool
+	limit              int
+	sort               model.SortKey
+}
+
+func (f *queryFlags) register(fs *pflag.FlagSet) {
+	fs.StringSliceVar(&f.providers, "providers", nil, "only these providers: aws,gcp,azure,lambda,… (default all)")
+	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, or prefixes ending in '-': us-east-1,europe- (default all)")
+	fs.Var(enumValue[model.Pricing]{&f.pricing, model.ParsePricing, model.PricingModes}, "pricing", "on-demand, spot, reserved-1y or reserved-3y (default on-demand)")
+	fs.Var(floatValue{&f.maxPrice}, "max-price-hour", "only offers up to this USD per hour")
+	fs.Var(floatValue{&f.budget}, "budget-month", "only offers up to this USD per month")
+	fs.Var(floatValue{&f.hoursPerMonth}, "hours-per-month", "billed hours per month, for part-time use (default 730)")
+	fs.Var(floatValue{&f.deadline}, "deadline-hours", "the job must finish within this many hours")
+	fs.BoolVar(&f.multiNode, "allow-multi-node", false, "allow more than one instance")
+	fs.Var(intValue{&f.limit}, "limit", "show at most N offers; 0 shows all (default 10)")
+	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price)")
+}
+
+func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool) (model.Query, error) {
+	q := model.Query{Providers: f.providers, Regions: f.regions, Pricing: f.pricing, MaxUSDPerHour: f.maxPrice,
+		BudgetMonthUSD: f.budget, HoursPerMonth: f.hoursPerMonth, DeadlineHours: f.deadline,
+		AllowMultiNode: f.multiNode, Sort: f.sort, AutoGPUs: autoGPUs}
+	for name, v := range map[string]float64{"max-price-hour": f.maxPrice, "budget-month": f.budget, "deadline-hours": f.deadline} {
+		if fs.Changed(name) && !(v > 0) {
+			return q, usage(fmt.Errorf("--%s must be > 0, got %v", name, v))
+		}
+	}
+	if fs.Changed("hours-per-month") && !(f.hoursPerMonth > 0 && f.hoursPerMonth <= 744) {
+		return q, usage(fmt.Errorf("--hours-per-month must be in (0, 744], got %v", f.hoursPerMonth))
+	}
+	known := map[string]bool{}
+	for _, in := range cat.Instances {
+		known[in.Provider] = true
+	}
+	for i, p := range q.Providers {
+		p = strings.ToLower(strings.TrimSpace(p))
+		q.Providers[i] = p
+		if !known[p] {
+			names := make([]string, 0, len(known))
+			for k := range known {
+				names = append(names, k)
+			}
+			msg := fmt.Sprintf("--providers: unknown provider %q", p)
+			if s := model.Closest(p, names, 1); len(s) > 0 {
+				msg += fmt.Sprintf("; did you mean %q?", s[0])
+			}
+			return q, usage(fmt.Errorf("%s (list: gpuplan catalog instances)", msg))
+		}
+	}
+	return q, nil
+}
+
+func newRecommendCmd(env *Env, overlays *[]string) *cobra.Command {
+	var wf workloadFlags
+	var qf queryFlags
+	var asJSON bool
+	qf.limit = 10
+	cmd := &cobra.Command{
+		Use:   "recommend",
+		Short: "Rank the cloud GPU offers that run a workload, by cost",
+		Long: `recommend estimates the workload, matches it against every instance type, region
+and pricing mode of the catalog, and ranks the offers that fit by job cost (with a
+dataset) or hourly price. Without --gpus it picks, per instance type, the fewest
+whole instances that fit. The cheapest near misses are listed with their reason.`,
+		Example: `  gpuplan recommend --model bert-large --task finetune --batch-size 32 --seq-len 384 --dataset-samples 88k --epochs 2
+  gpuplan recommend --model llama-3.1-8b --task qlora --providers aws,gcp --pricing spot
+  gpuplan recommend --model resnet50 --dataset-samples 1.28M --epochs 90 --gpus 8 --sort job
+  gpuplan recommend --model llama-3.1-70b --task finetune --allow-multi-node --deadline-hours 48 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cat, warnings, err := env.LoadCatalog(*overlays)
+			if err != nil {
+				return err
+			}
+			w, ws, err := wf.build(cmd.Flags(), &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}, model.Workload{})
+			if err != nil {
+				return err
+			}
+			warnings = append(warnings, ws...)
+			q, err := qf.query(cmd.Flags(), cat, !cmd.Flags().Changed("gpus"))
+			if err != nil {
+				return err
+			}
+			base, err := model.Compute(w, nil)
+			if err != nil {
+				return err
+			}
+			rec, err := model.Recommend(w, cat, q)
+			if err != nil {
+				return usage(err)
+			}
+			printWarnings(env.Stderr, warnings)
+			if asJSON {
+				return writeJSON(env.Stdout, ui.NewRecommendJSON(&rec, &base, qf.limit))
+			}
+			r, width := renderer(env, env.Stdout)
+			return ui.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width)
+		},
+	}
+	wf.register(cmd.Flags())
+	qf.register(cmd.Flags())
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
+	cmd.Flags().SortFlags = false
+	return cmd
+}

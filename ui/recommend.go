@@ -1,0 +1,201 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// RecommendJSON is the --json output of gpuplan recommend: the estimate
+// (of the top offer when there is one), the offers in ranked order and the
+// near misses. Field names are a contract for scripts.
+type RecommendJSON struct {
+	Estimate EstimateJSON    `json:"estimate"`
+	Sort     string          `json:"sort"`
+	Offers   []OfferJSON     `json:"offers"`
+	Rejected []RejectionJSON `json:"rejected"`
+}
+
+// OfferJSON is one offer. Prices are USD; job fields are null without a
+// dataset.
+type OfferJSON struct {
+	Provider        string   `json:"provider"`
+	InstanceType    string   `json:"instance_type"`
+	Region          string   `json:"region"`
+	GPU             string   `json:"gpu"`
+	GPUCount        int      `json:"gpu_count"`
+	GPUsPerInstance int      `json:"gpus_per_instance"`
+	Instances       int      `json:"instances"`
+	Strategy        string   `json:"strategy"`
+	GPUMemoryGiB    float64  `json:"gpu_memory_gib"`
+	VRAMNeedGiB     float64  `json:"vram_need_gib"`
+	VRAMHeadroomPct float64  `json:"vram_headroom_pct"`
+	Pricing         string   `json:"pricing"`
+	PricePerHourUSD float64  `json:"price_per_hour_usd"`
+	MonthlyCostUSD  float64  `json:"monthly_cost_usd"`
+	JobHours        *float64 `json:"job_hours"`
+	JobCostUSD      *float64 `json:"job_cost_usd"`
+	Warnings        []string `json:"warnings"`
+	Source          string   `json:"source"`
+	AsOf            string   `json:"as_of"`
+}
+
+// RejectionJSON is one near miss.
+type RejectionJSON struct {
+	Provider        string  `json:"provider"`
+	InstanceType    string  `json:"instance_type"`
+	Region          string  `json:"region"`
+	PricePerHourUSD float64 `json:"price_per_hour_usd"`
+	Reason          string  `json:"reason"`
+}
+
+func round(v float64, digits int) float64 {
+	p := math.Pow10(digits)
+	return math.Round(v*p) / p
+}
+
+// NewOfferJSON is the JSON view of one offer.
+func NewOfferJSON(o *model.Offer) OfferJSON {
+	j := OfferJSON{
+		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
+		GPUCount: o.GPUs, GPUsPerInstance: o.Instance.GPUCount, Instances: o.Instances, Strategy: string(o.Strategy),
+		GPUMemoryGiB: o.GPU.MemoryGiB, VRAMNeedGiB: round(o.NeedBytes/model.GiB, 2), VRAMHeadroomPct: round(o.HeadroomPct, 1),
+		Pricing: string(o.Pricing), PricePerHourUSD: round(o.USDPerHour, 4), MonthlyCostUSD: round(o.MonthlyUSD, 2),
+		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.Instance.AsOf,
+	}
+	if o.HasJob {
+		j.JobHours, j.JobCostUSD = ptr(round(o.JobHours, 3)), ptr(round(o.JobUSD, 2))
+	}
+	return j
+}
+
+// NewRecommendJSON builds the JSON view. base is the estimate of the
+// workload as given, used when no offer fits.
+func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) RecommendJSON {
+	out := RecommendJSON{Sort: string(r.Sort), Offers: []OfferJSON{}, Rejected: []RejectionJSON{}}
+	if len(r.Offers) > 0 && r.Offers[0].Estimate != nil {
+		out.Estimate = NewEstimateJSON(r.Offers[0].Estimate, nil)
+	} else {
+		out.Estimate = NewEstimateJSON(base, nil)
+	}
+	for i := range r.Offers {
+		if limit > 0 && i == limit {
+			break
+		}
+		out.Offers = append(out.Offers, NewOfferJSON(&r.Offers[i]))
+	}
+	for _, x := range r.Rejected {
+		out.Rejected = append(out.Rejected, RejectionJSON{Provider: x.Instance.Provider, InstanceType: x.Instance.Type,
+			Region: x.Region, PricePerHourUSD: round(x.USDPerHour, 4), Reason: x.Reason})
+	}
+	return out
+}
+
+// OfferRow is one table row of an offer: provider, instance, region,
+// GPUs, $/h, $/month, job time, job cost, headroom.
+func OfferRow(o *model.Offer) []string {
+	gpus := fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key)
+	if o.Instances > 1 {
+		gpus += fmt.Sprintf(" (%d nodes)", o.Instances)
+	}
+	job, cost := "—", "—"
+	if o.HasJob {
+		job, cost = Hours(o.JobHours), USD(o.JobUSD)
+	}
+	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), Truncate(o.Region, 18), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, fmt.Sprintf("%.0f%%", o.HeadroomPct)}
+}
+
+// sameButRegion reports whether two offers differ only by region.
+func sameButRegion(a, b *model.Offer) bool {
+	return a.Instance == b.Instance && a.GPUs == b.GPUs && a.USDPerHour == b.USDPerHour && a.JobUSD == b.JobUSD && a.Pricing == b.Pricing
+}
+
+// Truncate cuts s to at most n cells, ending in "…" when cut; wide (CJK)
+// runes count as two cells.
+func Truncate(s string, n int) string {
+	if lipgloss.Width(s) <= n {
+		return s
+	}
+	return ansi.Truncate(s, n, "…")
+}
+
+// OfferHeaders are the column titles matching OfferRow.
+var OfferHeaders = []string{"provider", "instance", "region", "GPUs", "$/h", "$/month", "job time", "job cost", "headroom"}
+
+// WriteRecommend prints the readable report of gpuplan recommend: the
+// workload and its VRAM need, the ranked offers as a table, their warnings
+// and the near misses.
+func WriteRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int) error {
+	st := newStyles(r)
+	var b strings.Builder
+	w := &base.Workload
+	name := w.Model.Name
+	if name == "" {
+		name = "custom " + model.FormatCount(base.Params) + " " + string(w.Model.Family)
+	}
+	fmt.Fprintf(&b, "%s%s\n", st.Title.Render(name), st.Muted.Render(" · "+describeWorkload(w)))
+	fmt.Fprintf(&b, "%s\n", st.Muted.Render(describeShape(w)))
+	fmt.Fprintf(&b, "%s %s per GPU on %d GPU(s); ranked by %s\n\n", st.Heading.Render("VRAM"), GiB(base.Memory.Total()), w.GPUs, rec.Sort)
+	if len(rec.Offers) == 0 {
+		fmt.Fprintf(&b, "%s\n", st.Bad.Render("No offer runs this workload with these filters."))
+	} else {
+		// Offers that differ only by region (same type, GPUs and prices)
+		// share one row: "us-east-1 +7".
+		rows := make([][]string, 0, min(len(rec.Offers), max(limit, 1)))
+		shown := 0
+		for i := 0; i < len(rec.Offers) && (limit <= 0 || len(rows) < limit); i++ {
+			o := &rec.Offers[i]
+			row := OfferRow(o)
+			same := 0
+			for i+1 < len(rec.Offers) && sameButRegion(o, &rec.Offers[i+1]) {
+				i++
+				same++
+			}
+			if same > 0 {
+				row[2] = Truncate(o.Region, 13) + fmt.Sprintf(" +%d", same)
+			}
+			rows = append(rows, row)
+			shown = i + 1
+		}
+		t := table.New().Headers(OfferHeaders...).Rows(rows...).Border(lipgloss.NormalBorder()).
+			BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
+			StyleFunc(func(row, col int) lipgloss.Style {
+				s := r.NewStyle().PaddingRight(2)
+				if row == table.HeaderRow {
+					return s.Bold(true)
+				}
+				if col >= 4 && col <= 8 {
+					return s.Align(lipgloss.Right)
+				}
+				return s
+			})
+		fmt.Fprintf(&b, "%s\n", t.Render())
+		if n := len(rec.Offers); n > shown {
+			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more offers (--limit 0 shows all)", n-shown)))
+		}
+		top := &rec.Offers[0]
+		fmt.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render("best:"), top.Instance.Provider, top.Instance.Type, top.Region, USD(top.USDPerHour), USD(top.MonthlyUSD))
+		if top.HasJob {
+			fmt.Fprintf(&b, ", %s and %s for the job", Hours(top.JobHours), USD(top.JobUSD))
+		}
+		fmt.Fprintf(&b, " (%s)\n", top.Pricing)
+		for _, wn := range top.Warnings() {
+			fmt.Fprintf(&b, "  %s %s\n", st.Warn.Render("!"), wn)
+		}
+	}
+	if len(rec.Rejected) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render("Near misses (cheapest that do not fit)"))
+		for _, x := range rec.Rejected {
+			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, Truncate(x.Instance.Type, 26), USD(x.USDPerHour)+"/h", x.Reason)
+		}
+	}
+	_, err := io.WriteString(out, b.String())
+	return err
+}
