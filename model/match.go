@@ -77,7 +77,7 @@ type Offer struct {
 	// Fallback is the precision the GPU runs instead of Asked (amp-fp16
 	// for amp-bf16 without bf16); empty when it runs as asked.
 	Asked, Fallback Precision
-	Estimate *Estimate // shared between offers of the same GPU and count
+	Estimate        *Estimate // shared between offers of the same GPU and count
 }
 
 // Rejection is a near miss: an instance type that does not run the
@@ -475,7 +475,6 @@ func (o *Offer) Warnings() []string {
 	}
 	return out
 }
-
 
 // MarketplaceProviders sell other people's machines at prices that change
 // by the hour: their catalog rows are snapshots, not price lists, so they

@@ -16,10 +16,10 @@ type Workload struct {
 	Precision Precision
 	Optimizer Optimizer
 
-	MicroBatch    int  // samples per GPU per forward/backward pass, ≥ 1
-	SeqLen        int  // tokens per sample (text models); decoder length for encoder-decoders
-	ImageSize     int  // pixels square (vision models)
-	GradAccum     int  // micro-batches per optimizer step, ≥ 1
+	MicroBatch int // samples per GPU per forward/backward pass, ≥ 1
+	SeqLen     int // tokens per sample (text models); decoder length for encoder-decoders
+	ImageSize  int // pixels square (vision models)
+	GradAccum  int // micro-batches per optimizer step, ≥ 1
 	// Checkpointing is full activation checkpointing (recompute each block
 	// in backward); nil means the default: on for QLoRA, where PEFT's
 	// prepare_model_for_kbit_training turns it on, off otherwise.
