@@ -1,0 +1,962 @@
+package model
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+)
+
+// ConfigSchemaVersion is the version of the configuration file that
+// EncodeConfig writes and DecodeConfig reads.
+const ConfigSchemaVersion = 1
+
+// Config is one configurator session as a file: every answer (the workload
+// and the search), and, for the reader, what was estimated and which offer
+// was picked. `gpuplan --config FILE` reopens it; `gpuplan recommend
+// --config FILE` reproduces the ranking.
+type Config struct {
+	Workload WorkloadAnswers
+	Search   SearchAnswers
+	// Estimate is informational: written on export, accepted on load,
+	// never used as input (gpuplan recomputes it).
+	Estimate *EstimateSummary
+	// Selection is the offer picked; nil when none was.
+	Selection *Selection
+}
+
+// WorkloadAnswers are the workload questions as answered: the model is a
+// reference (catalog key, custom shape or config.json path), resolved
+// against a catalog by Resolve. Zero numbers mean "the default".
+type WorkloadAnswers struct {
+	Framework Framework
+	Task      Task
+	// Exactly one of Model, HFConfig and Custom says which model.
+	Model    string       // catalog key or alias: "llama-3.1-8b"
+	HFConfig string       // path of a Hugging Face config.json (file or directory)
+	Custom   *CustomModel // a shape typed in by the user
+
+	Precision Precision
+	Optimizer Optimizer
+
+	BatchSize      int   // micro-batch per GPU (inference: concurrent sequences by default)
+	SeqLen         int   // tokens per sample (text models)
+	ImageSize      int   // pixels square (vision models)
+	GradAccum      int   // micro-batches per optimizer step
+	Checkpointing  *bool // nil: the task's default
+	FlashAttention *bool // nil: the framework's default
+	LoRARank       int
+	LoRATargets    []string
+
+	DatasetSamples float64 // per epoch; 0 when given in tokens or not at all
+	DatasetTokens  float64 // per epoch
+	Epochs         float64
+
+	GPUs     int  // total GPUs; 0 with AutoGPUs
+	AutoGPUs bool // gpus = "auto": the fewest whole instances that fit
+	Strategy Strategy
+	TP       int
+
+	ContextLen int // inference: tokens per sequence in the KV cache
+	Sequences  int // inference: sequences decoded concurrently
+	GenTokens  int // inference: tokens generated per sequence
+
+	MFU float64 // (0, 1]; 0 picks the calibrated default
+}
+
+// CustomModel is a model typed in as a shape or a parameter count.
+type CustomModel struct {
+	Family                                     Family
+	Params                                     float64 // 0: from the shape
+	Layers, Hidden, Heads, KVHeads, FFN, Vocab int
+}
+
+// Architecture returns the custom model as an architecture, with the
+// command line's defaults: FFN 4 × hidden, a 32000-token vocabulary for
+// text transformers, as many decoder as encoder layers.
+func (c *CustomModel) Architecture() Architecture {
+	a := Architecture{Family: c.Family, Params: c.Params, Layers: c.Layers, Hidden: c.Hidden,
+		Heads: c.Heads, KVHeads: c.KVHeads, FFN: c.FFN, Vocab: c.Vocab}
+	if a.Family == "" {
+		a.Family = FamilyDecoder
+	}
+	if a.HasShape() {
+		a.Params = 0 // the shape wins; Params alone is for models without one
+		if a.FFN == 0 {
+			a.FFN = 4 * a.Hidden
+		}
+		if a.Vocab == 0 && a.Family != FamilyViT {
+			a.Vocab = 32000
+		}
+		if a.Family == FamilyEncoderDecoder {
+			a.DecoderLayers = a.Layers
+		}
+		if a.Family == FamilyViT {
+			a.PatchSize = 16
+			if a.Vocab == 0 {
+				a.Vocab = 1000
+			}
+		}
+	}
+	a.Name = "custom " + FormatCount(a.ParamCount()) + " " + string(a.Family)
+	return a
+}
+
+// SearchAnswers are the search questions: where, how to pay, how much.
+// Zero numbers mean "no limit" (HoursPerMonth: 730).
+type SearchAnswers struct {
+	Providers      []string // provider keys; empty: all but marketplaces
+	Regions        []string // region names or prefixes ending in "-"; empty: all
+	Pricing        Pricing
+	MaxPriceHour   float64 // USD per hour for the whole deployment
+	BudgetMonth    float64 // USD per month
+	HoursPerMonth  float64 // billed hours per month, (0, 744]
+	DeadlineHours  float64
+	AllowMultiNode bool
+	Sort           SortKey // "": job cost with a dataset, else price
+}
+
+// Query returns the search as a Query for Recommend; autoGPUs comes from
+// the workload's gpus = "auto".
+func (s *SearchAnswers) Query(autoGPUs bool) Query {
+	return Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), Pricing: s.Pricing,
+		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, MaxUSDPerHour: s.MaxPriceHour,
+		BudgetMonthUSD: s.BudgetMonth, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort}
+}
+
+// EstimateSummary is the estimate written for the reader: the per-GPU
+// memory in GiB, the job's FLOPs and hours. 0 means unknown.
+type EstimateSummary struct {
+	GPU                                                          string // GPU key the time is for
+	WeightsGiB, GradientsGiB, OptimizerStatesGiB, ActivationsGiB float64
+	KVCacheGiB, OverheadGiB, TotalGiB                            float64
+	TotalFLOPs                                                   float64
+	Hours, GPUHours                                              float64
+}
+
+// NewEstimateSummary summarises e, rounded for reading.
+func NewEstimateSummary(e *Estimate) *EstimateSummary {
+	g := func(b float64) float64 { return math.Round(b/GiB*100) / 100 }
+	s := &EstimateSummary{
+		WeightsGiB: g(e.Memory.Weights), GradientsGiB: g(e.Memory.Gradients), OptimizerStatesGiB: g(e.Memory.OptimizerStates),
+		ActivationsGiB: g(e.Memory.Activations), KVCacheGiB: g(e.Memory.KVCache), OverheadGiB: g(e.Memory.Overhead),
+		TotalGiB: g(e.Memory.Total()), TotalFLOPs: roundSig(e.TotalFLOPs, 4),
+	}
+	if e.GPU != nil {
+		s.GPU = e.GPU.Key
+	}
+	if e.HasTime {
+		s.Hours, s.GPUHours = roundSig(e.Hours, 4), roundSig(e.GPUHours, 4)
+	}
+	return s
+}
+
+func roundSig(v float64, digits int) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', digits, 64), 64)
+	return r
+}
+
+// Selection is the offer picked. Prices are USD; 0 means unknown and is
+// never written, so a missing price can not be read back as "free".
+type Selection struct {
+	Provider     string
+	InstanceType string
+	Region       string
+	GPU          string // GPU key
+	GPUs         int    // GPUs the job uses
+	Instances    int    // instances (nodes) rented
+	Pricing      Pricing
+	USDPerHour   float64 // the whole deployment
+	MonthlyUSD   float64
+	JobHours     float64 // 0 without a dataset
+	JobUSD       float64 // 0 without a dataset
+	CatalogAsOf  string  // YYYY-MM-DD of the catalog the prices come from
+}
+
+// NewSelection records offer o, priced from a catalog dated asOf.
+func NewSelection(o *Offer, asOf string) *Selection {
+	s := &Selection{Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
+		GPUs: o.GPUs, Instances: o.Instances, Pricing: o.Pricing, USDPerHour: roundSig(o.USDPerHour, 6),
+		MonthlyUSD: math.Round(o.MonthlyUSD*100) / 100, CatalogAsOf: asOf}
+	if o.HasJob {
+		s.JobHours, s.JobUSD = roundSig(o.JobHours, 4), math.Round(o.JobUSD*100)/100
+	}
+	return s
+}
+
+// ErrInvalidConfig is wrapped by every DecodeConfig and Config.Validate error.
+var ErrInvalidConfig = errors.New("invalid configuration")
+
+// ConfigError is a problem with one key of a configuration file.
+type ConfigError struct {
+	Key  string // dotted TOML key: "workload.batch_size"; empty for the whole file
+	Line int    // 1-based; 0 when unknown
+	Msg  string // what is wrong and what is valid
+}
+
+func (e *ConfigError) Error() string {
+	switch {
+	case e.Key != "" && e.Line > 0:
+		return fmt.Sprintf("%s (line %d): %s", e.Key, e.Line, e.Msg)
+	case e.Key != "":
+		return e.Key + ": " + e.Msg
+	case e.Line > 0:
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// Unwrap makes errors.Is(err, ErrInvalidConfig) hold.
+func (e *ConfigError) Unwrap() error { return ErrInvalidConfig }
+
+func configErr(key, format string, args ...any) error {
+	return &ConfigError{Key: key, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Limits of the search answers.
+const maxHoursPerMonth = 744 // 31 × 24
+
+// Validate checks c without a catalog: enums, ranges, one model source,
+// dataset in samples or tokens. Deeper workload checks (a shape that fits
+// the heads, tp dividing gpus) happen in Resolve. Errors are *ConfigError.
+func (c *Config) Validate() error {
+	w := &c.Workload
+	if w.Framework != "" && !slices.Contains(Frameworks, w.Framework) {
+		return configErr("workload.framework", "want %s", orList(enumNames(Frameworks)))
+	}
+	if w.Task != "" && !slices.Contains(Tasks, w.Task) {
+		return configErr("workload.task", "want %s", orList(enumNames(Tasks)))
+	}
+	sources := 0
+	for _, set := range []bool{w.Model != "", w.HFConfig != "", w.Custom != nil} {
+		if set {
+			sources++
+		}
+	}
+	if sources != 1 {
+		return configErr("workload.model", "give exactly one of model (a catalog key), hf_config (a config.json path) or a [workload.custom] table")
+	}
+	if w.Custom != nil {
+		if err := w.Custom.validate(); err != nil {
+			return err
+		}
+	}
+	if w.Precision != "" {
+		valid := PrecisionsFor(w.Task)
+		if !slices.Contains(valid, w.Precision) {
+			return configErr("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmpOr(w.Task, TaskTrain), orList(enumNames(valid)))
+		}
+	}
+	if w.Optimizer != "" && !slices.Contains(Optimizers, w.Optimizer) {
+		return configErr("workload.optimizer", "want %s", orList(enumNames(Optimizers)))
+	}
+	if w.Strategy != "" && !slices.Contains(Strategies, w.Strategy) {
+		return configErr("workload.strategy", "want %s", orList(enumNames(Strategies)))
+	}
+	for _, f := range []struct {
+		key    string
+		v, max int
+	}{
+		{"batch_size", w.BatchSize, maxBatch}, {"seq_len", w.SeqLen, maxSeqLen}, {"image_size", w.ImageSize, maxImage},
+		{"grad_accum", w.GradAccum, maxBatch}, {"lora_rank", w.LoRARank, maxRank}, {"gpus", w.GPUs, maxGPUs},
+		{"tp", w.TP, maxGPUs}, {"context_len", w.ContextLen, maxSeqLen}, {"sequences", w.Sequences, maxBatch},
+		{"gen_tokens", w.GenTokens, maxSeqLen},
+	} {
+		if f.v < 0 || f.v > f.max {
+			return configErr("workload."+f.key, "must be 1–%d, got %d", f.max, f.v)
+		}
+	}
+	if w.AutoGPUs && w.GPUs != 0 {
+		return configErr("workload.gpus", "give a number or \"auto\", not both")
+	}
+	for _, t := range w.LoRATargets {
+		if !validLoRATarget(t) {
+			return configErr("workload.lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
+		}
+	}
+	for _, f := range []struct {
+		key    string
+		v, max float64
+	}{
+		{"dataset_samples", w.DatasetSamples, maxDataset}, {"dataset_tokens", w.DatasetTokens, maxDataset},
+		{"epochs", w.Epochs, maxEpochs}, {"mfu", w.MFU, 1},
+	} {
+		if err := checkFloat("workload."+f.key, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
+		return configErr("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
+	}
+	s := &c.Search
+	for _, p := range s.Providers {
+		if p == "" || strings.TrimSpace(p) != p {
+			return configErr("search.providers", "provider %q: want a provider key such as \"aws\"", p)
+		}
+	}
+	for _, r := range s.Regions {
+		if r == "" {
+			return configErr("search.regions", "empty region; want names such as \"us-east-1\" or prefixes such as \"europe-\"")
+		}
+	}
+	if s.Pricing != "" && !slices.Contains(PricingModes, s.Pricing) {
+		return configErr("search.pricing", "want %s", orList(enumNames(PricingModes)))
+	}
+	if s.Sort != "" && !slices.Contains(SortKeys, s.Sort) {
+		return configErr("search.sort", "want %s", orList(enumNames(SortKeys)))
+	}
+	for _, f := range []struct {
+		key    string
+		v, max float64
+	}{
+		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10},
+		{"hours_per_month", s.HoursPerMonth, maxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
+	} {
+		if err := checkFloat("search."+f.key, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	if e := c.Estimate; e != nil {
+		for _, f := range []struct {
+			key string
+			v   float64
+		}{
+			{"weights_gib", e.WeightsGiB}, {"gradients_gib", e.GradientsGiB}, {"optimizer_states_gib", e.OptimizerStatesGiB},
+			{"activations_gib", e.ActivationsGiB}, {"kv_cache_gib", e.KVCacheGiB}, {"overhead_gib", e.OverheadGiB},
+			{"total_gib", e.TotalGiB}, {"total_flops", e.TotalFLOPs}, {"hours", e.Hours}, {"gpu_hours", e.GPUHours},
+		} {
+			if err := checkFloat("estimate."+f.key, f.v, math.MaxFloat64); err != nil {
+				return err
+			}
+		}
+		if err := checkText("estimate.gpu", e.GPU, false); err != nil {
+			return err
+		}
+	}
+	if sel := c.Selection; sel != nil {
+		if err := sel.validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func cmpOr[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// checkFloat accepts 0 (unset) and finite values in (0, max]; a value
+// written as 0 is reported, since the encoder never writes one.
+func checkFloat(key string, v, max float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > max {
+		return configErr(key, "must be > 0 and ≤ %g, got %v", max, v)
+	}
+	return nil
+}
+
+// checkText rejects text that could not be written back unchanged.
+func checkText(key, s string, required bool) error {
+	if required && strings.TrimSpace(s) == "" {
+		return configErr(key, "missing; want a non-empty string")
+	}
+	if !utf8.ValidString(s) || strings.ContainsAny(s, "\x00\n\r") {
+		return configErr(key, "%q has control characters or invalid UTF-8", s)
+	}
+	return nil
+}
+
+func (c *CustomModel) validate() error {
+	if c.Family != "" && !slices.Contains(Families, c.Family) {
+		return configErr("workload.custom.family", "want %s", orList(enumNames(Families)))
+	}
+	if err := checkFloat("workload.custom.params", c.Params, MaxParams); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		key string
+		v   int
+	}{{"layers", c.Layers}, {"hidden", c.Hidden}, {"heads", c.Heads}, {"kv_heads", c.KVHeads}, {"ffn", c.FFN}, {"vocab", c.Vocab}} {
+		if f.v < 0 || f.v > 1<<24 {
+			return configErr("workload.custom."+f.key, "must be 1–%d, got %d", 1<<24, f.v)
+		}
+	}
+	a := c.Architecture()
+	if err := a.Validate(); err != nil {
+		return configErr("workload.custom", "%s", strings.TrimPrefix(err.Error(), ErrInvalidArchitecture.Error()+": "))
+	}
+	return nil
+}
+
+var datePattern = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+
+func (s *Selection) validate() error {
+	for _, f := range []struct{ key, v string }{
+		{"provider", s.Provider}, {"instance_type", s.InstanceType}, {"region", s.Region},
+	} {
+		if err := checkText("selection."+f.key, f.v, true); err != nil {
+			return err
+		}
+	}
+	if err := checkText("selection.gpu", s.GPU, false); err != nil {
+		return err
+	}
+	if s.GPUs < 1 || s.GPUs > maxGPUs {
+		return configErr("selection.gpus", "must be 1–%d, got %d", maxGPUs, s.GPUs)
+	}
+	if s.Instances < 1 || s.Instances > maxGPUs {
+		return configErr("selection.instances", "must be 1–%d, got %d", maxGPUs, s.Instances)
+	}
+	if s.Pricing != "" && !slices.Contains(PricingModes, s.Pricing) {
+		return configErr("selection.pricing", "want %s", orList(enumNames(PricingModes)))
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"price_per_hour_usd", s.USDPerHour}, {"monthly_cost_usd", s.MonthlyUSD}, {"job_hours", s.JobHours}, {"job_cost_usd", s.JobUSD}} {
+		if err := checkFloat("selection."+f.key, f.v, 1e12); err != nil {
+			return err
+		}
+	}
+	if s.CatalogAsOf != "" {
+		if _, err := time.Parse(time.DateOnly, s.CatalogAsOf); err != nil || !datePattern.MatchString(s.CatalogAsOf) {
+			return configErr("selection.catalog_as_of", "want a date such as \"2026-11-30\", got %q", s.CatalogAsOf)
+		}
+	}
+	return nil
+}
+
+// Resolve turns the workload answers into a Workload: the model is looked
+// up in cat, read with readHF (nil when this build cannot read config.json
+// files) or built from the custom shape. The workload is defaulted and
+// validated; warnings come from readHF. Errors are *ConfigError naming the
+// key, or wrap ErrNotFound for an unknown model key.
+func (w *WorkloadAnswers) Resolve(cat *Catalog, readHF func(path string) (Architecture, Precision, []string, error)) (Workload, []string, error) {
+	out := Workload{
+		Framework: w.Framework, Task: w.Task, Precision: w.Precision, Optimizer: w.Optimizer,
+		MicroBatch: w.BatchSize, SeqLen: w.SeqLen, ImageSize: w.ImageSize, GradAccum: w.GradAccum,
+		Checkpointing: w.Checkpointing, FlashAttention: w.FlashAttention, LoRARank: w.LoRARank,
+		LoRATargets: slices.Clone(w.LoRATargets), DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens,
+		Epochs: w.Epochs, GPUs: w.GPUs, Strategy: w.Strategy, TP: w.TP, ContextLen: w.ContextLen,
+		Sequences: w.Sequences, GenTokens: w.GenTokens, MFU: w.MFU,
+	}
+	var warnings []string
+	switch {
+	case w.Model != "":
+		a, err := cat.Model(w.Model)
+		if err != nil {
+			return out, nil, &ConfigError{Key: "workload.model", Msg: strings.TrimPrefix(err.Error(), ErrNotFound.Error()+": ")}
+		}
+		out.Model = *a
+	case w.HFConfig != "":
+		if readHF == nil {
+			return out, nil, configErr("workload.hf_config", "this build cannot read config.json files; give model or [workload.custom]")
+		}
+		a, p, ws, err := readHF(w.HFConfig)
+		if err != nil {
+			return out, nil, configErr("workload.hf_config", "%v", err)
+		}
+		out.Model = a
+		warnings = ws
+		if out.Precision == "" && p != "" {
+			out.Precision = p
+			if out.Task.Training() {
+				switch p {
+				case BF16:
+					out.Precision = AMPBF16
+				case FP16:
+					out.Precision = AMPFP16
+				}
+			}
+		}
+	case w.Custom != nil:
+		out.Model = w.Custom.Architecture()
+	default:
+		return out, nil, configErr("workload.model", "give model, hf_config or a [workload.custom] table")
+	}
+	if w.AutoGPUs {
+		out.GPUs = 0
+	}
+	out.Defaults()
+	if err := out.Validate(); err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			return out, warnings, &ConfigError{Key: "workload." + fe.Field, Msg: fe.Msg}
+		}
+		return out, warnings, configErr("workload.model", "%s", strings.TrimPrefix(err.Error(), ErrInvalidArchitecture.Error()+": "))
+	}
+	return out, warnings, nil
+}
+
+// rawConfig is the file's TOML shape. Every value has a type whose
+// UnmarshalTOML says what is wrong in words; DecodeConfig adds the key.
+type rawConfig struct {
+	SchemaVersion tInt          `toml:"schema_version"`
+	Workload      *rawWorkload  `toml:"workload"`
+	Search        *rawSearch    `toml:"search"`
+	Estimate      *rawEstimate  `toml:"estimate"`
+	Selection     *rawSelection `toml:"selection"`
+}
+
+type rawWorkload struct {
+	Framework      tEnum[Framework] `toml:"framework"`
+	Task           tEnum[Task]      `toml:"task"`
+	Model          tString          `toml:"model"`
+	HFConfig       tString          `toml:"hf_config"`
+	Custom         *rawCustom       `toml:"custom"`
+	Precision      tEnum[Precision] `toml:"precision"`
+	Optimizer      tEnum[Optimizer] `toml:"optimizer"`
+	BatchSize      tInt             `toml:"batch_size"`
+	SeqLen         tInt             `toml:"seq_len"`
+	ImageSize      tInt             `toml:"image_size"`
+	GradAccum      tInt             `toml:"grad_accum"`
+	Checkpointing  tBool            `toml:"checkpointing"`
+	FlashAttention tBool            `toml:"flash_attention"`
+	LoRARank       tInt             `toml:"lora_rank"`
+	LoRATargets    tStrings         `toml:"lora_targets"`
+	DatasetSamples tFloat           `toml:"dataset_samples"`
+	DatasetTokens  tFloat           `toml:"dataset_tokens"`
+	Epochs         tFloat           `toml:"epochs"`
+	GPUs           tGPUs            `toml:"gpus"`
+	Strategy       tEnum[Strategy]  `toml:"strategy"`
+	TP             tInt             `toml:"tp"`
+	ContextLen     tInt             `toml:"context_len"`
+	Sequences      tInt             `toml:"sequences"`
+	GenTokens      tInt             `toml:"gen_tokens"`
+	MFU            tFloat           `toml:"mfu"`
+}
+
+type rawCustom struct {
+	Family  tEnum[Family] `toml:"family"`
+	Params  tFloat        `toml:"params"`
+	Layers  tInt          `toml:"layers"`
+	Hidden  tInt          `toml:"hidden"`
+	Heads   tInt          `toml:"heads"`
+	KVHeads tInt          `toml:"kv_heads"`
+	FFN     tInt          `toml:"ffn"`
+	Vocab   tInt          `toml:"vocab"`
+}
+
+type rawSearch struct {
+	Providers      tStrings       `toml:"providers"`
+	Regions        tStrings       `toml:"regions"`
+	Pricing        tEnum[Pricing] `toml:"pricing"`
+	MaxPriceHour   tFloat         `toml:"max_price_hour"`
+	BudgetMonth    tFloat         `toml:"budget_month"`
+	HoursPerMonth  tFloat         `toml:"hours_per_month"`
+	DeadlineHours  tFloat         `toml:"deadline_hours"`
+	AllowMultiNode tBool          `toml:"allow_multi_node"`
+	Sort           tEnum[SortKey] `toml:"sort"`
+}
+
+type rawEstimate struct {
+	GPU                tString `toml:"gpu"`
+	WeightsGiB         tFloat  `toml:"weights_gib"`
+	GradientsGiB       tFloat  `toml:"gradients_gib"`
+	OptimizerStatesGiB tFloat  `toml:"optimizer_states_gib"`
+	ActivationsGiB     tFloat  `toml:"activations_gib"`
+	KVCacheGiB         tFloat  `toml:"kv_cache_gib"`
+	OverheadGiB        tFloat  `toml:"overhead_gib"`
+	TotalGiB           tFloat  `toml:"total_gib"`
+	TotalFLOPs         tFloat  `toml:"total_flops"`
+	Hours              tFloat  `toml:"hours"`
+	GPUHours           tFloat  `toml:"gpu_hours"`
+}
+
+type rawSelection struct {
+	Provider     tString        `toml:"provider"`
+	InstanceType tString        `toml:"instance_type"`
+	Region       tString        `toml:"region"`
+	GPU          tString        `toml:"gpu"`
+	GPUs         tInt           `toml:"gpus"`
+	Instances    tInt           `toml:"instances"`
+	Pricing      tEnum[Pricing] `toml:"pricing"`
+	USDPerHour   tFloat         `toml:"price_per_hour_usd"`
+	MonthlyUSD   tFloat         `toml:"monthly_cost_usd"`
+	JobHours     tFloat         `toml:"job_hours"`
+	JobUSD       tFloat         `toml:"job_cost_usd"`
+	CatalogAsOf  tDate          `toml:"catalog_as_of"`
+}
+
+// configKeys lists each table's keys for "did you mean" on typos.
+var configKeys = map[string][]string{
+	"":                {"schema_version", "workload", "search", "estimate", "selection"},
+	"workload":        tomlTags(rawWorkload{}),
+	"workload.custom": tomlTags(rawCustom{}),
+	"search":          tomlTags(rawSearch{}),
+	"estimate":        tomlTags(rawEstimate{}),
+	"selection":       tomlTags(rawSelection{}),
+}
+
+// DecodeConfig parses and validates a configuration file. Decoding is
+// strict: an unknown key is an error suggesting the closest valid one, a
+// value of the wrong type or out of range an error naming its key, a key
+// given twice a parse error with its line. Integers are accepted where
+// numbers are wanted (epochs = 3 or 3.0); whole numbers must be whole
+// (batch_size = 8, not 8.5). Errors are *ConfigError wrapping
+// ErrInvalidConfig.
+func DecodeConfig(b []byte) (Config, error) {
+	var raw rawConfig
+	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return Config{}, &ConfigError{Key: pe.LastKey, Line: pe.Position.Line, Msg: tidyTOMLMessage(pe.Message)}
+		}
+		return Config{}, &ConfigError{Msg: tidyTOMLMessage(err.Error())}
+	}
+	if extra := md.Undecoded(); len(extra) > 0 {
+		k := extra[0]
+		table := strings.Join(k[:len(k)-1], ".")
+		msg := fmt.Sprintf("unknown key %q", k[len(k)-1])
+		if valid, ok := configKeys[table]; ok {
+			if s := Closest(k[len(k)-1], valid, 1); len(s) > 0 {
+				msg += fmt.Sprintf("; did you mean %q?", s[0])
+			} else {
+				msg += "; valid keys: " + strings.Join(valid, ", ")
+			}
+		}
+		return Config{}, &ConfigError{Key: k.String(), Msg: msg}
+	}
+	if !raw.SchemaVersion.set {
+		return Config{}, configErr("schema_version", "missing; add schema_version = %d at the top", ConfigSchemaVersion)
+	}
+	if raw.SchemaVersion.v != ConfigSchemaVersion {
+		return Config{}, configErr("schema_version", "%d is not supported; this gpuplan reads %d", raw.SchemaVersion.v, ConfigSchemaVersion)
+	}
+	if raw.Workload == nil {
+		return Config{}, configErr("workload", "missing [workload] table")
+	}
+	c := Config{}
+	rw := raw.Workload
+	c.Workload = WorkloadAnswers{
+		Framework: rw.Framework.v, Task: rw.Task.v, Model: rw.Model.v, HFConfig: rw.HFConfig.v,
+		Precision: rw.Precision.v, Optimizer: rw.Optimizer.v, BatchSize: rw.BatchSize.v, SeqLen: rw.SeqLen.v,
+		ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(),
+		FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v,
+		DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v,
+		GPUs: rw.GPUs.n, AutoGPUs: rw.GPUs.auto, Strategy: rw.Strategy.v, TP: rw.TP.v,
+		ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v,
+	}
+	if rc := rw.Custom; rc != nil {
+		c.Workload.Custom = &CustomModel{Family: rc.Family.v, Params: rc.Params.v, Layers: rc.Layers.v, Hidden: rc.Hidden.v,
+			Heads: rc.Heads.v, KVHeads: rc.KVHeads.v, FFN: rc.FFN.v, Vocab: rc.Vocab.v}
+	}
+	// Explicit zeros are rejected: the encoder omits unknown and default
+	// values, so a zero is a typo or a "free" price.
+	zeros := []struct {
+		key string
+		set bool
+		v   float64
+	}{
+		{"workload.batch_size", rw.BatchSize.set, float64(rw.BatchSize.v)}, {"workload.seq_len", rw.SeqLen.set, float64(rw.SeqLen.v)},
+		{"workload.image_size", rw.ImageSize.set, float64(rw.ImageSize.v)}, {"workload.grad_accum", rw.GradAccum.set, float64(rw.GradAccum.v)},
+		{"workload.lora_rank", rw.LoRARank.set, float64(rw.LoRARank.v)}, {"workload.tp", rw.TP.set, float64(rw.TP.v)},
+		{"workload.context_len", rw.ContextLen.set, float64(rw.ContextLen.v)}, {"workload.sequences", rw.Sequences.set, float64(rw.Sequences.v)},
+		{"workload.epochs", rw.Epochs.set, rw.Epochs.v}, {"workload.mfu", rw.MFU.set, rw.MFU.v},
+		{"workload.dataset_samples", rw.DatasetSamples.set, rw.DatasetSamples.v}, {"workload.dataset_tokens", rw.DatasetTokens.set, rw.DatasetTokens.v},
+	}
+	if rw.GPUs.set && !rw.GPUs.auto {
+		zeros = append(zeros, struct {
+			key string
+			set bool
+			v   float64
+		}{"workload.gpus", true, float64(rw.GPUs.n)})
+	}
+	if rs := raw.Search; rs != nil {
+		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
+			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
+			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, Sort: rs.Sort.v}
+		zeros = append(zeros, []struct {
+			key string
+			set bool
+			v   float64
+		}{
+			{"search.max_price_hour", rs.MaxPriceHour.set, rs.MaxPriceHour.v}, {"search.budget_month", rs.BudgetMonth.set, rs.BudgetMonth.v},
+			{"search.hours_per_month", rs.HoursPerMonth.set, rs.HoursPerMonth.v}, {"search.deadline_hours", rs.DeadlineHours.set, rs.DeadlineHours.v},
+		}...)
+	}
+	if re := raw.Estimate; re != nil {
+		c.Estimate = &EstimateSummary{GPU: re.GPU.v, WeightsGiB: re.WeightsGiB.v, GradientsGiB: re.GradientsGiB.v,
+			OptimizerStatesGiB: re.OptimizerStatesGiB.v, ActivationsGiB: re.ActivationsGiB.v, KVCacheGiB: re.KVCacheGiB.v,
+			OverheadGiB: re.OverheadGiB.v, TotalGiB: re.TotalGiB.v, TotalFLOPs: re.TotalFLOPs.v, Hours: re.Hours.v, GPUHours: re.GPUHours.v}
+	}
+	if rs := raw.Selection; rs != nil {
+		c.Selection = &Selection{Provider: rs.Provider.v, InstanceType: rs.InstanceType.v, Region: rs.Region.v, GPU: rs.GPU.v,
+			GPUs: rs.GPUs.v, Instances: rs.Instances.v, Pricing: rs.Pricing.v, USDPerHour: rs.USDPerHour.v,
+			MonthlyUSD: rs.MonthlyUSD.v, JobHours: rs.JobHours.v, JobUSD: rs.JobUSD.v, CatalogAsOf: rs.CatalogAsOf.v}
+		zeros = append(zeros, []struct {
+			key string
+			set bool
+			v   float64
+		}{
+			{"selection.price_per_hour_usd", rs.USDPerHour.set, rs.USDPerHour.v}, {"selection.monthly_cost_usd", rs.MonthlyUSD.set, rs.MonthlyUSD.v},
+			{"selection.job_hours", rs.JobHours.set, rs.JobHours.v}, {"selection.job_cost_usd", rs.JobUSD.set, rs.JobUSD.v},
+		}...)
+	}
+	for _, z := range zeros {
+		if z.set && z.v == 0 {
+			msg := "must be > 0; leave the key out for the default"
+			if strings.HasSuffix(z.key, "_usd") || strings.Contains(z.key, "price") || strings.Contains(z.key, "budget") {
+				msg = "must be > 0; a price of 0 is never free: leave the key out when it is unknown or unlimited"
+			}
+			return Config{}, configErr(z.key, "%s", msg)
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// tidyTOMLMessage turns the TOML library's message into one of ours:
+// lowercase, no "toml: " prefix, no trailing period.
+func tidyTOMLMessage(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "toml: ")
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSuffix(s, ".")
+	if s != "" {
+		s = strings.ToLower(s[:1]) + s[1:]
+	}
+	return s
+}
+
+func badValue(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// describe renders a decoded TOML value for an error message.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case time.Time:
+		return "the date-time " + x.Format(time.RFC3339)
+	case []any, []map[string]any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	}
+	return fmt.Sprintf("%v", v)
+}
+
+type tInt struct {
+	v   int
+	set bool
+}
+
+func (t *tInt) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case int64:
+		if x < math.MinInt32 || x > math.MaxInt32 {
+			return badValue("%d is out of range", x)
+		}
+		t.v, t.set = int(x), true
+		return nil
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) <= math.MaxInt32 {
+			t.v, t.set = int(x), true
+			return nil
+		}
+	}
+	return badValue("want a whole number such as 8, got %s", describe(v))
+}
+
+type tFloat struct {
+	v   float64
+	set bool
+}
+
+func (t *tFloat) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case int64:
+		t.v, t.set = float64(x), true
+		return nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return badValue("want a finite number, got %s", describe(v))
+		}
+		t.v, t.set = x, true
+		return nil
+	}
+	return badValue("want a number such as 3 or 0.5, got %s", describe(v))
+}
+
+type tBool struct {
+	v   bool
+	set bool
+}
+
+func (t *tBool) UnmarshalTOML(v any) error {
+	b, ok := v.(bool)
+	if !ok {
+		return badValue("want true or false, got %s", describe(v))
+	}
+	t.v, t.set = b, true
+	return nil
+}
+
+func (t *tBool) ptr() *bool {
+	if !t.set {
+		return nil
+	}
+	return Bool(t.v)
+}
+
+type tString struct{ v string }
+
+func (t *tString) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return badValue("want a string in quotes, got %s", describe(v))
+	}
+	if err := checkText("", s, false); err != nil {
+		return badValue("%q has control characters or invalid UTF-8", s)
+	}
+	t.v = s
+	return nil
+}
+
+type tStrings struct{ v []string }
+
+func (t *tStrings) UnmarshalTOML(v any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return badValue("want an array of strings such as [\"aws\", \"gcp\"], got %s", describe(v))
+	}
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return badValue("want an array of strings, got an element %s", describe(e))
+		}
+		if err := checkText("", s, false); err != nil {
+			return badValue("%q has control characters or invalid UTF-8", s)
+		}
+		out = append(out, s)
+	}
+	if len(out) > 0 {
+		t.v = out
+	}
+	return nil
+}
+
+// tGPUs is a GPU count or "auto".
+type tGPUs struct {
+	n         int
+	auto, set bool
+}
+
+func (t *tGPUs) UnmarshalTOML(v any) error {
+	if s, ok := v.(string); ok {
+		if strings.EqualFold(strings.TrimSpace(s), "auto") {
+			t.auto, t.set = true, true
+			return nil
+		}
+		return badValue("want a whole number such as 8 or \"auto\", got %s", describe(v))
+	}
+	var i tInt
+	if err := i.UnmarshalTOML(v); err != nil {
+		return badValue("want a whole number such as 8 or \"auto\", got %s", describe(v))
+	}
+	t.n, t.set = i.v, true
+	return nil
+}
+
+// tDate is a calendar date, written "2026-11-30" (a string) and also read
+// as a TOML local date (2026-11-30). It stays text: no time zone shifts it.
+type tDate struct{ v string }
+
+func (t *tDate) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case string:
+		if _, err := time.Parse(time.DateOnly, x); err != nil || !datePattern.MatchString(x) {
+			return badValue("want a date such as \"2026-11-30\", got %s", describe(v))
+		}
+		t.v = x
+		return nil
+	case time.Time:
+		// A TOML local date decodes as midnight in a zone named for it;
+		// format in the value's own zone, never converted.
+		if x.Hour() != 0 || x.Minute() != 0 || x.Second() != 0 || x.Nanosecond() != 0 {
+			return badValue("want a date such as \"2026-11-30\", got %s", describe(v))
+		}
+		t.v = x.Format(time.DateOnly)
+		return nil
+	}
+	return badValue("want a date such as \"2026-11-30\", got %s", describe(v))
+}
+
+// tEnum is one of the enums, parsed by its Parse function (aliases
+// accepted, canonical spelling kept).
+type tEnum[T ~string] struct{ v T }
+
+func (t *tEnum[T]) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return badValue("want a string in quotes, got %s", describe(v))
+	}
+	var err error
+	switch p := any(&t.v).(type) {
+	case *Framework:
+		*p, err = ParseFramework(s)
+	case *Task:
+		*p, err = ParseTask(s)
+	case *Precision:
+		*p, err = ParsePrecision(s)
+	case *Optimizer:
+		*p, err = ParseOptimizer(s)
+	case *Strategy:
+		*p, err = ParseStrategy(s)
+	case *Pricing:
+		*p, err = ParsePricing(s)
+	case *SortKey:
+		*p, err = ParseSortKey(s)
+	case *Family:
+		*p, err = ParseFamily(s)
+	default:
+		panic(fmt.Sprintf("tEnum: no parser for %T", t.v))
+	}
+	if err != nil {
+		// "framework \"x\": want a, b or c" → "\"x\": want a, b or c": the key is added by the caller.
+		msg := err.Error()
+		if i := strings.Index(msg, " \""); i >= 0 {
+			msg = msg[i+1:]
+		}
+		return badValue("%s", msg)
+	}
+	return nil
+}
+
+// tomlTags lists the toml tags of a struct's fields.
+func tomlTags(v any) []string {
+	t := reflect.TypeOf(v)
+	keys := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		if tag := t.Field(i).Tag.Get("toml"); tag != "" {
+			keys = append(keys, tag)
+		}
+	}
+	return keys
+}
