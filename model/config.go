@@ -441,12 +441,13 @@ func (s *Selection) validate() error {
 	return nil
 }
 
-// Resolve turns the workload answers into a Workload: the model is looked
-// up in cat, read with readHF (nil when this build cannot read config.json
-// files) or built from the custom shape. The workload is defaulted and
-// validated; warnings come from readHF. Errors are *ConfigError naming the
-// key, or wrap ErrNotFound for an unknown model key.
-func (w *WorkloadAnswers) Resolve(cat *Catalog, readHF func(path string) (Architecture, Precision, []string, error)) (Workload, []string, error) {
+// Workload turns the answers into a Workload without defaults or
+// validation, for callers that override it (command-line flags) before
+// Compute: the model is looked up in cat, read with readHF (nil when this
+// build cannot read config.json files) or built from the custom shape;
+// torch_dtype sets the precision when none is given. Warnings come from
+// readHF. Errors are *ConfigError naming the key.
+func (w *WorkloadAnswers) Workload(cat *Catalog, readHF func(path string) (Architecture, Precision, []string, error)) (Workload, []string, error) {
 	out := Workload{
 		Framework: w.Framework, Task: w.Task, Precision: w.Precision, Optimizer: w.Optimizer,
 		MicroBatch: w.BatchSize, SeqLen: w.SeqLen, ImageSize: w.ImageSize, GradAccum: w.GradAccum,
@@ -492,15 +493,31 @@ func (w *WorkloadAnswers) Resolve(cat *Catalog, readHF func(path string) (Archit
 	if w.AutoGPUs {
 		out.GPUs = 0
 	}
-	out.Defaults()
-	if err := out.Validate(); err != nil {
-		var fe *FieldError
-		if errors.As(err, &fe) {
-			return out, warnings, &ConfigError{Key: "workload." + fe.Field, Msg: fe.Msg}
-		}
-		return out, warnings, configErr("workload.model", "%s", strings.TrimPrefix(err.Error(), ErrInvalidArchitecture.Error()+": "))
-	}
 	return out, warnings, nil
+}
+
+// Resolve is Workload with Defaults applied and Validate passed; a
+// validation error names the workload key ("workload.tp").
+func (w *WorkloadAnswers) Resolve(cat *Catalog, readHF func(path string) (Architecture, Precision, []string, error)) (Workload, []string, error) {
+	out, warnings, err := w.Workload(cat, readHF)
+	if err != nil {
+		return out, warnings, err
+	}
+	out.Defaults()
+	return out, warnings, AsConfigError(out.Validate())
+}
+
+// AsConfigError returns a Workload.Validate error as a *ConfigError naming
+// the workload key; nil stays nil.
+func AsConfigError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		return &ConfigError{Key: "workload." + fe.Field, Msg: fe.Msg}
+	}
+	return configErr("workload.model", "%s", strings.TrimPrefix(err.Error(), ErrInvalidArchitecture.Error()+": "))
 }
 
 // rawConfig is the file's TOML shape. Every value has a type whose

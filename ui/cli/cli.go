@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui"
 )
 
 // Env is everything the command line touches: arguments, streams,
@@ -39,7 +40,7 @@ type Env struct {
 	// ReadSafetensors counts the parameters in safetensors headers.
 	ReadSafetensors func(path string) (float64, error)
 	// RunTUI opens the configurator; nil when the build has none.
-	RunTUI func(ctx context.Context, cat *model.Catalog, start model.Workload, configPath string) error
+	RunTUI func(ctx context.Context, cat *model.Catalog, opts ui.Options) error
 }
 
 // Exit codes.
@@ -233,10 +234,24 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 	if env.RunTUI == nil {
 		return errors.New("this build has no configurator; use gpuplan estimate or gpuplan recommend")
 	}
-	cat, _, err := env.LoadCatalog(overlays)
+	cat, warnings, err := env.LoadCatalog(overlays)
 	if err != nil {
 		return err
 	}
-	var start model.Workload
-	return env.RunTUI(cmd.Context(), cat, start, configPath)
+	opts := ui.Options{
+		ConfigPath:   configPath,
+		Accessible:   env.Getenv("ACCESSIBLE") != "" || env.Getenv("TERM") == "dumb",
+		ReadHFConfig: env.ReadHFConfig,
+		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
+		Getenv: env.Getenv,
+	}
+	if configPath != "" {
+		cfg, err := readConfig(configPath)
+		if err != nil {
+			return err
+		}
+		opts.Config = &cfg
+	}
+	printWarnings(env.Stderr, warnings)
+	return env.RunTUI(cmd.Context(), cat, opts)
 }

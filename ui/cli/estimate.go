@@ -13,6 +13,7 @@ import (
 func newEstimateCmd(env *Env, overlays *[]string) *cobra.Command {
 	var wf workloadFlags
 	var asJSON bool
+	var configPath string
 	cmd := &cobra.Command{
 		Use:   "estimate",
 		Short: "VRAM per GPU, FLOPs and time for a workload",
@@ -24,6 +25,7 @@ when it does not. Every formula is listed under Assumptions.`,
   gpuplan estimate --model bert-large --task finetune --batch-size 32 --seq-len 384 --gpu a10g
   gpuplan estimate --params 7B --task finetune --strategy zero3 --gpus 8 --gpu a100-80gb --json
   gpuplan estimate --model resnet50 --dataset-samples 1.28M --epochs 90 --gpus 8 --gpu a100-80gb
+  gpuplan estimate --config gpuplan.toml --batch-size 16
   gpuplan estimate --model llama-3.1-70b --task inference --precision int4 --context-len 8192 --sequences 16 --gpu h100-sxm`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -31,15 +33,30 @@ when it does not. Every formula is listed under Assumptions.`,
 			if err != nil {
 				return err
 			}
-			w, ws, err := wf.build(cmd.Flags(), &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}, model.Workload{})
+			res := &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}
+			cb, err := loadConfigBase(configPath, res)
 			if err != nil {
+				return err
+			}
+			warnings = append(warnings, cb.warnings...)
+			w, ws, err := wf.build(cmd.Flags(), res, cb.workload)
+			if err != nil {
+				return err
+			}
+			if err := cb.check(w, cmd.Flags()); err != nil {
 				return err
 			}
 			warnings = append(warnings, ws...)
 			var gpu *model.GPU
-			if wf.gpu != "" {
+			switch {
+			case wf.gpu != "":
 				if gpu, err = cat.GPU(wf.gpu); err != nil {
 					return usage(fmt.Errorf("--gpu: %w", err))
+				}
+			case cb.cfg != nil && cb.cfg.Selection != nil && cb.cfg.Selection.GPU != "":
+				// The file's picked offer gives the GPU for time and fit.
+				if gpu, err = cat.GPU(cb.cfg.Selection.GPU); err != nil {
+					return usage(fmt.Errorf("%s: selection.gpu: %w", cb.path, err))
 				}
 			}
 			e, err := model.Compute(w, gpu)
@@ -60,6 +77,7 @@ when it does not. Every formula is listed under Assumptions.`,
 		},
 	}
 	wf.register(cmd.Flags())
+	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML); flags override it; its picked GPU is the default --gpu")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the report")
 	cmd.Flags().SortFlags = false
 	return cmd

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -38,10 +39,39 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price)")
 }
 
-func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool) (model.Query, error) {
-	q := model.Query{Providers: f.providers, Regions: f.regions, Pricing: f.pricing, MaxUSDPerHour: f.maxPrice,
-		BudgetMonthUSD: f.budget, HoursPerMonth: f.hoursPerMonth, DeadlineHours: f.deadline,
-		AllowMultiNode: f.multiNode, Sort: f.sort, AutoGPUs: autoGPUs}
+// query returns the search over base (from --config; zero for none):
+// flags given on the command line win.
+func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool, base model.Query) (model.Query, error) {
+	q := base
+	q.AutoGPUs = autoGPUs
+	changed := fs.Changed
+	if changed("providers") {
+		q.Providers = f.providers
+	}
+	if changed("regions") {
+		q.Regions = f.regions
+	}
+	if changed("pricing") {
+		q.Pricing = f.pricing
+	}
+	if changed("max-price-hour") {
+		q.MaxUSDPerHour = f.maxPrice
+	}
+	if changed("budget-month") {
+		q.BudgetMonthUSD = f.budget
+	}
+	if changed("hours-per-month") {
+		q.HoursPerMonth = f.hoursPerMonth
+	}
+	if changed("deadline-hours") {
+		q.DeadlineHours = f.deadline
+	}
+	if changed("allow-multi-node") {
+		q.AllowMultiNode = f.multiNode
+	}
+	if changed("sort") {
+		q.Sort = f.sort
+	}
 	for name, v := range map[string]float64{"max-price-hour": f.maxPrice, "budget-month": f.budget, "deadline-hours": f.deadline} {
 		if fs.Changed(name) && !(v > 0) {
 			return q, usage(fmt.Errorf("--%s must be > 0, got %v", name, v))
@@ -54,6 +84,11 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool)
 	for _, in := range cat.Instances {
 		known[in.Provider] = true
 	}
+	q.Providers = slices.Clone(q.Providers)
+	source := "--providers"
+	if !changed("providers") {
+		source = "search.providers"
+	}
 	for i, p := range q.Providers {
 		p = strings.ToLower(strings.TrimSpace(p))
 		q.Providers[i] = p
@@ -62,7 +97,7 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool)
 			for k := range known {
 				names = append(names, k)
 			}
-			msg := fmt.Sprintf("--providers: unknown provider %q", p)
+			msg := fmt.Sprintf("%s: unknown provider %q", source, p)
 			if s := model.Closest(p, names, 1); len(s) > 0 {
 				msg += fmt.Sprintf("; did you mean %q?", s[0])
 			}
@@ -76,6 +111,7 @@ func newRecommendCmd(env *Env, overlays *[]string) *cobra.Command {
 	var wf workloadFlags
 	var qf queryFlags
 	var asJSON bool
+	var configPath string
 	qf.limit = 10
 	cmd := &cobra.Command{
 		Use:   "recommend",
@@ -87,6 +123,7 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 		Example: `  gpuplan recommend --model bert-large --task finetune --batch-size 32 --seq-len 384 --dataset-samples 88k --epochs 2
   gpuplan recommend --model llama-3.1-8b --task qlora --providers aws,gcp --pricing spot
   gpuplan recommend --model resnet50 --dataset-samples 1.28M --epochs 90 --gpus 8 --sort job
+  gpuplan recommend --config gpuplan.toml --pricing spot
   gpuplan recommend --model llama-3.1-70b --task finetune --allow-multi-node --deadline-hours 48 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -94,13 +131,29 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 			if err != nil {
 				return err
 			}
-			w, ws, err := wf.build(cmd.Flags(), &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}, model.Workload{})
+			res := &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}
+			cb, err := loadConfigBase(configPath, res)
 			if err != nil {
 				return err
 			}
-			warnings = append(warnings, ws...)
-			q, err := qf.query(cmd.Flags(), cat, !cmd.Flags().Changed("gpus"))
+			warnings = append(warnings, cb.warnings...)
+			w, ws, err := wf.build(cmd.Flags(), res, cb.workload)
 			if err != nil {
+				return err
+			}
+			if err := cb.check(w, cmd.Flags()); err != nil {
+				return err
+			}
+			warnings = append(warnings, ws...)
+			var baseQuery model.Query
+			if cb.cfg != nil {
+				baseQuery = cb.cfg.Search.Query(false)
+			}
+			q, err := qf.query(cmd.Flags(), cat, cb.autoGPUs(cmd.Flags()), baseQuery)
+			if err != nil {
+				if cb.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
+					return usage(fmt.Errorf("%s: %w", cb.path, err))
+				}
 				return err
 			}
 			base, err := model.Compute(w, nil)
@@ -121,6 +174,7 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 	}
 	wf.register(cmd.Flags())
 	qf.register(cmd.Flags())
+	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML): the same ranking; flags override it")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
 	cmd.Flags().SortFlags = false
 	return cmd

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui"
+)
+
+// runCLI runs the command line with fake streams and returns the exit
+// status, stdout and stderr.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith,
+		RunTUI: func(context.Context, *model.Catalog, ui.Options) error {
+			t.Error("RunTUI called without a terminal")
+			return nil
+		}})
+	return code, out.String(), errb.String()
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const bertConfig = `schema_version = 1
+[workload]
+model = "bert-large"
+task = "finetune"
+batch_size = 32
+seq_len = 384
+dataset_samples = 88000.0
+epochs = 2
+gpus = 1
+[search]
+providers = ["aws", "gcp"]
+pricing = "on-demand"
+`
+
+func TestRecommendConfigReproducesFlags(t *testing.T) {
+	path := writeFile(t, "run.toml", bertConfig)
+	code, fromFile, stderr := runCLI(t, "recommend", "--config", path, "--json", "--limit", "5")
+	if code != 0 {
+		t.Fatalf("recommend --config: exit %d: %s", code, stderr)
+	}
+	_, fromFlags, _ := runCLI(t, "recommend", "--model", "bert-large", "--task", "finetune", "--batch-size", "32",
+		"--seq-len", "384", "--dataset-samples", "88000", "--epochs", "2", "--gpus", "1", "--providers", "aws,gcp", "--json", "--limit", "5")
+	if fromFile != fromFlags {
+		t.Errorf("recommend --config differs from the same flags:\n%s\nvs\n%s", fromFile, fromFlags)
+	}
+
+	// Flags override the file.
+	_, spot, _ := runCLI(t, "recommend", "--config", path, "--pricing", "spot", "--json", "--limit", "1")
+	if !strings.Contains(spot, `"pricing": "spot"`) {
+		t.Errorf("--pricing spot did not override the file:\n%s", spot)
+	}
+	_, est, _ := runCLI(t, "estimate", "--config", path, "--batch-size", "8", "--json")
+	if !strings.Contains(est, `"batch_size": 8`) || !strings.Contains(est, `"seq_len": 384`) {
+		t.Errorf("estimate --config --batch-size 8: want batch 8 from the flag and seq_len 384 from the file:\n%s", est)
+	}
+}
+
+func TestConfigErrorsNameFileAndKey(t *testing.T) {
+	tests := []struct {
+		name, content string
+		args          []string
+		want          string
+	}{
+		{"wrong type", strings.Replace(bertConfig, "batch_size = 32", `batch_size = "x"`, 1), nil,
+			`run.toml: workload.batch_size (line 5): want a whole number such as 8, got "x"`},
+		{"typo", strings.Replace(bertConfig, "seq_len", "seqlen", 1), nil, `did you mean "seq_len"?`},
+		{"file value invalid", strings.Replace(bertConfig, "gpus = 1", "gpus = 2\ntp = 4", 1), nil,
+			"run.toml: workload.tp: tensor-parallel degree 4 must divide gpus 2"},
+		{"flag value invalid names the flag", bertConfig, []string{"--tp", "3"}, "--tp: tensor-parallel degree 3 must divide gpus 1"},
+		{"unknown provider in the file", strings.Replace(bertConfig, `"gcp"`, `"gpc"`, 1), nil,
+			`run.toml: search.providers: unknown provider "gpc"; did you mean "gcp"?`},
+		{"unknown model", strings.Replace(bertConfig, "bert-large", "bert-lrage", 1), nil, `run.toml: workload.model: unknown model "bert-lrage"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, "run.toml", tt.content)
+			code, _, stderr := runCLI(t, append([]string{"recommend", "--config", path}, tt.args...)...)
+			if code != ExitUsage || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want exit 2 and one line containing %q", code, stderr, tt.want)
+			}
+		})
+	}
+	code, _, stderr := runCLI(t, "estimate", "--config", filepath.Join(t.TempDir(), "missing.toml"))
+	if code != ExitUsage || !strings.Contains(stderr, "missing.toml: no such file") {
+		t.Errorf("missing file: exit %d, %q", code, stderr)
+	}
+}
+
+// Without a terminal the configurator does not start: one line, exit 2,
+// and no "open /dev/tty" error.
+func TestConfiguratorNeedsTerminal(t *testing.T) {
+	for _, args := range [][]string{nil, {"--config", writeFile(t, "run.toml", bertConfig)}} {
+		code, stdout, stderr := runCLI(t, args...)
+		if code != ExitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 ||
+			!strings.Contains(stderr, "gpuplan recommend") || strings.Contains(stderr, "/dev/tty") {
+			t.Errorf("gpuplan %v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
