@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/ui"
 	"github.com/gpuplan/gpuplan/ui/cli"
 )
 
@@ -27,6 +28,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Getenv:      os.Getenv,
 		Version:     buildVersion(),
 		LoadCatalog: data.LoadWith,
+		RunTUI:      ui.Run,
 	})
 }
 

@@ -176,13 +176,29 @@ func (e *encoder) strs(key string, v []string, note string, always bool) {
 // TOML float (never an integer): 3.0, 0.25, 1e+18.
 func tomlFloat(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
-		return strconv.FormatFloat(v, 'f', 1, 64)
+		return groupDigits(strconv.FormatFloat(v, 'f', 0, 64)) + ".0"
 	}
 	s := strconv.FormatFloat(v, 'g', -1, 64)
 	if !strings.ContainsAny(s, ".e") {
 		s += ".0"
 	}
 	return s
+}
+
+// groupDigits writes 20000000 as 20_000_000 (TOML allows underscores
+// between digits), for reading.
+func groupDigits(s string) string {
+	if len(s) <= 5 {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // tomlString quotes s as a TOML basic string: quotes, backslashes and

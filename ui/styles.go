@@ -1,6 +1,9 @@
 package ui
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
+)
 
 // styles are built once per renderer and kept on the model or report;
 // colours adapt to light and dark backgrounds, and the renderer drops
@@ -8,6 +11,8 @@ import "github.com/charmbracelet/lipgloss"
 type styles struct {
 	Title, Heading, Label, Value, Muted, Good, Bad, Warn, Key, Selected lipgloss.Style
 	Panel, FocusedPanel, Dialog                                         lipgloss.Style
+	// Configurator: the header bar, the offers table.
+	Header, TableHeader, TableCell, TableSelected lipgloss.Style
 	// Segment colours for the VRAM bar, in Memory order: weights,
 	// gradients, optimizer states, activations, KV cache, overhead.
 	Segments [6]lipgloss.Style
@@ -38,6 +43,12 @@ func newStyles(r *lipgloss.Renderer) styles {
 		Dialog: r.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(c("#5A3FC0", "#B9A6FF")).
 			Padding(1, 2),
 	}
+	s.Header = r.NewStyle().Bold(true).Foreground(c("#5A3FC0", "#B9A6FF"))
+	s.TableHeader = r.NewStyle().Bold(true).Padding(0, 1).BorderStyle(lipgloss.NormalBorder()).BorderBottom(true).
+		BorderForeground(c("#C0C0C0", "#444444"))
+	s.TableCell = r.NewStyle().Padding(0, 1)
+	// Reverse video marks the row without colour too (NO_COLOR, 16 colours).
+	s.TableSelected = r.NewStyle().Bold(true).Reverse(true)
 	colours := [6]lipgloss.AdaptiveColor{
 		c("#0969DA", "#58A6FF"), // weights
 		c("#8250DF", "#BC8CFF"), // gradients
@@ -50,4 +61,17 @@ func newStyles(r *lipgloss.Renderer) styles {
 		s.Segments[i] = r.NewStyle().Foreground(col)
 	}
 	return s
+}
+
+// newTheme is huh's Charm theme (adaptive colours) with buttons that show
+// which one is chosen without colour: [on]  off .
+func newTheme() *huh.Theme {
+	t := huh.ThemeCharm()
+	for _, f := range []*huh.FieldStyles{&t.Focused, &t.Blurred} {
+		f.FocusedButton = f.FocusedButton.Border(lipgloss.Border{Left: "[", Right: "]"}, false, true, false, true).
+			Bold(true).Padding(0, 1)
+		f.BlurredButton = f.BlurredButton.Border(lipgloss.Border{Left: " ", Right: " "}, false, true, false, true).
+			Padding(0, 1)
+	}
+	return t
 }

@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// bertAnswers answers every question for BERT-Large fine-tuning on one
+// GPU (SQuAD-like: batch 32 × 384 tokens, 88k samples, 2 epochs),
+// starting from the defaults, and submits the last page.
+func bertAnswers() []tea.Msg {
+	return msgs(
+		enter,         // framework: PyTorch
+		up, up, enter, // task: qlora → full fine-tune
+		runes("/"), typed("bert-large"), enter, // model
+		enter,                                       // precision amp-bf16
+		replace("32"), enter, replace("384"), enter, // batch, length
+		enter,        // optimizer adamw
+		enter, enter, // checkpointing off, flash on
+		replace("88k"), enter, left, left, enter, replace("2"), enter, // dataset 88k samples, 2 epochs
+		enter,        // single GPU
+		enter, enter, // providers and regions: all
+		enter, enter, enter, enter, // pricing, budget, hours, deadline
+	)
+}
+
+func TestBertFlow(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(120, 40)}, bertAnswers()...)...)
+	if m.screen != screenOffers {
+		t.Fatalf("after the last question the screen is %v, want the offers\n%s", m.screen, screenText(m))
+	}
+	c, err := m.a.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := c.Workload
+	if w.Model != "bert-large" || w.Task != "finetune" || w.BatchSize != 32 || w.SeqLen != 384 || w.DatasetSamples != 88000 || w.Epochs != 2 || w.GPUs != 1 {
+		t.Errorf("answers = %+v", w)
+	}
+}
+
+// TestGolden pins the screens at three terminal sizes: the first screen,
+// a filled-in form, the offers table, an offer's detail, the export
+// dialog; and the too-small screen.
+func TestGolden(t *testing.T) {
+	answered := bertAnswers()
+	filled := answered[:len(answered)-4] // on the last page, not submitted
+	screens := []struct {
+		name string
+		keys []tea.Msg
+	}{
+		{"first", nil},
+		{"filled", filled},
+		{"offers", answered},
+		{"detail", append(append([]tea.Msg{}, answered...), enter)},
+		{"export", append(append([]tea.Msg{}, answered...), enter, ctrlE)},
+	}
+	for _, sc := range screens {
+		for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
+				t.Parallel()
+				m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(sz[0], sz[1])}, sc.keys...)...)
+				view := m.View()
+				checkFits(t, view, sz[0], sz[1])
+				golden.RequireEqual(t, []byte(ansi.Strip(view)))
+			})
+		}
+	}
+	for _, sz := range [][2]int{{59, 19}, {40, 10}} {
+		t.Run(fmt.Sprintf("too-small/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := start(t, newTestApp(t, testCatalog(t), Options{}), size(sz[0], sz[1]))
+			view := m.View()
+			if text := strings.Join(strings.Fields(ansi.Strip(view)), " "); !strings.Contains(text, "terminal too small (needs at least 60×20)") {
+				t.Errorf("view lacks the too-small message:\n%s", view)
+			}
+			checkFits(t, view, sz[0], sz[1])
+			golden.RequireEqual(t, []byte(ansi.Strip(view)))
+		})
+	}
+}

@@ -1,0 +1,422 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// result is one recompute of the answers: what the workload needs, the
+// offers that run it and, when none does, what to change.
+type result struct {
+	seq      int
+	cfg      model.Config
+	err      error // the first answer that does not parse, resolve or validate
+	workload model.Workload
+	warnings []string
+	est      *model.Estimate // per-GPU need, no GPU
+	rec      model.Recommendation
+	recErr   error // no instance passes the filters
+	advice   []model.Advice
+	adviceOn *model.GPU // the largest GPU the advice is for
+	elapsed  time.Duration
+}
+
+// ok reports whether the answers gave an estimate.
+func (r *result) ok() bool { return r != nil && r.err == nil && r.est != nil }
+
+// best returns the top offer, or nil.
+func (r *result) best() *model.Offer {
+	if r == nil || len(r.rec.Offers) == 0 {
+		return nil
+	}
+	return &r.rec.Offers[0]
+}
+
+// hfReader reads config.json files once per path: the path input changes
+// a letter at a time, and files are read in command goroutines.
+type hfReader struct {
+	read func(path string) (model.Architecture, model.Precision, []string, error)
+	mu   sync.Mutex
+	seen map[string]hfEntry
+}
+
+type hfEntry struct {
+	a   model.Architecture
+	p   model.Precision
+	ws  []string
+	err error
+}
+
+func (h *hfReader) get(path string) (model.Architecture, model.Precision, []string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e, ok := h.seen[path]; ok {
+		return e.a, e.p, e.ws, e.err
+	}
+	a, p, ws, err := h.read(path)
+	if h.seen == nil {
+		h.seen = map[string]hfEntry{}
+	}
+	h.seen[path] = hfEntry{a, p, ws, err}
+	return a, p, ws, err
+}
+
+// compute estimates the configuration and matches it against the
+// catalog. It is pure apart from reading config.json files, so it can run
+// in a command; cfgErr is the answers' parse error, shown as is.
+func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, seq int) *result {
+	start := time.Now()
+	r := &result{seq: seq, cfg: cfg, err: cfgErr}
+	defer func() { r.elapsed = time.Since(start) }()
+	if cfgErr != nil {
+		return r
+	}
+	var read func(string) (model.Architecture, model.Precision, []string, error)
+	if hf != nil && hf.read != nil {
+		read = hf.get
+	}
+	w, ws, err := cfg.Workload.Resolve(cat, read)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	r.workload = w
+	r.warnings = append(ws, w.Warnings()...)
+	e, err := model.Compute(w, nil)
+	if err != nil {
+		r.err = model.AsConfigError(err)
+		return r
+	}
+	r.est = &e
+	r.rec, r.recErr = model.Recommend(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs))
+	if len(r.rec.Offers) == 0 {
+		if g := largestGPU(cat, cfg.Search.Providers); g != nil {
+			r.advice, r.adviceOn = model.FitAdvice(w, model.UsableBytes(g)), g
+		}
+	}
+	return r
+}
+
+// largestGPU is the GPU with the most usable memory that the providers
+// rent out: what fit advice aims at when nothing fits.
+func largestGPU(cat *model.Catalog, chosen []string) *model.GPU {
+	var best *model.GPU
+	for i := range cat.Instances {
+		in := &cat.Instances[i]
+		if in.Retired != "" || len(chosen) > 0 && !slices.Contains(chosen, in.Provider) ||
+			len(chosen) == 0 && slices.Contains(model.MarketplaceProviders, in.Provider) {
+			continue
+		}
+		g, err := cat.GPU(in.GPU)
+		if err == nil && (best == nil || g.MemoryBytes() > best.MemoryBytes()) {
+			best = g
+		}
+	}
+	return best
+}
+
+// panel is the live estimate beside (or under) the questions.
+type panel struct {
+	st            *styles
+	res           *result
+	pending       bool // a newer result is on its way
+	width, height int
+}
+
+func (p *panel) setSize(w, h int) { p.width, p.height = max(w, 0), max(h, 0) }
+
+// modelTitle names the estimated model: "Llama 3.1 8B · 8.03B parameters".
+func modelTitle(r *result) string {
+	w := &r.workload
+	name := w.Model.Name
+	if name == "" {
+		name = "custom " + string(w.Model.Family)
+	}
+	s := name + " · " + model.FormatCount(r.est.Params) + " parameters"
+	if r.est.TrainableParams > 0 && r.est.TrainableParams < r.est.Params {
+		s += " (" + model.FormatCount(r.est.TrainableParams) + " trained)"
+	}
+	return s
+}
+
+// view renders the panel inside its border, width × height cells; compact
+// (under the form) shows the essentials in fewer lines.
+func (p panel) view(compact bool) string {
+	st := p.st
+	iw := max(p.width-st.Panel.GetHorizontalFrameSize(), 0)
+	ih := max(p.height-st.Panel.GetVerticalFrameSize(), 0)
+	var lines []string
+	add := func(s ...string) { lines = append(lines, s...) }
+	r := p.res
+	switch {
+	case r == nil:
+		add(st.Muted.Render("estimating…"))
+	case r.err != nil:
+		add(st.Heading.Render("Estimate"), st.Muted.Render("—"), st.Bad.Render(errText(r.err)))
+	default:
+		lines = p.estimateLines(r, iw, ih, compact)
+	}
+	for i := range lines {
+		lines[i] = Truncate(lines[i], iw)
+	}
+	if len(lines) > ih {
+		lines = lines[:ih]
+	}
+	return st.Panel.Width(iw + st.Panel.GetHorizontalPadding()).Height(ih).Render(strings.Join(lines, "\n"))
+}
+
+// errText is an error as a sentence for the panel and footer.
+func errText(err error) string {
+	s := err.Error()
+	for _, sentinel := range []error{model.ErrInvalidConfig, model.ErrInvalidWorkload, model.ErrInvalidArchitecture, model.ErrNoOffers} {
+		s = strings.TrimPrefix(s, sentinel.Error()+": ")
+	}
+	return strings.TrimPrefix(s, "workload.")
+}
+
+func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
+	st := p.st
+	e := r.est
+	w := &r.workload
+	best := r.best()
+	var lines []string
+	add := func(s ...string) { lines = append(lines, s...) }
+
+	need := e.Memory.Total()
+	capacity, onGPU := 0.0, ""
+	if best != nil {
+		capacity = best.UsableBytes
+		need = best.NeedBytes
+		onGPU = fmt.Sprintf(" · %s: %s usable", best.GPU.Name, GiB(best.UsableBytes))
+	} else if r.adviceOn != nil {
+		capacity = model.UsableBytes(r.adviceOn)
+		onGPU = fmt.Sprintf(" · largest GPU %s: %s usable", r.adviceOn.Name, GiB(capacity))
+	}
+	mem := e.Memory
+	if best != nil && best.Estimate != nil {
+		mem = best.Estimate.Memory
+	}
+	title := st.Title.Render(modelTitle(r))
+	vram := st.Heading.Render("VRAM per GPU ") + st.Value.Render(GiB(need)) + st.Muted.Render(onGPU)
+	bar := vramBar(mem, capacity, max(min(iw, 72), 4), st)
+	if compact {
+		add(title+st.Muted.Render(" · "+string(w.Task)+" · "+string(w.Precision)), vram, bar)
+		if best != nil {
+			for i, g := range collapseRegions(r.rec.Offers, max(ih-len(lines)-1, 1)) {
+				prefix := st.Muted.Render("     ")
+				if i == 0 {
+					prefix = st.Good.Render("best ")
+				}
+				add(prefix + offerLine(&g))
+			}
+			add(st.Muted.Render(fmt.Sprintf("%d offers fit · ctrl+o shows them all", len(r.rec.Offers))))
+		} else {
+			lines = append(lines, p.noFitLines(r)...)
+		}
+		return lines
+	}
+	add(title, st.Muted.Render(describeWorkload(w)), st.Muted.Render(describeShape(w)), "")
+	add(vram, bar)
+	parts := breakdownLines(mem, st)
+	if iw >= 72 && len(parts) > 2 { // two columns
+		half := (len(parts) + 1) / 2
+		for i := 0; i < half; i++ {
+			l := parts[i]
+			if i+half < len(parts) {
+				l += "   " + parts[i+half]
+			}
+			add(l)
+		}
+	} else {
+		add(parts...)
+	}
+	add("")
+	if best == nil {
+		add(p.noFitLines(r)...)
+	} else {
+		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",
+			model.SortJob: "job cost", model.SortTime: "job time", model.SortHeadroom: "VRAM headroom"}[r.rec.Sort]
+		add(st.Heading.Render(fmt.Sprintf("Offers: %d fit", len(r.rec.Offers))) + st.Muted.Render(" · ranked by "+sortName+" · ctrl+o shows all"))
+		room := ih - len(lines) - 2 // keep two lines for warnings
+		warn := append(offerWorkloadWarnings(r, best), best.Warnings()...)
+		if len(warn) == 0 {
+			room += 2
+		}
+		if n := room - 2; n > 0 {
+			add(strings.Split(offersTable(collapseRegions(r.rec.Offers, n), iw, st), "\n")...)
+		}
+		for _, s := range warn {
+			add(st.Warn.Render("! ") + s)
+		}
+	}
+	return lines
+}
+
+// noFitLines say why nothing fits and what would help.
+func (p panel) noFitLines(r *result) []string {
+	st := p.st
+	var lines []string
+	if r.recErr != nil {
+		return append(lines, st.Bad.Render("✗ "+errText(r.recErr)))
+	}
+	lines = append(lines, st.Bad.Render("✗ no offer runs this workload with these answers"))
+	if len(r.advice) > 0 {
+		lines = append(lines, st.Heading.Render("What would fit "+r.adviceOn.Name+" (each change alone):"))
+		for _, a := range r.advice {
+			mark := st.Bad.Render("✗")
+			if a.Fits {
+				mark = st.Good.Render("✓")
+			}
+			lines = append(lines, fmt.Sprintf("%s %s → %s", mark, a.Change, GiB(a.Total)))
+		}
+	}
+	for i, x := range r.rec.Rejected {
+		if i == 3 {
+			break
+		}
+		lines = append(lines, st.Muted.Render(fmt.Sprintf("  %s %s: %s", x.Instance.Provider, x.Instance.Type, x.Reason)))
+	}
+	return lines
+}
+
+// offerWorkloadWarnings are the workload's warnings as the offer runs
+// it (with "auto" GPUs the count is the offer's, not the answer's).
+func offerWorkloadWarnings(r *result, o *model.Offer) []string {
+	if o == nil || o.Estimate == nil {
+		return slices.Clone(r.warnings)
+	}
+	w := o.Estimate.Workload
+	return w.Warnings()
+}
+
+// collapseRegions keeps the first n offers, one per instance type, GPU
+// count and price: the same offer in other regions shows as "+N" on its
+// region (as gpuplan recommend prints it).
+func collapseRegions(offers []model.Offer, n int) []model.Offer {
+	var out []model.Offer
+	for i := 0; i < len(offers) && len(out) < n; i++ {
+		o := offers[i]
+		same := 0
+		for i+1 < len(offers) && sameButRegion(&offers[i], &offers[i+1]) {
+			i++
+			same++
+		}
+		if same > 0 {
+			o.Region = Truncate(o.Region, 13) + fmt.Sprintf(" +%d", same)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// offerLine is one offer in a sentence, for the compact panel.
+func offerLine(o *model.Offer) string {
+	s := fmt.Sprintf("%s %s %s %d×%s %s/h %s/mo", o.Instance.Provider, o.Instance.Type, o.Region, o.GPUs, o.GPU.Key, USD(o.USDPerHour), USD(o.MonthlyUSD))
+	if o.HasJob {
+		s += fmt.Sprintf(" · job %s %s", Hours(o.JobHours), USD(o.JobUSD))
+	}
+	return s
+}
+
+// offerColumns are the panel table's columns, widest set first; the
+// first set that fits the width is used.
+var offerColumns = [][]int{
+	{0, 1, 2, 3, 4, 5, 6, 7, 8}, // provider instance region GPUs $/h $/month job-time job-cost headroom
+	{0, 1, 2, 3, 4, 5, 7, 8},
+	{0, 1, 2, 3, 4, 7, 8},
+	{0, 1, 2, 3, 4, 7},
+	{0, 1, 2, 4, 7},
+	{0, 1, 4, 7},
+}
+
+// shrinkable columns may be cut (with "…") down to this many cells
+// before a column is dropped: instance, region and GPUs.
+var shrinkable = map[int]int{1: 12, 2: 9, 3: 8}
+
+// offersTable renders offers as a borderless table at most width cells
+// wide: the instance, region and GPU columns are cut first (ending in
+// "…"), then columns are dropped, never the other way round.
+func offersTable(offers []model.Offer, width int, st *styles) string {
+	rows := make([][]string, len(offers))
+	for i := range offers {
+		rows[i] = OfferRow(&offers[i])
+	}
+	const pad = 2 // PaddingRight below
+	for n, cols := range offerColumns {
+		headers := pick(OfferHeaders, cols)
+		picked := make([][]string, len(rows))
+		for i, r := range rows {
+			picked[i] = pick(r, cols)
+		}
+		widths := make([]int, len(cols))
+		total := 0
+		for c := range cols {
+			widths[c] = lipgloss.Width(headers[c])
+			for _, r := range picked {
+				widths[c] = max(widths[c], lipgloss.Width(r[c]))
+			}
+			total += widths[c] + pad
+		}
+		for over := total - width; over > 0; over = total - width {
+			// Cut the widest shrinkable column by one cell at a time.
+			widest := -1
+			for c := range cols {
+				if least, ok := shrinkable[cols[c]]; ok && widths[c] > least && (widest < 0 || widths[c] > widths[widest]) {
+					widest = c
+				}
+			}
+			if widest < 0 {
+				break
+			}
+			widths[widest]--
+			total--
+		}
+		if total > width && n < len(offerColumns)-1 {
+			continue
+		}
+		for i := range picked {
+			for c := range cols {
+				picked[i][c] = Truncate(picked[i][c], widths[c])
+			}
+		}
+		t := table.New().Headers(headers...).Rows(picked...).Wrap(false).
+			Border(lipgloss.HiddenBorder()).BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
+			BorderColumn(false).BorderHeader(false).
+			StyleFunc(func(row, col int) lipgloss.Style {
+				s := lipgloss.NewStyle().PaddingRight(pad)
+				if row == table.HeaderRow {
+					return s.Inherit(st.Heading).Foreground(st.Muted.GetForeground())
+				}
+				if cols[col] >= 4 {
+					return s.Align(lipgloss.Right)
+				}
+				return s
+			})
+		out := t.Render()
+		if total > width { // even the narrowest set: cut the lines, with "…"
+			lines := strings.Split(out, "\n")
+			for i := range lines {
+				lines[i] = Truncate(lines[i], width)
+			}
+			out = strings.Join(lines, "\n")
+		}
+		return out
+	}
+	return ""
+}
+
+func pick(row []string, cols []int) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = row[c]
+	}
+	return out
+}

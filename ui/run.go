@@ -1,0 +1,171 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/mattn/go-runewidth"
+	"github.com/muesli/termenv"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// IssuesURL is where crashes are reported.
+const IssuesURL = "https://github.com/gpuplan/gpuplan/issues"
+
+// Run opens the configurator: the questions with the live panel on
+// opts.Err (stdout stays clean), or with opts.Accessible plain prompts and
+// a text summary on opts.Out. It returns when the user quits. A panic is
+// caught, the terminal restored, and the error says where to report it.
+func Run(ctx context.Context, cat *model.Catalog, opts Options) error {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	// Measure text as lipgloss does: East Asian ambiguous glyphs (…, ×, ─)
+	// are one cell, so tables and borders agree in CJK locales too.
+	runewidth.DefaultCondition.EastAsianWidth = false
+	r := screenRenderer(opts.Err, opts.Getenv)
+	lipgloss.SetDefaultRenderer(r) // huh and bubbles style with the default renderer
+	st := newStyles(r)
+	if opts.Accessible {
+		return runAccessible(ctx, cat, opts, &st)
+	}
+	m := newApp(cat, opts, &st, newTheme())
+	return runProgram(ctx, m, opts.In, opts.Err)
+}
+
+// screenRenderer returns a renderer for w: no colour with NO_COLOR, and
+// the background asked about now, before the program owns the terminal
+// (asked later, the terminal's answer arrives as keystrokes).
+func screenRenderer(w io.Writer, getenv func(string) string) *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(w)
+	if getenv("NO_COLOR") != "" {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	r.SetHasDarkBackground(r.HasDarkBackground())
+	return r
+}
+
+// runProgram runs m on the terminal and turns a caught panic into an
+// error that says where to report it, with the details on errOut.
+func runProgram(ctx context.Context, m app, in io.Reader, errOut io.Writer) error {
+	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(errOut), tea.WithContext(ctx), tea.WithAltScreen())
+	final, err := p.Run()
+	var info *crashInfo
+	if fm, ok := final.(app); ok {
+		info = fm.crash.info
+	}
+	if info == nil {
+		info = m.crash.info
+	}
+	switch {
+	case info != nil:
+		fmt.Fprintf(errOut, "gpuplan: internal error: %v\n%s\n", info.value, info.stack)
+		return fmt.Errorf("internal error: %v (a bug: please report it at %s with the lines above)", info.value, IssuesURL)
+	case errors.Is(err, tea.ErrProgramPanic):
+		return fmt.Errorf("internal error (a bug: please report it at %s with the lines above)", IssuesURL)
+	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
+		return ctx.Err()
+	}
+	return err
+}
+
+// lineReader reads one byte at a time, so that each of huh's prompts,
+// which wrap the input in a new scanner, gets exactly its own line.
+type lineReader struct{ r io.Reader }
+
+func (l lineReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	return l.r.Read(p[:1])
+}
+
+// runAccessible asks every question that applies as a plain prompt
+// (hidden pages are skipped, unlike huh's own runner), prints the
+// estimate and the best offers as text, and offers to export.
+func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *styles) error {
+	cat.Index()
+	a := defaultAnswers(cat)
+	if opts.Config != nil {
+		a = answersFromConfig(cat, opts.Config)
+	}
+	in := lineReader{opts.In}
+	prompts := opts.Err
+	w := newWizard(a, cat, opts.ReadHFConfig != nil, huh.ThemeBase(), 80, 40)
+	fmt.Fprintln(prompts, "gpuplan configurator (accessible mode): press enter to keep the answer shown in brackets.")
+	for _, p := range w.pages {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if p.hide != nil && p.hide() {
+			continue
+		}
+		fmt.Fprintf(prompts, "\n== %s ==\n", p.title)
+		start := len(w.inputs)
+		fields := p.fields(true)
+		for _, f := range fields {
+			f.WithTheme(huh.ThemeBase())
+			f.Init()
+			f.Focus()
+			for _, b := range w.inputs[start:] {
+				if huh.Field(b.field) == f && *b.value != "" {
+					fmt.Fprintf(prompts, "[%s]\n", *b.value)
+				}
+			}
+			if err := f.RunAccessible(prompts, in); err != nil {
+				return err
+			}
+			a.reconcile(cat, nil)
+			w.syncRegions()
+		}
+	}
+	cfg, cfgErr := a.config()
+	res := compute(cat, cfg, cfgErr, &hfReader{read: opts.ReadHFConfig}, 0)
+	out := lipgloss.NewRenderer(opts.Out)
+	out.SetColorProfile(termenv.Ascii)
+	fmt.Fprintln(opts.Out)
+	if !res.ok() {
+		fmt.Fprintf(opts.Out, "No estimate: %s\n", errText(res.err))
+	} else if err := WriteRecommend(opts.Out, out, &res.rec, res.est, 5, 100); err != nil {
+		return err
+	}
+	if cfgErr != nil {
+		return nil
+	}
+	path := ""
+	fmt.Fprintln(prompts)
+	exp := huh.NewInput().Title("Export the answers to a file (empty: do not export)").Value(&path)
+	if err := exp.RunAccessible(prompts, in); err != nil || strings.TrimSpace(path) == "" {
+		return err
+	}
+	data, err := exportConfig(a, res, nil, cat.AsOf)
+	if err != nil {
+		return err
+	}
+	abs, _ := filepath.Abs(strings.TrimSpace(path))
+	err = WriteFileAtomic(abs, data, false)
+	if errors.Is(err, ErrFileExists) {
+		overwrite := false
+		c := huh.NewConfirm().Title("Overwrite " + abs + "?").Value(&overwrite)
+		_ = c.RunAccessible(prompts, in)
+		if !overwrite {
+			fmt.Fprintln(prompts, "not exported")
+			return nil
+		}
+		err = WriteFileAtomic(abs, data, true)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(prompts, "exported to %s\n", abs)
+	return nil
+}
