@@ -83,7 +83,7 @@ func newApp(cat *model.Catalog, opts Options, st *styles, theme *huh.Theme) app 
 		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}}
 	m.width, m.height = 100, 30 // until the terminal says
 	m.wiz = newWizard(a, cat, opts.ReadHFConfig != nil, theme, 50, 20)
-	m.panel = panel{st: st}
+	m.panel = panel{st: st, cache: &panelCache{}}
 	m.offers = newOffersView(st, m.keys.Table)
 	m.detail = newDetailView(st, m.keys.Table)
 	m.footer = newFooter(st)
@@ -123,6 +123,13 @@ func (m app) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	if m.crash.info != nil {
 		return m, tea.Quit
 	}
+	res, cmd = m.update(msg)
+	next := res.(app)
+	next.layout() // cheap when nothing changed size
+	return next, cmd
+}
+
+func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
@@ -166,7 +173,7 @@ func (m app) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	// Other messages are huh's own (field updates, options loaded, page
 	// moves): they belong to the dialog while one is open, else the form.
 	if m.dialog != nil {
-		return m, m.dialog.update(msg)
+		return m.dialogDone(m.dialog.update(msg))
 	}
 	return m.updateForm(msg)
 }
@@ -274,7 +281,13 @@ func (m app) dialogKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	}
-	cmd := d.update(msg)
+	return m.dialogDone(d.update(msg))
+}
+
+// dialogDone acts on an answered dialog; the form answers on huh's own
+// messages (a page move after enter), not only on keys.
+func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	d := m.dialog
 	if !d.done() {
 		return m, cmd
 	}
@@ -466,7 +479,6 @@ func (m app) View() (out string) {
 		return lipgloss.NewStyle().MaxHeight(max(m.height, 1)).Render(
 			lipgloss.Place(max(m.width, 1), max(m.height, 1), lipgloss.Center, lipgloss.Center, text))
 	}
-	m.layout()
 	header := m.header()
 	footer := m.footer.view(m.keys, m.fullHelp)
 	bodyH := max(m.height-1-lipgloss.Height(footer), 1)

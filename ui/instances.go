@@ -89,7 +89,11 @@ func (v *offersView) selected() *model.Offer {
 }
 
 func (v *offersView) setSize(w, h int) {
-	v.width, v.height = max(w, 0), max(h, 0)
+	w, h = max(w, 0), max(h, 0)
+	if w == v.width && h == v.height {
+		return
+	}
+	v.width, v.height = w, h
 	v.refresh(v.selected())
 }
 
@@ -246,7 +250,11 @@ func (d *detailView) show(o *model.Offer, r *result, asOf string) {
 }
 
 func (d *detailView) setSize(w, h int, r *result, asOf string) {
-	d.vp.Width, d.vp.Height = max(w, 0), max(h, 0)
+	w, h = max(w, 0), max(h, 0)
+	if w == d.vp.Width && h == d.vp.Height {
+		return
+	}
+	d.vp.Width, d.vp.Height = w, h
 	if d.offer != nil {
 		d.vp.SetContent(offerDetail(d.st, d.offer, r, asOf, d.vp.Width))
 	}

@@ -129,6 +129,16 @@ type panel struct {
 	res           *result
 	pending       bool // a newer result is on its way
 	width, height int
+	cache         *panelCache // shared by copies: View has a value receiver
+}
+
+// panelCache keeps the last drawing: the panel changes only with its
+// result or size, not with every keystroke (recomputes arrive later).
+type panelCache struct {
+	res           *result
+	width, height int
+	compact       bool
+	out           string
 }
 
 func (p *panel) setSize(w, h int) { p.width, p.height = max(w, 0), max(h, 0) }
@@ -150,6 +160,17 @@ func modelTitle(r *result) string {
 // view renders the panel inside its border, width × height cells; compact
 // (under the form) shows the essentials in fewer lines.
 func (p panel) view(compact bool) string {
+	if c := p.cache; c != nil && c.res == p.res && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
+		return c.out
+	}
+	out := p.render(compact)
+	if p.cache != nil {
+		*p.cache = panelCache{res: p.res, width: p.width, height: p.height, compact: compact, out: out}
+	}
+	return out
+}
+
+func (p panel) render(compact bool) string {
 	st := p.st
 	iw := max(p.width-st.Panel.GetHorizontalFrameSize(), 0)
 	ih := max(p.height-st.Panel.GetVerticalFrameSize(), 0)

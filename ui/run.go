@@ -29,9 +29,7 @@ func Run(ctx context.Context, cat *model.Catalog, opts Options) error {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
-	// Measure text as lipgloss does: East Asian ambiguous glyphs (…, ×, ─)
-	// are one cell, so tables and borders agree in CJK locales too.
-	runewidth.DefaultCondition.EastAsianWidth = false
+	measureLikeLipgloss()
 	r := screenRenderer(opts.Err, opts.Getenv)
 	lipgloss.SetDefaultRenderer(r) // huh and bubbles style with the default renderer
 	st := newStyles(r)
@@ -40,6 +38,15 @@ func Run(ctx context.Context, cat *model.Catalog, opts Options) error {
 	}
 	m := newApp(cat, opts, &st, newTheme())
 	return runProgram(ctx, m, opts.In, opts.Err)
+}
+
+// measureLikeLipgloss makes go-runewidth (which bubbles' table uses to
+// cut cells) count East Asian ambiguous glyphs (…, ×, ─, ·) as one cell,
+// as lipgloss does: in a CJK locale they would otherwise count two and
+// the table's columns would not line up with its header and borders.
+func measureLikeLipgloss() {
+	runewidth.EastAsianWidth = false
+	runewidth.DefaultCondition = runewidth.NewCondition()
 }
 
 // screenRenderer returns a renderer for w: no colour with NO_COLOR, and
@@ -57,7 +64,17 @@ func screenRenderer(w io.Writer, getenv func(string) string) *lipgloss.Renderer 
 // runProgram runs m on the terminal and turns a caught panic into an
 // error that says where to report it, with the details on errOut.
 func runProgram(ctx context.Context, m app, in io.Reader, errOut io.Writer) error {
-	p := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(errOut), tea.WithContext(ctx), tea.WithAltScreen())
+	return finish(ctx, m, newProgram(ctx, m, in, errOut), errOut)
+}
+
+// newProgram draws on out (stderr) in the alternate screen, so the shell's
+// screen comes back on exit.
+func newProgram(ctx context.Context, m app, in io.Reader, out io.Writer) *tea.Program {
+	return tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx), tea.WithAltScreen())
+}
+
+// finish runs p to the end and reports a caught panic.
+func finish(ctx context.Context, m app, p *tea.Program, errOut io.Writer) error {
 	final, err := p.Run()
 	var info *crashInfo
 	if fm, ok := final.(app); ok {

@@ -33,6 +33,7 @@ type wizard struct {
 	cat    *model.Catalog
 	width  int
 	height int
+	sized  bool
 
 	// regions are the region options for the chosen providers, read by
 	// the options function in a command goroutine; regionGen changes
@@ -59,6 +60,9 @@ func newWizard(a *answers, cat *model.Catalog, hfEnabled bool, theme *huh.Theme,
 	groups := make([]*huh.Group, 0, len(w.pages))
 	for _, p := range w.pages {
 		fs := p.fields(false)
+		for _, f := range fs {
+			f.WithTheme(theme) // before NewGroup measures them: huh builds a theme per call otherwise
+		}
 		w.fields = append(w.fields, fs)
 		g := huh.NewGroup(fs...) // the header names the page
 		if p.hide != nil {
@@ -75,8 +79,12 @@ func newWizard(a *answers, cat *model.Catalog, hfEnabled bool, theme *huh.Theme,
 	return w
 }
 
+// setSize sizes the form; huh re-measures every field, so only on change.
 func (w *wizard) setSize(width, height int) {
-	w.width, w.height = width, height
+	if width == w.width && height == w.height && w.sized {
+		return
+	}
+	w.width, w.height, w.sized = width, height, true
 	w.form = w.form.WithWidth(max(width, 10)).WithHeight(max(height, 3))
 }
 

@@ -1,0 +1,125 @@
+package ui
+
+import (
+	"syscall"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gpuplan/gpuplan/data"
+)
+
+// benchApp is the configurator on the embedded catalog at 120×40 on the
+// model page, recomputing in commands as in production.
+func benchApp(b *testing.B) app {
+	b.Helper()
+	m := start(b, newTestApp(b, embeddedCatalog(b), Options{}), size(120, 40), enter, enter)
+	m.async = true
+	return m
+}
+
+// BenchmarkKeystroke is one keystroke that changes the answers (the
+// highlighted model) through Update and View: the recompute is started
+// (its command is not run here; see BenchmarkRecompute).
+func BenchmarkKeystroke(b *testing.B) {
+	m := benchApp(b)
+	var tm tea.Model = m
+	keys := []tea.Msg{down, up}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		tm, _ = tm.Update(keys[i%2])
+		_ = tm.View()
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkKeystrokeCached is a keystroke that leaves the answers as
+// they were (the cursor moving in a text field): no recompute at all.
+func BenchmarkKeystrokeCached(b *testing.B) {
+	m := benchApp(b)
+	m = drive(b, m, enter, enter) // batch size input
+	var tm tea.Model = m
+	keys := []tea.Msg{tea.KeyMsg{Type: tea.KeyLeft}, tea.KeyMsg{Type: tea.KeyRight}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		tm, _ = tm.Update(keys[i%2])
+		_ = tm.View()
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkRecompute is the command a changed answer starts: estimate,
+// match against every offer of the embedded catalog, rank.
+func BenchmarkRecompute(b *testing.B) {
+	cat := embeddedCatalog(b)
+	m := newTestApp(b, cat, Options{})
+	cfg, err := m.a.config()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	cpu := cpuTime()
+	for b.Loop() {
+		compute(cat, cfg, nil, m.hf, 1)
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkFirstFrame is the start: build the configurator (first
+// estimate included), size it and draw the first frame. The catalog is
+// loaded once outside the loop; BenchmarkLoadCatalog measures that.
+func BenchmarkFirstFrame(b *testing.B) {
+	cat := embeddedCatalog(b)
+	st := testStyles()
+	b.ReportAllocs()
+	cpu := cpuTime()
+	for b.Loop() {
+		m := newApp(cat, Options{}, st, newTheme())
+		next, _ := m.Update(size(120, 40))
+		_ = next.View()
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkLoadCatalog is data.Load, the other part of the first frame.
+func BenchmarkLoadCatalog(b *testing.B) {
+	for b.Loop() {
+		if _, err := data.Load(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestFirstFrameTime checks the first frame, catalog load included, is
+// drawn within 100 ms (generous here: 4× on a loaded test machine).
+func TestFirstFrameTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing")
+	}
+	start := time.Now()
+	cat, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newApp(cat, Options{}, testStyles(), newTheme())
+	next, _ := m.Update(size(120, 40))
+	_ = next.View()
+	if d := time.Since(start); d > 400*time.Millisecond {
+		t.Errorf("first frame after %v", d)
+	} else {
+		t.Logf("first frame after %v (catalog load included)", d)
+	}
+}
+
+// cpuTime is the process's user and system CPU time: on a loaded
+// machine wall time per keystroke says more about the machine.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

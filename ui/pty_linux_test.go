@@ -1,0 +1,87 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openPTY returns a pseudo-terminal's controller and terminal ends.
+func openPTY(t *testing.T) (ctl, tty *os.File) {
+	t.Helper()
+	ctl, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	if err := unix.IoctlSetPointerInt(int(ctl.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Skipf("unlockpt: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(ctl.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Skipf("ptsname: %v", err)
+	}
+	tty, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("open pts: %v", err)
+	}
+	if err := unix.IoctlSetWinsize(int(tty.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 30, Col: 100}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ctl.Close(); tty.Close() })
+	return ctl, tty
+}
+
+// Trap: a panic leaving the terminal in raw mode. On a real (pseudo)
+// terminal, a panic inside Update ends the program with the terminal's
+// modes as they were before it started, and the report on stderr.
+func TestPanicRestoresTerminal(t *testing.T) {
+	ctl, tty := openPTY(t)
+	go io.Copy(io.Discard, ctl) // the screen's output must be read or writes block
+	before, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestApp(t, testCatalog(t), Options{})
+	m.screen = screenOffers
+	p := newProgram(context.Background(), m, tty, tty)
+	raw := make(chan bool, 1)
+	go func() {
+		time.Sleep(300 * time.Millisecond) // let it enter raw mode first
+		during, _ := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+		raw <- during != nil && during.Lflag&unix.ICANON == 0
+		p.Send(brokenResult(m.seq))
+	}()
+	var errb bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- finish(context.Background(), m, p, &errb) }()
+	select {
+	case err = <-done:
+	case <-time.After(15 * time.Second):
+		p.Kill()
+		t.Fatal("the program did not end after the panic")
+	}
+	if !<-raw {
+		t.Error("the program never put the terminal in raw mode: the test proves nothing")
+	}
+	if err == nil || !strings.Contains(err.Error(), IssuesURL) {
+		t.Errorf("error = %v, want one saying where to report", err)
+	}
+	after, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Lflag != before.Lflag || after.Iflag != before.Iflag || after.Oflag != before.Oflag {
+		t.Errorf("terminal modes changed: lflag %#x → %#x, iflag %#x → %#x (left in raw mode?)", before.Lflag, after.Lflag, before.Iflag, after.Iflag)
+	}
+	if after.Lflag&unix.ICANON == 0 || after.Lflag&unix.ECHO == 0 {
+		t.Error("the terminal is in raw mode after the panic")
+	}
+}
