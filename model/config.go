@@ -107,7 +107,10 @@ func (c *CustomModel) Architecture() Architecture {
 			}
 		}
 	}
-	a.Name = "custom " + FormatCount(a.ParamCount()) + " " + string(a.Family)
+	a.Name = "custom " + string(a.Family)
+	if a.HasShape() {
+		a.Name += fmt.Sprintf(" (%d layers × %d hidden)", a.Layers, a.Hidden)
+	}
 	return a
 }
 

@@ -57,6 +57,7 @@ type app struct {
 	footer footer
 
 	screen        screen
+	formErr       bool // the footer shows a field's error
 	width, height int
 	sized         bool // a window size arrived
 	fullHelp      bool
@@ -152,6 +153,7 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case fileExistsMsg:
+		m.footer.say("", false)
 		if m.dialog != nil {
 			m.dialog.path = msg.path
 			m.dialog.askOverwrite(m.theme)
@@ -159,6 +161,7 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case exportErrMsg:
+		m.footer.say("", false)
 		if m.dialog != nil {
 			old := m.dialog
 			m.dialog = newExportDialog(old.path, old.data, m.theme, old.width)
@@ -364,6 +367,15 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 	f, cmd := m.wiz.form.Update(msg)
 	m.wiz.form = f.(*huh.Form)
 	m.afterForm()
+	// A field's error shows in the footer, which is always on screen (huh
+	// puts it under the page, which a short terminal cuts off).
+	if errs := m.wiz.form.Errors(); len(errs) > 0 {
+		m.footer.say("✗ "+errs[0].Error(), true)
+		m.formErr = true
+	} else if m.formErr {
+		m.footer.say("", false)
+		m.formErr = false
+	}
 	if m.wiz.form.State == huh.StateCompleted { // enter on the last question
 		m.footer.say("every question answered: these are all the offers", false)
 		next, c := m.toOffers()
@@ -439,7 +451,8 @@ func (m *app) layout() {
 	case m.screen == screenWizard:
 		m.keys.form = m.wiz.form.KeyBinds()
 	}
-	m.keys.forScreen(m.screen, m.screen == screenWizard && m.wiz.typing(), m.dialog != nil)
+	wizard := m.screen == screenWizard
+	m.keys.forScreen(m.screen, wizard && m.wiz.typing(), wizard && m.filtering(), m.dialog != nil)
 	if m.screen == screenWizard && m.dialog == nil {
 		if pos, _ := m.wiz.position(m.wiz.focusedPage()); pos <= 1 {
 			m.keys.Back.SetEnabled(false) // nothing before the first page

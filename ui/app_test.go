@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"testing"
@@ -9,6 +10,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // bertAnswers answers every question for BERT-Large fine-tuning on one
@@ -82,5 +85,67 @@ func TestGolden(t *testing.T) {
 			checkFits(t, view, sz[0], sz[1])
 			golden.RequireEqual(t, []byte(ansi.Strip(view)))
 		})
+	}
+}
+
+// The model list offers "Hugging Face config.json…" only when a reader
+// is wired in; its path question is asked, and the panel shows the model.
+func TestHFConfigEntry(t *testing.T) {
+	cat := testCatalog(t)
+	for _, o := range modelOptions(cat, false) {
+		if o.Value == modelHF {
+			t.Error("config.json offered without a reader")
+		}
+	}
+	bert, _ := cat.Model("bert-large")
+	read := func(path string) (model.Architecture, model.Precision, []string, error) {
+		if path != "ckpt/config.json" {
+			return model.Architecture{}, "", nil, fmt.Errorf("open %s: no such file or directory", path)
+		}
+		a := *bert
+		a.Key, a.Name = "", "my-bert"
+		return a, model.FP16, nil, nil
+	}
+	m := start(t, newTestApp(t, cat, Options{ReadHFConfig: read}), size(120, 40), enter, enter, runes("/"))
+	m = drive(t, m, append(typed("hugging"), enter)...)
+	if m.a.Model != modelHF || m.wiz.pages[m.wiz.focusedPage()].title != "Hugging Face config.json" {
+		t.Fatalf("model %q, page %q", m.a.Model, m.wiz.pages[m.wiz.focusedPage()].title)
+	}
+	m = drive(t, m, typed("ckpt/config.jso")...)
+	if !strings.Contains(screenText(m), "no such file") {
+		t.Errorf("a wrong path does not show its error:\n%s", screenText(m))
+	}
+	m = drive(t, m, runes("n"))
+	if !strings.Contains(screenText(m), "my-bert") {
+		t.Errorf("the panel does not show the config.json's model:\n%s", screenText(m))
+	}
+	c, err := m.a.config()
+	if err != nil || c.Workload.HFConfig != "ckpt/config.json" {
+		t.Errorf("config() = %+v, %v", c.Workload, err)
+	}
+}
+
+// A custom shape is asked for, estimated, exported and reloaded.
+func TestCustomModel(t *testing.T) {
+	cat := testCatalog(t)
+	m := start(t, newTestApp(t, cat, Options{}), size(120, 40), enter, enter, runes("/"))
+	m = drive(t, m, append(typed("custom"), enter)...)
+	m = drive(t, m, msgs(replace("1B"), enter, replace("16"), enter, replace("2048"), enter, replace("16"), enter, replace("50000"))...)
+	if !m.res.ok() || !strings.Contains(m.res.workload.Model.Name, "16 layers × 2048 hidden") {
+		t.Fatalf("custom estimate: %v %q", m.res.err, m.res.workload.Model.Name)
+	}
+	b, err := exportConfig(m.a, m.res, nil, cat.AsOf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := model.DecodeConfig(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := answersFromConfig(cat, &cfg)
+	c1, _ := m.a.config()
+	c2, _ := back.config()
+	if !reflect.DeepEqual(c1, c2) {
+		t.Errorf("custom model round trip:\n got %+v\nwant %+v", c2.Workload.Custom, c1.Workload.Custom)
 	}
 }

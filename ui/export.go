@@ -25,6 +25,7 @@ type dialog struct {
 	err       error  // shown under the form; the answers are kept
 	data      []byte // export: what will be written
 	width     int
+	fields    []huh.Field // the form's fields (tests reach their cursors)
 }
 
 type dialogKind int
@@ -45,15 +46,15 @@ func dialogKeys() *huh.KeyMap {
 // newExportDialog asks for the file name; data is the TOML to write.
 func newExportDialog(path string, data []byte, theme *huh.Theme, width int) *dialog {
 	d := &dialog{kind: dialogExportName, path: path, data: data, width: width}
-	d.form = huh.NewForm(huh.NewGroup(
-		huh.NewInput().Title("Export the answers to").Description("a TOML file; reopen it with gpuplan --config FILE").
-			Value(&d.path).Validate(func(s string) error {
-			if strings.TrimSpace(s) == "" {
-				return errors.New("give a file name such as gpuplan.toml")
-			}
-			return nil
-		}),
-	)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(width)
+	in := huh.NewInput().Title("Export the answers to").Description("a TOML file; reopen it with gpuplan --config FILE").
+		Value(&d.path).Validate(func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("give a file name such as gpuplan.toml")
+		}
+		return nil
+	})
+	d.fields = []huh.Field{in}
+	d.form = huh.NewForm(huh.NewGroup(in)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(width)
 	return d
 }
 

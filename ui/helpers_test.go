@@ -8,8 +8,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
@@ -117,11 +121,14 @@ func start(tb testing.TB, m tea.Model, msgs ...tea.Msg) app {
 }
 
 // drive sends msgs to m in order, running the commands each returns
-// (and theirs) before the next message, as the program would. Commands
-// still running after 50 ms (cursor blinks, spinners) are dropped.
+// (and theirs) before the next message, as the program would. Text
+// cursors are made steady first (a blinking cursor's command waits half
+// a second); commands still running after a second (spinner ticks) are
+// dropped.
 func drive(tb testing.TB, m tea.Model, msgs ...tea.Msg) app {
 	tb.Helper()
 	for _, msg := range msgs {
+		steadyCursors(m.(app))
 		m = step(tb, m, func() tea.Msg { return msg })
 	}
 	return m.(app)
@@ -157,6 +164,7 @@ func step(tb testing.TB, m tea.Model, first tea.Cmd) tea.Model {
 		}
 		var next tea.Cmd
 		m, next = m.Update(msg)
+		steadyCursors(m.(app)) // a dialog may have just opened
 		if next != nil {
 			queue = append(queue, next)
 		}
@@ -173,8 +181,37 @@ func run(cmd tea.Cmd) tea.Msg {
 	select {
 	case msg := <-ch:
 		return msg
-	case <-time.After(50 * time.Millisecond):
+	case <-time.After(time.Second):
 		return nil
+	}
+}
+
+// steadyCursors sets every text cursor of the form and the dialog to
+// static. huh keeps its text inputs private, so reflection reaches them:
+// Input.textinput, and the search field of Select and MultiSelect.
+func steadyCursors(m app) {
+	var fields []huh.Field
+	for _, fs := range m.wiz.fields {
+		fields = append(fields, fs...)
+	}
+	if m.dialog != nil {
+		fields = append(fields, m.dialog.fields...)
+	}
+	for _, f := range fields {
+		v := reflect.ValueOf(f)
+		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+			continue
+		}
+		for _, name := range []string{"textinput", "filter"} {
+			ti := v.Elem().FieldByName(name)
+			if !ti.IsValid() || ti.Type() != reflect.TypeOf(textinput.Model{}) {
+				continue
+			}
+			t := reflect.NewAt(ti.Type(), unsafe.Pointer(ti.UnsafeAddr())).Interface().(*textinput.Model)
+			if t.Cursor.Mode() != cursor.CursorStatic {
+				t.Cursor.SetMode(cursor.CursorStatic)
+			}
+		}
 	}
 }
 

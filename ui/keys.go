@@ -33,10 +33,11 @@ func defaultKeys() keyMap {
 }
 
 // forScreen enables the bindings that work on screen s; typing means a
-// text field has the focus, where q and ? are letters.
-func (k *keyMap) forScreen(s screen, typing, dialog bool) {
+// text field has the focus, where q and ? are letters; filtering that
+// esc belongs to a list's search.
+func (k *keyMap) forScreen(s screen, typing, filtering, dialog bool) {
 	wizard, offers, detail := s == screenWizard, s == screenOffers, s == screenDetail
-	k.Back.SetEnabled(!wizard || dialog || !typing)
+	k.Back.SetEnabled(!wizard || dialog || !filtering)
 	switch {
 	case dialog:
 		k.Back.SetHelp("esc", "cancel")

@@ -208,6 +208,9 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	e := r.est
 	w := &r.workload
 	best := r.best()
+	if best != nil && best.Estimate != nil {
+		w = &best.Estimate.Workload // with "auto" GPUs, the count and strategy the best offer uses
+	}
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
 

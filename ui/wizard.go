@@ -74,7 +74,7 @@ func newWizard(a *answers, cat *model.Catalog, hfEnabled bool, theme *huh.Theme,
 	keys.Quit.SetEnabled(false)                   // ctrl+c is ours: it asks before quitting
 	keys.Input.AcceptSuggestion.SetEnabled(false) // ctrl+e is ours: export
 	keys.Text.Editor.SetEnabled(false)
-	w.form = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(true).WithKeyMap(keys).WithTheme(theme)
+	w.form = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(keys).WithTheme(theme)
 	w.setSize(width, height)
 	return w
 }

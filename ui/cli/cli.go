@@ -224,8 +224,28 @@ func renderer(env *Env, w io.Writer) (*lipgloss.Renderer, int) {
 	return r, width
 }
 
-// runTUI opens the configurator when stdin and stdout are terminals.
+// runTUI opens the configurator when stdin and stdout are terminals. A
+// --config file is checked first, so its errors (by key) come before the
+// terminal's.
 func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) error {
+	var cfg *model.Config
+	var cat *model.Catalog
+	var warnings []string
+	if configPath != "" {
+		c, err := readConfig(configPath)
+		if err != nil {
+			return err
+		}
+		if cat, warnings, err = env.LoadCatalog(overlays); err != nil {
+			return err
+		}
+		// The configurator asks about the model but not about every key
+		// (tp, lora_rank): a file it could not fix is refused here.
+		if _, _, err := c.Workload.Resolve(cat, env.ReadHFConfig); err != nil {
+			return usage(fmt.Errorf("%s: %w", configPath, err))
+		}
+		cfg = &c
+	}
 	in, inOK := env.Stdin.(*os.File)
 	out, outOK := env.Stdout.(*os.File)
 	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
@@ -234,23 +254,19 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 	if env.RunTUI == nil {
 		return errors.New("this build has no configurator; use gpuplan estimate or gpuplan recommend")
 	}
-	cat, warnings, err := env.LoadCatalog(overlays)
-	if err != nil {
-		return err
+	if cat == nil {
+		var err error
+		if cat, warnings, err = env.LoadCatalog(overlays); err != nil {
+			return err
+		}
 	}
 	opts := ui.Options{
+		Config:       cfg,
 		ConfigPath:   configPath,
 		Accessible:   env.Getenv("ACCESSIBLE") != "" || env.Getenv("TERM") == "dumb",
 		ReadHFConfig: env.ReadHFConfig,
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
-	}
-	if configPath != "" {
-		cfg, err := readConfig(configPath)
-		if err != nil {
-			return err
-		}
-		opts.Config = &cfg
 	}
 	printWarnings(env.Stderr, warnings)
 	return env.RunTUI(cmd.Context(), cat, opts)

@@ -17,6 +17,8 @@ import (
 // status, stdout and stderr.
 func runCLI(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no catalog.d overlays from the user running the tests
+	t.Setenv("HOME", t.TempDir())
 	var out, errb bytes.Buffer
 	code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith,
@@ -112,6 +114,21 @@ func TestConfiguratorNeedsTerminal(t *testing.T) {
 		if code != ExitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 ||
 			!strings.Contains(stderr, "gpuplan recommend") || strings.Contains(stderr, "/dev/tty") {
 			t.Errorf("gpuplan %v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+}
+
+// gpuplan --config FILE refuses a file the configurator could not fix
+// (an unknown model, a tp it does not ask about) before opening, by key.
+func TestConfiguratorConfigErrors(t *testing.T) {
+	for _, tt := range []struct{ content, want string }{
+		{strings.Replace(bertConfig, "bert-large", "bert-lrage", 1), `run.toml: workload.model: unknown model "bert-lrage"`},
+		{strings.Replace(bertConfig, "gpus = 1", "gpus = 2\ntp = 4", 1), "run.toml: workload.tp: tensor-parallel degree 4 must divide gpus 2"},
+	} {
+		path := writeFile(t, "run.toml", tt.content)
+		code, _, stderr := runCLI(t, "--config", path)
+		if code != ExitUsage || !strings.Contains(stderr, tt.want) {
+			t.Errorf("exit %d, stderr %q; want exit 2 with %q", code, stderr, tt.want)
 		}
 	}
 }
