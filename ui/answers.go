@@ -44,7 +44,7 @@ const (
 	defaultUnit    = unitTokens
 	defaultEpochs  = "3"
 	defaultHours   = "730"
-	defaultExport  = "gpuplan.toml"
+	defaultExport  = "./gpuplan.toml"
 )
 
 // answers receives the wizard's bound values; held as *answers so the

@@ -274,7 +274,7 @@ func (m app) dialogKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if msg.String() == "ctrl+c" && d.kind == dialogQuit {
 		return m, tea.Quit // asked twice
 	}
-	if key.Matches(msg, cancelKey) || msg.String() == "ctrl+c" {
+	if msg.String() == "esc" || msg.String() == "ctrl+c" {
 		if d.kind == dialogExportOverwrite { // back to the name, keeping it
 			m.dialog = newExportDialog(d.path, d.data, m.theme, d.width)
 			return m, m.dialog.init()
@@ -453,6 +453,9 @@ func (m *app) layout() {
 	}
 	wizard := m.screen == screenWizard
 	m.keys.forScreen(m.screen, wizard && m.wiz.typing(), wizard && m.filtering(), m.dialog != nil)
+	if _, err := m.a.config(); err != nil {
+		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)
+	}
 	if m.screen == screenWizard && m.dialog == nil {
 		if pos, _ := m.wiz.position(m.wiz.focusedPage()); pos <= 1 {
 			m.keys.Back.SetEnabled(false) // nothing before the first page

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
@@ -143,6 +142,3 @@ func exportConfig(a *answers, r *result, picked *model.Offer, asOf string) ([]by
 	}
 	return b, nil
 }
-
-// cancelKey closes a dialog.
-var cancelKey = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))

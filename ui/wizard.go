@@ -158,7 +158,7 @@ func (w *wizard) focusedPage() int {
 	return 0
 }
 
-// visiblePages counts the pages that apply, and the position of page i among them.
+// position returns where page i is among the pages that apply, and how many apply.
 func (w *wizard) position(i int) (pos, total int) {
 	for j, p := range w.pages {
 		if p.hide != nil && p.hide() {
