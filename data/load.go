@@ -226,6 +226,9 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
+			if pe.LastKey != "" && !strings.Contains(pe.Message, pe.LastKey) {
+				return fmt.Errorf("%s:%d: %s: %s", name, pe.Position.Line, pe.LastKey, pe.Message)
+			}
 			return fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
 		}
 		return fmt.Errorf("%s: %w", name, err)
@@ -411,7 +414,7 @@ func (r *rawModel) validate() (model.Architecture, error) {
 	if ferr != nil {
 		errs = append(errs, ferr)
 	} else if err := a.Validate(); err != nil {
-		errs = append(errs, errors.Unwrap(err))
+		errs = append(errs, errors.New(strings.TrimPrefix(err.Error(), model.ErrInvalidArchitecture.Error()+": ")))
 	}
 	if r.Norm != "" && r.Norm != string(model.LayerNorm) && r.Norm != string(model.RMSNorm) {
 		errs = append(errs, fmt.Errorf("norm %q: want layernorm or rmsnorm", r.Norm))
