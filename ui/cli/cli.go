@@ -67,6 +67,17 @@ func Run(env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}
+	// The embedded catalog is tested; a load error comes from the user's
+	// overlay files, so it is a usage error.
+	if load := env.LoadCatalog; load != nil {
+		env.LoadCatalog = func(paths []string) (*model.Catalog, []string, error) {
+			c, w, err := load(paths)
+			if err != nil {
+				err = usage(err)
+			}
+			return c, w, err
+		}
+	}
 	root := newRoot(&env)
 	root.SetArgs(env.Args)
 	root.SetIn(env.Stdin)
