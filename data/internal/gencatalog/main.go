@@ -186,6 +186,15 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "%s: %s\n", provider, w)
 	}
+	kept := insts[:0]
+	for _, in := range insts {
+		if why, ok := partialGPU[provider][in.Type]; ok {
+			fmt.Fprintf(stderr, "gencatalog: %s: %s dropped: %s\n", provider, in.Type, why)
+			continue
+		}
+		kept = append(kept, in)
+	}
+	insts = kept
 	notes := map[string]string{}
 	for i := range insts {
 		in := &insts[i]
