@@ -414,3 +414,41 @@ func FuzzLoadInstances(f *testing.F) {
 		}
 	})
 }
+
+// TestCSVOverlay: a SkyPilot vms.csv in <provider>/vms.csv layout overlays
+// fresh prices; the rows show where they came from.
+func TestCSVOverlay(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := filepath.Join(t.TempDir(), "aws")
+	os.MkdirAll(dir, 0o755)
+	b, err := os.ReadFile("testdata/skypilot/aws.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "vms.csv")
+	os.WriteFile(p, b, 0o644)
+	c, warnings, err := LoadWith([]string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) == 0 {
+		t.Error("no warning for the skipped FPGA row")
+	}
+	found := false
+	for _, in := range c.Instances {
+		if in.Provider == "aws" && in.Type == "g4dn.xlarge" {
+			found = true
+			if in.Origin != p {
+				t.Errorf("g4dn.xlarge origin %q, want the CSV", in.Origin)
+			}
+		}
+	}
+	if !found {
+		t.Error("g4dn.xlarge missing after the overlay")
+	}
+	flat := filepath.Join(t.TempDir(), "vms.csv")
+	os.WriteFile(flat, []byte("InstanceType,Price\n"), 0o644)
+	if _, _, err := LoadWith([]string{flat}); err == nil {
+		t.Error("a CSV outside <provider>/vms.csv with a bad header was accepted")
+	}
+}
