@@ -145,6 +145,9 @@ func (e *Estimate) time(g *GPU) {
 	if ok, fb := g.Supports(w.Precision); !ok {
 		e.Precision = fb
 	}
+	if e.Precision == INT8 || e.Precision == INT4 { // weight-only quantization computes in 16-bit
+		e.Precision = FP16
+	}
 	e.PeakTFLOPS = g.PeakTFLOPS(w.Precision)
 	rate := float64(w.GPUs) * e.PeakTFLOPS * 1e12 * e.MFU // FLOP/s, all GPUs
 	if w.GPUs > 1 {
@@ -228,6 +231,7 @@ func (e *Estimate) Assumptions() []string {
 		add("inference weights at %s (embeddings, norms and head in 16-bit for int8/int4/fp8; group-128 scales)", w.Precision)
 		if kvCache(w) > 0 {
 			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %d sequences at %.0f bytes", max(a.Layers, a.DecoderLayers), a.kvHeads(), a.headDim(), w.ContextLen, w.Sequences, kvBytes(w.Precision))
+			add("activations: all %d sequences prefilled at once (as Hugging Face generate does); servers with chunked prefill (vLLM) need less", w.Sequences)
 		}
 	}
 	if w.TP > 1 {
