@@ -22,7 +22,7 @@ var dockerRunFlags = []string{"--gpus all", "--rm", "--ipc=host", "--ulimit meml
 // is empty.
 func (p *Plan) Docker() ([]byte, error) {
 	if p.Image == "" {
-		return nil, fmt.Errorf("%w: %s; pass a container image to run", ErrNoStack, p.noImageReason())
+		return nil, fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
 	}
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")

@@ -45,7 +45,7 @@ const (
 // empty.
 func (p *Plan) Kubernetes() ([]byte, error) {
 	if p.Image == "" {
-		return nil, fmt.Errorf("%w: %s; pass a container image to run", ErrNoStack, p.noImageReason())
+		return nil, fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
 	}
 	labels := mapping(
 		kv{"app.kubernetes.io/name", str(p.Name)},

@@ -27,7 +27,7 @@ const (
 // Options.Wheel is empty.
 func (p *Plan) SkyPilot() ([]byte, error) {
 	if p.Wheel == "" {
-		return nil, fmt.Errorf("%w: %s; pass a wheel variant (cu118, cu126, …) to install", ErrNoStack, p.Stack.Reason)
+		return nil, fmt.Errorf("%w: %s, or name a PyTorch wheel variant to install", ErrNoStack, p.Stack.Reason)
 	}
 	setup := []string{
 		"set -e",

@@ -167,6 +167,13 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	}
 	out, err := plan.Render(ef.format)
 	if err != nil {
+		if errors.Is(err, launch.ErrNoStack) {
+			flag := "--image IMAGE"
+			if ef.format == launch.FormatSkyPilot {
+				flag = "--wheel VARIANT"
+			}
+			err = fmt.Errorf("%w (%s)", err, flag)
+		}
 		return usage(fmt.Errorf("--format %s: %w", ef.format, err))
 	}
 	printWarnings(env.Stderr, warnings)

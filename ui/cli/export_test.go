@@ -141,14 +141,25 @@ func TestExportErrors(t *testing.T) {
 	}
 }
 
-// TestExportTorchrunOnOldGPU: torchrun and toml need no software stack, so
-// a K80 still exports them.
-func TestExportTorchrunOnOldGPU(t *testing.T) {
+// TestExportOldGPU: torchrun and toml need no software stack, so a K80
+// still exports them, and --wheel or --image stand in for the missing one.
+func TestExportOldGPU(t *testing.T) {
 	args := append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge")
-	for _, f := range []string{"torchrun", "toml"} {
-		if code, _, errs := runExportCLI(t, append(args, "--format", f)...); code != 0 {
-			t.Errorf("%s: exit %d: %s", f, code, errs)
+	for _, extra := range [][]string{
+		{"--format", "torchrun"}, {"--format", "toml"},
+		{"--format", "skypilot", "--wheel", "cu118"}, {"--format", "docker", "--image", "registry.example/k80:1"},
+	} {
+		code, out, errs := runExportCLI(t, append(append([]string{}, args...), extra...)...)
+		if code != 0 {
+			t.Errorf("%v: exit %d: %s", extra, code, errs)
 		}
+		if len(extra) > 2 && !strings.Contains(out, extra[3]) {
+			t.Errorf("%v: output does not use %s:\n%s", extra, extra[3], out)
+		}
+	}
+	code, _, errs := runExportCLI(t, append(append([]string{}, args...), "--format", "docker")...)
+	if code != ExitUsage || !strings.Contains(errs, "(--image IMAGE)") {
+		t.Errorf("docker on a K80 without --image: exit %d: %s", code, errs)
 	}
 }
 
