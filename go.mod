@@ -10,6 +10,8 @@ require (
 	github.com/spf13/pflag v1.1.0
 )
 
+require go.yaml.in/yaml/v3 v3.0.6
+
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/aymanbagabas/go-osc52/v2 v2.0.1 // indirect
