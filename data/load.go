@@ -570,32 +570,8 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 	instFile := map[string]string{}
 	for _, f := range files {
 		inFile := map[string]bool{}
-		for _, g := range f.gpus {
-			if inFile["g"+g.Key] {
-				*errs = append(*errs, fmt.Errorf("%s: gpu %q: duplicate key", f.name, g.Key))
-				continue
-			}
-			inFile["g"+g.Key] = true
-			if i, ok := gpuAt[g.Key]; ok {
-				c.GPUs[i] = g
-				continue
-			}
-			gpuAt[g.Key] = len(c.GPUs)
-			c.GPUs = append(c.GPUs, g)
-		}
-		for _, m := range f.models {
-			if inFile["m"+m.Key] {
-				*errs = append(*errs, fmt.Errorf("%s: model %q: duplicate key", f.name, m.Key))
-				continue
-			}
-			inFile["m"+m.Key] = true
-			if i, ok := modelAt[m.Key]; ok {
-				c.Models[i] = m
-				continue
-			}
-			modelAt[m.Key] = len(c.Models)
-			c.Models = append(c.Models, m)
-		}
+		mergeByKey(&c.GPUs, gpuAt, f.gpus, func(g *model.GPU) string { return g.Key }, "gpu", f.name, errs)
+		mergeByKey(&c.Models, modelAt, f.models, func(m *model.Architecture) string { return m.Key }, "model", f.name, errs)
 		for _, in := range f.instances {
 			k := in.Provider + "/" + in.Type
 			if inFile["i"+k] {
@@ -627,25 +603,12 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 		}
 	}
 	// Aliases must be unique across GPUs and across models.
-	aliasOwner := map[string]string{}
+	gpuAliases, modelAliases := map[string]string{}, map[string]string{}
 	for _, g := range c.GPUs {
-		for _, a := range g.Aliases {
-			k := strings.ToLower(a)
-			if o, ok := aliasOwner[k]; ok && o != g.Key {
-				*errs = append(*errs, fmt.Errorf("gpu %q: alias %q is also an alias of %q", g.Key, a, o))
-			}
-			aliasOwner[k] = g.Key
-		}
+		checkAliases(gpuAliases, "gpu", g.Key, g.Aliases, errs)
 	}
-	aliasOwner = map[string]string{}
 	for _, m := range c.Models {
-		for _, a := range m.Aliases {
-			k := strings.ToLower(a)
-			if o, ok := aliasOwner[k]; ok && o != m.Key {
-				*errs = append(*errs, fmt.Errorf("model %q: alias %q is also an alias of %q", m.Key, a, o))
-			}
-			aliasOwner[k] = m.Key
-		}
+		checkAliases(modelAliases, "model", m.Key, m.Aliases, errs)
 	}
 	for _, in := range c.Instances {
 		if _, ok := gpuAt[in.GPU]; !ok {
@@ -670,6 +633,38 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 		c.AsOf = max(c.AsOf, in.AsOf)
 	}
 	c.Index()
+}
+
+// mergeByKey appends items to dst, replacing entries with the same key from
+// earlier files; a key twice in one file is an error.
+func mergeByKey[T any](dst *[]T, at map[string]int, items []T, key func(*T) string, kind, file string, errs *[]error) {
+	seen := make(map[string]bool, len(items))
+	for i := range items {
+		k := key(&items[i])
+		if seen[k] {
+			*errs = append(*errs, fmt.Errorf("%s: %s %q: duplicate key", file, kind, k))
+			continue
+		}
+		seen[k] = true
+		if j, ok := at[k]; ok {
+			(*dst)[j] = items[i]
+			continue
+		}
+		at[k] = len(*dst)
+		*dst = append(*dst, items[i])
+	}
+}
+
+// checkAliases records key's aliases in owner and reports one that another
+// entry already has.
+func checkAliases(owner map[string]string, kind, key string, aliases []string, errs *[]error) {
+	for _, a := range aliases {
+		k := strings.ToLower(a)
+		if o, ok := owner[k]; ok && o != key {
+			*errs = append(*errs, fmt.Errorf("%s %q: alias %q is also an alias of %q", kind, key, a, o))
+		}
+		owner[k] = key
+	}
 }
 
 // patchInstance applies an overlay entry over an existing instance: set
