@@ -75,11 +75,16 @@ func (g *GPU) Supports(p Precision) (ok bool, fallback Precision) {
 			return true, ""
 		}
 		return false, FP32
-	case AMPBF16, BF16:
+	case AMPBF16:
 		if g.BF16TFLOPS > 0 {
 			return true, ""
 		}
 		return false, AMPFP16
+	case BF16:
+		if g.BF16TFLOPS > 0 {
+			return true, ""
+		}
+		return false, FP16
 	case FP8:
 		if g.FP8TFLOPS > 0 {
 			return true, ""

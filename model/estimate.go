@@ -117,8 +117,12 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 // 2·N + 2·L·n_ctx·d_attn per generated token for causal attention).
 func inferenceFLOPs(w *Workload) float64 {
 	a := &w.Model
-	if a.Family.Vision() {
-		return ForwardFLOPsPerSample(w)
+	if !a.Family.Generative() {
+		one := *w
+		if !a.Family.Vision() {
+			one.SeqLen = w.ContextLen
+		}
+		return ForwardFLOPsPerSample(&one)
 	}
 	prompt := *w
 	prompt.SeqLen = max(w.ContextLen-w.GenTokens, 1)
@@ -157,7 +161,7 @@ func (e *Estimate) time(g *GPU) {
 		return
 	}
 	perSample := e.FLOPsPerSample / rate // seconds per sample, all GPUs
-	if w.Task == TaskInference && !w.Model.Family.Vision() && g.MemoryBandwidthGBps > 0 {
+	if w.Task == TaskInference && w.Model.Family.Generative() && g.MemoryBandwidthGBps > 0 {
 		// Per replica: a batch of Sequences requests.
 		replicas := float64(w.GPUs / w.TP)
 		replicaRate := rate / replicas
@@ -257,7 +261,7 @@ func (e *Estimate) Assumptions() []string {
 		if w.GPUs > 1 {
 			add("multi-GPU runs keep %.0f%% of single-GPU throughput per GPU (DeepLearningExamples 8-GPU scaling)", DataParallelEfficiency*100)
 		}
-		if w.Task == TaskInference && !a.Family.Vision() {
+		if w.Task == TaskInference && a.Family.Generative() {
 			add("decoding is timed as the slower of compute and reading weights + KV cache at %.0f%% of %.0f GB/s", MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 	}

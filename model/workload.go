@@ -41,7 +41,7 @@ type Workload struct {
 
 	ContextLen int // inference: tokens per sequence held in the KV cache (prompt + generated)
 	Sequences  int // inference: sequences decoded concurrently on each model replica
-	GenTokens  int // inference: tokens generated per sequence
+	GenTokens  int // inference: tokens generated per sequence (decoders and encoder-decoders only)
 
 	MFU float64 // model FLOPs utilisation override, (0, 1]; 0 picks DefaultMFU
 }
@@ -136,7 +136,7 @@ func (w *Workload) Defaults() {
 		if w.Sequences == 0 {
 			w.Sequences = max(w.MicroBatch, DefaultSequences)
 		}
-		if w.GenTokens == 0 {
+		if w.GenTokens == 0 && w.Model.Family.Generative() {
 			w.GenTokens = min(DefaultGenTokens, max(w.ContextLen/2, 1))
 		}
 	}
@@ -223,7 +223,7 @@ func (w *Workload) Validate() error {
 		{"lora_rank", w.LoRARank, 1, maxRank, w.Task.Adapters()},
 		{"context_len", w.ContextLen, 1, maxSeqLen, w.Task == TaskInference && !w.Model.Family.Vision()},
 		{"sequences", w.Sequences, 1, maxBatch, w.Task == TaskInference},
-		{"gen_tokens", w.GenTokens, 0, maxSeqLen, w.Task == TaskInference && !w.Model.Family.Vision()},
+		{"gen_tokens", w.GenTokens, 0, maxSeqLen, w.Task == TaskInference && w.Model.Family.Generative()},
 	} {
 		if c.applicable {
 			if err := intRange(c.field, c.v, c.lo, c.hi); err != nil {
@@ -243,7 +243,7 @@ func (w *Workload) Validate() error {
 	if w.Task == TaskInference && w.Strategy.ZeROStage() > 0 {
 		return bad("strategy", "%s shards training state; inference splits a model with --tp and replicates it with ddp", w.Strategy)
 	}
-	if w.Task == TaskInference && w.GenTokens > w.ContextLen && !w.Model.Family.Vision() {
+	if w.Task == TaskInference && w.GenTokens > w.ContextLen && w.Model.Family.Generative() {
 		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)
 	}
 	if w.Task.Adapters() {
