@@ -129,7 +129,11 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 		}
 	}
 	delta := m(f, a)
-	if err := errors.Join(f.errs...); err != nil {
+	if len(f.errs) > 0 {
+		err := error(joined(f.errs))
+		if !known {
+			err = fmt.Errorf("model_type %q, read through the generic keys: %w", c.ModelType, err)
+		}
 		return nil, err
 	}
 	if delta < 0 { // fewer parameters than the formula: carry the exact count
@@ -212,6 +216,20 @@ func describe(v []byte) string {
 }
 
 func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
+
+// joined reports several problems in one line, separated by semicolons;
+// errors.Is and errors.As see each.
+type joined []error
+
+func (j joined) Error() string {
+	msgs := make([]string, len(j))
+	for i, err := range j {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func (j joined) Unwrap() []error { return j }
 
 // maxField bounds every whole-number field (2³¹−1) so that products of
 // fields cannot overflow; model.Architecture.Validate then applies the
@@ -440,4 +458,38 @@ func ModelTypes() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// WithCounts returns the architecture adjusted to n, the exact count read
+// from the checkpoint's safetensors headers, for when both are given.
+//
+// When the headers hold more parameters than the config's shape (task
+// heads such as BERT's MLM head, a stored copy of a tied LM head), the
+// difference goes to ExtraParams (or Params, when the shape's count is
+// carried there), so ParamCount equals n.Params while MoE active counts
+// still follow the shape. When they hold fewer (packed quantized weights,
+// a partial checkpoint), the shape's count is kept. warn is "" unless the
+// two differ by more than 1%.
+func (c *Config) WithCounts(n TensorCounts) (a model.Architecture, warn string) {
+	a = c.Arch
+	shape, got := a.ParamCount(), float64(n.Params)
+	if shape <= 0 || got <= 0 {
+		return a, ""
+	}
+	if diff := got - shape; diff > 0 {
+		if a.Params > 0 {
+			a.Params = got
+		} else {
+			a.ExtraParams += diff
+		}
+	}
+	if rel := (got - shape) / shape; rel > 0.01 || rel < -0.01 {
+		kept := "the safetensors count"
+		if got < shape {
+			kept = "the config.json count"
+		}
+		warn = fmt.Sprintf("config.json gives %.0f parameters and the safetensors headers %d (%+.1f%%): using %s",
+			shape, n.Params, 100*rel, kept)
+	}
+	return a, warn
 }
