@@ -54,7 +54,8 @@ func ParseConfig(data []byte) (*Config, error) {
 
 // ReadConfig reads path, a config.json or a directory holding one. Errors
 // start with the file's path. When the config has no _name_or_path, the
-// architecture is named after the directory.
+// architecture is named after the directory holding config.json (or after
+// a file given another name, without .json).
 func ReadConfig(path string) (*Config, error) {
 	file := path
 	if fi, err := os.Stat(path); err != nil {
@@ -76,16 +77,24 @@ func ReadConfig(path string) (*Config, error) {
 		return nil, fmt.Errorf("%s: %w: %w", file, ErrConfig, err)
 	}
 	if c.Arch.Name == c.ModelType || c.Arch.Name == "" {
-		if dir := filepath.Base(filepath.Dir(file)); dir != "." && dir != string(filepath.Separator) {
-			c.Arch.Name = dir
+		name := strings.TrimSuffix(filepath.Base(file), ".json") // my-model.json → my-model
+		if name == "config" {                                    // models/my-model/config.json → my-model
+			abs, err := filepath.Abs(file)
+			name = filepath.Base(filepath.Dir(abs))
+			if err != nil || name == string(filepath.Separator) || name == "." {
+				name = ""
+			}
+		}
+		if name != "" {
+			c.Arch.Name = name
 		}
 	}
 	c.Arch.Source = file
 	return c, nil
 }
 
-// parseConfig does ParseConfig's work; nested is false for a text_config,
-// which cannot hold another.
+// parseConfig does ParseConfig's work; top is false for a text_config,
+// which is not searched for another.
 func parseConfig(data []byte, top bool) (*Config, error) {
 	if len(data) > MaxConfigBytes {
 		return nil, fmt.Errorf("%d bytes is above the %d MiB limit for a config.json", len(data), MaxConfigBytes>>20)

@@ -406,6 +406,11 @@ func TestReadConfig(t *testing.T) {
 		}
 	}
 
+	// A file not named config.json names the model after itself.
+	if c := mustRead(t, "mistral-7b"); c.Arch.Name != "mistral-7b" {
+		t.Errorf("Name = %q, want mistral-7b", c.Arch.Name)
+	}
+
 	// Errors name the path.
 	empty := t.TempDir()
 	if _, err := ReadConfig(empty); err == nil || !strings.Contains(err.Error(), filepath.Join(empty, "config.json")) {

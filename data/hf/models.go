@@ -8,8 +8,9 @@ import (
 
 // mapping fills a from a config.json's fields and returns delta: the
 // parameters the transformers modules have beyond model.Architecture's
-// shape formula (negative when they have fewer). Defaults for absent keys
-// are those of the model's transformers Config class.
+// shape formula (negative when they have fewer). Shape keys (width, depth,
+// heads, MLP size, vocabulary) are required; other absent keys take the
+// defaults of the model's transformers Config class.
 type mapping func(f *fields, a *model.Architecture) (delta float64)
 
 // mappings holds the model_types read exactly, with legacy spellings.
@@ -152,7 +153,7 @@ func gpt2(f *fields, a *model.Architecture) float64 {
 	a.Heads = f.need("n_head", "num_attention_heads")
 	a.FFN = f.int(4*a.Hidden, "n_inner")
 	a.Vocab = f.need("vocab_size")
-	a.LearnedPositions = f.need("n_positions", "max_position_embeddings")
+	a.LearnedPositions = f.int(1024, "n_positions", "max_position_embeddings")
 	a.MaxPositions = a.LearnedPositions
 	a.Norm = model.LayerNorm
 	a.LinearBias = true
@@ -252,7 +253,7 @@ func opt(f *fields, a *model.Architecture) float64 {
 	a.Heads = f.need("num_attention_heads")
 	a.FFN = f.need("ffn_dim")
 	a.Vocab = f.need("vocab_size")
-	a.MaxPositions = f.need("max_position_embeddings")
+	a.MaxPositions = f.int(2048, "max_position_embeddings")
 	a.LearnedPositions = a.MaxPositions + 2
 	a.Norm = model.LayerNorm
 	a.LinearBias = f.bool(true, "enable_bias")
@@ -304,7 +305,7 @@ func bert(f *fields, a *model.Architecture) float64 {
 	a.Heads = f.need("num_attention_heads")
 	a.FFN = f.need("intermediate_size")
 	a.Vocab = f.need("vocab_size")
-	a.LearnedPositions = f.need("max_position_embeddings")
+	a.LearnedPositions = f.int(512, "max_position_embeddings")
 	a.MaxPositions = a.LearnedPositions
 	a.TokenTypes = f.int(2, "type_vocab_size")
 	a.Norm = model.LayerNorm
@@ -371,14 +372,14 @@ func whisper(f *fields, a *model.Architecture) float64 {
 	a.FFN = f.need("encoder_ffn_dim")
 	decFFN := f.need("decoder_ffn_dim")
 	a.Vocab = f.need("vocab_size")
-	a.LearnedPositions = f.need("max_target_positions")
+	a.LearnedPositions = f.int(448, "max_target_positions")
 	a.MaxPositions = a.LearnedPositions
 	a.Norm = model.LayerNorm
 	a.LinearBias = true
 	a.Tied = f.bool(true, "tie_word_embeddings")
 	h := float64(a.Hidden)
 	mel := float64(f.int(80, "num_mel_bins"))
-	src := float64(f.need("max_source_positions"))
+	src := float64(f.int(1500, "max_source_positions"))
 	d := mel*h*3 + h + h*h*3 + h + src*h
 	d -= float64(a.Layers+2*a.DecoderLayers) * h
 	d += float64(a.DecoderLayers) * (2*h + 1) * float64(decFFN-a.FFN) // fc1, fc2 and fc1's bias

@@ -2,6 +2,7 @@ package hf
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -164,37 +165,20 @@ func parseHeader(r io.Reader, fileSize int64) ([]tensor, []string, error) {
 	if len(head) == 0 || head[0] != '{' {
 		return nil, nil, fmt.Errorf("header must be a JSON object, starts with %q", describe(head))
 	}
-	// The writer may pad the header with trailing spaces (for alignment).
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(head, &raw); err != nil {
-		return nil, nil, fmt.Errorf("header JSON: %w", err)
-	}
-
 	dataLen := int64(maxDataBytes)
 	if fileSize >= 0 {
 		dataLen = min(fileSize-8-int64(n), maxDataBytes)
 	}
-	names := make([]string, 0, len(raw))
-	for name := range raw {
-		if name != "__metadata__" { // free-form strings; not tensors
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names) // deterministic errors
-	tensors := make([]tensor, 0, len(names))
-	for _, name := range names {
-		t, err := parseTensor(name, raw[name], dataLen, fileSize >= 0)
-		if err != nil {
-			return nil, nil, fmt.Errorf("tensor %q: %w", name, err)
-		}
-		tensors = append(tensors, t)
+	tensors, err := decodeTensors(head, dataLen, fileSize >= 0)
+	if err != nil {
+		return nil, nil, err
 	}
 
 	slices.SortStableFunc(tensors, func(a, b tensor) int {
 		if a.begin != b.begin {
-			return cmpInt(a.begin, b.begin)
+			return cmp.Compare(a.begin, b.begin)
 		}
-		return cmpInt(a.end, b.end)
+		return cmp.Compare(a.end, b.end)
 	})
 	var warns []string
 	var covered, end int64
@@ -216,14 +200,49 @@ func parseHeader(r io.Reader, fileSize int64) ([]tensor, []string, error) {
 	return tensors, warns, nil
 }
 
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// decodeTensors streams the header's members, so that memory stays
+// proportional to the tensors kept rather than to the raw JSON. Duplicate
+// names are an error (a JSON map would silently keep the last).
+func decodeTensors(head []byte, dataLen int64, sized bool) ([]tensor, error) {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	syntax := func(err error) error { return fmt.Errorf("header JSON: %w", err) }
+	if _, err := dec.Token(); err != nil { // the opening '{', checked by the caller
+		return nil, syntax(err)
 	}
-	return 0
+	var tensors []tensor
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, syntax(err)
+		}
+		name, _ := tok.(string) // object keys are strings
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, syntax(err)
+		}
+		if name == "__metadata__" { // free-form strings; not a tensor
+			continue
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("tensor %q appears twice", name)
+		}
+		seen[name] = true
+		t, err := parseTensor(name, v, dataLen, sized)
+		if err != nil {
+			return nil, fmt.Errorf("tensor %q: %w", name, err)
+		}
+		tensors = append(tensors, t)
+	}
+	if _, err := dec.Token(); err != nil { // the closing '}'
+		return nil, syntax(err)
+	}
+	// The writer may pad the header with trailing spaces (for alignment);
+	// anything else after the object is an error.
+	if rest := bytes.TrimSpace(head[dec.InputOffset():]); len(rest) > 0 {
+		return nil, fmt.Errorf("header JSON: unexpected %s after the object", describe(rest))
+	}
+	return tensors, nil
 }
 
 // parseTensor checks one header entry against dataLen, the size of the
