@@ -216,19 +216,27 @@ func decodeTensors(head []byte, dataLen int64, sized bool) ([]tensor, error) {
 		if err != nil {
 			return nil, syntax(err)
 		}
-		name, _ := tok.(string) // object keys are strings
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, syntax(err)
-		}
+		name, _ := tok.(string)     // object keys are strings
 		if name == "__metadata__" { // free-form strings; not a tensor
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, syntax(err)
+			}
 			continue
+		}
+		var e entry
+		if err := dec.Decode(&e); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) && te.Field == "" { // the entry itself is not an object
+				return nil, fmt.Errorf("tensor %q: want an object with dtype, shape and data_offsets, got %s", name, te.Value)
+			}
+			return nil, syntax(err)
 		}
 		if seen[name] {
 			return nil, fmt.Errorf("tensor %q appears twice", name)
 		}
 		seen[name] = true
-		t, err := parseTensor(name, v, dataLen, sized)
+		t, err := parseTensor(name, e, dataLen, sized)
 		if err != nil {
 			return nil, fmt.Errorf("tensor %q: %w", name, err)
 		}
@@ -245,16 +253,18 @@ func decodeTensors(head []byte, dataLen int64, sized bool) ([]tensor, error) {
 	return tensors, nil
 }
 
+// entry is a header member as written; its fields are checked by parseTensor.
+type entry struct {
+	DType   json.RawMessage `json:"dtype"`
+	Shape   json.RawMessage `json:"shape"`
+	Offsets json.RawMessage `json:"data_offsets"`
+}
+
 // parseTensor checks one header entry against dataLen, the size of the
 // data section (an upper bound only when the file size is unknown).
-func parseTensor(name string, v json.RawMessage, dataLen int64, sized bool) (tensor, error) {
-	var e struct {
-		DType   json.RawMessage `json:"dtype"`
-		Shape   json.RawMessage `json:"shape"`
-		Offsets json.RawMessage `json:"data_offsets"`
-	}
-	if err := json.Unmarshal(v, &e); err != nil || bytes.TrimSpace(v)[0] != '{' {
-		return tensor{}, fmt.Errorf("want an object with dtype, shape and data_offsets, got %s", describe(v))
+func parseTensor(name string, e entry, dataLen int64, sized bool) (tensor, error) {
+	if e.DType == nil && e.Shape == nil && e.Offsets == nil { // null or {}
+		return tensor{}, errors.New("want an object with dtype, shape and data_offsets, got none of them")
 	}
 	t := tensor{name: name}
 	if e.DType == nil || json.Unmarshal(e.DType, &t.dtype) != nil {
