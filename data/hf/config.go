@@ -2,6 +2,7 @@ package hf
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -124,7 +125,7 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 			inner.Warnings = append([]string{fmt.Sprintf(
 				"model_type %q: read its text_config (model_type %q) only; the vision or audio tower is not counted",
 				c.ModelType, inner.ModelType)}, inner.Warnings...)
-			inner.ModelType, inner.DType, inner.Quantized = c.ModelType, cmpOr(inner.DType, c.DType), cmpOr(inner.Quantized, c.Quantized)
+			inner.ModelType, inner.DType, inner.Quantized = c.ModelType, cmp.Or(inner.DType, c.DType), cmp.Or(inner.Quantized, c.Quantized)
 			inner.Arch.Name = a.Name
 			return inner, nil
 		}
@@ -140,7 +141,7 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 	delta := m(f, a)
 	if len(f.errs) > 0 {
 		err := error(joined(f.errs))
-		if !known {
+		if !known && c.ModelType != "" {
 			err = fmt.Errorf("model_type %q, read through the generic keys: %w", c.ModelType, err)
 		}
 		return nil, err
@@ -158,14 +159,6 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-func cmpOr[T comparable](a, b T) T {
-	var zero T
-	if a != zero {
-		return a
-	}
-	return b
 }
 
 // displayName returns a name for the architecture: the Hub id in
