@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -172,5 +174,45 @@ func TestVersion(t *testing.T) {
 	code, stdout, _ := runArgs(t, "version")
 	if code != 0 || !strings.Contains(stdout, "catalog as of 20") {
 		t.Errorf("version: %d %q", code, stdout)
+	}
+}
+
+// TestHFWiring: --hf-config and --safetensors feed the estimate.
+func TestHFWiring(t *testing.T) {
+	code, stdout, stderr := runArgs(t, "estimate", "--hf-config", "data/hf/testdata/config/llama-3.1-8b.json", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v map[string]any
+	json.Unmarshal([]byte(stdout), &v)
+	if p := v["params"].(float64); p != 8030261248 {
+		t.Errorf("params from config.json = %.0f, want 8030261248", p)
+	}
+	if p := v["workload"].(map[string]any)["precision"]; p != "amp-bf16" {
+		t.Errorf("precision = %v, want amp-bf16 from torch_dtype bfloat16", p)
+	}
+	// A safetensors file: 8-byte length, header, data.
+	dir := t.TempDir()
+	header := `{"w":{"dtype":"BF16","shape":[1000,1000],"data_offsets":[0,2000000]},"b":{"dtype":"F32","shape":[1000],"data_offsets":[2000000,2004000]}}`
+	var buf bytes.Buffer
+	n := uint64(len(header))
+	for i := 0; i < 8; i++ {
+		buf.WriteByte(byte(n >> (8 * i)))
+	}
+	buf.WriteString(header)
+	buf.Write(make([]byte, 2004000))
+	p := filepath.Join(dir, "model.safetensors")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	code, stdout, stderr = runArgs(t, "estimate", "--safetensors", p, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	json.Unmarshal([]byte(stdout), &v)
+	if got := v["params"].(float64); got != 1001000 {
+		t.Errorf("params from safetensors = %.0f, want 1,001,000", got)
+	}
+	code, _, stderr = runArgs(t, "estimate", "--hf-config", filepath.Join(dir, "missing"))
+	if code != 2 || !strings.Contains(stderr, "--hf-config") {
+		t.Errorf("missing config: exit %d, %q", code, stderr)
 	}
 }

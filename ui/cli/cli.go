@@ -36,8 +36,9 @@ type Env struct {
 	// ReadHFConfig reads a config.json (file or directory): the
 	// architecture, the precision its torch_dtype suggests, warnings.
 	ReadHFConfig func(path string) (model.Architecture, model.Precision, []string, error)
-	// ReadSafetensors counts the parameters in safetensors headers.
-	ReadSafetensors func(path string) (float64, error)
+	// ReadSafetensors counts the parameters in safetensors headers, with
+	// warnings (buffers skipped, index mismatches).
+	ReadSafetensors func(path string) (float64, []string, error)
 	// RunTUI opens the configurator; nil when the build has none.
 	RunTUI func(ctx context.Context, cat *model.Catalog, start model.Workload, configPath string) error
 }
