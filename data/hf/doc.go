@@ -11,10 +11,9 @@
 // modules (Falcon's single layer norm, GPT-J's lm_head bias, Whisper's
 // convolutional front end, T5's relative attention bias...), the mapping
 // computes the difference and stores it in ExtraParams; the comment on each
-// mapping function lists what goes there. ExtraParams cannot be negative, so
-// when a model has fewer parameters than the formula (OPT-350m's narrow
-// embeddings, OPT without a final layer norm) Params carries the exact count
-// instead.
+// mapping function lists what goes there. When a model has fewer parameters
+// than the formula (OPT-350m's narrow embeddings, OPT without a final layer
+// norm) Params carries the exact count instead.
 //
 // Counts follow one convention: unique parameters of the model a
 // config.json's base class builds, tied weights once, buffers never. Causal
