@@ -145,13 +145,7 @@ func inferenceFLOPs(w *Workload) float64 {
 func (e *Estimate) time(g *GPU) {
 	w := &e.Workload
 	e.GPU = g
-	e.Precision = w.Precision
-	if ok, fb := g.Supports(w.Precision); !ok {
-		e.Precision = fb
-	}
-	if e.Precision == INT8 || e.Precision == INT4 { // weight-only quantization computes in 16-bit
-		e.Precision = FP16
-	}
+	e.Precision = g.ComputePrecision(w.Precision)
 	e.PeakTFLOPS = g.PeakTFLOPS(w.Precision)
 	rate := float64(w.GPUs) * e.PeakTFLOPS * 1e12 * e.MFU // FLOP/s, all GPUs
 	if w.GPUs > 1 {
@@ -250,8 +244,14 @@ func (e *Estimate) Assumptions() []string {
 		add("TensorFlow maps nearly all GPU memory by default; set memory growth to see what the job needs")
 	}
 	if e.GPU != nil {
-		if e.Precision != w.Precision {
-			add("%s does not support %s: timed at %s", e.GPU.Name, w.Precision, e.Precision)
+		switch {
+		case w.Precision == INT8 || w.Precision == INT4:
+			add("weight-only %s: matmuls run at the %s rate after dequantization; decoding is bound by memory bandwidth", w.Precision, e.Precision)
+		case e.Precision != w.Precision:
+			add("%s has no published %s rate: timed at %s", e.GPU.Name, w.Precision, e.Precision)
+		}
+		if w.Task == TaskQLoRA {
+			add("QLoRA is timed at the same MFU as LoRA; bitsandbytes dequantizes the 4-bit weights in every pass, which usually makes it slower (no calibrated published figure: use --mfu)")
 		}
 		how := "default for this family and precision"
 		if w.MFU > 0 {
