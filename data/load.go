@@ -677,6 +677,14 @@ func patchInstance(dst *model.Instance, p instanceEntry) {
 		return
 	}
 	s := p.Instance
+	// A price patch sources the regions it names, not the whole instance.
+	for i := range s.Prices {
+		s.Prices[i].Source, s.Prices[i].Origin = s.Source, s.Origin
+	}
+	dst.Prices = mergePrices(dst.Prices, s.Prices)
+	if len(s.Prices) > 0 && s.LocalNVMeGB == 0 && s.NetworkGbps == 0 && s.Interconnect == "" && s.Retired == "" {
+		return
+	}
 	if s.LocalNVMeGB > 0 {
 		dst.LocalNVMeGB = s.LocalNVMeGB
 	}
@@ -696,7 +704,6 @@ func patchInstance(dst *model.Instance, p instanceEntry) {
 		dst.AsOf = s.AsOf
 	}
 	dst.Origin = s.Origin
-	dst.Prices = mergePrices(dst.Prices, s.Prices)
 }
 
 func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
@@ -711,6 +718,7 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 				if u.SpotUSD > 0 {
 					out[i].SpotUSD = u.SpotUSD
 				}
+				out[i].Source, out[i].Origin = u.Source, u.Origin
 				found = true
 			}
 		}

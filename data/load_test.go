@@ -330,12 +330,15 @@ prices = [{ region = "basement", on_demand = 1.0 }]
 	for _, in := range c.Instances {
 		if in.Type == "p4d.24xlarge" && in.Provider == "aws" {
 			found["p4d"] = true
-			if in.Source != "our contract" || in.Origin != negotiated || in.GPUCount != 8 {
-				t.Errorf("patched p4d: source %q origin %q gpus %d", in.Source, in.Origin, in.GPUCount)
+			if in.Source == "our contract" || in.Origin != "embedded" || in.GPUCount != 8 {
+				t.Errorf("a price patch relabelled the whole instance: source %q origin %q gpus %d", in.Source, in.Origin, in.GPUCount)
 			}
 			for _, p := range in.Prices {
-				if p.Region == "us-east-1" && p.OnDemandUSD != 12.5 {
-					t.Errorf("us-east-1 price %v, want the negotiated 12.5", p.OnDemandUSD)
+				if p.Region == "us-east-1" && (p.OnDemandUSD != 12.5 || p.Source != "our contract" || p.Origin != negotiated) {
+					t.Errorf("us-east-1: %+v, want the negotiated 12.5 from %s", p, negotiated)
+				}
+				if p.Region != "us-east-1" && p.Source != "" {
+					t.Errorf("%s took the patch's source: %+v", p.Region, p)
 				}
 			}
 			if len(in.Prices) != len(p4d.Prices) {

@@ -182,6 +182,9 @@ type RegionPrice struct {
 	Region      string
 	OnDemandUSD float64
 	SpotUSD     float64
+	// Source and Origin are set when an overlay patched this region's
+	// price; empty means the instance's.
+	Source, Origin string
 }
 
 // FastInterconnect reports whether the instance's GPUs talk over NVLink,
