@@ -210,7 +210,7 @@ func (e *Estimate) Assumptions() []string {
 			add("ZeRO-3/FSDP gathers two blocks of full parameters at a time (current and prefetched)")
 		}
 		if a.HasShape() {
-			attn := "flash attention: no s² scores stored"
+			attn := "fused attention (FlashAttention, or PyTorch's memory-efficient SDPA in fp32 and before compute capability 8.0): no s² scores stored"
 			if !w.Flash() {
 				attn = "no fused attention: the s² scores, softmax and dropout are stored"
 			}
@@ -220,7 +220,11 @@ func (e *Estimate) Assumptions() []string {
 			}
 			add("activations: Korthikanti et al. 2022 per-block terms (dropout masks included), %s, %s", attn, ckpt)
 			if countsLogits(w) {
-				add("logits: %d-token vocabulary, 16-bit logits plus fp32 copy and log-softmax for the loss", a.Vocab)
+				if activationBytes(w.Precision) == 4 {
+					add("logits: %d-token vocabulary, fp32 logits and the fp32 log-softmax for the loss", a.Vocab)
+				} else {
+					add("logits: %d-token vocabulary, 16-bit logits plus their fp32 copy and the fp32 log-softmax for the loss", a.Vocab)
+				}
 			}
 		} else {
 			add("activations: %.4g MiB per sample at %d px (16-bit) from the catalog, scaled by (image size / %d)²", a.ActivationMiBPerSample, a.ImageSize, a.ImageSize)
