@@ -15,6 +15,8 @@ require (
 	github.com/spf13/pflag v1.1.0
 )
 
+require go.yaml.in/yaml/v3 v3.0.6
+
 require (
 	github.com/atotto/clipboard v0.1.4 // indirect
 	github.com/aymanbagabas/go-udiff v0.3.1 // indirect

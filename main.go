@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 
 	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/data/hf"
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui"
 	"github.com/gpuplan/gpuplan/ui/cli"
 )
@@ -28,7 +30,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Getenv:      os.Getenv,
 		Version:     buildVersion(),
 		LoadCatalog: data.LoadWith,
-		RunTUI:      ui.Run,
+		ReadHFConfig: func(path string) (model.Architecture, model.Precision, []string, error) {
+			cfg, err := hf.ReadConfig(path)
+			if err != nil {
+				return model.Architecture{}, "", nil, err
+			}
+			p, _ := cfg.Precision(model.TaskInference) // the checkpoint's dtype; the CLI maps it for training
+			return cfg.Arch, p, cfg.Warnings, nil
+		},
+		ReadSafetensors: func(path string) (float64, []string, error) {
+			n, err := hf.ReadSafetensors(path)
+			return float64(n.Params), n.Warnings, err
+		},
+		RunTUI: ui.Run,
 	})
 }
 

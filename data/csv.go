@@ -16,8 +16,8 @@ import (
 // of the same instance types region by region.
 func readCSVOverlay(p string, b []byte, base *model.Catalog) (catalogFile, []string, error) {
 	provider := strings.ToLower(filepath.Base(filepath.Dir(p)))
-	if !keyPattern.MatchString(provider) || provider == "." {
-		return catalogFile{}, nil, fmt.Errorf("catalog %s: cannot tell the provider; keep SkyPilot's layout <provider>/vms.csv (e.g. aws/vms.csv)", p)
+	if filepath.Base(p) != "vms.csv" || !keyPattern.MatchString(provider) || provider == "." {
+		return catalogFile{}, nil, fmt.Errorf("catalog %s: a SkyPilot catalog must keep SkyPilot's layout <provider>/vms.csv (e.g. ~/.sky/catalogs/v8/aws/vms.csv): the folder names the provider", p)
 	}
 	insts, warnings, err := ReadSkyPilotCSV(bytes.NewReader(b), p, provider, CatalogGPUResolver(base))
 	if err != nil {

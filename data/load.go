@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -38,6 +39,10 @@ func Load() (*model.Catalog, error) {
 // Problems are collected, not stopped at: the error joins every one, in
 // file order.
 func load(fsys fs.FS) (*model.Catalog, error) {
+	// Decoding makes ~11 MB of short-lived garbage; collecting it while the
+	// catalog loads costs a third of the time, so the collector waits until
+	// the load is done.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	names, _ := fs.Glob(fsys, "catalog/instances/*.toml")
 	sort.Strings(names)
 	names = append([]string{"catalog/gpus.toml", "catalog/models.toml", "catalog/discounts.toml"}, names...)
@@ -226,6 +231,9 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
+			if pe.LastKey != "" && !strings.Contains(pe.Message, pe.LastKey) {
+				return fmt.Errorf("%s:%d: %s: %s", name, pe.Position.Line, pe.LastKey, pe.Message)
+			}
 			return fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
 		}
 		return fmt.Errorf("%s: %w", name, err)
@@ -411,7 +419,7 @@ func (r *rawModel) validate() (model.Architecture, error) {
 	if ferr != nil {
 		errs = append(errs, ferr)
 	} else if err := a.Validate(); err != nil {
-		errs = append(errs, errors.Unwrap(err))
+		errs = append(errs, errors.New(strings.TrimPrefix(err.Error(), model.ErrInvalidArchitecture.Error()+": ")))
 	}
 	if r.Norm != "" && r.Norm != string(model.LayerNorm) && r.Norm != string(model.RMSNorm) {
 		errs = append(errs, fmt.Errorf("norm %q: want layernorm or rmsnorm", r.Norm))
@@ -562,32 +570,8 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 	instFile := map[string]string{}
 	for _, f := range files {
 		inFile := map[string]bool{}
-		for _, g := range f.gpus {
-			if inFile["g"+g.Key] {
-				*errs = append(*errs, fmt.Errorf("%s: gpu %q: duplicate key", f.name, g.Key))
-				continue
-			}
-			inFile["g"+g.Key] = true
-			if i, ok := gpuAt[g.Key]; ok {
-				c.GPUs[i] = g
-				continue
-			}
-			gpuAt[g.Key] = len(c.GPUs)
-			c.GPUs = append(c.GPUs, g)
-		}
-		for _, m := range f.models {
-			if inFile["m"+m.Key] {
-				*errs = append(*errs, fmt.Errorf("%s: model %q: duplicate key", f.name, m.Key))
-				continue
-			}
-			inFile["m"+m.Key] = true
-			if i, ok := modelAt[m.Key]; ok {
-				c.Models[i] = m
-				continue
-			}
-			modelAt[m.Key] = len(c.Models)
-			c.Models = append(c.Models, m)
-		}
+		mergeByKey(&c.GPUs, gpuAt, f.gpus, func(g *model.GPU) string { return g.Key }, "gpu", f.name, errs)
+		mergeByKey(&c.Models, modelAt, f.models, func(m *model.Architecture) string { return m.Key }, "model", f.name, errs)
 		for _, in := range f.instances {
 			k := in.Provider + "/" + in.Type
 			if inFile["i"+k] {
@@ -619,25 +603,12 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 		}
 	}
 	// Aliases must be unique across GPUs and across models.
-	aliasOwner := map[string]string{}
+	gpuAliases, modelAliases := map[string]string{}, map[string]string{}
 	for _, g := range c.GPUs {
-		for _, a := range g.Aliases {
-			k := strings.ToLower(a)
-			if o, ok := aliasOwner[k]; ok && o != g.Key {
-				*errs = append(*errs, fmt.Errorf("gpu %q: alias %q is also an alias of %q", g.Key, a, o))
-			}
-			aliasOwner[k] = g.Key
-		}
+		checkAliases(gpuAliases, "gpu", g.Key, g.Aliases, errs)
 	}
-	aliasOwner = map[string]string{}
 	for _, m := range c.Models {
-		for _, a := range m.Aliases {
-			k := strings.ToLower(a)
-			if o, ok := aliasOwner[k]; ok && o != m.Key {
-				*errs = append(*errs, fmt.Errorf("model %q: alias %q is also an alias of %q", m.Key, a, o))
-			}
-			aliasOwner[k] = m.Key
-		}
+		checkAliases(modelAliases, "model", m.Key, m.Aliases, errs)
 	}
 	for _, in := range c.Instances {
 		if _, ok := gpuAt[in.GPU]; !ok {
@@ -664,6 +635,38 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 	c.Index()
 }
 
+// mergeByKey appends items to dst, replacing entries with the same key from
+// earlier files; a key twice in one file is an error.
+func mergeByKey[T any](dst *[]T, at map[string]int, items []T, key func(*T) string, kind, file string, errs *[]error) {
+	seen := make(map[string]bool, len(items))
+	for i := range items {
+		k := key(&items[i])
+		if seen[k] {
+			*errs = append(*errs, fmt.Errorf("%s: %s %q: duplicate key", file, kind, k))
+			continue
+		}
+		seen[k] = true
+		if j, ok := at[k]; ok {
+			(*dst)[j] = items[i]
+			continue
+		}
+		at[k] = len(*dst)
+		*dst = append(*dst, items[i])
+	}
+}
+
+// checkAliases records key's aliases in owner and reports one that another
+// entry already has.
+func checkAliases(owner map[string]string, kind, key string, aliases []string, errs *[]error) {
+	for _, a := range aliases {
+		k := strings.ToLower(a)
+		if o, ok := owner[k]; ok && o != key {
+			*errs = append(*errs, fmt.Errorf("%s %q: alias %q is also an alias of %q", kind, key, a, o))
+		}
+		owner[k] = key
+	}
+}
+
 // patchInstance applies an overlay entry over an existing instance: set
 // fields win, prices are merged by region.
 func patchInstance(dst *model.Instance, p instanceEntry) {
@@ -674,6 +677,14 @@ func patchInstance(dst *model.Instance, p instanceEntry) {
 		return
 	}
 	s := p.Instance
+	// A price patch sources the regions it names, not the whole instance.
+	for i := range s.Prices {
+		s.Prices[i].Source, s.Prices[i].Origin = s.Source, s.Origin
+	}
+	dst.Prices = mergePrices(dst.Prices, s.Prices)
+	if len(s.Prices) > 0 && s.LocalNVMeGB == 0 && s.NetworkGbps == 0 && s.Interconnect == "" && s.Retired == "" {
+		return
+	}
 	if s.LocalNVMeGB > 0 {
 		dst.LocalNVMeGB = s.LocalNVMeGB
 	}
@@ -693,7 +704,6 @@ func patchInstance(dst *model.Instance, p instanceEntry) {
 		dst.AsOf = s.AsOf
 	}
 	dst.Origin = s.Origin
-	dst.Prices = mergePrices(dst.Prices, s.Prices)
 }
 
 func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
@@ -708,6 +718,7 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 				if u.SpotUSD > 0 {
 					out[i].SpotUSD = u.SpotUSD
 				}
+				out[i].Source, out[i].Origin = u.Source, u.Origin
 				found = true
 			}
 		}

@@ -78,6 +78,9 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 		if err != nil || e.Memory.Total() >= base.Memory.Total()*0.999 {
 			return
 		}
+		if e.Memory.Total() > capBytes && e.Memory.Total() > base.Memory.Total()*0.9 {
+			return // neither fits nor helps much: noise
+		}
 		out = append(out, Advice{Change: change, Workload: v, Total: e.Memory.Total(), Fits: e.Memory.Total() <= capBytes})
 	}
 	v := w
@@ -129,9 +132,9 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 		if w.MicroBatch > 1 {
 			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.MicroBatch {
 				v = w
-				v.MicroBatch = b
-				v.GradAccum = int(math.Ceil(float64(w.MicroBatch*w.GradAccum) / float64(b)))
-				try(fmt.Sprintf("micro-batch %d with gradient accumulation %d (same global batch)", b, v.GradAccum), v)
+				global := w.MicroBatch * w.GradAccum
+				v.MicroBatch, v.GradAccum = sameGlobalBatch(global, b)
+				try(fmt.Sprintf("micro-batch %d with gradient accumulation %d (same global batch of %d)", v.MicroBatch, v.GradAccum, global), v)
 			} else if err == nil && b == 0 {
 				v = w
 				v.MicroBatch = 1
@@ -175,6 +178,17 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 	}
 	sortAdvice(out)
 	return out
+}
+
+// sameGlobalBatch returns the largest micro-batch ≤ limit that divides the
+// global batch, and the accumulation steps that keep it exact.
+func sameGlobalBatch(global, limit int) (micro, accum int) {
+	for d := min(limit, global); d >= 1; d-- {
+		if global%d == 0 {
+			return d, global / d
+		}
+	}
+	return 1, global
 }
 
 // weightRank orders inference precisions by bytes per weight.

@@ -75,11 +75,16 @@ func (g *GPU) Supports(p Precision) (ok bool, fallback Precision) {
 			return true, ""
 		}
 		return false, FP32
-	case AMPBF16, BF16:
+	case AMPBF16:
 		if g.BF16TFLOPS > 0 {
 			return true, ""
 		}
 		return false, AMPFP16
+	case BF16:
+		if g.BF16TFLOPS > 0 {
+			return true, ""
+		}
+		return false, FP16
 	case FP8:
 		if g.FP8TFLOPS > 0 {
 			return true, ""
@@ -103,13 +108,41 @@ func (g *GPU) Supports(p Precision) (ok bool, fallback Precision) {
 // storing the s² attention matrix.
 func (g *GPU) FlashAttention() bool { return g.ccAtLeast(8, 0) || g.Vendor == "amd" }
 
-// PeakTFLOPS returns the dense peak rate used for p, in 10¹² FLOP/s, and
-// the precision it is for (after any fallback). Weight-only int8/int4
-// inference computes in 16-bit, so it uses the fp16 rate.
-func (g *GPU) PeakTFLOPS(p Precision) float64 {
-	if ok, fb := g.Supports(p); !ok {
-		p = fb
+// ComputePrecision returns the format p's matmuls run in on g: p itself,
+// or its fallbacks in turn (bf16 → fp16 → fp32) until one has a published
+// rate. Weight-only int8/int4 inference computes in 16-bit.
+func (g *GPU) ComputePrecision(p Precision) Precision {
+	switch p {
+	case INT8, INT4:
+		p = BF16
 	}
+	for range 4 {
+		if ok, fb := g.Supports(p); !ok && fb != "" {
+			p = fb
+			continue
+		}
+		if g.rate(p) > 0 || p == FP32 {
+			return p
+		}
+		switch p { // supported but unpublished: try the next slower format
+		case FP8:
+			p = BF16
+		case AMPBF16:
+			p = AMPFP16
+		case BF16:
+			p = FP16
+		case AMPFP16, FP16, TF32:
+			p = FP32
+		}
+	}
+	return p
+}
+
+// PeakTFLOPS returns the dense peak rate for p on g after any fallback
+// (see ComputePrecision), in 10¹² FLOP/s; 0 when unpublished.
+func (g *GPU) PeakTFLOPS(p Precision) float64 { return g.rate(g.ComputePrecision(p)) }
+
+func (g *GPU) rate(p Precision) float64 {
 	switch p {
 	case FP32:
 		return g.FP32TFLOPS
@@ -149,6 +182,9 @@ type RegionPrice struct {
 	Region      string
 	OnDemandUSD float64
 	SpotUSD     float64
+	// Source and Origin are set when an overlay patched this region's
+	// price; empty means the instance's.
+	Source, Origin string
 }
 
 // FastInterconnect reports whether the instance's GPUs talk over NVLink,

@@ -62,6 +62,11 @@ func (f Family) Transformer() bool {
 	return f == FamilyDecoder || f == FamilyEncoder || f == FamilyEncoderDecoder || f == FamilyViT
 }
 
+// Generative reports whether inference generates tokens with a KV cache
+// (decoders and encoder-decoders); encoders and vision models run one
+// forward pass per request.
+func (f Family) Generative() bool { return f == FamilyDecoder || f == FamilyEncoderDecoder }
+
 // Vision reports whether inputs are images (sized by ImageSize) rather than tokens.
 func (f Family) Vision() bool { return f == FamilyViT || f == FamilyCNN || f == FamilyUNet }
 

@@ -117,8 +117,12 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 // 2·N + 2·L·n_ctx·d_attn per generated token for causal attention).
 func inferenceFLOPs(w *Workload) float64 {
 	a := &w.Model
-	if a.Family.Vision() {
-		return ForwardFLOPsPerSample(w)
+	if !a.Family.Generative() {
+		one := *w
+		if !a.Family.Vision() {
+			one.SeqLen = w.ContextLen
+		}
+		return ForwardFLOPsPerSample(&one)
 	}
 	prompt := *w
 	prompt.SeqLen = max(w.ContextLen-w.GenTokens, 1)
@@ -141,10 +145,7 @@ func inferenceFLOPs(w *Workload) float64 {
 func (e *Estimate) time(g *GPU) {
 	w := &e.Workload
 	e.GPU = g
-	e.Precision = w.Precision
-	if ok, fb := g.Supports(w.Precision); !ok {
-		e.Precision = fb
-	}
+	e.Precision = g.ComputePrecision(w.Precision)
 	e.PeakTFLOPS = g.PeakTFLOPS(w.Precision)
 	rate := float64(w.GPUs) * e.PeakTFLOPS * 1e12 * e.MFU // FLOP/s, all GPUs
 	if w.GPUs > 1 {
@@ -154,7 +155,7 @@ func (e *Estimate) time(g *GPU) {
 		return
 	}
 	perSample := e.FLOPsPerSample / rate // seconds per sample, all GPUs
-	if w.Task == TaskInference && !w.Model.Family.Vision() && g.MemoryBandwidthGBps > 0 {
+	if w.Task == TaskInference && w.Model.Family.Generative() && g.MemoryBandwidthGBps > 0 {
 		// Per replica: a batch of Sequences requests.
 		replicas := float64(w.GPUs / w.TP)
 		replicaRate := rate / replicas
@@ -209,7 +210,7 @@ func (e *Estimate) Assumptions() []string {
 			add("ZeRO-3/FSDP gathers two blocks of full parameters at a time (current and prefetched)")
 		}
 		if a.HasShape() {
-			attn := "flash attention: no s² scores stored"
+			attn := "fused attention (FlashAttention, or PyTorch's memory-efficient SDPA in fp32 and before compute capability 8.0): no s² scores stored"
 			if !w.Flash() {
 				attn = "no fused attention: the s² scores, softmax and dropout are stored"
 			}
@@ -219,7 +220,11 @@ func (e *Estimate) Assumptions() []string {
 			}
 			add("activations: Korthikanti et al. 2022 per-block terms (dropout masks included), %s, %s", attn, ckpt)
 			if countsLogits(w) {
-				add("logits: %d-token vocabulary, 16-bit logits plus fp32 copy and log-softmax for the loss", a.Vocab)
+				if activationBytes(w.Precision) == 4 {
+					add("logits: %d-token vocabulary, fp32 logits and the fp32 log-softmax for the loss", a.Vocab)
+				} else {
+					add("logits: %d-token vocabulary, 16-bit logits plus their fp32 copy and the fp32 log-softmax for the loss", a.Vocab)
+				}
 			}
 		} else {
 			add("activations: %.4g MiB per sample at %d px (16-bit) from the catalog, scaled by (image size / %d)²", a.ActivationMiBPerSample, a.ImageSize, a.ImageSize)
@@ -228,6 +233,7 @@ func (e *Estimate) Assumptions() []string {
 		add("inference weights at %s (embeddings, norms and head in 16-bit for int8/int4/fp8; group-128 scales)", w.Precision)
 		if kvCache(w) > 0 {
 			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %d sequences at %.0f bytes", max(a.Layers, a.DecoderLayers), a.kvHeads(), a.headDim(), w.ContextLen, w.Sequences, kvBytes(w.Precision))
+			add("activations: all %d sequences prefilled at once (as Hugging Face generate does); servers with chunked prefill (vLLM) need less", w.Sequences)
 		}
 	}
 	if w.TP > 1 {
@@ -242,8 +248,14 @@ func (e *Estimate) Assumptions() []string {
 		add("TensorFlow maps nearly all GPU memory by default; set memory growth to see what the job needs")
 	}
 	if e.GPU != nil {
-		if e.Precision != w.Precision {
-			add("%s does not support %s: timed at %s", e.GPU.Name, w.Precision, e.Precision)
+		switch {
+		case w.Precision == INT8 || w.Precision == INT4:
+			add("weight-only %s: matmuls run at the %s rate after dequantization; decoding is bound by memory bandwidth", w.Precision, e.Precision)
+		case e.Precision != w.Precision:
+			add("%s has no published %s rate: timed at %s", e.GPU.Name, w.Precision, e.Precision)
+		}
+		if w.Task == TaskQLoRA {
+			add("QLoRA is timed at the same MFU as LoRA; bitsandbytes dequantizes the 4-bit weights in every pass, which usually makes it slower (no calibrated published figure: use --mfu)")
 		}
 		how := "default for this family and precision"
 		if w.MFU > 0 {
@@ -253,7 +265,7 @@ func (e *Estimate) Assumptions() []string {
 		if w.GPUs > 1 {
 			add("multi-GPU runs keep %.0f%% of single-GPU throughput per GPU (DeepLearningExamples 8-GPU scaling)", DataParallelEfficiency*100)
 		}
-		if w.Task == TaskInference && !a.Family.Vision() {
+		if w.Task == TaskInference && a.Family.Generative() {
 			add("decoding is timed as the slower of compute and reading weights + KV cache at %.0f%% of %.0f GB/s", MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 	}

@@ -188,8 +188,8 @@ func TestKVCacheGQA(t *testing.T) {
 		t.Errorf("KV cache = %.6g B, want %.6g B", got, want)
 	}
 	e, _ = Compute(Workload{Model: llama31_8B, Task: TaskInference, Precision: FP8, ContextLen: 8192, Sequences: 4}, nil)
-	if got, want := e.Memory.KVCache, float64(2*GiB); got != want {
-		t.Errorf("fp8 KV cache = %.6g B, want %.6g B", got, want)
+	if got, want := e.Memory.KVCache, float64(4*GiB); got != want {
+		t.Errorf("fp8 weights keep a 16-bit KV cache (vLLM kv_cache_dtype auto): %.6g B, want %.6g B", got, want)
 	}
 }
 
@@ -334,6 +334,9 @@ func TestValidate(t *testing.T) {
 		{"zero3 for inference", func(w *Workload) { w.Task = TaskInference; w.Strategy = ZeRO3; w.GPUs = 2 }, "strategy"},
 		{"absurd sequence length", func(w *Workload) { w.SeqLen = 1 << 30 }, "seq_len"},
 		{"unknown LoRA target", func(w *Workload) { w.Task = TaskLoRA; w.LoRATargets = []string{"qq"} }, "lora_targets"},
+		{"LoRA target twice", func(w *Workload) { w.Task = TaskLoRA; w.LoRATargets = []string{"q", "q"} }, "lora_targets"},
+		{"ZeRO with TensorFlow", func(w *Workload) { w.Framework = TensorFlow; w.Strategy = ZeRO3; w.GPUs = 8 }, "strategy"},
+		{"negative epochs", func(w *Workload) { w.Epochs = -1 }, "epochs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -441,6 +444,28 @@ func BenchmarkCompute(b *testing.B) {
 	for b.Loop() {
 		if _, err := Compute(w, g); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestComputePrecision(t *testing.T) {
+	t4 := &GPU{Name: "T4", ComputeCapability: "7.5", FP32TFLOPS: 8.1, FP16TFLOPS: 65, INT8TOPS: 130}
+	v100 := &GPU{Name: "V100", ComputeCapability: "7.0", FP32TFLOPS: 15.7, FP16TFLOPS: 125}
+	h100 := &GPU{Name: "H100", ComputeCapability: "9.0", FP32TFLOPS: 67, TF32TFLOPS: 494.7, FP16TFLOPS: 989.5, BF16TFLOPS: 989.5, FP8TFLOPS: 1979}
+	fp32only := &GPU{Name: "old", FP32TFLOPS: 4}
+	tests := []struct {
+		g    *GPU
+		p    Precision
+		want Precision
+		peak float64
+	}{
+		{t4, AMPBF16, AMPFP16, 65}, {t4, BF16, FP16, 65}, {t4, FP8, FP16, 65}, {t4, TF32, FP32, 8.1},
+		{v100, TF32, FP32, 15.7}, {h100, INT4, BF16, 989.5}, {h100, INT8, BF16, 989.5}, {h100, FP8, FP8, 1979},
+		{fp32only, AMPBF16, FP32, 4}, {fp32only, INT4, FP32, 4},
+	}
+	for _, tt := range tests {
+		if got := tt.g.ComputePrecision(tt.p); got != tt.want || tt.g.PeakTFLOPS(tt.p) != tt.peak {
+			t.Errorf("%s %s: runs in %s at %v TFLOPS, want %s at %v", tt.g.Name, tt.p, got, tt.g.PeakTFLOPS(tt.p), tt.want, tt.peak)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 // how to pay, how much, how fast.
 type Query struct {
 	Providers []string // provider keys; empty means all
+	GPUs      []string // GPU keys; empty means all
 	// Regions are region names or prefixes ("us-east-1", "us-", "europe-");
 	// empty means all.
 	Regions []string
@@ -87,6 +88,30 @@ type Rejection struct {
 	Region     string
 	USDPerHour float64 // what it would cost (0 when unknown)
 	Reason     string  // "needs 41.2 GiB per GPU, has 38.0 GiB usable"
+	Kind       RejectKind
+}
+
+// RejectKind classifies rejections, to say which filter removed the offers.
+type RejectKind string
+
+// Rejection kinds.
+const (
+	RejectVRAM      RejectKind = "GPU memory"
+	RejectHostRAM   RejectKind = "host RAM"
+	RejectPrecision RejectKind = "precision support"
+	RejectSoftware  RejectKind = "framework support"
+	RejectGPUCount  RejectKind = "GPUs per instance (multi-node not allowed)"
+	RejectNodes     RejectKind = "node limit"
+	RejectPrice     RejectKind = "price per hour"
+	RejectBudget    RejectKind = "monthly budget"
+	RejectDeadline  RejectKind = "deadline"
+	RejectInvalid   RejectKind = "invalid deployment"
+)
+
+// ReasonCount is how many offers one kind of rejection removed.
+type ReasonCount struct {
+	Kind  RejectKind
+	Count int
 }
 
 // Recommendation is the result of Recommend: offers in ranked order and
@@ -94,8 +119,11 @@ type Rejection struct {
 type Recommendation struct {
 	Offers   []Offer
 	Rejected []Rejection
-	Sort     SortKey
-	Warnings []string // about the query as a whole
+	// Reasons counts every rejected offer (instance × region) by kind,
+	// most first: what the filters removed.
+	Reasons    []ReasonCount
+	Considered int // offers with a price in the pricing mode asked
+	Sort       SortKey
 }
 
 // ErrNoOffers is wrapped when no instance in the catalog passes the
@@ -239,7 +267,9 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 	best := make(map[groupKey]int, 256)
 	rejectAt := make(map[*Instance]int, 64) // cheapest rejection per instance type
 	var rejected []Rejection
+	counts := map[RejectKind]int{}
 	reject := func(x Rejection) {
+		counts[x.Kind]++
 		if at, ok := rejectAt[x.Instance]; ok {
 			if x.USDPerHour < rejected[at].USDPerHour {
 				rejected[at] = x
@@ -252,7 +282,7 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 	considered := 0
 	for i := range cat.Instances {
 		in := &cat.Instances[i]
-		if in.Retired != "" || !m.providerOK(in.Provider) {
+		if in.Retired != "" || !m.providerOK(in.Provider) || !m.gpuOK(in.GPU) {
 			continue
 		}
 		g, err := cat.GPU(in.GPU)
@@ -260,7 +290,7 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 			continue
 		}
 		// The deployment shape and its estimate do not depend on region.
-		shape, reason := m.shape(in, g)
+		shape, kind, reason := m.shape(in, g)
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			if !m.regionOK(rp.Region) {
@@ -272,12 +302,12 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 			}
 			considered++
 			if reason != "" {
-				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Reason: reason})
+				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Reason: reason, Kind: kind})
 				continue
 			}
 			o := m.offer(in, g, rp.Region, unit, shape)
-			if why := m.limits(&o); why != "" {
-				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Reason: why})
+			if kind, why := m.limits(&o); why != "" {
+				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Reason: why, Kind: kind})
 				continue
 			}
 			k := groupKey{in.Provider, rp.Region, g}
@@ -307,6 +337,16 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 	}
 	rec.Offers = sorted
 	rec.Rejected = nearMisses(rejected, 10)
+	rec.Considered = considered
+	for k, n := range counts {
+		rec.Reasons = append(rec.Reasons, ReasonCount{k, n})
+	}
+	slices.SortFunc(rec.Reasons, func(a, b ReasonCount) int {
+		if c := cmp.Compare(b.Count, a.Count); c != 0 {
+			return c
+		}
+		return strings.Compare(string(a.Kind), string(b.Kind))
+	})
 	return rec, nil
 }
 
@@ -320,32 +360,36 @@ type deployment struct {
 // shape picks the GPU count on one instance type: the workload's own, or
 // on auto the fewest whole instances that fit (and meet the deadline). It
 // returns the reason when none does.
-func (m *matcher) shape(in *Instance, g *GPU) (deployment, string) {
+func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 	w := &m.w
 	usable := UsableBytes(g)
 	if ok, fb := g.Supports(w.Precision); !ok && (fb == "" || w.Precision == BF16 && w.Task.Training()) {
-		return deployment{}, fmt.Sprintf("%s has no %s (needs compute capability 8.0)", g.Name, w.Precision)
+		return deployment{}, RejectPrecision, fmt.Sprintf("%s has no %s (needs compute capability 8.0)", g.Name, w.Precision)
+	}
+	if why := frameworkSupport(g); why != "" {
+		return deployment{}, RejectSoftware, why
 	}
 	if !m.q.AutoGPUs {
 		nodes := (w.GPUs + in.GPUCount - 1) / in.GPUCount
-		if nodes > m.q.MaxNodes {
-			if !m.q.AllowMultiNode {
-				return deployment{nodes: nodes}, fmt.Sprintf("needs %d GPUs, has %d (allow multi-node for %d instances)", w.GPUs, in.GPUCount, nodes)
-			}
-			return deployment{nodes: nodes}, fmt.Sprintf("needs %d instances, above the %d-node limit", nodes, m.q.MaxNodes)
-		}
 		r := m.estimate(g, w.GPUs, w.Strategy)
 		d := deployment{nodes: nodes, gpus: w.GPUs, strategy: w.Strategy, r: r}
 		if r.err != nil {
-			return d, r.err.Error()
+			return d, RejectInvalid, r.err.Error()
 		}
+		// Memory first: allowing multi-node does not help a GPU too small.
 		if need := r.e.Memory.Total(); need > usable {
-			return d, fmt.Sprintf("needs %.1f GiB per GPU, has %.1f GiB usable", need/GiB, usable/GiB)
+			return d, RejectVRAM, fmt.Sprintf("needs %.1f GiB per GPU, has %.1f GiB usable", need/GiB, usable/GiB)
+		}
+		if nodes > m.q.MaxNodes {
+			if !m.q.AllowMultiNode {
+				return d, RejectGPUCount, fmt.Sprintf("needs %d GPUs, has %d (allow multi-node for %d instances)", w.GPUs, in.GPUCount, nodes)
+			}
+			return d, RejectNodes, fmt.Sprintf("needs %d instances, above the %d-node limit", nodes, m.q.MaxNodes)
 		}
 		if why := m.hostRAM(in, &r.e); why != "" {
-			return d, why
+			return d, RejectHostRAM, why
 		}
-		return d, ""
+		return d, "", ""
 	}
 	strategies := []Strategy{w.Strategy}
 	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
@@ -375,24 +419,36 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, string) {
 			if m.q.DeadlineHours > 0 && r.e.HasTime && r.e.Hours > m.q.DeadlineHours {
 				continue
 			}
-			return d, ""
+			return d, "", ""
 		}
 	}
 	switch {
 	case last.r == nil:
-		return last, "no valid GPU count"
+		return last, RejectInvalid, "no valid GPU count"
 	case last.r.err != nil:
-		return last, last.r.err.Error()
+		return last, RejectInvalid, last.r.err.Error()
 	case lastNeed > usable && last.gpus > 1:
-		return last, fmt.Sprintf("needs %.1f GiB per GPU even on %d GPUs, has %.1f GiB usable", lastNeed/GiB, last.gpus, usable/GiB)
+		return last, RejectVRAM, fmt.Sprintf("needs %.1f GiB per GPU even on %d GPUs, has %.1f GiB usable", lastNeed/GiB, last.gpus, usable/GiB)
 	case lastNeed > usable:
-		return last, fmt.Sprintf("needs %.1f GiB per GPU, has %.1f GiB usable", lastNeed/GiB, usable/GiB)
+		return last, RejectVRAM, fmt.Sprintf("needs %.1f GiB per GPU, has %.1f GiB usable", lastNeed/GiB, usable/GiB)
 	case m.hostRAM(in, &last.r.e) != "":
-		return last, m.hostRAM(in, &last.r.e)
+		return last, RejectHostRAM, m.hostRAM(in, &last.r.e)
 	case m.q.DeadlineHours > 0:
-		return last, fmt.Sprintf("takes %.1f h on %d GPUs, over the %.0f h deadline", last.r.e.Hours, last.gpus, m.q.DeadlineHours)
+		return last, RejectDeadline, fmt.Sprintf("takes %.1f h on %d GPUs, over the %.0f h deadline", last.r.e.Hours, last.gpus, m.q.DeadlineHours)
 	}
-	return last, "does not fit"
+	return last, RejectInvalid, "does not fit"
+}
+
+// frameworkSupport returns why PyTorch cannot use g, or "": AMD GPUs need
+// a ROCm build, and AMD's ROCm compatibility matrix (rocm.docs.amd.com,
+// "System requirements (Linux)") lists Instinct accelerators (CDNA) and
+// recent Radeon PRO/RX cards, not the graphics-virtualisation Radeon Pro
+// V520 (RDNA1) nor the Vega-based Instinct MI25 (GCN5, dropped after ROCm 4.5).
+func frameworkSupport(g *GPU) string {
+	if g.Vendor == "amd" && !strings.HasPrefix(g.Architecture, "cdna") {
+		return fmt.Sprintf("%s (%s) is not supported by PyTorch's ROCm builds", g.Name, g.Architecture)
+	}
+	return ""
 }
 
 func (m *matcher) hostRAM(in *Instance, e *Estimate) string {
@@ -423,17 +479,17 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 }
 
 // limits checks the price, budget and deadline filters.
-func (m *matcher) limits(o *Offer) string {
+func (m *matcher) limits(o *Offer) (RejectKind, string) {
 	q := &m.q
 	switch {
 	case q.MaxUSDPerHour > 0 && o.USDPerHour > q.MaxUSDPerHour:
-		return fmt.Sprintf("$%.2f/h is above the $%.2f/h limit", o.USDPerHour, q.MaxUSDPerHour)
+		return RejectPrice, fmt.Sprintf("$%.2f/h is above the $%.2f/h limit", o.USDPerHour, q.MaxUSDPerHour)
 	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD:
-		return fmt.Sprintf("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
+		return RejectBudget, fmt.Sprintf("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
 	case q.DeadlineHours > 0 && o.HasJob && o.JobHours > q.DeadlineHours:
-		return fmt.Sprintf("takes %.1f h, over the %.0f h deadline", o.JobHours, q.DeadlineHours)
+		return RejectDeadline, fmt.Sprintf("takes %.1f h, over the %.0f h deadline", o.JobHours, q.DeadlineHours)
 	}
-	return ""
+	return "", ""
 }
 
 // Warnings returns what the user should know before renting the offer:
@@ -486,6 +542,10 @@ func (m *matcher) providerOK(p string) bool {
 		return !slices.Contains(MarketplaceProviders, p)
 	}
 	return slices.Contains(m.q.Providers, p)
+}
+
+func (m *matcher) gpuOK(key string) bool {
+	return len(m.q.GPUs) == 0 || slices.Contains(m.q.GPUs, key)
 }
 
 func (m *matcher) regionOK(r string) bool {

@@ -331,3 +331,46 @@ func BenchmarkRecommend100k(b *testing.B) {
 		}
 	}
 }
+
+func TestGPUFilterReasonsAndROCm(t *testing.T) {
+	r := recommend(t, small, Query{GPUs: []string{"g40"}})
+	for _, o := range r.Offers {
+		if o.GPU.Key != "g40" {
+			t.Errorf("GPU filter leaked %s", o.GPU.Key)
+		}
+	}
+	r = recommend(t, small, Query{MaxUSDPerHour: 0.05})
+	if len(r.Offers) != 0 || len(r.Reasons) == 0 || r.Reasons[0].Kind != RejectPrice {
+		t.Errorf("a $0.05/h limit: offers %s, reasons %+v; want none, price first", offerNames(r), r.Reasons)
+	}
+	total := 0
+	for _, x := range r.Reasons {
+		total += x.Count
+	}
+	if total != r.Considered {
+		t.Errorf("reasons count %d offers, considered %d", total, r.Considered)
+	}
+	c := testCatalog()
+	c.GPUs = append(c.GPUs, GPU{Key: "rdna", Name: "Radeon Pro", Vendor: "amd", Architecture: "rdna1", MemoryGiB: 8, FP32TFLOPS: 7})
+	c.Instances = append(c.Instances, Instance{Provider: "p3", Type: "amd.1", GPU: "rdna", GPUCount: 1, VCPUs: 8, MemoryGiB: 64,
+		Prices: []RegionPrice{{Region: "r", OnDemandUSD: 0.01}}})
+	c.Index()
+	rr, err := Recommend(small, c, Query{Providers: []string{"p3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rr.Offers) != 0 || len(rr.Rejected) != 1 || rr.Rejected[0].Kind != RejectSoftware {
+		t.Errorf("RDNA GPU: offers %s, rejected %+v; want rejected for ROCm support", offerNames(rr), rr.Rejected)
+	}
+}
+
+func TestSameGlobalBatch(t *testing.T) {
+	for _, tt := range []struct{ global, limit, micro, accum int }{
+		{256, 160, 128, 2}, {1000, 160, 125, 8}, {768, 160, 128, 6}, {7, 4, 1, 7}, {64, 64, 64, 1},
+	} {
+		m, a := sameGlobalBatch(tt.global, tt.limit)
+		if m != tt.micro || a != tt.accum || m*a != tt.global {
+			t.Errorf("sameGlobalBatch(%d, %d) = %d × %d, want %d × %d", tt.global, tt.limit, m, a, tt.micro, tt.accum)
+		}
+	}
+}

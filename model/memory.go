@@ -168,15 +168,13 @@ func activationBytes(p Precision) float64 {
 	return 2
 }
 
-// kvBytes returns bytes per KV-cache element: fp32 for fp32, fp8 for fp8
-// (vLLM's kv_cache_dtype), 16-bit otherwise (weight-only quantization
-// leaves the cache in 16-bit).
+// kvBytes returns bytes per KV-cache element: fp32 for fp32 models, 16-bit
+// otherwise. Serving engines keep the cache in the activation dtype unless
+// told otherwise (vLLM's kv_cache_dtype defaults to "auto", the model's
+// dtype), so fp8 and int8/int4 weights still have a 16-bit cache.
 func kvBytes(p Precision) float64 {
-	switch p {
-	case FP32:
+	if p == FP32 {
 		return 4
-	case FP8:
-		return 1
 	}
 	return 2
 }

@@ -41,7 +41,7 @@ type Workload struct {
 
 	ContextLen int // inference: tokens per sequence held in the KV cache (prompt + generated)
 	Sequences  int // inference: sequences decoded concurrently on each model replica
-	GenTokens  int // inference: tokens generated per sequence
+	GenTokens  int // inference: tokens generated per sequence (decoders and encoder-decoders only)
 
 	MFU float64 // model FLOPs utilisation override, (0, 1]; 0 picks DefaultMFU
 }
@@ -136,7 +136,7 @@ func (w *Workload) Defaults() {
 		if w.Sequences == 0 {
 			w.Sequences = max(w.MicroBatch, DefaultSequences)
 		}
-		if w.GenTokens == 0 {
+		if w.GenTokens == 0 && w.Model.Family.Generative() {
 			w.GenTokens = min(DefaultGenTokens, max(w.ContextLen/2, 1))
 		}
 	}
@@ -198,7 +198,18 @@ func (w *Workload) Validate() error {
 		if !w.Task.Training() {
 			kind = "inference"
 		}
-		return bad("precision", "%q is not a %s precision; want %s", w.Precision, kind, orList(enumNames(PrecisionsFor(w.Task))))
+		hint := ""
+		switch w.Precision {
+		case FP16:
+			hint = " (mixed-precision fp16 training is amp-fp16)"
+		case AMPBF16, AMPFP16:
+			hint = " (for inference say bf16 or fp16)"
+		}
+		article := "a"
+		if kind == "inference" {
+			article = "an"
+		}
+		return bad("precision", "%q is not %s %s precision%s; want %s", w.Precision, article, kind, hint, orList(enumNames(PrecisionsFor(w.Task))))
 	}
 	if w.Task.Training() && !containsEnum(Optimizers, w.Optimizer) {
 		return bad("optimizer", "want %s", orList(enumNames(Optimizers)))
@@ -223,7 +234,7 @@ func (w *Workload) Validate() error {
 		{"lora_rank", w.LoRARank, 1, maxRank, w.Task.Adapters()},
 		{"context_len", w.ContextLen, 1, maxSeqLen, w.Task == TaskInference && !w.Model.Family.Vision()},
 		{"sequences", w.Sequences, 1, maxBatch, w.Task == TaskInference},
-		{"gen_tokens", w.GenTokens, 0, maxSeqLen, w.Task == TaskInference && !w.Model.Family.Vision()},
+		{"gen_tokens", w.GenTokens, 0, maxSeqLen, w.Task == TaskInference && w.Model.Family.Generative()},
 	} {
 		if c.applicable {
 			if err := intRange(c.field, c.v, c.lo, c.hi); err != nil {
@@ -240,20 +251,29 @@ func (w *Workload) Validate() error {
 	if w.TP > 1 && !w.Model.HasShape() {
 		return bad("tp", "tensor parallelism needs a transformer shape (layers, hidden, heads)")
 	}
+	if w.Framework != PyTorch && w.Strategy != Single && w.Strategy != DDP && !(w.Framework == JAX && w.Strategy == FSDP) {
+		return bad("strategy", "%s is a PyTorch strategy (DeepSpeed ZeRO, torch FSDP); with %s use ddp (data parallel)%s", w.Strategy, w.Framework,
+			map[bool]string{true: " or fsdp (sharded jit)", false: ""}[w.Framework == JAX])
+	}
 	if w.Task == TaskInference && w.Strategy.ZeROStage() > 0 {
 		return bad("strategy", "%s shards training state; inference splits a model with --tp and replicates it with ddp", w.Strategy)
 	}
-	if w.Task == TaskInference && w.GenTokens > w.ContextLen && !w.Model.Family.Vision() {
+	if w.Task == TaskInference && w.GenTokens > w.ContextLen && w.Model.Family.Generative() {
 		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)
 	}
 	if w.Task.Adapters() {
 		if !w.Model.HasShape() {
 			return bad("task", "%s needs a transformer shape (layers, hidden, heads) to place adapters; give the shape or pick full fine-tuning", w.Task)
 		}
+		seen := map[string]bool{}
 		for _, t := range w.LoRATargets {
 			if !validLoRATarget(t) {
 				return bad("lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
 			}
+			if seen[t] {
+				return bad("lora_targets", "%q is listed twice", t)
+			}
+			seen[t] = true
 		}
 	}
 	for _, f := range []struct {
@@ -265,11 +285,11 @@ func (w *Workload) Validate() error {
 		{"epochs", w.Epochs, maxEpochs},
 	} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v > f.max {
-			return bad(f.field, "must be 0–%.0e, got %v", f.max, f.v)
+			return bad(f.field, "must be between 0 and %.0e, got %v", f.max, f.v)
 		}
 	}
-	if w.Epochs == 0 {
-		return bad("epochs", "must be > 0")
+	if !(w.Epochs > 0) {
+		return bad("epochs", "must be between 0 (excluded) and %.0e, got %v", float64(maxEpochs), w.Epochs)
 	}
 	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
 		return bad("dataset_tokens", "give the dataset in samples or in tokens, not both")

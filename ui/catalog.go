@@ -102,11 +102,15 @@ func NewInstanceRows(c *model.Catalog, provider string) []InstanceRowJSON {
 			mem = g.MemoryGiB
 		}
 		for _, p := range in.Prices {
+			source, origin := in.Source, in.Origin
+			if p.Source != "" {
+				source, origin = p.Source, p.Origin
+			}
 			rows = append(rows, InstanceRowJSON{
 				Provider: in.Provider, InstanceType: in.Type, Region: p.Region, GPU: in.GPU, GPUCount: in.GPUCount,
 				GPUMemoryGiB: mem, VCPUs: in.VCPUs, MemoryGiB: in.MemoryGiB, LocalNVMeGB: orNull(in.LocalNVMeGB),
 				NetworkGbps: orNull(in.NetworkGbps), Interconnect: in.Interconnect, OnDemandUSDPerHour: orNull(p.OnDemandUSD),
-				SpotUSDPerHour: orNull(p.SpotUSD), Retired: in.Retired, Source: in.Source, AsOf: in.AsOf, Origin: in.Origin,
+				SpotUSDPerHour: orNull(p.SpotUSD), Retired: in.Retired, Source: source, AsOf: in.AsOf, Origin: origin,
 			})
 		}
 	}

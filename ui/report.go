@@ -386,8 +386,10 @@ func describeWorkload(w *model.Workload) string {
 func describeShape(w *model.Workload) string {
 	var s []string
 	switch {
-	case w.Task == model.TaskInference && !w.Model.Family.Vision():
+	case w.Task == model.TaskInference && w.Model.Family.Generative():
 		s = append(s, fmt.Sprintf("%d sequences × %d-token context, %d generated", w.Sequences, w.ContextLen, w.GenTokens))
+	case w.Task == model.TaskInference && !w.Model.Family.Vision():
+		s = append(s, fmt.Sprintf("%d sequences × %d tokens", w.Sequences, w.ContextLen))
 	case w.Model.Family.Vision():
 		s = append(s, fmt.Sprintf("batch %d × %d px", w.MicroBatch, w.ImageSize))
 	default:

@@ -37,8 +37,9 @@ type Env struct {
 	// ReadHFConfig reads a config.json (file or directory): the
 	// architecture, the precision its torch_dtype suggests, warnings.
 	ReadHFConfig func(path string) (model.Architecture, model.Precision, []string, error)
-	// ReadSafetensors counts the parameters in safetensors headers.
-	ReadSafetensors func(path string) (float64, error)
+	// ReadSafetensors counts the parameters in safetensors headers, with
+	// warnings (buffers skipped, index mismatches).
+	ReadSafetensors func(path string) (float64, []string, error)
 	// RunTUI opens the configurator; nil when the build has none.
 	RunTUI func(ctx context.Context, cat *model.Catalog, opts ui.Options) error
 }
@@ -67,6 +68,17 @@ var ErrInterrupted = errors.New("interrupted")
 func Run(env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
+	}
+	// The embedded catalog is tested; a load error comes from the user's
+	// overlay files, so it is a usage error.
+	if load := env.LoadCatalog; load != nil {
+		env.LoadCatalog = func(paths []string) (*model.Catalog, []string, error) {
+			c, w, err := load(paths)
+			if err != nil {
+				err = usage(err)
+			}
+			return c, w, err
+		}
 	}
 	root := newRoot(&env)
 	root.SetArgs(env.Args)

@@ -23,6 +23,10 @@ func (i intValue) String() string {
 }
 
 func (i intValue) Set(s string) error {
+	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
+		*i.v = n // range is checked where the value is used, with its name
+		return nil
+	}
 	q, err := model.ParseQuantity(s)
 	if err != nil || q != math.Trunc(q) || q > math.MaxInt32 {
 		return fmt.Errorf("want a whole number such as 8 or 2k")

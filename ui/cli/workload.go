@@ -81,7 +81,7 @@ func (f *workloadFlags) register(fs *pflag.FlagSet) {
 type resolver struct {
 	catalog     *model.Catalog
 	hfConfig    func(path string) (model.Architecture, model.Precision, []string, error)
-	safetensors func(path string) (float64, error)
+	safetensors func(path string) (float64, []string, error)
 }
 
 // build returns the workload the flags describe over base (from --config;
@@ -132,21 +132,35 @@ func (f *workloadFlags) build(fs *pflag.FlagSet, r *resolver, base model.Workloa
 		if w.Model.Key == "" && w.Model.Params == 0 && !w.Model.HasShape() {
 			w.Model = model.Architecture{Family: model.FamilyDecoder}
 		}
-	case w.Model.Family == "" && w.Model.Params == 0:
-		return w, nil, usage(errors.New("no model: give --model KEY (list: gpuplan catalog models), --params N or --hf-config PATH"))
+	case w.Model.Family == "" && w.Model.Params == 0 && !changed("safetensors"):
+		return w, nil, usage(errors.New("no model: give --model KEY (list: gpuplan catalog models), --params N, --hf-config PATH or --safetensors PATH"))
 	}
 	if changed("safetensors") {
 		if r.safetensors == nil {
 			return w, nil, usage(errors.New("--safetensors is not available in this build"))
 		}
-		n, err := r.safetensors(f.safetensors)
+		n, ws, err := r.safetensors(f.safetensors)
 		if err != nil {
 			return w, nil, usage(fmt.Errorf("--safetensors: %w", err))
 		}
-		if w.Model.Family == "" {
-			w.Model = model.Architecture{Family: model.FamilyDecoder}
+		warnings = append(warnings, ws...)
+		switch {
+		case w.Model.Family == "":
+			w.Model = model.Architecture{Family: model.FamilyDecoder, Params: n}
+		case changed("hf-config") && w.Model.HasShape():
+			// The headers are exact; the config gives the shape. Parameters the
+			// shape formula misses go to ExtraParams, so MoE active counts survive.
+			formula := w.Model.ParamCount()
+			if n > formula {
+				w.Model.ExtraParams += n - formula
+			}
+			if d := (n - formula) / formula; d > 0.01 || d < -0.01 {
+				warnings = append(warnings, fmt.Sprintf("--safetensors counts %s parameters, the config.json shape %s; using the larger",
+					model.FormatCount(n), model.FormatCount(formula)))
+			}
+		default:
+			w.Model.Params = n
 		}
-		w.Model.Params = n
 	}
 	if anyShape {
 		a := &w.Model

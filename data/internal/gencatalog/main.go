@@ -186,6 +186,27 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "%s: %s\n", provider, w)
 	}
+	if provider == "azure" {
+		// SkyPilot's Azure rows for scarce types repeat the on-demand price as
+		// the spot price (its catalog README: "H100 rows spot = on-demand"): a
+		// placeholder, not a spot offer, so the spot price is left unknown.
+		for i := range insts {
+			for j := range insts[i].Prices {
+				if p := &insts[i].Prices[j]; p.SpotUSD > 0 && p.SpotUSD == p.OnDemandUSD {
+					p.SpotUSD = 0
+				}
+			}
+		}
+	}
+	kept := insts[:0]
+	for _, in := range insts {
+		if why, ok := partialGPU[provider][in.Type]; ok {
+			fmt.Fprintf(stderr, "gencatalog: %s: %s dropped: %s\n", provider, in.Type, why)
+			continue
+		}
+		kept = append(kept, in)
+	}
+	insts = kept
 	notes := map[string]string{}
 	for i := range insts {
 		in := &insts[i]

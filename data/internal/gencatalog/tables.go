@@ -120,6 +120,19 @@ var fixes = map[string]map[string]fix{
 	},
 }
 
+// partialGPU lists instance types that rent a fraction of a GPU although
+// SkyPilot's catalog counts one whole GPU: gpuplan models whole GPUs only,
+// so they are left out (as the importer does for AWS's fractional g6f).
+var partialGPU = map[string]map[string]string{
+	"azure": {
+		"Standard_NV4as_v4":  "1/8 of a Radeon Instinct MI25 (2 GiB); " + srcNVv4,
+		"Standard_NV8as_v4":  "1/4 of a Radeon Instinct MI25 (4 GiB); " + srcNVv4,
+		"Standard_NV16as_v4": "1/2 of a Radeon Instinct MI25 (8 GiB); " + srcNVv4,
+	},
+}
+
+const srcNVv4 = "Microsoft Learn, NVv4-series sizes (GPU partition 1/8, 1/4, 1/2 and 1 for NV4as_v4, NV8as_v4, NV16as_v4 and NV32as_v4)"
+
 // hgxGPUs are GPUs sold only as SXM modules on NVIDIA HGX baseboards: an
 // instance with eight of them is one board and its GPUs talk over NVSwitch
 // (srcHGX).

@@ -1,0 +1,497 @@
+package hf
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Config is what a config.json gives: the architecture plus hints.
+type Config struct {
+	// Arch is the architecture: Key is empty, Name comes from _name_or_path
+	// (or, from ReadConfig, the directory name; else model_type), Family is
+	// set, and ParamCount/ActiveParams give the exact count (see the package
+	// documentation for the convention).
+	Arch      model.Architecture
+	ModelType string // as written, e.g. "llama", "RefinedWebModel"; "" when absent
+	// DType is torch_dtype (or dtype, its newer name) as written without a
+	// "torch." prefix, e.g. "bfloat16"; "" when absent. See Precision.
+	DType string
+	// Quantized is the weight format of a quantized checkpoint
+	// (quantization_config): FP8, INT8 or INT4; "" when not quantized.
+	Quantized model.Precision
+	Warnings  []string // e.g. an unknown model_type read through the generic keys
+}
+
+// MaxConfigBytes bounds a config.json: real ones are a few KiB (Phi-3's
+// long-RoPE factor lists make the largest we know ~10 KiB).
+const MaxConfigBytes = 16 << 20
+
+// ErrConfig is wrapped by every ParseConfig and ReadConfig error about the
+// content of a config.json (not by file-system errors).
+var ErrConfig = errors.New("invalid config.json")
+
+// ParseConfig reads a config.json. It is pure: no file access. Errors wrap
+// ErrConfig and name the key at fault; all missing required keys are
+// reported together.
+func ParseConfig(data []byte) (*Config, error) {
+	c, err := parseConfig(data, true)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	return c, nil
+}
+
+// ReadConfig reads path, a config.json or a directory holding one. Errors
+// start with the file's path. When the config has no _name_or_path, the
+// architecture is named after the directory holding config.json (or after
+// a file given another name, without .json).
+func ReadConfig(path string) (*Config, error) {
+	file := path
+	if fi, err := os.Stat(path); err != nil {
+		return nil, err // *PathError names the path
+	} else if fi.IsDir() {
+		file = filepath.Join(path, "config.json")
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	c, err := parseConfig(data, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %w", file, ErrConfig, err)
+	}
+	if c.Arch.Name == c.ModelType || c.Arch.Name == "" {
+		name := strings.TrimSuffix(filepath.Base(file), ".json") // my-model.json → my-model
+		if name == "config" {                                    // models/my-model/config.json → my-model
+			abs, err := filepath.Abs(file)
+			name = filepath.Base(filepath.Dir(abs))
+			if err != nil || name == string(filepath.Separator) || name == "." {
+				name = ""
+			}
+		}
+		if name != "" {
+			c.Arch.Name = name
+		}
+	}
+	c.Arch.Source = file
+	return c, nil
+}
+
+// parseConfig does ParseConfig's work; top is false for a text_config,
+// which is not searched for another.
+func parseConfig(data []byte, top bool) (*Config, error) {
+	if len(data) > MaxConfigBytes {
+		return nil, fmt.Errorf("%d bytes is above the %d MiB limit for a config.json", len(data), MaxConfigBytes>>20)
+	}
+	raw, err := decodeObject(data)
+	if err != nil {
+		return nil, err
+	}
+	f := &fields{raw: raw}
+	c := &Config{ModelType: f.text("model_type")}
+	c.DType = strings.TrimPrefix(f.text("torch_dtype", "dtype"), "torch.")
+	c.Quantized = f.quantization()
+	a := &c.Arch
+	a.Name = displayName(f.text("_name_or_path"), c.ModelType)
+	a.Source = "config.json"
+	a.Family = model.FamilyDecoder
+
+	m, known := mappings[c.ModelType]
+	if !known {
+		if tc, ok := raw["text_config"]; ok && top && !isNull(tc) && !f.has("hidden_size", "n_embd", "d_model") {
+			// A multimodal wrapper (llava, mllama, gemma3, ...): read the
+			// language model, which holds nearly all of the parameters.
+			inner, err := parseConfig(tc, false)
+			if err != nil {
+				return nil, fmt.Errorf("text_config: %w", err)
+			}
+			inner.Warnings = append([]string{fmt.Sprintf(
+				"model_type %q: read its text_config (model_type %q) only; the vision or audio tower is not counted",
+				c.ModelType, inner.ModelType)}, inner.Warnings...)
+			inner.ModelType, inner.DType, inner.Quantized = c.ModelType, cmp.Or(inner.DType, c.DType), cmp.Or(inner.Quantized, c.Quantized)
+			inner.Arch.Name = a.Name
+			return inner, nil
+		}
+		m = generic
+		if c.ModelType == "" {
+			c.Warnings = append(c.Warnings, "no model_type: read the generic keys as a Llama-style decoder; the parameter count is an estimate")
+		} else {
+			c.Warnings = append(c.Warnings, fmt.Sprintf(
+				"model_type %q is not one gpuplan knows (%s): read the generic keys as a Llama-style decoder; the parameter count is an estimate",
+				c.ModelType, strings.Join(ModelTypes(), ", ")))
+		}
+	}
+	delta := m(f, a)
+	if len(f.errs) > 0 {
+		err := error(joined(f.errs))
+		if !known && c.ModelType != "" {
+			err = fmt.Errorf("model_type %q, read through the generic keys: %w", c.ModelType, err)
+		}
+		return nil, err
+	}
+	if delta < 0 { // fewer parameters than the formula: carry the exact count
+		exact := a.ParamCount() + delta
+		if exact < 1 {
+			return nil, fmt.Errorf("the shape gives %.0f parameters", exact)
+		}
+		a.Params = exact
+	} else {
+		a.ExtraParams = delta
+	}
+	if err := a.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// displayName returns a name for the architecture: the Hub id in
+// _name_or_path ("meta-llama/Llama-2-7b-hf"), the last element of a local
+// path written there, or else the model_type.
+func displayName(nameOrPath, modelType string) string {
+	n := strings.TrimRight(strings.TrimSpace(nameOrPath), `/\`)
+	if n == "" {
+		return modelType
+	}
+	if strings.Count(n, "/") > 1 || strings.ContainsAny(n, `\:`) || strings.HasPrefix(n, "/") || strings.HasPrefix(n, ".") {
+		n = n[strings.LastIndexAny(n, `/\:`)+1:]
+	}
+	return n
+}
+
+// decodeObject decodes a JSON object into its raw members; syntax errors
+// give the line and column.
+func decodeObject(data []byte) (map[string]json.RawMessage, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, errors.New("empty file: want a JSON object")
+	}
+	if trimmed[0] != '{' {
+		return nil, fmt.Errorf("want a JSON object, got %s", describe(trimmed))
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(data, se.Offset)
+			return nil, fmt.Errorf("malformed JSON at line %d, column %d: %w", line, col, err)
+		}
+		return nil, fmt.Errorf("malformed JSON: %w", err)
+	}
+	return raw, nil
+}
+
+// lineCol turns a byte offset into a 1-based line and column.
+func lineCol(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1)
+	return line, col
+}
+
+// describe shows a JSON value in an error, cut to 40 bytes.
+func describe(v []byte) string {
+	v = bytes.TrimSpace(v)
+	if len(v) > 40 {
+		return string(v[:37]) + "..."
+	}
+	return string(v)
+}
+
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
+
+// joined reports several problems in one line, separated by semicolons;
+// errors.Is and errors.As see each.
+type joined []error
+
+func (j joined) Error() string {
+	msgs := make([]string, len(j))
+	for i, err := range j {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func (j joined) Unwrap() []error { return j }
+
+// maxField bounds every whole-number field (2³¹−1) so that products of
+// fields cannot overflow; model.Architecture.Validate then applies the
+// tighter shape limits.
+const maxField = math.MaxInt32
+
+// fields reads typed values from one config.json object. JSON null counts
+// as absent (Python's None, e.g. "n_inner": null). Problems accumulate in
+// errs and are reported together.
+type fields struct {
+	raw  map[string]json.RawMessage
+	errs []error
+}
+
+func (f *fields) fail(format string, args ...any) {
+	f.errs = append(f.errs, fmt.Errorf(format, args...))
+}
+
+// lookup returns the first of keys that is present and not null.
+func (f *fields) lookup(keys []string) (string, json.RawMessage, bool) {
+	for _, k := range keys {
+		if v, ok := f.raw[k]; ok && !isNull(v) {
+			return k, v, true
+		}
+	}
+	return "", nil, false
+}
+
+// has reports whether any of keys is present and not null.
+func (f *fields) has(keys ...string) bool {
+	_, _, ok := f.lookup(keys)
+	return ok
+}
+
+// need returns the whole number at the first present key, which must be
+// > 0; a missing key is an error naming it (and its other spellings).
+func (f *fields) need(keys ...string) int {
+	k, v, ok := f.lookup(keys)
+	if !ok {
+		if len(keys) == 1 {
+			f.fail("missing %q", keys[0])
+		} else {
+			f.fail("missing %q (or %s)", keys[0], quoteOr(keys[1:]))
+		}
+		return 0
+	}
+	n, ok := f.parseInt(k, v)
+	if ok && n == 0 {
+		f.fail("%s must be > 0, got 0", k)
+	}
+	return n
+}
+
+// int returns the whole number at the first present key, or def.
+func (f *fields) int(def int, keys ...string) int {
+	k, v, ok := f.lookup(keys)
+	if !ok {
+		return def
+	}
+	n, _ := f.parseInt(k, v)
+	return n
+}
+
+// parseInt parses a whole number in 0–maxField; ok is false (and the
+// problem recorded) otherwise.
+func (f *fields) parseInt(k string, v json.RawMessage) (n int, ok bool) {
+	s := string(bytes.TrimSpace(v))
+	i, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		// s is valid JSON, so a number starts with '-' or a digit. Accept
+		// integral floats (4096.0), as Python's int() would.
+		if s == "" || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
+			f.fail("%s: want a whole number, got %s", k, describe(v))
+			return 0, false
+		}
+		x, _ := strconv.ParseFloat(s, 64) // ±Inf when out of float range
+		switch {
+		case math.Abs(x) > maxField:
+			f.fail("%s: %s is out of range (0–%d)", k, describe(v), maxField)
+			return 0, false
+		case x != math.Trunc(x):
+			f.fail("%s: want a whole number, got %s", k, describe(v))
+			return 0, false
+		}
+		i = int64(x)
+	}
+	if i < 0 || i > maxField {
+		f.fail("%s must be 0–%d, got %d", k, maxField, i)
+		return 0, false
+	}
+	return int(i), true
+}
+
+// bool returns the boolean at the first present key, or def.
+func (f *fields) bool(def bool, keys ...string) bool {
+	k, v, ok := f.lookup(keys)
+	if !ok {
+		return def
+	}
+	switch string(bytes.TrimSpace(v)) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	f.fail("%s: want true or false, got %s", k, describe(v))
+	return def
+}
+
+// text returns the string at the first present key, or "".
+func (f *fields) text(keys ...string) string {
+	k, v, ok := f.lookup(keys)
+	if !ok {
+		return ""
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		f.fail("%s: want a string, got %s", k, describe(v))
+		return ""
+	}
+	return s
+}
+
+// texts returns the array of strings at key, or nil.
+func (f *fields) texts(key string) []string {
+	_, v, ok := f.lookup([]string{key})
+	if !ok {
+		return nil
+	}
+	var ss []string
+	if err := json.Unmarshal(v, &ss); err != nil {
+		f.fail("%s: want a list of strings, got %s", key, describe(v))
+		return nil
+	}
+	return ss
+}
+
+// quantization reads quantization_config into the weight format it stores.
+// Unknown methods are ignored (the dtype still applies).
+func (f *fields) quantization() model.Precision {
+	_, v, ok := f.lookup([]string{"quantization_config"})
+	if !ok {
+		return ""
+	}
+	raw, err := decodeObject(v)
+	if err != nil {
+		f.fail("quantization_config: %v", err)
+		return ""
+	}
+	q := &fields{raw: raw}
+	method := strings.ToLower(q.text("quant_method"))
+	bits := q.int(0, "bits", "w_bit", "weight_bits")
+	in4, in8 := q.bool(false, "load_in_4bit"), q.bool(false, "load_in_8bit")
+	for _, err := range q.errs {
+		f.fail("quantization_config: %v", err)
+	}
+	switch {
+	case strings.Contains(method, "fp8"):
+		return model.FP8
+	case in4 || bits == 4 || method == "mxfp4":
+		return model.INT4
+	case in8 || bits == 8:
+		return model.INT8
+	}
+	return ""
+}
+
+// quoteOr formats keys as `"a", "b" or "c"`.
+func quoteOr(keys []string) string {
+	q := make([]string, len(keys))
+	for i, k := range keys {
+		q[i] = strconv.Quote(k)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// Precision suggests the default precision for task t: the checkpoint's
+// quantized format for inference when it has one, else its dtype, as
+// mixed precision for training (bfloat16 → amp-bf16, float16 → amp-fp16)
+// and as stored for inference (bfloat16 → bf16). ok is false when the
+// config names no dtype gpuplan knows.
+func (c *Config) Precision(t model.Task) (p model.Precision, ok bool) {
+	if !t.Training() && c.Quantized != "" {
+		return c.Quantized, true
+	}
+	return PrecisionFor(c.DType, t)
+}
+
+// PrecisionFor maps a dtype, spelled as torch ("bfloat16", "float16",
+// "float32") or safetensors ("BF16", "F16", "F32", "F8_E4M3", "I8") spell
+// it, to the precision gpuplan would default to for task t. Integer
+// formats are inference-only.
+func PrecisionFor(dtype string, t model.Task) (model.Precision, bool) {
+	train := t.Training()
+	switch strings.ToLower(strings.TrimPrefix(strings.TrimSpace(dtype), "torch.")) {
+	case "bfloat16", "bf16":
+		if train {
+			return model.AMPBF16, true
+		}
+		return model.BF16, true
+	case "float16", "fp16", "f16", "half":
+		if train {
+			return model.AMPFP16, true
+		}
+		return model.FP16, true
+	case "float32", "fp32", "f32", "float":
+		return model.FP32, true
+	case "f8_e4m3", "f8_e5m2", "float8_e4m3fn", "float8_e5m2", "fp8":
+		return model.FP8, true
+	case "i8", "int8":
+		if !train {
+			return model.INT8, true
+		}
+	}
+	return "", false
+}
+
+// ModelTypes returns the model_type values ParseConfig maps exactly, sorted.
+func ModelTypes() []string {
+	names := make([]string, 0, len(mappings))
+	for k := range mappings {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// WithCounts returns the architecture adjusted to n, the exact count read
+// from the checkpoint's safetensors headers, for when both are given.
+//
+// When the headers hold more parameters than the config's shape (task
+// heads such as BERT's MLM head, a stored copy of a tied LM head), the
+// difference goes to ExtraParams (or Params, when the shape's count is
+// carried there), so ParamCount equals n.Params while MoE active counts
+// still follow the shape. When they hold fewer (packed quantized weights,
+// a partial checkpoint), the shape's count is kept. warn is "" unless the
+// two differ by more than 1%.
+func (c *Config) WithCounts(n TensorCounts) (a model.Architecture, warn string) {
+	a = c.Arch
+	shape, got := a.ParamCount(), float64(n.Params)
+	if shape <= 0 || got <= 0 {
+		return a, ""
+	}
+	if diff := got - shape; diff > 0 {
+		if a.Params > 0 {
+			a.Params = got
+		} else {
+			a.ExtraParams += diff
+		}
+	}
+	if rel := (got - shape) / shape; rel > 0.01 || rel < -0.01 {
+		kept := "the safetensors count"
+		if got < shape {
+			kept = "the config.json count"
+		}
+		warn = fmt.Sprintf("config.json gives %.0f parameters and the safetensors headers %d (%+.1f%%): using %s",
+			shape, n.Params, 100*rel, kept)
+	}
+	return a, warn
+}

@@ -1,0 +1,430 @@
+package hf
+
+import (
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// mapping fills a from a config.json's fields and returns delta: the
+// parameters the transformers modules have beyond model.Architecture's
+// shape formula (negative when they have fewer). Shape keys (width, depth,
+// heads, MLP size, vocabulary) are required; other absent keys take the
+// defaults of the model's transformers Config class.
+type mapping func(f *fields, a *model.Architecture) (delta float64)
+
+// mappings holds the model_types read exactly, with legacy spellings.
+var mappings = map[string]mapping{
+	"llama":           llama,
+	"mistral":         llama, // no biases; sliding window has no parameters
+	"mixtral":         mixtral,
+	"qwen2":           qwen2,
+	"qwen3":           qwen3,
+	"gemma":           gemma,
+	"gemma2":          gemma2,
+	"phi3":            llama, // fused qkv_proj and gate_up_proj hold the same count
+	"phi":             phi,
+	"gpt2":            gpt2,
+	"gpt_neox":        gptNeoX,
+	"gptj":            gptJ,
+	"falcon":          falcon(false),
+	"RefinedWebModel": falcon(false), // falcon-7b's legacy config
+	"RefinedWeb":      falcon(true),  // falcon-40b's legacy config (new decoder architecture)
+	"opt":             opt,
+	"bloom":           bloom,
+	"bert":            bert,
+	"roberta":         roberta,
+	"xlm-roberta":     roberta,
+	"t5":              t5(true),
+	"mt5":             t5(false),
+	"whisper":         whisper,
+}
+
+// decoderShape reads the keys most decoders share under Llama's names.
+func decoderShape(f *fields, a *model.Architecture) {
+	a.Hidden = f.need("hidden_size")
+	a.Layers = f.need("num_hidden_layers")
+	a.Heads = f.need("num_attention_heads")
+	a.KVHeads = f.int(0, "num_key_value_heads") // absent: multi-head attention
+	a.HeadDim = f.int(0, "head_dim")            // absent: hidden_size / heads
+	a.FFN = f.need("intermediate_size")
+	a.Vocab = f.need("vocab_size")
+	a.MaxPositions = f.int(0, "max_position_embeddings")
+}
+
+// llamaStyle is a pre-norm decoder with RMSNorm, a gated MLP and no biases
+// unless attention_bias (q, k, v and o) or mlp_bias (gate, up, down) say so.
+// Extra: o_proj biases when only attention_bias is set (L·h), the MLP's
+// biases when only mlp_bias is set (L·(2·ffn + h)).
+func llamaStyle(f *fields, a *model.Architecture, tiedDefault bool) (delta float64) {
+	decoderShape(f, a)
+	a.GatedMLP = true
+	a.Norm = model.RMSNorm
+	a.Tied = f.bool(tiedDefault, "tie_word_embeddings")
+	attnBias, mlpBias := f.bool(false, "attention_bias"), f.bool(false, "mlp_bias")
+	l, h, ffn := float64(a.Layers), float64(a.Hidden), float64(a.FFN)
+	switch {
+	case attnBias && mlpBias:
+		a.LinearBias = true
+	case attnBias:
+		a.QKVBias = true
+		delta += l * h
+	case mlpBias:
+		delta += l * (2*ffn + h)
+	}
+	return delta
+}
+
+// llama also reads mistral and phi3: untied unless the config says so.
+func llama(f *fields, a *model.Architecture) float64 { return llamaStyle(f, a, false) }
+
+// mixtral is Mistral with num_local_experts gated MLPs per layer, of which
+// num_experts_per_tok run per token; the formula adds the router (h ×
+// experts, no bias).
+func mixtral(f *fields, a *model.Architecture) float64 {
+	d := llamaStyle(f, a, false)
+	a.Experts = f.need("num_local_experts")
+	a.ExpertsPerToken = f.need("num_experts_per_tok")
+	return d
+}
+
+// qwen2 always has q, k and v biases (o_proj and the MLP have none).
+func qwen2(f *fields, a *model.Architecture) float64 {
+	d := llamaStyle(f, a, false)
+	a.QKVBias = true
+	return d
+}
+
+// qwen3 drops Qwen2's q/k/v biases and adds q_norm and k_norm, RMSNorms of
+// head_dim (default 128) on queries and keys. Extra: L·2·head_dim.
+func qwen3(f *fields, a *model.Architecture) float64 {
+	d := llamaStyle(f, a, false)
+	if a.HeadDim == 0 {
+		a.HeadDim = 128
+	}
+	return d + float64(a.Layers)*2*float64(a.HeadDim)
+}
+
+// gemma is Llama with a GeGLU MLP, tied embeddings by default and head_dim
+// 256 by default, which need not equal hidden_size/heads (gemma-7b: 16 ×
+// 256 = 4096 ≠ 3072).
+func gemma(f *fields, a *model.Architecture) float64 {
+	d := llamaStyle(f, a, true)
+	if a.HeadDim == 0 {
+		a.HeadDim = 256
+	}
+	return d
+}
+
+// gemma2 adds a norm after attention and after the MLP: four per layer.
+func gemma2(f *fields, a *model.Architecture) float64 {
+	d := gemma(f, a)
+	a.NormsPerLayer = 4
+	return d
+}
+
+// phi (phi-1, phi-1.5, phi-2): parallel attention and MLP behind one
+// LayerNorm, biases on every linear layer, untied. Extra: the lm_head bias
+// (vocab), and with qk_layernorm a LayerNorm of head_dim on queries and keys
+// (L·2·2·head_dim).
+func phi(f *fields, a *model.Architecture) float64 {
+	decoderShape(f, a)
+	a.Norm = model.LayerNorm
+	a.NormsPerLayer = 1
+	a.LinearBias = true
+	a.Tied = f.bool(false, "tie_word_embeddings")
+	d := float64(a.Vocab)
+	if f.bool(false, "qk_layernorm") && a.Heads > 0 {
+		hd := a.HeadDim
+		if hd == 0 {
+			hd = a.Hidden / a.Heads
+		}
+		d += float64(a.Layers) * 4 * float64(hd)
+	}
+	return d
+}
+
+// gpt2: learned positions (n_positions), LayerNorm, biases everywhere
+// (Conv1D layers), tied LM head, MLP of n_inner (default 4·h). The
+// checkpoint's attn.bias causal masks are buffers, not parameters.
+func gpt2(f *fields, a *model.Architecture) float64 {
+	a.Hidden = f.need("n_embd", "hidden_size")
+	a.Layers = f.need("n_layer", "num_hidden_layers")
+	a.Heads = f.need("n_head", "num_attention_heads")
+	a.FFN = f.int(4*a.Hidden, "n_inner")
+	a.Vocab = f.need("vocab_size")
+	a.LearnedPositions = f.int(1024, "n_positions", "max_position_embeddings")
+	a.MaxPositions = a.LearnedPositions
+	a.Norm = model.LayerNorm
+	a.LinearBias = true
+	a.Tied = f.bool(true, "tie_word_embeddings")
+	return 0
+}
+
+// gptNeoX (GPT-NeoX-20B, Pythia): rotary (partial rotary has no
+// parameters), two LayerNorms per layer whether or not the residual is
+// parallel, untied embed_in/embed_out, biases everywhere unless
+// attention_bias is false. Extra: the MLP biases in that case (L·(ffn+h)).
+func gptNeoX(f *fields, a *model.Architecture) float64 {
+	decoderShape(f, a)
+	a.KVHeads, a.HeadDim = 0, 0 // GPT-NeoX has neither key
+	a.Norm = model.LayerNorm
+	a.Tied = f.bool(false, "tie_word_embeddings")
+	if f.bool(true, "attention_bias") {
+		a.LinearBias = true
+		return 0
+	}
+	return float64(a.Layers) * float64(a.FFN+a.Hidden)
+}
+
+// gptJ: parallel attention and MLP behind one LayerNorm (ln_1), rotary,
+// q/k/v/out projections without bias, fc_in/fc_out with bias, untied
+// lm_head with bias. Extra: the MLP biases (L·(ffn+h)) and the lm_head bias
+// (vocab).
+func gptJ(f *fields, a *model.Architecture) float64 {
+	a.Hidden = f.need("n_embd", "hidden_size")
+	a.Layers = f.need("n_layer", "num_hidden_layers")
+	a.Heads = f.need("n_head", "num_attention_heads")
+	a.FFN = f.int(4*a.Hidden, "n_inner")
+	a.Vocab = f.need("vocab_size")
+	a.MaxPositions = f.int(0, "n_positions", "max_position_embeddings")
+	a.Norm = model.LayerNorm
+	a.NormsPerLayer = 1
+	a.Tied = f.bool(false, "tie_word_embeddings")
+	return float64(a.Layers)*float64(a.FFN+a.Hidden) + float64(a.Vocab)
+}
+
+// falcon reads both the current keys (model_type "falcon",
+// num_attention_heads, num_hidden_layers, num_kv_heads) and the legacy
+// RefinedWebModel (falcon-7b) and RefinedWeb (falcon-40b) ones (n_head,
+// n_layer, n_head_kv). newArch is the default of new_decoder_architecture:
+// true for RefinedWeb, whose code always had the 40B layout.
+//
+// Key/value heads: num_kv_heads with the new decoder architecture, 1 with
+// multi_query, else all heads. Layer norms (LayerNorm with bias): two per
+// layer when attention and MLP are sequential (input_layernorm,
+// post_attention_layernorm) or num_ln_in_parallel_attn is 2 (ln_attn,
+// ln_mlp; the default with the new architecture), else one
+// (input_layernorm). Biases only when bias is true; ALiBi has no parameters;
+// tied by default. No extra parameters.
+func falcon(newArch bool) mapping {
+	return func(f *fields, a *model.Architecture) float64 {
+		legacy := f.has("n_head") || f.has("n_layer")
+		a.Hidden = f.need("hidden_size", "n_embed")
+		a.Layers = f.need("num_hidden_layers", "n_layer")
+		a.Heads = f.need("num_attention_heads", "n_head")
+		a.Vocab = f.need("vocab_size")
+		a.FFN = f.int(4*a.Hidden, "ffn_hidden_size")
+		a.MaxPositions = f.int(2048, "max_position_embeddings") // FalconConfig default; RW models trained at 2048
+		a.Norm = model.LayerNorm
+		a.LinearBias = f.bool(false, "bias")
+		a.Tied = f.bool(true, "tie_word_embeddings")
+		newArch := f.bool(newArch, "new_decoder_architecture")
+		multiQuery := f.bool(!legacy, "multi_query") // FalconConfig: true; RWConfig: false
+		switch {
+		case newArch:
+			a.KVHeads = f.int(a.Heads, "num_kv_heads", "n_head_kv")
+		case multiQuery:
+			a.KVHeads = 1
+		}
+		lnParallel := 1
+		if newArch {
+			lnParallel = 2
+		}
+		if !f.bool(true, "parallel_attn") || f.int(lnParallel, "num_ln_in_parallel_attn") == 2 {
+			a.NormsPerLayer = 2
+		} else {
+			a.NormsPerLayer = 1
+		}
+		return 0
+	}
+}
+
+// opt: learned positions with 2 offset rows (max_position_embeddings+2),
+// LayerNorm, biases everywhere (enable_bias), tied LM head. Extra, signed:
+// with word_embed_proj_dim p ≠ h (OPT-350m) the token embedding (and an
+// untied head) is vocab×p instead of vocab×h and project_in/project_out add
+// 2·p·h; without do_layer_norm_before (or with _remove_final_layer_norm)
+// there is no final layer norm (−2h); layer_norm_elementwise_affine false
+// removes every norm's parameters.
+func opt(f *fields, a *model.Architecture) float64 {
+	a.Hidden = f.need("hidden_size")
+	a.Layers = f.need("num_hidden_layers")
+	a.Heads = f.need("num_attention_heads")
+	a.FFN = f.need("ffn_dim")
+	a.Vocab = f.need("vocab_size")
+	a.MaxPositions = f.int(2048, "max_position_embeddings")
+	a.LearnedPositions = a.MaxPositions + 2
+	a.Norm = model.LayerNorm
+	a.LinearBias = f.bool(true, "enable_bias")
+	a.Tied = f.bool(true, "tie_word_embeddings")
+	h, v := float64(a.Hidden), float64(a.Vocab)
+	var d float64
+	if p := float64(f.int(a.Hidden, "word_embed_proj_dim")); p != h {
+		d += v*(p-h) + 2*p*h
+		if !a.Tied {
+			d += v * (p - h)
+		}
+	}
+	finalNorm := f.bool(true, "do_layer_norm_before") && !f.bool(false, "_remove_final_layer_norm")
+	if !finalNorm {
+		d -= 2 * h
+	}
+	if !f.bool(true, "layer_norm_elementwise_affine") {
+		norms := 2 * float64(a.Layers)
+		if finalNorm {
+			norms++
+		}
+		d -= norms * 2 * h
+	}
+	return d
+}
+
+// bloom: ALiBi (no position parameters), LayerNorm, biases everywhere, MLP
+// of 4·h, tied. Extra: word_embeddings_layernorm after the embedding (2h).
+func bloom(f *fields, a *model.Architecture) float64 {
+	a.Hidden = f.need("hidden_size", "n_embed")
+	a.Layers = f.need("n_layer", "num_hidden_layers")
+	a.Heads = f.need("n_head", "num_attention_heads")
+	a.Vocab = f.need("vocab_size")
+	a.FFN = 4 * a.Hidden
+	a.Norm = model.LayerNorm
+	a.LinearBias = true
+	a.Tied = f.bool(true, "tie_word_embeddings")
+	return 2 * float64(a.Hidden)
+}
+
+// bert counts BertModel: token, position and token-type embeddings and
+// their LayerNorm (which stands in for the formula's final norm), post-norm
+// layers with biases everywhere, and the pooler. Task heads (MLM, NSP) are
+// not counted, and Tied keeps the formula from adding an LM head.
+func bert(f *fields, a *model.Architecture) float64 {
+	a.Family = model.FamilyEncoder
+	a.Hidden = f.need("hidden_size")
+	a.Layers = f.need("num_hidden_layers")
+	a.Heads = f.need("num_attention_heads")
+	a.FFN = f.need("intermediate_size")
+	a.Vocab = f.need("vocab_size")
+	a.LearnedPositions = f.int(512, "max_position_embeddings")
+	a.MaxPositions = a.LearnedPositions
+	a.TokenTypes = f.int(2, "type_vocab_size")
+	a.Norm = model.LayerNorm
+	a.LinearBias = true
+	a.Pooler = true
+	a.Tied = true
+	if pt := f.text("position_embedding_type"); pt != "" && pt != "absolute" {
+		// relative_key(_query) adds a (2·max_positions−1)×head_dim table per layer.
+		return float64(a.Layers) * float64(2*a.LearnedPositions-1) * float64(a.Hidden/max(a.Heads, 1))
+	}
+	return 0
+}
+
+// roberta (and xlm-roberta) count RobertaModel, built as BertModel: the
+// position table's max_position_embeddings rows include the padding offset
+// (514 = 512 + 2), so 2 fewer positions are usable; type_vocab_size is 1.
+func roberta(f *fields, a *model.Architecture) float64 {
+	d := bert(f, a)
+	a.TokenTypes = f.int(1, "type_vocab_size")
+	if a.MaxPositions > 2 {
+		a.MaxPositions -= 2
+	}
+	return d
+}
+
+// t5 (and mt5, untied by default): encoder-decoder with RMS-style layer
+// norms (weight only), no biases, attention width num_heads × d_kv, a ReLU
+// or gated (feed_forward_proj "gated-gelu") MLP, one shared embedding and
+// an LM head tied to it unless tie_word_embeddings is false. Relative
+// positions bound no sequence length. Extra: the relative_attention_bias
+// tables of the first encoder and first decoder layer (2·buckets·heads).
+func t5(tiedDefault bool) mapping {
+	return func(f *fields, a *model.Architecture) float64 {
+		a.Family = model.FamilyEncoderDecoder
+		a.Hidden = f.need("d_model")
+		a.Layers = f.need("num_layers")
+		a.DecoderLayers = f.int(a.Layers, "num_decoder_layers")
+		a.Heads = f.need("num_heads")
+		a.HeadDim = f.need("d_kv")
+		a.FFN = f.need("d_ff")
+		a.Vocab = f.need("vocab_size")
+		a.GatedMLP = strings.HasPrefix(f.text("feed_forward_proj"), "gated-")
+		a.Norm = model.RMSNorm
+		a.Tied = f.bool(tiedDefault, "tie_word_embeddings")
+		return 2 * float64(f.int(32, "relative_attention_num_buckets")) * float64(a.Heads)
+	}
+}
+
+// whisper counts WhisperForConditionalGeneration: encoder layers (heads,
+// ffn from the encoder_ keys), decoder layers with cross-attention, learned
+// decoder positions (max_target_positions, which also bounds the output
+// length), LayerNorm, biases everywhere but k_proj, proj_out tied to the
+// token embedding. Extra, signed: the conv front end (conv1: mel×h×3 + h,
+// conv2: h×h×3 + h), the encoder's position table (max_source_positions×h),
+// minus the k_proj biases the formula counts (one h per attention: L + 2·D),
+// plus the decoder MLPs' difference when decoder_ffn_dim ≠ encoder_ffn_dim.
+func whisper(f *fields, a *model.Architecture) float64 {
+	a.Family = model.FamilyEncoderDecoder
+	a.Hidden = f.need("d_model")
+	a.Layers = f.need("encoder_layers", "num_hidden_layers")
+	a.DecoderLayers = f.need("decoder_layers")
+	a.Heads = f.need("encoder_attention_heads")
+	f.need("decoder_attention_heads") // the width is d_model either way
+	a.FFN = f.need("encoder_ffn_dim")
+	decFFN := f.need("decoder_ffn_dim")
+	a.Vocab = f.need("vocab_size")
+	a.LearnedPositions = f.int(448, "max_target_positions")
+	a.MaxPositions = a.LearnedPositions
+	a.Norm = model.LayerNorm
+	a.LinearBias = true
+	a.Tied = f.bool(true, "tie_word_embeddings")
+	h := float64(a.Hidden)
+	mel := float64(f.int(80, "num_mel_bins"))
+	src := float64(f.int(1500, "max_source_positions"))
+	d := mel*h*3 + h + h*h*3 + h + src*h
+	d -= float64(a.Layers+2*a.DecoderLayers) * h
+	d += float64(a.DecoderLayers) * (2*h + 1) * float64(decFFN-a.FFN) // fc1, fc2 and fc1's bias
+	return d
+}
+
+// generic reads an unknown model_type through the keys most configs share,
+// as a pre-norm decoder: RMSNorm and a gated MLP when the config has
+// rms_norm_eps (Llama style), LayerNorm and a plain MLP of 4·h otherwise;
+// mixture of experts from num_local_experts, num_experts or
+// n_routed_experts; tied per tie_word_embeddings (default true, as in
+// transformers' PretrainedConfig). Encoder-decoders (is_encoder_decoder)
+// get decoder_layers; masked-LM architectures are read as encoders.
+// The count is an estimate: nothing model-specific is known.
+func generic(f *fields, a *model.Architecture) float64 {
+	a.Hidden = f.need("hidden_size", "n_embd", "d_model", "n_embed", "dim")
+	a.Layers = f.need("num_hidden_layers", "n_layer", "num_layers", "n_layers", "encoder_layers")
+	a.Heads = f.need("num_attention_heads", "n_head", "num_heads", "n_heads", "encoder_attention_heads")
+	a.KVHeads = f.int(0, "num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num")
+	a.HeadDim = f.int(0, "head_dim", "d_kv")
+	a.Vocab = f.need("vocab_size")
+	a.Tied = f.bool(true, "tie_word_embeddings")
+	a.MaxPositions = f.int(0, "max_position_embeddings", "n_positions", "max_sequence_length", "seq_length")
+	if f.has("rms_norm_eps") {
+		a.Norm, a.GatedMLP = model.RMSNorm, true
+	} else {
+		a.Norm = model.LayerNorm
+	}
+	a.FFN = f.int(4*a.Hidden, "intermediate_size", "ffn_dim", "d_ff", "n_inner", "ffn_hidden_size", "encoder_ffn_dim")
+	if e := f.int(0, "num_local_experts", "num_experts", "n_routed_experts"); e > 1 {
+		a.Experts = e
+		a.ExpertsPerToken = f.need("num_experts_per_tok", "moe_topk", "top_k")
+		a.FFN = f.int(a.FFN, "moe_intermediate_size", "expert_intermediate_size")
+	}
+	switch {
+	case f.bool(false, "attention_bias") && f.bool(false, "mlp_bias"):
+		a.LinearBias = true
+	case f.bool(false, "attention_bias", "qkv_bias"):
+		a.QKVBias = true
+	}
+	if f.bool(false, "is_encoder_decoder") {
+		a.Family = model.FamilyEncoderDecoder
+		a.DecoderLayers = f.int(a.Layers, "decoder_layers", "num_decoder_layers")
+	} else if archs := f.texts("architectures"); len(archs) > 0 && strings.HasSuffix(archs[0], "ForMaskedLM") {
+		a.Family = model.FamilyEncoder
+	}
+	return 0
+}

@@ -1,0 +1,573 @@
+package hf
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// TensorCounts is what the headers of a safetensors checkpoint say about
+// its tensors. Element counts are exact.
+//
+// Buffers are tensors that are stored but are not parameters; they are
+// recognised by name (the last dot-separated part) and shape:
+//   - inv_freq (rotary embedding frequencies, early Llama-2 conversions),
+//     masked_bias (GPT-2, GPT-J), _float_tensor (fairseq);
+//   - position_ids and token_type_ids of an integer dtype (RoBERTa);
+//   - bias under attn or attention with shape [1, 1, n, n]: the causal
+//     masks of GPT-2, GPT-J, GPT-Neo and old GPT-NeoX checkpoints;
+//   - weight_scale_inv, weight_scale and input_scale: FP8 quantization
+//     scales (DeepSeek-V3, compressed-tensors), metadata rather than weights.
+//
+// A tied LM head stored as a second copy (falcon-7b's .bin checkpoints) is
+// counted twice: the headers cannot show that two tensors are tied.
+type TensorCounts struct {
+	Params  int64            // elements of parameter tensors
+	ByDType map[string]int64 // parameter elements per safetensors dtype: "BF16", "F32", "F8_E4M3", ...
+	Buffers int64            // elements of buffer tensors (see above), not in Params
+	// Tensors and BufferTensors count tensors: all of them, and the buffers.
+	Tensors, BufferTensors int
+	// Bytes is the data size of all tensors, parameters and buffers: what an
+	// index's metadata.total_size states.
+	Bytes    int64
+	Files    int      // safetensors files read
+	Warnings []string // e.g. an index whose total_size disagrees with the headers
+}
+
+// DType returns the safetensors dtype holding the most parameters ("" when
+// none); ties go to the name first in alphabetical order.
+func (t TensorCounts) DType() string {
+	best := ""
+	for d, n := range t.ByDType {
+		if best == "" || n > t.ByDType[best] || n == t.ByDType[best] && d < best {
+			best = d
+		}
+	}
+	return best
+}
+
+// MaxHeaderBytes bounds a safetensors JSON header (the reference
+// implementation uses the same limit); a larger declared length means the
+// file is not safetensors or is corrupt.
+const MaxHeaderBytes = 100 << 20
+
+// maxDataBytes bounds tensor offsets (1 EiB), so that sums of element
+// counts (at most 2 per byte, for F4) cannot overflow int64.
+const maxDataBytes = 1 << 60
+
+// dtypeBits gives the bits per element of each safetensors dtype.
+var dtypeBits = map[string]uint64{
+	"BOOL": 8, "U8": 8, "I8": 8, "F8_E5M2": 8, "F8_E4M3": 8, "F8_E8M0": 8,
+	"F8_E4M3FNUZ": 8, "F8_E5M2FNUZ": 8,
+	"I16": 16, "U16": 16, "F16": 16, "BF16": 16,
+	"I32": 32, "U32": 32, "F32": 32,
+	"I64": 64, "U64": 64, "F64": 64, "C64": 64,
+	"F4": 4, "F6_E2M3": 6, "F6_E3M2": 6,
+}
+
+// ErrSafetensors is wrapped by every error about the content of a
+// safetensors file or index (not by file-system errors).
+var ErrSafetensors = errors.New("invalid safetensors")
+
+// ParseSafetensorsHeader reads a safetensors header from r: the 8-byte
+// little-endian header length, then that many bytes of JSON, and nothing
+// more. fileSize is the size of the whole file, used to check the header
+// length and the tensors' byte ranges; pass -1 when unknown (the range
+// checks against the file are then skipped).
+//
+// Every header value is checked before use: a length above
+// MaxHeaderBytes or past the end of the file, a truncated header, JSON that
+// is malformed or of the wrong types, an unknown dtype, a negative or
+// overflowing shape, a byte range that does not match dtype×shape, lies
+// outside the data or overlaps another tensor, are all errors wrapping
+// ErrSafetensors. Bytes not covered by any tensor give a warning. The
+// header is read incrementally, so a false length allocates nothing large.
+func ParseSafetensorsHeader(r io.Reader, fileSize int64) (TensorCounts, error) {
+	tensors, warns, err := parseHeader(r, fileSize)
+	if err != nil {
+		return TensorCounts{}, fmt.Errorf("%w: %w", ErrSafetensors, err)
+	}
+	var c TensorCounts
+	for _, t := range tensors {
+		c.add(t)
+	}
+	c.Files = 1
+	c.Warnings = warns
+	return c, nil
+}
+
+// tensor is one header entry, checked.
+type tensor struct {
+	name       string
+	dtype      string
+	numel      int64
+	begin, end int64 // byte range in the data section
+	buffer     bool
+}
+
+func (c *TensorCounts) add(t tensor) {
+	c.Tensors++
+	c.Bytes += t.end - t.begin
+	if t.buffer {
+		c.BufferTensors++
+		c.Buffers += t.numel
+		return
+	}
+	if c.ByDType == nil {
+		c.ByDType = map[string]int64{}
+	}
+	c.Params += t.numel
+	c.ByDType[t.dtype] += t.numel
+}
+
+// parseHeader reads and checks a header; tensors come sorted by offset.
+func parseHeader(r io.Reader, fileSize int64) ([]tensor, []string, error) {
+	var prefix [8]byte
+	if _, err := io.ReadFull(r, prefix[:]); err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, nil, errors.New("shorter than the 8-byte header length")
+		}
+		return nil, nil, err
+	}
+	n := binary.LittleEndian.Uint64(prefix[:])
+	switch {
+	case n > MaxHeaderBytes:
+		return nil, nil, fmt.Errorf("header length %d bytes is above the %d MiB limit (not a safetensors file, or corrupt)", n, MaxHeaderBytes>>20)
+	case fileSize >= 0 && n > uint64(max(fileSize-8, 0)):
+		return nil, nil, fmt.Errorf("header length %d bytes is past the end of the %d-byte file (truncated?)", n, fileSize)
+	case n < 2:
+		return nil, nil, fmt.Errorf("header length %d bytes is too short for a JSON object", n)
+	}
+	var buf bytes.Buffer // grows as bytes arrive: a false length costs nothing
+	if got, err := io.CopyN(&buf, r, int64(n)); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil, fmt.Errorf("header truncated: %d of %d bytes", got, n)
+		}
+		return nil, nil, err
+	}
+	head := buf.Bytes()
+	if !utf8.Valid(head) {
+		return nil, nil, errors.New("header is not UTF-8")
+	}
+	if len(head) == 0 || head[0] != '{' {
+		return nil, nil, fmt.Errorf("header must be a JSON object, starts with %q", describe(head))
+	}
+	dataLen := int64(maxDataBytes)
+	if fileSize >= 0 {
+		dataLen = min(fileSize-8-int64(n), maxDataBytes)
+	}
+	tensors, err := decodeTensors(head, dataLen, fileSize >= 0)
+	if err != nil {
+		return nil, nil, err
+	}
+
+	slices.SortStableFunc(tensors, func(a, b tensor) int {
+		if a.begin != b.begin {
+			return cmp.Compare(a.begin, b.begin)
+		}
+		return cmp.Compare(a.end, b.end)
+	})
+	var warns []string
+	var covered, end int64
+	last := ""
+	for _, t := range tensors {
+		if t.begin < end {
+			return nil, nil, fmt.Errorf("tensors %q and %q overlap at data bytes %d–%d", last, t.name, t.begin, end)
+		}
+		covered += t.end - t.begin
+		end, last = t.end, t.name
+	}
+	total := end
+	if fileSize >= 0 {
+		total = dataLen
+	}
+	if gap := total - covered; gap > 0 {
+		warns = append(warns, fmt.Sprintf("%d data bytes are not covered by any tensor", gap))
+	}
+	return tensors, warns, nil
+}
+
+// decodeTensors streams the header's members, so that memory stays
+// proportional to the tensors kept rather than to the raw JSON. Duplicate
+// names are an error (a JSON map would silently keep the last).
+func decodeTensors(head []byte, dataLen int64, sized bool) ([]tensor, error) {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	syntax := func(err error) error { return fmt.Errorf("header JSON: %w", err) }
+	if _, err := dec.Token(); err != nil { // the opening '{', checked by the caller
+		return nil, syntax(err)
+	}
+	var tensors []tensor
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, syntax(err)
+		}
+		name, _ := tok.(string)     // object keys are strings
+		if name == "__metadata__" { // free-form strings; not a tensor
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, syntax(err)
+			}
+			continue
+		}
+		var e entry
+		if err := dec.Decode(&e); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) && te.Field == "" { // the entry itself is not an object
+				return nil, fmt.Errorf("tensor %q: want an object with dtype, shape and data_offsets, got %s", name, te.Value)
+			}
+			return nil, syntax(err)
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("tensor %q appears twice", name)
+		}
+		seen[name] = true
+		t, err := parseTensor(name, e, dataLen, sized)
+		if err != nil {
+			return nil, fmt.Errorf("tensor %q: %w", name, err)
+		}
+		tensors = append(tensors, t)
+	}
+	if _, err := dec.Token(); err != nil { // the closing '}'
+		return nil, syntax(err)
+	}
+	// The writer may pad the header with trailing spaces (for alignment);
+	// anything else after the object is an error.
+	if rest := bytes.TrimSpace(head[dec.InputOffset():]); len(rest) > 0 {
+		return nil, fmt.Errorf("header JSON: unexpected %s after the object", describe(rest))
+	}
+	return tensors, nil
+}
+
+// entry is a header member as written; its fields are checked by parseTensor.
+type entry struct {
+	DType   json.RawMessage `json:"dtype"`
+	Shape   json.RawMessage `json:"shape"`
+	Offsets json.RawMessage `json:"data_offsets"`
+}
+
+// parseTensor checks one header entry against dataLen, the size of the
+// data section (an upper bound only when the file size is unknown).
+func parseTensor(name string, e entry, dataLen int64, sized bool) (tensor, error) {
+	if e.DType == nil && e.Shape == nil && e.Offsets == nil { // null or {}
+		return tensor{}, errors.New("want an object with dtype, shape and data_offsets, got none of them")
+	}
+	t := tensor{name: name}
+	if e.DType == nil || json.Unmarshal(e.DType, &t.dtype) != nil {
+		return tensor{}, fmt.Errorf("dtype: want a string such as \"BF16\", got %s", orMissing(e.DType))
+	}
+	width, ok := dtypeBits[t.dtype]
+	if !ok {
+		return tensor{}, fmt.Errorf("unknown dtype %q (want one of %s)", t.dtype, dtypeList())
+	}
+	var shape, offsets []uint64
+	if e.Shape == nil || isNull(e.Shape) || json.Unmarshal(e.Shape, &shape) != nil {
+		return tensor{}, fmt.Errorf("shape: want a list of whole numbers ≥ 0, got %s", orMissing(e.Shape))
+	}
+	if e.Offsets == nil || json.Unmarshal(e.Offsets, &offsets) != nil || len(offsets) != 2 {
+		return tensor{}, fmt.Errorf("data_offsets: want [begin, end] in bytes, got %s", orMissing(e.Offsets))
+	}
+	numel := uint64(1)
+	for _, d := range shape {
+		hi, lo := bits.Mul64(numel, d)
+		if hi != 0 || lo > maxDataBytes*2 {
+			return tensor{}, fmt.Errorf("shape %s has too many elements", describe(e.Shape))
+		}
+		numel = lo
+	}
+	// numel ≤ 2⁶¹ and width ≤ 64, so the product fits in 67 bits: check it.
+	hi, nbits := bits.Mul64(numel, width)
+	if hi != 0 || nbits/8 > maxDataBytes {
+		return tensor{}, fmt.Errorf("shape %s of %s is larger than 1 EiB", describe(e.Shape), t.dtype)
+	}
+	if nbits%8 != 0 {
+		return tensor{}, fmt.Errorf("shape %s of %s is not a whole number of bytes", describe(e.Shape), t.dtype)
+	}
+	begin, end := offsets[0], offsets[1]
+	switch {
+	case begin > end:
+		return tensor{}, fmt.Errorf("data_offsets [%d, %d]: begin is after end", begin, end)
+	case end-begin != nbits/8:
+		return tensor{}, fmt.Errorf("data_offsets [%d, %d] hold %d bytes, but %s %s needs %d", begin, end, end-begin, t.dtype, describe(e.Shape), nbits/8)
+	case end > uint64(dataLen) && sized:
+		return tensor{}, fmt.Errorf("data_offsets [%d, %d] end past the %d data bytes of the file (truncated?)", begin, end, dataLen)
+	case end > uint64(dataLen):
+		return tensor{}, fmt.Errorf("data_offsets [%d, %d] end past 1 EiB", begin, end)
+	}
+	t.numel, t.begin, t.end = int64(numel), int64(begin), int64(end)
+	t.buffer = isBuffer(name, t.dtype, shape)
+	return t, nil
+}
+
+func orMissing(v json.RawMessage) string {
+	if v == nil {
+		return "nothing"
+	}
+	return describe(v)
+}
+
+func dtypeList() string {
+	names := make([]string, 0, len(dtypeBits))
+	for d := range dtypeBits {
+		names = append(names, d)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// isBuffer applies the rule documented on TensorCounts.
+func isBuffer(name, dtype string, shape []uint64) bool {
+	parts := strings.Split(name, ".")
+	last := parts[len(parts)-1]
+	switch last {
+	case "inv_freq", "masked_bias", "_float_tensor", "weight_scale_inv", "weight_scale", "input_scale":
+		return true
+	case "position_ids", "token_type_ids":
+		return strings.HasPrefix(dtype, "I") || strings.HasPrefix(dtype, "U")
+	case "bias":
+		if len(parts) < 2 || (parts[len(parts)-2] != "attn" && parts[len(parts)-2] != "attention") {
+			return false
+		}
+		return len(shape) == 4 && shape[0] == 1 && shape[1] == 1 && shape[2] == shape[3]
+	}
+	return false
+}
+
+// IndexFile is the name transformers gives a sharded checkpoint's index.
+const IndexFile = "model.safetensors.index.json"
+
+// maxIndexBytes bounds an index file; DeepSeek-V3's, with ~90,000
+// tensors, is under 10 MiB.
+const maxIndexBytes = 64 << 20
+
+// ReadSafetensors counts the tensors of a checkpoint from its headers,
+// reading no weights. path is a .safetensors file, an index
+// (*.safetensors.index.json) or a directory holding model.safetensors.index.json
+// and its shards, model.safetensors, or a single .safetensors file.
+//
+// With an index, every shard it names is read (shard names must be plain
+// file names in the index's directory); a tensor listed in two shards is
+// counted once. Disagreements between the index and the headers (a tensor
+// missing from its shard, a total_size other than the headers' bytes) are
+// warnings. Errors start with the file at fault.
+func ReadSafetensors(path string) (TensorCounts, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return TensorCounts{}, err
+	}
+	if !fi.IsDir() {
+		if strings.HasSuffix(path, ".index.json") {
+			return readIndex(path)
+		}
+		return readFile(path)
+	}
+	idx := filepath.Join(path, IndexFile)
+	if _, err := os.Stat(idx); err == nil {
+		return readIndex(idx)
+	}
+	single := filepath.Join(path, "model.safetensors")
+	if _, err := os.Stat(single); err == nil {
+		return readFile(single)
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return TensorCounts{}, err
+	}
+	var indexes, files []string
+	for _, e := range entries {
+		switch name := e.Name(); {
+		case e.IsDir():
+		case strings.HasSuffix(name, ".safetensors.index.json"):
+			indexes = append(indexes, name)
+		case strings.HasSuffix(name, ".safetensors"):
+			files = append(files, name)
+		}
+	}
+	switch {
+	case len(indexes) == 1:
+		return readIndex(filepath.Join(path, indexes[0]))
+	case len(indexes) == 0 && len(files) == 1:
+		return readFile(filepath.Join(path, files[0]))
+	case len(indexes) == 0 && len(files) == 0:
+		return TensorCounts{}, fmt.Errorf("%s: no %s, model.safetensors or other .safetensors file", path, IndexFile)
+	}
+	return TensorCounts{}, fmt.Errorf("%s: %s and no %s or model.safetensors: give the file to count",
+		path, strings.Join(append(indexes, files...), ", "), IndexFile)
+}
+
+// readFile reads one safetensors file's header.
+func readFile(path string) (TensorCounts, error) {
+	tensors, warns, err := readShard(path)
+	if err != nil {
+		return TensorCounts{}, err
+	}
+	var c TensorCounts
+	for _, t := range tensors {
+		c.add(t)
+	}
+	c.Files = 1
+	for _, w := range warns {
+		c.Warnings = append(c.Warnings, path+": "+w)
+	}
+	return c, nil
+}
+
+func readShard(path string) ([]tensor, []string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if fi.IsDir() {
+		return nil, nil, fmt.Errorf("%s: is a directory, want a .safetensors file", path)
+	}
+	tensors, warns, err := parseHeader(f, fi.Size())
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w: %w", path, ErrSafetensors, err)
+	}
+	return tensors, warns, nil
+}
+
+// readIndex reads a sharded checkpoint through its index.
+func readIndex(path string) (TensorCounts, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return TensorCounts{}, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxIndexBytes+1))
+	f.Close()
+	if err != nil {
+		return TensorCounts{}, fmt.Errorf("%s: %w", path, err)
+	}
+	shards, weightMap, totalSize, err := parseIndex(data)
+	if err != nil {
+		return TensorCounts{}, fmt.Errorf("%s: %w: %w", path, ErrSafetensors, err)
+	}
+	dir := filepath.Dir(path)
+	var c TensorCounts
+	seen := map[string]string{}   // tensor → shard it was counted from
+	also := map[string][]string{} // tensor → further shards holding it
+	var dups, missing, unlisted int
+	for _, shard := range shards {
+		tensors, warns, err := readShard(filepath.Join(dir, shard))
+		if err != nil {
+			return TensorCounts{}, err
+		}
+		c.Files++
+		for _, w := range warns {
+			c.Warnings = append(c.Warnings, shard+": "+w)
+		}
+		for _, t := range tensors {
+			if _, ok := seen[t.name]; ok {
+				dups++
+				also[t.name] = append(also[t.name], shard)
+				continue
+			}
+			seen[t.name] = shard
+			c.add(t)
+			if weightMap[t.name] != shard {
+				unlisted++
+			}
+		}
+	}
+	for name, shard := range weightMap {
+		if seen[name] != shard && !slices.Contains(also[name], shard) {
+			missing++
+		}
+	}
+	if missing > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%d tensors of the index's weight_map are missing from their shards", missing))
+	}
+	if unlisted > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%d tensors in the shards are not in the index's weight_map under that shard (counted)", unlisted))
+	}
+	if dups > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%d tensors appear in more than one shard (counted once)", dups))
+	}
+	if totalSize >= 0 && totalSize != c.Bytes {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("index metadata.total_size is %d bytes, but the shard headers hold %d bytes of tensors", totalSize, c.Bytes))
+	}
+	return c, nil
+}
+
+// parseIndex reads an index: the shard files in order of first use (checked
+// to be plain names), the weight map, and metadata.total_size (-1 if absent).
+func parseIndex(data []byte) (shards []string, weightMap map[string]string, totalSize int64, err error) {
+	if len(data) > maxIndexBytes {
+		return nil, nil, 0, fmt.Errorf("index is above the %d MiB limit", maxIndexBytes>>20)
+	}
+	raw, err := decodeObject(data)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	totalSize = -1
+	if m, ok := raw["metadata"]; ok && !isNull(m) {
+		meta, err := decodeObject(m)
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("metadata: %w", err)
+		}
+		if ts, ok := meta["total_size"]; ok && !isNull(ts) {
+			if totalSize, err = parseSize(ts); err != nil {
+				return nil, nil, 0, fmt.Errorf("metadata.total_size: %w", err)
+			}
+		}
+	}
+	wm, ok := raw["weight_map"]
+	if !ok || isNull(wm) {
+		return nil, nil, 0, errors.New(`missing "weight_map"`)
+	}
+	if err := json.Unmarshal(wm, &weightMap); err != nil || bytes.TrimSpace(wm)[0] != '{' {
+		return nil, nil, 0, fmt.Errorf("weight_map: want an object of tensor name to shard file, got %s", describe(wm))
+	}
+	if len(weightMap) == 0 {
+		return nil, nil, 0, errors.New("weight_map is empty")
+	}
+	set := map[string]bool{}
+	for _, s := range weightMap {
+		if !set[s] {
+			if s == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) || filepath.IsAbs(s) || filepath.VolumeName(s) != "" {
+				return nil, nil, 0, fmt.Errorf("weight_map: shard %q must be a file name in the index's directory", s)
+			}
+			set[s] = true
+			shards = append(shards, s)
+		}
+	}
+	sort.Strings(shards)
+	return shards, weightMap, totalSize, nil
+}
+
+// parseSize reads a whole number of bytes, 0–2⁶²; an integral float
+// (1.5e10) is accepted.
+func parseSize(v json.RawMessage) (int64, error) {
+	s := string(bytes.TrimSpace(v))
+	bad := fmt.Errorf("want a whole number of bytes, got %s", describe(v))
+	if s == "" || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
+		return 0, bad
+	}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil && n >= 0 && n <= 1<<62 {
+		return n, nil
+	}
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || x < 0 || x > 1<<62 || x != math.Trunc(x) {
+		return 0, bad
+	}
+	return int64(x), nil
+}

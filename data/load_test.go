@@ -1,0 +1,457 @@
+package data
+
+import (
+	"errors"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+func TestLoadEmbedded(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.GPUs) < 14 || len(c.Models) < 30 || len(c.Instances) < 100 {
+		t.Errorf("catalog has %d GPUs, %d models, %d instances", len(c.GPUs), len(c.Models), len(c.Instances))
+	}
+	for _, key := range strings.Fields("t4 l4 a10g a10 v100-16gb v100-32gb a100-40gb a100-80gb h100-pcie h100-sxm h200 l40s mi300x b200") {
+		if _, err := c.GPU(key); err != nil {
+			t.Errorf("gpu %s: %v", key, err)
+		}
+	}
+	keys := "resnet18 resnet50 resnet101 resnet152 efficientnet-b0 efficientnet-b7 vit-b-16 vit-l-14 yolov8n yolov8s yolov8m yolov8l yolov8x unet sd15-unet sdxl-unet bert-base bert-large roberta-large t5-base t5-large t5-3b gpt2 gpt2-medium gpt2-large gpt2-xl llama-2-7b llama-2-13b llama-2-70b llama-3.1-8b llama-3.1-70b mistral-7b mixtral-8x7b qwen2.5-7b qwen2.5-72b gemma-2-9b phi-3-mini whisper-large-v3"
+	for _, key := range strings.Fields(keys) {
+		m, err := c.Model(key)
+		if err != nil {
+			t.Errorf("model %s: %v", key, err)
+			continue
+		}
+		if m.Key != key {
+			t.Errorf("model %s resolved to %s", key, m.Key)
+		}
+	}
+	for _, alias := range []struct{ in, want string }{
+		{"ResNet-50", "resnet50"}, {"bert-base-uncased", "bert-base"}, {"Llama-3.1-8B", "llama-3.1-8b"},
+		{"meta-llama/Llama-3.1-8B", "llama-3.1-8b"}, {"H100", "h100-sxm"},
+	} {
+		if m, err := c.Model(alias.in); err == nil {
+			if m.Key != alias.want {
+				t.Errorf("%s → %s, want %s", alias.in, m.Key, alias.want)
+			}
+		} else if g, err := c.GPU(alias.in); err != nil || g.Key != alias.want {
+			t.Errorf("%s: not an alias of %s (%v)", alias.in, alias.want, err)
+		}
+	}
+	if _, err := c.Model("llama-3-8b"); err == nil || !strings.Contains(err.Error(), `"llama-3.1-8b"`) {
+		t.Errorf("unknown model error %v does not suggest llama-3.1-8b", err)
+	}
+}
+
+// TestParamCounts: every transformer's formula count is within 1% of the
+// published count; every CNN/U-Net uses its published count.
+func TestParamCounts(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range c.Models {
+		got, want := m.ParamCount(), m.PublishedParams
+		if diff := math.Abs(got-want) / want; diff > 0.01 {
+			t.Errorf("%s: formula %.0f vs published %.0f (%s): off by %.2f%%", m.Key, got, want, m.ParamsSource, diff*100)
+		}
+	}
+}
+
+// TestInstancesAgainstGPUs: memory is per GPU (from the GPU entry, never an
+// instance total), every price is positive and spot is not dearer than
+// on-demand, every entry is sourced and dated.
+func TestInstancesAgainstGPUs(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	providers := map[string]map[string]bool{}
+	for _, in := range c.Instances {
+		g, err := c.GPU(in.GPU)
+		if err != nil {
+			t.Errorf("%s/%s: %v", in.Provider, in.Type, err)
+			continue
+		}
+		if g.MemoryGiB > 300 {
+			t.Errorf("%s/%s: GPU memory %v GiB looks like an instance total", in.Provider, in.Type, g.MemoryGiB)
+		}
+		if in.Source == "" || in.AsOf == "" {
+			t.Errorf("%s/%s: missing source or as_of", in.Provider, in.Type)
+		}
+		for _, p := range in.Prices {
+			if p.OnDemandUSD < 0 || p.SpotUSD < 0 || p.OnDemandUSD == 0 && p.SpotUSD == 0 {
+				t.Errorf("%s/%s %s: price %+v", in.Provider, in.Type, p.Region, p)
+			}
+			if p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD*1.0001 {
+				t.Errorf("%s/%s %s: spot %v above on-demand %v", in.Provider, in.Type, p.Region, p.SpotUSD, p.OnDemandUSD)
+			}
+			if providers[in.Provider] == nil {
+				providers[in.Provider] = map[string]bool{}
+			}
+			providers[in.Provider][continent(p.Region)] = true
+		}
+	}
+	for _, p := range []string{"aws", "gcp", "lambda"} {
+		for _, cont := range []string{"us", "europe", "asia"} {
+			if !providers[p][cont] {
+				t.Errorf("%s has no region in %s", p, cont)
+			}
+		}
+	}
+	for _, g := range c.GPUs {
+		if g.Source == "" || g.AsOf == "" {
+			t.Errorf("gpu %s: missing source or as_of", g.Key)
+		}
+	}
+	// Known figures that articles get wrong.
+	for _, f := range []struct {
+		key  string
+		get  func(*model.GPU) float64
+		want float64
+		what string
+	}{
+		{"v100-16gb", func(g *model.GPU) float64 { return g.FP32TFLOPS }, 15.7, "V100 fp32 TFLOPS (not 125)"},
+		{"a100-80gb", func(g *model.GPU) float64 { return g.BF16TFLOPS }, 312, "A100 bf16 dense TFLOPS (not 624 sparse)"},
+		{"h100-sxm", func(g *model.GPU) float64 { return g.BF16TFLOPS }, 989.5, "H100 SXM bf16 dense TFLOPS"},
+		{"a100-40gb", func(g *model.GPU) float64 { return g.MemoryGiB }, 40, "A100 40GB memory (not conflated with 80GB)"},
+	} {
+		g, err := c.GPU(f.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.get(g); math.Abs(got-f.want) > 0.5 {
+			t.Errorf("%s = %v, want %v", f.what, got, f.want)
+		}
+	}
+	for _, in := range c.Instances {
+		if in.Provider == "aws" && in.Type == "g4dn.xlarge" && in.MemoryGiB != 16 {
+			t.Errorf("g4dn.xlarge host RAM = %v GiB, want 16 (articles say 32)", in.MemoryGiB)
+		}
+		if in.Provider == "azure" && strings.HasPrefix(in.Type, "Standard_NC6s_v3") && in.Retired == "" {
+			t.Errorf("%s (NCv3, retired 2025-09-30) is not marked retired", in.Type)
+		}
+	}
+}
+
+// continent groups region names of the big clouds.
+func continent(r string) string {
+	r = strings.ToLower(r)
+	switch {
+	case strings.HasPrefix(r, "us-"), strings.HasPrefix(r, "us"), strings.HasPrefix(r, "northamerica"), strings.HasPrefix(r, "ca-"):
+		return "us"
+	case strings.HasPrefix(r, "eu"), strings.HasPrefix(r, "europe"):
+		return "europe"
+	case strings.HasPrefix(r, "ap-"), strings.HasPrefix(r, "asia"), strings.HasPrefix(r, "japan"), strings.HasPrefix(r, "me-"):
+		return "asia"
+	}
+	return r
+}
+
+const (
+	okGPU = `schema_version = 1
+[[gpu]]
+key = "x1"
+name = "X1"
+vendor = "nvidia"
+compute_capability = "8.0"
+memory_gib = 80
+fp32_tflops = 19.5
+bf16_tflops = 312
+source = "datasheet"
+as_of = 2026-11-30
+`
+	okModel = `schema_version = 1
+[[model]]
+key = "m1"
+name = "M1"
+family = "decoder"
+published_params = 124439808
+params_source = "paper"
+layers = 12
+hidden = 768
+heads = 12
+ffn = 3072
+vocab = 50257
+tied_embeddings = true
+linear_bias = true
+learned_positions = 1024
+source = "config.json"
+as_of = 2026-11-30
+`
+	okDiscount = `schema_version = 1
+[[discount]]
+provider = "p"
+term = "reserved-1y"
+fraction = 0.3
+source = "pricing page"
+as_of = 2026-11-30
+`
+	okInstance = `schema_version = 1
+provider = "p"
+[[instance]]
+type = "i.1"
+gpu = "x1"
+gpu_count = 1
+vcpus = 8
+memory_gib = 64
+source = "pricing page"
+as_of = 2026-11-30
+prices = [{ region = "r1", on_demand = 2.5, spot = 1.0 }]
+`
+)
+
+func testFS(files map[string]string) fstest.MapFS {
+	m := fstest.MapFS{
+		"catalog/gpus.toml":        {Data: []byte(okGPU)},
+		"catalog/models.toml":      {Data: []byte(okModel)},
+		"catalog/discounts.toml":   {Data: []byte(okDiscount)},
+		"catalog/instances/p.toml": {Data: []byte(okInstance)},
+	}
+	for k, v := range files {
+		if v == "" {
+			m[k] = &fstest.MapFile{Data: nil}
+			continue
+		}
+		m[k] = &fstest.MapFile{Data: []byte(v)}
+	}
+	return m
+}
+
+// TestBrokenFiles pins the validation messages: each names the file and
+// the key, entry or line.
+func TestBrokenFiles(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"valid", nil, nil},
+		{"empty file", map[string]string{"catalog/gpus.toml": ""}, []string{"gpus.toml: missing schema_version"}},
+		{"missing key", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, `key = "x1"`, "", 1)}, []string{"gpus.toml: gpu #1: missing key"}},
+		{"unknown key with suggestion", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, "bf16_tflops", "bf16_tflop", 1)},
+			[]string{`gpus.toml: unknown key "gpu.bf16_tflop" (did you mean "bf16_tflops"?)`}},
+		{"wrong type", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, "memory_gib = 80", `memory_gib = "80"`, 1)}, []string{"gpus.toml", "memory_gib"}},
+		{"quoted date", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, "as_of = 2026-11-30", `as_of = "2026-11-30"`, 1)}, []string{"gpus.toml", "as_of", "no quotes"}},
+		{"zero memory", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, "memory_gib = 80", "memory_gib = 0", 1)}, []string{`gpus.toml: gpu "x1": memory_gib must be > 0, got 0`}},
+		{"instance total as GPU memory", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, "memory_gib = 80", "memory_gib = 5120", 1)}, []string{"looks like an instance total"}},
+		{"negative price", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, "on_demand = 2.5", "on_demand = -2.5", 1)},
+			[]string{`p.toml: instance "i.1": prices "r1": on_demand must be > 0, got -2.5`}},
+		{"zero price is not free", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, "spot = 1.0", "spot = 0.0", 1)},
+			[]string{`spot must be > 0, got 0 (leave the key out when unknown)`}},
+		{"NaN price", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, "on_demand = 2.5", "on_demand = nan", 1)}, []string{"on_demand must be > 0, got NaN"}},
+		{"spot dearer than on-demand", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, "spot = 1.0", "spot = 3.0", 1)}, []string{"spot 3 is dearer than on_demand 2.5"}},
+		{"unknown GPU", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, `gpu = "x1"`, `gpu = "x2"`, 1)}, []string{`p.toml: instance "i.1" (p): unknown gpu "x2" (did you mean "x1"?)`}},
+		{"duplicate instance", map[string]string{"catalog/instances/p.toml": okInstance + strings.SplitN(okInstance, "provider = \"p\"\n", 2)[1]}, []string{`p.toml: instance "i.1": duplicate`}},
+		{"duplicate region", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, `prices = [`, `prices = [{ region = "r1", on_demand = 1 }, `, 1)}, []string{`region "r1" listed twice`}},
+		{"duplicate gpu key", map[string]string{"catalog/gpus.toml": okGPU + strings.SplitN(okGPU, "schema_version = 1\n", 2)[1]}, []string{`gpus.toml: gpu "x1": duplicate key`}},
+		{"toml syntax error names the line", map[string]string{"catalog/models.toml": strings.Replace(okModel, "layers = 12", "layers = = 12", 1)}, []string{"models.toml:8:"}},
+		{"bad family", map[string]string{"catalog/models.toml": strings.Replace(okModel, `family = "decoder"`, `family = "transformer"`, 1)}, []string{`models.toml: model "m1": family "transformer": want decoder`}},
+		{"bad shape", map[string]string{"catalog/models.toml": strings.Replace(okModel, "heads = 12", "heads = 7", 1)}, []string{"hidden 768 is not a multiple of heads 7"}},
+		{"discount fraction", map[string]string{"catalog/discounts.toml": strings.Replace(okDiscount, "fraction = 0.3", "fraction = 37", 1)}, []string{"fraction must be between 0 and 1"}},
+		{"unsupported schema", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, "schema_version = 1", "schema_version = 2", 1)}, []string{"schema_version 2 is not supported"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := load(testFS(tt.files))
+			if tt.want == nil {
+				if err != nil || c == nil {
+					t.Fatalf("load() = %v", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatal("load() accepted a broken catalog")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestOverlays(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	base, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p4d *model.Instance
+	for i := range base.Instances {
+		if base.Instances[i].Type == "p4d.24xlarge" {
+			p4d = &base.Instances[i]
+		}
+	}
+	if p4d == nil {
+		t.Skip("p4d.24xlarge not in the catalog")
+	}
+	// A negotiated price for one region patches the embedded entry.
+	negotiated := filepath.Join(dir, "negotiated.toml")
+	os.WriteFile(negotiated, []byte(`schema_version = 1
+[[instance]]
+provider = "aws"
+type = "p4d.24xlarge"
+source = "our contract"
+prices = [{ region = "us-east-1", on_demand = 12.5 }]
+`), 0o644)
+	// A private cluster in catalog.d adds a provider.
+	os.MkdirAll(filepath.Join(dir, "config", "gpuplan", "catalog.d"), 0o755)
+	os.WriteFile(filepath.Join(dir, "config", "gpuplan", "catalog.d", "lab.toml"), []byte(`schema_version = 1
+provider = "lab"
+[[instance]]
+type = "rack-1"
+gpu = "a100-80gb"
+gpu_count = 8
+vcpus = 128
+memory_gib = 1024
+source = "our lab"
+as_of = 2026-11-01
+prices = [{ region = "basement", on_demand = 1.0 }]
+`), 0o644)
+	c, _, err := LoadWith([]string{negotiated})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, in := range c.Instances {
+		if in.Type == "p4d.24xlarge" && in.Provider == "aws" {
+			found["p4d"] = true
+			if in.Source == "our contract" || in.Origin != "embedded" || in.GPUCount != 8 {
+				t.Errorf("a price patch relabelled the whole instance: source %q origin %q gpus %d", in.Source, in.Origin, in.GPUCount)
+			}
+			for _, p := range in.Prices {
+				if p.Region == "us-east-1" && (p.OnDemandUSD != 12.5 || p.Source != "our contract" || p.Origin != negotiated) {
+					t.Errorf("us-east-1: %+v, want the negotiated 12.5 from %s", p, negotiated)
+				}
+				if p.Region != "us-east-1" && p.Source != "" {
+					t.Errorf("%s took the patch's source: %+v", p.Region, p)
+				}
+			}
+			if len(in.Prices) != len(p4d.Prices) {
+				t.Errorf("patch lost regions: %d → %d", len(p4d.Prices), len(in.Prices))
+			}
+		}
+		if in.Provider == "lab" {
+			found["lab"] = true
+		}
+	}
+	if !found["p4d"] || !found["lab"] {
+		t.Errorf("overlays not applied: %v", found)
+	}
+	// A broken overlay names its file; a missing file says so.
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("schema_version = 1\n[[instance]]\nprovider = \"aws\"\ntype = \"nope.1\"\nprices = [{ region = \"r\", on_demand = 1 }]\n"), 0o644)
+	if _, _, err := LoadWith([]string{bad}); err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "not in the catalog") {
+		t.Errorf("broken overlay: %v", err)
+	}
+	if _, _, err := LoadWith([]string{filepath.Join(dir, "missing.toml")}); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("missing overlay: %v", err)
+	}
+}
+
+func TestLoadErrorsAreJoined(t *testing.T) {
+	_, err := load(testFS(map[string]string{
+		"catalog/gpus.toml":   strings.Replace(okGPU, "memory_gib = 80", "memory_gib = -1", 1),
+		"catalog/models.toml": strings.Replace(okModel, `family = "decoder"`, `family = "x"`, 1),
+	}))
+	if err == nil || !strings.Contains(err.Error(), "gpus.toml") || !strings.Contains(err.Error(), "models.toml") {
+		t.Errorf("want both files' problems, got %v", err)
+	}
+	var joined interface{ Unwrap() []error }
+	if !errors.As(err, &joined) {
+		t.Errorf("error is not a join of the problems: %T", err)
+	}
+}
+
+// FuzzLoadGPUs: load never panics, and what it accepts is valid.
+func FuzzLoadGPUs(f *testing.F) {
+	real, err := fs.ReadFile(catalogFS, "catalog/gpus.toml")
+	if err == nil {
+		f.Add(real)
+	}
+	f.Add([]byte(okGPU))
+	f.Add([]byte("schema_version = 1\n[[gpu]]\nkey = \"\"\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := load(testFS(map[string]string{"catalog/gpus.toml": string(b), "catalog/instances/p.toml": strings.Replace(okInstance, `gpu = "x1"`, `gpu = "t4"`, 1)}))
+		if err != nil {
+			return
+		}
+		for _, g := range c.GPUs {
+			if !(g.MemoryGiB > 0) || g.Key == "" || g.Source == "" || math.IsNaN(g.FP32TFLOPS) {
+				t.Fatalf("accepted invalid GPU %+v", g)
+			}
+		}
+	})
+}
+
+// FuzzLoadInstances: the instance loader never panics and accepts no
+// non-positive or NaN price.
+func FuzzLoadInstances(f *testing.F) {
+	f.Add([]byte(okInstance))
+	f.Add([]byte(strings.Replace(okInstance, "spot = 1.0", "spot = inf", 1)))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := load(testFS(map[string]string{"catalog/instances/p.toml": string(b)}))
+		if err != nil {
+			return
+		}
+		for _, in := range c.Instances {
+			for _, p := range in.Prices {
+				if p.OnDemandUSD < 0 || p.SpotUSD < 0 || math.IsNaN(p.OnDemandUSD) || math.IsNaN(p.SpotUSD) || math.IsInf(p.OnDemandUSD, 0) {
+					t.Fatalf("accepted bad price %+v", p)
+				}
+			}
+		}
+	})
+}
+
+// TestCSVOverlay: a SkyPilot vms.csv in <provider>/vms.csv layout overlays
+// fresh prices; the rows show where they came from.
+func TestCSVOverlay(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	dir := filepath.Join(t.TempDir(), "aws")
+	os.MkdirAll(dir, 0o755)
+	b, err := os.ReadFile("testdata/skypilot/aws.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "vms.csv")
+	os.WriteFile(p, b, 0o644)
+	c, warnings, err := LoadWith([]string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) == 0 {
+		t.Error("no warning for the skipped FPGA row")
+	}
+	found := false
+	for _, in := range c.Instances {
+		if in.Provider == "aws" && in.Type == "g4dn.xlarge" {
+			found = true
+			if in.Origin != p {
+				t.Errorf("g4dn.xlarge origin %q, want the CSV", in.Origin)
+			}
+		}
+	}
+	if !found {
+		t.Error("g4dn.xlarge missing after the overlay")
+	}
+	flat := filepath.Join(t.TempDir(), "vms.csv")
+	os.WriteFile(flat, []byte("InstanceType,Price\n"), 0o644)
+	if _, _, err := LoadWith([]string{flat}); err == nil {
+		t.Error("a CSV outside <provider>/vms.csv with a bad header was accepted")
+	}
+}

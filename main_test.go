@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	var out, errb bytes.Buffer
+	code = run(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestBadInput: each bad command line gives one line on stderr saying what
+// was wrong and what is valid, exit status 2, and nothing on stdout.
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"estimate"}, "no model: give --model"},
+		{[]string{"estimate", "--model", "llama-3-8b"}, `did you mean "llama-2-7b", "llama-3.1-8b"`},
+		{[]string{"estimate", "--model", "gpt2", "--batch-size", "0"}, "--batch-size must be ≥ 1"},
+		{[]string{"estimate", "--model", "gpt2", "--batch-size", "-3"}, "--batch-size must be ≥ 1"},
+		{[]string{"estimate", "--model", "gpt2", "--batch-size", "eight"}, "want a whole number"},
+		{[]string{"estimate", "--model", "gpt2", "--precision", "int4"}, "not a training precision; want amp-bf16"},
+		{[]string{"estimate", "--model", "gpt2", "--precision", "float128"}, "want amp-bf16, amp-fp16, bf16"},
+		{[]string{"estimate", "--model", "gpt2", "--strategy", "zero4"}, "want single, ddp, fsdp, zero1, zero2 or zero3"},
+		{[]string{"estimate", "--model", "gpt2", "--task", "pretraining"}, "want train, finetune, lora, qlora or inference"},
+		{[]string{"estimate", "--model", "gpt2", "--optimizer", "lion"}, "want adamw, adam, sgd"},
+		{[]string{"estimate", "--model", "gpt2", "--gpus", "0"}, "--gpus must be ≥ 1"},
+		{[]string{"estimate", "--model", "gpt2", "--tp", "5", "--gpus", "8"}, "must divide gpus 8"},
+		{[]string{"estimate", "--model", "gpt2", "--mfu", "1.5"}, "--mfu must be in (0, 1]"},
+		{[]string{"estimate", "--model", "gpt2", "--mfu", "NaN"}, "want a number"},
+		{[]string{"estimate", "--model", "gpt2", "--epochs", "0"}, "--epochs must be > 0"},
+		{[]string{"estimate", "--model", "gpt2", "--dataset-tokens", "lots"}, "want a count such as 7e9"},
+		{[]string{"estimate", "--model", "gpt2", "--dataset-tokens", "1B", "--dataset-samples", "1M"}, "not both"},
+		{[]string{"estimate", "--params", "0"}, "--params must be between 1"},
+		{[]string{"estimate", "--params", "1e30"}, "--params must be between 1"},
+		{[]string{"estimate", "--params", "7B", "--layers", "32"}, "needs --hidden, --heads as well"},
+		{[]string{"estimate", "--model", "gpt2", "--params", "7B"}, "give one of --model, --params or --hf-config"},
+		{[]string{"estimate", "--model", "gpt2", "--gpu", "h1000"}, `unknown gpu "h1000"`},
+		{[]string{"estimate", "--model", "gpt2", "--seq-len", "1e12"}, "want a whole number"},
+		{[]string{"estimate", "--model", "gpt2", "--batchsize", "8"}, "unknown flag --batchsize; did you mean --batch-size?"},
+		{[]string{"estimate", "--model", "gpt2", "--task", "lora", "--lora-targets", "qq"}, `unknown target "qq"`},
+		{[]string{"estimate", "--model", "resnet50", "--task", "lora"}, "lora needs a transformer shape"},
+		{[]string{"recommend", "--model", "gpt2", "--pricing", "spto"}, "want on-demand, spot, reserved-1y or reserved-3y"},
+		{[]string{"recommend", "--model", "gpt2", "--providers", "awz"}, `unknown provider "awz"; did you mean "aws"?`},
+		{[]string{"recommend", "--model", "gpt2", "--max-price-hour", "-1"}, "--max-price-hour must be > 0"},
+		{[]string{"recommend", "--model", "gpt2", "--sort", "cheapest"}, "want price, monthly, job, time or headroom"},
+		{[]string{"recommend", "--model", "gpt2", "--regions", "mars-1"}, "no instance in the catalog matches"},
+		{[]string{"catalog"}, "say which list"},
+		{[]string{"catalog", "modls"}, `did you mean "models"`},
+		{[]string{"catalog", "gpus", "--provider", "aws"}, "--provider applies to gpuplan catalog instances"},
+		{[]string{"estimte"}, "unknown command"},
+		{[]string{"--catalog", "/nonexistent/x.toml", "catalog", "gpus"}, "no such file"},
+		{[]string{}, "needs a terminal"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := runArgs(t, tt.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2 (stderr %q)", code, stderr)
+			}
+			if !strings.Contains(stderr, tt.want) {
+				t.Errorf("stderr %q does not contain %q", stderr, tt.want)
+			}
+			if n := strings.Count(strings.TrimSpace(stderr), "\n"); n != 0 || !strings.HasPrefix(stderr, "gpuplan: ") {
+				t.Errorf("stderr is not one line starting with gpuplan: %q", stderr)
+			}
+			if stdout != "" {
+				t.Errorf("stdout not empty: %q", stdout)
+			}
+			if strings.Contains(stderr, "goroutine") || strings.Contains(stderr, "panic") {
+				t.Errorf("stack trace: %s", stderr)
+			}
+		})
+	}
+}
+
+// TestEstimateJSONContract checks the field names scripts rely on.
+func TestEstimateJSONContract(t *testing.T) {
+	code, stdout, stderr := runArgs(t, "estimate", "--model", "bert-large", "--task", "finetune", "--batch-size", "32",
+		"--seq-len", "384", "--dataset-samples", "88k", "--epochs", "2", "--gpu", "a100-80gb", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(stdout), &v); err != nil {
+		t.Fatal(err)
+	}
+	mem := v["memory"].(map[string]any)["per_gpu_bytes"].(map[string]any)
+	var sum float64
+	for _, k := range []string{"weights", "gradients", "optimizer_states", "activations", "kv_cache", "overhead"} {
+		x, ok := mem[k].(float64)
+		if !ok || x != float64(int64(x)) {
+			t.Errorf("memory.per_gpu_bytes.%s = %v, want an integer", k, mem[k])
+		}
+		sum += x
+	}
+	if mem["total"].(float64) != sum {
+		t.Errorf("total %v != sum of parts %v", mem["total"], sum)
+	}
+	comp := v["compute"].(map[string]any)
+	for _, k := range []string{"flops_per_step", "total_flops", "hours", "gpu_hours"} {
+		if _, ok := comp[k].(float64); !ok {
+			t.Errorf("compute.%s = %v, want a number", k, comp[k])
+		}
+	}
+	for _, k := range []string{"params", "trainable_params"} {
+		if _, ok := v[k].(float64); !ok {
+			t.Errorf("%s missing", k)
+		}
+	}
+	if a, ok := v["assumptions"].([]any); !ok || len(a) == 0 {
+		t.Error("assumptions missing")
+	}
+	// Without a GPU, hours are null.
+	_, stdout, _ = runArgs(t, "estimate", "--model", "gpt2", "--json")
+	json.Unmarshal([]byte(stdout), &v)
+	if h := v["compute"].(map[string]any)["hours"]; h != nil {
+		t.Errorf("hours = %v without a GPU, want null", h)
+	}
+}
+
+func TestRecommendJSONContract(t *testing.T) {
+	code, stdout, stderr := runArgs(t, "recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "aws,gcp",
+		"--dataset-tokens", "100M", "--limit", "5", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v struct {
+		Estimate map[string]any   `json:"estimate"`
+		Offers   []map[string]any `json:"offers"`
+		Rejected []map[string]any `json:"rejected"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Offers) == 0 || len(v.Offers) > 5 {
+		t.Fatalf("%d offers", len(v.Offers))
+	}
+	for _, k := range strings.Fields("provider instance_type region gpu gpu_count instances gpu_memory_gib vram_need_gib vram_headroom_pct pricing price_per_hour_usd monthly_cost_usd job_hours job_cost_usd warnings") {
+		if _, ok := v.Offers[0][k]; !ok {
+			t.Errorf("offer field %s missing", k)
+		}
+	}
+	for i := 1; i < len(v.Offers); i++ {
+		if v.Offers[i]["job_cost_usd"].(float64) < v.Offers[i-1]["job_cost_usd"].(float64) {
+			t.Errorf("offers not ranked by job cost")
+		}
+	}
+	for _, o := range v.Offers {
+		if p := o["provider"]; p != "aws" && p != "gcp" {
+			t.Errorf("provider filter leaked %v", p)
+		}
+	}
+	if len(v.Rejected) > 0 {
+		for _, k := range []string{"provider", "instance_type", "reason"} {
+			if _, ok := v.Rejected[0][k]; !ok {
+				t.Errorf("rejected field %s missing", k)
+			}
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, stdout, _ := runArgs(t, "version")
+	if code != 0 || !strings.Contains(stdout, "catalog as of 20") {
+		t.Errorf("version: %d %q", code, stdout)
+	}
+}
+
+// TestHFWiring: --hf-config and --safetensors feed the estimate.
+func TestHFWiring(t *testing.T) {
+	code, stdout, stderr := runArgs(t, "estimate", "--hf-config", "data/hf/testdata/config/llama-3.1-8b.json", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var v map[string]any
+	json.Unmarshal([]byte(stdout), &v)
+	if p := v["params"].(float64); p != 8030261248 {
+		t.Errorf("params from config.json = %.0f, want 8030261248", p)
+	}
+	if p := v["workload"].(map[string]any)["precision"]; p != "amp-bf16" {
+		t.Errorf("precision = %v, want amp-bf16 from torch_dtype bfloat16", p)
+	}
+	// A safetensors file: 8-byte length, header, data.
+	dir := t.TempDir()
+	header := `{"w":{"dtype":"BF16","shape":[1000,1000],"data_offsets":[0,2000000]},"b":{"dtype":"F32","shape":[1000],"data_offsets":[2000000,2004000]}}`
+	var buf bytes.Buffer
+	n := uint64(len(header))
+	for i := 0; i < 8; i++ {
+		buf.WriteByte(byte(n >> (8 * i)))
+	}
+	buf.WriteString(header)
+	buf.Write(make([]byte, 2004000))
+	p := filepath.Join(dir, "model.safetensors")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	code, stdout, stderr = runArgs(t, "estimate", "--safetensors", p, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	json.Unmarshal([]byte(stdout), &v)
+	if got := v["params"].(float64); got != 1001000 {
+		t.Errorf("params from safetensors = %.0f, want 1,001,000", got)
+	}
+	code, _, stderr = runArgs(t, "estimate", "--hf-config", filepath.Join(dir, "missing"))
+	if code != 2 || !strings.Contains(stderr, "--hf-config") {
+		t.Errorf("missing config: exit %d, %q", code, stderr)
+	}
+}

@@ -1,0 +1,43 @@
+package model_test
+
+import (
+	"fmt"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// A 7B model described by its parameter count alone, fine-tuned with
+// ZeRO-3 over 8 GPUs: the model states are exact (16 bytes/parameter,
+// sharded 8 ways), the activations come from a generic shape.
+func ExampleCompute() {
+	w := model.Workload{
+		Model:     model.Architecture{Family: model.FamilyDecoder, Params: 7e9},
+		Task:      model.TaskFinetune,
+		Precision: model.AMPBF16,
+		GPUs:      8,
+		Strategy:  model.ZeRO3,
+	}
+	e, err := model.Compute(w, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	states := e.Memory.ModelStates() - e.GatheredWeights
+	fmt.Printf("model states %.0f GB per GPU (16 B × 7e9 / 8)\n", states/1e9)
+	fmt.Printf("total above states: %v\n", e.Memory.Total() > e.Memory.ModelStates())
+	// Output:
+	// model states 14 GB per GPU (16 B × 7e9 / 8)
+	// total above states: true
+}
+
+func ExampleParseQuantity() {
+	for _, s := range []string{"7B", "110M", "1.28M", "2T"} {
+		v, _ := model.ParseQuantity(s)
+		fmt.Printf("%s = %.4g\n", s, v)
+	}
+	// Output:
+	// 7B = 7e+09
+	// 110M = 1.1e+08
+	// 1.28M = 1.28e+06
+	// 2T = 2e+12
+}

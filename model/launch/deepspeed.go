@@ -1,0 +1,62 @@
+package launch
+
+import (
+	"encoding/json"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// dsConfig is the DeepSpeed config JSON: the fields of DeepSpeed's config
+// reference that the plan decides (batch, precision, ZeRO stage); the rest
+// keeps DeepSpeed's defaults. Field order is the JSON order.
+type dsConfig struct {
+	MicroBatch int        `json:"train_micro_batch_size_per_gpu"`
+	GradAccum  int        `json:"gradient_accumulation_steps"`
+	BF16       dsEnabled  `json:"bf16"`
+	FP16       dsEnabled  `json:"fp16"`
+	ZeRO       dsZeROConf `json:"zero_optimization"`
+}
+
+type dsEnabled struct {
+	Enabled bool `json:"enabled"`
+}
+
+type dsZeROConf struct {
+	Stage               int  `json:"stage"`
+	OverlapComm         bool `json:"overlap_comm"`
+	ContiguousGradients bool `json:"contiguous_gradients"`
+	// Stage3Gather16Bit saves a consolidated 16-bit model with stage 3,
+	// so the checkpoint loads without DeepSpeed.
+	Stage3Gather16Bit *bool `json:"stage3_gather_16bit_weights_on_model_save,omitempty"`
+}
+
+// DeepSpeedConfig returns the DeepSpeed config for a ZeRO strategy:
+// zero_optimization.stage from the strategy, bf16 or fp16 enabled per the
+// precision (amp-bf16, bf16 and fp8 → bf16; amp-fp16 → fp16; fp32 and tf32
+// → neither), and the micro-batch and gradient accumulation of the plan.
+// It returns nil for other strategies.
+func (p *Plan) DeepSpeedConfig() []byte {
+	stage := p.ZeRO()
+	if stage == 0 {
+		return nil
+	}
+	c := dsConfig{
+		MicroBatch: p.MicroBatch,
+		GradAccum:  p.GradAccum,
+		ZeRO:       dsZeROConf{Stage: stage, OverlapComm: true, ContiguousGradients: true},
+	}
+	switch p.Precision {
+	case model.AMPBF16, model.BF16, model.FP8:
+		c.BF16.Enabled = true
+	case model.AMPFP16, model.FP16:
+		c.FP16.Enabled = true
+	}
+	if stage == 3 {
+		c.ZeRO.Stage3Gather16Bit = model.Bool(true)
+	}
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		panic(err) // a fixed struct of ints and bools always marshals
+	}
+	return append(b, '\n')
+}

@@ -1,0 +1,13 @@
+// Package launch turns a chosen offer into the files that start the job:
+// a SkyPilot task YAML, a torchrun command line, a docker run line, a
+// Kubernetes Job (a Kubeflow PyTorchJob across nodes), a DeepSpeed config
+// for ZeRO, and the [launch] section of gpuplan's TOML. It also advises the
+// software stack for the GPU: the CUDA toolkit and driver it needs, the
+// PyTorch wheel to install, the NGC image to run, bf16 and fp8.
+//
+// Build a Plan with NewPlan from a model.Workload and a model.Offer that
+// model.Recommend returned, then call Render with a Format. Like package
+// model it is plain Go: no files, no network, no terminal. YAML is
+// generated with a YAML library (never string templates), so the SkyPilot
+// and Kubernetes output always parses.
+package launch

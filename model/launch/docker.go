@@ -1,0 +1,67 @@
+package launch
+
+import (
+	"fmt"
+	"strings"
+)
+
+// dockerRunFlags are the flags NVIDIA's NGC containers are documented to
+// run with: all GPUs, the host's IPC namespace (PyTorch's data loader
+// workers share memory through /dev/shm), unlimited locked memory and a
+// 64 MiB stack.
+var dockerRunFlags = []string{"--gpus all", "--rm", "--ipc=host", "--ulimit memlock=-1", "--ulimit stack=67108864"}
+
+// Docker returns a POSIX shell script around one `docker run --gpus all`
+// of the NGC PyTorch image for the GPU, with the current directory mounted
+// at /workspace. Inside, the container installs requirements.txt (and
+// DeepSpeed for ZeRO) and execs torchrun. Across nodes each node runs the
+// same script with HEAD_IP set; the containers use the host network so NCCL
+// and the c10d rendezvous reach the other nodes.
+//
+// The error wraps ErrNoStack when no image fits the GPU and Options.Image
+// is empty.
+func (p *Plan) Docker() ([]byte, error) {
+	if p.Image == "" {
+		return nil, fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
+	}
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	b.WriteString(commentBlock(append(p.headerLines(), p.imageComment())))
+	rdzv := rendezvous{nproc: fmt.Sprint(p.ProcsPerNode), standalone: p.Nodes == 1}
+	if p.Nodes > 1 {
+		b.WriteString(commentBlock([]string{
+			fmt.Sprintf("run this same script on each of the %d nodes, with HEAD_IP set to the address of one of them:", p.Nodes),
+			"  HEAD_IP=10.0.0.1 sh launch.sh",
+		}))
+		rdzv.nnodes, rdzv.c10d, rdzv.master = fmt.Sprint(p.Nodes), true, "$HEAD_IP"
+	}
+	b.WriteString("set -e\n")
+	if p.Nodes > 1 {
+		b.WriteString(`: "${HEAD_IP:?set HEAD_IP to the address of the rendezvous node}"` + "\n")
+	}
+	if ds := p.DeepSpeedConfig(); ds != nil {
+		b.WriteString(heredoc(DeepSpeedFile, string(ds)))
+	}
+	inner := append(p.setupLines(), "exec "+strings.Join(p.torchrunWords(rdzv, p.ScriptArgs), " "))
+	words := []string{"docker run " + strings.Join(dockerRunFlags, " ")}
+	if p.Nodes > 1 {
+		words = append(words, "--network=host", "-e HEAD_IP")
+	}
+	words = append(words, `-v "$PWD":/workspace -w /workspace`, p.Image, "bash -c "+shellQuote(strings.Join(inner, "; ")))
+	b.WriteString(continued(words, "  ") + "\n")
+	return []byte(b.String()), nil
+}
+
+func (p *Plan) imageComment() string {
+	if p.Image == p.Stack.Image && p.Stack.ImageCUDA != "" {
+		return fmt.Sprintf("image: NGC PyTorch with CUDA %s: host driver ≥ %s", p.Stack.ImageCUDA, p.Stack.ImageDriver)
+	}
+	return "image: " + p.Image + " (chosen with --image)"
+}
+
+func (p *Plan) noImageReason() string {
+	if !p.Stack.Supported {
+		return p.Stack.Reason
+	}
+	return fmt.Sprintf("NGC has no PyTorch image for %s (compute capability %s); build one on a CUDA 12 base with the %s wheel", p.Stack.GPU, p.Stack.ComputeCapability, p.Stack.Wheel)
+}

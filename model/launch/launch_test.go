@@ -1,0 +1,296 @@
+package launch_test
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+)
+
+var update = flag.Bool("update", false, "rewrite the testdata/*.golden files")
+
+// Test GPUs: datasheet figures as in data/catalog/gpus.toml.
+var (
+	a10g = model.GPU{Key: "a10g", Name: "NVIDIA A10G", Aliases: []string{"A10G"}, Vendor: "nvidia", Architecture: "ampere",
+		ComputeCapability: "8.6", MemoryGiB: 24, UsableMemoryMiB: 22888, MemoryBandwidthGBps: 600,
+		FP32TFLOPS: 35, TF32TFLOPS: 35, FP16TFLOPS: 70, BF16TFLOPS: 70, Interconnect: "pcie"}
+	a100 = model.GPU{Key: "a100-80gb", Name: "NVIDIA A100 80GB SXM4", Aliases: []string{"A100-80GB"}, Vendor: "nvidia",
+		Architecture: "ampere", ComputeCapability: "8.0", MemoryGiB: 80, MemoryBandwidthGBps: 2039,
+		FP32TFLOPS: 19.5, TF32TFLOPS: 156, FP16TFLOPS: 312, BF16TFLOPS: 312, Interconnect: "nvlink"}
+	h100 = model.GPU{Key: "h100-sxm", Name: "NVIDIA H100 SXM5 80GB", Aliases: []string{"H100", "H100-SXM"}, Vendor: "nvidia",
+		Architecture: "hopper", ComputeCapability: "9.0", MemoryGiB: 80, MemoryBandwidthGBps: 3350,
+		FP32TFLOPS: 67, TF32TFLOPS: 494.5, FP16TFLOPS: 989.5, BF16TFLOPS: 989.5, FP8TFLOPS: 1979, Interconnect: "nvlink"}
+)
+
+// llama8B is the Llama 3.1 8B shape (config.json of meta-llama/Llama-3.1-8B).
+var llama8B = model.Architecture{Key: "llama-3.1-8b", Name: "Llama 3.1 8B", Family: model.FamilyDecoder,
+	Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, GatedMLP: true, Vocab: 128256,
+	Norm: model.RMSNorm, MaxPositions: 131072, DefaultSeqLen: 2048}
+
+// testCatalog has one instance type per case, priced like AWS.
+func testCatalog() *model.Catalog {
+	c := &model.Catalog{
+		GPUs: []model.GPU{a10g, a100, h100},
+		Instances: []model.Instance{
+			{Provider: "aws", Type: "g5.2xlarge", GPU: "a10g", GPUCount: 1, VCPUs: 8, MemoryGiB: 32,
+				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 1.212, SpotUSD: 0.4738}, {Region: "us-west-2", OnDemandUSD: 1.212, SpotUSD: 0.3727}}},
+			{Provider: "aws", Type: "p4de.24xlarge", GPU: "a100-80gb", GPUCount: 8, VCPUs: 96, MemoryGiB: 1152, Interconnect: "nvswitch",
+				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 27.44705, SpotUSD: 8.6505}}},
+			{Provider: "aws", Type: "p5.48xlarge", GPU: "h100-sxm", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048,
+				NetworkGbps: 3200, Interconnect: "nvswitch",
+				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 55.04, SpotUSD: 23.1449}}},
+		},
+	}
+	c.Index()
+	return c
+}
+
+// testCase is one of the three launch shapes the goldens cover.
+type testCase struct {
+	name     string
+	w        model.Workload
+	q        model.Query
+	instance string
+}
+
+var cases = []testCase{
+	{
+		name: "one_gpu", instance: "g5.2xlarge",
+		w: model.Workload{Model: llama8B, Task: model.TaskQLoRA, MicroBatch: 2, SeqLen: 2048, GradAccum: 8, DatasetTokens: 50e6},
+		q: model.Query{Pricing: model.OnDemand, Regions: []string{"us-east-1"}},
+	},
+	{
+		name: "one_node_8gpu", instance: "p4de.24xlarge",
+		w: model.Workload{Model: llama8B, Task: model.TaskFinetune, MicroBatch: 4, SeqLen: 4096, GradAccum: 4,
+			Checkpointing: model.Bool(true), GPUs: 8, Strategy: model.ZeRO3, DatasetTokens: 1e9},
+		q: model.Query{Pricing: model.OnDemand},
+	},
+	{
+		name: "two_nodes_spot", instance: "p5.48xlarge",
+		w: model.Workload{Model: llama8B, Task: model.TaskTrain, MicroBatch: 8, SeqLen: 4096, GradAccum: 1,
+			Checkpointing: model.Bool(true), GPUs: 16, Strategy: model.FSDP, DatasetTokens: 20e9},
+		q: model.Query{Pricing: model.Spot, AllowMultiNode: true},
+	},
+}
+
+// plan resolves tc's offer through model.Recommend, as gpuplan export does.
+func plan(t *testing.T, tc testCase, opt launch.Options) *launch.Plan {
+	t.Helper()
+	rec, err := model.Recommend(tc.w, testCatalog(), tc.q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rec.Offers {
+		o := &rec.Offers[i]
+		if o.Instance.Type != tc.instance {
+			continue
+		}
+		p, err := launch.NewPlan(tc.w, o, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	t.Fatalf("%s: no offer on %s; rejected: %+v", tc.name, tc.instance, rec.Rejected)
+	return nil
+}
+
+// golden compares got with testdata/name.golden, rewriting it with -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./model/launch -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test ./model/launch -update, then read the diff):\n%s", path, got)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for _, tc := range cases {
+		p := plan(t, tc, launch.Options{})
+		for _, f := range launch.Formats {
+			t.Run(tc.name+"/"+string(f), func(t *testing.T) {
+				out, err := p.Render(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden(t, tc.name+"."+string(f), out)
+			})
+		}
+		if ds := p.DeepSpeedConfig(); ds != nil {
+			golden(t, tc.name+".deepspeed", ds)
+		}
+	}
+}
+
+func TestPlanShape(t *testing.T) {
+	for _, tc := range []struct {
+		c                          testCase
+		nodes, procs, perInstance  int
+		strategy                   model.Strategy
+		spot                       bool
+		zero                       int
+		wantArgs, accel, wheel     string
+		minDisk                    int
+		region, name, precision    string
+		deepspeedNil               bool
+		pricing                    model.Pricing
+		usdPerHourMin, usdPerHourM float64
+	}{
+		{c: cases[0], nodes: 1, procs: 1, perInstance: 1, strategy: model.Single, wantArgs: "--bf16 --per_device_train_batch_size 2 --gradient_accumulation_steps 8",
+			accel: "A10G", wheel: "cu130", minDisk: 100, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.OnDemand},
+		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--bf16 --deepspeed ds_config.json --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
+			accel: "A100-80GB", wheel: "cu130", minDisk: 250, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", pricing: model.OnDemand},
+		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--bf16 --fsdp full_shard auto_wrap --per_device_train_batch_size 8 --gradient_accumulation_steps 1",
+			accel: "H100", wheel: "cu130", minDisk: 300, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.Spot},
+	} {
+		p := plan(t, tc.c, launch.Options{})
+		if p.Nodes != tc.nodes || p.ProcsPerNode != tc.procs || p.GPUsPerInstance != tc.perInstance {
+			t.Errorf("%s: nodes × procs (of GPUs) = %d × %d (%d), want %d × %d (%d)", tc.c.name, p.Nodes, p.ProcsPerNode, p.GPUsPerInstance, tc.nodes, tc.procs, tc.perInstance)
+		}
+		if p.Strategy != tc.strategy || p.ZeRO() != tc.zero || p.Spot() != tc.spot || p.Pricing != tc.pricing {
+			t.Errorf("%s: strategy %s zero %d spot %v pricing %s, want %s %d %v %s", tc.c.name, p.Strategy, p.ZeRO(), p.Spot(), p.Pricing, tc.strategy, tc.zero, tc.spot, tc.pricing)
+		}
+		if got := strings.Join(p.ScriptArgs, " "); got != tc.wantArgs {
+			t.Errorf("%s: script args %q, want %q", tc.c.name, got, tc.wantArgs)
+		}
+		if p.Accelerator != tc.accel || p.Wheel != tc.wheel || p.Region != tc.region || p.Name != tc.name || string(p.Precision) != tc.precision {
+			t.Errorf("%s: accelerator %s wheel %s region %s name %s precision %s", tc.c.name, p.Accelerator, p.Wheel, p.Region, p.Name, p.Precision)
+		}
+		if p.DiskGB < tc.minDisk || p.DiskGB%50 != 0 {
+			t.Errorf("%s: disk %d GB, want a multiple of 50 ≥ %d", tc.c.name, p.DiskGB, tc.minDisk)
+		}
+		if (p.DeepSpeedConfig() == nil) != tc.deepspeedNil {
+			t.Errorf("%s: DeepSpeed config present = %v", tc.c.name, p.DeepSpeedConfig() != nil)
+		}
+	}
+}
+
+func TestOptionsOverride(t *testing.T) {
+	p := plan(t, cases[1], launch.Options{Name: "My Run!", Script: "finetune.py", ScriptArgs: []string{"--config", "a b.yaml"},
+		DiskGB: 777, Image: "registry.example/me/train:1", Wheel: "cu126", Port: 12345})
+	if p.Name != "my-run" || p.Script != "finetune.py" || p.DiskGB != 777 || p.Image != "registry.example/me/train:1" || p.Wheel != "cu126" || p.Port != 12345 {
+		t.Errorf("options not applied: %+v", p)
+	}
+	out := string(p.Torchrun())
+	for _, want := range []string{"finetune.py \\\n", `--config "a b.yaml"`, "--nproc-per-node=8"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("torchrun script lacks %q:\n%s", want, out)
+		}
+	}
+	sky, err := p.SkyPilot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(sky), "https://download.pytorch.org/whl/cu126  # wheel chosen with --wheel") {
+		t.Errorf("SkyPilot setup ignores --wheel:\n%s", sky)
+	}
+	// Empty non-nil ScriptArgs passes no arguments.
+	p = plan(t, cases[0], launch.Options{ScriptArgs: []string{}})
+	if len(p.ScriptArgs) != 0 {
+		t.Errorf("empty ScriptArgs replaced by %q", p.ScriptArgs)
+	}
+}
+
+func TestUnevenGPUsAreRejected(t *testing.T) {
+	tc := cases[2]
+	tc.w.GPUs = 12 // 2 nodes of 8: 6 per node is fine
+	if p := plan(t, tc, launch.Options{}); p.ProcsPerNode != 6 || p.Nodes != 2 {
+		t.Errorf("12 GPUs on 8-GPU nodes: %d × %d, want 2 × 6", p.Nodes, p.ProcsPerNode)
+	}
+	tc.w.GPUs = 9
+	rec, err := model.Recommend(tc.w, testCatalog(), tc.q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rec.Offers {
+		if rec.Offers[i].Instance.Type == tc.instance {
+			_, err := launch.NewPlan(tc.w, &rec.Offers[i], launch.Options{})
+			if !errors.Is(err, launch.ErrPlan) || !strings.Contains(err.Error(), "9 GPUs do not split evenly over 2 nodes") {
+				t.Errorf("9 GPUs over 2 nodes: err = %v", err)
+			}
+			return
+		}
+	}
+	t.Fatal("no p5 offer for 9 GPUs")
+}
+
+// TestShellSyntax runs sh -n over the scripts and bash -n over the scripts
+// inside the YAML, so a quoting slip fails here rather than on a cluster.
+func TestShellSyntax(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	for _, tc := range cases {
+		p := plan(t, tc, launch.Options{ScriptArgs: []string{"--note", "it's $HOME", "a b"}})
+		docker, err := p.Docker()
+		if err != nil {
+			t.Fatal(err)
+		}
+		scripts := map[string][]byte{"torchrun": p.Torchrun(), "docker": docker}
+		sky, err := p.SkyPilot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		task := parseSkyPilot(t, sky)
+		scripts["skypilot setup"], scripts["skypilot run"] = []byte(task.Setup), []byte(task.Run)
+		k8s, err := p.Kubernetes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range containers(t, k8s) {
+			scripts["k8s container "+string(rune('0'+i))] = []byte(c.Args[0])
+		}
+		for name, s := range scripts {
+			cmd := exec.Command(sh, "-n")
+			cmd.Stdin = bytes.NewReader(s)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s %s: sh -n: %v %s\n%s", tc.name, name, err, out, s)
+			}
+		}
+
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for in, want := range map[string]launch.Format{"toml": launch.FormatTOML, "SkyPilot": launch.FormatSkyPilot, "kubernetes": launch.FormatK8s, " docker ": launch.FormatDocker, "sh": launch.FormatTorchrun} {
+		if got, err := launch.ParseFormat(in); err != nil || got != want {
+			t.Errorf("ParseFormat(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := launch.ParseFormat("helm"); err == nil || !strings.Contains(err.Error(), "want toml, skypilot, torchrun, docker or k8s") {
+		t.Errorf("ParseFormat(helm) error = %v", err)
+	}
+}
+
+func TestDiskSize(t *testing.T) {
+	w := model.Workload{Model: llama8B, Task: model.TaskInference}
+	w.Defaults()
+	// 60 GB base + 16 GB of bf16 weights = 76 GB × 1.2 = 91.2 → the 100 GB floor.
+	if got := launch.DiskSizeGB(&w, 8e9); got != 100 {
+		t.Errorf("8B inference: %d GB, want 100", got)
+	}
+	w = model.Workload{Model: llama8B, Task: model.TaskFinetune, DatasetTokens: 10e9}
+	w.Defaults()
+	// 60 + 16 (weights) + 2 × 16 × 8 = 256 (states) + 40 (10 G tokens × 4 B) = 372 GB × 1.2 = 446.4 → 450.
+	if got := launch.DiskSizeGB(&w, 8e9); got != 450 {
+		t.Errorf("8B finetune on 10 G tokens: %d GB, want 450", got)
+	}
+}

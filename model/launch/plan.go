@@ -1,0 +1,281 @@
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Defaults of Options.
+const (
+	DefaultScript = "train.py"
+	DefaultPort   = 29500 // torchrun's master port and our rendezvous port
+)
+
+// Options are the launch choices that are neither in the workload nor in the
+// offer. The zero value picks every default.
+type Options struct {
+	Name   string // job, task and cluster name; "" is "gpuplan-" + the model key
+	Script string // entry point torchrun runs; "" is DefaultScript
+	// ScriptArgs are passed to the script; nil derives them from the plan
+	// (see Plan.ScriptArgs), an empty non-nil slice passes none.
+	ScriptArgs []string
+	DiskGB     int    // root disk per node, GB (10⁹ bytes); 0 sizes it with DiskSizeGB
+	Image      string // container image for docker and k8s; "" is Stack.Image
+	Wheel      string // PyTorch wheel variant SkyPilot installs ("cu126"); "" is Stack.Wheel
+	Port       int    // master and rendezvous port; 0 is DefaultPort
+}
+
+// Plan is everything the renderers need: where the job runs, how it is
+// spread, how it is launched, and the software stack. NewPlan builds it; the
+// fields are plain data so other front ends (the configurator's export
+// dialog) can show them.
+type Plan struct {
+	Name  string     // DNS-1123 label: lowercase letters, digits and '-', ≤ 52 characters
+	Model string     // display name of the model
+	Task  model.Task // train, finetune, lora, qlora or inference
+
+	Provider     string // catalog provider key, which is also SkyPilot's cloud name
+	InstanceType string
+	Region       string
+	Pricing      model.Pricing
+	USDPerHour   float64 // the whole deployment
+
+	GPU         *model.GPU
+	Accelerator string // SkyPilot's accelerator name, e.g. "A100-80GB"
+	// GPUsPerInstance is what the instance type has; ProcsPerNode the GPUs
+	// the job uses on each node (one torchrun process per GPU), fewer when
+	// the workload asked for fewer GPUs than it pays for.
+	GPUsPerInstance int
+	ProcsPerNode    int
+	Nodes           int
+
+	Strategy   model.Strategy
+	Precision  model.Precision // what runs on the GPU, after any fallback
+	MicroBatch int
+	GradAccum  int
+
+	Script     string
+	ScriptArgs []string // see Options.ScriptArgs
+	DiskGB     int
+	Image      string
+	Wheel      string
+	Port       int
+
+	Stack Stack
+}
+
+// ErrPlan is wrapped by NewPlan errors.
+var ErrPlan = errors.New("cannot plan the launch")
+
+// NewPlan builds the plan for running w on offer o, an offer model.Recommend
+// returned for w. The error wraps ErrPlan when the offer cannot be launched
+// as is (GPUs that do not split evenly over the nodes).
+func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
+	if o == nil || o.Instance == nil || o.GPU == nil || o.Estimate == nil {
+		return nil, fmt.Errorf("%w: the offer has no instance, GPU or estimate", ErrPlan)
+	}
+	w.Defaults()
+	e := o.Estimate
+	ew := &e.Workload // the workload as estimated on this offer: strategy, GPUs, fallback precision
+	nodes := max(o.Instances, 1)
+	if o.GPUs%nodes != 0 {
+		return nil, fmt.Errorf("%w: %d GPUs do not split evenly over %d nodes of %s; ask for a multiple of %d GPUs",
+			ErrPlan, o.GPUs, nodes, o.Instance.Type, nodes)
+	}
+	p := &Plan{
+		Name:            opt.Name,
+		Model:           modelName(&w.Model),
+		Task:            ew.Task,
+		Provider:        o.Instance.Provider,
+		InstanceType:    o.Instance.Type,
+		Region:          o.Region,
+		Pricing:         o.Pricing,
+		USDPerHour:      o.USDPerHour,
+		GPU:             o.GPU,
+		Accelerator:     SkyPilotAccelerator(o.GPU, o.Instance.Provider, o.Instance.Type),
+		GPUsPerInstance: o.Instance.GPUCount,
+		ProcsPerNode:    o.GPUs / nodes,
+		Nodes:           nodes,
+		Strategy:        o.Strategy,
+		Precision:       ew.Precision,
+		MicroBatch:      ew.MicroBatch,
+		GradAccum:       ew.GradAccum,
+		Script:          opt.Script,
+		DiskGB:          opt.DiskGB,
+		Image:           opt.Image,
+		Wheel:           opt.Wheel,
+		Port:            opt.Port,
+		Stack:           Advise(o.GPU),
+	}
+	if p.Name == "" {
+		p.Name = "gpuplan-" + slug(w.Model.Key, "custom")
+	}
+	p.Name = slug(p.Name, "gpuplan")
+	if p.Script == "" {
+		p.Script = DefaultScript
+	}
+	if p.DiskGB <= 0 {
+		p.DiskGB = DiskSizeGB(ew, e.Params)
+	}
+	if p.Image == "" {
+		p.Image = p.Stack.Image
+	}
+	if p.Wheel == "" {
+		p.Wheel = p.Stack.Wheel
+	}
+	if p.Port <= 0 {
+		p.Port = DefaultPort
+	}
+	p.ScriptArgs = opt.ScriptArgs
+	if p.ScriptArgs == nil {
+		p.ScriptArgs = p.derivedArgs(DeepSpeedFile)
+	}
+	return p, nil
+}
+
+// Spot reports whether the plan runs on spot (preemptible) capacity.
+func (p *Plan) Spot() bool { return p.Pricing == model.Spot }
+
+// GPUs returns the GPUs the job uses across all nodes.
+func (p *Plan) GPUs() int { return p.ProcsPerNode * p.Nodes }
+
+// ZeRO returns the DeepSpeed ZeRO stage 1–3, or 0 when the strategy is not
+// DeepSpeed (FSDP shards like stage 3 but is PyTorch's own).
+func (p *Plan) ZeRO() int {
+	if p.Strategy == model.FSDP {
+		return 0
+	}
+	return p.Strategy.ZeROStage()
+}
+
+// DeepSpeedFile is where the DeepSpeed config is written next to the script.
+const DeepSpeedFile = "ds_config.json"
+
+// derivedArgs are the script arguments the plan implies, spelled as Hugging
+// Face Trainer's TrainingArguments flags (the convention of the transformers
+// example scripts): --bf16/--fp16/--tf32 for the precision, --fsdp
+// "full_shard auto_wrap" for FSDP, --deepspeed FILE for ZeRO, and the
+// micro-batch and gradient accumulation the estimate assumed (they must
+// match the DeepSpeed config). A script with its own flags takes
+// Options.ScriptArgs instead. Inference gets none.
+func (p *Plan) derivedArgs(deepspeedPath string) []string {
+	if !p.Task.Training() {
+		return []string{}
+	}
+	var a []string
+	switch p.Precision {
+	case model.AMPBF16, model.BF16, model.FP8:
+		a = append(a, "--bf16")
+	case model.AMPFP16, model.FP16:
+		a = append(a, "--fp16")
+	case model.TF32:
+		a = append(a, "--tf32")
+	}
+	switch {
+	case p.Strategy == model.FSDP:
+		a = append(a, "--fsdp", "full_shard auto_wrap")
+	case p.ZeRO() > 0:
+		a = append(a, "--deepspeed", deepspeedPath)
+	}
+	return append(a, "--per_device_train_batch_size", fmt.Sprint(p.MicroBatch),
+		"--gradient_accumulation_steps", fmt.Sprint(p.GradAccum))
+}
+
+// argsWithConfig returns ScriptArgs with the DeepSpeed config path replaced
+// by path, for renderers that mount the config elsewhere (Kubernetes).
+func (p *Plan) argsWithConfig(path string) []string {
+	out := make([]string, len(p.ScriptArgs))
+	for i, a := range p.ScriptArgs {
+		if a == DeepSpeedFile && i > 0 && p.ScriptArgs[i-1] == "--deepspeed" {
+			a = path
+		}
+		out[i] = a
+	}
+	return out
+}
+
+// Disk sizing, in decimal GB like the clouds' disk sizes. The figures are
+// rough on purpose; --disk-gb overrides them.
+const (
+	baseDiskGB          = 60  // OS, driver, a PyTorch install or NGC image, pip and dataset caches
+	minDiskGB           = 100 // below this, image pulls and wheel caches alone fill the disk
+	diskRoundGB         = 50
+	checkpointsKept     = 2  // the last checkpoint and the one being written
+	stateBytesPerParam  = 16 // mixed-precision Adam model states (Rajbhandari et al., 2020, §3.1)
+	textBytesPerToken   = 4  // raw UTF-8 text: about 4 characters per English token
+	imageBytesPerPixel  = 3  // RGB at the training resolution; stored JPEGs are larger images, compressed
+	diskHeadroomPercent = 20
+)
+
+// DiskSizeGB returns the root disk per node, in GB (10⁹ bytes): a base for
+// the software, the weights at 2 bytes per parameter (4 for fp32 and tf32),
+// for full training two checkpoints of the model states (16 bytes per
+// parameter), for LoRA one merged copy of the weights, and the dataset
+// (4 bytes per text token, 3 bytes per pixel for images), plus 20%,
+// rounded up to 50 GB and at least 100 GB.
+func DiskSizeGB(w *model.Workload, params float64) int {
+	weightBytes := 2.0
+	if w.Precision == model.FP32 || w.Precision == model.TF32 {
+		weightBytes = 4
+	}
+	total := baseDiskGB*model.GB + params*weightBytes
+	switch {
+	case w.Task == model.TaskTrain || w.Task == model.TaskFinetune:
+		total += checkpointsKept * stateBytesPerParam * params
+	case w.Task.Adapters():
+		total += params * weightBytes
+	}
+	switch {
+	case w.DatasetTokens > 0:
+		total += w.DatasetTokens * textBytesPerToken
+	case w.DatasetSamples > 0 && w.Model.Family.Vision():
+		total += w.DatasetSamples * float64(w.ImageSize*w.ImageSize) * imageBytesPerPixel
+	case w.DatasetSamples > 0:
+		total += w.DatasetSamples * float64(w.SeqLen) * textBytesPerToken
+	}
+	total *= 1 + diskHeadroomPercent/100.0
+	gb := int(math.Ceil(total/model.GB/diskRoundGB)) * diskRoundGB
+	return max(gb, minDiskGB)
+}
+
+func modelName(a *model.Architecture) string {
+	switch {
+	case a.Name != "":
+		return a.Name
+	case a.Key != "":
+		return a.Key
+	}
+	return fmt.Sprintf("custom %s model", a.Family)
+}
+
+// slug turns s into a DNS-1123 label of at most 52 characters (room for
+// "-deepspeed" and Kubernetes' pod suffixes within 63): lowercase letters,
+// digits and single dashes. "Llama-3.1 8B" → "llama-3-1-8b".
+func slug(s, fallback string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+	}
+	out := b.String()
+	if len(out) > 52 {
+		out = strings.TrimRight(out[:52], "-")
+	}
+	if out == "" {
+		return fallback
+	}
+	return out
+}

@@ -1,0 +1,38 @@
+package launch
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Torchrun returns a POSIX shell script around one torchrun command
+// (PyTorch docs, "torchrun (Elastic Launch)"): on one node
+// torchrun --standalone --nnodes=1 --nproc-per-node=N; across nodes
+// --nnodes, --nproc-per-node and the c10d rendezvous at $HEAD_IP:port with
+// the plan's name as --rdzv-id, so every node runs the same line and
+// torchrun assigns the ranks. For ZeRO the script first writes the DeepSpeed
+// config.
+func (p *Plan) Torchrun() []byte {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	b.WriteString(commentBlock(p.headerLines()))
+	rdzv := rendezvous{nproc: fmt.Sprint(p.ProcsPerNode), standalone: p.Nodes == 1}
+	if p.Nodes > 1 {
+		b.WriteString(commentBlock([]string{
+			fmt.Sprintf("run this same script on each of the %d nodes, with HEAD_IP set to the address of one of them:", p.Nodes),
+			"  HEAD_IP=10.0.0.1 sh launch.sh",
+		}))
+		rdzv.nnodes = fmt.Sprint(p.Nodes)
+		rdzv.c10d = true
+		rdzv.master = "$HEAD_IP"
+	}
+	b.WriteString("set -e\n")
+	if p.Nodes > 1 {
+		b.WriteString(`: "${HEAD_IP:?set HEAD_IP to the address of the rendezvous node}"` + "\n")
+	}
+	if ds := p.DeepSpeedConfig(); ds != nil {
+		b.WriteString(heredoc(DeepSpeedFile, string(ds)))
+	}
+	b.WriteString(continued(p.torchrunWords(rdzv, p.ScriptArgs), "  ") + "\n")
+	return []byte(b.String())
+}

@@ -1,0 +1,370 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+)
+
+func init() { extraCommands = append(extraCommands, newExportCmd) }
+
+// exportFlags are export's own flags; the workload and pricing flags are
+// the shared workloadFlags and queryFlags.
+type exportFlags struct {
+	instance, region string
+	format           launch.Format
+	output           string
+	force            bool
+	name, script     string
+	scriptArgs       string
+	diskGB           int
+	image, wheel     string
+}
+
+// queryFlags that make no sense when --instance names the instance.
+var exportIgnoredQueryFlags = []string{"providers", "regions", "limit", "sort"}
+
+func newExportCmd(env *Env, overlays *[]string) *cobra.Command {
+	var wf workloadFlags
+	var qf queryFlags
+	ef := exportFlags{format: launch.FormatTOML, output: "-"}
+	cmd := &cobra.Command{
+		Use:   "export",
+		Short: "Write the files that launch a workload on a chosen instance (SkyPilot, torchrun, docker, Kubernetes)",
+		Long: `export resolves the workload on one instance type (--instance PROVIDER/TYPE) the way
+recommend does, in --region or else the cheapest region that prices it in the --pricing
+mode, and writes the files that launch it: a SkyPilot task YAML, a torchrun script, a
+docker run script with the NGC PyTorch image for the GPU, a Kubernetes Job (a Kubeflow
+PyTorchJob across nodes), or the [launch] section of gpuplan's TOML. The strategy carries
+through: ZeRO gets a DeepSpeed config, FSDP the Trainer's --fsdp flag.
+
+Each file starts with the software the GPU needs (CUDA, driver, PyTorch wheel, bf16/fp8)
+and, on spot, a reminder to checkpoint and resume. Without --gpus the fewest whole
+instances that fit are used. Files are written atomically and never overwritten
+without --force; -o - (the default) writes to stdout.`,
+		Example: `  gpuplan export --model llama-3.1-8b --task qlora --batch-size 1 --seq-len 2048 --instance aws/g5.2xlarge --format skypilot -o qlora.yaml
+  gpuplan export --model llama-3.1-8b --task finetune --strategy zero3 --gpus 8 --batch-size 2 --checkpointing --instance aws/p4de.24xlarge --format k8s
+  gpuplan export --model llama-3.1-8b --gpus 16 --strategy fsdp --batch-size 1 --checkpointing --instance aws/p5.48xlarge --pricing spot --format torchrun
+  gpuplan export --model bert-large --task finetune --instance gcp/g2-standard-4 --region us-central1 --format docker`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runExport(cmd, env, *overlays, &wf, &qf, &ef)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&ef.instance, "instance", "", "PROVIDER/TYPE to launch on, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)")
+	fs.StringVar(&ef.region, "region", "", "region to launch in (default: the cheapest that prices the instance)")
+	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, launch.Formats}, "format", "toml, skypilot, torchrun, docker or k8s")
+	fs.StringVarP(&ef.output, "output", "o", "-", "file to write; - writes to stdout")
+	fs.BoolVar(&ef.force, "force", false, "overwrite the output file if it exists")
+	fs.StringVar(&ef.name, "name", "", "job, task and cluster name (default gpuplan-MODEL)")
+	fs.StringVar(&ef.script, "script", launch.DefaultScript, "training script torchrun runs")
+	fs.StringVar(&ef.scriptArgs, "script-args", "", "arguments for the script, replacing the Hugging Face Trainer flags derived from the plan ('' passes none)")
+	fs.Var(intValue{&ef.diskGB}, "disk-gb", "root disk per node in GB (default: sized from the weights, checkpoints and dataset)")
+	fs.StringVar(&ef.image, "image", "", "container image for docker and k8s (default: the NGC PyTorch image for the GPU)")
+	fs.StringVar(&ef.wheel, "wheel", "", "PyTorch wheel variant SkyPilot installs, e.g. cu126 (default: the one for the GPU)")
+	wf.register(fs)
+	qf.register(fs)
+	for _, name := range exportIgnoredQueryFlags {
+		_ = fs.MarkHidden(name)
+	}
+	cmd.Flags().SortFlags = false
+	return cmd
+}
+
+func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlags, qf *queryFlags, ef *exportFlags) error {
+	fs := cmd.Flags()
+	for _, name := range exportIgnoredQueryFlags {
+		if fs.Changed(name) {
+			return usage(fmt.Errorf("--%s does not apply to export: --instance names the provider and type, --region the region", name))
+		}
+	}
+	if ef.instance == "" {
+		return usage(errors.New("--instance PROVIDER/TYPE is required, e.g. --instance aws/p4de.24xlarge (list: gpuplan catalog instances)"))
+	}
+	cat, warnings, err := env.LoadCatalog(overlays)
+	if err != nil {
+		return err
+	}
+	in, err := findInstance(cat, ef.instance)
+	if err != nil {
+		return usage(err)
+	}
+	if in.Retired != "" {
+		return usage(fmt.Errorf("%s/%s was retired by the provider on %s; pick another instance (gpuplan recommend)", in.Provider, in.Type, in.Retired))
+	}
+	w, ws, err := wf.build(fs, &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}, model.Workload{})
+	if err != nil {
+		return err
+	}
+	warnings = append(warnings, ws...)
+	if fs.Changed("gpu") {
+		g, err := cat.GPU(wf.gpu)
+		if err != nil {
+			return usage(fmt.Errorf("--gpu: %w", err))
+		}
+		if g.Key != in.GPU {
+			return usage(fmt.Errorf("--gpu %s does not match %s/%s, which has %s; drop --gpu", wf.gpu, in.Provider, in.Type, in.GPU))
+		}
+	}
+	q, err := qf.query(fs, cat, !fs.Changed("gpus"), model.Query{})
+	if err != nil {
+		return err
+	}
+	if q.Pricing == "" {
+		q.Pricing = model.OnDemand
+	}
+	if err := checkPriced(cat, in, ef.region, q.Pricing); err != nil {
+		return usage(err)
+	}
+	// Match against this instance type alone: Recommend keeps only the
+	// cheapest type per provider, region and GPU, which may not be this one.
+	one := *cat
+	one.Instances = []model.Instance{*in}
+	q.Providers = []string{in.Provider}
+	q.Regions = nil
+	if ef.region != "" {
+		q.Regions = []string{ef.region}
+	}
+	// More GPUs than one instance has means several nodes: allow them.
+	w.Defaults()
+	q.AllowMultiNode = q.AllowMultiNode || fs.Changed("gpus") && w.GPUs > in.GPUCount
+	rec, err := model.Recommend(w, &one, q)
+	if err != nil {
+		return usage(err)
+	}
+	if len(rec.Offers) == 0 {
+		reason := "does not run the workload"
+		if len(rec.Rejected) > 0 {
+			reason = rec.Rejected[0].Reason
+		}
+		return usage(fmt.Errorf("%s/%s does not fit: %s (see gpuplan recommend for instances that do)", in.Provider, in.Type, reason))
+	}
+	offer := &rec.Offers[0]
+	for i := range rec.Offers { // the cheapest region; ties keep Recommend's order
+		if rec.Offers[i].USDPerHour < offer.USDPerHour {
+			offer = &rec.Offers[i]
+		}
+	}
+	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel}
+	if fs.Changed("script-args") {
+		opt.ScriptArgs = strings.Fields(ef.scriptArgs)
+	}
+	if fs.Changed("disk-gb") && ef.diskGB <= 0 {
+		return usage(fmt.Errorf("--disk-gb must be ≥ 1, got %d", ef.diskGB))
+	}
+	plan, err := launch.NewPlan(w, offer, opt)
+	if err != nil {
+		return usage(err)
+	}
+	out, err := plan.Render(ef.format)
+	if err != nil {
+		if errors.Is(err, launch.ErrNoStack) {
+			flag := "--image IMAGE"
+			if ef.format == launch.FormatSkyPilot {
+				flag = "--wheel VARIANT"
+			}
+			err = fmt.Errorf("%w (%s)", err, flag)
+		}
+		return usage(fmt.Errorf("--format %s: %w", ef.format, err))
+	}
+	printWarnings(env.Stderr, warnings)
+	for _, s := range offer.Warnings() {
+		if !strings.HasPrefix(s, "spot:") { // the plan's notes say it, in the file too
+			fmt.Fprintf(env.Stderr, "gpuplan: warning: %s\n", s)
+		}
+	}
+	if ef.output == "-" {
+		_, err := env.Stdout.Write(out)
+		return err
+	}
+	mode := os.FileMode(0o644)
+	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
+		mode = 0o755 // scripts
+	}
+	if err := writeFileAtomic(ef.output, out, mode, ef.force); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%d × %d × %s, %s) to %s\n",
+		ef.format, plan.Provider, plan.InstanceType, plan.Region, plan.Nodes, plan.ProcsPerNode, plan.Accelerator, plan.Pricing, ef.output)
+	for _, n := range plan.Notes() {
+		fmt.Fprintf(env.Stderr, "gpuplan: note: %s\n", n)
+	}
+	return nil
+}
+
+// findInstance resolves PROVIDER/TYPE; the error suggests the closest
+// provider or type. Retired types are found too (Recommend skips them, and
+// says so through an empty result).
+func findInstance(cat *model.Catalog, spec string) (*model.Instance, error) {
+	provider, typ, ok := strings.Cut(strings.TrimSpace(spec), "/")
+	if !ok || provider == "" || typ == "" {
+		return nil, fmt.Errorf("--instance %q: want PROVIDER/TYPE, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)", spec)
+	}
+	provider = strings.ToLower(provider)
+	var providers, types []string
+	for i := range cat.Instances {
+		in := &cat.Instances[i]
+		if !slices.Contains(providers, in.Provider) {
+			providers = append(providers, in.Provider)
+		}
+		if in.Provider != provider {
+			continue
+		}
+		if in.Type == typ {
+			return in, nil
+		}
+		types = append(types, in.Type)
+	}
+	if len(types) == 0 {
+		msg := fmt.Sprintf("--instance %s: unknown provider %q", spec, provider)
+		if s := model.Closest(provider, providers, 1); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean %q?", s[0])
+		}
+		return nil, fmt.Errorf("%s (list: gpuplan catalog instances)", msg)
+	}
+	for i := range cat.Instances { // case-insensitive second chance: "P4DE.24XLARGE"
+		if in := &cat.Instances[i]; in.Provider == provider && strings.EqualFold(in.Type, typ) {
+			return in, nil
+		}
+	}
+	msg := fmt.Sprintf("--instance %s: unknown %s instance type %q", spec, provider, typ)
+	if s := model.Closest(typ, types, 3); len(s) > 0 {
+		q := make([]string, len(s))
+		for i, v := range s {
+			q[i] = provider + "/" + v
+		}
+		msg += "; did you mean " + joinOr(q) + "?"
+	}
+	return nil, fmt.Errorf("%s (list: gpuplan catalog instances --provider %s)", msg, provider)
+}
+
+// checkPriced reports, as one sentence, why in cannot be rented in region
+// (any region when "") at pricing p: an unknown region, or no price in that
+// mode there.
+func checkPriced(cat *model.Catalog, in *model.Instance, region string, p model.Pricing) error {
+	name := in.Provider + "/" + in.Type
+	var regions, priced []string
+	for _, rp := range in.Prices {
+		regions = append(regions, rp.Region)
+		if hasPrice(cat, in, &rp, p) {
+			priced = append(priced, rp.Region)
+		}
+	}
+	if region != "" && !slices.Contains(regions, region) {
+		msg := fmt.Sprintf("--region %s: %s is not offered there", region, name)
+		if s := model.Closest(region, regions, 1); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean %q?", s[0])
+		}
+		return fmt.Errorf("%s (regions: %s)", msg, strings.Join(regions, ", "))
+	}
+	if region != "" && !slices.Contains(priced, region) {
+		return fmt.Errorf("%s has no %s price in %s; %s", name, p, region, otherModes(cat, in, region, p))
+	}
+	if len(priced) == 0 {
+		return fmt.Errorf("%s has no %s price in any region; %s", name, p, otherModes(cat, in, "", p))
+	}
+	return nil
+}
+
+// otherModes suggests the pricing modes that do have a price.
+func otherModes(cat *model.Catalog, in *model.Instance, region string, not model.Pricing) string {
+	var modes []string
+	for _, m := range model.PricingModes {
+		if m == not {
+			continue
+		}
+		for _, rp := range in.Prices {
+			if (region == "" || rp.Region == region) && hasPrice(cat, in, &rp, m) {
+				modes = append(modes, "--pricing "+string(m))
+				break
+			}
+		}
+	}
+	if len(modes) == 0 {
+		return "the catalog has no price for it there"
+	}
+	return "try " + joinOr(modes)
+}
+
+// hasPrice mirrors model's pricing rules: spot and on-demand need their own
+// price; reserved needs on-demand and a published discount for the type.
+func hasPrice(cat *model.Catalog, in *model.Instance, rp *model.RegionPrice, p model.Pricing) bool {
+	switch p {
+	case model.Spot:
+		return rp.SpotUSD > 0
+	case model.Reserved1y, model.Reserved3y:
+		if rp.OnDemandUSD <= 0 {
+			return false
+		}
+		for i := range cat.Discounts {
+			if d := &cat.Discounts[i]; d.Term == p && d.Applies(in.Provider, in.Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return rp.OnDemandUSD > 0
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so readers never see a half-written file. Without
+// force an existing path is left alone: the temporary file is hard-linked
+// into place, which fails if path exists. Errors name the path.
+func writeFileAtomic(path string, data []byte, mode os.FileMode, force bool) (err error) {
+	if !force {
+		if _, err := os.Lstat(path); err == nil {
+			return usage(fmt.Errorf("%s exists; pass --force to overwrite it", path))
+		}
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if force {
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		return nil
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return usage(fmt.Errorf("%s exists; pass --force to overwrite it", path))
+		}
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	os.Remove(tmp.Name())
+	return nil
+}
