@@ -79,6 +79,12 @@ type answers struct {
 
 	extra extraAnswers // from a loaded file, not asked
 	fill  filled       // defaults last filled in, followed until edited
+	// hf is the architecture last read from the config.json at HFPath
+	// (by a recompute), so that its defaults can be filled in.
+	hf struct {
+		path string
+		arch model.Architecture
+	}
 }
 
 // extraAnswers are the file's keys the configurator does not ask about;
@@ -283,6 +289,9 @@ func (a *answers) arch(cat *model.Catalog) (model.Architecture, bool) {
 		}
 		return m.Architecture(), true
 	case modelHF:
+		if a.hf.path != "" && a.hf.path == strings.TrimSpace(a.HFPath) {
+			return a.hf.arch, true
+		}
 		return model.Architecture{}, false
 	}
 	m, err := cat.Model(a.Model)
@@ -314,7 +323,11 @@ func (a *answers) precision() model.Precision {
 // edited, never rewritten under the cursor.
 func (a *answers) reconcile(cat *model.Catalog, focused *string) {
 	m, ok := a.arch(cat)
-	if ok && a.Model != a.fill.modelKey {
+	modelKey := a.Model
+	if a.Model == modelHF {
+		modelKey += ":" + a.hf.path
+	}
+	if ok && modelKey != a.fill.modelKey {
 		w := model.Workload{Model: m, Task: a.Task}
 		w.Defaults()
 		batch, length := fmtInt(w.MicroBatch), fmtInt(w.SeqLen)
@@ -331,7 +344,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) {
 		if a.DatasetUnit == unitImages && !vision {
 			a.DatasetUnit = unitSamples
 		}
-		a.fill.modelKey, a.fill.batch, a.fill.length, a.fill.vision = a.Model, batch, length, vision
+		a.fill.modelKey, a.fill.batch, a.fill.length, a.fill.vision = modelKey, batch, length, vision
 	}
 	if a.Task != a.fill.task {
 		def := a.Task == model.TaskQLoRA // PEFT turns checkpointing on for k-bit training

@@ -101,6 +101,14 @@ func newApp(cat *model.Catalog, opts Options, st *styles, theme *huh.Theme) app 
 		m.res = compute(cat, cfg, err, m.hf, 0)
 	}()
 	m.apply(m.res)
+	if m.learnHF(m.res) {
+		// Opened with a config.json: the file's batch and length stand;
+		// the model's defaults apply from the next change of model on.
+		m.a.fill.modelKey = modelHF + ":" + m.a.hf.path
+		m.a.fill.vision = m.a.hf.arch.Family.Vision()
+		m.lastKey = m.a.key()
+		m.savedKey = m.lastKey
+	}
 	m.layout()
 	return m
 }
@@ -137,8 +145,13 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case resultMsg:
-		if msg.res.seq == m.seq { // older results are stale: dropped
-			m.apply(msg.res)
+		if msg.res.seq != m.seq { // older results are stale: dropped
+			return m, nil
+		}
+		m.apply(msg.res)
+		if m.learnHF(msg.res) { // a config.json was read: its model's defaults
+			m.afterForm()
+			return m, m.recompute()
 		}
 		return m, nil
 	case crashMsg:
@@ -410,7 +423,12 @@ func (m *app) recompute() tea.Cmd {
 	cfg, err := m.a.config()
 	seq, cat, hf := m.seq, m.cat, m.hf
 	if !m.async {
-		m.apply(compute(cat, cfg, err, hf, seq))
+		r := compute(cat, cfg, err, hf, seq)
+		m.apply(r)
+		if m.learnHF(r) {
+			m.afterForm()
+			return m.recompute()
+		}
 		return nil
 	}
 	m.panel.pending = true
@@ -422,6 +440,17 @@ func (m *app) recompute() tea.Cmd {
 		}()
 		return resultMsg{compute(cat, cfg, err, hf, seq)}
 	}
+}
+
+// learnHF keeps the architecture a recompute read from the config.json
+// the answers name, and reports whether it is new.
+func (m *app) learnHF(r *result) bool {
+	path := r.cfg.Workload.HFConfig
+	if m.a.Model != modelHF || path == "" || path != strings.TrimSpace(m.a.HFPath) || r.err != nil || m.a.hf.path == path {
+		return false
+	}
+	m.a.hf.path, m.a.hf.arch = path, r.workload.Model
+	return true
 }
 
 // apply shows a result in the panel and the offers table.

@@ -119,6 +119,16 @@ func TestHFConfigEntry(t *testing.T) {
 	if !strings.Contains(screenText(m), "my-bert") {
 		t.Errorf("the panel does not show the config.json's model:\n%s", screenText(m))
 	}
+	if m.a.Batch != fmt.Sprint(bert.DefaultBatch) || m.a.Length != fmt.Sprint(bert.DefaultSeqLen) {
+		t.Errorf("batch %s × %s, want the config.json model's defaults %d × %d", m.a.Batch, m.a.Length, bert.DefaultBatch, bert.DefaultSeqLen)
+	}
+	// Reopened from a file, the file's batch stands.
+	c0, _ := m.a.config()
+	c0.Workload.BatchSize = 3
+	again := newTestApp(t, cat, Options{ReadHFConfig: read, Config: &c0})
+	if again.a.Batch != "3" || !again.res.ok() {
+		t.Errorf("reopened: batch %q (want 3), result %v", again.a.Batch, again.res.err)
+	}
 	c, err := m.a.config()
 	if err != nil || c.Workload.HFConfig != "ckpt/config.json" {
 		t.Errorf("config() = %+v, %v", c.Workload, err)
