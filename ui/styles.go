@@ -1,8 +1,13 @@
 package ui
 
 import (
+	"io"
+	"strconv"
+	"strings"
+
 	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // styles are built once per renderer and kept on the model or report;
@@ -74,4 +79,29 @@ func newTheme() *huh.Theme {
 			Padding(0, 1)
 	}
 	return t
+}
+
+// ReportRenderer returns a renderer for printed reports on w. It never
+// queries the terminal (a terminal that does not answer the background
+// query would stall for seconds): colours are off with NO_COLOR or
+// TERM=dumb (and off anyway when w is not a terminal), and the background
+// is taken as dark unless COLORFGBG says light.
+func ReportRenderer(w io.Writer, getenv func(string) string) *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(w)
+	if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	r.SetHasDarkBackground(!lightBackground(getenv("COLORFGBG")))
+	return r
+}
+
+// lightBackground reads COLORFGBG ("fg;bg", as rxvt and many terminals
+// set it): background colours 7 and 9–15 are light.
+func lightBackground(colorfgbg string) bool {
+	i := strings.LastIndexByte(colorfgbg, ';')
+	if i < 0 {
+		return false
+	}
+	bg, err := strconv.Atoi(colorfgbg[i+1:])
+	return err == nil && (bg == 7 || bg >= 9 && bg <= 15)
 }

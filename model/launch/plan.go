@@ -53,10 +53,13 @@ type Plan struct {
 	ProcsPerNode    int
 	Nodes           int
 
-	Strategy   model.Strategy
-	Precision  model.Precision // what runs on the GPU, after any fallback
-	MicroBatch int
-	GradAccum  int
+	Strategy      model.Strategy
+	Precision     model.Precision // what runs on the GPU, after any fallback
+	MicroBatch    int
+	GradAccum     int
+	Checkpointing bool     // the estimate assumed activation checkpointing
+	LoRARank      int      // lora and qlora
+	LoRATargets   []string // q k v o gate up down
 
 	Script     string
 	ScriptArgs []string // see Options.ScriptArgs
@@ -104,6 +107,9 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		Precision:       ew.Precision,
 		MicroBatch:      ew.MicroBatch,
 		GradAccum:       ew.GradAccum,
+		Checkpointing:   ew.Ckpt(),
+		LoRARank:        ew.LoRARank,
+		LoRATargets:     ew.LoRATargets,
 		Script:          opt.Script,
 		DiskGB:          opt.DiskGB,
 		Image:           opt.Image,
@@ -158,10 +164,15 @@ const DeepSpeedFile = "ds_config.json"
 // derivedArgs are the script arguments the plan implies, spelled as Hugging
 // Face Trainer's TrainingArguments flags (the convention of the transformers
 // example scripts): --bf16/--fp16/--tf32 for the precision, --fsdp
-// "full_shard auto_wrap" for FSDP, --deepspeed FILE for ZeRO, and the
+// "full_shard auto_wrap" for FSDP, --deepspeed FILE for ZeRO,
+// --gradient_checkpointing when the estimate assumed it, and the
 // micro-batch and gradient accumulation the estimate assumed (they must
-// match the DeepSpeed config). A script with its own flags takes
-// Options.ScriptArgs instead. Inference gets none.
+// match the DeepSpeed config). LoRA and QLoRA add TRL's ModelConfig flags
+// (trl sft and the TRL example scripts parse them): --use_peft, --lora_r,
+// --lora_target_modules, and for QLoRA --load_in_4bit with NF4 and nested
+// (double) quantization, as the QLoRA paper trains. Without these the
+// script would run a different job than the one estimated. A script with
+// its own flags takes Options.ScriptArgs instead. Inference gets none.
 func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	if !p.Task.Training() {
 		return []string{}
@@ -180,6 +191,18 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 		a = append(a, "--fsdp", "full_shard auto_wrap")
 	case p.ZeRO() > 0:
 		a = append(a, "--deepspeed", deepspeedPath)
+	}
+	if p.Checkpointing {
+		a = append(a, "--gradient_checkpointing")
+	}
+	if p.Task.Adapters() {
+		a = append(a, "--use_peft", "--lora_r", fmt.Sprint(p.LoRARank), "--lora_target_modules")
+		for _, t := range p.LoRATargets {
+			a = append(a, t+"_proj") // Llama/Mistral/Qwen module names
+		}
+		if p.Task == model.TaskQLoRA {
+			a = append(a, "--load_in_4bit", "--bnb_4bit_quant_type", "nf4", "--use_bnb_nested_quant")
+		}
 	}
 	return append(a, "--per_device_train_batch_size", fmt.Sprint(p.MicroBatch),
 		"--gradient_accumulation_steps", fmt.Sprint(p.GradAccum))

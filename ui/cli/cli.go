@@ -226,7 +226,7 @@ func writeJSON(w io.Writer, v any) error {
 // renderer returns a Lip Gloss renderer for w that drops colours when w is
 // not a terminal or NO_COLOR is set, and the width to lay out for.
 func renderer(env *Env, w io.Writer) (*lipgloss.Renderer, int) {
-	r := lipgloss.NewRenderer(w)
+	r := ui.ReportRenderer(w, env.Getenv)
 	width := 100
 	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
