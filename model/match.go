@@ -124,6 +124,7 @@ type Recommendation struct {
 	Reasons    []ReasonCount
 	Considered int // offers with a price in the pricing mode asked
 	Sort       SortKey
+	AutoGPUs   bool // each offer picked its own GPU count
 }
 
 // ErrNoOffers is wrapped when no instance in the catalog passes the
@@ -259,7 +260,7 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 		}
 	}
 	m := &matcher{w: w, cat: cat, q: q, cache: make(map[estimateKey]*estimateResult, 64)}
-	rec := Recommendation{Sort: q.Sort}
+	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
 	type groupKey struct {
 		provider, region string
 		gpu              *GPU

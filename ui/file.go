@@ -20,12 +20,26 @@ var ErrFileExists = errors.New("file exists")
 // window between check and write), and the error wraps ErrFileExists. On
 // any error no temporary file is left behind. A replaced file keeps its
 // permissions; a new one gets 0644.
-func WriteFileAtomic(path string, data []byte, overwrite bool) (err error) {
+func WriteFileAtomic(path string, data []byte, overwrite bool) error {
+	return WriteFileAtomicMode(path, data, 0o644, overwrite)
+}
+
+// WriteFileAtomicMode is WriteFileAtomic with the permissions of a new file
+// (scripts want 0755). Only regular files are replaced: a directory, a
+// symbolic link, a FIFO or a device at path is an error, overwrite or not.
+func WriteFileAtomicMode(path string, data []byte, perm fs.FileMode, overwrite bool) (err error) {
+	if path == "" {
+		return errors.New("no file name given")
+	}
 	dir := filepath.Dir(path)
-	info, statErr := os.Stat(path)
+	info, statErr := os.Lstat(path)
 	switch {
 	case statErr == nil && info.IsDir():
 		return fmt.Errorf("%s is a directory; give a file name such as %s", path, filepath.Join(path, "gpuplan.toml"))
+	case statErr == nil && info.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%s is a symbolic link; write to the file it points to instead", path)
+	case statErr == nil && !info.Mode().IsRegular():
+		return fmt.Errorf("%s is not a regular file (%s); pick another name", path, info.Mode().Type())
 	case statErr == nil && !overwrite:
 		return fmt.Errorf("%s: %w", path, ErrFileExists)
 	}
@@ -42,7 +56,7 @@ func WriteFileAtomic(path string, data []byte, overwrite bool) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	mode := fs.FileMode(0o644)
+	mode := perm
 	if statErr == nil {
 		mode = info.Mode().Perm()
 	}

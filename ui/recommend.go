@@ -112,6 +112,25 @@ func OfferRow(o *model.Offer) []string {
 	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), Truncate(o.Region, 18), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, fmt.Sprintf("%.0f%%", o.HeadroomPct)}
 }
 
+// reasonSummary accounts for every priced offer: shown, removed by which
+// check, or a dearer host of the same GPU in the same region.
+func reasonSummary(rec *model.Recommendation) string {
+	removed := 0
+	var parts []string
+	for _, r := range rec.Reasons {
+		removed += r.Count
+		parts = append(parts, fmt.Sprintf("%s %s", thousands(int64(r.Count)), r.Kind))
+	}
+	s := fmt.Sprintf("%s offers of %s priced", thousands(int64(len(rec.Offers))), thousands(int64(rec.Considered)))
+	if len(parts) > 0 {
+		s += "; did not pass: " + strings.Join(parts, ", ")
+	}
+	if dup := rec.Considered - removed - len(rec.Offers); dup > 0 {
+		s += fmt.Sprintf("; %s dearer hosts of a GPU already listed in the same region left out", thousands(int64(dup)))
+	}
+	return s
+}
+
 // sameButRegion reports whether two offers differ only by region.
 func sameButRegion(a, b *model.Offer) bool {
 	return a.Instance == b.Instance && a.GPUs == b.GPUs && a.USDPerHour == b.USDPerHour && a.JobUSD == b.JobUSD && a.Pricing == b.Pricing
@@ -142,7 +161,15 @@ func WriteRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendati
 	}
 	fmt.Fprintf(&b, "%s%s\n", st.Title.Render(name), st.Muted.Render(" · "+describeWorkload(w)))
 	fmt.Fprintf(&b, "%s\n", st.Muted.Render(describeShape(w)))
-	fmt.Fprintf(&b, "%s %s per GPU on %d GPU(s); ranked by %s\n\n", st.Heading.Render("VRAM"), GiB(base.Memory.Total()), w.GPUs, rec.Sort)
+	gpus := fmt.Sprintf("on %d GPU", w.GPUs)
+	if w.GPUs > 1 {
+		gpus += "s"
+	}
+	if rec.AutoGPUs {
+		gpus += " (each offer uses the GPU count it shows)"
+	}
+	fmt.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render("VRAM"), GiB(base.Memory.Total()), gpus, rec.Sort)
+	fmt.Fprintf(&b, "%s\n\n", st.Muted.Render(reasonSummary(rec)))
 	if len(rec.Offers) == 0 {
 		fmt.Fprintf(&b, "%s\n", st.Bad.Render("No offer runs this workload with these filters."))
 	} else {

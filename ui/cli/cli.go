@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
@@ -115,10 +117,37 @@ func report(stderr io.Writer, err error) int {
 func oneLine(err error) string {
 	var fe *model.FieldError
 	if errors.As(err, &fe) && !strings.Contains(err.Error(), "config") {
-		return flagName(fe.Field) + ": " + fe.Msg
+		return sanitize(flagName(fe.Field) + ": " + fe.Msg)
 	}
-	s := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
-	return s
+	return sanitize(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; "))
+}
+
+// maxMessage bounds an error line: a 100 KB value typed by mistake should
+// not fill the screen.
+const maxMessage = 600
+
+// sanitize makes a message safe to print: control characters (escape
+// sequences from a file's bytes) are shown as \xNN, and an overlong line is
+// cut with "…".
+func sanitize(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == maxMessage {
+			b.WriteString("…")
+			break
+		}
+		n++
+		switch {
+		case r == utf8.RuneError:
+			b.WriteString("\\ufffd")
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 func newRoot(env *Env) *cobra.Command {
@@ -154,8 +183,41 @@ commands below from scripts (add --json for machine-readable output).`,
 	for _, c := range extraCommands {
 		root.AddCommand(c(env, &overlays))
 	}
-	root.CompletionOptions.HiddenDefaultCmd = false
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newCompletionCmd(root))
 	return root
+}
+
+// newCompletionCmd writes shell completion scripts; unlike cobra's default
+// command it refuses an unknown shell with a usage error.
+func newCompletionCmd(root *cobra.Command) *cobra.Command {
+	shells := []string{"bash", "zsh", "fish", "powershell"}
+	return &cobra.Command{
+		Use:       "completion bash|zsh|fish|powershell",
+		Short:     "Print the shell completion script",
+		ValidArgs: shells,
+		Example: `  source <(gpuplan completion bash)
+  gpuplan completion zsh > "${fpath[1]}/_gpuplan"
+  gpuplan completion fish > ~/.config/fish/completions/gpuplan.fish`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 || !slices.Contains(shells, args[0]) {
+				return usage(fmt.Errorf("say which shell: gpuplan completion %s", strings.Join(shells, "|")))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out := cmd.OutOrStdout()
+			switch args[0] {
+			case "bash":
+				return root.GenBashCompletionV2(out, true)
+			case "zsh":
+				return root.GenZshCompletion(out)
+			case "fish":
+				return root.GenFishCompletion(out, true)
+			}
+			return root.GenPowerShellCompletionWithDesc(out)
+		},
+	}
 }
 
 // extraCommands are registered by the other files of this package.

@@ -59,6 +59,9 @@ when it does not. Every formula is listed under Assumptions.`,
 					return usage(fmt.Errorf("%s: selection.gpu: %w", cb.path, err))
 				}
 			}
+			if gpu == nil && cmd.Flags().Changed("mfu") {
+				warnings = append(warnings, "--mfu is used for time, which needs --gpu NAME; ignored")
+			}
 			e, err := model.Compute(w, gpu)
 			if err != nil {
 				return err

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui"
 )
 
 func init() { extraCommands = append(extraCommands, newExportCmd) }
@@ -190,8 +190,11 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
 		mode = 0o755 // scripts
 	}
-	if err := writeFileAtomic(ef.output, out, mode, ef.force); err != nil {
-		return err
+	if err := ui.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
+		if errors.Is(err, ui.ErrFileExists) {
+			return usage(fmt.Errorf("%s exists; pass --force to overwrite it", ef.output))
+		}
+		return usage(fmt.Errorf("-o: %w", err))
 	}
 	fmt.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%d × %d × %s, %s) to %s\n",
 		ef.format, plan.Provider, plan.InstanceType, plan.Region, plan.Nodes, plan.ProcsPerNode, plan.Accelerator, plan.Pricing, ef.output)
@@ -313,58 +316,4 @@ func hasPrice(cat *model.Catalog, in *model.Instance, rp *model.RegionPrice, p m
 		return false
 	}
 	return rp.OnDemandUSD > 0
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so readers never see a half-written file. Without
-// force an existing path is left alone: the temporary file is hard-linked
-// into place, which fails if path exists. Errors name the path.
-func writeFileAtomic(path string, data []byte, mode os.FileMode, force bool) (err error) {
-	if !force {
-		if _, err := os.Lstat(path); err == nil {
-			return usage(fmt.Errorf("%s exists; pass --force to overwrite it", path))
-		}
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if force {
-		if err := os.Rename(tmp.Name(), path); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-		return nil
-	}
-	if err := os.Link(tmp.Name(), path); err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return usage(fmt.Errorf("%s exists; pass --force to overwrite it", path))
-		}
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	os.Remove(tmp.Name())
-	return nil
 }

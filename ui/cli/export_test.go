@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -213,7 +214,19 @@ func TestExportFile(t *testing.T) {
 	// Errors name the path.
 	bad := filepath.Join(dir, "missing", "run.yaml")
 	code, _, errs = runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "-o", bad)...)
-	if code != ExitError || !strings.Contains(errs, "write "+bad+":") {
-		t.Errorf("unwritable path: exit %d: %s", code, errs)
+	if code != ExitUsage || !strings.Contains(errs, filepath.Dir(bad)+" does not exist") || strings.Contains(errs, ".tmp") {
+		t.Errorf("missing directory: exit %d: %s", code, errs)
+	}
+	// Only regular files are replaced, even with --force.
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
+		code, _, errs = runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "-o", fifo, "--force")...)
+		if code != ExitUsage || !strings.Contains(errs, "not a regular file") {
+			t.Errorf("FIFO: exit %d: %s", code, errs)
+		}
+	}
+	code, _, errs = runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "-o", dir, "--force")...)
+	if code != ExitUsage || !strings.Contains(errs, "is a directory") {
+		t.Errorf("directory: exit %d: %s", code, errs)
 	}
 }

@@ -35,7 +35,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.Var(floatValue{&f.hoursPerMonth}, "hours-per-month", "billed hours per month, for part-time use (default 730)")
 	fs.Var(floatValue{&f.deadline}, "deadline-hours", "the job must finish within this many hours")
 	fs.BoolVar(&f.multiNode, "allow-multi-node", false, "allow more than one instance")
-	fs.Var(intValue{&f.limit}, "limit", "show at most N offers; 0 shows all (default 10)")
+	fs.Var(intValue{&f.limit}, "limit", "show at most N offers; 0 shows all (--json: all unless given)")
 	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price)")
 }
 
@@ -89,6 +89,13 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if !changed("providers") {
 		source = "search.providers"
 	}
+	providers := q.Providers[:0:0]
+	for _, p := range q.Providers {
+		if p = strings.TrimSpace(p); p != "" {
+			providers = append(providers, p)
+		}
+	}
+	q.Providers = providers
 	for i, p := range q.Providers {
 		p = strings.ToLower(strings.TrimSpace(p))
 		q.Providers[i] = p
@@ -156,6 +163,13 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 				}
 				return err
 			}
+			if wf.gpu != "" { // recommend --gpu: only offers with that GPU
+				g, err := cat.GPU(wf.gpu)
+				if err != nil {
+					return usage(fmt.Errorf("--gpu: %w", err))
+				}
+				q.GPUs = []string{g.Key}
+			}
 			base, err := model.Compute(w, nil)
 			if err != nil {
 				return err
@@ -164,10 +178,18 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 			if err != nil {
 				return usage(err)
 			}
-			printWarnings(env.Stderr, warnings)
-			if asJSON {
-				return writeJSON(env.Stdout, ui.NewRecommendJSON(&rec, &base, qf.limit))
+			if q.DeadlineHours > 0 && w.DatasetSamples == 0 && w.DatasetTokens == 0 {
+				warnings = append(warnings, "--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored")
 			}
+			if asJSON {
+				limit := qf.limit
+				if !cmd.Flags().Changed("limit") {
+					limit = 0
+				}
+				printWarnings(env.Stderr, warnings)
+				return writeJSON(env.Stdout, ui.NewRecommendJSON(&rec, &base, limit))
+			}
+			printWarnings(env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
 			return ui.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width)
 		},
@@ -176,6 +198,8 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 	qf.register(cmd.Flags())
 	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML): the same ranking; flags override it")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
+	cmd.Flags().Lookup("gpu").Usage = "only offers with this GPU, e.g. a100-80gb (list: gpuplan catalog gpus)"
+	cmd.Flags().Lookup("gpus").Usage = "total GPUs (default: per instance type, the fewest whole instances that fit)"
 	cmd.Flags().SortFlags = false
 	return cmd
 }

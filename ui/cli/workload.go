@@ -147,16 +147,26 @@ func (f *workloadFlags) build(fs *pflag.FlagSet, r *resolver, base model.Workloa
 		switch {
 		case w.Model.Family == "":
 			w.Model = model.Architecture{Family: model.FamilyDecoder, Params: n}
-		case changed("hf-config") && w.Model.HasShape():
-			// The headers are exact; the config gives the shape. Parameters the
-			// shape formula misses go to ExtraParams, so MoE active counts survive.
+		case w.Model.HasShape():
+			// The shape (config.json or catalog) gives activations and FLOPs;
+			// the headers count the checkpoint. More parameters in the headers go
+			// to ExtraParams (MoE active counts survive); fewer usually means
+			// packed quantized weights, so the shape's count stays.
 			formula := w.Model.ParamCount()
+			from := "the config.json shape"
+			if !changed("hf-config") {
+				from = "the catalog's " + w.Model.Key
+			}
 			if n > formula {
 				w.Model.ExtraParams += n - formula
 			}
 			if d := (n - formula) / formula; d > 0.01 || d < -0.01 {
-				warnings = append(warnings, fmt.Sprintf("--safetensors counts %s parameters, the config.json shape %s; using the larger",
-					model.FormatCount(n), model.FormatCount(formula)))
+				keep := "the checkpoint's count"
+				if n < formula {
+					keep = "the shape's count (a smaller checkpoint is usually packed quantized weights)"
+				}
+				warnings = append(warnings, fmt.Sprintf("--safetensors counts %s parameters, %s %s; using %s",
+					model.FormatCount(n), from, model.FormatCount(formula), keep))
 			}
 		default:
 			w.Model.Params = n
@@ -280,6 +290,31 @@ func (f *workloadFlags) build(fs *pflag.FlagSet, r *resolver, base model.Workloa
 			return w, nil, usage(fmt.Errorf("--mfu must be in (0, 1], got %v (0.4 means 40%% of peak)", f.mfu))
 		}
 		w.MFU = f.mfu
+	}
+	// Flags that do not apply to this workload are ignored: say so.
+	vision := w.Model.Family.Vision()
+	task := w.Task
+	if task == "" {
+		task = model.TaskTrain
+	}
+	for _, ig := range []struct {
+		flag string
+		when bool
+		why  string
+	}{
+		{"seq-len", vision, "a vision model takes --image-size"},
+		{"image-size", !vision && w.Model.Family != "", "a text model takes --seq-len"},
+		{"lora-rank", !task.Adapters(), "only lora and qlora train adapters"},
+		{"lora-targets", !task.Adapters(), "only lora and qlora train adapters"},
+		{"context-len", task != model.TaskInference, "it is for --task inference"},
+		{"sequences", task != model.TaskInference, "it is for --task inference"},
+		{"gen-tokens", task != model.TaskInference, "it is for --task inference"},
+		{"optimizer", task == model.TaskInference, "inference has no optimizer"},
+		{"grad-accum", task == model.TaskInference, "inference has no gradients"},
+	} {
+		if changed(ig.flag) && ig.when {
+			warnings = append(warnings, fmt.Sprintf("--%s ignored: %s", ig.flag, ig.why))
+		}
 	}
 	// With several GPUs and no strategy, DDP; Defaults does this too.
 	if changed("gpus") && !changed("strategy") && w.GPUs > 1 && (w.Strategy == "" || w.Strategy == model.Single) {
