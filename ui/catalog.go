@@ -21,13 +21,13 @@ type GPURowJSON struct {
 	Vendor              string     `json:"vendor"`
 	Architecture        string     `json:"architecture"`
 	MemoryGiB           float64    `json:"memory_gib"`
-	MemoryBandwidthGBps float64    `json:"memory_bandwidth_gbps"`
+	MemoryBandwidthGBps *float64   `json:"memory_bandwidth_gbps"`
 	TFLOPS              TFLOPSJSON `json:"tflops"`
 	INT8TOPS            *float64   `json:"int8_tops"`
 	ComputeCapability   string     `json:"compute_capability"`
 	Interconnect        string     `json:"interconnect"`
-	InterconnectGBps    float64    `json:"interconnect_gbps"`
-	TDPWatts            float64    `json:"tdp_w"`
+	InterconnectGBps    *float64   `json:"interconnect_gbps"`
+	TDPWatts            *float64   `json:"tdp_w"`
 	Source              string     `json:"source"`
 	AsOf                string     `json:"as_of"`
 	UsableMemoryMiB     *float64   `json:"usable_memory_mib"`
@@ -55,10 +55,10 @@ func NewGPURows(c *model.Catalog) []GPURowJSON {
 	for _, g := range c.GPUs {
 		rows = append(rows, GPURowJSON{
 			Key: g.Key, Name: g.Name, Aliases: append([]string{}, g.Aliases...), Vendor: g.Vendor, Architecture: g.Architecture,
-			MemoryGiB: g.MemoryGiB, MemoryBandwidthGBps: g.MemoryBandwidthGBps,
+			MemoryGiB: g.MemoryGiB, MemoryBandwidthGBps: orNull(g.MemoryBandwidthGBps),
 			TFLOPS:   TFLOPSJSON{FP32: orNull(g.FP32TFLOPS), TF32: orNull(g.TF32TFLOPS), FP16: orNull(g.FP16TFLOPS), BF16: orNull(g.BF16TFLOPS), FP8: orNull(g.FP8TFLOPS)},
 			INT8TOPS: orNull(g.INT8TOPS), ComputeCapability: g.ComputeCapability, Interconnect: g.Interconnect,
-			InterconnectGBps: g.InterconnectGBps, TDPWatts: g.TDPWatts, Source: g.Source, AsOf: g.AsOf,
+			InterconnectGBps: orNull(g.InterconnectGBps), TDPWatts: orNull(g.TDPWatts), Source: g.Source, AsOf: g.AsOf,
 			UsableMemoryMiB: orNull(g.UsableMemoryMiB),
 		})
 	}

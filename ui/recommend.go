@@ -112,6 +112,56 @@ func OfferRow(o *model.Offer) []string {
 	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), Truncate(o.Region, 18), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, fmt.Sprintf("%.0f%%", o.HeadroomPct)}
 }
 
+// dropOrder is which offer columns go first when the terminal is narrow:
+// $/month, headroom, job time, region.
+var dropOrder = []int{5, 8, 6, 2}
+
+// fitTable renders the offers table within width cells, dropping the least
+// needed columns until it fits (width ≤ 0: no limit).
+func fitTable(r *lipgloss.Renderer, headers []string, rows [][]string, width int) string {
+	keep := make([]bool, len(headers))
+	for i := range keep {
+		keep[i] = true
+	}
+	render := func() string {
+		var hs []string
+		var idx []int
+		for i, k := range keep {
+			if k {
+				hs = append(hs, headers[i])
+				idx = append(idx, i)
+			}
+		}
+		rs := make([][]string, len(rows))
+		for i, row := range rows {
+			for _, j := range idx {
+				rs[i] = append(rs[i], row[j])
+			}
+		}
+		return table.New().Headers(hs...).Rows(rs...).Border(lipgloss.NormalBorder()).
+			BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
+			StyleFunc(func(row, col int) lipgloss.Style {
+				s := r.NewStyle().PaddingRight(2)
+				if row == table.HeaderRow {
+					return s.Bold(true)
+				}
+				if idx[col] >= 4 {
+					return s.Align(lipgloss.Right)
+				}
+				return s
+			}).Render()
+	}
+	out := render()
+	for _, col := range dropOrder {
+		if width <= 0 || lipgloss.Width(out) <= width {
+			break
+		}
+		keep[col] = false
+		out = render()
+	}
+	return out
+}
+
 // reasonSummary accounts for every priced offer: shown, removed by which
 // check, or a dearer host of the same GPU in the same region.
 func reasonSummary(rec *model.Recommendation) string {
@@ -191,19 +241,7 @@ func WriteRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendati
 			rows = append(rows, row)
 			shown = i + 1
 		}
-		t := table.New().Headers(OfferHeaders...).Rows(rows...).Border(lipgloss.NormalBorder()).
-			BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
-			StyleFunc(func(row, col int) lipgloss.Style {
-				s := r.NewStyle().PaddingRight(2)
-				if row == table.HeaderRow {
-					return s.Bold(true)
-				}
-				if col >= 4 && col <= 8 {
-					return s.Align(lipgloss.Right)
-				}
-				return s
-			})
-		fmt.Fprintf(&b, "%s\n", t.Render())
+		fmt.Fprintf(&b, "%s\n", fitTable(r, OfferHeaders, rows, width))
 		if n := len(rec.Offers); n > shown {
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more offers (--limit 0 shows all)", n-shown)))
 		}

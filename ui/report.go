@@ -196,8 +196,10 @@ func Hours(h float64) string {
 		return fmt.Sprintf("%.1f h", h)
 	case h < 24*365:
 		return fmt.Sprintf("%.1f days", h/24)
+	case h < 24*365*1000:
+		return fmt.Sprintf("%.1f years", h/24/365)
 	}
-	return fmt.Sprintf("%.1f years", h/24/365)
+	return fmt.Sprintf("%.2g years", h/24/365)
 }
 
 // USD formats dollars: "$1.23", "$14,600", "$1.2M".
@@ -209,8 +211,10 @@ func USD(v float64) string {
 		return fmt.Sprintf("$%.2f", v)
 	case v < 1e6:
 		return "$" + thousands(int64(math.Round(v)))
+	case v < 1e15:
+		return "$" + model.FormatCount(v)
 	}
-	return "$" + model.FormatCount(v)
+	return fmt.Sprintf("$%.2g", v)
 }
 
 func thousands(n int64) string {
@@ -319,7 +323,11 @@ func WriteEstimate(out io.Writer, r *lipgloss.Renderer, e *model.Estimate, f *mo
 		head := fmt.Sprintf("%s (%g GiB, %s usable after the %.0f%% margin)", g.Name, g.MemoryGiB, GiB(f.UsableBytes), model.FitMargin*100)
 		if f.Fits {
 			line("%s %s", st.Good.Render("✓ fits"), head)
-			line("  headroom %s; largest micro-batch that fits: %d", GiB(f.UsableBytes-e.Memory.Total()), f.MaxMicroBatch)
+			what := "largest micro-batch that fits"
+			if w.Task == model.TaskInference {
+				what = "most concurrent sequences that fit"
+			}
+			line("  headroom %s; %s: %d", GiB(f.UsableBytes-e.Memory.Total()), what, f.MaxMicroBatch)
 		} else {
 			line("%s %s: needs %s per GPU", st.Bad.Render("✗ does not fit"), head, GiB(e.Memory.Total()))
 			if len(f.Advice) > 0 {
