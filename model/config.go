@@ -73,6 +73,31 @@ type WorkloadAnswers struct {
 	MFU float64 // (0, 1]; 0 picks the calibrated default
 }
 
+// AnswersFor returns the answers that reproduce w: the catalog key when w's
+// model is a catalog entry, else its shape as a custom model (a config.json
+// path is not in w: set HFConfig yourself). GPUs are fixed, not auto.
+func AnswersFor(w Workload) WorkloadAnswers {
+	a := WorkloadAnswers{
+		Framework: w.Framework, Task: w.Task, Precision: w.Precision, Optimizer: w.Optimizer,
+		BatchSize: w.MicroBatch, SeqLen: w.SeqLen, ImageSize: w.ImageSize, GradAccum: w.GradAccum,
+		Checkpointing: w.Checkpointing, FlashAttention: w.FlashAttention, LoRARank: w.LoRARank,
+		LoRATargets: slices.Clone(w.LoRATargets), DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens,
+		Epochs: w.Epochs, GPUs: w.GPUs, Strategy: w.Strategy, TP: w.TP, ContextLen: w.ContextLen,
+		Sequences: w.Sequences, GenTokens: w.GenTokens, MFU: w.MFU,
+	}
+	m := &w.Model
+	if m.Key != "" {
+		a.Model = m.Key
+		return a
+	}
+	a.Custom = &CustomModel{Family: m.Family, Params: m.Params, Layers: m.Layers, Hidden: m.Hidden,
+		Heads: m.Heads, KVHeads: m.KVHeads, FFN: m.FFN, Vocab: m.Vocab}
+	if m.HasShape() && m.Params == 0 {
+		a.Custom.Params = m.ParamCount() // keeps the count when the shape has extras the custom form cannot say
+	}
+	return a
+}
+
 // CustomModel is a model typed in as a shape or a parameter count.
 type CustomModel struct {
 	Family                                     Family
@@ -640,7 +665,11 @@ func DecodeConfig(b []byte) (Config, error) {
 		}
 		return Config{}, &ConfigError{Msg: tidyTOMLMessage(err.Error())}
 	}
-	if extra := md.Undecoded(); len(extra) > 0 {
+	// [launch] is written by gpuplan export for the reader (and for tools):
+	// informational like [estimate], recomputed on export, so its keys are
+	// not checked.
+	extra := slices.DeleteFunc(md.Undecoded(), func(k toml.Key) bool { return len(k) > 0 && k[0] == "launch" })
+	if len(extra) > 0 {
 		k := extra[0]
 		table := strings.Join(k[:len(k)-1], ".")
 		msg := fmt.Sprintf("unknown key %q", k[len(k)-1])

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/google/shlex"
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -156,7 +157,11 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	}
 	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel}
 	if fs.Changed("script-args") {
-		opt.ScriptArgs = strings.Fields(ef.scriptArgs)
+		words, err := shlex.Split(ef.scriptArgs)
+		if err != nil {
+			return usage(fmt.Errorf("--script-args: %w (quote as in a shell)", err))
+		}
+		opt.ScriptArgs = words
 	}
 	if fs.Changed("disk-gb") && ef.diskGB <= 0 {
 		return usage(fmt.Errorf("--disk-gb must be ≥ 1, got %d", ef.diskGB))
@@ -166,6 +171,23 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		return usage(err)
 	}
 	out, err := plan.Render(ef.format)
+	if err == nil && ef.format == launch.FormatTOML {
+		// The whole configuration, so `gpuplan --config` reopens it, with
+		// the [launch] section after it.
+		cfg := model.Config{Workload: model.AnswersFor(offer.Estimate.Workload), Estimate: model.NewEstimateSummary(offer.Estimate),
+			Selection: model.NewSelection(offer, cat.AsOf)}
+		cfg.Workload.Precision = w.Precision // as asked; the offer's fallback is in [launch]
+		if fs.Changed("hf-config") {
+			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.hfConfig
+		}
+		cfg.Search = model.SearchAnswers{Providers: []string{offer.Instance.Provider}, Regions: []string{offer.Region}, Pricing: offer.Pricing,
+			AllowMultiNode: offer.Instances > 1}
+		head, herr := model.EncodeConfig(&cfg)
+		if herr != nil {
+			return fmt.Errorf("--format toml: %w", herr)
+		}
+		out = append(append(head, '\n'), out...)
+	}
 	if err != nil {
 		if errors.Is(err, launch.ErrNoStack) {
 			flag := "--image IMAGE"
