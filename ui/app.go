@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
 )
 
 // Layout limits: below minWidth × minHeight the screen asks for more
@@ -177,7 +178,7 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.footer.say("", false)
 		if m.dialog != nil {
 			old := m.dialog
-			m.dialog = newExportDialog(old.path, old.data, m.theme, old.width)
+			m.dialog = newExportDialog(old.path, old.data, old.offer, old.format, m.theme, old.width)
 			m.dialog.err = msg.err
 			return m, m.dialog.init()
 		}
@@ -289,7 +290,7 @@ func (m app) dialogKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if msg.String() == "esc" || msg.String() == "ctrl+c" {
 		if d.kind == dialogExportOverwrite { // back to the name, keeping it
-			m.dialog = newExportDialog(d.path, d.data, m.theme, d.width)
+			m.dialog = newExportDialog(d.path, d.data, d.offer, d.format, m.theme, d.width)
 			return m, m.dialog.init()
 		}
 		m.dialog = nil
@@ -318,13 +319,20 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	case dialogExportOverwrite:
 		if d.overwrite {
 			m.footer.say("writing "+d.path+"…", false)
-			return m, writeConfig(d.path, d.data, true)
+			return m, writeConfig(d.path, d.out, d.perm(), true)
 		}
-		m.dialog = newExportDialog(d.path, d.data, m.theme, d.width)
+		m.dialog = newExportDialog(d.path, d.data, d.offer, d.format, m.theme, d.width)
 		return m, m.dialog.init()
 	}
-	m.footer.say("writing "+d.path+"…", false)
-	return m, writeConfig(strings.TrimSpace(d.path), d.data, false)
+	out, path, perm, err := d.payload()
+	if err != nil {
+		m.dialog = newExportDialog(d.path, d.data, d.offer, d.format, m.theme, d.width)
+		m.dialog.err = err
+		return m, m.dialog.init()
+	}
+	d.path, d.out = path, out
+	m.footer.say("writing "+path+"…", false)
+	return m, writeConfig(path, out, perm, false)
 }
 
 // openExport opens the export dialog for the offer in view (or the best).
@@ -345,7 +353,10 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	if path == "" {
 		path = defaultExport
 	}
-	m.dialog = newExportDialog(path, data, m.theme, m.dialogWidth())
+	if picked == nil {
+		picked = m.res.best()
+	}
+	m.dialog = newExportDialog(path, data, picked, launch.FormatTOML, m.theme, m.dialogWidth())
 	return m, m.dialog.init()
 }
 

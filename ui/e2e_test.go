@@ -87,7 +87,9 @@ func TestEndToEnd(t *testing.T) {
 	keys(tm, enter) // the top offer
 	await(t, tm, "Why it fits")
 	keys(tm, ctrlE)
-	await(t, tm, "Export the answers to")
+	await(t, tm, "┃ Format")
+	keys(tm, enter) // gpuplan TOML
+	await(t, tm, "┃ Export to")
 	keys(tm, clearLine)
 	tm.Type(path)
 	keys(tm, enter)

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
 )
 
 // dialog is a small huh form shown over the screen: the export's file
@@ -18,11 +20,14 @@ import (
 type dialog struct {
 	kind      dialogKind
 	form      *huh.Form
-	path      string // export: the file name typed
-	overwrite bool   // export: the answer to "overwrite?"
-	quit      bool   // quit: the answer
-	err       error  // shown under the form; the answers are kept
-	data      []byte // export: what will be written
+	path      string        // export: the file name typed
+	format    launch.Format // export: what to write
+	overwrite bool          // export: the answer to "overwrite?"
+	quit      bool          // quit: the answer
+	err       error         // shown under the form; the answers are kept
+	data      []byte        // export: the configuration TOML
+	offer     *model.Offer  // export: the offer the launch formats are for; nil when none fits
+	out       []byte        // export: what is being written (data, or a launch file)
 	width     int
 	fields    []huh.Field // the form's fields (tests reach their cursors)
 }
@@ -42,19 +47,74 @@ func dialogKeys() *huh.KeyMap {
 	return k
 }
 
-// newExportDialog asks for the file name; data is the TOML to write.
-func newExportDialog(path string, data []byte, theme *huh.Theme, width int) *dialog {
-	d := &dialog{kind: dialogExportName, path: path, data: data, width: width}
-	in := huh.NewInput().Title("Export the answers to").Description("a TOML file; reopen it with gpuplan --config FILE").
+// exportFormats are the export dialog's choices, as gpuplan export names them.
+var exportFormats = []huh.Option[launch.Format]{
+	huh.NewOption("gpuplan TOML (reopen with --config)", launch.FormatTOML),
+	huh.NewOption("SkyPilot task YAML", launch.FormatSkyPilot),
+	huh.NewOption("torchrun script", launch.FormatTorchrun),
+	huh.NewOption("docker run script", launch.FormatDocker),
+	huh.NewOption("Kubernetes Job / PyTorchJob", launch.FormatK8s),
+}
+
+// defaultNames are the file names a launch format gets when the name is
+// left at the TOML default.
+var defaultNames = map[launch.Format]string{
+	launch.FormatSkyPilot: "./gpuplan-sky.yaml", launch.FormatTorchrun: "./gpuplan-torchrun.sh",
+	launch.FormatDocker: "./gpuplan-docker.sh", launch.FormatK8s: "./gpuplan-k8s.yaml",
+}
+
+// newExportDialog asks for the format and the file name; data is the
+// configuration TOML, offer the offer launch files are for (nil: none).
+func newExportDialog(path string, data []byte, offer *model.Offer, format launch.Format, theme *huh.Theme, width int) *dialog {
+	d := &dialog{kind: dialogExportName, path: path, data: data, offer: offer, format: format, width: width}
+	if d.format == "" {
+		d.format = launch.FormatTOML
+	}
+	sel := huh.NewSelect[launch.Format]().Title("Format").Options(exportFormats...).Value(&d.format).
+		Validate(func(f launch.Format) error {
+			if f != launch.FormatTOML && d.offer == nil {
+				return errors.New("no offer fits yet: only the TOML can be exported")
+			}
+			return nil
+		})
+	in := huh.NewInput().Title("Export to").Description("a file; launch formats get their own name when this is left as is").
 		Value(&d.path).Validate(func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return errors.New("give a file name such as gpuplan.toml")
 		}
 		return nil
 	})
-	d.fields = []huh.Field{in}
-	d.form = huh.NewForm(huh.NewGroup(in)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(width)
+	d.fields = []huh.Field{sel, in}
+	d.form = huh.NewForm(huh.NewGroup(sel, in)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(width)
 	return d
+}
+
+// payload returns the file to write for the chosen format, its name and
+// permissions: the configuration TOML (with the offer's [launch] section),
+// or a launch file for the offer, as gpuplan export writes them.
+func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error) {
+	path, perm = strings.TrimSpace(d.path), d.perm()
+	if d.format != launch.FormatTOML && path == defaultExport {
+		path = defaultNames[d.format]
+	}
+	if d.offer == nil || d.offer.Estimate == nil {
+		if d.format != launch.FormatTOML {
+			return nil, path, perm, errors.New("no offer fits: nothing to launch")
+		}
+		return d.data, path, perm, nil
+	}
+	plan, err := launch.NewPlan(d.offer.Estimate.Workload, d.offer, launch.Options{})
+	if err != nil {
+		return nil, path, perm, err
+	}
+	f, err := plan.Render(d.format)
+	if err != nil {
+		return nil, path, perm, err
+	}
+	if d.format == launch.FormatTOML {
+		f = append(append(append([]byte{}, d.data...), '\n'), f...)
+	}
+	return f, path, perm, nil
 }
 
 // askOverwrite turns the dialog into the overwrite question.
@@ -99,13 +159,13 @@ func (d *dialog) view(st *styles) string {
 }
 
 // writeConfig writes data to path in a command: no file I/O in Update.
-func writeConfig(path string, data []byte, overwrite bool) tea.Cmd {
+func writeConfig(path string, data []byte, perm fs.FileMode, overwrite bool) tea.Cmd {
 	return func() tea.Msg {
 		abs, err := filepath.Abs(path)
 		if err != nil {
 			abs = path
 		}
-		err = WriteFileAtomic(abs, data, overwrite)
+		err = WriteFileAtomicMode(abs, data, perm, overwrite)
 		switch {
 		case errors.Is(err, ErrFileExists):
 			return fileExistsMsg{abs}
@@ -141,4 +201,12 @@ func exportConfig(a *answers, r *result, picked *model.Offer, asOf string) ([]by
 		return nil, fmt.Errorf("cannot export: %w", err)
 	}
 	return b, nil
+}
+
+// perm is the permission of the file being written: scripts are executable.
+func (d *dialog) perm() fs.FileMode {
+	if d.format == launch.FormatTorchrun || d.format == launch.FormatDocker {
+		return 0o755
+	}
+	return 0o644
 }
