@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,10 +63,19 @@ func TestBadInput(t *testing.T) {
 		{[]string{"estimte"}, "unknown command"},
 		{[]string{"--catalog", "/nonexistent/x.toml", "catalog", "gpus"}, "no such file"},
 		{[]string{}, "needs a terminal"},
+		{[]string{"completion", "tcsh"}, "say which shell"},
+		{[]string{"estimate", "--model", "gpt2", "--framework", "tensorflow", "--strategy", "zero3", "--gpus", "8"}, "is a PyTorch strategy"},
+		{[]string{"estimate", "--model", "gpt2", "--task", "lora", "--lora-targets", "q,q"}, "listed twice"},
+		{[]string{"estimate", "--model", "gpt2", "--epochs", "1e308"}, "--epochs"},
+		{[]string{"estimate", "--model", "gpt2", "--precision", "fp16"}, "amp-fp16"},
+		{[]string{"estimate", "--model", "\x1b[31mred"}, `\x1b[31mred`},
+		{[]string{"export", "--model", "gpt2", "--instance", "aws/p9.bogus"}, "aws/p9.bogus"},
+		{[]string{"--config", "/nonexistent/gpuplan.toml"}, "/nonexistent/gpuplan.toml"},
 	}
+	bin := buildBinary(t) // through the real binary, as a user runs it
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			code, stdout, stderr := runArgs(t, tt.args...)
+			code, stdout, stderr := runBinary(t, bin, tt.args...)
 			if code != 2 {
 				t.Errorf("exit %d, want 2 (stderr %q)", code, stderr)
 			}
@@ -82,6 +93,25 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runBinary runs the built gpuplan with no terminal and an empty config dir.
+func runBinary(t *testing.T, bin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir())
+	cmd.Stdin = strings.NewReader("")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatal(err)
+	}
+	return code, out.String(), errb.String()
 }
 
 // TestEstimateJSONContract checks the field names scripts rely on.
