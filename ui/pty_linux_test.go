@@ -85,3 +85,51 @@ func TestPanicRestoresTerminal(t *testing.T) {
 		t.Error("the terminal is in raw mode after the panic")
 	}
 }
+
+// TestCtrlCRestoresTerminal: ctrl+c on a real (pseudo) terminal ends the
+// program from any screen — asked once more when answers are unexported —
+// and leaves the terminal's modes as they were.
+func TestCtrlCRestoresTerminal(t *testing.T) {
+	for _, sc := range []struct {
+		name  string
+		setup func(m *app)
+	}{
+		{"questions", func(m *app) {}},
+		{"offers", func(m *app) { m.screen = screenOffers }},
+		{"changed answers", func(m *app) { m.a.Task = "inference" }},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			ctl, tty := openPTY(t)
+			go io.Copy(io.Discard, ctl)
+			before, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := newTestApp(t, testCatalog(t), Options{})
+			sc.setup(&m)
+			p := newProgram(context.Background(), m, tty, tty)
+			go func() {
+				time.Sleep(300 * time.Millisecond)
+				ctl.Write([]byte{3}) // ctrl+c
+				time.Sleep(200 * time.Millisecond)
+				ctl.Write([]byte{3}) // and again, when it asked first
+			}()
+			done := make(chan error, 1)
+			var errb bytes.Buffer
+			go func() { done <- finish(context.Background(), m, p, &errb) }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				p.Kill()
+				t.Fatal("ctrl+c did not end the program")
+			}
+			after, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if after.Lflag != before.Lflag || after.Iflag != before.Iflag || after.Oflag != before.Oflag {
+				t.Errorf("terminal modes changed after ctrl+c: lflag %#x → %#x", before.Lflag, after.Lflag)
+			}
+		})
+	}
+}

@@ -168,7 +168,7 @@ func TestWideText(t *testing.T) {
 // lost focus. Resizing to any size, on every screen, never panics, the
 // view always fits, and the focus and the answers stay where they were.
 func TestResizes(t *testing.T) {
-	sizes := [][2]int{{0, 0}, {1, 1}, {200, 60}, {59, 19}, {60, 20}, {10, 100}, {300, 5}, {99, 30}, {100, 30}, {61, 21}, {80, 24}}
+	sizes := [][2]int{{0, 0}, {1, 1}, {20, 5}, {300, 100}, {200, 60}, {59, 19}, {60, 20}, {10, 100}, {300, 5}, {99, 30}, {100, 30}, {61, 21}, {80, 24}}
 	half := msgs(enter, up, up, enter, runes("/"), typed("bert-large"), enter, enter, replace("32"), enter) // the length input focused
 	for _, sc := range []struct {
 		name string
