@@ -169,6 +169,19 @@ type EstimateSummary struct {
 	KVCacheGiB, OverheadGiB, TotalGiB                            float64
 	TotalFLOPs                                                   float64
 	Hours, GPUHours                                              float64
+	// Model is the architecture as estimated, for models that are not a
+	// catalog key (a config.json or a custom shape): what was derived.
+	Model *ArchSummary
+}
+
+// ArchSummary is the derived architecture written under [estimate.model].
+type ArchSummary struct {
+	Family                                 Family
+	Params, ActiveParams                   float64
+	Layers, DecoderLayers, Hidden, Heads   int
+	KVHeads, HeadDim, FFN, Vocab           int
+	Experts, ExpertsPerToken, MaxPositions int
+	GatedMLP, Tied                         bool
 }
 
 // NewEstimateSummary summarises e, rounded for reading.
@@ -181,6 +194,12 @@ func NewEstimateSummary(e *Estimate) *EstimateSummary {
 	}
 	if e.GPU != nil {
 		s.GPU = e.GPU.Key
+	}
+	if a := &e.Workload.Model; a.Key == "" {
+		s.Model = &ArchSummary{Family: a.Family, Params: e.Params, ActiveParams: e.ActiveParams, Layers: a.Layers,
+			DecoderLayers: a.DecoderLayers, Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.kvHeads(), HeadDim: a.headDim(),
+			FFN: a.FFN, Vocab: a.Vocab, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken, MaxPositions: a.MaxPositions,
+			GatedMLP: a.GatedMLP, Tied: a.Tied}
 	}
 	if e.HasTime {
 		s.Hours, s.GPUHours = roundSig(e.Hours, 4), roundSig(e.GPUHours, 4)
@@ -610,17 +629,38 @@ type rawSearch struct {
 }
 
 type rawEstimate struct {
-	GPU                tString `toml:"gpu"`
-	WeightsGiB         tFloat  `toml:"weights_gib"`
-	GradientsGiB       tFloat  `toml:"gradients_gib"`
-	OptimizerStatesGiB tFloat  `toml:"optimizer_states_gib"`
-	ActivationsGiB     tFloat  `toml:"activations_gib"`
-	KVCacheGiB         tFloat  `toml:"kv_cache_gib"`
-	OverheadGiB        tFloat  `toml:"overhead_gib"`
-	TotalGiB           tFloat  `toml:"total_gib"`
-	TotalFLOPs         tFloat  `toml:"total_flops"`
-	Hours              tFloat  `toml:"hours"`
-	GPUHours           tFloat  `toml:"gpu_hours"`
+	GPU                tString  `toml:"gpu"`
+	WeightsGiB         tFloat   `toml:"weights_gib"`
+	GradientsGiB       tFloat   `toml:"gradients_gib"`
+	OptimizerStatesGiB tFloat   `toml:"optimizer_states_gib"`
+	ActivationsGiB     tFloat   `toml:"activations_gib"`
+	KVCacheGiB         tFloat   `toml:"kv_cache_gib"`
+	OverheadGiB        tFloat   `toml:"overhead_gib"`
+	TotalGiB           tFloat   `toml:"total_gib"`
+	TotalFLOPs         tFloat   `toml:"total_flops"`
+	Hours              tFloat   `toml:"hours"`
+	GPUHours           tFloat   `toml:"gpu_hours"`
+	Model              *rawArch `toml:"model"`
+}
+
+// rawArch is [estimate.model]: informational, read back as written.
+type rawArch struct {
+	Family          tEnum[Family] `toml:"family"`
+	Params          tFloat        `toml:"params"`
+	ActiveParams    tFloat        `toml:"active_params"`
+	Layers          tInt          `toml:"layers"`
+	DecoderLayers   tInt          `toml:"decoder_layers"`
+	Hidden          tInt          `toml:"hidden"`
+	Heads           tInt          `toml:"heads"`
+	KVHeads         tInt          `toml:"kv_heads"`
+	HeadDim         tInt          `toml:"head_dim"`
+	FFN             tInt          `toml:"ffn"`
+	Vocab           tInt          `toml:"vocab"`
+	Experts         tInt          `toml:"experts"`
+	ExpertsPerToken tInt          `toml:"experts_per_token"`
+	MaxPositions    tInt          `toml:"max_positions"`
+	GatedMLP        tBool         `toml:"gated_mlp"`
+	Tied            tBool         `toml:"tied_embeddings"`
 }
 
 type rawSelection struct {
@@ -645,6 +685,7 @@ var configKeys = map[string][]string{
 	"workload.custom": tomlTags(rawCustom{}),
 	"search":          tomlTags(rawSearch{}),
 	"estimate":        tomlTags(rawEstimate{}),
+	"estimate.model":  tomlTags(rawArch{}),
 	"selection":       tomlTags(rawSelection{}),
 }
 
@@ -744,6 +785,12 @@ func DecodeConfig(b []byte) (Config, error) {
 		c.Estimate = &EstimateSummary{GPU: re.GPU.v, WeightsGiB: re.WeightsGiB.v, GradientsGiB: re.GradientsGiB.v,
 			OptimizerStatesGiB: re.OptimizerStatesGiB.v, ActivationsGiB: re.ActivationsGiB.v, KVCacheGiB: re.KVCacheGiB.v,
 			OverheadGiB: re.OverheadGiB.v, TotalGiB: re.TotalGiB.v, TotalFLOPs: re.TotalFLOPs.v, Hours: re.Hours.v, GPUHours: re.GPUHours.v}
+		if ra := re.Model; ra != nil {
+			c.Estimate.Model = &ArchSummary{Family: ra.Family.v, Params: ra.Params.v, ActiveParams: ra.ActiveParams.v,
+				Layers: ra.Layers.v, DecoderLayers: ra.DecoderLayers.v, Hidden: ra.Hidden.v, Heads: ra.Heads.v, KVHeads: ra.KVHeads.v,
+				HeadDim: ra.HeadDim.v, FFN: ra.FFN.v, Vocab: ra.Vocab.v, Experts: ra.Experts.v, ExpertsPerToken: ra.ExpertsPerToken.v,
+				MaxPositions: ra.MaxPositions.v, GatedMLP: ra.GatedMLP.v, Tied: ra.Tied.v}
+		}
 	}
 	if rs := raw.Selection; rs != nil {
 		c.Selection = &Selection{Provider: rs.Provider.v, InstanceType: rs.InstanceType.v, Region: rs.Region.v, GPU: rs.GPU.v,

@@ -96,6 +96,22 @@ func EncodeConfig(c *Config) ([]byte, error) {
 		e.float("total_flops", est.TotalFLOPs, "the whole job")
 		e.float("hours", est.Hours, "wall clock")
 		e.float("gpu_hours", est.GPUHours, "")
+		if a := est.Model; a != nil {
+			e.table("estimate.model", "The architecture as derived (from the config.json or the custom shape).")
+			e.str("family", string(a.Family), "")
+			e.float("params", a.Params, "parameters, all resident")
+			e.float("active_params", a.ActiveParams, "used per token (MoE: active experts)")
+			for _, kv := range []struct {
+				k string
+				v int
+			}{{"layers", a.Layers}, {"decoder_layers", a.DecoderLayers}, {"hidden", a.Hidden}, {"heads", a.Heads},
+				{"kv_heads", a.KVHeads}, {"head_dim", a.HeadDim}, {"ffn", a.FFN}, {"vocab", a.Vocab}, {"experts", a.Experts},
+				{"experts_per_token", a.ExpertsPerToken}, {"max_positions", a.MaxPositions}} {
+				e.int(kv.k, kv.v, "")
+			}
+			e.kv("gated_mlp", strconv.FormatBool(a.GatedMLP), "")
+			e.kv("tied_embeddings", strconv.FormatBool(a.Tied), "")
+		}
 	}
 	if sel := c.Selection; sel != nil {
 		e.table("selection", "The offer picked. Prices in USD from the catalog dated below.")

@@ -294,3 +294,33 @@ func FuzzDecodeConfig(f *testing.F) {
 		}
 	})
 }
+
+// TestEstimateModelRoundTrip: a config.json or custom model's derived
+// architecture is written under [estimate.model] and read back as written.
+func TestEstimateModelRoundTrip(t *testing.T) {
+	w := Workload{Model: mixtralShape(), Task: TaskQLoRA}
+	e, err := Compute(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Config{Workload: WorkloadAnswers{HFConfig: "mixtral/config.json", Task: TaskQLoRA}, Estimate: NewEstimateSummary(&e)}
+	b, err := EncodeConfig(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "[estimate.model]") || !strings.Contains(string(b), "experts = 8") {
+		t.Fatalf("no derived architecture in:\n%s", b)
+	}
+	back, err := DecodeConfig(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := *back.Estimate.Model, *c.Estimate.Model; got != want {
+		t.Errorf("round trip: %+v, want %+v", got, want)
+	}
+}
+
+func mixtralShape() Architecture {
+	return Architecture{Family: FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, GatedMLP: true,
+		Vocab: 32000, Norm: RMSNorm, Experts: 8, ExpertsPerToken: 2, MaxPositions: 32768}
+}
