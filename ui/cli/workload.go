@@ -61,7 +61,7 @@ func (f *workloadFlags) register(fs *pflag.FlagSet) {
 	fs.Var(intValue{&f.imageSize}, "image-size", "pixels per side for vision models (default: the model's)")
 	fs.Var(intValue{&f.gradAccum}, "grad-accum", "micro-batches per optimizer step (default 1)")
 	fs.BoolVar(&f.checkpointing, "checkpointing", false, "full activation checkpointing (default on for qlora, as PEFT does)")
-	fs.BoolVar(&f.flash, "flash-attention", true, "fused (flash) attention; --flash-attention=false stores the attention matrix (default on for PyTorch)")
+	fs.BoolVar(&f.flash, "flash-attention", false, "fused (flash) attention; =false stores the attention matrix (default: on for PyTorch, off for TensorFlow and JAX)")
 	fs.Var(intValue{&f.loraRank}, "lora-rank", "LoRA rank r (default 16)")
 	fs.StringSliceVar(&f.loraTargets, "lora-targets", nil, "LoRA target projections: q,k,v,o,gate,up,down (default q,k,v,o)")
 	fs.Var(quantityValue{&f.datasetSamples}, "dataset-samples", "samples (images, sequences, requests) per epoch: 1.28M")
