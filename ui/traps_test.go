@@ -457,3 +457,27 @@ func TestAccessible(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// No lost work: an export into a missing directory or one that cannot be
+// written shows why in the dialog, and every answer stays as it was.
+func TestExportFailureKeepsAnswers(t *testing.T) {
+	for _, path := range []string{filepath.Join(t.TempDir(), "missing", "gpuplan.toml"), "/proc/gpuplan.toml"} {
+		m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+		m = drive(t, m, msgs(runes("?"), runes("?"))...) // touch nothing of the answers
+		before := m.a.key()
+		m = drive(t, m, ctrlE)
+		if m.dialog == nil {
+			t.Fatal("ctrl+e opened no dialog")
+		}
+		m = drive(t, m, msgs(enter, replace(path), enter)...) // TOML, then the path
+		if m.dialog == nil || m.dialog.err == nil {
+			t.Fatalf("%s: no error shown in the dialog", path)
+		}
+		if m.a.key() != before {
+			t.Errorf("%s: the answers changed after a failed export", path)
+		}
+		if !strings.Contains(screenText(m), "✗") {
+			t.Errorf("%s: the error is not on screen:\n%s", path, screenText(m))
+		}
+	}
+}
