@@ -575,6 +575,44 @@ type rawConfig struct {
 	Search        *rawSearch    `toml:"search"`
 	Estimate      *rawEstimate  `toml:"estimate"`
 	Selection     *rawSelection `toml:"selection"`
+	Launch        *rawLaunch    `toml:"launch"`
+}
+
+// rawLaunch is the [launch] section gpuplan export writes (model/launch):
+// informational like [estimate] and recomputed on export, but its keys and
+// types are checked so a typo is caught.
+type rawLaunch struct {
+	Provider     tString   `toml:"provider"`
+	InstanceType tString   `toml:"instance_type"`
+	Region       tString   `toml:"region"`
+	Pricing      tString   `toml:"pricing"`
+	USDPerHour   tFloat    `toml:"usd_per_hour"`
+	GPU          tString   `toml:"gpu"`
+	Accelerator  tString   `toml:"accelerator"`
+	GPUsPerNode  tInt      `toml:"gpus_per_node"`
+	Nodes        tInt      `toml:"nodes"`
+	Strategy     tString   `toml:"strategy"`
+	Precision    tString   `toml:"precision"`
+	Name         tString   `toml:"name"`
+	Script       tString   `toml:"script"`
+	ScriptArgs   tStrings  `toml:"script_args"`
+	DiskGB       tInt      `toml:"disk_gb"`
+	Image        tString   `toml:"image"`
+	TorchWheel   tString   `toml:"torch_wheel"`
+	Port         tInt      `toml:"port"`
+	Stack        *rawStack `toml:"stack"`
+}
+
+type rawStack struct {
+	ComputeCapability tString `toml:"compute_capability"`
+	Arch              tString `toml:"arch"`
+	Supported         tBool   `toml:"supported"`
+	MinCUDA           tString `toml:"min_cuda"`
+	LastCUDA          tString `toml:"last_cuda"`
+	TorchIndexURL     tString `toml:"torch_index_url"`
+	MinDriver         tString `toml:"min_driver"`
+	BF16              tBool   `toml:"bf16"`
+	FP8               tBool   `toml:"fp8"`
 }
 
 type rawWorkload struct {
@@ -687,6 +725,8 @@ var configKeys = map[string][]string{
 	"estimate":        tomlTags(rawEstimate{}),
 	"estimate.model":  tomlTags(rawArch{}),
 	"selection":       tomlTags(rawSelection{}),
+	"launch":          tomlTags(rawLaunch{}),
+	"launch.stack":    tomlTags(rawStack{}),
 }
 
 // DecodeConfig parses and validates a configuration file. Decoding is
@@ -706,11 +746,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		}
 		return Config{}, &ConfigError{Msg: tidyTOMLMessage(err.Error())}
 	}
-	// [launch] is written by gpuplan export for the reader (and for tools):
-	// informational like [estimate], recomputed on export, so its keys are
-	// not checked.
-	extra := slices.DeleteFunc(md.Undecoded(), func(k toml.Key) bool { return len(k) > 0 && k[0] == "launch" })
-	if len(extra) > 0 {
+	if extra := md.Undecoded(); len(extra) > 0 {
 		k := extra[0]
 		table := strings.Join(k[:len(k)-1], ".")
 		msg := fmt.Sprintf("unknown key %q", k[len(k)-1])

@@ -221,9 +221,9 @@ func (e *Estimate) Assumptions() []string {
 			add("activations: Korthikanti et al. 2022 per-block terms (dropout masks included), %s, %s", attn, ckpt)
 			if countsLogits(w) {
 				if activationBytes(w.Precision) == 4 {
-					add("logits: %d-token vocabulary, fp32 logits and the fp32 log-softmax for the loss", a.Vocab)
+					add("logits: %d-token vocabulary, fp32 logits, the fp32 log-softmax for the loss and its gradient", a.Vocab)
 				} else {
-					add("logits: %d-token vocabulary, 16-bit logits plus their fp32 copy and the fp32 log-softmax for the loss", a.Vocab)
+					add("logits: %d-token vocabulary, 16-bit logits plus their fp32 copy, the fp32 log-softmax for the loss and its gradient", a.Vocab)
 				}
 			}
 		} else {

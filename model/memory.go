@@ -223,13 +223,15 @@ func (a *Architecture) blockActivation(s, sKV, b, p, t float64, flash, cross boo
 	return act
 }
 
-// logitsBytes returns the memory of the output logits for s·b positions
-// over vocab v: the 16-bit logits, their fp32 copy and the fp32
-// log-softmax that cross-entropy keeps for backward (Hugging Face's causal
-// LM loss upcasts logits with .float() before the loss), split over t
-// by Megatron-style vocabulary parallelism. In fp32 there is no copy.
+// logitsBytes returns the peak memory of the output logits for s·b
+// positions over vocab v: the 16-bit logits, their fp32 copy (Hugging
+// Face's causal-LM loss upcasts logits with .float()), the fp32
+// log-softmax cross-entropy keeps for backward, and the fp32 gradient of
+// the logits that the loss's backward allocates while the others are still
+// alive — split over t by Megatron-style vocabulary parallelism. In fp32
+// there is no copy: 12 bytes per logit, 14 in 16-bit.
 func logitsBytes(s, b, v, p, t float64) float64 {
-	per := p + 4
+	per := p + 4 + 4
 	if p < 4 {
 		per += 4
 	}

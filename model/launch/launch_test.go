@@ -74,7 +74,7 @@ var cases = []testCase{
 	},
 	{
 		name: "two_nodes_spot", instance: "p5.48xlarge",
-		w: model.Workload{Model: llama8B, Task: model.TaskTrain, MicroBatch: 8, SeqLen: 4096, GradAccum: 1,
+		w: model.Workload{Model: llama8B, Task: model.TaskTrain, MicroBatch: 4, SeqLen: 4096, GradAccum: 2,
 			Checkpointing: model.Bool(true), GPUs: 16, Strategy: model.FSDP, DatasetTokens: 20e9},
 		q: model.Query{Pricing: model.Spot, AllowMultiNode: true},
 	},
@@ -157,7 +157,7 @@ func TestPlanShape(t *testing.T) {
 			accel: "A10G", wheel: "cu130", minDisk: 100, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.OnDemand},
 		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--bf16 --deepspeed ds_config.json --gradient_checkpointing --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
 			accel: "A100-80GB", wheel: "cu130", minDisk: 250, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", pricing: model.OnDemand},
-		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--bf16 --fsdp full_shard auto_wrap --gradient_checkpointing --per_device_train_batch_size 8 --gradient_accumulation_steps 1",
+		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--bf16 --fsdp full_shard auto_wrap --gradient_checkpointing --per_device_train_batch_size 4 --gradient_accumulation_steps 2",
 			accel: "H100", wheel: "cu130", minDisk: 300, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.Spot},
 	} {
 		p := plan(t, tc.c, launch.Options{})
