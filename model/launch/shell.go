@@ -2,6 +2,7 @@ package launch
 
 import (
 	"fmt"
+	"github.com/gpuplan/gpuplan/model"
 	"strings"
 )
 
@@ -103,11 +104,19 @@ func heredoc(file, content string) string {
 }
 
 // setupLines are the shell commands that prepare a container or VM after
-// PyTorch is installed: the script's requirements and DeepSpeed for ZeRO.
+// PyTorch is installed: the script's requirements, DeepSpeed for ZeRO, and
+// for LoRA/QLoRA the libraries the derived flags need (TRL parses them,
+// PEFT adds the adapters, bitsandbytes quantizes the base to NF4).
 func (p *Plan) setupLines() []string {
 	lines := []string{"if [ -f requirements.txt ]; then pip install -r requirements.txt; fi"}
 	if p.ZeRO() > 0 {
 		lines = append(lines, "pip install deepspeed")
+	}
+	switch p.Task {
+	case model.TaskLoRA:
+		lines = append(lines, "pip install transformers trl peft")
+	case model.TaskQLoRA:
+		lines = append(lines, "pip install transformers trl peft bitsandbytes")
 	}
 	return lines
 }

@@ -28,6 +28,7 @@ type exportFlags struct {
 	scriptArgs       string
 	diskGB           int
 	image, wheel     string
+	config           string
 }
 
 // queryFlags that make no sense when --instance names the instance.
@@ -54,7 +55,8 @@ without --force; -o - (the default) writes to stdout.`,
 		Example: `  gpuplan export --model llama-3.1-8b --task qlora --batch-size 1 --seq-len 2048 --instance aws/g5.2xlarge --format skypilot -o qlora.yaml
   gpuplan export --model llama-3.1-8b --task finetune --strategy zero3 --gpus 8 --batch-size 2 --checkpointing --instance aws/p4de.24xlarge --format k8s
   gpuplan export --model llama-3.1-8b --gpus 16 --strategy fsdp --batch-size 1 --checkpointing --instance aws/p5.48xlarge --pricing spot --format torchrun
-  gpuplan export --model bert-large --task finetune --instance gcp/g2-standard-4 --region us-central1 --format docker`,
+  gpuplan export --model bert-large --task finetune --instance gcp/g2-standard-4 --region us-central1 --format docker
+  gpuplan export --config gpuplan.toml --format skypilot -o run.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runExport(cmd, env, *overlays, &wf, &qf, &ef)
@@ -72,6 +74,7 @@ without --force; -o - (the default) writes to stdout.`,
 	fs.Var(intValue{&ef.diskGB}, "disk-gb", "root disk per node in GB (default: sized from the weights, checkpoints and dataset)")
 	fs.StringVar(&ef.image, "image", "", "container image for docker and k8s (default: the NGC PyTorch image for the GPU)")
 	fs.StringVar(&ef.wheel, "wheel", "", "PyTorch wheel variant SkyPilot installs, e.g. cu126 (default: the one for the GPU)")
+	fs.StringVar(&ef.config, "config", "", "start from an exported configuration: its workload, and its picked offer as --instance, --region and --pricing unless given")
 	wf.register(fs)
 	qf.register(fs)
 	for _, name := range exportIgnoredQueryFlags {
@@ -88,12 +91,29 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			return usage(fmt.Errorf("--%s does not apply to export: --instance names the provider and type, --region the region", name))
 		}
 	}
-	if ef.instance == "" {
-		return usage(errors.New("--instance PROVIDER/TYPE is required, e.g. --instance aws/p4de.24xlarge (list: gpuplan catalog instances)"))
-	}
 	cat, warnings, err := env.LoadCatalog(overlays)
 	if err != nil {
 		return err
+	}
+	res := &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}
+	cb, err := loadConfigBase(ef.config, res)
+	if err != nil {
+		return err
+	}
+	warnings = append(warnings, cb.warnings...)
+	if sel := cbSelection(cb); sel != nil { // the configuration's picked offer, unless flags say otherwise
+		if ef.instance == "" {
+			ef.instance = sel.Provider + "/" + sel.InstanceType
+		}
+		if ef.region == "" && !fs.Changed("region") {
+			ef.region = sel.Region
+		}
+		if !fs.Changed("pricing") && sel.Pricing != "" {
+			qf.pricing = sel.Pricing
+		}
+	}
+	if ef.instance == "" {
+		return usage(errors.New("--instance PROVIDER/TYPE is required, e.g. --instance aws/p4de.24xlarge (list: gpuplan catalog instances)"))
 	}
 	in, err := findInstance(cat, ef.instance)
 	if err != nil {
@@ -102,8 +122,11 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if in.Retired != "" {
 		return usage(fmt.Errorf("%s/%s was retired by the provider on %s; pick another instance (gpuplan recommend)", in.Provider, in.Type, in.Retired))
 	}
-	w, ws, err := wf.build(fs, &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}, model.Workload{})
+	w, ws, err := wf.build(fs, res, cb.workload)
 	if err != nil {
+		return err
+	}
+	if err := cb.check(w, fs); err != nil {
 		return err
 	}
 	warnings = append(warnings, ws...)
@@ -218,8 +241,12 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		}
 		return usage(fmt.Errorf("-o: %w", err))
 	}
-	fmt.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%d × %d × %s, %s) to %s\n",
-		ef.format, plan.Provider, plan.InstanceType, plan.Region, plan.Nodes, plan.ProcsPerNode, plan.Accelerator, plan.Pricing, ef.output)
+	gpus := fmt.Sprintf("%d × %s", plan.ProcsPerNode, plan.Accelerator)
+	if plan.Nodes > 1 {
+		gpus = fmt.Sprintf("%d nodes × %s", plan.Nodes, gpus)
+	}
+	fmt.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
+		ef.format, plan.Provider, plan.InstanceType, plan.Region, gpus, plan.Pricing, ef.output)
 	for _, n := range plan.Notes() {
 		fmt.Fprintf(env.Stderr, "gpuplan: note: %s\n", n)
 	}
@@ -338,4 +365,12 @@ func hasPrice(cat *model.Catalog, in *model.Instance, rp *model.RegionPrice, p m
 		return false
 	}
 	return rp.OnDemandUSD > 0
+}
+
+// cbSelection returns the configuration's picked offer, or nil.
+func cbSelection(cb configBase) *model.Selection {
+	if cb.cfg == nil {
+		return nil
+	}
+	return cb.cfg.Selection
 }
