@@ -2,8 +2,9 @@ package launch
 
 import (
 	"fmt"
-	"github.com/gpuplan/gpuplan/model"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // rendezvous is how the torchrun processes of the nodes find each other.
