@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -289,11 +290,14 @@ func writeJSON(w io.Writer, v any) error {
 // not a terminal or NO_COLOR is set, and the width to lay out for.
 func renderer(env *Env, w io.Writer) (*lipgloss.Renderer, int) {
 	r := ui.ReportRenderer(w, env.Getenv)
-	width := 100
+	width := 0 // a pipe or file: no limit
 	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
 			width = cols
 		}
+	}
+	if cols, err := strconv.Atoi(env.Getenv("COLUMNS")); err == nil && cols > 0 {
+		width = cols // the user's word wins
 	}
 	return r, width
 }

@@ -111,6 +111,34 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			return q, usage(fmt.Errorf("%s (list: gpuplan catalog instances)", msg))
 		}
 	}
+	regions := map[string]bool{}
+	for _, in := range cat.Instances {
+		for _, p := range in.Prices {
+			regions[p.Region] = true
+		}
+	}
+	for _, r := range q.Regions {
+		if strings.TrimSpace(r) == "" {
+			continue
+		}
+		prefix := strings.TrimSuffix(r, "*")
+		found := regions[r]
+		for name := range regions {
+			found = found || (strings.HasSuffix(r, "-") || strings.HasSuffix(r, "*")) && strings.HasPrefix(name, prefix)
+		}
+		if !found {
+			names := make([]string, 0, len(regions))
+			for name := range regions {
+				names = append(names, name)
+			}
+			slices.Sort(names)
+			msg := fmt.Sprintf("--regions: no offer is in %q", r)
+			if s := model.Closest(r, names, 3); len(s) > 0 {
+				msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, ", "))
+			}
+			return q, usage(fmt.Errorf("%s (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", msg))
+		}
+	}
 	return q, nil
 }
 
@@ -131,7 +159,7 @@ whole instances that fit. The cheapest near misses are listed with their reason.
   gpuplan recommend --model llama-3.1-8b --task qlora --providers aws,gcp --pricing spot
   gpuplan recommend --model resnet50 --dataset-samples 1.28M --epochs 90 --gpus 8 --sort job
   gpuplan recommend --config gpuplan.toml --pricing spot
-  gpuplan recommend --model llama-3.1-70b --task finetune --allow-multi-node --deadline-hours 48 --json`,
+  gpuplan recommend --model llama-3.1-70b --task finetune --dataset-tokens 1B --allow-multi-node --deadline-hours 48 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cat, warnings, err := env.LoadCatalog(*overlays)

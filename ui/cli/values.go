@@ -115,3 +115,22 @@ func joinOr[T ~string](names []T) string {
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
+
+// tokensValue is a sequence length: a k suffix means 1024, as in "8k
+// context" on model cards (8192 tokens); other forms as intValue.
+type tokensValue struct{ v *int }
+
+func (t tokensValue) String() string { return intValue(t).String() }
+
+func (t tokensValue) Set(s string) error {
+	trimmed := strings.TrimSpace(s)
+	if n, ok := strings.CutSuffix(strings.ToLower(trimmed), "k"); ok {
+		if k, err := strconv.ParseFloat(n, 64); err == nil && k > 0 && k <= 1<<14 && k*1024 == math.Trunc(k*1024) {
+			*t.v = int(k * 1024)
+			return nil
+		}
+	}
+	return intValue(t).Set(s)
+}
+
+func (tokensValue) Type() string { return "tokens" }

@@ -57,7 +57,7 @@ func (f *workloadFlags) register(fs *pflag.FlagSet) {
 	fs.Var(enumValue[model.Strategy]{&f.strategy, model.ParseStrategy, model.Strategies}, "strategy", "single, ddp, fsdp, zero1, zero2 or zero3 (default single, ddp with several GPUs)")
 
 	fs.Var(intValue{&f.batch}, "batch-size", "micro-batch per GPU (default: the model's)")
-	fs.Var(intValue{&f.seqLen}, "seq-len", "tokens per sample (default: the model's)")
+	fs.Var(tokensValue{&f.seqLen}, "seq-len", "tokens per sample; 8k is 8192 (default: the model's)")
 	fs.Var(intValue{&f.imageSize}, "image-size", "pixels per side for vision models (default: the model's)")
 	fs.Var(intValue{&f.gradAccum}, "grad-accum", "micro-batches per optimizer step (default 1)")
 	fs.BoolVar(&f.checkpointing, "checkpointing", false, "full activation checkpointing (default on for qlora, as PEFT does)")
@@ -69,9 +69,9 @@ func (f *workloadFlags) register(fs *pflag.FlagSet) {
 	fs.Var(floatValue{&f.epochs}, "epochs", "passes over the dataset (default 1)")
 	fs.Var(intValue{&f.gpus}, "gpus", "total GPUs (default 1)")
 	fs.Var(intValue{&f.tp}, "tp", "tensor-parallel degree (default 1)")
-	fs.Var(intValue{&f.contextLen}, "context-len", "inference: tokens per sequence in the KV cache, prompt + generated (default: seq-len)")
+	fs.Var(tokensValue{&f.contextLen}, "context-len", "inference: tokens per sequence in the KV cache, prompt + generated; 8k is 8192 (default: seq-len)")
 	fs.Var(intValue{&f.sequences}, "sequences", "inference: sequences decoded concurrently (default: batch-size)")
-	fs.Var(intValue{&f.genTokens}, "gen-tokens", "inference: tokens generated per sequence (default 256)")
+	fs.Var(tokensValue{&f.genTokens}, "gen-tokens", "inference: tokens generated per sequence; 1k is 1024 (default 256)")
 	fs.Var(floatValue{&f.mfu}, "mfu", "model FLOPs utilisation 0–1 for time estimates (default: calibrated per family and precision)")
 	fs.StringVar(&f.gpu, "gpu", "", "GPU for time and fit, e.g. a100-80gb (list: gpuplan catalog gpus)")
 }
@@ -319,6 +319,9 @@ func (f *workloadFlags) build(fs *pflag.FlagSet, r *resolver, base model.Workloa
 	// With several GPUs and no strategy, DDP; Defaults does this too.
 	if changed("gpus") && !changed("strategy") && w.GPUs > 1 && (w.Strategy == "" || w.Strategy == model.Single) {
 		w.Strategy = model.DDP
+	}
+	if changed("strategy") && f.strategy == model.Single && w.GPUs/max(w.TP, 1) > 1 {
+		warnings = append(warnings, fmt.Sprintf("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
 	}
 	return w, warnings, nil
 }
