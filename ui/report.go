@@ -309,7 +309,10 @@ func WriteEstimate(out io.Writer, r *lipgloss.Renderer, e *model.Estimate, f *mo
 	if f != nil {
 		capacity = f.UsableBytes
 	}
-	barWidth := max(min(width-2, 60), 10)
+	barWidth := 60
+	if width > 0 {
+		barWidth = max(min(width-2, 60), 10)
+	}
 	line("  %s", vramBar(e.Memory, capacity, barWidth, &st))
 	for _, l := range breakdownLines(e.Memory, &st) {
 		line("  %s", l)
