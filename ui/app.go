@@ -267,11 +267,27 @@ func (m app) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Offers):
 		return m.toOffers()
 	case msg.String() == "esc" && !m.filtering():
+		if err := m.wiz.backError(true); err != nil {
+			return m.refuseBack(err)
+		}
 		cmd := m.wiz.form.PrevGroup()
 		m.afterForm()
 		return m, tea.Batch(cmd, m.recompute())
+	case m.wiz.isPrev(msg) && !m.filtering():
+		if err := m.wiz.backError(m.wiz.onFirstField()); err != nil {
+			return m.refuseBack(err)
+		}
 	}
 	return m.updateForm(msg)
+}
+
+// refuseBack keeps the focus on an invalid answer and says why the form
+// does not move back: huh would blur the field and then refuse to leave
+// the page, leaving no field focused.
+func (m app) refuseBack(err error) (tea.Model, tea.Cmd) {
+	m.footer.say("✗ "+err.Error()+"; fix it to go back", true)
+	m.formErr = true
+	return m, nil
 }
 
 // filtering reports whether esc belongs to the focused field (closing

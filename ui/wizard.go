@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -42,19 +44,26 @@ type wizard struct {
 	regionSnap  struct{ providers, regions []string }
 	regionGen   int
 	lastProvKey string
+
+	keys *huh.KeyMap
+	// checks validate a field's current answer as its own validator does
+	// (huh runs those only on enter and blur), so that a move back can be
+	// refused before huh blurs the field and strands the focus.
+	checks map[huh.Field]func() error
 }
 
 // boundInput is a text input and its answer. When the answer changes
 // from outside (a model's defaults), the input is set again; while the
 // user types in it, it is left alone.
 type boundInput struct {
-	field *huh.Input
-	value *string
-	shown string
+	field    *huh.Input
+	value    *string
+	shown    string
+	validate func(string) error
 }
 
 func newWizard(a *answers, cat *model.Catalog, hfEnabled bool, theme *huh.Theme, width, height int) *wizard {
-	w := &wizard{a: a, cat: cat, width: width, height: height}
+	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}}
 	w.syncRegions()
 	w.pages = w.buildPages(hfEnabled, height)
 	groups := make([]*huh.Group, 0, len(w.pages))
@@ -74,6 +83,7 @@ func newWizard(a *answers, cat *model.Catalog, hfEnabled bool, theme *huh.Theme,
 	keys.Quit.SetEnabled(false)                   // ctrl+c is ours: it asks before quitting
 	keys.Input.AcceptSuggestion.SetEnabled(false) // ctrl+e is ours: export
 	keys.Text.Editor.SetEnabled(false)
+	w.keys = keys
 	w.form = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(keys).WithTheme(theme)
 	w.setSize(width, height)
 	return w
@@ -257,7 +267,8 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 	}
 	input := func(title, desc string, v *string, validate func(string) error) *huh.Input {
 		in := huh.NewInput().Title(title).Description(desc).Value(v).Validate(validate)
-		w.inputs = append(w.inputs, boundInput{field: in, value: v, shown: *v})
+		w.inputs = append(w.inputs, boundInput{field: in, value: v, shown: *v, validate: validate})
+		w.checks[in] = func() error { return validate(*v) }
 		return in
 	}
 	flashConfirm := func() huh.Field {
@@ -376,20 +387,22 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				huh.NewOption("several nodes (multi-node)", distMulti)).Value(&a.Distribution)}
 		}},
 		{title: "GPUs and strategy", hide: func() bool { return a.Distribution == distSingle }, fields: func(bool) []huh.Field {
+			validate := func(s model.Strategy) error {
+				if inference() && s.ZeROStage() > 0 {
+					return fmt.Errorf("%s shards training state; inference replicates the model: pick DDP", s)
+				}
+				return nil
+			}
+			strategy := huh.NewSelect[model.Strategy]().Title("Strategy").Options(
+				huh.NewOption("DDP     every GPU holds all model states", model.DDP),
+				huh.NewOption("FSDP    fully sharded (like ZeRO-3)", model.FSDP),
+				huh.NewOption("ZeRO-1  shards optimizer states", model.ZeRO1),
+				huh.NewOption("ZeRO-2  + gradients", model.ZeRO2),
+				huh.NewOption("ZeRO-3  + parameters", model.ZeRO3)).Value(&a.Strategy).Validate(validate)
+			w.checks[strategy] = func() error { return validate(a.Strategy) }
 			return []huh.Field{
 				input("GPUs", "auto: the fewest whole instances that fit; or a number", &a.GPUs, gpusValidator),
-				huh.NewSelect[model.Strategy]().Title("Strategy").Options(
-					huh.NewOption("DDP     every GPU holds all model states", model.DDP),
-					huh.NewOption("FSDP    fully sharded (like ZeRO-3)", model.FSDP),
-					huh.NewOption("ZeRO-1  shards optimizer states", model.ZeRO1),
-					huh.NewOption("ZeRO-2  + gradients", model.ZeRO2),
-					huh.NewOption("ZeRO-3  + parameters", model.ZeRO3)).Value(&a.Strategy).
-					Validate(func(s model.Strategy) error {
-						if inference() && s.ZeROStage() > 0 {
-							return fmt.Errorf("%s shards training state; inference replicates the model: pick DDP", s)
-						}
-						return nil
-					}),
+				strategy,
 			}
 		}},
 		{title: "Where", fields: func(static bool) []huh.Field {
@@ -425,4 +438,56 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			}
 		}},
 	}
+}
+
+// fieldError is the error of field f's current answer, or nil.
+func (w *wizard) fieldError(f huh.Field) error {
+	if check, ok := w.checks[f]; ok {
+		return check()
+	}
+	return nil
+}
+
+// pageError is the first error among page i's answers, or nil.
+func (w *wizard) pageError(i int) error {
+	for _, f := range w.fields[i] {
+		if f.Skip() {
+			continue
+		}
+		if err := w.fieldError(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isPrev reports whether msg moves the form back a field (shift+tab).
+func (w *wizard) isPrev(msg tea.KeyMsg) bool {
+	k := w.keys
+	return key.Matches(msg, k.Input.Prev, k.Select.Prev, k.MultiSelect.Prev, k.Confirm.Prev)
+}
+
+// onFirstField reports whether the focus is on the page's first field, so
+// that moving back leaves the page.
+func (w *wizard) onFirstField() bool {
+	f := w.form.GetFocusedField()
+	for _, x := range w.fields[w.focusedPage()] {
+		if !x.Skip() {
+			return x == f
+		}
+	}
+	return false
+}
+
+// backError says why the form cannot move back now: huh refuses to leave
+// a page with an invalid answer, after blurring the field, which would
+// leave no field focused. nil when the move is safe.
+func (w *wizard) backError(leavesPage bool) error {
+	if err := w.fieldError(w.form.GetFocusedField()); err != nil {
+		return err
+	}
+	if leavesPage {
+		return w.pageError(w.focusedPage())
+	}
+	return nil
 }
