@@ -84,7 +84,7 @@ func newApp(cat *model.Catalog, opts Options, st *styles, theme *huh.Theme) app 
 	m := app{cat: cat, opts: opts, a: a, st: st, theme: theme, keys: defaultKeys(), async: true,
 		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}}
 	m.width, m.height = 100, 30 // until the terminal says
-	m.wiz = newWizard(a, cat, opts.ReadHFConfig != nil, theme, 50, 20)
+	m.wiz = newWizard(a, cat, m.hf.check(), theme, 50, 20)
 	m.panel = panel{st: st, cache: &panelCache{}}
 	m.offers = newOffersView(st, m.keys.Table)
 	m.detail = newDetailView(st, m.keys.Table)
@@ -393,7 +393,7 @@ func (m app) toWizard() (tea.Model, tea.Cmd) {
 	m.footer.say("", false)
 	var cmd tea.Cmd
 	if m.wiz.form.State != huh.StateNormal {
-		m.wiz = newWizard(m.a, m.cat, m.opts.ReadHFConfig != nil, m.theme, m.wiz.width, m.wiz.height)
+		m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height)
 		cmd = m.wiz.form.Init()
 		m.wiz.skipToEnd()
 	}
@@ -404,15 +404,34 @@ func (m app) toWizard() (tea.Model, tea.Cmd) {
 // updateForm passes msg to the form, then keeps the answers consistent
 // and starts a recompute if they changed.
 func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
+	page := m.wiz.focusedPage()
 	f, cmd := m.wiz.form.Update(msg)
 	m.wiz.form = f.(*huh.Form)
 	m.afterForm()
+	// A page whose check fails is not left forward: the form steps back
+	// to it (the check reads the value huh sets on leaving, so it runs
+	// after the move). Pages with a check are never the last.
+	var checkErr error
+	if p := m.wiz.pages[page]; p.check != nil && m.wiz.focusedPage() > page {
+		if checkErr = p.check(); checkErr != nil {
+			for range m.wiz.pages {
+				if m.wiz.focusedPage() <= page {
+					break
+				}
+				cmd = tea.Batch(cmd, m.wiz.form.PrevGroup())
+			}
+			m.afterForm()
+		}
+	}
 	// A field's error shows in the footer, which is always on screen (huh
 	// puts it under the page, which a short terminal cuts off).
-	if errs := m.wiz.form.Errors(); len(errs) > 0 {
-		m.footer.say("✗ "+errs[0].Error(), true)
+	if errs := m.wiz.form.Errors(); len(errs) > 0 || checkErr != nil {
+		if checkErr == nil {
+			checkErr = errs[0]
+		}
+		m.footer.say("✗ "+checkErr.Error(), true)
 		m.formErr = true
-	} else if m.formErr {
+	} else if _, key := msg.(tea.KeyMsg); m.formErr && key { // the next key clears it
 		m.footer.say("", false)
 		m.formErr = false
 	}
@@ -473,7 +492,7 @@ func (m *app) recompute() tea.Cmd {
 // the answers name, and reports whether it is new.
 func (m *app) learnHF(r *result) bool {
 	path := r.cfg.Workload.HFConfig
-	if m.a.Model != modelHF || path == "" || path != strings.TrimSpace(m.a.HFPath) || r.err != nil || m.a.hf.path == path {
+	if m.a.Model != modelHF || path == "" || path != m.a.hfPath() || r.err != nil || m.a.hf.path == path {
 		return false
 	}
 	m.a.hf.path, m.a.hf.arch = path, r.workload.Model

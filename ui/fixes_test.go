@@ -1,10 +1,15 @@
 package ui
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 var shiftTab = tea.KeyMsg{Type: tea.KeyShiftTab}
@@ -54,5 +59,123 @@ func TestBackFromInvalidAnswer(t *testing.T) {
 				t.Error("after moving back, keys change nothing: no field focused")
 			}
 		})
+	}
+}
+
+// focusedTitle is the focused page's title.
+func focusedTitle(m app) string { return m.wiz.pages[m.wiz.focusedPage()].title }
+
+// pickModel searches the model list for q and picks the first match.
+func pickModel(t *testing.T, m app, q string) app {
+	t.Helper()
+	m = toPage(t, m, "Model")
+	return drive(t, m, msgs(runes("/"), typed(q), enter)...)
+}
+
+// Answers the panel rejects stop enter on their field (or page), with a
+// message that says what to change.
+func TestInvalidAnswersStopEnter(t *testing.T) {
+	read := func(path string) (model.Architecture, model.Precision, []string, error) {
+		return model.Architecture{}, "", nil, fmt.Errorf("open %s: no such file or directory", path)
+	}
+	newApp := func() app { return start(t, newTestApp(t, testCatalog(t), Options{ReadHFConfig: read}), size(120, 40)) }
+
+	t.Run("custom shape", func(t *testing.T) {
+		m := pickModel(t, newApp(), "custom")
+		m = drive(t, m, msgs(enter, enter, replace("100"), enter, replace("3"), enter)...)
+		if f, ok := m.wiz.form.GetFocusedField().(*huh.Input); !ok || f.GetValue() != "3" {
+			t.Fatalf("enter on heads 3 with hidden 100 moved on (page %s)", focusedTitle(m))
+		}
+		text := screenText(m)
+		if !strings.Contains(text, "hidden must be a multiple of heads") || strings.Contains(text, "head_dim") {
+			t.Errorf("the message does not say hidden must be a multiple of heads, or names head_dim:\n%s", text)
+		}
+	})
+	t.Run("config.json path", func(t *testing.T) {
+		m := pickModel(t, newApp(), "hugging")
+		m = drive(t, m, msgs(typed("/nope/config.json"), enter)...)
+		if focusedTitle(m) != "Hugging Face config.json" || !strings.Contains(screenText(m), "✗ config.json: open /nope/config.json") {
+			t.Errorf("enter on a missing config.json moved on or said nothing (page %s):\n%s", focusedTitle(m), screenText(m))
+		}
+	})
+	t.Run("dataset", func(t *testing.T) {
+		m := toPage(t, newApp(), "Dataset")
+		m = drive(t, m, msgs(replace("1e19"), enter)...)
+		if _, ok := m.wiz.form.GetFocusedField().(*huh.Input); !ok || !strings.Contains(screenText(m), "dataset size: want at most") {
+			t.Errorf("enter on dataset 1e19 moved on or said nothing:\n%s", screenText(m))
+		}
+	})
+	t.Run("qlora needs a transformer", func(t *testing.T) {
+		m := pickModel(t, newApp(), "resnet-18") // the default task is QLoRA
+		if m.a.Model != "resnet18" {
+			t.Fatalf("picked %q", m.a.Model)
+		}
+		if focusedTitle(m) != "Model" || !strings.Contains(screenText(m), "qlora puts adapters in a transformer") {
+			t.Errorf("QLoRA of ResNet-18 moved on or said nothing (page %s):\n%s", focusedTitle(m), screenText(m))
+		}
+		m = drive(t, m, esc, esc, up, up, enter) // clear the search, back: full fine-tune
+		m = drive(t, m, enter)
+		if m.a.Task != model.TaskFinetune || focusedTitle(m) == "Model" {
+			t.Errorf("after choosing full fine-tune the model page still refuses (task %s, page %s)", m.a.Task, focusedTitle(m))
+		}
+	})
+}
+
+// A custom model's parameter count wins over the shape; the shape sizes
+// activations. Left empty, the shape counts.
+func TestCustomParamsWin(t *testing.T) {
+	m := pickModel(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)), "custom")
+	if m.a.Params != "" || !m.res.ok() {
+		t.Fatalf("custom starts with params %q (want empty: from the shape), result %v", m.a.Params, m.res.err)
+	}
+	fromShape := m.res.est.Params
+	m = drive(t, m, typed("70B")...)
+	if !m.res.ok() || m.res.est.Params != 70e9 {
+		t.Fatalf("params 70B: estimate has %.4g parameters (shape alone: %.4g), err %v", m.res.est.Params, fromShape, m.res.err)
+	}
+	if !strings.Contains(screenText(m), "70B parameters") {
+		t.Errorf("the panel does not show 70B:\n%s", screenText(m))
+	}
+}
+
+// "Counted in" offers the units that apply; inference asks for requests,
+// not a dataset in tokens and epochs.
+func TestDatasetQuestionsFollowModelAndTask(t *testing.T) {
+	m := toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)), "Dataset")
+	text := screenText(m)
+	if strings.Contains(text, "images") || !strings.Contains(text, "tokens") {
+		t.Errorf("an LLM's dataset units:\n%s", text)
+	}
+	m = start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), enter, down, enter) // inference
+	m = toPage(t, m, "Requests")
+	m = drive(t, m, replace("1M")...)
+	c, err := m.a.config()
+	if err != nil || c.Workload.DatasetSamples != 1e6 || c.Workload.DatasetTokens != 0 || c.Workload.Epochs != 1 {
+		t.Errorf("inference with 1M requests: %+v, %v", c.Workload, err)
+	}
+	if text := screenText(m); strings.Contains(text, "Epochs") || strings.Contains(text, "Counted in") {
+		t.Errorf("inference asks for epochs or units:\n%s", text)
+	}
+	m = pickModel(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), enter, up, up, enter), "resnet-50")
+	m = toPage(t, m, "Dataset")
+	if m.a.DatasetUnit != unitImages || strings.Contains(screenText(m), "tokens") {
+		t.Errorf("a CNN's dataset unit is %q:\n%s", m.a.DatasetUnit, screenText(m))
+	}
+}
+
+// A leading ~/ in a path is the home directory.
+func TestTildePaths(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	a := defaultAnswers(testCatalog(t))
+	a.Model, a.HFPath = modelHF, " ~/ckpt/config.json"
+	c, err := a.config()
+	if err != nil || c.Workload.HFConfig != filepath.Join(home, "ckpt/config.json") {
+		t.Errorf("config.json ~/ckpt/config.json = %q, %v", c.Workload.HFConfig, err)
+	}
+	for in, want := range map[string]string{"~": home, "~/a.toml": filepath.Join(home, "a.toml"), "~x/a": "~x/a", "a/~/b": "a/~/b"} {
+		if got := expandHome(in); got != want {
+			t.Errorf("expandHome(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

@@ -55,6 +55,18 @@ type hfEntry struct {
 	err error
 }
 
+// check returns a function that reports whether path reads as a
+// config.json (cached), or nil when there is no reader.
+func (h *hfReader) check() func(path string) error {
+	if h == nil || h.read == nil {
+		return nil
+	}
+	return func(path string) error {
+		_, _, _, err := h.get(path)
+		return err
+	}
+}
+
 func (h *hfReader) get(path string) (model.Architecture, model.Precision, []string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -200,7 +212,9 @@ func errText(err error) string {
 	for _, sentinel := range []error{model.ErrInvalidConfig, model.ErrInvalidWorkload, model.ErrInvalidArchitecture, model.ErrNoOffers} {
 		s = strings.TrimPrefix(s, sentinel.Error()+": ")
 	}
-	return strings.TrimPrefix(s, "workload.")
+	s = strings.TrimPrefix(s, "workload.")
+	// The configurator asks for no head_dim: say what to change instead.
+	return strings.Replace(s, "; give head_dim", ": hidden must be a multiple of heads", 1)
 }
 
 func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {

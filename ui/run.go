@@ -117,7 +117,8 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *st
 	}
 	in := lineReader{opts.In}
 	prompts := opts.Err
-	w := newWizard(a, cat, opts.ReadHFConfig != nil, huh.ThemeBase(), 80, 40)
+	hf := &hfReader{read: opts.ReadHFConfig}
+	w := newWizard(a, cat, hf.check(), huh.ThemeBase(), 80, 40)
 	fmt.Fprintln(prompts, "gpuplan configurator (accessible mode): press enter to keep the answer shown in brackets.")
 	for _, p := range w.pages {
 		if ctx.Err() != nil {
@@ -146,7 +147,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *st
 		}
 	}
 	cfg, cfgErr := a.config()
-	res := compute(cat, cfg, cfgErr, &hfReader{read: opts.ReadHFConfig}, 0)
+	res := compute(cat, cfg, cfgErr, hf, 0)
 	out := lipgloss.NewRenderer(opts.Out)
 	out.SetColorProfile(termenv.Ascii)
 	fmt.Fprintln(opts.Out)

@@ -19,6 +19,11 @@ import (
 type page struct {
 	title string
 	hide  func() bool
+	// check, when set, must pass before the page is left forward: it
+	// covers answers on other pages too, so a failure in the accessible
+	// runner asks again from the page titled backTo (default: this one).
+	check  func() error
+	backTo string
 	// fields builds the page's fields; static builds fixed options for
 	// huh's accessible runner, which never evaluates OptionsFunc.
 	fields func(static bool) []huh.Field
@@ -45,6 +50,14 @@ type wizard struct {
 	regionGen   int
 	lastProvKey string
 
+	// readHF reads a config.json (cached), for the path's validation; nil
+	// when this build cannot read one.
+	readHF func(path string) error
+	// units are the "Counted in" selects built, whose options follow
+	// whether the model takes images (unitVision, as last set).
+	units      []*huh.Select[string]
+	unitVision bool
+
 	keys *huh.KeyMap
 	// checks validate a field's current answer as its own validator does
 	// (huh runs those only on enter and blur), so that a move back can be
@@ -62,8 +75,11 @@ type boundInput struct {
 	validate func(string) error
 }
 
-func newWizard(a *answers, cat *model.Catalog, hfEnabled bool, theme *huh.Theme, width, height int) *wizard {
-	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}}
+// newWizard builds the form over a; readHF checks a config.json path
+// (nil: this build reads none, and the model list does not offer it).
+func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme *huh.Theme, width, height int) *wizard {
+	hfEnabled := readHF != nil
+	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF}
 	w.syncRegions()
 	w.pages = w.buildPages(hfEnabled, height)
 	groups := make([]*huh.Group, 0, len(w.pages))
@@ -118,6 +134,12 @@ func (w *wizard) sync() {
 		}
 	}
 	w.syncRegions()
+	if v := w.a.fill.vision; v != w.unitVision {
+		w.unitVision = v
+		for _, u := range w.units {
+			u.Options(huh.NewOptions(unitOptions(v)...)...)
+		}
+	}
 }
 
 func (w *wizard) syncRegions() {
@@ -289,23 +311,42 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 					huh.NewOption("inference (serving)", model.TaskInference)).Value(&a.Task),
 			}
 		}},
-		{title: "Model", fields: func(bool) []huh.Field {
+		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(bool) []huh.Field {
 			return []huh.Field{huh.NewSelect[string]().Title("Model").Description("/ searches; custom… and config.json are at the end").
 				Options(modelOptions(cat, hfEnabled)...).Height(listHeight).Value(&a.Model)}
 		}},
 		{title: "Custom model", hide: func() bool { return a.Model != modelCustom }, fields: func(bool) []huh.Field {
+			heads := wholeValidator("heads", 0, 1<<14)
+			vocab := wholeValidator("vocabulary", 0, 1<<24)
 			return []huh.Field{
-				input("Parameters", "used when the shape below is left empty: 7B, 350M", &a.Params, countValidator("parameters")),
+				input("Parameters", "empty: counted from the shape; a count (70B) wins, the shape then sizes activations",
+					&a.Params, countValidator("parameters", maxParams)),
 				input("Layers", "transformer blocks", &a.Layers, wholeValidator("layers", 0, 1000)),
 				input("Hidden size", "d_model", &a.Hidden, wholeValidator("hidden size", 0, 1<<20)),
-				input("Attention heads", "", &a.Heads, wholeValidator("heads", 0, 1<<14)),
-				input("Vocabulary", "tokens", &a.Vocab, wholeValidator("vocabulary", 0, 1<<24)),
+				input("Attention heads", "hidden must be a multiple of heads", &a.Heads, func(s string) error {
+					if err := heads(s); err != nil {
+						return err
+					}
+					return a.shapeError()
+				}),
+				input("Vocabulary", "tokens", &a.Vocab, func(s string) error {
+					if err := vocab(s); err != nil {
+						return err
+					}
+					return a.customError(cat)
+				}),
 			}
 		}},
 		{title: "Hugging Face config.json", hide: func() bool { return a.Model != modelHF }, fields: func(bool) []huh.Field {
-			return []huh.Field{input("config.json", "a config.json file or a model directory", &a.HFPath, func(s string) error {
-				if strings.TrimSpace(s) == "" {
+			return []huh.Field{input("config.json", "a config.json file or a model directory; ~ is your home", &a.HFPath, func(s string) error {
+				path := expandHome(strings.TrimSpace(s))
+				if path == "" {
 					return fmt.Errorf("config.json: give a path")
+				}
+				if w.readHF != nil {
+					if err := w.readHF(path); err != nil {
+						return fmt.Errorf("config.json: %w", err)
+					}
 				}
 				return nil
 			})}
@@ -365,20 +406,19 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			}
 		}},
 		{title: "Memory savers", hide: training, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
-		{title: "Dataset", fields: func(bool) []huh.Field {
-			size := input("Dataset size per epoch", "a count: 20M, 88k, 1.28M; empty for no job time", &a.Dataset, countValidator("dataset size"))
-			size.TitleFunc(func() string {
-				if inference() {
-					return "Requests to serve"
-				}
-				return "Dataset size per epoch"
-			}, &a.Task)
+		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {
+			w.unitVision = a.fill.vision
+			unit := huh.NewSelect[string]().Title("Counted in").Inline(true).
+				Options(huh.NewOptions(unitOptions(a.fill.vision)...)...).Value(&a.DatasetUnit)
+			w.units = append(w.units, unit)
 			return []huh.Field{
-				size,
-				huh.NewSelect[string]().Title("Counted in").Inline(true).
-					Options(huh.NewOptions(unitSamples, unitImages, unitTokens)...).Value(&a.DatasetUnit),
+				input("Dataset size per epoch", "a count: 20M, 88k, 1.28M; empty for no job time", &a.Dataset, countValidator("dataset size", maxDataset)),
+				unit,
 				input("Epochs", "passes over the dataset", &a.Epochs, positiveValidator("epochs", 1e6)),
 			}
+		}},
+		{title: "Requests", hide: training, fields: func(bool) []huh.Field {
+			return []huh.Field{input("Requests to serve", "a count: 1M, 250k; empty for no serving time", &a.Dataset, countValidator("requests", maxDataset))}
 		}},
 		{title: "Distribution", fields: func(bool) []huh.Field {
 			return []huh.Field{huh.NewSelect[string]().Title("Distribution").Options(
