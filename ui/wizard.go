@@ -327,13 +327,13 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 					if err := heads(s); err != nil {
 						return err
 					}
-					return a.shapeError()
+					return with(&a.Heads, s, a.shapeError)
 				}),
 				input("Vocabulary", "tokens", &a.Vocab, func(s string) error {
 					if err := vocab(s); err != nil {
 						return err
 					}
-					return a.customError(cat)
+					return with(&a.Vocab, s, func() error { return a.customError(cat) })
 				}),
 			}
 		}},
@@ -530,4 +530,13 @@ func (w *wizard) backError(leavesPage bool) error {
 		return w.pageError(w.focusedPage())
 	}
 	return nil
+}
+
+// with runs check with *answer set to s, the value being validated (the
+// accessible prompts set the answer only once it is accepted).
+func with(answer *string, s string, check func() error) error {
+	old := *answer
+	*answer = s
+	defer func() { *answer = old }()
+	return check()
 }
