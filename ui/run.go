@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
@@ -71,11 +74,74 @@ func runProgram(ctx context.Context, m app, in io.Reader, errOut io.Writer) erro
 // newProgram draws on out (stderr) in the alternate screen, so the shell's
 // screen comes back on exit.
 func newProgram(ctx context.Context, m app, in io.Reader, out io.Writer) *tea.Program {
-	return tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx), tea.WithAltScreen())
+	// Signals are finish's: Bubble Tea's own handler ends the program on
+	// SIGTERM as if the user quit, and knows nothing of SIGHUP.
+	return tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx), tea.WithAltScreen(),
+		tea.WithoutSignalHandler())
 }
 
-// finish runs p to the end and reports a caught panic.
+// ErrInterrupted is returned by Run when SIGINT ends the configurator
+// (kill -INT; in the terminal, ctrl+c is a key that asks first). It wraps
+// tea.ErrInterrupted; the command line exits 130 for it.
+var ErrInterrupted error = interruptedError{}
+
+type interruptedError struct{}
+
+func (interruptedError) Error() string { return "interrupted" }
+func (interruptedError) Unwrap() error { return tea.ErrInterrupted }
+
+// SignalError is returned by Run when a signal other than SIGINT (SIGTERM,
+// SIGHUP) ends the configurator; the terminal was restored first.
+type SignalError struct{ Signal os.Signal }
+
+func (e *SignalError) Error() string {
+	return "stopped by signal " + sigName(e.Signal)
+}
+
+// ExitCode is the shell's convention for a process ended by the signal:
+// 128 + its number (SIGHUP 129, SIGTERM 143).
+func (e *SignalError) ExitCode() int {
+	if s, ok := e.Signal.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 1
+}
+
+func sigName(s os.Signal) string {
+	switch s {
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGINT:
+		return "SIGINT"
+	}
+	return s.String()
+}
+
+// finish runs p to the end and reports a caught panic. SIGINT, SIGTERM
+// and SIGHUP end the program as quitting does, so the terminal's modes
+// are restored, and then become ErrInterrupted or a *SignalError.
 func finish(ctx context.Context, m app, p *tea.Program, errOut io.Writer) error {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	caught := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case s := <-sigs:
+			caught <- s
+			p.Quit()
+			select { // a program that does not quit in time is killed (which restores the terminal too)
+			case <-done:
+			case <-time.After(2 * time.Second):
+				p.Kill()
+			}
+		case <-done:
+		}
+	}()
 	final, err := p.Run()
 	var info *crashInfo
 	if fm, ok := final.(app); ok {
@@ -90,7 +156,16 @@ func finish(ctx context.Context, m app, p *tea.Program, errOut io.Writer) error 
 		return fmt.Errorf("internal error: %v (a bug: please report it at %s with the lines above)", info.value, IssuesURL)
 	case errors.Is(err, tea.ErrProgramPanic):
 		return fmt.Errorf("internal error (a bug: please report it at %s with the lines above)", IssuesURL)
-	case errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil:
+	}
+	select {
+	case s := <-caught:
+		if s == syscall.SIGINT {
+			return ErrInterrupted
+		}
+		return &SignalError{Signal: s}
+	default:
+	}
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
 	}
 	return err
