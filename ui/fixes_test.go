@@ -257,3 +257,43 @@ func TestAccessibleAsksWell(t *testing.T) {
 		t.Errorf("not exported to the second name: %v", err)
 	}
 }
+
+// manyOffersCatalog has enough offers that the table scrolls.
+func manyOffersCatalog(tb testing.TB) *model.Catalog {
+	c := testCatalog(tb)
+	for i := range 40 {
+		c.Instances = append(c.Instances, model.Instance{Provider: "gen", Type: fmt.Sprintf("gen-%02d", i), GPU: []string{"l4", "a100-80gb", "h100-sxm"}[i%3],
+			GPUCount: 1, VCPUs: 8, MemoryGiB: 64, Prices: []model.RegionPrice{{Region: fmt.Sprintf("r%02d", i), OnDemandUSD: 1 + float64((i*7)%40)/10}},
+			Source: "fixture", AsOf: "2026-11-30"})
+	}
+	c.Index()
+	return c
+}
+
+// Trap: after a sort or a filter the cursor stayed on its offer but the
+// table did not scroll to it: no › on screen, and ctrl+e exported an
+// offer the user could not see.
+func TestSelectionStaysVisible(t *testing.T) {
+	for _, downs := range []int{0, 3, 9, 20, 30} {
+		m := start(t, newTestApp(t, manyOffersCatalog(t), Options{}), size(120, 24), ctrlO)
+		for range downs {
+			m = drive(t, m, down)
+		}
+		for _, k := range []tea.Msg{runes("s"), runes("s"), runes("s"), runes("s"), runes("p"), runes("p")} {
+			m = drive(t, m, k)
+			o := m.offers.selected()
+			if o == nil {
+				t.Fatalf("after %d downs and %s: nothing selected", downs, k)
+			}
+			var marked string
+			for _, l := range strings.Split(screenText(m), "\n") {
+				if strings.Contains(l, "›") {
+					marked = l
+				}
+			}
+			if !strings.Contains(marked, o.Instance.Type) {
+				t.Errorf("after %d downs and %s (sort %s): selected %s, marked row %q", downs, k, m.offers.sort, o.Instance.Type, marked)
+			}
+		}
+	}
+}

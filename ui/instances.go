@@ -186,8 +186,20 @@ func (v *offersView) refresh(keep *model.Offer) {
 	v.table.SetRows(trows)
 	v.table.SetWidth(v.width)
 	v.table.SetHeight(max(v.height-2, 2))
-	v.table.SetCursor(max(cursor, 0))
+	v.reveal(max(cursor, 0))
 	v.mark()
+}
+
+// reveal puts the cursor on row i and scrolls it into view: the table's
+// SetCursor moves the cursor but not its viewport, so after a sort the
+// selected row could be off screen. Moving down from the top is what
+// keys do, and keeps the cursor's row visible.
+func (v *offersView) reveal(i int) {
+	v.table.SetCursor(0)
+	v.table.GotoTop()
+	if i > 0 {
+		v.table.MoveDown(i)
+	}
 }
 
 // mark puts › in the cursor column of the selected row.
