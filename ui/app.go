@@ -382,6 +382,7 @@ func (m app) dialogWidth() int { return max(min(m.width-8, 64), 20) }
 func (m app) toOffers() (tea.Model, tea.Cmd) {
 	m.screen = screenOffers
 	m.offers.setResult(m.res)
+	m.offers.where = m.invalidPage()
 	m.layout()
 	return m, nil
 }
@@ -499,12 +500,32 @@ func (m *app) learnHF(r *result) bool {
 	return true
 }
 
+// invalidPage names the first question page with an answer its field or
+// page check rejects ("question page 4 of 10: Batch and length"), or "".
+func (m app) invalidPage() string {
+	for i, p := range m.wiz.pages {
+		if p.hide != nil && p.hide() {
+			continue
+		}
+		err := m.wiz.pageError(i)
+		if err == nil && p.check != nil {
+			err = p.check()
+		}
+		if err != nil {
+			pos, total := m.wiz.position(i)
+			return fmt.Sprintf("question page %d of %d: %s", pos, total, p.title)
+		}
+	}
+	return ""
+}
+
 // apply shows a result in the panel and the offers table.
 func (m *app) apply(r *result) {
 	m.res = r
 	m.panel.res, m.panel.pending = r, false
 	if m.screen != screenWizard {
 		m.offers.setResult(r)
+		m.offers.where = m.invalidPage()
 		if m.footer.status != "" && strings.HasPrefix(m.footer.status, "sorting by") {
 			m.footer.say("", false)
 		}
@@ -530,6 +551,11 @@ func (m *app) layout() {
 	m.keys.forScreen(m.screen, wizard && m.wiz.typing(), wizard && m.filtering(), m.dialog != nil)
 	if _, err := m.a.config(); err != nil {
 		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)
+	}
+	if m.screen == screenOffers && len(m.offers.shown) == 0 {
+		for _, b := range []*key.Binding{&m.keys.Open, &m.keys.Sort, &m.keys.Provider} {
+			b.SetEnabled(false) // nothing to open, sort or filter
+		}
 	}
 	if m.screen == screenWizard && m.dialog == nil {
 		if pos, _ := m.wiz.position(m.wiz.focusedPage()); pos <= 1 {

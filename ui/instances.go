@@ -27,6 +27,9 @@ type offersView struct {
 	shown         []int         // indexes into all, after the provider filter
 	sort          model.SortKey
 	provider      string // "" shows all
+	problem       string // why there is no ranking: an answer does not parse or validate
+	where         string // the question page to fix it on, when known
+	none          string // when nothing passed: how many offers each check removed
 	width, height int
 }
 
@@ -44,9 +47,14 @@ func (v *offersView) setResult(r *result) {
 		c := *o
 		keep = &c
 	}
-	v.all, v.sort = nil, ""
+	v.all, v.sort, v.problem, v.none = nil, "", "", ""
 	if r != nil {
 		v.all, v.sort = r.rec.Offers, r.rec.Sort
+		if r.err != nil {
+			v.problem = errText(r.err)
+		} else if len(r.rec.Offers) == 0 && r.rec.Considered > 0 {
+			v.none = reasonSummary(&r.rec)
+		}
 	}
 	if v.provider != "" && !slices.ContainsFunc(v.all, func(o model.Offer) bool { return o.Instance.Provider == v.provider }) {
 		v.provider = ""
@@ -228,10 +236,23 @@ func (v offersView) view() string {
 	if v.provider != "" {
 		filter = "provider " + v.provider
 	}
+	wrap := lipgloss.NewStyle().Width(max(v.width, 1))
+	if v.problem != "" {
+		where := "esc goes back to the questions to fix it."
+		if v.where != "" {
+			where = "It is on " + v.where + ": esc goes back to fix it."
+		}
+		return Truncate(st.Heading.Render("All offers: none")+st.Muted.Render(" · an answer needs fixing first"), v.width) + "\n\n" +
+			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
+	}
 	head := st.Heading.Render(fmt.Sprintf("All offers: %d", len(v.shown))) +
 		st.Muted.Render(fmt.Sprintf(" · sorted by %s (s) · %s (p) · enter: details", v.sort, filter))
 	if len(v.shown) == 0 {
-		return Truncate(head, v.width) + "\n\n" + st.Muted.Render("No offer runs the workload with these answers; esc goes back to change them.")
+		msg := "No offer runs the workload with these answers; esc goes back to change them."
+		if v.none != "" {
+			msg = v.none + ". " + msg
+		}
+		return Truncate(head, v.width) + "\n\n" + wrap.Render(st.Muted.Render(msg))
 	}
 	return Truncate(head, v.width) + "\n" + v.table.View()
 }

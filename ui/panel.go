@@ -193,7 +193,8 @@ func (p panel) render(compact bool) string {
 	case r == nil:
 		add(st.Muted.Render("estimating…"))
 	case r.err != nil:
-		add(st.Heading.Render("Estimate"), st.Muted.Render("—"), st.Bad.Render(errText(r.err)))
+		add(st.Heading.Render("Estimate"), st.Muted.Render("—"))
+		add(wrapLines(st.Bad.Render(errText(r.err)), iw)...) // wrapped, never cut: the cause is at the end
 	default:
 		lines = p.estimateLines(r, iw, ih, compact)
 	}
@@ -213,6 +214,7 @@ func errText(err error) string {
 		s = strings.TrimPrefix(s, sentinel.Error()+": ")
 	}
 	s = strings.TrimPrefix(s, "workload.")
+	s = strings.TrimSuffix(s, " (list them with gpuplan catalog instances)") // a command-line hint
 	// The configurator asks for no head_dim: say what to change instead.
 	return strings.Replace(s, "; give head_dim", ": hidden must be a multiple of heads", 1)
 }
@@ -255,9 +257,9 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 				}
 				add(prefix + offerLine(&g))
 			}
-			add(st.Muted.Render(fmt.Sprintf("%d offers fit · ctrl+o shows them all", len(r.rec.Offers))))
+			add(st.Muted.Render(fmt.Sprintf("%s · ctrl+o shows them all", fitCount(len(r.rec.Offers)))))
 		} else {
-			lines = append(lines, p.noFitLines(r)...)
+			lines = append(lines, p.noFitLines(r, iw)...)
 		}
 		return lines
 	}
@@ -278,7 +280,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	}
 	add("")
 	if best == nil {
-		add(p.noFitLines(r)...)
+		add(p.noFitLines(r, iw)...)
 	} else {
 		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",
 			model.SortJob: "job cost", model.SortTime: "job time", model.SortHeadroom: "VRAM headroom"}[r.rec.Sort]
@@ -298,14 +300,23 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	return lines
 }
 
-// noFitLines say why nothing fits and what would help.
-func (p panel) noFitLines(r *result) []string {
+// wrapLines wraps s to width cells, as lines.
+func wrapLines(s string, width int) []string {
+	return strings.Split(lipgloss.NewStyle().Width(max(width, 1)).Render(s), "\n")
+}
+
+// noFitLines say why nothing fits and what would help, in width cells:
+// causes are wrapped, never cut, and numbers are kept before labels.
+func (p panel) noFitLines(r *result, width int) []string {
 	st := p.st
 	var lines []string
 	if r.recErr != nil {
-		return append(lines, st.Bad.Render("✗ "+errText(r.recErr)))
+		return wrapLines(st.Bad.Render("✗ "+errText(r.recErr)), width)
 	}
 	lines = append(lines, st.Bad.Render("✗ no offer runs this workload with these answers"))
+	if len(r.rec.Reasons) > 0 { // budget, deadline, price limit: what removed them
+		lines = append(lines, wrapLines(st.Muted.Render(reasonSummary(&r.rec)), width)...)
+	}
 	if len(r.advice) > 0 {
 		lines = append(lines, st.Heading.Render("What would fit "+r.adviceOn.Name+" (each change alone):"))
 		for _, a := range r.advice {
@@ -313,7 +324,8 @@ func (p panel) noFitLines(r *result) []string {
 			if a.Fits {
 				mark = st.Good.Render("✓")
 			}
-			lines = append(lines, fmt.Sprintf("%s %s → %s", mark, a.Change, GiB(a.Total)))
+			need := " → " + GiB(a.Total)
+			lines = append(lines, mark+" "+Truncate(a.Change, width-2-lipgloss.Width(need))+need)
 		}
 	}
 	for i, x := range r.rec.Rejected {
@@ -457,4 +469,12 @@ func pick(row []string, cols []int) []string {
 		out[i] = row[c]
 	}
 	return out
+}
+
+// fitCount is "1 offer fits", "8 offers fit".
+func fitCount(n int) string {
+	if n == 1 {
+		return "1 offer fits"
+	}
+	return fmt.Sprintf("%d offers fit", n)
 }
