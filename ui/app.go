@@ -312,7 +312,7 @@ func (m app) dialogKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.dialog = nil
 		m.wiz.regionGen++ // options computed while the dialog was open were not delivered
 		m.layout()
-		return m, nil
+		return m, refresh
 	}
 	return m.dialogDone(d.update(msg))
 }
@@ -436,6 +436,10 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.footer.say("", false)
 		m.formErr = false
 	}
+	if m.wiz.regionsChanged {
+		m.wiz.regionsChanged = false
+		cmd = tea.Batch(cmd, refresh)
+	}
 	if m.wiz.form.State == huh.StateCompleted { // enter on the last question
 		m.footer.say("every question answered: these are all the offers", false)
 		next, c := m.toOffers()
@@ -443,6 +447,10 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	return m, tea.Batch(cmd, m.recompute())
 }
+
+// refresh sends refreshMsg: the form's fields see the answers just
+// reconciled (the region list follows the providers at once).
+func refresh() tea.Msg { return refreshMsg{} }
 
 // afterForm reconciles dependent answers (model defaults, stale regions)
 // and shows changed answers in their inputs.

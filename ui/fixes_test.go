@@ -378,3 +378,29 @@ func TestHeadroomTiesByPrice(t *testing.T) {
 		}
 	}
 }
+
+// regionsShown is the region list's lines on screen.
+func regionsShown(m app) string {
+	text := screenText(m)
+	if i := strings.Index(text, "Regions"); i >= 0 {
+		return text[i:]
+	}
+	return ""
+}
+
+// Trap: the region list lagged one provider change behind while it was
+// not focused. It follows each tick at once.
+func TestRegionsFollowProvidersAtOnce(t *testing.T) {
+	m := toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)), "Where")
+	if r := regionsShown(m); !strings.Contains(r, "eastus") {
+		t.Fatalf("no provider chosen: azure's eastus not listed:\n%s", r)
+	}
+	m = drive(t, m, runes("x")) // aws
+	if r := regionsShown(m); strings.Contains(r, "eastus") || !strings.Contains(r, "eu-west-1") {
+		t.Errorf("aws ticked: the list is not aws's:\n%s", r)
+	}
+	m = drive(t, m, down, runes("x")) // azure too
+	if r := regionsShown(m); !strings.Contains(r, "eastus") || !strings.Contains(r, "eu-west-1") {
+		t.Errorf("aws and azure ticked: the list lacks one's regions:\n%s", r)
+	}
+}

@@ -49,6 +49,10 @@ type wizard struct {
 	regionSnap  struct{ providers, regions []string }
 	regionGen   int
 	lastProvKey string
+	// regionsChanged says the providers changed since the form last saw
+	// regionGen: huh re-reads options when a field updates, so the form
+	// needs one more message, else the list lags one change behind.
+	regionsChanged bool
 
 	// readHF reads a config.json (cached), for the path's validation; nil
 	// when this build cannot read one.
@@ -149,6 +153,7 @@ func (w *wizard) syncRegions() {
 	if key != w.lastProvKey {
 		w.regionGen++
 		w.lastProvKey = key
+		w.regionsChanged = true
 	}
 	w.regionSnap.providers = slices.Clone(w.a.Providers)
 	w.regionSnap.regions = slices.Clone(w.a.Regions)
