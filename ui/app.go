@@ -178,9 +178,9 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.footer.say("", false)
 		if m.dialog != nil {
 			old := m.dialog
-			m.dialog = newExportDialog(old.path, old.data, old.offer, old.format, m.theme, old.width)
+			m.dialog = old.again(m.theme)
 			m.dialog.err = msg.err
-			return m, m.dialog.init()
+			return m, m.dialog.toName()
 		}
 		m.footer.say(errText(msg.err), true)
 		return m, nil
@@ -306,8 +306,8 @@ func (m app) dialogKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if msg.String() == "esc" || msg.String() == "ctrl+c" {
 		if d.kind == dialogExportOverwrite { // back to the name, keeping it
-			m.dialog = newExportDialog(d.path, d.data, d.offer, d.format, m.theme, d.width)
-			return m, m.dialog.init()
+			m.dialog = d.again(m.theme)
+			return m, m.dialog.toName()
 		}
 		m.dialog = nil
 		m.wiz.regionGen++ // options computed while the dialog was open were not delivered
@@ -337,12 +337,13 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 			m.footer.say("writing "+d.path+"…", false)
 			return m, writeConfig(d.path, d.out, d.perm(), true)
 		}
-		m.dialog = newExportDialog(d.path, d.data, d.offer, d.format, m.theme, d.width)
-		return m, m.dialog.init()
+		m.dialog = d.again(m.theme)
+		return m, m.dialog.toName()
 	}
 	out, path, perm, err := d.payload()
 	if err != nil {
-		m.dialog = newExportDialog(d.path, d.data, d.offer, d.format, m.theme, d.width)
+		m.footer.say("", false) // an "exported to" from before would mislead
+		m.dialog = d.again(m.theme)
 		m.dialog.err = err
 		return m, m.dialog.init()
 	}
