@@ -406,7 +406,7 @@ func (m app) toWizard() (tea.Model, tea.Cmd) {
 // updateForm passes msg to the form, then keeps the answers consistent
 // and starts a recompute if they changed.
 func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
-	page := m.wiz.focusedPage()
+	page, state := m.wiz.focusedPage(), m.wiz.form.State
 	f, cmd := m.wiz.form.Update(msg)
 	m.wiz.form = f.(*huh.Form)
 	m.afterForm()
@@ -441,7 +441,7 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.wiz.regionsChanged = false
 		cmd = tea.Batch(cmd, refresh)
 	}
-	if m.wiz.form.State == huh.StateCompleted { // enter on the last question
+	if state == huh.StateNormal && m.wiz.form.State == huh.StateCompleted { // enter on the last question (once: later messages find it completed)
 		m.footer.say("every question answered: these are all the offers", false)
 		next, c := m.toOffers()
 		return next, tea.Batch(cmd, c, m.recompute())

@@ -470,3 +470,16 @@ func TestExportAMDLaunch(t *testing.T) {
 		t.Errorf("AMD SkyPilot export:\n%s", screenText(m))
 	}
 }
+
+// Trap: once every question was answered, any later message to the form
+// (a cursor blink after an export) set the footer back to "every
+// question answered", hiding "exported to".
+func TestExportedStaysSaid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.toml")
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(120, 40)}, bertAnswers()...)...)
+	m = drive(t, m, msgs(ctrlE, enter, replace(path), enter)...)
+	m = drive(t, m, refreshMsg{})
+	if !strings.Contains(screenText(m), "exported to "+path) {
+		t.Errorf("a later message hid the export's status:\n%s", screenText(m))
+	}
+}
