@@ -106,11 +106,16 @@ func (v *offersView) setSize(w, h int) {
 }
 
 // Column fitting for the offers table (indexes after the cursor column):
-// cut the widest of provider, instance, region and GPUs down to these
-// widths, then drop columns in this order, then cut again.
+// cut the instance, then the provider, region and GPUs down to these
+// widths, in this order, then drop columns in this order, then cut
+// tighter. The region goes last: without it, offers in two regions of
+// one instance type look the same.
+type shrinkTo struct{ col, least int }
+
 var (
-	tableMinWidths = map[int]int{1: 6, 2: 10, 3: 9, 4: 8}
-	tableDropOrder = []int{9, 6, 7, 3} // headroom, $/month, job time, region
+	tableShrink      = []shrinkTo{{2, 10}, {1, 6}, {3, 9}, {4, 8}} // instance, provider, region, GPUs
+	tableShrinkTight = []shrinkTo{{2, 7}, {1, 4}, {3, 9}, {4, 8}}
+	tableDropOrder   = []int{9, 6, 7, 3} // headroom, $/month, job time, region
 )
 
 // columns are the table's columns; widths fit the terminal: the cell
@@ -126,10 +131,22 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		}
 	}
 	pad := v.st.TableCell.GetHorizontalPadding()
+	// Columns go in tableDropOrder, names cut to the generous widths;
+	// before the region goes, names are cut to the tight widths.
+	type attempt struct {
+		drop   int
+		shrink []shrinkTo
+	}
+	last := len(tableDropOrder)
+	var attempts []attempt
+	for drop := 0; drop < last; drop++ {
+		attempts = append(attempts, attempt{drop, tableShrink})
+	}
+	attempts = append(attempts, attempt{last - 1, tableShrinkTight}, attempt{last, tableShrink}, attempt{last, tableShrinkTight})
 	var widths []int
-	for drop := 0; drop <= len(tableDropOrder); drop++ {
+	for _, at := range attempts {
 		widths = slices.Clone(natural)
-		for _, c := range tableDropOrder[:drop] {
+		for _, c := range tableDropOrder[:at.drop] {
 			widths[c] = 0
 		}
 		total := 0
@@ -138,18 +155,11 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 				total += w + pad
 			}
 		}
-		for total > v.width {
-			widest := -1
-			for c, least := range tableMinWidths {
-				if widths[c] > least && (widest < 0 || widths[c] > widths[widest] || widths[c] == widths[widest] && c < widest) {
-					widest = c
-				}
+		for _, sh := range at.shrink {
+			if cut := min(total-v.width, widths[sh.col]-sh.least); cut > 0 {
+				widths[sh.col] -= cut
+				total -= cut
 			}
-			if widest < 0 {
-				break
-			}
-			widths[widest]--
-			total--
 		}
 		if total <= v.width {
 			break
