@@ -483,3 +483,29 @@ func TestExportedStaysSaid(t *testing.T) {
 		t.Errorf("a later message hid the export's status:\n%s", screenText(m))
 	}
 }
+
+// With auto GPUs the matcher may shard (FSDP) where DDP, the answer, does
+// not fit: the panel says so, and the strategy question explains it.
+func TestAutoGPUsStrategyAgrees(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(140, 40), tab, up, up, enter, runes("/"))
+	m = drive(t, m, append(typed("phi-3"), enter)...) // full fine-tune of 3.8B: DDP holds 61 GB of states per GPU
+	m = drive(t, m, msgs(enter, replace("1"), enter, replace("512"))...)
+	m = toPage(t, m, "Distribution")
+	m = drive(t, m, down, enter) // one node, several GPUs: auto
+	best := m.res.best()
+	if best == nil {
+		t.Fatalf("no offer:\n%s", screenText(m))
+	}
+	text := screenText(m)
+	if said := strings.Contains(text, "(DDP did not fit)"); said != (best.GPUs > 1 && best.Strategy != model.DDP) {
+		t.Errorf("best offer: %d GPUs %s, answer DDP; the panel says DDP did not fit: %v\n%s", best.GPUs, best.Strategy, said, text)
+	}
+	m.a.Providers, m.a.Batch = []string{"aws"}, "16" // DDP on 8 × H100: 61 GB of states plus activations do not fit
+	m = drive(t, m, down, up)
+	if best = m.res.best(); best == nil || best.GPUs == 1 || best.Strategy != model.FSDP || !strings.Contains(screenText(m), "(DDP did not fit)") {
+		t.Errorf("aws: best offer %+v; the panel should say DDP did not fit:\n%s", best, screenText(m))
+	}
+	if !strings.Contains(text, "auto GPUs: FSDP where DDP does not fit") {
+		t.Errorf("the strategy question does not explain auto GPUs:\n%s", text)
+	}
+}

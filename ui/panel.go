@@ -263,7 +263,12 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		}
 		return lines
 	}
-	add(title, st.Muted.Render(describeWorkload(w)), st.Muted.Render(describeShape(w)), "")
+	summary := describeWorkload(w)
+	if asked := r.cfg.Workload.Strategy; best != nil && asked != model.Single && w.GPUs > 1 && w.Strategy != asked {
+		// auto GPUs: the matcher falls back from DDP to FSDP where DDP does not fit
+		summary += " (" + strings.ToUpper(string(asked)) + " did not fit)"
+	}
+	add(title, st.Muted.Render(summary), st.Muted.Render(describeShape(w)), "")
 	add(vram, bar)
 	parts := breakdownLines(mem, st)
 	if iw >= 72 && len(parts) > 2 { // two columns

@@ -443,7 +443,13 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				huh.NewOption("FSDP    fully sharded (like ZeRO-3)", model.FSDP),
 				huh.NewOption("ZeRO-1  shards optimizer states", model.ZeRO1),
 				huh.NewOption("ZeRO-2  + gradients", model.ZeRO2),
-				huh.NewOption("ZeRO-3  + parameters", model.ZeRO3)).Value(&a.Strategy).Validate(validate)
+				huh.NewOption("ZeRO-3  + parameters", model.ZeRO3)).Value(&a.Strategy).Validate(validate).
+				DescriptionFunc(func() string {
+					if strings.EqualFold(strings.TrimSpace(a.GPUs), "auto") && !inference() {
+						return "auto GPUs: FSDP where DDP does not fit"
+					}
+					return ""
+				}, &a.GPUs)
 			w.checks[strategy] = func() error { return validate(a.Strategy) }
 			return []huh.Field{
 				input("GPUs", "auto: the fewest whole instances that fit; or a number", &a.GPUs, gpusValidator),
