@@ -430,7 +430,7 @@ func TestExportDialogName(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, "a.toml")); err != nil || !strings.Contains(screenText(m), "exported to "+filepath.Join(home, "a.toml")) {
 		t.Fatalf("~/a.toml not written to the home directory: %v\n%s", err, screenText(m))
 	}
-	m = drive(t, m, ctrlE, enter, enter) // the same name: exists
+	m = drive(t, m, msgs(ctrlE, enter, replace("~/a.toml"), enter)...) // the same name: exists
 	if m.dialog == nil || m.dialog.kind != dialogExportOverwrite {
 		t.Fatalf("no overwrite question:\n%s", screenText(m))
 	}
