@@ -268,7 +268,7 @@ func (m app) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.toOffers()
 	case msg.String() == "esc" && !m.filtering():
 		if err := m.wiz.backError(true); err != nil {
-			return m.refuseBack(err)
+			return m.backAnyway(err)
 		}
 		cmd := m.wiz.form.PrevGroup()
 		m.afterForm()
@@ -288,6 +288,36 @@ func (m app) refuseBack(err error) (tea.Model, tea.Cmd) {
 	m.footer.say("✗ "+err.Error()+"; fix it to go back", true)
 	m.formErr = true
 	return m, nil
+}
+
+// backAnyway goes to the previous page although an answer on this one
+// is invalid (huh refuses to leave such a page): the form is rebuilt on
+// the previous page, the answer stays as typed, and the panel and the
+// footer say what to fix (export waits for it).
+func (m app) backAnyway(err error) (tea.Model, tea.Cmd) {
+	target := -1
+	for i := m.wiz.focusedPage() - 1; i >= 0; i-- {
+		if p := m.wiz.pages[i]; p.hide == nil || !p.hide() {
+			target = i
+			break
+		}
+	}
+	if target < 0 {
+		return m.refuseBack(err)
+	}
+	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height)
+	cmd := m.wiz.form.Init()
+	for range m.wiz.pages {
+		if m.wiz.focusedPage() >= target {
+			break
+		}
+		cmd = tea.Batch(cmd, m.wiz.form.NextGroup())
+	}
+	m.afterForm()
+	m.footer.say("✗ "+err.Error()+" (kept as typed: fix it before exporting)", true)
+	m.formErr = true
+	m.layout()
+	return m, cmd
 }
 
 // filtering reports whether esc belongs to the focused field (closing

@@ -73,10 +73,9 @@ type wizard struct {
 // from outside (a model's defaults), the input is set again; while the
 // user types in it, it is left alone.
 type boundInput struct {
-	field    *huh.Input
-	value    *string
-	shown    string
-	validate func(string) error
+	field *huh.Input
+	value *string
+	shown string
 }
 
 // newWizard builds the form over a; readHF checks a config.json path
@@ -294,7 +293,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 	}
 	input := func(title, desc string, v *string, validate func(string) error) *huh.Input {
 		in := huh.NewInput().Title(title).Description(desc).Value(v).Validate(validate)
-		w.inputs = append(w.inputs, boundInput{field: in, value: v, shown: *v, validate: validate})
+		w.inputs = append(w.inputs, boundInput{field: in, value: v, shown: *v})
 		w.checks[in] = func() error { return validate(*v) }
 		return in
 	}
