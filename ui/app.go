@@ -285,7 +285,7 @@ func (m app) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 // does not move back: huh would blur the field and then refuse to leave
 // the page, leaving no field focused.
 func (m app) refuseBack(err error) (tea.Model, tea.Cmd) {
-	m.footer.say("✗ "+err.Error()+"; fix it to go back", true)
+	m.footer.say("✗ "+err.Error()+"; fix it, or esc goes back keeping it", true)
 	m.formErr = true
 	return m, nil
 }

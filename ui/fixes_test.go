@@ -45,7 +45,7 @@ func TestBackFromInvalidAnswer(t *testing.T) {
 			if m.wiz.form.GetFocusedField() != focused || focusedTitle(m) != sc.page {
 				t.Fatalf("shift+tab on an invalid answer moved the focus")
 			}
-			if !strings.Contains(screenText(m), "fix it to go back") {
+			if !strings.Contains(screenText(m), "fix it, or esc goes back") {
 				t.Errorf("shift+tab: the screen does not say why it stays:\n%s", screenText(m))
 			}
 			m = drive(t, m, replace("8")...)
