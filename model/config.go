@@ -101,7 +101,7 @@ func AnswersFor(w Workload) WorkloadAnswers {
 // CustomModel is a model typed in as a shape or a parameter count.
 type CustomModel struct {
 	Family                                     Family
-	Params                                     float64 // 0: from the shape
+	Params                                     float64 // 0: from the shape; with one, the exact count
 	Layers, Hidden, Heads, KVHeads, FFN, Vocab int
 }
 
@@ -115,7 +115,8 @@ func (c *CustomModel) Architecture() Architecture {
 		a.Family = FamilyDecoder
 	}
 	if a.HasShape() {
-		a.Params = 0 // the shape wins; Params alone is for models without one
+		// Params, when given with a shape, stays: the count is exact and the
+		// shape sizes activations and FLOPs (see Architecture.ParamCount).
 		if a.FFN == 0 {
 			a.FFN = 4 * a.Hidden
 		}

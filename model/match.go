@@ -599,7 +599,7 @@ func compareOffers(a, b *Offer, k SortKey) int {
 	if c := cmp.Compare(sortValue(a, k), sortValue(b, k)); c != 0 {
 		return c
 	}
-	if k == SortJob || k == SortTime {
+	if k != SortPrice { // equal on the key: the cheaper first
 		if c := cmp.Compare(a.USDPerHour, b.USDPerHour); c != 0 {
 			return c
 		}

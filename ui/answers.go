@@ -3,6 +3,8 @@ package ui
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -118,7 +120,7 @@ func defaultAnswers(cat *model.Catalog) *answers {
 		TrainPrecision: model.TrainingPrecisions[0], InferPrecision: model.InferencePrecisions[0],
 		Optimizer: model.AdamW, Dataset: defaultDataset, DatasetUnit: defaultUnit, Epochs: defaultEpochs,
 		Distribution: distSingle, GPUs: "auto", Strategy: model.DDP, Pricing: model.OnDemand, Hours: defaultHours,
-		Params: "7B", Layers: "32", Hidden: "4096", Heads: "32", Vocab: "32000",
+		Layers: "32", Hidden: "4096", Heads: "32", Vocab: "32000", // Params empty: counted from the shape
 	}
 	if _, err := cat.Model(defaultModel); err != nil && len(cat.Models) > 0 {
 		a.Model = cat.Models[0].Key // a test catalog without Llama
@@ -153,6 +155,12 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 		a.Params, a.Layers, a.Hidden, a.Heads, a.Vocab = fmtCount(m.Params), fmtInt(m.Layers), fmtInt(m.Hidden), fmtInt(m.Heads), fmtInt(m.Vocab)
 		a.extra.Family, a.extra.KVHeads, a.extra.FFN = m.Family, m.KVHeads, m.FFN
 		a.extra.CustomParamsOnly = m.Layers == 0 && m.Hidden == 0 && m.Heads == 0
+		if shape := (&model.CustomModel{Family: m.Family, Layers: m.Layers, Hidden: m.Hidden, Heads: m.Heads,
+			KVHeads: m.KVHeads, FFN: m.FFN, Vocab: m.Vocab}).Architecture(); shape.HasShape() {
+			if n := shape.ParamCount(); math.Abs(n-m.Params) <= 0.005*n {
+				a.Params = "" // the shape's own count (files record it): follow the shape
+			}
+		}
 	}
 	if w.Precision != "" {
 		if w.Task.Training() || w.Task == "" {
@@ -289,7 +297,7 @@ func (a *answers) arch(cat *model.Catalog) (model.Architecture, bool) {
 		}
 		return m.Architecture(), true
 	case modelHF:
-		if a.hf.path != "" && a.hf.path == strings.TrimSpace(a.HFPath) {
+		if a.hf.path != "" && a.hf.path == a.hfPath() {
 			return a.hf.arch, true
 		}
 		return model.Architecture{}, false
@@ -341,8 +349,8 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) {
 		if focused != &a.Length && (a.Length == a.fill.length || a.Length == "" || vision != a.fill.vision) {
 			a.Length = length
 		}
-		if a.DatasetUnit == unitImages && !vision {
-			a.DatasetUnit = unitSamples
+		if !slices.Contains(unitOptions(vision), a.DatasetUnit) {
+			a.DatasetUnit = unitOptions(vision)[0]
 		}
 		a.fill.modelKey, a.fill.batch, a.fill.length, a.fill.vision = modelKey, batch, length, vision
 	}
@@ -450,14 +458,24 @@ func parseWhole(label, s string, lo, hi int) (int, error) {
 	return int(v), nil
 }
 
-func parseCount(label, s string) (float64, error) {
+// Upper limits of counts, as model.Workload.Validate has them: beyond
+// them a count is a typo.
+const (
+	maxDataset = 1e18 // samples or tokens per epoch
+	maxParams  = model.MaxParams
+)
+
+func parseCount(label, s string, hi float64) (float64, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, nil
 	}
 	v, err := model.ParseQuantity(s)
-	if err != nil {
+	if err != nil || v < 0 {
 		return 0, fmt.Errorf("%s: want a count such as 20M, 88k or 1.2B, got %q", label, s)
+	}
+	if v > hi {
+		return 0, fmt.Errorf("%s: want at most %s, got %q", label, model.FormatCount(hi), s)
 	}
 	return v, nil
 }
@@ -480,8 +498,8 @@ func wholeValidator(label string, lo, hi int) func(string) error {
 	return func(s string) error { _, err := parseWhole(label, s, lo, hi); return err }
 }
 
-func countValidator(label string) func(string) error {
-	return func(s string) error { _, err := parseCount(label, s); return err }
+func countValidator(label string, hi float64) func(string) error {
+	return func(s string) error { _, err := parseCount(label, s, hi); return err }
 }
 
 func positiveValidator(label string, hi float64) func(string) error {
@@ -510,7 +528,7 @@ func (a *answers) custom() (*model.CustomModel, error) {
 	}
 	m := &model.CustomModel{Family: a.extra.Family, KVHeads: a.extra.KVHeads, FFN: a.extra.FFN}
 	var err error
-	if m.Params, err = parseCount("parameters", a.Params); err != nil {
+	if m.Params, err = parseCount("parameters", a.Params, maxParams); err != nil {
 		errs = append(errs, err)
 	}
 	if !a.extra.CustomParamsOnly {
@@ -519,10 +537,7 @@ func (a *answers) custom() (*model.CustomModel, error) {
 	if len(errs) > 0 {
 		return nil, errs[0]
 	}
-	if m.Layers > 0 && m.Hidden > 0 && m.Heads > 0 {
-		m.Params = 0 // the shape counts the parameters
-	}
-	return m, nil
+	return m, nil // Params, when given, wins over the shape's count
 }
 
 // config turns the answers into the file's form. The error is the first
@@ -546,7 +561,7 @@ func (a *answers) config() (model.Config, error) {
 		if strings.TrimSpace(a.HFPath) == "" {
 			return c, fmt.Errorf("config.json: give the path of a Hugging Face config.json (file or directory)")
 		}
-		w.HFConfig = strings.TrimSpace(a.HFPath)
+		w.HFConfig = a.hfPath()
 	default:
 		w.Model = a.Model
 	}
@@ -564,17 +579,22 @@ func (a *answers) config() (model.Config, error) {
 		w.SeqLen = length
 	}
 	w.Checkpointing, w.FlashAttention = model.Bool(a.Checkpointing), model.Bool(a.Flash)
-	n, err := parseCount("dataset size", a.Dataset)
+	n, err := parseCount(a.datasetLabel(), a.Dataset, maxDataset)
 	if err != nil {
 		return c, err
 	}
-	if a.DatasetUnit == unitTokens {
+	switch {
+	case !a.Task.Training(): // requests to serve, each once
+		w.DatasetSamples, w.Epochs = n, 1
+	case a.DatasetUnit == unitTokens:
 		w.DatasetTokens = n
-	} else {
+	default:
 		w.DatasetSamples = n
 	}
-	if w.Epochs, err = parsePositive("epochs", a.Epochs, 1e6); err != nil {
-		return c, err
+	if a.Task.Training() {
+		if w.Epochs, err = parsePositive("epochs", a.Epochs, 1e6); err != nil {
+			return c, err
+		}
 	}
 	switch a.Distribution {
 	case distSingle:
@@ -630,6 +650,38 @@ func (a *answers) batchLabel() string {
 	return "batch size"
 }
 
+// hfPath is the config.json path as read: trimmed, ~ expanded.
+func (a *answers) hfPath() string { return expandHome(strings.TrimSpace(a.HFPath)) }
+
+func (a *answers) datasetLabel() string {
+	if a.Task == model.TaskInference {
+		return "requests"
+	}
+	return "dataset size"
+}
+
+// unitOptions are the dataset units that apply: images for a vision
+// model, samples or tokens for the others.
+func unitOptions(vision bool) []string {
+	if vision {
+		return []string{unitImages}
+	}
+	return []string{unitSamples, unitTokens}
+}
+
+// expandHome expands a leading ~/ (or a lone ~) to the home directory, as
+// a shell would; other paths, and ~ when there is no home, stay as typed.
+func expandHome(path string) string {
+	if path != "~" && !strings.HasPrefix(path, "~/") {
+		return path
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return path
+	}
+	return filepath.Join(home, path[1:])
+}
+
 func (a *answers) lengthLabel() string {
 	switch {
 	case a.fill.vision:
@@ -644,4 +696,53 @@ func (a *answers) lengthLabel() string {
 // that an unchanged key skips the recompute.
 func (a *answers) key() string {
 	return fmt.Sprintf("%v", *a)
+}
+
+// shapeError says what is wrong with a custom shape's heads, in the
+// configurator's words (it asks for no head_dim).
+func (a *answers) shapeError() error {
+	hidden, err1 := parseWhole("hidden size", a.Hidden, 0, 1<<20)
+	heads, err2 := parseWhole("heads", a.Heads, 0, 1<<14)
+	if err1 == nil && err2 == nil && hidden > 0 && heads > 0 && hidden%heads != 0 {
+		return fmt.Errorf("hidden size %d is not a multiple of %d heads: hidden must be a multiple of heads", hidden, heads)
+	}
+	return nil
+}
+
+// customError is the custom model's first problem as a whole (a shape
+// whose count is out of range, params with no shape), or nil.
+func (a *answers) customError(cat *model.Catalog) error {
+	if err := a.shapeError(); err != nil {
+		return err
+	}
+	m, err := a.custom()
+	if err != nil {
+		return err
+	}
+	arch := m.Architecture()
+	if err := arch.Validate(); err != nil {
+		return fmt.Errorf("custom model: %s", errText(err))
+	}
+	return adapterError(a, cat)
+}
+
+// adapterError says when the task trains adapters (LoRA, QLoRA) but the
+// model has no transformer layers to put them in, or nil.
+func adapterError(a *answers, cat *model.Catalog) error {
+	if !a.Task.Adapters() {
+		return nil
+	}
+	m, ok := a.arch(cat)
+	if !ok || m.HasShape() {
+		return nil
+	}
+	name := m.Name
+	if name == "" {
+		name = "this model"
+	}
+	if m.Family.Transformer() {
+		return fmt.Errorf("%s needs %s's shape (layers, hidden, heads) to place adapters: give it, or go back (esc) and choose full fine-tune", a.Task, name)
+	}
+	return fmt.Errorf("%s puts adapters in a transformer's layers; %s is a %s: pick a transformer, or go back (esc) and choose full fine-tune",
+		a.Task, name, m.Family)
 }

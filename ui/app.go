@@ -84,7 +84,7 @@ func newApp(cat *model.Catalog, opts Options, st *styles, theme *huh.Theme) app 
 	m := app{cat: cat, opts: opts, a: a, st: st, theme: theme, keys: defaultKeys(), async: true,
 		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}}
 	m.width, m.height = 100, 30 // until the terminal says
-	m.wiz = newWizard(a, cat, opts.ReadHFConfig != nil, theme, 50, 20)
+	m.wiz = newWizard(a, cat, m.hf.check(), theme, 50, 20)
 	m.panel = panel{st: st, cache: &panelCache{}}
 	m.offers = newOffersView(st, m.keys.Table)
 	m.detail = newDetailView(st, m.keys.Table)
@@ -178,9 +178,9 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.footer.say("", false)
 		if m.dialog != nil {
 			old := m.dialog
-			m.dialog = newExportDialog(old.path, old.data, old.offer, old.format, m.theme, old.width)
+			m.dialog = old.again(m.theme)
 			m.dialog.err = msg.err
-			return m, m.dialog.init()
+			return m, m.dialog.toName()
 		}
 		m.footer.say(errText(msg.err), true)
 		return m, nil
@@ -267,11 +267,57 @@ func (m app) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Offers):
 		return m.toOffers()
 	case msg.String() == "esc" && !m.filtering():
+		if err := m.wiz.backError(true); err != nil {
+			return m.backAnyway(err)
+		}
 		cmd := m.wiz.form.PrevGroup()
 		m.afterForm()
 		return m, tea.Batch(cmd, m.recompute())
+	case m.wiz.isPrev(msg) && !m.filtering():
+		if err := m.wiz.backError(m.wiz.onFirstField()); err != nil {
+			return m.refuseBack(err)
+		}
 	}
 	return m.updateForm(msg)
+}
+
+// refuseBack keeps the focus on an invalid answer and says why the form
+// does not move back: huh would blur the field and then refuse to leave
+// the page, leaving no field focused.
+func (m app) refuseBack(err error) (tea.Model, tea.Cmd) {
+	m.footer.say("✗ "+err.Error()+"; fix it, or esc goes back keeping it", true)
+	m.formErr = true
+	return m, nil
+}
+
+// backAnyway goes to the previous page although an answer on this one
+// is invalid (huh refuses to leave such a page): the form is rebuilt on
+// the previous page, the answer stays as typed, and the panel and the
+// footer say what to fix (export waits for it).
+func (m app) backAnyway(err error) (tea.Model, tea.Cmd) {
+	target := -1
+	for i := m.wiz.focusedPage() - 1; i >= 0; i-- {
+		if p := m.wiz.pages[i]; p.hide == nil || !p.hide() {
+			target = i
+			break
+		}
+	}
+	if target < 0 {
+		return m.refuseBack(err)
+	}
+	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height)
+	cmd := m.wiz.form.Init()
+	for range m.wiz.pages {
+		if m.wiz.focusedPage() >= target {
+			break
+		}
+		cmd = tea.Batch(cmd, m.wiz.form.NextGroup())
+	}
+	m.afterForm()
+	m.footer.say("✗ "+err.Error()+" (kept as typed: fix it before exporting)", true)
+	m.formErr = true
+	m.layout()
+	return m, cmd
 }
 
 // filtering reports whether esc belongs to the focused field (closing
@@ -290,13 +336,13 @@ func (m app) dialogKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if msg.String() == "esc" || msg.String() == "ctrl+c" {
 		if d.kind == dialogExportOverwrite { // back to the name, keeping it
-			m.dialog = newExportDialog(d.path, d.data, d.offer, d.format, m.theme, d.width)
-			return m, m.dialog.init()
+			m.dialog = d.again(m.theme)
+			return m, m.dialog.toName()
 		}
 		m.dialog = nil
 		m.wiz.regionGen++ // options computed while the dialog was open were not delivered
 		m.layout()
-		return m, nil
+		return m, refresh
 	}
 	return m.dialogDone(d.update(msg))
 }
@@ -321,12 +367,13 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 			m.footer.say("writing "+d.path+"…", false)
 			return m, writeConfig(d.path, d.out, d.perm(), true)
 		}
-		m.dialog = newExportDialog(d.path, d.data, d.offer, d.format, m.theme, d.width)
-		return m, m.dialog.init()
+		m.dialog = d.again(m.theme)
+		return m, m.dialog.toName()
 	}
 	out, path, perm, err := d.payload()
 	if err != nil {
-		m.dialog = newExportDialog(d.path, d.data, d.offer, d.format, m.theme, d.width)
+		m.footer.say("", false) // an "exported to" from before would mislead
+		m.dialog = d.again(m.theme)
 		m.dialog.err = err
 		return m, m.dialog.init()
 	}
@@ -366,6 +413,7 @@ func (m app) dialogWidth() int { return max(min(m.width-8, 64), 20) }
 func (m app) toOffers() (tea.Model, tea.Cmd) {
 	m.screen = screenOffers
 	m.offers.setResult(m.res)
+	m.offers.where = m.invalidPage()
 	m.layout()
 	return m, nil
 }
@@ -377,7 +425,7 @@ func (m app) toWizard() (tea.Model, tea.Cmd) {
 	m.footer.say("", false)
 	var cmd tea.Cmd
 	if m.wiz.form.State != huh.StateNormal {
-		m.wiz = newWizard(m.a, m.cat, m.opts.ReadHFConfig != nil, m.theme, m.wiz.width, m.wiz.height)
+		m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height)
 		cmd = m.wiz.form.Init()
 		m.wiz.skipToEnd()
 	}
@@ -388,25 +436,52 @@ func (m app) toWizard() (tea.Model, tea.Cmd) {
 // updateForm passes msg to the form, then keeps the answers consistent
 // and starts a recompute if they changed.
 func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
+	page, state := m.wiz.focusedPage(), m.wiz.form.State
 	f, cmd := m.wiz.form.Update(msg)
 	m.wiz.form = f.(*huh.Form)
 	m.afterForm()
+	// A page whose check fails is not left forward: the form steps back
+	// to it (the check reads the value huh sets on leaving, so it runs
+	// after the move). Pages with a check are never the last.
+	var checkErr error
+	if p := m.wiz.pages[page]; p.check != nil && m.wiz.focusedPage() > page {
+		if checkErr = p.check(); checkErr != nil {
+			for range m.wiz.pages {
+				if m.wiz.focusedPage() <= page {
+					break
+				}
+				cmd = tea.Batch(cmd, m.wiz.form.PrevGroup())
+			}
+			m.afterForm()
+		}
+	}
 	// A field's error shows in the footer, which is always on screen (huh
 	// puts it under the page, which a short terminal cuts off).
-	if errs := m.wiz.form.Errors(); len(errs) > 0 {
-		m.footer.say("✗ "+errs[0].Error(), true)
+	if errs := m.wiz.form.Errors(); len(errs) > 0 || checkErr != nil {
+		if checkErr == nil {
+			checkErr = errs[0]
+		}
+		m.footer.say("✗ "+checkErr.Error(), true)
 		m.formErr = true
-	} else if m.formErr {
+	} else if _, key := msg.(tea.KeyMsg); m.formErr && key { // the next key clears it
 		m.footer.say("", false)
 		m.formErr = false
 	}
-	if m.wiz.form.State == huh.StateCompleted { // enter on the last question
+	if m.wiz.regionsChanged {
+		m.wiz.regionsChanged = false
+		cmd = tea.Batch(cmd, refresh)
+	}
+	if state == huh.StateNormal && m.wiz.form.State == huh.StateCompleted { // enter on the last question (once: later messages find it completed)
 		m.footer.say("every question answered: these are all the offers", false)
 		next, c := m.toOffers()
 		return next, tea.Batch(cmd, c, m.recompute())
 	}
 	return m, tea.Batch(cmd, m.recompute())
 }
+
+// refresh sends refreshMsg: the form's fields see the answers just
+// reconciled (the region list follows the providers at once).
+func refresh() tea.Msg { return refreshMsg{} }
 
 // afterForm reconciles dependent answers (model defaults, stale regions)
 // and shows changed answers in their inputs.
@@ -457,11 +532,30 @@ func (m *app) recompute() tea.Cmd {
 // the answers name, and reports whether it is new.
 func (m *app) learnHF(r *result) bool {
 	path := r.cfg.Workload.HFConfig
-	if m.a.Model != modelHF || path == "" || path != strings.TrimSpace(m.a.HFPath) || r.err != nil || m.a.hf.path == path {
+	if m.a.Model != modelHF || path == "" || path != m.a.hfPath() || r.err != nil || m.a.hf.path == path {
 		return false
 	}
 	m.a.hf.path, m.a.hf.arch = path, r.workload.Model
 	return true
+}
+
+// invalidPage names the first question page with an answer its field or
+// page check rejects ("question page 4 of 10: Batch and length"), or "".
+func (m app) invalidPage() string {
+	for i, p := range m.wiz.pages {
+		if p.hide != nil && p.hide() {
+			continue
+		}
+		err := m.wiz.pageError(i)
+		if err == nil && p.check != nil {
+			err = p.check()
+		}
+		if err != nil {
+			pos, total := m.wiz.position(i)
+			return fmt.Sprintf("question page %d of %d: %s", pos, total, p.title)
+		}
+	}
+	return ""
 }
 
 // apply shows a result in the panel and the offers table.
@@ -470,6 +564,7 @@ func (m *app) apply(r *result) {
 	m.panel.res, m.panel.pending = r, false
 	if m.screen != screenWizard {
 		m.offers.setResult(r)
+		m.offers.where = m.invalidPage()
 		if m.footer.status != "" && strings.HasPrefix(m.footer.status, "sorting by") {
 			m.footer.say("", false)
 		}
@@ -495,6 +590,11 @@ func (m *app) layout() {
 	m.keys.forScreen(m.screen, wizard && m.wiz.typing(), wizard && m.filtering(), m.dialog != nil)
 	if _, err := m.a.config(); err != nil {
 		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)
+	}
+	if m.screen == screenOffers && len(m.offers.shown) == 0 {
+		for _, b := range []*key.Binding{&m.keys.Open, &m.keys.Sort, &m.keys.Provider} {
+			b.SetEnabled(false) // nothing to open, sort or filter
+		}
 	}
 	if m.screen == screenWizard && m.dialog == nil {
 		if pos, _ := m.wiz.position(m.wiz.focusedPage()); pos <= 1 {

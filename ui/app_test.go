@@ -26,7 +26,7 @@ func bertAnswers() []tea.Msg {
 		replace("32"), enter, replace("384"), enter, // batch, length
 		enter,        // optimizer adamw
 		enter, enter, // checkpointing off, flash on
-		replace("88k"), enter, left, left, enter, replace("2"), enter, // dataset 88k samples, 2 epochs
+		replace("88k"), enter, left, enter, replace("2"), enter, // dataset 88k samples, 2 epochs
 		enter,        // single GPU
 		enter, enter, // providers and regions: all
 		enter, enter, enter, enter, // pricing, budget, hours, deadline

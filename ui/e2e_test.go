@@ -64,7 +64,7 @@ func TestEndToEnd(t *testing.T) {
 	tm.Type("88k")
 	keys(tm, enter)
 	await(t, tm, "┃ Counted in")
-	keys(tm, left, left, enter) // tokens → images → samples
+	keys(tm, left, enter) // tokens → samples (an LLM has no images)
 	await(t, tm, "┃ Epochs")
 	keys(tm, clearLine)
 	tm.Type("2")

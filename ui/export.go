@@ -30,6 +30,11 @@ type dialog struct {
 	out       []byte        // export: what is being written (data, or a launch file)
 	width     int
 	fields    []huh.Field // the form's fields (tests reach their cursors)
+	// tomlPath is the name the TOML gets by default; shownFormat the format
+	// the name was last set for: a name left at a format's default follows
+	// the format, so the input shows the file that will be written.
+	tomlPath    string
+	shownFormat launch.Format
 }
 
 type dialogKind int
@@ -57,7 +62,7 @@ var exportFormats = []huh.Option[launch.Format]{
 }
 
 // defaultNames are the file names a launch format gets when the name is
-// left at the TOML default.
+// left at a default.
 var defaultNames = map[launch.Format]string{
 	launch.FormatSkyPilot: "./gpuplan-sky.yaml", launch.FormatTorchrun: "./gpuplan-torchrun.sh",
 	launch.FormatDocker: "./gpuplan-docker.sh", launch.FormatK8s: "./gpuplan-k8s.yaml",
@@ -66,9 +71,19 @@ var defaultNames = map[launch.Format]string{
 // newExportDialog asks for the format and the file name; data is the
 // configuration TOML, offer the offer launch files are for (nil: none).
 func newExportDialog(path string, data []byte, offer *model.Offer, format launch.Format, theme *huh.Theme, width int) *dialog {
-	d := &dialog{kind: dialogExportName, path: path, data: data, offer: offer, format: format, width: width}
+	return newExportDialogNamed(path, "", data, offer, format, theme, width)
+}
+
+// newExportDialogNamed is newExportDialog with the name typed so far
+// ("": the format's default name).
+func newExportDialogNamed(tomlPath, name string, data []byte, offer *model.Offer, format launch.Format, theme *huh.Theme, width int) *dialog {
+	d := &dialog{kind: dialogExportName, path: name, data: data, offer: offer, format: format, width: width, tomlPath: tomlPath}
 	if d.format == "" {
 		d.format = launch.FormatTOML
+	}
+	d.shownFormat = d.format
+	if d.path == "" {
+		d.path = d.nameFor(d.format) // the TOML's name, or a launch format's own
 	}
 	sel := huh.NewSelect[launch.Format]().Title("Format").Options(exportFormats...).Value(&d.format).
 		Validate(func(f launch.Format) error {
@@ -77,7 +92,7 @@ func newExportDialog(path string, data []byte, offer *model.Offer, format launch
 			}
 			return nil
 		})
-	in := huh.NewInput().Title("Export to").Description("a file; launch formats get their own name when this is left as is").
+	in := huh.NewInput().Title("Export to").Description("the file to write; ~ is your home").
 		Value(&d.path).Validate(func(s string) error {
 		if strings.TrimSpace(s) == "" {
 			return errors.New("give a file name such as gpuplan.toml")
@@ -89,14 +104,17 @@ func newExportDialog(path string, data []byte, offer *model.Offer, format launch
 	return d
 }
 
+// again is a new name-and-format dialog with d's answers, after a failed
+// or declined write.
+func (d *dialog) again(theme *huh.Theme) *dialog {
+	return newExportDialogNamed(d.tomlPath, d.path, d.data, d.offer, d.format, theme, d.width)
+}
+
 // payload returns the file to write for the chosen format, its name and
 // permissions: the configuration TOML (with the offer's [launch] section),
 // or a launch file for the offer, as gpuplan export writes them.
 func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error) {
-	path, perm = strings.TrimSpace(d.path), d.perm()
-	if d.format != launch.FormatTOML && path == defaultExport {
-		path = defaultNames[d.format]
-	}
+	path, perm = expandHome(strings.TrimSpace(d.path)), d.perm()
 	if d.offer == nil || d.offer.Estimate == nil {
 		if d.format != launch.FormatTOML {
 			return nil, path, perm, errors.New("no offer fits: nothing to launch")
@@ -108,6 +126,11 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		return nil, path, perm, err
 	}
 	f, err := plan.Render(d.format)
+	if errors.Is(err, launch.ErrNoStack) && d.offer.GPU.Vendor == "amd" {
+		// The CLI's advice (--image) names a flag the configurator lacks.
+		return nil, path, perm, fmt.Errorf("%s is an AMD GPU: no CUDA build applies, so no %s can be written for it; "+
+			"export the gpuplan TOML instead, and write a ROCm image (such as rocm/pytorch) in your launch file", d.offer.GPU.Name, formatName(d.format))
+	}
 	if err != nil {
 		return nil, path, perm, err
 	}
@@ -146,7 +169,55 @@ func (d *dialog) done() bool { return d.form.State == huh.StateCompleted }
 func (d *dialog) update(msg tea.Msg) tea.Cmd {
 	f, cmd := d.form.Update(msg)
 	d.form = f.(*huh.Form)
+	if d.followFormat() {
+		f, c := d.form.Update(refreshMsg{}) // the page's view is built in Update: show the new name now
+		d.form, cmd = f.(*huh.Form), tea.Batch(cmd, c)
+	}
 	return cmd
+}
+
+// nameFor is the default file name of format f.
+func (d *dialog) nameFor(f launch.Format) string {
+	if n, ok := defaultNames[f]; ok {
+		return n
+	}
+	return d.tomlPath
+}
+
+// followFormat sets the name to the format's default when the format
+// changed and the name was the old format's default (a name typed by the
+// user stays), and shows it in the input; it reports a change of name.
+func (d *dialog) followFormat() (changed bool) {
+	if d.kind != dialogExportName || d.format == d.shownFormat {
+		return false
+	}
+	if strings.TrimSpace(d.path) == d.nameFor(d.shownFormat) {
+		changed = true
+		d.path = d.nameFor(d.format)
+		if in, ok := d.fields[1].(*huh.Input); ok {
+			empty := "" // through empty, so the cursor lands at the end
+			in.Value(&empty)
+			in.Value(&d.path)
+		}
+	}
+	d.shownFormat = d.format
+	return changed
+}
+
+// toName focuses the file name (after "no" to overwriting, or a failed
+// write: the format is already chosen).
+func (d *dialog) toName() tea.Cmd {
+	return tea.Batch(d.init(), d.form.NextField())
+}
+
+// formatName is how the dialog lists format f.
+func formatName(f launch.Format) string {
+	for _, o := range exportFormats {
+		if o.Value == f {
+			return o.Key
+		}
+	}
+	return string(f)
 }
 
 func (d *dialog) view(st *styles) string {

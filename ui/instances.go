@@ -27,6 +27,9 @@ type offersView struct {
 	shown         []int         // indexes into all, after the provider filter
 	sort          model.SortKey
 	provider      string // "" shows all
+	problem       string // why there is no ranking: an answer does not parse or validate
+	where         string // the question page to fix it on, when known
+	none          string // when nothing passed: how many offers each check removed
 	width, height int
 }
 
@@ -44,9 +47,14 @@ func (v *offersView) setResult(r *result) {
 		c := *o
 		keep = &c
 	}
-	v.all, v.sort = nil, ""
+	v.all, v.sort, v.problem, v.none = nil, "", "", ""
 	if r != nil {
 		v.all, v.sort = r.rec.Offers, r.rec.Sort
+		if r.err != nil {
+			v.problem = errText(r.err)
+		} else if len(r.rec.Offers) == 0 && r.rec.Considered > 0 {
+			v.none = reasonSummary(&r.rec)
+		}
 	}
 	if v.provider != "" && !slices.ContainsFunc(v.all, func(o model.Offer) bool { return o.Instance.Provider == v.provider }) {
 		v.provider = ""
@@ -98,11 +106,16 @@ func (v *offersView) setSize(w, h int) {
 }
 
 // Column fitting for the offers table (indexes after the cursor column):
-// cut the widest of provider, instance, region and GPUs down to these
-// widths, then drop columns in this order, then cut again.
+// cut the instance, then the provider, region and GPUs down to these
+// widths, in this order, then drop columns in this order, then cut
+// tighter. The region goes last: without it, offers in two regions of
+// one instance type look the same.
+type shrinkTo struct{ col, least int }
+
 var (
-	tableMinWidths = map[int]int{1: 6, 2: 10, 3: 9, 4: 8}
-	tableDropOrder = []int{9, 6, 7, 3} // headroom, $/month, job time, region
+	tableShrink      = []shrinkTo{{2, 10}, {1, 6}, {3, 9}, {4, 8}} // instance, provider, region, GPUs
+	tableShrinkTight = []shrinkTo{{2, 7}, {1, 4}, {3, 9}, {4, 8}}
+	tableDropOrder   = []int{9, 6, 7, 3} // headroom, $/month, job time, region
 )
 
 // columns are the table's columns; widths fit the terminal: the cell
@@ -118,10 +131,22 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		}
 	}
 	pad := v.st.TableCell.GetHorizontalPadding()
+	// Columns go in tableDropOrder, names cut to the generous widths;
+	// before the region goes, names are cut to the tight widths.
+	type attempt struct {
+		drop   int
+		shrink []shrinkTo
+	}
+	last := len(tableDropOrder)
+	var attempts []attempt
+	for drop := 0; drop < last; drop++ {
+		attempts = append(attempts, attempt{drop, tableShrink})
+	}
+	attempts = append(attempts, attempt{last - 1, tableShrinkTight}, attempt{last, tableShrink}, attempt{last, tableShrinkTight})
 	var widths []int
-	for drop := 0; drop <= len(tableDropOrder); drop++ {
+	for _, at := range attempts {
 		widths = slices.Clone(natural)
-		for _, c := range tableDropOrder[:drop] {
+		for _, c := range tableDropOrder[:at.drop] {
 			widths[c] = 0
 		}
 		total := 0
@@ -130,18 +155,11 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 				total += w + pad
 			}
 		}
-		for total > v.width {
-			widest := -1
-			for c, least := range tableMinWidths {
-				if widths[c] > least && (widest < 0 || widths[c] > widths[widest] || widths[c] == widths[widest] && c < widest) {
-					widest = c
-				}
+		for _, sh := range at.shrink {
+			if cut := min(total-v.width, widths[sh.col]-sh.least); cut > 0 {
+				widths[sh.col] -= cut
+				total -= cut
 			}
-			if widest < 0 {
-				break
-			}
-			widths[widest]--
-			total--
 		}
 		if total <= v.width {
 			break
@@ -186,8 +204,20 @@ func (v *offersView) refresh(keep *model.Offer) {
 	v.table.SetRows(trows)
 	v.table.SetWidth(v.width)
 	v.table.SetHeight(max(v.height-2, 2))
-	v.table.SetCursor(max(cursor, 0))
+	v.reveal(max(cursor, 0))
 	v.mark()
+}
+
+// reveal puts the cursor on row i and scrolls it into view: the table's
+// SetCursor moves the cursor but not its viewport, so after a sort the
+// selected row could be off screen. Moving down from the top is what
+// keys do, and keeps the cursor's row visible.
+func (v *offersView) reveal(i int) {
+	v.table.SetCursor(0)
+	v.table.GotoTop()
+	if i > 0 {
+		v.table.MoveDown(i)
+	}
 }
 
 // mark puts › in the cursor column of the selected row.
@@ -216,10 +246,23 @@ func (v offersView) view() string {
 	if v.provider != "" {
 		filter = "provider " + v.provider
 	}
+	wrap := lipgloss.NewStyle().Width(max(v.width, 1))
+	if v.problem != "" {
+		where := "esc goes back to the questions to fix it."
+		if v.where != "" {
+			where = "It is on " + v.where + ": esc goes back to fix it."
+		}
+		return Truncate(st.Heading.Render("All offers: none")+st.Muted.Render(" · an answer needs fixing first"), v.width) + "\n\n" +
+			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
+	}
 	head := st.Heading.Render(fmt.Sprintf("All offers: %d", len(v.shown))) +
 		st.Muted.Render(fmt.Sprintf(" · sorted by %s (s) · %s (p) · enter: details", v.sort, filter))
 	if len(v.shown) == 0 {
-		return Truncate(head, v.width) + "\n\n" + st.Muted.Render("No offer runs the workload with these answers; esc goes back to change them.")
+		msg := "No offer runs the workload with these answers; esc goes back to change them."
+		if v.none != "" {
+			msg = v.none + ". " + msg
+		}
+		return Truncate(head, v.width) + "\n\n" + wrap.Render(st.Muted.Render(msg))
 	}
 	return Truncate(head, v.width) + "\n" + v.table.View()
 }

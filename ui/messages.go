@@ -17,3 +17,7 @@ type exportErrMsg struct{ err error }
 // crashMsg carries a panic caught in a command, so the program can quit
 // cleanly (terminal restored) and say where to report it.
 type crashMsg struct{ info *crashInfo }
+
+// refreshMsg makes the form's fields re-read their bound options (the
+// regions after the providers changed); it carries nothing.
+type refreshMsg struct{}

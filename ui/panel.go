@@ -55,6 +55,18 @@ type hfEntry struct {
 	err error
 }
 
+// check returns a function that reports whether path reads as a
+// config.json (cached), or nil when there is no reader.
+func (h *hfReader) check() func(path string) error {
+	if h == nil || h.read == nil {
+		return nil
+	}
+	return func(path string) error {
+		_, _, _, err := h.get(path)
+		return err
+	}
+}
+
 func (h *hfReader) get(path string) (model.Architecture, model.Precision, []string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -181,7 +193,8 @@ func (p panel) render(compact bool) string {
 	case r == nil:
 		add(st.Muted.Render("estimating…"))
 	case r.err != nil:
-		add(st.Heading.Render("Estimate"), st.Muted.Render("—"), st.Bad.Render(errText(r.err)))
+		add(st.Heading.Render("Estimate"), st.Muted.Render("—"))
+		add(wrapLines(st.Bad.Render(errText(r.err)), iw)...) // wrapped, never cut: the cause is at the end
 	default:
 		lines = p.estimateLines(r, iw, ih, compact)
 	}
@@ -200,7 +213,10 @@ func errText(err error) string {
 	for _, sentinel := range []error{model.ErrInvalidConfig, model.ErrInvalidWorkload, model.ErrInvalidArchitecture, model.ErrNoOffers} {
 		s = strings.TrimPrefix(s, sentinel.Error()+": ")
 	}
-	return strings.TrimPrefix(s, "workload.")
+	s = strings.TrimPrefix(s, "workload.")
+	s = strings.TrimSuffix(s, " (list them with gpuplan catalog instances)") // a command-line hint
+	// The configurator asks for no head_dim: say what to change instead.
+	return strings.Replace(s, "; give head_dim", ": hidden must be a multiple of heads", 1)
 }
 
 func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
@@ -241,13 +257,18 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 				}
 				add(prefix + offerLine(&g))
 			}
-			add(st.Muted.Render(fmt.Sprintf("%d offers fit · ctrl+o shows them all", len(r.rec.Offers))))
+			add(st.Muted.Render(fmt.Sprintf("%s · ctrl+o shows them all", fitCount(len(r.rec.Offers)))))
 		} else {
-			lines = append(lines, p.noFitLines(r)...)
+			lines = append(lines, p.noFitLines(r, iw)...)
 		}
 		return lines
 	}
-	add(title, st.Muted.Render(describeWorkload(w)), st.Muted.Render(describeShape(w)), "")
+	summary := describeWorkload(w)
+	if asked := r.cfg.Workload.Strategy; best != nil && asked != model.Single && w.GPUs > 1 && w.Strategy != asked {
+		// auto GPUs: the matcher falls back from DDP to FSDP where DDP does not fit
+		summary += " (" + strings.ToUpper(string(asked)) + " did not fit)"
+	}
+	add(title, st.Muted.Render(summary), st.Muted.Render(describeShape(w)), "")
 	add(vram, bar)
 	parts := breakdownLines(mem, st)
 	if iw >= 72 && len(parts) > 2 { // two columns
@@ -264,7 +285,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	}
 	add("")
 	if best == nil {
-		add(p.noFitLines(r)...)
+		add(p.noFitLines(r, iw)...)
 	} else {
 		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",
 			model.SortJob: "job cost", model.SortTime: "job time", model.SortHeadroom: "VRAM headroom"}[r.rec.Sort]
@@ -284,14 +305,23 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	return lines
 }
 
-// noFitLines say why nothing fits and what would help.
-func (p panel) noFitLines(r *result) []string {
+// wrapLines wraps s to width cells, as lines.
+func wrapLines(s string, width int) []string {
+	return strings.Split(lipgloss.NewStyle().Width(max(width, 1)).Render(s), "\n")
+}
+
+// noFitLines say why nothing fits and what would help, in width cells:
+// causes are wrapped, never cut, and numbers are kept before labels.
+func (p panel) noFitLines(r *result, width int) []string {
 	st := p.st
 	var lines []string
 	if r.recErr != nil {
-		return append(lines, st.Bad.Render("✗ "+errText(r.recErr)))
+		return wrapLines(st.Bad.Render("✗ "+errText(r.recErr)), width)
 	}
 	lines = append(lines, st.Bad.Render("✗ no offer runs this workload with these answers"))
+	if len(r.rec.Reasons) > 0 { // budget, deadline, price limit: what removed them
+		lines = append(lines, wrapLines(st.Muted.Render(reasonSummary(&r.rec)), width)...)
+	}
 	if len(r.advice) > 0 {
 		lines = append(lines, st.Heading.Render("What would fit "+r.adviceOn.Name+" (each change alone):"))
 		for _, a := range r.advice {
@@ -299,7 +329,8 @@ func (p panel) noFitLines(r *result) []string {
 			if a.Fits {
 				mark = st.Good.Render("✓")
 			}
-			lines = append(lines, fmt.Sprintf("%s %s → %s", mark, a.Change, GiB(a.Total)))
+			need := " → " + GiB(a.Total)
+			lines = append(lines, mark+" "+Truncate(a.Change, width-2-lipgloss.Width(need))+need)
 		}
 	}
 	for i, x := range r.rec.Rejected {
@@ -443,4 +474,12 @@ func pick(row []string, cols []int) []string {
 		out[i] = row[c]
 	}
 	return out
+}
+
+// fitCount is "1 offer fits", "8 offers fit".
+func fitCount(n int) string {
+	if n == 1 {
+		return "1 offer fits"
+	}
+	return fmt.Sprintf("%d offers fit", n)
 }

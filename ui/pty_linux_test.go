@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"golang.org/x/sys/unix"
 )
 
@@ -129,6 +131,60 @@ func TestCtrlCRestoresTerminal(t *testing.T) {
 			}
 			if after.Lflag != before.Lflag || after.Iflag != before.Iflag || after.Oflag != before.Oflag {
 				t.Errorf("terminal modes changed after ctrl+c: lflag %#x → %#x", before.Lflag, after.Lflag)
+			}
+		})
+	}
+}
+
+// Trap: signals leaving the terminal in raw mode or ending silently.
+// SIGINT, SIGTERM and SIGHUP end the program with the terminal's modes
+// as they were, and an error for each: ErrInterrupted (exit 130) or a
+// *SignalError (exit 128 + the signal).
+func TestSignalsRestoreTerminal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sigName(sig), func(t *testing.T) {
+			ctl, tty := openPTY(t)
+			go io.Copy(io.Discard, ctl)
+			before, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := newTestApp(t, testCatalog(t), Options{})
+			p := newProgram(context.Background(), m, tty, tty)
+			raw := make(chan bool, 1)
+			go func() {
+				time.Sleep(300 * time.Millisecond) // in raw mode, with finish's handler installed
+				during, _ := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+				raw <- during != nil && during.Lflag&unix.ICANON == 0
+				syscall.Kill(os.Getpid(), sig)
+			}()
+			done := make(chan error, 1)
+			var errb bytes.Buffer
+			go func() { done <- finish(context.Background(), m, p, &errb) }()
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				p.Kill()
+				t.Fatalf("%s did not end the program", sigName(sig))
+			}
+			if !<-raw {
+				t.Error("the program never put the terminal in raw mode: the test proves nothing")
+			}
+			after, terr := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+			if terr != nil {
+				t.Fatal(terr)
+			}
+			if after.Lflag != before.Lflag || after.Iflag != before.Iflag || after.Oflag != before.Oflag {
+				t.Errorf("terminal modes changed after %s: lflag %#x → %#x, oflag %#x → %#x", sigName(sig), before.Lflag, after.Lflag, before.Oflag, after.Oflag)
+			}
+			var se *SignalError
+			switch {
+			case sig == syscall.SIGINT:
+				if !errors.Is(err, ErrInterrupted) || !errors.Is(err, tea.ErrInterrupted) {
+					t.Errorf("SIGINT: error %v, want ErrInterrupted wrapping tea.ErrInterrupted", err)
+				}
+			case !errors.As(err, &se) || se.ExitCode() != 128+int(sig) || strings.Contains(err.Error(), "\n"):
+				t.Errorf("%s: error %v, want a one-line *SignalError with exit code %d", sigName(sig), err, 128+int(sig))
 			}
 		})
 	}

@@ -202,6 +202,12 @@ var OfferHeaders = []string{"provider", "instance", "region", "GPUs", "$/h", "$/
 // workload and its VRAM need, the ranked offers as a table, their warnings
 // and the near misses.
 func WriteRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int) error {
+	return writeRecommend(out, r, rec, base, limit, width, " (--limit 0 shows all)")
+}
+
+// writeRecommend is WriteRecommend with the hint after "… N more offers"
+// (the configurator has no --limit).
+func writeRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int, moreHint string) error {
 	st := newStyles(r)
 	var b strings.Builder
 	w := &base.Workload
@@ -243,7 +249,7 @@ func WriteRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendati
 		}
 		fmt.Fprintf(&b, "%s\n", fitTable(r, OfferHeaders, rows, width))
 		if n := len(rec.Offers); n > shown {
-			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more offers (--limit 0 shows all)", n-shown)))
+			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more offers%s", n-shown, moreHint)))
 		}
 		top := &rec.Offers[0]
 		fmt.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render("best:"), top.Instance.Provider, top.Instance.Type, top.Region, USD(top.USDPerHour), USD(top.MonthlyUSD))

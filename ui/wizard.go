@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/huh"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -17,6 +19,11 @@ import (
 type page struct {
 	title string
 	hide  func() bool
+	// check, when set, must pass before the page is left forward: it
+	// covers answers on other pages too, so a failure in the accessible
+	// runner asks again from the page titled backTo (default: this one).
+	check  func() error
+	backTo string
 	// fields builds the page's fields; static builds fixed options for
 	// huh's accessible runner, which never evaluates OptionsFunc.
 	fields func(static bool) []huh.Field
@@ -42,6 +49,24 @@ type wizard struct {
 	regionSnap  struct{ providers, regions []string }
 	regionGen   int
 	lastProvKey string
+	// regionsChanged says the providers changed since the form last saw
+	// regionGen: huh re-reads options when a field updates, so the form
+	// needs one more message, else the list lags one change behind.
+	regionsChanged bool
+
+	// readHF reads a config.json (cached), for the path's validation; nil
+	// when this build cannot read one.
+	readHF func(path string) error
+	// units are the "Counted in" selects built, whose options follow
+	// whether the model takes images (unitVision, as last set).
+	units      []*huh.Select[string]
+	unitVision bool
+
+	keys *huh.KeyMap
+	// checks validate a field's current answer as its own validator does
+	// (huh runs those only on enter and blur), so that a move back can be
+	// refused before huh blurs the field and strands the focus.
+	checks map[huh.Field]func() error
 }
 
 // boundInput is a text input and its answer. When the answer changes
@@ -53,8 +78,11 @@ type boundInput struct {
 	shown string
 }
 
-func newWizard(a *answers, cat *model.Catalog, hfEnabled bool, theme *huh.Theme, width, height int) *wizard {
-	w := &wizard{a: a, cat: cat, width: width, height: height}
+// newWizard builds the form over a; readHF checks a config.json path
+// (nil: this build reads none, and the model list does not offer it).
+func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme *huh.Theme, width, height int) *wizard {
+	hfEnabled := readHF != nil
+	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF}
 	w.syncRegions()
 	w.pages = w.buildPages(hfEnabled, height)
 	groups := make([]*huh.Group, 0, len(w.pages))
@@ -74,6 +102,7 @@ func newWizard(a *answers, cat *model.Catalog, hfEnabled bool, theme *huh.Theme,
 	keys.Quit.SetEnabled(false)                   // ctrl+c is ours: it asks before quitting
 	keys.Input.AcceptSuggestion.SetEnabled(false) // ctrl+e is ours: export
 	keys.Text.Editor.SetEnabled(false)
+	w.keys = keys
 	w.form = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(keys).WithTheme(theme)
 	w.setSize(width, height)
 	return w
@@ -108,6 +137,12 @@ func (w *wizard) sync() {
 		}
 	}
 	w.syncRegions()
+	if v := w.a.fill.vision; v != w.unitVision {
+		w.unitVision = v
+		for _, u := range w.units {
+			u.Options(huh.NewOptions(unitOptions(v)...)...)
+		}
+	}
 }
 
 func (w *wizard) syncRegions() {
@@ -117,6 +152,7 @@ func (w *wizard) syncRegions() {
 	if key != w.lastProvKey {
 		w.regionGen++
 		w.lastProvKey = key
+		w.regionsChanged = true
 	}
 	w.regionSnap.providers = slices.Clone(w.a.Providers)
 	w.regionSnap.regions = slices.Clone(w.a.Regions)
@@ -258,6 +294,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 	input := func(title, desc string, v *string, validate func(string) error) *huh.Input {
 		in := huh.NewInput().Title(title).Description(desc).Value(v).Validate(validate)
 		w.inputs = append(w.inputs, boundInput{field: in, value: v, shown: *v})
+		w.checks[in] = func() error { return validate(*v) }
 		return in
 	}
 	flashConfirm := func() huh.Field {
@@ -278,23 +315,42 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 					huh.NewOption("inference (serving)", model.TaskInference)).Value(&a.Task),
 			}
 		}},
-		{title: "Model", fields: func(bool) []huh.Field {
+		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(bool) []huh.Field {
 			return []huh.Field{huh.NewSelect[string]().Title("Model").Description("/ searches; custom… and config.json are at the end").
 				Options(modelOptions(cat, hfEnabled)...).Height(listHeight).Value(&a.Model)}
 		}},
 		{title: "Custom model", hide: func() bool { return a.Model != modelCustom }, fields: func(bool) []huh.Field {
+			heads := wholeValidator("heads", 0, 1<<14)
+			vocab := wholeValidator("vocabulary", 0, 1<<24)
 			return []huh.Field{
-				input("Parameters", "used when the shape below is left empty: 7B, 350M", &a.Params, countValidator("parameters")),
+				input("Parameters", "empty: counted from the shape; a count (70B) wins, the shape then sizes activations",
+					&a.Params, countValidator("parameters", maxParams)),
 				input("Layers", "transformer blocks", &a.Layers, wholeValidator("layers", 0, 1000)),
 				input("Hidden size", "d_model", &a.Hidden, wholeValidator("hidden size", 0, 1<<20)),
-				input("Attention heads", "", &a.Heads, wholeValidator("heads", 0, 1<<14)),
-				input("Vocabulary", "tokens", &a.Vocab, wholeValidator("vocabulary", 0, 1<<24)),
+				input("Attention heads", "hidden must be a multiple of heads", &a.Heads, func(s string) error {
+					if err := heads(s); err != nil {
+						return err
+					}
+					return with(&a.Heads, s, a.shapeError)
+				}),
+				input("Vocabulary", "tokens", &a.Vocab, func(s string) error {
+					if err := vocab(s); err != nil {
+						return err
+					}
+					return with(&a.Vocab, s, func() error { return a.customError(cat) })
+				}),
 			}
 		}},
 		{title: "Hugging Face config.json", hide: func() bool { return a.Model != modelHF }, fields: func(bool) []huh.Field {
-			return []huh.Field{input("config.json", "a config.json file or a model directory", &a.HFPath, func(s string) error {
-				if strings.TrimSpace(s) == "" {
+			return []huh.Field{input("config.json", "a config.json file or a model directory; ~ is your home", &a.HFPath, func(s string) error {
+				path := expandHome(strings.TrimSpace(s))
+				if path == "" {
 					return fmt.Errorf("config.json: give a path")
+				}
+				if w.readHF != nil {
+					if err := w.readHF(path); err != nil {
+						return fmt.Errorf("config.json: %w", err)
+					}
 				}
 				return nil
 			})}
@@ -354,20 +410,19 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			}
 		}},
 		{title: "Memory savers", hide: training, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
-		{title: "Dataset", fields: func(bool) []huh.Field {
-			size := input("Dataset size per epoch", "a count: 20M, 88k, 1.28M; empty for no job time", &a.Dataset, countValidator("dataset size"))
-			size.TitleFunc(func() string {
-				if inference() {
-					return "Requests to serve"
-				}
-				return "Dataset size per epoch"
-			}, &a.Task)
+		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {
+			w.unitVision = a.fill.vision
+			unit := huh.NewSelect[string]().Title("Counted in").Inline(true).
+				Options(huh.NewOptions(unitOptions(a.fill.vision)...)...).Value(&a.DatasetUnit)
+			w.units = append(w.units, unit)
 			return []huh.Field{
-				size,
-				huh.NewSelect[string]().Title("Counted in").Inline(true).
-					Options(huh.NewOptions(unitSamples, unitImages, unitTokens)...).Value(&a.DatasetUnit),
+				input("Dataset size per epoch", "a count: 20M, 88k, 1.28M; empty for no job time", &a.Dataset, countValidator("dataset size", maxDataset)),
+				unit,
 				input("Epochs", "passes over the dataset", &a.Epochs, positiveValidator("epochs", 1e6)),
 			}
+		}},
+		{title: "Requests", hide: training, fields: func(bool) []huh.Field {
+			return []huh.Field{input("Requests to serve", "a count: 1M, 250k; empty for no serving time", &a.Dataset, countValidator("requests", maxDataset))}
 		}},
 		{title: "Distribution", fields: func(bool) []huh.Field {
 			return []huh.Field{huh.NewSelect[string]().Title("Distribution").Options(
@@ -376,20 +431,28 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				huh.NewOption("several nodes (multi-node)", distMulti)).Value(&a.Distribution)}
 		}},
 		{title: "GPUs and strategy", hide: func() bool { return a.Distribution == distSingle }, fields: func(bool) []huh.Field {
+			validate := func(s model.Strategy) error {
+				if inference() && s.ZeROStage() > 0 {
+					return fmt.Errorf("%s shards training state; inference replicates the model: pick DDP", s)
+				}
+				return nil
+			}
+			strategy := huh.NewSelect[model.Strategy]().Title("Strategy").Options(
+				huh.NewOption("DDP     every GPU holds all model states", model.DDP),
+				huh.NewOption("FSDP    fully sharded (like ZeRO-3)", model.FSDP),
+				huh.NewOption("ZeRO-1  shards optimizer states", model.ZeRO1),
+				huh.NewOption("ZeRO-2  + gradients", model.ZeRO2),
+				huh.NewOption("ZeRO-3  + parameters", model.ZeRO3)).Value(&a.Strategy).Validate(validate).
+				DescriptionFunc(func() string {
+					if strings.EqualFold(strings.TrimSpace(a.GPUs), "auto") && !inference() {
+						return "auto GPUs: FSDP where DDP does not fit"
+					}
+					return ""
+				}, &a.GPUs)
+			w.checks[strategy] = func() error { return validate(a.Strategy) }
 			return []huh.Field{
 				input("GPUs", "auto: the fewest whole instances that fit; or a number", &a.GPUs, gpusValidator),
-				huh.NewSelect[model.Strategy]().Title("Strategy").Options(
-					huh.NewOption("DDP     every GPU holds all model states", model.DDP),
-					huh.NewOption("FSDP    fully sharded (like ZeRO-3)", model.FSDP),
-					huh.NewOption("ZeRO-1  shards optimizer states", model.ZeRO1),
-					huh.NewOption("ZeRO-2  + gradients", model.ZeRO2),
-					huh.NewOption("ZeRO-3  + parameters", model.ZeRO3)).Value(&a.Strategy).
-					Validate(func(s model.Strategy) error {
-						if inference() && s.ZeROStage() > 0 {
-							return fmt.Errorf("%s shards training state; inference replicates the model: pick DDP", s)
-						}
-						return nil
-					}),
+				strategy,
 			}
 		}},
 		{title: "Where", fields: func(static bool) []huh.Field {
@@ -425,4 +488,65 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			}
 		}},
 	}
+}
+
+// fieldError is the error of field f's current answer, or nil.
+func (w *wizard) fieldError(f huh.Field) error {
+	if check, ok := w.checks[f]; ok {
+		return check()
+	}
+	return nil
+}
+
+// pageError is the first error among page i's answers, or nil.
+func (w *wizard) pageError(i int) error {
+	for _, f := range w.fields[i] {
+		if f.Skip() {
+			continue
+		}
+		if err := w.fieldError(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isPrev reports whether msg moves the form back a field (shift+tab).
+func (w *wizard) isPrev(msg tea.KeyMsg) bool {
+	k := w.keys
+	return key.Matches(msg, k.Input.Prev, k.Select.Prev, k.MultiSelect.Prev, k.Confirm.Prev)
+}
+
+// onFirstField reports whether the focus is on the page's first field, so
+// that moving back leaves the page.
+func (w *wizard) onFirstField() bool {
+	f := w.form.GetFocusedField()
+	for _, x := range w.fields[w.focusedPage()] {
+		if !x.Skip() {
+			return x == f
+		}
+	}
+	return false
+}
+
+// backError says why the form cannot move back now: huh refuses to leave
+// a page with an invalid answer, after blurring the field, which would
+// leave no field focused. nil when the move is safe.
+func (w *wizard) backError(leavesPage bool) error {
+	if err := w.fieldError(w.form.GetFocusedField()); err != nil {
+		return err
+	}
+	if leavesPage {
+		return w.pageError(w.focusedPage())
+	}
+	return nil
+}
+
+// with runs check with *answer set to s, the value being validated (the
+// accessible prompts set the answer only once it is accepted).
+func with(answer *string, s string, check func() error) error {
+	old := *answer
+	*answer = s
+	defer func() { *answer = old }()
+	return check()
 }
