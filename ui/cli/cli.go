@@ -97,8 +97,13 @@ func report(stderr io.Writer, err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	if errors.Is(err, ErrInterrupted) {
-		return ExitInterrupt
+	if errors.Is(err, ErrInterrupted) || errors.Is(err, ui.ErrInterrupted) {
+		return ExitInterrupt // ctrl+c or SIGINT: the user knows
+	}
+	var se *ui.SignalError
+	if errors.As(err, &se) { // SIGTERM, SIGHUP: 128 + the signal, as shells report
+		fmt.Fprintf(stderr, "gpuplan: %s\n", sanitize(se.Error()))
+		return se.ExitCode()
 	}
 	msg := oneLine(err)
 	fmt.Fprintf(stderr, "gpuplan: %s\n", msg)
