@@ -155,7 +155,7 @@ func (e *encoder) kv(key, value, note string) {
 
 func (e *encoder) str(key, v, note string) {
 	if v != "" {
-		e.kv(key, tomlString(v), note)
+		e.kv(key, QuoteTOML(v), note)
 	}
 }
 
@@ -183,7 +183,7 @@ func (e *encoder) strs(key string, v []string, note string, always bool) {
 	}
 	q := make([]string, len(v))
 	for i, s := range v {
-		q[i] = tomlString(s)
+		q[i] = QuoteTOML(s)
 	}
 	e.kv(key, "["+strings.Join(q, ", ")+"]", note)
 }
@@ -217,9 +217,9 @@ func groupDigits(s string) string {
 	return b.String()
 }
 
-// tomlString quotes s as a TOML basic string: quotes, backslashes and
+// QuoteTOML quotes s as a TOML basic string: quotes, backslashes and
 // control characters escaped, everything else (CJK, emoji) as is.
-func tomlString(s string) string {
+func QuoteTOML(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {
@@ -228,6 +228,8 @@ func tomlString(s string) string {
 			b.WriteString(`\"`)
 		case r == '\\':
 			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
 		case r < 0x20 || r == 0x7f:

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -81,4 +82,28 @@ func (b *configBase) autoGPUs(fs *pflag.FlagSet) bool {
 		return b.cfg.Workload.AutoGPUs || b.cfg.Workload.GPUs == 0
 	}
 	return true
+}
+
+// loadWorkload is the start of estimate and recommend: the catalog, the
+// --config file as a base, the workload flags over it, checked. Warnings
+// are the catalog's, the file's and the flags', in that order.
+func loadWorkload(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlags, configPath string) (*model.Catalog, model.Workload, configBase, []string, error) {
+	cat, warnings, err := env.LoadCatalog(overlays)
+	if err != nil {
+		return nil, model.Workload{}, configBase{}, nil, err
+	}
+	res := &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}
+	cb, err := loadConfigBase(configPath, res)
+	if err != nil {
+		return nil, model.Workload{}, configBase{}, nil, err
+	}
+	warnings = append(warnings, cb.warnings...)
+	w, ws, err := wf.build(cmd.Flags(), res, cb.workload)
+	if err != nil {
+		return nil, model.Workload{}, configBase{}, nil, err
+	}
+	if err := cb.check(w, cmd.Flags()); err != nil {
+		return nil, model.Workload{}, configBase{}, nil, err
+	}
+	return cat, w, cb, append(warnings, ws...), nil
 }

@@ -29,24 +29,10 @@ when it does not. Every formula is listed under Assumptions.`,
   gpuplan estimate --model llama-3.1-70b --task inference --precision int4 --context-len 8192 --sequences 16 --gpu h100-sxm`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cat, warnings, err := env.LoadCatalog(*overlays)
+			cat, w, cb, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
 				return err
 			}
-			res := &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}
-			cb, err := loadConfigBase(configPath, res)
-			if err != nil {
-				return err
-			}
-			warnings = append(warnings, cb.warnings...)
-			w, ws, err := wf.build(cmd.Flags(), res, cb.workload)
-			if err != nil {
-				return err
-			}
-			if err := cb.check(w, cmd.Flags()); err != nil {
-				return err
-			}
-			warnings = append(warnings, ws...)
 			var gpu *model.GPU
 			switch {
 			case wf.gpu != "":

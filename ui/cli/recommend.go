@@ -162,24 +162,10 @@ whole instances that fit. The cheapest near misses are listed with their reason.
   gpuplan recommend --model llama-3.1-70b --task finetune --dataset-tokens 1B --allow-multi-node --deadline-hours 48 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cat, warnings, err := env.LoadCatalog(*overlays)
+			cat, w, cb, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
 				return err
 			}
-			res := &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}
-			cb, err := loadConfigBase(configPath, res)
-			if err != nil {
-				return err
-			}
-			warnings = append(warnings, cb.warnings...)
-			w, ws, err := wf.build(cmd.Flags(), res, cb.workload)
-			if err != nil {
-				return err
-			}
-			if err := cb.check(w, cmd.Flags()); err != nil {
-				return err
-			}
-			warnings = append(warnings, ws...)
 			var baseQuery model.Query
 			if cb.cfg != nil {
 				baseQuery = cb.cfg.Search.Query(false)

@@ -402,14 +402,14 @@ func writeTOML(b *bytes.Buffer, provider, rel string, insts []model.Instance, no
 	b.WriteString("# GCP VM and GPU rows summed, corrected and enriched where each entry's source says so.\n")
 	b.WriteString("# Prices: USD per hour for the whole instance; spot = the lowest over the region's zones.\n")
 	b.WriteString("schema_version = 1\n")
-	fmt.Fprintf(b, "provider = %s\n", tomlString(provider))
+	fmt.Fprintf(b, "provider = %s\n", model.QuoteTOML(provider))
 	for _, in := range insts {
 		b.WriteString("\n[[instance]]\n")
 		if n := notes[in.Type]; n != "" {
 			fmt.Fprintf(b, "# %s\n", n)
 		}
-		fmt.Fprintf(b, "type = %s\n", tomlString(in.Type))
-		fmt.Fprintf(b, "gpu = %s\n", tomlString(in.GPU))
+		fmt.Fprintf(b, "type = %s\n", model.QuoteTOML(in.Type))
+		fmt.Fprintf(b, "gpu = %s\n", model.QuoteTOML(in.GPU))
 		fmt.Fprintf(b, "gpu_count = %d\n", in.GPUCount)
 		if in.VCPUs > 0 {
 			fmt.Fprintf(b, "vcpus = %d\n", in.VCPUs)
@@ -424,16 +424,16 @@ func writeTOML(b *bytes.Buffer, provider, rel string, insts []model.Instance, no
 			fmt.Fprintf(b, "network_gbps = %s\n", num(in.NetworkGbps))
 		}
 		if in.Interconnect != "" {
-			fmt.Fprintf(b, "interconnect = %s\n", tomlString(in.Interconnect))
+			fmt.Fprintf(b, "interconnect = %s\n", model.QuoteTOML(in.Interconnect))
 		}
 		if in.Retired != "" {
 			fmt.Fprintf(b, "retired = %s\n", in.Retired)
 		}
-		fmt.Fprintf(b, "source = %s\n", tomlString(in.Source))
+		fmt.Fprintf(b, "source = %s\n", model.QuoteTOML(in.Source))
 		fmt.Fprintf(b, "as_of = %s\n", in.AsOf)
 		b.WriteString("prices = [\n")
 		for _, p := range in.Prices {
-			fmt.Fprintf(b, "  { region = %s", tomlString(p.Region))
+			fmt.Fprintf(b, "  { region = %s", model.QuoteTOML(p.Region))
 			if p.OnDemandUSD > 0 {
 				fmt.Fprintf(b, ", on_demand = %s", num(p.OnDemandUSD))
 			}
@@ -449,27 +449,3 @@ func writeTOML(b *bytes.Buffer, provider, rel string, insts []model.Instance, no
 // num formats a float the shortest way that reads back exactly; whole
 // numbers get no fraction ("8", "0.38").
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-// tomlString quotes s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // instanceFile mirrors the instances/<provider>.toml schema; the test
@@ -128,8 +130,8 @@ func TestTOMLString(t *testing.T) {
 		"tab\tnew\nline\x01":      `"tab\tnew\nline\u0001"`,
 		"Hafnarfjarðarkaupstaður": `"Hafnarfjarðarkaupstaður"`,
 	} {
-		if got := tomlString(in); got != want {
-			t.Errorf("tomlString(%q) = %s, want %s", in, got, want)
+		if got := model.QuoteTOML(in); got != want {
+			t.Errorf("QuoteTOML(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
