@@ -15,7 +15,10 @@ require (
 	github.com/spf13/pflag v1.1.0
 )
 
-require go.yaml.in/yaml/v3 v3.0.6
+require (
+	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
+	go.yaml.in/yaml/v3 v3.0.6
+)
 
 require (
 	github.com/atotto/clipboard v0.1.4 // indirect
@@ -27,7 +30,6 @@ require (
 	github.com/clipperhouse/uax29/v2 v2.5.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/erikgeiser/coninput v0.0.0-20211004153227-1c3628e74d0f // indirect
-	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510 // indirect
 	github.com/mattn/go-localereader v0.0.1 // indirect
 	github.com/mitchellh/hashstructure/v2 v2.0.2 // indirect
 	github.com/muesli/ansi v0.0.0-20230316100256-276c6243b2f6 // indirect
