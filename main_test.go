@@ -57,7 +57,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"recommend", "--model", "gpt2", "--max-price-hour", "-1"}, "--max-price-hour must be > 0"},
 		{[]string{"recommend", "--model", "gpt2", "--sort", "cheapest"}, "want price, monthly, job, time or headroom"},
 		{[]string{"recommend", "--model", "gpt2", "--regions", "mars-1"}, `no offer is in "mars-1"`},
-		{[]string{"recommend", "--model", "gpt2", "--regions", "us-east-9"}, "did you mean us-east-1"},
+		{[]string{"recommend", "--model", "gpt2", "--regions", "us-east-9"}, `did you mean "us-east-1"`},
 		{[]string{"catalog"}, "say which list"},
 		{[]string{"catalog", "modls"}, `did you mean "models"`},
 		{[]string{"catalog", "gpus", "--provider", "aws"}, "--provider applies to gpuplan catalog instances"},

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -80,66 +81,57 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if fs.Changed("hours-per-month") && !(f.hoursPerMonth > 0 && f.hoursPerMonth <= 744) {
 		return q, usage(fmt.Errorf("--hours-per-month must be in (0, 744], got %v", f.hoursPerMonth))
 	}
-	known := map[string]bool{}
+	providers, regions := map[string]bool{}, map[string]bool{}
 	for _, in := range cat.Instances {
-		known[in.Provider] = true
-	}
-	q.Providers = slices.Clone(q.Providers)
-	source := "--providers"
-	if !changed("providers") {
-		source = "search.providers"
-	}
-	providers := q.Providers[:0:0]
-	for _, p := range q.Providers {
-		if p = strings.TrimSpace(p); p != "" {
-			providers = append(providers, p)
-		}
-	}
-	q.Providers = providers
-	for i, p := range q.Providers {
-		p = strings.ToLower(strings.TrimSpace(p))
-		q.Providers[i] = p
-		if !known[p] {
-			names := make([]string, 0, len(known))
-			for k := range known {
-				names = append(names, k)
-			}
-			msg := fmt.Sprintf("%s: unknown provider %q", source, p)
-			if s := model.Closest(p, names, 1); len(s) > 0 {
-				msg += fmt.Sprintf("; did you mean %q?", s[0])
-			}
-			return q, usage(fmt.Errorf("%s (list: gpuplan catalog instances)", msg))
-		}
-	}
-	regions := map[string]bool{}
-	for _, in := range cat.Instances {
+		providers[in.Provider] = true
 		for _, p := range in.Prices {
 			regions[p.Region] = true
 		}
 	}
-	for _, r := range q.Regions {
-		if strings.TrimSpace(r) == "" {
+	source := "--providers"
+	if !changed("providers") {
+		source = "search.providers"
+	}
+	var ps []string // trimmed, lowercase, empty entries dropped ("aws,,gcp")
+	for _, p := range q.Providers {
+		if p = strings.ToLower(strings.TrimSpace(p)); p == "" {
 			continue
 		}
-		prefix := strings.TrimSuffix(r, "*")
-		found := regions[r]
+		if !providers[p] {
+			return q, usage(fmt.Errorf("%s: unknown provider %q%s (list: gpuplan catalog instances)", source, p, suggest(p, providers)))
+		}
+		ps = append(ps, p)
+	}
+	q.Providers = ps
+	for _, r := range q.Regions {
+		prefix, isPrefix := strings.CutSuffix(r, "*")
+		isPrefix = isPrefix || strings.HasSuffix(r, "-")
+		found := strings.TrimSpace(r) == "" || regions[r]
 		for name := range regions {
-			found = found || (strings.HasSuffix(r, "-") || strings.HasSuffix(r, "*")) && strings.HasPrefix(name, prefix)
+			found = found || isPrefix && strings.HasPrefix(name, prefix)
 		}
 		if !found {
-			names := make([]string, 0, len(regions))
-			for name := range regions {
-				names = append(names, name)
-			}
-			slices.Sort(names)
-			msg := fmt.Sprintf("--regions: no offer is in %q", r)
-			if s := model.Closest(r, names, 3); len(s) > 0 {
-				msg += fmt.Sprintf("; did you mean %s?", strings.Join(s, ", "))
-			}
-			return q, usage(fmt.Errorf("%s (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", msg))
+			return q, usage(fmt.Errorf("--regions: no offer is in %q%s (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", r, suggest(r, regions)))
 		}
 	}
 	return q, nil
+}
+
+// suggest returns "; did you mean …?" with the closest of names, or "".
+func suggest(s string, names map[string]bool) string {
+	list := make([]string, 0, len(names))
+	for n := range names {
+		list = append(list, n)
+	}
+	slices.Sort(list)
+	close := model.Closest(s, list, 3)
+	if len(close) == 0 {
+		return ""
+	}
+	for i, c := range close {
+		close[i] = strconv.Quote(c)
+	}
+	return "; did you mean " + strings.Join(close, ", ") + "?"
 }
 
 func newRecommendCmd(env *Env, overlays *[]string) *cobra.Command {
