@@ -354,9 +354,6 @@ func trainingActivations(w *Workload) float64 {
 func inferenceActivations(w *Workload) float64 {
 	a := &w.Model
 	p := activationBytes(w.Precision)
-	if p == 4 && w.Precision != FP32 {
-		p = 2
-	}
 	if !a.HasShape() {
 		// Upper bound: the training figure (what is kept for backward).
 		return a.ActivationMiBPerSample * MiB * float64(w.Sequences) * visionScale(w.ImageSize, a.ImageSize) * p / 2
