@@ -107,3 +107,23 @@ func trimZeros(v float64, sig int) string {
 	}
 	return s
 }
+
+// ParseTokens parses a sequence length: a k suffix means 1024 tokens, as
+// "8k context" does on model cards (8192); otherwise as ParseQuantity. The
+// result is a whole number ≥ 0; the error wraps ErrBadQuantity.
+func ParseTokens(s string) (int, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if n, ok := strings.CutSuffix(t, "k"); ok {
+		if k, err := strconv.ParseFloat(n, 64); err == nil && k > 0 && k <= 1<<14 && k*1024 == math.Trunc(k*1024) {
+			return int(k * 1024), nil
+		}
+	}
+	v, err := ParseQuantity(s)
+	if err != nil {
+		return 0, err
+	}
+	if v != math.Trunc(v) || v > math.MaxInt32 {
+		return 0, fmt.Errorf("%w: %q is not a whole number of tokens", ErrBadQuantity, s)
+	}
+	return int(v), nil
+}

@@ -74,3 +74,17 @@ func FuzzParseQuantity(f *testing.F) {
 		}
 	})
 }
+
+func TestParseTokens(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want int
+		err  bool
+	}{{"8k", 8192, false}, {"128K", 131072, false}, {"1.5k", 1536, false}, {"2048", 2048, false}, {"1.3k", 1300, false},
+		{"2e3", 2000, false}, {"", 0, true}, {"x", 0, true}, {"1.5", 0, true}, {"-4", 0, true}} {
+		got, err := ParseTokens(tt.in)
+		if (err != nil) != tt.err || !tt.err && got != tt.want {
+			t.Errorf("ParseTokens(%q) = %d, %v; want %d (error %v)", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -570,8 +571,13 @@ func (a *answers) config() (model.Config, error) {
 		return c, err
 	}
 	length, err := parseWhole("length", a.Length, 1, 1<<24)
+	if !a.fill.vision && strings.TrimSpace(a.Length) != "" { // tokens: 8k is 8192, as model cards say
+		if length, err = model.ParseTokens(a.Length); err == nil && (length < 1 || length > 1<<24) {
+			err = errors.New("out of range")
+		}
+	}
 	if err != nil {
-		return c, fmt.Errorf("%s: want a whole number such as 2048, got %q", a.lengthLabel(), a.Length)
+		return c, fmt.Errorf("%s: want a whole number from 1 to 16777216 such as 2048 or 8k (8192), got %q", a.lengthLabel(), a.Length)
 	}
 	if a.fill.vision {
 		w.ImageSize = length

@@ -123,14 +123,16 @@ type tokensValue struct{ v *int }
 func (t tokensValue) String() string { return intValue(t).String() }
 
 func (t tokensValue) Set(s string) error {
-	trimmed := strings.TrimSpace(s)
-	if n, ok := strings.CutSuffix(strings.ToLower(trimmed), "k"); ok {
-		if k, err := strconv.ParseFloat(n, 64); err == nil && k > 0 && k <= 1<<14 && k*1024 == math.Trunc(k*1024) {
-			*t.v = int(k * 1024)
-			return nil
-		}
+	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
+		*t.v = n // range is checked where the value is used, with its name
+		return nil
 	}
-	return intValue(t).Set(s)
+	n, err := model.ParseTokens(s)
+	if err != nil {
+		return fmt.Errorf("want a whole number of tokens such as 2048 or 8k (8192)")
+	}
+	*t.v = n
+	return nil
 }
 
 func (tokensValue) Type() string { return "tokens" }
