@@ -72,6 +72,9 @@ func FuzzParseQuantity(f *testing.F) {
 		if err == nil && (math.IsNaN(b) || math.IsInf(b, 0) || b < 0) {
 			t.Fatalf("ParseBytes(%q) = %v", s, b)
 		}
+		if n, err := ParseTokens(s); err == nil && n < 0 {
+			t.Fatalf("ParseTokens(%q) = %d", s, n)
+		}
 	})
 }
 
