@@ -108,6 +108,26 @@ func (g *GPU) Supports(p Precision) (ok bool, fallback Precision) {
 // storing the s² attention matrix.
 func (g *GPU) FlashAttention() bool { return g.ccAtLeast(8, 0) || g.Vendor == "amd" }
 
+// RunPrecision returns the precision a job asking for p stores and trains
+// in on g: p when supported, else the framework's fallback (Supports), kept
+// mixed-precision for training (no bf16: amp-fp16; no fp8: amp-bf16). ok is
+// false when there is no fallback a framework would pick: pure bf16
+// training on a GPU without bf16.
+func (g *GPU) RunPrecision(p Precision, training bool) (run Precision, ok bool) {
+	supported, fb := g.Supports(p)
+	switch {
+	case supported:
+		return p, true
+	case fb == "" || training && p == BF16:
+		return p, false
+	case training && fb == FP16:
+		return AMPFP16, true
+	case training && fb == BF16:
+		return AMPBF16, true
+	}
+	return fb, true
+}
+
 // ComputePrecision returns the format p's matmuls run in on g: p itself,
 // or its fallbacks in turn (bf16 → fp16 → fp32) until one has a published
 // rate. Weight-only int8/int4 inference computes in 16-bit.

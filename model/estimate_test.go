@@ -469,3 +469,24 @@ func TestComputePrecision(t *testing.T) {
 		}
 	}
 }
+
+func TestRunPrecision(t *testing.T) {
+	t4 := &GPU{Name: "T4", ComputeCapability: "7.5", FP32TFLOPS: 8.1, FP16TFLOPS: 65}
+	a100 := &GPU{Name: "A100", ComputeCapability: "8.0", FP32TFLOPS: 19.5, TF32TFLOPS: 156, FP16TFLOPS: 312, BF16TFLOPS: 312}
+	tests := []struct {
+		g        *GPU
+		p        Precision
+		training bool
+		want     Precision
+		ok       bool
+	}{
+		{t4, AMPBF16, true, AMPFP16, true}, {t4, BF16, true, BF16, false}, {t4, BF16, false, FP16, true},
+		{t4, FP8, true, AMPFP16, true}, {a100, FP8, true, AMPBF16, true}, {a100, FP8, false, BF16, true},
+		{a100, AMPBF16, true, AMPBF16, true}, {t4, INT4, false, INT4, true},
+	}
+	for _, tt := range tests {
+		if got, ok := tt.g.RunPrecision(tt.p, tt.training); got != tt.want || ok != tt.ok {
+			t.Errorf("%s %s training=%v: %s %v, want %s %v", tt.g.Name, tt.p, tt.training, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -208,13 +208,8 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 		w.TP = 1
 	}
 	r := &estimateResult{}
-	if ok, fb := g.Supports(w.Precision); !ok && fb != "" {
-		r.fallback = fb
-		w.Precision = fb
-		if w.Task.Training() && (fb == FP16 || fb == BF16) {
-			w.Precision = map[Precision]Precision{FP16: AMPFP16, BF16: AMPBF16}[fb]
-			r.fallback = w.Precision
-		}
+	if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision {
+		r.fallback, w.Precision = run, run
 	}
 	r.e, r.err = Compute(w, g)
 	m.cache[k] = r
@@ -364,7 +359,7 @@ type deployment struct {
 func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 	w := &m.w
 	usable := UsableBytes(g)
-	if ok, fb := g.Supports(w.Precision); !ok && (fb == "" || w.Precision == BF16 && w.Task.Training()) {
+	if _, ok := g.RunPrecision(w.Precision, w.Task.Training()); !ok {
 		return deployment{}, RejectPrecision, fmt.Sprintf("%s has no %s (needs compute capability 8.0)", g.Name, w.Precision)
 	}
 	if why := frameworkSupport(g); why != "" {
