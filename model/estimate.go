@@ -44,6 +44,7 @@ type Estimate struct {
 	HasTime         bool
 
 	genericShape bool
+	prefillFLOPs float64 // inference: the prompt's share of FLOPsPerSample
 }
 
 // Compute estimates w on GPU g (nil for memory and FLOPs only). It applies
@@ -89,7 +90,7 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 
 	dp := float64(w.GPUs / w.TP)
 	if w.Task == TaskInference {
-		e.FLOPsPerSample = inferenceFLOPs(&w)
+		e.FLOPsPerSample, e.prefillFLOPs = inferenceFLOPs(&w)
 		e.SamplesPerStep = float64(w.Sequences) * dp
 	} else {
 		e.FLOPsPerSample = TrainFLOPsPerSample(&w)
@@ -111,18 +112,20 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	return e, nil
 }
 
-// inferenceFLOPs returns the forward FLOPs of one request: the prompt
-// (ContextLen − GenTokens tokens) in one pass, then GenTokens decode steps
-// each attending to the growing context (Kaplan et al., 2020, §2.1:
-// 2·N + 2·L·n_ctx·d_attn per generated token for causal attention).
-func inferenceFLOPs(w *Workload) float64 {
+// inferenceFLOPs returns the forward FLOPs of one request and the part
+// spent on its prompt: the prompt (ContextLen − GenTokens tokens) in one
+// pass, then GenTokens decode steps each attending to the growing context
+// (Kaplan et al., 2020, §2.1: 2·N + 2·L·n_ctx·d_attn per generated token
+// for causal attention). Non-generative models are all prompt.
+func inferenceFLOPs(w *Workload) (total, prefill float64) {
 	a := &w.Model
 	if !a.Family.Generative() {
 		one := *w
 		if !a.Family.Vision() {
 			one.SeqLen = w.ContextLen
 		}
-		return ForwardFLOPsPerSample(&one)
+		f := ForwardFLOPsPerSample(&one)
+		return f, f
 	}
 	prompt := *w
 	prompt.SeqLen = max(w.ContextLen-w.GenTokens, 1)
@@ -135,7 +138,7 @@ func inferenceFLOPs(w *Workload) float64 {
 		n -= float64(a.Layers) * a.layerParams(a.expertsPerToken())
 	}
 	avgCtx := float64(prompt.SeqLen) + float64(w.GenTokens)/2
-	return f + float64(w.GenTokens)*(2*max(n, 0)+4*layers*avgCtx*qd)
+	return f + float64(w.GenTokens)*(2*max(n, 0)+4*layers*avgCtx*qd), f
 }
 
 // time fills the GPU-dependent fields. Training time is total FLOPs over
@@ -159,10 +162,8 @@ func (e *Estimate) time(g *GPU) {
 		// Per replica: a batch of Sequences requests.
 		replicas := float64(w.GPUs / w.TP)
 		replicaRate := rate / replicas
-		prompt := *w
-		prompt.SeqLen = max(w.ContextLen-w.GenTokens, 1)
-		prefill := ForwardFLOPsPerSample(&prompt) * float64(w.Sequences) / replicaRate
-		decodeCompute := (e.FLOPsPerSample - ForwardFLOPsPerSample(&prompt)) * float64(w.Sequences) / replicaRate
+		prefill := e.prefillFLOPs * float64(w.Sequences) / replicaRate
+		decodeCompute := (e.FLOPsPerSample - e.prefillFLOPs) * float64(w.Sequences) / replicaRate
 		decodeMemory := float64(w.GenTokens) * (e.Memory.Weights + e.Memory.KVCache/2) / (g.MemoryBandwidthGBps * 1e9 * MBU)
 		batch := prefill + max(decodeCompute, decodeMemory)
 		perSample = batch / (float64(w.Sequences) * replicas)
