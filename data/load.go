@@ -9,7 +9,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"runtime/debug"
 	"sort"
@@ -298,11 +297,11 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 // validKeys lists each table's keys, for "did you mean" on typos.
 var validKeys = map[string][]string{
 	"":         {"schema_version", "provider", "gpu", "model", "instance", "discount"},
-	"gpu":      tomlKeys(rawGPU{}),
-	"model":    tomlKeys(rawModel{}),
-	"instance": tomlKeys(rawInstance{}),
-	"prices":   tomlKeys(rawPrice{}),
-	"discount": tomlKeys(rawDiscount{}),
+	"gpu":      model.TOMLKeys(rawGPU{}),
+	"model":    model.TOMLKeys(rawModel{}),
+	"instance": model.TOMLKeys(rawInstance{}),
+	"prices":   model.TOMLKeys(rawPrice{}),
+	"discount": model.TOMLKeys(rawDiscount{}),
 }
 
 func unknownKeyMsg(k toml.Key) string {
@@ -813,16 +812,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// tomlKeys returns the toml tags of a struct's fields, for suggestions.
-func tomlKeys(v any) []string {
-	t := reflect.TypeOf(v)
-	keys := make([]string, 0, t.NumField())
-	for i := 0; i < t.NumField(); i++ {
-		if k := t.Field(i).Tag.Get("toml"); k != "" {
-			keys = append(keys, k)
-		}
-	}
-	return keys
 }

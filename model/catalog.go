@@ -352,7 +352,7 @@ func (c *Catalog) Model(name string) (*Architecture, error) {
 
 func notFound(what, name string, keys []string, list string) error {
 	if s := Closest(name, keys, 3); len(s) > 0 {
-		return fmt.Errorf("%w: unknown %s %q; did you mean %s? (list them with %s)", ErrNotFound, what, name, orList(quoteAll(s)), list)
+		return fmt.Errorf("%w: unknown %s %q; did you mean %s? (list them with %s)", ErrNotFound, what, name, OrList(quoteAll(s)), list)
 	}
 	return fmt.Errorf("%w: unknown %s %q (list them with %s)", ErrNotFound, what, name, list)
 }

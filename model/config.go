@@ -282,10 +282,10 @@ const maxHoursPerMonth = 744 // 31 × 24
 func (c *Config) Validate() error {
 	w := &c.Workload
 	if w.Framework != "" && !slices.Contains(Frameworks, w.Framework) {
-		return configErr("workload.framework", "want %s", orList(enumNames(Frameworks)))
+		return configErr("workload.framework", "want %s", OrList(enumNames(Frameworks)))
 	}
 	if w.Task != "" && !slices.Contains(Tasks, w.Task) {
-		return configErr("workload.task", "want %s", orList(enumNames(Tasks)))
+		return configErr("workload.task", "want %s", OrList(enumNames(Tasks)))
 	}
 	sources := 0
 	for _, set := range []bool{w.Model != "", w.HFConfig != "", w.Custom != nil} {
@@ -304,14 +304,14 @@ func (c *Config) Validate() error {
 	if w.Precision != "" {
 		valid := PrecisionsFor(w.Task)
 		if !slices.Contains(valid, w.Precision) {
-			return configErr("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmpOr(w.Task, TaskTrain), orList(enumNames(valid)))
+			return configErr("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmpOr(w.Task, TaskTrain), OrList(enumNames(valid)))
 		}
 	}
 	if w.Optimizer != "" && !slices.Contains(Optimizers, w.Optimizer) {
-		return configErr("workload.optimizer", "want %s", orList(enumNames(Optimizers)))
+		return configErr("workload.optimizer", "want %s", OrList(enumNames(Optimizers)))
 	}
 	if w.Strategy != "" && !slices.Contains(Strategies, w.Strategy) {
-		return configErr("workload.strategy", "want %s", orList(enumNames(Strategies)))
+		return configErr("workload.strategy", "want %s", OrList(enumNames(Strategies)))
 	}
 	for _, f := range []struct {
 		key    string
@@ -360,10 +360,10 @@ func (c *Config) Validate() error {
 		}
 	}
 	if s.Pricing != "" && !slices.Contains(PricingModes, s.Pricing) {
-		return configErr("search.pricing", "want %s", orList(enumNames(PricingModes)))
+		return configErr("search.pricing", "want %s", OrList(enumNames(PricingModes)))
 	}
 	if s.Sort != "" && !slices.Contains(SortKeys, s.Sort) {
-		return configErr("search.sort", "want %s", orList(enumNames(SortKeys)))
+		return configErr("search.sort", "want %s", OrList(enumNames(SortKeys)))
 	}
 	for _, f := range []struct {
 		key    string
@@ -431,7 +431,7 @@ func checkText(key, s string, required bool) error {
 
 func (c *CustomModel) validate() error {
 	if c.Family != "" && !slices.Contains(Families, c.Family) {
-		return configErr("workload.custom.family", "want %s", orList(enumNames(Families)))
+		return configErr("workload.custom.family", "want %s", OrList(enumNames(Families)))
 	}
 	if err := checkFloat("workload.custom.params", c.Params, MaxParams); err != nil {
 		return err
@@ -471,7 +471,7 @@ func (s *Selection) validate() error {
 		return configErr("selection.instances", "must be 1–%d, got %d", maxGPUs, s.Instances)
 	}
 	if s.Pricing != "" && !slices.Contains(PricingModes, s.Pricing) {
-		return configErr("selection.pricing", "want %s", orList(enumNames(PricingModes)))
+		return configErr("selection.pricing", "want %s", OrList(enumNames(PricingModes)))
 	}
 	for _, f := range []struct {
 		key string
@@ -720,14 +720,14 @@ type rawSelection struct {
 // configKeys lists each table's keys for "did you mean" on typos.
 var configKeys = map[string][]string{
 	"":                {"schema_version", "workload", "search", "estimate", "selection"},
-	"workload":        tomlTags(rawWorkload{}),
-	"workload.custom": tomlTags(rawCustom{}),
-	"search":          tomlTags(rawSearch{}),
-	"estimate":        tomlTags(rawEstimate{}),
-	"estimate.model":  tomlTags(rawArch{}),
-	"selection":       tomlTags(rawSelection{}),
-	"launch":          tomlTags(rawLaunch{}),
-	"launch.stack":    tomlTags(rawStack{}),
+	"workload":        TOMLKeys(rawWorkload{}),
+	"workload.custom": TOMLKeys(rawCustom{}),
+	"search":          TOMLKeys(rawSearch{}),
+	"estimate":        TOMLKeys(rawEstimate{}),
+	"estimate.model":  TOMLKeys(rawArch{}),
+	"selection":       TOMLKeys(rawSelection{}),
+	"launch":          TOMLKeys(rawLaunch{}),
+	"launch.stack":    TOMLKeys(rawStack{}),
 }
 
 // DecodeConfig parses and validates a configuration file. Decoding is
@@ -1082,8 +1082,9 @@ func (t *tEnum[T]) UnmarshalTOML(v any) error {
 	return nil
 }
 
-// tomlTags lists the toml tags of a struct's fields.
-func tomlTags(v any) []string {
+// TOMLKeys returns the toml tags of a struct's fields, in order: the valid
+// keys of a table, for "did you mean" on typos.
+func TOMLKeys(v any) []string {
 	t := reflect.TypeOf(v)
 	keys := make([]string, 0, t.NumField())
 	for i := range t.NumField() {

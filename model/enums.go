@@ -249,11 +249,11 @@ func parseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, e
 	for i, v := range valid {
 		names[i] = string(v)
 	}
-	return "", fmt.Errorf("%s %q: want %s", what, s, orList(names))
+	return "", fmt.Errorf("%s %q: want %s", what, s, OrList(names))
 }
 
-// orList joins names as "a, b or c".
-func orList(names []string) string {
+// OrList joins names as "a, b or c", for messages that list what is valid.
+func OrList(names []string) string {
 	switch len(names) {
 	case 0:
 		return ""

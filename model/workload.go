@@ -188,10 +188,10 @@ func (w *Workload) Validate() error {
 		return nil
 	}
 	if !containsEnum(Frameworks, w.Framework) {
-		return bad("framework", "want %s", orList(enumNames(Frameworks)))
+		return bad("framework", "want %s", OrList(enumNames(Frameworks)))
 	}
 	if !containsEnum(Tasks, w.Task) {
-		return bad("task", "want %s", orList(enumNames(Tasks)))
+		return bad("task", "want %s", OrList(enumNames(Tasks)))
 	}
 	if !containsEnum(PrecisionsFor(w.Task), w.Precision) {
 		kind := "training"
@@ -209,13 +209,13 @@ func (w *Workload) Validate() error {
 		if kind == "inference" {
 			article = "an"
 		}
-		return bad("precision", "%q is not %s %s precision%s; want %s", w.Precision, article, kind, hint, orList(enumNames(PrecisionsFor(w.Task))))
+		return bad("precision", "%q is not %s %s precision%s; want %s", w.Precision, article, kind, hint, OrList(enumNames(PrecisionsFor(w.Task))))
 	}
 	if w.Task.Training() && !containsEnum(Optimizers, w.Optimizer) {
-		return bad("optimizer", "want %s", orList(enumNames(Optimizers)))
+		return bad("optimizer", "want %s", OrList(enumNames(Optimizers)))
 	}
 	if !containsEnum(Strategies, w.Strategy) {
-		return bad("strategy", "want %s", orList(enumNames(Strategies)))
+		return bad("strategy", "want %s", OrList(enumNames(Strategies)))
 	}
 	if err := w.Model.Validate(); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -169,14 +170,14 @@ func reasonSummary(rec *model.Recommendation) string {
 	var parts []string
 	for _, r := range rec.Reasons {
 		removed += r.Count
-		parts = append(parts, fmt.Sprintf("%s %s", thousands(int64(r.Count)), r.Kind))
+		parts = append(parts, fmt.Sprintf("%s %s", humanize.Comma(int64(r.Count)), r.Kind))
 	}
-	s := fmt.Sprintf("%s offers of %s priced", thousands(int64(len(rec.Offers))), thousands(int64(rec.Considered)))
+	s := fmt.Sprintf("%s offers of %s priced", humanize.Comma(int64(len(rec.Offers))), humanize.Comma(int64(rec.Considered)))
 	if len(parts) > 0 {
 		s += "; did not pass: " + strings.Join(parts, ", ")
 	}
 	if dup := rec.Considered - removed - len(rec.Offers); dup > 0 {
-		s += fmt.Sprintf("; %s dearer hosts of a GPU already listed in the same region left out", thousands(int64(dup)))
+		s += fmt.Sprintf("; %s dearer hosts of a GPU already listed in the same region left out", humanize.Comma(int64(dup)))
 	}
 	return s
 }

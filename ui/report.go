@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -210,23 +211,11 @@ func USD(v float64) string {
 	case v < 100:
 		return fmt.Sprintf("$%.2f", v)
 	case v < 1e6:
-		return "$" + thousands(int64(math.Round(v)))
+		return "$" + humanize.Comma(int64(math.Round(v)))
 	case v < 1e15:
 		return "$" + model.FormatCount(v)
 	}
 	return fmt.Sprintf("$%.2g", v)
-}
-
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // segmentNames label the bar's segments, in Memory order.

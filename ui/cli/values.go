@@ -110,10 +110,7 @@ func joinOr[T ~string](names []T) string {
 	for i, n := range names {
 		s[i] = string(n)
 	}
-	if len(s) < 2 {
-		return strings.Join(s, "")
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+	return model.OrList(s)
 }
 
 // tokensValue is a sequence length: a k suffix means 1024, as in "8k
