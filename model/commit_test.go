@@ -84,7 +84,8 @@ func TestCommitPricesFor(t *testing.T) {
 		Discounts: []Discount{{Provider: "gcp", Term: Reserved1y, Fraction: 0.37}, {Provider: "gcp", Term: Reserved3y, Fraction: 0.55}},
 	}
 	p, ok := cat.CommitPricesFor(&cat.Instances[0], "us-central1")
-	want := CommitPrices{OnDemand: 4, Spot: 1.6, Reserved1y: 4 * (1 - 0.37), Reserved3y: 4 * (1 - 0.55)} // as price() computes it
+	od, f1, f3 := 4.0, 0.37, 0.55 // variables: float64 arithmetic as price() does it, not exact constants
+	want := CommitPrices{OnDemand: od, Spot: 1.6, Reserved1y: od * (1 - f1), Reserved3y: od * (1 - f3)}
 	if !ok || p != want {
 		t.Errorf("CommitPricesFor = %+v, %v; want %+v", p, ok, want)
 	}
