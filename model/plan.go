@@ -51,13 +51,15 @@ type PhaseCost struct {
 	Hours float64 `json:"hours"` // billed hours
 	USD   float64 `json:"usd"`
 	// CommitmentUSD is the whole reserved term owed when the phase is on a
-	// 1- or 3-year commitment (USDPerHour × 730 × term months), which can
-	// exceed USD when the phase is shorter than the term; 0 otherwise.
+	// 1- or 3-year commitment (USDPerHour × 730 × term months); 0
+	// otherwise. USD is never less: a phase shorter than its term still
+	// owes the term.
 	CommitmentUSD float64 `json:"commitment_usd,omitempty"`
 }
 
 // Cost prices the phase: billed hours × USDPerHour, the billed hours being
-// JobHours, or Months × (HoursPerMonth or 730).
+// JobHours, or Months × (HoursPerMonth or 730); on a reserved term, at
+// least the whole commitment.
 func (p *Phase) Cost() (PhaseCost, error) {
 	bad := func(format string, a ...any) (PhaseCost, error) {
 		return PhaseCost{}, fmt.Errorf("%w: phase %q: %s", ErrInvalidPlan, p.Name, fmt.Sprintf(format, a...))
@@ -80,6 +82,7 @@ func (p *Phase) Cost() (PhaseCost, error) {
 	c.USD = c.Hours * p.USDPerHour
 	if m := TermMonths(p.Pricing); m > 0 {
 		c.CommitmentUSD = p.USDPerHour * HoursPerMonth * float64(m)
+		c.USD = max(c.USD, c.CommitmentUSD)
 	}
 	return c, nil
 }

@@ -24,10 +24,10 @@ func TestPlanCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	// fine-tune: 12.5 h × $0.75 = $9.375; serve: 6 × 730 h = 4380 h × $0.50 = $2190,
-	// on a 1-year commitment owing 0.5 × 730 × 12 = $4380 in all.
-	want := []PhaseCost{{Name: "fine-tune", Hours: 12.5, USD: 9.375}, {Name: "serve", Hours: 4380, USD: 2190, CommitmentUSD: 4380}}
-	if !reflect.DeepEqual(phases, want) || total != 2199.375 {
-		t.Errorf("Cost() = %+v, %g; want %+v, 2199.375", phases, total, want)
+	// but a 1-year commitment owes 0.5 × 730 × 12 = $4380 whatever the use.
+	want := []PhaseCost{{Name: "fine-tune", Hours: 12.5, USD: 9.375}, {Name: "serve", Hours: 4380, USD: 4380, CommitmentUSD: 4380}}
+	if !reflect.DeepEqual(phases, want) || total != 4389.375 {
+		t.Errorf("Cost() = %+v, %g; want %+v, 4389.375", phases, total, want)
 	}
 }
 

@@ -99,6 +99,7 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 		}
 	}
 	w := s.Workload
+	w.Defaults() // checkpointing is on by default for QLoRA
 	if w.Task.Training() {
 		if w.Precision == FP32 || w.Precision == TF32 {
 			add("precision", "train in amp-bf16", func(b *Scenario) { b.Workload.Precision = AMPBF16 })
@@ -112,7 +113,7 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 		case TaskLoRA:
 			add("adapters", "use QLoRA (4-bit base)", func(b *Scenario) { b.Workload.Task = TaskQLoRA })
 		}
-		if w.Checkpointing == nil || !*w.Checkpointing {
+		if !w.Ckpt() {
 			add("checkpointing+batch", "activation checkpointing with twice the micro-batch", func(b *Scenario) {
 				b.Workload.Checkpointing = Bool(true)
 				b.Workload.MicroBatch = max(b.Workload.MicroBatch, 1) * 2
@@ -133,8 +134,11 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 
 // EvalCheapestJob returns an eval for RankSavings that runs Recommend on
 // cat and prices the best offer's whole job (JobUSD), or, without a
-// dataset, a month of the cheapest offer (MonthlyUSD). ok is false when
-// nothing runs the scenario.
+// dataset, a month of the cheapest offer (MonthlyUSD). On a 1- or 3-year
+// commitment the whole term is owed, so the cost is at least USDPerHour ×
+// 730 × term months: a commitment never looks cheap for a short job.
+// Spot is priced without interruptions (use SpotExpectedCost for those).
+// ok is false when nothing runs the scenario.
 func EvalCheapestJob(cat *Catalog) func(Scenario) (float64, bool) {
 	return func(s Scenario) (float64, bool) {
 		q := s.Query
@@ -144,9 +148,10 @@ func EvalCheapestJob(cat *Catalog) func(Scenario) (float64, bool) {
 			return 0, false
 		}
 		o := &rec.Offers[0]
+		usd := o.MonthlyUSD
 		if o.HasJob {
-			return o.JobUSD, true
+			usd = o.JobUSD
 		}
-		return o.MonthlyUSD, true
+		return max(usd, o.USDPerHour*HoursPerMonth*float64(TermMonths(o.Pricing))), true
 	}
 }
