@@ -14,7 +14,7 @@ var llama31_70B = Architecture{Key: "llama-3.1-70b", Family: FamilyDecoder, Laye
 var h100SXM = GPU{Key: "h100-sxm", MemoryGiB: 80, MemoryBandwidthGBps: 3350, FP16TFLOPS: 989.5, BF16TFLOPS: 989.5,
 	FP8TFLOPS: 1979, ComputeCapability: "9.0", Interconnect: "nvlink", InterconnectGBps: 900}
 
-func near(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want) }
+func nearExact(got, want float64) bool { return near(got, want, 1e-9) }
 
 // TestServe70BAWQOn2xH100 is issue 16's headline case: Llama 3.1 70B in
 // AWQ int4 at 8k context on 2×H100 80GB with TP 2 fits, with its KV
@@ -49,7 +49,7 @@ func TestServe70BAWQOn2xH100(t *testing.T) {
 		{"KV tokens", float64(m.KVTokens), 315280},
 		{"max concurrency", m.MaxConcurrency, 315280.0 / 8192},
 	} {
-		if !near(c.got, c.want) {
+		if !nearExact(c.got, c.want) {
 			t.Errorf("%s = %.6g, want %.6g", c.name, c.got, c.want)
 		}
 	}
@@ -109,7 +109,7 @@ func TestServeWeightBytes(t *testing.T) {
 		{WeightGPTQ, linear*(0.5+2.5/128) + 2*rest},
 	}
 	for _, tt := range tests {
-		if got := ServeWeightBytes(&llama31_8B, tt.f); !near(got, tt.want) {
+		if got := ServeWeightBytes(&llama31_8B, tt.f); !nearExact(got, tt.want) {
 			t.Errorf("ServeWeightBytes(%s) = %.0f, want %.0f", tt.f, got, tt.want)
 		}
 	}
@@ -155,10 +155,10 @@ func TestServeSpeedDecodeBound(t *testing.T) {
 	hw := ServeHardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
 	p := ServeSpeed(&llama31_8B, &s, &m, &hw, 1, 1, 1)
 	want := (16060522496.0 + 1100*131072) / (3350e9 * ServeMBU)
-	if !p.MemoryBound || !near(p.StepSec, want) {
+	if !p.MemoryBound || !nearExact(p.StepSec, want) {
 		t.Errorf("step %.6g s (memory-bound %v), want %.6g s", p.StepSec, p.MemoryBound, want)
 	}
-	if got := USDPerMillionTokens(3.6, 1000); !near(got, 1) {
+	if got := USDPerMillionTokens(3.6, 1000); !nearExact(got, 1) {
 		t.Errorf("USDPerMillionTokens(3.6 $/h, 1000 tok/s) = %v, want 1 (3.6 / 3.6e6 × 1e6)", got)
 	}
 }
