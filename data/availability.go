@@ -117,4 +117,3 @@ func mergePriceExt(dst, u *model.RegionPrice) {
 		dst.Reservation = true
 	}
 }
-
