@@ -42,8 +42,8 @@ func (r *rawInstanceExt) apply(in *model.Instance) []error {
 	}
 	if r.SkyPilotAccelerator != nil {
 		in.SkyPilotAccelerator = *r.SkyPilotAccelerator
-		if strings.TrimSpace(*r.SkyPilotAccelerator) == "" || strings.ContainsAny(*r.SkyPilotAccelerator, ":, \t\n\"'") {
-			errs = append(errs, fmt.Errorf("skypilot_accelerator %q: want SkyPilot's accelerator name such as \"A100-80GB\" (no spaces, colons or commas)", *r.SkyPilotAccelerator))
+		if strings.TrimSpace(*r.SkyPilotAccelerator) == "" || strings.ContainsAny(*r.SkyPilotAccelerator, ":,\t\n\"'") {
+			errs = append(errs, fmt.Errorf("skypilot_accelerator %q: want SkyPilot's accelerator name such as \"A100-80GB\" (no colons, commas or quotes)", *r.SkyPilotAccelerator))
 		}
 	}
 	if r.CPUArch != nil {
