@@ -771,6 +771,7 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
 	}
+	warnings = append(warnings, overlayGuards(base, &c, files)...)
 	return &c, warnings, nil
 }
 
