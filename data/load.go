@@ -731,8 +731,8 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 	return out
 }
 
-// LoadWith returns the embedded catalog overlaid with every *.toml in the
-// user's catalog.d directory (under os.UserConfigDir, i.e.
+// LoadWith returns the embedded catalog overlaid with the files `catalog
+// update` wrote (UpdateDir), then every *.toml in the user's catalog.d directory (under os.UserConfigDir, i.e.
 // $XDG_CONFIG_HOME/gpuplan/catalog.d on Linux), then with each of paths in
 // order (TOML in our schema, or a SkyPilot vms.csv). Later files win. The
 // error names the file; warnings report skipped CSV rows.
@@ -745,6 +745,7 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 		sort.Strings(matches)
 		paths = append(matches, paths...)
 	}
+	paths = append(updatedOverlays(), paths...) // fetched prices first: hand-written overlays win
 	base, err := Load()
 	if err != nil {
 		return nil, nil, err
