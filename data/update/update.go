@@ -284,3 +284,22 @@ func writeAtomic(dir, path string, b []byte) error {
 	}
 	return os.Rename(f.Name(), path)
 }
+
+// Text is the summary as `catalog update` prints it: one block per
+// provider with types added and removed and on-demand prices moved more
+// than 10%.
+func (s Summary) Text() string {
+	var b strings.Builder
+	for _, p := range s.Providers {
+		if p.Err != nil {
+			fmt.Fprintf(&b, "%s: failed, previous overlay kept: %v\n", p.Provider, p.Err)
+			continue
+		}
+		fmt.Fprintf(&b, "%s: %d types from %s → %s\n", p.Provider, p.Types, p.URL, p.File)
+		fmt.Fprintf(&b, "  added %d, removed %d, prices moved >10%%: %d\n", len(p.Added), len(p.Removed), len(p.Moved))
+		for _, m := range p.Moved {
+			fmt.Fprintf(&b, "  %s %s: $%.2f → $%.2f/h (%+.0f%%)\n", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100)
+		}
+	}
+	return b.String()
+}

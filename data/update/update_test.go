@@ -123,7 +123,9 @@ func TestRunFailures(t *testing.T) {
 	serve := func(body string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }
 	}
-	tooMany := func(w http.ResponseWriter, r *http.Request) { http.Error(w, "rate limited", http.StatusTooManyRequests) }
+	tooMany := func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "rate limited", http.StatusTooManyRequests)
+	}
 	lines := strings.SplitAfter(string(lambda), "\n")
 	down := httptest.NewServer(http.NotFoundHandler())
 	downURL := down.URL
