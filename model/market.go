@@ -66,7 +66,9 @@ func (r *MarketRow) VRAMGiB() float64 { return r.GPU.MemoryGiB }
 func (r *MarketRow) TotalVRAMGiB() float64 { return r.GPU.MemoryGiB * float64(r.Instance.GPUCount) }
 
 // USDPerGPUHour returns the price per GPU-hour: USDPerHour ÷ GPUs.
-func (r *MarketRow) USDPerGPUHour() float64 { return r.USDPerHour / float64(max(r.Instance.GPUCount, 1)) }
+func (r *MarketRow) USDPerGPUHour() float64 {
+	return r.USDPerHour / float64(max(r.Instance.GPUCount, 1))
+}
 
 // USDPerGiBHour returns the price per GiB of GPU memory per hour:
 // USDPerHour ÷ TotalVRAMGiB; 0 when the memory is unknown.
