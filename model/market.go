@@ -350,7 +350,7 @@ func provenance(in *Instance, rp *RegionPrice) (string, string) {
 }
 
 // appendCollapsed appends one row per (price, provenance) of the instance
-// type's regions, or only the cheapest such row unless q.AllRegions.
+// type's regions; unless q.AllRegions, only those at its cheapest price.
 func appendCollapsed(rows []MarketRow, in *Instance, g *GPU, q *MarketQuery, prices []regionPrice) []MarketRow {
 	slices.SortFunc(prices, func(a, b regionPrice) int {
 		if c := cmp.Compare(a.price, b.price); c != 0 {
@@ -388,10 +388,10 @@ func appendCollapsed(rows []MarketRow, in *Instance, g *GPU, q *MarketQuery, pri
 		}
 		row.Region = row.Regions[0]
 		rows = append(rows, row)
-		if !q.AllRegions {
-			break // the cheapest only
-		}
 		start = end
+		if !q.AllRegions && start < len(prices) && prices[start].price != prices[0].price {
+			break // the cheapest price only (each provenance at it still gets its row)
+		}
 	}
 	return rows
 }
