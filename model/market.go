@@ -51,10 +51,15 @@ type MarketRow struct {
 	// OnDemandUSD and SpotUSD are the lowest of Regions per hour for the
 	// whole instance; 0 when unknown there.
 	OnDemandUSD, SpotUSD float64
-	Arch                 Arch
-	Fabric               string // between nodes: "infiniband", "efa", or "" when none is known
 	Source, Origin       string // of this price: the region's overlay when it set one, else the instance's
 }
+
+// Arch returns the host's CPU architecture (InstanceArch).
+func (r *MarketRow) Arch() Arch { return InstanceArch(r.Instance) }
+
+// Fabric returns the network between nodes: "infiniband", "efa", or ""
+// when none is known (InstanceFabric).
+func (r *MarketRow) Fabric() string { return InstanceFabric(r.Instance) }
 
 // GPUs returns the GPUs per instance.
 func (r *MarketRow) GPUs() int { return r.Instance.GPUCount }
@@ -111,9 +116,25 @@ type MarketResult struct {
 	Query  MarketQuery   // with defaults filled in
 	Rows   []MarketRow   // sorted by Query.Sort
 	Groups []MarketGroup // when Query.GroupBy is set: in order of each group's first row
-	// Considered counts instance-type × region prices in Query.Pricing
-	// before the filters, so a UI can say "12 of 4,310".
-	Considered int
+}
+
+// MarketSize counts the instance-type × region prices in mode p, before
+// any filter, so a UI can say "12 of 4,310". It depends on the catalog
+// only: count once per catalog, not per keystroke.
+func MarketSize(c *Catalog, p Pricing) int {
+	if p == "" {
+		p = OnDemand
+	}
+	n := 0
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		for j := range in.Prices {
+			if _, ok := c.price(in, &in.Prices[j], p); ok {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // InstanceArch returns the CPU architecture of an instance's host. The
@@ -219,37 +240,40 @@ func regionMatches(r string, wants []string) bool {
 }
 
 // validate checks the names that can be typos against the catalog: an
-// unknown provider, or a region filter that matches no region at all.
+// unknown provider, or a region filter that matches no region at all. It
+// stops at the first match, so a valid filter costs little on a large
+// overlay; the full list is built only for the did-you-mean.
 func (q *MarketQuery) validate(c *Catalog) error {
 	if q.MaxUSDPerHour < 0 {
 		return fmt.Errorf("%w: max price %g: want USD per hour above 0", ErrBadFilter, q.MaxUSDPerHour)
 	}
-	if len(q.Providers) == 0 && len(q.Regions) == 0 {
-		return nil
-	}
-	providers, regions := map[string]bool{}, map[string]bool{}
-	for i := range c.Instances {
-		in := &c.Instances[i]
-		providers[in.Provider] = true
-		for j := range in.Prices {
-			regions[in.Prices[j].Region] = true
-		}
-	}
 	for _, p := range q.Providers {
-		if !providers[p] {
-			return unknownName("provider", p, sortedKeys(providers), "gpuplan catalog instances")
+		if !slices.ContainsFunc(c.Instances, func(in Instance) bool { return in.Provider == p }) {
+			all := map[string]bool{}
+			for i := range c.Instances {
+				all[c.Instances[i].Provider] = true
+			}
+			return unknownName("provider", p, sortedKeys(all), "gpuplan catalog instances")
 		}
 	}
 	for _, r := range q.Regions {
-		found := regions[r]
-		for have := range regions {
-			if found {
-				break
+		found := false
+		for i := 0; i < len(c.Instances) && !found; i++ {
+			for j := range c.Instances[i].Prices {
+				if regionMatches(c.Instances[i].Prices[j].Region, []string{r}) {
+					found = true
+					break
+				}
 			}
-			found = regionMatches(have, []string{r})
 		}
 		if !found {
-			return unknownName("region", r, sortedKeys(regions), "gpuplan catalog instances --all-regions; a prefix ends in - or *, e.g. us-")
+			all := map[string]bool{}
+			for i := range c.Instances {
+				for j := range c.Instances[i].Prices {
+					all[c.Instances[i].Prices[j].Region] = true
+				}
+			}
+			return unknownName("region", r, sortedKeys(all), "gpuplan catalog instances --all-regions; a prefix ends in - or *, e.g. us-")
 		}
 	}
 	return nil
@@ -272,9 +296,10 @@ func unknownName(what, name string, valid []string, list string) error {
 }
 
 // regionPrice is one region's price of the instance being collapsed.
+// It holds no pointers, so that sorting it needs no GC write barriers.
 type regionPrice struct {
-	rp    *RegionPrice
 	price float64
+	j     int32 // index into Instance.Prices
 }
 
 // Browse lists the market: every instance type of c that passes q's
@@ -303,6 +328,10 @@ func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
 	res := MarketResult{Query: q}
 	preds := q.predicates()
 	var prices []regionPrice // scratch, reused per instance
+	// Every row's Regions is a window of one pool: one allocation, not one
+	// per row. Windows are recorded as offsets while the pool grows.
+	var pool []string
+	var spans [][2]int32
 	for i := range c.Instances {
 		in := &c.Instances[i]
 		g, err := c.GPU(in.GPU)
@@ -316,25 +345,28 @@ func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
 				break
 			}
 		}
+		if !pass {
+			continue
+		}
 		prices = prices[:0]
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			usd, ok := c.price(in, rp, q.Pricing)
-			if !ok {
+			if !ok || !regionMatches(rp.Region, q.Regions) || q.MaxUSDPerHour > 0 && usd > q.MaxUSDPerHour {
 				continue
 			}
-			res.Considered++
-			if !pass || !regionMatches(rp.Region, q.Regions) || q.MaxUSDPerHour > 0 && usd > q.MaxUSDPerHour {
-				continue
-			}
-			prices = append(prices, regionPrice{rp, usd})
+			prices = append(prices, regionPrice{usd, int32(j)})
 		}
 		if len(prices) == 0 {
 			continue
 		}
-		res.Rows = appendCollapsed(res.Rows, in, g, &q, prices)
+		res.Rows, pool, spans = appendCollapsed(res.Rows, pool, spans, in, g, &q, prices)
 	}
-	sortMarket(res.Rows, q.Sort)
+	for i := range res.Rows {
+		res.Rows[i].Regions = pool[spans[i][0]:spans[i][1]:spans[i][1]]
+		res.Rows[i].Region = res.Rows[i].Regions[0]
+	}
+	res.Rows = sortMarket(res.Rows, q.Sort)
 	if q.GroupBy != GroupNone {
 		res.Groups = groupMarket(res.Rows, q.GroupBy)
 	}
@@ -351,49 +383,66 @@ func provenance(in *Instance, rp *RegionPrice) (string, string) {
 
 // appendCollapsed appends one row per (price, provenance) of the instance
 // type's regions; unless q.AllRegions, only those at its cheapest price.
-func appendCollapsed(rows []MarketRow, in *Instance, g *GPU, q *MarketQuery, prices []regionPrice) []MarketRow {
+// Each row's regions go to pool, their window to spans.
+func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *Instance, g *GPU, q *MarketQuery, prices []regionPrice) ([]MarketRow, []string, [][2]int32) {
+	offered := len(prices)
+	if !q.AllRegions { // keep the cheapest only: one pass, then a sort of a few
+		least := prices[0].price
+		for _, p := range prices[1:] {
+			least = min(least, p.price)
+		}
+		n := 0
+		for _, p := range prices {
+			if p.price == least {
+				prices[n] = p
+				n++
+			}
+		}
+		prices = prices[:n]
+	}
 	slices.SortFunc(prices, func(a, b regionPrice) int {
 		if c := cmp.Compare(a.price, b.price); c != 0 {
 			return c
 		}
-		as, ao := provenance(in, a.rp)
-		bs, bo := provenance(in, b.rp)
-		if c := strings.Compare(as, bs); c != 0 {
-			return c
+		ra, rb := &in.Prices[a.j], &in.Prices[b.j]
+		if ra.Source != rb.Source || ra.Origin != rb.Origin {
+			as, ao := provenance(in, ra)
+			bs, bo := provenance(in, rb)
+			if c := strings.Compare(as, bs); c != 0 {
+				return c
+			}
+			if c := strings.Compare(ao, bo); c != 0 {
+				return c
+			}
 		}
-		if c := strings.Compare(ao, bo); c != 0 {
-			return c
-		}
-		return strings.Compare(a.rp.Region, b.rp.Region)
+		return strings.Compare(ra.Region, rb.Region)
 	})
-	arch, fabric := InstanceArch(in), InstanceFabric(in)
 	for start := 0; start < len(prices); {
-		src, origin := provenance(in, prices[start].rp)
+		first := &in.Prices[prices[start].j]
+		src, origin := provenance(in, first)
 		end := start + 1
 		for end < len(prices) && prices[end].price == prices[start].price {
-			s, o := provenance(in, prices[end].rp)
-			if s != src || o != origin {
+			if s, o := provenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
 				break
 			}
 			end++
 		}
 		row := MarketRow{
-			Instance: in, GPU: g, Pricing: q.Pricing, Offered: len(prices), USDPerHour: prices[start].price,
-			Arch: arch, Fabric: fabric, Source: src, Origin: origin, Regions: make([]string, 0, end-start),
+			Instance: in, GPU: g, Pricing: q.Pricing, Offered: offered, USDPerHour: prices[start].price,
+			Source: src, Origin: origin,
 		}
+		from := int32(len(pool))
 		for _, p := range prices[start:end] {
-			row.Regions = append(row.Regions, p.rp.Region)
-			row.OnDemandUSD = lowestKnown(row.OnDemandUSD, p.rp.OnDemandUSD)
-			row.SpotUSD = lowestKnown(row.SpotUSD, p.rp.SpotUSD)
+			rp := &in.Prices[p.j]
+			pool = append(pool, rp.Region)
+			row.OnDemandUSD = lowestKnown(row.OnDemandUSD, rp.OnDemandUSD)
+			row.SpotUSD = lowestKnown(row.SpotUSD, rp.SpotUSD)
 		}
-		row.Region = row.Regions[0]
 		rows = append(rows, row)
+		spans = append(spans, [2]int32{from, int32(len(pool))})
 		start = end
-		if !q.AllRegions && start < len(prices) && prices[start].price != prices[0].price {
-			break // the cheapest price only (each provenance at it still gets its row)
-		}
 	}
-	return rows
+	return rows, pool, spans
 }
 
 // lowestKnown returns the lower of two prices where 0 means unknown.
@@ -422,10 +471,11 @@ func marketKey(r *MarketRow, k MarketSort) float64 {
 	return r.USDPerHour
 }
 
-// sortMarket sorts rows by k, then price, provider, type and region. The
-// keys are computed once and the comparisons run on a compact index, so a
-// keystroke over a large overlay does not re-derive them n log n times.
-func sortMarket(rows []MarketRow, k MarketSort) {
+// sortMarket returns rows sorted by k, then price, provider, type and
+// region. The keys are computed once and the comparisons run on a compact
+// index, so a keystroke over a large overlay neither re-derives them
+// n log n times nor swaps wide rows.
+func sortMarket(rows []MarketRow, k MarketSort) []MarketRow {
 	type entry struct {
 		key, price float64
 		i          int32
@@ -457,7 +507,7 @@ func sortMarket(rows []MarketRow, k MarketSort) {
 	for i, e := range order {
 		sorted[i] = rows[e.i]
 	}
-	copy(rows, sorted)
+	return sorted
 }
 
 // groupMarket groups sorted rows by key; a row counts in each of its

@@ -59,7 +59,6 @@ type MarketJSON struct {
 	Sort       string            `json:"sort"`
 	GroupBy    string            `json:"group_by"`    // "" when not grouped
 	AllRegions bool              `json:"all_regions"` // false: each type at its cheapest price
-	Considered int               `json:"considered"`  // region prices in this mode before filtering
 	Rows       []MarketRowJSON   `json:"rows"`
 	Groups     []MarketGroupJSON `json:"groups"` // empty when not grouped
 }
@@ -78,7 +77,7 @@ func knownUSD(v float64) *float64 {
 func (res *MarketResult) JSON() MarketJSON {
 	out := MarketJSON{
 		Pricing: string(res.Query.Pricing), Sort: string(res.Query.Sort), GroupBy: string(res.Query.GroupBy),
-		AllRegions: res.Query.AllRegions, Considered: res.Considered,
+		AllRegions: res.Query.AllRegions,
 		Rows: make([]MarketRowJSON, len(res.Rows)), Groups: make([]MarketGroupJSON, len(res.Groups)),
 	}
 	for i := range res.Rows {
@@ -88,7 +87,7 @@ func (res *MarketResult) JSON() MarketJSON {
 			Provider: in.Provider, InstanceType: in.Type, GPU: r.GPU.Key, GPUCount: in.GPUCount,
 			VRAMGiB: r.VRAMGiB(), TotalVRAMGiB: round6(r.TotalVRAMGiB()), VCPUs: in.VCPUs, RAMGiB: in.MemoryGiB,
 			VCPUsPerGPU: round6(r.VCPUsPerGPU()), RAMGiBPerGPU: round6(r.RAMPerGPUGiB()),
-			Interconnect: in.Interconnect, Fabric: r.Fabric, Arch: string(r.Arch), Pricing: string(r.Pricing),
+			Interconnect: in.Interconnect, Fabric: r.Fabric(), Arch: string(r.Arch()), Pricing: string(r.Pricing),
 			USDPerHour: r.USDPerHour, USDPerGPUHour: round6(r.USDPerGPUHour()), USDPerGiBHour: round6(r.USDPerGiBHour()),
 			OnDemandUSDPerHour: knownUSD(r.OnDemandUSD), SpotUSDPerHour: knownUSD(r.SpotUSD),
 			Region: r.Region, Regions: append([]string{}, r.Regions...), RegionsOffered: r.Offered,
@@ -186,8 +185,8 @@ func usd(v float64) string {
 // order, unescaped: for a terminal table as well as for Markdown.
 func MarketMarkdownRow(r *MarketRow) []string {
 	link := r.Instance.Interconnect
-	if r.Fabric != "" {
-		link += " + " + r.Fabric
+	if f := r.Fabric(); f != "" {
+		link += " + " + f
 	}
 	region := r.Region
 	if n := len(r.Regions) - 1; n > 0 {

@@ -80,7 +80,7 @@ func rowNames(rows []MarketRow) string {
 	return strings.Join(s, ", ")
 }
 
-func specs(t *testing.T, c *Catalog, s ...string) []GPUSpec {
+func specs(t testing.TB, c *Catalog, s ...string) []GPUSpec {
 	t.Helper()
 	var out []GPUSpec
 	for _, x := range s {
@@ -189,8 +189,8 @@ func TestBrowseRow(t *testing.T) {
 		{"VRAM total = 8 × 80", r.TotalVRAMGiB(), 640.0},
 		{"RAM per GPU = 2048 / 8", r.RAMPerGPUGiB(), 256.0},
 		{"vCPUs per GPU = 192 / 8", r.VCPUsPerGPU(), 24.0},
-		{"arch", r.Arch, ArchX86},
-		{"fabric", r.Fabric, "efa"},
+		{"arch", r.Arch(), ArchX86},
+		{"fabric", r.Fabric(), "efa"},
 		{"source", r.Source, "aws src"},
 		{"origin", r.Origin, "embedded"},
 	}
@@ -202,8 +202,18 @@ func TestBrowseRow(t *testing.T) {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	if res.Considered != 19 {
-		t.Errorf("Considered = %d, want 19 on-demand region prices (4+3+1+3+2+1+1+1+1+1+1)", res.Considered)
+	c := marketCatalog()
+	for _, tt := range []struct {
+		p    Pricing
+		want int
+	}{
+		{OnDemand, 19},  // 4+3+1+3+2+1+1+1+1+1+1 regions with an on-demand price, the retired type's too
+		{Spot, 8},       // p5 3, a2 2, g2 1, g6.12xlarge 1, g6.xlarge 1
+		{Reserved1y, 4}, // the discount covers p5. only
+	} {
+		if got := MarketSize(c, tt.p); got != tt.want {
+			t.Errorf("MarketSize(%s) = %d, want %d", tt.p, got, tt.want)
+		}
 	}
 }
 
