@@ -78,7 +78,7 @@ func (res *MarketResult) JSON() MarketJSON {
 	out := MarketJSON{
 		Pricing: string(res.Query.Pricing), Sort: string(res.Query.Sort), GroupBy: string(res.Query.GroupBy),
 		AllRegions: res.Query.AllRegions,
-		Rows: make([]MarketRowJSON, len(res.Rows)), Groups: make([]MarketGroupJSON, len(res.Groups)),
+		Rows:       make([]MarketRowJSON, len(res.Rows)), Groups: make([]MarketGroupJSON, len(res.Groups)),
 	}
 	for i := range res.Rows {
 		r := &res.Rows[i]
