@@ -2,7 +2,6 @@ package model
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strings"
 )
@@ -245,7 +244,7 @@ func regionMatches(r string, wants []string) bool {
 // overlay; the full list is built only for the did-you-mean.
 func (q *MarketQuery) validate(c *Catalog) error {
 	if q.MaxUSDPerHour < 0 {
-		return fmt.Errorf("%w: max price %g: want USD per hour above 0", ErrBadFilter, q.MaxUSDPerHour)
+		return badFilter("max price %g: want USD per hour above 0", q.MaxUSDPerHour)
 	}
 	for _, p := range q.Providers {
 		if !slices.ContainsFunc(c.Instances, func(in Instance) bool { return in.Provider == p }) {
@@ -270,7 +269,11 @@ func (q *MarketQuery) validate(c *Catalog) error {
 			all := map[string]bool{}
 			for i := range c.Instances {
 				for j := range c.Instances[i].Prices {
-					all[c.Instances[i].Prices[j].Region] = true
+					reg := c.Instances[i].Prices[j].Region
+					all[reg] = true
+					if pre, _, ok := strings.Cut(reg, "-"); ok {
+						all[pre+"-"] = true // suggest prefixes too: "europe-"
+					}
 				}
 			}
 			return unknownName("region", r, sortedKeys(all), "gpuplan catalog instances --all-regions; a prefix ends in - or *, e.g. us-")
@@ -290,9 +293,9 @@ func sortedKeys(m map[string]bool) []string {
 
 func unknownName(what, name string, valid []string, list string) error {
 	if s := Closest(name, valid, 3); len(s) > 0 {
-		return fmt.Errorf("%w: unknown %s %q; did you mean %s? (list them with %s)", ErrBadFilter, what, name, OrList(s), list)
+		return badFilter("unknown %s %q; did you mean %s? (list them with %s)", what, name, OrList(s), list)
 	}
-	return fmt.Errorf("%w: unknown %s %q (list them with %s)", ErrBadFilter, what, name, list)
+	return badFilter("unknown %s %q (list them with %s)", what, name, list)
 }
 
 // regionPrice is one region's price of the instance being collapsed.
@@ -311,7 +314,7 @@ type regionPrice struct {
 // Reserved prices apply the provider's published discount (Catalog.price).
 // Rows need a price in q.Pricing; an instance type without one is not on
 // that market. Errors (unknown provider, a region filter that matches no
-// region) wrap ErrBadFilter and suggest the nearest names.
+// region) match ErrBadFilter and suggest the nearest names.
 func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
 	if q.Pricing == "" {
 		q.Pricing = OnDemand

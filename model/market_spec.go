@@ -33,8 +33,17 @@ import (
 // "80GB" A100 has 80 × 2³⁰ bytes; see GPU.MemoryGiB), so 80GB and 80GiB
 // select the same GPUs. TB and TiB are 1024 of those.
 
-// ErrBadFilter is wrapped by every error of the market filter grammar.
+// ErrBadFilter is matched (errors.Is) by every error of the market filter
+// grammar and of Browse's checks; the messages themselves do not repeat it.
 var ErrBadFilter = errors.New("bad filter")
+
+// filterError is a one-line message that errors.Is matches to ErrBadFilter.
+type filterError struct{ msg string }
+
+func (e *filterError) Error() string        { return e.msg }
+func (e *filterError) Is(target error) bool { return target == ErrBadFilter }
+
+func badFilter(format string, a ...any) error { return &filterError{fmt.Sprintf(format, a...)} }
 
 // Bounds is an inclusive range. Min 0 means no lower bound and Max 0 no
 // upper bound, so the zero Bounds accepts everything.
@@ -93,18 +102,18 @@ const gpuSpecForms = "want e.g. H100, H100:8, A100-80GB:4+, h100:1..4 or 24GB..8
 // ParseGPUSpec parses a GPU spec (see the grammar above) against the GPUs
 // of c. Names match catalog keys, names and aliases ignoring case and
 // separators; an unknown name is an error with a did-you-mean. Errors wrap
-// ErrBadFilter, are one line, and show the right form.
+// match ErrBadFilter, are one line, and show the right form.
 func ParseGPUSpec(s string, c *Catalog) (GPUSpec, error) {
 	spec := GPUSpec{Text: s}
 	t := strings.Join(strings.Fields(s), "")
 	if t == "" {
-		return spec, fmt.Errorf("%w: empty gpu spec; %s", ErrBadFilter, gpuSpecForms)
+		return spec, badFilter("empty gpu spec; %s", gpuSpecForms)
 	}
 	vendors := gpuVendors(c)
 	seen := map[string]string{}
 	for _, tok := range strings.Split(t, ":") {
 		if tok == "" {
-			return spec, fmt.Errorf("%w: gpu spec %q has an empty part between colons; %s", ErrBadFilter, s, gpuSpecForms)
+			return spec, badFilter("gpu spec %q has an empty part between colons; %s", s, gpuSpecForms)
 		}
 		kind := "count"
 		switch {
@@ -116,7 +125,7 @@ func ParseGPUSpec(s string, c *Catalog) (GPUSpec, error) {
 			kind = "memory"
 		}
 		if prev, ok := seen[kind]; ok {
-			return spec, fmt.Errorf("%w: gpu spec %q gives the %s twice (%s and %s); %s", ErrBadFilter, s, kind, prev, tok, gpuSpecForms)
+			return spec, badFilter("gpu spec %q gives the %s twice (%s and %s); %s", s, kind, prev, tok, gpuSpecForms)
 		}
 		seen[kind] = tok
 		var err error
@@ -131,7 +140,7 @@ func ParseGPUSpec(s string, c *Catalog) (GPUSpec, error) {
 			spec.Count, err = parseCountRange(tok)
 		}
 		if err != nil {
-			return spec, fmt.Errorf("gpu spec %q: %w", s, err)
+			return spec, badFilter("gpu spec %q: %s", s, err)
 		}
 	}
 	return spec, nil
@@ -158,7 +167,7 @@ func resolveGPUNames(list string, c *Catalog) ([]string, error) {
 	}
 	for _, name := range strings.Split(list, ",") {
 		if name == "" {
-			return nil, fmt.Errorf("%w: empty GPU name in %q; separate names with one comma, e.g. A100,H100", ErrBadFilter, list)
+			return nil, badFilter("empty GPU name in %q; separate names with one comma, e.g. A100,H100", list)
 		}
 		if prefix, ok := strings.CutSuffix(name, "*"); ok {
 			n := len(keys)
@@ -190,14 +199,25 @@ func resolveGPUNames(list string, c *Catalog) ([]string, error) {
 // aliases, the names users type.
 func unknownGPU(name string, c *Catalog, what string) error {
 	var names []string
+	owner := map[string]string{} // name → GPU key, to suggest each GPU once
 	for i := range c.GPUs {
-		names = append(names, c.GPUs[i].Key)
-		names = append(names, c.GPUs[i].Aliases...)
+		for _, n := range append([]string{c.GPUs[i].Key}, c.GPUs[i].Aliases...) {
+			names = append(names, n)
+			owner[n] = c.GPUs[i].Key
+		}
 	}
-	if s := Closest(name, names, 3); len(s) > 0 {
-		return fmt.Errorf("%w: %s; did you mean %s? (list them with gpuplan catalog gpus)", ErrBadFilter, what, OrList(s))
+	var s []string
+	seen := map[string]bool{}
+	for _, n := range Closest(name, names, len(names)) {
+		if k := owner[n]; !seen[k] && len(s) < 3 {
+			seen[k] = true
+			s = append(s, n)
+		}
 	}
-	return fmt.Errorf("%w: %s (list them with gpuplan catalog gpus)", ErrBadFilter, what)
+	if len(s) > 0 {
+		return badFilter("%s; did you mean %s? (list them with gpuplan catalog gpus)", what, OrList(s))
+	}
+	return badFilter("%s (list them with gpuplan catalog gpus)", what)
 }
 
 // splitRange splits "a..b", "a+", "a" into its ends; a missing end is "".
@@ -217,7 +237,7 @@ func parseCountRange(s string) (Bounds, error) {
 	const forms = "want a count such as 8, 4+, 1..4 or ..4"
 	lo, hi, _ := splitRange(s)
 	if lo == "" && hi == "" {
-		return Bounds{}, fmt.Errorf("%w: count %q has no number; %s", ErrBadFilter, s, forms)
+		return Bounds{}, badFilter("count %q has no number; %s", s, forms)
 	}
 	var b Bounds
 	for i, part := range []string{lo, hi} {
@@ -226,10 +246,10 @@ func parseCountRange(s string) (Bounds, error) {
 		}
 		n, err := strconv.Atoi(part)
 		if err != nil {
-			return Bounds{}, fmt.Errorf("%w: count %q: %q is not a whole number; %s", ErrBadFilter, s, part, forms)
+			return Bounds{}, badFilter("count %q: %q is not a whole number; %s", s, part, forms)
 		}
 		if n < 1 || n > maxGPUCount {
-			return Bounds{}, fmt.Errorf("%w: count %q: %d GPUs is outside 1..%d; %s", ErrBadFilter, s, n, maxGPUCount, forms)
+			return Bounds{}, badFilter("count %q: %d GPUs is outside 1..%d; %s", s, n, maxGPUCount, forms)
 		}
 		if i == 0 {
 			b.Min = float64(n)
@@ -238,7 +258,7 @@ func parseCountRange(s string) (Bounds, error) {
 		}
 	}
 	if b.Max > 0 && b.Min > b.Max {
-		return Bounds{}, fmt.Errorf("%w: count %q: %g is more than %g; write the smaller first, e.g. %g..%g", ErrBadFilter, s, b.Min, b.Max, b.Max, b.Min)
+		return Bounds{}, badFilter("count %q: %g is more than %g; write the smaller first, e.g. %g..%g", s, b.Min, b.Max, b.Max, b.Min)
 	}
 	return b, nil
 }
@@ -253,13 +273,13 @@ var gpuMemUnits = []struct {
 // "..48GB", "40GB..", or an exact "80GB", into GiB (the vendor's GB of GPU
 // memory is GiB, so GB and GiB are the same here; TB and TiB are 1024).
 // Every number needs its unit, so that a count is never read as memory.
-// Errors wrap ErrBadFilter.
+// Errors match ErrBadFilter.
 func ParseVRAMRange(s string) (Bounds, error) {
 	const forms = "want GPU memory such as 24GB..80GB, 40GB+, ..48GB or 80GB"
 	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
 	lo, hi, _ := splitRange(t)
 	if lo == "" && hi == "" {
-		return Bounds{}, fmt.Errorf("%w: memory %q has no size; %s", ErrBadFilter, s, forms)
+		return Bounds{}, badFilter("memory %q has no size; %s", s, forms)
 	}
 	var b Bounds
 	for i, part := range []string{lo, hi} {
@@ -268,7 +288,7 @@ func ParseVRAMRange(s string) (Bounds, error) {
 		}
 		v, err := parseGiB(part)
 		if err != nil {
-			return Bounds{}, fmt.Errorf("%w: memory %q: %s; %s", ErrBadFilter, s, err.Error(), forms)
+			return Bounds{}, badFilter("memory %q: %s; %s", s, err.Error(), forms)
 		}
 		if i == 0 {
 			b.Min = v
@@ -277,7 +297,7 @@ func ParseVRAMRange(s string) (Bounds, error) {
 		}
 	}
 	if b.Max > 0 && b.Min > b.Max {
-		return Bounds{}, fmt.Errorf("%w: memory %q: the smaller size goes first, e.g. %s", ErrBadFilter, s, Bounds{b.Max, b.Min}.String("GB"))
+		return Bounds{}, badFilter("memory %q: the smaller size goes first, e.g. %s", s, Bounds{b.Max, b.Min}.String("GB"))
 	}
 	return b, nil
 }
@@ -306,7 +326,7 @@ func parseGiB(s string) (float64, error) {
 
 // ParseMaxPrice parses a price limit in USD per hour: "2", "2.50",
 // "$2.50", "2.5/h", "$2.50/hr". 0 is refused (it would mean "free"; leave
-// the flag out for no limit). Errors wrap ErrBadFilter.
+// the flag out for no limit). Errors match ErrBadFilter.
 func ParseMaxPrice(s string) (float64, error) {
 	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
 	t = strings.TrimPrefix(t, "$")
@@ -318,7 +338,7 @@ func ParseMaxPrice(s string) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return 0, fmt.Errorf("%w: max price %q: want USD per hour above 0, e.g. 2.50 or $2.50/h", ErrBadFilter, s)
+		return 0, badFilter("max price %q: want USD per hour above 0, e.g. 2.50 or $2.50/h", s)
 	}
 	return v, nil
 }
@@ -343,7 +363,7 @@ var archAliases = map[string]Arch{"amd64": ArchX86, "x86-64": ArchX86, "x64": Ar
 func ParseArch(s string) (Arch, error) {
 	a, err := parseEnum(s, "arch", Archs, archAliases)
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrBadFilter, err)
+		return "", badFilter("%s", err)
 	}
 	return a, nil
 }
@@ -376,7 +396,7 @@ var marketSortAliases = map[string]MarketSort{
 func ParseMarketSort(s string) (MarketSort, error) {
 	k, err := parseEnum(s, "sort", MarketSorts, marketSortAliases)
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrBadFilter, err)
+		return "", badFilter("%s", err)
 	}
 	return k, nil
 }
@@ -401,7 +421,7 @@ var marketGroupAliases = map[string]MarketGroupBy{"none": GroupNone, "": GroupNo
 func ParseMarketGroupBy(s string) (MarketGroupBy, error) {
 	k, err := parseEnum(s, "group-by", MarketGroups, marketGroupAliases)
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrBadFilter, err)
+		return "", badFilter("%s", err)
 	}
 	return k, nil
 }
@@ -422,7 +442,7 @@ var Interconnects = []string{LinkNVLink, LinkNVSwitch, LinkPCIe, "infinity-fabri
 func ParseInterconnect(s string) (string, error) {
 	k, err := parseEnum(s, "interconnect", Interconnects, map[string]string{"nvl": LinkNVLink, "if": "infinity-fabric", "xgmi": "infinity-fabric"})
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrBadFilter, err)
+		return "", badFilter("%s", err)
 	}
 	return k, nil
 }
