@@ -307,7 +307,7 @@ func TestBrowseErrors(t *testing.T) {
 		want string
 	}{
 		{"provider typo", MarketQuery{Providers: []string{"lamda"}}, `unknown provider "lamda"; did you mean lambda?`},
-		{"region typo", MarketQuery{Regions: []string{"eurpoe-"}}, `unknown region "eurpoe-"; did you mean europe-`},
+		{"region typo", MarketQuery{Regions: []string{"eurpoe-"}}, `unknown region "eurpoe-"; did you mean eu- or europe-?`},
 		{"region prefix without a dash matches nothing", MarketQuery{Regions: []string{"zz"}}, `unknown region "zz"`},
 		{"negative price", MarketQuery{MaxUSDPerHour: -1}, "max price -1"},
 	}
