@@ -32,6 +32,9 @@ type MarketQuery struct {
 	// AllRegions gives one row per instance type and price instead of one
 	// per instance type at its cheapest price. Grouping by region implies it.
 	AllRegions bool
+	// ExchangeRates are USD per unit of another currency (model.Query's);
+	// rows priced in a currency without a rate are left out.
+	ExchangeRates map[string]float64
 }
 
 // MarketRow is one choice on the market: an instance type at one price in
@@ -128,7 +131,7 @@ func MarketSize(c *Catalog, p Pricing) int {
 	for i := range c.Instances {
 		in := &c.Instances[i]
 		for j := range in.Prices {
-			if _, ok := c.price(in, &in.Prices[j], p); ok {
+			if _, ok := c.listPrice(in, &in.Prices[j], p, nil); ok {
 				n++
 			}
 		}
@@ -136,21 +139,10 @@ func MarketSize(c *Catalog, p Pricing) int {
 	return n
 }
 
-// InstanceArch returns the CPU architecture of an instance's host. The
-// catalog has no such field yet, so it is derived from the GPU: GH200,
-// GB200 and GB300 are superchips whose host CPU is NVIDIA Grace, an Arm
-// Neoverse V2 design (NVIDIA Technical Blog, "NVIDIA Grace CPU Superchip
-// Architecture In Depth"), and the T4G is sold only in AWS G5g instances,
-// whose CPU is AWS Graviton2, Arm (AWS, "Amazon EC2 G5g Instances");
-// every other GPU instance in the catalog is an x86_64 host. When
-// Instance carries its own architecture, return that here.
-func InstanceArch(in *Instance) Arch {
-	switch in.GPU {
-	case "gh200", "gb200", "gb300", "t4g":
-		return ArchARM
-	}
-	return ArchX86
-}
+// InstanceArch returns the CPU architecture of an instance's host, as the
+// catalog records it (Instance.CPUArch, set at import for Grace and
+// Graviton hosts; x86_64 otherwise).
+func InstanceArch(in *Instance) Arch { return Arch(in.Arch()) }
 
 // clusterFabrics are the instance types with a known RDMA network between
 // nodes, each as its catalog entry's source states it: AWS Compute Blog,
@@ -354,7 +346,7 @@ func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
 		prices = prices[:0]
 		for j := range in.Prices {
 			rp := &in.Prices[j]
-			usd, ok := c.price(in, rp, q.Pricing)
+			usd, ok := c.listPrice(in, rp, q.Pricing, q.ExchangeRates)
 			if !ok || !regionMatches(rp.Region, q.Regions) || q.MaxUSDPerHour > 0 && usd > q.MaxUSDPerHour {
 				continue
 			}

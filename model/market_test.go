@@ -48,7 +48,7 @@ func marketCatalog() *Catalog {
 				Prices: []RegionPrice{{Region: "us-central1", OnDemandUSD: 0.71, SpotUSD: 0.22}, {Region: "europe-west1", OnDemandUSD: 0.78}}},
 			{Provider: "aws", Type: "g6.12xlarge", GPU: "l4", GPUCount: 4, VCPUs: 48, MemoryGiB: 192, Interconnect: "pcie",
 				Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 4.6, SpotUSD: 1.5}}},
-			{Provider: "lambda", Type: "gpu_1x_gh200", GPU: "gh200", GPUCount: 1, VCPUs: 64, MemoryGiB: 432, Interconnect: "nvlink",
+			{Provider: "lambda", Type: "gpu_1x_gh200", GPU: "gh200", CPUArch: "arm64", GPUCount: 1, VCPUs: 64, MemoryGiB: 432, Interconnect: "nvlink",
 				Prices: []RegionPrice{{Region: "us-east-3", OnDemandUSD: 1.49}}},
 			{Provider: "azure", Type: "Standard_ND96isr_H100_v5", GPU: "h100-sxm", GPUCount: 8, VCPUs: 96, MemoryGiB: 1900, Interconnect: "nvswitch",
 				Prices: []RegionPrice{{Region: "eastus", OnDemandUSD: 98.32}}},
@@ -501,11 +501,11 @@ func TestParseMarketFlags(t *testing.T) {
 	}
 }
 
-// TestInstanceArch: the hook's derivation on the GPUs whose host is Arm.
+// TestInstanceArch: the catalog's CPU architecture, x86_64 when unset.
 func TestInstanceArch(t *testing.T) {
-	for gpu, want := range map[string]Arch{"gh200": ArchARM, "gb200": ArchARM, "gb300": ArchARM, "t4g": ArchARM, "h100-sxm": ArchX86, "l4": ArchX86} {
-		if got := InstanceArch(&Instance{GPU: gpu}); got != want {
-			t.Errorf("InstanceArch(%s) = %s, want %s", gpu, got, want)
+	for arch, want := range map[string]Arch{"arm64": ArchARM, "x86_64": ArchX86, "": ArchX86} {
+		if got := InstanceArch(&Instance{GPU: "gh200", CPUArch: arch}); got != want {
+			t.Errorf("InstanceArch(CPUArch=%q) = %s, want %s", arch, got, want)
 		}
 	}
 }

@@ -171,6 +171,12 @@ func (c *Catalog) price(in *Instance, r *RegionPrice, p Pricing, rates map[strin
 	if in.Retired != "" {
 		return 0, false
 	}
+	return c.listPrice(in, r, p, rates)
+}
+
+// listPrice is price without the retirement rule: what a retired type
+// cost, for listings that show it marked (catalog instances --all).
+func (c *Catalog) listPrice(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
 	fx := 1.0
 	if cur := in.PriceCurrency(); cur != "USD" {
 		if fx = rates[cur]; !(fx > 0) {
