@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Estimate is what a workload needs: memory per GPU, FLOPs and, on a given
@@ -16,12 +17,28 @@ type Estimate struct {
 	TrainableParams float64 // parameters with gradients (adapters only for LoRA)
 	ActiveParams    float64 // parameters used per token (MoE: experts per token)
 
-	Memory   Memory   // per GPU, bytes
+	// Memory is the per-GPU breakdown at the peak phase, in bytes; its
+	// Total is what nvidia-smi shows for the process (CUDA context and NCCL
+	// included), the figure fit compares with GPU.MemoryBytes.
+	Memory   Memory
 	Overhead Overhead // the parts of Memory.Overhead
-	// GatheredWeights is the part of Memory.Weights that ZeRO-3/FSDP
-	// gathers for the blocks being computed, beyond the shard; the rest is
-	// the ZeRO paper's model-state figure.
-	GatheredWeights float64
+	// States holds the model states over the whole step (Weights,
+	// Gradients, OptimizerStates) and Gathered, whatever phase peaks: the
+	// figures to compare with the ZeRO paper.
+	States Memory
+	// Recipe is the training recipe the memory follows (TrainingRecipe).
+	Recipe Recipe
+	// Phases is the memory at each phase of a training step (forward end,
+	// backward, optimizer step); inference has one. PeakPhase names the
+	// one Memory is taken at.
+	Phases    []PhaseMemory
+	PeakPhase Phase
+	// TorchAllocated is what torch.cuda.max_memory_allocated() would
+	// report: the peak of live tensors. TorchReserved is what
+	// max_memory_reserved() would report: that plus the cuBLAS workspace
+	// and the caching allocator's fragmentation. Neither includes the CUDA
+	// context or NCCL's buffers, which nvidia-smi shows.
+	TorchAllocated, TorchReserved float64
 
 	FLOPsPerSample float64 // one training sample (or inference request)
 	SamplesPerStep float64 // global batch: micro-batch × grad-accum × data-parallel GPUs
@@ -86,7 +103,18 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	case w.Task == TaskInference:
 		e.TrainableParams = 0
 	}
-	e.Memory = memory(&e.Workload, &e.Overhead, &e.GatheredWeights)
+	var ph [3]PhaseMemory
+	var peak int
+	e.Memory, peak = memory(&e.Workload, &e.Overhead, &ph, &e.States)
+	if w.Task.Training() {
+		e.Recipe = w.TrainingRecipe()
+		e.Phases = append(make([]PhaseMemory, 0, 3), ph[:]...)
+	} else {
+		e.Phases = append(make([]PhaseMemory, 0, 1), ph[0])
+	}
+	e.PeakPhase = ph[peak].Phase
+	e.TorchAllocated = e.Memory.Tensors()
+	e.TorchReserved = e.TorchAllocated + e.Overhead.Workspace + e.Overhead.Fragmentation
 
 	dp := float64(w.GPUs / w.TP)
 	if w.Task == TaskInference {
@@ -192,23 +220,43 @@ func (e *Estimate) Assumptions() []string {
 		add("only the parameter count is known: activations and FLOPs use a generic decoder shape of %d layers × %d hidden (Kaplan et al. 2020, N ≈ 12·L·h², GPT-3 aspect ratio); model-state memory is exact", a.Layers, a.Hidden)
 	}
 	if w.Task.Training() {
-		wb := trainWeightBytes(w.Precision)
-		ob := masterBytes(w.Precision) + optimizerStateBytes(w.Optimizer, w.Precision, a)
+		rb := bytesFor(e.Recipe)
+		ob := rb.master + optimizerStateBytes(w.Optimizer, rb.state, a)
+		add("recipe %s: %s", e.Recipe, recipeNote(e.Recipe))
 		switch w.Task {
 		case TaskLoRA, TaskQLoRA:
-			base := fmt.Sprintf("%.0f-bit", 8*wb)
-			if w.Task == TaskQLoRA {
-				base = fmt.Sprintf("NF4 (%.3f B/param with double-quantized constants, QLoRA §3) for block linears, 16-bit for embeddings, norms and head", NF4BytesPerParam)
+			base := "16-bit"
+			if e.Recipe == RecipeFP32 {
+				base = "fp32"
 			}
-			add("frozen base weights: %s; LoRA rank %d on %v: %.3g trainable parameters with %.4g bytes each of weight, gradient and optimizer state", base, w.LoRARank, w.LoRATargets, e.TrainableParams, 2*wb+ob)
+			if w.Task == TaskQLoRA {
+				q, dq := w.FourBit()
+				dqs := "fp32 absmax per 64 values"
+				if dq {
+					dqs = "double-quantized absmax (8-bit per 64 values, fp32 per 256 absmax)"
+				}
+				base = fmt.Sprintf("bitsandbytes %s with %s, %.4g B/param, for block linears, 16-bit for embeddings, norms and head; the 16-bit input of every 4-bit matmul is saved for backward", strings.ToUpper(string(q)), dqs, FourBitBytesPerParam(dq))
+			}
+			add("frozen base weights: %s; LoRA rank %d on %v: %.3g trainable parameters with %.4g bytes each of weight, gradient and optimizer state", base, w.LoRARank, w.LoRATargets, e.TrainableParams, rb.weight+rb.grad+ob)
 		default:
-			add("model states: %.4g bytes/parameter = %.0f weights + %.0f gradients + %.4g optimizer (%s, %s; ZeRO paper §3.1 accounting)", 2*wb+ob, wb, wb, ob, w.Optimizer, w.Precision)
+			add("model states: %.4g bytes/parameter = %.0f weights + %.0f gradients + %.4g optimizer (%s; ZeRO paper §3.1 accounting)", rb.weight+rb.grad+ob, rb.weight, rb.grad, ob, w.Optimizer)
 		}
+		if e.Memory.CastCache > 0 || e.Recipe == RecipeAutocast {
+			add("torch.autocast keeps a 16-bit cast of every matmul weight until backward and saves norm inputs and softmax in fp32 (autocast_mode.cpp fp32 list)")
+		}
+		add("peak at the %s phase: allocated %.2f GiB (torch max_memory_allocated), reserved %.2f GiB (max_memory_reserved), nvidia-smi %.2f GiB", e.PeakPhase, e.TorchAllocated/GiB, e.TorchReserved/GiB, e.Memory.Total()/GiB)
 		if st := w.Strategy.ZeROStage(); st > 0 && w.GPUs/w.TP > 1 {
 			add("%s over %d data-parallel GPUs shards %s; activations are never sharded", w.Strategy, w.GPUs/w.TP, [...]string{"", "optimizer states", "optimizer states and gradients", "parameters, gradients and optimizer states"}[st])
 		}
 		if st := w.Strategy.ZeROStage(); st == 3 && w.GPUs/w.TP > 1 {
-			add("ZeRO-3/FSDP gathers two blocks of full parameters at a time (current and prefetched)")
+			if e.Recipe == RecipeDeepSpeed {
+				add("ZeRO-3 gathers the largest module plus stage3_prefetch_bucket_size %.0e elements, at most stage3_max_live_parameters %.0e (DeepSpeed defaults), as a line of its own", DSPrefetchBucketSize, DSMaxLiveParameters)
+			} else {
+				add("FSDP holds the root unit (embeddings, head) and two blocks unsharded in 16-bit (current and prefetched), as a line of its own")
+			}
+		}
+		if e.Recipe == RecipeDeepSpeed && w.GPUs/w.TP > 1 {
+			add("DeepSpeed reduce bucket: reduce_bucket_size %.0e elements in 16-bit (DeepSpeed default; `gpuplan export` sets no bucket sizes)", DSReduceBucketSize)
 		}
 		if a.HasShape() {
 			attn := "fused attention (FlashAttention, or PyTorch's memory-efficient SDPA in fp32 and before compute capability 8.0): no s² scores stored"
@@ -219,12 +267,19 @@ func (e *Estimate) Assumptions() []string {
 			if w.Ckpt() {
 				ckpt = "full checkpointing keeps each block's input and recomputes one block at a time (adds one forward pass)"
 			}
-			add("activations: Korthikanti et al. 2022 per-block terms (dropout masks included), %s, %s", attn, ckpt)
+			drop := "no dropout"
+			if a.Dropout {
+				drop = "dropout masks included"
+			}
+			add("activations: Korthikanti et al. 2022 per-block terms (%s), %s, %s", drop, attn, ckpt)
 			if countsLogits(w) {
-				if activationBytes(w.Precision) == 4 {
-					add("logits: %d-token vocabulary, fp32 logits, the fp32 log-softmax for the loss and its gradient", a.Vocab)
-				} else {
-					add("logits: %d-token vocabulary, 16-bit logits plus their fp32 copy, the fp32 log-softmax for the loss and its gradient", a.Vocab)
+				switch w.LossImpl() {
+				case LossFused:
+					add("logits: %d-token vocabulary, fused cross-entropy on the %.0f-bit logits with an in-place gradient", a.Vocab, 8*activationBytes(w.Precision))
+				case LossChunked:
+					add("logits: %d-token vocabulary, chunked linear cross-entropy: one of %d chunks of logits live", a.Vocab, ChunkedLossChunks)
+				default:
+					add("logits: %d-token vocabulary, Hugging Face loss: logits, their fp32 copy, the fp32 log-softmax and its gradient", a.Vocab)
 				}
 			}
 		} else {

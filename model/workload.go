@@ -44,6 +44,11 @@ type Workload struct {
 	GenTokens  int // inference: tokens generated per sequence (decoders and encoder-decoders only)
 
 	MFU float64 // model FLOPs utilisation override, (0, 1]; 0 picks DefaultMFU
+
+	Recipe      Recipe    // training recipe; RecipeAuto picks TrainingRecipe's choice
+	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
+	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
+	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
 }
 
 // Defaults returned by DefaultLoRATargets and used by Workload.Defaults.
@@ -213,6 +218,9 @@ func (w *Workload) Validate() error {
 	}
 	if w.Task.Training() && !containsEnum(Optimizers, w.Optimizer) {
 		return bad("optimizer", "want %s", OrList(enumNames(Optimizers)))
+	}
+	if !containsEnum(Recipes, w.Recipe) || !containsEnum(Losses, w.Loss) || !containsEnum(QuantTypes, w.QuantType) {
+		return bad("recipe", "recipe %q, loss %q or quant_type %q is not one gpuplan knows; see ParseRecipe, ParseLoss, ParseQuantType", w.Recipe, w.Loss, w.QuantType)
 	}
 	if !containsEnum(Strategies, w.Strategy) {
 		return bad("strategy", "want %s", OrList(enumNames(Strategies)))
