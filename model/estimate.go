@@ -39,19 +39,40 @@ type Estimate struct {
 	// and the caching allocator's fragmentation. Neither includes the CUDA
 	// context or NCCL's buffers, which nvidia-smi shows.
 	TorchAllocated, TorchReserved float64
+	// MemoryBand is the 90% range of the nvidia-smi total, bytes, from
+	// the calibration residuals of comparable cases (BandFor "memory").
+	MemoryBand [2]float64
+	// TimeBand is the 90% range of Hours (BandFor "time"); zero without
+	// time.
+	TimeBand [2]float64
 
-	FLOPsPerSample float64 // one training sample (or inference request)
-	SamplesPerStep float64 // global batch: micro-batch × grad-accum × data-parallel GPUs
-	FLOPsPerStep   float64 // per optimizer step, all GPUs
-	Samples        float64 // dataset samples × epochs (0 without a dataset)
-	Steps          float64 // optimizer steps for the whole job (0 without a dataset)
-	TotalFLOPs     float64 // the whole job (0 without a dataset)
+	FLOPsPerSample float64 // model FLOPs of one training sample (or inference request), no recomputation
+	// HardwareFLOPsPerSample adds what activation checkpointing recomputes.
+	HardwareFLOPsPerSample float64
+	SamplesPerStep         float64 // global batch: micro-batch × grad-accum × data-parallel GPUs
+	FLOPsPerStep           float64 // per optimizer step, all GPUs
+	Samples                float64 // dataset samples × epochs (0 without a dataset)
+	Steps                  float64 // optimizer steps for the whole job (0 without a dataset)
+	TotalFLOPs             float64 // the whole job (0 without a dataset)
 
 	// GPU is the GPU type the time is for; nil when none was given.
 	GPU        *GPU
 	Precision  Precision // what runs on GPU after any fallback (T4 has no bf16: amp-fp16)
 	PeakTFLOPS float64   // dense peak of GPU at Precision, 10¹² FLOP/s
-	MFU        float64   // model FLOPs utilisation used
+	// MFU is the model FLOPs utilisation the time implies: the user's
+	// when given, else model FLOPs / (time × GPUs × peak), after
+	// recomputation, communication and memory-bound layers.
+	MFU float64
+	// HFU is the hardware FLOPs utilisation assumed for compute-bound
+	// work (DefaultHFU); 0 when the user gave an MFU.
+	HFU float64
+	// CommSeconds is the communication per optimizer step not hidden
+	// behind compute; MemoryBound is whether the roofline's memory time
+	// exceeded the compute time (CNNs); InputBound whether the host's
+	// input pipeline capped throughput.
+	CommSeconds             float64
+	MemoryBound, InputBound bool
+	Host                    Host
 
 	// SamplesPerSecond is the job's throughput on GPU, all GPUs together.
 	SamplesPerSecond float64
@@ -115,6 +136,8 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	e.PeakPhase = ph[peak].Phase
 	e.TorchAllocated = e.Memory.Tensors()
 	e.TorchReserved = e.TorchAllocated + e.Overhead.Workspace + e.Overhead.Fragmentation
+	mb := BandFor("memory", &e.Workload)
+	e.MemoryBand = [2]float64{e.Memory.Total() * mb.Lo, e.Memory.Total() * mb.Hi}
 
 	dp := float64(w.GPUs / w.TP)
 	if w.Task == TaskInference {
@@ -122,6 +145,7 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 		e.SamplesPerStep = float64(w.Sequences) * dp
 	} else {
 		e.FLOPsPerSample = TrainFLOPsPerSample(&w)
+		e.HardwareFLOPsPerSample = HardwareFLOPsPerSample(&w)
 		e.SamplesPerStep = float64(w.MicroBatch*w.GradAccum) * dp
 	}
 	e.FLOPsPerStep = e.FLOPsPerSample * e.SamplesPerStep
@@ -131,11 +155,10 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 		e.TotalFLOPs = e.FLOPsPerSample * e.Samples
 	}
 	e.MFU = w.MFU
-	if e.MFU == 0 {
-		e.MFU = DefaultMFU(&w)
-	}
 	if g != nil {
-		e.time(g)
+		e.time(g, DefaultHost(g, w.GPUs))
+	} else if e.MFU == 0 {
+		e.MFU = DefaultMFU(&w)
 	}
 	return e, nil
 }
@@ -169,32 +192,63 @@ func inferenceFLOPs(w *Workload) (total, prefill float64) {
 	return f + float64(w.GenTokens)*(2*max(n, 0)+4*layers*avgCtx*qd), f
 }
 
-// time fills the GPU-dependent fields. Training time is total FLOPs over
-// GPUs × peak × MFU. Inference decoding is bound by memory bandwidth as
-// well as compute: each step reads every weight and the KV cache once
-// (Pope et al., 2022, §2), so a step takes the longer of the two.
-func (e *Estimate) time(g *GPU) {
+// time fills the GPU-dependent fields for g over host h. Training with a
+// user MFU: model FLOPs / (GPUs × peak × MFU), exactly. Otherwise the
+// step time of stepTime (hardware FLOPs at DefaultHFU, the CNN roofline,
+// exposed collectives), capped by the host's input pipeline; the MFU is
+// then what that time implies. Inference decoding is bound by memory
+// bandwidth as well as compute: each step reads every weight and the KV
+// cache once (Pope et al., 2022, §2), so a step takes the longer of the
+// two.
+func (e *Estimate) time(g *GPU, h Host) {
 	w := &e.Workload
-	e.GPU = g
+	e.GPU, e.Host = g, h
 	e.Precision = g.ComputePrecision(w.Precision)
 	e.PeakTFLOPS = g.PeakTFLOPS(w.Precision)
-	rate := float64(w.GPUs) * e.PeakTFLOPS * 1e12 * e.MFU // FLOP/s, all GPUs
-	if w.GPUs > 1 {
-		rate *= DataParallelEfficiency
-	}
-	if rate <= 0 {
+	e.SamplesPerSecond, e.Hours, e.GPUHours, e.HasTime = 0, 0, 0, false
+	e.CommSeconds, e.MemoryBound, e.InputBound, e.HFU = 0, false, false, 0
+	peak := float64(w.GPUs) * e.PeakTFLOPS * 1e12 // FLOP/s, all GPUs
+	if peak <= 0 {
 		return
 	}
-	perSample := e.FLOPsPerSample / rate // seconds per sample, all GPUs
-	if w.Task == TaskInference && w.Model.Family.Generative() && g.MemoryBandwidthGBps > 0 {
-		// Per replica: a batch of Sequences requests.
-		replicas := float64(w.GPUs / w.TP)
-		replicaRate := rate / replicas
-		prefill := e.prefillFLOPs * float64(w.Sequences) / replicaRate
-		decodeCompute := (e.FLOPsPerSample - e.prefillFLOPs) * float64(w.Sequences) / replicaRate
-		decodeMemory := float64(w.GenTokens) * (e.Memory.Weights + e.Memory.KVCache/2) / (g.MemoryBandwidthGBps * 1e9 * MBU)
-		batch := prefill + max(decodeCompute, decodeMemory)
-		perSample = batch / (float64(w.Sequences) * replicas)
+	var perSample float64 // seconds per sample, all GPUs
+	switch {
+	case w.Task == TaskInference:
+		mfu := w.MFU
+		if mfu == 0 {
+			mfu = DefaultMFU(w)
+		}
+		e.MFU = mfu
+		rate := peak * mfu
+		perSample = e.FLOPsPerSample / rate
+		if w.Model.Family.Generative() && g.MemoryBandwidthGBps > 0 {
+			// Per replica: a batch of Sequences requests.
+			replicas := float64(w.GPUs / w.TP)
+			replicaRate := rate / replicas
+			prefill := e.prefillFLOPs * float64(w.Sequences) / replicaRate
+			decodeCompute := (e.FLOPsPerSample - e.prefillFLOPs) * float64(w.Sequences) / replicaRate
+			decodeMemory := float64(w.GenTokens) * (e.Memory.Weights + e.Memory.KVCache/2) / (g.MemoryBandwidthGBps * 1e9 * MBU)
+			batch := prefill + max(decodeCompute, decodeMemory)
+			perSample = batch / (float64(w.Sequences) * replicas)
+		}
+	case w.MFU > 0:
+		e.MFU = w.MFU
+		perSample = e.FLOPsPerSample / (peak * w.MFU)
+	default:
+		e.HFU = DefaultHFU(w, g)
+		step, exposed := e.stepTime(g, h)
+		if step <= 0 {
+			return
+		}
+		e.CommSeconds = exposed
+		perSample = step / e.SamplesPerStep
+		if !w.Model.Family.Transformer() {
+			e.MemoryBound = step-exposed > e.HardwareFLOPsPerSample*e.SamplesPerStep/(peak*e.HFU)*1.0001
+		}
+		if c := inputCap(w, h); 1/perSample > c {
+			perSample, e.InputBound = 1/c, true
+		}
+		e.MFU = e.FLOPsPerSample / (perSample * peak)
 	}
 	if perSample > 0 {
 		e.SamplesPerSecond = 1 / perSample
@@ -203,6 +257,8 @@ func (e *Estimate) time(g *GPU) {
 		e.Hours = e.Samples * perSample / 3600
 		e.GPUHours = e.Hours * float64(w.GPUs)
 		e.HasTime = true
+		tb := BandFor("time", w)
+		e.TimeBand = [2]float64{e.Hours * tb.Lo, e.Hours * tb.Hi}
 	}
 }
 
@@ -313,13 +369,22 @@ func (e *Estimate) Assumptions() []string {
 		if w.Task == TaskQLoRA {
 			add("QLoRA is timed at the same MFU as LoRA; bitsandbytes dequantizes the 4-bit weights in every pass, which usually makes it slower (no calibrated published figure: use --mfu)")
 		}
-		how := "default for this family and precision"
-		if w.MFU > 0 {
-			how = "given"
+		switch {
+		case w.MFU > 0:
+			add("time: %.3g dense TFLOPS (%s) × MFU %.2f as given, model FLOPs only", e.PeakTFLOPS, e.Precision, w.MFU)
+		case w.Task == TaskInference:
+			add("time: %.3g dense TFLOPS (%s) × MFU %.2f (default for this family and precision)", e.PeakTFLOPS, e.Precision, e.MFU)
+		default:
+			add("time: %.3g dense TFLOPS (%s) × hardware utilisation %.2f (by family, GPU generation and width; llm-foundry, DeepLearningExamples, Llama 2); recomputation adds hardware FLOPs; resulting MFU %.2f", e.PeakTFLOPS, e.Precision, e.HFU, e.MFU)
 		}
-		add("time: %.3g dense TFLOPS (%s) × MFU %.2f (%s)", e.PeakTFLOPS, e.Precision, e.MFU, how)
-		if w.GPUs > 1 {
-			add("multi-GPU runs keep %.0f%% of single-GPU throughput per GPU (DeepLearningExamples 8-GPU scaling)", DataParallelEfficiency*100)
+		if e.MemoryBound {
+			add("memory-bound: moving %d× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
+		}
+		if w.GPUs/w.TP > 1 && w.Task.Training() && w.MFU == 0 {
+			add("collectives: %s ring traffic over %.0f GB/s per GPU (%d GPUs per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, e.Host.GPUsPerNode, e.CommSeconds)
+		}
+		if e.InputBound {
+			add("input pipeline: %d vCPUs × %.0f images/s cap the throughput", e.Host.VCPUs, e.Host.ImagesPerVCPU)
 		}
 		if w.Task == TaskInference && a.Family.Generative() {
 			add("decoding is timed as the slower of compute and reading weights + KV cache at %.0f%% of %.0f GB/s", MBU*100, e.GPU.MemoryBandwidthGBps)

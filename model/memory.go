@@ -216,7 +216,8 @@ func kvBytes(p Precision) float64 {
 //	replicated: two norm inputs, QKV input, MLP input: 4sbh elements, and,
 //	            with dropout, two dropout masks of sbh bytes
 //	split by t: Q, K (sb·(qd+kvd)), V (sb·kvd), output-projection input
-//	            (sb·qd), MLP activations (2 or 3 × sbf)
+//	            (sb·qd), MLP activations (2 × sbf: GeLU input and output;
+//	            4 × sbf gated: activation input and output, up, product)
 //	scores:     the softmax output (a·s·sKV·b elements) and, with dropout,
 //	            the dropout output and mask, split by t; none with flash
 //	            attention (Dao et al., 2022, §3.1: O(N) memory)
@@ -238,7 +239,9 @@ func (a *Architecture) blockActivation(s, sKV, b, p, t float64, flash, cross boo
 
 	mlp := 2 * f
 	if a.GatedMLP {
-		mlp = 3 * f
+		// act(gate)·up keeps the activation's input and output, the up
+		// projection and their product (the down projection's input).
+		mlp = 4 * f
 	}
 	replicated := p*4*s*b*h + drop*2*s*b*h
 	split := p * (s*b*(qd+kvd) + s*b*kvd + s*b*qd + s*b*mlp)
@@ -258,26 +261,40 @@ func (a *Architecture) blockActivation(s, sKV, b, p, t float64, flash, cross boo
 	return act
 }
 
-// autocastExtra returns what torch.autocast adds to one block's 16-bit
-// activations: layer_norm, group_norm and softmax are on autocast's fp32
-// list (aten/src/ATen/autocast_mode.cpp, KERNEL_CUDA(layer_norm, fp32),
-// softmax under fp32_set_opt_dtype), and the residual stream stays fp32
-// (the embedding output is fp32 and fp32 + 16-bit promotes), so each norm
-// input is saved in fp32 (2 more bytes per element than 16-bit) and
-// unfused attention saves an fp32 softmax. Hugging Face's RMSNorm upcasts
-// to fp32 itself, so the same holds for Llama-style models.
-func (a *Architecture) autocastExtra(s, sKV, b, t float64, flash, cross bool) float64 {
-	h := float64(a.Hidden)
-	norms := float64(a.normsPerLayer())
-	x := 2 * norms * s * b * h
-	if !flash {
-		x += 2 * float64(a.Heads) * s * sKV * b / t
+// normExtra returns what one block's norms save beyond Korthikanti's
+// p-byte input per norm element, for n = s·b tokens of width h:
+//
+//	LayerNorm (F.layer_norm): its input, in the residual dtype: fp32 under
+//	    torch.autocast (layer_norm is on autocast's fp32 list,
+//	    aten/src/ATen/autocast_mode.cpp KERNEL_CUDA(layer_norm, fp32), and
+//	    the residual stream stays fp32 since the embedding output is fp32
+//	    and fp32 + 16-bit promotes)
+//	RMSNorm as Hugging Face (modeling_llama.py LlamaRMSNorm) and LitGPT
+//	    write it: the input upcast to fp32 (kept by pow) and the normalised
+//	    tensor in the input dtype (kept by the weight multiply): 4 + 2 bytes
+//	    in 16-bit, 4 + 4 under autocast
+func (a *Architecture) normExtra(n, p float64, autocast bool) float64 {
+	resid := p
+	if autocast {
+		resid = 4
 	}
+	per := resid - p
+	if a.Norm == RMSNorm && p < 4 {
+		per = 4 + resid - p
+	}
+	return float64(a.normsPerLayer()) * n * float64(a.Hidden) * per
+}
+
+// autocastSoftmax returns what torch.autocast adds to unfused attention:
+// softmax runs in fp32 (fp32_set_opt_dtype in autocast_mode.cpp), so its
+// saved output takes 4 bytes instead of 2.
+func (a *Architecture) autocastSoftmax(s, sKV, b, t float64, flash, cross bool) float64 {
+	if flash {
+		return 0
+	}
+	x := 2 * float64(a.Heads) * s * sKV * b / t
 	if cross {
-		x += 2 * s * b * h
-		if !flash {
-			x += 2 * float64(a.Heads) * s * sKV * b / t
-		}
+		x *= 2
 	}
 	return x
 }
@@ -360,12 +377,15 @@ type savedActivations struct {
 	blocks  float64 // embedding output and the blocks' saved tensors
 	logits  float64 // logits and loss tensors alive at the end of forward
 	lossBwd float64 // the logits' gradient the loss backward adds
+	// blockGrad is the gradients of one block's saved tensors, live while
+	// backward runs through it.
+	blockGrad float64
 }
 
 // trainingActivations returns activation bytes per GPU for one micro-batch.
 //
-// Transformers: per-block memory from blockActivation (plus autocastExtra
-// under the autocast and fsdp-mixed recipes); with full activation
+// Transformers: per-block memory from blockActivation, plus normExtra and,
+// under the autocast and fsdp-mixed recipes, autocastSoftmax; with full activation
 // checkpointing each block keeps only its input (Korthikanti et al., 2022,
 // §4.3: 2sbh per layer at 16-bit, fp32 under autocast) and one block's full
 // set is live while it is recomputed. Plus the embedding output and the
@@ -416,9 +436,12 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 		resid = 4
 	}
 	block := func(sq, sk float64, cross bool) float64 {
-		x := a.blockActivation(sq, sk, b, p, t, flash, cross) - p*frozenUnsaved(w, sq*b)/t
+		x := a.blockActivation(sq, sk, b, p, t, flash, cross) - p*frozenUnsaved(w, sq*b)/t + a.normExtra(sq*b, p, autocast) + loraDropout(w, sq*b, p)
+		if cross {
+			x += a.normExtra(sq*b, p, autocast) / float64(a.normsPerLayer())
+		}
 		if autocast {
-			x += a.autocastExtra(sq, sk, b, t, flash, cross)
+			x += a.autocastSoftmax(sq, sk, b, t, flash, cross)
 		}
 		return x
 	}
@@ -443,10 +466,41 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 		}
 	}
 	out := savedActivations{blocks: stored + peakBlock + resid*max(s, sEnc)*b*h} // + embedding output
+	// Backward through a block allocates the gradients of its saved
+	// tensors while they are alive: one block's worth at a time.
+	out.blockGrad = a.blockActivation(s, s, b, p, t, flash, false)
 	if countsLogits(w) {
 		out.logits, out.lossBwd = logitsBytes(s, b, float64(a.Vocab), p, t, w.LossImpl())
 	}
 	return out
+}
+
+// loraDropout returns what adapter dropout keeps per block for n = s·b
+// tokens: PEFT's LoRA layer computes lora_B(lora_A(dropout(x))) with its
+// own nn.Dropout per adapted module (peft/tuners/lora/layer.py), so each
+// target keeps a p-byte dropout output and a 1-byte mask of its input
+// width. LoRADropout 0 is nn.Identity: nothing.
+func loraDropout(w *Workload, n, p float64) float64 {
+	if w.LoRADropout == 0 || !w.Task.Adapters() {
+		return 0
+	}
+	a := &w.Model
+	h := float64(a.Hidden)
+	var in float64
+	for _, t := range w.LoRATargets {
+		switch t {
+		case "q", "k", "v", "gate", "up":
+			if t == "gate" && !a.GatedMLP {
+				continue
+			}
+			in += h
+		case "o":
+			in += float64(a.Heads * a.headDim())
+		case "down":
+			in += float64(a.FFN)
+		}
+	}
+	return n * in * (p + 1)
 }
 
 // frozenUnsaved returns the elements per block that a frozen 16-bit base
@@ -771,7 +825,7 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		fwd.Gradients = 0
 	}
 	bwdStart := fwd
-	bwdStart.Activations += act.lossBwd
+	bwdStart.Activations += max(act.lossBwd, act.blockGrad)
 	bwdStart.Buffers += bwdBuf
 	bwdEnd := base
 	bwdEnd.Buffers = persistBuf + bwdBuf
