@@ -15,12 +15,20 @@ type Band struct {
 // "time") falls in: the kind and, when the group has cases, the family
 // class ("transformer" or "vision") — comparable cases, as the issue asks.
 func BandKey(kind string, w *Workload) string {
-	class := "transformer"
-	if !w.Model.Family.Transformer() || w.Model.Family == FamilyViT {
-		class = "vision"
+	vision := !w.Model.Family.Transformer() || w.Model.Family == FamilyViT
+	key := kind
+	switch {
+	case kind == "memory" && vision:
+		key = "memory/vision"
+	case kind == "memory":
+		key = "memory/transformer"
+	case kind == "time" && vision:
+		key = "time/vision"
+	case kind == "time":
+		key = "time/transformer"
 	}
-	if _, ok := calibrationBands[kind+"/"+class]; ok {
-		return kind + "/" + class
+	if _, ok := calibrationBands[key]; ok {
+		return key
 	}
 	return kind
 }

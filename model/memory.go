@@ -514,21 +514,25 @@ func frozenUnsaved(w *Workload, n float64) float64 {
 		return 0
 	}
 	a := &w.Model
-	has := map[string]bool{}
-	for _, t := range w.LoRATargets {
-		has[t] = true
+	has := func(name string) bool {
+		for _, t := range w.LoRATargets {
+			if t == name {
+				return true
+			}
+		}
+		return false
 	}
 	var x float64
-	if !has["q"] && !has["k"] && !has["v"] {
+	if !has("q") && !has("k") && !has("v") {
 		x += n * float64(a.Hidden)
 	}
-	if !has["o"] {
+	if !has("o") {
 		x += n * float64(a.Heads*a.headDim())
 	}
-	if !has["gate"] && !has["up"] {
+	if !has("gate") && !has("up") {
 		x += n * float64(a.Hidden)
 	}
-	if !has["down"] {
+	if !has("down") {
 		x += n * float64(a.FFN) * float64(a.expertsPerToken())
 	}
 	return x

@@ -210,3 +210,34 @@ func TestParseEnumsRoundTrip(t *testing.T) {
 		t.Error("unknown recipe accepted")
 	}
 }
+
+// FuzzParseRecipeEnums: the parsers of the new settings never panic, and
+// what they accept round-trips through MarshalText.
+func FuzzParseRecipeEnums(f *testing.F) {
+	for _, s := range []string{"auto", "autocast", "DeepSpeed", " fsdp-mixed ", "zero", "hf-fp32", "chunked", "nf4", "FP4", "", "\x00", "zero-4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if r, err := ParseRecipe(s); err == nil {
+			var back Recipe
+			b, _ := r.MarshalText()
+			if err := back.UnmarshalText(b); err != nil || back != r {
+				t.Errorf("recipe %q → %q → %q, %v", s, r, back, err)
+			}
+		}
+		if l, err := ParseLoss(s); err == nil {
+			var back Loss
+			b, _ := l.MarshalText()
+			if err := back.UnmarshalText(b); err != nil || back != l {
+				t.Errorf("loss %q → %q → %q, %v", s, l, back, err)
+			}
+		}
+		if q, err := ParseQuantType(s); err == nil {
+			var back QuantType
+			b, _ := q.MarshalText()
+			if err := back.UnmarshalText(b); err != nil || back != q {
+				t.Errorf("quant type %q → %q → %q, %v", s, q, back, err)
+			}
+		}
+	})
+}
