@@ -29,9 +29,10 @@ type Estimate struct {
 	// Recipe is the training recipe the memory follows (TrainingRecipe).
 	Recipe Recipe
 	// Phases is the memory at each phase of a training step (forward end,
-	// backward, optimizer step); inference has one. PeakPhase names the
-	// one Memory is taken at.
-	Phases    []PhaseMemory
+	// backward, optimizer step); inference fills only the first, the rest
+	// have an empty Phase (PhaseList skips them). PeakPhase names the one
+	// Memory is taken at. An array, so an estimate allocates nothing.
+	Phases    [3]PhaseMemory
 	PeakPhase Phase
 	// TorchAllocated is what torch.cuda.max_memory_allocated() would
 	// report: the peak of live tensors. TorchReserved is what
@@ -124,16 +125,12 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	case w.Task == TaskInference:
 		e.TrainableParams = 0
 	}
-	var ph [3]PhaseMemory
 	var peak int
-	e.Memory, peak = memory(&e.Workload, &e.Overhead, &ph, &e.States)
+	e.Memory, peak = memory(&e.Workload, &e.Overhead, &e.Phases, &e.States)
 	if w.Task.Training() {
 		e.Recipe = w.TrainingRecipe()
-		e.Phases = append(make([]PhaseMemory, 0, 3), ph[:]...)
-	} else {
-		e.Phases = append(make([]PhaseMemory, 0, 1), ph[0])
 	}
-	e.PeakPhase = ph[peak].Phase
+	e.PeakPhase = e.Phases[peak].Phase
 	e.TorchAllocated = e.Memory.Tensors()
 	e.TorchReserved = e.TorchAllocated + e.Overhead.Workspace + e.Overhead.Fragmentation
 	mb := BandFor("memory", &e.Workload)
@@ -260,6 +257,15 @@ func (e *Estimate) time(g *GPU, h Host) {
 		tb := BandFor("time", w)
 		e.TimeBand = [2]float64{e.Hours * tb.Lo, e.Hours * tb.Hi}
 	}
+}
+
+// PhaseList returns the phases e has: three for training, one for
+// inference.
+func (e *Estimate) PhaseList() []PhaseMemory {
+	if e.Phases[1].Phase == "" {
+		return e.Phases[:1]
+	}
+	return e.Phases[:]
 }
 
 // Fits reports whether the per-GPU total fits capBytes.

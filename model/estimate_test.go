@@ -327,7 +327,7 @@ func TestTotalIsSumOfParts(t *testing.T) {
 	if e.TorchAllocated != m.Total()-m.Overhead || e.TorchReserved != e.TorchAllocated+e.Overhead.Workspace+e.Overhead.Fragmentation {
 		t.Errorf("allocated %.6g / reserved %.6g do not follow the parts", e.TorchAllocated, e.TorchReserved)
 	}
-	for _, p := range e.Phases {
+	for _, p := range e.PhaseList() {
 		if p.Memory.Total() > m.Total() {
 			t.Errorf("%s phase %.6g B above the peak %.6g B", p.Phase, p.Memory.Total(), m.Total())
 		}
