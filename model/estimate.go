@@ -396,6 +396,12 @@ func (e *Estimate) Assumptions() []string {
 			add("decoding is timed as the slower of compute and reading weights + KV cache at %.0f%% of %.0f GB/s", MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 	}
+	mb := BandFor("memory", w)
+	add("90%% range: %.2f–%.2f GiB per GPU (nvidia-smi), from %d calibration cases (%s)", e.MemoryBand[0]/GiB, e.MemoryBand[1]/GiB, mb.Cases, BandKey("memory", w))
+	if e.HasTime {
+		tb := BandFor("time", w)
+		add("90%% range of the time: %.3g–%.3g h, from %d calibration cases (%s)", e.TimeBand[0], e.TimeBand[1], tb.Cases, BandKey("time", w))
+	}
 	if e.Samples == 0 {
 		add("no dataset given: job time and cost are not computed")
 	}

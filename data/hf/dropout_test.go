@@ -14,7 +14,7 @@ func TestDropout(t *testing.T) {
 		{`, "attention_dropout": 0.1`, true},
 		{`, "hidden_dropout_prob": 0.1`, true},
 		{`, "resid_pdrop": "0.1"`, false}, // not a number: ignored, never an error
-		{`, "dropout": 1.5`, false},        // out of range: ignored
+		{`, "dropout": 1.5`, false},       // out of range: ignored
 	}
 	for _, tt := range tests {
 		c, err := ParseConfig([]byte("{" + base + tt.extra + "}"))
