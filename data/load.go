@@ -141,6 +141,7 @@ type rawModel struct {
 	Norm                   string   `toml:"norm"`
 	NormsPerLayer          int      `toml:"norms_per_layer"`
 	LinearBias             bool     `toml:"linear_bias"`
+	Dropout                bool     `toml:"dropout"`
 	QKVBias                bool     `toml:"qkv_bias"`
 	LearnedPositions       int      `toml:"learned_positions"`
 	TokenTypes             int      `toml:"token_types"`
@@ -408,7 +409,7 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		Key: r.Key, Name: r.Name, Aliases: r.Aliases, Family: fam, Params: r.Params, PublishedParams: r.PublishedParams,
 		Layers: r.Layers, DecoderLayers: r.DecoderLayers, Hidden: r.Hidden, Heads: r.Heads, KVHeads: r.KVHeads,
 		HeadDim: r.HeadDim, FFN: r.FFN, GatedMLP: r.GatedMLP, Vocab: r.Vocab, Tied: r.Tied, Norm: model.Norm(r.Norm),
-		NormsPerLayer: r.NormsPerLayer, LinearBias: r.LinearBias, QKVBias: r.QKVBias, LearnedPositions: r.LearnedPositions,
+		NormsPerLayer: r.NormsPerLayer, LinearBias: r.LinearBias, Dropout: r.Dropout, QKVBias: r.QKVBias, LearnedPositions: r.LearnedPositions,
 		TokenTypes: r.TokenTypes, Pooler: r.Pooler, Experts: r.Experts, ExpertsPerToken: r.ExpertsPerToken,
 		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
 		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,

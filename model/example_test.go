@@ -22,7 +22,7 @@ func ExampleCompute() {
 		fmt.Println(err)
 		return
 	}
-	states := e.Memory.ModelStates() - e.GatheredWeights
+	states := e.States.ModelStates()
 	fmt.Printf("model states %.0f GB per GPU (16 B × 7e9 / 8)\n", states/1e9)
 	fmt.Printf("total above states: %v\n", e.Memory.Total() > e.Memory.ModelStates())
 	// Output:

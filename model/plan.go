@@ -11,14 +11,14 @@ import (
 // then serve on a T4 for 6 months". TOML: [[phase]] tables.
 type Plan struct {
 	Name   string  `toml:"name,omitempty" json:"name,omitempty"`
-	Phases []Phase `toml:"phase" json:"phases"`
+	Phases []PlanPhase `toml:"phase" json:"phases"`
 }
 
-// Phase is one workload on one chosen offer for a duration. The workload
+// PlanPhase is one workload on one chosen offer for a duration. The workload
 // is referenced, not embedded: Config names a gpuplan configuration file
 // and Answers holds the configurator's answers (key → value as typed), so
 // the phase reopens as it was asked.
-type Phase struct {
+type PlanPhase struct {
 	Name    string            `toml:"name" json:"name"`
 	Config  string            `toml:"config,omitempty" json:"config,omitempty"`
 	Answers map[string]string `toml:"answers,omitempty" json:"answers,omitempty"`
@@ -41,7 +41,7 @@ type Phase struct {
 	HoursPerMonth float64 `toml:"hours_per_month,omitempty" json:"hours_per_month,omitempty"`
 }
 
-// ErrInvalidPlan is wrapped by Phase.Cost and Plan.Cost for a phase that
+// ErrInvalidPlan is wrapped by PlanPhase.Cost and Plan.Cost for a phase that
 // cannot be priced; the message names the phase.
 var ErrInvalidPlan = errors.New("invalid plan")
 
@@ -60,7 +60,7 @@ type PhaseCost struct {
 // Cost prices the phase: billed hours × USDPerHour, the billed hours being
 // JobHours, or Months × (HoursPerMonth or 730); on a reserved term, at
 // least the whole commitment.
-func (p *Phase) Cost() (PhaseCost, error) {
+func (p *PlanPhase) Cost() (PhaseCost, error) {
 	bad := func(format string, a ...any) (PhaseCost, error) {
 		return PhaseCost{}, fmt.Errorf("%w: phase %q: %s", ErrInvalidPlan, p.Name, fmt.Sprintf(format, a...))
 	}
