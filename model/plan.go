@@ -10,7 +10,7 @@ import (
 // Plan is work in phases, each on its own offer: "fine-tune on an A100,
 // then serve on a T4 for 6 months". TOML: [[phase]] tables.
 type Plan struct {
-	Name   string  `toml:"name,omitempty" json:"name,omitempty"`
+	Name   string      `toml:"name,omitempty" json:"name,omitempty"`
 	Phases []PlanPhase `toml:"phase" json:"phases"`
 }
 
