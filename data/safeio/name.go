@@ -2,9 +2,9 @@ package safeio
 
 import (
 	"fmt"
-	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // Length caps of name-like values, in bytes. A model id on the Hugging Face
@@ -44,12 +44,9 @@ func check(s string, maxBytes int) error {
 	return nil
 }
 
-// forbidden: control characters and the bidirectional formatting
-// characters (Unicode TR9: LRE..RLO, LRI..PDI, LRM, RLM, ALM).
-func forbidden(r rune) bool {
-	return unicode.IsControl(r) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) ||
-		r == 0x200E || r == 0x200F || r == 0x061C
-}
+// forbidden is model.Unprintable: control and bidirectional formatting
+// characters.
+func forbidden(r rune) bool { return model.Unprintable(r) }
 
 func runeName(r rune) string {
 	switch r {
@@ -72,39 +69,7 @@ func runeName(r rune) string {
 // Sanitize returns s safe to print on a terminal or in a one-line message:
 // invalid UTF-8 bytes become \xNN, control and bidirectional formatting
 // characters become \n, \t, \xNN or \uNNNN escapes; everything else,
-// including non-ASCII letters, is kept. For display only: names that fail
-// CheckName are rejected at load time, not sanitized into the catalog.
-func Sanitize(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || forbidden(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x100 && forbidden(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case forbidden(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
+// including non-ASCII letters, is kept (model.Printable). For display only:
+// names that fail CheckName are rejected at load time, not sanitized into
+// the catalog.
+func Sanitize(s string) string { return model.Printable(s) }
