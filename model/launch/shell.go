@@ -142,11 +142,31 @@ func argQuote(s string) string {
 	return shellQuote(s)
 }
 
+// checkText reports a plan value that is not UTF-8 text: YAML, TOML and
+// JSON hold only UTF-8, and the catalog and config.json readers reject
+// anything else, so such a value is a caller's bug. The error wraps ErrPlan.
+func (p *Plan) checkText() error {
+	vals := []string{p.Name, p.Model, p.Provider, p.InstanceType, p.Region, p.Accelerator, p.Script, p.Image, p.Wheel}
+	vals = append(append(vals, p.ScriptArgs...), p.LoRATargets...)
+	if p.GPU != nil {
+		vals = append(vals, p.GPU.Key, p.GPU.Name)
+	}
+	for _, v := range vals {
+		if !utf8.ValidString(v) {
+			return fmt.Errorf("%w: %q is not UTF-8 text", ErrPlan, model.Printable(v))
+		}
+	}
+	return nil
+}
+
 // checkShellWords reports a plan value that cannot be one word of a POSIX
 // sh script (syntax.Quote refuses NUL, control characters and other
-// non-printable runes for POSIX, which has no $'…' escapes). The error
-// wraps ErrPlan and names the value.
+// non-printable runes for POSIX, which has no $'…' escapes), and fails
+// checkText. The error wraps ErrPlan and names the value.
 func (p *Plan) checkShellWords() error {
+	if err := p.checkText(); err != nil {
+		return err
+	}
 	vals := []struct{ what, v string }{{"script", p.Script}, {"image", p.Image}, {"wheel", p.Wheel}, {"name", p.Name}}
 	for _, a := range p.ScriptArgs {
 		vals = append(vals, struct{ what, v string }{"script argument", a})
