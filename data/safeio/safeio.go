@@ -15,11 +15,12 @@ type Kind struct {
 }
 
 // The kinds of files gpuplan reads. Caps are far above real files and far
-// below what would hurt: a config or overlay is a few KiB, SkyPilot's
+// below what would hurt: a config or overlay is a few KiB (the largest
+// embedded catalog file, gcp.toml, is 60 KB), SkyPilot's
 // largest vms.csv (AWS, every zone) a few tens of MiB.
 var (
-	Config  = Kind{"config", 4 << 20}          // gpuplan.toml (--config)
-	Overlay = Kind{"catalog overlay", 4 << 20} // --catalog and catalog.d TOML
+	Config  = Kind{"config", 1 << 20}          // gpuplan.toml (--config)
+	Overlay = Kind{"catalog overlay", 1 << 20} // --catalog and catalog.d TOML
 	CSV     = Kind{"SkyPilot CSV", 128 << 20}  // vms.csv
 	// HFConfig is a Hugging Face config.json; the largest known (Phi-3's
 	// long-RoPE factor lists) is ~10 KiB.

@@ -79,19 +79,26 @@ func TestCheckTOMLDepth(t *testing.T) {
 		want     string // "" is accepted
 	}{
 		{"flat file", "schema_version = 1\n[[instance]]\nprices = [{ region = \"x\", on_demand = 1 }]\n", ""},
-		{"16 nested arrays is the limit", deep(16, "[", "]"), ""},
-		{"17 nested arrays", deep(17, "[", "]"), "line 1: arrays and inline tables nest more than 16 deep"},
-		{"17 nested inline tables", "a = " + strings.Repeat("{b=", 17) + "1" + strings.Repeat("}", 17), "nest more than 16"},
+		{"8 nested arrays is the limit", deep(8, "[", "]"), ""},
+		{"9 nested arrays", deep(9, "[", "]"), "line 1: tables, arrays and dotted keys nest more than 8 deep"},
+		{"9 nested inline tables", "a = " + strings.Repeat("{b=", 9) + "1" + strings.Repeat("}", 9), "nest more than 8"},
+		{"a dotted key of 8 segments in a table", "[t]\n" + strings.Repeat("b.", 7) + "c = 1", ""},
+		{"a dotted key of 10 segments", strings.Repeat("b.", 9) + "c = 1", "line 1: tables"},
+		{"a dotted key inside 4 inline tables", "a = {b={c={d={" + strings.Repeat("e.", 5) + "f=1}}}}", "nest more than 8"},
+		{"a dotted table header", "[" + strings.Repeat("b.", 8) + "c]", "nest more than 8"},
+		{"40 KB dotted key in an inline table", "a = {" + strings.Repeat("b.", 20000) + "c = 1}", "nest more than 8"},
+		{"floats and dates count one dot", "a = [1.5, 2.5, 1979-05-27T07:32:00.999]\nb = {c = 3.25, d = 0.5}", ""},
+		{"dots in quoted keys are text", `"a.b.c.d.e.f.g.h.i.j" = 1`, ""},
 		{"brackets in a basic string do not count", `a = "` + strings.Repeat("[", 40) + `"`, ""},
 		{"escaped quote keeps the string open", `a = "\"` + strings.Repeat("{", 40) + `"`, ""},
 		{"brackets in a literal string", `a = '` + strings.Repeat("{", 40) + `'`, ""},
 		{"brackets in a comment", "# " + strings.Repeat("[", 40) + "\na = 1", ""},
 		{"brackets in a multi-line string", "a = \"\"\"\n" + strings.Repeat("[", 40) + "\n\"\"\"\n", ""},
 		{"multi-line literal string", "a = '''\n" + strings.Repeat("{", 40) + "'''\n", ""},
-		{"quotes closing a multi-line string", "a = \"\"\"x\"\"\"\"\"\nb = " + strings.Repeat("[", 17), "line 2:"},
-		{"bomb after a string on line 3", "a = \"#\"\n\nb = " + strings.Repeat("[", 17), "line 3:"},
-		{"unterminated string ends at the newline", "a = \"x\nb = " + strings.Repeat("[", 17), "line 2:"},
-		{"44 KB nesting bomb", "a = " + strings.Repeat("{b=", 44<<10/3), "nest more than 16"},
+		{"quotes closing a multi-line string", "a = \"\"\"x\"\"\"\"\"\nb = " + strings.Repeat("[", 9), "line 2:"},
+		{"bomb after a string on line 3", "a = \"#\"\n\nb = " + strings.Repeat("[", 9), "line 3:"},
+		{"unterminated string ends at the newline", "a = \"x\nb = " + strings.Repeat("[", 9), "line 2:"},
+		{"44 KB nesting bomb", "a = " + strings.Repeat("{b=", 44<<10/3), "nest more than 8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,14 +193,14 @@ func FuzzSanitize(f *testing.F) {
 
 // FuzzCheckTOMLDepth: the scan never panics and never accepts a file with
 // more unquoted brackets open at once than the limit when there are no
-// strings or comments to hide them.
+// strings, comments or dots to hide or add to them.
 func FuzzCheckTOMLDepth(f *testing.F) {
 	for _, s := range []string{"a = [[1]]", "a = {b={c=1}}", `a = "[[["`, "a = '''\n[[['''", "# [[[", strings.Repeat("[", 20)} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		err := CheckTOMLDepth(b)
-		if strings.ContainsAny(string(b), "\"'#") {
+		if strings.ContainsAny(string(b), "\"'#.") {
 			return
 		}
 		depth, most := 0, 0

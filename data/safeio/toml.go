@@ -2,23 +2,32 @@ package safeio
 
 import "fmt"
 
-// MaxTOMLDepth bounds the nesting of TOML arrays and inline tables
-// (brackets counted together, table headers included). gpuplan's files nest
-// at most 3 deep (prices = [{ ... }] under [[instance]]). BurntSushi/toml is
-// super-linear in inline-table nesting: a 44 KB file of nested inline tables
-// took over 6 GB (issue 11), so the depth is checked before decoding.
-const MaxTOMLDepth = 16
+// MaxTOMLDepth bounds how deep a TOML file nests: arrays and inline tables
+// (brackets, table headers included) plus the dots of the dotted key being
+// read. gpuplan's own files nest at most 3 deep (prices = [{ ... }] under
+// [[instance]], or [workload.custom]). BurntSushi/toml v1.6.0 is
+// super-linear in nesting: a 44 KB file of nested inline tables took over
+// 6 GB (issue 11), and a 40 KB dotted key inside an inline table
+// (a = {b.b.b….c = 1}) took 2m45s, measured on this machine; at depth 8 the
+// worst case we found decodes at ~2 µs per byte, so caps in MiB bound it.
+const MaxTOMLDepth = 8
 
-// CheckTOMLDepth scans b for '[' and '{' outside strings and comments and
-// fails when they nest deeper than MaxTOMLDepth. It is a cheap byte scan,
-// not a parser: malformed TOML is left for the decoder to report. The error
-// gives the line.
+// CheckTOMLDepth scans b for '[', '{' and dotted-key dots outside strings
+// and comments and fails when they nest deeper than MaxTOMLDepth. It is a
+// cheap byte scan, not a parser: malformed TOML is left for the decoder to
+// report. A value's dots (1.5, a date's fraction) count 1 at most, so they
+// never matter. The error gives the line.
 func CheckTOMLDepth(b []byte) error {
-	depth, line := 0, 1
+	depth, dots, line := 0, 0, 1
 	for i := 0; i < len(b); i++ {
 		switch c := b[i]; c {
 		case '\n':
 			line++
+			dots = 0
+		case '=', ',':
+			dots = 0
+		case '.':
+			dots++
 		case '#': // comment to end of line
 			for i+1 < len(b) && b[i+1] != '\n' {
 				i++
@@ -27,13 +36,15 @@ func CheckTOMLDepth(b []byte) error {
 			i, line = skipString(b, i, line)
 		case '[', '{':
 			depth++
-			if depth > MaxTOMLDepth {
-				return fmt.Errorf("line %d: arrays and inline tables nest more than %d deep; flatten them into [table] sections", line, MaxTOMLDepth)
-			}
+			dots = 0
 		case ']', '}':
 			if depth > 0 {
 				depth--
 			}
+			dots = 0
+		}
+		if depth+dots > MaxTOMLDepth {
+			return fmt.Errorf("line %d: tables, arrays and dotted keys nest more than %d deep; flatten them into [table] sections", line, MaxTOMLDepth)
 		}
 	}
 	return nil
@@ -78,4 +89,17 @@ func skipString(b []byte, i, line int) (int, int) {
 		}
 	}
 	return len(b) - 1, line
+}
+
+// ReadTOML is ReadFile followed by CheckTOMLDepth: the bytes are safe to
+// hand to a TOML decoder.
+func ReadTOML(path string, k Kind) ([]byte, error) {
+	b, err := ReadFile(path, k)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckTOMLDepth(b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
