@@ -322,10 +322,44 @@ func unknownKeyMsg(k toml.Key) string {
 }
 
 func entryName(key string, i int) string {
-	if key == "" {
-		return fmt.Sprintf("#%d", i+1)
+	if key == "" || safeio.CheckName(key) != nil && len(key) > safeio.MaxNameBytes {
+		return fmt.Sprintf("#%d", i+1) // an absurd key is named by position
 	}
 	return fmt.Sprintf("%q", key)
+}
+
+// field is one name-like value of an entry, for checkNames.
+type field struct {
+	key    string // TOML key, e.g. "aliases[2]"
+	v      string
+	source bool // a citation or URL: CheckSource's longer limit
+}
+
+// checkNames applies safeio.CheckName (CheckSource for sources) to every
+// name-like value: names are data and end up in tables, shell scripts and
+// YAML, so control characters, invalid UTF-8 and absurd lengths are
+// rejected at load time. Each error names the key.
+func checkNames(fields ...field) []error {
+	var errs []error
+	for _, f := range fields {
+		check := safeio.CheckName
+		if f.source {
+			check = safeio.CheckSource
+		}
+		if err := check(f.v); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", f.key, err))
+		}
+	}
+	return errs
+}
+
+// listFields names each element of a list key: aliases[1], aliases[2], ...
+func listFields(key string, vs []string) []field {
+	out := make([]field, len(vs))
+	for i, v := range vs {
+		out[i] = field{key: fmt.Sprintf("%s[%d]", key, i+1), v: v}
+	}
+	return out
 }
 
 // check helpers: each returns an error naming the TOML key.
@@ -381,6 +415,9 @@ func (r *rawGPU) validate() (model.GPU, error) {
 	}
 	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
 		positive("memory_gib", r.MemoryGiB), nonNegative("fp32_tflops", r.FP32TFLOPS)}
+	errs = append(errs, checkNames(append([]field{{key: "key", v: r.Key}, {key: "name", v: r.Name}, {key: "vendor", v: r.Vendor},
+		{key: "architecture", v: r.Architecture}, {key: "compute_capability", v: r.ComputeCapability},
+		{key: "interconnect", v: r.Interconnect}, {key: "source", v: r.Source, source: true}}, listFields("aliases", r.Aliases)...)...)...)
 	for _, f := range []struct {
 		k string
 		v float64
@@ -419,6 +456,9 @@ func (r *rawModel) validate() (model.Architecture, error) {
 	}
 	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
 		positive("published_params", r.PublishedParams), required("params_source", r.ParamsSource)}
+	errs = append(errs, checkNames(append([]field{{key: "key", v: r.Key}, {key: "name", v: r.Name}, {key: "family", v: r.Family},
+		{key: "norm", v: r.Norm}, {key: "source", v: r.Source, source: true}, {key: "params_source", v: r.ParamsSource, source: true}},
+		listFields("aliases", r.Aliases)...)...)...)
 	if ferr != nil {
 		errs = append(errs, ferr)
 	} else if err := a.Validate(); err != nil {
@@ -446,11 +486,31 @@ func (r *rawModel) validate() (model.Architecture, error) {
 	return a, errors.Join(errs...)
 }
 
+// maxUSDPerHour bounds an instance-hour price in every catalog path (TOML
+// and CSV): the dearest row of SkyPilot's v8 catalogs is 142.42 USD/h (AWS),
+// so anything above is a typo or a hostile file, not a price.
+const maxUSDPerHour = 10000
+
 var interconnects = []string{"nvlink", "nvswitch", "pcie", "infinity-fabric"}
 
 func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 	in := instanceEntry{Instance: model.Instance{Provider: r.Provider, Type: r.Type, Origin: origin}}
 	errs := []error{required("provider", r.Provider), required("type", r.Type)}
+	names := []field{{key: "provider", v: r.Provider}, {key: "type", v: r.Type}}
+	for _, f := range []struct {
+		key string
+		v   *string
+	}{{"gpu", r.GPU}, {"interconnect", r.Interconnect}, {"source", r.Source}} {
+		if f.v != nil {
+			names = append(names, field{key: f.key, v: *f.v, source: f.key == "source"})
+		}
+	}
+	for i, p := range r.Prices {
+		names = append(names, field{key: fmt.Sprintf("prices[%d].region", i+1), v: p.Region})
+	}
+	if nameErrs := checkNames(names...); len(nameErrs) > 0 {
+		return in, errors.Join(append(errs, nameErrs...)...) // later messages would repeat the bad text
+	}
 	if r.Provider != "" && !keyPattern.MatchString(r.Provider) {
 		errs = append(errs, fmt.Errorf("provider %q must be lowercase letters, digits and '-'", r.Provider))
 	}
@@ -540,8 +600,8 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 		if rp.OnDemandUSD > 0 && rp.SpotUSD > rp.OnDemandUSD*1.0001 {
 			errs = append(errs, fmt.Errorf("prices %q: spot %v is dearer than on_demand %v", p.Region, rp.SpotUSD, rp.OnDemandUSD))
 		}
-		if rp.OnDemandUSD > 10000 || rp.SpotUSD > 10000 {
-			errs = append(errs, fmt.Errorf("prices %q: above 10000 USD/hour; prices are per instance-hour", p.Region))
+		if rp.OnDemandUSD > maxUSDPerHour || rp.SpotUSD > maxUSDPerHour {
+			errs = append(errs, fmt.Errorf("prices %q: above %d USD/hour; prices are per instance-hour", p.Region, maxUSDPerHour))
 		}
 		in.Prices = append(in.Prices, rp)
 	}
@@ -552,6 +612,8 @@ func (r *rawDiscount) validate() (model.Discount, error) {
 	term, terr := model.ParsePricing(r.Term)
 	d := model.Discount{Provider: r.Provider, Term: term, Fraction: r.Fraction, Prefixes: r.Prefixes, Source: r.Source, AsOf: string(r.AsOf)}
 	errs := []error{required("provider", r.Provider), required("source", r.Source), checkDate("as_of", r.AsOf)}
+	errs = append(errs, checkNames(append([]field{{key: "provider", v: r.Provider}, {key: "term", v: r.Term},
+		{key: "source", v: r.Source, source: true}}, listFields("prefixes", r.Prefixes)...)...)...)
 	if terr != nil || (term != model.Reserved1y && term != model.Reserved3y) {
 		errs = append(errs, fmt.Errorf("term %q: want reserved-1y or reserved-3y", r.Term))
 	}
