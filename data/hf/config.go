@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -35,8 +35,9 @@ type Config struct {
 }
 
 // MaxConfigBytes bounds a config.json: real ones are a few KiB (Phi-3's
-// long-RoPE factor lists make the largest we know ~10 KiB).
-const MaxConfigBytes = 16 << 20
+// long-RoPE factor lists make the largest we know ~10 KiB). It is
+// safeio.HFConfig's cap, which ReadConfig applies.
+const MaxConfigBytes = 4 << 20
 
 // ErrConfig is wrapped by every ParseConfig and ReadConfig error about the
 // content of a config.json (not by file-system errors).
@@ -53,8 +54,9 @@ func ParseConfig(data []byte) (*Config, error) {
 	return c, nil
 }
 
-// ReadConfig reads path, a config.json or a directory holding one. Errors
-// start with the file's path. When the config has no _name_or_path, the
+// ReadConfig reads path, a config.json or a directory holding one, through
+// safeio: a FIFO, device or oversized file is an error, never a hang.
+// Errors start with the file's path. When the config has no _name_or_path, the
 // architecture is named after the directory holding config.json (or after
 // a file given another name, without .json).
 func ReadConfig(path string) (*Config, error) {
@@ -64,12 +66,7 @@ func ReadConfig(path string) (*Config, error) {
 	} else if fi.IsDir() {
 		file = filepath.Join(path, "config.json")
 	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	data, err := safeio.ReadFile(file, safeio.HFConfig) // regular files only, never blocks
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -105,11 +102,11 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 		return nil, err
 	}
 	f := &fields{raw: raw}
-	c := &Config{ModelType: f.text("model_type")}
+	c := &Config{ModelType: f.name("model_type")}
 	c.DType = strings.TrimPrefix(f.text("torch_dtype", "dtype"), "torch.")
 	c.Quantized = f.quantization()
 	a := &c.Arch
-	a.Name = displayName(f.text("_name_or_path"), c.ModelType)
+	a.Name = displayName(f.name("_name_or_path"), c.ModelType)
 	a.Source = "config.json"
 	a.Family = model.FamilyDecoder
 
@@ -118,6 +115,9 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 		if tc, ok := raw["text_config"]; ok && top && !isNull(tc) && !f.has("hidden_size", "n_embd", "d_model") {
 			// A multimodal wrapper (llava, mllama, gemma3, ...): read the
 			// language model, which holds nearly all of the parameters.
+			if len(f.errs) > 0 {
+				return nil, joined(f.errs)
+			}
 			inner, err := parseConfig(tc, false)
 			if err != nil {
 				return nil, fmt.Errorf("text_config: %w", err)
@@ -350,6 +350,19 @@ func (f *fields) text(keys ...string) string {
 	var s string
 	if err := json.Unmarshal(v, &s); err != nil {
 		f.fail("%s: want a string, got %s", k, describe(v))
+		return ""
+	}
+	return s
+}
+
+// name is text for a name-like key (_name_or_path, model_type): names are
+// data and reach tables, shell scripts and YAML, so control characters,
+// invalid UTF-8 and absurd lengths are errors (safeio.CheckName).
+func (f *fields) name(keys ...string) string {
+	k, _, _ := f.lookup(keys)
+	s := f.text(keys...)
+	if err := safeio.CheckName(s); err != nil {
+		f.fail("%s: %v", k, err)
 		return ""
 	}
 	return s
