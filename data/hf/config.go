@@ -30,7 +30,14 @@ type Config struct {
 	DType string
 	// Quantized is the weight format of a quantized checkpoint
 	// (quantization_config): FP8, INT8 or INT4; "" when not quantized.
+	// model.FromCheckpoint turns it into the workload for a task: a 4-bit
+	// checkpoint is fine-tuned with QLoRA, inference keeps the format.
 	Quantized model.Precision
+	// Quantization is quantization_config as written: the method ("awq",
+	// "gptq", "bitsandbytes", "fp8", ...) and bits (bits, w_bit,
+	// weight_bits, or 4/8 from load_in_4bit/load_in_8bit); zero when the
+	// config has none.
+	Quantization Quantization
 	Warnings  []string // e.g. an unknown model_type read through the generic keys
 }
 
@@ -104,7 +111,7 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 	f := &fields{raw: raw}
 	c := &Config{ModelType: f.name("model_type")}
 	c.DType = strings.TrimPrefix(f.text("torch_dtype", "dtype"), "torch.")
-	c.Quantized = f.quantization()
+	c.Quantized, c.Quantization = f.quantization()
 	a := &c.Arch
 	a.Name = displayName(f.name("_name_or_path"), c.ModelType)
 	a.Source = "config.json"
@@ -126,6 +133,9 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 				"model_type %q: read its text_config (model_type %q) only; the vision or audio tower is not counted",
 				c.ModelType, inner.ModelType)}, inner.Warnings...)
 			inner.ModelType, inner.DType, inner.Quantized = c.ModelType, cmp.Or(inner.DType, c.DType), cmp.Or(inner.Quantized, c.Quantized)
+			if inner.Quantization == (Quantization{}) {
+				inner.Quantization = c.Quantization
+			}
 			inner.Arch.Name = a.Name
 			return inner, nil
 		}
@@ -384,15 +394,15 @@ func (f *fields) texts(key string) []string {
 
 // quantization reads quantization_config into the weight format it stores.
 // Unknown methods are ignored (the dtype still applies).
-func (f *fields) quantization() model.Precision {
+func (f *fields) quantization() (model.Precision, Quantization) {
 	_, v, ok := f.lookup([]string{"quantization_config"})
 	if !ok {
-		return ""
+		return "", Quantization{}
 	}
 	raw, err := decodeObject(v)
 	if err != nil {
 		f.fail("quantization_config: %v", err)
-		return ""
+		return "", Quantization{}
 	}
 	q := &fields{raw: raw}
 	method := strings.ToLower(q.text("quant_method"))
@@ -401,15 +411,25 @@ func (f *fields) quantization() model.Precision {
 	for _, err := range q.errs {
 		f.fail("quantization_config: %v", err)
 	}
+	if err := safeio.CheckName(method); err != nil {
+		f.fail("quantization_config.quant_method: %v", err)
+	}
+	switch {
+	case bits == 0 && in4:
+		bits = 4
+	case bits == 0 && in8:
+		bits = 8
+	}
+	qc := Quantization{Method: method, Bits: bits}
 	switch {
 	case strings.Contains(method, "fp8"):
-		return model.FP8
+		return model.FP8, qc
 	case in4 || bits == 4 || method == "mxfp4":
-		return model.INT4
+		return model.INT4, qc
 	case in8 || bits == 8:
-		return model.INT8
+		return model.INT8, qc
 	}
-	return ""
+	return "", qc
 }
 
 // quoteOr formats keys as `"a", "b" or "c"`.
@@ -422,6 +442,12 @@ func quoteOr(keys []string) string {
 		return q[0]
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// Quantization describes a quantized checkpoint's quantization_config.
+type Quantization struct {
+	Method string // quant_method, lower case
+	Bits   int    // weight bits, 0 when the config does not say
 }
 
 // Precision suggests the default precision for task t: the checkpoint's
