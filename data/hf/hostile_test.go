@@ -57,7 +57,7 @@ func TestReadersRefuseSpecialFiles(t *testing.T) {
 		{"config.json is /dev/zero", func() error { _, err := ReadConfig("/dev/zero"); return err }, "is a character device"},
 		{"config.json in a directory is a symlink to /dev/zero", func() error { _, err := ReadConfig(zeroDir); return err }, "config.json: not a regular file: is a character device"},
 		{"config.json is a symlink to a FIFO", func() error { _, err := ReadConfig(link("cfg-link", fifo)); return err }, "is a FIFO"},
-		{"safetensors file is a FIFO", func() error { _, err := ReadSafetensors(link("m.safetensors", fifo)); return err }, "is a FIFO (named pipe); give a file; want a .safetensors file"},
+		{"safetensors file is a FIFO", func() error { _, err := ReadSafetensors(link("m.safetensors", fifo)); return err }, "is a FIFO (named pipe); want a .safetensors file"},
 		{"safetensors file is /dev/zero", func() error { _, err := ReadSafetensors("/dev/zero"); return err }, "is a character device"},
 		{"index is a FIFO", func() error { _, err := ReadSafetensors(link("x.safetensors.index.json", fifo)); return err }, "is a FIFO"},
 		{"a shard named in the index is a FIFO", func() error { _, err := ReadSafetensors(sharded); return err }, "b.safetensors: not a regular file: is a FIFO"},

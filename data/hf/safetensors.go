@@ -542,6 +542,9 @@ func parseIndex(data []byte) (shards []string, weightMap map[string]string, tota
 			if s == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) || filepath.IsAbs(s) || filepath.VolumeName(s) != "" {
 				return nil, nil, 0, fmt.Errorf("weight_map: shard %q must be a file name in the index's directory", s)
 			}
+			if err := safeio.CheckName(s); err != nil {
+				return nil, nil, 0, fmt.Errorf("weight_map: shard %q: %w", s, err)
+			}
 			set[s] = true
 			shards = append(shards, s)
 		}

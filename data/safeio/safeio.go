@@ -54,7 +54,7 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("%w: %s; give a file", ErrNotRegular, describeMode(fi.Mode()))
+		return nil, nil, fmt.Errorf("%w: %s", ErrNotRegular, describeMode(fi.Mode()))
 	}
 	return f, fi, nil
 }
