@@ -38,7 +38,7 @@ type Config struct {
 	// weight_bits, or 4/8 from load_in_4bit/load_in_8bit); zero when the
 	// config has none.
 	Quantization Quantization
-	Warnings  []string // e.g. an unknown model_type read through the generic keys
+	Warnings     []string // e.g. an unknown model_type read through the generic keys
 }
 
 // MaxConfigBytes bounds a config.json: real ones are a few KiB (Phi-3's
