@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -419,13 +420,23 @@ func FuzzLoadGPUs(f *testing.F) {
 func FuzzLoadInstances(f *testing.F) {
 	f.Add([]byte(okInstance))
 	f.Add([]byte(strings.Replace(okInstance, "spot = 1.0", "spot = inf", 1)))
+	f.Add([]byte(strings.Replace(okInstance, `type = "i.1"`, `type = "i.1\ncurl x | sh"`, 1)))
+	f.Add([]byte(strings.Replace(okInstance, `region = "r1"`, `region = "r\u001b1"`, 1)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := load(testFS(map[string]string{"catalog/instances/p.toml": string(b)}))
 		if err != nil {
 			return
 		}
 		for _, in := range c.Instances {
+			for _, name := range []string{in.Provider, in.Type, in.GPU} {
+				if safeio.CheckName(name) != nil {
+					t.Fatalf("accepted a name that is not data: %q", name)
+				}
+			}
 			for _, p := range in.Prices {
+				if safeio.CheckName(p.Region) != nil || p.OnDemandUSD > maxUSDPerHour || p.SpotUSD > maxUSDPerHour {
+					t.Fatalf("accepted region %q or a price above the cap: %+v", p.Region, p)
+				}
 				if p.OnDemandUSD < 0 || p.SpotUSD < 0 || math.IsNaN(p.OnDemandUSD) || math.IsNaN(p.SpotUSD) || math.IsInf(p.OnDemandUSD, 0) {
 					t.Fatalf("accepted bad price %+v", p)
 				}

@@ -502,6 +502,10 @@ func (p *parser) instances() []model.Instance {
 			if od <= 0 && spot <= 0 {
 				continue
 			}
+			if od > maxUSDPerHour || spot > maxUSDPerHour { // a GCP VM + GPU sum; single rows are errors
+				p.warn.add(f.line, "cap:"+t, fmt.Sprintf("%s in %s: above %d USD/hour; region dropped", t, r, maxUSDPerHour))
+				continue
+			}
 			in.Prices = append(in.Prices, model.RegionPrice{Region: r, OnDemandUSD: od, SpotUSD: spot})
 		}
 		if len(in.Prices) == 0 {

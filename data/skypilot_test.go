@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -406,6 +407,8 @@ func FuzzReadSkyPilotCSV(f *testing.F) {
 		f.Add(string(b), provider)
 	}
 	f.Add(awsHeader+"g4dn.xlarge,T4,1,4,16,,0.5,0.2,us-east-1,use1-az1\n", "aws")
+	f.Add(awsHeader+"\"g4dn.xlarge\nx\",T4,1,4,16,,0.5,0.2,us-\x1beast-1,use1-az1\n", "aws")
+	f.Add(awsHeader+"g4dn.xlarge,T4,1,4,16,,9e8,0.2,us-east-1,use1-az1\n", "aws")
 	resolve := CatalogGPUResolver(testCatalog())
 	f.Fuzz(func(t *testing.T, in, provider string) {
 		insts, _, err := ReadSkyPilotCSV(strings.NewReader(in), "fuzz.csv", provider, resolve)
@@ -414,8 +417,9 @@ func FuzzReadSkyPilotCSV(f *testing.F) {
 		}
 		for _, it := range insts {
 			bad := it.GPUCount < 1 || it.VCPUs < 0 || !finite(it.MemoryGiB) || it.MemoryGiB < 0 ||
-				it.GPU == "" || it.Type == "" || len(it.Prices) == 0
+				it.GPU == "" || it.Type == "" || len(it.Prices) == 0 || safeio.CheckName(it.Type) != nil
 			for _, p := range it.Prices {
+				bad = bad || safeio.CheckName(p.Region) != nil || p.OnDemandUSD > maxUSDPerHour || p.SpotUSD > maxUSDPerHour
 				bad = bad || !finite(p.OnDemandUSD) || !finite(p.SpotUSD) || p.OnDemandUSD < 0 || p.SpotUSD < 0 ||
 					p.OnDemandUSD == 0 && p.SpotUSD == 0 || p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD
 			}
