@@ -9,12 +9,15 @@ import (
 
 // Unprintable reports runes that must never reach a terminal, a comment
 // line or a table cell as they are: control characters (C0 including
-// newline, tab, ESC and NUL; DEL; C1) and the bidirectional formatting
-// characters of Unicode TR9 (LRE…RLO, LRI…PDI, LRM, RLM, ALM), which make
-// text display in another order than it runs ("Trojan Source", CVE-2021-42574).
+// newline, tab, ESC and NUL; DEL; C1 including NEL), the line and paragraph
+// separators U+2028 and U+2029 (line breaks to YAML 1.1 and to go-yaml's
+// parser, so one would end a YAML comment), and the bidirectional
+// formatting characters of Unicode TR9 (LRE…RLO, LRI…PDI, LRM, RLM, ALM),
+// which make text display in another order than it runs ("Trojan Source",
+// CVE-2021-42574).
 func Unprintable(r rune) bool {
-	return unicode.IsControl(r) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) ||
-		r == 0x200E || r == 0x200F || r == 0x061C
+	return unicode.IsControl(r) || r == 0x2028 || r == 0x2029 || (r >= 0x202A && r <= 0x202E) ||
+		(r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F || r == 0x061C
 }
 
 // Printable returns s with every Unprintable rune and invalid UTF-8 byte

@@ -15,6 +15,7 @@ func TestPrintable(t *testing.T) {
 		{"\x1b]0;t\x07", `\x1b]0;t\x07`},
 		{"a\u009bb", `a\x9bb`},
 		{"a\u2066b", `a\u2066b`},
+		{"a\u2028b: 1\u2029", `a\u2028b: 1\u2029`},
 		{"\xff", `\xff`},
 	}
 	for _, tt := range tests {

@@ -131,6 +131,8 @@ func TestCheckName(t *testing.T) {
 		{"DEL", "a\x7f", `\x7f (DEL)`},
 		{"C1 CSI", "a\u009b", "U+009B"},
 		{"right-to-left override", "a\u202eb", "U+202E"},
+		{"line separator (a YAML 1.1 line break)", "a\u2028b: 1", "U+2028"},
+		{"NEL", "a\u0085b", "U+0085"},
 		{"invalid UTF-8", "a\xffb", "invalid UTF-8 at byte 1"},
 		{"truncated UTF-8", "a\xe6\xa8", "invalid UTF-8 at byte 1"},
 	}

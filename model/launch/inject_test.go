@@ -42,6 +42,7 @@ var injectSeeds = []string{
 	"if then fi ; & | > < # =",
 	"key: value # not a comment",
 	"\u202eevil\u2066",
+	"x\u2028evil: 1\u2029more: 2\u0085nel: 3",
 	"\u00a0non-breaking space",
 	"",
 	"llama-3.1-8b",
