@@ -353,13 +353,16 @@ func checkNames(fields ...field) []error {
 	return errs
 }
 
-// listFields names each element of a list key: aliases[1], aliases[2], ...
-func listFields(key string, vs []string) []field {
-	out := make([]field, len(vs))
+// checkList is checkNames for each element of a list key, named
+// aliases[1], aliases[2], ... in errors.
+func checkList(key string, vs []string) []error {
+	var errs []error
 	for i, v := range vs {
-		out[i] = field{key: fmt.Sprintf("%s[%d]", key, i+1), v: v}
+		if err := safeio.CheckName(v); err != nil {
+			errs = append(errs, fmt.Errorf("%s[%d]: %w", key, i+1, err))
+		}
 	}
-	return out
+	return errs
 }
 
 // check helpers: each returns an error naming the TOML key.
@@ -415,9 +418,10 @@ func (r *rawGPU) validate() (model.GPU, error) {
 	}
 	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
 		positive("memory_gib", r.MemoryGiB), nonNegative("fp32_tflops", r.FP32TFLOPS)}
-	errs = append(errs, checkNames(append([]field{{key: "key", v: r.Key}, {key: "name", v: r.Name}, {key: "vendor", v: r.Vendor},
-		{key: "architecture", v: r.Architecture}, {key: "compute_capability", v: r.ComputeCapability},
-		{key: "interconnect", v: r.Interconnect}, {key: "source", v: r.Source, source: true}}, listFields("aliases", r.Aliases)...)...)...)
+	errs = append(errs, checkNames(field{key: "key", v: r.Key}, field{key: "name", v: r.Name}, field{key: "vendor", v: r.Vendor},
+		field{key: "architecture", v: r.Architecture}, field{key: "compute_capability", v: r.ComputeCapability},
+		field{key: "interconnect", v: r.Interconnect}, field{key: "source", v: r.Source, source: true})...)
+	errs = append(errs, checkList("aliases", r.Aliases)...)
 	for _, f := range []struct {
 		k string
 		v float64
@@ -456,9 +460,9 @@ func (r *rawModel) validate() (model.Architecture, error) {
 	}
 	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
 		positive("published_params", r.PublishedParams), required("params_source", r.ParamsSource)}
-	errs = append(errs, checkNames(append([]field{{key: "key", v: r.Key}, {key: "name", v: r.Name}, {key: "family", v: r.Family},
-		{key: "norm", v: r.Norm}, {key: "source", v: r.Source, source: true}, {key: "params_source", v: r.ParamsSource, source: true}},
-		listFields("aliases", r.Aliases)...)...)...)
+	errs = append(errs, checkNames(field{key: "key", v: r.Key}, field{key: "name", v: r.Name}, field{key: "family", v: r.Family},
+		field{key: "norm", v: r.Norm}, field{key: "source", v: r.Source, source: true}, field{key: "params_source", v: r.ParamsSource, source: true})...)
+	errs = append(errs, checkList("aliases", r.Aliases)...)
 	if ferr != nil {
 		errs = append(errs, ferr)
 	} else if err := a.Validate(); err != nil {
@@ -505,10 +509,13 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 			names = append(names, field{key: f.key, v: *f.v, source: f.key == "source"})
 		}
 	}
+	nameErrs := checkNames(names...)
 	for i, p := range r.Prices {
-		names = append(names, field{key: fmt.Sprintf("prices[%d].region", i+1), v: p.Region})
+		if err := safeio.CheckName(p.Region); err != nil {
+			nameErrs = append(nameErrs, fmt.Errorf("prices[%d].region: %w", i+1, err))
+		}
 	}
-	if nameErrs := checkNames(names...); len(nameErrs) > 0 {
+	if len(nameErrs) > 0 {
 		return in, errors.Join(append(errs, nameErrs...)...) // later messages would repeat the bad text
 	}
 	if r.Provider != "" && !keyPattern.MatchString(r.Provider) {
@@ -612,8 +619,9 @@ func (r *rawDiscount) validate() (model.Discount, error) {
 	term, terr := model.ParsePricing(r.Term)
 	d := model.Discount{Provider: r.Provider, Term: term, Fraction: r.Fraction, Prefixes: r.Prefixes, Source: r.Source, AsOf: string(r.AsOf)}
 	errs := []error{required("provider", r.Provider), required("source", r.Source), checkDate("as_of", r.AsOf)}
-	errs = append(errs, checkNames(append([]field{{key: "provider", v: r.Provider}, {key: "term", v: r.Term},
-		{key: "source", v: r.Source, source: true}}, listFields("prefixes", r.Prefixes)...)...)...)
+	errs = append(errs, checkNames(field{key: "provider", v: r.Provider}, field{key: "term", v: r.Term},
+		field{key: "source", v: r.Source, source: true})...)
+	errs = append(errs, checkList("prefixes", r.Prefixes)...)
 	if terr != nil || (term != model.Reserved1y && term != model.Reserved3y) {
 		errs = append(errs, fmt.Errorf("term %q: want reserved-1y or reserved-3y", r.Term))
 	}
