@@ -64,9 +64,9 @@ func TestHostileInput(t *testing.T) {
 	huge := strings.Repeat("llama", 10<<20)
 	hugeConfig := write("huge.toml", []byte("schema_version = 1\n[workload]\nmodel = \""+huge+"\"\n"))
 	hugeHF := write("huge/config.json", []byte(`{"_name_or_path": "`+huge+`", "model_type": "gpt2"}`))
-	// A model name just under the config's 1 MiB cap reaches the catalog
-	// lookup and its "did you mean".
-	bigName := write("big-name.toml", []byte("schema_version = 1\n[workload]\nmodel = \""+strings.Repeat("lama", 250_000)+"\"\n"))
+	// A 240 KB model name, just under the config's 256 KiB cap, reaches the
+	// catalog lookup and its "did you mean".
+	bigName := write("big-name.toml", []byte("schema_version = 1\n[workload]\nmodel = \""+strings.Repeat("lama", 60_000)+"\"\n"))
 
 	// Names with control characters and invalid UTF-8, one per reader.
 	gpuTOML := func(name string) []byte {
@@ -137,9 +137,9 @@ func TestHostileInput(t *testing.T) {
 		{"--config 44 KB inline-table bomb", []string{"estimate", "--config", configBomb}, "nest more than 8 deep", nil},
 		{"--catalog dotted-key bomb", []string{"--catalog", overlayBomb, "catalog", "gpus"}, "nest more than 8 deep", nil},
 		{"catalog.d inline-table bomb", []string{"catalog", "gpus"}, "nest more than 8 deep", func(x string) { writeFile(t, filepath.Join(x, "gpuplan", "catalog.d", "b.toml"), inlineBomb) }},
-		{"--config 50 MB model name", []string{"estimate", "--config", hugeConfig}, "above the 1 MiB limit for a config", nil},
+		{"--config 50 MB model name", []string{"estimate", "--config", hugeConfig}, "above the 256 KiB limit for a config", nil},
 		{"--hf-config 50 MB _name_or_path", []string{"estimate", "--hf-config", hugeHF}, "above the 4 MiB limit for a config.json", nil},
-		{"1 MB model name in --config", []string{"estimate", "--config", bigName}, "unknown model", nil},
+		{"240 KB model name in --config", []string{"estimate", "--config", bigName}, "unknown model", nil},
 		{"100 KB --model flag (Linux caps one argument at 128 KiB)", []string{"estimate", "--model", strings.Repeat("lama", 25_000)}, "unknown model", nil},
 		// Names that are not data.
 		{"--catalog newline in a GPU name", []string{"--catalog", newlineGPU, "catalog", "gpus"}, `name: control character \n (newline)`, nil},

@@ -242,9 +242,13 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if extra := md.Undecoded(); len(extra) > 0 {
+		const shown = 5 // a typo repeats; a hostile file has 100,000
 		var msgs []string
-		for _, k := range extra {
+		for _, k := range extra[:min(len(extra), shown)] {
 			msgs = append(msgs, unknownKeyMsg(k))
+		}
+		if len(extra) > shown {
+			msgs = append(msgs, fmt.Sprintf("and %d more unknown keys", len(extra)-shown))
 		}
 		return fmt.Errorf("%s: %s", name, strings.Join(msgs, "; "))
 	}

@@ -15,13 +15,16 @@ type Kind struct {
 }
 
 // The kinds of files gpuplan reads. Caps are far above real files and far
-// below what would hurt: a config or overlay is a few KiB (the largest
-// embedded catalog file, gcp.toml, is 60 KB), SkyPilot's
-// largest vms.csv (AWS, every zone) a few tens of MiB.
+// below what would hurt: a config is a few KiB and the largest embedded
+// catalog file (gcp.toml) is 60 KB, while BurntSushi/toml takes seconds and
+// hundreds of MB on 1 MiB of hostile but shallow TOML (230,000 keys of
+// nested inline tables: 5–9 s, 300 MB, measured on the shared 2-core
+// machine), so TOML is capped at 256 KiB; SkyPilot's largest vms.csv (AWS,
+// every zone) is a few tens of MiB.
 var (
-	Config  = Kind{"config", 1 << 20}          // gpuplan.toml (--config)
-	Overlay = Kind{"catalog overlay", 1 << 20} // --catalog and catalog.d TOML
-	CSV     = Kind{"SkyPilot CSV", 128 << 20}  // vms.csv
+	Config  = Kind{"config", 256 << 10}          // gpuplan.toml (--config)
+	Overlay = Kind{"catalog overlay", 256 << 10} // --catalog and catalog.d TOML
+	CSV     = Kind{"SkyPilot CSV", 128 << 20}    // vms.csv
 	// HFConfig is a Hugging Face config.json; the largest known (Phi-3's
 	// long-RoPE factor lists) is ~10 KiB.
 	HFConfig = Kind{"config.json", 4 << 20}
@@ -87,8 +90,11 @@ func tooLarge(k Kind) error {
 }
 
 func sizeString(n int64) string {
-	if n >= 1<<20 && n%(1<<20) == 0 {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
