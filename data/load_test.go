@@ -275,6 +275,8 @@ func TestBrokenFiles(t *testing.T) {
 			[]string{`p.toml: instance "i.1": prices[1].region: control character U+202E at byte 2`}},
 		{"DEL in a discount prefix", map[string]string{"catalog/discounts.toml": strings.Replace(okDiscount, `fraction = 0.3`, "fraction = 0.3\nprefixes = [\"p\\u007f\"]", 1)},
 			[]string{`discounts.toml: discount #1: prefixes[1]: control character \x7f (DEL) at byte 1`}},
+		{"seven unknown keys: five shown and a count", map[string]string{"catalog/gpus.toml": okGPU + "a1 = 1\na2 = 1\na3 = 1\na4 = 1\na5 = 1\na6 = 1\na7 = 1\n"},
+			[]string{`unknown key "gpu.a5"; and 2 more unknown keys`}},
 		{"TOML nesting bomb", map[string]string{"catalog/gpus.toml": okGPU + "x = " + strings.Repeat("{a=", 15000)},
 			[]string{"gpus.toml: line 12: tables, arrays and dotted keys nest more than 8 deep"}},
 		{"unsupported schema", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, "schema_version = 1", "schema_version = 2", 1)}, []string{"schema_version 2 is not supported"}},
