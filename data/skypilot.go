@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -122,7 +123,10 @@ func (e *CSVError) Unwrap() error { return e.Err }
 // (Lambda, DigitalOcean) and SizeInMiB that is the memory of all the GPUs
 // (Vast).
 //
-// Errors are *CSVError: an empty file, a header without a required column,
+// Errors are *CSVError: a name (InstanceType, AcceleratorName, Region,
+// AvailabilityZone) that fails safeio.CheckName (control characters,
+// invalid UTF-8, over 256 bytes), a price above 10000 USD per
+// instance-hour (the TOML catalog's cap), an empty file, a header without a required column,
 // a row with a different number of fields than the header, a malformed
 // quote, a number that does not parse or is negative, infinite or NaN, an
 // empty AcceleratorCount or Region on a GPU row. Warnings are one line each,
@@ -235,6 +239,8 @@ func number(cols columns, rec []string, line int, name, col string) (v float64, 
 		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number ≥ 0, got %q", s)}
 	case v > maxNumber:
 		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number ≤ %g, got %q", float64(maxNumber), s)}
+	case (col == colPrice || col == colSpotPrice) && v > maxUSDPerHour:
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("%s USD/hour is above %d; prices are per instance-hour", s, maxUSDPerHour)}
 	}
 	return v, true, nil
 }
@@ -296,6 +302,11 @@ func (p *parser) row(line int, rec []string) error {
 	p.rows++
 	typ := p.cols.get(rec, colInstanceType)
 	accel := p.cols.get(rec, colAccelName)
+	for _, col := range []string{colInstanceType, colAccelName, colRegion, colZone} {
+		if err := safeio.CheckName(p.cols.get(rec, col)); err != nil {
+			return &CSVError{File: p.name, Line: line, Column: col, Err: err}
+		}
+	}
 	if p.gcp && (typ == "") != (accel == "") {
 		return p.gcpRow(line, rec, typ, accel)
 	}
@@ -496,6 +507,10 @@ func (p *parser) instances() []model.Instance {
 				}
 			}
 			if od <= 0 && spot <= 0 && rp.flexStart <= 0 {
+				continue
+			}
+			if od > maxUSDPerHour || spot > maxUSDPerHour || rp.flexStart > maxUSDPerHour { // a GCP VM + GPU sum; single rows are errors
+				p.warn.add(f.line, "cap:"+t, fmt.Sprintf("%s in %s: above %d USD/hour; region dropped", t, r, maxUSDPerHour))
 				continue
 			}
 			in.Prices = append(in.Prices, model.RegionPrice{Region: r, OnDemandUSD: od, SpotUSD: spot, FlexStartUSD: rp.flexStart})

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -231,6 +232,18 @@ func TestReadSkyPilotCSVErrors(t *testing.T) {
 		{"NaN", awsHeader + "g4dn.xlarge,T4,1.0,NaN,16.0,,0.5,,us-east-1,use1-az1\n", 2, `vms.csv:2: column vCPUs: want a finite number, got "NaN"`},
 		{"infinite", awsHeader + row("+Inf", ""), 2, `vms.csv:2: column Price: want a finite number, got "+Inf"`},
 		{"huge", awsHeader + row("1e12", ""), 2, `vms.csv:2: column Price: want a number ≤ 1e+09, got "1e12"`},
+		{"9e8 USD/h: the TOML overlay's 10000 USD/h cap", awsHeader + row("9e8", ""), 2, `vms.csv:2: column Price: 9e8 USD/hour is above 10000; prices are per instance-hour`},
+		{"spot above the cap", awsHeader + row("", "10000.01"), 2, `vms.csv:2: column SpotPrice: 10000.01 USD/hour is above 10000; prices are per instance-hour`},
+		{"newline in a quoted instance type", awsHeader + "\"g4dn.xlarge\ncurl x | sh\",T4,1,4.0,16.0,,0.5,,us-east-1,use1-az1\n", 2,
+			`vms.csv:2: column InstanceType: control character \n (newline) at byte 11; names must be printable text on one line`},
+		{"ESC in a region", awsHeader + "g4dn.xlarge,T4,1,4.0,16.0,,0.5,,\x1b[2Jus-east-1,use1-az1\n", 2,
+			`vms.csv:2: column Region: control character \x1b (ESC) at byte 0; names must be printable text on one line`},
+		{"NUL in an accelerator name", awsHeader + "g4dn.xlarge,T\x004,1,4.0,16.0,,0.5,,us-east-1,use1-az1\n", 2,
+			`vms.csv:2: column AcceleratorName: control character \x00 (NUL) at byte 1; names must be printable text on one line`},
+		{"invalid UTF-8 in a zone", awsHeader + "g4dn.xlarge,T4,1,4.0,16.0,,0.5,,us-east-1,use1-\xffaz1\n", 2,
+			`vms.csv:2: column AvailabilityZone: invalid UTF-8 at byte 5; save the file as UTF-8`},
+		{"a 300-byte instance type", awsHeader + strings.Repeat("g", 300) + ",T4,1,4.0,16.0,,0.5,,us-east-1,use1-az1\n", 2,
+			`vms.csv:2: column InstanceType: 300 bytes long, the limit is 256`},
 		{"empty count", awsHeader + "g4dn.xlarge,T4,,4.0,16.0,,0.5,,us-east-1,use1-az1\n", 2,
 			`vms.csv:2: column AcceleratorCount: empty for accelerator "T4", want the number of accelerators`},
 		{"empty region", awsHeader + "g4dn.xlarge,T4,1,4.0,16.0,,0.5,,,use1-az1\n", 2, "vms.csv:2: column Region: empty, want the cloud region"},
@@ -394,6 +407,8 @@ func FuzzReadSkyPilotCSV(f *testing.F) {
 		f.Add(string(b), provider)
 	}
 	f.Add(awsHeader+"g4dn.xlarge,T4,1,4,16,,0.5,0.2,us-east-1,use1-az1\n", "aws")
+	f.Add(awsHeader+"\"g4dn.xlarge\nx\",T4,1,4,16,,0.5,0.2,us-\x1beast-1,use1-az1\n", "aws")
+	f.Add(awsHeader+"g4dn.xlarge,T4,1,4,16,,9e8,0.2,us-east-1,use1-az1\n", "aws")
 	resolve := CatalogGPUResolver(testCatalog())
 	f.Fuzz(func(t *testing.T, in, provider string) {
 		insts, _, err := ReadSkyPilotCSV(strings.NewReader(in), "fuzz.csv", provider, resolve)
@@ -402,8 +417,9 @@ func FuzzReadSkyPilotCSV(f *testing.F) {
 		}
 		for _, it := range insts {
 			bad := it.GPUCount < 1 || it.VCPUs < 0 || !finite(it.MemoryGiB) || it.MemoryGiB < 0 ||
-				it.GPU == "" || it.Type == "" || len(it.Prices) == 0
+				it.GPU == "" || it.Type == "" || len(it.Prices) == 0 || safeio.CheckName(it.Type) != nil
 			for _, p := range it.Prices {
+				bad = bad || safeio.CheckName(p.Region) != nil || p.OnDemandUSD > maxUSDPerHour || p.SpotUSD > maxUSDPerHour
 				bad = bad || !finite(p.OnDemandUSD) || !finite(p.SpotUSD) || p.OnDemandUSD < 0 || p.SpotUSD < 0 ||
 					p.OnDemandUSD == 0 && p.SpotUSD == 0 || p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD
 			}

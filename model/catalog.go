@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agnivade/levenshtein"
 )
@@ -458,6 +459,9 @@ func (c *Catalog) Model(name string) (*Architecture, error) {
 }
 
 func notFound(what, name string, keys []string, list string) error {
+	if len(name) > 2*maxSuggestRunes { // a pasted file, not a name: do not echo it all
+		name = name[:maxSuggestRunes] + "…"
+	}
 	if s := Closest(name, keys, 3); len(s) > 0 {
 		return fmt.Errorf("%w: unknown %s %q; did you mean %s? (list them with %s)", ErrNotFound, what, name, OrList(quoteAll(s)), list)
 	}
@@ -475,15 +479,23 @@ func quoteAll(s []string) []string {
 // Closest returns up to n of candidates nearest to s by edit distance on the
 // normalised spelling, nearest first, leaving out those too far to be a typo
 // (more than half the length of s). A candidate that contains s, or is
-// contained in it, counts as near.
+// contained in it, counts as near. Inputs and candidates longer than
+// maxSuggestRunes are not compared: edit distance costs len(s)×len(c), and a
+// 50 MB "name" took 30 s (issue 11).
 func Closest(s string, candidates []string, n int) []string {
 	type scored struct {
 		key  string
 		dist int
 	}
+	if len(s) > 4*maxSuggestRunes || utf8.RuneCountInString(s) > maxSuggestRunes {
+		return nil
+	}
 	ns := normKey(s)
 	var out []scored
 	for _, c := range candidates {
+		if len(c) > 4*maxSuggestRunes || utf8.RuneCountInString(c) > maxSuggestRunes {
+			continue
+		}
 		nc := normKey(c)
 		d := levenshtein.ComputeDistance(ns, nc)
 		if ns != "" && (strings.Contains(nc, ns) || strings.Contains(ns, nc)) {
@@ -505,6 +517,10 @@ func Closest(s string, candidates []string, n int) []string {
 	}
 	return res
 }
+
+// maxSuggestRunes is the longest input or candidate Closest compares; real
+// keys, flags and regions are under 64.
+const maxSuggestRunes = 128
 
 func abs(x int) int {
 	if x < 0 {

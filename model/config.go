@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -522,15 +523,13 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, readHF func(path string) (Archi
 		}
 		out.Model = a
 		warnings = ws
-		if out.Precision == "" && p != "" {
-			out.Precision = p
-			if out.Task.Training() {
-				switch p {
-				case BF16:
-					out.Precision = AMPBF16
-				case FP16:
-					out.Precision = AMPFP16
-				}
+		if out.Precision == "" && p != "" { // the checkpoint's format: FromCheckpoint's rule
+			task, prec, note := FromCheckpoint(cmp.Or(out.Task, TaskTrain), p)
+			if task != cmp.Or(out.Task, TaskTrain) {
+				out.Task = task
+			}
+			if out.Precision = prec; note != "" {
+				warnings = append(warnings, note)
 			}
 		}
 	case w.Custom != nil:

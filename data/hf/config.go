@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -30,13 +30,21 @@ type Config struct {
 	DType string
 	// Quantized is the weight format of a quantized checkpoint
 	// (quantization_config): FP8, INT8 or INT4; "" when not quantized.
+	// model.FromCheckpoint turns it into the workload for a task: a 4-bit
+	// checkpoint is fine-tuned with QLoRA, inference keeps the format.
 	Quantized model.Precision
-	Warnings  []string // e.g. an unknown model_type read through the generic keys
+	// Quantization is quantization_config as written: the method ("awq",
+	// "gptq", "bitsandbytes", "fp8", ...) and bits (bits, w_bit,
+	// weight_bits, or 4/8 from load_in_4bit/load_in_8bit); zero when the
+	// config has none.
+	Quantization Quantization
+	Warnings     []string // e.g. an unknown model_type read through the generic keys
 }
 
 // MaxConfigBytes bounds a config.json: real ones are a few KiB (Phi-3's
-// long-RoPE factor lists make the largest we know ~10 KiB).
-const MaxConfigBytes = 16 << 20
+// long-RoPE factor lists make the largest we know ~10 KiB). It is
+// safeio.HFConfig's cap, which ReadConfig applies.
+const MaxConfigBytes = 4 << 20
 
 // ErrConfig is wrapped by every ParseConfig and ReadConfig error about the
 // content of a config.json (not by file-system errors).
@@ -53,8 +61,9 @@ func ParseConfig(data []byte) (*Config, error) {
 	return c, nil
 }
 
-// ReadConfig reads path, a config.json or a directory holding one. Errors
-// start with the file's path. When the config has no _name_or_path, the
+// ReadConfig reads path, a config.json or a directory holding one, through
+// safeio: a FIFO, device or oversized file is an error, never a hang.
+// Errors start with the file's path. When the config has no _name_or_path, the
 // architecture is named after the directory holding config.json (or after
 // a file given another name, without .json).
 func ReadConfig(path string) (*Config, error) {
@@ -64,12 +73,7 @@ func ReadConfig(path string) (*Config, error) {
 	} else if fi.IsDir() {
 		file = filepath.Join(path, "config.json")
 	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	data, err := safeio.ReadFile(file, safeio.HFConfig) // regular files only, never blocks
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -105,11 +109,11 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 		return nil, err
 	}
 	f := &fields{raw: raw}
-	c := &Config{ModelType: f.text("model_type")}
+	c := &Config{ModelType: f.name("model_type")}
 	c.DType = strings.TrimPrefix(f.text("torch_dtype", "dtype"), "torch.")
-	c.Quantized = f.quantization()
+	c.Quantized, c.Quantization = f.quantization()
 	a := &c.Arch
-	a.Name = displayName(f.text("_name_or_path"), c.ModelType)
+	a.Name = displayName(f.name("_name_or_path"), c.ModelType)
 	a.Source = "config.json"
 	a.Family = model.FamilyDecoder
 
@@ -118,6 +122,9 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 		if tc, ok := raw["text_config"]; ok && top && !isNull(tc) && !f.has("hidden_size", "n_embd", "d_model") {
 			// A multimodal wrapper (llava, mllama, gemma3, ...): read the
 			// language model, which holds nearly all of the parameters.
+			if len(f.errs) > 0 {
+				return nil, joined(f.errs)
+			}
 			inner, err := parseConfig(tc, false)
 			if err != nil {
 				return nil, fmt.Errorf("text_config: %w", err)
@@ -126,6 +133,9 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 				"model_type %q: read its text_config (model_type %q) only; the vision or audio tower is not counted",
 				c.ModelType, inner.ModelType)}, inner.Warnings...)
 			inner.ModelType, inner.DType, inner.Quantized = c.ModelType, cmp.Or(inner.DType, c.DType), cmp.Or(inner.Quantized, c.Quantized)
+			if inner.Quantization == (Quantization{}) {
+				inner.Quantization = c.Quantization
+			}
 			inner.Arch.Name = a.Name
 			return inner, nil
 		}
@@ -377,6 +387,19 @@ func (f *fields) text(keys ...string) string {
 	return s
 }
 
+// name is text for a name-like key (_name_or_path, model_type): names are
+// data and reach tables, shell scripts and YAML, so control characters,
+// invalid UTF-8 and absurd lengths are errors (safeio.CheckName).
+func (f *fields) name(keys ...string) string {
+	k, _, _ := f.lookup(keys)
+	s := f.text(keys...)
+	if err := safeio.CheckName(s); err != nil {
+		f.fail("%s: %v", k, err)
+		return ""
+	}
+	return s
+}
+
 // texts returns the array of strings at key, or nil.
 func (f *fields) texts(key string) []string {
 	_, v, ok := f.lookup([]string{key})
@@ -393,15 +416,15 @@ func (f *fields) texts(key string) []string {
 
 // quantization reads quantization_config into the weight format it stores.
 // Unknown methods are ignored (the dtype still applies).
-func (f *fields) quantization() model.Precision {
+func (f *fields) quantization() (model.Precision, Quantization) {
 	_, v, ok := f.lookup([]string{"quantization_config"})
 	if !ok {
-		return ""
+		return "", Quantization{}
 	}
 	raw, err := decodeObject(v)
 	if err != nil {
 		f.fail("quantization_config: %v", err)
-		return ""
+		return "", Quantization{}
 	}
 	q := &fields{raw: raw}
 	method := strings.ToLower(q.text("quant_method"))
@@ -410,15 +433,25 @@ func (f *fields) quantization() model.Precision {
 	for _, err := range q.errs {
 		f.fail("quantization_config: %v", err)
 	}
+	if err := safeio.CheckName(method); err != nil {
+		f.fail("quantization_config.quant_method: %v", err)
+	}
+	switch {
+	case bits == 0 && in4:
+		bits = 4
+	case bits == 0 && in8:
+		bits = 8
+	}
+	qc := Quantization{Method: method, Bits: bits}
 	switch {
 	case strings.Contains(method, "fp8"):
-		return model.FP8
+		return model.FP8, qc
 	case in4 || bits == 4 || method == "mxfp4":
-		return model.INT4
+		return model.INT4, qc
 	case in8 || bits == 8:
-		return model.INT8
+		return model.INT8, qc
 	}
-	return ""
+	return "", qc
 }
 
 // quoteOr formats keys as `"a", "b" or "c"`.
@@ -431,6 +464,12 @@ func quoteOr(keys []string) string {
 		return q[0]
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// Quantization describes a quantized checkpoint's quantization_config.
+type Quantization struct {
+	Method string // quant_method, lower case
+	Bits   int    // weight bits, 0 when the config does not say
 }
 
 // Precision suggests the default precision for task t: the checkpoint's

@@ -253,8 +253,8 @@ func TestParseConfigErrors(t *testing.T) {
 
 func TestParseConfigTooLarge(t *testing.T) {
 	data := make([]byte, MaxConfigBytes+1)
-	if _, err := ParseConfig(data); err == nil || !strings.Contains(err.Error(), "16 MiB limit") {
-		t.Errorf("ParseConfig(16 MiB + 1) error = %v, want the size limit", err)
+	if _, err := ParseConfig(data); err == nil || !strings.Contains(err.Error(), "4 MiB limit") {
+		t.Errorf("ParseConfig(4 MiB + 1) error = %v, want the size limit", err)
 	}
 }
 

@@ -17,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/data/safeio"
 )
 
 // TensorCounts is what the headers of a safetensors checkpoint say about
@@ -59,10 +61,12 @@ func (t TensorCounts) DType() string {
 	return best
 }
 
-// MaxHeaderBytes bounds a safetensors JSON header (the reference
-// implementation uses the same limit); a larger declared length means the
-// file is not safetensors or is corrupt.
-const MaxHeaderBytes = 100 << 20
+// MaxHeaderBytes bounds a safetensors JSON header: the reference
+// implementation's own limit (huggingface/safetensors,
+// safetensors/src/tensor.rs, MAX_HEADER_SIZE = 100_000_000, which
+// SafeTensors::read_metadata enforces as HeaderTooLarge); a larger declared
+// length means the file is not safetensors or is corrupt.
+const MaxHeaderBytes = 100_000_000
 
 // maxDataBytes bounds tensor offsets (1 EiB), so that sums of element
 // counts (at most 2 per byte, for F4) cannot overflow int64.
@@ -145,7 +149,7 @@ func parseHeader(r io.Reader, fileSize int64) ([]tensor, []string, error) {
 	n := binary.LittleEndian.Uint64(prefix[:])
 	switch {
 	case n > MaxHeaderBytes:
-		return nil, nil, fmt.Errorf("header length %d bytes is above the %d MiB limit (not a safetensors file, or corrupt)", n, MaxHeaderBytes>>20)
+		return nil, nil, fmt.Errorf("header length %d bytes is above the %d MB limit of the safetensors format (not a safetensors file, or corrupt)", n, MaxHeaderBytes/1_000_000)
 	case fileSize >= 0 && n > uint64(max(fileSize-8, 0)):
 		return nil, nil, fmt.Errorf("header length %d bytes is past the end of the %d-byte file (truncated?)", n, fileSize)
 	case n < 2:
@@ -351,7 +355,8 @@ func isBuffer(name, dtype string, shape []uint64) bool {
 const IndexFile = "model.safetensors.index.json"
 
 // maxIndexBytes bounds an index file; DeepSeek-V3's, with ~90,000
-// tensors, is under 10 MiB.
+// tensors, is under 10 MiB. readIndex reads through safeio.SafetensorsIndex,
+// which has the same cap.
 const maxIndexBytes = 64 << 20
 
 // ReadSafetensors counts the tensors of a checkpoint from its headers,
@@ -426,19 +431,15 @@ func readFile(path string) (TensorCounts, error) {
 	return c, nil
 }
 
+// readShard reads one file's header through safeio.Open: a FIFO, device or
+// directory (after symlinks) is an error, never a hang, and parseHeader
+// reads at most MaxHeaderBytes.
 func readShard(path string) ([]tensor, []string, error) {
-	f, err := os.Open(path)
+	f, fi, err := safeio.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%s: %w; want a .safetensors file", path, err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if fi.IsDir() {
-		return nil, nil, fmt.Errorf("%s: is a directory, want a .safetensors file", path)
-	}
 	tensors, warns, err := parseHeader(f, fi.Size())
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w: %w", path, ErrSafetensors, err)
@@ -448,12 +449,7 @@ func readShard(path string) ([]tensor, []string, error) {
 
 // readIndex reads a sharded checkpoint through its index.
 func readIndex(path string) (TensorCounts, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return TensorCounts{}, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxIndexBytes+1))
-	f.Close()
+	data, err := safeio.ReadFile(path, safeio.SafetensorsIndex) // regular files only, never blocks
 	if err != nil {
 		return TensorCounts{}, fmt.Errorf("%s: %w", path, err)
 	}
@@ -545,6 +541,9 @@ func parseIndex(data []byte) (shards []string, weightMap map[string]string, tota
 		if !set[s] {
 			if s == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) || filepath.IsAbs(s) || filepath.VolumeName(s) != "" {
 				return nil, nil, 0, fmt.Errorf("weight_map: shard %q must be a file name in the index's directory", s)
+			}
+			if err := safeio.CheckName(s); err != nil {
+				return nil, nil, 0, fmt.Errorf("weight_map: shard %q: %w", s, err)
 			}
 			set[s] = true
 			shards = append(shards, s)

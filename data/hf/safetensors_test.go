@@ -157,9 +157,9 @@ func TestParseSafetensorsHeaderErrors(t *testing.T) {
 	}{
 		{"empty file", nil, 0, "shorter than the 8-byte header length"},
 		{"short prefix", []byte{1, 2, 3}, 0, "shorter than the 8-byte header length"},
-		{"absurd length", huge, 0, "header length 9223372036854775808 bytes is above the 100 MiB limit"},
-		{"absurd length, size unknown", huge, -1, "above the 100 MiB limit"},
-		{"just over the limit", binary.LittleEndian.AppendUint64(nil, MaxHeaderBytes+1), -1, "above the 100 MiB limit"},
+		{"absurd length", huge, 0, "header length 9223372036854775808 bytes is above the 100 MB limit of the safetensors format"},
+		{"absurd length, size unknown", huge, -1, "above the 100 MB limit of the safetensors format"},
+		{"just over the limit", binary.LittleEndian.AppendUint64(nil, MaxHeaderBytes+1), -1, "above the 100 MB limit of the safetensors format"},
 		{"length past the file", append(binary.LittleEndian.AppendUint64(nil, 1000), `{}`...), 0,
 			"header length 1000 bytes is past the end of the 10-byte file"},
 		{"truncated header, size unknown", append(binary.LittleEndian.AppendUint64(nil, 50<<20), `{"a":`...), -1,

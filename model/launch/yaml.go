@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // YAML is built as yaml.Node trees so keys keep a readable order and
@@ -32,10 +34,14 @@ func seq(items ...*yaml.Node) *yaml.Node {
 	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items}
 }
 
-// str is a string scalar; multi-line strings are literal blocks.
+// str is a string scalar; multi-line strings are literal blocks, unless
+// they hold a character a literal block cannot carry as text: go-yaml's
+// parser reads NEL, U+2028 and U+2029 as line breaks (YAML 1.1), and
+// other control characters need escapes. Those are left to the encoder,
+// which double-quotes and escapes them.
 func str(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	if strings.Contains(s, "\n") {
+	if strings.Contains(s, "\n") && !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && model.Unprintable(r) }) {
 		n.Style = yaml.LiteralStyle
 	}
 	return n
@@ -61,9 +67,7 @@ func boolean(b bool) *yaml.Node {
 // and the comment lines at the top of the first.
 func encodeYAML(comment []string, docs ...*yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
-	for _, l := range comment {
-		buf.WriteString("# " + l + "\n")
-	}
+	buf.WriteString(commentBlock(comment))
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	for _, d := range docs {

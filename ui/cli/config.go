@@ -4,18 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 )
 
 // readConfig reads and decodes an exported configuration. Errors name the
 // file and the key and exit with status 2.
 func readConfig(path string) (model.Config, error) {
-	b, err := os.ReadFile(path)
+	b, err := safeio.ReadTOML(path, safeio.Config) // regular file, size and nesting capped, never blocks
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -226,15 +227,13 @@ func (f *workloadFlags) build(fs *pflag.FlagSet, r *resolver, base model.Workloa
 	}
 	if changed("precision") {
 		w.Precision = f.precision
-	} else if hfPrecision != "" && w.Precision == "" {
-		w.Precision = hfPrecision
-		if w.Task.Training() || w.Task == "" {
-			switch hfPrecision {
-			case model.BF16:
-				w.Precision = model.AMPBF16
-			case model.FP16:
-				w.Precision = model.AMPFP16
-			}
+	} else if hfPrecision != "" && w.Precision == "" { // the checkpoint's format: model.FromCheckpoint's rule
+		task, p, note := model.FromCheckpoint(cmp.Or(w.Task, model.TaskTrain), hfPrecision)
+		if task != cmp.Or(w.Task, model.TaskTrain) {
+			w.Task = task
+		}
+		if w.Precision = p; note != "" {
+			warnings = append(warnings, note)
 		}
 	}
 	if changed("optimizer") {

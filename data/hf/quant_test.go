@@ -1,0 +1,51 @@
+package hf
+
+import (
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// TestQuantizationConfig: quantization_config as the quantizers write it
+// (transformers' AwqConfig, GPTQConfig, BitsAndBytesConfig, FineGrainedFP8Config
+// serialise quant_method and their bit fields) is exposed as method and
+// bits, and the 4-bit ones are fine-tuned as QLoRA (model.FromCheckpoint).
+func TestQuantizationConfig(t *testing.T) {
+	const shape = `"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+		"intermediate_size": 11008, "vocab_size": 32000, "torch_dtype": "float16", `
+	tests := []struct {
+		name, qc  string
+		want      Quantization
+		format    model.Precision
+		finetuneT model.Task
+	}{
+		{"AWQ", `{"quant_method": "awq", "bits": 4, "group_size": 128, "version": "gemm", "zero_point": true}`,
+			Quantization{"awq", 4}, model.INT4, model.TaskQLoRA},
+		{"AutoAWQ's w_bit", `{"quant_method": "awq", "w_bit": 4, "q_group_size": 128}`, Quantization{"awq", 4}, model.INT4, model.TaskQLoRA},
+		{"GPTQ 4-bit", `{"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": false}`, Quantization{"gptq", 4}, model.INT4, model.TaskQLoRA},
+		{"GPTQ 8-bit", `{"quant_method": "gptq", "bits": 8}`, Quantization{"gptq", 8}, model.INT8, model.TaskLoRA},
+		{"bitsandbytes 4-bit", `{"quant_method": "bitsandbytes", "load_in_4bit": true, "bnb_4bit_quant_type": "nf4"}`,
+			Quantization{"bitsandbytes", 4}, model.INT4, model.TaskQLoRA},
+		{"bitsandbytes 8-bit", `{"quant_method": "bitsandbytes", "load_in_8bit": true}`, Quantization{"bitsandbytes", 8}, model.INT8, model.TaskLoRA},
+		{"fp8", `{"quant_method": "fp8", "activation_scheme": "dynamic", "weight_block_size": [128, 128]}`,
+			Quantization{"fp8", 0}, model.FP8, model.TaskFinetune},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ParseConfig([]byte("{" + shape + `"quantization_config": ` + tt.qc + "}"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Quantization != tt.want || c.Quantized != tt.format {
+				t.Errorf("Quantization = %+v, %s; want %+v, %s", c.Quantization, c.Quantized, tt.want, tt.format)
+			}
+			p, _ := c.Precision(model.TaskInference)
+			if p != tt.format {
+				t.Errorf("inference precision %s, want the stored %s", p, tt.format)
+			}
+			if task, _, _ := model.FromCheckpoint(model.TaskFinetune, p); task != tt.finetuneT {
+				t.Errorf("finetune on this checkpoint estimates %s, want %s", task, tt.finetuneT)
+			}
+		})
+	}
+}

