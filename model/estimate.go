@@ -340,6 +340,8 @@ func (e *Estimate) Assumptions() []string {
 					add("logits: %d-token vocabulary, fused cross-entropy on the %.0f-bit logits with an in-place gradient", a.Vocab, 8*activationBytes(w.Precision))
 				case LossChunked:
 					add("logits: %d-token vocabulary, chunked linear cross-entropy: one of %d chunks of logits live", a.Vocab, ChunkedLossChunks)
+				case LossNative:
+					add("logits: %d-token vocabulary, torch cross_entropy on the %.0f-bit logits: logits, log-softmax and their gradients", a.Vocab, 8*activationBytes(w.Precision))
 				default:
 					add("logits: %d-token vocabulary, Hugging Face loss: logits, their fp32 copy, the fp32 log-softmax and its gradient", a.Vocab)
 				}

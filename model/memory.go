@@ -313,9 +313,19 @@ func (a *Architecture) autocastSoftmax(s, sKV, b, t float64, flash, cross bool) 
 //	chunked: fused linear + cross-entropy over ChunkedLossChunks chunks
 //	         (Liger FusedLinearCrossEntropy, Cut Cross-Entropy): one chunk
 //	         of logits in p bytes and fp32 plus its fp32 gradient
+//	native:  torch cross_entropy in the logits' dtype: the logits and the
+//	         log-softmax output it saves (2p); backward adds the logits'
+//	         gradient and nll_loss's gradient of the log-softmax (2p).
+//	         Chunking the head's output (LitGPT lm_head_chunk_size) does
+//	         not lower this: autograd runs every chunk's loss backward
+//	         before any head matmul (nodes with higher sequence numbers
+//	         first, torch/csrc/autograd/engine.cpp ReadyQueue), so all
+//	         chunks' gradients are live together.
 func logitsBytes(s, b, v, p, t float64, loss Loss) (fwd, bwd float64) {
 	n := s * b * v / t
 	switch loss {
+	case LossNative:
+		return n * 2 * p, n * 2 * p
 	case LossFused:
 		return n * p, 0
 	case LossChunked:
@@ -811,6 +821,10 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		// stage_1_and_2.py step(): the 16-bit gradient partition is
 		// flattened and converted to the fp32 master's dtype.
 		stepTemp = trainable * 4 / t / shard(1)
+	case (w.Optimizer == Adam || w.Optimizer == AdamW) && w.LegacyTorch:
+		// The for-loop Adam (and transformers' AdamW) makes one
+		// denominator temporary per parameter: the largest one's.
+		stepTemp = min(a.largestModule(), trainable) * rb.state / t
 	case w.Optimizer == Adam || w.Optimizer == AdamW:
 		// torch.optim's default on CUDA is the foreach implementation
 		// (optimizer.py _default_to_fused_or_foreach); _multi_tensor_adam
@@ -819,7 +833,7 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		stepTemp = trainable * rb.state / t / shard(1)
 	}
 
-	persistGrads := w.GradAccum > 1 || r == RecipeDeepSpeed
+	persistGrads := w.GradAccum > 1 || r == RecipeDeepSpeed || w.LegacyTorch
 	fwd := base
 	fwd.CastCache = castCache
 	fwd.Activations = act.blocks + act.logits
@@ -880,6 +894,16 @@ func memory(w *Workload, ov *Overhead, ph *[3]PhaseMemory, states *Memory) (Memo
 		m.Weights = (linear*inferenceLinearBytes(w.Precision) + (total-linear)*min(activationBytes(w.Precision), 2)) / t
 		if w.Precision == FP32 {
 			m.Weights = total * 4 / t
+		}
+		if w.Precision == INT4 && w.QuantType != QuantAuto {
+			// bitsandbytes Linear4bit (load_in_4bit): its own block
+			// constants (FourBitBytesPerParam), and each 4-bit matmul of a
+			// prompt dequantizes its weight to a 16-bit tensor first
+			// (bitsandbytes/autograd/_functions.py matmul_4bit →
+			// MatMul4Bit.forward: F.dequantize_4bit), one at a time.
+			_, dq := w.FourBit()
+			m.Weights = (linear*FourBitBytesPerParam(dq) + (total-linear)*2) / t
+			m.Temporaries = 2 * a.largestLinear() / t
 		}
 		m.KVCache = kvCache(w) / t
 		m.Activations = inferenceActivations(w)

@@ -115,6 +115,12 @@ const (
 	// FusedLinearCrossEntropy, Apple's Cut Cross-Entropy, Unsloth): the
 	// full logits never exist; one chunk of ChunkedLossChunks is live.
 	LossChunked Loss = "chunked"
+	// LossNative is torch.nn.functional.cross_entropy on the logits in
+	// their own dtype (LitGPT's chunked_cross_entropy, plain PyTorch loops):
+	// log_softmax then nll_loss (aten/src/ATen/native/LossNLL.cpp
+	// cross_entropy_loss), log_softmax saving its output for backward
+	// (tools/autograd/derivatives.yaml _log_softmax: uses result).
+	LossNative Loss = "native"
 )
 
 // ChunkedLossChunks is the number of chunks the chunked loss splits the
@@ -123,7 +129,7 @@ const (
 const ChunkedLossChunks = 8
 
 // Losses lists the valid loss implementations, auto first.
-var Losses = []Loss{LossAuto, LossHFUpcast, LossFused, LossChunked}
+var Losses = []Loss{LossAuto, LossHFUpcast, LossFused, LossChunked, LossNative}
 
 // String returns the TOML spelling, "auto" for the zero value.
 func (l Loss) String() string {
@@ -135,7 +141,7 @@ func (l Loss) String() string {
 
 // ParseLoss parses a loss implementation; "auto" and "" give LossAuto.
 func ParseLoss(s string) (Loss, error) {
-	v, err := parseEnum(s, "loss", []Loss{"auto", LossHFUpcast, LossFused, LossChunked}, lossAliases)
+	v, err := parseEnum(s, "loss", []Loss{"auto", LossHFUpcast, LossFused, LossChunked, LossNative}, lossAliases)
 	if v == "auto" {
 		v = LossAuto
 	}
@@ -144,7 +150,7 @@ func ParseLoss(s string) (Loss, error) {
 
 var lossAliases = map[string]Loss{
 	"": LossAuto, "hf": LossHFUpcast, "upcast": LossHFUpcast, "fused-ce": LossFused, "liger": LossChunked,
-	"cce": LossChunked, "chunked-ce": LossChunked,
+	"cce": LossChunked, "chunked-ce": LossChunked, "torch": LossNative,
 }
 
 // MarshalText implements encoding.TextMarshaler.

@@ -139,6 +139,8 @@ func TestLogitsBytes(t *testing.T) {
 		{LossHFUpcast, 4, 1000 * (4 + 4), 1000 * 4},
 		{LossFused, 2, 1000 * 2, 0},
 		{LossChunked, 2, 1000.0 / 8 * (2 + 4), 1000.0 / 8 * 4},
+		{LossNative, 2, 1000 * (2 + 2), 1000 * (2 + 2)}, // logits + log-softmax; their gradients
+		{LossNative, 4, 1000 * (4 + 4), 1000 * (4 + 4)},
 	}
 	for _, tt := range tests {
 		f, b := logitsBytes(10, 1, 100, tt.p, 1, tt.loss)
@@ -240,4 +242,58 @@ func FuzzParseRecipeEnums(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLegacyTorch: PyTorch < 2.0 keeps zeroed gradients through forward
+// and steps Adam parameter by parameter, so the optimizer step holds one
+// temporary the size of the largest parameter (llama-2-7b: the 32000 ×
+// 4096 embedding, fp32 under autocast) instead of the foreach temporary
+// the size of all states.
+func TestLegacyTorch(t *testing.T) {
+	w := Workload{Model: llama2_7B, MicroBatch: 1, SeqLen: 512, Precision: AMPBF16}
+	now, err := Compute(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.LegacyTorch = true
+	old, err := Compute(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := llama2_7B.ParamCount()
+	if got, want := now.Phases[2].Memory.Temporaries, n*4; math.Abs(got-want) > 1 {
+		t.Errorf("foreach Adam temporary %.6g B, want %.6g B (4 B × params)", got, want)
+	}
+	if got, want := old.Phases[2].Memory.Temporaries, 32000*4096*4.0; got != want {
+		t.Errorf("for-loop Adam temporary %.6g B, want %.6g B (largest parameter, fp32)", got, want)
+	}
+	if now.Phases[0].Memory.Gradients != 0 {
+		t.Errorf("PyTorch ≥ 2.0: gradients at forward end %.6g B, want 0 (set_to_none)", now.Phases[0].Memory.Gradients)
+	}
+	if got, want := old.Phases[0].Memory.Gradients, n*4; math.Abs(got-want) > 1 {
+		t.Errorf("PyTorch < 2.0: gradients at forward end %.6g B, want %.6g B (kept, fp32)", got, want)
+	}
+}
+
+// TestBitsandbytesInference: load_in_4bit weights cost bitsandbytes' bytes
+// (6,476,005,376 block-linear parameters of llama-2-7b in 4 bits, the
+// other 262,410,240 in 16-bit) plus one dequantized 4096 × 11008 weight in
+// 16-bit; int4 without a quant type stays GPTQ's group-128 layout.
+func TestBitsandbytesInference(t *testing.T) {
+	for _, dq := range []bool{false, true} {
+		e, err := Compute(Workload{Model: llama2_7B, Task: TaskInference, Precision: INT4, QuantType: QuantNF4, DoubleQuant: Bool(dq), SeqLen: 64}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := e.Memory.Weights, 6476005376*FourBitBytesPerParam(dq)+262410240*2; math.Abs(got-want) > 1 {
+			t.Errorf("double quant %v: weights %.6g B, want %.6g B", dq, got, want)
+		}
+		if got, want := e.Memory.Temporaries, 2*4096*11008.0; got != want {
+			t.Errorf("dequantized weight %.6g B, want %.6g B", got, want)
+		}
+	}
+	g, _ := Compute(Workload{Model: llama2_7B, Task: TaskInference, Precision: INT4, SeqLen: 64}, nil)
+	if got, want := g.Memory.Weights, 6476005376*Int4BytesPerParam+262410240*2; math.Abs(got-want) > 1 {
+		t.Errorf("GPTQ int4 weights %.6g B, want %.6g B", got, want)
+	}
 }

@@ -50,6 +50,13 @@ type Workload struct {
 	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
 	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
 	LoRADropout float64   // dropout on each adapter's input (PEFT lora_dropout); 0, PEFT's default, keeps no mask
+	// LegacyTorch is PyTorch < 2.0's defaults, for measurements taken
+	// then: zero_grad(set_to_none=False) zeroes the gradients without
+	// freeing them, so they stay allocated through the next forward, and
+	// torch.optim steps parameter by parameter (foreach=None meant the
+	// for-loop; 2.0 made foreach the CUDA default, torch/optim/optimizer.py
+	// _default_to_fused_or_foreach).
+	LegacyTorch bool
 }
 
 // Defaults returned by DefaultLoRATargets and used by Workload.Defaults.
