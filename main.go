@@ -10,8 +10,8 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/ui"
 	"github.com/gpuplan/gpuplan/ui/cli"
+	"github.com/gpuplan/gpuplan/ui/tui"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";
@@ -42,7 +42,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			n, err := hf.ReadSafetensors(path)
 			return float64(n.Params), n.Warnings, err
 		},
-		RunTUI: ui.Run,
+		RunTUI: tui.Run,
 	})
 }
 

@@ -22,7 +22,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/ui"
+	"github.com/gpuplan/gpuplan/ui/report"
+	"github.com/gpuplan/gpuplan/ui/tui"
 )
 
 // Env is everything the command line touches: arguments, streams,
@@ -44,7 +45,7 @@ type Env struct {
 	// warnings (buffers skipped, index mismatches).
 	ReadSafetensors func(path string) (float64, []string, error)
 	// RunTUI opens the configurator; nil when the build has none.
-	RunTUI func(ctx context.Context, cat *model.Catalog, opts ui.Options) error
+	RunTUI func(ctx context.Context, cat *model.Catalog, opts tui.Options) error
 }
 
 // Exit codes.
@@ -89,18 +90,18 @@ func Run(env Env) int {
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	err := root.Execute()
-	return report(env.Stderr, err)
+	return exitStatus(env.Stderr, err)
 }
 
-// report prints err and maps it to an exit status.
-func report(stderr io.Writer, err error) int {
+// exitStatus prints err and maps it to an exit status.
+func exitStatus(stderr io.Writer, err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	if errors.Is(err, ErrInterrupted) || errors.Is(err, ui.ErrInterrupted) {
+	if errors.Is(err, ErrInterrupted) || errors.Is(err, tui.ErrInterrupted) {
 		return ExitInterrupt // ctrl+c or SIGINT: the user knows
 	}
-	var se *ui.SignalError
+	var se *tui.SignalError
 	if errors.As(err, &se) { // SIGTERM, SIGHUP: 128 + the signal, as shells report
 		fmt.Fprintf(stderr, "gpuplan: %s\n", sanitize(se.Error()))
 		return se.ExitCode()
@@ -294,7 +295,7 @@ func writeJSON(w io.Writer, v any) error {
 // renderer returns a Lip Gloss renderer for w that drops colours when w is
 // not a terminal or NO_COLOR is set, and the width to lay out for.
 func renderer(env *Env, w io.Writer) (*lipgloss.Renderer, int) {
-	r := ui.ReportRenderer(w, env.Getenv)
+	r := report.ReportRenderer(w, env.Getenv)
 	width := 0 // a pipe or file: no limit
 	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
@@ -343,7 +344,7 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 			return err
 		}
 	}
-	opts := ui.Options{
+	opts := tui.Options{
 		Config:       cfg,
 		ConfigPath:   configPath,
 		Accessible:   env.Getenv("ACCESSIBLE") != "" || env.Getenv("TERM") == "dumb",

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/ui"
+	"github.com/gpuplan/gpuplan/ui/tui"
 )
 
 // runCLI runs the command line with fake streams and returns the exit
@@ -22,7 +22,7 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith,
-		RunTUI: func(context.Context, *model.Catalog, ui.Options) error {
+		RunTUI: func(context.Context, *model.Catalog, tui.Options) error {
 			t.Error("RunTUI called without a terminal")
 			return nil
 		}})

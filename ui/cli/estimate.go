@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/ui"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 func newEstimateCmd(env *Env, overlays *[]string) *cobra.Command {
@@ -59,10 +59,10 @@ when it does not. Every formula is listed under Assumptions.`,
 			}
 			printWarnings(env.Stderr, warnings)
 			if asJSON {
-				return writeJSON(env.Stdout, ui.NewEstimateJSON(&e, fit))
+				return writeJSON(env.Stdout, report.NewEstimateJSON(&e, fit))
 			}
 			r, width := renderer(env, env.Stdout)
-			return ui.WriteEstimate(env.Stdout, r, &e, fit, width)
+			return report.WriteEstimate(env.Stdout, r, &e, fit, width)
 		},
 	}
 	wf.register(cmd.Flags())

@@ -12,7 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
-	"github.com/gpuplan/gpuplan/ui"
+	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 )
 
 func init() { extraCommands = append(extraCommands, newExportCmd) }
@@ -235,8 +235,8 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
 		mode = 0o755 // scripts
 	}
-	if err := ui.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
-		if errors.Is(err, ui.ErrFileExists) {
+	if err := atomicfile.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
+		if errors.Is(err, atomicfile.ErrFileExists) {
 			return usage(fmt.Errorf("%s exists; pass --force to overwrite it", ef.output))
 		}
 		return usage(fmt.Errorf("-o: %w", err))

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/ui"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 func init() { extraCommands = append(extraCommands, newRecommendCmd) }
@@ -193,11 +193,11 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 					limit = 0
 				}
 				printWarnings(env.Stderr, warnings)
-				return writeJSON(env.Stdout, ui.NewRecommendJSON(&rec, &base, limit))
+				return writeJSON(env.Stdout, report.NewRecommendJSON(&rec, &base, limit))
 			}
 			printWarnings(env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
-			return ui.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width)
+			return report.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width)
 		},
 	}
 	wf.register(cmd.Flags())

@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss/table"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // result is one recompute of the answers: what the workload needs, the
@@ -137,7 +138,7 @@ func largestGPU(cat *model.Catalog, chosen []string) *model.GPU {
 
 // panel is the live estimate beside (or under) the questions.
 type panel struct {
-	st            *styles
+	st            *report.Styles
 	res           *result
 	pending       bool // a newer result is on its way
 	width, height int
@@ -199,7 +200,7 @@ func (p panel) render(compact bool) string {
 		lines = p.estimateLines(r, iw, ih, compact)
 	}
 	for i := range lines {
-		lines[i] = Truncate(lines[i], iw)
+		lines[i] = report.Truncate(lines[i], iw)
 	}
 	if len(lines) > ih {
 		lines = lines[:ih]
@@ -235,18 +236,18 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	if best != nil {
 		capacity = best.UsableBytes
 		need = best.NeedBytes
-		onGPU = fmt.Sprintf(" · %s: %s usable", best.GPU.Name, GiB(best.UsableBytes))
+		onGPU = fmt.Sprintf(" · %s: %s usable", best.GPU.Name, report.GiB(best.UsableBytes))
 	} else if r.adviceOn != nil {
 		capacity = model.UsableBytes(r.adviceOn)
-		onGPU = fmt.Sprintf(" · largest GPU %s: %s usable", r.adviceOn.Name, GiB(capacity))
+		onGPU = fmt.Sprintf(" · largest GPU %s: %s usable", r.adviceOn.Name, report.GiB(capacity))
 	}
 	mem := e.Memory
 	if best != nil && best.Estimate != nil {
 		mem = best.Estimate.Memory
 	}
 	title := st.Title.Render(modelTitle(r))
-	vram := st.Heading.Render("VRAM per GPU ") + st.Value.Render(GiB(need)) + st.Muted.Render(onGPU)
-	bar := vramBar(mem, capacity, max(min(iw, 72), 4), st)
+	vram := st.Heading.Render("VRAM per GPU ") + st.Value.Render(report.GiB(need)) + st.Muted.Render(onGPU)
+	bar := report.VRAMBar(mem, capacity, max(min(iw, 72), 4), st)
 	if compact {
 		add(title+st.Muted.Render(" · "+string(w.Task)+" · "+string(w.Precision)), vram, bar)
 		if best != nil {
@@ -263,14 +264,14 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		}
 		return lines
 	}
-	summary := describeWorkload(w)
+	summary := report.DescribeWorkload(w)
 	if asked := r.cfg.Workload.Strategy; best != nil && asked != model.Single && w.GPUs > 1 && w.Strategy != asked {
 		// auto GPUs: the matcher falls back from DDP to FSDP where DDP does not fit
 		summary += " (" + strings.ToUpper(string(asked)) + " did not fit)"
 	}
-	add(title, st.Muted.Render(summary), st.Muted.Render(describeShape(w)), "")
+	add(title, st.Muted.Render(summary), st.Muted.Render(report.DescribeShape(w)), "")
 	add(vram, bar)
-	parts := breakdownLines(mem, st)
+	parts := report.BreakdownLines(mem, st)
 	if iw >= 72 && len(parts) > 2 { // two columns
 		half := (len(parts) + 1) / 2
 		for i := 0; i < half; i++ {
@@ -320,7 +321,7 @@ func (p panel) noFitLines(r *result, width int) []string {
 	}
 	lines = append(lines, st.Bad.Render("✗ no offer runs this workload with these answers"))
 	if len(r.rec.Reasons) > 0 { // budget, deadline, price limit: what removed them
-		lines = append(lines, wrapLines(st.Muted.Render(reasonSummary(&r.rec)), width)...)
+		lines = append(lines, wrapLines(st.Muted.Render(report.ReasonSummary(&r.rec)), width)...)
 	}
 	if len(r.advice) > 0 {
 		lines = append(lines, st.Heading.Render("What would fit "+r.adviceOn.Name+" (each change alone):"))
@@ -329,8 +330,8 @@ func (p panel) noFitLines(r *result, width int) []string {
 			if a.Fits {
 				mark = st.Good.Render("✓")
 			}
-			need := " → " + GiB(a.Total)
-			lines = append(lines, mark+" "+Truncate(a.Change, width-2-lipgloss.Width(need))+need)
+			need := " → " + report.GiB(a.Total)
+			lines = append(lines, mark+" "+report.Truncate(a.Change, width-2-lipgloss.Width(need))+need)
 		}
 	}
 	for i, x := range r.rec.Rejected {
@@ -360,12 +361,12 @@ func collapseRegions(offers []model.Offer, n int) []model.Offer {
 	for i := 0; i < len(offers) && len(out) < n; i++ {
 		o := offers[i]
 		same := 0
-		for i+1 < len(offers) && sameButRegion(&offers[i], &offers[i+1]) {
+		for i+1 < len(offers) && report.SameButRegion(&offers[i], &offers[i+1]) {
 			i++
 			same++
 		}
 		if same > 0 {
-			o.Region = Truncate(o.Region, 13) + fmt.Sprintf(" +%d", same)
+			o.Region = report.Truncate(o.Region, 13) + fmt.Sprintf(" +%d", same)
 		}
 		out = append(out, o)
 	}
@@ -374,9 +375,9 @@ func collapseRegions(offers []model.Offer, n int) []model.Offer {
 
 // offerLine is one offer in a sentence, for the compact panel.
 func offerLine(o *model.Offer) string {
-	s := fmt.Sprintf("%s %s %s %d×%s %s/h %s/mo", o.Instance.Provider, o.Instance.Type, o.Region, o.GPUs, o.GPU.Key, USD(o.USDPerHour), USD(o.MonthlyUSD))
+	s := fmt.Sprintf("%s %s %s %d×%s %s/h %s/mo", o.Instance.Provider, o.Instance.Type, o.Region, o.GPUs, o.GPU.Key, report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
 	if o.HasJob {
-		s += fmt.Sprintf(" · job %s %s", Hours(o.JobHours), USD(o.JobUSD))
+		s += fmt.Sprintf(" · job %s %s", report.Hours(o.JobHours), report.USD(o.JobUSD))
 	}
 	return s
 }
@@ -399,14 +400,14 @@ var shrinkable = map[int]int{1: 12, 2: 9, 3: 8}
 // offersTable renders offers as a borderless table at most width cells
 // wide: the instance, region and GPU columns are cut first (ending in
 // "…"), then columns are dropped, never the other way round.
-func offersTable(offers []model.Offer, width int, st *styles) string {
+func offersTable(offers []model.Offer, width int, st *report.Styles) string {
 	rows := make([][]string, len(offers))
 	for i := range offers {
-		rows[i] = OfferRow(&offers[i])
+		rows[i] = report.OfferRow(&offers[i])
 	}
 	const pad = 2 // PaddingRight below
 	for n, cols := range offerColumns {
-		headers := pick(OfferHeaders, cols)
+		headers := pick(report.OfferHeaders, cols)
 		picked := make([][]string, len(rows))
 		for i, r := range rows {
 			picked[i] = pick(r, cols)
@@ -439,7 +440,7 @@ func offersTable(offers []model.Offer, width int, st *styles) string {
 		}
 		for i := range picked {
 			for c := range cols {
-				picked[i][c] = Truncate(picked[i][c], widths[c])
+				picked[i][c] = report.Truncate(picked[i][c], widths[c])
 			}
 		}
 		t := table.New().Headers(headers...).Rows(picked...).Wrap(false).
@@ -459,7 +460,7 @@ func offersTable(offers []model.Offer, width int, st *styles) string {
 		if total > width { // even the narrowest set: cut the lines, with "…"
 			lines := strings.Split(out, "\n")
 			for i := range lines {
-				lines[i] = Truncate(lines[i], width)
+				lines[i] = report.Truncate(lines[i], width)
 			}
 			out = strings.Join(lines, "\n")
 		}

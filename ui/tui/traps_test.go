@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // Trap: piped or terminal-less runs dying with "open /dev/tty". Given
@@ -159,7 +160,7 @@ func TestWideText(t *testing.T) {
 			}
 		}
 	}
-	if got := Truncate("ＧＰＵ服务器-🚀", 7); ansi.StringWidth(got) > 7 || !strings.HasSuffix(got, "…") {
+	if got := report.Truncate("ＧＰＵ服务器-🚀", 7); ansi.StringWidth(got) > 7 || !strings.HasSuffix(got, "…") {
 		t.Errorf("Truncate = %q (%d cells), want at most 7 cells ending in …", got, ansi.StringWidth(got))
 	}
 }
@@ -221,7 +222,7 @@ func TestNoColor(t *testing.T) {
 	if r.ColorProfile() != termenv.Ascii {
 		t.Fatalf("NO_COLOR: colour profile %v, want Ascii", r.ColorProfile())
 	}
-	st := newStyles(r)
+	st := report.NewStyles(r)
 	for name, s := range map[string]lipgloss.Style{"title": st.Title, "bad": st.Bad, "segment": st.Segments[0]} {
 		if out := s.Render("x"); strings.Contains(out, "\x1b[3") || strings.Contains(out, "\x1b[9") {
 			t.Errorf("NO_COLOR: %s renders a colour: %q", name, out)
@@ -244,7 +245,7 @@ func TestAdaptiveColours(t *testing.T) {
 		r := lipgloss.NewRenderer(io.Discard)
 		r.SetColorProfile(termenv.TrueColor)
 		r.SetHasDarkBackground(dark)
-		st := newStyles(r)
+		st := report.NewStyles(r)
 		return st.Title.Render("x") + st.Muted.Render("x")
 	}
 	if render(true) == render(false) {
@@ -252,7 +253,7 @@ func TestAdaptiveColours(t *testing.T) {
 	}
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.ANSI) // a 16-colour terminal
-	st := newStyles(r)
+	st := report.NewStyles(r)
 	if out := st.Title.Render("x"); !strings.Contains(out, "x") || strings.Contains(out, "38;2") {
 		t.Errorf("16 colours: %q uses true colour", out)
 	}

@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"io"
@@ -20,6 +20,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 var (
@@ -96,8 +97,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func testStyles() *styles {
-	st := newStyles(testRenderer)
+func testStyles() *report.Styles {
+	st := report.NewStyles(testRenderer)
 	return &st
 }
 

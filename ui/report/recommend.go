@@ -1,4 +1,4 @@
-package ui
+package report
 
 import (
 	"fmt"
@@ -57,7 +57,8 @@ type RejectionJSON struct {
 	Reason          string  `json:"reason"`
 }
 
-func round(v float64, digits int) float64 {
+// Round rounds v to the given number of decimal digits (JSON figures).
+func Round(v float64, digits int) float64 {
 	p := math.Pow10(digits)
 	return math.Round(v*p) / p
 }
@@ -67,12 +68,12 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 	j := OfferJSON{
 		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
 		GPUCount: o.GPUs, GPUsPerInstance: o.Instance.GPUCount, Instances: o.Instances, Strategy: string(o.Strategy),
-		GPUMemoryGiB: o.GPU.MemoryGiB, VRAMNeedGiB: round(o.NeedBytes/model.GiB, 2), VRAMHeadroomPct: round(o.HeadroomPct, 1),
-		Pricing: string(o.Pricing), PricePerHourUSD: round(o.USDPerHour, 4), MonthlyCostUSD: round(o.MonthlyUSD, 2),
+		GPUMemoryGiB: o.GPU.MemoryGiB, VRAMNeedGiB: Round(o.NeedBytes/model.GiB, 2), VRAMHeadroomPct: Round(o.HeadroomPct, 1),
+		Pricing: string(o.Pricing), PricePerHourUSD: Round(o.USDPerHour, 4), MonthlyCostUSD: Round(o.MonthlyUSD, 2),
 		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.Instance.AsOf,
 	}
 	if o.HasJob {
-		j.JobHours, j.JobCostUSD = ptr(round(o.JobHours, 3)), ptr(round(o.JobUSD, 2))
+		j.JobHours, j.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
 	}
 	return j
 }
@@ -94,7 +95,7 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 	}
 	for _, x := range r.Rejected {
 		out.Rejected = append(out.Rejected, RejectionJSON{Provider: x.Instance.Provider, InstanceType: x.Instance.Type,
-			Region: x.Region, PricePerHourUSD: round(x.USDPerHour, 4), Reason: x.Reason})
+			Region: x.Region, PricePerHourUSD: Round(x.USDPerHour, 4), Reason: x.Reason})
 	}
 	return out
 }
@@ -163,9 +164,9 @@ func fitTable(r *lipgloss.Renderer, headers []string, rows [][]string, width int
 	return out
 }
 
-// reasonSummary accounts for every priced offer: shown, removed by which
+// ReasonSummary accounts for every priced offer: shown, removed by which
 // check, or a dearer host of the same GPU in the same region.
-func reasonSummary(rec *model.Recommendation) string {
+func ReasonSummary(rec *model.Recommendation) string {
 	removed := 0
 	var parts []string
 	for _, r := range rec.Reasons {
@@ -182,8 +183,8 @@ func reasonSummary(rec *model.Recommendation) string {
 	return s
 }
 
-// sameButRegion reports whether two offers differ only by region.
-func sameButRegion(a, b *model.Offer) bool {
+// SameButRegion reports whether two offers differ only by region.
+func SameButRegion(a, b *model.Offer) bool {
 	return a.Instance == b.Instance && a.GPUs == b.GPUs && a.USDPerHour == b.USDPerHour && a.JobUSD == b.JobUSD && a.Pricing == b.Pricing
 }
 
@@ -203,21 +204,21 @@ var OfferHeaders = []string{"provider", "instance", "region", "GPUs", "$/h", "$/
 // workload and its VRAM need, the ranked offers as a table, their warnings
 // and the near misses.
 func WriteRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int) error {
-	return writeRecommend(out, r, rec, base, limit, width, " (--limit 0 shows all)")
+	return WriteRecommendHint(out, r, rec, base, limit, width, " (--limit 0 shows all)")
 }
 
-// writeRecommend is WriteRecommend with the hint after "… N more offers"
+// WriteRecommendHint is WriteRecommend with the hint after "… N more offers"
 // (the configurator has no --limit).
-func writeRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int, moreHint string) error {
-	st := newStyles(r)
+func WriteRecommendHint(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int, moreHint string) error {
+	st := NewStyles(r)
 	var b strings.Builder
 	w := &base.Workload
 	name := w.Model.Name
 	if name == "" {
 		name = "custom " + model.FormatCount(base.Params) + " " + string(w.Model.Family)
 	}
-	fmt.Fprintf(&b, "%s%s\n", st.Title.Render(name), st.Muted.Render(" · "+describeWorkload(w)))
-	fmt.Fprintf(&b, "%s\n", st.Muted.Render(describeShape(w)))
+	fmt.Fprintf(&b, "%s%s\n", st.Title.Render(name), st.Muted.Render(" · "+DescribeWorkload(w)))
+	fmt.Fprintf(&b, "%s\n", st.Muted.Render(DescribeShape(w)))
 	gpus := fmt.Sprintf("on %d GPU", w.GPUs)
 	if w.GPUs > 1 {
 		gpus += "s"
@@ -226,7 +227,7 @@ func writeRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendati
 		gpus += " (each offer uses the GPU count it shows)"
 	}
 	fmt.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render("VRAM"), GiB(base.Memory.Total()), gpus, rec.Sort)
-	fmt.Fprintf(&b, "%s\n\n", st.Muted.Render(reasonSummary(rec)))
+	fmt.Fprintf(&b, "%s\n\n", st.Muted.Render(ReasonSummary(rec)))
 	if len(rec.Offers) == 0 {
 		fmt.Fprintf(&b, "%s\n", st.Bad.Render("No offer runs this workload with these filters."))
 	} else {
@@ -238,7 +239,7 @@ func writeRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendati
 			o := &rec.Offers[i]
 			row := OfferRow(o)
 			same := 0
-			for i+1 < len(rec.Offers) && sameButRegion(o, &rec.Offers[i+1]) {
+			for i+1 < len(rec.Offers) && SameButRegion(o, &rec.Offers[i+1]) {
 				i++
 				same++
 			}

@@ -1,6 +1,5 @@
-// Package ui draws gpuplan for people: the reports of the scriptable
-// commands (WriteEstimate, WriteRecommend, the catalog listings and their
-// JSON forms) and the interactive configurator (Run).
+// Package tui is the interactive configurator (Run) and its accessible,
+// plain-prompt form.
 //
 // The configurator is one Bubble Tea program whose root model (app.go)
 // routes keys to the focused component: the questions (wizard.go, a huh
@@ -9,4 +8,4 @@
 // dialogs (export.go). Keys, styles and messages have their own files.
 // A changed answer starts a recompute in a command, tagged with a
 // sequence number so that late results of older answers are dropped.
-package ui
+package tui

@@ -1,19 +1,18 @@
-package ui
+package report
 
 import (
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/huh"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 )
 
-// styles are built once per renderer and kept on the model or report;
+// Styles are built once per renderer and kept on the model or report;
 // colours adapt to light and dark backgrounds, and the renderer drops
 // them when the output has no colour (NO_COLOR, pipes, TERM=dumb).
-type styles struct {
+type Styles struct {
 	Title, Heading, Label, Value, Muted, Good, Bad, Warn, Key, Selected lipgloss.Style
 	Panel, FocusedPanel, Dialog                                         lipgloss.Style
 	// Configurator: the header bar, the offers table.
@@ -26,11 +25,12 @@ type styles struct {
 // Glyphs distinguish the bar's segments without colour.
 var segmentGlyphs = [6]string{"█", "▓", "▒", "░", "▚", "·"}
 
-func newStyles(r *lipgloss.Renderer) styles {
+// NewStyles builds the styles for renderer r.
+func NewStyles(r *lipgloss.Renderer) Styles {
 	c := func(light, dark string) lipgloss.AdaptiveColor {
 		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
 	}
-	s := styles{
+	s := Styles{
 		Title:    r.NewStyle().Bold(true).Foreground(c("#5A3FC0", "#B9A6FF")),
 		Heading:  r.NewStyle().Bold(true),
 		Label:    r.NewStyle().Foreground(c("#555555", "#A8A8A8")),
@@ -66,19 +66,6 @@ func newStyles(r *lipgloss.Renderer) styles {
 		s.Segments[i] = r.NewStyle().Foreground(col)
 	}
 	return s
-}
-
-// newTheme is huh's Charm theme (adaptive colours) with buttons that show
-// which one is chosen without colour: [on]  off .
-func newTheme() *huh.Theme {
-	t := huh.ThemeCharm()
-	for _, f := range []*huh.FieldStyles{&t.Focused, &t.Blurred} {
-		f.FocusedButton = f.FocusedButton.Border(lipgloss.Border{Left: "[", Right: "]"}, false, true, false, true).
-			Bold(true).Padding(0, 1)
-		f.BlurredButton = f.BlurredButton.Border(lipgloss.Border{Left: " ", Right: " "}, false, true, false, true).
-			Padding(0, 1)
-	}
-	return t
 }
 
 // ReportRenderer returns a renderer for printed reports on w. It never

@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/huh"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // page is one group of questions, shown one at a time; hide says when it
@@ -176,7 +177,7 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 		if len(chosen) != 1 {
 			label += "  " + strings.Join(by[r], ", ")
 		}
-		opts = append(opts, huh.NewOption(Truncate(label, 60), r).Selected(slices.Contains(selected, r)))
+		opts = append(opts, huh.NewOption(report.Truncate(label, 60), r).Selected(slices.Contains(selected, r)))
 	}
 	return opts
 }

@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // sortCycle is the order the sort key steps through.
@@ -21,7 +22,7 @@ var sortCycle = []model.SortKey{model.SortPrice, model.SortMonthly, model.SortJo
 // answers' own (recommend --config gives the same); the provider filter
 // only narrows what is shown.
 type offersView struct {
-	st            *styles
+	st            *report.Styles
 	table         table.Model
 	all           []model.Offer // in ranked order
 	shown         []int         // indexes into all, after the provider filter
@@ -33,7 +34,7 @@ type offersView struct {
 	width, height int
 }
 
-func newOffersView(st *styles, keys table.KeyMap) offersView {
+func newOffersView(st *report.Styles, keys table.KeyMap) offersView {
 	t := table.New(table.WithFocused(true), table.WithKeyMap(keys))
 	t.SetStyles(table.Styles{Header: st.TableHeader, Cell: st.TableCell, Selected: st.TableSelected})
 	return offersView{st: st, table: t}
@@ -53,7 +54,7 @@ func (v *offersView) setResult(r *result) {
 		if r.err != nil {
 			v.problem = errText(r.err)
 		} else if len(r.rec.Offers) == 0 && r.rec.Considered > 0 {
-			v.none = reasonSummary(&r.rec)
+			v.none = report.ReasonSummary(&r.rec)
 		}
 	}
 	if v.provider != "" && !slices.ContainsFunc(v.all, func(o model.Offer) bool { return o.Instance.Provider == v.provider }) {
@@ -122,7 +123,7 @@ var (
 // padding (one each side) is counted, long names are cut with "…" before
 // any column is dropped.
 func (v *offersView) columns(rows [][]string) []table.Column {
-	titles := append([]string{""}, OfferHeaders...) // a cursor column first: › marks the row without colour
+	titles := append([]string{""}, report.OfferHeaders...) // a cursor column first: › marks the row without colour
 	natural := make([]int, len(titles))
 	for c, t := range titles {
 		natural[c] = lipgloss.Width(t)
@@ -167,7 +168,7 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 	}
 	cols := make([]table.Column, len(titles))
 	for c, t := range titles {
-		cols[c] = table.Column{Title: Truncate(t, widths[c]), Width: widths[c]}
+		cols[c] = table.Column{Title: report.Truncate(t, widths[c]), Width: widths[c]}
 	}
 	return cols
 }
@@ -183,7 +184,7 @@ func (v *offersView) refresh(keep *model.Offer) {
 	cursor := 0
 	for i, j := range v.shown {
 		o := &v.all[j]
-		rows[i] = append([]string{" "}, OfferRow(o)...)
+		rows[i] = append([]string{" "}, report.OfferRow(o)...)
 		if keep != nil && o.Instance == keep.Instance && o.Region == keep.Region && o.GPUs == keep.GPUs {
 			cursor = i
 		}
@@ -195,7 +196,7 @@ func (v *offersView) refresh(keep *model.Offer) {
 	trows := make([]table.Row, len(rows))
 	for i, r := range rows {
 		for c := range r {
-			r[c] = Truncate(r[c], cols[c].Width) // measure as lipgloss does (CJK: 2 cells)
+			r[c] = report.Truncate(r[c], cols[c].Width) // measure as lipgloss does (CJK: 2 cells)
 		}
 		trows[i] = r
 	}
@@ -252,7 +253,7 @@ func (v offersView) view() string {
 		if v.where != "" {
 			where = "It is on " + v.where + ": esc goes back to fix it."
 		}
-		return Truncate(st.Heading.Render("All offers: none")+st.Muted.Render(" · an answer needs fixing first"), v.width) + "\n\n" +
+		return report.Truncate(st.Heading.Render("All offers: none")+st.Muted.Render(" · an answer needs fixing first"), v.width) + "\n\n" +
 			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
 	}
 	head := st.Heading.Render(fmt.Sprintf("All offers: %d", len(v.shown))) +
@@ -262,21 +263,21 @@ func (v offersView) view() string {
 		if v.none != "" {
 			msg = v.none + ". " + msg
 		}
-		return Truncate(head, v.width) + "\n\n" + wrap.Render(st.Muted.Render(msg))
+		return report.Truncate(head, v.width) + "\n\n" + wrap.Render(st.Muted.Render(msg))
 	}
-	return Truncate(head, v.width) + "\n" + v.table.View()
+	return report.Truncate(head, v.width) + "\n" + v.table.View()
 }
 
 // detailView explains one offer: why it fits, what it costs, what to
 // watch out for; it scrolls when taller than the screen.
 type detailView struct {
-	st    *styles
+	st    *report.Styles
 	offer *model.Offer
 	vp    viewport.Model
 	keys  table.KeyMap
 }
 
-func newDetailView(st *styles, keys table.KeyMap) detailView {
+func newDetailView(st *report.Styles, keys table.KeyMap) detailView {
 	vp := viewport.New(0, 0)
 	vp.KeyMap.Up, vp.KeyMap.Down = keys.LineUp, keys.LineDown
 	vp.KeyMap.PageUp, vp.KeyMap.PageDown = keys.PageUp, keys.PageDown
@@ -322,7 +323,7 @@ func (d detailView) update(msg tea.Msg) (detailView, tea.Cmd) {
 func (d detailView) view() string { return d.vp.View() }
 
 // offerDetail is the text of the detail view.
-func offerDetail(st *styles, o *model.Offer, r *result, asOf string, width int) string {
+func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, width int) string {
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
 	in, g := o.Instance, o.GPU
@@ -338,11 +339,11 @@ func offerDetail(st *styles, o *model.Offer, r *result, asOf string, width int) 
 	add("")
 	add("%s", st.Heading.Render("Why it fits"))
 	e := o.Estimate
-	add("  needs %s per GPU of %s usable (%s GiB less the %.0f%% margin): %s headroom", GiB(o.NeedBytes), GiB(o.UsableBytes),
+	add("  needs %s per GPU of %s usable (%s GiB less the %.0f%% margin): %s headroom", report.GiB(o.NeedBytes), report.GiB(o.UsableBytes),
 		fmtFloat(g.MemoryGiB), model.FitMargin*100, st.Good.Render(fmt.Sprintf("%.0f%%", o.HeadroomPct)))
 	if e != nil {
-		add("  %s", vramBar(e.Memory, o.UsableBytes, max(min(width-4, 60), 4), st))
-		for _, l := range breakdownLines(e.Memory, st) {
+		add("  %s", report.VRAMBar(e.Memory, o.UsableBytes, max(min(width-4, 60), 4), st))
+		for _, l := range report.BreakdownLines(e.Memory, st) {
 			add("  %s", l)
 		}
 		w := &e.Workload
@@ -360,11 +361,11 @@ func offerDetail(st *styles, o *model.Offer, r *result, asOf string, width int) 
 	add("")
 	add("%s", st.Heading.Render("Cost"))
 	unit := o.USDPerHour / float64(max(o.Instances, 1))
-	add("  %s/h per instance × %d = %s/h", USD(unit), o.Instances, st.Value.Render(USD(o.USDPerHour)))
+	add("  %s/h per instance × %d = %s/h", report.USD(unit), o.Instances, st.Value.Render(report.USD(o.USDPerHour)))
 	hours := o.MonthlyUSD / max(o.USDPerHour, 1e-12)
-	add("  × %s h per month = %s per month", fmtFloat(round(hours, 1)), st.Value.Render(USD(o.MonthlyUSD)))
+	add("  × %s h per month = %s per month", fmtFloat(report.Round(hours, 1)), st.Value.Render(report.USD(o.MonthlyUSD)))
 	if o.HasJob && e != nil {
-		add("  job: %s × %s/h = %s", Hours(o.JobHours), USD(o.USDPerHour), st.Value.Render(USD(o.JobUSD)))
+		add("  job: %s × %s/h = %s", report.Hours(o.JobHours), report.USD(o.USDPerHour), st.Value.Render(report.USD(o.JobUSD)))
 		add("  %s", st.Muted.Render(fmt.Sprintf("%.3g FLOPs at MFU %.2f of %.4g TFLOPS (%s) per GPU", e.TotalFLOPs, e.MFU, e.PeakTFLOPS, e.Precision)))
 	} else {
 		add("  %s", st.Muted.Render("no dataset size: job time and cost not computed"))

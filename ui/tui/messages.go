@@ -1,4 +1,4 @@
-package ui
+package tui
 
 // Messages of the configurator: one small typed struct per event.
 

@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"context"
@@ -20,6 +20,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // IssuesURL is where crashes are reported.
@@ -36,7 +38,7 @@ func Run(ctx context.Context, cat *model.Catalog, opts Options) error {
 	measureLikeLipgloss()
 	r := screenRenderer(opts.Err, opts.Getenv)
 	lipgloss.SetDefaultRenderer(r) // huh and bubbles style with the default renderer
-	st := newStyles(r)
+	st := report.NewStyles(r)
 	if opts.Accessible {
 		return runAccessible(ctx, cat, opts, &st)
 	}
@@ -233,7 +235,7 @@ func shownDefault(f huh.Field, inputs []boundInput) (string, bool) {
 // as it goes, prints the estimate and the best offers as text, and offers
 // to export. When the input ends early it prints the answers given so far
 // (as a file to reopen) and returns ErrInputEnded.
-func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *styles) error {
+func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *report.Styles) error {
 	cat.Index()
 	a := defaultAnswers(cat)
 	if opts.Config != nil {
@@ -295,7 +297,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *st
 	fmt.Fprintln(opts.Out)
 	if !res.ok() {
 		fmt.Fprintf(opts.Out, "No estimate: %s\n", errText(res.err))
-	} else if err := writeRecommend(opts.Out, out, &res.rec, res.est, 5, 100, ""); err != nil {
+	} else if err := report.WriteRecommendHint(opts.Out, out, &res.rec, res.est, 5, 100, ""); err != nil {
 		return err
 	}
 	if cfgErr != nil {
@@ -316,8 +318,8 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *st
 			return nil
 		}
 		abs, _ := filepath.Abs(expandHome(strings.TrimSpace(path)))
-		err = WriteFileAtomic(abs, data, false)
-		if errors.Is(err, ErrFileExists) {
+		err = atomicfile.WriteFileAtomic(abs, data, false)
+		if errors.Is(err, atomicfile.ErrFileExists) {
 			overwrite := false
 			c := huh.NewConfirm().Title("Overwrite " + abs + "?").Value(&overwrite)
 			if err := ask(c, prompts, in); err != nil {
@@ -327,7 +329,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *st
 				fmt.Fprintln(prompts, "kept the file; give another name, or none to skip the export")
 				continue
 			}
-			err = WriteFileAtomic(abs, data, true)
+			err = atomicfile.WriteFileAtomic(abs, data, true)
 		}
 		if err != nil {
 			fmt.Fprintf(prompts, "✗ %s\n", err)

@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // Layout limits: below minWidth × minHeight the screen asks for more
@@ -47,7 +48,7 @@ type app struct {
 	cat    *model.Catalog
 	opts   Options
 	a      *answers
-	st     *styles
+	st     *report.Styles
 	theme  *huh.Theme
 	keys   keyMap
 	wiz    *wizard
@@ -75,7 +76,7 @@ type app struct {
 // newApp builds the configurator with answers from opts.Config or the
 // defaults, and computes the first estimate synchronously so that the
 // first frame already shows an answer.
-func newApp(cat *model.Catalog, opts Options, st *styles, theme *huh.Theme) app {
+func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme *huh.Theme) app {
 	cat.Index() // before any command goroutine reads the lookup tables
 	a := defaultAnswers(cat)
 	if opts.Config != nil {
@@ -682,7 +683,7 @@ func (m app) header() string {
 	}
 	gap := m.width - lipgloss.Width(left) - lipgloss.Width(right)
 	if gap < 1 {
-		return Truncate(left, m.width)
+		return report.Truncate(left, m.width)
 	}
 	return left + strings.Repeat(" ", gap) + right
 }

@@ -1,23 +1,24 @@
-package ui
+package tui
 
 import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // footer is the bottom of the screen: a status line (what just happened,
 // or the error to fix) over the key help, short or full (?).
 type footer struct {
-	st     *styles
+	st     *report.Styles
 	help   help.Model
 	status string
 	isErr  bool
 	width  int
 }
 
-func newFooter(st *styles) footer {
+func newFooter(st *report.Styles) footer {
 	h := help.New()
 	h.Styles.ShortKey, h.Styles.FullKey = st.Key, st.Key
 	h.Styles.ShortDesc, h.Styles.FullDesc = st.Muted, st.Muted
@@ -41,7 +42,7 @@ func (f footer) view(k keyMap, full bool) string {
 		if f.isErr {
 			status = f.st.Bad.Render(f.status)
 		}
-		lines = append(lines, Truncate(status, f.width))
+		lines = append(lines, report.Truncate(status, f.width))
 	}
 	var h string
 	switch {
@@ -58,7 +59,7 @@ func (f footer) view(k keyMap, full bool) string {
 		}
 	}
 	for _, l := range strings.Split(h, "\n") {
-		lines = append(lines, Truncate(l, f.width))
+		lines = append(lines, report.Truncate(l, f.width))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -1,4 +1,4 @@
-package ui
+package report
 
 import (
 	"fmt"
@@ -225,9 +225,9 @@ func parts(m model.Memory) [6]float64 {
 	return [6]float64{m.Weights, m.Gradients, m.OptimizerStates, m.Activations, m.KVCache, m.Overhead}
 }
 
-// vramBar draws the per-GPU memory as a stacked bar width cells wide,
+// VRAMBar draws the per-GPU memory as a stacked bar width cells wide,
 // scaled to max(total, capacity), with a ┃ at capacity (0 for none).
-func vramBar(m model.Memory, capacity float64, width int, st *styles) string {
+func VRAMBar(m model.Memory, capacity float64, width int, st *Styles) string {
 	if width < 4 {
 		return ""
 	}
@@ -265,8 +265,8 @@ func vramBar(m model.Memory, capacity float64, width int, st *styles) string {
 	return b.String()
 }
 
-// breakdownLines lists the non-zero parts with their glyph, name and size.
-func breakdownLines(m model.Memory, st *styles) []string {
+// BreakdownLines lists the non-zero parts with their glyph, name and size.
+func BreakdownLines(m model.Memory, st *Styles) []string {
 	var lines []string
 	for i, v := range parts(m) {
 		if v <= 0 && i != 0 {
@@ -281,7 +281,7 @@ func breakdownLines(m model.Memory, st *styles) []string {
 // workload, the per-GPU VRAM breakdown with its bar, the fit on the GPU
 // given (with advice), compute and time, warnings and assumptions.
 func WriteEstimate(out io.Writer, r *lipgloss.Renderer, e *model.Estimate, f *model.Fit, width int) error {
-	st := newStyles(r)
+	st := NewStyles(r)
 	w := &e.Workload
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
@@ -290,8 +290,8 @@ func WriteEstimate(out io.Writer, r *lipgloss.Renderer, e *model.Estimate, f *mo
 	if name == "" {
 		name = "custom " + model.FormatCount(e.Params) + " " + string(w.Model.Family)
 	}
-	line("%s", st.Title.Render(name)+st.Muted.Render(" · "+describeWorkload(w)))
-	line("%s", st.Muted.Render(describeShape(w)))
+	line("%s", st.Title.Render(name)+st.Muted.Render(" · "+DescribeWorkload(w)))
+	line("%s", st.Muted.Render(DescribeShape(w)))
 	line("")
 	line("%s  %s per GPU", st.Heading.Render("VRAM"), st.Value.Render(GiB(e.Memory.Total())))
 	capacity := 0.0
@@ -302,8 +302,8 @@ func WriteEstimate(out io.Writer, r *lipgloss.Renderer, e *model.Estimate, f *mo
 	if width > 0 {
 		barWidth = max(min(width-2, 60), 10)
 	}
-	line("  %s", vramBar(e.Memory, capacity, barWidth, &st))
-	for _, l := range breakdownLines(e.Memory, &st) {
+	line("  %s", VRAMBar(e.Memory, capacity, barWidth, &st))
+	for _, l := range BreakdownLines(e.Memory, &st) {
 		line("  %s", l)
 	}
 	o := e.Overhead
@@ -365,8 +365,8 @@ func WriteEstimate(out io.Writer, r *lipgloss.Renderer, e *model.Estimate, f *mo
 	return err
 }
 
-// describeWorkload is the one-line summary: task, precision, optimizer, GPUs.
-func describeWorkload(w *model.Workload) string {
+// DescribeWorkload is the one-line summary: task, precision, optimizer, GPUs.
+func DescribeWorkload(w *model.Workload) string {
 	parts := []string{string(w.Task), string(w.Precision)}
 	if w.Task.Training() {
 		parts = append(parts, string(w.Optimizer))
@@ -382,8 +382,8 @@ func describeWorkload(w *model.Workload) string {
 	return strings.Join(parts, " · ")
 }
 
-// describeShape is the second summary line: batch, length, memory savers.
-func describeShape(w *model.Workload) string {
+// DescribeShape is the second summary line: batch, length, memory savers.
+func DescribeShape(w *model.Workload) string {
 	var s []string
 	switch {
 	case w.Task == model.TaskInference && w.Model.Family.Generative():

@@ -1,4 +1,6 @@
-package ui
+// Package atomicfile writes files so that readers see the old content or
+// the new, never half; both the CLI export and the configurator use it.
+package atomicfile
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package ui
+package tui
 
 import (
 	"errors"
@@ -13,6 +13,8 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // dialog is a small huh form shown over the screen: the export's file
@@ -144,7 +146,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 func (d *dialog) askOverwrite(theme *huh.Theme) {
 	d.kind, d.overwrite, d.err = dialogExportOverwrite, false, nil
 	d.form = huh.NewForm(huh.NewGroup(
-		huh.NewConfirm().Title(Truncate("Overwrite "+d.path+"?", d.width-4)).
+		huh.NewConfirm().Title(report.Truncate("Overwrite "+d.path+"?", d.width-4)).
 			Description("it exists; no keeps it and asks for another name").
 			Affirmative("overwrite").Negative("no").Value(&d.overwrite),
 	)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(d.width)
@@ -220,7 +222,7 @@ func formatName(f launch.Format) string {
 	return string(f)
 }
 
-func (d *dialog) view(st *styles) string {
+func (d *dialog) view(st *report.Styles) string {
 	title := map[dialogKind]string{dialogExportName: "Export", dialogExportOverwrite: "Export", dialogQuit: "Quit"}[d.kind]
 	body := st.Heading.Render(title) + "\n" + d.form.View()
 	if d.err != nil {
@@ -236,9 +238,9 @@ func writeConfig(path string, data []byte, perm fs.FileMode, overwrite bool) tea
 		if err != nil {
 			abs = path
 		}
-		err = WriteFileAtomicMode(abs, data, perm, overwrite)
+		err = atomicfile.WriteFileAtomicMode(abs, data, perm, overwrite)
 		switch {
-		case errors.Is(err, ErrFileExists):
+		case errors.Is(err, atomicfile.ErrFileExists):
 			return fileExistsMsg{abs}
 		case err != nil:
 			return exportErrMsg{err}
