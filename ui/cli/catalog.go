@@ -10,8 +10,6 @@ import (
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
-func init() { extraCommands = append(extraCommands, newCatalogCmd) }
-
 func newCatalogCmd(env *Env, overlays *[]string) *cobra.Command {
 	var asJSON bool
 	var provider string

@@ -185,11 +185,14 @@ commands below from scripts (add --json for machine-readable output).`,
 	root.PersistentFlags().StringArrayVar(&overlays, "catalog", nil, "overlay a catalog file (our TOML schema, or a SkyPilot vms.csv); repeatable")
 	root.Flags().StringVar(&configPath, "config", "", "open the configurator with the answers in an exported TOML file")
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newEstimateCmd(env, &overlays))
-	root.AddCommand(newVersionCmd(env, &overlays))
-	for _, c := range extraCommands {
-		root.AddCommand(c(env, &overlays))
-	}
+	// Every command, in one place.
+	root.AddCommand(
+		newEstimateCmd(env, &overlays),
+		newVersionCmd(env, &overlays),
+		newCatalogCmd(env, &overlays),
+		newExportCmd(env, &overlays),
+		newRecommendCmd(env, &overlays),
+	)
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newCompletionCmd(root))
 	return root
@@ -226,9 +229,6 @@ func newCompletionCmd(root *cobra.Command) *cobra.Command {
 		},
 	}
 }
-
-// extraCommands are registered by the other files of this package.
-var extraCommands []func(env *Env, overlays *[]string) *cobra.Command
 
 // flagError turns pflag's messages into ours: an unknown flag suggests
 // the closest known one; bad values say what is valid.

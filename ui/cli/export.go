@@ -15,8 +15,6 @@ import (
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 )
 
-func init() { extraCommands = append(extraCommands, newExportCmd) }
-
 // exportFlags are export's own flags; the workload and pricing flags are
 // the shared workloadFlags and queryFlags.
 type exportFlags struct {

@@ -13,8 +13,6 @@ import (
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
-func init() { extraCommands = append(extraCommands, newRecommendCmd) }
-
 // queryFlags are recommend's search flags.
 type queryFlags struct {
 	providers, regions []string
