@@ -44,6 +44,10 @@ type WorkloadAnswers struct {
 	Model    string       // catalog key or alias: "llama-3.1-8b"
 	HFConfig string       // path of a Hugging Face config.json (file or directory)
 	Custom   *CustomModel // a shape typed in by the user
+	// Safetensors is a path of .safetensors headers (file or directory)
+	// that gives the exact parameter count of the model above, or of a
+	// decoder without a shape when there is none. Command line only.
+	Safetensors string
 
 	Precision Precision
 	Optimizer Optimizer
@@ -489,13 +493,15 @@ func (s *Selection) validate() error {
 	return nil
 }
 
-// Workload turns the answers into a Workload without defaults or
-// validation, for callers that override it (command-line flags) before
-// Compute: the model is looked up in cat, read with readHF (nil when this
-// build cannot read config.json files) or built from the custom shape;
-// torch_dtype sets the precision when none is given. Warnings come from
-// readHF. Errors are *ConfigError naming the key.
-func (w *WorkloadAnswers) Workload(cat *Catalog, readHF func(path string) (Architecture, Precision, []string, error)) (Workload, []string, error) {
+// Workload turns the request into a Workload without defaults or
+// validation, for callers that override it before Compute. It is the one
+// place each request rule lives: the model is looked up in cat (keys and
+// aliases), read with rd.HFConfig (whose dtype sets the precision when none
+// is given) or built from the custom shape (CustomModel.Architecture's
+// defaults); rd.Safetensors then sets the exact parameter count; gpus =
+// "auto" leaves GPUs to the search. Warnings come from the readers.
+// Errors are *ConfigError naming the key.
+func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string, error) {
 	out := Workload{
 		Framework: w.Framework, Task: w.Task, Precision: w.Precision, Optimizer: w.Optimizer,
 		MicroBatch: w.BatchSize, SeqLen: w.SeqLen, ImageSize: w.ImageSize, GradAccum: w.GradAccum,
@@ -513,30 +519,31 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, readHF func(path string) (Archi
 		}
 		out.Model = *a
 	case w.HFConfig != "":
-		if readHF == nil {
+		if rd.HFConfig == nil {
 			return out, nil, configErr("workload.hf_config", "this build cannot read config.json files; give model or [workload.custom]")
 		}
-		a, p, ws, err := readHF(w.HFConfig)
+		a, p, ws, err := rd.HFConfig(w.HFConfig, cmpOr(w.Task, TaskTrain))
 		if err != nil {
 			return out, nil, configErr("workload.hf_config", "%v", err)
 		}
-		out.Model = a
-		warnings = ws
-		if out.Precision == "" && p != "" {
-			out.Precision = p
-			if out.Task.Training() {
-				switch p {
-				case BF16:
-					out.Precision = AMPBF16
-				case FP16:
-					out.Precision = AMPFP16
-				}
-			}
-		}
+		out.Model, warnings = a, ws
+		out.Precision = cmpOr(out.Precision, p)
 	case w.Custom != nil:
 		out.Model = w.Custom.Architecture()
+	case w.Safetensors != "":
+		out.Model = Architecture{Family: FamilyDecoder} // its count comes next
 	default:
 		return out, nil, configErr("workload.model", "give model, hf_config or a [workload.custom] table")
+	}
+	if w.Safetensors != "" {
+		if rd.Safetensors == nil {
+			return out, nil, configErr("workload.safetensors", "this build cannot read safetensors files")
+		}
+		a, ws, err := rd.Safetensors(w.Safetensors, out.Model)
+		if err != nil {
+			return out, nil, configErr("workload.safetensors", "%v", err)
+		}
+		out.Model, warnings = a, append(warnings, ws...)
 	}
 	if w.AutoGPUs {
 		out.GPUs = 0
@@ -546,8 +553,8 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, readHF func(path string) (Archi
 
 // Resolve is Workload with Defaults applied and Validate passed; a
 // validation error names the workload key ("workload.tp").
-func (w *WorkloadAnswers) Resolve(cat *Catalog, readHF func(path string) (Architecture, Precision, []string, error)) (Workload, []string, error) {
-	out, warnings, err := w.Workload(cat, readHF)
+func (w *WorkloadAnswers) Resolve(cat *Catalog, rd Readers) (Workload, []string, error) {
+	out, warnings, err := w.Workload(cat, rd)
 	if err != nil {
 		return out, warnings, err
 	}

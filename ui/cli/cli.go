@@ -38,12 +38,8 @@ type Env struct {
 	// LoadCatalog returns the embedded catalog overlaid with the user's
 	// catalog.d files and the given paths, plus warnings.
 	LoadCatalog func(overlays []string) (*model.Catalog, []string, error)
-	// ReadHFConfig reads a config.json (file or directory): the
-	// architecture, the precision its torch_dtype suggests, warnings.
-	ReadHFConfig func(path string) (model.Architecture, model.Precision, []string, error)
-	// ReadSafetensors counts the parameters in safetensors headers, with
-	// warnings (buffers skipped, index mismatches).
-	ReadSafetensors func(path string) (float64, []string, error)
+	// Readers read config.json and safetensors files for model.WorkloadAnswers.
+	Readers model.Readers
 	// RunTUI opens the configurator; nil when the build has none.
 	RunTUI func(ctx context.Context, cat *model.Catalog, opts tui.Options) error
 }
@@ -325,7 +321,7 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		}
 		// The configurator asks about the model but not about every key
 		// (tp, lora_rank): a file it could not fix is refused here.
-		if _, _, err := c.Workload.Resolve(cat, env.ReadHFConfig); err != nil {
+		if _, _, err := c.Workload.Resolve(cat, env.Readers); err != nil {
 			return usage(fmt.Errorf("%s: %w", configPath, err))
 		}
 		cfg = &c
@@ -348,7 +344,7 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		Config:       cfg,
 		ConfigPath:   configPath,
 		Accessible:   env.Getenv("ACCESSIBLE") != "" || env.Getenv("TERM") == "dumb",
-		ReadHFConfig: env.ReadHFConfig,
+		ReadHFConfig: env.Readers.HFConfig,
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
 	}

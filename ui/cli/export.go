@@ -93,13 +93,11 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
-	res := &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}
-	cb, err := loadConfigBase(ef.config, res)
+	ff, err := readFromFile(ef.config)
 	if err != nil {
 		return err
 	}
-	warnings = append(warnings, cb.warnings...)
-	if sel := cbSelection(cb); sel != nil { // the configuration's picked offer, unless flags say otherwise
+	if sel := ff.selection(); sel != nil { // the configuration's picked offer, unless flags say otherwise
 		if ef.instance == "" {
 			ef.instance = sel.Provider + "/" + sel.InstanceType
 		}
@@ -120,11 +118,8 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if in.Retired != "" {
 		return usage(fmt.Errorf("%s/%s was retired by the provider on %s; pick another instance (gpuplan recommend)", in.Provider, in.Type, in.Retired))
 	}
-	w, ws, err := wf.build(fs, res, cb.workload)
+	w, ws, err := ff.workload(fs, cat, env.Readers, wf)
 	if err != nil {
-		return err
-	}
-	if err := cb.check(w, fs); err != nil {
 		return err
 	}
 	warnings = append(warnings, ws...)
@@ -363,12 +358,4 @@ func hasPrice(cat *model.Catalog, in *model.Instance, rp *model.RegionPrice, p m
 		return false
 	}
 	return rp.OnDemandUSD > 0
-}
-
-// cbSelection returns the configuration's picked offer, or nil.
-func cbSelection(cb configBase) *model.Selection {
-	if cb.cfg == nil {
-		return nil
-	}
-	return cb.cfg.Selection
 }

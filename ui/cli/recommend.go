@@ -152,18 +152,18 @@ whole instances that fit. The cheapest near misses are listed with their reason.
   gpuplan recommend --model llama-3.1-70b --task finetune --dataset-tokens 1B --allow-multi-node --deadline-hours 48 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cat, w, cb, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
+			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
 				return err
 			}
 			var baseQuery model.Query
-			if cb.cfg != nil {
-				baseQuery = cb.cfg.Search.Query(false)
+			if file.cfg != nil {
+				baseQuery = file.cfg.Search.Query(false)
 			}
-			q, err := qf.query(cmd.Flags(), cat, cb.autoGPUs(cmd.Flags()), baseQuery)
+			q, err := qf.query(cmd.Flags(), cat, file.autoGPUs(cmd.Flags()), baseQuery)
 			if err != nil {
-				if cb.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
-					return usage(fmt.Errorf("%s: %w", cb.path, err))
+				if file.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
+					return usage(fmt.Errorf("%s: %w", file.path, err))
 				}
 				return err
 			}

@@ -18,9 +18,10 @@ type Options struct {
 	// Accessible asks the questions as plain prompts and prints the
 	// answer as text (ACCESSIBLE=1, TERM=dumb): no redrawing screen.
 	Accessible bool
-	// ReadHFConfig reads a Hugging Face config.json (file or directory);
-	// nil when this build cannot, and the model list then has no entry for it.
-	ReadHFConfig func(path string) (model.Architecture, model.Precision, []string, error)
+	// ReadHFConfig reads a Hugging Face config.json (file or directory),
+	// as model.Readers.HFConfig; nil when this build cannot, and the model
+	// list then has no entry for it.
+	ReadHFConfig func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
 
 	In  io.Reader // keys (stdin)
 	Out io.Writer // results and the accessible summary (stdout)

@@ -44,7 +44,7 @@ func (r *result) best() *model.Offer {
 // hfReader reads config.json files once per path: the path input changes
 // a letter at a time, and files are read in command goroutines.
 type hfReader struct {
-	read func(path string) (model.Architecture, model.Precision, []string, error)
+	read func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
 	mu   sync.Mutex
 	seen map[string]hfEntry
 }
@@ -63,22 +63,23 @@ func (h *hfReader) check() func(path string) error {
 		return nil
 	}
 	return func(path string) error {
-		_, _, _, err := h.get(path)
+		_, _, _, err := h.get(path, model.TaskTrain)
 		return err
 	}
 }
 
-func (h *hfReader) get(path string) (model.Architecture, model.Precision, []string, error) {
+func (h *hfReader) get(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if e, ok := h.seen[path]; ok {
+	k := string(task) + "\x00" + path
+	if e, ok := h.seen[k]; ok {
 		return e.a, e.p, e.ws, e.err
 	}
-	a, p, ws, err := h.read(path)
+	a, p, ws, err := h.read(path, task)
 	if h.seen == nil {
 		h.seen = map[string]hfEntry{}
 	}
-	h.seen[path] = hfEntry{a, p, ws, err}
+	h.seen[k] = hfEntry{a, p, ws, err}
 	return a, p, ws, err
 }
 
@@ -92,11 +93,11 @@ func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, s
 	if cfgErr != nil {
 		return r
 	}
-	var read func(string) (model.Architecture, model.Precision, []string, error)
+	var rd model.Readers
 	if hf != nil && hf.read != nil {
-		read = hf.get
+		rd.HFConfig = hf.get
 	}
-	w, ws, err := cfg.Workload.Resolve(cat, read)
+	w, ws, err := cfg.Workload.Resolve(cat, rd)
 	if err != nil {
 		r.err = err
 		return r
