@@ -9,7 +9,6 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
-	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/cli"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -30,36 +29,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Getenv:      os.Getenv,
 		Version:     buildVersion(),
 		LoadCatalog: data.LoadWith,
-		Readers:     readers,
+		Readers:     hf.Readers(),
 		RunTUI:      tui.Run,
 	})
-}
-
-// readers wire package hf into the request's Resolve.
-var readers = model.Readers{
-	HFConfig: func(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
-		cfg, err := hf.ReadConfig(path)
-		if err != nil {
-			return model.Architecture{}, "", nil, err
-		}
-		p, _ := cfg.Precision(task)
-		return cfg.Arch, p, cfg.Warnings, nil
-	},
-	Safetensors: func(path string, a model.Architecture) (model.Architecture, []string, error) {
-		n, err := hf.ReadSafetensors(path)
-		if err != nil {
-			return a, nil, err
-		}
-		if !a.HasShape() {
-			a.Params = float64(n.Params)
-			return a, n.Warnings, nil
-		}
-		a, warn := (&hf.Config{Arch: a}).WithCounts(n)
-		if warn != "" {
-			n.Warnings = append(n.Warnings, warn)
-		}
-		return a, n.Warnings, nil
-	},
 }
 
 func buildVersion() string {

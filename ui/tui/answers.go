@@ -136,6 +136,16 @@ func defaultAnswers(cat *model.Catalog) *answers {
 func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 	a := defaultAnswers(cat)
 	w := &c.Workload
+	// A key the file leaves out means what it means on the command line,
+	// the workload's default, not the first frame's answer.
+	def, _, defErr := w.Workload(cat, model.Readers{})
+	if defErr == nil {
+		def.Defaults()
+		a.Task, a.Epochs = def.Task, fmtFloat(def.Epochs)
+		if w.Precision == "" && def.Precision != "" {
+			w.Precision = def.Precision
+		}
+	}
 	if w.Framework != "" {
 		a.Framework = w.Framework
 	}
@@ -174,7 +184,7 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 		a.Optimizer = w.Optimizer
 	}
 	// Fill the model's defaults first, then let the file's values win.
-	a.fill = filled{modelKey: "\x00"}
+	a.fill.modelKey = "\x00"
 	a.reconcile(cat, nil)
 	if w.BatchSize > 0 {
 		a.Batch = fmtInt(w.BatchSize)
