@@ -155,14 +155,17 @@ type SearchAnswers struct {
 	HoursPerMonth  float64 // billed hours per month, (0, 744]
 	DeadlineHours  float64
 	AllowMultiNode bool
-	Sort           SortKey // "": job cost with a dataset, else price
+	// AllowPrecisionFallback accepts GPUs that run a fallback of the
+	// requested precision (Query.AllowPrecisionFallback).
+	AllowPrecisionFallback bool
+	Sort                   SortKey // "": job cost with a dataset, else price
 }
 
 // Query returns the search as a Query for Recommend; autoGPUs comes from
 // the workload's gpus = "auto".
 func (s *SearchAnswers) Query(autoGPUs bool) Query {
 	return Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), Pricing: s.Pricing,
-		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, MaxUSDPerHour: s.MaxPriceHour,
+		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
 		BudgetMonthUSD: s.BudgetMonth, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort}
 }
 
@@ -671,6 +674,7 @@ type rawSearch struct {
 	HoursPerMonth  tFloat         `toml:"hours_per_month"`
 	DeadlineHours  tFloat         `toml:"deadline_hours"`
 	AllowMultiNode tBool          `toml:"allow_multi_node"`
+	AllowFallback  tBool          `toml:"allow_precision_fallback"`
 	Sort           tEnum[SortKey] `toml:"sort"`
 }
 
@@ -815,7 +819,7 @@ func DecodeConfig(b []byte) (Config, error) {
 	if rs := raw.Search; rs != nil {
 		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
-			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, Sort: rs.Sort.v}
+			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort.v}
 		zeros = append(zeros, []struct {
 			key string
 			set bool

@@ -21,13 +21,18 @@ type Query struct {
 	// AutoGPUs picks, per instance type, the fewest GPUs (whole instances)
 	// that fit and meet DeadlineHours; otherwise the workload's GPUs are used.
 	AutoGPUs       bool
-	AllowMultiNode bool    // more than one instance may be rented
-	MaxUSDPerHour  float64 // 0: no limit
-	BudgetMonthUSD float64 // 0: no limit
-	HoursPerMonth  float64 // billed hours per month; 0 means HoursPerMonth (730)
-	DeadlineHours  float64 // 0: none
-	Sort           SortKey // "" picks job cost when a dataset is given, else price
-	MaxNodes       int     // multi-node limit; 0 means 64
+	AllowMultiNode bool // more than one instance may be rented
+	// AllowPrecisionFallback lets a GPU without bf16 or fp8, when that is
+	// the precision asked for, run the framework's fallback
+	// (GPU.RunPrecision); otherwise its offers are near misses naming it.
+	// Mixed precision (amp-bf16, amp-fp16) always falls back.
+	AllowPrecisionFallback bool
+	MaxUSDPerHour          float64 // 0: no limit
+	BudgetMonthUSD         float64 // 0: no limit
+	HoursPerMonth          float64 // billed hours per month; 0 means HoursPerMonth (730)
+	DeadlineHours          float64 // 0: none
+	Sort                   SortKey // "" picks job cost when a dataset is given, else price
+	MaxNodes               int     // multi-node limit; 0 means 64
 }
 
 // SortKey orders offers.
@@ -359,8 +364,10 @@ type deployment struct {
 func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 	w := &m.w
 	usable := UsableBytes(g)
-	if _, ok := g.RunPrecision(w.Precision, w.Task.Training()); !ok {
+	if run, ok := g.RunPrecision(w.Precision, w.Task.Training()); !ok {
 		return deployment{}, RejectPrecision, fmt.Sprintf("%s has no %s (needs compute capability 8.0)", g.Name, w.Precision)
+	} else if run != w.Precision && (w.Precision == BF16 || w.Precision == FP8) && !m.q.AllowPrecisionFallback {
+		return deployment{}, RejectPrecision, fmt.Sprintf("%s has no %s; it would run %s (allow_precision_fallback)", g.Name, w.Precision, run)
 	}
 	if why := frameworkSupport(g); why != "" {
 		return deployment{}, RejectSoftware, why

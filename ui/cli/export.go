@@ -197,7 +197,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.hfConfig
 		}
 		cfg.Search = model.SearchAnswers{Providers: []string{offer.Instance.Provider}, Regions: []string{offer.Region}, Pricing: offer.Pricing,
-			AllowMultiNode: offer.Instances > 1}
+			AllowMultiNode: offer.Instances > 1, AllowPrecisionFallback: q.AllowPrecisionFallback}
 		head, herr := model.EncodeConfig(&cfg)
 		if herr != nil {
 			return fmt.Errorf("--format toml: %w", herr)

@@ -21,6 +21,7 @@ type queryFlags struct {
 	hoursPerMonth      float64
 	deadline           float64
 	multiNode          bool
+	precisionFallback  bool
 	limit              int
 	sort               model.SortKey
 }
@@ -34,6 +35,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.Var(floatValue{&f.hoursPerMonth}, "hours-per-month", "billed hours per month, for part-time use (default 730)")
 	fs.Var(floatValue{&f.deadline}, "deadline-hours", "the job must finish within this many hours")
 	fs.BoolVar(&f.multiNode, "allow-multi-node", false, "allow more than one instance")
+	fs.BoolVar(&f.precisionFallback, "allow-precision-fallback", false, "accept GPUs without the precision asked for, running the framework's fallback (bf16 → fp16, fp8 → bf16)")
 	fs.Var(intValue{&f.limit}, "limit", "show at most N offers; 0 shows all (--json: all unless given)")
 	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price)")
 }
@@ -67,6 +69,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	}
 	if changed("allow-multi-node") {
 		q.AllowMultiNode = f.multiNode
+	}
+	if changed("allow-precision-fallback") {
+		q.AllowPrecisionFallback = f.precisionFallback
 	}
 	if changed("sort") {
 		q.Sort = f.sort

@@ -66,6 +66,7 @@ type answers struct {
 	Batch, Length                  string          // Length: tokens (text) or pixels (vision)
 	Optimizer                      model.Optimizer
 	Checkpointing, Flash           bool
+	PrecisionFallback              bool // accept GPUs that run a fallback precision
 
 	Dataset, DatasetUnit, Epochs string
 
@@ -252,6 +253,7 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 		a.Hours = fmtFloat(s.HoursPerMonth)
 	}
 	a.Deadline = fmtFloatOrEmpty(s.DeadlineHours)
+	a.PrecisionFallback = s.AllowPrecisionFallback
 	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
 	a.fill.batch, a.fill.length = a.Batch, a.Length
 	a.fill.ckpt, a.fill.flash = a.Checkpointing, a.Flash
@@ -641,6 +643,7 @@ func (a *answers) config() (model.Config, error) {
 	s.Providers = append(slices.Clone(a.Providers), x.ExtraProviders...)
 	s.Regions = slices.Clone(a.Regions)
 	s.Pricing, s.MaxPriceHour, s.Sort = a.Pricing, x.MaxPriceHour, x.Sort
+	s.AllowPrecisionFallback = a.PrecisionFallback
 	if s.BudgetMonth, err = parsePositive("monthly budget", a.Budget, 1e10); err != nil {
 		return c, err
 	}

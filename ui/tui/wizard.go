@@ -298,6 +298,11 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		w.checks[in] = func() error { return validate(*v) }
 		return in
 	}
+	fallbackConfirm := func() huh.Field {
+		return huh.NewConfirm().Title("Precision fallback").
+			Description("accept GPUs without this precision (bf16 runs as fp16, fp8 as bf16)").
+			Affirmative("allow").Negative("no").Value(&a.PrecisionFallback)
+	}
 	flashConfirm := func() huh.Field {
 		return huh.NewConfirm().Title("Flash attention").
 			Description("fused attention that never stores the s² scores (PyTorch SDPA default)").
@@ -364,6 +369,8 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			return []huh.Field{huh.NewSelect[model.Precision]().Title("Inference precision").
 				Options(precisionOptions(model.InferencePrecisions)...).Value(&a.InferPrecision)}
 		}},
+		{title: "Precision fallback", hide: func() bool { p := a.precision(); return p != model.BF16 && p != model.FP8 },
+			fields: func(bool) []huh.Field { return []huh.Field{fallbackConfirm()} }},
 		{title: "Batch and length", fields: func(bool) []huh.Field {
 			bind := []any{&a.Task, &a.fill.vision}
 			batch := input("Batch size per GPU", "the model's default until changed", &a.Batch, func(s string) error {
