@@ -21,18 +21,19 @@ type Query struct {
 	// AutoGPUs picks, per instance type, the fewest GPUs (whole instances)
 	// that fit and meet DeadlineHours; otherwise the workload's GPUs are used.
 	AutoGPUs       bool
-	AllowMultiNode bool // more than one instance may be rented
+	AllowMultiNode bool    // more than one instance may be rented
+	MaxUSDPerHour  float64 // 0: no limit
+	BudgetMonthUSD float64 // 0: no limit
+	HoursPerMonth  float64 // billed hours per month; 0 means HoursPerMonth (730)
+	DeadlineHours  float64 // 0: none
+	Sort           SortKey // "" picks job cost when a dataset is given, else price
+	MaxNodes       int     // multi-node limit; 0 means 64
+
 	// AllowPrecisionFallback lets a GPU without bf16 or fp8, when that is
 	// the precision asked for, run the framework's fallback
 	// (GPU.RunPrecision); otherwise its offers are near misses naming it.
 	// Mixed precision (amp-bf16, amp-fp16) always falls back.
 	AllowPrecisionFallback bool
-	MaxUSDPerHour          float64 // 0: no limit
-	BudgetMonthUSD         float64 // 0: no limit
-	HoursPerMonth          float64 // billed hours per month; 0 means HoursPerMonth (730)
-	DeadlineHours          float64 // 0: none
-	Sort                   SortKey // "" picks job cost when a dataset is given, else price
-	MaxNodes               int     // multi-node limit; 0 means 64
 }
 
 // SortKey orders offers.
