@@ -1,9 +1,7 @@
 package tui
 
 import (
-	"syscall"
 	"testing"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -93,33 +91,4 @@ func BenchmarkLoadCatalog(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// TestFirstFrameTime checks the first frame, catalog load included, is
-// drawn within 100 ms (generous here: 4× on a loaded test machine).
-func TestFirstFrameTime(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing")
-	}
-	start := time.Now()
-	cat, err := data.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newApp(cat, Options{}, testStyles(), newTheme())
-	next, _ := m.Update(size(120, 40))
-	_ = next.View()
-	if d := time.Since(start); d > 400*time.Millisecond {
-		t.Errorf("first frame after %v", d)
-	} else {
-		t.Logf("first frame after %v (catalog load included)", d)
-	}
-}
-
-// cpuTime is the process's user and system CPU time: on a loaded
-// machine wall time per keystroke says more about the machine.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -41,6 +41,17 @@ func openPTY(t *testing.T) (ctl, tty *os.File) {
 	return ctl, tty
 }
 
+// waitRaw polls the terminal until the program has put it in raw mode
+// (no ICANON); false when that does not happen within 10 s.
+func waitRaw(tty *os.File) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if t, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS); err == nil && t.Lflag&unix.ICANON == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // Trap: a panic leaving the terminal in raw mode. On a real (pseudo)
 // terminal, a panic inside Update ends the program with the terminal's
 // modes as they were before it started, and the report on stderr.
@@ -56,9 +67,7 @@ func TestPanicRestoresTerminal(t *testing.T) {
 	p := newProgram(context.Background(), m, tty, tty)
 	raw := make(chan bool, 1)
 	go func() {
-		time.Sleep(300 * time.Millisecond) // let it enter raw mode first
-		during, _ := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
-		raw <- during != nil && during.Lflag&unix.ICANON == 0
+		raw <- waitRaw(tty)
 		p.Send(brokenResult(m.seq))
 	}()
 	var errb bytes.Buffer
@@ -111,10 +120,8 @@ func TestCtrlCRestoresTerminal(t *testing.T) {
 			sc.setup(&m)
 			p := newProgram(context.Background(), m, tty, tty)
 			go func() {
-				time.Sleep(300 * time.Millisecond)
-				ctl.Write([]byte{3}) // ctrl+c
-				time.Sleep(200 * time.Millisecond)
-				ctl.Write([]byte{3}) // and again, when it asked first
+				waitRaw(tty)
+				ctl.Write([]byte{3, 3}) // ctrl+c, and again when it asks first
 			}()
 			done := make(chan error, 1)
 			var errb bytes.Buffer
@@ -153,9 +160,7 @@ func TestSignalsRestoreTerminal(t *testing.T) {
 			p := newProgram(context.Background(), m, tty, tty)
 			raw := make(chan bool, 1)
 			go func() {
-				time.Sleep(300 * time.Millisecond) // in raw mode, with finish's handler installed
-				during, _ := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
-				raw <- during != nil && during.Lflag&unix.ICANON == 0
+				raw <- waitRaw(tty) // in raw mode, with finish's handler installed
 				syscall.Kill(os.Getpid(), sig)
 			}()
 			done := make(chan error, 1)
