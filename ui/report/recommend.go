@@ -183,6 +183,26 @@ func ReasonSummary(rec *model.Recommendation) string {
 	return s
 }
 
+// CollapseRegions keeps the first n offers, one per instance type, GPU
+// count and price: the same offer in other regions shows as "+N" on its
+// region. used is how many of offers the n stand for.
+func CollapseRegions(offers []model.Offer, n int) (out []model.Offer, used int) {
+	for i := 0; i < len(offers) && len(out) < n; i++ {
+		o := offers[i]
+		same := 0
+		for i+1 < len(offers) && SameButRegion(&offers[i], &offers[i+1]) {
+			i++
+			same++
+		}
+		if same > 0 {
+			o.Region = Truncate(o.Region, 13) + fmt.Sprintf(" +%d", same)
+		}
+		out = append(out, o)
+		used = i + 1
+	}
+	return out, used
+}
+
 // SameButRegion reports whether two offers differ only by region.
 func SameButRegion(a, b *model.Offer) bool {
 	return a.Instance == b.Instance && a.GPUs == b.GPUs && a.USDPerHour == b.USDPerHour && a.JobUSD == b.JobUSD && a.Pricing == b.Pricing
@@ -233,21 +253,13 @@ func WriteRecommendHint(out io.Writer, r *lipgloss.Renderer, rec *model.Recommen
 	} else {
 		// Offers that differ only by region (same type, GPUs and prices)
 		// share one row: "us-east-1 +7".
-		rows := make([][]string, 0, min(len(rec.Offers), max(limit, 1)))
-		shown := 0
-		for i := 0; i < len(rec.Offers) && (limit <= 0 || len(rows) < limit); i++ {
-			o := &rec.Offers[i]
-			row := OfferRow(o)
-			same := 0
-			for i+1 < len(rec.Offers) && SameButRegion(o, &rec.Offers[i+1]) {
-				i++
-				same++
-			}
-			if same > 0 {
-				row[2] = Truncate(o.Region, 13) + fmt.Sprintf(" +%d", same)
-			}
-			rows = append(rows, row)
-			shown = i + 1
+		if limit <= 0 {
+			limit = len(rec.Offers)
+		}
+		offers, shown := CollapseRegions(rec.Offers, limit)
+		rows := make([][]string, len(offers))
+		for i := range offers {
+			rows[i] = OfferRow(&offers[i])
 		}
 		fmt.Fprintf(&b, "%s\n", fitTable(r, OfferHeaders, rows, width))
 		if n := len(rec.Offers); n > shown {

@@ -252,7 +252,8 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	if compact {
 		add(title+st.Muted.Render(" · "+string(w.Task)+" · "+string(w.Precision)), vram, bar)
 		if best != nil {
-			for i, g := range collapseRegions(r.rec.Offers, max(ih-len(lines)-1, 1)) {
+			shown, _ := report.CollapseRegions(r.rec.Offers, max(ih-len(lines)-1, 1))
+			for i, g := range shown {
 				prefix := st.Muted.Render("     ")
 				if i == 0 {
 					prefix = st.Good.Render("best ")
@@ -298,7 +299,8 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			room += 2
 		}
 		if n := room - 2; n > 0 {
-			add(strings.Split(offersTable(collapseRegions(r.rec.Offers, n), iw, st), "\n")...)
+			offers, _ := report.CollapseRegions(r.rec.Offers, n)
+			add(strings.Split(offersTable(offers, iw, st), "\n")...)
 		}
 		for _, s := range warn {
 			add(st.Warn.Render("! ") + s)
@@ -352,26 +354,6 @@ func offerWorkloadWarnings(r *result, o *model.Offer) []string {
 	}
 	w := o.Estimate.Workload
 	return w.Warnings()
-}
-
-// collapseRegions keeps the first n offers, one per instance type, GPU
-// count and price: the same offer in other regions shows as "+N" on its
-// region (as gpuplan recommend prints it).
-func collapseRegions(offers []model.Offer, n int) []model.Offer {
-	var out []model.Offer
-	for i := 0; i < len(offers) && len(out) < n; i++ {
-		o := offers[i]
-		same := 0
-		for i+1 < len(offers) && report.SameButRegion(&offers[i], &offers[i+1]) {
-			i++
-			same++
-		}
-		if same > 0 {
-			o.Region = report.Truncate(o.Region, 13) + fmt.Sprintf(" +%d", same)
-		}
-		out = append(out, o)
-	}
-	return out
 }
 
 // offerLine is one offer in a sentence, for the compact panel.
