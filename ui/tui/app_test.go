@@ -1,17 +1,23 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/mattn/go-runewidth"
+	"github.com/muesli/termenv"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // bertAnswers answers every question for BERT-Large fine-tuning on one
@@ -172,4 +178,186 @@ func TestFitAdviceWhenNothingFits(t *testing.T) {
 		}
 	}
 	checkFits(t, m.View(), 120, 40)
+}
+
+// Trap: tables wider than the terminal; cut content without an ellipsis.
+func TestTablesFitTheTerminal(t *testing.T) {
+	for _, w := range []int{60, 72, 80, 100, 120, 200} {
+		m := start(t, newTestApp(t, cjkCatalog(t), Options{}), append([]tea.Msg{size(w, 30)}, bertAnswers()...)...)
+		view := m.View()
+		checkFits(t, view, w, 30)
+		text := ansi.Strip(view)
+		if !strings.Contains(text, "GPUs") {
+			t.Errorf("width %d: the table lost its GPUs column:\n%s", w, text)
+		}
+		if w < 120 && !strings.Contains(text, "…") {
+			t.Errorf("width %d: long names are cut without an ellipsis:\n%s", w, text)
+		}
+		// Every row of the table is as wide as its header: columns line up.
+		lines := strings.Split(text, "\n")
+		header := lines[2]
+		for _, l := range lines[4:] {
+			if strings.TrimSpace(l) == "" || strings.Contains(l, "esc back") || strings.Contains(l, "answered") {
+				continue
+			}
+			if ansi.StringWidth(strings.TrimRight(l, " ")) > ansi.StringWidth(strings.TrimRight(header, " "))+1 {
+				t.Errorf("width %d: row wider than the header:\n%q\n%q", w, header, l)
+			}
+		}
+	}
+	// The panel's table too, on every screen size.
+	for _, w := range []int{60, 80, 99, 100, 130} {
+		m := start(t, newTestApp(t, cjkCatalog(t), Options{}), size(w, 30))
+		checkFits(t, m.View(), w, 30)
+	}
+}
+
+// Trap: emoji, CJK and ambiguous-width glyphs breaking borders and
+// alignment, also in a CJK locale where go-runewidth counts ambiguous
+// glyphs (…, ×, ·) as two cells unless told otherwise.
+func TestWideText(t *testing.T) {
+	old := runewidth.DefaultCondition
+	t.Cleanup(func() { runewidth.DefaultCondition = old })
+	for _, cjkLocale := range []bool{false, true} {
+		runewidth.EastAsianWidth = cjkLocale
+		runewidth.DefaultCondition = runewidth.NewCondition()
+		measureLikeLipgloss() // what Run does first
+		if runewidth.StringWidth("…×·") != 3 {
+			t.Fatalf("ambiguous glyphs measure %d cells, want 3", runewidth.StringWidth("…×·"))
+		}
+		m := start(t, newTestApp(t, cjkCatalog(t), Options{}), append([]tea.Msg{size(90, 30)}, bertAnswers()...)...)
+		for range 20 {
+			m = drive(t, m, down)
+			view := m.View()
+			checkFits(t, view, 90, 30)
+			if strings.Contains(ansi.Strip(view), "ＧＰＵ") {
+				break
+			}
+		}
+		m = drive(t, m, enter) // the detail of a wide-named offer
+		view := m.View()
+		checkFits(t, view, 90, 30)
+		if !strings.Contains(ansi.Strip(view), "云算力") {
+			t.Errorf("cjk locale %v: the detail of the wide offer is not shown:\n%s", cjkLocale, ansi.Strip(view))
+		}
+		for i, l := range strings.Split(view, "\n") {
+			if ansi.StringWidth(l) != 90 && strings.Contains(l, "│") {
+				t.Errorf("line %d is %d cells, want 90 (a border moved): %q", i, ansi.StringWidth(l), ansi.Strip(l))
+			}
+		}
+	}
+	if got := report.Truncate("ＧＰＵ服务器-🚀", 7); ansi.StringWidth(got) > 7 || !strings.HasSuffix(got, "…") {
+		t.Errorf("Truncate = %q (%d cells), want at most 7 cells ending in …", got, ansi.StringWidth(got))
+	}
+}
+
+// Trap: tiny terminals and resizes causing negative widths, panics or
+// lost focus. Resizing to any size, on every screen, never panics, the
+// view always fits, and the focus and the answers stay where they were.
+func TestResizes(t *testing.T) {
+	sizes := [][2]int{{0, 0}, {1, 1}, {20, 5}, {300, 100}, {200, 60}, {59, 19}, {60, 20}, {10, 100}, {300, 5}, {99, 30}, {100, 30}, {61, 21}, {80, 24}}
+	half := msgs(enter, up, up, enter, runes("/"), typed("bert-large"), enter, enter, replace("32"), enter) // the length input focused
+	for _, sc := range []struct {
+		name string
+		keys []tea.Msg
+	}{
+		{"wizard", half},
+		{"offers", bertAnswers()},
+		{"detail", append(bertAnswers(), enter)},
+		{"export", append(bertAnswers(), enter, ctrlE)},
+		{"help", []tea.Msg{runes("?")}},
+	} {
+		t.Run(sc.name, func(t *testing.T) {
+			m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(120, 40)}, sc.keys...)...)
+			page, field, key := m.wiz.focusedPage(), m.wiz.form.GetFocusedField(), m.a.key()
+			scr, dialogOpen := m.screen, m.dialog != nil
+			for _, s := range sizes {
+				m = drive(t, m, size(s[0], s[1]))
+				view := m.View()
+				if s[0] >= minWidth && s[1] >= minHeight {
+					checkFits(t, view, s[0], s[1])
+				} else if s[0] >= 30 && !strings.Contains(strings.Join(strings.Fields(ansi.Strip(view)), " "), "too small") {
+					t.Errorf("%dx%d: no too-small message", s[0], s[1])
+				}
+			}
+			if m.wiz.focusedPage() != page || m.wiz.form.GetFocusedField() != field || m.a.key() != key ||
+				m.screen != scr || (m.dialog != nil) != dialogOpen {
+				t.Errorf("resizing lost the focus or the answers")
+			}
+			if sc.name == "wizard" {
+				m = drive(t, m, replace("512")...)
+				if m.a.Length != "512" {
+					t.Errorf("after resizes, typing went elsewhere: length = %q", m.a.Length)
+				}
+			}
+		})
+	}
+}
+
+// Trap: NO_COLOR not honoured. With NO_COLOR the screen has no colour
+// codes, and what colour marked (the chosen button, the selected row)
+// still shows: [on], ›, reverse video.
+func TestNoColor(t *testing.T) {
+	var buf bytes.Buffer
+	r := screenRenderer(&buf, func(k string) string {
+		if k == "NO_COLOR" {
+			return "1"
+		}
+		return ""
+	})
+	if r.ColorProfile() != termenv.Ascii {
+		t.Fatalf("NO_COLOR: colour profile %v, want Ascii", r.ColorProfile())
+	}
+	st := report.NewStyles(r)
+	for name, s := range map[string]lipgloss.Style{"title": st.Title, "bad": st.Bad, "segment": st.Segments[0]} {
+		if out := s.Render("x"); strings.Contains(out, "\x1b[3") || strings.Contains(out, "\x1b[9") {
+			t.Errorf("NO_COLOR: %s renders a colour: %q", name, out)
+		}
+	}
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), enter, enter, enter, enter, enter, enter, enter)
+	view := m.View()
+	if strings.Contains(view, "\x1b[38") || strings.Contains(view, "\x1b[48") {
+		t.Errorf("the view has colour codes without colour support")
+	}
+	if !strings.Contains(ansi.Strip(view), "[ on ]") {
+		t.Errorf("the chosen button is not marked without colour:\n%s", ansi.Strip(view))
+	}
+}
+
+// Light and dark backgrounds get different colours (adaptive), decided
+// once from the renderer, not per frame.
+func TestAdaptiveColours(t *testing.T) {
+	render := func(dark bool) string {
+		r := lipgloss.NewRenderer(io.Discard)
+		r.SetColorProfile(termenv.TrueColor)
+		r.SetHasDarkBackground(dark)
+		st := report.NewStyles(r)
+		return st.Title.Render("x") + st.Muted.Render("x")
+	}
+	if render(true) == render(false) {
+		t.Error("light and dark backgrounds render the same colours")
+	}
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.ANSI) // a 16-colour terminal
+	st := report.NewStyles(r)
+	if out := st.Title.Render("x"); !strings.Contains(out, "x") || strings.Contains(out, "38;2") {
+		t.Errorf("16 colours: %q uses true colour", out)
+	}
+}
+
+// Results of older answers arriving late are dropped.
+func TestStaleResultsDropped(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), enter, enter)
+	m.async = true
+	m = drive(t, m)              // no-op
+	next, cmd1 := m.Update(down) // model: next in the list
+	m = next.(app)
+	next, cmd2 := m.Update(down)
+	m = next.(app)
+	r2, r1 := run(cmd2), run(cmd1)
+	want := m.a.Model
+	m = drive(t, m, r2, r1)
+	if m.res.workload.Model.Key != want {
+		t.Errorf("panel shows %s, want the latest answer %s", m.res.workload.Model.Key, want)
+	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
+
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 

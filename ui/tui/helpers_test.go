@@ -279,3 +279,6 @@ func msgs(parts ...any) []tea.Msg {
 	}
 	return out
 }
+
+// shiftTab goes back one field.
+var shiftTab = tea.KeyMsg{Type: tea.KeyShiftTab}
