@@ -13,8 +13,8 @@ import (
 // colours adapt to light and dark backgrounds, and the renderer drops
 // them when the output has no colour (NO_COLOR, pipes, TERM=dumb).
 type Styles struct {
-	Title, Heading, Label, Value, Muted, Good, Bad, Warn, Key, Selected lipgloss.Style
-	Panel, FocusedPanel, Dialog                                         lipgloss.Style
+	Title, Heading, Value, Muted, Good, Bad, Warn, Key lipgloss.Style
+	Panel, Dialog                                      lipgloss.Style
 	// Configurator: the header bar, the offers table.
 	Header, TableHeader, TableCell, TableSelected lipgloss.Style
 	// Segment colours for the VRAM bar, in Memory order: weights,
@@ -31,19 +31,15 @@ func NewStyles(r *lipgloss.Renderer) Styles {
 		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
 	}
 	s := Styles{
-		Title:    r.NewStyle().Bold(true).Foreground(c("#5A3FC0", "#B9A6FF")),
-		Heading:  r.NewStyle().Bold(true),
-		Label:    r.NewStyle().Foreground(c("#555555", "#A8A8A8")),
-		Value:    r.NewStyle().Bold(true),
-		Muted:    r.NewStyle().Foreground(c("#777777", "#8A8A8A")),
-		Good:     r.NewStyle().Foreground(c("#1A7F37", "#56D364")),
-		Bad:      r.NewStyle().Foreground(c("#CF222E", "#FF7B72")).Bold(true),
-		Warn:     r.NewStyle().Foreground(c("#9A6700", "#E3B341")),
-		Key:      r.NewStyle().Foreground(c("#5A3FC0", "#B9A6FF")).Bold(true),
-		Selected: r.NewStyle().Foreground(c("#FFFFFF", "#000000")).Background(c("#5A3FC0", "#B9A6FF")),
+		Title:   r.NewStyle().Bold(true).Foreground(c("#5A3FC0", "#B9A6FF")),
+		Heading: r.NewStyle().Bold(true),
+		Value:   r.NewStyle().Bold(true),
+		Muted:   r.NewStyle().Foreground(c("#777777", "#8A8A8A")),
+		Good:    r.NewStyle().Foreground(c("#1A7F37", "#56D364")),
+		Bad:     r.NewStyle().Foreground(c("#CF222E", "#FF7B72")).Bold(true),
+		Warn:    r.NewStyle().Foreground(c("#9A6700", "#E3B341")),
+		Key:     r.NewStyle().Foreground(c("#5A3FC0", "#B9A6FF")).Bold(true),
 		Panel: r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("#C0C0C0", "#444444")).
-			Padding(0, 1),
-		FocusedPanel: r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("#5A3FC0", "#B9A6FF")).
 			Padding(0, 1),
 		Dialog: r.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(c("#5A3FC0", "#B9A6FF")).
 			Padding(1, 2),
