@@ -93,9 +93,18 @@ func TestEndToEnd(t *testing.T) {
 	keys(tm, clearLine)
 	tm.Type(path)
 	keys(tm, enter)
-	await(t, tm, "exported to")
+	// The write runs in a command: poll for the file, then check what the
+	// model says (a frame may coalesce the status away under load).
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			break
+		}
+	}
 	_ = tm.Quit()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(app)
+	if !strings.HasPrefix(final.footer.status, "exported to ") {
+		t.Errorf("footer after the export = %q, want \"exported to …\"", final.footer.status)
+	}
 
 	b, err := os.ReadFile(path)
 	if err != nil {
