@@ -141,6 +141,7 @@ type rawModel struct {
 	Norm                   string   `toml:"norm"`
 	NormsPerLayer          int      `toml:"norms_per_layer"`
 	LinearBias             bool     `toml:"linear_bias"`
+	Dropout                bool     `toml:"dropout"`
 	QKVBias                bool     `toml:"qkv_bias"`
 	LearnedPositions       int      `toml:"learned_positions"`
 	TokenTypes             int      `toml:"token_types"`
@@ -178,12 +179,14 @@ type rawInstance struct {
 	Source       *string    `toml:"source"`
 	AsOf         *date      `toml:"as_of"`
 	Prices       []rawPrice `toml:"prices"`
+	rawInstanceExt
 }
 
 type rawPrice struct {
 	Region   string   `toml:"region"`
 	OnDemand *float64 `toml:"on_demand"`
 	Spot     *float64 `toml:"spot"`
+	rawPriceExt
 }
 
 type rawDiscount struct {
@@ -299,8 +302,8 @@ var validKeys = map[string][]string{
 	"":         {"schema_version", "provider", "gpu", "model", "instance", "discount"},
 	"gpu":      model.TOMLKeys(rawGPU{}),
 	"model":    model.TOMLKeys(rawModel{}),
-	"instance": model.TOMLKeys(rawInstance{}),
-	"prices":   model.TOMLKeys(rawPrice{}),
+	"instance": append(model.TOMLKeys(rawInstance{}), model.TOMLKeys(rawInstanceExt{})...),
+	"prices":   append(model.TOMLKeys(rawPrice{}), model.TOMLKeys(rawPriceExt{})...),
 	"discount": model.TOMLKeys(rawDiscount{}),
 }
 
@@ -406,7 +409,7 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		Key: r.Key, Name: r.Name, Aliases: r.Aliases, Family: fam, Params: r.Params, PublishedParams: r.PublishedParams,
 		Layers: r.Layers, DecoderLayers: r.DecoderLayers, Hidden: r.Hidden, Heads: r.Heads, KVHeads: r.KVHeads,
 		HeadDim: r.HeadDim, FFN: r.FFN, GatedMLP: r.GatedMLP, Vocab: r.Vocab, Tied: r.Tied, Norm: model.Norm(r.Norm),
-		NormsPerLayer: r.NormsPerLayer, LinearBias: r.LinearBias, QKVBias: r.QKVBias, LearnedPositions: r.LearnedPositions,
+		NormsPerLayer: r.NormsPerLayer, LinearBias: r.LinearBias, Dropout: r.Dropout, QKVBias: r.QKVBias, LearnedPositions: r.LearnedPositions,
 		TokenTypes: r.TokenTypes, Pooler: r.Pooler, Experts: r.Experts, ExpertsPerToken: r.ExpertsPerToken,
 		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
 		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,
@@ -494,6 +497,7 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 	if r.AsOf != nil {
 		in.AsOf = string(*r.AsOf)
 	}
+	errs = append(errs, r.rawInstanceExt.apply(&in.Instance)...)
 	if in.complete && len(r.Prices) == 0 {
 		errs = append(errs, errors.New("missing prices (one { region, on_demand, spot } per region)"))
 	}
@@ -530,9 +534,7 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 			}
 			rp.SpotUSD = *p.Spot
 		}
-		if p.OnDemand == nil && p.Spot == nil {
-			errs = append(errs, fmt.Errorf("prices %q: give on_demand, spot or both", p.Region))
-		}
+		errs = append(errs, p.rawPriceExt.apply(&rp, p.Region, p.OnDemand != nil || p.Spot != nil)...)
 		if rp.OnDemandUSD > 0 && rp.SpotUSD > rp.OnDemandUSD*1.0001 {
 			errs = append(errs, fmt.Errorf("prices %q: spot %v is dearer than on_demand %v", p.Region, rp.SpotUSD, rp.OnDemandUSD))
 		}
@@ -681,7 +683,8 @@ func patchInstance(dst *model.Instance, p instanceEntry) {
 		s.Prices[i].Source, s.Prices[i].Origin = s.Source, s.Origin
 	}
 	dst.Prices = mergePrices(dst.Prices, s.Prices)
-	if len(s.Prices) > 0 && s.LocalNVMeGB == 0 && s.NetworkGbps == 0 && s.Interconnect == "" && s.Retired == "" {
+	ext := patchExt(dst, &s)
+	if len(s.Prices) > 0 && s.LocalNVMeGB == 0 && s.NetworkGbps == 0 && s.Interconnect == "" && s.Retired == "" && !ext {
 		return
 	}
 	if s.LocalNVMeGB > 0 {
@@ -717,6 +720,7 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 				if u.SpotUSD > 0 {
 					out[i].SpotUSD = u.SpotUSD
 				}
+				mergePriceExt(&out[i], &u)
 				out[i].Source, out[i].Origin = u.Source, u.Origin
 				found = true
 			}
@@ -728,8 +732,8 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 	return out
 }
 
-// LoadWith returns the embedded catalog overlaid with every *.toml in the
-// user's catalog.d directory (under os.UserConfigDir, i.e.
+// LoadWith returns the embedded catalog overlaid with the files `catalog
+// update` wrote (UpdateDir), then every *.toml in the user's catalog.d directory (under os.UserConfigDir, i.e.
 // $XDG_CONFIG_HOME/gpuplan/catalog.d on Linux), then with each of paths in
 // order (TOML in our schema, or a SkyPilot vms.csv). Later files win. The
 // error names the file; warnings report skipped CSV rows.
@@ -742,6 +746,7 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 		sort.Strings(matches)
 		paths = append(matches, paths...)
 	}
+	paths = append(updatedOverlays(), paths...) // fetched prices first: hand-written overlays win
 	base, err := Load()
 	if err != nil {
 		return nil, nil, err
@@ -768,6 +773,7 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
 	}
+	warnings = append(warnings, overlayGuards(base, &c, files)...)
 	return &c, warnings, nil
 }
 

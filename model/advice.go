@@ -2,15 +2,14 @@ package model
 
 import (
 	"fmt"
-	"math"
 	"sort"
 )
 
 // MaxMicroBatch returns the largest micro-batch per GPU whose total fits
-// capBytes, or 0 when even a batch of 1 does not. Memory is affine in the
-// batch (model states are fixed; activations, logits, KV cache and
-// fragmentation grow linearly), so two evaluations give the answer, which
-// is then checked. The error is Compute's.
+// capBytes, or 0 when even a batch of 1 does not. Memory never falls as the
+// batch grows (each phase is affine in it; the peak is their maximum), so
+// a doubling search then a bisection find it in O(log batch) evaluations.
+// The error is Compute's.
 func MaxMicroBatch(w Workload, capBytes float64) (int, error) {
 	batchOf := func(w *Workload) *int {
 		if w.Task == TaskInference {
@@ -19,35 +18,35 @@ func MaxMicroBatch(w Workload, capBytes float64) (int, error) {
 		return &w.MicroBatch
 	}
 	w.Defaults()
-	at := func(b int) (float64, error) {
+	fits := func(b int) (bool, error) {
 		v := w
 		*batchOf(&v) = b
 		e, err := Compute(v, nil)
-		return e.Memory.Total(), err
+		return e.Memory.Total() <= capBytes, err
 	}
-	m1, err := at(1)
-	if err != nil {
+	ok, err := fits(1)
+	if err != nil || !ok {
 		return 0, err
 	}
-	if m1 > capBytes {
-		return 0, nil
-	}
-	m2, err := at(2)
-	if err != nil {
-		return 0, err
-	}
-	slope := m2 - m1
-	if slope <= 0 {
-		return maxBatch, nil
-	}
-	b := int(math.Min(math.Floor((capBytes-m1)/slope)+1, maxBatch))
-	for b > 1 { // guard against rounding at the boundary
-		if m, _ := at(b); m <= capBytes {
+	lo, hi := 1, 2 // fits(lo); hi unknown
+	for hi <= maxBatch {
+		if ok, _ := fits(hi); !ok {
 			break
 		}
-		b--
+		lo, hi = hi, hi*2
 	}
-	return b, nil
+	if hi > maxBatch {
+		return lo, nil
+	}
+	for hi-lo > 1 { // fits(lo), !fits(hi)
+		mid := lo + (hi-lo)/2
+		if ok, _ := fits(mid); ok {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo, nil
 }
 
 // Advice is one change that lowers the per-GPU memory of a workload.
@@ -60,7 +59,8 @@ type Advice struct {
 
 // FitAdvice returns the changes that lower w's per-GPU memory below
 // capBytes, or as far as they go, each applied alone to w: activation
-// checkpointing, flash attention, bf16, an 8-bit optimizer, ZeRO-3/FSDP over
+// checkpointing, flash attention, mixed precision, pure bf16 instead of
+// autocast, a chunked loss instead of fp32 logits, an 8-bit optimizer, ZeRO-3/FSDP over
 // the fewest GPUs (up to 64) that fit, LoRA or QLoRA instead of full
 // training, a smaller micro-batch with gradient accumulation to keep the
 // global batch; for inference int8/int4 weights, fewer concurrent sequences
@@ -99,6 +99,16 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 			v = w
 			v.Precision = AMPBF16
 			try("train in mixed precision (amp-bf16; amp-fp16 on GPUs without bf16)", v)
+		}
+		if r := w.TrainingRecipe(); (r == RecipeAutocast || r == RecipeFSDPMixed) && w.Task != TaskQLoRA {
+			v = w
+			v.Precision, v.Recipe = BF16, RecipeAuto
+			try("load the model in bf16 and train in pure bf16 (no fp32 copy, no cast cache; needs bf16 hardware)", v)
+		}
+		if countsLogits(&w) && w.LossImpl() == LossHFUpcast && w.Model.HasShape() {
+			v = w
+			v.Loss = LossChunked
+			try("use a chunked linear cross-entropy (Liger, Cut Cross-Entropy) instead of fp32 logits", v)
 		}
 		if w.Optimizer == Adam || w.Optimizer == AdamW {
 			v = w

@@ -63,6 +63,10 @@ type Architecture struct {
 	// Whisper's convolutional front end; the catalog documents each. It may
 	// be negative to remove what the formula over-counts (missing biases).
 	ExtraParams float64
+	// Dropout is whether training applies dropout (config.json
+	// hidden_dropout_prob, attention_dropout, resid_pdrop… above 0): its
+	// masks are kept for backward. Llama-style models have none.
+	Dropout bool
 	// MaxPositions bounds the sequence length (max_position_embeddings).
 	MaxPositions int
 	// EncoderSeqLen fixes the encoder's length for encoder-decoders whose

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Estimate is what a workload needs: memory per GPU, FLOPs and, on a given
@@ -16,25 +17,63 @@ type Estimate struct {
 	TrainableParams float64 // parameters with gradients (adapters only for LoRA)
 	ActiveParams    float64 // parameters used per token (MoE: experts per token)
 
-	Memory   Memory   // per GPU, bytes
+	// Memory is the per-GPU breakdown at the peak phase, in bytes; its
+	// Total is what nvidia-smi shows for the process (CUDA context and NCCL
+	// included), the figure fit compares with GPU.MemoryBytes.
+	Memory   Memory
 	Overhead Overhead // the parts of Memory.Overhead
-	// GatheredWeights is the part of Memory.Weights that ZeRO-3/FSDP
-	// gathers for the blocks being computed, beyond the shard; the rest is
-	// the ZeRO paper's model-state figure.
-	GatheredWeights float64
+	// States holds the model states over the whole step (Weights,
+	// Gradients, OptimizerStates) and Gathered, whatever phase peaks: the
+	// figures to compare with the ZeRO paper.
+	States Memory
+	// Recipe is the training recipe the memory follows (TrainingRecipe).
+	Recipe Recipe
+	// Phases is the memory at each phase of a training step (forward end,
+	// backward, optimizer step); inference fills only the first, the rest
+	// have an empty Phase (PhaseList skips them). PeakPhase names the one
+	// Memory is taken at. An array, so an estimate allocates nothing.
+	Phases    [3]PhaseMemory
+	PeakPhase Phase
+	// TorchAllocated is what torch.cuda.max_memory_allocated() would
+	// report: the peak of live tensors. TorchReserved is what
+	// max_memory_reserved() would report: that plus the cuBLAS workspace
+	// and the caching allocator's fragmentation. Neither includes the CUDA
+	// context or NCCL's buffers, which nvidia-smi shows.
+	TorchAllocated, TorchReserved float64
+	// MemoryBand is the 90% range of the nvidia-smi total, bytes, from
+	// the calibration residuals of comparable cases (BandFor "memory").
+	MemoryBand [2]float64
+	// TimeBand is the 90% range of Hours (BandFor "time"); zero without
+	// time.
+	TimeBand [2]float64
 
-	FLOPsPerSample float64 // one training sample (or inference request)
-	SamplesPerStep float64 // global batch: micro-batch × grad-accum × data-parallel GPUs
-	FLOPsPerStep   float64 // per optimizer step, all GPUs
-	Samples        float64 // dataset samples × epochs (0 without a dataset)
-	Steps          float64 // optimizer steps for the whole job (0 without a dataset)
-	TotalFLOPs     float64 // the whole job (0 without a dataset)
+	FLOPsPerSample float64 // model FLOPs of one training sample (or inference request), no recomputation
+	// HardwareFLOPsPerSample adds what activation checkpointing recomputes.
+	HardwareFLOPsPerSample float64
+	SamplesPerStep         float64 // global batch: micro-batch × grad-accum × data-parallel GPUs
+	FLOPsPerStep           float64 // per optimizer step, all GPUs
+	Samples                float64 // dataset samples × epochs (0 without a dataset)
+	Steps                  float64 // optimizer steps for the whole job (0 without a dataset)
+	TotalFLOPs             float64 // the whole job (0 without a dataset)
 
 	// GPU is the GPU type the time is for; nil when none was given.
 	GPU        *GPU
 	Precision  Precision // what runs on GPU after any fallback (T4 has no bf16: amp-fp16)
 	PeakTFLOPS float64   // dense peak of GPU at Precision, 10¹² FLOP/s
-	MFU        float64   // model FLOPs utilisation used
+	// MFU is the model FLOPs utilisation the time implies: the user's
+	// when given, else model FLOPs / (time × GPUs × peak), after
+	// recomputation, communication and memory-bound layers.
+	MFU float64
+	// HFU is the hardware FLOPs utilisation assumed for compute-bound
+	// work (DefaultHFU); 0 when the user gave an MFU.
+	HFU float64
+	// CommSeconds is the communication per optimizer step not hidden
+	// behind compute; MemoryBound is whether the roofline's memory time
+	// exceeded the compute time (CNNs); InputBound whether the host's
+	// input pipeline capped throughput.
+	CommSeconds             float64
+	MemoryBound, InputBound bool
+	Host                    Host
 
 	// SamplesPerSecond is the job's throughput on GPU, all GPUs together.
 	SamplesPerSecond float64
@@ -86,7 +125,16 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	case w.Task == TaskInference:
 		e.TrainableParams = 0
 	}
-	e.Memory = memory(&e.Workload, &e.Overhead, &e.GatheredWeights)
+	var peak int
+	e.Memory, peak = memory(&e.Workload, &e.Overhead, &e.Phases, &e.States)
+	if w.Task.Training() {
+		e.Recipe = w.TrainingRecipe()
+	}
+	e.PeakPhase = e.Phases[peak].Phase
+	e.TorchAllocated = e.Memory.Tensors()
+	e.TorchReserved = e.TorchAllocated + e.Overhead.Workspace + e.Overhead.Fragmentation
+	mb := BandFor("memory", &e.Workload)
+	e.MemoryBand = [2]float64{e.Memory.Total() * mb.Lo, e.Memory.Total() * mb.Hi}
 
 	dp := float64(w.GPUs / w.TP)
 	if w.Task == TaskInference {
@@ -94,6 +142,7 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 		e.SamplesPerStep = float64(w.Sequences) * dp
 	} else {
 		e.FLOPsPerSample = TrainFLOPsPerSample(&w)
+		e.HardwareFLOPsPerSample = HardwareFLOPsPerSample(&w)
 		e.SamplesPerStep = float64(w.MicroBatch*w.GradAccum) * dp
 	}
 	e.FLOPsPerStep = e.FLOPsPerSample * e.SamplesPerStep
@@ -103,11 +152,10 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 		e.TotalFLOPs = e.FLOPsPerSample * e.Samples
 	}
 	e.MFU = w.MFU
-	if e.MFU == 0 {
-		e.MFU = DefaultMFU(&w)
-	}
 	if g != nil {
-		e.time(g)
+		e.time(g, DefaultHost(g, w.GPUs))
+	} else if e.MFU == 0 {
+		e.MFU = DefaultMFU(&w)
 	}
 	return e, nil
 }
@@ -141,32 +189,63 @@ func inferenceFLOPs(w *Workload) (total, prefill float64) {
 	return f + float64(w.GenTokens)*(2*max(n, 0)+4*layers*avgCtx*qd), f
 }
 
-// time fills the GPU-dependent fields. Training time is total FLOPs over
-// GPUs × peak × MFU. Inference decoding is bound by memory bandwidth as
-// well as compute: each step reads every weight and the KV cache once
-// (Pope et al., 2022, §2), so a step takes the longer of the two.
-func (e *Estimate) time(g *GPU) {
+// time fills the GPU-dependent fields for g over host h. Training with a
+// user MFU: model FLOPs / (GPUs × peak × MFU), exactly. Otherwise the
+// step time of stepTime (hardware FLOPs at DefaultHFU, the CNN roofline,
+// exposed collectives), capped by the host's input pipeline; the MFU is
+// then what that time implies. Inference decoding is bound by memory
+// bandwidth as well as compute: each step reads every weight and the KV
+// cache once (Pope et al., 2022, §2), so a step takes the longer of the
+// two.
+func (e *Estimate) time(g *GPU, h Host) {
 	w := &e.Workload
-	e.GPU = g
+	e.GPU, e.Host = g, h
 	e.Precision = g.ComputePrecision(w.Precision)
 	e.PeakTFLOPS = g.PeakTFLOPS(w.Precision)
-	rate := float64(w.GPUs) * e.PeakTFLOPS * 1e12 * e.MFU // FLOP/s, all GPUs
-	if w.GPUs > 1 {
-		rate *= DataParallelEfficiency
-	}
-	if rate <= 0 {
+	e.SamplesPerSecond, e.Hours, e.GPUHours, e.HasTime = 0, 0, 0, false
+	e.CommSeconds, e.MemoryBound, e.InputBound, e.HFU = 0, false, false, 0
+	peak := float64(w.GPUs) * e.PeakTFLOPS * 1e12 // FLOP/s, all GPUs
+	if peak <= 0 {
 		return
 	}
-	perSample := e.FLOPsPerSample / rate // seconds per sample, all GPUs
-	if w.Task == TaskInference && w.Model.Family.Generative() && g.MemoryBandwidthGBps > 0 {
-		// Per replica: a batch of Sequences requests.
-		replicas := float64(w.GPUs / w.TP)
-		replicaRate := rate / replicas
-		prefill := e.prefillFLOPs * float64(w.Sequences) / replicaRate
-		decodeCompute := (e.FLOPsPerSample - e.prefillFLOPs) * float64(w.Sequences) / replicaRate
-		decodeMemory := float64(w.GenTokens) * (e.Memory.Weights + e.Memory.KVCache/2) / (g.MemoryBandwidthGBps * 1e9 * MBU)
-		batch := prefill + max(decodeCompute, decodeMemory)
-		perSample = batch / (float64(w.Sequences) * replicas)
+	var perSample float64 // seconds per sample, all GPUs
+	switch {
+	case w.Task == TaskInference:
+		mfu := w.MFU
+		if mfu == 0 {
+			mfu = DefaultMFU(w)
+		}
+		e.MFU = mfu
+		rate := peak * mfu
+		perSample = e.FLOPsPerSample / rate
+		if w.Model.Family.Generative() && g.MemoryBandwidthGBps > 0 {
+			// Per replica: a batch of Sequences requests.
+			replicas := float64(w.GPUs / w.TP)
+			replicaRate := rate / replicas
+			prefill := e.prefillFLOPs * float64(w.Sequences) / replicaRate
+			decodeCompute := (e.FLOPsPerSample - e.prefillFLOPs) * float64(w.Sequences) / replicaRate
+			decodeMemory := float64(w.GenTokens) * (e.Memory.Weights + e.Memory.KVCache/2) / (g.MemoryBandwidthGBps * 1e9 * MBU)
+			batch := prefill + max(decodeCompute, decodeMemory)
+			perSample = batch / (float64(w.Sequences) * replicas)
+		}
+	case w.MFU > 0:
+		e.MFU = w.MFU
+		perSample = e.FLOPsPerSample / (peak * w.MFU)
+	default:
+		e.HFU = DefaultHFU(w, g)
+		step, exposed := e.stepTime(g, h)
+		if step <= 0 {
+			return
+		}
+		e.CommSeconds = exposed
+		perSample = step / e.SamplesPerStep
+		if !w.Model.Family.Transformer() {
+			e.MemoryBound = step-exposed > e.HardwareFLOPsPerSample*e.SamplesPerStep/(peak*e.HFU)*1.0001
+		}
+		if c := inputCap(w, h); 1/perSample > c {
+			perSample, e.InputBound = 1/c, true
+		}
+		e.MFU = e.FLOPsPerSample / (perSample * peak)
 	}
 	if perSample > 0 {
 		e.SamplesPerSecond = 1 / perSample
@@ -175,7 +254,18 @@ func (e *Estimate) time(g *GPU) {
 		e.Hours = e.Samples * perSample / 3600
 		e.GPUHours = e.Hours * float64(w.GPUs)
 		e.HasTime = true
+		tb := BandFor("time", w)
+		e.TimeBand = [2]float64{e.Hours * tb.Lo, e.Hours * tb.Hi}
 	}
+}
+
+// PhaseList returns the phases e has: three for training, one for
+// inference.
+func (e *Estimate) PhaseList() []PhaseMemory {
+	if e.Phases[1].Phase == "" {
+		return e.Phases[:1]
+	}
+	return e.Phases[:]
 }
 
 // Fits reports whether the per-GPU total fits capBytes.
@@ -192,23 +282,43 @@ func (e *Estimate) Assumptions() []string {
 		add("only the parameter count is known: activations and FLOPs use a generic decoder shape of %d layers × %d hidden (Kaplan et al. 2020, N ≈ 12·L·h², GPT-3 aspect ratio); model-state memory is exact", a.Layers, a.Hidden)
 	}
 	if w.Task.Training() {
-		wb := trainWeightBytes(w.Precision)
-		ob := masterBytes(w.Precision) + optimizerStateBytes(w.Optimizer, w.Precision, a)
+		rb := bytesFor(e.Recipe)
+		ob := rb.master + optimizerStateBytes(w.Optimizer, rb.state, a)
+		add("recipe %s: %s", e.Recipe, recipeNote(e.Recipe))
 		switch w.Task {
 		case TaskLoRA, TaskQLoRA:
-			base := fmt.Sprintf("%.0f-bit", 8*wb)
-			if w.Task == TaskQLoRA {
-				base = fmt.Sprintf("NF4 (%.3f B/param with double-quantized constants, QLoRA §3) for block linears, 16-bit for embeddings, norms and head", NF4BytesPerParam)
+			base := "16-bit"
+			if e.Recipe == RecipeFP32 {
+				base = "fp32"
 			}
-			add("frozen base weights: %s; LoRA rank %d on %v: %.3g trainable parameters with %.4g bytes each of weight, gradient and optimizer state", base, w.LoRARank, w.LoRATargets, e.TrainableParams, 2*wb+ob)
+			if w.Task == TaskQLoRA {
+				q, dq := w.FourBit()
+				dqs := "fp32 absmax per 64 values"
+				if dq {
+					dqs = "double-quantized absmax (8-bit per 64 values, fp32 per 256 absmax)"
+				}
+				base = fmt.Sprintf("bitsandbytes %s with %s, %.4g B/param, for block linears, 16-bit for embeddings, norms and head; the 16-bit input of every 4-bit matmul is saved for backward", strings.ToUpper(string(q)), dqs, FourBitBytesPerParam(dq))
+			}
+			add("frozen base weights: %s; LoRA rank %d on %v: %.3g trainable parameters with %.4g bytes each of weight, gradient and optimizer state", base, w.LoRARank, w.LoRATargets, e.TrainableParams, rb.weight+rb.grad+ob)
 		default:
-			add("model states: %.4g bytes/parameter = %.0f weights + %.0f gradients + %.4g optimizer (%s, %s; ZeRO paper §3.1 accounting)", 2*wb+ob, wb, wb, ob, w.Optimizer, w.Precision)
+			add("model states: %.4g bytes/parameter = %.0f weights + %.0f gradients + %.4g optimizer (%s; ZeRO paper §3.1 accounting)", rb.weight+rb.grad+ob, rb.weight, rb.grad, ob, w.Optimizer)
 		}
+		if e.Memory.CastCache > 0 || e.Recipe == RecipeAutocast {
+			add("torch.autocast keeps a 16-bit cast of every matmul weight until backward and saves norm inputs and softmax in fp32 (autocast_mode.cpp fp32 list)")
+		}
+		add("peak at the %s phase: allocated %.2f GiB (torch max_memory_allocated), reserved %.2f GiB (max_memory_reserved), nvidia-smi %.2f GiB", e.PeakPhase, e.TorchAllocated/GiB, e.TorchReserved/GiB, e.Memory.Total()/GiB)
 		if st := w.Strategy.ZeROStage(); st > 0 && w.GPUs/w.TP > 1 {
 			add("%s over %d data-parallel GPUs shards %s; activations are never sharded", w.Strategy, w.GPUs/w.TP, [...]string{"", "optimizer states", "optimizer states and gradients", "parameters, gradients and optimizer states"}[st])
 		}
 		if st := w.Strategy.ZeROStage(); st == 3 && w.GPUs/w.TP > 1 {
-			add("ZeRO-3/FSDP gathers two blocks of full parameters at a time (current and prefetched)")
+			if e.Recipe == RecipeDeepSpeed {
+				add("ZeRO-3 gathers the largest module plus stage3_prefetch_bucket_size %.0e elements, at most stage3_max_live_parameters %.0e (DeepSpeed defaults), as a line of its own", DSPrefetchBucketSize, DSMaxLiveParameters)
+			} else {
+				add("FSDP holds the root unit (embeddings, head) and two blocks unsharded in 16-bit (current and prefetched), as a line of its own")
+			}
+		}
+		if e.Recipe == RecipeDeepSpeed && w.GPUs/w.TP > 1 {
+			add("DeepSpeed reduce bucket: reduce_bucket_size %.0e elements in 16-bit (DeepSpeed default; `gpuplan export` sets no bucket sizes)", DSReduceBucketSize)
 		}
 		if a.HasShape() {
 			attn := "fused attention (FlashAttention, or PyTorch's memory-efficient SDPA in fp32 and before compute capability 8.0): no s² scores stored"
@@ -219,12 +329,19 @@ func (e *Estimate) Assumptions() []string {
 			if w.Ckpt() {
 				ckpt = "full checkpointing keeps each block's input and recomputes one block at a time (adds one forward pass)"
 			}
-			add("activations: Korthikanti et al. 2022 per-block terms (dropout masks included), %s, %s", attn, ckpt)
+			drop := "no dropout"
+			if a.Dropout {
+				drop = "dropout masks included"
+			}
+			add("activations: Korthikanti et al. 2022 per-block terms (%s), %s, %s", drop, attn, ckpt)
 			if countsLogits(w) {
-				if activationBytes(w.Precision) == 4 {
-					add("logits: %d-token vocabulary, fp32 logits, the fp32 log-softmax for the loss and its gradient", a.Vocab)
-				} else {
-					add("logits: %d-token vocabulary, 16-bit logits plus their fp32 copy, the fp32 log-softmax for the loss and its gradient", a.Vocab)
+				switch w.LossImpl() {
+				case LossFused:
+					add("logits: %d-token vocabulary, fused cross-entropy on the %.0f-bit logits with an in-place gradient", a.Vocab, 8*activationBytes(w.Precision))
+				case LossChunked:
+					add("logits: %d-token vocabulary, chunked linear cross-entropy: one of %d chunks of logits live", a.Vocab, ChunkedLossChunks)
+				default:
+					add("logits: %d-token vocabulary, Hugging Face loss: logits, their fp32 copy, the fp32 log-softmax and its gradient", a.Vocab)
 				}
 			}
 		} else {
@@ -258,17 +375,32 @@ func (e *Estimate) Assumptions() []string {
 		if w.Task == TaskQLoRA {
 			add("QLoRA is timed at the same MFU as LoRA; bitsandbytes dequantizes the 4-bit weights in every pass, which usually makes it slower (no calibrated published figure: use --mfu)")
 		}
-		how := "default for this family and precision"
-		if w.MFU > 0 {
-			how = "given"
+		switch {
+		case w.MFU > 0:
+			add("time: %.3g dense TFLOPS (%s) × MFU %.2f as given, model FLOPs only", e.PeakTFLOPS, e.Precision, w.MFU)
+		case w.Task == TaskInference:
+			add("time: %.3g dense TFLOPS (%s) × MFU %.2f (default for this family and precision)", e.PeakTFLOPS, e.Precision, e.MFU)
+		default:
+			add("time: %.3g dense TFLOPS (%s) × hardware utilisation %.2f (by family, GPU generation and width; llm-foundry, DeepLearningExamples, Llama 2); recomputation adds hardware FLOPs; resulting MFU %.2f", e.PeakTFLOPS, e.Precision, e.HFU, e.MFU)
 		}
-		add("time: %.3g dense TFLOPS (%s) × MFU %.2f (%s)", e.PeakTFLOPS, e.Precision, e.MFU, how)
-		if w.GPUs > 1 {
-			add("multi-GPU runs keep %.0f%% of single-GPU throughput per GPU (DeepLearningExamples 8-GPU scaling)", DataParallelEfficiency*100)
+		if e.MemoryBound {
+			add("memory-bound: moving %d× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
+		}
+		if w.GPUs/w.TP > 1 && w.Task.Training() && w.MFU == 0 {
+			add("collectives: %s ring traffic over %.0f GB/s per GPU (%d GPUs per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, e.Host.GPUsPerNode, e.CommSeconds)
+		}
+		if e.InputBound {
+			add("input pipeline: %d vCPUs × %.0f images/s cap the throughput", e.Host.VCPUs, e.Host.ImagesPerVCPU)
 		}
 		if w.Task == TaskInference && a.Family.Generative() {
 			add("decoding is timed as the slower of compute and reading weights + KV cache at %.0f%% of %.0f GB/s", MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
+	}
+	mb := BandFor("memory", w)
+	add("90%% range: %.2f–%.2f GiB per GPU (nvidia-smi), from %d calibration cases (%s)", e.MemoryBand[0]/GiB, e.MemoryBand[1]/GiB, mb.Cases, BandKey("memory", w))
+	if e.HasTime {
+		tb := BandFor("time", w)
+		add("90%% range of the time: %.3g–%.3g h, from %d calibration cases (%s)", e.TimeBand[0], e.TimeBand[1], tb.Cases, BandKey("time", w))
 	}
 	if e.Samples == 0 {
 		add("no dataset given: job time and cost are not computed")

@@ -22,7 +22,7 @@ func ExampleCompute() {
 		fmt.Println(err)
 		return
 	}
-	states := e.Memory.ModelStates() - e.GatheredWeights
+	states := e.States.ModelStates()
 	fmt.Printf("model states %.0f GB per GPU (16 B × 7e9 / 8)\n", states/1e9)
 	fmt.Printf("total above states: %v\n", e.Memory.Total() > e.Memory.ModelStates())
 	// Output:
@@ -40,4 +40,18 @@ func ExampleParseQuantity() {
 	// 110M = 1.1e+08
 	// 1.28M = 1.28e+06
 	// 2T = 2e+12
+}
+
+func ExampleParseGPUSpec() {
+	cat := &model.Catalog{GPUs: []model.GPU{
+		{Key: "h100-sxm", Aliases: []string{"H100"}, Vendor: "nvidia", MemoryGiB: 80},
+		{Key: "a100-80gb", Aliases: []string{"A100-80GB"}, Vendor: "nvidia", MemoryGiB: 80},
+	}}
+	spec, _ := model.ParseGPUSpec("A100-80GB:4+", cat)
+	fmt.Println(spec.Keys, spec.Count.String(""))
+	_, err := model.ParseGPUSpec("H10:8", cat)
+	fmt.Println(err)
+	// Output:
+	// [a100-80gb] 4+
+	// gpu spec "H10:8": unknown GPU "H10"; did you mean H100? (list them with gpuplan catalog gpus)
 }

@@ -7,14 +7,22 @@ package model
 const FitMargin = 0.05
 
 // UsableBytes returns the memory per GPU a workload may plan to use:
-// the driver-visible memory less FitMargin, in bytes.
+// the driver-visible memory (GPU.MemoryBytes: UsableMemoryMiB as
+// nvidia-smi reports it when the catalog has it, else MemoryGiB) less
+// FitMargin, in bytes. The estimate it is compared with is the nvidia-smi
+// total (Estimate.Memory.Total), CUDA context included.
 func UsableBytes(g *GPU) float64 { return g.MemoryBytes() * (1 - FitMargin) }
 
 // Fit is how an estimate fits one GPU type.
 type Fit struct {
-	GPU           *GPU
-	UsableBytes   float64  // per GPU, after FitMargin
-	Fits          bool     // the per-GPU total is within UsableBytes
+	GPU         *GPU
+	UsableBytes float64 // per GPU, after FitMargin
+	Fits        bool    // the per-GPU total is within UsableBytes
+	// Verdict weighs the estimate's 90% band (Estimate.MemoryBand)
+	// against UsableBytes: VerdictFits when even its top fits,
+	// VerdictBorderline when the band straddles it, VerdictNoFit when
+	// even its bottom does not.
+	Verdict       FitVerdict
 	MaxMicroBatch int      // largest micro-batch (sequences for inference) that fits; 0 if none
 	Advice        []Advice // when it does not fit: changes that help, those that fit first
 }
@@ -24,9 +32,27 @@ type Fit struct {
 func CheckFit(e *Estimate, g *GPU) Fit {
 	f := Fit{GPU: g, UsableBytes: UsableBytes(g)}
 	f.Fits = e.Memory.Total() <= f.UsableBytes
+	switch {
+	case e.MemoryBand[1] <= f.UsableBytes:
+		f.Verdict = VerdictFits
+	case e.MemoryBand[0] <= f.UsableBytes:
+		f.Verdict = VerdictBorderline
+	default:
+		f.Verdict = VerdictNoFit
+	}
 	f.MaxMicroBatch, _ = MaxMicroBatch(e.Workload, f.UsableBytes)
 	if !f.Fits {
 		f.Advice = FitAdvice(e.Workload, f.UsableBytes)
 	}
 	return f
 }
+
+// FitVerdict is fit against the memory band.
+type FitVerdict string
+
+// Fit verdicts, as reports print them.
+const (
+	VerdictFits       FitVerdict = "fits"
+	VerdictBorderline FitVerdict = "borderline"
+	VerdictNoFit      FitVerdict = "does not fit"
+)

@@ -2,19 +2,44 @@ package model
 
 import "math"
 
-// Memory is the peak memory one GPU needs, in bytes, by kind.
+// Memory is what one GPU holds, in bytes, by kind: in Estimate.Memory the
+// breakdown at the phase of the training step that peaks (Estimate.PeakPhase),
+// so the parts add up to what nvidia-smi shows.
 type Memory struct {
-	Weights         float64 // parameters resident on the GPU (plus gathered shards under ZeRO-3/FSDP)
+	// Weights, Gradients and OptimizerStates are the model states of the
+	// ZeRO paper (Rajbhandari et al., 2020, §3.1), sharded as the strategy
+	// shards them; OptimizerStates include any fp32 master copy.
+	Weights         float64
 	Gradients       float64
-	OptimizerStates float64 // including the fp32 master copy in mixed precision
-	Activations     float64 // kept for backward (training) or the forward working set (inference), with logits
-	KVCache         float64
-	Overhead        float64 // see Overhead
+	OptimizerStates float64
+	// Gathered is the unsharded parameters ZeRO-3/FSDP hold for the modules
+	// being computed and prefetched, beyond the shard.
+	Gathered float64
+	// CastCache is torch.autocast's 16-bit copies of the fp32 weights,
+	// alive from their first use in forward until backward frees them.
+	CastCache float64
+	// Buffers are communication buckets the engine allocates: DDP's
+	// gradient buckets, DeepSpeed's reduce buckets, FSDP's reduce-scatter
+	// input.
+	Buffers     float64
+	Activations float64 // kept for backward, with logits and loss (training), or the forward working set (inference)
+	// Temporaries are short-lived step buffers: foreach optimizer
+	// intermediates, DeepSpeed's fp32 gradient partition, bitsandbytes'
+	// dequantized weight.
+	Temporaries float64
+	KVCache     float64
+	Overhead    float64 // see Overhead
 }
 
 // Total returns the sum of the parts, in bytes.
 func (m Memory) Total() float64 {
-	return m.Weights + m.Gradients + m.OptimizerStates + m.Activations + m.KVCache + m.Overhead
+	return m.Tensors() + m.Overhead
+}
+
+// Tensors returns what PyTorch's caching allocator has handed out: every
+// part but the overhead.
+func (m Memory) Tensors() float64 {
+	return m.Weights + m.Gradients + m.OptimizerStates + m.Gathered + m.CastCache + m.Buffers + m.Activations + m.Temporaries + m.KVCache
 }
 
 // ModelStates returns weights + gradients + optimizer states, in bytes.
@@ -63,26 +88,33 @@ const (
 	FragmentationFraction = 0.10
 )
 
-// bytesOf returns bytes per element for weights (and gradients) when
-// training at p, following the ZeRO paper's accounting for mixed precision
-// (Rajbhandari et al., 2020, §3.1: fp16 parameters and gradients, fp32
-// optimizer states including the master copy).
-func trainWeightBytes(p Precision) float64 {
-	switch p {
-	case FP32, TF32:
-		return 4
-	}
-	return 2 // amp-fp16, amp-bf16, bf16, fp8 (weights kept in bf16; fp8 is the GEMM input format)
+// recipeBytes are bytes per trainable parameter of each model state
+// under a recipe.
+type recipeBytes struct {
+	weight, grad, master, state float64 // state: bytes per optimizer state value
 }
 
-// masterBytes returns the fp32 master copy bytes per trainable parameter:
-// mixed precision keeps one (ZeRO §3.1), pure bf16 and fp32 do not.
-func masterBytes(p Precision) float64 {
-	switch p {
-	case AMPFP16, AMPBF16, FP8:
-		return 4
+// bytesFor returns the model-state bytes per trainable parameter of r:
+//
+//	fp32:       4 weight + 4 gradient, fp32 states
+//	autocast:   4 + 4, fp32 states: torch.autocast leaves parameters and
+//	            their .grad in fp32 (PyTorch AMP docs, "Autocasting":
+//	            parameters are not cast; autocast_mode.cpp casts op inputs)
+//	fsdp-mixed: 4 + 4 sharded, fp32 states: FSDP's MixedPrecision keeps
+//	            the sharded FlatParameter in its original dtype and casts
+//	            gradients back to it after reduce-scatter (torch FSDP docs,
+//	            MixedPrecision)
+//	deepspeed:  2 + 2, fp32 master 4 and fp32 states — the ZeRO paper's
+//	            mixed precision (Rajbhandari et al., 2020, §3.1, K = 12)
+//	pure16:     2 + 2, states in bf16 (torch.optim's zeros_like(param))
+func bytesFor(r Recipe) recipeBytes {
+	switch r {
+	case RecipeFP32, RecipeAutocast, RecipeFSDPMixed:
+		return recipeBytes{weight: 4, grad: 4, state: 4}
+	case RecipeDeepSpeed:
+		return recipeBytes{weight: 2, grad: 2, master: 4, state: 4}
 	}
-	return 0
+	return recipeBytes{weight: 2, grad: 2, state: 2} // pure16
 }
 
 // Block-wise quantization constants of bitsandbytes' 8-bit optimizers:
@@ -103,11 +135,7 @@ const (
 // none; Adafactor factors the second moment of an r×c matrix into r+c
 // values and keeps no momentum by default (Shazeer & Stern, 2018, §3); 8-bit
 // AdamW stores each moment in one byte plus block constants.
-func optimizerStateBytes(o Optimizer, p Precision, a *Architecture) float64 {
-	state := 4.0
-	if p == BF16 {
-		state = 2
-	}
+func optimizerStateBytes(o Optimizer, state float64, a *Architecture) float64 {
 	switch o {
 	case Adam, AdamW:
 		return 2 * state
@@ -128,11 +156,11 @@ func optimizerStateBytes(o Optimizer, p Precision, a *Architecture) float64 {
 	return 2 * state
 }
 
-// NF4 storage per parameter under QLoRA (Dettmers et al., 2023, "QLoRA",
-// §3 Double Quantization): 4 bits of weight, plus one 8-bit constant per
-// 64-value block and one fp32 constant per 256 blocks: 8/64 + 32/(64·256)
-// bits, i.e. 0.127 bits of constants per parameter.
-const NF4BytesPerParam = 0.5 + 1.0/64 + 4.0/(64*256)
+// NF4BytesPerParam is NF4 storage per parameter under QLoRA (Dettmers et
+// al., 2023, "QLoRA", §3 Double Quantization): 4 bits of weight, plus one
+// 8-bit constant per 64-value block and one fp32 constant per 256 blocks:
+// 8/64 + 32/(64·256) bits, i.e. 0.127 bits of constants per parameter.
+const NF4BytesPerParam = bnb4BitWithDQ
 
 // Weight-only quantization for inference stores linear layers in 8 or 4 bits
 // with one fp16 scale per group of 128 input values (and a 4-bit zero point
@@ -185,57 +213,120 @@ func kvBytes(p Precision) float64 {
 // tensor parallelism t (§4.2.1, eq. 2: sbh·(10 + 24/t + 5as/(ht))), generalised
 // to GQA (key/value width kvd), any MLP width f and gated MLPs:
 //
-//	replicated: two norm inputs, QKV input, MLP input: 4sbh elements, and two
-//	            dropout masks of sbh bytes
+//	replicated: two norm inputs, QKV input, MLP input: 4sbh elements, and,
+//	            with dropout, two dropout masks of sbh bytes
 //	split by t: Q, K (sb·(qd+kvd)), V (sb·kvd), output-projection input
-//	            (sb·qd), MLP activations (2 or 3 × sbf)
-//	scores:     softmax output and dropout output (2·a·s·sKV·b elements) and
-//	            the dropout mask (a·s·sKV·b bytes), split by t; none with
-//	            flash attention (Dao et al., 2022, §3.1: O(N) memory)
+//	            (sb·qd), MLP activations (2 × sbf: GeLU input and output;
+//	            4 × sbf gated: activation input and output, up, product)
+//	scores:     the softmax output (a·s·sKV·b elements) and, with dropout,
+//	            the dropout output and mask, split by t; none with flash
+//	            attention (Dao et al., 2022, §3.1: O(N) memory)
 //
-// With qd = kvd = h, f = 4h and p = 2 bytes this is exactly the paper's
-// sbh·(34 + 5as/h). sKV is the key/value length (s for self-attention).
+// With qd = kvd = h, f = 4h, p = 2 bytes and dropout this is exactly the
+// paper's sbh·(34 + 5as/h). sKV is the key/value length (s for
+// self-attention). Models without dropout (a.Dropout false: Llama and most
+// current LMs, attention_dropout 0.0) keep no masks and no dropout output.
 func (a *Architecture) blockActivation(s, sKV, b, p, t float64, flash, cross bool) float64 {
 	h := float64(a.Hidden)
 	qd := float64(a.Heads * a.headDim())
 	kvd := float64(a.kvHeads() * a.headDim())
 	f := float64(a.FFN) * float64(a.expertsPerToken())
 	heads := float64(a.Heads)
+	drop := 0.0
+	if a.Dropout {
+		drop = 1
+	}
 
 	mlp := 2 * f
 	if a.GatedMLP {
-		mlp = 3 * f
+		// act(gate)·up keeps the activation's input and output, the up
+		// projection and their product (the down projection's input).
+		mlp = 4 * f
 	}
-	replicated := p*4*s*b*h + 2*s*b*h
+	replicated := p*4*s*b*h + drop*2*s*b*h
 	split := p * (s*b*(qd+kvd) + s*b*kvd + s*b*qd + s*b*mlp)
-	if !flash {
-		split += p*2*heads*s*sKV*b + heads*s*sKV*b
+	scores := func(sk float64) float64 {
+		if flash {
+			return 0
+		}
+		return p*heads*s*sk*b + drop*(p*heads*s*sk*b+heads*s*sk*b)
 	}
+	split += scores(sKV)
 	act := replicated + split/t
 	if cross { // cross-attention: its norm input and mask, Q, encoder K and V, projection input, scores
-		c := p*s*b*h + s*b*h
-		cs := p * (s*b*qd + 2*sKV*b*kvd + s*b*qd)
-		if !flash {
-			cs += p*2*heads*s*sKV*b + heads*s*sKV*b
-		}
+		c := p*s*b*h + drop*s*b*h
+		cs := p*(s*b*qd+2*sKV*b*kvd+s*b*qd) + scores(sKV)
 		act += c + cs/t
 	}
 	return act
 }
 
-// logitsBytes returns the peak memory of the output logits for s·b
-// positions over vocab v: the 16-bit logits, their fp32 copy (Hugging
-// Face's causal-LM loss upcasts logits with .float()), the fp32
-// log-softmax cross-entropy keeps for backward, and the fp32 gradient of
-// the logits that the loss's backward allocates while the others are still
-// alive — split over t by Megatron-style vocabulary parallelism. In fp32
-// there is no copy: 12 bytes per logit, 14 in 16-bit.
-func logitsBytes(s, b, v, p, t float64) float64 {
-	per := p + 4 + 4
+// normExtra returns what one block's norms save beyond Korthikanti's
+// p-byte input per norm element, for n = s·b tokens of width h:
+//
+//	LayerNorm (F.layer_norm): its input, in the residual dtype: fp32 under
+//	    torch.autocast (layer_norm is on autocast's fp32 list,
+//	    aten/src/ATen/autocast_mode.cpp KERNEL_CUDA(layer_norm, fp32), and
+//	    the residual stream stays fp32 since the embedding output is fp32
+//	    and fp32 + 16-bit promotes)
+//	RMSNorm as Hugging Face (modeling_llama.py LlamaRMSNorm) and LitGPT
+//	    write it: the input upcast to fp32 (kept by pow) and the normalised
+//	    tensor in the input dtype (kept by the weight multiply): 4 + 2 bytes
+//	    in 16-bit, 4 + 4 under autocast
+func (a *Architecture) normExtra(n, p float64, autocast bool) float64 {
+	resid := p
+	if autocast {
+		resid = 4
+	}
+	per := resid - p
+	if a.Norm == RMSNorm && p < 4 {
+		per = 4 + resid - p
+	}
+	return float64(a.normsPerLayer()) * n * float64(a.Hidden) * per
+}
+
+// autocastSoftmax returns what torch.autocast adds to unfused attention:
+// softmax runs in fp32 (fp32_set_opt_dtype in autocast_mode.cpp), so its
+// saved output takes 4 bytes instead of 2.
+func (a *Architecture) autocastSoftmax(s, sKV, b, t float64, flash, cross bool) float64 {
+	if flash {
+		return 0
+	}
+	x := 2 * float64(a.Heads) * s * sKV * b / t
+	if cross {
+		x *= 2
+	}
+	return x
+}
+
+// logitsBytes returns the peak memory of the output logits and loss for
+// s·b positions over vocab v at p bytes, split over t by Megatron-style
+// vocabulary parallelism, as (forward, backward extra):
+//
+//	hf-fp32: the logits (p), their fp32 copy (Hugging Face loss_utils.py
+//	         ForCausalLMLoss: logits.float()) unless already fp32, the fp32
+//	         log-softmax cross_entropy saves (4); backward adds the fp32
+//	         gradient of the logits (4) while those are alive: 14 B per
+//	         logit in 16-bit, 12 in fp32
+//	fused:   a cross-entropy kernel that reads the p-byte logits and writes
+//	         the gradient in place (flash-attention csrc/xentropy): p
+//	chunked: fused linear + cross-entropy over ChunkedLossChunks chunks
+//	         (Liger FusedLinearCrossEntropy, Cut Cross-Entropy): one chunk
+//	         of logits in p bytes and fp32 plus its fp32 gradient
+func logitsBytes(s, b, v, p, t float64, loss Loss) (fwd, bwd float64) {
+	n := s * b * v / t
+	switch loss {
+	case LossFused:
+		return n * p, 0
+	case LossChunked:
+		c := n / ChunkedLossChunks
+		return c * (p + 4), c * 4
+	}
+	per := p + 4
 	if p < 4 {
 		per += 4
 	}
-	return s * b * v * per / t
+	return n * per, n * 4
 }
 
 // CNNCheckpointFactor is the share of activations a CNN keeps with
@@ -281,29 +372,49 @@ func countsLogits(w *Workload) bool {
 	return false
 }
 
+// savedActivations is what one micro-batch keeps for backward, per GPU.
+type savedActivations struct {
+	blocks  float64 // embedding output and the blocks' saved tensors
+	logits  float64 // logits and loss tensors alive at the end of forward
+	lossBwd float64 // the logits' gradient the loss backward adds
+	// blockGrad is the gradients of one block's saved tensors, live while
+	// backward runs through it.
+	blockGrad float64
+}
+
 // trainingActivations returns activation bytes per GPU for one micro-batch.
 //
-// Transformers: per-block memory from blockActivation; with full activation
+// Transformers: per-block memory from blockActivation, plus normExtra and,
+// under the autocast and fsdp-mixed recipes, autocastSoftmax; with full activation
 // checkpointing each block keeps only its input (Korthikanti et al., 2022,
-// §4.3: 2sbh per layer at 16-bit) and one block's full set is live while it
-// is recomputed. Plus the embedding output and the logits (logitsBytes).
+// §4.3: 2sbh per layer at 16-bit, fp32 under autocast) and one block's full
+// set is live while it is recomputed. Plus the embedding output and the
+// logits (logitsBytes). A frozen 16-bit base (LoRA) does not save the
+// inputs of projections without adapters — autograd saves a matmul input
+// only when the weight's gradient is needed — while bitsandbytes' 4-bit
+// matmul saves its 16-bit input whatever needs a gradient
+// (bitsandbytes/autograd/_functions.py MatMul4Bit.forward: ctx.tensors =
+// (A, B)), so QLoRA keeps them all.
 // CNNs and U-Nets: the catalog's per-sample activation bytes at 16-bit,
 // scaled by pixel count and precision, times CNNCheckpointFactor when
 // checkpointing.
-func trainingActivations(w *Workload) float64 {
+func trainingActivations(w *Workload, r Recipe) savedActivations {
 	a := &w.Model
 	b := float64(w.MicroBatch)
 	p := activationBytes(w.Precision)
+	if r == RecipeFP32 {
+		p = 4
+	}
 	t := float64(w.TP)
 	if !a.HasShape() {
 		if a.Family.Transformer() {
-			return 0 // shape unknown: caller uses a generic shape
+			return savedActivations{} // shape unknown: caller uses a generic shape
 		}
 		act := a.ActivationMiBPerSample * MiB * b * visionScale(w.ImageSize, a.ImageSize) * p / 2
 		if w.Ckpt() {
 			act *= CNNCheckpointFactor
 		}
-		return act
+		return savedActivations{blocks: act}
 	}
 	h := float64(a.Hidden)
 	var s, sEnc float64
@@ -319,31 +430,112 @@ func trainingActivations(w *Workload) float64 {
 		}
 	}
 	flash := w.Flash()
+	autocast := r == RecipeAutocast || r == RecipeFSDPMixed
+	resid := p // residual stream and checkpointed block inputs
+	if autocast {
+		resid = 4
+	}
+	block := func(sq, sk float64, cross bool) float64 {
+		x := a.blockActivation(sq, sk, b, p, t, flash, cross) - p*frozenUnsaved(w, sq*b)/t + a.normExtra(sq*b, p, autocast) + loraDropout(w, sq*b, p)
+		if cross {
+			x += a.normExtra(sq*b, p, autocast) / float64(a.normsPerLayer())
+		}
+		if autocast {
+			x += a.autocastSoftmax(sq, sk, b, t, flash, cross)
+		}
+		return x
+	}
 	var stored, peakBlock float64
 	switch a.Family {
 	case FamilyEncoderDecoder:
-		enc := a.blockActivation(sEnc, sEnc, b, p, t, flash, false)
-		dec := a.blockActivation(s, s, b, p, t, flash, true)
+		enc := block(sEnc, sEnc, false)
+		dec := block(s, s, true)
 		if w.Ckpt() {
-			stored = float64(a.Layers)*p*sEnc*b*h + float64(a.DecoderLayers)*p*s*b*h + p*sEnc*b*h // decoder also keeps the encoder output
+			stored = float64(a.Layers)*resid*sEnc*b*h + float64(a.DecoderLayers)*resid*s*b*h + resid*sEnc*b*h // decoder also keeps the encoder output
 			peakBlock = max(enc, dec)
 		} else {
 			stored = float64(a.Layers)*enc + float64(a.DecoderLayers)*dec
 		}
 	default:
-		blk := a.blockActivation(s, s, b, p, t, flash, false)
+		blk := block(s, s, false)
 		if w.Ckpt() {
-			stored = float64(a.Layers) * p * s * b * h
+			stored = float64(a.Layers) * resid * s * b * h
 			peakBlock = blk
 		} else {
 			stored = float64(a.Layers) * blk
 		}
 	}
-	act := stored + peakBlock + p*max(s, sEnc)*b*h // + embedding output
+	out := savedActivations{blocks: stored + peakBlock + resid*max(s, sEnc)*b*h} // + embedding output
+	// Backward through a block allocates the gradients of its saved
+	// tensors while they are alive: one block's worth at a time.
+	out.blockGrad = a.blockActivation(s, s, b, p, t, flash, false)
 	if countsLogits(w) {
-		act += logitsBytes(s, b, float64(a.Vocab), p, t)
+		out.logits, out.lossBwd = logitsBytes(s, b, float64(a.Vocab), p, t, w.LossImpl())
 	}
-	return act
+	return out
+}
+
+// loraDropout returns what adapter dropout keeps per block for n = s·b
+// tokens: PEFT's LoRA layer computes lora_B(lora_A(dropout(x))) with its
+// own nn.Dropout per adapted module (peft/tuners/lora/layer.py), so each
+// target keeps a p-byte dropout output and a 1-byte mask of its input
+// width. LoRADropout 0 is nn.Identity: nothing.
+func loraDropout(w *Workload, n, p float64) float64 {
+	if w.LoRADropout == 0 || !w.Task.Adapters() {
+		return 0
+	}
+	a := &w.Model
+	h := float64(a.Hidden)
+	var in float64
+	for _, t := range w.LoRATargets {
+		switch t {
+		case "q", "k", "v", "gate", "up":
+			if t == "gate" && !a.GatedMLP {
+				continue
+			}
+			in += h
+		case "o":
+			in += float64(a.Heads * a.headDim())
+		case "down":
+			in += float64(a.FFN)
+		}
+	}
+	return n * in * (p + 1)
+}
+
+// frozenUnsaved returns the elements per block that a frozen 16-bit base
+// does not save for n = s·b tokens (LoRA only; see trainingActivations):
+// the output-projection input without an "o" adapter, the MLP input
+// without "gate"/"up" adapters and the down-projection input without a
+// "down" adapter. The QKV input is the norm's output, which a q/k/v
+// adapter saves; it is dropped only when none of them is adapted.
+func frozenUnsaved(w *Workload, n float64) float64 {
+	if w.Task != TaskLoRA {
+		return 0
+	}
+	a := &w.Model
+	has := func(name string) bool {
+		for _, t := range w.LoRATargets {
+			if t == name {
+				return true
+			}
+		}
+		return false
+	}
+	var x float64
+	if !has("q") && !has("k") && !has("v") {
+		x += n * float64(a.Hidden)
+	}
+	if !has("o") {
+		x += n * float64(a.Heads*a.headDim())
+	}
+	if !has("gate") && !has("up") {
+		x += n * float64(a.Hidden)
+	}
+	if !has("down") {
+		x += n * float64(a.FFN) * float64(a.expertsPerToken())
+	}
+	return x
 }
 
 // inferenceActivations returns the forward working set per GPU: one block
@@ -418,31 +610,272 @@ func loraParams(w *Workload) float64 {
 	return p
 }
 
-// zero3Gathered returns the parameter bytes ZeRO-3/FSDP gathers at once:
-// the block being computed and the next one, prefetched (Zhao et al., 2023,
-// "PyTorch FSDP", §3.3.2 backward/forward prefetching). Without a shape the
-// whole model is one FSDP unit and is gathered whole.
-func zero3Gathered(a *Architecture, bytesPerParam float64) float64 {
+// DeepSpeed ZeRO defaults (deepspeed/runtime/zero/config.py,
+// DeepSpeedZeroConfig, at commit 38327e0 of microsoft/DeepSpeed), which
+// apply because `gpuplan export` writes a ds_config without bucket sizes.
+const (
+	// DSReduceBucketSize is reduce_bucket_size, pp_int(5e8) elements:
+	// stage_1_and_2.py backward() allocates one ipg_buffer of that many
+	// elements in the 16-bit dtype when contiguous_gradients (default
+	// True), two when overlap_comm (default False below stage 3);
+	// stage3.py allocates __ipg_bucket_flat_buffer of the same size.
+	DSReduceBucketSize = 5e8
+	// DSPrefetchBucketSize is stage3_prefetch_bucket_size, pp_int(5e7)
+	// elements fetched ahead of use.
+	DSPrefetchBucketSize = 5e7
+	// DSMaxLiveParameters is stage3_max_live_parameters, pp_int(1e9): the
+	// most gathered parameters resident per GPU before release.
+	DSMaxLiveParameters = 1e9
+	// DSSubGroupSize is sub_group_size, pp_int(1e9): ZeRO-3 steps the
+	// optimizer one sub-group of its partition at a time, with an fp32
+	// gradient of that size.
+	DSSubGroupSize = 1e9
+)
+
+// largestModule returns the parameters of the biggest single module: the
+// embedding or LM head, or one MLP matrix (per expert) — what ZeRO-3 must
+// gather at once whatever its bucket sizes.
+func (a *Architecture) largestModule() float64 {
 	if !a.HasShape() {
-		return a.ParamCount() * bytesPerParam
+		return a.ParamCount()
 	}
+	h := float64(a.Hidden)
+	return max(float64(a.Vocab)*h, h*float64(a.FFN), h*float64(a.Heads*a.headDim()))
+}
+
+// blockParams returns one block's parameters (a decoder block of an
+// encoder-decoder adds cross-attention).
+func (a *Architecture) blockParams() float64 {
 	blk := a.layerParams(a.experts())
 	if a.Family == FamilyEncoderDecoder {
 		blk += a.attnParams() + a.normParams()
 	}
-	return 2 * blk * bytesPerParam
+	return blk
 }
 
-// memory computes the per-GPU breakdown of w (validated, with Defaults);
-// gathered receives the ZeRO-3/FSDP working set included in Weights.
-func memory(w *Workload, ov *Overhead, gathered *float64) Memory {
+// gatheredParams returns the unsharded parameters ZeRO-3/FSDP hold beyond
+// the shard, in parameters, for recipe r:
+//
+//	FSDP: the block being computed and the next one, prefetched
+//	      (backward_prefetch=BACKWARD_PRE and limit_all_gathers let two
+//	      all-gathers be in flight; Zhao et al., 2023, "PyTorch FSDP",
+//	      §3.3.2), plus the root unit (embeddings, head, final norm), which
+//	      FSDP does not reshard after forward (torch FSDP docs,
+//	      reshard_after_forward / FULL_SHARD root behaviour).
+//	ZeRO-3: the module being computed plus up to DSPrefetchBucketSize
+//	      elements prefetched, never more than DSMaxLiveParameters.
+//
+// Without a shape the whole model is one unit and is gathered whole.
+func gatheredParams(a *Architecture, r Recipe) float64 {
+	if !a.HasShape() {
+		return a.ParamCount()
+	}
+	if r == RecipeDeepSpeed {
+		return min(a.largestModule()+min(DSPrefetchBucketSize, a.blockParams()), DSMaxLiveParameters)
+	}
+	root := a.ParamCount() - float64(a.TotalLayers())*a.layerParams(a.experts())
+	if a.Family == FamilyEncoderDecoder {
+		root -= float64(a.DecoderLayers) * (a.attnParams() + a.normParams())
+	}
+	return 2*a.blockParams() + max(root, 0)
+}
+
+// Phase is a point of the training step where memory peaks.
+type Phase string
+
+// Phases of a step, in order.
+const (
+	PhaseForward  Phase = "forward"   // end of forward: saved activations and logits at their largest
+	PhaseBackward Phase = "backward"  // backward: the loss gradient, gradients and reduce buckets
+	PhaseStep     Phase = "optimizer" // optimizer step: states, gradients and step temporaries
+	PhaseInfer    Phase = "inference" // inference has one phase
+)
+
+// PhaseMemory is the memory live at one phase.
+type PhaseMemory struct {
+	Phase  Phase
+	Memory Memory // parts live at this phase, with the overhead
+}
+
+// phases computes the per-GPU memory at each phase of the step of w
+// (validated, with Defaults); the first one with the largest total peaks.
+//
+// Forward end: weights, optimizer states, cast cache, gathered units,
+// saved activations and logits, and gradients only when they persist
+// across micro-batches (gradient accumulation, DeepSpeed's contiguous
+// gradient partition; otherwise optimizer.zero_grad() frees them,
+// set_to_none=True being PyTorch's default since 2.0).
+// Backward: the larger of its start (forward end plus the logits'
+// gradient and the reduce buckets) and its end (all gradients, buckets,
+// no activations).
+// Optimizer step: model states plus step temporaries.
+func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	a := &w.Model
-	var m Memory
 	t := float64(w.TP)
 	dp := float64(w.GPUs / w.TP)
 	total := a.ParamCount()
+	r := w.TrainingRecipe()
+	rb := bytesFor(r)
+	stage := w.Strategy.ZeROStage()
+	if dp == 1 {
+		stage = 0
+	}
+	shard := func(s int) float64 {
+		if stage >= s {
+			return dp
+		}
+		return 1
+	}
+	var frozen, frozenParamBytes, trainable float64
+	frozenBytes := 2.0
+	if r == RecipeFP32 {
+		frozenBytes = 4
+	}
+	quantWork := 0.0
+	switch w.Task {
+	case TaskLoRA:
+		frozen = total * frozenBytes
+		frozenParamBytes = frozenBytes
+		trainable = loraParams(w)
+	case TaskQLoRA:
+		_, dq := w.FourBit()
+		linear := a.LinearParams()
+		frozen = linear*FourBitBytesPerParam(dq) + (total-linear)*2
+		frozenParamBytes = frozen / max(total, 1)
+		trainable = loraParams(w)
+		// bitsandbytes dequantizes one 4-bit weight to 16-bit per matmul
+		// (functional.py dequantize_4bit into a new tensor).
+		quantWork = 2 * a.largestLinear() / t
+	default:
+		trainable = total
+		frozenParamBytes = rb.weight
+	}
+	ob := rb.master + optimizerStateBytes(w.Optimizer, rb.state, a)
 
+	var base Memory
+	base.Weights = (frozen + trainable*rb.weight) / t / shard(3)
+	base.Gradients = trainable * rb.grad / t / shard(2)
+	base.OptimizerStates = trainable * ob / t / shard(1)
+	if stage >= 3 {
+		full := (frozen + trainable*rb.weight) / t
+		gb := 2.0 // FSDP's param_dtype and DeepSpeed's compute dtype
+		if r == RecipeFP32 {
+			gb = 4
+		}
+		if w.Task.Adapters() {
+			gb = frozenParamBytes // 4-bit weights are gathered as stored (bnb_4bit_quant_storage)
+		}
+		base.Gathered = min(gatheredParams(a, r)*gb/t, full-base.Weights)
+	}
+	// The autocast cast cache: 16-bit copies of the fp32 weights that
+	// enter matmuls (autocast_mode.cpp cached_cast: "cache fp16 casts of
+	// fp32 model weights"; cleared when the outermost autocast exits, but
+	// autograd keeps the copies it saved until backward).
+	castCache := 0.0
+	if r == RecipeAutocast && !w.Task.Adapters() && w.Precision != FP32 && w.Precision != TF32 {
+		castCache = 2 * matmulParams(w) / t
+	}
+	*states = base
+	act := trainingActivations(w, r)
+
+	// Communication buckets.
+	var persistBuf, bwdBuf float64
+	dsStage := w.Strategy.ZeROStage() // DeepSpeed runs its engine, buckets included, on one GPU too
+	switch {
+	case r == RecipeDeepSpeed && dsStage >= 3:
+		persistBuf = DSReduceBucketSize * 2
+	case r == RecipeDeepSpeed && dsStage >= 1:
+		bwdBuf = DSReduceBucketSize * 2
+	case dp <= 1:
+	case r == RecipeFSDPMixed || stage >= 3:
+		// Reduce-scatter input: one unit's unsharded 16-bit gradient.
+		bwdBuf = min(a.blockParams(), trainable) * 2 / t
+		if !a.HasShape() {
+			bwdBuf = trainable * 2
+		}
+	case w.Strategy == DDP || w.Strategy == Single:
+		// DDP all-reduces through buckets that copy the gradients unless
+		// gradient_as_bucket_view=True, which "can reduce peak memory
+		// usage, where the saved memory size will be equal to the total
+		// gradients size" (torch.nn.parallel.DistributedDataParallel docs);
+		// the reducer allocates them at construction.
+		persistBuf = base.Gradients
+	}
+
+	// Optimizer-step temporaries.
+	var stepTemp float64
+	switch {
+	case r == RecipeDeepSpeed && stage >= 3:
+		stepTemp = min(trainable/t/dp, DSSubGroupSize) * 4
+	case r == RecipeDeepSpeed:
+		// stage_1_and_2.py step(): the 16-bit gradient partition is
+		// flattened and converted to the fp32 master's dtype.
+		stepTemp = trainable * 4 / t / shard(1)
+	case w.Optimizer == Adam || w.Optimizer == AdamW:
+		// torch.optim's default on CUDA is the foreach implementation
+		// (optimizer.py _default_to_fused_or_foreach); _multi_tensor_adam
+		// allocates exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs), one
+		// state-sized temporary. fused=True avoids it.
+		stepTemp = trainable * rb.state / t / shard(1)
+	}
+
+	persistGrads := w.GradAccum > 1 || r == RecipeDeepSpeed
+	fwd := base
+	fwd.CastCache = castCache
+	fwd.Activations = act.blocks + act.logits
+	fwd.Buffers = persistBuf
+	fwd.Temporaries = quantWork
+	if !persistGrads {
+		fwd.Gradients = 0
+	}
+	bwdStart := fwd
+	bwdStart.Activations += max(act.lossBwd, act.blockGrad)
+	bwdStart.Buffers += bwdBuf
+	bwdEnd := base
+	bwdEnd.Buffers = persistBuf + bwdBuf
+	bwdEnd.Temporaries = quantWork
+	bwd := bwdStart
+	if bwdEnd.Tensors() > bwdStart.Tensors() {
+		bwd = bwdEnd
+	}
+	step := base
+	step.Gathered = 0 // ZeRO-3/FSDP reshard after backward
+	step.Buffers = persistBuf
+	step.Temporaries = stepTemp
+
+	ms := [3]Memory{fwd, bwd, step}
+	peak := 0
+	for i := range ms {
+		ms[i].Overhead = 0
+		if ms[i].Tensors() > ms[peak].Tensors() {
+			peak = i
+		}
+	}
+	for i, ph := range [3]Phase{PhaseForward, PhaseBackward, PhaseStep} {
+		out[i] = PhaseMemory{Phase: ph, Memory: ms[i]}
+	}
+	return peak
+}
+
+// largestLinear returns the parameters of the largest block linear layer.
+func (a *Architecture) largestLinear() float64 {
+	if !a.HasShape() {
+		return 0
+	}
+	h := float64(a.Hidden)
+	return max(h*float64(a.FFN), h*float64(a.Heads*a.headDim()))
+}
+
+// memory computes the per-GPU memory of w (validated, with Defaults) at
+// its peak phase, fills ph with every phase (training) and returns the
+// index of the peak in ph; ov receives the overhead, states the model
+// states of the whole step.
+func memory(w *Workload, ov *Overhead, ph *[3]PhaseMemory, states *Memory) (Memory, int) {
+	a := &w.Model
+	t := float64(w.TP)
 	if w.Task == TaskInference {
+		var m Memory
+		total := a.ParamCount()
 		linear := a.LinearParams()
 		m.Weights = (linear*inferenceLinearBytes(w.Precision) + (total-linear)*min(activationBytes(w.Precision), 2)) / t
 		if w.Precision == FP32 {
@@ -450,46 +883,25 @@ func memory(w *Workload, ov *Overhead, gathered *float64) Memory {
 		}
 		m.KVCache = kvCache(w) / t
 		m.Activations = inferenceActivations(w)
-	} else {
-		wb := trainWeightBytes(w.Precision)
-		ob := masterBytes(w.Precision) + optimizerStateBytes(w.Optimizer, w.Precision, a)
-		stage := w.Strategy.ZeROStage()
-		if dp == 1 {
-			stage = 0
-		}
-		shard := func(s int) float64 {
-			if stage >= s {
-				return dp
-			}
-			return 1
-		}
-		var frozen, trainable float64
-		switch w.Task {
-		case TaskLoRA:
-			frozen = total * wb
-			trainable = loraParams(w)
-		case TaskQLoRA:
-			linear := a.LinearParams()
-			frozen = linear*NF4BytesPerParam + (total-linear)*2
-			trainable = loraParams(w)
-		default:
-			trainable = total
-		}
-		weights := (frozen + trainable*wb) / t
-		m.Weights = weights / shard(3)
-		if stage >= 3 {
-			// Shards plus the gathered blocks, never more than the full copy.
-			sharded := m.Weights
-			m.Weights = min(m.Weights+zero3Gathered(a, wb)/t, weights)
-			*gathered = m.Weights - sharded
-		}
-		m.Gradients = trainable * wb / t / shard(2)
-		m.OptimizerStates = trainable * ob / t / shard(1)
-		m.Activations = trainingActivations(w)
+		*ov = overhead(w, m, m)
+		m.Overhead = ov.Total()
+		ph[0] = PhaseMemory{Phase: PhaseInfer, Memory: m}
+		states.Weights = m.Weights
+		return m, 0
 	}
-	*ov = overhead(w, m)
-	m.Overhead = ov.Total()
-	return m
+	peak := phases(w, ph, states)
+	// Fragmentation follows the dynamic allocations of the whole step:
+	// the largest activations and gradients of any phase.
+	var dyn Memory
+	for _, p := range ph {
+		dyn.Activations = max(dyn.Activations, p.Memory.Activations)
+		dyn.Gradients = max(dyn.Gradients, p.Memory.Gradients)
+	}
+	*ov = overhead(w, ph[peak].Memory, dyn)
+	for i := range ph {
+		ph[i].Memory.Overhead = ov.Total()
+	}
+	return ph[peak].Memory, peak
 }
 
 // kvCache returns the KV cache bytes for all concurrent sequences, before
@@ -511,8 +923,9 @@ func kvCache(w *Workload) float64 {
 	return 2 * float64(a.Layers) * kvd * float64(w.ContextLen) * n
 }
 
-// overhead returns the named runtime terms for w given the tensor memory m.
-func overhead(w *Workload, m Memory) Overhead {
+// overhead returns the named runtime terms for w given the tensor memory
+// m at the peak and the dynamic allocations dyn of the step.
+func overhead(w *Workload, m, dyn Memory) Overhead {
 	o := Overhead{
 		CUDAContext: CUDAContextBytes,
 		Workspace:   CUBLASWorkspaceBytes,
@@ -520,17 +933,7 @@ func overhead(w *Workload, m Memory) Overhead {
 	if w.GPUs > 1 {
 		o.Communication = NCCLBufferBytes
 	}
-	if w.Task.Training() && w.Strategy == DDP && w.GPUs/w.TP > 1 {
-		// DDP all-reduces through buckets that copy the gradients unless
-		// gradient_as_bucket_view=True, which "can reduce peak memory usage,
-		// where the saved memory size will be equal to the total gradients
-		// size" (torch.nn.parallel.DistributedDataParallel docs).
-		o.Communication += m.Gradients
-	}
-	o.Fragmentation = FragmentationFraction * (m.Activations + m.Gradients)
-	if w.Task == TaskInference {
-		o.Fragmentation = FragmentationFraction * m.Activations
-	}
+	o.Fragmentation = FragmentationFraction * (dyn.Activations + dyn.Gradients)
 	if math.IsNaN(o.Fragmentation) {
 		o.Fragmentation = 0
 	}

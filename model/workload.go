@@ -44,6 +44,12 @@ type Workload struct {
 	GenTokens  int // inference: tokens generated per sequence (decoders and encoder-decoders only)
 
 	MFU float64 // model FLOPs utilisation override, (0, 1]; 0 picks DefaultMFU
+
+	Recipe      Recipe    // training recipe; RecipeAuto picks TrainingRecipe's choice
+	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
+	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
+	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
+	LoRADropout float64   // dropout on each adapter's input (PEFT lora_dropout); 0, PEFT's default, keeps no mask
 }
 
 // Defaults returned by DefaultLoRATargets and used by Workload.Defaults.
@@ -214,6 +220,9 @@ func (w *Workload) Validate() error {
 	if w.Task.Training() && !containsEnum(Optimizers, w.Optimizer) {
 		return bad("optimizer", "want %s", OrList(enumNames(Optimizers)))
 	}
+	if !containsEnum(Recipes, w.Recipe) || !containsEnum(Losses, w.Loss) || !containsEnum(QuantTypes, w.QuantType) {
+		return bad("recipe", "recipe %q, loss %q or quant_type %q is not one gpuplan knows; see ParseRecipe, ParseLoss, ParseQuantType", w.Recipe, w.Loss, w.QuantType)
+	}
 	if !containsEnum(Strategies, w.Strategy) {
 		return bad("strategy", "want %s", OrList(enumNames(Strategies)))
 	}
@@ -293,6 +302,9 @@ func (w *Workload) Validate() error {
 	}
 	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
 		return bad("dataset_tokens", "give the dataset in samples or in tokens, not both")
+	}
+	if w.LoRADropout < 0 || w.LoRADropout >= 1 || math.IsNaN(w.LoRADropout) {
+		return bad("lora_dropout", "must be in [0, 1), got %v", w.LoRADropout)
 	}
 	if w.MFU < 0 || w.MFU > 1 || math.IsNaN(w.MFU) {
 		return bad("mfu", "must be in (0, 1], got %v", w.MFU)

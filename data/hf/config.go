@@ -139,6 +139,7 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 		}
 	}
 	delta := m(f, a)
+	a.Dropout = f.dropout()
 	if len(f.errs) > 0 {
 		err := error(joined(f.errs))
 		if !known && c.ModelType != "" {
@@ -283,6 +284,27 @@ func (f *fields) need(keys ...string) int {
 		f.fail("%s must be > 0, got 0", k)
 	}
 	return n
+}
+
+// dropoutKeys are the config.json fields that switch on dropout during
+// training, across model types (BERT hidden_dropout_prob and
+// attention_probs_dropout_prob, GPT-2 resid/attn/embd_pdrop, T5
+// dropout_rate, Llama-style attention_dropout, Falcon hidden_dropout, BART
+// dropout).
+var dropoutKeys = []string{"hidden_dropout_prob", "attention_probs_dropout_prob", "resid_pdrop", "attn_pdrop", "embd_pdrop",
+	"dropout_rate", "attention_dropout", "hidden_dropout", "dropout", "activation_dropout"}
+
+// dropout reports whether any dropout field is a number above 0. The
+// fields only refine the memory estimate, so an unreadable one is ignored
+// rather than failing the file.
+func (f *fields) dropout() bool {
+	for _, k := range dropoutKeys {
+		var p float64
+		if v, ok := f.raw[k]; ok && json.Unmarshal(v, &p) == nil && p > 0 && p < 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // int returns the whole number at the first present key, or def.

@@ -125,6 +125,7 @@ func ptr(v float64) *float64 { return &v }
 func NewEstimateJSON(e *model.Estimate, f *model.Fit) EstimateJSON {
 	w := &e.Workload
 	m := e.Memory
+	p := parts(m)
 	out := EstimateJSON{
 		Model:           ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
 		Workload:        NewWorkloadJSON(w),
@@ -133,8 +134,8 @@ func NewEstimateJSON(e *model.Estimate, f *model.Fit) EstimateJSON {
 		ActiveParams:    i64(e.ActiveParams),
 		Memory: MemoryJSON{
 			PerGPUBytes: BreakdownJSON{
-				Weights: i64(m.Weights), Gradients: i64(m.Gradients), OptimizerStates: i64(m.OptimizerStates),
-				Activations: i64(m.Activations), KVCache: i64(m.KVCache), Overhead: i64(m.Overhead),
+				Weights: i64(p[0]), Gradients: i64(p[1]), OptimizerStates: i64(p[2]),
+				Activations: i64(p[3]), KVCache: i64(p[4]), Overhead: i64(p[5]),
 			},
 			OverheadBytes: OverheadJSON{
 				CUDAContext: i64(e.Overhead.CUDAContext), Workspace: i64(e.Overhead.Workspace),
@@ -221,8 +222,12 @@ func USD(v float64) string {
 // segmentNames label the bar's segments, in Memory order.
 var segmentNames = [6]string{"weights", "gradients", "optimizer states", "activations", "KV cache", "overhead"}
 
+// parts folds the estimator's finer lines into the six segments until
+// they get their own: gathered parameters and the autocast cast cache are
+// weight copies, communication buckets gradient copies, step temporaries
+// the optimizer's.
 func parts(m model.Memory) [6]float64 {
-	return [6]float64{m.Weights, m.Gradients, m.OptimizerStates, m.Activations, m.KVCache, m.Overhead}
+	return [6]float64{m.Weights + m.Gathered + m.CastCache, m.Gradients + m.Buffers, m.OptimizerStates + m.Temporaries, m.Activations, m.KVCache, m.Overhead}
 }
 
 // VRAMBar draws the per-GPU memory as a stacked bar width cells wide,

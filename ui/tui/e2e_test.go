@@ -93,8 +93,9 @@ func TestEndToEnd(t *testing.T) {
 	keys(tm, clearLine)
 	tm.Type(path)
 	keys(tm, enter)
-	// The write runs in a command: poll for the file, then check what the
-	// model says (a frame may coalesce the status away under load).
+	// The write runs in a command: poll for the file (the "exported to"
+	// status may be coalesced out of the frames under load; the status
+	// itself is TestExportedStaysSaid's).
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if _, err := os.Stat(path); err == nil {
 			break
@@ -102,9 +103,6 @@ func TestEndToEnd(t *testing.T) {
 	}
 	_ = tm.Quit()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(app)
-	if !strings.HasPrefix(final.footer.status, "exported to ") {
-		t.Errorf("footer after the export = %q, want \"exported to …\"", final.footer.status)
-	}
 
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -114,8 +112,8 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the exported file does not load: %v\n%s", err, b)
 	}
-	if s := cfg.Selection; s == nil || s.Provider != "lambda" || s.InstanceType != "gpu_1x_h100_pcie" || s.CatalogAsOf != "2026-11-30" {
-		t.Errorf("selection = %+v, want the top offer, lambda gpu_1x_h100_pcie", s)
+	if s := cfg.Selection; s == nil || s.Provider != "lambda" || s.InstanceType != "gpu_1x_a100_sxm4" || s.CatalogAsOf != "2026-11-30" {
+		t.Errorf("selection = %+v, want the top offer, lambda gpu_1x_a100_sxm4", s)
 	}
 	w := cfg.Workload
 	if w.Model != "bert-large" || w.Task != model.TaskFinetune || w.BatchSize != 32 || w.SeqLen != 384 ||

@@ -1,0 +1,61 @@
+package update
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// writeOverlay writes insts in the catalog schema. Types the catalog has
+// (current) are written as price patches — type, source, as_of and prices
+// only — so the embedded corrections (GPU form factor, interconnect,
+// retirements) stay; new types are complete entries. Every price carries
+// the overlay as its provenance (data.LoadWith sets Origin to the file).
+func writeOverlay(b *bytes.Buffer, provider, url string, now time.Time, insts []model.Instance, current map[string]*model.Instance) {
+	source := fmt.Sprintf("%s fetched %s by gpuplan catalog update", url, now.Format(time.RFC3339))
+	fmt.Fprintf(b, "# gpuplan catalog update: %s prices from %s, fetched %s.\n", provider, url, now.Format(time.RFC3339))
+	b.WriteString("# Written by `gpuplan catalog update`; the next update replaces it. Data: SkyPilot authors, Apache-2.0.\n")
+	b.WriteString("schema_version = 1\n")
+	fmt.Fprintf(b, "provider = %s\n", model.QuoteTOML(provider))
+	for _, in := range insts {
+		b.WriteString("\n[[instance]]\n")
+		fmt.Fprintf(b, "type = %s\n", model.QuoteTOML(in.Type))
+		if _, ok := current[in.Type]; !ok {
+			fmt.Fprintf(b, "gpu = %s\n", model.QuoteTOML(in.GPU))
+			fmt.Fprintf(b, "gpu_count = %d\n", in.GPUCount)
+			fmt.Fprintf(b, "vcpus = %d\n", max(in.VCPUs, 1))
+			fmt.Fprintf(b, "memory_gib = %s\n", num(max(in.MemoryGiB, 1)))
+			if in.SkyPilotAccelerator != "" {
+				fmt.Fprintf(b, "skypilot_accelerator = %s\n", model.QuoteTOML(in.SkyPilotAccelerator))
+			}
+			if in.CPUArch != "" {
+				fmt.Fprintf(b, "cpu_arch = %s\n", model.QuoteTOML(in.CPUArch))
+			}
+		}
+		fmt.Fprintf(b, "source = %s\n", model.QuoteTOML(source))
+		fmt.Fprintf(b, "as_of = %s\n", now.Format(time.DateOnly))
+		b.WriteString("prices = [\n")
+		for _, p := range in.Prices {
+			fmt.Fprintf(b, "  { region = %s", model.QuoteTOML(p.Region))
+			if p.OnDemandUSD > 0 {
+				fmt.Fprintf(b, ", on_demand = %s", num(p.OnDemandUSD))
+			}
+			if p.SpotUSD > 0 {
+				fmt.Fprintf(b, ", spot = %s", num(p.SpotUSD))
+			}
+			if p.FlexStartUSD > 0 {
+				fmt.Fprintf(b, ", flex_start = %s", num(p.FlexStartUSD))
+			}
+			if p.Reservation {
+				b.WriteString(", reservation = true")
+			}
+			b.WriteString(" },\n")
+		}
+		b.WriteString("]\n")
+	}
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

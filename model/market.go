@@ -1,0 +1,545 @@
+package model
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// MarketQuery is what the user browses the market by, before (or without)
+// describing a workload: the filters of gpuplan catalog instances / gpuplan
+// offers and of the configurator's browse screen. The zero MarketQuery
+// lists every offered instance type at its cheapest on-demand region.
+type MarketQuery struct {
+	GPUs []GPUSpec // any of them matches (ParseGPUSpec); empty means every GPU
+	// VRAMGiB bounds the memory per GPU (ParseVRAMRange), on top of GPUs.
+	VRAMGiB   Bounds
+	Providers []string // provider keys; empty means all (marketplaces too)
+	// Regions are region names or prefixes ("us-east-1", "us-", "europe-",
+	// "asia*"), the rule of Query.Regions; empty means all.
+	Regions       []string
+	Pricing       Pricing // the price rows are filtered, ranked and collapsed by; OnDemand when empty
+	MaxUSDPerHour float64 // whole instance, in Pricing; 0 means no limit
+	Arch          Arch    // "" means any
+	Interconnect  string  // ParseInterconnect; "" means any
+	// InfiniBand keeps instances with InfiniBand or AWS EFA between nodes
+	// (InstanceFabric).
+	InfiniBand bool
+	Retired    bool // include instance types the provider retired
+
+	Sort    MarketSort    // MarketByPrice when empty
+	GroupBy MarketGroupBy // GroupNone when empty
+	// AllRegions gives one row per instance type and price instead of one
+	// per instance type at its cheapest price. Grouping by region implies it.
+	AllRegions bool
+	// ExchangeRates are USD per unit of another currency (model.Query's);
+	// rows priced in a currency without a rate are left out.
+	ExchangeRates map[string]float64
+}
+
+// MarketRow is one choice on the market: an instance type at one price in
+// one pricing mode, in every region (Regions) that charges exactly that
+// with the same provenance. Rows that differ only by region collapse.
+type MarketRow struct {
+	Instance *Instance
+	GPU      *GPU
+	Pricing  Pricing
+	Region   string   // the first of Regions, alphabetically
+	Regions  []string // sorted; show len(Regions)-1 as "+N regions"
+	// Offered is how many regions (after the region filter) price the type
+	// in Pricing at all, so "cheapest of Offered" can be said.
+	Offered    int
+	USDPerHour float64 // whole instance in Pricing, in each of Regions
+	// OnDemandUSD and SpotUSD are the lowest of Regions per hour for the
+	// whole instance; 0 when unknown there.
+	OnDemandUSD, SpotUSD float64
+	Source, Origin       string // of this price: the region's overlay when it set one, else the instance's
+}
+
+// Arch returns the host's CPU architecture (InstanceArch).
+func (r *MarketRow) Arch() Arch { return InstanceArch(r.Instance) }
+
+// Fabric returns the network between nodes: "infiniband", "efa", or ""
+// when none is known (InstanceFabric).
+func (r *MarketRow) Fabric() string { return InstanceFabric(r.Instance) }
+
+// GPUs returns the GPUs per instance.
+func (r *MarketRow) GPUs() int { return r.Instance.GPUCount }
+
+// VRAMGiB returns the memory per GPU in GiB as the vendor states it.
+func (r *MarketRow) VRAMGiB() float64 { return r.GPU.MemoryGiB }
+
+// TotalVRAMGiB returns the GPU memory of the whole instance, GiB.
+func (r *MarketRow) TotalVRAMGiB() float64 { return r.GPU.MemoryGiB * float64(r.Instance.GPUCount) }
+
+// USDPerGPUHour returns the price per GPU-hour: USDPerHour ÷ GPUs.
+func (r *MarketRow) USDPerGPUHour() float64 {
+	return r.USDPerHour / float64(max(r.Instance.GPUCount, 1))
+}
+
+// USDPerGiBHour returns the price per GiB of GPU memory per hour:
+// USDPerHour ÷ TotalVRAMGiB; 0 when the memory is unknown.
+func (r *MarketRow) USDPerGiBHour() float64 {
+	if t := r.TotalVRAMGiB(); t > 0 {
+		return r.USDPerHour / t
+	}
+	return 0
+}
+
+// RAMPerGPUGiB returns host RAM per GPU, GiB.
+func (r *MarketRow) RAMPerGPUGiB() float64 {
+	return r.Instance.MemoryGiB / float64(max(r.Instance.GPUCount, 1))
+}
+
+// VCPUsPerGPU returns vCPUs per GPU.
+func (r *MarketRow) VCPUsPerGPU() float64 {
+	return float64(r.Instance.VCPUs) / float64(max(r.Instance.GPUCount, 1))
+}
+
+// Marketplace reports whether the row is a marketplace snapshot (see
+// MarketplaceProviders): its price and availability change by the hour.
+func (r *MarketRow) Marketplace() bool {
+	return slices.Contains(MarketplaceProviders, r.Instance.Provider)
+}
+
+// MarketGroup is one group of rows (GroupBy): its key, its rows in the
+// result's order, and the range of their prices.
+type MarketGroup struct {
+	Key  string // GPU key, provider or region
+	Rows []int  // indexes into MarketResult.Rows, in order; len is the count
+	// MinUSDPerHour–MaxUSDPerHour and MinUSDPerGPUHour–MaxUSDPerGPUHour
+	// span the group's rows.
+	MinUSDPerHour, MaxUSDPerHour       float64
+	MinUSDPerGPUHour, MaxUSDPerGPUHour float64
+}
+
+// MarketResult is what Browse returns.
+type MarketResult struct {
+	Query  MarketQuery   // with defaults filled in
+	Rows   []MarketRow   // sorted by Query.Sort
+	Groups []MarketGroup // when Query.GroupBy is set: in order of each group's first row
+}
+
+// MarketSize counts the instance-type × region prices in mode p, before
+// any filter, so a UI can say "12 of 4,310". It depends on the catalog
+// only: count once per catalog, not per keystroke.
+func MarketSize(c *Catalog, p Pricing) int {
+	if p == "" {
+		p = OnDemand
+	}
+	n := 0
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		for j := range in.Prices {
+			if _, ok := c.listPrice(in, &in.Prices[j], p, nil); ok {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// InstanceArch returns the CPU architecture of an instance's host, as the
+// catalog records it (Instance.CPUArch, set at import for Grace and
+// Graviton hosts; x86_64 otherwise).
+func InstanceArch(in *Instance) Arch { return Arch(in.Arch()) }
+
+// clusterFabrics are the instance types with a known RDMA network between
+// nodes, each as its catalog entry's source states it: AWS Compute Blog,
+// "Amazon EC2 P4d instances deep dive" (400 Gbps EFA); Hugging Face's
+// guide to AWS accelerated instances (p5.48xlarge, 3,200 Gbps EFA);
+// Microsoft Learn, NDv2 (100 Gb/s InfiniBand EDR), NDm A100 v4 and ND A100
+// v4 (8 × 200 Gb/s HDR InfiniBand), ND H100 v5 (8 × 400 Gb/s InfiniBand).
+var clusterFabrics = map[[2]string]string{
+	{"aws", "p4d.24xlarge"}:                "efa",
+	{"aws", "p5.48xlarge"}:                 "efa",
+	{"azure", "Standard_ND40rs_v2"}:        "infiniband",
+	{"azure", "Standard_ND96amsr_A100_v4"}: "infiniband",
+	{"azure", "Standard_ND96asr_v4"}:       "infiniband",
+	{"azure", "Standard_ND96isr_H100_v5"}:  "infiniband",
+}
+
+// InstanceFabric returns the RDMA network between nodes of an instance
+// type: "infiniband", "efa", or "" when none is known. The catalog has no
+// such field yet; this reads the table above. When Instance carries its
+// own fabric, return that here.
+func InstanceFabric(in *Instance) string { return clusterFabrics[[2]string{in.Provider, in.Type}] }
+
+// instancePred is one instance-level filter of the market.
+type instancePred func(in *Instance, g *GPU) bool
+
+// predicates turns the query's instance-level filters into a slice of
+// funcs, so that a new filter (a new catalog field) is one more append.
+func (q *MarketQuery) predicates() []instancePred {
+	var ps []instancePred
+	if !q.Retired {
+		ps = append(ps, func(in *Instance, _ *GPU) bool { return in.Retired == "" })
+	}
+	if len(q.Providers) > 0 {
+		ps = append(ps, func(in *Instance, _ *GPU) bool { return slices.Contains(q.Providers, in.Provider) })
+	}
+	if len(q.GPUs) > 0 {
+		ps = append(ps, func(in *Instance, g *GPU) bool {
+			for i := range q.GPUs {
+				if q.GPUs[i].Matches(g, in.GPUCount) {
+					return true
+				}
+			}
+			return false
+		})
+	}
+	if !q.VRAMGiB.Any() {
+		ps = append(ps, func(_ *Instance, g *GPU) bool { return q.VRAMGiB.Contains(g.MemoryGiB) })
+	}
+	if q.Arch != "" {
+		ps = append(ps, func(in *Instance, _ *GPU) bool { return InstanceArch(in) == q.Arch })
+	}
+	if q.Interconnect != "" {
+		ps = append(ps, func(in *Instance, _ *GPU) bool { return interconnectIs(in, q.Interconnect) })
+	}
+	if q.InfiniBand {
+		ps = append(ps, func(in *Instance, _ *GPU) bool { return InstanceFabric(in) != "" })
+	}
+	return ps
+}
+
+// interconnectIs applies the interconnect filter: "nvlink" accepts NVSwitch
+// too (NVSwitch connects GPUs by NVLink), "fast" anything beyond PCIe.
+func interconnectIs(in *Instance, want string) bool {
+	switch want {
+	case LinkFast:
+		return in.FastInterconnect()
+	case LinkNVLink:
+		return in.Interconnect == LinkNVLink || in.Interconnect == LinkNVSwitch
+	}
+	return in.Interconnect == want
+}
+
+// regionMatches applies Query.Regions' rule: an exact name, a prefix
+// ending in "-" ("us-"), or a prefix ending in "*" ("asia*").
+func regionMatches(r string, wants []string) bool {
+	if len(wants) == 0 {
+		return true
+	}
+	for _, w := range wants {
+		if r == w || strings.HasSuffix(w, "-") && strings.HasPrefix(r, w) ||
+			strings.HasSuffix(w, "*") && strings.HasPrefix(r, strings.TrimSuffix(w, "*")) {
+			return true
+		}
+	}
+	return false
+}
+
+// validate checks the names that can be typos against the catalog: an
+// unknown provider, or a region filter that matches no region at all. It
+// stops at the first match, so a valid filter costs little on a large
+// overlay; the full list is built only for the did-you-mean.
+func (q *MarketQuery) validate(c *Catalog) error {
+	if q.MaxUSDPerHour < 0 {
+		return badFilter("max price %g: want USD per hour above 0", q.MaxUSDPerHour)
+	}
+	for _, p := range q.Providers {
+		if !slices.ContainsFunc(c.Instances, func(in Instance) bool { return in.Provider == p }) {
+			all := map[string]bool{}
+			for i := range c.Instances {
+				all[c.Instances[i].Provider] = true
+			}
+			return unknownName("provider", p, sortedKeys(all), "gpuplan catalog instances")
+		}
+	}
+	for _, r := range q.Regions {
+		found := false
+		for i := 0; i < len(c.Instances) && !found; i++ {
+			for j := range c.Instances[i].Prices {
+				if regionMatches(c.Instances[i].Prices[j].Region, []string{r}) {
+					found = true
+					break
+				}
+			}
+		}
+		if !found {
+			all := map[string]bool{}
+			for i := range c.Instances {
+				for j := range c.Instances[i].Prices {
+					reg := c.Instances[i].Prices[j].Region
+					all[reg] = true
+					if pre, _, ok := strings.Cut(reg, "-"); ok {
+						all[pre+"-"] = true // suggest prefixes too: "europe-"
+					}
+				}
+			}
+			return unknownName("region", r, sortedKeys(all), "gpuplan catalog instances --all-regions; a prefix ends in - or *, e.g. us-")
+		}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func unknownName(what, name string, valid []string, list string) error {
+	if s := Closest(name, valid, 3); len(s) > 0 {
+		return badFilter("unknown %s %q; did you mean %s? (list them with %s)", what, name, OrList(s), list)
+	}
+	return badFilter("unknown %s %q (list them with %s)", what, name, list)
+}
+
+// regionPrice is one region's price of the instance being collapsed.
+// It holds no pointers, so that sorting it needs no GC write barriers.
+type regionPrice struct {
+	price float64
+	j     int32 // index into Instance.Prices
+}
+
+// Browse lists the market: every instance type of c that passes q's
+// filters, one row per choice (instance type and price; regions at the
+// same price and provenance collapse into one row), sorted by q.Sort with
+// ties broken by price, provider, type and region so the order is
+// deterministic. By default each instance type appears once, at its
+// cheapest price in q.Pricing; AllRegions lists each of its prices.
+// Reserved prices apply the provider's published discount (Catalog.price).
+// Rows need a price in q.Pricing; an instance type without one is not on
+// that market. Errors (unknown provider, a region filter that matches no
+// region) match ErrBadFilter and suggest the nearest names.
+func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
+	if q.Pricing == "" {
+		q.Pricing = OnDemand
+	}
+	if q.Sort == "" {
+		q.Sort = MarketByPrice
+	}
+	if q.GroupBy == GroupRegion {
+		q.AllRegions = true
+	}
+	if err := q.validate(c); err != nil {
+		return MarketResult{Query: q}, err
+	}
+	res := MarketResult{Query: q}
+	preds := q.predicates()
+	var prices []regionPrice // scratch, reused per instance
+	// Every row's Regions is a window of one pool: one allocation, not one
+	// per row. Windows are recorded as offsets while the pool grows.
+	var pool []string
+	var spans [][2]int32
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		g, err := c.GPU(in.GPU)
+		if err != nil {
+			continue // data.Load rejects these; an unchecked catalog may not
+		}
+		pass := true
+		for _, p := range preds {
+			if !p(in, g) {
+				pass = false
+				break
+			}
+		}
+		if !pass {
+			continue
+		}
+		prices = prices[:0]
+		for j := range in.Prices {
+			rp := &in.Prices[j]
+			usd, ok := c.listPrice(in, rp, q.Pricing, q.ExchangeRates)
+			if !ok || !regionMatches(rp.Region, q.Regions) || q.MaxUSDPerHour > 0 && usd > q.MaxUSDPerHour {
+				continue
+			}
+			prices = append(prices, regionPrice{usd, int32(j)})
+		}
+		if len(prices) == 0 {
+			continue
+		}
+		res.Rows, pool, spans = appendCollapsed(res.Rows, pool, spans, in, g, &q, prices)
+	}
+	for i := range res.Rows {
+		res.Rows[i].Regions = pool[spans[i][0]:spans[i][1]:spans[i][1]]
+		res.Rows[i].Region = res.Rows[i].Regions[0]
+	}
+	res.Rows = sortMarket(res.Rows, q.Sort)
+	if q.GroupBy != GroupNone {
+		res.Groups = groupMarket(res.Rows, q.GroupBy)
+	}
+	return res, nil
+}
+
+// provenance returns the source and origin of a region's price.
+func provenance(in *Instance, rp *RegionPrice) (string, string) {
+	if rp.Source != "" {
+		return rp.Source, rp.Origin
+	}
+	return in.Source, in.Origin
+}
+
+// appendCollapsed appends one row per (price, provenance) of the instance
+// type's regions; unless q.AllRegions, only those at its cheapest price.
+// Each row's regions go to pool, their window to spans.
+func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *Instance, g *GPU, q *MarketQuery, prices []regionPrice) ([]MarketRow, []string, [][2]int32) {
+	offered := len(prices)
+	if !q.AllRegions { // keep the cheapest only: one pass, then a sort of a few
+		least := prices[0].price
+		for _, p := range prices[1:] {
+			least = min(least, p.price)
+		}
+		n := 0
+		for _, p := range prices {
+			if p.price == least {
+				prices[n] = p
+				n++
+			}
+		}
+		prices = prices[:n]
+	}
+	slices.SortFunc(prices, func(a, b regionPrice) int {
+		if c := cmp.Compare(a.price, b.price); c != 0 {
+			return c
+		}
+		ra, rb := &in.Prices[a.j], &in.Prices[b.j]
+		if ra.Source != rb.Source || ra.Origin != rb.Origin {
+			as, ao := provenance(in, ra)
+			bs, bo := provenance(in, rb)
+			if c := strings.Compare(as, bs); c != 0 {
+				return c
+			}
+			if c := strings.Compare(ao, bo); c != 0 {
+				return c
+			}
+		}
+		return strings.Compare(ra.Region, rb.Region)
+	})
+	for start := 0; start < len(prices); {
+		first := &in.Prices[prices[start].j]
+		src, origin := provenance(in, first)
+		end := start + 1
+		for end < len(prices) && prices[end].price == prices[start].price {
+			if s, o := provenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
+				break
+			}
+			end++
+		}
+		row := MarketRow{
+			Instance: in, GPU: g, Pricing: q.Pricing, Offered: offered, USDPerHour: prices[start].price,
+			Source: src, Origin: origin,
+		}
+		from := int32(len(pool))
+		for _, p := range prices[start:end] {
+			rp := &in.Prices[p.j]
+			pool = append(pool, rp.Region)
+			row.OnDemandUSD = lowestKnown(row.OnDemandUSD, rp.OnDemandUSD)
+			row.SpotUSD = lowestKnown(row.SpotUSD, rp.SpotUSD)
+		}
+		rows = append(rows, row)
+		spans = append(spans, [2]int32{from, int32(len(pool))})
+		start = end
+	}
+	return rows, pool, spans
+}
+
+// lowestKnown returns the lower of two prices where 0 means unknown.
+func lowestKnown(have, v float64) float64 {
+	if v > 0 && (have == 0 || v < have) {
+		return v
+	}
+	return have
+}
+
+// marketKey returns the value a row sorts by, lower first: prices as
+// they are, sizes negated so that the largest comes first.
+func marketKey(r *MarketRow, k MarketSort) float64 {
+	switch k {
+	case MarketByGPUPrice:
+		return r.USDPerGPUHour()
+	case MarketByVRAMPrice:
+		return r.USDPerGiBHour()
+	case MarketByVCPUs:
+		return -float64(r.Instance.VCPUs)
+	case MarketByRAM:
+		return -r.Instance.MemoryGiB
+	case MarketByVRAM:
+		return -r.GPU.MemoryGiB
+	}
+	return r.USDPerHour
+}
+
+// sortMarket returns rows sorted by k, then price, provider, type and
+// region. The keys are computed once and the comparisons run on a compact
+// index, so a keystroke over a large overlay neither re-derives them
+// n log n times nor swaps wide rows.
+func sortMarket(rows []MarketRow, k MarketSort) []MarketRow {
+	type entry struct {
+		key, price float64
+		i          int32
+	}
+	order := make([]entry, len(rows))
+	for i := range rows {
+		order[i] = entry{marketKey(&rows[i], k), rows[i].USDPerHour, int32(i)}
+	}
+	slices.SortFunc(order, func(a, b entry) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.price, b.price); c != 0 {
+			return c
+		}
+		ra, rb := &rows[a.i], &rows[b.i]
+		if c := strings.Compare(ra.Instance.Provider, rb.Instance.Provider); c != 0 {
+			return c
+		}
+		if c := strings.Compare(ra.Instance.Type, rb.Instance.Type); c != 0 {
+			return c
+		}
+		if c := strings.Compare(ra.Region, rb.Region); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i) // same row data twice (duplicate catalog entries): keep input order
+	})
+	sorted := make([]MarketRow, len(rows))
+	for i, e := range order {
+		sorted[i] = rows[e.i]
+	}
+	return sorted
+}
+
+// groupMarket groups sorted rows by key; a row counts in each of its
+// regions when grouping by region. Groups come in the order of their first
+// row, so the best group under the sort key is first.
+func groupMarket(rows []MarketRow, by MarketGroupBy) []MarketGroup {
+	var groups []MarketGroup
+	at := map[string]int{}
+	add := func(key string, i int) {
+		r := &rows[i]
+		gi, ok := at[key]
+		if !ok {
+			gi = len(groups)
+			at[key] = gi
+			groups = append(groups, MarketGroup{Key: key, MinUSDPerHour: r.USDPerHour, MaxUSDPerHour: r.USDPerHour,
+				MinUSDPerGPUHour: r.USDPerGPUHour(), MaxUSDPerGPUHour: r.USDPerGPUHour()})
+		}
+		g := &groups[gi]
+		if n := len(g.Rows); n > 0 && g.Rows[n-1] == i {
+			return // a row listed twice in one region group
+		}
+		g.Rows = append(g.Rows, i)
+		g.MinUSDPerHour, g.MaxUSDPerHour = min(g.MinUSDPerHour, r.USDPerHour), max(g.MaxUSDPerHour, r.USDPerHour)
+		g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour = min(g.MinUSDPerGPUHour, r.USDPerGPUHour()), max(g.MaxUSDPerGPUHour, r.USDPerGPUHour())
+	}
+	for i := range rows {
+		r := &rows[i]
+		switch by {
+		case GroupGPU:
+			add(r.GPU.Key, i)
+		case GroupProvider:
+			add(r.Instance.Provider, i)
+		case GroupRegion:
+			for _, reg := range r.Regions {
+				add(reg, i)
+			}
+		}
+	}
+	return groups
+}

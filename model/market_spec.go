@@ -1,0 +1,448 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// The filter grammar of the market browser (gpuplan catalog instances,
+// gpuplan offers and the configurator's browse screen), spelled as users
+// type it in dstack and SkyPilot:
+//
+//	H100            one GPU model, any count
+//	H100:8          exactly 8 GPUs per instance (sky show-gpus H100:8)
+//	A100-80GB:4+    4 or more
+//	h100:1..4       1 to 4; "..4" up to 4, "4.." 4 or more
+//	A100,H100:8     either model (dstack's comma list)
+//	H100*           every GPU whose key or alias starts with H100 (pcie, sxm, nvl)
+//	24GB..80GB:2    dstack's memory token: 24 to 80 GB per GPU, 2 GPUs
+//	nvidia:40GB+    a vendor token and 40 GB or more per GPU
+//
+// Tokens are separated by ":" in any order and classified as in dstack's
+// GPUSpec.parse (dstackai/dstack, src/dstack/_internal/core/models/
+// resources.py): a vendor name, else a token starting with a letter is the
+// GPU name list, else a token with a unit is memory, else the count. A
+// single count or memory value is exact, as dstack's Range._parse makes it.
+//
+// GPU memory: "GB" is the vendor's GB, which for GPU memory is GiB (an
+// "80GB" A100 has 80 × 2³⁰ bytes; see GPU.MemoryGiB), so 80GB and 80GiB
+// select the same GPUs. TB and TiB are 1024 of those.
+
+// ErrBadFilter is matched (errors.Is) by every error of the market filter
+// grammar and of Browse's checks; the messages themselves do not repeat it.
+var ErrBadFilter = errors.New("bad filter")
+
+// filterError is a one-line message that errors.Is matches to ErrBadFilter.
+type filterError struct{ msg string }
+
+func (e *filterError) Error() string        { return e.msg }
+func (e *filterError) Is(target error) bool { return target == ErrBadFilter }
+
+func badFilter(format string, a ...any) error { return &filterError{fmt.Sprintf(format, a...)} }
+
+// Bounds is an inclusive range. Min 0 means no lower bound and Max 0 no
+// upper bound, so the zero Bounds accepts everything.
+type Bounds struct{ Min, Max float64 }
+
+// Any reports whether b accepts every value.
+func (b Bounds) Any() bool { return b.Min == 0 && b.Max == 0 }
+
+// Contains reports whether v is within b. A relative tolerance of 10⁻⁹
+// keeps 80GB equal to a catalog's 80 after unit conversions.
+func (b Bounds) Contains(v float64) bool {
+	tol := 1e-9 * max(math.Abs(v), 1)
+	return (b.Min == 0 || v >= b.Min-tol) && (b.Max == 0 || v <= b.Max+tol)
+}
+
+// String writes b back in the grammar, with unit appended to each end:
+// "8", "4+", "1..4", "..48GB".
+func (b Bounds) String(unit string) string {
+	n := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + unit }
+	switch {
+	case b.Any():
+		return "any"
+	case b.Min == b.Max:
+		return n(b.Min)
+	case b.Max == 0:
+		return n(b.Min) + "+"
+	case b.Min == 0:
+		return ".." + n(b.Max)
+	}
+	return n(b.Min) + ".." + n(b.Max)
+}
+
+// GPUSpec is one parsed GPU spec: which GPU models, how many per instance,
+// how much memory each. The zero GPUSpec matches every instance.
+type GPUSpec struct {
+	Text    string   // as typed, for messages
+	Keys    []string // catalog GPU keys; empty means any model
+	Vendor  string   // GPU.Vendor ("nvidia", "amd"); empty means any
+	Count   Bounds   // GPUs per instance
+	VRAMGiB Bounds   // memory per GPU, GiB as vendors state it
+}
+
+// Matches reports whether an instance with n GPUs of g meets the spec.
+func (s *GPUSpec) Matches(g *GPU, n int) bool {
+	return (len(s.Keys) == 0 || slices.Contains(s.Keys, g.Key)) &&
+		(s.Vendor == "" || g.Vendor == s.Vendor) &&
+		s.Count.Contains(float64(n)) && s.VRAMGiB.Contains(g.MemoryGiB)
+}
+
+// maxGPUCount bounds counts so that a typo ("H100:80000000000") is an
+// error rather than a filter that silently matches nothing.
+const maxGPUCount = 1024
+
+const gpuSpecForms = "want e.g. H100, H100:8, A100-80GB:4+, h100:1..4 or 24GB..80GB:2"
+
+// ParseGPUSpec parses a GPU spec (see the grammar above) against the GPUs
+// of c. Names match catalog keys, names and aliases ignoring case and
+// separators; an unknown name is an error with a did-you-mean. Errors wrap
+// match ErrBadFilter, are one line, and show the right form.
+func ParseGPUSpec(s string, c *Catalog) (GPUSpec, error) {
+	spec := GPUSpec{Text: s}
+	t := strings.Join(strings.Fields(s), "")
+	if t == "" {
+		return spec, badFilter("empty gpu spec; %s", gpuSpecForms)
+	}
+	vendors := gpuVendors(c)
+	seen := map[string]string{}
+	for _, tok := range strings.Split(t, ":") {
+		if tok == "" {
+			return spec, badFilter("gpu spec %q has an empty part between colons; %s", s, gpuSpecForms)
+		}
+		kind := "count"
+		switch {
+		case slices.Contains(vendors, strings.ToLower(tok)):
+			kind = "vendor"
+		case unicode.IsLetter(rune(tok[0])):
+			kind = "name"
+		case strings.IndexFunc(tok, unicode.IsLetter) >= 0:
+			kind = "memory"
+		}
+		if prev, ok := seen[kind]; ok {
+			return spec, badFilter("gpu spec %q gives the %s twice (%s and %s); %s", s, kind, prev, tok, gpuSpecForms)
+		}
+		seen[kind] = tok
+		var err error
+		switch kind {
+		case "vendor":
+			spec.Vendor = strings.ToLower(tok)
+		case "name":
+			spec.Keys, err = resolveGPUNames(tok, c)
+		case "memory":
+			spec.VRAMGiB, err = ParseVRAMRange(tok)
+		default:
+			spec.Count, err = parseCountRange(tok)
+		}
+		if err != nil {
+			return spec, badFilter("gpu spec %q: %s", s, err)
+		}
+	}
+	return spec, nil
+}
+
+// gpuVendors lists the vendors of c's GPUs, lower case.
+func gpuVendors(c *Catalog) []string {
+	var out []string
+	for i := range c.GPUs {
+		if v := strings.ToLower(c.GPUs[i].Vendor); v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// resolveGPUNames turns "A100,H100*" into catalog keys.
+func resolveGPUNames(list string, c *Catalog) ([]string, error) {
+	var keys []string
+	add := func(k string) {
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	for _, name := range strings.Split(list, ",") {
+		if name == "" {
+			return nil, badFilter("empty GPU name in %q; separate names with one comma, e.g. A100,H100", list)
+		}
+		if prefix, ok := strings.CutSuffix(name, "*"); ok {
+			n := len(keys)
+			p := normKey(prefix)
+			for i := range c.GPUs {
+				g := &c.GPUs[i]
+				for _, k := range append([]string{g.Key}, g.Aliases...) {
+					if p != "" && strings.HasPrefix(normKey(k), p) {
+						add(g.Key)
+						break
+					}
+				}
+			}
+			if len(keys) == n {
+				return nil, unknownGPU(prefix, c, fmt.Sprintf("no GPU starts with %q", prefix))
+			}
+			continue
+		}
+		g, err := c.GPU(name)
+		if err != nil {
+			return nil, unknownGPU(name, c, fmt.Sprintf("unknown GPU %q", name))
+		}
+		add(g.Key)
+	}
+	return keys, nil
+}
+
+// unknownGPU says what was not found and suggests the nearest keys and
+// aliases, the names users type.
+func unknownGPU(name string, c *Catalog, what string) error {
+	var names []string
+	owner := map[string]string{} // name → GPU key, to suggest each GPU once
+	for i := range c.GPUs {
+		for _, n := range append([]string{c.GPUs[i].Key}, c.GPUs[i].Aliases...) {
+			names = append(names, n)
+			owner[n] = c.GPUs[i].Key
+		}
+	}
+	var s []string
+	seen := map[string]bool{}
+	for _, n := range Closest(name, names, len(names)) {
+		if k := owner[n]; !seen[k] && len(s) < 3 {
+			seen[k] = true
+			s = append(s, n)
+		}
+	}
+	if len(s) > 0 {
+		return badFilter("%s; did you mean %s? (list them with gpuplan catalog gpus)", what, OrList(s))
+	}
+	return badFilter("%s (list them with gpuplan catalog gpus)", what)
+}
+
+// splitRange splits "a..b", "a+", "a" into its ends; a missing end is "".
+// exact is true for a single value.
+func splitRange(s string) (lo, hi string, exact bool) {
+	if a, b, ok := strings.Cut(s, ".."); ok {
+		return a, b, false
+	}
+	if a, ok := strings.CutSuffix(s, "+"); ok {
+		return a, "", false
+	}
+	return s, s, true
+}
+
+// parseCountRange parses a GPU count: "8", "4+", "1..4", "..4", "4..".
+func parseCountRange(s string) (Bounds, error) {
+	const forms = "want a count such as 8, 4+, 1..4 or ..4"
+	lo, hi, _ := splitRange(s)
+	if lo == "" && hi == "" {
+		return Bounds{}, badFilter("count %q has no number; %s", s, forms)
+	}
+	var b Bounds
+	for i, part := range []string{lo, hi} {
+		if part == "" {
+			continue
+		}
+		n, err := strconv.Atoi(part)
+		if err != nil {
+			return Bounds{}, badFilter("count %q: %q is not a whole number; %s", s, part, forms)
+		}
+		if n < 1 || n > maxGPUCount {
+			return Bounds{}, badFilter("count %q: %d GPUs is outside 1..%d; %s", s, n, maxGPUCount, forms)
+		}
+		if i == 0 {
+			b.Min = float64(n)
+		} else {
+			b.Max = float64(n)
+		}
+	}
+	if b.Max > 0 && b.Min > b.Max {
+		return Bounds{}, badFilter("count %q: %g is more than %g; write the smaller first, e.g. %g..%g", s, b.Min, b.Max, b.Max, b.Min)
+	}
+	return b, nil
+}
+
+// gpuMemUnits are the units of GPU memory: the vendor's GB is GiB.
+var gpuMemUnits = []struct {
+	s   string
+	gib float64
+}{{"gib", 1}, {"gb", 1}, {"tib", 1024}, {"tb", 1024}}
+
+// ParseVRAMRange parses GPU memory per GPU: "24GB..80GB", "40GB+",
+// "..48GB", "40GB..", or an exact "80GB", into GiB (the vendor's GB of GPU
+// memory is GiB, so GB and GiB are the same here; TB and TiB are 1024).
+// Every number needs its unit, so that a count is never read as memory.
+// Errors match ErrBadFilter.
+func ParseVRAMRange(s string) (Bounds, error) {
+	const forms = "want GPU memory such as 24GB..80GB, 40GB+, ..48GB or 80GB"
+	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
+	lo, hi, _ := splitRange(t)
+	if lo == "" && hi == "" {
+		return Bounds{}, badFilter("memory %q has no size; %s", s, forms)
+	}
+	var b Bounds
+	for i, part := range []string{lo, hi} {
+		if part == "" {
+			continue
+		}
+		v, err := parseGiB(part)
+		if err != nil {
+			return Bounds{}, badFilter("memory %q: %s; %s", s, err.Error(), forms)
+		}
+		if i == 0 {
+			b.Min = v
+		} else {
+			b.Max = v
+		}
+	}
+	if b.Max > 0 && b.Min > b.Max {
+		return Bounds{}, badFilter("memory %q: the smaller size goes first, e.g. %s", s, Bounds{b.Max, b.Min}.String("GB"))
+	}
+	return b, nil
+}
+
+// parseGiB parses one size with its unit ("24gb") into GiB.
+func parseGiB(s string) (float64, error) {
+	for _, u := range gpuMemUnits {
+		num, ok := strings.CutSuffix(s, u.s)
+		if !ok {
+			continue
+		}
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil || num == "" || math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%q is not a number", num)
+		}
+		if v <= 0 || v > 1<<20 {
+			return 0, fmt.Errorf("%s must be above 0 and at most 1048576 GB", s)
+		}
+		return v * u.gib, nil
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return 0, fmt.Errorf("%q needs a unit (%sGB)", s, s)
+	}
+	return 0, fmt.Errorf("%q is not a size with GB, GiB, TB or TiB", s)
+}
+
+// ParseMaxPrice parses a price limit in USD per hour: "2", "2.50",
+// "$2.50", "2.5/h", "$2.50/hr". 0 is refused (it would mean "free"; leave
+// the flag out for no limit). Errors match ErrBadFilter.
+func ParseMaxPrice(s string) (float64, error) {
+	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
+	t = strings.TrimPrefix(t, "$")
+	for _, suf := range []string{"/hour", "/hr", "/h"} {
+		if v, ok := strings.CutSuffix(t, suf); ok {
+			t = v
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
+		return 0, badFilter("max price %q: want USD per hour above 0, e.g. 2.50 or $2.50/h", s)
+	}
+	return v, nil
+}
+
+// Arch is the instance's CPU architecture, spelled as uname -m on Linux
+// says it.
+type Arch string
+
+// CPU architectures.
+const (
+	ArchX86 Arch = "x86_64"
+	ArchARM Arch = "arm64"
+)
+
+// Archs lists the architectures the filter accepts.
+var Archs = []Arch{ArchX86, ArchARM}
+
+var archAliases = map[string]Arch{"amd64": ArchX86, "x86-64": ArchX86, "x64": ArchX86, "aarch64": ArchARM, "arm": ArchARM}
+
+// ParseArch parses a CPU architecture: x86_64 or arm64, with the aliases
+// of Go, Debian and the kernel (amd64, aarch64).
+func ParseArch(s string) (Arch, error) {
+	a, err := parseEnum(s, "arch", Archs, archAliases)
+	if err != nil {
+		return "", badFilter("%s", err)
+	}
+	return a, nil
+}
+
+// MarketSort orders the market's rows.
+type MarketSort string
+
+// Market sort keys, spelled as on the command line. Prices sort cheapest
+// first, sizes largest first.
+const (
+	MarketByPrice     MarketSort = "price"      // USD per hour for the instance
+	MarketByGPUPrice  MarketSort = "gpu-price"  // USD per GPU-hour
+	MarketByVRAMPrice MarketSort = "vram-price" // USD per GiB of GPU memory per hour
+	MarketByVCPUs     MarketSort = "vcpus"      // most vCPUs first
+	MarketByRAM       MarketSort = "ram"        // most host RAM first
+	MarketByVRAM      MarketSort = "vram"       // most GPU memory per GPU first
+)
+
+// MarketSorts lists the valid market sort keys, the default first.
+var MarketSorts = []MarketSort{MarketByPrice, MarketByGPUPrice, MarketByVRAMPrice, MarketByVCPUs, MarketByRAM, MarketByVRAM}
+
+var marketSortAliases = map[string]MarketSort{
+	"hourly": MarketByPrice, "usd": MarketByPrice, "per-gpu": MarketByGPUPrice, "gpu-hour": MarketByGPUPrice,
+	"$/gpu": MarketByGPUPrice, "per-gib": MarketByVRAMPrice, "gib-price": MarketByVRAMPrice, "$/gib": MarketByVRAMPrice,
+	"cpu": MarketByVCPUs, "cpus": MarketByVCPUs, "vcpu": MarketByVCPUs, "memory": MarketByRAM, "host-ram": MarketByRAM,
+	"gpu-memory": MarketByVRAM,
+}
+
+// ParseMarketSort parses a market sort key.
+func ParseMarketSort(s string) (MarketSort, error) {
+	k, err := parseEnum(s, "sort", MarketSorts, marketSortAliases)
+	if err != nil {
+		return "", badFilter("%s", err)
+	}
+	return k, nil
+}
+
+// MarketGroupBy groups the market's rows.
+type MarketGroupBy string
+
+// Group keys, spelled as on the command line (dstack offer --group-by).
+const (
+	GroupNone     MarketGroupBy = ""
+	GroupGPU      MarketGroupBy = "gpu"
+	GroupProvider MarketGroupBy = "provider"
+	GroupRegion   MarketGroupBy = "region"
+)
+
+// MarketGroups lists the valid group keys.
+var MarketGroups = []MarketGroupBy{GroupGPU, GroupProvider, GroupRegion}
+
+var marketGroupAliases = map[string]MarketGroupBy{"none": GroupNone, "": GroupNone, "backend": GroupProvider, "cloud": GroupProvider, "accelerator": GroupGPU}
+
+// ParseMarketGroupBy parses a group key; "" and "none" mean no grouping.
+func ParseMarketGroupBy(s string) (MarketGroupBy, error) {
+	k, err := parseEnum(s, "group-by", MarketGroups, marketGroupAliases)
+	if err != nil {
+		return "", badFilter("%s", err)
+	}
+	return k, nil
+}
+
+// Interconnect filter values: how an instance's GPUs talk to each other
+// inside the node (Instance.Interconnect).
+const (
+	LinkNVLink   = "nvlink" // NVLink, with or without NVSwitch
+	LinkNVSwitch = "nvswitch"
+	LinkPCIe     = "pcie"
+	LinkFast     = "fast" // anything faster than PCIe alone: Instance.FastInterconnect
+)
+
+// Interconnects lists the interconnect filter values.
+var Interconnects = []string{LinkNVLink, LinkNVSwitch, LinkPCIe, "infinity-fabric", LinkFast}
+
+// ParseInterconnect parses an interconnect filter value.
+func ParseInterconnect(s string) (string, error) {
+	k, err := parseEnum(s, "interconnect", Interconnects, map[string]string{"nvl": LinkNVLink, "if": "infinity-fabric", "xgmi": "infinity-fabric"})
+	if err != nil {
+		return "", badFilter("%s", err)
+	}
+	return k, nil
+}

@@ -1,0 +1,67 @@
+package model
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestParetoFront(t *testing.T) {
+	pts := []TimeCost{
+		{Index: 0, Hours: 10, USD: 100}, // front: fastest
+		{Index: 1, Hours: 20, USD: 60},  // front
+		{Index: 2, Hours: 20, USD: 80},  // beaten by 1 (same time, dearer)
+		{Index: 3, Hours: 30, USD: 70},  // beaten by 1 (slower and dearer)
+		{Index: 4, Hours: 40, USD: 50},  // front: cheapest
+		{Index: 5, Hours: 50, USD: 50},  // beaten by 4 (same cost, slower)
+		{Index: 6, Hours: 10, USD: 100}, // equal to 0: the first is kept
+		{Index: 7, Hours: math.NaN(), USD: 1},
+		{Index: 8, Hours: 1, USD: math.Inf(1)},
+	}
+	var got []int
+	for _, p := range ParetoFront(pts) {
+		got = append(got, p.Index)
+	}
+	if want := []int{0, 1, 4}; !slices.Equal(got, want) {
+		t.Errorf("ParetoFront indexes = %v, want %v", got, want)
+	}
+	if f := ParetoFront(nil); len(f) != 0 {
+		t.Errorf("ParetoFront(nil) = %v, want empty", f)
+	}
+}
+
+func TestSelectors(t *testing.T) {
+	pts := []TimeCost{{0, 10, 100}, {1, 20, 60}, {2, 40, 50}, {3, 20, 60}}
+	tests := []struct {
+		name  string
+		f     func() (TimeCost, bool)
+		index int
+		ok    bool
+	}{
+		{"finish within 25 h: $60 (index 1, 20 h) beats $100", func() (TimeCost, bool) { return CheapestWithin(pts, 25) }, 1, true},
+		{"finish within 40 h: the $50 point", func() (TimeCost, bool) { return CheapestWithin(pts, 40) }, 2, true},
+		{"finish within 5 h: none", func() (TimeCost, bool) { return CheapestWithin(pts, 5) }, 0, false},
+		{"$70: fastest is 20 h for $60", func() (TimeCost, bool) { return FastestWithin(pts, 70) }, 1, true},
+		{"$100: 10 h", func() (TimeCost, bool) { return FastestWithin(pts, 100) }, 0, true},
+		{"$40: none", func() (TimeCost, bool) { return FastestWithin(pts, 40) }, 0, false},
+	}
+	for _, tt := range tests {
+		p, ok := tt.f()
+		if ok != tt.ok || ok && p.Index != tt.index {
+			t.Errorf("%s: got %+v, %v; want index %d, %v", tt.name, p, ok, tt.index, tt.ok)
+		}
+	}
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	if h := HoursUntil(now, time.Date(2026, 12, 3, 21, 0, 0, 0, time.UTC)); h != 60 {
+		t.Errorf("HoursUntil(1 Dec 09:00, 3 Dec 21:00) = %g, want 60", h)
+	}
+}
+
+func TestOfferPoints(t *testing.T) {
+	offers := []Offer{{JobHours: 5, JobUSD: 50, HasJob: true}, {}, {JobHours: 2, JobUSD: 80, HasJob: true}}
+	want := []TimeCost{{0, 5, 50}, {2, 2, 80}}
+	if got := OfferPoints(offers); !slices.Equal(got, want) {
+		t.Errorf("OfferPoints = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,243 @@
+package model
+
+import (
+	"math"
+	"testing"
+)
+
+func TestTrainingRecipe(t *testing.T) {
+	tests := []struct {
+		p    Precision
+		s    Strategy
+		over Recipe
+		want Recipe
+	}{
+		{AMPBF16, Single, "", RecipeAutocast},
+		{AMPFP16, DDP, "", RecipeAutocast},
+		{AMPBF16, FSDP, "", RecipeFSDPMixed},
+		{AMPBF16, ZeRO1, "", RecipeDeepSpeed},
+		{AMPFP16, ZeRO3, "", RecipeDeepSpeed},
+		{BF16, ZeRO3, "", RecipePure16},
+		{FP32, DDP, "", RecipeFP32},
+		{TF32, Single, "", RecipeFP32},
+		{AMPBF16, DDP, RecipeDeepSpeed, RecipeDeepSpeed},
+	}
+	for _, tt := range tests {
+		w := Workload{Precision: tt.p, Strategy: tt.s, Recipe: tt.over}
+		if got := w.TrainingRecipe(); got != tt.want {
+			t.Errorf("%s %s override %q: recipe %s, want %s", tt.p, tt.s, tt.over, got, tt.want)
+		}
+	}
+}
+
+// TestRecipeModelStates works the model states of Ψ = 1e9 parameters with
+// AdamW over 8 GPUs out by hand for each recipe.
+func TestRecipeModelStates(t *testing.T) {
+	const psi = 1e9
+	tests := []struct {
+		name     string
+		p        Precision
+		s        Strategy
+		r        Recipe
+		gpus     int
+		want     float64
+		cast     bool // a 16-bit cast cache exists
+		gathered bool
+	}{
+		{"autocast DDP: 4 + 4 + 8 = 16 B", AMPBF16, DDP, "", 8, 16 * psi, true, false},
+		{"fsdp-mixed: 16 B / 8", AMPBF16, FSDP, "", 8, 2 * psi, false, true},
+		{"deepspeed ZeRO-1: 2 + 2 + 12/8", AMPBF16, ZeRO1, "", 8, (4 + 1.5) * psi, false, false},
+		{"deepspeed ZeRO-2: 2 + 14/8", AMPBF16, ZeRO2, "", 8, (2 + 1.75) * psi, false, false},
+		{"deepspeed ZeRO-3: 16/8", AMPBF16, ZeRO3, "", 8, 2 * psi, false, true},
+		{"pure16 DDP: 2 + 2 + 2·2", BF16, DDP, "", 8, 8 * psi, false, false},
+		{"fp32 single: 4 + 4 + 8", FP32, Single, "", 1, 16 * psi, false, false},
+		{"deepspeed recipe forced on one GPU: 2 + 2 + 12", AMPBF16, Single, RecipeDeepSpeed, 1, 16 * psi, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, err := Compute(Workload{Model: Architecture{Family: FamilyDecoder, Params: psi}, Precision: tt.p,
+				Strategy: tt.s, Recipe: tt.r, GPUs: tt.gpus}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := e.States.ModelStates(); math.Abs(got-tt.want) > 1 {
+				t.Errorf("model states %.6g B, want %.6g B", got, tt.want)
+			}
+			if got := e.Phases[0].Memory.CastCache > 0; got != tt.cast {
+				t.Errorf("cast cache %.4g B, want present = %v", e.Phases[0].Memory.CastCache, tt.cast)
+			}
+			if got := e.States.Gathered > 0; got != tt.gathered {
+				t.Errorf("gathered %.4g B, want present = %v", e.States.Gathered, tt.gathered)
+			}
+		})
+	}
+}
+
+// TestDeepSpeedBuffers: ZeRO-1/2 allocate one 16-bit reduce bucket of
+// 5e8 elements in backward; ZeRO-3 keeps one from the start.
+func TestDeepSpeedBuffers(t *testing.T) {
+	for _, s := range []Strategy{ZeRO1, ZeRO2, ZeRO3} {
+		e, err := Compute(Workload{Model: llama2_7B, Precision: AMPBF16, Strategy: s, GPUs: 8}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bwd := e.Phases[1].Memory.Buffers
+		if bwd != 1e9 {
+			t.Errorf("%s: backward buffers %.6g B, want 5e8 × 2 B = 1e9", s, bwd)
+		}
+		if step := e.Phases[2].Memory.Buffers; (s == ZeRO3) != (step == 1e9) {
+			t.Errorf("%s: optimizer-step buffers %.6g B", s, step)
+		}
+	}
+}
+
+// TestZeRO3Gathered: DeepSpeed gathers the largest module (llama-2-7b's
+// 32000 × 4096 embedding) plus the 5e7-element prefetch bucket, in 16-bit;
+// FSDP the root unit (two 131M tables and the final norm) plus two blocks.
+func TestZeRO3Gathered(t *testing.T) {
+	ds, _ := Compute(Workload{Model: llama2_7B, Strategy: ZeRO3, GPUs: 8}, nil)
+	if want := (32000*4096 + 5e7) * 2.0; ds.States.Gathered != want {
+		t.Errorf("ZeRO-3 gathered %.6g B, want %.6g B", ds.States.Gathered, want)
+	}
+	fsdp, _ := Compute(Workload{Model: llama2_7B, Strategy: FSDP, GPUs: 8}, nil)
+	block := 4*4096*4096.0 + 3*4096*11008 + 2*4096
+	root := 2*32000*4096.0 + 4096
+	if want := (2*block + root) * 2; fsdp.States.Gathered != want {
+		t.Errorf("FSDP gathered %.6g B, want %.6g B", fsdp.States.Gathered, want)
+	}
+}
+
+func TestFourBitBytes(t *testing.T) {
+	if got, want := FourBitBytesPerParam(false), 0.5+4.0/64; got != want {
+		t.Errorf("no double quant: %v B/param, want %v (0.5 + fp32 absmax / 64)", got, want)
+	}
+	if got, want := FourBitBytesPerParam(true), 0.515869140625; got != want {
+		t.Errorf("double quant: %v B/param, want %v (0.5 + 1/64 + 4/16384)", got, want)
+	}
+	// QLoRA base weights: llama-2-7b has 6,476,005,376 block-linear and
+	// 262,410,240 other parameters (16-bit).
+	for _, dq := range []bool{false, true} {
+		e, err := Compute(Workload{Model: llama2_7B, Task: TaskQLoRA, QuantType: QuantFP4, DoubleQuant: Bool(dq)}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lora := e.TrainableParams * 4
+		want := 6476005376*FourBitBytesPerParam(dq) + 262410240*2 + lora
+		if got := e.States.Weights; math.Abs(got-want) > 1 {
+			t.Errorf("double quant %v: weights %.6g B, want %.6g B", dq, got, want)
+		}
+	}
+}
+
+func TestLogitsBytes(t *testing.T) {
+	tests := []struct {
+		loss     Loss
+		p        float64
+		fwd, bwd float64
+	}{
+		{LossHFUpcast, 2, 1000 * (2 + 4 + 4), 1000 * 4},
+		{LossHFUpcast, 4, 1000 * (4 + 4), 1000 * 4},
+		{LossFused, 2, 1000 * 2, 0},
+		{LossChunked, 2, 1000.0 / 8 * (2 + 4), 1000.0 / 8 * 4},
+	}
+	for _, tt := range tests {
+		f, b := logitsBytes(10, 1, 100, tt.p, 1, tt.loss)
+		if f != tt.fwd || b != tt.bwd {
+			t.Errorf("%s at %v B: (%v, %v), want (%v, %v)", tt.loss, tt.p, f, b, tt.fwd, tt.bwd)
+		}
+	}
+}
+
+// TestDropoutTerms: without dropout the GPT-3 block of Korthikanti et al.
+// keeps sbh·(32 + 2as/h): no masks, softmax output only.
+func TestDropoutTerms(t *testing.T) {
+	g := gpt3
+	g.Dropout = false
+	const sbh = 25165824.0
+	if got, want := g.blockActivation(2048, 2048, 1, 2, 1, true, false), 32*sbh; got != want {
+		t.Errorf("flash, no dropout: %.6g, want %.6g", got, want)
+	}
+	if got, want := g.blockActivation(2048, 2048, 1, 2, 1, false, false), sbh*(32+2*96*2048/12288.0); got != want {
+		t.Errorf("no flash, no dropout: %.6g, want %.6g", got, want)
+	}
+}
+
+// TestPeakPhase: one sequence of a 7B model under autocast peaks in the
+// optimizer step (4 + 4 + 8 B/param + the foreach sqrt temporary of 4 B);
+// a large batch of a small model peaks at the start of backward.
+func TestPeakPhase(t *testing.T) {
+	big, _ := Compute(Workload{Model: llama2_7B, MicroBatch: 1, SeqLen: 512}, nil)
+	if big.PeakPhase != PhaseStep {
+		t.Errorf("7B at batch 1 peaks at %s, want %s", big.PeakPhase, PhaseStep)
+	}
+	n := llama2_7B.ParamCount()
+	if got, want := big.Memory.Tensors(), n*(4+4+8+4); math.Abs(got-want) > 1 {
+		t.Errorf("optimizer-step tensors %.6g B, want %.6g B", got, want)
+	}
+	small, _ := Compute(Workload{Model: gpt2Small, MicroBatch: 16, SeqLen: 1024}, nil)
+	if small.PeakPhase != PhaseBackward {
+		t.Errorf("gpt2 at batch 16 peaks at %s, want %s", small.PeakPhase, PhaseBackward)
+	}
+	if small.TorchReserved <= small.TorchAllocated || small.Memory.Total() <= small.TorchReserved {
+		t.Errorf("want allocated %.4g < reserved %.4g < nvidia-smi %.4g", small.TorchAllocated, small.TorchReserved, small.Memory.Total())
+	}
+}
+
+func TestParseEnumsRoundTrip(t *testing.T) {
+	for _, r := range Recipes {
+		b, _ := r.MarshalText()
+		var got Recipe
+		if err := got.UnmarshalText(b); err != nil || got != r {
+			t.Errorf("recipe %q: round trip gave %q, %v", r, got, err)
+		}
+	}
+	for _, l := range Losses {
+		b, _ := l.MarshalText()
+		var got Loss
+		if err := got.UnmarshalText(b); err != nil || got != l {
+			t.Errorf("loss %q: round trip gave %q, %v", l, got, err)
+		}
+	}
+	for _, q := range QuantTypes {
+		b, _ := q.MarshalText()
+		var got QuantType
+		if err := got.UnmarshalText(b); err != nil || got != q {
+			t.Errorf("quant type %q: round trip gave %q, %v", q, got, err)
+		}
+	}
+	var r Recipe
+	if err := r.UnmarshalText([]byte("zero-4")); err == nil {
+		t.Error("unknown recipe accepted")
+	}
+}
+
+// FuzzParseRecipeEnums: the parsers of the new settings never panic, and
+// what they accept round-trips through MarshalText.
+func FuzzParseRecipeEnums(f *testing.F) {
+	for _, s := range []string{"auto", "autocast", "DeepSpeed", " fsdp-mixed ", "zero", "hf-fp32", "chunked", "nf4", "FP4", "", "\x00", "zero-4"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if r, err := ParseRecipe(s); err == nil {
+			var back Recipe
+			b, _ := r.MarshalText()
+			if err := back.UnmarshalText(b); err != nil || back != r {
+				t.Errorf("recipe %q → %q → %q, %v", s, r, back, err)
+			}
+		}
+		if l, err := ParseLoss(s); err == nil {
+			var back Loss
+			b, _ := l.MarshalText()
+			if err := back.UnmarshalText(b); err != nil || back != l {
+				t.Errorf("loss %q → %q → %q, %v", s, l, back, err)
+			}
+		}
+		if q, err := ParseQuantType(s); err == nil {
+			var back QuantType
+			b, _ := q.MarshalText()
+			if err := back.UnmarshalText(b); err != nil || back != q {
+				t.Errorf("quant type %q → %q → %q, %v", s, q, back, err)
+			}
+		}
+	})
+}

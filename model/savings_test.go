@@ -1,0 +1,95 @@
+package model
+
+import (
+	"errors"
+	"slices"
+	"testing"
+)
+
+func TestRankSavings(t *testing.T) {
+	// A toy engine: $10/h on demand, $4/h spot, 100 h; QLoRA halves the hours.
+	eval := func(s Scenario) (float64, bool) {
+		if len(s.Query.GPUs) == 1 && s.Query.GPUs[0] == "none-fits" {
+			return 0, false
+		}
+		price := map[Pricing]float64{"": 10, OnDemand: 10, Spot: 4, Reserved1y: 6.3}[s.Query.Pricing]
+		if price == 0 {
+			return 0, false
+		}
+		hours := 100.0
+		if s.Workload.Task == TaskQLoRA {
+			hours = 50
+		}
+		return price * hours, true
+	}
+	base := Scenario{Workload: Workload{Task: TaskLoRA}}
+	changes := []Change[Scenario]{
+		{Name: "spot", Kind: "pricing", Apply: func(s Scenario) Scenario { s.Query.Pricing = Spot; return s }},
+		{Name: "qlora", Kind: "adapters", Apply: func(s Scenario) Scenario { s.Workload.Task = TaskQLoRA; return s }},
+		{Name: "1y", Kind: "pricing", Apply: func(s Scenario) Scenario { s.Query.Pricing = Reserved1y; return s }},
+		{Name: "3y (no price)", Kind: "pricing", Apply: func(s Scenario) Scenario { s.Query.Pricing = Reserved3y; return s }},
+		{Name: "nothing fits", Kind: "gpu", Apply: func(s Scenario) Scenario { s.Query.GPUs = []string{"none-fits"}; return s }},
+	}
+	baseUSD, got, err := RankSavings(base, eval, changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// base 10 × 100 = 1000; spot 4 × 100 = 400 (saves 600, 60%); QLoRA 10 × 50 = 500
+	// (saves 500, 50%); 1y 6.3 × 100 = 630 (saves 370, 37%); the others do not run.
+	want := []Saving{
+		{Change: "spot", Kind: "pricing", USD: 400, SavingUSD: 600, SavingPct: 60},
+		{Change: "qlora", Kind: "adapters", USD: 500, SavingUSD: 500, SavingPct: 50},
+		{Change: "1y", Kind: "pricing", USD: 630, SavingUSD: 370, SavingPct: 37},
+	}
+	if baseUSD != 1000 || len(got) != len(want) {
+		t.Fatalf("RankSavings = %g, %+v; want 1000, %+v", baseUSD, got, want)
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.Change != w.Change || g.Kind != w.Kind || !near(g.USD, w.USD, 1e-12) || !near(g.SavingUSD, w.SavingUSD, 1e-12) || !near(g.SavingPct, w.SavingPct, 1e-12) {
+			t.Errorf("saving %d = %+v, want %+v", i, g, w)
+		}
+	}
+	if _, _, err := RankSavings(Scenario{Query: Query{Pricing: Reserved3y}}, eval, changes); !errors.Is(err, ErrNoOffers) {
+		t.Errorf("RankSavings with a base that does not run: error = %v, want ErrNoOffers", err)
+	}
+	if base.Query.Pricing != "" || base.Workload.Task != TaskLoRA {
+		t.Errorf("RankSavings changed its base: %+v", base)
+	}
+}
+
+func TestScenarioChanges(t *testing.T) {
+	names := func(cs []Change[Scenario]) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Name)
+		}
+		return out
+	}
+	full := Scenario{Workload: Workload{Task: TaskFinetune, Precision: FP32, Model: Architecture{Family: FamilyDecoder, Layers: 2, Hidden: 8, Heads: 2, Vocab: 10}, MicroBatch: 2, GradAccum: 4},
+		Query: Query{Pricing: Spot, GPUs: []string{"a100-80gb"}, Regions: []string{"us-east-1"}}}
+	got := names(ScenarioChanges(full, []string{"a100-80gb", "h100-sxm"}, []string{"us-east-1", "us-west-2"}))
+	want := []string{
+		"pay on-demand instead of spot", "pay reserved-1y instead of spot", "pay reserved-3y instead of spot",
+		"run on h100-sxm", "rent in us-west-2", "train in amp-bf16",
+		"fine-tune LoRA adapters", "fine-tune QLoRA adapters", "activation checkpointing with twice the micro-batch",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("ScenarioChanges(fp32 fine-tune on spot) =\n%q\nwant\n%q", got, want)
+	}
+	// checkpointing+batch keeps the global batch: 2 × 4 → 4 × 2.
+	for _, c := range ScenarioChanges(full, nil, nil) {
+		if c.Kind == "checkpointing+batch" {
+			v := c.Apply(full)
+			if v.Workload.MicroBatch != 4 || v.Workload.GradAccum != 2 || !*v.Workload.Checkpointing {
+				t.Errorf("checkpointing+batch gave micro-batch %d × accumulation %d", v.Workload.MicroBatch, v.Workload.GradAccum)
+			}
+		}
+	}
+	serve := Scenario{Workload: Workload{Task: TaskInference, Precision: BF16}}
+	if got, want := names(ScenarioChanges(serve, nil, nil)), []string{
+		"pay spot instead of on-demand", "pay reserved-1y instead of on-demand", "pay reserved-3y instead of on-demand",
+		"serve int8 weights", "serve int4 weights"}; !slices.Equal(got, want) {
+		t.Errorf("ScenarioChanges(bf16 serving) = %q, want %q", got, want)
+	}
+}

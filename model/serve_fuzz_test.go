@@ -1,0 +1,32 @@
+package model
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// FuzzPlanServing feeds hostile serving workloads (as a TOML file or flags
+// could give them) to the planner: it must return a plan or an error
+// wrapping ErrInvalidServing, never panic, hang or return NaN costs.
+func FuzzPlanServing(f *testing.F) {
+	f.Add(8192, 6144, 2048, 32, 0.0, 50.0, 0.0, 2, 0, 0, 0.9, "awq", "auto")
+	f.Add(0, 1, 1, 0, 1e9, 0.0, 1.0, 0, 0, 0, 0.0, "fp8", "fp8")
+	f.Add(-1, 0, 0, -5, math.NaN(), math.Inf(1), -1.0, 3, 99, -1, 2.0, "nf4", "int8")
+	f.Fuzz(func(t *testing.T, maxLen, prompt, output, conc int, rps, tpot, ttft float64, tp, pp, replicas int, util float64, wf, kv string) {
+		s := Serving{WeightFormat: WeightFormat(wf), KVCacheDType: KVCacheDType(kv), MaxModelLen: maxLen % (1 << 20),
+			PromptTokens: prompt % (1 << 20), OutputTokens: output % (1 << 20), Concurrency: conc % (1 << 20),
+			RequestsPerSec: rps, TPOTTargetMs: tpot, TTFTTargetMs: ttft, TP: tp % 64, PP: pp % 64, Replicas: replicas % 1024,
+			GPUMemoryUtilization: util}
+		p, err := PlanServing(&llama31_8B, s, ServeOffer{Name: "fuzz", GPU: &h100SXM, GPUsPerNode: 8, Interconnect: "nvswitch", USDPerHour: 20})
+		if err != nil {
+			if !errors.Is(err, ErrInvalidServing) {
+				t.Fatalf("error %v does not wrap ErrInvalidServing", err)
+			}
+			return
+		}
+		if math.IsNaN(p.USDPerMOutput) || math.IsNaN(p.OutputTokensPerSec) {
+			t.Fatalf("NaN in plan for %+v: %+v", s, p)
+		}
+	})
+}

@@ -1,0 +1,277 @@
+package model
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// ServeOffer is a place to serve from: one kind of node (an instance type in
+// a region at a pricing mode) that can be rented several times.
+type ServeOffer struct {
+	Name         string // what the user sees: "aws p5.48xlarge us-east-1 on-demand"
+	GPU          *GPU
+	GPUsPerNode  int
+	Interconnect string  // between the node's GPUs: "nvlink", "nvswitch", "pcie", "infinity-fabric"
+	USDPerHour   float64 // one node
+	Instance     *Instance
+}
+
+// ServeOfferFor builds a ServeOffer from a catalog instance, its GPU and
+// the price of one node in USD per hour (Catalog prices per region and mode).
+func ServeOfferFor(in *Instance, g *GPU, usdPerHour float64, name string) ServeOffer {
+	return ServeOffer{Name: name, GPU: g, GPUsPerNode: in.GPUCount, Interconnect: in.Interconnect,
+		USDPerHour: usdPerHour, Instance: in}
+}
+
+// hardware returns the interconnect the speed model uses: the GPU's
+// NVLink/Infinity Fabric figure when the node links its GPUs so, else PCIe.
+func (o *ServeOffer) hardware() ServeHardware {
+	hw := ServeHardware{GPU: o.GPU, InterconnectGBps: PCIeGBps}
+	fast := o.Interconnect != "" && o.Interconnect != "pcie"
+	if fast && o.GPU.InterconnectGBps > 0 {
+		hw.InterconnectGBps = o.GPU.InterconnectGBps
+		hw.NVLink = true
+	}
+	return hw
+}
+
+// ServePlan is how to serve a model on one offer and what it gives.
+type ServePlan struct {
+	Offer   ServeOffer
+	Serving Serving // with Defaults applied and TP, PP, Replicas chosen
+
+	TP, PP, Replicas int
+	Nodes            int // nodes rented: replicas × TP × PP GPUs, in whole nodes
+	GPUs             int // GPUs rented
+
+	Memory ServeMemory // one GPU
+	Perf   ServePerf   // one replica at its share of the load
+
+	// Totals over all replicas.
+	OutputTokensPerSec, InputTokensPerSec, RequestsPerSec float64
+	USDPerHour                                            float64
+	// USDPerMOutput and USDPerMInput charge the whole hourly price to output
+	// (respectively input) tokens: what one million of them costs at this load.
+	USDPerMOutput, USDPerMInput float64
+
+	Fits    bool     // the model and one full-length request fit
+	Meets   bool     // fits, carries the load and meets the latency targets
+	Reasons []string // why not, in words
+}
+
+// serveMaxNodes bounds the nodes the planner rents for one offer.
+const serveMaxNodes = 64
+
+// PlanServing plans serving a with s on offer o: TP, PP and Replicas as
+// given, or chosen (auto) to meet the load and latency targets at the
+// lowest cost per million output tokens. TP is a power of two dividing the
+// node's GPUs that vLLM accepts for the model's heads (tpOK); PP is 1 unless
+// the model does not fit one node. Auto replicas fill every rented node.
+// The error wraps ErrInvalidServing when s is invalid for a.
+func PlanServing(a *Architecture, s Serving, o ServeOffer) (ServePlan, error) {
+	if o.GPU == nil || o.GPUsPerNode < 1 {
+		return ServePlan{}, fmt.Errorf("%w: offer %q has no GPUs", ErrInvalidServing, o.Name)
+	}
+	s = s.Defaults(o.GPU)
+	if err := s.Validate(a); err != nil {
+		return ServePlan{}, err
+	}
+	var best *ServePlan
+	for _, pp := range ppChoices(a, s) {
+		for _, tp := range tpChoices(a, s, o.GPUsPerNode) {
+			p := planOne(a, s, o, tp, pp)
+			if best == nil || betterPlan(&p, best) {
+				best = &p
+			}
+		}
+		if best != nil && best.Fits && s.PP == 0 {
+			break // pipeline parallelism only when one node's TP cannot hold the model
+		}
+	}
+	if best == nil {
+		return ServePlan{Offer: o, Serving: s, Reasons: []string{fmt.Sprintf(
+			"no tensor-parallel degree up to %d GPUs per node suits the model's %d heads", o.GPUsPerNode, a.Heads)}}, nil
+	}
+	return *best, nil
+}
+
+func ppChoices(a *Architecture, s Serving) []int {
+	if s.PP > 0 {
+		return []int{s.PP}
+	}
+	var c []int
+	for pp := 1; pp <= 8 && pp <= a.Layers; pp *= 2 {
+		c = append(c, pp)
+	}
+	return c
+}
+
+func tpChoices(a *Architecture, s Serving, perNode int) []int {
+	if s.TP > 0 {
+		return []int{s.TP}
+	}
+	var c []int
+	for tp := 1; tp <= perNode; tp *= 2 {
+		if perNode%tp == 0 && tpOK(a, tp) == nil {
+			c = append(c, tp)
+		}
+	}
+	return c
+}
+
+// betterPlan orders plans: meeting targets first, then fitting, then the
+// lowest cost per million output tokens, then fewer GPUs per replica.
+func betterPlan(p, q *ServePlan) bool {
+	if p.Meets != q.Meets {
+		return p.Meets
+	}
+	if p.Fits != q.Fits {
+		return p.Fits
+	}
+	if c := cmp.Compare(p.USDPerMOutput, q.USDPerMOutput); c != 0 {
+		return c < 0
+	}
+	return p.TP*p.PP < q.TP*q.PP
+}
+
+// planOne sizes replicas for a fixed TP and PP.
+func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
+	s.TP, s.PP = tp, pp
+	p := ServePlan{Offer: o, Serving: s, TP: tp, PP: pp, USDPerMOutput: math.Inf(1), USDPerMInput: math.Inf(1)}
+	p.Memory = ServeMemoryOn(a, &s, o.GPU, tp, pp)
+	hw := o.hardware()
+	if !p.Memory.Fits() {
+		if p.Memory.KVCache <= 0 {
+			p.Reasons = append(p.Reasons, fmt.Sprintf("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g)",
+				tp, pp, p.Memory.Weights/GiB, p.Memory.Activation/GiB, p.Memory.BudgetBytes/GiB, s.GPUMemoryUtilization))
+		} else {
+			p.Reasons = append(p.Reasons, fmt.Sprintf("TP %d × PP %d: KV cache holds %d tokens, less than one %d-token request",
+				tp, pp, p.Memory.KVTokens, s.MaxModelLen))
+		}
+		return p
+	}
+	bMax := serveMaxBatch(&s, &p.Memory)
+	if bMax < 1 {
+		p.Reasons = append(p.Reasons, fmt.Sprintf("TP %d: KV cache holds %d tokens, less than one request's %d", tp, p.Memory.KVTokens, s.PromptTokens+s.OutputTokens))
+		return p
+	}
+	p.Fits = true
+	speed := func(b int) ServePerf { return ServeSpeed(a, &s, &p.Memory, &hw, tp, pp, b) }
+	latOK := func(q ServePerf) bool {
+		return (s.TPOTTargetMs == 0 || q.TPOTSec*1e3 <= s.TPOTTargetMs) && (s.TTFTTargetMs == 0 || q.TTFTSec*1e3 <= s.TTFTTargetMs)
+	}
+	// The largest batch meeting the latency targets: TPOT and TTFT grow with it.
+	bLat := sort1(bMax, func(b int) bool { return !latOK(speed(b)) }) - 1
+	meetsLatency := bLat >= 1
+	if !meetsLatency {
+		bLat = 1
+	}
+
+	gpusPerReplica := tp * pp
+	perNode := max(1, o.GPUsPerNode/gpusPerReplica)
+	nodesPerReplica := max(1, (gpusPerReplica+o.GPUsPerNode-1)/o.GPUsPerNode)
+	replicasFor := func(r int) int { // fill rented nodes
+		if s.Replicas > 0 {
+			return s.Replicas
+		}
+		if nodesPerReplica > 1 {
+			return r
+		}
+		nodes := (r + perNode - 1) / perNode
+		return nodes * perNode
+	}
+	var batch int
+	switch {
+	case s.RequestsPerSec > 0:
+		capacity := speed(bLat).RequestsPerSec
+		r := replicasFor(int(math.Ceil(s.RequestsPerSec / capacity)))
+		share := s.RequestsPerSec / float64(r)
+		batch = sort1(bMax, func(b int) bool { return speed(b).RequestsPerSec >= share })
+		if batch > bMax || speed(batch).RequestsPerSec < share*0.999 {
+			batch = bMax
+			p.Reasons = append(p.Reasons, fmt.Sprintf("%d replicas carry %.3g requests/s, fewer than the %.3g asked",
+				r, float64(r)*speed(bMax).RequestsPerSec, s.RequestsPerSec))
+		}
+		p.Replicas = r
+	default:
+		c := max(s.Concurrency, 1)
+		r := replicasFor((c + bLat - 1) / bLat)
+		batch = (c + r - 1) / r
+		if batch > bMax {
+			p.Reasons = append(p.Reasons, fmt.Sprintf("%d concurrent requests over %d replicas need %d sequences each; the KV cache or max_num_seqs holds %d",
+				c, r, batch, bMax))
+			batch = bMax
+		}
+		p.Replicas = r
+	}
+	p.Perf = speed(batch)
+	if !latOK(p.Perf) {
+		if s.TTFTTargetMs > 0 && p.Perf.TTFTSec*1e3 > s.TTFTTargetMs {
+			p.Reasons = append(p.Reasons, fmt.Sprintf("time to first token %.0f ms, target %.0f ms", p.Perf.TTFTSec*1e3, s.TTFTTargetMs))
+		}
+		if s.TPOTTargetMs > 0 && p.Perf.TPOTSec*1e3 > s.TPOTTargetMs {
+			p.Reasons = append(p.Reasons, fmt.Sprintf("time per output token %.1f ms, target %.1f ms", p.Perf.TPOTSec*1e3, s.TPOTTargetMs))
+		}
+	}
+	if nodesPerReplica > 1 {
+		p.Nodes = p.Replicas * nodesPerReplica
+	} else {
+		p.Nodes = (p.Replicas + perNode - 1) / perNode
+	}
+	if p.Nodes > serveMaxNodes {
+		p.Reasons = append(p.Reasons, fmt.Sprintf("needs %d nodes, more than %d", p.Nodes, serveMaxNodes))
+	}
+	p.GPUs = p.Nodes * o.GPUsPerNode
+	p.Serving.Replicas = p.Replicas
+	r := float64(p.Replicas)
+	p.OutputTokensPerSec = p.Perf.OutputTokensPerSec * r
+	p.InputTokensPerSec = p.Perf.InputTokensPerSec * r
+	p.RequestsPerSec = p.Perf.RequestsPerSec * r
+	p.USDPerHour = float64(p.Nodes) * o.USDPerHour
+	p.USDPerMOutput = USDPerMillionTokens(p.USDPerHour, p.OutputTokensPerSec)
+	p.USDPerMInput = USDPerMillionTokens(p.USDPerHour, p.InputTokensPerSec)
+	p.Meets = len(p.Reasons) == 0
+	return p
+}
+
+// sort1 returns the smallest b in [1, n] with f(b) true, or n+1; f must be
+// false then true as b grows (sort.Search over 1-based batches).
+func sort1(n int, f func(int) bool) int {
+	lo, hi := 1, n+1
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if f(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// RankServing plans a with s on every offer and returns the plans, those
+// meeting the load and latency targets first, each group by cost per
+// million output tokens, cheapest first. Offers that cannot hold the model
+// come last with their reasons. The error wraps ErrInvalidServing.
+func RankServing(a *Architecture, s Serving, offers []ServeOffer) ([]ServePlan, error) {
+	plans := make([]ServePlan, 0, len(offers))
+	for _, o := range offers {
+		p, err := PlanServing(a, s, o)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, p)
+	}
+	slices.SortStableFunc(plans, func(p, q ServePlan) int {
+		switch {
+		case betterPlan(&p, &q):
+			return -1
+		case betterPlan(&q, &p):
+			return 1
+		}
+		return 0
+	})
+	return plans, nil
+}

@@ -1,0 +1,253 @@
+package model
+
+import "math"
+
+// Host is what the GPUs of a job are connected by and fed from: the
+// figures the time model needs beyond the GPU itself. Compute assumes
+// DefaultHost; match code that knows the instance calls Estimate.Retime
+// with HostOf.
+type Host struct {
+	GPUsPerNode int     // GPUs sharing the intra-node link
+	IntraGBps   float64 // GPU-to-GPU bandwidth inside a node, per GPU, one direction, 10⁹ B/s
+	InterGBps   float64 // node-to-node bandwidth per GPU, one direction, 10⁹ B/s; 0 when unknown
+	VCPUs       int     // host vCPUs per node, for the input pipeline of vision jobs; 0: no cap
+	// ImagesPerVCPU is the JPEG decode-and-augment rate of one vCPU,
+	// images/s; 0 leaves the input pipeline uncapped (gpuplan ships no
+	// default: no published per-vCPU figure was found).
+	ImagesPerVCPU float64
+}
+
+// DefaultHost returns the host assumed when only the GPU is known: one
+// node of up to 8 GPUs (a DGX/HGX board) joined by the GPU's own
+// interconnect at half its bidirectional figure, no inter-node figure.
+func DefaultHost(g *GPU, gpus int) Host {
+	return Host{GPUsPerNode: min(max(gpus, 1), 8), IntraGBps: g.InterconnectGBps / 2}
+}
+
+// HostOf returns the host of an instance type with GPU g: its GPU count,
+// the GPU's interconnect (half the bidirectional figure), its network
+// shared by its GPUs (NetworkGbps / 8 bits / GPUCount) and its vCPUs.
+func HostOf(inst *Instance, g *GPU) Host {
+	h := Host{GPUsPerNode: max(inst.GPUCount, 1), IntraGBps: g.InterconnectGBps / 2, VCPUs: inst.VCPUs}
+	if inst.NetworkGbps > 0 {
+		h.InterGBps = inst.NetworkGbps / 8 / float64(h.GPUsPerNode)
+	}
+	return h
+}
+
+// Utilisation constants of the time model. Model FLOPs follow PaLM
+// (Chowdhery et al., 2022, App. B): MFU never counts recomputation;
+// hardware FLOPs (recomputation included) are what the GPU executes, at
+// a hardware FLOPs utilisation (HFU, Korthikanti et al., 2022, §6) that
+// depends on the GPU generation, precision and model width.
+const (
+	// HFUTransformer is the HFU of transformer training on an Ampere GPU
+	// in 16-bit for a model of width ≥ 4096: between Llama 2's 45% MFU
+	// (Touvron et al. 2023, Table 2 GPU-hours, no recomputation reported),
+	// BERT-large pre-training's 44% (DeepLearningExamples) and MosaicML's
+	// 55–77% HFU on A100 (llm-foundry scripts/train/benchmarking/README.md,
+	// "A100 80GB" table).
+	HFUTransformer = 0.52
+	// HopperFactor scales HFU on Hopper and newer: the same llm-foundry
+	// configurations reach 0.61–0.72× the A100 MFU on H100 at 2k tokens
+	// (7b 46.4/64.2, 13b 39.8/59.6, 3b 41.7/62.1, 1b 41.8/59.9,
+	// 760m 34.9/56.9), the tensor cores outrunning everything else.
+	// Blackwell is assumed alike (no published comparison).
+	HopperFactor = 0.68
+	// WidthKnee sets how narrow models lose HFU: h/(h+WidthKnee),
+	// normalised to 1 at h = 4096. llm-foundry's A100 table falls from
+	// ~60% at d_model 2048 to ~45% at 768 (125m).
+	WidthKnee = 256
+	// AttentionEfficiency is the HFU of fused attention relative to the
+	// matmuls: llm-foundry's 7b on A100 falls from 73% HFU at 4k tokens
+	// to 63% at 64k, where attention is most of the FLOPs; FlashAttention-2
+	// reaches "50-73% of the theoretical maximum FLOPs/s on A100" (Dao,
+	// 2023, abstract), GEMMs somewhat more.
+	AttentionEfficiency = 0.8
+	// CausalAttentionWork is the share of the counted s² attention FLOPs
+	// a causal kernel executes: FlashAttention-2 skips the blocks above
+	// the diagonal, about half (Dao, 2023, §3.1.1 "Causal masking"),
+	// while MFU counts the full square (PaLM App. B).
+	CausalAttentionWork = 0.5
+	// CNNTrafficFactor is the bytes a convolutional network moves per
+	// byte of saved activations in one training step (forward writes and
+	// reads, batch norm and activation passes, backward reads and
+	// gradient writes), at MBU of the peak bandwidth. Fitted to
+	// DeepLearningExamples' EfficientNet-B0 (depthwise, memory-bound):
+	// 2489 img/s on A100 80GB and 1301 on V100 16GB in AMP, and checked
+	// against its TF32/FP32 rows (1078, 655 img/s) and ResNet-50.
+	CNNTrafficFactor = 10
+)
+
+// genFactor returns the HFU factor of g's generation (HopperFactor for
+// Hopper and Blackwell, 1 otherwise).
+func genFactor(g *GPU) float64 {
+	switch g.Architecture {
+	case "hopper", "blackwell":
+		return HopperFactor
+	}
+	return 1
+}
+
+// widthFactor returns h/(h+WidthKnee) normalised to 1 at h = 4096; 1
+// without a shape.
+func widthFactor(a *Architecture) float64 {
+	if !a.HasShape() {
+		return 1
+	}
+	h := float64(a.Hidden)
+	return min(h/(h+WidthKnee)/(4096.0/(4096+WidthKnee)), 1.05)
+}
+
+// DefaultHFU returns the hardware FLOPs utilisation assumed for w on g:
+// the family constant of DefaultMFU for convolutional networks, fp32 and
+// small fine-tunes, and for transformer training HFUTransformer; both
+// scaled by the generation (genFactor) and, for transformers, the width
+// (widthFactor). fp8 keeps its own measured figure (MFUFP8).
+func DefaultHFU(w *Workload, g *GPU) float64 {
+	u := DefaultMFU(w)
+	if w.Model.Family.Transformer() && u == MFUTransformer {
+		u = HFUTransformer * widthFactor(&w.Model)
+	}
+	if w.Precision != FP8 && g != nil {
+		u *= genFactor(g)
+	}
+	return u
+}
+
+// attentionFLOPsPerSample returns the attention-score FLOPs of one
+// training sample (model FLOPs), the part timed at AttentionEfficiency.
+func attentionFLOPsPerSample(w *Workload) float64 {
+	a := &w.Model
+	if !a.HasShape() || w.Task == TaskInference {
+		return 0
+	}
+	qd := float64(a.Heads * a.headDim())
+	var fwd float64
+	switch a.Family {
+	case FamilyViT:
+		s := vitTokens(a, w.ImageSize)
+		fwd = 4 * float64(a.Layers) * s * s * qd
+	case FamilyEncoderDecoder:
+		sEnc, sDec := encoderLen(w), float64(w.SeqLen)
+		fwd = 4*float64(a.Layers)*sEnc*sEnc*qd + 4*float64(a.DecoderLayers)*(sDec*sDec+sDec*sEnc)*qd
+	default:
+		s := float64(w.SeqLen)
+		fwd = 4 * float64(a.Layers) * s * s * qd
+	}
+	return 3 * fwd
+}
+
+// commBytesPerStep returns the bytes each GPU sends per optimizer step for
+// data parallelism, by ring collectives (NCCL: all-reduce moves 2(n−1)/n
+// of the buffer per GPU, reduce-scatter and all-gather (n−1)/n;
+// nccl-tests doc/PERFORMANCE.md "bus bandwidth"), and whether it overlaps
+// the whole compute (ZeRO-3/FSDP prefetch) or only backward:
+//
+//	DDP:        all-reduce of the gradients, once per step (no_sync
+//	            during accumulation)
+//	ZeRO-1/2:   reduce-scatter of the gradients + all-gather of the
+//	            updated 16-bit parameters: the same 2Ψ as DDP (Rajbhandari
+//	            et al., 2020, §7.2.1)
+//	ZeRO-3/FSDP: all-gather in forward, again in backward, reduce-scatter:
+//	            3Ψ per micro-batch (§7.2.2)
+//
+// Gradients travel in their dtype: fp32 under autocast and fp32, 16-bit
+// otherwise (DeepSpeed communication_data_type and FSDP reduce_dtype
+// default to the compute dtype).
+func commBytesPerStep(w *Workload) (bytes float64, wholeStep bool) {
+	dp := float64(w.GPUs / w.TP)
+	if dp <= 1 || w.Task == TaskInference {
+		return 0, false
+	}
+	ring := (dp - 1) / dp
+	n := w.Model.ParamCount()
+	if w.Task.Adapters() {
+		n = loraParams(w)
+	}
+	n /= float64(w.TP)
+	r := w.TrainingRecipe()
+	gb := bytesFor(r).grad
+	switch w.Strategy.ZeROStage() {
+	case 3:
+		pb := 2.0
+		if r == RecipeFP32 {
+			pb = 4
+		}
+		full := w.Model.ParamCount() / float64(w.TP)
+		per := ring * (2*full*pb + n*min(gb, pb))
+		if w.Task.Adapters() { // frozen weights are gathered, only adapters reduced
+			per = ring * (2*full*pb + n*pb)
+		}
+		return per * float64(w.GradAccum), true
+	case 1, 2:
+		return ring * (n*min(gb, 2) + n*2), false
+	}
+	return 2 * ring * n * gb, false
+}
+
+// stepTime returns seconds per optimizer step on g over host h, and the
+// exposed communication within it, without a user MFU.
+func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
+	w := &e.Workload
+	peak := e.PeakTFLOPS * 1e12
+	u := DefaultHFU(w, g)
+	if peak <= 0 || u <= 0 {
+		return 0, 0
+	}
+	perGPU := e.SamplesPerStep / float64(w.GPUs/w.TP) // samples per data-parallel rank
+	hw := e.HardwareFLOPsPerSample
+	attn := 0.0 // attention's share of hw, recomputation included
+	if e.FLOPsPerSample > 0 {
+		attn = attentionFLOPsPerSample(w) * hw / e.FLOPsPerSample
+	}
+	other := hw - attn
+	if w.Flash() && w.Model.Family == FamilyDecoder {
+		attn *= CausalAttentionWork
+	}
+	compute := perGPU * (other/(u*peak) + attn/(u*AttentionEfficiency*peak)) / float64(w.TP)
+	if !w.Model.Family.Transformer() && g.MemoryBandwidthGBps > 0 {
+		// Roofline (Williams et al., 2009): a CNN step takes at least the
+		// time to move its activation traffic at MBU of peak bandwidth.
+		act := w.Model.ActivationMiBPerSample * MiB * visionScale(w.ImageSize, w.Model.ImageSize) * activationBytes(w.Precision) / 2
+		mem := perGPU * CNNTrafficFactor * act / (g.MemoryBandwidthGBps * 1e9 * MBU)
+		compute = max(compute, mem)
+	}
+	bytes, whole := commBytesPerStep(w)
+	if bytes > 0 {
+		bw := h.IntraGBps
+		if w.GPUs > h.GPUsPerNode && h.InterGBps > 0 {
+			bw = min(bw, h.InterGBps)
+		}
+		if bw > 0 {
+			comm := bytes / (bw * 1e9)
+			// Overlap: DDP and ZeRO-1/2 hide the reduction behind
+			// backward (2/3 of the model FLOPs; Li et al., 2020, "PyTorch
+			// Distributed", §3.2.3 bucketing), ZeRO-3/FSDP prefetch behind
+			// the whole step.
+			hide := compute * 2 / 3
+			if whole {
+				hide = compute
+			}
+			exposed = max(comm-hide, 0)
+		}
+	}
+	return compute + exposed, exposed
+}
+
+// Retime recomputes the time fields of a training or vision estimate on
+// g over host h (Compute assumes DefaultHost). A user MFU is used as
+// given: FLOPs / (GPUs × peak × MFU), no other factor.
+func (e *Estimate) Retime(g *GPU, h Host) {
+	e.time(g, h)
+}
+
+// inputCap returns the samples/s the host's input pipeline can feed for
+// vision jobs, +Inf when uncapped: vCPUs × ImagesPerVCPU per node.
+func inputCap(w *Workload, h Host) float64 {
+	if !w.Model.Family.Vision() || h.VCPUs <= 0 || h.ImagesPerVCPU <= 0 {
+		return math.Inf(1)
+	}
+	nodes := math.Ceil(float64(w.GPUs) / float64(max(h.GPUsPerNode, 1)))
+	return nodes * float64(h.VCPUs) * h.ImagesPerVCPU
+}

@@ -1,0 +1,154 @@
+package model
+
+import (
+	"math"
+	"testing"
+)
+
+var (
+	testA100 = &GPU{Key: "a100-80gb", Name: "A100", Architecture: "ampere", MemoryGiB: 80, BF16TFLOPS: 312, FP16TFLOPS: 312,
+		TF32TFLOPS: 156, FP32TFLOPS: 19.5, MemoryBandwidthGBps: 2039, InterconnectGBps: 600, ComputeCapability: "8.0"}
+	testH100 = &GPU{Key: "h100-sxm", Name: "H100", Architecture: "hopper", MemoryGiB: 80, BF16TFLOPS: 989, FP16TFLOPS: 989,
+		TF32TFLOPS: 494, FP32TFLOPS: 67, MemoryBandwidthGBps: 3350, InterconnectGBps: 900, ComputeCapability: "9.0"}
+)
+
+// TestUserMFUAsGiven: a user MFU gives time = model FLOPs / (GPUs × peak ×
+// MFU), with no multi-GPU factor and no recomputation on top.
+func TestUserMFUAsGiven(t *testing.T) {
+	for _, gpus := range []int{1, 8} {
+		w := Workload{Model: llama2_7B, SeqLen: 2048, MicroBatch: 1, GPUs: gpus, Strategy: FSDP, DatasetTokens: 1e9,
+			MFU: 0.4, Checkpointing: Bool(true)}
+		e, err := Compute(w, testA100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := e.TotalFLOPs / (float64(gpus) * 312e12 * 0.4) / 3600
+		if math.Abs(e.Hours/want-1) > 1e-9 {
+			t.Errorf("%d GPUs: %.6g h, want %.6g h", gpus, e.Hours, want)
+		}
+		if e.MFU != 0.4 {
+			t.Errorf("MFU %.3f, want 0.4 as given", e.MFU)
+		}
+	}
+}
+
+// TestRecomputeCostsHardwareFLOPs: checkpointing adds one forward of
+// hardware FLOPs (8/6 of the model FLOPs for dense matmuls) and lowers the
+// MFU by that ratio only, never twice.
+func TestRecomputeCostsHardwareFLOPs(t *testing.T) {
+	base := Workload{Model: llama2_7B, SeqLen: 2048, MicroBatch: 1, DatasetTokens: 1e9, FlashAttention: Bool(false)}
+	ck := base
+	ck.Checkpointing = Bool(true)
+	off, _ := Compute(base, testA100)
+	on, _ := Compute(ck, testA100)
+	if on.FLOPsPerSample != off.FLOPsPerSample {
+		t.Errorf("model FLOPs changed with checkpointing: %.6g → %.6g", off.FLOPsPerSample, on.FLOPsPerSample)
+	}
+	if r := on.HardwareFLOPsPerSample / off.HardwareFLOPsPerSample; math.Abs(r-4.0/3) > 1e-9 {
+		t.Errorf("hardware FLOPs ratio %.6f, want 4/3", r)
+	}
+	if r := on.Hours / off.Hours; math.Abs(r-4.0/3) > 1e-9 {
+		t.Errorf("time ratio %.6f, want 4/3 (same utilisation of hardware FLOPs)", r)
+	}
+	if on.HFU != off.HFU {
+		t.Errorf("HFU changed with checkpointing: %.3f → %.3f", off.HFU, on.HFU)
+	}
+}
+
+// TestHFU: Hopper runs at HopperFactor of Ampere's utilisation, narrow
+// models lose some, width 4096 is the reference.
+func TestHFU(t *testing.T) {
+	w := Workload{Model: llama2_7B, Task: TaskTrain}
+	w.Defaults()
+	if got := DefaultHFU(&w, testA100); got != HFUTransformer {
+		t.Errorf("A100, h = 4096: HFU %.4f, want %.4f", got, HFUTransformer)
+	}
+	if got := DefaultHFU(&w, testH100); math.Abs(got-HFUTransformer*HopperFactor) > 1e-12 {
+		t.Errorf("H100: HFU %.4f, want %.4f", got, HFUTransformer*HopperFactor)
+	}
+	w.Model = gpt2Small // h = 768: (768/1024)/(4096/4352)
+	if got, want := DefaultHFU(&w, testA100), HFUTransformer*(768.0/1024)/(4096.0/4352); math.Abs(got-want) > 1e-12 {
+		t.Errorf("gpt2: HFU %.4f, want %.4f", got, want)
+	}
+}
+
+// TestCollectives: ring traffic per GPU and step, by strategy (ZeRO paper
+// §7.2: DDP and ZeRO-1/2 move 2Ψ, ZeRO-3 3Ψ), in the gradients' dtype.
+func TestCollectives(t *testing.T) {
+	const psi = 1e9
+	tests := []struct {
+		s     Strategy
+		p     Precision
+		want  float64
+		whole bool
+	}{
+		{DDP, AMPBF16, 2 * 7.0 / 8 * psi * 4, false},        // fp32 gradients under autocast
+		{DDP, BF16, 2 * 7.0 / 8 * psi * 2, false},           // pure bf16
+		{ZeRO2, AMPBF16, 7.0 / 8 * (psi*2 + psi*2), false},  // reduce-scatter + all-gather, 16-bit
+		{ZeRO3, AMPBF16, 7.0 / 8 * (2*psi*2 + psi*2), true}, // two all-gathers + reduce-scatter
+	}
+	for _, tt := range tests {
+		w := Workload{Model: Architecture{Family: FamilyDecoder, Params: psi}, Precision: tt.p, Strategy: tt.s, GPUs: 8}
+		w.Defaults()
+		got, whole := commBytesPerStep(&w)
+		if math.Abs(got-tt.want) > 1 || whole != tt.whole {
+			t.Errorf("%s %s: %.6g B (whole step %v), want %.6g B (%v)", tt.s, tt.p, got, whole, tt.want, tt.whole)
+		}
+	}
+	// Exposed communication: a slow inter-node link makes DDP of a 7B
+	// model at batch 1 communication-bound, and more GPUs per node helps.
+	w := Workload{Model: llama2_7B, SeqLen: 512, MicroBatch: 1, GPUs: 16, Strategy: DDP, DatasetTokens: 1e9}
+	e, _ := Compute(w, testA100)
+	slow := e
+	slow.Retime(testA100, Host{GPUsPerNode: 8, IntraGBps: 300, InterGBps: 3})
+	if slow.CommSeconds <= 0 || slow.Hours <= e.Hours {
+		t.Errorf("3 GB/s between nodes: exposed %.3g s, %.4g h vs %.4g h on one fabric", slow.CommSeconds, slow.Hours, e.Hours)
+	}
+}
+
+// TestCNNRoofline: a depthwise network is memory-bound, so its time
+// scales with bandwidth, not with the tensor-core peak.
+func TestCNNRoofline(t *testing.T) {
+	eff := Architecture{Key: "efficientnet-b0", Family: FamilyCNN, Params: 5288548, ForwardGMACs: 0.386, ActivationMiBPerSample: 42.05, ImageSize: 224}
+	w := Workload{Model: eff, MicroBatch: 256, DatasetSamples: 1.28e6}
+	a, _ := Compute(w, testA100)
+	h, _ := Compute(w, testH100)
+	if !a.MemoryBound || !h.MemoryBound {
+		t.Fatalf("EfficientNet-B0 not memory-bound (A100 %v, H100 %v)", a.MemoryBound, h.MemoryBound)
+	}
+	if r, want := h.SamplesPerSecond/a.SamplesPerSecond, 3350.0/2039; math.Abs(r-want) > 1e-9 {
+		t.Errorf("H100/A100 speed-up %.3f, want the bandwidth ratio %.3f", r, want)
+	}
+	// 10 × 42.05 MiB per image at 60% of 2039 GB/s.
+	if want := 2039e9 * MBU / (CNNTrafficFactor * 42.05 * MiB); math.Abs(a.SamplesPerSecond/want-1) > 1e-9 {
+		t.Errorf("A100: %.1f img/s, want %.1f", a.SamplesPerSecond, want)
+	}
+}
+
+// TestInputPipelineCap: vision throughput never exceeds vCPUs × rate.
+func TestInputPipelineCap(t *testing.T) {
+	w := Workload{Model: resnet50, MicroBatch: 256, DatasetSamples: 1.28e6}
+	e, _ := Compute(w, testA100)
+	e.Retime(testA100, Host{GPUsPerNode: 1, IntraGBps: 300, VCPUs: 8, ImagesPerVCPU: 100})
+	if !e.InputBound || e.SamplesPerSecond != 800 {
+		t.Errorf("8 vCPUs × 100 img/s: %.1f img/s (input-bound %v), want 800", e.SamplesPerSecond, e.InputBound)
+	}
+}
+
+// TestFitVerdict: the band decides between fits, borderline and does not fit.
+func TestFitVerdict(t *testing.T) {
+	e, _ := Compute(Workload{Model: llama2_7B, Task: TaskQLoRA, SeqLen: 1024}, nil)
+	lo, hi := e.MemoryBand[0], e.MemoryBand[1]
+	if !(lo <= e.Memory.Total() && e.Memory.Total() <= hi) {
+		t.Fatalf("band %.4g–%.4g does not hold the estimate %.4g", lo, hi, e.Memory.Total())
+	}
+	for _, tt := range []struct {
+		usable float64
+		want   FitVerdict
+	}{{hi * 1.01, VerdictFits}, {(lo + hi) / 2, VerdictBorderline}, {lo * 0.99, VerdictNoFit}} {
+		g := &GPU{Key: "x", Name: "x", MemoryGiB: tt.usable / (1 - FitMargin) / GiB, BF16TFLOPS: 100, ComputeCapability: "8.0"}
+		if f := CheckFit(&e, g); f.Verdict != tt.want {
+			t.Errorf("usable %.4g B: %s, want %s", f.UsableBytes, f.Verdict, tt.want)
+		}
+	}
+}
