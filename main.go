@@ -9,9 +9,8 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
-	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/ui"
 	"github.com/gpuplan/gpuplan/ui/cli"
+	"github.com/gpuplan/gpuplan/ui/tui"
 )
 
 // version is set at build time with -ldflags "-X main.version=v1.2.3";
@@ -30,19 +29,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Getenv:      os.Getenv,
 		Version:     buildVersion(),
 		LoadCatalog: data.LoadWith,
-		ReadHFConfig: func(path string) (model.Architecture, model.Precision, []string, error) {
-			cfg, err := hf.ReadConfig(path)
-			if err != nil {
-				return model.Architecture{}, "", nil, err
-			}
-			p, _ := cfg.Precision(model.TaskInference) // the checkpoint's dtype; the CLI maps it for training
-			return cfg.Arch, p, cfg.Warnings, nil
-		},
-		ReadSafetensors: func(path string) (float64, []string, error) {
-			n, err := hf.ReadSafetensors(path)
-			return float64(n.Params), n.Warnings, err
-		},
-		RunTUI: ui.Run,
+		Readers:     hf.Readers(),
+		RunTUI:      tui.Run,
 	})
 }
 

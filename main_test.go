@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -245,5 +247,86 @@ func TestHFWiring(t *testing.T) {
 	code, _, stderr = runArgs(t, "estimate", "--hf-config", filepath.Join(dir, "missing"))
 	if code != 2 || !strings.Contains(stderr, "--hf-config") {
 		t.Errorf("missing config: exit %d, %q", code, stderr)
+	}
+}
+
+// writeSafetensors writes a safetensors file whose header holds one F32
+// tensor of n parameters; the data is a hole (sparse), since only the
+// header is read.
+func writeSafetensors(t *testing.T, n int64) string {
+	t.Helper()
+	header := fmt.Sprintf(`{"w":{"dtype":"F32","shape":[%d],"data_offsets":[0,%d]}}`, n, 4*n)
+	path := filepath.Join(t.TempDir(), "model.safetensors")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := binary.Write(f, binary.LittleEndian, uint64(len(header))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(header); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(int64(8+len(header)) + 4*n); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRequestDrifts: two rules that the command line once copied and got
+// wrong now come from the request's one Resolve.
+func TestRequestDrifts(t *testing.T) {
+	// A custom ViT from flags gets CustomModel.Architecture's patch size
+	// (16) like the same shape in a file; it used to fail "a vit needs
+	// patch_size ≥ 1".
+	code, flags, stderr := runArgs(t, "estimate", "--family", "vit", "--layers", "12", "--hidden", "768", "--heads", "12", "--json")
+	if code != 0 {
+		t.Fatalf("vit from flags: exit %d: %s", code, stderr)
+	}
+	cfg := filepath.Join(t.TempDir(), "vit.toml")
+	if err := os.WriteFile(cfg, []byte("schema_version = 1\n[workload.custom]\nfamily = \"vit\"\nlayers = 12\nhidden = 768\nheads = 12\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, file, stderr := runArgs(t, "estimate", "--config", cfg, "--json")
+	if code != 0 || file != flags {
+		t.Errorf("vit from a file: exit %d %s\nflags: %s\nfile:  %s", code, stderr, flags, file)
+	}
+
+	// OPT-350m's config.json carries an exact count (331,196,416, as its
+	// published checkpoint); safetensors headers with 400,000,000 win, as
+	// data/hf Config.WithCounts says (`if a.Params > 0 { a.Params = got }`).
+	// The command line used to add the difference to ExtraParams, which an
+	// exact count ignores, and kept 331196416.
+	st := writeSafetensors(t, 400_000_000)
+	code, out, stderr := runArgs(t, "estimate", "--hf-config", "data/hf/testdata/config/opt-350m.json", "--safetensors", st, "--json")
+	if code != 0 || !strings.Contains(out, `"params": 400000000,`) || !strings.Contains(stderr, "using the safetensors count") {
+		t.Errorf("opt-350m + safetensors: exit %d, stderr %q; want params 400000000 in\n%s", code, stderr, out)
+	}
+}
+
+// TestConfigHFConfigRelative: a configuration's hf_config is read relative
+// to the configuration's directory, so the two can move together (issue 11).
+func TestConfigHFConfigRelative(t *testing.T) {
+	src, err := os.ReadFile("data/hf/testdata/config/opt-350m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "gpuplan.toml")
+	for name, data := range map[string][]byte{
+		"config.json":  src,
+		"gpuplan.toml": []byte("schema_version = 1\n[workload]\nhf_config = \"config.json\"\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, stderr := runArgs(t, "estimate", "--config", cfg, "--json")
+	if code != 0 || !strings.Contains(out, `"params": 331196416,`) {
+		t.Errorf("exit %d, stderr %q; want opt-350m's 331196416 params in\n%s", code, stderr, out)
 	}
 }

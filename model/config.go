@@ -45,6 +45,10 @@ type WorkloadAnswers struct {
 	Model    string       // catalog key or alias: "llama-3.1-8b"
 	HFConfig string       // path of a Hugging Face config.json (file or directory)
 	Custom   *CustomModel // a shape typed in by the user
+	// Safetensors is a path of .safetensors headers (file or directory)
+	// that gives the exact parameter count of the model above, or of a
+	// decoder without a shape when there is none. Command line only.
+	Safetensors string
 
 	Precision Precision
 	Optimizer Optimizer
@@ -152,14 +156,17 @@ type SearchAnswers struct {
 	HoursPerMonth  float64 // billed hours per month, (0, 744]
 	DeadlineHours  float64
 	AllowMultiNode bool
-	Sort           SortKey // "": job cost with a dataset, else price
+	// AllowPrecisionFallback accepts GPUs that run a fallback of the
+	// requested precision (Query.AllowPrecisionFallback).
+	AllowPrecisionFallback bool
+	Sort                   SortKey // "": job cost with a dataset, else price
 }
 
 // Query returns the search as a Query for Recommend; autoGPUs comes from
 // the workload's gpus = "auto".
 func (s *SearchAnswers) Query(autoGPUs bool) Query {
 	return Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), Pricing: s.Pricing,
-		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, MaxUSDPerHour: s.MaxPriceHour,
+		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
 		BudgetMonthUSD: s.BudgetMonth, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort}
 }
 
@@ -490,13 +497,15 @@ func (s *Selection) validate() error {
 	return nil
 }
 
-// Workload turns the answers into a Workload without defaults or
-// validation, for callers that override it (command-line flags) before
-// Compute: the model is looked up in cat, read with readHF (nil when this
-// build cannot read config.json files) or built from the custom shape;
-// torch_dtype sets the precision when none is given. Warnings come from
-// readHF. Errors are *ConfigError naming the key.
-func (w *WorkloadAnswers) Workload(cat *Catalog, readHF func(path string) (Architecture, Precision, []string, error)) (Workload, []string, error) {
+// Workload turns the request into a Workload without defaults or
+// validation, for callers that override it before Compute. It is the one
+// place each request rule lives: the model is looked up in cat (keys and
+// aliases), read with rd.HFConfig (whose dtype sets the precision when none
+// is given) or built from the custom shape (CustomModel.Architecture's
+// defaults); rd.Safetensors then sets the exact parameter count; gpus =
+// "auto" leaves GPUs to the search. Warnings come from the readers.
+// Errors are *ConfigError naming the key.
+func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string, error) {
 	out := Workload{
 		Framework: w.Framework, Task: w.Task, Precision: w.Precision, Optimizer: w.Optimizer,
 		MicroBatch: w.BatchSize, SeqLen: w.SeqLen, ImageSize: w.ImageSize, GradAccum: w.GradAccum,
@@ -514,10 +523,10 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, readHF func(path string) (Archi
 		}
 		out.Model = *a
 	case w.HFConfig != "":
-		if readHF == nil {
+		if rd.HFConfig == nil {
 			return out, nil, configErr("workload.hf_config", "this build cannot read config.json files; give model or [workload.custom]")
 		}
-		a, p, ws, err := readHF(w.HFConfig)
+		a, p, ws, err := rd.HFConfig(w.HFConfig, cmpOr(w.Task, TaskTrain))
 		if err != nil {
 			return out, nil, configErr("workload.hf_config", "%v", err)
 		}
@@ -534,8 +543,20 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, readHF func(path string) (Archi
 		}
 	case w.Custom != nil:
 		out.Model = w.Custom.Architecture()
+	case w.Safetensors != "":
+		out.Model = Architecture{Family: FamilyDecoder} // its count comes next
 	default:
 		return out, nil, configErr("workload.model", "give model, hf_config or a [workload.custom] table")
+	}
+	if w.Safetensors != "" {
+		if rd.Safetensors == nil {
+			return out, nil, configErr("workload.safetensors", "this build cannot read safetensors files")
+		}
+		a, ws, err := rd.Safetensors(w.Safetensors, out.Model)
+		if err != nil {
+			return out, nil, configErr("workload.safetensors", "%v", err)
+		}
+		out.Model, warnings = a, append(warnings, ws...)
 	}
 	if w.AutoGPUs {
 		out.GPUs = 0
@@ -545,8 +566,8 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, readHF func(path string) (Archi
 
 // Resolve is Workload with Defaults applied and Validate passed; a
 // validation error names the workload key ("workload.tp").
-func (w *WorkloadAnswers) Resolve(cat *Catalog, readHF func(path string) (Architecture, Precision, []string, error)) (Workload, []string, error) {
-	out, warnings, err := w.Workload(cat, readHF)
+func (w *WorkloadAnswers) Resolve(cat *Catalog, rd Readers) (Workload, []string, error) {
+	out, warnings, err := w.Workload(cat, rd)
 	if err != nil {
 		return out, warnings, err
 	}
@@ -663,6 +684,7 @@ type rawSearch struct {
 	HoursPerMonth  tFloat         `toml:"hours_per_month"`
 	DeadlineHours  tFloat         `toml:"deadline_hours"`
 	AllowMultiNode tBool          `toml:"allow_multi_node"`
+	AllowFallback  tBool          `toml:"allow_precision_fallback"`
 	Sort           tEnum[SortKey] `toml:"sort"`
 }
 
@@ -807,7 +829,7 @@ func DecodeConfig(b []byte) (Config, error) {
 	if rs := raw.Search; rs != nil {
 		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
-			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, Sort: rs.Sort.v}
+			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort.v}
 		zeros = append(zeros, []struct {
 			key string
 			set bool

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -189,7 +190,7 @@ func configCatalog() *Catalog {
 func TestResolve(t *testing.T) {
 	cat := configCatalog()
 	c := fullConfig()
-	w, _, err := c.Workload.Resolve(cat, nil)
+	w, _, err := c.Workload.Resolve(cat, Readers{})
 	if err != nil {
 		t.Fatalf("Resolve: %v", err)
 	}
@@ -215,7 +216,7 @@ func TestResolve(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := fullConfig()
 			tt.edit(&c.Workload)
-			_, _, err := c.Workload.Resolve(cat, nil)
+			_, _, err := c.Workload.Resolve(cat, Readers{})
 			var ce *ConfigError
 			if !errors.As(err, &ce) || ce.Key != tt.key || !strings.Contains(ce.Msg, tt.msg) {
 				t.Errorf("Resolve() error = %v, want key %s with %q", err, tt.key, tt.msg)
@@ -223,18 +224,30 @@ func TestResolve(t *testing.T) {
 		})
 	}
 
-	hf := func(path string) (Architecture, Precision, []string, error) {
+	// The reader maps the dtype for the task it is given (data/hf
+	// Config.Precision); Resolve passes the request's task, train when unset.
+	var asked []Task
+	hf := Readers{HFConfig: func(path string, task Task) (Architecture, Precision, []string, error) {
 		if path != "m/config.json" {
 			return Architecture{}, "", nil, fmt.Errorf("open %s: no such file", path)
 		}
+		asked = append(asked, task)
 		a := cat.Models[0]
 		a.Key = ""
-		return a, BF16, []string{"note"}, nil
-	}
+		return a, AMPBF16, []string{"note"}, nil
+	}}
 	c = Config{Workload: WorkloadAnswers{HFConfig: "m/config.json", Task: TaskFinetune}}
 	w, ws, err := c.Workload.Resolve(cat, hf)
 	if err != nil || w.Precision != AMPBF16 || len(ws) != 1 {
-		t.Errorf("Resolve(hf) = %v %v %v; want amp-bf16 from torch_dtype bf16 and one warning", w.Precision, ws, err)
+		t.Errorf("Resolve(hf) = %v %v %v; want the reader's amp-bf16 and one warning", w.Precision, ws, err)
+	}
+	c.Workload.Task = ""
+	c.Workload.Precision = FP32
+	if w, _, err := c.Workload.Resolve(cat, hf); err != nil || w.Precision != FP32 {
+		t.Errorf("Resolve(hf, precision fp32) = %v %v; the request's precision wins", w.Precision, err)
+	}
+	if !slices.Equal(asked, []Task{TaskFinetune, TaskTrain}) {
+		t.Errorf("reader asked for tasks %v, want [finetune train]", asked)
 	}
 	c.Workload.HFConfig = "missing"
 	if _, _, err := c.Workload.Resolve(cat, hf); err == nil || !strings.Contains(err.Error(), "workload.hf_config: open missing") {

@@ -32,6 +32,12 @@ type Query struct {
 	// overlays priced in other currencies; without a rate they are not
 	// ranked.
 	ExchangeRates map[string]float64
+
+	// AllowPrecisionFallback lets a GPU without bf16 or fp8, when that is
+	// the precision asked for, run the framework's fallback
+	// (GPU.RunPrecision); otherwise its offers are near misses naming it.
+	// Mixed precision (amp-bf16, amp-fp16) always falls back.
+	AllowPrecisionFallback bool
 }
 
 // SortKey orders offers.
@@ -395,8 +401,10 @@ type deployment struct {
 func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 	w := &m.w
 	usable := UsableBytes(g)
-	if _, ok := g.RunPrecision(w.Precision, w.Task.Training()); !ok {
+	if run, ok := g.RunPrecision(w.Precision, w.Task.Training()); !ok {
 		return deployment{}, RejectPrecision, fmt.Sprintf("%s has no %s (needs compute capability 8.0)", g.Name, w.Precision)
+	} else if run != w.Precision && (w.Precision == BF16 || w.Precision == FP8) && !m.q.AllowPrecisionFallback {
+		return deployment{}, RejectPrecision, fmt.Sprintf("%s has no %s; it would run %s (allow_precision_fallback)", g.Name, w.Precision, run)
 	}
 	if why := frameworkSupport(g); why != "" {
 		return deployment{}, RejectSoftware, why

@@ -7,10 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/ui"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
-
-func init() { extraCommands = append(extraCommands, newCatalogCmd) }
 
 func newCatalogCmd(env *Env, overlays *[]string) *cobra.Command {
 	var asJSON bool
@@ -68,19 +66,19 @@ SkyPilot vms.csv). Every row carries its source and as_of date.`,
 			switch args[0] {
 			case "gpus":
 				if asJSON {
-					return writeJSON(env.Stdout, ui.NewGPURows(cat))
+					return writeJSON(env.Stdout, report.NewGPURows(cat))
 				}
-				return ui.WriteCatalogGPUs(env.Stdout, r, cat)
+				return report.WriteCatalogGPUs(env.Stdout, r, cat)
 			case "instances":
 				if asJSON {
-					return writeJSON(env.Stdout, ui.NewInstanceRows(cat, provider))
+					return writeJSON(env.Stdout, report.NewInstanceRows(cat, provider))
 				}
-				return ui.WriteCatalogInstances(env.Stdout, r, cat, provider)
+				return report.WriteCatalogInstances(env.Stdout, r, cat, provider)
 			default:
 				if asJSON {
-					return writeJSON(env.Stdout, ui.NewModelRows(cat))
+					return writeJSON(env.Stdout, report.NewModelRows(cat))
 				}
-				return ui.WriteCatalogModels(env.Stdout, r, cat)
+				return report.WriteCatalogModels(env.Stdout, r, cat)
 			}
 		},
 	}

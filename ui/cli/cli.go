@@ -22,7 +22,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/ui"
+	"github.com/gpuplan/gpuplan/ui/report"
+	"github.com/gpuplan/gpuplan/ui/tui"
 )
 
 // Env is everything the command line touches: arguments, streams,
@@ -37,14 +38,10 @@ type Env struct {
 	// LoadCatalog returns the embedded catalog overlaid with the user's
 	// catalog.d files and the given paths, plus warnings.
 	LoadCatalog func(overlays []string) (*model.Catalog, []string, error)
-	// ReadHFConfig reads a config.json (file or directory): the
-	// architecture, the precision its torch_dtype suggests, warnings.
-	ReadHFConfig func(path string) (model.Architecture, model.Precision, []string, error)
-	// ReadSafetensors counts the parameters in safetensors headers, with
-	// warnings (buffers skipped, index mismatches).
-	ReadSafetensors func(path string) (float64, []string, error)
+	// Readers read config.json and safetensors files for model.WorkloadAnswers.
+	Readers model.Readers
 	// RunTUI opens the configurator; nil when the build has none.
-	RunTUI func(ctx context.Context, cat *model.Catalog, opts ui.Options) error
+	RunTUI func(ctx context.Context, cat *model.Catalog, opts tui.Options) error
 }
 
 // Exit codes.
@@ -89,18 +86,18 @@ func Run(env Env) int {
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	err := root.Execute()
-	return report(env.Stderr, err)
+	return exitStatus(env.Stderr, err)
 }
 
-// report prints err and maps it to an exit status.
-func report(stderr io.Writer, err error) int {
+// exitStatus prints err and maps it to an exit status.
+func exitStatus(stderr io.Writer, err error) int {
 	if err == nil {
 		return ExitOK
 	}
-	if errors.Is(err, ErrInterrupted) || errors.Is(err, ui.ErrInterrupted) {
+	if errors.Is(err, ErrInterrupted) || errors.Is(err, tui.ErrInterrupted) {
 		return ExitInterrupt // ctrl+c or SIGINT: the user knows
 	}
-	var se *ui.SignalError
+	var se *tui.SignalError
 	if errors.As(err, &se) { // SIGTERM, SIGHUP: 128 + the signal, as shells report
 		fmt.Fprintf(stderr, "gpuplan: %s\n", sanitize(se.Error()))
 		return se.ExitCode()
@@ -184,11 +181,14 @@ commands below from scripts (add --json for machine-readable output).`,
 	root.PersistentFlags().StringArrayVar(&overlays, "catalog", nil, "overlay a catalog file (our TOML schema, or a SkyPilot vms.csv); repeatable")
 	root.Flags().StringVar(&configPath, "config", "", "open the configurator with the answers in an exported TOML file")
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newEstimateCmd(env, &overlays))
-	root.AddCommand(newVersionCmd(env, &overlays))
-	for _, c := range extraCommands {
-		root.AddCommand(c(env, &overlays))
-	}
+	// Every command, in one place.
+	root.AddCommand(
+		newEstimateCmd(env, &overlays),
+		newVersionCmd(env, &overlays),
+		newCatalogCmd(env, &overlays),
+		newExportCmd(env, &overlays),
+		newRecommendCmd(env, &overlays),
+	)
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newCompletionCmd(root))
 	return root
@@ -225,9 +225,6 @@ func newCompletionCmd(root *cobra.Command) *cobra.Command {
 		},
 	}
 }
-
-// extraCommands are registered by the other files of this package.
-var extraCommands []func(env *Env, overlays *[]string) *cobra.Command
 
 // flagError turns pflag's messages into ours: an unknown flag suggests
 // the closest known one; bad values say what is valid.
@@ -294,7 +291,7 @@ func writeJSON(w io.Writer, v any) error {
 // renderer returns a Lip Gloss renderer for w that drops colours when w is
 // not a terminal or NO_COLOR is set, and the width to lay out for.
 func renderer(env *Env, w io.Writer) (*lipgloss.Renderer, int) {
-	r := ui.ReportRenderer(w, env.Getenv)
+	r := report.ReportRenderer(w, env.Getenv)
 	width := 0 // a pipe or file: no limit
 	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
@@ -324,7 +321,7 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		}
 		// The configurator asks about the model but not about every key
 		// (tp, lora_rank): a file it could not fix is refused here.
-		if _, _, err := c.Workload.Resolve(cat, env.ReadHFConfig); err != nil {
+		if _, _, err := c.Workload.Resolve(cat, env.Readers); err != nil {
 			return usage(fmt.Errorf("%s: %w", configPath, err))
 		}
 		cfg = &c
@@ -343,11 +340,11 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 			return err
 		}
 	}
-	opts := ui.Options{
+	opts := tui.Options{
 		Config:       cfg,
 		ConfigPath:   configPath,
 		Accessible:   env.Getenv("ACCESSIBLE") != "" || env.Getenv("TERM") == "dumb",
-		ReadHFConfig: env.ReadHFConfig,
+		ReadHFConfig: env.Readers.HFConfig,
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
 	}

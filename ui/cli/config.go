@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -12,8 +14,9 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// readConfig reads and decodes an exported configuration. Errors name the
-// file and the key and exit with status 2.
+// readConfig reads and decodes an exported configuration; its file paths
+// are taken relative to its directory. Errors name the file and the key and
+// exit with status 2.
 func readConfig(path string) (model.Config, error) {
 	b, err := safeio.ReadTOML(path, safeio.Config) // regular file, size and nesting capped, never blocks
 	if err != nil {
@@ -27,39 +30,68 @@ func readConfig(path string) (model.Config, error) {
 	if err != nil {
 		return model.Config{}, usage(fmt.Errorf("%s: %w", path, err))
 	}
+	c.Workload.RelativeTo(filepath.Dir(path))
 	return c, nil
 }
 
-// configBase returns the workload and search of --config FILE, the base
-// that command-line flags override; zero values without the flag.
-type configBase struct {
-	path     string
-	cfg      *model.Config
-	workload model.Workload
-	warnings []string
+// fromFile is --config FILE, the base that command-line flags override;
+// zero without the flag.
+type fromFile struct {
+	path string
+	cfg  *model.Config
 }
 
-// loadConfigBase reads --config when given: the workload without defaults
-// (flags and Compute apply them) and the config itself.
-func loadConfigBase(path string, r *resolver) (configBase, error) {
+// readFromFile reads --config when given.
+func readFromFile(path string) (fromFile, error) {
 	if path == "" {
-		return configBase{}, nil
+		return fromFile{}, nil
 	}
 	c, err := readConfig(path)
 	if err != nil {
-		return configBase{}, err
+		return fromFile{}, err
 	}
-	w, ws, err := c.Workload.Workload(r.catalog, r.hfConfig)
-	if err != nil {
-		return configBase{}, usage(fmt.Errorf("%s: %w", path, err))
+	return fromFile{path: path, cfg: &c}, nil
+}
+
+// request is the file's workload request, zero without a file.
+func (b *fromFile) request() model.WorkloadAnswers {
+	if b.cfg == nil {
+		return model.WorkloadAnswers{}
 	}
-	return configBase{path: path, cfg: &c, workload: w, warnings: ws}, nil
+	return b.cfg.Workload
+}
+
+// selection returns the configuration's picked offer, or nil.
+func (b *fromFile) selection() *model.Selection {
+	if b.cfg == nil {
+		return nil
+	}
+	return b.cfg.Selection
+}
+
+// resolve turns the request into a workload; an error names the flag when
+// a flag set the key, else the file and the key.
+func (b *fromFile) resolve(req model.WorkloadAnswers, cat *model.Catalog, rd model.Readers, fs *pflag.FlagSet) (model.Workload, []string, error) {
+	w, ws, err := req.Workload(cat, rd)
+	if err == nil {
+		return w, ws, b.check(w, fs)
+	}
+	var ce *model.ConfigError
+	if errors.As(err, &ce) {
+		if flag := flagName(strings.TrimPrefix(ce.Key, "workload.")); fs.Changed(flag[2:]) {
+			return w, nil, usage(fmt.Errorf("%s: %s", flag, ce.Msg))
+		}
+	}
+	if b.path != "" {
+		return w, nil, usage(fmt.Errorf("%s: %w", b.path, err))
+	}
+	return w, nil, usage(err)
 }
 
 // check validates the workload built from the file and the flags. A
 // problem with a value that came from the file names the file and key,
 // since there is no flag to blame.
-func (b *configBase) check(w model.Workload, fs *pflag.FlagSet) error {
+func (b *fromFile) check(w model.Workload, fs *pflag.FlagSet) error {
 	if b.cfg == nil {
 		return nil
 	}
@@ -74,7 +106,7 @@ func (b *configBase) check(w model.Workload, fs *pflag.FlagSet) error {
 
 // autoGPUs reports whether recommend picks the GPU count: --gpus wins, then
 // the file's gpus ("auto" or absent), else yes.
-func (b *configBase) autoGPUs(fs *pflag.FlagSet) bool {
+func (b *fromFile) autoGPUs(fs *pflag.FlagSet) bool {
 	switch {
 	case fs.Changed("gpus"):
 		return false
@@ -84,26 +116,36 @@ func (b *configBase) autoGPUs(fs *pflag.FlagSet) bool {
 	return true
 }
 
+// workload is the one path from flags and file to a workload: the file's
+// request, the flags over it, resolved and checked. Warnings are the
+// file's and the flags', in that order.
+func (b *fromFile) workload(fs *pflag.FlagSet, cat *model.Catalog, rd model.Readers, wf *workloadFlags) (model.Workload, []string, error) {
+	req, warnings, err := wf.request(fs, cat, b.request())
+	if err != nil {
+		return model.Workload{}, nil, err
+	}
+	w, ws, err := b.resolve(req, cat, rd, fs)
+	if err != nil {
+		return model.Workload{}, nil, err
+	}
+	return w, append(append(ws, warnings...), ignoredFlags(fs, &w)...), nil
+}
+
 // loadWorkload is the start of estimate and recommend: the catalog, the
 // --config file as a base, the workload flags over it, checked. Warnings
 // are the catalog's, the file's and the flags', in that order.
-func loadWorkload(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlags, configPath string) (*model.Catalog, model.Workload, configBase, []string, error) {
+func loadWorkload(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlags, configPath string) (*model.Catalog, model.Workload, fromFile, []string, error) {
 	cat, warnings, err := env.LoadCatalog(overlays)
 	if err != nil {
-		return nil, model.Workload{}, configBase{}, nil, err
+		return nil, model.Workload{}, fromFile{}, nil, err
 	}
-	res := &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}
-	cb, err := loadConfigBase(configPath, res)
+	ff, err := readFromFile(configPath)
 	if err != nil {
-		return nil, model.Workload{}, configBase{}, nil, err
+		return nil, model.Workload{}, fromFile{}, nil, err
 	}
-	warnings = append(warnings, cb.warnings...)
-	w, ws, err := wf.build(cmd.Flags(), res, cb.workload)
+	w, ws, err := ff.workload(cmd.Flags(), cat, env.Readers, wf)
 	if err != nil {
-		return nil, model.Workload{}, configBase{}, nil, err
+		return nil, model.Workload{}, fromFile{}, nil, err
 	}
-	if err := cb.check(w, cmd.Flags()); err != nil {
-		return nil, model.Workload{}, configBase{}, nil, err
-	}
-	return cat, w, cb, append(warnings, ws...), nil
+	return cat, w, ff, append(warnings, ws...), nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/ui"
+	"github.com/gpuplan/gpuplan/ui/tui"
 )
 
 // runCLI runs the command line with fake streams and returns the exit
@@ -22,7 +23,7 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 		Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith,
-		RunTUI: func(context.Context, *model.Catalog, ui.Options) error {
+		RunTUI: func(context.Context, *model.Catalog, tui.Options) error {
 			t.Error("RunTUI called without a terminal")
 			return nil
 		}})
@@ -130,5 +131,62 @@ func TestConfiguratorConfigErrors(t *testing.T) {
 		if code != ExitUsage || !strings.Contains(stderr, tt.want) {
 			t.Errorf("exit %d, stderr %q; want exit 2 with %q", code, stderr, tt.want)
 		}
+	}
+}
+
+// TestAllowPrecisionFallback: fp8 asked for is a requirement; GPUs without
+// it (A10G, T4: no fp8 before compute capability 8.9) are near misses
+// naming the fallback, unless --allow-precision-fallback or the file's
+// allow_precision_fallback accepts them; export keeps the answer.
+func TestAllowPrecisionFallback(t *testing.T) {
+	cat, _, err := data.LoadWith(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"recommend", "--json", "--limit", "0", "--model", "llama-3.1-8b", "--task", "inference", "--precision", "fp8", "--gpus", "1", "--providers", "aws"}
+	fallbacks := func(args ...string) (offers, rejected int) {
+		t.Helper()
+		code, out, stderr := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var rec struct {
+			Offers []struct {
+				GPU string `json:"gpu"`
+			} `json:"offers"`
+			Rejected []struct {
+				Reason string `json:"reason"`
+			} `json:"rejected"`
+		}
+		if err := json.Unmarshal([]byte(out), &rec); err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range rec.Offers {
+			if g, err := cat.GPU(o.GPU); err == nil {
+				if ok, _ := g.Supports(model.FP8); !ok {
+					offers++
+				}
+			}
+		}
+		for _, r := range rec.Rejected {
+			if strings.Contains(r.Reason, "has no fp8; it would run") {
+				rejected++
+			}
+		}
+		return offers, rejected
+	}
+	if o, r := fallbacks(base...); o != 0 || r == 0 {
+		t.Errorf("default: %d offers without fp8 (want 0), %d near misses naming the fallback (want some)", o, r)
+	}
+	if o, r := fallbacks(append(base, "--allow-precision-fallback")...); o == 0 || r != 0 {
+		t.Errorf("--allow-precision-fallback: %d offers without fp8 (want some), %d near misses for it (want 0)", o, r)
+	}
+	file := writeFile(t, "fallback.toml", "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\"\nprecision = \"fp8\"\ngpus = 1\n[search]\nproviders = [\"aws\"]\nallow_precision_fallback = true\n")
+	if o, r := fallbacks("recommend", "--json", "--limit", "0", "--config", file); o == 0 || r != 0 {
+		t.Errorf("allow_precision_fallback = true: %d offers without fp8 (want some), %d near misses for it", o, r)
+	}
+	code, out, stderr := runCLI(t, "export", "--config", file, "--instance", "aws/g5.xlarge", "--allow-precision-fallback", "--format", "toml", "-o", "-")
+	if code != 0 || !strings.Contains(out, "allow_precision_fallback = true") {
+		t.Errorf("export: exit %d %s; the file lacks allow_precision_fallback = true:\n%s", code, stderr, out)
 	}
 }

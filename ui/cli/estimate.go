@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/ui"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 func newEstimateCmd(env *Env, overlays *[]string) *cobra.Command {
@@ -29,7 +29,7 @@ when it does not. Every formula is listed under Assumptions.`,
   gpuplan estimate --model llama-3.1-70b --task inference --precision int4 --context-len 8192 --sequences 16 --gpu h100-sxm`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cat, w, cb, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
+			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
 				return err
 			}
@@ -39,10 +39,10 @@ when it does not. Every formula is listed under Assumptions.`,
 				if gpu, err = cat.GPU(wf.gpu); err != nil {
 					return usage(fmt.Errorf("--gpu: %w", err))
 				}
-			case cb.cfg != nil && cb.cfg.Selection != nil && cb.cfg.Selection.GPU != "":
+			case file.cfg != nil && file.cfg.Selection != nil && file.cfg.Selection.GPU != "":
 				// The file's picked offer gives the GPU for time and fit.
-				if gpu, err = cat.GPU(cb.cfg.Selection.GPU); err != nil {
-					return usage(fmt.Errorf("%s: selection.gpu: %w", cb.path, err))
+				if gpu, err = cat.GPU(file.cfg.Selection.GPU); err != nil {
+					return usage(fmt.Errorf("%s: selection.gpu: %w", file.path, err))
 				}
 			}
 			if gpu == nil && cmd.Flags().Changed("mfu") {
@@ -59,10 +59,10 @@ when it does not. Every formula is listed under Assumptions.`,
 			}
 			printWarnings(env.Stderr, warnings)
 			if asJSON {
-				return writeJSON(env.Stdout, ui.NewEstimateJSON(&e, fit))
+				return writeJSON(env.Stdout, report.NewEstimateJSON(&e, fit))
 			}
 			r, width := renderer(env, env.Stdout)
-			return ui.WriteEstimate(env.Stdout, r, &e, fit, width)
+			return report.WriteEstimate(env.Stdout, r, &e, fit, width)
 		},
 	}
 	wf.register(cmd.Flags())

@@ -12,10 +12,8 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
-	"github.com/gpuplan/gpuplan/ui"
+	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 )
-
-func init() { extraCommands = append(extraCommands, newExportCmd) }
 
 // exportFlags are export's own flags; the workload and pricing flags are
 // the shared workloadFlags and queryFlags.
@@ -95,13 +93,11 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
-	res := &resolver{cat, env.ReadHFConfig, env.ReadSafetensors}
-	cb, err := loadConfigBase(ef.config, res)
+	ff, err := readFromFile(ef.config)
 	if err != nil {
 		return err
 	}
-	warnings = append(warnings, cb.warnings...)
-	if sel := cbSelection(cb); sel != nil { // the configuration's picked offer, unless flags say otherwise
+	if sel := ff.selection(); sel != nil { // the configuration's picked offer, unless flags say otherwise
 		if ef.instance == "" {
 			ef.instance = sel.Provider + "/" + sel.InstanceType
 		}
@@ -122,11 +118,8 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if in.Retired != "" {
 		return usage(fmt.Errorf("%s/%s was retired by the provider on %s; pick another instance (gpuplan recommend)", in.Provider, in.Type, in.Retired))
 	}
-	w, ws, err := wf.build(fs, res, cb.workload)
+	w, ws, err := ff.workload(fs, cat, env.Readers, wf)
 	if err != nil {
-		return err
-	}
-	if err := cb.check(w, fs); err != nil {
 		return err
 	}
 	warnings = append(warnings, ws...)
@@ -204,7 +197,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.hfConfig
 		}
 		cfg.Search = model.SearchAnswers{Providers: []string{offer.Instance.Provider}, Regions: []string{offer.Region}, Pricing: offer.Pricing,
-			AllowMultiNode: offer.Instances > 1}
+			AllowMultiNode: offer.Instances > 1, AllowPrecisionFallback: q.AllowPrecisionFallback}
 		head, herr := model.EncodeConfig(&cfg)
 		if herr != nil {
 			return fmt.Errorf("--format toml: %w", herr)
@@ -235,8 +228,8 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
 		mode = 0o755 // scripts
 	}
-	if err := ui.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
-		if errors.Is(err, ui.ErrFileExists) {
+	if err := atomicfile.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
+		if errors.Is(err, atomicfile.ErrFileExists) {
 			return usage(fmt.Errorf("%s exists; pass --force to overwrite it", ef.output))
 		}
 		return usage(fmt.Errorf("-o: %w", err))
@@ -365,12 +358,4 @@ func hasPrice(cat *model.Catalog, in *model.Instance, rp *model.RegionPrice, p m
 		return false
 	}
 	return rp.OnDemandUSD > 0
-}
-
-// cbSelection returns the configuration's picked offer, or nil.
-func cbSelection(cb configBase) *model.Selection {
-	if cb.cfg == nil {
-		return nil
-	}
-	return cb.cfg.Selection
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -219,7 +218,7 @@ func TestExportFile(t *testing.T) {
 	}
 	// Only regular files are replaced, even with --force.
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err == nil {
+	if err := mkfifo(fifo); err == nil {
 		code, _, errs = runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "-o", fifo, "--force")...)
 		if code != ExitUsage || !strings.Contains(errs, "not a regular file") {
 			t.Errorf("FIFO: exit %d: %s", code, errs)

@@ -10,10 +10,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/ui"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
-
-func init() { extraCommands = append(extraCommands, newRecommendCmd) }
 
 // queryFlags are recommend's search flags.
 type queryFlags struct {
@@ -23,6 +21,7 @@ type queryFlags struct {
 	hoursPerMonth      float64
 	deadline           float64
 	multiNode          bool
+	precisionFallback  bool
 	limit              int
 	sort               model.SortKey
 }
@@ -36,6 +35,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.Var(floatValue{&f.hoursPerMonth}, "hours-per-month", "billed hours per month, for part-time use (default 730)")
 	fs.Var(floatValue{&f.deadline}, "deadline-hours", "the job must finish within this many hours")
 	fs.BoolVar(&f.multiNode, "allow-multi-node", false, "allow more than one instance")
+	fs.BoolVar(&f.precisionFallback, "allow-precision-fallback", false, "accept GPUs without the precision asked for, running the framework's fallback (bf16 → fp16, fp8 → bf16)")
 	fs.Var(intValue{&f.limit}, "limit", "show at most N offers; 0 shows all (--json: all unless given)")
 	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price)")
 }
@@ -69,6 +69,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	}
 	if changed("allow-multi-node") {
 		q.AllowMultiNode = f.multiNode
+	}
+	if changed("allow-precision-fallback") {
+		q.AllowPrecisionFallback = f.precisionFallback
 	}
 	if changed("sort") {
 		q.Sort = f.sort
@@ -154,18 +157,18 @@ whole instances that fit. The cheapest near misses are listed with their reason.
   gpuplan recommend --model llama-3.1-70b --task finetune --dataset-tokens 1B --allow-multi-node --deadline-hours 48 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cat, w, cb, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
+			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
 				return err
 			}
 			var baseQuery model.Query
-			if cb.cfg != nil {
-				baseQuery = cb.cfg.Search.Query(false)
+			if file.cfg != nil {
+				baseQuery = file.cfg.Search.Query(false)
 			}
-			q, err := qf.query(cmd.Flags(), cat, cb.autoGPUs(cmd.Flags()), baseQuery)
+			q, err := qf.query(cmd.Flags(), cat, file.autoGPUs(cmd.Flags()), baseQuery)
 			if err != nil {
-				if cb.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
-					return usage(fmt.Errorf("%s: %w", cb.path, err))
+				if file.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
+					return usage(fmt.Errorf("%s: %w", file.path, err))
 				}
 				return err
 			}
@@ -193,11 +196,11 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 					limit = 0
 				}
 				printWarnings(env.Stderr, warnings)
-				return writeJSON(env.Stdout, ui.NewRecommendJSON(&rec, &base, limit))
+				return writeJSON(env.Stdout, report.NewRecommendJSON(&rec, &base, limit))
 			}
 			printWarnings(env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
-			return ui.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width)
+			return report.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width)
 		},
 	}
 	wf.register(cmd.Flags())

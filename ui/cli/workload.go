@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -77,24 +76,16 @@ func (f *workloadFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.gpu, "gpu", "", "GPU for time and fit, e.g. a100-80gb (list: gpuplan catalog gpus)")
 }
 
-// resolver turns a model name, config.json or safetensors path into an
-// architecture; main wires the data package's readers in.
-type resolver struct {
-	catalog     *model.Catalog
-	hfConfig    func(path string) (model.Architecture, model.Precision, []string, error)
-	safetensors func(path string) (float64, []string, error)
-}
-
-// build returns the workload the flags describe over base (from --config;
-// zero for none): flags set on the command line win, and model flags
-// replace the base's model. Warnings are for the user, not errors.
-func (f *workloadFlags) build(fs *pflag.FlagSet, r *resolver, base model.Workload) (model.Workload, []string, error) {
+// request overlays the flags set on the command line on base, the
+// --config file's request (zero without one): the one merge of flags over
+// a file. Model flags replace the base's model. It checks what only flags
+// can get wrong; the model itself is resolved by model.WorkloadAnswers.
+func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base model.WorkloadAnswers) (model.WorkloadAnswers, []string, error) {
 	w := base
 	var warnings []string
 	changed := fs.Changed
-	shapeFlags := []string{"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "family"}
 	anyShape := false
-	for _, n := range shapeFlags {
+	for _, n := range []string{"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "family"} {
 		anyShape = anyShape || changed(n)
 	}
 	sources := 0
@@ -106,111 +97,73 @@ func (f *workloadFlags) build(fs *pflag.FlagSet, r *resolver, base model.Workloa
 	if sources > 1 {
 		return w, nil, usage(errors.New("give one of --model, --params or --hf-config"))
 	}
-	var hfPrecision model.Precision
+	replaceModel := func() { w.Model, w.HFConfig, w.Custom, w.Safetensors = "", "", nil, "" }
 	switch {
 	case changed("model"):
-		a, err := r.catalog.Model(f.model)
-		if err != nil {
+		if _, err := cat.Model(f.model); err != nil {
 			return w, nil, usage(fmt.Errorf("--model: %w", err))
 		}
-		w.Model = *a
+		replaceModel()
+		w.Model = f.model
 	case changed("hf-config"):
-		if r.hfConfig == nil {
-			return w, nil, usage(errors.New("--hf-config is not available in this build"))
-		}
-		a, p, ws, err := r.hfConfig(f.hfConfig)
-		if err != nil {
-			return w, nil, usage(fmt.Errorf("--hf-config: %w", err))
-		}
-		w.Model, hfPrecision = a, p
-		warnings = append(warnings, ws...)
+		replaceModel()
+		w.HFConfig = f.hfConfig
 	case changed("params"):
 		if f.params < 1 || f.params > model.MaxParams {
 			return w, nil, usage(fmt.Errorf("--params must be between 1 and %.0e, got %g", model.MaxParams, f.params))
 		}
-		w.Model = model.Architecture{Family: model.FamilyDecoder, Params: f.params}
-	case anyShape:
-		if w.Model.Key == "" && w.Model.Params == 0 && !w.Model.HasShape() {
-			w.Model = model.Architecture{Family: model.FamilyDecoder}
-		}
-	case w.Model.Family == "" && w.Model.Params == 0 && !changed("safetensors"):
+		replaceModel()
+		w.Custom = &model.CustomModel{Params: f.params}
+	case anyShape || changed("safetensors"):
+	case w.Model == "" && w.HFConfig == "" && w.Custom == nil:
 		return w, nil, usage(errors.New("no model: give --model KEY (list: gpuplan catalog models), --params N, --hf-config PATH or --safetensors PATH"))
 	}
 	if changed("safetensors") {
-		if r.safetensors == nil {
-			return w, nil, usage(errors.New("--safetensors is not available in this build"))
-		}
-		n, ws, err := r.safetensors(f.safetensors)
-		if err != nil {
-			return w, nil, usage(fmt.Errorf("--safetensors: %w", err))
-		}
-		warnings = append(warnings, ws...)
-		switch {
-		case w.Model.Family == "":
-			w.Model = model.Architecture{Family: model.FamilyDecoder, Params: n}
-		case w.Model.HasShape():
-			// The shape (config.json or catalog) gives activations and FLOPs;
-			// the headers count the checkpoint. More parameters in the headers go
-			// to ExtraParams (MoE active counts survive); fewer usually means
-			// packed quantized weights, so the shape's count stays.
-			formula := w.Model.ParamCount()
-			from := "the config.json shape"
-			if !changed("hf-config") {
-				from = "the catalog's " + w.Model.Key
-			}
-			if n > formula {
-				w.Model.ExtraParams += n - formula
-			}
-			if d := (n - formula) / formula; d > 0.01 || d < -0.01 {
-				keep := "the checkpoint's count"
-				if n < formula {
-					keep = "the shape's count (a smaller checkpoint is usually packed quantized weights)"
-				}
-				warnings = append(warnings, fmt.Sprintf("--safetensors counts %s parameters, %s %s; using %s",
-					model.FormatCount(n), from, model.FormatCount(formula), keep))
-			}
-		default:
-			w.Model.Params = n
-		}
+		w.Safetensors = f.safetensors
 	}
 	if anyShape {
-		a := &w.Model
+		// A shape on the command line is a custom model; over a catalog
+		// model it starts from that model's shape.
+		if w.HFConfig != "" {
+			return w, nil, usage(errors.New("--layers, --hidden, --heads, --kv-heads, --ffn, --vocab and --family describe a custom model; edit the config.json instead"))
+		}
+		if w.Custom == nil {
+			w.Custom = &model.CustomModel{}
+			if w.Model != "" {
+				a, err := cat.Model(w.Model)
+				if err != nil {
+					return w, nil, usage(fmt.Errorf("--model: %w", err))
+				}
+				w.Custom = model.AnswersFor(model.Workload{Model: model.Architecture{Family: a.Family, Layers: a.Layers,
+					Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.KVHeads, FFN: a.FFN, Vocab: a.Vocab}}).Custom
+				w.Custom.Params = 0 // the shape changes, so the catalog's count no longer holds
+				w.Model = ""
+			}
+		}
+		c := w.Custom
 		if changed("family") {
 			fam, err := model.ParseFamily(f.family)
 			if err != nil {
 				return w, nil, usage(fmt.Errorf("--family: %w", err))
 			}
-			a.Family = fam
+			c.Family = fam
 		}
-		setInt := func(name string, dst *int, v int) {
-			if changed(name) {
-				*dst = v
+		for _, s := range []struct {
+			name string
+			dst  *int
+			v    int
+		}{{"layers", &c.Layers, f.layers}, {"hidden", &c.Hidden, f.hidden}, {"heads", &c.Heads, f.heads},
+			{"kv-heads", &c.KVHeads, f.kvHeads}, {"ffn", &c.FFN, f.ffn}, {"vocab", &c.Vocab, f.vocab}} {
+			if changed(s.name) {
+				*s.dst = s.v
 			}
 		}
-		setInt("layers", &a.Layers, f.layers)
-		setInt("hidden", &a.Hidden, f.hidden)
-		setInt("heads", &a.Heads, f.heads)
-		setInt("kv-heads", &a.KVHeads, f.kvHeads)
-		setInt("ffn", &a.FFN, f.ffn)
-		setInt("vocab", &a.Vocab, f.vocab)
-		if a.FFN == 0 && a.Hidden > 0 {
-			a.FFN = 4 * a.Hidden
-		}
-		if a.Vocab == 0 && a.Family.Transformer() && a.Family != model.FamilyViT {
-			a.Vocab = 32000
-		}
-		if a.Key != "" && !changed("params") { // a catalog model with a changed shape is a custom model
-			a.Key, a.Name, a.Params, a.PublishedParams = "", "custom "+a.Name, 0, 0
-		}
-		if changed("layers") && a.Family == model.FamilyEncoderDecoder && a.DecoderLayers == 0 {
-			a.DecoderLayers = a.Layers
-		}
-		if changed("params") && !a.HasShape() {
+		if changed("params") && (c.Layers == 0 || c.Hidden == 0 || c.Heads == 0) {
 			missing := []string{}
 			for _, m := range []struct {
 				n string
 				v int
-			}{{"--layers", a.Layers}, {"--hidden", a.Hidden}, {"--heads", a.Heads}} {
+			}{{"--layers", c.Layers}, {"--hidden", c.Hidden}, {"--heads", c.Heads}} {
 				if m.v == 0 {
 					missing = append(missing, m.n)
 				}
@@ -227,14 +180,6 @@ func (f *workloadFlags) build(fs *pflag.FlagSet, r *resolver, base model.Workloa
 	}
 	if changed("precision") {
 		w.Precision = f.precision
-	} else if hfPrecision != "" && w.Precision == "" { // the checkpoint's format: model.FromCheckpoint's rule
-		task, p, note := model.FromCheckpoint(cmp.Or(w.Task, model.TaskTrain), hfPrecision)
-		if task != cmp.Or(w.Task, model.TaskTrain) {
-			w.Task = task
-		}
-		if w.Precision = p; note != "" {
-			warnings = append(warnings, note)
-		}
 	}
 	if changed("optimizer") {
 		w.Optimizer = f.optimizer
@@ -247,7 +192,7 @@ func (f *workloadFlags) build(fs *pflag.FlagSet, r *resolver, base model.Workloa
 		dst  *int
 		v    int
 	}{
-		{"batch-size", &w.MicroBatch, f.batch}, {"seq-len", &w.SeqLen, f.seqLen}, {"image-size", &w.ImageSize, f.imageSize},
+		{"batch-size", &w.BatchSize, f.batch}, {"seq-len", &w.SeqLen, f.seqLen}, {"image-size", &w.ImageSize, f.imageSize},
 		{"grad-accum", &w.GradAccum, f.gradAccum}, {"lora-rank", &w.LoRARank, f.loraRank}, {"gpus", &w.GPUs, f.gpus},
 		{"tp", &w.TP, f.tp}, {"context-len", &w.ContextLen, f.contextLen}, {"sequences", &w.Sequences, f.sequences},
 		{"gen-tokens", &w.GenTokens, f.genTokens},
@@ -290,7 +235,24 @@ func (f *workloadFlags) build(fs *pflag.FlagSet, r *resolver, base model.Workloa
 		}
 		w.MFU = f.mfu
 	}
-	// Flags that do not apply to this workload are ignored: say so.
+	// With several GPUs and no strategy, DDP; Defaults does this too.
+	if changed("gpus") {
+		w.AutoGPUs = false
+	}
+	if changed("gpus") && !changed("strategy") && w.GPUs > 1 && (w.Strategy == "" || w.Strategy == model.Single) {
+		w.Strategy = model.DDP
+	}
+	if changed("strategy") && f.strategy == model.Single && w.GPUs/max(w.TP, 1) > 1 {
+		warnings = append(warnings, fmt.Sprintf("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
+	}
+	return w, warnings, nil
+}
+
+// ignoredFlags warns about flags that do not apply to the resolved
+// workload w.
+func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []string {
+	changed := fs.Changed
+	var warnings []string
 	vision := w.Model.Family.Vision()
 	task := w.Task
 	if task == "" {
@@ -315,14 +277,7 @@ func (f *workloadFlags) build(fs *pflag.FlagSet, r *resolver, base model.Workloa
 			warnings = append(warnings, fmt.Sprintf("--%s ignored: %s", ig.flag, ig.why))
 		}
 	}
-	// With several GPUs and no strategy, DDP; Defaults does this too.
-	if changed("gpus") && !changed("strategy") && w.GPUs > 1 && (w.Strategy == "" || w.Strategy == model.Single) {
-		w.Strategy = model.DDP
-	}
-	if changed("strategy") && f.strategy == model.Single && w.GPUs/max(w.TP, 1) > 1 {
-		warnings = append(warnings, fmt.Sprintf("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
-	}
-	return w, warnings, nil
+	return warnings
 }
 
 // flagName maps a TOML key from a model.FieldError to its flag.

@@ -1,0 +1,35 @@
+package hf
+
+import "github.com/gpuplan/gpuplan/model"
+
+// Readers returns this package's readers in the form the request's Resolve
+// (model.WorkloadAnswers.Workload) takes them: a config.json's shape with
+// the precision Config.Precision suggests for the task, and safetensors
+// counts merged by Config.WithCounts.
+func Readers() model.Readers {
+	return model.Readers{
+		HFConfig: func(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
+			cfg, err := ReadConfig(path)
+			if err != nil {
+				return model.Architecture{}, "", nil, err
+			}
+			p, _ := cfg.Precision(task)
+			return cfg.Arch, p, cfg.Warnings, nil
+		},
+		Safetensors: func(path string, a model.Architecture) (model.Architecture, []string, error) {
+			n, err := ReadSafetensors(path)
+			if err != nil {
+				return a, nil, err
+			}
+			if !a.HasShape() { // a count alone: the checkpoint's is exact
+				a.Params = float64(n.Params)
+				return a, n.Warnings, nil
+			}
+			a, warn := (&Config{Arch: a}).WithCounts(n)
+			if warn != "" {
+				n.Warnings = append(n.Warnings, warn)
+			}
+			return a, n.Warnings, nil
+		},
+	}
+}

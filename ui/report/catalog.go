@@ -1,0 +1,285 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// GPURowJSON is one row of gpuplan catalog gpus --json. TFLOPS are dense
+// peaks; null where the format is unsupported or unpublished.
+type GPURowJSON struct {
+	Key                 string     `json:"key"`
+	Name                string     `json:"name"`
+	Aliases             []string   `json:"aliases"`
+	Vendor              string     `json:"vendor"`
+	Architecture        string     `json:"architecture"`
+	MemoryGiB           float64    `json:"memory_gib"`
+	MemoryBandwidthGBps *float64   `json:"memory_bandwidth_gbps"`
+	TFLOPS              TFLOPSJSON `json:"tflops"`
+	INT8TOPS            *float64   `json:"int8_tops"`
+	ComputeCapability   string     `json:"compute_capability"`
+	Interconnect        string     `json:"interconnect"`
+	InterconnectGBps    *float64   `json:"interconnect_gbps"`
+	TDPWatts            *float64   `json:"tdp_w"`
+	Source              string     `json:"source"`
+	AsOf                string     `json:"as_of"`
+	UsableMemoryMiB     *float64   `json:"usable_memory_mib"`
+}
+
+// TFLOPSJSON holds dense peak TFLOPS per format.
+type TFLOPSJSON struct {
+	FP32 *float64 `json:"fp32"`
+	TF32 *float64 `json:"tf32"`
+	FP16 *float64 `json:"fp16"`
+	BF16 *float64 `json:"bf16"`
+	FP8  *float64 `json:"fp8"`
+}
+
+func orNull(v float64) *float64 {
+	if v <= 0 {
+		return nil
+	}
+	return &v
+}
+
+// NewGPURows lists the GPUs in catalog order.
+func NewGPURows(c *model.Catalog) []GPURowJSON {
+	rows := make([]GPURowJSON, 0, len(c.GPUs))
+	for _, g := range c.GPUs {
+		rows = append(rows, GPURowJSON{
+			Key: g.Key, Name: g.Name, Aliases: append([]string{}, g.Aliases...), Vendor: g.Vendor, Architecture: g.Architecture,
+			MemoryGiB: g.MemoryGiB, MemoryBandwidthGBps: orNull(g.MemoryBandwidthGBps),
+			TFLOPS:   TFLOPSJSON{FP32: orNull(g.FP32TFLOPS), TF32: orNull(g.TF32TFLOPS), FP16: orNull(g.FP16TFLOPS), BF16: orNull(g.BF16TFLOPS), FP8: orNull(g.FP8TFLOPS)},
+			INT8TOPS: orNull(g.INT8TOPS), ComputeCapability: g.ComputeCapability, Interconnect: g.Interconnect,
+			InterconnectGBps: orNull(g.InterconnectGBps), TDPWatts: orNull(g.TDPWatts), Source: g.Source, AsOf: g.AsOf,
+			UsableMemoryMiB: orNull(g.UsableMemoryMiB),
+		})
+	}
+	return rows
+}
+
+// InstanceRowJSON is one row of gpuplan catalog instances --json: one per
+// instance type and region. Prices are USD per hour for the whole
+// instance; null when unknown, never 0.
+type InstanceRowJSON struct {
+	Provider           string   `json:"provider"`
+	InstanceType       string   `json:"instance_type"`
+	Region             string   `json:"region"`
+	GPU                string   `json:"gpu"`
+	GPUCount           int      `json:"gpu_count"`
+	GPUMemoryGiB       float64  `json:"gpu_memory_gib"`
+	VCPUs              int      `json:"vcpus"`
+	MemoryGiB          float64  `json:"memory_gib"`
+	LocalNVMeGB        *float64 `json:"local_nvme_gb"`
+	NetworkGbps        *float64 `json:"network_gbps"`
+	Interconnect       string   `json:"interconnect"`
+	OnDemandUSDPerHour *float64 `json:"on_demand_usd_per_hour"`
+	SpotUSDPerHour     *float64 `json:"spot_usd_per_hour"`
+	Retired            string   `json:"retired,omitempty"`
+	Source             string   `json:"source"`
+	AsOf               string   `json:"as_of"`
+	Origin             string   `json:"origin"`
+}
+
+// NewInstanceRows lists instances, one row per region, filtered by
+// provider when not empty, sorted by provider, type and region.
+func NewInstanceRows(c *model.Catalog, provider string) []InstanceRowJSON {
+	rows := []InstanceRowJSON{}
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if provider != "" && in.Provider != provider {
+			continue
+		}
+		mem := 0.0
+		if g, err := c.GPU(in.GPU); err == nil {
+			mem = g.MemoryGiB
+		}
+		for _, p := range in.Prices {
+			source, origin := in.Source, in.Origin
+			if p.Source != "" {
+				source, origin = p.Source, p.Origin
+			}
+			rows = append(rows, InstanceRowJSON{
+				Provider: in.Provider, InstanceType: in.Type, Region: p.Region, GPU: in.GPU, GPUCount: in.GPUCount,
+				GPUMemoryGiB: mem, VCPUs: in.VCPUs, MemoryGiB: in.MemoryGiB, LocalNVMeGB: orNull(in.LocalNVMeGB),
+				NetworkGbps: orNull(in.NetworkGbps), Interconnect: in.Interconnect, OnDemandUSDPerHour: orNull(p.OnDemandUSD),
+				SpotUSDPerHour: orNull(p.SpotUSD), Retired: in.Retired, Source: source, AsOf: in.AsOf, Origin: origin,
+			})
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if a.Provider != b.Provider {
+			return a.Provider < b.Provider
+		}
+		if a.InstanceType != b.InstanceType {
+			return a.InstanceType < b.InstanceType
+		}
+		return a.Region < b.Region
+	})
+	return rows
+}
+
+// ModelRowJSON is one row of gpuplan catalog models --json.
+type ModelRowJSON struct {
+	Key              string   `json:"key"`
+	Name             string   `json:"name"`
+	Aliases          []string `json:"aliases"`
+	Family           string   `json:"family"`
+	Params           int64    `json:"params"`
+	ActiveParams     int64    `json:"active_params"`
+	PublishedParams  int64    `json:"published_params"`
+	Layers           int      `json:"layers,omitempty"`
+	DecoderLayers    int      `json:"decoder_layers,omitempty"`
+	Hidden           int      `json:"hidden,omitempty"`
+	Heads            int      `json:"heads,omitempty"`
+	KVHeads          int      `json:"kv_heads,omitempty"`
+	HeadDim          int      `json:"head_dim,omitempty"`
+	FFN              int      `json:"ffn,omitempty"`
+	GatedMLP         bool     `json:"gated_mlp,omitempty"`
+	Vocab            int      `json:"vocab,omitempty"`
+	TiedEmbeddings   bool     `json:"tied_embeddings,omitempty"`
+	Experts          int      `json:"experts,omitempty"`
+	ExpertsPerToken  int      `json:"experts_per_token,omitempty"`
+	MaxPositions     int      `json:"max_positions,omitempty"`
+	PatchSize        int      `json:"patch_size,omitempty"`
+	ImageSize        int      `json:"image_size,omitempty"`
+	ForwardGMACs     float64  `json:"forward_gmacs,omitempty"`
+	ActivationMiB    float64  `json:"activation_mib_per_sample,omitempty"`
+	DefaultBatch     int      `json:"default_batch,omitempty"`
+	DefaultSeqLen    int      `json:"default_seq_len,omitempty"`
+	DefaultImageSize int      `json:"default_image_size,omitempty"`
+	Source           string   `json:"source"`
+	ParamsSource     string   `json:"params_source"`
+	AsOf             string   `json:"as_of"`
+}
+
+// NewModelRows lists the model architectures in catalog order.
+func NewModelRows(c *model.Catalog) []ModelRowJSON {
+	rows := make([]ModelRowJSON, 0, len(c.Models))
+	for i := range c.Models {
+		a := &c.Models[i]
+		rows = append(rows, ModelRowJSON{
+			Key: a.Key, Name: a.Name, Aliases: append([]string{}, a.Aliases...), Family: string(a.Family),
+			Params: i64(a.ParamCount()), ActiveParams: i64(a.ActiveParams()), PublishedParams: i64(a.PublishedParams),
+			Layers: a.Layers, DecoderLayers: a.DecoderLayers, Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.KVHeads,
+			HeadDim: a.HeadDim, FFN: a.FFN, GatedMLP: a.GatedMLP, Vocab: a.Vocab, TiedEmbeddings: a.Tied,
+			Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken, MaxPositions: a.MaxPositions, PatchSize: a.PatchSize,
+			ImageSize: a.ImageSize, ForwardGMACs: a.ForwardGMACs, ActivationMiB: a.ActivationMiBPerSample,
+			DefaultBatch: a.DefaultBatch, DefaultSeqLen: a.DefaultSeqLen, DefaultImageSize: a.DefaultImageSize,
+			Source: a.Source, ParamsSource: a.ParamsSource, AsOf: a.AsOf,
+		})
+	}
+	return rows
+}
+
+func num(v float64) string {
+	if v <= 0 {
+		return "—"
+	}
+	return trimFloat(v)
+}
+
+func trimFloat(v float64) string {
+	s := fmt.Sprintf("%.1f", v)
+	return strings.TrimSuffix(s, ".0")
+}
+
+func plainTable(r *lipgloss.Renderer, headers []string, rows [][]string, right map[int]bool) string {
+	return table.New().Headers(headers...).Rows(rows...).Border(lipgloss.NormalBorder()).
+		BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
+		StyleFunc(func(row, col int) lipgloss.Style {
+			s := r.NewStyle().PaddingRight(2)
+			if row == table.HeaderRow {
+				return s.Bold(true)
+			}
+			if right[col] {
+				return s.Align(lipgloss.Right)
+			}
+			return s
+		}).Render()
+}
+
+// WriteCatalogGPUs prints the GPU table.
+func WriteCatalogGPUs(out io.Writer, r *lipgloss.Renderer, c *model.Catalog) error {
+	rows := [][]string{}
+	for _, g := range c.GPUs {
+		rows = append(rows, []string{g.Key, Truncate(g.Name, 30), trimFloat(g.MemoryGiB), num(g.MemoryBandwidthGBps),
+			num(g.FP32TFLOPS), num(g.TF32TFLOPS), num(g.BF16TFLOPS), num(g.FP16TFLOPS), num(g.FP8TFLOPS), g.ComputeCapability})
+	}
+	_, err := fmt.Fprintf(out, "%s\n%s\n", plainTable(r, []string{"key", "name", "GiB", "GB/s", "fp32", "tf32", "bf16", "fp16", "fp8", "cc"}, rows,
+		map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true}),
+		"TFLOPS are dense peaks from vendor datasheets (no sparsity); — = unsupported or unpublished. Catalog as of "+c.AsOf+".")
+	return err
+}
+
+// WriteCatalogInstances prints the instance table: one row per instance
+// type with its cheapest region.
+func WriteCatalogInstances(out io.Writer, r *lipgloss.Renderer, c *model.Catalog, provider string) error {
+	rows := [][]string{}
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if provider != "" && in.Provider != provider {
+			continue
+		}
+		cheapest, region, spot := 0.0, "", 0.0
+		for _, p := range in.Prices {
+			if p.OnDemandUSD > 0 && (cheapest == 0 || p.OnDemandUSD < cheapest) {
+				cheapest, region = p.OnDemandUSD, p.Region
+			}
+			if p.SpotUSD > 0 && (spot == 0 || p.SpotUSD < spot) {
+				spot = p.SpotUSD
+			}
+		}
+		od, sp := "unknown", "unknown"
+		if cheapest > 0 {
+			od = USD(cheapest)
+		}
+		if spot > 0 {
+			sp = USD(spot)
+		}
+		name := in.Type
+		if in.Retired != "" {
+			name += " (retired)"
+		}
+		rows = append(rows, []string{in.Provider, Truncate(name, 34), fmt.Sprintf("%d×%s", in.GPUCount, in.GPU), fmt.Sprint(in.VCPUs),
+			trimFloat(in.MemoryGiB), od, Truncate(region, 18), sp, fmt.Sprint(len(in.Prices))})
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i][0] != rows[j][0] {
+			return rows[i][0] < rows[j][0]
+		}
+		return rows[i][1] < rows[j][1]
+	})
+	_, err := fmt.Fprintf(out, "%s\n%s\n", plainTable(r, []string{"provider", "instance", "GPUs", "vCPUs", "RAM GiB", "on-demand $/h", "cheapest region", "spot $/h", "regions"}, rows,
+		map[int]bool{3: true, 4: true, 5: true, 7: true, 8: true}),
+		fmt.Sprintf("%d instance types; prices are the lowest on-demand and spot per hour for the whole instance (per region: --json). Catalog as of %s.", len(rows), c.AsOf))
+	return err
+}
+
+// WriteCatalogModels prints the model table.
+func WriteCatalogModels(out io.Writer, r *lipgloss.Renderer, c *model.Catalog) error {
+	rows := [][]string{}
+	for i := range c.Models {
+		a := &c.Models[i]
+		shape := "—"
+		switch {
+		case a.HasShape() && a.Experts > 1:
+			shape = fmt.Sprintf("%d×%d, %d experts (top-%d)", a.TotalLayers(), a.Hidden, a.Experts, a.ExpertsPerToken)
+		case a.HasShape():
+			shape = fmt.Sprintf("%d layers × %d", a.TotalLayers(), a.Hidden)
+		case a.ForwardGMACs > 0:
+			shape = fmt.Sprintf("%.4g GMACs at %d px", a.ForwardGMACs, a.ImageSize)
+		}
+		rows = append(rows, []string{a.Key, Truncate(a.Name, 28), string(a.Family), model.FormatCount(a.ParamCount()), shape})
+	}
+	_, err := fmt.Fprintf(out, "%s\n", plainTable(r, []string{"key", "name", "family", "params", "shape"}, rows, map[int]bool{3: true}))
+	return err
+}

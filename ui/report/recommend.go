@@ -1,0 +1,286 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/dustin/go-humanize"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// RecommendJSON is the --json output of gpuplan recommend: the estimate
+// (of the top offer when there is one), the offers in ranked order and the
+// near misses. Field names are a contract for scripts.
+type RecommendJSON struct {
+	Estimate EstimateJSON    `json:"estimate"`
+	Sort     string          `json:"sort"`
+	Offers   []OfferJSON     `json:"offers"`
+	Rejected []RejectionJSON `json:"rejected"`
+}
+
+// OfferJSON is one offer. Prices are USD; job fields are null without a
+// dataset.
+type OfferJSON struct {
+	Provider        string   `json:"provider"`
+	InstanceType    string   `json:"instance_type"`
+	Region          string   `json:"region"`
+	GPU             string   `json:"gpu"`
+	GPUCount        int      `json:"gpu_count"`
+	GPUsPerInstance int      `json:"gpus_per_instance"`
+	Instances       int      `json:"instances"`
+	Strategy        string   `json:"strategy"`
+	GPUMemoryGiB    float64  `json:"gpu_memory_gib"`
+	VRAMNeedGiB     float64  `json:"vram_need_gib"`
+	VRAMHeadroomPct float64  `json:"vram_headroom_pct"`
+	Pricing         string   `json:"pricing"`
+	PricePerHourUSD float64  `json:"price_per_hour_usd"`
+	MonthlyCostUSD  float64  `json:"monthly_cost_usd"`
+	JobHours        *float64 `json:"job_hours"`
+	JobCostUSD      *float64 `json:"job_cost_usd"`
+	Warnings        []string `json:"warnings"`
+	Source          string   `json:"source"`
+	AsOf            string   `json:"as_of"`
+}
+
+// RejectionJSON is one near miss.
+type RejectionJSON struct {
+	Provider        string  `json:"provider"`
+	InstanceType    string  `json:"instance_type"`
+	Region          string  `json:"region"`
+	PricePerHourUSD float64 `json:"price_per_hour_usd"`
+	Reason          string  `json:"reason"`
+}
+
+// Round rounds v to the given number of decimal digits (JSON figures).
+func Round(v float64, digits int) float64 {
+	p := math.Pow10(digits)
+	return math.Round(v*p) / p
+}
+
+// NewOfferJSON is the JSON view of one offer.
+func NewOfferJSON(o *model.Offer) OfferJSON {
+	j := OfferJSON{
+		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
+		GPUCount: o.GPUs, GPUsPerInstance: o.Instance.GPUCount, Instances: o.Instances, Strategy: string(o.Strategy),
+		GPUMemoryGiB: o.GPU.MemoryGiB, VRAMNeedGiB: Round(o.NeedBytes/model.GiB, 2), VRAMHeadroomPct: Round(o.HeadroomPct, 1),
+		Pricing: string(o.Pricing), PricePerHourUSD: Round(o.USDPerHour, 4), MonthlyCostUSD: Round(o.MonthlyUSD, 2),
+		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.Instance.AsOf,
+	}
+	if o.HasJob {
+		j.JobHours, j.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
+	}
+	return j
+}
+
+// NewRecommendJSON builds the JSON view. base is the estimate of the
+// workload as given, used when no offer fits.
+func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) RecommendJSON {
+	out := RecommendJSON{Sort: string(r.Sort), Offers: []OfferJSON{}, Rejected: []RejectionJSON{}}
+	if len(r.Offers) > 0 && r.Offers[0].Estimate != nil {
+		out.Estimate = NewEstimateJSON(r.Offers[0].Estimate, nil)
+	} else {
+		out.Estimate = NewEstimateJSON(base, nil)
+	}
+	for i := range r.Offers {
+		if limit > 0 && i == limit {
+			break
+		}
+		out.Offers = append(out.Offers, NewOfferJSON(&r.Offers[i]))
+	}
+	for _, x := range r.Rejected {
+		out.Rejected = append(out.Rejected, RejectionJSON{Provider: x.Instance.Provider, InstanceType: x.Instance.Type,
+			Region: x.Region, PricePerHourUSD: Round(x.USDPerHour, 4), Reason: x.Reason})
+	}
+	return out
+}
+
+// OfferRow is one table row of an offer: provider, instance, region,
+// GPUs, $/h, $/month, job time, job cost, headroom.
+func OfferRow(o *model.Offer) []string {
+	gpus := fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key)
+	if o.Instances > 1 {
+		gpus += fmt.Sprintf(" (%d nodes)", o.Instances)
+	}
+	job, cost := "—", "—"
+	if o.HasJob {
+		job, cost = Hours(o.JobHours), USD(o.JobUSD)
+	}
+	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), Truncate(o.Region, 18), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, fmt.Sprintf("%.0f%%", o.HeadroomPct)}
+}
+
+// dropOrder is which offer columns go first when the terminal is narrow:
+// $/month, headroom, job time, region.
+var dropOrder = []int{5, 8, 6, 2}
+
+// fitTable renders the offers table within width cells, dropping the least
+// needed columns until it fits (width ≤ 0: no limit).
+func fitTable(r *lipgloss.Renderer, headers []string, rows [][]string, width int) string {
+	keep := make([]bool, len(headers))
+	for i := range keep {
+		keep[i] = true
+	}
+	render := func() string {
+		var hs []string
+		var idx []int
+		for i, k := range keep {
+			if k {
+				hs = append(hs, headers[i])
+				idx = append(idx, i)
+			}
+		}
+		rs := make([][]string, len(rows))
+		for i, row := range rows {
+			for _, j := range idx {
+				rs[i] = append(rs[i], row[j])
+			}
+		}
+		return table.New().Headers(hs...).Rows(rs...).Border(lipgloss.NormalBorder()).
+			BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
+			StyleFunc(func(row, col int) lipgloss.Style {
+				s := r.NewStyle().PaddingRight(2)
+				if row == table.HeaderRow {
+					return s.Bold(true)
+				}
+				if idx[col] >= 4 {
+					return s.Align(lipgloss.Right)
+				}
+				return s
+			}).Render()
+	}
+	out := render()
+	for _, col := range dropOrder {
+		if width <= 0 || lipgloss.Width(out) <= width {
+			break
+		}
+		keep[col] = false
+		out = render()
+	}
+	return out
+}
+
+// ReasonSummary accounts for every priced offer: shown, removed by which
+// check, or a dearer host of the same GPU in the same region.
+func ReasonSummary(rec *model.Recommendation) string {
+	removed := 0
+	var parts []string
+	for _, r := range rec.Reasons {
+		removed += r.Count
+		parts = append(parts, fmt.Sprintf("%s %s", humanize.Comma(int64(r.Count)), r.Kind))
+	}
+	s := fmt.Sprintf("%s offers of %s priced", humanize.Comma(int64(len(rec.Offers))), humanize.Comma(int64(rec.Considered)))
+	if len(parts) > 0 {
+		s += "; did not pass: " + strings.Join(parts, ", ")
+	}
+	if dup := rec.Considered - removed - len(rec.Offers); dup > 0 {
+		s += fmt.Sprintf("; %s dearer hosts of a GPU already listed in the same region left out", humanize.Comma(int64(dup)))
+	}
+	return s
+}
+
+// CollapseRegions keeps the first n offers, one per instance type, GPU
+// count and price: the same offer in other regions shows as "+N" on its
+// region. used is how many of offers the n stand for.
+func CollapseRegions(offers []model.Offer, n int) (out []model.Offer, used int) {
+	for i := 0; i < len(offers) && len(out) < n; i++ {
+		o := offers[i]
+		same := 0
+		for i+1 < len(offers) && SameButRegion(&offers[i], &offers[i+1]) {
+			i++
+			same++
+		}
+		if same > 0 {
+			o.Region = Truncate(o.Region, 13) + fmt.Sprintf(" +%d", same)
+		}
+		out = append(out, o)
+		used = i + 1
+	}
+	return out, used
+}
+
+// SameButRegion reports whether two offers differ only by region.
+func SameButRegion(a, b *model.Offer) bool {
+	return a.Instance == b.Instance && a.GPUs == b.GPUs && a.USDPerHour == b.USDPerHour && a.JobUSD == b.JobUSD && a.Pricing == b.Pricing
+}
+
+// Truncate cuts s to at most n cells, ending in "…" when cut; wide (CJK)
+// runes count as two cells.
+func Truncate(s string, n int) string {
+	if lipgloss.Width(s) <= n {
+		return s
+	}
+	return ansi.Truncate(s, n, "…")
+}
+
+// OfferHeaders are the column titles matching OfferRow.
+var OfferHeaders = []string{"provider", "instance", "region", "GPUs", "$/h", "$/month", "job time", "job cost", "headroom"}
+
+// WriteRecommend prints the readable report of gpuplan recommend: the
+// workload and its VRAM need, the ranked offers as a table, their warnings
+// and the near misses.
+func WriteRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int) error {
+	return WriteRecommendHint(out, r, rec, base, limit, width, " (--limit 0 shows all)")
+}
+
+// WriteRecommendHint is WriteRecommend with the hint after "… N more offers"
+// (the configurator has no --limit).
+func WriteRecommendHint(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int, moreHint string) error {
+	st := NewStyles(r)
+	var b strings.Builder
+	w := &base.Workload
+	name := w.Model.Name
+	if name == "" {
+		name = "custom " + model.FormatCount(base.Params) + " " + string(w.Model.Family)
+	}
+	fmt.Fprintf(&b, "%s%s\n", st.Title.Render(name), st.Muted.Render(" · "+DescribeWorkload(w)))
+	fmt.Fprintf(&b, "%s\n", st.Muted.Render(DescribeShape(w)))
+	gpus := fmt.Sprintf("on %d GPU", w.GPUs)
+	if w.GPUs > 1 {
+		gpus += "s"
+	}
+	if rec.AutoGPUs {
+		gpus += " (each offer uses the GPU count it shows)"
+	}
+	fmt.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render("VRAM"), GiB(base.Memory.Total()), gpus, rec.Sort)
+	fmt.Fprintf(&b, "%s\n\n", st.Muted.Render(ReasonSummary(rec)))
+	if len(rec.Offers) == 0 {
+		fmt.Fprintf(&b, "%s\n", st.Bad.Render("No offer runs this workload with these filters."))
+	} else {
+		// Offers that differ only by region (same type, GPUs and prices)
+		// share one row: "us-east-1 +7".
+		if limit <= 0 {
+			limit = len(rec.Offers)
+		}
+		offers, shown := CollapseRegions(rec.Offers, limit)
+		rows := make([][]string, len(offers))
+		for i := range offers {
+			rows[i] = OfferRow(&offers[i])
+		}
+		fmt.Fprintf(&b, "%s\n", fitTable(r, OfferHeaders, rows, width))
+		if n := len(rec.Offers); n > shown {
+			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more offers%s", n-shown, moreHint)))
+		}
+		top := &rec.Offers[0]
+		fmt.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render("best:"), top.Instance.Provider, top.Instance.Type, top.Region, USD(top.USDPerHour), USD(top.MonthlyUSD))
+		if top.HasJob {
+			fmt.Fprintf(&b, ", %s and %s for the job", Hours(top.JobHours), USD(top.JobUSD))
+		}
+		fmt.Fprintf(&b, " (%s)\n", top.Pricing)
+		for _, wn := range top.Warnings() {
+			fmt.Fprintf(&b, "  %s %s\n", st.Warn.Render("!"), wn)
+		}
+	}
+	if len(rec.Rejected) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render("Near misses (cheapest that do not fit)"))
+		for _, x := range rec.Rejected {
+			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, Truncate(x.Instance.Type, 26), USD(x.USDPerHour)+"/h", x.Reason)
+		}
+	}
+	_, err := io.WriteString(out, b.String())
+	return err
+}

@@ -1,0 +1,420 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/dustin/go-humanize"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// EstimateJSON is the --json output of gpuplan estimate. Bytes are
+// integers; hours are null when no GPU or dataset is given. Scripts rely on
+// the field names: add fields, never rename them.
+type EstimateJSON struct {
+	Model           ModelJSON    `json:"model"`
+	Workload        WorkloadJSON `json:"workload"`
+	Params          int64        `json:"params"`
+	TrainableParams int64        `json:"trainable_params"`
+	ActiveParams    int64        `json:"active_params"`
+	Memory          MemoryJSON   `json:"memory"`
+	Compute         ComputeJSON  `json:"compute"`
+	GPU             *FitJSON     `json:"gpu"`
+	Warnings        []string     `json:"warnings"`
+	Assumptions     []string     `json:"assumptions"`
+}
+
+// ModelJSON names the architecture estimated.
+type ModelJSON struct {
+	Key    string `json:"key,omitempty"`
+	Name   string `json:"name,omitempty"`
+	Family string `json:"family"`
+}
+
+// WorkloadJSON echoes the workload after defaults, in TOML key names.
+type WorkloadJSON struct {
+	Framework      string   `json:"framework"`
+	Task           string   `json:"task"`
+	Precision      string   `json:"precision"`
+	Optimizer      string   `json:"optimizer,omitempty"`
+	BatchSize      int      `json:"batch_size"`
+	SeqLen         int      `json:"seq_len,omitempty"`
+	ImageSize      int      `json:"image_size,omitempty"`
+	GradAccum      int      `json:"grad_accum"`
+	Checkpointing  bool     `json:"checkpointing"`
+	FlashAttention bool     `json:"flash_attention"`
+	LoRARank       int      `json:"lora_rank,omitempty"`
+	LoRATargets    []string `json:"lora_targets,omitempty"`
+	DatasetSamples float64  `json:"dataset_samples,omitempty"`
+	DatasetTokens  float64  `json:"dataset_tokens,omitempty"`
+	Epochs         float64  `json:"epochs"`
+	GPUs           int      `json:"gpus"`
+	Strategy       string   `json:"strategy"`
+	TP             int      `json:"tp"`
+	ContextLen     int      `json:"context_len,omitempty"`
+	Sequences      int      `json:"sequences,omitempty"`
+	GenTokens      int      `json:"gen_tokens,omitempty"`
+}
+
+// MemoryJSON is the per-GPU breakdown in bytes.
+type MemoryJSON struct {
+	PerGPUBytes   BreakdownJSON `json:"per_gpu_bytes"`
+	OverheadBytes OverheadJSON  `json:"overhead_bytes"`
+}
+
+// BreakdownJSON is Memory in integer bytes.
+type BreakdownJSON struct {
+	Weights         int64 `json:"weights"`
+	Gradients       int64 `json:"gradients"`
+	OptimizerStates int64 `json:"optimizer_states"`
+	Activations     int64 `json:"activations"`
+	KVCache         int64 `json:"kv_cache"`
+	Overhead        int64 `json:"overhead"`
+	Total           int64 `json:"total"`
+}
+
+// OverheadJSON is Overhead in integer bytes.
+type OverheadJSON struct {
+	CUDAContext   int64 `json:"cuda_context"`
+	Workspace     int64 `json:"workspace"`
+	Communication int64 `json:"communication"`
+	Fragmentation int64 `json:"fragmentation"`
+}
+
+// ComputeJSON is FLOPs and, when known, time.
+type ComputeJSON struct {
+	FLOPsPerSample   float64  `json:"flops_per_sample"`
+	FLOPsPerStep     float64  `json:"flops_per_step"`
+	SamplesPerStep   float64  `json:"samples_per_step"`
+	Steps            float64  `json:"steps"`
+	TotalFLOPs       float64  `json:"total_flops"`
+	MFU              float64  `json:"mfu"`
+	PeakTFLOPS       *float64 `json:"peak_tflops"`
+	SamplesPerSecond *float64 `json:"samples_per_second"`
+	Hours            *float64 `json:"hours"`
+	GPUHours         *float64 `json:"gpu_hours"`
+}
+
+// FitJSON is how the estimate fits the GPU given with --gpu.
+type FitJSON struct {
+	Key           string       `json:"key"`
+	Name          string       `json:"name"`
+	MemoryGiB     float64      `json:"memory_gib"`
+	UsableBytes   int64        `json:"usable_bytes"`
+	Fits          bool         `json:"fits"`
+	MaxMicroBatch int          `json:"max_micro_batch"`
+	Advice        []AdviceJSON `json:"advice"`
+}
+
+// AdviceJSON is one fit-advice change.
+type AdviceJSON struct {
+	Change      string `json:"change"`
+	PerGPUBytes int64  `json:"per_gpu_bytes"`
+	Fits        bool   `json:"fits"`
+}
+
+func i64(v float64) int64 { return int64(math.Round(v)) }
+
+func ptr(v float64) *float64 { return &v }
+
+// NewEstimateJSON builds the JSON view of e; f is nil without --gpu.
+func NewEstimateJSON(e *model.Estimate, f *model.Fit) EstimateJSON {
+	w := &e.Workload
+	m := e.Memory
+	p := parts(m)
+	out := EstimateJSON{
+		Model:           ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
+		Workload:        NewWorkloadJSON(w),
+		Params:          i64(e.Params),
+		TrainableParams: i64(e.TrainableParams),
+		ActiveParams:    i64(e.ActiveParams),
+		Memory: MemoryJSON{
+			PerGPUBytes: BreakdownJSON{
+				Weights: i64(p[0]), Gradients: i64(p[1]), OptimizerStates: i64(p[2]),
+				Activations: i64(p[3]), KVCache: i64(p[4]), Overhead: i64(p[5]),
+			},
+			OverheadBytes: OverheadJSON{
+				CUDAContext: i64(e.Overhead.CUDAContext), Workspace: i64(e.Overhead.Workspace),
+				Communication: i64(e.Overhead.Communication), Fragmentation: i64(e.Overhead.Fragmentation),
+			},
+		},
+		Compute: ComputeJSON{
+			FLOPsPerSample: e.FLOPsPerSample, FLOPsPerStep: e.FLOPsPerStep, SamplesPerStep: e.SamplesPerStep,
+			Steps: e.Steps, TotalFLOPs: e.TotalFLOPs, MFU: e.MFU,
+		},
+		Warnings:    append([]string{}, w.Warnings()...),
+		Assumptions: e.Assumptions(),
+	}
+	b := &out.Memory.PerGPUBytes
+	// The total is the sum of the rounded parts, so scripts can check it.
+	b.Total = b.Weights + b.Gradients + b.OptimizerStates + b.Activations + b.KVCache + b.Overhead
+	if e.GPU != nil {
+		out.Compute.PeakTFLOPS = ptr(e.PeakTFLOPS)
+		if e.SamplesPerSecond > 0 {
+			out.Compute.SamplesPerSecond = ptr(e.SamplesPerSecond)
+		}
+	}
+	if e.HasTime {
+		out.Compute.Hours, out.Compute.GPUHours = ptr(e.Hours), ptr(e.GPUHours)
+	}
+	if f != nil {
+		fj := &FitJSON{Key: f.GPU.Key, Name: f.GPU.Name, MemoryGiB: f.GPU.MemoryGiB, UsableBytes: i64(f.UsableBytes),
+			Fits: f.Fits, MaxMicroBatch: f.MaxMicroBatch, Advice: []AdviceJSON{}}
+		for _, a := range f.Advice {
+			fj.Advice = append(fj.Advice, AdviceJSON{Change: a.Change, PerGPUBytes: i64(a.Total), Fits: a.Fits})
+		}
+		out.GPU = fj
+	}
+	return out
+}
+
+// NewWorkloadJSON echoes w in TOML key names.
+func NewWorkloadJSON(w *model.Workload) WorkloadJSON {
+	return WorkloadJSON{
+		Framework: string(w.Framework), Task: string(w.Task), Precision: string(w.Precision),
+		Optimizer: string(w.Optimizer), BatchSize: w.MicroBatch, SeqLen: w.SeqLen, ImageSize: w.ImageSize,
+		GradAccum: w.GradAccum, Checkpointing: w.Ckpt(), FlashAttention: w.Flash(), LoRARank: w.LoRARank,
+		LoRATargets: w.LoRATargets, DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens, Epochs: w.Epochs,
+		GPUs: w.GPUs, Strategy: string(w.Strategy), TP: w.TP, ContextLen: w.ContextLen, Sequences: w.Sequences,
+		GenTokens: w.GenTokens,
+	}
+}
+
+// GiB formats bytes as GiB with two decimals: "12.55 GiB".
+func GiB(b float64) string { return fmt.Sprintf("%.2f GiB", b/model.GiB) }
+
+// Hours formats a duration in hours readably: "45 min", "12.3 h", "4.2 days".
+func Hours(h float64) string {
+	switch {
+	case h <= 0 || math.IsNaN(h):
+		return "—"
+	case h < 1:
+		return fmt.Sprintf("%.0f min", math.Max(h*60, 1))
+	case h < 48:
+		return fmt.Sprintf("%.1f h", h)
+	case h < 24*365:
+		return fmt.Sprintf("%.1f days", h/24)
+	case h < 24*365*1000:
+		return fmt.Sprintf("%.1f years", h/24/365)
+	}
+	return fmt.Sprintf("%.2g years", h/24/365)
+}
+
+// USD formats dollars: "$1.23", "$14,600", "$1.2M".
+func USD(v float64) string {
+	switch {
+	case math.IsNaN(v) || v < 0:
+		return "—"
+	case v < 100:
+		return fmt.Sprintf("$%.2f", v)
+	case v < 1e6:
+		return "$" + humanize.Comma(int64(math.Round(v)))
+	case v < 1e15:
+		return "$" + model.FormatCount(v)
+	}
+	return fmt.Sprintf("$%.2g", v)
+}
+
+// segmentNames label the bar's segments, in Memory order.
+var segmentNames = [6]string{"weights", "gradients", "optimizer states", "activations", "KV cache", "overhead"}
+
+// parts folds the estimator's finer lines into the six segments until
+// they get their own: gathered parameters and the autocast cast cache are
+// weight copies, communication buckets gradient copies, step temporaries
+// the optimizer's.
+func parts(m model.Memory) [6]float64 {
+	return [6]float64{m.Weights + m.Gathered + m.CastCache, m.Gradients + m.Buffers, m.OptimizerStates + m.Temporaries, m.Activations, m.KVCache, m.Overhead}
+}
+
+// VRAMBar draws the per-GPU memory as a stacked bar width cells wide,
+// scaled to max(total, capacity), with a ┃ at capacity (0 for none).
+func VRAMBar(m model.Memory, capacity float64, width int, st *Styles) string {
+	if width < 4 {
+		return ""
+	}
+	scale := math.Max(m.Total(), capacity)
+	if scale <= 0 {
+		return strings.Repeat(" ", width)
+	}
+	cells := make([]int, 0, width) // segment index per cell, -1 empty
+	acc := 0.0
+	for i, v := range parts(m) {
+		acc += v
+		end := int(math.Round(acc / scale * float64(width)))
+		for len(cells) < end && len(cells) < width {
+			cells = append(cells, i)
+		}
+	}
+	for len(cells) < width {
+		cells = append(cells, -1)
+	}
+	mark := -1
+	if capacity > 0 {
+		mark = min(int(math.Round(capacity/scale*float64(width))), width-1)
+	}
+	var b strings.Builder
+	for i, seg := range cells {
+		switch {
+		case i == mark:
+			b.WriteString(st.Bad.Render("┃"))
+		case seg < 0:
+			b.WriteString(st.Muted.Render("─"))
+		default:
+			b.WriteString(st.Segments[seg].Render(segmentGlyphs[seg]))
+		}
+	}
+	return b.String()
+}
+
+// BreakdownLines lists the non-zero parts with their glyph, name and size.
+func BreakdownLines(m model.Memory, st *Styles) []string {
+	var lines []string
+	for i, v := range parts(m) {
+		if v <= 0 && i != 0 {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s %-17s %11s", st.Segments[i].Render(segmentGlyphs[i]), segmentNames[i], GiB(v)))
+	}
+	return lines
+}
+
+// WriteEstimate prints the readable report of gpuplan estimate: the
+// workload, the per-GPU VRAM breakdown with its bar, the fit on the GPU
+// given (with advice), compute and time, warnings and assumptions.
+func WriteEstimate(out io.Writer, r *lipgloss.Renderer, e *model.Estimate, f *model.Fit, width int) error {
+	st := NewStyles(r)
+	w := &e.Workload
+	var b strings.Builder
+	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+
+	name := w.Model.Name
+	if name == "" {
+		name = "custom " + model.FormatCount(e.Params) + " " + string(w.Model.Family)
+	}
+	line("%s", st.Title.Render(name)+st.Muted.Render(" · "+DescribeWorkload(w)))
+	line("%s", st.Muted.Render(DescribeShape(w)))
+	line("")
+	line("%s  %s per GPU", st.Heading.Render("VRAM"), st.Value.Render(GiB(e.Memory.Total())))
+	capacity := 0.0
+	if f != nil {
+		capacity = f.UsableBytes
+	}
+	barWidth := 60
+	if width > 0 {
+		barWidth = max(min(width-2, 60), 10)
+	}
+	line("  %s", VRAMBar(e.Memory, capacity, barWidth, &st))
+	for _, l := range BreakdownLines(e.Memory, &st) {
+		line("  %s", l)
+	}
+	o := e.Overhead
+	line("  %s", st.Muted.Render(fmt.Sprintf("  overhead = CUDA context %.2f + workspaces %.2f + NCCL %.2f + fragmentation %.2f GiB",
+		o.CUDAContext/model.GiB, o.Workspace/model.GiB, o.Communication/model.GiB, o.Fragmentation/model.GiB)))
+	if f != nil {
+		line("")
+		g := f.GPU
+		head := fmt.Sprintf("%s (%g GiB, %s usable after the %.0f%% margin)", g.Name, g.MemoryGiB, GiB(f.UsableBytes), model.FitMargin*100)
+		if f.Fits {
+			line("%s %s", st.Good.Render("✓ fits"), head)
+			what := "largest micro-batch that fits"
+			if w.Task == model.TaskInference {
+				what = "most concurrent sequences that fit"
+			}
+			line("  headroom %s; %s: %d", GiB(f.UsableBytes-e.Memory.Total()), what, f.MaxMicroBatch)
+		} else {
+			line("%s %s: needs %s per GPU", st.Bad.Render("✗ does not fit"), head, GiB(e.Memory.Total()))
+			if len(f.Advice) > 0 {
+				line("  %s", st.Heading.Render("fit advice (each change alone):"))
+				for _, a := range f.Advice {
+					mark := st.Bad.Render("✗")
+					if a.Fits {
+						mark = st.Good.Render("✓")
+					}
+					line("  %s %-62s → %s", mark, a.Change, GiB(a.Total))
+				}
+			}
+		}
+	}
+	line("")
+	line("%s", st.Heading.Render("Compute"))
+	line("  parameters %s (trainable %s, active per token %s)", model.FormatCount(e.Params), model.FormatCount(e.TrainableParams), model.FormatCount(e.ActiveParams))
+	line("  %.3g FLOPs per sample, %.3g per step of %s samples", e.FLOPsPerSample, e.FLOPsPerStep, model.FormatCount(e.SamplesPerStep))
+	if e.TotalFLOPs > 0 {
+		line("  %.3g FLOPs for %s samples (%s steps)", e.TotalFLOPs, model.FormatCount(e.Samples), model.FormatCount(e.Steps))
+	}
+	switch {
+	case e.HasTime:
+		line("  %s wall clock on %d × %s, %s GPU-hours (MFU %.2f of %.4g TFLOPS %s)", st.Value.Render(Hours(e.Hours)), w.GPUs, e.GPU.Name,
+			model.FormatCount(e.GPUHours), e.MFU, e.PeakTFLOPS, e.Precision)
+	case e.GPU != nil && e.SamplesPerSecond > 0:
+		line("  %.4g samples/s on %d × %s (give --dataset-samples or --dataset-tokens for job time)", e.SamplesPerSecond, w.GPUs, e.GPU.Name)
+	case e.GPU == nil:
+		line("  %s", st.Muted.Render("give --gpu NAME for time (list: gpuplan catalog gpus)"))
+	}
+	if ws := w.Warnings(); len(ws) > 0 {
+		line("")
+		for _, s := range ws {
+			line("%s %s", st.Warn.Render("!"), s)
+		}
+	}
+	line("")
+	line("%s", st.Heading.Render("Assumptions"))
+	for _, a := range e.Assumptions() {
+		line("  - %s", a)
+	}
+	_, err := io.WriteString(out, b.String())
+	return err
+}
+
+// DescribeWorkload is the one-line summary: task, precision, optimizer, GPUs.
+func DescribeWorkload(w *model.Workload) string {
+	parts := []string{string(w.Task), string(w.Precision)}
+	if w.Task.Training() {
+		parts = append(parts, string(w.Optimizer))
+	}
+	gpus := fmt.Sprintf("%d GPU", w.GPUs)
+	if w.GPUs > 1 {
+		gpus += "s " + string(w.Strategy)
+	}
+	if w.TP > 1 {
+		gpus += fmt.Sprintf(" tp=%d", w.TP)
+	}
+	parts = append(parts, gpus, string(w.Framework))
+	return strings.Join(parts, " · ")
+}
+
+// DescribeShape is the second summary line: batch, length, memory savers.
+func DescribeShape(w *model.Workload) string {
+	var s []string
+	switch {
+	case w.Task == model.TaskInference && w.Model.Family.Generative():
+		s = append(s, fmt.Sprintf("%d sequences × %d-token context, %d generated", w.Sequences, w.ContextLen, w.GenTokens))
+	case w.Task == model.TaskInference && !w.Model.Family.Vision():
+		s = append(s, fmt.Sprintf("%d sequences × %d tokens", w.Sequences, w.ContextLen))
+	case w.Model.Family.Vision():
+		s = append(s, fmt.Sprintf("batch %d × %d px", w.MicroBatch, w.ImageSize))
+	default:
+		s = append(s, fmt.Sprintf("batch %d × %d tokens", w.MicroBatch, w.SeqLen))
+	}
+	if w.GradAccum > 1 {
+		s = append(s, fmt.Sprintf("grad accum %d", w.GradAccum))
+	}
+	if w.Model.HasShape() {
+		if w.Flash() {
+			s = append(s, "flash attention")
+		} else {
+			s = append(s, "eager attention")
+		}
+	}
+	if w.Ckpt() {
+		s = append(s, "activation checkpointing")
+	}
+	if w.Task.Adapters() {
+		s = append(s, fmt.Sprintf("LoRA r=%d on %s", w.LoRARank, strings.Join(w.LoRATargets, ",")))
+	}
+	return strings.Join(s, " · ")
+}

@@ -1,0 +1,767 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Model choices besides the catalog's keys.
+const (
+	modelCustom = "@custom" // the user types the shape
+	modelHF     = "@hf"     // a Hugging Face config.json
+)
+
+// Distribution choices.
+const (
+	distSingle = "single" // one GPU
+	distNode   = "node"   // one instance with several GPUs
+	distMulti  = "multi"  // several instances
+)
+
+// Dataset units. Images are samples of a vision model.
+const (
+	unitSamples = "samples"
+	unitImages  = "images"
+	unitTokens  = "tokens"
+)
+
+// The configurator's defaults: the question most people bring is "can I
+// fine-tune an open 8B LLM, and on what?", so the first frame answers it:
+// Llama 3.1 8B with QLoRA (a 4-bit base, the cheapest way to fine-tune
+// it) on one GPU at the catalog's batch and length for the model, over an
+// Alpaca-sized instruction set (52k instructions, about 20M tokens) for 3
+// epochs as in Alpaca's recipe.
+const (
+	defaultModel   = "llama-3.1-8b"
+	defaultTask    = model.TaskQLoRA
+	defaultDataset = "20M"
+	defaultUnit    = unitTokens
+	defaultEpochs  = "3"
+	defaultHours   = "730"
+	defaultExport  = "./gpuplan.toml"
+)
+
+// answers receives the wizard's bound values; held as *answers so the
+// pointers survive model copies. Text answers stay text until config()
+// parses them, so a half-typed number never loses what was typed.
+type answers struct {
+	Framework model.Framework
+	Task      model.Task
+	Model     string // catalog key, modelCustom or modelHF
+
+	// Custom model (Model == modelCustom).
+	Params, Layers, Hidden, Heads, Vocab string
+	HFPath                               string // Model == modelHF
+
+	TrainPrecision, InferPrecision model.Precision // one question each, shown by task
+	Batch, Length                  string          // Length: tokens (text) or pixels (vision)
+	Optimizer                      model.Optimizer
+	Checkpointing, Flash           bool
+	PrecisionFallback              bool // accept GPUs that run a fallback precision
+
+	Dataset, DatasetUnit, Epochs string
+
+	Distribution string // distSingle, distNode, distMulti
+	GPUs         string // "auto" or a number
+	Strategy     model.Strategy
+
+	Providers []string
+	Regions   []string
+	Pricing   model.Pricing
+	Budget    string // USD per month; empty: no limit
+	Hours     string // hours per month
+	Deadline  string // hours; empty: none
+
+	extra extraAnswers // from a loaded file, not asked
+	fill  filled       // defaults last filled in, followed until edited
+	// hf is the architecture last read from the config.json at HFPath
+	// (by a recompute), so that its defaults can be filled in.
+	hf struct {
+		path string
+		arch model.Architecture
+	}
+}
+
+// extraAnswers are the file's keys the configurator does not ask about;
+// they are kept so that exporting again loses nothing.
+type extraAnswers struct {
+	Family                           model.Family
+	KVHeads, FFN                     int
+	GradAccum, LoRARank, TP          int
+	ContextLen, Sequences, GenTokens int
+	LoRATargets                      []string
+	MFU, MaxPriceHour                float64
+	Sort                             model.SortKey
+	CustomParamsOnly                 bool
+	ExtraProviders                   []string // unknown to this catalog
+}
+
+// filled remembers the defaults the answers were last filled with, so a
+// default follows the model and task until the user changes it.
+type filled struct {
+	modelKey, batch, length string
+	vision                  bool
+	task                    model.Task
+	framework               model.Framework
+	ckpt, flash             bool
+}
+
+// defaultAnswers are the first frame's answers.
+func defaultAnswers(cat *model.Catalog) *answers {
+	a := &answers{
+		Framework: model.PyTorch, Task: defaultTask, Model: defaultModel,
+		TrainPrecision: model.TrainingPrecisions[0], InferPrecision: model.InferencePrecisions[0],
+		Optimizer: model.AdamW, Dataset: defaultDataset, DatasetUnit: defaultUnit, Epochs: defaultEpochs,
+		Distribution: distSingle, GPUs: "auto", Strategy: model.DDP, Pricing: model.OnDemand, Hours: defaultHours,
+		Layers: "32", Hidden: "4096", Heads: "32", Vocab: "32000", // Params empty: counted from the shape
+	}
+	if _, err := cat.Model(defaultModel); err != nil && len(cat.Models) > 0 {
+		a.Model = cat.Models[0].Key // a test catalog without Llama
+	}
+	a.fill = filled{modelKey: "\x00"} // nothing filled yet: reconcile fills all
+	a.reconcile(cat, nil)
+	return a
+}
+
+// answersFromConfig fills the answers from a loaded file; what the file
+// leaves out keeps its default.
+func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
+	a := defaultAnswers(cat)
+	w := &c.Workload
+	// A key the file leaves out means what it means on the command line,
+	// the workload's default, not the first frame's answer.
+	def, _, defErr := w.Workload(cat, model.Readers{})
+	if defErr == nil {
+		def.Defaults()
+		a.Task, a.Epochs = def.Task, fmtFloat(def.Epochs)
+		if w.Precision == "" && def.Precision != "" {
+			w.Precision = def.Precision
+		}
+	}
+	if w.Framework != "" {
+		a.Framework = w.Framework
+	}
+	if w.Task != "" {
+		a.Task = w.Task
+	}
+	switch {
+	case w.Model != "":
+		a.Model = w.Model
+		if m, err := cat.Model(w.Model); err == nil {
+			a.Model = m.Key // aliases become keys
+		}
+	case w.HFConfig != "":
+		a.Model, a.HFPath = modelHF, w.HFConfig
+	case w.Custom != nil:
+		m := w.Custom
+		a.Model = modelCustom
+		a.Params, a.Layers, a.Hidden, a.Heads, a.Vocab = fmtCount(m.Params), fmtInt(m.Layers), fmtInt(m.Hidden), fmtInt(m.Heads), fmtInt(m.Vocab)
+		a.extra.Family, a.extra.KVHeads, a.extra.FFN = m.Family, m.KVHeads, m.FFN
+		a.extra.CustomParamsOnly = m.Layers == 0 && m.Hidden == 0 && m.Heads == 0
+		if shape := (&model.CustomModel{Family: m.Family, Layers: m.Layers, Hidden: m.Hidden, Heads: m.Heads,
+			KVHeads: m.KVHeads, FFN: m.FFN, Vocab: m.Vocab}).Architecture(); shape.HasShape() {
+			if n := shape.ParamCount(); math.Abs(n-m.Params) <= 0.005*n {
+				a.Params = "" // the shape's own count (files record it): follow the shape
+			}
+		}
+	}
+	if w.Precision != "" {
+		if w.Task.Training() || w.Task == "" {
+			a.TrainPrecision = w.Precision
+		} else {
+			a.InferPrecision = w.Precision
+		}
+	}
+	if w.Optimizer != "" {
+		a.Optimizer = w.Optimizer
+	}
+	// Fill the model's defaults first, then let the file's values win.
+	a.fill.modelKey = "\x00"
+	a.reconcile(cat, nil)
+	if w.BatchSize > 0 {
+		a.Batch = fmtInt(w.BatchSize)
+	}
+	if w.SeqLen > 0 && !a.vision(cat) {
+		a.Length = fmtInt(w.SeqLen)
+	}
+	if w.ImageSize > 0 && a.vision(cat) {
+		a.Length = fmtInt(w.ImageSize)
+	}
+	if w.Checkpointing != nil {
+		a.Checkpointing = *w.Checkpointing
+	}
+	if w.FlashAttention != nil {
+		a.Flash = *w.FlashAttention
+	}
+	switch {
+	case w.DatasetTokens > 0:
+		a.Dataset, a.DatasetUnit = fmtCount(w.DatasetTokens), unitTokens
+	case w.DatasetSamples > 0:
+		a.Dataset, a.DatasetUnit = fmtCount(w.DatasetSamples), unitSamples
+		if a.vision(cat) {
+			a.DatasetUnit = unitImages
+		}
+	default:
+		a.Dataset = ""
+	}
+	if w.Epochs > 0 {
+		a.Epochs = fmtFloat(w.Epochs)
+	}
+	switch {
+	case c.Search.AllowMultiNode:
+		a.Distribution = distMulti
+	case w.AutoGPUs || w.GPUs > 1:
+		a.Distribution = distNode
+	default:
+		a.Distribution = distSingle
+	}
+	if w.GPUs > 0 {
+		a.GPUs = fmtInt(w.GPUs)
+	}
+	if w.Strategy != "" && w.Strategy != model.Single {
+		a.Strategy = w.Strategy
+	}
+	a.extra.GradAccum, a.extra.LoRARank, a.extra.TP = w.GradAccum, w.LoRARank, w.TP
+	a.extra.ContextLen, a.extra.Sequences, a.extra.GenTokens = w.ContextLen, w.Sequences, w.GenTokens
+	a.extra.LoRATargets, a.extra.MFU = slices.Clone(w.LoRATargets), w.MFU
+
+	s := &c.Search
+	known := providers(cat)
+	a.Providers = nil
+	for _, p := range s.Providers {
+		if slices.Contains(known, p) {
+			a.Providers = append(a.Providers, p)
+		} else {
+			a.extra.ExtraProviders = append(a.extra.ExtraProviders, p)
+		}
+	}
+	a.Regions = slices.Clone(s.Regions)
+	if s.Pricing != "" {
+		a.Pricing = s.Pricing
+	}
+	a.Budget = fmtFloatOrEmpty(s.BudgetMonth)
+	if s.HoursPerMonth > 0 {
+		a.Hours = fmtFloat(s.HoursPerMonth)
+	}
+	a.Deadline = fmtFloatOrEmpty(s.DeadlineHours)
+	a.PrecisionFallback = s.AllowPrecisionFallback
+	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
+	a.fill.batch, a.fill.length = a.Batch, a.Length
+	a.fill.ckpt, a.fill.flash = a.Checkpointing, a.Flash
+	a.reconcile(cat, nil)
+	return a
+}
+
+func fmtInt(v int) string {
+	if v == 0 {
+		return ""
+	}
+	return strconv.Itoa(v)
+}
+
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+func fmtFloatOrEmpty(v float64) string {
+	if v == 0 {
+		return ""
+	}
+	return fmtFloat(v)
+}
+
+// fmtCount writes a count so that ParseQuantity reads it back exactly:
+// 20M, 1.28M, 7B, 88000.
+func fmtCount(v float64) string {
+	if v == 0 {
+		return ""
+	}
+	for _, s := range []struct {
+		suffix string
+		m      float64
+	}{{"T", 1e12}, {"B", 1e9}, {"M", 1e6}, {"k", 1e3}} {
+		if v >= s.m {
+			x := v / s.m
+			if t := fmtFloat(x); len(t) <= 5 {
+				if back, err := model.ParseQuantity(t + s.suffix); err == nil && back == v {
+					return t + s.suffix
+				}
+			}
+		}
+	}
+	return fmtFloat(v)
+}
+
+// arch returns the architecture the model answer names, or false when it
+// is not known yet (a custom shape being typed, a config.json not read).
+func (a *answers) arch(cat *model.Catalog) (model.Architecture, bool) {
+	switch a.Model {
+	case modelCustom:
+		m, err := a.custom()
+		if err != nil {
+			return model.Architecture{}, false
+		}
+		return m.Architecture(), true
+	case modelHF:
+		if a.hf.path != "" && a.hf.path == a.hfPath() {
+			return a.hf.arch, true
+		}
+		return model.Architecture{}, false
+	}
+	m, err := cat.Model(a.Model)
+	if err != nil {
+		return model.Architecture{}, false
+	}
+	return *m, true
+}
+
+// vision reports whether the model takes images (Length is pixels).
+func (a *answers) vision(cat *model.Catalog) bool {
+	m, ok := a.arch(cat)
+	return ok && m.Family.Vision()
+}
+
+// precision is the precision asked for the task's kind.
+func (a *answers) precision() model.Precision {
+	if a.Task.Training() {
+		return a.TrainPrecision
+	}
+	return a.InferPrecision
+}
+
+// reconcile keeps dependent answers consistent after any change: the
+// batch and length follow the model's defaults until edited (and reset
+// when the input switches between tokens and pixels); checkpointing
+// follows the task and flash attention the framework until toggled; the
+// regions drop those no chosen provider has. focused is the answer being
+// edited, never rewritten under the cursor.
+func (a *answers) reconcile(cat *model.Catalog, focused *string) {
+	m, ok := a.arch(cat)
+	modelKey := a.Model
+	if a.Model == modelHF {
+		modelKey += ":" + a.hf.path
+	}
+	if ok && modelKey != a.fill.modelKey {
+		w := model.Workload{Model: m, Task: a.Task}
+		w.Defaults()
+		batch, length := fmtInt(w.MicroBatch), fmtInt(w.SeqLen)
+		vision := m.Family.Vision()
+		if vision {
+			length = fmtInt(w.ImageSize)
+		}
+		if focused != &a.Batch && (a.Batch == a.fill.batch || a.Batch == "") {
+			a.Batch = batch
+		}
+		if focused != &a.Length && (a.Length == a.fill.length || a.Length == "" || vision != a.fill.vision) {
+			a.Length = length
+		}
+		if !slices.Contains(unitOptions(vision), a.DatasetUnit) {
+			a.DatasetUnit = unitOptions(vision)[0]
+		}
+		a.fill.modelKey, a.fill.batch, a.fill.length, a.fill.vision = modelKey, batch, length, vision
+	}
+	if a.Task != a.fill.task {
+		def := a.Task == model.TaskQLoRA // PEFT turns checkpointing on for k-bit training
+		if a.fill.task == "" || a.Checkpointing == a.fill.ckpt {
+			a.Checkpointing = def
+		}
+		a.fill.task, a.fill.ckpt = a.Task, def
+	}
+	if a.Framework != a.fill.framework {
+		def := a.Framework == model.PyTorch // SDPA picks a fused kernel by default
+		if a.fill.framework == "" || a.Flash == a.fill.flash {
+			a.Flash = def
+		}
+		a.fill.framework, a.fill.flash = a.Framework, def
+	}
+	if !slices.Contains(model.TrainingPrecisions, a.TrainPrecision) {
+		a.TrainPrecision = model.TrainingPrecisions[0]
+	}
+	if !slices.Contains(model.InferencePrecisions, a.InferPrecision) {
+		a.InferPrecision = model.InferencePrecisions[0]
+	}
+	a.Regions = pruneRegions(cat, a.Providers, a.Regions)
+}
+
+// providers lists the catalog's providers, sorted.
+func providers(cat *model.Catalog) []string {
+	seen := map[string]bool{}
+	var out []string
+	for i := range cat.Instances {
+		p := cat.Instances[i].Provider
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// regionsOf lists the regions where the chosen providers (all but
+// marketplaces when none is chosen) have a priced GPU instance, sorted,
+// each with the providers that have it.
+func regionsOf(cat *model.Catalog, chosen []string) (names []string, by map[string][]string) {
+	by = map[string][]string{}
+	for i := range cat.Instances {
+		in := &cat.Instances[i]
+		if in.Retired != "" {
+			continue
+		}
+		if len(chosen) == 0 && slices.Contains(model.MarketplaceProviders, in.Provider) ||
+			len(chosen) > 0 && !slices.Contains(chosen, in.Provider) {
+			continue
+		}
+		for _, p := range in.Prices {
+			if !slices.Contains(by[p.Region], in.Provider) {
+				by[p.Region] = append(by[p.Region], in.Provider)
+			}
+		}
+	}
+	for r := range by {
+		names = append(names, r)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, b := strings.ToLower(names[i]), strings.ToLower(names[j])
+		if a != b {
+			return a < b
+		}
+		return names[i] < names[j]
+	})
+	return names, by
+}
+
+// isRegionPattern reports whether r is a prefix pattern ("europe-",
+// "us*") rather than a region name; patterns are kept as typed.
+func isRegionPattern(r string) bool { return strings.HasSuffix(r, "-") || strings.HasSuffix(r, "*") }
+
+// pruneRegions keeps the regions the chosen providers have, and patterns,
+// so a region choice is never stale after the providers change.
+func pruneRegions(cat *model.Catalog, chosen, regions []string) []string {
+	if len(regions) == 0 {
+		return regions
+	}
+	_, by := regionsOf(cat, chosen)
+	out := regions[:0:0]
+	for _, r := range regions {
+		if _, ok := by[r]; ok || isRegionPattern(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// parse errors name the question, say what is valid and quote the input.
+func parseWhole(label, s string, lo, hi int) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	v, err := model.ParseQuantity(s)
+	if err != nil || v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
+		return 0, fmt.Errorf("%s: want a whole number from %d to %d, got %q", label, lo, hi, s)
+	}
+	return int(v), nil
+}
+
+// Upper limits of counts, as model.Workload.Validate has them: beyond
+// them a count is a typo.
+const (
+	maxDataset = 1e18 // samples or tokens per epoch
+	maxParams  = model.MaxParams
+)
+
+func parseCount(label, s string, hi float64) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	v, err := model.ParseQuantity(s)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%s: want a count such as 20M, 88k or 1.2B, got %q", label, s)
+	}
+	if v > hi {
+		return 0, fmt.Errorf("%s: want at most %s, got %q", label, model.FormatCount(hi), s)
+	}
+	return v, nil
+}
+
+func parsePositive(label, s string, hi float64) (float64, error) {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "$"))
+	if s == "" {
+		return 0, nil
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+	if err != nil || !(v > 0) || v > hi {
+		return 0, fmt.Errorf("%s: want a number above 0 and at most %g, got %q", label, hi, s)
+	}
+	return v, nil
+}
+
+// validators for the form's inputs: the same parsers, so the form and
+// the panel never disagree about what is valid.
+func wholeValidator(label string, lo, hi int) func(string) error {
+	return func(s string) error { _, err := parseWhole(label, s, lo, hi); return err }
+}
+
+func countValidator(label string, hi float64) func(string) error {
+	return func(s string) error { _, err := parseCount(label, s, hi); return err }
+}
+
+func positiveValidator(label string, hi float64) func(string) error {
+	return func(s string) error { _, err := parsePositive(label, s, hi); return err }
+}
+
+func gpusValidator(s string) error {
+	if strings.EqualFold(strings.TrimSpace(s), "auto") {
+		return nil
+	}
+	_, err := parseWhole("GPUs", s, 1, 1<<17)
+	if err != nil {
+		return fmt.Errorf("GPUs: want auto or a whole number such as 8, got %q", s)
+	}
+	return nil
+}
+
+func (a *answers) custom() (*model.CustomModel, error) {
+	var errs []error
+	whole := func(label, s string) int {
+		v, err := parseWhole(label, s, 0, 1<<24)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		return v
+	}
+	m := &model.CustomModel{Family: a.extra.Family, KVHeads: a.extra.KVHeads, FFN: a.extra.FFN}
+	var err error
+	if m.Params, err = parseCount("parameters", a.Params, maxParams); err != nil {
+		errs = append(errs, err)
+	}
+	if !a.extra.CustomParamsOnly {
+		m.Layers, m.Hidden, m.Heads, m.Vocab = whole("layers", a.Layers), whole("hidden size", a.Hidden), whole("heads", a.Heads), whole("vocabulary", a.Vocab)
+	}
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return m, nil // Params, when given, wins over the shape's count
+}
+
+// config turns the answers into the file's form. The error is the first
+// answer that does not parse, in words for the panel.
+func (a *answers) config() (model.Config, error) {
+	var c model.Config
+	w := &c.Workload
+	w.Framework, w.Task, w.Optimizer = a.Framework, a.Task, a.Optimizer
+	w.Precision = a.precision()
+	if !a.Task.Training() {
+		w.Optimizer = ""
+	}
+	switch a.Model {
+	case modelCustom:
+		m, err := a.custom()
+		if err != nil {
+			return c, err
+		}
+		w.Custom = m
+	case modelHF:
+		if strings.TrimSpace(a.HFPath) == "" {
+			return c, fmt.Errorf("config.json: give the path of a Hugging Face config.json (file or directory)")
+		}
+		w.HFConfig = a.hfPath()
+	default:
+		w.Model = a.Model
+	}
+	var err error
+	if w.BatchSize, err = parseWhole(a.batchLabel(), a.Batch, 1, 1<<20); err != nil {
+		return c, err
+	}
+	length, err := parseWhole("length", a.Length, 1, 1<<24)
+	if !a.fill.vision && strings.TrimSpace(a.Length) != "" { // tokens: 8k is 8192, as model cards say
+		if length, err = model.ParseTokens(a.Length); err == nil && (length < 1 || length > 1<<24) {
+			err = errors.New("out of range")
+		}
+	}
+	if err != nil {
+		return c, fmt.Errorf("%s: want a whole number from 1 to 16777216 such as 2048 or 8k (8192), got %q", a.lengthLabel(), a.Length)
+	}
+	if a.fill.vision {
+		w.ImageSize = length
+	} else {
+		w.SeqLen = length
+	}
+	w.Checkpointing, w.FlashAttention = model.Bool(a.Checkpointing), model.Bool(a.Flash)
+	n, err := parseCount(a.datasetLabel(), a.Dataset, maxDataset)
+	if err != nil {
+		return c, err
+	}
+	switch {
+	case !a.Task.Training(): // requests to serve, each once
+		w.DatasetSamples, w.Epochs = n, 1
+	case a.DatasetUnit == unitTokens:
+		w.DatasetTokens = n
+	default:
+		w.DatasetSamples = n
+	}
+	if a.Task.Training() {
+		if w.Epochs, err = parsePositive("epochs", a.Epochs, 1e6); err != nil {
+			return c, err
+		}
+	}
+	switch a.Distribution {
+	case distSingle:
+		w.GPUs, w.Strategy = 1, model.Single
+	default:
+		if err := gpusValidator(a.GPUs); err != nil {
+			return c, err
+		}
+		if strings.EqualFold(strings.TrimSpace(a.GPUs), "auto") || strings.TrimSpace(a.GPUs) == "" {
+			w.AutoGPUs = true
+		} else {
+			w.GPUs, _ = parseWhole("GPUs", a.GPUs, 1, 1<<17)
+		}
+		w.Strategy = a.Strategy
+		c.Search.AllowMultiNode = a.Distribution == distMulti
+	}
+	x := &a.extra
+	w.GradAccum, w.LoRARank, w.TP, w.ContextLen, w.Sequences, w.GenTokens = x.GradAccum, x.LoRARank, x.TP, x.ContextLen, x.Sequences, x.GenTokens
+	w.LoRATargets, w.MFU = slices.Clone(x.LoRATargets), x.MFU
+	if !a.Task.Adapters() {
+		w.LoRARank, w.LoRATargets = 0, nil
+	}
+	if a.Task.Training() {
+		w.ContextLen, w.Sequences, w.GenTokens = 0, 0, 0
+	}
+
+	s := &c.Search
+	s.Providers = append(slices.Clone(a.Providers), x.ExtraProviders...)
+	s.Regions = slices.Clone(a.Regions)
+	s.Pricing, s.MaxPriceHour, s.Sort = a.Pricing, x.MaxPriceHour, x.Sort
+	s.AllowPrecisionFallback = a.PrecisionFallback
+	if s.BudgetMonth, err = parsePositive("monthly budget", a.Budget, 1e10); err != nil {
+		return c, err
+	}
+	if s.HoursPerMonth, err = parsePositive("hours per month", a.Hours, 744); err != nil {
+		return c, err
+	}
+	if s.DeadlineHours, err = parsePositive("deadline", a.Deadline, 1e7); err != nil {
+		return c, err
+	}
+	if len(s.Providers) == 0 {
+		s.Providers = nil
+	}
+	if len(s.Regions) == 0 {
+		s.Regions = nil
+	}
+	return c, nil
+}
+
+func (a *answers) batchLabel() string {
+	if a.Task == model.TaskInference {
+		return "concurrent sequences"
+	}
+	return "batch size"
+}
+
+// hfPath is the config.json path as read: trimmed, ~ expanded.
+func (a *answers) hfPath() string { return expandHome(strings.TrimSpace(a.HFPath)) }
+
+func (a *answers) datasetLabel() string {
+	if a.Task == model.TaskInference {
+		return "requests"
+	}
+	return "dataset size"
+}
+
+// unitOptions are the dataset units that apply: images for a vision
+// model, samples or tokens for the others.
+func unitOptions(vision bool) []string {
+	if vision {
+		return []string{unitImages}
+	}
+	return []string{unitSamples, unitTokens}
+}
+
+// expandHome expands a leading ~/ (or a lone ~) to the home directory, as
+// a shell would; other paths, and ~ when there is no home, stay as typed.
+func expandHome(path string) string {
+	if path != "~" && !strings.HasPrefix(path, "~/") {
+		return path
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return path
+	}
+	return filepath.Join(home, path[1:])
+}
+
+func (a *answers) lengthLabel() string {
+	switch {
+	case a.fill.vision:
+		return "image size"
+	case a.Task == model.TaskInference:
+		return "context length"
+	}
+	return "sequence length"
+}
+
+// key identifies everything the estimate and the offers depend on, so
+// that an unchanged key skips the recompute.
+func (a *answers) key() string {
+	return fmt.Sprintf("%v", *a)
+}
+
+// shapeError says what is wrong with a custom shape's heads, in the
+// configurator's words (it asks for no head_dim).
+func (a *answers) shapeError() error {
+	hidden, err1 := parseWhole("hidden size", a.Hidden, 0, 1<<20)
+	heads, err2 := parseWhole("heads", a.Heads, 0, 1<<14)
+	if err1 == nil && err2 == nil && hidden > 0 && heads > 0 && hidden%heads != 0 {
+		return fmt.Errorf("hidden size %d is not a multiple of %d heads: hidden must be a multiple of heads", hidden, heads)
+	}
+	return nil
+}
+
+// customError is the custom model's first problem as a whole (a shape
+// whose count is out of range, params with no shape), or nil.
+func (a *answers) customError(cat *model.Catalog) error {
+	if err := a.shapeError(); err != nil {
+		return err
+	}
+	m, err := a.custom()
+	if err != nil {
+		return err
+	}
+	arch := m.Architecture()
+	if err := arch.Validate(); err != nil {
+		return fmt.Errorf("custom model: %s", errText(err))
+	}
+	return adapterError(a, cat)
+}
+
+// adapterError says when the task trains adapters (LoRA, QLoRA) but the
+// model has no transformer layers to put them in, or nil.
+func adapterError(a *answers, cat *model.Catalog) error {
+	if !a.Task.Adapters() {
+		return nil
+	}
+	m, ok := a.arch(cat)
+	if !ok || m.HasShape() {
+		return nil
+	}
+	name := m.Name
+	if name == "" {
+		name = "this model"
+	}
+	if m.Family.Transformer() {
+		return fmt.Errorf("%s needs %s's shape (layers, hidden, heads) to place adapters: give it, or go back (esc) and choose full fine-tune", a.Task, name)
+	}
+	return fmt.Errorf("%s puts adapters in a transformer's layers; %s is a %s: pick a transformer, or go back (esc) and choose full fine-tune",
+		a.Task, name, m.Family)
+}

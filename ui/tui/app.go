@@ -1,0 +1,689 @@
+package tui
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// Layout limits: below minWidth × minHeight the screen asks for more
+// room; from wideWidth the panel sits beside the form, else under it.
+const (
+	minWidth, minHeight = 60, 20
+	wideWidth           = 100
+)
+
+// screen is what fills the body.
+type screen int
+
+const (
+	screenWizard screen = iota // the questions and the live panel
+	screenOffers               // the table of all offers
+	screenDetail               // one offer
+)
+
+// crashInfo is a panic caught in Update, View or a command; Run reports it
+// after the terminal is restored.
+type crashInfo struct {
+	value any
+	stack []byte
+}
+
+// crashBox holds the first crash; shared by pointer across model copies,
+// since View's copy is thrown away.
+type crashBox struct{ info *crashInfo }
+
+// app is the configurator's root model, the only tea.Model: it routes keys
+// to the focused component, sizes to all, results to the panel and table.
+type app struct {
+	cat    *model.Catalog
+	opts   Options
+	a      *answers
+	st     *report.Styles
+	theme  *huh.Theme
+	keys   keyMap
+	wiz    *wizard
+	panel  panel
+	offers offersView
+	detail detailView
+	dialog *dialog
+	footer footer
+
+	screen        screen
+	formErr       bool // the footer shows a field's error
+	width, height int
+	sized         bool // a window size arrived
+	fullHelp      bool
+
+	seq      int     // of the last recompute started
+	lastKey  string  // answers the last recompute was for
+	res      *result // the last result applied
+	savedKey string  // answers at start or at the last export
+	async    bool    // recompute in a command (false in tests)
+	hf       *hfReader
+	crash    *crashBox
+}
+
+// newApp builds the configurator with answers from opts.Config or the
+// defaults, and computes the first estimate synchronously so that the
+// first frame already shows an answer.
+func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme *huh.Theme) app {
+	cat.Index() // before any command goroutine reads the lookup tables
+	a := defaultAnswers(cat)
+	if opts.Config != nil {
+		a = answersFromConfig(cat, opts.Config)
+	}
+	m := app{cat: cat, opts: opts, a: a, st: st, theme: theme, keys: defaultKeys(), async: true,
+		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}}
+	m.width, m.height = 100, 30 // until the terminal says
+	m.wiz = newWizard(a, cat, m.hf.check(), theme, 50, 20)
+	m.panel = panel{st: st, cache: &panelCache{}}
+	m.offers = newOffersView(st, m.keys.Table)
+	m.detail = newDetailView(st, m.keys.Table)
+	m.footer = newFooter(st)
+	m.lastKey = a.key()
+	m.savedKey = m.lastKey
+	cfg, err := a.config()
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				m.recordCrash(r) // reported by Run; the program quits at once
+				m.res = &result{err: fmt.Errorf("internal error: %v", r)}
+			}
+		}()
+		m.res = compute(cat, cfg, err, m.hf, 0)
+	}()
+	m.apply(m.res)
+	if m.learnHF(m.res) {
+		// Opened with a config.json: the file's batch and length stand;
+		// the model's defaults apply from the next change of model on.
+		m.a.fill.modelKey = modelHF + ":" + m.a.hf.path
+		m.a.fill.vision = m.a.hf.arch.Family.Vision()
+		m.lastKey = m.a.key()
+		m.savedKey = m.lastKey
+	}
+	m.layout()
+	return m
+}
+
+func (m app) Init() tea.Cmd {
+	if m.crash.info != nil {
+		return tea.Quit
+	}
+	return m.wiz.form.Init()
+}
+
+// Update handles one message. A panic here is caught: the program quits
+// cleanly and Run reports it.
+func (m app) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
+	defer func() {
+		if r := recover(); r != nil {
+			m.recordCrash(r)
+			res, cmd = m, tea.Quit
+		}
+	}()
+	if m.crash.info != nil {
+		return m, tea.Quit
+	}
+	res, cmd = m.update(msg)
+	next := res.(app)
+	next.layout() // cheap when nothing changed size
+	return next, cmd
+}
+
+func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height, m.sized = msg.Width, msg.Height, true
+		m.layout()
+		return m, nil
+	case resultMsg:
+		if msg.res.seq != m.seq { // older results are stale: dropped
+			return m, nil
+		}
+		m.apply(msg.res)
+		if m.learnHF(msg.res) { // a config.json was read: its model's defaults
+			m.afterForm()
+			return m, m.recompute()
+		}
+		return m, nil
+	case crashMsg:
+		if m.crash.info == nil {
+			m.crash.info = msg.info
+		}
+		return m, tea.Quit
+	case exportedMsg:
+		m.dialog = nil
+		m.savedKey = m.a.key()
+		m.footer.say("exported to "+msg.path, false)
+		m.layout()
+		return m, nil
+	case fileExistsMsg:
+		m.footer.say("", false)
+		if m.dialog != nil {
+			m.dialog.path = msg.path
+			m.dialog.askOverwrite(m.theme)
+			return m, m.dialog.init()
+		}
+		return m, nil
+	case exportErrMsg:
+		m.footer.say("", false)
+		if m.dialog != nil {
+			old := m.dialog
+			m.dialog = old.again(m.theme)
+			m.dialog.err = msg.err
+			return m, m.dialog.toName()
+		}
+		m.footer.say(errText(msg.err), true)
+		return m, nil
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	// Other messages are huh's own (field updates, options loaded, page
+	// moves): they belong to the dialog while one is open, else the form.
+	if m.dialog != nil {
+		return m.dialogDone(m.dialog.update(msg))
+	}
+	return m.updateForm(msg)
+}
+
+func (m app) recordCrash(r any) {
+	if m.crash.info == nil {
+		m.crash.info = &crashInfo{value: r, stack: debug.Stack()}
+	}
+}
+
+// key routes a key: dialogs first, then the keys that work everywhere,
+// then the screen's own.
+func (m app) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.tooSmall() {
+		if msg.String() == "ctrl+c" || msg.String() == "q" {
+			return m, tea.Quit // nothing can be asked on a screen this small
+		}
+		return m, nil
+	}
+	if m.dialog != nil {
+		return m.dialogKey(msg)
+	}
+	typing := m.screen == screenWizard && m.wiz.typing()
+	switch {
+	case msg.String() == "ctrl+c" || key.Matches(msg, m.keys.Quit) && !typing:
+		if m.a.key() == m.savedKey {
+			return m, tea.Quit
+		}
+		m.dialog = newQuitDialog(m.theme, m.dialogWidth())
+		return m, m.dialog.init()
+	case key.Matches(msg, m.keys.Export):
+		return m.openExport()
+	case key.Matches(msg, m.keys.Help) && !typing:
+		m.fullHelp = !m.fullHelp
+		m.layout()
+		return m, nil
+	}
+	switch m.screen {
+	case screenOffers:
+		switch {
+		case key.Matches(msg, m.keys.Back):
+			return m.toWizard()
+		case key.Matches(msg, m.keys.Open):
+			if o := m.offers.selected(); o != nil {
+				m.footer.say("", false)
+				m.screen = screenDetail
+				m.detail.show(o, m.res, m.cat.AsOf)
+				m.layout()
+			}
+			return m, nil
+		case key.Matches(msg, m.keys.Sort):
+			m.a.extra.Sort = m.offers.nextSort()
+			m.offers.sort = m.a.extra.Sort
+			m.footer.say("sorting by "+string(m.a.extra.Sort)+"…", false)
+			return m, m.recompute()
+		case key.Matches(msg, m.keys.Provider):
+			m.offers.cycleProvider()
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.offers, cmd = m.offers.update(msg)
+		return m, cmd
+	case screenDetail:
+		if key.Matches(msg, m.keys.Back) {
+			m.screen = screenOffers
+			m.layout()
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.detail, cmd = m.detail.update(msg)
+		return m, cmd
+	}
+	switch {
+	case key.Matches(msg, m.keys.Offers):
+		return m.toOffers()
+	case msg.String() == "esc" && !m.filtering():
+		if err := m.wiz.backError(true); err != nil {
+			return m.backAnyway(err)
+		}
+		cmd := m.wiz.form.PrevGroup()
+		m.afterForm()
+		return m, tea.Batch(cmd, m.recompute())
+	case m.wiz.isPrev(msg) && !m.filtering():
+		if err := m.wiz.backError(m.wiz.onFirstField()); err != nil {
+			return m.refuseBack(err)
+		}
+	}
+	return m.updateForm(msg)
+}
+
+// refuseBack keeps the focus on an invalid answer and says why the form
+// does not move back: huh would blur the field and then refuse to leave
+// the page, leaving no field focused.
+func (m app) refuseBack(err error) (tea.Model, tea.Cmd) {
+	m.footer.say("✗ "+err.Error()+"; fix it, or esc goes back keeping it", true)
+	m.formErr = true
+	return m, nil
+}
+
+// backAnyway goes to the previous page although an answer on this one
+// is invalid (huh refuses to leave such a page): the form is rebuilt on
+// the previous page, the answer stays as typed, and the panel and the
+// footer say what to fix (export waits for it).
+func (m app) backAnyway(err error) (tea.Model, tea.Cmd) {
+	target := -1
+	for i := m.wiz.focusedPage() - 1; i >= 0; i-- {
+		if p := m.wiz.pages[i]; p.hide == nil || !p.hide() {
+			target = i
+			break
+		}
+	}
+	if target < 0 {
+		return m.refuseBack(err)
+	}
+	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height)
+	cmd := m.wiz.form.Init()
+	for range m.wiz.pages {
+		if m.wiz.focusedPage() >= target {
+			break
+		}
+		cmd = tea.Batch(cmd, m.wiz.form.NextGroup())
+	}
+	m.afterForm()
+	m.footer.say("✗ "+err.Error()+" (kept as typed: fix it before exporting)", true)
+	m.formErr = true
+	m.layout()
+	return m, cmd
+}
+
+// filtering reports whether esc belongs to the focused field (closing
+// or clearing a search), not to us.
+func (m app) filtering() bool {
+	if _, ok := m.wiz.form.GetFocusedField().(*huh.Input); ok {
+		return false
+	}
+	return m.wiz.typing()
+}
+
+func (m app) dialogKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	d := m.dialog
+	if msg.String() == "ctrl+c" && d.kind == dialogQuit {
+		return m, tea.Quit // asked twice
+	}
+	if msg.String() == "esc" || msg.String() == "ctrl+c" {
+		if d.kind == dialogExportOverwrite { // back to the name, keeping it
+			m.dialog = d.again(m.theme)
+			return m, m.dialog.toName()
+		}
+		m.dialog = nil
+		m.wiz.regionGen++ // options computed while the dialog was open were not delivered
+		m.layout()
+		return m, refresh
+	}
+	return m.dialogDone(d.update(msg))
+}
+
+// dialogDone acts on an answered dialog; the form answers on huh's own
+// messages (a page move after enter), not only on keys.
+func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	d := m.dialog
+	if !d.done() {
+		return m, cmd
+	}
+	switch d.kind {
+	case dialogQuit:
+		if d.quit {
+			return m, tea.Quit
+		}
+		m.dialog = nil
+		m.layout()
+		return m, nil
+	case dialogExportOverwrite:
+		if d.overwrite {
+			m.footer.say("writing "+d.path+"…", false)
+			return m, writeConfig(d.path, d.out, d.perm(), true)
+		}
+		m.dialog = d.again(m.theme)
+		return m, m.dialog.toName()
+	}
+	out, path, perm, err := d.payload()
+	if err != nil {
+		m.footer.say("", false) // an "exported to" from before would mislead
+		m.dialog = d.again(m.theme)
+		m.dialog.err = err
+		return m, m.dialog.init()
+	}
+	d.path, d.out = path, out
+	m.footer.say("writing "+path+"…", false)
+	return m, writeConfig(path, out, perm, false)
+}
+
+// openExport opens the export dialog for the offer in view (or the best).
+func (m app) openExport() (tea.Model, tea.Cmd) {
+	var picked *model.Offer
+	switch m.screen {
+	case screenOffers:
+		picked = m.offers.selected()
+	case screenDetail:
+		picked = m.detail.offer
+	}
+	data, err := exportConfig(m.a, m.res, picked, m.cat.AsOf)
+	if err != nil {
+		m.footer.say(errText(err), true)
+		return m, nil
+	}
+	path := m.opts.ConfigPath
+	if path == "" {
+		path = defaultExport
+	}
+	if picked == nil {
+		picked = m.res.best()
+	}
+	m.dialog = newExportDialog(path, data, picked, launch.FormatTOML, m.theme, m.dialogWidth())
+	return m, m.dialog.init()
+}
+
+func (m app) dialogWidth() int { return max(min(m.width-8, 64), 20) }
+
+// toOffers shows the table of all offers.
+func (m app) toOffers() (tea.Model, tea.Cmd) {
+	m.screen = screenOffers
+	m.offers.setResult(m.res)
+	m.offers.where = m.invalidPage()
+	m.layout()
+	return m, nil
+}
+
+// toWizard returns to the questions. A completed form is rebuilt at its
+// last page (huh forms do not reopen), with every answer kept.
+func (m app) toWizard() (tea.Model, tea.Cmd) {
+	m.screen = screenWizard
+	m.footer.say("", false)
+	var cmd tea.Cmd
+	if m.wiz.form.State != huh.StateNormal {
+		m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height)
+		cmd = m.wiz.form.Init()
+		m.wiz.skipToEnd()
+	}
+	m.layout()
+	return m, cmd
+}
+
+// updateForm passes msg to the form, then keeps the answers consistent
+// and starts a recompute if they changed.
+func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
+	page, state := m.wiz.focusedPage(), m.wiz.form.State
+	f, cmd := m.wiz.form.Update(msg)
+	m.wiz.form = f.(*huh.Form)
+	m.afterForm()
+	// A page whose check fails is not left forward: the form steps back
+	// to it (the check reads the value huh sets on leaving, so it runs
+	// after the move). Pages with a check are never the last.
+	var checkErr error
+	if p := m.wiz.pages[page]; p.check != nil && m.wiz.focusedPage() > page {
+		if checkErr = p.check(); checkErr != nil {
+			for range m.wiz.pages {
+				if m.wiz.focusedPage() <= page {
+					break
+				}
+				cmd = tea.Batch(cmd, m.wiz.form.PrevGroup())
+			}
+			m.afterForm()
+		}
+	}
+	// A field's error shows in the footer, which is always on screen (huh
+	// puts it under the page, which a short terminal cuts off).
+	if errs := m.wiz.form.Errors(); len(errs) > 0 || checkErr != nil {
+		if checkErr == nil {
+			checkErr = errs[0]
+		}
+		m.footer.say("✗ "+checkErr.Error(), true)
+		m.formErr = true
+	} else if _, key := msg.(tea.KeyMsg); m.formErr && key { // the next key clears it
+		m.footer.say("", false)
+		m.formErr = false
+	}
+	if m.wiz.regionsChanged {
+		m.wiz.regionsChanged = false
+		cmd = tea.Batch(cmd, refresh)
+	}
+	if state == huh.StateNormal && m.wiz.form.State == huh.StateCompleted { // enter on the last question (once: later messages find it completed)
+		m.footer.say("every question answered: these are all the offers", false)
+		next, c := m.toOffers()
+		return next, tea.Batch(cmd, c, m.recompute())
+	}
+	return m, tea.Batch(cmd, m.recompute())
+}
+
+// refresh sends refreshMsg: the form's fields see the answers just
+// reconciled (the region list follows the providers at once).
+func refresh() tea.Msg { return refreshMsg{} }
+
+// afterForm reconciles dependent answers (model defaults, stale regions)
+// and shows changed answers in their inputs.
+func (m *app) afterForm() {
+	var focused *string
+	f := m.wiz.form.GetFocusedField()
+	for _, b := range m.wiz.inputs {
+		if huh.Field(b.field) == f {
+			focused = b.value
+		}
+	}
+	m.a.reconcile(m.cat, focused)
+	m.wiz.sync()
+}
+
+// recompute starts a recompute when the answers changed; results come
+// back as resultMsg tagged with the sequence number.
+func (m *app) recompute() tea.Cmd {
+	k := m.a.key()
+	if k == m.lastKey {
+		return nil
+	}
+	m.lastKey = k
+	m.seq++
+	cfg, err := m.a.config()
+	seq, cat, hf := m.seq, m.cat, m.hf
+	if !m.async {
+		r := compute(cat, cfg, err, hf, seq)
+		m.apply(r)
+		if m.learnHF(r) {
+			m.afterForm()
+			return m.recompute()
+		}
+		return nil
+	}
+	m.panel.pending = true
+	return func() (msg tea.Msg) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = crashMsg{&crashInfo{value: r, stack: debug.Stack()}}
+			}
+		}()
+		return resultMsg{compute(cat, cfg, err, hf, seq)}
+	}
+}
+
+// learnHF keeps the architecture a recompute read from the config.json
+// the answers name, and reports whether it is new.
+func (m *app) learnHF(r *result) bool {
+	path := r.cfg.Workload.HFConfig
+	if m.a.Model != modelHF || path == "" || path != m.a.hfPath() || r.err != nil || m.a.hf.path == path {
+		return false
+	}
+	m.a.hf.path, m.a.hf.arch = path, r.workload.Model
+	return true
+}
+
+// invalidPage names the first question page with an answer its field or
+// page check rejects ("question page 4 of 10: Batch and length"), or "".
+func (m app) invalidPage() string {
+	for i, p := range m.wiz.pages {
+		if p.hide != nil && p.hide() {
+			continue
+		}
+		err := m.wiz.pageError(i)
+		if err == nil && p.check != nil {
+			err = p.check()
+		}
+		if err != nil {
+			pos, total := m.wiz.position(i)
+			return fmt.Sprintf("question page %d of %d: %s", pos, total, p.title)
+		}
+	}
+	return ""
+}
+
+// apply shows a result in the panel and the offers table.
+func (m *app) apply(r *result) {
+	m.res = r
+	m.panel.res, m.panel.pending = r, false
+	if m.screen != screenWizard {
+		m.offers.setResult(r)
+		m.offers.where = m.invalidPage()
+		if m.footer.status != "" && strings.HasPrefix(m.footer.status, "sorting by") {
+			m.footer.say("", false)
+		}
+	}
+}
+
+func (m app) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
+
+func (m app) wide() bool { return m.width >= wideWidth }
+
+// layout sizes every component from the terminal size; it never hands
+// out negative sizes.
+func (m *app) layout() {
+	w, h := max(m.width, 1), max(m.height, 1)
+	m.keys.form = nil
+	switch {
+	case m.dialog != nil:
+		m.keys.form = m.dialog.form.KeyBinds()
+	case m.screen == screenWizard:
+		m.keys.form = m.wiz.form.KeyBinds()
+	}
+	wizard := m.screen == screenWizard
+	m.keys.forScreen(m.screen, wizard && m.wiz.typing(), wizard && m.filtering(), m.dialog != nil)
+	if _, err := m.a.config(); err != nil {
+		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)
+	}
+	if m.screen == screenOffers && len(m.offers.shown) == 0 {
+		for _, b := range []*key.Binding{&m.keys.Open, &m.keys.Sort, &m.keys.Provider} {
+			b.SetEnabled(false) // nothing to open, sort or filter
+		}
+	}
+	if m.screen == screenWizard && m.dialog == nil {
+		if pos, _ := m.wiz.position(m.wiz.focusedPage()); pos <= 1 {
+			m.keys.Back.SetEnabled(false) // nothing before the first page
+		}
+	}
+	m.footer.setSize(w)
+	bodyH := max(h-1-m.footer.height(m.keys, m.fullHelp), 1)
+	if m.wide() {
+		formW := min(max(w*2/5, 44), 64)
+		m.wiz.setSize(formW, bodyH)
+		m.panel.setSize(w-formW-1, bodyH)
+	} else {
+		panelH := min(max(bodyH*2/5, 8), bodyH)
+		m.wiz.setSize(w, max(bodyH-panelH, 1))
+		m.panel.setSize(w, panelH)
+	}
+	m.offers.setSize(w, bodyH)
+	m.detail.setSize(w, bodyH, m.res, m.cat.AsOf)
+}
+
+// View draws the screen: header, body, footer; every line fits the
+// terminal's width.
+func (m app) View() (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			m.recordCrash(r)
+			out = "gpuplan hit an internal error; press any key to quit and see the report"
+		}
+	}()
+	if !m.sized && m.width == 0 {
+		return ""
+	}
+	if m.tooSmall() {
+		msg := fmt.Sprintf("terminal too small (needs at least %d×%d)\nnow %d×%d: enlarge it, or press q to quit", minWidth, minHeight, m.width, m.height)
+		// Wrapped, never cut: the message must be readable at any size.
+		text := lipgloss.NewStyle().Width(max(m.width, 1)).Align(lipgloss.Center).Render(msg)
+		return lipgloss.NewStyle().MaxHeight(max(m.height, 1)).Render(
+			lipgloss.Place(max(m.width, 1), max(m.height, 1), lipgloss.Center, lipgloss.Center, text))
+	}
+	header := m.header()
+	footer := m.footer.view(m.keys, m.fullHelp)
+	bodyH := max(m.height-1-lipgloss.Height(footer), 1)
+	var body string
+	switch {
+	case m.dialog != nil:
+		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Center, m.dialog.view(m.st))
+	case m.screen == screenOffers:
+		body = m.offers.view()
+	case m.screen == screenDetail:
+		body = m.detail.view()
+	case m.wide():
+		form := lipgloss.NewStyle().Width(m.wiz.width).Height(bodyH).MaxHeight(bodyH).Render(m.wiz.form.View())
+		body = lipgloss.JoinHorizontal(lipgloss.Top, form, " ", m.panel.view(false))
+	default:
+		formH := max(bodyH-m.panel.height, 1)
+		form := lipgloss.NewStyle().Width(m.width).Height(formH).MaxHeight(formH).Render(m.wiz.form.View())
+		body = lipgloss.JoinVertical(lipgloss.Left, form, m.panel.view(true))
+	}
+	body = lipgloss.NewStyle().Height(bodyH).MaxHeight(bodyH).Render(body)
+	view := lipgloss.JoinVertical(lipgloss.Left, header, body, footer)
+	return lipgloss.NewStyle().MaxWidth(m.width).MaxHeight(m.height).Render(view)
+}
+
+// header is the top line: where you are, and the catalog's date.
+func (m app) header() string {
+	left := m.st.Header.Render("gpuplan")
+	switch {
+	case m.dialog != nil && m.dialog.kind == dialogQuit:
+		left += m.st.Muted.Render(" · quit")
+	case m.dialog != nil:
+		left += m.st.Muted.Render(" · export")
+	case m.screen == screenWizard:
+		i := m.wiz.focusedPage()
+		pos, total := m.wiz.position(i)
+		left += m.st.Muted.Render(fmt.Sprintf(" · question page %d of %d: %s", pos, total, m.wiz.pages[i].title))
+	case m.screen == screenOffers:
+		left += m.st.Muted.Render(" · offers")
+	case m.screen == screenDetail && m.detail.offer != nil:
+		left += m.st.Muted.Render(" · offer " + m.detail.offer.Instance.Provider + " " + m.detail.offer.Instance.Type)
+	}
+	right := m.st.Muted.Render("catalog " + m.cat.AsOf)
+	if m.panel.pending {
+		right = m.st.Muted.Render("updating… ") + right
+	}
+	gap := m.width - lipgloss.Width(left) - lipgloss.Width(right)
+	if gap < 1 {
+		return report.Truncate(left, m.width)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}

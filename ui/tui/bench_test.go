@@ -1,0 +1,94 @@
+package tui
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/gpuplan/gpuplan/data"
+)
+
+// benchApp is the configurator on the embedded catalog at 120×40 on the
+// model page, recomputing in commands as in production.
+func benchApp(b *testing.B) app {
+	b.Helper()
+	m := start(b, newTestApp(b, embeddedCatalog(b), Options{}), size(120, 40), enter, enter)
+	m.async = true
+	return m
+}
+
+// BenchmarkKeystroke is one keystroke that changes the answers (the
+// highlighted model) through Update and View: the recompute is started
+// (its command is not run here; see BenchmarkRecompute).
+func BenchmarkKeystroke(b *testing.B) {
+	m := benchApp(b)
+	var tm tea.Model = m
+	keys := []tea.Msg{down, up}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		tm, _ = tm.Update(keys[i%2])
+		_ = tm.View()
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkKeystrokeCached is a keystroke that leaves the answers as
+// they were (the cursor moving in a text field): no recompute at all.
+func BenchmarkKeystrokeCached(b *testing.B) {
+	m := benchApp(b)
+	m = drive(b, m, enter, enter) // batch size input
+	var tm tea.Model = m
+	keys := []tea.Msg{tea.KeyMsg{Type: tea.KeyLeft}, tea.KeyMsg{Type: tea.KeyRight}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		tm, _ = tm.Update(keys[i%2])
+		_ = tm.View()
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkRecompute is the command a changed answer starts: estimate,
+// match against every offer of the embedded catalog, rank.
+func BenchmarkRecompute(b *testing.B) {
+	cat := embeddedCatalog(b)
+	m := newTestApp(b, cat, Options{})
+	cfg, err := m.a.config()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	cpu := cpuTime()
+	for b.Loop() {
+		compute(cat, cfg, nil, m.hf, 1)
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkFirstFrame is the start: build the configurator (first
+// estimate included), size it and draw the first frame. The catalog is
+// loaded once outside the loop; BenchmarkLoadCatalog measures that.
+func BenchmarkFirstFrame(b *testing.B) {
+	cat := embeddedCatalog(b)
+	st := testStyles()
+	b.ReportAllocs()
+	cpu := cpuTime()
+	for b.Loop() {
+		m := newApp(cat, Options{}, st, newTheme())
+		next, _ := m.Update(size(120, 40))
+		_ = next.View()
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkLoadCatalog is data.Load, the other part of the first frame.
+func BenchmarkLoadCatalog(b *testing.B) {
+	for b.Loop() {
+		if _, err := data.Load(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,285 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// dialog is a small huh form shown over the screen: the export's file
+// name and overwrite question, and the quit question.
+type dialog struct {
+	kind      dialogKind
+	form      *huh.Form
+	path      string        // export: the file name typed
+	format    launch.Format // export: what to write
+	overwrite bool          // export: the answer to "overwrite?"
+	quit      bool          // quit: the answer
+	err       error         // shown under the form; the answers are kept
+	data      []byte        // export: the configuration TOML
+	offer     *model.Offer  // export: the offer the launch formats are for; nil when none fits
+	out       []byte        // export: what is being written (data, or a launch file)
+	width     int
+	fields    []huh.Field // the form's fields (tests reach their cursors)
+	// tomlPath is the name the TOML gets by default; shownFormat the format
+	// the name was last set for: a name left at a format's default follows
+	// the format, so the input shows the file that will be written.
+	tomlPath    string
+	shownFormat launch.Format
+}
+
+type dialogKind int
+
+const (
+	dialogExportName dialogKind = iota
+	dialogExportOverwrite
+	dialogQuit
+)
+
+func dialogKeys() *huh.KeyMap {
+	k := huh.NewDefaultKeyMap()
+	k.Quit.SetEnabled(false)
+	k.Input.AcceptSuggestion.SetEnabled(false)
+	return k
+}
+
+// exportFormats are the export dialog's choices, as gpuplan export names them.
+var exportFormats = []huh.Option[launch.Format]{
+	huh.NewOption("gpuplan TOML (reopen with --config)", launch.FormatTOML),
+	huh.NewOption("SkyPilot task YAML", launch.FormatSkyPilot),
+	huh.NewOption("torchrun script", launch.FormatTorchrun),
+	huh.NewOption("docker run script", launch.FormatDocker),
+	huh.NewOption("Kubernetes Job / PyTorchJob", launch.FormatK8s),
+}
+
+// defaultNames are the file names a launch format gets when the name is
+// left at a default.
+var defaultNames = map[launch.Format]string{
+	launch.FormatSkyPilot: "./gpuplan-sky.yaml", launch.FormatTorchrun: "./gpuplan-torchrun.sh",
+	launch.FormatDocker: "./gpuplan-docker.sh", launch.FormatK8s: "./gpuplan-k8s.yaml",
+}
+
+// newExportDialog asks for the format and the file name; data is the
+// configuration TOML, offer the offer launch files are for (nil: none).
+func newExportDialog(path string, data []byte, offer *model.Offer, format launch.Format, theme *huh.Theme, width int) *dialog {
+	return newExportDialogNamed(path, "", data, offer, format, theme, width)
+}
+
+// newExportDialogNamed is newExportDialog with the name typed so far
+// ("": the format's default name).
+func newExportDialogNamed(tomlPath, name string, data []byte, offer *model.Offer, format launch.Format, theme *huh.Theme, width int) *dialog {
+	d := &dialog{kind: dialogExportName, path: name, data: data, offer: offer, format: format, width: width, tomlPath: tomlPath}
+	if d.format == "" {
+		d.format = launch.FormatTOML
+	}
+	d.shownFormat = d.format
+	if d.path == "" {
+		d.path = d.nameFor(d.format) // the TOML's name, or a launch format's own
+	}
+	sel := huh.NewSelect[launch.Format]().Title("Format").Options(exportFormats...).Value(&d.format).
+		Validate(func(f launch.Format) error {
+			if f != launch.FormatTOML && d.offer == nil {
+				return errors.New("no offer fits yet: only the TOML can be exported")
+			}
+			return nil
+		})
+	in := huh.NewInput().Title("Export to").Description("the file to write; ~ is your home").
+		Value(&d.path).Validate(func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("give a file name such as gpuplan.toml")
+		}
+		return nil
+	})
+	d.fields = []huh.Field{sel, in}
+	d.form = huh.NewForm(huh.NewGroup(sel, in)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(width)
+	return d
+}
+
+// again is a new name-and-format dialog with d's answers, after a failed
+// or declined write.
+func (d *dialog) again(theme *huh.Theme) *dialog {
+	return newExportDialogNamed(d.tomlPath, d.path, d.data, d.offer, d.format, theme, d.width)
+}
+
+// payload returns the file to write for the chosen format, its name and
+// permissions: the configuration TOML (with the offer's [launch] section),
+// or a launch file for the offer, as gpuplan export writes them.
+func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error) {
+	path, perm = expandHome(strings.TrimSpace(d.path)), d.perm()
+	if d.offer == nil || d.offer.Estimate == nil {
+		if d.format != launch.FormatTOML {
+			return nil, path, perm, errors.New("no offer fits: nothing to launch")
+		}
+		return d.data, path, perm, nil
+	}
+	plan, err := launch.NewPlan(d.offer.Estimate.Workload, d.offer, launch.Options{})
+	if err != nil {
+		return nil, path, perm, err
+	}
+	f, err := plan.Render(d.format)
+	if errors.Is(err, launch.ErrNoStack) && d.offer.GPU.Vendor == "amd" {
+		// The CLI's advice (--image) names a flag the configurator lacks.
+		return nil, path, perm, fmt.Errorf("%s is an AMD GPU: no CUDA build applies, so no %s can be written for it; "+
+			"export the gpuplan TOML instead, and write a ROCm image (such as rocm/pytorch) in your launch file", d.offer.GPU.Name, formatName(d.format))
+	}
+	if err != nil {
+		return nil, path, perm, err
+	}
+	if d.format == launch.FormatTOML {
+		f = append(append(append([]byte{}, d.data...), '\n'), f...)
+	}
+	return f, path, perm, nil
+}
+
+// askOverwrite turns the dialog into the overwrite question.
+func (d *dialog) askOverwrite(theme *huh.Theme) {
+	d.kind, d.overwrite, d.err = dialogExportOverwrite, false, nil
+	d.form = huh.NewForm(huh.NewGroup(
+		huh.NewConfirm().Title(report.Truncate("Overwrite "+d.path+"?", d.width-4)).
+			Description("it exists; no keeps it and asks for another name").
+			Affirmative("overwrite").Negative("no").Value(&d.overwrite),
+	)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(d.width)
+}
+
+// newQuitDialog asks before quitting with answers not exported.
+func newQuitDialog(theme *huh.Theme, width int) *dialog {
+	d := &dialog{kind: dialogQuit, width: width}
+	d.form = huh.NewForm(huh.NewGroup(
+		huh.NewConfirm().Title("Quit without exporting?").
+			Description("the answers changed since the last export; ctrl+e exports them").
+			Affirmative("quit").Negative("stay").Value(&d.quit),
+	)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(width)
+	return d
+}
+
+func (d *dialog) init() tea.Cmd { return d.form.Init() }
+
+// done reports whether the form was answered.
+func (d *dialog) done() bool { return d.form.State == huh.StateCompleted }
+
+func (d *dialog) update(msg tea.Msg) tea.Cmd {
+	f, cmd := d.form.Update(msg)
+	d.form = f.(*huh.Form)
+	if d.followFormat() {
+		f, c := d.form.Update(refreshMsg{}) // the page's view is built in Update: show the new name now
+		d.form, cmd = f.(*huh.Form), tea.Batch(cmd, c)
+	}
+	return cmd
+}
+
+// nameFor is the default file name of format f.
+func (d *dialog) nameFor(f launch.Format) string {
+	if n, ok := defaultNames[f]; ok {
+		return n
+	}
+	return d.tomlPath
+}
+
+// followFormat sets the name to the format's default when the format
+// changed and the name was the old format's default (a name typed by the
+// user stays), and shows it in the input; it reports a change of name.
+func (d *dialog) followFormat() (changed bool) {
+	if d.kind != dialogExportName || d.format == d.shownFormat {
+		return false
+	}
+	if strings.TrimSpace(d.path) == d.nameFor(d.shownFormat) {
+		changed = true
+		d.path = d.nameFor(d.format)
+		if in, ok := d.fields[1].(*huh.Input); ok {
+			empty := "" // through empty, so the cursor lands at the end
+			in.Value(&empty)
+			in.Value(&d.path)
+		}
+	}
+	d.shownFormat = d.format
+	return changed
+}
+
+// toName focuses the file name (after "no" to overwriting, or a failed
+// write: the format is already chosen).
+func (d *dialog) toName() tea.Cmd {
+	return tea.Batch(d.init(), d.form.NextField())
+}
+
+// formatName is how the dialog lists format f.
+func formatName(f launch.Format) string {
+	for _, o := range exportFormats {
+		if o.Value == f {
+			return o.Key
+		}
+	}
+	return string(f)
+}
+
+func (d *dialog) view(st *report.Styles) string {
+	title := map[dialogKind]string{dialogExportName: "Export", dialogExportOverwrite: "Export", dialogQuit: "Quit"}[d.kind]
+	body := st.Heading.Render(title) + "\n" + d.form.View()
+	if d.err != nil {
+		body += "\n" + lipgloss.NewStyle().Width(d.width).Render(st.Bad.Render("✗ "+d.err.Error()))
+	}
+	return st.Dialog.Render(body)
+}
+
+// writeConfig writes data to path in a command: no file I/O in Update.
+func writeConfig(path string, data []byte, perm fs.FileMode, overwrite bool) tea.Cmd {
+	return func() tea.Msg {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			abs = path
+		}
+		err = atomicfile.WriteFileAtomicMode(abs, data, perm, overwrite)
+		switch {
+		case errors.Is(err, atomicfile.ErrFileExists):
+			return fileExistsMsg{abs}
+		case err != nil:
+			return exportErrMsg{err}
+		}
+		return exportedMsg{abs}
+	}
+}
+
+// exportConfig is the file to write: the answers, the estimate and the
+// offer picked (the one in view, else the best).
+func exportConfig(a *answers, r *result, picked *model.Offer, asOf string) ([]byte, error) {
+	c, err := a.config()
+	if err != nil {
+		return nil, fmt.Errorf("fix the answers first: %w", err)
+	}
+	if picked == nil {
+		picked = r.best()
+	}
+	if r.ok() {
+		e := r.est
+		if picked != nil && picked.Estimate != nil {
+			e = picked.Estimate
+		}
+		c.Estimate = model.NewEstimateSummary(e)
+	}
+	if picked != nil {
+		c.Selection = model.NewSelection(picked, asOf)
+	}
+	b, err := model.EncodeConfig(&c)
+	if err != nil {
+		return nil, fmt.Errorf("cannot export: %w", err)
+	}
+	return b, nil
+}
+
+// perm is the permission of the file being written: scripts are executable.
+func (d *dialog) perm() fs.FileMode {
+	if d.format == launch.FormatTorchrun || d.format == launch.FormatDocker {
+		return 0o755
+	}
+	return 0o644
+}

@@ -1,0 +1,176 @@
+package tui
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+)
+
+func TestExportFormats(t *testing.T) {
+	cat := embeddedCatalog(t)
+	a, err := cat.Model("bert-large")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := model.Workload{Model: *a, Task: model.TaskFinetune, MicroBatch: 32, SeqLen: 384, DatasetSamples: 88000, Epochs: 2}
+	rec, err := model.Recommend(w, cat, model.Query{Providers: []string{"aws"}})
+	if err != nil || len(rec.Offers) == 0 {
+		t.Fatal(err, len(rec.Offers))
+	}
+	offer := &rec.Offers[0]
+	for _, tt := range []struct {
+		format launch.Format
+		name   string
+		want   string
+		perm   fs.FileMode
+	}{
+		{launch.FormatTOML, defaultExport, "[launch]", 0o644},
+		{launch.FormatSkyPilot, "./gpuplan-sky.yaml", "instance_type: " + offer.Instance.Type, 0o644},
+		{launch.FormatTorchrun, "./gpuplan-torchrun.sh", "torchrun", 0o755},
+		{launch.FormatDocker, "./gpuplan-docker.sh", "docker run --gpus all", 0o755},
+		{launch.FormatK8s, "./gpuplan-k8s.yaml", "nvidia.com/gpu", 0o644},
+	} {
+		d := newExportDialog(defaultExport, []byte("schema_version = 1\n"), offer, tt.format, newTheme(), 60)
+		out, path, perm, err := d.payload()
+		if err != nil || path != tt.name || perm != tt.perm || !strings.Contains(string(out), tt.want) {
+			t.Errorf("%s: path %s perm %v err %v; output lacks %q", tt.format, path, perm, err, tt.want)
+		}
+	}
+	d := newExportDialog(defaultExport, []byte("x"), nil, launch.FormatSkyPilot, newTheme(), 60)
+	if _, _, _, err := d.payload(); err == nil {
+		t.Error("a launch file without an offer was accepted")
+	}
+}
+
+// focusedIsName reports whether the export dialog's file name has the focus.
+func focusedIsName(m app) bool {
+	_, ok := m.dialog.form.GetFocusedField().(*huh.Input)
+	return m.dialog != nil && ok
+}
+
+// The export dialog shows the name it will write (a launch format's own
+// name follows the format), returns to the name after "no" to
+// overwriting or a failed write, expands ~, and a failed export clears
+// an "exported to" from before.
+func TestExportDialogName(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), ctrlE, down) // SkyPilot
+	if m.dialog.path != "./gpuplan-sky.yaml" || !strings.Contains(screenText(m), "> ./gpuplan-sky.yaml") {
+		t.Errorf("SkyPilot picked: name %q\n%s", m.dialog.path, screenText(m))
+	}
+	m = drive(t, m, up) // back to TOML
+	if m.dialog.path != defaultExport {
+		t.Errorf("TOML picked again: name %q", m.dialog.path)
+	}
+	m = drive(t, m, msgs(enter, replace("~/a.toml"), enter)...)
+	if _, err := os.Stat(filepath.Join(home, "a.toml")); err != nil || !strings.Contains(screenText(m), "exported to "+filepath.Join(home, "a.toml")) {
+		t.Fatalf("~/a.toml not written to the home directory: %v\n%s", err, screenText(m))
+	}
+	m = drive(t, m, msgs(ctrlE, enter, replace("~/a.toml"), enter)...) // the same name: exists
+	if m.dialog == nil || m.dialog.kind != dialogExportOverwrite {
+		t.Fatalf("no overwrite question:\n%s", screenText(m))
+	}
+	m = drive(t, m, runes("n"))
+	if !focusedIsName(m) {
+		t.Errorf("after no to overwriting the focus is not on the file name")
+	}
+	m = drive(t, m, msgs(replace(filepath.Join(home, "missing", "b.toml")), enter)...)
+	if m.dialog == nil || m.dialog.err == nil || !focusedIsName(m) {
+		t.Errorf("after a failed write: dialog error %v, name focused %v", m.dialog != nil && m.dialog.err != nil, m.dialog != nil && focusedIsName(m))
+	}
+	if strings.Contains(screenText(m), "exported to") {
+		t.Errorf("the footer still says exported after a failed export:\n%s", screenText(m))
+	}
+	m = drive(t, m, typed("x")...)
+	if !strings.HasSuffix(m.dialog.path, "b.tomlx") {
+		t.Errorf("typing after the error went to %q, not the name", m.dialog.path)
+	}
+}
+
+// Launch files for an AMD GPU: the dialog says no CUDA stack applies and
+// to export the TOML, naming no command-line flag.
+func TestExportAMDLaunch(t *testing.T) {
+	cat := testCatalog(t)
+	cat.Instances = append(cat.Instances, model.Instance{Provider: "amdcloud", Type: "mi300x.1", GPU: "mi300x", GPUCount: 1, VCPUs: 16,
+		MemoryGiB: 256, Prices: []model.RegionPrice{{Region: "us", OnDemandUSD: 0.01}}, Source: "fixture", AsOf: "2026-11-30"})
+	cat.Index()
+	m := start(t, newTestApp(t, cat, Options{}), size(120, 40))
+	m.a.Providers = []string{"amdcloud"}
+	m.recompute()
+	if b := m.res.best(); b == nil || b.GPU.Vendor != "amd" {
+		t.Fatalf("best offer %+v, want the AMD one (err %v)", b, m.res.recErr)
+	}
+	m = drive(t, m, ctrlE, down, enter, enter) // SkyPilot, the name
+	text := strings.Join(strings.Fields(strings.ReplaceAll(screenText(m), "║", " ")), " ")
+	if m.dialog == nil || m.dialog.err == nil || !strings.Contains(text, "AMD GPU") || !strings.Contains(text, "export the gpuplan TOML") || strings.Contains(text, "--image") {
+		t.Errorf("AMD SkyPilot export:\n%s", screenText(m))
+	}
+}
+
+// Trap: once every question was answered, any later message to the form
+// (a cursor blink after an export) set the footer back to "every
+// question answered", hiding "exported to".
+func TestExportedStaysSaid(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.toml")
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(120, 40)}, bertAnswers()...)...)
+	m = drive(t, m, msgs(ctrlE, enter, replace(path), enter)...)
+	m = drive(t, m, refreshMsg{})
+	if !strings.Contains(screenText(m), "exported to "+path) {
+		t.Errorf("a later message hid the export's status:\n%s", screenText(m))
+	}
+}
+
+// Trap: a zero price written for "unknown" and read back as "free".
+func TestExportWritesNoZeroPrice(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	m.a.Dataset = "" // no dataset: no job time or cost
+	m.recompute()
+	b, err := exportConfig(m.a, m.res, nil, "2026-11-30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	if strings.Contains(s, "job_cost_usd") || regexp.MustCompile(`= 0(\.0*)?\s`).MatchString(s) {
+		t.Errorf("unknown values written as zero:\n%s", s)
+	}
+	if !strings.Contains(s, `catalog_as_of = "2026-11-30"`) {
+		t.Errorf("catalog date not a quoted string:\n%s", s)
+	}
+	if _, err := model.DecodeConfig(b); err != nil {
+		t.Errorf("export does not load: %v", err)
+	}
+}
+
+// No lost work: an export into a missing directory or one that cannot be
+// written shows why in the dialog, and every answer stays as it was.
+func TestExportFailureKeepsAnswers(t *testing.T) {
+	for _, path := range []string{filepath.Join(t.TempDir(), "missing", "gpuplan.toml"), "/proc/gpuplan.toml"} {
+		m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+		m = drive(t, m, msgs(runes("?"), runes("?"))...) // touch nothing of the answers
+		before := m.a.key()
+		m = drive(t, m, ctrlE)
+		if m.dialog == nil {
+			t.Fatal("ctrl+e opened no dialog")
+		}
+		m = drive(t, m, msgs(enter, replace(path), enter)...) // TOML, then the path
+		if m.dialog == nil || m.dialog.err == nil {
+			t.Fatalf("%s: no error shown in the dialog", path)
+		}
+		if m.a.key() != before {
+			t.Errorf("%s: the answers changed after a failed export", path)
+		}
+		if !strings.Contains(screenText(m), "✗") {
+			t.Errorf("%s: the error is not on screen:\n%s", path, screenText(m))
+		}
+	}
+}

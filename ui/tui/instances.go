@@ -1,0 +1,397 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/table"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// sortCycle is the order the sort key steps through.
+var sortCycle = []model.SortKey{model.SortPrice, model.SortMonthly, model.SortJob, model.SortHeadroom}
+
+// offersView is the full-height table of every offer. The ranking is the
+// answers' own (recommend --config gives the same); the provider filter
+// only narrows what is shown.
+type offersView struct {
+	st            *report.Styles
+	table         table.Model
+	all           []model.Offer // in ranked order
+	shown         []int         // indexes into all, after the provider filter
+	sort          model.SortKey
+	provider      string // "" shows all
+	problem       string // why there is no ranking: an answer does not parse or validate
+	where         string // the question page to fix it on, when known
+	none          string // when nothing passed: how many offers each check removed
+	width, height int
+}
+
+func newOffersView(st *report.Styles, keys table.KeyMap) offersView {
+	t := table.New(table.WithFocused(true), table.WithKeyMap(keys))
+	t.SetStyles(table.Styles{Header: st.TableHeader, Cell: st.TableCell, Selected: st.TableSelected})
+	return offersView{st: st, table: t}
+}
+
+// setResult shows new offers, keeping the cursor on the same offer when
+// it is still there (never on a stale row).
+func (v *offersView) setResult(r *result) {
+	var keep *model.Offer
+	if o := v.selected(); o != nil {
+		c := *o
+		keep = &c
+	}
+	v.all, v.sort, v.problem, v.none = nil, "", "", ""
+	if r != nil {
+		v.all, v.sort = r.rec.Offers, r.rec.Sort
+		if r.err != nil {
+			v.problem = errText(r.err)
+		} else if len(r.rec.Offers) == 0 && r.rec.Considered > 0 {
+			v.none = report.ReasonSummary(&r.rec)
+		}
+	}
+	if v.provider != "" && !slices.ContainsFunc(v.all, func(o model.Offer) bool { return o.Instance.Provider == v.provider }) {
+		v.provider = ""
+	}
+	v.refresh(keep)
+}
+
+// providers lists the providers with offers, for the filter.
+func (v *offersView) providers() []string {
+	var out []string
+	for i := range v.all {
+		if p := v.all[i].Instance.Provider; !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// cycleProvider steps the filter: all, then each provider with offers.
+func (v *offersView) cycleProvider() {
+	ps := append([]string{""}, v.providers()...)
+	i := slices.Index(ps, v.provider)
+	v.provider = ps[(i+1)%len(ps)]
+	v.refresh(nil)
+}
+
+// nextSort returns the sort key after the current one.
+func (v *offersView) nextSort() model.SortKey {
+	i := slices.Index(sortCycle, v.sort)
+	return sortCycle[(i+1)%len(sortCycle)]
+}
+
+func (v *offersView) selected() *model.Offer {
+	c := v.table.Cursor()
+	if c < 0 || c >= len(v.shown) {
+		return nil
+	}
+	return &v.all[v.shown[c]]
+}
+
+func (v *offersView) setSize(w, h int) {
+	w, h = max(w, 0), max(h, 0)
+	if w == v.width && h == v.height {
+		return
+	}
+	v.width, v.height = w, h
+	v.refresh(v.selected())
+}
+
+// Column fitting for the offers table (indexes after the cursor column):
+// cut the instance, then the provider, region and GPUs down to these
+// widths, in this order, then drop columns in this order, then cut
+// tighter. The region goes last: without it, offers in two regions of
+// one instance type look the same.
+type shrinkTo struct{ col, least int }
+
+var (
+	tableShrink      = []shrinkTo{{2, 10}, {1, 6}, {3, 9}, {4, 8}} // instance, provider, region, GPUs
+	tableShrinkTight = []shrinkTo{{2, 7}, {1, 4}, {3, 9}, {4, 8}}
+	tableDropOrder   = []int{9, 6, 7, 3} // headroom, $/month, job time, region
+)
+
+// columns are the table's columns; widths fit the terminal: the cell
+// padding (one each side) is counted, long names are cut with "…" before
+// any column is dropped.
+func (v *offersView) columns(rows [][]string) []table.Column {
+	titles := append([]string{""}, report.OfferHeaders...) // a cursor column first: › marks the row without colour
+	natural := make([]int, len(titles))
+	for c, t := range titles {
+		natural[c] = lipgloss.Width(t)
+		for _, r := range rows {
+			natural[c] = max(natural[c], lipgloss.Width(r[c]))
+		}
+	}
+	pad := v.st.TableCell.GetHorizontalPadding()
+	// Columns go in tableDropOrder, names cut to the generous widths;
+	// before the region goes, names are cut to the tight widths.
+	type attempt struct {
+		drop   int
+		shrink []shrinkTo
+	}
+	last := len(tableDropOrder)
+	var attempts []attempt
+	for drop := 0; drop < last; drop++ {
+		attempts = append(attempts, attempt{drop, tableShrink})
+	}
+	attempts = append(attempts, attempt{last - 1, tableShrinkTight}, attempt{last, tableShrink}, attempt{last, tableShrinkTight})
+	var widths []int
+	for _, at := range attempts {
+		widths = slices.Clone(natural)
+		for _, c := range tableDropOrder[:at.drop] {
+			widths[c] = 0
+		}
+		total := 0
+		for _, w := range widths {
+			if w > 0 {
+				total += w + pad
+			}
+		}
+		for _, sh := range at.shrink {
+			if cut := min(total-v.width, widths[sh.col]-sh.least); cut > 0 {
+				widths[sh.col] -= cut
+				total -= cut
+			}
+		}
+		if total <= v.width {
+			break
+		}
+	}
+	cols := make([]table.Column, len(titles))
+	for c, t := range titles {
+		cols[c] = table.Column{Title: report.Truncate(t, widths[c]), Width: widths[c]}
+	}
+	return cols
+}
+
+func (v *offersView) refresh(keep *model.Offer) {
+	v.shown = v.shown[:0]
+	for i := range v.all {
+		if v.provider == "" || v.all[i].Instance.Provider == v.provider {
+			v.shown = append(v.shown, i)
+		}
+	}
+	rows := make([][]string, len(v.shown))
+	cursor := 0
+	for i, j := range v.shown {
+		o := &v.all[j]
+		rows[i] = append([]string{" "}, report.OfferRow(o)...)
+		if keep != nil && o.Instance == keep.Instance && o.Region == keep.Region && o.GPUs == keep.GPUs {
+			cursor = i
+		}
+	}
+	if keep == nil {
+		cursor = min(v.table.Cursor(), len(rows)-1)
+	}
+	cols := v.columns(rows)
+	trows := make([]table.Row, len(rows))
+	for i, r := range rows {
+		for c := range r {
+			r[c] = report.Truncate(r[c], cols[c].Width) // measure as lipgloss does (CJK: 2 cells)
+		}
+		trows[i] = r
+	}
+	v.table.SetRows(nil) // columns and rows must agree while both change
+	v.table.SetColumns(cols)
+	v.table.SetRows(trows)
+	v.table.SetWidth(v.width)
+	v.table.SetHeight(max(v.height-2, 2))
+	v.reveal(max(cursor, 0))
+	v.mark()
+}
+
+// reveal puts the cursor on row i and scrolls it into view: the table's
+// SetCursor moves the cursor but not its viewport, so after a sort the
+// selected row could be off screen. Moving down from the top is what
+// keys do, and keeps the cursor's row visible.
+func (v *offersView) reveal(i int) {
+	v.table.SetCursor(0)
+	v.table.GotoTop()
+	if i > 0 {
+		v.table.MoveDown(i)
+	}
+}
+
+// mark puts › in the cursor column of the selected row.
+func (v *offersView) mark() {
+	rows := v.table.Rows()
+	for i := range rows {
+		mark := " "
+		if i == v.table.Cursor() {
+			mark = "›"
+		}
+		rows[i][0] = mark
+	}
+	v.table.SetRows(rows)
+}
+
+func (v offersView) update(msg tea.Msg) (offersView, tea.Cmd) {
+	var cmd tea.Cmd
+	v.table, cmd = v.table.Update(msg)
+	v.mark()
+	return v, cmd
+}
+
+func (v offersView) view() string {
+	st := v.st
+	filter := "all providers"
+	if v.provider != "" {
+		filter = "provider " + v.provider
+	}
+	wrap := lipgloss.NewStyle().Width(max(v.width, 1))
+	if v.problem != "" {
+		where := "esc goes back to the questions to fix it."
+		if v.where != "" {
+			where = "It is on " + v.where + ": esc goes back to fix it."
+		}
+		return report.Truncate(st.Heading.Render("All offers: none")+st.Muted.Render(" · an answer needs fixing first"), v.width) + "\n\n" +
+			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
+	}
+	head := st.Heading.Render(fmt.Sprintf("All offers: %d", len(v.shown))) +
+		st.Muted.Render(fmt.Sprintf(" · sorted by %s (s) · %s (p) · enter: details", v.sort, filter))
+	if len(v.shown) == 0 {
+		msg := "No offer runs the workload with these answers; esc goes back to change them."
+		if v.none != "" {
+			msg = v.none + ". " + msg
+		}
+		return report.Truncate(head, v.width) + "\n\n" + wrap.Render(st.Muted.Render(msg))
+	}
+	return report.Truncate(head, v.width) + "\n" + v.table.View()
+}
+
+// detailView explains one offer: why it fits, what it costs, what to
+// watch out for; it scrolls when taller than the screen.
+type detailView struct {
+	st    *report.Styles
+	offer *model.Offer
+	vp    viewport.Model
+	keys  table.KeyMap
+}
+
+func newDetailView(st *report.Styles, keys table.KeyMap) detailView {
+	vp := viewport.New(0, 0)
+	vp.KeyMap.Up, vp.KeyMap.Down = keys.LineUp, keys.LineDown
+	vp.KeyMap.PageUp, vp.KeyMap.PageDown = keys.PageUp, keys.PageDown
+	vp.KeyMap.HalfPageUp, vp.KeyMap.HalfPageDown = keys.HalfPageUp, keys.HalfPageDown
+	vp.KeyMap.Left, vp.KeyMap.Right = key.NewBinding(key.WithDisabled()), key.NewBinding(key.WithDisabled())
+	return detailView{st: st, vp: vp, keys: keys}
+}
+
+func (d *detailView) show(o *model.Offer, r *result, asOf string) {
+	c := *o
+	d.offer = &c
+	d.vp.SetContent(offerDetail(d.st, o, r, asOf, d.vp.Width))
+	d.vp.GotoTop()
+}
+
+func (d *detailView) setSize(w, h int, r *result, asOf string) {
+	w, h = max(w, 0), max(h, 0)
+	if w == d.vp.Width && h == d.vp.Height {
+		return
+	}
+	d.vp.Width, d.vp.Height = w, h
+	if d.offer != nil {
+		d.vp.SetContent(offerDetail(d.st, d.offer, r, asOf, d.vp.Width))
+	}
+}
+
+func (d detailView) update(msg tea.Msg) (detailView, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, d.keys.GotoTop):
+			d.vp.GotoTop()
+		case key.Matches(msg, d.keys.GotoBottom):
+			d.vp.GotoBottom()
+		default:
+			d.vp, cmd = d.vp.Update(msg)
+		}
+	}
+	return d, cmd
+}
+
+func (d detailView) view() string { return d.vp.View() }
+
+// offerDetail is the text of the detail view.
+func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, width int) string {
+	var lines []string
+	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+	in, g := o.Instance, o.GPU
+	add("%s", st.Title.Render(fmt.Sprintf("%s %s", in.Provider, in.Type))+st.Muted.Render(fmt.Sprintf(" · %s · %s", o.Region, o.Pricing)))
+	host := fmt.Sprintf("%d × %s per instance · %d vCPUs · %.0f GiB RAM", in.GPUCount, g.Name, in.VCPUs, in.MemoryGiB)
+	if in.NetworkGbps > 0 {
+		host += fmt.Sprintf(" · %.0f Gbps network", in.NetworkGbps)
+	}
+	if in.Interconnect != "" {
+		host += " · " + in.Interconnect
+	}
+	add("%s", st.Muted.Render(host))
+	add("")
+	add("%s", st.Heading.Render("Why it fits"))
+	e := o.Estimate
+	add("  needs %s per GPU of %s usable (%s GiB less the %.0f%% margin): %s headroom", report.GiB(o.NeedBytes), report.GiB(o.UsableBytes),
+		fmtFloat(g.MemoryGiB), model.FitMargin*100, st.Good.Render(fmt.Sprintf("%.0f%%", o.HeadroomPct)))
+	if e != nil {
+		add("  %s", report.VRAMBar(e.Memory, o.UsableBytes, max(min(width-4, 60), 4), st))
+		for _, l := range report.BreakdownLines(e.Memory, st) {
+			add("  %s", l)
+		}
+		w := &e.Workload
+		gpus := fmt.Sprintf("  %d GPU", o.GPUs)
+		if o.GPUs > 1 {
+			gpus += fmt.Sprintf("s on %d instance(s), %s", o.Instances, o.Strategy)
+		}
+		add("%s; host RAM %.0f GiB, needs %.0f GiB", gpus, in.MemoryGiB, model.HostRAMNeed(w, e.Params)/model.GiB)
+		prec := fmt.Sprintf("  %s runs natively", o.Asked)
+		if o.Fallback != "" {
+			prec = fmt.Sprintf("  %s lacks %s: runs %s", g.Name, o.Asked, o.Fallback)
+		}
+		add("%s", prec)
+	}
+	add("")
+	add("%s", st.Heading.Render("Cost"))
+	unit := o.USDPerHour / float64(max(o.Instances, 1))
+	add("  %s/h per instance × %d = %s/h", report.USD(unit), o.Instances, st.Value.Render(report.USD(o.USDPerHour)))
+	hours := o.MonthlyUSD / max(o.USDPerHour, 1e-12)
+	add("  × %s h per month = %s per month", fmtFloat(report.Round(hours, 1)), st.Value.Render(report.USD(o.MonthlyUSD)))
+	if o.HasJob && e != nil {
+		add("  job: %s × %s/h = %s", report.Hours(o.JobHours), report.USD(o.USDPerHour), st.Value.Render(report.USD(o.JobUSD)))
+		add("  %s", st.Muted.Render(fmt.Sprintf("%.3g FLOPs at MFU %.2f of %.4g TFLOPS (%s) per GPU", e.TotalFLOPs, e.MFU, e.PeakTFLOPS, e.Precision)))
+	} else {
+		add("  %s", st.Muted.Render("no dataset size: job time and cost not computed"))
+	}
+	warn := o.Warnings()
+	if r != nil {
+		warn = append(offerWorkloadWarnings(r, o), warn...)
+	}
+	if len(warn) > 0 {
+		add("")
+		add("%s", st.Heading.Render("Warnings"))
+		for _, s := range warn {
+			add("  %s %s", st.Warn.Render("!"), s)
+		}
+	}
+	add("")
+	src := "source: " + in.Source
+	if in.AsOf != "" {
+		src += ", as of " + in.AsOf
+	}
+	add("%s", st.Muted.Render(src))
+	if asOf != "" {
+		add("%s", st.Muted.Render("catalog as of "+asOf+": prices change, check before renting · ctrl+e exports this offer"))
+	}
+	for i := range lines {
+		lines[i] = lipgloss.NewStyle().Width(max(width, 1)).Render(lines[i]) // wrap long sources
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,81 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/table"
+)
+
+// keyMap is the configurator's keys; bindings that do nothing on the
+// current screen are disabled so that the help never lies.
+type keyMap struct {
+	Back                 key.Binding
+	Export, Offers       key.Binding
+	Open, Sort, Provider key.Binding
+	Help, Quit           key.Binding
+	Table                table.KeyMap
+	// form holds the focused field's own keys (huh's: tab/enter next,
+	// shift+tab back, ↑/↓, / to search), shown first in the help.
+	form []key.Binding
+}
+
+func defaultKeys() keyMap {
+	return keyMap{
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Export:   key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "export")),
+		Offers:   key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "all offers")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "details")),
+		Sort:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort")),
+		Provider: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "provider filter")),
+		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Table:    table.DefaultKeyMap(),
+	}
+}
+
+// forScreen enables the bindings that work on screen s; typing means a
+// text field has the focus, where q and ? are letters; filtering that
+// esc belongs to a list's search.
+func (k *keyMap) forScreen(s screen, typing, filtering, dialog bool) {
+	wizard, offers, detail := s == screenWizard, s == screenOffers, s == screenDetail
+	k.Back.SetEnabled(!wizard || dialog || !filtering)
+	switch {
+	case dialog:
+		k.Back.SetHelp("esc", "cancel")
+	case wizard:
+		k.Back.SetHelp("esc", "previous page")
+	default:
+		k.Back.SetHelp("esc", "back")
+	}
+	k.Offers.SetEnabled(wizard && !dialog)
+	k.Open.SetEnabled(offers && !dialog)
+	k.Sort.SetEnabled(offers && !dialog)
+	k.Provider.SetEnabled(offers && !dialog)
+	k.Export.SetEnabled(!dialog)
+	k.Help.SetEnabled(!typing && !dialog)
+	k.Quit.SetEnabled(!dialog)
+	if typing || dialog {
+		k.Quit.SetHelp("ctrl+c", "quit")
+	} else {
+		k.Quit.SetHelp("q", "quit")
+	}
+	for _, b := range []*key.Binding{&k.Table.LineUp, &k.Table.LineDown, &k.Table.PageUp, &k.Table.PageDown,
+		&k.Table.HalfPageUp, &k.Table.HalfPageDown, &k.Table.GotoTop, &k.Table.GotoBottom} {
+		b.SetEnabled((offers || detail) && !dialog)
+	}
+}
+
+// ShortHelp is the footer's line: the field's own keys, then ours.
+func (k keyMap) ShortHelp() []key.Binding {
+	out := append([]key.Binding{}, k.form...)
+	return append(out, k.Back, k.Open, k.Sort, k.Provider, k.Offers, k.Export, k.Help, k.Quit)
+}
+
+// FullHelp is the ? view: columns of related keys.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		k.form,
+		{k.Back, k.Offers, k.Export, k.Help, k.Quit},
+		{k.Open, k.Sort, k.Provider},
+		{k.Table.LineUp, k.Table.LineDown, k.Table.PageUp, k.Table.PageDown, k.Table.GotoTop, k.Table.GotoBottom},
+	}
+}

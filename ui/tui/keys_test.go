@@ -1,0 +1,81 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// q and ctrl+c ask first when the answers were not exported; with
+// nothing changed they quit at once.
+func TestQuitAsksFirst(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	if _, cmd := m.Update(runes("q")); cmd == nil || cmd() != tea.Quit() {
+		t.Error("q with nothing changed did not quit")
+	}
+	m = drive(t, m, down) // framework: TensorFlow
+	m = drive(t, m, runes("q"))
+	if m.dialog == nil || m.dialog.kind != dialogQuit || !strings.Contains(ansi.Strip(m.View()), "Quit without exporting?") {
+		t.Fatalf("q with changes did not ask:\n%s", ansi.Strip(m.View()))
+	}
+	m = drive(t, m, runes("n"))
+	if m.dialog != nil {
+		t.Error("n did not close the question")
+	}
+	m = drive(t, m, ctrlC)
+	if _, cmd := m.Update(ctrlC); cmd == nil || cmd() != tea.Quit() {
+		t.Error("ctrl+c twice did not quit")
+	}
+	// In a text field q is a letter.
+	m = toPage(t, m, "Batch and length")
+	m = drive(t, m, runes("q"))
+	if m.dialog != nil || !strings.HasSuffix(m.a.Batch, "q") {
+		t.Errorf("q in a text field: dialog %v, batch %q", m.dialog != nil, m.a.Batch)
+	}
+}
+
+// Every key the help shows works where it is shown.
+func TestHelpKeys(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	m = drive(t, m, runes("?"))
+	if !m.fullHelp || !strings.Contains(ansi.Strip(m.View()), "all offers") {
+		t.Fatal("? did not open the full help")
+	}
+	m = drive(t, m, runes("?"), enter, enter) // model page
+	m = drive(t, m, esc)
+	if m.wiz.pages[m.wiz.focusedPage()].title != "Workload" {
+		t.Errorf("esc did not go to the previous page")
+	}
+	m = drive(t, m, ctrlO)
+	if m.screen != screenOffers {
+		t.Fatal("ctrl+o did not show the offers")
+	}
+	before := m.offers.sort
+	m = drive(t, m, runes("s"))
+	if m.offers.sort == before || m.a.extra.Sort != m.res.rec.Sort {
+		t.Errorf("s: sort %s → %s (answers %s, ranking %s)", before, m.offers.sort, m.a.extra.Sort, m.res.rec.Sort)
+	}
+	m = drive(t, m, runes("p"))
+	if m.offers.provider == "" {
+		t.Error("p did not filter by provider")
+	}
+	for _, i := range m.offers.shown {
+		if m.offers.all[i].Instance.Provider != m.offers.provider {
+			t.Errorf("filter %s shows %s", m.offers.provider, m.offers.all[i].Instance.Provider)
+		}
+	}
+	m = drive(t, m, down, enter)
+	if m.screen != screenDetail {
+		t.Fatal("enter did not open the detail")
+	}
+	m = drive(t, m, ctrlE)
+	if m.dialog == nil {
+		t.Fatal("ctrl+e did not open the export dialog")
+	}
+	m = drive(t, m, esc, esc, esc)
+	if m.dialog != nil || m.screen != screenWizard {
+		t.Errorf("esc did not close the dialog, then go back twice: screen %v", m.screen)
+	}
+}

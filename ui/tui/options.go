@@ -1,0 +1,32 @@
+package tui
+
+import (
+	"io"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Options are what the configurator needs besides the catalog. The
+// command line fills them; tests pass fakes.
+type Options struct {
+	// Config holds the answers to start from (gpuplan --config FILE); nil
+	// starts from the defaults.
+	Config *model.Config
+	// ConfigPath is where Config was read; it becomes the default export
+	// path. Empty means ./gpuplan.toml.
+	ConfigPath string
+	// Accessible asks the questions as plain prompts and prints the
+	// answer as text (ACCESSIBLE=1, TERM=dumb): no redrawing screen.
+	Accessible bool
+	// ReadHFConfig reads a Hugging Face config.json (file or directory),
+	// as model.Readers.HFConfig; nil when this build cannot, and the model
+	// list then has no entry for it.
+	ReadHFConfig func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
+
+	In  io.Reader // keys (stdin)
+	Out io.Writer // results and the accessible summary (stdout)
+	// Err is where the screen is drawn (stderr), so stdout stays clean.
+	Err io.Writer
+	// Getenv reads the environment (NO_COLOR); nil means os.Getenv.
+	Getenv func(string) string
+}

@@ -1,0 +1,469 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/lipgloss/table"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// result is one recompute of the answers: what the workload needs, the
+// offers that run it and, when none does, what to change.
+type result struct {
+	seq      int
+	cfg      model.Config
+	err      error // the first answer that does not parse, resolve or validate
+	workload model.Workload
+	warnings []string
+	est      *model.Estimate // per-GPU need, no GPU
+	rec      model.Recommendation
+	recErr   error // no instance passes the filters
+	advice   []model.Advice
+	adviceOn *model.GPU // the largest GPU the advice is for
+	elapsed  time.Duration
+}
+
+// ok reports whether the answers gave an estimate.
+func (r *result) ok() bool { return r != nil && r.err == nil && r.est != nil }
+
+// best returns the top offer, or nil.
+func (r *result) best() *model.Offer {
+	if r == nil || len(r.rec.Offers) == 0 {
+		return nil
+	}
+	return &r.rec.Offers[0]
+}
+
+// hfReader reads config.json files once per path: the path input changes
+// a letter at a time, and files are read in command goroutines.
+type hfReader struct {
+	read func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
+	mu   sync.Mutex
+	seen map[string]hfEntry
+}
+
+type hfEntry struct {
+	a   model.Architecture
+	p   model.Precision
+	ws  []string
+	err error
+}
+
+// check returns a function that reports whether path reads as a
+// config.json (cached), or nil when there is no reader.
+func (h *hfReader) check() func(path string) error {
+	if h == nil || h.read == nil {
+		return nil
+	}
+	return func(path string) error {
+		_, _, _, err := h.get(path, model.TaskTrain)
+		return err
+	}
+}
+
+func (h *hfReader) get(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k := string(task) + "\x00" + path
+	if e, ok := h.seen[k]; ok {
+		return e.a, e.p, e.ws, e.err
+	}
+	a, p, ws, err := h.read(path, task)
+	if h.seen == nil {
+		h.seen = map[string]hfEntry{}
+	}
+	h.seen[k] = hfEntry{a, p, ws, err}
+	return a, p, ws, err
+}
+
+// compute estimates the configuration and matches it against the
+// catalog. It is pure apart from reading config.json files, so it can run
+// in a command; cfgErr is the answers' parse error, shown as is.
+func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, seq int) *result {
+	start := time.Now()
+	r := &result{seq: seq, cfg: cfg, err: cfgErr}
+	defer func() { r.elapsed = time.Since(start) }()
+	if cfgErr != nil {
+		return r
+	}
+	var rd model.Readers
+	if hf != nil && hf.read != nil {
+		rd.HFConfig = hf.get
+	}
+	w, ws, err := cfg.Workload.Resolve(cat, rd)
+	if err != nil {
+		r.err = err
+		return r
+	}
+	r.workload = w
+	r.warnings = append(ws, w.Warnings()...)
+	e, err := model.Compute(w, nil)
+	if err != nil {
+		r.err = model.AsConfigError(err)
+		return r
+	}
+	r.est = &e
+	r.rec, r.recErr = model.Recommend(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs))
+	if len(r.rec.Offers) == 0 {
+		if g := largestGPU(cat, cfg.Search.Providers); g != nil {
+			r.advice, r.adviceOn = model.FitAdvice(w, model.UsableBytes(g)), g
+		}
+	}
+	return r
+}
+
+// largestGPU is the GPU with the most usable memory that the providers
+// rent out: what fit advice aims at when nothing fits.
+func largestGPU(cat *model.Catalog, chosen []string) *model.GPU {
+	var best *model.GPU
+	for i := range cat.Instances {
+		in := &cat.Instances[i]
+		if in.Retired != "" || len(chosen) > 0 && !slices.Contains(chosen, in.Provider) ||
+			len(chosen) == 0 && slices.Contains(model.MarketplaceProviders, in.Provider) {
+			continue
+		}
+		g, err := cat.GPU(in.GPU)
+		if err == nil && (best == nil || g.MemoryBytes() > best.MemoryBytes()) {
+			best = g
+		}
+	}
+	return best
+}
+
+// panel is the live estimate beside (or under) the questions.
+type panel struct {
+	st            *report.Styles
+	res           *result
+	pending       bool // a newer result is on its way
+	width, height int
+	cache         *panelCache // shared by copies: View has a value receiver
+}
+
+// panelCache keeps the last drawing: the panel changes only with its
+// result or size, not with every keystroke (recomputes arrive later).
+type panelCache struct {
+	res           *result
+	width, height int
+	compact       bool
+	out           string
+}
+
+func (p *panel) setSize(w, h int) { p.width, p.height = max(w, 0), max(h, 0) }
+
+// modelTitle names the estimated model: "Llama 3.1 8B · 8.03B parameters".
+func modelTitle(r *result) string {
+	w := &r.workload
+	name := w.Model.Name
+	if name == "" {
+		name = "custom " + string(w.Model.Family)
+	}
+	s := name + " · " + model.FormatCount(r.est.Params) + " parameters"
+	if r.est.TrainableParams > 0 && r.est.TrainableParams < r.est.Params {
+		s += " (" + model.FormatCount(r.est.TrainableParams) + " trained)"
+	}
+	return s
+}
+
+// view renders the panel inside its border, width × height cells; compact
+// (under the form) shows the essentials in fewer lines.
+func (p panel) view(compact bool) string {
+	if c := p.cache; c != nil && c.res == p.res && c.width == p.width && c.height == p.height && c.compact == compact && c.out != "" {
+		return c.out
+	}
+	out := p.render(compact)
+	if p.cache != nil {
+		*p.cache = panelCache{res: p.res, width: p.width, height: p.height, compact: compact, out: out}
+	}
+	return out
+}
+
+func (p panel) render(compact bool) string {
+	st := p.st
+	iw := max(p.width-st.Panel.GetHorizontalFrameSize(), 0)
+	ih := max(p.height-st.Panel.GetVerticalFrameSize(), 0)
+	var lines []string
+	add := func(s ...string) { lines = append(lines, s...) }
+	r := p.res
+	switch {
+	case r == nil:
+		add(st.Muted.Render("estimating…"))
+	case r.err != nil:
+		add(st.Heading.Render("Estimate"), st.Muted.Render("—"))
+		add(wrapLines(st.Bad.Render(errText(r.err)), iw)...) // wrapped, never cut: the cause is at the end
+	default:
+		lines = p.estimateLines(r, iw, ih, compact)
+	}
+	for i := range lines {
+		lines[i] = report.Truncate(lines[i], iw)
+	}
+	if len(lines) > ih {
+		lines = lines[:ih]
+	}
+	return st.Panel.Width(iw + st.Panel.GetHorizontalPadding()).Height(ih).Render(strings.Join(lines, "\n"))
+}
+
+// errText is an error as a sentence for the panel and footer.
+func errText(err error) string {
+	s := err.Error()
+	for _, sentinel := range []error{model.ErrInvalidConfig, model.ErrInvalidWorkload, model.ErrInvalidArchitecture, model.ErrNoOffers} {
+		s = strings.TrimPrefix(s, sentinel.Error()+": ")
+	}
+	s = strings.TrimPrefix(s, "workload.")
+	s = strings.TrimSuffix(s, " (list them with gpuplan catalog instances)") // a command-line hint
+	// The configurator asks for no head_dim: say what to change instead.
+	return strings.Replace(s, "; give head_dim", ": hidden must be a multiple of heads", 1)
+}
+
+func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
+	st := p.st
+	e := r.est
+	w := &r.workload
+	best := r.best()
+	if best != nil && best.Estimate != nil {
+		w = &best.Estimate.Workload // with "auto" GPUs, the count and strategy the best offer uses
+	}
+	var lines []string
+	add := func(s ...string) { lines = append(lines, s...) }
+
+	need := e.Memory.Total()
+	capacity, onGPU := 0.0, ""
+	if best != nil {
+		capacity = best.UsableBytes
+		need = best.NeedBytes
+		onGPU = fmt.Sprintf(" · %s: %s usable", best.GPU.Name, report.GiB(best.UsableBytes))
+	} else if r.adviceOn != nil {
+		capacity = model.UsableBytes(r.adviceOn)
+		onGPU = fmt.Sprintf(" · largest GPU %s: %s usable", r.adviceOn.Name, report.GiB(capacity))
+	}
+	mem := e.Memory
+	if best != nil && best.Estimate != nil {
+		mem = best.Estimate.Memory
+	}
+	title := st.Title.Render(modelTitle(r))
+	vram := st.Heading.Render("VRAM per GPU ") + st.Value.Render(report.GiB(need)) + st.Muted.Render(onGPU)
+	bar := report.VRAMBar(mem, capacity, max(min(iw, 72), 4), st)
+	if compact {
+		add(title+st.Muted.Render(" · "+string(w.Task)+" · "+string(w.Precision)), vram, bar)
+		if best != nil {
+			shown, _ := report.CollapseRegions(r.rec.Offers, max(ih-len(lines)-1, 1))
+			for i, g := range shown {
+				prefix := st.Muted.Render("     ")
+				if i == 0 {
+					prefix = st.Good.Render("best ")
+				}
+				add(prefix + offerLine(&g))
+			}
+			add(st.Muted.Render(fmt.Sprintf("%s · ctrl+o shows them all", fitCount(len(r.rec.Offers)))))
+		} else {
+			lines = append(lines, p.noFitLines(r, iw)...)
+		}
+		return lines
+	}
+	summary := report.DescribeWorkload(w)
+	if asked := r.cfg.Workload.Strategy; best != nil && asked != model.Single && w.GPUs > 1 && w.Strategy != asked {
+		// auto GPUs: the matcher falls back from DDP to FSDP where DDP does not fit
+		summary += " (" + strings.ToUpper(string(asked)) + " did not fit)"
+	}
+	add(title, st.Muted.Render(summary), st.Muted.Render(report.DescribeShape(w)), "")
+	add(vram, bar)
+	parts := report.BreakdownLines(mem, st)
+	if iw >= 72 && len(parts) > 2 { // two columns
+		half := (len(parts) + 1) / 2
+		for i := 0; i < half; i++ {
+			l := parts[i]
+			if i+half < len(parts) {
+				l += "   " + parts[i+half]
+			}
+			add(l)
+		}
+	} else {
+		add(parts...)
+	}
+	add("")
+	if best == nil {
+		add(p.noFitLines(r, iw)...)
+	} else {
+		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",
+			model.SortJob: "job cost", model.SortTime: "job time", model.SortHeadroom: "VRAM headroom"}[r.rec.Sort]
+		add(st.Heading.Render(fmt.Sprintf("Offers: %d fit", len(r.rec.Offers))) + st.Muted.Render(" · ranked by "+sortName+" · ctrl+o shows all"))
+		room := ih - len(lines) - 2 // keep two lines for warnings
+		warn := append(offerWorkloadWarnings(r, best), best.Warnings()...)
+		if len(warn) == 0 {
+			room += 2
+		}
+		if n := room - 2; n > 0 {
+			offers, _ := report.CollapseRegions(r.rec.Offers, n)
+			add(strings.Split(offersTable(offers, iw, st), "\n")...)
+		}
+		for _, s := range warn {
+			add(st.Warn.Render("! ") + s)
+		}
+	}
+	return lines
+}
+
+// wrapLines wraps s to width cells, as lines.
+func wrapLines(s string, width int) []string {
+	return strings.Split(lipgloss.NewStyle().Width(max(width, 1)).Render(s), "\n")
+}
+
+// noFitLines say why nothing fits and what would help, in width cells:
+// causes are wrapped, never cut, and numbers are kept before labels.
+func (p panel) noFitLines(r *result, width int) []string {
+	st := p.st
+	var lines []string
+	if r.recErr != nil {
+		return wrapLines(st.Bad.Render("✗ "+errText(r.recErr)), width)
+	}
+	lines = append(lines, st.Bad.Render("✗ no offer runs this workload with these answers"))
+	if len(r.rec.Reasons) > 0 { // budget, deadline, price limit: what removed them
+		lines = append(lines, wrapLines(st.Muted.Render(report.ReasonSummary(&r.rec)), width)...)
+	}
+	if len(r.advice) > 0 {
+		lines = append(lines, st.Heading.Render("What would fit "+r.adviceOn.Name+" (each change alone):"))
+		for _, a := range r.advice {
+			mark := st.Bad.Render("✗")
+			if a.Fits {
+				mark = st.Good.Render("✓")
+			}
+			need := " → " + report.GiB(a.Total)
+			lines = append(lines, mark+" "+report.Truncate(a.Change, width-2-lipgloss.Width(need))+need)
+		}
+	}
+	for i, x := range r.rec.Rejected {
+		if i == 3 {
+			break
+		}
+		lines = append(lines, st.Muted.Render(fmt.Sprintf("  %s %s: %s", x.Instance.Provider, x.Instance.Type, x.Reason)))
+	}
+	return lines
+}
+
+// offerWorkloadWarnings are the workload's warnings as the offer runs
+// it (with "auto" GPUs the count is the offer's, not the answer's).
+func offerWorkloadWarnings(r *result, o *model.Offer) []string {
+	if o == nil || o.Estimate == nil {
+		return slices.Clone(r.warnings)
+	}
+	w := o.Estimate.Workload
+	return w.Warnings()
+}
+
+// offerLine is one offer in a sentence, for the compact panel.
+func offerLine(o *model.Offer) string {
+	s := fmt.Sprintf("%s %s %s %d×%s %s/h %s/mo", o.Instance.Provider, o.Instance.Type, o.Region, o.GPUs, o.GPU.Key, report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
+	if o.HasJob {
+		s += fmt.Sprintf(" · job %s %s", report.Hours(o.JobHours), report.USD(o.JobUSD))
+	}
+	return s
+}
+
+// offerColumns are the panel table's columns, widest set first; the
+// first set that fits the width is used.
+var offerColumns = [][]int{
+	{0, 1, 2, 3, 4, 5, 6, 7, 8}, // provider instance region GPUs $/h $/month job-time job-cost headroom
+	{0, 1, 2, 3, 4, 5, 7, 8},
+	{0, 1, 2, 3, 4, 7, 8},
+	{0, 1, 2, 3, 4, 7},
+	{0, 1, 2, 4, 7},
+	{0, 1, 4, 7},
+}
+
+// shrinkable columns may be cut (with "…") down to this many cells
+// before a column is dropped: instance, region and GPUs.
+var shrinkable = map[int]int{1: 12, 2: 9, 3: 8}
+
+// offersTable renders offers as a borderless table at most width cells
+// wide: the instance, region and GPU columns are cut first (ending in
+// "…"), then columns are dropped, never the other way round.
+func offersTable(offers []model.Offer, width int, st *report.Styles) string {
+	rows := make([][]string, len(offers))
+	for i := range offers {
+		rows[i] = report.OfferRow(&offers[i])
+	}
+	const pad = 2 // PaddingRight below
+	for n, cols := range offerColumns {
+		headers := pick(report.OfferHeaders, cols)
+		picked := make([][]string, len(rows))
+		for i, r := range rows {
+			picked[i] = pick(r, cols)
+		}
+		widths := make([]int, len(cols))
+		total := 0
+		for c := range cols {
+			widths[c] = lipgloss.Width(headers[c])
+			for _, r := range picked {
+				widths[c] = max(widths[c], lipgloss.Width(r[c]))
+			}
+			total += widths[c] + pad
+		}
+		for over := total - width; over > 0; over = total - width {
+			// Cut the widest shrinkable column by one cell at a time.
+			widest := -1
+			for c := range cols {
+				if least, ok := shrinkable[cols[c]]; ok && widths[c] > least && (widest < 0 || widths[c] > widths[widest]) {
+					widest = c
+				}
+			}
+			if widest < 0 {
+				break
+			}
+			widths[widest]--
+			total--
+		}
+		if total > width && n < len(offerColumns)-1 {
+			continue
+		}
+		for i := range picked {
+			for c := range cols {
+				picked[i][c] = report.Truncate(picked[i][c], widths[c])
+			}
+		}
+		t := table.New().Headers(headers...).Rows(picked...).Wrap(false).
+			Border(lipgloss.HiddenBorder()).BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
+			BorderColumn(false).BorderHeader(false).
+			StyleFunc(func(row, col int) lipgloss.Style {
+				s := lipgloss.NewStyle().PaddingRight(pad)
+				if row == table.HeaderRow {
+					return s.Inherit(st.Heading).Foreground(st.Muted.GetForeground())
+				}
+				if cols[col] >= 4 {
+					return s.Align(lipgloss.Right)
+				}
+				return s
+			})
+		out := t.Render()
+		if total > width { // even the narrowest set: cut the lines, with "…"
+			lines := strings.Split(out, "\n")
+			for i := range lines {
+				lines[i] = report.Truncate(lines[i], width)
+			}
+			out = strings.Join(lines, "\n")
+		}
+		return out
+	}
+	return ""
+}
+
+func pick(row []string, cols []int) []string {
+	out := make([]string, len(cols))
+	for i, c := range cols {
+		out[i] = row[c]
+	}
+	return out
+}
+
+// fitCount is "1 offer fits", "8 offers fit".
+func fitCount(n int) string {
+	if n == 1 {
+		return "1 offer fits"
+	}
+	return fmt.Sprintf("%d offers fit", n)
+}

@@ -1,0 +1,129 @@
+package tui_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/data/hf"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/cli"
+	"github.com/gpuplan/gpuplan/ui/tui"
+)
+
+// run runs the command line and returns stdout; it fails the test on a
+// non-zero exit.
+func run(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := cli.Run(cli.Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith, Readers: hf.Readers(),
+		RunTUI: func(context.Context, *model.Catalog, tui.Options) error { return nil }})
+	if code != 0 {
+		t.Fatalf("gpuplan %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+	}
+	return out.String()
+}
+
+// TestOneRequestThreeWays: the same request typed as flags, written as a
+// configuration file, and answered in the configurator gives the same
+// estimate and recommend JSON, since all three fill one model.WorkloadAnswers
+// and resolve it once.
+func TestOneRequestThreeWays(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no catalog.d overlays from the user running the tests
+	opt, err := filepath.Abs("../../data/hf/testdata/config/opt-350m.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		flags  string // estimate and recommend flags
+		search string // recommend's flags
+		file   string // the same request as a configuration's [workload] and [search]
+	}{
+		{"catalog qlora", "--model llama-3.1-8b --task qlora --epochs 3 --gpus 1", "",
+			`model = "llama-3.1-8b"` + "\ntask = \"qlora\"\nepochs = 3\ngpus = 1"},
+		{"alias, finetune with dataset", "--model bert-large --task finetune --batch-size 32 --seq-len 384 --dataset-samples 88000 --epochs 2 --gpus 1", "",
+			`model = "bert-large"` + "\ntask = \"finetune\"\nbatch_size = 32\nseq_len = 384\ndataset_samples = 88000\nepochs = 2\ngpus = 1"},
+		{"vision, 8 GPUs ddp", "--model resnet50 --task train --dataset-samples 1.28M --epochs 90 --gpus 8 --strategy ddp", "",
+			`model = "resnet50"` + "\ntask = \"train\"\ndataset_samples = 1280000\nepochs = 90\ngpus = 8\nstrategy = \"ddp\""},
+		{"custom vit shape", "--family vit --layers 12 --hidden 768 --heads 12 --task train --epochs 1 --gpus 1", "",
+			"task = \"train\"\nepochs = 1\ngpus = 1\n[workload.custom]\nfamily = \"vit\"\nlayers = 12\nhidden = 768\nheads = 12"},
+		{"custom count, zero3", "--params 7B --task finetune --batch-size 4 --epochs 1 --strategy zero3 --gpus 8", "",
+			"task = \"finetune\"\nbatch_size = 4\nepochs = 1\nstrategy = \"zero3\"\ngpus = 8\n[workload.custom]\nparams = 7e9"},
+		// The configurator learns a config.json's defaults only once it has read it.
+		{"config.json inference", "--hf-config " + opt + " --task inference --precision fp16 --batch-size 1 --seq-len 2048 --gpus 1", "",
+			"hf_config = '" + opt + "'\ntask = \"inference\"\nprecision = \"fp16\"\nbatch_size = 1\nseq_len = 2048\ngpus = 1"},
+		{"int4 serving", "--model llama-3.1-70b --task inference --precision int4 --context-len 8192 --sequences 16 --gpus 1", "",
+			`model = "llama-3.1-70b"` + "\ntask = \"inference\"\nprecision = \"int4\"\ncontext_len = 8192\nsequences = 16\ngpus = 1"},
+		{"tokens, fp32", "--model gpt2 --task train --epochs 1 --precision fp32 --dataset-tokens 1B --gpus 1", "",
+			`model = "gpt2"` + "\ntask = \"train\"\nepochs = 1\nprecision = \"fp32\"\ndataset_tokens = 1e9\ngpus = 1"},
+		{"lora targets", "--model mistral-7b --task lora --epochs 2 --lora-rank 32 --lora-targets q,v --gpus 1", "",
+			`model = "mistral-7b"` + "\ntask = \"lora\"\nepochs = 2\nlora_rank = 32\nlora_targets = [\"q\", \"v\"]\ngpus = 1"},
+		{"tensorflow", "--model bert-base --framework tensorflow --task train --epochs 1 --batch-size 16 --gpus 1", "",
+			`model = "bert-base"` + "\nframework = \"tensorflow\"\ntask = \"train\"\nepochs = 1\nbatch_size = 16\ngpus = 1"},
+		{"jax, checkpointing off", "--model t5-base --framework jax --task finetune --epochs 1 --checkpointing=false --gpus 4 --strategy ddp", "",
+			`model = "t5-base"` + "\nframework = \"jax\"\ntask = \"finetune\"\nepochs = 1\ncheckpointing = false\ngpus = 4\nstrategy = \"ddp\""},
+		{"search: spot on aws and gcp, budget", "--model qwen2.5-7b --task lora --epochs 1 --gpus 1", "--providers aws,gcp --pricing spot --budget-month 5000",
+			`model = "qwen2.5-7b"` + "\ntask = \"lora\"\nepochs = 1\ngpus = 1\n[search]\nproviders = [\"aws\", \"gcp\"]\npricing = \"spot\"\nbudget_month = 5000"},
+	}
+	cat, _, err := data.LoadWith(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			body := "schema_version = 1\n[workload]\n" + tt.file + "\n"
+			fromFile := filepath.Join(dir, "file.toml")
+			if err := os.WriteFile(fromFile, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, err := model.DecodeConfig([]byte(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			answered, err := tui.ConfiguratorRequest(cat, &c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc, err := model.EncodeConfig(&answered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fromAnswers := filepath.Join(dir, "answers.toml")
+			if err := os.WriteFile(fromAnswers, enc, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, cmd := range []string{"estimate", "recommend"} {
+				args := append([]string{cmd, "--json"}, strings.Fields(tt.flags)...)
+				if cmd == "recommend" {
+					args = append(args, strings.Fields(tt.search)...)
+				}
+				flags := run(t, args...)
+				if file := run(t, cmd, "--json", "--config", fromFile); file != flags {
+					t.Errorf("%s: the file's JSON differs from the flags': %s", cmd, firstDiff(flags, file))
+				}
+				if ans := run(t, cmd, "--json", "--config", fromAnswers); ans != flags {
+					t.Errorf("%s: the configurator's JSON differs from the flags': %s\nits file:\n%s", cmd, firstDiff(flags, ans), enc)
+				}
+			}
+		})
+	}
+}
+
+// firstDiff shows the first line where two outputs differ.
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := range min(len(w), len(g)) {
+		if w[i] != g[i] {
+			return fmt.Sprintf("line %d: want %q, got %q", i+1, strings.TrimSpace(w[i]), strings.TrimSpace(g[i]))
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(g), len(w))
+}

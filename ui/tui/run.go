@@ -1,0 +1,341 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/mattn/go-runewidth"
+	"github.com/muesli/termenv"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// IssuesURL is where crashes are reported.
+const IssuesURL = "https://github.com/gpuplan/gpuplan/issues"
+
+// Run opens the configurator: the questions with the live panel on
+// opts.Err (stdout stays clean), or with opts.Accessible plain prompts and
+// a text summary on opts.Out. It returns when the user quits. A panic is
+// caught, the terminal restored, and the error says where to report it.
+func Run(ctx context.Context, cat *model.Catalog, opts Options) error {
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	measureLikeLipgloss()
+	r := screenRenderer(opts.Err, opts.Getenv)
+	lipgloss.SetDefaultRenderer(r) // huh and bubbles style with the default renderer
+	st := report.NewStyles(r)
+	if opts.Accessible {
+		return runAccessible(ctx, cat, opts, &st)
+	}
+	m := newApp(cat, opts, &st, newTheme())
+	return runProgram(ctx, m, opts.In, opts.Err)
+}
+
+// measureLikeLipgloss makes go-runewidth (which bubbles' table uses to
+// cut cells) count East Asian ambiguous glyphs (…, ×, ─, ·) as one cell,
+// as lipgloss does: in a CJK locale they would otherwise count two and
+// the table's columns would not line up with its header and borders.
+func measureLikeLipgloss() {
+	runewidth.EastAsianWidth = false
+	runewidth.DefaultCondition = runewidth.NewCondition()
+}
+
+// screenRenderer returns a renderer for w: no colour with NO_COLOR, and
+// the background asked about now, before the program owns the terminal
+// (asked later, the terminal's answer arrives as keystrokes).
+func screenRenderer(w io.Writer, getenv func(string) string) *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(w)
+	if getenv("NO_COLOR") != "" {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	r.SetHasDarkBackground(r.HasDarkBackground())
+	return r
+}
+
+// runProgram runs m on the terminal and turns a caught panic into an
+// error that says where to report it, with the details on errOut.
+func runProgram(ctx context.Context, m app, in io.Reader, errOut io.Writer) error {
+	return finish(ctx, m, newProgram(ctx, m, in, errOut), errOut)
+}
+
+// newProgram draws on out (stderr) in the alternate screen, so the shell's
+// screen comes back on exit.
+func newProgram(ctx context.Context, m app, in io.Reader, out io.Writer) *tea.Program {
+	// Signals are finish's: Bubble Tea's own handler ends the program on
+	// SIGTERM as if the user quit, and knows nothing of SIGHUP.
+	return tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx), tea.WithAltScreen(),
+		tea.WithoutSignalHandler())
+}
+
+// ErrInterrupted is returned by Run when SIGINT ends the configurator
+// (kill -INT; in the terminal, ctrl+c is a key that asks first). It wraps
+// tea.ErrInterrupted; the command line exits 130 for it.
+var ErrInterrupted error = interruptedError{}
+
+type interruptedError struct{}
+
+func (interruptedError) Error() string { return "interrupted" }
+func (interruptedError) Unwrap() error { return tea.ErrInterrupted }
+
+// SignalError is returned by Run when a signal other than SIGINT (SIGTERM,
+// SIGHUP) ends the configurator; the terminal was restored first.
+type SignalError struct{ Signal os.Signal }
+
+func (e *SignalError) Error() string {
+	return "stopped by signal " + sigName(e.Signal)
+}
+
+// ExitCode is the shell's convention for a process ended by the signal:
+// 128 + its number (SIGHUP 129, SIGTERM 143).
+func (e *SignalError) ExitCode() int {
+	if s, ok := e.Signal.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 1
+}
+
+func sigName(s os.Signal) string {
+	switch s {
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGINT:
+		return "SIGINT"
+	}
+	return s.String()
+}
+
+// finish runs p to the end and reports a caught panic. SIGINT, SIGTERM
+// and SIGHUP end the program as quitting does, so the terminal's modes
+// are restored, and then become ErrInterrupted or a *SignalError.
+func finish(ctx context.Context, m app, p *tea.Program, errOut io.Writer) error {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	caught := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case s := <-sigs:
+			caught <- s
+			p.Quit()
+			select { // a program that does not quit in time is killed (which restores the terminal too)
+			case <-done:
+			case <-time.After(2 * time.Second):
+				p.Kill()
+			}
+		case <-done:
+		}
+	}()
+	final, err := p.Run()
+	var info *crashInfo
+	if fm, ok := final.(app); ok {
+		info = fm.crash.info
+	}
+	if info == nil {
+		info = m.crash.info
+	}
+	switch {
+	case info != nil:
+		fmt.Fprintf(errOut, "gpuplan: internal error: %v\n%s\n", info.value, info.stack)
+		return fmt.Errorf("internal error: %v (a bug: please report it at %s with the lines above)", info.value, IssuesURL)
+	case errors.Is(err, tea.ErrProgramPanic):
+		return fmt.Errorf("internal error (a bug: please report it at %s with the lines above)", IssuesURL)
+	}
+	select {
+	case s := <-caught:
+		if s == syscall.SIGINT {
+			return ErrInterrupted
+		}
+		return &SignalError{Signal: s}
+	default:
+	}
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// ErrInputEnded is returned by the accessible configurator when its input
+// ends (ctrl+d, a closed pipe) before the questions are answered.
+var ErrInputEnded = errors.New("input ended before the questions were answered; nothing was exported")
+
+// promptReader reads one byte at a time, so that each of huh's prompts,
+// which wrap the input in a new scanner, gets exactly its own line. It
+// remembers the end of the input: huh's prompts cannot report it (they
+// take the last line typed, or nothing, as the answer).
+type promptReader struct {
+	r   io.Reader
+	eof bool
+}
+
+func (l *promptReader) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, err := l.r.Read(p[:1])
+	if err != nil {
+		l.eof = true // io.EOF, or a read error: the answers end here either way
+	}
+	return n, err
+}
+
+// ask runs one accessible prompt. A panic inside huh (its select takes an
+// invalid last line at the end of input as the answer) and the end of the
+// input both become ErrInputEnded; never a stack trace.
+func ask(f huh.Field, out io.Writer, in *promptReader) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in a prompt: %v (a bug: please report it at %s)", r, IssuesURL)
+		}
+		if in.eof {
+			err = ErrInputEnded
+		}
+	}()
+	return f.RunAccessible(out, in)
+}
+
+// shownDefault is what enter keeps, for the line above a prompt; huh's
+// selects take the current option on enter without showing it.
+func shownDefault(f huh.Field, inputs []boundInput) (string, bool) {
+	switch f.(type) {
+	case *huh.Input:
+		for _, b := range inputs {
+			if huh.Field(b.field) == f {
+				return *b.value, *b.value != ""
+			}
+		}
+	case *huh.Select[string], *huh.Select[model.Framework], *huh.Select[model.Task],
+		*huh.Select[model.Precision], *huh.Select[model.Optimizer], *huh.Select[model.Strategy], *huh.Select[model.Pricing]:
+		v := fmt.Sprint(f.GetValue())
+		return v, v != ""
+	}
+	return "", false
+}
+
+// runAccessible asks every question that applies as a plain prompt
+// (hidden pages are skipped, unlike huh's own runner), checking each page
+// as it goes, prints the estimate and the best offers as text, and offers
+// to export. When the input ends early it prints the answers given so far
+// (as a file to reopen) and returns ErrInputEnded.
+func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *report.Styles) error {
+	cat.Index()
+	a := defaultAnswers(cat)
+	if opts.Config != nil {
+		a = answersFromConfig(cat, opts.Config)
+	}
+	in := &promptReader{r: opts.In}
+	prompts := opts.Err
+	hf := &hfReader{read: opts.ReadHFConfig}
+	w := newWizard(a, cat, hf.check(), huh.ThemeBase(), 80, 40)
+	ended := func(err error) error {
+		if errors.Is(err, ErrInputEnded) {
+			if data, err := exportConfig(a, nil, nil, cat.AsOf); err == nil {
+				fmt.Fprintf(opts.Out, "# gpuplan answers so far: save them and reopen with gpuplan --config FILE\n%s", data)
+			}
+		}
+		return err
+	}
+	fmt.Fprintln(prompts, "gpuplan configurator (accessible mode): press enter to keep the answer shown in brackets.")
+	for i := 0; i < len(w.pages); i++ {
+		p := w.pages[i]
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if p.hide != nil && p.hide() {
+			continue
+		}
+		fmt.Fprintf(prompts, "\n== %s ==\n", p.title)
+		start := len(w.inputs)
+		for _, f := range p.fields(true) {
+			f.WithTheme(huh.ThemeBase())
+			f.Init()
+			f.Focus()
+			if v, ok := shownDefault(f, w.inputs[start:]); ok {
+				fmt.Fprintf(prompts, "[%s]\n", v)
+			}
+			if err := ask(f, prompts, in); err != nil {
+				fmt.Fprintln(prompts)
+				return ended(err)
+			}
+			a.reconcile(cat, nil)
+			w.syncRegions()
+		}
+		if p.check != nil {
+			if err := p.check(); err != nil {
+				fmt.Fprintf(prompts, "✗ %s\n", err)
+				back := slices.IndexFunc(w.pages, func(q page) bool { return q.title == p.backTo })
+				if back < 0 {
+					back = i
+				}
+				fmt.Fprintf(prompts, "asking again from %s\n", w.pages[back].title)
+				i = back - 1
+			}
+		}
+	}
+	cfg, cfgErr := a.config()
+	res := compute(cat, cfg, cfgErr, hf, 0)
+	out := lipgloss.NewRenderer(opts.Out)
+	out.SetColorProfile(termenv.Ascii)
+	fmt.Fprintln(opts.Out)
+	if !res.ok() {
+		fmt.Fprintf(opts.Out, "No estimate: %s\n", errText(res.err))
+	} else if err := report.WriteRecommendHint(opts.Out, out, &res.rec, res.est, 5, 100, ""); err != nil {
+		return err
+	}
+	if cfgErr != nil {
+		return nil
+	}
+	data, err := exportConfig(a, res, nil, cat.AsOf)
+	if err != nil {
+		return err
+	}
+	for {
+		path := ""
+		fmt.Fprintln(prompts)
+		exp := huh.NewInput().Title("Export the answers to a file (empty: do not export)").Value(&path)
+		if err := ask(exp, prompts, in); err != nil {
+			return ended(err)
+		}
+		if strings.TrimSpace(path) == "" {
+			return nil
+		}
+		abs, _ := filepath.Abs(expandHome(strings.TrimSpace(path)))
+		err = atomicfile.WriteFileAtomic(abs, data, false)
+		if errors.Is(err, atomicfile.ErrFileExists) {
+			overwrite := false
+			c := huh.NewConfirm().Title("Overwrite " + abs + "?").Value(&overwrite)
+			if err := ask(c, prompts, in); err != nil {
+				return ended(err)
+			}
+			if !overwrite {
+				fmt.Fprintln(prompts, "kept the file; give another name, or none to skip the export")
+				continue
+			}
+			err = atomicfile.WriteFileAtomic(abs, data, true)
+		}
+		if err != nil {
+			fmt.Fprintf(prompts, "✗ %s\n", err)
+			continue
+		}
+		fmt.Fprintf(prompts, "exported to %s\n", abs)
+		return nil
+	}
+}

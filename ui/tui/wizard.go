@@ -1,0 +1,560 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/huh"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// page is one group of questions, shown one at a time; hide says when it
+// does not apply (a custom shape only for "custom…").
+type page struct {
+	title string
+	hide  func() bool
+	// check, when set, must pass before the page is left forward: it
+	// covers answers on other pages too, so a failure in the accessible
+	// runner asks again from the page titled backTo (default: this one).
+	check  func() error
+	backTo string
+	// fields builds the page's fields; static builds fixed options for
+	// huh's accessible runner, which never evaluates OptionsFunc.
+	fields func(static bool) []huh.Field
+}
+
+// wizard is the question form, bound to *answers: huh writes the bound
+// values on every cursor move and keystroke, so the panel follows.
+type wizard struct {
+	form   *huh.Form
+	pages  []page
+	fields [][]huh.Field // per page, as built for form
+	inputs []boundInput
+	a      *answers
+	cat    *model.Catalog
+	width  int
+	height int
+	sized  bool
+
+	// regions are the region options for the chosen providers, read by
+	// the options function in a command goroutine; regionGen changes
+	// with the providers so huh never serves a cached, stale list.
+	regionsMu   sync.Mutex
+	regionSnap  struct{ providers, regions []string }
+	regionGen   int
+	lastProvKey string
+	// regionsChanged says the providers changed since the form last saw
+	// regionGen: huh re-reads options when a field updates, so the form
+	// needs one more message, else the list lags one change behind.
+	regionsChanged bool
+
+	// readHF reads a config.json (cached), for the path's validation; nil
+	// when this build cannot read one.
+	readHF func(path string) error
+	// units are the "Counted in" selects built, whose options follow
+	// whether the model takes images (unitVision, as last set).
+	units      []*huh.Select[string]
+	unitVision bool
+
+	keys *huh.KeyMap
+	// checks validate a field's current answer as its own validator does
+	// (huh runs those only on enter and blur), so that a move back can be
+	// refused before huh blurs the field and strands the focus.
+	checks map[huh.Field]func() error
+}
+
+// boundInput is a text input and its answer. When the answer changes
+// from outside (a model's defaults), the input is set again; while the
+// user types in it, it is left alone.
+type boundInput struct {
+	field *huh.Input
+	value *string
+	shown string
+}
+
+// newWizard builds the form over a; readHF checks a config.json path
+// (nil: this build reads none, and the model list does not offer it).
+func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme *huh.Theme, width, height int) *wizard {
+	hfEnabled := readHF != nil
+	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF}
+	w.syncRegions()
+	w.pages = w.buildPages(hfEnabled, height)
+	groups := make([]*huh.Group, 0, len(w.pages))
+	for _, p := range w.pages {
+		fs := p.fields(false)
+		for _, f := range fs {
+			f.WithTheme(theme) // before NewGroup measures them: huh builds a theme per call otherwise
+		}
+		w.fields = append(w.fields, fs)
+		g := huh.NewGroup(fs...) // the header names the page
+		if p.hide != nil {
+			g = g.WithHideFunc(p.hide)
+		}
+		groups = append(groups, g)
+	}
+	keys := huh.NewDefaultKeyMap()
+	keys.Quit.SetEnabled(false)                   // ctrl+c is ours: it asks before quitting
+	keys.Input.AcceptSuggestion.SetEnabled(false) // ctrl+e is ours: export
+	keys.Text.Editor.SetEnabled(false)
+	w.keys = keys
+	w.form = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(keys).WithTheme(theme)
+	w.setSize(width, height)
+	return w
+}
+
+// setSize sizes the form; huh re-measures every field, so only on change.
+func (w *wizard) setSize(width, height int) {
+	if width == w.width && height == w.height && w.sized {
+		return
+	}
+	w.width, w.height, w.sized = width, height, true
+	w.form = w.form.WithWidth(max(width, 10)).WithHeight(max(height, 3))
+}
+
+// sync runs after every form update: answers changed from outside are
+// shown again in their inputs, and the region options follow the providers.
+func (w *wizard) sync() {
+	focused := w.form.GetFocusedField()
+	for i := range w.inputs {
+		b := &w.inputs[i]
+		if huh.Field(b.field) == focused {
+			b.shown = *b.value
+			continue
+		}
+		if *b.value != b.shown {
+			// Through empty, so that the cursor lands at the end of the
+			// new text (SetValue keeps a cursor that is still in range).
+			empty := ""
+			b.field.Value(&empty)
+			b.field.Value(b.value)
+			b.shown = *b.value
+		}
+	}
+	w.syncRegions()
+	if v := w.a.fill.vision; v != w.unitVision {
+		w.unitVision = v
+		for _, u := range w.units {
+			u.Options(huh.NewOptions(unitOptions(v)...)...)
+		}
+	}
+}
+
+func (w *wizard) syncRegions() {
+	key := strings.Join(w.a.Providers, ",")
+	w.regionsMu.Lock()
+	defer w.regionsMu.Unlock()
+	if key != w.lastProvKey {
+		w.regionGen++
+		w.lastProvKey = key
+		w.regionsChanged = true
+	}
+	w.regionSnap.providers = slices.Clone(w.a.Providers)
+	w.regionSnap.regions = slices.Clone(w.a.Regions)
+}
+
+// regionOptions lists the chosen providers' regions (and any prefix
+// patterns from a loaded file), each selected when it is an answer.
+func (w *wizard) regionOptions() []huh.Option[string] {
+	w.regionsMu.Lock()
+	chosen, selected := w.regionSnap.providers, w.regionSnap.regions
+	w.regionsMu.Unlock()
+	names, by := regionsOf(w.cat, chosen)
+	var opts []huh.Option[string]
+	for _, r := range selected {
+		if isRegionPattern(r) {
+			opts = append(opts, huh.NewOption(r+" (prefix)", r).Selected(true))
+		}
+	}
+	for _, r := range names {
+		label := r
+		if len(chosen) != 1 {
+			label += "  " + strings.Join(by[r], ", ")
+		}
+		opts = append(opts, huh.NewOption(report.Truncate(label, 60), r).Selected(slices.Contains(selected, r)))
+	}
+	return opts
+}
+
+// focusedPage returns the index of the page whose field has the focus.
+func (w *wizard) focusedPage() int {
+	f := w.form.GetFocusedField()
+	for i, fs := range w.fields {
+		for _, x := range fs {
+			if x == f {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// position returns where page i is among the pages that apply, and how many apply.
+func (w *wizard) position(i int) (pos, total int) {
+	for j, p := range w.pages {
+		if p.hide != nil && p.hide() {
+			continue
+		}
+		total++
+		if j <= i {
+			pos = total
+		}
+	}
+	return pos, total
+}
+
+// typing reports whether the focused field takes free text or is being
+// filtered, so that q and ? are letters there, not commands.
+func (w *wizard) typing() bool {
+	f := w.form.GetFocusedField()
+	if _, ok := f.(*huh.Input); ok {
+		return true
+	}
+	for _, b := range f.KeyBinds() {
+		if b.Enabled() && slices.Contains(b.Keys(), "esc") {
+			return true // a filter is open or set: esc belongs to it
+		}
+	}
+	return false
+}
+
+// skipToEnd moves to the last page that applies (after returning from
+// the offers, the form is rebuilt where the user left it).
+func (w *wizard) skipToEnd() {
+	_, total := w.position(len(w.pages) - 1)
+	for range total - 1 {
+		w.form.NextGroup()
+	}
+}
+
+// familyLabels name the model families in the list, in order.
+var familyLabels = []struct {
+	f     model.Family
+	label string
+}{
+	{model.FamilyDecoder, "LLM"}, {model.FamilyEncoder, "encoder"}, {model.FamilyEncoderDecoder, "seq2seq"},
+	{model.FamilyViT, "ViT"}, {model.FamilyCNN, "CNN"}, {model.FamilyUNet, "U-Net"},
+}
+
+// modelOptions lists the catalog's models grouped by family (LLMs first),
+// largest first within a family, then "custom…" and config.json.
+func modelOptions(cat *model.Catalog, hfEnabled bool) []huh.Option[string] {
+	order := map[model.Family]int{}
+	for i, f := range familyLabels {
+		order[f.f] = i
+	}
+	ms := slices.Clone(cat.Models)
+	sort.SliceStable(ms, func(i, j int) bool {
+		if order[ms[i].Family] != order[ms[j].Family] {
+			return order[ms[i].Family] < order[ms[j].Family]
+		}
+		return ms[i].ParamCount() > ms[j].ParamCount()
+	})
+	opts := make([]huh.Option[string], 0, len(ms)+2)
+	for _, m := range ms {
+		label := familyLabels[order[m.Family]].label
+		opts = append(opts, huh.NewOption(fmt.Sprintf("%-7s %s · %s", label, m.Name, model.FormatCount(m.ParamCount())), m.Key))
+	}
+	opts = append(opts, huh.NewOption("custom… (type the shape or parameter count)", modelCustom))
+	if hfEnabled {
+		opts = append(opts, huh.NewOption("Hugging Face config.json…", modelHF))
+	}
+	return opts
+}
+
+func (w *wizard) buildPages(hfEnabled bool, height int) []page {
+	a, cat := w.a, w.cat
+	inference := func() bool { return a.Task == model.TaskInference }
+	training := func() bool { return !inference() }
+	listHeight := max(min(height-4, 14), 4)
+
+	precisionOptions := func(list []model.Precision) []huh.Option[model.Precision] {
+		notes := map[model.Precision]string{
+			model.AMPBF16: "mixed bf16: fp32 master weights (Ampere and newer)",
+			model.AMPFP16: "mixed fp16: fp32 master weights, loss scaling",
+			model.BF16:    "pure bf16 weights and compute",
+			model.FP32:    "full precision",
+			model.TF32:    "fp32 weights, tf32 tensor cores",
+			model.FP8:     "fp8 compute (Ada, Hopper)",
+			model.FP16:    "fp16 weights and compute",
+			model.INT8:    "8-bit weights (GPTQ/AWQ, bitsandbytes)",
+			model.INT4:    "4-bit weights (GPTQ/AWQ)",
+		}
+		opts := make([]huh.Option[model.Precision], len(list))
+		for i, p := range list {
+			opts[i] = huh.NewOption(fmt.Sprintf("%-9s %s", p, notes[p]), p)
+		}
+		return opts
+	}
+	input := func(title, desc string, v *string, validate func(string) error) *huh.Input {
+		in := huh.NewInput().Title(title).Description(desc).Value(v).Validate(validate)
+		w.inputs = append(w.inputs, boundInput{field: in, value: v, shown: *v})
+		w.checks[in] = func() error { return validate(*v) }
+		return in
+	}
+	fallbackConfirm := func() huh.Field {
+		return huh.NewConfirm().Title("Precision fallback").
+			Description("accept GPUs without this precision (bf16 runs as fp16, fp8 as bf16)").
+			Affirmative("allow").Negative("no").Value(&a.PrecisionFallback)
+	}
+	flashConfirm := func() huh.Field {
+		return huh.NewConfirm().Title("Flash attention").
+			Description("fused attention that never stores the s² scores (PyTorch SDPA default)").
+			Affirmative("on").Negative("off").Value(&a.Flash)
+	}
+
+	return []page{
+		{title: "Workload", fields: func(bool) []huh.Field {
+			return []huh.Field{
+				huh.NewSelect[model.Framework]().Title("Framework").Options(
+					huh.NewOption("PyTorch", model.PyTorch), huh.NewOption("TensorFlow / Keras", model.TensorFlow),
+					huh.NewOption("JAX / Flax", model.JAX)).Value(&a.Framework),
+				huh.NewSelect[model.Task]().Title("Task").Options(
+					huh.NewOption("train from scratch", model.TaskTrain), huh.NewOption("full fine-tune", model.TaskFinetune),
+					huh.NewOption("LoRA fine-tune (16-bit base)", model.TaskLoRA), huh.NewOption("QLoRA fine-tune (4-bit base)", model.TaskQLoRA),
+					huh.NewOption("inference (serving)", model.TaskInference)).Value(&a.Task),
+			}
+		}},
+		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(bool) []huh.Field {
+			return []huh.Field{huh.NewSelect[string]().Title("Model").Description("/ searches; custom… and config.json are at the end").
+				Options(modelOptions(cat, hfEnabled)...).Height(listHeight).Value(&a.Model)}
+		}},
+		{title: "Custom model", hide: func() bool { return a.Model != modelCustom }, fields: func(bool) []huh.Field {
+			heads := wholeValidator("heads", 0, 1<<14)
+			vocab := wholeValidator("vocabulary", 0, 1<<24)
+			return []huh.Field{
+				input("Parameters", "empty: counted from the shape; a count (70B) wins, the shape then sizes activations",
+					&a.Params, countValidator("parameters", maxParams)),
+				input("Layers", "transformer blocks", &a.Layers, wholeValidator("layers", 0, 1000)),
+				input("Hidden size", "d_model", &a.Hidden, wholeValidator("hidden size", 0, 1<<20)),
+				input("Attention heads", "hidden must be a multiple of heads", &a.Heads, func(s string) error {
+					if err := heads(s); err != nil {
+						return err
+					}
+					return with(&a.Heads, s, a.shapeError)
+				}),
+				input("Vocabulary", "tokens", &a.Vocab, func(s string) error {
+					if err := vocab(s); err != nil {
+						return err
+					}
+					return with(&a.Vocab, s, func() error { return a.customError(cat) })
+				}),
+			}
+		}},
+		{title: "Hugging Face config.json", hide: func() bool { return a.Model != modelHF }, fields: func(bool) []huh.Field {
+			return []huh.Field{input("config.json", "a config.json file or a model directory; ~ is your home", &a.HFPath, func(s string) error {
+				path := expandHome(strings.TrimSpace(s))
+				if path == "" {
+					return fmt.Errorf("config.json: give a path")
+				}
+				if w.readHF != nil {
+					if err := w.readHF(path); err != nil {
+						return fmt.Errorf("config.json: %w", err)
+					}
+				}
+				return nil
+			})}
+		}},
+		{title: "Precision", hide: inference, fields: func(bool) []huh.Field {
+			return []huh.Field{huh.NewSelect[model.Precision]().Title("Training precision").
+				Options(precisionOptions(model.TrainingPrecisions)...).Value(&a.TrainPrecision)}
+		}},
+		{title: "Precision", hide: training, fields: func(bool) []huh.Field {
+			return []huh.Field{huh.NewSelect[model.Precision]().Title("Inference precision").
+				Options(precisionOptions(model.InferencePrecisions)...).Value(&a.InferPrecision)}
+		}},
+		{title: "Precision fallback", hide: func() bool { p := a.precision(); return p != model.BF16 && p != model.FP8 },
+			fields: func(bool) []huh.Field { return []huh.Field{fallbackConfirm()} }},
+		{title: "Batch and length", fields: func(bool) []huh.Field {
+			bind := []any{&a.Task, &a.fill.vision}
+			batch := input("Batch size per GPU", "the model's default until changed", &a.Batch, func(s string) error {
+				_, err := parseWhole(a.batchLabel(), s, 1, 1<<20)
+				return err
+			})
+			batch.TitleFunc(func() string {
+				if inference() {
+					return "Concurrent sequences"
+				}
+				return "Batch size per GPU"
+			}, bind)
+			length := input("Sequence length (tokens)", "the model's default until changed", &a.Length, func(s string) error {
+				if _, err := parseWhole("length", s, 1, 1<<24); err != nil {
+					return fmt.Errorf("%s: want a whole number such as 2048, got %q", a.lengthLabel(), s)
+				}
+				return nil
+			})
+			length.TitleFunc(func() string {
+				switch {
+				case a.fill.vision:
+					return "Image size (pixels per side)"
+				case inference():
+					return "Context length (tokens)"
+				}
+				return "Sequence length (tokens)"
+			}, bind)
+			return []huh.Field{batch, length}
+		}},
+		{title: "Optimizer", hide: inference, fields: func(bool) []huh.Field {
+			return []huh.Field{huh.NewSelect[model.Optimizer]().Title("Optimizer").Options(
+				huh.NewOption("AdamW       8 bytes of state per parameter", model.AdamW),
+				huh.NewOption("Adam        8 bytes of state per parameter", model.Adam),
+				huh.NewOption("SGD         no state", model.SGD),
+				huh.NewOption("SGD+momentum 4 bytes per parameter", model.SGDMomentum),
+				huh.NewOption("Adafactor   factored second moments", model.Adafactor),
+				huh.NewOption("AdamW 8-bit 2 bytes per parameter (bitsandbytes)", model.AdamW8bit)).Value(&a.Optimizer)}
+		}},
+		{title: "Memory savers", hide: inference, fields: func(bool) []huh.Field {
+			return []huh.Field{
+				huh.NewConfirm().Title("Activation checkpointing").
+					Description("recompute activations in backward: less memory, about 33% more compute").
+					Affirmative("on").Negative("off").Value(&a.Checkpointing),
+				flashConfirm(),
+			}
+		}},
+		{title: "Memory savers", hide: training, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
+		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {
+			w.unitVision = a.fill.vision
+			unit := huh.NewSelect[string]().Title("Counted in").Inline(true).
+				Options(huh.NewOptions(unitOptions(a.fill.vision)...)...).Value(&a.DatasetUnit)
+			w.units = append(w.units, unit)
+			return []huh.Field{
+				input("Dataset size per epoch", "a count: 20M, 88k, 1.28M; empty for no job time", &a.Dataset, countValidator("dataset size", maxDataset)),
+				unit,
+				input("Epochs", "passes over the dataset", &a.Epochs, positiveValidator("epochs", 1e6)),
+			}
+		}},
+		{title: "Requests", hide: training, fields: func(bool) []huh.Field {
+			return []huh.Field{input("Requests to serve", "a count: 1M, 250k; empty for no serving time", &a.Dataset, countValidator("requests", maxDataset))}
+		}},
+		{title: "Distribution", fields: func(bool) []huh.Field {
+			return []huh.Field{huh.NewSelect[string]().Title("Distribution").Options(
+				huh.NewOption("single GPU", distSingle),
+				huh.NewOption("one node, several GPUs", distNode),
+				huh.NewOption("several nodes (multi-node)", distMulti)).Value(&a.Distribution)}
+		}},
+		{title: "GPUs and strategy", hide: func() bool { return a.Distribution == distSingle }, fields: func(bool) []huh.Field {
+			validate := func(s model.Strategy) error {
+				if inference() && s.ZeROStage() > 0 {
+					return fmt.Errorf("%s shards training state; inference replicates the model: pick DDP", s)
+				}
+				return nil
+			}
+			strategy := huh.NewSelect[model.Strategy]().Title("Strategy").Options(
+				huh.NewOption("DDP     every GPU holds all model states", model.DDP),
+				huh.NewOption("FSDP    fully sharded (like ZeRO-3)", model.FSDP),
+				huh.NewOption("ZeRO-1  shards optimizer states", model.ZeRO1),
+				huh.NewOption("ZeRO-2  + gradients", model.ZeRO2),
+				huh.NewOption("ZeRO-3  + parameters", model.ZeRO3)).Value(&a.Strategy).Validate(validate).
+				DescriptionFunc(func() string {
+					if strings.EqualFold(strings.TrimSpace(a.GPUs), "auto") && !inference() {
+						return "auto GPUs: FSDP where DDP does not fit"
+					}
+					return ""
+				}, &a.GPUs)
+			w.checks[strategy] = func() error { return validate(a.Strategy) }
+			return []huh.Field{
+				input("GPUs", "auto: the fewest whole instances that fit; or a number", &a.GPUs, gpusValidator),
+				strategy,
+			}
+		}},
+		{title: "Where", fields: func(static bool) []huh.Field {
+			var provs []huh.Option[string]
+			for _, p := range providers(cat) {
+				label := p
+				if slices.Contains(model.MarketplaceProviders, p) {
+					label += " (marketplace: only when chosen)"
+				}
+				provs = append(provs, huh.NewOption(label, p).Selected(slices.Contains(a.Providers, p)))
+			}
+			regions := huh.NewMultiSelect[string]().Title("Regions").Description("none chosen: all regions").
+				Height(max(min(height-12, 10), 3)).Value(&a.Regions)
+			if static {
+				w.syncRegions()
+				regions.Options(w.regionOptions()...)
+			} else {
+				regions.OptionsFunc(w.regionOptions, &w.regionGen)
+			}
+			return []huh.Field{
+				huh.NewMultiSelect[string]().Title("Providers").Description("none chosen: every provider but marketplaces").
+					Options(provs...).Height(max(min(height-12, 8), 3)).Value(&a.Providers),
+				regions,
+			}
+		}},
+		{title: "Price", fields: func(bool) []huh.Field {
+			return []huh.Field{
+				huh.NewSelect[model.Pricing]().Title("Pricing").Inline(true).
+					Options(huh.NewOptions(model.PricingModes...)...).Value(&a.Pricing),
+				input("Monthly budget (USD)", "empty: no limit", &a.Budget, positiveValidator("monthly budget", 1e10)),
+				input("Hours per month", "billed hours; 730 is always on", &a.Hours, positiveValidator("hours per month", 744)),
+				input("Deadline (hours)", "the job must finish within; empty: none", &a.Deadline, positiveValidator("deadline", 1e7)),
+			}
+		}},
+	}
+}
+
+// fieldError is the error of field f's current answer, or nil.
+func (w *wizard) fieldError(f huh.Field) error {
+	if check, ok := w.checks[f]; ok {
+		return check()
+	}
+	return nil
+}
+
+// pageError is the first error among page i's answers, or nil.
+func (w *wizard) pageError(i int) error {
+	for _, f := range w.fields[i] {
+		if f.Skip() {
+			continue
+		}
+		if err := w.fieldError(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isPrev reports whether msg moves the form back a field (shift+tab).
+func (w *wizard) isPrev(msg tea.KeyMsg) bool {
+	k := w.keys
+	return key.Matches(msg, k.Input.Prev, k.Select.Prev, k.MultiSelect.Prev, k.Confirm.Prev)
+}
+
+// onFirstField reports whether the focus is on the page's first field, so
+// that moving back leaves the page.
+func (w *wizard) onFirstField() bool {
+	f := w.form.GetFocusedField()
+	for _, x := range w.fields[w.focusedPage()] {
+		if !x.Skip() {
+			return x == f
+		}
+	}
+	return false
+}
+
+// backError says why the form cannot move back now: huh refuses to leave
+// a page with an invalid answer, after blurring the field, which would
+// leave no field focused. nil when the move is safe.
+func (w *wizard) backError(leavesPage bool) error {
+	if err := w.fieldError(w.form.GetFocusedField()); err != nil {
+		return err
+	}
+	if leavesPage {
+		return w.pageError(w.focusedPage())
+	}
+	return nil
+}
+
+// with runs check with *answer set to s, the value being validated (the
+// accessible prompts set the answer only once it is accepted).
+func with(answer *string, s string, check func() error) error {
+	old := *answer
+	*answer = s
+	defer func() { *answer = old }()
+	return check()
+}
