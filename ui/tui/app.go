@@ -5,10 +5,10 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
@@ -49,7 +49,7 @@ type app struct {
 	opts   Options
 	a      *answers
 	st     *report.Styles
-	theme  *huh.Theme
+	theme  huh.Theme
 	keys   keyMap
 	wiz    *wizard
 	panel  panel
@@ -76,7 +76,7 @@ type app struct {
 // newApp builds the configurator with answers from opts.Config or the
 // defaults, and computes the first estimate synchronously so that the
 // first frame already shows an answer.
-func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme *huh.Theme) app {
+func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme) app {
 	cat.Index() // before any command goroutine reads the lookup tables
 	a := defaultAnswers(cat)
 	if opts.Config != nil {
@@ -119,7 +119,10 @@ func (m app) Init() tea.Cmd {
 	if m.crash.info != nil {
 		return tea.Quit
 	}
-	return m.wiz.form.Init()
+	// The background is asked once, here, and only here: the answer
+	// (BackgroundColorMsg) restyles the screen when it comes; until then,
+	// and on terminals that never answer, the styles are for a dark one.
+	return tea.Batch(m.wiz.form.Init(), tea.RequestBackgroundColor)
 }
 
 // Update handles one message. A panic here is caught: the program quits
@@ -145,6 +148,9 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
 		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.restyle(msg.IsDark())
 		return m, nil
 	case resultMsg:
 		if msg.res.seq != m.seq { // older results are stale: dropped
@@ -185,7 +191,7 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.footer.say(errText(msg.err), true)
 		return m, nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
 	// Other messages are huh's own (field updates, options loaded, page
@@ -204,7 +210,7 @@ func (m app) recordCrash(r any) {
 
 // key routes a key: dialogs first, then the keys that work everywhere,
 // then the screen's own.
-func (m app) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.tooSmall() {
 		if msg.String() == "ctrl+c" || msg.String() == "q" {
 			return m, tea.Quit // nothing can be asked on a screen this small
@@ -330,7 +336,7 @@ func (m app) filtering() bool {
 	return m.wiz.typing()
 }
 
-func (m app) dialogKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m app) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	d := m.dialog
 	if msg.String() == "ctrl+c" && d.kind == dialogQuit {
 		return m, tea.Quit // asked twice
@@ -464,7 +470,7 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.footer.say("✗ "+checkErr.Error(), true)
 		m.formErr = true
-	} else if _, key := msg.(tea.KeyMsg); m.formErr && key { // the next key clears it
+	} else if _, key := msg.(tea.KeyPressMsg); m.formErr && key { // the next key clears it
 		m.footer.say("", false)
 		m.formErr = false
 	}
@@ -572,6 +578,19 @@ func (m *app) apply(r *result) {
 	}
 }
 
+// restyle draws for a dark or light background from now on: the styles
+// every component shares are rebuilt in place, the copies some keep are
+// refreshed, and the panel's cached drawing is dropped.
+func (m *app) restyle(dark bool) {
+	if t, ok := m.theme.(*theme); ok {
+		t.dark = dark
+	}
+	*m.st = report.NewStyles(&report.Renderer{Dark: dark})
+	m.footer.restyle()
+	m.offers.restyle()
+	*m.panel.cache = panelCache{}
+}
+
 func (m app) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
 
 func (m app) wide() bool { return m.width >= wideWidth }
@@ -617,9 +636,17 @@ func (m *app) layout() {
 	m.detail.setSize(w, bodyH, m.res, m.cat.AsOf)
 }
 
-// View draws the screen: header, body, footer; every line fits the
+// View is the frame in the alternate screen. Bubble Tea v2 downsamples
+// its colours to the terminal's profile (none with NO_COLOR).
+func (m app) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	return v
+}
+
+// render draws the screen: header, body, footer; every line fits the
 // terminal's width.
-func (m app) View() (out string) {
+func (m app) render() (out string) {
 	defer func() {
 		if r := recover(); r != nil {
 			m.recordCrash(r)

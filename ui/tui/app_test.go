@@ -7,7 +7,7 @@ import (
 
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -69,7 +69,7 @@ func TestGolden(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
 				t.Parallel()
 				m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(sz[0], sz[1])}, sc.keys...)...)
-				view := m.View()
+				view := m.View().Content
 				checkFits(t, view, sz[0], sz[1])
 				golden.RequireEqual(t, []byte(ansi.Strip(view)))
 			})
@@ -78,7 +78,7 @@ func TestGolden(t *testing.T) {
 	for _, sz := range [][2]int{{59, 19}, {40, 10}} {
 		t.Run(fmt.Sprintf("too-small/%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := start(t, newTestApp(t, testCatalog(t), Options{}), size(sz[0], sz[1]))
-			view := m.View()
+			view := m.View().Content
 			if text := strings.Join(strings.Fields(ansi.Strip(view)), " "); !strings.Contains(text, "terminal too small (needs at least 60×20)") {
 				t.Errorf("view lacks the too-small message:\n%s", view)
 			}
@@ -171,5 +171,5 @@ func TestFitAdviceWhenNothingFits(t *testing.T) {
 			t.Errorf("panel lacks %q:\n%s", want, text)
 		}
 	}
-	checkFits(t, m.View(), 120, 40)
+	checkFits(t, m.View().Content, 120, 40)
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpuplan/gpuplan/data"
 )
@@ -42,7 +42,7 @@ func BenchmarkKeystrokeCached(b *testing.B) {
 	m := benchApp(b)
 	m = drive(b, m, enter, enter) // batch size input
 	var tm tea.Model = m
-	keys := []tea.Msg{tea.KeyMsg{Type: tea.KeyLeft}, tea.KeyMsg{Type: tea.KeyRight}}
+	keys := []tea.Msg{left, right}
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime()

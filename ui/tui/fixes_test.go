@@ -11,13 +11,11 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
 
 	"github.com/gpuplan/gpuplan/model"
 )
-
-var shiftTab = tea.KeyMsg{Type: tea.KeyShiftTab}
 
 // Trap: shift+tab on an invalid answer blurred the field, then huh
 // refused to leave the page: no field had the focus and no key worked.
@@ -350,7 +348,7 @@ func TestPanelSaysWhatRemovedOffers(t *testing.T) {
 		if !strings.Contains(text, "reserved-1y") {
 			t.Errorf("width %d: the cause (pricing reserved-1y) is cut:\n%s", w, screenText(m))
 		}
-		checkFits(t, m.View(), w, 30)
+		checkFits(t, m.View().Content, w, 30)
 	}
 }
 

@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -206,7 +206,9 @@ func (p panel) render(compact bool) string {
 	if len(lines) > ih {
 		lines = lines[:ih]
 	}
-	return st.Panel.Width(iw + st.Panel.GetHorizontalPadding()).Height(ih).Render(strings.Join(lines, "\n"))
+	// Lip Gloss v2 sizes include the border and padding.
+	return st.Panel.Width(iw + st.Panel.GetHorizontalFrameSize()).Height(ih + st.Panel.GetVerticalFrameSize()).
+		Render(strings.Join(lines, "\n"))
 }
 
 // errText is an error as a sentence for the panel and footer.

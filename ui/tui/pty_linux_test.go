@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"golang.org/x/sys/unix"
 )
 
@@ -53,7 +54,7 @@ func TestPanicRestoresTerminal(t *testing.T) {
 	}
 	m := newTestApp(t, testCatalog(t), Options{})
 	m.screen = screenOffers
-	p := newProgram(context.Background(), m, tty, tty)
+	p := newProgram(context.Background(), m, tty, tty, colorprofile.ANSI256)
 	raw := make(chan bool, 1)
 	go func() {
 		time.Sleep(300 * time.Millisecond) // let it enter raw mode first
@@ -109,7 +110,7 @@ func TestCtrlCRestoresTerminal(t *testing.T) {
 			}
 			m := newTestApp(t, testCatalog(t), Options{})
 			sc.setup(&m)
-			p := newProgram(context.Background(), m, tty, tty)
+			p := newProgram(context.Background(), m, tty, tty, colorprofile.ANSI256)
 			go func() {
 				time.Sleep(300 * time.Millisecond)
 				ctl.Write([]byte{3}) // ctrl+c
@@ -150,7 +151,7 @@ func TestSignalsRestoreTerminal(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := newTestApp(t, testCatalog(t), Options{})
-			p := newProgram(context.Background(), m, tty, tty)
+			p := newProgram(context.Background(), m, tty, tty, colorprofile.ANSI256)
 			raw := make(chan bool, 1)
 			go func() {
 				time.Sleep(300 * time.Millisecond) // in raw mode, with finish's handler installed

@@ -12,11 +12,10 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mattn/go-runewidth"
-	"github.com/muesli/termenv"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -47,7 +46,6 @@ func TestRunWithoutTerminal(t *testing.T) {
 	if strings.Contains(errb.String(), "/dev/tty") {
 		t.Errorf("stderr mentions /dev/tty: %q", errb.String())
 	}
-	lipgloss.SetDefaultRenderer(testRenderer) // Run set its own
 	measureLikeLipgloss()
 }
 
@@ -63,7 +61,7 @@ func TestPanicInUpdateIsReported(t *testing.T) {
 	m := newTestApp(t, testCatalog(t), Options{})
 	m.screen = screenOffers
 	var errb bytes.Buffer
-	p := tea.NewProgram(m, tea.WithInput(&bytes.Buffer{}), tea.WithOutput(io.Discard), tea.WithoutSignals())
+	p := tea.NewProgram(m, tea.WithInput(&bytes.Buffer{}), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	go p.Send(brokenResult(m.seq))
 	err := finish(context.Background(), m, p, &errb)
 	if err == nil || !strings.Contains(err.Error(), IssuesURL) || !strings.Contains(err.Error(), "internal error") {
@@ -98,7 +96,7 @@ func TestPanicInCommandIsReported(t *testing.T) {
 func TestTablesFitTheTerminal(t *testing.T) {
 	for _, w := range []int{60, 72, 80, 100, 120, 200} {
 		m := start(t, newTestApp(t, cjkCatalog(t), Options{}), append([]tea.Msg{size(w, 30)}, bertAnswers()...)...)
-		view := m.View()
+		view := m.View().Content
 		checkFits(t, view, w, 30)
 		text := ansi.Strip(view)
 		if !strings.Contains(text, "GPUs") {
@@ -122,7 +120,7 @@ func TestTablesFitTheTerminal(t *testing.T) {
 	// The panel's table too, on every screen size.
 	for _, w := range []int{60, 80, 99, 100, 130} {
 		m := start(t, newTestApp(t, cjkCatalog(t), Options{}), size(w, 30))
-		checkFits(t, m.View(), w, 30)
+		checkFits(t, m.View().Content, w, 30)
 	}
 }
 
@@ -142,14 +140,14 @@ func TestWideText(t *testing.T) {
 		m := start(t, newTestApp(t, cjkCatalog(t), Options{}), append([]tea.Msg{size(90, 30)}, bertAnswers()...)...)
 		for range 20 {
 			m = drive(t, m, down)
-			view := m.View()
+			view := m.View().Content
 			checkFits(t, view, 90, 30)
 			if strings.Contains(ansi.Strip(view), "ＧＰＵ") {
 				break
 			}
 		}
 		m = drive(t, m, enter) // the detail of a wide-named offer
-		view := m.View()
+		view := m.View().Content
 		checkFits(t, view, 90, 30)
 		if !strings.Contains(ansi.Strip(view), "云算力") {
 			t.Errorf("cjk locale %v: the detail of the wide offer is not shown:\n%s", cjkLocale, ansi.Strip(view))
@@ -187,7 +185,7 @@ func TestResizes(t *testing.T) {
 			scr, dialogOpen := m.screen, m.dialog != nil
 			for _, s := range sizes {
 				m = drive(t, m, size(s[0], s[1]))
-				view := m.View()
+				view := m.View().Content
 				if s[0] >= minWidth && s[1] >= minHeight {
 					checkFits(t, view, s[0], s[1])
 				} else if s[0] >= 30 && !strings.Contains(strings.Join(strings.Fields(ansi.Strip(view)), " "), "too small") {
@@ -208,29 +206,31 @@ func TestResizes(t *testing.T) {
 	}
 }
 
-// Trap: NO_COLOR not honoured. With NO_COLOR the screen has no colour
-// codes, and what colour marked (the chosen button, the selected row)
+// Trap: NO_COLOR not honoured. With NO_COLOR the screen is drawn without
+// colour codes (Bubble Tea v2 writes the frame downsampled to the profile
+// given), and what colour marked (the chosen button, the selected row)
 // still shows: [on], ›, reverse video.
 func TestNoColor(t *testing.T) {
-	var buf bytes.Buffer
-	r := screenRenderer(&buf, func(k string) string {
-		if k == "NO_COLOR" {
+	profile := screenProfile(&bytes.Buffer{}, func(k string) string {
+		switch k {
+		case "NO_COLOR":
 			return "1"
+		case "CLICOLOR_FORCE": // as if on a colour terminal
+			return "1"
+		case "TERM":
+			return "xterm-256color"
 		}
 		return ""
 	})
-	if r.ColorProfile() != termenv.Ascii {
-		t.Fatalf("NO_COLOR: colour profile %v, want Ascii", r.ColorProfile())
-	}
-	st := report.NewStyles(r)
-	for name, s := range map[string]lipgloss.Style{"title": st.Title, "bad": st.Bad, "segment": st.Segments[0]} {
-		if out := s.Render("x"); strings.Contains(out, "\x1b[3") || strings.Contains(out, "\x1b[9") {
-			t.Errorf("NO_COLOR: %s renders a colour: %q", name, out)
-		}
+	if profile != colorprofile.ASCII {
+		t.Fatalf("NO_COLOR: colour profile %v, want ASCII", profile)
 	}
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), enter, enter, enter, enter, enter, enter, enter)
-	view := m.View()
-	if strings.Contains(view, "\x1b[38") || strings.Contains(view, "\x1b[48") {
+	var out bytes.Buffer
+	w := &colorprofile.Writer{Forward: &out, Profile: profile}
+	io.WriteString(w, m.View().Content)
+	view := out.String()
+	if strings.Contains(view, "\x1b[38") || strings.Contains(view, "\x1b[48") || strings.Contains(view, "\x1b[3") && regexp.MustCompile(`\x1b\[[0-9;]*3[0-9]m`).MatchString(view) {
 		t.Errorf("the view has colour codes without colour support")
 	}
 	if !strings.Contains(ansi.Strip(view), "[ on ]") {
@@ -238,24 +238,23 @@ func TestNoColor(t *testing.T) {
 	}
 }
 
-// Light and dark backgrounds get different colours (adaptive), decided
-// once from the renderer, not per frame.
+// Light and dark backgrounds get different colours (lipgloss.LightDark),
+// decided once per background, not per frame; a 16-colour terminal gets
+// no true colour.
 func TestAdaptiveColours(t *testing.T) {
 	render := func(dark bool) string {
-		r := lipgloss.NewRenderer(io.Discard)
-		r.SetColorProfile(termenv.TrueColor)
-		r.SetHasDarkBackground(dark)
-		st := report.NewStyles(r)
+		st := report.NewStyles(&report.Renderer{Profile: colorprofile.TrueColor, Dark: dark})
 		return st.Title.Render("x") + st.Muted.Render("x")
 	}
 	if render(true) == render(false) {
 		t.Error("light and dark backgrounds render the same colours")
 	}
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.ANSI) // a 16-colour terminal
+	r := &report.Renderer{Profile: colorprofile.ANSI, Dark: true} // a 16-colour terminal
 	st := report.NewStyles(r)
-	if out := st.Title.Render("x"); !strings.Contains(out, "x") || strings.Contains(out, "38;2") {
-		t.Errorf("16 colours: %q uses true colour", out)
+	var out bytes.Buffer
+	io.WriteString(r.Writer(&out), st.Title.Render("x"))
+	if s := out.String(); !strings.Contains(s, "x") || strings.Contains(s, "38;2") {
+		t.Errorf("16 colours: %q uses true colour", s)
 	}
 }
 
@@ -296,7 +295,7 @@ func TestCascadingRegions(t *testing.T) {
 	if !slices.Equal(m.a.Regions, []string{"us-east-1"}) {
 		t.Fatalf("regions = %v, want us-east-1", m.a.Regions)
 	}
-	m = drive(t, m, tea.KeyMsg{Type: tea.KeyShiftTab}, runes("x"), down, down, runes("x"), tab) // aws off, gcp on
+	m = drive(t, m, shiftTab, runes("x"), down, down, runes("x"), tab) // aws off, gcp on
 	if !slices.Equal(m.a.Providers, []string{"gcp"}) {
 		t.Fatalf("providers = %v, want gcp", m.a.Providers)
 	}
@@ -306,7 +305,7 @@ func TestCascadingRegions(t *testing.T) {
 	if got := regionOptions(); !slices.Equal(got, []string{"europe-west4", "us-central1"}) {
 		t.Errorf("gcp: regions %v", got)
 	}
-	if view := ansi.Strip(m.View()); strings.Contains(view, "eu-west-1") {
+	if view := ansi.Strip(m.View().Content); strings.Contains(view, "eu-west-1") {
 		t.Errorf("the screen still shows aws's regions:\n%s", view)
 	}
 	for _, r := range m.res.rec.Offers {
@@ -314,7 +313,7 @@ func TestCascadingRegions(t *testing.T) {
 			t.Errorf("offer from %s after choosing gcp only", r.Instance.Provider)
 		}
 	}
-	m = drive(t, m, tea.KeyMsg{Type: tea.KeyShiftTab}, up, up, runes("x"), tab) // aws back on
+	m = drive(t, m, shiftTab, up, up, runes("x"), tab) // aws back on
 	if len(m.a.Regions) != 0 {
 		t.Errorf("choosing aws again brought back regions %v", m.a.Regions)
 	}
@@ -350,8 +349,8 @@ func TestQuitAsksFirst(t *testing.T) {
 	}
 	m = drive(t, m, down) // framework: TensorFlow
 	m = drive(t, m, runes("q"))
-	if m.dialog == nil || m.dialog.kind != dialogQuit || !strings.Contains(ansi.Strip(m.View()), "Quit without exporting?") {
-		t.Fatalf("q with changes did not ask:\n%s", ansi.Strip(m.View()))
+	if m.dialog == nil || m.dialog.kind != dialogQuit || !strings.Contains(ansi.Strip(m.View().Content), "Quit without exporting?") {
+		t.Fatalf("q with changes did not ask:\n%s", ansi.Strip(m.View().Content))
 	}
 	m = drive(t, m, runes("n"))
 	if m.dialog != nil {
@@ -373,7 +372,7 @@ func TestQuitAsksFirst(t *testing.T) {
 func TestHelpKeys(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
 	m = drive(t, m, runes("?"))
-	if !m.fullHelp || !strings.Contains(ansi.Strip(m.View()), "all offers") {
+	if !m.fullHelp || !strings.Contains(ansi.Strip(m.View().Content), "all offers") {
 		t.Fatal("? did not open the full help")
 	}
 	m = drive(t, m, runes("?"), enter, enter) // model page

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -81,7 +81,7 @@ type boundInput struct {
 
 // newWizard builds the form over a; readHF checks a config.json path
 // (nil: this build reads none, and the model list does not offer it).
-func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme *huh.Theme, width, height int) *wizard {
+func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme huh.Theme, width, height int) *wizard {
 	hfEnabled := readHF != nil
 	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF}
 	w.syncRegions()
@@ -513,7 +513,7 @@ func (w *wizard) pageError(i int) error {
 }
 
 // isPrev reports whether msg moves the form back a field (shift+tab).
-func (w *wizard) isPrev(msg tea.KeyMsg) bool {
+func (w *wizard) isPrev(msg tea.KeyPressMsg) bool {
 	k := w.keys
 	return key.Matches(msg, k.Input.Prev, k.Select.Prev, k.MultiSelect.Prev, k.Confirm.Prev)
 }
