@@ -63,6 +63,7 @@ type app struct {
 	width, height int
 	sized         bool // a window size arrived
 	fullHelp      bool
+	ascii         bool // the locale is not UTF-8: the frame is drawn in ASCII
 
 	seq      int     // of the last recompute started
 	lastKey  string  // answers the last recompute was for
@@ -71,6 +72,7 @@ type app struct {
 	async    bool    // recompute in a command (false in tests)
 	hf       *hfReader
 	crash    *crashBox
+	stops    *stopper // ctrl+z and kill -TSTP; shared by copies
 }
 
 // newApp builds the configurator with answers from opts.Config or the
@@ -83,7 +85,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 		a = answersFromConfig(cat, opts.Config)
 	}
 	m := app{cat: cat, opts: opts, a: a, st: st, theme: theme, keys: defaultKeys(), async: true,
-		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}}
+		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper()}
 	m.width, m.height = 100, 30 // until the terminal says
 	m.wiz = newWizard(a, cat, m.hf.check(), theme, 50, 20)
 	m.panel = panel{st: st, cache: &panelCache{}}
@@ -211,6 +213,9 @@ func (m app) recordCrash(r any) {
 // key routes a key: dialogs first, then the keys that work everywhere,
 // then the screen's own.
 func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if msg.String() == "ctrl+z" { // as in a shell: stop here, fg comes back to the same screen
+		return m, m.stops.suspend
+	}
 	if m.tooSmall() {
 		if msg.String() == "ctrl+c" || msg.String() == "q" {
 			return m, tea.Quit // nothing can be asked on a screen this small
@@ -639,7 +644,7 @@ func (m *app) layout() {
 // View is the frame in the alternate screen. Bubble Tea v2 downsamples
 // its colours to the terminal's profile (none with NO_COLOR).
 func (m app) View() tea.View {
-	v := tea.NewView(m.render())
+	v := tea.NewView(termFrame(m.render(), m.ascii))
 	v.AltScreen = true
 	return v
 }
@@ -702,7 +707,7 @@ func (m app) header() string {
 	case m.screen == screenOffers:
 		left += m.st.Muted.Render(" · offers")
 	case m.screen == screenDetail && m.detail.offer != nil:
-		left += m.st.Muted.Render(" · offer " + m.detail.offer.Instance.Provider + " " + m.detail.offer.Instance.Type)
+		left += m.st.Muted.Render(printable(" · offer " + m.detail.offer.Instance.Provider + " " + m.detail.offer.Instance.Type))
 	}
 	right := m.st.Muted.Render("catalog " + m.cat.AsOf)
 	if m.panel.pending {

@@ -190,7 +190,7 @@ func (v *offersView) refresh(keep *model.Offer) {
 	cursor := 0
 	for i, j := range v.shown {
 		o := &v.all[j]
-		rows[i] = append([]string{" "}, report.OfferRow(o)...)
+		rows[i] = append([]string{" "}, offerRow(o)...)
 		if keep != nil && o.Instance == keep.Instance && o.Region == keep.Region && o.GPUs == keep.GPUs {
 			cursor = i
 		}
@@ -334,7 +334,7 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
 	in, g := o.Instance, o.GPU
-	add("%s", st.Title.Render(fmt.Sprintf("%s %s", in.Provider, in.Type))+st.Muted.Render(fmt.Sprintf(" · %s · %s", o.Region, o.Pricing)))
+	add("%s", st.Title.Render(printable(in.Provider+" "+in.Type))+st.Muted.Render(printable(fmt.Sprintf(" · %s · %s", o.Region, o.Pricing))))
 	host := fmt.Sprintf("%d × %s per instance · %d vCPUs · %.0f GiB RAM", in.GPUCount, g.Name, in.VCPUs, in.MemoryGiB)
 	if in.NetworkGbps > 0 {
 		host += fmt.Sprintf(" · %.0f Gbps network", in.NetworkGbps)
@@ -342,7 +342,7 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 	if in.Interconnect != "" {
 		host += " · " + in.Interconnect
 	}
-	add("%s", st.Muted.Render(host))
+	add("%s", st.Muted.Render(printable(host)))
 	add("")
 	add("%s", st.Heading.Render("Why it fits"))
 	e := o.Estimate
@@ -393,7 +393,7 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 	if in.AsOf != "" {
 		src += ", as of " + in.AsOf
 	}
-	add("%s", st.Muted.Render(src))
+	add("%s", st.Muted.Render(printable(src)))
 	if asOf != "" {
 		add("%s", st.Muted.Render("catalog as of "+asOf+": prices change, check before renting · ctrl+e exports this offer"))
 	}

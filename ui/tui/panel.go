@@ -168,7 +168,7 @@ func modelTitle(r *result) string {
 	if r.est.TrainableParams > 0 && r.est.TrainableParams < r.est.Params {
 		s += " (" + model.FormatCount(r.est.TrainableParams) + " trained)"
 	}
-	return s
+	return printable(s)
 }
 
 // view renders the panel inside its border, width × height cells; compact
@@ -220,7 +220,8 @@ func errText(err error) string {
 	s = strings.TrimPrefix(s, "workload.")
 	s = strings.TrimSuffix(s, " (list them with gpuplan catalog instances)") // a command-line hint
 	// The configurator asks for no head_dim: say what to change instead.
-	return strings.Replace(s, "; give head_dim", ": hidden must be a multiple of heads", 1)
+	// Errors quote paths and names from files: printable, never escapes.
+	return printable(strings.Replace(s, "; give head_dim", ": hidden must be a multiple of heads", 1))
 }
 
 func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
@@ -382,7 +383,17 @@ func offerLine(o *model.Offer) string {
 	if o.HasJob {
 		s += fmt.Sprintf(" · job %s %s", report.Hours(o.JobHours), report.USD(o.JobUSD))
 	}
-	return s
+	return printable(s)
+}
+
+// offerRow is report.OfferRow with every cell printable: names come from
+// catalogs and overlays.
+func offerRow(o *model.Offer) []string {
+	row := report.OfferRow(o)
+	for i := range row {
+		row[i] = printable(row[i])
+	}
+	return row
 }
 
 // offerColumns are the panel table's columns, widest set first; the
@@ -406,7 +417,7 @@ var shrinkable = map[int]int{1: 12, 2: 9, 3: 8}
 func offersTable(offers []model.Offer, width int, st *report.Styles) string {
 	rows := make([][]string, len(offers))
 	for i := range offers {
-		rows[i] = report.OfferRow(&offers[i])
+		rows[i] = offerRow(&offers[i])
 	}
 	const pad = 2 // PaddingRight below
 	for n, cols := range offerColumns {

@@ -43,6 +43,7 @@ func Run(ctx context.Context, cat *model.Catalog, opts Options) error {
 		return runAccessible(ctx, cat, opts, &st)
 	}
 	m := newApp(cat, opts, &st, newTheme())
+	m.ascii = !utf8Locale(opts.Getenv)
 	return runProgram(ctx, m, opts.In, opts.Err, screenProfile(opts.Err, opts.Getenv))
 }
 
@@ -123,20 +124,29 @@ func finish(ctx context.Context, m app, p *tea.Program, errOut io.Writer) error 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
+	stops := m.stops
+	stops.arm()
+	defer stops.disarm()
 	caught := make(chan os.Signal, 1)
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
-		select {
-		case s := <-sigs:
-			caught <- s
-			p.Quit()
-			select { // a program that does not quit in time is killed (which restores the terminal too)
+		for {
+			select {
+			case <-stops.stops: // kill -TSTP, or Bubble Tea's own stop for ctrl+z
+				stops.caught(p)
+			case s := <-sigs:
+				caught <- s
+				p.Quit()
+				select { // a program that does not quit in time is killed (which restores the terminal too)
+				case <-done:
+				case <-time.After(2 * time.Second):
+					p.Kill()
+				}
+				return
 			case <-done:
-			case <-time.After(2 * time.Second):
-				p.Kill()
+				return
 			}
-		case <-done:
 		}
 	}()
 	final, err := p.Run()

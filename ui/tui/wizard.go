@@ -169,7 +169,7 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 	var opts []huh.Option[string]
 	for _, r := range selected {
 		if isRegionPattern(r) {
-			opts = append(opts, huh.NewOption(r+" (prefix)", r).Selected(true))
+			opts = append(opts, huh.NewOption(printable(r)+" (prefix)", r).Selected(true))
 		}
 	}
 	for _, r := range names {
@@ -177,7 +177,7 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 		if len(chosen) != 1 {
 			label += "  " + strings.Join(by[r], ", ")
 		}
-		opts = append(opts, huh.NewOption(report.Truncate(label, 60), r).Selected(slices.Contains(selected, r)))
+		opts = append(opts, huh.NewOption(report.Truncate(printable(label), 60), r).Selected(slices.Contains(selected, r)))
 	}
 	return opts
 }
@@ -259,7 +259,7 @@ func modelOptions(cat *model.Catalog, hfEnabled bool) []huh.Option[string] {
 	opts := make([]huh.Option[string], 0, len(ms)+2)
 	for _, m := range ms {
 		label := familyLabels[order[m.Family]].label
-		opts = append(opts, huh.NewOption(fmt.Sprintf("%-7s %s · %s", label, m.Name, model.FormatCount(m.ParamCount())), m.Key))
+		opts = append(opts, huh.NewOption(printable(fmt.Sprintf("%-7s %s · %s", label, m.Name, model.FormatCount(m.ParamCount()))), m.Key))
 	}
 	opts = append(opts, huh.NewOption("custom… (type the shape or parameter count)", modelCustom))
 	if hfEnabled {
