@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
@@ -687,9 +688,45 @@ func (m app) render() (out string) {
 		form := lipgloss.NewStyle().Width(m.width).Height(formH).MaxHeight(formH).Render(m.wiz.form.View())
 		body = lipgloss.JoinVertical(lipgloss.Left, form, m.panel.view(true))
 	}
-	body = lipgloss.NewStyle().Height(bodyH).MaxHeight(bodyH).Render(body)
-	view := lipgloss.JoinVertical(lipgloss.Left, header, body, footer)
-	return lipgloss.NewStyle().MaxWidth(m.width).MaxHeight(m.height).Render(view)
+	view := lipgloss.JoinVertical(lipgloss.Left, header, fitHeight(body, bodyH), footer)
+	return clip(view, m.width, m.height)
+}
+
+// fitHeight gives s exactly h lines: cut, or padded with empty ones
+// (JoinVertical then pads every line to the same width). A line count,
+// not a Lip Gloss pass that measures every line on every keystroke.
+func fitHeight(s string, h int) string {
+	n := strings.Count(s, "\n") + 1
+	switch {
+	case n > h:
+		i := 0
+		for range h {
+			i += strings.IndexByte(s[i:], '\n') + 1
+		}
+		return s[:i-1]
+	case n < h:
+		return s + strings.Repeat("\n", h-n)
+	}
+	return s
+}
+
+// clip cuts s to h lines of at most w cells.
+func clip(s string, w, h int) string {
+	lines := strings.Split(fitHeightMax(s, h), "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fitHeightMax cuts s to at most h lines.
+func fitHeightMax(s string, h int) string {
+	if strings.Count(s, "\n")+1 > h {
+		return fitHeight(s, h)
+	}
+	return s
 }
 
 // header is the top line: where you are, and the catalog's date.

@@ -87,7 +87,7 @@ func newExportDialogNamed(tomlPath, name string, data []byte, offer *model.Offer
 	if d.path == "" {
 		d.path = d.nameFor(d.format) // the TOML's name, or a launch format's own
 	}
-	sel := huh.NewSelect[launch.Format]().Title("Format").Options(exportFormats...).Value(&d.format).
+	sel := newSelect[launch.Format](theme).Title("Format").Options(exportFormats...).Value(&d.format).
 		Validate(func(f launch.Format) error {
 			if f != launch.FormatTOML && d.offer == nil {
 				return errors.New("no offer fits yet: only the TOML can be exported")
