@@ -40,6 +40,9 @@ func Run(ctx context.Context, cat *model.Catalog, opts Options) error {
 	// asks once, asynchronously, from Init.
 	st := report.NewStyles(&report.Renderer{Dark: true})
 	if opts.Accessible {
+		if !utf8Locale(opts.Getenv) {
+			opts.Err = &asciiWriter{w: opts.Err} // the prompts; stdout (report, answers as TOML) stays as it is
+		}
 		return runAccessible(ctx, cat, opts, &st)
 	}
 	m := newApp(cat, opts, &st, newTheme())

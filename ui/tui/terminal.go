@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -195,4 +196,28 @@ func toASCII(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// asciiWriter writes through toASCII (the accessible prompts under a
+// non-UTF-8 locale). A character split across writes is held back until
+// the rest of it arrives.
+type asciiWriter struct {
+	w    io.Writer
+	rest []byte
+}
+
+func (a *asciiWriter) Write(p []byte) (int, error) {
+	buf := append(a.rest, p...)
+	cut := len(buf)
+	for i := len(buf) - 1; i >= 0 && i >= len(buf)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(buf[i]) {
+			if !utf8.FullRune(buf[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	a.rest = append([]byte(nil), buf[cut:]...)
+	_, err := io.WriteString(a.w, toASCII(string(buf[:cut])))
+	return len(p), err
 }

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"bytes"
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -186,3 +188,42 @@ type ansiWhite struct{}
 func (ansiWhite) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0xffff }
 
 var sgrRE = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// The accessible prompts under LANG=C: ASCII, also when a character is
+// split across writes.
+func TestASCIIWriter(t *testing.T) {
+	var b strings.Builder
+	w := &asciiWriter{w: &b}
+	in := "✗ page · 東京 ok\n"
+	for i := 0; i < len(in); i++ { // one byte per write: every character split
+		w.Write([]byte{in[i]})
+	}
+	if got, want := b.String(), "x page . ???? ok\n"; got != want {
+		t.Errorf("asciiWriter wrote %q, want %q", got, want)
+	}
+}
+
+// ACCESSIBLE=1 under LANG=C: the prompts are ASCII; the summary on stdout
+// (which may be saved) is left as it is.
+func TestAccessibleASCII(t *testing.T) {
+	var out, prompts bytes.Buffer
+	script := strings.Repeat("\n", 13) + "0\n0\n" + strings.Repeat("\n", 4) + "\n"
+	getenv := func(k string) string {
+		if k == "LANG" {
+			return "C"
+		}
+		return ""
+	}
+	err := Run(context.Background(), testCatalog(t), Options{Accessible: true, In: strings.NewReader(script), Out: &out, Err: &prompts, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range prompts.String() {
+		if r >= 0x80 {
+			t.Fatalf("non-ASCII %q in the prompts:\n%s", r, prompts.String())
+		}
+	}
+	if !strings.Contains(prompts.String(), "== ") || !strings.Contains(out.String(), "best:") {
+		t.Errorf("prompts or summary missing:\n%s\n%s", prompts.String(), out.String())
+	}
+}
