@@ -16,7 +16,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -288,9 +287,9 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// renderer returns a Lip Gloss renderer for w that drops colours when w is
+// renderer returns a report renderer for w that drops colours when w is
 // not a terminal or NO_COLOR is set, and the width to lay out for.
-func renderer(env *Env, w io.Writer) (*lipgloss.Renderer, int) {
+func renderer(env *Env, w io.Writer) (*report.Renderer, int) {
 	r := report.ReportRenderer(w, env.Getenv)
 	width := 0 // a pipe or file: no limit
 	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -192,11 +192,11 @@ func trimFloat(v float64) string {
 	return strings.TrimSuffix(s, ".0")
 }
 
-func plainTable(r *lipgloss.Renderer, headers []string, rows [][]string, right map[int]bool) string {
+func plainTable(headers []string, rows [][]string, right map[int]bool) string {
 	return table.New().Headers(headers...).Rows(rows...).Border(lipgloss.NormalBorder()).
 		BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
 		StyleFunc(func(row, col int) lipgloss.Style {
-			s := r.NewStyle().PaddingRight(2)
+			s := lipgloss.NewStyle().PaddingRight(2)
 			if row == table.HeaderRow {
 				return s.Bold(true)
 			}
@@ -208,13 +208,13 @@ func plainTable(r *lipgloss.Renderer, headers []string, rows [][]string, right m
 }
 
 // WriteCatalogGPUs prints the GPU table.
-func WriteCatalogGPUs(out io.Writer, r *lipgloss.Renderer, c *model.Catalog) error {
+func WriteCatalogGPUs(out io.Writer, r *Renderer, c *model.Catalog) error {
 	rows := [][]string{}
 	for _, g := range c.GPUs {
 		rows = append(rows, []string{g.Key, Truncate(g.Name, 30), trimFloat(g.MemoryGiB), num(g.MemoryBandwidthGBps),
 			num(g.FP32TFLOPS), num(g.TF32TFLOPS), num(g.BF16TFLOPS), num(g.FP16TFLOPS), num(g.FP8TFLOPS), g.ComputeCapability})
 	}
-	_, err := fmt.Fprintf(out, "%s\n%s\n", plainTable(r, []string{"key", "name", "GiB", "GB/s", "fp32", "tf32", "bf16", "fp16", "fp8", "cc"}, rows,
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", plainTable([]string{"key", "name", "GiB", "GB/s", "fp32", "tf32", "bf16", "fp16", "fp8", "cc"}, rows,
 		map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true}),
 		"TFLOPS are dense peaks from vendor datasheets (no sparsity); — = unsupported or unpublished. Catalog as of "+c.AsOf+".")
 	return err
@@ -222,7 +222,7 @@ func WriteCatalogGPUs(out io.Writer, r *lipgloss.Renderer, c *model.Catalog) err
 
 // WriteCatalogInstances prints the instance table: one row per instance
 // type with its cheapest region.
-func WriteCatalogInstances(out io.Writer, r *lipgloss.Renderer, c *model.Catalog, provider string) error {
+func WriteCatalogInstances(out io.Writer, r *Renderer, c *model.Catalog, provider string) error {
 	rows := [][]string{}
 	for i := range c.Instances {
 		in := &c.Instances[i]
@@ -258,14 +258,14 @@ func WriteCatalogInstances(out io.Writer, r *lipgloss.Renderer, c *model.Catalog
 		}
 		return rows[i][1] < rows[j][1]
 	})
-	_, err := fmt.Fprintf(out, "%s\n%s\n", plainTable(r, []string{"provider", "instance", "GPUs", "vCPUs", "RAM GiB", "on-demand $/h", "cheapest region", "spot $/h", "regions"}, rows,
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", plainTable([]string{"provider", "instance", "GPUs", "vCPUs", "RAM GiB", "on-demand $/h", "cheapest region", "spot $/h", "regions"}, rows,
 		map[int]bool{3: true, 4: true, 5: true, 7: true, 8: true}),
 		fmt.Sprintf("%d instance types; prices are the lowest on-demand and spot per hour for the whole instance (per region: --json). Catalog as of %s.", len(rows), c.AsOf))
 	return err
 }
 
 // WriteCatalogModels prints the model table.
-func WriteCatalogModels(out io.Writer, r *lipgloss.Renderer, c *model.Catalog) error {
+func WriteCatalogModels(out io.Writer, r *Renderer, c *model.Catalog) error {
 	rows := [][]string{}
 	for i := range c.Models {
 		a := &c.Models[i]
@@ -280,6 +280,6 @@ func WriteCatalogModels(out io.Writer, r *lipgloss.Renderer, c *model.Catalog) e
 		}
 		rows = append(rows, []string{a.Key, Truncate(a.Name, 28), string(a.Family), model.FormatCount(a.ParamCount()), shape})
 	}
-	_, err := fmt.Fprintf(out, "%s\n", plainTable(r, []string{"key", "name", "family", "params", "shape"}, rows, map[int]bool{3: true}))
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n", plainTable([]string{"key", "name", "family", "params", "shape"}, rows, map[int]bool{3: true}))
 	return err
 }

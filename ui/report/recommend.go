@@ -6,8 +6,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/dustin/go-humanize"
 
@@ -120,7 +120,7 @@ var dropOrder = []int{5, 8, 6, 2}
 
 // fitTable renders the offers table within width cells, dropping the least
 // needed columns until it fits (width ≤ 0: no limit).
-func fitTable(r *lipgloss.Renderer, headers []string, rows [][]string, width int) string {
+func fitTable(headers []string, rows [][]string, width int) string {
 	keep := make([]bool, len(headers))
 	for i := range keep {
 		keep[i] = true
@@ -143,7 +143,7 @@ func fitTable(r *lipgloss.Renderer, headers []string, rows [][]string, width int
 		return table.New().Headers(hs...).Rows(rs...).Border(lipgloss.NormalBorder()).
 			BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
 			StyleFunc(func(row, col int) lipgloss.Style {
-				s := r.NewStyle().PaddingRight(2)
+				s := lipgloss.NewStyle().PaddingRight(2)
 				if row == table.HeaderRow {
 					return s.Bold(true)
 				}
@@ -223,13 +223,13 @@ var OfferHeaders = []string{"provider", "instance", "region", "GPUs", "$/h", "$/
 // WriteRecommend prints the readable report of gpuplan recommend: the
 // workload and its VRAM need, the ranked offers as a table, their warnings
 // and the near misses.
-func WriteRecommend(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int) error {
+func WriteRecommend(out io.Writer, r *Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int) error {
 	return WriteRecommendHint(out, r, rec, base, limit, width, " (--limit 0 shows all)")
 }
 
 // WriteRecommendHint is WriteRecommend with the hint after "… N more offers"
 // (the configurator has no --limit).
-func WriteRecommendHint(out io.Writer, r *lipgloss.Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int, moreHint string) error {
+func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int, moreHint string) error {
 	st := NewStyles(r)
 	var b strings.Builder
 	w := &base.Workload
@@ -261,7 +261,7 @@ func WriteRecommendHint(out io.Writer, r *lipgloss.Renderer, rec *model.Recommen
 		for i := range offers {
 			rows[i] = OfferRow(&offers[i])
 		}
-		fmt.Fprintf(&b, "%s\n", fitTable(r, OfferHeaders, rows, width))
+		fmt.Fprintf(&b, "%s\n", fitTable(OfferHeaders, rows, width))
 		if n := len(rec.Offers); n > shown {
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more offers%s", n-shown, moreHint)))
 		}
@@ -281,6 +281,6 @@ func WriteRecommendHint(out io.Writer, r *lipgloss.Renderer, rec *model.Recommen
 			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, Truncate(x.Instance.Type, 26), USD(x.USDPerHour)+"/h", x.Reason)
 		}
 	}
-	_, err := io.WriteString(out, b.String())
+	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -285,7 +284,7 @@ func BreakdownLines(m model.Memory, st *Styles) []string {
 // WriteEstimate prints the readable report of gpuplan estimate: the
 // workload, the per-GPU VRAM breakdown with its bar, the fit on the GPU
 // given (with advice), compute and time, warnings and assumptions.
-func WriteEstimate(out io.Writer, r *lipgloss.Renderer, e *model.Estimate, f *model.Fit, width int) error {
+func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, width int) error {
 	st := NewStyles(r)
 	w := &e.Workload
 	var b strings.Builder
@@ -366,7 +365,7 @@ func WriteEstimate(out io.Writer, r *lipgloss.Renderer, e *model.Estimate, f *mo
 	for _, a := range e.Assumptions() {
 		line("  - %s", a)
 	}
-	_, err := io.WriteString(out, b.String())
+	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
 }
 

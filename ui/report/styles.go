@@ -1,17 +1,33 @@
 package report
 
 import (
+	"image/color"
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 )
 
+// Renderer is how text is drawn on one output: the colour profile it is
+// written with (Writer downsamples to it, or strips styling for pipes and
+// TERM=dumb) and whether the background is dark. Lip Gloss v2 styles are
+// plain values; the profile applies when the text is written.
+type Renderer struct {
+	Profile colorprofile.Profile
+	Dark    bool
+}
+
+// Writer wraps w so that what is written is downsampled to r's profile.
+func (r *Renderer) Writer(w io.Writer) io.Writer {
+	return &colorprofile.Writer{Forward: w, Profile: r.Profile}
+}
+
 // Styles are built once per renderer and kept on the model or report;
-// colours adapt to light and dark backgrounds, and the renderer drops
-// them when the output has no colour (NO_COLOR, pipes, TERM=dumb).
+// colours follow the background (lipgloss.LightDark), and the renderer's
+// writer drops them when the output has no colour (NO_COLOR, pipes,
+// TERM=dumb).
 type Styles struct {
 	Title, Heading, Value, Muted, Good, Bad, Warn, Key lipgloss.Style
 	Panel, Dialog                                      lipgloss.Style
@@ -26,31 +42,32 @@ type Styles struct {
 var segmentGlyphs = [6]string{"█", "▓", "▒", "░", "▚", "·"}
 
 // NewStyles builds the styles for renderer r.
-func NewStyles(r *lipgloss.Renderer) Styles {
-	c := func(light, dark string) lipgloss.AdaptiveColor {
-		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+func NewStyles(r *Renderer) Styles {
+	lightDark := lipgloss.LightDark(r.Dark)
+	c := func(light, dark string) color.Color {
+		return lightDark(lipgloss.Color(light), lipgloss.Color(dark))
 	}
 	s := Styles{
-		Title:   r.NewStyle().Bold(true).Foreground(c("#5A3FC0", "#B9A6FF")),
-		Heading: r.NewStyle().Bold(true),
-		Value:   r.NewStyle().Bold(true),
-		Muted:   r.NewStyle().Foreground(c("#777777", "#8A8A8A")),
-		Good:    r.NewStyle().Foreground(c("#1A7F37", "#56D364")),
-		Bad:     r.NewStyle().Foreground(c("#CF222E", "#FF7B72")).Bold(true),
-		Warn:    r.NewStyle().Foreground(c("#9A6700", "#E3B341")),
-		Key:     r.NewStyle().Foreground(c("#5A3FC0", "#B9A6FF")).Bold(true),
-		Panel: r.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("#C0C0C0", "#444444")).
+		Title:   lipgloss.NewStyle().Bold(true).Foreground(c("#5A3FC0", "#B9A6FF")),
+		Heading: lipgloss.NewStyle().Bold(true),
+		Value:   lipgloss.NewStyle().Bold(true),
+		Muted:   lipgloss.NewStyle().Foreground(c("#777777", "#8A8A8A")),
+		Good:    lipgloss.NewStyle().Foreground(c("#1A7F37", "#56D364")),
+		Bad:     lipgloss.NewStyle().Foreground(c("#CF222E", "#FF7B72")).Bold(true),
+		Warn:    lipgloss.NewStyle().Foreground(c("#9A6700", "#E3B341")),
+		Key:     lipgloss.NewStyle().Foreground(c("#5A3FC0", "#B9A6FF")).Bold(true),
+		Panel: lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(c("#C0C0C0", "#444444")).
 			Padding(0, 1),
-		Dialog: r.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(c("#5A3FC0", "#B9A6FF")).
+		Dialog: lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(c("#5A3FC0", "#B9A6FF")).
 			Padding(1, 2),
 	}
-	s.Header = r.NewStyle().Bold(true).Foreground(c("#5A3FC0", "#B9A6FF"))
-	s.TableHeader = r.NewStyle().Bold(true).Padding(0, 1).BorderStyle(lipgloss.NormalBorder()).BorderBottom(true).
+	s.Header = lipgloss.NewStyle().Bold(true).Foreground(c("#5A3FC0", "#B9A6FF"))
+	s.TableHeader = lipgloss.NewStyle().Bold(true).Padding(0, 1).BorderStyle(lipgloss.NormalBorder()).BorderBottom(true).
 		BorderForeground(c("#C0C0C0", "#444444"))
-	s.TableCell = r.NewStyle().Padding(0, 1)
+	s.TableCell = lipgloss.NewStyle().Padding(0, 1)
 	// Reverse video marks the row without colour too (NO_COLOR, 16 colours).
-	s.TableSelected = r.NewStyle().Bold(true).Reverse(true)
-	colours := [6]lipgloss.AdaptiveColor{
+	s.TableSelected = lipgloss.NewStyle().Bold(true).Reverse(true)
+	colours := [6]color.Color{
 		c("#0969DA", "#58A6FF"), // weights
 		c("#8250DF", "#BC8CFF"), // gradients
 		c("#BF3989", "#FF7EB6"), // optimizer states
@@ -59,7 +76,7 @@ func NewStyles(r *lipgloss.Renderer) Styles {
 		c("#6E7781", "#8B949E"), // overhead
 	}
 	for i, col := range colours {
-		s.Segments[i] = r.NewStyle().Foreground(col)
+		s.Segments[i] = lipgloss.NewStyle().Foreground(col)
 	}
 	return s
 }
@@ -69,13 +86,25 @@ func NewStyles(r *lipgloss.Renderer) Styles {
 // query would stall for seconds): colours are off with NO_COLOR or
 // TERM=dumb (and off anyway when w is not a terminal), and the background
 // is taken as dark unless COLORFGBG says light.
-func ReportRenderer(w io.Writer, getenv func(string) string) *lipgloss.Renderer {
-	r := lipgloss.NewRenderer(w)
-	if getenv("NO_COLOR") != "" || getenv("TERM") == "dumb" {
-		r.SetColorProfile(termenv.Ascii)
+func ReportRenderer(w io.Writer, getenv func(string) string) *Renderer {
+	r := &Renderer{Profile: colorprofile.Detect(w, profileEnv(getenv)), Dark: !lightBackground(getenv("COLORFGBG"))}
+	if getenv("NO_COLOR") != "" && r.Profile > colorprofile.ASCII {
+		r.Profile = colorprofile.ASCII // any value counts (no-color.org), not only the ones ParseBool reads
 	}
-	r.SetHasDarkBackground(!lightBackground(getenv("COLORFGBG")))
 	return r
+}
+
+// profileEnv is the environment colorprofile.Detect reads, taken through
+// getenv so tests can set it. TMUX is left out: with it Detect runs
+// `tmux info`, a process per command for a colour depth TERM already tells.
+func profileEnv(getenv func(string) string) []string {
+	var env []string
+	for _, k := range []string{"TERM", "COLORTERM", "NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "WT_SESSION", "GOOGLE_CLOUD_SHELL"} {
+		if v := getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
 }
 
 // lightBackground reads COLORFGBG ("fg;bg", as rxvt and many terminals

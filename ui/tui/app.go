@@ -5,10 +5,11 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
@@ -49,7 +50,7 @@ type app struct {
 	opts   Options
 	a      *answers
 	st     *report.Styles
-	theme  *huh.Theme
+	theme  huh.Theme
 	keys   keyMap
 	wiz    *wizard
 	panel  panel
@@ -63,6 +64,7 @@ type app struct {
 	width, height int
 	sized         bool // a window size arrived
 	fullHelp      bool
+	ascii         bool // the locale is not UTF-8: the frame is drawn in ASCII
 
 	seq      int     // of the last recompute started
 	lastKey  string  // answers the last recompute was for
@@ -71,19 +73,20 @@ type app struct {
 	async    bool    // recompute in a command (false in tests)
 	hf       *hfReader
 	crash    *crashBox
+	stops    *stopper // ctrl+z and kill -TSTP; shared by copies
 }
 
 // newApp builds the configurator with answers from opts.Config or the
 // defaults, and computes the first estimate synchronously so that the
 // first frame already shows an answer.
-func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme *huh.Theme) app {
+func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme) app {
 	cat.Index() // before any command goroutine reads the lookup tables
 	a := defaultAnswers(cat)
 	if opts.Config != nil {
 		a = answersFromConfig(cat, opts.Config)
 	}
 	m := app{cat: cat, opts: opts, a: a, st: st, theme: theme, keys: defaultKeys(), async: true,
-		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}}
+		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper()}
 	m.width, m.height = 100, 30 // until the terminal says
 	m.wiz = newWizard(a, cat, m.hf.check(), theme, 50, 20)
 	m.panel = panel{st: st, cache: &panelCache{}}
@@ -119,7 +122,10 @@ func (m app) Init() tea.Cmd {
 	if m.crash.info != nil {
 		return tea.Quit
 	}
-	return m.wiz.form.Init()
+	// The background is asked once, here, and only here: the answer
+	// (BackgroundColorMsg) restyles the screen when it comes; until then,
+	// and on terminals that never answer, the styles are for a dark one.
+	return tea.Batch(m.wiz.form.Init(), tea.RequestBackgroundColor)
 }
 
 // Update handles one message. A panic here is caught: the program quits
@@ -145,6 +151,9 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height, m.sized = msg.Width, msg.Height, true
 		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.restyle(msg.IsDark())
 		return m, nil
 	case resultMsg:
 		if msg.res.seq != m.seq { // older results are stale: dropped
@@ -185,7 +194,7 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.footer.say(errText(msg.err), true)
 		return m, nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
 	// Other messages are huh's own (field updates, options loaded, page
@@ -204,7 +213,10 @@ func (m app) recordCrash(r any) {
 
 // key routes a key: dialogs first, then the keys that work everywhere,
 // then the screen's own.
-func (m app) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if msg.String() == "ctrl+z" { // as in a shell: stop here, fg comes back to the same screen
+		return m, m.stops.suspend
+	}
 	if m.tooSmall() {
 		if msg.String() == "ctrl+c" || msg.String() == "q" {
 			return m, tea.Quit // nothing can be asked on a screen this small
@@ -330,7 +342,7 @@ func (m app) filtering() bool {
 	return m.wiz.typing()
 }
 
-func (m app) dialogKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+func (m app) dialogKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	d := m.dialog
 	if msg.String() == "ctrl+c" && d.kind == dialogQuit {
 		return m, tea.Quit // asked twice
@@ -464,7 +476,7 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.footer.say("✗ "+checkErr.Error(), true)
 		m.formErr = true
-	} else if _, key := msg.(tea.KeyMsg); m.formErr && key { // the next key clears it
+	} else if _, key := msg.(tea.KeyPressMsg); m.formErr && key { // the next key clears it
 		m.footer.say("", false)
 		m.formErr = false
 	}
@@ -572,6 +584,19 @@ func (m *app) apply(r *result) {
 	}
 }
 
+// restyle draws for a dark or light background from now on: the styles
+// every component shares are rebuilt in place, the copies some keep are
+// refreshed, and the panel's cached drawing is dropped.
+func (m *app) restyle(dark bool) {
+	if t, ok := m.theme.(*theme); ok {
+		t.dark = dark
+	}
+	*m.st = report.NewStyles(&report.Renderer{Dark: dark})
+	m.footer.restyle()
+	m.offers.restyle()
+	*m.panel.cache = panelCache{}
+}
+
 func (m app) tooSmall() bool { return m.width < minWidth || m.height < minHeight }
 
 func (m app) wide() bool { return m.width >= wideWidth }
@@ -617,9 +642,17 @@ func (m *app) layout() {
 	m.detail.setSize(w, bodyH, m.res, m.cat.AsOf)
 }
 
-// View draws the screen: header, body, footer; every line fits the
+// View is the frame in the alternate screen. Bubble Tea v2 downsamples
+// its colours to the terminal's profile (none with NO_COLOR).
+func (m app) View() tea.View {
+	v := tea.NewView(termFrame(m.render(), m.ascii))
+	v.AltScreen = true
+	return v
+}
+
+// render draws the screen: header, body, footer; every line fits the
 // terminal's width.
-func (m app) View() (out string) {
+func (m app) render() (out string) {
 	defer func() {
 		if r := recover(); r != nil {
 			m.recordCrash(r)
@@ -655,9 +688,45 @@ func (m app) View() (out string) {
 		form := lipgloss.NewStyle().Width(m.width).Height(formH).MaxHeight(formH).Render(m.wiz.form.View())
 		body = lipgloss.JoinVertical(lipgloss.Left, form, m.panel.view(true))
 	}
-	body = lipgloss.NewStyle().Height(bodyH).MaxHeight(bodyH).Render(body)
-	view := lipgloss.JoinVertical(lipgloss.Left, header, body, footer)
-	return lipgloss.NewStyle().MaxWidth(m.width).MaxHeight(m.height).Render(view)
+	view := lipgloss.JoinVertical(lipgloss.Left, header, fitHeight(body, bodyH), footer)
+	return clip(view, m.width, m.height)
+}
+
+// fitHeight gives s exactly h lines: cut, or padded with empty ones
+// (JoinVertical then pads every line to the same width). A line count,
+// not a Lip Gloss pass that measures every line on every keystroke.
+func fitHeight(s string, h int) string {
+	n := strings.Count(s, "\n") + 1
+	switch {
+	case n > h:
+		i := 0
+		for range h {
+			i += strings.IndexByte(s[i:], '\n') + 1
+		}
+		return s[:i-1]
+	case n < h:
+		return s + strings.Repeat("\n", h-n)
+	}
+	return s
+}
+
+// clip cuts s to h lines of at most w cells.
+func clip(s string, w, h int) string {
+	lines := strings.Split(fitHeightMax(s, h), "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fitHeightMax cuts s to at most h lines.
+func fitHeightMax(s string, h int) string {
+	if strings.Count(s, "\n")+1 > h {
+		return fitHeight(s, h)
+	}
+	return s
 }
 
 // header is the top line: where you are, and the catalog's date.
@@ -675,7 +744,7 @@ func (m app) header() string {
 	case m.screen == screenOffers:
 		left += m.st.Muted.Render(" · offers")
 	case m.screen == screenDetail && m.detail.offer != nil:
-		left += m.st.Muted.Render(" · offer " + m.detail.offer.Instance.Provider + " " + m.detail.offer.Instance.Type)
+		left += m.st.Muted.Render(printable(" · offer " + m.detail.offer.Instance.Provider + " " + m.detail.offer.Instance.Type))
 	}
 	right := m.st.Muted.Render("catalog " + m.cat.AsOf)
 	if m.panel.pending {

@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/mattn/go-runewidth"
-	"github.com/muesli/termenv"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -75,7 +75,7 @@ func TestGolden(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
 				t.Parallel()
 				m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(sz[0], sz[1])}, sc.keys...)...)
-				view := m.View()
+				view := m.View().Content
 				checkFits(t, view, sz[0], sz[1])
 				golden.RequireEqual(t, []byte(ansi.Strip(view)))
 			})
@@ -84,7 +84,7 @@ func TestGolden(t *testing.T) {
 	for _, sz := range [][2]int{{59, 19}, {40, 10}} {
 		t.Run(fmt.Sprintf("too-small/%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			m := start(t, newTestApp(t, testCatalog(t), Options{}), size(sz[0], sz[1]))
-			view := m.View()
+			view := m.View().Content
 			if text := strings.Join(strings.Fields(ansi.Strip(view)), " "); !strings.Contains(text, "terminal too small (needs at least 60×20)") {
 				t.Errorf("view lacks the too-small message:\n%s", view)
 			}
@@ -177,14 +177,14 @@ func TestFitAdviceWhenNothingFits(t *testing.T) {
 			t.Errorf("panel lacks %q:\n%s", want, text)
 		}
 	}
-	checkFits(t, m.View(), 120, 40)
+	checkFits(t, m.View().Content, 120, 40)
 }
 
 // Trap: tables wider than the terminal; cut content without an ellipsis.
 func TestTablesFitTheTerminal(t *testing.T) {
 	for _, w := range []int{60, 72, 80, 100, 120, 200} {
 		m := start(t, newTestApp(t, cjkCatalog(t), Options{}), append([]tea.Msg{size(w, 30)}, bertAnswers()...)...)
-		view := m.View()
+		view := m.View().Content
 		checkFits(t, view, w, 30)
 		text := ansi.Strip(view)
 		if !strings.Contains(text, "GPUs") {
@@ -208,7 +208,7 @@ func TestTablesFitTheTerminal(t *testing.T) {
 	// The panel's table too, on every screen size.
 	for _, w := range []int{60, 80, 99, 100, 130} {
 		m := start(t, newTestApp(t, cjkCatalog(t), Options{}), size(w, 30))
-		checkFits(t, m.View(), w, 30)
+		checkFits(t, m.View().Content, w, 30)
 	}
 }
 
@@ -231,16 +231,16 @@ func TestWideText(t *testing.T) {
 		var view string
 		for range 20 {
 			m = drive(t, m, down)
-			checkFits(t, m.View(), 90, 30)
-			if !strings.Contains(ansi.Strip(m.View()), "ＧＰＵ") {
+			checkFits(t, m.View().Content, 90, 30)
+			if !strings.Contains(ansi.Strip(m.View().Content), "ＧＰＵ") {
 				continue
 			}
-			if d := drive(t, m, enter); strings.Contains(ansi.Strip(d.View()), "云算力") {
+			if d := drive(t, m, enter); strings.Contains(ansi.Strip(d.View().Content), "云算力") {
 				m = d // the detail of a wide-named offer
 				break
 			}
 		}
-		view = m.View()
+		view = m.View().Content
 		checkFits(t, view, 90, 30)
 		if !strings.Contains(ansi.Strip(view), "云算力") {
 			t.Errorf("cjk locale %v: the detail of the wide offer is not shown:\n%s", cjkLocale, ansi.Strip(view))
@@ -278,7 +278,7 @@ func TestResizes(t *testing.T) {
 			scr, dialogOpen := m.screen, m.dialog != nil
 			for _, s := range sizes {
 				m = drive(t, m, size(s[0], s[1]))
-				view := m.View()
+				view := m.View().Content
 				if s[0] >= minWidth && s[1] >= minHeight {
 					checkFits(t, view, s[0], s[1])
 				} else if s[0] >= 30 && !strings.Contains(strings.Join(strings.Fields(ansi.Strip(view)), " "), "too small") {
@@ -299,29 +299,31 @@ func TestResizes(t *testing.T) {
 	}
 }
 
-// Trap: NO_COLOR not honoured. With NO_COLOR the screen has no colour
-// codes, and what colour marked (the chosen button, the selected row)
+// Trap: NO_COLOR not honoured. With NO_COLOR the screen is drawn without
+// colour codes (Bubble Tea v2 writes the frame downsampled to the profile
+// given), and what colour marked (the chosen button, the selected row)
 // still shows: [on], ›, reverse video.
 func TestNoColor(t *testing.T) {
-	var buf bytes.Buffer
-	r := screenRenderer(&buf, func(k string) string {
-		if k == "NO_COLOR" {
+	profile := screenProfile(&bytes.Buffer{}, func(k string) string {
+		switch k {
+		case "NO_COLOR":
 			return "1"
+		case "CLICOLOR_FORCE": // as if on a colour terminal
+			return "1"
+		case "TERM":
+			return "xterm-256color"
 		}
 		return ""
 	})
-	if r.ColorProfile() != termenv.Ascii {
-		t.Fatalf("NO_COLOR: colour profile %v, want Ascii", r.ColorProfile())
-	}
-	st := report.NewStyles(r)
-	for name, s := range map[string]lipgloss.Style{"title": st.Title, "bad": st.Bad, "segment": st.Segments[0]} {
-		if out := s.Render("x"); strings.Contains(out, "\x1b[3") || strings.Contains(out, "\x1b[9") {
-			t.Errorf("NO_COLOR: %s renders a colour: %q", name, out)
-		}
+	if profile != colorprofile.ASCII {
+		t.Fatalf("NO_COLOR: colour profile %v, want ASCII", profile)
 	}
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), enter, enter, enter, enter, enter, enter, enter)
-	view := m.View()
-	if strings.Contains(view, "\x1b[38") || strings.Contains(view, "\x1b[48") {
+	var out bytes.Buffer
+	w := &colorprofile.Writer{Forward: &out, Profile: profile}
+	io.WriteString(w, m.View().Content)
+	view := out.String()
+	if strings.Contains(view, "\x1b[38") || strings.Contains(view, "\x1b[48") || strings.Contains(view, "\x1b[3") && regexp.MustCompile(`\x1b\[[0-9;]*3[0-9]m`).MatchString(view) {
 		t.Errorf("the view has colour codes without colour support")
 	}
 	if !strings.Contains(ansi.Strip(view), "[ on ]") {
@@ -329,24 +331,23 @@ func TestNoColor(t *testing.T) {
 	}
 }
 
-// Light and dark backgrounds get different colours (adaptive), decided
-// once from the renderer, not per frame.
+// Light and dark backgrounds get different colours (lipgloss.LightDark),
+// decided once per background, not per frame; a 16-colour terminal gets
+// no true colour.
 func TestAdaptiveColours(t *testing.T) {
 	render := func(dark bool) string {
-		r := lipgloss.NewRenderer(io.Discard)
-		r.SetColorProfile(termenv.TrueColor)
-		r.SetHasDarkBackground(dark)
-		st := report.NewStyles(r)
+		st := report.NewStyles(&report.Renderer{Profile: colorprofile.TrueColor, Dark: dark})
 		return st.Title.Render("x") + st.Muted.Render("x")
 	}
 	if render(true) == render(false) {
 		t.Error("light and dark backgrounds render the same colours")
 	}
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.ANSI) // a 16-colour terminal
+	r := &report.Renderer{Profile: colorprofile.ANSI, Dark: true} // a 16-colour terminal
 	st := report.NewStyles(r)
-	if out := st.Title.Render("x"); !strings.Contains(out, "x") || strings.Contains(out, "38;2") {
-		t.Errorf("16 colours: %q uses true colour", out)
+	var out bytes.Buffer
+	io.WriteString(r.Writer(&out), st.Title.Render("x"))
+	if s := out.String(); !strings.Contains(s, "x") || strings.Contains(s, "38;2") {
+		t.Errorf("16 colours: %q uses true colour", s)
 	}
 }
 

@@ -3,7 +3,7 @@ package tui
 import (
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpuplan/gpuplan/data"
 )
@@ -40,7 +40,7 @@ func BenchmarkKeystrokeCached(b *testing.B) {
 	m := benchApp(b)
 	m = drive(b, m, enter, enter) // batch size input
 	var tm tea.Model = m
-	keys := []tea.Msg{tea.KeyMsg{Type: tea.KeyLeft}, tea.KeyMsg{Type: tea.KeyRight}}
+	keys := []tea.Msg{left, right}
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime()

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,17 +10,52 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/exp/teatest"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// await waits until the screen redraws something containing token.
-func await(t *testing.T, tm *teatest.TestModel, token string) {
+// vtScreen is what a terminal of the test's size shows: Bubble Tea v2
+// redraws only the cells that changed (cursor moves between them), so
+// the program's output is played into a terminal emulator and the
+// screen, not the byte stream, is searched.
+type vtScreen struct {
+	tm *teatest.TestModel
+	em *vt.Emulator
+}
+
+func newScreen(tm *teatest.TestModel, w, h int) *vtScreen {
+	em := vt.NewEmulator(w, h)
+	go io.Copy(io.Discard, em) // the emulator's answers to queries (background colour): not read by anyone
+	return &vtScreen{tm: tm, em: em}
+}
+
+// await waits until the screen shows token.
+func await(t *testing.T, sc *vtScreen, token string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(token)) },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	buf := make([]byte, 32<<10)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		for {
+			n, _ := sc.tm.Output().Read(buf)
+			if n == 0 {
+				break
+			}
+			// A terminal's line discipline (ONLCR) turns \n into \r\n; the
+			// renderer, writing to a pipe here, counts on it.
+			sc.em.Write(bytes.ReplaceAll(buf[:n], []byte("\n"), []byte("\r\n")))
+		}
+		text := sc.em.String()
+		if strings.Contains(text, token) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen did not show %q in 10s; it shows:\n%s", token, text)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func keys(tm *teatest.TestModel, ks ...tea.Msg) {
@@ -35,72 +71,66 @@ func TestEndToEnd(t *testing.T) {
 	cat := testCatalog(t)
 	path := filepath.Join(t.TempDir(), "bert.toml")
 	tm := teatest.NewTestModel(t, newTestApp(t, cat, Options{}), teatest.WithInitialTermSize(120, 40))
-	await(t, tm, "page 1 of 10")
+	sc := newScreen(tm, 120, 40)
+	await(t, sc, "page 1 of 10")
 	keys(tm, enter)
-	await(t, tm, "┃ Task")
+	await(t, sc, "┃ Task")
 	keys(tm, up, up, enter) // full fine-tune
-	await(t, tm, "page 2 of 10: Model")
+	await(t, sc, "page 2 of 10: Model")
 	keys(tm, runes("/"))
 	tm.Type("bert-large")
 	keys(tm, enter)
-	await(t, tm, "page 3 of 10: Precision")
+	await(t, sc, "page 3 of 10: Precision")
 	keys(tm, enter)
-	await(t, tm, "page 4 of 10")
+	await(t, sc, "page 4 of 10")
 	keys(tm, clearLine)
 	tm.Type("32")
 	keys(tm, enter)
-	await(t, tm, "┃ Sequence length")
+	await(t, sc, "┃ Sequence length")
 	keys(tm, clearLine)
 	tm.Type("384")
 	keys(tm, enter)
-	await(t, tm, "page 5 of 10: Optimizer")
+	await(t, sc, "page 5 of 10: Optimizer")
 	keys(tm, enter)
-	await(t, tm, "page 6 of 10")
+	await(t, sc, "page 6 of 10")
 	keys(tm, enter)
-	await(t, tm, "┃ Flash attention")
+	await(t, sc, "┃ Flash attention")
 	keys(tm, enter)
-	await(t, tm, "page 7 of 10: Dataset")
+	await(t, sc, "page 7 of 10: Dataset")
 	keys(tm, clearLine)
 	tm.Type("88k")
 	keys(tm, enter)
-	await(t, tm, "┃ Counted in")
+	await(t, sc, "┃ Counted in")
 	keys(tm, left, enter) // tokens → samples (an LLM has no images)
-	await(t, tm, "┃ Epochs")
+	await(t, sc, "┃ Epochs")
 	keys(tm, clearLine)
 	tm.Type("2")
 	keys(tm, enter)
-	await(t, tm, "page 8 of 10: Distribution")
+	await(t, sc, "page 8 of 10: Distribution")
 	keys(tm, enter) // single GPU
-	await(t, tm, "page 9 of 10: Where")
+	await(t, sc, "page 9 of 10: Where")
 	keys(tm, enter)
-	await(t, tm, "┃ Regions")
+	await(t, sc, "┃ Regions")
 	keys(tm, enter)
-	await(t, tm, "page 10 of 10: Price")
+	await(t, sc, "page 10 of 10: Price")
 	keys(tm, enter)
-	await(t, tm, "┃ Monthly budget")
+	await(t, sc, "┃ Monthly budget")
 	keys(tm, enter)
-	await(t, tm, "┃ Hours per month")
+	await(t, sc, "┃ Hours per month")
 	keys(tm, enter)
-	await(t, tm, "┃ Deadline")
+	await(t, sc, "┃ Deadline")
 	keys(tm, enter)
-	await(t, tm, "All offers: 13")
+	await(t, sc, "All offers: 13")
 	keys(tm, enter) // the top offer
-	await(t, tm, "Why it fits")
+	await(t, sc, "Why it fits")
 	keys(tm, ctrlE)
-	await(t, tm, "┃ Format")
+	await(t, sc, "┃ Format")
 	keys(tm, enter) // gpuplan TOML
-	await(t, tm, "┃ Export to")
+	await(t, sc, "┃ Export to")
 	keys(tm, clearLine)
 	tm.Type(path)
 	keys(tm, enter)
-	// The write runs in a command: poll for the file (the "exported to"
-	// status may be coalesced out of the frames under load; the status
-	// itself is TestExportedStaysSaid's).
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(path); err == nil {
-			break
-		}
-	}
+	await(t, sc, "exported to")
 	_ = tm.Quit()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(app)
 

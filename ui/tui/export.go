@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
@@ -72,13 +72,13 @@ var defaultNames = map[launch.Format]string{
 
 // newExportDialog asks for the format and the file name; data is the
 // configuration TOML, offer the offer launch files are for (nil: none).
-func newExportDialog(path string, data []byte, offer *model.Offer, format launch.Format, theme *huh.Theme, width int) *dialog {
+func newExportDialog(path string, data []byte, offer *model.Offer, format launch.Format, theme huh.Theme, width int) *dialog {
 	return newExportDialogNamed(path, "", data, offer, format, theme, width)
 }
 
 // newExportDialogNamed is newExportDialog with the name typed so far
 // ("": the format's default name).
-func newExportDialogNamed(tomlPath, name string, data []byte, offer *model.Offer, format launch.Format, theme *huh.Theme, width int) *dialog {
+func newExportDialogNamed(tomlPath, name string, data []byte, offer *model.Offer, format launch.Format, theme huh.Theme, width int) *dialog {
 	d := &dialog{kind: dialogExportName, path: name, data: data, offer: offer, format: format, width: width, tomlPath: tomlPath}
 	if d.format == "" {
 		d.format = launch.FormatTOML
@@ -87,7 +87,7 @@ func newExportDialogNamed(tomlPath, name string, data []byte, offer *model.Offer
 	if d.path == "" {
 		d.path = d.nameFor(d.format) // the TOML's name, or a launch format's own
 	}
-	sel := huh.NewSelect[launch.Format]().Title("Format").Options(exportFormats...).Value(&d.format).
+	sel := newSelect[launch.Format](theme).Title("Format").Options(exportFormats...).Value(&d.format).
 		Validate(func(f launch.Format) error {
 			if f != launch.FormatTOML && d.offer == nil {
 				return errors.New("no offer fits yet: only the TOML can be exported")
@@ -108,7 +108,7 @@ func newExportDialogNamed(tomlPath, name string, data []byte, offer *model.Offer
 
 // again is a new name-and-format dialog with d's answers, after a failed
 // or declined write.
-func (d *dialog) again(theme *huh.Theme) *dialog {
+func (d *dialog) again(theme huh.Theme) *dialog {
 	return newExportDialogNamed(d.tomlPath, d.path, d.data, d.offer, d.format, theme, d.width)
 }
 
@@ -143,7 +143,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 }
 
 // askOverwrite turns the dialog into the overwrite question.
-func (d *dialog) askOverwrite(theme *huh.Theme) {
+func (d *dialog) askOverwrite(theme huh.Theme) {
 	d.kind, d.overwrite, d.err = dialogExportOverwrite, false, nil
 	d.form = huh.NewForm(huh.NewGroup(
 		huh.NewConfirm().Title(report.Truncate("Overwrite "+d.path+"?", d.width-4)).
@@ -153,7 +153,7 @@ func (d *dialog) askOverwrite(theme *huh.Theme) {
 }
 
 // newQuitDialog asks before quitting with answers not exported.
-func newQuitDialog(theme *huh.Theme, width int) *dialog {
+func newQuitDialog(theme huh.Theme, width int) *dialog {
 	d := &dialog{kind: dialogQuit, width: width}
 	d.form = huh.NewForm(huh.NewGroup(
 		huh.NewConfirm().Title("Quit without exporting?").

@@ -3,8 +3,8 @@ package tui
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/help"
+	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -20,15 +20,21 @@ type footer struct {
 }
 
 func newFooter(st *report.Styles) footer {
-	h := help.New()
-	h.Styles.ShortKey, h.Styles.FullKey = st.Key, st.Key
-	h.Styles.ShortDesc, h.Styles.FullDesc = st.Muted, st.Muted
-	return footer{st: st, help: h}
+	f := footer{st: st, help: help.New()}
+	f.restyle()
+	return f
+}
+
+// restyle takes the key help's styles from f.st (again, after the
+// background changed them).
+func (f *footer) restyle() {
+	f.help.Styles.ShortKey, f.help.Styles.FullKey = f.st.Key, f.st.Key
+	f.help.Styles.ShortDesc, f.help.Styles.FullDesc = f.st.Muted, f.st.Muted
 }
 
 func (f *footer) setSize(w int) {
 	f.width = max(w, 0)
-	f.help.Width = f.width
+	f.help.SetWidth(f.width)
 }
 
 func (f *footer) say(s string, isErr bool) { f.status, f.isErr = s, isErr }
@@ -52,7 +58,7 @@ func (f footer) view(k keyMap, full bool) string {
 		h = f.help.View(k)
 	default:
 		wide := f.help
-		wide.Width = 0
+		wide.SetWidth(0)
 		if one := wide.ShortHelpView(k.ShortHelp()); lipgloss.Width(one) <= f.width || len(k.form) == 0 {
 			h = f.help.ShortHelpView(k.ShortHelp())
 		} else {

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"io"
-	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -10,13 +8,11 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
@@ -83,19 +79,9 @@ func cjkCatalog(tb testing.TB) *model.Catalog {
 	return c
 }
 
-// testRenderer renders without colour, so goldens compare text only; it
-// is the default renderer too (huh and bubbles use that one).
-var testRenderer = func() *lipgloss.Renderer {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.Ascii)
-	r.SetHasDarkBackground(true)
-	return r
-}()
-
-func TestMain(m *testing.M) {
-	lipgloss.SetDefaultRenderer(testRenderer)
-	os.Exit(m.Run())
-}
+// testRenderer is a dark terminal without colour; goldens compare the
+// text only (ansi.Strip) either way.
+var testRenderer = &report.Renderer{Profile: colorprofile.ASCII, Dark: true}
 
 func testStyles() *report.Styles {
 	st := report.NewStyles(testRenderer)
@@ -209,8 +195,9 @@ func steadyCursors(m app) {
 				continue
 			}
 			t := reflect.NewAt(ti.Type(), unsafe.Pointer(ti.UnsafeAddr())).Interface().(*textinput.Model)
-			if t.Cursor.Mode() != cursor.CursorStatic {
-				t.Cursor.SetMode(cursor.CursorStatic)
+			if st := t.Styles(); st.Cursor.Blink {
+				st.Cursor.Blink = false // huh restyles from these, so it stays off
+				t.SetStyles(st)
 			}
 		}
 	}
@@ -218,19 +205,29 @@ func steadyCursors(m app) {
 
 // Keys.
 var (
-	enter     = tea.KeyMsg{Type: tea.KeyEnter}
-	esc       = tea.KeyMsg{Type: tea.KeyEsc}
-	tab       = tea.KeyMsg{Type: tea.KeyTab}
-	up        = tea.KeyMsg{Type: tea.KeyUp}
-	down      = tea.KeyMsg{Type: tea.KeyDown}
-	left      = tea.KeyMsg{Type: tea.KeyLeft}
-	ctrlE     = tea.KeyMsg{Type: tea.KeyCtrlE}
-	ctrlO     = tea.KeyMsg{Type: tea.KeyCtrlO}
-	ctrlC     = tea.KeyMsg{Type: tea.KeyCtrlC}
-	clearLine = tea.KeyMsg{Type: tea.KeyCtrlU}
+	enter     = tea.KeyPressMsg{Code: tea.KeyEnter}
+	esc       = tea.KeyPressMsg{Code: tea.KeyEscape}
+	tab       = tea.KeyPressMsg{Code: tea.KeyTab}
+	shiftTab  = tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	up        = tea.KeyPressMsg{Code: tea.KeyUp}
+	down      = tea.KeyPressMsg{Code: tea.KeyDown}
+	left      = tea.KeyPressMsg{Code: tea.KeyLeft}
+	right     = tea.KeyPressMsg{Code: tea.KeyRight}
+	ctrlE     = ctrl('e')
+	ctrlO     = ctrl('o')
+	ctrlC     = ctrl('c')
+	ctrlZ     = ctrl('z')
+	clearLine = ctrl('u')
 )
 
-func runes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+func ctrl(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModCtrl} }
+
+// runes is s typed as one key press (a single character, or a paste-like
+// burst that inputs take whole).
+func runes(s string) tea.KeyPressMsg {
+	r := []rune(s)
+	return tea.KeyPressMsg{Code: r[0], Text: s}
+}
 
 // typed is s typed key by key.
 func typed(s string) []tea.Msg {
@@ -247,7 +244,7 @@ func replace(s string) []tea.Msg { return append([]tea.Msg{clearLine}, typed(s).
 func size(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
 
 // screenText is the view without escape sequences, as a person reads it.
-func screenText(m app) string { return ansi.Strip(m.View()) }
+func screenText(m app) string { return ansi.Strip(m.View().Content) }
 
 // checkFits fails when a line of the view is wider or the view taller
 // than the terminal.
@@ -279,6 +276,3 @@ func msgs(parts ...any) []tea.Msg {
 	}
 	return out
 }
-
-// shiftTab goes back one field.
-var shiftTab = tea.KeyMsg{Type: tea.KeyShiftTab}

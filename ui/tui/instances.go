@@ -5,11 +5,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/table"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/table"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -35,9 +35,15 @@ type offersView struct {
 }
 
 func newOffersView(st *report.Styles, keys table.KeyMap) offersView {
-	t := table.New(table.WithFocused(true), table.WithKeyMap(keys))
-	t.SetStyles(table.Styles{Header: st.TableHeader, Cell: st.TableCell, Selected: st.TableSelected})
-	return offersView{st: st, table: t}
+	v := offersView{st: st, table: table.New(table.WithFocused(true), table.WithKeyMap(keys))}
+	v.restyle()
+	return v
+}
+
+// restyle takes the table's styles from v.st (again, after the background
+// changed them).
+func (v *offersView) restyle() {
+	v.table.SetStyles(table.Styles{Header: v.st.TableHeader, Cell: v.st.TableCell, Selected: v.st.TableSelected})
 }
 
 // setResult shows new offers, keeping the cursor on the same offer when
@@ -184,7 +190,7 @@ func (v *offersView) refresh(keep *model.Offer) {
 	cursor := 0
 	for i, j := range v.shown {
 		o := &v.all[j]
-		rows[i] = append([]string{" "}, report.OfferRow(o)...)
+		rows[i] = append([]string{" "}, offerRow(o)...)
 		if keep != nil && o.Instance == keep.Instance && o.Region == keep.Region && o.GPUs == keep.GPUs {
 			cursor = i
 		}
@@ -278,7 +284,7 @@ type detailView struct {
 }
 
 func newDetailView(st *report.Styles, keys table.KeyMap) detailView {
-	vp := viewport.New(0, 0)
+	vp := viewport.New()
 	vp.KeyMap.Up, vp.KeyMap.Down = keys.LineUp, keys.LineDown
 	vp.KeyMap.PageUp, vp.KeyMap.PageDown = keys.PageUp, keys.PageDown
 	vp.KeyMap.HalfPageUp, vp.KeyMap.HalfPageDown = keys.HalfPageUp, keys.HalfPageDown
@@ -289,25 +295,26 @@ func newDetailView(st *report.Styles, keys table.KeyMap) detailView {
 func (d *detailView) show(o *model.Offer, r *result, asOf string) {
 	c := *o
 	d.offer = &c
-	d.vp.SetContent(offerDetail(d.st, o, r, asOf, d.vp.Width))
+	d.vp.SetContent(offerDetail(d.st, o, r, asOf, d.vp.Width()))
 	d.vp.GotoTop()
 }
 
 func (d *detailView) setSize(w, h int, r *result, asOf string) {
 	w, h = max(w, 0), max(h, 0)
-	if w == d.vp.Width && h == d.vp.Height {
+	if w == d.vp.Width() && h == d.vp.Height() {
 		return
 	}
-	d.vp.Width, d.vp.Height = w, h
+	d.vp.SetWidth(w)
+	d.vp.SetHeight(h)
 	if d.offer != nil {
-		d.vp.SetContent(offerDetail(d.st, d.offer, r, asOf, d.vp.Width))
+		d.vp.SetContent(offerDetail(d.st, d.offer, r, asOf, d.vp.Width()))
 	}
 }
 
 func (d detailView) update(msg tea.Msg) (detailView, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, d.keys.GotoTop):
 			d.vp.GotoTop()
@@ -327,7 +334,7 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
 	in, g := o.Instance, o.GPU
-	add("%s", st.Title.Render(fmt.Sprintf("%s %s", in.Provider, in.Type))+st.Muted.Render(fmt.Sprintf(" · %s · %s", o.Region, o.Pricing)))
+	add("%s", st.Title.Render(printable(in.Provider+" "+in.Type))+st.Muted.Render(printable(fmt.Sprintf(" · %s · %s", o.Region, o.Pricing))))
 	host := fmt.Sprintf("%d × %s per instance · %d vCPUs · %.0f GiB RAM", in.GPUCount, g.Name, in.VCPUs, in.MemoryGiB)
 	if in.NetworkGbps > 0 {
 		host += fmt.Sprintf(" · %.0f Gbps network", in.NetworkGbps)
@@ -335,7 +342,7 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 	if in.Interconnect != "" {
 		host += " · " + in.Interconnect
 	}
-	add("%s", st.Muted.Render(host))
+	add("%s", st.Muted.Render(printable(host)))
 	add("")
 	add("%s", st.Heading.Render("Why it fits"))
 	e := o.Estimate
@@ -386,7 +393,7 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 	if in.AsOf != "" {
 		src += ", as of " + in.AsOf
 	}
-	add("%s", st.Muted.Render(src))
+	add("%s", st.Muted.Render(printable(src)))
 	if asOf != "" {
 		add("%s", st.Muted.Render("catalog as of "+asOf+": prices change, check before renting · ctrl+e exports this offer"))
 	}

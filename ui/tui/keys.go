@@ -1,8 +1,8 @@
 package tui
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/table"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/table"
 )
 
 // keyMap is the configurator's keys; bindings that do nothing on the

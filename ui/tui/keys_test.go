@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -17,8 +17,8 @@ func TestQuitAsksFirst(t *testing.T) {
 	}
 	m = drive(t, m, down) // framework: TensorFlow
 	m = drive(t, m, runes("q"))
-	if m.dialog == nil || m.dialog.kind != dialogQuit || !strings.Contains(ansi.Strip(m.View()), "Quit without exporting?") {
-		t.Fatalf("q with changes did not ask:\n%s", ansi.Strip(m.View()))
+	if m.dialog == nil || m.dialog.kind != dialogQuit || !strings.Contains(ansi.Strip(m.View().Content), "Quit without exporting?") {
+		t.Fatalf("q with changes did not ask:\n%s", ansi.Strip(m.View().Content))
 	}
 	m = drive(t, m, runes("n"))
 	if m.dialog != nil {
@@ -40,7 +40,7 @@ func TestQuitAsksFirst(t *testing.T) {
 func TestHelpKeys(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
 	m = drive(t, m, runes("?"))
-	if !m.fullHelp || !strings.Contains(ansi.Strip(m.View()), "all offers") {
+	if !m.fullHelp || !strings.Contains(ansi.Strip(m.View().Content), "all offers") {
 		t.Fatal("? did not open the full help")
 	}
 	m = drive(t, m, runes("?"), enter, enter) // model page

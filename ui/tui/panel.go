@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -168,7 +168,7 @@ func modelTitle(r *result) string {
 	if r.est.TrainableParams > 0 && r.est.TrainableParams < r.est.Params {
 		s += " (" + model.FormatCount(r.est.TrainableParams) + " trained)"
 	}
-	return s
+	return printable(s)
 }
 
 // view renders the panel inside its border, width × height cells; compact
@@ -206,7 +206,9 @@ func (p panel) render(compact bool) string {
 	if len(lines) > ih {
 		lines = lines[:ih]
 	}
-	return st.Panel.Width(iw + st.Panel.GetHorizontalPadding()).Height(ih).Render(strings.Join(lines, "\n"))
+	// Lip Gloss v2 sizes include the border and padding.
+	return st.Panel.Width(iw + st.Panel.GetHorizontalFrameSize()).Height(ih + st.Panel.GetVerticalFrameSize()).
+		Render(strings.Join(lines, "\n"))
 }
 
 // errText is an error as a sentence for the panel and footer.
@@ -218,7 +220,8 @@ func errText(err error) string {
 	s = strings.TrimPrefix(s, "workload.")
 	s = strings.TrimSuffix(s, " (list them with gpuplan catalog instances)") // a command-line hint
 	// The configurator asks for no head_dim: say what to change instead.
-	return strings.Replace(s, "; give head_dim", ": hidden must be a multiple of heads", 1)
+	// Errors quote paths and names from files: printable, never escapes.
+	return printable(strings.Replace(s, "; give head_dim", ": hidden must be a multiple of heads", 1))
 }
 
 func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
@@ -362,7 +365,17 @@ func offerLine(o *model.Offer) string {
 	if o.HasJob {
 		s += fmt.Sprintf(" · job %s %s", report.Hours(o.JobHours), report.USD(o.JobUSD))
 	}
-	return s
+	return printable(s)
+}
+
+// offerRow is report.OfferRow with every cell printable: names come from
+// catalogs and overlays.
+func offerRow(o *model.Offer) []string {
+	row := report.OfferRow(o)
+	for i := range row {
+		row[i] = printable(row[i])
+	}
+	return row
 }
 
 // offerColumns are the panel table's columns, widest set first; the
@@ -386,7 +399,7 @@ var shrinkable = map[int]int{1: 12, 2: 9, 3: 8}
 func offersTable(offers []model.Offer, width int, st *report.Styles) string {
 	rows := make([][]string, len(offers))
 	for i := range offers {
-		rows[i] = report.OfferRow(&offers[i])
+		rows[i] = offerRow(&offers[i])
 	}
 	const pad = 2 // PaddingRight below
 	for n, cols := range offerColumns {

@@ -28,7 +28,7 @@ func TestPanelSaysWhatRemovedOffers(t *testing.T) {
 		if !strings.Contains(text, "reserved-1y") {
 			t.Errorf("width %d: the cause (pricing reserved-1y) is cut:\n%s", w, screenText(m))
 		}
-		checkFits(t, m.View(), w, 30)
+		checkFits(t, m.View().Content, w, 30)
 	}
 }
 

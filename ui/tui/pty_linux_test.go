@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"golang.org/x/sys/unix"
 )
 
@@ -64,7 +65,7 @@ func TestPanicRestoresTerminal(t *testing.T) {
 	}
 	m := newTestApp(t, testCatalog(t), Options{})
 	m.screen = screenOffers
-	p := newProgram(context.Background(), m, tty, tty)
+	p := newProgram(context.Background(), m, tty, tty, colorprofile.ANSI256)
 	raw := make(chan bool, 1)
 	go func() {
 		raw <- waitRaw(tty)
@@ -118,7 +119,7 @@ func TestCtrlCRestoresTerminal(t *testing.T) {
 			}
 			m := newTestApp(t, testCatalog(t), Options{})
 			sc.setup(&m)
-			p := newProgram(context.Background(), m, tty, tty)
+			p := newProgram(context.Background(), m, tty, tty, colorprofile.ANSI256)
 			go func() {
 				waitRaw(tty)
 				ctl.Write([]byte{3, 3}) // ctrl+c, and again when it asks first
@@ -157,7 +158,7 @@ func TestSignalsRestoreTerminal(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := newTestApp(t, testCatalog(t), Options{})
-			p := newProgram(context.Background(), m, tty, tty)
+			p := newProgram(context.Background(), m, tty, tty, colorprofile.ANSI256)
 			raw := make(chan bool, 1)
 			go func() {
 				raw <- waitRaw(tty) // in raw mode, with finish's handler installed

@@ -13,11 +13,10 @@ import (
 	"syscall"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/mattn/go-runewidth"
-	"github.com/muesli/termenv"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
@@ -36,14 +35,19 @@ func Run(ctx context.Context, cat *model.Catalog, opts Options) error {
 		opts.Getenv = os.Getenv
 	}
 	measureLikeLipgloss()
-	r := screenRenderer(opts.Err, opts.Getenv)
-	lipgloss.SetDefaultRenderer(r) // huh and bubbles style with the default renderer
-	st := report.NewStyles(r)
+	// Dark until the terminal says otherwise: nothing here asks it (a
+	// terminal that never answers would stall the start); the configurator
+	// asks once, asynchronously, from Init.
+	st := report.NewStyles(&report.Renderer{Dark: true})
 	if opts.Accessible {
+		if !utf8Locale(opts.Getenv) {
+			opts.Err = &asciiWriter{w: opts.Err} // the prompts; stdout (report, answers as TOML) stays as it is
+		}
 		return runAccessible(ctx, cat, opts, &st)
 	}
 	m := newApp(cat, opts, &st, newTheme())
-	return runProgram(ctx, m, opts.In, opts.Err)
+	m.ascii = !utf8Locale(opts.Getenv)
+	return runProgram(ctx, m, opts.In, opts.Err, screenProfile(opts.Err, opts.Getenv))
 }
 
 // measureLikeLipgloss makes go-runewidth (which bubbles' table uses to
@@ -55,31 +59,26 @@ func measureLikeLipgloss() {
 	runewidth.DefaultCondition = runewidth.NewCondition()
 }
 
-// screenRenderer returns a renderer for w: no colour with NO_COLOR, and
-// the background asked about now, before the program owns the terminal
-// (asked later, the terminal's answer arrives as keystrokes).
-func screenRenderer(w io.Writer, getenv func(string) string) *lipgloss.Renderer {
-	r := lipgloss.NewRenderer(w)
-	if getenv("NO_COLOR") != "" {
-		r.SetColorProfile(termenv.Ascii)
-	}
-	r.SetHasDarkBackground(r.HasDarkBackground())
-	return r
+// screenProfile is the colour profile the configurator draws with on w:
+// what the terminal and environment support (report.ReportRenderer reads
+// them without querying the terminal), and no colour with NO_COLOR.
+func screenProfile(w io.Writer, getenv func(string) string) colorprofile.Profile {
+	return report.ReportRenderer(w, getenv).Profile
 }
 
 // runProgram runs m on the terminal and turns a caught panic into an
 // error that says where to report it, with the details on errOut.
-func runProgram(ctx context.Context, m app, in io.Reader, errOut io.Writer) error {
-	return finish(ctx, m, newProgram(ctx, m, in, errOut), errOut)
+func runProgram(ctx context.Context, m app, in io.Reader, errOut io.Writer, profile colorprofile.Profile) error {
+	return finish(ctx, m, newProgram(ctx, m, in, errOut, profile), errOut)
 }
 
-// newProgram draws on out (stderr) in the alternate screen, so the shell's
-// screen comes back on exit.
-func newProgram(ctx context.Context, m app, in io.Reader, out io.Writer) *tea.Program {
+// newProgram draws on out (stderr) in the alternate screen (app.View asks
+// for it), so the shell's screen comes back on exit.
+func newProgram(ctx context.Context, m app, in io.Reader, out io.Writer, profile colorprofile.Profile) *tea.Program {
 	// Signals are finish's: Bubble Tea's own handler ends the program on
 	// SIGTERM as if the user quit, and knows nothing of SIGHUP.
-	return tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx), tea.WithAltScreen(),
-		tea.WithoutSignalHandler())
+	return tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx),
+		tea.WithColorProfile(profile), tea.WithoutSignalHandler())
 }
 
 // ErrInterrupted is returned by Run when SIGINT ends the configurator
@@ -128,20 +127,29 @@ func finish(ctx context.Context, m app, p *tea.Program, errOut io.Writer) error 
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
+	stops := m.stops
+	stops.arm()
+	defer stops.disarm()
 	caught := make(chan os.Signal, 1)
 	done := make(chan struct{})
 	defer close(done)
 	go func() {
-		select {
-		case s := <-sigs:
-			caught <- s
-			p.Quit()
-			select { // a program that does not quit in time is killed (which restores the terminal too)
+		for {
+			select {
+			case <-stops.stops: // kill -TSTP, or Bubble Tea's own stop for ctrl+z
+				stops.caught(p)
+			case s := <-sigs:
+				caught <- s
+				p.Quit()
+				select { // a program that does not quit in time is killed (which restores the terminal too)
+				case <-done:
+				case <-time.After(2 * time.Second):
+					p.Kill()
+				}
+				return
 			case <-done:
-			case <-time.After(2 * time.Second):
-				p.Kill()
+				return
 			}
-		case <-done:
 		}
 	}()
 	final, err := p.Run()
@@ -244,7 +252,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 	in := &promptReader{r: opts.In}
 	prompts := opts.Err
 	hf := &hfReader{read: opts.ReadHFConfig}
-	w := newWizard(a, cat, hf.check(), huh.ThemeBase(), 80, 40)
+	w := newWizard(a, cat, hf.check(), huh.ThemeFunc(huh.ThemeBase), 80, 40)
 	ended := func(err error) error {
 		if errors.Is(err, ErrInputEnded) {
 			if data, err := exportConfig(a, nil, nil, cat.AsOf); err == nil {
@@ -265,7 +273,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 		fmt.Fprintf(prompts, "\n== %s ==\n", p.title)
 		start := len(w.inputs)
 		for _, f := range p.fields(true) {
-			f.WithTheme(huh.ThemeBase())
+			f.WithTheme(huh.ThemeFunc(huh.ThemeBase))
 			f.Init()
 			f.Focus()
 			if v, ok := shownDefault(f, w.inputs[start:]); ok {
@@ -292,8 +300,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 	}
 	cfg, cfgErr := a.config()
 	res := compute(cat, cfg, cfgErr, hf, 0)
-	out := lipgloss.NewRenderer(opts.Out)
-	out.SetColorProfile(termenv.Ascii)
+	out := &report.Renderer{Profile: colorprofile.NoTTY} // plain text: no styling at all
 	fmt.Fprintln(opts.Out)
 	if !res.ok() {
 		fmt.Fprintf(opts.Out, "No estimate: %s\n", errText(res.err))

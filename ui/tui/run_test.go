@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -39,7 +38,6 @@ func TestRunWithoutTerminal(t *testing.T) {
 	if strings.Contains(errb.String(), "/dev/tty") {
 		t.Errorf("stderr mentions /dev/tty: %q", errb.String())
 	}
-	lipgloss.SetDefaultRenderer(testRenderer) // Run set its own
 	measureLikeLipgloss()
 }
 
@@ -55,7 +53,7 @@ func TestPanicInUpdateIsReported(t *testing.T) {
 	m := newTestApp(t, testCatalog(t), Options{})
 	m.screen = screenOffers
 	var errb bytes.Buffer
-	p := tea.NewProgram(m, tea.WithInput(&bytes.Buffer{}), tea.WithOutput(io.Discard), tea.WithoutSignals())
+	p := tea.NewProgram(m, tea.WithInput(&bytes.Buffer{}), tea.WithOutput(io.Discard), tea.WithoutSignalHandler())
 	go p.Send(brokenResult(m.seq))
 	err := finish(context.Background(), m, p, &errb)
 	if err == nil || !strings.Contains(err.Error(), IssuesURL) || !strings.Contains(err.Error(), "internal error") {

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -34,6 +34,7 @@ type page struct {
 // values on every cursor move and keystroke, so the panel follows.
 type wizard struct {
 	form   *huh.Form
+	theme  huh.Theme // given to each field as it is built
 	pages  []page
 	fields [][]huh.Field // per page, as built for form
 	inputs []boundInput
@@ -81,9 +82,9 @@ type boundInput struct {
 
 // newWizard builds the form over a; readHF checks a config.json path
 // (nil: this build reads none, and the model list does not offer it).
-func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme *huh.Theme, width, height int) *wizard {
+func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme huh.Theme, width, height int) *wizard {
 	hfEnabled := readHF != nil
-	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF}
+	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF, theme: theme}
 	w.syncRegions()
 	w.pages = w.buildPages(hfEnabled, height)
 	groups := make([]*huh.Group, 0, len(w.pages))
@@ -107,6 +108,22 @@ func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme 
 	w.form = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(keys).WithTheme(theme)
 	w.setSize(width, height)
 	return w
+}
+
+// newSelect is huh.NewSelect with theme set first: Options measures the
+// options in the field's styles, and without a theme huh v2 builds its
+// default one again for every option it measures.
+func newSelect[T comparable](theme huh.Theme) *huh.Select[T] {
+	s := huh.NewSelect[T]()
+	s.WithTheme(theme)
+	return s
+}
+
+// newMultiSelect is huh.NewMultiSelect with theme set first (newSelect).
+func newMultiSelect[T comparable](theme huh.Theme) *huh.MultiSelect[T] {
+	s := huh.NewMultiSelect[T]()
+	s.WithTheme(theme)
+	return s
 }
 
 // setSize sizes the form; huh re-measures every field, so only on change.
@@ -169,7 +186,7 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 	var opts []huh.Option[string]
 	for _, r := range selected {
 		if isRegionPattern(r) {
-			opts = append(opts, huh.NewOption(r+" (prefix)", r).Selected(true))
+			opts = append(opts, huh.NewOption(printable(r)+" (prefix)", r).Selected(true))
 		}
 	}
 	for _, r := range names {
@@ -177,7 +194,7 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 		if len(chosen) != 1 {
 			label += "  " + strings.Join(by[r], ", ")
 		}
-		opts = append(opts, huh.NewOption(report.Truncate(label, 60), r).Selected(slices.Contains(selected, r)))
+		opts = append(opts, huh.NewOption(report.Truncate(printable(label), 60), r).Selected(slices.Contains(selected, r)))
 	}
 	return opts
 }
@@ -259,7 +276,7 @@ func modelOptions(cat *model.Catalog, hfEnabled bool) []huh.Option[string] {
 	opts := make([]huh.Option[string], 0, len(ms)+2)
 	for _, m := range ms {
 		label := familyLabels[order[m.Family]].label
-		opts = append(opts, huh.NewOption(fmt.Sprintf("%-7s %s · %s", label, m.Name, model.FormatCount(m.ParamCount())), m.Key))
+		opts = append(opts, huh.NewOption(printable(fmt.Sprintf("%-7s %s · %s", label, m.Name, model.FormatCount(m.ParamCount()))), m.Key))
 	}
 	opts = append(opts, huh.NewOption("custom… (type the shape or parameter count)", modelCustom))
 	if hfEnabled {
@@ -312,17 +329,17 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 	return []page{
 		{title: "Workload", fields: func(bool) []huh.Field {
 			return []huh.Field{
-				huh.NewSelect[model.Framework]().Title("Framework").Options(
+				newSelect[model.Framework](w.theme).Title("Framework").Options(
 					huh.NewOption("PyTorch", model.PyTorch), huh.NewOption("TensorFlow / Keras", model.TensorFlow),
 					huh.NewOption("JAX / Flax", model.JAX)).Value(&a.Framework),
-				huh.NewSelect[model.Task]().Title("Task").Options(
+				newSelect[model.Task](w.theme).Title("Task").Options(
 					huh.NewOption("train from scratch", model.TaskTrain), huh.NewOption("full fine-tune", model.TaskFinetune),
 					huh.NewOption("LoRA fine-tune (16-bit base)", model.TaskLoRA), huh.NewOption("QLoRA fine-tune (4-bit base)", model.TaskQLoRA),
 					huh.NewOption("inference (serving)", model.TaskInference)).Value(&a.Task),
 			}
 		}},
 		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(bool) []huh.Field {
-			return []huh.Field{huh.NewSelect[string]().Title("Model").Description("/ searches; custom… and config.json are at the end").
+			return []huh.Field{newSelect[string](w.theme).Title("Model").Description("/ searches; custom… and config.json are at the end").
 				Options(modelOptions(cat, hfEnabled)...).Height(listHeight).Value(&a.Model)}
 		}},
 		{title: "Custom model", hide: func() bool { return a.Model != modelCustom }, fields: func(bool) []huh.Field {
@@ -362,11 +379,11 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			})}
 		}},
 		{title: "Precision", hide: inference, fields: func(bool) []huh.Field {
-			return []huh.Field{huh.NewSelect[model.Precision]().Title("Training precision").
+			return []huh.Field{newSelect[model.Precision](w.theme).Title("Training precision").
 				Options(precisionOptions(model.TrainingPrecisions)...).Value(&a.TrainPrecision)}
 		}},
 		{title: "Precision", hide: training, fields: func(bool) []huh.Field {
-			return []huh.Field{huh.NewSelect[model.Precision]().Title("Inference precision").
+			return []huh.Field{newSelect[model.Precision](w.theme).Title("Inference precision").
 				Options(precisionOptions(model.InferencePrecisions)...).Value(&a.InferPrecision)}
 		}},
 		{title: "Precision fallback", hide: func() bool { p := a.precision(); return p != model.BF16 && p != model.FP8 },
@@ -401,7 +418,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			return []huh.Field{batch, length}
 		}},
 		{title: "Optimizer", hide: inference, fields: func(bool) []huh.Field {
-			return []huh.Field{huh.NewSelect[model.Optimizer]().Title("Optimizer").Options(
+			return []huh.Field{newSelect[model.Optimizer](w.theme).Title("Optimizer").Options(
 				huh.NewOption("AdamW       8 bytes of state per parameter", model.AdamW),
 				huh.NewOption("Adam        8 bytes of state per parameter", model.Adam),
 				huh.NewOption("SGD         no state", model.SGD),
@@ -420,7 +437,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		{title: "Memory savers", hide: training, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
 		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {
 			w.unitVision = a.fill.vision
-			unit := huh.NewSelect[string]().Title("Counted in").Inline(true).
+			unit := newSelect[string](w.theme).Title("Counted in").Inline(true).
 				Options(huh.NewOptions(unitOptions(a.fill.vision)...)...).Value(&a.DatasetUnit)
 			w.units = append(w.units, unit)
 			return []huh.Field{
@@ -433,7 +450,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			return []huh.Field{input("Requests to serve", "a count: 1M, 250k; empty for no serving time", &a.Dataset, countValidator("requests", maxDataset))}
 		}},
 		{title: "Distribution", fields: func(bool) []huh.Field {
-			return []huh.Field{huh.NewSelect[string]().Title("Distribution").Options(
+			return []huh.Field{newSelect[string](w.theme).Title("Distribution").Options(
 				huh.NewOption("single GPU", distSingle),
 				huh.NewOption("one node, several GPUs", distNode),
 				huh.NewOption("several nodes (multi-node)", distMulti)).Value(&a.Distribution)}
@@ -445,7 +462,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				}
 				return nil
 			}
-			strategy := huh.NewSelect[model.Strategy]().Title("Strategy").Options(
+			strategy := newSelect[model.Strategy](w.theme).Title("Strategy").Options(
 				huh.NewOption("DDP     every GPU holds all model states", model.DDP),
 				huh.NewOption("FSDP    fully sharded (like ZeRO-3)", model.FSDP),
 				huh.NewOption("ZeRO-1  shards optimizer states", model.ZeRO1),
@@ -472,7 +489,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				}
 				provs = append(provs, huh.NewOption(label, p).Selected(slices.Contains(a.Providers, p)))
 			}
-			regions := huh.NewMultiSelect[string]().Title("Regions").Description("none chosen: all regions").
+			regions := newMultiSelect[string](w.theme).Title("Regions").Description("none chosen: all regions").
 				Height(max(min(height-12, 10), 3)).Value(&a.Regions)
 			if static {
 				w.syncRegions()
@@ -481,14 +498,14 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				regions.OptionsFunc(w.regionOptions, &w.regionGen)
 			}
 			return []huh.Field{
-				huh.NewMultiSelect[string]().Title("Providers").Description("none chosen: every provider but marketplaces").
+				newMultiSelect[string](w.theme).Title("Providers").Description("none chosen: every provider but marketplaces").
 					Options(provs...).Height(max(min(height-12, 8), 3)).Value(&a.Providers),
 				regions,
 			}
 		}},
 		{title: "Price", fields: func(bool) []huh.Field {
 			return []huh.Field{
-				huh.NewSelect[model.Pricing]().Title("Pricing").Inline(true).
+				newSelect[model.Pricing](w.theme).Title("Pricing").Inline(true).
 					Options(huh.NewOptions(model.PricingModes...)...).Value(&a.Pricing),
 				input("Monthly budget (USD)", "empty: no limit", &a.Budget, positiveValidator("monthly budget", 1e10)),
 				input("Hours per month", "billed hours; 730 is always on", &a.Hours, positiveValidator("hours per month", 744)),
@@ -520,7 +537,7 @@ func (w *wizard) pageError(i int) error {
 }
 
 // isPrev reports whether msg moves the form back a field (shift+tab).
-func (w *wizard) isPrev(msg tea.KeyMsg) bool {
+func (w *wizard) isPrev(msg tea.KeyPressMsg) bool {
 	k := w.keys
 	return key.Matches(msg, k.Input.Prev, k.Select.Prev, k.MultiSelect.Prev, k.Confirm.Prev)
 }

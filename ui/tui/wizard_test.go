@@ -6,8 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/huh"
+	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -216,7 +215,7 @@ func TestCascadingRegions(t *testing.T) {
 	if !slices.Equal(m.a.Regions, []string{"us-east-1"}) {
 		t.Fatalf("regions = %v, want us-east-1", m.a.Regions)
 	}
-	m = drive(t, m, tea.KeyMsg{Type: tea.KeyShiftTab}, runes("x"), down, down, runes("x"), tab) // aws off, gcp on
+	m = drive(t, m, shiftTab, runes("x"), down, down, runes("x"), tab) // aws off, gcp on
 	if !slices.Equal(m.a.Providers, []string{"gcp"}) {
 		t.Fatalf("providers = %v, want gcp", m.a.Providers)
 	}
@@ -226,7 +225,7 @@ func TestCascadingRegions(t *testing.T) {
 	if got := regionOptions(); !slices.Equal(got, []string{"europe-west4", "us-central1"}) {
 		t.Errorf("gcp: regions %v", got)
 	}
-	if view := ansi.Strip(m.View()); strings.Contains(view, "eu-west-1") {
+	if view := ansi.Strip(m.View().Content); strings.Contains(view, "eu-west-1") {
 		t.Errorf("the screen still shows aws's regions:\n%s", view)
 	}
 	for _, r := range m.res.rec.Offers {
@@ -234,7 +233,7 @@ func TestCascadingRegions(t *testing.T) {
 			t.Errorf("offer from %s after choosing gcp only", r.Instance.Provider)
 		}
 	}
-	m = drive(t, m, tea.KeyMsg{Type: tea.KeyShiftTab}, up, up, runes("x"), tab) // aws back on
+	m = drive(t, m, shiftTab, up, up, runes("x"), tab) // aws back on
 	if len(m.a.Regions) != 0 {
 		t.Errorf("choosing aws again brought back regions %v", m.a.Regions)
 	}

@@ -1,0 +1,229 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestUTF8Locale(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	tests := []struct {
+		name string
+		env  func(string) string
+		want bool
+	}{
+		{"nothing set: assumed UTF-8", env(), true},
+		{"LANG=C", env("LANG", "C"), false},
+		{"LANG=POSIX", env("LANG", "POSIX"), false},
+		{"LANG=en_US.UTF-8", env("LANG", "en_US.UTF-8"), true},
+		{"LANG=C.utf8", env("LANG", "C.utf8"), true},
+		{"Latin-1", env("LANG", "de_DE.ISO-8859-1"), false},
+		{"LC_ALL=C wins over a UTF-8 LANG", env("LC_ALL", "C", "LANG", "en_US.UTF-8"), false},
+		{"LC_CTYPE wins over LANG", env("LC_CTYPE", "en_GB.UTF-8", "LANG", "C"), true},
+		{"LC_ALL wins over LC_CTYPE", env("LC_ALL", "ja_JP.UTF-8", "LC_CTYPE", "C"), true},
+	}
+	for _, tt := range tests {
+		if got := utf8Locale(tt.env); got != tt.want {
+			t.Errorf("%s: utf8Locale = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestPrintable(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"g6.xlarge", "g6.xlarge"},
+		{"東京リージョン-１ «≈» ±½", "東京リージョン-１ «≈» ±½"},
+		{"\x1b[31mred\x1b[0m", "red"},                  // SGR from data: not ours, dropped too
+		{"title\x1b]0;pwned\x07 x", "title x"},         // OSC window title, BEL-terminated
+		{"clip\x1b]52;c;aGk=\x1b\\ x", "clip x"},       // OSC 52 clipboard, ST-terminated
+		{"a\x1b[2J\x1b[Hb", "ab"},                      // clear screen, cursor home
+		{"a\x1bPq#0;2;0;0;0\x1b\\b", "ab"},             // DCS (sixel)
+		{"a\x1b7b", "ab"},                              // two-byte escape (save cursor)
+		{"bell\x07 bs\b del\x7f", "bell bs del"},       // other C0 controls and DEL
+		{"tab\there\nnew\rline", "tab here new line"},  // layout controls become spaces
+		{"c1 \u009b31m csi", "c1 31m csi"},             // C1 CSI (U+009B)
+		{"bad \xff\xfe utf8", "bad  utf8"},             // invalid UTF-8
+		{"unterminated \x1b]0;title", "unterminated "}, // an OSC that never ends
+		{"trailing esc\x1b", "trailing esc"},
+	}
+	for _, tt := range tests {
+		if got := printable(tt.in); got != tt.want {
+			t.Errorf("printable(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// termFrame keeps the program's own styling (SGR) and newlines, and drops
+// anything else that could act on the terminal.
+func TestTermFrame(t *testing.T) {
+	tests := []struct {
+		in    string
+		ascii bool
+		want  string
+	}{
+		{"\x1b[1;38;5;147mgpuplan\x1b[m\n┃ x", false, "\x1b[1;38;5;147mgpuplan\x1b[m\n┃ x"},
+		{"a\x1b]0;t\x07b\n\x1b[2Jc", false, "ab\nc"},
+		{"a\tb\rc", false, "a b c"},
+		// ASCII: one cell for one cell, SGR untouched.
+		{"╭──╮\n│ \x1b[1m✓\x1b[m │\n╰──╯", true, "+--+\n| \x1b[1mv\x1b[m |\n+--+"},
+		{"█▓▒░▚· ✗ × … › ┃", true, "#%+:~. x x ~ > |"},
+		{"東京 é", true, "???? ?"},
+	}
+	for _, tt := range tests {
+		got := termFrame(tt.in, tt.ascii)
+		if got != tt.want {
+			t.Errorf("termFrame(%q, %v) = %q, want %q", tt.in, tt.ascii, got, tt.want)
+		}
+		if tt.ascii && ansi.StringWidth(ansi.Strip(got)) != ansi.StringWidth(ansi.Strip(tt.in)) {
+			t.Errorf("termFrame(%q) changed the width", tt.in)
+		}
+	}
+}
+
+// FuzzTermFrame: whatever a frame holds, what reaches the terminal has no
+// escape sequence but SGR and no control but newline; in ASCII mode it is
+// ASCII with every line as wide as before.
+func FuzzTermFrame(f *testing.F) {
+	for _, s := range []string{"plain", "\x1b[31mred\x1b[m", "\x1b]52;c;aGk=\x07", "╭─╮\n│東│", "\u009b2J", "\x1b[", "\x1b[1;2", "a\x1bPx\x1b\\"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, ascii := range []bool{false, true} {
+			out := termFrame(s, ascii)
+			rest := sgrRE.ReplaceAllString(out, "")
+			for _, r := range rest {
+				if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+					t.Fatalf("termFrame(%q, %v) = %q keeps control %U", s, ascii, out, r)
+				}
+				if ascii && r >= 0x80 {
+					t.Fatalf("termFrame(%q, ascii) = %q keeps %q", s, out, r)
+				}
+			}
+		}
+		if p := printable(s); strings.ContainsAny(p, "\x1b\n\r\x07") {
+			t.Fatalf("printable(%q) = %q", s, p)
+		}
+	})
+}
+
+// A person on a LANG=C terminal sees ASCII only, laid out as in UTF-8.
+func TestASCIIScreen(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		m := start(t, newTestApp(t, cjkCatalog(t), Options{}), append([]tea.Msg{size(sz[0], sz[1])}, bertAnswers()...)...)
+		m.ascii = true
+		view := m.View().Content
+		checkFits(t, view, sz[0], sz[1])
+		text := ansi.Strip(view)
+		for _, r := range text {
+			if r >= 0x80 {
+				t.Fatalf("%dx%d: non-ASCII %q on the screen:\n%s", sz[0], sz[1], r, text)
+			}
+		}
+		if !strings.Contains(text, "provider") || !strings.Contains(text, "+---") && !strings.Contains(text, "-----") {
+			t.Errorf("%dx%d: table or borders missing:\n%s", sz[0], sz[1], text)
+		}
+		m.ascii = false
+		if utf := ansi.Strip(m.View().Content); strings.Count(utf, "\n") != strings.Count(text, "\n") {
+			t.Errorf("%dx%d: ASCII has %d lines, UTF-8 %d", sz[0], sz[1], strings.Count(text, "\n"), strings.Count(utf, "\n"))
+		}
+	}
+}
+
+// ctrl+z suspends (the pty test in the main package proves the stop and
+// the return); ctrl+z works on every screen, dialogs included.
+func TestCtrlZSuspends(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	for name, mm := range map[string]app{"questions": m, "quit dialog": drive(t, m, runes("x"), ctrlC)} {
+		_, cmd := mm.Update(ctrlZ)
+		if cmd == nil {
+			t.Fatalf("%s: ctrl+z gave no command", name)
+		}
+		if _, ok := cmd().(tea.SuspendMsg); !ok {
+			t.Errorf("%s: ctrl+z did not suspend", name)
+		}
+	}
+}
+
+// The background is asked once, from Init, and its answer restyles the
+// screen: a light terminal gets the light colours, in the panel (cached
+// drawing dropped) and huh's fields alike.
+func TestBackgroundAnswerRestyles(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	dark := m.View().Content
+	th := m.theme.(*theme)
+	if !th.dark {
+		t.Fatal("the theme does not start dark")
+	}
+	m = drive(t, m, tea.BackgroundColorMsg{Color: ansiWhite{}})
+	if th.dark {
+		t.Error("a light background left the theme dark")
+	}
+	light := m.View().Content
+	if light == dark {
+		t.Error("the screen looks the same on a light background")
+	}
+	if ansi.Strip(light) != ansi.Strip(dark) {
+		t.Error("restyling changed the text")
+	}
+}
+
+// ansiWhite is a light background colour.
+type ansiWhite struct{}
+
+func (ansiWhite) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0xffff }
+
+var sgrRE = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
+
+// The accessible prompts under LANG=C: ASCII, also when a character is
+// split across writes.
+func TestASCIIWriter(t *testing.T) {
+	var b strings.Builder
+	w := &asciiWriter{w: &b}
+	in := "✗ page · 東京 ok\n"
+	for i := 0; i < len(in); i++ { // one byte per write: every character split
+		w.Write([]byte{in[i]})
+	}
+	if got, want := b.String(), "x page . ???? ok\n"; got != want {
+		t.Errorf("asciiWriter wrote %q, want %q", got, want)
+	}
+}
+
+// ACCESSIBLE=1 under LANG=C: the prompts are ASCII; the summary on stdout
+// (which may be saved) is left as it is.
+func TestAccessibleASCII(t *testing.T) {
+	var out, prompts bytes.Buffer
+	script := strings.Repeat("\n", 13) + "0\n0\n" + strings.Repeat("\n", 4) + "\n"
+	getenv := func(k string) string {
+		if k == "LANG" {
+			return "C"
+		}
+		return ""
+	}
+	err := Run(context.Background(), testCatalog(t), Options{Accessible: true, In: strings.NewReader(script), Out: &out, Err: &prompts, Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range prompts.String() {
+		if r >= 0x80 {
+			t.Fatalf("non-ASCII %q in the prompts:\n%s", r, prompts.String())
+		}
+	}
+	if !strings.Contains(prompts.String(), "== ") || !strings.Contains(out.String(), "best:") {
+		t.Errorf("prompts or summary missing:\n%s\n%s", prompts.String(), out.String())
+	}
+}
