@@ -1,6 +1,6 @@
 module github.com/gpuplan/gpuplan
 
-go 1.24.5
+go 1.26.0
 
 require (
 	github.com/agnivade/levenshtein v1.2.2
@@ -19,6 +19,7 @@ require (
 	github.com/dustin/go-humanize v1.0.1
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	go.yaml.in/yaml/v3 v3.0.6
+	mvdan.cc/sh/v3 v3.14.1
 )
 
 require (
@@ -50,5 +51,5 @@ require (
 	github.com/muesli/termenv v0.16.0
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
-	golang.org/x/sys v0.38.0
+	golang.org/x/sys v0.47.0
 )

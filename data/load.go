@@ -18,6 +18,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -225,6 +226,9 @@ var keyPattern = regexp.MustCompile(`^[a-z0-9]+([.-][a-z0-9]+)*$`)
 // decode parses one catalog file and validates each entry on its own.
 // Cross-file checks (unknown GPUs, duplicate keys) happen in merge.
 func decode(b []byte, name, origin string, out *catalogFile) error {
+	if err := safeio.CheckTOMLDepth(b); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	var raw rawFile
 	md, err := toml.Decode(string(b), &raw)
 	if err != nil {
@@ -780,13 +784,20 @@ func baseFiles(c *model.Catalog) []catalogFile {
 	return []catalogFile{f}
 }
 
-// readOverlay reads one user catalog file.
+// readOverlay reads one user catalog file through safeio: a regular file
+// (a FIFO or device is refused without blocking), at most safeio.CSV or
+// safeio.Overlay bytes.
 func readOverlay(p string, base *model.Catalog) (catalogFile, []string, error) {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, unwrapPathError(err))
+	csv := strings.EqualFold(filepath.Ext(p), ".csv")
+	kind := safeio.Overlay
+	if csv {
+		kind = safeio.CSV
 	}
-	if strings.EqualFold(filepath.Ext(p), ".csv") {
+	b, err := safeio.ReadFile(p, kind)
+	if err != nil {
+		return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, err)
+	}
+	if csv {
 		return readCSVOverlay(p, b, base)
 	}
 	var f catalogFile

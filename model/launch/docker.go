@@ -11,6 +11,9 @@ import (
 // 64 MiB stack.
 var dockerRunFlags = []string{"--gpus all", "--rm", "--ipc=host", "--ulimit memlock=-1", "--ulimit stack=67108864"}
 
+// dockerShell is the shell the container runs the setup and torchrun with.
+const dockerShell = "bash"
+
 // Docker returns a POSIX shell script around one `docker run --gpus all`
 // of the NGC PyTorch image for the GPU, with the current directory mounted
 // at /workspace. Inside, the container installs requirements.txt (and
@@ -18,11 +21,18 @@ var dockerRunFlags = []string{"--gpus all", "--rm", "--ipc=host", "--ulimit meml
 // same script with HEAD_IP set; the containers use the host network so NCCL
 // and the c10d rendezvous reach the other nodes.
 //
+// The image, the script and its arguments are quoted with mvdan.cc/sh's
+// syntax.Quote: the torchrun words once for the container's bash -c, then
+// the whole bash -c string once more for the host's sh.
+//
 // The error wraps ErrNoStack when no image fits the GPU and Options.Image
-// is empty.
+// is empty, and ErrPlan when a value cannot be a shell word.
 func (p *Plan) Docker() ([]byte, error) {
 	if p.Image == "" {
 		return nil, fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
+	}
+	if err := p.checkShellWords(); err != nil {
+		return nil, err
 	}
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
@@ -42,14 +52,20 @@ func (p *Plan) Docker() ([]byte, error) {
 	if ds := p.DeepSpeedConfig(); ds != nil {
 		b.WriteString(heredoc(DeepSpeedFile, string(ds)))
 	}
-	inner := append(p.setupLines(), "exec "+strings.Join(p.torchrunWords(rdzv, p.ScriptArgs), " "))
+	inner := p.dockerInner(rdzv)
 	words := []string{"docker run " + strings.Join(dockerRunFlags, " ")}
 	if p.Nodes > 1 {
 		words = append(words, "--network=host", "-e HEAD_IP")
 	}
-	words = append(words, `-v "$PWD":/workspace -w /workspace`, p.Image, "bash -c "+shellQuote(strings.Join(inner, "; ")))
+	words = append(words, `-v "$PWD":/workspace -w /workspace`, shellQuote(p.Image), dockerShell+" -c "+shellQuote(inner))
 	b.WriteString(continued(words, "  ") + "\n")
 	return []byte(b.String()), nil
+}
+
+// dockerInner is the script the container's bash -c runs: the setup, then
+// exec torchrun.
+func (p *Plan) dockerInner(rdzv rendezvous) string {
+	return strings.Join(append(p.setupLines(), "exec "+strings.Join(p.torchrunWords(rdzv, p.ScriptArgs), " ")), "; ")
 }
 
 func (p *Plan) imageComment() string {

@@ -60,7 +60,7 @@ func (p *Plan) Render(f Format) ([]byte, error) {
 	case FormatSkyPilot:
 		return p.SkyPilot()
 	case FormatTorchrun:
-		return p.Torchrun(), nil
+		return p.Torchrun()
 	case FormatDocker:
 		return p.Docker()
 	case FormatK8s:

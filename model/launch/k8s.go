@@ -42,10 +42,13 @@ const (
 // The image is the NGC PyTorch image for the GPU: build your own FROM it
 // with the script and requirements in /workspace, and pass it as the image.
 // The error wraps ErrNoStack when no image fits the GPU and Options.Image is
-// empty.
+// empty, and ErrPlan when a value cannot be a shell word.
 func (p *Plan) Kubernetes() ([]byte, error) {
 	if p.Image == "" {
 		return nil, fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
+	}
+	if err := p.checkShellWords(); err != nil {
+		return nil, err
 	}
 	labels := mapping(
 		kv{"app.kubernetes.io/name", str(p.Name)},

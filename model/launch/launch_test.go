@@ -188,8 +188,12 @@ func TestOptionsOverride(t *testing.T) {
 	if p.Name != "my-run" || p.Script != "finetune.py" || p.DiskGB != 777 || p.Image != "registry.example/me/train:1" || p.Wheel != "cu126" || p.Port != 12345 {
 		t.Errorf("options not applied: %+v", p)
 	}
-	out := string(p.Torchrun())
-	for _, want := range []string{"finetune.py \\\n", `--config "a b.yaml"`, "--nproc-per-node=8"} {
+	script, err := p.Torchrun()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(script)
+	for _, want := range []string{"finetune.py \\\n", `--config 'a b.yaml'`, "--nproc-per-node=8"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("torchrun script lacks %q:\n%s", want, out)
 		}
@@ -244,7 +248,11 @@ func TestShellSyntax(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		scripts := map[string][]byte{"torchrun": p.Torchrun(), "docker": docker}
+		torchrun, err := p.Torchrun()
+		if err != nil {
+			t.Fatal(err)
+		}
+		scripts := map[string][]byte{"torchrun": torchrun, "docker": docker}
 		sky, err := p.SkyPilot()
 		if err != nil {
 			t.Fatal(err)

@@ -3,13 +3,45 @@ package launch
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gpuplan/gpuplan/model"
 )
 
+// word is one word of a shell command line. Values from the plan (script,
+// arguments, image, wheel, names) are literal text that shellQuote quotes;
+// raw marks gpuplan's own words that must stay live for the shell, such as
+// "--nnodes=$SKYPILOT_NUM_NODES", built only from constants and numbers.
+type word struct {
+	text string
+	raw  bool
+}
+
+func lit(s string) word     { return word{text: s} }
+func rawWord(s string) word { return word{text: s, raw: true} }
+
+// shell writes w as an argument (not in command position).
+func (w word) shell() string {
+	if w.raw {
+		return w.text
+	}
+	return argQuote(w.text)
+}
+
+func lits(s []string) []word {
+	out := make([]word, len(s))
+	for i, v := range s {
+		out[i] = lit(v)
+	}
+	return out
+}
+
 // rendezvous is how the torchrun processes of the nodes find each other.
 type rendezvous struct {
-	// nnodes, nproc, nodeRank and master are literal values or shell
+	// nnodes, nproc, nodeRank and master are numbers or gpuplan's own shell
 	// expansions such as "$SKYPILOT_NUM_NODES"; they are written unquoted.
 	nnodes, nproc, nodeRank, master string
 	port                            string // "" is the plan's Port
@@ -20,37 +52,50 @@ type rendezvous struct {
 	standalone bool
 }
 
-// torchrunWords returns the torchrun command line, one flag per element,
-// script arguments shell-quoted.
-func (p *Plan) torchrunWords(rdzv rendezvous, scriptArgs []string) []string {
+// torchrunArgv returns the torchrun command's words (PyTorch docs, "torchrun
+// (Elastic Launch)"), unquoted.
+func (p *Plan) torchrunArgv(rdzv rendezvous, scriptArgs []string) []word {
 	port := rdzv.port
 	if port == "" {
 		port = fmt.Sprint(p.Port)
 	}
-	w := []string{"torchrun"}
+	w := []word{rawWord("torchrun")}
 	switch {
 	case rdzv.standalone:
-		w = append(w, "--standalone", "--nnodes=1", "--nproc-per-node="+rdzv.nproc)
+		w = append(w, rawWord("--standalone"), rawWord("--nnodes=1"), rawWord("--nproc-per-node="+rdzv.nproc))
 	case rdzv.c10d:
-		w = append(w, "--nnodes="+rdzv.nnodes, "--nproc-per-node="+rdzv.nproc,
-			"--rdzv-backend=c10d", "--rdzv-endpoint="+rdzv.master+":"+port, "--rdzv-id="+p.Name)
+		w = append(w, rawWord("--nnodes="+rdzv.nnodes), rawWord("--nproc-per-node="+rdzv.nproc),
+			rawWord("--rdzv-backend=c10d"), rawWord("--rdzv-endpoint="+rdzv.master+":"+port), lit("--rdzv-id="+p.Name))
 	default:
-		w = append(w, "--nnodes="+rdzv.nnodes, "--nproc-per-node="+rdzv.nproc, "--node-rank="+rdzv.nodeRank,
-			"--master-addr="+rdzv.master, "--master-port="+port)
+		w = append(w, rawWord("--nnodes="+rdzv.nnodes), rawWord("--nproc-per-node="+rdzv.nproc), rawWord("--node-rank="+rdzv.nodeRank),
+			rawWord("--master-addr="+rdzv.master), rawWord("--master-port="+port))
 	}
-	w = append(w, shellQuote(p.Script))
-	return append(w, flagGroups(quoteAll(scriptArgs))...)
+	w = append(w, lit(p.Script))
+	return append(w, lits(scriptArgs)...)
 }
 
-// flagGroups keeps a flag and its value on one line: "--deepspeed",
-// "ds_config.json" → "--deepspeed ds_config.json". A value is a word after
-// a flag that does not itself start with "-".
-func flagGroups(words []string) []string {
+// torchrunWords returns the torchrun command line, one flag (with its
+// value) per element, every value quoted.
+func (p *Plan) torchrunWords(rdzv rendezvous, scriptArgs []string) []string {
+	argv := p.torchrunArgv(rdzv, scriptArgs)
+	n := len(argv) - len(scriptArgs) // torchrun, its flags and the script: one per line
+	out := make([]string, n, len(argv))
+	for i, a := range argv[:n] {
+		out[i] = a.shell()
+	}
+	return append(out, flagGroups(argv[n:])...)
+}
+
+// flagGroups writes the words for the shell, keeping a flag and its value
+// on one line: "--deepspeed", "ds_config.json" → "--deepspeed
+// ds_config.json". A value is a word after a flag that does not itself
+// start with "-".
+func flagGroups(words []word) []string {
 	var out []string
 	for i := 0; i < len(words); i++ {
-		w := words[i]
-		if strings.HasPrefix(w, "-") && i+1 < len(words) && !strings.HasPrefix(words[i+1], "-") {
-			w += " " + words[i+1]
+		w := words[i].shell()
+		if strings.HasPrefix(words[i].text, "-") && i+1 < len(words) && !strings.HasPrefix(words[i+1].text, "-") {
+			w += " " + words[i+1].shell()
 			i++
 		}
 		out = append(out, w)
@@ -64,44 +109,81 @@ func continued(words []string, indent string) string {
 	return strings.Join(words, " \\\n"+indent)
 }
 
-// shellQuote quotes s for a POSIX shell: bare when it is made of safe
-// characters, in double quotes when it only has spaces and punctuation that
-// double quotes keep literal, else in single quotes.
+// shellQuote quotes s as one POSIX shell word with mvdan.cc/sh's
+// syntax.Quote: bare when nothing needs quoting, else single-quoted. Text
+// syntax.Quote refuses for POSIX (NUL, control and other non-printable
+// characters) never gets here: checkShellWords rejects it first. Should it
+// anyway, those runes become '?', so the word stays one literal word.
 func shellQuote(s string) string {
-	if s == "" {
-		return "''"
+	q, err := syntax.Quote(s, syntax.LangPOSIX)
+	if err != nil {
+		q, _ = syntax.Quote(strings.Map(func(r rune) rune {
+			if r == utf8.RuneError || !unicode.IsPrint(r) {
+				return '?'
+			}
+			return r
+		}, s), syntax.LangPOSIX)
 	}
-	safe, dq := true, true
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("-_./=:,+@%", r):
-		case strings.ContainsRune("\"$`\\!'", r) || r == '\n':
-			safe, dq = false, false
-		default:
-			safe = false
-		}
-	}
-	switch {
-	case safe:
-		return s
-	case dq:
-		return `"` + s + `"`
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return q
 }
 
-func quoteAll(s []string) []string {
-	out := make([]string, len(s))
-	for i, v := range s {
-		out[i] = shellQuote(v)
+// argQuote is shellQuote for a word after the command name, where '=' is
+// literal: syntax.Quote quotes every '=' because a first word such as a=b
+// would be an assignment, but "--lr=3e-4" as an argument needs no quotes.
+// Any other character syntax.Quote would quote still gets quoted.
+func argQuote(s string) string {
+	if strings.Contains(s, "=") {
+		if rest := strings.ReplaceAll(s, "=", ""); rest != "" {
+			if q, err := syntax.Quote(rest, syntax.LangPOSIX); err == nil && q == rest {
+				return s
+			}
+		}
 	}
-	return out
+	return shellQuote(s)
+}
+
+// checkText reports a plan value that is not UTF-8 text: YAML, TOML and
+// JSON hold only UTF-8, and the catalog and config.json readers reject
+// anything else, so such a value is a caller's bug. The error wraps ErrPlan.
+func (p *Plan) checkText() error {
+	vals := []string{p.Name, p.Model, p.Provider, p.InstanceType, p.Region, p.Accelerator, p.Script, p.Image, p.Wheel}
+	vals = append(append(vals, p.ScriptArgs...), p.LoRATargets...)
+	if p.GPU != nil {
+		vals = append(vals, p.GPU.Key, p.GPU.Name)
+	}
+	for _, v := range vals {
+		if !utf8.ValidString(v) {
+			return fmt.Errorf("%w: %q is not UTF-8 text", ErrPlan, model.Printable(v))
+		}
+	}
+	return nil
+}
+
+// checkShellWords reports a plan value that cannot be one word of a POSIX
+// sh script (syntax.Quote refuses NUL, control characters and other
+// non-printable runes for POSIX, which has no $'…' escapes), and fails
+// checkText. The error wraps ErrPlan and names the value.
+func (p *Plan) checkShellWords() error {
+	if err := p.checkText(); err != nil {
+		return err
+	}
+	vals := []struct{ what, v string }{{"script", p.Script}, {"image", p.Image}, {"wheel", p.Wheel}, {"name", p.Name}}
+	for _, a := range p.ScriptArgs {
+		vals = append(vals, struct{ what, v string }{"script argument", a})
+	}
+	for _, v := range vals {
+		if _, err := syntax.Quote(v.v, syntax.LangPOSIX); err != nil {
+			return fmt.Errorf("%w: %s %q cannot be written into a shell script: %v", ErrPlan, v.what, model.Printable(v.v), err)
+		}
+	}
+	return nil
 }
 
 // heredoc writes content to file with a quoted here-document, so the shell
-// expands nothing inside it.
+// expands nothing inside it. content is gpuplan's own JSON, whose lines
+// never equal the delimiter (every line is indented or a brace).
 func heredoc(file, content string) string {
-	return fmt.Sprintf("cat > %s <<'EOF'\n%sEOF\n", file, content)
+	return fmt.Sprintf("cat > %s <<'EOF'\n%sEOF\n", shellQuote(file), content)
 }
 
 // setupLines are the shell commands that prepare a container or VM after
@@ -122,10 +204,13 @@ func (p *Plan) setupLines() []string {
 	return lines
 }
 
+// commentBlock writes lines as shell/YAML/TOML comments. Lines carry data
+// (model names, instance types, regions), so each is made printable first:
+// a newline in a name cannot end the comment and start a command.
 func commentBlock(lines []string) string {
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString("# " + l + "\n")
+		b.WriteString("# " + model.Printable(l) + "\n")
 	}
 	return b.String()
 }

@@ -3,6 +3,8 @@ package launch
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // SkyPilot environment variables set on every node of a task (SkyPilot docs,
@@ -23,15 +25,21 @@ const (
 // node count, GPUs per node and node rank, and the head node's IP (the first
 // line of $SKYPILOT_NODE_IPS) as master address.
 //
+// Values go into the YAML as scalars through the YAML encoder and into the
+// setup and run scripts quoted with mvdan.cc/sh's syntax.Quote.
+//
 // The error wraps ErrNoStack when the GPU has no supported PyTorch wheel and
-// Options.Wheel is empty.
+// Options.Wheel is empty, and ErrPlan when a value cannot be a shell word.
 func (p *Plan) SkyPilot() ([]byte, error) {
 	if p.Wheel == "" {
 		return nil, fmt.Errorf("%w: %s, or name a PyTorch wheel variant to install", ErrNoStack, p.Stack.Reason)
 	}
+	if err := p.checkShellWords(); err != nil {
+		return nil, err
+	}
 	setup := []string{
 		"set -e",
-		fmt.Sprintf("pip install torch --index-url %s  # %s", IndexURL(p.Wheel), p.wheelComment()),
+		fmt.Sprintf("pip install torch --index-url %s  # %s", shellQuote(IndexURL(p.Wheel)), model.Printable(p.wheelComment())),
 	}
 	setup = append(setup, p.setupLines()...)
 	if ds := p.DeepSpeedConfig(); ds != nil {

@@ -52,7 +52,12 @@ type tomlStack struct {
 // TOML returns a document with a [launch] section holding the plan and a
 // [launch.stack] table with the software advice, keys spelled like the rest
 // of gpuplan's TOML.
+//
+// The error wraps ErrPlan when a value is not UTF-8 text.
 func (p *Plan) TOML() ([]byte, error) {
+	if err := p.checkText(); err != nil {
+		return nil, err
+	}
 	d := tomlDoc{Launch: tomlLaunch{
 		Provider: p.Provider, InstanceType: p.InstanceType, Region: p.Region,
 		Pricing: string(p.Pricing), USDPerHour: p.USDPerHour,

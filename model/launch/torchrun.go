@@ -11,8 +11,12 @@ import (
 // --nnodes, --nproc-per-node and the c10d rendezvous at $HEAD_IP:port with
 // the plan's name as --rdzv-id, so every node runs the same line and
 // torchrun assigns the ranks. For ZeRO the script first writes the DeepSpeed
-// config.
-func (p *Plan) Torchrun() []byte {
+// config. Every value is quoted with mvdan.cc/sh's syntax.Quote; the error
+// wraps ErrPlan when one cannot be a shell word (see checkShellWords).
+func (p *Plan) Torchrun() ([]byte, error) {
+	if err := p.checkShellWords(); err != nil {
+		return nil, err
+	}
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
 	b.WriteString(commentBlock(p.headerLines()))
@@ -34,5 +38,5 @@ func (p *Plan) Torchrun() []byte {
 		b.WriteString(heredoc(DeepSpeedFile, string(ds)))
 	}
 	b.WriteString(continued(p.torchrunWords(rdzv, p.ScriptArgs), "  ") + "\n")
-	return []byte(b.String())
+	return []byte(b.String()), nil
 }

@@ -61,9 +61,7 @@ func boolean(b bool) *yaml.Node {
 // and the comment lines at the top of the first.
 func encodeYAML(comment []string, docs ...*yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
-	for _, l := range comment {
-		buf.WriteString("# " + l + "\n")
-	}
+	buf.WriteString(commentBlock(comment))
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	for _, d := range docs {

