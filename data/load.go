@@ -179,12 +179,14 @@ type rawInstance struct {
 	Source       *string    `toml:"source"`
 	AsOf         *date      `toml:"as_of"`
 	Prices       []rawPrice `toml:"prices"`
+	rawInstanceExt
 }
 
 type rawPrice struct {
 	Region   string   `toml:"region"`
 	OnDemand *float64 `toml:"on_demand"`
 	Spot     *float64 `toml:"spot"`
+	rawPriceExt
 }
 
 type rawDiscount struct {
@@ -303,8 +305,8 @@ var validKeys = map[string][]string{
 	"":         {"schema_version", "provider", "gpu", "model", "instance", "discount"},
 	"gpu":      model.TOMLKeys(rawGPU{}),
 	"model":    model.TOMLKeys(rawModel{}),
-	"instance": model.TOMLKeys(rawInstance{}),
-	"prices":   model.TOMLKeys(rawPrice{}),
+	"instance": append(model.TOMLKeys(rawInstance{}), model.TOMLKeys(rawInstanceExt{})...),
+	"prices":   append(model.TOMLKeys(rawPrice{}), model.TOMLKeys(rawPriceExt{})...),
 	"discount": model.TOMLKeys(rawDiscount{}),
 }
 
@@ -498,6 +500,7 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 	if r.AsOf != nil {
 		in.AsOf = string(*r.AsOf)
 	}
+	errs = append(errs, r.rawInstanceExt.apply(&in.Instance)...)
 	if in.complete && len(r.Prices) == 0 {
 		errs = append(errs, errors.New("missing prices (one { region, on_demand, spot } per region)"))
 	}
@@ -534,9 +537,7 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 			}
 			rp.SpotUSD = *p.Spot
 		}
-		if p.OnDemand == nil && p.Spot == nil {
-			errs = append(errs, fmt.Errorf("prices %q: give on_demand, spot or both", p.Region))
-		}
+		errs = append(errs, p.rawPriceExt.apply(&rp, p.Region, p.OnDemand != nil || p.Spot != nil)...)
 		if rp.OnDemandUSD > 0 && rp.SpotUSD > rp.OnDemandUSD*1.0001 {
 			errs = append(errs, fmt.Errorf("prices %q: spot %v is dearer than on_demand %v", p.Region, rp.SpotUSD, rp.OnDemandUSD))
 		}
@@ -685,7 +686,8 @@ func patchInstance(dst *model.Instance, p instanceEntry) {
 		s.Prices[i].Source, s.Prices[i].Origin = s.Source, s.Origin
 	}
 	dst.Prices = mergePrices(dst.Prices, s.Prices)
-	if len(s.Prices) > 0 && s.LocalNVMeGB == 0 && s.NetworkGbps == 0 && s.Interconnect == "" && s.Retired == "" {
+	ext := patchExt(dst, &s)
+	if len(s.Prices) > 0 && s.LocalNVMeGB == 0 && s.NetworkGbps == 0 && s.Interconnect == "" && s.Retired == "" && !ext {
 		return
 	}
 	if s.LocalNVMeGB > 0 {
@@ -721,6 +723,7 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 				if u.SpotUSD > 0 {
 					out[i].SpotUSD = u.SpotUSD
 				}
+				mergePriceExt(&out[i], &u)
 				out[i].Source, out[i].Origin = u.Source, u.Origin
 				found = true
 			}
@@ -772,6 +775,7 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
 	}
+	warnings = append(warnings, overlayGuards(base, &c, files)...)
 	return &c, warnings, nil
 }
 

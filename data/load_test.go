@@ -91,7 +91,7 @@ func TestInstancesAgainstGPUs(t *testing.T) {
 			t.Errorf("%s/%s: missing source or as_of", in.Provider, in.Type)
 		}
 		for _, p := range in.Prices {
-			if p.OnDemandUSD < 0 || p.SpotUSD < 0 || p.OnDemandUSD == 0 && p.SpotUSD == 0 {
+			if p.OnDemandUSD < 0 || p.SpotUSD < 0 || len(p.Modes()) == 0 {
 				t.Errorf("%s/%s %s: price %+v", in.Provider, in.Type, p.Region, p)
 			}
 			if p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD*1.0001 {

@@ -164,7 +164,7 @@ func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]mo
 	if p.gcp {
 		p.combineGCP()
 	}
-	insts := p.instances()
+	insts := finishImport(p.provider, p.instances())
 	if len(insts) == 0 {
 		p.warn.add(0, "nogpu", fmt.Sprintf("no GPU instance types among %d rows", p.rows))
 	}
@@ -258,10 +258,13 @@ type offer struct {
 	onDemand     float64 // 0 = unknown
 	spot         float64 // 0 = unknown
 	spotIgnored  bool    // AWS Local Zone
+	accel        string  // SkyPilot's AcceleratorName
+	flexStart    float64 // 0 = not sold (GCP DWS, see skypilot_gcp.go)
 }
 
 type regionPrices struct {
 	onDemand, spot float64 // lowest seen, 0 = unknown
+	flexStart      float64
 }
 
 type typeAcc struct {
@@ -385,6 +388,7 @@ func (p *parser) prices(line int, rec []string) (onDemand, spot float64, err err
 // GPU of the catalog.
 func (p *parser) resolve(o *offer, accel string, memMiB float64) bool {
 	key, ok := p.gpus(accel, memMiB, o.typ)
+	o.accel = accel
 	if ok {
 		o.gpu = key
 		return true
@@ -437,6 +441,7 @@ func (p *parser) add(o offer) {
 	if !o.spotIgnored {
 		rp.spot = lowest(rp.spot, o.spot)
 	}
+	rp.flexStart = lowest(rp.flexStart, o.flexStart)
 }
 
 // lowest returns the smaller known (> 0) price of a and b, 0 when neither
@@ -471,6 +476,8 @@ func (p *parser) instances() []model.Instance {
 			MemoryGiB: f.memGiB,
 			Source:    "SkyPilot catalog " + p.name,
 			Origin:    p.name,
+
+			SkyPilotAccelerator: f.accel,
 		}
 		regions := make([]string, 0, len(acc.regions))
 		for r := range acc.regions {
@@ -488,10 +495,10 @@ func (p *parser) instances() []model.Instance {
 					spot = 0
 				}
 			}
-			if od <= 0 && spot <= 0 {
+			if od <= 0 && spot <= 0 && rp.flexStart <= 0 {
 				continue
 			}
-			in.Prices = append(in.Prices, model.RegionPrice{Region: r, OnDemandUSD: od, SpotUSD: spot})
+			in.Prices = append(in.Prices, model.RegionPrice{Region: r, OnDemandUSD: od, SpotUSD: spot, FlexStartUSD: rp.flexStart})
 		}
 		if len(in.Prices) == 0 {
 			p.warn.add(f.line, "noprice:"+t, fmt.Sprintf("%s has no price in any region; skipped", t))

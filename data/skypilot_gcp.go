@@ -2,6 +2,8 @@ package data
 
 import (
 	"fmt"
+
+	"github.com/gpuplan/gpuplan/model"
 	"sort"
 	"strconv"
 	"strings"
@@ -97,6 +99,7 @@ type gcpGPU struct {
 	spot         float64
 	memMiB       float64
 	used         bool
+	flexStart    float64 // the "on-demand" price when it is a DWS one (markFlexStart)
 }
 
 type gcpGPUKey struct {
@@ -193,6 +196,7 @@ func gcpTotal(vm float64, vmSet bool, gpu float64) float64 {
 // combineGCP pairs VM and GPU rows of the same zone into offers.
 func (p *parser) combineGCP() {
 	g := &p.gcpRows
+	p.markFlexStart()
 	matched := map[string]bool{}
 	for _, vm := range g.vms {
 		gpu, ok := g.gpus[gcpGPUKey{vm.accel, vm.count, vm.zone}]
@@ -244,8 +248,102 @@ func (p *parser) gcpOffer(vm gcpVM, gpu *gcpGPU, typ string) {
 		region: vm.region, zone: vm.zone,
 		onDemand: gcpTotal(vm.onDemand, vm.odSet, gpu.onDemand),
 		spot:     gcpTotal(vm.spot, vm.spSet, gpu.spot),
+		// The VM part at its list price: GCP discounts flex-start vCPUs
+		// too, so this is an upper bound of the flex-start price.
+		flexStart: gcpTotal(vm.onDemand, vm.odSet, gpu.flexStart),
 	}
 	if p.resolve(&o, gpu.accel, gpu.memMiB) {
 		p.add(o)
+	}
+}
+
+// flexStartFraction is the share of the same GPUs' median on-demand price
+// below which a GCP "on-demand" GPU price is taken for a Dynamic Workload
+// Scheduler (flex-start) price: GCP discounts flex-start GPUs by up to 53%
+// (GKE concept page "About GPU obtainability with flex-start"), and the
+// catalog audit (#1) found the DWS rows 43–57% below list while list prices
+// of one GPU differ between regions by less than 40%.
+const flexStartFraction = 0.6
+
+// markFlexStart finds GPU rows whose on-demand price is a DWS flex-start
+// price and moves it to flexStart, leaving on-demand unknown. SkyPilot's
+// fetch_gcp.py get_gpu_price takes the first OnDemand SKU whose
+// description names the GPU and never excludes the DWS/flex-start SKUs, so
+// about half of the A2/A3/A4 GPU rows carry them (catalog audit #1). Two
+// signals, per (GPU, count): on-demand below the same row's spot price
+// (no cloud sells on-demand below spot), then on-demand below
+// flexStartFraction × the median of the remaining rows' on-demand.
+func (p *parser) markFlexStart() {
+	g := &p.gcpRows
+	type group struct {
+		accel string
+		count int
+	}
+	list := map[group][]float64{}
+	for _, k := range g.order {
+		r := g.gpus[k]
+		if r.onDemand > 0 && r.spot > r.onDemand {
+			r.flexStart, r.onDemand = r.onDemand, 0
+			p.warn.add(r.line, "dws-spot:"+r.accel, fmt.Sprintf("GCP %s GPU rows priced on-demand below spot: a flex-start (DWS) price, kept as flex_start, on-demand unknown", r.accel))
+			continue
+		}
+		if r.onDemand > 0 {
+			list[group{r.accel, r.count}] = append(list[group{r.accel, r.count}], r.onDemand)
+		}
+	}
+	for _, k := range g.order {
+		r := g.gpus[k]
+		prices := list[group{r.accel, r.count}]
+		if r.onDemand <= 0 || len(prices) < 3 {
+			continue
+		}
+		if m := median(prices); r.onDemand < flexStartFraction*m {
+			r.flexStart, r.onDemand = r.onDemand, 0
+			p.warn.add(r.line, "dws-median:"+r.accel, fmt.Sprintf("GCP %s GPU rows priced on-demand below %.0f%% of the median %g: a flex-start (DWS) price, kept as flex_start, on-demand unknown", r.accel, flexStartFraction*100, m))
+		}
+	}
+}
+
+// median returns the median of v (which it sorts).
+func median(v []float64) float64 {
+	sort.Float64s(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
+}
+
+// gcpNoOnDemand lists GCP machine types GCP does not sell on demand, per
+// the "consumption options" table of cloud.google.com/ai-hypercomputer/docs/
+// consumption-models and compute/docs/accelerator-optimized-machines
+// #consumption_option_availability_by_machine_type (as filtered in
+// dstackai/gpuhunt providers/gcp.py): A4 and A3 Ultra by reservation,
+// flex-start or spot; A3 High with fewer than 8 GPUs by flex-start or spot.
+var gcpNoOnDemand = []struct {
+	prefix      string
+	reservation bool
+}{
+	{"a4-highgpu-", true}, {"a3-ultragpu-", true},
+	{"a3-highgpu-1g", false}, {"a3-highgpu-2g", false}, {"a3-highgpu-4g", false},
+}
+
+// gcpAvailability drops the on-demand price of types GCP sells only by
+// reservation, flex-start or spot, and marks the reservation ones.
+func gcpAvailability(in *model.Instance) {
+	for _, n := range gcpNoOnDemand {
+		if !strings.HasPrefix(in.Type, n.prefix) {
+			continue
+		}
+		kept := in.Prices[:0]
+		for _, rp := range in.Prices {
+			rp.OnDemandUSD = 0
+			rp.Reservation = n.reservation
+			if rp.SpotUSD > 0 || rp.FlexStartUSD > 0 || rp.Reservation {
+				kept = append(kept, rp)
+			}
+		}
+		in.Prices = kept
+		return
 	}
 }

@@ -74,7 +74,7 @@ var skyPilotGPUNames = map[string]string{
 // gpuFamilies are the GPUs one SkyPilot name covers; the first member is the
 // default when neither memory nor the instance name tells.
 var gpuFamilies = [][]string{
-	{"a100-40gb", "a100-80gb"},
+	{"a100-40gb", "a100-80gb", "a100-pcie-40gb", "a100-pcie-80gb"},
 	{"h100-sxm", "h100-pcie", "h100-nvl"},
 	{"v100-16gb", "v100-32gb"},
 }
@@ -148,9 +148,26 @@ func pickInFamily(fam []*model.GPU, g *model.GPU, memMiB float64, instanceType s
 			}
 		}
 	}
+	if pcie := a100PCIe(instanceType); g.Key == "a100-40gb" || g.Key == "a100-80gb" {
+		// SXM unless the name says PCIe; memory already chose 40 or 80 GB.
+		var pick []*model.GPU
+		for _, m := range cands {
+			if strings.Contains(m.Key, "pcie") == pcie {
+				pick = append(pick, m)
+			}
+		}
+		if len(pick) > 0 {
+			cands = pick
+		}
+	}
 	for _, m := range cands {
 		if m == g {
 			return g.Key, true
+		}
+	}
+	for _, m := range cands { // the other form factor of the size accel names
+		if m.MemoryGiB == g.MemoryGiB {
+			return m.Key, true
 		}
 	}
 	return cands[0].Key, true
@@ -194,4 +211,14 @@ func h100Form(instanceType string) string {
 		return "h100-nvl"
 	}
 	return ""
+}
+
+// a100PCIe tells an A100 PCIe card from an SXM module by the instance
+// type's name: "pci" in it (Fluidstack A100_PCIE_80GB, Vast 1x-A100_PCIE,
+// Cudo *-a100-pcie) or Azure NC A100 v4 (Standard_NC24/48/96ads_A100_v4:
+// "NC A100 v4 series is powered by NVIDIA A100 PCIe GPU", Microsoft Learn
+// nca100v4-series-summary; catalog audit #5).
+func a100PCIe(instanceType string) bool {
+	t := strings.ToLower(instanceType)
+	return strings.Contains(t, "pci") || strings.HasPrefix(t, "standard_nc") && strings.HasSuffix(t, "_a100_v4")
 }

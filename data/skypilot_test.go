@@ -130,7 +130,7 @@ func TestReadSkyPilotCSVGCP(t *testing.T) {
 	insts, warns := readFixture(t, "gcp.csv", "gcp")
 	wantLines(t, "instances", summary(insts), []string{
 		"a2-highgpu-1g a100-40gb×1 12/85 us-central1 3.67348/1.49576", // 0.73948 + 2.934, zone a only
-		"a4-highgpu-8g b200×8 224/3968 us-central1 90.216/32.6064",    // VM 0.0: billed with the GPUs
+		"a4-highgpu-8g b200×8 224/3968 us-central1 -/32.6064",         // no on-demand: GCP sells A4 by reservation, flex-start or spot (gcpNoOnDemand)
 		"g2-standard-24 l4×2 24/96 us-central1 2.12008/0.8462",        // 1.0 + 1.12008
 		"g2-standard-4 l4×1 4/16 us-central1 0.70683/0.28182",         // 0.14679 + 0.56004
 		"n1-standard-4+1xT4 t4×1 4/15 us-central1 0.54/0.11",          // 0.19 + 0.35

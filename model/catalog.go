@@ -191,20 +191,127 @@ type Instance struct {
 	Interconnect string  // between the instance's GPUs: "nvlink", "nvswitch", "pcie", "infinity-fabric"
 	Prices       []RegionPrice
 	Retired      string // YYYY-MM-DD the provider retired the type; empty when offered
-	Source       string
-	AsOf         string // YYYY-MM-DD
-	Origin       string // where the entry was loaded from: "embedded" or an overlay path
+	// RetiredSource cites the retirement (or why the type cannot be used);
+	// the entry's Source also carries it.
+	RetiredSource string
+	// SkyPilotAccelerator is SkyPilot's own accelerator name for the
+	// type's GPUs ("A100-80GB", "H100-MEGA"), kept at import because a
+	// SkyPilot task's accelerators field must spell it that way.
+	SkyPilotAccelerator string
+	// CPUArch is the host's CPU architecture, "x86_64" or "arm64" (Grace,
+	// Graviton: Python wheels differ); empty means x86_64.
+	CPUArch string
+	// Currency is the ISO 4217 code of Prices; empty means USD. Offers in
+	// another currency are ranked only with an exchange rate.
+	Currency string
+	Source   string
+	AsOf     string // YYYY-MM-DD
+	Origin   string // where the entry was loaded from: "embedded" or an overlay path
 }
 
-// RegionPrice is what an instance costs in one region, USD per hour for the
-// whole instance. 0 means unknown, never free: use Price.
+// Retirement returns the date the provider retired the type and its
+// source; ok is false when the type is still offered. Retired types are
+// never ranked but stay listable (catalog instances --all).
+func (in *Instance) Retirement() (date, source string, ok bool) {
+	return in.Retired, in.RetiredSource, in.Retired != ""
+}
+
+// Arch returns the host CPU architecture, "x86_64" unless the catalog says
+// otherwise.
+func (in *Instance) Arch() string {
+	if in.CPUArch == "" {
+		return "x86_64"
+	}
+	return in.CPUArch
+}
+
+// PriceCurrency returns the ISO 4217 code of the instance's prices, "USD"
+// unless the catalog says otherwise.
+func (in *Instance) PriceCurrency() string {
+	if in.Currency == "" {
+		return "USD"
+	}
+	return in.Currency
+}
+
+// Listed returns the instances a listing shows: all of them with all set
+// (retired ones included, for `catalog instances --all`), else only those
+// still offered. The pointers are into c.Instances.
+func (c *Catalog) Listed(all bool) []*Instance {
+	out := make([]*Instance, 0, len(c.Instances))
+	for i := range c.Instances {
+		if all || c.Instances[i].Retired == "" {
+			out = append(out, &c.Instances[i])
+		}
+	}
+	return out
+}
+
+// RegionPrice is what an instance costs in one region, per hour for the
+// whole instance, in each availability mode the provider sells there (in
+// the instance's Currency, USD unless stated). 0 means not sold in that
+// mode or unknown, never free: use Price. A type sold only under a
+// reservation (GCP A4, A3 Ultra) has no OnDemandUSD and Reservation set.
 type RegionPrice struct {
 	Region      string
 	OnDemandUSD float64
 	SpotUSD     float64
+	// FlexStartUSD is GCP's Dynamic Workload Scheduler flex-start price:
+	// discounted (up to 53%, GKE "About GPU obtainability with flex-start")
+	// but queued and capped at 7 days, so never ranked as on-demand.
+	FlexStartUSD float64
+	// CapacityBlockUSD is a capacity block bought ahead for a fixed
+	// window (AWS "EC2 Capacity Blocks for ML").
+	CapacityBlockUSD float64
+	// Reservation is set when the type is sold here under a reservation
+	// or committed-use contract whose price is not public.
+	Reservation bool
 	// Source and Origin are set when an overlay patched this region's
 	// price; empty means the instance's.
 	Source, Origin string
+}
+
+// Availability modes a price belongs to, spelled as in TOML and on the
+// command line. On-demand and spot are the Pricing values of the same name.
+const (
+	FlexStart     Pricing = "flex-start"     // GCP DWS flex-start
+	CapacityBlock Pricing = "capacity-block" // AWS EC2 Capacity Blocks
+	Reservation   Pricing = "reservation"    // reservation or committed use, price not public
+)
+
+// AvailabilityModes lists every mode a RegionPrice can hold, in the order
+// detail views show them.
+var AvailabilityModes = []Pricing{OnDemand, Spot, FlexStart, CapacityBlock, Reservation}
+
+// Price returns the listed price in mode m, and whether the provider sells
+// the type here in that mode at a known price. Reservation has no public
+// price (ok false; see Modes), reserved-1y/3y are derived from on-demand
+// by Catalog discounts, not here.
+func (r *RegionPrice) Price(m Pricing) (float64, bool) {
+	var v float64
+	switch m {
+	case OnDemand:
+		v = r.OnDemandUSD
+	case Spot:
+		v = r.SpotUSD
+	case FlexStart:
+		v = r.FlexStartUSD
+	case CapacityBlock:
+		v = r.CapacityBlockUSD
+	}
+	return v, v > 0
+}
+
+// Modes returns the availability modes sold in this region, in
+// AvailabilityModes order: a priced mode, or Reservation when flagged.
+func (r *RegionPrice) Modes() []Pricing {
+	var out []Pricing
+	for _, m := range AvailabilityModes {
+		if _, ok := r.Price(m); ok || m == Reservation && r.Reservation {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // FastInterconnect reports whether the instance's GPUs talk over NVLink,

@@ -28,6 +28,10 @@ type Query struct {
 	DeadlineHours  float64 // 0: none
 	Sort           SortKey // "" picks job cost when a dataset is given, else price
 	MaxNodes       int     // multi-node limit; 0 means 64
+	// ExchangeRates are USD per unit of a currency ("CNY": 0.14), for
+	// overlays priced in other currencies; without a rate they are not
+	// ranked.
+	ExchangeRates map[string]float64
 }
 
 // SortKey orders offers.
@@ -156,10 +160,27 @@ func HostRAMNeed(w *Workload, params float64) float64 {
 // price returns the USD/hour of one instance in region r for mode p, and
 // whether it is known: reserved prices apply the provider's published
 // discount to on-demand.
-func (c *Catalog) price(in *Instance, r *RegionPrice, p Pricing) (float64, bool) {
+//
+// Only the mode asked for counts: a type sold by reservation, flex-start
+// or spot only has no on-demand offer. An on-demand price below the same
+// region's spot price is not on-demand (GCP's flex-start SKUs slipped into
+// SkyPilot's on-demand column, catalog audit #1) and is never ranked, nor
+// are retired types (Instance.Retired). Non-USD prices need a rate in
+// rates (USD per unit of the currency).
+func (c *Catalog) price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
+	if in.Retired != "" {
+		return 0, false
+	}
+	fx := 1.0
+	if cur := in.PriceCurrency(); cur != "USD" {
+		if fx = rates[cur]; !(fx > 0) {
+			return 0, false
+		}
+	}
+	if r.OnDemandUSD > 0 && r.SpotUSD > r.OnDemandUSD && (p == OnDemand || p == Reserved1y || p == Reserved3y) {
+		return 0, false
+	}
 	switch p {
-	case Spot:
-		return r.SpotUSD, r.SpotUSD > 0
 	case Reserved1y, Reserved3y:
 		if r.OnDemandUSD <= 0 {
 			return 0, false
@@ -167,12 +188,21 @@ func (c *Catalog) price(in *Instance, r *RegionPrice, p Pricing) (float64, bool)
 		for i := range c.Discounts {
 			d := &c.Discounts[i]
 			if d.Term == p && d.Applies(in.Provider, in.Type) {
-				return r.OnDemandUSD * (1 - d.Fraction), true
+				return r.OnDemandUSD * (1 - d.Fraction) * fx, true
 			}
 		}
 		return 0, false
 	}
-	return r.OnDemandUSD, r.OnDemandUSD > 0
+	v, ok := r.Price(p)
+	return v * fx, ok
+}
+
+// Ranked reports whether the offer of in in region r may be ranked in mode
+// p: the rule Recommend applies (not retired, sold in that mode at a known
+// price, on-demand not below spot, a currency with a known rate).
+func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) bool {
+	_, ok := c.price(in, r, p, rates)
+	return ok
 }
 
 // estimateKey caches estimates per GPU type, GPU count and strategy: they
@@ -292,7 +322,7 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 			if !m.regionOK(rp.Region) {
 				continue
 			}
-			unit, ok := cat.price(in, rp, q.Pricing)
+			unit, ok := cat.price(in, rp, q.Pricing, q.ExchangeRates)
 			if !ok {
 				continue // no price in this mode here: not an offer
 			}

@@ -215,6 +215,10 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 			in.Source += "; " + srcN1
 		}
 		notes[in.Type] = enrich(cat, in, fixes[provider][in.Type])
+		if f, ok := retiredProviders[provider]; ok {
+			in.Retired, in.RetiredSource = f.retired, f.source
+			in.Source += "; retired: " + f.source
+		}
 	}
 	for t := range fixes[provider] {
 		if !hasType(insts, t) {
@@ -260,7 +264,10 @@ func enrich(cat *model.Catalog, in *model.Instance, f fix) string {
 		in.GPU = f.gpu
 	}
 	if f.retired != "" {
-		in.Retired = f.retired
+		in.Retired, in.RetiredSource = f.retired, f.source
+	}
+	if f.memGiB > 0 {
+		in.MemoryGiB = f.memGiB
 	}
 	if f.nvmeGB > 0 {
 		in.LocalNVMeGB = f.nvmeGB
@@ -428,6 +435,13 @@ func writeTOML(b *bytes.Buffer, provider, rel string, insts []model.Instance, no
 		}
 		if in.Retired != "" {
 			fmt.Fprintf(b, "retired = %s\n", in.Retired)
+			fmt.Fprintf(b, "retired_source = %s\n", model.QuoteTOML(in.RetiredSource))
+		}
+		if in.SkyPilotAccelerator != "" {
+			fmt.Fprintf(b, "skypilot_accelerator = %s\n", model.QuoteTOML(in.SkyPilotAccelerator))
+		}
+		if in.CPUArch != "" {
+			fmt.Fprintf(b, "cpu_arch = %s\n", model.QuoteTOML(in.CPUArch))
 		}
 		fmt.Fprintf(b, "source = %s\n", model.QuoteTOML(in.Source))
 		fmt.Fprintf(b, "as_of = %s\n", in.AsOf)
@@ -439,6 +453,12 @@ func writeTOML(b *bytes.Buffer, provider, rel string, insts []model.Instance, no
 			}
 			if p.SpotUSD > 0 {
 				fmt.Fprintf(b, ", spot = %s", num(p.SpotUSD))
+			}
+			if p.FlexStartUSD > 0 {
+				fmt.Fprintf(b, ", flex_start = %s", num(p.FlexStartUSD))
+			}
+			if p.Reservation {
+				b.WriteString(", reservation = true")
 			}
 			b.WriteString(" },\n")
 		}

@@ -27,12 +27,17 @@ type instanceFile struct {
 		NetworkGbps  float64   `toml:"network_gbps"`
 		Interconnect string    `toml:"interconnect"`
 		Retired      time.Time `toml:"retired"`
+		RetiredSrc   string    `toml:"retired_source"`
+		SkyPilotName string    `toml:"skypilot_accelerator"`
+		CPUArch      string    `toml:"cpu_arch"`
 		Source       string    `toml:"source"`
 		AsOf         time.Time `toml:"as_of"`
 		Prices       []struct {
 			Region   string  `toml:"region"`
 			OnDemand float64 `toml:"on_demand"`
 			Spot     float64 `toml:"spot"`
+			Flex     float64 `toml:"flex_start"`
+			Reserved bool    `toml:"reservation"`
 		} `toml:"prices"`
 	} `toml:"instance"`
 }
