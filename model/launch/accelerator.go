@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -44,4 +45,57 @@ func SkyPilotAccelerator(g *model.GPU, provider, instanceType string) string {
 		return g.Aliases[0]
 	}
 	return strings.ToUpper(g.Key)
+}
+
+// instanceAccelerator returns SkyPilot's accelerator name for the
+// instance: the name the catalog kept from SkyPilot's own row
+// (Instance.SkyPilotAccelerator, e.g. Cudo "H100-SXM", Vast "RTXA6000"),
+// which is what SkyPilot checks accelerators against. Only when the row has
+// none (an overlay without skypilot_accelerator) does it fall back to the
+// per-GPU table, and guessed says so.
+func instanceAccelerator(in *model.Instance, g *model.GPU) (name string, guessed bool) {
+	if in.SkyPilotAccelerator != "" {
+		return in.SkyPilotAccelerator, false
+	}
+	return SkyPilotAccelerator(g, in.Provider, in.Type), true
+}
+
+// gcpAttachable is which GCP machine-type families SkyPilot pairs with an
+// accelerator, from sky/catalog/gcp_catalog.py _ACC_INSTANCE_TYPE_DICTS
+// and check_accelerator_attachable_to_host (as quoted in the launch audit,
+// shared/research/launch-audit.md §1.1): A100 only on a2-highgpu-*,
+// A100-80GB on a2-ultragpu-*, L4 on g2-standard-*, H100 on a3-highgpu-*,
+// H100-MEGA on a3-megagpu-8g, H200 on a3-ultragpu-8g, B200 on
+// a4-highgpu-8g. Every other GPU attaches to N1 VMs only. A prefix ending
+// in '-' matches a family; otherwise the machine type must be equal.
+var gcpAttachable = map[string][]string{
+	"A100":      {"a2-highgpu-"},
+	"A100-80GB": {"a2-ultragpu-"},
+	"L4":        {"g2-standard-"},
+	"H100":      {"a3-highgpu-"},
+	"H100-MEGA": {"a3-megagpu-8g"},
+	"H200":      {"a3-ultragpu-8g"},
+	"B200":      {"a4-highgpu-8g"},
+}
+
+// SkyPilotRefuses returns why SkyPilot would refuse to launch accelerator
+// on instanceType (as the provider spells it), or "" when it accepts it.
+// Only GCP pairs accelerators with machine types by a fixed table; the
+// other clouds check accelerators against the instance's catalog row,
+// which Instance.SkyPilotAccelerator already is.
+func SkyPilotRefuses(provider, instanceType, accelerator string) string {
+	if provider != "gcp" {
+		return ""
+	}
+	families, ok := gcpAttachable[accelerator]
+	if !ok {
+		families = []string{"n1-"}
+	}
+	for _, f := range families {
+		if instanceType == f || (strings.HasSuffix(f, "-") && strings.HasPrefix(instanceType, f)) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("SkyPilot's GCP catalog attaches %s only to %s machine types, not to %s (sky/catalog/gcp_catalog.py, check_accelerator_attachable_to_host)",
+		accelerator, strings.Join(families, " or "), instanceType)
 }

@@ -77,6 +77,23 @@ func (p *Plan) Notes() []string {
 	if p.Spot() {
 		out = append(out, "spot capacity can be reclaimed at short notice: checkpoint often to storage that outlives the node and resume from the last checkpoint")
 	}
+	if p.CatalogType != p.InstanceType {
+		out = append(out, fmt.Sprintf("%s is GCP's %s with %d × %s attached", p.CatalogType, p.InstanceType, p.GPUsPerInstance, p.Accelerator))
+	}
+	if p.AcceleratorGuessed {
+		out = append(out, fmt.Sprintf("SkyPilot accelerator name %s comes from gpuplan's per-GPU table (the catalog row has none): check it with sky show-gpus", p.Accelerator))
+	}
+	if p.Task.Training() && (p.ModelID == PlaceholderModelID || p.Dataset == PlaceholderDataset) {
+		out = append(out, fmt.Sprintf("replace the placeholders: model %s, dataset %s", p.ModelID, p.Dataset))
+	}
+	switch {
+	case p.Network.EFA > 0:
+		out = append(out, fmt.Sprintf("%d EFA devices per node carry NCCL between nodes (FI_PROVIDER=efa)", p.Network.EFA))
+	case p.Network.InfiniBand:
+		out = append(out, "InfiniBand between nodes: on Kubernetes through the RDMA shared device plugin ("+RDMAResource+")")
+	case p.Nodes > 1 && p.Network.Tier == "":
+		out = append(out, "no fast fabric known for "+p.Provider+" "+p.InstanceType+": NCCL may fall back to TCP between nodes")
+	}
 	if p.ProcsPerNode < p.GPUsPerInstance {
 		out = append(out, fmt.Sprintf("uses %d of the %d GPUs of each %s", p.ProcsPerNode, p.GPUsPerInstance, p.InstanceType))
 	}

@@ -30,7 +30,7 @@ var (
 )
 
 // llama8B is the Llama 3.1 8B shape (config.json of meta-llama/Llama-3.1-8B).
-var llama8B = model.Architecture{Key: "llama-3.1-8b", Name: "Llama 3.1 8B", Family: model.FamilyDecoder,
+var llama8B = model.Architecture{Key: "llama-3.1-8b", Name: "Llama 3.1 8B", Aliases: []string{"llama3.1-8b", "meta-llama/Llama-3.1-8B"}, Family: model.FamilyDecoder,
 	Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, GatedMLP: true, Vocab: 128256,
 	Norm: model.RMSNorm, MaxPositions: 131072, DefaultSeqLen: 2048}
 
@@ -39,11 +39,11 @@ func testCatalog() *model.Catalog {
 	c := &model.Catalog{
 		GPUs: []model.GPU{a10g, a100, h100},
 		Instances: []model.Instance{
-			{Provider: "aws", Type: "g5.2xlarge", GPU: "a10g", GPUCount: 1, VCPUs: 8, MemoryGiB: 32,
+			{Provider: "aws", Type: "g5.2xlarge", GPU: "a10g", GPUCount: 1, VCPUs: 8, MemoryGiB: 32, SkyPilotAccelerator: "A10G",
 				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 1.212, SpotUSD: 0.4738}, {Region: "us-west-2", OnDemandUSD: 1.212, SpotUSD: 0.3727}}},
-			{Provider: "aws", Type: "p4de.24xlarge", GPU: "a100-80gb", GPUCount: 8, VCPUs: 96, MemoryGiB: 1152, Interconnect: "nvswitch",
+			{Provider: "aws", Type: "p4de.24xlarge", GPU: "a100-80gb", GPUCount: 8, VCPUs: 96, MemoryGiB: 1152, Interconnect: "nvswitch", SkyPilotAccelerator: "A100-80GB",
 				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 27.44705, SpotUSD: 8.6505}}},
-			{Provider: "aws", Type: "p5.48xlarge", GPU: "h100-sxm", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048,
+			{Provider: "aws", Type: "p5.48xlarge", GPU: "h100-sxm", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, SkyPilotAccelerator: "H100",
 				NetworkGbps: 3200, Interconnect: "nvswitch",
 				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 55.04, SpotUSD: 23.1449}}},
 		},
@@ -153,11 +153,11 @@ func TestPlanShape(t *testing.T) {
 		pricing                    model.Pricing
 		usdPerHourMin, usdPerHourM float64
 	}{
-		{c: cases[0], nodes: 1, procs: 1, perInstance: 1, strategy: model.Single, wantArgs: "--bf16 --gradient_checkpointing --use_peft --lora_r 16 --lora_target_modules q_proj k_proj v_proj o_proj --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant --per_device_train_batch_size 2 --gradient_accumulation_steps 8",
+		{c: cases[0], nodes: 1, procs: 1, perInstance: 1, strategy: model.Single, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 --gradient_checkpointing --use_peft --lora_r 16 --lora_target_modules q_proj k_proj v_proj o_proj --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant --per_device_train_batch_size 2 --gradient_accumulation_steps 8",
 			accel: "A10G", wheel: "cu130", minDisk: 100, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.OnDemand},
-		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--bf16 --deepspeed ds_config.json --gradient_checkpointing --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
+		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 --deepspeed ds_config.json --gradient_checkpointing --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
 			accel: "A100-80GB", wheel: "cu130", minDisk: 250, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", pricing: model.OnDemand},
-		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--bf16 --fsdp full_shard auto_wrap --gradient_checkpointing --per_device_train_batch_size 4 --gradient_accumulation_steps 2",
+		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir /checkpoints/gpuplan-llama-3-1-8b --bf16 --fsdp full_shard auto_wrap --gradient_checkpointing --per_device_train_batch_size 4 --gradient_accumulation_steps 2",
 			accel: "H100", wheel: "cu130", minDisk: 300, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.Spot},
 	} {
 		p := plan(t, tc.c, launch.Options{})
@@ -263,7 +263,7 @@ func TestShellSyntax(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, c := range containers(t, k8s) {
+		for i, c := range containersOf(t, k8s) {
 			scripts["k8s container "+string(rune('0'+i))] = []byte(c.Args[0])
 		}
 		for name, s := range scripts {

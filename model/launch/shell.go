@@ -146,8 +146,12 @@ func argQuote(s string) string {
 // JSON hold only UTF-8, and the catalog and config.json readers reject
 // anything else, so such a value is a caller's bug. The error wraps ErrPlan.
 func (p *Plan) checkText() error {
-	vals := []string{p.Name, p.Model, p.Provider, p.InstanceType, p.Region, p.Accelerator, p.Script, p.Image, p.Wheel}
+	vals := []string{p.Name, p.Model, p.Provider, p.InstanceType, p.CatalogType, p.Region, p.Accelerator, p.Script, p.Image, p.Wheel,
+		p.ModelID, p.Dataset, p.Bucket, p.OutputDir}
 	vals = append(append(vals, p.ScriptArgs...), p.LoRATargets...)
+	for _, c := range p.Candidates {
+		vals = append(vals, c.Provider, c.Region, c.InstanceType, c.Accelerator)
+	}
 	if p.GPU != nil {
 		vals = append(vals, p.GPU.Key, p.GPU.Name)
 	}
