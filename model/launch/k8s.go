@@ -100,6 +100,9 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 	if p.Spot() {
 		header = append(header, "spot: checkpoints go to the PersistentVolumeClaim "+p.Bucket+" mounted at "+CheckpointDir+": create it (ReadWriteMany across nodes) or replace the name")
 	}
+	if p.Spot() {
+		header = append(header, "spot: checkpoints go to the PersistentVolumeClaim "+p.Bucket+" mounted at "+CheckpointDir+": create it (ReadWriteMany across nodes) or replace the name")
+	}
 	if !ValidLabelValue(p.InstanceType) {
 		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value; pods go to any node with free %s (add your cluster's GPU label, e.g. nvidia.com/gpu.product)", p.InstanceType, GPUResource))
 	}
@@ -296,9 +299,6 @@ func gpuTolerations() *yaml.Node {
 // nodeSelector selects the instance type when it is a valid label value,
 // else nil (see Kubernetes).
 func (p *Plan) nodeSelector() *yaml.Node {
-	if p.Spot() {
-		header = append(header, "spot: checkpoints go to the PersistentVolumeClaim "+p.Bucket+" mounted at "+CheckpointDir+": create it (ReadWriteMany across nodes) or replace the name")
-	}
 	if !ValidLabelValue(p.InstanceType) {
 		return nil
 	}
