@@ -43,7 +43,7 @@ func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 		typ := ProviderInstanceType(o.Instance.Provider, o.Instance.Type)
 		accel, _ := instanceAccelerator(o.Instance, o.GPU)
 		k := key{o.Instance.Provider, o.Region, typ}
-		if seen[k] || SkyPilotRefuses(o.Instance.Provider, typ, accel) != "" {
+		if seen[k] || SkyPilotRefuses(o.Instance.Provider, typ, accel, o.Instance.GPUCount) != "" {
 			continue
 		}
 		seen[k] = true

@@ -235,12 +235,13 @@ func TestUnevenGPUsAreRejected(t *testing.T) {
 	t.Fatal("no p5 offer for 9 GPUs")
 }
 
-// TestShellSyntax runs sh -n over the scripts and bash -n over the scripts
-// inside the YAML, so a quoting slip fails here rather than on a cluster.
+// TestShellSyntax runs bash -n (and sh -n on the POSIX scripts) over the
+// scripts and the scripts inside the YAML, so a quoting slip fails here
+// rather than on a cluster.
 func TestShellSyntax(t *testing.T) {
-	sh, err := exec.LookPath("sh")
+	sh, err := exec.LookPath("bash")
 	if err != nil {
-		t.Skip("no sh")
+		t.Skip("no bash")
 	}
 	for _, tc := range cases {
 		p := plan(t, tc, launch.Options{ScriptArgs: []string{"--note", "it's $HOME", "a b"}})
@@ -267,10 +268,16 @@ func TestShellSyntax(t *testing.T) {
 			scripts["k8s container "+string(rune('0'+i))] = []byte(c.Args[0])
 		}
 		for name, s := range scripts {
-			cmd := exec.Command(sh, "-n")
-			cmd.Stdin = bytes.NewReader(s)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("%s %s: sh -n: %v %s\n%s", tc.name, name, err, out, s)
+			shells := [][]string{{sh, "-n"}}
+			if posix, err := exec.LookPath("sh"); err == nil && (name == "torchrun" || name == "docker") {
+				shells = append(shells, []string{posix, "-n"})
+			}
+			for _, c := range shells {
+				cmd := exec.Command(c[0], c[1:]...)
+				cmd.Stdin = bytes.NewReader(s)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("%s %s: %s -n: %v %s\n%s", tc.name, name, c[0], err, out, s)
+				}
 			}
 		}
 

@@ -18,30 +18,34 @@ import (
 	"github.com/gpuplan/gpuplan/model/launch"
 )
 
-// The structs below mirror the engines' documented schemas, limited to the
-// fields the docs list. Decoding with KnownFields(true) fails on any key the
-// schema does not have, so a typo or an invented field fails the test.
+// The structs below mirror SkyPilot's task schema, sky/utils/schemas.py
+// (skypilot-org/skypilot; the newest copy in the search index, the version
+// with resources.infra, ephemeral_storage and max_hourly_cost;
+// get_task_schema, get_resources_schema, _get_single_resources_schema,
+// get_storage_schema, get_service_schema), limited to the fields gpuplan
+// can write plus their neighbours. Every object there has
+// additionalProperties: False, so decoding with KnownFields(true) fails on
+// any key the schema does not have.
 
-// skyTask is a SkyPilot task (docs.skypilot.co, "SkyPilot YAML": top-level
-// fields name, workdir, num_nodes, resources, envs, secrets, file_mounts,
-// setup, run, config).
+// skyTask is get_task_schema's properties.
 type skyTask struct {
-	Name       string            `yaml:"name"`
-	Workdir    string            `yaml:"workdir"`
-	NumNodes   *int              `yaml:"num_nodes"`
-	Resources  skyResources      `yaml:"resources"`
-	Envs       map[string]string `yaml:"envs"`
-	Secrets    map[string]string `yaml:"secrets"`
-	FileMounts map[string]any    `yaml:"file_mounts"`
-	Setup      string            `yaml:"setup"`
-	Run        string            `yaml:"run"`
-	Config     map[string]any    `yaml:"config"`
+	Name       string                `yaml:"name"`
+	Workdir    string                `yaml:"workdir"`
+	NumNodes   *int                  `yaml:"num_nodes"`
+	Resources  skyResources          `yaml:"resources"`
+	Envs       map[string]*string    `yaml:"envs"`
+	Secrets    map[string]*string    `yaml:"secrets"`
+	FileMounts map[string]skyStorage `yaml:"file_mounts"`
+	Service    *skyService           `yaml:"service"`
+	Setup      string                `yaml:"setup"`
+	Run        string                `yaml:"run"`
+	Config     map[string]any        `yaml:"config"`
+	Volumes    map[string]any        `yaml:"volumes"`
 }
 
-// skyResources are the resources fields of the same page and of
-// sky/utils/schemas.py (cloud, region and zone are still accepted next to
-// infra; additionalProperties is false).
-type skyResources struct {
+// skyOffer is _get_single_resources_schema's properties, which the items
+// of any_of and ordered also follow.
+type skyOffer struct {
 	Cloud           string         `yaml:"cloud"`
 	Region          string         `yaml:"region"`
 	Zone            string         `yaml:"zone"`
@@ -59,7 +63,42 @@ type skyResources struct {
 	Ports           any            `yaml:"ports"`
 	Labels          map[string]any `yaml:"labels"`
 	Autostop        any            `yaml:"autostop"`
-	JobRecovery     any            `yaml:"job_recovery"`
+	JobRecovery     *struct {
+		Strategy            *string `yaml:"strategy"`
+		MaxRestartsOnErrors *int    `yaml:"max_restarts_on_errors"`
+	} `yaml:"job_recovery"`
+}
+
+// skyResources is get_resources_schema: the single-resource fields plus
+// any_of and ordered lists of them.
+type skyResources struct {
+	skyOffer `yaml:",inline"`
+	AnyOf    []skyOffer `yaml:"any_of"`
+	Ordered  []skyOffer `yaml:"ordered"`
+}
+
+// skyStorage is get_storage_schema (file_mounts values that are buckets).
+type skyStorage struct {
+	Name       string `yaml:"name"`
+	Source     any    `yaml:"source"`
+	Store      string `yaml:"store"`
+	Persistent *bool  `yaml:"persistent"`
+	Mode       string `yaml:"mode"`
+}
+
+// skyService is get_service_schema (SkyServe): readiness_probe is required.
+type skyService struct {
+	ReadinessProbe *struct {
+		Path                string `yaml:"path"`
+		InitialDelaySeconds *int   `yaml:"initial_delay_seconds"`
+		TimeoutSeconds      *int   `yaml:"timeout_seconds"`
+		PostData            any    `yaml:"post_data"`
+		Headers             any    `yaml:"headers"`
+	} `yaml:"readiness_probe"`
+	ReplicaPolicy       map[string]any `yaml:"replica_policy"`
+	Ports               *int           `yaml:"ports"`
+	Replicas            *int           `yaml:"replicas"`
+	LoadBalancingPolicy string         `yaml:"load_balancing_policy"`
 }
 
 // skyClouds is constants.ALL_CLOUDS of sky/skylet/constants.py: the values

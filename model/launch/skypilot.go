@@ -57,7 +57,7 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
 	}
-	if why := SkyPilotRefuses(p.Provider, p.InstanceType, p.Accelerator); why != "" {
+	if why := SkyPilotRefuses(p.Provider, p.InstanceType, p.Accelerator, p.GPUsPerInstance); why != "" {
 		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)
 	}
 	setup := []string{
