@@ -309,3 +309,48 @@ func TestDiskSize(t *testing.T) {
 		t.Errorf("8B finetune on 10 G tokens: %d GB, want 450", got)
 	}
 }
+
+// TestGoldenPyTorchJob: the two-node spot case as a Training Operator v1
+// PyTorchJob (FormatPyTorchJob).
+func TestGoldenPyTorchJob(t *testing.T) {
+	out, err := plan(t, cases[2], launch.Options{}).Render(launch.FormatPyTorchJob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, cases[2].name+".pytorchjob", out)
+}
+
+// llama70B is meta-llama/Llama-3.1-70B's config.json shape.
+var llama70B = model.Architecture{Key: "llama-3.1-70b", Name: "Llama 3.1 70B", Aliases: []string{"meta-llama/Llama-3.1-70B"},
+	Family: model.FamilyDecoder, Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, GatedMLP: true, Vocab: 128256,
+	Norm: model.RMSNorm, MaxPositions: 131072}
+
+// TestServeGolden: Llama 3.1 70B AWQ at 8k context on p5.48xlarge with
+// TP 2 and four engines on the node, in every format.
+func TestServeGolden(t *testing.T) {
+	cat := testCatalog()
+	in := &cat.Instances[2]
+	g, err := cat.GPU(in.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := model.PlanServing(&llama70B, model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
+		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, model.ServeOfferFor(in, g, 55.04, "aws p5.48xlarge"))
+	if err != nil || !sp.Fits {
+		t.Fatalf("%v %v", err, sp.Reasons)
+	}
+	s, err := launch.NewServe(&llama70B, &sp, launch.ServeOptions{ModelID: "hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4", Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ReplicasPerNode != 4 || s.Nodes != 1 || s.GPUsPerNode() != 8 {
+		t.Errorf("%d engines per node on %d nodes using %d GPUs, want 4 on 1 using 8", s.ReplicasPerNode, s.Nodes, s.GPUsPerNode())
+	}
+	for _, f := range launch.Formats {
+		out, err := s.Render(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "serve_70b_awq."+string(f), out)
+	}
+}

@@ -83,8 +83,8 @@ func validateSkyPilot(t *testing.T, b []byte, sc skyCatalog) (skyTask, []string)
 	if !skyNameRE.MatchString(task.Name) {
 		add("name %q: SkyPilot names start with a letter", task.Name)
 	}
-	if task.NumNodes == nil || *task.NumNodes < 1 {
-		add("num_nodes %v", task.NumNodes)
+	if task.NumNodes != nil && *task.NumNodes < 1 {
+		add("num_nodes %d", *task.NumNodes)
 	}
 	r := task.Resources
 	offers := append(append([]skyOffer{}, r.AnyOf...), r.Ordered...)
