@@ -82,7 +82,7 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	if p.Spot() {
 		header = append(header,
 			"spot: launch with `sky jobs launch --secret HF_TOKEN <this file>`; the managed job is relaunched after a preemption (job_recovery)",
-			"spot: checkpoints go to the bucket mounted at "+CheckpointDir+"; replace the bucket name "+p.Bucket+" with yours (or pass --bucket) and resume from the last checkpoint in "+p.OutputDir)
+			"spot: checkpoints go to the bucket mounted at "+CheckpointDir+"; replace the bucket name "+p.Bucket+" with yours and resume from the last checkpoint in "+p.OutputDir)
 	} else {
 		header = append(header, "launch: sky launch -c "+p.Name+" --secret HF_TOKEN <this file>")
 	}
