@@ -94,8 +94,17 @@ func (p *Plan) Notes() []string {
 	if p.AcceleratorGuessed {
 		out = append(out, fmt.Sprintf("SkyPilot accelerator name %s comes from gpuplan's per-GPU table (the catalog row has none): check it with sky show-gpus", p.Accelerator))
 	}
-	if p.Task.Training() && (p.ModelID == PlaceholderModelID || p.Dataset == PlaceholderDataset) {
-		out = append(out, fmt.Sprintf("replace the placeholders: model %s, dataset %s", p.ModelID, p.Dataset))
+	if p.Task.Training() {
+		var ph []string
+		if p.ModelID == PlaceholderModelID {
+			ph = append(ph, "the model id "+p.ModelID)
+		}
+		if p.Dataset == PlaceholderDataset {
+			ph = append(ph, "the dataset "+p.Dataset)
+		}
+		if len(ph) > 0 {
+			out = append(out, "replace "+strings.Join(ph, " and ")+" in the script arguments")
+		}
 	}
 	switch {
 	case p.Network.EFA > 0:
