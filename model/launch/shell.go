@@ -211,10 +211,16 @@ func (p *Plan) setupLines() []string {
 // commentBlock writes lines as shell/YAML/TOML comments. Lines carry data
 // (model names, instance types, regions), so each is made printable first:
 // a newline in a name cannot end the comment and start a command.
+//
+// YAML also ends a line at U+2028 and U+2029 (and U+0085, a control
+// character Printable already escapes), which are printable text
+// elsewhere, so they are escaped here too.
 func commentBlock(lines []string) string {
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString("# " + model.Printable(l) + "\n")
+		b.WriteString("# " + yamlLineBreaks.Replace(model.Printable(l)) + "\n")
 	}
 	return b.String()
 }
+
+var yamlLineBreaks = strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`)
