@@ -205,3 +205,31 @@ func TestDefectModelDatasetHF(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkFor: the fabric per provider and type, from SkyPilot's
+// EFA_DEVICE_COUNT (sky/provision/aws/constants.py) and Azure's size names
+// (r = RDMA capable); one node needs none.
+func TestNetworkFor(t *testing.T) {
+	for _, tc := range []struct {
+		provider, typ string
+		nodes         int
+		want          launch.Network
+	}{
+		{"aws", "p5.48xlarge", 1, launch.Network{}},
+		{"aws", "p5.48xlarge", 2, launch.Network{Tier: "best", EFA: 32}},
+		{"aws", "p4d.24xlarge", 4, launch.Network{Tier: "best", EFA: 4}},
+		{"aws", "p5en.48xlarge", 2, launch.Network{Tier: "best", EFA: 16}},
+		{"aws", "g6e.48xlarge", 2, launch.Network{Tier: "best", EFA: 4}},
+		{"aws", "g5.2xlarge", 2, launch.Network{}}, // no EFA: SkyPilot would refuse network_tier best
+		{"gcp", "a3-megagpu-8g", 2, launch.Network{Tier: "best"}},
+		{"nebius", "gpu-h100-sxm", 2, launch.Network{Tier: "best"}},
+		{"azure", "Standard_ND96isr_H100_v5", 2, launch.Network{InfiniBand: true}},
+		{"azure", "Standard_ND96asr_v4", 2, launch.Network{InfiniBand: true}},
+		{"azure", "Standard_NC80adis_H100_v5", 2, launch.Network{}},
+		{"lambda", "gpu_8x_h100_sxm5", 2, launch.Network{}},
+	} {
+		if got := launch.NetworkFor(tc.provider, tc.typ, tc.nodes); got != tc.want {
+			t.Errorf("NetworkFor(%s, %s, %d) = %+v, want %+v", tc.provider, tc.typ, tc.nodes, got, tc.want)
+		}
+	}
+}
