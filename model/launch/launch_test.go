@@ -354,3 +354,22 @@ func TestServeGolden(t *testing.T) {
 		golden(t, "serve_70b_awq."+string(f), out)
 	}
 }
+
+// BenchmarkRender renders the two-node spot plan in every format.
+func BenchmarkRender(b *testing.B) {
+	rec, err := model.Recommend(cases[2].w, testCatalog(), cases[2].q)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := launch.NewPlan(cases[2].w, &rec.Offers[0], launch.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		for _, f := range launch.Formats {
+			if _, err := p.Render(f); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
