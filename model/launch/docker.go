@@ -63,6 +63,11 @@ func (p *Plan) Docker() ([]byte, error) {
 		words = append(words, "--network=host", "-e HEAD_IP")
 	}
 	words = append(words, "-e HF_TOKEN -e HF_HOME="+hfCacheDir, `-v "$HOME/.cache/huggingface":`+hfCacheDir)
+	if p.Spot() {
+		// --output_dir is under CheckpointDir: keep it on the host (mount
+		// storage that outlives the node there).
+		words = append(words, "-v "+CheckpointDir+":"+CheckpointDir)
+	}
 	if p.Network.EFA > 0 {
 		words = append(words, "--cap-add=IPC_LOCK")
 		for i := range p.Network.EFA {

@@ -283,6 +283,9 @@ func FuzzScriptInjection(f *testing.F) {
 		}
 		inner := p.dockerInner(rdzv)
 		dockerArgv = append(dockerArgv, "-e", "HF_TOKEN", "-e", "HF_HOME=/root/.cache/huggingface", "-v", "/HOME/.cache/huggingface:/root/.cache/huggingface")
+		if p.Spot() {
+			dockerArgv = append(dockerArgv, "-v", CheckpointDir+":"+CheckpointDir)
+		}
 		if p.Network.EFA > 0 {
 			dockerArgv = append(dockerArgv, "--cap-add=IPC_LOCK")
 			for i := range p.Network.EFA {
