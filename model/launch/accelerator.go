@@ -1,6 +1,8 @@
 package launch
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -44,4 +46,59 @@ func SkyPilotAccelerator(g *model.GPU, provider, instanceType string) string {
 		return g.Aliases[0]
 	}
 	return strings.ToUpper(g.Key)
+}
+
+// instanceAccelerator returns SkyPilot's accelerator name for the
+// instance: the name the catalog kept from SkyPilot's own row
+// (Instance.SkyPilotAccelerator, e.g. Cudo "H100-SXM", Vast "RTXA6000"),
+// which is what SkyPilot checks accelerators against. Only when the row has
+// none (an overlay without skypilot_accelerator) does it fall back to the
+// per-GPU table, and guessed says so.
+func instanceAccelerator(in *model.Instance, g *model.GPU) (name string, guessed bool) {
+	if in.SkyPilotAccelerator != "" {
+		return in.SkyPilotAccelerator, false
+	}
+	return SkyPilotAccelerator(g, in.Provider, in.Type), true
+}
+
+// gcpAttachable is SkyPilot's sky/catalog/gcp_catalog.py
+// _ACC_INSTANCE_TYPE_DICTS (accelerator → count → machine types), which
+// check_accelerator_attachable_to_host enforces: these accelerators attach
+// only to the listed machine types; every other GPU attaches only to the
+// N1 host families (_DEFAULT_HOST_VM_FAMILY: n1-standard, n1-highmem,
+// n1-highcpu).
+var gcpAttachable = map[string]map[int][]string{
+	"A100":      {1: {"a2-highgpu-1g"}, 2: {"a2-highgpu-2g"}, 4: {"a2-highgpu-4g"}, 8: {"a2-highgpu-8g"}, 16: {"a2-megagpu-16g"}},
+	"A100-80GB": {1: {"a2-ultragpu-1g"}, 2: {"a2-ultragpu-2g"}, 4: {"a2-ultragpu-4g"}, 8: {"a2-ultragpu-8g"}},
+	"L4": {1: {"g2-standard-4", "g2-standard-8", "g2-standard-12", "g2-standard-16", "g2-standard-32"},
+		2: {"g2-standard-24"}, 4: {"g2-standard-48"}, 8: {"g2-standard-96"}},
+	"H100":      {1: {"a3-highgpu-1g"}, 2: {"a3-highgpu-2g"}, 4: {"a3-highgpu-4g"}, 8: {"a3-highgpu-8g"}},
+	"H100-MEGA": {8: {"a3-megagpu-8g"}},
+	"H200":      {8: {"a3-ultragpu-8g"}},
+	"B200":      {8: {"a4-highgpu-8g"}},
+}
+
+// SkyPilotRefuses returns why SkyPilot would refuse to launch count ×
+// accelerator on instanceType (as the provider spells it), or "" when it
+// accepts it. Only GCP pairs accelerators with machine types by a fixed
+// table; the other clouds check accelerators against the instance's
+// catalog row, which Instance.SkyPilotAccelerator already is.
+func SkyPilotRefuses(provider, instanceType, accelerator string, count int) string {
+	if provider != "gcp" {
+		return ""
+	}
+	byCount, ok := gcpAttachable[accelerator]
+	if !ok {
+		for _, fam := range []string{"n1-standard-", "n1-highmem-", "n1-highcpu-"} {
+			if strings.HasPrefix(instanceType, fam) {
+				return ""
+			}
+		}
+		return fmt.Sprintf("SkyPilot attaches %s on GCP only to N1 machine types, not to %s (sky/catalog/gcp_catalog.py, _DEFAULT_HOST_VM_FAMILY)", accelerator, instanceType)
+	}
+	if slices.Contains(byCount[count], instanceType) {
+		return ""
+	}
+	return fmt.Sprintf("SkyPilot's GCP catalog attaches %s:%d only to %s, not to %s (sky/catalog/gcp_catalog.py, _ACC_INSTANCE_TYPE_DICTS)",
+		accelerator, count, strings.Join(byCount[count], ", "), instanceType)
 }

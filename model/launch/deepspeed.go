@@ -10,6 +10,7 @@ import (
 // reference that the plan decides (batch, precision, ZeRO stage); the rest
 // keeps DeepSpeed's defaults. Field order is the JSON order.
 type dsConfig struct {
+	TrainBatch int        `json:"train_batch_size"`
 	MicroBatch int        `json:"train_micro_batch_size_per_gpu"`
 	GradAccum  int        `json:"gradient_accumulation_steps"`
 	BF16       dsEnabled  `json:"bf16"`
@@ -33,7 +34,11 @@ type dsZeROConf struct {
 // DeepSpeedConfig returns the DeepSpeed config for a ZeRO strategy:
 // zero_optimization.stage from the strategy, bf16 or fp16 enabled per the
 // precision (amp-bf16, bf16 and fp8 → bf16; amp-fp16 → fp16; fp32 and tf32
-// → neither), and the micro-batch and gradient accumulation of the plan.
+// → neither), the micro-batch and gradient accumulation of the plan, and
+// train_batch_size = micro-batch × accumulation × GPUs, the identity
+// DeepSpeed asserts (deepspeed/runtime/config.py, _batch_assertion) and
+// Hugging Face's integration fills the same way
+// (transformers integrations/deepspeed.py, trainer_config_process).
 // It returns nil for other strategies.
 func (p *Plan) DeepSpeedConfig() []byte {
 	stage := p.ZeRO()
@@ -41,6 +46,7 @@ func (p *Plan) DeepSpeedConfig() []byte {
 		return nil
 	}
 	c := dsConfig{
+		TrainBatch: p.MicroBatch * p.GradAccum * p.GPUs(),
 		MicroBatch: p.MicroBatch,
 		GradAccum:  p.GradAccum,
 		ZeRO:       dsZeROConf{Stage: stage, OverlapComm: true, ContiguousGradients: true},

@@ -19,7 +19,12 @@ const dockerShell = "bash"
 // at /workspace. Inside, the container installs requirements.txt (and
 // DeepSpeed for ZeRO) and execs torchrun. Across nodes each node runs the
 // same script with HEAD_IP set; the containers use the host network so NCCL
-// and the c10d rendezvous reach the other nodes.
+// and the c10d rendezvous reach the other nodes, and on EFA nodes get the
+// EFA devices (/dev/infiniband/uverbsN, one per device), IPC_LOCK and the
+// libfabric variables, as SkyPilot runs containers on EFA
+// (sky/provision/aws/constants.py, EFA_DOCKER_OPTIONS). HF_TOKEN passes
+// through from the host's environment and the host's Hugging Face cache
+// is mounted at HF_HOME, as vLLM's and Hugging Face's docker instructions do.
 //
 // The image, the script and its arguments are quoted with mvdan.cc/sh's
 // syntax.Quote: the torchrun words once for the container's bash -c, then
@@ -56,6 +61,21 @@ func (p *Plan) Docker() ([]byte, error) {
 	words := []string{"docker run " + strings.Join(dockerRunFlags, " ")}
 	if p.Nodes > 1 {
 		words = append(words, "--network=host", "-e HEAD_IP")
+	}
+	words = append(words, "-e HF_TOKEN -e HF_HOME="+hfCacheDir, `-v "$HOME/.cache/huggingface":`+hfCacheDir)
+	if p.Spot() {
+		// --output_dir is under CheckpointDir: keep it on the host (mount
+		// storage that outlives the node there).
+		words = append(words, "-v "+CheckpointDir+":"+CheckpointDir)
+	}
+	if p.Network.EFA > 0 {
+		words = append(words, "--cap-add=IPC_LOCK")
+		for i := range p.Network.EFA {
+			words = append(words, fmt.Sprintf("--device /dev/infiniband/uverbs%d", i))
+		}
+		for _, e := range p.Network.env() {
+			words = append(words, "-e "+e[0]+"="+shellQuote(e[1]))
+		}
 	}
 	words = append(words, `-v "$PWD":/workspace -w /workspace`, shellQuote(p.Image), dockerShell+" -c "+shellQuote(inner))
 	b.WriteString(continued(words, "  ") + "\n")

@@ -17,10 +17,15 @@ const (
 	FormatSkyPilot Format = "skypilot" // SkyPilot task YAML
 	FormatTorchrun Format = "torchrun" // shell script around one torchrun command
 	FormatDocker   Format = "docker"   // shell script around one docker run --gpus all
-	FormatK8s      Format = "k8s"      // Kubernetes batch/v1 Job, or Kubeflow PyTorchJob across nodes
+	FormatK8s      Format = "k8s"      // Kubernetes batch/v1 Job, or Kubeflow Trainer TrainJob across nodes
+	// FormatPyTorchJob is k8s with a Kubeflow Training Operator v1
+	// PyTorchJob across nodes instead of a TrainJob.
+	FormatPyTorchJob Format = "pytorchjob"
 )
 
 // Formats lists the formats, the default first.
+// FormatPyTorchJob is parsed and rendered but not listed here, so the CLI's
+// choices stay as they are until the lead adds it.
 var Formats = []Format{FormatTOML, FormatSkyPilot, FormatTorchrun, FormatDocker, FormatK8s}
 
 // ParseFormat parses a format name; "kubernetes", "sky" and "shell" are
@@ -33,8 +38,10 @@ func ParseFormat(s string) (Format, error) {
 		}
 	}
 	switch k {
-	case "kubernetes", "kubeflow":
+	case "kubernetes", "kubeflow", "trainjob":
 		return FormatK8s, nil
+	case "pytorchjob", "kubeflow-v1":
+		return FormatPyTorchJob, nil
 	case "sky", "skypilot-yaml":
 		return FormatSkyPilot, nil
 	case "shell", "sh":
@@ -65,8 +72,12 @@ func (p *Plan) Render(f Format) ([]byte, error) {
 		return p.Docker()
 	case FormatK8s:
 		return p.Kubernetes()
+	case FormatPyTorchJob:
+		q := *p
+		q.K8sKind = KindPyTorchJob
+		return q.Kubernetes()
 	}
-	return nil, fmt.Errorf("format %q: want toml, skypilot, torchrun, docker or k8s", f)
+	return nil, fmt.Errorf("format %q: want toml, skypilot, torchrun, docker, k8s or pytorchjob", f)
 }
 
 // Notes returns what the user should know before launching, one sentence
@@ -76,6 +87,32 @@ func (p *Plan) Notes() []string {
 	out := p.Stack.Notes()
 	if p.Spot() {
 		out = append(out, "spot capacity can be reclaimed at short notice: checkpoint often to storage that outlives the node and resume from the last checkpoint")
+	}
+	if p.CatalogType != p.InstanceType {
+		out = append(out, fmt.Sprintf("%s is GCP's %s with %d × %s attached", p.CatalogType, p.InstanceType, p.GPUsPerInstance, p.Accelerator))
+	}
+	if p.AcceleratorGuessed {
+		out = append(out, fmt.Sprintf("SkyPilot accelerator name %s comes from gpuplan's per-GPU table (the catalog row has none): check it with sky show-gpus", p.Accelerator))
+	}
+	if p.Task.Training() {
+		var ph []string
+		if p.ModelID == PlaceholderModelID {
+			ph = append(ph, "the model id "+p.ModelID)
+		}
+		if p.Dataset == PlaceholderDataset {
+			ph = append(ph, "the dataset "+p.Dataset)
+		}
+		if len(ph) > 0 {
+			out = append(out, "replace "+strings.Join(ph, " and ")+" in the script arguments")
+		}
+	}
+	switch {
+	case p.Network.EFA > 0:
+		out = append(out, fmt.Sprintf("%d EFA devices per node carry NCCL between nodes (FI_PROVIDER=efa)", p.Network.EFA))
+	case p.Network.InfiniBand:
+		out = append(out, "InfiniBand between nodes: on Kubernetes through the RDMA shared device plugin ("+RDMAResource+")")
+	case p.Nodes > 1 && p.Network.Tier == "":
+		out = append(out, "no fast fabric known for "+p.Provider+" "+p.InstanceType+": NCCL may fall back to TCP between nodes")
 	}
 	if p.ProcsPerNode < p.GPUsPerInstance {
 		out = append(out, fmt.Sprintf("uses %d of the %d GPUs of each %s", p.ProcsPerNode, p.GPUsPerInstance, p.InstanceType))

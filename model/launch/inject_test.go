@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,7 +63,8 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 		Strategy: model.FSDP, Precision: model.AMPBF16, MicroBatch: 2, GradAccum: 4,
 		Script: "train.py", ScriptArgs: []string{"--bf16", "--run_name", "r"},
 		DiskGB: 200, Image: "nvcr.io/nvidia/pytorch:25.12-py3", Wheel: "cu130", Port: DefaultPort,
-		Stack: Advise(gpu),
+		Stack:   Advise(gpu),
+		ModelID: s, Dataset: s, Bucket: s, OutputDir: s, CatalogType: s, K8sKind: KindTrainJob,
 	}
 	p.Stack.Reason = s
 	if shape&1 != 0 {
@@ -77,6 +79,15 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 	}
 	if shape&8 != 0 {
 		p.Task, p.LoRARank, p.LoRATargets = model.TaskQLoRA, 16, []string{s}
+	}
+	if shape&16 != 0 {
+		p.Network = Network{Tier: "best", EFA: 4}
+	}
+	if shape&32 != 0 {
+		p.K8sKind = KindPyTorchJob
+	}
+	if shape&64 != 0 {
+		p.Candidates = []Candidate{{Provider: s, Region: s, InstanceType: s, Accelerator: s, GPUsPerInstance: 8, NetworkTier: p.Network.Tier}}
 	}
 	if shellToo {
 		p.Name, p.Script = s, s
@@ -154,6 +165,19 @@ func parseScript(t *testing.T, src string, lang syntax.LangVariant) []command {
 			}
 			_ = ifc
 			out = append(out, command{argv: []string{"<requirements>"}})
+			continue
+		}
+		if decl, ok := st.Cmd.(*syntax.DeclClause); ok && len(st.Redirs) == 0 {
+			// bash parses export NAME=VALUE as a declaration.
+			c := command{argv: []string{decl.Variant.Value}}
+			for _, a := range decl.Args {
+				v, err := expand.Literal(expandConfig(), a.Value)
+				if err != nil || a.Name == nil {
+					t.Fatalf("declaration %v: %v\n%s", a, err, src)
+				}
+				c.argv = append(c.argv, a.Name.Value+"="+v)
+			}
+			out = append(out, c)
 			continue
 		}
 		call, ok := st.Cmd.(*syntax.CallExpr)
@@ -235,13 +259,20 @@ func FuzzScriptInjection(f *testing.F) {
 		rdzv.nproc = itoa(p.ProcsPerNode)
 		torchrunArgv := expectArgv(p.torchrunArgv(rdzv, p.ScriptArgs))
 
-		// Torchrun: set -e, [HEAD_IP check], [DeepSpeed heredoc], torchrun.
+		// Torchrun: set -e, [HEAD_IP check], export HF_HOME, [EFA
+		// exports], [DeepSpeed heredoc], torchrun.
 		want := [][]string{{"set", "-e"}}
 		if p.Nodes > 1 {
 			want = append(want, []string{":", "10.0.0.1"})
 		}
+		dockerWant := slices.Clone(want) // docker passes HF_HOME with -e
+		want = append(want, []string{"export", "HF_HOME=/HOME/.cache/huggingface"})
+		for _, e := range p.Network.env() {
+			want = append(want, []string{"export", e[0] + "=" + e[1]})
+		}
 		if p.ZeRO() > 0 {
 			want = append(want, []string{"cat"})
+			dockerWant = append(dockerWant, []string{"cat"})
 		}
 		checkCommands(t, "torchrun script", parseScript(t, string(torchrun), syntax.LangPOSIX), append(want, torchrunArgv), string(torchrun))
 
@@ -252,8 +283,21 @@ func FuzzScriptInjection(f *testing.F) {
 			dockerArgv = append(dockerArgv, "--network=host", "-e", "HEAD_IP")
 		}
 		inner := p.dockerInner(rdzv)
+		dockerArgv = append(dockerArgv, "-e", "HF_TOKEN", "-e", "HF_HOME=/root/.cache/huggingface", "-v", "/HOME/.cache/huggingface:/root/.cache/huggingface")
+		if p.Spot() {
+			dockerArgv = append(dockerArgv, "-v", CheckpointDir+":"+CheckpointDir)
+		}
+		if p.Network.EFA > 0 {
+			dockerArgv = append(dockerArgv, "--cap-add=IPC_LOCK")
+			for i := range p.Network.EFA {
+				dockerArgv = append(dockerArgv, "--device", "/dev/infiniband/uverbs"+itoa(i))
+			}
+			for _, e := range p.Network.env() {
+				dockerArgv = append(dockerArgv, "-e", e[0]+"="+e[1])
+			}
+		}
 		dockerArgv = append(dockerArgv, "-v", "/pwd:/workspace", "-w", "/workspace", p.Image, "bash", "-c", inner)
-		checkCommands(t, "docker script", parseScript(t, string(docker), syntax.LangPOSIX), append(want, dockerArgv), string(docker))
+		checkCommands(t, "docker script", parseScript(t, string(docker), syntax.LangPOSIX), append(dockerWant, dockerArgv), string(docker))
 		innerWant := [][]string{}
 		for _, l := range p.setupLines() {
 			innerWant = append(innerWant, parseScript(t, l, syntax.LangBash)[0].argv)
@@ -268,21 +312,36 @@ func FuzzScriptInjection(f *testing.F) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
+// skyOffer is one offer of a SkyPilot resources section.
+type skyOffer struct {
+	Cloud        string `yaml:"cloud"`
+	Region       string `yaml:"region"`
+	InstanceType string `yaml:"instance_type"`
+	Accelerators string `yaml:"accelerators"`
+	NetworkTier  string `yaml:"network_tier"`
+}
+
 // skyTask is the SkyPilot document as gpuplan writes it, decoded strictly.
 type skyTask struct {
 	Name      string `yaml:"name"`
 	Workdir   string `yaml:"workdir"`
 	Resources struct {
-		Cloud        string `yaml:"cloud"`
-		Region       string `yaml:"region"`
-		InstanceType string `yaml:"instance_type"`
-		Accelerators string `yaml:"accelerators"`
-		UseSpot      bool   `yaml:"use_spot"`
-		DiskSize     int    `yaml:"disk_size"`
+		skyOffer    `yaml:",inline"`
+		UseSpot     bool `yaml:"use_spot"`
+		DiskSize    int  `yaml:"disk_size"`
+		JobRecovery *struct {
+			Strategy string `yaml:"strategy"`
+		} `yaml:"job_recovery"`
+		Ordered []skyOffer `yaml:"ordered"`
 	} `yaml:"resources"`
-	NumNodes int    `yaml:"num_nodes"`
-	Setup    string `yaml:"setup"`
-	Run      string `yaml:"run"`
+	NumNodes   int                `yaml:"num_nodes"`
+	Secrets    map[string]*string `yaml:"secrets"`
+	FileMounts map[string]struct {
+		Name string `yaml:"name"`
+		Mode string `yaml:"mode"`
+	} `yaml:"file_mounts"`
+	Setup string `yaml:"setup"`
+	Run   string `yaml:"run"`
 }
 
 func decodeStrict(t *testing.T, src []byte, out any) {
@@ -322,17 +381,33 @@ func FuzzYAMLInjection(f *testing.F) {
 		var task skyTask
 		decodeStrict(t, sky, &task)
 		r := task.Resources
-		if task.Name != p.Name || r.Cloud != s || r.Region != s || r.InstanceType != s ||
-			r.Accelerators != s+":8" || r.UseSpot != p.Spot() || r.DiskSize != 200 || task.NumNodes != p.Nodes {
+		offers := []skyOffer{r.skyOffer}
+		if len(p.Candidates) > 0 {
+			if r.Cloud != "" || len(r.Ordered) != 2 {
+				t.Fatalf("candidates: want resources.ordered with 2 offers and none inline:\n%s", sky)
+			}
+			offers = r.Ordered
+		}
+		for _, o := range offers {
+			if o.Cloud != s || o.Region != s || o.InstanceType != s || o.Accelerators != s+":8" || o.NetworkTier != p.Network.Tier {
+				t.Fatalf("SkyPilot offer changed: %+v\n%s", o, sky)
+			}
+		}
+		if task.Name != p.Name || r.UseSpot != p.Spot() || r.DiskSize != 200 || task.NumNodes != p.Nodes ||
+			(r.JobRecovery != nil) != p.Spot() || task.Secrets["HF_TOKEN"] != nil || len(task.Secrets) != 1 {
 			t.Fatalf("SkyPilot values changed: %+v\n%s", task, sky)
+		}
+		if fm, ok := task.FileMounts[CheckpointDir]; ok != p.Spot() || (ok && (fm.Name != s || fm.Mode != "MOUNT")) {
+			t.Fatalf("checkpoint bucket mount: %+v\n%s", task.FileMounts, sky)
 		}
 		setup := parseScript(t, task.Setup, syntax.LangBash)
 		if len(setup) < 2 || !reflect.DeepEqual(setup[1].argv, []string{"pip", "install", "torch", "--index-url", IndexURL(p.Wheel)}) {
 			t.Fatalf("SkyPilot setup:\n%s", task.Setup)
 		}
 		run := parseScript(t, task.Run, syntax.LangBash)
-		if len(run) != 3 || !reflect.DeepEqual(run[1].assigns, []string{"MASTER_ADDR"}) {
-			t.Fatalf("SkyPilot run, want set -e, MASTER_ADDR=…, torchrun:\n%s", task.Run)
+		if len(run) != 4 || !reflect.DeepEqual(run[1].argv, []string{"export", "HF_HOME=/HOME/.cache/huggingface"}) ||
+			!reflect.DeepEqual(run[2].assigns, []string{"MASTER_ADDR"}) {
+			t.Fatalf("SkyPilot run, want set -e, export HF_HOME, MASTER_ADDR=…, torchrun:\n%s", task.Run)
 		}
 
 		k8s, err := p.Kubernetes()
@@ -348,13 +423,23 @@ func FuzzYAMLInjection(f *testing.F) {
 			}
 			kinds = append(kinds, doc["kind"].(string))
 			for _, spec := range podSpecs(doc) {
-				sel := spec["nodeSelector"].(map[string]any)
-				if len(sel) != 1 || sel[instanceTypeLabel] != s {
-					t.Fatalf("nodeSelector = %v, want %q", sel, s)
+				sel, _ := spec["nodeSelector"].(map[string]any)
+				if want := ValidLabelValue(s); want && (len(sel) != 1 || sel[instanceTypeLabel] != s) || !want && sel != nil {
+					t.Fatalf("nodeSelector = %v for instance type %q", sel, s)
 				}
 				c := spec["containers"].([]any)[0].(map[string]any)
-				script := c["args"].([]any)[0].(string)
+				args, ok := c["args"]
+				if !ok { // a TrainJob patch: the script is in spec.trainer
+					args = get(doc, "spec", "trainer", "args")
+				}
+				script := args.([]any)[0].(string)
 				cmds := parseScript(t, script, syntax.LangBash)
+				if doc["kind"] == "TrainJob" {
+					if !reflect.DeepEqual(cmds[0].argv, []string{"cd", workDir}) {
+						t.Fatalf("TrainJob script does not cd to %s:\n%s", workDir, script)
+					}
+					cmds = cmds[1:]
+				}
 				if len(cmds) != len(p.setupLines())+1 || cmds[len(cmds)-1].argv[0] != "exec" {
 					t.Fatalf("container script:\n%s", script)
 				}
@@ -362,7 +447,7 @@ func FuzzYAMLInjection(f *testing.F) {
 		}
 		want := []string{"Job"}
 		if p.Nodes > 1 {
-			want = []string{"PyTorchJob"}
+			want = []string{p.K8sKind}
 		}
 		if p.ZeRO() > 0 {
 			want = append([]string{"ConfigMap"}, want...)
@@ -394,18 +479,21 @@ func FuzzYAMLInjection(f *testing.F) {
 	})
 }
 
-// podSpecs returns the pod specs of a Job or PyTorchJob document.
-func podSpecs(doc map[string]any) []map[string]any {
-	get := func(m any, keys ...string) any {
-		for _, k := range keys {
-			mm, ok := m.(map[string]any)
-			if !ok {
-				return nil
-			}
-			m = mm[k]
+// get walks nested YAML mappings.
+func get(m any, keys ...string) any {
+	for _, k := range keys {
+		mm, ok := m.(map[string]any)
+		if !ok {
+			return nil
 		}
-		return m
+		m = mm[k]
 	}
+	return m
+}
+
+// podSpecs returns the pod specs of a Job, PyTorchJob or TrainJob (its
+// runtime patch) document.
+func podSpecs(doc map[string]any) []map[string]any {
 	var out []map[string]any
 	switch doc["kind"] {
 	case "Job":
@@ -414,6 +502,10 @@ func podSpecs(doc map[string]any) []map[string]any {
 		for _, r := range []string{"Master", "Worker"} {
 			out = append(out, get(doc, "spec", "pytorchReplicaSpecs", r, "template", "spec").(map[string]any))
 		}
+	case "TrainJob":
+		rj := get(doc, "spec", "runtimePatches").([]any)[0]
+		job := get(rj, "trainingRuntimeSpec", "template", "spec", "replicatedJobs").([]any)[0]
+		out = append(out, get(job, "template", "spec", "template", "spec").(map[string]any))
 	}
 	return out
 }

@@ -28,16 +28,44 @@ const (
 )
 
 // Kubernetes returns the manifests that run the plan on a cluster with
-// NVIDIA's device plugin. One node: a batch/v1 Job whose single pod
-// requests nvidia.com/gpu in its limits, restartPolicy Never (a Job allows
-// only Never or OnFailure) and backoffLimit 0, or 3 on spot so a preempted
-// pod is retried. Several nodes: a Kubeflow PyTorchJob (kubeflow.org/v1)
-// with one Master and nodes−1 Worker replicas, restartPolicy OnFailure,
-// torchrun taking its node rank and master address from the operator's
-// RANK, MASTER_ADDR and MASTER_PORT. For ZeRO a ConfigMap with the DeepSpeed
-// config comes first and is mounted at /etc/gpuplan. Every pod gets a
-// memory-backed /dev/shm for the data loader and a node selector on the
-// instance type.
+// NVIDIA's device plugin.
+//
+// One node: a batch/v1 Job whose pod has restartPolicy Never and a
+// podFailurePolicy that ignores pods the cluster disrupted (condition
+// DisruptionTarget: preemption, node drain; Kubernetes "Handling retriable
+// and non-retriable pod failures with Pod failure policy"), so a preempted
+// pod is recreated without spending backoffLimit (0, or 3 on spot).
+//
+// Several nodes: by default a Kubeflow Trainer v2 TrainJob
+// (trainer.kubeflow.org/v1alpha1, kubeflow/trainer
+// pkg/apis/trainer/v1alpha1/trainjob_types.go at 8c0f5059) on the
+// torch-distributed ClusterTrainingRuntime: trainer {image, command, args,
+// env, numNodes, numProcPerNode, resourcesPerNode}, and a runtimePatches
+// entry (manager "gpuplan") that patches the runtime's "node" replicated
+// job's pod with the node selector, tolerations, volumes and the "node"
+// container's mounts. The Trainer's torch plugin sets PET_NNODES,
+// PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_ADDR and PET_MASTER_PORT
+// in every node (pkg/runtime/framework/plugins/torch/torch.go), which
+// torchrun is given. Retries after preemption are the runtime's JobSet
+// failurePolicy, which a TrainJob cannot patch. With Options.Kubernetes
+// KindPyTorchJob: a Kubeflow Training Operator v1 PyTorchJob with one
+// Master and nodes−1 Workers, restartPolicy OnFailure and
+// runPolicy.backoffLimit 3 on spot.
+//
+// Every pod: GPUs in limits (Kubernetes "Schedule GPUs": the request
+// defaults to the limit), CPU and memory requests of ¾ of the node's share
+// (the rest left to the kubelet's reservations and DaemonSets) and a
+// memory limit equal to the request, the toleration for the nvidia.com/gpu
+// NoSchedule taint GPU node pools carry (GKE, AKS), a memory-backed
+// /dev/shm for the data loader, an emptyDir Hugging Face cache at HF_HOME,
+// HF_TOKEN from the Secret hf-token (key "token", optional so public
+// models need none), and on several nodes the fabric: AWS EFA devices
+// (vpc.amazonaws.com/efa, with the FI_* variables) or InfiniBand through
+// the RDMA shared device plugin (with IPC_LOCK). The node selector is the
+// instance-type label when the type is a valid label value; otherwise
+// (Fluidstack "A100_PCIE_80GB::1") there is none and the header says so.
+// For ZeRO a ConfigMap with the DeepSpeed config comes first and is
+// mounted at /etc/gpuplan.
 //
 // The image is the NGC PyTorch image for the GPU: build your own FROM it
 // with the script and requirements in /workspace, and pass it as the image.
@@ -67,12 +95,23 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		args = p.argsWithConfig(configDir + "/" + DeepSpeedFile)
 	}
 	header := append(p.headerLines(), p.imageComment(),
-		"the image must hold the script in "+workDir+": build one FROM "+p.Image+" with your code, or pass yours with --image")
-	if p.Nodes == 1 {
+		"the image must hold the script in "+workDir+": build one FROM "+p.Image+" with your code, or pass yours with --image",
+		"gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
+	if p.Spot() {
+		header = append(header, "spot: checkpoints go to the PersistentVolumeClaim "+p.Bucket+" mounted at "+CheckpointDir+": create it (ReadWriteMany across nodes) or replace the name")
+	}
+	if p.Spot() {
+		header = append(header, "spot: checkpoints go to the PersistentVolumeClaim "+p.Bucket+" mounted at "+CheckpointDir+": create it (ReadWriteMany across nodes) or replace the name")
+	}
+	if !ValidLabelValue(p.InstanceType) {
+		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value; pods go to any node with free %s (add your cluster's GPU label, e.g. nvidia.com/gpu.product)", p.InstanceType, GPUResource))
+	}
+	switch {
+	case p.Nodes == 1:
 		backoff := 0
 		if p.Spot() {
 			backoff = 3
-			header = append(header, "spot: a preempted pod is retried up to 3 times; resume from your last checkpoint")
+			header = append(header, "spot: a pod the cluster disrupts is recreated (podFailurePolicy); other failures are retried up to 3 times; resume from your last checkpoint")
 		}
 		script := p.k8sScript(rendezvous{nproc: fmt.Sprint(p.ProcsPerNode), standalone: true}, args)
 		docs = append(docs, mapping(
@@ -81,16 +120,87 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 			kv{"metadata", mapping(kv{"name", str(p.Name)}, kv{"labels", labels})},
 			kv{"spec", mapping(
 				kv{"backoffLimit", integer(backoff)},
+				kv{"podFailurePolicy", mapping(kv{"rules", seq(mapping(
+					kv{"action", str("Ignore")},
+					kv{"onPodConditions", seq(mapping(kv{"type", str("DisruptionTarget")}))},
+				))})},
 				kv{"template", mapping(
 					kv{"metadata", mapping(kv{"labels", labels})},
 					kv{"spec", p.podSpec("Never", "train", script, nil)},
 				)},
 			)},
 		))
-		return encodeYAML(header, docs...)
+	case p.K8sKind == KindPyTorchJob:
+		docs = append(docs, p.pytorchJob(labels, args, &header))
+	default:
+		docs = append(docs, p.trainJob(labels, args, &header))
 	}
+	return encodeYAML(header, docs...)
+}
+
+// TrainJobRuntime is the ClusterTrainingRuntime the TrainJob runs on, and
+// trainJobNode the name of its replicated job and trainer container
+// (kubeflow/trainer charts/kubeflow-trainer/files/runtimes/torch-distributed.yaml).
+const (
+	TrainJobRuntime = "torch-distributed"
+	trainJobNode    = "node"
+	trainJobManager = "gpuplan"
+)
+
+func (p *Plan) trainJob(labels *yaml.Node, args []string, header *[]string) *yaml.Node {
+	*header = append(*header, "Kubeflow Trainer v2: needs the "+TrainJobRuntime+" ClusterTrainingRuntime installed (kubeflow/trainer manifests)")
 	if p.Spot() {
-		header = append(header, "spot: the operator restarts failed pods (restartPolicy OnFailure); resume from your last checkpoint")
+		*header = append(*header, "spot: restarts after preemption follow the runtime's JobSet failurePolicy; resume from your last checkpoint")
+	}
+	// The trainer has no workingDir field, so the script changes to it.
+	script := "cd " + workDir + "\n" + p.k8sScript(rendezvous{
+		nnodes: "$PET_NNODES", nproc: "$PET_NPROC_PER_NODE", nodeRank: "$PET_NODE_RANK",
+		master: "$PET_MASTER_ADDR", port: "$PET_MASTER_PORT",
+	}, args)
+	mounts, volumes := p.volumes()
+	container := []kv{{"name", str(trainJobNode)}, {"volumeMounts", seq(mounts...)}}
+	if sc := p.securityContext(); sc != nil {
+		container = append(container, kv{"securityContext", sc})
+	}
+	podPatch := mapping(
+		kv{"nodeSelector", p.nodeSelector()},
+		kv{"tolerations", gpuTolerations()},
+		kv{"volumes", seq(volumes...)},
+		kv{"containers", seq(mapping(container...))},
+	)
+	return mapping(
+		kv{"apiVersion", str("trainer.kubeflow.org/v1alpha1")},
+		kv{"kind", str("TrainJob")},
+		kv{"metadata", mapping(kv{"name", str(p.Name)}, kv{"labels", labels})},
+		kv{"spec", mapping(
+			kv{"runtimeRef", mapping(kv{"name", str(TrainJobRuntime)})},
+			kv{"trainer", mapping(
+				kv{"image", str(p.Image)},
+				kv{"command", strs("bash", "-c")},
+				kv{"args", strs(script)},
+				kv{"env", p.envVars()},
+				kv{"numNodes", integer(p.Nodes)},
+				kv{"numProcPerNode", integer(p.ProcsPerNode)},
+				kv{"resourcesPerNode", p.resources()},
+			)},
+			kv{"runtimePatches", seq(mapping(
+				kv{"manager", str(trainJobManager)},
+				kv{"trainingRuntimeSpec", mapping(kv{"template", mapping(kv{"spec", mapping(
+					kv{"replicatedJobs", seq(mapping(
+						kv{"name", str(trainJobNode)},
+						kv{"template", mapping(kv{"spec", mapping(kv{"template", mapping(kv{"spec", podPatch})})})},
+					))},
+				)})})},
+			))},
+		)},
+	)
+}
+
+func (p *Plan) pytorchJob(labels *yaml.Node, args []string, header *[]string) *yaml.Node {
+	backoff := 0
+	if p.Spot() {
+		backoff = 3
+		*header = append(*header, "spot: the operator restarts failed pods (restartPolicy OnFailure, backoffLimit 3); resume from your last checkpoint")
 	}
 	script := p.k8sScript(rendezvous{
 		nnodes: fmt.Sprint(p.Nodes), nproc: fmt.Sprint(p.ProcsPerNode),
@@ -107,18 +217,18 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 			)},
 		)
 	}
-	docs = append(docs, mapping(
+	return mapping(
 		kv{"apiVersion", str("kubeflow.org/v1")},
 		kv{"kind", str("PyTorchJob")},
 		kv{"metadata", mapping(kv{"name", str(p.Name)}, kv{"labels", labels})},
 		kv{"spec", mapping(
+			kv{"runPolicy", mapping(kv{"backoffLimit", integer(backoff)})},
 			kv{"pytorchReplicaSpecs", mapping(
 				kv{"Master", replica(1)},
 				kv{"Worker", replica(p.Nodes - 1)},
 			)},
 		)},
-	))
-	return encodeYAML(header, docs...)
+	)
 }
 
 func (p *Plan) configMapName() string { return p.Name + "-deepspeed" }
@@ -130,32 +240,137 @@ func (p *Plan) k8sScript(rdzv rendezvous, args []string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-// podSpec is the pod template spec; restartPolicy "" leaves it to the
-// replica spec (PyTorchJob).
-func (p *Plan) podSpec(restartPolicy, container, script string, ports *yaml.Node) *yaml.Node {
-	mounts := []*yaml.Node{mapping(kv{"name", str("dshm")}, kv{"mountPath", str("/dev/shm")})}
-	volumes := []*yaml.Node{mapping(kv{"name", str("dshm")}, kv{"emptyDir", mapping(kv{"medium", str("Memory")})})}
+// Hugging Face wiring in containers.
+const (
+	hfCacheDir     = "/root/.cache/huggingface" // HF_HOME; huggingface_hub's default for root
+	hfTokenSecret  = "hf-token"
+	hfTokenKey     = "token"
+	k8sRequestFrac = 0.75 // of the node's share of vCPUs and memory; see Kubernetes
+)
+
+// envVars are the container's environment: HF_HOME, HF_TOKEN from the
+// Secret, and the fabric's variables.
+func (p *Plan) envVars() *yaml.Node {
+	items := []*yaml.Node{
+		mapping(kv{"name", str("HF_HOME")}, kv{"value", str(hfCacheDir)}),
+		mapping(kv{"name", str("HF_TOKEN")}, kv{"valueFrom", mapping(kv{"secretKeyRef", mapping(
+			kv{"name", str(hfTokenSecret)}, kv{"key", str(hfTokenKey)}, kv{"optional", boolean(true)})})}),
+	}
+	for _, e := range p.Network.env() {
+		items = append(items, mapping(kv{"name", str(e[0])}, kv{"value", str(e[1])}))
+	}
+	return seq(items...)
+}
+
+// resources are the container's requests and limits (see Kubernetes).
+// Extended resources other than GPUs (EFA, RDMA) go in both, equal, as
+// Kubernetes requires for extended resources that are requested.
+func (p *Plan) resources() *yaml.Node {
+	share := float64(p.ProcsPerNode) / float64(max(p.GPUsPerInstance, 1))
+	cpu := max(int(float64(p.HostVCPUs)*share*k8sRequestFrac), 1)
+	memGi := max(int(p.HostMemoryGiB*share*k8sRequestFrac), 1)
+	mem := fmt.Sprintf("%dGi", memGi)
+	limits := []kv{{GPUResource, integer(p.ProcsPerNode)}, {"memory", str(mem)}}
+	requests := []kv{{"cpu", str(fmt.Sprint(cpu))}, {"memory", str(mem)}}
+	if p.Network.EFA > 0 {
+		limits = append(limits, kv{EFAResource, integer(p.Network.EFA)})
+		requests = append(requests, kv{EFAResource, integer(p.Network.EFA)})
+	}
+	if p.Network.InfiniBand {
+		limits = append(limits, kv{RDMAResource, integer(1)})
+		requests = append(requests, kv{RDMAResource, integer(1)})
+	}
+	return mapping(kv{"limits", mapping(limits...)}, kv{"requests", mapping(requests...)})
+}
+
+// securityContext adds IPC_LOCK for InfiniBand (RDMA pins memory), nil
+// otherwise.
+func (p *Plan) securityContext() *yaml.Node {
+	if !p.Network.InfiniBand {
+		return nil
+	}
+	return mapping(kv{"capabilities", mapping(kv{"add", strs("IPC_LOCK")})})
+}
+
+func gpuTolerations() *yaml.Node {
+	return seq(mapping(kv{"key", str(GPUResource)}, kv{"operator", str("Exists")}, kv{"effect", str("NoSchedule")}))
+}
+
+// nodeSelector selects the instance type when it is a valid label value,
+// else nil (see Kubernetes).
+func (p *Plan) nodeSelector() *yaml.Node {
+	if !ValidLabelValue(p.InstanceType) {
+		return nil
+	}
+	return mapping(kv{instanceTypeLabel, str(p.InstanceType)})
+}
+
+// volumes are the pod's volume mounts and volumes: /dev/shm in memory, the
+// Hugging Face cache, on spot the checkpoint PersistentVolumeClaim at
+// CheckpointDir (named Plan.Bucket, a placeholder the user replaces; several
+// nodes need ReadWriteMany), and the DeepSpeed ConfigMap for ZeRO.
+func (p *Plan) volumes() (mounts, volumes []*yaml.Node) {
+	mounts = []*yaml.Node{
+		mapping(kv{"name", str("dshm")}, kv{"mountPath", str("/dev/shm")}),
+		mapping(kv{"name", str("hf-cache")}, kv{"mountPath", str(hfCacheDir)}),
+	}
+	volumes = []*yaml.Node{
+		mapping(kv{"name", str("dshm")}, kv{"emptyDir", mapping(kv{"medium", str("Memory")})}),
+		mapping(kv{"name", str("hf-cache")}, kv{"emptyDir", mapping()}),
+	}
+	if p.Spot() {
+		mounts = append(mounts, mapping(kv{"name", str("checkpoints")}, kv{"mountPath", str(CheckpointDir)}))
+		volumes = append(volumes, mapping(kv{"name", str("checkpoints")}, kv{"persistentVolumeClaim", mapping(kv{"claimName", str(p.Bucket)})}))
+	}
 	if p.ZeRO() > 0 {
 		mounts = append(mounts, mapping(kv{"name", str("deepspeed")}, kv{"mountPath", str(configDir)}, kv{"readOnly", boolean(true)}))
 		volumes = append(volumes, mapping(kv{"name", str("deepspeed")}, kv{"configMap", mapping(kv{"name", str(p.configMapName())})}))
 	}
+	return mounts, volumes
+}
+
+// podSpec is the pod template spec; restartPolicy "" leaves it to the
+// replica spec (PyTorchJob).
+func (p *Plan) podSpec(restartPolicy, container, script string, ports *yaml.Node) *yaml.Node {
+	mounts, volumes := p.volumes()
 	var rp *yaml.Node
 	if restartPolicy != "" {
 		rp = str(restartPolicy)
 	}
 	return mapping(
 		kv{"restartPolicy", rp},
-		kv{"nodeSelector", mapping(kv{instanceTypeLabel, str(p.InstanceType)})},
+		kv{"nodeSelector", p.nodeSelector()},
+		kv{"tolerations", gpuTolerations()},
 		kv{"containers", seq(mapping(
 			kv{"name", str(container)},
 			kv{"image", str(p.Image)},
 			kv{"workingDir", str(workDir)},
 			kv{"command", strs("bash", "-c")},
 			kv{"args", strs(script)},
+			kv{"env", p.envVars()},
 			kv{"ports", ports},
-			kv{"resources", mapping(kv{"limits", mapping(kv{GPUResource, integer(p.ProcsPerNode)})})},
+			kv{"resources", p.resources()},
+			kv{"securityContext", p.securityContext()},
 			kv{"volumeMounts", seq(mounts...)},
 		))},
 		kv{"volumes", seq(volumes...)},
 	)
+}
+
+// ValidLabelValue reports whether s is a valid Kubernetes label value:
+// empty, or at most 63 characters of [A-Za-z0-9_.-] starting and ending
+// with a letter or digit (k8s.io/apimachinery
+// pkg/util/validation.IsValidLabelValue; the tests check the two agree).
+func ValidLabelValue(s string) bool {
+	if len(s) > 63 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if !alnum && ((i == 0 || i == len(s)-1) || (c != '-' && c != '_' && c != '.')) {
+			return false
+		}
+	}
+	return true
 }

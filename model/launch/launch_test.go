@@ -30,7 +30,7 @@ var (
 )
 
 // llama8B is the Llama 3.1 8B shape (config.json of meta-llama/Llama-3.1-8B).
-var llama8B = model.Architecture{Key: "llama-3.1-8b", Name: "Llama 3.1 8B", Family: model.FamilyDecoder,
+var llama8B = model.Architecture{Key: "llama-3.1-8b", Name: "Llama 3.1 8B", Aliases: []string{"llama3.1-8b", "meta-llama/Llama-3.1-8B"}, Family: model.FamilyDecoder,
 	Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, GatedMLP: true, Vocab: 128256,
 	Norm: model.RMSNorm, MaxPositions: 131072, DefaultSeqLen: 2048}
 
@@ -39,11 +39,11 @@ func testCatalog() *model.Catalog {
 	c := &model.Catalog{
 		GPUs: []model.GPU{a10g, a100, h100},
 		Instances: []model.Instance{
-			{Provider: "aws", Type: "g5.2xlarge", GPU: "a10g", GPUCount: 1, VCPUs: 8, MemoryGiB: 32,
+			{Provider: "aws", Type: "g5.2xlarge", GPU: "a10g", GPUCount: 1, VCPUs: 8, MemoryGiB: 32, SkyPilotAccelerator: "A10G",
 				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 1.212, SpotUSD: 0.4738}, {Region: "us-west-2", OnDemandUSD: 1.212, SpotUSD: 0.3727}}},
-			{Provider: "aws", Type: "p4de.24xlarge", GPU: "a100-80gb", GPUCount: 8, VCPUs: 96, MemoryGiB: 1152, Interconnect: "nvswitch",
+			{Provider: "aws", Type: "p4de.24xlarge", GPU: "a100-80gb", GPUCount: 8, VCPUs: 96, MemoryGiB: 1152, Interconnect: "nvswitch", SkyPilotAccelerator: "A100-80GB",
 				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 27.44705, SpotUSD: 8.6505}}},
-			{Provider: "aws", Type: "p5.48xlarge", GPU: "h100-sxm", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048,
+			{Provider: "aws", Type: "p5.48xlarge", GPU: "h100-sxm", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, SkyPilotAccelerator: "H100",
 				NetworkGbps: 3200, Interconnect: "nvswitch",
 				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 55.04, SpotUSD: 23.1449}}},
 		},
@@ -153,11 +153,11 @@ func TestPlanShape(t *testing.T) {
 		pricing                    model.Pricing
 		usdPerHourMin, usdPerHourM float64
 	}{
-		{c: cases[0], nodes: 1, procs: 1, perInstance: 1, strategy: model.Single, wantArgs: "--bf16 --gradient_checkpointing --use_peft --lora_r 16 --lora_target_modules q_proj k_proj v_proj o_proj --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant --per_device_train_batch_size 2 --gradient_accumulation_steps 8",
+		{c: cases[0], nodes: 1, procs: 1, perInstance: 1, strategy: model.Single, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 --gradient_checkpointing --use_peft --lora_r 16 --lora_target_modules q_proj k_proj v_proj o_proj --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant --per_device_train_batch_size 2 --gradient_accumulation_steps 8",
 			accel: "A10G", wheel: "cu130", minDisk: 100, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.OnDemand},
-		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--bf16 --deepspeed ds_config.json --gradient_checkpointing --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
+		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 --deepspeed ds_config.json --gradient_checkpointing --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
 			accel: "A100-80GB", wheel: "cu130", minDisk: 250, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", pricing: model.OnDemand},
-		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--bf16 --fsdp full_shard auto_wrap --gradient_checkpointing --per_device_train_batch_size 4 --gradient_accumulation_steps 2",
+		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir /checkpoints/gpuplan-llama-3-1-8b --bf16 --fsdp full_shard auto_wrap --gradient_checkpointing --per_device_train_batch_size 4 --gradient_accumulation_steps 2",
 			accel: "H100", wheel: "cu130", minDisk: 300, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.Spot},
 	} {
 		p := plan(t, tc.c, launch.Options{})
@@ -235,12 +235,13 @@ func TestUnevenGPUsAreRejected(t *testing.T) {
 	t.Fatal("no p5 offer for 9 GPUs")
 }
 
-// TestShellSyntax runs sh -n over the scripts and bash -n over the scripts
-// inside the YAML, so a quoting slip fails here rather than on a cluster.
+// TestShellSyntax runs bash -n (and sh -n on the POSIX scripts) over the
+// scripts and the scripts inside the YAML, so a quoting slip fails here
+// rather than on a cluster.
 func TestShellSyntax(t *testing.T) {
-	sh, err := exec.LookPath("sh")
+	sh, err := exec.LookPath("bash")
 	if err != nil {
-		t.Skip("no sh")
+		t.Skip("no bash")
 	}
 	for _, tc := range cases {
 		p := plan(t, tc, launch.Options{ScriptArgs: []string{"--note", "it's $HOME", "a b"}})
@@ -263,14 +264,20 @@ func TestShellSyntax(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, c := range containers(t, k8s) {
+		for i, c := range containersOf(t, k8s) {
 			scripts["k8s container "+string(rune('0'+i))] = []byte(c.Args[0])
 		}
 		for name, s := range scripts {
-			cmd := exec.Command(sh, "-n")
-			cmd.Stdin = bytes.NewReader(s)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("%s %s: sh -n: %v %s\n%s", tc.name, name, err, out, s)
+			shells := [][]string{{sh, "-n"}}
+			if posix, err := exec.LookPath("sh"); err == nil && (name == "torchrun" || name == "docker") {
+				shells = append(shells, []string{posix, "-n"})
+			}
+			for _, c := range shells {
+				cmd := exec.Command(c[0], c[1:]...)
+				cmd.Stdin = bytes.NewReader(s)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Errorf("%s %s: %s -n: %v %s\n%s", tc.name, name, c[0], err, out, s)
+				}
 			}
 		}
 
@@ -300,5 +307,69 @@ func TestDiskSize(t *testing.T) {
 	// 60 + 16 (weights) + 2 × 16 × 8 = 256 (states) + 40 (10 G tokens × 4 B) = 372 GB × 1.2 = 446.4 → 450.
 	if got := launch.DiskSizeGB(&w, 8e9); got != 450 {
 		t.Errorf("8B finetune on 10 G tokens: %d GB, want 450", got)
+	}
+}
+
+// TestGoldenPyTorchJob: the two-node spot case as a Training Operator v1
+// PyTorchJob (FormatPyTorchJob).
+func TestGoldenPyTorchJob(t *testing.T) {
+	out, err := plan(t, cases[2], launch.Options{}).Render(launch.FormatPyTorchJob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, cases[2].name+".pytorchjob", out)
+}
+
+// llama70B is meta-llama/Llama-3.1-70B's config.json shape.
+var llama70B = model.Architecture{Key: "llama-3.1-70b", Name: "Llama 3.1 70B", Aliases: []string{"meta-llama/Llama-3.1-70B"},
+	Family: model.FamilyDecoder, Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, FFN: 28672, GatedMLP: true, Vocab: 128256,
+	Norm: model.RMSNorm, MaxPositions: 131072}
+
+// TestServeGolden: Llama 3.1 70B AWQ at 8k context on p5.48xlarge with
+// TP 2 and four engines on the node, in every format.
+func TestServeGolden(t *testing.T) {
+	cat := testCatalog()
+	in := &cat.Instances[2]
+	g, err := cat.GPU(in.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := model.PlanServing(&llama70B, model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
+		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, model.ServeOfferFor(in, g, 55.04, "aws p5.48xlarge"))
+	if err != nil || !sp.Fits {
+		t.Fatalf("%v %v", err, sp.Reasons)
+	}
+	s, err := launch.NewServe(&llama70B, &sp, launch.ServeOptions{ModelID: "hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4", Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ReplicasPerNode != 4 || s.Nodes != 1 || s.GPUsPerNode() != 8 {
+		t.Errorf("%d engines per node on %d nodes using %d GPUs, want 4 on 1 using 8", s.ReplicasPerNode, s.Nodes, s.GPUsPerNode())
+	}
+	for _, f := range launch.Formats {
+		out, err := s.Render(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, "serve_70b_awq."+string(f), out)
+	}
+}
+
+// BenchmarkRender renders the two-node spot plan in every format.
+func BenchmarkRender(b *testing.B) {
+	rec, err := model.Recommend(cases[2].w, testCatalog(), cases[2].q)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := launch.NewPlan(cases[2].w, &rec.Offers[0], launch.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		for _, f := range launch.Formats {
+			if _, err := p.Render(f); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }

@@ -27,7 +27,47 @@ type Options struct {
 	Image      string // container image for docker and k8s; "" is Stack.Image
 	Wheel      string // PyTorch wheel variant SkyPilot installs ("cu126"); "" is Stack.Wheel
 	Port       int    // master and rendezvous port; 0 is DefaultPort
+
+	// ModelID is the Hugging Face repo id the script loads; "" takes the
+	// model's repo id from the catalog (its alias with a '/'), else
+	// PlaceholderModelID.
+	ModelID string
+	// Dataset is the Hugging Face dataset id (or local path) the script
+	// trains on; "" is PlaceholderDataset.
+	Dataset string
+	// Bucket names the object-store bucket spot checkpoints go to; "" is
+	// PlaceholderBucket, which the user must replace.
+	Bucket string
+	// Alternatives are the next-best offers of the same ranking, best first
+	// (model.Recommend's Offers after the chosen one). The SkyPilot file
+	// lists those that are equivalent (same nodes, GPUs per node, pricing
+	// and PyTorch wheel) as ordered candidates, so SkyPilot fails over to
+	// them when the first has no capacity.
+	Alternatives []*model.Offer
+	// Kubernetes picks the Kubernetes kind for several nodes: "" or
+	// KindTrainJob (Kubeflow Trainer v2), or KindPyTorchJob (Training
+	// Operator v1).
+	Kubernetes string
 }
+
+// Placeholders the user must replace; each is spelled so a reader sees it
+// is not real, and each is still a valid value for the tool reading it (a
+// Hugging Face repo id, an S3/GCS bucket name), so the file parses.
+const (
+	PlaceholderModelID = "CHANGE-ME/model"
+	PlaceholderDataset = "CHANGE-ME/dataset"
+	PlaceholderBucket  = "change-me-gpuplan-checkpoints"
+)
+
+// Kubernetes kinds for several nodes (Options.Kubernetes).
+const (
+	KindTrainJob   = "TrainJob"
+	KindPyTorchJob = "PyTorchJob"
+)
+
+// CheckpointDir is where spot jobs write checkpoints: the bucket's mount
+// point (SkyPilot file_mounts), so they outlive a preempted node.
+const CheckpointDir = "/checkpoints"
 
 // Plan is everything the renderers need: where the job runs, how it is
 // spread, how it is launched, and the software stack. NewPlan builds it; the
@@ -38,14 +78,24 @@ type Plan struct {
 	Model string     // display name of the model
 	Task  model.Task // train, finetune, lora, qlora or inference
 
-	Provider     string // catalog provider key, which is also SkyPilot's cloud name
+	Provider string // catalog provider key, which is also SkyPilot's cloud name
+	// InstanceType is the type as the provider spells it: for GCP N1 GPU
+	// shapes the VM type ("n1-standard-8"), the GPUs being attached
+	// (Accelerator × GPUsPerInstance). CatalogType is gpuplan's catalog
+	// name ("n1-standard-8+1xT4"), equal to InstanceType elsewhere.
 	InstanceType string
+	CatalogType  string
 	Region       string
 	Pricing      model.Pricing
 	USDPerHour   float64 // the whole deployment
 
 	GPU         *model.GPU
 	Accelerator string // SkyPilot's accelerator name, e.g. "A100-80GB"
+	// AcceleratorGuessed is true when the catalog row had no SkyPilot
+	// accelerator name and Accelerator came from the per-GPU table.
+	AcceleratorGuessed bool
+	HostVCPUs          int     // vCPUs of one node
+	HostMemoryGiB      float64 // RAM of one node, GiB
 	// GPUsPerInstance is what the instance type has; ProcsPerNode the GPUs
 	// the job uses on each node (one torchrun process per GPU), fewer when
 	// the workload asked for fewer GPUs than it pays for.
@@ -68,6 +118,15 @@ type Plan struct {
 	Wheel      string
 	Port       int
 
+	ModelID   string // Hugging Face repo id the script loads
+	Dataset   string // dataset id or path the script trains on
+	Bucket    string // checkpoint bucket for spot (SkyPilot)
+	OutputDir string // where the script writes checkpoints: CheckpointDir/<name> on spot, "outputs" otherwise
+
+	Network    Network     // inter-node fabric, for several nodes
+	Candidates []Candidate // SkyPilot failover candidates after the plan's own offer
+	K8sKind    string      // KindTrainJob or KindPyTorchJob for several nodes
+
 	Stack Stack
 }
 
@@ -89,38 +148,68 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		return nil, fmt.Errorf("%w: %d GPUs do not split evenly over %d nodes of %s; ask for a multiple of %d GPUs",
 			ErrPlan, o.GPUs, nodes, o.Instance.Type, nodes)
 	}
+	accel, guessed := instanceAccelerator(o.Instance, o.GPU)
 	p := &Plan{
-		Name:            opt.Name,
-		Model:           modelName(&w.Model),
-		Task:            ew.Task,
-		Provider:        o.Instance.Provider,
-		InstanceType:    o.Instance.Type,
-		Region:          o.Region,
-		Pricing:         o.Pricing,
-		USDPerHour:      o.USDPerHour,
-		GPU:             o.GPU,
-		Accelerator:     SkyPilotAccelerator(o.GPU, o.Instance.Provider, o.Instance.Type),
-		GPUsPerInstance: o.Instance.GPUCount,
-		ProcsPerNode:    o.GPUs / nodes,
-		Nodes:           nodes,
-		Strategy:        o.Strategy,
-		Precision:       ew.Precision,
-		MicroBatch:      ew.MicroBatch,
-		GradAccum:       ew.GradAccum,
-		Checkpointing:   ew.Ckpt(),
-		LoRARank:        ew.LoRARank,
-		LoRATargets:     ew.LoRATargets,
-		Script:          opt.Script,
-		DiskGB:          opt.DiskGB,
-		Image:           opt.Image,
-		Wheel:           opt.Wheel,
-		Port:            opt.Port,
-		Stack:           Advise(o.GPU),
+		Name:               opt.Name,
+		Model:              modelName(&w.Model),
+		Task:               ew.Task,
+		Provider:           o.Instance.Provider,
+		InstanceType:       ProviderInstanceType(o.Instance.Provider, o.Instance.Type),
+		CatalogType:        o.Instance.Type,
+		Region:             o.Region,
+		Pricing:            o.Pricing,
+		USDPerHour:         o.USDPerHour,
+		GPU:                o.GPU,
+		Accelerator:        accel,
+		AcceleratorGuessed: guessed,
+		HostVCPUs:          o.Instance.VCPUs,
+		HostMemoryGiB:      o.Instance.MemoryGiB,
+		GPUsPerInstance:    o.Instance.GPUCount,
+		ProcsPerNode:       o.GPUs / nodes,
+		Nodes:              nodes,
+		Strategy:           o.Strategy,
+		Precision:          ew.Precision,
+		MicroBatch:         ew.MicroBatch,
+		GradAccum:          ew.GradAccum,
+		Checkpointing:      ew.Ckpt(),
+		LoRARank:           ew.LoRARank,
+		LoRATargets:        ew.LoRATargets,
+		Script:             opt.Script,
+		DiskGB:             opt.DiskGB,
+		Image:              opt.Image,
+		Wheel:              opt.Wheel,
+		Port:               opt.Port,
+		Stack:              Advise(o.GPU),
+		ModelID:            opt.ModelID,
+		Dataset:            opt.Dataset,
+		Bucket:             opt.Bucket,
+		K8sKind:            opt.Kubernetes,
 	}
 	if p.Name == "" {
 		p.Name = "gpuplan-" + slug(w.Model.Key, "custom")
 	}
-	p.Name = slug(p.Name, "gpuplan")
+	p.Name = Name(p.Name)
+	if p.ModelID == "" {
+		p.ModelID = hfRepoID(&w.Model)
+	}
+	if p.Dataset == "" {
+		p.Dataset = PlaceholderDataset
+	}
+	if p.Bucket == "" {
+		p.Bucket = PlaceholderBucket
+	}
+	p.OutputDir = "outputs"
+	if p.Spot() {
+		p.OutputDir = CheckpointDir + "/" + p.Name
+	}
+	switch p.K8sKind {
+	case "", KindTrainJob:
+		p.K8sKind = KindTrainJob
+	case KindPyTorchJob:
+	default:
+		return nil, fmt.Errorf("%w: Kubernetes kind %q: want %s or %s", ErrPlan, p.K8sKind, KindTrainJob, KindPyTorchJob)
+	}
+	p.Network = NetworkFor(p.Provider, p.InstanceType, p.Nodes)
 	if p.Script == "" {
 		p.Script = DefaultScript
 	}
@@ -140,6 +229,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if p.ScriptArgs == nil {
 		p.ScriptArgs = p.derivedArgs(DeepSpeedFile)
 	}
+	p.Candidates = p.candidatesFrom(opt.Alternatives)
 	return p, nil
 }
 
@@ -163,7 +253,12 @@ const DeepSpeedFile = "ds_config.json"
 
 // derivedArgs are the script arguments the plan implies, spelled as Hugging
 // Face Trainer's TrainingArguments flags (the convention of the transformers
-// example scripts): --bf16/--fp16/--tf32 for the precision, --fsdp
+// example scripts) and TRL's: --model_name_or_path (TRL ModelConfig),
+// --dataset_name (TRL ScriptArguments), --output_dir, then
+// --bf16/--fp16 for the precision, or --tf32 true (TrainingArguments.tf32
+// is Optional[bool], for which HfArgumentParser adds no nargs='?', so the
+// value is required: transformers src/transformers/hf_argparser.py,
+// _parse_dataclass_field), --fsdp
 // "full_shard auto_wrap" for FSDP, --deepspeed FILE for ZeRO,
 // --gradient_checkpointing when the estimate assumed it, and the
 // micro-batch and gradient accumulation the estimate assumed (they must
@@ -177,14 +272,14 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	if !p.Task.Training() {
 		return []string{}
 	}
-	var a []string
+	a := []string{"--model_name_or_path", p.ModelID, "--dataset_name", p.Dataset, "--output_dir", p.OutputDir}
 	switch p.Precision {
 	case model.AMPBF16, model.BF16, model.FP8:
 		a = append(a, "--bf16")
 	case model.AMPFP16, model.FP16:
 		a = append(a, "--fp16")
 	case model.TF32:
-		a = append(a, "--tf32")
+		a = append(a, "--tf32", "true")
 	}
 	switch {
 	case p.Strategy == model.FSDP:
@@ -263,6 +358,48 @@ func DiskSizeGB(w *model.Workload, params float64) int {
 	total *= 1 + diskHeadroomPercent/100.0
 	gb := int(math.Ceil(total/model.GB/diskRoundGB)) * diskRoundGB
 	return max(gb, minDiskGB)
+}
+
+// hfRepoID returns the model's Hugging Face repo id: the first catalog
+// alias of the form "org/name" ("meta-llama/Llama-3.1-8B"), else
+// PlaceholderModelID.
+func hfRepoID(a *model.Architecture) string {
+	for _, al := range a.Aliases {
+		if org, name, ok := strings.Cut(al, "/"); ok && org != "" && name != "" && !strings.ContainsAny(al, " \t\n") {
+			return al
+		}
+	}
+	return PlaceholderModelID
+}
+
+// Name returns s as a job name every receiving tool accepts: a DNS-1035
+// label (lowercase letters, digits and '-', starting with a letter, ending
+// with a letter or digit) of at most 52 characters, room for "-deepspeed"
+// and Kubernetes' pod suffixes within 63. Kubeflow's TrainJob and
+// PyTorchJob webhooks and SkyPilot's cluster names require the leading
+// letter, so a name starting with a digit gets "run-" in front:
+// "8b-run" → "run-8b-run"; "Llama-3.1 8B" → "llama-3-1-8b"; "" → "gpuplan".
+func Name(s string) string {
+	out := slug(s, "gpuplan")
+	if out[0] < 'a' || out[0] > 'z' {
+		out = slug("run-"+out, "gpuplan")
+	}
+	return out
+}
+
+// ProviderInstanceType returns the instance type as the provider (and
+// SkyPilot) spells it. gpuplan's catalog names GCP's N1 GPU shapes
+// "n1-standard-8+1xT4": the VM type, then the GPUs attached to it. GCP and
+// SkyPilot call the VM "n1-standard-8" and take the GPUs separately
+// (SkyPilot: instance_type n1-standard-8, accelerators T4:1), so the part
+// before '+' is the instance type.
+func ProviderInstanceType(provider, catalogType string) string {
+	if provider == "gcp" {
+		if host, _, ok := strings.Cut(catalogType, "+"); ok && host != "" {
+			return host
+		}
+	}
+	return catalogType
 }
 
 func modelName(a *model.Architecture) string {

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"os"
 	"regexp"
 	"slices"
@@ -21,30 +18,34 @@ import (
 	"github.com/gpuplan/gpuplan/model/launch"
 )
 
-// The structs below mirror the engines' documented schemas, limited to the
-// fields the docs list. Decoding with KnownFields(true) fails on any key the
-// schema does not have, so a typo or an invented field fails the test.
+// The structs below mirror SkyPilot's task schema, sky/utils/schemas.py
+// (skypilot-org/skypilot; the newest copy in the search index, the version
+// with resources.infra, ephemeral_storage and max_hourly_cost;
+// get_task_schema, get_resources_schema, _get_single_resources_schema,
+// get_storage_schema, get_service_schema), limited to the fields gpuplan
+// can write plus their neighbours. Every object there has
+// additionalProperties: False, so decoding with KnownFields(true) fails on
+// any key the schema does not have.
 
-// skyTask is a SkyPilot task (docs.skypilot.co, "SkyPilot YAML": top-level
-// fields name, workdir, num_nodes, resources, envs, secrets, file_mounts,
-// setup, run, config).
+// skyTask is get_task_schema's properties.
 type skyTask struct {
-	Name       string            `yaml:"name"`
-	Workdir    string            `yaml:"workdir"`
-	NumNodes   *int              `yaml:"num_nodes"`
-	Resources  skyResources      `yaml:"resources"`
-	Envs       map[string]string `yaml:"envs"`
-	Secrets    map[string]string `yaml:"secrets"`
-	FileMounts map[string]any    `yaml:"file_mounts"`
-	Setup      string            `yaml:"setup"`
-	Run        string            `yaml:"run"`
-	Config     map[string]any    `yaml:"config"`
+	Name       string                `yaml:"name"`
+	Workdir    string                `yaml:"workdir"`
+	NumNodes   *int                  `yaml:"num_nodes"`
+	Resources  skyResources          `yaml:"resources"`
+	Envs       map[string]*string    `yaml:"envs"`
+	Secrets    map[string]*string    `yaml:"secrets"`
+	FileMounts map[string]skyStorage `yaml:"file_mounts"`
+	Service    *skyService           `yaml:"service"`
+	Setup      string                `yaml:"setup"`
+	Run        string                `yaml:"run"`
+	Config     map[string]any        `yaml:"config"`
+	Volumes    map[string]any        `yaml:"volumes"`
 }
 
-// skyResources are the resources fields of the same page and of
-// sky/utils/schemas.py (cloud, region and zone are still accepted next to
-// infra; additionalProperties is false).
-type skyResources struct {
+// skyOffer is _get_single_resources_schema's properties, which the items
+// of any_of and ordered also follow.
+type skyOffer struct {
 	Cloud           string         `yaml:"cloud"`
 	Region          string         `yaml:"region"`
 	Zone            string         `yaml:"zone"`
@@ -62,7 +63,42 @@ type skyResources struct {
 	Ports           any            `yaml:"ports"`
 	Labels          map[string]any `yaml:"labels"`
 	Autostop        any            `yaml:"autostop"`
-	JobRecovery     any            `yaml:"job_recovery"`
+	JobRecovery     *struct {
+		Strategy            *string `yaml:"strategy"`
+		MaxRestartsOnErrors *int    `yaml:"max_restarts_on_errors"`
+	} `yaml:"job_recovery"`
+}
+
+// skyResources is get_resources_schema: the single-resource fields plus
+// any_of and ordered lists of them.
+type skyResources struct {
+	skyOffer `yaml:",inline"`
+	AnyOf    []skyOffer `yaml:"any_of"`
+	Ordered  []skyOffer `yaml:"ordered"`
+}
+
+// skyStorage is get_storage_schema (file_mounts values that are buckets).
+type skyStorage struct {
+	Name       string `yaml:"name"`
+	Source     any    `yaml:"source"`
+	Store      string `yaml:"store"`
+	Persistent *bool  `yaml:"persistent"`
+	Mode       string `yaml:"mode"`
+}
+
+// skyService is get_service_schema (SkyServe): readiness_probe is required.
+type skyService struct {
+	ReadinessProbe *struct {
+		Path                string `yaml:"path"`
+		InitialDelaySeconds *int   `yaml:"initial_delay_seconds"`
+		TimeoutSeconds      *int   `yaml:"timeout_seconds"`
+		PostData            any    `yaml:"post_data"`
+		Headers             any    `yaml:"headers"`
+	} `yaml:"readiness_probe"`
+	ReplicaPolicy       map[string]any `yaml:"replica_policy"`
+	Ports               *int           `yaml:"ports"`
+	Replicas            *int           `yaml:"replicas"`
+	LoadBalancingPolicy string         `yaml:"load_balancing_policy"`
 }
 
 // skyClouds is constants.ALL_CLOUDS of sky/skylet/constants.py: the values
@@ -138,296 +174,6 @@ func TestSkyPilotSchema(t *testing.T) {
 				t.Errorf("ZeRO setup does not write the DeepSpeed config:\n%s", task.Setup)
 			}
 		})
-	}
-}
-
-// Kubernetes objects (kubernetes.io API reference: ObjectMeta, Job, PodSpec,
-// Container, Volume) and Kubeflow's PyTorchJob (kubeflow.org/v1,
-// training-operator pkg/apis/kubeflow.org/v1: PyTorchJobSpec.pytorchReplicaSpecs
-// keyed Master and Worker; ReplicaSpec replicas, restartPolicy, template).
-type objectMeta struct {
-	Name   string            `yaml:"name"`
-	Labels map[string]string `yaml:"labels"`
-}
-
-type configMap struct {
-	APIVersion string            `yaml:"apiVersion"`
-	Kind       string            `yaml:"kind"`
-	Metadata   objectMeta        `yaml:"metadata"`
-	Data       map[string]string `yaml:"data"`
-}
-
-type job struct {
-	APIVersion string     `yaml:"apiVersion"`
-	Kind       string     `yaml:"kind"`
-	Metadata   objectMeta `yaml:"metadata"`
-	Spec       struct {
-		BackoffLimit *int            `yaml:"backoffLimit"`
-		Template     podTemplateSpec `yaml:"template"`
-	} `yaml:"spec"`
-}
-
-type pytorchJob struct {
-	APIVersion string     `yaml:"apiVersion"`
-	Kind       string     `yaml:"kind"`
-	Metadata   objectMeta `yaml:"metadata"`
-	Spec       struct {
-		PyTorchReplicaSpecs map[string]replicaSpec `yaml:"pytorchReplicaSpecs"`
-	} `yaml:"spec"`
-}
-
-type replicaSpec struct {
-	Replicas      *int            `yaml:"replicas"`
-	RestartPolicy string          `yaml:"restartPolicy"`
-	Template      podTemplateSpec `yaml:"template"`
-}
-
-type podTemplateSpec struct {
-	Metadata objectMeta `yaml:"metadata"`
-	Spec     podSpec    `yaml:"spec"`
-}
-
-type podSpec struct {
-	RestartPolicy string            `yaml:"restartPolicy"`
-	NodeSelector  map[string]string `yaml:"nodeSelector"`
-	Containers    []container       `yaml:"containers"`
-	Volumes       []volume          `yaml:"volumes"`
-}
-
-type container struct {
-	Name       string   `yaml:"name"`
-	Image      string   `yaml:"image"`
-	WorkingDir string   `yaml:"workingDir"`
-	Command    []string `yaml:"command"`
-	Args       []string `yaml:"args"`
-	Ports      []struct {
-		Name          string `yaml:"name"`
-		ContainerPort int    `yaml:"containerPort"`
-	} `yaml:"ports"`
-	Resources struct {
-		Limits   map[string]int `yaml:"limits"`
-		Requests map[string]int `yaml:"requests"`
-	} `yaml:"resources"`
-	VolumeMounts []struct {
-		Name      string `yaml:"name"`
-		MountPath string `yaml:"mountPath"`
-		ReadOnly  bool   `yaml:"readOnly"`
-	} `yaml:"volumeMounts"`
-}
-
-type volume struct {
-	Name     string `yaml:"name"`
-	EmptyDir *struct {
-		Medium string `yaml:"medium"`
-	} `yaml:"emptyDir"`
-	ConfigMap *struct {
-		Name string `yaml:"name"`
-	} `yaml:"configMap"`
-}
-
-// manifests splits a multi-document stream, decoding each document strictly
-// into the struct for its kind.
-func manifests(t *testing.T, b []byte) (cms []configMap, jobs []job, ptjs []pytorchJob) {
-	t.Helper()
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	for {
-		var n yaml.Node
-		err := dec.Decode(&n)
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("parse: %v\n%s", err, b)
-		}
-		var head struct {
-			Kind string `yaml:"kind"`
-		}
-		if err := n.Decode(&head); err != nil {
-			t.Fatal(err)
-		}
-		doc, err := yaml.Marshal(&n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch head.Kind {
-		case "ConfigMap":
-			var c configMap
-			strictDecode(t, doc, &c)
-			cms = append(cms, c)
-		case "Job":
-			var j job
-			strictDecode(t, doc, &j)
-			jobs = append(jobs, j)
-		case "PyTorchJob":
-			var j pytorchJob
-			strictDecode(t, doc, &j)
-			ptjs = append(ptjs, j)
-		default:
-			t.Fatalf("unexpected kind %q", head.Kind)
-		}
-	}
-	return
-}
-
-// containers returns every container of every pod template in b.
-func containers(t *testing.T, b []byte) []container {
-	t.Helper()
-	_, jobs, ptjs := manifests(t, b)
-	var out []container
-	for _, j := range jobs {
-		out = append(out, j.Spec.Template.Spec.Containers...)
-	}
-	for _, j := range ptjs {
-		for _, k := range []string{"Master", "Worker"} {
-			out = append(out, j.Spec.PyTorchReplicaSpecs[k].Template.Spec.Containers...)
-		}
-	}
-	return out
-}
-
-// dns1123 is a Kubernetes object name that is also a DNS label.
-var dns1123 = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-
-func checkPod(t *testing.T, p *launch.Plan, spec podSpec, wantContainer string) {
-	t.Helper()
-	if len(spec.Containers) != 1 {
-		t.Fatalf("%d containers, want 1", len(spec.Containers))
-	}
-	c := spec.Containers[0]
-	if wantContainer != "" && c.Name != wantContainer {
-		t.Errorf("container name %q, want %q", c.Name, wantContainer)
-	}
-	if got := c.Resources.Limits[launch.GPUResource]; got != p.ProcsPerNode {
-		t.Errorf("limits[%s] = %d, want %d", launch.GPUResource, got, p.ProcsPerNode)
-	}
-	if r, ok := c.Resources.Requests[launch.GPUResource]; ok && r != c.Resources.Limits[launch.GPUResource] {
-		t.Errorf("GPU request %d differs from the limit; Kubernetes requires them equal", r)
-	}
-	if c.Image != p.Image || len(c.Args) != 1 || !slices.Equal(c.Command, []string{"bash", "-c"}) {
-		t.Errorf("image %q command %q args %d", c.Image, c.Command, len(c.Args))
-	}
-	if spec.NodeSelector["node.kubernetes.io/instance-type"] != p.InstanceType {
-		t.Errorf("nodeSelector %v, want instance type %s", spec.NodeSelector, p.InstanceType)
-	}
-	vols := map[string]bool{}
-	for _, v := range spec.Volumes {
-		vols[v.Name] = true
-	}
-	shm := false
-	for _, m := range c.VolumeMounts {
-		if !vols[m.Name] {
-			t.Errorf("volumeMount %q has no volume", m.Name)
-		}
-		shm = shm || m.MountPath == "/dev/shm"
-	}
-	if !shm {
-		t.Error("no /dev/shm mount for the data loader")
-	}
-}
-
-func TestKubernetesSchema(t *testing.T) {
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			p := plan(t, tc, launch.Options{})
-			b, err := p.Kubernetes()
-			if err != nil {
-				t.Fatal(err)
-			}
-			cms, jobs, ptjs := manifests(t, b)
-			if p.ZeRO() > 0 {
-				if len(cms) != 1 {
-					t.Fatalf("%d ConfigMaps, want 1 with the DeepSpeed config", len(cms))
-				}
-				var ds map[string]any
-				if err := json.Unmarshal([]byte(cms[0].Data[launch.DeepSpeedFile]), &ds); err != nil {
-					t.Fatalf("ConfigMap data: %v", err)
-				}
-				if cms[0].APIVersion != "v1" || ds["zero_optimization"].(map[string]any)["stage"] != float64(p.ZeRO()) {
-					t.Errorf("ConfigMap %s: %v", cms[0].APIVersion, ds)
-				}
-			} else if len(cms) != 0 {
-				t.Errorf("%d ConfigMaps without ZeRO", len(cms))
-			}
-			if p.Nodes == 1 {
-				if len(jobs) != 1 || len(ptjs) != 0 {
-					t.Fatalf("one node: %d Jobs and %d PyTorchJobs, want one Job", len(jobs), len(ptjs))
-				}
-				j := jobs[0]
-				if j.APIVersion != "batch/v1" || j.Kind != "Job" || !dns1123.MatchString(j.Metadata.Name) || len(j.Metadata.Name) > 63 {
-					t.Errorf("Job header %s %s %q", j.APIVersion, j.Kind, j.Metadata.Name)
-				}
-				if rp := j.Spec.Template.Spec.RestartPolicy; rp != "Never" && rp != "OnFailure" {
-					t.Errorf("Job restartPolicy %q: a Job allows only Never or OnFailure", rp)
-				}
-				if j.Spec.BackoffLimit == nil {
-					t.Error("no backoffLimit")
-				}
-				checkPod(t, p, j.Spec.Template.Spec, "")
-				return
-			}
-			if len(ptjs) != 1 || len(jobs) != 0 {
-				t.Fatalf("%d nodes: %d PyTorchJobs and %d Jobs, want one PyTorchJob", p.Nodes, len(ptjs), len(jobs))
-			}
-			j := ptjs[0]
-			if j.APIVersion != "kubeflow.org/v1" || j.Kind != "PyTorchJob" || !dns1123.MatchString(j.Metadata.Name) {
-				t.Errorf("PyTorchJob header %s %s %q", j.APIVersion, j.Kind, j.Metadata.Name)
-			}
-			total := 0
-			for k, r := range j.Spec.PyTorchReplicaSpecs {
-				if k != "Master" && k != "Worker" {
-					t.Errorf("replica type %q: want Master or Worker", k)
-				}
-				if r.Replicas == nil {
-					t.Fatalf("%s: no replicas", k)
-				}
-				total += *r.Replicas
-				if !slices.Contains([]string{"Always", "OnFailure", "Never", "ExitCode"}, r.RestartPolicy) {
-					t.Errorf("%s restartPolicy %q", k, r.RestartPolicy)
-				}
-				checkPod(t, p, r.Template.Spec, "pytorch")
-				c := r.Template.Spec.Containers[0]
-				if len(c.Ports) != 1 || c.Ports[0].Name != "pytorchjob-port" {
-					t.Errorf("%s ports %+v, want one named pytorchjob-port", k, c.Ports)
-				}
-				for _, want := range []string{fmt.Sprintf("--nnodes=%d", p.Nodes), fmt.Sprintf("--nproc-per-node=%d", p.ProcsPerNode), "--node-rank=$RANK", "--master-addr=$MASTER_ADDR", "--master-port=$MASTER_PORT"} {
-					if !strings.Contains(c.Args[0], want) {
-						t.Errorf("%s script lacks %s:\n%s", k, want, c.Args[0])
-					}
-				}
-			}
-			if *j.Spec.PyTorchReplicaSpecs["Master"].Replicas != 1 || total != p.Nodes {
-				t.Errorf("replicas: Master %d, total %d, want 1 and %d", *j.Spec.PyTorchReplicaSpecs["Master"].Replicas, total, p.Nodes)
-			}
-		})
-	}
-}
-
-// TestKubernetesZeROMultiNode covers the combination the three cases leave
-// out: a PyTorchJob with the DeepSpeed ConfigMap mounted in every pod.
-func TestKubernetesZeROMultiNode(t *testing.T) {
-	tc := cases[2]
-	tc.w.Strategy, tc.w.MicroBatch = model.ZeRO2, 2
-	p := plan(t, tc, launch.Options{})
-	b, err := p.Kubernetes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cms, _, ptjs := manifests(t, b)
-	if len(cms) != 1 || len(ptjs) != 1 {
-		t.Fatalf("%d ConfigMaps, %d PyTorchJobs", len(cms), len(ptjs))
-	}
-	for k, r := range ptjs[0].Spec.PyTorchReplicaSpecs {
-		c := r.Template.Spec.Containers[0]
-		if !strings.Contains(c.Args[0], "--deepspeed /etc/gpuplan/ds_config.json") || !strings.Contains(c.Args[0], "pip install deepspeed") {
-			t.Errorf("%s: script does not use the mounted config:\n%s", k, c.Args[0])
-		}
-		found := false
-		for _, v := range r.Template.Spec.Volumes {
-			found = found || v.ConfigMap != nil && v.ConfigMap.Name == cms[0].Metadata.Name
-		}
-		if !found {
-			t.Errorf("%s: ConfigMap %s not mounted", k, cms[0].Metadata.Name)
-		}
 	}
 }
 

@@ -146,8 +146,12 @@ func argQuote(s string) string {
 // JSON hold only UTF-8, and the catalog and config.json readers reject
 // anything else, so such a value is a caller's bug. The error wraps ErrPlan.
 func (p *Plan) checkText() error {
-	vals := []string{p.Name, p.Model, p.Provider, p.InstanceType, p.Region, p.Accelerator, p.Script, p.Image, p.Wheel}
+	vals := []string{p.Name, p.Model, p.Provider, p.InstanceType, p.CatalogType, p.Region, p.Accelerator, p.Script, p.Image, p.Wheel,
+		p.ModelID, p.Dataset, p.Bucket, p.OutputDir}
 	vals = append(append(vals, p.ScriptArgs...), p.LoRATargets...)
+	for _, c := range p.Candidates {
+		vals = append(vals, c.Provider, c.Region, c.InstanceType, c.Accelerator)
+	}
 	if p.GPU != nil {
 		vals = append(vals, p.GPU.Key, p.GPU.Name)
 	}
@@ -207,10 +211,16 @@ func (p *Plan) setupLines() []string {
 // commentBlock writes lines as shell/YAML/TOML comments. Lines carry data
 // (model names, instance types, regions), so each is made printable first:
 // a newline in a name cannot end the comment and start a command.
+//
+// YAML also ends a line at U+2028 and U+2029 (and U+0085, a control
+// character Printable already escapes), which are printable text
+// elsewhere, so they are escaped here too.
 func commentBlock(lines []string) string {
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString("# " + model.Printable(l) + "\n")
+		b.WriteString("# " + yamlLineBreaks.Replace(model.Printable(l)) + "\n")
 	}
 	return b.String()
 }
+
+var yamlLineBreaks = strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`)

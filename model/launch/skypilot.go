@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -18,24 +20,45 @@ const (
 )
 
 // SkyPilot returns a SkyPilot task YAML (docs.skypilot.co, "SkyPilot
-// YAML"): name, workdir ".", resources {cloud, region, instance_type,
-// accelerators "NAME:COUNT", use_spot, disk_size}, num_nodes, a setup that
-// installs the PyTorch wheel for the GPU (then requirements.txt, DeepSpeed
-// and its config for ZeRO), and a run that starts torchrun with SkyPilot's
-// node count, GPUs per node and node rank, and the head node's IP (the first
-// line of $SKYPILOT_NODE_IPS) as master address.
+// YAML"; fields checked against sky/utils/schemas.py get_task_schema and
+// get_resources_schema): name, workdir ".", resources, num_nodes, secrets,
+// file_mounts, setup and run.
+//
+// resources: cloud, region, instance_type as the provider spells it,
+// accelerators "NAME:COUNT" with SkyPilot's name for the instance,
+// network_tier best on several nodes where SkyPilot implements it (see
+// NetworkFor), use_spot, disk_size. With Plan.Candidates the offers go in
+// resources.ordered (the plan's first, then the candidates, cheapest
+// first), so SkyPilot fails over to the next when one has no capacity. On
+// spot, job_recovery asks the managed-jobs controller to relaunch a
+// preempted job (EAGER_NEXT_REGION when the candidates span regions, else
+// FAILOVER), and file_mounts mounts the checkpoint bucket at
+// CheckpointDir, where the script's --output_dir points.
+//
+// secrets declares HF_TOKEN with no value: SkyPilot requires it at launch
+// (sky launch --secret HF_TOKEN reads it from the local environment) and
+// keeps it out of the YAML. setup installs the PyTorch wheel for the GPU
+// (then requirements.txt, DeepSpeed and its config for ZeRO); run exports
+// HF_HOME (the Hugging Face cache, on the disk sized for the weights) and
+// starts torchrun with SkyPilot's node count, GPUs per node and node rank,
+// and the head node's IP (the first line of $SKYPILOT_NODE_IPS) as master
+// address.
 //
 // Values go into the YAML as scalars through the YAML encoder and into the
 // setup and run scripts quoted with mvdan.cc/sh's syntax.Quote.
 //
 // The error wraps ErrNoStack when the GPU has no supported PyTorch wheel and
-// Options.Wheel is empty, and ErrPlan when a value cannot be a shell word.
+// Options.Wheel is empty, and ErrPlan when SkyPilot would refuse the
+// instance type (SkyPilotRefuses) or a value cannot be a shell word.
 func (p *Plan) SkyPilot() ([]byte, error) {
 	if p.Wheel == "" {
 		return nil, fmt.Errorf("%w: %s, or name a PyTorch wheel variant to install", ErrNoStack, p.Stack.Reason)
 	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
+	}
+	if why := SkyPilotRefuses(p.Provider, p.InstanceType, p.Accelerator, p.GPUsPerInstance); why != "" {
+		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)
 	}
 	setup := []string{
 		"set -e",
@@ -51,31 +74,95 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	}
 	run := []string{
 		"set -e",
+		hfHomeExport,
 		fmt.Sprintf(`MASTER_ADDR=$(echo "%s" | head -n1)`, skyNodeIPs),
 		continued(p.torchrunWords(rendezvous{nnodes: skyNumNodes, nproc: nproc, nodeRank: skyNodeRank, master: "$MASTER_ADDR"}, p.ScriptArgs), "  "),
+	}
+	header := p.headerLines()
+	if p.Spot() {
+		header = append(header,
+			"spot: launch with `sky jobs launch --secret HF_TOKEN <this file>`; the managed job is relaunched after a preemption (job_recovery)",
+			"spot: checkpoints go to the bucket mounted at "+CheckpointDir+"; replace the bucket name "+p.Bucket+" with yours and resume from the last checkpoint in "+p.OutputDir)
+	} else {
+		header = append(header, "launch: sky launch -c "+p.Name+" --secret HF_TOKEN <this file>")
+	}
+	if len(p.Candidates) > 0 {
+		header = append(header, fmt.Sprintf("failover: %d equivalent offers follow the first in resources.ordered, cheapest first", len(p.Candidates)))
 	}
 	doc := mapping(
 		kv{"name", str(p.Name)},
 		kv{"workdir", str(".")},
-		kv{"resources", mapping(
-			kv{"cloud", str(p.Provider)},
-			kv{"region", str(p.Region)},
-			kv{"instance_type", str(p.InstanceType)},
-			kv{"accelerators", str(fmt.Sprintf("%s:%d", p.Accelerator, p.GPUsPerInstance))},
-			kv{"use_spot", boolean(p.Spot())},
-			kv{"disk_size", integer(p.DiskGB)},
-		)},
+		kv{"resources", p.skyResources()},
 		kv{"num_nodes", integer(p.Nodes)},
+		kv{"secrets", mapping(kv{"HF_TOKEN", null()})},
+		kv{"file_mounts", p.skyFileMounts()},
 		kv{"setup", str(strings.Join(setup, "\n") + "\n")},
 		kv{"run", str(strings.Join(run, "\n") + "\n")},
 	)
-	header := p.headerLines()
-	if p.Spot() {
-		header = append(header, "spot: launch with `sky jobs launch` so SkyPilot recovers preempted nodes, and checkpoint to a bucket")
-	} else {
-		header = append(header, "launch: sky launch -c "+p.Name+" <this file>")
-	}
 	return encodeYAML(header, doc)
+}
+
+// hfHomeExport points the Hugging Face cache at its default place
+// explicitly (huggingface_hub: $HF_HOME, default ~/.cache/huggingface), so
+// the file says where the weights land: on the root disk DiskGB sized.
+const hfHomeExport = `export HF_HOME="${HF_HOME:-$HOME/.cache/huggingface}"`
+
+// skyResources is the resources mapping: one offer inline, or the offers
+// in resources.ordered with the shared fields (use_spot, disk_size,
+// job_recovery) beside it.
+func (p *Plan) skyResources() *yaml.Node {
+	own := Candidate{Provider: p.Provider, Region: p.Region, InstanceType: p.InstanceType, Accelerator: p.Accelerator,
+		GPUsPerInstance: p.GPUsPerInstance, NetworkTier: p.Network.Tier}
+	offer := func(c Candidate) []kv {
+		pairs := []kv{
+			{"cloud", str(c.Provider)},
+			{"region", str(c.Region)},
+			{"instance_type", str(c.InstanceType)},
+			{"accelerators", str(fmt.Sprintf("%s:%d", c.Accelerator, c.GPUsPerInstance))},
+		}
+		if c.NetworkTier != "" {
+			pairs = append(pairs, kv{"network_tier", str(c.NetworkTier)})
+		}
+		return pairs
+	}
+	var pairs []kv
+	if len(p.Candidates) == 0 {
+		pairs = offer(own)
+	}
+	pairs = append(pairs, kv{"use_spot", boolean(p.Spot())}, kv{"disk_size", integer(p.DiskGB)})
+	if p.Spot() {
+		pairs = append(pairs, kv{"job_recovery", mapping(kv{"strategy", str(p.recoveryStrategy())})})
+	}
+	if len(p.Candidates) > 0 {
+		items := []*yaml.Node{mapping(offer(own)...)}
+		for _, c := range p.Candidates {
+			items = append(items, mapping(offer(c)...))
+		}
+		pairs = append(pairs, kv{"ordered", seq(items...)})
+	}
+	return mapping(pairs...)
+}
+
+// recoveryStrategy is SkyPilot's managed-job recovery strategy
+// (sky/jobs/recovery_strategy.py): EAGER_NEXT_REGION moves to the next
+// region right after a preemption, useful only when the candidates offer
+// another region; FAILOVER retries the same region first.
+func (p *Plan) recoveryStrategy() string {
+	for _, c := range p.Candidates {
+		if c.Region != p.Region {
+			return "EAGER_NEXT_REGION"
+		}
+	}
+	return "FAILOVER"
+}
+
+// skyFileMounts mounts the checkpoint bucket on spot (SkyPilot storage
+// schema: name, mode MOUNT), nil otherwise.
+func (p *Plan) skyFileMounts() *yaml.Node {
+	if !p.Spot() {
+		return nil
+	}
+	return mapping(kv{CheckpointDir, mapping(kv{"name", str(p.Bucket)}, kv{"mode", str("MOUNT")})})
 }
 
 func (p *Plan) wheelComment() string {

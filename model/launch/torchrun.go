@@ -10,7 +10,9 @@ import (
 // torchrun --standalone --nnodes=1 --nproc-per-node=N; across nodes
 // --nnodes, --nproc-per-node and the c10d rendezvous at $HEAD_IP:port with
 // the plan's name as --rdzv-id, so every node runs the same line and
-// torchrun assigns the ranks. For ZeRO the script first writes the DeepSpeed
+// torchrun assigns the ranks. It exports HF_HOME (the Hugging Face cache)
+// and, on EFA nodes, the libfabric variables NCCL needs (see Network);
+// HF_TOKEN comes from the caller's environment. For ZeRO the script first writes the DeepSpeed
 // config. Every value is quoted with mvdan.cc/sh's syntax.Quote; the error
 // wraps ErrPlan when one cannot be a shell word (see checkShellWords).
 func (p *Plan) Torchrun() ([]byte, error) {
@@ -30,9 +32,14 @@ func (p *Plan) Torchrun() ([]byte, error) {
 		rdzv.c10d = true
 		rdzv.master = "$HEAD_IP"
 	}
+	b.WriteString(commentBlock([]string{"gated models: export HF_TOKEN first (huggingface_hub reads it)"}))
 	b.WriteString("set -e\n")
 	if p.Nodes > 1 {
 		b.WriteString(`: "${HEAD_IP:?set HEAD_IP to the address of the rendezvous node}"` + "\n")
+	}
+	b.WriteString(hfHomeExport + "\n")
+	for _, e := range p.Network.env() {
+		b.WriteString("export " + e[0] + "=" + shellQuote(e[1]) + "\n")
 	}
 	if ds := p.DeepSpeedConfig(); ds != nil {
 		b.WriteString(heredoc(DeepSpeedFile, string(ds)))

@@ -94,7 +94,7 @@ func TestExportMultiNode(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"kind: PyTorchJob", "kind: ConfigMap", "--nnodes=2", "nvidia.com/gpu: 8"} {
+	for _, want := range []string{"kind: TrainJob", "kind: ConfigMap", "numNodes: 2", "nvidia.com/gpu: 8"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("k8s output lacks %q", want)
 		}

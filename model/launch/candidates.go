@@ -1,0 +1,71 @@
+package launch
+
+import "github.com/gpuplan/gpuplan/model"
+
+// Candidate is one more place SkyPilot may launch the same job: an
+// instance type in a region, with its accelerators.
+type Candidate struct {
+	Provider        string
+	Region          string
+	InstanceType    string // as the provider spells it
+	Accelerator     string // SkyPilot's name
+	GPUsPerInstance int
+	NetworkTier     string // "best" or ""
+	USDPerHour      float64
+}
+
+// maxCandidates bounds the failover list: enough to ride out a capacity
+// shortage, short enough to read.
+const maxCandidates = 5
+
+// candidatesFrom keeps the alternatives SkyPilot can run the plan's job on
+// unchanged: the same number of nodes, GPUs per node and GPUs used (so the
+// batch, the DeepSpeed config and torchrun's process count hold), the same
+// pricing, the same PyTorch wheel (the setup installs one), a cloud and
+// instance type SkyPilot accepts, and not the plan's own offer. Order is
+// kept (the ranking's, cheapest first); duplicates are dropped.
+func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
+	if len(alts) == 0 {
+		return nil
+	}
+	type key struct{ provider, region, typ string }
+	seen := map[key]bool{{p.Provider, p.Region, p.InstanceType}: true}
+	var out []Candidate
+	for _, o := range alts {
+		if len(out) == maxCandidates {
+			break
+		}
+		if o == nil || o.Instance == nil || o.GPU == nil || max(o.Instances, 1) != p.Nodes ||
+			o.Instance.GPUCount != p.GPUsPerInstance || o.GPUs != p.GPUs() || o.Pricing != p.Pricing ||
+			Advise(o.GPU).Wheel != p.Wheel || !skyPilotCloud(o.Instance.Provider) {
+			continue
+		}
+		typ := ProviderInstanceType(o.Instance.Provider, o.Instance.Type)
+		accel, _ := instanceAccelerator(o.Instance, o.GPU)
+		k := key{o.Instance.Provider, o.Region, typ}
+		if seen[k] || SkyPilotRefuses(o.Instance.Provider, typ, accel, o.Instance.GPUCount) != "" {
+			continue
+		}
+		seen[k] = true
+		out = append(out, Candidate{
+			Provider: o.Instance.Provider, Region: o.Region, InstanceType: typ, Accelerator: accel,
+			GPUsPerInstance: o.Instance.GPUCount, NetworkTier: NetworkFor(o.Instance.Provider, typ, p.Nodes).Tier,
+			USDPerHour: o.USDPerHour,
+		})
+	}
+	return out
+}
+
+// skyPilotClouds is constants.ALL_CLOUDS of SkyPilot's
+// sky/skylet/constants.py: the values resources.cloud accepts.
+var skyPilotClouds = []string{"aws", "azure", "gcp", "ibm", "lambda", "scp", "oci", "kubernetes", "runpod", "vast",
+	"vsphere", "cudo", "fluidstack", "paperspace", "do", "nebius", "ssh", "hyperbolic"}
+
+func skyPilotCloud(provider string) bool {
+	for _, c := range skyPilotClouds {
+		if c == provider {
+			return true
+		}
+	}
+	return false
+}

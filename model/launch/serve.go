@@ -1,0 +1,395 @@
+package launch
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Serving defaults.
+const (
+	// DefaultVLLMImage is vLLM's OpenAI-compatible server image (Docker Hub
+	// vllm/vllm-openai, vLLM docs "Using Docker"); pin a release tag with
+	// ServeOptions.Image for reproducible deployments.
+	DefaultVLLMImage = "vllm/vllm-openai:latest"
+	// VLLMPort is the port vllm serve listens on by default (vLLM docs,
+	// "OpenAI-Compatible Server": http://localhost:8000).
+	VLLMPort = 8000
+	// VLLMHealthPath answers 200 once the engine is up
+	// (vllm/entrypoints/openai/api_server.py, GET /health).
+	VLLMHealthPath = "/health"
+	// skyServeInitialDelay is SkyServe's default readiness_probe
+	// initial_delay_seconds (sky/serve/constants.py
+	// DEFAULT_INITIAL_DELAY_SECONDS): time to download and load the weights.
+	skyServeInitialDelay = 1200
+)
+
+// ServeOptions are the serving launch choices that model.ServePlan does not
+// hold. The zero value picks every default.
+type ServeOptions struct {
+	Name    string        // deployment name; "" is "gpuplan-serve-" + the model key
+	ModelID string        // Hugging Face repo id vLLM loads; "" from the catalog alias, else PlaceholderModelID
+	Region  string        // the offer's region (ServeOffer carries it only in its Name)
+	Pricing model.Pricing // the offer's pricing; "" is on-demand
+	Image   string        // vLLM image for docker and Kubernetes; "" is DefaultVLLMImage
+}
+
+// Serve is a serving deployment of vLLM: where it runs, how the model is
+// split, and the engine settings, from a model.ServePlan. NewServe builds
+// it; Render writes it in a Format.
+type Serve struct {
+	Name    string
+	Model   string // display name
+	ModelID string // Hugging Face repo id
+
+	Provider, InstanceType, CatalogType, Region string
+	Pricing                                     model.Pricing
+	Accelerator                                 string
+	GPUsPerInstance                             int
+	HostVCPUs                                   int
+	HostMemoryGiB                               float64
+	USDPerHour                                  float64 // the whole deployment
+
+	// TP × PP GPUs make one replica (one vLLM engine); ReplicasPerNode
+	// engines share a node through vLLM's --data-parallel-size; Replicas in
+	// all, on Nodes nodes.
+	TP, PP, ReplicasPerNode, Replicas, Nodes int
+
+	DiskGB int // root disk per node, GB: see ServeDiskGB
+
+	Serving model.Serving // with Defaults applied
+	Image   string
+}
+
+// NewServe builds the deployment for plan sp of model a. The error wraps
+// ErrPlan when the plan does not fit or a replica spans nodes (pipeline
+// parallelism across nodes needs a Ray cluster, which gpuplan does not
+// write).
+func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Serve, error) {
+	o := sp.Offer
+	if o.Instance == nil || o.GPU == nil || o.GPUsPerNode < 1 {
+		return nil, fmt.Errorf("%w: the serving offer has no instance or GPU", ErrPlan)
+	}
+	if !sp.Fits {
+		return nil, fmt.Errorf("%w: the model does not fit on %s: %s", ErrPlan, o.Instance.Type, strings.Join(sp.Reasons, "; "))
+	}
+	perReplica := sp.TP * sp.PP
+	if perReplica < 1 || perReplica > o.GPUsPerNode {
+		return nil, fmt.Errorf("%w: one replica needs %d GPUs (TP %d × PP %d), more than the %d of one %s; a replica across nodes needs a Ray cluster, which gpuplan does not write",
+			ErrPlan, perReplica, sp.TP, sp.PP, o.GPUsPerNode, o.Instance.Type)
+	}
+	accel, _ := instanceAccelerator(o.Instance, o.GPU)
+	s := &Serve{
+		Name: opt.Name, Model: modelName(a), ModelID: opt.ModelID,
+		Provider: o.Instance.Provider, InstanceType: ProviderInstanceType(o.Instance.Provider, o.Instance.Type),
+		CatalogType: o.Instance.Type, Region: opt.Region, Pricing: opt.Pricing,
+		Accelerator: accel, GPUsPerInstance: o.GPUsPerNode, HostVCPUs: o.Instance.VCPUs, HostMemoryGiB: o.Instance.MemoryGiB,
+		USDPerHour: sp.USDPerHour,
+		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
+		Serving: sp.Serving, Image: opt.Image,
+	}
+	s.ReplicasPerNode = min(s.Replicas, o.GPUsPerNode/perReplica)
+	s.DiskGB = ServeDiskGB(model.ServeWeightBytes(a, sp.Serving.WeightFormat))
+	if s.Name == "" {
+		s.Name = "gpuplan-serve-" + slug(a.Key, "custom")
+	}
+	s.Name = Name(s.Name)
+	if s.ModelID == "" {
+		s.ModelID = hfRepoID(a)
+	}
+	if s.Pricing == "" {
+		s.Pricing = model.OnDemand
+	}
+	if s.Image == "" {
+		s.Image = DefaultVLLMImage
+	}
+	return s, nil
+}
+
+// ServeDiskGB returns the root disk per serving node, in GB (10⁹ bytes),
+// with DiskSizeGB's rules: a base for the software (the vLLM image or
+// wheel, CUDA, caches) plus the checkpoint as downloaded into the Hugging
+// Face cache, plus 20%, rounded up to 50 GB and at least 100 GB.
+func ServeDiskGB(weightBytes float64) int {
+	total := (baseDiskGB*model.GB + weightBytes) * (1 + diskHeadroomPercent/100.0)
+	gb := int(math.Ceil(total/model.GB/diskRoundGB)) * diskRoundGB
+	return max(gb, minDiskGB)
+}
+
+// VLLMArgs returns the engine flags after the model, spelled as the vLLM
+// CLI's current flags (vllm/engine/arg_utils.py EngineArgs.add_cli_args):
+// --tensor-parallel-size, --pipeline-parallel-size, --data-parallel-size
+// (engines per node, when more than one), --max-model-len,
+// --gpu-memory-utilization, --kv-cache-dtype, --max-num-seqs,
+// --max-num-batched-tokens; --dtype bfloat16/float16 for 16-bit weights;
+// --quantization fp8 for fp8 weights (vLLM quantizes a 16-bit checkpoint
+// on load; an fp8 checkpoint declares the same method). AWQ, GPTQ and
+// int8 checkpoints carry their method in config.json's
+// quantization_config, which vLLM reads (and then picks its fastest
+// kernel, such as awq_marlin), so no --quantization is written for them.
+func (s *Serve) VLLMArgs() []string {
+	v := s.Serving
+	a := []string{
+		"--tensor-parallel-size", fmt.Sprint(s.TP),
+		"--pipeline-parallel-size", fmt.Sprint(s.PP),
+	}
+	if s.ReplicasPerNode > 1 {
+		a = append(a, "--data-parallel-size", fmt.Sprint(s.ReplicasPerNode))
+	}
+	a = append(a, "--max-model-len", fmt.Sprint(v.MaxModelLen),
+		"--gpu-memory-utilization", fmt.Sprint(v.GPUMemoryUtilization),
+		"--kv-cache-dtype", string(v.KVCacheDType))
+	switch v.WeightFormat {
+	case model.WeightBF16:
+		a = append(a, "--dtype", "bfloat16")
+	case model.WeightFP16:
+		a = append(a, "--dtype", "float16")
+	case model.WeightFP8:
+		a = append(a, "--quantization", "fp8")
+	}
+	return append(a, "--max-num-seqs", fmt.Sprint(v.MaxNumSeqs), "--max-num-batched-tokens", fmt.Sprint(v.MaxNumBatchedTokens))
+}
+
+// GPUsPerNode returns the GPUs one node's vLLM uses.
+func (s *Serve) GPUsPerNode() int { return s.TP * s.PP * s.ReplicasPerNode }
+
+// Render writes the deployment in format f: FormatTOML the [serve]
+// section, FormatTorchrun a shell script around vllm serve, FormatDocker
+// docker run of the vLLM image, FormatSkyPilot a SkyServe service YAML,
+// FormatK8s a Deployment and a Service.
+func (s *Serve) Render(f Format) ([]byte, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	switch f {
+	case FormatTOML:
+		return s.TOML()
+	case FormatTorchrun:
+		return s.Script(), nil
+	case FormatDocker:
+		return s.Docker(), nil
+	case FormatSkyPilot:
+		return s.SkyPilot()
+	case FormatK8s, FormatPyTorchJob:
+		return s.Kubernetes()
+	}
+	return nil, fmt.Errorf("format %q: want toml, skypilot, torchrun, docker or k8s", f)
+}
+
+// check refuses values that are not UTF-8 text or cannot be shell words.
+func (s *Serve) check() error {
+	p := &Plan{Name: s.Name, Model: s.Model, Provider: s.Provider, InstanceType: s.InstanceType, CatalogType: s.CatalogType,
+		Region: s.Region, Accelerator: s.Accelerator, Image: s.Image, Script: s.ModelID}
+	return p.checkShellWords()
+}
+
+// summary and headerLines mirror Plan's.
+func (s *Serve) headerLines() []string {
+	lines := []string{fmt.Sprintf("generated by gpuplan export: serve %s (%s) on %d × %s %s (%d × %s each), %s, %s, $%.2f/h; TP %d × PP %d, %d replicas",
+		s.Model, s.Serving.WeightFormat, s.Nodes, s.Provider, s.InstanceType, s.GPUsPerInstance, s.Accelerator, s.Region, s.Pricing,
+		s.USDPerHour, s.TP, s.PP, s.Replicas)}
+	if s.ModelID == PlaceholderModelID {
+		lines = append(lines, "note: replace the placeholder model id "+PlaceholderModelID)
+	}
+	switch s.Serving.WeightFormat {
+	case model.WeightAWQ, model.WeightGPTQ, model.WeightInt8:
+		lines = append(lines, fmt.Sprintf("note: %s weights: the model id must be a checkpoint quantized with %s; vLLM reads its quantization_config", s.Serving.WeightFormat, strings.ToUpper(string(s.Serving.WeightFormat))))
+	}
+	if s.ReplicasPerNode > 1 {
+		lines = append(lines, fmt.Sprintf("note: %d engines per node through --data-parallel-size, behind vLLM's own load balancing", s.ReplicasPerNode))
+	}
+	if s.Pricing == model.Spot {
+		lines = append(lines, "note: spot capacity can be reclaimed at short notice: keep replicas in several zones or an on-demand fallback")
+	}
+	return lines
+}
+
+func (s *Serve) words() []string {
+	w := []string{"vllm serve " + shellQuote(s.ModelID)}
+	return append(w, flagGroups(lits(s.VLLMArgs()))...)
+}
+
+// Script returns a POSIX shell script that runs vllm serve on one node
+// (install vLLM first: pip install vllm). Run it on each of Nodes nodes
+// behind a load balancer.
+func (s *Serve) Script() []byte {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	b.WriteString(commentBlock(append(s.headerLines(), "install vLLM (pip install vllm); gated models: export HF_TOKEN first",
+		fmt.Sprintf("serves the OpenAI API on port %d; readiness: GET %s", VLLMPort, VLLMHealthPath))))
+	b.WriteString("set -e\n" + hfHomeExport + "\n")
+	b.WriteString("exec " + continued(s.words(), "  ") + "\n")
+	return []byte(b.String())
+}
+
+// Docker returns a POSIX shell script around docker run of the vLLM image,
+// as vLLM's docs run it: all GPUs, the host's IPC namespace (tensor
+// parallel workers share memory), the host's Hugging Face cache, HF_TOKEN
+// from the environment, port 8000 published; the image's entrypoint is the
+// OpenAI server, which takes --model and the engine flags.
+func (s *Serve) Docker() []byte {
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	b.WriteString(commentBlock(append(s.headerLines(), "gated models: export HF_TOKEN first")))
+	b.WriteString("set -e\n")
+	words := []string{"docker run --gpus all --rm --ipc=host", fmt.Sprintf("-p %d:%d", VLLMPort, VLLMPort),
+		"-e HF_TOKEN -e HF_HOME=" + hfCacheDir, `-v "$HOME/.cache/huggingface":` + hfCacheDir,
+		shellQuote(s.Image), "--model " + shellQuote(s.ModelID)}
+	words = append(words, flagGroups(lits(s.VLLMArgs()))...)
+	b.WriteString(continued(words, "  ") + "\n")
+	return []byte(b.String())
+}
+
+// SkyPilot returns a SkyServe service YAML (SkyPilot docs, "Serving
+// Models"; get_service_schema): the task's resources with the port opened,
+// HF_TOKEN as a secret, a setup that installs vLLM, a run that starts vllm
+// serve, and service {readiness_probe {path /health,
+// initial_delay_seconds}, replicas}: one replica per node, each node's
+// vllm running its ReplicasPerNode engines.
+func (s *Serve) SkyPilot() ([]byte, error) {
+	if why := SkyPilotRefuses(s.Provider, s.InstanceType, s.Accelerator, s.GPUsPerInstance); why != "" {
+		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)
+	}
+	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
+	doc := mapping(
+		kv{"name", str(s.Name)},
+		kv{"resources", mapping(
+			kv{"cloud", str(s.Provider)},
+			kv{"region", str(s.Region)},
+			kv{"instance_type", str(s.InstanceType)},
+			kv{"accelerators", str(fmt.Sprintf("%s:%d", s.Accelerator, s.GPUsPerInstance))},
+			kv{"use_spot", boolean(s.Pricing == model.Spot)},
+			kv{"disk_size", integer(s.DiskGB)},
+			kv{"ports", integer(VLLMPort)},
+		)},
+		kv{"secrets", mapping(kv{"HF_TOKEN", null()})},
+		kv{"service", mapping(
+			kv{"readiness_probe", mapping(kv{"path", str(VLLMHealthPath)}, kv{"initial_delay_seconds", integer(skyServeInitialDelay)})},
+			kv{"replicas", integer(s.Nodes)},
+		)},
+		kv{"setup", str("set -e\npip install vllm\n")},
+		kv{"run", str(strings.Join(run, "\n") + "\n")},
+	)
+	return encodeYAML(append(s.headerLines(), "launch: sky serve up -n "+s.Name+" --secret HF_TOKEN <this file>"), doc)
+}
+
+// Kubernetes returns an apps/v1 Deployment of Replicas pods, each one vLLM
+// engine on TP × PP GPUs (GPU limits; CPU and memory requests of ¾ of that
+// share of the node; memory-backed /dev/shm, which tensor-parallel workers
+// use; a readiness probe on /health), and a ClusterIP Service on port 8000
+// in front of them. HF_TOKEN comes from the Secret hf-token, HF_HOME is an
+// emptyDir cache; the GPU toleration and instance-type node selector are
+// the training Job's.
+func (s *Serve) Kubernetes() ([]byte, error) {
+	p := &Plan{Name: s.Name, InstanceType: s.InstanceType, ProcsPerNode: s.TP * s.PP, GPUsPerInstance: s.GPUsPerInstance,
+		HostVCPUs: s.HostVCPUs, HostMemoryGiB: s.HostMemoryGiB}
+	labels := mapping(kv{"app.kubernetes.io/name", str(s.Name)}, kv{"app.kubernetes.io/managed-by", str("gpuplan")})
+	selector := mapping(kv{"app.kubernetes.io/name", str(s.Name)})
+	one := *s
+	one.ReplicasPerNode = 1 // one engine per pod; Kubernetes packs pods on nodes
+	args := append([]string{"--model", s.ModelID}, one.VLLMArgs()...)
+	mounts, volumes := p.volumes()
+	header := append(s.headerLines(), "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
+	if !ValidLabelValue(s.InstanceType) {
+		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value", s.InstanceType))
+	}
+	deploy := mapping(
+		kv{"apiVersion", str("apps/v1")},
+		kv{"kind", str("Deployment")},
+		kv{"metadata", mapping(kv{"name", str(s.Name)}, kv{"labels", labels})},
+		kv{"spec", mapping(
+			kv{"replicas", integer(s.Replicas)},
+			kv{"selector", mapping(kv{"matchLabels", selector})},
+			kv{"template", mapping(
+				kv{"metadata", mapping(kv{"labels", labels})},
+				kv{"spec", mapping(
+					kv{"nodeSelector", p.nodeSelector()},
+					kv{"tolerations", gpuTolerations()},
+					kv{"containers", seq(mapping(
+						kv{"name", str("vllm")},
+						kv{"image", str(s.Image)},
+						kv{"args", strs(args...)},
+						kv{"env", p.envVars()},
+						kv{"ports", seq(mapping(kv{"name", str("http")}, kv{"containerPort", integer(VLLMPort)}))},
+						kv{"resources", p.resources()},
+						kv{"readinessProbe", mapping(
+							kv{"httpGet", mapping(kv{"path", str(VLLMHealthPath)}, kv{"port", integer(VLLMPort)})},
+							kv{"initialDelaySeconds", integer(60)},
+							kv{"periodSeconds", integer(10)},
+						)},
+						kv{"volumeMounts", seq(mounts...)},
+					))},
+					kv{"volumes", seq(volumes...)},
+				)},
+			)},
+		)},
+	)
+	service := mapping(
+		kv{"apiVersion", str("v1")},
+		kv{"kind", str("Service")},
+		kv{"metadata", mapping(kv{"name", str(s.Name)}, kv{"labels", labels})},
+		kv{"spec", mapping(
+			kv{"selector", selector},
+			kv{"ports", seq(mapping(kv{"name", str("http")}, kv{"port", integer(VLLMPort)}, kv{"targetPort", integer(VLLMPort)}))},
+		)},
+	)
+	return encodeYAML(header, deploy, service)
+}
+
+// serveTOML is the [serve] section: where, how it is split, and the engine
+// settings, keys spelled like vLLM's flags in snake case.
+type serveTOML struct {
+	Serve struct {
+		Provider             string   `toml:"provider"`
+		InstanceType         string   `toml:"instance_type"`
+		Region               string   `toml:"region"`
+		Pricing              string   `toml:"pricing"`
+		USDPerHour           float64  `toml:"usd_per_hour"`
+		Accelerator          string   `toml:"accelerator"`
+		GPUsPerNode          int      `toml:"gpus_per_node"`
+		Nodes                int      `toml:"nodes"`
+		Replicas             int      `toml:"replicas"`
+		ReplicasPerNode      int      `toml:"replicas_per_node"`
+		TensorParallelSize   int      `toml:"tensor_parallel_size"`
+		PipelineParallelSize int      `toml:"pipeline_parallel_size"`
+		ModelID              string   `toml:"model_id"`
+		WeightFormat         string   `toml:"weight_format"`
+		KVCacheDType         string   `toml:"kv_cache_dtype"`
+		MaxModelLen          int      `toml:"max_model_len"`
+		GPUMemoryUtilization float64  `toml:"gpu_memory_utilization"`
+		MaxNumSeqs           int      `toml:"max_num_seqs"`
+		MaxNumBatchedTokens  int      `toml:"max_num_batched_tokens"`
+		Image                string   `toml:"image"`
+		Port                 int      `toml:"port"`
+		VLLMArgs             []string `toml:"vllm_args"`
+	} `toml:"serve"`
+}
+
+// TOML returns the [serve] section with a comment header that says what
+// the keys are: vLLM's engine flags in snake case, and the vllm serve
+// arguments they make.
+func (s *Serve) TOML() ([]byte, error) {
+	var d serveTOML
+	v := &d.Serve
+	v.Provider, v.InstanceType, v.Region, v.Pricing, v.USDPerHour = s.Provider, s.InstanceType, s.Region, string(s.Pricing), s.USDPerHour
+	v.Accelerator, v.GPUsPerNode, v.Nodes, v.Replicas, v.ReplicasPerNode = s.Accelerator, s.GPUsPerInstance, s.Nodes, s.Replicas, s.ReplicasPerNode
+	v.TensorParallelSize, v.PipelineParallelSize, v.ModelID = s.TP, s.PP, s.ModelID
+	v.WeightFormat, v.KVCacheDType, v.MaxModelLen = string(s.Serving.WeightFormat), string(s.Serving.KVCacheDType), s.Serving.MaxModelLen
+	v.GPUMemoryUtilization, v.MaxNumSeqs, v.MaxNumBatchedTokens = s.Serving.GPUMemoryUtilization, s.Serving.MaxNumSeqs, s.Serving.MaxNumBatchedTokens
+	v.Image, v.Port, v.VLLMArgs = s.Image, VLLMPort, s.VLLMArgs()
+	var buf bytes.Buffer
+	buf.WriteString(commentBlock(append(s.headerLines(),
+		"[serve]: tensor_parallel_size … max_num_batched_tokens are vLLM's engine flags in snake case;",
+		"vllm_args is what vllm serve <model_id> gets; replicas_per_node engines share a node (--data-parallel-size)")))
+	enc := toml.NewEncoder(&buf)
+	enc.Indent = ""
+	if err := enc.Encode(d); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,115 @@
+package launch
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// FuzzServeInjection puts one string into every text field of a serving
+// deployment and checks that the script and docker argv, the SkyPilot and
+// Kubernetes YAML and the TOML still carry exactly that string where
+// gpuplan put it (seeds: injectSeeds, run as ordinary tests).
+func FuzzServeInjection(f *testing.F) {
+	for i, s := range injectSeeds {
+		f.Add(s, uint8(i))
+	}
+	f.Fuzz(func(t *testing.T, s string, shape uint8) {
+		sv := &Serve{Name: "gpuplan-serve", Model: s, ModelID: s, Provider: s, InstanceType: s, CatalogType: s, Region: s,
+			Pricing: model.OnDemand, Accelerator: s, GPUsPerInstance: 8, HostVCPUs: 96, HostMemoryGiB: 768, USDPerHour: 10,
+			TP: 2, PP: 1, ReplicasPerNode: 1 + int(shape%4), Replicas: 4, Nodes: 1, DiskGB: 200, Image: s,
+			Serving: model.Serving{WeightFormat: model.WeightFormats[int(shape)%len(model.WeightFormats)], KVCacheDType: model.KVAuto,
+				MaxModelLen: 8192, GPUMemoryUtilization: 0.9, MaxNumSeqs: 256, MaxNumBatchedTokens: 2048}}
+		if shape&16 != 0 {
+			sv.Pricing = model.Spot
+		}
+		if s == "" {
+			return // NewServe never leaves the model id or image empty
+		}
+		if hasShellTrouble(s) || !utf8.ValidString(s) {
+			for _, fm := range []Format{FormatTorchrun, FormatDocker, FormatSkyPilot, FormatK8s, FormatTOML} {
+				if _, err := sv.Render(fm); !errors.Is(err, ErrPlan) {
+					t.Fatalf("%s rendered %q: err = %v", fm, s, err)
+				}
+			}
+			return
+		}
+		want := append([]string{"exec", "vllm", "serve", s}, sv.VLLMArgs()...)
+		script, err := sv.Render(FormatTorchrun)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds := parseScript(t, string(script), syntax.LangPOSIX)
+		if got := cmds[len(cmds)-1].argv; !reflect.DeepEqual(got, want) {
+			t.Fatalf("script argv %q, want %q\n%s", got, want, script)
+		}
+		docker, err := sv.Render(FormatDocker)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds = parseScript(t, string(docker), syntax.LangPOSIX)
+		got := cmds[len(cmds)-1].argv
+		if i := indexOf(got, "--model"); i < 1 || got[i-1] != s || !reflect.DeepEqual(got[i+1:], append([]string{s}, sv.VLLMArgs()...)) {
+			t.Fatalf("docker argv %q\n%s", got, docker)
+		}
+		sky, err := sv.Render(FormatSkyPilot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var task struct {
+			Name      string   `yaml:"name"`
+			Resources skyOffer `yaml:",inline"`
+			R         struct {
+				skyOffer `yaml:",inline"`
+				UseSpot  bool `yaml:"use_spot"`
+				DiskSize int  `yaml:"disk_size"`
+				Ports    int  `yaml:"ports"`
+			} `yaml:"resources"`
+			Secrets map[string]*string `yaml:"secrets"`
+			Service map[string]any     `yaml:"service"`
+			Setup   string             `yaml:"setup"`
+			Run     string             `yaml:"run"`
+		}
+		decodeStrict(t, sky, &task)
+		if r := task.R; r.Cloud != s || r.Region != s || r.InstanceType != s || r.Accelerators != s+":8" || r.Ports != 8000 {
+			t.Fatalf("SkyPilot resources changed: %+v\n%s", r, sky)
+		}
+		run := parseScript(t, task.Run, syntax.LangBash)
+		if got := run[len(run)-1].argv; !reflect.DeepEqual(got, want[1:]) {
+			t.Fatalf("SkyPilot run argv %q\n%s", got, task.Run)
+		}
+		k8s, err := sv.Render(FormatK8s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(k8s), "kind: Deployment") || !strings.Contains(string(k8s), "kind: Service") {
+			t.Fatalf("k8s:\n%s", k8s)
+		}
+		tm, err := sv.Render(FormatTOML)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Serve map[string]any `toml:"serve"`
+		}
+		if _, err := toml.Decode(string(tm), &doc); err != nil || doc.Serve["model_id"] != s || doc.Serve["instance_type"] != s || doc.Serve["image"] != s {
+			t.Fatalf("TOML: %v %v\n%s", err, doc.Serve, tm)
+		}
+	})
+}
+
+func indexOf(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
