@@ -121,3 +121,5 @@ func alternatives(w model.Workload, cat *model.Catalog, q model.Query, chosen *m
 	}
 	return out
 }
+
+func (k8sKindValue) choices() []string { return k8sKinds }
