@@ -299,18 +299,24 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // renderer returns a report renderer for w that drops colours when w is
-// not a terminal or NO_COLOR is set, and the width to lay out for.
+// not a terminal or NO_COLOR is set, and the width to lay out for. On a
+// pipe or file the tables are plain (full names, no rules) unless COLUMNS
+// asks for a terminal's layout at that width.
 func renderer(env *Env, w io.Writer) (*report.Renderer, int) {
 	r := report.ReportRenderer(w, env.Getenv)
 	width := 0 // a pipe or file: no limit
+	isTerm := false
 	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		isTerm = true
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
 			width = cols
 		}
 	}
-	if cols, err := strconv.Atoi(env.Getenv("COLUMNS")); err == nil && cols > 0 {
+	cols, err := strconv.Atoi(env.Getenv("COLUMNS"))
+	if err == nil && cols > 0 {
 		width = cols // the user's word wins
 	}
+	r.Plain = !isTerm && !(err == nil && cols > 0)
 	return r, width
 }
 

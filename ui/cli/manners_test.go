@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/gpuplan/gpuplan/data"
 )
 
 // TestHelpBooleans: every command's help shows booleans as gh does,
@@ -41,17 +44,17 @@ func TestHelpBooleans(t *testing.T) {
 func TestSuggestFlag(t *testing.T) {
 	names := []string{"model", "gpu", "gpus", "tp", "output", "json", "batch-size", "seq-len", "providers", "regions", "pricing"}
 	for _, tc := range []struct{ in, want string }{
-		{"output", "output"},    // exact name on a command that lacks it is not here; see below
-		{"outptu", "output"},    // transposition: distance 2 of 6
-		{"out", "output"},       // a prefix
-		{"outputs", "output"},   // the flag is the name's start
+		{"output", "output"},  // exact name on a command that lacks it is not here; see below
+		{"outptu", "output"},  // transposition: distance 2 of 6
+		{"out", "output"},     // a prefix
+		{"outputs", "output"}, // the flag is the name's start
 		{"provider", "providers"},
 		{"region", "regions"},
 		{"batch", "batch-size"},
 		{"gpuz", "gpu"},
 		{"tpp", "tp"},
-		{"verbose", ""},         // nothing near: no guess
-		{"ut", ""},              // "ut" occurs in "output" but is no prefix
+		{"verbose", ""}, // nothing near: no guess
+		{"ut", ""},      // "ut" occurs in "output" but is no prefix
 	} {
 		got := suggestFlag(tc.in, names)
 		if tc.in == "output" {
@@ -182,5 +185,52 @@ func TestCompletion(t *testing.T) {
 				t.Errorf("directive %v, want %v", d, tc.directive)
 			}
 		})
+	}
+}
+
+// TestPipedTables: on a pipe the tables print whole names and no rule, so
+// a name can be pasted back into --instance; COLUMNS asks for the
+// terminal's layout (rule, cut names) through a pipe.
+func TestPipedTables(t *testing.T) {
+	run := func(columns string, args ...string) string {
+		t.Helper()
+		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+		var out, errb bytes.Buffer
+		code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Version: "test", LoadCatalog: data.LoadWith,
+			Getenv: func(k string) string {
+				if k == "COLUMNS" {
+					return columns
+				}
+				return ""
+			}})
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	rec := []string{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "lambda", "--limit", "0"}
+	for _, args := range [][]string{rec, {"catalog", "instances"}, {"catalog", "gpus"}, {"catalog", "models"}} {
+		out := run("", args...)
+		if strings.Contains(out, "…") || strings.Contains(out, "─") {
+			t.Errorf("%v piped: cut names or box lines:\n%s", args, out)
+		}
+	}
+	// lambda's gh200 is offered in 17 regions: the region is whole.
+	if out := run("", rec...); !strings.Contains(out, "asia-northeast-1 +16") {
+		t.Errorf("piped region is not whole:\n%s", out)
+	}
+	if out := run("200", rec...); !strings.Contains(out, "─") || !strings.Contains(out, "asia-northea… +16") {
+		t.Errorf("COLUMNS=200: want the terminal layout:\n%s", out)
+	}
+	// Every piped instance name is one --instance takes.
+	out := run("", "catalog", "instances", "--provider", "azure")
+	for _, l := range strings.Split(out, "\n")[1:min(12, strings.Count(out, "\n"))] {
+		f := strings.Fields(l)
+		if len(f) < 2 || f[0] != "azure" {
+			continue
+		}
+		if code, _, errs := runCLI(t, "export", "--model", "bert-base", "--instance", "azure/"+f[1], "--format", "toml", "--pricing", "on-demand"); code == ExitUsage && strings.Contains(errs, "unknown") {
+			t.Errorf("piped name %q is not accepted by --instance: %s", f[1], errs)
+		}
 	}
 }
