@@ -46,7 +46,11 @@ func newExportCmd(env *Env, overlays *[]string) *cobra.Command {
 recommend does, in --region or else the cheapest region that prices it in the --pricing
 mode, and writes the files that launch it: a SkyPilot task YAML, a torchrun script, a
 docker run script with the NGC PyTorch image for the GPU, a Kubernetes Job (a Kubeflow
-PyTorchJob across nodes), or the [launch] section of gpuplan's TOML. The strategy carries
+Trainer TrainJob across nodes; --k8s-kind pytorchjob for the Training Operator's
+PyTorchJob), or gpuplan's TOML with its [launch] section. A SkyPilot file lists the
+next-best equivalent offers of the ranking as ordered failover candidates. With --config
+the file's answers (GPU count, nodes, pricing, region, picked instance) hold unless a
+flag overrides them. The strategy carries
 through: ZeRO gets a DeepSpeed config, FSDP the Trainer's --fsdp flag.
 
 Each file starts with the software the GPU needs (CUDA, driver, PyTorch wheel, bf16/fp8)
