@@ -12,6 +12,7 @@ import (
 
 func newCatalogCmd(env *Env, overlays *[]string) *cobra.Command {
 	var asJSON bool
+	var output string
 	var provider string
 	cmd := &cobra.Command{
 		Use:       "catalog gpus|instances|models",
@@ -62,6 +63,19 @@ SkyPilot vms.csv). Every row carries its source and as_of date.`,
 					return usage(fmt.Errorf("unknown provider %q; want one of %s", provider, strings.Join(names, ", ")))
 				}
 			}
+			if output, err = outputFormat(cmd, asJSON, output); err != nil {
+				return err
+			}
+			asJSON = output == outJSON
+			if output == outCSV {
+				switch args[0] {
+				case "gpus":
+					return report.WriteCatalogGPUsCSV(env.Stdout, cat)
+				case "instances":
+					return report.WriteCatalogInstancesCSV(env.Stdout, cat, provider)
+				}
+				return report.WriteCatalogModelsCSV(env.Stdout, cat)
+			}
 			r, _ := renderer(env, env.Stdout)
 			switch args[0] {
 			case "gpus":
@@ -83,6 +97,7 @@ SkyPilot vms.csv). Every row carries its source and as_of date.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	addOutputFlag(cmd, &output, outTable, outJSON, outCSV)
 	cmd.Flags().StringVar(&provider, "provider", "", "only this provider's instances (aws, gcp, azure, lambda, …)")
 	return cmd
 }

@@ -190,6 +190,8 @@ commands below from scripts (add --json for machine-readable output).`,
 	)
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newCompletionCmd(root))
+	registerCompletions(root, env, &overlays)
+	plainBools(root)
 	return root
 }
 
@@ -230,10 +232,19 @@ func newCompletionCmd(root *cobra.Command) *cobra.Command {
 func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		name, _, _ = strings.Cut(name, "=")
 		var names []string
-		cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-		if s := model.Closest(name, names, 1); len(s) > 0 {
-			return usage(fmt.Errorf("unknown flag --%s; did you mean --%s? (see %s --help)", name, s[0], cmd.CommandPath()))
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if !f.Hidden {
+				names = append(names, f.Name)
+			}
+		})
+		if s := suggestFlag(name, names); s != "" {
+			shown := "--" + s
+			if f := cmd.Flags().Lookup(s); f != nil && f.Shorthand != "" {
+				shown = "-" + f.Shorthand + "/" + shown // as help shows it: -o/--output
+			}
+			return usage(fmt.Errorf("unknown flag --%s; did you mean %s? (see %s --help)", name, shown, cmd.CommandPath()))
 		}
 		return usage(fmt.Errorf("unknown flag --%s (see %s --help)", name, cmd.CommandPath()))
 	}
@@ -288,18 +299,24 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // renderer returns a report renderer for w that drops colours when w is
-// not a terminal or NO_COLOR is set, and the width to lay out for.
+// not a terminal or NO_COLOR is set, and the width to lay out for. On a
+// pipe or file the tables are plain (full names, no rules) unless COLUMNS
+// asks for a terminal's layout at that width.
 func renderer(env *Env, w io.Writer) (*report.Renderer, int) {
 	r := report.ReportRenderer(w, env.Getenv)
 	width := 0 // a pipe or file: no limit
+	isTerm := false
 	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
+		isTerm = true
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols > 0 {
 			width = cols
 		}
 	}
-	if cols, err := strconv.Atoi(env.Getenv("COLUMNS")); err == nil && cols > 0 {
+	cols, err := strconv.Atoi(env.Getenv("COLUMNS"))
+	if err == nil && cols > 0 {
 		width = cols // the user's word wins
 	}
+	r.Plain = !isTerm && !(err == nil && cols > 0)
 	return r, width
 }
 

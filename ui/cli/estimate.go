@@ -13,6 +13,7 @@ import (
 func newEstimateCmd(env *Env, overlays *[]string) *cobra.Command {
 	var wf workloadFlags
 	var asJSON bool
+	var output string
 	var configPath string
 	cmd := &cobra.Command{
 		Use:   "estimate",
@@ -58,7 +59,10 @@ when it does not. Every formula is listed under Assumptions.`,
 				fit = &f
 			}
 			printWarnings(env.Stderr, warnings)
-			if asJSON {
+			if output, err = outputFormat(cmd, asJSON, output); err != nil {
+				return err
+			}
+			if output == outJSON {
 				return writeJSON(env.Stdout, report.NewEstimateJSON(&e, fit))
 			}
 			r, width := renderer(env, env.Stdout)
@@ -68,6 +72,7 @@ when it does not. Every formula is listed under Assumptions.`,
 	wf.register(cmd.Flags())
 	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML); flags override it; its picked GPU is the default --gpu")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the report")
+	addOutputFlag(cmd, &output, outTable, outJSON)
 	cmd.Flags().SortFlags = false
 	return cmd
 }

@@ -27,6 +27,9 @@ type exportFlags struct {
 	diskGB           int
 	image, wheel     string
 	config           string
+	// Launch options of model/launch.Options.
+	modelID, dataset, bucket string
+	k8sKind                  string
 }
 
 // queryFlags that make no sense when --instance names the instance.
@@ -43,7 +46,11 @@ func newExportCmd(env *Env, overlays *[]string) *cobra.Command {
 recommend does, in --region or else the cheapest region that prices it in the --pricing
 mode, and writes the files that launch it: a SkyPilot task YAML, a torchrun script, a
 docker run script with the NGC PyTorch image for the GPU, a Kubernetes Job (a Kubeflow
-PyTorchJob across nodes), or the [launch] section of gpuplan's TOML. The strategy carries
+Trainer TrainJob across nodes; --k8s-kind pytorchjob for the Training Operator's
+PyTorchJob), or gpuplan's TOML with its [launch] section. A SkyPilot file lists the
+next-best equivalent offers of the ranking as ordered failover candidates. With --config
+the file's answers (GPU count, nodes, pricing, region, picked instance) hold unless a
+flag overrides them. The strategy carries
 through: ZeRO gets a DeepSpeed config, FSDP the Trainer's --fsdp flag.
 
 Each file starts with the software the GPU needs (CUDA, driver, PyTorch wheel, bf16/fp8)
@@ -63,7 +70,7 @@ without --force; -o - (the default) writes to stdout.`,
 	fs := cmd.Flags()
 	fs.StringVar(&ef.instance, "instance", "", "PROVIDER/TYPE to launch on, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)")
 	fs.StringVar(&ef.region, "region", "", "region to launch in (default: the cheapest that prices the instance)")
-	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, launch.Formats}, "format", "toml, skypilot, torchrun, docker or k8s")
+	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, exportFormats}, "format", "toml, skypilot, torchrun, docker, k8s or pytorchjob")
 	fs.StringVarP(&ef.output, "output", "o", "-", "file to write; - writes to stdout")
 	fs.BoolVar(&ef.force, "force", false, "overwrite the output file if it exists")
 	fs.StringVar(&ef.name, "name", "", "job, task and cluster name (default gpuplan-MODEL)")
@@ -73,6 +80,7 @@ without --force; -o - (the default) writes to stdout.`,
 	fs.StringVar(&ef.image, "image", "", "container image for docker and k8s (default: the NGC PyTorch image for the GPU)")
 	fs.StringVar(&ef.wheel, "wheel", "", "PyTorch wheel variant SkyPilot installs, e.g. cu126 (default: the one for the GPU)")
 	fs.StringVar(&ef.config, "config", "", "start from an exported configuration: its workload, and its picked offer as --instance, --region and --pricing unless given")
+	registerLaunchFlags(fs, &ef)
 	wf.register(fs)
 	qf.register(fs)
 	for _, name := range exportIgnoredQueryFlags {
@@ -132,7 +140,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			return usage(fmt.Errorf("--gpu %s does not match %s/%s, which has %s; drop --gpu", wf.gpu, in.Provider, in.Type, in.GPU))
 		}
 	}
-	q, err := qf.query(fs, cat, !fs.Changed("gpus"), model.Query{})
+	w, q, err := exportQuery(fs, cat, &ff, in, w, qf)
 	if err != nil {
 		return err
 	}
@@ -153,7 +161,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	}
 	// More GPUs than one instance has means several nodes: allow them.
 	w.Defaults()
-	q.AllowMultiNode = q.AllowMultiNode || fs.Changed("gpus") && w.GPUs > in.GPUCount
+	q.AllowMultiNode = q.AllowMultiNode || !q.AutoGPUs && w.GPUs > in.GPUCount
 	rec, err := model.Recommend(w, &one, q)
 	if err != nil {
 		return usage(err)
@@ -171,7 +179,11 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			offer = &rec.Offers[i]
 		}
 	}
-	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel}
+	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel,
+		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind}
+	if ef.format == launch.FormatSkyPilot {
+		opt.Alternatives = alternatives(w, cat, q, offer)
+	}
 	if fs.Changed("script-args") {
 		words, err := shlex.Split(ef.scriptArgs)
 		if err != nil {
@@ -196,8 +208,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		if fs.Changed("hf-config") {
 			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.hfConfig
 		}
-		cfg.Search = model.SearchAnswers{Providers: []string{offer.Instance.Provider}, Regions: []string{offer.Region}, Pricing: offer.Pricing,
-			AllowMultiNode: offer.Instances > 1, AllowPrecisionFallback: q.AllowPrecisionFallback}
+		cfg.Search = exportSearch(offer, q)
 		head, herr := model.EncodeConfig(&cfg)
 		if herr != nil {
 			return fmt.Errorf("--format toml: %w", herr)

@@ -117,7 +117,7 @@ func TestExportErrors(t *testing.T) {
 		{"unknown region", append(small, "--instance", "aws/g5.2xlarge", "--region", "us-east-2"), `--region us-east-2: aws/g5.2xlarge is not offered there; did you mean "us-east-1"?`},
 		{"retired", append(small, "--instance", "aws/p3.old"), "was retired by the provider on 2024-01-01"},
 		{"recommend-only flag", append(small, "--instance", "aws/g5.2xlarge", "--providers", "gcp"), "--providers does not apply to export"},
-		{"bad format", append(small, "--instance", "aws/g5.2xlarge", "--format", "helm"), `--format "helm": want toml, skypilot, torchrun, docker or k8s`},
+		{"bad format", append(small, "--instance", "aws/g5.2xlarge", "--format", "helm"), `--format "helm": want toml, skypilot, torchrun, docker, k8s or pytorchjob`},
 		{"GPU without a stack", append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge", "--format", "skypilot"), "no supported software stack"},
 		{"--gpu that is not the instance's", append(small, "--instance", "aws/g5.2xlarge", "--gpu", "h100-sxm"), "--gpu h100-sxm does not match aws/g5.2xlarge"},
 		{"uneven GPUs", append(small, "--gpus", "9", "--instance", "aws/p5.48xlarge"), "9 GPUs do not split evenly over 2 nodes"},

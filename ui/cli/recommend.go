@@ -141,6 +141,7 @@ func newRecommendCmd(env *Env, overlays *[]string) *cobra.Command {
 	var wf workloadFlags
 	var qf queryFlags
 	var asJSON bool
+	var output string
 	var configPath string
 	qf.limit = 10
 	cmd := &cobra.Command{
@@ -190,7 +191,18 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 			if q.DeadlineHours > 0 && w.DatasetSamples == 0 && w.DatasetTokens == 0 {
 				warnings = append(warnings, "--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored")
 			}
-			if asJSON {
+			if output, err = outputFormat(cmd, asJSON, output); err != nil {
+				return err
+			}
+			if output == outCSV {
+				limit := qf.limit
+				if !cmd.Flags().Changed("limit") {
+					limit = 0
+				}
+				printWarnings(env.Stderr, warnings)
+				return report.WriteRecommendCSV(env.Stdout, &rec, limit)
+			}
+			if output == outJSON {
 				limit := qf.limit
 				if !cmd.Flags().Changed("limit") {
 					limit = 0
@@ -207,6 +219,7 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 	qf.register(cmd.Flags())
 	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML): the same ranking; flags override it")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
+	addOutputFlag(cmd, &output, outTable, outJSON, outCSV)
 	cmd.Flags().Lookup("gpu").Usage = "only offers with this GPU, e.g. a100-80gb (list: gpuplan catalog gpus)"
 	cmd.Flags().Lookup("gpus").Usage = "total GPUs (default: per instance type, the fewest whole instances that fit)"
 	cmd.Flags().SortFlags = false

@@ -133,3 +133,12 @@ func (t tokensValue) Set(s string) error {
 }
 
 func (tokensValue) Type() string { return "tokens" }
+
+// choices lists the valid values, for shell completion.
+func (e enumValue[T]) choices() []string {
+	s := make([]string, len(e.names))
+	for i, n := range e.names {
+		s[i] = string(n)
+	}
+	return s
+}

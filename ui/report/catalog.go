@@ -211,11 +211,11 @@ func plainTable(headers []string, rows [][]string, right map[int]bool) string {
 func WriteCatalogGPUs(out io.Writer, r *Renderer, c *model.Catalog) error {
 	rows := [][]string{}
 	for _, g := range c.GPUs {
-		rows = append(rows, []string{g.Key, Truncate(g.Name, 30), trimFloat(g.MemoryGiB), num(g.MemoryBandwidthGBps),
+		rows = append(rows, []string{g.Key, r.Cut(g.Name, 30), trimFloat(g.MemoryGiB), num(g.MemoryBandwidthGBps),
 			num(g.FP32TFLOPS), num(g.TF32TFLOPS), num(g.BF16TFLOPS), num(g.FP16TFLOPS), num(g.FP8TFLOPS), g.ComputeCapability})
 	}
-	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", plainTable([]string{"key", "name", "GiB", "GB/s", "fp32", "tf32", "bf16", "fp16", "fp8", "cc"}, rows,
-		map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true}),
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", r.plainRule(plainTable([]string{"key", "name", "GiB", "GB/s", "fp32", "tf32", "bf16", "fp16", "fp8", "cc"}, rows,
+		map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true})),
 		"TFLOPS are dense peaks from vendor datasheets (no sparsity); — = unsupported or unpublished. Catalog as of "+c.AsOf+".")
 	return err
 }
@@ -249,8 +249,8 @@ func WriteCatalogInstances(out io.Writer, r *Renderer, c *model.Catalog, provide
 		if in.Retired != "" {
 			name += " (retired)"
 		}
-		rows = append(rows, []string{in.Provider, Truncate(name, 34), fmt.Sprintf("%d×%s", in.GPUCount, in.GPU), fmt.Sprint(in.VCPUs),
-			trimFloat(in.MemoryGiB), od, Truncate(region, 18), sp, fmt.Sprint(len(in.Prices))})
+		rows = append(rows, []string{in.Provider, r.Cut(name, 34), fmt.Sprintf("%d×%s", in.GPUCount, in.GPU), fmt.Sprint(in.VCPUs),
+			trimFloat(in.MemoryGiB), od, r.Cut(region, 18), sp, fmt.Sprint(len(in.Prices))})
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		if rows[i][0] != rows[j][0] {
@@ -258,8 +258,8 @@ func WriteCatalogInstances(out io.Writer, r *Renderer, c *model.Catalog, provide
 		}
 		return rows[i][1] < rows[j][1]
 	})
-	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", plainTable([]string{"provider", "instance", "GPUs", "vCPUs", "RAM GiB", "on-demand $/h", "cheapest region", "spot $/h", "regions"}, rows,
-		map[int]bool{3: true, 4: true, 5: true, 7: true, 8: true}),
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", r.plainRule(plainTable([]string{"provider", "instance", "GPUs", "vCPUs", "RAM GiB", "on-demand $/h", "cheapest region", "spot $/h", "regions"}, rows,
+		map[int]bool{3: true, 4: true, 5: true, 7: true, 8: true})),
 		fmt.Sprintf("%d instance types; prices are the lowest on-demand and spot per hour for the whole instance (per region: --json). Catalog as of %s.", len(rows), c.AsOf))
 	return err
 }
@@ -278,8 +278,8 @@ func WriteCatalogModels(out io.Writer, r *Renderer, c *model.Catalog) error {
 		case a.ForwardGMACs > 0:
 			shape = fmt.Sprintf("%.4g GMACs at %d px", a.ForwardGMACs, a.ImageSize)
 		}
-		rows = append(rows, []string{a.Key, Truncate(a.Name, 28), string(a.Family), model.FormatCount(a.ParamCount()), shape})
+		rows = append(rows, []string{a.Key, r.Cut(a.Name, 28), string(a.Family), model.FormatCount(a.ParamCount()), shape})
 	}
-	_, err := fmt.Fprintf(r.Writer(out), "%s\n", plainTable([]string{"key", "name", "family", "params", "shape"}, rows, map[int]bool{3: true}))
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n", r.plainRule(plainTable([]string{"key", "name", "family", "params", "shape"}, rows, map[int]bool{3: true})))
 	return err
 }

@@ -261,7 +261,10 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		for i := range offers {
 			rows[i] = OfferRow(&offers[i])
 		}
-		fmt.Fprintf(&b, "%s\n", fitTable(OfferHeaders, rows, width))
+		if r.Plain {
+			plainOfferRows(rows, rec.Offers, limit)
+		}
+		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(OfferHeaders, rows, width)))
 		if n := len(rec.Offers); n > shown {
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more offers%s", n-shown, moreHint)))
 		}
@@ -278,7 +281,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 	if len(rec.Rejected) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render("Near misses (cheapest that do not fit)"))
 		for _, x := range rec.Rejected {
-			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, Truncate(x.Instance.Type, 26), USD(x.USDPerHour)+"/h", x.Reason)
+			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, r.Cut(x.Instance.Type, 26), USD(x.USDPerHour)+"/h", x.Reason)
 		}
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())

@@ -17,6 +17,10 @@ import (
 type Renderer struct {
 	Profile colorprofile.Profile
 	Dark    bool
+	// Plain is set when the output is not a terminal (a pipe or a file):
+	// tables cut no names and draw no lines, so a name printed can be
+	// pasted back into a flag (see Cut and plainRule).
+	Plain bool
 }
 
 // Writer wraps w so that what is written is downsampled to r's profile.

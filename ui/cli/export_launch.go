@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+)
+
+// exportFormats are the --format choices: launch.Formats plus the
+// Kubeflow Training Operator v1 PyTorchJob, which launch parses and renders
+// but keeps out of its default list.
+var exportFormats = append(slices.Clone(launch.Formats), launch.FormatPyTorchJob)
+
+// k8sKinds are the --k8s-kind choices, spelled as on the command line.
+var k8sKinds = []string{"trainjob", "pytorchjob"}
+
+// parseK8sKind maps --k8s-kind to launch.Options.Kubernetes.
+func parseK8sKind(s string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "trainjob":
+		return launch.KindTrainJob, nil
+	case "pytorchjob":
+		return launch.KindPyTorchJob, nil
+	}
+	return "", fmt.Errorf("want %s", joinOr(k8sKinds))
+}
+
+// k8sKindValue is --k8s-kind; it stores launch's kind name.
+type k8sKindValue struct{ v *string }
+
+func (k k8sKindValue) String() string {
+	if k.v == nil {
+		return ""
+	}
+	return strings.ToLower(*k.v)
+}
+
+func (k k8sKindValue) Set(s string) error {
+	kind, err := parseK8sKind(s)
+	if err == nil {
+		*k.v = kind
+	}
+	return err
+}
+
+func (k8sKindValue) Type() string { return "string" }
+
+// registerLaunchFlags adds the launch options that are neither workload
+// nor offer: what the script loads, where spot checkpoints go, and the
+// Kubernetes kind across nodes.
+func registerLaunchFlags(fs *pflag.FlagSet, ef *exportFlags) {
+	fs.StringVar(&ef.modelID, "model-id", "", "Hugging Face repo id the script loads (default: the catalog model's, else "+launch.PlaceholderModelID+")")
+	fs.StringVar(&ef.dataset, "dataset", "", "Hugging Face dataset id or path the script trains on (default "+launch.PlaceholderDataset+")")
+	fs.StringVar(&ef.bucket, "bucket", "", "object-store bucket for spot checkpoints (default "+launch.PlaceholderBucket+", to replace)")
+	fs.Var(k8sKindValue{&ef.k8sKind}, "k8s-kind", "Kubernetes kind across nodes: trainjob (Kubeflow Trainer v2) or pytorchjob (Training Operator v1) (default trainjob)")
+}
+
+// exportQuery is the search export prices the instance with: the --config
+// file's search (its pricing, budget, fallback) under the flags, and the
+// GPU count of the file's picked offer when the file leaves the count to
+// gpuplan and the instance is the picked one, so a 2-node file stays 2
+// nodes. It returns the workload with that count.
+func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.Instance, w model.Workload, qf *queryFlags) (model.Workload, model.Query, error) {
+	var base model.Query
+	autoGPUs := ff.autoGPUs(fs)
+	if ff.cfg != nil {
+		base = ff.cfg.Search.Query(false)
+		base.Providers, base.Regions = nil, nil // --instance and --region say where
+		if sel := ff.cfg.Selection; autoGPUs && sel != nil && sel.GPUs > 0 &&
+			sel.Provider == in.Provider && sel.InstanceType == in.Type {
+			w.GPUs, autoGPUs = sel.GPUs, false
+			if w.GPUs > 1 && (w.Strategy == "" || w.Strategy == model.Single) {
+				w.Strategy = model.DDP // as Defaults and the flags do for several GPUs
+			}
+		}
+	}
+	q, err := qf.query(fs, cat, autoGPUs, base)
+	if err != nil {
+		if ff.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
+			return w, q, usage(fmt.Errorf("%s: %w", ff.path, err))
+		}
+		return w, q, err
+	}
+	return w, q, nil
+}
+
+// exportSearch is the [search] table written with --format toml: the
+// search as the file and flags left it (budget, hours per month, deadline,
+// sort, fallback), narrowed to the exported offer's provider, region and
+// pricing, so the file reopens on that offer.
+func exportSearch(offer *model.Offer, q model.Query) model.SearchAnswers {
+	return model.SearchAnswers{Providers: []string{offer.Instance.Provider}, Regions: []string{offer.Region}, Pricing: offer.Pricing,
+		MaxPriceHour: q.MaxUSDPerHour, BudgetMonth: q.BudgetMonthUSD, HoursPerMonth: q.HoursPerMonth, DeadlineHours: q.DeadlineHours,
+		AllowMultiNode: q.AllowMultiNode || offer.Instances > 1, AllowPrecisionFallback: q.AllowPrecisionFallback, Sort: q.Sort}
+}
+
+// alternatives ranks every catalog offer for the same workload, GPU count
+// and pricing, and returns all but the chosen one, best first: SkyPilot's
+// ordered failover candidates (launch keeps the equivalent ones). Any
+// error leaves the file with the one offer.
+func alternatives(w model.Workload, cat *model.Catalog, q model.Query, chosen *model.Offer) []*model.Offer {
+	aq := model.Query{Pricing: chosen.Pricing, GPUs: []string{chosen.GPU.Key}, AllowMultiNode: chosen.Instances > 1,
+		AllowPrecisionFallback: q.AllowPrecisionFallback}
+	w.GPUs = chosen.GPUs
+	rec, err := model.Recommend(w, cat, aq)
+	if err != nil {
+		return nil
+	}
+	var out []*model.Offer
+	for i := range rec.Offers {
+		o := &rec.Offers[i]
+		if o.Instance.Provider == chosen.Instance.Provider && o.Instance.Type == chosen.Instance.Type && o.Region == chosen.Region {
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+func (k8sKindValue) choices() []string { return k8sKinds }

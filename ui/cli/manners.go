@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// plainBool hides the IsBoolFlag method of a boolean flag's value, so
+// pflag's help prints "--json" instead of "--json[=true|false]" (pflag
+// v1.1.0, flag.go FlagUsagesWrapped, the latest release: it appends
+// "[=true|false]" to every value whose IsBoolFlag is true). NoOptDefVal
+// stays "true", so --json and --json=false parse as before, and Type
+// stays "bool", so GetBool and cobra's completion treat it as a boolean.
+type plainBool struct{ pflag.Value }
+
+// plainBools rewraps every boolean flag of root and its subcommands,
+// including cobra's own help and version flags.
+func plainBools(root *cobra.Command) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.InitDefaultHelpFlag()
+		c.InitDefaultVersionFlag()
+		for _, fs := range []*pflag.FlagSet{c.Flags(), c.PersistentFlags()} {
+			fs.VisitAll(func(f *pflag.Flag) {
+				if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() && f.Value.Type() == "bool" {
+					f.Value = plainBool{f.Value}
+				}
+			})
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}
+
+// suggestFlag returns the flag of names closest to the unknown name, or
+// "". A flag that starts with the name or is its start (--out, --output)
+// wins; otherwise the edit distance must be at most a third of the name,
+// so --output never suggests --tp, which merely occurs inside it.
+func suggestFlag(name string, names []string) string {
+	name = strings.ToLower(name)
+	best, bestD := "", len(name)/3+1
+	if bestD < 2 {
+		bestD = 2 // one typo in a short flag: --gpu → --gpus
+	}
+	for _, n := range names {
+		d := levenshtein.ComputeDistance(name, n)
+		if len(name) >= 3 && len(n) >= 3 && (strings.HasPrefix(n, name) || strings.HasPrefix(name, n)) {
+			d = 0
+		}
+		if d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// Output formats of -o/--output on the report commands, as kubectl's.
+const (
+	outTable = "table"
+	outJSON  = "json"
+	outCSV   = "csv"
+)
+
+// outputValue is -o/--output: one of choices.
+type outputValue struct {
+	v       *string
+	choices []string
+}
+
+func (o outputValue) String() string { return *o.v }
+
+func (o outputValue) Set(s string) error {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if !slices.Contains(o.choices, s) {
+		return fmt.Errorf("want %s", joinOr(o.choices))
+	}
+	*o.v = s
+	return nil
+}
+
+func (outputValue) Type() string { return "format" }
+
+// addOutputFlag adds -o/--output with the given formats, table first, and
+// its completion.
+func addOutputFlag(cmd *cobra.Command, v *string, choices ...string) {
+	*v = outTable
+	cmd.Flags().VarP(outputValue{v, choices}, "output", "o", "output format: "+joinOr(choices)+" (--json is -o json)")
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(choices, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// outputFormat is the format asked for: --json is -o json; the two
+// disagreeing is a usage error.
+func outputFormat(cmd *cobra.Command, asJSON bool, o string) (string, error) {
+	if !asJSON {
+		return o, nil
+	}
+	if cmd.Flags().Changed("output") && o != outJSON {
+		return "", usage(fmt.Errorf("--json and -o %s disagree; give one", o))
+	}
+	return outJSON, nil
+}

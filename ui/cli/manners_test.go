@@ -1,0 +1,236 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuplan/gpuplan/data"
+)
+
+// TestHelpBooleans: every command's help shows booleans as gh does,
+// "--json", never pflag's "--json[=true|false]".
+func TestHelpBooleans(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"estimate", "--help"}, {"recommend", "--help"}, {"export", "--help"},
+		{"catalog", "--help"}, {"version", "--help"}, {"completion", "--help"}} {
+		code, out, errs := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		if strings.Contains(out, "[=true|false]") {
+			t.Errorf("%v prints [=true|false]:\n%s", args, out)
+		}
+		if !strings.Contains(out, "  -h, --help ") {
+			t.Errorf("%v: no plain -h, --help line:\n%s", args, out)
+		}
+	}
+	// The booleans still parse both ways.
+	for _, args := range [][]string{{"version", "--json"}, {"version", "--json=true"}} {
+		if code, out, errs := runCLI(t, args...); code != 0 || !strings.HasPrefix(out, "{") {
+			t.Errorf("%v: exit %d, out %q, err %s", args, code, out, errs)
+		}
+	}
+	if code, out, _ := runCLI(t, "version", "--json=false"); code != 0 || strings.HasPrefix(out, "{") {
+		t.Errorf("--json=false printed JSON: %q", out)
+	}
+}
+
+// TestSuggestFlag: the closest flag by name; issue 18's --output got --tp.
+func TestSuggestFlag(t *testing.T) {
+	names := []string{"model", "gpu", "gpus", "tp", "output", "json", "batch-size", "seq-len", "providers", "regions", "pricing"}
+	for _, tc := range []struct{ in, want string }{
+		{"output", "output"},  // exact name on a command that lacks it is not here; see below
+		{"outptu", "output"},  // transposition: distance 2 of 6
+		{"out", "output"},     // a prefix
+		{"outputs", "output"}, // the flag is the name's start
+		{"provider", "providers"},
+		{"region", "regions"},
+		{"batch", "batch-size"},
+		{"gpuz", "gpu"},
+		{"tpp", "tp"},
+		{"verbose", ""}, // nothing near: no guess
+		{"ut", ""},      // "ut" occurs in "output" but is no prefix
+	} {
+		got := suggestFlag(tc.in, names)
+		if tc.in == "output" {
+			got = suggestFlag(tc.in, slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == "output" }))
+			tc.want = "" // without --output, nothing: never --tp
+		}
+		if got != tc.want {
+			t.Errorf("suggestFlag(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	code, _, errs := runCLI(t, "recommend", "--model", "bert-large", "--outptu", "json")
+	if code != ExitUsage || !strings.Contains(errs, "did you mean -o/--output?") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+// TestOutputFlag: -o json is --json, -o csv prints one record per offer
+// or catalog row, and --json with -o csv is refused.
+func TestOutputFlag(t *testing.T) {
+	_, viaJSON, _ := runCLI(t, "estimate", "--model", "bert-large", "--json")
+	code, viaO, errs := runCLI(t, "estimate", "--model", "bert-large", "-o", "json")
+	if code != 0 || viaO != viaJSON {
+		t.Errorf("-o json differs from --json (exit %d, %s)", code, errs)
+	}
+	code, out, errs := runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "aws", "-o", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) < 2 || recs[0][0] != "provider" || recs[0][1] != "instance_type" {
+		t.Fatalf("bad CSV (%v):\n%s", err, out)
+	}
+	var rec struct {
+		Offers []json.RawMessage `json:"offers"`
+	}
+	_, js, _ := runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "aws", "--json")
+	if err := json.Unmarshal([]byte(js), &rec); err != nil || len(rec.Offers) != len(recs)-1 {
+		t.Errorf("CSV has %d offers, JSON %d (%v)", len(recs)-1, len(rec.Offers), err)
+	}
+	for _, r := range recs[1:] {
+		if r[0] != "aws" || strings.Contains(r[1], "…") {
+			t.Errorf("record %v: want a full aws instance name", r)
+		}
+	}
+	code, out, _ = runCLI(t, "catalog", "instances", "--provider", "gcp", "-o", "csv")
+	if code != 0 || !strings.HasPrefix(out, "provider,instance_type,region,") || !strings.Contains(out, "\ngcp,a3-megagpu-8g,") {
+		t.Errorf("catalog CSV: exit %d\n%.300s", code, out)
+	}
+	for _, args := range [][]string{{"catalog", "gpus", "--json", "-o", "csv"}, {"estimate", "--model", "bert-large", "-o", "csv"}, {"catalog", "gpus", "-o", "yaml"}} {
+		if code, _, errs := runCLI(t, args...); code != ExitUsage || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, want 2 with one line: %q", args, code, errs)
+		}
+	}
+}
+
+// complete runs cobra's __complete, as the bash, zsh and fish scripts do,
+// and returns the candidates (descriptions cut) and the directive.
+func complete(t *testing.T, args ...string) ([]string, cobra.ShellCompDirective) {
+	t.Helper()
+	code, out, errs := runCLI(t, append([]string{cobra.ShellCompRequestCmd}, args...)...)
+	if code != 0 {
+		t.Fatalf("__complete %v: exit %d: %s", args, code, errs)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	last := lines[len(lines)-1]
+	var d int
+	if !strings.HasPrefix(last, ":") || json.Unmarshal([]byte(last[1:]), &d) != nil {
+		t.Fatalf("__complete %v: no :directive line:\n%s", args, out)
+	}
+	var vals []string
+	for _, l := range lines[:len(lines)-1] {
+		v, _, _ := strings.Cut(l, "\t")
+		vals = append(vals, v)
+	}
+	return vals, cobra.ShellCompDirective(d)
+}
+
+// TestCompletion drives the __complete protocol that the generated bash,
+// zsh and fish scripts call, for every kind of value.
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish"} {
+		code, script, errs := runCLI(t, "completion", shell)
+		if code != 0 || !strings.Contains(script, "__complete") {
+			t.Errorf("completion %s: exit %d, script does not call __complete (%s)", shell, code, errs)
+		}
+	}
+	noFile := cobra.ShellCompDirectiveNoFileComp
+	for _, tc := range []struct {
+		name      string
+		args      []string
+		has, lack []string
+		directive cobra.ShellCompDirective
+	}{
+		{"--model keys", []string{"estimate", "--model", ""}, []string{"llama-3.1-8b", "bert-large"}, nil, noFile},
+		{"--gpu keys", []string{"recommend", "--gpu", ""}, []string{"h100-sxm", "a100-80gb"}, nil, noFile},
+		{"--instance providers first", []string{"export", "--instance", ""}, []string{"aws/", "gcp/"}, []string{"aws/p5.48xlarge"}, noFile | cobra.ShellCompDirectiveNoSpace},
+		{"--instance types", []string{"export", "--instance", "aws/p"}, []string{"aws/p5.48xlarge", "aws/p4de.24xlarge"}, []string{"gcp/a3-megagpu-8g"}, noFile},
+		{"--providers list", []string{"recommend", "--providers", "aws,"}, []string{"aws,gcp", "aws,lambda"}, []string{"aws,aws"}, noFile | cobra.ShellCompDirectiveNoSpace},
+		{"--regions of chosen providers", []string{"recommend", "--providers", "gcp", "--regions", ""}, []string{"us-central1"}, []string{"us-east-1"}, noFile | cobra.ShellCompDirectiveNoSpace},
+		{"--region of the instance", []string{"export", "--instance", "aws/p5.48xlarge", "--region", ""}, []string{"us-east-1"}, []string{"us-central1"}, noFile},
+		{"--format", []string{"export", "--format", ""}, []string{"toml", "skypilot", "torchrun", "docker", "k8s", "pytorchjob"}, nil, noFile},
+		{"--k8s-kind", []string{"export", "--k8s-kind", ""}, []string{"trainjob", "pytorchjob"}, nil, noFile},
+		{"--task", []string{"estimate", "--task", ""}, []string{"train", "finetune", "lora", "qlora", "inference"}, nil, noFile},
+		{"--precision", []string{"estimate", "--precision", ""}, []string{"amp-bf16", "fp8", "int4"}, nil, noFile},
+		{"--strategy", []string{"recommend", "--strategy", ""}, []string{"ddp", "fsdp", "zero3"}, nil, noFile},
+		{"--pricing", []string{"recommend", "--pricing", ""}, []string{"on-demand", "spot", "reserved-1y"}, nil, noFile},
+		{"--sort", []string{"recommend", "--sort", ""}, []string{"price", "job"}, nil, noFile},
+		{"-o on recommend", []string{"recommend", "-o", ""}, []string{"table", "json", "csv"}, nil, noFile},
+		{"--lora-targets", []string{"estimate", "--lora-targets", "q,"}, []string{"q,k", "q,down"}, []string{"q,q"}, noFile | cobra.ShellCompDirectiveNoSpace},
+		{"--batch-size is a number", []string{"estimate", "--batch-size", ""}, nil, nil, noFile},
+		{"--config is a TOML file", []string{"recommend", "--config", ""}, []string{"toml"}, nil, cobra.ShellCompDirectiveFilterFileExt},
+		{"catalog lists", []string{"catalog", ""}, []string{"gpus", "instances", "models"}, nil, noFile},
+		{"completion shells", []string{"completion", ""}, []string{"bash", "zsh", "fish"}, nil, noFile},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vals, d := complete(t, tc.args...)
+			for _, h := range tc.has {
+				if !slices.Contains(vals, h) {
+					t.Errorf("candidates lack %q: %v", h, vals)
+				}
+			}
+			for _, l := range tc.lack {
+				if slices.Contains(vals, l) {
+					t.Errorf("candidates have %q", l)
+				}
+			}
+			if d != tc.directive {
+				t.Errorf("directive %v, want %v", d, tc.directive)
+			}
+		})
+	}
+}
+
+// TestPipedTables: on a pipe the tables print whole names and no rule, so
+// a name can be pasted back into --instance; COLUMNS asks for the
+// terminal's layout (rule, cut names) through a pipe.
+func TestPipedTables(t *testing.T) {
+	run := func(columns string, args ...string) string {
+		t.Helper()
+		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+		var out, errb bytes.Buffer
+		code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Version: "test", LoadCatalog: data.LoadWith,
+			Getenv: func(k string) string {
+				if k == "COLUMNS" {
+					return columns
+				}
+				return ""
+			}})
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		return out.String()
+	}
+	rec := []string{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "lambda", "--limit", "0"}
+	for _, args := range [][]string{rec, {"catalog", "instances"}, {"catalog", "gpus"}, {"catalog", "models"}} {
+		out := run("", args...)
+		if strings.Contains(out, "…") || strings.Contains(out, "─") {
+			t.Errorf("%v piped: cut names or box lines:\n%s", args, out)
+		}
+	}
+	// lambda's gh200 is offered in 17 regions: the region is whole.
+	if out := run("", rec...); !strings.Contains(out, "asia-northeast-1 +16") {
+		t.Errorf("piped region is not whole:\n%s", out)
+	}
+	if out := run("200", rec...); !strings.Contains(out, "─") || !strings.Contains(out, "asia-northea… +16") {
+		t.Errorf("COLUMNS=200: want the terminal layout:\n%s", out)
+	}
+	// Every piped instance name is one --instance takes.
+	out := run("", "catalog", "instances", "--provider", "azure")
+	for _, l := range strings.Split(out, "\n")[1:min(12, strings.Count(out, "\n"))] {
+		f := strings.Fields(l)
+		if len(f) < 2 || f[0] != "azure" {
+			continue
+		}
+		if code, _, errs := runCLI(t, "export", "--model", "bert-base", "--instance", "azure/"+f[1], "--format", "toml", "--pricing", "on-demand"); code == ExitUsage && strings.Contains(errs, "unknown") {
+			t.Errorf("piped name %q is not accepted by --instance: %s", f[1], errs)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package report
+
+import (
+	"encoding/csv"
+	"io"
+	"strconv"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// CSV output (-o csv): one header row, then one record per row of the
+// matching JSON (RFC 4180 through encoding/csv), full names and plain
+// numbers so a spreadsheet or `cut` reads them. Unknown numbers are empty.
+
+func csvFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func csvPtr(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return csvFloat(*v)
+}
+
+func writeCSV(out io.Writer, header []string, rows [][]string) error {
+	w := csv.NewWriter(out)
+	if err := w.Write(header); err != nil {
+		return err
+	}
+	if err := w.WriteAll(rows); err != nil { // WriteAll flushes
+		return err
+	}
+	return w.Error()
+}
+
+// WriteRecommendCSV writes the ranked offers, best first; limit ≤ 0 writes all.
+func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) error {
+	header := []string{"provider", "instance_type", "region", "gpu", "gpus", "instances", "pricing",
+		"usd_per_hour", "usd_per_month", "job_hours", "job_usd", "headroom_pct"}
+	var rows [][]string
+	for i := range rec.Offers {
+		if limit > 0 && i == limit {
+			break
+		}
+		o := &rec.Offers[i]
+		job, cost := "", ""
+		if o.HasJob {
+			job, cost = csvFloat(o.JobHours), csvFloat(o.JobUSD)
+		}
+		rows = append(rows, []string{o.Instance.Provider, o.Instance.Type, o.Region, o.GPU.Key, strconv.Itoa(o.GPUs),
+			strconv.Itoa(max(o.Instances, 1)), string(o.Pricing), csvFloat(o.USDPerHour), csvFloat(o.MonthlyUSD), job, cost,
+			strconv.FormatFloat(o.HeadroomPct, 'f', 1, 64)})
+	}
+	return writeCSV(out, header, rows)
+}
+
+// WriteCatalogGPUsCSV writes one record per GPU.
+func WriteCatalogGPUsCSV(out io.Writer, c *model.Catalog) error {
+	var rows [][]string
+	for _, g := range NewGPURows(c) {
+		t := g.TFLOPS
+		rows = append(rows, []string{g.Key, g.Name, g.Vendor, g.Architecture, csvFloat(g.MemoryGiB), csvPtr(g.MemoryBandwidthGBps),
+			csvPtr(t.FP32), csvPtr(t.TF32), csvPtr(t.BF16), csvPtr(t.FP16), csvPtr(t.FP8), g.ComputeCapability, g.Source})
+	}
+	return writeCSV(out, []string{"key", "name", "vendor", "architecture", "memory_gib", "memory_bandwidth_gbps",
+		"fp32_tflops", "tf32_tflops", "bf16_tflops", "fp16_tflops", "fp8_tflops", "compute_capability", "source"}, rows)
+}
+
+// WriteCatalogInstancesCSV writes one record per instance type and region,
+// as the JSON does; provider "" writes every provider.
+func WriteCatalogInstancesCSV(out io.Writer, c *model.Catalog, provider string) error {
+	var rows [][]string
+	for _, r := range NewInstanceRows(c, provider) {
+		rows = append(rows, []string{r.Provider, r.InstanceType, r.Region, r.GPU, strconv.Itoa(r.GPUCount), strconv.Itoa(r.VCPUs),
+			csvFloat(r.MemoryGiB), csvPtr(r.OnDemandUSDPerHour), csvPtr(r.SpotUSDPerHour), r.Retired})
+	}
+	return writeCSV(out, []string{"provider", "instance_type", "region", "gpu", "gpu_count", "vcpus", "memory_gib",
+		"on_demand_usd_per_hour", "spot_usd_per_hour", "retired"}, rows)
+}
+
+// WriteCatalogModelsCSV writes one record per model.
+func WriteCatalogModelsCSV(out io.Writer, c *model.Catalog) error {
+	var rows [][]string
+	for _, m := range NewModelRows(c) {
+		rows = append(rows, []string{m.Key, m.Name, m.Family, strconv.FormatInt(m.Params, 10), strconv.FormatInt(m.ActiveParams, 10)})
+	}
+	return writeCSV(out, []string{"key", "name", "family", "params", "active_params"}, rows)
+}

@@ -1,0 +1,56 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Cut is Truncate on a terminal; on plain output (a pipe or a file) s is
+// kept whole, so `gpuplan recommend | grep` finds names that can be pasted
+// back into --instance.
+func (r *Renderer) Cut(s string, n int) string {
+	if r != nil && r.Plain {
+		return s
+	}
+	return Truncate(s, n)
+}
+
+// plainRule drops the header rule (a line of box-drawing "─") from a
+// rendered table on plain output.
+func (r *Renderer) plainRule(table string) string {
+	if r == nil || !r.Plain {
+		return table
+	}
+	lines := strings.Split(table, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if t := strings.TrimSpace(l); t != "" && strings.Trim(t, "─") == "" {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// plainOfferRows rewrites the instance and region cells of rows (built by
+// CollapseRegions and OfferRow from offers) with the full names: the type
+// whole, the region whole with its "+N" other regions.
+func plainOfferRows(rows [][]string, offers []model.Offer, limit int) {
+	row := 0
+	for i := 0; i < len(offers) && row < len(rows) && row < limit; i++ {
+		o := &offers[i]
+		same := 0
+		for i+1 < len(offers) && SameButRegion(&offers[i], &offers[i+1]) {
+			i++
+			same++
+		}
+		region := o.Region
+		if same > 0 {
+			region += fmt.Sprintf(" +%d", same)
+		}
+		rows[row][1], rows[row][2] = o.Instance.Type, region
+		row++
+	}
+}
