@@ -64,7 +64,9 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 			func(r *report.Renderer, cat *model.Catalog) error { return report.WriteCatalogGPUs(env.Stdout, r, cat) },
 			func(cat *model.Catalog) any { return report.NewGPURows(cat) }),
 		list("models", "List the model architectures",
-			func(r *report.Renderer, cat *model.Catalog) error { return report.WriteCatalogModels(env.Stdout, r, cat) },
+			func(r *report.Renderer, cat *model.Catalog) error {
+				return report.WriteCatalogModels(env.Stdout, r, cat)
+			},
 			func(cat *model.Catalog) any { return report.NewModelRows(cat) }),
 		newOffersCmd(env, overlays, "instances", "offers"),
 		newUpdateCmd(env),
