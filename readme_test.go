@@ -47,6 +47,7 @@ func TestREADMESamples(t *testing.T) {
 		want := strings.Join(lines[n+1:], "\n")
 		t.Run(strings.Join(args[1:min(len(args), 4)], " "), func(t *testing.T) {
 			t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+			t.Setenv("XDG_DATA_HOME", t.TempDir()) // no catalog update results
 			t.Setenv("NO_COLOR", "1")
 			var out, errb bytes.Buffer
 			if code := run(args[1:], strings.NewReader(""), &out, &errb); code != 0 {

@@ -118,8 +118,8 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 			if gi > 0 {
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintf(w, "%s: %d %s, %s–%s/h, %s–%s per GPU-hour\n", g.Key, len(g.Rows), marketPlural(len(g.Rows), "offer", "offers"),
-				USD(g.MinUSDPerHour), USD(g.MaxUSDPerHour), USD(g.MinUSDPerGPUHour), USD(g.MaxUSDPerGPUHour))
+			fmt.Fprintf(w, "%s: %d %s, %s/h, %s per GPU-hour\n", g.Key, len(g.Rows), marketPlural(len(g.Rows), "offer", "offers"),
+				usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
 			rows := make([][]string, 0, len(g.Rows))
 			for _, i := range g.Rows {
 				rows = append(rows, mark(&res.Rows[i]))
@@ -166,4 +166,12 @@ func marketPlural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// usdRange prints a group's price range, one price when min = max.
+func usdRange(lo, hi float64) string {
+	if USD(lo) == USD(hi) {
+		return USD(lo)
+	}
+	return USD(lo) + "–" + USD(hi)
 }
