@@ -245,3 +245,32 @@ func TestCatalogUpdate(t *testing.T) {
 		t.Errorf("--source ftp://x: exit %d (%s), want 2", code, errb.String())
 	}
 }
+
+// TestRecommendUSDCNY: recommend ranks a CNY row only with a rate, from
+// --usd-cny or the [search] usd_cny key, and says the rate it used.
+func TestRecommendUSDCNY(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "run.toml")
+	if err := os.WriteFile(cfg, []byte("schema_version = 1\n[workload]\nmodel = \"gpt2\"\ntask = \"finetune\"\n[search]\nproviders = [\"alibaba\"]\nusd_cny = 7.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"--catalog", "testdata/cny-overlay.toml", "recommend"}
+	tests := []struct {
+		args          []string
+		code          int
+		stdout, stder string
+	}{
+		{[]string{"--model", "gpt2", "--task", "finetune", "--providers", "alibaba,aws"}, 0, "", "1 CNY-priced instance type not ranked: needs --usd-cny RATE"},
+		{[]string{"--model", "gpt2", "--task", "finetune", "--providers", "alibaba", "--usd-cny", "7.1"}, 0, "CNY prices converted at 1 USD = 7.1 CNY.", ""},
+		{[]string{"--config", cfg}, 0, "CNY prices converted at 1 USD = 7.1 CNY.", ""},
+		{[]string{"--model", "gpt2", "--usd-cny", "0"}, 2, "", "--usd-cny 0: want how many CNY one USD buys"},
+	}
+	for _, tt := range tests {
+		code, out, errs := runArgs(t, append(base, tt.args...)...)
+		if code != tt.code || !strings.Contains(out, tt.stdout) || !strings.Contains(errs, tt.stder) {
+			t.Errorf("%v: exit %d\nstdout %s\nstderr %s\nwant exit %d, %q, %q", tt.args, code, out, errs, tt.code, tt.stdout, tt.stder)
+		}
+		if tt.stdout != "" && !strings.Contains(out, "alibaba   ecs.gn7i-c8g1.2xlarge  cn-hangzhou  1×a10  $10.00") {
+			t.Errorf("%v: the CNY row is not ranked at $10.00 (71 CNY ÷ 7.1):\n%s", tt.args, out)
+		}
+	}
+}
