@@ -64,8 +64,12 @@ func TestOffersFilters(t *testing.T) {
 		args []string
 		ok   func(gpu string, n int, vram, usd float64, region, arch, link string) bool
 	}{
-		{[]string{"offers", "H100:8"}, func(g string, n int, _, _ float64, _, _, _ string) bool { return strings.HasPrefix(g, "h100") && n == 8 }},
-		{[]string{"catalog", "instances", "A100-80GB:4+"}, func(g string, n int, v, _ float64, _, _, _ string) bool { return strings.HasPrefix(g, "a100") && v == 80 && n >= 4 }},
+		{[]string{"offers", "H100:8"}, func(g string, n int, _, _ float64, _, _, _ string) bool {
+			return strings.HasPrefix(g, "h100") && n == 8
+		}},
+		{[]string{"catalog", "instances", "A100-80GB:4+"}, func(g string, n int, v, _ float64, _, _, _ string) bool {
+			return strings.HasPrefix(g, "a100") && v == 80 && n >= 4
+		}},
 		{[]string{"offers", "--vram", "24GB..48GB", "--max-price", "1"}, func(_ string, _ int, v, u float64, _, _, _ string) bool { return v >= 24 && v <= 48 && u <= 1 }},
 		{[]string{"offers", "--regions", "europe-"}, func(_ string, _ int, _, _ float64, r, _, _ string) bool { return strings.HasPrefix(r, "europe-") }},
 		{[]string{"offers", "--arch", "arm64"}, func(_ string, _ int, _, _ float64, _, a, _ string) bool { return a == "arm64" }},
