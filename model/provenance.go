@@ -141,3 +141,18 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// Provenance returns the source and origin of the offer's price: the
+// region's overlay when one patched that price, else the instance's.
+func (o *Offer) Provenance() (source, origin string) {
+	for i := range o.Instance.Prices {
+		if rp := &o.Instance.Prices[i]; rp.Region == o.Region && rp.Source != "" {
+			return rp.Source, rp.Origin
+		}
+	}
+	return o.Instance.Source, o.Instance.Origin
+}
+
+// ArmHostWarning is the warning of an offer on an arm64 host (Grace,
+// Graviton): pip wheels and container images built for x86_64 do not run.
+const ArmHostWarning = "arm64 host: wheels and images must be arm64"
