@@ -358,6 +358,7 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
 	}
+	opts.PriceNote = priceNote(env, cat)
 	printWarnings(env.Stderr, warnings)
 	return env.RunTUI(cmd.Context(), cat, opts)
 }

@@ -234,3 +234,37 @@ func staleNote(env *Env, p model.Provenance) {
 		fmt.Fprintf(env.Stderr, "gpuplan: note: %s\n", s)
 	}
 }
+
+// priceNote is the configurator header's word on the prices besides the
+// catalog date: how many overlays and catalog update files changed them,
+// and, past model.StaleAfter, the command that refreshes them.
+func priceNote(env *Env, cat *model.Catalog) string {
+	p := catalogProvenance(env, cat)
+	var parts []string
+	updated, overlays := "", 0
+	for _, o := range p.Origins {
+		switch {
+		case o.Updated:
+			updated = max(updated, o.AsOf)
+		case o.Origin != "embedded":
+			overlays++
+		}
+	}
+	if updated != "" {
+		parts = append(parts, "updated "+updated)
+	}
+	if overlays > 0 {
+		parts = append(parts, fmt.Sprintf("+%d %s", overlays, map[bool]string{true: "overlay", false: "overlays"}[overlays == 1]))
+	}
+	now := time.Now
+	if env.Now != nil {
+		now = env.Now
+	}
+	if p.Stale(now()) {
+		parts = append(parts, "stale: gpuplan catalog update")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
