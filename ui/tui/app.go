@@ -748,7 +748,7 @@ func (m app) header() string {
 	}
 	right := m.st.Muted.Render("catalog " + m.cat.AsOf)
 	if m.opts.PriceNote != "" {
-		right = m.st.Muted.Render(printable("catalog "+m.cat.AsOf+" "+m.opts.PriceNote))
+		right = m.st.Muted.Render(printable("catalog " + m.cat.AsOf + " " + m.opts.PriceNote))
 	}
 	if m.panel.pending {
 		right = m.st.Muted.Render("updating… ") + right
