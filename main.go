@@ -3,12 +3,14 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
 	"runtime/debug"
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
+	"github.com/gpuplan/gpuplan/data/update"
 	"github.com/gpuplan/gpuplan/ui/cli"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -31,6 +33,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		LoadCatalog: data.LoadWith,
 		Readers:     hf.Readers(),
 		RunTUI:      tui.Run,
+		UpdateCatalog: func(ctx context.Context, o cli.CatalogUpdate) (string, error) {
+			var sources []string
+			if len(o.Sources) > 0 {
+				sources = o.Sources
+			}
+			var providers []string
+			if len(o.Providers) > 0 {
+				providers = o.Providers
+			}
+			// http.DefaultTransport honours HTTPS_PROXY; Run adds a timeout.
+			sum, err := update.Run(ctx, update.Options{Sources: sources, Providers: providers, Force: o.Force, Progress: o.Progress})
+			return sum.Text(), err
+		},
+		UpdateDir: data.UpdateDir,
 	})
 }
 

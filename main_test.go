@@ -62,7 +62,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"recommend", "--model", "gpt2", "--regions", "us-east-9"}, `did you mean "us-east-1"`},
 		{[]string{"catalog"}, "say which list"},
 		{[]string{"catalog", "modls"}, `did you mean "models"`},
-		{[]string{"catalog", "gpus", "--provider", "aws"}, "--provider applies to gpuplan catalog instances"},
+		{[]string{"catalog", "gpus", "--provider", "aws"}, "unknown flag --provider"},
 		{[]string{"estimte"}, "unknown command"},
 		{[]string{"--catalog", "/nonexistent/x.toml", "catalog", "gpus"}, "no such file"},
 		{[]string{}, "needs a terminal"},

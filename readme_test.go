@@ -64,6 +64,7 @@ func TestREADMESamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // no catalog update results
 	t.Setenv("NO_COLOR", "1")
 	t.Setenv("COLUMNS", "200")
 	blocks := strings.Split(string(b), "```")

@@ -160,6 +160,19 @@ type SearchAnswers struct {
 	// requested precision (Query.AllowPrecisionFallback).
 	AllowPrecisionFallback bool
 	Sort                   SortKey // "": job cost with a dataset, else price
+	// USDCNY is the exchange rate the user gives, 1 USD = USDCNY CNY, to
+	// rank CNY-priced overlay rows with USD offers; 0 means none, and CNY
+	// rows are not ranked (no rate is assumed or fetched).
+	USDCNY float64
+}
+
+// ExchangeRates returns the rates of Query.ExchangeRates (USD per unit)
+// from the rate the user gave; nil without one.
+func (s *SearchAnswers) ExchangeRates() map[string]float64 {
+	if s.USDCNY > 0 {
+		return map[string]float64{"CNY": 1 / s.USDCNY}
+	}
+	return nil
 }
 
 // Query returns the search as a Query for Recommend; autoGPUs comes from
@@ -167,7 +180,8 @@ type SearchAnswers struct {
 func (s *SearchAnswers) Query(autoGPUs bool) Query {
 	return Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), Pricing: s.Pricing,
 		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
-		BudgetMonthUSD: s.BudgetMonth, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort}
+		BudgetMonthUSD: s.BudgetMonth, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort,
+		ExchangeRates: s.ExchangeRates()}
 }
 
 // EstimateSummary is the estimate written for the reader: the per-GPU
@@ -379,6 +393,7 @@ func (c *Config) Validate() error {
 	}{
 		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10},
 		{"hours_per_month", s.HoursPerMonth, maxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
+		{"usd_cny", s.USDCNY, 1000},
 	} {
 		if err := checkFloat("search."+f.key, f.v, f.max); err != nil {
 			return err
@@ -686,6 +701,7 @@ type rawSearch struct {
 	AllowMultiNode tBool          `toml:"allow_multi_node"`
 	AllowFallback  tBool          `toml:"allow_precision_fallback"`
 	Sort           tEnum[SortKey] `toml:"sort"`
+	USDCNY         tFloat         `toml:"usd_cny"`
 }
 
 type rawEstimate struct {
@@ -829,7 +845,8 @@ func DecodeConfig(b []byte) (Config, error) {
 	if rs := raw.Search; rs != nil {
 		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
-			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort.v}
+			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort.v,
+			USDCNY: rs.USDCNY.v}
 		zeros = append(zeros, []struct {
 			key string
 			set bool
@@ -837,6 +854,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		}{
 			{"search.max_price_hour", rs.MaxPriceHour.set, rs.MaxPriceHour.v}, {"search.budget_month", rs.BudgetMonth.set, rs.BudgetMonth.v},
 			{"search.hours_per_month", rs.HoursPerMonth.set, rs.HoursPerMonth.v}, {"search.deadline_hours", rs.DeadlineHours.set, rs.DeadlineHours.v},
+			{"search.usd_cny", rs.USDCNY.set, rs.USDCNY.v},
 		}...)
 	}
 	if re := raw.Estimate; re != nil {

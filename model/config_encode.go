@@ -83,6 +83,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	e.kv("allow_multi_node", strconv.FormatBool(s.AllowMultiNode), "rent more than one instance")
 	e.kv("allow_precision_fallback", strconv.FormatBool(s.AllowPrecisionFallback), "accept GPUs that run a fallback of the precision")
 	e.str("sort", string(s.Sort), "price, monthly, job, time or headroom")
+	e.float("usd_cny", s.USDCNY, "1 USD = this many CNY, to rank CNY-priced rows; none is assumed")
 
 	if est := c.Estimate; est != nil {
 		e.table("estimate", "What gpuplan estimated on export; for reading only, recomputed on load.")

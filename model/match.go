@@ -569,6 +569,12 @@ func (o *Offer) Warnings() []string {
 	if slices.Contains(MarketplaceProviders, o.Instance.Provider) {
 		out = append(out, "marketplace offer: price and availability change by the hour")
 	}
+	if o.Instance.Arch() == string(ArchARM) {
+		out = append(out, ArmHostWarning)
+	}
+	if _, origin := o.Provenance(); origin != "" && origin != "embedded" {
+		out = append(out, "price from overlay "+origin)
+	}
 	return out
 }
 

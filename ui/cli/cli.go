@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/term"
@@ -41,6 +42,15 @@ type Env struct {
 	Readers model.Readers
 	// RunTUI opens the configurator; nil when the build has none.
 	RunTUI func(ctx context.Context, cat *model.Catalog, opts tui.Options) error
+
+	// UpdateCatalog runs gpuplan catalog update and returns its summary
+	// text; nil when the build cannot.
+	UpdateCatalog func(ctx context.Context, o CatalogUpdate) (string, error)
+	// UpdateDir is the directory catalog update writes to, to tell its
+	// overlays from hand-written ones; nil or an error means unknown.
+	UpdateDir func() (string, error)
+	// Now is the clock for the staleness of prices; nil is time.Now.
+	Now func() time.Time
 }
 
 // Exit codes.
@@ -187,6 +197,7 @@ commands below from scripts (add --json for machine-readable output).`,
 		newCatalogCmd(env, &overlays),
 		newExportCmd(env, &overlays),
 		newRecommendCmd(env, &overlays),
+		newOffersCmd(env, &overlays, "offers"),
 	)
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newCompletionCmd(root))
@@ -364,6 +375,7 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
 	}
+	opts.PriceNote = priceNote(env, cat)
 	printWarnings(env.Stderr, warnings)
 	return env.RunTUI(cmd.Context(), cat, opts)
 }

@@ -100,7 +100,7 @@ func TestOutputFlag(t *testing.T) {
 		}
 	}
 	code, out, _ = runCLI(t, "catalog", "instances", "--provider", "gcp", "-o", "csv")
-	if code != 0 || !strings.HasPrefix(out, "provider,instance_type,region,") || !strings.Contains(out, "\ngcp,a3-megagpu-8g,") {
+	if code != 0 || !strings.HasPrefix(out, "provider,instance_type,") || !strings.Contains(out, "\ngcp,a3-megagpu-8g,") {
 		t.Errorf("catalog CSV: exit %d\n%.300s", code, out)
 	}
 	for _, args := range [][]string{{"catalog", "gpus", "--json", "-o", "csv"}, {"estimate", "--model", "bert-large", "-o", "csv"}, {"catalog", "gpus", "-o", "yaml"}} {

@@ -24,6 +24,7 @@ type queryFlags struct {
 	precisionFallback  bool
 	limit              int
 	sort               model.SortKey
+	usdCNY             float64
 }
 
 func (f *queryFlags) register(fs *pflag.FlagSet) {
@@ -38,6 +39,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.precisionFallback, "allow-precision-fallback", false, "accept GPUs without the precision asked for, running the framework's fallback (bf16 → fp16, fp8 → bf16)")
 	fs.Var(intValue{&f.limit}, "limit", "show at most N offers; 0 shows all (--json: all unless given)")
 	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price)")
+	fs.Var(floatValue{&f.usdCNY}, "usd-cny", "rank CNY-priced overlay rows at 1 USD = RATE CNY (none is assumed)")
 }
 
 // query returns the search over base (from --config; zero for none):
@@ -75,6 +77,13 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	}
 	if changed("sort") {
 		q.Sort = f.sort
+	}
+	if changed("usd-cny") {
+		rates, err := usdCNYRates(f.usdCNY)
+		if err != nil || rates == nil {
+			return q, usage(fmt.Errorf("--usd-cny %v: want how many CNY one USD buys, e.g. 7.1", f.usdCNY))
+		}
+		q.ExchangeRates = rates
 	}
 	for name, v := range map[string]float64{"max-price-hour": f.maxPrice, "budget-month": f.budget, "deadline-hours": f.deadline} {
 		if fs.Changed(name) && !(v > 0) {
@@ -210,9 +219,19 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 				printWarnings(env.Stderr, warnings)
 				return writeJSON(env.Stdout, report.NewRecommendJSON(&rec, &base, limit))
 			}
+			if n := len(report.NeedsRate(cat, q.Providers, q.ExchangeRates)); n > 0 {
+				warnings = append(warnings, fmt.Sprintf("%d CNY-priced instance %s not ranked: needs --usd-cny RATE (1 USD = RATE CNY)", n, map[bool]string{true: "type", false: "types"}[n == 1]))
+			}
 			printWarnings(env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
-			return report.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width)
+			if err := report.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width); err != nil {
+				return err
+			}
+			if rate := q.ExchangeRates["CNY"]; rate > 0 {
+				_, err := fmt.Fprintf(env.Stdout, "CNY prices converted at 1 USD = %.4g CNY.\n", 1/rate)
+				return err
+			}
+			return nil
 		},
 	}
 	wf.register(cmd.Flags())

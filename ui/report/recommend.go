@@ -46,6 +46,9 @@ type OfferJSON struct {
 	Warnings        []string `json:"warnings"`
 	Source          string   `json:"source"`
 	AsOf            string   `json:"as_of"`
+	// Origin is where the price came from: "embedded" or an overlay path
+	// (catalog update's or the user's).
+	Origin string `json:"origin"`
 }
 
 // RejectionJSON is one near miss.
@@ -72,6 +75,7 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 		Pricing: string(o.Pricing), PricePerHourUSD: Round(o.USDPerHour, 4), MonthlyCostUSD: Round(o.MonthlyUSD, 2),
 		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.Instance.AsOf,
 	}
+	j.Source, j.Origin = o.Provenance() // an overlay's region price names the overlay
 	if o.HasJob {
 		j.JobHours, j.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
 	}

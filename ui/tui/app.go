@@ -747,6 +747,9 @@ func (m app) header() string {
 		left += m.st.Muted.Render(printable(" · offer " + m.detail.offer.Instance.Provider + " " + m.detail.offer.Instance.Type))
 	}
 	right := m.st.Muted.Render("catalog " + m.cat.AsOf)
+	if m.opts.PriceNote != "" {
+		right = m.st.Muted.Render(printable("catalog " + m.cat.AsOf + " " + m.opts.PriceNote))
+	}
 	if m.panel.pending {
 		right = m.st.Muted.Render("updating… ") + right
 	}

@@ -389,7 +389,11 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 		}
 	}
 	add("")
-	src := "source: " + in.Source
+	source, origin := o.Provenance()
+	src := "source: " + source
+	if origin != "" && origin != "embedded" {
+		src += " (overlay " + origin + ")"
+	}
 	if in.AsOf != "" {
 		src += ", as of " + in.AsOf
 	}

@@ -29,4 +29,9 @@ type Options struct {
 	Err io.Writer
 	// Getenv reads the environment (NO_COLOR); nil means os.Getenv.
 	Getenv func(string) string
+
+	// PriceNote is what the header says about the prices besides the
+	// catalog date (model.Provenance: "+2 overlays", "prices 120 days old:
+	// gpuplan catalog update"); "" says nothing more.
+	PriceNote string
 }

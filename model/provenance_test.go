@@ -1,0 +1,86 @@
+package model
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestCatalogProvenance(t *testing.T) {
+	c := &Catalog{Instances: []Instance{
+		{Provider: "aws", Type: "a", Origin: "embedded", AsOf: "2026-11-30",
+			Prices: []RegionPrice{{Region: "us-east-1"}, {Region: "us-west-2", Origin: "/home/u/.config/gpuplan/catalog.d/neg.toml"}}},
+		{Provider: "aws", Type: "b", Origin: "embedded", AsOf: "2026-10-01"},
+		{Provider: "lambda", Type: "c", Origin: "/data/gpuplan/catalog.d/skypilot-lambda.toml", AsOf: "2026-12-01"},
+		{Provider: "lambda", Type: "d", Origin: "/data/gpuplan/catalog.d/skypilot-lambda.toml", AsOf: "2026-12-01"},
+	}}
+	p := CatalogProvenance(c, "/data/gpuplan/catalog.d")
+	want := []PriceOrigin{
+		{Origin: "embedded", AsOf: "2026-11-30", Types: 2},
+		{Origin: "/data/gpuplan/catalog.d/skypilot-lambda.toml", Updated: true, AsOf: "2026-12-01", Types: 2},
+		{Origin: "/home/u/.config/gpuplan/catalog.d/neg.toml", AsOf: "2026-11-30", Types: 1},
+	}
+	if len(p.Origins) != len(want) {
+		t.Fatalf("origins %+v, want %+v", p.Origins, want)
+	}
+	for i := range want {
+		if p.Origins[i] != want[i] {
+			t.Errorf("origin %d = %+v, want %+v", i, p.Origins[i], want[i])
+		}
+	}
+	if got := p.PricesAsOf(); got != "2026-12-01" {
+		t.Errorf("PricesAsOf = %s, want the update's 2026-12-01", got)
+	}
+	if got, want := p.Line(), "prices: embedded as of 2026-11-30; updated 2026-12-01 by catalog update (1 file); overlay /home/u/.config/gpuplan/catalog.d/neg.toml (1 type)"; got != want {
+		t.Errorf("Line =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestProvenanceStale(t *testing.T) {
+	p := Provenance{Origins: []PriceOrigin{{Origin: "embedded", AsOf: "2026-11-30"}}}
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	tests := []struct {
+		now  string
+		note string
+	}{
+		{"2026-12-01", ""},
+		{"2027-02-28", ""}, // 90 days: not past
+		{"2027-03-01", "prices are 91 days old (as of 2026-11-30); refresh them with gpuplan catalog update"},
+	}
+	for _, tt := range tests {
+		if got := p.StaleNote(day(tt.now)); got != tt.note {
+			t.Errorf("at %s: %q, want %q", tt.now, got, tt.note)
+		}
+	}
+	// A hand-written overlay's date does not make old list prices fresh.
+	p.Origins = append(p.Origins, PriceOrigin{Origin: "/x.toml", AsOf: "2027-03-01"})
+	if !p.Stale(day("2027-03-01")) {
+		t.Error("an overlay's date hid stale list prices")
+	}
+}
+
+func TestOfferProvenanceAndArm(t *testing.T) {
+	in := &Instance{Provider: "lambda", Type: "gpu_1x_gh200", Source: "embedded src", Origin: "embedded", CPUArch: "arm64",
+		Prices: []RegionPrice{{Region: "us-east-1"}, {Region: "us-east-3", Source: "negotiated", Origin: "/c/neg.toml"}}}
+	tests := []struct {
+		region, source, origin string
+		overlayWarn            bool
+	}{
+		{"us-east-1", "embedded src", "embedded", false},
+		{"us-east-3", "negotiated", "/c/neg.toml", true},
+	}
+	for _, tt := range tests {
+		o := &Offer{Instance: in, GPU: &GPU{Name: "GH200"}, Region: tt.region, Estimate: &Estimate{}}
+		s, orig := o.Provenance()
+		if s != tt.source || orig != tt.origin {
+			t.Errorf("%s: Provenance = %q, %q; want %q, %q", tt.region, s, orig, tt.source, tt.origin)
+		}
+		w := o.Warnings()
+		if !slices.Contains(w, ArmHostWarning) {
+			t.Errorf("%s: warnings %q lack the arm64 note", tt.region, w)
+		}
+		if got := slices.Contains(w, "price from overlay /c/neg.toml"); got != tt.overlayWarn {
+			t.Errorf("%s: overlay warning %v, want %v (%q)", tt.region, got, tt.overlayWarn, w)
+		}
+	}
+}

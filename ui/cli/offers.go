@@ -1,0 +1,280 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// marketPricing are the modes --pricing takes on the market: the pricing
+// modes of recommend plus the availability modes with a public price.
+var marketPricing = []model.Pricing{model.OnDemand, model.Spot, model.Reserved1y, model.Reserved3y, model.FlexStart, model.CapacityBlock}
+
+func parseMarketPricing(s string) (model.Pricing, error) {
+	t := model.Pricing(strings.ToLower(strings.TrimSpace(s)))
+	if t == model.FlexStart || t == model.CapacityBlock || t == "dws" {
+		if t == "dws" {
+			t = model.FlexStart
+		}
+		return t, nil
+	}
+	p, err := model.ParsePricing(s)
+	if err != nil {
+		var names []string
+		for _, m := range marketPricing {
+			names = append(names, string(m))
+		}
+		return "", fmt.Errorf("--pricing %q: want %s", s, model.OrList(names))
+	}
+	return p, nil
+}
+
+// usdCNYRates turns --usd-cny RATE (1 USD = RATE CNY) into the
+// ExchangeRates of a query (USD per unit of the currency); nil for 0.
+func usdCNYRates(rate float64) (map[string]float64, error) {
+	if rate == 0 {
+		return nil, nil
+	}
+	if math.IsNaN(rate) || math.IsInf(rate, 0) || rate <= 0 || rate > 1000 {
+		return nil, fmt.Errorf("--usd-cny %g: want how many CNY one USD buys, e.g. 7.1", rate)
+	}
+	return map[string]float64{"CNY": 1 / rate}, nil
+}
+
+// marketFlags are the flags of gpuplan offers.
+type marketFlags struct {
+	vram, pricing, maxPrice, arch, interconnect, sort, groupBy, format, output string
+	regions, providers                                                 []string
+	provider                                                           string // the old --provider, kept for scripts
+	nvlink, infiniband, efa, allRegions, all, asJSON                   bool
+	usdCNY                                                             float64
+}
+
+// query builds the market query from args (GPU specs) and the flags.
+func (f *marketFlags) query(cat *model.Catalog, args []string) (model.MarketQuery, error) {
+	var q model.MarketQuery
+	for _, a := range args {
+		for _, s := range strings.Split(a, ",") {
+			spec, err := model.ParseGPUSpec(s, cat)
+			if err != nil {
+				return q, err
+			}
+			q.GPUs = append(q.GPUs, spec)
+		}
+	}
+	var err error
+	if f.vram != "" {
+		if q.VRAMGiB, err = model.ParseVRAMRange(f.vram); err != nil {
+			return q, err
+		}
+	}
+	for _, r := range f.regions {
+		if r = strings.TrimSpace(r); r != "" {
+			q.Regions = append(q.Regions, r)
+		}
+	}
+	if f.provider != "" {
+		f.providers = append(f.providers, f.provider)
+	}
+	for _, p := range f.providers {
+		if p = strings.ToLower(strings.TrimSpace(p)); p != "" {
+			q.Providers = append(q.Providers, p)
+		}
+	}
+	if f.pricing != "" {
+		if q.Pricing, err = parseMarketPricing(f.pricing); err != nil {
+			return q, err
+		}
+	}
+	if f.maxPrice != "" {
+		if q.MaxUSDPerHour, err = model.ParseMaxPrice(f.maxPrice); err != nil {
+			return q, err
+		}
+	}
+	if f.arch != "" {
+		if q.Arch, err = model.ParseArch(f.arch); err != nil {
+			return q, err
+		}
+	}
+	if f.interconnect != "" {
+		if q.Interconnect, err = model.ParseInterconnect(f.interconnect); err != nil {
+			return q, err
+		}
+	}
+	if f.nvlink {
+		if q.Interconnect != "" && q.Interconnect != model.LinkNVLink {
+			return q, fmt.Errorf("--nvlink and --interconnect %s: give one", f.interconnect)
+		}
+		q.Interconnect = model.LinkNVLink
+	}
+	q.InfiniBand = f.infiniband || f.efa
+	if f.sort != "" {
+		if q.Sort, err = model.ParseMarketSort(f.sort); err != nil {
+			return q, err
+		}
+	}
+	if f.groupBy != "" {
+		if q.GroupBy, err = model.ParseMarketGroupBy(f.groupBy); err != nil {
+			return q, err
+		}
+	}
+	q.AllRegions, q.Retired = f.allRegions, f.all
+	if q.ExchangeRates, err = usdCNYRates(f.usdCNY); err != nil {
+		return q, err
+	}
+	return q, nil
+}
+
+// newOffersCmd is gpuplan offers, also gpuplan catalog instances: the
+// market without a workload, like sky show-gpus and dstack offer.
+func newOffersCmd(env *Env, overlays *[]string, use string, aliases ...string) *cobra.Command {
+	var f marketFlags
+	cmd := &cobra.Command{
+		Use:     use + " [GPU[:COUNT]]...",
+		Aliases: aliases,
+		Short:   "Browse GPU cloud offers: filter, sort and group the market without a workload",
+		Long: `Lists the cloud instance types on the market, one row per choice: each type at
+its cheapest region unless --all-regions, regions at the same price collapsed into
+"+N". GPU specs: H100, H100:8, A100-80GB:4+, h100:1..4, 24GB..80GB:2 (several, or
+comma-separated, match any). Prices are per hour in the --pricing mode.`,
+		Example: `  gpuplan offers H100:8
+  gpuplan offers --vram 24GB..48GB --max-price 1 --regions europe-
+  gpuplan offers A100,H100 --group-by provider --sort gpu-price
+  gpuplan offers L40S --all-regions --format markdown
+  gpuplan catalog instances --providers lambda --json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, err := outputFormat(cmd, f.asJSON, f.output)
+			if err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("format") { // the older spelling of -o
+				switch out = strings.ToLower(f.format); out {
+				case "table", "csv", "markdown", outJSON:
+				case "md":
+					out = "markdown"
+				default:
+					return usage(fmt.Errorf("--format %q: want table, csv or markdown", f.format))
+				}
+			}
+			cat, warnings, err := env.LoadCatalog(*overlays)
+			if err != nil {
+				return err
+			}
+			printWarnings(env.Stderr, warnings)
+			q, err := f.query(cat, args)
+			if err != nil {
+				return usage(err)
+			}
+			res, err := model.Browse(cat, q)
+			if err != nil {
+				return usage(err)
+			}
+			prov := catalogProvenance(env, cat)
+			m := report.MarketJSON{MarketJSON: res.JSON(), NeedsRate: report.NeedsRate(cat, q.Providers, q.ExchangeRates),
+				Prices: report.NewProvenanceJSON(prov)}
+			if f.usdCNY > 0 {
+				m.USDCNY = &f.usdCNY
+			}
+			staleNote(env, prov)
+			switch {
+			case out == outJSON:
+				return writeJSON(env.Stdout, m)
+			case out == outCSV:
+				s, err := res.CSV()
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprint(env.Stdout, s)
+				return err
+			case out == "markdown":
+				_, err := fmt.Fprint(env.Stdout, res.Markdown())
+				return err
+			}
+			r, _ := renderer(env, env.Stdout)
+			return report.WriteMarket(env.Stdout, r, &res, m)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.vram, "vram", "", "memory per GPU: 24GB..80GB, 40GB+, 80GB")
+	fl.StringSliceVar(&f.regions, "regions", nil, "regions or prefixes (us-east-1, europe-, asia*); comma-separated")
+	fl.StringSliceVar(&f.providers, "providers", nil, "providers (aws, gcp, azure, lambda, …); comma-separated")
+	fl.StringVar(&f.provider, "provider", "", "one provider (same as --providers)")
+	_ = fl.MarkHidden("provider")
+	fl.StringVar(&f.pricing, "pricing", "", "on-demand (default), spot, reserved-1y, reserved-3y, flex-start or capacity-block")
+	fl.StringVar(&f.maxPrice, "max-price", "", "highest USD per hour for the whole instance: 2.50 or $2.50/h")
+	fl.StringVar(&f.arch, "arch", "", "host CPU: x86_64 or arm64")
+	fl.StringVar(&f.interconnect, "interconnect", "", "between the GPUs: nvlink, nvswitch, pcie, infinity-fabric or fast")
+	fl.BoolVar(&f.nvlink, "nvlink", false, "only GPUs joined by NVLink or NVSwitch")
+	fl.BoolVar(&f.infiniband, "infiniband", false, "only instances with InfiniBand or EFA between nodes")
+	fl.BoolVar(&f.efa, "efa", false, "same as --infiniband (AWS Elastic Fabric Adapter)")
+	fl.StringVar(&f.sort, "sort", "", "price (default), gpu-price, vram-price, vcpus, ram or vram")
+	fl.StringVar(&f.groupBy, "group-by", "", "gpu, provider or region, with price ranges per group")
+	fl.BoolVar(&f.allRegions, "all-regions", false, "one row per region price instead of each type's cheapest")
+	fl.BoolVar(&f.all, "all", false, "include retired instance types, marked")
+	fl.BoolVar(&f.asJSON, "json", false, "print JSON")
+	addOutputFlag(cmd, &f.output, outTable, outJSON, outCSV, "markdown")
+	fl.StringVar(&f.format, "format", "", "same as -o: table, csv or markdown")
+	_ = fl.MarkHidden("format")
+	fl.Float64Var(&f.usdCNY, "usd-cny", 0, "rank CNY prices at 1 USD = RATE CNY (no rate is assumed)")
+	return cmd
+}
+
+// catalogProvenance says where cat's prices came from.
+func catalogProvenance(env *Env, cat *model.Catalog) model.Provenance {
+	dir := ""
+	if env.UpdateDir != nil {
+		dir, _ = env.UpdateDir()
+	}
+	return model.CatalogProvenance(cat, dir)
+}
+
+// staleNote prints, once on stderr, that prices are past model.StaleAfter.
+func staleNote(env *Env, p model.Provenance) {
+	now := time.Now
+	if env.Now != nil {
+		now = env.Now
+	}
+	if s := p.StaleNote(now()); s != "" {
+		fmt.Fprintf(env.Stderr, "gpuplan: note: %s\n", s)
+	}
+}
+
+// priceNote is the configurator header's word on the prices besides the
+// catalog date: how many overlays and catalog update files changed them,
+// and, past model.StaleAfter, the command that refreshes them.
+func priceNote(env *Env, cat *model.Catalog) string {
+	p := catalogProvenance(env, cat)
+	var parts []string
+	updated, overlays := "", 0
+	for _, o := range p.Origins {
+		switch {
+		case o.Updated:
+			updated = max(updated, o.AsOf)
+		case o.Origin != "embedded":
+			overlays++
+		}
+	}
+	if updated != "" {
+		parts = append(parts, "updated "+updated)
+	}
+	if overlays > 0 {
+		parts = append(parts, fmt.Sprintf("+%d %s", overlays, map[bool]string{true: "overlay", false: "overlays"}[overlays == 1]))
+	}
+	now := time.Now
+	if env.Now != nil {
+		now = env.Now
+	}
+	if p.Stale(now()) {
+		parts = append(parts, "stale: gpuplan catalog update")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}

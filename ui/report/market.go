@@ -1,0 +1,177 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// MarketJSON is gpuplan offers --json: model.MarketJSON plus the exchange
+// rate used, the offers left unranked for want of one, and where the
+// prices came from.
+type MarketJSON struct {
+	model.MarketJSON
+	// USDCNY is the rate given with --usd-cny (1 USD = usd_cny CNY); null
+	// when none was given.
+	USDCNY *float64 `json:"usd_cny"`
+	// NeedsRate lists instance types priced in a currency without a rate:
+	// listed, not ranked.
+	NeedsRate []NeedsRateJSON `json:"needs_rate"`
+	Prices    ProvenanceJSON  `json:"prices"`
+}
+
+// NeedsRateJSON is an instance type that needs an exchange rate to rank.
+type NeedsRateJSON struct {
+	Provider     string `json:"provider"`
+	InstanceType string `json:"instance_type"`
+	Currency     string `json:"currency"`
+	Origin       string `json:"origin"`
+}
+
+// ProvenanceJSON is where the prices came from (model.Provenance).
+type ProvenanceJSON struct {
+	AsOf    string            `json:"as_of"` // newest list prices: embedded or catalog update
+	Origins []PriceOriginJSON `json:"origins"`
+}
+
+// PriceOriginJSON is one model.PriceOrigin.
+type PriceOriginJSON struct {
+	Origin  string `json:"origin"` // "embedded" or a file path
+	Updated bool   `json:"updated"`
+	AsOf    string `json:"as_of"`
+	Types   int    `json:"types"`
+}
+
+// NewProvenanceJSON lays out p for JSON.
+func NewProvenanceJSON(p model.Provenance) ProvenanceJSON {
+	out := ProvenanceJSON{AsOf: p.PricesAsOf(), Origins: []PriceOriginJSON{}}
+	for _, o := range p.Origins {
+		out.Origins = append(out.Origins, PriceOriginJSON{Origin: o.Origin, Updated: o.Updated, AsOf: o.AsOf, Types: o.Types})
+	}
+	return out
+}
+
+// NeedsRate returns the instance types of c priced in a currency that
+// rates has no rate for, among the providers asked (all when empty), so
+// they can be listed as "needs --usd-cny" rather than silently dropped.
+func NeedsRate(c *model.Catalog, providers []string, rates map[string]float64) []NeedsRateJSON {
+	out := []NeedsRateJSON{}
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		cur := in.PriceCurrency()
+		if cur == "USD" || rates[cur] > 0 || in.Retired != "" || len(in.Prices) == 0 {
+			continue
+		}
+		if len(providers) > 0 && !slices.Contains(providers, in.Provider) {
+			continue
+		}
+		out = append(out, NeedsRateJSON{Provider: in.Provider, InstanceType: in.Type, Currency: cur, Origin: in.Origin})
+	}
+	return out
+}
+
+// ArchNote is the warning an arm64 host carries wherever it is listed.
+const ArchNote = "arm64 host: wheels and images must be arm64"
+
+// WriteMarket prints a market listing as a table: one row per choice,
+// "+N" after a region counting the other regions at the same price, and
+// under it the notes a reader needs (groups' price ranges, arm64 hosts,
+// overlay rows, unranked currencies, where the prices came from).
+func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJSON) error {
+	w := r.Writer(out)
+	header := append([]string{}, model.MarketMarkdownHeader...)
+	right := map[int]bool{3: true, 4: true, 5: true, 6: true, 7: true, 8: true}
+	mark := func(row *model.MarketRow) []string {
+		cells := model.MarketMarkdownRow(row)
+		for i := range cells {
+			cells[i] = r.Cut(cells[i], 40)
+		}
+		var notes []string
+		if row.Arch() == model.ArchARM {
+			notes = append(notes, "arm64")
+		}
+		if row.Origin != "" && row.Origin != "embedded" {
+			notes = append(notes, "overlay")
+		}
+		if row.Marketplace() {
+			notes = append(notes, "marketplace")
+		}
+		return append(cells, strings.Join(notes, ", "))
+	}
+	header = append(header, "notes")
+	var arm, overlay bool
+	for i := range res.Rows {
+		arm = arm || res.Rows[i].Arch() == model.ArchARM
+		overlay = overlay || res.Rows[i].Origin != "" && res.Rows[i].Origin != "embedded"
+	}
+	if len(res.Groups) == 0 {
+		rows := make([][]string, 0, len(res.Rows))
+		for i := range res.Rows {
+			rows = append(rows, mark(&res.Rows[i]))
+		}
+		fmt.Fprintln(w, r.plainRule(plainTable(header, rows, right)))
+	} else {
+		for gi, g := range res.Groups {
+			if gi > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "%s: %d %s, %s/h, %s per GPU-hour\n", g.Key, len(g.Rows), marketPlural(len(g.Rows), "offer", "offers"),
+				usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
+			rows := make([][]string, 0, len(g.Rows))
+			for _, i := range g.Rows {
+				rows = append(rows, mark(&res.Rows[i]))
+			}
+			fmt.Fprintln(w, r.plainRule(plainTable(header, rows, right)))
+		}
+	}
+	what := "cheapest region per type"
+	if res.Query.AllRegions {
+		what = "every region price"
+	}
+	fmt.Fprintf(w, "%d %s (%s), %s prices per hour; +N counts other regions at the same price.\n",
+		len(res.Rows), marketPlural(len(res.Rows), "offer", "offers"), what, res.Query.Pricing)
+	if m.USDCNY != nil {
+		fmt.Fprintf(w, "CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY)
+	}
+	if n := len(m.NeedsRate); n > 0 {
+		var names []string
+		for _, x := range m.NeedsRate[:min(n, 5)] {
+			names = append(names, x.Provider+"/"+x.InstanceType)
+		}
+		more := ""
+		if n > 5 {
+			more = fmt.Sprintf(" and %d more", n-5)
+		}
+		fmt.Fprintf(w, "Not ranked, priced in %s: %s%s — needs --usd-cny RATE (1 USD = RATE CNY).\n", m.NeedsRate[0].Currency, strings.Join(names, ", "), more)
+	}
+	if arm {
+		fmt.Fprintf(w, "arm64: %s.\n", ArchNote)
+	}
+	if overlay {
+		fmt.Fprintln(w, "overlay: the row's price comes from an overlay file (origin in --json).")
+	}
+	p := model.Provenance{}
+	for _, o := range m.Prices.Origins {
+		p.Origins = append(p.Origins, model.PriceOrigin{Origin: o.Origin, Updated: o.Updated, AsOf: o.AsOf, Types: o.Types})
+	}
+	_, err := fmt.Fprintf(w, "%s.\n", p.Line())
+	return err
+}
+
+func marketPlural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// usdRange prints a group's price range, one price when min = max.
+func usdRange(lo, hi float64) string {
+	if USD(lo) == USD(hi) {
+		return USD(lo)
+	}
+	return USD(lo) + "–" + USD(hi)
+}
