@@ -1,7 +1,6 @@
 package data
 
 import (
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -22,16 +22,36 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-//go:embed catalog
-var catalogFS embed.FS
-
 // SchemaVersion is the catalog schema this build reads.
 const SchemaVersion = 1
 
-// Load returns the embedded catalog, validated and indexed. It fails only
-// on a bug in the embedded files; the error names the file and entry.
+// Load returns the embedded catalog, validated and indexed. The TOML under
+// catalog/ is decoded, validated and merged at build time (go generate
+// ./data writes catalog_gen.go through the same load as overlays), so
+// start-up decodes nothing: Load copies the compiled catalog, so callers
+// may change their copy, and builds its indexes. The error is always nil
+// (kept so callers need not change if loading ever does work again).
 func Load() (*model.Catalog, error) {
-	return load(catalogFS)
+	c := embeddedCatalog
+	c.GPUs = slices.Clone(c.GPUs)
+	c.Models = slices.Clone(c.Models)
+	c.Discounts = slices.Clone(c.Discounts)
+	c.Instances = slices.Clone(c.Instances)
+	// Prices are patched region by region by overlays: one backing array
+	// for every instance's copy.
+	n := 0
+	for i := range c.Instances {
+		n += len(c.Instances[i].Prices)
+	}
+	prices := make([]model.RegionPrice, 0, n)
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		start := len(prices)
+		prices = append(prices, in.Prices...)
+		in.Prices = prices[start:len(prices):len(prices)]
+	}
+	c.Index()
+	return &c, nil
 }
 
 // load reads gpus.toml, models.toml, discounts.toml and instances/*.toml
