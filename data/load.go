@@ -1,8 +1,10 @@
 package data
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -104,6 +106,9 @@ type catalogFile struct {
 	gpus      []model.GPU
 	models    []model.Architecture
 	instances []instanceEntry
+	// full are complete instances of distinct types (a CSV overlay's),
+	// merged as they are: no per-entry copy or duplicate check.
+	full      []model.Instance
 	discounts []model.Discount
 }
 
@@ -663,22 +668,28 @@ func (r *rawDiscount) validate() (model.Discount, error) {
 // and type, field by field, prices by region; discounts by provider and
 // term), then checks cross references.
 func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
+	type instKey struct{ provider, typ string }
+	total := 0
+	for i := range files {
+		total += len(files[i].instances) + len(files[i].full)
+	}
+	c.Instances = slices.Grow(c.Instances, total)
 	gpuAt := map[string]int{}
 	modelAt := map[string]int{}
-	instAt := map[string]int{}
+	instAt := make(map[instKey]int, total)
 	discAt := map[string]int{}
-	instFile := map[string]string{}
-	for _, f := range files {
-		inFile := map[string]bool{}
+	instFile := map[instKey]string{} // for errors; a full entry's file is its Origin
+	for fi, f := range files {
+		inFile := make(map[instKey]bool, len(f.instances))
 		mergeByKey(&c.GPUs, gpuAt, f.gpus, func(g *model.GPU) string { return g.Key }, "gpu", f.name, errs)
 		mergeByKey(&c.Models, modelAt, f.models, func(m *model.Architecture) string { return m.Key }, "model", f.name, errs)
 		for _, in := range f.instances {
-			k := in.Provider + "/" + in.Type
-			if inFile["i"+k] {
+			k := instKey{in.Provider, in.Type}
+			if inFile[k] {
 				*errs = append(*errs, fmt.Errorf("%s: instance %q: duplicate (provider %s)", f.name, in.Type, in.Provider))
 				continue
 			}
-			inFile["i"+k] = true
+			inFile[k] = true
 			i, ok := instAt[k]
 			if !ok {
 				if !in.complete {
@@ -691,6 +702,19 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 				continue
 			}
 			patchInstance(&c.Instances[i], in)
+		}
+		last := fi == len(files)-1
+		for j := range f.full {
+			in := &f.full[j]
+			k := instKey{in.Provider, in.Type}
+			if i, ok := instAt[k]; ok {
+				patchInstance(&c.Instances[i], instanceEntry{Instance: *in, complete: true})
+				continue
+			}
+			if !last { // no later file can patch it: skip the map insert
+				instAt[k] = len(c.Instances)
+			}
+			c.Instances = append(c.Instances, *in)
 		}
 		for _, d := range f.discounts {
 			k := d.Provider + "/" + string(d.Term) + "/" + strings.Join(d.Prefixes, ",")
@@ -721,7 +745,10 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 			if s := model.Closest(in.GPU, keys, 1); len(s) > 0 {
 				msg += fmt.Sprintf(" (did you mean %q?)", s[0])
 			}
-			file := instFile[in.Provider+"/"+in.Type]
+			file, ok := instFile[instKey{in.Provider, in.Type}]
+			if !ok {
+				file = in.Origin
+			}
 			*errs = append(*errs, fmt.Errorf("%s: %s", file, msg))
 		}
 	}
@@ -878,11 +905,7 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 
 // baseFiles turns a loaded catalog back into one complete file for merge.
 func baseFiles(c *model.Catalog) []catalogFile {
-	f := catalogFile{name: "embedded catalog", origin: "embedded", gpus: c.GPUs, models: c.Models, discounts: c.Discounts}
-	for _, in := range c.Instances {
-		f.instances = append(f.instances, instanceEntry{Instance: in, complete: true})
-	}
-	return []catalogFile{f}
+	return []catalogFile{{name: "embedded catalog", origin: "embedded", gpus: c.GPUs, models: c.Models, discounts: c.Discounts, full: c.Instances}}
 }
 
 // readOverlay reads one user catalog file through safeio: a regular file
@@ -894,12 +917,22 @@ func readOverlay(p string, base *model.Catalog) (catalogFile, []string, error) {
 	if csv {
 		kind = safeio.CSV
 	}
+	if csv {
+		// Streamed: a 100,000-row file is 22 MB that need not be in memory
+		// at once (each fresh MB costs page faults).
+		f, fi, err := safeio.Open(p)
+		if err != nil {
+			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, err)
+		}
+		defer f.Close()
+		if fi.Size() > kind.MaxBytes {
+			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, tooLarge(kind))
+		}
+		return readCSVOverlay(p, bufio.NewReaderSize(&capReader{r: f, left: kind.MaxBytes, kind: kind}, 64<<10), base)
+	}
 	b, err := safeio.ReadFile(p, kind)
 	if err != nil {
 		return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, err)
-	}
-	if csv {
-		return readCSVOverlay(p, b, base)
 	}
 	var f catalogFile
 	if err := decode(b, p, p, &f); err != nil {
@@ -924,4 +957,27 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// capReader fails with safeio.ErrTooLarge once more than left bytes were
+// read: a file may grow while read (or lie in its size, as /proc files do).
+type capReader struct {
+	r    io.Reader
+	left int64
+	kind safeio.Kind
+}
+
+func (c *capReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return 0, tooLarge(c.kind)
+	}
+	return n, err
+}
+
+// tooLarge is safeio.ReadFile's error for a file above k's cap (caps are
+// whole MiB).
+func tooLarge(k safeio.Kind) error {
+	return fmt.Errorf("%w: above the %d MiB limit for a %s", safeio.ErrTooLarge, k.MaxBytes>>20, k.Name)
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -269,13 +268,23 @@ type offer struct {
 }
 
 type regionPrices struct {
+	region         string
 	onDemand, spot float64 // lowest seen, 0 = unknown
 	flexStart      float64
 }
 
+// typeAcc accumulates one instance type's rows. A type is sold in a few
+// regions, so they are a slice searched in place, not a map per type.
 type typeAcc struct {
 	first   offer
-	regions map[string]*regionPrices
+	regions []regionPrices
+}
+
+// gpuInfoKey is one distinct GpuInfo cell with its row's GPU count: a
+// catalog repeats a few dozen cells over all its rows.
+type gpuInfoKey struct {
+	cell  string
+	count int
 }
 
 type parser struct {
@@ -285,7 +294,9 @@ type parser struct {
 	gcp            bool
 	rows           int
 	warn           warnings
-	types          map[string]*typeAcc
+	types          map[string]int // index into accs
+	accs           []typeAcc
+	gpuMem         map[gpuInfoKey]float64 // gpuMemoryMiB, parsed once per distinct cell
 	gcpRows        gcpRows
 }
 
@@ -293,7 +304,8 @@ func newParser(name, provider string, gpus GPUResolver, cols columns) *parser {
 	return &parser{
 		name: name, provider: provider, gpus: gpus, cols: cols,
 		gcp:   provider == "gcp",
-		types: map[string]*typeAcc{},
+		types:  map[string]int{},
+		gpuMem: map[gpuInfoKey]float64{},
 	}
 }
 
@@ -333,12 +345,23 @@ func (p *parser) row(line int, rec []string) error {
 		return err
 	}
 	o.spotIgnored = p.provider == "aws" && awsLocalZone(o.zone)
-	mem := gpuMemoryMiB(p.cols.get(rec, colGPUInfo), p.provider, count)
-	if !p.resolve(&o, accel, mem) {
+	if !p.resolve(&o, accel, p.gpuMemory(rec, count)) {
 		return nil
 	}
 	p.add(o)
 	return nil
+}
+
+// gpuMemory is gpuMemoryMiB of the row's GpuInfo, parsed once per
+// distinct cell and count.
+func (p *parser) gpuMemory(rec []string, count int) float64 {
+	k := gpuInfoKey{p.cols.get(rec, colGPUInfo), count}
+	mem, ok := p.gpuMem[k]
+	if !ok {
+		mem = gpuMemoryMiB(k.cell, p.provider, count)
+		p.gpuMem[k] = mem
+	}
+	return mem
 }
 
 // gpuCount parses AcceleratorCount; ok is false (with a warning) for counts
@@ -434,19 +457,28 @@ func awsLocalZone(zone string) bool { return strings.Count(zone, "-") >= 2 }
 
 // add merges one offer into its instance type.
 func (p *parser) add(o offer) {
-	acc, ok := p.types[o.typ]
+	i, ok := p.types[o.typ]
 	if !ok {
-		acc = &typeAcc{first: o, regions: map[string]*regionPrices{}}
-		p.types[o.typ] = acc
-	} else if f := acc.first; f.gpu != o.gpu || f.count != o.count || f.vcpus != o.vcpus || f.memGiB != o.memGiB {
+		i = len(p.accs)
+		p.types[o.typ] = i
+		p.accs = append(p.accs, typeAcc{first: o})
+	}
+	acc := &p.accs[i]
+	if f := acc.first; ok && (f.gpu != o.gpu || f.count != o.count || f.vcpus != o.vcpus || f.memGiB != o.memGiB) {
 		p.warn.add(o.line, "conflict:"+o.typ, fmt.Sprintf("%s differs from its first row at line %d (%d× %s, %d vCPUs, %g GiB there; %d× %s, %d vCPUs, %g GiB here); the differing rows skipped",
 			o.typ, f.line, f.count, f.gpu, f.vcpus, f.memGiB, o.count, o.gpu, o.vcpus, o.memGiB))
 		return
 	}
-	rp, ok := acc.regions[o.region]
-	if !ok {
-		rp = &regionPrices{}
-		acc.regions[o.region] = rp
+	var rp *regionPrices
+	for j := range acc.regions {
+		if acc.regions[j].region == o.region {
+			rp = &acc.regions[j]
+			break
+		}
+	}
+	if rp == nil {
+		acc.regions = append(acc.regions, regionPrices{region: o.region})
+		rp = &acc.regions[len(acc.regions)-1]
 	}
 	rp.onDemand = lowest(rp.onDemand, o.onDemand)
 	if !o.spotIgnored {
@@ -469,15 +501,20 @@ func lowest(a, b float64) float64 {
 
 // instances turns the accumulated types into model.Instances.
 func (p *parser) instances() []model.Instance {
-	names := make([]string, 0, len(p.types))
-	for t := range p.types {
-		names = append(names, t)
+	// Sort the accumulators by type, not names then map look-ups; the
+	// instances and all their prices are laid out in two allocations.
+	slices.SortFunc(p.accs, func(a, b typeAcc) int { return strings.Compare(a.first.typ, b.first.typ) })
+	nPrices := 0
+	for i := range p.accs {
+		nPrices += len(p.accs[i].regions)
 	}
-	sort.Strings(names)
-	var out []model.Instance
-	for _, t := range names {
-		acc := p.types[t]
+	prices := make([]model.RegionPrice, 0, nPrices)
+	out := make([]model.Instance, 0, len(p.accs))
+	source := "SkyPilot catalog " + p.name
+	for ai := range p.accs {
+		acc := &p.accs[ai]
 		f := acc.first
+		t := f.typ
 		in := model.Instance{
 			Provider:  p.provider,
 			Type:      t,
@@ -485,18 +522,16 @@ func (p *parser) instances() []model.Instance {
 			GPUCount:  f.count,
 			VCPUs:     f.vcpus,
 			MemoryGiB: f.memGiB,
-			Source:    "SkyPilot catalog " + p.name,
+			Source:    source,
 			Origin:    p.name,
 
 			SkyPilotAccelerator: f.accel,
 		}
-		regions := make([]string, 0, len(acc.regions))
-		for r := range acc.regions {
-			regions = append(regions, r)
-		}
-		sort.Strings(regions)
-		for _, r := range regions {
-			rp := acc.regions[r]
+		slices.SortFunc(acc.regions, func(a, b regionPrices) int { return strings.Compare(a.region, b.region) })
+		start := len(prices)
+		for k := range acc.regions {
+			rp := &acc.regions[k]
+			r := rp.region
 			od, spot := rp.onDemand, rp.spot
 			if od > 0 && spot > od {
 				if spot <= od*spotTolerance {
@@ -513,7 +548,10 @@ func (p *parser) instances() []model.Instance {
 				p.warn.add(f.line, "cap:"+t, fmt.Sprintf("%s in %s: above %d USD/hour; region dropped", t, r, maxUSDPerHour))
 				continue
 			}
-			in.Prices = append(in.Prices, model.RegionPrice{Region: r, OnDemandUSD: od, SpotUSD: spot, FlexStartUSD: rp.flexStart})
+			prices = append(prices, model.RegionPrice{Region: r, OnDemandUSD: od, SpotUSD: spot, FlexStartUSD: rp.flexStart})
+		}
+		if len(prices) > start {
+			in.Prices = prices[start:len(prices):len(prices)] // an append elsewhere copies
 		}
 		if len(in.Prices) == 0 {
 			p.warn.add(f.line, "noprice:"+t, fmt.Sprintf("%s has no price in any region; skipped", t))
