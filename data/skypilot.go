@@ -294,17 +294,20 @@ type parser struct {
 	gcp            bool
 	rows           int
 	warn           warnings
-	types          map[string]int // index into accs
-	accs           []typeAcc
-	gpuMem         map[gpuInfoKey]float64 // gpuMemoryMiB, parsed once per distinct cell
-	gcpRows        gcpRows
+	types          map[string]*typeAcc
+	// accs holds the accumulators in chunks that never move: a single
+	// slice of 100,000 would be copied each time it grows.
+	accs    [][]typeAcc
+	nAccs   int
+	gpuMem  map[gpuInfoKey]float64 // gpuMemoryMiB, parsed once per distinct cell
+	gcpRows gcpRows
 }
 
 func newParser(name, provider string, gpus GPUResolver, cols columns) *parser {
 	return &parser{
 		name: name, provider: provider, gpus: gpus, cols: cols,
-		gcp:   provider == "gcp",
-		types:  map[string]int{},
+		gcp:    provider == "gcp",
+		types:  map[string]*typeAcc{},
 		gpuMem: map[gpuInfoKey]float64{},
 	}
 }
@@ -457,13 +460,18 @@ func awsLocalZone(zone string) bool { return strings.Count(zone, "-") >= 2 }
 
 // add merges one offer into its instance type.
 func (p *parser) add(o offer) {
-	i, ok := p.types[o.typ]
+	acc, ok := p.types[o.typ]
 	if !ok {
-		i = len(p.accs)
-		p.types[o.typ] = i
-		p.accs = append(p.accs, typeAcc{first: o})
+		const chunk = 1024
+		if p.nAccs%chunk == 0 {
+			p.accs = append(p.accs, make([]typeAcc, 0, chunk))
+		}
+		last := &p.accs[len(p.accs)-1]
+		*last = append(*last, typeAcc{first: o})
+		acc = &(*last)[len(*last)-1]
+		p.types[o.typ] = acc
+		p.nAccs++
 	}
-	acc := &p.accs[i]
 	if f := acc.first; ok && (f.gpu != o.gpu || f.count != o.count || f.vcpus != o.vcpus || f.memGiB != o.memGiB) {
 		p.warn.add(o.line, "conflict:"+o.typ, fmt.Sprintf("%s differs from its first row at line %d (%d× %s, %d vCPUs, %g GiB there; %d× %s, %d vCPUs, %g GiB here); the differing rows skipped",
 			o.typ, f.line, f.count, f.gpu, f.vcpus, f.memGiB, o.count, o.gpu, o.vcpus, o.memGiB))
@@ -503,16 +511,19 @@ func lowest(a, b float64) float64 {
 func (p *parser) instances() []model.Instance {
 	// Sort the accumulators by type, not names then map look-ups; the
 	// instances and all their prices are laid out in two allocations.
-	slices.SortFunc(p.accs, func(a, b typeAcc) int { return strings.Compare(a.first.typ, b.first.typ) })
+	order := make([]*typeAcc, 0, p.nAccs)
 	nPrices := 0
-	for i := range p.accs {
-		nPrices += len(p.accs[i].regions)
+	for _, chunk := range p.accs {
+		for i := range chunk {
+			order = append(order, &chunk[i])
+			nPrices += len(chunk[i].regions)
+		}
 	}
+	slices.SortFunc(order, func(a, b *typeAcc) int { return strings.Compare(a.first.typ, b.first.typ) })
 	prices := make([]model.RegionPrice, 0, nPrices)
-	out := make([]model.Instance, 0, len(p.accs))
+	out := make([]model.Instance, 0, len(order))
 	source := "SkyPilot catalog " + p.name
-	for ai := range p.accs {
-		acc := &p.accs[ai]
+	for _, acc := range order {
 		f := acc.first
 		t := f.typ
 		in := model.Instance{
