@@ -13,13 +13,14 @@ import (
 // name of the file's directory, as in SkyPilot's catalog layout
 // (~/.sky/catalogs/v8/aws/vms.csv → aws). Rows become complete instance
 // entries whose origin is the file, so they replace the embedded prices
-// of the same instance types region by region.
-func readCSVOverlay(p string, r io.Reader, base *model.Catalog) (catalogFile, []string, error) {
+// of the same instance types region by region. room is the number of
+// instances merged before this file at most (see merge).
+func readCSVOverlay(p string, r io.Reader, base *model.Catalog, room int) (catalogFile, []string, error) {
 	provider := strings.ToLower(filepath.Base(filepath.Dir(p)))
 	if filepath.Base(p) != "vms.csv" || !keyPattern.MatchString(provider) || provider == "." {
 		return catalogFile{}, nil, fmt.Errorf("catalog %s: a SkyPilot catalog must keep SkyPilot's layout <provider>/vms.csv (e.g. ~/.sky/catalogs/v8/aws/vms.csv): the folder names the provider", p)
 	}
-	insts, warnings, err := ReadSkyPilotCSV(r, p, provider, CatalogGPUResolver(base))
+	insts, backing, warnings, err := readSkyPilotCSV(r, p, provider, CatalogGPUResolver(base), room)
 	if err != nil {
 		return catalogFile{}, warnings, err
 	}
@@ -34,7 +35,7 @@ func readCSVOverlay(p string, r io.Reader, base *model.Catalog) (catalogFile, []
 			in.AsOf = base.AsOf
 		}
 	}
-	f := catalogFile{name: p, origin: p, full: insts}
+	f := catalogFile{name: p, origin: p, full: insts, backing: backing, room: room}
 	if len(f.full) == 0 {
 		return catalogFile{}, warnings, fmt.Errorf("catalog %s: no GPU instances found", p)
 	}

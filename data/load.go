@@ -108,7 +108,11 @@ type catalogFile struct {
 	instances []instanceEntry
 	// full are complete instances of distinct types (a CSV overlay's),
 	// merged as they are: no per-entry copy or duplicate check.
-	full      []model.Instance
+	full []model.Instance
+	// backing is full's backing array from its start, room free slots
+	// before full[0]: merge puts the earlier instances there, no copy.
+	backing   []model.Instance
+	room      int
 	discounts []model.Discount
 }
 
@@ -673,7 +677,13 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 	for i := range files {
 		total += len(files[i].instances) + len(files[i].full)
 	}
-	c.Instances = slices.Grow(c.Instances, total)
+	lastFile := &files[len(files)-1]
+	inPlace := lastFile.room > 0 && len(lastFile.full) > 0 && lastFile.room >= total-len(lastFile.full)
+	if inPlace {
+		c.Instances = slices.Grow(c.Instances, total-len(lastFile.full))
+	} else {
+		c.Instances = slices.Grow(c.Instances, total)
+	}
 	gpuAt := map[string]int{}
 	modelAt := map[string]int{}
 	instAt := make(map[instKey]int, total)
@@ -704,6 +714,13 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 			patchInstance(&c.Instances[i], in)
 		}
 		last := fi == len(files)-1
+		if last && inPlace {
+			mergeInPlace(c, f, func(in *model.Instance) (int, bool) {
+				i, ok := instAt[instKey{in.Provider, in.Type}]
+				return i, ok
+			})
+			continue
+		}
 		for j := range f.full {
 			in := &f.full[j]
 			k := instKey{in.Provider, in.Type}
@@ -760,6 +777,31 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 		c.AsOf = max(c.AsOf, in.AsOf)
 	}
 	c.Index()
+}
+
+// mergeInPlace merges f.full, the last file's instances, into c by moving
+// c.Instances into the room in front of them (f.room ≥ len(c.Instances))
+// and moving the entries that patch earlier ones behind the rest: a large
+// CSV overlay is not copied. at finds an earlier instance of the same
+// provider and type.
+func mergeInPlace(c *model.Catalog, f catalogFile, at func(*model.Instance) (int, bool)) {
+	buf := f.backing
+	start := f.room - len(c.Instances)
+	copy(buf[start:], c.Instances)
+	c.Instances = buf[start:f.room]
+	w := f.room
+	for j := f.room; j < len(buf); j++ {
+		in := &buf[j]
+		if i, ok := at(in); ok {
+			patchInstance(&c.Instances[i], instanceEntry{Instance: *in, complete: true})
+			continue
+		}
+		// Swap, not copy: the patches end up after w, so f.full still
+		// lists every type the file names (overlayGuards reads it).
+		buf[w], buf[j] = buf[j], buf[w]
+		w++
+	}
+	c.Instances = buf[start:w:w]
 }
 
 // mergeByKey appends items to dst, replacing entries with the same key from
@@ -877,14 +919,16 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	room := len(base.Instances) // instances merged before the next file, at most
 	for _, p := range paths {
-		f, w, err := readOverlay(p, base)
+		f, w, err := readOverlay(p, base, room)
 		warnings = append(warnings, w...)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		files = append(files, f)
+		room += len(f.instances) + len(f.full)
 	}
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
@@ -911,7 +955,7 @@ func baseFiles(c *model.Catalog) []catalogFile {
 // readOverlay reads one user catalog file through safeio: a regular file
 // (a FIFO or device is refused without blocking), at most safeio.CSV or
 // safeio.Overlay bytes.
-func readOverlay(p string, base *model.Catalog) (catalogFile, []string, error) {
+func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string, error) {
 	csv := strings.EqualFold(filepath.Ext(p), ".csv")
 	kind := safeio.Overlay
 	if csv {
@@ -928,7 +972,7 @@ func readOverlay(p string, base *model.Catalog) (catalogFile, []string, error) {
 		if fi.Size() > kind.MaxBytes {
 			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, tooLarge(kind))
 		}
-		return readCSVOverlay(p, bufio.NewReaderSize(&capReader{r: f, left: kind.MaxBytes, kind: kind}, 64<<10), base)
+		return readCSVOverlay(p, bufio.NewReaderSize(&capReader{r: f, left: kind.MaxBytes, kind: kind}, 64<<10), base, room)
 	}
 	b, err := safeio.ReadFile(p, kind)
 	if err != nil {

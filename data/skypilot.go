@@ -131,21 +131,30 @@ func (e *CSVError) Unwrap() error { return e.Err }
 // empty AcceleratorCount or Region on a GPU row. Warnings are one line each,
 // "vms.csv:12: ...", with repeated warnings counted on the first line.
 func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]model.Instance, []string, error) {
+	insts, _, warnings, err := readSkyPilotCSV(r, name, provider, gpus, 0)
+	return insts, warnings, err
+}
+
+// readSkyPilotCSV is ReadSkyPilotCSV leaving room free slots in front of
+// the instances in their backing array: backing[room:] holds insts, so a
+// merge can put the earlier catalog there instead of copying 100,000
+// instances after it.
+func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room int) (insts, backing []model.Instance, warnings []string, err error) {
 	if gpus == nil {
-		return nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
+		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
 	}
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, nil, &CSVError{File: name, Err: errors.New("empty file, want a header line naming the columns")}
+		return nil, nil, nil, &CSVError{File: name, Err: errors.New("empty file, want a header line naming the columns")}
 	}
 	if err != nil {
-		return nil, nil, csvReadError(name, err, nil, 0)
+		return nil, nil, nil, csvReadError(name, err, nil, 0)
 	}
 	cols, err := mapHeader(name, header)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	p := newParser(name, provider, gpus, cols)
 	for {
@@ -154,24 +163,25 @@ func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]mo
 			break
 		}
 		if err != nil {
-			return nil, nil, csvReadError(name, err, rec, len(header))
+			return nil, nil, nil, csvReadError(name, err, rec, len(header))
 		}
 		line, _ := cr.FieldPos(0)
 		if err := p.row(line, rec); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if p.rows == 0 {
-		return nil, nil, &CSVError{File: name, Err: errors.New("no data rows after the header")}
+		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no data rows after the header")}
 	}
 	if p.gcp {
 		p.combineGCP()
 	}
-	insts := finishImport(p.provider, p.instances())
+	backing = p.instances(room)
+	insts = finishImport(p.provider, backing[room:])
 	if len(insts) == 0 {
 		p.warn.add(0, "nogpu", fmt.Sprintf("no GPU instance types among %d rows", p.rows))
 	}
-	return insts, p.warn.lines(name), nil
+	return insts, backing[:room+len(insts)], p.warn.lines(name), nil
 }
 
 // csvReadError turns an encoding/csv error into a *CSVError with the line.
@@ -273,11 +283,20 @@ type regionPrices struct {
 	flexStart      float64
 }
 
-// typeAcc accumulates one instance type's rows. A type is sold in a few
-// regions, so they are a slice searched in place, not a map per type.
+// typeAcc accumulates one instance type's rows: the shape of its first
+// row and its prices by region. A type is sold in a few regions, so they
+// are a slice searched in place, not a map per type.
 type typeAcc struct {
-	first   offer
+	first   typeShape
 	regions []regionPrices
+}
+
+// typeShape is what every row of one instance type must agree on.
+type typeShape struct {
+	line            int
+	typ, gpu, accel string
+	count, vcpus    int
+	memGiB          float64
 }
 
 // gpuInfoKey is one distinct GpuInfo cell with its row's GPU count: a
@@ -297,9 +316,13 @@ type parser struct {
 	types          map[string]*typeAcc
 	// accs holds the accumulators in chunks that never move: a single
 	// slice of 100,000 would be copied each time it grows.
-	accs    [][]typeAcc
-	nAccs   int
-	gpuMem  map[gpuInfoKey]float64 // gpuMemoryMiB, parsed once per distinct cell
+	accs   [][]typeAcc
+	nAccs  int
+	gpuMem map[gpuInfoKey]float64 // gpuMemoryMiB, parsed once per distinct cell
+	// names interns the few distinct regions and accelerator names: a
+	// field of a csv record is a substring of its whole line, which a kept
+	// field would otherwise keep alive.
+	names   map[string]string
 	gcpRows gcpRows
 }
 
@@ -309,6 +332,7 @@ func newParser(name, provider string, gpus GPUResolver, cols columns) *parser {
 		gcp:    provider == "gcp",
 		types:  map[string]*typeAcc{},
 		gpuMem: map[gpuInfoKey]float64{},
+		names:  map[string]string{},
 	}
 }
 
@@ -462,12 +486,14 @@ func awsLocalZone(zone string) bool { return strings.Count(zone, "-") >= 2 }
 func (p *parser) add(o offer) {
 	acc, ok := p.types[o.typ]
 	if !ok {
+		o.typ = strings.Clone(o.typ) // alone, not its row's line
+		o.accel = p.intern(o.accel)
 		const chunk = 1024
 		if p.nAccs%chunk == 0 {
 			p.accs = append(p.accs, make([]typeAcc, 0, chunk))
 		}
 		last := &p.accs[len(p.accs)-1]
-		*last = append(*last, typeAcc{first: o})
+		*last = append(*last, typeAcc{first: typeShape{line: o.line, typ: o.typ, gpu: o.gpu, accel: o.accel, count: o.count, vcpus: o.vcpus, memGiB: o.memGiB}})
 		acc = &(*last)[len(*last)-1]
 		p.types[o.typ] = acc
 		p.nAccs++
@@ -485,7 +511,7 @@ func (p *parser) add(o offer) {
 		}
 	}
 	if rp == nil {
-		acc.regions = append(acc.regions, regionPrices{region: o.region})
+		acc.regions = append(acc.regions, regionPrices{region: p.intern(o.region)})
 		rp = &acc.regions[len(acc.regions)-1]
 	}
 	rp.onDemand = lowest(rp.onDemand, o.onDemand)
@@ -493,6 +519,16 @@ func (p *parser) add(o offer) {
 		rp.spot = lowest(rp.spot, o.spot)
 	}
 	rp.flexStart = lowest(rp.flexStart, o.flexStart)
+}
+
+// intern returns s from p.names, adding a copy on first sight.
+func (p *parser) intern(s string) string {
+	if v, ok := p.names[s]; ok {
+		return v
+	}
+	v := strings.Clone(s)
+	p.names[v] = v
+	return v
 }
 
 // lowest returns the smaller known (> 0) price of a and b, 0 when neither
@@ -507,8 +543,9 @@ func lowest(a, b float64) float64 {
 	return min(a, b)
 }
 
-// instances turns the accumulated types into model.Instances.
-func (p *parser) instances() []model.Instance {
+// instances turns the accumulated types into model.Instances, after room
+// zero Instances (see readSkyPilotCSV).
+func (p *parser) instances(room int) []model.Instance {
 	// Sort the accumulators by type, not names then map look-ups; the
 	// instances and all their prices are laid out in two allocations.
 	order := make([]*typeAcc, 0, p.nAccs)
@@ -521,7 +558,7 @@ func (p *parser) instances() []model.Instance {
 	}
 	slices.SortFunc(order, func(a, b *typeAcc) int { return strings.Compare(a.first.typ, b.first.typ) })
 	prices := make([]model.RegionPrice, 0, nPrices)
-	out := make([]model.Instance, 0, len(order))
+	out := make([]model.Instance, room, room+len(order))
 	source := "SkyPilot catalog " + p.name
 	for _, acc := range order {
 		f := acc.first
