@@ -14,13 +14,19 @@ import (
 // (~/.sky/catalogs/v8/aws/vms.csv → aws). Rows become complete instance
 // entries whose origin is the file, so they replace the embedded prices
 // of the same instance types region by region. room is the number of
-// instances merged before this file at most (see merge).
-func readCSVOverlay(p string, r io.Reader, base *model.Catalog, room int) (catalogFile, []string, error) {
+// instances merged before this file at most (see merge); size is the
+// file's size in bytes.
+func readCSVOverlay(p string, r io.Reader, size int64, base *model.Catalog, room int) (catalogFile, []string, error) {
 	provider := strings.ToLower(filepath.Base(filepath.Dir(p)))
 	if filepath.Base(p) != "vms.csv" || !keyPattern.MatchString(provider) || provider == "." {
 		return catalogFile{}, nil, fmt.Errorf("catalog %s: a SkyPilot catalog must keep SkyPilot's layout <provider>/vms.csv (e.g. ~/.sky/catalogs/v8/aws/vms.csv): the folder names the provider", p)
 	}
-	insts, backing, warnings, err := readSkyPilotCSV(r, p, provider, CatalogGPUResolver(base), room)
+	// Only a hint for sizing the table of types: a row with a GpuInfo dict
+	// is ~200 bytes (the dict alone ~130); files of shorter rows or with a
+	// type repeated over regions and zones just grow or over-size it a
+	// little.
+	const minRowBytes = 150
+	insts, backing, warnings, err := readSkyPilotCSV(r, p, provider, CatalogGPUResolver(base), room, int(min(size/minRowBytes, 1<<20)))
 	if err != nil {
 		return catalogFile{}, warnings, err
 	}

@@ -972,7 +972,7 @@ func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string
 		if fi.Size() > kind.MaxBytes {
 			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, tooLarge(kind))
 		}
-		return readCSVOverlay(p, bufio.NewReaderSize(&capReader{r: f, left: kind.MaxBytes, kind: kind}, 64<<10), base, room)
+		return readCSVOverlay(p, bufio.NewReaderSize(&capReader{r: f, left: kind.MaxBytes, kind: kind}, 64<<10), fi.Size(), base, room)
 	}
 	b, err := safeio.ReadFile(p, kind)
 	if err != nil {

@@ -131,15 +131,16 @@ func (e *CSVError) Unwrap() error { return e.Err }
 // empty AcceleratorCount or Region on a GPU row. Warnings are one line each,
 // "vms.csv:12: ...", with repeated warnings counted on the first line.
 func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]model.Instance, []string, error) {
-	insts, _, warnings, err := readSkyPilotCSV(r, name, provider, gpus, 0)
+	insts, _, warnings, err := readSkyPilotCSV(r, name, provider, gpus, 0, 0)
 	return insts, warnings, err
 }
 
 // readSkyPilotCSV is ReadSkyPilotCSV leaving room free slots in front of
 // the instances in their backing array: backing[room:] holds insts, so a
 // merge can put the earlier catalog there instead of copying 100,000
-// instances after it.
-func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room int) (insts, backing []model.Instance, warnings []string, err error) {
+// instances after it. types is the number of instance types expected (0
+// when unknown), to size the table of types once.
+func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room, types int) (insts, backing []model.Instance, warnings []string, err error) {
 	if gpus == nil {
 		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
 	}
@@ -157,6 +158,7 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room 
 		return nil, nil, nil, err
 	}
 	p := newParser(name, provider, gpus, cols)
+	p.types = make(map[string]*typeAcc, types)
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
