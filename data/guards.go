@@ -106,26 +106,34 @@ func KnownRegions(c *model.Catalog) map[string]map[string]bool {
 // overlayGuards returns the guard findings for the instances overlays
 // changed, as warnings for LoadWith.
 func overlayGuards(base, merged *model.Catalog, files []catalogFile) []string {
+	// merge lays out the embedded instances first, in base's order, then
+	// the ones overlays add: an instance changed if it is past base's or
+	// an overlay names its type. Only base's few hundred types are keyed.
 	type key struct{ provider, typ string }
-	n := 0
-	for _, f := range files {
-		n += len(f.instances) + len(f.full)
+	nb := len(base.Instances)
+	baseAt := make(map[key]int, nb)
+	for i := range base.Instances {
+		baseAt[key{base.Instances[i].Provider, base.Instances[i].Type}] = i
 	}
-	changed := make(map[key]bool, n)
+	touched := make([]bool, nb)
 	for _, f := range files {
 		for _, in := range f.instances {
-			changed[key{in.Provider, in.Type}] = true
+			if i, ok := baseAt[key{in.Provider, in.Type}]; ok {
+				touched[i] = true
+			}
 		}
 		for i := range f.full {
-			changed[key{f.full[i].Provider, f.full[i].Type}] = true
+			if j, ok := baseAt[key{f.full[i].Provider, f.full[i].Type}]; ok {
+				touched[j] = true
+			}
 		}
 	}
 	known := KnownRegions(base)
 	var gs []Guard
 	var buf []float64
 	for i := range merged.Instances {
-		if in := &merged.Instances[i]; changed[key{in.Provider, in.Type}] {
-			gs, buf = guard(gs, buf, merged, in, known)
+		if i >= nb || touched[i] {
+			gs, buf = guard(gs, buf, merged, &merged.Instances[i], known)
 		}
 	}
 	out := make([]string, len(gs))

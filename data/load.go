@@ -686,7 +686,7 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 	}
 	gpuAt := map[string]int{}
 	modelAt := map[string]int{}
-	instAt := make(map[instKey]int, total)
+	instAt := make(map[instKey]int, total-len(lastFile.full)) // the last file's full entries are not keyed
 	discAt := map[string]int{}
 	instFile := map[instKey]string{} // for errors; a full entry's file is its Origin
 	for fi, f := range files {

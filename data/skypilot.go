@@ -290,7 +290,8 @@ type regionPrices struct {
 // are a slice searched in place, not a map per type.
 type typeAcc struct {
 	first   typeShape
-	regions []regionPrices
+	regions []regionPrices // starts in inline: most types have one region per file
+	inline  [1]regionPrices
 }
 
 // typeShape is what every row of one instance type must agree on.
@@ -497,6 +498,7 @@ func (p *parser) add(o offer) {
 		last := &p.accs[len(p.accs)-1]
 		*last = append(*last, typeAcc{first: typeShape{line: o.line, typ: o.typ, gpu: o.gpu, accel: o.accel, count: o.count, vcpus: o.vcpus, memGiB: o.memGiB}})
 		acc = &(*last)[len(*last)-1]
+		acc.regions = acc.inline[:0] // chunks never move, so this stays valid
 		p.types[o.typ] = acc
 		p.nAccs++
 	}
