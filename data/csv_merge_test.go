@@ -72,3 +72,18 @@ func instanceOf(c *model.Catalog, provider, typ string) (model.Instance, bool) {
 	}
 	return model.Instance{}, false
 }
+
+// TestColumnIndex: the switch numbers every known column as its position
+// in knownColumns, and nothing else.
+func TestColumnIndex(t *testing.T) {
+	for k, c := range knownColumns {
+		if got := columnIndex(c); got != k {
+			t.Errorf("columnIndex(%q) = %d, want %d", c, got, k)
+		}
+	}
+	for _, c := range []string{"", "Arch", "Generation", "price"} {
+		if got := columnIndex(c); got != -1 {
+			t.Errorf("columnIndex(%q) = %d, want -1", c, got)
+		}
+	}
+}

@@ -198,32 +198,67 @@ func csvReadError(name string, err error, rec []string, want int) error {
 	return &CSVError{File: name, Line: pe.Line, Err: fmt.Errorf("character %d: %w", pe.Column, pe.Err)}
 }
 
-// columns holds the index of each known column, -1 when absent.
-type columns map[string]int
+// knownColumns are the columns the importer reads; columnIndex numbers them.
+var knownColumns = [...]string{colInstanceType, colAccelName, colAccelCount, colVCPUs, colMemory, colGPUInfo, colPrice, colSpotPrice, colRegion, colZone}
 
-func (c columns) get(rec []string, col string) string {
-	i, ok := c[col]
-	if !ok || i >= len(rec) {
+// columnIndex returns col's position in knownColumns, -1 for another name.
+// A switch, not a map: it runs ~10 times per row.
+func columnIndex(col string) int {
+	switch col {
+	case colInstanceType:
+		return 0
+	case colAccelName:
+		return 1
+	case colAccelCount:
+		return 2
+	case colVCPUs:
+		return 3
+	case colMemory:
+		return 4
+	case colGPUInfo:
+		return 5
+	case colPrice:
+		return 6
+	case colSpotPrice:
+		return 7
+	case colRegion:
+		return 8
+	case colZone:
+		return 9
+	}
+	return -1
+}
+
+// columns holds the field index of each known column, -1 when absent.
+type columns [len(knownColumns)]int
+
+func (c *columns) get(rec []string, col string) string {
+	k := columnIndex(col)
+	if k < 0 {
+		return ""
+	}
+	i := c[k]
+	if i < 0 || i >= len(rec) {
 		return ""
 	}
 	return strings.TrimSpace(rec[i])
 }
 
-func mapHeader(name string, header []string) (columns, error) {
-	cols := columns{}
+func mapHeader(name string, header []string) (*columns, error) {
+	at := make(map[string]int, len(header))
 	for i, h := range header {
 		h = strings.TrimSpace(h)
 		if i == 0 {
 			h = strings.TrimPrefix(h, "\ufeff") // a byte-order mark from spreadsheet exports
 		}
-		if _, dup := cols[h]; dup && h != "" {
+		if _, dup := at[h]; dup && h != "" {
 			return nil, &CSVError{File: name, Line: 1, Column: h, Err: errors.New("appears twice in the header")}
 		}
-		cols[h] = i
+		at[h] = i
 	}
 	var missing []string
 	for _, c := range requiredColumns {
-		if _, ok := cols[c]; !ok {
+		if _, ok := at[c]; !ok {
 			missing = append(missing, c)
 		}
 	}
@@ -231,11 +266,18 @@ func mapHeader(name string, header []string) (columns, error) {
 		return nil, &CSVError{File: name, Line: 1, Err: fmt.Errorf("missing column %s; a SkyPilot vms.csv header names %s",
 			strings.Join(missing, ", "), strings.Join(requiredColumns, ", "))}
 	}
-	return cols, nil
+	var cols columns
+	for k, c := range knownColumns {
+		cols[k] = -1
+		if i, ok := at[c]; ok {
+			cols[k] = i
+		}
+	}
+	return &cols, nil
 }
 
 // number parses a numeric cell. present is false for an empty cell.
-func number(cols columns, rec []string, line int, name, col string) (v float64, present bool, err error) {
+func number(cols *columns, rec []string, line int, name, col string) (v float64, present bool, err error) {
 	s := cols.get(rec, col)
 	if s == "" {
 		return 0, false, nil
@@ -312,7 +354,7 @@ type gpuInfoKey struct {
 type parser struct {
 	name, provider string
 	gpus           GPUResolver
-	cols           columns
+	cols           *columns
 	gcp            bool
 	rows           int
 	warn           warnings
@@ -329,7 +371,7 @@ type parser struct {
 	gcpRows gcpRows
 }
 
-func newParser(name, provider string, gpus GPUResolver, cols columns) *parser {
+func newParser(name, provider string, gpus GPUResolver, cols *columns) *parser {
 	return &parser{
 		name: name, provider: provider, gpus: gpus, cols: cols,
 		gcp:    provider == "gcp",
