@@ -1,8 +1,8 @@
 // Command genembed compiles the embedded catalog: run by `go generate
 // ./data` (in the data directory), it loads catalog/*.toml with the real
-// loader (data.GenerateEmbedded) and writes data.EmbeddedFile, so start-up
-// decodes no TOML. On a load error it prints the loader's errors, writes
-// nothing and exits 1.
+// loader (data.LoadTOML) and writes embedgen.File, so start-up decodes no
+// TOML. On a load error it prints the loader's errors, writes nothing and
+// exits 1.
 package main
 
 import (
@@ -10,15 +10,18 @@ import (
 	"os"
 
 	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/data/internal/embedgen"
 )
 
 func main() {
-	src, err := data.GenerateEmbedded(os.DirFS("."))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "genembed:", err)
-		os.Exit(1)
+	c, err := data.LoadTOML(os.DirFS("."))
+	if err == nil {
+		var src []byte
+		if src, err = embedgen.Source(c); err == nil {
+			err = os.WriteFile(embedgen.File, src, 0o644)
+		}
 	}
-	if err := os.WriteFile(data.EmbeddedFile, src, 0o644); err != nil {
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "genembed:", err)
 		os.Exit(1)
 	}
