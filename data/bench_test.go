@@ -1,9 +1,12 @@
 package data_test
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -29,4 +32,51 @@ func BenchmarkRecommendEmbedded(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkLoadWithCSV100k loads the embedded catalog with a generated
+// 100,000-row SkyPilot aws/vms.csv overlay (22 MB, every row its own
+// instance type) and ranks it, as `recommend --catalog .../aws/vms.csv` does.
+func BenchmarkLoadWithCSV100k(b *testing.B) {
+	p := filepath.Join(b.TempDir(), "aws", "vms.csv")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := synthcsv.Write(f, 100_000, 7); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	home := b.TempDir() // no user overlays
+	b.Setenv("XDG_CONFIG_HOME", home)
+	b.Setenv("XDG_DATA_HOME", home)
+	w := llamaQLoRA(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		cat, _, err := data.LoadWith([]string{p})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(cat.Instances) < 100_000 {
+			b.Fatalf("%d instances, want ≥ 100000", len(cat.Instances))
+		}
+		if _, err := model.Recommend(w, cat, model.Query{AutoGPUs: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func llamaQLoRA(b *testing.B) model.Workload {
+	cat, err := data.Load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := cat.Model("llama-3.1-8b")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return model.Workload{Model: *a, Task: model.TaskQLoRA, MicroBatch: 2, SeqLen: 2048, DatasetTokens: 1e9}
 }

@@ -1,8 +1,8 @@
 package data
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -13,18 +13,26 @@ import (
 // name of the file's directory, as in SkyPilot's catalog layout
 // (~/.sky/catalogs/v8/aws/vms.csv → aws). Rows become complete instance
 // entries whose origin is the file, so they replace the embedded prices
-// of the same instance types region by region.
-func readCSVOverlay(p string, b []byte, base *model.Catalog) (catalogFile, []string, error) {
+// of the same instance types region by region. room is the number of
+// instances merged before this file at most (see merge); size is the
+// file's size in bytes.
+func readCSVOverlay(p string, r io.Reader, size int64, base *model.Catalog, room int) (catalogFile, []string, error) {
 	provider := strings.ToLower(filepath.Base(filepath.Dir(p)))
 	if filepath.Base(p) != "vms.csv" || !keyPattern.MatchString(provider) || provider == "." {
 		return catalogFile{}, nil, fmt.Errorf("catalog %s: a SkyPilot catalog must keep SkyPilot's layout <provider>/vms.csv (e.g. ~/.sky/catalogs/v8/aws/vms.csv): the folder names the provider", p)
 	}
-	insts, warnings, err := ReadSkyPilotCSV(bytes.NewReader(b), p, provider, CatalogGPUResolver(base))
+	// Only a hint for sizing the table of types: a row with a GpuInfo dict
+	// is ~200 bytes (the dict alone ~130); files of shorter rows or with a
+	// type repeated over regions and zones just grow or over-size it a
+	// little.
+	const minRowBytes = 150
+	insts, backing, warnings, err := readSkyPilotCSV(r, p, provider, CatalogGPUResolver(base), room, int(min(size/minRowBytes, 1<<20)))
 	if err != nil {
 		return catalogFile{}, warnings, err
 	}
-	f := catalogFile{name: p, origin: p}
-	for _, in := range insts {
+	// Types are distinct and complete: merge takes them as they are.
+	for i := range insts {
+		in := &insts[i]
 		in.Origin = p
 		if in.Source == "" {
 			in.Source = "SkyPilot catalog " + p
@@ -32,9 +40,9 @@ func readCSVOverlay(p string, b []byte, base *model.Catalog) (catalogFile, []str
 		if in.AsOf == "" {
 			in.AsOf = base.AsOf
 		}
-		f.instances = append(f.instances, instanceEntry{Instance: in, complete: true})
 	}
-	if len(f.instances) == 0 {
+	f := catalogFile{name: p, origin: p, full: insts, backing: backing, room: room}
+	if len(f.full) == 0 {
 		return catalogFile{}, warnings, fmt.Errorf("catalog %s: no GPU instances found", p)
 	}
 	return f, warnings, nil

@@ -42,49 +42,51 @@ const medianFraction = 0.6
 //     or a region the type is not offered in); skipped when known is nil.
 //
 // Duplicated types and regions and GPU memory given per instance are
-// load errors already (decode, merge, rawGPU.validate).
+// load errors already (decode, merge, rawGPU.validate), so each instance
+// of insts is its own family and is checked on its own.
 func Guards(c *model.Catalog, insts []model.Instance, known map[string]map[string]bool) []Guard {
 	var out []Guard
-	type famKey struct{ provider, typ, gpu string }
-	perGPU := map[famKey][]float64{}
-	for _, in := range insts {
-		for _, p := range in.Prices {
-			if p.OnDemandUSD > 0 && in.GPUCount > 0 {
-				k := famKey{in.Provider, in.Type, in.GPU}
-				perGPU[k] = append(perGPU[k], p.OnDemandUSD/float64(in.GPUCount))
-			}
-		}
-	}
-	medians := make(map[famKey]float64, len(perGPU))
-	for k, v := range perGPU {
-		if len(v) >= 3 {
-			medians[k] = median(append([]float64(nil), v...))
-		}
-	}
-	for _, in := range insts {
-		if g, err := c.GPU(in.GPU); err == nil {
-			name := strings.ToLower(in.Type)
-			switch {
-			case strings.Contains(name, "pci") && g.Interconnect != "" && g.Interconnect != "pcie":
-				out = append(out, Guard{in.Provider, in.Type, "", "form-factor", fmt.Sprintf("named PCIe but its GPU %s is an %s module", g.Key, g.Interconnect)})
-			case strings.Contains(name, "sxm") && g.Interconnect == "pcie":
-				out = append(out, Guard{in.Provider, in.Type, "", "form-factor", fmt.Sprintf("named SXM but its GPU %s is a PCIe card", g.Key)})
-			}
-		}
-		m := medians[famKey{in.Provider, in.Type, in.GPU}]
-		for _, p := range in.Prices {
-			switch {
-			case p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD*spotTolerance:
-				out = append(out, Guard{in.Provider, in.Type, p.Region, "spot-above-on-demand", fmt.Sprintf("on-demand %g is below spot %g: not an on-demand price", p.OnDemandUSD, p.SpotUSD)})
-			case p.OnDemandUSD > 0 && m > 0 && p.OnDemandUSD/float64(in.GPUCount) < medianFraction*m:
-				out = append(out, Guard{in.Provider, in.Type, p.Region, "below-median", fmt.Sprintf("on-demand %g per GPU is below %.0f%% of the type's median over regions %g (a flex-start or promotional price?)", p.OnDemandUSD/float64(in.GPUCount), medianFraction*100, m)})
-			}
-			if regions, ok := known[in.Provider]; ok && !regions[p.Region] {
-				out = append(out, Guard{in.Provider, in.Type, p.Region, "unknown-region", "region not offered by " + in.Provider + " in the catalog (typo?)"})
-			}
-		}
+	var perGPU []float64 // reused: one instance's on-demand prices per GPU
+	for i := range insts {
+		out, perGPU = guard(out, perGPU, c, &insts[i], known)
 	}
 	return out
+}
+
+// guard appends in's findings to out; perGPU is scratch space, returned
+// for reuse.
+func guard(out []Guard, perGPU []float64, c *model.Catalog, in *model.Instance, known map[string]map[string]bool) ([]Guard, []float64) {
+	if g, err := c.GPU(in.GPU); err == nil {
+		name := strings.ToLower(in.Type)
+		switch {
+		case strings.Contains(name, "pci") && g.Interconnect != "" && g.Interconnect != "pcie":
+			out = append(out, Guard{in.Provider, in.Type, "", "form-factor", fmt.Sprintf("named PCIe but its GPU %s is an %s module", g.Key, g.Interconnect)})
+		case strings.Contains(name, "sxm") && g.Interconnect == "pcie":
+			out = append(out, Guard{in.Provider, in.Type, "", "form-factor", fmt.Sprintf("named SXM but its GPU %s is a PCIe card", g.Key)})
+		}
+	}
+	perGPU = perGPU[:0]
+	for _, p := range in.Prices {
+		if p.OnDemandUSD > 0 && in.GPUCount > 0 {
+			perGPU = append(perGPU, p.OnDemandUSD/float64(in.GPUCount))
+		}
+	}
+	m := 0.0
+	if len(perGPU) >= 3 {
+		m = median(perGPU)
+	}
+	for _, p := range in.Prices {
+		switch {
+		case p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD*spotTolerance:
+			out = append(out, Guard{in.Provider, in.Type, p.Region, "spot-above-on-demand", fmt.Sprintf("on-demand %g is below spot %g: not an on-demand price", p.OnDemandUSD, p.SpotUSD)})
+		case p.OnDemandUSD > 0 && m > 0 && p.OnDemandUSD/float64(in.GPUCount) < medianFraction*m:
+			out = append(out, Guard{in.Provider, in.Type, p.Region, "below-median", fmt.Sprintf("on-demand %g per GPU is below %.0f%% of the type's median over regions %g (a flex-start or promotional price?)", p.OnDemandUSD/float64(in.GPUCount), medianFraction*100, m)})
+		}
+		if regions, ok := known[in.Provider]; ok && !regions[p.Region] {
+			out = append(out, Guard{in.Provider, in.Type, p.Region, "unknown-region", "region not offered by " + in.Provider + " in the catalog (typo?)"})
+		}
+	}
+	return out, perGPU
 }
 
 // KnownRegions returns the regions each provider of c has prices in.
@@ -104,17 +106,39 @@ func KnownRegions(c *model.Catalog) map[string]map[string]bool {
 // overlayGuards returns the guard findings for the instances overlays
 // changed, as warnings for LoadWith.
 func overlayGuards(base, merged *model.Catalog, files []catalogFile) []string {
-	changed := map[string]bool{}
+	// merge lays out the embedded instances first, in base's order, then
+	// the ones overlays add: an instance changed if it is past base's or
+	// an overlay names its type. Only base's few hundred types are keyed.
+	type key struct{ provider, typ string }
+	nb := len(base.Instances)
+	baseAt := make(map[key]int, nb)
+	for i := range base.Instances {
+		baseAt[key{base.Instances[i].Provider, base.Instances[i].Type}] = i
+	}
+	touched := make([]bool, nb)
 	for _, f := range files {
 		for _, in := range f.instances {
-			changed[in.Provider+"/"+in.Type] = true
+			if i, ok := baseAt[key{in.Provider, in.Type}]; ok {
+				touched[i] = true
+			}
+		}
+		for i := range f.full {
+			if j, ok := baseAt[key{f.full[i].Provider, f.full[i].Type}]; ok {
+				touched[j] = true
+			}
 		}
 	}
-	var out []string
-	for _, g := range Guards(merged, merged.Instances, KnownRegions(base)) { // medians need every row
-		if changed[g.Provider+"/"+g.Type] {
-			out = append(out, g.String())
+	known := KnownRegions(base)
+	var gs []Guard
+	var buf []float64
+	for i := range merged.Instances {
+		if i >= nb || touched[i] {
+			gs, buf = guard(gs, buf, merged, &merged.Instances[i], known)
 		}
+	}
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.String()
 	}
 	sort.Strings(out)
 	return out

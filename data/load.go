@@ -1,9 +1,10 @@
 package data
 
 import (
-	"embed"
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -22,16 +24,36 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-//go:embed catalog
-var catalogFS embed.FS
-
 // SchemaVersion is the catalog schema this build reads.
 const SchemaVersion = 1
 
-// Load returns the embedded catalog, validated and indexed. It fails only
-// on a bug in the embedded files; the error names the file and entry.
+// Load returns the embedded catalog, validated and indexed. The TOML under
+// catalog/ is decoded, validated and merged at build time (go generate
+// ./data writes catalog_gen.go through the same load as overlays), so
+// start-up decodes nothing: Load copies the compiled catalog, so callers
+// may change their copy, and builds its indexes. The error is always nil
+// (kept so callers need not change if loading ever does work again).
 func Load() (*model.Catalog, error) {
-	return load(catalogFS)
+	c := embeddedCatalog
+	c.GPUs = slices.Clone(c.GPUs)
+	c.Models = slices.Clone(c.Models)
+	c.Discounts = slices.Clone(c.Discounts)
+	c.Instances = slices.Clone(c.Instances)
+	// Prices are patched region by region by overlays: one backing array
+	// for every instance's copy.
+	n := 0
+	for i := range c.Instances {
+		n += len(c.Instances[i].Prices)
+	}
+	prices := make([]model.RegionPrice, 0, n)
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		start := len(prices)
+		prices = append(prices, in.Prices...)
+		in.Prices = prices[start:len(prices):len(prices)]
+	}
+	c.Index()
+	return &c, nil
 }
 
 // load reads gpus.toml, models.toml, discounts.toml and instances/*.toml
@@ -84,6 +106,13 @@ type catalogFile struct {
 	gpus      []model.GPU
 	models    []model.Architecture
 	instances []instanceEntry
+	// full are complete instances of distinct types (a CSV overlay's),
+	// merged as they are: no per-entry copy or duplicate check.
+	full []model.Instance
+	// backing is full's backing array from its start, room free slots
+	// before full[0]: merge puts the earlier instances there, no copy.
+	backing   []model.Instance
+	room      int
 	discounts []model.Discount
 }
 
@@ -643,22 +672,34 @@ func (r *rawDiscount) validate() (model.Discount, error) {
 // and type, field by field, prices by region; discounts by provider and
 // term), then checks cross references.
 func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
+	type instKey struct{ provider, typ string }
+	total := 0
+	for i := range files {
+		total += len(files[i].instances) + len(files[i].full)
+	}
+	lastFile := &files[len(files)-1]
+	inPlace := lastFile.room > 0 && len(lastFile.full) > 0 && lastFile.room >= total-len(lastFile.full)
+	if inPlace {
+		c.Instances = slices.Grow(c.Instances, total-len(lastFile.full))
+	} else {
+		c.Instances = slices.Grow(c.Instances, total)
+	}
 	gpuAt := map[string]int{}
 	modelAt := map[string]int{}
-	instAt := map[string]int{}
+	instAt := make(map[instKey]int, total-len(lastFile.full)) // the last file's full entries are not keyed
 	discAt := map[string]int{}
-	instFile := map[string]string{}
-	for _, f := range files {
-		inFile := map[string]bool{}
+	instFile := map[instKey]string{} // for errors; a full entry's file is its Origin
+	for fi, f := range files {
+		inFile := make(map[instKey]bool, len(f.instances))
 		mergeByKey(&c.GPUs, gpuAt, f.gpus, func(g *model.GPU) string { return g.Key }, "gpu", f.name, errs)
 		mergeByKey(&c.Models, modelAt, f.models, func(m *model.Architecture) string { return m.Key }, "model", f.name, errs)
 		for _, in := range f.instances {
-			k := in.Provider + "/" + in.Type
-			if inFile["i"+k] {
+			k := instKey{in.Provider, in.Type}
+			if inFile[k] {
 				*errs = append(*errs, fmt.Errorf("%s: instance %q: duplicate (provider %s)", f.name, in.Type, in.Provider))
 				continue
 			}
-			inFile["i"+k] = true
+			inFile[k] = true
 			i, ok := instAt[k]
 			if !ok {
 				if !in.complete {
@@ -671,6 +712,26 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 				continue
 			}
 			patchInstance(&c.Instances[i], in)
+		}
+		last := fi == len(files)-1
+		if last && inPlace {
+			mergeInPlace(c, f, func(in *model.Instance) (int, bool) {
+				i, ok := instAt[instKey{in.Provider, in.Type}]
+				return i, ok
+			})
+			continue
+		}
+		for j := range f.full {
+			in := &f.full[j]
+			k := instKey{in.Provider, in.Type}
+			if i, ok := instAt[k]; ok {
+				patchInstance(&c.Instances[i], instanceEntry{Instance: *in, complete: true})
+				continue
+			}
+			if !last { // no later file can patch it: skip the map insert
+				instAt[k] = len(c.Instances)
+			}
+			c.Instances = append(c.Instances, *in)
 		}
 		for _, d := range f.discounts {
 			k := d.Provider + "/" + string(d.Term) + "/" + strings.Join(d.Prefixes, ",")
@@ -701,7 +762,10 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 			if s := model.Closest(in.GPU, keys, 1); len(s) > 0 {
 				msg += fmt.Sprintf(" (did you mean %q?)", s[0])
 			}
-			file := instFile[in.Provider+"/"+in.Type]
+			file, ok := instFile[instKey{in.Provider, in.Type}]
+			if !ok {
+				file = in.Origin
+			}
 			*errs = append(*errs, fmt.Errorf("%s: %s", file, msg))
 		}
 	}
@@ -713,6 +777,31 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 		c.AsOf = max(c.AsOf, in.AsOf)
 	}
 	c.Index()
+}
+
+// mergeInPlace merges f.full, the last file's instances, into c by moving
+// c.Instances into the room in front of them (f.room ≥ len(c.Instances))
+// and moving the entries that patch earlier ones behind the rest: a large
+// CSV overlay is not copied. at finds an earlier instance of the same
+// provider and type.
+func mergeInPlace(c *model.Catalog, f catalogFile, at func(*model.Instance) (int, bool)) {
+	buf := f.backing
+	start := f.room - len(c.Instances)
+	copy(buf[start:], c.Instances)
+	c.Instances = buf[start:f.room]
+	w := f.room
+	for j := f.room; j < len(buf); j++ {
+		in := &buf[j]
+		if i, ok := at(in); ok {
+			patchInstance(&c.Instances[i], instanceEntry{Instance: *in, complete: true})
+			continue
+		}
+		// Swap, not copy: the patches end up after w, so f.full still
+		// lists every type the file names (overlayGuards reads it).
+		buf[w], buf[j] = buf[j], buf[w]
+		w++
+	}
+	c.Instances = buf[start:w:w]
 }
 
 // mergeByKey appends items to dst, replacing entries with the same key from
@@ -830,14 +919,16 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	room := len(base.Instances) // instances merged before the next file, at most
 	for _, p := range paths {
-		f, w, err := readOverlay(p, base)
+		f, w, err := readOverlay(p, base, room)
 		warnings = append(warnings, w...)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		files = append(files, f)
+		room += len(f.instances) + len(f.full)
 	}
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
@@ -858,28 +949,34 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 
 // baseFiles turns a loaded catalog back into one complete file for merge.
 func baseFiles(c *model.Catalog) []catalogFile {
-	f := catalogFile{name: "embedded catalog", origin: "embedded", gpus: c.GPUs, models: c.Models, discounts: c.Discounts}
-	for _, in := range c.Instances {
-		f.instances = append(f.instances, instanceEntry{Instance: in, complete: true})
-	}
-	return []catalogFile{f}
+	return []catalogFile{{name: "embedded catalog", origin: "embedded", gpus: c.GPUs, models: c.Models, discounts: c.Discounts, full: c.Instances}}
 }
 
 // readOverlay reads one user catalog file through safeio: a regular file
 // (a FIFO or device is refused without blocking), at most safeio.CSV or
 // safeio.Overlay bytes.
-func readOverlay(p string, base *model.Catalog) (catalogFile, []string, error) {
+func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string, error) {
 	csv := strings.EqualFold(filepath.Ext(p), ".csv")
 	kind := safeio.Overlay
 	if csv {
 		kind = safeio.CSV
 	}
+	if csv {
+		// Streamed: a 100,000-row file is 22 MB that need not be in memory
+		// at once (each fresh MB costs page faults).
+		f, fi, err := safeio.Open(p)
+		if err != nil {
+			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, err)
+		}
+		defer f.Close()
+		if fi.Size() > kind.MaxBytes {
+			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, tooLarge(kind))
+		}
+		return readCSVOverlay(p, bufio.NewReaderSize(&capReader{r: f, left: kind.MaxBytes, kind: kind}, 64<<10), fi.Size(), base, room)
+	}
 	b, err := safeio.ReadFile(p, kind)
 	if err != nil {
 		return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, err)
-	}
-	if csv {
-		return readCSVOverlay(p, b, base)
 	}
 	var f catalogFile
 	if err := decode(b, p, p, &f); err != nil {
@@ -904,4 +1001,27 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// capReader fails with safeio.ErrTooLarge once more than left bytes were
+// read: a file may grow while read (or lie in its size, as /proc files do).
+type capReader struct {
+	r    io.Reader
+	left int64
+	kind safeio.Kind
+}
+
+func (c *capReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.left -= int64(n)
+	if c.left < 0 {
+		return 0, tooLarge(c.kind)
+	}
+	return n, err
+}
+
+// tooLarge is safeio.ReadFile's error for a file above k's cap (caps are
+// whole MiB).
+func tooLarge(k safeio.Kind) error {
+	return fmt.Errorf("%w: above the %d MiB limit for a %s", safeio.ErrTooLarge, k.MaxBytes>>20, k.Name)
 }

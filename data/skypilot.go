@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -132,47 +131,59 @@ func (e *CSVError) Unwrap() error { return e.Err }
 // empty AcceleratorCount or Region on a GPU row. Warnings are one line each,
 // "vms.csv:12: ...", with repeated warnings counted on the first line.
 func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]model.Instance, []string, error) {
+	insts, _, warnings, err := readSkyPilotCSV(r, name, provider, gpus, 0, 0)
+	return insts, warnings, err
+}
+
+// readSkyPilotCSV is ReadSkyPilotCSV leaving room free slots in front of
+// the instances in their backing array: backing[room:] holds insts, so a
+// merge can put the earlier catalog there instead of copying 100,000
+// instances after it. types is the number of instance types expected (0
+// when unknown), to size the table of types once.
+func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room, types int) (insts, backing []model.Instance, warnings []string, err error) {
 	if gpus == nil {
-		return nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
+		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
 	}
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, nil, &CSVError{File: name, Err: errors.New("empty file, want a header line naming the columns")}
+		return nil, nil, nil, &CSVError{File: name, Err: errors.New("empty file, want a header line naming the columns")}
 	}
 	if err != nil {
-		return nil, nil, csvReadError(name, err, nil, 0)
+		return nil, nil, nil, csvReadError(name, err, nil, 0)
 	}
 	cols, err := mapHeader(name, header)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	p := newParser(name, provider, gpus, cols)
+	p.types = make(map[string]*typeAcc, types)
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, nil, csvReadError(name, err, rec, len(header))
+			return nil, nil, nil, csvReadError(name, err, rec, len(header))
 		}
 		line, _ := cr.FieldPos(0)
 		if err := p.row(line, rec); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if p.rows == 0 {
-		return nil, nil, &CSVError{File: name, Err: errors.New("no data rows after the header")}
+		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no data rows after the header")}
 	}
 	if p.gcp {
 		p.combineGCP()
 	}
-	insts := finishImport(p.provider, p.instances())
+	backing = p.instances(room)
+	insts = finishImport(p.provider, backing[room:])
 	if len(insts) == 0 {
 		p.warn.add(0, "nogpu", fmt.Sprintf("no GPU instance types among %d rows", p.rows))
 	}
-	return insts, p.warn.lines(name), nil
+	return insts, backing[:room+len(insts)], p.warn.lines(name), nil
 }
 
 // csvReadError turns an encoding/csv error into a *CSVError with the line.
@@ -187,32 +198,67 @@ func csvReadError(name string, err error, rec []string, want int) error {
 	return &CSVError{File: name, Line: pe.Line, Err: fmt.Errorf("character %d: %w", pe.Column, pe.Err)}
 }
 
-// columns holds the index of each known column, -1 when absent.
-type columns map[string]int
+// knownColumns are the columns the importer reads; columnIndex numbers them.
+var knownColumns = [...]string{colInstanceType, colAccelName, colAccelCount, colVCPUs, colMemory, colGPUInfo, colPrice, colSpotPrice, colRegion, colZone}
 
-func (c columns) get(rec []string, col string) string {
-	i, ok := c[col]
-	if !ok || i >= len(rec) {
+// columnIndex returns col's position in knownColumns, -1 for another name.
+// A switch, not a map: it runs ~10 times per row.
+func columnIndex(col string) int {
+	switch col {
+	case colInstanceType:
+		return 0
+	case colAccelName:
+		return 1
+	case colAccelCount:
+		return 2
+	case colVCPUs:
+		return 3
+	case colMemory:
+		return 4
+	case colGPUInfo:
+		return 5
+	case colPrice:
+		return 6
+	case colSpotPrice:
+		return 7
+	case colRegion:
+		return 8
+	case colZone:
+		return 9
+	}
+	return -1
+}
+
+// columns holds the field index of each known column, -1 when absent.
+type columns [len(knownColumns)]int
+
+func (c *columns) get(rec []string, col string) string {
+	k := columnIndex(col)
+	if k < 0 {
+		return ""
+	}
+	i := c[k]
+	if i < 0 || i >= len(rec) {
 		return ""
 	}
 	return strings.TrimSpace(rec[i])
 }
 
-func mapHeader(name string, header []string) (columns, error) {
-	cols := columns{}
+func mapHeader(name string, header []string) (*columns, error) {
+	at := make(map[string]int, len(header))
 	for i, h := range header {
 		h = strings.TrimSpace(h)
 		if i == 0 {
 			h = strings.TrimPrefix(h, "\ufeff") // a byte-order mark from spreadsheet exports
 		}
-		if _, dup := cols[h]; dup && h != "" {
+		if _, dup := at[h]; dup && h != "" {
 			return nil, &CSVError{File: name, Line: 1, Column: h, Err: errors.New("appears twice in the header")}
 		}
-		cols[h] = i
+		at[h] = i
 	}
 	var missing []string
 	for _, c := range requiredColumns {
-		if _, ok := cols[c]; !ok {
+		if _, ok := at[c]; !ok {
 			missing = append(missing, c)
 		}
 	}
@@ -220,11 +266,18 @@ func mapHeader(name string, header []string) (columns, error) {
 		return nil, &CSVError{File: name, Line: 1, Err: fmt.Errorf("missing column %s; a SkyPilot vms.csv header names %s",
 			strings.Join(missing, ", "), strings.Join(requiredColumns, ", "))}
 	}
-	return cols, nil
+	var cols columns
+	for k, c := range knownColumns {
+		cols[k] = -1
+		if i, ok := at[c]; ok {
+			cols[k] = i
+		}
+	}
+	return &cols, nil
 }
 
 // number parses a numeric cell. present is false for an empty cell.
-func number(cols columns, rec []string, line int, name, col string) (v float64, present bool, err error) {
+func number(cols *columns, rec []string, line int, name, col string) (v float64, present bool, err error) {
 	s := cols.get(rec, col)
 	if s == "" {
 		return 0, false, nil
@@ -269,31 +322,62 @@ type offer struct {
 }
 
 type regionPrices struct {
+	region         string
 	onDemand, spot float64 // lowest seen, 0 = unknown
 	flexStart      float64
 }
 
+// typeAcc accumulates one instance type's rows: the shape of its first
+// row and its prices by region. A type is sold in a few regions, so they
+// are a slice searched in place, not a map per type.
 type typeAcc struct {
-	first   offer
-	regions map[string]*regionPrices
+	first   typeShape
+	regions []regionPrices // starts in inline: most types have one region per file
+	inline  [1]regionPrices
+}
+
+// typeShape is what every row of one instance type must agree on.
+type typeShape struct {
+	line            int
+	typ, gpu, accel string
+	count, vcpus    int
+	memGiB          float64
+}
+
+// gpuInfoKey is one distinct GpuInfo cell with its row's GPU count: a
+// catalog repeats a few dozen cells over all its rows.
+type gpuInfoKey struct {
+	cell  string
+	count int
 }
 
 type parser struct {
 	name, provider string
 	gpus           GPUResolver
-	cols           columns
+	cols           *columns
 	gcp            bool
 	rows           int
 	warn           warnings
 	types          map[string]*typeAcc
-	gcpRows        gcpRows
+	// accs holds the accumulators in chunks that never move: a single
+	// slice of 100,000 would be copied each time it grows.
+	accs   [][]typeAcc
+	nAccs  int
+	gpuMem map[gpuInfoKey]float64 // gpuMemoryMiB, parsed once per distinct cell
+	// names interns the few distinct regions and accelerator names: a
+	// field of a csv record is a substring of its whole line, which a kept
+	// field would otherwise keep alive.
+	names   map[string]string
+	gcpRows gcpRows
 }
 
-func newParser(name, provider string, gpus GPUResolver, cols columns) *parser {
+func newParser(name, provider string, gpus GPUResolver, cols *columns) *parser {
 	return &parser{
 		name: name, provider: provider, gpus: gpus, cols: cols,
-		gcp:   provider == "gcp",
-		types: map[string]*typeAcc{},
+		gcp:    provider == "gcp",
+		types:  map[string]*typeAcc{},
+		gpuMem: map[gpuInfoKey]float64{},
+		names:  map[string]string{},
 	}
 }
 
@@ -333,12 +417,23 @@ func (p *parser) row(line int, rec []string) error {
 		return err
 	}
 	o.spotIgnored = p.provider == "aws" && awsLocalZone(o.zone)
-	mem := gpuMemoryMiB(p.cols.get(rec, colGPUInfo), p.provider, count)
-	if !p.resolve(&o, accel, mem) {
+	if !p.resolve(&o, accel, p.gpuMemory(rec, count)) {
 		return nil
 	}
 	p.add(o)
 	return nil
+}
+
+// gpuMemory is gpuMemoryMiB of the row's GpuInfo, parsed once per
+// distinct cell and count.
+func (p *parser) gpuMemory(rec []string, count int) float64 {
+	k := gpuInfoKey{p.cols.get(rec, colGPUInfo), count}
+	mem, ok := p.gpuMem[k]
+	if !ok {
+		mem = gpuMemoryMiB(k.cell, p.provider, count)
+		p.gpuMem[k] = mem
+	}
+	return mem
 }
 
 // gpuCount parses AcceleratorCount; ok is false (with a warning) for counts
@@ -436,23 +531,50 @@ func awsLocalZone(zone string) bool { return strings.Count(zone, "-") >= 2 }
 func (p *parser) add(o offer) {
 	acc, ok := p.types[o.typ]
 	if !ok {
-		acc = &typeAcc{first: o, regions: map[string]*regionPrices{}}
+		o.typ = strings.Clone(o.typ) // alone, not its row's line
+		o.accel = p.intern(o.accel)
+		const chunk = 1024
+		if p.nAccs%chunk == 0 {
+			p.accs = append(p.accs, make([]typeAcc, 0, chunk))
+		}
+		last := &p.accs[len(p.accs)-1]
+		*last = append(*last, typeAcc{first: typeShape{line: o.line, typ: o.typ, gpu: o.gpu, accel: o.accel, count: o.count, vcpus: o.vcpus, memGiB: o.memGiB}})
+		acc = &(*last)[len(*last)-1]
+		acc.regions = acc.inline[:0] // chunks never move, so this stays valid
 		p.types[o.typ] = acc
-	} else if f := acc.first; f.gpu != o.gpu || f.count != o.count || f.vcpus != o.vcpus || f.memGiB != o.memGiB {
+		p.nAccs++
+	}
+	if f := acc.first; ok && (f.gpu != o.gpu || f.count != o.count || f.vcpus != o.vcpus || f.memGiB != o.memGiB) {
 		p.warn.add(o.line, "conflict:"+o.typ, fmt.Sprintf("%s differs from its first row at line %d (%d× %s, %d vCPUs, %g GiB there; %d× %s, %d vCPUs, %g GiB here); the differing rows skipped",
 			o.typ, f.line, f.count, f.gpu, f.vcpus, f.memGiB, o.count, o.gpu, o.vcpus, o.memGiB))
 		return
 	}
-	rp, ok := acc.regions[o.region]
-	if !ok {
-		rp = &regionPrices{}
-		acc.regions[o.region] = rp
+	var rp *regionPrices
+	for j := range acc.regions {
+		if acc.regions[j].region == o.region {
+			rp = &acc.regions[j]
+			break
+		}
+	}
+	if rp == nil {
+		acc.regions = append(acc.regions, regionPrices{region: p.intern(o.region)})
+		rp = &acc.regions[len(acc.regions)-1]
 	}
 	rp.onDemand = lowest(rp.onDemand, o.onDemand)
 	if !o.spotIgnored {
 		rp.spot = lowest(rp.spot, o.spot)
 	}
 	rp.flexStart = lowest(rp.flexStart, o.flexStart)
+}
+
+// intern returns s from p.names, adding a copy on first sight.
+func (p *parser) intern(s string) string {
+	if v, ok := p.names[s]; ok {
+		return v
+	}
+	v := strings.Clone(s)
+	p.names[v] = v
+	return v
 }
 
 // lowest returns the smaller known (> 0) price of a and b, 0 when neither
@@ -467,17 +589,26 @@ func lowest(a, b float64) float64 {
 	return min(a, b)
 }
 
-// instances turns the accumulated types into model.Instances.
-func (p *parser) instances() []model.Instance {
-	names := make([]string, 0, len(p.types))
-	for t := range p.types {
-		names = append(names, t)
+// instances turns the accumulated types into model.Instances, after room
+// zero Instances (see readSkyPilotCSV).
+func (p *parser) instances(room int) []model.Instance {
+	// Sort the accumulators by type, not names then map look-ups; the
+	// instances and all their prices are laid out in two allocations.
+	order := make([]*typeAcc, 0, p.nAccs)
+	nPrices := 0
+	for _, chunk := range p.accs {
+		for i := range chunk {
+			order = append(order, &chunk[i])
+			nPrices += len(chunk[i].regions)
+		}
 	}
-	sort.Strings(names)
-	var out []model.Instance
-	for _, t := range names {
-		acc := p.types[t]
+	slices.SortFunc(order, func(a, b *typeAcc) int { return strings.Compare(a.first.typ, b.first.typ) })
+	prices := make([]model.RegionPrice, 0, nPrices)
+	out := make([]model.Instance, room, room+len(order))
+	source := "SkyPilot catalog " + p.name
+	for _, acc := range order {
 		f := acc.first
+		t := f.typ
 		in := model.Instance{
 			Provider:  p.provider,
 			Type:      t,
@@ -485,18 +616,16 @@ func (p *parser) instances() []model.Instance {
 			GPUCount:  f.count,
 			VCPUs:     f.vcpus,
 			MemoryGiB: f.memGiB,
-			Source:    "SkyPilot catalog " + p.name,
+			Source:    source,
 			Origin:    p.name,
 
 			SkyPilotAccelerator: f.accel,
 		}
-		regions := make([]string, 0, len(acc.regions))
-		for r := range acc.regions {
-			regions = append(regions, r)
-		}
-		sort.Strings(regions)
-		for _, r := range regions {
-			rp := acc.regions[r]
+		slices.SortFunc(acc.regions, func(a, b regionPrices) int { return strings.Compare(a.region, b.region) })
+		start := len(prices)
+		for k := range acc.regions {
+			rp := &acc.regions[k]
+			r := rp.region
 			od, spot := rp.onDemand, rp.spot
 			if od > 0 && spot > od {
 				if spot <= od*spotTolerance {
@@ -513,7 +642,10 @@ func (p *parser) instances() []model.Instance {
 				p.warn.add(f.line, "cap:"+t, fmt.Sprintf("%s in %s: above %d USD/hour; region dropped", t, r, maxUSDPerHour))
 				continue
 			}
-			in.Prices = append(in.Prices, model.RegionPrice{Region: r, OnDemandUSD: od, SpotUSD: spot, FlexStartUSD: rp.flexStart})
+			prices = append(prices, model.RegionPrice{Region: r, OnDemandUSD: od, SpotUSD: spot, FlexStartUSD: rp.flexStart})
+		}
+		if len(prices) > start {
+			in.Prices = prices[start:len(prices):len(prices)] // an append elsewhere copies
 		}
 		if len(in.Prices) == 0 {
 			p.warn.add(f.line, "noprice:"+t, fmt.Sprintf("%s has no price in any region; skipped", t))

@@ -30,13 +30,30 @@ type GPUResolver func(accel string, memMiB float64, instanceType string) (key st
 //  3. Any other GPU whose memMiB is more than 12% off the catalog's is a
 //     different card (a 48 GB RTX 4090, a 16 GB "RTX4060" that is a 4060 Ti)
 //     and is not resolved.
+//
+// The resolver remembers each accelerator's GPU and family (a catalog
+// file names a few dozen over 100,000 rows), so c must not change while
+// it is in use.
 func CatalogGPUResolver(c *model.Catalog) GPUResolver {
+	type found struct {
+		g   *model.GPU
+		fam []*model.GPU
+	}
+	seen := map[string]found{}
 	return func(accel string, memMiB float64, instanceType string) (string, bool) {
-		g := lookupGPU(c, accel)
+		f, ok := seen[accel]
+		if !ok {
+			f.g = lookupGPU(c, accel)
+			if f.g != nil {
+				f.fam = gpuFamily(c, f.g.Key)
+			}
+			seen[strings.Clone(accel)] = f
+		}
+		g := f.g
 		if g == nil {
 			return "", false
 		}
-		if fam := gpuFamily(c, g.Key); len(fam) > 1 {
+		if fam := f.fam; len(fam) > 1 {
 			return pickInFamily(fam, g, memMiB, instanceType)
 		}
 		if memMiB > 0 && !memoryFits(g, memMiB) {

@@ -303,22 +303,25 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 		gpu              *GPU
 	}
 	best := make(map[groupKey]int, 256)
-	rejectAt := make(map[*Instance]int, 64) // cheapest rejection per instance type
+	// Near misses: the cheapest rejection of each instance type (its regions
+	// come together), offered to the 10 kept; a 100,000-type overlay keeps
+	// 10 records, not 100,000.
+	const nearMissCount = 10
 	var rejected []Rejection
+	var cheapest Rejection // of the current instance; Instance nil when none
 	counts := map[RejectKind]int{}
 	reject := func(x Rejection) {
 		counts[x.Kind]++
-		if at, ok := rejectAt[x.Instance]; ok {
-			if x.USDPerHour < rejected[at].USDPerHour {
-				rejected[at] = x
-			}
-			return
+		if cheapest.Instance == nil || x.USDPerHour < cheapest.USDPerHour {
+			cheapest = x
 		}
-		rejectAt[x.Instance] = len(rejected)
-		rejected = append(rejected, x)
 	}
 	considered := 0
 	for i := range cat.Instances {
+		if cheapest.Instance != nil {
+			rejected = keepNearMiss(rejected, cheapest, nearMissCount)
+			cheapest = Rejection{}
+		}
 		in := &cat.Instances[i]
 		if in.Retired != "" || !m.providerOK(in.Provider) || !m.gpuOK(in.GPU) {
 			continue
@@ -360,6 +363,9 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 			rec.Offers = append(rec.Offers, o)
 		}
 	}
+	if cheapest.Instance != nil {
+		rejected = keepNearMiss(rejected, cheapest, nearMissCount)
+	}
 	if considered == 0 {
 		return rec, fmt.Errorf("%w: no instance in the catalog matches %s", ErrNoOffers, m.describeFilters())
 	}
@@ -374,7 +380,7 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 		sorted[i] = *o
 	}
 	rec.Offers = sorted
-	rec.Rejected = nearMisses(rejected, 10)
+	rec.Rejected = rejected
 	rec.Considered = considered
 	for k, n := range counts {
 		rec.Reasons = append(rec.Reasons, ReasonCount{k, n})
@@ -663,18 +669,27 @@ func compareOffers(a, b *Offer, k SortKey) int {
 
 func lessOffer(a, b *Offer, k SortKey) bool { return compareOffers(a, b, k) < 0 }
 
-// nearMisses keeps the n cheapest rejections (already one per instance type).
-func nearMisses(r []Rejection, n int) []Rejection {
-	slices.SortFunc(r, func(a, b Rejection) int {
-		if c := cmp.Compare(a.USDPerHour, b.USDPerHour); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.Instance.Provider, b.Instance.Provider); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Instance.Type, b.Instance.Type)
-	})
-	return r[:min(n, len(r))]
+// keepNearMiss inserts x into r, the at most n cheapest rejections so far
+// (one per instance type) in order: price, then provider and type.
+func keepNearMiss(r []Rejection, x Rejection, n int) []Rejection {
+	at, _ := slices.BinarySearchFunc(r, x, compareRejections)
+	if at >= n {
+		return r
+	}
+	if len(r) == n {
+		r = r[:n-1]
+	}
+	return slices.Insert(r, at, x)
+}
+
+func compareRejections(a, b Rejection) int {
+	if c := cmp.Compare(a.USDPerHour, b.USDPerHour); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Instance.Provider, b.Instance.Provider); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Instance.Type, b.Instance.Type)
 }
 
 // MonthlyCost returns the cost of a deployment for a month:

@@ -50,10 +50,10 @@ func usdCNYRates(rate float64) (map[string]float64, error) {
 // marketFlags are the flags of gpuplan offers.
 type marketFlags struct {
 	vram, pricing, maxPrice, arch, interconnect, sort, groupBy, format, output string
-	regions, providers                                                 []string
-	provider                                                           string // the old --provider, kept for scripts
-	nvlink, infiniband, efa, allRegions, all, asJSON                   bool
-	usdCNY                                                             float64
+	regions, providers                                                         []string
+	provider                                                                   string // the old --provider, kept for scripts
+	nvlink, infiniband, efa, allRegions, all, asJSON                           bool
+	usdCNY                                                                     float64
 }
 
 // query builds the market query from args (GPU specs) and the flags.

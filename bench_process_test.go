@@ -1,0 +1,169 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/data/synthcsv"
+)
+
+// Whole-process benchmarks: each runs the built gpuplan binary and a
+// hello-world Go binary interleaved (A B A B …, so load from other work on
+// the machine hits both alike) and reports the median of the per-pair
+// ratios, the medians of both wall times and gpuplan's peak RSS. Nothing
+// is asserted: run them with
+//
+//	go test -run '^$' -bench Process -benchtime 30x .
+//
+// and compare ratios, not milliseconds, across machines.
+
+// helloSrc is the yardstick: the smallest Go program that writes.
+const helloSrc = `package main
+
+import "os"
+
+func main() { os.Stdout.WriteString("hello\n") }
+`
+
+// buildFor compiles gpuplan and hello-world into dir; cgo picks
+// CGO_ENABLED (static builds skip the dynamic loader and libc at start).
+func buildFor(b *testing.B, dir string, cgo bool) (gpuplan, hello string) {
+	b.Helper()
+	if testing.Short() {
+		b.Skip("builds binaries")
+	}
+	env := append(os.Environ(), "CGO_ENABLED=0")
+	if cgo {
+		env = append(os.Environ(), "CGO_ENABLED=1")
+	}
+	gpuplan = filepath.Join(dir, "gpuplan")
+	cmd := exec.Command("go", "build", "-o", gpuplan, ".")
+	cmd.Env = env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	hdir := filepath.Join(dir, "hello")
+	if err := os.MkdirAll(hdir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(hdir, "main.go"), []byte(helloSrc), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(hdir, "go.mod"), []byte("module hello\n\ngo 1.26\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	hello = filepath.Join(dir, "hello-bin")
+	cmd = exec.Command("go", "build", "-o", hello, ".")
+	cmd.Dir, cmd.Env = hdir, append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off", "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build hello: %v\n%s", err, out)
+	}
+	return gpuplan, hello
+}
+
+// runOnce runs bin with args, output discarded, and returns its wall time
+// and peak RSS in KiB. A non-zero exit fails the benchmark.
+func runOnce(b *testing.B, env []string, bin string, args ...string) (time.Duration, int64) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	d := time.Since(start)
+	if err != nil {
+		b.Fatalf("%s %v: %v\n%.500s", filepath.Base(bin), args, err, out)
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss // KiB on Linux
+	}
+	return d, rss
+}
+
+// paired runs gpuplan args and hello b.N times each, interleaved, and
+// reports x-hello (median ratio of the pairs), ms (gpuplan's median wall),
+// hello-ms and peak-MiB (gpuplan's largest peak RSS).
+func paired(b *testing.B, gpuplan, hello string, args ...string) {
+	// A private config and data home: no catalog.d or update overlay of the
+	// user's may change the work measured.
+	home := b.TempDir()
+	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_DATA_HOME="+home, "NO_COLOR=1")
+	runOnce(b, env, gpuplan, args...) // warm the page cache
+	runOnce(b, env, hello)
+	var ratios, walls, hellos []float64
+	var peak int64
+	b.ResetTimer()
+	for range b.N {
+		a, rss := runOnce(b, env, gpuplan, args...)
+		h, _ := runOnce(b, env, hello)
+		ratios = append(ratios, float64(a)/float64(h))
+		walls = append(walls, float64(a)/1e6)
+		hellos = append(hellos, float64(h)/1e6)
+		peak = max(peak, rss)
+	}
+	b.StopTimer()
+	b.ReportMetric(median(ratios), "x-hello")
+	b.ReportMetric(median(walls), "ms")
+	b.ReportMetric(median(hellos), "hello-ms")
+	b.ReportMetric(float64(peak)/1024, "peak-MiB")
+	b.ReportMetric(0, "ns/op") // a pair's time is not the figure
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+var recommendArgs = []string{"recommend", "--json", "--model", "llama-3.1-8b", "--task", "qlora"}
+
+// BenchmarkProcessRecommend is issue 15's first row: the embedded catalog,
+// whole process, static and cgo builds.
+func BenchmarkProcessRecommend(b *testing.B) {
+	for _, cgo := range []bool{false, true} {
+		b.Run(fmt.Sprintf("cgo=%v", cgo), func(b *testing.B) {
+			gpuplan, hello := buildFor(b, b.TempDir(), cgo)
+			paired(b, gpuplan, hello, recommendArgs...)
+		})
+	}
+}
+
+// BenchmarkProcessVersion is the binary's own start: package inits, no
+// catalog.
+func BenchmarkProcessVersion(b *testing.B) {
+	gpuplan, hello := buildFor(b, b.TempDir(), false)
+	paired(b, gpuplan, hello, "--version")
+}
+
+// BenchmarkProcessRecommendCSV100k is issue 15's overlay row: a generated
+// 100,000-row SkyPilot aws/vms.csv (22 MB), each row its own instance type.
+func BenchmarkProcessRecommendCSV100k(b *testing.B) {
+	dir := b.TempDir()
+	gpuplan, hello := buildFor(b, dir, false)
+	csvPath := filepath.Join(dir, "aws", "vms.csv")
+	if err := os.MkdirAll(filepath.Dir(csvPath), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Create(csvPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := synthcsv.Write(f, 100_000, 7); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	paired(b, gpuplan, hello, append(recommendArgs, "--limit", "20", "--catalog", csvPath)...)
+}

@@ -1,0 +1,28 @@
+// Command genembed compiles the embedded catalog: run by `go generate
+// ./data` (in the data directory), it loads catalog/*.toml with the real
+// loader (data.LoadTOML) and writes embedgen.File, so start-up decodes no
+// TOML. On a load error it prints the loader's errors, writes nothing and
+// exits 1.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/data/internal/embedgen"
+)
+
+func main() {
+	c, err := data.LoadTOML(os.DirFS("."))
+	if err == nil {
+		var src []byte
+		if src, err = embedgen.Source(c); err == nil {
+			err = os.WriteFile(embedgen.File, src, 0o644)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "genembed:", err)
+		os.Exit(1)
+	}
+}
