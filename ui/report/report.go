@@ -25,6 +25,11 @@ type EstimateJSON struct {
 	GPU             *FitJSON     `json:"gpu"`
 	Warnings        []string     `json:"warnings"`
 	Assumptions     []string     `json:"assumptions"`
+	// Recipe is the training recipe the memory follows (model.Recipe);
+	// empty for inference. Time is the job time with its band, null
+	// without a GPU and dataset. See estimator.go.
+	Recipe string    `json:"recipe,omitempty"`
+	Time   *TimeJSON `json:"time"`
 }
 
 // ModelJSON names the architecture estimated.
@@ -63,9 +68,17 @@ type WorkloadJSON struct {
 type MemoryJSON struct {
 	PerGPUBytes   BreakdownJSON `json:"per_gpu_bytes"`
 	OverheadBytes OverheadJSON  `json:"overhead_bytes"`
+	// PerGPUBytes.Total is what nvidia-smi shows (CUDA context and NCCL
+	// included); these are what torch.cuda.max_memory_allocated() and
+	// max_memory_reserved() would report.
+	TorchAllocatedBytes int64       `json:"torch_allocated_bytes"`
+	TorchReservedBytes  int64       `json:"torch_reserved_bytes"`
+	PeakPhase           string      `json:"peak_phase"` // the phase PerGPUBytes is taken at
+	Phases              []PhaseJSON `json:"phases"`     // memory at each phase of the step
+	Band                *BandJSON   `json:"band"`       // 90% range of PerGPUBytes.Total, bytes
 }
 
-// BreakdownJSON is Memory in integer bytes.
+// BreakdownJSON is Memory in integer bytes (NewBreakdownJSON).
 type BreakdownJSON struct {
 	Weights         int64 `json:"weights"`
 	Gradients       int64 `json:"gradients"`
@@ -74,6 +87,10 @@ type BreakdownJSON struct {
 	KVCache         int64 `json:"kv_cache"`
 	Overhead        int64 `json:"overhead"`
 	Total           int64 `json:"total"`
+	Gathered        int64 `json:"gathered"`    // ZeRO-3/FSDP unsharded parameters beyond the shard
+	CastCache       int64 `json:"cast_cache"`  // torch.autocast's 16-bit weight copies
+	Buffers         int64 `json:"buffers"`     // DDP/DeepSpeed/FSDP communication buckets
+	Temporaries     int64 `json:"temporaries"` // optimizer-step and dequantization temporaries
 }
 
 // OverheadJSON is Overhead in integer bytes.
@@ -107,6 +124,9 @@ type FitJSON struct {
 	Fits          bool         `json:"fits"`
 	MaxMicroBatch int          `json:"max_micro_batch"`
 	Advice        []AdviceJSON `json:"advice"`
+	// Verdict weighs memory.band against usable_bytes: "fits",
+	// "borderline" or "does not fit" (model.FitVerdict).
+	Verdict string `json:"verdict"`
 }
 
 // AdviceJSON is one fit-advice change.
@@ -168,6 +188,7 @@ func NewEstimateJSON(e *model.Estimate, f *model.Fit) EstimateJSON {
 		}
 		out.GPU = fj
 	}
+	addEstimatorV2(&out, e, f)
 	return out
 }
 
