@@ -92,6 +92,9 @@ func NeedsLine(e *model.Estimate) string {
 // in backward".
 func TotalsLine(e *model.Estimate) string {
 	s := fmt.Sprintf("torch allocated %s, reserved %s", GiB(e.TorchAllocated), GiB(e.TorchReserved))
+	if e.TorchAllocated <= 0 {
+		return "" // an estimate without a memory model (none today)
+	}
 	if e.PeakPhase != "" {
 		s += "; peak at " + PhaseName(e.PeakPhase)
 	}
@@ -145,18 +148,48 @@ func VerdictWord(v model.FitVerdict, st *Styles) string {
 	return st.Bad.Render("✗ does not fit")
 }
 
-// FinerLines lists the estimator's lines that the six bar segments fold
-// in (see parts), indented under their segment: gathered parameters,
-// cast cache, buffers, temporaries. Empty when all are zero.
-func FinerLines(m model.Memory, st *Styles) []string {
-	var lines []string
-	for _, p := range []struct {
+// DetailedBreakdownLines is BreakdownLines with the estimator's finer
+// lines under the segment that folds them in (see parts): gathered
+// parameters and the cast cache under weights, communication buffers
+// under gradients, step temporaries under optimizer states.
+func DetailedBreakdownLines(m model.Memory, st *Styles) []string {
+	sub := [6][]struct {
 		name string
 		v    float64
-	}{{"gathered params", m.Gathered}, {"cast cache", m.CastCache}, {"comm buffers", m.Buffers}, {"step temporaries", m.Temporaries}} {
-		if p.v > 0 {
-			lines = append(lines, st.Muted.Render(fmt.Sprintf("  incl. %-17s %9s", p.name, GiB(p.v))))
+	}{
+		0: {{"gathered", m.Gathered}, {"cast cache", m.CastCache}},
+		1: {{"buffers", m.Buffers}},
+		2: {{"temporaries", m.Temporaries}},
+	}
+	var lines []string
+	for i, v := range parts(m) {
+		if v <= 0 && i != 0 {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s %-17s %11s", st.Segments[i].Render(segmentGlyphs[i]), segmentNames[i], GiB(v)))
+		for _, p := range sub[i] {
+			if p.v > 0 {
+				lines = append(lines, st.Muted.Render(fmt.Sprintf("  incl. %-11s %11s", p.name, GiB(p.v))))
+			}
 		}
 	}
 	return lines
+}
+
+// BandNote is the memory band in parentheses for the VRAM heading:
+// "(14.40–16.30 GiB at 90%)".
+func BandNote(e *model.Estimate) string {
+	return fmt.Sprintf("(%.2f–%s at %.0f%%)", e.MemoryBand[0]/model.GiB, GiB(e.MemoryBand[1]), BandConfidence*100)
+}
+
+// BorderlineNote says why a job that fits at the point estimate is
+// borderline: the top of the band is past the usable memory.
+func BorderlineNote(e *model.Estimate, f *model.Fit) string {
+	return fmt.Sprintf("borderline: the %.0f%% band reaches %s, past the %s usable; leave room or take the advice of a smaller micro-batch",
+		BandConfidence*100, GiB(e.MemoryBand[1]), GiB(f.UsableBytes))
+}
+
+// TimeBandNote is the job time's band: "90% range 1.6 h – 2.6 h".
+func TimeBandNote(e *model.Estimate) string {
+	return fmt.Sprintf("%.0f%% range %s – %s", BandConfidence*100, Hours(e.TimeBand[0]), Hours(e.TimeBand[1]))
 }

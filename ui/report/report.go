@@ -317,8 +317,11 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 	}
 	line("%s", st.Title.Render(name)+st.Muted.Render(" · "+DescribeWorkload(w)))
 	line("%s", st.Muted.Render(DescribeShape(w)))
+	if rl := RecipeLine(e); rl != "" {
+		line("%s", st.Muted.Render(rl))
+	}
 	line("")
-	line("%s  %s per GPU", st.Heading.Render("VRAM"), st.Value.Render(GiB(e.Memory.Total())))
+	line("%s  %s per GPU %s", st.Heading.Render("VRAM"), st.Value.Render(GiB(e.Memory.Total())), st.Muted.Render(BandNote(e)))
 	capacity := 0.0
 	if f != nil {
 		capacity = f.UsableBytes
@@ -328,25 +331,29 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 		barWidth = max(min(width-2, 60), 10)
 	}
 	line("  %s", VRAMBar(e.Memory, capacity, barWidth, &st))
-	for _, l := range BreakdownLines(e.Memory, &st) {
+	for _, l := range DetailedBreakdownLines(e.Memory, &st) {
 		line("  %s", l)
 	}
 	o := e.Overhead
 	line("  %s", st.Muted.Render(fmt.Sprintf("  overhead = CUDA context %.2f + workspaces %.2f + NCCL %.2f + fragmentation %.2f GiB",
 		o.CUDAContext/model.GiB, o.Workspace/model.GiB, o.Communication/model.GiB, o.Fragmentation/model.GiB)))
+	line("  %s", st.Muted.Render("  the total is what nvidia-smi shows; "+TotalsLine(e)))
 	if f != nil {
 		line("")
 		g := f.GPU
 		head := fmt.Sprintf("%s (%g GiB, %s usable after the %.0f%% margin)", g.Name, g.MemoryGiB, GiB(f.UsableBytes), model.FitMargin*100)
 		if f.Fits {
-			line("%s %s", st.Good.Render("✓ fits"), head)
+			line("%s %s", VerdictWord(f.Verdict, &st), head)
 			what := "largest micro-batch that fits"
 			if w.Task == model.TaskInference {
 				what = "most concurrent sequences that fit"
 			}
 			line("  headroom %s; %s: %d", GiB(f.UsableBytes-e.Memory.Total()), what, f.MaxMicroBatch)
+			if f.Verdict == model.VerdictBorderline {
+				line("  %s", st.Warn.Render(BorderlineNote(e, f)))
+			}
 		} else {
-			line("%s %s: needs %s per GPU", st.Bad.Render("✗ does not fit"), head, GiB(e.Memory.Total()))
+			line("%s %s: %s", VerdictWord(f.Verdict, &st), head, NeedsLine(e))
 			if len(f.Advice) > 0 {
 				line("  %s", st.Heading.Render("fit advice (each change alone):"))
 				for _, a := range f.Advice {
@@ -370,6 +377,7 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 	case e.HasTime:
 		line("  %s wall clock on %d × %s, %s GPU-hours (MFU %.2f of %.4g TFLOPS %s)", st.Value.Render(Hours(e.Hours)), w.GPUs, e.GPU.Name,
 			model.FormatCount(e.GPUHours), e.MFU, e.PeakTFLOPS, e.Precision)
+		line("  %s", st.Muted.Render(TimeBandNote(e)))
 	case e.GPU != nil && e.SamplesPerSecond > 0:
 		line("  %.4g samples/s on %d × %s (give --dataset-samples or --dataset-tokens for job time)", e.SamplesPerSecond, w.GPUs, e.GPU.Name)
 	case e.GPU == nil:
