@@ -88,7 +88,7 @@ type Offer struct {
 	// Fallback is the precision the GPU runs instead of Asked (amp-fp16
 	// for amp-bf16 without bf16); empty when it runs as asked.
 	Asked, Fallback Precision
-	Estimate        *Estimate // shared between offers of the same GPU and count
+	Estimate        *Estimate // shared between offers of the same GPU, count and host
 }
 
 // Rejection is a near miss: an instance type that does not run the
