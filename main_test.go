@@ -130,7 +130,8 @@ func TestEstimateJSONContract(t *testing.T) {
 	}
 	mem := v["memory"].(map[string]any)["per_gpu_bytes"].(map[string]any)
 	var sum float64
-	for _, k := range []string{"weights", "gradients", "optimizer_states", "activations", "kv_cache", "overhead"} {
+	for _, k := range []string{"weights", "gradients", "optimizer_states", "activations", "kv_cache", "overhead",
+		"gathered", "cast_cache", "buffers", "temporaries"} {
 		x, ok := mem[k].(float64)
 		if !ok || x != float64(int64(x)) {
 			t.Errorf("memory.per_gpu_bytes.%s = %v, want an integer", k, mem[k])

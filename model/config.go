@@ -76,6 +76,12 @@ type WorkloadAnswers struct {
 	GenTokens  int // inference: tokens generated per sequence
 
 	MFU float64 // (0, 1]; 0 picks the calibrated default
+
+	// Estimator v2 settings (issue 13); zero values are each one's auto.
+	Recipe      Recipe    // training recipe; RecipeAuto: Workload.TrainingRecipe's choice
+	Loss        Loss      // LM loss implementation; LossAuto: Workload.LossImpl's default
+	QuantType   QuantType // QLoRA 4-bit format; QuantAuto: NF4
+	DoubleQuant *bool     // QLoRA double quantization; nil: on
 }
 
 // AnswersFor returns the answers that reproduce w: the catalog key when w's
@@ -89,6 +95,7 @@ func AnswersFor(w Workload) WorkloadAnswers {
 		LoRATargets: slices.Clone(w.LoRATargets), DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens,
 		Epochs: w.Epochs, GPUs: w.GPUs, Strategy: w.Strategy, TP: w.TP, ContextLen: w.ContextLen,
 		Sequences: w.Sequences, GenTokens: w.GenTokens, MFU: w.MFU,
+		Recipe: w.Recipe, Loss: w.Loss, QuantType: w.QuantType, DoubleQuant: w.DoubleQuant,
 	}
 	m := &w.Model
 	if m.Key != "" {
@@ -335,6 +342,15 @@ func (c *Config) Validate() error {
 	if w.Strategy != "" && !slices.Contains(Strategies, w.Strategy) {
 		return configErr("workload.strategy", "want %s", OrList(enumNames(Strategies)))
 	}
+	if !slices.Contains(Recipes, w.Recipe) {
+		return configErr("workload.recipe", "want %s", OrList(enumNames(Recipes[1:])))
+	}
+	if !slices.Contains(Losses, w.Loss) {
+		return configErr("workload.loss", "want %s", OrList(enumNames(Losses[1:])))
+	}
+	if !slices.Contains(QuantTypes, w.QuantType) {
+		return configErr("workload.quant_type", "want %s", OrList(enumNames(QuantTypes[1:])))
+	}
 	for _, f := range []struct {
 		key    string
 		v, max int
@@ -528,6 +544,7 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string
 		LoRATargets: slices.Clone(w.LoRATargets), DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens,
 		Epochs: w.Epochs, GPUs: w.GPUs, Strategy: w.Strategy, TP: w.TP, ContextLen: w.ContextLen,
 		Sequences: w.Sequences, GenTokens: w.GenTokens, MFU: w.MFU,
+		Recipe: w.Recipe, Loss: w.Loss, QuantType: w.QuantType, DoubleQuant: w.DoubleQuant,
 	}
 	var warnings []string
 	switch {
@@ -677,6 +694,10 @@ type rawWorkload struct {
 	Sequences      tInt             `toml:"sequences"`
 	GenTokens      tInt             `toml:"gen_tokens"`
 	MFU            tFloat           `toml:"mfu"`
+	Recipe         tEnum[Recipe]    `toml:"recipe"`
+	Loss           tEnum[Loss]      `toml:"loss"`
+	QuantType      tEnum[QuantType] `toml:"quant_type"`
+	DoubleQuant    tBool            `toml:"double_quant"`
 }
 
 type rawCustom struct {
@@ -816,6 +837,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v,
 		GPUs: rw.GPUs.n, AutoGPUs: rw.GPUs.auto, Strategy: rw.Strategy.v, TP: rw.TP.v,
 		ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v,
+		Recipe: rw.Recipe.v, Loss: rw.Loss.v, QuantType: rw.QuantType.v, DoubleQuant: rw.DoubleQuant.ptr(),
 	}
 	if rc := rw.Custom; rc != nil {
 		c.Workload.Custom = &CustomModel{Family: rc.Family.v, Params: rc.Params.v, Layers: rc.Layers.v, Hidden: rc.Hidden.v,
@@ -1107,6 +1129,12 @@ func (t *tEnum[T]) UnmarshalTOML(v any) error {
 		*p, err = ParseSortKey(s)
 	case *Family:
 		*p, err = ParseFamily(s)
+	case *Recipe:
+		*p, err = ParseRecipe(s)
+	case *Loss:
+		*p, err = ParseLoss(s)
+	case *QuantType:
+		*p, err = ParseQuantType(s)
 	default:
 		panic(fmt.Sprintf("tEnum: no parser for %T", t.v))
 	}

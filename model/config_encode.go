@@ -59,6 +59,10 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	e.int("sequences", w.Sequences, "inference: sequences decoded concurrently")
 	e.int("gen_tokens", w.GenTokens, "inference: tokens generated per sequence")
 	e.float("mfu", w.MFU, "model FLOPs utilisation, 0–1")
+	e.str("recipe", string(w.Recipe), "autocast, fsdp-mixed, deepspeed, pure16 or fp32 (default: from precision and strategy)")
+	e.str("loss", string(w.Loss), "hf-fp32, fused, chunked or native (default hf-fp32)")
+	e.str("quant_type", string(w.QuantType), "qlora: nf4 or fp4 (default nf4)")
+	e.boolp("double_quant", w.DoubleQuant, "qlora: quantize the absmax constants again (default true)")
 	if m := w.Custom; m != nil {
 		e.table("workload.custom", "A model given by its shape (or parameter count).")
 		e.str("family", string(m.Family), "decoder, encoder, encoder-decoder, vit, cnn or unet")

@@ -32,14 +32,7 @@ type Fit struct {
 func CheckFit(e *Estimate, g *GPU) Fit {
 	f := Fit{GPU: g, UsableBytes: UsableBytes(g)}
 	f.Fits = e.Memory.Total() <= f.UsableBytes
-	switch {
-	case e.MemoryBand[1] <= f.UsableBytes:
-		f.Verdict = VerdictFits
-	case e.MemoryBand[0] <= f.UsableBytes:
-		f.Verdict = VerdictBorderline
-	default:
-		f.Verdict = VerdictNoFit
-	}
+	f.Verdict = VerdictFor(e.MemoryBand, f.UsableBytes)
 	f.MaxMicroBatch, _ = MaxMicroBatch(e.Workload, f.UsableBytes)
 	if !f.Fits {
 		f.Advice = FitAdvice(e.Workload, f.UsableBytes)
@@ -56,3 +49,16 @@ const (
 	VerdictBorderline FitVerdict = "borderline"
 	VerdictNoFit      FitVerdict = "does not fit"
 )
+
+// VerdictFor weighs a memory band (low, high bytes) against usable bytes:
+// fits when even its top fits, borderline when it straddles them, does
+// not fit when even its bottom does not.
+func VerdictFor(band [2]float64, usable float64) FitVerdict {
+	switch {
+	case band[1] <= usable:
+		return VerdictFits
+	case band[0] <= usable:
+		return VerdictBorderline
+	}
+	return VerdictNoFit
+}

@@ -88,7 +88,7 @@ type Offer struct {
 	// Fallback is the precision the GPU runs instead of Asked (amp-fp16
 	// for amp-bf16 without bf16); empty when it runs as asked.
 	Asked, Fallback Precision
-	Estimate        *Estimate // shared between offers of the same GPU and count
+	Estimate        *Estimate // shared between offers of the same GPU, count and host
 }
 
 // Rejection is a near miss: an instance type that does not run the
@@ -217,12 +217,14 @@ func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[stri
 	return ok
 }
 
-// estimateKey caches estimates per GPU type, GPU count and strategy: they
-// do not depend on region or price.
+// estimateKey caches estimates per GPU type, GPU count, strategy and
+// host: they do not depend on region or price. The zero host is Compute's
+// DefaultHost; estimateOn retimes that one per instance host.
 type estimateKey struct {
 	gpu      *GPU
 	gpus     int
 	strategy Strategy
+	host     Host
 }
 
 type matcher struct {
@@ -240,7 +242,7 @@ type estimateResult struct {
 
 // estimate returns the (cached) estimate of w on n GPUs of g with strategy s.
 func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
-	k := estimateKey{g, n, s}
+	k := estimateKey{gpu: g, gpus: n, strategy: s}
 	if r, ok := m.cache[k]; ok {
 		return r
 	}
@@ -254,6 +256,26 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 		r.fallback, w.Precision = run, run
 	}
 	r.e, r.err = Compute(w, g)
+	m.cache[k] = r
+	return r
+}
+
+// estimateOn returns the (cached) estimate of w on n GPUs of g with
+// strategy s on instance type in: memory from estimate, time retimed over
+// HostOf(in, g), so the instance's GPUs per node, network and vCPUs count
+// in time and ranking (multi-node collectives, the vision input
+// pipeline). Instance types with the same host share one retime.
+func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateResult {
+	h := HostOf(in, g)
+	k := estimateKey{g, n, s, h}
+	if r, ok := m.cache[k]; ok {
+		return r
+	}
+	base := m.estimate(g, n, s)
+	r := &estimateResult{e: base.e, err: base.err, fallback: base.fallback}
+	if r.err == nil {
+		r.e.Retime(g, h)
+	}
 	m.cache[k] = r
 	return r
 }
@@ -417,7 +439,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 	}
 	if !m.q.AutoGPUs {
 		nodes := (w.GPUs + in.GPUCount - 1) / in.GPUCount
-		r := m.estimate(g, w.GPUs, w.Strategy)
+		r := m.estimateOn(in, g, w.GPUs, w.Strategy)
 		d := deployment{nodes: nodes, gpus: w.GPUs, strategy: w.Strategy, r: r}
 		if r.err != nil {
 			return d, RejectInvalid, r.err.Error()
@@ -452,7 +474,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 			if w.TP > 1 && n%w.TP != 0 {
 				continue
 			}
-			r := m.estimate(g, n, s)
+			r := m.estimateOn(in, g, n, s)
 			d := deployment{nodes: nodes, gpus: n, strategy: s, r: r}
 			last = d
 			if r.err != nil {

@@ -110,6 +110,11 @@ type Plan struct {
 	Checkpointing bool     // the estimate assumed activation checkpointing
 	LoRARank      int      // lora and qlora
 	LoRATargets   []string // q k v o gate up down
+	// QLoRA's 4-bit format and double quantization as estimated
+	// (model.Workload.FourBit), written as --bnb_4bit_quant_type and
+	// --use_bnb_nested_quant so the run stores what was costed.
+	QuantType   model.QuantType
+	DoubleQuant bool
 
 	Script     string
 	ScriptArgs []string // see Options.ScriptArgs
@@ -143,6 +148,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	w.Defaults()
 	e := o.Estimate
 	ew := &e.Workload // the workload as estimated on this offer: strategy, GPUs, fallback precision
+	qt, dq := ew.FourBit()
 	nodes := max(o.Instances, 1)
 	if o.GPUs%nodes != 0 {
 		return nil, fmt.Errorf("%w: %d GPUs do not split evenly over %d nodes of %s; ask for a multiple of %d GPUs",
@@ -173,6 +179,8 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		GradAccum:          ew.GradAccum,
 		Checkpointing:      ew.Ckpt(),
 		LoRARank:           ew.LoRARank,
+		QuantType:          qt,
+		DoubleQuant:        dq,
 		LoRATargets:        ew.LoRATargets,
 		Script:             opt.Script,
 		DiskGB:             opt.DiskGB,
@@ -264,8 +272,9 @@ const DeepSpeedFile = "ds_config.json"
 // micro-batch and gradient accumulation the estimate assumed (they must
 // match the DeepSpeed config). LoRA and QLoRA add TRL's ModelConfig flags
 // (trl sft and the TRL example scripts parse them): --use_peft, --lora_r,
-// --lora_target_modules, and for QLoRA --load_in_4bit with NF4 and nested
-// (double) quantization, as the QLoRA paper trains. Without these the
+// --lora_target_modules, and for QLoRA --load_in_4bit with the estimated
+// 4-bit type and double quantization (NF4 with nested quantization by
+// default, as the QLoRA paper trains). Without these the
 // script would run a different job than the one estimated. A script with
 // its own flags takes Options.ScriptArgs instead. Inference gets none.
 func (p *Plan) derivedArgs(deepspeedPath string) []string {
@@ -296,7 +305,10 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 			a = append(a, t+"_proj") // Llama/Mistral/Qwen module names
 		}
 		if p.Task == model.TaskQLoRA {
-			a = append(a, "--load_in_4bit", "--bnb_4bit_quant_type", "nf4", "--use_bnb_nested_quant")
+			a = append(a, "--load_in_4bit", "--bnb_4bit_quant_type", string(p.QuantType))
+			if p.DoubleQuant {
+				a = append(a, "--use_bnb_nested_quant")
+			}
 		}
 	}
 	return append(a, "--per_device_train_batch_size", fmt.Sprint(p.MicroBatch),

@@ -35,6 +35,7 @@ type workloadFlags struct {
 	contextLen, sequences, genTokens    int
 	mfu                                 float64
 	gpu                                 string
+	est                                 estimatorFlags // recipe, loss, quant type (estimator.go)
 }
 
 func (f *workloadFlags) register(fs *pflag.FlagSet) {
@@ -74,6 +75,7 @@ func (f *workloadFlags) register(fs *pflag.FlagSet) {
 	fs.Var(tokensValue{&f.genTokens}, "gen-tokens", "inference: tokens generated per sequence; 1k is 1024 (default 256)")
 	fs.Var(floatValue{&f.mfu}, "mfu", "model FLOPs utilisation 0–1 for time estimates (default: calibrated per family and precision)")
 	fs.StringVar(&f.gpu, "gpu", "", "GPU for time and fit, e.g. a100-80gb (list: gpuplan catalog gpus)")
+	f.est.register(fs)
 }
 
 // request overlays the flags set on the command line on base, the
@@ -235,6 +237,7 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base mode
 		}
 		w.MFU = f.mfu
 	}
+	f.est.apply(fs, &w)
 	// With several GPUs and no strategy, DDP; Defaults does this too.
 	if changed("gpus") {
 		w.AutoGPUs = false
@@ -277,7 +280,7 @@ func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []string {
 			warnings = append(warnings, fmt.Sprintf("--%s ignored: %s", ig.flag, ig.why))
 		}
 	}
-	return warnings
+	return append(warnings, ignoredEstimatorFlags(fs, w)...)
 }
 
 // flagName maps a TOML key from a model.FieldError to its flag.

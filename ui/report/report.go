@@ -25,6 +25,11 @@ type EstimateJSON struct {
 	GPU             *FitJSON     `json:"gpu"`
 	Warnings        []string     `json:"warnings"`
 	Assumptions     []string     `json:"assumptions"`
+	// Recipe is the training recipe the memory follows (model.Recipe);
+	// empty for inference. Time is the job time with its band, null
+	// without a GPU and dataset. See estimator.go.
+	Recipe string    `json:"recipe,omitempty"`
+	Time   *TimeJSON `json:"time"`
 }
 
 // ModelJSON names the architecture estimated.
@@ -63,9 +68,17 @@ type WorkloadJSON struct {
 type MemoryJSON struct {
 	PerGPUBytes   BreakdownJSON `json:"per_gpu_bytes"`
 	OverheadBytes OverheadJSON  `json:"overhead_bytes"`
+	// PerGPUBytes.Total is what nvidia-smi shows (CUDA context and NCCL
+	// included); these are what torch.cuda.max_memory_allocated() and
+	// max_memory_reserved() would report.
+	TorchAllocatedBytes int64       `json:"torch_allocated_bytes"`
+	TorchReservedBytes  int64       `json:"torch_reserved_bytes"`
+	PeakPhase           string      `json:"peak_phase"` // the phase PerGPUBytes is taken at
+	Phases              []PhaseJSON `json:"phases"`     // memory at each phase of the step
+	Band                *BandJSON   `json:"band"`       // 90% range of PerGPUBytes.Total, bytes
 }
 
-// BreakdownJSON is Memory in integer bytes.
+// BreakdownJSON is Memory in integer bytes (NewBreakdownJSON).
 type BreakdownJSON struct {
 	Weights         int64 `json:"weights"`
 	Gradients       int64 `json:"gradients"`
@@ -74,6 +87,10 @@ type BreakdownJSON struct {
 	KVCache         int64 `json:"kv_cache"`
 	Overhead        int64 `json:"overhead"`
 	Total           int64 `json:"total"`
+	Gathered        int64 `json:"gathered"`    // ZeRO-3/FSDP unsharded parameters beyond the shard
+	CastCache       int64 `json:"cast_cache"`  // torch.autocast's 16-bit weight copies
+	Buffers         int64 `json:"buffers"`     // DDP/DeepSpeed/FSDP communication buckets
+	Temporaries     int64 `json:"temporaries"` // optimizer-step and dequantization temporaries
 }
 
 // OverheadJSON is Overhead in integer bytes.
@@ -107,6 +124,9 @@ type FitJSON struct {
 	Fits          bool         `json:"fits"`
 	MaxMicroBatch int          `json:"max_micro_batch"`
 	Advice        []AdviceJSON `json:"advice"`
+	// Verdict weighs memory.band against usable_bytes: "fits",
+	// "borderline" or "does not fit" (model.FitVerdict).
+	Verdict string `json:"verdict"`
 }
 
 // AdviceJSON is one fit-advice change.
@@ -168,6 +188,7 @@ func NewEstimateJSON(e *model.Estimate, f *model.Fit) EstimateJSON {
 		}
 		out.GPU = fj
 	}
+	addEstimatorV2(&out, e, f)
 	return out
 }
 
@@ -296,8 +317,11 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 	}
 	line("%s", st.Title.Render(name)+st.Muted.Render(" · "+DescribeWorkload(w)))
 	line("%s", st.Muted.Render(DescribeShape(w)))
+	if rl := RecipeLine(e); rl != "" {
+		line("%s", st.Muted.Render(rl))
+	}
 	line("")
-	line("%s  %s per GPU", st.Heading.Render("VRAM"), st.Value.Render(GiB(e.Memory.Total())))
+	line("%s  %s per GPU %s", st.Heading.Render("VRAM"), st.Value.Render(GiB(e.Memory.Total())), st.Muted.Render(BandNote(e)))
 	capacity := 0.0
 	if f != nil {
 		capacity = f.UsableBytes
@@ -307,25 +331,29 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 		barWidth = max(min(width-2, 60), 10)
 	}
 	line("  %s", VRAMBar(e.Memory, capacity, barWidth, &st))
-	for _, l := range BreakdownLines(e.Memory, &st) {
+	for _, l := range DetailedBreakdownLines(e.Memory, &st) {
 		line("  %s", l)
 	}
 	o := e.Overhead
 	line("  %s", st.Muted.Render(fmt.Sprintf("  overhead = CUDA context %.2f + workspaces %.2f + NCCL %.2f + fragmentation %.2f GiB",
 		o.CUDAContext/model.GiB, o.Workspace/model.GiB, o.Communication/model.GiB, o.Fragmentation/model.GiB)))
+	line("  %s", st.Muted.Render("  the total is what nvidia-smi shows; "+TotalsLine(e)))
 	if f != nil {
 		line("")
 		g := f.GPU
 		head := fmt.Sprintf("%s (%g GiB, %s usable after the %.0f%% margin)", g.Name, g.MemoryGiB, GiB(f.UsableBytes), model.FitMargin*100)
 		if f.Fits {
-			line("%s %s", st.Good.Render("✓ fits"), head)
+			line("%s %s", VerdictWord(f.Verdict, &st), head)
 			what := "largest micro-batch that fits"
 			if w.Task == model.TaskInference {
 				what = "most concurrent sequences that fit"
 			}
 			line("  headroom %s; %s: %d", GiB(f.UsableBytes-e.Memory.Total()), what, f.MaxMicroBatch)
+			if f.Verdict == model.VerdictBorderline {
+				line("  %s", st.Warn.Render(BorderlineNote(e, f)))
+			}
 		} else {
-			line("%s %s: needs %s per GPU", st.Bad.Render("✗ does not fit"), head, GiB(e.Memory.Total()))
+			line("%s %s: %s", VerdictWord(f.Verdict, &st), head, NeedsLine(e))
 			if len(f.Advice) > 0 {
 				line("  %s", st.Heading.Render("fit advice (each change alone):"))
 				for _, a := range f.Advice {
@@ -349,6 +377,7 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 	case e.HasTime:
 		line("  %s wall clock on %d × %s, %s GPU-hours (MFU %.2f of %.4g TFLOPS %s)", st.Value.Render(Hours(e.Hours)), w.GPUs, e.GPU.Name,
 			model.FormatCount(e.GPUHours), e.MFU, e.PeakTFLOPS, e.Precision)
+		line("  %s", st.Muted.Render(TimeBandNote(e)))
 	case e.GPU != nil && e.SamplesPerSecond > 0:
 		line("  %.4g samples/s on %d × %s (give --dataset-samples or --dataset-tokens for job time)", e.SamplesPerSecond, w.GPUs, e.GPU.Name)
 	case e.GPU == nil:

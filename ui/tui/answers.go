@@ -81,6 +81,12 @@ type answers struct {
 	Hours     string // hours per month
 	Deadline  string // hours; empty: none
 
+	// Estimator v2 (estimator.go): zero values are auto.
+	Recipe      model.Recipe
+	Loss        model.Loss
+	QuantType   model.QuantType
+	DoubleQuant bool // QLoRA; on by default
+
 	extra extraAnswers // from a loaded file, not asked
 	fill  filled       // defaults last filled in, followed until edited
 	// hf is the architecture last read from the config.json at HFPath
@@ -123,6 +129,7 @@ func defaultAnswers(cat *model.Catalog) *answers {
 		Optimizer: model.AdamW, Dataset: defaultDataset, DatasetUnit: defaultUnit, Epochs: defaultEpochs,
 		Distribution: distSingle, GPUs: "auto", Strategy: model.DDP, Pricing: model.OnDemand, Hours: defaultHours,
 		Layers: "32", Hidden: "4096", Heads: "32", Vocab: "32000", // Params empty: counted from the shape
+		DoubleQuant: true,
 	}
 	if _, err := cat.Model(defaultModel); err != nil && len(cat.Models) > 0 {
 		a.Model = cat.Models[0].Key // a test catalog without Llama
@@ -233,6 +240,7 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 	a.extra.GradAccum, a.extra.LoRARank, a.extra.TP = w.GradAccum, w.LoRARank, w.TP
 	a.extra.ContextLen, a.extra.Sequences, a.extra.GenTokens = w.ContextLen, w.Sequences, w.GenTokens
 	a.extra.LoRATargets, a.extra.MFU = slices.Clone(w.LoRATargets), w.MFU
+	a.estimatorFromConfig(w)
 
 	s := &c.Search
 	known := providers(cat)
@@ -638,6 +646,7 @@ func (a *answers) config() (model.Config, error) {
 	if a.Task.Training() {
 		w.ContextLen, w.Sequences, w.GenTokens = 0, 0, 0
 	}
+	a.estimatorConfig(w)
 
 	s := &c.Search
 	s.Providers = append(slices.Clone(a.Providers), x.ExtraProviders...)

@@ -32,6 +32,7 @@ func bertAnswers() []tea.Msg {
 		replace("32"), enter, replace("384"), enter, // batch, length
 		enter,        // optimizer adamw
 		enter, enter, // checkpointing off, flash on
+		enter, enter, // recipe auto, loss hf-fp32
 		replace("88k"), enter, left, enter, replace("2"), enter, // dataset 88k samples, 2 epochs
 		enter,        // single GPU
 		enter, enter, // providers and regions: all

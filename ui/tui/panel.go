@@ -274,8 +274,15 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		// auto GPUs: the matcher falls back from DDP to FSDP where DDP does not fit
 		summary += " (" + strings.ToUpper(string(asked)) + " did not fit)"
 	}
-	add(title, st.Muted.Render(summary), st.Muted.Render(report.DescribeShape(w)), "")
+	pe := e // the estimate shown: the best offer's when there is one
+	if best != nil && best.Estimate != nil {
+		pe = best.Estimate
+	}
+	add(title, st.Muted.Render(summary), st.Muted.Render(report.DescribeShape(w)))
+	add(p.recipeLines(pe)...)
+	add("")
 	add(vram, bar)
+	add(p.memoryDetailLines(pe, best)...)
 	parts := report.BreakdownLines(mem, st)
 	if iw >= 72 && len(parts) > 2 { // two columns
 		half := (len(parts) + 1) / 2

@@ -435,6 +435,8 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			}
 		}},
 		{title: "Memory savers", hide: training, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
+		w.recipePage(),
+		w.quantPage(),
 		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {
 			w.unitVision = a.fill.vision
 			unit := newSelect[string](w.theme).Title("Counted in").Inline(true).

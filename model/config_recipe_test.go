@@ -1,0 +1,60 @@
+package model
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The estimator v2 keys of [workload] (issue 13) survive encode → decode,
+// and bad values name their key.
+func TestConfigRecipeKeys(t *testing.T) {
+	for name, w := range map[string]WorkloadAnswers{
+		"all set": {Model: "llama", Task: TaskQLoRA, Recipe: RecipeDeepSpeed, Loss: LossChunked, QuantType: QuantFP4, DoubleQuant: Bool(false)},
+		"dq on":   {Model: "llama", Task: TaskQLoRA, QuantType: QuantNF4, DoubleQuant: Bool(true)},
+		"autos":   {Model: "llama", Recipe: RecipeAuto, Loss: LossAuto},
+		"pure16":  {Model: "llama", Recipe: RecipePure16, Loss: LossFused},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := Config{Workload: w}
+			b, err := EncodeConfig(&c)
+			if err != nil {
+				t.Fatalf("EncodeConfig: %v", err)
+			}
+			got, err := DecodeConfig(b)
+			if err != nil {
+				t.Fatalf("DecodeConfig: %v\n%s", err, b)
+			}
+			if !reflect.DeepEqual(got, c) {
+				t.Errorf("round trip differs:\n got %+v\nwant %+v\n%s", got.Workload, c.Workload, b)
+			}
+			if w.Recipe == RecipeAuto && strings.Contains(string(b), "recipe =") {
+				t.Errorf("auto recipe written:\n%s", b)
+			}
+		})
+	}
+}
+
+func TestDecodeConfigRecipeErrors(t *testing.T) {
+	const head = "schema_version = 1\n[workload]\nmodel = \"x\"\n"
+	for _, tc := range []struct{ in, key, msg string }{
+		{head + "recipe = \"autocats\"\n", "workload.recipe", "want auto, autocast, fsdp-mixed, deepspeed, pure16 or fp32"},
+		{head + "loss = 3\n", "workload.loss", "want a string"},
+		{head + "loss = \"fusde\"\n", "workload.loss", "hf-fp32, fused, chunked or native"},
+		{head + "quant_type = \"int4\"\n", "workload.quant_type", "nf4 or fp4"},
+		{head + "double_quant = \"yes\"\n", "workload.double_quant", "want true or false"},
+		{head + "recpie = \"fp32\"\n", "workload.recpie", `did you mean "recipe"?`},
+	} {
+		_, err := DecodeConfig([]byte(tc.in))
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Key != tc.key || !strings.Contains(ce.Msg, tc.msg) {
+			t.Errorf("DecodeConfig(%q) = %v; want key %s and %q", tc.in, err, tc.key, tc.msg)
+		}
+	}
+	// Aliases are read as their recipe: amp is torch.autocast.
+	c, err := DecodeConfig([]byte(head + "recipe = \"amp\"\nloss = \"liger\"\n"))
+	if err != nil || c.Workload.Recipe != RecipeAutocast || c.Workload.Loss != LossChunked {
+		t.Errorf("aliases: %+v, %v", c.Workload, err)
+	}
+}

@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/huh/v2"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// Estimator v2 settings in the configurator (issue 13): the training
+// recipe and loss implementation on one page for training, QLoRA's 4-bit
+// format on its own page shown only for QLoRA. Zero values are "auto".
+
+// recipePage asks for the training recipe and the loss; training only.
+// The loss applies to language models; vision models ignore it.
+func (w *wizard) recipePage() page {
+	a := w.a
+	return page{title: "Recipe and loss", hide: func() bool { return !a.Task.Training() }, fields: func(bool) []huh.Field {
+		return []huh.Field{
+			newSelect[model.Recipe](w.theme).Title("Training recipe").
+				Description("which copies of the weights exist: auto follows precision and strategy").Options(
+				huh.NewOption("auto        from precision and strategy", model.RecipeAuto),
+				huh.NewOption("autocast    torch.autocast: fp32 weights, 16-bit cast cache", model.RecipeAutocast),
+				huh.NewOption("fsdp-mixed  FSDP MixedPrecision: sharded fp32, 16-bit units", model.RecipeFSDPMixed),
+				huh.NewOption("deepspeed   DeepSpeed ZeRO: 16-bit weights, fp32 master", model.RecipeDeepSpeed),
+				huh.NewOption("pure16      model loaded in bf16, states in bf16", model.RecipePure16),
+				huh.NewOption("fp32        fp32 throughout", model.RecipeFP32)).Value(&a.Recipe),
+			newSelect[model.Loss](w.theme).Title("Loss (language models)").Options(
+				huh.NewOption("hf-fp32  Hugging Face: fp32 copy of the logits (default)", model.LossAuto),
+				huh.NewOption("fused    fused cross-entropy, in-place gradient", model.LossFused),
+				huh.NewOption("chunked  Liger / Cut Cross-Entropy: no full logits", model.LossChunked),
+				huh.NewOption("native   F.cross_entropy in the logits' dtype", model.LossNative)).Value(&a.Loss),
+		}
+	}}
+}
+
+// quantPage asks for bitsandbytes' 4-bit format; QLoRA only.
+func (w *wizard) quantPage() page {
+	a := w.a
+	return page{title: "4-bit base", hide: func() bool { return a.Task != model.TaskQLoRA }, fields: func(bool) []huh.Field {
+		return []huh.Field{
+			newSelect[model.QuantType](w.theme).Title("4-bit type").Options(
+				huh.NewOption("NF4  the QLoRA recipe (default)", model.QuantAuto),
+				huh.NewOption("FP4  load_in_4bit's own default", model.QuantFP4)).Value(&a.QuantType),
+			huh.NewConfirm().Title("Double quantization").
+				Description("quantize the absmax constants again: 0.516 instead of 0.5625 bytes per parameter").
+				Affirmative("on").Negative("off").Value(&a.DoubleQuant),
+		}
+	}}
+}
+
+// estimatorConfig writes the estimator answers into w: recipe and loss
+// for training, the 4-bit format for QLoRA; double quantization on (the
+// default) is left unset.
+func (a *answers) estimatorConfig(w *model.WorkloadAnswers) {
+	if !a.Task.Training() {
+		return
+	}
+	w.Recipe, w.Loss = a.Recipe, a.Loss
+	if a.Task == model.TaskQLoRA {
+		w.QuantType = a.QuantType
+		if !a.DoubleQuant {
+			w.DoubleQuant = model.Bool(false)
+		}
+	}
+}
+
+// estimatorFromConfig fills the estimator answers from a loaded file.
+// NF4 is the default, shown as such.
+func (a *answers) estimatorFromConfig(w *model.WorkloadAnswers) {
+	a.Recipe, a.Loss, a.QuantType = w.Recipe, w.Loss, w.QuantType
+	if a.QuantType == model.QuantNF4 {
+		a.QuantType = model.QuantAuto
+	}
+	a.DoubleQuant = w.DoubleQuant == nil || *w.DoubleQuant
+}
+
+// recipeLines is the panel's recipe line under the workload summary,
+// none for inference.
+func (p panel) recipeLines(e *model.Estimate) []string {
+	if s := report.RecipeLine(e); s != "" {
+		return []string{p.st.Muted.Render(printable(s))}
+	}
+	return nil
+}
+
+// memoryDetailLines follow the VRAM bar: the band, both PyTorch totals
+// and the peak phase, and on the best offer a borderline warning when the
+// band's top is past its usable memory.
+func (p panel) memoryDetailLines(e *model.Estimate, best *model.Offer) []string {
+	st := p.st
+	band := fmt.Sprintf("%.0f%% range %.2f–%s", report.BandConfidence*100, e.MemoryBand[0]/model.GiB, report.GiB(e.MemoryBand[1]))
+	if e.PeakPhase != "" {
+		band += " · peak at " + report.PhaseName(e.PeakPhase)
+	}
+	lines := []string{st.Muted.Render(band),
+		st.Muted.Render(fmt.Sprintf("torch allocated %s, reserved %s", report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved)))}
+	if best != nil && model.VerdictFor(e.MemoryBand, best.UsableBytes) == model.VerdictBorderline {
+		lines = append(lines, st.Warn.Render(fmt.Sprintf("~ borderline on %s: the band reaches %s of %s usable",
+			printable(best.GPU.Name), report.GiB(e.MemoryBand[1]), report.GiB(best.UsableBytes))))
+	}
+	return lines
+}
