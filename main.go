@@ -31,6 +31,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		LoadCatalog: data.LoadWith,
 		Readers:     hf.Readers(),
 		RunTUI:      tui.Run,
+		SpotRates:   data.SpotRates,
 	})
 }
 

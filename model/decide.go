@@ -53,6 +53,9 @@ type OfferDecision struct {
 	// spot price, or SpotErr says why the estimate failed.
 	Spot    *SpotEstimate
 	SpotErr string
+	// CheckpointWriteHours is δ, the time to write one checkpoint, used
+	// for Spot.
+	CheckpointWriteHours float64
 	// Commitment has one entry per term with a price; nil when there is
 	// none.
 	Commitment []BreakEven
@@ -80,7 +83,7 @@ func DecideOffer(cat *Catalog, o *Offer, rate InterruptionRate, a SpotAssumption
 			Nodes: o.Instances, Rate: rate, RestartHours: a.RestartHours}
 		delta, err := CheckpointWriteHours(CheckpointBytesPerInstance(o.Estimate, o.Instance.GPUCount), a.CheckpointWriteBytesPerSecond)
 		if err == nil {
-			in.CheckpointWriteHours = delta
+			in.CheckpointWriteHours, d.CheckpointWriteHours = delta, delta
 			var e SpotEstimate
 			if e, err = SpotExpectedCost(in); err == nil {
 				d.Spot = &e

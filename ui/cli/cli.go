@@ -41,6 +41,10 @@ type Env struct {
 	Readers model.Readers
 	// RunTUI opens the configurator; nil when the build has none.
 	RunTUI func(ctx context.Context, cat *model.Catalog, opts tui.Options) error
+	// SpotRates returns the spot interruption rate of an instance type in
+	// a region (data.SpotRates: the AWS advisor feed if downloaded, else
+	// defaults marked as assumptions) and warnings; nil: no rates.
+	SpotRates func() (func(provider, region, instanceType string) model.InterruptionRate, []string, error)
 }
 
 // Exit codes.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -140,6 +141,7 @@ func suggest(s string, names map[string]bool) string {
 func newRecommendCmd(env *Env, overlays *[]string) *cobra.Command {
 	var wf workloadFlags
 	var qf queryFlags
+	var df decideFlags
 	var asJSON bool
 	var configPath string
 	qf.limit = 10
@@ -190,21 +192,42 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 			if q.DeadlineHours > 0 && w.DatasetSamples == 0 && w.DatasetTokens == 0 {
 				warnings = append(warnings, "--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored")
 			}
+			d, dwarn, err := df.decide(cmd, env, cat, w, q, &rec)
+			if err != nil {
+				return err
+			}
+			answers, err := df.answers(cmd.Flags(), &rec, time.Now())
+			if err != nil {
+				return err
+			}
+			warnings = append(warnings, dwarn...)
 			if asJSON {
 				limit := qf.limit
 				if !cmd.Flags().Changed("limit") {
 					limit = 0
 				}
 				printWarnings(env.Stderr, warnings)
-				return writeJSON(env.Stdout, report.NewRecommendJSON(&rec, &base, limit))
+				j := report.NewRecommendJSON(&rec, &base, limit)
+				j.AddDecisions(&rec, d)
+				j.Answers = answers
+				return writeJSON(env.Stdout, j)
+			}
+			if df.pareto {
+				printWarnings(env.Stderr, warnings)
+				r, _ := renderer(env, env.Stdout)
+				return report.WritePareto(env.Stdout, r, &rec, d, answers)
 			}
 			printWarnings(env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
-			return report.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width)
+			if err := report.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width); err != nil {
+				return err
+			}
+			return report.WriteDecisionsAnswers(env.Stdout, r, &rec, d, answers)
 		},
 	}
 	wf.register(cmd.Flags())
 	qf.register(cmd.Flags())
+	df.register(cmd.Flags())
 	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML): the same ranking; flags override it")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
 	cmd.Flags().Lookup("gpu").Usage = "only offers with this GPU, e.g. a100-80gb (list: gpuplan catalog gpus)"

@@ -22,6 +22,12 @@ type RecommendJSON struct {
 	Sort     string          `json:"sort"`
 	Offers   []OfferJSON     `json:"offers"`
 	Rejected []RejectionJSON `json:"rejected"`
+	// Decisions (AddDecisions): spot inputs, the time-against-cost front
+	// and the single changes that save the most.
+	Assumptions *AssumptionsJSON `json:"spot_assumptions,omitempty"`
+	Pareto      []ParetoJSON     `json:"pareto,omitempty"`
+	Savings     *SavingsJSON     `json:"savings,omitempty"`
+	Answers     []Answer         `json:"answers,omitempty"` // --finish-by, --max-job-cost
 }
 
 // OfferJSON is one offer. Prices are USD; job fields are null without a
@@ -46,6 +52,9 @@ type OfferJSON struct {
 	Warnings        []string `json:"warnings"`
 	Source          string   `json:"source"`
 	AsOf            string   `json:"as_of"`
+	// Spot and Commitment are filled by AddDecisions.
+	Spot       *SpotJSON         `json:"spot,omitempty"`
+	Commitment []model.BreakEven `json:"commitment,omitempty"`
 }
 
 // RejectionJSON is one near miss.
