@@ -365,7 +365,11 @@ func ParetoStep(p, next model.TimeCost) string {
 	if next.USD <= 0 || p.Hours <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("%.1f× faster for +%.0f%%", next.Hours/p.Hours, (p.USD/next.USD-1)*100)
+	pct := (p.USD/next.USD - 1) * 100
+	if pct < 1 {
+		return fmt.Sprintf("%.1f× faster for +%.1f%%", next.Hours/p.Hours, pct)
+	}
+	return fmt.Sprintf("%.1f× faster for +%.0f%%", next.Hours/p.Hours, pct)
 }
 
 // WritePareto prints the time-against-cost front, fastest first, each
