@@ -191,6 +191,7 @@ commands below from scripts (add --json for machine-readable output).`,
 		newCatalogCmd(env, &overlays),
 		newExportCmd(env, &overlays),
 		newRecommendCmd(env, &overlays),
+		newPlanCmd(env),
 	)
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newCompletionCmd(root))

@@ -28,8 +28,7 @@ type DecideInput struct {
 	Workload model.Workload
 	Query    model.Query
 	// Rate gives the interruption rate of a spot instance type in a region
-	// (data.SpotRates); nil uses model.InterruptionRate{} labelled as an
-	// assumption of none, which no caller should want.
+	// (data.SpotRates); nil leaves out the spot estimates.
 	Rate          func(provider, region, instanceType string) model.InterruptionRate
 	Spot          model.SpotAssumptions
 	HoursPerMonth float64 // the user's use a month for commitments; 0: 730
@@ -54,6 +53,9 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 			rate = in.Rate(o.Instance.Provider, o.Region, o.Instance.Type)
 		}
 		d.Offers[i] = model.DecideOffer(in.Catalog, o, rate, in.Spot, d.HoursPerMonth)
+		if in.Rate == nil { // no rates at all: no spot estimate rather than a rate of zero
+			d.Offers[i].Spot, d.Offers[i].SpotErr = nil, ""
+		}
 	}
 	d.Front = model.ParetoFront(model.OfferPoints(rec.Offers))
 	if in.Savings && len(rec.Offers) > 0 {
