@@ -122,6 +122,9 @@ func Savings(cat *Catalog, w Workload, q Query, offers []Offer, maxEach int) (ba
 			regions = append(regions, o.Region)
 		}
 	}
+	// Changes act on the answers after defaults: "twice the micro-batch"
+	// must double the batch that runs, whether or not it was typed.
+	w.Defaults()
 	s := Scenario{Workload: w, Query: q}
 	baseUSD, out, err = RankSavings(s, EvalCheapestJob(cat), ScenarioChanges(s, gpus, regions))
 	if err != nil {

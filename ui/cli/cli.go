@@ -352,6 +352,13 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
 	}
+	if env.SpotRates != nil {
+		rate, warn, err := env.SpotRates()
+		if err != nil {
+			return err
+		}
+		opts.SpotRate, warnings = rate, append(warnings, warn...)
+	}
 	printWarnings(env.Stderr, warnings)
 	return env.RunTUI(cmd.Context(), cat, opts)
 }

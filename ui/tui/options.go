@@ -29,4 +29,7 @@ type Options struct {
 	Err io.Writer
 	// Getenv reads the environment (NO_COLOR); nil means os.Getenv.
 	Getenv func(string) string
+	// SpotRate is the spot interruption rate of an instance type in a
+	// region (data.SpotRates); nil leaves out the spot estimates.
+	SpotRate func(provider, region, instanceType string) model.InterruptionRate
 }
