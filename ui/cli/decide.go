@@ -90,7 +90,7 @@ func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w
 	if err != nil {
 		return nil, nil, err
 	}
-	in := report.DecideInput{Catalog: cat, Workload: w, Query: q, Spot: a, HoursPerMonth: q.HoursPerMonth, Savings: !f.noSavings}
+	in := report.DecideInput{Catalog: cat, Workload: w, Query: q, Spot: a, HoursPerMonth: q.HoursPerMonth, Savings: !f.noSavings, Hints: true}
 	var warnings []string
 	if env.SpotRates != nil {
 		rate, warn, err := env.SpotRates()

@@ -20,6 +20,7 @@ type Decisions struct {
 	SavingsBase   float64          // the plan's cost the savings are measured against
 	Savings       []model.Saving
 	SavingsErr    string
+	Hints         bool // name the command-line flags that change the assumptions
 }
 
 // DecideInput is what Decide needs beyond the recommendation.
@@ -35,6 +36,7 @@ type DecideInput struct {
 	// Savings turns on the "what saves the most" list (a few dozen
 	// Recommend calls).
 	Savings bool
+	Hints   bool // see Decisions.Hints
 }
 
 // savingsPerKind bounds the GPU types and regions tried by Savings.
@@ -42,7 +44,7 @@ const savingsPerKind = 6
 
 // Decide computes the decisions for rec.
 func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
-	d := &Decisions{Spot: in.Spot, HoursPerMonth: in.HoursPerMonth, Offers: make([]model.OfferDecision, len(rec.Offers))}
+	d := &Decisions{Spot: in.Spot, HoursPerMonth: in.HoursPerMonth, Hints: in.Hints, Offers: make([]model.OfferDecision, len(rec.Offers))}
 	if d.HoursPerMonth == 0 {
 		d.HoursPerMonth = model.HoursPerMonth
 	}
@@ -247,6 +249,7 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 	offers, _ := CollapseRegions(rec.Offers, decisionOffers)
 	idx := 0
 	var lines []string
+	spot := false
 	for i := range offers {
 		// CollapseRegions skips same-but-region offers; find the original.
 		for idx < len(rec.Offers) && !(rec.Offers[idx].Instance == offers[i].Instance && rec.Offers[idx].GPUs == offers[i].GPUs && rec.Offers[idx].USDPerHour == offers[i].USDPerHour) {
@@ -259,6 +262,7 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 		o := &offers[i]
 		name := fmt.Sprintf("%s %s in %s", o.Instance.Provider, Truncate(o.Instance.Type, 26), o.Region)
 		if od.Spot != nil {
+			spot = true
 			lines = append(lines, fmt.Sprintf("  %s %s: %s", st.Key.Render("Spot"), name, SpotLine(od.Spot, d.Spot)))
 		} else if od.SpotErr != "" {
 			lines = append(lines, fmt.Sprintf("  %s %s: %s", st.Key.Render("Spot"), name, od.SpotErr))
@@ -272,7 +276,9 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 	}
 	if len(lines) > 0 {
 		fmt.Fprintf(&b, "\n%s\n%s\n", st.Heading.Render("Spot and commitments"), strings.Join(lines, "\n"))
-		fmt.Fprintf(&b, "  %s\n", st.Muted.Render(AssumptionLine(d)))
+		if spot {
+			fmt.Fprintf(&b, "  %s\n", st.Muted.Render(AssumptionLine(d)))
+		}
 	}
 	if len(d.Savings) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render("What saves the most (each change alone, priced by the estimator; now "+USD(d.SavingsBase)+")"))
@@ -284,15 +290,21 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 
 // AssumptionLine states the spot inputs and which are assumptions.
 func AssumptionLine(d *Decisions) string {
+	hint := func(flag string) string {
+		if d.Hints {
+			return "; " + flag
+		}
+		return ""
+	}
 	w := fmt.Sprintf("checkpoint write %.3g GB/s", d.Spot.CheckpointWriteBytesPerSecond/1e9)
 	if d.Spot.WriteDefaulted {
-		w += " (assumption: gp3 disk baseline; --checkpoint-write-gbps)"
+		w += " (assumption: gp3 disk baseline" + hint("--checkpoint-write-gbps") + ")"
 	}
 	r := fmt.Sprintf("restart %.0f min", d.Spot.RestartHours*60)
 	if d.Spot.RestartDefaulted {
-		r += " (assumption; --restart-minutes)"
+		r += " (assumption" + hint("--restart-minutes") + ")"
 	}
-	return fmt.Sprintf("spot inputs: %s, %s; commitments at %.0f h/month (--hours-per-month)", w, r, d.HoursPerMonth)
+	return fmt.Sprintf("spot inputs: %s, %s; commitments at %.0f h/month", w, r, d.HoursPerMonth)
 }
 
 // Answer is the reply to a direct question: "finish by DATE at the
