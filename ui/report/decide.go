@@ -128,6 +128,9 @@ func (j *RecommendJSON) AddDecisions(rec *model.Recommendation, d *Decisions) {
 		j.Pareto = append(j.Pareto, ParetoJSON{TimeCost: model.TimeCost{Index: p.Index, Hours: Round(p.Hours, 3), USD: Round(p.USD, 2)},
 			Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)})
 	}
+	if d.Savings == nil && d.SavingsErr == "" {
+		return // not asked (--no-savings) or nothing to compare with
+	}
 	s := &SavingsJSON{BaseUSD: Round(d.SavingsBase, 2), Changes: []model.Saving{}, Error: d.SavingsErr}
 	for _, c := range d.Savings {
 		c.USD, c.SavingUSD, c.SavingPct = Round(c.USD, 2), Round(c.SavingUSD, 2), Round(c.SavingPct, 1)
