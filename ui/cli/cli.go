@@ -352,13 +352,7 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
 	}
-	if env.SpotRates != nil {
-		rate, warn, err := env.SpotRates()
-		if err != nil {
-			return err
-		}
-		opts.SpotRate, warnings = rate, append(warnings, warn...)
-	}
+	opts.SpotRate = lazySpotRate(env.SpotRates)
 	printWarnings(env.Stderr, warnings)
 	return env.RunTUI(cmd.Context(), cat, opts)
 }

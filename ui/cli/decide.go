@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -117,4 +118,23 @@ func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, now 
 		out = append(out, report.AnswerMaxJobCost(rec, pts, f.maxJobCost))
 	}
 	return out, nil
+}
+
+// lazySpotRate reads the spot rates on first use (the configurator's
+// first offer detail), not before the screen opens; nil without a loader.
+// A feed that cannot be read leaves the embedded defaults, which are
+// labelled as assumptions anyway.
+func lazySpotRate(load func() (func(provider, region, instanceType string) model.InterruptionRate, []string, error)) func(provider, region, instanceType string) model.InterruptionRate {
+	if load == nil {
+		return nil
+	}
+	var once sync.Once
+	var rate func(provider, region, instanceType string) model.InterruptionRate
+	return func(provider, region, instanceType string) model.InterruptionRate {
+		once.Do(func() { rate, _, _ = load() })
+		if rate == nil {
+			return model.InterruptionRate{Source: "no spot data could be loaded", Assumption: true}
+		}
+		return rate(provider, region, instanceType)
+	}
 }

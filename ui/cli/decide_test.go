@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -32,4 +34,23 @@ func TestParseFinishBy(t *testing.T) {
 			t.Errorf("ParseFinishBy(%q) = %g, %v; want %g, ok %v", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
+}
+
+func FuzzParseFinishBy(f *testing.F) {
+	for _, s := range []string{"36h", "3d", "2w", "2027-01-31", "2027-01-02T00:00:00+01:00", "1e400d", "NaNd", "-0w", "9999999999h"} {
+		f.Add(s)
+	}
+	now := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, s string) {
+		h, err := ParseFinishBy(s, now)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("multi-line error %q", err)
+			}
+			return
+		}
+		if math.IsNaN(h) || math.IsInf(h, 0) {
+			t.Errorf("ParseFinishBy(%q) = %g, want a finite number of hours", s, h)
+		}
+	})
 }
