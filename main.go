@@ -47,6 +47,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return sum.Text(), err
 		},
 		UpdateDir: data.UpdateDir,
+		SpotRates: data.SpotRates,
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -81,6 +82,11 @@ func TestREADMESamples(t *testing.T) {
 			continue
 		}
 		dir := t.TempDir()
+		// Samples may read the shipped examples (docs/examples/…) but
+		// write only into the scratch directory.
+		if err := os.CopyFS(filepath.Join(dir, "docs", "examples"), os.DirFS(filepath.Join("docs", "examples"))); err != nil {
+			t.Fatal(err)
+		}
 		var rewritten []string
 		for _, c := range cmds {
 			t.Run(strings.Join(c.args[1:min(len(c.args), 4)], " "), func(t *testing.T) {

@@ -36,9 +36,9 @@ type PlanPhase struct {
 	// Duration: a job's hours (JobHours, from the estimate) or a service's
 	// months (Months, billed HoursPerMonth hours a month unless
 	// HoursPerMonth says fewer). Exactly one of JobHours and Months is set.
-	JobHours      float64 `toml:"job_hours,omitempty" json:"job_hours,omitempty"`
-	Months        float64 `toml:"months,omitempty" json:"months,omitempty"`
-	HoursPerMonth float64 `toml:"hours_per_month,omitempty" json:"hours_per_month,omitempty"`
+	JobHours      float64 `toml:"job_hours,omitzero" json:"job_hours,omitempty"`
+	Months        float64 `toml:"months,omitzero" json:"months,omitempty"`
+	HoursPerMonth float64 `toml:"hours_per_month,omitzero" json:"hours_per_month,omitempty"`
 }
 
 // ErrInvalidPlan is wrapped by PlanPhase.Cost and Plan.Cost for a phase that

@@ -51,6 +51,10 @@ type Env struct {
 	UpdateDir func() (string, error)
 	// Now is the clock for the staleness of prices; nil is time.Now.
 	Now func() time.Time
+	// SpotRates returns the spot interruption rate of an instance type in
+	// a region (data.SpotRates: the AWS advisor feed if downloaded, else
+	// defaults marked as assumptions) and warnings; nil: no rates.
+	SpotRates func() (func(provider, region, instanceType string) model.InterruptionRate, []string, error)
 }
 
 // Exit codes.
@@ -198,6 +202,7 @@ commands below from scripts (add --json for machine-readable output).`,
 		newExportCmd(env, &overlays),
 		newRecommendCmd(env, &overlays),
 		newOffersCmd(env, &overlays, "offers"),
+		newPlanCmd(env),
 	)
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newCompletionCmd(root))
@@ -376,6 +381,7 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		Getenv: env.Getenv,
 	}
 	opts.PriceNote = priceNote(env, cat)
+	opts.SpotRate = lazySpotRate(env.SpotRates)
 	printWarnings(env.Stderr, warnings)
 	return env.RunTUI(cmd.Context(), cat, opts)
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -149,6 +150,7 @@ func suggest(s string, names map[string]bool) string {
 func newRecommendCmd(env *Env, overlays *[]string) *cobra.Command {
 	var wf workloadFlags
 	var qf queryFlags
+	var df decideFlags
 	var asJSON bool
 	var output string
 	var configPath string
@@ -211,13 +213,30 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 				printWarnings(env.Stderr, warnings)
 				return report.WriteRecommendCSV(env.Stdout, &rec, limit)
 			}
+			d, dwarn, err := df.decide(cmd, env, cat, w, q, &rec)
+			if err != nil {
+				return err
+			}
+			answers, err := df.answers(cmd.Flags(), &rec, time.Now())
+			if err != nil {
+				return err
+			}
+			warnings = append(warnings, dwarn...)
 			if output == outJSON {
 				limit := qf.limit
 				if !cmd.Flags().Changed("limit") {
 					limit = 0
 				}
 				printWarnings(env.Stderr, warnings)
-				return writeJSON(env.Stdout, report.NewRecommendJSON(&rec, &base, limit))
+				j := report.NewRecommendJSON(&rec, &base, limit)
+				j.AddDecisions(&rec, d)
+				j.Answers = answers
+				return writeJSON(env.Stdout, j)
+			}
+			if df.pareto {
+				printWarnings(env.Stderr, warnings)
+				r, _ := renderer(env, env.Stdout)
+				return report.WritePareto(env.Stdout, r, &rec, d, answers)
 			}
 			if n := len(report.NeedsRate(cat, q.Providers, q.ExchangeRates)); n > 0 {
 				warnings = append(warnings, fmt.Sprintf("%d CNY-priced instance %s not ranked: needs --usd-cny RATE (1 USD = RATE CNY)", n, map[bool]string{true: "type", false: "types"}[n == 1]))
@@ -228,14 +247,16 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 				return err
 			}
 			if rate := q.ExchangeRates["CNY"]; rate > 0 {
-				_, err := fmt.Fprintf(env.Stdout, "CNY prices converted at 1 USD = %.4g CNY.\n", 1/rate)
-				return err
+				if _, err := fmt.Fprintf(env.Stdout, "CNY prices converted at 1 USD = %.4g CNY.\n", 1/rate); err != nil {
+					return err
+				}
 			}
-			return nil
+			return report.WriteDecisionsAnswers(env.Stdout, r, &rec, d, answers)
 		},
 	}
 	wf.register(cmd.Flags())
 	qf.register(cmd.Flags())
+	df.register(cmd.Flags())
 	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML): the same ranking; flags override it")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
 	addOutputFlag(cmd, &output, outTable, outJSON, outCSV)

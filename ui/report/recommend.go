@@ -22,6 +22,12 @@ type RecommendJSON struct {
 	Sort     string          `json:"sort"`
 	Offers   []OfferJSON     `json:"offers"`
 	Rejected []RejectionJSON `json:"rejected"`
+	// Decisions (AddDecisions): spot inputs, the time-against-cost front
+	// and the single changes that save the most.
+	Assumptions *AssumptionsJSON `json:"spot_assumptions,omitempty"`
+	Pareto      []ParetoJSON     `json:"pareto,omitempty"`
+	Savings     *SavingsJSON     `json:"savings,omitempty"`
+	Answers     []Answer         `json:"answers,omitempty"` // --finish-by, --max-job-cost
 }
 
 // OfferJSON is one offer. Prices are USD; job fields are null without a
@@ -49,6 +55,9 @@ type OfferJSON struct {
 	// Origin is where the price came from: "embedded" or an overlay path
 	// (catalog update's or the user's).
 	Origin string `json:"origin"`
+	// Spot and Commitment are filled by AddDecisions.
+	Spot       *SpotJSON         `json:"spot,omitempty"`
+	Commitment []model.BreakEven `json:"commitment,omitempty"`
 }
 
 // RejectionJSON is one near miss.
@@ -115,7 +124,7 @@ func OfferRow(o *model.Offer) []string {
 	if o.HasJob {
 		job, cost = Hours(o.JobHours), USD(o.JobUSD)
 	}
-	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), Truncate(o.Region, 18), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, fmt.Sprintf("%.0f%%", o.HeadroomPct)}
+	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), CutRegion(o.Region, 18), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, fmt.Sprintf("%.0f%%", o.HeadroomPct)}
 }
 
 // dropOrder is which offer columns go first when the terminal is narrow:
@@ -199,7 +208,7 @@ func CollapseRegions(offers []model.Offer, n int) (out []model.Offer, used int) 
 			same++
 		}
 		if same > 0 {
-			o.Region = Truncate(o.Region, 13) + fmt.Sprintf(" +%d", same)
+			o.Region += fmt.Sprintf(" +%d", same) // whole: tables cut what does not fit, never into a look-alike name
 		}
 		out = append(out, o)
 		used = i + 1
@@ -210,6 +219,18 @@ func CollapseRegions(offers []model.Offer, n int) (out []model.Offer, used int) 
 // SameButRegion reports whether two offers differ only by region.
 func SameButRegion(a, b *model.Offer) bool {
 	return a.Instance == b.Instance && a.GPUs == b.GPUs && a.USDPerHour == b.USDPerHour && a.JobUSD == b.JobUSD && a.Pricing == b.Pricing
+}
+
+// CutRegion is Truncate for a region that may end in " +N" (other
+// regions at the same price): the name is cut, never the count, so a cut
+// region cannot read as a longer region name.
+func CutRegion(s string, n int) string {
+	base, more, ok := strings.Cut(s, " +")
+	if !ok {
+		return Truncate(s, n)
+	}
+	suffix := " +" + more
+	return Truncate(base, max(n-ansi.StringWidth(suffix)-1, 4)) + suffix
 }
 
 // Truncate cuts s to at most n cells, ending in "…" when cut; wide (CJK)

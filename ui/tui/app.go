@@ -92,6 +92,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	m.panel = panel{st: st, cache: &panelCache{}}
 	m.offers = newOffersView(st, m.keys.Table)
 	m.detail = newDetailView(st, m.keys.Table)
+	m.detail.dec = decider{cat: cat, rate: opts.SpotRate}
 	m.footer = newFooter(st)
 	m.lastKey = a.key()
 	m.savedKey = m.lastKey

@@ -281,6 +281,7 @@ type detailView struct {
 	offer *model.Offer
 	vp    viewport.Model
 	keys  table.KeyMap
+	dec   decider // spot, commitments and the time-against-cost chart
 }
 
 func newDetailView(st *report.Styles, keys table.KeyMap) detailView {
@@ -295,7 +296,7 @@ func newDetailView(st *report.Styles, keys table.KeyMap) detailView {
 func (d *detailView) show(o *model.Offer, r *result, asOf string) {
 	c := *o
 	d.offer = &c
-	d.vp.SetContent(offerDetail(d.st, o, r, asOf, d.vp.Width()))
+	d.vp.SetContent(d.content(o, r, asOf))
 	d.vp.GotoTop()
 }
 
@@ -307,7 +308,7 @@ func (d *detailView) setSize(w, h int, r *result, asOf string) {
 	d.vp.SetWidth(w)
 	d.vp.SetHeight(h)
 	if d.offer != nil {
-		d.vp.SetContent(offerDetail(d.st, d.offer, r, asOf, d.vp.Width()))
+		d.vp.SetContent(d.content(d.offer, r, asOf))
 	}
 }
 

@@ -34,4 +34,7 @@ type Options struct {
 	// catalog date (model.Provenance: "+2 overlays", "prices 120 days old:
 	// gpuplan catalog update"); "" says nothing more.
 	PriceNote string
+	// SpotRate is the spot interruption rate of an instance type in a
+	// region (data.SpotRates); nil leaves out the spot estimates.
+	SpotRate func(provider, region, instanceType string) model.InterruptionRate
 }

@@ -306,6 +306,8 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 		fmt.Fprintf(opts.Out, "No estimate: %s\n", errText(res.err))
 	} else if err := report.WriteRecommendHint(opts.Out, out, &res.rec, res.est, 5, 100, ""); err != nil {
 		return err
+	} else if err := writeAccessibleDecisions(opts.Out, out, cat, res, opts.SpotRate); err != nil {
+		return err
 	}
 	if cfgErr != nil {
 		return nil

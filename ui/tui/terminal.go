@@ -170,6 +170,7 @@ var asciiFor = map[rune]byte{
 	'›': '>', '❯': '>', '▸': '>', '▶': '>', '→': '>', '←': '<', '↑': '^', '↓': 'v',
 	'–': '-', '—': '-', '≈': '~', '±': '+', '«': '<', '»': '>', '‘': '\'', '’': '\'', '“': '"', '”': '"',
 	'\u00a0': ' ',
+	'◆':      '@', // the time-against-cost chart's selected offer
 }
 
 // toASCII replaces every non-ASCII character of s (SGR sequences are

@@ -1,0 +1,55 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// SpotAdvisorFile is the name `catalog update` saves the AWS Spot Instance
+// Advisor feed under, in UpdateDir.
+const SpotAdvisorFile = "spot-advisor-data.json"
+
+// spotAdvisorKind caps the feed (about 1 MB real) as ParseSpotAdvisor does.
+var spotAdvisorKind = safeio.Kind{Name: "spot advisor feed", MaxBytes: maxSpotAdvisorBytes}
+
+// SpotRates returns the interruption rate to plan spot offers with
+// (SpotDefaults.SpotRate): the AWS advisor feed from UpdateDir when it is
+// there, else the embedded defaults, labelled as assumptions. A feed that
+// is present but unreadable gives a warning and the defaults; a missing
+// one is normal (no warning).
+func SpotRates() (rate func(provider, region, instanceType string) model.InterruptionRate, warnings []string, err error) {
+	d, err := LoadSpotDefaults()
+	if err != nil {
+		return nil, nil, err
+	}
+	var adv *SpotAdvisor
+	if dir, derr := UpdateDir(); derr == nil {
+		path := filepath.Join(dir, SpotAdvisorFile)
+		adv, err = readSpotAdvisor(path)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: %v; spot interruption rates are assumptions (run gpuplan catalog update)", path, err))
+			adv = nil
+		}
+	}
+	return func(provider, region, instanceType string) model.InterruptionRate {
+		return d.SpotRate(adv, provider, region, instanceType)
+	}, warnings, nil
+}
+
+// readSpotAdvisor reads the feed at path; nil, nil when there is none.
+func readSpotAdvisor(path string) (*SpotAdvisor, error) {
+	b, err := safeio.ReadFile(path, spotAdvisorKind)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return ParseSpotAdvisor(bytes.NewReader(b))
+}

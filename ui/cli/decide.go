@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// decideFlags are recommend's flags for the decisions beyond the price
+// list: spot assumptions, the Pareto view and the direct questions.
+type decideFlags struct {
+	writeGBps, restartMin float64
+	pareto                bool
+	finishBy              string
+	maxJobCost            float64
+	noSavings             bool
+}
+
+func (f *decideFlags) register(fs *pflag.FlagSet) {
+	fs.Var(floatValue{&f.writeGBps}, "checkpoint-write-gbps", "GB/s a node writes a checkpoint at, for spot estimates (default 0.131: a gp3 disk's 125 MiB/s baseline, an assumption)")
+	fs.Var(floatValue{&f.restartMin}, "restart-minutes", "minutes from a spot interruption to training again (default 10, an assumption)")
+	fs.BoolVar(&f.pareto, "pareto", false, "list the offers no other offer beats on both job time and cost, with what each step faster costs")
+	fs.StringVar(&f.finishBy, "finish-by", "", "the cheapest offer that finishes by a date (2027-01-31, RFC 3339) or within a duration (36h, 3d, 2w)")
+	fs.Var(floatValue{&f.maxJobCost}, "max-job-cost", "the fastest offer whose whole job costs at most this many USD")
+	fs.BoolVar(&f.noSavings, "no-savings", false, "skip the \"what saves the most\" list (it re-runs the ranking once per change)")
+}
+
+// assumptions returns the spot inputs: the flags given, else the defaults
+// marked as assumptions.
+func (f *decideFlags) assumptions(fs *pflag.FlagSet) (model.SpotAssumptions, error) {
+	a := model.SpotAssumptions{CheckpointWriteBytesPerSecond: model.DefaultCheckpointWriteBytesPerSecond, RestartHours: model.DefaultRestartHours,
+		WriteDefaulted: true, RestartDefaulted: true}
+	if fs.Changed("checkpoint-write-gbps") {
+		if !(f.writeGBps > 0) {
+			return a, usage(fmt.Errorf("--checkpoint-write-gbps must be > 0, got %v", f.writeGBps))
+		}
+		a.CheckpointWriteBytesPerSecond, a.WriteDefaulted = f.writeGBps*1e9, false
+	}
+	if fs.Changed("restart-minutes") {
+		if !(f.restartMin >= 0) {
+			return a, usage(fmt.Errorf("--restart-minutes must be ≥ 0, got %v", f.restartMin))
+		}
+		a.RestartHours, a.RestartDefaulted = f.restartMin/60, false
+	}
+	if fs.Changed("max-job-cost") && !(f.maxJobCost > 0) {
+		return a, usage(fmt.Errorf("--max-job-cost must be > 0, got %v", f.maxJobCost))
+	}
+	return a, nil
+}
+
+// ParseFinishBy reads --finish-by: a date (2006-01-02, the start of that
+// day in UTC), an RFC 3339 time, a Go duration (36h, 90m) or a whole
+// number of days or weeks (3d, 2w); it returns the hours from now.
+func ParseFinishBy(s string, now time.Time) (float64, error) {
+	s = strings.TrimSpace(s)
+	bad := fmt.Errorf("--finish-by %q: want a date (2027-01-31), an RFC 3339 time, or a duration (36h, 3d, 2w)", s)
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return model.HoursUntil(now, t), nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return model.HoursUntil(now, t), nil
+	}
+	for suffix, hours := range map[string]float64{"d": 24, "w": 24 * 7} {
+		if n, ok := strings.CutSuffix(s, suffix); ok {
+			v, err := strconv.ParseFloat(n, 64)
+			if err != nil || !(v > 0) || v > 1e6 {
+				return 0, bad
+			}
+			return v * hours, nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, bad
+	}
+	return d.Hours(), nil
+}
+
+// decide computes the decisions for rec and, with --pareto, --finish-by
+// or --max-job-cost, the answers; warnings come from the spot data.
+func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w model.Workload, q model.Query, rec *model.Recommendation) (*report.Decisions, []string, error) {
+	a, err := f.assumptions(cmd.Flags())
+	if err != nil {
+		return nil, nil, err
+	}
+	in := report.DecideInput{Catalog: cat, Workload: w, Query: q, Spot: a, HoursPerMonth: q.HoursPerMonth, Savings: !f.noSavings, Hints: true}
+	var warnings []string
+	if env.SpotRates != nil {
+		rate, warn, err := env.SpotRates()
+		if err != nil {
+			return nil, nil, err
+		}
+		in.Rate, warnings = rate, warn
+	}
+	return report.Decide(rec, in), warnings, nil
+}
+
+// answers returns the direct questions asked (--finish-by, --max-job-cost).
+func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, now time.Time) ([]report.Answer, error) {
+	var out []report.Answer
+	pts := model.OfferPoints(rec.Offers)
+	if fs.Changed("finish-by") {
+		h, err := ParseFinishBy(f.finishBy, now)
+		if err != nil {
+			return nil, usage(err)
+		}
+		out = append(out, report.AnswerFinishWithin(rec, pts, h, f.finishBy))
+	}
+	if fs.Changed("max-job-cost") {
+		out = append(out, report.AnswerMaxJobCost(rec, pts, f.maxJobCost))
+	}
+	return out, nil
+}
+
+// lazySpotRate reads the spot rates on first use (the configurator's
+// first offer detail), not before the screen opens; nil without a loader.
+// A feed that cannot be read leaves the embedded defaults, which are
+// labelled as assumptions anyway.
+func lazySpotRate(load func() (func(provider, region, instanceType string) model.InterruptionRate, []string, error)) func(provider, region, instanceType string) model.InterruptionRate {
+	if load == nil {
+		return nil
+	}
+	var once sync.Once
+	var rate func(provider, region, instanceType string) model.InterruptionRate
+	return func(provider, region, instanceType string) model.InterruptionRate {
+		once.Do(func() { rate, _, _ = load() })
+		if rate == nil {
+			return model.InterruptionRate{Source: "no spot data could be loaded", Assumption: true}
+		}
+		return rate(provider, region, instanceType)
+	}
+}

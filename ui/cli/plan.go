@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// readPlan reads and decodes a plan file ([[phase]] tables). Errors name
+// the file and the key and exit with status 2.
+func readPlan(path string) (model.Plan, error) {
+	b, err := safeio.ReadTOML(path, safeio.Config)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return model.Plan{}, usage(fmt.Errorf("%s: %w", path, err))
+	}
+	p, err := model.DecodePlan(b)
+	if err != nil {
+		return model.Plan{}, usage(fmt.Errorf("%s: %w", path, err))
+	}
+	return p, nil
+}
+
+func newPlanCmd(env *Env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "plan FILE",
+		Short: "Price a plan in phases: each phase's cost and the total",
+		Long: `plan reads a TOML file of [[phase]] tables (fine-tune on one offer, then serve on
+another for some months), and prints what each phase and the whole plan cost. A
+phase is a job (job_hours) or a service (months, and hours_per_month when it does
+not run all month); on a 1- or 3-year commitment the whole term is owed.`,
+		Example: `  gpuplan plan plan.toml
+  gpuplan plan plan.toml --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := readPlan(args[0])
+			if err != nil {
+				return err
+			}
+			phases, total, err := p.Cost()
+			if err != nil {
+				return usage(fmt.Errorf("%s: %w", args[0], err))
+			}
+			if math.IsInf(total, 0) || math.IsNaN(total) {
+				return usage(fmt.Errorf("%s: the total is not a finite number of dollars; check usd_per_hour, job_hours and months", args[0]))
+			}
+			if asJSON {
+				return writeJSON(env.Stdout, report.NewPlanJSON(&p, phases, total))
+			}
+			r, _ := renderer(env, env.Stdout)
+			return report.WritePlan(env.Stdout, r, &p, phases, total)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
+	return cmd
+}

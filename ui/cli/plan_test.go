@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPlanCommand(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		out  []string // in stdout
+		err  string   // in stderr
+	}{
+		// fine-tune 14.5 h × $0.2977 = $4.32; serve 6 × 300 h × $0.8048 =
+		// $1,448.64; total $1,452.96.
+		{"two phases", []string{"plan", "testdata/plan-two-phases.toml"}, 0,
+			[]string{"fine-tune", "$4.32", "6 months × 300 h", "1800", "$1,449", "Total $1,453"}, ""},
+		{"json", []string{"plan", "testdata/plan-two-phases.toml", "--json"}, 0,
+			[]string{`"total_usd": 1452.96`, `"billed_hours": 1800`, `"usd": 4.32`}, ""},
+		{"not TOML", []string{"plan", "plan_test.go"}, 2, nil, "plan_test.go: line"},
+		{"missing file", []string{"plan", "testdata/nothing.toml"}, 2, nil, "no such file"},
+		{"no file", []string{"plan"}, 2, nil, "accepts 1 arg"},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runCLI(t, tt.args...)
+		if code != tt.code {
+			t.Errorf("%s: exit %d, want %d; stderr %q", tt.name, code, tt.code, errOut)
+		}
+		for _, w := range tt.out {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: stdout lacks %q:\n%s", tt.name, w, out)
+			}
+		}
+		if tt.err != "" && (!strings.Contains(errOut, tt.err) || strings.Count(errOut, "\n") != 1) {
+			t.Errorf("%s: stderr %q, want one line with %q", tt.name, errOut, tt.err)
+		}
+	}
+}

@@ -1,0 +1,473 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Decisions are the answers beyond the price list for one
+// recommendation: each offer's spot estimate and commitment break-even,
+// the time-against-cost Pareto front, and the single changes that save
+// the most. Build with Decide.
+type Decisions struct {
+	Offers        []model.OfferDecision // parallel to Recommendation.Offers
+	Spot          model.SpotAssumptions
+	HoursPerMonth float64
+	Front         []model.TimeCost // ParetoFront of every offer, fastest first
+	SavingsBase   float64          // the plan's cost the savings are measured against
+	Savings       []model.Saving
+	SavingsErr    string
+	Hints         bool // name the command-line flags that change the assumptions
+}
+
+// DecideInput is what Decide needs beyond the recommendation.
+type DecideInput struct {
+	Catalog  *model.Catalog
+	Workload model.Workload
+	Query    model.Query
+	// Rate gives the interruption rate of a spot instance type in a region
+	// (data.SpotRates); nil leaves out the spot estimates.
+	Rate          func(provider, region, instanceType string) model.InterruptionRate
+	Spot          model.SpotAssumptions
+	HoursPerMonth float64 // the user's use a month for commitments; 0: 730
+	// Savings turns on the "what saves the most" list (a few dozen
+	// Recommend calls).
+	Savings bool
+	Hints   bool // see Decisions.Hints
+}
+
+// savingsPerKind bounds the GPU types and regions tried by Savings.
+const savingsPerKind = 6
+
+// Decide computes the decisions for rec.
+func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
+	d := &Decisions{Spot: in.Spot, HoursPerMonth: in.HoursPerMonth, Hints: in.Hints, Offers: make([]model.OfferDecision, len(rec.Offers))}
+	if d.HoursPerMonth == 0 {
+		d.HoursPerMonth = model.HoursPerMonth
+	}
+	for i := range rec.Offers {
+		o := &rec.Offers[i]
+		var rate model.InterruptionRate
+		if in.Rate != nil {
+			rate = in.Rate(o.Instance.Provider, o.Region, o.Instance.Type)
+		}
+		d.Offers[i] = model.DecideOffer(in.Catalog, o, rate, in.Spot, d.HoursPerMonth)
+		if in.Rate == nil { // no rates at all: no spot estimate rather than a rate of zero
+			d.Offers[i].Spot, d.Offers[i].SpotErr = nil, ""
+		}
+	}
+	d.Front = model.ParetoFront(model.OfferPoints(rec.Offers))
+	if in.Savings && len(rec.Offers) > 0 {
+		var err error
+		d.SavingsBase, d.Savings, err = model.Savings(in.Catalog, in.Workload, in.Query, rec.Offers, savingsPerKind)
+		if err != nil {
+			d.SavingsErr = err.Error()
+		}
+	}
+	return d
+}
+
+// SpotJSON is an offer's job on spot with interruptions counted
+// (model.SpotExpectedCost), with the assumptions it rests on.
+type SpotJSON struct {
+	model.SpotEstimate
+	CheckpointWriteHours float64 `json:"checkpoint_write_hours"`
+	RestartHours         float64 `json:"restart_hours"`
+	// Assumptions names each input that is not a published figure:
+	// "interruption rate", "checkpoint write speed", "restart time".
+	Assumptions []string `json:"assumptions"`
+}
+
+// ParetoJSON is one offer on the time-against-cost front.
+type ParetoJSON struct {
+	model.TimeCost
+	Provider     string `json:"provider"`
+	InstanceType string `json:"instance_type"`
+	Region       string `json:"region"`
+	Pricing      string `json:"pricing"`
+}
+
+// SavingsJSON is the "what saves the most" list: single changes priced by
+// the real engine against BaseUSD, the cheapest offer's job (or month).
+type SavingsJSON struct {
+	BaseUSD float64        `json:"base_usd"`
+	Changes []model.Saving `json:"changes"`
+	Error   string         `json:"error,omitempty"`
+}
+
+// AssumptionsJSON are the spot inputs used for every offer.
+type AssumptionsJSON struct {
+	CheckpointWriteGBPerSecond float64 `json:"checkpoint_write_gb_per_s"`
+	CheckpointWriteAssumption  bool    `json:"checkpoint_write_assumption"`
+	RestartMinutes             float64 `json:"restart_minutes"`
+	RestartAssumption          bool    `json:"restart_assumption"`
+	HoursPerMonth              float64 `json:"hours_per_month"`
+}
+
+// AddDecisions fills the decision fields of j (built by NewRecommendJSON
+// with the same limit) from d.
+func (j *RecommendJSON) AddDecisions(rec *model.Recommendation, d *Decisions) {
+	j.Assumptions = &AssumptionsJSON{CheckpointWriteGBPerSecond: Round(d.Spot.CheckpointWriteBytesPerSecond/1e9, 4),
+		CheckpointWriteAssumption: d.Spot.WriteDefaulted, RestartMinutes: Round(d.Spot.RestartHours*60, 2),
+		RestartAssumption: d.Spot.RestartDefaulted, HoursPerMonth: d.HoursPerMonth}
+	for i := range j.Offers {
+		od := &d.Offers[i]
+		if od.Spot != nil {
+			j.Offers[i].Spot = newSpotJSON(od.Spot, d.Spot, od)
+		}
+		for _, b := range od.Commitment {
+			j.Offers[i].Commitment = append(j.Offers[i].Commitment, roundBreakEven(b))
+		}
+	}
+	j.Pareto = []ParetoJSON{}
+	for _, p := range d.Front {
+		o := &rec.Offers[p.Index]
+		j.Pareto = append(j.Pareto, ParetoJSON{TimeCost: model.TimeCost{Index: p.Index, Hours: Round(p.Hours, 3), USD: Round(p.USD, 2)},
+			Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)})
+	}
+	if d.Savings == nil && d.SavingsErr == "" {
+		return // not asked (--no-savings) or nothing to compare with
+	}
+	s := &SavingsJSON{BaseUSD: Round(d.SavingsBase, 2), Changes: []model.Saving{}, Error: d.SavingsErr}
+	for _, c := range d.Savings {
+		c.USD, c.SavingUSD, c.SavingPct = Round(c.USD, 2), Round(c.SavingUSD, 2), Round(c.SavingPct, 1)
+		s.Changes = append(s.Changes, c)
+	}
+	j.Savings = s
+}
+
+// spotAssumptions lists the inputs of an estimate that are assumptions.
+func spotAssumptions(rate model.InterruptionRate, a model.SpotAssumptions) []string {
+	out := []string{}
+	if rate.Assumption {
+		out = append(out, "interruption rate")
+	}
+	if a.WriteDefaulted {
+		out = append(out, "checkpoint write speed")
+	}
+	if a.RestartDefaulted {
+		out = append(out, "restart time")
+	}
+	return out
+}
+
+func newSpotJSON(e *model.SpotEstimate, a model.SpotAssumptions, od *model.OfferDecision) *SpotJSON {
+	r := *e
+	for _, f := range []*float64{&r.InterruptionsPerHour, &r.Rate.PerMonth, &r.Rate.LowPerMonth, &r.Rate.HighPerMonth} {
+		*f = Round(*f, 6)
+	}
+	for _, f := range []*float64{&r.CheckpointEveryHours, &r.YoungIntervalHours, &r.DalyIntervalHours, &r.LostHoursPerInterrupt,
+		&r.ExpectedInterruptions, &r.ExpectedHours, &r.P10Hours, &r.P90Hours, &r.OnDemandHours} {
+		*f = Round(*f, 3)
+	}
+	for _, f := range []*float64{&r.ExpectedUSD, &r.P10USD, &r.P90USD, &r.OnDemandUSD, &r.SavingUSD, &r.HighRateExpectedUSD} {
+		*f = Round(*f, 2)
+	}
+	s := &SpotJSON{SpotEstimate: r, RestartHours: Round(a.RestartHours, 4), Assumptions: spotAssumptions(e.Rate, a)}
+	s.CheckpointWriteHours = Round(od.CheckpointWriteHours, 4)
+	return s
+}
+
+func roundBreakEven(b model.BreakEven) model.BreakEven {
+	b.USDPerHour = Round(b.USDPerHour, 4)
+	for _, f := range []*float64{&b.MonthlyUSD, &b.TermUSD, &b.OnDemandMonthlyUSD, &b.SpotMonthlyUSD, &b.EffectiveUSDPerUsedHour} {
+		*f = Round(*f, 2)
+	}
+	b.VsOnDemandHoursPerMonth, b.VsSpotHoursPerMonth = Round(b.VsOnDemandHoursPerMonth, 1), Round(b.VsSpotHoursPerMonth, 1)
+	return b
+}
+
+// SpotLine is one offer's spot estimate in words: "spot: expected $12.30
+// (P10–P90 $11.90–$13.10) in 5.2 h, 0.4 interruptions; checkpoint every
+// 1.2 h; on-demand $20.00; rate 10%/month (AWS Spot Instance Advisor)".
+// Inputs that are assumptions are said so.
+func SpotLine(e *model.SpotEstimate, a model.SpotAssumptions) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "expected %s (P10–P90 %s–%s) in %s, %.2f interruptions", USD(e.ExpectedUSD), USD(e.P10USD), USD(e.P90USD),
+		Hours(e.ExpectedHours), e.ExpectedInterruptions)
+	if e.InterruptionsPerHour > 0 {
+		fmt.Fprintf(&b, "; checkpoint every %s", Hours(e.CheckpointEveryHours))
+	}
+	if e.OnDemandUSD > 0 {
+		fmt.Fprintf(&b, "; on-demand %s", USD(e.OnDemandUSD))
+	}
+	rate := fmt.Sprintf("%.0f%%/month", e.Rate.PerMonth*100)
+	if e.Rate.Bucket != "" {
+		rate += " (bucket " + e.Rate.Bucket + ")"
+	}
+	if as := spotAssumptions(e.Rate, a); len(as) > 0 {
+		fmt.Fprintf(&b, "; rate %s; assumption: %s", rate, strings.Join(as, ", "))
+	} else {
+		fmt.Fprintf(&b, "; rate %s from AWS Spot Instance Advisor", rate)
+	}
+	return b.String()
+}
+
+// CommitmentLine is an offer's break-even in words: "1y beats on-demand
+// above 438 h/month (you: 730 h, $1,234 vs $2,000 a month); 3y …".
+func CommitmentLine(bs []model.BreakEven) string {
+	var parts []string
+	for _, b := range bs {
+		term := strings.TrimPrefix(string(b.Term), "reserved-")
+		s := term + " at " + USD(b.USDPerHour) + "/h"
+		if b.VsOnDemandHoursPerMonth > 0 {
+			s += fmt.Sprintf(" beats on-demand above %.0f h/month", b.VsOnDemandHoursPerMonth)
+		} else {
+			s += " never beats on-demand"
+		}
+		if b.VsSpotHoursPerMonth > 0 {
+			s += fmt.Sprintf(", spot above %.0f h/month", b.VsSpotHoursPerMonth)
+		} else if b.SpotMonthlyUSD > 0 {
+			s += ", never spot"
+		}
+		verdict := "on-demand is cheaper"
+		switch {
+		case b.BeatsOnDemand && b.BeatsSpot:
+			verdict = "the cheapest"
+		case b.BeatsOnDemand:
+			verdict = "beats on-demand, spot is cheaper"
+		}
+		s += fmt.Sprintf(" (at %.0f h/month: %s/month committed vs %s on-demand: %s)", b.UsedHoursPerMonth, USD(b.MonthlyUSD), USD(b.OnDemandMonthlyUSD), verdict)
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// decisionOffers is how many offers of the table get spot and commitment
+// lines in the text report.
+const decisionOffers = 3
+
+// WriteDecisions prints, after WriteRecommend, the spot and commitment
+// lines of the first shown offers, the spot assumptions, and the "What
+// saves the most" list.
+func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *Decisions) error {
+	if len(rec.Offers) == 0 {
+		return nil
+	}
+	st := NewStyles(r)
+	var b strings.Builder
+	offers, _ := CollapseRegions(rec.Offers, decisionOffers)
+	idx := 0
+	var lines []string
+	spot := false
+	for i := range offers {
+		// CollapseRegions skips same-but-region offers; find the original.
+		for idx < len(rec.Offers) && !(rec.Offers[idx].Instance == offers[i].Instance && rec.Offers[idx].GPUs == offers[i].GPUs && rec.Offers[idx].USDPerHour == offers[i].USDPerHour) {
+			idx++
+		}
+		if idx == len(rec.Offers) {
+			break
+		}
+		od := &d.Offers[idx]
+		o := &offers[i]
+		name := fmt.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), o.Region)
+		if od.Spot != nil {
+			spot = true
+			lines = append(lines, fmt.Sprintf("  %s %s: %s", st.Key.Render("Spot"), name, SpotLine(od.Spot, d.Spot)))
+		} else if od.SpotErr != "" {
+			lines = append(lines, fmt.Sprintf("  %s %s: %s", st.Key.Render("Spot"), name, od.SpotErr))
+		}
+		if len(od.Commitment) > 0 {
+			lines = append(lines, fmt.Sprintf("  %s %s: %s", st.Key.Render("Commitment"), name, CommitmentLine(od.Commitment)))
+		} else {
+			lines = append(lines, fmt.Sprintf("  %s %s: no published 1- or 3-year rate for %s", st.Key.Render("Commitment"), name, o.Instance.Provider))
+		}
+		idx++
+	}
+	if len(lines) > 0 {
+		fmt.Fprintf(&b, "\n%s\n%s\n", st.Heading.Render("Spot and commitments"), strings.Join(lines, "\n"))
+		if spot {
+			fmt.Fprintf(&b, "  %s\n", st.Muted.Render(AssumptionLine(d)))
+		}
+	}
+	if len(d.Savings) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render("What saves the most (each change alone, priced by the estimator; now "+USD(d.SavingsBase)+")"))
+		b.WriteString(SavingsList(d.Savings, 6))
+	}
+	_, err := io.WriteString(r.Writer(out), b.String())
+	return err
+}
+
+// AssumptionLine states the spot inputs and which are assumptions.
+func AssumptionLine(d *Decisions) string {
+	hint := func(flag string) string {
+		if d.Hints {
+			return "; " + flag
+		}
+		return ""
+	}
+	w := fmt.Sprintf("checkpoint write %.3g GB/s", d.Spot.CheckpointWriteBytesPerSecond/1e9)
+	if d.Spot.WriteDefaulted {
+		w += " (assumption: gp3 disk baseline" + hint("--checkpoint-write-gbps") + ")"
+	}
+	r := fmt.Sprintf("restart %.0f min", d.Spot.RestartHours*60)
+	if d.Spot.RestartDefaulted {
+		r += " (assumption" + hint("--restart-minutes") + ")"
+	}
+	return fmt.Sprintf("spot inputs: %s, %s; commitments at %.0f h/month", w, r, d.HoursPerMonth)
+}
+
+// Answer is the reply to a direct question: "finish by DATE at the
+// lowest cost" (CheapestWithin) or "the fastest within $X"
+// (FastestWithin). Offer is nil when nothing qualifies.
+type Answer struct {
+	Question string      `json:"question"`
+	Limit    float64     `json:"limit"` // hours or USD
+	Offer    *ParetoJSON `json:"offer"`
+	Text     string      `json:"text"`
+}
+
+func answerOffer(rec *model.Recommendation, p model.TimeCost) *ParetoJSON {
+	o := &rec.Offers[p.Index]
+	return &ParetoJSON{TimeCost: model.TimeCost{Index: p.Index, Hours: Round(p.Hours, 3), USD: Round(p.USD, 2)},
+		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)}
+}
+
+func describePoint(rec *model.Recommendation, p model.TimeCost) string {
+	o := &rec.Offers[p.Index]
+	return fmt.Sprintf("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, o.Region, o.Pricing, Hours(p.Hours), USD(p.USD))
+}
+
+// AnswerFinishWithin answers "the cheapest offer that finishes within
+// hours" (asked as as, e.g. "2027-01-31").
+func AnswerFinishWithin(rec *model.Recommendation, pts []model.TimeCost, hours float64, as string) Answer {
+	a := Answer{Question: "finish-by " + as, Limit: Round(hours, 3)}
+	if len(pts) == 0 {
+		a.Text = "no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"
+		return a
+	}
+	if p, ok := model.CheapestWithin(pts, hours); ok {
+		a.Offer = answerOffer(rec, p)
+		a.Text = fmt.Sprintf("cheapest finishing within %s: %s", Hours(hours), describePoint(rec, p))
+		return a
+	}
+	fast := pts[0]
+	for _, p := range pts {
+		if p.Hours < fast.Hours {
+			fast = p
+		}
+	}
+	a.Text = fmt.Sprintf("no offer finishes within %s; the fastest is %s", Hours(hours), describePoint(rec, fast))
+	return a
+}
+
+// AnswerMaxJobCost answers "the fastest offer whose job costs at most usd".
+func AnswerMaxJobCost(rec *model.Recommendation, pts []model.TimeCost, usd float64) Answer {
+	a := Answer{Question: "max-job-cost", Limit: usd}
+	if len(pts) == 0 {
+		a.Text = "no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"
+		return a
+	}
+	if p, ok := model.FastestWithin(pts, usd); ok {
+		a.Offer = answerOffer(rec, p)
+		a.Text = fmt.Sprintf("fastest within %s: %s", USD(usd), describePoint(rec, p))
+		return a
+	}
+	cheap := pts[0]
+	for _, p := range pts {
+		if p.USD < cheap.USD {
+			cheap = p
+		}
+	}
+	a.Text = fmt.Sprintf("no offer's job costs %s or less; the cheapest is %s", USD(usd), describePoint(rec, cheap))
+	return a
+}
+
+// ParetoStep is how a front point compares with the next slower, cheaper
+// one: "2.0× faster for +10%".
+func ParetoStep(p, next model.TimeCost) string {
+	if next.USD <= 0 || p.Hours <= 0 {
+		return ""
+	}
+	pct := (p.USD/next.USD - 1) * 100
+	if pct < 1 {
+		return fmt.Sprintf("%.1f× faster for +%.1f%%", next.Hours/p.Hours, pct)
+	}
+	return fmt.Sprintf("%.1f× faster for +%.0f%%", next.Hours/p.Hours, pct)
+}
+
+// WritePareto prints the time-against-cost front, fastest first, each
+// point with what it costs over the next cheaper one, then the answers.
+func WritePareto(out io.Writer, r *Renderer, rec *model.Recommendation, d *Decisions, answers []Answer) error {
+	st := NewStyles(r)
+	var b strings.Builder
+	switch {
+	case len(rec.Offers) == 0:
+		fmt.Fprintf(&b, "%s\n", st.Bad.Render("No offer runs this workload with these filters."))
+	case len(d.Front) == 0:
+		fmt.Fprintf(&b, "%s\n", st.Muted.Render("No offer has a job time: give a dataset (--dataset-samples or --dataset-tokens) to weigh time against cost."))
+	default:
+		fmt.Fprintf(&b, "%s\n", st.Heading.Render(fmt.Sprintf("Time against cost: %d of %d offers are on the front (none is both faster and cheaper)", len(d.Front), len(rec.Offers))))
+		rows := make([][]string, len(d.Front))
+		for i, p := range d.Front {
+			o := &rec.Offers[p.Index]
+			step := "cheapest"
+			if i+1 < len(d.Front) {
+				step = ParetoStep(p, d.Front[i+1])
+			}
+			rows[i] = []string{Hours(p.Hours), USD(p.USD), step, o.Instance.Provider, Truncate(o.Instance.Type, 26), Truncate(o.Region, 18), fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key), string(o.Pricing)}
+		}
+		fmt.Fprintf(&b, "%s\n", plainTable([]string{"job time", "job cost", "vs next cheaper", "provider", "instance", "region", "GPUs", "pricing"}, rows, map[int]bool{0: true, 1: true}))
+	}
+	for _, a := range answers {
+		fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), a.Text)
+	}
+	_, err := io.WriteString(r.Writer(out), b.String())
+	return err
+}
+
+// WriteDecisionsAnswers is WriteDecisions followed by the answers to the
+// direct questions.
+func WriteDecisionsAnswers(out io.Writer, r *Renderer, rec *model.Recommendation, d *Decisions, answers []Answer) error {
+	if err := WriteDecisions(out, r, rec, d); err != nil {
+		return err
+	}
+	if len(answers) == 0 {
+		return nil
+	}
+	st := NewStyles(r)
+	var b strings.Builder
+	b.WriteString("\n")
+	for _, a := range answers {
+		fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), a.Text)
+	}
+	_, err := io.WriteString(r.Writer(out), b.String())
+	return err
+}
+
+// minSavingUSD hides changes that make no difference (a filter that keeps
+// the offer already chosen).
+const minSavingUSD = 0.005
+
+// SavingsList renders up to n changes that save money, largest first; when
+// none does, the up to 3 that cost least more, so the user sees the
+// current choice is already the cheapest.
+func SavingsList(savings []model.Saving, n int) string {
+	var b strings.Builder
+	shown := 0
+	for _, s := range savings {
+		if shown == n || s.SavingUSD < minSavingUSD {
+			break
+		}
+		shown++
+		fmt.Fprintf(&b, "  %-52s saves %s (%.0f%%)\n", s.Change, USD(s.SavingUSD), s.SavingPct)
+	}
+	if shown > 0 {
+		return b.String()
+	}
+	b.WriteString("  no single change saves money; the nearest:\n")
+	for _, s := range savings {
+		if shown == 3 {
+			break
+		}
+		if s.SavingUSD > -minSavingUSD {
+			continue // no difference
+		}
+		shown++
+		fmt.Fprintf(&b, "  %-52s costs %s more\n", s.Change, USD(-s.SavingUSD))
+	}
+	return b.String()
+}

@@ -1,0 +1,60 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+func TestParetoStep(t *testing.T) {
+	tests := []struct {
+		p, next model.TimeCost
+		want    string
+	}{
+		{model.TimeCost{Hours: 5, USD: 110}, model.TimeCost{Hours: 10, USD: 100}, "2.0× faster for +10%"},
+		{model.TimeCost{Hours: 1, USD: 100.5}, model.TimeCost{Hours: 3, USD: 100}, "3.0× faster for +0.5%"},
+		{model.TimeCost{Hours: 2, USD: 300}, model.TimeCost{Hours: 3, USD: 100}, "1.5× faster for +200%"},
+		{model.TimeCost{Hours: 2, USD: 3}, model.TimeCost{Hours: 3, USD: 0}, ""},
+	}
+	for _, tt := range tests {
+		if got := ParetoStep(tt.p, tt.next); got != tt.want {
+			t.Errorf("ParetoStep(%v, %v) = %q, want %q", tt.p, tt.next, got, tt.want)
+		}
+	}
+}
+
+func TestSavingsList(t *testing.T) {
+	tests := []struct {
+		name    string
+		savings []model.Saving
+		want    []string // lines, in order
+	}{
+		{"savings first, no-difference and dearer hidden", []model.Saving{
+			{Change: "pay spot instead of on-demand", SavingUSD: 30, SavingPct: 75},
+			{Change: "use QLoRA (4-bit base)", SavingUSD: 4, SavingPct: 10},
+			{Change: "rent in us-east4", SavingUSD: 0},
+			{Change: "run on a100-80gb", SavingUSD: -3},
+		}, []string{"pay spot instead of on-demand", "saves $30.00 (75%)", "use QLoRA (4-bit base)", "saves $4.00 (10%)"}},
+		{"nothing saves: the nearest dearer, no-difference skipped", []model.Saving{
+			{Change: "rent in us-east4", SavingUSD: 0},
+			{Change: "run on a100-80gb", SavingUSD: -3},
+			{Change: "pay reserved-1y instead of on-demand", SavingUSD: -40000},
+		}, []string{"no single change saves money", "run on a100-80gb", "costs $3.00 more", "pay reserved-1y", "costs $40,000 more"}},
+	}
+	for _, tt := range tests {
+		got := SavingsList(tt.savings, 6)
+		rest := got
+		for _, w := range tt.want {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				t.Errorf("%s: %q missing or out of order in\n%s", tt.name, w, got)
+				break
+			}
+			rest = rest[i+len(w):]
+		}
+		if strings.Contains(got, "us-east4") {
+			t.Errorf("%s: a change with no difference is listed:\n%s", tt.name, got)
+		}
+	}
+}

@@ -1,0 +1,208 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// decider computes the detail view's decisions: an offer's spot estimate
+// and commitment break-even, and the time-against-cost chart. cat is the
+// catalog the offers come from; rate is Options.SpotRate (nil: no spot
+// estimates).
+type decider struct {
+	cat  *model.Catalog
+	rate func(provider, region, instanceType string) model.InterruptionRate
+}
+
+// spotAssumptions are the configurator's spot inputs: the defaults, each
+// an assumption (the command line has flags to change them).
+var spotAssumptions = model.SpotAssumptions{CheckpointWriteBytesPerSecond: model.DefaultCheckpointWriteBytesPerSecond,
+	RestartHours: model.DefaultRestartHours, WriteDefaulted: true, RestartDefaulted: true}
+
+// content is the detail view's text: offerDetail, then the decisions.
+func (d *detailView) content(o *model.Offer, r *result, asOf string) string {
+	s := offerDetail(d.st, o, r, asOf, d.vp.Width())
+	if d.dec.cat == nil || r == nil {
+		return s
+	}
+	lines := d.dec.lines(d.st, o, r, d.vp.Width())
+	for i := range lines {
+		lines[i] = lipgloss.NewStyle().Width(max(d.vp.Width(), 1)).Render(lines[i])
+	}
+	return s + "\n" + strings.Join(lines, "\n")
+}
+
+// lines are the "Spot and commitments" and "Time against cost" sections.
+func (dc decider) lines(st *report.Styles, o *model.Offer, r *result, width int) []string {
+	var lines []string
+	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+	add("")
+	add("%s", st.Heading.Render("Spot and commitments"))
+	var rate model.InterruptionRate
+	if dc.rate != nil {
+		rate = dc.rate(o.Instance.Provider, o.Region, o.Instance.Type)
+	}
+	hpm := r.cfg.Search.HoursPerMonth
+	od := model.DecideOffer(dc.cat, o, rate, spotAssumptions, min(hpm, model.HoursPerMonth))
+	switch {
+	case dc.rate == nil:
+	case od.Spot != nil:
+		add("  spot: %s", report.SpotLine(od.Spot, spotAssumptions))
+	case od.SpotErr != "":
+		add("  spot: %s", od.SpotErr)
+	case !o.HasJob:
+		add("  %s", st.Muted.Render("spot: no job to time (give a dataset size)"))
+	case od.Prices.Spot == 0:
+		add("  %s", st.Muted.Render("spot: not sold on spot here"))
+	}
+	if len(od.Commitment) > 0 {
+		add("  commitment: %s", report.CommitmentLine(od.Commitment))
+	} else {
+		add("  %s", st.Muted.Render("commitment: no published 1- or 3-year rate for "+o.Instance.Provider))
+	}
+	if dc.rate != nil {
+		add("  %s", st.Muted.Render(fmt.Sprintf("assumptions: checkpoint write %.3g GB/s (a gp3 disk), restart %.0f min; commitments at %.0f h/month",
+			spotAssumptions.CheckpointWriteBytesPerSecond/1e9, spotAssumptions.RestartHours*60, cmpOrHours(hpm))))
+	}
+	pts := model.OfferPoints(r.rec.Offers)
+	if len(pts) < 2 {
+		return lines
+	}
+	front := model.ParetoFront(pts)
+	add("")
+	add("%s", st.Heading.Render(fmt.Sprintf("Time against cost: %d of %d offers on the front", len(front), len(pts))))
+	sel := selectedIndex(r.rec.Offers, o)
+	add("%s", timeCostChart(st, pts, front, sel, max(min(width-2, 72), 30), 10))
+	return lines
+}
+
+func cmpOrHours(h float64) float64 {
+	if h > 0 {
+		return min(h, model.HoursPerMonth)
+	}
+	return model.HoursPerMonth
+}
+
+// selectedIndex is the position of o (a copy) in offers, or −1.
+func selectedIndex(offers []model.Offer, o *model.Offer) int {
+	for i := range offers {
+		x := &offers[i]
+		if x.Instance == o.Instance && x.Region == o.Region && x.Pricing == o.Pricing && x.GPUs == o.GPUs {
+			return i
+		}
+	}
+	return -1
+}
+
+// Chart marks: an offer, an offer on the Pareto front, the offer shown.
+const (
+	markOffer    = '·'
+	markFront    = '•'
+	markSelected = '◆'
+)
+
+// timeCostChart draws pts as job time (x) against job cost (y) on a
+// width × height canvas of cells, axes included: the Pareto front in the
+// good colour, the selected offer (index sel) on top. Both axes are
+// logarithmic when the values span more than ten times, as offers do.
+func timeCostChart(st *report.Styles, pts, front []model.TimeCost, sel, width, height int) string {
+	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, p := range pts {
+		minX, maxX = min(minX, p.Hours), max(maxX, p.Hours)
+		minY, maxY = min(minY, p.USD), max(maxY, p.USD)
+	}
+	yLabels := []string{report.USD(maxY), report.USD(minY)}
+	left := max(lipgloss.Width(yLabels[0]), lipgloss.Width(yLabels[1])) + 1
+	plotW, plotH := max(width-left-1, 8), max(height-2, 3)
+	scale := func(v, lo, hi float64, n int) int {
+		if hi <= lo || !(v > 0) || !(lo > 0) {
+			return 0
+		}
+		f := (v - lo) / (hi - lo)
+		if hi/lo > 10 {
+			f = math.Log(v/lo) / math.Log(hi/lo)
+		}
+		return min(max(int(math.Round(f*float64(n-1))), 0), n-1)
+	}
+	grid := make([][]rune, plotH)
+	style := make([][]int, plotH) // 0 offer, 1 front, 2 selected
+	for i := range grid {
+		grid[i] = []rune(strings.Repeat(" ", plotW))
+		style[i] = make([]int, plotW)
+	}
+	put := func(p model.TimeCost, mark rune, s int) {
+		x, y := scale(p.Hours, minX, maxX, plotW), plotH-1-scale(p.USD, minY, maxY, plotH)
+		if style[y][x] <= s {
+			grid[y][x], style[y][x] = mark, s
+		}
+	}
+	for _, p := range pts {
+		put(p, markOffer, 0)
+	}
+	for _, p := range front {
+		put(p, markFront, 1)
+	}
+	for _, p := range pts {
+		if p.Index == sel {
+			put(p, markSelected, 2)
+		}
+	}
+	var b strings.Builder
+	for i := range grid {
+		label := ""
+		switch i {
+		case 0:
+			label = yLabels[0]
+		case plotH - 1:
+			label = yLabels[1]
+		}
+		b.WriteString(strings.Repeat(" ", left-lipgloss.Width(label)-1) + label + " │")
+		for j, r := range grid[i] {
+			switch style[i][j] {
+			case 1:
+				b.WriteString(st.Good.Render(string(r)))
+			case 2:
+				b.WriteString(st.Value.Render(string(r)))
+			default:
+				b.WriteString(st.Muted.Render(string(r)))
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(strings.Repeat(" ", left) + "└" + strings.Repeat("─", plotW) + "\n")
+	lo, hi := report.Hours(minX), report.Hours(maxX)
+	mid := "job time →"
+	if math.Abs(maxX/math.Max(minX, 1e-12)) > 10 {
+		mid = "job time (log) →"
+	}
+	gap := max(plotW-lipgloss.Width(lo)-lipgloss.Width(hi)-lipgloss.Width(mid), 2)
+	b.WriteString(strings.Repeat(" ", left+1) + lo + strings.Repeat(" ", gap/2) + mid + strings.Repeat(" ", gap-gap/2) + hi + "\n")
+	b.WriteString(st.Muted.Render(fmt.Sprintf("%s Pareto front (nothing faster and cheaper)  %c this offer  %c other offers", string(markFront), markSelected, markOffer)))
+	return b.String()
+}
+
+// writeAccessibleDecisions is the accessible summary's part of the
+// detail view: the spot and commitment lines of the best offers and,
+// instead of the chart, the Pareto front as a table.
+func writeAccessibleDecisions(w io.Writer, r *report.Renderer, cat *model.Catalog, res *result, rate func(provider, region, instanceType string) model.InterruptionRate) error {
+	if len(res.rec.Offers) == 0 {
+		return nil
+	}
+	d := report.Decide(&res.rec, report.DecideInput{Catalog: cat, Workload: res.workload, Rate: rate, Spot: spotAssumptions,
+		HoursPerMonth: cmpOrHours(res.cfg.Search.HoursPerMonth)})
+	if err := report.WriteDecisions(w, r, &res.rec, d); err != nil {
+		return err
+	}
+	if len(d.Front) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	return report.WritePareto(w, r, &res.rec, d, nil)
+}
