@@ -76,6 +76,11 @@ type WorkloadAnswers struct {
 	GenTokens  int // inference: tokens generated per sequence
 
 	MFU float64 // (0, 1]; 0 picks the calibrated default
+
+	// Serve is the [serve] table: the serving workload of task inference
+	// for a generative model (see WorkloadAnswers.Serving). Zero values
+	// are defaults or, for TP, PP and replicas, auto.
+	Serve Serving
 }
 
 // AnswersFor returns the answers that reproduce w: the catalog key when w's
@@ -356,6 +361,13 @@ func (c *Config) Validate() error {
 	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
 		return configErr("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
 	}
+	if err := w.Serve.CheckRanges(); err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			ce.Key = "serve." + ce.Key
+		}
+		return err
+	}
 	s := &c.Search
 	for _, p := range s.Providers {
 		if p == "" || strings.TrimSpace(p) != p {
@@ -597,6 +609,7 @@ type rawConfig struct {
 	Estimate      *rawEstimate  `toml:"estimate"`
 	Selection     *rawSelection `toml:"selection"`
 	Launch        *rawLaunch    `toml:"launch"`
+	Serve         *rawServe     `toml:"serve"`
 }
 
 // rawLaunch is the [launch] section gpuplan export writes (model/launch):
@@ -740,7 +753,7 @@ type rawSelection struct {
 
 // configKeys lists each table's keys for "did you mean" on typos.
 var configKeys = map[string][]string{
-	"":                {"schema_version", "workload", "search", "estimate", "selection"},
+	"":                {"schema_version", "workload", "search", "estimate", "selection", "launch", "serve"},
 	"workload":        TOMLKeys(rawWorkload{}),
 	"workload.custom": TOMLKeys(rawCustom{}),
 	"search":          TOMLKeys(rawSearch{}),
@@ -749,6 +762,7 @@ var configKeys = map[string][]string{
 	"selection":       TOMLKeys(rawSelection{}),
 	"launch":          TOMLKeys(rawLaunch{}),
 	"launch.stack":    TOMLKeys(rawStack{}),
+	"serve":           TOMLKeys(rawServe{}),
 }
 
 // DecodeConfig parses and validates a configuration file. Decoding is
@@ -800,6 +814,13 @@ func DecodeConfig(b []byte) (Config, error) {
 		DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v,
 		GPUs: rw.GPUs.n, AutoGPUs: rw.GPUs.auto, Strategy: rw.Strategy.v, TP: rw.TP.v,
 		ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v,
+	}
+	if raw.Serve != nil {
+		sv, err := raw.Serve.serving()
+		if err != nil {
+			return Config{}, err
+		}
+		c.Workload.Serve = sv
 	}
 	if rc := rw.Custom; rc != nil {
 		c.Workload.Custom = &CustomModel{Family: rc.Family.v, Params: rc.Params.v, Layers: rc.Layers.v, Hidden: rc.Hidden.v,
@@ -1089,6 +1110,10 @@ func (t *tEnum[T]) UnmarshalTOML(v any) error {
 		*p, err = ParseSortKey(s)
 	case *Family:
 		*p, err = ParseFamily(s)
+	case *WeightFormat:
+		*p, err = ParseWeightFormat(s)
+	case *KVCacheDType:
+		*p, err = ParseKVCacheDType(s)
 	default:
 		panic(fmt.Sprintf("tEnum: no parser for %T", t.v))
 	}

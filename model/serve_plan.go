@@ -16,6 +16,8 @@ type ServeOffer struct {
 	Interconnect string  // between the node's GPUs: "nvlink", "nvswitch", "pcie", "infinity-fabric"
 	USDPerHour   float64 // one node
 	Instance     *Instance
+	Region       string  // where the price is from; "" when unknown
+	Pricing      Pricing // the price's mode; "" when unknown
 }
 
 // ServeOfferFor builds a ServeOffer from a catalog instance, its GPU and
