@@ -29,6 +29,12 @@ when it does not. Every formula is listed under Assumptions.`,
   gpuplan estimate --model llama-3.1-70b --task inference --precision int4 --context-len 8192 --sequences 16 --gpu h100-sxm`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if sl, ok, err := loadServe(cmd, env, *overlays, &wf, configPath); ok || err != nil {
+				if err != nil {
+					return err
+				}
+				return runServeEstimate(cmd, env, sl, &wf, asJSON)
+			}
 			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
 				return err
