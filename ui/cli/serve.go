@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -10,6 +11,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -145,6 +148,7 @@ type serveLoad struct {
 	cat      *model.Catalog
 	w        model.Workload // defaults applied
 	s        model.Serving  // the request; PlanServing applies vLLM's defaults per GPU
+	req      model.WorkloadAnswers
 	file     fromFile
 	warnings []string
 }
@@ -170,6 +174,16 @@ func loadServe(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return nil, true, err
 	}
+	sl, ok, err = resolveServe(fs, env, cat, ff, wf)
+	if sl != nil {
+		sl.warnings = append(warnings, sl.warnings...)
+	}
+	return sl, ok, err
+}
+
+// resolveServe is loadServe with the catalog and the file read; the task
+// is not checked.
+func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, wf *workloadFlags) (sl *serveLoad, ok bool, err error) {
 	req, ws, err := wf.request(fs, cat, ff.request())
 	if err != nil {
 		return nil, true, err
@@ -194,8 +208,8 @@ func loadServe(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	}
 	w.Defaults()
 	req.TP = tp
-	sl = &serveLoad{cat: cat, w: w, s: req.Serving(&w), file: ff}
-	sl.warnings = append(append(append(warnings, rws...), ws...), ignoredFlags(fs, &w)...)
+	sl = &serveLoad{cat: cat, w: w, s: req.Serving(&w), file: ff, req: req}
+	sl.warnings = append(append(rws, ws...), ignoredFlags(fs, &w)...)
 	if fs.Changed("batch-size") {
 		sl.warnings = append(sl.warnings, "--batch-size ignored: serving takes --concurrency or --rps")
 	}
@@ -244,8 +258,11 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 		return usage(errors.New("--task inference plans serving per GPU as vLLM does: give --gpu NAME (list: gpuplan catalog gpus) and --gpus N, or rank offers with gpuplan recommend"))
 	}
 	gpus := 0
-	if cmd.Flags().Changed("gpus") || sl.file.cfg != nil && sl.file.cfg.Workload.GPUs > 0 {
+	switch {
+	case cmd.Flags().Changed("gpus") || sl.file.cfg != nil && sl.file.cfg.Workload.GPUs > 0:
 		gpus = sl.w.GPUs
+	case wf.gpu == "" && sl.file.cfg.Selection.GPUs > 0: // the picked offer's node
+		gpus = sl.file.cfg.Selection.GPUs / max(sl.file.cfg.Selection.Instances, 1)
 	}
 	if sl.s.TP > 0 && gpus > 0 && gpus%(sl.s.TP*max(sl.s.PP, 1)) != 0 {
 		return usage(fmt.Errorf("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
@@ -305,4 +322,102 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 	}
 	r, _ := renderer(env, env.Stdout)
 	return report.WriteServeRecommend(env.Stdout, r, &sl.w, &s, plans, qf.limit)
+}
+
+// exportServeIgnored are export flags for training launchers.
+var exportServeIgnored = []string{"script", "script-args", "wheel", "disk-gb", "gpus"}
+
+// runServeExport writes the serving files (model/launch Serve: a vllm
+// serve script, docker run of the vLLM image, a SkyServe service YAML, a
+// Kubernetes Deployment and Service, or the configuration with its [serve]
+// table) for a serving request on instance in; ok is false when the
+// request is not a serving one.
+func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFile, in *model.Instance, wf *workloadFlags, qf *queryFlags, ef *exportFlags) (ok bool, err error) {
+	fs := cmd.Flags()
+	task := ff.request().Task
+	if fs.Changed("task") {
+		task = wf.task
+	}
+	if task != model.TaskInference {
+		return false, nil
+	}
+	sl, ok, err := resolveServe(fs, env, cat, ff, wf)
+	if !ok || err != nil {
+		return ok, err
+	}
+	for _, n := range exportServeIgnored {
+		if fs.Changed(n) {
+			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving runs vllm serve; the split is --tp, --pp and --replicas", n))
+		}
+	}
+	q, err := qf.query(fs, cat, true, model.Query{})
+	if err != nil {
+		return true, err
+	}
+	if q.Pricing == "" {
+		q.Pricing = model.OnDemand
+	}
+	if err := checkPriced(cat, in, ef.region, q.Pricing); err != nil {
+		return true, usage(err)
+	}
+	one := *cat
+	one.Instances = []model.Instance{*in}
+	q.Providers, q.Regions, q.GPUs, q.MaxUSDPerHour = []string{in.Provider}, nil, nil, 0
+	if ef.region != "" {
+		q.Regions = []string{ef.region}
+	}
+	offers := model.ServeOffers(&one, q)
+	if len(offers) == 0 {
+		return true, usage(fmt.Errorf("%s/%s has no %s price to serve from", in.Provider, in.Type, q.Pricing))
+	}
+	p, err := model.PlanServing(&sl.w.Model, sl.s, offers[0])
+	if err != nil {
+		return true, serveErr(err)
+	}
+	if !p.Fits {
+		return true, usage(fmt.Errorf("%s/%s cannot serve the model: %s (see gpuplan recommend --task inference)", in.Provider, in.Type, strings.Join(p.Reasons, "; ")))
+	}
+	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image})
+	if err != nil {
+		return true, usage(err)
+	}
+	out, err := srv.Render(ef.format)
+	if err != nil {
+		return true, usage(fmt.Errorf("--format %s: %w", ef.format, err))
+	}
+	if ef.format == launch.FormatTOML {
+		// The whole configuration, so `gpuplan --config` reopens it: the
+		// [serve] table is the plan's (model/launch), with the request's
+		// lengths, load and targets.
+		cfg := model.Config{Workload: sl.req}
+		cw := &cfg.Workload
+		cw.GPUs, cw.AutoGPUs, cw.Strategy, cw.TP, cw.Serve = 0, false, "", 0, model.Serving{}
+		cw.ContextLen, cw.GenTokens, cw.Sequences = 0, 0, 0 // in [serve] as max_model_len, output_tokens, concurrency
+		cfg.Search = model.SearchAnswers{Providers: []string{in.Provider}, Regions: []string{p.Offer.Region}, Pricing: p.Offer.Pricing}
+		cfg.Selection = &model.Selection{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region, GPU: in.GPU,
+			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
+		head, err := model.EncodeConfig(&cfg)
+		if err != nil {
+			return true, fmt.Errorf("--format toml: %w", err)
+		}
+		out = append(append(head, '\n'), out...)
+	}
+	printWarnings(env.Stderr, sl.warnings)
+	if ef.output == "-" {
+		_, err := env.Stdout.Write(out)
+		return true, err
+	}
+	mode := os.FileMode(0o644)
+	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
+		mode = 0o755 // scripts
+	}
+	if err := atomicfile.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
+		if errors.Is(err, atomicfile.ErrFileExists) {
+			return true, usage(fmt.Errorf("%s exists; pass --force to overwrite it", ef.output))
+		}
+		return true, usage(fmt.Errorf("-o: %w", err))
+	}
+	fmt.Fprintf(env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%d nodes × %d × %s, TP %d × PP %d, %d replicas, %s) to %s\n",
+		ef.format, in.Provider, in.Type, p.Offer.Region, p.Nodes, in.GPUCount, in.GPU, p.TP, p.PP, p.Replicas, p.Offer.Pricing, ef.output)
+	return true, nil
 }

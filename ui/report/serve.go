@@ -229,7 +229,10 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.
 	line("%s", st.Muted.Render(fmt.Sprintf("max_model_len %d · %d prompt + %d output tokens per request · %s", s.MaxModelLen, s.PromptTokens, s.OutputTokens, load)))
 	line("")
 	g := p.Offer.GPU
-	head := fmt.Sprintf("%d × %s: TP %d × PP %d, %d replica(s)", p.Offer.GPUsPerNode, g.Name, p.TP, p.PP, p.Replicas)
+	head := fmt.Sprintf("%d × %s: TP %d × PP %d, %d replica(s)", max(p.GPUs, p.Offer.GPUsPerNode), g.Name, p.TP, p.PP, p.Replicas)
+	if p.Nodes > 1 {
+		head += fmt.Sprintf(" on %d nodes of %d GPUs", p.Nodes, p.Offer.GPUsPerNode)
+	}
 	switch {
 	case p.Meets:
 		line("%s %s", st.Good.Render("✓ serves"), head)
