@@ -72,7 +72,8 @@ func ServesModel(a *Architecture) bool { return a.HasShape() && a.Family.Generat
 // its cheapest region in q.Pricing (on-demand when unset), under the same
 // pricing rules as Recommend (Catalog.price: retired types and prices in a
 // currency without a rate are skipped) and q's provider, region, GPU and
-// hourly price filters. Names read "provider type region pricing".
+// hourly price filters, and only GPUs the speed model can time
+// (ServeTimed). Names read "provider type region pricing".
 func ServeOffers(cat *Catalog, q Query) []ServeOffer {
 	if q.Pricing == "" {
 		q.Pricing = OnDemand
@@ -85,7 +86,7 @@ func ServeOffers(cat *Catalog, q Query) []ServeOffer {
 			continue
 		}
 		g, err := cat.GPU(in.GPU)
-		if err != nil {
+		if err != nil || !ServeTimed(g) {
 			continue
 		}
 		best, region := 0.0, ""
@@ -111,4 +112,12 @@ func ServeOffers(cat *Catalog, q Query) []ServeOffer {
 	}
 	slices.SortStableFunc(out, func(a, b ServeOffer) int { return cmp.Compare(a.USDPerHour, b.USDPerHour) })
 	return out
+}
+
+// ServeTimed reports whether the serving speed model can time g: decode
+// needs the GPU's memory bandwidth and prefill its 16-bit peak
+// (ServeSpeed); a GPU without them (the catalog's Radeon Pro V520) would
+// plan at 0 tokens/s.
+func ServeTimed(g *GPU) bool {
+	return g.MemoryBandwidthGBps > 0 && (g.BF16TFLOPS > 0 || g.FP16TFLOPS > 0)
 }

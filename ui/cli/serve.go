@@ -50,7 +50,7 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.Var(floatValue{&f.rps}, "rps", "serving: requests per second, instead of --concurrency")
 	fs.Var(floatValue{&f.ttftMs}, "ttft-ms", "serving: target time to first token, ms")
 	fs.Var(floatValue{&f.tpotMs}, "tpot-ms", "serving: target time per output token, ms")
-	fs.Var(intValue{&f.pp}, "pp", "serving: pipeline-parallel stages across nodes (default: 1 unless the model needs more)")
+	fs.Var(intValue{&f.pp}, "pp", "serving: pipeline-parallel stages across nodes (default: 1 unless the model needs more; estimate with --gpus: 1)")
 	fs.Var(&f.replicas, "replicas", "serving: model copies behind a load balancer, or auto (default auto)")
 	fs.Var(floatValue{&f.gpuMemUtil}, "gpu-memory-utilization", "serving: vLLM's share of GPU memory, 0–1 (default 0.9)")
 	fs.Var(tokensValue{&f.maxBatched}, "max-num-batched-tokens", "serving: tokens per scheduler step (default: vLLM's for the GPU, 8192 or 2048)")
@@ -257,12 +257,18 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	default:
 		return usage(errors.New("--task inference plans serving per GPU as vLLM does: give --gpu NAME (list: gpuplan catalog gpus) and --gpus N, or rank offers with gpuplan recommend"))
 	}
+	if !model.ServeTimed(g) {
+		return usage(fmt.Errorf("--gpu %s: the catalog has no memory bandwidth or 16-bit TFLOPS for it, which serving speed needs; pick another GPU", g.Key))
+	}
 	gpus := 0
 	switch {
 	case cmd.Flags().Changed("gpus") || sl.file.cfg != nil && sl.file.cfg.Workload.GPUs > 0:
 		gpus = sl.w.GPUs
 	case wf.gpu == "" && sl.file.cfg.Selection.GPUs > 0: // the picked offer's node
 		gpus = sl.file.cfg.Selection.GPUs / max(sl.file.cfg.Selection.Instances, 1)
+	}
+	if gpus > 0 && sl.s.PP == 0 {
+		sl.s.PP = 1 // --gpus is one node: no pipeline across nodes unless --pp says so
 	}
 	if sl.s.TP > 0 && gpus > 0 && gpus%(sl.s.TP*max(sl.s.PP, 1)) != 0 {
 		return usage(fmt.Errorf("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
