@@ -29,7 +29,8 @@ func WeightFormatFor(p Precision) WeightFormat {
 // Serving returns the serving workload the request asks for, given w, the
 // request resolved by Workload and Defaults: the [serve] answers, with the
 // older inference keys filling what they leave out (context_len is
-// max_model_len, gen_tokens output_tokens, sequences concurrency, tp the
+// max_model_len (or seq_len, as the configurator's context length asks
+// it), gen_tokens output_tokens, sequences concurrency, tp the
 // tensor-parallel degree) and the weight format from the precision (a
 // quantized config.json's format) when none is given. Without a prompt
 // length, a request fills its context: prompt = max_model_len − output.
@@ -45,6 +46,8 @@ func (r *WorkloadAnswers) Serving(w *Workload) Serving {
 		switch {
 		case r.ContextLen > 0:
 			s.MaxModelLen = r.ContextLen
+		case r.SeqLen > 0: // inference: tokens per sequence are the context (Workload.Defaults)
+			s.MaxModelLen = r.SeqLen
 		case s.PromptTokens > 0:
 			s.MaxModelLen = s.PromptTokens + s.OutputTokens
 		default:

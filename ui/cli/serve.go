@@ -240,6 +240,18 @@ func estimateOffer(g *model.GPU, gpus int, s *model.Serving) model.ServeOffer {
 	return model.ServeOffer{Name: fmt.Sprintf("%d × %s", n, g.Name), GPU: g, GPUsPerNode: n, Interconnect: link}
 }
 
+// gpu is the GPU a serving estimate is for: --gpu, else the file's picked
+// offer's; "" for none.
+func (sl *serveLoad) gpu(wf *workloadFlags) string {
+	switch {
+	case wf.gpu != "":
+		return wf.gpu
+	case sl.file.cfg != nil && sl.file.cfg.Selection != nil:
+		return sl.file.cfg.Selection.GPU
+	}
+	return ""
+}
+
 // runServeEstimate is estimate for a serving request: the plan on --gpu
 // (or the file's picked GPU).
 func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadFlags, asJSON bool) error {
@@ -264,7 +276,7 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	switch {
 	case cmd.Flags().Changed("gpus") || sl.file.cfg != nil && sl.file.cfg.Workload.GPUs > 0:
 		gpus = sl.w.GPUs
-	case wf.gpu == "" && sl.file.cfg.Selection.GPUs > 0: // the picked offer's node
+	case wf.gpu == "" && sl.file.cfg != nil && sl.file.cfg.Selection != nil && sl.file.cfg.Selection.GPUs > 0: // the picked offer's node
 		gpus = sl.file.cfg.Selection.GPUs / max(sl.file.cfg.Selection.Instances, 1)
 	}
 	if gpus > 0 && sl.s.PP == 0 {

@@ -125,7 +125,6 @@ func TestServeErrors(t *testing.T) {
 		{"tp not a power of two", append([]string{"estimate", "--tp", "3", "--gpus", "3"}, base...), "tp must be a power of two"},
 		{"longer than the model", append([]string{"estimate", "--max-model-len", "1M"}, base...), "above the model's 131072 positions"},
 		{"prompt and output over the context", append([]string{"estimate", "--max-model-len", "1000", "--prompt-tokens", "900", "--output-tokens", "200"}, base...), "exceed max_model_len 1000"},
-		{"no GPU", []string{"estimate", "--model", "llama-3.1-8b", "--task", "inference"}, "give --gpu NAME"},
 		{"zero output", append([]string{"estimate", "--output-tokens", "0"}, base...), "--output-tokens must be ≥ 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -250,5 +249,14 @@ func TestServeFlagsIgnored(t *testing.T) {
 	}
 	if slices.Contains(serveFlagNames, "tp") {
 		t.Error("--tp is the shared workload flag")
+	}
+}
+
+// TestServeEstimateWithoutGPU: without a GPU, estimate keeps the batch
+// estimate and says how to get the serving layout.
+func TestServeEstimateWithoutGPU(t *testing.T) {
+	code, out, errs := runServeCLI(t, "estimate", "--json", "--model", "llama-3.1-8b", "--task", "inference")
+	if code != 0 || !strings.Contains(errs, "give --gpu NAME for vLLM's serving layout") || !strings.Contains(out, `"memory"`) {
+		t.Errorf("exit %d, stderr %q, stdout %.200s", code, errs, out)
 	}
 }

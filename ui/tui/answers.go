@@ -81,6 +81,8 @@ type answers struct {
 	Hours     string // hours per month
 	Deadline  string // hours; empty: none
 
+	Serve serveAnswers // the serving questions (inference of an LLM)
+
 	extra extraAnswers // from a loaded file, not asked
 	fill  filled       // defaults last filled in, followed until edited
 	// hf is the architecture last read from the config.json at HFPath
@@ -257,6 +259,7 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
 	a.fill.batch, a.fill.length = a.Batch, a.Length
 	a.fill.ckpt, a.fill.flash = a.Checkpointing, a.Flash
+	a.Serve.fromServing(w.Serve)
 	a.reconcile(cat, nil)
 	return a
 }
@@ -637,6 +640,11 @@ func (a *answers) config() (model.Config, error) {
 	}
 	if a.Task.Training() {
 		w.ContextLen, w.Sequences, w.GenTokens = 0, 0, 0
+	}
+	if !a.Task.Training() {
+		if w.Serve, err = a.Serve.serving(); err != nil {
+			return c, err
+		}
 	}
 
 	s := &c.Search

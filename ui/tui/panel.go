@@ -26,7 +26,9 @@ type result struct {
 	rec      model.Recommendation
 	recErr   error // no instance passes the filters
 	advice   []model.Advice
-	adviceOn *model.GPU // the largest GPU the advice is for
+	adviceOn *model.GPU        // the largest GPU the advice is for
+	serving  *model.Serving    // the serving request, when the answers serve an LLM
+	serve    []model.ServePlan // its plans, model.RankServing's order; nil when not serving
 	elapsed  time.Duration
 }
 
@@ -110,6 +112,7 @@ func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, s
 		return r
 	}
 	r.est = &e
+	computeServe(r, cat, &cfg) // the panel shows serving; the offers screen keeps Recommend's list
 	r.rec, r.recErr = model.Recommend(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs))
 	if len(r.rec.Offers) == 0 {
 		if g := largestGPU(cat, cfg.Search.Providers); g != nil {
@@ -225,6 +228,9 @@ func errText(err error) string {
 }
 
 func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
+	if r.serve != nil {
+		return p.serveLines(r, iw, ih, compact)
+	}
 	st := p.st
 	e := r.est
 	w := &r.workload
