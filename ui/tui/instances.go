@@ -346,6 +346,13 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 	add("")
 	add("%s", st.Heading.Render("Why it fits"))
 	e := o.Estimate
+	if sp := servePlanFor(r, o); sp != nil {
+		e = nil // serving: vLLM's layout, not the batch estimate
+		add("  TP %d × PP %d, %d replica(s) on %d instance(s)", sp.TP, sp.PP, sp.Replicas, sp.Nodes)
+		for _, l := range report.ServeFigures(sp) {
+			add("  %s", l)
+		}
+	}
 	add("  needs %s per GPU of %s usable (%s GiB less the %.0f%% margin): %s headroom", report.GiB(o.NeedBytes), report.GiB(o.UsableBytes),
 		fmtFloat(g.MemoryGiB), model.FitMargin*100, st.Good.Render(fmt.Sprintf("%.0f%%", o.HeadroomPct)))
 	if e != nil {

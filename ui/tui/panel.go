@@ -112,13 +112,13 @@ func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, s
 		return r
 	}
 	r.est = &e
-	computeServe(r, cat, &cfg) // the panel shows serving; the offers screen keeps Recommend's list
 	r.rec, r.recErr = model.Recommend(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs))
 	if len(r.rec.Offers) == 0 {
 		if g := largestGPU(cat, cfg.Search.Providers); g != nil {
 			r.advice, r.adviceOn = model.FitAdvice(w, model.UsableBytes(g)), g
 		}
 	}
+	computeServe(r, cat, &cfg) // serving an LLM: the panel and the offers are vLLM's plans
 	return r
 }
 

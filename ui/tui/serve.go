@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
 	"charm.land/huh/v2"
+
+	"github.com/gpuplan/gpuplan/model/launch"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -140,6 +143,34 @@ func computeServe(r *result, cat *model.Catalog, cfg *model.Config) {
 	if r.serve == nil {
 		r.serve = []model.ServePlan{}
 	}
+	// The offers screen, the detail and the export list the plans that
+	// meet the targets, in the serving order, as offers.
+	hours := cmp.Or(cfg.Search.HoursPerMonth, model.HoursPerMonth)
+	var offers []model.Offer
+	for i := range plans {
+		p := &plans[i]
+		if !p.Meets || p.Offer.Instance == nil {
+			continue
+		}
+		offers = append(offers, model.Offer{Instance: p.Offer.Instance, GPU: p.Offer.GPU, Region: p.Offer.Region,
+			Pricing: p.Offer.Pricing, Instances: p.Nodes, GPUs: p.GPUs, USDPerHour: p.USDPerHour, MonthlyUSD: p.USDPerHour * hours,
+			NeedBytes: p.Memory.BudgetBytes, UsableBytes: p.Memory.TotalBytes,
+			HeadroomPct: 100 * (1 - p.Memory.BudgetBytes/p.Memory.TotalBytes), Estimate: r.est, Asked: w.Precision})
+	}
+	r.rec.Offers, r.recErr = offers, nil
+}
+
+// servePlanFor returns the serving plan behind offer o, or nil.
+func servePlanFor(r *result, o *model.Offer) *model.ServePlan {
+	if r == nil {
+		return nil
+	}
+	for i := range r.serve {
+		if p := &r.serve[i]; p.Offer.Instance == o.Instance && p.Offer.Region == o.Region {
+			return p
+		}
+	}
+	return nil
 }
 
 // serveLines is the panel for a serving plan: the best offer's memory as
@@ -237,4 +268,32 @@ func plainRows(headers []string, rows [][]string, width int) string {
 		out = append(out, line(r))
 	}
 	return strings.Join(out, "\n")
+}
+
+// servePayload is the launch file for serving on the dialog's offer: its
+// instance type planned with model.PlanServing and written by
+// model/launch Serve (vllm serve script, docker run of the vLLM image,
+// SkyServe YAML, Kubernetes Deployment and Service). The TOML is the
+// configuration alone, whose [serve] table reopens the request.
+func (d *dialog) servePayload() ([]byte, error) {
+	if d.format == launch.FormatTOML {
+		return d.data, nil
+	}
+	o := d.offer
+	a := &o.Estimate.Workload.Model
+	so := model.ServeOfferFor(o.Instance, o.GPU, o.USDPerHour/float64(max(o.Instances, 1)),
+		fmt.Sprintf("%s %s %s %s", o.Instance.Provider, o.Instance.Type, o.Region, o.Pricing))
+	so.Region, so.Pricing = o.Region, o.Pricing
+	p, err := model.PlanServing(a, *d.serving, so)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Fits {
+		return nil, fmt.Errorf("%s cannot serve the model: %s", o.Instance.Type, strings.Join(p.Reasons, "; "))
+	}
+	srv, err := launch.NewServe(a, &p, launch.ServeOptions{Region: o.Region, Pricing: o.Pricing})
+	if err != nil {
+		return nil, err
+	}
+	return srv.Render(d.format)
 }

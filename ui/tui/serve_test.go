@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
 )
 
 // servingApp is the configurator answered for the issue's case: Llama 3.1
@@ -85,5 +86,75 @@ func TestServingQuestions(t *testing.T) {
 	m.a.Serve.OutputTokens = "lots"
 	if _, err := m.a.config(); err == nil || !strings.Contains(err.Error(), "output tokens") {
 		t.Errorf("a bad output length: %v", err)
+	}
+}
+
+// TestServingExport: the export dialog writes vLLM's files for a serving
+// request, not a training launcher.
+func TestServingExport(t *testing.T) {
+	m := servingApp(t, 120, 40)
+	var picked *model.Offer
+	for i := range m.res.rec.Offers {
+		if o := &m.res.rec.Offers[i]; o.Instance.Type == "p5.48xlarge" {
+			picked = o
+		}
+	}
+	if picked == nil {
+		t.Fatalf("no p5.48xlarge offer among %d", len(m.res.rec.Offers))
+	}
+	for _, tc := range []struct {
+		format launch.Format
+		want   []string
+	}{
+		{launch.FormatK8s, []string{"kind: Deployment", "kind: Service", "--tensor-parallel-size"}},
+		{launch.FormatTorchrun, []string{"vllm serve", "--max-model-len 8192"}},
+		{launch.FormatSkyPilot, []string{"service:", "readiness_probe"}},
+		{launch.FormatTOML, []string{"[serve]", `weight_format = "awq"`}},
+	} {
+		data, err := exportConfig(m.a, m.res, picked, m.cat.AsOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := newExportDialog("x.toml", data, picked, tc.format, newTheme(), 60)
+		d.serving = m.res.serving
+		out, _, _, err := d.again(newTheme()).payload()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.format, err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("%s lacks %q:\n%s", tc.format, w, out)
+			}
+		}
+		if strings.Contains(string(out), "torchrun ") {
+			t.Errorf("%s: a training launcher for a serving request", tc.format)
+		}
+	}
+}
+
+// TestServingOffers: the offers screen lists the plans that meet the
+// targets in the serving order, and the detail shows vLLM's layout.
+func TestServingOffers(t *testing.T) {
+	m := servingApp(t, 120, 40)
+	var meets []*model.ServePlan
+	for i := range m.res.serve {
+		if m.res.serve[i].Meets {
+			meets = append(meets, &m.res.serve[i])
+		}
+	}
+	offers := m.res.rec.Offers
+	if len(offers) != len(meets) || len(offers) == 0 {
+		t.Fatalf("%d offers for %d plans meeting the targets", len(offers), len(meets))
+	}
+	for i, o := range offers {
+		if o.Instance != meets[i].Offer.Instance || o.USDPerHour != meets[i].USDPerHour || o.GPUs != meets[i].GPUs {
+			t.Errorf("offer %d is %s, plan %s", i, o.Instance.Type, meets[i].Offer.Name)
+		}
+	}
+	text := offerDetail(testStyles(), &offers[0], m.res, "2026-11-30", 100)
+	for _, want := range []string{"TP ", "KV cache", "per million output tokens"} {
+		if !strings.Contains(ansi.Strip(text), want) {
+			t.Errorf("detail lacks %q:\n%s", want, ansi.Strip(text))
+		}
 	}
 }
