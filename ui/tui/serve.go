@@ -3,6 +3,7 @@ package tui
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/huh/v2"
@@ -155,7 +156,9 @@ func computeServe(r *result, cat *model.Catalog, cfg *model.Config) {
 		offers = append(offers, model.Offer{Instance: p.Offer.Instance, GPU: p.Offer.GPU, Region: p.Offer.Region,
 			Pricing: p.Offer.Pricing, Instances: p.Nodes, GPUs: p.GPUs, USDPerHour: p.USDPerHour, MonthlyUSD: p.USDPerHour * hours,
 			NeedBytes: p.Memory.BudgetBytes, UsableBytes: p.Memory.TotalBytes,
-			HeadroomPct: 100 * (1 - p.Memory.BudgetBytes/p.Memory.TotalBytes), Estimate: r.est, Asked: w.Precision})
+			HeadroomPct: 100 * (1 - p.Memory.BudgetBytes/p.Memory.TotalBytes), Estimate: r.est, Asked: w.Precision,
+			// The "job" is a million output tokens: its time and cost (serveHeaders).
+			HasJob: true, JobHours: 1e6 / p.OutputTokensPerSec / 3600, JobUSD: p.USDPerMOutput})
 	}
 	r.rec.Offers, r.recErr = offers, nil
 }
@@ -296,4 +299,14 @@ func (d *dialog) servePayload() ([]byte, error) {
 		return nil, err
 	}
 	return srv.Render(d.format)
+}
+
+// headers are the offers table's column titles: for serving, the job
+// columns are the time and cost of a million output tokens.
+func (v *offersView) headers() []string {
+	h := slices.Clone(report.OfferHeaders)
+	if v.serving {
+		h[6], h[7] = "1M tok time", "$/Mtok out"
+	}
+	return h
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // servingApp is the configurator answered for the case: Llama 3.1
@@ -156,5 +157,16 @@ func TestServingOffers(t *testing.T) {
 		if !strings.Contains(ansi.Strip(text), want) {
 			t.Errorf("detail lacks %q:\n%s", want, ansi.Strip(text))
 		}
+	}
+}
+
+// TestServingOffersTable: the offers screen shows $ per million output
+// tokens.
+func TestServingOffersTable(t *testing.T) {
+	m := servingApp(t, 160, 40)
+	m = drive(t, m, ctrlO)
+	text := screenText(m)
+	if !strings.Contains(text, "$/Mtok out") || !strings.Contains(text, report.USD(m.res.serve[0].USDPerMOutput)) {
+		t.Errorf("the offers screen lacks $/Mtok:\n%s", text)
 	}
 }
