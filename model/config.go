@@ -82,6 +82,10 @@ type WorkloadAnswers struct {
 	Loss        Loss      // LM loss implementation; LossAuto: Workload.LossImpl's default
 	QuantType   QuantType // QLoRA 4-bit format; QuantAuto: NF4
 	DoubleQuant *bool     // QLoRA double quantization; nil: on
+	// Serve is the [serve] table: the serving workload of task inference
+	// for a generative model (see WorkloadAnswers.Serving). Zero values
+	// are defaults or, for TP, PP and replicas, auto.
+	Serve Serving
 }
 
 // AnswersFor returns the answers that reproduce w: the catalog key when w's
@@ -386,6 +390,13 @@ func (c *Config) Validate() error {
 	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
 		return configErr("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
 	}
+	if err := w.Serve.CheckRanges(); err != nil {
+		var ce *ConfigError
+		if errors.As(err, &ce) {
+			ce.Key = "serve." + ce.Key
+		}
+		return err
+	}
 	s := &c.Search
 	for _, p := range s.Providers {
 		if p == "" || strings.TrimSpace(p) != p {
@@ -629,6 +640,7 @@ type rawConfig struct {
 	Estimate      *rawEstimate  `toml:"estimate"`
 	Selection     *rawSelection `toml:"selection"`
 	Launch        *rawLaunch    `toml:"launch"`
+	Serve         *rawServe     `toml:"serve"`
 }
 
 // rawLaunch is the [launch] section gpuplan export writes (model/launch):
@@ -777,7 +789,7 @@ type rawSelection struct {
 
 // configKeys lists each table's keys for "did you mean" on typos.
 var configKeys = map[string][]string{
-	"":                {"schema_version", "workload", "search", "estimate", "selection"},
+	"":                {"schema_version", "workload", "search", "estimate", "selection", "launch", "serve"},
 	"workload":        TOMLKeys(rawWorkload{}),
 	"workload.custom": TOMLKeys(rawCustom{}),
 	"search":          TOMLKeys(rawSearch{}),
@@ -786,6 +798,7 @@ var configKeys = map[string][]string{
 	"selection":       TOMLKeys(rawSelection{}),
 	"launch":          TOMLKeys(rawLaunch{}),
 	"launch.stack":    TOMLKeys(rawStack{}),
+	"serve":           TOMLKeys(rawServe{}),
 }
 
 // DecodeConfig parses and validates a configuration file. Decoding is
@@ -838,6 +851,13 @@ func DecodeConfig(b []byte) (Config, error) {
 		GPUs: rw.GPUs.n, AutoGPUs: rw.GPUs.auto, Strategy: rw.Strategy.v, TP: rw.TP.v,
 		ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v,
 		Recipe: rw.Recipe.v, Loss: rw.Loss.v, QuantType: rw.QuantType.v, DoubleQuant: rw.DoubleQuant.ptr(),
+	}
+	if raw.Serve != nil {
+		sv, err := raw.Serve.serving()
+		if err != nil {
+			return Config{}, err
+		}
+		c.Workload.Serve = sv
 	}
 	if rc := rw.Custom; rc != nil {
 		c.Workload.Custom = &CustomModel{Family: rc.Family.v, Params: rc.Params.v, Layers: rc.Layers.v, Hidden: rc.Hidden.v,
@@ -1135,6 +1155,10 @@ func (t *tEnum[T]) UnmarshalTOML(v any) error {
 		*p, err = ParseLoss(s)
 	case *QuantType:
 		*p, err = ParseQuantType(s)
+	case *WeightFormat:
+		*p, err = ParseWeightFormat(s)
+	case *KVCacheDType:
+		*p, err = ParseKVCacheDType(s)
 	default:
 		panic(fmt.Sprintf("tEnum: no parser for %T", t.v))
 	}

@@ -74,6 +74,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 		e.int("ffn", m.FFN, "MLP inner size")
 		e.int("vocab", m.Vocab, "vocabulary size")
 	}
+	e.encodeServe(&w.Serve)
 
 	s := &c.Search
 	e.table("search", "Where to rent and how to pay; left-out keys mean no limit.")

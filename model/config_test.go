@@ -283,6 +283,8 @@ func FuzzDecodeConfig(f *testing.F) {
 	}
 	f.Add([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\nbatch_size = 8.0\nepochs = 3\n"))
 	f.Add([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\n[selection]\ncatalog_as_of = 2026-11-30\n"))
+	f.Add([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\ntask = \"inference\"\n[serve]\nweight_format = \"int4\"\nkv_cache_dtype = \"fp8\"\nmax_model_len = 8192\nprompt_tokens = 2048\noutput_tokens = 512\nrequests_per_sec = 3\nttft_ms = 500\ntpot_ms = 50.5\ntensor_parallel_size = 2\nreplicas = 0\ngpu_memory_utilization = 0.92\n"))
+	f.Add([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\n[serve]\nprovider = \"aws\"\nnodes = 1\nvllm_args = [\"--tensor-parallel-size\", \"2\"]\nconcurrency = 32\nmax_num_seqs = 1024\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		c, err := DecodeConfig(b)
 		if err != nil {

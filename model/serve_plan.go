@@ -16,6 +16,8 @@ type ServeOffer struct {
 	Interconnect string  // between the node's GPUs: "nvlink", "nvswitch", "pcie", "infinity-fabric"
 	USDPerHour   float64 // one node
 	Instance     *Instance
+	Region       string  // where the price is from; "" when unknown
+	Pricing      Pricing // the price's mode; "" when unknown
 }
 
 // ServeOfferFor builds a ServeOffer from a catalog instance, its GPU and
@@ -142,6 +144,14 @@ func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
 	p := ServePlan{Offer: o, Serving: s, TP: tp, PP: pp, USDPerMOutput: math.Inf(1), USDPerMInput: math.Inf(1)}
 	p.Memory = ServeMemoryOn(a, &s, o.GPU, tp, pp)
 	hw := o.hardware()
+	if tp > o.GPUsPerNode {
+		// Tensor parallelism all-reduces twice per layer: vLLM runs it
+		// inside a node, pipeline parallelism across nodes (vLLM docs,
+		// "Distributed inference and serving").
+		p.Reasons = append(p.Reasons, fmt.Sprintf("TP %d needs %d GPUs in one node; %s has %d per node (use pipeline parallelism across nodes)",
+			tp, tp, o.Name, o.GPUsPerNode))
+		return p
+	}
 	if !p.Memory.Fits() {
 		if p.Memory.KVCache <= 0 {
 			p.Reasons = append(p.Reasons, fmt.Sprintf("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g)",

@@ -345,22 +345,30 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 // settings, keys spelled like vLLM's flags in snake case.
 type serveTOML struct {
 	Serve struct {
-		Provider             string   `toml:"provider"`
-		InstanceType         string   `toml:"instance_type"`
-		Region               string   `toml:"region"`
-		Pricing              string   `toml:"pricing"`
-		USDPerHour           float64  `toml:"usd_per_hour"`
-		Accelerator          string   `toml:"accelerator"`
-		GPUsPerNode          int      `toml:"gpus_per_node"`
-		Nodes                int      `toml:"nodes"`
-		Replicas             int      `toml:"replicas"`
-		ReplicasPerNode      int      `toml:"replicas_per_node"`
-		TensorParallelSize   int      `toml:"tensor_parallel_size"`
-		PipelineParallelSize int      `toml:"pipeline_parallel_size"`
-		ModelID              string   `toml:"model_id"`
-		WeightFormat         string   `toml:"weight_format"`
-		KVCacheDType         string   `toml:"kv_cache_dtype"`
-		MaxModelLen          int      `toml:"max_model_len"`
+		Provider             string  `toml:"provider"`
+		InstanceType         string  `toml:"instance_type"`
+		Region               string  `toml:"region"`
+		Pricing              string  `toml:"pricing"`
+		USDPerHour           float64 `toml:"usd_per_hour"`
+		Accelerator          string  `toml:"accelerator"`
+		GPUsPerNode          int     `toml:"gpus_per_node"`
+		Nodes                int     `toml:"nodes"`
+		Replicas             int     `toml:"replicas"`
+		ReplicasPerNode      int     `toml:"replicas_per_node"`
+		TensorParallelSize   int     `toml:"tensor_parallel_size"`
+		PipelineParallelSize int     `toml:"pipeline_parallel_size"`
+		ModelID              string  `toml:"model_id"`
+		WeightFormat         string  `toml:"weight_format"`
+		KVCacheDType         string  `toml:"kv_cache_dtype"`
+		MaxModelLen          int     `toml:"max_model_len"`
+		// The request's lengths, load and targets (gpuplan's [serve] keys,
+		// not vLLM flags), so that gpuplan --config reopens the plan.
+		PromptTokens         int      `toml:"prompt_tokens,omitempty"`
+		OutputTokens         int      `toml:"output_tokens,omitempty"`
+		Concurrency          int      `toml:"concurrency,omitempty"`
+		RequestsPerSec       float64  `toml:"requests_per_sec,omitempty"`
+		TTFTMs               float64  `toml:"ttft_ms,omitempty"`
+		TPOTMs               float64  `toml:"tpot_ms,omitempty"`
 		GPUMemoryUtilization float64  `toml:"gpu_memory_utilization"`
 		MaxNumSeqs           int      `toml:"max_num_seqs"`
 		MaxNumBatchedTokens  int      `toml:"max_num_batched_tokens"`
@@ -382,6 +390,8 @@ func (s *Serve) TOML() ([]byte, error) {
 	v.WeightFormat, v.KVCacheDType, v.MaxModelLen = string(s.Serving.WeightFormat), string(s.Serving.KVCacheDType), s.Serving.MaxModelLen
 	v.GPUMemoryUtilization, v.MaxNumSeqs, v.MaxNumBatchedTokens = s.Serving.GPUMemoryUtilization, s.Serving.MaxNumSeqs, s.Serving.MaxNumBatchedTokens
 	v.Image, v.Port, v.VLLMArgs = s.Image, VLLMPort, s.VLLMArgs()
+	v.PromptTokens, v.OutputTokens, v.Concurrency = s.Serving.PromptTokens, s.Serving.OutputTokens, s.Serving.Concurrency
+	v.RequestsPerSec, v.TTFTMs, v.TPOTMs = s.Serving.RequestsPerSec, s.Serving.TTFTTargetMs, s.Serving.TPOTTargetMs
 	var buf bytes.Buffer
 	buf.WriteString(commentBlock(append(s.headerLines(),
 		"[serve]: tensor_parallel_size … max_num_batched_tokens are vLLM's engine flags in snake case;",

@@ -134,7 +134,8 @@ func TestConfiguratorConfigErrors(t *testing.T) {
 	}
 }
 
-// TestAllowPrecisionFallback: fp8 asked for is a requirement; GPUs without
+// TestAllowPrecisionFallback (LoRA: --task inference of an LLM plans
+// serving, where vLLM runs fp8 weights on any GPU): fp8 asked for is a requirement; GPUs without
 // it (A10G, T4: no fp8 before compute capability 8.9) are near misses
 // naming the fallback, unless --allow-precision-fallback or the file's
 // allow_precision_fallback accepts them; export keeps the answer.
@@ -143,7 +144,7 @@ func TestAllowPrecisionFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := []string{"recommend", "--json", "--limit", "0", "--model", "llama-3.1-8b", "--task", "inference", "--precision", "fp8", "--gpus", "1", "--providers", "aws"}
+	base := []string{"recommend", "--json", "--limit", "0", "--model", "llama-3.1-8b", "--task", "lora", "--batch-size", "1", "--seq-len", "1024", "--precision", "fp8", "--gpus", "1", "--providers", "aws"}
 	fallbacks := func(args ...string) (offers, rejected int) {
 		t.Helper()
 		code, out, stderr := runCLI(t, args...)
@@ -181,11 +182,11 @@ func TestAllowPrecisionFallback(t *testing.T) {
 	if o, r := fallbacks(append(base, "--allow-precision-fallback")...); o == 0 || r != 0 {
 		t.Errorf("--allow-precision-fallback: %d offers without fp8 (want some), %d near misses for it (want 0)", o, r)
 	}
-	file := writeFile(t, "fallback.toml", "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\"\nprecision = \"fp8\"\ngpus = 1\n[search]\nproviders = [\"aws\"]\nallow_precision_fallback = true\n")
+	file := writeFile(t, "fallback.toml", "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"lora\"\nbatch_size = 1\nseq_len = 1024\nprecision = \"fp8\"\ngpus = 1\n[search]\nproviders = [\"aws\"]\nallow_precision_fallback = true\n")
 	if o, r := fallbacks("recommend", "--json", "--limit", "0", "--config", file); o == 0 || r != 0 {
 		t.Errorf("allow_precision_fallback = true: %d offers without fp8 (want some), %d near misses for it", o, r)
 	}
-	code, out, stderr := runCLI(t, "export", "--config", file, "--instance", "aws/g5.xlarge", "--allow-precision-fallback", "--format", "toml", "-o", "-")
+	code, out, stderr := runCLI(t, "export", "--config", file, "--instance", "aws/p4d.24xlarge", "--allow-precision-fallback", "--format", "toml", "-o", "-")
 	if code != 0 || !strings.Contains(out, "allow_precision_fallback = true") {
 		t.Errorf("export: exit %d %s; the file lacks allow_precision_fallback = true:\n%s", code, stderr, out)
 	}

@@ -30,6 +30,15 @@ when it does not. Every formula is listed under Assumptions.`,
   gpuplan estimate --model llama-3.1-70b --task inference --precision int4 --context-len 8192 --sequences 16 --gpu h100-sxm`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			sl, serving, err := loadServe(cmd, env, *overlays, &wf, configPath)
+			switch {
+			case err != nil:
+				return err
+			case serving && sl.gpu(&wf) != "":
+				return runServeEstimate(cmd, env, sl, &wf, asJSON)
+			case serving:
+				printWarnings(env.Stderr, []string{"without --gpu this is the batch estimate; give --gpu NAME for vLLM's serving layout (KV capacity, concurrent sequences, TTFT/TPOT, tokens/s)"})
+			}
 			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
 				return err

@@ -169,6 +169,12 @@ whole instances that fit. The cheapest near misses are listed with their reason.
   gpuplan recommend --model llama-3.1-70b --task finetune --dataset-tokens 1B --allow-multi-node --deadline-hours 48 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if sl, ok, err := loadServe(cmd, env, *overlays, &wf, configPath); ok || err != nil {
+				if err != nil {
+					return err
+				}
+				return runServeRecommend(cmd, env, sl, &wf, &qf, asJSON)
+			}
 			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
 				return err

@@ -36,6 +36,7 @@ type workloadFlags struct {
 	mfu                                 float64
 	gpu                                 string
 	est                                 estimatorFlags // recipe, loss, quant type (estimator.go)
+	serve                               serveFlags
 }
 
 func (f *workloadFlags) register(fs *pflag.FlagSet) {
@@ -76,6 +77,7 @@ func (f *workloadFlags) register(fs *pflag.FlagSet) {
 	fs.Var(floatValue{&f.mfu}, "mfu", "model FLOPs utilisation 0–1 for time estimates (default: calibrated per family and precision)")
 	fs.StringVar(&f.gpu, "gpu", "", "GPU for time and fit, e.g. a100-80gb (list: gpuplan catalog gpus)")
 	f.est.register(fs)
+	f.serve.register(fs)
 }
 
 // request overlays the flags set on the command line on base, the
@@ -245,6 +247,9 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base mode
 	if changed("gpus") && !changed("strategy") && w.GPUs > 1 && (w.Strategy == "" || w.Strategy == model.Single) {
 		w.Strategy = model.DDP
 	}
+	if err := f.serve.apply(fs, &w); err != nil {
+		return w, nil, err
+	}
 	if changed("strategy") && f.strategy == model.Single && w.GPUs/max(w.TP, 1) > 1 {
 		warnings = append(warnings, fmt.Sprintf("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
 	}
@@ -278,6 +283,11 @@ func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []string {
 	} {
 		if changed(ig.flag) && ig.when {
 			warnings = append(warnings, fmt.Sprintf("--%s ignored: %s", ig.flag, ig.why))
+		}
+	}
+	for _, n := range serveFlagNames {
+		if changed(n) && task != model.TaskInference {
+			warnings = append(warnings, fmt.Sprintf("--%s ignored: it is for --task inference", n))
 		}
 	}
 	return append(warnings, ignoredEstimatorFlags(fs, w)...)

@@ -85,7 +85,8 @@ type answers struct {
 	Recipe      model.Recipe
 	Loss        model.Loss
 	QuantType   model.QuantType
-	DoubleQuant bool // QLoRA; on by default
+	DoubleQuant bool         // QLoRA; on by default
+	Serve       serveAnswers // the serving questions (inference of an LLM)
 
 	extra extraAnswers // from a loaded file, not asked
 	fill  filled       // defaults last filled in, followed until edited
@@ -265,6 +266,7 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
 	a.fill.batch, a.fill.length = a.Batch, a.Length
 	a.fill.ckpt, a.fill.flash = a.Checkpointing, a.Flash
+	a.Serve.fromServing(w.Serve)
 	a.reconcile(cat, nil)
 	return a
 }
@@ -647,6 +649,11 @@ func (a *answers) config() (model.Config, error) {
 		w.ContextLen, w.Sequences, w.GenTokens = 0, 0, 0
 	}
 	a.estimatorConfig(w)
+	if !a.Task.Training() {
+		if w.Serve, err = a.Serve.serving(); err != nil {
+			return c, err
+		}
+	}
 
 	s := &c.Search
 	s.Providers = append(slices.Clone(a.Providers), x.ExtraProviders...)

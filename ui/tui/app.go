@@ -418,6 +418,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		picked = m.res.best()
 	}
 	m.dialog = newExportDialog(path, data, picked, launch.FormatTOML, m.theme, m.dialogWidth())
+	m.dialog.serving = m.res.serving
 	return m, m.dialog.init()
 }
 

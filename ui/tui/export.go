@@ -37,6 +37,9 @@ type dialog struct {
 	// the format, so the input shows the file that will be written.
 	tomlPath    string
 	shownFormat launch.Format
+	// serving is the serving request when the answers serve an LLM: the
+	// launch formats are then vLLM's (servePayload).
+	serving *model.Serving
 }
 
 type dialogKind int
@@ -109,7 +112,9 @@ func newExportDialogNamed(tomlPath, name string, data []byte, offer *model.Offer
 // again is a new name-and-format dialog with d's answers, after a failed
 // or declined write.
 func (d *dialog) again(theme huh.Theme) *dialog {
-	return newExportDialogNamed(d.tomlPath, d.path, d.data, d.offer, d.format, theme, d.width)
+	n := newExportDialogNamed(d.tomlPath, d.path, d.data, d.offer, d.format, theme, d.width)
+	n.serving = d.serving
+	return n
 }
 
 // payload returns the file to write for the chosen format, its name and
@@ -122,6 +127,10 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 			return nil, path, perm, errors.New("no offer fits: nothing to launch")
 		}
 		return d.data, path, perm, nil
+	}
+	if d.serving != nil {
+		out, err := d.servePayload()
+		return out, path, perm, err
 	}
 	plan, err := launch.NewPlan(d.offer.Estimate.Workload, d.offer, launch.Options{})
 	if err != nil {

@@ -32,6 +32,7 @@ type offersView struct {
 	where         string // the question page to fix it on, when known
 	none          string // when nothing passed: how many offers each check removed
 	width, height int
+	serving       bool // the offers are serving plans (headers)
 }
 
 func newOffersView(st *report.Styles, keys table.KeyMap) offersView {
@@ -55,6 +56,7 @@ func (v *offersView) setResult(r *result) {
 		keep = &c
 	}
 	v.all, v.sort, v.problem, v.none = nil, "", "", ""
+	v.serving = r != nil && r.serve != nil
 	if r != nil {
 		v.all, v.sort = r.rec.Offers, r.rec.Sort
 		if r.err != nil {
@@ -129,7 +131,7 @@ var (
 // padding (one each side) is counted, long names are cut with "…" before
 // any column is dropped.
 func (v *offersView) columns(rows [][]string) []table.Column {
-	titles := append([]string{""}, report.OfferHeaders...) // a cursor column first: › marks the row without colour
+	titles := append([]string{""}, v.headers()...) // a cursor column first: › marks the row without colour
 	natural := make([]int, len(titles))
 	for c, t := range titles {
 		natural[c] = lipgloss.Width(t)
@@ -347,6 +349,13 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 	add("")
 	add("%s", st.Heading.Render("Why it fits"))
 	e := o.Estimate
+	if sp := servePlanFor(r, o); sp != nil {
+		e = nil // serving: vLLM's layout, not the batch estimate
+		add("  TP %d × PP %d, %d replica(s) on %d instance(s)", sp.TP, sp.PP, sp.Replicas, sp.Nodes)
+		for _, l := range report.ServeFigures(sp) {
+			add("  %s", l)
+		}
+	}
 	add("  needs %s per GPU of %s usable (%s GiB less the %.0f%% margin): %s headroom", report.GiB(o.NeedBytes), report.GiB(o.UsableBytes),
 		fmtFloat(g.MemoryGiB), model.FitMargin*100, st.Good.Render(fmt.Sprintf("%.0f%%", o.HeadroomPct)))
 	if e != nil {

@@ -26,7 +26,9 @@ type result struct {
 	rec      model.Recommendation
 	recErr   error // no instance passes the filters
 	advice   []model.Advice
-	adviceOn *model.GPU // the largest GPU the advice is for
+	adviceOn *model.GPU        // the largest GPU the advice is for
+	serving  *model.Serving    // the serving request, when the answers serve an LLM
+	serve    []model.ServePlan // its plans, model.RankServing's order; nil when not serving
 	elapsed  time.Duration
 }
 
@@ -116,6 +118,7 @@ func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, s
 			r.advice, r.adviceOn = model.FitAdvice(w, model.UsableBytes(g)), g
 		}
 	}
+	computeServe(r, cat, &cfg) // serving an LLM: the panel and the offers are vLLM's plans
 	return r
 }
 
@@ -225,6 +228,9 @@ func errText(err error) string {
 }
 
 func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
+	if r.serve != nil {
+		return p.serveLines(r, iw, ih, compact)
+	}
 	st := p.st
 	e := r.est
 	w := &r.workload

@@ -451,13 +451,14 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		{title: "Requests", hide: training, fields: func(bool) []huh.Field {
 			return []huh.Field{input("Requests to serve", "a count: 1M, 250k; empty for no serving time", &a.Dataset, countValidator("requests", maxDataset))}
 		}},
-		{title: "Distribution", fields: func(bool) []huh.Field {
+		w.servePage(input),
+		{title: "Distribution", hide: func() bool { return a.servingLLM(cat) }, fields: func(bool) []huh.Field {
 			return []huh.Field{newSelect[string](w.theme).Title("Distribution").Options(
 				huh.NewOption("single GPU", distSingle),
 				huh.NewOption("one node, several GPUs", distNode),
 				huh.NewOption("several nodes (multi-node)", distMulti)).Value(&a.Distribution)}
 		}},
-		{title: "GPUs and strategy", hide: func() bool { return a.Distribution == distSingle }, fields: func(bool) []huh.Field {
+		{title: "GPUs and strategy", hide: func() bool { return a.Distribution == distSingle || a.servingLLM(cat) }, fields: func(bool) []huh.Field {
 			validate := func(s model.Strategy) error {
 				if inference() && s.ZeROStage() > 0 {
 					return fmt.Errorf("%s shards training state; inference replicates the model: pick DDP", s)

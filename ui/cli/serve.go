@@ -1,0 +1,441 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// serveFlags are the serving workload's flags (the [serve] keys with
+// dashes, latency targets in milliseconds); --tp is the shared workload
+// flag, read as the serving tensor-parallel degree for --task inference.
+type serveFlags struct {
+	weightFormat   model.WeightFormat
+	kvCacheDType   model.KVCacheDType
+	maxModelLen    int
+	promptTokens   int
+	outputTokens   int
+	concurrency    int
+	rps            float64
+	ttftMs, tpotMs float64
+	pp             int
+	replicas       autoInt
+	gpuMemUtil     float64
+	maxBatched     int
+	maxNumSeqs     int
+}
+
+// serveFlagNames are every serving flag, for "ignored" warnings.
+var serveFlagNames = []string{"weight-format", "kv-cache-dtype", "max-model-len", "prompt-tokens", "output-tokens",
+	"concurrency", "rps", "ttft-ms", "tpot-ms", "pp", "replicas", "gpu-memory-utilization", "max-num-batched-tokens", "max-num-seqs"}
+
+func (f *serveFlags) register(fs *pflag.FlagSet) {
+	fs.Var(enumValue[model.WeightFormat]{&f.weightFormat, model.ParseWeightFormat, model.WeightFormats}, "weight-format",
+		"serving: bf16, fp16, fp8, int8, awq or gptq (int4 is awq; default: from --precision or the config.json's quantization_config)")
+	fs.Var(enumValue[model.KVCacheDType]{&f.kvCacheDType, model.ParseKVCacheDType, model.KVCacheDTypes}, "kv-cache-dtype", "serving: auto (the model's 16-bit dtype) or fp8")
+	fs.Var(tokensValue{&f.maxModelLen}, "max-model-len", "serving: tokens one request may hold, prompt + output; 8k is 8192 (default: --context-len)")
+	fs.Var(tokensValue{&f.promptTokens}, "prompt-tokens", "serving: average prompt tokens per request (default: max-model-len − output-tokens)")
+	fs.Var(tokensValue{&f.outputTokens}, "output-tokens", "serving: average generated tokens per request (default: --gen-tokens)")
+	fs.Var(intValue{&f.concurrency}, "concurrency", "serving: requests in flight (default: --sequences)")
+	fs.Var(floatValue{&f.rps}, "rps", "serving: requests per second, instead of --concurrency")
+	fs.Var(floatValue{&f.ttftMs}, "ttft-ms", "serving: target time to first token, ms")
+	fs.Var(floatValue{&f.tpotMs}, "tpot-ms", "serving: target time per output token, ms")
+	fs.Var(intValue{&f.pp}, "pp", "serving: pipeline-parallel stages across nodes (default: 1 unless the model needs more; estimate with --gpus: 1)")
+	fs.Var(&f.replicas, "replicas", "serving: model copies behind a load balancer, or auto (default auto)")
+	fs.Var(floatValue{&f.gpuMemUtil}, "gpu-memory-utilization", "serving: vLLM's share of GPU memory, 0–1 (default 0.9)")
+	fs.Var(tokensValue{&f.maxBatched}, "max-num-batched-tokens", "serving: tokens per scheduler step (default: vLLM's for the GPU, 8192 or 2048)")
+	fs.Var(intValue{&f.maxNumSeqs}, "max-num-seqs", "serving: sequences per scheduler step (default: vLLM's for the GPU, 1024 or 256)")
+}
+
+// apply sets the serving flags given on w.Serve.
+func (f *serveFlags) apply(fs *pflag.FlagSet, w *model.WorkloadAnswers) error {
+	changed := fs.Changed
+	s := &w.Serve
+	if changed("weight-format") {
+		s.WeightFormat = f.weightFormat
+	}
+	if changed("kv-cache-dtype") {
+		s.KVCacheDType = f.kvCacheDType
+	}
+	if changed("concurrency") && changed("rps") {
+		return usage(errors.New("give --concurrency or --rps, not both"))
+	}
+	for _, i := range []struct {
+		name string
+		dst  *int
+		v    int
+	}{
+		{"max-model-len", &s.MaxModelLen, f.maxModelLen}, {"prompt-tokens", &s.PromptTokens, f.promptTokens},
+		{"output-tokens", &s.OutputTokens, f.outputTokens}, {"concurrency", &s.Concurrency, f.concurrency},
+		{"pp", &s.PP, f.pp}, {"max-num-batched-tokens", &s.MaxNumBatchedTokens, f.maxBatched},
+		{"max-num-seqs", &s.MaxNumSeqs, f.maxNumSeqs},
+	} {
+		if changed(i.name) {
+			if i.v <= 0 {
+				return usage(fmt.Errorf("--%s must be ≥ 1, got %d", i.name, i.v))
+			}
+			*i.dst = i.v
+		}
+	}
+	if changed("concurrency") {
+		s.RequestsPerSec = 0
+	}
+	for _, v := range []struct {
+		name string
+		dst  *float64
+		v    float64
+	}{{"rps", &s.RequestsPerSec, f.rps}, {"ttft-ms", &s.TTFTTargetMs, f.ttftMs}, {"tpot-ms", &s.TPOTTargetMs, f.tpotMs}} {
+		if changed(v.name) {
+			if !(v.v > 0) {
+				return usage(fmt.Errorf("--%s must be > 0, got %v", v.name, v.v))
+			}
+			*v.dst = v.v
+		}
+	}
+	if changed("rps") {
+		s.Concurrency = 0
+	}
+	if changed("replicas") {
+		s.Replicas = f.replicas.n
+	}
+	if changed("gpu-memory-utilization") {
+		if !(f.gpuMemUtil > 0 && f.gpuMemUtil <= 1) {
+			return usage(fmt.Errorf("--gpu-memory-utilization must be in (0, 1], got %v (0.9 is vLLM's default)", f.gpuMemUtil))
+		}
+		s.GPUMemoryUtilization = f.gpuMemUtil
+	}
+	return nil
+}
+
+// autoInt is a count flag that also takes "auto" (0).
+type autoInt struct{ n int }
+
+func (a *autoInt) String() string {
+	if a.n == 0 {
+		return "auto"
+	}
+	return strconv.Itoa(a.n)
+}
+
+func (a *autoInt) Set(s string) error {
+	if strings.EqualFold(strings.TrimSpace(s), "auto") {
+		a.n = 0
+		return nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 {
+		return errors.New(`want a whole number ≥ 1 or "auto"`)
+	}
+	a.n = n
+	return nil
+}
+
+func (*autoInt) Type() string { return "count|auto" }
+
+// serveLoad is a serving request resolved: task inference of a generative
+// transformer with a known shape.
+type serveLoad struct {
+	cat      *model.Catalog
+	w        model.Workload // defaults applied
+	s        model.Serving  // the request; PlanServing applies vLLM's defaults per GPU
+	req      model.WorkloadAnswers
+	file     fromFile
+	warnings []string
+}
+
+// loadServe resolves the request as loadWorkload does when it is a serving
+// one; ok is false (and nothing is reported) when it is not: another task,
+// or an inference model without a shape or not generative, which keep the
+// batch estimate. Training strategies are an error with a hint.
+func loadServe(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlags, configPath string) (sl *serveLoad, ok bool, err error) {
+	fs := cmd.Flags()
+	ff, err := readFromFile(configPath)
+	if err != nil {
+		return nil, true, err
+	}
+	task := ff.request().Task
+	if fs.Changed("task") {
+		task = wf.task
+	}
+	if task != model.TaskInference {
+		return nil, false, nil
+	}
+	cat, warnings, err := env.LoadCatalog(overlays)
+	if err != nil {
+		return nil, true, err
+	}
+	sl, ok, err = resolveServe(fs, env, cat, ff, wf)
+	if sl != nil {
+		sl.warnings = append(warnings, sl.warnings...)
+	}
+	return sl, ok, err
+}
+
+// resolveServe is loadServe with the catalog and the file read; the task
+// is not checked.
+func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, wf *workloadFlags) (sl *serveLoad, ok bool, err error) {
+	req, ws, err := wf.request(fs, cat, ff.request())
+	if err != nil {
+		return nil, true, err
+	}
+	// tp and strategy are the serving split here, not the workload's.
+	tp, strategy := req.TP, req.Strategy
+	req.TP, req.Strategy = 0, ""
+	w, rws, err := ff.resolve(req, cat, env.Readers, fs)
+	if err != nil {
+		return nil, true, err
+	}
+	if !model.ServesModel(&w.Model) || w.Task != model.TaskInference {
+		return nil, false, nil
+	}
+	fileStrategy := ff.cfg != nil && ff.cfg.Workload.Strategy != ""
+	if (fs.Changed("strategy") || fileStrategy) && strategy != "" && strategy != model.Single {
+		src := "--strategy " + string(strategy)
+		if !fs.Changed("strategy") && ff.path != "" {
+			src = ff.path + ": workload.strategy " + string(strategy)
+		}
+		return nil, true, usage(fmt.Errorf("%s does not apply to --task inference: serving splits the model with --tp (tensor parallel inside a node), --pp (pipeline parallel across nodes) and --replicas", src))
+	}
+	w.Defaults()
+	req.TP = tp
+	sl = &serveLoad{cat: cat, w: w, s: req.Serving(&w), file: ff, req: req}
+	sl.warnings = append(append(rws, ws...), ignoredFlags(fs, &w)...)
+	if fs.Changed("batch-size") {
+		sl.warnings = append(sl.warnings, "--batch-size ignored: serving takes --concurrency or --rps")
+	}
+	return sl, true, nil
+}
+
+// serveErr turns a model.ErrInvalidServing error into a usage error that
+// names the flag.
+func serveErr(err error) error {
+	if errors.Is(err, model.ErrInvalidServing) {
+		msg := strings.TrimPrefix(err.Error(), model.ErrInvalidServing.Error()+": ")
+		return usage(fmt.Errorf("serving: %s", msg))
+	}
+	return err
+}
+
+// estimateOffer is the GPUs estimate plans on: one node of --gpus GPUs
+// (default: --tp, else 1), linked by NVLink when the GPU has it.
+func estimateOffer(g *model.GPU, gpus int, s *model.Serving) model.ServeOffer {
+	n := gpus
+	if n < 1 {
+		n = max(s.TP*max(s.PP, 1), 1)
+	}
+	link := g.Interconnect
+	if link == "" {
+		link = "pcie"
+	}
+	return model.ServeOffer{Name: fmt.Sprintf("%d × %s", n, g.Name), GPU: g, GPUsPerNode: n, Interconnect: link}
+}
+
+// gpu is the GPU a serving estimate is for: --gpu, else the file's picked
+// offer's; "" for none.
+func (sl *serveLoad) gpu(wf *workloadFlags) string {
+	switch {
+	case wf.gpu != "":
+		return wf.gpu
+	case sl.file.cfg != nil && sl.file.cfg.Selection != nil:
+		return sl.file.cfg.Selection.GPU
+	}
+	return ""
+}
+
+// runServeEstimate is estimate for a serving request: the plan on --gpu
+// (or the file's picked GPU).
+func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadFlags, asJSON bool) error {
+	var g *model.GPU
+	var err error
+	switch {
+	case wf.gpu != "":
+		if g, err = sl.cat.GPU(wf.gpu); err != nil {
+			return usage(fmt.Errorf("--gpu: %w", err))
+		}
+	case sl.file.cfg != nil && sl.file.cfg.Selection != nil && sl.file.cfg.Selection.GPU != "":
+		if g, err = sl.cat.GPU(sl.file.cfg.Selection.GPU); err != nil {
+			return usage(fmt.Errorf("%s: selection.gpu: %w", sl.file.path, err))
+		}
+	default:
+		return usage(errors.New("--task inference plans serving per GPU as vLLM does: give --gpu NAME (list: gpuplan catalog gpus) and --gpus N, or rank offers with gpuplan recommend"))
+	}
+	if !model.ServeTimed(g) {
+		return usage(fmt.Errorf("--gpu %s: the catalog has no memory bandwidth or 16-bit TFLOPS for it, which serving speed needs; pick another GPU", g.Key))
+	}
+	gpus := 0
+	switch {
+	case cmd.Flags().Changed("gpus") || sl.file.cfg != nil && sl.file.cfg.Workload.GPUs > 0:
+		gpus = sl.w.GPUs
+	case wf.gpu == "" && sl.file.cfg != nil && sl.file.cfg.Selection != nil && sl.file.cfg.Selection.GPUs > 0: // the picked offer's node
+		gpus = sl.file.cfg.Selection.GPUs / max(sl.file.cfg.Selection.Instances, 1)
+	}
+	if gpus > 0 && sl.s.PP == 0 {
+		sl.s.PP = 1 // --gpus is one node: no pipeline across nodes unless --pp says so
+	}
+	if sl.s.TP > 0 && gpus > 0 && gpus%(sl.s.TP*max(sl.s.PP, 1)) != 0 {
+		return usage(fmt.Errorf("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
+	}
+	p, err := model.PlanServing(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s))
+	if err != nil {
+		return serveErr(err)
+	}
+	printWarnings(env.Stderr, sl.warnings)
+	if asJSON {
+		return writeJSON(env.Stdout, report.NewServeEstimateJSON(&sl.w, &p))
+	}
+	r, _ := renderer(env, env.Stdout)
+	return report.WriteServeEstimate(env.Stdout, r, &sl.w, &p, nil)
+}
+
+// runServeRecommend ranks the catalog's offers for a serving request by
+// cost per million output tokens among those meeting the load and latency
+// targets (model.RankServing), auto TP and replicas unless given.
+func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadFlags, qf *queryFlags, asJSON bool) error {
+	fs := cmd.Flags()
+	var base model.Query
+	if sl.file.cfg != nil {
+		base = sl.file.cfg.Search.Query(false)
+	}
+	q, err := qf.query(fs, sl.cat, true, base)
+	if err != nil {
+		return err
+	}
+	if wf.gpu != "" {
+		g, err := sl.cat.GPU(wf.gpu)
+		if err != nil {
+			return usage(fmt.Errorf("--gpu: %w", err))
+		}
+		q.GPUs = []string{g.Key}
+	}
+	for _, n := range []string{"gpus", "budget-month", "deadline-hours", "sort", "allow-multi-node", "allow-precision-fallback"} {
+		if fs.Changed(n) {
+			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by $ per million output tokens", n))
+		}
+	}
+	plans, err := model.RankServing(&sl.w.Model, sl.s, model.ServeOffers(sl.cat, q))
+	if err != nil {
+		return serveErr(err)
+	}
+	s := sl.s
+	if len(plans) > 0 {
+		s = plans[0].Serving
+	}
+	printWarnings(env.Stderr, sl.warnings)
+	if asJSON {
+		limit := qf.limit
+		if !fs.Changed("limit") {
+			limit = 0
+		}
+		return writeJSON(env.Stdout, report.NewServeRecommendJSON(&sl.w, &s, plans, limit))
+	}
+	r, _ := renderer(env, env.Stdout)
+	return report.WriteServeRecommend(env.Stdout, r, &sl.w, &s, plans, qf.limit)
+}
+
+// exportServeIgnored are export flags for training launchers.
+var exportServeIgnored = []string{"script", "script-args", "wheel", "disk-gb", "gpus"}
+
+// runServeExport writes the serving files (model/launch Serve: a vllm
+// serve script, docker run of the vLLM image, a SkyServe service YAML, a
+// Kubernetes Deployment and Service, or the configuration with its [serve]
+// table) for a serving request on instance in; ok is false when the
+// request is not a serving one.
+func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFile, in *model.Instance, wf *workloadFlags, qf *queryFlags, ef *exportFlags) (ok bool, err error) {
+	fs := cmd.Flags()
+	task := ff.request().Task
+	if fs.Changed("task") {
+		task = wf.task
+	}
+	if task != model.TaskInference {
+		return false, nil
+	}
+	sl, ok, err := resolveServe(fs, env, cat, ff, wf)
+	if !ok || err != nil {
+		return ok, err
+	}
+	for _, n := range exportServeIgnored {
+		if fs.Changed(n) {
+			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving runs vllm serve; the split is --tp, --pp and --replicas", n))
+		}
+	}
+	q, err := qf.query(fs, cat, true, model.Query{})
+	if err != nil {
+		return true, err
+	}
+	if q.Pricing == "" {
+		q.Pricing = model.OnDemand
+	}
+	if err := checkPriced(cat, in, ef.region, q.Pricing); err != nil {
+		return true, usage(err)
+	}
+	one := *cat
+	one.Instances = []model.Instance{*in}
+	q.Providers, q.Regions, q.GPUs, q.MaxUSDPerHour = []string{in.Provider}, nil, nil, 0
+	if ef.region != "" {
+		q.Regions = []string{ef.region}
+	}
+	offers := model.ServeOffers(&one, q)
+	if len(offers) == 0 {
+		return true, usage(fmt.Errorf("%s/%s has no %s price to serve from", in.Provider, in.Type, q.Pricing))
+	}
+	p, err := model.PlanServing(&sl.w.Model, sl.s, offers[0])
+	if err != nil {
+		return true, serveErr(err)
+	}
+	if !p.Fits {
+		return true, usage(fmt.Errorf("%s/%s cannot serve the model: %s (see gpuplan recommend --task inference)", in.Provider, in.Type, strings.Join(p.Reasons, "; ")))
+	}
+	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image})
+	if err != nil {
+		return true, usage(err)
+	}
+	out, err := srv.Render(ef.format)
+	if err != nil {
+		return true, usage(fmt.Errorf("--format %s: %w", ef.format, err))
+	}
+	if ef.format == launch.FormatTOML {
+		// The whole configuration, so `gpuplan --config` reopens it: the
+		// [serve] table is the plan's (model/launch), with the request's
+		// lengths, load and targets.
+		cfg := model.Config{Workload: sl.req}
+		cw := &cfg.Workload
+		cw.GPUs, cw.AutoGPUs, cw.Strategy, cw.TP, cw.Serve = 0, false, "", 0, model.Serving{}
+		cw.ContextLen, cw.GenTokens, cw.Sequences = 0, 0, 0 // in [serve] as max_model_len, output_tokens, concurrency
+		cfg.Search = model.SearchAnswers{Providers: []string{in.Provider}, Regions: []string{p.Offer.Region}, Pricing: p.Offer.Pricing}
+		cfg.Selection = &model.Selection{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region, GPU: in.GPU,
+			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
+		head, err := model.EncodeConfig(&cfg)
+		if err != nil {
+			return true, fmt.Errorf("--format toml: %w", err)
+		}
+		out = append(append(head, '\n'), out...)
+	}
+	printWarnings(env.Stderr, sl.warnings)
+	if ef.output == "-" {
+		_, err := env.Stdout.Write(out)
+		return true, err
+	}
+	mode := os.FileMode(0o644)
+	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
+		mode = 0o755 // scripts
+	}
+	if err := atomicfile.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
+		if errors.Is(err, atomicfile.ErrFileExists) {
+			return true, usage(fmt.Errorf("%s exists; pass --force to overwrite it", ef.output))
+		}
+		return true, usage(fmt.Errorf("-o: %w", err))
+	}
+	fmt.Fprintf(env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%d nodes × %d × %s, TP %d × PP %d, %d replicas, %s) to %s\n",
+		ef.format, in.Provider, in.Type, p.Offer.Region, p.Nodes, in.GPUCount, in.GPU, p.TP, p.PP, p.Replicas, p.Offer.Pricing, ef.output)
+	return true, nil
+}

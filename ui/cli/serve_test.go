@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/data/hf"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/report"
+	"github.com/gpuplan/gpuplan/ui/tui"
+)
+
+// runServeCLI runs gpuplan with the embedded catalog and the real
+// config.json reader.
+func runServeCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	var out, errb bytes.Buffer
+	code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith, Readers: hf.Readers(),
+		RunTUI: func(context.Context, *model.Catalog, tui.Options) error {
+			t.Error("RunTUI called without a terminal")
+			return nil
+		}})
+	return code, out.String(), errb.String()
+}
+
+// TestServeEstimate checks the plan against values worked out by hand
+// from the model's shape (config.json: 80 layers, 8 KV heads, head_dim
+// 128 for Llama 3.1 70B; 32 layers for 8B) and vLLM's rules: KV bytes per
+// token per GPU = 2 (K and V) × layers × KV heads on the GPU × head_dim ×
+// dtype bytes (vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes
+// ÷ block_size); KV tokens are whole 16-token blocks of the KV cache.
+func TestServeEstimate(t *testing.T) {
+	awq := filepath.Join("testdata", "llama-3.1-8b-awq")
+	for _, tc := range []struct {
+		name          string
+		args          []string
+		tp, replicas  int
+		kvPerToken    int64
+		weightFormat  string
+		maxModelLen   int
+		wantFits      bool
+		concurrencyGE float64
+	}{
+		// The issue's case: 70B AWQ at 8k on 2×H100 80GB with TP 2 fits;
+		// 2 × 80 × (8/2) × 128 × 2 B = 163840 B per token.
+		{"70b awq 8k tp2", []string{"--model", "llama-3.1-70b", "--weight-format", "awq", "--max-model-len", "8k", "--gpu", "h100-sxm", "--gpus", "2", "--tp", "2"},
+			2, 1, 163840, "awq", 8192, true, 30},
+		// fp8 KV cache halves it: 81920 B.
+		{"70b awq fp8 kv", []string{"--model", "llama-3.1-70b", "--weight-format", "int4", "--kv-cache-dtype", "fp8", "--max-model-len", "8k", "--gpu", "h100-sxm", "--gpus", "2", "--tp", "2"},
+			2, 1, 81920, "awq", 8192, true, 60},
+		// bf16 70B (~131 GiB of weights) cannot fit one 80 GB GPU.
+		{"70b bf16 on one GPU", []string{"--model", "llama-3.1-70b", "--max-model-len", "4k", "--gpu", "h100-sxm", "--gpus", "1"},
+			1, 0, 2 * 80 * 8 * 128 * 2, "bf16", 4096, false, 0},
+		// The older keys: context-len is max_model_len; 8B: 2 × 32 × 8 × 128 × 2 B.
+		{"older keys", []string{"--model", "llama-3.1-8b", "--context-len", "4096", "--sequences", "8", "--gpu", "a10g"},
+			1, 1, 131072, "bf16", 4096, true, 1},
+		// A quantized config.json is served in its format.
+		{"awq config.json", []string{"--hf-config", awq, "--max-model-len", "4096", "--gpu", "l4"},
+			1, 1, 131072, "awq", 4096, true, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runServeCLI(t, append([]string{"estimate", "--task", "inference", "--json"}, tc.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			var e report.ServeEstimateJSON
+			if err := json.Unmarshal([]byte(out), &e); err != nil {
+				t.Fatal(err)
+			}
+			p := e.Plan
+			if p.Fits != tc.wantFits || p.TP != tc.tp || p.Memory.KVBytesPerToken != tc.kvPerToken {
+				t.Errorf("fits %v tp %d kv/token %d, want %v %d %d (%v)", p.Fits, p.TP, p.Memory.KVBytesPerToken, tc.wantFits, tc.tp, tc.kvPerToken, p.Reasons)
+			}
+			if e.Serving.WeightFormat != tc.weightFormat || e.Serving.MaxModelLen != tc.maxModelLen {
+				t.Errorf("weight format %s, max_model_len %d; want %s, %d", e.Serving.WeightFormat, e.Serving.MaxModelLen, tc.weightFormat, tc.maxModelLen)
+			}
+			if !tc.wantFits {
+				if len(p.Reasons) == 0 || p.USDPerMillionOutputTokens != nil {
+					t.Errorf("a plan that does not fit gives reasons and no cost: %+v", p)
+				}
+				return
+			}
+			if p.Replicas != tc.replicas {
+				t.Errorf("replicas %d, want %d", p.Replicas, tc.replicas)
+			}
+			kvBytes := p.Memory.KVCacheGiB * model.GiB
+			tok := float64(p.KVTokens)
+			if tok*float64(tc.kvPerToken) > kvBytes*1.0001 || (tok+16)*float64(tc.kvPerToken) < kvBytes*0.9999 {
+				t.Errorf("kv_tokens %d is not the whole 16-token blocks of %.4g GiB at %d B/token", p.KVTokens, p.Memory.KVCacheGiB, tc.kvPerToken)
+			}
+			if p.MaxConcurrency < tc.concurrencyGE || p.MaxConcurrency != report.Round(tok/float64(tc.maxModelLen), 4) {
+				t.Errorf("max_concurrency %v: want kv_tokens ÷ max_model_len = %v, at least %v", p.MaxConcurrency, tok/float64(tc.maxModelLen), tc.concurrencyGE)
+			}
+			if !(p.TTFTMs > 0 && p.TPOTMs > 0 && p.OutputTokensPerS > 0) {
+				t.Errorf("no speed: %+v", p)
+			}
+		})
+	}
+}
+
+func TestServeErrors(t *testing.T) {
+	base := []string{"--model", "llama-3.1-8b", "--task", "inference", "--gpu", "h100-sxm"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"training strategy", append([]string{"estimate", "--strategy", "fsdp"}, base...), "--strategy fsdp does not apply to --task inference"},
+		{"both loads", append([]string{"estimate", "--concurrency", "4", "--rps", "2"}, base...), "give --concurrency or --rps, not both"},
+		{"memory fraction", append([]string{"estimate", "--gpu-memory-utilization", "1.5"}, base...), "--gpu-memory-utilization must be in (0, 1]"},
+		{"weight format", append([]string{"estimate", "--weight-format", "int3"}, base...), "--weight-format"},
+		{"kv dtype", append([]string{"estimate", "--kv-cache-dtype", "int4"}, base...), "--kv-cache-dtype"},
+		{"replicas", append([]string{"estimate", "--replicas", "some"}, base...), `"auto"`},
+		{"tp not a power of two", append([]string{"estimate", "--tp", "3", "--gpus", "3"}, base...), "tp must be a power of two"},
+		{"longer than the model", append([]string{"estimate", "--max-model-len", "1M"}, base...), "above the model's 131072 positions"},
+		{"prompt and output over the context", append([]string{"estimate", "--max-model-len", "1000", "--prompt-tokens", "900", "--output-tokens", "200"}, base...), "exceed max_model_len 1000"},
+		{"zero output", append([]string{"estimate", "--output-tokens", "0"}, base...), "--output-tokens must be ≥ 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runServeCLI(t, tc.args...)
+			if code != ExitUsage || out != "" {
+				t.Errorf("exit %d, stdout %q; want %d and none", code, out, ExitUsage)
+			}
+			if !strings.Contains(errs, tc.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Errorf("stderr %q: want one line with %q", errs, tc.want)
+			}
+		})
+	}
+}
+
+// TestServeRecommend: offers meeting the targets come first, cheapest per
+// million output tokens first; the others say why.
+func TestServeRecommend(t *testing.T) {
+	code, out, errs := runServeCLI(t, "recommend", "--json", "--model", "llama-3.1-70b", "--task", "inference", "--weight-format", "awq",
+		"--max-model-len", "8k", "--prompt-tokens", "2k", "--output-tokens", "512", "--concurrency", "32", "--tpot-ms", "50", "--providers", "aws,lambda")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r report.ServeRecommendJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Offers) == 0 || !r.Offers[0].Meets {
+		t.Fatalf("no offer meets the targets: %s", out)
+	}
+	seenMiss := false
+	last := 0.0
+	for i, o := range r.Offers {
+		if !o.Meets {
+			seenMiss = true
+			if len(o.Reasons) == 0 {
+				t.Errorf("offer %d %s misses without a reason", i, o.Offer)
+			}
+			continue
+		}
+		if seenMiss {
+			t.Errorf("offer %d %s meets the targets after one that does not", i, o.Offer)
+		}
+		if o.USDPerMillionOutputTokens == nil || *o.USDPerMillionOutputTokens < last {
+			t.Errorf("offer %d %s: $/Mtok %v out of order (previous %v)", i, o.Offer, o.USDPerMillionOutputTokens, last)
+		} else {
+			last = *o.USDPerMillionOutputTokens
+		}
+		if o.TPOTMs > 50 || o.TP < 1 || o.Replicas < 1 || o.KVTokens < 8192 {
+			t.Errorf("offer %d %s meets with tpot %v ms, tp %d, replicas %d, kv %d", i, o.Offer, o.TPOTMs, o.TP, o.Replicas, o.KVTokens)
+		}
+		if p := o.Provider; p != "aws" && p != "lambda" {
+			t.Errorf("offer %d from %s, outside --providers", i, p)
+		}
+	}
+}
+
+// TestServeExport: the serving files for each format, and the TOML reopens
+// as the same request.
+func TestServeExport(t *testing.T) {
+	args := []string{"--model", "llama-3.1-70b", "--task", "inference", "--weight-format", "awq", "--max-model-len", "8k",
+		"--output-tokens", "512", "--concurrency", "32", "--tp", "2", "--ttft-ms", "2000", "--instance", "aws/p5.48xlarge", "--region", "us-east-1"}
+	// Hugging Face model id as model/launch hfRepoID derives it from the catalog alias.
+	for _, tc := range []struct {
+		format string
+		want   []string
+	}{
+		{"torchrun", []string{"vllm serve", "--tensor-parallel-size 2", "--max-model-len 8192"}},
+		{"docker", []string{launch.DefaultVLLMImage, "--tensor-parallel-size 2"}},
+		{"skypilot", []string{"service:", "readiness_probe", "replicas"}},
+		{"k8s", []string{"kind: Deployment", "kind: Service", "nvidia.com/gpu"}},
+	} {
+		code, out, errs := runServeCLI(t, append(append([]string{"export"}, args...), "--format", tc.format)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.format, code, errs)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s lacks %q:\n%s", tc.format, w, out)
+			}
+		}
+		if strings.Contains(out, "torchrun ") || strings.Contains(out, "train.py") {
+			t.Errorf("%s: a serving export writes a training launcher:\n%s", tc.format, out)
+		}
+	}
+	code, out, errs := runServeCLI(t, append(append([]string{"export"}, args...), "--format", "toml")...)
+	if code != 0 {
+		t.Fatalf("toml: exit %d: %s", code, errs)
+	}
+	c, err := model.DecodeConfig([]byte(out))
+	if err != nil {
+		t.Fatalf("the exported TOML does not decode: %v\n%s", err, out)
+	}
+	s := c.Workload.Serve
+	if s.WeightFormat != model.WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 ||
+		s.TP != 2 || s.TTFTTargetMs != 2000 || s.Replicas < 1 || c.Workload.Task != model.TaskInference {
+		t.Errorf("reopened [serve] %+v, task %s", s, c.Workload.Task)
+	}
+	if c.Workload.Strategy != "" || c.Workload.Optimizer != "" {
+		t.Errorf("a serving configuration carries training keys: %+v", c.Workload)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "serve.toml")
+	if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, again, errs := runServeCLI(t, "export", "--config", file, "--format", "toml")
+	if code != 0 || again != out {
+		t.Errorf("export --config of the exported file: exit %d %s; differs:\n%s", code, errs, again)
+	}
+}
+
+// TestServeFlagsIgnored: serving flags on a training task are named.
+func TestServeFlagsIgnored(t *testing.T) {
+	code, _, errs := runServeCLI(t, "estimate", "--model", "llama-3.1-8b", "--task", "lora", "--max-model-len", "8k", "--rps", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, f := range []string{"--max-model-len ignored", "--rps ignored"} {
+		if !strings.Contains(errs, f) {
+			t.Errorf("stderr lacks %q: %s", f, errs)
+		}
+	}
+	if slices.Contains(serveFlagNames, "tp") {
+		t.Error("--tp is the shared workload flag")
+	}
+}
+
+// TestServeEstimateWithoutGPU: without a GPU, estimate keeps the batch
+// estimate and says how to get the serving layout.
+func TestServeEstimateWithoutGPU(t *testing.T) {
+	code, out, errs := runServeCLI(t, "estimate", "--json", "--model", "llama-3.1-8b", "--task", "inference")
+	if code != 0 || !strings.Contains(errs, "give --gpu NAME for vLLM's serving layout") || !strings.Contains(out, `"memory"`) {
+		t.Errorf("exit %d, stderr %q, stdout %.200s", code, errs, out)
+	}
+}

@@ -1,0 +1,355 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// ServingJSON echoes the serving workload after defaults, in [serve] key
+// names. Scripts rely on the field names: add fields, never rename them.
+type ServingJSON struct {
+	WeightFormat         string  `json:"weight_format"`
+	KVCacheDType         string  `json:"kv_cache_dtype"`
+	MaxModelLen          int     `json:"max_model_len"`
+	PromptTokens         int     `json:"prompt_tokens"`
+	OutputTokens         int     `json:"output_tokens"`
+	Concurrency          int     `json:"concurrency,omitempty"`
+	RequestsPerSec       float64 `json:"requests_per_sec,omitempty"`
+	TTFTTargetMs         float64 `json:"ttft_target_ms,omitempty"`
+	TPOTTargetMs         float64 `json:"tpot_target_ms,omitempty"`
+	GPUMemoryUtilization float64 `json:"gpu_memory_utilization"`
+	MaxNumBatchedTokens  int     `json:"max_num_batched_tokens"`
+	MaxNumSeqs           int     `json:"max_num_seqs"`
+}
+
+// NewServingJSON returns s (with Defaults applied) as JSON.
+func NewServingJSON(s *model.Serving) ServingJSON {
+	return ServingJSON{WeightFormat: string(s.WeightFormat), KVCacheDType: string(s.KVCacheDType), MaxModelLen: s.MaxModelLen,
+		PromptTokens: s.PromptTokens, OutputTokens: s.OutputTokens, Concurrency: s.Concurrency, RequestsPerSec: s.RequestsPerSec,
+		TTFTTargetMs: s.TTFTTargetMs, TPOTTargetMs: s.TPOTTargetMs, GPUMemoryUtilization: s.GPUMemoryUtilization,
+		MaxNumBatchedTokens: s.MaxNumBatchedTokens, MaxNumSeqs: s.MaxNumSeqs}
+}
+
+// ServeMemoryJSON is one GPU's memory as vLLM lays it out, in GiB, with
+// the KV cache's capacity in tokens and full-length requests.
+type ServeMemoryJSON struct {
+	TotalGiB        float64 `json:"total_gib"`
+	BudgetGiB       float64 `json:"budget_gib"` // total × gpu_memory_utilization
+	WeightsGiB      float64 `json:"weights_gib"`
+	ActivationGiB   float64 `json:"activation_gib"`
+	NonTorchGiB     float64 `json:"non_torch_gib"`
+	KVCacheGiB      float64 `json:"kv_cache_gib"`
+	KVBytesPerToken int64   `json:"kv_bytes_per_token"`
+	KVTokens        int     `json:"kv_tokens"`
+	MaxConcurrency  float64 `json:"max_concurrency"`
+}
+
+// ServePlanJSON is one serving plan: the split, the memory of one GPU, the
+// speed at the load and the cost. Latencies in milliseconds, rates per
+// second over all replicas, costs in USD (null without a price).
+type ServePlanJSON struct {
+	Offer        string          `json:"offer"`
+	Provider     string          `json:"provider,omitempty"`
+	InstanceType string          `json:"instance_type,omitempty"`
+	Region       string          `json:"region,omitempty"`
+	Pricing      string          `json:"pricing,omitempty"`
+	GPU          string          `json:"gpu"`
+	GPUsPerNode  int             `json:"gpus_per_node"`
+	Nodes        int             `json:"nodes"`
+	GPUs         int             `json:"gpus"`
+	TP           int             `json:"tp"`
+	PP           int             `json:"pp"`
+	Replicas     int             `json:"replicas"`
+	Memory       ServeMemoryJSON `json:"memory"`
+	// The fields below repeat the memory's KV capacity at the top level,
+	// where scripts ranking offers look for them.
+	KVTokens                  int      `json:"kv_tokens"`
+	MaxConcurrency            float64  `json:"max_concurrency"`
+	Batch                     int      `json:"batch"` // sequences decoding together per replica
+	TTFTMs                    float64  `json:"ttft_ms"`
+	TPOTMs                    float64  `json:"tpot_ms"`
+	OutputTokensPerS          float64  `json:"output_tokens_per_s"`
+	InputTokensPerS           float64  `json:"input_tokens_per_s"`
+	RequestsPerS              float64  `json:"requests_per_s"`
+	USDPerHour                *float64 `json:"usd_per_hour"`
+	USDPerMillionOutputTokens *float64 `json:"usd_per_million_output_tokens"`
+	USDPerMillionInputTokens  *float64 `json:"usd_per_million_input_tokens"`
+	Fits                      bool     `json:"fits"`
+	Meets                     bool     `json:"meets"`
+	Reasons                   []string `json:"reasons"`
+}
+
+// finite returns a rounded v, or nil when v is 0 (no price) or infinite.
+func finite(v float64, digits int) *float64 {
+	if v == 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil
+	}
+	r := Round(v, digits)
+	return &r
+}
+
+// NewServePlanJSON returns p as JSON.
+func NewServePlanJSON(p *model.ServePlan) ServePlanJSON {
+	o := &p.Offer
+	m := &p.Memory
+	j := ServePlanJSON{Offer: o.Name, Region: o.Region, Pricing: string(o.Pricing), GPUsPerNode: o.GPUsPerNode,
+		Nodes: p.Nodes, GPUs: p.GPUs, TP: p.TP, PP: p.PP, Replicas: p.Replicas,
+		Memory: ServeMemoryJSON{TotalGiB: Round(m.TotalBytes/model.GiB, 4), BudgetGiB: Round(m.BudgetBytes/model.GiB, 4),
+			WeightsGiB: Round(m.Weights/model.GiB, 4), ActivationGiB: Round(m.Activation/model.GiB, 4),
+			NonTorchGiB: Round(m.NonTorch/model.GiB, 4), KVCacheGiB: Round(m.KVCache/model.GiB, 4),
+			KVBytesPerToken: i64(m.KVBytesPerToken), KVTokens: m.KVTokens, MaxConcurrency: Round(m.MaxConcurrency, 4)},
+		KVTokens: m.KVTokens, MaxConcurrency: Round(m.MaxConcurrency, 4), Batch: p.Perf.Batch,
+		TTFTMs: Round(p.Perf.TTFTSec*1e3, 4), TPOTMs: Round(p.Perf.TPOTSec*1e3, 4),
+		OutputTokensPerS: Round(p.OutputTokensPerSec, 4), InputTokensPerS: Round(p.InputTokensPerSec, 4),
+		RequestsPerS: Round(p.RequestsPerSec, 4), USDPerHour: finite(p.USDPerHour, 6),
+		Fits: p.Fits, Meets: p.Meets, Reasons: append([]string{}, p.Reasons...)}
+	if o.GPU != nil {
+		j.GPU = o.GPU.Key
+	}
+	if in := o.Instance; in != nil {
+		j.Provider, j.InstanceType = in.Provider, in.Type
+	}
+	if p.Fits {
+		j.USDPerMillionOutputTokens = finite(p.USDPerMOutput, 4)
+		j.USDPerMillionInputTokens = finite(p.USDPerMInput, 4)
+	}
+	return j
+}
+
+// ServeEstimateJSON is estimate --task inference for a generative model:
+// the serving request and its plan on the GPUs given.
+type ServeEstimateJSON struct {
+	Model       ModelJSON     `json:"model"`
+	Task        string        `json:"task"`
+	Params      int64         `json:"params"`
+	Serving     ServingJSON   `json:"serving"`
+	Plan        ServePlanJSON `json:"plan"`
+	Warnings    []string      `json:"warnings"`
+	Assumptions []string      `json:"assumptions"`
+}
+
+// NewServeEstimateJSON returns the plan p of w as JSON.
+func NewServeEstimateJSON(w *model.Workload, p *model.ServePlan) ServeEstimateJSON {
+	return ServeEstimateJSON{Model: ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
+		Task: string(model.TaskInference), Params: i64(w.Model.ParamCount()), Serving: NewServingJSON(&p.Serving),
+		Plan: NewServePlanJSON(p), Warnings: append([]string{}, p.Reasons...), Assumptions: ServeAssumptions()}
+}
+
+// ServeRecommendJSON is recommend --task inference: every offer's plan,
+// those meeting the load and latency targets first, each group by cost per
+// million output tokens.
+type ServeRecommendJSON struct {
+	Model   ModelJSON       `json:"model"`
+	Task    string          `json:"task"`
+	Serving ServingJSON     `json:"serving"`
+	Offers  []ServePlanJSON `json:"offers"`
+}
+
+// NewServeRecommendJSON returns plans (RankServing's order) as JSON, at
+// most limit of them (0: all).
+func NewServeRecommendJSON(w *model.Workload, s *model.Serving, plans []model.ServePlan, limit int) ServeRecommendJSON {
+	r := ServeRecommendJSON{Model: ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
+		Task: string(model.TaskInference), Serving: NewServingJSON(s), Offers: []ServePlanJSON{}}
+	for i := range plans {
+		if limit > 0 && i >= limit {
+			break
+		}
+		r.Offers = append(r.Offers, NewServePlanJSON(&plans[i]))
+	}
+	return r
+}
+
+// ServeAssumptions lists the serving model's rules and their sources.
+func ServeAssumptions() []string {
+	return []string{
+		"memory as vLLM lays it out (vllm/v1/worker/gpu_worker.py determine_available_memory): KV cache = GPU memory × gpu_memory_utilization − weights − profiling-step activations − non-torch allocations",
+		"activation peak of one chunked-prefill step of max_num_batched_tokens tokens plus the sampler on max_num_seqs requests (gpu_model_runner.py profile_run)",
+		"KV cache per token = 2 × layers × KV heads per GPU × head_dim × dtype bytes, in 16-token blocks; max concurrency = KV tokens ÷ max_model_len",
+		"prefill compute-bound, decode memory-bandwidth-bound (weights per GPU plus the KV read per step), tensor-parallel all-reduce over the instance's interconnect",
+		"$ per million tokens charges the whole hourly price to output (or input) tokens at the load given",
+	}
+}
+
+// ServeFigures is the plan's summary lines: memory of one GPU, KV
+// capacity, speed and cost, for the report and the configurator's panel.
+func ServeFigures(p *model.ServePlan) []string {
+	m := &p.Memory
+	s := &p.Serving
+	lines := []string{
+		fmt.Sprintf("weights %s + activations %s + non-torch %s + KV cache %s of %s (%.0f%% of %s)",
+			GiB(m.Weights), GiB(m.Activation), GiB(m.NonTorch), GiB(max(m.KVCache, 0)), GiB(m.BudgetBytes),
+			s.GPUMemoryUtilization*100, GiB(m.TotalBytes)),
+		fmt.Sprintf("KV cache %s tokens (%s per token per GPU): %.1f concurrent %d-token sequences",
+			model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), m.MaxConcurrency, s.MaxModelLen),
+	}
+	if !p.Fits {
+		return lines
+	}
+	pf := &p.Perf
+	lines = append(lines,
+		fmt.Sprintf("TTFT %.0f ms · TPOT %.1f ms at %d sequences per replica", pf.TTFTSec*1e3, pf.TPOTSec*1e3, pf.Batch),
+		fmt.Sprintf("%.0f output tokens/s · %.0f input tokens/s · %.3g requests/s over %d replica(s)",
+			p.OutputTokensPerSec, p.InputTokensPerSec, p.RequestsPerSec, p.Replicas))
+	if p.USDPerHour > 0 {
+		lines = append(lines, fmt.Sprintf("%s per million output tokens · %s per million input tokens at %s/h",
+			USD(p.USDPerMOutput), USD(p.USDPerMInput), USD(p.USDPerHour)))
+	}
+	return lines
+}
+
+func kvPerToken(b float64) string {
+	if b >= model.MiB {
+		return fmt.Sprintf("%.2f MiB", b/model.MiB)
+	}
+	return fmt.Sprintf("%.0f KiB", b/model.KiB)
+}
+
+// WriteServeEstimate writes the serving plan p of w as text.
+func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.ServePlan, warnings []string) error {
+	st := NewStyles(r)
+	var b strings.Builder
+	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	s := &p.Serving
+	name := w.Model.Name
+	if name == "" {
+		name = "custom " + model.FormatCount(w.Model.ParamCount()) + " " + string(w.Model.Family)
+	}
+	line("%s", st.Title.Render(name)+st.Muted.Render(fmt.Sprintf(" · serving · %s weights · KV cache %s", s.WeightFormat, s.KVCacheDType)))
+	load := fmt.Sprintf("%d concurrent requests", s.Concurrency)
+	if s.RequestsPerSec > 0 {
+		load = fmt.Sprintf("%.3g requests/s", s.RequestsPerSec)
+	}
+	line("%s", st.Muted.Render(fmt.Sprintf("max_model_len %d · %d prompt + %d output tokens per request · %s", s.MaxModelLen, s.PromptTokens, s.OutputTokens, load)))
+	line("")
+	g := p.Offer.GPU
+	head := fmt.Sprintf("%d × %s: TP %d × PP %d, %d replica(s)", max(p.GPUs, p.Offer.GPUsPerNode), g.Name, p.TP, p.PP, p.Replicas)
+	if p.Nodes > 1 {
+		head += fmt.Sprintf(" on %d nodes of %d GPUs", p.Nodes, p.Offer.GPUsPerNode)
+	}
+	switch {
+	case p.Meets:
+		line("%s %s", st.Good.Render("✓ serves"), head)
+	case p.Fits:
+		line("%s %s", st.Warn.Render("! fits, misses the targets:"), head)
+	default:
+		line("%s %s", st.Bad.Render("✗ does not fit"), head)
+	}
+	for _, reason := range p.Reasons {
+		line("  %s", reason)
+	}
+	line("")
+	line("%s  per GPU", st.Heading.Render("Memory"))
+	for _, l := range ServeFigures(p)[:2] {
+		line("  %s", l)
+	}
+	if p.Fits {
+		line("")
+		line("%s", st.Heading.Render("Speed"))
+		for _, l := range ServeFigures(p)[2:] {
+			line("  %s", l)
+		}
+	}
+	if len(warnings) > 0 {
+		line("")
+		for _, s := range warnings {
+			line("%s %s", st.Warn.Render("!"), s)
+		}
+	}
+	line("")
+	line("%s", st.Heading.Render("Assumptions"))
+	for _, a := range ServeAssumptions() {
+		line("  - %s", a)
+	}
+	_, err := io.WriteString(r.Writer(out), b.String())
+	return err
+}
+
+// ServeRow is one offers-table row of a serving plan.
+func ServeRow(p *model.ServePlan) []string {
+	split := fmt.Sprintf("TP%d×PP%d×%d", p.TP, p.PP, p.Replicas)
+	gpus := fmt.Sprintf("%d×%s", p.GPUs, p.Offer.GPU.Key)
+	provider, typ := "", p.Offer.Name
+	if in := p.Offer.Instance; in != nil {
+		provider, typ = in.Provider, in.Type
+	}
+	usdOut, ttft, tpot, tps := "—", "—", "—", "—"
+	if p.Fits {
+		usdOut = USD(p.USDPerMOutput)
+		ttft, tpot = fmt.Sprintf("%.0f", p.Perf.TTFTSec*1e3), fmt.Sprintf("%.1f", p.Perf.TPOTSec*1e3)
+		tps = fmt.Sprintf("%.0f", p.OutputTokensPerSec)
+	}
+	return []string{provider, Truncate(typ, 26), Truncate(p.Offer.Region, 18), gpus, split,
+		model.FormatCount(float64(p.Memory.KVTokens)), ttft, tpot, tps, USD(p.USDPerHour), usdOut}
+}
+
+// ServeHeaders are ServeRow's column names.
+var ServeHeaders = []string{"provider", "instance", "region", "GPUs", "split", "KV tokens", "TTFT ms", "TPOT ms", "out tok/s", "$/h", "$/Mtok out"}
+
+// WriteServeRecommend writes the ranking: the offers meeting the targets
+// (at most limit, 0: all), then the cheapest near misses with reasons.
+func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model.Serving, plans []model.ServePlan, limit int) error {
+	st := NewStyles(r)
+	var b strings.Builder
+	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	name := w.Model.Name
+	if name == "" {
+		name = "custom " + model.FormatCount(w.Model.ParamCount()) + " " + string(w.Model.Family)
+	}
+	load := fmt.Sprintf("%d concurrent requests", s.Concurrency)
+	if s.RequestsPerSec > 0 {
+		load = fmt.Sprintf("%.3g requests/s", s.RequestsPerSec)
+	}
+	line("%s", st.Title.Render(name)+st.Muted.Render(fmt.Sprintf(" · serving · %s weights · %d + %d tokens · %s", s.WeightFormat, s.PromptTokens, s.OutputTokens, load)))
+	var rows [][]string
+	var misses []*model.ServePlan
+	for i := range plans {
+		p := &plans[i]
+		if !p.Meets {
+			misses = append(misses, p)
+			continue
+		}
+		if limit == 0 || len(rows) < limit {
+			rows = append(rows, ServeRow(p))
+		}
+	}
+	meets := len(plans) - len(misses)
+	line("%d of %d offers meet the load and latency targets; cheapest per million output tokens first", meets, len(plans))
+	line("")
+	if len(rows) > 0 {
+		line("%s", serveTable(rows))
+	}
+	if len(misses) > 0 {
+		line("")
+		line("%s", st.Heading.Render("Near misses"))
+		for i, p := range misses {
+			if i == 3 {
+				break
+			}
+			line("  %s: %s", p.Offer.Name, strings.Join(p.Reasons, "; "))
+		}
+	}
+	_, err := io.WriteString(r.Writer(out), b.String())
+	return err
+}
+
+func serveTable(rows [][]string) string {
+	return table.New().Headers(ServeHeaders...).Rows(rows...).Border(lipgloss.NormalBorder()).
+		BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
+		StyleFunc(func(row, col int) lipgloss.Style {
+			s := lipgloss.NewStyle().PaddingRight(2)
+			if row == table.HeaderRow {
+				return s.Bold(true)
+			}
+			if col >= 5 {
+				return s.Align(lipgloss.Right)
+			}
+			return s
+		}).Render()
+}

@@ -1,0 +1,312 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"charm.land/huh/v2"
+
+	"github.com/gpuplan/gpuplan/model/launch"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// serveAnswers are the serving questions of the inference path for an LLM
+// (the [serve] table), as typed. The context length and the concurrent
+// sequences are the "Batch and length" page's answers.
+type serveAnswers struct {
+	WeightFormat model.WeightFormat // "": from the precision (a quantized config.json's format)
+	KVCacheDType model.KVCacheDType
+	PromptTokens string // empty: the context minus the output
+	OutputTokens string // empty: 256 (model.DefaultGenTokens)
+	RPS          string // requests per second; empty: the concurrent sequences are the load
+	TTFTMs       string // empty: no target
+	TPOTMs       string
+	TP           int // 0: auto
+
+	extra model.Serving // the file's [serve] keys not asked: pp, replicas, engine settings
+}
+
+// servingLLM reports whether the answers plan serving (model.ServesModel):
+// inference of a generative model with a known shape.
+func (a *answers) servingLLM(cat *model.Catalog) bool {
+	if a.Task != model.TaskInference {
+		return false
+	}
+	m, ok := a.arch(cat)
+	return ok && model.ServesModel(&m)
+}
+
+// fromServing fills the answers from a file's [serve] table.
+func (s *serveAnswers) fromServing(v model.Serving) {
+	s.WeightFormat, s.KVCacheDType, s.TP = v.WeightFormat, v.KVCacheDType, v.TP
+	s.PromptTokens, s.OutputTokens = fmtInt(v.PromptTokens), fmtInt(v.OutputTokens)
+	s.RPS, s.TTFTMs, s.TPOTMs = fmtFloatOrEmpty(v.RequestsPerSec), fmtFloatOrEmpty(v.TTFTTargetMs), fmtFloatOrEmpty(v.TPOTTargetMs)
+	s.extra = model.Serving{MaxModelLen: v.MaxModelLen, Concurrency: v.Concurrency, PP: v.PP, Replicas: v.Replicas,
+		GPUMemoryUtilization: v.GPUMemoryUtilization, MaxNumBatchedTokens: v.MaxNumBatchedTokens, MaxNumSeqs: v.MaxNumSeqs}
+}
+
+// serving returns the [serve] request: the answers over the file's keys.
+func (s *serveAnswers) serving() (model.Serving, error) {
+	v := s.extra
+	v.WeightFormat, v.KVCacheDType, v.TP = s.WeightFormat, s.KVCacheDType, s.TP
+	if v.KVCacheDType == model.KVAuto {
+		v.KVCacheDType = "" // the default: not written
+	}
+	tokens := func(label, in string) (int, error) {
+		if strings.TrimSpace(in) == "" {
+			return 0, nil
+		}
+		n, err := model.ParseTokens(in)
+		if err != nil || n < 1 || n > 1<<24 {
+			return 0, fmt.Errorf("%s: want a whole number of tokens such as 512 or 2k, got %q", label, in)
+		}
+		return n, nil
+	}
+	var err error
+	if v.PromptTokens, err = tokens("prompt tokens", s.PromptTokens); err != nil {
+		return v, err
+	}
+	if v.OutputTokens, err = tokens("output tokens", s.OutputTokens); err != nil {
+		return v, err
+	}
+	if v.RequestsPerSec, err = parsePositive("requests per second", s.RPS, 1e6); err != nil {
+		return v, err
+	}
+	if v.RequestsPerSec > 0 {
+		v.Concurrency = 0
+	}
+	if v.TTFTTargetMs, err = parsePositive("time to first token", s.TTFTMs, 3.6e6); err != nil {
+		return v, err
+	}
+	if v.TPOTTargetMs, err = parsePositive("time per output token", s.TPOTMs, 3.6e6); err != nil {
+		return v, err
+	}
+	return v, nil
+}
+
+// servePage asks the serving questions; hidden unless serving an LLM.
+func (w *wizard) servePage(input func(title, desc string, v *string, validate func(string) error) *huh.Input) page {
+	a, cat := w.a, w.cat
+	tokens := func(label string) func(string) error {
+		return func(in string) error {
+			if strings.TrimSpace(in) == "" {
+				return nil
+			}
+			if n, err := model.ParseTokens(in); err != nil || n < 1 || n > 1<<24 {
+				return fmt.Errorf("%s: want a whole number of tokens such as 512 or 2k, got %q", label, in)
+			}
+			return nil
+		}
+	}
+	s := &a.Serve
+	return page{title: "Serving", hide: func() bool { return !a.servingLLM(cat) }, fields: func(bool) []huh.Field {
+		return []huh.Field{
+			newSelect[model.WeightFormat](w.theme).Title("Weight format").Description("as vLLM loads the checkpoint").Options(
+				huh.NewOption("as the precision (a quantized config.json: its format)", model.WeightFormat("")),
+				huh.NewOption("bf16", model.WeightBF16), huh.NewOption("fp16", model.WeightFP16),
+				huh.NewOption("fp8    8-bit float weights", model.WeightFP8), huh.NewOption("int8   W8A16", model.WeightInt8),
+				huh.NewOption("AWQ    4-bit, group 128", model.WeightAWQ), huh.NewOption("GPTQ   4-bit, group 128", model.WeightGPTQ)).
+				Value(&s.WeightFormat),
+			newSelect[model.KVCacheDType](w.theme).Title("KV cache").Inline(true).Options(
+				huh.NewOption("auto", model.KVAuto), huh.NewOption("fp8", model.KVFP8)).Value(&s.KVCacheDType),
+			input("Prompt tokens", "average per request; empty: the context minus the output", &s.PromptTokens, tokens("prompt tokens")),
+			input("Output tokens", "generated per request; empty: 256", &s.OutputTokens, tokens("output tokens")),
+			input("Requests per second", "empty: the concurrent sequences are the load", &s.RPS, positiveValidator("requests per second", 1e6)),
+			input("Time to first token (ms)", "target; empty: none", &s.TTFTMs, positiveValidator("time to first token", 3.6e6)),
+			input("Time per output token (ms)", "target; empty: none", &s.TPOTMs, positiveValidator("time per output token", 3.6e6)),
+			newSelect[int](w.theme).Title("Tensor parallel").Inline(true).Options(
+				huh.NewOption("auto", 0), huh.NewOption("1", 1), huh.NewOption("2", 2), huh.NewOption("4", 4), huh.NewOption("8", 8)).Value(&s.TP),
+		}
+	}}
+}
+
+// computeServe plans serving for r's workload on the catalog's offers
+// (model.RankServing) when the answers serve an LLM; r.serve stays nil
+// otherwise.
+func computeServe(r *result, cat *model.Catalog, cfg *model.Config) {
+	w := &r.workload
+	if w.Task != model.TaskInference || !model.ServesModel(&w.Model) {
+		return
+	}
+	d := *w
+	d.Defaults()
+	s := cfg.Workload.Serving(&d)
+	plans, err := model.RankServing(&d.Model, s, model.ServeOffers(cat, cfg.Search.Query(true)))
+	if err != nil {
+		r.err = err
+		return
+	}
+	r.serving, r.serve = &s, plans
+	if r.serve == nil {
+		r.serve = []model.ServePlan{}
+	}
+	// The offers screen, the detail and the export list the plans that
+	// meet the targets, in the serving order, as offers.
+	hours := cmp.Or(cfg.Search.HoursPerMonth, model.HoursPerMonth)
+	var offers []model.Offer
+	for i := range plans {
+		p := &plans[i]
+		if !p.Meets || p.Offer.Instance == nil {
+			continue
+		}
+		offers = append(offers, model.Offer{Instance: p.Offer.Instance, GPU: p.Offer.GPU, Region: p.Offer.Region,
+			Pricing: p.Offer.Pricing, Instances: p.Nodes, GPUs: p.GPUs, USDPerHour: p.USDPerHour, MonthlyUSD: p.USDPerHour * hours,
+			NeedBytes: p.Memory.BudgetBytes, UsableBytes: p.Memory.TotalBytes,
+			HeadroomPct: 100 * (1 - p.Memory.BudgetBytes/p.Memory.TotalBytes), Estimate: r.est, Asked: w.Precision,
+			// The "job" is a million output tokens: its time and cost (serveHeaders).
+			HasJob: true, JobHours: 1e6 / p.OutputTokensPerSec / 3600, JobUSD: p.USDPerMOutput})
+	}
+	r.rec.Offers, r.recErr = offers, nil
+}
+
+// servePlanFor returns the serving plan behind offer o, or nil.
+func servePlanFor(r *result, o *model.Offer) *model.ServePlan {
+	if r == nil {
+		return nil
+	}
+	for i := range r.serve {
+		if p := &r.serve[i]; p.Offer.Instance == o.Instance && p.Offer.Region == o.Region {
+			return p
+		}
+	}
+	return nil
+}
+
+// serveLines is the panel for a serving plan: the best offer's memory as
+// vLLM lays it out (KV capacity, concurrent sequences), its speed
+// (TTFT, TPOT, tokens/s) and cost per million tokens, then the cheapest
+// offers meeting the targets.
+func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
+	st := p.st
+	var lines []string
+	add := func(s ...string) { lines = append(lines, s...) }
+	head := st.Title.Render(modelTitle(r)) + st.Muted.Render(" · serving")
+	meets := 0
+	for i := range r.serve {
+		if r.serve[i].Meets {
+			meets++
+		}
+	}
+	if len(r.serve) == 0 {
+		add(head, st.Bad.Render("no offer to serve from with these providers, regions and prices"))
+		return lines
+	}
+	best := &r.serve[0]
+	bs := &best.Serving
+	add(head)
+	load := fmt.Sprintf("%d concurrent", bs.Concurrency)
+	if bs.RequestsPerSec > 0 {
+		load = fmt.Sprintf("%.3g requests/s", bs.RequestsPerSec)
+	}
+	add(st.Muted.Render(fmt.Sprintf("%s weights · KV %s · %d + %d tokens of %d · %s", bs.WeightFormat, bs.KVCacheDType,
+		bs.PromptTokens, bs.OutputTokens, bs.MaxModelLen, load)))
+	if !compact {
+		add("")
+	}
+	where := fmt.Sprintf("%s, TP %d × PP %d, %d replica(s)", best.Offer.Name, best.TP, best.PP, best.Replicas)
+	switch {
+	case best.Meets:
+		add(st.Good.Render("best ") + where)
+	case best.Fits:
+		add(st.Warn.Render("! no offer meets the targets; closest ") + where)
+	default:
+		add(st.Bad.Render("✗ no offer holds the model: ") + strings.Join(best.Reasons, "; "))
+		return lines
+	}
+	m := &best.Memory
+	add(st.Heading.Render("KV cache ")+st.Value.Render(model.FormatCount(float64(m.KVTokens))+" tokens")+
+		st.Muted.Render(fmt.Sprintf(" · %.1f concurrent %d-token sequences", m.MaxConcurrency, bs.MaxModelLen)),
+		st.Muted.Render(fmt.Sprintf("per GPU: weights %s + activations %s + KV %s of %s", report.GiB(m.Weights),
+			report.GiB(m.Activation), report.GiB(m.KVCache), report.GiB(m.BudgetBytes))))
+	pf := &best.Perf
+	add(st.Heading.Render("Speed ")+fmt.Sprintf("%.0f output tokens/s · TTFT %.0f ms · TPOT %.1f ms", best.OutputTokensPerSec, pf.TTFTSec*1e3, pf.TPOTSec*1e3),
+		st.Heading.Render("Cost ")+st.Value.Render(report.USD(best.USDPerMOutput))+" per million output tokens"+
+			st.Muted.Render(" · "+report.USD(best.USDPerMInput)+" input · "+report.USD(best.USDPerHour)+"/h"))
+	for _, reason := range best.Reasons {
+		add(st.Warn.Render("! ") + reason)
+	}
+	add("")
+	add(st.Heading.Render(fmt.Sprintf("Offers: %d of %d meet the targets", meets, len(r.serve))) + st.Muted.Render(" · by $ per million output tokens"))
+	room := ih - len(lines) - 1
+	var rows [][]string
+	for i := range r.serve {
+		if len(rows) >= room || !r.serve[i].Meets {
+			break
+		}
+		row := report.ServeRow(&r.serve[i])
+		rows = append(rows, []string{row[0], row[1], row[3], row[4], row[7], row[10]})
+	}
+	if len(rows) > 0 {
+		add(strings.Split(plainRows([]string{"provider", "instance", "GPUs", "split", "TPOT ms", "$/Mtok"}, rows, iw), "\n")...)
+	}
+	return lines
+}
+
+// plainRows lays rows out in columns within width cells (names cut).
+func plainRows(headers []string, rows [][]string, width int) string {
+	widths := make([]int, len(headers))
+	for c, h := range headers {
+		widths[c] = len([]rune(h))
+		for _, r := range rows {
+			widths[c] = max(widths[c], len([]rune(r[c])))
+		}
+	}
+	line := func(r []string) string {
+		var b strings.Builder
+		for c, v := range r {
+			if c >= 2 {
+				b.WriteString(fmt.Sprintf("%*s  ", widths[c], v))
+			} else {
+				b.WriteString(fmt.Sprintf("%-*s  ", widths[c], v))
+			}
+		}
+		return report.Truncate(strings.TrimRight(b.String(), " "), width)
+	}
+	out := []string{line(headers)}
+	for _, r := range rows {
+		out = append(out, line(r))
+	}
+	return strings.Join(out, "\n")
+}
+
+// servePayload is the launch file for serving on the dialog's offer: its
+// instance type planned with model.PlanServing and written by
+// model/launch Serve (vllm serve script, docker run of the vLLM image,
+// SkyServe YAML, Kubernetes Deployment and Service). The TOML is the
+// configuration alone, whose [serve] table reopens the request.
+func (d *dialog) servePayload() ([]byte, error) {
+	if d.format == launch.FormatTOML {
+		return d.data, nil
+	}
+	o := d.offer
+	a := &o.Estimate.Workload.Model
+	so := model.ServeOfferFor(o.Instance, o.GPU, o.USDPerHour/float64(max(o.Instances, 1)),
+		fmt.Sprintf("%s %s %s %s", o.Instance.Provider, o.Instance.Type, o.Region, o.Pricing))
+	so.Region, so.Pricing = o.Region, o.Pricing
+	p, err := model.PlanServing(a, *d.serving, so)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Fits {
+		return nil, fmt.Errorf("%s cannot serve the model: %s", o.Instance.Type, strings.Join(p.Reasons, "; "))
+	}
+	srv, err := launch.NewServe(a, &p, launch.ServeOptions{Region: o.Region, Pricing: o.Pricing})
+	if err != nil {
+		return nil, err
+	}
+	return srv.Render(d.format)
+}
+
+// headers are the offers table's column titles: for serving, the job
+// columns are the time and cost of a million output tokens.
+func (v *offersView) headers() []string {
+	h := slices.Clone(report.OfferHeaders)
+	if v.serving {
+		h[6], h[7] = "1M tok time", "$/Mtok out"
+	}
+	return h
+}

@@ -1,0 +1,172 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// servingApp is the configurator answered for the issue's case: Llama 3.1
+// 70B in AWQ at an 8k context, 32 concurrent requests of 2k + 512 tokens,
+// at most 50 ms per output token.
+func servingApp(t *testing.T, w, h int) app {
+	t.Helper()
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(w, h))
+	a := m.a
+	a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
+	a.Batch, a.Length = "32", "8k"
+	a.Serve = serveAnswers{WeightFormat: model.WeightAWQ, KVCacheDType: model.KVAuto, PromptTokens: "2k", OutputTokens: "512", TPOTMs: "50"}
+	m.recompute()
+	return m
+}
+
+// TestServingPanel: the panel (alone, at two sizes) shows the KV capacity, the concurrent
+// sequences, tokens/s, TTFT/TPOT and $ per million output tokens of the
+// best offer, and the offers meeting the targets by $/Mtok.
+func TestServingPanel(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := servingApp(t, sz[0], sz[1])
+			if m.res == nil || m.res.serve == nil {
+				t.Fatalf("no serving plan: %+v", m.res)
+			}
+			best := &m.res.serve[0]
+			if !best.Meets || best.Serving.WeightFormat != model.WeightAWQ || best.Serving.MaxModelLen != 8192 || best.Serving.Concurrency != 32 {
+				t.Errorf("best plan %+v", best.Serving)
+			}
+			p := m.panel
+			p.cache = nil
+			p.setSize(sz[0], sz[1])
+			view := p.view(false)
+			checkFits(t, view, sz[0], sz[1])
+			text := strings.Join(strings.Fields(ansi.Strip(view)), " ")
+			for _, want := range []string{"KV cache", "concurrent 8192-token sequences", "output tokens/s", "TTFT", "TPOT", "per million output tokens", "meet the targets"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the panel lacks %q:\n%s", want, ansi.Strip(view))
+				}
+			}
+			golden.RequireEqual(t, []byte(ansi.Strip(view)))
+		})
+	}
+}
+
+// TestServingQuestions: the inference path of an LLM asks the serving
+// questions and not the training strategy; the answers become [serve].
+func TestServingQuestions(t *testing.T) {
+	m := servingApp(t, 120, 40)
+	titles := map[string]bool{}
+	for _, p := range m.wiz.pages {
+		if p.hide == nil || !p.hide() {
+			titles[p.title] = true
+		}
+	}
+	if !titles["Serving"] || titles["GPUs and strategy"] || titles["Distribution"] {
+		t.Errorf("pages shown: %v; want Serving, without Distribution and GPUs and strategy", titles)
+	}
+	m.a.Serve.RPS, m.a.Serve.TTFTMs = "3", "500"
+	c, err := m.a.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Workload.Serve
+	if s.WeightFormat != model.WeightAWQ || s.PromptTokens != 2048 || s.OutputTokens != 512 || s.RequestsPerSec != 3 ||
+		s.TTFTTargetMs != 500 || s.TPOTTargetMs != 50 || s.Concurrency != 0 {
+		t.Errorf("[serve] from the answers: %+v", s)
+	}
+	back := answersFromConfig(testCatalog(t), &c)
+	if back.Serve.WeightFormat != model.WeightAWQ || back.Serve.PromptTokens != "2048" || back.Serve.RPS != "3" {
+		t.Errorf("answers from the file: %+v", back.Serve)
+	}
+	m.a.Serve.OutputTokens = "lots"
+	if _, err := m.a.config(); err == nil || !strings.Contains(err.Error(), "output tokens") {
+		t.Errorf("a bad output length: %v", err)
+	}
+}
+
+// TestServingExport: the export dialog writes vLLM's files for a serving
+// request, not a training launcher.
+func TestServingExport(t *testing.T) {
+	m := servingApp(t, 120, 40)
+	var picked *model.Offer
+	for i := range m.res.rec.Offers {
+		if o := &m.res.rec.Offers[i]; o.Instance.Type == "p5.48xlarge" {
+			picked = o
+		}
+	}
+	if picked == nil {
+		t.Fatalf("no p5.48xlarge offer among %d", len(m.res.rec.Offers))
+	}
+	for _, tc := range []struct {
+		format launch.Format
+		want   []string
+	}{
+		{launch.FormatK8s, []string{"kind: Deployment", "kind: Service", "--tensor-parallel-size"}},
+		{launch.FormatTorchrun, []string{"vllm serve", "--max-model-len 8192"}},
+		{launch.FormatSkyPilot, []string{"service:", "readiness_probe"}},
+		{launch.FormatTOML, []string{"[serve]", `weight_format = "awq"`}},
+	} {
+		data, err := exportConfig(m.a, m.res, picked, m.cat.AsOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := newExportDialog("x.toml", data, picked, tc.format, newTheme(), 60)
+		d.serving = m.res.serving
+		out, _, _, err := d.again(newTheme()).payload()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.format, err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(out), w) {
+				t.Errorf("%s lacks %q:\n%s", tc.format, w, out)
+			}
+		}
+		if strings.Contains(string(out), "torchrun ") {
+			t.Errorf("%s: a training launcher for a serving request", tc.format)
+		}
+	}
+}
+
+// TestServingOffers: the offers screen lists the plans that meet the
+// targets in the serving order, and the detail shows vLLM's layout.
+func TestServingOffers(t *testing.T) {
+	m := servingApp(t, 120, 40)
+	var meets []*model.ServePlan
+	for i := range m.res.serve {
+		if m.res.serve[i].Meets {
+			meets = append(meets, &m.res.serve[i])
+		}
+	}
+	offers := m.res.rec.Offers
+	if len(offers) != len(meets) || len(offers) == 0 {
+		t.Fatalf("%d offers for %d plans meeting the targets", len(offers), len(meets))
+	}
+	for i, o := range offers {
+		if o.Instance != meets[i].Offer.Instance || o.USDPerHour != meets[i].USDPerHour || o.GPUs != meets[i].GPUs {
+			t.Errorf("offer %d is %s, plan %s", i, o.Instance.Type, meets[i].Offer.Name)
+		}
+	}
+	text := offerDetail(testStyles(), &offers[0], m.res, "2026-11-30", 100)
+	for _, want := range []string{"TP ", "KV cache", "per million output tokens"} {
+		if !strings.Contains(ansi.Strip(text), want) {
+			t.Errorf("detail lacks %q:\n%s", want, ansi.Strip(text))
+		}
+	}
+}
+
+// TestServingOffersTable: the offers screen shows $ per million output
+// tokens.
+func TestServingOffersTable(t *testing.T) {
+	m := servingApp(t, 160, 40)
+	m = drive(t, m, ctrlO)
+	text := screenText(m)
+	if !strings.Contains(text, "$/Mtok out") || !strings.Contains(text, report.USD(m.res.serve[0].USDPerMOutput)) {
+		t.Errorf("the offers screen lacks $/Mtok:\n%s", text)
+	}
+}
