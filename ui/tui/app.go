@@ -61,6 +61,7 @@ type app struct {
 
 	screen        screen
 	formErr       bool // the footer shows a field's error
+	resetShown    bool // the footer says which answers followed a change (coherent.go)
 	width, height int
 	sized         bool // a window size arrived
 	fullHelp      bool
@@ -450,6 +451,10 @@ func (m app) toWizard() (tea.Model, tea.Cmd) {
 // and starts a recompute if they changed.
 func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 	page, state := m.wiz.focusedPage(), m.wiz.form.State
+	if _, key := msg.(tea.KeyPressMsg); key && m.resetShown && !m.formErr { // what was reset shows until the next key
+		m.footer.say("", false)
+		m.resetShown = false
+	}
 	f, cmd := m.wiz.form.Update(msg)
 	m.wiz.form = f.(*huh.Form)
 	m.afterForm()
@@ -506,7 +511,10 @@ func (m *app) afterForm() {
 			focused = b.value
 		}
 	}
-	m.a.reconcile(m.cat, focused)
+	if note := resetNote(m.a.reconcile(m.cat, focused)); note != "" {
+		m.footer.say(note, false)
+		m.resetShown = true
+	}
 	m.wiz.sync()
 }
 
