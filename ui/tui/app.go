@@ -60,8 +60,9 @@ type app struct {
 	footer footer
 
 	screen        screen
-	formErr       bool // the footer shows a field's error
-	resetShown    bool // the footer says which answers followed a change (coherent.go)
+	formErr       bool           // the footer shows a field's error
+	filter        *filterSession // a select's filter is open (filter.go)
+	resetShown    bool           // the footer says which answers followed a change (coherent.go)
 	width, height int
 	sized         bool // a window size arrived
 	fullHelp      bool
@@ -455,8 +456,14 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.footer.say("", false)
 		m.resetShown = false
 	}
-	f, cmd := m.wiz.form.Update(msg)
-	m.wiz.form = f.(*huh.Form)
+	var cmd tea.Cmd
+	if k, ok := msg.(tea.KeyPressMsg); !ok {
+		cmd = m.updateFormOnly(msg)
+	} else if c, handled := m.filterKey(k); handled { // filter.go
+		cmd = c
+	} else {
+		cmd = m.updateFormOnly(msg)
+	}
 	m.afterForm()
 	// A page whose check fails is not left forward: the form steps back
 	// to it (the check reads the value huh sets on leaving, so it runs
