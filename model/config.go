@@ -886,7 +886,7 @@ func tidyTOMLMessage(s string) string {
 		s = s[:i]
 	}
 	s = strings.TrimSuffix(s, ".")
-	if s != "" {
+	if len(s) > 1 && !(s[1] >= 'A' && s[1] <= 'Z') { // "TOML files cannot…" keeps its acronym
 		s = strings.ToLower(s[:1]) + s[1:]
 	}
 	return s

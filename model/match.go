@@ -406,7 +406,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 	} else if run != w.Precision && (w.Precision == BF16 || w.Precision == FP8) && !m.q.AllowPrecisionFallback {
 		return deployment{}, RejectPrecision, fmt.Sprintf("%s has no %s; it would run %s (allow_precision_fallback)", g.Name, w.Precision, run)
 	}
-	if why := frameworkSupport(g); why != "" {
+	if why := frameworkSupport(g, w.Framework); why != "" {
 		return deployment{}, RejectSoftware, why
 	}
 	if !m.q.AutoGPUs {
@@ -484,9 +484,18 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 // "System requirements (Linux)") lists Instinct accelerators (CDNA) and
 // recent Radeon PRO/RX cards, not the graphics-virtualisation Radeon Pro
 // V520 (RDNA1) nor the Vega-based Instinct MI25 (GCN5, dropped after ROCm 4.5).
-func frameworkSupport(g *GPU) string {
+// TensorFlow and JAX run on AMD GPUs through the same ROCm, so the reason
+// names the framework asked for, not PyTorch.
+func frameworkSupport(g *GPU, fw Framework) string {
 	if g.Vendor == "amd" && !strings.HasPrefix(g.Architecture, "cdna") {
-		return fmt.Sprintf("%s (%s) is not supported by PyTorch's ROCm builds", g.Name, g.Architecture)
+		build := "PyTorch's ROCm builds"
+		switch fw {
+		case TensorFlow:
+			build = "TensorFlow's ROCm builds"
+		case JAX:
+			build = "JAX's ROCm builds"
+		}
+		return fmt.Sprintf("%s (%s) is not supported by %s", g.Name, g.Architecture, build)
 	}
 	return ""
 }
