@@ -20,7 +20,6 @@ package model
 //     an over-estimate said in the note.
 //   - Training from scratch (train) does not use the stored weights: the
 //     task's default precision.
-//
 //   - An fp32 checkpoint is not run in fp32 where that only doubles the
 //     memory: served in fp16, as vLLM's dtype "auto" does ("will use FP16
 //     precision for FP32 and FP16 models", vllm/config.py ModelConfig),

@@ -153,6 +153,7 @@ type SearchAnswers struct {
 	Pricing        Pricing
 	MaxPriceHour   float64 // USD per hour for the whole deployment
 	BudgetMonth    float64 // USD per month
+	BudgetJob      float64 // USD for the whole job (Query.BudgetJobUSD)
 	HoursPerMonth  float64 // billed hours per month, (0, 744]
 	DeadlineHours  float64
 	AllowMultiNode bool
@@ -167,7 +168,7 @@ type SearchAnswers struct {
 func (s *SearchAnswers) Query(autoGPUs bool) Query {
 	return Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), Pricing: s.Pricing,
 		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
-		BudgetMonthUSD: s.BudgetMonth, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort}
+		BudgetMonthUSD: s.BudgetMonth, BudgetJobUSD: s.BudgetJob, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort}
 }
 
 // EstimateSummary is the estimate written for the reader: the per-GPU
@@ -377,7 +378,7 @@ func (c *Config) Validate() error {
 		key    string
 		v, max float64
 	}{
-		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10},
+		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10}, {"budget_job", s.BudgetJob, 1e10},
 		{"hours_per_month", s.HoursPerMonth, maxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
 	} {
 		if err := checkFloat("search."+f.key, f.v, f.max); err != nil {
@@ -681,6 +682,7 @@ type rawSearch struct {
 	Pricing        tEnum[Pricing] `toml:"pricing"`
 	MaxPriceHour   tFloat         `toml:"max_price_hour"`
 	BudgetMonth    tFloat         `toml:"budget_month"`
+	BudgetJob      tFloat         `toml:"budget_job"`
 	HoursPerMonth  tFloat         `toml:"hours_per_month"`
 	DeadlineHours  tFloat         `toml:"deadline_hours"`
 	AllowMultiNode tBool          `toml:"allow_multi_node"`
@@ -829,7 +831,8 @@ func DecodeConfig(b []byte) (Config, error) {
 	if rs := raw.Search; rs != nil {
 		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
-			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort.v}
+			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort.v,
+			BudgetJob: rs.BudgetJob.v}
 		zeros = append(zeros, []struct {
 			key string
 			set bool
@@ -837,6 +840,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		}{
 			{"search.max_price_hour", rs.MaxPriceHour.set, rs.MaxPriceHour.v}, {"search.budget_month", rs.BudgetMonth.set, rs.BudgetMonth.v},
 			{"search.hours_per_month", rs.HoursPerMonth.set, rs.HoursPerMonth.v}, {"search.deadline_hours", rs.DeadlineHours.set, rs.DeadlineHours.v},
+			{"search.budget_job", rs.BudgetJob.set, rs.BudgetJob.v},
 		}...)
 	}
 	if re := raw.Estimate; re != nil {

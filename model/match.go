@@ -24,10 +24,14 @@ type Query struct {
 	AllowMultiNode bool    // more than one instance may be rented
 	MaxUSDPerHour  float64 // 0: no limit
 	BudgetMonthUSD float64 // 0: no limit
-	HoursPerMonth  float64 // billed hours per month; 0 means HoursPerMonth (730)
-	DeadlineHours  float64 // 0: none
-	Sort           SortKey // "" picks job cost when a dataset is given, else price
-	MaxNodes       int     // multi-node limit; 0 means 64
+	// BudgetJobUSD caps the whole job's cost (JobUSD), for a one-off job
+	// that the monthly budget (price × hours per month) would misjudge;
+	// 0: no limit. Offers without a job time (no dataset) pass.
+	BudgetJobUSD  float64
+	HoursPerMonth float64 // billed hours per month; 0 means HoursPerMonth (730)
+	DeadlineHours float64 // 0: none
+	Sort          SortKey // "" picks job cost when a dataset is given, else price
+	MaxNodes      int     // multi-node limit; 0 means 64
 	// ExchangeRates are USD per unit of a currency ("CNY": 0.14), for
 	// overlays priced in other currencies; without a rate they are not
 	// ranked.
@@ -114,6 +118,7 @@ const (
 	RejectNodes     RejectKind = "node limit"
 	RejectPrice     RejectKind = "price per hour"
 	RejectBudget    RejectKind = "monthly budget"
+	RejectJobBudget RejectKind = "job budget"
 	RejectDeadline  RejectKind = "deadline"
 	RejectInvalid   RejectKind = "invalid deployment"
 )
@@ -535,6 +540,8 @@ func (m *matcher) limits(o *Offer) (RejectKind, string) {
 		return RejectPrice, fmt.Sprintf("$%.2f/h is above the $%.2f/h limit", o.USDPerHour, q.MaxUSDPerHour)
 	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD:
 		return RejectBudget, fmt.Sprintf("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
+	case q.BudgetJobUSD > 0 && o.HasJob && o.JobUSD > q.BudgetJobUSD:
+		return RejectJobBudget, fmt.Sprintf("$%.0f for the job is above the $%.0f job budget", o.JobUSD, q.BudgetJobUSD)
 	case q.DeadlineHours > 0 && o.HasJob && o.JobHours > q.DeadlineHours:
 		return RejectDeadline, fmt.Sprintf("takes %.1f h, over the %.0f h deadline", o.JobHours, q.DeadlineHours)
 	}

@@ -78,6 +78,7 @@ type answers struct {
 	Regions   []string
 	Pricing   model.Pricing
 	Budget    string // USD per month; empty: no limit
+	BudgetJob string // USD for the whole job; empty: no limit
 	Hours     string // hours per month
 	Deadline  string // hours; empty: none
 
@@ -251,6 +252,7 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 		a.Pricing = s.Pricing
 	}
 	a.Budget = fmtFloatOrEmpty(s.BudgetMonth)
+	a.BudgetJob = fmtFloatOrEmpty(s.BudgetJob)
 	if s.HoursPerMonth > 0 {
 		a.Hours = fmtFloat(s.HoursPerMonth)
 	}
@@ -669,6 +671,9 @@ func (a *answers) config() (model.Config, error) {
 	s.Pricing, s.MaxPriceHour, s.Sort = a.Pricing, x.MaxPriceHour, x.Sort
 	s.AllowPrecisionFallback = a.PrecisionFallback
 	if s.BudgetMonth, err = parsePositive("monthly budget", a.Budget, 1e10); err != nil {
+		return c, err
+	}
+	if s.BudgetJob, err = parsePositive("job budget", a.BudgetJob, 1e10); err != nil {
 		return c, err
 	}
 	if s.HoursPerMonth, err = parsePositive("hours per month", a.Hours, 744); err != nil {
