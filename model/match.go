@@ -88,6 +88,10 @@ type Offer struct {
 	// HasJob is false without a dataset (or without a compute rate for the GPU).
 	JobHours, JobUSD float64
 	HasJob           bool
+	// CommitmentUSD is what a reserved term bills whatever is used
+	// (CommitmentHours × USDPerHour); JobUSD is at least this. 0 for
+	// on-demand and spot.
+	CommitmentUSD float64
 
 	// Fallback is the precision the GPU runs instead of Asked (amp-fp16
 	// for amp-bf16 without bf16); empty when it runs as asked.
@@ -526,8 +530,10 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	o.MonthlyUSD = o.USDPerHour * m.q.HoursPerMonth
 	if e.HasTime {
 		o.JobHours = e.Hours
-		o.JobUSD = e.Hours * o.USDPerHour
+		o.JobUSD, o.CommitmentUSD = jobBill(o.Pricing, o.USDPerHour, e.Hours)
 		o.HasJob = true
+	} else {
+		_, o.CommitmentUSD = jobBill(o.Pricing, o.USDPerHour, 0)
 	}
 	return o
 }
@@ -560,6 +566,9 @@ func (o *Offer) Warnings() []string {
 	w := &o.Estimate.Workload
 	if o.Pricing == Spot {
 		out = append(out, "spot: can be reclaimed at short notice; checkpoint often and resume")
+	}
+	if s := o.commitmentWarning(); s != "" {
+		out = append(out, s)
 	}
 	if o.Fallback != "" {
 		out = append(out, fmt.Sprintf("%s lacks %s: runs in %s", o.GPU.Name, o.Asked, o.Fallback))
