@@ -20,11 +20,21 @@ package model
 //     an over-estimate said in the note.
 //   - Training from scratch (train) does not use the stored weights: the
 //     task's default precision.
+//   - An fp32 checkpoint is not run in fp32 where that only doubles the
+//     memory: served in fp16, as vLLM's dtype "auto" does ("will use FP16
+//     precision for FP32 and FP16 models", vllm/config.py ModelConfig),
+//     and fine-tuned with LoRA over a 16-bit frozen base (the task as
+//     gpuplan defines it, TaskLoRA) at the task's default precision.
 //
 // The returned precision is "" where the task's default applies
 // (Workload.Defaults picks it).
 func FromCheckpoint(t Task, ckpt Precision) (task Task, p Precision, note string) {
-	if ckpt == "" || !t.Training() {
+	switch {
+	case ckpt == FP32 && t == TaskInference:
+		return t, FP16, "the checkpoint is stored in fp32: the estimate serves it in fp16, as vLLM's --dtype auto does (half the memory); give --precision fp32 to keep it"
+	case ckpt == FP32 && t == TaskLoRA:
+		return t, "", "the checkpoint is stored in fp32: LoRA keeps its frozen base in 16 bits, so the estimate uses the task's default precision; give --precision fp32 to keep it"
+	case ckpt == "" || !t.Training():
 		return t, ckpt, ""
 	}
 	switch ckpt {

@@ -21,6 +21,12 @@ func TestFromCheckpoint(t *testing.T) {
 		{"bf16 fine-tuning is amp-bf16", model.TaskFinetune, model.BF16, model.TaskFinetune, model.AMPBF16, ""},
 		{"fp16 LoRA is amp-fp16", model.TaskLoRA, model.FP16, model.TaskLoRA, model.AMPFP16, ""},
 		{"fp32 trains as fp32", model.TaskTrain, model.FP32, model.TaskTrain, model.FP32, ""},
+		// issue 17: an fp32 checkpoint no longer doubles the memory where a
+		// 16-bit copy is what runs (vllm/config.py ModelConfig: dtype "auto"
+		// "will use FP16 precision for FP32 and FP16 models")
+		{"fp32 inference is served in fp16", model.TaskInference, model.FP32, model.TaskInference, model.FP16, "serves it in fp16"},
+		{"fp32 LoRA: 16-bit base at the default", model.TaskLoRA, model.FP32, model.TaskLoRA, "", "frozen base in 16 bits"},
+		{"fp32 full fine-tune stays fp32", model.TaskFinetune, model.FP32, model.TaskFinetune, model.FP32, ""},
 		{"AWQ/GPTQ 4-bit inference keeps int4", model.TaskInference, model.INT4, model.TaskInference, model.INT4, ""},
 		{"4-bit fine-tuning is QLoRA", model.TaskFinetune, model.INT4, model.TaskQLoRA, "", "fine-tuning it is QLoRA"},
 		{"4-bit LoRA is QLoRA", model.TaskLoRA, model.INT4, model.TaskQLoRA, "", "--task qlora"},

@@ -164,6 +164,7 @@ type SearchAnswers struct {
 	Pricing        Pricing
 	MaxPriceHour   float64 // USD per hour for the whole deployment
 	BudgetMonth    float64 // USD per month
+	BudgetJob      float64 // USD for the whole job (Query.BudgetJobUSD)
 	HoursPerMonth  float64 // billed hours per month, (0, 744]
 	DeadlineHours  float64
 	AllowMultiNode bool
@@ -191,7 +192,7 @@ func (s *SearchAnswers) ExchangeRates() map[string]float64 {
 func (s *SearchAnswers) Query(autoGPUs bool) Query {
 	return Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), Pricing: s.Pricing,
 		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
-		BudgetMonthUSD: s.BudgetMonth, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort,
+		BudgetMonthUSD: s.BudgetMonth, BudgetJobUSD: s.BudgetJob, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort,
 		ExchangeRates: s.ExchangeRates()}
 }
 
@@ -418,7 +419,7 @@ func (c *Config) Validate() error {
 		key    string
 		v, max float64
 	}{
-		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10},
+		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10}, {"budget_job", s.BudgetJob, 1e10},
 		{"hours_per_month", s.HoursPerMonth, maxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
 		{"usd_cny", s.USDCNY, 1000},
 	} {
@@ -729,6 +730,7 @@ type rawSearch struct {
 	Pricing        tEnum[Pricing] `toml:"pricing"`
 	MaxPriceHour   tFloat         `toml:"max_price_hour"`
 	BudgetMonth    tFloat         `toml:"budget_month"`
+	BudgetJob      tFloat         `toml:"budget_job"`
 	HoursPerMonth  tFloat         `toml:"hours_per_month"`
 	DeadlineHours  tFloat         `toml:"deadline_hours"`
 	AllowMultiNode tBool          `toml:"allow_multi_node"`
@@ -888,7 +890,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
 			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort.v,
-			USDCNY: rs.USDCNY.v}
+			USDCNY: rs.USDCNY.v, BudgetJob: rs.BudgetJob.v}
 		zeros = append(zeros, []struct {
 			key string
 			set bool
@@ -897,6 +899,7 @@ func DecodeConfig(b []byte) (Config, error) {
 			{"search.max_price_hour", rs.MaxPriceHour.set, rs.MaxPriceHour.v}, {"search.budget_month", rs.BudgetMonth.set, rs.BudgetMonth.v},
 			{"search.hours_per_month", rs.HoursPerMonth.set, rs.HoursPerMonth.v}, {"search.deadline_hours", rs.DeadlineHours.set, rs.DeadlineHours.v},
 			{"search.usd_cny", rs.USDCNY.set, rs.USDCNY.v},
+			{"search.budget_job", rs.BudgetJob.set, rs.BudgetJob.v},
 		}...)
 	}
 	if re := raw.Estimate; re != nil {
@@ -946,7 +949,7 @@ func tidyTOMLMessage(s string) string {
 		s = s[:i]
 	}
 	s = strings.TrimSuffix(s, ".")
-	if s != "" {
+	if len(s) > 1 && !(s[1] >= 'A' && s[1] <= 'Z') { // "TOML files cannot…" keeps its acronym
 		s = strings.ToLower(s[:1]) + s[1:]
 	}
 	return s

@@ -83,6 +83,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	e.str("pricing", string(s.Pricing), "on-demand, spot, reserved-1y or reserved-3y")
 	e.float("max_price_hour", s.MaxPriceHour, "USD per hour, whole deployment")
 	e.float("budget_month", s.BudgetMonth, "USD per month")
+	e.float("budget_job", s.BudgetJob, "USD for the whole job")
 	e.float("hours_per_month", s.HoursPerMonth, "billed hours per month (730 is always on)")
 	e.float("deadline_hours", s.DeadlineHours, "the job must finish within this")
 	e.kv("allow_multi_node", strconv.FormatBool(s.AllowMultiNode), "rent more than one instance")

@@ -352,8 +352,8 @@ func (e *Estimate) Assumptions() []string {
 	} else {
 		add("inference weights at %s (embeddings, norms and head in 16-bit for int8/int4/fp8; group-128 scales)", w.Precision)
 		if kvCache(w) > 0 {
-			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %d sequences at %.0f bytes", max(a.Layers, a.DecoderLayers), a.kvHeads(), a.headDim(), w.ContextLen, w.Sequences, kvBytes(w.Precision))
-			add("activations: all %d sequences prefilled at once (as Hugging Face generate does); servers with chunked prefill (vLLM) need less", w.Sequences)
+			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %s at %.0f bytes", max(a.Layers, a.DecoderLayers), a.kvHeads(), a.headDim(), w.ContextLen, Count(w.Sequences, "sequence"), kvBytes(w.Precision))
+			add("activations: %s prefilled at once (as Hugging Face generate does); servers with chunked prefill (vLLM) need less", Count(w.Sequences, "sequence"))
 		}
 	}
 	if w.TP > 1 {

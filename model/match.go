@@ -24,10 +24,14 @@ type Query struct {
 	AllowMultiNode bool    // more than one instance may be rented
 	MaxUSDPerHour  float64 // 0: no limit
 	BudgetMonthUSD float64 // 0: no limit
-	HoursPerMonth  float64 // billed hours per month; 0 means HoursPerMonth (730)
-	DeadlineHours  float64 // 0: none
-	Sort           SortKey // "" picks job cost when a dataset is given, else price
-	MaxNodes       int     // multi-node limit; 0 means 64
+	// BudgetJobUSD caps the whole job's cost (JobUSD), for a one-off job
+	// that the monthly budget (price × hours per month) would misjudge;
+	// 0: no limit. Offers without a job time (no dataset) pass.
+	BudgetJobUSD  float64
+	HoursPerMonth float64 // billed hours per month; 0 means HoursPerMonth (730)
+	DeadlineHours float64 // 0: none
+	Sort          SortKey // "" picks job cost when a dataset is given, else price
+	MaxNodes      int     // multi-node limit; 0 means 64
 	// ExchangeRates are USD per unit of a currency ("CNY": 0.14), for
 	// overlays priced in other currencies; without a rate they are not
 	// ranked.
@@ -84,6 +88,10 @@ type Offer struct {
 	// HasJob is false without a dataset (or without a compute rate for the GPU).
 	JobHours, JobUSD float64
 	HasJob           bool
+	// CommitmentUSD is what a reserved term bills whatever is used
+	// (CommitmentHours × USDPerHour); JobUSD is at least this. 0 for
+	// on-demand and spot.
+	CommitmentUSD float64
 
 	// Fallback is the precision the GPU runs instead of Asked (amp-fp16
 	// for amp-bf16 without bf16); empty when it runs as asked.
@@ -114,6 +122,7 @@ const (
 	RejectNodes     RejectKind = "node limit"
 	RejectPrice     RejectKind = "price per hour"
 	RejectBudget    RejectKind = "monthly budget"
+	RejectJobBudget RejectKind = "job budget"
 	RejectDeadline  RejectKind = "deadline"
 	RejectInvalid   RejectKind = "invalid deployment"
 )
@@ -434,7 +443,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 	} else if run != w.Precision && (w.Precision == BF16 || w.Precision == FP8) && !m.q.AllowPrecisionFallback {
 		return deployment{}, RejectPrecision, fmt.Sprintf("%s has no %s; it would run %s (allow_precision_fallback)", g.Name, w.Precision, run)
 	}
-	if why := frameworkSupport(g); why != "" {
+	if why := frameworkSupport(g, w.Framework); why != "" {
 		return deployment{}, RejectSoftware, why
 	}
 	if !m.q.AutoGPUs {
@@ -512,9 +521,18 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 // "System requirements (Linux)") lists Instinct accelerators (CDNA) and
 // recent Radeon PRO/RX cards, not the graphics-virtualisation Radeon Pro
 // V520 (RDNA1) nor the Vega-based Instinct MI25 (GCN5, dropped after ROCm 4.5).
-func frameworkSupport(g *GPU) string {
+// TensorFlow and JAX run on AMD GPUs through the same ROCm, so the reason
+// names the framework asked for, not PyTorch.
+func frameworkSupport(g *GPU, fw Framework) string {
 	if g.Vendor == "amd" && !strings.HasPrefix(g.Architecture, "cdna") {
-		return fmt.Sprintf("%s (%s) is not supported by PyTorch's ROCm builds", g.Name, g.Architecture)
+		build := "PyTorch's ROCm builds"
+		switch fw {
+		case TensorFlow:
+			build = "TensorFlow's ROCm builds"
+		case JAX:
+			build = "JAX's ROCm builds"
+		}
+		return fmt.Sprintf("%s (%s) is not supported by %s", g.Name, g.Architecture, build)
 	}
 	return ""
 }
@@ -540,8 +558,10 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	o.MonthlyUSD = o.USDPerHour * m.q.HoursPerMonth
 	if e.HasTime {
 		o.JobHours = e.Hours
-		o.JobUSD = e.Hours * o.USDPerHour
+		o.JobUSD, o.CommitmentUSD = jobBill(o.Pricing, o.USDPerHour, e.Hours)
 		o.HasJob = true
+	} else {
+		_, o.CommitmentUSD = jobBill(o.Pricing, o.USDPerHour, 0)
 	}
 	return o
 }
@@ -554,6 +574,8 @@ func (m *matcher) limits(o *Offer) (RejectKind, string) {
 		return RejectPrice, fmt.Sprintf("$%.2f/h is above the $%.2f/h limit", o.USDPerHour, q.MaxUSDPerHour)
 	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD:
 		return RejectBudget, fmt.Sprintf("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
+	case q.BudgetJobUSD > 0 && o.HasJob && o.JobUSD > q.BudgetJobUSD:
+		return RejectJobBudget, fmt.Sprintf("$%.0f for the job is above the $%.0f job budget", o.JobUSD, q.BudgetJobUSD)
 	case q.DeadlineHours > 0 && o.HasJob && o.JobHours > q.DeadlineHours:
 		return RejectDeadline, fmt.Sprintf("takes %.1f h, over the %.0f h deadline", o.JobHours, q.DeadlineHours)
 	}
@@ -572,6 +594,9 @@ func (o *Offer) Warnings() []string {
 	w := &o.Estimate.Workload
 	if o.Pricing == Spot {
 		out = append(out, "spot: can be reclaimed at short notice; checkpoint often and resume")
+	}
+	if s := o.commitmentWarning(); s != "" {
+		out = append(out, s)
 	}
 	if o.Fallback != "" {
 		out = append(out, fmt.Sprintf("%s lacks %s: runs in %s", o.GPU.Name, o.Asked, o.Fallback))

@@ -343,6 +343,9 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 	var cfg *model.Config
 	var cat *model.Catalog
 	var warnings []string
+	if configPath == stdinPath { // stdin is the configurator's keyboard
+		return usage(errors.New("--config -: the configurator reads keys from standard input; give the configuration as a file"))
+	}
 	if configPath != "" {
 		c, err := readConfig(configPath)
 		if err != nil {

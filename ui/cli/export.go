@@ -101,7 +101,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
-	ff, err := readFromFile(ef.config)
+	ff, err := readFromFileIn(ef.config, cmd.InOrStdin())
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ type queryFlags struct {
 	providers, regions []string
 	pricing            model.Pricing
 	maxPrice, budget   float64
+	budgetJob          float64
 	hoursPerMonth      float64
 	deadline           float64
 	multiNode          bool
@@ -34,6 +35,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.Var(enumValue[model.Pricing]{&f.pricing, model.ParsePricing, model.PricingModes}, "pricing", "on-demand, spot, reserved-1y or reserved-3y (default on-demand)")
 	fs.Var(floatValue{&f.maxPrice}, "max-price-hour", "only offers up to this USD per hour")
 	fs.Var(floatValue{&f.budget}, "budget-month", "only offers up to this USD per month")
+	fs.Var(floatValue{&f.budgetJob}, "budget-job", "only offers whose whole job costs up to this USD (needs a dataset)")
 	fs.Var(floatValue{&f.hoursPerMonth}, "hours-per-month", "billed hours per month, for part-time use (default 730)")
 	fs.Var(floatValue{&f.deadline}, "deadline-hours", "the job must finish within this many hours")
 	fs.BoolVar(&f.multiNode, "allow-multi-node", false, "allow more than one instance")
@@ -64,6 +66,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if changed("budget-month") {
 		q.BudgetMonthUSD = f.budget
 	}
+	if changed("budget-job") {
+		q.BudgetJobUSD = f.budgetJob
+	}
 	if changed("hours-per-month") {
 		q.HoursPerMonth = f.hoursPerMonth
 	}
@@ -86,7 +91,7 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 		}
 		q.ExchangeRates = rates
 	}
-	for name, v := range map[string]float64{"max-price-hour": f.maxPrice, "budget-month": f.budget, "deadline-hours": f.deadline} {
+	for name, v := range map[string]float64{"max-price-hour": f.maxPrice, "budget-month": f.budget, "budget-job": f.budgetJob, "deadline-hours": f.deadline} {
 		if fs.Changed(name) && !(v > 0) {
 			return q, usage(fmt.Errorf("--%s must be > 0, got %v", name, v))
 		}

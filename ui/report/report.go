@@ -420,9 +420,9 @@ func DescribeShape(w *model.Workload) string {
 	var s []string
 	switch {
 	case w.Task == model.TaskInference && w.Model.Family.Generative():
-		s = append(s, fmt.Sprintf("%d sequences × %d-token context, %d generated", w.Sequences, w.ContextLen, w.GenTokens))
+		s = append(s, fmt.Sprintf("%s × %d-token context, %d generated", model.Count(w.Sequences, "sequence"), w.ContextLen, w.GenTokens))
 	case w.Task == model.TaskInference && !w.Model.Family.Vision():
-		s = append(s, fmt.Sprintf("%d sequences × %d tokens", w.Sequences, w.ContextLen))
+		s = append(s, fmt.Sprintf("%s × %d tokens", model.Count(w.Sequences, "sequence"), w.ContextLen))
 	case w.Model.Family.Vision():
 		s = append(s, fmt.Sprintf("batch %d × %d px", w.MicroBatch, w.ImageSize))
 	default:

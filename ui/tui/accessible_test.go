@@ -30,7 +30,7 @@ func TestAccessibleInputEnds(t *testing.T) {
 		"empty":             "",
 		"invalid then end":  "q\n",
 		"half a line":       "\n2",
-		"at the export":     strings.Repeat("\n", 13) + "0\n0\n" + strings.Repeat("\n", 4),
+		"at the export":     strings.Repeat("\n", 13) + "0\n0\n" + strings.Repeat("\n", 5),
 		"in a list":         strings.Repeat("\n", 13) + "1\n",
 		"in a custom input": "\n\n",
 	} {
@@ -62,7 +62,7 @@ func TestAccessibleAsksWell(t *testing.T) {
 	custom := fmt.Sprint(len(testCatalog(t).Models) + 1) // "custom…" follows the catalog's models
 	script := "\n\n" + custom + "\n" +                   // framework, task, model: custom
 		"\n\n100\n3\n4\n\n" + // params, layers, hidden 100, heads 3 (refused), 4, vocab
-		strings.Repeat("\n", 14) + "0\n0\n" + strings.Repeat("\n", 4) + // the rest: defaults
+		strings.Repeat("\n", 14) + "0\n0\n" + strings.Repeat("\n", 5) + // the rest: defaults
 		taken + "\nn\n" + free + "\n"
 	out, prompts, err := accessible(t, script)
 	if err != nil {
@@ -93,8 +93,8 @@ func TestAccessible(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.toml")
 	var out, prompts bytes.Buffer
 	// Every default: 17 questions (recipe, loss, 4-bit type and double
-	// quantization among them), the two lists (0 ends a list), 4 more, then the export's file name.
-	script := strings.Repeat("\n", 17) + "0\n0\n" + strings.Repeat("\n", 4) + path + "\n"
+	// quantization among them), the two lists (0 ends a list), 5 more, then the export's file name.
+	script := strings.Repeat("\n", 17) + "0\n0\n" + strings.Repeat("\n", 5) + path + "\n"
 	err := runAccessible(context.Background(), testCatalog(t), Options{In: strings.NewReader(script), Out: &out, Err: &prompts}, testStyles())
 	if err != nil {
 		t.Fatal(err)

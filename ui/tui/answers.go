@@ -78,6 +78,7 @@ type answers struct {
 	Regions   []string
 	Pricing   model.Pricing
 	Budget    string // USD per month; empty: no limit
+	BudgetJob string // USD for the whole job; empty: no limit
 	Hours     string // hours per month
 	Deadline  string // hours; empty: none
 
@@ -120,6 +121,8 @@ type filled struct {
 	task                    model.Task
 	framework               model.Framework
 	ckpt, flash             bool
+	basis                   string         // what the dataset answer counts: basisText, basisVision or basisRequests
+	data                    datasetDefault // the dataset defaults last filled in
 }
 
 // defaultAnswers are the first frame's answers.
@@ -193,7 +196,7 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 		a.Optimizer = w.Optimizer
 	}
 	// Fill the model's defaults first, then let the file's values win.
-	a.fill.modelKey = "\x00"
+	a.fill.modelKey, a.fill.basis = "\x00", ""
 	a.reconcile(cat, nil)
 	if w.BatchSize > 0 {
 		a.Batch = fmtInt(w.BatchSize)
@@ -258,6 +261,7 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 		a.Pricing = s.Pricing
 	}
 	a.Budget = fmtFloatOrEmpty(s.BudgetMonth)
+	a.BudgetJob = fmtFloatOrEmpty(s.BudgetJob)
 	if s.HoursPerMonth > 0 {
 		a.Hours = fmtFloat(s.HoursPerMonth)
 	}
@@ -268,6 +272,7 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 	a.fill.ckpt, a.fill.flash = a.Checkpointing, a.Flash
 	a.Serve.fromServing(w.Serve)
 	a.reconcile(cat, nil)
+	a.fill.basis, a.fill.data = a.datasetBasis(), datasetDefaults[a.datasetBasis()]
 	return a
 }
 
@@ -352,7 +357,7 @@ func (a *answers) precision() model.Precision {
 // follows the task and flash attention the framework until toggled; the
 // regions drop those no chosen provider has. focused is the answer being
 // edited, never rewritten under the cursor.
-func (a *answers) reconcile(cat *model.Catalog, focused *string) {
+func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []string) {
 	m, ok := a.arch(cat)
 	modelKey := a.Model
 	if a.Model == modelHF {
@@ -366,11 +371,28 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) {
 		if vision {
 			length = fmtInt(w.ImageSize)
 		}
+		first := a.fill.modelKey == "\x00"
+		name := m.Name
+		if name == "" {
+			name = "the model"
+		}
 		if focused != &a.Batch && (a.Batch == a.fill.batch || a.Batch == "") {
+			if a.Batch != batch && !first {
+				notes = append(notes, fmt.Sprintf("%s %s", a.batchLabel(), batch))
+			}
 			a.Batch = batch
+		} else if focused != &a.Batch && !first && a.Batch != batch {
+			notes = append(notes, fmt.Sprintf("kept your %s %s (%s's default is %s)", a.batchLabel(), a.Batch, name, batch))
 		}
 		if focused != &a.Length && (a.Length == a.fill.length || a.Length == "" || vision != a.fill.vision) {
+			if a.Length != length && !first {
+				a.fill.vision = vision // for the label
+				notes = append(notes, fmt.Sprintf("%s %s", a.lengthLabel(), length))
+			}
 			a.Length = length
+		}
+		if len(notes) > 0 {
+			notes[0] = name + " defaults: " + notes[0]
 		}
 		if !slices.Contains(unitOptions(vision), a.DatasetUnit) {
 			a.DatasetUnit = unitOptions(vision)[0]
@@ -380,6 +402,9 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) {
 	if a.Task != a.fill.task {
 		def := a.Task == model.TaskQLoRA // PEFT turns checkpointing on for k-bit training
 		if a.fill.task == "" || a.Checkpointing == a.fill.ckpt {
+			if a.fill.task != "" && a.Checkpointing != def && a.Task.Training() {
+				notes = append(notes, ckptNote(def, a.Task))
+			}
 			a.Checkpointing = def
 		}
 		a.fill.task, a.fill.ckpt = a.Task, def
@@ -398,6 +423,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) {
 		a.InferPrecision = model.InferencePrecisions[0]
 	}
 	a.Regions = pruneRegions(cat, a.Providers, a.Regions)
+	return append(notes, a.followBasis(focused)...)
 }
 
 // providers lists the catalog's providers, sorted.
@@ -661,6 +687,9 @@ func (a *answers) config() (model.Config, error) {
 	s.Pricing, s.MaxPriceHour, s.Sort = a.Pricing, x.MaxPriceHour, x.Sort
 	s.AllowPrecisionFallback = a.PrecisionFallback
 	if s.BudgetMonth, err = parsePositive("monthly budget", a.Budget, 1e10); err != nil {
+		return c, err
+	}
+	if s.BudgetJob, err = parsePositive("job budget", a.BudgetJob, 1e10); err != nil {
 		return c, err
 	}
 	if s.HoursPerMonth, err = parsePositive("hours per month", a.Hours, 744); err != nil {

@@ -60,7 +60,9 @@ type app struct {
 	footer footer
 
 	screen        screen
-	formErr       bool // the footer shows a field's error
+	formErr       bool           // the footer shows a field's error
+	filter        *filterSession // a select's filter is open (filter.go)
+	resetShown    bool           // the footer says which answers followed a change (coherent.go)
 	width, height int
 	sized         bool // a window size arrived
 	fullHelp      bool
@@ -452,8 +454,18 @@ func (m app) toWizard() (tea.Model, tea.Cmd) {
 // and starts a recompute if they changed.
 func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 	page, state := m.wiz.focusedPage(), m.wiz.form.State
-	f, cmd := m.wiz.form.Update(msg)
-	m.wiz.form = f.(*huh.Form)
+	if _, key := msg.(tea.KeyPressMsg); key && m.resetShown && !m.formErr { // what was reset shows until the next key
+		m.footer.say("", false)
+		m.resetShown = false
+	}
+	var cmd tea.Cmd
+	if k, ok := msg.(tea.KeyPressMsg); !ok {
+		cmd = m.updateFormOnly(msg)
+	} else if c, handled := m.filterKey(k); handled { // filter.go
+		cmd = c
+	} else {
+		cmd = m.updateFormOnly(msg)
+	}
 	m.afterForm()
 	// A page whose check fails is not left forward: the form steps back
 	// to it (the check reads the value huh sets on leaving, so it runs
@@ -508,7 +520,10 @@ func (m *app) afterForm() {
 			focused = b.value
 		}
 	}
-	m.a.reconcile(m.cat, focused)
+	if note := resetNote(m.a.reconcile(m.cat, focused)); note != "" {
+		m.footer.say(note, false)
+		m.resetShown = true
+	}
 	m.wiz.sync()
 }
 

@@ -36,7 +36,7 @@ func bertAnswers() []tea.Msg {
 		replace("88k"), enter, left, enter, replace("2"), enter, // dataset 88k samples, 2 epochs
 		enter,        // single GPU
 		enter, enter, // providers and regions: all
-		enter, enter, enter, enter, // pricing, budget, hours, deadline
+		enter, enter, enter, enter, enter, // pricing, budget, job budget, hours, deadline
 	)
 }
 

@@ -120,6 +120,8 @@ func TestEndToEnd(t *testing.T) {
 	keys(tm, enter)
 	await(t, sc, "┃ Monthly budget")
 	keys(tm, enter)
+	await(t, sc, "┃ Job budget")
+	keys(tm, enter)
 	await(t, sc, "┃ Hours per month")
 	keys(tm, enter)
 	await(t, sc, "┃ Deadline")

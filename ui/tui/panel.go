@@ -44,11 +44,15 @@ func (r *result) best() *model.Offer {
 }
 
 // hfReader reads config.json files once per path: the path input changes
-// a letter at a time, and files are read in command goroutines.
+// a letter at a time, and files are read in command goroutines. The lock
+// guards the cache only, never a read: a slow file (a FIFO, a stalled
+// network mount) holds up the command reading it, not the screen, which
+// only peeks at the cache.
 type hfReader struct {
-	read func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
-	mu   sync.Mutex
-	seen map[string]hfEntry
+	read    func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
+	mu      sync.Mutex
+	seen    map[string]hfEntry
+	lastErr map[string]error // by path, for whichever task read it last
 }
 
 type hfEntry struct {
@@ -58,30 +62,49 @@ type hfEntry struct {
 	err error
 }
 
-// check returns a function that reports whether path reads as a
-// config.json (cached), or nil when there is no reader.
+// check returns a function that reports whether path read as a
+// config.json, from the cache only, or nil when there is no reader. It
+// runs on the update path (huh validates there), so it never reads: a
+// path not read yet passes, and the recompute command that reads it
+// shows its error in the panel; the page check sees it from then on.
 func (h *hfReader) check() func(path string) error {
 	if h == nil || h.read == nil {
 		return nil
 	}
 	return func(path string) error {
-		_, _, _, err := h.get(path, model.TaskTrain)
-		return err
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.lastErr[path] // nil when not read yet
 	}
 }
 
-func (h *hfReader) get(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
+func hfKey(path string, task model.Task) string { return string(task) + "\x00" + path }
+
+// peek returns the cached read of path, if any; it never blocks on a read.
+func (h *hfReader) peek(path string, task model.Task) (hfEntry, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	k := string(task) + "\x00" + path
-	if e, ok := h.seen[k]; ok {
+	e, ok := h.seen[hfKey(path, task)]
+	return e, ok
+}
+
+// get reads path once per task and caches the answer. The read runs
+// without the lock; two commands reading the same new path both read it.
+func (h *hfReader) get(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
+	if e, ok := h.peek(path, task); ok {
 		return e.a, e.p, e.ws, e.err
 	}
 	a, p, ws, err := h.read(path, task)
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.seen == nil {
 		h.seen = map[string]hfEntry{}
 	}
-	h.seen[k] = hfEntry{a, p, ws, err}
+	h.seen[hfKey(path, task)] = hfEntry{a, p, ws, err}
+	if h.lastErr == nil {
+		h.lastErr = map[string]error{}
+	}
+	h.lastErr[path] = err
 	return a, p, ws, err
 }
 

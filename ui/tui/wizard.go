@@ -511,6 +511,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				newSelect[model.Pricing](w.theme).Title("Pricing").Inline(true).
 					Options(huh.NewOptions(model.PricingModes...)...).Value(&a.Pricing),
 				input("Monthly budget (USD)", "empty: no limit", &a.Budget, positiveValidator("monthly budget", 1e10)),
+				input("Job budget (USD)", "the whole job; empty: no limit", &a.BudgetJob, positiveValidator("job budget", 1e10)),
 				input("Hours per month", "billed hours; 730 is always on", &a.Hours, positiveValidator("hours per month", 744)),
 				input("Deadline (hours)", "the job must finish within; empty: none", &a.Deadline, positiveValidator("deadline", 1e7)),
 			}

@@ -1,0 +1,57 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// Trap (issue 17): the budget was only per month (price × 730 h), so a
+// one-off job lost offers that are cheaper for the job. A per-job budget
+// caps JobUSD; offers without a job time (no dataset) pass it.
+func TestJobBudget(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		q     Query
+		o     Offer
+		kind  RejectKind
+		words string
+	}{
+		{"under the job budget", Query{BudgetJobUSD: 100}, Offer{HasJob: true, JobUSD: 80, MonthlyUSD: 50000}, "", ""},
+		{"over the job budget", Query{BudgetJobUSD: 100}, Offer{HasJob: true, JobUSD: 150}, RejectJobBudget, "$150 for the job is above the $100 job budget"},
+		{"no job time: not judged", Query{BudgetJobUSD: 100}, Offer{MonthlyUSD: 50000}, "", ""},
+		// the monthly budget still applies beside it: $40/h × 730 h = $29,200
+		{"monthly budget beside it", Query{BudgetJobUSD: 100, BudgetMonthUSD: 10000}, Offer{HasJob: true, JobUSD: 20, MonthlyUSD: 29200}, RejectBudget, "$29200/month"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &matcher{q: tc.q}
+			kind, why := m.limits(&tc.o)
+			if kind != tc.kind || !strings.Contains(why, tc.words) {
+				t.Errorf("limits = %q, %q; want %q with %q", kind, why, tc.kind, tc.words)
+			}
+		})
+	}
+}
+
+// search.budget_job decodes, validates, reaches the query and is written
+// back on export.
+func TestJobBudgetConfigKey(t *testing.T) {
+	c, err := DecodeConfig([]byte("schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\n[search]\nbudget_job = 250\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Search.BudgetJob != 250 || c.Search.Query(false).BudgetJobUSD != 250 {
+		t.Errorf("budget_job = %v, query %v; want 250", c.Search.BudgetJob, c.Search.Query(false).BudgetJobUSD)
+	}
+	out, err := EncodeConfig(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "budget_job = 250") {
+		t.Errorf("export lost budget_job:\n%s", out)
+	}
+	for _, bad := range []string{"-5", "0", "1e11"} {
+		if _, err := DecodeConfig([]byte("schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\n[search]\nbudget_job = " + bad + "\n")); err == nil || !strings.Contains(err.Error(), "budget_job") {
+			t.Errorf("budget_job = %s: error %v, want one naming search.budget_job", bad, err)
+		}
+	}
+}

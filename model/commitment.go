@@ -1,0 +1,47 @@
+package model
+
+import "fmt"
+
+// CommitmentHours is the hours a reserved term bills, used or not: the
+// term in months × HoursPerMonth (730 = 24 × 365 / 12), so 8,760 h for
+// reserved-1y and 26,280 h for reserved-3y; 0 for on-demand and spot. A
+// reserved instance (or committed-use discount) is paid for every hour
+// of its term whether or not anything runs (AWS EC2 Reserved Instances:
+// "you are billed for every hour during the entire Reserved Instance
+// term"; GCP committed use discounts: "you are billed for the monthly
+// commitment fees for the duration of the term").
+func CommitmentHours(p Pricing) float64 {
+	switch p {
+	case Reserved1y:
+		return 12 * HoursPerMonth
+	case Reserved3y:
+		return 36 * HoursPerMonth
+	}
+	return 0
+}
+
+// jobBill is what a job costs under pricing p at usdPerHour for the
+// deployment: the hours it runs, or the whole commitment when the term
+// bills more (a 5-minute job on a year's reservation costs the year).
+// commitment is 0 when p commits to nothing.
+func jobBill(p Pricing, usdPerHour, jobHours float64) (bill, commitment float64) {
+	bill = jobHours * usdPerHour
+	if h := CommitmentHours(p); h > 0 {
+		commitment = h * usdPerHour
+		bill = max(bill, commitment)
+	}
+	return bill, commitment
+}
+
+// commitmentWarning says what a reservation commits to and what share
+// of it the job uses, or "".
+func (o *Offer) commitmentWarning() string {
+	if o.CommitmentUSD <= 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s commits to %.0f h: $%.0f whatever the job uses", o.Pricing, CommitmentHours(o.Pricing), o.CommitmentUSD)
+	if o.HasJob {
+		s += fmt.Sprintf("; the job itself runs %.1f h, $%.2f at this rate", o.JobHours, o.JobHours*o.USDPerHour)
+	}
+	return s
+}

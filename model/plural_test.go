@@ -1,0 +1,50 @@
+package model
+
+import "testing"
+
+// Trap (issue 17): "1 sequences" in the summary and the formulas.
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 sequences"}, {1, "1 sequence"}, {2, "2 sequences"}, {16, "16 sequences"}} {
+		if got := Count(tc.n, "sequence"); got != tc.want {
+			t.Errorf("Count(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+// Trap (issue 17): "tOML files cannot contain control characters": the
+// first letter is lowered only when it does not start an acronym.
+func TestTidyTOMLMessage(t *testing.T) {
+	for in, want := range map[string]string{
+		"toml: TOML files cannot contain control characters: '0x01'": "TOML files cannot contain control characters: '0x01'",
+		"toml: Expected a newline.\nmore":                            "expected a newline",
+		"Bare keys cannot contain '['":                               "bare keys cannot contain '['",
+		"X":                                                          "X",
+	} {
+		if got := tidyTOMLMessage(in); got != want {
+			t.Errorf("tidyTOMLMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Trap (issue 17): the ROCm reason named PyTorch for TensorFlow and JAX.
+func TestFrameworkSupportNamesTheFramework(t *testing.T) {
+	v520 := &GPU{Name: "Radeon Pro V520", Vendor: "amd", Architecture: "rdna1"}
+	mi300 := &GPU{Name: "MI300X", Vendor: "amd", Architecture: "cdna3"}
+	for _, tc := range []struct {
+		g    *GPU
+		fw   Framework
+		want string
+	}{
+		{v520, PyTorch, "Radeon Pro V520 (rdna1) is not supported by PyTorch's ROCm builds"},
+		{v520, TensorFlow, "Radeon Pro V520 (rdna1) is not supported by TensorFlow's ROCm builds"},
+		{v520, JAX, "Radeon Pro V520 (rdna1) is not supported by JAX's ROCm builds"},
+		{mi300, JAX, ""},
+	} {
+		if got := frameworkSupport(tc.g, tc.fw); got != tc.want {
+			t.Errorf("frameworkSupport(%s, %s) = %q, want %q", tc.g.Name, tc.fw, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// stdinPath is the --config value that means standard input, as in most
+// Unix tools (`gpuplan export ... -o - | gpuplan estimate --config -`).
+const stdinPath = "-"
+
+// readConfigStdin decodes a configuration piped on standard input, with
+// the limits a file gets (size of a config, TOML nesting); its relative
+// paths (hf_config) are taken from the working directory.
+func readConfigStdin(in io.Reader) (model.Config, error) {
+	if in == nil {
+		return model.Config{}, usage(errors.New("--config -: standard input is not available here; give a file"))
+	}
+	b, err := io.ReadAll(io.LimitReader(in, safeio.Config.MaxBytes+1))
+	if err != nil {
+		return model.Config{}, usage(fmt.Errorf("--config -: reading standard input: %w", err))
+	}
+	if int64(len(b)) > safeio.Config.MaxBytes {
+		return model.Config{}, usage(fmt.Errorf("--config -: standard input is above the %d KiB limit for a config", safeio.Config.MaxBytes>>10))
+	}
+	if err := safeio.CheckTOMLDepth(b); err != nil {
+		return model.Config{}, usage(fmt.Errorf("--config -: %w", err))
+	}
+	c, err := model.DecodeConfig(b)
+	if err != nil {
+		return model.Config{}, usage(fmt.Errorf("standard input: %w", err))
+	}
+	return c, nil
+}
+
+// rereadableStdin returns the command's standard input such that a
+// second reader (loadWorkload after loadServe declined) reads the same
+// bytes: a config piped with --config - is read once, kept whole up to
+// the config size limit (plus one byte, so the limit is still seen).
+func rereadableStdin(cmd *cobra.Command, path string) io.Reader {
+	if path != stdinPath || cmd.InOrStdin() == nil {
+		return cmd.InOrStdin()
+	}
+	b, err := io.ReadAll(io.LimitReader(cmd.InOrStdin(), safeio.Config.MaxBytes+1))
+	if err != nil {
+		return cmd.InOrStdin()
+	}
+	cmd.SetIn(bytes.NewReader(b))
+	return bytes.NewReader(b)
+}
+
+// readFromFileIn is readFromFile where "-" reads in (standard input).
+func readFromFileIn(path string, in io.Reader) (fromFile, error) {
+	if path != stdinPath {
+		return readFromFile(path)
+	}
+	c, err := readConfigStdin(in)
+	if err != nil {
+		return fromFile{}, err
+	}
+	return fromFile{path: path, cfg: &c}, nil
+}

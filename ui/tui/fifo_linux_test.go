@@ -1,0 +1,116 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/sys/unix"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// screenLog collects what the program draws, for polling.
+type screenLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *screenLog) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+func (s *screenLog) has(text string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Contains(ansi.Strip(s.buf.String()), text)
+}
+
+// waitFor polls the screen for text for up to 10 s.
+func (s *screenLog) waitFor(text string) bool {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if s.has(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// Trap (issue 11): a config.json path naming a FIFO froze the whole
+// configurator — its validation read the file on the update path, so
+// keys, ctrl+c and redraws waited on a writer that never came. Here the
+// reader blocks as a slow file would (safeio refuses FIFOs, so the real
+// one does not; this one opens the FIFO and waits): the screen still
+// moves on, and ctrl+c ends the program with the terminal restored.
+func TestFIFOConfigDoesNotFreeze(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "config.json")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	t.Cleanup(func() { // release the readers still waiting on the FIFO
+		if f, err := os.OpenFile(fifo, os.O_RDWR, 0); err == nil {
+			time.Sleep(50 * time.Millisecond)
+			f.Close()
+		}
+	})
+	read := func(path string, _ model.Task) (model.Architecture, model.Precision, []string, error) {
+		_, err := os.ReadFile(path) // blocks on a FIFO until a writer opens it
+		if err == nil {
+			err = os.ErrInvalid
+		}
+		return model.Architecture{}, "", nil, err
+	}
+	ctl, tty := openPTY(t)
+	var screen screenLog
+	go io.Copy(&screen, ctl)
+	before, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := pickModel(t, newTestApp(t, testCatalog(t), Options{ReadHFConfig: read}), "hugging")
+	if focusedTitle(m) != "Hugging Face config.json" {
+		t.Fatalf("not on the config.json page but %q", focusedTitle(m))
+	}
+	m.async = true
+	p := newProgram(context.Background(), m, tty, tty, colorprofile.ANSI256)
+	done := make(chan error, 1)
+	var errb bytes.Buffer
+	go func() { done <- finish(context.Background(), m, p, &errb) }()
+	if !waitRaw(tty) {
+		t.Fatal("the program never put the terminal in raw mode: the test proves nothing")
+	}
+	ctl.Write([]byte(fifo))
+	time.Sleep(200 * time.Millisecond) // the reads of the path start in commands
+	ctl.Write([]byte("\r"))            // enter: validation runs on the update path
+	if !screen.waitFor("Training precision") {
+		t.Error("enter on a config.json path naming a FIFO did not reach the next page: the screen froze")
+	}
+	ctl.Write([]byte{3})
+	time.Sleep(100 * time.Millisecond)
+	ctl.Write([]byte{3}) // ctrl+c, and again when it asks first
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		p.Kill()
+		syscall.Kill(os.Getpid(), syscall.SIGINT) // finish quits on it
+		t.Fatal("ctrl+c did not end the program while a config.json read was blocked")
+	}
+	after, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Lflag != before.Lflag || after.Iflag != before.Iflag || after.Oflag != before.Oflag {
+		t.Errorf("terminal modes changed: lflag %#x → %#x (left in raw mode?)", before.Lflag, after.Lflag)
+	}
+}

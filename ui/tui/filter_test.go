@@ -1,0 +1,45 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Trap (issue 17): "/resnet" on the model page showed one ResNet (the
+// others scrolled off above, the cursor kept its old index), and a
+// filter with no match then esc moved the highlight to the first model,
+// which enter committed. Every match is in view with the highlight on
+// the first; no match, esc or enter, leaves the answer as it was.
+func TestFilterKeepsTheAnswer(t *testing.T) {
+	m := toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)), "Model")
+	want := m.a.Model
+	m = drive(t, m, msgs(runes("/"), typed("resnet"))...)
+	text := screenText(m)
+	for _, name := range []string{"> CNN     ResNet-152", "ResNet-101", "ResNet-50", "ResNet-18"} {
+		if !strings.Contains(text, name) {
+			t.Errorf("filter /resnet: %q not in view (the highlight on the first match):\n%s", name, text)
+		}
+	}
+	if m.a.Model != want {
+		t.Errorf("typing a filter changed the answer to %q", m.a.Model)
+	}
+	for _, tc := range []struct {
+		name string
+		keys []any
+	}{
+		{"no match, esc, enter", []any{clearLine, typed("zzzz"), esc, enter}},
+		{"no match, enter, enter", []any{clearLine, typed("zzzz"), enter, enter}},
+		{"a match, esc, enter", []any{clearLine, typed("bert"), esc, enter}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)), "Model")
+			m = drive(t, m, runes("/"))
+			m = drive(t, m, msgs(tc.keys...)...)
+			if m.a.Model != want || m.a.Task != model.TaskQLoRA {
+				t.Errorf("model %q, task %q after %s; want %q, qlora", m.a.Model, m.a.Task, tc.name, want)
+			}
+		})
+	}
+}
