@@ -186,12 +186,12 @@ func ReasonSummary(rec *model.Recommendation) string {
 		removed += r.Count
 		parts = append(parts, fmt.Sprintf("%s %s", humanize.Comma(int64(r.Count)), r.Kind))
 	}
-	s := fmt.Sprintf("%s offers of %s priced", humanize.Comma(int64(len(rec.Offers))), humanize.Comma(int64(rec.Considered)))
+	s := fmt.Sprintf("%s %s of %s priced", humanize.Comma(int64(len(rec.Offers))), marketPlural(len(rec.Offers), "offer", "offers"), humanize.Comma(int64(rec.Considered)))
 	if len(parts) > 0 {
 		s += "; did not pass: " + strings.Join(parts, ", ")
 	}
 	if dup := rec.Considered - removed - len(rec.Offers); dup > 0 {
-		s += fmt.Sprintf("; %s dearer hosts of a GPU already listed in the same region left out", humanize.Comma(int64(dup)))
+		s += fmt.Sprintf("; %s %s of a GPU already listed in the same region left out", humanize.Comma(int64(dup)), marketPlural(dup, "dearer host", "dearer hosts"))
 	}
 	return s
 }
@@ -291,7 +291,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		}
 		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(OfferHeaders, rows, width)))
 		if n := len(rec.Offers); n > shown {
-			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more offers%s", n-shown, moreHint)))
+			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more %s%s", n-shown, marketPlural(n-shown, "offer", "offers"), moreHint)))
 		}
 		top := &rec.Offers[0]
 		fmt.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render("best:"), top.Instance.Provider, top.Instance.Type, top.Region, USD(top.USDPerHour), USD(top.MonthlyUSD))

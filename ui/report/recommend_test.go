@@ -1,6 +1,10 @@
 package report
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
 
 // TestCutRegion: the "+N" of collapsed regions survives any cut.
 func TestCutRegion(t *testing.T) {
@@ -18,5 +22,30 @@ func TestCutRegion(t *testing.T) {
 		if got := CutRegion(tt.in, tt.n); got != tt.want {
 			t.Errorf("CutRegion(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}
+	}
+}
+
+// TestReasonSummaryCounts checks the summary line's nouns agree with
+// their counts: "1 offer", "1 dearer host", never "1 offers".
+func TestReasonSummaryCounts(t *testing.T) {
+	gpuMemory := model.ReasonCount{Kind: model.RejectKind("GPU memory"), Count: 2}
+	cases := []struct {
+		name       string
+		offers     int
+		considered int
+		reasons    []model.ReasonCount
+		want       string
+	}{
+		{"one offer, one dearer host", 1, 4, []model.ReasonCount{gpuMemory}, "1 offer of 4 priced; did not pass: 2 GPU memory; 1 dearer host of a GPU already listed in the same region left out"},
+		{"many of both", 2, 6, []model.ReasonCount{gpuMemory}, "2 offers of 6 priced; did not pass: 2 GPU memory; 2 dearer hosts of a GPU already listed in the same region left out"},
+		{"none", 0, 2, []model.ReasonCount{gpuMemory}, "0 offers of 2 priced; did not pass: 2 GPU memory"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := &model.Recommendation{Offers: make([]model.Offer, c.offers), Considered: c.considered, Reasons: c.reasons}
+			if got := ReasonSummary(rec); got != c.want {
+				t.Errorf("ReasonSummary:\n got %q\nwant %q", got, c.want)
+			}
+		})
 	}
 }
