@@ -219,7 +219,7 @@ func TestPipedTables(t *testing.T) {
 	if out := run("", rec...); !strings.Contains(out, "asia-northeast-1 +16") {
 		t.Errorf("piped region is not whole:\n%s", out)
 	}
-	if out := run("200", rec...); !strings.Contains(out, "─") || !strings.Contains(out, "asia-northea… +16") {
+	if out := run("200", rec...); !strings.Contains(out, "─") || !strings.Contains(out, "asia-northeas… +16") {
 		t.Errorf("COLUMNS=200: want the terminal layout:\n%s", out)
 	}
 	// Every piped instance name is one --instance takes.

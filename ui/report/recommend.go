@@ -226,11 +226,11 @@ func SameButRegion(a, b *model.Offer) bool {
 // region cannot read as a longer region name.
 func CutRegion(s string, n int) string {
 	base, more, ok := strings.Cut(s, " +")
-	if !ok {
+	if !ok || ansi.StringWidth(s) <= n {
 		return Truncate(s, n)
 	}
 	suffix := " +" + more
-	return Truncate(base, max(n-ansi.StringWidth(suffix)-1, 4)) + suffix
+	return Truncate(base, max(n-ansi.StringWidth(suffix), 4)) + suffix
 }
 
 // Truncate cuts s to at most n cells, ending in "…" when cut; wide (CJK)

@@ -14,9 +14,10 @@ func TestCutRegion(t *testing.T) {
 		want string
 	}{
 		{"us-east-1", 18, "us-east-1"},
-		{"asia-northeast-1 +16", 18, "asia-northea… +16"},
+		{"asia-northeast-1 +16", 18, "asia-northeas… +16"},
 		{"asia-northeast-1 +16", 30, "asia-northeast-1 +16"},
-		{"europe-west4 +2", 10, "europ… +2"},
+		{"europe-west4 +2", 10, "europe… +2"},
+		{"us-east-1 +1", 12, "us-east-1 +1"},
 		{"australia-southeast1", 18, "australia-southea…"},
 	} {
 		if got := CutRegion(tt.in, tt.n); got != tt.want {

@@ -472,7 +472,11 @@ func offersTable(offers []model.Offer, width int, st *report.Styles) string {
 		}
 		for i := range picked {
 			for c := range cols {
-				picked[i][c] = report.Truncate(picked[i][c], widths[c])
+				if cols[c] == 2 { // region: cut the name, never its "+N"
+					picked[i][c] = report.CutRegion(picked[i][c], widths[c])
+				} else {
+					picked[i][c] = report.Truncate(picked[i][c], widths[c])
+				}
 			}
 		}
 		t := table.New().Headers(headers...).Rows(picked...).Wrap(false).
