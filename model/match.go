@@ -610,6 +610,9 @@ func (o *Offer) Warnings() []string {
 	if o.Instances > 1 && o.Instance.NetworkGbps > 0 && o.Instance.NetworkGbps < 100 && w.Task.Training() {
 		out = append(out, fmt.Sprintf("multi-node over %.0f Gbps networking: expect poor scaling", o.Instance.NetworkGbps))
 	}
+	if o.Instances > 1 && o.Instance.NetworkGbps <= 0 && w.Task.Training() {
+		out = append(out, fmt.Sprintf("multi-node: the catalog has no network figure for %s; timed at an assumed %d Gbps per node (the slowest documented in the catalog)", o.Instance.Type, AssumedNetworkGbps))
+	}
 	if o.GPUs < o.Instances*o.Instance.GPUCount {
 		out = append(out, fmt.Sprintf("uses %d of the %d GPUs you pay for", o.GPUs, o.Instances*o.Instance.GPUCount))
 	}
