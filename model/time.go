@@ -13,7 +13,7 @@ type Host struct {
 	// NetworkAssumed is set when the instance's network is not in the
 	// catalog and InterGBps is costed at AssumedNetworkGbps.
 	NetworkAssumed bool
-	VCPUs       int     // host vCPUs per node, for the input pipeline of vision jobs; 0: no cap
+	VCPUs          int // host vCPUs per node, for the input pipeline of vision jobs; 0: no cap
 	// ImagesPerVCPU is the JPEG decode-and-augment rate of one vCPU,
 	// images/s; 0 leaves the input pipeline uncapped (gpuplan ships no
 	// default: no published per-vCPU figure was found).
