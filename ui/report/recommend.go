@@ -85,7 +85,7 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 		GPUMemoryGiB: o.GPU.MemoryGiB, VRAMNeedGiB: Round(o.NeedBytes/model.GiB, 2), VRAMHeadroomPct: Round(o.HeadroomPct, 1),
 		Verdict: string(o.Verdict),
 		Pricing: string(o.Pricing), PricePerHourUSD: Round(o.USDPerHour, 4), MonthlyCostUSD: Round(o.MonthlyUSD, 2),
-		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.Instance.AsOf,
+		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.PriceAsOf(),
 	}
 	j.Source, j.Origin = o.Provenance() // an overlay's region price names the overlay
 	if o.HasJob {
