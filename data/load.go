@@ -775,6 +775,9 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 	}
 	for _, in := range c.Instances {
 		c.AsOf = max(c.AsOf, in.AsOf)
+		for _, rp := range in.Prices { // an overlay's price patch dates the regions it sets
+			c.AsOf = max(c.AsOf, rp.AsOf)
+		}
 	}
 	c.Index()
 }
@@ -848,7 +851,7 @@ func patchInstance(dst *model.Instance, p instanceEntry) {
 	s := p.Instance
 	// A price patch sources the regions it names, not the whole instance.
 	for i := range s.Prices {
-		s.Prices[i].Source, s.Prices[i].Origin = s.Source, s.Origin
+		s.Prices[i].Source, s.Prices[i].Origin, s.Prices[i].AsOf = s.Source, s.Origin, s.AsOf
 	}
 	dst.Prices = mergePrices(dst.Prices, s.Prices)
 	ext := patchExt(dst, &s)
@@ -889,7 +892,7 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 					out[i].SpotUSD = u.SpotUSD
 				}
 				mergePriceExt(&out[i], &u)
-				out[i].Source, out[i].Origin = u.Source, u.Origin
+				out[i].Source, out[i].Origin, out[i].AsOf = u.Source, u.Origin, u.AsOf
 				found = true
 			}
 		}

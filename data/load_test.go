@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -484,5 +485,51 @@ func TestCSVOverlay(t *testing.T) {
 	os.WriteFile(flat, []byte("InstanceType,Price\n"), 0o644)
 	if _, _, err := LoadWith([]string{flat}); err == nil {
 		t.Error("a CSV outside <provider>/vms.csv with a bad header was accepted")
+	}
+}
+
+// TestPricePatchAsOf: a price patch's as_of (catalog update writes one
+// per known type) dates the regions it sets, the catalog, and its origin
+// in the provenance line; the instance keeps its embedded date.
+func TestPricePatchAsOf(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	patch := filepath.Join(dir, "skypilot-aws.toml")
+	os.WriteFile(patch, []byte(`schema_version = 1
+provider = "aws"
+[[instance]]
+type = "p4d.24xlarge"
+source = "fetched by gpuplan catalog update"
+as_of = 2099-12-01
+prices = [{ region = "us-east-1", on_demand = 20 }]
+`), 0o644)
+	c, _, err := LoadWith([]string{patch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(c.Instances, func(in model.Instance) bool { return in.Provider == "aws" && in.Type == "p4d.24xlarge" })
+	if i < 0 {
+		t.Skip("p4d.24xlarge not in the catalog")
+	}
+	in := &c.Instances[i]
+	if in.AsOf == "2099-12-01" {
+		t.Errorf("the price patch re-dated the whole instance")
+	}
+	for _, region := range []string{"us-east-1", "us-west-2"} {
+		o := model.Offer{Instance: in, Region: region}
+		want := in.AsOf
+		if region == "us-east-1" {
+			want = "2099-12-01"
+		}
+		if got := o.PriceAsOf(); got != want {
+			t.Errorf("%s: price as of %s, want %s", region, got, want)
+		}
+	}
+	if c.AsOf != "2099-12-01" {
+		t.Errorf("catalog as of %s, want the patch's 2099-12-01", c.AsOf)
+	}
+	p := model.CatalogProvenance(c, dir)
+	if !strings.Contains(p.Line(), "updated 2099-12-01 by catalog update") {
+		t.Errorf("provenance %q does not date the update by its as_of", p.Line())
 	}
 }

@@ -267,9 +267,9 @@ type RegionPrice struct {
 	// Reservation is set when the type is sold here under a reservation
 	// or committed-use contract whose price is not public.
 	Reservation bool
-	// Source and Origin are set when an overlay patched this region's
-	// price; empty means the instance's.
-	Source, Origin string
+	// Source, Origin and AsOf are set when an overlay patched this
+	// region's price; empty means the instance's.
+	Source, Origin, AsOf string
 }
 
 // Availability modes a price belongs to, spelled as in TOML and on the

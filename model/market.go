@@ -53,7 +53,7 @@ type MarketRow struct {
 	// OnDemandUSD and SpotUSD are the lowest of Regions per hour for the
 	// whole instance; 0 when unknown there.
 	OnDemandUSD, SpotUSD float64
-	Source, Origin       string // of this price: the region's overlay when it set one, else the instance's
+	Source, Origin, AsOf string // of this price: the region's overlay when it set one, else the instance's
 }
 
 // Arch returns the host's CPU architecture (InstanceArch).
@@ -368,12 +368,17 @@ func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
 	return res, nil
 }
 
-// provenance returns the source and origin of a region's price.
-func provenance(in *Instance, rp *RegionPrice) (string, string) {
+// provenance returns the source, origin and as_of of a region's price:
+// the overlay's that patched it, else the instance's.
+func provenance(in *Instance, rp *RegionPrice) (source, origin, asOf string) {
 	if rp.Source != "" {
-		return rp.Source, rp.Origin
+		asOf = rp.AsOf
+		if asOf == "" {
+			asOf = in.AsOf
+		}
+		return rp.Source, rp.Origin, asOf
 	}
-	return in.Source, in.Origin
+	return in.Source, in.Origin, in.AsOf
 }
 
 // appendCollapsed appends one row per (price, provenance) of the instance
@@ -401,8 +406,8 @@ func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *Inst
 		}
 		ra, rb := &in.Prices[a.j], &in.Prices[b.j]
 		if ra.Source != rb.Source || ra.Origin != rb.Origin {
-			as, ao := provenance(in, ra)
-			bs, bo := provenance(in, rb)
+			as, ao, _ := provenance(in, ra)
+			bs, bo, _ := provenance(in, rb)
 			if c := strings.Compare(as, bs); c != 0 {
 				return c
 			}
@@ -414,17 +419,17 @@ func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *Inst
 	})
 	for start := 0; start < len(prices); {
 		first := &in.Prices[prices[start].j]
-		src, origin := provenance(in, first)
+		src, origin, asOf := provenance(in, first)
 		end := start + 1
 		for end < len(prices) && prices[end].price == prices[start].price {
-			if s, o := provenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
+			if s, o, _ := provenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
 				break
 			}
 			end++
 		}
 		row := MarketRow{
 			Instance: in, GPU: g, Pricing: q.Pricing, Offered: offered, USDPerHour: prices[start].price,
-			Source: src, Origin: origin,
+			Source: src, Origin: origin, AsOf: asOf,
 		}
 		from := int32(len(pool))
 		for _, p := range prices[start:end] {

@@ -91,7 +91,7 @@ func (res *MarketResult) JSON() MarketJSON {
 			USDPerHour: r.USDPerHour, USDPerGPUHour: round6(r.USDPerGPUHour()), USDPerGiBHour: round6(r.USDPerGiBHour()),
 			OnDemandUSDPerHour: knownUSD(r.OnDemandUSD), SpotUSDPerHour: knownUSD(r.SpotUSD),
 			Region: r.Region, Regions: append([]string{}, r.Regions...), RegionsOffered: r.Offered,
-			Marketplace: r.Marketplace(), Retired: in.Retired, Source: r.Source, AsOf: in.AsOf, Origin: r.Origin,
+			Marketplace: r.Marketplace(), Retired: in.Retired, Source: r.Source, AsOf: r.AsOf, Origin: r.Origin,
 		}
 	}
 	for i, g := range res.Groups {
@@ -199,7 +199,7 @@ func MarketMarkdownRow(r *MarketRow) []string {
 	return []string{
 		r.Instance.Provider, name, strconv.Itoa(r.Instance.GPUCount) + "× " + r.GPU.Key,
 		fnum(r.GPU.MemoryGiB) + " (" + fnum(round6(r.TotalVRAMGiB())) + ")", usd(r.USDPerHour), usd(r.USDPerGPUHour()),
-		usd(r.SpotUSD), fnum(round6(r.VCPUsPerGPU())), fnum(round6(r.RAMPerGPUGiB())), link, region, r.Instance.AsOf,
+		usd(r.SpotUSD), fnum(round6(r.VCPUsPerGPU())), fnum(round6(r.RAMPerGPUGiB())), link, region, r.AsOf,
 	}
 }
 

@@ -81,6 +81,10 @@ type Offer struct {
 	NeedBytes   float64 // per-GPU VRAM the workload needs on this GPU
 	UsableBytes float64 // per-GPU VRAM available after FitMargin
 	HeadroomPct float64 // (usable − need) / usable × 100
+	// Verdict weighs the estimate's 90% memory band against UsableBytes
+	// (VerdictFor), as estimate does: an offer fits at the point estimate
+	// but is borderline when the top of the band is past the usable memory.
+	Verdict FitVerdict
 
 	USDPerHour float64 // the whole deployment
 	MonthlyUSD float64 // USDPerHour × hours per month
@@ -555,6 +559,7 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 		USDPerHour: unit * float64(d.nodes), Estimate: e, Asked: m.w.Precision, Fallback: d.r.fallback,
 	}
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
+	o.Verdict = VerdictFor(e.MemoryBand, o.UsableBytes)
 	o.MonthlyUSD = o.USDPerHour * m.q.HoursPerMonth
 	if e.HasTime {
 		o.JobHours = e.Hours
@@ -592,6 +597,10 @@ func (o *Offer) Warnings() []string {
 		return out
 	}
 	w := &o.Estimate.Workload
+	if o.Verdict == VerdictBorderline {
+		out = append(out, fmt.Sprintf("~ borderline: the 90%% band reaches %.2f GiB, past the %.2f GiB usable; leave room or use a smaller micro-batch",
+			o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
+	}
 	if o.Pricing == Spot {
 		out = append(out, "spot: can be reclaimed at short notice; checkpoint often and resume")
 	}
@@ -609,6 +618,9 @@ func (o *Offer) Warnings() []string {
 	}
 	if o.Instances > 1 && o.Instance.NetworkGbps > 0 && o.Instance.NetworkGbps < 100 && w.Task.Training() {
 		out = append(out, fmt.Sprintf("multi-node over %.0f Gbps networking: expect poor scaling", o.Instance.NetworkGbps))
+	}
+	if o.Instances > 1 && o.Instance.NetworkGbps <= 0 && w.Task.Training() {
+		out = append(out, fmt.Sprintf("multi-node: the catalog has no network figure for %s; timed at an assumed %d Gbps per node (the slowest documented in the catalog)", o.Instance.Type, AssumedNetworkGbps))
 	}
 	if o.GPUs < o.Instances*o.Instance.GPUCount {
 		out = append(out, fmt.Sprintf("uses %d of the %d GPUs you pay for", o.GPUs, o.Instances*o.Instance.GPUCount))

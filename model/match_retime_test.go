@@ -50,3 +50,65 @@ func TestRecommendRetimesPerInstance(t *testing.T) {
 		t.Errorf("ranking %s: want fast.8 first", offerNames(r))
 	}
 }
+
+// An instance type without network_gbps is timed across nodes at
+// AssumedNetworkGbps (10 Gbps, AWS P3 blog table), not at its GPU link:
+// per GPU one direction = Gbps / 8 bits / GPUs per node.
+func TestHostOfUnknownNetwork(t *testing.T) {
+	g := &GPU{InterconnectGBps: 600}
+	for _, tt := range []struct {
+		name    string
+		inst    Instance
+		inter   float64
+		assumed bool
+	}{
+		{"3200 Gbps over 8 GPUs: 3200/8/8", Instance{GPUCount: 8, NetworkGbps: 3200}, 50, false},
+		{"unknown, 1 GPU: 10/8/1", Instance{GPUCount: 1}, 1.25, true},
+		{"unknown, 2 GPUs: 10/8/2", Instance{GPUCount: 2}, 0.625, true},
+	} {
+		h := HostOf(&tt.inst, g)
+		if h.InterGBps != tt.inter || h.NetworkAssumed != tt.assumed || h.IntraGBps != 300 {
+			t.Errorf("%s: inter %g GB/s assumed %v intra %g, want %g, %v, 300", tt.name, h.InterGBps, h.NetworkAssumed, h.IntraGBps, tt.inter, tt.assumed)
+		}
+	}
+}
+
+// Sixteen single-GPU nodes of unknown network must not be timed like two
+// 3200 Gbps NVSwitch nodes (new-user trial: both got the same hours).
+func TestUnknownNetworkRanksBelowKnown(t *testing.T) {
+	c := &Catalog{
+		GPUs: []GPU{{Key: "h", Name: "H", MemoryGiB: 80, ComputeCapability: "9.0", FP32TFLOPS: 67, TF32TFLOPS: 494,
+			FP16TFLOPS: 989, BF16TFLOPS: 989, MemoryBandwidthGBps: 3350, InterconnectGBps: 900}},
+		Instances: []Instance{
+			{Provider: "p", Type: "fast.8", GPU: "h", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch", NetworkGbps: 3200,
+				Prices: []RegionPrice{{Region: "r", OnDemandUSD: 80}}},
+			{Provider: "q", Type: "lone.1", GPU: "h", GPUCount: 1, VCPUs: 24, MemoryGiB: 256,
+				Prices: []RegionPrice{{Region: "r", OnDemandUSD: 10}}},
+		},
+	}
+	c.Index()
+	w := Workload{Model: llama31_8B, Task: TaskFinetune, MicroBatch: 2, SeqLen: 2048, GPUs: 16, Strategy: ZeRO3,
+		Checkpointing: Bool(true), DatasetTokens: 5e8}
+	r, err := Recommend(w, c, Query{AllowMultiNode: true, Sort: SortTime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Offers) != 2 {
+		t.Fatalf("offers %s, rejected %+v", offerNames(r), r.Rejected)
+	}
+	by := map[string]Offer{}
+	for _, o := range r.Offers {
+		by[o.Instance.Type] = o
+	}
+	if !(by["lone.1"].JobHours > by["fast.8"].JobHours) {
+		t.Errorf("lone.1 %.3f h, fast.8 %.3f h: unknown network should cost time", by["lone.1"].JobHours, by["fast.8"].JobHours)
+	}
+	if r.Offers[0].Instance.Type != "fast.8" {
+		t.Errorf("ranking %s: want fast.8 first", offerNames(r))
+	}
+	if !hasWarning(by["lone.1"], "assumed 10 Gbps") || hasWarning(by["fast.8"], "assumed") {
+		t.Errorf("warnings lone.1 %v, fast.8 %v: want the assumed-network warning on lone.1 only", hasWarningsOf(by["lone.1"]), hasWarningsOf(by["fast.8"]))
+	}
+}
+
+func hasWarningsOf(o Offer) []string { return o.Warnings() }

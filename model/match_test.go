@@ -374,3 +374,43 @@ func TestSameGlobalBatch(t *testing.T) {
 		}
 	}
 }
+
+// Offers carry estimate's fit verdict (new-user trial: estimate said
+// "~ borderline" for an L4 that recommend listed as a plain row). The
+// GPU is sized so usable VRAM sits halfway between the point estimate
+// and the top of its 90% band: fits, but borderline.
+func TestOfferVerdict(t *testing.T) {
+	e, err := Compute(small, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	need, top := e.Memory.Total(), e.MemoryBand[1]
+	if top <= need {
+		t.Fatalf("band top %.4g B not above the need %.4g B", top, need)
+	}
+	for _, tt := range []struct {
+		name   string
+		usable float64
+		want   FitVerdict
+	}{
+		{"usable between need and band top", (need + top) / 2, VerdictBorderline},
+		{"usable above band top", top * 1.01, VerdictFits},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Catalog{GPUs: []GPU{{Key: "g", Name: "G", MemoryGiB: tt.usable / (1 - FitMargin) / GiB, ComputeCapability: "8.0", BF16TFLOPS: 100, FP32TFLOPS: 10}},
+				Instances: []Instance{{Provider: "p", Type: "g.1", GPU: "g", GPUCount: 1, VCPUs: 8, MemoryGiB: 64, Prices: []RegionPrice{{Region: "r", OnDemandUSD: 1}}}}}
+			r, err := Recommend(small, c, Query{})
+			if err != nil || len(r.Offers) != 1 {
+				t.Fatalf("offers %s, err %v, rejected %+v", offerNames(r), err, r.Rejected)
+			}
+			o := r.Offers[0]
+			if o.Verdict != tt.want {
+				t.Errorf("verdict %q, want %q", o.Verdict, tt.want)
+			}
+			band := fmt.Sprintf("band reaches %.2f GiB, past the %.2f GiB usable", top/GiB, tt.usable/GiB)
+			if got := hasWarning(o, band); got != (tt.want == VerdictBorderline) {
+				t.Errorf("warning %q present = %v; warnings %v", band, got, o.Warnings())
+			}
+		})
+	}
+}

@@ -57,7 +57,12 @@ func CatalogProvenance(c *Catalog, updateDir string) Provenance {
 		seen := map[string]bool{}
 		add(in.Origin, in.AsOf, seen)
 		for j := range in.Prices {
-			add(in.Prices[j].Origin, in.AsOf, seen)
+			rp := &in.Prices[j]
+			asOf := rp.AsOf // a price patch's own as_of wins for its regions
+			if asOf == "" {
+				asOf = in.AsOf
+			}
+			add(rp.Origin, asOf, seen)
 		}
 	}
 	rank := func(o *PriceOrigin) int {
@@ -145,12 +150,24 @@ func plural(n int, one, many string) string {
 // Provenance returns the source and origin of the offer's price: the
 // region's overlay when one patched that price, else the instance's.
 func (o *Offer) Provenance() (source, origin string) {
+	source, origin, _ = o.priceProvenance()
+	return source, origin
+}
+
+// PriceAsOf returns the as_of of the offer's price: the overlay's that
+// set its region's price, else the instance's.
+func (o *Offer) PriceAsOf() string {
+	_, _, asOf := o.priceProvenance()
+	return asOf
+}
+
+func (o *Offer) priceProvenance() (source, origin, asOf string) {
 	for i := range o.Instance.Prices {
 		if rp := &o.Instance.Prices[i]; rp.Region == o.Region && rp.Source != "" {
-			return rp.Source, rp.Origin
+			return provenance(o.Instance, rp)
 		}
 	}
-	return o.Instance.Source, o.Instance.Origin
+	return o.Instance.Source, o.Instance.Origin, o.Instance.AsOf
 }
 
 // ArmHostWarning is the warning of an offer on an arm64 host (Grace,

@@ -31,6 +31,23 @@ func TestCatalogProvenance(t *testing.T) {
 	if got := p.PricesAsOf(); got != "2026-12-01" {
 		t.Errorf("PricesAsOf = %s, want the update's 2026-12-01", got)
 	}
+	// catalog update writes price patches for known types: the overlay's
+	// as_of dates the regions it sets, not the instance's embedded date
+	// (new-user trial: overlay as_of 2026-12-01, offers said 2026-11-30).
+	upd := "/data/gpuplan/catalog.d/skypilot-aws.toml"
+	c.Instances[1].Prices = []RegionPrice{{Region: "us-east-1", Source: "skypilot", Origin: upd, AsOf: "2026-12-02"}}
+	p2 := CatalogProvenance(c, "/data/gpuplan/catalog.d")
+	if i := slices.IndexFunc(p2.Origins, func(o PriceOrigin) bool { return o.Origin == upd }); i < 0 || p2.Origins[i].AsOf != "2026-12-02" || !p2.Origins[i].Updated {
+		t.Errorf("price-patch origin %+v, want %s updated as of 2026-12-02", p2.Origins, upd)
+	}
+	o := Offer{Instance: &c.Instances[1], Region: "us-east-1"}
+	if got := o.PriceAsOf(); got != "2026-12-02" {
+		t.Errorf("patched region's PriceAsOf = %s, want the overlay's 2026-12-02", got)
+	}
+	o.Region = "eu-west-1"
+	if got := o.PriceAsOf(); got != "2026-10-01" {
+		t.Errorf("unpatched region's PriceAsOf = %s, want the instance's 2026-10-01", got)
+	}
 	if got, want := p.Line(), "prices: embedded as of 2026-11-30; updated 2026-12-01 by catalog update (1 file); overlay /home/u/.config/gpuplan/catalog.d/neg.toml (1 type)"; got != want {
 		t.Errorf("Line =\n%s\nwant\n%s", got, want)
 	}

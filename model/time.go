@@ -10,7 +10,10 @@ type Host struct {
 	GPUsPerNode int     // GPUs sharing the intra-node link
 	IntraGBps   float64 // GPU-to-GPU bandwidth inside a node, per GPU, one direction, 10⁹ B/s
 	InterGBps   float64 // node-to-node bandwidth per GPU, one direction, 10⁹ B/s; 0 when unknown
-	VCPUs       int     // host vCPUs per node, for the input pipeline of vision jobs; 0: no cap
+	// NetworkAssumed is set when the instance's network is not in the
+	// catalog and InterGBps is costed at AssumedNetworkGbps.
+	NetworkAssumed bool
+	VCPUs          int // host vCPUs per node, for the input pipeline of vision jobs; 0: no cap
 	// ImagesPerVCPU is the JPEG decode-and-augment rate of one vCPU,
 	// images/s; 0 leaves the input pipeline uncapped (gpuplan ships no
 	// default: no published per-vCPU figure was found).
@@ -24,14 +27,26 @@ func DefaultHost(g *GPU, gpus int) Host {
 	return Host{GPUsPerNode: min(max(gpus, 1), 8), IntraGBps: g.InterconnectGBps / 2}
 }
 
+// AssumedNetworkGbps is the node network multi-node time is costed at
+// when the catalog has no network_gbps for an instance type: the slowest
+// network documented among the catalog's GPU instances, AWS p3.2xlarge
+// and p3.8xlarge ("up to 10 Gbps", AWS News Blog, "New – Amazon EC2
+// Instances with Up to 8 NVIDIA Tesla V100 GPUs (P3)", 2017, table).
+// It is an assumption, not a figure of the instance: offers it times are
+// warned about (Offer.Warnings) and rank below well-connected ones.
+const AssumedNetworkGbps = 10
+
 // HostOf returns the host of an instance type with GPU g: its GPU count,
 // the GPU's interconnect (half the bidirectional figure), its network
-// shared by its GPUs (NetworkGbps / 8 bits / GPUCount) and its vCPUs.
+// shared by its GPUs (NetworkGbps / 8 bits / GPUCount, AssumedNetworkGbps
+// when unknown) and its vCPUs.
 func HostOf(inst *Instance, g *GPU) Host {
 	h := Host{GPUsPerNode: max(inst.GPUCount, 1), IntraGBps: g.InterconnectGBps / 2, VCPUs: inst.VCPUs}
-	if inst.NetworkGbps > 0 {
-		h.InterGBps = inst.NetworkGbps / 8 / float64(h.GPUsPerNode)
+	gbps := inst.NetworkGbps
+	if gbps <= 0 {
+		gbps, h.NetworkAssumed = AssumedNetworkGbps, true
 	}
+	h.InterGBps = gbps / 8 / float64(h.GPUsPerNode)
 	return h
 }
 

@@ -192,7 +192,7 @@ func runProvider(ctx context.Context, o Options, base *model.Catalog, provider s
 		ps.Warnings = append(ps.Warnings, g.String())
 	}
 	var b bytes.Buffer
-	writeOverlay(&b, provider, ps.URL, now, insts, current)
+	writeOverlay(&b, provider, ps.URL, now, insts, current, ps.Removed)
 	if err := writeAtomic(o.Dir, ps.File, b.Bytes()); err != nil {
 		ps.Err = err
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +99,21 @@ func TestRunGolden(t *testing.T) {
 	c, _, err := data.LoadWith(nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A type the fetch no longer lists (gcp a2-highgpu-1g is not in the DWS
+	// extract, and --force accepted the drop) is marked retired as of the
+	// fetch, so recommend stops ranking it at its old embedded price.
+	gone := false
+	for _, in := range c.Instances {
+		if in.Provider == "gcp" && in.Type == "a2-highgpu-1g" {
+			gone = true
+			if in.Retired != "2026-12-01" || !strings.Contains(in.RetiredSource, "not in the latest fetch") {
+				t.Errorf("removed a2-highgpu-1g: retired %q (%q), want 2026-12-01, not in the latest fetch", in.Retired, in.RetiredSource)
+			}
+		}
+	}
+	if !gone || !slices.Contains(sum.Providers[1].Removed, "a2-highgpu-1g") {
+		t.Errorf("a2-highgpu-1g in catalog %v, removed by the update %v", gone, sum.Providers[1].Removed)
 	}
 	for _, in := range c.Instances {
 		if in.Provider != "lambda" || in.Type != "gpu_8x_h100_sxm5" {

@@ -14,7 +14,11 @@ import (
 // only — so the embedded corrections (GPU form factor, interconnect,
 // retirements) stay; new types are complete entries. Every price carries
 // the overlay as its provenance (data.LoadWith sets Origin to the file).
-func writeOverlay(b *bytes.Buffer, provider, url string, now time.Time, insts []model.Instance, current map[string]*model.Instance) {
+// Types of the catalog the fetch no longer lists (removed) are marked
+// retired as of the fetch, with a retired_source saying so, so they stop
+// being ranked at their old embedded prices; types already retired keep
+// their sourced date.
+func writeOverlay(b *bytes.Buffer, provider, url string, now time.Time, insts []model.Instance, current map[string]*model.Instance, removed []string) {
 	source := fmt.Sprintf("%s fetched %s by gpuplan catalog update", url, now.Format(time.RFC3339))
 	fmt.Fprintf(b, "# gpuplan catalog update: %s prices from %s, fetched %s.\n", provider, url, now.Format(time.RFC3339))
 	b.WriteString("# Written by `gpuplan catalog update`; the next update replaces it. Data: SkyPilot authors, Apache-2.0.\n")
@@ -55,6 +59,16 @@ func writeOverlay(b *bytes.Buffer, provider, url string, now time.Time, insts []
 			b.WriteString(" },\n")
 		}
 		b.WriteString("]\n")
+	}
+	for _, t := range removed {
+		if in := current[t]; in == nil || in.Retired != "" {
+			continue
+		}
+		b.WriteString("\n[[instance]]\n")
+		fmt.Fprintf(b, "type = %s\n", model.QuoteTOML(t))
+		fmt.Fprintf(b, "retired = %s\n", now.Format(time.DateOnly))
+		fmt.Fprintf(b, "retired_source = %s\n", model.QuoteTOML(fmt.Sprintf(
+			"not in the latest fetch: %s fetched %s by gpuplan catalog update no longer lists it; the provider may not have announced a retirement", url, now.Format(time.RFC3339))))
 	}
 }
 

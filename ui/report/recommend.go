@@ -33,17 +33,19 @@ type RecommendJSON struct {
 // OfferJSON is one offer. Prices are USD; job fields are null without a
 // dataset.
 type OfferJSON struct {
-	Provider        string   `json:"provider"`
-	InstanceType    string   `json:"instance_type"`
-	Region          string   `json:"region"`
-	GPU             string   `json:"gpu"`
-	GPUCount        int      `json:"gpu_count"`
-	GPUsPerInstance int      `json:"gpus_per_instance"`
-	Instances       int      `json:"instances"`
-	Strategy        string   `json:"strategy"`
-	GPUMemoryGiB    float64  `json:"gpu_memory_gib"`
-	VRAMNeedGiB     float64  `json:"vram_need_gib"`
-	VRAMHeadroomPct float64  `json:"vram_headroom_pct"`
+	Provider        string  `json:"provider"`
+	InstanceType    string  `json:"instance_type"`
+	Region          string  `json:"region"`
+	GPU             string  `json:"gpu"`
+	GPUCount        int     `json:"gpu_count"`
+	GPUsPerInstance int     `json:"gpus_per_instance"`
+	Instances       int     `json:"instances"`
+	Strategy        string  `json:"strategy"`
+	GPUMemoryGiB    float64 `json:"gpu_memory_gib"`
+	VRAMNeedGiB     float64 `json:"vram_need_gib"`
+	VRAMHeadroomPct float64 `json:"vram_headroom_pct"`
+	// Verdict is "fits" or "borderline" (model.FitVerdict), as estimate's.
+	Verdict         string   `json:"verdict"`
 	Pricing         string   `json:"pricing"`
 	PricePerHourUSD float64  `json:"price_per_hour_usd"`
 	MonthlyCostUSD  float64  `json:"monthly_cost_usd"`
@@ -81,8 +83,9 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
 		GPUCount: o.GPUs, GPUsPerInstance: o.Instance.GPUCount, Instances: o.Instances, Strategy: string(o.Strategy),
 		GPUMemoryGiB: o.GPU.MemoryGiB, VRAMNeedGiB: Round(o.NeedBytes/model.GiB, 2), VRAMHeadroomPct: Round(o.HeadroomPct, 1),
+		Verdict: string(o.Verdict),
 		Pricing: string(o.Pricing), PricePerHourUSD: Round(o.USDPerHour, 4), MonthlyCostUSD: Round(o.MonthlyUSD, 2),
-		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.Instance.AsOf,
+		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.PriceAsOf(),
 	}
 	j.Source, j.Origin = o.Provenance() // an overlay's region price names the overlay
 	if o.HasJob {
@@ -124,7 +127,29 @@ func OfferRow(o *model.Offer) []string {
 	if o.HasJob {
 		job, cost = Hours(o.JobHours), USD(o.JobUSD)
 	}
-	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), CutRegion(o.Region, 18), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, fmt.Sprintf("%.0f%%", o.HeadroomPct)}
+	headroom := fmt.Sprintf("%.0f%%", o.HeadroomPct)
+	if o.Verdict == model.VerdictBorderline {
+		headroom = "~" + headroom // as estimate's "~ borderline"; the warning has the band
+	}
+	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), CutRegion(o.Region, 18), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
+}
+
+// borderlineTableNote explains the "~" headroom mark of OfferRow when a
+// shown offer is borderline: the top of its 90% memory band is past its
+// usable VRAM (model.VerdictBorderline), as estimate's "~ borderline".
+func borderlineTableNote(offers []model.Offer) string {
+	n, top := 0, 0.0
+	for i := range offers {
+		if o := &offers[i]; o.Verdict == model.VerdictBorderline {
+			n++
+			top = max(top, o.Estimate.MemoryBand[1])
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM; leave room or use a smaller micro-batch",
+		n, marketPlural(n, "offer", "offers"), BandConfidence*100, GiB(top))
 }
 
 // dropOrder is which offer columns go first when the terminal is narrow:
@@ -292,6 +317,9 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(OfferHeaders, rows, width)))
 		if n := len(rec.Offers); n > shown {
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more %s%s", n-shown, marketPlural(n-shown, "offer", "offers"), moreHint)))
+		}
+		if note := borderlineTableNote(offers); note != "" {
+			fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
 		}
 		top := &rec.Offers[0]
 		fmt.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render("best:"), top.Instance.Provider, top.Instance.Type, top.Region, USD(top.USDPerHour), USD(top.MonthlyUSD))

@@ -50,3 +50,31 @@ func TestReasonSummaryCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestOfferBorderline: a borderline offer says so in its JSON verdict,
+// its table headroom ("~") and the note under the table, as estimate's
+// "~ borderline" does; a fitting one carries none of them.
+func TestOfferBorderline(t *testing.T) {
+	g := &model.GPU{Key: "l4", Name: "L4", MemoryGiB: 22.5}
+	inst := &model.Instance{Provider: "p", Type: "g.1", GPU: "l4", GPUCount: 1}
+	e := &model.Estimate{MemoryBand: [2]float64{18 * model.GiB, 24.13 * model.GiB}}
+	for _, tt := range []struct {
+		verdict  model.FitVerdict
+		headroom string
+		note     string
+	}{
+		{model.VerdictBorderline, "~5%", "~ borderline (1 offer): the 90% band reaches 24.13 GiB per GPU, past the usable VRAM; leave room or use a smaller micro-batch"},
+		{model.VerdictFits, "5%", ""},
+	} {
+		o := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, HeadroomPct: 5, Verdict: tt.verdict, Estimate: e}
+		if got := NewOfferJSON(&o).Verdict; got != string(tt.verdict) {
+			t.Errorf("JSON verdict %q, want %q", got, tt.verdict)
+		}
+		if row := OfferRow(&o); row[len(row)-1] != tt.headroom {
+			t.Errorf("%s: headroom cell %q, want %q", tt.verdict, row[len(row)-1], tt.headroom)
+		}
+		if got := borderlineTableNote([]model.Offer{o}); got != tt.note {
+			t.Errorf("%s: note\n got %q\nwant %q", tt.verdict, got, tt.note)
+		}
+	}
+}

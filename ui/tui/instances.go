@@ -404,8 +404,8 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 	if origin != "" && origin != "embedded" {
 		src += " (overlay " + origin + ")"
 	}
-	if in.AsOf != "" {
-		src += ", as of " + in.AsOf
+	if a := o.PriceAsOf(); a != "" {
+		src += ", as of " + a
 	}
 	add("%s", st.Muted.Render(printable(src)))
 	if asOf != "" {
