@@ -45,7 +45,9 @@ func TestSuggestFlag(t *testing.T) {
 	names := []string{"model", "gpu", "gpus", "tp", "output", "json", "batch-size", "seq-len", "providers", "regions", "pricing"}
 	for _, tc := range []struct{ in, want string }{
 		{"output", "output"},  // exact name on a command that lacks it is not here; see below
-		{"outptu", "output"},  // transposition: distance 2 of 6
+		{"outptu", "output"},  // transposition: one edit (OSA)
+		{"modle", "model"},    // transposition: one edit; Levenshtein's 2 was too far for 5 letters
+		{"ofset", ""},         // not near anything here
 		{"out", "output"},     // a prefix
 		{"outputs", "output"}, // the flag is the name's start
 		{"provider", "providers"},
@@ -68,6 +70,10 @@ func TestSuggestFlag(t *testing.T) {
 	code, _, errs := runCLI(t, "recommend", "--model", "bert-large", "--outptu", "json")
 	if code != ExitUsage || !strings.Contains(errs, "did you mean -o/--output?") {
 		t.Errorf("exit %d: %s", code, errs)
+	}
+	code, _, errs = runCLI(t, "estimate", "--modle", "bert-large")
+	if code != ExitUsage || !strings.Contains(errs, "unknown flag --modle; did you mean --model?") {
+		t.Errorf("--modle: exit %d: %s", code, errs)
 	}
 }
 
