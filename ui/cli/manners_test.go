@@ -240,3 +240,29 @@ func TestPipedTables(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownCommand: a mistyped command is named as such, with cobra's
+// suggestion, even when flags follow it (new-user trial: `recomend
+// --model x` said "unknown flag --model").
+func TestUnknownCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"recomend", "--model", "x"}, `unknown command "recomend" for "gpuplan"; did you mean "recommend"? (see gpuplan --help)`},
+		{[]string{"estimat"}, `unknown command "estimat" for "gpuplan"; did you mean "estimate"? (see gpuplan --help)`},
+		{[]string{"ofers", "H100"}, `unknown command "ofers" for "gpuplan"; did you mean "offers"? (see gpuplan --help)`},
+		{[]string{"frobnicate", "--gpu", "h100"}, `unknown command "frobnicate" for "gpuplan" (see gpuplan --help)`},
+	} {
+		code, _, errs := runCLI(t, tc.args...)
+		if code != ExitUsage || errs != "gpuplan: "+tc.want+"\n" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+	// Known commands, aliases and cobra's own still run.
+	for _, args := range [][]string{{"version"}, {"help", "estimate"}, {"__complete", "estim"}} {
+		if code, _, errs := runCLI(t, args...); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+}
