@@ -64,6 +64,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"catalog", "modls"}, `did you mean "models"`},
 		{[]string{"catalog", "gpus", "--provider", "aws"}, "unknown flag --provider"},
 		{[]string{"estimte"}, `unknown command "estimte" for "gpuplan"; did you mean "estimate"?`},
+		{[]string{"estimate", "--model", "gpt2", "--gpu", "H10"}, `unknown gpu "H10"; did you mean "H100",`},
 		{[]string{"recomend", "--model", "x"}, `unknown command "recomend" for "gpuplan"; did you mean "recommend"?`},
 		{[]string{"--catalog", "/nonexistent/x.toml", "catalog", "gpus"}, "no such file"},
 		{[]string{}, "needs a terminal"},
