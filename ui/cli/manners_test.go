@@ -173,6 +173,21 @@ func TestCompletion(t *testing.T) {
 		{"--batch-size is a number", []string{"estimate", "--batch-size", ""}, nil, nil, noFile},
 		{"--config is a TOML file", []string{"recommend", "--config", ""}, []string{"toml"}, nil, cobra.ShellCompDirectiveFilterFileExt},
 		{"catalog lists", []string{"catalog", ""}, []string{"gpus", "instances", "models"}, nil, noFile},
+		// Only candidates that start with the typed word, ignoring case.
+		{"--model by prefix", []string{"recommend", "--model", "LLAMA-3.1"}, []string{"llama-3.1-8b", "llama-3.1-70b"}, []string{"resnet18", "bert-large", "llama-2-7b"}, noFile},
+		{"--gpu by prefix", []string{"estimate", "--gpu", "h1"}, []string{"h100-sxm"}, []string{"a100-80gb", "l4"}, noFile},
+		{"--task by prefix", []string{"estimate", "--task", "q"}, []string{"qlora"}, []string{"train", "lora"}, noFile},
+		{"--providers by prefix", []string{"recommend", "--providers", "aws,g"}, []string{"aws,gcp"}, []string{"aws,lambda"}, noFile | cobra.ShellCompDirectiveNoSpace},
+		// gpuplan offers: its enum flags and GPU-spec arguments.
+		{"offers --pricing", []string{"offers", "--pricing", ""}, []string{"on-demand", "spot", "reserved-1y", "flex-start", "capacity-block"}, nil, noFile},
+		{"offers --arch", []string{"offers", "--arch", ""}, []string{"x86_64", "arm64"}, nil, noFile},
+		{"offers --interconnect", []string{"offers", "--interconnect", "nv"}, []string{"nvlink", "nvswitch"}, []string{"pcie", "fast"}, noFile},
+		{"offers --group-by", []string{"offers", "--group-by", ""}, []string{"gpu", "provider", "region"}, nil, noFile},
+		{"offers --sort", []string{"offers", "--sort", "vr"}, []string{"vram-price", "vram"}, []string{"price", "gpu-price"}, noFile},
+		{"offers GPU spec", []string{"offers", "H1"}, []string{"h100-sxm", "h100-pcie"}, []string{"a100-80gb"}, noFile},
+		{"offers second GPU spec", []string{"offers", "a100-80gb:8,l"}, []string{"a100-80gb:8,l4"}, []string{"a100-80gb:8,h100-sxm", "l4"}, noFile},
+		{"offers GPU count is the user's", []string{"offers", "h100-sxm:"}, nil, []string{"h100-sxm"}, noFile},
+		{"catalog instances GPU spec", []string{"catalog", "instances", "l4"}, []string{"l4"}, []string{"h100-sxm"}, noFile},
 		{"completion shells", []string{"completion", ""}, []string{"bash", "zsh", "fish"}, nil, noFile},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -35,6 +35,15 @@ func parseMarketPricing(s string) (model.Pricing, error) {
 	return p, nil
 }
 
+// strs spells typed enum values as strings, for completion.
+func strs[T ~string](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
+
 // usdCNYRates turns --usd-cny RATE (1 USD = RATE CNY) into the
 // ExchangeRates of a query (USD per unit of the currency); nil for 0.
 func usdCNYRates(rate float64) (map[string]float64, error) {
@@ -136,8 +145,9 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (model.MarketQuer
 func newOffersCmd(env *Env, overlays *[]string, use string, aliases ...string) *cobra.Command {
 	var f marketFlags
 	cmd := &cobra.Command{
-		Use:     use + " [GPU[:COUNT]]...",
-		Aliases: aliases,
+		Use:         use + " [GPU[:COUNT]]...",
+		Aliases:     aliases,
+		Annotations: map[string]string{argsAnnotation: argsGPUSpecs},
 		Short:   "Browse GPU cloud offers: filter, sort and group the market without a workload",
 		Long: `Lists the cloud instance types on the market, one row per choice: each type at
 its cheapest region unless --all-regions, regions at the same price collapsed into
@@ -222,6 +232,10 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	fl.StringVar(&f.format, "format", "", "same as -o: table, csv or markdown")
 	_ = fl.MarkHidden("format")
 	fl.Float64Var(&f.usdCNY, "usd-cny", 0, "rank CNY prices at 1 USD = RATE CNY (no rate is assumed)")
+	for name, vals := range map[string][]string{"pricing": strs(marketPricing), "arch": strs(model.Archs),
+		"interconnect": model.Interconnects, "sort": strs(model.MarketSorts), "group-by": strs(model.MarketGroups)} {
+		_ = cmd.RegisterFlagCompletionFunc(name, byPrefix(cobra.FixedCompletions(vals, noFile)))
+	}
 	return cmd
 }
 
