@@ -148,7 +148,7 @@ func newOffersCmd(env *Env, overlays *[]string, use string, aliases ...string) *
 		Use:         use + " [GPU[:COUNT]]...",
 		Aliases:     aliases,
 		Annotations: map[string]string{argsAnnotation: argsGPUSpecs},
-		Short:   "Browse GPU cloud offers: filter, sort and group the market without a workload",
+		Short:       "Browse GPU cloud offers: filter, sort and group the market without a workload",
 		Long: `Lists the cloud instance types on the market, one row per choice: each type at
 its cheapest region unless --all-regions, regions at the same price collapsed into
 "+N". GPU specs: H100, H100:8, A100-80GB:4+, h100:1..4, 24GB..80GB:2 (several, or
