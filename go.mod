@@ -19,6 +19,7 @@ require (
 	github.com/charmbracelet/x/vt v0.1.0
 	github.com/dustin/go-humanize v1.0.1
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
+	github.com/hbollon/go-edlib v1.7.0
 	go.yaml.in/yaml/v3 v3.0.6
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2

@@ -430,9 +430,12 @@ func (c *Catalog) GPU(name string) (*GPU, error) {
 	if i, ok := c.gpus[normKey(name)]; ok {
 		return &c.GPUs[i], nil
 	}
-	keys := make([]string, len(c.GPUs))
+	keys := make([]string, 0, len(c.GPUs))
 	for i := range c.GPUs {
-		keys[i] = c.GPUs[i].Key
+		keys = append(keys, c.GPUs[i].Key)
+	}
+	for i := range c.GPUs { // after the keys: "h100" for H10, which --gpu takes
+		keys = append(keys, c.GPUs[i].Aliases...)
 	}
 	return nil, notFound("gpu", name, keys, "gpuplan catalog gpus")
 }
@@ -478,14 +481,15 @@ func quoteAll(s []string) []string {
 
 // Closest returns up to n of candidates nearest to s by edit distance on the
 // normalised spelling, nearest first, leaving out those too far to be a typo
-// (more than half the length of s). A candidate that contains s, or is
-// contained in it, counts as near. Inputs and candidates longer than
+// (more than half the length of s). A candidate that starts with s comes
+// first, the shortest such first; one that contains s, or is contained in it, counts as near. Inputs and candidates longer than
 // maxSuggestRunes are not compared: edit distance costs len(s)×len(c), and a
 // 50 MB "name" took 30 s (issue 11).
 func Closest(s string, candidates []string, n int) []string {
 	type scored struct {
-		key  string
-		dist int
+		key   string
+		dist  int
+		extra int // on a prefix match, the letters beyond s: h100 before h100-sxm
 	}
 	if len(s) > 4*maxSuggestRunes || utf8.RuneCountInString(s) > maxSuggestRunes {
 		return nil
@@ -501,17 +505,23 @@ func Closest(s string, candidates []string, n int) []string {
 		if ns != "" && (strings.Contains(nc, ns) || strings.Contains(ns, nc)) {
 			d = min(d, 1+abs(len(nc)-len(ns))/4)
 		}
+		extra := 0
+		if len(ns) >= 2 && strings.HasPrefix(nc, ns) {
+			d, extra = 0, len(nc)-len(ns) // the start of a key is the likeliest meaning: h10 → h100 before a10
+		}
 		if d <= max(2, len(ns)/2) {
-			out = append(out, scored{c, d})
+			out = append(out, scored{c, d, extra})
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].dist < out[j].dist })
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].dist < out[j].dist || out[i].dist == out[j].dist && out[i].extra < out[j].extra
+	})
 	res := make([]string, 0, n)
 	for _, o := range out {
 		if len(res) == n {
 			break
 		}
-		if !slices.Contains(res, o.key) {
+		if !slices.ContainsFunc(res, func(r string) bool { return normKey(r) == normKey(o.key) }) { // a10g, A10G: one
 			res = append(res, o.key)
 		}
 	}

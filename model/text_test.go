@@ -45,3 +45,23 @@ func TestClosestBoundsItsInput(t *testing.T) {
 		t.Errorf("Model(50 MB name): error of %d bytes, want a short one", len(err.Error()))
 	}
 }
+
+// TestClosestPrefixFirst: a key the input starts ranks before keys one
+// edit away (new-user trial: --gpu H10 suggested a10, h20, a10g).
+func TestClosestPrefixFirst(t *testing.T) {
+	keys := []string{"a10", "h20", "a10g", "h100", "l4"}
+	if got := model.Closest("H10", keys, 3); len(got) == 0 || got[0] != "h100" {
+		t.Errorf("Closest(H10) = %q, want h100 first", got)
+	}
+	if got := model.Closest("a1", keys, 3); len(got) < 2 || got[0] != "a10" || got[1] != "a10g" {
+		t.Errorf("Closest(a1) = %q, want a10, a10g first", got)
+	}
+	// Shortest prefix match first; one spelling of a name once.
+	keys = []string{"h100-sxm", "h100-nvl", "a10g", "H100", "A10G"}
+	if got := model.Closest("h10", keys, 3); len(got) != 3 || got[0] != "H100" {
+		t.Errorf("Closest(h10) = %q, want H100 first", got)
+	}
+	if got := model.Closest("a10x", keys, 3); len(got) != 2 || got[0] != "a10g" || got[1] != "H100" {
+		t.Errorf("Closest(a10x) = %q, want [a10g H100]: A10G is a10g", got)
+	}
+}

@@ -62,8 +62,8 @@ type Summary struct {
 	Providers []ProviderSummary
 }
 
-// ProviderSummary is one provider's result. Err is set when its previous
-// overlay was kept.
+// ProviderSummary is one provider's result. Err is set when the update
+// failed and the provider's file was left as it was.
 type ProviderSummary struct {
 	Provider string
 	URL      string // the URL the data came from
@@ -74,6 +74,15 @@ type ProviderSummary struct {
 	Moved    []PriceMove // on-demand prices that moved more than 10%
 	Warnings []string    // importer warnings and guard findings
 	Err      error
+	Kept     bool // on Err: a previous overlay existed and was kept
+}
+
+// failure says what a failed update left: the previous overlay, or none.
+func (p *ProviderSummary) failure() string {
+	if p.Kept {
+		return "previous overlay kept"
+	}
+	return "no previous overlay"
 }
 
 // PriceMove is an on-demand price change of one type in one region.
@@ -118,7 +127,9 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	for i, p := range o.Providers {
 		ps := runProvider(ctx, o, base, p)
 		if ps.Err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w (previous overlay kept)", p, ps.Err))
+			_, statErr := os.Stat(ps.File)
+			ps.Kept = statErr == nil
+			errs = append(errs, fmt.Errorf("%s: %w (%s)", p, ps.Err, ps.failure()))
 		}
 		sum.Providers = append(sum.Providers, ps)
 		if o.Progress != nil {
@@ -292,7 +303,8 @@ func (s Summary) Text() string {
 	var b strings.Builder
 	for _, p := range s.Providers {
 		if p.Err != nil {
-			fmt.Fprintf(&b, "%s: failed, previous overlay kept: %v\n", p.Provider, p.Err)
+			// The error itself is Run's, printed once by the caller.
+			fmt.Fprintf(&b, "%s: failed, %s\n", p.Provider, p.failure())
 			continue
 		}
 		fmt.Fprintf(&b, "%s: %d types from %s → %s\n", p.Provider, p.Types, p.URL, p.File)

@@ -98,8 +98,37 @@ func Run(env Env) int {
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
+	if err := unknownCommand(root, env.Args); err != nil {
+		return exitStatus(env.Stderr, err)
+	}
 	err := root.Execute()
 	return exitStatus(env.Stderr, err)
+}
+
+// unknownCommand refuses a first word that names no command before cobra
+// parses flags: the root takes no arguments but has flags of its own, so
+// `gpuplan recomend --model x` would otherwise fail on --model instead of
+// on the typo. Suggestions are cobra's (Command.SuggestionsFor: a prefix,
+// or Levenshtein distance at most SuggestionsMinimumDistance, 2).
+func unknownCommand(root *cobra.Command, args []string) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return nil // flags first: the configurator's --config, or --help
+	}
+	name := args[0]
+	switch name {
+	case "help", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+		return nil // added by cobra when it executes
+	}
+	for _, c := range root.Commands() {
+		if c.Name() == name || c.HasAlias(name) {
+			return nil
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", name, root.Name())
+	if s := root.SuggestionsFor(name); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", s[0])
+	}
+	return usage(fmt.Errorf("%s (see %s --help)", msg, root.Name()))
 }
 
 // exitStatus prints err and maps it to an exit status.
@@ -190,6 +219,7 @@ commands below from scripts (add --json for machine-readable output).`,
 		},
 	}
 	root.Version = env.Version
+	root.SuggestionsMinimumDistance = 2 // cobra's default, which SuggestionsFor alone does not apply
 	root.SetVersionTemplate("gpuplan {{.Version}}\n")
 	root.PersistentFlags().StringArrayVar(&overlays, "catalog", nil, "overlay a catalog file (our TOML schema, or a SkyPilot vms.csv); repeatable")
 	root.Flags().StringVar(&configPath, "config", "", "open the configurator with the answers in an exported TOML file")

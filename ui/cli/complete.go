@@ -89,7 +89,12 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 				default:
 					return
 				}
-				_ = c.RegisterFlagCompletionFunc(f.Name, fn)
+				_ = c.RegisterFlagCompletionFunc(f.Name, byPrefix(fn))
+			})
+		}
+		if c.Annotations[argsAnnotation] == argsGPUSpecs {
+			c.ValidArgsFunction = byPrefix(func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				return gpuSpecs(catalog(), s)
 			})
 		}
 		for _, sub := range c.Commands() {
@@ -97,6 +102,50 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 		}
 	}
 	walk(root)
+}
+
+// argsAnnotation names, in a command's Annotations, what its positional
+// arguments are, for their completion.
+const (
+	argsAnnotation = "gpuplan/args"
+	argsGPUSpecs   = "gpu-specs" // GPU[:COUNT], comma-separated: gpuplan offers
+)
+
+// byPrefix keeps the candidates of fn that start with what was typed,
+// ignoring case: cobra hands the typed word to the function and prints
+// whatever it returns, and zsh and fish show unfiltered candidates (fish
+// even matches inside words). File-extension and directory directives
+// return filters, not candidates, and pass through.
+func byPrefix(fn completeFunc) completeFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		out, d := fn(cmd, args, toComplete)
+		if toComplete == "" || d&(cobra.ShellCompDirectiveFilterFileExt|cobra.ShellCompDirectiveFilterDirs) != 0 {
+			return out, d
+		}
+		typed := strings.ToLower(toComplete)
+		kept := out[:0:0]
+		for _, c := range out {
+			v, _, _ := strings.Cut(c, "\t")
+			if strings.HasPrefix(strings.ToLower(v), typed) {
+				kept = append(kept, c)
+			}
+		}
+		return kept, d
+	}
+}
+
+// gpuSpecs completes the GPU of the last comma-separated spec of gpuplan
+// offers; a count after ":" is the user's.
+func gpuSpecs(c *model.Catalog, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	i := strings.LastIndex(toComplete, ",")
+	if strings.Contains(toComplete[i+1:], ":") {
+		return nil, noFile
+	}
+	var out []cobra.Completion
+	for _, g := range gpuKeys(c) {
+		out = append(out, toComplete[:i+1]+g)
+	}
+	return out, noFile
 }
 
 // files completes file names with the given extensions, and directories.

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
+	"github.com/hbollon/go-edlib"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -42,15 +42,22 @@ func plainBools(root *cobra.Command) {
 // suggestFlag returns the flag of names closest to the unknown name, or
 // "". A flag that starts with the name or is its start (--out, --output)
 // wins; otherwise the edit distance must be at most a third of the name,
-// so --output never suggests --tp, which merely occurs inside it.
+// so --output never suggests --tp, which merely occurs inside it. The
+// distance is optimal string alignment (Damerau–Levenshtein without
+// repeated edits of a substring: Boytsov 2011, "Indexing methods for
+// approximate dictionary searching", §2.2), so a transposition such as
+// --modle for --model is one edit, as people make it.
 func suggestFlag(name string, names []string) string {
 	name = strings.ToLower(name)
+	if len(name) > maxFlagName {
+		return "" // a pasted value, not a flag name: O(n·m) is not worth it
+	}
 	best, bestD := "", len(name)/3+1
 	if bestD < 2 {
 		bestD = 2 // one typo in a short flag: --gpu → --gpus
 	}
 	for _, n := range names {
-		d := levenshtein.ComputeDistance(name, n)
+		d := edlib.OSADamerauLevenshteinDistance(name, n)
 		if len(name) >= 3 && len(n) >= 3 && (strings.HasPrefix(n, name) || strings.HasPrefix(name, n)) {
 			d = 0
 		}
@@ -60,6 +67,10 @@ func suggestFlag(name string, names []string) string {
 	}
 	return best
 }
+
+// maxFlagName is the longest unknown flag suggestFlag compares; ours are
+// under 30 characters.
+const maxFlagName = 64
 
 // Output formats of -o/--output on the report commands, as kubectl's.
 const (

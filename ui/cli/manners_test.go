@@ -45,7 +45,9 @@ func TestSuggestFlag(t *testing.T) {
 	names := []string{"model", "gpu", "gpus", "tp", "output", "json", "batch-size", "seq-len", "providers", "regions", "pricing"}
 	for _, tc := range []struct{ in, want string }{
 		{"output", "output"},  // exact name on a command that lacks it is not here; see below
-		{"outptu", "output"},  // transposition: distance 2 of 6
+		{"outptu", "output"},  // transposition: one edit (OSA)
+		{"modle", "model"},    // transposition: one edit; Levenshtein's 2 was too far for 5 letters
+		{"ofset", ""},         // not near anything here
 		{"out", "output"},     // a prefix
 		{"outputs", "output"}, // the flag is the name's start
 		{"provider", "providers"},
@@ -68,6 +70,10 @@ func TestSuggestFlag(t *testing.T) {
 	code, _, errs := runCLI(t, "recommend", "--model", "bert-large", "--outptu", "json")
 	if code != ExitUsage || !strings.Contains(errs, "did you mean -o/--output?") {
 		t.Errorf("exit %d: %s", code, errs)
+	}
+	code, _, errs = runCLI(t, "estimate", "--modle", "bert-large")
+	if code != ExitUsage || !strings.Contains(errs, "unknown flag --modle; did you mean --model?") {
+		t.Errorf("--modle: exit %d: %s", code, errs)
 	}
 }
 
@@ -167,6 +173,21 @@ func TestCompletion(t *testing.T) {
 		{"--batch-size is a number", []string{"estimate", "--batch-size", ""}, nil, nil, noFile},
 		{"--config is a TOML file", []string{"recommend", "--config", ""}, []string{"toml"}, nil, cobra.ShellCompDirectiveFilterFileExt},
 		{"catalog lists", []string{"catalog", ""}, []string{"gpus", "instances", "models"}, nil, noFile},
+		// Only candidates that start with the typed word, ignoring case.
+		{"--model by prefix", []string{"recommend", "--model", "LLAMA-3.1"}, []string{"llama-3.1-8b", "llama-3.1-70b"}, []string{"resnet18", "bert-large", "llama-2-7b"}, noFile},
+		{"--gpu by prefix", []string{"estimate", "--gpu", "h1"}, []string{"h100-sxm"}, []string{"a100-80gb", "l4"}, noFile},
+		{"--task by prefix", []string{"estimate", "--task", "q"}, []string{"qlora"}, []string{"train", "lora"}, noFile},
+		{"--providers by prefix", []string{"recommend", "--providers", "aws,g"}, []string{"aws,gcp"}, []string{"aws,lambda"}, noFile | cobra.ShellCompDirectiveNoSpace},
+		// gpuplan offers: its enum flags and GPU-spec arguments.
+		{"offers --pricing", []string{"offers", "--pricing", ""}, []string{"on-demand", "spot", "reserved-1y", "flex-start", "capacity-block"}, nil, noFile},
+		{"offers --arch", []string{"offers", "--arch", ""}, []string{"x86_64", "arm64"}, nil, noFile},
+		{"offers --interconnect", []string{"offers", "--interconnect", "nv"}, []string{"nvlink", "nvswitch"}, []string{"pcie", "fast"}, noFile},
+		{"offers --group-by", []string{"offers", "--group-by", ""}, []string{"gpu", "provider", "region"}, nil, noFile},
+		{"offers --sort", []string{"offers", "--sort", "vr"}, []string{"vram-price", "vram"}, []string{"price", "gpu-price"}, noFile},
+		{"offers GPU spec", []string{"offers", "H1"}, []string{"h100-sxm", "h100-pcie"}, []string{"a100-80gb"}, noFile},
+		{"offers second GPU spec", []string{"offers", "a100-80gb:8,l"}, []string{"a100-80gb:8,l4"}, []string{"a100-80gb:8,h100-sxm", "l4"}, noFile},
+		{"offers GPU count is the user's", []string{"offers", "h100-sxm:"}, nil, []string{"h100-sxm"}, noFile},
+		{"catalog instances GPU spec", []string{"catalog", "instances", "l4"}, []string{"l4"}, []string{"h100-sxm"}, noFile},
 		{"completion shells", []string{"completion", ""}, []string{"bash", "zsh", "fish"}, nil, noFile},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -231,6 +252,32 @@ func TestPipedTables(t *testing.T) {
 		}
 		if code, _, errs := runCLI(t, "export", "--model", "bert-base", "--instance", "azure/"+f[1], "--format", "toml", "--pricing", "on-demand"); code == ExitUsage && strings.Contains(errs, "unknown") {
 			t.Errorf("piped name %q is not accepted by --instance: %s", f[1], errs)
+		}
+	}
+}
+
+// TestUnknownCommand: a mistyped command is named as such, with cobra's
+// suggestion, even when flags follow it (new-user trial: `recomend
+// --model x` said "unknown flag --model").
+func TestUnknownCommand(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"recomend", "--model", "x"}, `unknown command "recomend" for "gpuplan"; did you mean "recommend"? (see gpuplan --help)`},
+		{[]string{"estimat"}, `unknown command "estimat" for "gpuplan"; did you mean "estimate"? (see gpuplan --help)`},
+		{[]string{"ofers", "H100"}, `unknown command "ofers" for "gpuplan"; did you mean "offers"? (see gpuplan --help)`},
+		{[]string{"frobnicate", "--gpu", "h100"}, `unknown command "frobnicate" for "gpuplan" (see gpuplan --help)`},
+	} {
+		code, _, errs := runCLI(t, tc.args...)
+		if code != ExitUsage || errs != "gpuplan: "+tc.want+"\n" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
+	// Known commands, aliases and cobra's own still run.
+	for _, args := range [][]string{{"version"}, {"help", "estimate"}, {"__complete", "estim"}} {
+		if code, _, errs := runCLI(t, args...); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
 	}
 }

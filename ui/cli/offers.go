@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,6 +36,15 @@ func parseMarketPricing(s string) (model.Pricing, error) {
 	return p, nil
 }
 
+// strs spells typed enum values as strings, for completion.
+func strs[T ~string](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
+
 // usdCNYRates turns --usd-cny RATE (1 USD = RATE CNY) into the
 // ExchangeRates of a query (USD per unit of the currency); nil for 0.
 func usdCNYRates(rate float64) (map[string]float64, error) {
@@ -52,7 +62,7 @@ type marketFlags struct {
 	vram, pricing, maxPrice, arch, interconnect, sort, groupBy, format, output string
 	regions, providers                                                         []string
 	provider                                                                   string // the old --provider, kept for scripts
-	nvlink, infiniband, efa, allRegions, all, asJSON                           bool
+	nvlink, infiniband, efa, allRegions, all, asJSON, marketplaces             bool
 	usdCNY                                                                     float64
 }
 
@@ -136,9 +146,10 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (model.MarketQuer
 func newOffersCmd(env *Env, overlays *[]string, use string, aliases ...string) *cobra.Command {
 	var f marketFlags
 	cmd := &cobra.Command{
-		Use:     use + " [GPU[:COUNT]]...",
-		Aliases: aliases,
-		Short:   "Browse GPU cloud offers: filter, sort and group the market without a workload",
+		Use:         use + " [GPU[:COUNT]]...",
+		Aliases:     aliases,
+		Annotations: map[string]string{argsAnnotation: argsGPUSpecs},
+		Short:       "Browse GPU cloud offers: filter, sort and group the market without a workload",
 		Long: `Lists the cloud instance types on the market, one row per choice: each type at
 its cheapest region unless --all-regions, regions at the same price collapsed into
 "+N". GPU specs: H100, H100:8, A100-80GB:4+, h100:1..4, 24GB..80GB:2 (several, or
@@ -175,6 +186,22 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if err != nil {
 				return usage(err)
 			}
+			// Marketplaces only when named, as recommend and the README
+			// ("Vast on request"): their rows are hourly snapshots.
+			hidden, markets := 0, marketplacesIn(cat)
+			if len(q.Providers) == 0 && !f.marketplaces && len(markets) > 0 {
+				all := len(res.Rows)
+				q.Providers = slices.DeleteFunc(providerNames(cat), func(p string) bool { return slices.Contains(model.MarketplaceProviders, p) })
+				if res, err = model.Browse(cat, q); err != nil {
+					return usage(err)
+				}
+				hidden = all - len(res.Rows)
+			}
+			footer := ""
+			if hidden > 0 {
+				footer = fmt.Sprintf("%d marketplace %s hidden (--providers %s, or --marketplaces)", hidden,
+					map[bool]string{true: "offer", false: "offers"}[hidden == 1], strings.Join(markets, ","))
+			}
 			prov := catalogProvenance(env, cat)
 			m := report.MarketJSON{MarketJSON: res.JSON(), NeedsRate: report.NeedsRate(cat, q.Providers, q.ExchangeRates),
 				Prices: report.NewProvenanceJSON(prov)}
@@ -182,6 +209,9 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				m.USDCNY = &f.usdCNY
 			}
 			staleNote(env, prov)
+			if footer != "" && out != "table" { // keep the data clean for scripts
+				fmt.Fprintf(env.Stderr, "gpuplan: note: %s\n", footer)
+			}
 			switch {
 			case out == outJSON:
 				return writeJSON(env.Stdout, m)
@@ -197,7 +227,13 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				return err
 			}
 			r, _ := renderer(env, env.Stdout)
-			return report.WriteMarket(env.Stdout, r, &res, m)
+			if err := report.WriteMarket(env.Stdout, r, &res, m); err != nil {
+				return err
+			}
+			if footer != "" {
+				_, err = fmt.Fprintln(env.Stdout, footer)
+			}
+			return err
 		},
 	}
 	fl := cmd.Flags()
@@ -217,12 +253,29 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	fl.StringVar(&f.groupBy, "group-by", "", "gpu, provider or region, with price ranges per group")
 	fl.BoolVar(&f.allRegions, "all-regions", false, "one row per region price instead of each type's cheapest")
 	fl.BoolVar(&f.all, "all", false, "include retired instance types, marked")
+	fl.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast), left out unless --providers names them")
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON")
 	addOutputFlag(cmd, &f.output, outTable, outJSON, outCSV, "markdown")
 	fl.StringVar(&f.format, "format", "", "same as -o: table, csv or markdown")
 	_ = fl.MarkHidden("format")
 	fl.Float64Var(&f.usdCNY, "usd-cny", 0, "rank CNY prices at 1 USD = RATE CNY (no rate is assumed)")
+	for name, vals := range map[string][]string{"pricing": strs(marketPricing), "arch": strs(model.Archs),
+		"interconnect": model.Interconnects, "sort": strs(model.MarketSorts), "group-by": strs(model.MarketGroups)} {
+		_ = cmd.RegisterFlagCompletionFunc(name, byPrefix(cobra.FixedCompletions(vals, noFile)))
+	}
 	return cmd
+}
+
+// marketplacesIn lists the marketplace providers (model.MarketplaceProviders)
+// with instance types in cat.
+func marketplacesIn(cat *model.Catalog) []string {
+	var out []string
+	for _, p := range providerNames(cat) {
+		if slices.Contains(model.MarketplaceProviders, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // catalogProvenance says where cat's prices came from.

@@ -262,6 +262,13 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 					return err
 				}
 			}
+			// model.Recommend leaves marketplaces out unless named (matcher.providerOK).
+			if m := marketplacesIn(cat); len(q.Providers) == 0 && len(m) > 0 {
+				if _, err := fmt.Fprintf(env.Stdout, "Marketplace offers (%s) left out: their prices change by the hour; --providers %s ranks them.\n",
+					strings.Join(m, ", "), strings.Join(m, ",")); err != nil {
+					return err
+				}
+			}
 			return report.WriteDecisionsAnswers(env.Stdout, r, &rec, d, answers)
 		},
 	}
