@@ -217,6 +217,28 @@ func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
 		p.Replicas = r
 	}
 	p.Perf = speed(batch)
+	// busy is the replica-equivalents doing work: the load is all there is,
+	// so replicas beyond it idle (auto replicas fill every rented node).
+	busy := float64(p.Replicas)
+	switch {
+	case s.RequestsPerSec > 0:
+		if c := p.Perf.RequestsPerSec * busy; c > s.RequestsPerSec {
+			busy *= s.RequestsPerSec / c // capacity beyond the requests/s asked idles
+		}
+	case batch < bMax:
+		// c requests over r replicas: c mod r replicas hold ⌈c/r⌉ (batch),
+		// the rest ⌊c/r⌋, possibly none; a replica at b sequences gives
+		// speed(b), so count each as its share of one at batch.
+		c, r := max(s.Concurrency, 1), p.Replicas
+		lo, hiN := c/r, c%r
+		if hiN == 0 {
+			hiN = r // every replica at batch
+		}
+		busy = float64(hiN)
+		if lo > 0 && lo < batch && p.Perf.RequestsPerSec > 0 {
+			busy += float64(r-hiN) * speed(lo).RequestsPerSec / p.Perf.RequestsPerSec
+		}
+	}
 	if !latOK(p.Perf) {
 		if s.TTFTTargetMs > 0 && p.Perf.TTFTSec*1e3 > s.TTFTTargetMs {
 			p.Reasons = append(p.Reasons, fmt.Sprintf("time to first token %.0f ms, target %.0f ms", p.Perf.TTFTSec*1e3, s.TTFTTargetMs))
@@ -235,7 +257,7 @@ func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
 	}
 	p.GPUs = p.Nodes * o.GPUsPerNode
 	p.Serving.Replicas = p.Replicas
-	r := float64(p.Replicas)
+	r := busy
 	p.OutputTokensPerSec = p.Perf.OutputTokensPerSec * r
 	p.InputTokensPerSec = p.Perf.InputTokensPerSec * r
 	p.RequestsPerSec = p.Perf.RequestsPerSec * r

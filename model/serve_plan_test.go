@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/data"
@@ -96,3 +97,66 @@ func BenchmarkPlanServing(b *testing.B) {
 		}
 	}
 }
+
+// TestPlanServingIdleReplicasCarryNothing: auto replicas fill a rented node,
+// but only the load given does work. Llama 3.1 8B bf16 (one H100 holds it)
+// on an 8×H100 node at TP 1 gives 8 replicas; with c requests in flight the
+// node's output is c sequences' worth, never 8 replicas' worth (before the
+// fix, 1 request counted as 8 × one sequence, ranking idle 8-GPU nodes
+// first). Worked by hand from the per-replica speed ServeSpeed gives:
+//
+//	c = 1:  one replica at 1 sequence, 7 idle     → total = speed(1)
+//	c = 12: 4 replicas at 2 sequences, 4 at 1     → total = 4·speed(2) + 4·speed(1)
+//	rps:    the node's capacity exceeds the rate  → total = rps × output tokens
+func TestPlanServingIdleReplicasCarryNothing(t *testing.T) {
+	cat, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := cat.Model("llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := servingOffers(t, cat)[0] // 8×H100 SXM, NVSwitch
+	one := model.ServeOffer{Name: "1×H100 SXM", GPU: node.GPU, GPUsPerNode: 1, USDPerHour: 3}
+	base := model.Serving{MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, TP: 1}
+	perReplica := func(c int) float64 { // one replica alone at c sequences
+		s := base
+		s.Concurrency, s.Replicas = c, 1
+		p, err := model.PlanServing(a, s, one)
+		if err != nil || !p.Meets || p.Perf.Batch != c {
+			t.Fatalf("one replica at %d sequences: %v, %+v", c, err, p.Reasons)
+		}
+		return p.OutputTokensPerSec
+	}
+	for _, tc := range []struct {
+		name string
+		conc int
+		rps  float64
+		want float64
+	}{
+		{"1 request", 1, 0, perReplica(1)},
+		{"12 requests", 12, 0, 4*perReplica(2) + 4*perReplica(1)},
+		{"8 requests", 8, 0, 8 * perReplica(1)},
+		{"0.5 requests/s", 0, 0.5, 0.5 * 256},
+	} {
+		s := base
+		s.Concurrency, s.RequestsPerSec = tc.conc, tc.rps
+		p, err := model.PlanServing(a, s, node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Replicas != 8 || !p.Meets {
+			t.Fatalf("%s: %d replicas, meets %v %q; want 8 replicas of TP 1 meeting the load", tc.name, p.Replicas, p.Meets, p.Reasons)
+		}
+		if !relNear(p.OutputTokensPerSec, tc.want) {
+			t.Errorf("%s: %.2f output tokens/s on the node, want %.2f", tc.name, p.OutputTokensPerSec, tc.want)
+		}
+		if want := model.USDPerMillionTokens(24, tc.want); !relNear(p.USDPerMOutput, want) {
+			t.Errorf("%s: $%.2f per million output tokens, want $%.2f", tc.name, p.USDPerMOutput, want)
+		}
+	}
+}
+
+// relNear reports whether got is within 1e-9 of want, relatively.
+func relNear(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want) }

@@ -51,7 +51,7 @@ func (f *serveFlags) register(fs *pflag.FlagSet) {
 	fs.Var(floatValue{&f.ttftMs}, "ttft-ms", "serving: target time to first token, ms")
 	fs.Var(floatValue{&f.tpotMs}, "tpot-ms", "serving: target time per output token, ms")
 	fs.Var(intValue{&f.pp}, "pp", "serving: pipeline-parallel stages across nodes (default: 1 unless the model needs more; estimate with --gpus: 1)")
-	fs.Var(&f.replicas, "replicas", "serving: model copies behind a load balancer, or auto (default auto)")
+	fs.Var(&f.replicas, "replicas", "serving: model copies behind a load balancer, or auto")
 	fs.Var(floatValue{&f.gpuMemUtil}, "gpu-memory-utilization", "serving: vLLM's share of GPU memory, 0–1 (default 0.9)")
 	fs.Var(tokensValue{&f.maxBatched}, "max-num-batched-tokens", "serving: tokens per scheduler step (default: vLLM's for the GPU, 8192 or 2048)")
 	fs.Var(intValue{&f.maxNumSeqs}, "max-num-seqs", "serving: sequences per scheduler step (default: vLLM's for the GPU, 1024 or 256)")
@@ -435,7 +435,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		}
 		return true, usage(fmt.Errorf("-o: %w", err))
 	}
-	fmt.Fprintf(env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%d nodes × %d × %s, TP %d × PP %d, %d replicas, %s) to %s\n",
-		ef.format, in.Provider, in.Type, p.Offer.Region, p.Nodes, in.GPUCount, in.GPU, p.TP, p.PP, p.Replicas, p.Offer.Pricing, ef.output)
+	fmt.Fprintf(env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
+		ef.format, in.Provider, in.Type, p.Offer.Region, model.Count(p.Nodes, "node"), in.GPUCount, in.GPU, p.TP, p.PP, model.Count(p.Replicas, "replica"), p.Offer.Pricing, ef.output)
 	return true, nil
 }

@@ -194,9 +194,9 @@ func ServeFigures(p *model.ServePlan) []string {
 	}
 	pf := &p.Perf
 	lines = append(lines,
-		fmt.Sprintf("TTFT %.0f ms · TPOT %.1f ms at %d sequences per replica", pf.TTFTSec*1e3, pf.TPOTSec*1e3, pf.Batch),
-		fmt.Sprintf("%.0f output tokens/s · %.0f input tokens/s · %.3g requests/s over %d replica(s)",
-			p.OutputTokensPerSec, p.InputTokensPerSec, p.RequestsPerSec, p.Replicas))
+		fmt.Sprintf("TTFT %.0f ms · TPOT %.1f ms at %s per replica", pf.TTFTSec*1e3, pf.TPOTSec*1e3, model.Count(pf.Batch, "sequence")),
+		fmt.Sprintf("%.0f output tokens/s · %.0f input tokens/s · %.3g requests/s over %s",
+			p.OutputTokensPerSec, p.InputTokensPerSec, p.RequestsPerSec, model.Count(p.Replicas, "replica")))
 	if p.USDPerHour > 0 {
 		lines = append(lines, fmt.Sprintf("%s per million output tokens · %s per million input tokens at %s/h",
 			USD(p.USDPerMOutput), USD(p.USDPerMInput), USD(p.USDPerHour)))
@@ -222,16 +222,16 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.
 		name = "custom " + model.FormatCount(w.Model.ParamCount()) + " " + string(w.Model.Family)
 	}
 	line("%s", st.Title.Render(name)+st.Muted.Render(fmt.Sprintf(" · serving · %s weights · KV cache %s", s.WeightFormat, s.KVCacheDType)))
-	load := fmt.Sprintf("%d concurrent requests", s.Concurrency)
+	load := model.Count(s.Concurrency, "concurrent request")
 	if s.RequestsPerSec > 0 {
 		load = fmt.Sprintf("%.3g requests/s", s.RequestsPerSec)
 	}
 	line("%s", st.Muted.Render(fmt.Sprintf("max_model_len %d · %d prompt + %d output tokens per request · %s", s.MaxModelLen, s.PromptTokens, s.OutputTokens, load)))
 	line("")
 	g := p.Offer.GPU
-	head := fmt.Sprintf("%d × %s: TP %d × PP %d, %d replica(s)", max(p.GPUs, p.Offer.GPUsPerNode), g.Name, p.TP, p.PP, p.Replicas)
+	head := fmt.Sprintf("%d × %s: TP %d × PP %d, %s", max(p.GPUs, p.Offer.GPUsPerNode), g.Name, p.TP, p.PP, model.Count(p.Replicas, "replica"))
 	if p.Nodes > 1 {
-		head += fmt.Sprintf(" on %d nodes of %d GPUs", p.Nodes, p.Offer.GPUsPerNode)
+		head += fmt.Sprintf(" on %d nodes of %s", p.Nodes, model.Count(p.Offer.GPUsPerNode, "GPU"))
 	}
 	switch {
 	case p.Meets:
@@ -302,7 +302,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 	if name == "" {
 		name = "custom " + model.FormatCount(w.Model.ParamCount()) + " " + string(w.Model.Family)
 	}
-	load := fmt.Sprintf("%d concurrent requests", s.Concurrency)
+	load := model.Count(s.Concurrency, "concurrent request")
 	if s.RequestsPerSec > 0 {
 		load = fmt.Sprintf("%.3g requests/s", s.RequestsPerSec)
 	}

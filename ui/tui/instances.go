@@ -351,7 +351,7 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 	e := o.Estimate
 	if sp := servePlanFor(r, o); sp != nil {
 		e = nil // serving: vLLM's layout, not the batch estimate
-		add("  TP %d × PP %d, %d replica(s) on %d instance(s)", sp.TP, sp.PP, sp.Replicas, sp.Nodes)
+		add("  TP %d × PP %d, %s on %s", sp.TP, sp.PP, model.Count(sp.Replicas, "replica"), model.Count(sp.Nodes, "instance"))
 		for _, l := range report.ServeFigures(sp) {
 			add("  %s", l)
 		}

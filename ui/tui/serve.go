@@ -207,7 +207,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if !compact {
 		add("")
 	}
-	where := fmt.Sprintf("%s, TP %d × PP %d, %d replica(s)", best.Offer.Name, best.TP, best.PP, best.Replicas)
+	where := fmt.Sprintf("%s, TP %d × PP %d, %s", best.Offer.Name, best.TP, best.PP, model.Count(best.Replicas, "replica"))
 	switch {
 	case best.Meets:
 		add(st.Good.Render("best ") + where)
