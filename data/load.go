@@ -1016,6 +1016,9 @@ type capReader struct {
 
 func (c *capReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
+	if errors.Is(err, os.ErrDeadlineExceeded) { // safeio.Open's deadline
+		return n, safeio.Stalled()
+	}
 	c.left -= int64(n)
 	if c.left < 0 {
 		return 0, tooLarge(c.kind)

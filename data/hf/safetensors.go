@@ -441,6 +441,9 @@ func readShard(path string) ([]tensor, []string, error) {
 	}
 	defer f.Close()
 	tensors, warns, err := parseHeader(f, fi.Size())
+	if errors.Is(err, os.ErrDeadlineExceeded) { // safeio.Open's deadline
+		return nil, nil, fmt.Errorf("%s: %w", path, safeio.Stalled())
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w: %w", path, ErrSafetensors, err)
 	}

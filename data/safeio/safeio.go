@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // Kind is a kind of input file: its name in errors and its size cap.
@@ -45,7 +46,22 @@ var ErrTooLarge = errors.New("file too large")
 // of waiting for a writer; fstat on the open file (not a stat before the
 // open, which a rename could race) decides. The error does not repeat the
 // path, so callers prefix their own context.
+//
+// A stat before the open refuses what is plainly not a regular file without
+// opening it: open(2) of a socket fails with ENXIO ("no such device or
+// address", which tells the user nothing), and opening a device can act
+// (a tape rewinds, /dev/watchdog arms).
+//
+// A regular file the kernel can poll may still never have data: reading
+// /proc/kmsg waits for the next kernel message. Go parks such reads in its
+// poller, where a read deadline (ReadTimeout) ends them; files that cannot
+// be polled ignore the deadline (os.ErrNoDeadline).
 func Open(path string) (*os.File, fs.FileInfo, error) {
+	if fi, err := os.Stat(path); err != nil {
+		return nil, nil, unwrapPath(err)
+	} else if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%w: %s", ErrNotRegular, describeMode(fi.Mode()))
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		return nil, nil, unwrapPath(err)
@@ -59,7 +75,21 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 		f.Close()
 		return nil, nil, fmt.Errorf("%w: %s", ErrNotRegular, describeMode(fi.Mode()))
 	}
+	_ = f.SetReadDeadline(time.Now().Add(ReadTimeout)) // os.ErrNoDeadline for ordinary files
 	return f, fi, nil
+}
+
+// ReadTimeout bounds how long a pollable file (see Open) may keep a read
+// waiting; ordinary files on disk are not affected.
+var ReadTimeout = 2 * time.Second
+
+// ErrStalled is wrapped when a file gave no data within ReadTimeout.
+var ErrStalled = errors.New("no data")
+
+// Stalled is the error for a read from Open's file that hit ReadTimeout
+// (os.ErrDeadlineExceeded), for callers that stream the file themselves.
+func Stalled() error {
+	return fmt.Errorf("%w within %v: it waits for data like a pipe; give a regular file", ErrStalled, ReadTimeout)
 }
 
 // ReadFile reads the regular file at path, at most k.MaxBytes of it.
@@ -76,6 +106,9 @@ func ReadFile(path string, k Kind) ([]byte, error) {
 	// A regular file can still grow while read (or lie in Size, as /proc
 	// files do): read one byte past the cap to notice.
 	b, err := io.ReadAll(io.LimitReader(f, k.MaxBytes+1))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return nil, Stalled()
+	}
 	if err != nil {
 		return nil, unwrapPath(err)
 	}

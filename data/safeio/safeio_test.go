@@ -2,6 +2,7 @@ package safeio
 
 import (
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,14 @@ func TestReadFile(t *testing.T) {
 		}
 		return p
 	}
+	// A socket: open(2) of one fails with ENXIO, so only a stat before the
+	// open can say what it is.
+	sock := filepath.Join(dir, "sock")
+	if l, err := net.Listen("unix", sock); err == nil {
+		t.Cleanup(func() { l.Close() })
+	} else {
+		sock = ""
+	}
 	small := Kind{"test file", 32}
 	tests := []struct {
 		name, path string
@@ -46,9 +55,13 @@ func TestReadFile(t *testing.T) {
 		{"directory", dir, "is a directory", ErrNotRegular},
 		{"missing", filepath.Join(dir, "nope"), "no such file or directory", nil},
 		{"dangling symlink", link("dangling", filepath.Join(dir, "nope")), "no such file or directory", nil},
+		{"socket", sock, "is a socket", ErrNotRegular},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.path == "" {
+				t.Skip("no unix socket here")
+			}
 			b, err := ReadFile(tt.path, small)
 			if tt.want == "" {
 				if err != nil || string(b) != "a = 1\n" {
@@ -66,6 +79,27 @@ func TestReadFile(t *testing.T) {
 				t.Errorf("error %q repeats the path; callers add it", err)
 			}
 		})
+	}
+}
+
+// TestReadFileStalled reads /proc/kmsg: a regular file by stat that waits
+// for the next kernel message, which Go parks in its poller. It must end
+// with ErrStalled after ReadTimeout instead of blocking; the test binary's
+// -timeout is the only clock. Only root can open it (and a message that
+// arrives meanwhile is consumed and ends the read early: then the test
+// skips).
+func TestReadFileStalled(t *testing.T) {
+	f, err := os.Open("/proc/kmsg")
+	if err != nil {
+		t.Skip("/proc/kmsg:", err)
+	}
+	f.Close()
+	b, err := ReadFile("/proc/kmsg", Kind{"test file", 1 << 20})
+	if err == nil {
+		t.Skipf("a kernel message arrived (%d bytes); nothing waited", len(b))
+	}
+	if !errors.Is(err, ErrStalled) {
+		t.Fatalf("ReadFile(/proc/kmsg) error = %v, want ErrStalled", err)
 	}
 }
 
