@@ -474,7 +474,7 @@ func checkText(key, s string, required bool) error {
 	if required && strings.TrimSpace(s) == "" {
 		return configErr(key, "missing; want a non-empty string")
 	}
-	if !utf8.ValidString(s) || strings.ContainsAny(s, "\x00\n\r") {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, Unprintable) >= 0 {
 		return configErr(key, "%q has control characters or invalid UTF-8", s)
 	}
 	return nil

@@ -38,7 +38,7 @@ func TestConfigRoundTrip(t *testing.T) {
 	hf := Config{Workload: WorkloadAnswers{HFConfig: `C:\models\é "quoted"\config.json`, Epochs: 3, DatasetSamples: 1}}
 	params := Config{Workload: WorkloadAnswers{Custom: &CustomModel{Family: FamilyCNN, Params: 25.6e6}, ImageSize: 224}}
 	cjk := Config{Workload: WorkloadAnswers{Model: "llama"}, Selection: &Selection{Provider: "云", InstanceType: "ＧＰＵ服务器-🚀",
-		Region: "東京\t1", GPUs: 1, Instances: 1}}
+		Region: "東京 1", GPUs: 1, Instances: 1}}
 	for name, c := range map[string]Config{"full": fullConfig(), "custom shape": custom, "hf path": hf, "params only": params, "cjk and emoji": cjk} {
 		t.Run(name, func(t *testing.T) {
 			b, err := EncodeConfig(&c)

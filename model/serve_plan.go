@@ -80,6 +80,9 @@ func PlanServing(a *Architecture, s Serving, o ServeOffer) (ServePlan, error) {
 	if err := s.Validate(a); err != nil {
 		return ServePlan{}, err
 	}
+	if why := s.WeightFormat.unsupportedOn(o.GPU); why != "" {
+		return ServePlan{Offer: o, Serving: s, Reasons: []string{why}}, nil
+	}
 	var best *ServePlan
 	for _, pp := range ppChoices(a, s) {
 		for _, tp := range tpChoices(a, s, o.GPUsPerNode) {
@@ -306,4 +309,16 @@ func RankServing(a *Architecture, s Serving, offers []ServeOffer) ([]ServePlan, 
 		return 0
 	})
 	return plans, nil
+}
+
+// unsupportedOn says why vLLM cannot run weights in format f on GPU g, or
+// "". AWQ needs compute capability 7.5 (vLLM
+// vllm/model_executor/layers/quantization/awq.py, AWQConfig.get_min_capability
+// returns 75: "The AWQ kernel only supports Turing or newer GPUs"); the
+// other formats' minimums are not checked here.
+func (f WeightFormat) unsupportedOn(g *GPU) string {
+	if f == WeightAWQ && g.Vendor == "nvidia" && !g.ccAtLeast(7, 5) {
+		return fmt.Sprintf("vLLM's AWQ kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability)
+	}
+	return ""
 }

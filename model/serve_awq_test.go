@@ -1,0 +1,30 @@
+package model_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// TestAWQNeedsTuring: vLLM's AWQ kernels refuse compute capability < 7.5
+// (AWQConfig.get_min_capability = 75), so a V100 (7.0) gets no AWQ plan.
+func TestAWQNeedsTuring(t *testing.T) {
+	a := &model.Architecture{Family: model.FamilyDecoder, Layers: 2, Hidden: 512, Heads: 8, KVHeads: 8, FFN: 1024, Vocab: 1000}
+	for _, tt := range []struct {
+		cc   string
+		want bool
+	}{{"7.0", false}, {"7.5", true}, {"9.0", true}} {
+		g := &model.GPU{Key: "g", Name: "G", Vendor: "nvidia", ComputeCapability: tt.cc, MemoryGiB: 32, MemoryBandwidthGBps: 900,
+			FP16TFLOPS: 100, BF16TFLOPS: 100}
+		p, err := model.PlanServing(a, model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 1},
+			model.ServeOffer{Name: "x", GPU: g, GPUsPerNode: 1, USDPerHour: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused := len(p.Reasons) > 0 && strings.Contains(p.Reasons[0], "AWQ")
+		if refused == tt.want {
+			t.Errorf("cc %s: refused=%v, reasons %v", tt.cc, refused, p.Reasons)
+		}
+	}
+}
