@@ -101,6 +101,14 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 	s.Name = Name(s.Name)
 	if s.ModelID == "" {
 		s.ModelID = hfRepoID(a)
+		// A catalog alias names the 16-bit base; AWQ and GPTQ need a checkpoint
+		// quantized ahead of time (vLLM reads its quantization_config), and the
+		// base would not fit where the plan says. Repos of such checkpoints name
+		// the method; without it, write the placeholder so the file fails loudly.
+		if wf := sp.Serving.WeightFormat; (wf == model.WeightAWQ || wf == model.WeightGPTQ) &&
+			!strings.Contains(strings.ToLower(s.ModelID), string(wf)) {
+			s.ModelID = PlaceholderModelID
+		}
 	}
 	if s.Pricing == "" {
 		s.Pricing = model.OnDemand

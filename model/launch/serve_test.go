@@ -302,7 +302,12 @@ func TestServe70BAWQ(t *testing.T) {
 	if got := strings.Join(s.VLLMArgs(), " "); got != want {
 		t.Errorf("vllm args\n got %s\nwant %s", got, want)
 	}
-	if s.ModelID == launch.PlaceholderModelID && slices.ContainsFunc(a.Aliases, func(x string) bool { return strings.Contains(x, "/") }) {
-		t.Errorf("model id %s although the catalog has a repo id in %q", s.ModelID, a.Aliases)
+	// The catalog's repo ids are the 16-bit base, which AWQ serving cannot
+	// load as such: the placeholder makes the file fail loudly.
+	if s.ModelID != launch.PlaceholderModelID {
+		t.Errorf("AWQ model id %s: a base checkpoint, want %s", s.ModelID, launch.PlaceholderModelID)
+	}
+	if s2, err := launch.NewServe(a, &sp, launch.ServeOptions{ModelID: "hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4"}); err != nil || s2.ModelID != "hugging-quants/Meta-Llama-3.1-70B-Instruct-AWQ-INT4" {
+		t.Errorf("a given --model-id is kept: %v %v", s2, err)
 	}
 }
