@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"charm.land/huh/v2"
 
 	"github.com/gpuplan/gpuplan/model/launch"
@@ -250,18 +252,34 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 func plainRows(headers []string, rows [][]string, width int) string {
 	widths := make([]int, len(headers))
 	for c, h := range headers {
-		widths[c] = len([]rune(h))
+		widths[c] = ansi.StringWidth(h)
 		for _, r := range rows {
-			widths[c] = max(widths[c], len([]rune(r[c])))
+			widths[c] = max(widths[c], ansi.StringWidth(r[c]))
+		}
+	}
+	// Cut the name columns (instance, then provider) before anything else,
+	// so the figures the rows are compared by (TPOT, $/Mtok) stay in view.
+	total := 0
+	for _, w := range widths {
+		total += w + 2
+	}
+	for _, c := range []int{1, 0} {
+		if over := total - 2 - width; over > 0 {
+			cut := min(over, widths[c]-min(widths[c], 8))
+			widths[c] -= cut
+			total -= cut
 		}
 	}
 	line := func(r []string) string {
 		var b strings.Builder
 		for c, v := range r {
+			if c < 2 {
+				v = report.Truncate(v, widths[c])
+			}
 			if c >= 2 {
-				b.WriteString(fmt.Sprintf("%*s  ", widths[c], v))
+				b.WriteString(strings.Repeat(" ", max(widths[c]-ansi.StringWidth(v), 0)) + v + "  ")
 			} else {
-				b.WriteString(fmt.Sprintf("%-*s  ", widths[c], v))
+				b.WriteString(v + strings.Repeat(" ", max(widths[c]-ansi.StringWidth(v), 0)) + "  ")
 			}
 		}
 		return report.Truncate(strings.TrimRight(b.String(), " "), width)

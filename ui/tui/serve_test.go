@@ -170,3 +170,18 @@ func TestServingOffersTable(t *testing.T) {
 		t.Errorf("the offers screen lacks $/Mtok:\n%s", text)
 	}
 }
+
+// TestPlainRowsKeepFigures: long instance names are cut before the
+// figures, so TPOT and $/Mtok stay in view in a narrow panel.
+func TestPlainRowsKeepFigures(t *testing.T) {
+	rows := [][]string{{"azure", "Standard_ND96isr_H100_v5_with_a_long_name", "8×h100-sxm", "TP8×PP1×1", "12.5", "$2.53"}}
+	out := plainRows([]string{"provider", "instance", "GPUs", "split", "TPOT ms", "$/Mtok"}, rows, 60)
+	for _, l := range strings.Split(out, "\n") {
+		if w := ansi.StringWidth(l); w > 60 {
+			t.Errorf("line of %d cells, want ≤ 60: %q", w, l)
+		}
+	}
+	if !strings.Contains(out, "$/Mtok") || !strings.Contains(out, "$2.53") || !strings.Contains(out, "12.5") {
+		t.Errorf("figures cut:\n%s", out)
+	}
+}
