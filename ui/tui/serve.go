@@ -220,10 +220,12 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		return lines
 	}
 	m := &best.Memory
-	add(st.Heading.Render("KV cache ")+st.Value.Render(model.FormatCount(float64(m.KVTokens))+" tokens")+
-		st.Muted.Render(fmt.Sprintf(" · %.1f concurrent %d-token sequences", m.MaxConcurrency, bs.MaxModelLen)),
-		st.Muted.Render(fmt.Sprintf("per GPU: weights %s + activations %s + KV %s of %s", report.GiB(m.Weights),
+	add(st.Heading.Render("KV cache ") + st.Value.Render(model.FormatCount(float64(m.KVTokens))+" tokens") +
+		st.Muted.Render(fmt.Sprintf(" · %.1f concurrent %d-token sequences", m.MaxConcurrency, bs.MaxModelLen)))
+	if !compact { // a small screen keeps the cost line before the layout
+		add(st.Muted.Render(fmt.Sprintf("per GPU: weights %s + activations %s + KV %s of %s", report.GiB(m.Weights),
 			report.GiB(m.Activation), report.GiB(m.KVCache), report.GiB(m.BudgetBytes))))
+	}
 	pf := &best.Perf
 	add(st.Heading.Render("Speed ")+fmt.Sprintf("%.0f output tokens/s · TTFT %.0f ms · TPOT %.1f ms", best.OutputTokensPerSec, pf.TTFTSec*1e3, pf.TPOTSec*1e3),
 		st.Heading.Render("Cost ")+st.Value.Render(report.USD(best.USDPerMOutput))+" per million output tokens"+

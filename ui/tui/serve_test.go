@@ -185,3 +185,17 @@ func TestPlainRowsKeepFigures(t *testing.T) {
 		t.Errorf("figures cut:\n%s", out)
 	}
 }
+
+// TestServingCompactPanelShowsCost: on an 80×24 screen the compact panel
+// drops the memory layout line before the cost per million tokens.
+func TestServingCompactPanelShowsCost(t *testing.T) {
+	m := servingApp(t, 80, 24)
+	view := m.View().Content
+	checkFits(t, view, 80, 24)
+	text := strings.Join(strings.Fields(ansi.Strip(view)), " ")
+	for _, want := range []string{"KV cache", "TPOT", "per million output tokens"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the 80×24 screen lacks %q:\n%s", want, ansi.Strip(view))
+		}
+	}
+}
