@@ -28,3 +28,24 @@ func TestAWQNeedsTuring(t *testing.T) {
 		}
 	}
 }
+
+// TestServeOfferLinkFromGPU: a multi-GPU row without an interconnect takes
+// its SXM GPU's link; a PCIe GPU's or a one-GPU row's stays unlinked.
+func TestServeOfferLinkFromGPU(t *testing.T) {
+	sxm := &model.GPU{Key: "h100-sxm", Interconnect: "nvlink", InterconnectGBps: 900}
+	pcie := &model.GPU{Key: "l40s", Interconnect: "pcie"}
+	for _, tt := range []struct {
+		in   model.Instance
+		g    *model.GPU
+		want string
+	}{
+		{model.Instance{GPUCount: 2}, sxm, "nvlink"},
+		{model.Instance{GPUCount: 1}, sxm, ""},
+		{model.Instance{GPUCount: 4}, pcie, ""},
+		{model.Instance{GPUCount: 8, Interconnect: "pcie"}, sxm, "pcie"},
+	} {
+		if got := model.ServeOfferFor(&tt.in, tt.g, 1, "x").Interconnect; got != tt.want {
+			t.Errorf("%d× %s (row %q): link %q, want %q", tt.in.GPUCount, tt.g.Key, tt.in.Interconnect, got, tt.want)
+		}
+	}
+}

@@ -22,8 +22,18 @@ type ServeOffer struct {
 
 // ServeOfferFor builds a ServeOffer from a catalog instance, its GPU and
 // the price of one node in USD per hour (Catalog prices per region and mode).
+//
+// An instance row without an interconnect takes its GPU's when the GPU is
+// an SXM/OAM module (the GPU row says nvlink, nvswitch or infinity-fabric):
+// such modules are sold only on baseboards that link them (NVIDIA HGX
+// H100/H200/B200 and A100 baseboards; AMD Instinct OAM platforms), so a
+// multi-GPU node of them is linked. The estimate path assumes the same.
 func ServeOfferFor(in *Instance, g *GPU, usdPerHour float64, name string) ServeOffer {
-	return ServeOffer{Name: name, GPU: g, GPUsPerNode: in.GPUCount, Interconnect: in.Interconnect,
+	link := in.Interconnect
+	if link == "" && in.GPUCount > 1 && g != nil && g.Interconnect != "" && g.Interconnect != "pcie" {
+		link = g.Interconnect
+	}
+	return ServeOffer{Name: name, GPU: g, GPUsPerNode: in.GPUCount, Interconnect: link,
 		USDPerHour: usdPerHour, Instance: in}
 }
 
