@@ -199,3 +199,14 @@ func TestServingCompactPanelShowsCost(t *testing.T) {
 		}
 	}
 }
+
+// TestServingSkipsBatchPages: serving an LLM asks neither the flash
+// attention switch (vLLM picks its backend) nor a request count.
+func TestServingSkipsBatchPages(t *testing.T) {
+	m := servingApp(t, 120, 40)
+	for _, p := range m.wiz.pages {
+		if (p.title == "Requests" || p.title == "Memory savers") && !p.hide() {
+			t.Errorf("page %q asked when serving an LLM", p.title)
+		}
+	}
+}

@@ -434,7 +434,8 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				flashConfirm(),
 			}
 		}},
-		{title: "Memory savers", hide: training, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
+		// vLLM picks its attention backend itself: no question when serving an LLM.
+		{title: "Memory savers", hide: func() bool { return training() || a.servingLLM(cat) }, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
 		w.recipePage(),
 		w.quantPage(),
 		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {
@@ -448,7 +449,9 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				input("Epochs", "passes over the dataset", &a.Epochs, positiveValidator("epochs", 1e6)),
 			}
 		}},
-		{title: "Requests", hide: training, fields: func(bool) []huh.Field {
+		// Serving an LLM is costed per million tokens at the load of the
+		// Serving page; a request count is for batch inference.
+		{title: "Requests", hide: func() bool { return training() || a.servingLLM(cat) }, fields: func(bool) []huh.Field {
 			return []huh.Field{input("Requests to serve", "a count: 1M, 250k; empty for no serving time", &a.Dataset, countValidator("requests", maxDataset))}
 		}},
 		w.servePage(input),

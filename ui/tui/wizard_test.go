@@ -135,7 +135,9 @@ func TestDatasetQuestionsFollowModelAndTask(t *testing.T) {
 	if strings.Contains(text, "images") || !strings.Contains(text, "tokens") {
 		t.Errorf("an LLM's dataset units:\n%s", text)
 	}
-	m = start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), enter, down, enter) // inference
+	// An encoder's inference is batch work with a request count; an LLM's
+	// is served (its load is asked on the Serving page, not here).
+	m = pickModel(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), enter, down, enter), "bert-large") // inference
 	m = toPage(t, m, "Requests")
 	m = drive(t, m, replace("1M")...)
 	c, err := m.a.config()
