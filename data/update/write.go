@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -41,24 +42,7 @@ func writeOverlay(b *bytes.Buffer, provider, url string, now time.Time, insts []
 		}
 		fmt.Fprintf(b, "source = %s\n", model.QuoteTOML(source))
 		fmt.Fprintf(b, "as_of = %s\n", now.Format(time.DateOnly))
-		b.WriteString("prices = [\n")
-		for _, p := range in.Prices {
-			fmt.Fprintf(b, "  { region = %s", model.QuoteTOML(p.Region))
-			if p.OnDemandUSD > 0 {
-				fmt.Fprintf(b, ", on_demand = %s", num(p.OnDemandUSD))
-			}
-			if p.SpotUSD > 0 {
-				fmt.Fprintf(b, ", spot = %s", num(p.SpotUSD))
-			}
-			if p.FlexStartUSD > 0 {
-				fmt.Fprintf(b, ", flex_start = %s", num(p.FlexStartUSD))
-			}
-			if p.Reservation {
-				b.WriteString(", reservation = true")
-			}
-			b.WriteString(" },\n")
-		}
-		b.WriteString("]\n")
+		data.WritePricesTOML(b, in.Prices)
 	}
 	for _, t := range removed {
 		if in := current[t]; in == nil || in.Retired != "" {

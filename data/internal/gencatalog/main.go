@@ -445,24 +445,7 @@ func writeTOML(b *bytes.Buffer, provider, rel string, insts []model.Instance, no
 		}
 		fmt.Fprintf(b, "source = %s\n", model.QuoteTOML(in.Source))
 		fmt.Fprintf(b, "as_of = %s\n", in.AsOf)
-		b.WriteString("prices = [\n")
-		for _, p := range in.Prices {
-			fmt.Fprintf(b, "  { region = %s", model.QuoteTOML(p.Region))
-			if p.OnDemandUSD > 0 {
-				fmt.Fprintf(b, ", on_demand = %s", num(p.OnDemandUSD))
-			}
-			if p.SpotUSD > 0 {
-				fmt.Fprintf(b, ", spot = %s", num(p.SpotUSD))
-			}
-			if p.FlexStartUSD > 0 {
-				fmt.Fprintf(b, ", flex_start = %s", num(p.FlexStartUSD))
-			}
-			if p.Reservation {
-				b.WriteString(", reservation = true")
-			}
-			b.WriteString(" },\n")
-		}
-		b.WriteString("]\n")
+		data.WritePricesTOML(b, in.Prices)
 	}
 }
 
