@@ -37,10 +37,12 @@ var DefaultSources = []string{
 	"https://skypilot-catalog.s3.us-east-1.amazonaws.com/catalogs",
 }
 
-// DefaultProviders are the clouds whose SkyPilot files are refreshed
-// upstream (GitHub Actions every 7 hours, catalog audit §4). Azure's file
-// is hand-updated and US-only, so it is left to the embedded catalog.
-var DefaultProviders = []string{"aws", "gcp", "lambda", "nebius", "oci"}
+// DefaultProviders are the clouds fetched by default: aws, gcp, lambda and
+// nebius from SkyPilot's files, refreshed upstream every 7 hours (catalog
+// audit §4); azure from the Azure Retail Prices API (SkyPilot's Azure file
+// is hand-updated and US-only) and oci from Oracle's public price list
+// and cost-estimator shapes, both credential-free.
+var DefaultProviders = []string{"aws", "gcp", "lambda", "nebius", "azure", "oci"}
 
 // maxBody caps one download: SkyPilot's largest v8 file (aws) is ≈3.7 MB.
 const maxBody = 64 << 20
@@ -50,6 +52,14 @@ type Options struct {
 	Client    *http.Client // nil: a client with a 2-minute timeout on http.DefaultTransport (honours HTTPS_PROXY)
 	Dir       string       // where overlays go; "" is data.UpdateDir()
 	Sources   []string     // base URLs tried in order (a mirror via --source); nil is DefaultSources
+	// AzureSources are Retail Prices API endpoints tried in order; nil is
+	// DefaultAzureSources.
+	AzureSources []string
+	// OCISources are Oracle price-list and shapes URL pairs tried in
+	// order; nil is DefaultOCISources.
+	OCISources []OCISource
+	// MaxPages bounds the Azure API pages followed; 0 is DefaultMaxPages.
+	MaxPages int
 	Providers []string     // nil is DefaultProviders
 	Force     bool         // accept a result that drops more than half of a provider's types
 	Now       func() time.Time
@@ -111,6 +121,15 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.AzureSources == nil {
+		o.AzureSources = DefaultAzureSources
+	}
+	if o.OCISources == nil {
+		o.OCISources = DefaultOCISources
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = DefaultMaxPages
+	}
 	if o.Dir == "" {
 		d, err := data.UpdateDir()
 		if err != nil {
@@ -139,30 +158,46 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	return sum, errors.Join(errs...)
 }
 
-func runProvider(ctx context.Context, o Options, base *model.Catalog, provider string) ProviderSummary {
-	ps := ProviderSummary{Provider: provider, File: filepath.Join(o.Dir, "skypilot-"+provider+".toml")}
-	var insts []model.Instance
-	var srcErrs []error
-	for _, s := range o.Sources {
-		url := strings.TrimSuffix(s, "/") + "/v8/" + provider + "/vms.csv"
-		body, err := fetch(ctx, o.Client, url)
-		if err == nil {
-			insts, ps.Warnings, err = importCSV(body, url, provider, base)
-		}
-		if err != nil {
-			srcErrs = append(srcErrs, fmt.Errorf("%s: %w", url, err))
-			if ctx.Err() != nil {
-				break
-			}
-			continue
-		}
-		ps.URL = url
-		break
+// fetched is what one provider's fetcher brought: instances in the
+// catalog's schema, the URL they came from, the file they go to and the
+// attribution line of its header.
+type fetched struct {
+	insts    []model.Instance
+	url      string
+	warnings []string
+	credit   string // the overlay header's data line
+}
+
+// overlayFile is the file a provider's overlay goes to: SkyPilot's files
+// as skypilot-PROVIDER.toml, the direct fetchers under their source's name.
+func overlayFile(dir, provider string) string {
+	switch provider {
+	case "azure":
+		return filepath.Join(dir, "azure-retail.toml")
+	case "oci":
+		return filepath.Join(dir, "oci-pricelist.toml")
 	}
-	if ps.URL == "" {
-		ps.Err = errors.Join(srcErrs...)
+	return filepath.Join(dir, "skypilot-"+provider+".toml")
+}
+
+func runProvider(ctx context.Context, o Options, base *model.Catalog, provider string) ProviderSummary {
+	ps := ProviderSummary{Provider: provider, File: overlayFile(o.Dir, provider)}
+	var f fetched
+	var err error
+	switch provider {
+	case "azure":
+		f, err = fetchAzure(ctx, o, base)
+	case "oci":
+		f, err = fetchOCI(ctx, o, base)
+	default:
+		f, err = fetchSkyPilot(ctx, o, base, provider)
+	}
+	if err != nil {
+		ps.Err = err
 		return ps
 	}
+	insts := f.insts
+	ps.URL, ps.Warnings = f.url, f.warnings
 	now := o.Now().UTC()
 	current := map[string]*model.Instance{}
 	for i := range base.Instances {
@@ -203,16 +238,39 @@ func runProvider(ctx context.Context, o Options, base *model.Catalog, provider s
 		ps.Warnings = append(ps.Warnings, g.String())
 	}
 	var b bytes.Buffer
-	writeOverlay(&b, provider, ps.URL, now, insts, current, ps.Removed)
+	writeOverlay(&b, provider, ps.URL, f.credit, now, insts, current, ps.Removed)
 	if err := writeAtomic(o.Dir, ps.File, b.Bytes()); err != nil {
 		ps.Err = err
 	}
 	return ps
 }
 
+// fetchSkyPilot reads provider's SkyPilot v8 file from each of o.Sources
+// in turn until one answers with a file the importer accepts.
+func fetchSkyPilot(ctx context.Context, o Options, base *model.Catalog, provider string) (fetched, error) {
+	var srcErrs []error
+	for _, s := range o.Sources {
+		url := strings.TrimSuffix(s, "/") + "/v8/" + provider + "/vms.csv"
+		body, err := fetch(ctx, o.Client, url, maxBody)
+		var f fetched
+		if err == nil {
+			f.insts, f.warnings, err = importCSV(body, url, provider, base)
+		}
+		if err == nil {
+			f.url, f.credit = url, "Data: SkyPilot authors, Apache-2.0."
+			return f, nil
+		}
+		srcErrs = append(srcErrs, fmt.Errorf("%s: %w", url, err))
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return fetched{}, errors.Join(srcErrs...)
+}
+
 // fetch GETs url; any status but 200 is an error (429 and 5xx send Run to
 // the next source).
-func fetch(ctx context.Context, c *http.Client, url string) ([]byte, error) {
+func fetch(ctx context.Context, c *http.Client, url string, limit int64) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
@@ -226,12 +284,12 @@ func fetch(ctx context.Context, c *http.Client, url string) ([]byte, error) {
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("HTTP %s", resp.Status)
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading the response: %w", err)
 	}
-	if len(b) > maxBody {
-		return nil, fmt.Errorf("response larger than %d MiB", maxBody>>20)
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("response larger than %d MiB", limit>>20)
 	}
 	if resp.ContentLength >= 0 && int64(len(b)) != resp.ContentLength {
 		return nil, fmt.Errorf("truncated response: %d of %d bytes", len(b), resp.ContentLength)
