@@ -222,7 +222,9 @@ func TestDirectFailures(t *testing.T) {
 	serve := func(body string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }
 	}
-	tooMany := func(w http.ResponseWriter, r *http.Request) { http.Error(w, "rate limited", http.StatusTooManyRequests) }
+	tooMany := func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "rate limited", http.StatusTooManyRequests)
+	}
 	loop := func(w http.ResponseWriter, r *http.Request) { // a NextPageLink to itself, forever
 		w.Write([]byte(`{"Items": [], "NextPageLink": "http://` + r.Host + `/loop/api/retail/prices?$skip=1"}`))
 	}

@@ -49,9 +49,9 @@ const maxBody = 64 << 20
 
 // Options configure Run. Zero values pick the defaults.
 type Options struct {
-	Client    *http.Client // nil: a client with a 2-minute timeout on http.DefaultTransport (honours HTTPS_PROXY)
-	Dir       string       // where overlays go; "" is data.UpdateDir()
-	Sources   []string     // base URLs tried in order (a mirror via --source); nil is DefaultSources
+	Client  *http.Client // nil: a client with a 2-minute timeout on http.DefaultTransport (honours HTTPS_PROXY)
+	Dir     string       // where overlays go; "" is data.UpdateDir()
+	Sources []string     // base URLs tried in order (a mirror via --source); nil is DefaultSources
 	// AzureSources are Retail Prices API endpoints tried in order; nil is
 	// DefaultAzureSources.
 	AzureSources []string
@@ -59,9 +59,9 @@ type Options struct {
 	// order; nil is DefaultOCISources.
 	OCISources []OCISource
 	// MaxPages bounds the Azure API pages followed; 0 is DefaultMaxPages.
-	MaxPages int
-	Providers []string     // nil is DefaultProviders
-	Force     bool         // accept a result that drops more than half of a provider's types
+	MaxPages  int
+	Providers []string // nil is DefaultProviders
+	Force     bool     // accept a result that drops more than half of a provider's types
 	Now       func() time.Time
 	// Progress is called after each provider with providers done and total.
 	Progress func(done, total int64)
