@@ -168,6 +168,8 @@ func TestAzureGolden(t *testing.T) {
 func TestOCIGolden(t *testing.T) {
 	s := directServer(t, nil)
 	dir := t.TempDir()
+	stale := filepath.Join(dir, "skypilot-oci.toml") // what an earlier version wrote for OCI
+	os.WriteFile(stale, []byte("# old SkyPilot OCI overlay\n"), 0o644)
 	sum, err := Run(context.Background(), Options{Client: s.Client(), Dir: dir, OCISources: ociAt(s.URL + "/oci"),
 		Providers: []string{"oci"}, Force: true, Now: fixedNow})
 	if err != nil {
@@ -179,6 +181,9 @@ func TestOCIGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, got, s.URL, "oci-pricelist.toml")
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("skypilot-oci.toml kept beside oci-pricelist.toml (stat: %v)", err)
+	}
 	oci := sum.Providers[0]
 	if oci.Types != 4 || !slices.Equal(oci.Added, []string{"VM.GPU.L40S.1"}) || len(oci.Moved) != 0 {
 		t.Errorf("oci: %d types, added %v, moved %v; want 4, VM.GPU.L40S.1, none", oci.Types, oci.Added, oci.Moved)

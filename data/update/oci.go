@@ -202,7 +202,10 @@ func ociInstances(body []byte, prices map[string]ociPrice, base *model.Catalog) 
 		}
 		pr, ok := prices[part]
 		gpu := ociGPUs[token]
-		if !ok || gpu == "" || ocpus <= 0 || memGB <= 0 {
+		// Bounds keep a hostile file from writing a size the loader refuses
+		// (which would stop every later command): no OCI shape has more
+		// than a few hundred OCPUs or a few TB of memory.
+		if !ok || gpu == "" || !(ocpus > 0 && ocpus <= 1024) || !(memGB > 0 && memGB <= 1<<20) {
 			skipped = append(skipped, name)
 			continue
 		}

@@ -241,6 +241,14 @@ func runProvider(ctx context.Context, o Options, base *model.Catalog, provider s
 	writeOverlay(&b, provider, ps.URL, f.credit, now, insts, current, ps.Removed)
 	if err := writeAtomic(o.Dir, ps.File, b.Bytes()); err != nil {
 		ps.Err = err
+		return ps
+	}
+	if provider == "oci" {
+		// Earlier versions took OCI from SkyPilot; that overlay would patch
+		// the same types with older prices, so the fresh file replaces it.
+		if err := os.Remove(filepath.Join(o.Dir, "skypilot-oci.toml")); err == nil {
+			ps.Warnings = append(ps.Warnings, "removed skypilot-oci.toml: OCI now comes from Oracle's price list")
+		}
 	}
 	return ps
 }
