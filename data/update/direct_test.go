@@ -135,6 +135,14 @@ func TestAzureGolden(t *testing.T) {
 	if len(az.Moved) != 1 || az.Moved[0] != (PriceMove{"Standard_NC48ads_A100_v4", "eastus", 7.346, 9.554}) {
 		t.Errorf("moved = %+v, want NC48ads_A100_v4 eastus 7.346 → 9.554", az.Moved)
 	}
+	// The README's sample of the summary.
+	text := strings.NewReplacer(s.URL+"/az", "https://prices.azure.com", dir, "~/.local/share/gpuplan/catalog.d").Replace(sum.Text())
+	if want := `azure: 6 types from https://prices.azure.com/api/retail/prices → ~/.local/share/gpuplan/catalog.d/azure-retail.toml
+  added 2, removed 15, prices moved >10%: 1
+  Standard_NC48ads_A100_v4 eastus: $7.35 → $9.55/h (+30%)
+`; text != want {
+		t.Errorf("summary (README sample):\n%s\nwant:\n%s", text, want)
+	}
 	warn := strings.Join(az.Warnings, "\n")
 	for _, w := range []string{"Standard_NV6ads_A10_v5", "retired sizes still priced, left retired: Standard_NC6s_v3"} {
 		if !strings.Contains(warn, w) {
@@ -187,6 +195,12 @@ func TestOCIGolden(t *testing.T) {
 	oci := sum.Providers[0]
 	if oci.Types != 4 || !slices.Equal(oci.Added, []string{"VM.GPU.L40S.1"}) || len(oci.Moved) != 0 {
 		t.Errorf("oci: %d types, added %v, moved %v; want 4, VM.GPU.L40S.1, none", oci.Types, oci.Added, oci.Moved)
+	}
+	text := strings.NewReplacer(s.URL+"/oci/products.json", DefaultOCISources[0].Products, dir, "~/.local/share/gpuplan/catalog.d").Replace(sum.Text())
+	if want := `oci: 4 types from https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/ → ~/.local/share/gpuplan/catalog.d/oci-pricelist.toml
+  added 1, removed 18, prices moved >10%: 0
+`; text != want {
+		t.Errorf("summary (README sample):\n%s\nwant:\n%s", text, want)
 	}
 	if w := strings.Join(oci.Warnings, "\n"); !strings.Contains(w, "BM.GPU.X99.8") {
 		t.Errorf("warnings %q do not name the unknown BM.GPU.X99.8", w)
