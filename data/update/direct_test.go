@@ -314,3 +314,26 @@ func TestDirectFailures(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkLoadWithUpdates: loading the catalog with the overlays one
+// update writes (the golden azure, oci, gcp and lambda files), as every
+// command does after `catalog update`.
+func BenchmarkLoadWithUpdates(b *testing.B) {
+	home := b.TempDir()
+	b.Setenv("XDG_DATA_HOME", home)
+	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
+	gp := filepath.Join(home, "gpuplan", "catalog.d")
+	os.MkdirAll(gp, 0o755)
+	for _, f := range []string{"azure-retail.toml", "oci-pricelist.toml", "skypilot-gcp.toml", "skypilot-lambda.toml"} {
+		body, err := os.ReadFile(filepath.Join("testdata", "golden", f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(gp, f), body, 0o644)
+	}
+	for b.Loop() {
+		if _, _, err := data.LoadWith(nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
