@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -99,18 +100,19 @@ type azureMeter struct {
 // azurePrices holds a size's on-demand ([0]) and spot ([1]) meters per region.
 type azurePrices map[string]map[string]*[2]azureMeter
 
-// parseAzurePage reads one page into prices and returns its NextPageLink.
+// parseAzurePage reads one page into prices and returns its NextPageLink
+// and number of items.
 // A non-USD item, a missing field or malformed JSON is an error; meters
 // gpuplan does not rank (Windows, Low Priority, dev/test, not hourly) and
 // names that could not go into an overlay are skipped.
-func parseAzurePage(body []byte, prices azurePrices, skipped map[string]bool) (string, error) {
+func parseAzurePage(body []byte, prices azurePrices, skipped map[string]bool) (string, int, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var p azurePage
 	if err := dec.Decode(&p); err != nil {
-		return "", fmt.Errorf("malformed JSON: %w", err)
+		return "", 0, fmt.Errorf("malformed JSON: %w", err)
 	}
 	if p.Items == nil {
-		return "", errors.New(`no "Items" array: the API's response format changed`)
+		return "", 0, errors.New(`no "Items" array: the API's response format changed`)
 	}
 	for i, it := range *p.Items {
 		for _, f := range []struct {
@@ -118,11 +120,11 @@ func parseAzurePage(body []byte, prices azurePrices, skipped map[string]bool) (s
 			ok   bool
 		}{{"currencyCode", it.CurrencyCode != nil}, {"retailPrice", it.RetailPrice != nil}, {"armRegionName", it.ArmRegionName != nil}, {"armSkuName", it.ArmSkuName != nil}} {
 			if !f.ok {
-				return "", fmt.Errorf("item %d has no %q: the API's response format changed", i, f.name)
+				return "", 0, fmt.Errorf("item %d has no %q: the API's response format changed", i, f.name)
 			}
 		}
 		if *it.CurrencyCode != "USD" {
-			return "", fmt.Errorf("prices in %q, want USD (gpuplan ranks other currencies only with an exchange rate)", *it.CurrencyCode)
+			return "", 0, fmt.Errorf("prices in %q, want USD (gpuplan ranks other currencies only with an exchange rate)", *it.CurrencyCode)
 		}
 		sku, region, usd := *it.ArmSkuName, *it.ArmRegionName, *it.RetailPrice
 		if it.Type != "Consumption" || it.UnitOfMeasure != "1 Hour" || strings.Contains(it.ProductName, "Windows") ||
@@ -150,10 +152,15 @@ func parseAzurePage(body []byte, prices azurePrices, skipped map[string]bool) (s
 		}
 	}
 	if p.NextPageLink == nil {
-		return "", nil
+		return "", len(*p.Items), nil
 	}
-	return *p.NextPageLink, nil
+	return *p.NextPageLink, len(*p.Items), nil
 }
+
+// azurePageSize is the API's page size: "the API returns 100 records per
+// page" with $skip to page (Microsoft Learn Q&A 1188465, quoting the
+// overview's "API response pagination").
+const azurePageSize = 100
 
 // fetchAzure reads the N-series prices from each of o.AzureSources in turn
 // (a 429 or failure moves to the next), following NextPageLink on the
@@ -187,7 +194,7 @@ func fetchAzurePages(ctx context.Context, o Options, first string) (azurePrices,
 		return nil, nil, err
 	}
 	prices, skipped := azurePrices{}, map[string]bool{}
-	next := first
+	next, seen := first, 0
 	for page := 1; next != ""; page++ {
 		if page > o.MaxPages {
 			return nil, nil, fmt.Errorf("more than %d pages: the answer never ends (raise Options.MaxPages if the price list really grew)", o.MaxPages)
@@ -200,8 +207,16 @@ func fetchAzurePages(ctx context.Context, o Options, first string) (azurePrices,
 		if err != nil {
 			return nil, nil, fmt.Errorf("page %d: %w", page, err)
 		}
-		if next, err = parseAzurePage(body, prices, skipped); err != nil {
+		var n int
+		if next, n, err = parseAzurePage(body, prices, skipped); err != nil {
 			return nil, nil, fmt.Errorf("page %d: %w", page, err)
+		}
+		seen += n
+		if next == "" && n >= azurePageSize {
+			// A full page without a NextPageLink: the API has left the link
+			// out before (Microsoft Learn Q&A 1188465, 2023-03-10); page on
+			// with $skip until a short page, as its workaround says.
+			next = first + "&$skip=" + strconv.Itoa(seen)
 		}
 	}
 	return prices, skipped, nil

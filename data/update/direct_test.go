@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -335,5 +336,37 @@ func BenchmarkLoadWithUpdates(b *testing.B) {
 		if _, _, err := data.LoadWith(nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestAzureSkipFallback: a full page of 100 items without a NextPageLink
+// (the API's 2023-03 defect) is followed by $skip=100 until a short page.
+func TestAzureSkipFallback(t *testing.T) {
+	item := func(sku, region string) string {
+		return `{"currencyCode":"USD","retailPrice":1.5,"armRegionName":"` + region + `","armSkuName":"` + sku +
+			`","skuName":"x","productName":"Virtual Machines","unitOfMeasure":"1 Hour","type":"Consumption"}`
+	}
+	var full []string
+	for i := range 100 {
+		full = append(full, item("Standard_NC4as_T4_v3", "region"+strconv.Itoa(i)))
+	}
+	var skips []string
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		skip := r.URL.Query().Get("$skip")
+		skips = append(skips, skip)
+		if skip == "" {
+			w.Write([]byte(`{"Items":[` + strings.Join(full, ",") + `],"NextPageLink":""}`))
+			return
+		}
+		w.Write([]byte(`{"Items":[` + item("Standard_NC8as_T4_v3", "eastus") + `],"NextPageLink":""}`))
+	}))
+	defer s.Close()
+	sum, err := Run(context.Background(), Options{Client: s.Client(), Dir: t.TempDir(), AzureSources: []string{s.URL + "/prices"},
+		Providers: []string{"azure"}, Force: true, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(skips, []string{"", "100"}) || sum.Providers[0].Types != 2 {
+		t.Errorf("requests with $skip %q, %d types; want \"\" then 100, 2 types", skips, sum.Providers[0].Types)
 	}
 }

@@ -11,7 +11,7 @@ import (
 func FuzzAzurePage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		prices := azurePrices{}
-		if _, err := parseAzurePage(body, prices, map[string]bool{}); err != nil {
+		if _, _, err := parseAzurePage(body, prices, map[string]bool{}); err != nil {
 			return
 		}
 		for sku, regions := range prices {
