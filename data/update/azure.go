@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -23,10 +25,11 @@ import (
 var DefaultAzureSources = []string{"https://prices.azure.com/api/retail/prices"}
 
 // DefaultMaxPages bounds the Retail Prices API pages one update follows.
-// The N-series meters of every region are a few thousand items, at 100 or
-// 1000 a page (catalog audit §4); a NextPageLink chain longer than this is
-// a broken or hostile server, not data.
-const DefaultMaxPages = 300
+// The N-series meters of every region (≈150 sizes × ≈60 regions × Linux,
+// Windows, spot and low-priority meters) are tens of thousands of items at
+// 100 a page; a NextPageLink chain longer than this is a broken or hostile
+// server, not data.
+const DefaultMaxPages = 1000
 
 // azureMaxPage caps one API page (a 1000-item page is ≈1 MB).
 const azureMaxPage = 16 << 20
@@ -204,6 +207,13 @@ func fetchAzurePages(ctx context.Context, o Options, first string) (azurePrices,
 			return nil, nil, fmt.Errorf("page %d: NextPageLink %.80q leaves %s", page, next, start.Host)
 		}
 		body, err := fetch(ctx, o.Client, next, azureMaxPage)
+		// The API answers 429 under load; gpuhunt waits 3 s and retries
+		// (catalog audit §4). Three tries, 3 s and 6 s apart, then the
+		// next source.
+		for try := 1; try < 3 && isTooMany(err) && ctx.Err() == nil; try++ {
+			o.Sleep(ctx, time.Duration(try)*3*time.Second)
+			body, err = fetch(ctx, o.Client, next, azureMaxPage)
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("page %d: %w", page, err)
 		}
@@ -220,6 +230,11 @@ func fetchAzurePages(ctx context.Context, o Options, first string) (azurePrices,
 		}
 	}
 	return prices, skipped, nil
+}
+
+func isTooMany(err error) bool {
+	var se *statusError
+	return errors.As(err, &se) && se.code == http.StatusTooManyRequests
 }
 
 // azureInstances turns the meters into instances: a size the catalog has

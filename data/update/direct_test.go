@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
@@ -285,7 +286,9 @@ func TestDirectFailures(t *testing.T) {
 			dir := t.TempDir()
 			old := overlayFile(dir, tt.provider)
 			os.WriteFile(old, []byte("# previous overlay\n"), 0o644)
-			o := Options{Client: s.Client(), Dir: dir, Providers: []string{tt.provider}, Force: tt.force, Now: fixedNow, MaxPages: 3}
+			var slept []time.Duration
+			o := Options{Client: s.Client(), Dir: dir, Providers: []string{tt.provider}, Force: tt.force, Now: fixedNow, MaxPages: 3,
+				Sleep: func(_ context.Context, d time.Duration) { slept = append(slept, d) }}
 			if tt.azure != nil {
 				o.AzureSources = tt.azure(s.URL)
 			}
@@ -294,6 +297,9 @@ func TestDirectFailures(t *testing.T) {
 			}
 			_, err := Run(context.Background(), o)
 			b, _ := os.ReadFile(old)
+			if strings.HasPrefix(tt.name, "azure 429") && !slices.Equal(slept, []time.Duration{3 * time.Second, 6 * time.Second}) {
+				t.Errorf("waits before the retries %v, want 3s then 6s", slept)
+			}
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("Run() = %v", err)
@@ -368,5 +374,26 @@ func TestAzureSkipFallback(t *testing.T) {
 	}
 	if !slices.Equal(skips, []string{"", "100"}) || sum.Providers[0].Types != 2 {
 		t.Errorf("requests with $skip %q, %d types; want \"\" then 100, 2 types", skips, sum.Providers[0].Types)
+	}
+}
+
+// TestAzure429Retry: a page that answers 429 once is retried after 3 s on
+// the same source, and the update succeeds.
+func TestAzure429Retry(t *testing.T) {
+	n := 0
+	var s *httptest.Server
+	s = directServer(t, map[string]http.HandlerFunc{"/flaky/": func(w http.ResponseWriter, r *http.Request) {
+		if n++; n == 1 {
+			http.Error(w, "rate limited", http.StatusTooManyRequests)
+			return
+		}
+		r.URL.Path = "/az/api/retail/prices"
+		s.Config.Handler.ServeHTTP(w, r)
+	}})
+	var slept []time.Duration
+	_, err := Run(context.Background(), Options{Client: s.Client(), Dir: t.TempDir(), AzureSources: []string{s.URL + "/flaky/prices"},
+		Providers: []string{"azure"}, Force: true, Now: fixedNow, Sleep: func(_ context.Context, d time.Duration) { slept = append(slept, d) }})
+	if err != nil || !slices.Equal(slept, []time.Duration{3 * time.Second}) {
+		t.Errorf("Run() = %v after waits %v; want success after one 3s wait", err, slept)
 	}
 }

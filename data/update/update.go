@@ -59,7 +59,10 @@ type Options struct {
 	// order; nil is DefaultOCISources.
 	OCISources []OCISource
 	// MaxPages bounds the Azure API pages followed; 0 is DefaultMaxPages.
-	MaxPages  int
+	MaxPages int
+	// Sleep waits before retrying an Azure page that answered 429; nil
+	// waits for real (or until ctx ends).
+	Sleep     func(ctx context.Context, d time.Duration)
 	Providers []string // nil is DefaultProviders
 	Force     bool     // accept a result that drops more than half of a provider's types
 	Now       func() time.Time
@@ -129,6 +132,14 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	}
 	if o.MaxPages <= 0 {
 		o.MaxPages = DefaultMaxPages
+	}
+	if o.Sleep == nil {
+		o.Sleep = func(ctx context.Context, d time.Duration) {
+			select {
+			case <-ctx.Done():
+			case <-time.After(d):
+			}
+		}
 	}
 	if o.Dir == "" {
 		d, err := data.UpdateDir()
@@ -290,7 +301,7 @@ func fetch(ctx context.Context, c *http.Client, url string, limit int64) ([]byte
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("HTTP %s", resp.Status)
+		return nil, &statusError{resp.StatusCode, resp.Status}
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
@@ -304,6 +315,14 @@ func fetch(ctx context.Context, c *http.Client, url string, limit int64) ([]byte
 	}
 	return b, nil
 }
+
+// statusError is an HTTP answer other than 200.
+type statusError struct {
+	code   int
+	status string
+}
+
+func (e *statusError) Error() string { return "HTTP " + e.status }
 
 // importCSV checks the currency and the last line, then reads the file
 // with the embedded catalog's importer.
