@@ -4,7 +4,9 @@
 // skypilot issue #5438), reads them with the same importer as the
 // embedded catalog (data.ReadSkyPilotCSV: GCP flex-start and
 // reservation-only fixes, SkyPilot accelerator names, CPU architecture),
-// checks them with data.Guards, and writes one dated overlay per provider
+// Azure from the Azure Retail Prices API (azure.go) and OCI from Oracle's
+// public price list and estimator shapes (oci.go), checks them with
+// data.Guards, and writes one dated overlay per provider
 // into data.UpdateDir, which data.LoadWith reads. It never runs unless
 // called, keeps the previous file of a provider whose fetch fails, and
 // refuses a result that drops more than half of a provider's types
