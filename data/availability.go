@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -18,6 +19,10 @@ type rawInstanceExt struct {
 	SkyPilotAccelerator *string `toml:"skypilot_accelerator"`
 	CPUArch             *string `toml:"cpu_arch"`
 	Currency            *string `toml:"currency"`
+	// MissingSince and MissingSource are written by `catalog update` for a
+	// type its fetch no longer lists (model.Instance.MissingSince).
+	MissingSince  *date   `toml:"missing_since"`
+	MissingSource *string `toml:"missing_source"`
 }
 
 // rawPriceExt holds the availability modes beyond on-demand and spot.
@@ -50,6 +55,18 @@ func (r *rawInstanceExt) apply(in *model.Instance) []error {
 		in.CPUArch = *r.CPUArch
 		if !contains(cpuArchs, *r.CPUArch) {
 			errs = append(errs, fmt.Errorf("cpu_arch %q: want %s", *r.CPUArch, model.OrList(cpuArchs)))
+		}
+	}
+	if r.MissingSince != nil {
+		in.MissingSince = string(*r.MissingSince)
+		if r.MissingSource == nil {
+			errs = append(errs, errors.New("missing_since needs missing_source: say which fetch no longer lists the type"))
+		}
+	}
+	if r.MissingSource != nil {
+		in.MissingSource = *r.MissingSource
+		if err := required("missing_source", *r.MissingSource); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	if r.Currency != nil {
@@ -97,6 +114,7 @@ func patchExt(dst, s *model.Instance) bool {
 	for _, f := range []struct{ dst, v *string }{
 		{&dst.RetiredSource, &s.RetiredSource}, {&dst.SkyPilotAccelerator, &s.SkyPilotAccelerator},
 		{&dst.CPUArch, &s.CPUArch}, {&dst.Currency, &s.Currency},
+		{&dst.MissingSince, &s.MissingSince}, {&dst.MissingSource, &s.MissingSource},
 	} {
 		if *f.v != "" {
 			*f.dst, set = *f.v, true

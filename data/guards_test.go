@@ -91,6 +91,12 @@ as_of = 2026-12-01
 prices = [{ region = "us-east-1", on_demand = 0.5 }]
 
 [[instance]]
+provider = "lambda"
+type = "gpu_1x_a10"
+missing_since = 2026-12-01
+missing_source = "test overlay: not in the latest fetch"
+
+[[instance]]
 provider = "zz"
 type = "cheap-1"
 gpu = "h100-sxm"
@@ -131,6 +137,8 @@ prices = [{ region = "r1", on_demand = 1.0 }]
 				switch {
 				case in.Retired != "":
 					t.Errorf("%s %s: ranked retired %s/%s", name, mode, in.Provider, in.Type)
+				case in.MissingSince != "":
+					t.Errorf("%s %s: ranked %s/%s, missing from the latest fetch", name, mode, in.Provider, in.Type)
 				case (mode == model.OnDemand || mode == model.Reserved1y) && rp.OnDemandUSD <= 0:
 					t.Errorf("%s %s: ranked %s/%s %s with no on-demand price (reservation or flex-start only)", name, mode, in.Provider, in.Type, o.Region)
 				case rp.OnDemandUSD > 0 && rp.SpotUSD > rp.OnDemandUSD && mode != model.Spot:
@@ -150,6 +158,37 @@ prices = [{ region = "r1", on_demand = 1.0 }]
 	}
 	if p3 == nil || p3.Retired == "" || !strings.HasSuffix(regionPrice(p3, "us-east-1").Origin, "z.toml") {
 		t.Errorf("p3.2xlarge = %+v, want retired, listed, its us-east-1 price from z.toml", p3)
+	}
+	// A type missing from the latest fetch is listed with --all only, and
+	// the same query that ranks it from the embedded catalog does not.
+	listed := func(c *model.Catalog, all bool) bool {
+		for _, in := range c.Listed(all) {
+			if in.Provider == "lambda" && in.Type == "gpu_1x_a10" {
+				return true
+			}
+		}
+		return false
+	}
+	if !listed(overlaid, true) || listed(overlaid, false) || !listed(embedded, false) {
+		t.Errorf("gpu_1x_a10 listed: overlay --all %v, overlay %v, embedded %v; want true, false, true", listed(overlaid, true), listed(overlaid, false), listed(embedded, false))
+	}
+	arch, _ := embedded.Model("llama-3.1-8b")
+	w := model.Workload{Model: *arch, Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048}
+	q := model.Query{Pricing: model.OnDemand, Providers: []string{"lambda"}, GPUs: []string{"a10"}}
+	ranks := func(c *model.Catalog) bool {
+		rec, err := model.Recommend(w, c, q)
+		if err != nil { // "no offers": with the one A10 type missing, nothing is left to rank
+			return false
+		}
+		for _, o := range rec.Offers {
+			if o.Instance.Type == "gpu_1x_a10" {
+				return true
+			}
+		}
+		return false
+	}
+	if !ranks(embedded) || ranks(overlaid) {
+		t.Errorf("gpu_1x_a10 ranked: embedded %v, overlay %v; want true, false", ranks(embedded), ranks(overlaid))
 	}
 }
 

@@ -541,9 +541,10 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 		key string
 		v   *string
 	}{{"gpu", r.GPU}, {"interconnect", r.Interconnect}, {"source", r.Source},
-		{"retired_source", r.RetiredSource}, {"skypilot_accelerator", r.SkyPilotAccelerator}, {"cpu_arch", r.CPUArch}, {"currency", r.Currency}} {
+		{"retired_source", r.RetiredSource}, {"skypilot_accelerator", r.SkyPilotAccelerator}, {"cpu_arch", r.CPUArch}, {"currency", r.Currency},
+		{"missing_source", r.MissingSource}} {
 		if f.v != nil {
-			names = append(names, field{key: f.key, v: *f.v, source: f.key == "source" || f.key == "retired_source"})
+			names = append(names, field{key: f.key, v: *f.v, source: f.key == "source" || f.key == "retired_source" || f.key == "missing_source"})
 		}
 	}
 	nameErrs := checkNames(names...)

@@ -195,6 +195,11 @@ type Instance struct {
 	// RetiredSource cites the retirement (or why the type cannot be used);
 	// the entry's Source also carries it.
 	RetiredSource string
+	// MissingSince is the date a `gpuplan catalog update` fetch stopped
+	// listing the type, MissingSource the fetch (URL and time). It is not
+	// a retirement the provider announced, but the price is stale, so the
+	// type is not ranked either (Offered); listings mark it.
+	MissingSince, MissingSource string
 	// SkyPilotAccelerator is SkyPilot's own accelerator name for the
 	// type's GPUs ("A100-80GB", "H100-MEGA"), kept at import because a
 	// SkyPilot task's accelerators field must spell it that way.
@@ -216,6 +221,10 @@ type Instance struct {
 func (in *Instance) Retirement() (date, source string, ok bool) {
 	return in.Retired, in.RetiredSource, in.Retired != ""
 }
+
+// Offered reports whether the type may be ranked: neither retired nor
+// missing from the latest price fetch.
+func (in *Instance) Offered() bool { return in.Retired == "" && in.MissingSince == "" }
 
 // Arch returns the host CPU architecture, "x86_64" unless the catalog says
 // otherwise.
@@ -241,7 +250,7 @@ func (in *Instance) PriceCurrency() string {
 func (c *Catalog) Listed(all bool) []*Instance {
 	out := make([]*Instance, 0, len(c.Instances))
 	for i := range c.Instances {
-		if all || c.Instances[i].Retired == "" {
+		if all || c.Instances[i].Offered() {
 			out = append(out, &c.Instances[i])
 		}
 	}

@@ -173,7 +173,7 @@ type instancePred func(in *Instance, g *GPU) bool
 func (q *MarketQuery) predicates() []instancePred {
 	var ps []instancePred
 	if !q.Retired {
-		ps = append(ps, func(in *Instance, _ *GPU) bool { return in.Retired == "" })
+		ps = append(ps, func(in *Instance, _ *GPU) bool { return in.Offered() })
 	}
 	if len(q.Providers) > 0 {
 		ps = append(ps, func(in *Instance, _ *GPU) bool { return slices.Contains(q.Providers, in.Provider) })

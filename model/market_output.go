@@ -195,6 +195,8 @@ func MarketMarkdownRow(r *MarketRow) []string {
 	name := r.Instance.Type
 	if r.Instance.Retired != "" {
 		name += " (retired " + r.Instance.Retired + ")"
+	} else if r.Instance.MissingSince != "" {
+		name += " (not in the latest fetch, " + r.Instance.MissingSince + ")"
 	}
 	return []string{
 		r.Instance.Provider, name, strconv.Itoa(r.Instance.GPUCount) + "× " + r.GPU.Key,

@@ -187,7 +187,7 @@ func HostRAMNeed(w *Workload, params float64) float64 {
 // are retired types (Instance.Retired). Non-USD prices need a rate in
 // rates (USD per unit of the currency).
 func (c *Catalog) price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
-	if in.Retired != "" {
+	if !in.Offered() {
 		return 0, false
 	}
 	return c.listPrice(in, r, p, rates)
@@ -358,7 +358,7 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 			cheapest = Rejection{}
 		}
 		in := &cat.Instances[i]
-		if in.Retired != "" || !m.providerOK(in.Provider) || !m.gpuOK(in.GPU) {
+		if !in.Offered() || !m.providerOK(in.Provider) || !m.gpuOK(in.GPU) {
 			continue
 		}
 		g, err := cat.GPU(in.GPU)

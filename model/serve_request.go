@@ -85,7 +85,7 @@ func ServeOffers(cat *Catalog, q Query) []ServeOffer {
 	var out []ServeOffer
 	for i := range cat.Instances {
 		in := &cat.Instances[i]
-		if in.Retired != "" || in.GPUCount < 1 || !m.providerOK(in.Provider) || !m.gpuOK(in.GPU) {
+		if !in.Offered() || in.GPUCount < 1 || !m.providerOK(in.Provider) || !m.gpuOK(in.GPU) {
 			continue
 		}
 		g, err := cat.GPU(in.GPU)

@@ -4,7 +4,9 @@
 // skypilot issue #5438), reads them with the same importer as the
 // embedded catalog (data.ReadSkyPilotCSV: GCP flex-start and
 // reservation-only fixes, SkyPilot accelerator names, CPU architecture),
-// checks them with data.Guards, and writes one dated overlay per provider
+// Azure from the Azure Retail Prices API (azure.go) and OCI from Oracle's
+// public price list and estimator shapes (oci.go), checks them with
+// data.Guards, and writes one dated overlay per provider
 // into data.UpdateDir, which data.LoadWith reads. It never runs unless
 // called, keeps the previous file of a provider whose fetch fails, and
 // refuses a result that drops more than half of a provider's types
@@ -37,21 +39,34 @@ var DefaultSources = []string{
 	"https://skypilot-catalog.s3.us-east-1.amazonaws.com/catalogs",
 }
 
-// DefaultProviders are the clouds whose SkyPilot files are refreshed
-// upstream (GitHub Actions every 7 hours, catalog audit §4). Azure's file
-// is hand-updated and US-only, so it is left to the embedded catalog.
-var DefaultProviders = []string{"aws", "gcp", "lambda", "nebius", "oci"}
+// DefaultProviders are the clouds fetched by default: aws, gcp, lambda and
+// nebius from SkyPilot's files, refreshed upstream every 7 hours (catalog
+// audit §4); azure from the Azure Retail Prices API (SkyPilot's Azure file
+// is hand-updated and US-only) and oci from Oracle's public price list
+// and cost-estimator shapes, both credential-free.
+var DefaultProviders = []string{"aws", "gcp", "lambda", "nebius", "azure", "oci"}
 
 // maxBody caps one download: SkyPilot's largest v8 file (aws) is ≈3.7 MB.
 const maxBody = 64 << 20
 
 // Options configure Run. Zero values pick the defaults.
 type Options struct {
-	Client    *http.Client // nil: a client with a 2-minute timeout on http.DefaultTransport (honours HTTPS_PROXY)
-	Dir       string       // where overlays go; "" is data.UpdateDir()
-	Sources   []string     // base URLs tried in order (a mirror via --source); nil is DefaultSources
-	Providers []string     // nil is DefaultProviders
-	Force     bool         // accept a result that drops more than half of a provider's types
+	Client  *http.Client // nil: a client with a 2-minute timeout on http.DefaultTransport (honours HTTPS_PROXY)
+	Dir     string       // where overlays go; "" is data.UpdateDir()
+	Sources []string     // base URLs tried in order (a mirror via --source); nil is DefaultSources
+	// AzureSources are Retail Prices API endpoints tried in order; nil is
+	// DefaultAzureSources.
+	AzureSources []string
+	// OCISources are Oracle price-list and shapes URL pairs tried in
+	// order; nil is DefaultOCISources.
+	OCISources []OCISource
+	// MaxPages bounds the Azure API pages followed; 0 is DefaultMaxPages.
+	MaxPages int
+	// Sleep waits before retrying an Azure page that answered 429; nil
+	// waits for real (or until ctx ends).
+	Sleep     func(ctx context.Context, d time.Duration)
+	Providers []string // nil is DefaultProviders
+	Force     bool     // accept a result that drops more than half of a provider's types
 	Now       func() time.Time
 	// Progress is called after each provider with providers done and total.
 	Progress func(done, total int64)
@@ -111,6 +126,23 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.AzureSources == nil {
+		o.AzureSources = DefaultAzureSources
+	}
+	if o.OCISources == nil {
+		o.OCISources = DefaultOCISources
+	}
+	if o.MaxPages <= 0 {
+		o.MaxPages = DefaultMaxPages
+	}
+	if o.Sleep == nil {
+		o.Sleep = func(ctx context.Context, d time.Duration) {
+			select {
+			case <-ctx.Done():
+			case <-time.After(d):
+			}
+		}
+	}
 	if o.Dir == "" {
 		d, err := data.UpdateDir()
 		if err != nil {
@@ -139,30 +171,46 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	return sum, errors.Join(errs...)
 }
 
-func runProvider(ctx context.Context, o Options, base *model.Catalog, provider string) ProviderSummary {
-	ps := ProviderSummary{Provider: provider, File: filepath.Join(o.Dir, "skypilot-"+provider+".toml")}
-	var insts []model.Instance
-	var srcErrs []error
-	for _, s := range o.Sources {
-		url := strings.TrimSuffix(s, "/") + "/v8/" + provider + "/vms.csv"
-		body, err := fetch(ctx, o.Client, url)
-		if err == nil {
-			insts, ps.Warnings, err = importCSV(body, url, provider, base)
-		}
-		if err != nil {
-			srcErrs = append(srcErrs, fmt.Errorf("%s: %w", url, err))
-			if ctx.Err() != nil {
-				break
-			}
-			continue
-		}
-		ps.URL = url
-		break
+// fetched is what one provider's fetcher brought: instances in the
+// catalog's schema, the URL they came from, the file they go to and the
+// attribution line of its header.
+type fetched struct {
+	insts    []model.Instance
+	url      string
+	warnings []string
+	credit   string // the overlay header's data line
+}
+
+// overlayFile is the file a provider's overlay goes to: SkyPilot's files
+// as skypilot-PROVIDER.toml, the direct fetchers under their source's name.
+func overlayFile(dir, provider string) string {
+	switch provider {
+	case "azure":
+		return filepath.Join(dir, "azure-retail.toml")
+	case "oci":
+		return filepath.Join(dir, "oci-pricelist.toml")
 	}
-	if ps.URL == "" {
-		ps.Err = errors.Join(srcErrs...)
+	return filepath.Join(dir, "skypilot-"+provider+".toml")
+}
+
+func runProvider(ctx context.Context, o Options, base *model.Catalog, provider string) ProviderSummary {
+	ps := ProviderSummary{Provider: provider, File: overlayFile(o.Dir, provider)}
+	var f fetched
+	var err error
+	switch provider {
+	case "azure":
+		f, err = fetchAzure(ctx, o, base)
+	case "oci":
+		f, err = fetchOCI(ctx, o, base)
+	default:
+		f, err = fetchSkyPilot(ctx, o, base, provider)
+	}
+	if err != nil {
+		ps.Err = err
 		return ps
 	}
+	insts := f.insts
+	ps.URL, ps.Warnings = f.url, f.warnings
 	now := o.Now().UTC()
 	current := map[string]*model.Instance{}
 	for i := range base.Instances {
@@ -203,16 +251,47 @@ func runProvider(ctx context.Context, o Options, base *model.Catalog, provider s
 		ps.Warnings = append(ps.Warnings, g.String())
 	}
 	var b bytes.Buffer
-	writeOverlay(&b, provider, ps.URL, now, insts, current, ps.Removed)
+	writeOverlay(&b, provider, ps.URL, f.credit, now, insts, current, ps.Removed)
 	if err := writeAtomic(o.Dir, ps.File, b.Bytes()); err != nil {
 		ps.Err = err
+		return ps
+	}
+	if provider == "oci" {
+		// Earlier versions took OCI from SkyPilot; that overlay would patch
+		// the same types with older prices, so the fresh file replaces it.
+		if err := os.Remove(filepath.Join(o.Dir, "skypilot-oci.toml")); err == nil {
+			ps.Warnings = append(ps.Warnings, "removed skypilot-oci.toml: OCI now comes from Oracle's price list")
+		}
 	}
 	return ps
 }
 
+// fetchSkyPilot reads provider's SkyPilot v8 file from each of o.Sources
+// in turn until one answers with a file the importer accepts.
+func fetchSkyPilot(ctx context.Context, o Options, base *model.Catalog, provider string) (fetched, error) {
+	var srcErrs []error
+	for _, s := range o.Sources {
+		url := strings.TrimSuffix(s, "/") + "/v8/" + provider + "/vms.csv"
+		body, err := fetch(ctx, o.Client, url, maxBody)
+		var f fetched
+		if err == nil {
+			f.insts, f.warnings, err = importCSV(body, url, provider, base)
+		}
+		if err == nil {
+			f.url, f.credit = url, "Data: SkyPilot authors, Apache-2.0."
+			return f, nil
+		}
+		srcErrs = append(srcErrs, fmt.Errorf("%s: %w", url, err))
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return fetched{}, errors.Join(srcErrs...)
+}
+
 // fetch GETs url; any status but 200 is an error (429 and 5xx send Run to
 // the next source).
-func fetch(ctx context.Context, c *http.Client, url string) ([]byte, error) {
+func fetch(ctx context.Context, c *http.Client, url string, limit int64) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
@@ -224,20 +303,28 @@ func fetch(ctx context.Context, c *http.Client, url string) ([]byte, error) {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("HTTP %s", resp.Status)
+		return nil, &statusError{resp.StatusCode, resp.Status}
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
+	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading the response: %w", err)
 	}
-	if len(b) > maxBody {
-		return nil, fmt.Errorf("response larger than %d MiB", maxBody>>20)
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("response larger than %d MiB", limit>>20)
 	}
 	if resp.ContentLength >= 0 && int64(len(b)) != resp.ContentLength {
 		return nil, fmt.Errorf("truncated response: %d of %d bytes", len(b), resp.ContentLength)
 	}
 	return b, nil
 }
+
+// statusError is an HTTP answer other than 200.
+type statusError struct {
+	code   int
+	status string
+}
+
+func (e *statusError) Error() string { return "HTTP " + e.status }
 
 // importCSV checks the currency and the last line, then reads the file
 // with the embedded catalog's importer.

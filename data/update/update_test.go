@@ -101,14 +101,15 @@ func TestRunGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A type the fetch no longer lists (gcp a2-highgpu-1g is not in the DWS
-	// extract, and --force accepted the drop) is marked retired as of the
-	// fetch, so recommend stops ranking it at its old embedded price.
+	// extract, and --force accepted the drop) is marked missing since the
+	// fetch (not retired: the provider said nothing), so recommend stops
+	// ranking it at its old embedded price; listings still show it.
 	gone := false
 	for _, in := range c.Instances {
 		if in.Provider == "gcp" && in.Type == "a2-highgpu-1g" {
 			gone = true
-			if in.Retired != "2026-12-01" || !strings.Contains(in.RetiredSource, "not in the latest fetch") {
-				t.Errorf("removed a2-highgpu-1g: retired %q (%q), want 2026-12-01, not in the latest fetch", in.Retired, in.RetiredSource)
+			if in.MissingSince != "2026-12-01" || !strings.Contains(in.MissingSource, "not in the latest fetch") || in.Retired != "" || in.Offered() {
+				t.Errorf("removed a2-highgpu-1g: missing since %q (%q), retired %q; want missing since 2026-12-01, not in the latest fetch, not retired, not offered", in.MissingSince, in.MissingSource, in.Retired)
 			}
 		}
 	}

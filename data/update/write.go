@@ -15,14 +15,15 @@ import (
 // only — so the embedded corrections (GPU form factor, interconnect,
 // retirements) stay; new types are complete entries. Every price carries
 // the overlay as its provenance (data.LoadWith sets Origin to the file).
-// Types of the catalog the fetch no longer lists (removed) are marked
-// retired as of the fetch, with a retired_source saying so, so they stop
-// being ranked at their old embedded prices; types already retired keep
-// their sourced date.
-func writeOverlay(b *bytes.Buffer, provider, url string, now time.Time, insts []model.Instance, current map[string]*model.Instance, removed []string) {
+// Types of the catalog the fetch no longer lists (removed) get
+// missing_since = the fetch date and a missing_source naming the fetch —
+// not a retirement, which needs the provider's word — so they stop being
+// ranked at their old embedded prices; retired types keep their sourced
+// date.
+func writeOverlay(b *bytes.Buffer, provider, url, credit string, now time.Time, insts []model.Instance, current map[string]*model.Instance, removed []string) {
 	source := fmt.Sprintf("%s fetched %s by gpuplan catalog update", url, now.Format(time.RFC3339))
 	fmt.Fprintf(b, "# gpuplan catalog update: %s prices from %s, fetched %s.\n", provider, url, now.Format(time.RFC3339))
-	b.WriteString("# Written by `gpuplan catalog update`; the next update replaces it. Data: SkyPilot authors, Apache-2.0.\n")
+	fmt.Fprintf(b, "# Written by `gpuplan catalog update`; the next update replaces it. %s\n", credit)
 	b.WriteString("schema_version = 1\n")
 	fmt.Fprintf(b, "provider = %s\n", model.QuoteTOML(provider))
 	for _, in := range insts {
@@ -39,8 +40,15 @@ func writeOverlay(b *bytes.Buffer, provider, url string, now time.Time, insts []
 			if in.CPUArch != "" {
 				fmt.Fprintf(b, "cpu_arch = %s\n", model.QuoteTOML(in.CPUArch))
 			}
+			if in.Interconnect != "" {
+				fmt.Fprintf(b, "interconnect = %s\n", model.QuoteTOML(in.Interconnect))
+			}
 		}
-		fmt.Fprintf(b, "source = %s\n", model.QuoteTOML(source))
+		src := source
+		if _, ok := current[in.Type]; !ok && in.Source != "" && in.Source != url {
+			src += "; " + in.Source // a new type's shape, from the fetcher's table
+		}
+		fmt.Fprintf(b, "source = %s\n", model.QuoteTOML(src))
 		fmt.Fprintf(b, "as_of = %s\n", now.Format(time.DateOnly))
 		data.WritePricesTOML(b, in.Prices)
 	}
@@ -50,8 +58,8 @@ func writeOverlay(b *bytes.Buffer, provider, url string, now time.Time, insts []
 		}
 		b.WriteString("\n[[instance]]\n")
 		fmt.Fprintf(b, "type = %s\n", model.QuoteTOML(t))
-		fmt.Fprintf(b, "retired = %s\n", now.Format(time.DateOnly))
-		fmt.Fprintf(b, "retired_source = %s\n", model.QuoteTOML(fmt.Sprintf(
+		fmt.Fprintf(b, "missing_since = %s\n", now.Format(time.DateOnly))
+		fmt.Fprintf(b, "missing_source = %s\n", model.QuoteTOML(fmt.Sprintf(
 			"not in the latest fetch: %s fetched %s by gpuplan catalog update no longer lists it; the provider may not have announced a retirement", url, now.Format(time.RFC3339))))
 	}
 }

@@ -26,9 +26,10 @@ func newUpdateCmd(env *Env) *cobra.Command {
 	var o CatalogUpdate
 	cmd := &cobra.Command{
 		Use:   "update",
-		Short: "Fetch fresh prices from SkyPilot's public catalog into dated overlays",
+		Short: "Fetch fresh prices (SkyPilot's catalog, Azure Retail Prices, OCI price list) into dated overlays",
 		Long: `update fetches SkyPilot's hosted v8 catalog files (raw GitHub, then its public
-S3 mirror), checks them with the same importer and guards as the embedded catalog,
+S3 mirror) for aws, gcp, lambda and nebius, Azure's Retail Prices API and Oracle's
+public OCI price list (all credential-free), checks them with the same importer and guards as the embedded catalog,
 and writes one dated overlay per provider to $XDG_DATA_HOME/gpuplan/catalog.d/,
 which every later command reads. A provider whose fetch fails keeps its previous
 file (exit 1); a result that drops more than half of a provider's types is refused
@@ -70,7 +71,7 @@ unless --force. It honours HTTPS_PROXY and runs only when asked.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&o.Providers, "providers", nil, "only these providers (aws, gcp, lambda, nebius, oci); comma-separated")
+	cmd.Flags().StringSliceVar(&o.Providers, "providers", nil, "only these providers (aws, gcp, lambda, nebius, azure, oci); comma-separated")
 	cmd.Flags().StringArrayVar(&o.Sources, "source", nil, "a mirror's base URL, tried instead of the defaults; repeatable, in order")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "accept a result that drops more than half of a provider's types")
 	return cmd

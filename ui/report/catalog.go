@@ -248,6 +248,8 @@ func WriteCatalogInstances(out io.Writer, r *Renderer, c *model.Catalog, provide
 		name := in.Type
 		if in.Retired != "" {
 			name += " (retired)"
+		} else if in.MissingSince != "" {
+			name += " (not in latest fetch)"
 		}
 		rows = append(rows, []string{in.Provider, r.Cut(name, 34), fmt.Sprintf("%d×%s", in.GPUCount, in.GPU), fmt.Sprint(in.VCPUs),
 			trimFloat(in.MemoryGiB), od, r.Cut(region, 18), sp, fmt.Sprint(len(in.Prices))})

@@ -448,7 +448,7 @@ func regionsOf(cat *model.Catalog, chosen []string) (names []string, by map[stri
 	by = map[string][]string{}
 	for i := range cat.Instances {
 		in := &cat.Instances[i]
-		if in.Retired != "" {
+		if !in.Offered() {
 			continue
 		}
 		if len(chosen) == 0 && slices.Contains(model.MarketplaceProviders, in.Provider) ||

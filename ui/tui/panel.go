@@ -151,7 +151,7 @@ func largestGPU(cat *model.Catalog, chosen []string) *model.GPU {
 	var best *model.GPU
 	for i := range cat.Instances {
 		in := &cat.Instances[i]
-		if in.Retired != "" || len(chosen) > 0 && !slices.Contains(chosen, in.Provider) ||
+		if !in.Offered() || len(chosen) > 0 && !slices.Contains(chosen, in.Provider) ||
 			len(chosen) == 0 && slices.Contains(model.MarketplaceProviders, in.Provider) {
 			continue
 		}

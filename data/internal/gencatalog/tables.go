@@ -30,27 +30,31 @@ var provenances = map[string]provenance{ // key: SHA-256 of the file
 
 // Sources cited by the fixes below.
 const (
-	srcNDH100v5   = "Microsoft Learn, ND H100 v5 series (MicrosoftDocs/azure-docs sizes/gpu-accelerated/includes/ndh100v5-series-summary.md and -specs.md): 8 H100 GPUs with NVLink 4.0, 8 × 400 Gb/s InfiniBand (3.2 Tb/s per VM), 28000 GiB local disk"
-	srcNCH100v5   = "Microsoft Learn, NCads H100 v5 series (includes/ncadsh100v5-series-summary.md): NVIDIA H100 NVL GPUs, 94 GB each; specs: 3576–7152 GiB local disk, 40,000–80,000 Mbps"
-	srcNDA100v4   = "Microsoft Learn, ND A100 v4 series (includes/ndasra100v4-series-specs.md, nd-a100-v4 summary): 8 A100 40GB with NVLink 3.0, 8 × 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM), 6000 GiB local disk"
-	srcNDmA100    = "Microsoft Learn, NDm A100 v4 series (includes/ndma100v4-series-summary.md): 8 A100 80GB with NVLink 3.0, 8 × 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM)"
-	srcNCA100v4   = "Microsoft Learn, NC A100 v4 series (includes/nca100v4-series-summary.md): up to 4 NVIDIA A100 PCIe GPUs, 80 GB each"
-	srcNDv2       = "Microsoft Learn, NDv2 series (includes/ndv2-series-summary.md): 8 V100 32GB NVLINK-connected GPUs, 100 Gb/s InfiniBand EDR"
-	srcNCv3Ret    = "Microsoft Learn, 'NCv3 and NC6s NC12s NC24s retirement' (MicrosoftDocs/azure-docs articles/virtual-machines/ncv3-nc6s-nc12s-nc24s-retirement.md): retired September 30, 2025"
-	srcNCRet      = "Microsoft Learn, NC-series page (includes/nc-series-summary.md): NC and NC_Promo retired September 6, 2023 (not August 31: the retirement was extended)"
-	srcNVRet      = "Microsoft Learn, 'NV series retirement' (sizes/migration-guides/nv-series-retirement.md): NV and NV_Promo retired September 6, 2023 (extended by one year; NVv3/NVv4 not affected)"
-	srcP4d        = "AWS Compute Blog, 'Amazon EC2 P4d instances deep dive' (2020): 8 A100 40GB with NVSwitch, 400 Gbps EFA, 8 TB local NVMe"
-	srcP5         = "Hugging Face guide to AWS accelerated instances (as summarised by agenticdaily.ai): p5.48xlarge 8 H100, NVLink, 400 GB/s EFA (3200 Gbps), 30.72 TB local NVMe"
-	srcP3         = "AWS News Blog, 'New – Amazon EC2 Instances with Up to 8 NVIDIA Tesla V100 GPUs (P3)' (2017), table: p3.2xlarge up to 10 Gbps, no NVLink; p3.8xlarge 10 Gbps, NVLink 200 GB/s; p3.16xlarge 25 Gbps, NVLink 300 GB/s"
-	srcGCPA2      = "Google Cloud GPU table (as quoted in huggingface.co/spaces/Elfsong/gcp_allocator): A100 40GB and 80GB 'NVLink Full Mesh @ 600 GBps' — a full mesh of 8 or 16 A100s at 600 GB/s per GPU is the NVSwitch baseboard"
-	srcHGX        = "NVIDIA HGX 8-GPU baseboards (H100/H200/B200/B300 SXM) connect all eight GPUs through NVSwitch chips; an 8-GPU SXM instance is one such board"
-	srcLambda     = "Lambda instance type name: *_sxm4/_sxm5/_sxm6 are SXM boards, *_pcie PCIe cards"
-	srcLambdaA100 = "very likely A100 40GB PCIe: Lambda names SXM parts _sxm4 and gpu_1x_a100_sxm4 exists separately (catalog audit #9, 'likely'; Lambda's API description not re-read)"
-	srcNC24rsRet  = "Microsoft Learn, 'Migrate your Standard_NC24rs_v3 virtual machine size' (MicrosoftDocs/azure-docs nc24rsv3-retirement.md, updated): NCv3-series sizes, including Standard_NC24rs_v3, retired on September 30, 2025 (catalog audit #6)"
-	srcP3Ret      = "AWS: 'AWS API no longer describes p3. instances. They are no longer listed as commercially available' (docs.aws.amazon.com/ec2/latest/instancetypes/ec2-instance-regions.html, as quoted in dstackai/gpuhunt PR #233, 2026-05-25); no retirement date published, the date is that PR's (catalog audit #4)"
-	srcCudoRet    = "Cudo Compute: 'The public, on-demand CUDO Compute platform was officially shut down on March 31, 2026' (dstackai/dstack PR #4018, 2026-07-09; dstackai/gpuhunt PR #237 'Drop Cudo provider'; catalog audit #3)"
-	srcNDmA100Mem = "Microsoft Learn, NDm A100 v4 specs (includes/ndma100v4-series-specs.md): 'Memory 1900 GiB; Local Storage 6400 GiB' (the Azure SKU API's 1800 is what SkyPilot copied; catalog audit #7)"
-	srcNVv4Win    = "Microsoft Learn, NVv4 series (includes/nvv4-series-summary.md): 'NVv4 virtual machines currently support only Windows guest operating system' — no Linux, no PyTorch (catalog audit #8)"
+	srcNDH100v5      = "Microsoft Learn, ND H100 v5 series (MicrosoftDocs/azure-docs sizes/gpu-accelerated/includes/ndh100v5-series-summary.md and -specs.md): 8 H100 GPUs with NVLink 4.0, 8 × 400 Gb/s InfiniBand (3.2 Tb/s per VM), 28000 GiB local disk"
+	srcNCH100v5      = "Microsoft Learn, NCads H100 v5 series (includes/ncadsh100v5-series-summary.md): NVIDIA H100 NVL GPUs, 94 GB each; specs: 3576–7152 GiB local disk, 40,000–80,000 Mbps"
+	srcNDA100v4      = "Microsoft Learn, ND A100 v4 series (includes/ndasra100v4-series-specs.md, nd-a100-v4 summary): 8 A100 40GB with NVLink 3.0, 8 × 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM), 6000 GiB local disk"
+	srcNDmA100       = "Microsoft Learn, NDm A100 v4 series (includes/ndma100v4-series-summary.md): 8 A100 80GB with NVLink 3.0, 8 × 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM)"
+	srcNCA100v4      = "Microsoft Learn, NC A100 v4 series (includes/nca100v4-series-summary.md): up to 4 NVIDIA A100 PCIe GPUs, 80 GB each"
+	srcNDv2          = "Microsoft Learn, NDv2 series (includes/ndv2-series-summary.md): 8 V100 32GB NVLINK-connected GPUs, 100 Gb/s InfiniBand EDR"
+	srcNCv3Ret       = "Microsoft Learn, 'NCv3 and NC6s NC12s NC24s retirement' (MicrosoftDocs/azure-docs articles/virtual-machines/ncv3-nc6s-nc12s-nc24s-retirement.md): retired September 30, 2025"
+	srcNCRet         = "Microsoft Learn, NC-series page (includes/nc-series-summary.md): NC and NC_Promo retired September 6, 2023 (not August 31: the retirement was extended)"
+	srcNVRet         = "Microsoft Learn, 'NV series retirement' (sizes/migration-guides/nv-series-retirement.md): NV and NV_Promo retired September 6, 2023 (extended by one year; NVv3/NVv4 not affected)"
+	srcP4d           = "AWS Compute Blog, 'Amazon EC2 P4d instances deep dive' (2020): 8 A100 40GB with NVSwitch, 400 Gbps EFA, 8 TB local NVMe"
+	srcP5            = "Hugging Face guide to AWS accelerated instances (as summarised by agenticdaily.ai): p5.48xlarge 8 H100, NVLink, 400 GB/s EFA (3200 Gbps), 30.72 TB local NVMe"
+	srcP3            = "AWS News Blog, 'New – Amazon EC2 Instances with Up to 8 NVIDIA Tesla V100 GPUs (P3)' (2017), table: p3.2xlarge up to 10 Gbps, no NVLink; p3.8xlarge 10 Gbps, NVLink 200 GB/s; p3.16xlarge 25 Gbps, NVLink 300 GB/s"
+	srcGCPA2         = "Google Cloud GPU table (as quoted in huggingface.co/spaces/Elfsong/gcp_allocator): A100 40GB and 80GB 'NVLink Full Mesh @ 600 GBps' — a full mesh of 8 or 16 A100s at 600 GB/s per GPU is the NVSwitch baseboard"
+	srcHGX           = "NVIDIA HGX 8-GPU baseboards (H100/H200/B200/B300 SXM) connect all eight GPUs through NVSwitch chips; an 8-GPU SXM instance is one such board"
+	srcLambda        = "Lambda instance type name: *_sxm4/_sxm5/_sxm6 are SXM boards, *_pcie PCIe cards"
+	srcLambdaA100    = "very likely A100 40GB PCIe: Lambda names SXM parts _sxm4 and gpu_1x_a100_sxm4 exists separately (catalog audit #9, 'likely'; Lambda's API description not re-read)"
+	srcNC24rsRet     = "Microsoft Learn, 'Migrate your Standard_NC24rs_v3 virtual machine size' (MicrosoftDocs/azure-docs nc24rsv3-retirement.md, updated): NCv3-series sizes, including Standard_NC24rs_v3, retired on September 30, 2025 (catalog audit #6)"
+	srcP3Ret         = "AWS: 'AWS API no longer describes p3. instances. They are no longer listed as commercially available' (docs.aws.amazon.com/ec2/latest/instancetypes/ec2-instance-regions.html, as quoted in dstackai/gpuhunt PR #233, 2026-05-25); no retirement date published, the date is that PR's (catalog audit #4)"
+	srcCudoRet       = "Cudo Compute: 'The public, on-demand CUDO Compute platform was officially shut down on March 31, 2026' (dstackai/dstack PR #4018, 2026-07-09; dstackai/gpuhunt PR #237 'Drop Cudo provider'; catalog audit #3)"
+	srcNDmA100Mem    = "Microsoft Learn, NDm A100 v4 specs (includes/ndma100v4-series-specs.md): 'Memory 1900 GiB; Local Storage 6400 GiB' (the Azure SKU API's 1800 is what SkyPilot copied; catalog audit #7)"
+	srcAzPriceUnconf = "price unverified: datareceipts/data-receipts 109-gpu-pricing/hyperscalers.json (third party, from prices.azure.com, retrieved 2026-11-09) lists eastus NC48ads_A100_v4 $9.554, NC96ads_A100_v4 $19.108, NC80adis_H100_v5 $17.64; kept at the snapshot's price until the Azure Retail Prices API confirms (gpuplan catalog update fetches it; catalog audit #11)"
+	srcNebiusUnconf  = "price unverified: tgarg01/silybench-data derived/cost.json (third party) quotes nebius.com/prices 'HGX H100' $3.85/GPU-h on 2026-09-25, possibly a different SKU; kept at the snapshot's price (catalog audit #12)"
+	srcOCIB300Mem    = "GPU memory: OCI's shape table says 2100 GB per BM.GPU.B300.8 (262.5 GB per GPU, as SkyPilot fetch_oci.py GPU_MEMORY_GB cites docs.oracle.com computeshapes); the GPU entry keeps NVIDIA's HGX B300 datasheet 270 GB (catalog audit #13)"
+	srcOCIGB300Mem   = "GPU memory: OCI's shape table gives 278 GB per GB300 (SkyPilot fetch_oci.py GPU_MEMORY_GB, citing docs.oracle.com computeshapes); the GPU entry keeps NVIDIA's Blackwell Ultra datasheet GB300 279 GB (catalog audit #13)"
+	srcNVv4Win       = "Microsoft Learn, NVv4 series (includes/nvv4-series-summary.md): 'NVv4 virtual machines currently support only Windows guest operating system' — no Linux, no PyTorch (catalog audit #8)"
 )
 
 // fix corrects or enriches one instance type. Zero fields keep the
@@ -76,12 +80,12 @@ var fixes = map[string]map[string]fix{
 		"Standard_ND96isr_H100_v5": {gpuCount: 8, gpu: "h100-sxm", nvmeGB: gib(28000), netGbps: 3200, interconnect: "nvswitch",
 			note: "gpu_count: the SkyPilot snapshot says 12; Microsoft Learn says 8 (ND H100 v5 is an HGX H100 8-GPU board)", source: srcNDH100v5 + "; " + srcHGX},
 		"Standard_NC40ads_H100_v5":  {gpu: "h100-nvl", nvmeGB: gib(3576), netGbps: 40, note: "H100 NVL (94 GB), not the 80 GB H100 the snapshot's name suggests", source: srcNCH100v5},
-		"Standard_NC80adis_H100_v5": {gpu: "h100-nvl", nvmeGB: gib(7152), netGbps: 80, note: "H100 NVL (94 GB), not the 80 GB H100 the snapshot's name suggests", source: srcNCH100v5},
+		"Standard_NC80adis_H100_v5": {gpu: "h100-nvl", nvmeGB: gib(7152), netGbps: 80, note: "H100 NVL (94 GB), not the 80 GB H100 the snapshot's name suggests", source: srcNCH100v5 + "; " + srcAzPriceUnconf},
 		"Standard_ND96asr_v4":       {nvmeGB: gib(6000), netGbps: 1600, interconnect: "nvswitch", source: srcNDA100v4},
 		"Standard_ND96amsr_A100_v4": {netGbps: 1600, interconnect: "nvswitch", memGiB: 1900, nvmeGB: gib(6400), note: "memory_gib: 1900 per Microsoft Learn, not the SKU API's 1800", source: srcNDmA100 + "; " + srcNDmA100Mem},
 		"Standard_NC24rs_v3":        {retired: "2025-09-30", source: srcNC24rsRet},
-		"Standard_NC48ads_A100_v4":  {interconnect: "pcie", source: srcNCA100v4},
-		"Standard_NC96ads_A100_v4":  {interconnect: "pcie", source: srcNCA100v4},
+		"Standard_NC48ads_A100_v4":  {interconnect: "pcie", source: srcNCA100v4 + "; " + srcAzPriceUnconf},
+		"Standard_NC96ads_A100_v4":  {interconnect: "pcie", source: srcNCA100v4 + "; " + srcAzPriceUnconf},
 		"Standard_ND40rs_v2":        {netGbps: 100, interconnect: "nvlink", source: srcNDv2},
 		"Standard_NC6s_v3":          {retired: "2025-09-30", source: srcNCv3Ret},
 		"Standard_NC12s_v3":         {retired: "2025-09-30", source: srcNCv3Ret},
@@ -113,6 +117,13 @@ var fixes = map[string]map[string]fix{
 		"a2-highgpu-8g":  {interconnect: "nvswitch", source: srcGCPA2},
 		"a2-megagpu-16g": {interconnect: "nvswitch", source: srcGCPA2},
 		"a2-ultragpu-8g": {interconnect: "nvswitch", source: srcGCPA2},
+	},
+	"nebius": {
+		"gpu-h100-sxm_1gpu-16vcpu-200gb": {source: srcNebiusUnconf},
+	},
+	"oci": {
+		"BM.GPU.B300.8":  {source: srcOCIB300Mem},
+		"BM.GPU.GB300.4": {source: srcOCIGB300Mem},
 	},
 	"lambda": {
 		"gpu_8x_a100_80gb_sxm4": {interconnect: "nvswitch", source: srcLambda + "; an 8-GPU A100 SXM4 server is an HGX A100 board (NVSwitch)"},
