@@ -62,6 +62,7 @@ type calCase struct {
 	InterGBps     float64  `toml:"inter_gbps"`
 	ContextMiB    float64  `toml:"context_mib"`
 	LegacyTorch   bool     `toml:"legacy_torch"`
+	FabricBnb     bool     `toml:"fabric_bnb"`
 	Published     float64  `toml:"published"`
 	Unit          string   `toml:"unit"`
 	Tolerance     float64  `toml:"tolerance"`
@@ -119,7 +120,8 @@ func runCase(t *testing.T, cat *model.Catalog, archs map[string]model.Architectu
 	}
 	w := model.Workload{Model: a, MicroBatch: c.Batch, GradAccum: c.GradAccum, SeqLen: c.SeqLen, ImageSize: c.ImageSize,
 		GPUs: c.GPUs, FlashAttention: c.Flash, Checkpointing: c.Checkpointing, LoRARank: c.LoRARank, LoRATargets: c.LoRATargets,
-		DoubleQuant: c.DoubleQuant, DatasetTokens: c.Tokens, LoRADropout: c.LoRADropout, LegacyTorch: c.LegacyTorch}
+		DoubleQuant: c.DoubleQuant, DatasetTokens: c.Tokens, LoRADropout: c.LoRADropout, LegacyTorch: c.LegacyTorch,
+		FabricBnb: c.FabricBnb}
 	must := func(err error) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)

@@ -749,13 +749,11 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		trainable = loraParams(w)
 	case TaskQLoRA:
 		_, dq := w.FourBit()
-		linear := a.LinearParams()
-		frozen = linear*FourBitBytesPerParam(dq) + (total-linear)*2
+		q, work := fourBitLinear(w)
+		frozen = q*FourBitBytesPerParam(dq) + (total-q)*2
 		frozenParamBytes = frozen / max(total, 1)
 		trainable = loraParams(w)
-		// bitsandbytes dequantizes one 4-bit weight to 16-bit per matmul
-		// (functional.py dequantize_4bit into a new tensor).
-		quantWork = 2 * a.largestLinear() / t
+		quantWork = work / t
 	default:
 		trainable = total
 		frozenParamBytes = rb.weight
@@ -871,6 +869,37 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	return peak
 }
 
+// fourBitLinear returns the parameters bitsandbytes stores in 4 bits and
+// the bytes of its dequantization workspace, before tensor parallelism.
+// Every 4-bit matmul of more than one token (bitsandbytes/autograd/
+// _functions.py matmul_4bit: gemv_4bit only for a single row) runs
+// MatMul4Bit.forward, linear(A, F.dequantize_4bit(B, state).to(A.dtype).t()):
+// dequantize_4bit allocates the weight in the dtype it was quantized from
+// (functional.py, out = torch.empty(shape, dtype=state.dtype)), and .to
+// copies it again when that is not the compute dtype; backward does the
+// same for grad_A. One layer is dequantized at a time, so the largest
+// 4-bit layer sets the workspace.
+//
+// Hugging Face load_in_4bit quantizes the block linears only (transformers
+// keeps the output embeddings 16-bit, get_keys_to_not_convert) in the load
+// dtype (current bitsandbytes nn/modules.py Params4bit._quantize keeps it),
+// so .to is a no-op: one 16-bit copy. Lightning Fabric's
+// BitsandbytesPrecision (w.FabricBnb) also quantizes the LM head and
+// quantizes from fp16, so a bf16 model makes two 16-bit copies of it.
+func fourBitLinear(w *Workload) (params, work float64) {
+	a := &w.Model
+	params, largest, copies := a.LinearParams(), a.largestLinear(), 1.0
+	if w.FabricBnb {
+		head := a.headParams()
+		params += head
+		largest = max(largest, head)
+		if w.Precision != FP16 {
+			copies = 2
+		}
+	}
+	return params, 2 * copies * largest
+}
+
 // largestLinear returns the parameters of the largest block linear layer.
 func (a *Architecture) largestLinear() float64 {
 	if !a.HasShape() {
@@ -902,8 +931,9 @@ func memory(w *Workload, ov *Overhead, ph *[3]PhaseMemory, states *Memory) (Memo
 			// (bitsandbytes/autograd/_functions.py matmul_4bit →
 			// MatMul4Bit.forward: F.dequantize_4bit), one at a time.
 			_, dq := w.FourBit()
-			m.Weights = (linear*FourBitBytesPerParam(dq) + (total-linear)*2) / t
-			m.Temporaries = 2 * a.largestLinear() / t
+			q, work := fourBitLinear(w)
+			m.Weights = (q*FourBitBytesPerParam(dq) + (total-q)*2) / t
+			m.Temporaries = work / t
 		}
 		m.KVCache = kvCache(w) / t
 		m.Activations = inferenceActivations(w)

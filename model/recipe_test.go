@@ -129,6 +129,37 @@ func TestFourBitBytes(t *testing.T) {
 	}
 }
 
+// TestFourBitWorkspace: bitsandbytes' dequantization workspace and which
+// linears are 4-bit, for llama-2-7b inference (hidden 4096, MLP 11008,
+// vocab 32000). Hugging Face load_in_4bit: block linears only, one 16-bit
+// copy of the largest (an MLP matrix). Lightning Fabric's
+// BitsandbytesPrecision: the head too, quantized from fp16 and cast to
+// bf16 in MatMul4Bit.forward, two 16-bit copies of the head.
+func TestFourBitWorkspace(t *testing.T) {
+	const blockLinear, other, head = 6476005376.0, 262410240.0, 32000 * 4096.0
+	tests := []struct {
+		fabric      bool
+		temp, quant float64
+	}{
+		{false, 2 * 4096 * 11008, blockLinear},
+		{true, 2 * 2 * head, blockLinear + head},
+	}
+	for _, tt := range tests {
+		w := Workload{Model: llama2_7B, Task: TaskInference, Precision: INT4, QuantType: QuantNF4, DoubleQuant: Bool(false), FabricBnb: tt.fabric}
+		e, err := Compute(w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Memory.Temporaries; got != tt.temp {
+			t.Errorf("fabric %v: dequantization workspace %.6g B, want %.6g B", tt.fabric, got, tt.temp)
+		}
+		want := tt.quant*FourBitBytesPerParam(false) + (blockLinear+other-tt.quant)*2
+		if got := e.Memory.Weights; math.Abs(got-want) > 1 {
+			t.Errorf("fabric %v: weights %.6g B, want %.6g B", tt.fabric, got, want)
+		}
+	}
+}
+
 func TestLogitsBytes(t *testing.T) {
 	tests := []struct {
 		loss     Loss
