@@ -63,6 +63,7 @@ type calCase struct {
 	ContextMiB    float64  `toml:"context_mib"`
 	LegacyTorch   bool     `toml:"legacy_torch"`
 	FabricBnb     bool     `toml:"fabric_bnb"`
+	LLMAnalysis   float64  `toml:"llm_analysis"`
 	Published     float64  `toml:"published"`
 	Unit          string   `toml:"unit"`
 	Tolerance     float64  `toml:"tolerance"`
@@ -226,13 +227,13 @@ func accelerateEstimate(e *model.Estimate) float64 {
 }
 
 // deepSpeedEstimate returns DeepSpeed's estimate for the case, GB, 0
-// where it does not apply (adapter training): estimate_zero2_model_states_
+// where it does not apply (adapter training, inference): estimate_zero2_model_states_
 // mem_needs without offload counts model states only, 2Ψ + 18Ψ/GPUs
 // ("2 = params_16bit, 18 = 2_grads_16bit + 4_grads_32bit + 4_params_32bit
 // + 8_optimizer_states_32bit", deepspeed/runtime/zero/stage_1_and_2.py).
 func deepSpeedEstimate(e *model.Estimate) float64 {
 	w := &e.Workload
-	if w.Task.Adapters() {
+	if w.Task.Adapters() || w.Task == model.TaskInference {
 		return 0
 	}
 	return (2*e.Params + 18*e.Params/float64(w.GPUs/w.TP)) / 1e9
@@ -390,11 +391,14 @@ func calibrationTable(results []calResult, errs map[string][]float64) string {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%d published measurements: memory median |error| %.1f%% over %d cases, time %.1f%% over %d cases.\n\n",
 		len(results), median(errs["memory"])*100, len(errs["memory"]), median(errs["time"])*100, len(errs["time"]))
-	b.WriteString("Beside gpuplan: Accelerate's `accelerate estimate-memory` (model size × 4 for fp32 Adam training, × 2 for 16-bit, × 1 at the inference dtype; src/accelerate/commands/estimate.py) and DeepSpeed's `estimate_zero2_model_states_mem_needs` (model states only), for the same case, where they apply.\n\n")
-	b.WriteString("| Case | Measures | Published | gpuplan | Error | Accelerate estimate-memory | DeepSpeed estimator | Source |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("Beside gpuplan: Accelerate's `accelerate estimate-memory` (model size × 4 for fp32 Adam training, × 2 for 16-bit, × 1 at the inference dtype; src/accelerate/commands/estimate.py), llm-analysis (cli99/llm-analysis d841e40: weights + KV cache + activations for inference, `estimated_peak_memory_per_gpu` for mixed-precision training; data/testdata/calibration/run_llm_analysis.py) and DeepSpeed's `estimate_zero2_model_states_mem_needs` (model states only), for the same case, where they apply.\n\n")
+	b.WriteString("| Case | Measures | Published | gpuplan | Error | Accelerate estimate-memory | llm-analysis | DeepSpeed estimator | Source |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range results {
-		ds, acc := "—", "—"
+		ds, acc, la := "—", "—", "—"
+		if v := r.c.LLMAnalysis; v > 0 {
+			la = fmt.Sprintf("%.4g (%+.0f%%)", v, (v/r.c.Published-1)*100)
+		}
 		if r.deepspeed > 0 {
 			ds = fmt.Sprintf("%.1f GB", r.deepspeed)
 		}
@@ -408,7 +412,7 @@ func calibrationTable(results []calResult, errs map[string][]float64) string {
 		if r.c.KnownGap != "" {
 			id += " (known gap: " + r.c.KnownGap + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %.4g %s | %.4g | %+.1f%% | %s | %s | [source](%s) |\n", id, r.c.Quantity, r.c.Published, r.c.Unit, r.predicted, r.err*100, acc, ds, r.c.Source)
+		fmt.Fprintf(&b, "| %s | %s | %.4g %s | %.4g | %+.1f%% | %s | %s | %s | [source](%s) |\n", id, r.c.Quantity, r.c.Published, r.c.Unit, r.predicted, r.err*100, acc, la, ds, r.c.Source)
 	}
 	return b.String()
 }
