@@ -23,15 +23,17 @@ var updateCalibration = flag.Bool("update", false, "rewrite model/calibration_ba
 const calibrationFile = "testdata/calibration/cases.toml"
 
 type calArch struct {
-	Key    string `toml:"key"`
-	Family string `toml:"family"`
-	Layers int    `toml:"layers"`
-	Hidden int    `toml:"hidden"`
-	Heads  int    `toml:"heads"`
-	FFN    int    `toml:"ffn"`
-	Vocab  int    `toml:"vocab"`
-	Norm   string `toml:"norm"`
-	Tied   bool   `toml:"tied_embeddings"`
+	Key     string `toml:"key"`
+	Family  string `toml:"family"`
+	Layers  int    `toml:"layers"`
+	Hidden  int    `toml:"hidden"`
+	Heads   int    `toml:"heads"`
+	FFN     int    `toml:"ffn"`
+	Vocab   int    `toml:"vocab"`
+	Norm    string `toml:"norm"`
+	Tied    bool   `toml:"tied_embeddings"`
+	KVHeads int    `toml:"kv_heads"`
+	Gated   bool   `toml:"gated_mlp"`
 }
 
 type calCase struct {
@@ -257,7 +259,7 @@ func TestCalibration(t *testing.T) {
 			t.Fatal(err)
 		}
 		archs[a.Key] = model.Architecture{Key: a.Key, Name: a.Key, Family: fam, Layers: a.Layers, Hidden: a.Hidden, Heads: a.Heads,
-			FFN: a.FFN, Vocab: a.Vocab, Norm: model.Norm(a.Norm), Tied: a.Tied}
+			FFN: a.FFN, Vocab: a.Vocab, Norm: model.Norm(a.Norm), Tied: a.Tied, KVHeads: a.KVHeads, GatedMLP: a.Gated}
 	}
 	if len(s.Case) < 40 {
 		t.Errorf("%d calibration cases, want at least 40", len(s.Case))

@@ -26,6 +26,8 @@ SHAPES = {
     "llama-2-7b": dict(num_layers=32, n_head=32, hidden_dim=4096, vocab_size=32000, ffn_embed_dim=11008, mlp_gated_linear_units=True),
     "llama-2-13b": dict(num_layers=40, n_head=40, hidden_dim=5120, vocab_size=32000, ffn_embed_dim=13824, mlp_gated_linear_units=True),
     "llama-2-70b": dict(num_layers=80, n_head=64, num_key_value_heads=8, hidden_dim=8192, vocab_size=32000, ffn_embed_dim=28672, mlp_gated_linear_units=True),
+    "codellama-34b": dict(num_layers=48, n_head=64, num_key_value_heads=8, hidden_dim=8192, vocab_size=32000, ffn_embed_dim=22016, mlp_gated_linear_units=True),
+    "falcon-40b": dict(num_layers=60, n_head=128, num_key_value_heads=8, hidden_dim=8192, vocab_size=65024, ffn_embed_dim=32768),
 }
 
 d = tempfile.mkdtemp()
