@@ -90,6 +90,7 @@ type calResult struct {
 	ratio     float64 // true / estimated, as model.Band uses it
 	recipe    model.Recipe
 	bandKey   string
+	sharded   bool    // memory of FSDP/ZeRO-3 adapter training: model.ShardedAdapters
 	deepspeed float64 // DeepSpeed's estimate_zero2_model_states_mem_needs, GB; 0 when n/a
 	accel     float64 // Accelerate's estimate-memory, in the case's unit; 0 when n/a
 }
@@ -185,6 +186,7 @@ func runCase(t *testing.T, cat *model.Catalog, archs map[string]model.Architectu
 		r.ratio = r.predicted / c.Published // throughput: true time / estimated time
 	}
 	r.bandKey = model.BandKey(c.Kind, &e.Workload)
+	r.sharded = c.Kind == "memory" && model.ShardedAdapters(&e.Workload)
 	if c.Kind == "memory" {
 		r.deepspeed = deepSpeedEstimate(&e)
 		r.accel = accelerateEstimate(&e)
@@ -336,6 +338,11 @@ func bandsOf(results []calResult) map[string]model.Band {
 	groups := map[string][]float64{}
 	for _, r := range results {
 		if r.c.Fitted {
+			continue
+		}
+		if r.sharded {
+			// Its own group: frozen-weight gradients (see model.ShardedAdapters).
+			groups["memory/sharded-adapters"] = append(groups["memory/sharded-adapters"], r.ratio)
 			continue
 		}
 		groups[r.c.Kind] = append(groups[r.c.Kind], r.ratio)

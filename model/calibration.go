@@ -14,10 +14,15 @@ type Band struct {
 // BandKey names the calibration group an estimate of kind ("memory" or
 // "time") falls in: the kind and, when the group has cases, the family
 // class ("transformer" or "vision") — comparable cases, as the issue asks.
+// Adapter training sharded by FSDP/ZeRO-3 over several GPUs is its own
+// memory group (ShardedAdapters): frozen weights sharing a unit with the
+// adapters keep gradients the model does not cost.
 func BandKey(kind string, w *Workload) string {
 	vision := !w.Model.Family.Transformer() || w.Model.Family == FamilyViT
 	key := kind
 	switch {
+	case kind == "memory" && ShardedAdapters(w):
+		key = "memory/sharded-adapters"
 	case kind == "memory" && vision:
 		key = "memory/vision"
 	case kind == "memory":
@@ -67,4 +72,14 @@ func BandFromRatios(r []float64) Band {
 func CalibrationBand(key string) (Band, bool) {
 	b, ok := calibrationBands[key]
 	return b, ok
+}
+
+// ShardedAdapters reports LoRA/QLoRA training whose parameters FSDP or
+// ZeRO-3 shard over more than one GPU: the calibration group whose
+// measurements keep gradients for frozen weights (torch FSDP docs,
+// use_orig_params: mixing frozen and trainable parameters in one unit
+// makes "the gradient memory usage ... equivalent to not freezing those
+// parameters").
+func ShardedAdapters(w *Workload) bool {
+	return w.Task.Adapters() && w.Strategy.ZeROStage() >= 3 && w.GPUs/max(w.TP, 1) > 1
 }
