@@ -15,8 +15,9 @@ type Band struct {
 // "time") falls in: the kind and, when the group has cases, the family
 // class ("transformer" or "vision") — comparable cases, as the issue asks.
 // Adapter training sharded by FSDP/ZeRO-3 over several GPUs is its own
-// memory group (ShardedAdapters): frozen weights sharing a unit with the
-// adapters keep gradients the model does not cost.
+// memory group (ShardedAdapters): its peak is mostly the gradients FSDP
+// keeps for frozen weights sharing a unit with the adapters, a population
+// apart from single-GPU and full fine-tuning rows.
 func BandKey(kind string, w *Workload) string {
 	vision := !w.Model.Family.Transformer() || w.Model.Family == FamilyViT
 	key := kind
@@ -75,11 +76,8 @@ func CalibrationBand(key string) (Band, bool) {
 }
 
 // ShardedAdapters reports LoRA/QLoRA training whose parameters FSDP or
-// ZeRO-3 shard over more than one GPU: the calibration group whose
-// measurements keep gradients for frozen weights (torch FSDP docs,
-// use_orig_params: mixing frozen and trainable parameters in one unit
-// makes "the gradient memory usage ... equivalent to not freezing those
-// parameters").
+// ZeRO-3 shard over more than one GPU: the calibration group of its own
+// (see phases in memory.go for the frozen-weight gradients of FSDP).
 func ShardedAdapters(w *Workload) bool {
 	return w.Task.Adapters() && w.Strategy.ZeROStage() >= 3 && w.GPUs/max(w.TP, 1) > 1
 }

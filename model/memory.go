@@ -390,6 +390,11 @@ type savedActivations struct {
 	// blockGrad is the gradients of one block's saved tensors, live while
 	// backward runs through it.
 	blockGrad float64
+	// recompute is one block's full set with activation checkpointing:
+	// rebuilt when backward reaches the block (torch.utils.checkpoint
+	// recomputes on unpacking its saved tensors), after the loss and head
+	// backward have freed the logits and their gradient.
+	recompute float64
 }
 
 // trainingActivations returns activation bytes per GPU for one micro-batch.
@@ -475,7 +480,7 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 			stored = float64(a.Layers) * blk
 		}
 	}
-	out := savedActivations{blocks: stored + peakBlock + resid*max(s, sEnc)*b*h} // + embedding output
+	out := savedActivations{blocks: stored + resid*max(s, sEnc)*b*h, recompute: peakBlock} // + embedding output
 	// Backward through a block allocates the gradients of its saved
 	// tensors while they are alive: one block's worth at a time.
 	out.blockGrad = a.blockActivation(s, s, b, p, t, flash, false)
@@ -763,6 +768,27 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	var base Memory
 	base.Weights = (frozen + trainable*rb.weight) / t / shard(3)
 	base.Gradients = trainable * rb.grad / t / shard(2)
+	// LoRA under FSDP: the adapters share each block's unit with frozen
+	// weights, and "FSDP supports mixing frozen and non-frozen, but ...
+	// the gradient memory usage will be higher than expected (namely,
+	// equivalent to not freezing those parameters)" (torch FSDP docs,
+	// use_orig_params; the wrap LitGPT and Accelerate's transformer-layer
+	// policy use). With gradient accumulation FSDP1's no_sync (Lightning's
+	// no_backward_sync, Accelerate's accumulate) skips the reduce-scatter
+	// and keeps those gradients unsharded until the last micro-batch
+	// ("avoids the communication but uses more gradient memory (storing
+	// the unsharded gradients)", pytorch/pytorch#126166).
+	mixedUnits := w.Task == TaskLoRA && w.Strategy == FSDP && dp > 1
+	stepGrads := base.Gradients
+	if mixedUnits {
+		g := (total - a.embeddingParams() - a.headParams()) * frozenBytes / t
+		stepGrads += g / dp
+		if w.GradAccum > 1 {
+			base.Gradients += g
+		} else {
+			base.Gradients += g / dp
+		}
+	}
 	base.OptimizerStates = trainable * ob / t / shard(1)
 	if stage >= 3 {
 		full := (frozen + trainable*rb.weight) / t
@@ -796,8 +822,12 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		bwdBuf = DSReduceBucketSize * 2
 	case dp <= 1:
 	case r == RecipeFSDPMixed || stage >= 3:
-		// Reduce-scatter input: one unit's unsharded 16-bit gradient.
+		// Reduce-scatter input: one unit's unsharded 16-bit gradient
+		// (the whole unit's when frozen weights share it).
 		bwdBuf = min(a.blockParams(), trainable) * 2 / t
+		if mixedUnits {
+			bwdBuf = a.blockParams() * 2 / t
+		}
 		if !a.HasShape() {
 			bwdBuf = trainable * 2
 		}
@@ -842,6 +872,11 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	}
 	bwdStart := fwd
 	bwdStart.Activations += max(act.lossBwd, act.blockGrad)
+	if act.recompute > 0 {
+		// Checkpointed: the loss backward with the logits alive, then each
+		// block recomputed with its gradients, the logits gone.
+		bwdStart.Activations = act.blocks + max(act.logits+act.lossBwd, act.recompute+act.blockGrad)
+	}
 	bwdStart.Buffers += bwdBuf
 	bwdEnd := base
 	bwdEnd.Buffers = persistBuf + bwdBuf
@@ -851,7 +886,8 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		bwd = bwdEnd
 	}
 	step := base
-	step.Gathered = 0 // ZeRO-3/FSDP reshard after backward
+	step.Gradients = stepGrads // no_sync's unsharded gradients are reduce-scattered by the last backward
+	step.Gathered = 0          // ZeRO-3/FSDP reshard after backward
 	step.Buffers = persistBuf
 	step.Temporaries = stepTemp
 
