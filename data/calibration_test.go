@@ -64,7 +64,7 @@ type calCase struct {
 	InterGBps     float64  `toml:"inter_gbps"`
 	ContextMiB    float64  `toml:"context_mib"`
 	LegacyTorch   bool     `toml:"legacy_torch"`
-	FabricBnb     bool     `toml:"fabric_bnb"`
+	LitGPT        bool     `toml:"litgpt"`
 	LLMAnalysis   float64  `toml:"llm_analysis"`
 	Published     float64  `toml:"published"`
 	Unit          string   `toml:"unit"`
@@ -125,7 +125,7 @@ func runCase(t *testing.T, cat *model.Catalog, archs map[string]model.Architectu
 	w := model.Workload{Model: a, MicroBatch: c.Batch, GradAccum: c.GradAccum, SeqLen: c.SeqLen, ImageSize: c.ImageSize,
 		GPUs: c.GPUs, FlashAttention: c.Flash, Checkpointing: c.Checkpointing, LoRARank: c.LoRARank, LoRATargets: c.LoRATargets,
 		DoubleQuant: c.DoubleQuant, DatasetTokens: c.Tokens, LoRADropout: c.LoRADropout, LegacyTorch: c.LegacyTorch,
-		FabricBnb: c.FabricBnb}
+		LitGPT: c.LitGPT}
 	must := func(err error) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)

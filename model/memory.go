@@ -768,17 +768,17 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	var base Memory
 	base.Weights = (frozen + trainable*rb.weight) / t / shard(3)
 	base.Gradients = trainable * rb.grad / t / shard(2)
-	// LoRA under FSDP: the adapters share each block's unit with frozen
-	// weights, and "FSDP supports mixing frozen and non-frozen, but ...
-	// the gradient memory usage will be higher than expected (namely,
-	// equivalent to not freezing those parameters)" (torch FSDP docs,
-	// use_orig_params; the wrap LitGPT and Accelerate's transformer-layer
-	// policy use). With gradient accumulation FSDP1's no_sync (Lightning's
-	// no_backward_sync, Accelerate's accumulate) skips the reduce-scatter
-	// and keeps those gradients unsharded until the last micro-batch
-	// ("avoids the communication but uses more gradient memory (storing
-	// the unsharded gradients)", pytorch/pytorch#126166).
-	mixedUnits := w.Task == TaskLoRA && w.Strategy == FSDP && dp > 1
+	// LoRA under FSDP where the adapters share each block's unit with
+	// frozen weights (w.LitGPT: auto_wrap_policy={Block}; Hugging Face's
+	// Trainer wraps the LoRA modules apart instead): "FSDP supports mixing
+	// frozen and non-frozen, but ... the gradient memory usage will be
+	// higher than expected (namely, equivalent to not freezing those
+	// parameters)" (torch FSDP docs, use_orig_params). With gradient
+	// accumulation FSDP1's no_sync (Lightning's no_backward_sync) skips
+	// the reduce-scatter and keeps those gradients unsharded until the
+	// last micro-batch ("avoids the communication but uses more gradient
+	// memory (storing the unsharded gradients)", pytorch/pytorch#126166).
+	mixedUnits := w.LitGPT && w.Task == TaskLoRA && w.Strategy == FSDP && dp > 1
 	stepGrads := base.Gradients
 	if mixedUnits {
 		g := (total - a.embeddingParams() - a.headParams()) * frozenBytes / t
@@ -920,12 +920,12 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 // keeps the output embeddings 16-bit, get_keys_to_not_convert) in the load
 // dtype (current bitsandbytes nn/modules.py Params4bit._quantize keeps it),
 // so .to is a no-op: one 16-bit copy. Lightning Fabric's
-// BitsandbytesPrecision (w.FabricBnb) also quantizes the LM head and
+// BitsandbytesPrecision (w.LitGPT) also quantizes the LM head and
 // quantizes from fp16, so a bf16 model makes two 16-bit copies of it.
 func fourBitLinear(w *Workload) (params, work float64) {
 	a := &w.Model
 	params, largest, copies := a.LinearParams(), a.largestLinear(), 1.0
-	if w.FabricBnb {
+	if w.LitGPT {
 		head := a.headParams()
 		params += head
 		largest = max(largest, head)

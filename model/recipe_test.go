@@ -145,7 +145,7 @@ func TestFourBitWorkspace(t *testing.T) {
 		{true, 2 * 2 * head, blockLinear + head},
 	}
 	for _, tt := range tests {
-		w := Workload{Model: llama2_7B, Task: TaskInference, Precision: INT4, QuantType: QuantNF4, DoubleQuant: Bool(false), FabricBnb: tt.fabric}
+		w := Workload{Model: llama2_7B, Task: TaskInference, Precision: INT4, QuantType: QuantNF4, DoubleQuant: Bool(false), LitGPT: tt.fabric}
 		e, err := Compute(w, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -326,5 +326,35 @@ func TestBitsandbytesInference(t *testing.T) {
 	g, _ := Compute(Workload{Model: llama2_7B, Task: TaskInference, Precision: INT4, SeqLen: 64}, nil)
 	if got, want := g.Memory.Weights, 6476005376*Int4BytesPerParam+262410240*2; math.Abs(got-want) > 1 {
 		t.Errorf("GPTQ int4 weights %.6g B, want %.6g B", got, want)
+	}
+}
+
+// TestFSDPMixedUnits: LoRA under FSDP as LitGPT wraps it (adapters and
+// frozen weights in one Block unit) keeps gradients for the frozen block
+// weights (torch FSDP docs, use_orig_params), unsharded under no_sync
+// gradient accumulation; Hugging Face's wrapping (LoRA modules apart)
+// keeps the adapters' only. llama-2-7b: 6,738,415,616 parameters, of which
+// embeddings and head 2 × 32000 × 4096; bf16 (2 B) on 2 GPUs.
+func TestFSDPMixedUnits(t *testing.T) {
+	const blocks = 6738415616.0 - 2*32000*4096
+	tests := []struct {
+		litgpt bool
+		accum  int
+		frozen float64 // gradient bytes of frozen weights per GPU
+	}{
+		{false, 64, 0},
+		{true, 64, blocks * 2},
+		{true, 1, blocks * 2 / 2},
+	}
+	for _, tt := range tests {
+		w := Workload{Model: llama2_7B, Task: TaskLoRA, Precision: BF16, Strategy: FSDP, GPUs: 2, MicroBatch: 1, GradAccum: tt.accum, SeqLen: 512, LitGPT: tt.litgpt}
+		e, err := Compute(w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tt.frozen + e.TrainableParams*2/2
+		if got := e.States.Gradients; math.Abs(got-want) > 1 {
+			t.Errorf("litgpt %v, accumulation %d: gradients %.6g B, want %.6g B", tt.litgpt, tt.accum, got, want)
+		}
 	}
 }
