@@ -23,15 +23,17 @@ var updateCalibration = flag.Bool("update", false, "rewrite model/calibration_ba
 const calibrationFile = "testdata/calibration/cases.toml"
 
 type calArch struct {
-	Key    string `toml:"key"`
-	Family string `toml:"family"`
-	Layers int    `toml:"layers"`
-	Hidden int    `toml:"hidden"`
-	Heads  int    `toml:"heads"`
-	FFN    int    `toml:"ffn"`
-	Vocab  int    `toml:"vocab"`
-	Norm   string `toml:"norm"`
-	Tied   bool   `toml:"tied_embeddings"`
+	Key     string `toml:"key"`
+	Family  string `toml:"family"`
+	Layers  int    `toml:"layers"`
+	Hidden  int    `toml:"hidden"`
+	Heads   int    `toml:"heads"`
+	FFN     int    `toml:"ffn"`
+	Vocab   int    `toml:"vocab"`
+	Norm    string `toml:"norm"`
+	Tied    bool   `toml:"tied_embeddings"`
+	KVHeads int    `toml:"kv_heads"`
+	Gated   bool   `toml:"gated_mlp"`
 }
 
 type calCase struct {
@@ -62,6 +64,8 @@ type calCase struct {
 	InterGBps     float64  `toml:"inter_gbps"`
 	ContextMiB    float64  `toml:"context_mib"`
 	LegacyTorch   bool     `toml:"legacy_torch"`
+	LitGPT        bool     `toml:"litgpt"`
+	LLMAnalysis   float64  `toml:"llm_analysis"`
 	Published     float64  `toml:"published"`
 	Unit          string   `toml:"unit"`
 	Tolerance     float64  `toml:"tolerance"`
@@ -86,6 +90,7 @@ type calResult struct {
 	ratio     float64 // true / estimated, as model.Band uses it
 	recipe    model.Recipe
 	bandKey   string
+	sharded   bool    // memory of FSDP/ZeRO-3 adapter training: model.ShardedAdapters
 	deepspeed float64 // DeepSpeed's estimate_zero2_model_states_mem_needs, GB; 0 when n/a
 	accel     float64 // Accelerate's estimate-memory, in the case's unit; 0 when n/a
 }
@@ -119,7 +124,8 @@ func runCase(t *testing.T, cat *model.Catalog, archs map[string]model.Architectu
 	}
 	w := model.Workload{Model: a, MicroBatch: c.Batch, GradAccum: c.GradAccum, SeqLen: c.SeqLen, ImageSize: c.ImageSize,
 		GPUs: c.GPUs, FlashAttention: c.Flash, Checkpointing: c.Checkpointing, LoRARank: c.LoRARank, LoRATargets: c.LoRATargets,
-		DoubleQuant: c.DoubleQuant, DatasetTokens: c.Tokens, LoRADropout: c.LoRADropout, LegacyTorch: c.LegacyTorch}
+		DoubleQuant: c.DoubleQuant, DatasetTokens: c.Tokens, LoRADropout: c.LoRADropout, LegacyTorch: c.LegacyTorch,
+		LitGPT: c.LitGPT}
 	must := func(err error) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)
@@ -180,6 +186,7 @@ func runCase(t *testing.T, cat *model.Catalog, archs map[string]model.Architectu
 		r.ratio = r.predicted / c.Published // throughput: true time / estimated time
 	}
 	r.bandKey = model.BandKey(c.Kind, &e.Workload)
+	r.sharded = c.Kind == "memory" && model.ShardedAdapters(&e.Workload)
 	if c.Kind == "memory" {
 		r.deepspeed = deepSpeedEstimate(&e)
 		r.accel = accelerateEstimate(&e)
@@ -224,13 +231,13 @@ func accelerateEstimate(e *model.Estimate) float64 {
 }
 
 // deepSpeedEstimate returns DeepSpeed's estimate for the case, GB, 0
-// where it does not apply (adapter training): estimate_zero2_model_states_
+// where it does not apply (adapter training, inference): estimate_zero2_model_states_
 // mem_needs without offload counts model states only, 2Ψ + 18Ψ/GPUs
 // ("2 = params_16bit, 18 = 2_grads_16bit + 4_grads_32bit + 4_params_32bit
 // + 8_optimizer_states_32bit", deepspeed/runtime/zero/stage_1_and_2.py).
 func deepSpeedEstimate(e *model.Estimate) float64 {
 	w := &e.Workload
-	if w.Task.Adapters() {
+	if w.Task.Adapters() || w.Task == model.TaskInference {
 		return 0
 	}
 	return (2*e.Params + 18*e.Params/float64(w.GPUs/w.TP)) / 1e9
@@ -254,7 +261,7 @@ func TestCalibration(t *testing.T) {
 			t.Fatal(err)
 		}
 		archs[a.Key] = model.Architecture{Key: a.Key, Name: a.Key, Family: fam, Layers: a.Layers, Hidden: a.Hidden, Heads: a.Heads,
-			FFN: a.FFN, Vocab: a.Vocab, Norm: model.Norm(a.Norm), Tied: a.Tied}
+			FFN: a.FFN, Vocab: a.Vocab, Norm: model.Norm(a.Norm), Tied: a.Tied, KVHeads: a.KVHeads, GatedMLP: a.Gated}
 	}
 	if len(s.Case) < 40 {
 		t.Errorf("%d calibration cases, want at least 40", len(s.Case))
@@ -333,6 +340,11 @@ func bandsOf(results []calResult) map[string]model.Band {
 		if r.c.Fitted {
 			continue
 		}
+		if r.sharded {
+			// Its own group: frozen-weight gradients (see model.ShardedAdapters).
+			groups["memory/sharded-adapters"] = append(groups["memory/sharded-adapters"], r.ratio)
+			continue
+		}
 		groups[r.c.Kind] = append(groups[r.c.Kind], r.ratio)
 		w := bandWorkloadFor(r)
 		class := "transformer"
@@ -388,11 +400,14 @@ func calibrationTable(results []calResult, errs map[string][]float64) string {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%d published measurements: memory median |error| %.1f%% over %d cases, time %.1f%% over %d cases.\n\n",
 		len(results), median(errs["memory"])*100, len(errs["memory"]), median(errs["time"])*100, len(errs["time"]))
-	b.WriteString("Beside gpuplan: Accelerate's `accelerate estimate-memory` (model size × 4 for fp32 Adam training, × 2 for 16-bit, × 1 at the inference dtype; src/accelerate/commands/estimate.py) and DeepSpeed's `estimate_zero2_model_states_mem_needs` (model states only), for the same case, where they apply.\n\n")
-	b.WriteString("| Case | Measures | Published | gpuplan | Error | Accelerate estimate-memory | DeepSpeed estimator | Source |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("Beside gpuplan: Accelerate's `accelerate estimate-memory` (model size × 4 for fp32 Adam training, × 2 for 16-bit, × 1 at the inference dtype; src/accelerate/commands/estimate.py), llm-analysis (cli99/llm-analysis d841e40: weights + KV cache + activations for inference, `estimated_peak_memory_per_gpu` for mixed-precision training; data/testdata/calibration/run_llm_analysis.py) and DeepSpeed's `estimate_zero2_model_states_mem_needs` (model states only), for the same case, where they apply.\n\n")
+	b.WriteString("| Case | Measures | Published | gpuplan | Error | Accelerate estimate-memory | llm-analysis | DeepSpeed estimator | Source |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range results {
-		ds, acc := "—", "—"
+		ds, acc, la := "—", "—", "—"
+		if v := r.c.LLMAnalysis; v > 0 {
+			la = fmt.Sprintf("%.4g (%+.0f%%)", v, (v/r.c.Published-1)*100)
+		}
 		if r.deepspeed > 0 {
 			ds = fmt.Sprintf("%.1f GB", r.deepspeed)
 		}
@@ -406,7 +421,7 @@ func calibrationTable(results []calResult, errs map[string][]float64) string {
 		if r.c.KnownGap != "" {
 			id += " (known gap: " + r.c.KnownGap + ")"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %.4g %s | %.4g | %+.1f%% | %s | %s | [source](%s) |\n", id, r.c.Quantity, r.c.Published, r.c.Unit, r.predicted, r.err*100, acc, ds, r.c.Source)
+		fmt.Fprintf(&b, "| %s | %s | %.4g %s | %.4g | %+.1f%% | %s | %s | %s | [source](%s) |\n", id, r.c.Quantity, r.c.Published, r.c.Unit, r.predicted, r.err*100, acc, la, ds, r.c.Source)
 	}
 	return b.String()
 }

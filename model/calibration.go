@@ -14,10 +14,16 @@ type Band struct {
 // BandKey names the calibration group an estimate of kind ("memory" or
 // "time") falls in: the kind and, when the group has cases, the family
 // class ("transformer" or "vision") — comparable cases, as the issue asks.
+// Adapter training sharded by FSDP/ZeRO-3 over several GPUs is its own
+// memory group (ShardedAdapters): its peak is mostly the gradients FSDP
+// keeps for frozen weights sharing a unit with the adapters, a population
+// apart from single-GPU and full fine-tuning rows.
 func BandKey(kind string, w *Workload) string {
 	vision := !w.Model.Family.Transformer() || w.Model.Family == FamilyViT
 	key := kind
 	switch {
+	case kind == "memory" && ShardedAdapters(w):
+		key = "memory/sharded-adapters"
 	case kind == "memory" && vision:
 		key = "memory/vision"
 	case kind == "memory":
@@ -67,4 +73,11 @@ func BandFromRatios(r []float64) Band {
 func CalibrationBand(key string) (Band, bool) {
 	b, ok := calibrationBands[key]
 	return b, ok
+}
+
+// ShardedAdapters reports LoRA/QLoRA training whose parameters FSDP or
+// ZeRO-3 shard over more than one GPU: the calibration group of its own
+// (see phases in memory.go for the frozen-weight gradients of FSDP).
+func ShardedAdapters(w *Workload) bool {
+	return w.Task.Adapters() && w.Strategy.ZeROStage() >= 3 && w.GPUs/max(w.TP, 1) > 1
 }

@@ -390,6 +390,11 @@ type savedActivations struct {
 	// blockGrad is the gradients of one block's saved tensors, live while
 	// backward runs through it.
 	blockGrad float64
+	// recompute is one block's full set with activation checkpointing:
+	// rebuilt when backward reaches the block (torch.utils.checkpoint
+	// recomputes on unpacking its saved tensors), after the loss and head
+	// backward have freed the logits and their gradient.
+	recompute float64
 }
 
 // trainingActivations returns activation bytes per GPU for one micro-batch.
@@ -475,7 +480,7 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 			stored = float64(a.Layers) * blk
 		}
 	}
-	out := savedActivations{blocks: stored + peakBlock + resid*max(s, sEnc)*b*h} // + embedding output
+	out := savedActivations{blocks: stored + resid*max(s, sEnc)*b*h, recompute: peakBlock} // + embedding output
 	// Backward through a block allocates the gradients of its saved
 	// tensors while they are alive: one block's worth at a time.
 	out.blockGrad = a.blockActivation(s, s, b, p, t, flash, false)
@@ -749,13 +754,11 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		trainable = loraParams(w)
 	case TaskQLoRA:
 		_, dq := w.FourBit()
-		linear := a.LinearParams()
-		frozen = linear*FourBitBytesPerParam(dq) + (total-linear)*2
+		q, work := fourBitLinear(w)
+		frozen = q*FourBitBytesPerParam(dq) + (total-q)*2
 		frozenParamBytes = frozen / max(total, 1)
 		trainable = loraParams(w)
-		// bitsandbytes dequantizes one 4-bit weight to 16-bit per matmul
-		// (functional.py dequantize_4bit into a new tensor).
-		quantWork = 2 * a.largestLinear() / t
+		quantWork = work / t
 	default:
 		trainable = total
 		frozenParamBytes = rb.weight
@@ -765,6 +768,27 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	var base Memory
 	base.Weights = (frozen + trainable*rb.weight) / t / shard(3)
 	base.Gradients = trainable * rb.grad / t / shard(2)
+	// LoRA under FSDP where the adapters share each block's unit with
+	// frozen weights (w.LitGPT: auto_wrap_policy={Block}; Hugging Face's
+	// Trainer wraps the LoRA modules apart instead): "FSDP supports mixing
+	// frozen and non-frozen, but ... the gradient memory usage will be
+	// higher than expected (namely, equivalent to not freezing those
+	// parameters)" (torch FSDP docs, use_orig_params). With gradient
+	// accumulation FSDP1's no_sync (Lightning's no_backward_sync) skips
+	// the reduce-scatter and keeps those gradients unsharded until the
+	// last micro-batch ("avoids the communication but uses more gradient
+	// memory (storing the unsharded gradients)", pytorch/pytorch#126166).
+	mixedUnits := w.LitGPT && w.Task == TaskLoRA && w.Strategy == FSDP && dp > 1
+	stepGrads := base.Gradients
+	if mixedUnits {
+		g := (total - a.embeddingParams() - a.headParams()) * frozenBytes / t
+		stepGrads += g / dp
+		if w.GradAccum > 1 {
+			base.Gradients += g
+		} else {
+			base.Gradients += g / dp
+		}
+	}
 	base.OptimizerStates = trainable * ob / t / shard(1)
 	if stage >= 3 {
 		full := (frozen + trainable*rb.weight) / t
@@ -798,8 +822,12 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		bwdBuf = DSReduceBucketSize * 2
 	case dp <= 1:
 	case r == RecipeFSDPMixed || stage >= 3:
-		// Reduce-scatter input: one unit's unsharded 16-bit gradient.
+		// Reduce-scatter input: one unit's unsharded 16-bit gradient
+		// (the whole unit's when frozen weights share it).
 		bwdBuf = min(a.blockParams(), trainable) * 2 / t
+		if mixedUnits {
+			bwdBuf = a.blockParams() * 2 / t
+		}
 		if !a.HasShape() {
 			bwdBuf = trainable * 2
 		}
@@ -844,6 +872,11 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	}
 	bwdStart := fwd
 	bwdStart.Activations += max(act.lossBwd, act.blockGrad)
+	if act.recompute > 0 {
+		// Checkpointed: the loss backward with the logits alive, then each
+		// block recomputed with its gradients, the logits gone.
+		bwdStart.Activations = act.blocks + max(act.logits+act.lossBwd, act.recompute+act.blockGrad)
+	}
 	bwdStart.Buffers += bwdBuf
 	bwdEnd := base
 	bwdEnd.Buffers = persistBuf + bwdBuf
@@ -853,7 +886,8 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		bwd = bwdEnd
 	}
 	step := base
-	step.Gathered = 0 // ZeRO-3/FSDP reshard after backward
+	step.Gradients = stepGrads // no_sync's unsharded gradients are reduce-scattered by the last backward
+	step.Gathered = 0          // ZeRO-3/FSDP reshard after backward
 	step.Buffers = persistBuf
 	step.Temporaries = stepTemp
 
@@ -869,6 +903,37 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		out[i] = PhaseMemory{Phase: ph, Memory: ms[i]}
 	}
 	return peak
+}
+
+// fourBitLinear returns the parameters bitsandbytes stores in 4 bits and
+// the bytes of its dequantization workspace, before tensor parallelism.
+// Every 4-bit matmul of more than one token (bitsandbytes/autograd/
+// _functions.py matmul_4bit: gemv_4bit only for a single row) runs
+// MatMul4Bit.forward, linear(A, F.dequantize_4bit(B, state).to(A.dtype).t()):
+// dequantize_4bit allocates the weight in the dtype it was quantized from
+// (functional.py, out = torch.empty(shape, dtype=state.dtype)), and .to
+// copies it again when that is not the compute dtype; backward does the
+// same for grad_A. One layer is dequantized at a time, so the largest
+// 4-bit layer sets the workspace.
+//
+// Hugging Face load_in_4bit quantizes the block linears only (transformers
+// keeps the output embeddings 16-bit, get_keys_to_not_convert) in the load
+// dtype (current bitsandbytes nn/modules.py Params4bit._quantize keeps it),
+// so .to is a no-op: one 16-bit copy. Lightning Fabric's
+// BitsandbytesPrecision (w.LitGPT) also quantizes the LM head and
+// quantizes from fp16, so a bf16 model makes two 16-bit copies of it.
+func fourBitLinear(w *Workload) (params, work float64) {
+	a := &w.Model
+	params, largest, copies := a.LinearParams(), a.largestLinear(), 1.0
+	if w.LitGPT {
+		head := a.headParams()
+		params += head
+		largest = max(largest, head)
+		if w.Precision != FP16 {
+			copies = 2
+		}
+	}
+	return params, 2 * copies * largest
 }
 
 // largestLinear returns the parameters of the largest block linear layer.
@@ -902,8 +967,9 @@ func memory(w *Workload, ov *Overhead, ph *[3]PhaseMemory, states *Memory) (Memo
 			// (bitsandbytes/autograd/_functions.py matmul_4bit →
 			// MatMul4Bit.forward: F.dequantize_4bit), one at a time.
 			_, dq := w.FourBit()
-			m.Weights = (linear*FourBitBytesPerParam(dq) + (total-linear)*2) / t
-			m.Temporaries = 2 * a.largestLinear() / t
+			q, work := fourBitLinear(w)
+			m.Weights = (q*FourBitBytesPerParam(dq) + (total-q)*2) / t
+			m.Temporaries = work / t
 		}
 		m.KVCache = kvCache(w) / t
 		m.Activations = inferenceActivations(w)

@@ -129,6 +129,37 @@ func TestFourBitBytes(t *testing.T) {
 	}
 }
 
+// TestFourBitWorkspace: bitsandbytes' dequantization workspace and which
+// linears are 4-bit, for llama-2-7b inference (hidden 4096, MLP 11008,
+// vocab 32000). Hugging Face load_in_4bit: block linears only, one 16-bit
+// copy of the largest (an MLP matrix). Lightning Fabric's
+// BitsandbytesPrecision: the head too, quantized from fp16 and cast to
+// bf16 in MatMul4Bit.forward, two 16-bit copies of the head.
+func TestFourBitWorkspace(t *testing.T) {
+	const blockLinear, other, head = 6476005376.0, 262410240.0, 32000 * 4096.0
+	tests := []struct {
+		fabric      bool
+		temp, quant float64
+	}{
+		{false, 2 * 4096 * 11008, blockLinear},
+		{true, 2 * 2 * head, blockLinear + head},
+	}
+	for _, tt := range tests {
+		w := Workload{Model: llama2_7B, Task: TaskInference, Precision: INT4, QuantType: QuantNF4, DoubleQuant: Bool(false), LitGPT: tt.fabric}
+		e, err := Compute(w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Memory.Temporaries; got != tt.temp {
+			t.Errorf("fabric %v: dequantization workspace %.6g B, want %.6g B", tt.fabric, got, tt.temp)
+		}
+		want := tt.quant*FourBitBytesPerParam(false) + (blockLinear+other-tt.quant)*2
+		if got := e.Memory.Weights; math.Abs(got-want) > 1 {
+			t.Errorf("fabric %v: weights %.6g B, want %.6g B", tt.fabric, got, want)
+		}
+	}
+}
+
 func TestLogitsBytes(t *testing.T) {
 	tests := []struct {
 		loss     Loss
@@ -295,5 +326,35 @@ func TestBitsandbytesInference(t *testing.T) {
 	g, _ := Compute(Workload{Model: llama2_7B, Task: TaskInference, Precision: INT4, SeqLen: 64}, nil)
 	if got, want := g.Memory.Weights, 6476005376*Int4BytesPerParam+262410240*2; math.Abs(got-want) > 1 {
 		t.Errorf("GPTQ int4 weights %.6g B, want %.6g B", got, want)
+	}
+}
+
+// TestFSDPMixedUnits: LoRA under FSDP as LitGPT wraps it (adapters and
+// frozen weights in one Block unit) keeps gradients for the frozen block
+// weights (torch FSDP docs, use_orig_params), unsharded under no_sync
+// gradient accumulation; Hugging Face's wrapping (LoRA modules apart)
+// keeps the adapters' only. llama-2-7b: 6,738,415,616 parameters, of which
+// embeddings and head 2 × 32000 × 4096; bf16 (2 B) on 2 GPUs.
+func TestFSDPMixedUnits(t *testing.T) {
+	const blocks = 6738415616.0 - 2*32000*4096
+	tests := []struct {
+		litgpt bool
+		accum  int
+		frozen float64 // gradient bytes of frozen weights per GPU
+	}{
+		{false, 64, 0},
+		{true, 64, blocks * 2},
+		{true, 1, blocks * 2 / 2},
+	}
+	for _, tt := range tests {
+		w := Workload{Model: llama2_7B, Task: TaskLoRA, Precision: BF16, Strategy: FSDP, GPUs: 2, MicroBatch: 1, GradAccum: tt.accum, SeqLen: 512, LitGPT: tt.litgpt}
+		e, err := Compute(w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tt.frozen + e.TrainableParams*2/2
+		if got := e.States.Gradients; math.Abs(got-want) > 1 {
+			t.Errorf("litgpt %v, accumulation %d: gradients %.6g B, want %.6g B", tt.litgpt, tt.accum, got, want)
+		}
 	}
 }

@@ -57,6 +57,19 @@ type Workload struct {
 	// for-loop; 2.0 made foreach the CUDA default, torch/optim/optimizer.py
 	// _default_to_fused_or_foreach).
 	LegacyTorch bool
+	// LitGPT is a job run by LitGPT on Lightning Fabric, whose choices
+	// change memory: bitsandbytes through Fabric's BitsandbytesPrecision
+	// makes every nn.Linear, the LM head included, 4-bit (its
+	// module_init_context replaces torch.nn.Linear), quantized from an
+	// fp16 copy (_Linear4bit._quantize_weight casts to torch.half), so a
+	// bf16 forward dequantizes to fp16 and casts to bf16: two 16-bit
+	// copies (src/lightning/fabric/plugins/precision/bitsandbytes.py,
+	// Lightning 2.1); and multi-GPU LoRA wraps each Block, adapters and
+	// frozen weights together, as one FSDP unit (finetune/lora.py,
+	// FSDPStrategy(auto_wrap_policy={Block})). Without it: Hugging Face
+	// (load_in_4bit keeps the head 16-bit; Trainer wraps LoRA modules in
+	// their own FSDP units, peft fsdp_auto_wrap_policy).
+	LitGPT bool
 }
 
 // Defaults returned by DefaultLoRATargets and used by Workload.Defaults.
