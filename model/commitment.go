@@ -46,7 +46,7 @@ func (o *Offer) commitmentMessage() (m Message, ok bool) {
 	}
 	if o.HasJob {
 		return Msg("%s commits to %.0f h: $%.0f whatever the job uses; the job itself runs %.1f h, $%.2f at this rate",
-			o.Pricing, CommitmentHours(o.Pricing), o.CommitmentUSD, o.JobHours, o.JobHours*o.USDPerHour), true
+			Msg(string(o.Pricing)), CommitmentHours(o.Pricing), o.CommitmentUSD, o.JobHours, o.JobHours*o.USDPerHour), true
 	}
-	return Msg("%s commits to %.0f h: $%.0f whatever the job uses", o.Pricing, CommitmentHours(o.Pricing), o.CommitmentUSD), true
+	return Msg("%s commits to %.0f h: $%.0f whatever the job uses", Msg(string(o.Pricing)), CommitmentHours(o.Pricing), o.CommitmentUSD), true
 }

@@ -308,7 +308,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 		if e.Memory.CastCache > 0 || e.Recipe == RecipeAutocast {
 			add("torch.autocast keeps a 16-bit cast of every matmul weight until backward and saves norm inputs and softmax in fp32 (autocast_mode.cpp fp32 list)")
 		}
-		add("peak at the %s phase: allocated %.2f GiB (torch max_memory_allocated), reserved %.2f GiB (max_memory_reserved), nvidia-smi %.2f GiB", e.PeakPhase, e.TorchAllocated/GiB, e.TorchReserved/GiB, e.Memory.Total()/GiB)
+		add("peak at the %s phase: allocated %.2f GiB (torch max_memory_allocated), reserved %.2f GiB (max_memory_reserved), nvidia-smi %.2f GiB", Msg(string(e.PeakPhase)), e.TorchAllocated/GiB, e.TorchReserved/GiB, e.Memory.Total()/GiB)
 		if st := w.Strategy.ZeROStage(); st > 0 && w.GPUs/w.TP > 1 {
 			add("%s over %d data-parallel GPUs shards %s; activations are never sharded", w.Strategy, w.GPUs/w.TP, Msg([...]string{"", "optimizer states", "optimizer states and gradients", "parameters, gradients and optimizer states"}[st]))
 		}

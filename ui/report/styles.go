@@ -8,6 +8,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // Renderer is how text is drawn on one output: the colour profile it is
@@ -21,6 +23,9 @@ type Renderer struct {
 	// tables cut no names and draw no lines, so a name printed can be
 	// pasted back into a flag (see Cut and plainRule).
 	Plain bool
+	// Lang is the language text reports are written in; nil is English
+	// (ui/i18n: a nil *Printer prints the English keys).
+	Lang *i18n.Printer
 }
 
 // Writer wraps w so that what is written is downsampled to r's profile.

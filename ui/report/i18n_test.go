@@ -1,0 +1,185 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/charmbracelet/colorprofile"
+	"golang.org/x/text/language"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
+)
+
+var (
+	leakCatOnce sync.Once
+	leakCat     *model.Catalog
+	leakCatErr  error
+)
+
+// leakCatalog is the embedded GPUs and models with a fixed set of
+// instances (so the test does not follow price updates): on-demand and
+// spot, one multi-node-capable 8-GPU host, an arm64-free mix of clouds.
+func leakCatalog(t *testing.T) *model.Catalog {
+	t.Helper()
+	leakCatOnce.Do(func() {
+		full, err := data.Load()
+		if err != nil {
+			leakCatErr = err
+			return
+		}
+		c := &model.Catalog{GPUs: full.GPUs, Models: full.Models, Discounts: full.Discounts, AsOf: "2026-11-30"}
+		inst := func(provider, typ, gpu string, n, vcpus int, ram, net float64, link string, prices ...model.RegionPrice) model.Instance {
+			return model.Instance{Provider: provider, Type: typ, GPU: gpu, GPUCount: n, VCPUs: vcpus, MemoryGiB: ram, NetworkGbps: net,
+				Interconnect: link, Prices: prices, Source: "test fixture", AsOf: "2026-11-30"}
+		}
+		p := func(region string, onDemand, spot float64) model.RegionPrice {
+			return model.RegionPrice{Region: region, OnDemandUSD: onDemand, SpotUSD: spot}
+		}
+		c.Instances = []model.Instance{
+			inst("aws", "g6.xlarge", "l4", 1, 4, 16, 10, "pcie", p("us-east-1", 0.8048, 0.35), p("eu-west-1", 0.89, 0)),
+			inst("aws", "g5.xlarge", "a10g", 1, 4, 16, 10, "pcie", p("us-east-1", 1.006, 0.45)),
+			inst("aws", "p4de.24xlarge", "a100-80gb", 8, 96, 1152, 400, "nvswitch", p("us-east-1", 40.97, 16.2)),
+			inst("gcp", "g2-standard-4", "l4", 1, 4, 16, 10, "pcie", p("us-central1", 0.7068, 0.28)),
+			inst("gcp", "a2-ultragpu-1g", "a100-80gb", 1, 12, 170, 24, "nvlink", p("us-central1", 5.07, 2.0)),
+			inst("lambda", "gpu_1x_h100_pcie", "h100-pcie", 1, 26, 200, 0, "", p("us-west-1", 2.49, 0)),
+		}
+		c.Index()
+		leakCat = c
+	})
+	if leakCatErr != nil {
+		t.Fatal(leakCatErr)
+	}
+	return leakCat
+}
+
+// leakCase is one workload the reports are rendered for.
+type leakCase struct {
+	name  string
+	model string
+	gpu   string // estimate --gpu
+	edit  func(w *model.Workload)
+	q     model.Query
+}
+
+var leakCases = []leakCase{
+	{"lora 8b on l4, does not fit", "llama-3.1-8b", "l4", func(w *model.Workload) {
+		w.Task, w.MicroBatch, w.SeqLen, w.DatasetSamples, w.Epochs = model.TaskLoRA, 8, 4096, 20000, 1
+	}, model.Query{}},
+	{"qlora 8b on a100, fits", "llama-3.1-8b", "a100-80gb", func(w *model.Workload) {
+		w.Task, w.MicroBatch, w.SeqLen, w.GradAccum, w.DatasetTokens = model.TaskQLoRA, 4, 2048, 4, 5e7
+		w.Checkpointing = model.Bool(true)
+	}, model.Query{Pricing: model.Spot}},
+	{"full fine-tune 7b zero3 on 8 gpus", "mistral-7b", "a100-80gb", func(w *model.Workload) {
+		w.Task, w.GPUs, w.Strategy, w.MicroBatch, w.SeqLen, w.DatasetSamples = model.TaskFinetune, 8, model.ZeRO3, 2, 2048, 1e5
+	}, model.Query{AutoGPUs: true, AllowMultiNode: true}},
+	{"inference 70b int4", "llama-3.1-70b", "h100-pcie", func(w *model.Workload) {
+		w.Task, w.Precision, w.ContextLen, w.Sequences, w.GenTokens = model.TaskInference, model.INT4, 8192, 16, 512
+	}, model.Query{MaxUSDPerHour: 3}},
+	{"resnet50 train", "resnet50", "l4", func(w *model.Workload) {
+		w.Task, w.MicroBatch, w.ImageSize, w.DatasetSamples, w.Epochs = model.TaskTrain, 256, 224, 1.28e6, 90
+	}, model.Query{Sort: model.SortTime}},
+}
+
+// renderLeakCase renders the estimate (with its GPU) and the recommend
+// report of c with printer p.
+func renderLeakCase(t *testing.T, c leakCase, p *i18n.Printer) string {
+	t.Helper()
+	cat := leakCatalog(t)
+	arch, err := cat.Model(c.model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := model.Workload{Model: *arch, Framework: model.PyTorch, Precision: model.BF16, GPUs: 1}
+	c.edit(&w)
+	w.Defaults()
+	g, err := cat.GPU(c.gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}
+	var b bytes.Buffer
+	e, err := model.Compute(w, g)
+	if err != nil {
+		t.Fatalf("%s: %v", c.name, err)
+	}
+	f := model.CheckFit(&e, g)
+	if err := WriteEstimate(&b, r, &e, &f, 120); err != nil {
+		t.Fatal(err)
+	}
+	base, err := model.Compute(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := model.Recommend(w, cat, c.q)
+	if err != nil {
+		t.Fatalf("%s: %v", c.name, err)
+	}
+	b.WriteString("\n")
+	if err := WriteRecommend(&b, r, &rec, &base, 5, 120); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// leakAllowlist is the default allowlist plus every name the fixture
+// catalog can print: models, GPUs, providers, instance types, regions.
+func leakAllowlist(cat *model.Catalog) i18n.Allowlist {
+	a := i18n.DefaultAllowlist()
+	for _, g := range cat.GPUs {
+		a.Add(g.Key + " " + g.Name)
+	}
+	for _, m := range cat.Models {
+		a.Add(m.Key + " " + m.Name)
+	}
+	for _, in := range cat.Instances {
+		a.Add(in.Provider + " " + in.Type)
+		for _, p := range in.Prices {
+			a.Add(p.Region)
+		}
+	}
+	return a
+}
+
+// TestChineseReportsLeakNoEnglish renders the estimate and recommend
+// reports in Chinese for several workloads and fails on any Latin word
+// that is not a name, unit or acronym: an untranslated message. The
+// missing catalogue keys are listed to paste into zh-CN.toml.
+func TestChineseReportsLeakNoEnglish(t *testing.T) {
+	cat := leakCatalog(t)
+	allow := leakAllowlist(cat)
+	p := i18n.NewTracing(language.SimplifiedChinese)
+	for _, c := range leakCases {
+		out := renderLeakCase(t, c, p)
+		if leaks := i18n.Leaks(out, allow); len(leaks) > 0 {
+			t.Errorf("%s: English in the Chinese report: %s\n%s", c.name, strings.Join(leaks, " "), out)
+		}
+	}
+	if t.Failed() {
+		for _, k := range p.Untranslated() {
+			t.Logf("untranslated: %q", k)
+		}
+	}
+}
+
+// TestEnglishReportsUnchanged: a nil printer and the English printer
+// render the same bytes (the README samples and goldens pin the English
+// text itself), and the English report has no Chinese in it.
+func TestEnglishReportsUnchanged(t *testing.T) {
+	for _, c := range leakCases {
+		nilOut := renderLeakCase(t, c, nil)
+		enOut := renderLeakCase(t, c, i18n.New(language.English))
+		if nilOut != enOut {
+			t.Errorf("%s: English printer differs from the default", c.name)
+		}
+		for _, r := range nilOut {
+			if r >= 0x3000 && r <= 0x9fff {
+				t.Errorf("%s: CJK %q in the English report", c.name, r)
+				break
+			}
+		}
+	}
+}
