@@ -32,7 +32,7 @@ func DefaultAllowlist() Allowlist {
 		token r tp gpuplan USD CNY ViT CNN U-Net
 		Korthikanti Kaplan GPT N L e absmax logits softmax log-softmax dropout dtype roofline eager
 		amp-bf16 amp-fp16 AdamW Cut Cross-Entropy MixedPrecision Llama llm-foundry DeepLearningExamples
-		arm64 wheel q k v o gate up down hf-fp nvidia-smi`)
+		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N`)
 	return a
 }
 
@@ -50,17 +50,19 @@ var (
 	flagRE    = regexp.MustCompile(`--[a-z][a-z0-9-]*(=\S*| [A-Z]+\b)?`)
 	commandRE = regexp.MustCompile(`gpuplan( [a-z][a-z-]*)*`)
 	codeRE    = regexp.MustCompile("`[^`\n]*`")
+	cutRE     = regexp.MustCompile(`[A-Za-z0-9_./-]+…`) // a name cut to fit a column
 	verbRE    = regexp.MustCompile(`%[-+# 0]*(\[\d+\])?\d*(\.\d*)?(\[\d+\])?[a-zA-Z%]`)
 )
 
 // Words are the runs of Latin letters in text (digits, "-", "_" and "."
 // join a run, so "fp32", "zero3" and "us-east" are one word; leading and
 // trailing digits and punctuation are dropped), after ANSI styling, flags
-// gpuplan command lines and `code in backquotes` are removed. Runs with "_", "." or "/" inside
+// gpuplan command lines, `code in backquotes` and names cut with "…" to
+// fit a column are removed. Runs with "_", "." or "/" inside
 // (max_memory_allocated, torch.autocast, g6.xlarge, memory/transformer)
 // are code, names and units (GB/s), not words, and are left out.
 func Words(text string) []string {
-	s := codeRE.ReplaceAllString(ansi.Strip(text), " ")
+	s := cutRE.ReplaceAllString(codeRE.ReplaceAllString(ansi.Strip(text), " "), " ")
 	return words(commandRE.ReplaceAllString(flagRE.ReplaceAllString(s, " "), " "))
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"golang.org/x/text/language"
 
@@ -181,5 +182,120 @@ func TestEnglishReportsUnchanged(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// renderCatalogs renders the catalog tables and two offers listings
+// (flat, and grouped by GPU with a CNY rate) of the fixture catalog.
+func renderCatalogs(t *testing.T, p *i18n.Printer) string {
+	t.Helper()
+	cat := leakCatalog(t)
+	r := &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}
+	var b bytes.Buffer
+	if err := WriteCatalogGPUs(&b, r, cat); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCatalogInstances(&b, r, cat, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCatalogModels(&b, r, cat); err != nil {
+		t.Fatal(err)
+	}
+	rate := 7.1
+	for _, q := range []model.MarketQuery{{}, {GroupBy: model.GroupGPU, Pricing: model.Spot}} {
+		res, err := model.Browse(cat, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := MarketJSON{MarketJSON: res.JSON(), NeedsRate: NeedsRate(cat, nil, nil),
+			Prices: NewProvenanceJSON(model.CatalogProvenance(cat, ""))}
+		m.USDCNY = &rate
+		m.NeedsRate = append(m.NeedsRate, NeedsRateJSON{Provider: "aliyun", InstanceType: "ecs.gn7i-c8g1.2xlarge", Currency: "CNY"})
+		if err := WriteMarket(&b, r, &res, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}
+
+// TestChineseCatalogsLeakNoEnglish is the leak test of the catalog and
+// offers tables.
+func TestChineseCatalogsLeakNoEnglish(t *testing.T) {
+	cat := leakCatalog(t)
+	allow := leakAllowlist(cat)
+	for _, g := range cat.GPUs { // catalog columns show every GPU's figures
+		allow.Add(g.Vendor + " " + g.Architecture + " " + g.ComputeCapability)
+	}
+	allow.Add("aliyun nvlink nvswitch pcie")
+	p := i18n.NewTracing(language.SimplifiedChinese)
+	out := renderCatalogs(t, p)
+	if leaks := i18n.Leaks(out, allow); len(leaks) > 0 {
+		t.Errorf("English in the Chinese catalog and offers: %s\n%s", strings.Join(leaks, " "), out)
+		for _, k := range p.Untranslated() {
+			t.Logf("untranslated: %q", k)
+		}
+	}
+	if en := renderCatalogs(t, nil); en != renderCatalogs(t, i18n.New(language.English)) {
+		t.Error("English printer differs from the default")
+	}
+}
+
+// TestChineseTablesAlign: in Chinese, where headers and names are two
+// cells a character, every line of a rendered table has the same display
+// width (lipgloss pads by cells, not bytes or runes), and the VRAM
+// breakdown's sizes end in one column.
+func TestChineseTablesAlign(t *testing.T) {
+	p := i18n.New(language.SimplifiedChinese)
+	out := renderLeakCase(t, leakCases[2], p) + renderCatalogs(t, p)
+	var table []string
+	tables := 0
+	flush := func() {
+		if len(table) > 2 {
+			tables++
+			w := lipgloss.Width(table[0])
+			for _, l := range table[1:] {
+				if lipgloss.Width(l) != w {
+					t.Errorf("table line %d cells wide, header %d:\n%s\n%s", lipgloss.Width(l), w, table[0], l)
+				}
+			}
+		}
+		table = nil
+	}
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		// A table starts at the line above its rule of "─".
+		if t := strings.TrimSpace(l); t != "" && strings.Trim(t, "─") == "" && i > 0 {
+			if len(table) > 0 {
+				table = table[:len(table)-1] // that header is the next table's
+			}
+			flush()
+			table = []string{lines[i-1], l}
+			continue
+		}
+		if table != nil {
+			if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "~") || !strings.Contains(l, "  ") {
+				flush()
+				continue
+			}
+			table = append(table, l)
+		}
+	}
+	flush()
+	if tables < 5 { // offers, GPUs, instances, models, two listings
+		t.Errorf("checked %d tables, want the 6 rendered", tables)
+	}
+	end := -1
+	for _, l := range lines {
+		if strings.HasSuffix(l, " GiB") && (strings.HasPrefix(l, "  █") || strings.HasPrefix(l, "  ▓") || strings.HasPrefix(l, "  ▒") ||
+			strings.HasPrefix(l, "  ░") || strings.HasPrefix(l, "  ·") || strings.HasPrefix(l, "    其中")) {
+			if w := lipgloss.Width(l); end < 0 {
+				end = w
+			} else if w != end {
+				t.Errorf("breakdown line ends at cell %d, the first at %d: %q", w, end, l)
+			}
+		}
+	}
+	if end < 0 {
+		t.Error("no breakdown lines found")
 	}
 }
