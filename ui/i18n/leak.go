@@ -18,7 +18,8 @@ type Allowlist map[string]bool
 
 // DefaultAllowlist is the words every Chinese screen may contain: units,
 // acronyms, library and format names, and TOML/flag values shown as they
-// are typed (precisions, optimizers, strategies, recipes).
+// are typed (precisions, optimizers, strategies, recipes, vLLM's
+// --kv-cache-dtype auto).
 func DefaultAllowlist() Allowlist {
 	a := Allowlist{}
 	a.Add(`GiB MiB GB TB Gbps TFLOPS FLOPs MFU HFU GPU CPU vCPU vCPUs RAM h min ms px s
@@ -32,7 +33,7 @@ func DefaultAllowlist() Allowlist {
 		token r tp gpuplan USD CNY ViT CNN U-Net
 		Korthikanti Kaplan GPT N L e absmax logits softmax log-softmax dropout dtype roofline eager
 		amp-bf16 amp-fp16 AdamW Cut Cross-Entropy MixedPrecision Llama llm-foundry DeepLearningExamples
-		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N`)
+		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N all-reduce TTFT TPOT KiB PP auto`)
 	return a
 }
 

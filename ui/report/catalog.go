@@ -193,12 +193,14 @@ func trimFloat(v float64) string {
 	return strings.TrimSuffix(s, ".0")
 }
 
-// translate is each of words in p's language (table headers).
+// translate is each of words in p's language (table headers), in a new
+// slice: words is often a package-level list.
 func translate(p *i18n.Printer, words ...string) []string {
+	out := make([]string, len(words))
 	for i, w := range words {
-		words[i] = p.T(w)
+		out[i] = p.T(w)
 	}
-	return words
+	return out
 }
 
 func plainTable(headers []string, rows [][]string, right map[int]bool) string {

@@ -299,3 +299,57 @@ func TestChineseTablesAlign(t *testing.T) {
 		t.Error("no breakdown lines found")
 	}
 }
+
+// renderServing renders a vLLM serving estimate on one GPU and the
+// serving ranking over the fixture's offers, with tight targets so some
+// plans miss (near misses with their reasons).
+func renderServing(t *testing.T, p *i18n.Printer) string {
+	t.Helper()
+	cat := leakCatalog(t)
+	arch, err := cat.Model("llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := model.Workload{Model: *arch, Task: model.TaskInference, Precision: model.BF16, GPUs: 1}
+	w.Defaults()
+	s := model.Serving{WeightFormat: model.WeightFormatFor(model.BF16), MaxModelLen: 8192, PromptTokens: 2000, OutputTokens: 500,
+		Concurrency: 64, TTFTTargetMs: 500, TPOTTargetMs: 30}
+	r := &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}
+	var b bytes.Buffer
+	offers := model.ServeOffers(cat, model.Query{})
+	plans, err := model.RankServing(&w.Model, s, offers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plans) == 0 {
+		t.Fatal("no serving plans")
+	}
+	if err := WriteServeEstimate(&b, r, &w, &plans[len(plans)-1], nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteServeEstimate(&b, r, &w, &plans[0], nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteServeRecommend(&b, r, &w, &s, plans, 5); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestChineseServingLeaksNoEnglish is the leak test of the vLLM serving
+// reports.
+func TestChineseServingLeaksNoEnglish(t *testing.T) {
+	cat := leakCatalog(t)
+	allow := leakAllowlist(cat)
+	p := i18n.NewTracing(language.SimplifiedChinese)
+	out := renderServing(t, p)
+	if leaks := i18n.Leaks(out, allow); len(leaks) > 0 {
+		t.Errorf("English in the Chinese serving reports: %s\n%s", strings.Join(leaks, " "), out)
+		for _, k := range p.Untranslated() {
+			t.Logf("untranslated: %q", k)
+		}
+	}
+	if en := renderServing(t, nil); en != renderServing(t, i18n.New(language.English)) {
+		t.Error("English printer differs from the default")
+	}
+}
