@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // Decisions are the answers beyond the price list for one
@@ -184,44 +185,53 @@ func roundBreakEven(b model.BreakEven) model.BreakEven {
 // (P10–P90 $11.90–$13.10) in 5.2 h, 0.4 interruptions; checkpoint every
 // 1.2 h; on-demand $20.00; rate 10%/month (AWS Spot Instance Advisor)".
 // Inputs that are assumptions are said so.
-func SpotLine(e *model.SpotEstimate, a model.SpotAssumptions) string {
+func SpotLine(e *model.SpotEstimate, a model.SpotAssumptions) string { return SpotLineIn(nil, e, a) }
+
+// SpotLineIn is SpotLine in lang's language.
+func SpotLineIn(lang *i18n.Printer, e *model.SpotEstimate, a model.SpotAssumptions) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "expected %s (P10–P90 %s–%s) in %s, %.2f interruptions", USD(e.ExpectedUSD), USD(e.P10USD), USD(e.P90USD),
-		Hours(e.ExpectedHours), e.ExpectedInterruptions)
+	lang.Fprintf(&b, "expected %s (P10–P90 %s–%s) in %s, %.2f interruptions", USD(e.ExpectedUSD), USD(e.P10USD), USD(e.P90USD),
+		HoursIn(lang, e.ExpectedHours), e.ExpectedInterruptions)
 	if e.InterruptionsPerHour > 0 {
-		fmt.Fprintf(&b, "; checkpoint every %s", Hours(e.CheckpointEveryHours))
+		lang.Fprintf(&b, "; checkpoint every %s", HoursIn(lang, e.CheckpointEveryHours))
 	}
 	if e.OnDemandUSD > 0 {
-		fmt.Fprintf(&b, "; on-demand %s", USD(e.OnDemandUSD))
+		lang.Fprintf(&b, "; on-demand %s", USD(e.OnDemandUSD))
 	}
-	rate := fmt.Sprintf("%.0f%%/month", e.Rate.PerMonth*100)
+	rate := lang.Sprintf("%.0f%%/month", e.Rate.PerMonth*100)
 	if e.Rate.Bucket != "" {
-		rate += " (bucket " + e.Rate.Bucket + ")"
+		rate += lang.Sprintf(" (bucket %s)", e.Rate.Bucket)
 	}
 	if as := spotAssumptions(e.Rate, a); len(as) > 0 {
-		fmt.Fprintf(&b, "; rate %s; assumption: %s", rate, strings.Join(as, ", "))
+		lang.Fprintf(&b, "; rate %s; assumption: %s", rate, strings.Join(translate(lang, as...), lang.T(", ")))
 	} else {
-		fmt.Fprintf(&b, "; rate %s from AWS Spot Instance Advisor", rate)
+		lang.Fprintf(&b, "; rate %s from AWS Spot Instance Advisor", rate)
 	}
 	return b.String()
 }
 
 // CommitmentLine is an offer's break-even in words: "1y beats on-demand
 // above 438 h/month (you: 730 h, $1,234 vs $2,000 a month); 3y …".
-func CommitmentLine(bs []model.BreakEven) string {
+func CommitmentLine(bs []model.BreakEven) string { return CommitmentLineIn(nil, bs) }
+
+// CommitmentLineIn is CommitmentLine in lang's language.
+func CommitmentLineIn(lang *i18n.Printer, bs []model.BreakEven) string {
 	var parts []string
 	for _, b := range bs {
 		term := strings.TrimPrefix(string(b.Term), "reserved-")
-		s := term + " at " + USD(b.USDPerHour) + "/h"
+		if lang.Chinese() {
+			term = PricingName(lang, b.Term)
+		}
+		s := lang.Sprintf("%s at %s/h", term, USD(b.USDPerHour))
 		if b.VsOnDemandHoursPerMonth > 0 {
-			s += fmt.Sprintf(" beats on-demand above %.0f h/month", b.VsOnDemandHoursPerMonth)
+			s += lang.Sprintf(" beats on-demand above %.0f h/month", b.VsOnDemandHoursPerMonth)
 		} else {
-			s += " never beats on-demand"
+			s += lang.T(" never beats on-demand")
 		}
 		if b.VsSpotHoursPerMonth > 0 {
-			s += fmt.Sprintf(", spot above %.0f h/month", b.VsSpotHoursPerMonth)
+			s += lang.Sprintf(", spot above %.0f h/month", b.VsSpotHoursPerMonth)
 		} else if b.SpotMonthlyUSD > 0 {
-			s += ", never spot"
+			s += lang.T(", never spot")
 		}
 		verdict := "on-demand is cheaper"
 		switch {
@@ -230,10 +240,10 @@ func CommitmentLine(bs []model.BreakEven) string {
 		case b.BeatsOnDemand:
 			verdict = "beats on-demand, spot is cheaper"
 		}
-		s += fmt.Sprintf(" (at %.0f h/month: %s/month committed vs %s on-demand: %s)", b.UsedHoursPerMonth, USD(b.MonthlyUSD), USD(b.OnDemandMonthlyUSD), verdict)
+		s += lang.Sprintf(" (at %.0f h/month: %s/month committed vs %s on-demand: %s)", b.UsedHoursPerMonth, USD(b.MonthlyUSD), USD(b.OnDemandMonthlyUSD), lang.T(verdict))
 		parts = append(parts, s)
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, lang.T("; "))
 }
 
 // decisionOffers is how many offers of the table get spot and commitment
@@ -248,6 +258,7 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 		return nil
 	}
 	st := NewStyles(r)
+	lang := r.Lang
 	var b strings.Builder
 	offers, _ := CollapseRegions(rec.Offers, decisionOffers)
 	idx := 0
@@ -263,51 +274,54 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 		}
 		od := &d.Offers[idx]
 		o := &offers[i]
-		name := fmt.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), o.Region)
+		name := lang.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), o.Region)
 		if od.Spot != nil {
 			spot = true
-			lines = append(lines, fmt.Sprintf("  %s %s: %s", st.Key.Render("Spot"), name, SpotLine(od.Spot, d.Spot)))
+			lines = append(lines, lang.Sprintf("  %s %s: %s", st.Key.Render(lang.T("Spot")), name, SpotLineIn(lang, od.Spot, d.Spot)))
 		} else if od.SpotErr != "" {
-			lines = append(lines, fmt.Sprintf("  %s %s: %s", st.Key.Render("Spot"), name, od.SpotErr))
+			lines = append(lines, lang.Sprintf("  %s %s: %s", st.Key.Render(lang.T("Spot")), name, lang.T(od.SpotErr)))
 		}
 		if len(od.Commitment) > 0 {
-			lines = append(lines, fmt.Sprintf("  %s %s: %s", st.Key.Render("Commitment"), name, CommitmentLine(od.Commitment)))
+			lines = append(lines, lang.Sprintf("  %s %s: %s", st.Key.Render(lang.T("Commitment")), name, CommitmentLineIn(lang, od.Commitment)))
 		} else {
-			lines = append(lines, fmt.Sprintf("  %s %s: no published 1- or 3-year rate for %s", st.Key.Render("Commitment"), name, o.Instance.Provider))
+			lines = append(lines, lang.Sprintf("  %s %s: no published 1- or 3-year rate for %s", st.Key.Render(lang.T("Commitment")), name, o.Instance.Provider))
 		}
 		idx++
 	}
 	if len(lines) > 0 {
-		fmt.Fprintf(&b, "\n%s\n%s\n", st.Heading.Render("Spot and commitments"), strings.Join(lines, "\n"))
+		fmt.Fprintf(&b, "\n%s\n%s\n", st.Heading.Render(lang.T("Spot and commitments")), strings.Join(lines, "\n"))
 		if spot {
-			fmt.Fprintf(&b, "  %s\n", st.Muted.Render(AssumptionLine(d)))
+			fmt.Fprintf(&b, "  %s\n", st.Muted.Render(AssumptionLineIn(lang, d)))
 		}
 	}
 	if len(d.Savings) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render("What saves the most (each change alone, priced by the estimator; now "+USD(d.SavingsBase)+")"))
-		b.WriteString(SavingsList(d.Savings, 6))
+		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(lang.Sprintf("What saves the most (each change alone, priced by the estimator; now %s)", USD(d.SavingsBase))))
+		b.WriteString(SavingsListIn(lang, d.Savings, 6))
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
 }
 
 // AssumptionLine states the spot inputs and which are assumptions.
-func AssumptionLine(d *Decisions) string {
+func AssumptionLine(d *Decisions) string { return AssumptionLineIn(nil, d) }
+
+// AssumptionLineIn is AssumptionLine in lang's language.
+func AssumptionLineIn(lang *i18n.Printer, d *Decisions) string {
 	hint := func(flag string) string {
 		if d.Hints {
-			return "; " + flag
+			return lang.T("; ") + flag
 		}
 		return ""
 	}
-	w := fmt.Sprintf("checkpoint write %.3g GB/s", d.Spot.CheckpointWriteBytesPerSecond/1e9)
+	w := lang.Sprintf("checkpoint write %.3g GB/s", d.Spot.CheckpointWriteBytesPerSecond/1e9)
 	if d.Spot.WriteDefaulted {
-		w += " (assumption: gp3 disk baseline" + hint("--checkpoint-write-gbps") + ")"
+		w += lang.Sprintf(" (assumption: gp3 disk baseline%s)", hint("--checkpoint-write-gbps"))
 	}
-	r := fmt.Sprintf("restart %.0f min", d.Spot.RestartHours*60)
+	r := lang.Sprintf("restart %.0f min", d.Spot.RestartHours*60)
 	if d.Spot.RestartDefaulted {
-		r += " (assumption" + hint("--restart-minutes") + ")"
+		r += lang.Sprintf(" (assumption%s)", hint("--restart-minutes"))
 	}
-	return fmt.Sprintf("spot inputs: %s, %s; commitments at %.0f h/month", w, r, d.HoursPerMonth)
+	return lang.Sprintf("spot inputs: %s, %s; commitments at %.0f h/month", w, r, d.HoursPerMonth)
 }
 
 // Answer is the reply to a direct question: "finish by DATE at the
@@ -445,7 +459,17 @@ const minSavingUSD = 0.005
 // SavingsList renders up to n changes that save money, largest first; when
 // none does, the up to 3 that cost least more, so the user sees the
 // current choice is already the cheapest.
-func SavingsList(savings []model.Saving, n int) string {
+func SavingsList(savings []model.Saving, n int) string { return SavingsListIn(nil, savings, n) }
+
+// SavingsListIn is SavingsList in lang's language; changes are padded by
+// display width.
+func SavingsListIn(lang *i18n.Printer, savings []model.Saving, n int) string {
+	change := func(s *model.Saving) string {
+		if s.ChangeMsg.IsZero() {
+			return PadRight(lang.T(s.Change), 52)
+		}
+		return PadRight(lang.Message(s.ChangeMsg), 52)
+	}
 	var b strings.Builder
 	shown := 0
 	for _, s := range savings {
@@ -453,12 +477,12 @@ func SavingsList(savings []model.Saving, n int) string {
 			break
 		}
 		shown++
-		fmt.Fprintf(&b, "  %-52s saves %s (%.0f%%)\n", s.Change, USD(s.SavingUSD), s.SavingPct)
+		lang.Fprintf(&b, "  %s saves %s (%.0f%%)\n", change(&s), USD(s.SavingUSD), s.SavingPct)
 	}
 	if shown > 0 {
 		return b.String()
 	}
-	b.WriteString("  no single change saves money; the nearest:\n")
+	b.WriteString(lang.T("  no single change saves money; the nearest:\n"))
 	for _, s := range savings {
 		if shown == 3 {
 			break
@@ -467,7 +491,7 @@ func SavingsList(savings []model.Saving, n int) string {
 			continue // no difference
 		}
 		shown++
-		fmt.Fprintf(&b, "  %-52s costs %s more\n", s.Change, USD(-s.SavingUSD))
+		lang.Fprintf(&b, "  %s costs %s more\n", change(&s), USD(-s.SavingUSD))
 	}
 	return b.String()
 }

@@ -123,6 +123,21 @@ func renderLeakCase(t *testing.T, c leakCase, p *i18n.Printer) string {
 	if err := WriteRecommend(&b, r, &rec, &base, 5, 120); err != nil {
 		t.Fatal(err)
 	}
+	// The decisions recommend prints under the table: spot estimates (at
+	// an assumed rate where the fixture has none), commitments, savings.
+	rate := func(provider, region, typ string) model.InterruptionRate {
+		if provider == "aws" {
+			return model.InterruptionRate{PerMonth: 0.075, LowPerMonth: 0.05, HighPerMonth: 0.1, Bucket: "5-10%", Source: "test"}
+		}
+		return model.InterruptionRate{PerMonth: 0.1, Assumption: true, Source: "test"}
+	}
+	q := c.q
+	d := Decide(&rec, DecideInput{Catalog: cat, Workload: w, Query: q, Rate: rate, Savings: true, Hints: true,
+		Spot: model.SpotAssumptions{CheckpointWriteBytesPerSecond: model.DefaultCheckpointWriteBytesPerSecond,
+			RestartHours: model.DefaultRestartHours, WriteDefaulted: true, RestartDefaulted: true}})
+	if err := WriteDecisions(&b, r, &rec, d); err != nil {
+		t.Fatal(err)
+	}
 	return b.String()
 }
 
