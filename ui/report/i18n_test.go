@@ -368,3 +368,22 @@ func TestChineseServingLeaksNoEnglish(t *testing.T) {
 		t.Error("English printer differs from the default")
 	}
 }
+
+// TestReportRendererLanguage: printed reports follow the locale
+// environment (LC_ALL, LC_MESSAGES, LANG), English by default.
+func TestReportRendererLanguage(t *testing.T) {
+	for _, tt := range []struct {
+		env     map[string]string
+		chinese bool
+	}{
+		{map[string]string{}, false},
+		{map[string]string{"LANG": "zh_CN.UTF-8"}, true},
+		{map[string]string{"LANG": "zh_CN.UTF-8", "LC_ALL": "C"}, false},
+		{map[string]string{"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_SG.UTF-8"}, true},
+	} {
+		r := ReportRenderer(&bytes.Buffer{}, func(k string) string { return tt.env[k] })
+		if r.Lang.Chinese() != tt.chinese {
+			t.Errorf("ReportRenderer(%v).Lang Chinese = %v, want %v", tt.env, r.Lang.Chinese(), tt.chinese)
+		}
+	}
+}
