@@ -24,7 +24,7 @@ var (
 // leakCatalog is the embedded GPUs and models with a fixed set of
 // instances (so the test does not follow price updates): on-demand and
 // spot, one multi-node-capable 8-GPU host, an arm64-free mix of clouds.
-func leakCatalog(t *testing.T) *model.Catalog {
+func leakCatalog(t testing.TB) *model.Catalog {
 	t.Helper()
 	leakCatOnce.Do(func() {
 		full, err := data.Load()
@@ -87,7 +87,7 @@ var leakCases = []leakCase{
 
 // renderLeakCase renders the estimate (with its GPU) and the recommend
 // report of c with printer p.
-func renderLeakCase(t *testing.T, c leakCase, p *i18n.Printer) string {
+func renderLeakCase(t testing.TB, c leakCase, p *i18n.Printer) string {
 	t.Helper()
 	cat := leakCatalog(t)
 	arch, err := cat.Model(c.model)
@@ -385,5 +385,29 @@ func TestReportRendererLanguage(t *testing.T) {
 		if r.Lang.Chinese() != tt.chinese {
 			t.Errorf("ReportRenderer(%v).Lang Chinese = %v, want %v", tt.env, r.Lang.Chinese(), tt.chinese)
 		}
+	}
+}
+
+// BenchmarkEstimateReport measures what the catalogue lookups cost a
+// report: the same estimate and recommend report in English (no lookups)
+// and in Chinese (one x/text catalogue lookup per message).
+func BenchmarkEstimateReport(b *testing.B) {
+	for _, lang := range []struct {
+		name string
+		p    *i18n.Printer
+	}{{"en", nil}, {"zh", i18n.New(language.SimplifiedChinese)}} {
+		b.Run(lang.name, func(b *testing.B) {
+			for b.Loop() {
+				renderLeakCase(b, leakCases[0], lang.p)
+			}
+		})
+	}
+}
+
+// BenchmarkFormat is one catalogue lookup.
+func BenchmarkFormat(b *testing.B) {
+	p := i18n.New(language.SimplifiedChinese)
+	for b.Loop() {
+		p.Format("needs %.1f GiB per GPU, has %.1f GiB usable")
 	}
 }
