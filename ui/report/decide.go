@@ -332,6 +332,20 @@ type Answer struct {
 	Limit    float64     `json:"limit"` // hours or USD
 	Offer    *ParetoJSON `json:"offer"`
 	Text     string      `json:"text"`
+	// Msg is Text as a message, for the text report's language; JSON
+	// keeps the English Text.
+	Msg model.Message `json:"-"`
+}
+
+// setText sets a's Text (English) and Msg.
+func (a *Answer) setText(m model.Message) { a.Msg, a.Text = m, m.String() }
+
+// AnswerText is a's text in lang's language.
+func AnswerText(lang *i18n.Printer, a *Answer) string {
+	if a.Msg.IsZero() {
+		return lang.T(a.Text)
+	}
+	return lang.Message(a.Msg)
 }
 
 func answerOffer(rec *model.Recommendation, p model.TimeCost) *ParetoJSON {
@@ -340,9 +354,24 @@ func answerOffer(rec *model.Recommendation, p model.TimeCost) *ParetoJSON {
 		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)}
 }
 
-func describePoint(rec *model.Recommendation, p model.TimeCost) string {
+func describePoint(rec *model.Recommendation, p model.TimeCost) model.Message {
 	o := &rec.Offers[p.Index]
-	return fmt.Sprintf("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, o.Region, o.Pricing, Hours(p.Hours), USD(p.USD))
+	return model.Msg("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, o.Region, model.Msg(string(o.Pricing)),
+		hoursMsg(p.Hours), USD(p.USD))
+}
+
+// hoursMsg is Hours as a message: "12.3 h" has no words, "4.2 days" has.
+func hoursMsg(h float64) model.Message {
+	s := Hours(h)
+	switch {
+	case strings.HasSuffix(s, " days"):
+		return model.Msg("%.1f days", h/24)
+	case strings.HasSuffix(s, " years") && h < 24*365*1000:
+		return model.Msg("%.1f years", h/24/365)
+	case strings.HasSuffix(s, " years"):
+		return model.Msg("%.2g years", h/24/365)
+	}
+	return model.Msg("%s", s)
 }
 
 // AnswerFinishWithin answers "the cheapest offer that finishes within
@@ -350,12 +379,12 @@ func describePoint(rec *model.Recommendation, p model.TimeCost) string {
 func AnswerFinishWithin(rec *model.Recommendation, pts []model.TimeCost, hours float64, as string) Answer {
 	a := Answer{Question: "finish-by " + as, Limit: Round(hours, 3)}
 	if len(pts) == 0 {
-		a.Text = "no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"
+		a.setText(model.Msg("no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
 	if p, ok := model.CheapestWithin(pts, hours); ok {
 		a.Offer = answerOffer(rec, p)
-		a.Text = fmt.Sprintf("cheapest finishing within %s: %s", Hours(hours), describePoint(rec, p))
+		a.setText(model.Msg("cheapest finishing within %s: %s", hoursMsg(hours), describePoint(rec, p)))
 		return a
 	}
 	fast := pts[0]
@@ -364,7 +393,7 @@ func AnswerFinishWithin(rec *model.Recommendation, pts []model.TimeCost, hours f
 			fast = p
 		}
 	}
-	a.Text = fmt.Sprintf("no offer finishes within %s; the fastest is %s", Hours(hours), describePoint(rec, fast))
+	a.setText(model.Msg("no offer finishes within %s; the fastest is %s", hoursMsg(hours), describePoint(rec, fast)))
 	return a
 }
 
@@ -372,12 +401,12 @@ func AnswerFinishWithin(rec *model.Recommendation, pts []model.TimeCost, hours f
 func AnswerMaxJobCost(rec *model.Recommendation, pts []model.TimeCost, usd float64) Answer {
 	a := Answer{Question: "max-job-cost", Limit: usd}
 	if len(pts) == 0 {
-		a.Text = "no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"
+		a.setText(model.Msg("no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
 	if p, ok := model.FastestWithin(pts, usd); ok {
 		a.Offer = answerOffer(rec, p)
-		a.Text = fmt.Sprintf("fastest within %s: %s", USD(usd), describePoint(rec, p))
+		a.setText(model.Msg("fastest within %s: %s", USD(usd), describePoint(rec, p)))
 		return a
 	}
 	cheap := pts[0]
@@ -386,48 +415,52 @@ func AnswerMaxJobCost(rec *model.Recommendation, pts []model.TimeCost, usd float
 			cheap = p
 		}
 	}
-	a.Text = fmt.Sprintf("no offer's job costs %s or less; the cheapest is %s", USD(usd), describePoint(rec, cheap))
+	a.setText(model.Msg("no offer's job costs %s or less; the cheapest is %s", USD(usd), describePoint(rec, cheap)))
 	return a
 }
 
 // ParetoStep is how a front point compares with the next slower, cheaper
 // one: "2.0× faster for +10%".
-func ParetoStep(p, next model.TimeCost) string {
+func ParetoStep(p, next model.TimeCost) string { return ParetoStepIn(nil, p, next) }
+
+// ParetoStepIn is ParetoStep in lang's language.
+func ParetoStepIn(lang *i18n.Printer, p, next model.TimeCost) string {
 	if next.USD <= 0 || p.Hours <= 0 {
 		return ""
 	}
 	pct := (p.USD/next.USD - 1) * 100
 	if pct < 1 {
-		return fmt.Sprintf("%.1f× faster for +%.1f%%", next.Hours/p.Hours, pct)
+		return lang.Sprintf("%.1f× faster for +%.1f%%", next.Hours/p.Hours, pct)
 	}
-	return fmt.Sprintf("%.1f× faster for +%.0f%%", next.Hours/p.Hours, pct)
+	return lang.Sprintf("%.1f× faster for +%.0f%%", next.Hours/p.Hours, pct)
 }
 
 // WritePareto prints the time-against-cost front, fastest first, each
 // point with what it costs over the next cheaper one, then the answers.
 func WritePareto(out io.Writer, r *Renderer, rec *model.Recommendation, d *Decisions, answers []Answer) error {
 	st := NewStyles(r)
+	lang := r.Lang
 	var b strings.Builder
 	switch {
 	case len(rec.Offers) == 0:
-		fmt.Fprintf(&b, "%s\n", st.Bad.Render("No offer runs this workload with these filters."))
+		fmt.Fprintf(&b, "%s\n", st.Bad.Render(lang.T("No offer runs this workload with these filters.")))
 	case len(d.Front) == 0:
-		fmt.Fprintf(&b, "%s\n", st.Muted.Render("No offer has a job time: give a dataset (--dataset-samples or --dataset-tokens) to weigh time against cost."))
+		fmt.Fprintf(&b, "%s\n", st.Muted.Render(lang.T("No offer has a job time: give a dataset (--dataset-samples or --dataset-tokens) to weigh time against cost.")))
 	default:
-		fmt.Fprintf(&b, "%s\n", st.Heading.Render(fmt.Sprintf("Time against cost: %d of %d offers are on the front (none is both faster and cheaper)", len(d.Front), len(rec.Offers))))
+		fmt.Fprintf(&b, "%s\n", st.Heading.Render(lang.Sprintf("Time against cost: %d of %d offers are on the front (none is both faster and cheaper)", len(d.Front), len(rec.Offers))))
 		rows := make([][]string, len(d.Front))
 		for i, p := range d.Front {
 			o := &rec.Offers[p.Index]
-			step := "cheapest"
+			step := lang.T("cheapest")
 			if i+1 < len(d.Front) {
-				step = ParetoStep(p, d.Front[i+1])
+				step = ParetoStepIn(lang, p, d.Front[i+1])
 			}
-			rows[i] = []string{Hours(p.Hours), USD(p.USD), step, o.Instance.Provider, Truncate(o.Instance.Type, 26), Truncate(o.Region, 18), fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key), string(o.Pricing)}
+			rows[i] = []string{HoursIn(lang, p.Hours), USD(p.USD), step, o.Instance.Provider, Truncate(o.Instance.Type, 26), Truncate(o.Region, 18), fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key), PricingName(lang, o.Pricing)}
 		}
-		fmt.Fprintf(&b, "%s\n", plainTable([]string{"job time", "job cost", "vs next cheaper", "provider", "instance", "region", "GPUs", "pricing"}, rows, map[int]bool{0: true, 1: true}))
+		fmt.Fprintf(&b, "%s\n", plainTable(translate(lang, "job time", "job cost", "vs next cheaper", "provider", "instance", "region", "GPUs", "pricing"), rows, map[int]bool{0: true, 1: true}))
 	}
-	for _, a := range answers {
-		fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), a.Text)
+	for i := range answers {
+		fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), AnswerText(lang, &answers[i]))
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
@@ -445,8 +478,8 @@ func WriteDecisionsAnswers(out io.Writer, r *Renderer, rec *model.Recommendation
 	st := NewStyles(r)
 	var b strings.Builder
 	b.WriteString("\n")
-	for _, a := range answers {
-		fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), a.Text)
+	for i := range answers {
+		fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), AnswerText(r.Lang, &answers[i]))
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err

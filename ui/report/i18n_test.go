@@ -138,6 +138,12 @@ func renderLeakCase(t testing.TB, c leakCase, p *i18n.Printer) string {
 	if err := WriteDecisions(&b, r, &rec, d); err != nil {
 		t.Fatal(err)
 	}
+	// --pareto with --finish-by and --max-job-cost: the front and the answers.
+	answers := []Answer{AnswerFinishWithin(&rec, d.Front, 5, "2027-01-31"), AnswerFinishWithin(&rec, d.Front, 0.01, "2026-12-01"),
+		AnswerMaxJobCost(&rec, d.Front, 50), AnswerMaxJobCost(&rec, d.Front, 0.01)}
+	if err := WritePareto(&b, r, &rec, d, answers); err != nil {
+		t.Fatal(err)
+	}
 	return b.String()
 }
 
