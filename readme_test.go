@@ -68,6 +68,11 @@ func TestREADMESamples(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir()) // no catalog update results
 	t.Setenv("NO_COLOR", "1")
 	t.Setenv("COLUMNS", "200")
+	// The README's samples are English whatever the machine's locale
+	// (reports follow LC_ALL/LC_MESSAGES/LANG, ui/i18n.Detect).
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "C.UTF-8")
 	blocks := strings.Split(string(b), "```")
 	checked := 0
 	for i := 1; i < len(blocks); i += 2 {

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"sort"
 )
 
@@ -52,6 +51,7 @@ func MaxMicroBatch(w Workload, capBytes float64) (int, error) {
 // Advice is one change that lowers the per-GPU memory of a workload.
 type Advice struct {
 	Change   string   // what to change, in words: "turn on activation checkpointing"
+	Msg      Message  // Change as a message, for translation (Msg.String() == Change)
 	Workload Workload // the workload with the change applied
 	Total    float64  // per-GPU bytes after the change
 	Fits     bool     // whether Total fits the capacity asked about
@@ -73,7 +73,7 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 		return nil
 	}
 	var out []Advice
-	try := func(change string, v Workload) {
+	try := func(m Message, v Workload) {
 		e, err := Compute(v, nil)
 		if err != nil || e.Memory.Total() >= base.Memory.Total()*0.999 {
 			return
@@ -81,39 +81,39 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 		if e.Memory.Total() > capBytes && e.Memory.Total() > base.Memory.Total()*0.9 {
 			return // neither fits nor helps much: noise
 		}
-		out = append(out, Advice{Change: change, Workload: v, Total: e.Memory.Total(), Fits: e.Memory.Total() <= capBytes})
+		out = append(out, Advice{Change: m.String(), Msg: m, Workload: v, Total: e.Memory.Total(), Fits: e.Memory.Total() <= capBytes})
 	}
 	v := w
 	if w.Task.Training() {
 		if !w.Ckpt() {
 			v = w
 			v.Checkpointing = Bool(true)
-			try("turn on activation checkpointing (about 33% more compute)", v)
+			try(Msg("turn on activation checkpointing (about 33%% more compute)"), v)
 		}
 		if !w.Flash() && w.Model.HasShape() {
 			v = w
 			v.FlashAttention = Bool(true)
-			try("use flash attention (fused scaled_dot_product_attention)", v)
+			try(Msg("use flash attention (fused scaled_dot_product_attention)"), v)
 		}
 		if w.Precision == FP32 || w.Precision == TF32 {
 			v = w
 			v.Precision = AMPBF16
-			try("train in mixed precision (amp-bf16; amp-fp16 on GPUs without bf16)", v)
+			try(Msg("train in mixed precision (amp-bf16; amp-fp16 on GPUs without bf16)"), v)
 		}
 		if r := w.TrainingRecipe(); (r == RecipeAutocast || r == RecipeFSDPMixed) && w.Task != TaskQLoRA {
 			v = w
 			v.Precision, v.Recipe = BF16, RecipeAuto
-			try("load the model in bf16 and train in pure bf16 (no fp32 copy, no cast cache; needs bf16 hardware)", v)
+			try(Msg("load the model in bf16 and train in pure bf16 (no fp32 copy, no cast cache; needs bf16 hardware)"), v)
 		}
 		if countsLogits(&w) && w.LossImpl() == LossHFUpcast && w.Model.HasShape() {
 			v = w
 			v.Loss = LossChunked
-			try("use a chunked linear cross-entropy (Liger, Cut Cross-Entropy) instead of fp32 logits", v)
+			try(Msg("use a chunked linear cross-entropy (Liger, Cut Cross-Entropy) instead of fp32 logits"), v)
 		}
 		if w.Optimizer == Adam || w.Optimizer == AdamW {
 			v = w
 			v.Optimizer = AdamW8bit
-			try("use 8-bit AdamW (bitsandbytes)", v)
+			try(Msg("use 8-bit AdamW (bitsandbytes)"), v)
 		}
 		tp := max(w.TP, 1)
 		for n := 2; n <= 64; n *= 2 {
@@ -121,7 +121,7 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 			v.GPUs, v.Strategy = n*tp, ZeRO3
 			e, err := Compute(v, nil)
 			if err == nil && (e.Memory.Total() <= capBytes || n == 64) {
-				try(fmt.Sprintf("shard with ZeRO-3 or FSDP over %d GPUs", n*tp), v)
+				try(Msg("shard with ZeRO-3 or FSDP over %d GPUs", n*tp), v)
 				break
 			}
 		}
@@ -130,26 +130,26 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 			if w.Model.HasShape() {
 				v = w
 				v.Task = TaskLoRA
-				try("fine-tune LoRA adapters instead of all weights", v)
+				try(Msg("fine-tune LoRA adapters instead of all weights"), v)
 				v.Task = TaskQLoRA
-				try("fine-tune QLoRA adapters over a 4-bit base", v)
+				try(Msg("fine-tune QLoRA adapters over a 4-bit base"), v)
 			}
 		case TaskLoRA:
 			v = w
 			v.Task = TaskQLoRA
-			try("use QLoRA: a 4-bit NF4 base", v)
+			try(Msg("use QLoRA: a 4-bit NF4 base"), v)
 		}
 		if w.MicroBatch > 1 {
 			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.MicroBatch {
 				v = w
 				global := w.MicroBatch * w.GradAccum
 				v.MicroBatch, v.GradAccum = sameGlobalBatch(global, b)
-				try(fmt.Sprintf("micro-batch %d with gradient accumulation %d (same global batch of %d)", v.MicroBatch, v.GradAccum, global), v)
+				try(Msg("micro-batch %d with gradient accumulation %d (same global batch of %d)", v.MicroBatch, v.GradAccum, global), v)
 			} else if err == nil && b == 0 {
 				v = w
 				v.MicroBatch = 1
 				v.GradAccum = w.MicroBatch * w.GradAccum
-				try(fmt.Sprintf("micro-batch 1 with gradient accumulation %d (same global batch)", v.GradAccum), v)
+				try(Msg("micro-batch 1 with gradient accumulation %d (same global batch)", v.GradAccum), v)
 			}
 		}
 	} else {
@@ -157,14 +157,14 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 			if weightRank(p) < weightRank(w.Precision) {
 				v = w
 				v.Precision = p
-				try(fmt.Sprintf("serve %s-quantized weights (GPTQ/AWQ)", p), v)
+				try(Msg("serve %s-quantized weights (GPTQ/AWQ)", p), v)
 			}
 		}
 		if w.Sequences > 1 {
 			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.Sequences {
 				v = w
 				v.Sequences = b
-				try(fmt.Sprintf("decode %d sequences at a time", b), v)
+				try(Msg("decode %d sequences at a time", b), v)
 			}
 		}
 		if w.Model.HasShape() {
@@ -180,7 +180,7 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 				}
 				e, err := Compute(v, nil)
 				if err == nil && (e.Memory.Total() <= capBytes || n == 8) {
-					try(fmt.Sprintf("split the model with tensor parallelism over %d GPUs", n), v)
+					try(Msg("split the model with tensor parallelism over %d GPUs", n), v)
 					break
 				}
 			}

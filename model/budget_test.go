@@ -25,7 +25,7 @@ func TestJobBudget(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &matcher{q: tc.q}
 			kind, why := m.limits(&tc.o)
-			if kind != tc.kind || !strings.Contains(why, tc.words) {
+			if kind != tc.kind || !strings.Contains(why.String(), tc.words) {
 				t.Errorf("limits = %q, %q; want %q with %q", kind, why, tc.kind, tc.words)
 			}
 		})

@@ -1,7 +1,5 @@
 package model
 
-import "fmt"
-
 // CommitmentHours is the hours a reserved term bills, used or not: the
 // term in months × HoursPerMonth (730 = 24 × 365 / 12), so 8,760 h for
 // reserved-1y and 26,280 h for reserved-3y; 0 for on-demand and spot. A
@@ -36,12 +34,19 @@ func jobBill(p Pricing, usdPerHour, jobHours float64) (bill, commitment float64)
 // commitmentWarning says what a reservation commits to and what share
 // of it the job uses, or "".
 func (o *Offer) commitmentWarning() string {
+	m, _ := o.commitmentMessage()
+	return m.String()
+}
+
+// commitmentMessage is commitmentWarning as a message; ok is false when
+// the offer commits to nothing.
+func (o *Offer) commitmentMessage() (m Message, ok bool) {
 	if o.CommitmentUSD <= 0 {
-		return ""
+		return Message{}, false
 	}
-	s := fmt.Sprintf("%s commits to %.0f h: $%.0f whatever the job uses", o.Pricing, CommitmentHours(o.Pricing), o.CommitmentUSD)
 	if o.HasJob {
-		s += fmt.Sprintf("; the job itself runs %.1f h, $%.2f at this rate", o.JobHours, o.JobHours*o.USDPerHour)
+		return Msg("%s commits to %.0f h: $%.0f whatever the job uses; the job itself runs %.1f h, $%.2f at this rate",
+			Msg(string(o.Pricing)), CommitmentHours(o.Pricing), o.CommitmentUSD, o.JobHours, o.JobHours*o.USDPerHour), true
 	}
-	return s
+	return Msg("%s commits to %.0f h: $%.0f whatever the job uses", Msg(string(o.Pricing)), CommitmentHours(o.Pricing), o.CommitmentUSD), true
 }

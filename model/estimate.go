@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"math"
 	"strings"
 )
@@ -273,31 +272,34 @@ func (e *Estimate) Fits(capBytes float64) bool { return e.Memory.Total() <= capB
 
 // Assumptions returns the choices behind the numbers, one sentence each,
 // for reports: formulas, constants, defaults and fallbacks.
-func (e *Estimate) Assumptions() []string {
+func (e *Estimate) Assumptions() []string { return Strings(e.AssumptionMessages()) }
+
+// AssumptionMessages are Assumptions as messages, for translation.
+func (e *Estimate) AssumptionMessages() []Message {
 	w := &e.Workload
 	a := &w.Model
-	var out []string
-	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	var out []Message
+	add := func(format string, args ...any) { out = append(out, Msg(format, args...)) }
 	if e.genericShape {
 		add("only the parameter count is known: activations and FLOPs use a generic decoder shape of %d layers × %d hidden (Kaplan et al. 2020, N ≈ 12·L·h², GPT-3 aspect ratio); model-state memory is exact", a.Layers, a.Hidden)
 	}
 	if w.Task.Training() {
 		rb := bytesFor(e.Recipe)
 		ob := rb.master + optimizerStateBytes(w.Optimizer, rb.state, a)
-		add("recipe %s: %s", e.Recipe, recipeNote(e.Recipe))
+		add("recipe %s: %s", e.Recipe, Msg(recipeNote(e.Recipe)))
 		switch w.Task {
 		case TaskLoRA, TaskQLoRA:
-			base := "16-bit"
+			base := Msg("16-bit")
 			if e.Recipe == RecipeFP32 {
-				base = "fp32"
+				base = Msg("fp32")
 			}
 			if w.Task == TaskQLoRA {
 				q, dq := w.FourBit()
-				dqs := "fp32 absmax per 64 values"
+				dqs := Msg("fp32 absmax per 64 values")
 				if dq {
-					dqs = "double-quantized absmax (8-bit per 64 values, fp32 per 256 absmax)"
+					dqs = Msg("double-quantized absmax (8-bit per 64 values, fp32 per 256 absmax)")
 				}
-				base = fmt.Sprintf("bitsandbytes %s with %s, %.4g B/param, for block linears, 16-bit for embeddings, norms and head; the 16-bit input of every 4-bit matmul is saved for backward", strings.ToUpper(string(q)), dqs, FourBitBytesPerParam(dq))
+				base = Msg("bitsandbytes %s with %s, %.4g B/param, for block linears, 16-bit for embeddings, norms and head; the 16-bit input of every 4-bit matmul is saved for backward", strings.ToUpper(string(q)), dqs, FourBitBytesPerParam(dq))
 			}
 			add("frozen base weights: %s; LoRA rank %d on %v: %.3g trainable parameters with %.4g bytes each of weight, gradient and optimizer state", base, w.LoRARank, w.LoRATargets, e.TrainableParams, rb.weight+rb.grad+ob)
 		default:
@@ -306,9 +308,9 @@ func (e *Estimate) Assumptions() []string {
 		if e.Memory.CastCache > 0 || e.Recipe == RecipeAutocast {
 			add("torch.autocast keeps a 16-bit cast of every matmul weight until backward and saves norm inputs and softmax in fp32 (autocast_mode.cpp fp32 list)")
 		}
-		add("peak at the %s phase: allocated %.2f GiB (torch max_memory_allocated), reserved %.2f GiB (max_memory_reserved), nvidia-smi %.2f GiB", e.PeakPhase, e.TorchAllocated/GiB, e.TorchReserved/GiB, e.Memory.Total()/GiB)
+		add("peak at the %s phase: allocated %.2f GiB (torch max_memory_allocated), reserved %.2f GiB (max_memory_reserved), nvidia-smi %.2f GiB", Msg(string(e.PeakPhase)), e.TorchAllocated/GiB, e.TorchReserved/GiB, e.Memory.Total()/GiB)
 		if st := w.Strategy.ZeROStage(); st > 0 && w.GPUs/w.TP > 1 {
-			add("%s over %d data-parallel GPUs shards %s; activations are never sharded", w.Strategy, w.GPUs/w.TP, [...]string{"", "optimizer states", "optimizer states and gradients", "parameters, gradients and optimizer states"}[st])
+			add("%s over %d data-parallel GPUs shards %s; activations are never sharded", w.Strategy, w.GPUs/w.TP, Msg([...]string{"", "optimizer states", "optimizer states and gradients", "parameters, gradients and optimizer states"}[st]))
 		}
 		if st := w.Strategy.ZeROStage(); st == 3 && w.GPUs/w.TP > 1 {
 			if e.Recipe == RecipeDeepSpeed {
@@ -321,17 +323,17 @@ func (e *Estimate) Assumptions() []string {
 			add("DeepSpeed reduce bucket: reduce_bucket_size %.0e elements in 16-bit (DeepSpeed default; `gpuplan export` sets no bucket sizes)", DSReduceBucketSize)
 		}
 		if a.HasShape() {
-			attn := "fused attention (FlashAttention, or PyTorch's memory-efficient SDPA in fp32 and before compute capability 8.0): no s² scores stored"
+			attn := Msg("fused attention (FlashAttention, or PyTorch's memory-efficient SDPA in fp32 and before compute capability 8.0): no s² scores stored")
 			if !w.Flash() {
-				attn = "no fused attention: the s² scores, softmax and dropout are stored"
+				attn = Msg("no fused attention: the s² scores, softmax and dropout are stored")
 			}
-			ckpt := "no checkpointing"
+			ckpt := Msg("no checkpointing")
 			if w.Ckpt() {
-				ckpt = "full checkpointing keeps each block's input and recomputes one block at a time (adds one forward pass)"
+				ckpt = Msg("full checkpointing keeps each block's input and recomputes one block at a time (adds one forward pass)")
 			}
-			drop := "no dropout"
+			drop := Msg("no dropout")
 			if a.Dropout {
-				drop = "dropout masks included"
+				drop = Msg("dropout masks included")
 			}
 			add("activations: Korthikanti et al. 2022 per-block terms (%s), %s, %s", drop, attn, ckpt)
 			if countsLogits(w) {
@@ -352,8 +354,8 @@ func (e *Estimate) Assumptions() []string {
 	} else {
 		add("inference weights at %s (embeddings, norms and head in 16-bit for int8/int4/fp8; group-128 scales)", w.Precision)
 		if kvCache(w) > 0 {
-			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %s at %.0f bytes", max(a.Layers, a.DecoderLayers), a.kvHeads(), a.headDim(), w.ContextLen, Count(w.Sequences, "sequence"), kvBytes(w.Precision))
-			add("activations: %s prefilled at once (as Hugging Face generate does); servers with chunked prefill (vLLM) need less", Count(w.Sequences, "sequence"))
+			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %s at %.0f bytes", max(a.Layers, a.DecoderLayers), a.kvHeads(), a.headDim(), w.ContextLen, CountMsg(w.Sequences, "sequence"), kvBytes(w.Precision))
+			add("activations: %s prefilled at once (as Hugging Face generate does); servers with chunked prefill (vLLM) need less", CountMsg(w.Sequences, "sequence"))
 		}
 	}
 	if w.TP > 1 {

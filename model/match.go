@@ -110,6 +110,7 @@ type Rejection struct {
 	Region     string
 	USDPerHour float64 // what it would cost (0 when unknown)
 	Reason     string  // "needs 41.2 GiB per GPU, has 38.0 GiB usable"
+	ReasonMsg  Message // Reason as a message, for translation
 	Kind       RejectKind
 }
 
@@ -377,13 +378,13 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 				continue // no price in this mode here: not an offer
 			}
 			considered++
-			if reason != "" {
-				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Reason: reason, Kind: kind})
+			if !reason.IsZero() {
+				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Reason: reason.String(), ReasonMsg: reason, Kind: kind})
 				continue
 			}
 			o := m.offer(in, g, rp.Region, unit, shape)
-			if kind, why := m.limits(&o); why != "" {
-				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Reason: why, Kind: kind})
+			if kind, why := m.limits(&o); !why.IsZero() {
+				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Reason: why.String(), ReasonMsg: why, Kind: kind})
 				continue
 			}
 			k := groupKey{in.Provider, rp.Region, g}
@@ -439,15 +440,15 @@ type deployment struct {
 // shape picks the GPU count on one instance type: the workload's own, or
 // on auto the fewest whole instances that fit (and meet the deadline). It
 // returns the reason when none does.
-func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
+func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) {
 	w := &m.w
 	usable := UsableBytes(g)
 	if run, ok := g.RunPrecision(w.Precision, w.Task.Training()); !ok {
-		return deployment{}, RejectPrecision, fmt.Sprintf("%s has no %s (needs compute capability 8.0)", g.Name, w.Precision)
+		return deployment{}, RejectPrecision, Msg("%s has no %s (needs compute capability 8.0)", g.Name, w.Precision)
 	} else if run != w.Precision && (w.Precision == BF16 || w.Precision == FP8) && !m.q.AllowPrecisionFallback {
-		return deployment{}, RejectPrecision, fmt.Sprintf("%s has no %s; it would run %s (allow_precision_fallback)", g.Name, w.Precision, run)
+		return deployment{}, RejectPrecision, Msg("%s has no %s; it would run %s (allow_precision_fallback)", g.Name, w.Precision, run)
 	}
-	if why := frameworkSupport(g, w.Framework); why != "" {
+	if why := frameworkSupport(g, w.Framework); !why.IsZero() {
 		return deployment{}, RejectSoftware, why
 	}
 	if !m.q.AutoGPUs {
@@ -455,22 +456,22 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 		r := m.estimateOn(in, g, w.GPUs, w.Strategy)
 		d := deployment{nodes: nodes, gpus: w.GPUs, strategy: w.Strategy, r: r}
 		if r.err != nil {
-			return d, RejectInvalid, r.err.Error()
+			return d, RejectInvalid, errMessage(r.err)
 		}
 		// Memory first: allowing multi-node does not help a GPU too small.
 		if need := r.e.Memory.Total(); need > usable {
-			return d, RejectVRAM, fmt.Sprintf("needs %.1f GiB per GPU, has %.1f GiB usable", need/GiB, usable/GiB)
+			return d, RejectVRAM, Msg("needs %.1f GiB per GPU, has %.1f GiB usable", need/GiB, usable/GiB)
 		}
 		if nodes > m.q.MaxNodes {
 			if !m.q.AllowMultiNode {
-				return d, RejectGPUCount, fmt.Sprintf("needs %d GPUs, has %d (allow multi-node for %d instances)", w.GPUs, in.GPUCount, nodes)
+				return d, RejectGPUCount, Msg("needs %d GPUs, has %d (allow multi-node for %d instances)", w.GPUs, in.GPUCount, nodes)
 			}
-			return d, RejectNodes, fmt.Sprintf("needs %d instances, above the %d-node limit", nodes, m.q.MaxNodes)
+			return d, RejectNodes, Msg("needs %d instances, above the %d-node limit", nodes, m.q.MaxNodes)
 		}
-		if why := m.hostRAM(in, &r.e); why != "" {
+		if why := m.hostRAM(in, &r.e); !why.IsZero() {
 			return d, RejectHostRAM, why
 		}
-		return d, "", ""
+		return d, "", Message{}
 	}
 	strategies := []Strategy{w.Strategy}
 	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
@@ -494,30 +495,30 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 				continue
 			}
 			lastNeed = r.e.Memory.Total()
-			if lastNeed > usable || m.hostRAM(in, &r.e) != "" {
+			if lastNeed > usable || !m.hostRAM(in, &r.e).IsZero() {
 				continue
 			}
 			if m.q.DeadlineHours > 0 && r.e.HasTime && r.e.Hours > m.q.DeadlineHours {
 				continue
 			}
-			return d, "", ""
+			return d, "", Message{}
 		}
 	}
 	switch {
 	case last.r == nil:
-		return last, RejectInvalid, "no valid GPU count"
+		return last, RejectInvalid, Msg("no valid GPU count")
 	case last.r.err != nil:
-		return last, RejectInvalid, last.r.err.Error()
+		return last, RejectInvalid, errMessage(last.r.err)
 	case lastNeed > usable && last.gpus > 1:
-		return last, RejectVRAM, fmt.Sprintf("needs %.1f GiB per GPU even on %d GPUs, has %.1f GiB usable", lastNeed/GiB, last.gpus, usable/GiB)
+		return last, RejectVRAM, Msg("needs %.1f GiB per GPU even on %d GPUs, has %.1f GiB usable", lastNeed/GiB, last.gpus, usable/GiB)
 	case lastNeed > usable:
-		return last, RejectVRAM, fmt.Sprintf("needs %.1f GiB per GPU, has %.1f GiB usable", lastNeed/GiB, usable/GiB)
-	case m.hostRAM(in, &last.r.e) != "":
+		return last, RejectVRAM, Msg("needs %.1f GiB per GPU, has %.1f GiB usable", lastNeed/GiB, usable/GiB)
+	case !m.hostRAM(in, &last.r.e).IsZero():
 		return last, RejectHostRAM, m.hostRAM(in, &last.r.e)
 	case m.q.DeadlineHours > 0:
-		return last, RejectDeadline, fmt.Sprintf("takes %.1f h on %d GPUs, over the %.0f h deadline", last.r.e.Hours, last.gpus, m.q.DeadlineHours)
+		return last, RejectDeadline, Msg("takes %.1f h on %d GPUs, over the %.0f h deadline", last.r.e.Hours, last.gpus, m.q.DeadlineHours)
 	}
-	return last, RejectInvalid, "does not fit"
+	return last, RejectInvalid, Msg("does not fit")
 }
 
 // frameworkSupport returns why PyTorch cannot use g, or "": AMD GPUs need
@@ -527,26 +528,26 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, string) {
 // V520 (RDNA1) nor the Vega-based Instinct MI25 (GCN5, dropped after ROCm 4.5).
 // TensorFlow and JAX run on AMD GPUs through the same ROCm, so the reason
 // names the framework asked for, not PyTorch.
-func frameworkSupport(g *GPU, fw Framework) string {
+func frameworkSupport(g *GPU, fw Framework) Message {
 	if g.Vendor == "amd" && !strings.HasPrefix(g.Architecture, "cdna") {
-		build := "PyTorch's ROCm builds"
+		build := Msg("PyTorch's ROCm builds")
 		switch fw {
 		case TensorFlow:
-			build = "TensorFlow's ROCm builds"
+			build = Msg("TensorFlow's ROCm builds")
 		case JAX:
-			build = "JAX's ROCm builds"
+			build = Msg("JAX's ROCm builds")
 		}
-		return fmt.Sprintf("%s (%s) is not supported by %s", g.Name, g.Architecture, build)
+		return Msg("%s (%s) is not supported by %s", g.Name, g.Architecture, build)
 	}
-	return ""
+	return Message{}
 }
 
-func (m *matcher) hostRAM(in *Instance, e *Estimate) string {
+func (m *matcher) hostRAM(in *Instance, e *Estimate) Message {
 	need := HostRAMNeed(&e.Workload, e.Params)
 	if in.MemoryGiB*GiB < need {
-		return fmt.Sprintf("host RAM %.0f GiB, needs %.0f GiB", in.MemoryGiB, need/GiB)
+		return Msg("host RAM %.0f GiB, needs %.0f GiB", in.MemoryGiB, need/GiB)
 	}
-	return ""
+	return Message{}
 }
 
 // offer prices a deployment in one region.
@@ -572,73 +573,76 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 }
 
 // limits checks the price, budget and deadline filters.
-func (m *matcher) limits(o *Offer) (RejectKind, string) {
+func (m *matcher) limits(o *Offer) (RejectKind, Message) {
 	q := &m.q
 	switch {
 	case q.MaxUSDPerHour > 0 && o.USDPerHour > q.MaxUSDPerHour:
-		return RejectPrice, fmt.Sprintf("$%.2f/h is above the $%.2f/h limit", o.USDPerHour, q.MaxUSDPerHour)
+		return RejectPrice, Msg("$%.2f/h is above the $%.2f/h limit", o.USDPerHour, q.MaxUSDPerHour)
 	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD:
-		return RejectBudget, fmt.Sprintf("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
+		return RejectBudget, Msg("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
 	case q.BudgetJobUSD > 0 && o.HasJob && o.JobUSD > q.BudgetJobUSD:
-		return RejectJobBudget, fmt.Sprintf("$%.0f for the job is above the $%.0f job budget", o.JobUSD, q.BudgetJobUSD)
+		return RejectJobBudget, Msg("$%.0f for the job is above the $%.0f job budget", o.JobUSD, q.BudgetJobUSD)
 	case q.DeadlineHours > 0 && o.HasJob && o.JobHours > q.DeadlineHours:
-		return RejectDeadline, fmt.Sprintf("takes %.1f h, over the %.0f h deadline", o.JobHours, q.DeadlineHours)
+		return RejectDeadline, Msg("takes %.1f h, over the %.0f h deadline", o.JobHours, q.DeadlineHours)
 	}
-	return "", ""
+	return "", Message{}
 }
 
 // Warnings returns what the user should know before renting the offer:
 // spot interruptions, precision and attention fallbacks, slow multi-node
 // links, idle GPUs paid for, unknown compute rates, marketplace prices.
 // They are computed on demand so that matching allocates nothing per offer.
-func (o *Offer) Warnings() []string {
-	var out []string
+func (o *Offer) Warnings() []string { return Strings(o.WarningMessages()) }
+
+// WarningMessages are Warnings as messages, for translation.
+func (o *Offer) WarningMessages() []Message {
+	var out []Message
 	if o.Estimate == nil {
 		return out
 	}
 	w := &o.Estimate.Workload
 	if o.Verdict == VerdictBorderline {
-		out = append(out, fmt.Sprintf("~ borderline: the 90%% band reaches %.2f GiB, past the %.2f GiB usable; leave room or use a smaller micro-batch",
+		out = append(out, Msg("~ borderline: the 90%% band reaches %.2f GiB, past the %.2f GiB usable; leave room or use a smaller micro-batch",
 			o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
 	}
 	if o.Pricing == Spot {
-		out = append(out, "spot: can be reclaimed at short notice; checkpoint often and resume")
+		out = append(out, Msg("spot: can be reclaimed at short notice; checkpoint often and resume"))
 	}
-	if s := o.commitmentWarning(); s != "" {
-		out = append(out, s)
+	if m, ok := o.commitmentMessage(); ok {
+		out = append(out, m)
 	}
 	if o.Fallback != "" {
-		out = append(out, fmt.Sprintf("%s lacks %s: runs in %s", o.GPU.Name, o.Asked, o.Fallback))
+		out = append(out, Msg("%s lacks %s: runs in %s", o.GPU.Name, o.Asked, o.Fallback))
 	}
 	if w.Flash() && w.Model.HasShape() && !o.GPU.FlashAttention() {
-		out = append(out, "FlashAttention-2 needs compute capability 8.0; PyTorch falls back to its memory-efficient SDPA kernel")
+		out = append(out, Msg("FlashAttention-2 needs compute capability 8.0; PyTorch falls back to its memory-efficient SDPA kernel"))
 	}
 	if o.Instances > 1 && w.Task.Training() && !o.Instance.FastInterconnect() {
-		out = append(out, "multi-node training without NVLink/NVSwitch inside the node: gradient sync will be slow")
+		out = append(out, Msg("multi-node training without NVLink/NVSwitch inside the node: gradient sync will be slow"))
 	}
 	if o.Instances > 1 && o.Instance.NetworkGbps > 0 && o.Instance.NetworkGbps < 100 && w.Task.Training() {
-		out = append(out, fmt.Sprintf("multi-node over %.0f Gbps networking: expect poor scaling", o.Instance.NetworkGbps))
+		out = append(out, Msg("multi-node over %.0f Gbps networking: expect poor scaling", o.Instance.NetworkGbps))
 	}
 	if o.Instances > 1 && o.Instance.NetworkGbps <= 0 && w.Task.Training() {
-		out = append(out, fmt.Sprintf("multi-node: the catalog has no network figure for %s; timed at an assumed %d Gbps per node (the slowest documented in the catalog)", o.Instance.Type, AssumedNetworkGbps))
+		out = append(out, Msg("multi-node: the catalog has no network figure for %s; timed at an assumed %d Gbps per node (the slowest documented in the catalog)", o.Instance.Type, AssumedNetworkGbps))
 	}
 	if o.GPUs < o.Instances*o.Instance.GPUCount {
-		out = append(out, fmt.Sprintf("uses %d of the %d GPUs you pay for", o.GPUs, o.Instances*o.Instance.GPUCount))
+		out = append(out, Msg("uses %d of the %d GPUs you pay for", o.GPUs, o.Instances*o.Instance.GPUCount))
 	}
 	if o.Estimate.GPU != nil && o.Estimate.PeakTFLOPS == 0 {
-		out = append(out, fmt.Sprintf("no published compute rate for %s: time and job cost unknown", o.GPU.Name))
+		out = append(out, Msg("no published compute rate for %s: time and job cost unknown", o.GPU.Name))
 	}
 	if o.Instance.Retired != "" {
-		out = append(out, "retired by the provider on "+o.Instance.Retired)
+		out = append(out, Msg("retired by the provider on %s", o.Instance.Retired))
 	}
 	if slices.Contains(MarketplaceProviders, o.Instance.Provider) {
-		out = append(out, "marketplace offer: price and availability change by the hour")
+		out = append(out, Msg("marketplace offer: price and availability change by the hour"))
 	}
 	if o.Instance.Arch() == string(ArchARM) {
-		out = append(out, ArmHostWarning)
+		out = append(out, Msg(ArmHostWarning))
 	}
 	if _, origin := o.Provenance(); origin != "" && origin != "embedded" {
-		out = append(out, "price from overlay "+origin)
+		out = append(out, Msg("price from overlay %s", origin))
 	}
 	return out
 }

@@ -43,7 +43,7 @@ func TestFrameworkSupportNamesTheFramework(t *testing.T) {
 		{v520, JAX, "Radeon Pro V520 (rdna1) is not supported by JAX's ROCm builds"},
 		{mi300, JAX, ""},
 	} {
-		if got := frameworkSupport(tc.g, tc.fw); got != tc.want {
+		if got := frameworkSupport(tc.g, tc.fw).String(); got != tc.want {
 			t.Errorf("frameworkSupport(%s, %s) = %q, want %q", tc.g.Name, tc.fw, got, tc.want)
 		}
 	}

@@ -106,27 +106,31 @@ func (p Provenance) Stale(now time.Time) bool {
 // Line describes the origins in one line for a header or a report:
 // "prices: embedded as of 2026-11-30; updated 2026-12-01 by catalog
 // update (2 files); overlay ~/x.toml (3 types)".
-func (p Provenance) Line() string {
-	var parts []string
+func (p Provenance) Line() string { return "prices: " + strings.Join(Strings(p.LineParts()), "; ") }
+
+// LineParts are Line's parts as messages, for translation: the UI joins
+// them after its "prices: ".
+func (p Provenance) LineParts() []Message {
+	var parts []Message
 	updated, updAsOf := 0, ""
 	for _, o := range p.Origins {
 		switch {
 		case o.Origin == "embedded":
-			parts = append(parts, "embedded as of "+o.AsOf)
+			parts = append(parts, Msg("embedded as of %s", o.AsOf))
 		case o.Updated:
 			updated++
 			updAsOf = max(updAsOf, o.AsOf)
 		}
 	}
 	if updated > 0 {
-		parts = append(parts, fmt.Sprintf("updated %s by catalog update (%d %s)", updAsOf, updated, plural(updated, "file", "files")))
+		parts = append(parts, Msg("updated %s by catalog update (%d %s)", updAsOf, updated, Msg(plural(updated, "file", "files"))))
 	}
 	for _, o := range p.Origins {
 		if o.Origin != "embedded" && !o.Updated {
-			parts = append(parts, fmt.Sprintf("overlay %s (%d %s)", o.Origin, o.Types, plural(o.Types, "type", "types")))
+			parts = append(parts, Msg("overlay %s (%d %s)", o.Origin, o.Types, Msg(plural(o.Types, "type", "types"))))
 		}
 	}
-	return "prices: " + strings.Join(parts, "; ")
+	return parts
 }
 
 // StaleNote is the suggestion shown when Stale: how old the prices are and

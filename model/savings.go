@@ -20,7 +20,8 @@ type Scenario struct {
 // instead of on-demand").
 type Change[S any] struct {
 	Name  string
-	Kind  string // "pricing", "gpu", "precision", "adapters", "checkpointing+batch", "region"
+	Msg   Message // Name as a message, for translation; zero when not given
+	Kind  string  // "pricing", "gpu", "precision", "adapters", "checkpointing+batch", "region"
 	Apply func(S) S
 }
 
@@ -32,6 +33,7 @@ type Saving struct {
 	USD       float64 `json:"usd"`        // cost with the change
 	SavingUSD float64 `json:"saving_usd"` // base cost − USD
 	SavingPct float64 `json:"saving_pct"` // SavingUSD / base cost × 100
+	ChangeMsg Message `json:"-"`          // Change as a message, for translation
 }
 
 // RankSavings evaluates each change applied alone to base with eval (the
@@ -50,7 +52,7 @@ func RankSavings[S any](base S, eval func(S) (usd float64, ok bool), changes []C
 		if !ok || math.IsNaN(usd) || math.IsInf(usd, 0) {
 			continue
 		}
-		s := Saving{Change: c.Name, Kind: c.Kind, USD: usd, SavingUSD: baseUSD - usd}
+		s := Saving{Change: c.Name, ChangeMsg: c.Msg, Kind: c.Kind, USD: usd, SavingUSD: baseUSD - usd}
 		if baseUSD > 0 {
 			s.SavingPct = s.SavingUSD / baseUSD * 100
 		}
@@ -74,8 +76,8 @@ func RankSavings[S any](base S, eval func(S) (usd float64, ok bool), changes []C
 // and int4 weights. Changes equal to s are left out.
 func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 	var out []Change[Scenario]
-	add := func(kind, name string, f func(*Scenario)) {
-		out = append(out, Change[Scenario]{Name: name, Kind: kind, Apply: func(b Scenario) Scenario {
+	add := func(kind string, m Message, f func(*Scenario)) {
+		out = append(out, Change[Scenario]{Name: m.String(), Msg: m, Kind: kind, Apply: func(b Scenario) Scenario {
 			b.Query.GPUs = slices.Clone(b.Query.GPUs)
 			b.Query.Regions = slices.Clone(b.Query.Regions)
 			f(&b)
@@ -85,36 +87,36 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 	cur := cmp.Or(s.Query.Pricing, OnDemand)
 	for _, p := range PricingModes {
 		if p != cur {
-			add("pricing", fmt.Sprintf("pay %s instead of %s", p, cur), func(b *Scenario) { b.Query.Pricing = p })
+			add("pricing", Msg("pay %s instead of %s", Msg(string(p)), Msg(string(cur))), func(b *Scenario) { b.Query.Pricing = p })
 		}
 	}
 	for _, g := range gpuKeys {
 		if !(len(s.Query.GPUs) == 1 && s.Query.GPUs[0] == g) {
-			add("gpu", "run on "+g, func(b *Scenario) { b.Query.GPUs = []string{g} })
+			add("gpu", Msg("run on %s", g), func(b *Scenario) { b.Query.GPUs = []string{g} })
 		}
 	}
 	for _, r := range regions {
 		if !(len(s.Query.Regions) == 1 && s.Query.Regions[0] == r) {
-			add("region", "rent in "+r, func(b *Scenario) { b.Query.Regions = []string{r} })
+			add("region", Msg("rent in %s", r), func(b *Scenario) { b.Query.Regions = []string{r} })
 		}
 	}
 	w := s.Workload
 	w.Defaults() // checkpointing is on by default for QLoRA
 	if w.Task.Training() {
 		if w.Precision == FP32 || w.Precision == TF32 {
-			add("precision", "train in amp-bf16", func(b *Scenario) { b.Workload.Precision = AMPBF16 })
+			add("precision", Msg("train in amp-bf16"), func(b *Scenario) { b.Workload.Precision = AMPBF16 })
 		}
 		switch w.Task {
 		case TaskTrain, TaskFinetune:
 			if w.Model.HasShape() {
-				add("adapters", "fine-tune LoRA adapters", func(b *Scenario) { b.Workload.Task = TaskLoRA })
-				add("adapters", "fine-tune QLoRA adapters", func(b *Scenario) { b.Workload.Task = TaskQLoRA })
+				add("adapters", Msg("fine-tune LoRA adapters"), func(b *Scenario) { b.Workload.Task = TaskLoRA })
+				add("adapters", Msg("fine-tune QLoRA adapters"), func(b *Scenario) { b.Workload.Task = TaskQLoRA })
 			}
 		case TaskLoRA:
-			add("adapters", "use QLoRA (4-bit base)", func(b *Scenario) { b.Workload.Task = TaskQLoRA })
+			add("adapters", Msg("use QLoRA (4-bit base)"), func(b *Scenario) { b.Workload.Task = TaskQLoRA })
 		}
 		if !w.Ckpt() {
-			add("checkpointing+batch", "activation checkpointing with twice the micro-batch", func(b *Scenario) {
+			add("checkpointing+batch", Msg("activation checkpointing with twice the micro-batch"), func(b *Scenario) {
 				b.Workload.Checkpointing = Bool(true)
 				b.Workload.MicroBatch = max(b.Workload.MicroBatch, 1) * 2
 				if b.Workload.GradAccum >= 2 && b.Workload.GradAccum%2 == 0 {
@@ -125,7 +127,7 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 	} else {
 		for _, p := range []Precision{INT8, INT4} {
 			if weightRank(p) < weightRank(w.Precision) {
-				add("precision", fmt.Sprintf("serve %s weights", p), func(b *Scenario) { b.Workload.Precision = p })
+				add("precision", Msg("serve %s weights", p), func(b *Scenario) { b.Workload.Precision = p })
 			}
 		}
 	}

@@ -71,6 +71,8 @@ type ServePlan struct {
 	Fits    bool     // the model and one full-length request fit
 	Meets   bool     // fits, carries the load and meets the latency targets
 	Reasons []string // why not, in words
+	// ReasonMsgs are Reasons as messages, for translation (same order).
+	ReasonMsgs []Message
 }
 
 // serveMaxNodes bounds the nodes the planner rents for one offer.
@@ -161,23 +163,23 @@ func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
 		// Tensor parallelism all-reduces twice per layer: vLLM runs it
 		// inside a node, pipeline parallelism across nodes (vLLM docs,
 		// "Distributed inference and serving").
-		p.Reasons = append(p.Reasons, fmt.Sprintf("TP %d needs %d GPUs in one node; %s has %d per node (use pipeline parallelism across nodes)",
-			tp, tp, o.Name, o.GPUsPerNode))
+		p.reason("TP %d needs %d GPUs in one node; %s has %d per node (use pipeline parallelism across nodes)",
+			tp, tp, o.Name, o.GPUsPerNode)
 		return p
 	}
 	if !p.Memory.Fits() {
 		if p.Memory.KVCache <= 0 {
-			p.Reasons = append(p.Reasons, fmt.Sprintf("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g)",
-				tp, pp, p.Memory.Weights/GiB, p.Memory.Activation/GiB, p.Memory.BudgetBytes/GiB, s.GPUMemoryUtilization))
+			p.reason("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g)",
+				tp, pp, p.Memory.Weights/GiB, p.Memory.Activation/GiB, p.Memory.BudgetBytes/GiB, s.GPUMemoryUtilization)
 		} else {
-			p.Reasons = append(p.Reasons, fmt.Sprintf("TP %d × PP %d: KV cache holds %d tokens, less than one %d-token request",
-				tp, pp, p.Memory.KVTokens, s.MaxModelLen))
+			p.reason("TP %d × PP %d: KV cache holds %d tokens, less than one %d-token request",
+				tp, pp, p.Memory.KVTokens, s.MaxModelLen)
 		}
 		return p
 	}
 	bMax := serveMaxBatch(&s, &p.Memory)
 	if bMax < 1 {
-		p.Reasons = append(p.Reasons, fmt.Sprintf("TP %d: KV cache holds %d tokens, less than one request's %d", tp, p.Memory.KVTokens, s.PromptTokens+s.OutputTokens))
+		p.reason("TP %d: KV cache holds %d tokens, less than one request's %d", tp, p.Memory.KVTokens, s.PromptTokens+s.OutputTokens)
 		return p
 	}
 	p.Fits = true
@@ -214,8 +216,8 @@ func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
 		batch = sort1(bMax, func(b int) bool { return speed(b).RequestsPerSec >= share })
 		if batch > bMax || speed(batch).RequestsPerSec < share*0.999 {
 			batch = bMax
-			p.Reasons = append(p.Reasons, fmt.Sprintf("%d replicas carry %.3g requests/s, fewer than the %.3g asked",
-				r, float64(r)*speed(bMax).RequestsPerSec, s.RequestsPerSec))
+			p.reason("%d replicas carry %.3g requests/s, fewer than the %.3g asked",
+				r, float64(r)*speed(bMax).RequestsPerSec, s.RequestsPerSec)
 		}
 		p.Replicas = r
 	default:
@@ -223,8 +225,8 @@ func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
 		r := replicasFor((c + bLat - 1) / bLat)
 		batch = (c + r - 1) / r
 		if batch > bMax {
-			p.Reasons = append(p.Reasons, fmt.Sprintf("%d concurrent requests over %d replicas need %d sequences each; the KV cache or max_num_seqs holds %d",
-				c, r, batch, bMax))
+			p.reason("%d concurrent requests over %d replicas need %d sequences each; the KV cache or max_num_seqs holds %d",
+				c, r, batch, bMax)
 			batch = bMax
 		}
 		p.Replicas = r
@@ -254,10 +256,10 @@ func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
 	}
 	if !latOK(p.Perf) {
 		if s.TTFTTargetMs > 0 && p.Perf.TTFTSec*1e3 > s.TTFTTargetMs {
-			p.Reasons = append(p.Reasons, fmt.Sprintf("time to first token %.0f ms, target %.0f ms", p.Perf.TTFTSec*1e3, s.TTFTTargetMs))
+			p.reason("time to first token %.0f ms, target %.0f ms", p.Perf.TTFTSec*1e3, s.TTFTTargetMs)
 		}
 		if s.TPOTTargetMs > 0 && p.Perf.TPOTSec*1e3 > s.TPOTTargetMs {
-			p.Reasons = append(p.Reasons, fmt.Sprintf("time per output token %.1f ms, target %.1f ms", p.Perf.TPOTSec*1e3, s.TPOTTargetMs))
+			p.reason("time per output token %.1f ms, target %.1f ms", p.Perf.TPOTSec*1e3, s.TPOTTargetMs)
 		}
 	}
 	if nodesPerReplica > 1 {
@@ -266,7 +268,7 @@ func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
 		p.Nodes = (p.Replicas + perNode - 1) / perNode
 	}
 	if p.Nodes > serveMaxNodes {
-		p.Reasons = append(p.Reasons, fmt.Sprintf("needs %d nodes, more than %d", p.Nodes, serveMaxNodes))
+		p.reason("needs %d nodes, more than %d", p.Nodes, serveMaxNodes)
 	}
 	p.GPUs = p.Nodes * o.GPUsPerNode
 	p.Serving.Replicas = p.Replicas
@@ -331,4 +333,11 @@ func (f WeightFormat) unsupportedOn(g *GPU) string {
 		return fmt.Sprintf("vLLM's AWQ kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability)
 	}
 	return ""
+}
+
+// reason records why p is not a fit, in English and as a message.
+func (p *ServePlan) reason(key string, args ...any) {
+	m := Msg(key, args...)
+	p.Reasons = append(p.Reasons, m.String())
+	p.ReasonMsgs = append(p.ReasonMsgs, m)
 }

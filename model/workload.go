@@ -334,20 +334,23 @@ func (w *Workload) Validate() error {
 
 // Warnings returns what is legal but probably not meant, e.g. a multi-GPU
 // strategy on one GPU.
-func (w *Workload) Warnings() []string {
-	var out []string
+func (w *Workload) Warnings() []string { return Strings(w.WarningMessages()) }
+
+// WarningMessages are Warnings as messages, for translation.
+func (w *Workload) WarningMessages() []Message {
+	var out []Message
 	dp := w.GPUs / max(w.TP, 1)
 	if w.Strategy != Single && dp == 1 {
-		out = append(out, fmt.Sprintf("strategy %s with one data-parallel GPU shards nothing; use --gpus N", w.Strategy))
+		out = append(out, Msg("strategy %s with one data-parallel GPU shards nothing; use --gpus N", w.Strategy))
 	}
 	if w.Strategy == Single && dp > 1 {
-		out = append(out, fmt.Sprintf("strategy single with %d GPUs: assuming ddp", w.GPUs))
+		out = append(out, Msg("strategy single with %d GPUs: assuming ddp", w.GPUs))
 	}
 	if w.Model.MaxPositions > 0 && w.SeqLen > w.Model.MaxPositions && !w.Model.Family.Vision() {
-		out = append(out, fmt.Sprintf("seq_len %d exceeds the model's %d positions", w.SeqLen, w.Model.MaxPositions))
+		out = append(out, Msg("seq_len %d exceeds the model's %d positions", w.SeqLen, w.Model.MaxPositions))
 	}
 	if w.Task == TaskInference && w.Model.MaxPositions > 0 && w.ContextLen > w.Model.MaxPositions {
-		out = append(out, fmt.Sprintf("context_len %d exceeds the model's %d positions", w.ContextLen, w.Model.MaxPositions))
+		out = append(out, Msg("context_len %d exceeds the model's %d positions", w.ContextLen, w.Model.MaxPositions))
 	}
 	return out
 }

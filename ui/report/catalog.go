@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2/table"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // GPURowJSON is one row of gpuplan catalog gpus --json. TFLOPS are dense
@@ -192,6 +193,16 @@ func trimFloat(v float64) string {
 	return strings.TrimSuffix(s, ".0")
 }
 
+// translate is each of words in p's language (table headers), in a new
+// slice: words is often a package-level list.
+func translate(p *i18n.Printer, words ...string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = p.T(w)
+	}
+	return out
+}
+
 func plainTable(headers []string, rows [][]string, right map[int]bool) string {
 	return table.New().Headers(headers...).Rows(rows...).Border(lipgloss.NormalBorder()).
 		BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
@@ -209,20 +220,22 @@ func plainTable(headers []string, rows [][]string, right map[int]bool) string {
 
 // WriteCatalogGPUs prints the GPU table.
 func WriteCatalogGPUs(out io.Writer, r *Renderer, c *model.Catalog) error {
+	p := r.Lang
 	rows := [][]string{}
 	for _, g := range c.GPUs {
 		rows = append(rows, []string{g.Key, r.Cut(g.Name, 30), trimFloat(g.MemoryGiB), num(g.MemoryBandwidthGBps),
 			num(g.FP32TFLOPS), num(g.TF32TFLOPS), num(g.BF16TFLOPS), num(g.FP16TFLOPS), num(g.FP8TFLOPS), g.ComputeCapability})
 	}
-	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", r.plainRule(plainTable([]string{"key", "name", "GiB", "GB/s", "fp32", "tf32", "bf16", "fp16", "fp8", "cc"}, rows,
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", r.plainRule(plainTable(translate(p, "key", "name", "GiB", "GB/s", "fp32", "tf32", "bf16", "fp16", "fp8", "cc"), rows,
 		map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true})),
-		"TFLOPS are dense peaks from vendor datasheets (no sparsity); — = unsupported or unpublished. Catalog as of "+c.AsOf+".")
+		p.Sprintf("TFLOPS are dense peaks from vendor datasheets (no sparsity); — = unsupported or unpublished. Catalog as of %s.", c.AsOf))
 	return err
 }
 
 // WriteCatalogInstances prints the instance table: one row per instance
 // type with its cheapest region.
 func WriteCatalogInstances(out io.Writer, r *Renderer, c *model.Catalog, provider string) error {
+	p := r.Lang
 	rows := [][]string{}
 	for i := range c.Instances {
 		in := &c.Instances[i]
@@ -238,7 +251,7 @@ func WriteCatalogInstances(out io.Writer, r *Renderer, c *model.Catalog, provide
 				spot = p.SpotUSD
 			}
 		}
-		od, sp := "unknown", "unknown"
+		od, sp := p.T("unknown"), p.T("unknown")
 		if cheapest > 0 {
 			od = USD(cheapest)
 		}
@@ -247,9 +260,9 @@ func WriteCatalogInstances(out io.Writer, r *Renderer, c *model.Catalog, provide
 		}
 		name := in.Type
 		if in.Retired != "" {
-			name += " (retired)"
+			name += p.T(" (retired)")
 		} else if in.MissingSince != "" {
-			name += " (not in latest fetch)"
+			name += p.T(" (not in latest fetch)")
 		}
 		rows = append(rows, []string{in.Provider, r.Cut(name, 34), fmt.Sprintf("%d×%s", in.GPUCount, in.GPU), fmt.Sprint(in.VCPUs),
 			trimFloat(in.MemoryGiB), od, r.Cut(region, 18), sp, fmt.Sprint(len(in.Prices))})
@@ -260,28 +273,29 @@ func WriteCatalogInstances(out io.Writer, r *Renderer, c *model.Catalog, provide
 		}
 		return rows[i][1] < rows[j][1]
 	})
-	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", r.plainRule(plainTable([]string{"provider", "instance", "GPUs", "vCPUs", "RAM GiB", "on-demand $/h", "cheapest region", "spot $/h", "regions"}, rows,
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", r.plainRule(plainTable(translate(p, "provider", "instance", "GPUs", "vCPUs", "RAM GiB", "on-demand $/h", "cheapest region", "spot $/h", "regions"), rows,
 		map[int]bool{3: true, 4: true, 5: true, 7: true, 8: true})),
-		fmt.Sprintf("%d instance types; prices are the lowest on-demand and spot per hour for the whole instance (per region: --json). Catalog as of %s.", len(rows), c.AsOf))
+		p.Sprintf("%d instance types; prices are the lowest on-demand and spot per hour for the whole instance (per region: --json). Catalog as of %s.", len(rows), c.AsOf))
 	return err
 }
 
 // WriteCatalogModels prints the model table.
 func WriteCatalogModels(out io.Writer, r *Renderer, c *model.Catalog) error {
+	p := r.Lang
 	rows := [][]string{}
 	for i := range c.Models {
 		a := &c.Models[i]
 		shape := "—"
 		switch {
 		case a.HasShape() && a.Experts > 1:
-			shape = fmt.Sprintf("%d×%d, %d experts (top-%d)", a.TotalLayers(), a.Hidden, a.Experts, a.ExpertsPerToken)
+			shape = p.Sprintf("%d×%d, %d experts (top-%d)", a.TotalLayers(), a.Hidden, a.Experts, a.ExpertsPerToken)
 		case a.HasShape():
-			shape = fmt.Sprintf("%d layers × %d", a.TotalLayers(), a.Hidden)
+			shape = p.Sprintf("%d layers × %d", a.TotalLayers(), a.Hidden)
 		case a.ForwardGMACs > 0:
-			shape = fmt.Sprintf("%.4g GMACs at %d px", a.ForwardGMACs, a.ImageSize)
+			shape = p.Sprintf("%.4g GMACs at %d px", a.ForwardGMACs, a.ImageSize)
 		}
-		rows = append(rows, []string{a.Key, r.Cut(a.Name, 28), string(a.Family), model.FormatCount(a.ParamCount()), shape})
+		rows = append(rows, []string{a.Key, r.Cut(a.Name, 28), p.T(string(a.Family)), model.FormatCount(a.ParamCount()), shape})
 	}
-	_, err := fmt.Fprintf(r.Writer(out), "%s\n", r.plainRule(plainTable([]string{"key", "name", "family", "params", "shape"}, rows, map[int]bool{3: true})))
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n", r.plainRule(plainTable(translate(p, "key", "name", "family", "params", "shape"), rows, map[int]bool{3: true})))
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // Decisions are the answers beyond the price list for one
@@ -184,44 +185,53 @@ func roundBreakEven(b model.BreakEven) model.BreakEven {
 // (P10–P90 $11.90–$13.10) in 5.2 h, 0.4 interruptions; checkpoint every
 // 1.2 h; on-demand $20.00; rate 10%/month (AWS Spot Instance Advisor)".
 // Inputs that are assumptions are said so.
-func SpotLine(e *model.SpotEstimate, a model.SpotAssumptions) string {
+func SpotLine(e *model.SpotEstimate, a model.SpotAssumptions) string { return SpotLineIn(nil, e, a) }
+
+// SpotLineIn is SpotLine in lang's language.
+func SpotLineIn(lang *i18n.Printer, e *model.SpotEstimate, a model.SpotAssumptions) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "expected %s (P10–P90 %s–%s) in %s, %.2f interruptions", USD(e.ExpectedUSD), USD(e.P10USD), USD(e.P90USD),
-		Hours(e.ExpectedHours), e.ExpectedInterruptions)
+	lang.Fprintf(&b, "expected %s (P10–P90 %s–%s) in %s, %.2f interruptions", USD(e.ExpectedUSD), USD(e.P10USD), USD(e.P90USD),
+		HoursIn(lang, e.ExpectedHours), e.ExpectedInterruptions)
 	if e.InterruptionsPerHour > 0 {
-		fmt.Fprintf(&b, "; checkpoint every %s", Hours(e.CheckpointEveryHours))
+		lang.Fprintf(&b, "; checkpoint every %s", HoursIn(lang, e.CheckpointEveryHours))
 	}
 	if e.OnDemandUSD > 0 {
-		fmt.Fprintf(&b, "; on-demand %s", USD(e.OnDemandUSD))
+		lang.Fprintf(&b, "; on-demand %s", USD(e.OnDemandUSD))
 	}
-	rate := fmt.Sprintf("%.0f%%/month", e.Rate.PerMonth*100)
+	rate := lang.Sprintf("%.0f%%/month", e.Rate.PerMonth*100)
 	if e.Rate.Bucket != "" {
-		rate += " (bucket " + e.Rate.Bucket + ")"
+		rate += lang.Sprintf(" (bucket %s)", e.Rate.Bucket)
 	}
 	if as := spotAssumptions(e.Rate, a); len(as) > 0 {
-		fmt.Fprintf(&b, "; rate %s; assumption: %s", rate, strings.Join(as, ", "))
+		lang.Fprintf(&b, "; rate %s; assumption: %s", rate, strings.Join(translate(lang, as...), lang.T(", ")))
 	} else {
-		fmt.Fprintf(&b, "; rate %s from AWS Spot Instance Advisor", rate)
+		lang.Fprintf(&b, "; rate %s from AWS Spot Instance Advisor", rate)
 	}
 	return b.String()
 }
 
 // CommitmentLine is an offer's break-even in words: "1y beats on-demand
 // above 438 h/month (you: 730 h, $1,234 vs $2,000 a month); 3y …".
-func CommitmentLine(bs []model.BreakEven) string {
+func CommitmentLine(bs []model.BreakEven) string { return CommitmentLineIn(nil, bs) }
+
+// CommitmentLineIn is CommitmentLine in lang's language.
+func CommitmentLineIn(lang *i18n.Printer, bs []model.BreakEven) string {
 	var parts []string
 	for _, b := range bs {
 		term := strings.TrimPrefix(string(b.Term), "reserved-")
-		s := term + " at " + USD(b.USDPerHour) + "/h"
+		if lang.Chinese() {
+			term = PricingName(lang, b.Term)
+		}
+		s := lang.Sprintf("%s at %s/h", term, USD(b.USDPerHour))
 		if b.VsOnDemandHoursPerMonth > 0 {
-			s += fmt.Sprintf(" beats on-demand above %.0f h/month", b.VsOnDemandHoursPerMonth)
+			s += lang.Sprintf(" beats on-demand above %.0f h/month", b.VsOnDemandHoursPerMonth)
 		} else {
-			s += " never beats on-demand"
+			s += lang.T(" never beats on-demand")
 		}
 		if b.VsSpotHoursPerMonth > 0 {
-			s += fmt.Sprintf(", spot above %.0f h/month", b.VsSpotHoursPerMonth)
+			s += lang.Sprintf(", spot above %.0f h/month", b.VsSpotHoursPerMonth)
 		} else if b.SpotMonthlyUSD > 0 {
-			s += ", never spot"
+			s += lang.T(", never spot")
 		}
 		verdict := "on-demand is cheaper"
 		switch {
@@ -230,10 +240,10 @@ func CommitmentLine(bs []model.BreakEven) string {
 		case b.BeatsOnDemand:
 			verdict = "beats on-demand, spot is cheaper"
 		}
-		s += fmt.Sprintf(" (at %.0f h/month: %s/month committed vs %s on-demand: %s)", b.UsedHoursPerMonth, USD(b.MonthlyUSD), USD(b.OnDemandMonthlyUSD), verdict)
+		s += lang.Sprintf(" (at %.0f h/month: %s/month committed vs %s on-demand: %s)", b.UsedHoursPerMonth, USD(b.MonthlyUSD), USD(b.OnDemandMonthlyUSD), lang.T(verdict))
 		parts = append(parts, s)
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, lang.T("; "))
 }
 
 // decisionOffers is how many offers of the table get spot and commitment
@@ -248,6 +258,7 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 		return nil
 	}
 	st := NewStyles(r)
+	lang := r.Lang
 	var b strings.Builder
 	offers, _ := CollapseRegions(rec.Offers, decisionOffers)
 	idx := 0
@@ -263,51 +274,54 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 		}
 		od := &d.Offers[idx]
 		o := &offers[i]
-		name := fmt.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), o.Region)
+		name := lang.Sprintf("%s %s in %s", o.Instance.Provider, r.Cut(o.Instance.Type, 26), o.Region)
 		if od.Spot != nil {
 			spot = true
-			lines = append(lines, fmt.Sprintf("  %s %s: %s", st.Key.Render("Spot"), name, SpotLine(od.Spot, d.Spot)))
+			lines = append(lines, lang.Sprintf("  %s %s: %s", st.Key.Render(lang.T("Spot")), name, SpotLineIn(lang, od.Spot, d.Spot)))
 		} else if od.SpotErr != "" {
-			lines = append(lines, fmt.Sprintf("  %s %s: %s", st.Key.Render("Spot"), name, od.SpotErr))
+			lines = append(lines, lang.Sprintf("  %s %s: %s", st.Key.Render(lang.T("Spot")), name, lang.T(od.SpotErr)))
 		}
 		if len(od.Commitment) > 0 {
-			lines = append(lines, fmt.Sprintf("  %s %s: %s", st.Key.Render("Commitment"), name, CommitmentLine(od.Commitment)))
+			lines = append(lines, lang.Sprintf("  %s %s: %s", st.Key.Render(lang.T("Commitment")), name, CommitmentLineIn(lang, od.Commitment)))
 		} else {
-			lines = append(lines, fmt.Sprintf("  %s %s: no published 1- or 3-year rate for %s", st.Key.Render("Commitment"), name, o.Instance.Provider))
+			lines = append(lines, lang.Sprintf("  %s %s: no published 1- or 3-year rate for %s", st.Key.Render(lang.T("Commitment")), name, o.Instance.Provider))
 		}
 		idx++
 	}
 	if len(lines) > 0 {
-		fmt.Fprintf(&b, "\n%s\n%s\n", st.Heading.Render("Spot and commitments"), strings.Join(lines, "\n"))
+		fmt.Fprintf(&b, "\n%s\n%s\n", st.Heading.Render(lang.T("Spot and commitments")), strings.Join(lines, "\n"))
 		if spot {
-			fmt.Fprintf(&b, "  %s\n", st.Muted.Render(AssumptionLine(d)))
+			fmt.Fprintf(&b, "  %s\n", st.Muted.Render(AssumptionLineIn(lang, d)))
 		}
 	}
 	if len(d.Savings) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render("What saves the most (each change alone, priced by the estimator; now "+USD(d.SavingsBase)+")"))
-		b.WriteString(SavingsList(d.Savings, 6))
+		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(lang.Sprintf("What saves the most (each change alone, priced by the estimator; now %s)", USD(d.SavingsBase))))
+		b.WriteString(SavingsListIn(lang, d.Savings, 6))
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
 }
 
 // AssumptionLine states the spot inputs and which are assumptions.
-func AssumptionLine(d *Decisions) string {
+func AssumptionLine(d *Decisions) string { return AssumptionLineIn(nil, d) }
+
+// AssumptionLineIn is AssumptionLine in lang's language.
+func AssumptionLineIn(lang *i18n.Printer, d *Decisions) string {
 	hint := func(flag string) string {
 		if d.Hints {
-			return "; " + flag
+			return lang.T("; ") + flag
 		}
 		return ""
 	}
-	w := fmt.Sprintf("checkpoint write %.3g GB/s", d.Spot.CheckpointWriteBytesPerSecond/1e9)
+	w := lang.Sprintf("checkpoint write %.3g GB/s", d.Spot.CheckpointWriteBytesPerSecond/1e9)
 	if d.Spot.WriteDefaulted {
-		w += " (assumption: gp3 disk baseline" + hint("--checkpoint-write-gbps") + ")"
+		w += lang.Sprintf(" (assumption: gp3 disk baseline%s)", hint("--checkpoint-write-gbps"))
 	}
-	r := fmt.Sprintf("restart %.0f min", d.Spot.RestartHours*60)
+	r := lang.Sprintf("restart %.0f min", d.Spot.RestartHours*60)
 	if d.Spot.RestartDefaulted {
-		r += " (assumption" + hint("--restart-minutes") + ")"
+		r += lang.Sprintf(" (assumption%s)", hint("--restart-minutes"))
 	}
-	return fmt.Sprintf("spot inputs: %s, %s; commitments at %.0f h/month", w, r, d.HoursPerMonth)
+	return lang.Sprintf("spot inputs: %s, %s; commitments at %.0f h/month", w, r, d.HoursPerMonth)
 }
 
 // Answer is the reply to a direct question: "finish by DATE at the
@@ -318,6 +332,20 @@ type Answer struct {
 	Limit    float64     `json:"limit"` // hours or USD
 	Offer    *ParetoJSON `json:"offer"`
 	Text     string      `json:"text"`
+	// Msg is Text as a message, for the text report's language; JSON
+	// keeps the English Text.
+	Msg model.Message `json:"-"`
+}
+
+// setText sets a's Text (English) and Msg.
+func (a *Answer) setText(m model.Message) { a.Msg, a.Text = m, m.String() }
+
+// AnswerText is a's text in lang's language.
+func AnswerText(lang *i18n.Printer, a *Answer) string {
+	if a.Msg.IsZero() {
+		return lang.T(a.Text)
+	}
+	return lang.Message(a.Msg)
 }
 
 func answerOffer(rec *model.Recommendation, p model.TimeCost) *ParetoJSON {
@@ -326,9 +354,24 @@ func answerOffer(rec *model.Recommendation, p model.TimeCost) *ParetoJSON {
 		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)}
 }
 
-func describePoint(rec *model.Recommendation, p model.TimeCost) string {
+func describePoint(rec *model.Recommendation, p model.TimeCost) model.Message {
 	o := &rec.Offers[p.Index]
-	return fmt.Sprintf("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, o.Region, o.Pricing, Hours(p.Hours), USD(p.USD))
+	return model.Msg("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, o.Region, model.Msg(string(o.Pricing)),
+		hoursMsg(p.Hours), USD(p.USD))
+}
+
+// hoursMsg is Hours as a message: "12.3 h" has no words, "4.2 days" has.
+func hoursMsg(h float64) model.Message {
+	s := Hours(h)
+	switch {
+	case strings.HasSuffix(s, " days"):
+		return model.Msg("%.1f days", h/24)
+	case strings.HasSuffix(s, " years") && h < 24*365*1000:
+		return model.Msg("%.1f years", h/24/365)
+	case strings.HasSuffix(s, " years"):
+		return model.Msg("%.2g years", h/24/365)
+	}
+	return model.Msg("%s", s)
 }
 
 // AnswerFinishWithin answers "the cheapest offer that finishes within
@@ -336,12 +379,12 @@ func describePoint(rec *model.Recommendation, p model.TimeCost) string {
 func AnswerFinishWithin(rec *model.Recommendation, pts []model.TimeCost, hours float64, as string) Answer {
 	a := Answer{Question: "finish-by " + as, Limit: Round(hours, 3)}
 	if len(pts) == 0 {
-		a.Text = "no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"
+		a.setText(model.Msg("no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
 	if p, ok := model.CheapestWithin(pts, hours); ok {
 		a.Offer = answerOffer(rec, p)
-		a.Text = fmt.Sprintf("cheapest finishing within %s: %s", Hours(hours), describePoint(rec, p))
+		a.setText(model.Msg("cheapest finishing within %s: %s", hoursMsg(hours), describePoint(rec, p)))
 		return a
 	}
 	fast := pts[0]
@@ -350,7 +393,7 @@ func AnswerFinishWithin(rec *model.Recommendation, pts []model.TimeCost, hours f
 			fast = p
 		}
 	}
-	a.Text = fmt.Sprintf("no offer finishes within %s; the fastest is %s", Hours(hours), describePoint(rec, fast))
+	a.setText(model.Msg("no offer finishes within %s; the fastest is %s", hoursMsg(hours), describePoint(rec, fast)))
 	return a
 }
 
@@ -358,12 +401,12 @@ func AnswerFinishWithin(rec *model.Recommendation, pts []model.TimeCost, hours f
 func AnswerMaxJobCost(rec *model.Recommendation, pts []model.TimeCost, usd float64) Answer {
 	a := Answer{Question: "max-job-cost", Limit: usd}
 	if len(pts) == 0 {
-		a.Text = "no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"
+		a.setText(model.Msg("no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
 	if p, ok := model.FastestWithin(pts, usd); ok {
 		a.Offer = answerOffer(rec, p)
-		a.Text = fmt.Sprintf("fastest within %s: %s", USD(usd), describePoint(rec, p))
+		a.setText(model.Msg("fastest within %s: %s", USD(usd), describePoint(rec, p)))
 		return a
 	}
 	cheap := pts[0]
@@ -372,48 +415,52 @@ func AnswerMaxJobCost(rec *model.Recommendation, pts []model.TimeCost, usd float
 			cheap = p
 		}
 	}
-	a.Text = fmt.Sprintf("no offer's job costs %s or less; the cheapest is %s", USD(usd), describePoint(rec, cheap))
+	a.setText(model.Msg("no offer's job costs %s or less; the cheapest is %s", USD(usd), describePoint(rec, cheap)))
 	return a
 }
 
 // ParetoStep is how a front point compares with the next slower, cheaper
 // one: "2.0× faster for +10%".
-func ParetoStep(p, next model.TimeCost) string {
+func ParetoStep(p, next model.TimeCost) string { return ParetoStepIn(nil, p, next) }
+
+// ParetoStepIn is ParetoStep in lang's language.
+func ParetoStepIn(lang *i18n.Printer, p, next model.TimeCost) string {
 	if next.USD <= 0 || p.Hours <= 0 {
 		return ""
 	}
 	pct := (p.USD/next.USD - 1) * 100
 	if pct < 1 {
-		return fmt.Sprintf("%.1f× faster for +%.1f%%", next.Hours/p.Hours, pct)
+		return lang.Sprintf("%.1f× faster for +%.1f%%", next.Hours/p.Hours, pct)
 	}
-	return fmt.Sprintf("%.1f× faster for +%.0f%%", next.Hours/p.Hours, pct)
+	return lang.Sprintf("%.1f× faster for +%.0f%%", next.Hours/p.Hours, pct)
 }
 
 // WritePareto prints the time-against-cost front, fastest first, each
 // point with what it costs over the next cheaper one, then the answers.
 func WritePareto(out io.Writer, r *Renderer, rec *model.Recommendation, d *Decisions, answers []Answer) error {
 	st := NewStyles(r)
+	lang := r.Lang
 	var b strings.Builder
 	switch {
 	case len(rec.Offers) == 0:
-		fmt.Fprintf(&b, "%s\n", st.Bad.Render("No offer runs this workload with these filters."))
+		fmt.Fprintf(&b, "%s\n", st.Bad.Render(lang.T("No offer runs this workload with these filters.")))
 	case len(d.Front) == 0:
-		fmt.Fprintf(&b, "%s\n", st.Muted.Render("No offer has a job time: give a dataset (--dataset-samples or --dataset-tokens) to weigh time against cost."))
+		fmt.Fprintf(&b, "%s\n", st.Muted.Render(lang.T("No offer has a job time: give a dataset (--dataset-samples or --dataset-tokens) to weigh time against cost.")))
 	default:
-		fmt.Fprintf(&b, "%s\n", st.Heading.Render(fmt.Sprintf("Time against cost: %d of %d offers are on the front (none is both faster and cheaper)", len(d.Front), len(rec.Offers))))
+		fmt.Fprintf(&b, "%s\n", st.Heading.Render(lang.Sprintf("Time against cost: %d of %d offers are on the front (none is both faster and cheaper)", len(d.Front), len(rec.Offers))))
 		rows := make([][]string, len(d.Front))
 		for i, p := range d.Front {
 			o := &rec.Offers[p.Index]
-			step := "cheapest"
+			step := lang.T("cheapest")
 			if i+1 < len(d.Front) {
-				step = ParetoStep(p, d.Front[i+1])
+				step = ParetoStepIn(lang, p, d.Front[i+1])
 			}
-			rows[i] = []string{Hours(p.Hours), USD(p.USD), step, o.Instance.Provider, Truncate(o.Instance.Type, 26), Truncate(o.Region, 18), fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key), string(o.Pricing)}
+			rows[i] = []string{HoursIn(lang, p.Hours), USD(p.USD), step, o.Instance.Provider, Truncate(o.Instance.Type, 26), Truncate(o.Region, 18), fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key), PricingName(lang, o.Pricing)}
 		}
-		fmt.Fprintf(&b, "%s\n", plainTable([]string{"job time", "job cost", "vs next cheaper", "provider", "instance", "region", "GPUs", "pricing"}, rows, map[int]bool{0: true, 1: true}))
+		fmt.Fprintf(&b, "%s\n", plainTable(translate(lang, "job time", "job cost", "vs next cheaper", "provider", "instance", "region", "GPUs", "pricing"), rows, map[int]bool{0: true, 1: true}))
 	}
-	for _, a := range answers {
-		fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), a.Text)
+	for i := range answers {
+		fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), AnswerText(lang, &answers[i]))
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
@@ -431,8 +478,8 @@ func WriteDecisionsAnswers(out io.Writer, r *Renderer, rec *model.Recommendation
 	st := NewStyles(r)
 	var b strings.Builder
 	b.WriteString("\n")
-	for _, a := range answers {
-		fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), a.Text)
+	for i := range answers {
+		fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), AnswerText(r.Lang, &answers[i]))
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
@@ -445,7 +492,17 @@ const minSavingUSD = 0.005
 // SavingsList renders up to n changes that save money, largest first; when
 // none does, the up to 3 that cost least more, so the user sees the
 // current choice is already the cheapest.
-func SavingsList(savings []model.Saving, n int) string {
+func SavingsList(savings []model.Saving, n int) string { return SavingsListIn(nil, savings, n) }
+
+// SavingsListIn is SavingsList in lang's language; changes are padded by
+// display width.
+func SavingsListIn(lang *i18n.Printer, savings []model.Saving, n int) string {
+	change := func(s *model.Saving) string {
+		if s.ChangeMsg.IsZero() {
+			return PadRight(lang.T(s.Change), 52)
+		}
+		return PadRight(lang.Message(s.ChangeMsg), 52)
+	}
 	var b strings.Builder
 	shown := 0
 	for _, s := range savings {
@@ -453,12 +510,12 @@ func SavingsList(savings []model.Saving, n int) string {
 			break
 		}
 		shown++
-		fmt.Fprintf(&b, "  %-52s saves %s (%.0f%%)\n", s.Change, USD(s.SavingUSD), s.SavingPct)
+		lang.Fprintf(&b, "  %s saves %s (%.0f%%)\n", change(&s), USD(s.SavingUSD), s.SavingPct)
 	}
 	if shown > 0 {
 		return b.String()
 	}
-	b.WriteString("  no single change saves money; the nearest:\n")
+	b.WriteString(lang.T("  no single change saves money; the nearest:\n"))
 	for _, s := range savings {
 		if shown == 3 {
 			break
@@ -467,7 +524,7 @@ func SavingsList(savings []model.Saving, n int) string {
 			continue // no difference
 		}
 		shown++
-		fmt.Fprintf(&b, "  %-52s costs %s more\n", s.Change, USD(-s.SavingUSD))
+		lang.Fprintf(&b, "  %s costs %s more\n", change(&s), USD(-s.SavingUSD))
 	}
 	return b.String()
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // Estimator v2 outputs (issue 13): the recipe, the peak phase, the two
@@ -82,54 +83,67 @@ func addEstimatorV2(out *EstimateJSON, e *model.Estimate, f *model.Fit) {
 
 // NeedsLine is the one-line memory need with its band:
 // "needs 15.20 GiB, 14.40–16.30 GiB at 90%".
-func NeedsLine(e *model.Estimate) string {
-	return fmt.Sprintf("needs %s, %.2f–%s at %.0f%%", GiB(e.Memory.Total()), e.MemoryBand[0]/model.GiB,
+func NeedsLine(e *model.Estimate) string { return NeedsLineIn(nil, e) }
+
+// NeedsLineIn is NeedsLine in p's language.
+func NeedsLineIn(p *i18n.Printer, e *model.Estimate) string {
+	return p.Sprintf("needs %s, %.2f–%s at %.0f%%", GiB(e.Memory.Total()), e.MemoryBand[0]/model.GiB,
 		GiB(e.MemoryBand[1]), BandConfidence*100)
 }
 
 // TotalsLine names the two PyTorch totals beside nvidia-smi's and the
 // phase that peaks: "torch allocated 13.10 GiB, reserved 14.20 GiB; peak
 // in backward".
-func TotalsLine(e *model.Estimate) string {
-	s := fmt.Sprintf("torch allocated %s, reserved %s", GiB(e.TorchAllocated), GiB(e.TorchReserved))
+func TotalsLine(e *model.Estimate) string { return TotalsLineIn(nil, e) }
+
+// TotalsLineIn is TotalsLine in p's language.
+func TotalsLineIn(p *i18n.Printer, e *model.Estimate) string {
+	s := p.Sprintf("torch allocated %s, reserved %s", GiB(e.TorchAllocated), GiB(e.TorchReserved))
 	if e.TorchAllocated <= 0 {
 		return "" // an estimate without a memory model (none today)
 	}
 	if e.PeakPhase != "" {
-		s += "; peak at " + PhaseName(e.PeakPhase)
+		s += p.Sprintf("; peak at %s", PhaseNameIn(p, e.PeakPhase))
 	}
 	return s
 }
 
 // PhaseName reads a phase in a sentence: "forward end", "backward",
 // "optimizer step", "inference".
-func PhaseName(p model.Phase) string {
-	switch p {
+func PhaseName(ph model.Phase) string { return PhaseNameIn(nil, ph) }
+
+// PhaseNameIn is PhaseName in p's language.
+func PhaseNameIn(p *i18n.Printer, ph model.Phase) string {
+	switch ph {
 	case model.PhaseForward:
-		return "forward end"
+		return p.T("forward end")
 	case model.PhaseStep:
-		return "optimizer step"
+		return p.T("optimizer step")
 	}
-	return string(p)
+	return p.T(string(ph))
 }
 
 // RecipeLine names the recipe, the loss and, for QLoRA, the 4-bit format:
 // "recipe autocast · loss hf-fp32 · nf4 + double quant". Empty for
 // inference.
-func RecipeLine(e *model.Estimate) string {
+func RecipeLine(e *model.Estimate) string { return RecipeLineIn(nil, e) }
+
+// RecipeLineIn is RecipeLine in p's language; recipe and loss names are
+// TOML values and stay as they are.
+func RecipeLineIn(p *i18n.Printer, e *model.Estimate) string {
 	w := &e.Workload
 	if e.Recipe == model.RecipeAuto {
 		return ""
 	}
-	s := []string{"recipe " + string(e.Recipe)}
+	s := []string{p.Sprintf("recipe %s", e.Recipe)}
 	if !w.Model.Family.Vision() {
-		s = append(s, "loss "+string(w.LossImpl()))
+		s = append(s, p.Sprintf("loss %s", w.LossImpl()))
 	}
 	if w.Task == model.TaskQLoRA {
 		q, dq := w.FourBit()
 		t := string(q)
 		if dq {
-			t += " + double quant"
+			t = p.Sprintf("%s + double quant", t)
 		}
 		s = append(s, t)
 	}
@@ -138,14 +152,17 @@ func RecipeLine(e *model.Estimate) string {
 
 // VerdictWord is the fit verdict with its mark: "✓ fits", "~ borderline",
 // "✗ does not fit", styled.
-func VerdictWord(v model.FitVerdict, st *Styles) string {
+func VerdictWord(v model.FitVerdict, st *Styles) string { return VerdictWordIn(nil, v, st) }
+
+// VerdictWordIn is VerdictWord in p's language.
+func VerdictWordIn(p *i18n.Printer, v model.FitVerdict, st *Styles) string {
 	switch v {
 	case model.VerdictFits:
-		return st.Good.Render("✓ fits")
+		return st.Good.Render(p.T("✓ fits"))
 	case model.VerdictBorderline:
-		return st.Warn.Render("~ borderline")
+		return st.Warn.Render(p.T("~ borderline"))
 	}
-	return st.Bad.Render("✗ does not fit")
+	return st.Bad.Render(p.T("✗ does not fit"))
 }
 
 // DetailedBreakdownLines is BreakdownLines with the estimator's finer
@@ -153,6 +170,12 @@ func VerdictWord(v model.FitVerdict, st *Styles) string {
 // parameters and the cast cache under weights, communication buffers
 // under gradients, step temporaries under optimizer states.
 func DetailedBreakdownLines(m model.Memory, st *Styles) []string {
+	return DetailedBreakdownLinesIn(nil, m, st)
+}
+
+// DetailedBreakdownLinesIn is DetailedBreakdownLines in p's language;
+// names are padded by display width, so CJK names align.
+func DetailedBreakdownLinesIn(p *i18n.Printer, m model.Memory, st *Styles) []string {
 	sub := [6][]struct {
 		name string
 		v    float64
@@ -166,10 +189,10 @@ func DetailedBreakdownLines(m model.Memory, st *Styles) []string {
 		if v <= 0 && i != 0 {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("%s %-17s %11s", st.Segments[i].Render(segmentGlyphs[i]), segmentNames[i], GiB(v)))
-		for _, p := range sub[i] {
-			if p.v > 0 {
-				lines = append(lines, st.Muted.Render(fmt.Sprintf("  incl. %-11s %11s", p.name, GiB(p.v))))
+		lines = append(lines, fmt.Sprintf("%s %s %11s", st.Segments[i].Render(segmentGlyphs[i]), PadRight(p.T(segmentNames[i]), 17), GiB(v)))
+		for _, s := range sub[i] {
+			if s.v > 0 {
+				lines = append(lines, st.Muted.Render(p.Sprintf("  incl. %s %11s", PadRight(p.T(s.name), 11), GiB(s.v))))
 			}
 		}
 	}
@@ -178,18 +201,27 @@ func DetailedBreakdownLines(m model.Memory, st *Styles) []string {
 
 // BandNote is the memory band in parentheses for the VRAM heading:
 // "(14.40–16.30 GiB at 90%)".
-func BandNote(e *model.Estimate) string {
-	return fmt.Sprintf("(%.2f–%s at %.0f%%)", e.MemoryBand[0]/model.GiB, GiB(e.MemoryBand[1]), BandConfidence*100)
+func BandNote(e *model.Estimate) string { return BandNoteIn(nil, e) }
+
+// BandNoteIn is BandNote in p's language.
+func BandNoteIn(p *i18n.Printer, e *model.Estimate) string {
+	return p.Sprintf("(%.2f–%s at %.0f%%)", e.MemoryBand[0]/model.GiB, GiB(e.MemoryBand[1]), BandConfidence*100)
 }
 
 // BorderlineNote says why a job that fits at the point estimate is
 // borderline: the top of the band is past the usable memory.
-func BorderlineNote(e *model.Estimate, f *model.Fit) string {
-	return fmt.Sprintf("borderline: the %.0f%% band reaches %s, past the %s usable; leave room or take the advice of a smaller micro-batch",
+func BorderlineNote(e *model.Estimate, f *model.Fit) string { return BorderlineNoteIn(nil, e, f) }
+
+// BorderlineNoteIn is BorderlineNote in p's language.
+func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *model.Fit) string {
+	return p.Sprintf("borderline: the %.0f%% band reaches %s, past the %s usable; leave room or take the advice of a smaller micro-batch",
 		BandConfidence*100, GiB(e.MemoryBand[1]), GiB(f.UsableBytes))
 }
 
 // TimeBandNote is the job time's band: "90% range 1.6 h – 2.6 h".
-func TimeBandNote(e *model.Estimate) string {
-	return fmt.Sprintf("%.0f%% range %s – %s", BandConfidence*100, Hours(e.TimeBand[0]), Hours(e.TimeBand[1]))
+func TimeBandNote(e *model.Estimate) string { return TimeBandNoteIn(nil, e) }
+
+// TimeBandNoteIn is TimeBandNote in p's language.
+func TimeBandNoteIn(p *i18n.Printer, e *model.Estimate) string {
+	return p.Sprintf("%.0f%% range %s – %s", BandConfidence*100, HoursIn(p, e.TimeBand[0]), HoursIn(p, e.TimeBand[1]))
 }

@@ -82,7 +82,8 @@ const ArchNote = "arm64 host: wheels and images must be arm64"
 // overlay rows, unranked currencies, where the prices came from).
 func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJSON) error {
 	w := r.Writer(out)
-	header := append([]string{}, model.MarketMarkdownHeader...)
+	lang := r.Lang
+	header := translate(lang, append([]string{}, model.MarketMarkdownHeader...)...)
 	right := map[int]bool{3: true, 4: true, 5: true, 6: true, 7: true, 8: true}
 	mark := func(row *model.MarketRow) []string {
 		cells := model.MarketMarkdownRow(row)
@@ -94,14 +95,14 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 			notes = append(notes, "arm64")
 		}
 		if row.Origin != "" && row.Origin != "embedded" {
-			notes = append(notes, "overlay")
+			notes = append(notes, lang.T("overlay"))
 		}
 		if row.Marketplace() {
-			notes = append(notes, "marketplace")
+			notes = append(notes, lang.T("marketplace"))
 		}
-		return append(cells, strings.Join(notes, ", "))
+		return append(cells, strings.Join(notes, lang.T(", ")))
 	}
-	header = append(header, "notes")
+	header = append(header, lang.T("notes"))
 	var arm, overlay bool
 	for i := range res.Rows {
 		arm = arm || res.Rows[i].Arch() == model.ArchARM
@@ -118,7 +119,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 			if gi > 0 {
 				fmt.Fprintln(w)
 			}
-			fmt.Fprintf(w, "%s: %d %s, %s/h, %s per GPU-hour\n", g.Key, len(g.Rows), marketPlural(len(g.Rows), "offer", "offers"),
+			lang.Fprintf(w, "%s: %d %s, %s/h, %s per GPU-hour\n", g.Key, len(g.Rows), lang.T(marketPlural(len(g.Rows), "offer", "offers")),
 				usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
 			rows := make([][]string, 0, len(g.Rows))
 			for _, i := range g.Rows {
@@ -131,10 +132,10 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 	if res.Query.AllRegions {
 		what = "every region price"
 	}
-	fmt.Fprintf(w, "%d %s (%s), %s prices per hour; +N counts other regions at the same price.\n",
-		len(res.Rows), marketPlural(len(res.Rows), "offer", "offers"), what, res.Query.Pricing)
+	lang.Fprintf(w, "%d %s (%s), %s prices per hour; +N counts other regions at the same price.\n",
+		len(res.Rows), lang.T(marketPlural(len(res.Rows), "offer", "offers")), lang.T(what), PricingName(lang, res.Query.Pricing))
 	if m.USDCNY != nil {
-		fmt.Fprintf(w, "CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY)
+		lang.Fprintf(w, "CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY)
 	}
 	if n := len(m.NeedsRate); n > 0 {
 		var names []string
@@ -143,21 +144,21 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 		}
 		more := ""
 		if n > 5 {
-			more = fmt.Sprintf(" and %d more", n-5)
+			more = lang.Sprintf(" and %d more", n-5)
 		}
-		fmt.Fprintf(w, "Not ranked, priced in %s: %s%s — needs --usd-cny RATE (1 USD = RATE CNY).\n", m.NeedsRate[0].Currency, strings.Join(names, ", "), more)
+		lang.Fprintf(w, "Not ranked, priced in %s: %s%s — needs --usd-cny RATE (1 USD = RATE CNY).\n", m.NeedsRate[0].Currency, strings.Join(names, lang.T(", ")), more)
 	}
 	if arm {
-		fmt.Fprintf(w, "arm64: %s.\n", ArchNote)
+		lang.Fprintf(w, "arm64: %s.\n", lang.T(ArchNote))
 	}
 	if overlay {
-		fmt.Fprintln(w, "overlay: the row's price comes from an overlay file (origin in --json).")
+		fmt.Fprintln(w, lang.T("overlay: the row's price comes from an overlay file (origin in --json)."))
 	}
 	p := model.Provenance{}
 	for _, o := range m.Prices.Origins {
 		p.Origins = append(p.Origins, model.PriceOrigin{Origin: o.Origin, Updated: o.Updated, AsOf: o.AsOf, Types: o.Types})
 	}
-	_, err := fmt.Fprintf(w, "%s.\n", p.Line())
+	_, err := fmt.Fprintf(w, "%s%s\n", lang.Sprintf("prices: %s", strings.Join(lang.Messages(p.LineParts()), lang.T("; "))), lang.T("."))
 	return err
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // RecommendJSON is the --json output of gpuplan recommend: the estimate
@@ -118,14 +119,17 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 
 // OfferRow is one table row of an offer: provider, instance, region,
 // GPUs, $/h, $/month, job time, job cost, headroom.
-func OfferRow(o *model.Offer) []string {
+func OfferRow(o *model.Offer) []string { return OfferRowIn(nil, o) }
+
+// OfferRowIn is OfferRow in p's language.
+func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 	gpus := fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key)
 	if o.Instances > 1 {
-		gpus += fmt.Sprintf(" (%d nodes)", o.Instances)
+		gpus += p.Sprintf(" (%d nodes)", o.Instances)
 	}
 	job, cost := "—", "—"
 	if o.HasJob {
-		job, cost = Hours(o.JobHours), USD(o.JobUSD)
+		job, cost = HoursIn(p, o.JobHours), USD(o.JobUSD)
 	}
 	headroom := fmt.Sprintf("%.0f%%", o.HeadroomPct)
 	if o.Verdict == model.VerdictBorderline {
@@ -137,7 +141,7 @@ func OfferRow(o *model.Offer) []string {
 // borderlineTableNote explains the "~" headroom mark of OfferRow when a
 // shown offer is borderline: the top of its 90% memory band is past its
 // usable VRAM (model.VerdictBorderline), as estimate's "~ borderline".
-func borderlineTableNote(offers []model.Offer) string {
+func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 	n, top := 0, 0.0
 	for i := range offers {
 		if o := &offers[i]; o.Verdict == model.VerdictBorderline {
@@ -148,8 +152,8 @@ func borderlineTableNote(offers []model.Offer) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM; leave room or use a smaller micro-batch",
-		n, marketPlural(n, "offer", "offers"), BandConfidence*100, GiB(top))
+	return p.Sprintf("~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM; leave room or use a smaller micro-batch",
+		n, p.T(marketPlural(n, "offer", "offers")), BandConfidence*100, GiB(top))
 }
 
 // dropOrder is which offer columns go first when the terminal is narrow:
@@ -204,19 +208,22 @@ func fitTable(headers []string, rows [][]string, width int) string {
 
 // ReasonSummary accounts for every priced offer: shown, removed by which
 // check, or a dearer host of the same GPU in the same region.
-func ReasonSummary(rec *model.Recommendation) string {
+func ReasonSummary(rec *model.Recommendation) string { return ReasonSummaryIn(nil, rec) }
+
+// ReasonSummaryIn is ReasonSummary in p's language.
+func ReasonSummaryIn(p *i18n.Printer, rec *model.Recommendation) string {
 	removed := 0
 	var parts []string
 	for _, r := range rec.Reasons {
 		removed += r.Count
-		parts = append(parts, fmt.Sprintf("%s %s", humanize.Comma(int64(r.Count)), r.Kind))
+		parts = append(parts, p.Sprintf("%[1]s %[2]s", humanize.Comma(int64(r.Count)), p.T(string(r.Kind))))
 	}
-	s := fmt.Sprintf("%s %s of %s priced", humanize.Comma(int64(len(rec.Offers))), marketPlural(len(rec.Offers), "offer", "offers"), humanize.Comma(int64(rec.Considered)))
+	s := p.Sprintf("%s %s of %s priced", humanize.Comma(int64(len(rec.Offers))), p.T(marketPlural(len(rec.Offers), "offer", "offers")), humanize.Comma(int64(rec.Considered)))
 	if len(parts) > 0 {
-		s += "; did not pass: " + strings.Join(parts, ", ")
+		s += p.Sprintf("; did not pass: %s", strings.Join(parts, p.T(", ")))
 	}
 	if dup := rec.Considered - removed - len(rec.Offers); dup > 0 {
-		s += fmt.Sprintf("; %s %s of a GPU already listed in the same region left out", humanize.Comma(int64(dup)), marketPlural(dup, "dearer host", "dearer hosts"))
+		s += p.Sprintf("; %s %s of a GPU already listed in the same region left out", humanize.Comma(int64(dup)), p.T(marketPlural(dup, "dearer host", "dearer hosts")))
 	}
 	return s
 }
@@ -270,6 +277,15 @@ func Truncate(s string, n int) string {
 // OfferHeaders are the column titles matching OfferRow.
 var OfferHeaders = []string{"provider", "instance", "region", "GPUs", "$/h", "$/month", "job time", "job cost", "headroom"}
 
+// OfferHeadersIn are OfferHeaders in p's language.
+func OfferHeadersIn(p *i18n.Printer) []string {
+	out := make([]string, len(OfferHeaders))
+	for i, h := range OfferHeaders {
+		out[i] = p.T(h)
+	}
+	return out
+}
+
 // WriteRecommend prints the readable report of gpuplan recommend: the
 // workload and its VRAM need, the ranked offers as a table, their warnings
 // and the near misses.
@@ -281,25 +297,23 @@ func WriteRecommend(out io.Writer, r *Renderer, rec *model.Recommendation, base 
 // (the configurator has no --limit).
 func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, base *model.Estimate, limit, width int, moreHint string) error {
 	st := NewStyles(r)
+	p := r.Lang
 	var b strings.Builder
 	w := &base.Workload
-	name := w.Model.Name
-	if name == "" {
-		name = "custom " + model.FormatCount(base.Params) + " " + string(w.Model.Family)
-	}
-	fmt.Fprintf(&b, "%s%s\n", st.Title.Render(name), st.Muted.Render(" · "+DescribeWorkload(w)))
-	fmt.Fprintf(&b, "%s\n", st.Muted.Render(DescribeShape(w)))
-	gpus := fmt.Sprintf("on %d GPU", w.GPUs)
+	name := ModelName(p, w, base.Params)
+	fmt.Fprintf(&b, "%s%s\n", st.Title.Render(name), st.Muted.Render(" · "+DescribeWorkloadIn(p, w)))
+	fmt.Fprintf(&b, "%s\n", st.Muted.Render(DescribeShapeIn(p, w)))
+	gpus := p.Sprintf("on %d GPU", w.GPUs)
 	if w.GPUs > 1 {
-		gpus += "s"
+		gpus = p.Sprintf("on %d GPUs", w.GPUs)
 	}
 	if rec.AutoGPUs {
-		gpus += " (each offer uses the GPU count it shows)"
+		gpus += p.T(" (each offer uses the GPU count it shows)")
 	}
-	fmt.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render("VRAM"), GiB(base.Memory.Total()), gpus, rec.Sort)
-	fmt.Fprintf(&b, "%s\n\n", st.Muted.Render(ReasonSummary(rec)))
+	p.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render(p.T("VRAM")), GiB(base.Memory.Total()), gpus, SortName(p, rec.Sort))
+	fmt.Fprintf(&b, "%s\n\n", st.Muted.Render(ReasonSummaryIn(p, rec)))
 	if len(rec.Offers) == 0 {
-		fmt.Fprintf(&b, "%s\n", st.Bad.Render("No offer runs this workload with these filters."))
+		fmt.Fprintf(&b, "%s\n", st.Bad.Render(p.T("No offer runs this workload with these filters.")))
 	} else {
 		// Offers that differ only by region (same type, GPUs and prices)
 		// share one row: "us-east-1 +7".
@@ -309,34 +323,52 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		offers, shown := CollapseRegions(rec.Offers, limit)
 		rows := make([][]string, len(offers))
 		for i := range offers {
-			rows[i] = OfferRow(&offers[i])
+			rows[i] = OfferRowIn(p, &offers[i])
 		}
 		if r.Plain {
 			plainOfferRows(rows, rec.Offers, limit)
 		}
-		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(OfferHeaders, rows, width)))
+		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(OfferHeadersIn(p), rows, width)))
 		if n := len(rec.Offers); n > shown {
-			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more %s%s", n-shown, marketPlural(n-shown, "offer", "offers"), moreHint)))
+			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %d more %s%s", n-shown, p.T(marketPlural(n-shown, "offer", "offers")), p.T(moreHint))))
 		}
-		if note := borderlineTableNote(offers); note != "" {
+		if note := borderlineTableNote(p, offers); note != "" {
 			fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
 		}
 		top := &rec.Offers[0]
-		fmt.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render("best:"), top.Instance.Provider, top.Instance.Type, top.Region, USD(top.USDPerHour), USD(top.MonthlyUSD))
+		p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, top.Region, USD(top.USDPerHour), USD(top.MonthlyUSD))
 		if top.HasJob {
-			fmt.Fprintf(&b, ", %s and %s for the job", Hours(top.JobHours), USD(top.JobUSD))
+			p.Fprintf(&b, ", %s and %s for the job", HoursIn(p, top.JobHours), USD(top.JobUSD))
 		}
-		fmt.Fprintf(&b, " (%s)\n", top.Pricing)
-		for _, wn := range top.Warnings() {
+		p.Fprintf(&b, " (%s)\n", PricingName(p, top.Pricing))
+		for _, wn := range p.Messages(top.WarningMessages()) {
 			fmt.Fprintf(&b, "  %s %s\n", st.Warn.Render("!"), wn)
 		}
 	}
 	if len(rec.Rejected) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render("Near misses (cheapest that do not fit)"))
+		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("Near misses (cheapest that do not fit)")))
 		for _, x := range rec.Rejected {
-			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, r.Cut(x.Instance.Type, 26), USD(x.USDPerHour)+"/h", x.Reason)
+			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, r.Cut(x.Instance.Type, 26), USD(x.USDPerHour)+"/h", RejectionReason(p, &x))
 		}
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
+}
+
+// RejectionReason is a near miss's reason in p's language (its message
+// when the matcher kept one, else the English reason as a key).
+func RejectionReason(p *i18n.Printer, x *model.Rejection) string {
+	if x.ReasonMsg.IsZero() {
+		return p.T(x.Reason)
+	}
+	return p.Message(x.ReasonMsg)
+}
+
+// SortName is a sort key in p's language: the flag value in English
+// ("job"), words in Chinese.
+func SortName(p *i18n.Printer, k model.SortKey) string {
+	if !p.Chinese() {
+		return string(k)
+	}
+	return p.T("sort " + string(k))
 }

@@ -73,7 +73,7 @@ func TestOfferBorderline(t *testing.T) {
 		if row := OfferRow(&o); row[len(row)-1] != tt.headroom {
 			t.Errorf("%s: headroom cell %q, want %q", tt.verdict, row[len(row)-1], tt.headroom)
 		}
-		if got := borderlineTableNote([]model.Offer{o}); got != tt.note {
+		if got := borderlineTableNote(nil, []model.Offer{o}); got != tt.note {
 			t.Errorf("%s: note\n got %q\nwant %q", tt.verdict, got, tt.note)
 		}
 	}

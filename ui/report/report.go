@@ -6,9 +6,11 @@ import (
 	"math"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // EstimateJSON is the --json output of gpuplan estimate. Bytes are
@@ -208,7 +210,10 @@ func NewWorkloadJSON(w *model.Workload) WorkloadJSON {
 func GiB(b float64) string { return fmt.Sprintf("%.2f GiB", b/model.GiB) }
 
 // Hours formats a duration in hours readably: "45 min", "12.3 h", "4.2 days".
-func Hours(h float64) string {
+func Hours(h float64) string { return HoursIn(nil, h) }
+
+// HoursIn is Hours in p's language ("4.2 天").
+func HoursIn(p *i18n.Printer, h float64) string {
 	switch {
 	case h <= 0 || math.IsNaN(h):
 		return "—"
@@ -217,11 +222,11 @@ func Hours(h float64) string {
 	case h < 48:
 		return fmt.Sprintf("%.1f h", h)
 	case h < 24*365:
-		return fmt.Sprintf("%.1f days", h/24)
+		return p.Sprintf("%.1f days", h/24)
 	case h < 24*365*1000:
-		return fmt.Sprintf("%.1f years", h/24/365)
+		return p.Sprintf("%.1f years", h/24/365)
 	}
-	return fmt.Sprintf("%.2g years", h/24/365)
+	return p.Sprintf("%.2g years", h/24/365)
 }
 
 // USD formats dollars: "$1.23", "$14,600", "$1.2M".
@@ -297,9 +302,26 @@ func BreakdownLines(m model.Memory, st *Styles) []string {
 		if v <= 0 && i != 0 {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("%s %-17s %11s", st.Segments[i].Render(segmentGlyphs[i]), segmentNames[i], GiB(v)))
+		lines = append(lines, fmt.Sprintf("%s %s %11s", st.Segments[i].Render(segmentGlyphs[i]), PadRight(segmentNames[i], 17), GiB(v)))
 	}
 	return lines
+}
+
+// PadRight pads s with spaces to n terminal cells, counting wide (CJK)
+// runes as two, as fmt's %-Ns would for ASCII; longer s is left whole.
+func PadRight(s string, n int) string {
+	if w := lipgloss.Width(s); w < n {
+		return s + strings.Repeat(" ", n-w)
+	}
+	return s
+}
+
+// PadLeft is PadRight aligning s to the right (fmt's %Ns).
+func PadLeft(s string, n int) string {
+	if w := lipgloss.Width(s); w < n {
+		return strings.Repeat(" ", n-w) + s
+	}
+	return s
 }
 
 // WriteEstimate prints the readable report of gpuplan estimate: the
@@ -307,21 +329,20 @@ func BreakdownLines(m model.Memory, st *Styles) []string {
 // given (with advice), compute and time, warnings and assumptions.
 func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, width int) error {
 	st := NewStyles(r)
+	p := r.Lang
 	w := &e.Workload
 	var b strings.Builder
-	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	// Every format is an English catalogue key (ui/i18n).
+	line := func(format string, args ...any) { p.Fprintf(&b, format, args...); b.WriteByte('\n') }
 
-	name := w.Model.Name
-	if name == "" {
-		name = "custom " + model.FormatCount(e.Params) + " " + string(w.Model.Family)
-	}
-	line("%s", st.Title.Render(name)+st.Muted.Render(" · "+DescribeWorkload(w)))
-	line("%s", st.Muted.Render(DescribeShape(w)))
-	if rl := RecipeLine(e); rl != "" {
+	name := ModelName(p, w, e.Params)
+	line("%s", st.Title.Render(name)+st.Muted.Render(" · "+DescribeWorkloadIn(p, w)))
+	line("%s", st.Muted.Render(DescribeShapeIn(p, w)))
+	if rl := RecipeLineIn(p, e); rl != "" {
 		line("%s", st.Muted.Render(rl))
 	}
 	line("")
-	line("%s  %s per GPU %s", st.Heading.Render("VRAM"), st.Value.Render(GiB(e.Memory.Total())), st.Muted.Render(BandNote(e)))
+	line("%s  %s per GPU %s", st.Heading.Render(p.T("VRAM")), st.Value.Render(GiB(e.Memory.Total())), st.Muted.Render(BandNoteIn(p, e)))
 	capacity := 0.0
 	if f != nil {
 		capacity = f.UsableBytes
@@ -331,43 +352,43 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 		barWidth = max(min(width-2, 60), 10)
 	}
 	line("  %s", VRAMBar(e.Memory, capacity, barWidth, &st))
-	for _, l := range DetailedBreakdownLines(e.Memory, &st) {
+	for _, l := range DetailedBreakdownLinesIn(p, e.Memory, &st) {
 		line("  %s", l)
 	}
 	o := e.Overhead
-	line("  %s", st.Muted.Render(fmt.Sprintf("  overhead = CUDA context %.2f + workspaces %.2f + NCCL %.2f + fragmentation %.2f GiB",
+	line("  %s", st.Muted.Render(p.Sprintf("  overhead = CUDA context %.2f + workspaces %.2f + NCCL %.2f + fragmentation %.2f GiB",
 		o.CUDAContext/model.GiB, o.Workspace/model.GiB, o.Communication/model.GiB, o.Fragmentation/model.GiB)))
-	line("  %s", st.Muted.Render("  the total is what nvidia-smi shows; "+TotalsLine(e)))
+	line("  %s", st.Muted.Render(p.Sprintf("  the total is what nvidia-smi shows; %s", TotalsLineIn(p, e))))
 	if f != nil {
 		line("")
 		g := f.GPU
-		head := fmt.Sprintf("%s (%g GiB, %s usable after the %.0f%% margin)", g.Name, g.MemoryGiB, GiB(f.UsableBytes), model.FitMargin*100)
+		head := p.Sprintf("%s (%g GiB, %s usable after the %.0f%% margin)", g.Name, g.MemoryGiB, GiB(f.UsableBytes), model.FitMargin*100)
 		if f.Fits {
-			line("%s %s", VerdictWord(f.Verdict, &st), head)
+			line("%s %s", VerdictWordIn(p, f.Verdict, &st), head)
 			what := "largest micro-batch that fits"
 			if w.Task == model.TaskInference {
 				what = "most concurrent sequences that fit"
 			}
-			line("  headroom %s; %s: %d", GiB(f.UsableBytes-e.Memory.Total()), what, f.MaxMicroBatch)
+			line("  headroom %s; %s: %d", GiB(f.UsableBytes-e.Memory.Total()), p.T(what), f.MaxMicroBatch)
 			if f.Verdict == model.VerdictBorderline {
-				line("  %s", st.Warn.Render(BorderlineNote(e, f)))
+				line("  %s", st.Warn.Render(BorderlineNoteIn(p, e, f)))
 			}
 		} else {
-			line("%s %s: %s", VerdictWord(f.Verdict, &st), head, NeedsLine(e))
+			line("%s %s: %s", VerdictWordIn(p, f.Verdict, &st), head, NeedsLineIn(p, e))
 			if len(f.Advice) > 0 {
-				line("  %s", st.Heading.Render("fit advice (each change alone):"))
+				line("  %s", st.Heading.Render(p.T("fit advice (each change alone):")))
 				for _, a := range f.Advice {
 					mark := st.Bad.Render("✗")
 					if a.Fits {
 						mark = st.Good.Render("✓")
 					}
-					line("  %s %-62s → %s", mark, a.Change, GiB(a.Total))
+					line("  %s %s → %s", mark, PadRight(AdviceChange(p, a), 62), GiB(a.Total))
 				}
 			}
 		}
 	}
 	line("")
-	line("%s", st.Heading.Render("Compute"))
+	line("%s", st.Heading.Render(p.T("Compute")))
 	line("  parameters %s (trainable %s, active per token %s)", model.FormatCount(e.Params), model.FormatCount(e.TrainableParams), model.FormatCount(e.ActiveParams))
 	line("  %.3g FLOPs per sample, %.3g per step of %s samples", e.FLOPsPerSample, e.FLOPsPerStep, model.FormatCount(e.SamplesPerStep))
 	if e.TotalFLOPs > 0 {
@@ -375,23 +396,23 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 	}
 	switch {
 	case e.HasTime:
-		line("  %s wall clock on %d × %s, %s GPU-hours (MFU %.2f of %.4g TFLOPS %s)", st.Value.Render(Hours(e.Hours)), w.GPUs, e.GPU.Name,
+		line("  %s wall clock on %d × %s, %s GPU-hours (MFU %.2f of %.4g TFLOPS %s)", st.Value.Render(HoursIn(p, e.Hours)), w.GPUs, e.GPU.Name,
 			model.FormatCount(e.GPUHours), e.MFU, e.PeakTFLOPS, e.Precision)
-		line("  %s", st.Muted.Render(TimeBandNote(e)))
+		line("  %s", st.Muted.Render(TimeBandNoteIn(p, e)))
 	case e.GPU != nil && e.SamplesPerSecond > 0:
 		line("  %.4g samples/s on %d × %s (give --dataset-samples or --dataset-tokens for job time)", e.SamplesPerSecond, w.GPUs, e.GPU.Name)
 	case e.GPU == nil:
-		line("  %s", st.Muted.Render("give --gpu NAME for time (list: gpuplan catalog gpus)"))
+		line("  %s", st.Muted.Render(p.T("give --gpu NAME for time (list: gpuplan catalog gpus)")))
 	}
-	if ws := w.Warnings(); len(ws) > 0 {
+	if ws := WorkloadWarnings(p, w); len(ws) > 0 {
 		line("")
 		for _, s := range ws {
 			line("%s %s", st.Warn.Render("!"), s)
 		}
 	}
 	line("")
-	line("%s", st.Heading.Render("Assumptions"))
-	for _, a := range e.Assumptions() {
+	line("%s", st.Heading.Render(p.T("Assumptions")))
+	for _, a := range EstimateAssumptions(p, e) {
 		line("  - %s", a)
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
@@ -399,14 +420,22 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 }
 
 // DescribeWorkload is the one-line summary: task, precision, optimizer, GPUs.
-func DescribeWorkload(w *model.Workload) string {
-	parts := []string{string(w.Task), string(w.Precision)}
+func DescribeWorkload(w *model.Workload) string { return DescribeWorkloadIn(nil, w) }
+
+// DescribeWorkloadIn is DescribeWorkload in p's language.
+func DescribeWorkloadIn(p *i18n.Printer, w *model.Workload) string {
+	parts := []string{TaskName(p, w.Task), string(w.Precision)}
 	if w.Task.Training() {
 		parts = append(parts, string(w.Optimizer))
 	}
-	gpus := fmt.Sprintf("%d GPU", w.GPUs)
-	if w.GPUs > 1 {
-		gpus += "s " + string(w.Strategy)
+	var gpus string
+	switch {
+	case w.GPUs > 1 && p.Chinese():
+		gpus = p.Sprintf("%d GPUs %s", w.GPUs, StrategyName(p, w.Strategy))
+	case w.GPUs > 1:
+		gpus = fmt.Sprintf("%d GPUs %s", w.GPUs, w.Strategy)
+	default:
+		gpus = p.Sprintf("%d GPU", w.GPUs)
 	}
 	if w.TP > 1 {
 		gpus += fmt.Sprintf(" tp=%d", w.TP)
@@ -415,34 +444,95 @@ func DescribeWorkload(w *model.Workload) string {
 	return strings.Join(parts, " · ")
 }
 
+// TaskName is the task as the reports name it: its TOML value in
+// English ("lora"), the field's term in Chinese.
+func TaskName(p *i18n.Printer, t model.Task) string {
+	if !p.Chinese() {
+		return string(t)
+	}
+	return p.T("task " + string(t))
+}
+
+// StrategyName is a parallelism strategy in p's language: the TOML value
+// ("ddp", "zero3"), except "single", which is a word.
+func StrategyName(p *i18n.Printer, s model.Strategy) string {
+	if s == model.Single {
+		return p.T("single")
+	}
+	return string(s)
+}
+
+// PricingName is a pricing model in p's language ("on-demand" → 按量付费).
+func PricingName(p *i18n.Printer, v model.Pricing) string { return p.T(string(v)) }
+
+// ModelName is the architecture's name, or "custom 7B decoder" for one
+// given only by its shape.
+func ModelName(p *i18n.Printer, w *model.Workload, params float64) string {
+	if w.Model.Name != "" {
+		return w.Model.Name
+	}
+	return p.Sprintf("custom %s %s", model.FormatCount(params), p.T(string(w.Model.Family)))
+}
+
 // DescribeShape is the second summary line: batch, length, memory savers.
-func DescribeShape(w *model.Workload) string {
+func DescribeShape(w *model.Workload) string { return DescribeShapeIn(nil, w) }
+
+// DescribeShapeIn is DescribeShape in p's language.
+func DescribeShapeIn(p *i18n.Printer, w *model.Workload) string {
 	var s []string
 	switch {
 	case w.Task == model.TaskInference && w.Model.Family.Generative():
-		s = append(s, fmt.Sprintf("%s × %d-token context, %d generated", model.Count(w.Sequences, "sequence"), w.ContextLen, w.GenTokens))
+		s = append(s, p.Sprintf("%s × %d-token context, %d generated", Count(p, w.Sequences, "sequence"), w.ContextLen, w.GenTokens))
 	case w.Task == model.TaskInference && !w.Model.Family.Vision():
-		s = append(s, fmt.Sprintf("%s × %d tokens", model.Count(w.Sequences, "sequence"), w.ContextLen))
+		s = append(s, p.Sprintf("%s × %d tokens", Count(p, w.Sequences, "sequence"), w.ContextLen))
 	case w.Model.Family.Vision():
-		s = append(s, fmt.Sprintf("batch %d × %d px", w.MicroBatch, w.ImageSize))
+		s = append(s, p.Sprintf("batch %d × %d px", w.MicroBatch, w.ImageSize))
 	default:
-		s = append(s, fmt.Sprintf("batch %d × %d tokens", w.MicroBatch, w.SeqLen))
+		s = append(s, p.Sprintf("batch %d × %d tokens", w.MicroBatch, w.SeqLen))
 	}
 	if w.GradAccum > 1 {
-		s = append(s, fmt.Sprintf("grad accum %d", w.GradAccum))
+		s = append(s, p.Sprintf("grad accum %d", w.GradAccum))
 	}
 	if w.Model.HasShape() {
 		if w.Flash() {
-			s = append(s, "flash attention")
+			s = append(s, p.T("flash attention"))
 		} else {
-			s = append(s, "eager attention")
+			s = append(s, p.T("eager attention"))
 		}
 	}
 	if w.Ckpt() {
-		s = append(s, "activation checkpointing")
+		s = append(s, p.T("activation checkpointing"))
 	}
 	if w.Task.Adapters() {
-		s = append(s, fmt.Sprintf("LoRA r=%d on %s", w.LoRARank, strings.Join(w.LoRATargets, ",")))
+		s = append(s, p.Sprintf("LoRA r=%d on %s", w.LoRARank, strings.Join(w.LoRATargets, ",")))
 	}
 	return strings.Join(s, " · ")
+}
+
+// Count is model.Count in p's language: "1 sequence", "4 sequences";
+// Chinese has no plural, so its catalogue keys "%d sequence" alone.
+func Count(p *i18n.Printer, n int, noun string) string {
+	if !p.Chinese() {
+		return model.Count(n, noun)
+	}
+	return p.Sprintf("%d "+noun, n)
+}
+
+// AdviceChange is one fit-advice change in p's language (model.Advice
+// keeps the English sentence in Change and its message in Msg).
+func AdviceChange(p *i18n.Printer, a model.Advice) string {
+	if a.Msg.Key == "" {
+		return p.T(a.Change)
+	}
+	return p.Message(a.Msg)
+}
+
+// WorkloadWarnings are w's warnings in p's language.
+func WorkloadWarnings(p *i18n.Printer, w *model.Workload) []string {
+	return p.Messages(w.WarningMessages())
+}
+
+// EstimateAssumptions are e's assumptions in p's language.
+func EstimateAssumptions(p *i18n.Printer, e *model.Estimate) []string {
+	return p.Messages(e.AssumptionMessages())
 }

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2/table"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // ServingJSON echoes the serving workload after defaults, in [serve] key
@@ -167,26 +168,32 @@ func NewServeRecommendJSON(w *model.Workload, s *model.Serving, plans []model.Se
 }
 
 // ServeAssumptions lists the serving model's rules and their sources.
-func ServeAssumptions() []string {
-	return []string{
+func ServeAssumptions() []string { return ServeAssumptionsIn(nil) }
+
+// ServeAssumptionsIn is ServeAssumptions in lang's language.
+func ServeAssumptionsIn(lang *i18n.Printer) []string {
+	return translate(lang,
 		"memory as vLLM lays it out (vllm/v1/worker/gpu_worker.py determine_available_memory): KV cache = GPU memory × gpu_memory_utilization − weights − profiling-step activations − non-torch allocations",
 		"activation peak of one chunked-prefill step of max_num_batched_tokens tokens plus the sampler on max_num_seqs requests (gpu_model_runner.py profile_run)",
 		"KV cache per token = 2 × layers × KV heads per GPU × head_dim × dtype bytes, in 16-token blocks; max concurrency = KV tokens ÷ max_model_len",
 		"prefill compute-bound, decode memory-bandwidth-bound (weights per GPU plus the KV read per step), tensor-parallel all-reduce over the instance's interconnect",
 		"$ per million tokens charges the whole hourly price to output (or input) tokens at the load given",
-	}
+	)
 }
 
 // ServeFigures is the plan's summary lines: memory of one GPU, KV
 // capacity, speed and cost, for the report and the configurator's panel.
-func ServeFigures(p *model.ServePlan) []string {
+func ServeFigures(p *model.ServePlan) []string { return ServeFiguresIn(nil, p) }
+
+// ServeFiguresIn is ServeFigures in lang's language.
+func ServeFiguresIn(lang *i18n.Printer, p *model.ServePlan) []string {
 	m := &p.Memory
 	s := &p.Serving
 	lines := []string{
-		fmt.Sprintf("weights %s + activations %s + non-torch %s + KV cache %s of %s (%.0f%% of %s)",
+		lang.Sprintf("weights %s + activations %s + non-torch %s + KV cache %s of %s (%.0f%% of %s)",
 			GiB(m.Weights), GiB(m.Activation), GiB(m.NonTorch), GiB(max(m.KVCache, 0)), GiB(m.BudgetBytes),
 			s.GPUMemoryUtilization*100, GiB(m.TotalBytes)),
-		fmt.Sprintf("KV cache %s tokens (%s per token per GPU): %.1f concurrent %d-token sequences",
+		lang.Sprintf("KV cache %s tokens (%s per token per GPU): %.1f concurrent %d-token sequences",
 			model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), m.MaxConcurrency, s.MaxModelLen),
 	}
 	if !p.Fits {
@@ -194,11 +201,11 @@ func ServeFigures(p *model.ServePlan) []string {
 	}
 	pf := &p.Perf
 	lines = append(lines,
-		fmt.Sprintf("TTFT %.0f ms · TPOT %.1f ms at %s per replica", pf.TTFTSec*1e3, pf.TPOTSec*1e3, model.Count(pf.Batch, "sequence")),
-		fmt.Sprintf("%.0f output tokens/s · %.0f input tokens/s · %.3g requests/s over %s",
-			p.OutputTokensPerSec, p.InputTokensPerSec, p.RequestsPerSec, model.Count(p.Replicas, "replica")))
+		lang.Sprintf("TTFT %.0f ms · TPOT %.1f ms at %s per replica", pf.TTFTSec*1e3, pf.TPOTSec*1e3, Count(lang, pf.Batch, "sequence")),
+		lang.Sprintf("%.0f output tokens/s · %.0f input tokens/s · %.3g requests/s over %s",
+			p.OutputTokensPerSec, p.InputTokensPerSec, p.RequestsPerSec, Count(lang, p.Replicas, "replica")))
 	if p.USDPerHour > 0 {
-		lines = append(lines, fmt.Sprintf("%s per million output tokens · %s per million input tokens at %s/h",
+		lines = append(lines, lang.Sprintf("%s per million output tokens · %s per million input tokens at %s/h",
 			USD(p.USDPerMOutput), USD(p.USDPerMInput), USD(p.USDPerHour)))
 	}
 	return lines
@@ -214,57 +221,55 @@ func kvPerToken(b float64) string {
 // WriteServeEstimate writes the serving plan p of w as text.
 func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.ServePlan, warnings []string) error {
 	st := NewStyles(r)
+	lang := r.Lang
 	var b strings.Builder
-	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+	line := func(format string, args ...any) { lang.Fprintf(&b, format, args...); b.WriteByte('\n') }
 	s := &p.Serving
-	name := w.Model.Name
-	if name == "" {
-		name = "custom " + model.FormatCount(w.Model.ParamCount()) + " " + string(w.Model.Family)
-	}
-	line("%s", st.Title.Render(name)+st.Muted.Render(fmt.Sprintf(" · serving · %s weights · KV cache %s", s.WeightFormat, s.KVCacheDType)))
-	load := model.Count(s.Concurrency, "concurrent request")
+	name := ModelName(lang, w, w.Model.ParamCount())
+	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · KV cache %s", s.WeightFormat, s.KVCacheDType)))
+	load := Count(lang, s.Concurrency, "concurrent request")
 	if s.RequestsPerSec > 0 {
-		load = fmt.Sprintf("%.3g requests/s", s.RequestsPerSec)
+		load = lang.Sprintf("%.3g requests/s", s.RequestsPerSec)
 	}
-	line("%s", st.Muted.Render(fmt.Sprintf("max_model_len %d · %d prompt + %d output tokens per request · %s", s.MaxModelLen, s.PromptTokens, s.OutputTokens, load)))
+	line("%s", st.Muted.Render(lang.Sprintf("max_model_len %d · %d prompt + %d output tokens per request · %s", s.MaxModelLen, s.PromptTokens, s.OutputTokens, load)))
 	line("")
 	g := p.Offer.GPU
-	head := fmt.Sprintf("%d × %s: TP %d × PP %d, %s", max(p.GPUs, p.Offer.GPUsPerNode), g.Name, p.TP, p.PP, model.Count(p.Replicas, "replica"))
+	head := lang.Sprintf("%d × %s: TP %d × PP %d, %s", max(p.GPUs, p.Offer.GPUsPerNode), g.Name, p.TP, p.PP, Count(lang, p.Replicas, "replica"))
 	if p.Nodes > 1 {
-		head += fmt.Sprintf(" on %d nodes of %s", p.Nodes, model.Count(p.Offer.GPUsPerNode, "GPU"))
+		head += lang.Sprintf(" on %d nodes of %s", p.Nodes, Count(lang, p.Offer.GPUsPerNode, "GPU"))
 	}
 	switch {
 	case p.Meets:
-		line("%s %s", st.Good.Render("✓ serves"), head)
+		line("%s %s", st.Good.Render(lang.T("✓ serves")), head)
 	case p.Fits:
-		line("%s %s", st.Warn.Render("! fits, misses the targets:"), head)
+		line("%s %s", st.Warn.Render(lang.T("! fits, misses the targets:")), head)
 	default:
-		line("%s %s", st.Bad.Render("✗ does not fit"), head)
+		line("%s %s", st.Bad.Render(lang.T("✗ does not fit")), head)
 	}
-	for _, reason := range p.Reasons {
+	for _, reason := range ServeReasons(lang, p) {
 		line("  %s", reason)
 	}
 	line("")
-	line("%s  per GPU", st.Heading.Render("Memory"))
-	for _, l := range ServeFigures(p)[:2] {
+	line("%s  per GPU", st.Heading.Render(lang.T("Memory")))
+	for _, l := range ServeFiguresIn(lang, p)[:2] {
 		line("  %s", l)
 	}
 	if p.Fits {
 		line("")
-		line("%s", st.Heading.Render("Speed"))
-		for _, l := range ServeFigures(p)[2:] {
+		line("%s", st.Heading.Render(lang.T("Speed")))
+		for _, l := range ServeFiguresIn(lang, p)[2:] {
 			line("  %s", l)
 		}
 	}
 	if len(warnings) > 0 {
 		line("")
 		for _, s := range warnings {
-			line("%s %s", st.Warn.Render("!"), s)
+			line("%s %s", st.Warn.Render("!"), lang.T(s))
 		}
 	}
 	line("")
-	line("%s", st.Heading.Render("Assumptions"))
-	for _, a := range ServeAssumptions() {
+	line("%s", st.Heading.Render(lang.T("Assumptions")))
+	for _, a := range ServeAssumptionsIn(lang) {
 		line("  - %s", a)
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
@@ -273,6 +278,7 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.
 
 // ServeRow is one offers-table row of a serving plan.
 func ServeRow(p *model.ServePlan) []string {
+	// No words: the same in every language.
 	split := fmt.Sprintf("TP%d×PP%d×%d", p.TP, p.PP, p.Replicas)
 	gpus := fmt.Sprintf("%d×%s", p.GPUs, p.Offer.GPU.Key)
 	provider, typ := "", p.Offer.Name
@@ -296,17 +302,15 @@ var ServeHeaders = []string{"provider", "instance", "region", "GPUs", "split", "
 // (at most limit, 0: all), then the cheapest near misses with reasons.
 func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model.Serving, plans []model.ServePlan, limit int) error {
 	st := NewStyles(r)
+	lang := r.Lang
 	var b strings.Builder
-	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	name := w.Model.Name
-	if name == "" {
-		name = "custom " + model.FormatCount(w.Model.ParamCount()) + " " + string(w.Model.Family)
-	}
-	load := model.Count(s.Concurrency, "concurrent request")
+	line := func(format string, args ...any) { lang.Fprintf(&b, format, args...); b.WriteByte('\n') }
+	name := ModelName(lang, w, w.Model.ParamCount())
+	load := Count(lang, s.Concurrency, "concurrent request")
 	if s.RequestsPerSec > 0 {
-		load = fmt.Sprintf("%.3g requests/s", s.RequestsPerSec)
+		load = lang.Sprintf("%.3g requests/s", s.RequestsPerSec)
 	}
-	line("%s", st.Title.Render(name)+st.Muted.Render(fmt.Sprintf(" · serving · %s weights · %d + %d tokens · %s", s.WeightFormat, s.PromptTokens, s.OutputTokens, load)))
+	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · %d + %d tokens · %s", s.WeightFormat, s.PromptTokens, s.OutputTokens, load)))
 	var rows [][]string
 	var misses []*model.ServePlan
 	for i := range plans {
@@ -323,24 +327,24 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 	line("%d of %d offers meet the load and latency targets; cheapest per million output tokens first", meets, len(plans))
 	line("")
 	if len(rows) > 0 {
-		line("%s", serveTable(rows))
+		line("%s", serveTable(translate(lang, ServeHeaders...), rows))
 	}
 	if len(misses) > 0 {
 		line("")
-		line("%s", st.Heading.Render("Near misses"))
+		line("%s", st.Heading.Render(lang.T("Near misses")))
 		for i, p := range misses {
 			if i == 3 {
 				break
 			}
-			line("  %s: %s", p.Offer.Name, strings.Join(p.Reasons, "; "))
+			line("  %s: %s", ServeOfferName(lang, &p.Offer), strings.Join(ServeReasons(lang, p), lang.T("; ")))
 		}
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
 }
 
-func serveTable(rows [][]string) string {
-	return table.New().Headers(ServeHeaders...).Rows(rows...).Border(lipgloss.NormalBorder()).
+func serveTable(headers []string, rows [][]string) string {
+	return table.New().Headers(headers...).Rows(rows...).Border(lipgloss.NormalBorder()).
 		BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
 		StyleFunc(func(row, col int) lipgloss.Style {
 			s := lipgloss.NewStyle().PaddingRight(2)
@@ -352,4 +356,23 @@ func serveTable(rows [][]string) string {
 			}
 			return s
 		}).Render()
+}
+
+// ServeReasons are why plan p misses, in lang's language.
+func ServeReasons(lang *i18n.Printer, p *model.ServePlan) []string {
+	if len(p.ReasonMsgs) != len(p.Reasons) { // a plan built without messages
+		return translate(lang, append([]string{}, p.Reasons...)...)
+	}
+	return lang.Messages(p.ReasonMsgs)
+}
+
+// ServeOfferName is o.Name with its pricing mode in lang's language
+// ("aws g6.xlarge us-east-1 按量付费"); o.Name itself when it is not
+// built from a catalog row.
+func ServeOfferName(lang *i18n.Printer, o *model.ServeOffer) string {
+	in := o.Instance
+	if !lang.Chinese() || in == nil || o.Pricing == "" || o.Name != fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, o.Region, o.Pricing) {
+		return o.Name
+	}
+	return fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, o.Region, PricingName(lang, o.Pricing))
 }

@@ -8,6 +8,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // Renderer is how text is drawn on one output: the colour profile it is
@@ -21,6 +23,9 @@ type Renderer struct {
 	// tables cut no names and draw no lines, so a name printed can be
 	// pasted back into a flag (see Cut and plainRule).
 	Plain bool
+	// Lang is the language text reports are written in; nil is English
+	// (ui/i18n: a nil *Printer prints the English keys).
+	Lang *i18n.Printer
 }
 
 // Writer wraps w so that what is written is downsampled to r's profile.
@@ -89,9 +94,14 @@ func NewStyles(r *Renderer) Styles {
 // queries the terminal (a terminal that does not answer the background
 // query would stall for seconds): colours are off with NO_COLOR or
 // TERM=dumb (and off anyway when w is not a terminal), and the background
-// is taken as dark unless COLORFGBG says light.
+// is taken as dark unless COLORFGBG says light. Reports are in the
+// environment's language (Lang).
 func ReportRenderer(w io.Writer, getenv func(string) string) *Renderer {
 	r := &Renderer{Profile: colorprofile.Detect(w, profileEnv(getenv)), Dark: !lightBackground(getenv("COLORFGBG"))}
+	// The language follows LC_ALL, LC_MESSAGES, LANG (i18n.Detect); a
+	// --lang flag or config key replaces r.Lang with
+	// i18n.New(i18n.Resolve(flag, key, getenv)).
+	r.Lang = i18n.New(i18n.Detect(getenv))
 	if getenv("NO_COLOR") != "" && r.Profile > colorprofile.ASCII {
 		r.Profile = colorprofile.ASCII // any value counts (no-color.org), not only the ones ParseBool reads
 	}
