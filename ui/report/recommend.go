@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -119,10 +120,7 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 // OfferRow is one table row of an offer: provider, instance, region,
 // GPUs, $/h, $/month, job time, job cost, headroom.
 func OfferRow(o *model.Offer) []string {
-	gpus := fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key)
-	if o.Instances > 1 {
-		gpus += fmt.Sprintf(" (%d nodes)", o.Instances)
-	}
+	gpus := OfferGPUs(o)
 	job, cost := "—", "—"
 	if o.HasJob {
 		job, cost = Hours(o.JobHours), USD(o.JobUSD)
@@ -132,6 +130,71 @@ func OfferRow(o *model.Offer) []string {
 		headroom = "~" + headroom // as estimate's "~ borderline"; the warning has the band
 	}
 	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), CutRegion(o.Region, 18), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
+}
+
+// OfferGPUs is an offer's GPUs cell: "1×h100", "16×h100 (2 nodes)", or
+// "1 of 8×h200" when the job uses fewer GPUs than the offer rents (the
+// count first, so a cut cell still says it).
+func OfferGPUs(o *model.Offer) string {
+	gpus := fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key)
+	if rented := o.Rented(); o.GPUs < rented {
+		gpus = fmt.Sprintf("%d of %d×%s", o.GPUs, rented, o.GPU.Key)
+	}
+	if o.Instances > 1 {
+		gpus += fmt.Sprintf(" (%d nodes)", o.Instances)
+	}
+	return gpus
+}
+
+// CommitmentHeaders title CommitmentCells' columns, shown after
+// OfferHeaders when an offer commits to a reserved term.
+var CommitmentHeaders = []string{"commitment", "job share", "on-demand job"}
+
+// CommitmentCells are a reserved offer's term bill (model.Offer's
+// CommitmentUSD), the job's share of it (job hours × the reserved $/h:
+// what the job costs when the term is used by other work too) and the
+// same job at the on-demand price (model.Offer.OnDemandJobUSD); "—"
+// where a figure is unknown.
+func CommitmentCells(o *model.Offer) []string {
+	out := []string{"—", "—", "—"}
+	if o.CommitmentUSD > 0 {
+		out[0] = USD(o.CommitmentUSD)
+	}
+	if o.HasJob {
+		out[1] = USD(o.JobHours * o.USDPerHour)
+	}
+	if v, ok := o.OnDemandJobUSD(); ok {
+		out[2] = USD(v)
+	}
+	return out
+}
+
+// commitmentTableNote explains CommitmentCells under a table of reserved
+// offers, or is "" when none commits.
+func commitmentTableNote(offers []model.Offer) string {
+	for i := range offers {
+		if o := &offers[i]; o.CommitmentUSD > 0 {
+			return fmt.Sprintf("%s: job cost bills the whole term (commitment = %s h × $/h) whatever the job uses; job share = job time × the reserved $/h, if other work fills the term; on-demand job = job time × the on-demand $/h",
+				o.Pricing, humanize.Comma(int64(model.CommitmentHours(o.Pricing))))
+		}
+	}
+	return ""
+}
+
+// sizedTableNote explains the ranking of an oversized offer in the table
+// (model.SizedSlack), or is "" when no shown offer rents more GPUs than
+// the job needs.
+func sizedTableNote(offers []model.Offer, k model.SortKey) string {
+	if k == model.SortTime || k == model.SortHeadroom {
+		return ""
+	}
+	for i := range offers {
+		if o := &offers[i]; o.Oversized() {
+			return fmt.Sprintf("%s rents %d GPUs where %d would run the job: a host sized to the job ranks first unless the bigger one costs %.0f%% less",
+				o.Instance.Type, o.Rented(), o.SizedGPUs, model.SizedSlack*100)
+		}
+	}
+	return ""
 }
 
 // borderlineTableNote explains the "~" headroom mark of OfferRow when a
@@ -314,12 +377,24 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		if r.Plain {
 			plainOfferRows(rows, rec.Offers, limit)
 		}
-		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(OfferHeaders, rows, width)))
+		headers, commitNote := OfferHeaders, commitmentTableNote(offers)
+		if commitNote != "" { // reserved: the term, the job's share and on-demand beside the bill
+			headers = append(slices.Clone(OfferHeaders), CommitmentHeaders...)
+			for i := range rows {
+				rows[i] = append(rows[i], CommitmentCells(&offers[i])...)
+			}
+		}
+		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(headers, rows, width)))
 		if n := len(rec.Offers); n > shown {
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(fmt.Sprintf("… %d more %s%s", n-shown, marketPlural(n-shown, "offer", "offers"), moreHint)))
 		}
 		if note := borderlineTableNote(offers); note != "" {
 			fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
+		}
+		for _, note := range []string{commitNote, sizedTableNote(offers, rec.Sort)} {
+			if note != "" {
+				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
+			}
 		}
 		top := &rec.Offers[0]
 		fmt.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render("best:"), top.Instance.Provider, top.Instance.Type, top.Region, USD(top.USDPerHour), USD(top.MonthlyUSD))

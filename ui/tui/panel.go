@@ -397,7 +397,7 @@ func offerWorkloadWarnings(r *result, o *model.Offer) []string {
 
 // offerLine is one offer in a sentence, for the compact panel.
 func offerLine(o *model.Offer) string {
-	s := fmt.Sprintf("%s %s %s %d×%s %s/h %s/mo", o.Instance.Provider, o.Instance.Type, o.Region, o.GPUs, o.GPU.Key, report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
+	s := fmt.Sprintf("%s %s %s %s %s/h %s/mo", o.Instance.Provider, o.Instance.Type, o.Region, report.OfferGPUs(o), report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
 	if o.HasJob {
 		s += fmt.Sprintf(" · job %s %s", report.Hours(o.JobHours), report.USD(o.JobUSD))
 	}
