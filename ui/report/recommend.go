@@ -58,6 +58,14 @@ type OfferJSON struct {
 	// Origin is where the price came from: "embedded" or an overlay path
 	// (catalog update's or the user's).
 	Origin string `json:"origin"`
+	// CommitmentUSD is a reserved term's bill (model.Offer.CommitmentUSD)
+	// and OnDemandJobUSD the same job at the on-demand price; left out
+	// when they do not apply. GPUsNeeded is the fewest GPUs of this type
+	// that run the job (model.Offer.SizedGPUs): below gpu_count ×
+	// instances, the offer rents more than the job needs.
+	CommitmentUSD  *float64 `json:"commitment_usd,omitempty"`
+	OnDemandJobUSD *float64 `json:"on_demand_job_usd,omitempty"`
+	GPUsNeeded     int      `json:"gpus_needed,omitempty"`
 	// Spot and Commitment are filled by AddDecisions.
 	Spot       *SpotJSON         `json:"spot,omitempty"`
 	Commitment []model.BreakEven `json:"commitment,omitempty"`
@@ -92,6 +100,13 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 	if o.HasJob {
 		j.JobHours, j.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
 	}
+	if o.CommitmentUSD > 0 {
+		j.CommitmentUSD = ptr(Round(o.CommitmentUSD, 2))
+	}
+	if v, ok := o.OnDemandJobUSD(); ok {
+		j.OnDemandJobUSD = ptr(Round(v, 2))
+	}
+	j.GPUsNeeded = o.SizedGPUs
 	return j
 }
 
