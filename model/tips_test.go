@@ -106,3 +106,12 @@ func TestTipsLoRARank(t *testing.T) {
 		t.Errorf("rank 16 trains %v, want 13,631,488", base.TrainableParams)
 	}
 }
+
+// BenchmarkTips is the panel's cost per recompute: Tips on the default
+// QLoRA journey (every candidate computed on the GPU).
+func BenchmarkTips(b *testing.B) {
+	w := Workload{Model: llama31_8B, Task: TaskQLoRA, MicroBatch: 4, SeqLen: 4096, DatasetTokens: 20e6}
+	for b.Loop() {
+		Tips(w, a100, 2)
+	}
+}
