@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -132,4 +134,36 @@ func TestUX17PanelAdviceWhenItFits(t *testing.T) {
 	if len(m.res.tips) == 0 || len(m.res.tips) > panelTips {
 		t.Errorf("%d tips, want 1–%d", len(m.res.tips), panelTips)
 	}
+}
+
+// The same defect typed as a person would, in a real program: training
+// ResNet-50, the Memory savers page asks about checkpointing and moves
+// on without a flash-attention question.
+func TestUX17NoFlashQuestionForCNNTyped(t *testing.T) {
+	tm := teatest.NewTestModel(t, newTestApp(t, testCatalog(t), Options{}), teatest.WithInitialTermSize(120, 40))
+	sc := newScreen(tm, 120, 40)
+	await(t, sc, "page 1 of")
+	keys(tm, enter)
+	await(t, sc, "┃ Task")
+	keys(tm, up, up, up, enter) // QLoRA → train from scratch
+	await(t, sc, ": Model")
+	keys(tm, runes("/"))
+	tm.Type("resnet-50")
+	keys(tm, enter)
+	await(t, sc, ": Precision")
+	keys(tm, enter)
+	await(t, sc, ": Batch and length")
+	keys(tm, enter)
+	await(t, sc, "┃ Image size")
+	keys(tm, enter)
+	await(t, sc, ": Optimizer")
+	keys(tm, enter)
+	await(t, sc, ": Memory savers")
+	await(t, sc, "┃ Activation checkpointing")
+	if strings.Contains(sc.em.String(), "Flash attention") {
+		t.Errorf("ResNet-50's Memory savers page asks about flash attention:\n%s", sc.em.String())
+	}
+	keys(tm, enter)
+	await(t, sc, ": Recipe")
+	_ = tm.Quit()
 }
