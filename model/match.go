@@ -313,7 +313,8 @@ func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateR
 // instance count is ceil(GPUs / GPUs per instance). Of the instance types
 // with the same provider, region and GPU, only the cheapest that fits is
 // offered, so a one-GPU job is never priced as an 8-GPU host when a
-// smaller host exists.
+// smaller host exists; with auto GPUs a host that runs the job on more
+// GPUs than it needs (faster) is kept beside the one sized to the job.
 //
 // Ranking: q.Sort, by default job cost when a dataset is given, else the
 // hourly price; ties by headroom (more first), then provider and type.
@@ -346,9 +347,14 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 	}
 	m := &matcher{w: w, cat: cat, q: q, cache: make(map[estimateKey]*estimateResult, 64)}
 	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
+	// One offer per provider, region and GPU: the best host. An offer
+	// that spreads the job over more GPUs than it needs (auto GPUs on a
+	// bigger host: faster) is a group of its own, so a time-against-cost
+	// view keeps it; idle GPUs (a fixed count on a bigger host) are not.
 	type groupKey struct {
 		provider, region string
 		gpu              *GPU
+		faster           bool
 	}
 	best := make(map[groupKey]int, 256)
 	// Near misses: the cheapest rejection of each instance type (its regions
@@ -409,7 +415,7 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Reason: why, Kind: kind})
 				continue
 			}
-			k := groupKey{in.Provider, rp.Region, g}
+			k := groupKey{in.Provider, rp.Region, g, o.SizedGPUs > 0 && o.GPUs > o.SizedGPUs}
 			if at, ok := best[k]; ok {
 				if !lessOffer(&o, &rec.Offers[at], q.Sort) {
 					continue

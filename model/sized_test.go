@@ -89,3 +89,34 @@ func TestSizedGPUsAndOnDemand(t *testing.T) {
 		}
 	}
 }
+
+// Hosts of one provider, region and GPU (testCatalog: p1's small.1 at
+// $1/h and big.8 at $8/h, both G16, us-east-1): with a fixed GPU the
+// 8-GPU host would idle 7 GPUs and is left out; with auto GPUs it runs the
+// job on all 8 (faster) and stays listed, below the host sized to the job.
+func TestSizedHostGroups(t *testing.T) {
+	w := small
+	w.DatasetTokens = 1e8
+	q := Query{Providers: []string{"p1"}, Regions: []string{"us-east-1"}, GPUs: []string{"g16"}}
+	at := func(r Recommendation, typ string) int {
+		for i, o := range r.Offers {
+			if o.Instance.Type == typ {
+				return i
+			}
+		}
+		return -1
+	}
+	fixed := recommend(t, w, q)
+	if at(fixed, "small.1") < 0 || at(fixed, "big.8") >= 0 {
+		t.Errorf("fixed 1 GPU: %s, want small.1 only", offerNames(fixed))
+	}
+	q.AutoGPUs = true
+	auto := recommend(t, w, q)
+	one, eight := at(auto, "small.1"), at(auto, "big.8")
+	if one < 0 || eight < 0 || eight < one {
+		t.Fatalf("auto GPUs: %s, want small.1 then big.8", offerNames(auto))
+	}
+	if o := auto.Offers[eight]; o.GPUs != 8 || o.SizedGPUs != 1 || !o.Oversized() {
+		t.Errorf("big.8: uses %d, sized %d; want 8 and 1", o.GPUs, o.SizedGPUs)
+	}
+}
