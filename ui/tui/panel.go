@@ -288,6 +288,9 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	bar := report.VRAMBar(mem, capacity, max(min(iw, 72), 4), st)
 	if compact {
 		add(title+st.Muted.Render(" · "+string(w.Task)+" · "+string(w.Precision)), vram, bar)
+		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3 { // the top tip, the best offer and the count
+			add(tips[1])
+		}
 		if best != nil {
 			shown, _ := report.CollapseRegions(r.rec.Offers, max(ih-len(lines)-1, 1))
 			for i, g := range shown {
@@ -361,7 +364,7 @@ const panelTips = 2
 // figures first, so a narrow panel cuts the words, never the saving; the
 // job's dollars when the offer bills by the hour (not a reserved term).
 func (p panel) tipLines(r *result, best *model.Offer) []string {
-	if len(r.tips) == 0 {
+	if len(r.tips) == 0 || best == nil {
 		return nil
 	}
 	st := p.st

@@ -168,3 +168,15 @@ func TestUX17NoFlashQuestionForCNNTyped(t *testing.T) {
 	await(t, sc, ": Recipe")
 	_ = tm.Quit()
 }
+
+// At 80×24 the panel sits under the questions in a few lines; the top
+// tip still shows, above the offers.
+func TestUX17CompactPanelTip(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{Config: qloraConfig(nil, model.OnDemand, 0)}), size(80, 24))
+	text := screenText(m)
+	checkFits(t, text, 80, 24)
+	tip, best := strings.Index(text, "↓ VRAM −"), strings.Index(text, "best ")
+	if tip < 0 || best < 0 || tip > best {
+		t.Errorf("80×24: want the top tip above the best offer:\n%s", text)
+	}
+}
