@@ -163,7 +163,7 @@ func OfferGPUs(o *model.Offer) string {
 
 // CommitmentHeaders title CommitmentCells' columns, shown after
 // OfferHeaders when an offer commits to a reserved term.
-var CommitmentHeaders = []string{"commitment", "job share", "on-demand job"}
+var CommitmentHeaders = []string{"commitment", "job share", "on-demand"}
 
 // CommitmentCells are a reserved offer's term bill (model.Offer's
 // CommitmentUSD), the job's share of it (job hours × the reserved $/h:
@@ -189,7 +189,7 @@ func CommitmentCells(o *model.Offer) []string {
 func commitmentTableNote(offers []model.Offer) string {
 	for i := range offers {
 		if o := &offers[i]; o.CommitmentUSD > 0 {
-			return fmt.Sprintf("%s: job cost bills the whole term (commitment = %s h × $/h) whatever the job uses; job share = job time × the reserved $/h, if other work fills the term; on-demand job = job time × the on-demand $/h",
+			return fmt.Sprintf("%s: job cost bills the %s h term whatever the job uses; job share = job time × the reserved $/h (if other work fills the term); on-demand = job time × the on-demand $/h",
 				o.Pricing, humanize.Comma(int64(model.CommitmentHours(o.Pricing))))
 		}
 	}
@@ -270,7 +270,11 @@ func fitTable(headers []string, rows [][]string, width int) string {
 			}).Render()
 	}
 	out := render()
-	for _, col := range dropOrder {
+	order := dropOrder
+	if len(headers) > len(OfferHeaders) { // reserved: the job cost already shows the term's bill
+		order = append(slices.Clone(dropOrder), len(OfferHeaders))
+	}
+	for _, col := range order {
 		if width <= 0 || lipgloss.Width(out) <= width {
 			break
 		}

@@ -2,7 +2,10 @@ package report
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -52,5 +55,25 @@ func TestCommitmentCells(t *testing.T) {
 	}
 	if commitmentTableNote([]model.Offer{{Pricing: model.OnDemand, USDPerHour: 1}}) != "" {
 		t.Error("a commitment note under an on-demand table")
+	}
+}
+
+// At 80 columns a reserved table keeps the job's share and the on-demand
+// job: the commitment column goes first (the job cost shows the term's
+// bill), never the figures the table is there for.
+func TestReservedTableAt80(t *testing.T) {
+	rows := [][]string{append(append([]string{}, "gcp", "a2-ultragpu-1g", "us-east5", "1×a100-80gb", "$3.48", "$2,540", "1.6 h", "$30,485", "36%"),
+		"$30,485", "$5.71", "$9.07")}
+	headers := append(slices.Clone(OfferHeaders), CommitmentHeaders...)
+	out := fitTable(headers, rows, 80)
+	for _, want := range []string{"job cost", "job share", "on-demand", "$5.71", "$9.07"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("80 columns: %q cut:\n%s", want, out)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if w := lipgloss.Width(l); w > 80 {
+			t.Errorf("line of %d cells: %q", w, l)
+		}
 	}
 }

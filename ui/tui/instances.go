@@ -134,7 +134,7 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 	titles := append([]string{""}, v.headers()...) // a cursor column first: › marks the row without colour
 	if v.reserved() {
 		titles[6] = report.CommitmentHeaders[0]
-		titles = append(titles, report.CommitmentHeaders[2])
+		titles = append(titles, "on-demand job") // no note under this table: the header says it all
 	}
 	natural := make([]int, len(titles))
 	for c, t := range titles {
