@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func runArgs(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -187,9 +189,20 @@ func TestRecommendJSONContract(t *testing.T) {
 			t.Errorf("offer field %s missing", k)
 		}
 	}
+	// Ranked by job cost, where an offer renting more GPUs than the job
+	// needs (gpus_needed) counts model.SizedSlack more: a near tie goes to
+	// the host sized to the job.
+	rankCost := func(o map[string]any) float64 {
+		c := o["job_cost_usd"].(float64)
+		need, _ := o["gpus_needed"].(float64)
+		if rented := o["gpus_per_instance"].(float64) * o["instances"].(float64); need > 0 && rented > need {
+			c *= 1 + model.SizedSlack
+		}
+		return c
+	}
 	for i := 1; i < len(v.Offers); i++ {
-		if v.Offers[i]["job_cost_usd"].(float64) < v.Offers[i-1]["job_cost_usd"].(float64) {
-			t.Errorf("offers not ranked by job cost")
+		if rankCost(v.Offers[i]) < rankCost(v.Offers[i-1]) {
+			t.Errorf("offers not ranked by job cost (sized hosts first on a near tie): %v after %v", v.Offers[i]["instance_type"], v.Offers[i-1]["instance_type"])
 		}
 	}
 	for _, o := range v.Offers {

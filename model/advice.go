@@ -226,3 +226,109 @@ func sortAdvice(a []Advice) {
 		return a[i].Total < a[j].Total
 	})
 }
+
+// Tip is one single change to a workload with what it saves on the same
+// GPU type: per-GPU memory and GPU-hours (the job's cost at a fixed price
+// per GPU-hour, as every offer of one GPU type bills).
+type Tip struct {
+	Change   string
+	Msg      Message  // Change as a message, for translation
+	Workload Workload // the workload with the change applied
+	// Bytes and BaseBytes are per-GPU memory after and before (Compute's
+	// nvidia-smi total).
+	Bytes, BaseBytes float64
+	// GPUHours and BaseGPUHours are the job's GPU-hours after and before;
+	// both 0 without a job time (no dataset, or no compute rate for the GPU).
+	GPUHours, BaseGPUHours float64
+	Fits                   bool // Bytes fits the GPU's usable memory
+}
+
+// MemorySavedPct is the per-GPU memory the change saves, % of before.
+func (t Tip) MemorySavedPct() float64 { return pctSaved(t.BaseBytes, t.Bytes) }
+
+// CostSavedPct is the GPU-hours (so job cost) the change saves, % of
+// before; negative when it costs more, 0 without a job time.
+func (t Tip) CostSavedPct() float64 { return pctSaved(t.BaseGPUHours, t.GPUHours) }
+
+func pctSaved(before, after float64) float64 {
+	if before <= 0 {
+		return 0
+	}
+	return (before - after) / before * 100
+}
+
+// Tip thresholds: a change is worth a line when it saves at least
+// TipMinCostPct of the job's cost, or TipMinMemoryPct of its memory
+// without costing more than TipSlowerPct; smaller figures are inside the
+// estimate's own error (the calibration bands are all wider than ±5%).
+const (
+	TipMinCostPct   = 5.0
+	TipMinMemoryPct = 10.0
+	TipSlowerPct    = 1.0
+)
+
+// Tips returns the single changes that save the most on w's GPUs of type
+// g, at most n, largest saving first, each computed with Compute on g.
+// The candidates are FitAdvice's (activation checkpointing, flash
+// attention, mixed or pure bf16 precision, a chunked loss, 8-bit AdamW,
+// ZeRO-3, LoRA or QLoRA, micro-batch with gradient accumulation, int8/int4
+// weights, fewer sequences, tensor parallelism) and half the LoRA rank.
+//
+// When w does not fit g, the changes that make it fit come first, then by
+// memory (FitAdvice's order). When it fits, a change must pay without the
+// memory: it is ranked by the job cost it saves (GPU-hours on the same
+// GPU type), then the memory; it is kept when it saves TipMinCostPct of
+// the cost, or TipMinMemoryPct of the memory at no more than TipSlowerPct
+// extra cost, and changes of the GPU count are left out (the offer would
+// change with them). Without a job time, memory alone ranks.
+func Tips(w Workload, g *GPU, n int) []Tip {
+	w.Defaults()
+	base, err := Compute(w, g)
+	if err != nil || n <= 0 {
+		return nil
+	}
+	usable := UsableBytes(g)
+	fits := base.Memory.Total() <= usable
+	cands := FitAdvice(w, usable)
+	if w.Task.Adapters() && w.LoRARank >= 16 {
+		v := w
+		v.LoRARank = w.LoRARank / 2
+		m := Msg("LoRA rank %d instead of %d (fewer adapter weights, gradients and optimizer states)", v.LoRARank, w.LoRARank)
+		cands = append(cands, Advice{Change: m.String(), Msg: m, Workload: v})
+	}
+	var out []Tip
+	for _, c := range cands {
+		if fits && c.Workload.GPUs != w.GPUs {
+			continue
+		}
+		e, err := Compute(c.Workload, g)
+		if err != nil {
+			continue
+		}
+		t := Tip{Change: c.Change, Msg: c.Msg, Workload: c.Workload, Bytes: e.Memory.Total(), BaseBytes: base.Memory.Total(), Fits: e.Memory.Total() <= usable}
+		if base.HasTime && e.HasTime {
+			t.GPUHours, t.BaseGPUHours = e.GPUHours, base.GPUHours
+		}
+		if fits && !(t.CostSavedPct() >= TipMinCostPct || t.MemorySavedPct() >= TipMinMemoryPct && t.CostSavedPct() >= -TipSlowerPct) {
+			continue
+		}
+		if !fits && t.MemorySavedPct() <= 0 {
+			continue
+		}
+		out = append(out, t)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if !fits {
+			if a.Fits != b.Fits {
+				return a.Fits
+			}
+			return a.Bytes < b.Bytes
+		}
+		if ca, cb := a.CostSavedPct(), b.CostSavedPct(); ca != cb {
+			return ca > cb
+		}
+		return a.Bytes < b.Bytes
+	})
+	return out[:min(n, len(out))]
+}

@@ -602,6 +602,10 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string
 		}
 		out.Model, warnings = a, append(warnings, ws...)
 	}
+	if out.FlashAttention != nil && out.Model.Family != "" && !out.Model.Family.HasAttention() {
+		warnings = append(warnings, NoAttentionWarning(&out.Model)) // one line, then the answer is dropped
+		out.FlashAttention = nil
+	}
 	if w.AutoGPUs {
 		out.GPUs = 0
 	}

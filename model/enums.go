@@ -67,6 +67,12 @@ func (f Family) Transformer() bool {
 // forward pass per request.
 func (f Family) Generative() bool { return f == FamilyDecoder || f == FamilyEncoderDecoder }
 
+// HasAttention reports whether the family has attention layers, so that
+// fused (flash) attention means anything: every family but CNNs (ResNet,
+// EfficientNet, ConvNeXt and YOLO are convolutions, pooling and MLPs;
+// diffusion U-Nets carry attention blocks).
+func (f Family) HasAttention() bool { return f != FamilyCNN }
+
 // Vision reports whether inputs are images (sized by ImageSize) rather than tokens.
 func (f Family) Vision() bool { return f == FamilyViT || f == FamilyCNN || f == FamilyUNet }
 

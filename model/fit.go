@@ -25,7 +25,13 @@ type Fit struct {
 	Verdict       FitVerdict
 	MaxMicroBatch int      // largest micro-batch (sequences for inference) that fits; 0 if none
 	Advice        []Advice // when it does not fit: changes that help, those that fit first
+	// Tips are the single changes that save the most on this GPU type,
+	// fitting or not (Tips; at most TipCount), quantified.
+	Tips []Tip
 }
+
+// TipCount is how many tips CheckFit keeps: the few that matter most.
+const TipCount = 3
 
 // CheckFit reports whether e (computed from its Workload) fits g, the
 // largest batch that would, and fit advice when it does not.
@@ -37,6 +43,7 @@ func CheckFit(e *Estimate, g *GPU) Fit {
 	if !f.Fits {
 		f.Advice = FitAdvice(e.Workload, f.UsableBytes)
 	}
+	f.Tips = Tips(e.Workload, g, TipCount)
 	return f
 }
 

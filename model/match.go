@@ -96,6 +96,15 @@ type Offer struct {
 	// (CommitmentHours × USDPerHour); JobUSD is at least this. 0 for
 	// on-demand and spot.
 	CommitmentUSD float64
+	// OnDemandUSDPerHour is the same deployment's on-demand price, for
+	// offers in another pricing mode (reserved, spot) to be weighed
+	// against; 0 in on-demand mode or when the region has none.
+	OnDemandUSDPerHour float64
+	// SizedGPUs is the fewest GPUs of this type the job needs (memory
+	// and deadline), 0 when unknown; GPUs rented beyond it
+	// (Rented) sit idle (a fixed --gpus on a bigger host) or only speed
+	// the job up (auto GPUs on a bigger host). See Oversized.
+	SizedGPUs int
 
 	// Fallback is the precision the GPU runs instead of Asked (amp-fp16
 	// for amp-bf16 without bf16); empty when it runs as asked.
@@ -305,10 +314,15 @@ func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateR
 // instance count is ceil(GPUs / GPUs per instance). Of the instance types
 // with the same provider, region and GPU, only the cheapest that fits is
 // offered, so a one-GPU job is never priced as an 8-GPU host when a
-// smaller host exists.
+// smaller host exists; with auto GPUs a host that runs the job on more
+// GPUs than it needs (faster) is kept beside the one sized to the job.
 //
 // Ranking: q.Sort, by default job cost when a dataset is given, else the
 // hourly price; ties by headroom (more first), then provider and type.
+// On the cost keys (price, monthly, job) an offer that rents more GPUs
+// than the job needs (Offer.Oversized) ranks as if it cost SizedSlack
+// more: a host sized to the job wins a near tie, here and when choosing
+// among hosts of one provider, region and GPU (see SizedSlack).
 func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 	w.Defaults()
 	if err := w.Validate(); err != nil {
@@ -334,9 +348,14 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 	}
 	m := &matcher{w: w, cat: cat, q: q, cache: make(map[estimateKey]*estimateResult, 64)}
 	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
+	// One offer per provider, region and GPU: the best host. An offer
+	// that spreads the job over more GPUs than it needs (auto GPUs on a
+	// bigger host: faster) is a group of its own, so a time-against-cost
+	// view keeps it; idle GPUs (a fixed count on a bigger host) are not.
 	type groupKey struct {
 		provider, region string
 		gpu              *GPU
+		faster           bool
 	}
 	best := make(map[groupKey]int, 256)
 	// Near misses: the cheapest rejection of each instance type (its regions
@@ -368,6 +387,10 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 		}
 		// The deployment shape and its estimate do not depend on region.
 		shape, kind, reason := m.shape(in, g)
+		sized := 0
+		if reason.IsZero() {
+			sized = m.sizedGPUs(g, &shape)
+		}
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			if !m.regionOK(rp.Region) {
@@ -383,11 +406,17 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 				continue
 			}
 			o := m.offer(in, g, rp.Region, unit, shape)
+			o.SizedGPUs = sized
+			if q.Pricing != OnDemand {
+				if od, ok := cat.price(in, rp, OnDemand, q.ExchangeRates); ok {
+					o.OnDemandUSDPerHour = od * float64(shape.nodes)
+				}
+			}
 			if kind, why := m.limits(&o); !why.IsZero() {
 				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Reason: why.String(), ReasonMsg: why, Kind: kind})
 				continue
 			}
-			k := groupKey{in.Provider, rp.Region, g}
+			k := groupKey{in.Provider, rp.Region, g, o.SizedGPUs > 0 && o.GPUs > o.SizedGPUs}
 			if at, ok := best[k]; ok {
 				if !lessOffer(&o, &rec.Offers[at], q.Sort) {
 					continue
@@ -687,17 +716,87 @@ func (m *matcher) describeFilters() string {
 	return strings.Join(parts, ", ") + " (list them with gpuplan catalog instances)"
 }
 
+// SizedSlack is how much cheaper, as a share of its cost, an offer that
+// rents more GPUs than the job needs (Offer.Oversized) must be to rank
+// above one sized to the job on the cost keys. An 8-GPU host running a
+// 1-GPU job on all 8 GPUs finishes about 8× sooner at about the same job
+// cost; closer than 10% is inside the estimate's own error (the 90% time
+// bands of calibration_bands.go, and BandFor's ×0.75–×1.33 default, are
+// all wider than ±10%), while the bigger host adds data-parallel
+// communication the estimate only approximates, idle GPUs when the count
+// is fixed, and a larger reservation to obtain. So a near tie goes to the
+// host sized to the job; a clear saving still wins. Sorting by time or
+// headroom ignores it: there the bigger host's speed is the point.
+const SizedSlack = 0.10
+
+// Rented is how many GPUs the offer pays for: instances × GPUs per instance.
+func (o *Offer) Rented() int { return o.Instances * o.Instance.GPUCount }
+
+// Oversized reports whether the offer rents more GPUs than the job needs
+// on this GPU type (SizedGPUs).
+func (o *Offer) Oversized() bool { return o.SizedGPUs > 0 && o.Rented() > o.SizedGPUs }
+
+// OnDemandJobUSD is the job's cost at the same deployment's on-demand
+// price (JobHours × OnDemandUSDPerHour); false without a job time or an
+// on-demand price.
+func (o *Offer) OnDemandJobUSD() (float64, bool) {
+	if !o.HasJob || o.OnDemandUSDPerHour <= 0 {
+		return 0, false
+	}
+	return o.JobHours * o.OnDemandUSDPerHour, true
+}
+
+// sizedGPUs is the fewest GPUs of g that run the job (memory, and the
+// deadline timed on the default host): the user's count when it is
+// fixed, else the first of 1, 2, 4, … below the deployment's that
+// passes, with the strategies shape tries. Estimates come from the cache.
+func (m *matcher) sizedGPUs(g *GPU, d *deployment) int {
+	if !m.q.AutoGPUs || d.r == nil {
+		return d.gpus
+	}
+	w := &m.w
+	strategies := []Strategy{w.Strategy}
+	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
+		strategies = []Strategy{DDP, FSDP}
+	}
+	usable := UsableBytes(g)
+	for n := 1; n < d.gpus; n *= 2 {
+		for _, s := range strategies {
+			if n == 1 {
+				s = Single
+			}
+			if w.TP > 1 && n%w.TP != 0 {
+				continue
+			}
+			r := m.estimate(g, n, s)
+			if r.err != nil || r.e.Memory.Total() > usable {
+				continue
+			}
+			if m.q.DeadlineHours > 0 && r.e.HasTime && r.e.Hours > m.q.DeadlineHours {
+				continue
+			}
+			return n
+		}
+	}
+	return d.gpus
+}
+
 // sortValue returns the value an offer is ranked by (lower first); offers
-// without a job time rank after those with one for job and time.
+// without a job time rank after those with one for job and time. Cost
+// keys weigh an oversized offer up by SizedSlack.
 func sortValue(o *Offer, k SortKey) float64 {
+	slack := 1.0
+	if o.Oversized() {
+		slack += SizedSlack
+	}
 	switch k {
 	case SortMonthly:
-		return o.MonthlyUSD
+		return o.MonthlyUSD * slack
 	case SortJob:
 		if !o.HasJob {
 			return math.Inf(1)
 		}
-		return o.JobUSD
+		return o.JobUSD * slack
 	case SortTime:
 		if !o.HasJob {
 			return math.Inf(1)
@@ -706,7 +805,7 @@ func sortValue(o *Offer, k SortKey) float64 {
 	case SortHeadroom:
 		return -o.HeadroomPct
 	}
-	return o.USDPerHour
+	return o.USDPerHour * slack
 }
 
 func compareOffers(a, b *Offer, k SortKey) int {

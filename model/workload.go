@@ -355,6 +355,17 @@ func (w *Workload) WarningMessages() []Message {
 	return out
 }
 
+// NoAttentionWarning is the one line for a flash-attention answer given
+// for a model without attention layers (Family.HasAttention): it is
+// ignored, not refused, so one config can serve several models.
+func NoAttentionWarning(m *Architecture) string {
+	name := m.Name
+	if name == "" {
+		name = "this model"
+	}
+	return fmt.Sprintf("flash attention ignored: %s is a convolutional network (%s), without attention layers; drop --flash-attention (flash_attention)", name, m.Family)
+}
+
 // Flash reports whether fused attention is on (false before Defaults when unset).
 func (w *Workload) Flash() bool { return w.FlashAttention != nil && *w.FlashAttention }
 

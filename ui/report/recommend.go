@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -58,6 +59,14 @@ type OfferJSON struct {
 	// Origin is where the price came from: "embedded" or an overlay path
 	// (catalog update's or the user's).
 	Origin string `json:"origin"`
+	// CommitmentUSD is a reserved term's bill (model.Offer.CommitmentUSD)
+	// and OnDemandJobUSD the same job at the on-demand price; left out
+	// when they do not apply. GPUsNeeded is the fewest GPUs of this type
+	// that run the job (model.Offer.SizedGPUs): below gpu_count ×
+	// instances, the offer rents more than the job needs.
+	CommitmentUSD  *float64 `json:"commitment_usd,omitempty"`
+	OnDemandJobUSD *float64 `json:"on_demand_job_usd,omitempty"`
+	GPUsNeeded     int      `json:"gpus_needed,omitempty"`
 	// Spot and Commitment are filled by AddDecisions.
 	Spot       *SpotJSON         `json:"spot,omitempty"`
 	Commitment []model.BreakEven `json:"commitment,omitempty"`
@@ -92,6 +101,13 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 	if o.HasJob {
 		j.JobHours, j.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
 	}
+	if o.CommitmentUSD > 0 {
+		j.CommitmentUSD = ptr(Round(o.CommitmentUSD, 2))
+	}
+	if v, ok := o.OnDemandJobUSD(); ok {
+		j.OnDemandJobUSD = ptr(Round(v, 2))
+	}
+	j.GPUsNeeded = o.SizedGPUs
 	return j
 }
 
@@ -123,10 +139,7 @@ func OfferRow(o *model.Offer) []string { return OfferRowIn(nil, o) }
 
 // OfferRowIn is OfferRow in p's language.
 func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
-	gpus := fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key)
-	if o.Instances > 1 {
-		gpus += p.Sprintf(" (%d nodes)", o.Instances)
-	}
+	gpus := OfferGPUsIn(p, o)
 	job, cost := "—", "—"
 	if o.HasJob {
 		job, cost = HoursIn(p, o.JobHours), USD(o.JobUSD)
@@ -136,6 +149,74 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 		headroom = "~" + headroom // as estimate's "~ borderline"; the warning has the band
 	}
 	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), CutRegion(o.Region, 18), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
+}
+
+// OfferGPUs is an offer's GPUs cell: "1×h100", "16×h100 (2 nodes)", or
+// "1 of 8×h200" when the job uses fewer GPUs than the offer rents (the
+// count first, so a cut cell still says it).
+func OfferGPUs(o *model.Offer) string { return OfferGPUsIn(nil, o) }
+
+// OfferGPUsIn is OfferGPUs in p's language.
+func OfferGPUsIn(p *i18n.Printer, o *model.Offer) string {
+	gpus := fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key)
+	if rented := o.Rented(); o.GPUs < rented {
+		gpus = p.Sprintf("%d of %d×%s", o.GPUs, rented, o.GPU.Key)
+	}
+	if o.Instances > 1 {
+		gpus += p.Sprintf(" (%d nodes)", o.Instances)
+	}
+	return gpus
+}
+
+// CommitmentHeaders title CommitmentCells' columns, shown after
+// OfferHeaders when an offer commits to a reserved term.
+var CommitmentHeaders = []string{"commitment", "job share", "on-demand"}
+
+// CommitmentCells are a reserved offer's term bill (model.Offer's
+// CommitmentUSD), the job's share of it (job hours × the reserved $/h:
+// what the job costs when the term is used by other work too) and the
+// same job at the on-demand price (model.Offer.OnDemandJobUSD); "—"
+// where a figure is unknown.
+func CommitmentCells(o *model.Offer) []string {
+	out := []string{"—", "—", "—"}
+	if o.CommitmentUSD > 0 {
+		out[0] = USD(o.CommitmentUSD)
+	}
+	if o.HasJob {
+		out[1] = USD(o.JobHours * o.USDPerHour)
+	}
+	if v, ok := o.OnDemandJobUSD(); ok {
+		out[2] = USD(v)
+	}
+	return out
+}
+
+// commitmentTableNote explains CommitmentCells under a table of reserved
+// offers, or is "" when none commits.
+func commitmentTableNote(p *i18n.Printer, offers []model.Offer) string {
+	for i := range offers {
+		if o := &offers[i]; o.CommitmentUSD > 0 {
+			return p.Sprintf("%s: job cost bills the %s h term whatever the job uses; job share = job time × the reserved $/h (if other work fills the term); on-demand = job time × the on-demand $/h",
+				PricingName(p, o.Pricing), humanize.Comma(int64(model.CommitmentHours(o.Pricing))))
+		}
+	}
+	return ""
+}
+
+// sizedTableNote explains the ranking of an oversized offer in the table
+// (model.SizedSlack), or is "" when no shown offer rents more GPUs than
+// the job needs.
+func sizedTableNote(p *i18n.Printer, offers []model.Offer, k model.SortKey) string {
+	if k == model.SortTime || k == model.SortHeadroom {
+		return ""
+	}
+	for i := range offers {
+		if o := &offers[i]; o.Oversized() {
+			return p.Sprintf("%s rents %d GPUs where %d would run the job: a host sized to the job ranks first unless the bigger one costs %.0f%% less",
+				o.Instance.Type, o.Rented(), o.SizedGPUs, model.SizedSlack*100)
+		}
+	}
+	return ""
 }
 
 // borderlineTableNote explains the "~" headroom mark of OfferRow when a
@@ -196,7 +277,11 @@ func fitTable(headers []string, rows [][]string, width int) string {
 			}).Render()
 	}
 	out := render()
-	for _, col := range dropOrder {
+	order := dropOrder
+	if len(headers) > len(OfferHeaders) { // reserved: the job cost already shows the term's bill
+		order = append(slices.Clone(dropOrder), len(OfferHeaders))
+	}
+	for _, col := range order {
 		if width <= 0 || lipgloss.Width(out) <= width {
 			break
 		}
@@ -328,12 +413,24 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		if r.Plain {
 			plainOfferRows(rows, rec.Offers, limit)
 		}
-		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(OfferHeadersIn(p), rows, width)))
+		headers, commitNote := OfferHeadersIn(p), commitmentTableNote(p, offers)
+		if commitNote != "" { // reserved: the term, the job's share and on-demand beside the bill
+			headers = append(headers, translate(p, CommitmentHeaders...)...)
+			for i := range rows {
+				rows[i] = append(rows[i], CommitmentCells(&offers[i])...)
+			}
+		}
+		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(headers, rows, width)))
 		if n := len(rec.Offers); n > shown {
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %d more %s%s", n-shown, p.T(marketPlural(n-shown, "offer", "offers")), p.T(moreHint))))
 		}
 		if note := borderlineTableNote(p, offers); note != "" {
 			fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
+		}
+		for _, note := range []string{commitNote, sizedTableNote(p, offers, rec.Sort)} {
+			if note != "" {
+				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
+			}
 		}
 		top := &rec.Offers[0]
 		p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, top.Region, USD(top.USDPerHour), USD(top.MonthlyUSD))

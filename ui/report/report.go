@@ -129,6 +129,21 @@ type FitJSON struct {
 	// Verdict weighs memory.band against usable_bytes: "fits",
 	// "borderline" or "does not fit" (model.FitVerdict).
 	Verdict string `json:"verdict"`
+	// Tips are the single changes that save the most on this GPU type,
+	// largest saving first (model.Tips), fitting or not.
+	Tips []TipJSON `json:"tips"`
+}
+
+// TipJSON is one tip: per-GPU memory and job GPU-hours after the change,
+// and what it saves in % (cost: negative when dearer; null without a
+// job time).
+type TipJSON struct {
+	Change          string   `json:"change"`
+	PerGPUBytes     int64    `json:"per_gpu_bytes"`
+	MemorySavedPct  float64  `json:"memory_saved_pct"`
+	GPUHours        *float64 `json:"gpu_hours"`
+	CostSavedPct    *float64 `json:"cost_saved_pct"`
+	FitsAfterChange bool     `json:"fits"`
 }
 
 // AdviceJSON is one fit-advice change.
@@ -187,6 +202,14 @@ func NewEstimateJSON(e *model.Estimate, f *model.Fit) EstimateJSON {
 			Fits: f.Fits, MaxMicroBatch: f.MaxMicroBatch, Advice: []AdviceJSON{}}
 		for _, a := range f.Advice {
 			fj.Advice = append(fj.Advice, AdviceJSON{Change: a.Change, PerGPUBytes: i64(a.Total), Fits: a.Fits})
+		}
+		fj.Tips = []TipJSON{}
+		for _, t := range f.Tips {
+			tj := TipJSON{Change: t.Change, PerGPUBytes: i64(t.Bytes), MemorySavedPct: Round(t.MemorySavedPct(), 1), FitsAfterChange: t.Fits}
+			if t.BaseGPUHours > 0 {
+				tj.GPUHours, tj.CostSavedPct = ptr(Round(t.GPUHours, 3)), ptr(Round(t.CostSavedPct(), 1))
+			}
+			fj.Tips = append(fj.Tips, tj)
 		}
 		out.GPU = fj
 	}
@@ -373,6 +396,12 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 			if f.Verdict == model.VerdictBorderline {
 				line("  %s", st.Warn.Render(BorderlineNoteIn(p, e, f)))
 			}
+			if len(f.Tips) > 0 {
+				line("  %s", st.Heading.Render(p.T("what saves the most (each change alone):")))
+				for _, t := range f.Tips {
+					line("  %s %s", st.Good.Render("↓"), TipLineIn(p, &t))
+				}
+			}
 		} else {
 			line("%s %s: %s", VerdictWordIn(p, f.Verdict, &st), head, NeedsLineIn(p, e))
 			if len(f.Advice) > 0 {
@@ -417,6 +446,35 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
+}
+
+// TipLine is one tip in words with its figures: "use 8-bit AdamW
+// (bitsandbytes): 12.27 → 9.10 GiB (−26%), job cost −0%".
+func TipLine(t *model.Tip) string { return TipLineIn(nil, t) }
+
+// TipLineIn is TipLine in p's language.
+func TipLineIn(p *i18n.Printer, t *model.Tip) string {
+	change := t.Change
+	if !t.Msg.IsZero() {
+		change = p.Message(t.Msg)
+	}
+	s := fmt.Sprintf("%s: %s → %s (%s)", change, GiB(t.BaseBytes), GiB(t.Bytes), SignedPct(-t.MemorySavedPct()))
+	if t.BaseGPUHours > 0 {
+		s += p.Sprintf(", job cost %s (%s GPU-hours)", SignedPct(-t.CostSavedPct()), model.FormatCount(t.GPUHours))
+	}
+	return s
+}
+
+// SignedPct is a change in percent with its sign: "−26%", "+33%".
+func SignedPct(v float64) string {
+	r := math.Round(v)
+	switch {
+	case r < 0:
+		return fmt.Sprintf("−%.0f%%", -r)
+	case r > 0:
+		return fmt.Sprintf("+%.0f%%", r)
+	}
+	return "±0%"
 }
 
 // DescribeWorkload is the one-line summary: task, precision, optimizer, GPUs.

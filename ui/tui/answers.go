@@ -118,6 +118,7 @@ type extraAnswers struct {
 type filled struct {
 	modelKey, batch, length string
 	vision                  bool
+	noAttention             bool // a CNN: no flash-attention question, no answer sent
 	task                    model.Task
 	framework               model.Framework
 	ckpt, flash             bool
@@ -398,6 +399,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []string
 			a.DatasetUnit = unitOptions(vision)[0]
 		}
 		a.fill.modelKey, a.fill.batch, a.fill.length, a.fill.vision = modelKey, batch, length, vision
+		a.fill.noAttention = !m.Family.HasAttention()
 	}
 	if a.Task != a.fill.task {
 		def := a.Task == model.TaskQLoRA // PEFT turns checkpointing on for k-bit training
@@ -633,6 +635,9 @@ func (a *answers) config() (model.Config, error) {
 		w.SeqLen = length
 	}
 	w.Checkpointing, w.FlashAttention = model.Bool(a.Checkpointing), model.Bool(a.Flash)
+	if a.fill.noAttention { // a CNN: the question was not asked
+		w.FlashAttention = nil
+	}
 	n, err := parseCount(a.datasetLabel(), a.Dataset, maxDataset)
 	if err != nil {
 		return c, err

@@ -132,6 +132,10 @@ var (
 // any column is dropped.
 func (v *offersView) columns(rows [][]string) []table.Column {
 	titles := append([]string{""}, v.headers()...) // a cursor column first: › marks the row without colour
+	if v.reserved() {
+		titles[6] = report.CommitmentHeaders[0]
+		titles = append(titles, "on-demand job") // no note under this table: the header says it all
+	}
 	natural := make([]int, len(titles))
 	for c, t := range titles {
 		natural[c] = lipgloss.Width(t)
@@ -181,6 +185,13 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 	return cols
 }
 
+// reserved reports whether the offers commit to a reserved term: the
+// table then shows the commitment in place of $/month and the job's
+// on-demand cost at the end (report.CommitmentCells).
+func (v *offersView) reserved() bool {
+	return !v.serving && len(v.all) > 0 && v.all[0].CommitmentUSD > 0
+}
+
 func (v *offersView) refresh(keep *model.Offer) {
 	v.shown = v.shown[:0]
 	for i := range v.all {
@@ -193,6 +204,11 @@ func (v *offersView) refresh(keep *model.Offer) {
 	for i, j := range v.shown {
 		o := &v.all[j]
 		rows[i] = append([]string{" "}, offerRow(o)...)
+		if v.reserved() { // the term's bill instead of $/month, and the job at on-demand prices
+			cells := report.CommitmentCells(o)
+			rows[i][6] = cells[0]
+			rows[i] = append(rows[i], cells[2])
+		}
 		if keep != nil && o.Instance == keep.Instance && o.Region == keep.Region && o.GPUs == keep.GPUs {
 			cursor = i
 		}

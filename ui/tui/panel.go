@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -27,6 +28,7 @@ type result struct {
 	recErr   error // no instance passes the filters
 	advice   []model.Advice
 	adviceOn *model.GPU        // the largest GPU the advice is for
+	tips     []model.Tip       // on the best offer's GPU: the changes that save the most
 	serving  *model.Serving    // the serving request, when the answers serve an LLM
 	serve    []model.ServePlan // its plans, model.RankServing's order; nil when not serving
 	elapsed  time.Duration
@@ -136,6 +138,9 @@ func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, s
 	}
 	r.est = &e
 	r.rec, r.recErr = model.Recommend(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs))
+	if b := r.best(); b != nil && b.Estimate != nil {
+		r.tips = model.Tips(b.Estimate.Workload, b.GPU, panelTips)
+	}
 	if len(r.rec.Offers) == 0 {
 		if g := largestGPU(cat, cfg.Search.Providers); g != nil {
 			r.advice, r.adviceOn = model.FitAdvice(w, model.UsableBytes(g)), g
@@ -283,6 +288,9 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	bar := report.VRAMBar(mem, capacity, max(min(iw, 72), 4), st)
 	if compact {
 		add(title+st.Muted.Render(" · "+string(w.Task)+" · "+string(w.Precision)), vram, bar)
+		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3 { // the top tip, the best offer and the count
+			add(tips[1])
+		}
 		if best != nil {
 			shown, _ := report.CollapseRegions(r.rec.Offers, max(ih-len(lines)-1, 1))
 			for i, g := range shown {
@@ -329,6 +337,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	if best == nil {
 		add(p.noFitLines(r, iw)...)
 	} else {
+		add(p.tipLines(r, best)...)
 		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",
 			model.SortJob: "job cost", model.SortTime: "job time", model.SortHeadroom: "VRAM headroom"}[r.rec.Sort]
 		add(st.Heading.Render(fmt.Sprintf("Offers: %d fit", len(r.rec.Offers))) + st.Muted.Render(" · ranked by "+sortName+" · ctrl+o shows all"))
@@ -346,6 +355,32 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		}
 	}
 	return lines
+}
+
+// panelTips is how many tips the panel shows: the offers need the room.
+const panelTips = 2
+
+// tipLines are the panel's tips (model.Tips on the best offer's GPU):
+// figures first, so a narrow panel cuts the words, never the saving; the
+// job's dollars when the offer bills by the hour (not a reserved term).
+func (p panel) tipLines(r *result, best *model.Offer) []string {
+	if len(r.tips) == 0 || best == nil {
+		return nil
+	}
+	st := p.st
+	lines := []string{st.Heading.Render("What saves the most") + st.Muted.Render(" · on "+best.GPU.Name+", each change alone")}
+	for i := range r.tips {
+		t := &r.tips[i]
+		fig := "VRAM " + report.SignedPct(-t.MemorySavedPct())
+		if t.BaseGPUHours > 0 {
+			fig += ", job " + report.SignedPct(-t.CostSavedPct())
+			if best.HasJob && best.CommitmentUSD == 0 && math.Round(t.CostSavedPct()) != 0 {
+				fig += " (" + report.USD(best.JobUSD) + " → " + report.USD(best.JobUSD*t.GPUHours/t.BaseGPUHours) + ")"
+			}
+		}
+		lines = append(lines, st.Good.Render("↓ ")+st.Value.Render(fig)+" "+printable(t.Change))
+	}
+	return append(lines, "")
 }
 
 // wrapLines wraps s to width cells, as lines.
@@ -397,7 +432,7 @@ func offerWorkloadWarnings(r *result, o *model.Offer) []string {
 
 // offerLine is one offer in a sentence, for the compact panel.
 func offerLine(o *model.Offer) string {
-	s := fmt.Sprintf("%s %s %s %d×%s %s/h %s/mo", o.Instance.Provider, o.Instance.Type, o.Region, o.GPUs, o.GPU.Key, report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
+	s := fmt.Sprintf("%s %s %s %s %s/h %s/mo", o.Instance.Provider, o.Instance.Type, o.Region, report.OfferGPUs(o), report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
 	if o.HasJob {
 		s += fmt.Sprintf(" · job %s %s", report.Hours(o.JobHours), report.USD(o.JobUSD))
 	}

@@ -320,6 +320,11 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			Description("accept GPUs without this precision (bf16 runs as fp16, fp8 as bf16)").
 			Affirmative("allow").Negative("no").Value(&a.PrecisionFallback)
 	}
+	ckptConfirm := func() huh.Field {
+		return huh.NewConfirm().Title("Activation checkpointing").
+			Description("recompute activations in backward: less memory, about 33% more compute").
+			Affirmative("on").Negative("off").Value(&a.Checkpointing)
+	}
 	flashConfirm := func() huh.Field {
 		return huh.NewConfirm().Title("Flash attention").
 			Description("fused attention that never stores the s² scores (PyTorch SDPA default)").
@@ -426,16 +431,15 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				huh.NewOption("Adafactor   factored second moments", model.Adafactor),
 				huh.NewOption("AdamW 8-bit 2 bytes per parameter (bitsandbytes)", model.AdamW8bit)).Value(&a.Optimizer)}
 		}},
-		{title: "Memory savers", hide: inference, fields: func(bool) []huh.Field {
-			return []huh.Field{
-				huh.NewConfirm().Title("Activation checkpointing").
-					Description("recompute activations in backward: less memory, about 33% more compute").
-					Affirmative("on").Negative("off").Value(&a.Checkpointing),
-				flashConfirm(),
-			}
+		{title: "Memory savers", hide: func() bool { return inference() || a.fill.noAttention }, fields: func(bool) []huh.Field {
+			return []huh.Field{ckptConfirm(), flashConfirm()}
+		}},
+		// A CNN has no attention layers: the same page without the flash question.
+		{title: "Memory savers", hide: func() bool { return inference() || !a.fill.noAttention }, fields: func(bool) []huh.Field {
+			return []huh.Field{ckptConfirm()}
 		}},
 		// vLLM picks its attention backend itself: no question when serving an LLM.
-		{title: "Memory savers", hide: func() bool { return training() || a.servingLLM(cat) }, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
+		{title: "Memory savers", hide: func() bool { return training() || a.servingLLM(cat) || a.fill.noAttention }, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
 		w.recipePage(),
 		w.quantPage(),
 		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {

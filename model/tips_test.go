@@ -1,0 +1,117 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// a100 is the A100 80GB's datasheet figures (NVIDIA A100 Tensor Core GPU
+// datasheet: 19.5 TFLOPS fp32, 156 tf32, 312 bf16/fp16 dense, 2,039 GB/s).
+var a100 = &GPU{Key: "a100-80gb", Name: "A100 80GB", MemoryGiB: 80, ComputeCapability: "8.0",
+	FP32TFLOPS: 19.5, TF32TFLOPS: 156, FP16TFLOPS: 312, BF16TFLOPS: 312, MemoryBandwidthGBps: 2039}
+
+// TestTips checks the rules Tips ranks by, on workloads whose best change
+// is known from the datasheet and the memory accounting.
+func TestTips(t *testing.T) {
+	tests := []struct {
+		name  string
+		w     Workload
+		first string // the top tip's change starts with this
+		// costAtLeast is the top tip's job-cost saving, %, at least: fp32
+		// on CUDA cores (19.5 TFLOPS) against bf16 tensor cores (312) is
+		// compute bound, so the time falls by far more than half.
+		costAtLeast float64
+	}{
+		{"ResNet-50 in fp32: mixed precision first", Workload{Model: resnet50, Task: TaskTrain, Precision: FP32, MicroBatch: 256, ImageSize: 224, DatasetSamples: 1.28e6, Epochs: 1},
+			"train in mixed precision", 50},
+		// QLoRA 8B at 4 × 4096 keeps Hugging Face's fp32 logits: 4 × 4096 ×
+		// 128,256 × 4 bytes = 7.8 GiB for the logits alone, more for their
+		// gradient; a chunked loss saves memory at no compute cost.
+		{"QLoRA 8B: the chunked loss saves memory for free", Workload{Model: llama31_8B, Task: TaskQLoRA, MicroBatch: 4, SeqLen: 4096, DatasetTokens: 20e6},
+			"use a chunked linear cross-entropy", -TipSlowerPct},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tips := Tips(tt.w, a100, 3)
+			if len(tips) == 0 {
+				t.Fatal("no tips")
+			}
+			if !strings.HasPrefix(tips[0].Change, tt.first) {
+				t.Errorf("first tip %q, want %q…", tips[0].Change, tt.first)
+			}
+			if got := tips[0].CostSavedPct(); got < tt.costAtLeast {
+				t.Errorf("first tip saves %.1f%% of the job cost, want ≥ %.0f%%", got, tt.costAtLeast)
+			}
+			for i, tp := range tips {
+				if !tp.Fits {
+					t.Errorf("tip %q: the job fits, so must the change", tp.Change)
+				}
+				if tp.Workload.GPUs != max(tt.w.GPUs, 1) {
+					t.Errorf("tip %q changes the GPU count to %d", tp.Change, tp.Workload.GPUs)
+				}
+				if !(tp.CostSavedPct() >= TipMinCostPct || tp.MemorySavedPct() >= TipMinMemoryPct && tp.CostSavedPct() >= -TipSlowerPct) {
+					t.Errorf("tip %q saves %.1f%% cost, %.1f%% memory: under the thresholds", tp.Change, tp.CostSavedPct(), tp.MemorySavedPct())
+				}
+				if i > 0 && tp.CostSavedPct() > tips[i-1].CostSavedPct() {
+					t.Errorf("tip %d saves more (%.1f%%) than tip %d (%.1f%%)", i, tp.CostSavedPct(), i-1, tips[i-1].CostSavedPct())
+				}
+			}
+			if n := len(Tips(tt.w, a100, 1)); n != 1 {
+				t.Errorf("n=1 gave %d tips", n)
+			}
+		})
+	}
+}
+
+// When nothing fits, changes that make it fit come first (FitAdvice's
+// order), each cutting memory.
+func TestTipsWhenNothingFits(t *testing.T) {
+	w := Workload{Model: llama31_8B, Task: TaskLoRA, MicroBatch: 4, SeqLen: 4096}
+	tips := Tips(w, a100, 3)
+	if len(tips) == 0 || !tips[0].Fits {
+		t.Fatalf("LoRA 8B at 4 × 4096 on 80 GB: want a first tip that fits, got %+v", tips)
+	}
+	for i, tp := range tips {
+		if tp.MemorySavedPct() <= 0 {
+			t.Errorf("tip %q saves no memory", tp.Change)
+		}
+		if i > 0 && tp.Fits && !tips[i-1].Fits {
+			t.Errorf("a fitting tip after one that does not fit")
+		}
+	}
+}
+
+// Half the LoRA rank halves the adapters: r × (d_in + d_out) weights per
+// target (Hu et al., 2021, "LoRA", §4.1), so the trained parameters fall
+// from 13.6M to 6.8M at rank 16 → 8 on q,k,v,o of Llama 3.1 8B.
+func TestTipsLoRARank(t *testing.T) {
+	w := Workload{Model: llama31_8B, Task: TaskLoRA, LoRARank: 16, MicroBatch: 1, SeqLen: 512, Checkpointing: Bool(true)}
+	w.Defaults()
+	base, err := Compute(w, a100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := w
+	v.LoRARank = 8
+	half, err := Compute(v, a100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := half.TrainableParams * 2; got != base.TrainableParams {
+		t.Errorf("rank 8 trains %v, rank 16 %v: want half", half.TrainableParams, base.TrainableParams)
+	}
+	// q: 4096→4096, k,v: 4096→1024, o: 4096→4096, 32 layers, r = 16:
+	// 16 × 32 × ((4096+4096)×2 + (4096+1024)×2) = 13,631,488.
+	if base.TrainableParams != 13631488 {
+		t.Errorf("rank 16 trains %v, want 13,631,488", base.TrainableParams)
+	}
+}
+
+// BenchmarkTips is the panel's cost per recompute: Tips on the default
+// QLoRA journey (every candidate computed on the GPU).
+func BenchmarkTips(b *testing.B) {
+	w := Workload{Model: llama31_8B, Task: TaskQLoRA, MicroBatch: 4, SeqLen: 4096, DatasetTokens: 20e6}
+	for b.Loop() {
+		Tips(w, a100, 2)
+	}
+}
