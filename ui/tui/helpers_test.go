@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -35,35 +37,34 @@ func embeddedCatalog(tb testing.TB) *model.Catalog {
 	return embedded
 }
 
-// testCatalog is the embedded GPUs and models with a fixed set of
-// instances and prices, so that goldens do not change with the catalog's
-// prices.
+var (
+	fixtureOnce sync.Once
+	fixture     *model.Catalog
+	fixtureErr  error
+)
+
+// testCatalog is a fixed catalog read from testdata/catalog with the
+// strict loader: GPUs and models as the embedded catalog had them on
+// 2026-11-30, a few offers with made-up prices, so that a refresh of the
+// embedded catalog cannot rewrite the goldens. Each call returns a copy
+// the caller may change.
 func testCatalog(tb testing.TB) *model.Catalog {
 	tb.Helper()
-	full := embeddedCatalog(tb)
-	c := &model.Catalog{GPUs: full.GPUs, Models: full.Models, Discounts: full.Discounts, AsOf: "2026-11-30"}
-	inst := func(provider, typ, gpu string, n, vcpus int, ram, net float64, link string, prices ...model.RegionPrice) model.Instance {
-		return model.Instance{Provider: provider, Type: typ, GPU: gpu, GPUCount: n, VCPUs: vcpus, MemoryGiB: ram, NetworkGbps: net,
-			Interconnect: link, Prices: prices, Source: "test fixture", AsOf: "2026-11-30"}
+	fixtureOnce.Do(func() { fixture, fixtureErr = data.LoadTOML(os.DirFS("testdata")) })
+	if fixtureErr != nil {
+		tb.Fatal(fixtureErr)
 	}
-	p := func(region string, onDemand, spot float64) model.RegionPrice {
-		return model.RegionPrice{Region: region, OnDemandUSD: onDemand, SpotUSD: spot}
+	c := *fixture
+	c.GPUs = slices.Clone(c.GPUs)
+	c.Models = slices.Clone(c.Models)
+	c.Discounts = slices.Clone(c.Discounts)
+	c.Instances = slices.Clone(c.Instances)
+	for i := range c.Instances {
+		c.Instances[i].Prices = slices.Clone(c.Instances[i].Prices)
 	}
-	c.Instances = []model.Instance{
-		inst("aws", "g6.xlarge", "l4", 1, 4, 16, 10, "pcie", p("us-east-1", 0.8048, 0.35), p("eu-west-1", 0.89, 0)),
-		inst("aws", "g5.xlarge", "a10g", 1, 4, 16, 10, "pcie", p("us-east-1", 1.006, 0.45)),
-		inst("aws", "g6e.xlarge", "l40s", 1, 4, 32, 20, "pcie", p("us-east-1", 1.861, 0)),
-		inst("aws", "p4de.24xlarge", "a100-80gb", 8, 96, 1152, 400, "nvswitch", p("us-east-1", 40.97, 16.2)),
-		inst("aws", "p5.48xlarge", "h100-sxm", 8, 192, 2048, 3200, "nvswitch", p("us-east-1", 98.32, 0)),
-		inst("gcp", "g2-standard-4", "l4", 1, 4, 16, 10, "pcie", p("us-central1", 0.7068, 0.28), p("europe-west4", 0.78, 0)),
-		inst("gcp", "a2-ultragpu-1g", "a100-80gb", 1, 12, 170, 24, "nvlink", p("us-central1", 5.07, 2.0)),
-		inst("lambda", "gpu_1x_a100_sxm4", "a100-40gb", 1, 30, 200, 0, "", p("us-east-1", 1.29, 0), p("us-west-1", 1.29, 0)),
-		inst("lambda", "gpu_1x_h100_pcie", "h100-pcie", 1, 26, 200, 0, "", p("us-west-1", 2.49, 0)),
-		inst("azure", "Standard_NC24ads_A100_v4", "a100-80gb", 1, 24, 220, 20, "", p("eastus", 3.673, 1.1)),
-		inst("vast", "1x RTX 4090", "rtx-4090", 1, 16, 64, 1, "", p("Bavaria, DE, EU", 0.35, 0)),
-	}
+	c.AsOf = "2026-11-30"
 	c.Index()
-	return c
+	return &c
 }
 
 // cjkCatalog adds offers whose names are wide (CJK, emoji) or ambiguous.
