@@ -3,16 +3,15 @@ package tui
 import (
 	"os"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-	"unsafe"
 
-	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/huh/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
@@ -110,13 +109,11 @@ func start(tb testing.TB, m tea.Model, msgs ...tea.Msg) app {
 
 // drive sends msgs to m in order, running the commands each returns
 // (and theirs) before the next message, as the program would. Text
-// cursors are made steady first (a blinking cursor's command waits half
-// a second); commands still running after a second (spinner ticks) are
-// dropped.
+// cursors stay steady (their blink timers are dropped, see blinks);
+// commands still running after a second (spinner ticks) are dropped.
 func drive(tb testing.TB, m tea.Model, msgs ...tea.Msg) app {
 	tb.Helper()
 	for _, msg := range msgs {
-		steadyCursors(m.(app))
 		m = step(tb, m, func() tea.Msg { return msg })
 	}
 	return m.(app)
@@ -132,6 +129,9 @@ func step(tb testing.TB, m tea.Model, first tea.Cmd) tea.Model {
 		}
 		cmd := queue[0]
 		queue = queue[1:]
+		if blinks(cmd) {
+			continue
+		}
 		msg := run(cmd)
 		if msg == nil {
 			continue
@@ -152,7 +152,6 @@ func step(tb testing.TB, m tea.Model, first tea.Cmd) tea.Model {
 		}
 		var next tea.Cmd
 		m, next = m.Update(msg)
-		steadyCursors(m.(app)) // a dialog may have just opened
 		if next != nil {
 			queue = append(queue, next)
 		}
@@ -174,35 +173,20 @@ func run(cmd tea.Cmd) tea.Msg {
 	}
 }
 
-// steadyCursors sets every text cursor of the form and the dialog to
-// static. huh keeps its text inputs private, so reflection reaches them:
-// Input.textinput, and the search field of Select and MultiSelect.
-func steadyCursors(m app) {
-	var fields []huh.Field
-	for _, fs := range m.wiz.fields {
-		fields = append(fields, fs...)
-	}
-	if m.dialog != nil {
-		fields = append(fields, m.dialog.fields...)
-	}
-	for _, f := range fields {
-		v := reflect.ValueOf(f)
-		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-			continue
-		}
-		for _, name := range []string{"textinput", "filter"} {
-			ti := v.Elem().FieldByName(name)
-			if !ti.IsValid() || ti.Type() != reflect.TypeOf(textinput.Model{}) {
-				continue
-			}
-			t := reflect.NewAt(ti.Type(), unsafe.Pointer(ti.UnsafeAddr())).Interface().(*textinput.Model)
-			if st := t.Styles(); st.Cursor.Blink {
-				st.Cursor.Blink = false // huh restyles from these, so it stays off
-				t.SetStyles(st)
-			}
-		}
-	}
+// blinks reports whether cmd is a text cursor's blink timer (bubbles'
+// cursor.Model.Blink, which sleeps half a second, then toggles the
+// cursor and starts the next). The drivers drop it, so the cursor stays
+// as focus shows it, steady, and no step waits. huh keeps its text
+// inputs private and offers no blink setting; the timer is known by its
+// function's name, public in every build.
+func blinks(cmd tea.Cmd) bool {
+	name := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name()
+	return strings.HasPrefix(name, blinkFunc)
 }
+
+// blinkFunc is the name of the closure cursor.Model.Blink returns, and
+// blinkProbe the cursor that checks it (TestBlinkTimerKnown).
+const blinkFunc = "charm.land/bubbles/v2/cursor.(*Model).Blink."
 
 // Keys.
 var (
@@ -276,4 +260,23 @@ func msgs(parts ...any) []tea.Msg {
 		}
 	}
 	return out
+}
+
+// TestBlinkTimerKnown keeps blinks honest across bubbles upgrades: a
+// focused blinking cursor's command is the blink timer, and a command
+// that is not one is not taken for it.
+func TestBlinkTimerKnown(t *testing.T) {
+	c := cursor.New()
+	c.SetMode(cursor.CursorBlink)
+	cmd := c.Focus()
+	if cmd == nil {
+		t.Fatal("a focused blinking cursor returned no command")
+	}
+	if !blinks(cmd) {
+		t.Errorf("the blink timer is %s, not under %s: update blinkFunc",
+			runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name(), blinkFunc)
+	}
+	if blinks(cursor.Blink) || blinks(refresh) {
+		t.Error("blinks took a command that returns at once for the timer")
+	}
 }
