@@ -42,6 +42,8 @@ func asSelect(f huh.Field) (filterable, hoverFunc, bool) {
 	switch s := f.(type) {
 	case *huh.Select[string]:
 		return s, hoverOf(s), true
+	case *cachedSelect[string]:
+		return s, hoverOf(s.Select), true
 	case *huh.Select[int]:
 		return s, hoverOf(s), true
 	case *huh.Select[model.Framework]:

@@ -338,9 +338,13 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 					huh.NewOption("inference (serving)", model.TaskInference)).Value(&a.Task),
 			}
 		}},
-		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(bool) []huh.Field {
-			return []huh.Field{newSelect[string](w.theme).Title("Model").Description("/ searches; custom… and config.json are at the end").
-				Options(modelOptions(cat, hfEnabled)...).Height(listHeight).Value(&a.Model)}
+		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(static bool) []huh.Field {
+			s := newSelect[string](w.theme).Title("Model").Description("/ searches; custom… and config.json are at the end").
+				Options(modelOptions(cat, hfEnabled)...).Height(listHeight).Value(&a.Model)
+			if static {
+				return []huh.Field{s} // huh's accessible runner, which draws nothing
+			}
+			return []huh.Field{cacheSelect(s)} // forty options: drawn once per keystroke
 		}},
 		{title: "Custom model", hide: func() bool { return a.Model != modelCustom }, fields: func(bool) []huh.Field {
 			heads := wholeValidator("heads", 0, 1<<14)
