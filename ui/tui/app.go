@@ -75,7 +75,8 @@ type app struct {
 	async    bool    // recompute in a command (false in tests)
 	hf       *hfReader
 	crash    *crashBox
-	stops    *stopper // ctrl+z and kill -TSTP; shared by copies
+	stops    *stopper   // ctrl+z and kill -TSTP; shared by copies
+	widths   *widthMemo // of the lines of the last frames (frame.go)
 }
 
 // newApp builds the configurator with answers from opts.Config or the
@@ -88,7 +89,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 		a = answersFromConfig(cat, opts.Config)
 	}
 	m := app{cat: cat, opts: opts, a: a, st: st, theme: theme, keys: defaultKeys(), async: true,
-		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper()}
+		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper(), widths: newWidthMemo()}
 	m.width, m.height = 100, 30 // until the terminal says
 	m.wiz = newWizard(a, cat, m.hf.check(), theme, 50, 20)
 	m.panel = panel{st: st, cache: &panelCache{}}
@@ -689,6 +690,11 @@ func (m app) render() (out string) {
 	header := m.header()
 	footer := m.footer.view(m.keys, m.fullHelp)
 	bodyH := max(m.height-1-lipgloss.Height(footer), 1)
+	if m.dialog == nil && m.screen == screenWizard {
+		if frame, ok := m.wizardFrame(header, footer, bodyH); ok {
+			return frame
+		}
+	}
 	var body string
 	switch {
 	case m.dialog != nil:
