@@ -339,12 +339,15 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			}
 		}},
 		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(static bool) []huh.Field {
-			s := newSelect[string](w.theme).Title("Model").Description("/ searches; custom… and config.json are at the end").
-				Options(modelOptions(cat, hfEnabled)...).Height(listHeight).Value(&a.Model)
+			const title, desc = "Model", "/ searches; custom… and config.json are at the end"
+			opts := modelOptions(cat, hfEnabled)
+			s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(listHeight).Value(&a.Model)
 			if static {
 				return []huh.Field{s} // huh's accessible runner, which draws nothing
 			}
-			return []huh.Field{cacheSelect(s)} // forty options: drawn once per keystroke
+			c := cacheSelect(s, title, desc, opts, listHeight) // forty options: the dozen in view drawn once per keystroke
+			c.WithTheme(w.theme)
+			return []huh.Field{c}
 		}},
 		{title: "Custom model", hide: func() bool { return a.Model != modelCustom }, fields: func(bool) []huh.Field {
 			heads := wholeValidator("heads", 0, 1<<14)
