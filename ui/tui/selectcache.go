@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
@@ -26,14 +27,16 @@ type cachedSelect[T comparable] struct {
 	drawn bool
 
 	// What huh keeps private and the window needs, followed through the
-	// wrapper's methods (window.go).
-	win window[T]
+	// wrapper's methods.
+	win   window[T]
+	value *T                // the bound answer
+	keys  *huh.SelectKeyMap // as the form gave them
 }
 
 // cacheSelect wraps s; title, description, options and height are what
 // s was built with (huh does not say).
-func cacheSelect[T comparable](s *huh.Select[T], title, description string, options []huh.Option[T], height int) *cachedSelect[T] {
-	return &cachedSelect[T]{Select: s, win: window[T]{title: title, desc: description, options: options, height: height}}
+func cacheSelect[T comparable](s *huh.Select[T], title, description string, options []huh.Option[T], height int, value *T) *cachedSelect[T] {
+	return &cachedSelect[T]{Select: s, value: value, win: window[T]{title: title, desc: description, options: options, height: height}}
 }
 
 // View is the select's drawing, kept until the next change: only the
@@ -56,6 +59,9 @@ func (c *cachedSelect[T]) changed() { c.drawn, c.view = false, "" }
 // group keeps holding it.
 func (c *cachedSelect[T]) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 	c.changed()
+	if k, ok := msg.(tea.KeyPressMsg); ok && c.move(k) {
+		return c, nil
+	}
 	_, cmd := c.Select.Update(msg)
 	c.win.follow(c)
 	return c, cmd
@@ -84,6 +90,7 @@ func (c *cachedSelect[T]) WithTheme(t huh.Theme) huh.Field {
 
 func (c *cachedSelect[T]) WithKeyMap(k *huh.KeyMap) huh.Field {
 	c.changed()
+	c.keys = &k.Select
 	c.Select.WithKeyMap(k)
 	return c
 }
@@ -108,6 +115,34 @@ func (c *cachedSelect[T]) WithPosition(p huh.FieldPosition) huh.Field {
 	c.changed()
 	c.Select.WithPosition(p)
 	return c
+}
+
+// move does what huh.Select.Update does with up and down outside a
+// filter (the cursor one option on, wrapping at the ends, the answer with
+// it), without huh measuring every option above the cursor three times
+// to scroll: the window scrolls, and huh's own viewport follows on the
+// next update the group sends every field. false leaves the key to huh.
+func (c *cachedSelect[T]) move(k tea.KeyPressMsg) bool {
+	if c.keys == nil || c.value == nil || !c.win.ready(c) {
+		return false
+	}
+	d := 0
+	switch {
+	case key.Matches(k, c.keys.Up):
+		d = -1
+	case key.Matches(k, c.keys.Down):
+		d = 1
+	default:
+		return false
+	}
+	i, n := c.win.cursor(c.Select), len(c.win.options)
+	if i < 0 || n == 0 {
+		return false
+	}
+	*c.value = c.win.options[(i+d+n)%n].Value
+	c.Select.Value(c.value) // puts huh's cursor on the answer
+	c.win.follow(c)
+	return true
 }
 
 // window draws a select as huh.Select.View does, but only the options in

@@ -345,7 +345,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			if static {
 				return []huh.Field{s} // huh's accessible runner, which draws nothing
 			}
-			c := cacheSelect(s, title, desc, opts, listHeight) // forty options: the dozen in view drawn once per keystroke
+			c := cacheSelect(s, title, desc, opts, listHeight, &a.Model) // forty options: the dozen in view drawn once per keystroke
 			c.WithTheme(w.theme)
 			return []huh.Field{c}
 		}},
