@@ -106,7 +106,9 @@ func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme 
 	keys.Text.Editor.SetEnabled(false)
 	w.keys = keys
 	w.form = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(keys).WithTheme(theme)
-	w.setSize(width, height)
+	if width > 0 && height > 0 { // width 0: the first layout sizes it (huh measures every field each time)
+		w.setSize(width, height)
+	}
 	return w
 }
 
