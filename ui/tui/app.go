@@ -91,7 +91,8 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	m := app{cat: cat, opts: opts, a: a, st: st, theme: theme, keys: defaultKeys(), async: true,
 		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper(), widths: newWidthMemo()}
 	m.width, m.height = 100, 30 // until the terminal says
-	m.wiz = newWizard(a, cat, m.hf.check(), theme, 0, 20) // width 0: sized by layout below
+	// width 0: the form is sized once, by the layout below
+	m.wiz = newWizard(a, cat, m.hf.check(), theme, 0, 20)
 	m.panel = panel{st: st, cache: &panelCache{}}
 	m.offers = newOffersView(st, m.keys.Table)
 	m.detail = newDetailView(st, m.keys.Table)

@@ -59,8 +59,21 @@ func (c *cachedSelect[T]) changed() { c.drawn, c.view = false, "" }
 // group keeps holding it.
 func (c *cachedSelect[T]) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 	c.changed()
-	if k, ok := msg.(tea.KeyPressMsg); ok && c.move(k) {
-		return c, nil
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if c.move(msg) {
+			return c, nil
+		}
+	case tea.PasteMsg, tea.BackgroundColorMsg:
+	default:
+		// The group sends every field a message of its own after each
+		// update, for fields whose title or options follow other answers
+		// (this one's are fixed); huh.Select then scrolls its own
+		// viewport, measuring every option above the cursor. The window
+		// draws while no filter is open, so that can wait for one.
+		if c.win.ready(c) {
+			return c, nil
+		}
 	}
 	_, cmd := c.Select.Update(msg)
 	c.win.follow(c)
@@ -120,8 +133,9 @@ func (c *cachedSelect[T]) WithPosition(p huh.FieldPosition) huh.Field {
 // move does what huh.Select.Update does with up and down outside a
 // filter (the cursor one option on, wrapping at the ends, the answer with
 // it), without huh measuring every option above the cursor three times
-// to scroll: the window scrolls, and huh's own viewport follows on the
-// next update the group sends every field. false leaves the key to huh.
+// to scroll: the window scrolls; huh's own viewport scrolls to the cursor
+// when huh next draws (a filter opens with the cursor on top: filter.go).
+// false leaves the key to huh.
 func (c *cachedSelect[T]) move(k tea.KeyPressMsg) bool {
 	if c.keys == nil || c.value == nil || !c.win.ready(c) {
 		return false
