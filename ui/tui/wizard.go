@@ -82,6 +82,7 @@ type boundInput struct {
 
 // newWizard builds the form over a; readHF checks a config.json path
 // (nil: this build reads none, and the model list does not offer it).
+// height sizes the lists; width 0 leaves the form unsized until setSize.
 func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme huh.Theme, width, height int) *wizard {
 	hfEnabled := readHF != nil
 	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF, theme: theme}
