@@ -75,7 +75,8 @@ type app struct {
 	async    bool    // recompute in a command (false in tests)
 	hf       *hfReader
 	crash    *crashBox
-	stops    *stopper // ctrl+z and kill -TSTP; shared by copies
+	stops    *stopper   // ctrl+z and kill -TSTP; shared by copies
+	widths   *widthMemo // of the lines of the last frames (frame.go)
 }
 
 // newApp builds the configurator with answers from opts.Config or the
@@ -88,9 +89,10 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 		a = answersFromConfig(cat, opts.Config)
 	}
 	m := app{cat: cat, opts: opts, a: a, st: st, theme: theme, keys: defaultKeys(), async: true,
-		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper()}
+		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper(), widths: newWidthMemo()}
 	m.width, m.height = 100, 30 // until the terminal says
-	m.wiz = newWizard(a, cat, m.hf.check(), theme, 50, 20)
+	// width 0: the form is sized once, by the layout below
+	m.wiz = newWizard(a, cat, m.hf.check(), theme, 0, 20)
 	m.panel = panel{st: st, cache: &panelCache{}}
 	m.offers = newOffersView(st, m.keys.Table)
 	m.detail = newDetailView(st, m.keys.Table)
@@ -689,6 +691,11 @@ func (m app) render() (out string) {
 	header := m.header()
 	footer := m.footer.view(m.keys, m.fullHelp)
 	bodyH := max(m.height-1-lipgloss.Height(footer), 1)
+	if m.dialog == nil && m.screen == screenWizard {
+		if frame, ok := m.wizardFrame(header, footer, bodyH); ok {
+			return frame
+		}
+	}
 	var body string
 	switch {
 	case m.dialog != nil:

@@ -92,3 +92,21 @@ func BenchmarkLoadCatalog(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeystrokeListEnd is BenchmarkKeystroke at the end of the
+// model list: huh measured every option above the cursor on each move,
+// so a move near the end cost several times one near the top.
+func BenchmarkKeystrokeListEnd(b *testing.B) {
+	m := benchApp(b)
+	m = drive(b, m, tea.KeyPressMsg{Code: tea.KeyEnd}, up, up, up)
+	var tm tea.Model = m
+	keys := []tea.Msg{down, up}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		tm, _ = tm.Update(keys[i%2])
+		_ = tm.View()
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}

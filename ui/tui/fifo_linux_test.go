@@ -59,12 +59,18 @@ func TestFIFOConfigDoesNotFreeze(t *testing.T) {
 		t.Skipf("mkfifo: %v", err)
 	}
 	t.Cleanup(func() { // release the readers still waiting on the FIFO
+		// A writer's open wakes every reader blocked in open, closed at
+		// once or not; they then read EOF.
 		if f, err := os.OpenFile(fifo, os.O_RDWR, 0); err == nil {
-			time.Sleep(50 * time.Millisecond)
 			f.Close()
 		}
 	})
+	reading := make(chan struct{}, 1) // a read of the path has started
 	read := func(path string, _ model.Task) (model.Architecture, model.Precision, []string, error) {
+		select {
+		case reading <- struct{}{}:
+		default:
+		}
 		_, err := os.ReadFile(path) // blocks on a FIFO until a writer opens it
 		if err == nil {
 			err = os.ErrInvalid
@@ -91,14 +97,20 @@ func TestFIFOConfigDoesNotFreeze(t *testing.T) {
 		t.Fatal("the program never put the terminal in raw mode: the test proves nothing")
 	}
 	ctl.Write([]byte(fifo))
-	time.Sleep(200 * time.Millisecond) // the reads of the path start in commands
-	ctl.Write([]byte("\r"))            // enter: validation runs on the update path
+	select { // the reads of the path start in commands
+	case <-reading:
+	case <-time.After(10 * time.Second):
+		t.Fatal("typing a config.json path never started a read of it")
+	}
+	ctl.Write([]byte("\r")) // enter: validation runs on the update path
 	if !screen.waitFor("Training precision") {
 		t.Error("enter on a config.json path naming a FIFO did not reach the next page: the screen froze")
 	}
-	ctl.Write([]byte{3})
-	time.Sleep(100 * time.Millisecond)
-	ctl.Write([]byte{3}) // ctrl+c, and again when it asks first
+	ctl.Write([]byte{3}) // ctrl+c: the answers changed, so it asks first
+	if !screen.waitFor("Quit without exporting?") {
+		t.Error("ctrl+c did not ask before quitting")
+	}
+	ctl.Write([]byte{3}) // and again
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):

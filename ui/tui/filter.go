@@ -1,11 +1,11 @@
 package tui
 
 import (
-	"reflect"
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
 )
 
 // A select's "/" filter in huh moves the committed answer: the cursor
@@ -23,21 +23,59 @@ type filterSession struct {
 	value any     // the field's answer then
 }
 
-// filterable is what every huh.Select[T] has, whatever T.
+// filterable is a single-choice select of any answer type (asSelect).
 type filterable interface {
 	huh.Field
 	GetFiltering() bool
 }
 
-// hovered is the select's highlighted value, and false when the filter
-// matches nothing (huh.Select[T].Hovered, for any T).
-func hovered(f huh.Field) (any, bool) {
-	m := reflect.ValueOf(f).MethodByName("Hovered")
-	if !m.IsValid() {
-		return nil, false
+// hoverFunc is huh.Select[T].Hovered with T erased: the highlighted
+// value, and false when the filter matches nothing.
+type hoverFunc func() (any, bool)
+
+// asSelect is f as a huh.Select of one of the answer types the
+// configurator asks, with its Hovered; false for other fields (a
+// MultiSelect's filter toggles nothing). huh's selects are generic, so
+// each T is named here; TestEverySelectFilterable fails when a page
+// asks a select of a type missing from this list.
+func asSelect(f huh.Field) (filterable, hoverFunc, bool) {
+	switch s := f.(type) {
+	case *huh.Select[string]:
+		return s, hoverOf(s), true
+	case *cachedSelect[string]:
+		return s, hoverOf(s.Select), true
+	case *huh.Select[int]:
+		return s, hoverOf(s), true
+	case *huh.Select[model.Framework]:
+		return s, hoverOf(s), true
+	case *huh.Select[model.Task]:
+		return s, hoverOf(s), true
+	case *huh.Select[model.Precision]:
+		return s, hoverOf(s), true
+	case *huh.Select[model.Optimizer]:
+		return s, hoverOf(s), true
+	case *huh.Select[model.Strategy]:
+		return s, hoverOf(s), true
+	case *huh.Select[model.Pricing]:
+		return s, hoverOf(s), true
+	case *huh.Select[model.Recipe]:
+		return s, hoverOf(s), true
+	case *huh.Select[model.Loss]:
+		return s, hoverOf(s), true
+	case *huh.Select[model.QuantType]:
+		return s, hoverOf(s), true
+	case *huh.Select[model.WeightFormat]:
+		return s, hoverOf(s), true
+	case *huh.Select[model.KVCacheDType]:
+		return s, hoverOf(s), true
+	case *huh.Select[launch.Format]:
+		return s, hoverOf(s), true
 	}
-	out := m.Call(nil)
-	return out[0].Interface(), out[1].Bool()
+	return nil, nil, false
+}
+
+func hoverOf[T comparable](s *huh.Select[T]) hoverFunc {
+	return func() (any, bool) { return s.Hovered() }
 }
 
 var (
@@ -49,8 +87,8 @@ var (
 // filterKey handles a key on a focused select around the form's own
 // update, and reports whether it did; false leaves the key to the form.
 func (m *app) filterKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	f, ok := m.wiz.form.GetFocusedField().(filterable)
-	if !ok || !isSelect(f) {
+	f, hovered, ok := asSelect(m.wiz.form.GetFocusedField())
+	if !ok {
 		return nil, false
 	}
 	switch {
@@ -65,24 +103,24 @@ func (m *app) filterKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case m.filter == nil || m.filter.field != huh.Field(f):
 		return nil, false
 	case f.GetFiltering():
-		_, matched := hovered(f)
+		_, matched := hovered()
 		_, cmd := m.wiz.form.Update(msg)
 		if f.GetFiltering() { // still typing or moving: nothing is committed
 			*m.a = m.filter.saved
 			return cmd, true
 		}
 		if msg.String() == "esc" || !matched { // abandoned: back to the answer
-			if ff, ok := m.wiz.form.GetFocusedField().(filterable); ok && ff == f && m.wiz.typing() {
+			if m.wiz.form.GetFocusedField() == huh.Field(f) && m.wiz.typing() {
 				_, c := m.wiz.form.Update(keyEsc) // the filter's text too
 				cmd = tea.Batch(cmd, c)
 			}
-			m.restoreCursor(f)
+			m.restoreCursor(hovered)
 			m.filter = nil
 		}
 		return cmd, true
 	case msg.String() == "esc" && m.wiz.typing(): // esc on a set filter clears it: back to the answer
 		_, cmd := m.wiz.form.Update(msg)
-		m.restoreCursor(f)
+		m.restoreCursor(hovered)
 		m.filter = nil
 		return cmd, true
 	}
@@ -91,23 +129,15 @@ func (m *app) filterKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 
 // restoreCursor moves the select's cursor back onto the answer the filter
 // opened on (up wraps, so at most one turn), and the answers with it.
-func (m *app) restoreCursor(f filterable) {
+func (m *app) restoreCursor(hovered hoverFunc) {
 	s := m.filter
 	for range 1000 {
-		if v, ok := hovered(f); !ok || v == s.value {
+		if v, ok := hovered(); !ok || v == s.value {
 			break
 		}
 		m.wiz.form.Update(keyUp)
 	}
 	*m.a = s.saved
-}
-
-// isSelect reports whether f is a huh.Select (of any T), not a
-// MultiSelect, whose filter toggles nothing.
-func isSelect(f huh.Field) bool {
-	t := reflect.TypeOf(f)
-	return t.Kind() == reflect.Pointer && strings.HasPrefix(t.Elem().Name(), "Select[") &&
-		reflect.ValueOf(f).MethodByName("Hovered").IsValid()
 }
 
 // updateFormOnly passes msg to the form.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -41,5 +42,22 @@ func TestFilterKeepsTheAnswer(t *testing.T) {
 				t.Errorf("model %q, task %q after %s; want %q, qlora", m.a.Model, m.a.Task, tc.name, want)
 			}
 		})
+	}
+}
+
+// Every single-choice select the pages ask is known to asSelect, so its
+// "/" filter keeps the answer (a select of a new answer type would
+// otherwise fall through to huh's own filter).
+func TestEverySelectFilterable(t *testing.T) {
+	m := newTestApp(t, testCatalog(t), Options{})
+	for i, fs := range m.wiz.fields {
+		for _, f := range fs {
+			if t := fmt.Sprintf("%T", f); !strings.HasPrefix(t, "*huh.Select[") && !strings.HasPrefix(t, "*tui.cachedSelect[") {
+				continue
+			}
+			if _, _, ok := asSelect(f); !ok {
+				t.Errorf("page %q: %T is not in asSelect's list", m.wiz.pages[i].title, f)
+			}
+		}
 	}
 }

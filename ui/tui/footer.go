@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -17,17 +19,45 @@ type footer struct {
 	status string
 	isErr  bool
 	width  int
+	memo   *footerMemo // shared by copies: View has a value receiver
+}
+
+// footerMemo keeps the last drawing and what it was drawn from: the help
+// is drawn twice a frame (layout asks its height) and changes only when
+// the keys that apply or the status change, not with every keystroke.
+type footerMemo struct {
+	key string
+	out string
 }
 
 func newFooter(st *report.Styles) footer {
-	f := footer{st: st, help: help.New()}
+	f := footer{st: st, help: help.New(), memo: &footerMemo{}}
 	f.restyle()
 	return f
+}
+
+// memoKey is everything view draws from, as text.
+func (f footer) memoKey(k keyMap, full bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %t %t %q %d\x00", f.width, full, f.isErr, f.status, len(k.form))
+	add := func(bs ...key.Binding) {
+		for _, x := range bs {
+			h := x.Help()
+			fmt.Fprintf(&b, "%t\x01%s\x01%s\x00", x.Enabled(), h.Key, h.Desc)
+		}
+	}
+	for _, col := range k.FullHelp() {
+		add(col...)
+	}
+	return b.String()
 }
 
 // restyle takes the key help's styles from f.st (again, after the
 // background changed them).
 func (f *footer) restyle() {
+	if f.memo != nil {
+		*f.memo = footerMemo{}
+	}
 	f.help.Styles.ShortKey, f.help.Styles.FullKey = f.st.Key, f.st.Key
 	f.help.Styles.ShortDesc, f.help.Styles.FullDesc = f.st.Muted, f.st.Muted
 }
@@ -43,6 +73,16 @@ func (f *footer) say(s string, isErr bool) { f.status, f.isErr = s, isErr }
 // line is left out when there is nothing to say; short help that does
 // not fit one line takes two: the field's keys, then ours.
 func (f footer) view(k keyMap, full bool) string {
+	if f.memo == nil {
+		return f.draw(k, full)
+	}
+	if key := f.memoKey(k, full); key != f.memo.key || f.memo.out == "" {
+		f.memo.key, f.memo.out = key, f.draw(k, full)
+	}
+	return f.memo.out
+}
+
+func (f footer) draw(k keyMap, full bool) string {
 	var lines []string
 	if f.status != "" {
 		status := f.st.Muted.Render(f.status)

@@ -1,16 +1,17 @@
 package tui
 
 import (
+	"os"
 	"reflect"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-	"unsafe"
 
-	"charm.land/bubbles/v2/textinput"
+	"charm.land/bubbles/v2/cursor"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/huh/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
@@ -35,35 +36,34 @@ func embeddedCatalog(tb testing.TB) *model.Catalog {
 	return embedded
 }
 
-// testCatalog is the embedded GPUs and models with a fixed set of
-// instances and prices, so that goldens do not change with the catalog's
-// prices.
+var (
+	fixtureOnce sync.Once
+	fixture     *model.Catalog
+	fixtureErr  error
+)
+
+// testCatalog is a fixed catalog read from testdata/catalog with the
+// strict loader: GPUs and models as the embedded catalog had them on
+// 2026-11-30, a few offers with made-up prices, so that a refresh of the
+// embedded catalog cannot rewrite the goldens. Each call returns a copy
+// the caller may change.
 func testCatalog(tb testing.TB) *model.Catalog {
 	tb.Helper()
-	full := embeddedCatalog(tb)
-	c := &model.Catalog{GPUs: full.GPUs, Models: full.Models, Discounts: full.Discounts, AsOf: "2026-11-30"}
-	inst := func(provider, typ, gpu string, n, vcpus int, ram, net float64, link string, prices ...model.RegionPrice) model.Instance {
-		return model.Instance{Provider: provider, Type: typ, GPU: gpu, GPUCount: n, VCPUs: vcpus, MemoryGiB: ram, NetworkGbps: net,
-			Interconnect: link, Prices: prices, Source: "test fixture", AsOf: "2026-11-30"}
+	fixtureOnce.Do(func() { fixture, fixtureErr = data.LoadTOML(os.DirFS("testdata")) })
+	if fixtureErr != nil {
+		tb.Fatal(fixtureErr)
 	}
-	p := func(region string, onDemand, spot float64) model.RegionPrice {
-		return model.RegionPrice{Region: region, OnDemandUSD: onDemand, SpotUSD: spot}
+	c := *fixture
+	c.GPUs = slices.Clone(c.GPUs)
+	c.Models = slices.Clone(c.Models)
+	c.Discounts = slices.Clone(c.Discounts)
+	c.Instances = slices.Clone(c.Instances)
+	for i := range c.Instances {
+		c.Instances[i].Prices = slices.Clone(c.Instances[i].Prices)
 	}
-	c.Instances = []model.Instance{
-		inst("aws", "g6.xlarge", "l4", 1, 4, 16, 10, "pcie", p("us-east-1", 0.8048, 0.35), p("eu-west-1", 0.89, 0)),
-		inst("aws", "g5.xlarge", "a10g", 1, 4, 16, 10, "pcie", p("us-east-1", 1.006, 0.45)),
-		inst("aws", "g6e.xlarge", "l40s", 1, 4, 32, 20, "pcie", p("us-east-1", 1.861, 0)),
-		inst("aws", "p4de.24xlarge", "a100-80gb", 8, 96, 1152, 400, "nvswitch", p("us-east-1", 40.97, 16.2)),
-		inst("aws", "p5.48xlarge", "h100-sxm", 8, 192, 2048, 3200, "nvswitch", p("us-east-1", 98.32, 0)),
-		inst("gcp", "g2-standard-4", "l4", 1, 4, 16, 10, "pcie", p("us-central1", 0.7068, 0.28), p("europe-west4", 0.78, 0)),
-		inst("gcp", "a2-ultragpu-1g", "a100-80gb", 1, 12, 170, 24, "nvlink", p("us-central1", 5.07, 2.0)),
-		inst("lambda", "gpu_1x_a100_sxm4", "a100-40gb", 1, 30, 200, 0, "", p("us-east-1", 1.29, 0), p("us-west-1", 1.29, 0)),
-		inst("lambda", "gpu_1x_h100_pcie", "h100-pcie", 1, 26, 200, 0, "", p("us-west-1", 2.49, 0)),
-		inst("azure", "Standard_NC24ads_A100_v4", "a100-80gb", 1, 24, 220, 20, "", p("eastus", 3.673, 1.1)),
-		inst("vast", "1x RTX 4090", "rtx-4090", 1, 16, 64, 1, "", p("Bavaria, DE, EU", 0.35, 0)),
-	}
+	c.AsOf = "2026-11-30"
 	c.Index()
-	return c
+	return &c
 }
 
 // cjkCatalog adds offers whose names are wide (CJK, emoji) or ambiguous.
@@ -109,13 +109,11 @@ func start(tb testing.TB, m tea.Model, msgs ...tea.Msg) app {
 
 // drive sends msgs to m in order, running the commands each returns
 // (and theirs) before the next message, as the program would. Text
-// cursors are made steady first (a blinking cursor's command waits half
-// a second); commands still running after a second (spinner ticks) are
-// dropped.
+// cursors stay steady (their blink timers are dropped, see blinks);
+// commands still running after a second (spinner ticks) are dropped.
 func drive(tb testing.TB, m tea.Model, msgs ...tea.Msg) app {
 	tb.Helper()
 	for _, msg := range msgs {
-		steadyCursors(m.(app))
 		m = step(tb, m, func() tea.Msg { return msg })
 	}
 	return m.(app)
@@ -131,6 +129,9 @@ func step(tb testing.TB, m tea.Model, first tea.Cmd) tea.Model {
 		}
 		cmd := queue[0]
 		queue = queue[1:]
+		if blinks(cmd) {
+			continue
+		}
 		msg := run(cmd)
 		if msg == nil {
 			continue
@@ -151,7 +152,6 @@ func step(tb testing.TB, m tea.Model, first tea.Cmd) tea.Model {
 		}
 		var next tea.Cmd
 		m, next = m.Update(msg)
-		steadyCursors(m.(app)) // a dialog may have just opened
 		if next != nil {
 			queue = append(queue, next)
 		}
@@ -173,35 +173,20 @@ func run(cmd tea.Cmd) tea.Msg {
 	}
 }
 
-// steadyCursors sets every text cursor of the form and the dialog to
-// static. huh keeps its text inputs private, so reflection reaches them:
-// Input.textinput, and the search field of Select and MultiSelect.
-func steadyCursors(m app) {
-	var fields []huh.Field
-	for _, fs := range m.wiz.fields {
-		fields = append(fields, fs...)
-	}
-	if m.dialog != nil {
-		fields = append(fields, m.dialog.fields...)
-	}
-	for _, f := range fields {
-		v := reflect.ValueOf(f)
-		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-			continue
-		}
-		for _, name := range []string{"textinput", "filter"} {
-			ti := v.Elem().FieldByName(name)
-			if !ti.IsValid() || ti.Type() != reflect.TypeOf(textinput.Model{}) {
-				continue
-			}
-			t := reflect.NewAt(ti.Type(), unsafe.Pointer(ti.UnsafeAddr())).Interface().(*textinput.Model)
-			if st := t.Styles(); st.Cursor.Blink {
-				st.Cursor.Blink = false // huh restyles from these, so it stays off
-				t.SetStyles(st)
-			}
-		}
-	}
+// blinks reports whether cmd is a text cursor's blink timer (bubbles'
+// cursor.Model.Blink, which sleeps half a second, then toggles the
+// cursor and starts the next). The drivers drop it, so the cursor stays
+// as focus shows it, steady, and no step waits. huh keeps its text
+// inputs private and offers no blink setting; the timer is known by its
+// function's name, public in every build.
+func blinks(cmd tea.Cmd) bool {
+	name := runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name()
+	return strings.HasPrefix(name, blinkFunc)
 }
+
+// blinkFunc is the name of the closure cursor.Model.Blink returns, and
+// blinkProbe the cursor that checks it (TestBlinkTimerKnown).
+const blinkFunc = "charm.land/bubbles/v2/cursor.(*Model).Blink."
 
 // Keys.
 var (
@@ -275,4 +260,23 @@ func msgs(parts ...any) []tea.Msg {
 		}
 	}
 	return out
+}
+
+// TestBlinkTimerKnown keeps blinks honest across bubbles upgrades: a
+// focused blinking cursor's command is the blink timer, and a command
+// that is not one is not taken for it.
+func TestBlinkTimerKnown(t *testing.T) {
+	c := cursor.New()
+	c.SetMode(cursor.CursorBlink)
+	cmd := c.Focus()
+	if cmd == nil {
+		t.Fatal("a focused blinking cursor returned no command")
+	}
+	if !blinks(cmd) {
+		t.Errorf("the blink timer is %s, not under %s: update blinkFunc",
+			runtime.FuncForPC(reflect.ValueOf(cmd).Pointer()).Name(), blinkFunc)
+	}
+	if blinks(cursor.Blink) || blinks(refresh) {
+		t.Error("blinks took a command that returns at once for the timer")
+	}
 }

@@ -82,6 +82,7 @@ type boundInput struct {
 
 // newWizard builds the form over a; readHF checks a config.json path
 // (nil: this build reads none, and the model list does not offer it).
+// height sizes the lists; width 0 leaves the form unsized until setSize.
 func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme huh.Theme, width, height int) *wizard {
 	hfEnabled := readHF != nil
 	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF, theme: theme}
@@ -106,7 +107,9 @@ func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme 
 	keys.Text.Editor.SetEnabled(false)
 	w.keys = keys
 	w.form = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(keys).WithTheme(theme)
-	w.setSize(width, height)
+	if width > 0 && height > 0 { // width 0: the first layout sizes it (huh measures every field each time)
+		w.setSize(width, height)
+	}
 	return w
 }
 
@@ -343,9 +346,16 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 					huh.NewOption("inference (serving)", model.TaskInference)).Value(&a.Task),
 			}
 		}},
-		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(bool) []huh.Field {
-			return []huh.Field{newSelect[string](w.theme).Title("Model").Description("/ searches; custom… and config.json are at the end").
-				Options(modelOptions(cat, hfEnabled)...).Height(listHeight).Value(&a.Model)}
+		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(static bool) []huh.Field {
+			const title, desc = "Model", "/ searches; custom… and config.json are at the end"
+			opts := modelOptions(cat, hfEnabled)
+			s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(listHeight).Value(&a.Model)
+			if static {
+				return []huh.Field{s} // huh's accessible runner, which draws nothing
+			}
+			c := cacheSelect(s, title, desc, opts, listHeight, &a.Model) // forty options: the dozen in view drawn once per keystroke
+			c.WithTheme(w.theme)
+			return []huh.Field{c}
 		}},
 		{title: "Custom model", hide: func() bool { return a.Model != modelCustom }, fields: func(bool) []huh.Field {
 			heads := wholeValidator("heads", 0, 1<<14)
