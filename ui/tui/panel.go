@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -137,7 +138,7 @@ func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, s
 	r.est = &e
 	r.rec, r.recErr = model.Recommend(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs))
 	if len(r.rec.Offers) == 0 {
-		if g := largestGPU(cat, cfg.Search.Providers); g != nil {
+		if g := cmp.Or(pickedGPU(cat, cfg.Search.GPUs), largestGPU(cat, cfg.Search.Providers)); g != nil { // pickedGPU: browse.go
 			r.advice, r.adviceOn = model.FitAdvice(w, model.UsableBytes(g)), g
 		}
 	}
