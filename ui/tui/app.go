@@ -641,6 +641,11 @@ func (m *app) layout() {
 	wizard := m.screen == screenWizard
 	m.keys.forScreen(m.screen, wizard && m.wiz.typing() || m.screen == screenBrowse, wizard && m.filtering(), m.dialog != nil)
 	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0)
+	m.keys.browseShort = m.screen == screenOffers
+	if m.screen == screenWizard {
+		pos, _ := m.wiz.position(m.wiz.focusedPage())
+		m.keys.browseShort = pos <= 1
+	}
 	if m.screen == screenBrowse {
 		m.keys.Export.SetEnabled(false) // nothing picked yet: enter starts from a GPU
 		m.keys.Market.Pick.SetEnabled(m.dialog == nil && m.browse.selected() != nil)

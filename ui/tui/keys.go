@@ -15,6 +15,7 @@ type keyMap struct {
 	Table                table.KeyMap
 	Browse               key.Binding // opens the market browser (browse.go)
 	Market               browseKeys  // the browser's own keys
+	browseShort          bool        // Browse is in the short help (the first page, the offers)
 	// form holds the focused field's own keys (huh's: tab/enter next,
 	// shift+tab back, ↑/↓, / to search), shown first in the help.
 	form []key.Binding
@@ -31,7 +32,7 @@ func defaultKeys() keyMap {
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Table:    table.DefaultKeyMap(),
-		Browse:   key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "browse GPUs")),
+		Browse:   key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "browse")),
 		Market:   defaultBrowseKeys(),
 	}
 }
@@ -103,8 +104,11 @@ func (k *keyMap) forScreen(s screen, typing, filtering, dialog bool) {
 // ShortHelp is the footer's line: the field's own keys, then ours.
 func (k keyMap) ShortHelp() []key.Binding {
 	out := append([]key.Binding{}, k.form...)
-	m := &k.Market
-	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Open, k.Sort, k.Provider, k.Offers, k.Browse, k.Export, k.Help, k.Quit)
+	m, browse := &k.Market, k.Browse
+	if !k.browseShort {
+		browse = key.NewBinding(key.WithDisabled())
+	}
+	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Open, k.Sort, k.Provider, k.Offers, browse, k.Export, k.Help, k.Quit)
 }
 
 // FullHelp is the ? view: columns of related keys.
