@@ -274,6 +274,9 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.Provider):
 			m.offers.cycleProvider()
 			return m, nil
+		case key.Matches(msg, m.keys.Regions):
+			m.offers.toggleRegions()
+			return m, nil
 		}
 		var cmd tea.Cmd
 		m.offers, cmd = m.offers.update(msg)
@@ -654,7 +657,7 @@ func (m *app) layout() {
 		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)
 	}
 	if m.screen == screenOffers && len(m.offers.shown) == 0 {
-		for _, b := range []*key.Binding{&m.keys.Open, &m.keys.Sort, &m.keys.Provider} {
+		for _, b := range []*key.Binding{&m.keys.Open, &m.keys.Sort, &m.keys.Provider, &m.keys.Regions} {
 			b.SetEnabled(false) // nothing to open, sort or filter
 		}
 	}

@@ -16,6 +16,7 @@ type keyMap struct {
 	Browse               key.Binding // opens the market browser (browse.go)
 	Market               browseKeys  // the browser's own keys
 	browseShort          bool        // Browse is in the short help (the first page, the offers)
+	Regions              key.Binding // the offers list: expand or collapse "+N regions"
 	// form holds the focused field's own keys (huh's: tab/enter next,
 	// shift+tab back, ↑/↓, / to search), shown first in the help.
 	form []key.Binding
@@ -34,6 +35,7 @@ func defaultKeys() keyMap {
 		Table:    table.DefaultKeyMap(),
 		Browse:   key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "browse")),
 		Market:   defaultBrowseKeys(),
+		Regions:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions")),
 	}
 }
 
@@ -84,6 +86,7 @@ func (k *keyMap) forScreen(s screen, typing, filtering, dialog bool) {
 	}
 	k.Offers.SetEnabled(wizard && !dialog)
 	k.Browse.SetEnabled((wizard || offers) && !dialog)
+	k.Regions.SetEnabled(offers && !dialog)
 	k.Open.SetEnabled(offers && !dialog)
 	k.Sort.SetEnabled(offers && !dialog)
 	k.Provider.SetEnabled(offers && !dialog)
@@ -116,7 +119,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.form,
 		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Quit},
-		{k.Open, k.Sort, k.Provider},
+		{k.Open, k.Sort, k.Provider, k.Regions},
 		{k.Market.Pick, k.Market.Sort, k.Market.SortBack, k.Market.Group, k.Market.Regions, k.Market.ClearGPU},
 		{k.Table.LineUp, k.Table.LineDown, k.Table.PageUp, k.Table.PageDown, k.Table.GotoTop, k.Table.GotoBottom},
 	}
