@@ -153,3 +153,10 @@ func (q *MarketQuery) set(name, val string) error {
 	}
 	return err
 }
+
+// MarketFlagTakesValue reports whether the ParseMarketArgs filter name
+// (without dashes) takes a value, so that "--regions us-" is read as one
+// filter by whoever rewrites a line of them.
+func MarketFlagTakesValue(name string) bool {
+	return slices.Contains(marketValueFlags, strings.ToLower(name))
+}

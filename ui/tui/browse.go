@@ -286,18 +286,23 @@ func (v *browseView) setFilter(name, val string) {
 	if err != nil {
 		return
 	}
-	valued := name != "all-regions"
+	valued := model.MarketFlagTakesValue(name)
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		n, _, hasVal := strings.Cut(strings.ToLower(strings.TrimLeft(a, "-")), "=")
-		if n != name {
+		if !strings.HasPrefix(a, "-") && !hasVal { // a GPU spec
 			out = append(out, a)
 			continue
 		}
-		if valued && !hasVal && strings.HasPrefix(a, "-") {
-			i++ // --sort price: the value too
+		words := 1
+		if strings.HasPrefix(a, "-") && !hasVal && model.MarketFlagTakesValue(n) && i+1 < len(args) {
+			words = 2 // --regions us-: the value is the next word
 		}
+		if n != name {
+			out = append(out, args[i:i+words]...)
+		}
+		i += words - 1
 	}
 	switch {
 	case val == "":
