@@ -172,6 +172,10 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.recompute()
 		}
 		return m, nil
+	case browsedMsg: // browse.go
+		m.browse.receive(msg)
+		m.layout()
+		return m, nil
 	case crashMsg:
 		if m.crash.info == nil {
 			m.crash.info = msg.info

@@ -50,6 +50,21 @@ type browseView struct {
 	limit  string
 	width  int
 	height int
+	// async browses in a command (false in tests); seq tags each browse
+	// so that a result older than the line is dropped, and pending says
+	// one is on its way.
+	async       bool
+	seq         int
+	pending     bool
+	pendingText string
+}
+
+// browsedMsg carries a browse of the filter line; seq drops stale ones.
+type browsedMsg struct {
+	seq  int
+	text string
+	res  model.MarketResult
+	err  error
 }
 
 func newBrowseView(st *report.Styles, cat *model.Catalog) browseView {
@@ -65,7 +80,7 @@ func newBrowseView(st *report.Styles, cat *model.Catalog) browseView {
 
 // open counts the market once per catalog and lists the line's offers.
 // limit describes the GPU the request is limited to ("" when none).
-func (v *browseView) open(limit string) {
+func (v *browseView) open(limit string) tea.Cmd {
 	v.limit = limit
 	if !v.ready {
 		v.ready = true
@@ -79,37 +94,70 @@ func (v *browseView) open(limit string) {
 		}
 		v.text = "\x00" // nothing browsed yet
 	}
-	v.apply()
+	return v.apply()
 }
 
 // setText replaces the filter line and browses it.
-func (v *browseView) setText(s string) {
+func (v *browseView) setText(s string) tea.Cmd {
 	v.input.SetValue(s)
 	v.input.CursorEnd()
-	v.apply()
+	return v.apply()
 }
 
-// apply browses the line when it changed. A line that does not split,
-// parse or pass Browse's checks sets err and keeps the last good list.
-func (v *browseView) apply() {
+// apply browses the line when it changed: at once, or in a command when
+// async (model.Browse over a large overlay takes longer than a frame;
+// the line echoes the keystroke meanwhile). A line that does not split
+// or parse sets err at once and keeps the last good list.
+func (v *browseView) apply() tea.Cmd {
 	text := v.input.Value()
-	if text == v.text {
-		return
+	switch {
+	case v.pending && text == v.pendingText:
+		return nil
+	case text == v.text: // back to the line shown: a browse on its way is stale
+		if v.pending {
+			v.seq++
+			v.pending = false
+		}
+		v.err = ""
+		return nil
 	}
 	q, err := parseBrowseLine(text, v.cat)
-	if err == nil {
-		if len(q.Providers) == 0 {
-			q.Providers = v.base // as gpuplan offers: marketplaces only when named
-		}
-		var res model.MarketResult
-		if res, err = model.Browse(v.cat, q); err == nil {
-			keep := v.selected()
-			v.res, v.text, v.err = res, text, ""
-			v.index(keep)
-			return
-		}
+	if err != nil {
+		v.seq++ // a browse on its way is for an older line: dropped
+		v.pending, v.err = false, printable(errText(err))
+		return nil
 	}
-	v.err = printable(errText(err))
+	if len(q.Providers) == 0 {
+		q.Providers = v.base // as gpuplan offers: marketplaces only when named
+	}
+	v.seq++
+	seq, cat := v.seq, v.cat
+	browse := func() tea.Msg {
+		res, err := model.Browse(cat, q)
+		return browsedMsg{seq: seq, text: text, res: res, err: err}
+	}
+	if !v.async {
+		v.receive(browse().(browsedMsg))
+		return nil
+	}
+	v.pending, v.pendingText = true, text
+	return browse
+}
+
+// receive shows a browse unless a newer line was typed since; an error
+// of Browse's checks (an unknown provider or region) keeps the last list.
+func (v *browseView) receive(msg browsedMsg) {
+	if msg.seq != v.seq {
+		return
+	}
+	v.pending = false
+	if msg.err != nil {
+		v.err = printable(errText(msg.err))
+		return
+	}
+	keep := v.selected()
+	v.res, v.text, v.err = msg.res, msg.text, ""
+	v.index(keep)
 }
 
 // parseBrowseLine splits the filter line into words as a shell would
@@ -244,47 +292,46 @@ func (v *browseView) setSize(w, h int) {
 func (v browseView) update(msg tea.Msg) (browseView, tea.Cmd) {
 	var cmd tea.Cmd
 	v.input, cmd = v.input.Update(msg)
-	v.apply()
-	return v, cmd
+	return v, tea.Batch(cmd, v.apply())
 }
 
 // query is the last good query, or the zero one before any.
 func (v *browseView) query() model.MarketQuery { return v.res.Query }
 
 // cycleSort steps the sort order by d and writes it into the line.
-func (v *browseView) cycleSort(d int) {
+func (v *browseView) cycleSort(d int) tea.Cmd {
 	i := slices.Index(browseSorts, v.query().Sort)
 	next := browseSorts[(max(i, 0)+d+len(browseSorts))%len(browseSorts)]
 	val := string(next)
 	if next == browseSorts[0] {
 		val = "" // the default: no word for it
 	}
-	v.setFilter("sort", val)
+	return v.setFilter("sort", val)
 }
 
 // cycleGroup steps the grouping and writes it into the line.
-func (v *browseView) cycleGroup() {
+func (v *browseView) cycleGroup() tea.Cmd {
 	i := slices.Index(browseGroups, v.query().GroupBy)
-	v.setFilter("group-by", string(browseGroups[(max(i, 0)+1)%len(browseGroups)]))
+	return v.setFilter("group-by", string(browseGroups[(max(i, 0)+1)%len(browseGroups)]))
 }
 
 // toggleRegions expands the "+N regions" rows into one row per region
 // price (--all-regions), or collapses them again.
-func (v *browseView) toggleRegions() {
+func (v *browseView) toggleRegions() tea.Cmd {
 	val := "on"
 	if v.query().AllRegions {
 		val = ""
 	}
-	v.setFilter("all-regions", val)
+	return v.setFilter("all-regions", val)
 }
 
 // setFilter rewrites the line with filter name set to val ("" removes
 // it; a switch is written bare), keeping every other word, and browses
 // it. A line with an open quote is left as typed.
-func (v *browseView) setFilter(name, val string) {
+func (v *browseView) setFilter(name, val string) tea.Cmd {
 	args, err := shlex.Split(v.input.Value())
 	if err != nil {
-		return
+		return nil
 	}
 	valued := model.MarketFlagTakesValue(name)
 	var out []string
@@ -318,7 +365,7 @@ func (v *browseView) setFilter(name, val string) {
 			}
 		}
 	}
-	v.setText(strings.Join(out, " "))
+	return v.setText(strings.Join(out, " "))
 }
 
 // note is the line under the list: the request's GPU limit, and the
@@ -347,6 +394,9 @@ func (v *browseView) status() string {
 	s := fmt.Sprintf("%d of %s · %s · %s · sorted by %s", len(v.res.Rows), model.Count(v.size, "offer"), q.Pricing, regions, q.Sort)
 	if q.GroupBy != "" {
 		s += " · grouped by " + string(q.GroupBy)
+	}
+	if v.pending {
+		s += " · browsing…"
 	}
 	return v.st.Muted.Render(s)
 }
@@ -545,9 +595,10 @@ func (m app) toBrowse() (tea.Model, tea.Cmd) {
 	m.from = m.screen
 	m.screen = screenBrowse
 	m.footer.say("", false)
-	m.browse.open(m.a.gpuLimit(m.cat))
+	m.browse.async = m.async
+	cmd := m.browse.open(m.a.gpuLimit(m.cat))
 	m.layout()
-	return m, nil
+	return m, cmd
 }
 
 // browseKey routes a key of the browser: its own keys, else the filter
@@ -555,6 +606,7 @@ func (m app) toBrowse() (tea.Model, tea.Cmd) {
 func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	k := &m.keys.Market
 	b := &m.browse
+	var cmd tea.Cmd
 	switch {
 	case key.Matches(msg, m.keys.Back):
 		m.screen = m.from
@@ -566,13 +618,13 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.a.GPUKeys = nil
 		return m.startFrom(nil)
 	case key.Matches(msg, k.Sort):
-		b.cycleSort(1)
+		cmd = b.cycleSort(1)
 	case key.Matches(msg, k.SortBack):
-		b.cycleSort(-1)
+		cmd = b.cycleSort(-1)
 	case key.Matches(msg, k.Group):
-		b.cycleGroup()
+		cmd = b.cycleGroup()
 	case key.Matches(msg, k.Regions):
-		b.toggleRegions()
+		cmd = b.toggleRegions()
 	case key.Matches(msg, k.Up):
 		b.move(-1)
 	case key.Matches(msg, k.Down):
@@ -582,13 +634,10 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.PageDown):
 		b.move(b.listHeight())
 	default:
-		var cmd tea.Cmd
 		m.browse, cmd = m.browse.update(msg)
-		m.layout()
-		return m, cmd
 	}
 	m.layout()
-	return m, nil
+	return m, cmd
 }
 
 // startFrom returns to the questions with the request limited to row's
