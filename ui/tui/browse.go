@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/dustin/go-humanize"
 	"github.com/google/shlex"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -391,7 +392,7 @@ func (v *browseView) status() string {
 	if q.AllRegions {
 		regions = "every region"
 	}
-	s := fmt.Sprintf("%d of %s · %s · %s · sorted by %s", len(v.res.Rows), model.Count(v.size, "offer"), q.Pricing, regions, q.Sort)
+	s := fmt.Sprintf("%s (of %s region prices) · %s · %s · sorted by %s", model.Count(len(v.res.Rows), "offer"), humanize.Comma(int64(v.size)), q.Pricing, regions, q.Sort)
 	if q.GroupBy != "" {
 		s += " · grouped by " + string(q.GroupBy)
 	}

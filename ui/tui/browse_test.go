@@ -269,7 +269,7 @@ func TestBrowseTeatest(t *testing.T) {
 	keys(tm, ctrlB)
 	await(t, sc, "browse the market")
 	tm.Type("a100-80gb")
-	await(t, sc, "3 of 14 offers")
+	await(t, sc, "3 offers (of 14")
 	keys(tm, tab) // $/GPU-hour: azure 3.673, gcp 5.07, aws 40.97/8
 	await(t, sc, "sort=gpu-price")
 	keys(tm, down, enter)
