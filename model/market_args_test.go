@@ -67,3 +67,18 @@ func TestParseMarketArgsErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseMarketArgs: any words parse or fail with one line matching
+// ErrBadFilter, never a panic.
+func FuzzParseMarketArgs(f *testing.F) {
+	for _, s := range []string{"H100:8", "--vram 24GB..80GB", "regions=europe-,us- --nvlink", "--sort", "all-regions=1", "a100,l4:1..4 max-price=$2/h"} {
+		f.Add(s)
+	}
+	c := marketCatalog()
+	f.Fuzz(func(t *testing.T, line string) {
+		_, err := ParseMarketArgs(strings.Fields(line), c)
+		if err != nil && (!errors.Is(err, ErrBadFilter) || strings.Contains(err.Error(), "\n")) {
+			t.Errorf("ParseMarketArgs(%q) error %q: want one line matching ErrBadFilter", line, err)
+		}
+	})
+}

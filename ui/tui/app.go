@@ -794,6 +794,9 @@ func (m app) header() string {
 	case m.screen == screenDetail && m.detail.offer != nil:
 		left += m.st.Muted.Render(printable(" · offer " + m.detail.offer.Instance.Provider + " " + m.detail.offer.Instance.Type))
 	}
+	if limit := m.a.gpuLimit(m.cat); limit != "" && m.screen != screenBrowse && m.dialog == nil { // browse.go
+		left += m.st.Warn.Render(" · " + limit + " only")
+	}
 	right := m.st.Muted.Render("catalog " + m.cat.AsOf)
 	if m.opts.PriceNote != "" {
 		right = m.st.Muted.Render(printable("catalog " + m.cat.AsOf + " " + m.opts.PriceNote))

@@ -213,11 +213,12 @@ func TestBrowseStartsWorkload(t *testing.T) {
 					t.Errorf("offer %s %s of %s: want only %s on %s", o.Instance.Provider, o.Instance.Type, o.GPU.Key, tt.gpu, tt.providers[0])
 				}
 			}
-			if !strings.Contains(screenText(m), "offers limited to") {
-				t.Errorf("the footer does not say the offers are limited:\n%s", screenText(m))
+			g, _ := m.cat.GPU(tt.gpu)
+			if s := screenText(m); !strings.Contains(s, "offers limited to") || !strings.Contains(strings.Split(s, "\n")[0], g.Name+" only") {
+				t.Errorf("the footer and the header do not say the offers are limited to %s:\n%s", g.Name, s)
 			}
 			cleared := drive(t, m, ctrlB, ctrl('x'))
-			if len(cleared.a.GPUKeys) != 0 || cleared.screen != screenWizard {
+			if len(cleared.a.GPUKeys) != 0 || cleared.screen != screenWizard || strings.Contains(screenText(cleared), " only") {
 				t.Errorf("ctrl+x: GPU limit %v, screen %v; want none, the questions", cleared.a.GPUKeys, cleared.screen)
 			}
 		})
