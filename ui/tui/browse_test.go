@@ -466,3 +466,14 @@ func TestBrowseAsync(t *testing.T) {
 		t.Errorf("a stale browse replaced the list: %q", got)
 	}
 }
+
+// TestBrowsePickAdvice: when nothing fits the GPU picked, the advice of
+// what would fit aims at that GPU, not at the largest one on the market:
+// the default QLoRA of Llama 3.1 8B needs 48.89 GiB per GPU, an L4 has 24.
+func TestBrowsePickAdvice(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), ctrlB)
+	m = drive(t, m, msgs(typed("l4:1 providers=aws"), enter)...)
+	if len(m.res.rec.Offers) != 0 || m.res.adviceOn == nil || m.res.adviceOn.Key != "l4" {
+		t.Errorf("%d offers, advice on %v; want none, advice on the l4", len(m.res.rec.Offers), m.res.adviceOn)
+	}
+}
