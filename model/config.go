@@ -161,6 +161,7 @@ func (c *CustomModel) Architecture() Architecture {
 type SearchAnswers struct {
 	Providers      []string // provider keys; empty: all but marketplaces
 	Regions        []string // region names or prefixes ending in "-"; empty: all
+	GPUs           []string // GPU keys the offers are limited to (the browse screen's pick); empty: all
 	Pricing        Pricing
 	MaxPriceHour   float64 // USD per hour for the whole deployment
 	BudgetMonth    float64 // USD per month
@@ -190,7 +191,7 @@ func (s *SearchAnswers) ExchangeRates() map[string]float64 {
 // Query returns the search as a Query for Recommend; autoGPUs comes from
 // the workload's gpus = "auto".
 func (s *SearchAnswers) Query(autoGPUs bool) Query {
-	return Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), Pricing: s.Pricing,
+	return Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), GPUs: slices.Clone(s.GPUs), Pricing: s.Pricing,
 		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
 		BudgetMonthUSD: s.BudgetMonth, BudgetJobUSD: s.BudgetJob, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort,
 		ExchangeRates: s.ExchangeRates()}
@@ -731,6 +732,7 @@ type rawCustom struct {
 type rawSearch struct {
 	Providers      tStrings       `toml:"providers"`
 	Regions        tStrings       `toml:"regions"`
+	GPUs           tStrings       `toml:"gpus"`
 	Pricing        tEnum[Pricing] `toml:"pricing"`
 	MaxPriceHour   tFloat         `toml:"max_price_hour"`
 	BudgetMonth    tFloat         `toml:"budget_month"`
@@ -895,6 +897,7 @@ func DecodeConfig(b []byte) (Config, error) {
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
 			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort.v,
 			USDCNY: rs.USDCNY.v, BudgetJob: rs.BudgetJob.v}
+		c.Search.GPUs = rs.GPUs.v
 		zeros = append(zeros, []struct {
 			key string
 			set bool

@@ -80,6 +80,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	e.table("search", "Where to rent and how to pay; left-out keys mean no limit.")
 	e.strs("providers", s.Providers, "empty: every provider but marketplaces", true)
 	e.strs("regions", s.Regions, "names, or prefixes ending in '-'; empty: all", true)
+	e.strs("gpus", s.GPUs, "GPU keys the offers are limited to; empty: all", false)
 	e.str("pricing", string(s.Pricing), "on-demand, spot, reserved-1y or reserved-3y")
 	e.float("max_price_hour", s.MaxPriceHour, "USD per hour, whole deployment")
 	e.float("budget_month", s.BudgetMonth, "USD per month")

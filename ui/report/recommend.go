@@ -317,18 +317,14 @@ func ReasonSummaryIn(p *i18n.Printer, rec *model.Recommendation) string {
 // count and price: the same offer in other regions shows as "+N" on its
 // region. used is how many of offers the n stand for.
 func CollapseRegions(offers []model.Offer, n int) (out []model.Offer, used int) {
-	for i := 0; i < len(offers) && len(out) < n; i++ {
+	starts, lens := RegionRuns(offers, max(n, 0))
+	for k, i := range starts {
 		o := offers[i]
-		same := 0
-		for i+1 < len(offers) && SameButRegion(&offers[i], &offers[i+1]) {
-			i++
-			same++
-		}
-		if same > 0 {
+		if same := lens[k] - 1; same > 0 {
 			o.Region += fmt.Sprintf(" +%d", same) // whole: tables cut what does not fit, never into a look-alike name
 		}
 		out = append(out, o)
-		used = i + 1
+		used = i + lens[k]
 	}
 	return out, used
 }

@@ -76,6 +76,7 @@ type answers struct {
 
 	Providers []string
 	Regions   []string
+	GPUKeys   []string // the browse screen's pick (browse.go): offers of these GPUs only; empty: all
 	Pricing   model.Pricing
 	Budget    string // USD per month; empty: no limit
 	BudgetJob string // USD for the whole job; empty: no limit
@@ -258,6 +259,7 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 		}
 	}
 	a.Regions = slices.Clone(s.Regions)
+	a.GPUKeys = slices.Clone(s.GPUs)
 	if s.Pricing != "" {
 		a.Pricing = s.Pricing
 	}
@@ -689,6 +691,7 @@ func (a *answers) config() (model.Config, error) {
 	s := &c.Search
 	s.Providers = append(slices.Clone(a.Providers), x.ExtraProviders...)
 	s.Regions = slices.Clone(a.Regions)
+	s.GPUs = slices.Clone(a.GPUKeys)
 	s.Pricing, s.MaxPriceHour, s.Sort = a.Pricing, x.MaxPriceHour, x.Sort
 	s.AllowPrecisionFallback = a.PrecisionFallback
 	if s.BudgetMonth, err = parsePositive("monthly budget", a.Budget, 1e10); err != nil {

@@ -30,6 +30,7 @@ const (
 	screenWizard screen = iota // the questions and the live panel
 	screenOffers               // the table of all offers
 	screenDetail               // one offer
+	screenBrowse               // the market, without a workload (browse.go)
 )
 
 // crashInfo is a panic caught in Update, View or a command; Run reports it
@@ -56,6 +57,8 @@ type app struct {
 	panel  panel
 	offers offersView
 	detail detailView
+	browse browseView
+	from   screen // the screen the browser returns to
 	dialog *dialog
 	footer footer
 
@@ -97,6 +100,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	m.offers = newOffersView(st, m.keys.Table)
 	m.detail = newDetailView(st, m.keys.Table)
 	m.detail.dec = decider{cat: cat, rate: opts.SpotRate}
+	m.browse = newBrowseView(st, cat)
 	m.footer = newFooter(st)
 	m.lastKey = a.key()
 	m.savedKey = m.lastKey
@@ -170,6 +174,10 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.recompute()
 		}
 		return m, nil
+	case browsedMsg: // browse.go
+		m.browse.receive(msg)
+		m.layout()
+		return m, nil
 	case crashMsg:
 		if m.crash.info == nil {
 			m.crash.info = msg.info
@@ -231,7 +239,7 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.dialog != nil {
 		return m.dialogKey(msg)
 	}
-	typing := m.screen == screenWizard && m.wiz.typing()
+	typing := m.screen == screenWizard && m.wiz.typing() || m.screen == screenBrowse // the filter line takes letters
 	switch {
 	case msg.String() == "ctrl+c" || key.Matches(msg, m.keys.Quit) && !typing:
 		if m.a.key() == m.savedKey {
@@ -246,7 +254,12 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	}
+	if key.Matches(msg, m.keys.Browse) {
+		return m.toBrowse()
+	}
 	switch m.screen {
+	case screenBrowse:
+		return m.browseKey(msg)
 	case screenOffers:
 		switch {
 		case key.Matches(msg, m.keys.Back):
@@ -266,6 +279,9 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, m.recompute()
 		case key.Matches(msg, m.keys.Provider):
 			m.offers.cycleProvider()
+			return m, nil
+		case key.Matches(msg, m.keys.Regions):
+			m.offers.toggleRegions()
 			return m, nil
 		}
 		var cmd tea.Cmd
@@ -632,12 +648,22 @@ func (m *app) layout() {
 		m.keys.form = m.wiz.form.KeyBinds()
 	}
 	wizard := m.screen == screenWizard
-	m.keys.forScreen(m.screen, wizard && m.wiz.typing(), wizard && m.filtering(), m.dialog != nil)
+	m.keys.forScreen(m.screen, wizard && m.wiz.typing() || m.screen == screenBrowse, wizard && m.filtering(), m.dialog != nil)
+	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0)
+	m.keys.browseShort = m.screen == screenOffers
+	if m.screen == screenWizard {
+		pos, _ := m.wiz.position(m.wiz.focusedPage())
+		m.keys.browseShort = pos <= 1
+	}
+	if m.screen == screenBrowse {
+		m.keys.Export.SetEnabled(false) // nothing picked yet: enter starts from a GPU
+		m.keys.Market.Pick.SetEnabled(m.dialog == nil && m.browse.selected() != nil)
+	}
 	if _, err := m.a.config(); err != nil {
 		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)
 	}
 	if m.screen == screenOffers && len(m.offers.shown) == 0 {
-		for _, b := range []*key.Binding{&m.keys.Open, &m.keys.Sort, &m.keys.Provider} {
+		for _, b := range []*key.Binding{&m.keys.Open, &m.keys.Sort, &m.keys.Provider, &m.keys.Regions} {
 			b.SetEnabled(false) // nothing to open, sort or filter
 		}
 	}
@@ -659,6 +685,7 @@ func (m *app) layout() {
 	}
 	m.offers.setSize(w, bodyH)
 	m.detail.setSize(w, bodyH, m.res, m.cat.AsOf)
+	m.browse.setSize(w, bodyH)
 }
 
 // View is the frame in the alternate screen. Bubble Tea v2 downsamples
@@ -704,6 +731,8 @@ func (m app) render() (out string) {
 		body = m.offers.view()
 	case m.screen == screenDetail:
 		body = m.detail.view()
+	case m.screen == screenBrowse:
+		body = m.browse.view()
 	case m.wide():
 		form := lipgloss.NewStyle().Width(m.wiz.width).Height(bodyH).MaxHeight(bodyH).Render(m.wiz.form.View())
 		body = lipgloss.JoinHorizontal(lipgloss.Top, form, " ", m.panel.view(false))
@@ -767,8 +796,13 @@ func (m app) header() string {
 		left += m.st.Muted.Render(fmt.Sprintf(" · question page %d of %d: %s", pos, total, m.wiz.pages[i].title))
 	case m.screen == screenOffers:
 		left += m.st.Muted.Render(" · offers")
+	case m.screen == screenBrowse:
+		left += m.st.Muted.Render(" · browse the market")
 	case m.screen == screenDetail && m.detail.offer != nil:
 		left += m.st.Muted.Render(printable(" · offer " + m.detail.offer.Instance.Provider + " " + m.detail.offer.Instance.Type))
+	}
+	if limit := m.a.gpuLimit(m.cat); limit != "" && m.screen != screenBrowse && m.dialog == nil { // browse.go
+		left += m.st.Warn.Render(" · " + limit + " only")
 	}
 	right := m.st.Muted.Render("catalog " + m.cat.AsOf)
 	if m.opts.PriceNote != "" {

@@ -26,6 +26,8 @@ type offersView struct {
 	table         table.Model
 	all           []model.Offer // in ranked order
 	shown         []int         // indexes into all, after the provider filter
+	more          []int         // per shown offer: the other regions at its price, collapsed into it ("+N")
+	allRegions    bool          // one row per region: nothing collapsed (r)
 	sort          model.SortKey
 	provider      string // "" shows all
 	problem       string // why there is no ranking: an answer does not parse or validate
@@ -89,6 +91,29 @@ func (v *offersView) cycleProvider() {
 	i := slices.Index(ps, v.provider)
 	v.provider = ps[(i+1)%len(ps)]
 	v.refresh(nil)
+}
+
+// regionsNote says how many offers the "+N" rows hold, and the key
+// that lists them.
+func (v *offersView) regionsNote() string {
+	n := 0
+	for _, m := range v.more {
+		n += m
+	}
+	switch {
+	case n > 0:
+		return fmt.Sprintf(" · +%d in other regions (r)", n)
+	case v.allRegions:
+		return " · every region (r collapses)"
+	}
+	return ""
+}
+
+// toggleRegions lists every region of a collapsed offer, or collapses
+// them again.
+func (v *offersView) toggleRegions() {
+	v.allRegions = !v.allRegions
+	v.refresh(v.selected())
 }
 
 // nextSort returns the sort key after the current one.
@@ -193,11 +218,19 @@ func (v *offersView) reserved() bool {
 }
 
 func (v *offersView) refresh(keep *model.Offer) {
-	v.shown = v.shown[:0]
-	for i := range v.all {
-		if v.provider == "" || v.all[i].Instance.Provider == v.provider {
-			v.shown = append(v.shown, i)
+	v.shown, v.more = v.shown[:0], v.more[:0]
+	starts, lens := report.RegionRuns(v.all, -1) // as the panel and recommend: one row per choice
+	for k, i := range starts {
+		if v.provider != "" && v.all[i].Instance.Provider != v.provider {
+			continue
 		}
+		if v.allRegions {
+			for j := i; j < i+lens[k]; j++ {
+				v.shown, v.more = append(v.shown, j), append(v.more, 0)
+			}
+			continue
+		}
+		v.shown, v.more = append(v.shown, i), append(v.more, lens[k]-1)
 	}
 	rows := make([][]string, len(v.shown))
 	cursor := 0
@@ -209,7 +242,10 @@ func (v *offersView) refresh(keep *model.Offer) {
 			rows[i][6] = cells[0]
 			rows[i] = append(rows[i], cells[2])
 		}
-		if keep != nil && o.Instance == keep.Instance && o.Region == keep.Region && o.GPUs == keep.GPUs {
+		if v.more[i] > 0 {
+			rows[i][3] += fmt.Sprintf(" +%d", v.more[i]) // the region column, as report.CollapseRegions writes it
+		}
+		if keep != nil && o.Instance == keep.Instance && o.GPUs == keep.GPUs && (o.Region == keep.Region || v.more[i] > 0 && report.SameButRegion(o, keep)) {
 			cursor = i
 		}
 	}
@@ -220,6 +256,10 @@ func (v *offersView) refresh(keep *model.Offer) {
 	trows := make([]table.Row, len(rows))
 	for i, r := range rows {
 		for c := range r {
+			if c == 3 {
+				r[c] = report.CutRegion(r[c], cols[c].Width) // the name is cut, never the "+N"
+				continue
+			}
 			r[c] = report.Truncate(r[c], cols[c].Width) // measure as lipgloss does (CJK: 2 cells)
 		}
 		trows[i] = r
@@ -281,7 +321,7 @@ func (v offersView) view() string {
 			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
 	}
 	head := st.Heading.Render(fmt.Sprintf("All offers: %d", len(v.shown))) +
-		st.Muted.Render(fmt.Sprintf(" · sorted by %s (s) · %s (p) · enter: details", v.sort, filter))
+		st.Muted.Render(fmt.Sprintf(" · sorted by %s (s) · %s (p) · enter: details", v.sort, filter)+v.regionsNote())
 	if len(v.shown) == 0 {
 		msg := "No offer runs the workload with these answers; esc goes back to change them."
 		if v.none != "" {

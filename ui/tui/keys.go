@@ -13,6 +13,10 @@ type keyMap struct {
 	Open, Sort, Provider key.Binding
 	Help, Quit           key.Binding
 	Table                table.KeyMap
+	Browse               key.Binding // opens the market browser (browse.go)
+	Market               browseKeys  // the browser's own keys
+	browseShort          bool        // Browse is in the short help (the first page, the offers)
+	Regions              key.Binding // the offers list: expand or collapse "+N regions"
 	// form holds the focused field's own keys (huh's: tab/enter next,
 	// shift+tab back, ↑/↓, / to search), shown first in the help.
 	form []key.Binding
@@ -29,7 +33,41 @@ func defaultKeys() keyMap {
 		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Table:    table.DefaultKeyMap(),
+		Browse:   key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "browse")),
+		Market:   defaultBrowseKeys(),
+		Regions:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions")),
 	}
+}
+
+// browseKeys are the market browser's keys; letters go to its filter
+// line, so none is a letter.
+type browseKeys struct {
+	Pick, Sort, SortBack, Group, Regions, ClearGPU key.Binding
+	Up, Down, PageUp, PageDown                     key.Binding
+}
+
+func defaultBrowseKeys() browseKeys {
+	return browseKeys{
+		Pick:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "pick GPU")),
+		Sort:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "sort")),
+		SortBack: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "sort back")),
+		Group:    key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "group")),
+		Regions:  key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "all regions")),
+		ClearGPU: key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "clear GPU limit")),
+		Up:       key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "up")),
+		Down:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+	}
+}
+
+// enable turns the browser's keys on or off; ClearGPU only while the
+// request has a GPU limit.
+func (b *browseKeys) enable(on, limited bool) {
+	for _, k := range []*key.Binding{&b.Pick, &b.Sort, &b.SortBack, &b.Group, &b.Regions, &b.Up, &b.Down, &b.PageUp, &b.PageDown} {
+		k.SetEnabled(on)
+	}
+	b.ClearGPU.SetEnabled(on && limited)
 }
 
 // forScreen enables the bindings that work on screen s; typing means a
@@ -47,6 +85,8 @@ func (k *keyMap) forScreen(s screen, typing, filtering, dialog bool) {
 		k.Back.SetHelp("esc", "back")
 	}
 	k.Offers.SetEnabled(wizard && !dialog)
+	k.Browse.SetEnabled((wizard || offers) && !dialog)
+	k.Regions.SetEnabled(offers && !dialog)
 	k.Open.SetEnabled(offers && !dialog)
 	k.Sort.SetEnabled(offers && !dialog)
 	k.Provider.SetEnabled(offers && !dialog)
@@ -67,15 +107,20 @@ func (k *keyMap) forScreen(s screen, typing, filtering, dialog bool) {
 // ShortHelp is the footer's line: the field's own keys, then ours.
 func (k keyMap) ShortHelp() []key.Binding {
 	out := append([]key.Binding{}, k.form...)
-	return append(out, k.Back, k.Open, k.Sort, k.Provider, k.Offers, k.Export, k.Help, k.Quit)
+	m, browse := &k.Market, k.Browse
+	if !k.browseShort {
+		browse = key.NewBinding(key.WithDisabled())
+	}
+	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Open, k.Sort, k.Provider, k.Offers, browse, k.Export, k.Help, k.Quit)
 }
 
 // FullHelp is the ? view: columns of related keys.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.form,
-		{k.Back, k.Offers, k.Export, k.Help, k.Quit},
-		{k.Open, k.Sort, k.Provider},
+		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Quit},
+		{k.Open, k.Sort, k.Provider, k.Regions},
+		{k.Market.Pick, k.Market.Sort, k.Market.SortBack, k.Market.Group, k.Market.Regions, k.Market.ClearGPU},
 		{k.Table.LineUp, k.Table.LineDown, k.Table.PageUp, k.Table.PageDown, k.Table.GotoTop, k.Table.GotoBottom},
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -142,7 +143,7 @@ func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, s
 		r.tips = model.Tips(b.Estimate.Workload, b.GPU, panelTips)
 	}
 	if len(r.rec.Offers) == 0 {
-		if g := largestGPU(cat, cfg.Search.Providers); g != nil {
+		if g := cmp.Or(pickedGPU(cat, cfg.Search.GPUs), largestGPU(cat, cfg.Search.Providers)); g != nil { // pickedGPU: browse.go
 			r.advice, r.adviceOn = model.FitAdvice(w, model.UsableBytes(g)), g
 		}
 	}

@@ -1,0 +1,677 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/dustin/go-humanize"
+	"github.com/google/shlex"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// browseSorts are the sort orders tab steps through: model.MarketSorts,
+// whose first (price) is the default.
+var browseSorts = model.MarketSorts
+
+// browseGroups are the groupings ctrl+g steps through, none first.
+var browseGroups = append([]model.MarketGroupBy{model.GroupNone}, model.MarketGroups...)
+
+// browseView is the market without a workload (issue 21), as gpuplan
+// offers lists it: a filter line in the command's own grammar
+// (model.ParseMarketArgs), the rows model.Browse returns with the regions
+// at one price collapsed into "+N", sorted and grouped by keys that
+// rewrite the line, so the line always says what is shown. A line that
+// does not parse keeps the last good list and says why under the line.
+type browseView struct {
+	st    *report.Styles
+	cat   *model.Catalog
+	input textinput.Model
+
+	ready   bool               // the catalog's figures below are counted
+	size    int                // model.MarketSize: offers before any filter
+	base    []string           // providers shown when the line names none: all but marketplaces
+	markets []string           // marketplace providers in the catalog, hidden unless named
+	text    string             // the line res is for
+	err     string             // why the line as typed does not parse; "" when it does
+	res     model.MarketResult // the last good result
+	// lines are the list's lines: a row index (≥ 0) or a group header
+	// (-1 - group index); nil when ungrouped (line i is row i).
+	lines  []int32
+	cursor int // a line holding a row
+	top    int // first line shown
+	limit  string
+	width  int
+	height int
+	// async browses in a command (false in tests); seq tags each browse
+	// so that a result older than the line is dropped, and pending says
+	// one is on its way.
+	async       bool
+	seq         int
+	pending     bool
+	pendingText string
+}
+
+// browsedMsg carries a browse of the filter line; seq drops stale ones.
+type browsedMsg struct {
+	seq  int
+	text string
+	res  model.MarketResult
+	err  error
+}
+
+func newBrowseView(st *report.Styles, cat *model.Catalog) browseView {
+	in := textinput.New()
+	in.Prompt = "filter › "
+	in.Placeholder = "e.g. H100:8 vram=40GB+ regions=europe- max-price=2 pricing=spot"
+	s := in.Styles()
+	s.Cursor.Blink = false // a steady cursor: no timer per frame
+	in.SetStyles(s)
+	in.Focus()
+	return browseView{st: st, cat: cat, input: in}
+}
+
+// open counts the market once per catalog and lists the line's offers.
+// limit describes the GPU the request is limited to ("" when none).
+func (v *browseView) open(limit string) tea.Cmd {
+	v.limit = limit
+	if !v.ready {
+		v.ready = true
+		v.size = model.MarketSize(v.cat, model.OnDemand)
+		for _, p := range providers(v.cat) {
+			if slices.Contains(model.MarketplaceProviders, p) {
+				v.markets = append(v.markets, p)
+			} else {
+				v.base = append(v.base, p)
+			}
+		}
+		v.text = "\x00" // nothing browsed yet
+	}
+	return v.apply()
+}
+
+// setText replaces the filter line and browses it.
+func (v *browseView) setText(s string) tea.Cmd {
+	v.input.SetValue(s)
+	v.input.CursorEnd()
+	return v.apply()
+}
+
+// apply browses the line when it changed: at once, or in a command when
+// async (model.Browse over a large overlay takes longer than a frame;
+// the line echoes the keystroke meanwhile). A line that does not split
+// or parse sets err at once and keeps the last good list.
+func (v *browseView) apply() tea.Cmd {
+	text := v.input.Value()
+	switch {
+	case v.pending && text == v.pendingText:
+		return nil
+	case text == v.text: // back to the line shown: a browse on its way is stale
+		if v.pending {
+			v.seq++
+			v.pending = false
+		}
+		v.err = ""
+		return nil
+	}
+	q, err := parseBrowseLine(text, v.cat)
+	if err != nil {
+		v.seq++ // a browse on its way is for an older line: dropped
+		v.pending, v.err = false, printable(errText(err))
+		return nil
+	}
+	if len(q.Providers) == 0 {
+		q.Providers = v.base // as gpuplan offers: marketplaces only when named
+	}
+	v.seq++
+	seq, cat := v.seq, v.cat
+	browse := func() tea.Msg {
+		res, err := model.Browse(cat, q)
+		return browsedMsg{seq: seq, text: text, res: res, err: err}
+	}
+	if !v.async {
+		v.receive(browse().(browsedMsg))
+		return nil
+	}
+	v.pending, v.pendingText = true, text
+	return browse
+}
+
+// receive shows a browse unless a newer line was typed since; an error
+// of Browse's checks (an unknown provider or region) keeps the last list.
+func (v *browseView) receive(msg browsedMsg) {
+	if msg.seq != v.seq {
+		return
+	}
+	v.pending = false
+	if msg.err != nil {
+		v.err = printable(errText(msg.err))
+		return
+	}
+	keep := v.selected()
+	v.res, v.text, v.err = msg.res, msg.text, ""
+	v.index(keep)
+}
+
+// parseBrowseLine splits the filter line into words as a shell would
+// (quotes keep "Bavaria, DE, EU" whole) and parses them as gpuplan
+// offers' arguments.
+func parseBrowseLine(text string, cat *model.Catalog) (model.MarketQuery, error) {
+	args, err := shlex.Split(text)
+	if err != nil {
+		return model.MarketQuery{}, fmt.Errorf("filter: %v; close the quote", err)
+	}
+	return model.ParseMarketArgs(args, cat)
+}
+
+// index lays out the lines of v.res and puts the cursor on keep's
+// instance and region when it is still listed, else on the first row.
+func (v *browseView) index(keep *model.MarketRow) {
+	v.lines = nil
+	if g := v.res.Groups; len(g) > 0 {
+		v.lines = make([]int32, 0, len(v.res.Rows)+len(g))
+		for gi := range g {
+			v.lines = append(v.lines, int32(-1-gi))
+			for _, r := range g[gi].Rows {
+				v.lines = append(v.lines, int32(r))
+			}
+		}
+	}
+	v.cursor, v.top = 0, 0
+	for i := range v.numLines() {
+		r := v.rowAt(i)
+		if r == nil {
+			continue
+		}
+		if keep == nil || r.Instance == keep.Instance && r.Region == keep.Region {
+			v.cursor = i
+			break
+		}
+	}
+	if v.rowAt(v.cursor) == nil { // keep not found: the first row
+		v.cursor = 0
+		v.move(1)
+	}
+	v.scroll()
+}
+
+func (v *browseView) numLines() int {
+	if v.lines != nil {
+		return len(v.lines)
+	}
+	return len(v.res.Rows)
+}
+
+// rowAt returns the row on line i, or nil for a group header or no line.
+func (v *browseView) rowAt(i int) *model.MarketRow {
+	if i < 0 || i >= v.numLines() {
+		return nil
+	}
+	if v.lines == nil {
+		return &v.res.Rows[i]
+	}
+	if r := v.lines[i]; r >= 0 {
+		return &v.res.Rows[r]
+	}
+	return nil
+}
+
+// selected is the row under the cursor, nil when the list is empty.
+func (v *browseView) selected() *model.MarketRow { return v.rowAt(v.cursor) }
+
+// move steps the cursor by d rows (headers are stepped over), staying
+// in the list.
+func (v *browseView) move(d int) {
+	n := v.numLines()
+	if n == 0 {
+		return
+	}
+	step := 1
+	if d < 0 {
+		step, d = -1, -d
+	}
+	i := v.cursor
+	for d > 0 {
+		j := i + step
+		for j >= 0 && j < n && v.rowAt(j) == nil {
+			j += step
+		}
+		if j < 0 || j >= n {
+			break
+		}
+		i, d = j, d-1
+	}
+	if v.rowAt(i) == nil { // started on a header at the top
+		for i < n && v.rowAt(i) == nil {
+			i++
+		}
+	}
+	v.cursor = min(i, n-1)
+	v.scroll()
+}
+
+// listHeight is the lines the list shows: the body less the filter,
+// the status and the column titles, and the note when there is one.
+func (v *browseView) listHeight() int {
+	h := v.height - 3
+	if v.note() != "" {
+		h--
+	}
+	return max(h, 1)
+}
+
+// scroll keeps the cursor's line, and the header of its group, in view.
+func (v *browseView) scroll() {
+	h := v.listHeight()
+	if v.cursor < v.top {
+		v.top = v.cursor
+		if v.cursor > 0 && v.rowAt(v.cursor-1) == nil {
+			v.top-- // the group's header too
+		}
+	}
+	if v.cursor >= v.top+h {
+		v.top = v.cursor - h + 1
+	}
+	v.top = max(min(v.top, v.numLines()-h), 0)
+}
+
+func (v *browseView) setSize(w, h int) {
+	v.width, v.height = max(w, 0), max(h, 0)
+	v.input.SetWidth(max(v.width-len(v.input.Prompt)-1, 1))
+	v.scroll()
+}
+
+// update passes a key to the filter line and browses what it now says.
+func (v browseView) update(msg tea.Msg) (browseView, tea.Cmd) {
+	var cmd tea.Cmd
+	v.input, cmd = v.input.Update(msg)
+	return v, tea.Batch(cmd, v.apply())
+}
+
+// query is the last good query, or the zero one before any.
+func (v *browseView) query() model.MarketQuery { return v.res.Query }
+
+// cycleSort steps the sort order by d and writes it into the line.
+func (v *browseView) cycleSort(d int) tea.Cmd {
+	i := slices.Index(browseSorts, v.query().Sort)
+	next := browseSorts[(max(i, 0)+d+len(browseSorts))%len(browseSorts)]
+	val := string(next)
+	if next == browseSorts[0] {
+		val = "" // the default: no word for it
+	}
+	return v.setFilter("sort", val)
+}
+
+// cycleGroup steps the grouping and writes it into the line.
+func (v *browseView) cycleGroup() tea.Cmd {
+	i := slices.Index(browseGroups, v.query().GroupBy)
+	return v.setFilter("group-by", string(browseGroups[(max(i, 0)+1)%len(browseGroups)]))
+}
+
+// toggleRegions expands the "+N regions" rows into one row per region
+// price (--all-regions), or collapses them again.
+func (v *browseView) toggleRegions() tea.Cmd {
+	val := "on"
+	if v.query().AllRegions {
+		val = ""
+	}
+	return v.setFilter("all-regions", val)
+}
+
+// setFilter rewrites the line with filter name set to val ("" removes
+// it; a switch is written bare), keeping every other word, and browses
+// it. A line with an open quote is left as typed.
+func (v *browseView) setFilter(name, val string) tea.Cmd {
+	args, err := shlex.Split(v.input.Value())
+	if err != nil {
+		return nil
+	}
+	valued := model.MarketFlagTakesValue(name)
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		n, _, hasVal := strings.Cut(strings.ToLower(strings.TrimLeft(a, "-")), "=")
+		if !strings.HasPrefix(a, "-") && !hasVal { // a GPU spec
+			out = append(out, a)
+			continue
+		}
+		words := 1
+		if strings.HasPrefix(a, "-") && !hasVal && model.MarketFlagTakesValue(n) && i+1 < len(args) {
+			words = 2 // --regions us-: the value is the next word
+		}
+		if n != name {
+			out = append(out, args[i:i+words]...)
+		}
+		i += words - 1
+	}
+	switch {
+	case val == "":
+	case valued:
+		out = append(out, name+"="+val)
+	default:
+		out = append(out, "--"+name)
+	}
+	for i, a := range out {
+		if strings.ContainsFunc(a, func(r rune) bool { return strings.ContainsRune(" \t\n'\"\\", r) }) {
+			if q, err := syntax.Quote(a, syntax.LangPOSIX); err == nil {
+				out[i] = q // "regions=Bavaria, DE, EU" stays one word
+			}
+		}
+	}
+	return v.setText(strings.Join(out, " "))
+}
+
+// note is the line under the list: the request's GPU limit, and the
+// marketplaces left out.
+func (v *browseView) note() string {
+	var parts []string
+	if v.limit != "" {
+		parts = append(parts, "the offers are limited to "+v.limit+" (ctrl+x clears)")
+	}
+	if len(v.markets) > 0 && !slices.ContainsFunc(v.res.Query.Providers, func(p string) bool { return slices.Contains(v.markets, p) }) {
+		parts = append(parts, "marketplaces hidden: providers="+strings.Join(v.markets, ","))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// status is the line under the filter: the error, or what is shown.
+func (v *browseView) status() string {
+	if v.err != "" {
+		return v.st.Bad.Render("✗ " + v.err)
+	}
+	q := v.query()
+	regions := "cheapest region"
+	if q.AllRegions {
+		regions = "every region"
+	}
+	s := fmt.Sprintf("%s (of %s region prices) · %s · %s · sorted by %s", model.Count(len(v.res.Rows), "offer"), humanize.Comma(int64(v.size)), q.Pricing, regions, q.Sort)
+	if q.GroupBy != "" {
+		s += " · grouped by " + string(q.GroupBy)
+	}
+	if v.pending {
+		s += " · browsing…"
+	}
+	return v.st.Muted.Render(s)
+}
+
+// browseColumns are the column sets of the list, widest first, as
+// indexes of model.MarketMarkdownRow's cells: provider, instance, GPUs,
+// VRAM GiB, $/h, $/GPU-h, spot $/h, vCPUs/GPU, RAM GiB/GPU, interconnect,
+// region, as of. The first set that fits is used.
+var browseColumns = [][]int{
+	{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
+	{0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11},
+	{0, 1, 2, 3, 4, 5, 6, 9, 10},
+	{0, 1, 2, 3, 4, 5, 6, 10},
+	{0, 1, 2, 3, 4, 5, 10},
+	{0, 1, 2, 4, 5, 10},
+}
+
+// browseShrink are the cells cut (with "…") down to these widths before
+// a set is given up: the instance, then the region; browseShrinkTight
+// when even the narrowest set is too wide.
+var (
+	browseShrink      = []shrinkTo{{1, 13}, {10, 11}}
+	browseShrinkTight = []shrinkTo{{1, 10}, {10, 10}, {2, 9}, {0, 6}}
+)
+
+// numeric cells are right-aligned.
+func numeric(c int) bool { return c >= 3 && c <= 8 }
+
+// view draws the filter line, its status, and the list.
+func (v browseView) view() string {
+	w := max(v.width, 1)
+	out := []string{report.Truncate(v.input.View(), w), report.Truncate(v.status(), w)}
+	h := v.listHeight()
+	end := min(v.top+h, v.numLines())
+	cells := make([][]string, 0, end-v.top)
+	for i := v.top; i < end; i++ {
+		if r := v.rowAt(i); r != nil {
+			c := model.MarketMarkdownRow(r)
+			for j := range c {
+				c[j] = printable(c[j])
+			}
+			cells = append(cells, c)
+		} else {
+			cells = append(cells, nil)
+		}
+	}
+	cols, widths := v.fit(cells, w)
+	const gap = 2
+	line := func(c []string, cut bool) string {
+		var b strings.Builder
+		b.WriteString(" ")
+		for k, col := range cols {
+			if k > 0 {
+				b.WriteString(strings.Repeat(" ", gap))
+			}
+			s := c[col]
+			if cut {
+				if col == 10 {
+					s = report.CutRegion(s, widths[k])
+				} else {
+					s = report.Truncate(s, widths[k])
+				}
+			}
+			pad := strings.Repeat(" ", max(widths[k]-ansi.StringWidth(s), 0))
+			if numeric(col) {
+				b.WriteString(pad + s)
+			} else {
+				b.WriteString(s + pad)
+			}
+		}
+		return b.String()
+	}
+	head := v.st.TableHeader.UnsetBorderStyle().UnsetBorderBottom().UnsetPadding()
+	out = append(out, report.Truncate(head.Render(line(model.MarketMarkdownHeader, true)), w))
+	if len(v.res.Rows) == 0 {
+		out = append(out, v.st.Muted.Render(report.Truncate(" no offer matches: loosen the filter", w)))
+	}
+	for i, c := range cells {
+		ln := v.top + i
+		if c == nil {
+			g := &v.res.Groups[-1-v.lines[ln]]
+			out = append(out, report.Truncate(v.st.Heading.Render(printable(groupLine(g))), w))
+			continue
+		}
+		s := line(c, true)
+		if ln == v.cursor {
+			s = v.st.TableSelected.Render("›" + s[1:])
+		}
+		out = append(out, report.Truncate(s, w))
+	}
+	out = fitLines(out, h+3)
+	if n := v.note(); n != "" {
+		out = append(out, report.Truncate(v.st.Muted.Render(n), w))
+	}
+	return strings.Join(out, "\n")
+}
+
+// fitLines pads lines with empty ones to n.
+func fitLines(lines []string, n int) []string {
+	for len(lines) < n {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// groupLine is a group's header, as gpuplan offers --group-by prints it.
+func groupLine(g *model.MarketGroup) string {
+	rng := func(lo, hi float64) string {
+		if report.USD(lo) == report.USD(hi) {
+			return report.USD(lo)
+		}
+		return report.USD(lo) + "–" + report.USD(hi)
+	}
+	return fmt.Sprintf("%s: %s, %s/h, %s per GPU-hour", g.Key, model.Count(len(g.Rows), "offer"),
+		rng(g.MinUSDPerHour, g.MaxUSDPerHour), rng(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
+}
+
+// fit picks the widest column set whose cells (the rows on screen and
+// the titles) fit w, cutting names in browseShrink's order when none does.
+func (v *browseView) fit(cells [][]string, w int) (cols, widths []int) {
+	natural := make([]int, len(model.MarketMarkdownHeader))
+	for c, t := range model.MarketMarkdownHeader {
+		natural[c] = ansi.StringWidth(t)
+	}
+	for _, r := range cells {
+		for c, s := range r {
+			natural[c] = max(natural[c], ansi.StringWidth(s))
+		}
+	}
+	const gap = 2
+	total := func(cols []int, widths []int) int {
+		t := 1 // the cursor's cell
+		for k := range cols {
+			t += widths[k] + gap
+		}
+		return t - gap
+	}
+	shrink := func(sh []shrinkTo) {
+		for _, s := range sh {
+			if k := slices.Index(cols, s.col); k >= 0 {
+				if cut := min(total(cols, widths)-w, widths[k]-s.least); cut > 0 {
+					widths[k] -= cut
+				}
+			}
+		}
+	}
+	for _, set := range browseColumns {
+		cols, widths = set, make([]int, len(set))
+		for k, c := range set {
+			widths[k] = natural[c]
+		}
+		if shrink(browseShrink); total(cols, widths) <= w {
+			return cols, widths
+		}
+	}
+	shrink(browseShrinkTight)
+	return cols, widths
+}
+
+// limitTo points the request at a GPU picked on the market: offers of
+// that GPU only, on that provider, in the row's regions, in its pricing
+// mode when the questions offer it, on its GPU count (one GPU: single;
+// more: that many on one node, unless several nodes were asked for).
+func (a *answers) limitTo(r *model.MarketRow) {
+	a.GPUKeys = []string{r.GPU.Key}
+	a.Providers, a.extra.ExtraProviders = []string{r.Instance.Provider}, nil
+	a.Regions = slices.Clone(r.Regions)
+	if slices.Contains(model.PricingModes, r.Pricing) {
+		a.Pricing = r.Pricing
+	}
+	switch n := r.Instance.GPUCount; {
+	case n <= 1:
+		a.Distribution, a.GPUs = distSingle, "1"
+	case a.Distribution == distMulti:
+		a.GPUs = "auto"
+	default:
+		a.Distribution, a.GPUs = distNode, strconv.Itoa(n)
+	}
+}
+
+// gpuLimit describes the answers' GPU limit for the screen, "" when none.
+func (a *answers) gpuLimit(cat *model.Catalog) string {
+	var names []string
+	for _, k := range a.GPUKeys {
+		if g, err := cat.GPU(k); err == nil {
+			names = append(names, g.Name)
+		} else {
+			names = append(names, k)
+		}
+	}
+	return printable(strings.Join(names, ", "))
+}
+
+// toBrowse opens the market browser; esc comes back here.
+func (m app) toBrowse() (tea.Model, tea.Cmd) {
+	m.from = m.screen
+	m.screen = screenBrowse
+	m.footer.say("", false)
+	m.browse.async = m.async
+	cmd := m.browse.open(m.a.gpuLimit(m.cat))
+	m.layout()
+	return m, cmd
+}
+
+// browseKey routes a key of the browser: its own keys, else the filter
+// line.
+func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	k := &m.keys.Market
+	b := &m.browse
+	var cmd tea.Cmd
+	switch {
+	case key.Matches(msg, m.keys.Back):
+		m.screen = m.from
+		m.layout()
+		return m, nil
+	case key.Matches(msg, k.Pick):
+		return m.startFrom(b.selected())
+	case key.Matches(msg, k.ClearGPU):
+		m.a.GPUKeys = nil
+		return m.startFrom(nil)
+	case key.Matches(msg, k.Sort):
+		cmd = b.cycleSort(1)
+	case key.Matches(msg, k.SortBack):
+		cmd = b.cycleSort(-1)
+	case key.Matches(msg, k.Group):
+		cmd = b.cycleGroup()
+	case key.Matches(msg, k.Regions):
+		cmd = b.toggleRegions()
+	case key.Matches(msg, k.Up):
+		b.move(-1)
+	case key.Matches(msg, k.Down):
+		b.move(1)
+	case key.Matches(msg, k.PageUp):
+		b.move(-b.listHeight())
+	case key.Matches(msg, k.PageDown):
+		b.move(b.listHeight())
+	default:
+		m.browse, cmd = m.browse.update(msg)
+	}
+	m.layout()
+	return m, cmd
+}
+
+// startFrom returns to the questions with the request limited to row's
+// GPU (answers.limitTo), or as it is when row is nil, and recomputes:
+// the panel and the offers then show what runs on that GPU. The form is
+// rebuilt on its first page, so every question shows the new answers.
+func (m app) startFrom(r *model.MarketRow) (tea.Model, tea.Cmd) {
+	if r != nil {
+		m.a.limitTo(r)
+	}
+	m.screen = screenWizard
+	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height)
+	cmd := m.wiz.form.Init()
+	m.afterForm()
+	switch {
+	case r != nil:
+		m.footer.say(printable(fmt.Sprintf("offers limited to %d× %s on %s: answer the questions for it (ctrl+b: browse again)",
+			r.Instance.GPUCount, r.GPU.Name, r.Instance.Provider)), false)
+	default:
+		m.footer.say("GPU limit cleared: offers of every GPU", false)
+	}
+	m.layout()
+	return m, tea.Batch(cmd, m.recompute())
+}
+
+// pickedGPU is the largest of the GPUs the request is limited to (the
+// browse screen's pick), which fit advice then aims at; nil for none.
+func pickedGPU(cat *model.Catalog, keys []string) *model.GPU {
+	var best *model.GPU
+	for _, k := range keys {
+		if g, err := cat.GPU(k); err == nil && (best == nil || g.MemoryBytes() > best.MemoryBytes()) {
+			best = g
+		}
+	}
+	return best
+}
