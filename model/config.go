@@ -39,8 +39,7 @@ type Config struct {
 // reference (catalog key, custom shape or config.json path), resolved
 // against a catalog by Resolve. Zero numbers mean "the default".
 type WorkloadAnswers struct {
-	Framework Framework
-	Task      Task
+	Settings
 	// Exactly one of Model, HFConfig and Custom says which model.
 	Model    string       // catalog key or alias: "llama-3.1-8b"
 	HFConfig string       // path of a Hugging Face config.json (file or directory)
@@ -50,38 +49,8 @@ type WorkloadAnswers struct {
 	// decoder without a shape when there is none. Command line only.
 	Safetensors string
 
-	Precision Precision
-	Optimizer Optimizer
+	AutoGPUs bool // gpus = "auto": the fewest whole instances that fit (Settings.GPUs stays 0)
 
-	BatchSize      int   // micro-batch per GPU (inference: concurrent sequences by default)
-	SeqLen         int   // tokens per sample (text models)
-	ImageSize      int   // pixels square (vision models)
-	GradAccum      int   // micro-batches per optimizer step
-	Checkpointing  *bool // nil: the task's default
-	FlashAttention *bool // nil: the framework's default
-	LoRARank       int
-	LoRATargets    []string
-
-	DatasetSamples float64 // per epoch; 0 when given in tokens or not at all
-	DatasetTokens  float64 // per epoch
-	Epochs         float64
-
-	GPUs     int  // total GPUs; 0 with AutoGPUs
-	AutoGPUs bool // gpus = "auto": the fewest whole instances that fit
-	Strategy Strategy
-	TP       int
-
-	ContextLen int // inference: tokens per sequence in the KV cache
-	Sequences  int // inference: sequences decoded concurrently
-	GenTokens  int // inference: tokens generated per sequence
-
-	MFU float64 // (0, 1]; 0 picks the calibrated default
-
-	// Estimator v2 settings (issue 13); zero values are each one's auto.
-	Recipe      Recipe    // training recipe; RecipeAuto: Workload.TrainingRecipe's choice
-	Loss        Loss      // LM loss implementation; LossAuto: Workload.LossImpl's default
-	QuantType   QuantType // QLoRA 4-bit format; QuantAuto: NF4
-	DoubleQuant *bool     // QLoRA double quantization; nil: on
 	// Serve is the [serve] table: the serving workload of task inference
 	// for a generative model (see WorkloadAnswers.Serving). Zero values
 	// are defaults or, for TP, PP and replicas, auto.
@@ -92,15 +61,7 @@ type WorkloadAnswers struct {
 // model is a catalog entry, else its shape as a custom model (a config.json
 // path is not in w: set HFConfig yourself). GPUs are fixed, not auto.
 func AnswersFor(w Workload) WorkloadAnswers {
-	a := WorkloadAnswers{
-		Framework: w.Framework, Task: w.Task, Precision: w.Precision, Optimizer: w.Optimizer,
-		BatchSize: w.MicroBatch, SeqLen: w.SeqLen, ImageSize: w.ImageSize, GradAccum: w.GradAccum,
-		Checkpointing: w.Checkpointing, FlashAttention: w.FlashAttention, LoRARank: w.LoRARank,
-		LoRATargets: slices.Clone(w.LoRATargets), DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens,
-		Epochs: w.Epochs, GPUs: w.GPUs, Strategy: w.Strategy, TP: w.TP, ContextLen: w.ContextLen,
-		Sequences: w.Sequences, GenTokens: w.GenTokens, MFU: w.MFU,
-		Recipe: w.Recipe, Loss: w.Loss, QuantType: w.QuantType, DoubleQuant: w.DoubleQuant,
-	}
+	a := WorkloadAnswers{Settings: w.Settings.clone()}
 	m := &w.Model
 	if m.Key != "" {
 		a.Model = m.Key
@@ -360,7 +321,7 @@ func (c *Config) Validate() error {
 		key    string
 		v, max int
 	}{
-		{"batch_size", w.BatchSize, maxBatch}, {"seq_len", w.SeqLen, maxSeqLen}, {"image_size", w.ImageSize, maxImage},
+		{"batch_size", w.MicroBatch, maxBatch}, {"seq_len", w.SeqLen, maxSeqLen}, {"image_size", w.ImageSize, maxImage},
 		{"grad_accum", w.GradAccum, maxBatch}, {"lora_rank", w.LoRARank, maxRank}, {"gpus", w.GPUs, maxGPUs},
 		{"tp", w.TP, maxGPUs}, {"context_len", w.ContextLen, maxSeqLen}, {"sequences", w.Sequences, maxBatch},
 		{"gen_tokens", w.GenTokens, maxSeqLen},
@@ -549,15 +510,7 @@ func (s *Selection) validate() error {
 // "auto" leaves GPUs to the search. Warnings come from the readers.
 // Errors are *ConfigError naming the key.
 func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string, error) {
-	out := Workload{
-		Framework: w.Framework, Task: w.Task, Precision: w.Precision, Optimizer: w.Optimizer,
-		MicroBatch: w.BatchSize, SeqLen: w.SeqLen, ImageSize: w.ImageSize, GradAccum: w.GradAccum,
-		Checkpointing: w.Checkpointing, FlashAttention: w.FlashAttention, LoRARank: w.LoRARank,
-		LoRATargets: slices.Clone(w.LoRATargets), DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens,
-		Epochs: w.Epochs, GPUs: w.GPUs, Strategy: w.Strategy, TP: w.TP, ContextLen: w.ContextLen,
-		Sequences: w.Sequences, GenTokens: w.GenTokens, MFU: w.MFU,
-		Recipe: w.Recipe, Loss: w.Loss, QuantType: w.QuantType, DoubleQuant: w.DoubleQuant,
-	}
+	out := Workload{Settings: w.Settings.clone()}
 	var warnings []string
 	switch {
 	case w.Model != "":
@@ -845,14 +798,10 @@ func DecodeConfig(b []byte) (Config, error) {
 	c := Config{}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
-		Framework: rw.Framework.v, Task: rw.Task.v, Model: rw.Model.v, HFConfig: rw.HFConfig.v,
-		Precision: rw.Precision.v, Optimizer: rw.Optimizer.v, BatchSize: rw.BatchSize.v, SeqLen: rw.SeqLen.v,
-		ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(),
-		FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v,
-		DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v,
-		GPUs: rw.GPUs.n, AutoGPUs: rw.GPUs.auto, Strategy: rw.Strategy.v, TP: rw.TP.v,
-		ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v,
-		Recipe: rw.Recipe.v, Loss: rw.Loss.v, QuantType: rw.QuantType.v, DoubleQuant: rw.DoubleQuant.ptr(),
+		Settings: Settings{Framework: rw.Framework.v, Task: rw.Task.v, Precision: rw.Precision.v, Optimizer: rw.Optimizer.v, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy.v, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe.v, Loss: rw.Loss.v, QuantType: rw.QuantType.v, DoubleQuant: rw.DoubleQuant.ptr()},
+		Model:    rw.Model.v,
+		HFConfig: rw.HFConfig.v,
+		AutoGPUs: rw.GPUs.auto,
 	}
 	if raw.Serve != nil {
 		sv, err := raw.Serve.serving()

@@ -36,7 +36,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	if w.Task == TaskInference {
 		batchNote = "concurrent sequences per model replica"
 	}
-	e.int("batch_size", w.BatchSize, batchNote)
+	e.int("batch_size", w.MicroBatch, batchNote)
 	e.int("seq_len", w.SeqLen, "tokens per sample")
 	e.int("image_size", w.ImageSize, "pixels per side")
 	e.int("grad_accum", w.GradAccum, "micro-batches per optimizer step")

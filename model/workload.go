@@ -4,19 +4,37 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Workload is what the user wants to run: the model, the task and how it is
 // spread over GPUs. Build it from the configurator, flags or a TOML file,
 // apply Defaults, then Validate it.
 type Workload struct {
+	Settings
+	Model Architecture // resolved architecture (catalog entry, custom shape or config.json)
+
+	LoRADropout float64 // dropout on each adapter's input (PEFT lora_dropout); 0, PEFT's default, keeps no mask
+	// LegacyTorch is PyTorch < 2.0's defaults, for measurements taken
+	// then: zero_grad(set_to_none=False) zeroes the gradients without
+	// freeing them, so they stay allocated through the next forward, and
+	// torch.optim steps parameter by parameter (foreach=None meant the
+	// for-loop; 2.0 made foreach the CUDA default, torch/optim/optimizer.py
+	// _default_to_fused_or_foreach).
+	LegacyTorch bool
+}
+
+// Settings are the workload settings the user states and the estimate
+// reads unchanged: WorkloadAnswers (the request) and Workload (the domain
+// input) both embed them, so turning one into the other copies one struct.
+// Zero values mean "the default" (see Workload.Defaults).
+type Settings struct {
 	Framework Framework
 	Task      Task
-	Model     Architecture // resolved architecture (catalog entry, custom shape or config.json)
 	Precision Precision
 	Optimizer Optimizer
 
-	MicroBatch int // samples per GPU per forward/backward pass, ≥ 1
+	MicroBatch int // samples per GPU per forward/backward pass, ≥ 1 (the file's batch_size)
 	SeqLen     int // tokens per sample (text models); decoder length for encoder-decoders
 	ImageSize  int // pixels square (vision models)
 	GradAccum  int // micro-batches per optimizer step, ≥ 1
@@ -35,7 +53,7 @@ type Workload struct {
 	DatasetTokens  float64 // tokens per epoch; 0 when given in samples
 	Epochs         float64 // passes over the dataset, > 0
 
-	GPUs     int      // total GPUs, ≥ 1
+	GPUs     int      // total GPUs, ≥ 1 (0 in a request with gpus = "auto")
 	Strategy Strategy // data-parallel strategy
 	TP       int      // tensor-parallel degree, ≥ 1, divides GPUs
 
@@ -49,14 +67,12 @@ type Workload struct {
 	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
 	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
 	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
-	LoRADropout float64   // dropout on each adapter's input (PEFT lora_dropout); 0, PEFT's default, keeps no mask
-	// LegacyTorch is PyTorch < 2.0's defaults, for measurements taken
-	// then: zero_grad(set_to_none=False) zeroes the gradients without
-	// freeing them, so they stay allocated through the next forward, and
-	// torch.optim steps parameter by parameter (foreach=None meant the
-	// for-loop; 2.0 made foreach the CUDA default, torch/optim/optimizer.py
-	// _default_to_fused_or_foreach).
-	LegacyTorch bool
+}
+
+// clone returns a copy of s that shares no slice with it.
+func (s Settings) clone() Settings {
+	s.LoRATargets = slices.Clone(s.LoRATargets)
+	return s
 }
 
 // Defaults returned by DefaultLoRATargets and used by Workload.Defaults.

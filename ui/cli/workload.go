@@ -196,7 +196,7 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base mode
 		dst  *int
 		v    int
 	}{
-		{"batch-size", &w.BatchSize, f.batch}, {"seq-len", &w.SeqLen, f.seqLen}, {"image-size", &w.ImageSize, f.imageSize},
+		{"batch-size", &w.MicroBatch, f.batch}, {"seq-len", &w.SeqLen, f.seqLen}, {"image-size", &w.ImageSize, f.imageSize},
 		{"grad-accum", &w.GradAccum, f.gradAccum}, {"lora-rank", &w.LoRARank, f.loraRank}, {"gpus", &w.GPUs, f.gpus},
 		{"tp", &w.TP, f.tp}, {"context-len", &w.ContextLen, f.contextLen}, {"sequences", &w.Sequences, f.sequences},
 		{"gen-tokens", &w.GenTokens, f.genTokens},

@@ -198,8 +198,8 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 	// Fill the model's defaults first, then let the file's values win.
 	a.fill.modelKey, a.fill.basis = "\x00", ""
 	a.reconcile(cat, nil)
-	if w.BatchSize > 0 {
-		a.Batch = fmtInt(w.BatchSize)
+	if w.MicroBatch > 0 {
+		a.Batch = fmtInt(w.MicroBatch)
 	}
 	if w.SeqLen > 0 && !a.vision(cat) {
 		a.Length = fmtInt(w.SeqLen)
@@ -364,7 +364,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []string
 		modelKey += ":" + a.hf.path
 	}
 	if ok && modelKey != a.fill.modelKey {
-		w := model.Workload{Model: m, Task: a.Task}
+		w := model.Workload{Settings: model.Settings{Task: a.Task}, Model: m}
 		w.Defaults()
 		batch, length := fmtInt(w.MicroBatch), fmtInt(w.SeqLen)
 		vision := m.Family.Vision()
@@ -615,7 +615,7 @@ func (a *answers) config() (model.Config, error) {
 		w.Model = a.Model
 	}
 	var err error
-	if w.BatchSize, err = parseWhole(a.batchLabel(), a.Batch, 1, 1<<20); err != nil {
+	if w.MicroBatch, err = parseWhole(a.batchLabel(), a.Batch, 1, 1<<20); err != nil {
 		return c, err
 	}
 	length, err := parseWhole("length", a.Length, 1, 1<<24)
