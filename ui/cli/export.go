@@ -210,7 +210,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			Selection: model.NewSelection(offer, cat.AsOf)}
 		cfg.Workload.Precision = w.Precision // as asked; the offer's fallback is in [launch]
 		if fs.Changed("hf-config") {
-			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.hfConfig
+			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.set.HFConfig
 		}
 		cfg.Search = exportSearch(offer, q)
 		head, herr := model.EncodeConfig(&cfg)
