@@ -223,3 +223,27 @@ func (l listValue) Set(s string) error {
 }
 
 func (listValue) Type() string { return "stringSlice" }
+
+// flagBool is a boolean flag for a setting whose default is false, so
+// absent and false are the same; --name alone is true.
+type flagBool struct{ v *bool }
+
+func (b flagBool) String() string {
+	if b.v == nil {
+		return "false"
+	}
+	return strconv.FormatBool(*b.v)
+}
+
+func (b flagBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	*b.v = v
+	return nil
+}
+
+func (flagBool) Type() string     { return "bool" }
+func (flagBool) IsBoolFlag() bool { return true }
+func (b flagBool) target() any    { return b.v }
