@@ -664,6 +664,7 @@ type rawWorkload struct {
 	Loss           tEnum[Loss]      `toml:"loss"`
 	QuantType      tEnum[QuantType] `toml:"quant_type"`
 	DoubleQuant    tBool            `toml:"double_quant"`
+	Offload        tBool            `toml:"offload_optimizer"`
 }
 
 type rawCustom struct {
@@ -798,7 +799,7 @@ func DecodeConfig(b []byte) (Config, error) {
 	c := Config{}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
-		Settings: Settings{Framework: rw.Framework.v, Task: rw.Task.v, Precision: rw.Precision.v, Optimizer: rw.Optimizer.v, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy.v, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe.v, Loss: rw.Loss.v, QuantType: rw.QuantType.v, DoubleQuant: rw.DoubleQuant.ptr()},
+		Settings: Settings{Framework: rw.Framework.v, Task: rw.Task.v, Precision: rw.Precision.v, Optimizer: rw.Optimizer.v, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy.v, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe.v, Loss: rw.Loss.v, QuantType: rw.QuantType.v, DoubleQuant: rw.DoubleQuant.ptr(), OffloadOptimizer: rw.Offload.v},
 		Model:    rw.Model.v,
 		HFConfig: rw.HFConfig.v,
 		AutoGPUs: rw.GPUs.auto,

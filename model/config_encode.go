@@ -63,6 +63,9 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	e.str("loss", string(w.Loss), "hf-fp32, fused, chunked or native (default hf-fp32)")
 	e.str("quant_type", string(w.QuantType), "qlora: nf4 or fp4 (default nf4)")
 	e.boolp("double_quant", w.DoubleQuant, "qlora: quantize the absmax constants again (default true)")
+	if w.OffloadOptimizer {
+		e.kv("offload_optimizer", "true", "DeepSpeed ZeRO-Offload: optimizer states in host RAM")
+	}
 	if m := w.Custom; m != nil {
 		e.table("workload.custom", "A model given by its shape (or parameter count).")
 		e.str("family", string(m.Family), "decoder, encoder, encoder-decoder, vit, cnn or unet")

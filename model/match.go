@@ -542,7 +542,8 @@ func frameworkSupport(g *GPU, fw Framework) string {
 }
 
 func (m *matcher) hostRAM(in *Instance, e *Estimate) string {
-	need := HostRAMNeed(&e.Workload, e.Params)
+	// ZeRO-Offload's states of each GPU's process sit in its node's RAM.
+	need := HostRAMNeed(&e.Workload, e.Params) + e.States.HostOffload*float64(in.GPUCount)
 	if in.MemoryGiB*GiB < need {
 		return fmt.Sprintf("host RAM %.0f GiB, needs %.0f GiB", in.MemoryGiB, need/GiB)
 	}

@@ -67,6 +67,13 @@ type Settings struct {
 	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
 	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
 	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
+	// OffloadOptimizer is DeepSpeed ZeRO-Offload (zero_optimization.
+	// offload_optimizer.device = "cpu"): the optimizer states, fp32 master
+	// included, live in host RAM and the optimizer steps on the CPU
+	// (DeepSpeedCPUAdam). DeepSpeed's DeepSpeedZeroOffloadOptimizerConfig
+	// (deepspeed/runtime/zero/offload_config.py): "Valid with stage 1, 2,
+	// and 3", so only with a ZeRO strategy (one GPU included).
+	OffloadOptimizer bool
 }
 
 // clone returns a copy of s that shares no slice with it.
@@ -290,6 +297,9 @@ func (w *Workload) Validate() error {
 	if w.Task == TaskInference && w.Strategy.ZeROStage() > 0 {
 		return bad("strategy", "%s shards training state; inference splits a model with --tp and replicates it with ddp", w.Strategy)
 	}
+	if w.OffloadOptimizer && (!w.Task.Training() || !w.Strategy.OffloadsOptimizer()) {
+		return bad("offload_optimizer", "DeepSpeed offloads optimizer states only when training with a ZeRO strategy (zero1, zero2 or zero3), got %s %s", cmpOr(w.Task, TaskTrain), w.Strategy)
+	}
 	if w.Task == TaskInference && w.GenTokens > w.ContextLen && w.Model.Family.Generative() {
 		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)
 	}
@@ -388,3 +398,8 @@ func enumNames[T ~string](list []T) []string {
 	}
 	return s
 }
+
+// OffloadsOptimizer reports whether s can offload the optimizer states to
+// the CPU (Settings.OffloadOptimizer): DeepSpeed's ZeRO stages 1–3, not
+// torch FSDP.
+func (s Strategy) OffloadsOptimizer() bool { return s == ZeRO1 || s == ZeRO2 || s == ZeRO3 }

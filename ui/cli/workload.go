@@ -130,6 +130,8 @@ var workloadTable = []workloadFlag{
 		}},
 	{name: "double-quant", key: "workload.double_quant", usage: "qlora: quantize the 4-bit absmax constants again; =false for a bare load_in_4bit (default true)",
 		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.DoubleQuant} }},
+	{name: "offload-optimizer", key: "workload.offload_optimizer", usage: "DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU (zero1, zero2 or zero3)",
+		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OffloadOptimizer} }},
 
 	// Serving ([serve]; latency targets in milliseconds). --tp is the
 	// workload's, read as the serving tensor-parallel degree.

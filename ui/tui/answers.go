@@ -87,6 +87,7 @@ type answers struct {
 	Loss        model.Loss
 	QuantType   model.QuantType
 	DoubleQuant bool         // QLoRA; on by default
+	Offload     bool         // DeepSpeed ZeRO-Offload of the optimizer states; ZeRO strategies only
 	Serve       serveAnswers // the serving questions (inference of an LLM)
 
 	extra extraAnswers // from a loaded file, not asked
