@@ -33,6 +33,9 @@ type Config struct {
 	Estimate *EstimateSummary
 	// Selection is the offer picked; nil when none was.
 	Selection *Selection
+	// Launch is the [launch] section of an export, written after the rest;
+	// never read back (DecodeConfig checks it and leaves this nil).
+	Launch *Launch
 }
 
 // WorkloadAnswers are the workload questions as answered: the model is a
@@ -593,45 +596,8 @@ type rawConfig struct {
 	Search        *rawSearch    `toml:"search"`
 	Estimate      *rawEstimate  `toml:"estimate"`
 	Selection     *rawSelection `toml:"selection"`
-	Launch        *rawLaunch    `toml:"launch"`
+	Launch        *Launch       `toml:"launch"`
 	Serve         *rawServe     `toml:"serve"`
-}
-
-// rawLaunch is the [launch] section gpuplan export writes (model/launch):
-// informational like [estimate] and recomputed on export, but its keys and
-// types are checked so a typo is caught.
-type rawLaunch struct {
-	Provider     tString   `toml:"provider"`
-	InstanceType tString   `toml:"instance_type"`
-	Region       tString   `toml:"region"`
-	Pricing      tString   `toml:"pricing"`
-	USDPerHour   tFloat    `toml:"usd_per_hour"`
-	GPU          tString   `toml:"gpu"`
-	Accelerator  tString   `toml:"accelerator"`
-	GPUsPerNode  tInt      `toml:"gpus_per_node"`
-	Nodes        tInt      `toml:"nodes"`
-	Strategy     tString   `toml:"strategy"`
-	Precision    tString   `toml:"precision"`
-	Name         tString   `toml:"name"`
-	Script       tString   `toml:"script"`
-	ScriptArgs   tStrings  `toml:"script_args"`
-	DiskGB       tInt      `toml:"disk_gb"`
-	Image        tString   `toml:"image"`
-	TorchWheel   tString   `toml:"torch_wheel"`
-	Port         tInt      `toml:"port"`
-	Stack        *rawStack `toml:"stack"`
-}
-
-type rawStack struct {
-	ComputeCapability tString `toml:"compute_capability"`
-	Arch              tString `toml:"arch"`
-	Supported         tBool   `toml:"supported"`
-	MinCUDA           tString `toml:"min_cuda"`
-	LastCUDA          tString `toml:"last_cuda"`
-	TorchIndexURL     tString `toml:"torch_index_url"`
-	MinDriver         tString `toml:"min_driver"`
-	BF16              tBool   `toml:"bf16"`
-	FP8               tBool   `toml:"fp8"`
 }
 
 type rawWorkload struct {
@@ -752,8 +718,8 @@ var configKeys = map[string][]string{
 	"estimate":        TOMLKeys(rawEstimate{}),
 	"estimate.model":  TOMLKeys(rawArch{}),
 	"selection":       TOMLKeys(rawSelection{}),
-	"launch":          TOMLKeys(rawLaunch{}),
-	"launch.stack":    TOMLKeys(rawStack{}),
+	"launch":          TOMLKeys(Launch{}),
+	"launch.stack":    TOMLKeys(LaunchStack{}),
 	"serve":           TOMLKeys(rawServe{}),
 }
 
@@ -772,7 +738,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		if errors.As(err, &pe) {
 			return Config{}, &ConfigError{Key: pe.LastKey, Line: pe.Position.Line, Msg: tidyTOMLMessage(pe.Message)}
 		}
-		return Config{}, &ConfigError{Msg: tidyTOMLMessage(err.Error())}
+		return Config{}, typeError(tidyTOMLMessage(err.Error()))
 	}
 	if extra := md.Undecoded(); len(extra) > 0 {
 		k := extra[0]
@@ -903,6 +869,33 @@ func tidyTOMLMessage(s string) string {
 		s = strings.ToLower(s[:1]) + s[1:]
 	}
 	return s
+}
+
+// tomlKeyError is the TOML library's message about one key's value, as
+// it words a value of the wrong type for a plain Go field (the [launch]
+// section's): "line 5 (last key "launch.nodes"): incompatible types: TOML
+// value has type string; destination has type integer", or "type mismatch
+// for model.LaunchStack: expected table but found int64".
+var tomlKeyError = regexp.MustCompile(`^line ([0-9]+) \(last key "([^"]*)"\): (?:incompatible types: TOML value has type ([^;]+); destination has type (.+)|type mismatch for [^:]+: expected (table) but found (.+)|(.*))$`)
+
+// typeError turns the TOML library's error about a key into a ConfigError
+// naming the key and line, worded as the rest ("want a whole number such
+// as 8, got a string"); other messages stay as they are.
+func typeError(msg string) error {
+	m := tomlKeyError.FindStringSubmatch(msg)
+	if m == nil {
+		return &ConfigError{Msg: msg}
+	}
+	line, _ := strconv.Atoi(m[1])
+	ce := &ConfigError{Key: m[2], Line: line, Msg: m[7]}
+	if gotType, wantType := cmp.Or(m[3], m[6]), cmp.Or(m[4], m[5]); wantType != "" {
+		want := map[string]string{"integer": "a whole number such as 8", "float": "a number such as 3 or 0.5", "string": "a string in quotes",
+			"boolean": "true or false", "slice": "an array", "map": "a table", "table": "a table"}[wantType]
+		got := map[string]string{"string": "a string", "int64": "a whole number", "float64": "a number", "bool": "a boolean",
+			"[]any": "an array", "map[string]any": "a table", "[]map[string]any": "an array of tables", "time.Time": "a date-time"}[gotType]
+		ce.Msg = "want " + cmp.Or(want, wantType) + ", got " + cmp.Or(got, gotType)
+	}
+	return ce
 }
 
 func badValue(format string, args ...any) error { return fmt.Errorf(format, args...) }
@@ -1132,8 +1125,8 @@ func TOMLKeys(v any) []string {
 	t := reflect.TypeOf(v)
 	keys := make([]string, 0, t.NumField())
 	for i := range t.NumField() {
-		if tag := t.Field(i).Tag.Get("toml"); tag != "" {
-			keys = append(keys, tag)
+		if key, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); key != "" && key != "-" {
+			keys = append(keys, key)
 		}
 	}
 	return keys

@@ -139,6 +139,14 @@ func EncodeConfig(c *Config) ([]byte, error) {
 		e.float("job_cost_usd", sel.JobUSD, "the whole job")
 		e.str("catalog_as_of", sel.CatalogAsOf, "prices change: check before renting")
 	}
+	if c.Launch != nil {
+		l, err := EncodeLaunch(c.Launch)
+		if err != nil {
+			return nil, err
+		}
+		e.b.WriteString("\n")
+		e.b.Write(l)
+	}
 	return []byte(e.b.String()), nil
 }
 
