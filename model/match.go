@@ -751,9 +751,3 @@ func compareRejections(a, b Rejection) int {
 	}
 	return strings.Compare(a.Instance.Type, b.Instance.Type)
 }
-
-// MonthlyCost returns the cost of a deployment for a month:
-// USD per GPU-hour × GPUs × HoursPerMonth.
-func MonthlyCost(usdPerGPUHour float64, gpus int) float64 {
-	return usdPerGPUHour * float64(gpus) * HoursPerMonth
-}

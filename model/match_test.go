@@ -298,11 +298,6 @@ func TestAutoGPUsAndDeadline(t *testing.T) {
 	}
 }
 
-func ExampleMonthlyCost() {
-	fmt.Printf("%.2f\n", MonthlyCost(2.50, 8))
-	// Output: 14600.00
-}
-
 // syntheticCatalog has n instance types × 10 regions = 10n offers.
 func syntheticCatalog(n int) *Catalog {
 	c := testCatalog()
