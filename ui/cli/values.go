@@ -173,18 +173,18 @@ func (stringValue) Type() string         { return "string" }
 type boolValue struct{ v **bool }
 
 func (b boolValue) String() string {
-	if b.v == nil || *b.v == nil {
+	if b.v == nil {
 		return "false"
 	}
-	return strconv.FormatBool(**b.v)
+	return flagBool{*b.v}.String()
 }
 
 func (b boolValue) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	if err != nil {
+	var v bool
+	if err := (flagBool{&v}).Set(s); err != nil {
 		return err
 	}
-	*b.v = model.Bool(v)
+	*b.v = &v
 	return nil
 }
 
