@@ -601,62 +601,62 @@ type rawConfig struct {
 }
 
 type rawWorkload struct {
-	Framework      tEnum[Framework] `toml:"framework"`
-	Task           tEnum[Task]      `toml:"task"`
-	Model          tString          `toml:"model"`
-	HFConfig       tString          `toml:"hf_config"`
-	Custom         *rawCustom       `toml:"custom"`
-	Precision      tEnum[Precision] `toml:"precision"`
-	Optimizer      tEnum[Optimizer] `toml:"optimizer"`
-	BatchSize      tInt             `toml:"batch_size"`
-	SeqLen         tInt             `toml:"seq_len"`
-	ImageSize      tInt             `toml:"image_size"`
-	GradAccum      tInt             `toml:"grad_accum"`
-	Checkpointing  tBool            `toml:"checkpointing"`
-	FlashAttention tBool            `toml:"flash_attention"`
-	LoRARank       tInt             `toml:"lora_rank"`
-	LoRATargets    tStrings         `toml:"lora_targets"`
-	DatasetSamples tFloat           `toml:"dataset_samples"`
-	DatasetTokens  tFloat           `toml:"dataset_tokens"`
-	Epochs         tFloat           `toml:"epochs"`
-	GPUs           tGPUs            `toml:"gpus"`
-	Strategy       tEnum[Strategy]  `toml:"strategy"`
-	TP             tInt             `toml:"tp"`
-	ContextLen     tInt             `toml:"context_len"`
-	Sequences      tInt             `toml:"sequences"`
-	GenTokens      tInt             `toml:"gen_tokens"`
-	MFU            tFloat           `toml:"mfu"`
-	Recipe         tEnum[Recipe]    `toml:"recipe"`
-	Loss           tEnum[Loss]      `toml:"loss"`
-	QuantType      tEnum[QuantType] `toml:"quant_type"`
-	DoubleQuant    tBool            `toml:"double_quant"`
-	Offload        tBool            `toml:"offload_optimizer"`
+	Framework      Framework  `toml:"framework"`
+	Task           Task       `toml:"task"`
+	Model          tString    `toml:"model"`
+	HFConfig       tString    `toml:"hf_config"`
+	Custom         *rawCustom `toml:"custom"`
+	Precision      Precision  `toml:"precision"`
+	Optimizer      Optimizer  `toml:"optimizer"`
+	BatchSize      tInt       `toml:"batch_size"`
+	SeqLen         tInt       `toml:"seq_len"`
+	ImageSize      tInt       `toml:"image_size"`
+	GradAccum      tInt       `toml:"grad_accum"`
+	Checkpointing  tBool      `toml:"checkpointing"`
+	FlashAttention tBool      `toml:"flash_attention"`
+	LoRARank       tInt       `toml:"lora_rank"`
+	LoRATargets    tStrings   `toml:"lora_targets"`
+	DatasetSamples tFloat     `toml:"dataset_samples"`
+	DatasetTokens  tFloat     `toml:"dataset_tokens"`
+	Epochs         tFloat     `toml:"epochs"`
+	GPUs           tGPUs      `toml:"gpus"`
+	Strategy       Strategy   `toml:"strategy"`
+	TP             tInt       `toml:"tp"`
+	ContextLen     tInt       `toml:"context_len"`
+	Sequences      tInt       `toml:"sequences"`
+	GenTokens      tInt       `toml:"gen_tokens"`
+	MFU            tFloat     `toml:"mfu"`
+	Recipe         Recipe     `toml:"recipe"`
+	Loss           Loss       `toml:"loss"`
+	QuantType      QuantType  `toml:"quant_type"`
+	DoubleQuant    tBool      `toml:"double_quant"`
+	Offload        tBool      `toml:"offload_optimizer"`
 }
 
 type rawCustom struct {
-	Family  tEnum[Family] `toml:"family"`
-	Params  tFloat        `toml:"params"`
-	Layers  tInt          `toml:"layers"`
-	Hidden  tInt          `toml:"hidden"`
-	Heads   tInt          `toml:"heads"`
-	KVHeads tInt          `toml:"kv_heads"`
-	FFN     tInt          `toml:"ffn"`
-	Vocab   tInt          `toml:"vocab"`
+	Family  Family `toml:"family"`
+	Params  tFloat `toml:"params"`
+	Layers  tInt   `toml:"layers"`
+	Hidden  tInt   `toml:"hidden"`
+	Heads   tInt   `toml:"heads"`
+	KVHeads tInt   `toml:"kv_heads"`
+	FFN     tInt   `toml:"ffn"`
+	Vocab   tInt   `toml:"vocab"`
 }
 
 type rawSearch struct {
-	Providers      tStrings       `toml:"providers"`
-	Regions        tStrings       `toml:"regions"`
-	Pricing        tEnum[Pricing] `toml:"pricing"`
-	MaxPriceHour   tFloat         `toml:"max_price_hour"`
-	BudgetMonth    tFloat         `toml:"budget_month"`
-	BudgetJob      tFloat         `toml:"budget_job"`
-	HoursPerMonth  tFloat         `toml:"hours_per_month"`
-	DeadlineHours  tFloat         `toml:"deadline_hours"`
-	AllowMultiNode tBool          `toml:"allow_multi_node"`
-	AllowFallback  tBool          `toml:"allow_precision_fallback"`
-	Sort           tEnum[SortKey] `toml:"sort"`
-	USDCNY         tFloat         `toml:"usd_cny"`
+	Providers      tStrings `toml:"providers"`
+	Regions        tStrings `toml:"regions"`
+	Pricing        tPricing `toml:"pricing"`
+	MaxPriceHour   tFloat   `toml:"max_price_hour"`
+	BudgetMonth    tFloat   `toml:"budget_month"`
+	BudgetJob      tFloat   `toml:"budget_job"`
+	HoursPerMonth  tFloat   `toml:"hours_per_month"`
+	DeadlineHours  tFloat   `toml:"deadline_hours"`
+	AllowMultiNode tBool    `toml:"allow_multi_node"`
+	AllowFallback  tBool    `toml:"allow_precision_fallback"`
+	Sort           SortKey  `toml:"sort"`
+	USDCNY         tFloat   `toml:"usd_cny"`
 }
 
 type rawEstimate struct {
@@ -676,37 +676,37 @@ type rawEstimate struct {
 
 // rawArch is [estimate.model]: informational, read back as written.
 type rawArch struct {
-	Family          tEnum[Family] `toml:"family"`
-	Params          tFloat        `toml:"params"`
-	ActiveParams    tFloat        `toml:"active_params"`
-	Layers          tInt          `toml:"layers"`
-	DecoderLayers   tInt          `toml:"decoder_layers"`
-	Hidden          tInt          `toml:"hidden"`
-	Heads           tInt          `toml:"heads"`
-	KVHeads         tInt          `toml:"kv_heads"`
-	HeadDim         tInt          `toml:"head_dim"`
-	FFN             tInt          `toml:"ffn"`
-	Vocab           tInt          `toml:"vocab"`
-	Experts         tInt          `toml:"experts"`
-	ExpertsPerToken tInt          `toml:"experts_per_token"`
-	MaxPositions    tInt          `toml:"max_positions"`
-	GatedMLP        tBool         `toml:"gated_mlp"`
-	Tied            tBool         `toml:"tied_embeddings"`
+	Family          Family `toml:"family"`
+	Params          tFloat `toml:"params"`
+	ActiveParams    tFloat `toml:"active_params"`
+	Layers          tInt   `toml:"layers"`
+	DecoderLayers   tInt   `toml:"decoder_layers"`
+	Hidden          tInt   `toml:"hidden"`
+	Heads           tInt   `toml:"heads"`
+	KVHeads         tInt   `toml:"kv_heads"`
+	HeadDim         tInt   `toml:"head_dim"`
+	FFN             tInt   `toml:"ffn"`
+	Vocab           tInt   `toml:"vocab"`
+	Experts         tInt   `toml:"experts"`
+	ExpertsPerToken tInt   `toml:"experts_per_token"`
+	MaxPositions    tInt   `toml:"max_positions"`
+	GatedMLP        tBool  `toml:"gated_mlp"`
+	Tied            tBool  `toml:"tied_embeddings"`
 }
 
 type rawSelection struct {
-	Provider     tString        `toml:"provider"`
-	InstanceType tString        `toml:"instance_type"`
-	Region       tString        `toml:"region"`
-	GPU          tString        `toml:"gpu"`
-	GPUs         tInt           `toml:"gpus"`
-	Instances    tInt           `toml:"instances"`
-	Pricing      tEnum[Pricing] `toml:"pricing"`
-	USDPerHour   tFloat         `toml:"price_per_hour_usd"`
-	MonthlyUSD   tFloat         `toml:"monthly_cost_usd"`
-	JobHours     tFloat         `toml:"job_hours"`
-	JobUSD       tFloat         `toml:"job_cost_usd"`
-	CatalogAsOf  tDate          `toml:"catalog_as_of"`
+	Provider     tString  `toml:"provider"`
+	InstanceType tString  `toml:"instance_type"`
+	Region       tString  `toml:"region"`
+	GPU          tString  `toml:"gpu"`
+	GPUs         tInt     `toml:"gpus"`
+	Instances    tInt     `toml:"instances"`
+	Pricing      tPricing `toml:"pricing"`
+	USDPerHour   tFloat   `toml:"price_per_hour_usd"`
+	MonthlyUSD   tFloat   `toml:"monthly_cost_usd"`
+	JobHours     tFloat   `toml:"job_hours"`
+	JobUSD       tFloat   `toml:"job_cost_usd"`
+	CatalogAsOf  tDate    `toml:"catalog_as_of"`
 }
 
 // configKeys lists each table's keys for "did you mean" on typos.
@@ -765,7 +765,7 @@ func DecodeConfig(b []byte) (Config, error) {
 	c := Config{}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
-		Settings: Settings{Framework: rw.Framework.v, Task: rw.Task.v, Precision: rw.Precision.v, Optimizer: rw.Optimizer.v, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy.v, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe.v, Loss: rw.Loss.v, QuantType: rw.QuantType.v, DoubleQuant: rw.DoubleQuant.ptr(), OffloadOptimizer: rw.Offload.v},
+		Settings: Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), OffloadOptimizer: rw.Offload.v},
 		Model:    rw.Model.v,
 		HFConfig: rw.HFConfig.v,
 		AutoGPUs: rw.GPUs.auto,
@@ -778,7 +778,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		c.Workload.Serve = sv
 	}
 	if rc := rw.Custom; rc != nil {
-		c.Workload.Custom = &CustomModel{Family: rc.Family.v, Params: rc.Params.v, Layers: rc.Layers.v, Hidden: rc.Hidden.v,
+		c.Workload.Custom = &CustomModel{Family: rc.Family, Params: rc.Params.v, Layers: rc.Layers.v, Hidden: rc.Hidden.v,
 			Heads: rc.Heads.v, KVHeads: rc.KVHeads.v, FFN: rc.FFN.v, Vocab: rc.Vocab.v}
 	}
 	// Explicit zeros are rejected: the encoder omits unknown and default
@@ -805,7 +805,7 @@ func DecodeConfig(b []byte) (Config, error) {
 	if rs := raw.Search; rs != nil {
 		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
-			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort.v,
+			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort,
 			USDCNY: rs.USDCNY.v, BudgetJob: rs.BudgetJob.v}
 		zeros = append(zeros, []struct {
 			key string
@@ -823,7 +823,7 @@ func DecodeConfig(b []byte) (Config, error) {
 			OptimizerStatesGiB: re.OptimizerStatesGiB.v, ActivationsGiB: re.ActivationsGiB.v, KVCacheGiB: re.KVCacheGiB.v,
 			OverheadGiB: re.OverheadGiB.v, TotalGiB: re.TotalGiB.v, TotalFLOPs: re.TotalFLOPs.v, Hours: re.Hours.v, GPUHours: re.GPUHours.v}
 		if ra := re.Model; ra != nil {
-			c.Estimate.Model = &ArchSummary{Family: ra.Family.v, Params: ra.Params.v, ActiveParams: ra.ActiveParams.v,
+			c.Estimate.Model = &ArchSummary{Family: ra.Family, Params: ra.Params.v, ActiveParams: ra.ActiveParams.v,
 				Layers: ra.Layers.v, DecoderLayers: ra.DecoderLayers.v, Hidden: ra.Hidden.v, Heads: ra.Heads.v, KVHeads: ra.KVHeads.v,
 				HeadDim: ra.HeadDim.v, FFN: ra.FFN.v, Vocab: ra.Vocab.v, Experts: ra.Experts.v, ExpertsPerToken: ra.ExpertsPerToken.v,
 				MaxPositions: ra.MaxPositions.v, GatedMLP: ra.GatedMLP.v, Tied: ra.Tied.v}
@@ -1068,54 +1068,21 @@ func (t *tDate) UnmarshalTOML(v any) error {
 	return badValue("want a date such as \"2026-11-30\", got %s", describe(v))
 }
 
-// tEnum is one of the enums, parsed by its Parse function (aliases
-// accepted, canonical spelling kept).
-type tEnum[T ~string] struct{ v T }
+// tPricing is a pricing mode, parsed by ParsePricing. A wrapper, not
+// Pricing.UnmarshalText: the plan file decodes Pricing as written and
+// reports a bad one under its own key (plan_codec.go).
+type tPricing struct{ v Pricing }
 
-func (t *tEnum[T]) UnmarshalTOML(v any) error {
+func (t *tPricing) UnmarshalTOML(v any) error {
 	s, ok := v.(string)
 	if !ok {
 		return badValue("want a string in quotes, got %s", describe(v))
 	}
-	var err error
-	switch p := any(&t.v).(type) {
-	case *Framework:
-		*p, err = ParseFramework(s)
-	case *Task:
-		*p, err = ParseTask(s)
-	case *Precision:
-		*p, err = ParsePrecision(s)
-	case *Optimizer:
-		*p, err = ParseOptimizer(s)
-	case *Strategy:
-		*p, err = ParseStrategy(s)
-	case *Pricing:
-		*p, err = ParsePricing(s)
-	case *SortKey:
-		*p, err = ParseSortKey(s)
-	case *Family:
-		*p, err = ParseFamily(s)
-	case *Recipe:
-		*p, err = ParseRecipe(s)
-	case *Loss:
-		*p, err = ParseLoss(s)
-	case *QuantType:
-		*p, err = ParseQuantType(s)
-	case *WeightFormat:
-		*p, err = ParseWeightFormat(s)
-	case *KVCacheDType:
-		*p, err = ParseKVCacheDType(s)
-	default:
-		panic(fmt.Sprintf("tEnum: no parser for %T", t.v))
-	}
+	p, err := ParsePricing(s)
 	if err != nil {
-		// "framework \"x\": want a, b or c" → "\"x\": want a, b or c": the key is added by the caller.
-		msg := err.Error()
-		if i := strings.Index(msg, " \""); i >= 0 {
-			msg = msg[i+1:]
-		}
-		return badValue("%s", msg)
+		return err
 	}
+	t.v = p
 	return nil
 }
 
