@@ -33,12 +33,19 @@ func (w *wizard) recipePage() page {
 				huh.NewOption("chunked  Liger / Cut Cross-Entropy: no full logits", model.LossChunked),
 				huh.NewOption("native   F.cross_entropy in the logits' dtype", model.LossNative)).Value(&a.Loss),
 		}
-		if a.Strategy.OffloadsOptimizer() {
-			fields = append(fields, huh.NewConfirm().Title("Offload optimizer to CPU").
-				Description("DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU").
-				Affirmative("on").Negative("off").Value(&a.Offload))
-		}
 		return fields
+	}}
+}
+
+// offloadPage asks for DeepSpeed ZeRO-Offload; shown when training with a
+// ZeRO strategy, the only ones that can offload (the page shows and hides
+// as the strategy changes, which a field on the recipe page could not).
+func (w *wizard) offloadPage() page {
+	a := w.a
+	return page{title: "Optimizer offload", hide: func() bool { return !a.Task.Training() || !a.Strategy.OffloadsOptimizer() }, fields: func(bool) []huh.Field {
+		return []huh.Field{huh.NewConfirm().Title("Offload optimizer to CPU").
+			Description("DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU").
+			Affirmative("on").Negative("off").Value(&a.Offload)}
 	}}
 }
 

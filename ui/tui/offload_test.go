@@ -24,3 +24,24 @@ func TestOffloadAnswersRoundTrip(t *testing.T) {
 		t.Errorf("fsdp writes offload_optimizer = %v (%v)", c.Workload.OffloadOptimizer, err)
 	}
 }
+
+// The offload page shows only when training with a ZeRO strategy, and
+// follows the strategy as it changes.
+func TestOffloadPageShown(t *testing.T) {
+	a := &answers{}
+	w := &wizard{a: a}
+	p := w.offloadPage()
+	for _, tt := range []struct {
+		task     model.Task
+		strategy model.Strategy
+		shown    bool
+	}{
+		{model.TaskFinetune, model.ZeRO2, true}, {model.TaskLoRA, model.ZeRO3, true}, {model.TaskFinetune, model.FSDP, false},
+		{model.TaskTrain, model.DDP, false}, {model.TaskInference, model.ZeRO2, false},
+	} {
+		a.Task, a.Strategy = tt.task, tt.strategy
+		if shown := !p.hide(); shown != tt.shown {
+			t.Errorf("%s %s: page shown %v, want %v", tt.task, tt.strategy, shown, tt.shown)
+		}
+	}
+}
