@@ -16,8 +16,10 @@ func BenchmarkRecommendMultiNode(b *testing.B) {
 		b.Fatal(err)
 	}
 	a, _ := cat.Model("llama-3.1-8b")
-	w := model.Workload{Model: *a, Task: model.TaskFinetune, MicroBatch: 2, SeqLen: 2048, GPUs: 16, Strategy: model.FSDP,
-		DatasetTokens: 1e9}
+	w := model.Workload{
+		Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 2, SeqLen: 2048, GPUs: 16, Strategy: model.FSDP, DatasetTokens: 1e9},
+		Model:    *a,
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := model.Recommend(w, cat, model.Query{AllowMultiNode: true}); err != nil {

@@ -25,7 +25,7 @@ func BenchmarkRecommendEmbedded(b *testing.B) {
 		b.Fatal(err)
 	}
 	a, _ := cat.Model("llama-3.1-8b")
-	w := model.Workload{Model: *a, Task: model.TaskQLoRA, MicroBatch: 2, SeqLen: 2048, DatasetTokens: 1e9}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskQLoRA, MicroBatch: 2, SeqLen: 2048, DatasetTokens: 1e9}, Model: *a}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := model.Recommend(w, cat, model.Query{AutoGPUs: true}); err != nil {
@@ -78,5 +78,5 @@ func llamaQLoRA(b *testing.B) model.Workload {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return model.Workload{Model: *a, Task: model.TaskQLoRA, MicroBatch: 2, SeqLen: 2048, DatasetTokens: 1e9}
+	return model.Workload{Settings: model.Settings{Task: model.TaskQLoRA, MicroBatch: 2, SeqLen: 2048, DatasetTokens: 1e9}, Model: *a}
 }

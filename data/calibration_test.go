@@ -122,10 +122,13 @@ func runCase(t *testing.T, cat *model.Catalog, archs map[string]model.Architectu
 	if err != nil {
 		t.Fatalf("%s: %v", c.ID, err)
 	}
-	w := model.Workload{Model: a, MicroBatch: c.Batch, GradAccum: c.GradAccum, SeqLen: c.SeqLen, ImageSize: c.ImageSize,
-		GPUs: c.GPUs, FlashAttention: c.Flash, Checkpointing: c.Checkpointing, LoRARank: c.LoRARank, LoRATargets: c.LoRATargets,
-		DoubleQuant: c.DoubleQuant, DatasetTokens: c.Tokens, LoRADropout: c.LoRADropout, LegacyTorch: c.LegacyTorch,
-		LitGPT: c.LitGPT}
+	w := model.Workload{
+		Settings:    model.Settings{MicroBatch: c.Batch, GradAccum: c.GradAccum, SeqLen: c.SeqLen, ImageSize: c.ImageSize, GPUs: c.GPUs, FlashAttention: c.Flash, Checkpointing: c.Checkpointing, LoRARank: c.LoRARank, LoRATargets: c.LoRATargets, DoubleQuant: c.DoubleQuant, DatasetTokens: c.Tokens},
+		Model:       a,
+		LoRADropout: c.LoRADropout,
+		LegacyTorch: c.LegacyTorch,
+		LitGPT:      c.LitGPT,
+	}
 	must := func(err error) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.ID, err)

@@ -125,7 +125,7 @@ prices = [{ region = "r1", on_demand = 1.0 }]
 	_ = warns
 	for name, c := range map[string]*model.Catalog{"embedded": embedded, "overlay": overlaid} {
 		arch, _ := c.Model("llama-3.1-8b")
-		w := model.Workload{Model: *arch, Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048}
+		w := model.Workload{Settings: model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048}, Model: *arch}
 		for _, mode := range []model.Pricing{model.OnDemand, model.Spot, model.FlexStart, model.Reserved1y} {
 			rec, err := model.Recommend(w, c, model.Query{Pricing: mode, Providers: []string{"aws", "gcp", "azure", "lambda", "oci", "nebius", "cudo", "zz"}})
 			if err != nil {
@@ -173,7 +173,7 @@ prices = [{ region = "r1", on_demand = 1.0 }]
 		t.Errorf("gpu_1x_a10 listed: overlay --all %v, overlay %v, embedded %v; want true, false, true", listed(overlaid, true), listed(overlaid, false), listed(embedded, false))
 	}
 	arch, _ := embedded.Model("llama-3.1-8b")
-	w := model.Workload{Model: *arch, Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048}, Model: *arch}
 	q := model.Query{Pricing: model.OnDemand, Providers: []string{"lambda"}, GPUs: []string{"a10"}}
 	ranks := func(c *model.Catalog) bool {
 		rec, err := model.Recommend(w, c, q)

@@ -23,7 +23,7 @@ func TestFlashAttentionForCNN(t *testing.T) {
 		{"llama-3.1-8b", Bool(false), false, false, false},
 		{"llama-3.1-8b", Bool(true), false, false, true},
 	} {
-		a := WorkloadAnswers{Model: tt.model, FlashAttention: tt.flash}
+		a := WorkloadAnswers{Settings: Settings{FlashAttention: tt.flash}, Model: tt.model}
 		w, ws, err := a.Workload(cat, Readers{})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.model, err)

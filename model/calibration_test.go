@@ -22,7 +22,7 @@ func TestBandKey(t *testing.T) {
 		{"time", TaskLoRA, FSDP, 2, 1, "time/transformer"},
 	}
 	for _, tt := range tests {
-		w := Workload{Model: llama2_7B, Task: tt.task, Strategy: tt.strategy, GPUs: tt.gpus, TP: tt.tp}
+		w := Workload{Settings: Settings{Task: tt.task, Strategy: tt.strategy, GPUs: tt.gpus, TP: tt.tp}, Model: llama2_7B}
 		if got := BandKey(tt.kind, &w); got != tt.want {
 			t.Errorf("%s %s %s %d GPUs TP %d: %q, want %q", tt.kind, tt.task, tt.strategy, tt.gpus, tt.tp, got, tt.want)
 		}

@@ -46,8 +46,10 @@ func TestFromCheckpoint(t *testing.T) {
 				t.Errorf("note %q, want %q", note, tt.note)
 			}
 			// What comes back must validate once defaults apply.
-			w := model.Workload{Model: model.Architecture{Family: model.FamilyDecoder, Layers: 2, Hidden: 64, Heads: 4, FFN: 256, Vocab: 100},
-				Task: task, Precision: p}
+			w := model.Workload{
+				Settings: model.Settings{Task: task, Precision: p},
+				Model:    model.Architecture{Family: model.FamilyDecoder, Layers: 2, Hidden: 64, Heads: 4, FFN: 256, Vocab: 100},
+			}
 			w.Defaults()
 			if err := w.Validate(); err != nil {
 				t.Errorf("the workload does not validate: %v", err)

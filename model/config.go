@@ -33,14 +33,16 @@ type Config struct {
 	Estimate *EstimateSummary
 	// Selection is the offer picked; nil when none was.
 	Selection *Selection
+	// Launch is the [launch] section of an export, written after the rest;
+	// never read back (DecodeConfig checks it and leaves this nil).
+	Launch *Launch
 }
 
 // WorkloadAnswers are the workload questions as answered: the model is a
 // reference (catalog key, custom shape or config.json path), resolved
 // against a catalog by Resolve. Zero numbers mean "the default".
 type WorkloadAnswers struct {
-	Framework Framework
-	Task      Task
+	Settings
 	// Exactly one of Model, HFConfig and Custom says which model.
 	Model    string       // catalog key or alias: "llama-3.1-8b"
 	HFConfig string       // path of a Hugging Face config.json (file or directory)
@@ -50,38 +52,8 @@ type WorkloadAnswers struct {
 	// decoder without a shape when there is none. Command line only.
 	Safetensors string
 
-	Precision Precision
-	Optimizer Optimizer
+	AutoGPUs bool // gpus = "auto": the fewest whole instances that fit (Settings.GPUs stays 0)
 
-	BatchSize      int   // micro-batch per GPU (inference: concurrent sequences by default)
-	SeqLen         int   // tokens per sample (text models)
-	ImageSize      int   // pixels square (vision models)
-	GradAccum      int   // micro-batches per optimizer step
-	Checkpointing  *bool // nil: the task's default
-	FlashAttention *bool // nil: the framework's default
-	LoRARank       int
-	LoRATargets    []string
-
-	DatasetSamples float64 // per epoch; 0 when given in tokens or not at all
-	DatasetTokens  float64 // per epoch
-	Epochs         float64
-
-	GPUs     int  // total GPUs; 0 with AutoGPUs
-	AutoGPUs bool // gpus = "auto": the fewest whole instances that fit
-	Strategy Strategy
-	TP       int
-
-	ContextLen int // inference: tokens per sequence in the KV cache
-	Sequences  int // inference: sequences decoded concurrently
-	GenTokens  int // inference: tokens generated per sequence
-
-	MFU float64 // (0, 1]; 0 picks the calibrated default
-
-	// Estimator v2 settings (issue 13); zero values are each one's auto.
-	Recipe      Recipe    // training recipe; RecipeAuto: Workload.TrainingRecipe's choice
-	Loss        Loss      // LM loss implementation; LossAuto: Workload.LossImpl's default
-	QuantType   QuantType // QLoRA 4-bit format; QuantAuto: NF4
-	DoubleQuant *bool     // QLoRA double quantization; nil: on
 	// Serve is the [serve] table: the serving workload of task inference
 	// for a generative model (see WorkloadAnswers.Serving). Zero values
 	// are defaults or, for TP, PP and replicas, auto.
@@ -92,15 +64,7 @@ type WorkloadAnswers struct {
 // model is a catalog entry, else its shape as a custom model (a config.json
 // path is not in w: set HFConfig yourself). GPUs are fixed, not auto.
 func AnswersFor(w Workload) WorkloadAnswers {
-	a := WorkloadAnswers{
-		Framework: w.Framework, Task: w.Task, Precision: w.Precision, Optimizer: w.Optimizer,
-		BatchSize: w.MicroBatch, SeqLen: w.SeqLen, ImageSize: w.ImageSize, GradAccum: w.GradAccum,
-		Checkpointing: w.Checkpointing, FlashAttention: w.FlashAttention, LoRARank: w.LoRARank,
-		LoRATargets: slices.Clone(w.LoRATargets), DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens,
-		Epochs: w.Epochs, GPUs: w.GPUs, Strategy: w.Strategy, TP: w.TP, ContextLen: w.ContextLen,
-		Sequences: w.Sequences, GenTokens: w.GenTokens, MFU: w.MFU,
-		Recipe: w.Recipe, Loss: w.Loss, QuantType: w.QuantType, DoubleQuant: w.DoubleQuant,
-	}
+	a := WorkloadAnswers{Settings: w.Settings.clone()}
 	m := &w.Model
 	if m.Key != "" {
 		a.Model = m.Key
@@ -361,7 +325,7 @@ func (c *Config) Validate() error {
 		key    string
 		v, max int
 	}{
-		{"batch_size", w.BatchSize, maxBatch}, {"seq_len", w.SeqLen, maxSeqLen}, {"image_size", w.ImageSize, maxImage},
+		{"batch_size", w.MicroBatch, maxBatch}, {"seq_len", w.SeqLen, maxSeqLen}, {"image_size", w.ImageSize, maxImage},
 		{"grad_accum", w.GradAccum, maxBatch}, {"lora_rank", w.LoRARank, maxRank}, {"gpus", w.GPUs, maxGPUs},
 		{"tp", w.TP, maxGPUs}, {"context_len", w.ContextLen, maxSeqLen}, {"sequences", w.Sequences, maxBatch},
 		{"gen_tokens", w.GenTokens, maxSeqLen},
@@ -550,15 +514,7 @@ func (s *Selection) validate() error {
 // "auto" leaves GPUs to the search. Warnings come from the readers.
 // Errors are *ConfigError naming the key.
 func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string, error) {
-	out := Workload{
-		Framework: w.Framework, Task: w.Task, Precision: w.Precision, Optimizer: w.Optimizer,
-		MicroBatch: w.BatchSize, SeqLen: w.SeqLen, ImageSize: w.ImageSize, GradAccum: w.GradAccum,
-		Checkpointing: w.Checkpointing, FlashAttention: w.FlashAttention, LoRARank: w.LoRARank,
-		LoRATargets: slices.Clone(w.LoRATargets), DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens,
-		Epochs: w.Epochs, GPUs: w.GPUs, Strategy: w.Strategy, TP: w.TP, ContextLen: w.ContextLen,
-		Sequences: w.Sequences, GenTokens: w.GenTokens, MFU: w.MFU,
-		Recipe: w.Recipe, Loss: w.Loss, QuantType: w.QuantType, DoubleQuant: w.DoubleQuant,
-	}
+	out := Workload{Settings: w.Settings.clone()}
 	var warnings []string
 	switch {
 	case w.Model != "":
@@ -645,104 +601,68 @@ type rawConfig struct {
 	Search        *rawSearch    `toml:"search"`
 	Estimate      *rawEstimate  `toml:"estimate"`
 	Selection     *rawSelection `toml:"selection"`
-	Launch        *rawLaunch    `toml:"launch"`
+	Launch        *Launch       `toml:"launch"`
 	Serve         *rawServe     `toml:"serve"`
 }
 
-// rawLaunch is the [launch] section gpuplan export writes (model/launch):
-// informational like [estimate] and recomputed on export, but its keys and
-// types are checked so a typo is caught.
-type rawLaunch struct {
-	Provider     tString   `toml:"provider"`
-	InstanceType tString   `toml:"instance_type"`
-	Region       tString   `toml:"region"`
-	Pricing      tString   `toml:"pricing"`
-	USDPerHour   tFloat    `toml:"usd_per_hour"`
-	GPU          tString   `toml:"gpu"`
-	Accelerator  tString   `toml:"accelerator"`
-	GPUsPerNode  tInt      `toml:"gpus_per_node"`
-	Nodes        tInt      `toml:"nodes"`
-	Strategy     tString   `toml:"strategy"`
-	Precision    tString   `toml:"precision"`
-	Name         tString   `toml:"name"`
-	Script       tString   `toml:"script"`
-	ScriptArgs   tStrings  `toml:"script_args"`
-	DiskGB       tInt      `toml:"disk_gb"`
-	Image        tString   `toml:"image"`
-	TorchWheel   tString   `toml:"torch_wheel"`
-	Port         tInt      `toml:"port"`
-	Stack        *rawStack `toml:"stack"`
-}
-
-type rawStack struct {
-	ComputeCapability tString `toml:"compute_capability"`
-	Arch              tString `toml:"arch"`
-	Supported         tBool   `toml:"supported"`
-	MinCUDA           tString `toml:"min_cuda"`
-	LastCUDA          tString `toml:"last_cuda"`
-	TorchIndexURL     tString `toml:"torch_index_url"`
-	MinDriver         tString `toml:"min_driver"`
-	BF16              tBool   `toml:"bf16"`
-	FP8               tBool   `toml:"fp8"`
-}
-
 type rawWorkload struct {
-	Framework      tEnum[Framework] `toml:"framework"`
-	Task           tEnum[Task]      `toml:"task"`
-	Model          tString          `toml:"model"`
-	HFConfig       tString          `toml:"hf_config"`
-	Custom         *rawCustom       `toml:"custom"`
-	Precision      tEnum[Precision] `toml:"precision"`
-	Optimizer      tEnum[Optimizer] `toml:"optimizer"`
-	BatchSize      tInt             `toml:"batch_size"`
-	SeqLen         tInt             `toml:"seq_len"`
-	ImageSize      tInt             `toml:"image_size"`
-	GradAccum      tInt             `toml:"grad_accum"`
-	Checkpointing  tBool            `toml:"checkpointing"`
-	FlashAttention tBool            `toml:"flash_attention"`
-	LoRARank       tInt             `toml:"lora_rank"`
-	LoRATargets    tStrings         `toml:"lora_targets"`
-	DatasetSamples tFloat           `toml:"dataset_samples"`
-	DatasetTokens  tFloat           `toml:"dataset_tokens"`
-	Epochs         tFloat           `toml:"epochs"`
-	GPUs           tGPUs            `toml:"gpus"`
-	Strategy       tEnum[Strategy]  `toml:"strategy"`
-	TP             tInt             `toml:"tp"`
-	ContextLen     tInt             `toml:"context_len"`
-	Sequences      tInt             `toml:"sequences"`
-	GenTokens      tInt             `toml:"gen_tokens"`
-	MFU            tFloat           `toml:"mfu"`
-	Recipe         tEnum[Recipe]    `toml:"recipe"`
-	Loss           tEnum[Loss]      `toml:"loss"`
-	QuantType      tEnum[QuantType] `toml:"quant_type"`
-	DoubleQuant    tBool            `toml:"double_quant"`
+	Framework      Framework  `toml:"framework"`
+	Task           Task       `toml:"task"`
+	Model          tString    `toml:"model"`
+	HFConfig       tString    `toml:"hf_config"`
+	Custom         *rawCustom `toml:"custom"`
+	Precision      Precision  `toml:"precision"`
+	Optimizer      Optimizer  `toml:"optimizer"`
+	BatchSize      tInt       `toml:"batch_size"`
+	SeqLen         tInt       `toml:"seq_len"`
+	ImageSize      tInt       `toml:"image_size"`
+	GradAccum      tInt       `toml:"grad_accum"`
+	Checkpointing  tBool      `toml:"checkpointing"`
+	FlashAttention tBool      `toml:"flash_attention"`
+	LoRARank       tInt       `toml:"lora_rank"`
+	LoRATargets    tStrings   `toml:"lora_targets"`
+	DatasetSamples tFloat     `toml:"dataset_samples"`
+	DatasetTokens  tFloat     `toml:"dataset_tokens"`
+	Epochs         tFloat     `toml:"epochs"`
+	GPUs           tGPUs      `toml:"gpus"`
+	Strategy       Strategy   `toml:"strategy"`
+	TP             tInt       `toml:"tp"`
+	ContextLen     tInt       `toml:"context_len"`
+	Sequences      tInt       `toml:"sequences"`
+	GenTokens      tInt       `toml:"gen_tokens"`
+	MFU            tFloat     `toml:"mfu"`
+	Recipe         Recipe     `toml:"recipe"`
+	Loss           Loss       `toml:"loss"`
+	QuantType      QuantType  `toml:"quant_type"`
+	DoubleQuant    tBool      `toml:"double_quant"`
+	Offload        tBool      `toml:"offload_optimizer"`
 }
 
 type rawCustom struct {
-	Family  tEnum[Family] `toml:"family"`
-	Params  tFloat        `toml:"params"`
-	Layers  tInt          `toml:"layers"`
-	Hidden  tInt          `toml:"hidden"`
-	Heads   tInt          `toml:"heads"`
-	KVHeads tInt          `toml:"kv_heads"`
-	FFN     tInt          `toml:"ffn"`
-	Vocab   tInt          `toml:"vocab"`
+	Family  Family `toml:"family"`
+	Params  tFloat `toml:"params"`
+	Layers  tInt   `toml:"layers"`
+	Hidden  tInt   `toml:"hidden"`
+	Heads   tInt   `toml:"heads"`
+	KVHeads tInt   `toml:"kv_heads"`
+	FFN     tInt   `toml:"ffn"`
+	Vocab   tInt   `toml:"vocab"`
 }
 
 type rawSearch struct {
-	Providers      tStrings       `toml:"providers"`
-	Regions        tStrings       `toml:"regions"`
-	GPUs           tStrings       `toml:"gpus"`
-	Pricing        tEnum[Pricing] `toml:"pricing"`
-	MaxPriceHour   tFloat         `toml:"max_price_hour"`
-	BudgetMonth    tFloat         `toml:"budget_month"`
-	BudgetJob      tFloat         `toml:"budget_job"`
-	HoursPerMonth  tFloat         `toml:"hours_per_month"`
-	DeadlineHours  tFloat         `toml:"deadline_hours"`
-	AllowMultiNode tBool          `toml:"allow_multi_node"`
-	AllowFallback  tBool          `toml:"allow_precision_fallback"`
-	Sort           tEnum[SortKey] `toml:"sort"`
-	USDCNY         tFloat         `toml:"usd_cny"`
+	Providers      tStrings `toml:"providers"`
+	Regions        tStrings `toml:"regions"`
+	GPUs           tStrings `toml:"gpus"`
+	Pricing        tPricing `toml:"pricing"`
+	MaxPriceHour   tFloat   `toml:"max_price_hour"`
+	BudgetMonth    tFloat   `toml:"budget_month"`
+	BudgetJob      tFloat   `toml:"budget_job"`
+	HoursPerMonth  tFloat   `toml:"hours_per_month"`
+	DeadlineHours  tFloat   `toml:"deadline_hours"`
+	AllowMultiNode tBool    `toml:"allow_multi_node"`
+	AllowFallback  tBool    `toml:"allow_precision_fallback"`
+	Sort           SortKey  `toml:"sort"`
+	USDCNY         tFloat   `toml:"usd_cny"`
 }
 
 type rawEstimate struct {
@@ -762,37 +682,37 @@ type rawEstimate struct {
 
 // rawArch is [estimate.model]: informational, read back as written.
 type rawArch struct {
-	Family          tEnum[Family] `toml:"family"`
-	Params          tFloat        `toml:"params"`
-	ActiveParams    tFloat        `toml:"active_params"`
-	Layers          tInt          `toml:"layers"`
-	DecoderLayers   tInt          `toml:"decoder_layers"`
-	Hidden          tInt          `toml:"hidden"`
-	Heads           tInt          `toml:"heads"`
-	KVHeads         tInt          `toml:"kv_heads"`
-	HeadDim         tInt          `toml:"head_dim"`
-	FFN             tInt          `toml:"ffn"`
-	Vocab           tInt          `toml:"vocab"`
-	Experts         tInt          `toml:"experts"`
-	ExpertsPerToken tInt          `toml:"experts_per_token"`
-	MaxPositions    tInt          `toml:"max_positions"`
-	GatedMLP        tBool         `toml:"gated_mlp"`
-	Tied            tBool         `toml:"tied_embeddings"`
+	Family          Family `toml:"family"`
+	Params          tFloat `toml:"params"`
+	ActiveParams    tFloat `toml:"active_params"`
+	Layers          tInt   `toml:"layers"`
+	DecoderLayers   tInt   `toml:"decoder_layers"`
+	Hidden          tInt   `toml:"hidden"`
+	Heads           tInt   `toml:"heads"`
+	KVHeads         tInt   `toml:"kv_heads"`
+	HeadDim         tInt   `toml:"head_dim"`
+	FFN             tInt   `toml:"ffn"`
+	Vocab           tInt   `toml:"vocab"`
+	Experts         tInt   `toml:"experts"`
+	ExpertsPerToken tInt   `toml:"experts_per_token"`
+	MaxPositions    tInt   `toml:"max_positions"`
+	GatedMLP        tBool  `toml:"gated_mlp"`
+	Tied            tBool  `toml:"tied_embeddings"`
 }
 
 type rawSelection struct {
-	Provider     tString        `toml:"provider"`
-	InstanceType tString        `toml:"instance_type"`
-	Region       tString        `toml:"region"`
-	GPU          tString        `toml:"gpu"`
-	GPUs         tInt           `toml:"gpus"`
-	Instances    tInt           `toml:"instances"`
-	Pricing      tEnum[Pricing] `toml:"pricing"`
-	USDPerHour   tFloat         `toml:"price_per_hour_usd"`
-	MonthlyUSD   tFloat         `toml:"monthly_cost_usd"`
-	JobHours     tFloat         `toml:"job_hours"`
-	JobUSD       tFloat         `toml:"job_cost_usd"`
-	CatalogAsOf  tDate          `toml:"catalog_as_of"`
+	Provider     tString  `toml:"provider"`
+	InstanceType tString  `toml:"instance_type"`
+	Region       tString  `toml:"region"`
+	GPU          tString  `toml:"gpu"`
+	GPUs         tInt     `toml:"gpus"`
+	Instances    tInt     `toml:"instances"`
+	Pricing      tPricing `toml:"pricing"`
+	USDPerHour   tFloat   `toml:"price_per_hour_usd"`
+	MonthlyUSD   tFloat   `toml:"monthly_cost_usd"`
+	JobHours     tFloat   `toml:"job_hours"`
+	JobUSD       tFloat   `toml:"job_cost_usd"`
+	CatalogAsOf  tDate    `toml:"catalog_as_of"`
 }
 
 // configKeys lists each table's keys for "did you mean" on typos.
@@ -804,8 +724,8 @@ var configKeys = map[string][]string{
 	"estimate":        TOMLKeys(rawEstimate{}),
 	"estimate.model":  TOMLKeys(rawArch{}),
 	"selection":       TOMLKeys(rawSelection{}),
-	"launch":          TOMLKeys(rawLaunch{}),
-	"launch.stack":    TOMLKeys(rawStack{}),
+	"launch":          TOMLKeys(Launch{}),
+	"launch.stack":    TOMLKeys(LaunchStack{}),
 	"serve":           TOMLKeys(rawServe{}),
 }
 
@@ -824,7 +744,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		if errors.As(err, &pe) {
 			return Config{}, &ConfigError{Key: pe.LastKey, Line: pe.Position.Line, Msg: tidyTOMLMessage(pe.Message)}
 		}
-		return Config{}, &ConfigError{Msg: tidyTOMLMessage(err.Error())}
+		return Config{}, typeError(tidyTOMLMessage(err.Error()))
 	}
 	if extra := md.Undecoded(); len(extra) > 0 {
 		k := extra[0]
@@ -851,14 +771,10 @@ func DecodeConfig(b []byte) (Config, error) {
 	c := Config{}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
-		Framework: rw.Framework.v, Task: rw.Task.v, Model: rw.Model.v, HFConfig: rw.HFConfig.v,
-		Precision: rw.Precision.v, Optimizer: rw.Optimizer.v, BatchSize: rw.BatchSize.v, SeqLen: rw.SeqLen.v,
-		ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(),
-		FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v,
-		DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v,
-		GPUs: rw.GPUs.n, AutoGPUs: rw.GPUs.auto, Strategy: rw.Strategy.v, TP: rw.TP.v,
-		ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v,
-		Recipe: rw.Recipe.v, Loss: rw.Loss.v, QuantType: rw.QuantType.v, DoubleQuant: rw.DoubleQuant.ptr(),
+		Settings: Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), OffloadOptimizer: rw.Offload.v},
+		Model:    rw.Model.v,
+		HFConfig: rw.HFConfig.v,
+		AutoGPUs: rw.GPUs.auto,
 	}
 	if raw.Serve != nil {
 		sv, err := raw.Serve.serving()
@@ -868,7 +784,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		c.Workload.Serve = sv
 	}
 	if rc := rw.Custom; rc != nil {
-		c.Workload.Custom = &CustomModel{Family: rc.Family.v, Params: rc.Params.v, Layers: rc.Layers.v, Hidden: rc.Hidden.v,
+		c.Workload.Custom = &CustomModel{Family: rc.Family, Params: rc.Params.v, Layers: rc.Layers.v, Hidden: rc.Hidden.v,
 			Heads: rc.Heads.v, KVHeads: rc.KVHeads.v, FFN: rc.FFN.v, Vocab: rc.Vocab.v}
 	}
 	// Explicit zeros are rejected: the encoder omits unknown and default
@@ -895,7 +811,7 @@ func DecodeConfig(b []byte) (Config, error) {
 	if rs := raw.Search; rs != nil {
 		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
-			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort.v,
+			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort,
 			USDCNY: rs.USDCNY.v, BudgetJob: rs.BudgetJob.v}
 		c.Search.GPUs = rs.GPUs.v
 		zeros = append(zeros, []struct {
@@ -914,7 +830,7 @@ func DecodeConfig(b []byte) (Config, error) {
 			OptimizerStatesGiB: re.OptimizerStatesGiB.v, ActivationsGiB: re.ActivationsGiB.v, KVCacheGiB: re.KVCacheGiB.v,
 			OverheadGiB: re.OverheadGiB.v, TotalGiB: re.TotalGiB.v, TotalFLOPs: re.TotalFLOPs.v, Hours: re.Hours.v, GPUHours: re.GPUHours.v}
 		if ra := re.Model; ra != nil {
-			c.Estimate.Model = &ArchSummary{Family: ra.Family.v, Params: ra.Params.v, ActiveParams: ra.ActiveParams.v,
+			c.Estimate.Model = &ArchSummary{Family: ra.Family, Params: ra.Params.v, ActiveParams: ra.ActiveParams.v,
 				Layers: ra.Layers.v, DecoderLayers: ra.DecoderLayers.v, Hidden: ra.Hidden.v, Heads: ra.Heads.v, KVHeads: ra.KVHeads.v,
 				HeadDim: ra.HeadDim.v, FFN: ra.FFN.v, Vocab: ra.Vocab.v, Experts: ra.Experts.v, ExpertsPerToken: ra.ExpertsPerToken.v,
 				MaxPositions: ra.MaxPositions.v, GatedMLP: ra.GatedMLP.v, Tied: ra.Tied.v}
@@ -960,6 +876,33 @@ func tidyTOMLMessage(s string) string {
 		s = strings.ToLower(s[:1]) + s[1:]
 	}
 	return s
+}
+
+// tomlKeyError is the TOML library's message about one key's value, as
+// it words a value of the wrong type for a plain Go field (the [launch]
+// section's): "line 5 (last key "launch.nodes"): incompatible types: TOML
+// value has type string; destination has type integer", or "type mismatch
+// for model.LaunchStack: expected table but found int64".
+var tomlKeyError = regexp.MustCompile(`^line ([0-9]+) \(last key "([^"]*)"\): (?:incompatible types: TOML value has type ([^;]+); destination has type (.+)|type mismatch for [^:]+: expected (table) but found (.+)|(.*))$`)
+
+// typeError turns the TOML library's error about a key into a ConfigError
+// naming the key and line, worded as the rest ("want a whole number such
+// as 8, got a string"); other messages stay as they are.
+func typeError(msg string) error {
+	m := tomlKeyError.FindStringSubmatch(msg)
+	if m == nil {
+		return &ConfigError{Msg: msg}
+	}
+	line, _ := strconv.Atoi(m[1])
+	ce := &ConfigError{Key: m[2], Line: line, Msg: m[7]}
+	if gotType, wantType := cmp.Or(m[3], m[6]), cmp.Or(m[4], m[5]); wantType != "" {
+		want := map[string]string{"integer": "a whole number such as 8", "float": "a number such as 3 or 0.5", "string": "a string in quotes",
+			"boolean": "true or false", "slice": "an array", "map": "a table", "table": "a table"}[wantType]
+		got := map[string]string{"string": "a string", "int64": "a whole number", "float64": "a number", "bool": "a boolean",
+			"[]any": "an array", "map[string]any": "a table", "[]map[string]any": "an array of tables", "time.Time": "a date-time"}[gotType]
+		ce.Msg = "want " + cmp.Or(want, wantType) + ", got " + cmp.Or(got, gotType)
+	}
+	return ce
 }
 
 func badValue(format string, args ...any) error { return fmt.Errorf(format, args...) }
@@ -1132,54 +1075,21 @@ func (t *tDate) UnmarshalTOML(v any) error {
 	return badValue("want a date such as \"2026-11-30\", got %s", describe(v))
 }
 
-// tEnum is one of the enums, parsed by its Parse function (aliases
-// accepted, canonical spelling kept).
-type tEnum[T ~string] struct{ v T }
+// tPricing is a pricing mode, parsed by ParsePricing. A wrapper, not
+// Pricing.UnmarshalText: the plan file decodes Pricing as written and
+// reports a bad one under its own key (plan_codec.go).
+type tPricing struct{ v Pricing }
 
-func (t *tEnum[T]) UnmarshalTOML(v any) error {
+func (t *tPricing) UnmarshalTOML(v any) error {
 	s, ok := v.(string)
 	if !ok {
 		return badValue("want a string in quotes, got %s", describe(v))
 	}
-	var err error
-	switch p := any(&t.v).(type) {
-	case *Framework:
-		*p, err = ParseFramework(s)
-	case *Task:
-		*p, err = ParseTask(s)
-	case *Precision:
-		*p, err = ParsePrecision(s)
-	case *Optimizer:
-		*p, err = ParseOptimizer(s)
-	case *Strategy:
-		*p, err = ParseStrategy(s)
-	case *Pricing:
-		*p, err = ParsePricing(s)
-	case *SortKey:
-		*p, err = ParseSortKey(s)
-	case *Family:
-		*p, err = ParseFamily(s)
-	case *Recipe:
-		*p, err = ParseRecipe(s)
-	case *Loss:
-		*p, err = ParseLoss(s)
-	case *QuantType:
-		*p, err = ParseQuantType(s)
-	case *WeightFormat:
-		*p, err = ParseWeightFormat(s)
-	case *KVCacheDType:
-		*p, err = ParseKVCacheDType(s)
-	default:
-		panic(fmt.Sprintf("tEnum: no parser for %T", t.v))
-	}
+	p, err := ParsePricing(s)
 	if err != nil {
-		// "framework \"x\": want a, b or c" → "\"x\": want a, b or c": the key is added by the caller.
-		msg := err.Error()
-		if i := strings.Index(msg, " \""); i >= 0 {
-			msg = msg[i+1:]
-		}
-		return badValue("%s", msg)
+		return err
 	}
+	t.v = p
 	return nil
 }
 
@@ -1189,8 +1099,8 @@ func TOMLKeys(v any) []string {
 	t := reflect.TypeOf(v)
 	keys := make([]string, 0, t.NumField())
 	for i := range t.NumField() {
-		if tag := t.Field(i).Tag.Get("toml"); tag != "" {
-			keys = append(keys, tag)
+		if key, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); key != "" && key != "-" {
+			keys = append(keys, key)
 		}
 	}
 	return keys

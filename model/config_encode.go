@@ -36,7 +36,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	if w.Task == TaskInference {
 		batchNote = "concurrent sequences per model replica"
 	}
-	e.int("batch_size", w.BatchSize, batchNote)
+	e.int("batch_size", w.MicroBatch, batchNote)
 	e.int("seq_len", w.SeqLen, "tokens per sample")
 	e.int("image_size", w.ImageSize, "pixels per side")
 	e.int("grad_accum", w.GradAccum, "micro-batches per optimizer step")
@@ -63,6 +63,9 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	e.str("loss", string(w.Loss), "hf-fp32, fused, chunked or native (default hf-fp32)")
 	e.str("quant_type", string(w.QuantType), "qlora: nf4 or fp4 (default nf4)")
 	e.boolp("double_quant", w.DoubleQuant, "qlora: quantize the absmax constants again (default true)")
+	if w.OffloadOptimizer {
+		e.kv("offload_optimizer", "true", "DeepSpeed ZeRO-Offload: optimizer states in host RAM")
+	}
 	if m := w.Custom; m != nil {
 		e.table("workload.custom", "A model given by its shape (or parameter count).")
 		e.str("family", string(m.Family), "decoder, encoder, encoder-decoder, vit, cnn or unet")
@@ -136,6 +139,14 @@ func EncodeConfig(c *Config) ([]byte, error) {
 		e.float("job_hours", sel.JobHours, "")
 		e.float("job_cost_usd", sel.JobUSD, "the whole job")
 		e.str("catalog_as_of", sel.CatalogAsOf, "prices change: check before renting")
+	}
+	if c.Launch != nil {
+		l, err := EncodeLaunch(c.Launch)
+		if err != nil {
+			return nil, err
+		}
+		e.b.WriteString("\n")
+		e.b.Write(l)
 	}
 	return []byte(e.b.String()), nil
 }

@@ -11,10 +11,10 @@ import (
 // and bad values name their key.
 func TestConfigRecipeKeys(t *testing.T) {
 	for name, w := range map[string]WorkloadAnswers{
-		"all set": {Model: "llama", Task: TaskQLoRA, Recipe: RecipeDeepSpeed, Loss: LossChunked, QuantType: QuantFP4, DoubleQuant: Bool(false)},
-		"dq on":   {Model: "llama", Task: TaskQLoRA, QuantType: QuantNF4, DoubleQuant: Bool(true)},
-		"autos":   {Model: "llama", Recipe: RecipeAuto, Loss: LossAuto},
-		"pure16":  {Model: "llama", Recipe: RecipePure16, Loss: LossFused},
+		"all set": {Settings: Settings{Task: TaskQLoRA, Recipe: RecipeDeepSpeed, Loss: LossChunked, QuantType: QuantFP4, DoubleQuant: Bool(false)}, Model: "llama"},
+		"dq on":   {Settings: Settings{Task: TaskQLoRA, QuantType: QuantNF4, DoubleQuant: Bool(true)}, Model: "llama"},
+		"autos":   {Settings: Settings{Recipe: RecipeAuto, Loss: LossAuto}, Model: "llama"},
+		"pure16":  {Settings: Settings{Recipe: RecipePure16, Loss: LossFused}, Model: "llama"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := Config{Workload: w}

@@ -14,10 +14,8 @@ import (
 func fullConfig() Config {
 	return Config{
 		Workload: WorkloadAnswers{
-			Framework: PyTorch, Task: TaskLoRA, Model: "tiny-llama", Precision: AMPBF16, Optimizer: AdamW8bit,
-			BatchSize: 8, SeqLen: 1024, GradAccum: 4, Checkpointing: Bool(true), FlashAttention: Bool(false),
-			LoRARank: 32, LoRATargets: []string{"q", "v"}, DatasetTokens: 2.5e9, Epochs: 1.5,
-			GPUs: 8, Strategy: FSDP, TP: 2, MFU: 0.35,
+			Settings: Settings{Framework: PyTorch, Task: TaskLoRA, Precision: AMPBF16, Optimizer: AdamW8bit, MicroBatch: 8, SeqLen: 1024, GradAccum: 4, Checkpointing: Bool(true), FlashAttention: Bool(false), LoRARank: 32, LoRATargets: []string{"q", "v"}, DatasetTokens: 2.5e9, Epochs: 1.5, GPUs: 8, Strategy: FSDP, TP: 2, MFU: 0.35},
+			Model:    "tiny-llama",
 		},
 		Search: SearchAnswers{
 			Providers: []string{"aws", "gcp"}, Regions: []string{"us-east-1", "europe-"}, Pricing: Spot,
@@ -32,11 +30,14 @@ func fullConfig() Config {
 }
 
 func TestConfigRoundTrip(t *testing.T) {
-	custom := Config{Workload: WorkloadAnswers{Task: TaskInference, Custom: &CustomModel{Family: FamilyDecoder, Layers: 4,
-		Hidden: 256, Heads: 4, KVHeads: 2, FFN: 1024, Vocab: 1000}, Precision: INT4, BatchSize: 16, SeqLen: 4096,
-		ContextLen: 4096, Sequences: 16, GenTokens: 512, AutoGPUs: true}}
-	hf := Config{Workload: WorkloadAnswers{HFConfig: `C:\models\é "quoted"\config.json`, Epochs: 3, DatasetSamples: 1}}
-	params := Config{Workload: WorkloadAnswers{Custom: &CustomModel{Family: FamilyCNN, Params: 25.6e6}, ImageSize: 224}}
+	custom := Config{Workload: WorkloadAnswers{
+		Settings: Settings{Task: TaskInference, Precision: INT4, MicroBatch: 16, SeqLen: 4096, ContextLen: 4096, Sequences: 16, GenTokens: 512},
+		Custom: &CustomModel{Family: FamilyDecoder, Layers: 4,
+			Hidden: 256, Heads: 4, KVHeads: 2, FFN: 1024, Vocab: 1000},
+		AutoGPUs: true,
+	}}
+	hf := Config{Workload: WorkloadAnswers{Settings: Settings{Epochs: 3, DatasetSamples: 1}, HFConfig: `C:\models\é "quoted"\config.json`}}
+	params := Config{Workload: WorkloadAnswers{Settings: Settings{ImageSize: 224}, Custom: &CustomModel{Family: FamilyCNN, Params: 25.6e6}}}
 	cjk := Config{Workload: WorkloadAnswers{Model: "llama"}, Selection: &Selection{Provider: "云", InstanceType: "ＧＰＵ服务器-🚀",
 		Region: "東京 1", GPUs: 1, Instances: 1}}
 	for name, c := range map[string]Config{"full": fullConfig(), "custom shape": custom, "hf path": hf, "params only": params, "cjk and emoji": cjk} {
@@ -141,7 +142,7 @@ func TestDecodeConfigAccepts(t *testing.T) {
 	}{
 		{"int for a float", head + "epochs = 3\n", func(c Config) bool { return c.Workload.Epochs == 3 }},
 		{"float for a float", head + "epochs = 3.0\n", func(c Config) bool { return c.Workload.Epochs == 3 }},
-		{"whole float for an int", head + "batch_size = 8.0\n", func(c Config) bool { return c.Workload.BatchSize == 8 }},
+		{"whole float for an int", head + "batch_size = 8.0\n", func(c Config) bool { return c.Workload.MicroBatch == 8 }},
 		{"gpus auto", head + "gpus = \"auto\"\n", func(c Config) bool { return c.Workload.AutoGPUs && c.Workload.GPUs == 0 }},
 		{"alias", head + "task = \"fine-tune\"\nprecision = \"bfloat16\"\n", func(c Config) bool {
 			return c.Workload.Task == TaskFinetune && c.Workload.Precision == BF16
@@ -236,7 +237,7 @@ func TestResolve(t *testing.T) {
 		a.Key = ""
 		return a, AMPBF16, []string{"note"}, nil
 	}}
-	c = Config{Workload: WorkloadAnswers{HFConfig: "m/config.json", Task: TaskFinetune}}
+	c = Config{Workload: WorkloadAnswers{Settings: Settings{Task: TaskFinetune}, HFConfig: "m/config.json"}}
 	w, ws, err := c.Workload.Resolve(cat, hf)
 	if err != nil || w.Precision != AMPBF16 || len(ws) != 1 {
 		t.Errorf("Resolve(hf) = %v %v %v; want the reader's amp-bf16 and one warning", w.Precision, ws, err)
@@ -266,10 +267,10 @@ func TestCustomModelDefaults(t *testing.T) {
 }
 
 func ExampleEncodeConfig() {
-	c := Config{Workload: WorkloadAnswers{Model: "bert-large", Task: TaskFinetune, BatchSize: 32, SeqLen: 384, Epochs: 2}}
+	c := Config{Workload: WorkloadAnswers{Settings: Settings{Task: TaskFinetune, MicroBatch: 32, SeqLen: 384, Epochs: 2}, Model: "bert-large"}}
 	b, _ := EncodeConfig(&c)
 	back, _ := DecodeConfig(b)
-	fmt.Println(back.Workload.Model, back.Workload.BatchSize, back.Workload.Epochs)
+	fmt.Println(back.Workload.Model, back.Workload.MicroBatch, back.Workload.Epochs)
 	// Output: bert-large 32 2
 }
 
@@ -313,12 +314,12 @@ func FuzzDecodeConfig(f *testing.F) {
 // TestEstimateModelRoundTrip: a config.json or custom model's derived
 // architecture is written under [estimate.model] and read back as written.
 func TestEstimateModelRoundTrip(t *testing.T) {
-	w := Workload{Model: mixtralShape(), Task: TaskQLoRA}
+	w := Workload{Settings: Settings{Task: TaskQLoRA}, Model: mixtralShape()}
 	e, err := Compute(w, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := Config{Workload: WorkloadAnswers{HFConfig: "mixtral/config.json", Task: TaskQLoRA}, Estimate: NewEstimateSummary(&e)}
+	c := Config{Workload: WorkloadAnswers{Settings: Settings{Task: TaskQLoRA}, HFConfig: "mixtral/config.json"}, Estimate: NewEstimateSummary(&e)}
 	b, err := EncodeConfig(&c)
 	if err != nil {
 		t.Fatal(err)

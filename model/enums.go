@@ -268,3 +268,34 @@ func OrList(names []string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
+
+// UnmarshalTOML decodes each enum from a TOML string as its Parse
+// function does (aliases accepted, the canonical spelling kept), so the
+// config file decodes straight into the enum types. It is the TOML
+// library's Unmarshaler rather than encoding.TextUnmarshaler, which would
+// see the number 3 as the text "3" and could not say "want a string".
+// Pricing has none: the plan file (plan_codec.go) keeps its pricing as
+// written and reports a bad one under its own key.
+func (v *Framework) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, ParseFramework) }
+func (v *Task) UnmarshalTOML(x any) error      { return unmarshalEnum(v, x, ParseTask) }
+func (v *Family) UnmarshalTOML(x any) error    { return unmarshalEnum(v, x, ParseFamily) }
+func (v *Precision) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, ParsePrecision) }
+func (v *Optimizer) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, ParseOptimizer) }
+func (v *Strategy) UnmarshalTOML(x any) error  { return unmarshalEnum(v, x, ParseStrategy) }
+func (v *SortKey) UnmarshalTOML(x any) error   { return unmarshalEnum(v, x, ParseSortKey) }
+func (v *Recipe) UnmarshalTOML(x any) error    { return unmarshalEnum(v, x, ParseRecipe) }
+func (v *Loss) UnmarshalTOML(x any) error      { return unmarshalEnum(v, x, ParseLoss) }
+func (v *QuantType) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, ParseQuantType) }
+
+func unmarshalEnum[T ~string](dst *T, x any, parse func(string) (T, error)) error {
+	s, ok := x.(string)
+	if !ok {
+		return fmt.Errorf("want a string in quotes, got %s", describe(x))
+	}
+	v, err := parse(s)
+	if err != nil {
+		return err
+	}
+	*dst = v
+	return nil
+}

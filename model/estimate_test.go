@@ -67,8 +67,10 @@ func TestZeROPaperModelStates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, err := Compute(Workload{Model: Architecture{Family: FamilyDecoder, Params: psi}, Precision: AMPFP16,
-				GPUs: 64, Strategy: tt.strategy}, nil)
+			e, err := Compute(Workload{
+				Settings: Settings{Precision: AMPFP16, GPUs: 64, Strategy: tt.strategy},
+				Model:    Architecture{Family: FamilyDecoder, Params: psi},
+			}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,13 +90,13 @@ func TestModelStateBytes(t *testing.T) {
 		w    Workload
 		want float64
 	}{
-		{"GPT-2 1.5B, amp Adam: 16 B × 1.5e9 = 24 GB (ZeRO §3.1)", Workload{Model: Architecture{Family: FamilyDecoder, Params: 1.5e9}, Precision: AMPFP16}, 24e9},
-		{"fp32 Adam: 4 + 4 + 8 = 16 B/param", Workload{Model: Architecture{Family: FamilyDecoder, Params: 1e9}, Precision: FP32}, 16e9},
-		{"pure bf16 Adam: 2 + 2 + 2×2 = 8 B/param", Workload{Model: Architecture{Family: FamilyDecoder, Params: 1e9}, Precision: BF16}, 8e9},
-		{"amp SGD: 2 + 2 + 4 master = 8 B/param", Workload{Model: Architecture{Family: FamilyDecoder, Params: 1e9}, Precision: AMPBF16, Optimizer: SGD}, 8e9},
-		{"amp SGD momentum: 2 + 2 + 4 + 4 = 12 B/param", Workload{Model: Architecture{Family: FamilyDecoder, Params: 1e9}, Precision: AMPBF16, Optimizer: SGDMomentum}, 12e9},
-		{"amp 8-bit AdamW: 2 + 2 + 4 + 2·(1 + 4/256) B/param", Workload{Model: Architecture{Family: FamilyDecoder, Params: 1e9}, Precision: AMPBF16, Optimizer: AdamW8bit}, 1e9 * (8 + 2*(1+4.0/256))},
-		{"bert-base fp32 weights ≈ 0.44 GB: 109,482,240 × 4 B (weights + grads + Adam = 16 B)", Workload{Model: bertBase, Precision: FP32, Task: TaskFinetune}, 109482240 * 16},
+		{"GPT-2 1.5B, amp Adam: 16 B × 1.5e9 = 24 GB (ZeRO §3.1)", Workload{Settings: Settings{Precision: AMPFP16}, Model: Architecture{Family: FamilyDecoder, Params: 1.5e9}}, 24e9},
+		{"fp32 Adam: 4 + 4 + 8 = 16 B/param", Workload{Settings: Settings{Precision: FP32}, Model: Architecture{Family: FamilyDecoder, Params: 1e9}}, 16e9},
+		{"pure bf16 Adam: 2 + 2 + 2×2 = 8 B/param", Workload{Settings: Settings{Precision: BF16}, Model: Architecture{Family: FamilyDecoder, Params: 1e9}}, 8e9},
+		{"amp SGD: 2 + 2 + 4 master = 8 B/param", Workload{Settings: Settings{Precision: AMPBF16, Optimizer: SGD}, Model: Architecture{Family: FamilyDecoder, Params: 1e9}}, 8e9},
+		{"amp SGD momentum: 2 + 2 + 4 + 4 = 12 B/param", Workload{Settings: Settings{Precision: AMPBF16, Optimizer: SGDMomentum}, Model: Architecture{Family: FamilyDecoder, Params: 1e9}}, 12e9},
+		{"amp 8-bit AdamW: 2 + 2 + 4 + 2·(1 + 4/256) B/param", Workload{Settings: Settings{Precision: AMPBF16, Optimizer: AdamW8bit}, Model: Architecture{Family: FamilyDecoder, Params: 1e9}}, 1e9 * (8 + 2*(1+4.0/256))},
+		{"bert-base fp32 weights ≈ 0.44 GB: 109,482,240 × 4 B (weights + grads + Adam = 16 B)", Workload{Settings: Settings{Precision: FP32, Task: TaskFinetune}, Model: bertBase}, 109482240 * 16},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,7 +109,7 @@ func TestModelStateBytes(t *testing.T) {
 			}
 		})
 	}
-	e, _ := Compute(Workload{Model: bertBase, Precision: FP32, Task: TaskInference}, nil)
+	e, _ := Compute(Workload{Settings: Settings{Precision: FP32, Task: TaskInference}, Model: bertBase}, nil)
 	if got, want := e.Memory.Weights, 437928960.0; got != want {
 		t.Errorf("bert-base fp32 weights = %.0f B, want %.0f B (0.44 GB)", got, want)
 	}
@@ -157,7 +159,7 @@ func TestCheckpointing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, err := Compute(Workload{Model: gpt2Small, MicroBatch: 8, SeqLen: 1024, Precision: tt.p, Checkpointing: Bool(true), FlashAttention: Bool(true)}, nil)
+			e, err := Compute(Workload{Settings: Settings{MicroBatch: 8, SeqLen: 1024, Precision: tt.p, Checkpointing: Bool(true), FlashAttention: Bool(true)}, Model: gpt2Small}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -189,7 +191,7 @@ func TestInferenceMemory(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, err := Compute(Workload{Model: llama2_7B, Task: TaskInference, Precision: tt.p}, nil)
+			e, err := Compute(Workload{Settings: Settings{Task: TaskInference, Precision: tt.p}, Model: llama2_7B}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -203,14 +205,14 @@ func TestInferenceMemory(t *testing.T) {
 // TestKVCacheGQA: the cache uses KV heads, not query heads:
 // 2 × 32 layers × 8 KV heads × 128 × 8192 tokens × 4 sequences × 2 B = 4 GiB.
 func TestKVCacheGQA(t *testing.T) {
-	e, err := Compute(Workload{Model: llama31_8B, Task: TaskInference, Precision: BF16, ContextLen: 8192, Sequences: 4}, nil)
+	e, err := Compute(Workload{Settings: Settings{Task: TaskInference, Precision: BF16, ContextLen: 8192, Sequences: 4}, Model: llama31_8B}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := e.Memory.KVCache, float64(4*GiB); got != want {
 		t.Errorf("KV cache = %.6g B, want %.6g B", got, want)
 	}
-	e, _ = Compute(Workload{Model: llama31_8B, Task: TaskInference, Precision: FP8, ContextLen: 8192, Sequences: 4}, nil)
+	e, _ = Compute(Workload{Settings: Settings{Task: TaskInference, Precision: FP8, ContextLen: 8192, Sequences: 4}, Model: llama31_8B}, nil)
 	if got, want := e.Memory.KVCache, float64(4*GiB); got != want {
 		t.Errorf("fp8 weights keep a 16-bit KV cache (vLLM kv_cache_dtype auto): %.6g B, want %.6g B", got, want)
 	}
@@ -227,7 +229,7 @@ func TestTraps(t *testing.T) {
 		return e
 	}
 	t.Run("ZeRO-3 total includes activations, logits and overhead", func(t *testing.T) {
-		e := compute(t, Workload{Model: llama2_7B, Task: TaskFinetune, MicroBatch: 4, SeqLen: 2048, GPUs: 8, Strategy: ZeRO3})
+		e := compute(t, Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 4, SeqLen: 2048, GPUs: 8, Strategy: ZeRO3}, Model: llama2_7B})
 		if states := e.Memory.ModelStates(); e.Memory.Total() < states+e.Memory.Activations+CUDAContextBytes {
 			t.Errorf("total %.4g B misses activations %.4g B or overhead", e.Memory.Total(), e.Memory.Activations)
 		}
@@ -236,7 +238,7 @@ func TestTraps(t *testing.T) {
 		}
 	})
 	t.Run("LoRA and QLoRA far below full fine-tuning; QLoRA's base below LoRA's", func(t *testing.T) {
-		base := Workload{Model: llama2_7B, MicroBatch: 1, SeqLen: 2048}
+		base := Workload{Settings: Settings{MicroBatch: 1, SeqLen: 2048}, Model: llama2_7B}
 		full, lora, qlora := base, base, base
 		full.Task, lora.Task, qlora.Task = TaskFinetune, TaskLoRA, TaskQLoRA
 		f, l, q := compute(t, full), compute(t, lora), compute(t, qlora)
@@ -251,14 +253,14 @@ func TestTraps(t *testing.T) {
 		}
 	})
 	t.Run("CUDA context and fragmentation are in the overhead", func(t *testing.T) {
-		e := compute(t, Workload{Model: gpt2Small, MicroBatch: 8})
+		e := compute(t, Workload{Settings: Settings{MicroBatch: 8}, Model: gpt2Small})
 		if e.Overhead.CUDAContext != CUDAContextBytes || e.Overhead.Fragmentation <= 0 {
 			t.Errorf("overhead %+v lacks the CUDA context or fragmentation", e.Overhead)
 		}
 	})
 	t.Run("ZeRO-3 shards model states, never activations: GPT-2 at a large batch barely drops", func(t *testing.T) {
-		one := compute(t, Workload{Model: gpt2Small, MicroBatch: 32, SeqLen: 1024, Strategy: ZeRO3})
-		eight := compute(t, Workload{Model: gpt2Small, MicroBatch: 32, SeqLen: 1024, GPUs: 8, Strategy: ZeRO3})
+		one := compute(t, Workload{Settings: Settings{MicroBatch: 32, SeqLen: 1024, Strategy: ZeRO3}, Model: gpt2Small})
+		eight := compute(t, Workload{Settings: Settings{MicroBatch: 32, SeqLen: 1024, GPUs: 8, Strategy: ZeRO3}, Model: gpt2Small})
 		if drop := 1 - eight.Memory.Total()/one.Memory.Total(); drop > 0.10 || drop < 0 {
 			t.Errorf("ZeRO-3 over 8 GPUs lowers the total by %.0f%%; want 0–10%%", drop*100)
 		}
@@ -267,11 +269,11 @@ func TestTraps(t *testing.T) {
 		}
 	})
 	t.Run("MoE keeps every expert resident but computes with the active ones", func(t *testing.T) {
-		e := compute(t, Workload{Model: mixtral, Task: TaskInference, Precision: BF16, ContextLen: 1, GenTokens: 0})
+		e := compute(t, Workload{Settings: Settings{Task: TaskInference, Precision: BF16, ContextLen: 1, GenTokens: 0}, Model: mixtral})
 		if e.Memory.Weights != 2*mixtral.ParamCount() {
 			t.Errorf("weights %.6g B, want 2 × %.6g", e.Memory.Weights, mixtral.ParamCount())
 		}
-		w := Workload{Model: mixtral, SeqLen: 1, MicroBatch: 1}
+		w := Workload{Settings: Settings{SeqLen: 1, MicroBatch: 1}, Model: mixtral}
 		w.Defaults()
 		perToken := ForwardFLOPsPerSample(&w)
 		// 2 × (12,879,925,248 active − 131,072,000 embedding) + attention 4·32·1·4096 = 25,497,722,880
@@ -288,7 +290,7 @@ func TestProperties(t *testing.T) {
 		for _, s := range []Strategy{ZeRO3, FSDP} {
 			prev := math.Inf(1)
 			for g := 1; g <= 64; g *= 2 {
-				e, err := Compute(Workload{Model: a, Task: TaskFinetune, GPUs: g, Strategy: s}, nil)
+				e, err := Compute(Workload{Settings: Settings{Task: TaskFinetune, GPUs: g, Strategy: s}, Model: a}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -303,8 +305,8 @@ func TestProperties(t *testing.T) {
 			if task.Adapters() && !a.HasShape() {
 				continue
 			}
-			off, err1 := Compute(Workload{Model: a, Task: task}, nil)
-			on, err2 := Compute(Workload{Model: a, Task: task, Checkpointing: Bool(true)}, nil)
+			off, err1 := Compute(Workload{Settings: Settings{Task: task}, Model: a}, nil)
+			on, err2 := Compute(Workload{Settings: Settings{Task: task, Checkpointing: Bool(true)}, Model: a}, nil)
 			if err1 != nil || err2 != nil {
 				t.Fatal(err1, err2)
 			}
@@ -314,7 +316,7 @@ func TestProperties(t *testing.T) {
 		}
 		prev := 0.0
 		for _, p := range []Precision{INT4, INT8, FP16, FP32} {
-			e, err := Compute(Workload{Model: a, Task: TaskInference, Precision: p}, nil)
+			e, err := Compute(Workload{Settings: Settings{Task: TaskInference, Precision: p}, Model: a}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -327,7 +329,7 @@ func TestProperties(t *testing.T) {
 }
 
 func TestTotalIsSumOfParts(t *testing.T) {
-	e, _ := Compute(Workload{Model: llama2_7B, Task: TaskLoRA, GPUs: 4, Strategy: ZeRO2}, nil)
+	e, _ := Compute(Workload{Settings: Settings{Task: TaskLoRA, GPUs: 4, Strategy: ZeRO2}, Model: llama2_7B}, nil)
 	m := e.Memory
 	if m.Total() != m.Weights+m.Gradients+m.OptimizerStates+m.Gathered+m.CastCache+m.Buffers+m.Activations+m.Temporaries+m.KVCache+m.Overhead {
 		t.Error("Total() is not the sum of the parts")
@@ -385,7 +387,7 @@ func TestValidate(t *testing.T) {
 			t.Errorf("params %v: error = %v, want ErrInvalidArchitecture", a.Params, err)
 		}
 	}
-	w := Workload{Model: gpt2Small, Strategy: ZeRO3}
+	w := Workload{Settings: Settings{Strategy: ZeRO3}, Model: gpt2Small}
 	w.Defaults()
 	if len(w.Warnings()) == 0 {
 		t.Error("zero3 on one GPU gives no warning")
@@ -393,7 +395,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestMaxMicroBatch(t *testing.T) {
-	w := Workload{Model: llama2_7B, Task: TaskQLoRA, SeqLen: 2048}
+	w := Workload{Settings: Settings{Task: TaskQLoRA, SeqLen: 2048}, Model: llama2_7B}
 	capacity := 24.0 * GiB
 	b, err := MaxMicroBatch(w, capacity)
 	if err != nil || b < 1 {
@@ -408,13 +410,13 @@ func TestMaxMicroBatch(t *testing.T) {
 	if at(b) > capacity || at(b+1) <= capacity {
 		t.Errorf("MaxMicroBatch() = %d: batch %d needs %.4g B, batch %d %.4g B, capacity %.4g B", b, b, at(b), b+1, at(b+1), capacity)
 	}
-	if b, _ := MaxMicroBatch(Workload{Model: llama2_7B, Task: TaskFinetune}, 24*GiB); b != 0 {
+	if b, _ := MaxMicroBatch(Workload{Settings: Settings{Task: TaskFinetune}, Model: llama2_7B}, 24*GiB); b != 0 {
 		t.Errorf("full fine-tune of 7B on 24 GiB: MaxMicroBatch() = %d, want 0", b)
 	}
 }
 
 func TestFitAdvice(t *testing.T) {
-	w := Workload{Model: llama2_7B, Task: TaskFinetune, MicroBatch: 1, SeqLen: 2048}
+	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 2048}, Model: llama2_7B}
 	adv := FitAdvice(w, 80*GiB*(1-FitMargin))
 	if len(adv) == 0 {
 		t.Fatal("no advice for a full fine-tune of 7B on one 80 GiB GPU")
@@ -444,10 +446,9 @@ func FuzzCompute(f *testing.F) {
 	f.Fuzz(func(t *testing.T, params float64, layers, hidden, heads, kv, ffn, vocab, batch, seq, img, gpus, tp int,
 		task, prec, fam uint8, ckpt, flash bool, dataset float64) {
 		w := Workload{
+			Settings: Settings{Task: Tasks[int(task)%len(Tasks)], MicroBatch: batch, SeqLen: seq, ImageSize: img, GPUs: gpus, TP: tp, Checkpointing: Bool(ckpt), FlashAttention: Bool(flash), DatasetSamples: dataset},
 			Model: Architecture{Family: Families[int(fam)%len(Families)], Params: params, Layers: layers, Hidden: hidden,
 				Heads: heads, KVHeads: kv, FFN: ffn, Vocab: vocab, ForwardGMACs: 4, ActivationMiBPerSample: 40, ImageSize: 224, PatchSize: 16},
-			Task: Tasks[int(task)%len(Tasks)], MicroBatch: batch, SeqLen: seq, ImageSize: img, GPUs: gpus, TP: tp,
-			Checkpointing: Bool(ckpt), FlashAttention: Bool(flash), DatasetSamples: dataset,
 		}
 		ps := PrecisionsFor(w.Task)
 		w.Precision = ps[int(prec)%len(ps)]
@@ -470,7 +471,7 @@ func FuzzCompute(f *testing.F) {
 
 func BenchmarkCompute(b *testing.B) {
 	g := &GPU{Name: "A100", MemoryGiB: 80, BF16TFLOPS: 312, FP32TFLOPS: 19.5, MemoryBandwidthGBps: 2039}
-	w := Workload{Model: llama31_8B, Task: TaskLoRA, MicroBatch: 4, SeqLen: 2048, GPUs: 8, Strategy: FSDP, DatasetTokens: 1e9}
+	w := Workload{Settings: Settings{Task: TaskLoRA, MicroBatch: 4, SeqLen: 2048, GPUs: 8, Strategy: FSDP, DatasetTokens: 1e9}, Model: llama31_8B}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Compute(w, g); err != nil {

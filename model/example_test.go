@@ -11,11 +11,8 @@ import (
 // sharded 8 ways), the activations come from a generic shape.
 func ExampleCompute() {
 	w := model.Workload{
-		Model:     model.Architecture{Family: model.FamilyDecoder, Params: 7e9},
-		Task:      model.TaskFinetune,
-		Precision: model.AMPBF16,
-		GPUs:      8,
-		Strategy:  model.ZeRO3,
+		Settings: model.Settings{Task: model.TaskFinetune, Precision: model.AMPBF16, GPUs: 8, Strategy: model.ZeRO3},
+		Model:    model.Architecture{Family: model.FamilyDecoder, Params: 7e9},
 	}
 	e, err := model.Compute(w, nil)
 	if err != nil {

@@ -63,9 +63,6 @@ func (r *MarketRow) Arch() Arch { return InstanceArch(r.Instance) }
 // when none is known (InstanceFabric).
 func (r *MarketRow) Fabric() string { return InstanceFabric(r.Instance) }
 
-// GPUs returns the GPUs per instance.
-func (r *MarketRow) GPUs() int { return r.Instance.GPUCount }
-
 // VRAMGiB returns the memory per GPU in GiB as the vendor states it.
 func (r *MarketRow) VRAMGiB() float64 { return r.GPU.MemoryGiB }
 

@@ -572,7 +572,8 @@ func frameworkSupport(g *GPU, fw Framework) Message {
 }
 
 func (m *matcher) hostRAM(in *Instance, e *Estimate) Message {
-	need := HostRAMNeed(&e.Workload, e.Params)
+	// ZeRO-Offload's states of each GPU's process sit in its node's RAM.
+	need := HostRAMNeed(&e.Workload, e.Params) + e.States.HostOffload*float64(in.GPUCount)
 	if in.MemoryGiB*GiB < need {
 		return Msg("host RAM %.0f GiB, needs %.0f GiB", in.MemoryGiB, need/GiB)
 	}
@@ -852,10 +853,4 @@ func compareRejections(a, b Rejection) int {
 		return c
 	}
 	return strings.Compare(a.Instance.Type, b.Instance.Type)
-}
-
-// MonthlyCost returns the cost of a deployment for a month:
-// USD per GPU-hour × GPUs × HoursPerMonth.
-func MonthlyCost(usdPerGPUHour float64, gpus int) float64 {
-	return usdPerGPUHour * float64(gpus) * HoursPerMonth
 }

@@ -21,8 +21,10 @@ func TestRecommendRetimesPerInstance(t *testing.T) {
 		},
 	}
 	c.Index()
-	w := Workload{Model: llama31_8B, Task: TaskFinetune, MicroBatch: 1, SeqLen: 2048, GPUs: 16, Strategy: FSDP,
-		Checkpointing: Bool(true), DatasetTokens: 1e9}
+	w := Workload{
+		Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 2048, GPUs: 16, Strategy: FSDP, Checkpointing: Bool(true), DatasetTokens: 1e9},
+		Model:    llama31_8B,
+	}
 	r, err := Recommend(w, c, Query{AllowMultiNode: true, Sort: SortJob})
 	if err != nil {
 		t.Fatal(err)
@@ -87,8 +89,10 @@ func TestUnknownNetworkRanksBelowKnown(t *testing.T) {
 		},
 	}
 	c.Index()
-	w := Workload{Model: llama31_8B, Task: TaskFinetune, MicroBatch: 2, SeqLen: 2048, GPUs: 16, Strategy: ZeRO3,
-		Checkpointing: Bool(true), DatasetTokens: 5e8}
+	w := Workload{
+		Settings: Settings{Task: TaskFinetune, MicroBatch: 2, SeqLen: 2048, GPUs: 16, Strategy: ZeRO3, Checkpointing: Bool(true), DatasetTokens: 5e8},
+		Model:    llama31_8B,
+	}
 	r, err := Recommend(w, c, Query{AllowMultiNode: true, Sort: SortTime})
 	if err != nil {
 		t.Fatal(err)

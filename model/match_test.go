@@ -57,7 +57,7 @@ func offerNames(r Recommendation) string {
 }
 
 // small is GPT-2 fine-tuning at batch 1: about 3 GiB per GPU, fits every GPU.
-var small = Workload{Model: gpt2Small, Task: TaskFinetune, MicroBatch: 1, SeqLen: 512}
+var small = Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512}, Model: gpt2Small}
 
 func TestFitBoundary(t *testing.T) {
 	e, err := Compute(small, nil)
@@ -286,7 +286,7 @@ func TestHostRAMAndRetired(t *testing.T) {
 }
 
 func TestAutoGPUsAndDeadline(t *testing.T) {
-	w := Workload{Model: llama2_7B, Task: TaskFinetune, MicroBatch: 1, SeqLen: 2048, DatasetTokens: 1e9}
+	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 2048, DatasetTokens: 1e9}, Model: llama2_7B}
 	r := recommend(t, w, Query{AutoGPUs: true, AllowMultiNode: true, Providers: []string{"p2"}, Regions: []string{"us-east-1"}})
 	if len(r.Offers) != 1 || r.Offers[0].Instance.Type != "huge.8" || r.Offers[0].Strategy != FSDP {
 		t.Fatalf("7B full fine-tune: %s, want huge.8 with FSDP (DDP does not fit)", offerNames(r))
@@ -296,11 +296,6 @@ func TestAutoGPUsAndDeadline(t *testing.T) {
 	if len(r.Offers) != 1 || r.Offers[0].Instances != 2 || r.Offers[0].JobHours > slow*0.6 {
 		t.Errorf("deadline %.3g h: %s, want 2 instances finishing in time", slow*0.6, offerNames(r))
 	}
-}
-
-func ExampleMonthlyCost() {
-	fmt.Printf("%.2f\n", MonthlyCost(2.50, 8))
-	// Output: 14600.00
 }
 
 // syntheticCatalog has n instance types × 10 regions = 10n offers.
@@ -322,7 +317,7 @@ func syntheticCatalog(n int) *Catalog {
 
 func BenchmarkRecommend100k(b *testing.B) {
 	c := syntheticCatalog(10_000)
-	w := Workload{Model: llama31_8B, Task: TaskQLoRA, MicroBatch: 2, SeqLen: 2048, DatasetTokens: 1e9}
+	w := Workload{Settings: Settings{Task: TaskQLoRA, MicroBatch: 2, SeqLen: 2048, DatasetTokens: 1e9}, Model: llama31_8B}
 	b.ReportAllocs()
 	for b.Loop() {
 		r, err := Recommend(w, c, Query{AutoGPUs: true})

@@ -29,6 +29,10 @@ type Memory struct {
 	Temporaries float64
 	KVCache     float64
 	Overhead    float64 // see Overhead
+	// HostOffload is what ZeRO-Offload keeps in host RAM instead of GPU
+	// memory (Settings.OffloadOptimizer): the optimizer states and the fp32
+	// gradient partition the CPU optimizer steps with. Not in Total.
+	HostOffload float64
 }
 
 // Total returns the sum of the parts, in bytes.
@@ -861,6 +865,16 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		stepTemp = trainable * rb.state / t / shard(1)
 	}
 
+	if w.OffloadOptimizer {
+		// ZeRO-Offload (Ren et al., 2021, "ZeRO-Offload", §4.1): the fp32
+		// master, the moments and the fp32 gradients the step reads live on
+		// the CPU; DeepSpeedZeroOptimizer puts single_partition_of_fp32_groups
+		// on self.device, "cpu" with cpu_offload (deepspeed/runtime/zero/
+		// stage_1_and_2.py). The 16-bit weights and gradients stay on the GPU.
+		base.HostOffload = base.OptimizerStates + stepTemp
+		base.OptimizerStates, stepTemp = 0, 0
+		*states = base
+	}
 	persistGrads := w.GradAccum > 1 || r == RecipeDeepSpeed || w.LegacyTorch
 	fwd := base
 	fwd.CastCache = castCache

@@ -23,7 +23,7 @@ func TestTrainingRecipe(t *testing.T) {
 		{AMPBF16, DDP, RecipeDeepSpeed, RecipeDeepSpeed},
 	}
 	for _, tt := range tests {
-		w := Workload{Precision: tt.p, Strategy: tt.s, Recipe: tt.over}
+		w := Workload{Settings: Settings{Precision: tt.p, Strategy: tt.s, Recipe: tt.over}}
 		if got := w.TrainingRecipe(); got != tt.want {
 			t.Errorf("%s %s override %q: recipe %s, want %s", tt.p, tt.s, tt.over, got, tt.want)
 		}
@@ -55,8 +55,10 @@ func TestRecipeModelStates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e, err := Compute(Workload{Model: Architecture{Family: FamilyDecoder, Params: psi}, Precision: tt.p,
-				Strategy: tt.s, Recipe: tt.r, GPUs: tt.gpus}, nil)
+			e, err := Compute(Workload{
+				Settings: Settings{Precision: tt.p, Strategy: tt.s, Recipe: tt.r, GPUs: tt.gpus},
+				Model:    Architecture{Family: FamilyDecoder, Params: psi},
+			}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +79,7 @@ func TestRecipeModelStates(t *testing.T) {
 // 5e8 elements in backward; ZeRO-3 keeps one from the start.
 func TestDeepSpeedBuffers(t *testing.T) {
 	for _, s := range []Strategy{ZeRO1, ZeRO2, ZeRO3} {
-		e, err := Compute(Workload{Model: llama2_7B, Precision: AMPBF16, Strategy: s, GPUs: 8}, nil)
+		e, err := Compute(Workload{Settings: Settings{Precision: AMPBF16, Strategy: s, GPUs: 8}, Model: llama2_7B}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,11 +97,11 @@ func TestDeepSpeedBuffers(t *testing.T) {
 // 32000 × 4096 embedding) plus the 5e7-element prefetch bucket, in 16-bit;
 // FSDP the root unit (two 131M tables and the final norm) plus two blocks.
 func TestZeRO3Gathered(t *testing.T) {
-	ds, _ := Compute(Workload{Model: llama2_7B, Strategy: ZeRO3, GPUs: 8}, nil)
+	ds, _ := Compute(Workload{Settings: Settings{Strategy: ZeRO3, GPUs: 8}, Model: llama2_7B}, nil)
 	if want := (32000*4096 + 5e7) * 2.0; ds.States.Gathered != want {
 		t.Errorf("ZeRO-3 gathered %.6g B, want %.6g B", ds.States.Gathered, want)
 	}
-	fsdp, _ := Compute(Workload{Model: llama2_7B, Strategy: FSDP, GPUs: 8}, nil)
+	fsdp, _ := Compute(Workload{Settings: Settings{Strategy: FSDP, GPUs: 8}, Model: llama2_7B}, nil)
 	block := 4*4096*4096.0 + 3*4096*11008 + 2*4096
 	root := 2*32000*4096.0 + 4096
 	if want := (2*block + root) * 2; fsdp.States.Gathered != want {
@@ -117,7 +119,7 @@ func TestFourBitBytes(t *testing.T) {
 	// QLoRA base weights: llama-2-7b has 6,476,005,376 block-linear and
 	// 262,410,240 other parameters (16-bit).
 	for _, dq := range []bool{false, true} {
-		e, err := Compute(Workload{Model: llama2_7B, Task: TaskQLoRA, QuantType: QuantFP4, DoubleQuant: Bool(dq)}, nil)
+		e, err := Compute(Workload{Settings: Settings{Task: TaskQLoRA, QuantType: QuantFP4, DoubleQuant: Bool(dq)}, Model: llama2_7B}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +147,7 @@ func TestFourBitWorkspace(t *testing.T) {
 		{true, 2 * 2 * head, blockLinear + head},
 	}
 	for _, tt := range tests {
-		w := Workload{Model: llama2_7B, Task: TaskInference, Precision: INT4, QuantType: QuantNF4, DoubleQuant: Bool(false), LitGPT: tt.fabric}
+		w := Workload{Settings: Settings{Task: TaskInference, Precision: INT4, QuantType: QuantNF4, DoubleQuant: Bool(false)}, Model: llama2_7B, LitGPT: tt.fabric}
 		e, err := Compute(w, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -199,7 +201,7 @@ func TestDropoutTerms(t *testing.T) {
 // optimizer step (4 + 4 + 8 B/param + the foreach sqrt temporary of 4 B);
 // a large batch of a small model peaks at the start of backward.
 func TestPeakPhase(t *testing.T) {
-	big, _ := Compute(Workload{Model: llama2_7B, MicroBatch: 1, SeqLen: 512}, nil)
+	big, _ := Compute(Workload{Settings: Settings{MicroBatch: 1, SeqLen: 512}, Model: llama2_7B}, nil)
 	if big.PeakPhase != PhaseStep {
 		t.Errorf("7B at batch 1 peaks at %s, want %s", big.PeakPhase, PhaseStep)
 	}
@@ -207,7 +209,7 @@ func TestPeakPhase(t *testing.T) {
 	if got, want := big.Memory.Tensors(), n*(4+4+8+4); math.Abs(got-want) > 1 {
 		t.Errorf("optimizer-step tensors %.6g B, want %.6g B", got, want)
 	}
-	small, _ := Compute(Workload{Model: gpt2Small, MicroBatch: 16, SeqLen: 1024}, nil)
+	small, _ := Compute(Workload{Settings: Settings{MicroBatch: 16, SeqLen: 1024}, Model: gpt2Small}, nil)
 	if small.PeakPhase != PhaseBackward {
 		t.Errorf("gpt2 at batch 16 peaks at %s, want %s", small.PeakPhase, PhaseBackward)
 	}
@@ -281,7 +283,7 @@ func FuzzParseRecipeEnums(f *testing.F) {
 // 4096 embedding, fp32 under autocast) instead of the foreach temporary
 // the size of all states.
 func TestLegacyTorch(t *testing.T) {
-	w := Workload{Model: llama2_7B, MicroBatch: 1, SeqLen: 512, Precision: AMPBF16}
+	w := Workload{Settings: Settings{MicroBatch: 1, SeqLen: 512, Precision: AMPBF16}, Model: llama2_7B}
 	now, err := Compute(w, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -312,7 +314,7 @@ func TestLegacyTorch(t *testing.T) {
 // 16-bit; int4 without a quant type stays GPTQ's group-128 layout.
 func TestBitsandbytesInference(t *testing.T) {
 	for _, dq := range []bool{false, true} {
-		e, err := Compute(Workload{Model: llama2_7B, Task: TaskInference, Precision: INT4, QuantType: QuantNF4, DoubleQuant: Bool(dq), SeqLen: 64}, nil)
+		e, err := Compute(Workload{Settings: Settings{Task: TaskInference, Precision: INT4, QuantType: QuantNF4, DoubleQuant: Bool(dq), SeqLen: 64}, Model: llama2_7B}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -323,7 +325,7 @@ func TestBitsandbytesInference(t *testing.T) {
 			t.Errorf("dequantized weight %.6g B, want %.6g B", got, want)
 		}
 	}
-	g, _ := Compute(Workload{Model: llama2_7B, Task: TaskInference, Precision: INT4, SeqLen: 64}, nil)
+	g, _ := Compute(Workload{Settings: Settings{Task: TaskInference, Precision: INT4, SeqLen: 64}, Model: llama2_7B}, nil)
 	if got, want := g.Memory.Weights, 6476005376*Int4BytesPerParam+262410240*2; math.Abs(got-want) > 1 {
 		t.Errorf("GPTQ int4 weights %.6g B, want %.6g B", got, want)
 	}
@@ -347,7 +349,7 @@ func TestFSDPMixedUnits(t *testing.T) {
 		{true, 1, blocks * 2 / 2},
 	}
 	for _, tt := range tests {
-		w := Workload{Model: llama2_7B, Task: TaskLoRA, Precision: BF16, Strategy: FSDP, GPUs: 2, MicroBatch: 1, GradAccum: tt.accum, SeqLen: 512, LitGPT: tt.litgpt}
+		w := Workload{Settings: Settings{Task: TaskLoRA, Precision: BF16, Strategy: FSDP, GPUs: 2, MicroBatch: 1, GradAccum: tt.accum, SeqLen: 512}, Model: llama2_7B, LitGPT: tt.litgpt}
 		e, err := Compute(w, nil)
 		if err != nil {
 			t.Fatal(err)

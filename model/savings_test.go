@@ -22,7 +22,7 @@ func TestRankSavings(t *testing.T) {
 		}
 		return price * hours, true
 	}
-	base := Scenario{Workload: Workload{Task: TaskLoRA}}
+	base := Scenario{Workload: Workload{Settings: Settings{Task: TaskLoRA}}}
 	changes := []Change[Scenario]{
 		{Name: "spot", Kind: "pricing", Apply: func(s Scenario) Scenario { s.Query.Pricing = Spot; return s }},
 		{Name: "qlora", Kind: "adapters", Apply: func(s Scenario) Scenario { s.Workload.Task = TaskQLoRA; return s }},
@@ -66,7 +66,7 @@ func TestScenarioChanges(t *testing.T) {
 		}
 		return out
 	}
-	full := Scenario{Workload: Workload{Task: TaskFinetune, Precision: FP32, Model: Architecture{Family: FamilyDecoder, Layers: 2, Hidden: 8, Heads: 2, Vocab: 10}, MicroBatch: 2, GradAccum: 4},
+	full := Scenario{Workload: Workload{Settings: Settings{Task: TaskFinetune, Precision: FP32, MicroBatch: 2, GradAccum: 4}, Model: Architecture{Family: FamilyDecoder, Layers: 2, Hidden: 8, Heads: 2, Vocab: 10}},
 		Query: Query{Pricing: Spot, GPUs: []string{"a100-80gb"}, Regions: []string{"us-east-1"}}}
 	got := names(ScenarioChanges(full, []string{"a100-80gb", "h100-sxm"}, []string{"us-east-1", "us-west-2"}))
 	want := []string{
@@ -86,7 +86,7 @@ func TestScenarioChanges(t *testing.T) {
 			}
 		}
 	}
-	serve := Scenario{Workload: Workload{Task: TaskInference, Precision: BF16}}
+	serve := Scenario{Workload: Workload{Settings: Settings{Task: TaskInference, Precision: BF16}}}
 	if got, want := names(ScenarioChanges(serve, nil, nil)), []string{
 		"pay spot instead of on-demand", "pay reserved-1y instead of on-demand", "pay reserved-3y instead of on-demand",
 		"serve int8 weights", "serve int4 weights"}; !slices.Equal(got, want) {

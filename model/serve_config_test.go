@@ -71,14 +71,14 @@ func TestAnswersServing(t *testing.T) {
 		w    Workload
 		want Serving
 	}{
-		{"older keys fill in", WorkloadAnswers{ContextLen: 8192, GenTokens: 512, Sequences: 16, TP: 2},
-			Workload{Precision: INT4, ContextLen: 8192, GenTokens: 512, Sequences: 16},
+		{"older keys fill in", WorkloadAnswers{Settings: Settings{ContextLen: 8192, GenTokens: 512, Sequences: 16, TP: 2}},
+			Workload{Settings: Settings{Precision: INT4, ContextLen: 8192, GenTokens: 512, Sequences: 16}},
 			Serving{WeightFormat: WeightAWQ, MaxModelLen: 8192, PromptTokens: 7680, OutputTokens: 512, Concurrency: 16, TP: 2}},
 		{"prompt and output give the context", WorkloadAnswers{Serve: Serving{PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3}},
-			Workload{Precision: BF16, ContextLen: 4096, GenTokens: 256, Sequences: 1},
+			Workload{Settings: Settings{Precision: BF16, ContextLen: 4096, GenTokens: 256, Sequences: 1}},
 			Serving{WeightFormat: WeightBF16, MaxModelLen: 1200, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3}},
 		{"the weight format wins over the precision", WorkloadAnswers{Serve: Serving{WeightFormat: WeightGPTQ}},
-			Workload{Precision: FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4},
+			Workload{Settings: Settings{Precision: FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
 			Serving{WeightFormat: WeightGPTQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
 	} {
 		if got := tc.r.Serving(&tc.w); got != tc.want {

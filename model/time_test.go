@@ -16,8 +16,10 @@ var (
 // MFU), with no multi-GPU factor and no recomputation on top.
 func TestUserMFUAsGiven(t *testing.T) {
 	for _, gpus := range []int{1, 8} {
-		w := Workload{Model: llama2_7B, SeqLen: 2048, MicroBatch: 1, GPUs: gpus, Strategy: FSDP, DatasetTokens: 1e9,
-			MFU: 0.4, Checkpointing: Bool(true)}
+		w := Workload{
+			Settings: Settings{SeqLen: 2048, MicroBatch: 1, GPUs: gpus, Strategy: FSDP, DatasetTokens: 1e9, MFU: 0.4, Checkpointing: Bool(true)},
+			Model:    llama2_7B,
+		}
 		e, err := Compute(w, testA100)
 		if err != nil {
 			t.Fatal(err)
@@ -36,7 +38,7 @@ func TestUserMFUAsGiven(t *testing.T) {
 // hardware FLOPs (8/6 of the model FLOPs for dense matmuls) and lowers the
 // MFU by that ratio only, never twice.
 func TestRecomputeCostsHardwareFLOPs(t *testing.T) {
-	base := Workload{Model: llama2_7B, SeqLen: 2048, MicroBatch: 1, DatasetTokens: 1e9, FlashAttention: Bool(false)}
+	base := Workload{Settings: Settings{SeqLen: 2048, MicroBatch: 1, DatasetTokens: 1e9, FlashAttention: Bool(false)}, Model: llama2_7B}
 	ck := base
 	ck.Checkpointing = Bool(true)
 	off, _ := Compute(base, testA100)
@@ -58,7 +60,7 @@ func TestRecomputeCostsHardwareFLOPs(t *testing.T) {
 // TestHFU: Hopper runs at HopperFactor of Ampere's utilisation, narrow
 // models lose some, width 4096 is the reference.
 func TestHFU(t *testing.T) {
-	w := Workload{Model: llama2_7B, Task: TaskTrain}
+	w := Workload{Settings: Settings{Task: TaskTrain}, Model: llama2_7B}
 	w.Defaults()
 	if got := DefaultHFU(&w, testA100); got != HFUTransformer {
 		t.Errorf("A100, h = 4096: HFU %.4f, want %.4f", got, HFUTransformer)
@@ -88,7 +90,7 @@ func TestCollectives(t *testing.T) {
 		{ZeRO3, AMPBF16, 7.0 / 8 * (2*psi*2 + psi*2), true}, // two all-gathers + reduce-scatter
 	}
 	for _, tt := range tests {
-		w := Workload{Model: Architecture{Family: FamilyDecoder, Params: psi}, Precision: tt.p, Strategy: tt.s, GPUs: 8}
+		w := Workload{Settings: Settings{Precision: tt.p, Strategy: tt.s, GPUs: 8}, Model: Architecture{Family: FamilyDecoder, Params: psi}}
 		w.Defaults()
 		got, whole := commBytesPerStep(&w)
 		if math.Abs(got-tt.want) > 1 || whole != tt.whole {
@@ -97,7 +99,7 @@ func TestCollectives(t *testing.T) {
 	}
 	// Exposed communication: a slow inter-node link makes DDP of a 7B
 	// model at batch 1 communication-bound, and more GPUs per node helps.
-	w := Workload{Model: llama2_7B, SeqLen: 512, MicroBatch: 1, GPUs: 16, Strategy: DDP, DatasetTokens: 1e9}
+	w := Workload{Settings: Settings{SeqLen: 512, MicroBatch: 1, GPUs: 16, Strategy: DDP, DatasetTokens: 1e9}, Model: llama2_7B}
 	e, _ := Compute(w, testA100)
 	slow := e
 	slow.Retime(testA100, Host{GPUsPerNode: 8, IntraGBps: 300, InterGBps: 3})
@@ -110,7 +112,7 @@ func TestCollectives(t *testing.T) {
 // scales with bandwidth, not with the tensor-core peak.
 func TestCNNRoofline(t *testing.T) {
 	eff := Architecture{Key: "efficientnet-b0", Family: FamilyCNN, Params: 5288548, ForwardGMACs: 0.386, ActivationMiBPerSample: 42.05, ImageSize: 224}
-	w := Workload{Model: eff, MicroBatch: 256, DatasetSamples: 1.28e6}
+	w := Workload{Settings: Settings{MicroBatch: 256, DatasetSamples: 1.28e6}, Model: eff}
 	a, _ := Compute(w, testA100)
 	h, _ := Compute(w, testH100)
 	if !a.MemoryBound || !h.MemoryBound {
@@ -127,7 +129,7 @@ func TestCNNRoofline(t *testing.T) {
 
 // TestInputPipelineCap: vision throughput never exceeds vCPUs × rate.
 func TestInputPipelineCap(t *testing.T) {
-	w := Workload{Model: resnet50, MicroBatch: 256, DatasetSamples: 1.28e6}
+	w := Workload{Settings: Settings{MicroBatch: 256, DatasetSamples: 1.28e6}, Model: resnet50}
 	e, _ := Compute(w, testA100)
 	e.Retime(testA100, Host{GPUsPerNode: 1, IntraGBps: 300, VCPUs: 8, ImagesPerVCPU: 100})
 	if !e.InputBound || e.SamplesPerSecond != 800 {
@@ -137,7 +139,7 @@ func TestInputPipelineCap(t *testing.T) {
 
 // TestFitVerdict: the band decides between fits, borderline and does not fit.
 func TestFitVerdict(t *testing.T) {
-	e, _ := Compute(Workload{Model: llama2_7B, Task: TaskQLoRA, SeqLen: 1024}, nil)
+	e, _ := Compute(Workload{Settings: Settings{Task: TaskQLoRA, SeqLen: 1024}, Model: llama2_7B}, nil)
 	lo, hi := e.MemoryBand[0], e.MemoryBand[1]
 	if !(lo <= e.Memory.Total() && e.Memory.Total() <= hi) {
 		t.Fatalf("band %.4g–%.4g does not hold the estimate %.4g", lo, hi, e.Memory.Total())

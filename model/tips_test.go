@@ -22,12 +22,12 @@ func TestTips(t *testing.T) {
 		// compute bound, so the time falls by far more than half.
 		costAtLeast float64
 	}{
-		{"ResNet-50 in fp32: mixed precision first", Workload{Model: resnet50, Task: TaskTrain, Precision: FP32, MicroBatch: 256, ImageSize: 224, DatasetSamples: 1.28e6, Epochs: 1},
+		{"ResNet-50 in fp32: mixed precision first", Workload{Settings: Settings{Task: TaskTrain, Precision: FP32, MicroBatch: 256, ImageSize: 224, DatasetSamples: 1.28e6, Epochs: 1}, Model: resnet50},
 			"train in mixed precision", 50},
 		// QLoRA 8B at 4 × 4096 keeps Hugging Face's fp32 logits: 4 × 4096 ×
 		// 128,256 × 4 bytes = 7.8 GiB for the logits alone, more for their
 		// gradient; a chunked loss saves memory at no compute cost.
-		{"QLoRA 8B: the chunked loss saves memory for free", Workload{Model: llama31_8B, Task: TaskQLoRA, MicroBatch: 4, SeqLen: 4096, DatasetTokens: 20e6},
+		{"QLoRA 8B: the chunked loss saves memory for free", Workload{Settings: Settings{Task: TaskQLoRA, MicroBatch: 4, SeqLen: 4096, DatasetTokens: 20e6}, Model: llama31_8B},
 			"use a chunked linear cross-entropy", -TipSlowerPct},
 	}
 	for _, tt := range tests {
@@ -66,7 +66,7 @@ func TestTips(t *testing.T) {
 // When nothing fits, changes that make it fit come first (FitAdvice's
 // order), each cutting memory.
 func TestTipsWhenNothingFits(t *testing.T) {
-	w := Workload{Model: llama31_8B, Task: TaskLoRA, MicroBatch: 4, SeqLen: 4096}
+	w := Workload{Settings: Settings{Task: TaskLoRA, MicroBatch: 4, SeqLen: 4096}, Model: llama31_8B}
 	tips := Tips(w, a100, 3)
 	if len(tips) == 0 || !tips[0].Fits {
 		t.Fatalf("LoRA 8B at 4 × 4096 on 80 GB: want a first tip that fits, got %+v", tips)
@@ -85,7 +85,7 @@ func TestTipsWhenNothingFits(t *testing.T) {
 // target (Hu et al., 2021, "LoRA", §4.1), so the trained parameters fall
 // from 13.6M to 6.8M at rank 16 → 8 on q,k,v,o of Llama 3.1 8B.
 func TestTipsLoRARank(t *testing.T) {
-	w := Workload{Model: llama31_8B, Task: TaskLoRA, LoRARank: 16, MicroBatch: 1, SeqLen: 512, Checkpointing: Bool(true)}
+	w := Workload{Settings: Settings{Task: TaskLoRA, LoRARank: 16, MicroBatch: 1, SeqLen: 512, Checkpointing: Bool(true)}, Model: llama31_8B}
 	w.Defaults()
 	base, err := Compute(w, a100)
 	if err != nil {
@@ -110,7 +110,7 @@ func TestTipsLoRARank(t *testing.T) {
 // BenchmarkTips is the panel's cost per recompute: Tips on the default
 // QLoRA journey (every candidate computed on the GPU).
 func BenchmarkTips(b *testing.B) {
-	w := Workload{Model: llama31_8B, Task: TaskQLoRA, MicroBatch: 4, SeqLen: 4096, DatasetTokens: 20e6}
+	w := Workload{Settings: Settings{Task: TaskQLoRA, MicroBatch: 4, SeqLen: 4096, DatasetTokens: 20e6}, Model: llama31_8B}
 	for b.Loop() {
 		Tips(w, a100, 2)
 	}

@@ -4,52 +4,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Workload is what the user wants to run: the model, the task and how it is
 // spread over GPUs. Build it from the configurator, flags or a TOML file,
 // apply Defaults, then Validate it.
 type Workload struct {
-	Framework Framework
-	Task      Task
-	Model     Architecture // resolved architecture (catalog entry, custom shape or config.json)
-	Precision Precision
-	Optimizer Optimizer
+	Settings
+	Model Architecture // resolved architecture (catalog entry, custom shape or config.json)
 
-	MicroBatch int // samples per GPU per forward/backward pass, ≥ 1
-	SeqLen     int // tokens per sample (text models); decoder length for encoder-decoders
-	ImageSize  int // pixels square (vision models)
-	GradAccum  int // micro-batches per optimizer step, ≥ 1
-	// Checkpointing is full activation checkpointing (recompute each block
-	// in backward); nil means the default: on for QLoRA, where PEFT's
-	// prepare_model_for_kbit_training turns it on, off otherwise.
-	Checkpointing *bool
-	// FlashAttention is fused attention that never stores the s² score
-	// matrix; nil means the framework's default (see Defaults).
-	FlashAttention *bool
-
-	LoRARank    int      // adapter rank r, for lora and qlora
-	LoRATargets []string // projections adapted: any of q k v o gate up down
-
-	DatasetSamples float64 // samples (images, sequences) per epoch; 0 when given in tokens
-	DatasetTokens  float64 // tokens per epoch; 0 when given in samples
-	Epochs         float64 // passes over the dataset, > 0
-
-	GPUs     int      // total GPUs, ≥ 1
-	Strategy Strategy // data-parallel strategy
-	TP       int      // tensor-parallel degree, ≥ 1, divides GPUs
-
-	ContextLen int // inference: tokens per sequence held in the KV cache (prompt + generated)
-	Sequences  int // inference: sequences decoded concurrently on each model replica
-	GenTokens  int // inference: tokens generated per sequence (decoders and encoder-decoders only)
-
-	MFU float64 // model FLOPs utilisation override, (0, 1]; 0 picks DefaultMFU
-
-	Recipe      Recipe    // training recipe; RecipeAuto picks TrainingRecipe's choice
-	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
-	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
-	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
-	LoRADropout float64   // dropout on each adapter's input (PEFT lora_dropout); 0, PEFT's default, keeps no mask
+	LoRADropout float64 // dropout on each adapter's input (PEFT lora_dropout); 0, PEFT's default, keeps no mask
 	// LegacyTorch is PyTorch < 2.0's defaults, for measurements taken
 	// then: zero_grad(set_to_none=False) zeroes the gradients without
 	// freeing them, so they stay allocated through the next forward, and
@@ -70,6 +35,64 @@ type Workload struct {
 	// (load_in_4bit keeps the head 16-bit; Trainer wraps LoRA modules in
 	// their own FSDP units, peft fsdp_auto_wrap_policy).
 	LitGPT bool
+}
+
+// Settings are the workload settings the user states and the estimate
+// reads unchanged: WorkloadAnswers (the request) and Workload (the domain
+// input) both embed them, so turning one into the other copies one struct.
+// Zero values mean "the default" (see Workload.Defaults).
+type Settings struct {
+	Framework Framework
+	Task      Task
+	Precision Precision
+	Optimizer Optimizer
+
+	MicroBatch int // samples per GPU per forward/backward pass, ≥ 1 (the file's batch_size)
+	SeqLen     int // tokens per sample (text models); decoder length for encoder-decoders
+	ImageSize  int // pixels square (vision models)
+	GradAccum  int // micro-batches per optimizer step, ≥ 1
+	// Checkpointing is full activation checkpointing (recompute each block
+	// in backward); nil means the default: on for QLoRA, where PEFT's
+	// prepare_model_for_kbit_training turns it on, off otherwise.
+	Checkpointing *bool
+	// FlashAttention is fused attention that never stores the s² score
+	// matrix; nil means the framework's default (see Defaults).
+	FlashAttention *bool
+
+	LoRARank    int      // adapter rank r, for lora and qlora
+	LoRATargets []string // projections adapted: any of q k v o gate up down
+
+	DatasetSamples float64 // samples (images, sequences) per epoch; 0 when given in tokens
+	DatasetTokens  float64 // tokens per epoch; 0 when given in samples
+	Epochs         float64 // passes over the dataset, > 0
+
+	GPUs     int      // total GPUs, ≥ 1 (0 in a request with gpus = "auto")
+	Strategy Strategy // data-parallel strategy
+	TP       int      // tensor-parallel degree, ≥ 1, divides GPUs
+
+	ContextLen int // inference: tokens per sequence held in the KV cache (prompt + generated)
+	Sequences  int // inference: sequences decoded concurrently on each model replica
+	GenTokens  int // inference: tokens generated per sequence (decoders and encoder-decoders only)
+
+	MFU float64 // model FLOPs utilisation override, (0, 1]; 0 picks DefaultMFU
+
+	Recipe      Recipe    // training recipe; RecipeAuto picks TrainingRecipe's choice
+	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
+	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
+	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
+	// OffloadOptimizer is DeepSpeed ZeRO-Offload (zero_optimization.
+	// offload_optimizer.device = "cpu"): the optimizer states, fp32 master
+	// included, live in host RAM and the optimizer steps on the CPU
+	// (DeepSpeedCPUAdam). DeepSpeed's DeepSpeedZeroOffloadOptimizerConfig
+	// (deepspeed/runtime/zero/offload_config.py): "Valid with stage 1, 2,
+	// and 3", so only with a ZeRO strategy (one GPU included).
+	OffloadOptimizer bool
+}
+
+// clone returns a copy of s that shares no slice with it.
+func (s Settings) clone() Settings {
+	s.LoRATargets = slices.Clone(s.LoRATargets)
+	return s
 }
 
 // Defaults returned by DefaultLoRATargets and used by Workload.Defaults.
@@ -287,6 +310,9 @@ func (w *Workload) Validate() error {
 	if w.Task == TaskInference && w.Strategy.ZeROStage() > 0 {
 		return bad("strategy", "%s shards training state; inference splits a model with --tp and replicates it with ddp", w.Strategy)
 	}
+	if w.OffloadOptimizer && (!w.Task.Training() || !w.Strategy.OffloadsOptimizer()) {
+		return bad("offload_optimizer", "DeepSpeed offloads optimizer states only when training with a ZeRO strategy (zero1, zero2 or zero3), got %s %s", cmpOr(w.Task, TaskTrain), w.Strategy)
+	}
 	if w.Task == TaskInference && w.GenTokens > w.ContextLen && w.Model.Family.Generative() {
 		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)
 	}
@@ -399,3 +425,8 @@ func enumNames[T ~string](list []T) []string {
 	}
 	return s
 }
+
+// OffloadsOptimizer reports whether s can offload the optimizer states to
+// the CPU (Settings.OffloadOptimizer): DeepSpeed's ZeRO stages 1–3, not
+// torch FSDP.
+func (s Strategy) OffloadsOptimizer() bool { return s == ZeRO1 || s == ZeRO2 || s == ZeRO3 }

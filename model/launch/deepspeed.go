@@ -29,6 +29,13 @@ type dsZeROConf struct {
 	// Stage3Gather16Bit saves a consolidated 16-bit model with stage 3,
 	// so the checkpoint loads without DeepSpeed.
 	Stage3Gather16Bit *bool `json:"stage3_gather_16bit_weights_on_model_save,omitempty"`
+	// OffloadOptimizer is ZeRO-Offload: DeepSpeed's config reference,
+	// zero_optimization.offload_optimizer.device "cpu" (DeepSpeedZeroOffloadOptimizerConfig).
+	OffloadOptimizer *dsOffload `json:"offload_optimizer,omitempty"`
+}
+
+type dsOffload struct {
+	Device string `json:"device"`
 }
 
 // DeepSpeedConfig returns the DeepSpeed config for a ZeRO strategy:
@@ -59,6 +66,9 @@ func (p *Plan) DeepSpeedConfig() []byte {
 	}
 	if stage == 3 {
 		c.ZeRO.Stage3Gather16Bit = model.Bool(true)
+	}
+	if p.OffloadOptimizer {
+		c.ZeRO.OffloadOptimizer = &dsOffload{Device: "cpu"}
 	}
 	b, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {

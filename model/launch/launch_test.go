@@ -63,19 +63,23 @@ type testCase struct {
 var cases = []testCase{
 	{
 		name: "one_gpu", instance: "g5.2xlarge",
-		w: model.Workload{Model: llama8B, Task: model.TaskQLoRA, MicroBatch: 2, SeqLen: 2048, GradAccum: 8, DatasetTokens: 50e6},
+		w: model.Workload{Settings: model.Settings{Task: model.TaskQLoRA, MicroBatch: 2, SeqLen: 2048, GradAccum: 8, DatasetTokens: 50e6}, Model: llama8B},
 		q: model.Query{Pricing: model.OnDemand, Regions: []string{"us-east-1"}},
 	},
 	{
 		name: "one_node_8gpu", instance: "p4de.24xlarge",
-		w: model.Workload{Model: llama8B, Task: model.TaskFinetune, MicroBatch: 4, SeqLen: 4096, GradAccum: 4,
-			Checkpointing: model.Bool(true), GPUs: 8, Strategy: model.ZeRO3, DatasetTokens: 1e9},
+		w: model.Workload{
+			Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 4, SeqLen: 4096, GradAccum: 4, Checkpointing: model.Bool(true), GPUs: 8, Strategy: model.ZeRO3, DatasetTokens: 1e9},
+			Model:    llama8B,
+		},
 		q: model.Query{Pricing: model.OnDemand},
 	},
 	{
 		name: "two_nodes_spot", instance: "p5.48xlarge",
-		w: model.Workload{Model: llama8B, Task: model.TaskTrain, MicroBatch: 4, SeqLen: 4096, GradAccum: 2,
-			Checkpointing: model.Bool(true), GPUs: 16, Strategy: model.FSDP, DatasetTokens: 20e9},
+		w: model.Workload{
+			Settings: model.Settings{Task: model.TaskTrain, MicroBatch: 4, SeqLen: 4096, GradAccum: 2, Checkpointing: model.Bool(true), GPUs: 16, Strategy: model.FSDP, DatasetTokens: 20e9},
+			Model:    llama8B,
+		},
 		q: model.Query{Pricing: model.Spot, AllowMultiNode: true},
 	},
 }
@@ -296,13 +300,13 @@ func TestParseFormat(t *testing.T) {
 }
 
 func TestDiskSize(t *testing.T) {
-	w := model.Workload{Model: llama8B, Task: model.TaskInference}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskInference}, Model: llama8B}
 	w.Defaults()
 	// 60 GB base + 16 GB of bf16 weights = 76 GB × 1.2 = 91.2 → the 100 GB floor.
 	if got := launch.DiskSizeGB(&w, 8e9); got != 100 {
 		t.Errorf("8B inference: %d GB, want 100", got)
 	}
-	w = model.Workload{Model: llama8B, Task: model.TaskFinetune, DatasetTokens: 10e9}
+	w = model.Workload{Settings: model.Settings{Task: model.TaskFinetune, DatasetTokens: 10e9}, Model: llama8B}
 	w.Defaults()
 	// 60 + 16 (weights) + 2 × 16 × 8 = 256 (states) + 40 (10 G tokens × 4 B) = 372 GB × 1.2 = 446.4 → 450.
 	if got := launch.DiskSizeGB(&w, 8e9); got != 450 {

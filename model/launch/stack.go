@@ -45,11 +45,6 @@ type Stack struct {
 	BF16, FP8 bool // native tensor-core bf16 (cc ≥ 8.0) and fp8 (cc ≥ 8.9)
 }
 
-// IndexURL returns the pip index that serves Wheel:
-// https://download.pytorch.org/whl/<variant>, as on pytorch.org's install
-// selector. Empty when there is no wheel.
-func (s *Stack) IndexURL() string { return IndexURL(s.Wheel) }
-
 // IndexURL returns PyTorch's pip index for a wheel variant such as cu126.
 func IndexURL(wheel string) string {
 	if wheel == "" {

@@ -97,8 +97,8 @@ func TestAdvise(t *testing.T) {
 					t.Errorf("alternative %s is a CUDA 13 wheel for a GPU CUDA 13 dropped", alt)
 				}
 			}
-			if s.IndexURL() != "https://download.pytorch.org/whl/"+s.Wheel {
-				t.Errorf("IndexURL %q", s.IndexURL())
+			if launch.IndexURL(s.Wheel) != "https://download.pytorch.org/whl/"+s.Wheel {
+				t.Errorf("IndexURL %q", launch.IndexURL(s.Wheel))
 			}
 		})
 	}

@@ -323,7 +323,7 @@ func sweepOffer(in *model.Instance, g *model.GPU, nodes int, pricing model.Prici
 		strategy = model.ZeRO3
 	}
 	gpus := nodes * in.GPUCount
-	w := model.Workload{Model: llama8B, Task: model.TaskFinetune, Strategy: strategy, MicroBatch: 1, GradAccum: 2, SeqLen: 2048, GPUs: gpus}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Strategy: strategy, MicroBatch: 1, GradAccum: 2, SeqLen: 2048, GPUs: gpus}, Model: llama8B}
 	if gpus == 1 {
 		w.Strategy = model.Single
 	}

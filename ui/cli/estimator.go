@@ -8,42 +8,6 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// estimatorFlags are the estimator v2 settings (issue 13): the training
-// recipe, the loss implementation and QLoRA's 4-bit format. Each is a
-// model.WorkloadAnswers field, and a [workload] key with underscores.
-type estimatorFlags struct {
-	recipe      model.Recipe
-	loss        model.Loss
-	quantType   model.QuantType
-	doubleQuant bool
-}
-
-func (f *estimatorFlags) register(fs *pflag.FlagSet) {
-	fs.Var(suggestValue[model.Recipe]{&f.recipe, model.ParseRecipe, model.Recipes}, "recipe",
-		"training recipe the memory follows: autocast, fsdp-mixed, deepspeed, pure16 or fp32 (default: from precision and strategy)")
-	fs.Var(suggestValue[model.Loss]{&f.loss, model.ParseLoss, model.Losses}, "loss",
-		"LM loss implementation: hf-fp32 (Hugging Face's fp32 upcast), fused, chunked (Liger, Cut Cross-Entropy) or native (default hf-fp32)")
-	fs.Var(suggestValue[model.QuantType]{&f.quantType, model.ParseQuantType, model.QuantTypes}, "quant-type",
-		"qlora: bitsandbytes 4-bit type nf4 or fp4 (default nf4)")
-	fs.BoolVar(&f.doubleQuant, "double-quant", false, "qlora: quantize the 4-bit absmax constants again; =false for a bare load_in_4bit (default true)")
-}
-
-// apply copies the flags given on the command line onto w.
-func (f *estimatorFlags) apply(fs *pflag.FlagSet, w *model.WorkloadAnswers) {
-	if fs.Changed("recipe") {
-		w.Recipe = f.recipe
-	}
-	if fs.Changed("loss") {
-		w.Loss = f.loss
-	}
-	if fs.Changed("quant-type") {
-		w.QuantType = f.quantType
-	}
-	if fs.Changed("double-quant") {
-		w.DoubleQuant = model.Bool(f.doubleQuant)
-	}
-}
-
 // ignoredEstimatorFlags warns about estimator flags that do not apply to w.
 func ignoredEstimatorFlags(fs *pflag.FlagSet, w *model.Workload) []string {
 	var warnings []string

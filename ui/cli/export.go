@@ -202,22 +202,26 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return usage(err)
 	}
-	out, err := plan.Render(ef.format)
-	if err == nil && ef.format == launch.FormatTOML {
+	var out []byte
+	var l *model.Launch
+	if ef.format == launch.FormatTOML {
+		l, err = plan.Launch()
+	} else {
+		out, err = plan.Render(ef.format)
+	}
+	if l != nil {
 		// The whole configuration, so `gpuplan --config` reopens it, with
 		// the [launch] section after it.
 		cfg := model.Config{Workload: model.AnswersFor(offer.Estimate.Workload), Estimate: model.NewEstimateSummary(offer.Estimate),
-			Selection: model.NewSelection(offer, cat.AsOf)}
+			Selection: model.NewSelection(offer, cat.AsOf), Launch: l}
 		cfg.Workload.Precision = w.Precision // as asked; the offer's fallback is in [launch]
 		if fs.Changed("hf-config") {
-			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.hfConfig
+			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.set.HFConfig
 		}
 		cfg.Search = exportSearch(offer, q)
-		head, herr := model.EncodeConfig(&cfg)
-		if herr != nil {
-			return fmt.Errorf("--format toml: %w", herr)
+		if out, err = model.EncodeConfig(&cfg); err != nil {
+			return fmt.Errorf("--format toml: %w", err)
 		}
-		out = append(append(head, '\n'), out...)
 	}
 	if err != nil {
 		if errors.Is(err, launch.ErrNoStack) {

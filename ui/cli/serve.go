@@ -16,131 +16,32 @@ import (
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
-// serveFlags are the serving workload's flags (the [serve] keys with
-// dashes, latency targets in milliseconds); --tp is the shared workload
-// flag, read as the serving tensor-parallel degree for --task inference.
-type serveFlags struct {
-	weightFormat   model.WeightFormat
-	kvCacheDType   model.KVCacheDType
-	maxModelLen    int
-	promptTokens   int
-	outputTokens   int
-	concurrency    int
-	rps            float64
-	ttftMs, tpotMs float64
-	pp             int
-	replicas       autoInt
-	gpuMemUtil     float64
-	maxBatched     int
-	maxNumSeqs     int
-}
-
-// serveFlagNames are every serving flag, for "ignored" warnings.
-var serveFlagNames = []string{"weight-format", "kv-cache-dtype", "max-model-len", "prompt-tokens", "output-tokens",
-	"concurrency", "rps", "ttft-ms", "tpot-ms", "pp", "replicas", "gpu-memory-utilization", "max-num-batched-tokens", "max-num-seqs"}
-
-func (f *serveFlags) register(fs *pflag.FlagSet) {
-	fs.Var(enumValue[model.WeightFormat]{&f.weightFormat, model.ParseWeightFormat, model.WeightFormats}, "weight-format",
-		"serving: bf16, fp16, fp8, int8, awq or gptq (int4 is awq; default: from --precision or the config.json's quantization_config)")
-	fs.Var(enumValue[model.KVCacheDType]{&f.kvCacheDType, model.ParseKVCacheDType, model.KVCacheDTypes}, "kv-cache-dtype", "serving: auto (the model's 16-bit dtype) or fp8")
-	fs.Var(tokensValue{&f.maxModelLen}, "max-model-len", "serving: tokens one request may hold, prompt + output; 8k is 8192 (default: --context-len)")
-	fs.Var(tokensValue{&f.promptTokens}, "prompt-tokens", "serving: average prompt tokens per request (default: max-model-len − output-tokens)")
-	fs.Var(tokensValue{&f.outputTokens}, "output-tokens", "serving: average generated tokens per request (default: --gen-tokens)")
-	fs.Var(intValue{&f.concurrency}, "concurrency", "serving: requests in flight (default: --sequences)")
-	fs.Var(floatValue{&f.rps}, "rps", "serving: requests per second, instead of --concurrency")
-	fs.Var(floatValue{&f.ttftMs}, "ttft-ms", "serving: target time to first token, ms")
-	fs.Var(floatValue{&f.tpotMs}, "tpot-ms", "serving: target time per output token, ms")
-	fs.Var(intValue{&f.pp}, "pp", "serving: pipeline-parallel stages across nodes (default: 1 unless the model needs more; estimate with --gpus: 1)")
-	fs.Var(&f.replicas, "replicas", "serving: model copies behind a load balancer, or auto")
-	fs.Var(floatValue{&f.gpuMemUtil}, "gpu-memory-utilization", "serving: vLLM's share of GPU memory, 0–1 (default 0.9)")
-	fs.Var(tokensValue{&f.maxBatched}, "max-num-batched-tokens", "serving: tokens per scheduler step (default: vLLM's for the GPU, 8192 or 2048)")
-	fs.Var(intValue{&f.maxNumSeqs}, "max-num-seqs", "serving: sequences per scheduler step (default: vLLM's for the GPU, 1024 or 256)")
-}
-
-// apply sets the serving flags given on w.Serve.
-func (f *serveFlags) apply(fs *pflag.FlagSet, w *model.WorkloadAnswers) error {
-	changed := fs.Changed
-	s := &w.Serve
-	if changed("weight-format") {
-		s.WeightFormat = f.weightFormat
-	}
-	if changed("kv-cache-dtype") {
-		s.KVCacheDType = f.kvCacheDType
-	}
-	if changed("concurrency") && changed("rps") {
-		return usage(errors.New("give --concurrency or --rps, not both"))
-	}
-	for _, i := range []struct {
-		name string
-		dst  *int
-		v    int
-	}{
-		{"max-model-len", &s.MaxModelLen, f.maxModelLen}, {"prompt-tokens", &s.PromptTokens, f.promptTokens},
-		{"output-tokens", &s.OutputTokens, f.outputTokens}, {"concurrency", &s.Concurrency, f.concurrency},
-		{"pp", &s.PP, f.pp}, {"max-num-batched-tokens", &s.MaxNumBatchedTokens, f.maxBatched},
-		{"max-num-seqs", &s.MaxNumSeqs, f.maxNumSeqs},
-	} {
-		if changed(i.name) {
-			if i.v <= 0 {
-				return usage(fmt.Errorf("--%s must be ≥ 1, got %d", i.name, i.v))
-			}
-			*i.dst = i.v
-		}
-	}
-	if changed("concurrency") {
-		s.RequestsPerSec = 0
-	}
-	for _, v := range []struct {
-		name string
-		dst  *float64
-		v    float64
-	}{{"rps", &s.RequestsPerSec, f.rps}, {"ttft-ms", &s.TTFTTargetMs, f.ttftMs}, {"tpot-ms", &s.TPOTTargetMs, f.tpotMs}} {
-		if changed(v.name) {
-			if !(v.v > 0) {
-				return usage(fmt.Errorf("--%s must be > 0, got %v", v.name, v.v))
-			}
-			*v.dst = v.v
-		}
-	}
-	if changed("rps") {
-		s.Concurrency = 0
-	}
-	if changed("replicas") {
-		s.Replicas = f.replicas.n
-	}
-	if changed("gpu-memory-utilization") {
-		if !(f.gpuMemUtil > 0 && f.gpuMemUtil <= 1) {
-			return usage(fmt.Errorf("--gpu-memory-utilization must be in (0, 1], got %v (0.9 is vLLM's default)", f.gpuMemUtil))
-		}
-		s.GPUMemoryUtilization = f.gpuMemUtil
-	}
-	return nil
-}
-
 // autoInt is a count flag that also takes "auto" (0).
-type autoInt struct{ n int }
+type autoInt struct{ n *int }
 
-func (a *autoInt) String() string {
-	if a.n == 0 {
+func (a autoInt) String() string {
+	if a.n == nil || *a.n == 0 {
 		return "auto"
 	}
-	return strconv.Itoa(a.n)
+	return strconv.Itoa(*a.n)
 }
 
-func (a *autoInt) Set(s string) error {
+func (a autoInt) Set(s string) error {
 	if strings.EqualFold(strings.TrimSpace(s), "auto") {
-		a.n = 0
+		*a.n = 0
 		return nil
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < 1 {
 		return errors.New(`want a whole number ≥ 1 or "auto"`)
 	}
-	a.n = n
+	*a.n = n
 	return nil
 }
 
-func (*autoInt) Type() string { return "count|auto" }
+func (autoInt) Type() string { return "count|auto" }
+
+func (a autoInt) target() any { return a.n }
 
 // serveLoad is a serving request resolved: task inference of a generative
 // transformer with a known shape.
@@ -165,7 +66,7 @@ func loadServe(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	}
 	task := ff.request().Task
 	if fs.Changed("task") {
-		task = wf.task
+		task = wf.set.Task
 	}
 	if task != model.TaskInference {
 		return nil, false, nil
@@ -354,7 +255,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	fs := cmd.Flags()
 	task := ff.request().Task
 	if fs.Changed("task") {
-		task = wf.task
+		task = wf.set.Task
 	}
 	if task != model.TaskInference {
 		return false, nil

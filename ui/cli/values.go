@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/csv"
 	"fmt"
 	"math"
 	"strconv"
@@ -142,3 +143,107 @@ func (e enumValue[T]) choices() []string {
 	}
 	return s
 }
+
+// target methods give merge the field each value sets.
+func (i intValue) target() any        { return i.v }
+func (f floatValue) target() any      { return f.v }
+func (q quantityValue) target() any   { return q.v }
+func (t tokensValue) target() any     { return t.v }
+func (e enumValue[T]) target() any    { return e.v }
+func (e suggestValue[T]) target() any { return e.v }
+func (s stringValue) target() any     { return s.v }
+func (b boolValue) target() any       { return b.v }
+func (l listValue) target() any       { return l.v }
+
+// stringValue is a text flag (a path or a catalog key).
+type stringValue struct{ v *string }
+
+func (s stringValue) String() string {
+	if s.v == nil {
+		return ""
+	}
+	return *s.v
+}
+
+func (s stringValue) Set(v string) error { *s.v = v; return nil }
+func (stringValue) Type() string         { return "string" }
+
+// boolValue is a boolean flag for a setting whose absence means "the
+// default" (nil); --name alone is true, as with pflag's BoolVar.
+type boolValue struct{ v **bool }
+
+func (b boolValue) String() string {
+	if b.v == nil {
+		return "false"
+	}
+	return flagBool{*b.v}.String()
+}
+
+func (b boolValue) Set(s string) error {
+	var v bool
+	if err := (flagBool{&v}).Set(s); err != nil {
+		return err
+	}
+	*b.v = &v
+	return nil
+}
+
+func (boolValue) Type() string     { return "bool" }
+func (boolValue) IsBoolFlag() bool { return true }
+
+// listValue is a comma-separated list, as pflag's StringSlice: the first
+// use replaces the default, later uses append.
+type listValue struct {
+	v   *[]string
+	set *bool
+}
+
+func (l listValue) String() string {
+	if l.v == nil || len(*l.v) == 0 {
+		return "" // pflag shows no default for "" (its own slices: "[]")
+	}
+	return "[" + strings.Join(*l.v, ",") + "]"
+}
+
+func (l listValue) Set(s string) error {
+	r := csv.NewReader(strings.NewReader(s))
+	vals, err := r.Read()
+	if err != nil && s != "" {
+		return err
+	}
+	if s == "" {
+		vals = nil
+	}
+	if !*l.set {
+		*l.v, *l.set = vals, true
+	} else {
+		*l.v = append(*l.v, vals...)
+	}
+	return nil
+}
+
+func (listValue) Type() string { return "stringSlice" }
+
+// flagBool is a boolean flag for a setting whose default is false, so
+// absent and false are the same; --name alone is true.
+type flagBool struct{ v *bool }
+
+func (b flagBool) String() string {
+	if b.v == nil {
+		return "false"
+	}
+	return strconv.FormatBool(*b.v)
+}
+
+func (b flagBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	*b.v = v
+	return nil
+}
+
+func (flagBool) Type() string     { return "bool" }
+func (flagBool) IsBoolFlag() bool { return true }
+func (b flagBool) target() any    { return b.v }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -10,74 +11,232 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// workloadFlags are the flags shared by estimate, recommend and export:
-// one per Workload field, named like the TOML keys with dashes.
+// workloadFlags are the flags shared by estimate, recommend and export.
+// Each flag writes into set, a request of its own, and request copies the
+// flags given on the command line from set onto the --config file's
+// request: workloadTable says which field each flag sets.
 type workloadFlags struct {
-	model, family                  string
-	params                         float64
-	layers, hidden, heads, kvHeads int
-	ffn, vocab                     int
-	hfConfig, safetensors          string
-
-	framework model.Framework
-	task      model.Task
-	precision model.Precision
-	optimizer model.Optimizer
-	strategy  model.Strategy
-
-	batch, seqLen, imageSize, gradAccum int
-	checkpointing, flash                bool
-	loraRank                            int
-	loraTargets                         []string
-	datasetSamples, datasetTokens       float64
-	epochs                              float64
-	gpus, tp                            int
-	contextLen, sequences, genTokens    int
-	mfu                                 float64
-	gpu                                 string
-	est                                 estimatorFlags // recipe, loss, quant type (estimator.go)
-	serve                               serveFlags
+	set    model.WorkloadAnswers // what the flags say; only the changed ones are read
+	custom model.CustomModel     // --params, --family and the shape flags
+	model  string                // --model, checked against the catalog
+	family string                // --family, parsed when a shape is built
+	gpu    string                // --gpu: not part of the request
+	listed bool                  // --lora-targets given once: later uses append
 }
 
+// workloadFlag is one row of the flag table: a request setting on the
+// command line. The flag is its key with dashes (batch_size →
+// --batch-size); completion follows from the value (enums complete their
+// values, see registerCompletions).
+type workloadFlag struct {
+	name  string
+	usage string
+	// value is the flag's parser bound to the field it sets in f; rows
+	// with a key are copied by request, the model rows by its model rules.
+	value func(f *workloadFlags) pflag.Value
+	key   string                    // the request key ("workload.batch_size", "serve.rps"); "" for the model's flags
+	check func(v pflag.Value) error // nil: any parsed value
+}
+
+// workloadTable lists the workload flags in the order help shows them.
+var workloadTable = []workloadFlag{
+	{name: "model", usage: "catalog model key or alias, e.g. llama-3.1-8b (list: gpuplan catalog models)",
+		value: func(f *workloadFlags) pflag.Value { return stringValue{&f.model} }},
+	{name: "params", usage: "parameter count of a custom model: 7e9, 7B, 110M",
+		value: func(f *workloadFlags) pflag.Value { return quantityValue{&f.custom.Params} }},
+	{name: "family", usage: "custom model family: decoder, encoder, encoder-decoder, vit, cnn or unet (default decoder)",
+		value: func(f *workloadFlags) pflag.Value { return stringValue{&f.family} }},
+	{name: "layers", usage: "custom model: transformer blocks", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.Layers} }},
+	{name: "hidden", usage: "custom model: hidden size (d_model)", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.Hidden} }},
+	{name: "heads", usage: "custom model: attention heads", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.Heads} }},
+	{name: "kv-heads", usage: "custom model: key/value heads for GQA/MQA (default: heads)", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.KVHeads} }},
+	{name: "ffn", usage: "custom model: MLP inner size (default 4 × hidden)", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.FFN} }},
+	{name: "vocab", usage: "custom model: vocabulary size (default 32000)", value: func(f *workloadFlags) pflag.Value { return intValue{&f.custom.Vocab} }},
+	{name: "hf-config", usage: "read the architecture from a Hugging Face config.json (file or directory)",
+		value: func(f *workloadFlags) pflag.Value { return stringValue{&f.set.HFConfig} }},
+	{name: "safetensors", usage: "count parameters from .safetensors headers (file or directory)",
+		value: func(f *workloadFlags) pflag.Value { return stringValue{&f.set.Safetensors} }},
+
+	{name: "framework", key: "workload.framework", usage: "pytorch, tensorflow or jax (default pytorch)",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.Framework]{&f.set.Framework, model.ParseFramework, model.Frameworks}
+		}},
+	{name: "task", key: "workload.task", usage: "train, finetune, lora, qlora or inference (default train)",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.Task]{&f.set.Task, model.ParseTask, model.Tasks}
+		}},
+	{name: "precision", key: "workload.precision", usage: "training: amp-bf16, amp-fp16, bf16, fp32, tf32, fp8; inference: bf16, fp16, fp32, fp8, int8, int4",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.Precision]{&f.set.Precision, model.ParsePrecision, append(append([]model.Precision{}, model.TrainingPrecisions...), model.FP16, model.INT8, model.INT4)}
+		}},
+	{name: "optimizer", key: "workload.optimizer", usage: "adamw, adam, sgd, sgd-momentum, adafactor or adamw-8bit (default adamw)",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.Optimizer]{&f.set.Optimizer, model.ParseOptimizer, model.Optimizers}
+		}},
+	{name: "strategy", key: "workload.strategy", usage: "single, ddp, fsdp, zero1, zero2 or zero3 (default single, ddp with several GPUs)",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.Strategy]{&f.set.Strategy, model.ParseStrategy, model.Strategies}
+		}},
+
+	{name: "batch-size", key: "workload.batch_size", usage: "micro-batch per GPU (default: the model's)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.MicroBatch} }},
+	{name: "seq-len", key: "workload.seq_len", usage: "tokens per sample; 8k is 8192 (default: the model's)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.SeqLen} }},
+	{name: "image-size", key: "workload.image_size", usage: "pixels per side for vision models (default: the model's)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.ImageSize} }},
+	{name: "grad-accum", key: "workload.grad_accum", usage: "micro-batches per optimizer step (default 1)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GradAccum} }},
+	{name: "checkpointing", key: "workload.checkpointing", usage: "full activation checkpointing (default on for qlora, as PEFT does)",
+		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.Checkpointing} }},
+	{name: "flash-attention", key: "workload.flash_attention", usage: "fused (flash) attention; =false stores the attention matrix (default: on for PyTorch, off for TensorFlow and JAX)",
+		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.FlashAttention} }},
+	{name: "lora-rank", key: "workload.lora_rank", usage: "LoRA rank r (default 16)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.LoRARank} }},
+	{name: "lora-targets", key: "workload.lora_targets", usage: "LoRA target projections: q,k,v,o,gate,up,down (default q,k,v,o)",
+		value: func(f *workloadFlags) pflag.Value { return listValue{&f.set.LoRATargets, &f.listed} }},
+	{name: "dataset-samples", key: "workload.dataset_samples", usage: "samples (images, sequences, requests) per epoch: 1.28M",
+		value: func(f *workloadFlags) pflag.Value { return quantityValue{&f.set.DatasetSamples} }},
+	{name: "dataset-tokens", key: "workload.dataset_tokens", usage: "tokens per epoch: 2T",
+		value: func(f *workloadFlags) pflag.Value { return quantityValue{&f.set.DatasetTokens} }},
+	{name: "epochs", key: "workload.epochs", usage: "passes over the dataset (default 1)", check: positive,
+		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Epochs} }},
+	{name: "gpus", key: "workload.gpus", usage: "total GPUs (default 1)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GPUs} }},
+	{name: "tp", key: "workload.tp", usage: "tensor-parallel degree (default 1)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.TP} }},
+	{name: "context-len", key: "workload.context_len", usage: "inference: tokens per sequence in the KV cache, prompt + generated; 8k is 8192 (default: seq-len)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.ContextLen} }},
+	{name: "sequences", key: "workload.sequences", usage: "inference: sequences decoded concurrently (default: batch-size)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Sequences} }},
+	{name: "gen-tokens", key: "workload.gen_tokens", usage: "inference: tokens generated per sequence; 1k is 1024 (default 256)",
+		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.GenTokens} }},
+	{name: "mfu", key: "workload.mfu", usage: "model FLOPs utilisation 0–1 for time estimates (default: calibrated per family and precision)",
+		check: fraction("0.4 means 40% of peak"), value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.MFU} }},
+	{name: "gpu", usage: "GPU for time and fit, e.g. a100-80gb (list: gpuplan catalog gpus)",
+		value: func(f *workloadFlags) pflag.Value { return stringValue{&f.gpu} }},
+
+	// Estimator v2 settings (issue 13).
+	{name: "recipe", key: "workload.recipe", usage: "training recipe the memory follows: autocast, fsdp-mixed, deepspeed, pure16 or fp32 (default: from precision and strategy)",
+		value: func(f *workloadFlags) pflag.Value {
+			return suggestValue[model.Recipe]{&f.set.Recipe, model.ParseRecipe, model.Recipes}
+		}},
+	{name: "loss", key: "workload.loss", usage: "LM loss implementation: hf-fp32 (Hugging Face's fp32 upcast), fused, chunked (Liger, Cut Cross-Entropy) or native (default hf-fp32)",
+		value: func(f *workloadFlags) pflag.Value {
+			return suggestValue[model.Loss]{&f.set.Loss, model.ParseLoss, model.Losses}
+		}},
+	{name: "quant-type", key: "workload.quant_type", usage: "qlora: bitsandbytes 4-bit type nf4 or fp4 (default nf4)",
+		value: func(f *workloadFlags) pflag.Value {
+			return suggestValue[model.QuantType]{&f.set.QuantType, model.ParseQuantType, model.QuantTypes}
+		}},
+	{name: "double-quant", key: "workload.double_quant", usage: "qlora: quantize the 4-bit absmax constants again; =false for a bare load_in_4bit (default true)",
+		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.DoubleQuant} }},
+	{name: "offload-optimizer", key: "workload.offload_optimizer", usage: "DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU (zero1, zero2 or zero3)",
+		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OffloadOptimizer} }},
+
+	// Serving ([serve]; latency targets in milliseconds). --tp is the
+	// workload's, read as the serving tensor-parallel degree.
+	{name: "weight-format", key: "serve.weight_format", usage: "serving: bf16, fp16, fp8, int8, awq or gptq (int4 is awq; default: from --precision or the config.json's quantization_config)",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.WeightFormat]{&f.set.Serve.WeightFormat, model.ParseWeightFormat, model.WeightFormats}
+		}},
+	{name: "kv-cache-dtype", key: "serve.kv_cache_dtype", usage: "serving: auto (the model's 16-bit dtype) or fp8",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.KVCacheDType]{&f.set.Serve.KVCacheDType, model.ParseKVCacheDType, model.KVCacheDTypes}
+		}},
+	{name: "max-model-len", key: "serve.max_model_len", usage: "serving: tokens one request may hold, prompt + output; 8k is 8192 (default: --context-len)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.MaxModelLen} }},
+	{name: "prompt-tokens", key: "serve.prompt_tokens", usage: "serving: average prompt tokens per request (default: max-model-len − output-tokens)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.PromptTokens} }},
+	{name: "output-tokens", key: "serve.output_tokens", usage: "serving: average generated tokens per request (default: --gen-tokens)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.OutputTokens} }},
+	{name: "concurrency", key: "serve.concurrency", usage: "serving: requests in flight (default: --sequences)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.Concurrency} }},
+	{name: "rps", key: "serve.requests_per_sec", usage: "serving: requests per second, instead of --concurrency", check: positive,
+		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.RequestsPerSec} }},
+	{name: "ttft-ms", key: "serve.ttft_ms", usage: "serving: target time to first token, ms", check: positive,
+		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.TTFTTargetMs} }},
+	{name: "tpot-ms", key: "serve.tpot_ms", usage: "serving: target time per output token, ms", check: positive,
+		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.TPOTTargetMs} }},
+	{name: "pp", key: "serve.pipeline_parallel_size", usage: "serving: pipeline-parallel stages across nodes (default: 1 unless the model needs more; estimate with --gpus: 1)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.PP} }},
+	{name: "replicas", key: "serve.replicas", usage: "serving: model copies behind a load balancer, or auto",
+		value: func(f *workloadFlags) pflag.Value { return autoInt{&f.set.Serve.Replicas} }},
+	{name: "gpu-memory-utilization", key: "serve.gpu_memory_utilization", usage: "serving: vLLM's share of GPU memory, 0–1 (default 0.9)",
+		check: fraction("0.9 is vLLM's default"), value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.GPUMemoryUtilization} }},
+	{name: "max-num-batched-tokens", key: "serve.max_num_batched_tokens", usage: "serving: tokens per scheduler step (default: vLLM's for the GPU, 8192 or 2048)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.MaxNumBatchedTokens} }},
+	{name: "max-num-seqs", key: "serve.max_num_seqs", usage: "serving: sequences per scheduler step (default: vLLM's for the GPU, 1024 or 256)", check: atLeast1,
+		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.MaxNumSeqs} }},
+}
+
+// serveFlagNames are every serving flag, for "ignored" warnings.
+var serveFlagNames = func() []string {
+	var names []string
+	for _, r := range workloadTable {
+		if strings.HasPrefix(r.key, "serve.") {
+			names = append(names, r.name)
+		}
+	}
+	return names
+}()
+
 func (f *workloadFlags) register(fs *pflag.FlagSet) {
-	fs.StringVar(&f.model, "model", "", "catalog model key or alias, e.g. llama-3.1-8b (list: gpuplan catalog models)")
-	fs.Var(quantityValue{&f.params}, "params", "parameter count of a custom model: 7e9, 7B, 110M")
-	fs.StringVar(&f.family, "family", "", "custom model family: decoder, encoder, encoder-decoder, vit, cnn or unet (default decoder)")
-	fs.Var(intValue{&f.layers}, "layers", "custom model: transformer blocks")
-	fs.Var(intValue{&f.hidden}, "hidden", "custom model: hidden size (d_model)")
-	fs.Var(intValue{&f.heads}, "heads", "custom model: attention heads")
-	fs.Var(intValue{&f.kvHeads}, "kv-heads", "custom model: key/value heads for GQA/MQA (default: heads)")
-	fs.Var(intValue{&f.ffn}, "ffn", "custom model: MLP inner size (default 4 × hidden)")
-	fs.Var(intValue{&f.vocab}, "vocab", "custom model: vocabulary size (default 32000)")
-	fs.StringVar(&f.hfConfig, "hf-config", "", "read the architecture from a Hugging Face config.json (file or directory)")
-	fs.StringVar(&f.safetensors, "safetensors", "", "count parameters from .safetensors headers (file or directory)")
+	for _, r := range workloadTable {
+		v := r.value(f)
+		fl := fs.VarPF(v, r.name, "", r.usage)
+		if v.Type() == "bool" {
+			fl.NoOptDefVal = "true" // --checkpointing alone means true, as fs.BoolVar
+		}
+	}
+}
 
-	fs.Var(enumValue[model.Framework]{&f.framework, model.ParseFramework, model.Frameworks}, "framework", "pytorch, tensorflow or jax (default pytorch)")
-	fs.Var(enumValue[model.Task]{&f.task, model.ParseTask, model.Tasks}, "task", "train, finetune, lora, qlora or inference (default train)")
-	fs.Var(enumValue[model.Precision]{&f.precision, model.ParsePrecision, append(append([]model.Precision{}, model.TrainingPrecisions...), model.FP16, model.INT8, model.INT4)}, "precision", "training: amp-bf16, amp-fp16, bf16, fp32, tf32, fp8; inference: bf16, fp16, fp32, fp8, int8, int4")
-	fs.Var(enumValue[model.Optimizer]{&f.optimizer, model.ParseOptimizer, model.Optimizers}, "optimizer", "adamw, adam, sgd, sgd-momentum, adafactor or adamw-8bit (default adamw)")
-	fs.Var(enumValue[model.Strategy]{&f.strategy, model.ParseStrategy, model.Strategies}, "strategy", "single, ddp, fsdp, zero1, zero2 or zero3 (default single, ddp with several GPUs)")
+// merge copies the flags given on the command line (rows with a key) from
+// f.set onto w: the one merge of flags over a file. Each value is checked
+// as its row says.
+func (f *workloadFlags) merge(fs *pflag.FlagSet, w *model.WorkloadAnswers) error {
+	dst := workloadFlags{set: *w}
+	for _, r := range workloadTable {
+		if r.key == "" || !fs.Changed(r.name) {
+			continue
+		}
+		v := r.value(f)
+		if r.check != nil {
+			if err := r.check(v); err != nil {
+				return usage(fmt.Errorf("--%s %w", r.name, err))
+			}
+		}
+		to := reflect.ValueOf(r.value(&dst).(target).target()).Elem()
+		to.Set(reflect.ValueOf(v.(target).target()).Elem())
+	}
+	*w = dst.set
+	return nil
+}
 
-	fs.Var(intValue{&f.batch}, "batch-size", "micro-batch per GPU (default: the model's)")
-	fs.Var(tokensValue{&f.seqLen}, "seq-len", "tokens per sample; 8k is 8192 (default: the model's)")
-	fs.Var(intValue{&f.imageSize}, "image-size", "pixels per side for vision models (default: the model's)")
-	fs.Var(intValue{&f.gradAccum}, "grad-accum", "micro-batches per optimizer step (default 1)")
-	fs.BoolVar(&f.checkpointing, "checkpointing", false, "full activation checkpointing (default on for qlora, as PEFT does)")
-	fs.BoolVar(&f.flash, "flash-attention", false, "fused (flash) attention; =false stores the attention matrix (default: on for PyTorch, off for TensorFlow and JAX)")
-	fs.Var(intValue{&f.loraRank}, "lora-rank", "LoRA rank r (default 16)")
-	fs.StringSliceVar(&f.loraTargets, "lora-targets", nil, "LoRA target projections: q,k,v,o,gate,up,down (default q,k,v,o)")
-	fs.Var(quantityValue{&f.datasetSamples}, "dataset-samples", "samples (images, sequences, requests) per epoch: 1.28M")
-	fs.Var(quantityValue{&f.datasetTokens}, "dataset-tokens", "tokens per epoch: 2T")
-	fs.Var(floatValue{&f.epochs}, "epochs", "passes over the dataset (default 1)")
-	fs.Var(intValue{&f.gpus}, "gpus", "total GPUs (default 1)")
-	fs.Var(intValue{&f.tp}, "tp", "tensor-parallel degree (default 1)")
-	fs.Var(tokensValue{&f.contextLen}, "context-len", "inference: tokens per sequence in the KV cache, prompt + generated; 8k is 8192 (default: seq-len)")
-	fs.Var(intValue{&f.sequences}, "sequences", "inference: sequences decoded concurrently (default: batch-size)")
-	fs.Var(tokensValue{&f.genTokens}, "gen-tokens", "inference: tokens generated per sequence; 1k is 1024 (default 256)")
-	fs.Var(floatValue{&f.mfu}, "mfu", "model FLOPs utilisation 0–1 for time estimates (default: calibrated per family and precision)")
-	fs.StringVar(&f.gpu, "gpu", "", "GPU for time and fit, e.g. a100-80gb (list: gpuplan catalog gpus)")
-	f.est.register(fs)
-	f.serve.register(fs)
+// target is a flag value's field, for merge to copy.
+type target interface{ target() any }
+
+func atLeast1(v pflag.Value) error {
+	if n := *v.(target).target().(*int); n <= 0 {
+		return fmt.Errorf("must be ≥ 1, got %d", n)
+	}
+	return nil
+}
+
+func positive(v pflag.Value) error {
+	if x := *v.(target).target().(*float64); !(x > 0) {
+		return fmt.Errorf("must be > 0, got %v", x)
+	}
+	return nil
+}
+
+// fraction checks a share in (0, 1]; hint says what a typical value means.
+func fraction(hint string) func(pflag.Value) error {
+	return func(v pflag.Value) error {
+		if x := *v.(target).target().(*float64); !(x > 0 && x <= 1) {
+			return fmt.Errorf("must be in (0, 1], got %v (%s)", x, hint)
+		}
+		return nil
+	}
 }
 
 // request overlays the flags set on the command line on base, the
@@ -111,19 +270,19 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base mode
 		w.Model = f.model
 	case changed("hf-config"):
 		replaceModel()
-		w.HFConfig = f.hfConfig
+		w.HFConfig = f.set.HFConfig
 	case changed("params"):
-		if f.params < 1 || f.params > model.MaxParams {
-			return w, nil, usage(fmt.Errorf("--params must be between 1 and %.0e, got %g", model.MaxParams, f.params))
+		if p := f.custom.Params; p < 1 || p > model.MaxParams {
+			return w, nil, usage(fmt.Errorf("--params must be between 1 and %.0e, got %g", model.MaxParams, f.custom.Params))
 		}
 		replaceModel()
-		w.Custom = &model.CustomModel{Params: f.params}
+		w.Custom = &model.CustomModel{Params: f.custom.Params}
 	case anyShape || changed("safetensors"):
 	case w.Model == "" && w.HFConfig == "" && w.Custom == nil:
 		return w, nil, usage(errors.New("no model: give --model KEY (list: gpuplan catalog models), --params N, --hf-config PATH or --safetensors PATH"))
 	}
 	if changed("safetensors") {
-		w.Safetensors = f.safetensors
+		w.Safetensors = f.set.Safetensors
 	}
 	if anyShape {
 		// A shape on the command line is a custom model; over a catalog
@@ -156,8 +315,8 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base mode
 			name string
 			dst  *int
 			v    int
-		}{{"layers", &c.Layers, f.layers}, {"hidden", &c.Hidden, f.hidden}, {"heads", &c.Heads, f.heads},
-			{"kv-heads", &c.KVHeads, f.kvHeads}, {"ffn", &c.FFN, f.ffn}, {"vocab", &c.Vocab, f.vocab}} {
+		}{{"layers", &c.Layers, f.custom.Layers}, {"hidden", &c.Hidden, f.custom.Hidden}, {"heads", &c.Heads, f.custom.Heads},
+			{"kv-heads", &c.KVHeads, f.custom.KVHeads}, {"ffn", &c.FFN, f.custom.FFN}, {"vocab", &c.Vocab, f.custom.Vocab}} {
 			if changed(s.name) {
 				*s.dst = s.v
 			}
@@ -176,70 +335,28 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base mode
 		}
 	}
 
-	if changed("framework") {
-		w.Framework = f.framework
-	}
-	if changed("task") {
-		w.Task = f.task
-	}
-	if changed("precision") {
-		w.Precision = f.precision
-	}
-	if changed("optimizer") {
-		w.Optimizer = f.optimizer
-	}
-	if changed("strategy") {
-		w.Strategy = f.strategy
-	}
-	ints := []struct {
-		name string
-		dst  *int
-		v    int
-	}{
-		{"batch-size", &w.BatchSize, f.batch}, {"seq-len", &w.SeqLen, f.seqLen}, {"image-size", &w.ImageSize, f.imageSize},
-		{"grad-accum", &w.GradAccum, f.gradAccum}, {"lora-rank", &w.LoRARank, f.loraRank}, {"gpus", &w.GPUs, f.gpus},
-		{"tp", &w.TP, f.tp}, {"context-len", &w.ContextLen, f.contextLen}, {"sequences", &w.Sequences, f.sequences},
-		{"gen-tokens", &w.GenTokens, f.genTokens},
-	}
-	for _, i := range ints {
-		if changed(i.name) {
-			if i.v <= 0 && i.name != "gen-tokens" {
-				return w, nil, usage(fmt.Errorf("--%s must be ≥ 1, got %d", i.name, i.v))
-			}
-			*i.dst = i.v
-		}
-	}
-	if changed("checkpointing") {
-		w.Checkpointing = model.Bool(f.checkpointing)
-	}
-	if changed("flash-attention") {
-		w.FlashAttention = model.Bool(f.flash)
-	}
-	if changed("lora-targets") {
-		w.LoRATargets = f.loraTargets
-	}
-	if changed("dataset-samples") {
-		w.DatasetSamples, w.DatasetTokens = f.datasetSamples, 0
-	}
-	if changed("dataset-tokens") {
-		w.DatasetTokens, w.DatasetSamples = f.datasetTokens, 0
+	if changed("concurrency") && changed("rps") {
+		return w, nil, usage(errors.New("give --concurrency or --rps, not both"))
 	}
 	if changed("dataset-samples") && changed("dataset-tokens") {
 		return w, nil, usage(errors.New("give --dataset-samples or --dataset-tokens, not both"))
 	}
-	if changed("epochs") {
-		if !(f.epochs > 0) {
-			return w, nil, usage(fmt.Errorf("--epochs must be > 0, got %v", f.epochs))
-		}
-		w.Epochs = f.epochs
+	if err := f.merge(fs, &w); err != nil {
+		return w, nil, err
 	}
-	if changed("mfu") {
-		if !(f.mfu > 0 && f.mfu <= 1) {
-			return w, nil, usage(fmt.Errorf("--mfu must be in (0, 1], got %v (0.4 means 40%% of peak)", f.mfu))
-		}
-		w.MFU = f.mfu
+	// One flag of a pair replaces the file's other.
+	if changed("dataset-samples") {
+		w.DatasetTokens = 0
 	}
-	f.est.apply(fs, &w)
+	if changed("dataset-tokens") {
+		w.DatasetSamples = 0
+	}
+	if changed("concurrency") {
+		w.Serve.RequestsPerSec = 0
+	}
+	if changed("rps") {
+		w.Serve.Concurrency = 0
+	}
 	// With several GPUs and no strategy, DDP; Defaults does this too.
 	if changed("gpus") {
 		w.AutoGPUs = false
@@ -247,10 +364,7 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base mode
 	if changed("gpus") && !changed("strategy") && w.GPUs > 1 && (w.Strategy == "" || w.Strategy == model.Single) {
 		w.Strategy = model.DDP
 	}
-	if err := f.serve.apply(fs, &w); err != nil {
-		return w, nil, err
-	}
-	if changed("strategy") && f.strategy == model.Single && w.GPUs/max(w.TP, 1) > 1 {
+	if changed("strategy") && f.set.Strategy == model.Single && w.GPUs/max(w.TP, 1) > 1 {
 		warnings = append(warnings, fmt.Sprintf("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
 	}
 	return w, warnings, nil

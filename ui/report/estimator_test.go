@@ -13,7 +13,7 @@ import (
 func handEstimate(t *testing.T) (*model.Estimate, *model.Fit) {
 	t.Helper()
 	g := &model.GPU{Key: "l4", Name: "NVIDIA L4", MemoryGiB: 24}
-	c, err := model.Compute(model.Workload{Task: model.TaskLoRA, Model: model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 256, Heads: 4, KVHeads: 4, FFN: 1024, Vocab: 1000}}, nil)
+	c, err := model.Compute(model.Workload{Settings: model.Settings{Task: model.TaskLoRA}, Model: model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 256, Heads: 4, KVHeads: 4, FFN: 1024, Vocab: 1000}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

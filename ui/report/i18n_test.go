@@ -94,7 +94,7 @@ func renderLeakCase(t testing.TB, c leakCase, p *i18n.Printer) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := model.Workload{Model: *arch, Framework: model.PyTorch, Precision: model.BF16, GPUs: 1}
+	w := model.Workload{Settings: model.Settings{Framework: model.PyTorch, Precision: model.BF16, GPUs: 1}, Model: *arch}
 	c.edit(&w)
 	w.Defaults()
 	g, err := cat.GPU(c.gpu)
@@ -331,7 +331,7 @@ func renderServing(t *testing.T, p *i18n.Printer) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := model.Workload{Model: *arch, Task: model.TaskInference, Precision: model.BF16, GPUs: 1}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskInference, Precision: model.BF16, GPUs: 1}, Model: *arch}
 	w.Defaults()
 	s := model.Serving{WeightFormat: model.WeightFormatFor(model.BF16), MaxModelLen: 8192, PromptTokens: 2000, OutputTokens: 500,
 		Concurrency: 64, TTFTTargetMs: 500, TPOTTargetMs: 30}

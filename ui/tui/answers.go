@@ -88,6 +88,7 @@ type answers struct {
 	Loss        model.Loss
 	QuantType   model.QuantType
 	DoubleQuant bool         // QLoRA; on by default
+	Offload     bool         // DeepSpeed ZeRO-Offload of the optimizer states; ZeRO strategies only
 	Serve       serveAnswers // the serving questions (inference of an LLM)
 
 	extra extraAnswers // from a loaded file, not asked
@@ -200,8 +201,8 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 	// Fill the model's defaults first, then let the file's values win.
 	a.fill.modelKey, a.fill.basis = "\x00", ""
 	a.reconcile(cat, nil)
-	if w.BatchSize > 0 {
-		a.Batch = fmtInt(w.BatchSize)
+	if w.MicroBatch > 0 {
+		a.Batch = fmtInt(w.MicroBatch)
 	}
 	if w.SeqLen > 0 && !a.vision(cat) {
 		a.Length = fmtInt(w.SeqLen)
@@ -367,7 +368,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []string
 		modelKey += ":" + a.hf.path
 	}
 	if ok && modelKey != a.fill.modelKey {
-		w := model.Workload{Model: m, Task: a.Task}
+		w := model.Workload{Settings: model.Settings{Task: a.Task}, Model: m}
 		w.Defaults()
 		batch, length := fmtInt(w.MicroBatch), fmtInt(w.SeqLen)
 		vision := m.Family.Vision()
@@ -619,7 +620,7 @@ func (a *answers) config() (model.Config, error) {
 		w.Model = a.Model
 	}
 	var err error
-	if w.BatchSize, err = parseWhole(a.batchLabel(), a.Batch, 1, 1<<20); err != nil {
+	if w.MicroBatch, err = parseWhole(a.batchLabel(), a.Batch, 1, 1<<20); err != nil {
 		return c, err
 	}
 	length, err := parseWhole("length", a.Length, 1, 1<<24)

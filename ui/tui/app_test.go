@@ -50,7 +50,7 @@ func TestBertFlow(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := c.Workload
-	if w.Model != "bert-large" || w.Task != "finetune" || w.BatchSize != 32 || w.SeqLen != 384 || w.DatasetSamples != 88000 || w.Epochs != 2 || w.GPUs != 1 {
+	if w.Model != "bert-large" || w.Task != "finetune" || w.MicroBatch != 32 || w.SeqLen != 384 || w.DatasetSamples != 88000 || w.Epochs != 2 || w.GPUs != 1 {
 		t.Errorf("answers = %+v", w)
 	}
 }
@@ -131,7 +131,7 @@ func TestHFConfigEntry(t *testing.T) {
 	}
 	// Reopened from a file, the file's batch stands.
 	c0, _ := m.a.config()
-	c0.Workload.BatchSize = 3
+	c0.Workload.MicroBatch = 3
 	again := newTestApp(t, cat, Options{ReadHFConfig: read, Config: &c0})
 	if again.a.Batch != "3" || !again.res.ok() {
 		t.Errorf("reopened: batch %q (want 3), result %v", again.a.Batch, again.res.err)

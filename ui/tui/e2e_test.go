@@ -153,7 +153,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("selection = %+v, want the top offer, lambda gpu_1x_a100_sxm4", s)
 	}
 	w := cfg.Workload
-	if w.Model != "bert-large" || w.Task != model.TaskFinetune || w.BatchSize != 32 || w.SeqLen != 384 ||
+	if w.Model != "bert-large" || w.Task != model.TaskFinetune || w.MicroBatch != 32 || w.SeqLen != 384 ||
 		w.DatasetSamples != 88000 || w.Epochs != 2 || w.GPUs != 1 {
 		t.Errorf("exported workload = %+v", w)
 	}

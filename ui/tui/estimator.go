@@ -18,7 +18,7 @@ import (
 func (w *wizard) recipePage() page {
 	a := w.a
 	return page{title: "Recipe and loss", hide: func() bool { return !a.Task.Training() }, fields: func(bool) []huh.Field {
-		return []huh.Field{
+		fields := []huh.Field{
 			newSelect[model.Recipe](w.theme).Title("Training recipe").
 				Description("which copies of the weights exist: auto follows precision and strategy").Options(
 				huh.NewOption("auto        from precision and strategy", model.RecipeAuto),
@@ -33,6 +33,19 @@ func (w *wizard) recipePage() page {
 				huh.NewOption("chunked  Liger / Cut Cross-Entropy: no full logits", model.LossChunked),
 				huh.NewOption("native   F.cross_entropy in the logits' dtype", model.LossNative)).Value(&a.Loss),
 		}
+		return fields
+	}}
+}
+
+// offloadPage asks for DeepSpeed ZeRO-Offload; shown when training with a
+// ZeRO strategy, the only ones that can offload (the page shows and hides
+// as the strategy changes, which a field on the recipe page could not).
+func (w *wizard) offloadPage() page {
+	a := w.a
+	return page{title: "Optimizer offload", hide: func() bool { return !a.Task.Training() || !a.Strategy.OffloadsOptimizer() }, fields: func(bool) []huh.Field {
+		return []huh.Field{huh.NewConfirm().Title("Offload optimizer to CPU").
+			Description("DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU").
+			Affirmative("on").Negative("off").Value(&a.Offload)}
 	}}
 }
 
@@ -59,6 +72,7 @@ func (a *answers) estimatorConfig(w *model.WorkloadAnswers) {
 		return
 	}
 	w.Recipe, w.Loss = a.Recipe, a.Loss
+	w.OffloadOptimizer = a.Offload && w.Strategy.OffloadsOptimizer()
 	if a.Task == model.TaskQLoRA {
 		w.QuantType = a.QuantType
 		if !a.DoubleQuant {
@@ -70,7 +84,7 @@ func (a *answers) estimatorConfig(w *model.WorkloadAnswers) {
 // estimatorFromConfig fills the estimator answers from a loaded file.
 // NF4 is the default, shown as such.
 func (a *answers) estimatorFromConfig(w *model.WorkloadAnswers) {
-	a.Recipe, a.Loss, a.QuantType = w.Recipe, w.Loss, w.QuantType
+	a.Recipe, a.Loss, a.QuantType, a.Offload = w.Recipe, w.Loss, w.QuantType, w.OffloadOptimizer
 	if a.QuantType == model.QuantNF4 {
 		a.QuantType = model.QuantAuto
 	}

@@ -13,9 +13,9 @@ import (
 func TestEstimatorAnswersRoundTrip(t *testing.T) {
 	cat := testCatalog(t)
 	for name, w := range map[string]model.WorkloadAnswers{
-		"qlora fp4 no dq":    {Model: "llama-3.1-8b", Task: model.TaskQLoRA, Recipe: model.RecipePure16, Loss: model.LossChunked, QuantType: model.QuantFP4, DoubleQuant: model.Bool(false)},
-		"finetune deepspeed": {Model: "llama-3.1-8b", Task: model.TaskFinetune, Recipe: model.RecipeDeepSpeed, Loss: model.LossFused},
-		"qlora defaults":     {Model: "llama-3.1-8b", Task: model.TaskQLoRA},
+		"qlora fp4 no dq":    {Settings: model.Settings{Task: model.TaskQLoRA, Recipe: model.RecipePure16, Loss: model.LossChunked, QuantType: model.QuantFP4, DoubleQuant: model.Bool(false)}, Model: "llama-3.1-8b"},
+		"finetune deepspeed": {Settings: model.Settings{Task: model.TaskFinetune, Recipe: model.RecipeDeepSpeed, Loss: model.LossFused}, Model: "llama-3.1-8b"},
+		"qlora defaults":     {Settings: model.Settings{Task: model.TaskQLoRA}, Model: "llama-3.1-8b"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			a := answersFromConfig(cat, &model.Config{Workload: w})
@@ -30,7 +30,7 @@ func TestEstimatorAnswersRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	a := answersFromConfig(cat, &model.Config{Workload: model.WorkloadAnswers{Model: "llama-3.1-8b", Task: model.TaskInference}})
+	a := answersFromConfig(cat, &model.Config{Workload: model.WorkloadAnswers{Settings: model.Settings{Task: model.TaskInference}, Model: "llama-3.1-8b"}})
 	a.Recipe, a.QuantType = model.RecipeFP32, model.QuantFP4
 	if c, err := a.config(); err != nil || c.Workload.Recipe != "" || c.Workload.QuantType != "" {
 		t.Errorf("inference writes recipe %q quant %q (%v)", c.Workload.Recipe, c.Workload.QuantType, err)

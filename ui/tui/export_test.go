@@ -21,7 +21,7 @@ func TestExportFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := model.Workload{Model: *a, Task: model.TaskFinetune, MicroBatch: 32, SeqLen: 384, DatasetSamples: 88000, Epochs: 2}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 32, SeqLen: 384, DatasetSamples: 88000, Epochs: 2}, Model: *a}
 	rec, err := model.Recommend(w, cat, model.Query{Providers: []string{"aws"}})
 	if err != nil || len(rec.Offers) == 0 {
 		t.Fatal(err, len(rec.Offers))

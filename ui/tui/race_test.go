@@ -19,7 +19,7 @@ func TestConcurrentRecomputes(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			c := cfg
-			c.Workload.BatchSize = i + 1
+			c.Workload.MicroBatch = i + 1
 			if r := compute(m.cat, c, nil, m.hf, i); !r.ok() {
 				t.Error(r.err)
 			}

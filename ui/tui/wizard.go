@@ -451,6 +451,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		// vLLM picks its attention backend itself: no question when serving an LLM.
 		{title: "Memory savers", hide: func() bool { return training() || a.servingLLM(cat) || a.fill.noAttention }, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
 		w.recipePage(),
+		w.offloadPage(),
 		w.quantPage(),
 		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {
 			w.unitVision = a.fill.vision

@@ -1,0 +1,105 @@
+package model
+
+import (
+	"errors"
+	"testing"
+)
+
+// ZeRO-Offload (Settings.OffloadOptimizer) moves the optimizer states off
+// the GPU. Hand-worked for AdamW under the deepspeed recipe: 4 B fp32
+// master + 8 B moments = 12 B per trainable parameter, sharded over the
+// data-parallel ranks for ZeRO ≥ 1 ("ZeRO", Rajbhandari et al., 2020,
+// §3.1, K = 12); the step's fp32 gradient partition, 4 B per parameter
+// (stage_1_and_2.py step()), is on the CPU too.
+func TestOffloadOptimizer(t *testing.T) {
+	tests := []struct {
+		name     string
+		strategy Strategy
+		gpus     int
+		host     float64 // bytes per GPU in host RAM, per parameter
+	}{
+		{"zero2 on 8 GPUs", ZeRO2, 8, (12 + 4) / 8.0},
+		{"zero1 on 4 GPUs", ZeRO1, 4, (12 + 4) / 4.0},
+		{"zero2 on one GPU", ZeRO2, 1, 12 + 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, GPUs: tt.gpus, Strategy: tt.strategy}, Model: llama31_8B}
+			on := w
+			on.OffloadOptimizer = true
+			base, err := Compute(w, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			off, err := Compute(on, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := base.Params
+			if got, want := base.States.OptimizerStates, 12*p/float64(tt.gpus); !near(got, want, 1e-9) {
+				t.Fatalf("without offload: optimizer states %.4g B, want %.4g", got, want)
+			}
+			if off.States.OptimizerStates != 0 || off.Memory.OptimizerStates != 0 {
+				t.Errorf("offloaded optimizer states on the GPU: %.4g B", off.Memory.OptimizerStates)
+			}
+			if got, want := off.States.HostOffload, tt.host*p; !near(got, want, 1e-9) {
+				t.Errorf("host RAM %.4g B per GPU, want %.4g", got, want)
+			}
+			if off.Memory.Total() >= base.Memory.Total() {
+				t.Errorf("GPU total %.4g B with offload, not below %.4g", off.Memory.Total(), base.Memory.Total())
+			}
+		})
+	}
+}
+
+// Offload is DeepSpeed's, for training under ZeRO: anything else is a
+// FieldError naming offload_optimizer.
+func TestOffloadOptimizerNeedsZeRO(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		s    Settings
+	}{
+		{"fsdp", Settings{Task: TaskFinetune, GPUs: 8, Strategy: FSDP}},
+		{"ddp", Settings{Task: TaskFinetune, GPUs: 8, Strategy: DDP}},
+		{"single", Settings{Task: TaskFinetune}},
+		{"inference", Settings{Task: TaskInference}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := Workload{Settings: tt.s, Model: llama31_8B}
+			w.OffloadOptimizer = true
+			w.Defaults()
+			var fe *FieldError
+			if err := w.Validate(); !errors.As(err, &fe) || fe.Field != "offload_optimizer" {
+				t.Errorf("Validate() = %v, want a FieldError on offload_optimizer", err)
+			}
+		})
+	}
+}
+
+// The config file carries the setting: offload_optimizer = true reads back
+// and writes again; with a strategy that cannot offload, Resolve names the key.
+func TestOffloadOptimizerConfig(t *testing.T) {
+	const in = "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"finetune\"\nstrategy = \"zero3\"\ngpus = 8\noffload_optimizer = true\n"
+	c, err := DecodeConfig([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Workload.OffloadOptimizer {
+		t.Fatal("offload_optimizer = true not read")
+	}
+	b, err := EncodeConfig(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeConfig(b)
+	if err != nil || !back.Workload.OffloadOptimizer {
+		t.Fatalf("round trip lost offload_optimizer (%v):\n%s", err, b)
+	}
+	cat := &Catalog{Models: []Architecture{llama31_8B}}
+	cat.Index()
+	c.Workload.Strategy = FSDP
+	var ce *ConfigError
+	if _, _, err := c.Workload.Resolve(cat, Readers{}); !errors.As(err, &ce) || ce.Key != "workload.offload_optimizer" {
+		t.Errorf("Resolve with fsdp = %v, want a ConfigError on workload.offload_optimizer", err)
+	}
+}
