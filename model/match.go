@@ -245,6 +245,38 @@ type matcher struct {
 	cat   *Catalog
 	q     Query
 	cache map[estimateKey]*estimateResult
+	// shapes memoises shape per shapeKey: a 100,000-type overlay has a few
+	// dozen distinct shapes, and each miss formats its reason.
+	shapes map[shapeKey]shapeResult
+}
+
+// shapeKey is everything of an instance type shape reads: the GPU, the
+// GPUs per node, and the host (HostOf: vCPUs, network; hostRAM: memory).
+type shapeKey struct {
+	gpu         *GPU
+	gpus, vcpus int
+	networkGbps float64
+	memoryGiB   float64
+}
+
+type shapeResult struct {
+	d      deployment
+	kind   RejectKind
+	reason string
+}
+
+// cachedShape is shape, once per shapeKey.
+func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, string) {
+	k := shapeKey{g, in.GPUCount, in.VCPUs, in.NetworkGbps, in.MemoryGiB}
+	if r, ok := m.shapes[k]; ok {
+		return r.d, r.kind, r.reason
+	}
+	d, kind, reason := m.shape(in, g)
+	if m.shapes == nil {
+		m.shapes = make(map[shapeKey]shapeResult, 64)
+	}
+	m.shapes[k] = shapeResult{d, kind, reason}
+	return d, kind, reason
 }
 
 type estimateResult struct {
@@ -366,7 +398,7 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 			continue
 		}
 		// The deployment shape and its estimate do not depend on region.
-		shape, kind, reason := m.shape(in, g)
+		shape, kind, reason := m.cachedShape(in, g)
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			if !m.regionOK(rp.Region) {
