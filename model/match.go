@@ -252,11 +252,12 @@ type matcher struct {
 
 // shapeKey is everything of an instance type shape reads: the GPU, the
 // GPUs per node, and the host (HostOf: vCPUs, network; hostRAM: memory).
+// The floats are kept as their bits so the key hashes as one block of
+// memory (float fields hash one by one, a cost per instance type).
 type shapeKey struct {
-	gpu         *GPU
-	gpus, vcpus int
-	networkGbps float64
-	memoryGiB   float64
+	gpu                    *GPU
+	gpus, vcpus            int
+	networkGbps, memoryGiB uint64 // math.Float64bits
 }
 
 type shapeResult struct {
@@ -267,7 +268,7 @@ type shapeResult struct {
 
 // cachedShape is shape, once per shapeKey.
 func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, string) {
-	k := shapeKey{g, in.GPUCount, in.VCPUs, in.NetworkGbps, in.MemoryGiB}
+	k := shapeKey{g, in.GPUCount, in.VCPUs, math.Float64bits(in.NetworkGbps), math.Float64bits(in.MemoryGiB)}
 	if r, ok := m.shapes[k]; ok {
 		return r.d, r.kind, r.reason
 	}
