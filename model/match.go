@@ -312,18 +312,39 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 // in time and ranking (multi-node collectives, the vision input
 // pipeline). Instance types with the same host share one retime.
 func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateResult {
-	h := HostOf(in, g)
+	h := timingHost(&m.w, n, HostOf(in, g))
 	k := estimateKey{g, n, s, h}
 	if r, ok := m.cache[k]; ok {
 		return r
 	}
 	base := m.estimate(g, n, s)
+	if h == DefaultHost(g, n) { // Compute timed it on this host already
+		m.cache[k] = base
+		return base
+	}
 	r := &estimateResult{e: base.e, err: base.err, fallback: base.fallback}
 	if r.err == nil {
 		r.e.Retime(g, h)
 	}
 	m.cache[k] = r
 	return r
+}
+
+// timingHost clears the fields of h the time model does not read for w
+// on n GPUs, so instance types that differ only there share one retime
+// (each an Estimate of ~1.5 KB; the embedded catalog has hundreds of
+// distinct hosts, the savings section ranks it several times): vCPUs
+// count only when the input pipeline is capped (inputCap: a vision model
+// and a per-vCPU rate), the node network only when the job spans nodes
+// (stepTime: w.GPUs > GPUsPerNode). The estimate's Host is this one.
+func timingHost(w *Workload, n int, h Host) Host {
+	if !w.Model.Family.Vision() || h.ImagesPerVCPU <= 0 {
+		h.VCPUs = 0
+	}
+	if n <= h.GPUsPerNode {
+		h.InterGBps, h.NetworkAssumed = 0, false
+	}
+	return h
 }
 
 // Recommend matches w against every instance of cat that passes q and
