@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -363,6 +364,22 @@ func timingHost(w *Workload, n int, h Host) Host {
 // Ranking: q.Sort, by default job cost when a dataset is given, else the
 // hourly price; ties by headroom (more first), then provider and type.
 func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
+	return recommendShared(w, cat, q, nil)
+}
+
+// sharedEstimates carries the estimate cache from one Recommend to the
+// next while the workload stays the same: estimates depend on the
+// workload, GPU, GPU count, strategy and timing host, never on the query,
+// and a savings ranking runs Recommend once per change, most of which
+// change only the query (pricing, one GPU type, one region).
+type sharedEstimates struct {
+	w     Workload // defaulted
+	cache map[estimateKey]*estimateResult
+}
+
+// recommendShared is Recommend reusing shared's estimates when w (defaulted)
+// is the workload they were made for; shared may be nil.
+func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates) (Recommendation, error) {
 	w.Defaults()
 	if err := w.Validate(); err != nil {
 		return Recommendation{}, err
@@ -385,7 +402,16 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 			q.Sort = SortJob
 		}
 	}
-	m := &matcher{w: w, cat: cat, q: q, cache: make(map[estimateKey]*estimateResult, 64)}
+	m := &matcher{w: w, cat: cat, q: q}
+	switch {
+	case shared == nil:
+		m.cache = make(map[estimateKey]*estimateResult, 64)
+	case shared.cache != nil && reflect.DeepEqual(shared.w, w):
+		m.cache = shared.cache
+	default:
+		m.cache = make(map[estimateKey]*estimateResult, 64)
+		shared.w, shared.cache = w, m.cache
+	}
 	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
 	type groupKey struct {
 		provider, region string

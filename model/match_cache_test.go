@@ -93,3 +93,42 @@ func TestRecommendCachesMatchDirectEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalCheapestJobSharedEstimates checks that the savings eval, which
+// carries estimates from one call to the next while the workload is the
+// same, prices every change as a fresh eval does (a new EvalCheapestJob
+// per call shares nothing). The changes mix query-only ones (pricing, one
+// GPU, one region) with workload changes (LoRA, QLoRA, checkpointing), in
+// the order RankSavings runs them.
+func TestEvalCheapestJobSharedEstimates(t *testing.T) {
+	cat := testCatalog()
+	base := Scenario{Workload: Workload{Model: llama2_7B, Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8},
+		Query: Query{AutoGPUs: true, AllowMultiNode: true}}
+	changes := ScenarioChanges(base, []string{"g16", "g40", "g80"}, []string{"us-east-1", "eu-west-1"})
+	kinds := map[string]bool{}
+	for _, c := range changes {
+		kinds[c.Kind] = true
+	}
+	if !kinds["pricing"] || !kinds["gpu"] || !kinds["region"] || !kinds["adapters"] {
+		t.Fatalf("changes %v lack a kind this test needs", kinds)
+	}
+	shared := EvalCheapestJob(cat)
+	scenarios := []Scenario{base}
+	for _, c := range changes {
+		scenarios = append(scenarios, c.Apply(base), base) // back and forth between workloads
+	}
+	priced := 0
+	for i, s := range scenarios {
+		got, gotOK := shared(s)
+		want, wantOK := EvalCheapestJob(cat)(s)
+		if got != want || gotOK != wantOK {
+			t.Errorf("scenario %d (%s, %s): shared eval $%.6g (%v), fresh $%.6g (%v)", i, s.Workload.Task, s.Query.Pricing, got, gotOK, want, wantOK)
+		}
+		if wantOK {
+			priced++
+		}
+	}
+	if priced < len(scenarios)/2 {
+		t.Errorf("only %d of %d scenarios priced: the test compares too little", priced, len(scenarios))
+	}
+}
