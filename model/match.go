@@ -441,12 +441,16 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		if in.Retired != "" || !m.providerOK(in.Provider) || !m.gpuOK(in.GPU) {
 			continue
 		}
-		g, err := cat.GPU(in.GPU)
-		if err != nil {
-			continue
-		}
-		// The deployment shape and its estimate do not depend on region.
-		shape, kind, reason := m.cachedShape(in, g)
+		// The GPU, the deployment shape and its estimate do not depend on
+		// region: found at the type's first offer, so types with none in
+		// the asked regions and pricing mode (most of them in a savings
+		// change to one region or to spot) cost no look-up.
+		var (
+			g      *GPU
+			shape  deployment
+			kind   RejectKind
+			reason string
+		)
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			if !m.regionOK(rp.Region) {
@@ -455,6 +459,13 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 			unit, ok := cat.price(in, rp, q.Pricing, q.ExchangeRates)
 			if !ok {
 				continue // no price in this mode here: not an offer
+			}
+			if g == nil {
+				var err error
+				if g, err = cat.GPU(in.GPU); err != nil {
+					break
+				}
+				shape, kind, reason = m.cachedShape(in, g)
 			}
 			considered++
 			if reason != "" {
