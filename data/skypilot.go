@@ -157,8 +157,7 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room,
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	p := newParser(name, provider, gpus, cols)
-	p.types = make(map[string]*typeAcc, types)
+	p := newParser(name, provider, gpus, cols, room, types)
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -178,7 +177,7 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room,
 	if p.gcp {
 		p.combineGCP()
 	}
-	backing = p.instances(room)
+	backing = p.instances()
 	insts = finishImport(p.provider, backing[room:])
 	if len(insts) == 0 {
 		p.warn.add(0, "nogpu", fmt.Sprintf("no GPU instance types among %d rows", p.rows))
@@ -321,35 +320,17 @@ type offer struct {
 	flexStart    float64 // 0 = not sold (GCP DWS, see skypilot_gcp.go)
 }
 
-type regionPrices struct {
-	region         string
-	onDemand, spot float64 // lowest seen, 0 = unknown
-	flexStart      float64
-}
-
-// typeAcc accumulates one instance type's rows: the shape of its first
-// row and its prices by region. A type is sold in a few regions, so they
-// are a slice searched in place, not a map per type.
-type typeAcc struct {
-	first   typeShape
-	regions []regionPrices // starts in inline: most types have one region per file
-	inline  [1]regionPrices
-}
-
-// typeShape is what every row of one instance type must agree on.
-type typeShape struct {
-	line            int
-	typ, gpu, accel string
-	count, vcpus    int
-	memGiB          float64
-}
-
 // gpuInfoKey is one distinct GpuInfo cell with its row's GPU count: a
 // catalog repeats a few dozen cells over all its rows.
 type gpuInfoKey struct {
 	cell  string
 	count int
 }
+
+// priceSpan is where one instance type's region prices sit in
+// parser.rps: a type's regions stay together, at the end of the array
+// while its rows come in a row.
+type priceSpan struct{ start, n int }
 
 type parser struct {
 	name, provider string
@@ -358,11 +339,19 @@ type parser struct {
 	gcp            bool
 	rows           int
 	warn           warnings
-	types          map[string]*typeAcc
-	// accs holds the accumulators in chunks that never move: a single
-	// slice of 100,000 would be copied each time it grows.
-	accs   [][]typeAcc
-	nAccs  int
+	// types maps an instance type to its index in insts[room:]. The
+	// instances are built in place as rows arrive (file order) and sorted
+	// in place at the end: 100,000 types are one array of instances, not
+	// an accumulator per type copied into a second one (on a machine
+	// where each fresh MB costs ≈3 ms of page faults, see
+	// shared/research/performance-profile.md §1).
+	types  map[string]int
+	insts  []model.Instance // room zero slots, then the types in file order
+	room   int
+	lines  []int       // per type: the line of its first row, for warnings
+	spans  []priceSpan // per type: its regions in prices
+	rps    []model.RegionPrice
+	source string
 	gpuMem map[gpuInfoKey]float64 // gpuMemoryMiB, parsed once per distinct cell
 	// names interns the few distinct regions and accelerator names: a
 	// field of a csv record is a substring of its whole line, which a kept
@@ -371,11 +360,19 @@ type parser struct {
 	gcpRows gcpRows
 }
 
-func newParser(name, provider string, gpus GPUResolver, cols *columns) *parser {
+// newParser returns a parser that leaves room zero instances in front of
+// the ones it reads and expects about types instance types (0: unknown).
+func newParser(name, provider string, gpus GPUResolver, cols *columns, room, types int) *parser {
 	return &parser{
 		name: name, provider: provider, gpus: gpus, cols: cols,
 		gcp:    provider == "gcp",
-		types:  map[string]*typeAcc{},
+		types:  make(map[string]int, types),
+		insts:  make([]model.Instance, room, room+types),
+		room:   room,
+		lines:  make([]int, 0, types),
+		spans:  make([]priceSpan, 0, types),
+		rps:    make([]model.RegionPrice, 0, types),
+		source: "SkyPilot catalog " + name,
 		gpuMem: map[gpuInfoKey]float64{},
 		names:  map[string]string{},
 	}
@@ -527,44 +524,59 @@ func nonGPU(accel string) bool {
 // zone ("use1-az1").
 func awsLocalZone(zone string) bool { return strings.Count(zone, "-") >= 2 }
 
-// add merges one offer into its instance type.
+// add merges one offer into its instance type: the first row of a type
+// appends its instance, later rows must agree on its shape and lower its
+// prices region by region.
 func (p *parser) add(o offer) {
-	acc, ok := p.types[o.typ]
+	i, ok := p.types[o.typ]
 	if !ok {
-		o.typ = strings.Clone(o.typ) // alone, not its row's line
-		o.accel = p.intern(o.accel)
-		const chunk = 1024
-		if p.nAccs%chunk == 0 {
-			p.accs = append(p.accs, make([]typeAcc, 0, chunk))
-		}
-		last := &p.accs[len(p.accs)-1]
-		*last = append(*last, typeAcc{first: typeShape{line: o.line, typ: o.typ, gpu: o.gpu, accel: o.accel, count: o.count, vcpus: o.vcpus, memGiB: o.memGiB}})
-		acc = &(*last)[len(*last)-1]
-		acc.regions = acc.inline[:0] // chunks never move, so this stays valid
-		p.types[o.typ] = acc
-		p.nAccs++
+		typ := strings.Clone(o.typ) // alone, not its row's line
+		i = len(p.insts) - p.room
+		p.insts = append(p.insts, model.Instance{
+			Provider:  p.provider,
+			Type:      typ,
+			GPU:       o.gpu,
+			GPUCount:  o.count,
+			VCPUs:     o.vcpus,
+			MemoryGiB: o.memGiB,
+			Source:    p.source,
+			Origin:    p.name,
+
+			SkyPilotAccelerator: p.intern(o.accel),
+		})
+		p.lines = append(p.lines, o.line)
+		p.spans = append(p.spans, priceSpan{start: len(p.rps)})
+		p.types[typ] = i
 	}
-	if f := acc.first; ok && (f.gpu != o.gpu || f.count != o.count || f.vcpus != o.vcpus || f.memGiB != o.memGiB) {
+	if in := &p.insts[p.room+i]; ok && (in.GPU != o.gpu || in.GPUCount != o.count || in.VCPUs != o.vcpus || in.MemoryGiB != o.memGiB) {
 		p.warn.add(o.line, "conflict:"+o.typ, fmt.Sprintf("%s differs from its first row at line %d (%d× %s, %d vCPUs, %g GiB there; %d× %s, %d vCPUs, %g GiB here); the differing rows skipped",
-			o.typ, f.line, f.count, f.gpu, f.vcpus, f.memGiB, o.count, o.gpu, o.vcpus, o.memGiB))
+			o.typ, p.lines[i], in.GPUCount, in.GPU, in.VCPUs, in.MemoryGiB, o.count, o.gpu, o.vcpus, o.memGiB))
 		return
 	}
-	var rp *regionPrices
-	for j := range acc.regions {
-		if acc.regions[j].region == o.region {
-			rp = &acc.regions[j]
+	sp := &p.spans[i]
+	var rp *model.RegionPrice
+	for j := sp.start; j < sp.start+sp.n; j++ {
+		if p.rps[j].Region == o.region {
+			rp = &p.rps[j]
 			break
 		}
 	}
 	if rp == nil {
-		acc.regions = append(acc.regions, regionPrices{region: p.intern(o.region)})
-		rp = &acc.regions[len(acc.regions)-1]
+		if end := sp.start + sp.n; end != len(p.rps) {
+			// Another type's rows came between: move this type's regions
+			// to the end (a few at most; files group a type's rows).
+			p.rps = append(p.rps, p.rps[sp.start:end]...)
+			sp.start = len(p.rps) - sp.n
+		}
+		p.rps = append(p.rps, model.RegionPrice{Region: p.intern(o.region)})
+		sp.n++
+		rp = &p.rps[len(p.rps)-1]
 	}
-	rp.onDemand = lowest(rp.onDemand, o.onDemand)
+	rp.OnDemandUSD = lowest(rp.OnDemandUSD, o.onDemand)
 	if !o.spotIgnored {
-		rp.spot = lowest(rp.spot, o.spot)
+		rp.SpotUSD = lowest(rp.SpotUSD, o.spot)
 	}
-	rp.flexStart = lowest(rp.flexStart, o.flexStart)
+	rp.FlexStartUSD = lowest(rp.FlexStartUSD, o.flexStart)
 }
 
 // intern returns s from p.names, adding a copy on first sight.
@@ -589,71 +601,87 @@ func lowest(a, b float64) float64 {
 	return min(a, b)
 }
 
-// instances turns the accumulated types into model.Instances, after room
-// zero Instances (see readSkyPilotCSV).
-func (p *parser) instances(room int) []model.Instance {
-	// Sort the accumulators by type, not names then map look-ups; the
-	// instances and all their prices are laid out in two allocations.
-	order := make([]*typeAcc, 0, p.nAccs)
-	nPrices := 0
-	for _, chunk := range p.accs {
-		for i := range chunk {
-			order = append(order, &chunk[i])
-			nPrices += len(chunk[i].regions)
-		}
-	}
-	slices.SortFunc(order, func(a, b *typeAcc) int { return strings.Compare(a.first.typ, b.first.typ) })
-	prices := make([]model.RegionPrice, 0, nPrices)
-	out := make([]model.Instance, room, room+len(order))
-	source := "SkyPilot catalog " + p.name
-	for _, acc := range order {
-		f := acc.first
-		t := f.typ
-		in := model.Instance{
-			Provider:  p.provider,
-			Type:      t,
-			GPU:       f.gpu,
-			GPUCount:  f.count,
-			VCPUs:     f.vcpus,
-			MemoryGiB: f.memGiB,
-			Source:    source,
-			Origin:    p.name,
-
-			SkyPilotAccelerator: f.accel,
-		}
-		slices.SortFunc(acc.regions, func(a, b regionPrices) int { return strings.Compare(a.region, b.region) })
-		start := len(prices)
-		for k := range acc.regions {
-			rp := &acc.regions[k]
-			r := rp.region
-			od, spot := rp.onDemand, rp.spot
+// instances finishes the types read: each type's regions sorted by name,
+// a spot price a little above on-demand clamped to it (further above,
+// dropped), regions with no price or above the cap dropped, types with no
+// region left dropped; then the types sorted by name, in place. The
+// result is p.insts: room zero instances, then the types.
+func (p *parser) instances() []model.Instance {
+	types := p.insts[p.room:]
+	kept := 0
+	for i := range types {
+		in := &types[i]
+		sp := p.spans[i]
+		rs := p.rps[sp.start : sp.start+sp.n : sp.start+sp.n]
+		slices.SortFunc(rs, func(a, b model.RegionPrice) int { return strings.Compare(a.Region, b.Region) })
+		n := 0
+		for _, rp := range rs {
+			od, spot := rp.OnDemandUSD, rp.SpotUSD
 			if od > 0 && spot > od {
 				if spot <= od*spotTolerance {
 					spot = od
 				} else {
-					p.warn.add(f.line, "spot>od:"+t, fmt.Sprintf("%s in %s: spot %g above on-demand %g; spot dropped", t, r, spot, od))
+					p.warn.add(p.lines[i], "spot>od:"+in.Type, fmt.Sprintf("%s in %s: spot %g above on-demand %g; spot dropped", in.Type, rp.Region, spot, od))
 					spot = 0
 				}
 			}
-			if od <= 0 && spot <= 0 && rp.flexStart <= 0 {
+			if od <= 0 && spot <= 0 && rp.FlexStartUSD <= 0 {
 				continue
 			}
-			if od > maxUSDPerHour || spot > maxUSDPerHour || rp.flexStart > maxUSDPerHour { // a GCP VM + GPU sum; single rows are errors
-				p.warn.add(f.line, "cap:"+t, fmt.Sprintf("%s in %s: above %d USD/hour; region dropped", t, r, maxUSDPerHour))
+			if od > maxUSDPerHour || spot > maxUSDPerHour || rp.FlexStartUSD > maxUSDPerHour { // a GCP VM + GPU sum; single rows are errors
+				p.warn.add(p.lines[i], "cap:"+in.Type, fmt.Sprintf("%s in %s: above %d USD/hour; region dropped", in.Type, rp.Region, maxUSDPerHour))
 				continue
 			}
-			prices = append(prices, model.RegionPrice{Region: r, OnDemandUSD: od, SpotUSD: spot, FlexStartUSD: rp.flexStart})
+			rp.SpotUSD = spot
+			rs[n] = rp
+			n++
 		}
-		if len(prices) > start {
-			in.Prices = prices[start:len(prices):len(prices)] // an append elsewhere copies
-		}
-		if len(in.Prices) == 0 {
-			p.warn.add(f.line, "noprice:"+t, fmt.Sprintf("%s has no price in any region; skipped", t))
+		if n == 0 {
+			p.warn.add(p.lines[i], "noprice:"+in.Type, fmt.Sprintf("%s has no price in any region; skipped", in.Type))
 			continue
 		}
-		out = append(out, in)
+		in.Prices = rs[:n:n] // an append elsewhere copies
+		if kept != i {
+			types[kept] = *in
+		}
+		kept++
 	}
-	return out
+	clear(types[kept:])
+	types = types[:kept]
+	sortInstancesByType(types)
+	return p.insts[:p.room+kept]
+}
+
+// sortInstancesByType sorts s by Type (distinct) in place: it sorts
+// indices and then moves each instance once, following the permutation's
+// cycles, instead of swapping 250-byte structs through a comparison sort.
+func sortInstancesByType(s []model.Instance) {
+	less := func(a, b *model.Instance) int { return strings.Compare(a.Type, b.Type) }
+	if slices.IsSortedFunc(s, func(a, b model.Instance) int { return less(&a, &b) }) {
+		return
+	}
+	perm := make([]int32, len(s)) // perm[k]: the index of the instance that goes to k
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortFunc(perm, func(a, b int32) int { return less(&s[a], &s[b]) })
+	for start := range perm {
+		if perm[start] < 0 || int(perm[start]) == start {
+			continue
+		}
+		tmp := s[start]
+		k := start
+		for {
+			next := int(perm[k])
+			perm[k] = -1
+			if next == start {
+				s[k] = tmp
+				break
+			}
+			s[k] = s[next]
+			k = next
+		}
+	}
 }
 
 // warnings collects warnings, one per key, counting repeats.

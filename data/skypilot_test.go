@@ -431,3 +431,62 @@ func FuzzReadSkyPilotCSV(f *testing.F) {
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// TestReadSkyPilotCSVInterleaved pins what the in-place accumulator must
+// get right: rows of types interleaved over regions (a type's regions move
+// to the end of the shared price array), types out of order (sorted by
+// moving each instance once), a type with no price between priced ones
+// (dropped, the rest close up) and zones of one region lowering its prices.
+// Expected lines worked out by hand from the rows.
+func TestReadSkyPilotCSVInterleaved(t *testing.T) {
+	in := awsHeader +
+		"p3.2xlarge,V100,1,8,61,,3.06,1.0,us-west-2,usw2-az1\n" + // line 2
+		"g5.xlarge,A10G,1,4,16,,1.006,0.5,us-east-1,use1-az1\n" +
+		"p3.2xlarge,V100,1,8,61,,3.06,0.9,eu-west-1,euw1-az1\n" + // p3's second region, after g5's
+		"g6.xlarge,L4,1,4,16,,,,us-east-1,use1-az1\n" + // no price: dropped
+		"g5.xlarge,A10G,1,4,16,,1.2,,eu-west-1,euw1-az1\n" + // g5's second region, after p3's move
+		"p3.2xlarge,V100,1,8,61,,3.06,0.8,us-west-2,usw2-az2\n" + // lower spot in a zone already seen
+		"g4dn.xlarge,T4,1,4,16,,0.526,,us-east-1,use1-az1\n"
+	for _, room := range []int{0, 3} {
+		insts, backing, warns, err := readSkyPilotCSV(strings.NewReader(in), "vms.csv", "aws", CatalogGPUResolver(testCatalog()), room, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantLines(t, fmt.Sprintf("instances (room %d)", room), summary(insts), []string{
+			"g4dn.xlarge t4×1 4/16 us-east-1 0.526/-",
+			"g5.xlarge a10g×1 4/16 eu-west-1 1.2/- us-east-1 1.006/0.5",
+			"p3.2xlarge v100-16gb×1 8/61 eu-west-1 3.06/0.9 us-west-2 3.06/0.8",
+		})
+		wantWarnings(t, warns, "vms.csv:5: g6.xlarge has no price in any region; skipped")
+		if len(backing) != room+len(insts) || len(insts) > 0 && &backing[room] != &insts[0] {
+			t.Errorf("room %d: backing holds %d instances, want the %d instances after %d free slots", room, len(backing), len(insts), room)
+		}
+		for i := range backing[:room] {
+			if backing[i].Type != "" {
+				t.Errorf("room %d: slot %d holds %q, want a zero instance", room, i, backing[i].Type)
+			}
+		}
+	}
+}
+
+// TestSortInstancesByType checks the cycle-following permutation against
+// slices.SortFunc on orders that exercise cycles of every length.
+func TestSortInstancesByType(t *testing.T) {
+	for _, order := range [][]string{
+		{}, {"a"}, {"a", "b"}, {"b", "a"}, {"c", "a", "b"}, {"b", "c", "a"},
+		{"e", "d", "c", "b", "a"}, {"b", "a", "d", "c", "f", "e"}, {"d", "a", "c", "b", "f", "e", "g"},
+	} {
+		s := make([]model.Instance, len(order))
+		for i, typ := range order {
+			s[i] = model.Instance{Type: typ, GPUCount: i} // GPUCount tags each value so a lost move shows
+		}
+		want := slices.Clone(s)
+		slices.SortFunc(want, func(a, b model.Instance) int { return strings.Compare(a.Type, b.Type) })
+		sortInstancesByType(s)
+		for i := range s {
+			if s[i].Type != want[i].Type || s[i].GPUCount != want[i].GPUCount {
+				t.Errorf("sortInstancesByType(%v)[%d] = %s/%d, want %s/%d", order, i, s[i].Type, s[i].GPUCount, want[i].Type, want[i].GPUCount)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -255,6 +256,45 @@ type matcher struct {
 	cat   *Catalog
 	q     Query
 	cache map[estimateKey]*estimateResult
+	// shapes memoises shape per shapeKey: a 100,000-type overlay has a few
+	// dozen distinct shapes, and each miss formats its reason.
+	shapes map[shapeKey]shapeResult
+}
+
+// shapeKey is everything of an instance type shape reads: the GPU, the
+// GPUs per node, and the host (HostOf: vCPUs, network; hostRAM: memory).
+// The floats are kept as their bits so the key hashes as one block of
+// memory (float fields hash one by one, a cost per instance type).
+type shapeKey struct {
+	gpu                    *GPU
+	gpus, vcpus            int
+	networkGbps, memoryGiB uint64 // math.Float64bits
+}
+
+type shapeResult struct {
+	d      deployment
+	kind   RejectKind
+	reason Message
+	sized  int // sizedGPUs of d; 0 when rejected
+}
+
+// cachedShape is shape, with the GPUs the job needs on it (sizedGPUs),
+// once per shapeKey.
+func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, Message, int) {
+	k := shapeKey{g, in.GPUCount, in.VCPUs, math.Float64bits(in.NetworkGbps), math.Float64bits(in.MemoryGiB)}
+	if r, ok := m.shapes[k]; ok {
+		return r.d, r.kind, r.reason, r.sized
+	}
+	d, kind, reason := m.shape(in, g)
+	sized := 0
+	if reason.IsZero() {
+		sized = m.sizedGPUs(g, &d)
+	}
+	if m.shapes == nil {
+		m.shapes = make(map[shapeKey]shapeResult, 64)
+	}
+	m.shapes[k] = shapeResult{d, kind, reason, sized}
+	return d, kind, reason, sized
 }
 
 type estimateResult struct {
@@ -289,18 +329,39 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 // in time and ranking (multi-node collectives, the vision input
 // pipeline). Instance types with the same host share one retime.
 func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateResult {
-	h := HostOf(in, g)
+	h := timingHost(&m.w, n, HostOf(in, g))
 	k := estimateKey{g, n, s, h}
 	if r, ok := m.cache[k]; ok {
 		return r
 	}
 	base := m.estimate(g, n, s)
+	if h == DefaultHost(g, n) { // Compute timed it on this host already
+		m.cache[k] = base
+		return base
+	}
 	r := &estimateResult{e: base.e, err: base.err, fallback: base.fallback}
 	if r.err == nil {
 		r.e.Retime(g, h)
 	}
 	m.cache[k] = r
 	return r
+}
+
+// timingHost clears the fields of h the time model does not read for w
+// on n GPUs, so instance types that differ only there share one retime
+// (each an Estimate of ~1.5 KB; the embedded catalog has hundreds of
+// distinct hosts, the savings section ranks it several times): vCPUs
+// count only when the input pipeline is capped (inputCap: a vision model
+// and a per-vCPU rate), the node network only when the job spans nodes
+// (stepTime: w.GPUs > GPUsPerNode). The estimate's Host is this one.
+func timingHost(w *Workload, n int, h Host) Host {
+	if !w.Model.Family.Vision() || h.ImagesPerVCPU <= 0 {
+		h.VCPUs = 0
+	}
+	if n <= h.GPUsPerNode {
+		h.InterGBps, h.NetworkAssumed = 0, false
+	}
+	return h
 }
 
 // Recommend matches w against every instance of cat that passes q and
@@ -324,6 +385,22 @@ func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateR
 // more: a host sized to the job wins a near tie, here and when choosing
 // among hosts of one provider, region and GPU (see SizedSlack).
 func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
+	return recommendShared(w, cat, q, nil)
+}
+
+// sharedEstimates carries the estimate cache from one Recommend to the
+// next while the workload stays the same: estimates depend on the
+// workload, GPU, GPU count, strategy and timing host, never on the query,
+// and a savings ranking runs Recommend once per change, most of which
+// change only the query (pricing, one GPU type, one region).
+type sharedEstimates struct {
+	w     Workload // defaulted
+	cache map[estimateKey]*estimateResult
+}
+
+// recommendShared is Recommend reusing shared's estimates when w (defaulted)
+// is the workload they were made for; shared may be nil.
+func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates) (Recommendation, error) {
 	w.Defaults()
 	if err := w.Validate(); err != nil {
 		return Recommendation{}, err
@@ -346,7 +423,16 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 			q.Sort = SortJob
 		}
 	}
-	m := &matcher{w: w, cat: cat, q: q, cache: make(map[estimateKey]*estimateResult, 64)}
+	m := &matcher{w: w, cat: cat, q: q}
+	switch {
+	case shared == nil:
+		m.cache = make(map[estimateKey]*estimateResult, 64)
+	case shared.cache != nil && reflect.DeepEqual(shared.w, w):
+		m.cache = shared.cache
+	default:
+		m.cache = make(map[estimateKey]*estimateResult, 64)
+		shared.w, shared.cache = w, m.cache
+	}
 	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
 	// One offer per provider, region and GPU: the best host. An offer
 	// that spreads the job over more GPUs than it needs (auto GPUs on a
@@ -381,16 +467,17 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 		if !in.Offered() || !m.providerOK(in.Provider) || !m.gpuOK(in.GPU) {
 			continue
 		}
-		g, err := cat.GPU(in.GPU)
-		if err != nil {
-			continue
-		}
-		// The deployment shape and its estimate do not depend on region.
-		shape, kind, reason := m.shape(in, g)
-		sized := 0
-		if reason.IsZero() {
-			sized = m.sizedGPUs(g, &shape)
-		}
+		// The GPU, the deployment shape and its estimate do not depend on
+		// region: found at the type's first offer, so types with none in
+		// the asked regions and pricing mode (most of them in a savings
+		// change to one region or to spot) cost no look-up.
+		var (
+			g      *GPU
+			shape  deployment
+			kind   RejectKind
+			reason Message
+			sized  int
+		)
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			if !m.regionOK(rp.Region) {
@@ -399,6 +486,13 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 			unit, ok := cat.price(in, rp, q.Pricing, q.ExchangeRates)
 			if !ok {
 				continue // no price in this mode here: not an offer
+			}
+			if g == nil {
+				var err error
+				if g, err = cat.GPU(in.GPU); err != nil {
+					break
+				}
+				shape, kind, reason, sized = m.cachedShape(in, g)
 			}
 			considered++
 			if !reason.IsZero() {

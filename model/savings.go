@@ -141,11 +141,16 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 // 730 × term months: a commitment never looks cheap for a short job.
 // Spot is priced without interruptions (use SpotExpectedCost for those).
 // ok is false when nothing runs the scenario.
+//
+// The eval reuses estimates from one call to the next while the workload
+// stays the same (most changes only change the query), so it must not be
+// called concurrently.
 func EvalCheapestJob(cat *Catalog) func(Scenario) (float64, bool) {
+	var shared sharedEstimates
 	return func(s Scenario) (float64, bool) {
 		q := s.Query
 		q.Sort = ""
-		rec, err := Recommend(s.Workload, cat, q)
+		rec, err := recommendShared(s.Workload, cat, q, &shared)
 		if err != nil || len(rec.Offers) == 0 {
 			return 0, false
 		}

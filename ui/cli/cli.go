@@ -236,9 +236,17 @@ commands below from scripts (add --json for machine-readable output).`,
 	)
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newCompletionCmd(root))
-	registerCompletions(root, env, &overlays)
+	if completing(env.Args) { // only cobra's __complete reads them: ~1 ms of every other start
+		registerCompletions(root, env, &overlays)
+	}
 	plainBools(root)
 	return root
+}
+
+// completing reports whether args ask for completions: the generated
+// scripts run "gpuplan __complete <words>" (cobra.ShellCompRequestCmd).
+func completing(args []string) bool {
+	return len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
 }
 
 // newCompletionCmd writes shell completion scripts; unlike cobra's default

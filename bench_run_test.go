@@ -1,0 +1,64 @@
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/data/synthcsv"
+)
+
+// In-process benchmarks of whole commands: run() with the real arguments,
+// output discarded, so a CPU or memory profile shows a command's own work
+// without the process start (-cpuprofile, -memprofile):
+//
+//	go test -run '^$' -bench RunRecommend -benchmem .
+
+// isolate gives the benchmark a private config and data home: no
+// catalog.d or update overlay of the user's may change the work measured.
+func isolate(b *testing.B) {
+	home := b.TempDir()
+	b.Setenv("HOME", home)
+	b.Setenv("XDG_CONFIG_HOME", home)
+	b.Setenv("XDG_DATA_HOME", home)
+	b.Setenv("NO_COLOR", "1")
+}
+
+func benchRun(b *testing.B, args []string) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := run(args, strings.NewReader(""), io.Discard, io.Discard); code != 0 {
+			b.Fatalf("gpuplan %s: exit %d", strings.Join(args, " "), code)
+		}
+	}
+}
+
+// BenchmarkRunRecommend is `recommend --json` over the embedded catalog,
+// savings section included.
+func BenchmarkRunRecommend(b *testing.B) {
+	isolate(b)
+	benchRun(b, recommendArgs)
+}
+
+// BenchmarkRunRecommendCSV100k is the same with a generated 100,000-row
+// SkyPilot aws/vms.csv overlay and --limit 20.
+func BenchmarkRunRecommendCSV100k(b *testing.B) {
+	isolate(b)
+	p := filepath.Join(b.TempDir(), "aws", "vms.csv")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := synthcsv.Write(f, 100_000, 7); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, append(recommendArgs, "--limit", "20", "--catalog", p))
+}

@@ -1,0 +1,134 @@
+package model
+
+import (
+	"testing"
+)
+
+// TestRecommendCachesMatchDirectEstimate checks the matcher's caches
+// (shape per GPU and host, one retime per timing host, the default host
+// reused) against the uncached computation: for every offer, Compute on
+// its GPU count and strategy, retimed over HostOf of the offer's own
+// instance, must give the same hours and memory. The catalog holds
+// instance types that differ only in vCPUs, network and host RAM, single-
+// and multi-node deployments, so a cache keyed too coarsely shows here.
+func TestRecommendCachesMatchDirectEstimate(t *testing.T) {
+	cat := testCatalog()
+	// Twins of big.8 and small.1 that differ in what the caches key on.
+	cat.Instances = append(cat.Instances,
+		Instance{Provider: "p1", Type: "big.8-fastnet", GPU: "g16", GPUCount: 8, VCPUs: 96, MemoryGiB: 512, Interconnect: "nvlink", NetworkGbps: 400,
+			Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 8.5}}},
+		Instance{Provider: "p1", Type: "small.1-net", GPU: "g16", GPUCount: 1, VCPUs: 4, MemoryGiB: 64, Interconnect: "pcie", NetworkGbps: 25,
+			Prices: []RegionPrice{{Region: "eu-west-1", OnDemandUSD: 0.95}}},
+		Instance{Provider: "p1", Type: "small.1-lowram", GPU: "g16", GPUCount: 1, VCPUs: 8, MemoryGiB: 0.5,
+			Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 0.2}}},
+		Instance{Provider: "p2", Type: "huge.8-fastnet", GPU: "g80", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch", NetworkGbps: 3200,
+			Prices: []RegionPrice{{Region: "eu-west-1", OnDemandUSD: 85}}}, // not us-east-1: one offer per provider, region and GPU
+	)
+	for i := range cat.GPUs {
+		if cat.GPUs[i].Key == "g80" {
+			cat.GPUs[i].InterconnectGBps = 900 // NVLink 4 (H100 SXM datasheet); the test GPU has none, so no collectives are timed
+		}
+	}
+	cat.Index()
+	multi := small
+	multi.GPUs, multi.Strategy, multi.DatasetTokens = 16, DDP, 1e8
+	auto := small
+	auto.DatasetTokens = 1e8
+	// FSDP of a 7B model over two 8-GPU nodes: the collectives are
+	// exposed, so the node network (10 Gbps assumed vs 3200 Gbps) shows
+	// in the hours.
+	fsdp := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, GPUs: 16, Strategy: FSDP, DatasetTokens: 1e8}, Model: llama2_7B}
+	for _, c := range []struct {
+		name string
+		w    Workload
+		q    Query
+	}{
+		{"16 GPUs over nodes", multi, Query{AllowMultiNode: true}},
+		{"auto GPU count", auto, Query{AutoGPUs: true}},
+		{"auto, multi-node allowed", auto, Query{AutoGPUs: true, AllowMultiNode: true}},
+		{"FSDP over two nodes", fsdp, Query{AllowMultiNode: true, Providers: []string{"p2"}}},
+	} {
+		r, err := Recommend(c.w, cat, c.q)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(r.Offers) == 0 {
+			t.Fatalf("%s: no offers", c.name)
+		}
+		hours := map[string]float64{}
+		for _, o := range r.Offers {
+			hours[o.Instance.Type] = o.Estimate.Hours
+			w := o.Estimate.Workload // defaults applied, GPUs and strategy as deployed
+			e, err := Compute(w, o.GPU)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", c.name, o.Instance.Type, err)
+			}
+			e.Retime(o.GPU, HostOf(o.Instance, o.GPU))
+			if e.Hours != o.Estimate.Hours || e.Memory.Total() != o.Estimate.Memory.Total() || e.CommSeconds != o.Estimate.CommSeconds {
+				t.Errorf("%s: %s on %d GPUs: cached %.6g h, %.6g B, comm %.3g s; direct %.6g h, %.6g B, comm %.3g s",
+					c.name, o.Instance.Type, o.GPUs, o.Estimate.Hours, o.Estimate.Memory.Total(), o.Estimate.CommSeconds, e.Hours, e.Memory.Total(), e.CommSeconds)
+			}
+		}
+		if c.name == "FSDP over two nodes" && !(hours["huge.8"] > hours["huge.8-fastnet"] && hours["huge.8-fastnet"] > 0) {
+			t.Errorf("%s: huge.8 (network assumed 10 Gbps) %.4g h, huge.8-fastnet (3200 Gbps) %.4g h; want the slow network slower", c.name, hours["huge.8"], hours["huge.8-fastnet"])
+		}
+		// Near misses keep their own reasons: the low-RAM twin is refused
+		// for host RAM, not given small.1's verdict.
+		if c.name != "FSDP over two nodes" {
+			if _, ok := hours["small.1-lowram"]; ok {
+				t.Errorf("%s: small.1-lowram (0.5 GiB host RAM) offered", c.name)
+			}
+			found := false
+			for _, x := range r.Rejected {
+				if x.Instance.Type == "small.1-lowram" {
+					found = true
+					if x.Kind != RejectHostRAM {
+						t.Errorf("%s: small.1-lowram rejected as %s (%s), want host RAM", c.name, x.Kind, x.Reason)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s: small.1-lowram (the cheapest miss) not among the near misses %+v", c.name, r.Rejected)
+			}
+		}
+	}
+}
+
+// TestEvalCheapestJobSharedEstimates checks that the savings eval, which
+// carries estimates from one call to the next while the workload is the
+// same, prices every change as a fresh eval does (a new EvalCheapestJob
+// per call shares nothing). The changes mix query-only ones (pricing, one
+// GPU, one region) with workload changes (LoRA, QLoRA, checkpointing), in
+// the order RankSavings runs them.
+func TestEvalCheapestJobSharedEstimates(t *testing.T) {
+	cat := testCatalog()
+	base := Scenario{Workload: Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B},
+		Query: Query{AutoGPUs: true, AllowMultiNode: true}}
+	changes := ScenarioChanges(base, []string{"g16", "g40", "g80"}, []string{"us-east-1", "eu-west-1"})
+	kinds := map[string]bool{}
+	for _, c := range changes {
+		kinds[c.Kind] = true
+	}
+	if !kinds["pricing"] || !kinds["gpu"] || !kinds["region"] || !kinds["adapters"] {
+		t.Fatalf("changes %v lack a kind this test needs", kinds)
+	}
+	shared := EvalCheapestJob(cat)
+	scenarios := []Scenario{base}
+	for _, c := range changes {
+		scenarios = append(scenarios, c.Apply(base), base) // back and forth between workloads
+	}
+	priced := 0
+	for i, s := range scenarios {
+		got, gotOK := shared(s)
+		want, wantOK := EvalCheapestJob(cat)(s)
+		if got != want || gotOK != wantOK {
+			t.Errorf("scenario %d (%s, %s): shared eval $%.6g (%v), fresh $%.6g (%v)", i, s.Workload.Task, s.Query.Pricing, got, gotOK, want, wantOK)
+		}
+		if wantOK {
+			priced++
+		}
+	}
+	if priced < len(scenarios)/2 {
+		t.Errorf("only %d of %d scenarios priced: the test compares too little", priced, len(scenarios))
+	}
+}
