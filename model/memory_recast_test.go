@@ -1,0 +1,82 @@
+package model
+
+import "testing"
+
+// TestAutocastRecasts checks the per-block bytes torch.autocast adds by
+// casting a block's fp32 norm output once per projection
+// (aten/src/ATen/autocast_mode.cpp cached_cast caches only fp32 leaves
+// that require grad). Each extra copy is n·h elements at 2 bytes, worked
+// by hand below with n = s·b tokens.
+func TestAutocastRecasts(t *testing.T) {
+	bert := Architecture{Family: FamilyEncoder, Layers: 24, Hidden: 1024, Heads: 16, FFN: 4096}
+	gpt2 := Architecture{Family: FamilyDecoder, Layers: 12, Hidden: 768, Heads: 12, FFN: 3072, FusedQKV: true}
+	llama := Architecture{Family: FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008, GatedMLP: true, Norm: RMSNorm}
+	phi3 := Architecture{Family: FamilyDecoder, Layers: 32, Hidden: 3072, Heads: 32, FFN: 8192, GatedMLP: true, Norm: RMSNorm, FusedQKV: true, FusedGateUp: true}
+	t5 := Architecture{Family: FamilyEncoderDecoder, Layers: 12, DecoderLayers: 12, Hidden: 1024, Heads: 16, FFN: 4096}
+	tests := []struct {
+		name      string
+		w         Workload
+		n, nEnc   float64
+		cross     bool
+		want      float64
+		reasoning string
+	}{
+		{"BERT separate query/key/value", Workload{Model: bert, Task: TaskFinetune}, 512 * 4, 0, false,
+			8_388_608, "2 extra copies × 2 B × 2048 × 1024 = 4·s·b·h = 4·512·4·1024"},
+		{"GPT-2 fused c_attn", Workload{Model: gpt2, Task: TaskTrain}, 1024 * 8, 0, false,
+			0, "one QKV Linear, one MLP input: no extra copy"},
+		{"Llama separate q/k/v and gate/up", Workload{Model: llama, Task: TaskTrain}, 1024, 0, false,
+			25_165_824, "(2 + 1) copies × 2 B × 1024 × 4096"},
+		{"Phi-3 fused qkv_proj and gate_up_proj", Workload{Model: phi3, Task: TaskTrain}, 1024, 0, false,
+			0, "both fused"},
+		{"LitGPT fuses QKV, not fc_1/fc_2", Workload{Model: llama, Task: TaskTrain, LitGPT: true}, 1024, 0, false,
+			8_388_608, "gate/up: 1 copy × 2 B × 1024 × 4096"},
+		{"LoRA q,v without adapter dropout", Workload{Model: llama, Task: TaskLoRA, LoRATargets: []string{"q", "v"}}, 1024, 0, false,
+			8_388_608, "two lora_A casts, one already counted: 1 copy × 2 B × 1024 × 4096"},
+		{"LoRA all projections without dropout", Workload{Model: llama, Task: TaskLoRA, LoRATargets: []string{"q", "k", "v", "o", "gate", "up", "down"}}, 1024, 0, false,
+			25_165_824, "q,k,v: 2 extra; gate,up: 1 extra; × 2 B × 1024 × 4096"},
+		{"LoRA with adapter dropout", Workload{Model: llama, Task: TaskLoRA, LoRATargets: []string{"q", "v"}, LoRADropout: 0.05}, 1024, 0, false,
+			0, "loraDropout already counts each adapter's input"},
+		{"QLoRA saves every projection's input", Workload{Model: llama, Task: TaskQLoRA}, 1024, 0, false,
+			25_165_824, "as full training"},
+		{"T5 decoder block with cross-attention", Workload{Model: t5, Task: TaskFinetune}, 512, 1024, true,
+			6_291_456, "self q/k/v: 2 × 2 B × 512 × 1024; cross k, v each cast the encoder output: 2 × 2 B × 1024 × 1024"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := autocastRecasts(&tt.w, tt.n, tt.nEnc, tt.cross); got != tt.want {
+				t.Errorf("autocastRecasts = %.0f B, want %.0f B (%s)", got, tt.want, tt.reasoning)
+			}
+		})
+	}
+}
+
+// TestAutocastRecastsInActivations checks that the term reaches the
+// saved activations under torch.autocast only: BERT-Large at s = 512,
+// b = 4 keeps 24 layers × 4·512·4·1024 B = 192 MiB more than the same
+// shape with a fused QKV, and nothing more under pure 16-bit.
+func TestAutocastRecastsInActivations(t *testing.T) {
+	bert := Architecture{Family: FamilyEncoder, Layers: 24, Hidden: 1024, Heads: 16, FFN: 4096, Vocab: 30522, Dropout: true}
+	fused := bert
+	fused.FusedQKV = true
+	w := func(a Architecture, p Precision) *Workload {
+		return &Workload{Model: a, Task: TaskFinetune, Precision: p, MicroBatch: 4, SeqLen: 512, TP: 1, FlashAttention: Bool(false), Checkpointing: Bool(false)}
+	}
+	tests := []struct {
+		p    Precision
+		r    Recipe
+		want float64
+	}{
+		{AMPFP16, RecipeAutocast, 24 * 4 * 512 * 4 * 1024},
+		{AMPBF16, RecipeFSDPMixed, 24 * 4 * 512 * 4 * 1024},
+		{BF16, RecipePure16, 0},
+		{FP32, RecipeFP32, 0},
+	}
+	for _, tt := range tests {
+		sep := trainingActivations(w(bert, tt.p), tt.r).blocks
+		one := trainingActivations(w(fused, tt.p), tt.r).blocks
+		if got := sep - one; got != tt.want {
+			t.Errorf("%s: separate − fused QKV = %.0f B, want %.0f B", tt.r, got, tt.want)
+		}
+	}
+}
