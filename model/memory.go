@@ -299,6 +299,33 @@ func (a *Architecture) autocastSoftmax(s, sKV, b, t float64, flash, cross bool) 
 	return x
 }
 
+// softmaxInput returns what unfused attention's softmax keeps beside its
+// output on PyTorch before 1.11 (Workload.TorchBefore111): its input, the
+// masked scores, a·s·sKV·b elements split by t, in the dtype the softmax
+// output is counted in (p; fp32 under torch.autocast, where Hugging Face's
+// additive attention mask is cast to the fp32 parameters' dtype,
+// modeling_utils.py ModuleUtilsMixin.get_extended_attention_mask, and
+// promotes the 16-bit scores). Source: pytorch/pytorch#64000, "Backward
+// formulas for softmax/logsoftmax reference self, even though self is not
+// required ... we retain reference to self and use more memory than
+// needed", fixed by #65242 (relanded as #66018, October 2021) in 1.11,
+// which passes self's dtype instead (transformers pytorch_utils.py
+// softmax_backward_data: self before 1.11, self.dtype after). Flash
+// attention saves no scores.
+func (a *Architecture) softmaxInput(s, sKV, b, p, t float64, flash, cross, autocast bool) float64 {
+	if flash {
+		return 0
+	}
+	if autocast {
+		p = 4
+	}
+	x := p * float64(a.Heads) * s * sKV * b / t
+	if cross {
+		x *= 2
+	}
+	return x
+}
+
 // autocastRecasts returns the bytes torch.autocast adds to one block, for
 // n = s·b tokens (nEnc encoder tokens feeding cross-attention), by casting
 // the same fp32 tensor once per projection. cached_cast
@@ -463,7 +490,7 @@ type savedActivations struct {
 //
 // Transformers: per-block memory from blockActivation, plus normExtra and,
 // under the autocast and fsdp-mixed recipes, autocastSoftmax and
-// autocastRecasts; with full activation
+// autocastRecasts, before PyTorch 1.11 softmaxInput; with full activation
 // checkpointing each block keeps only its input (Korthikanti et al., 2022,
 // §4.3: 2sbh per layer at 16-bit, fp32 under autocast) and one block's full
 // set is live while it is recomputed. Plus the embedding output and the
@@ -520,6 +547,9 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 		}
 		if autocast {
 			x += a.autocastSoftmax(sq, sk, b, t, flash, cross) + autocastRecasts(w, sq*b, sk*b, cross)
+		}
+		if w.TorchBefore111 {
+			x += a.softmaxInput(sq, sk, b, p, t, flash, cross, autocast)
 		}
 		return x
 	}
