@@ -80,3 +80,36 @@ func TestAutocastRecastsInActivations(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxInputBeforeTorch111 checks the scores PyTorch < 1.11 keeps a
+// second time as softmax's input (pytorch/pytorch#64000), worked by hand
+// for BERT-Large's 16 heads at s = 512, b = 4: a·s²·b = 16 777 216
+// elements per layer, in the dtype the softmax output is counted in.
+func TestSoftmaxInputBeforeTorch111(t *testing.T) {
+	bert := Architecture{Family: FamilyEncoder, Layers: 24, Hidden: 1024, Heads: 16, FFN: 4096, Vocab: 30522, Dropout: true}
+	tests := []struct {
+		name                  string
+		p, t                  float64
+		flash, cross, autocst bool
+		want                  float64
+	}{
+		{"fp32", 4, 1, false, false, false, 67_108_864},
+		{"autocast: fp32 scores after the fp32 mask", 2, 1, false, false, true, 67_108_864},
+		{"pure 16-bit", 2, 1, false, false, false, 33_554_432},
+		{"tensor parallel 2", 2, 2, false, false, false, 16_777_216},
+		{"cross-attention adds its own scores", 2, 1, false, true, false, 67_108_864},
+		{"flash attention keeps no scores", 4, 1, true, false, false, 0},
+	}
+	for _, tt := range tests {
+		if got := bert.softmaxInput(512, 512, 4, tt.p, tt.t, tt.flash, tt.cross, tt.autocst); got != tt.want {
+			t.Errorf("%s: softmaxInput = %.0f B, want %.0f B", tt.name, got, tt.want)
+		}
+	}
+	// Wired into the saved activations only for TorchBefore111: 24 layers × 64 MiB.
+	w := Workload{Model: bert, Task: TaskFinetune, Precision: AMPFP16, MicroBatch: 4, SeqLen: 512, TP: 1, FlashAttention: Bool(false), Checkpointing: Bool(false)}
+	now := trainingActivations(&w, RecipeAutocast).blocks
+	w.TorchBefore111 = true
+	if got := trainingActivations(&w, RecipeAutocast).blocks - now; got != 24*67_108_864 {
+		t.Errorf("TorchBefore111 adds %.0f B, want %d B", got, 24*67_108_864)
+	}
+}
