@@ -546,7 +546,7 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 			x += a.normExtra(sq*b, p, autocast) / float64(a.normsPerLayer())
 		}
 		if autocast {
-			x += a.autocastSoftmax(sq, sk, b, t, flash, cross) + autocastRecasts(w, sq*b, sk*b, cross)
+			x += a.autocastSoftmax(sq, sk, b, t, flash, cross) + autocastRecasts(w, sq*b, sEnc*b, cross) // cross-attention casts the encoder output
 		}
 		if w.TorchBefore111 {
 			x += a.softmaxInput(sq, sk, b, p, t, flash, cross, autocast)

@@ -113,3 +113,24 @@ func TestSoftmaxInputBeforeTorch111(t *testing.T) {
 		t.Errorf("TorchBefore111 adds %.0f B, want %d B", got, 24*67_108_864)
 	}
 }
+
+// TestAutocastRecastsEncoderDecoder checks that decoder blocks count the
+// casts of the encoder output at the encoder's length (Whisper: 1500
+// frames, 448 text tokens), worked by hand for two encoder and two
+// decoder layers of width 1280, b = 1, flash attention: separate minus
+// fused projections is, per encoder layer, 2 copies × 2 B × 1500 × 1280
+// = 7 680 000 B; per decoder layer 2 × 2 × 448 × 1280 = 2 293 760 B for
+// self-attention plus 1 copy × 2 × 1500 × 1280 = 3 840 000 B for the
+// cross-attention's key and value: 27 627 520 B in all.
+func TestAutocastRecastsEncoderDecoder(t *testing.T) {
+	whisper := Architecture{Family: FamilyEncoderDecoder, Layers: 2, DecoderLayers: 2, Hidden: 1280, Heads: 20, FFN: 5120, Vocab: 51866, EncoderSeqLen: 1500}
+	fused := whisper
+	fused.FusedQKV = true
+	w := func(a Architecture) *Workload {
+		return &Workload{Model: a, Task: TaskFinetune, Precision: AMPBF16, MicroBatch: 1, SeqLen: 448, TP: 1, FlashAttention: Bool(true), Checkpointing: Bool(false)}
+	}
+	got := trainingActivations(w(whisper), RecipeAutocast).blocks - trainingActivations(w(fused), RecipeAutocast).blocks
+	if got != 27_627_520 {
+		t.Errorf("separate − fused = %.0f B, want 27627520 B", got)
+	}
+}
