@@ -340,7 +340,8 @@ func (a *Architecture) softmaxInput(s, sKV, b, p, t float64, flash, cross, autoc
 // projections each save a copy of the fp32 encoder output, which is
 // otherwise counted once for all layers: 2·nEnc·h·2 bytes (one copy if
 // fused). Fused projections (Architecture.FusedQKV, FusedGateUp; LitGPT
-// always fuses QKV, litgpt/model.py CausalSelfAttention.qkv) cast once.
+// always fuses QKV, litgpt/model.py CausalSelfAttention.qkv, and keeps
+// LLaMAMLP's fc_1 and fc_2 apart) cast once.
 // LoRA's frozen projections save no input (autograd saves a matmul input
 // only for the weight's gradient); each adapted projection's lora_A saves
 // its own cast of the input when adapter dropout is nn.Identity, and with
