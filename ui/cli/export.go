@@ -126,6 +126,10 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if in.Retired != "" {
 		return usage(fmt.Errorf("%s/%s was retired by the provider on %s; pick another instance (gpuplan recommend)", in.Provider, in.Type, in.Retired))
 	}
+	if in.MissingSince != "" { // as recommend, which does not rank it
+		return usage(fmt.Errorf("%s/%s was not in the latest catalog fetch (since %s), so it is not priced; pick another instance (gpuplan recommend)",
+			in.Provider, in.Type, in.MissingSince))
+	}
 	if ok, err := runServeExport(cmd, env, cat, ff, in, wf, qf, ef); ok || err != nil {
 		printWarnings(env.Stderr, warnings) // the catalog's; the request's are printed with the files
 		return err
