@@ -77,7 +77,8 @@ type RejectionJSON struct {
 	Provider        string  `json:"provider"`
 	InstanceType    string  `json:"instance_type"`
 	Region          string  `json:"region"`
-	PricePerHourUSD float64 `json:"price_per_hour_usd"`
+	PricePerHourUSD float64 `json:"price_per_hour_usd"` // all instances together
+	Instances       int     `json:"instances"`
 	Reason          string  `json:"reason"`
 }
 
@@ -128,7 +129,7 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 	}
 	for _, x := range r.Rejected {
 		out.Rejected = append(out.Rejected, RejectionJSON{Provider: x.Instance.Provider, InstanceType: x.Instance.Type,
-			Region: x.Region, PricePerHourUSD: Round(x.USDPerHour, 4), Reason: x.Reason})
+			Region: x.Region, PricePerHourUSD: Round(x.USDPerHour, 4), Instances: max(x.Instances, 1), Reason: x.Reason})
 	}
 	return out
 }
@@ -441,11 +442,21 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 	if len(rec.Rejected) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("Near misses (cheapest that do not fit)")))
 		for _, x := range rec.Rejected {
-			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, r.Cut(x.Instance.Type, 26), USD(x.USDPerHour)+"/h", RejectionReason(p, &x))
+			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, r.Cut(x.Instance.Type, 26), RejectionPrice(p, &x), RejectionReason(p, &x))
 		}
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
+}
+
+// RejectionPrice is what a near miss would cost per hour: "$0.42/h", or
+// "8 × $0.42/h" when the job would rent several instances, so the price
+// is never read as one instance's.
+func RejectionPrice(p *i18n.Printer, x *model.Rejection) string {
+	if x.Instances > 1 {
+		return p.Sprintf("%d × %s/h", x.Instances, USD(x.USDPerHour/float64(x.Instances)))
+	}
+	return USD(x.USDPerHour) + "/h"
 }
 
 // RejectionReason is a near miss's reason in p's language (its message
