@@ -242,9 +242,35 @@ func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 // $/month, headroom, job time, region.
 var dropOrder = []int{5, 8, 6, 2}
 
+// SortColumn is the OfferHeaders column an offers table is sorted by,
+// which narrow tables keep; -1 for none.
+func SortColumn(k model.SortKey) int {
+	switch k {
+	case model.SortPrice:
+		return 4
+	case model.SortMonthly:
+		return 5
+	case model.SortTime:
+		return 6
+	case model.SortJob:
+		return 7
+	case model.SortHeadroom:
+		return 8
+	}
+	return -1
+}
+
+// DropOrder is dropOrder without the column sorted by (SortColumn), which
+// a table never drops.
+func DropOrder(k model.SortKey) []int {
+	sorted := SortColumn(k)
+	return slices.DeleteFunc(slices.Clone(dropOrder), func(c int) bool { return c == sorted })
+}
+
 // fitTable renders the offers table within width cells, dropping the least
-// needed columns until it fits (width ≤ 0: no limit).
-func fitTable(headers []string, rows [][]string, width int) string {
+// needed columns until it fits (width ≤ 0: no limit), never the column
+// sorted by.
+func fitTable(headers []string, rows [][]string, width int, sort model.SortKey) string {
 	keep := make([]bool, len(headers))
 	for i := range keep {
 		keep[i] = true
@@ -278,9 +304,9 @@ func fitTable(headers []string, rows [][]string, width int) string {
 			}).Render()
 	}
 	out := render()
-	order := dropOrder
+	order := DropOrder(sort)
 	if len(headers) > len(OfferHeaders) { // reserved: the job cost already shows the term's bill
-		order = append(slices.Clone(dropOrder), len(OfferHeaders))
+		order = append(order, len(OfferHeaders))
 	}
 	for _, col := range order {
 		if width <= 0 || lipgloss.Width(out) <= width {
@@ -417,7 +443,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 				rows[i] = append(rows[i], CommitmentCells(&offers[i])...)
 			}
 		}
-		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(headers, rows, width)))
+		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(headers, rows, width, rec.Sort)))
 		if n := len(rec.Offers); n > shown {
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %d more %s%s", n-shown, p.T(marketPlural(n-shown, "offer", "offers")), p.T(moreHint))))
 		}
