@@ -97,7 +97,7 @@ func localizeDepth(p *i18n.Printer, msg string, depth int) string {
 		args := make([]any, len(f.verbs))
 		for i, v := range f.verbs {
 			s := m[i+1]
-			if v == 's' || v == 'v' {
+			if (v == 's' || v == 'v') && strings.ContainsRune(s, ' ') { // one word is a name or a typed value
 				s = localizeDepth(p, s, depth+1)
 			}
 			args[i] = s
@@ -132,7 +132,7 @@ type errorFormat struct {
 }
 
 // compiledFormats are errorFormats as anchored regular expressions, the
-// most specific (most literal text) first, so "%s: %v" is the last resort.
+// most specific (most literal text) first.
 var compiledFormats = sync.OnceValue(func() []errorFormat {
 	out := make([]errorFormat, 0, len(errorFormats))
 	for _, key := range errorFormats {
@@ -166,7 +166,14 @@ var compiledFormats = sync.OnceValue(func() []errorFormat {
 		re.WriteString("$")
 		out = append(out, errorFormat{key: key, re: regexp.MustCompile("(?s)" + re.String()), verbs: verbs})
 	}
-	literal := func(k string) int { return len(verbRE.ReplaceAllString(k, "")) }
+	// Separators ("%s: %s", "%s or %s") come last, in the order listed:
+	// a path before its error, then a list's last item.
+	literal := func(k string) int {
+		if n := len(verbRE.ReplaceAllString(k, "")); n > 4 {
+			return n
+		}
+		return 0
+	}
 	sort.SliceStable(out, func(i, j int) bool { return literal(out[i].key) > literal(out[j].key) })
 	return out
 })
@@ -237,7 +244,7 @@ func usageIn(p *i18n.Printer, c *cobra.Command) string {
 	var b strings.Builder
 	b.WriteString("用法：")
 	if c.Runnable() {
-		fmt.Fprintf(&b, "\n  %s", strings.Replace(c.UseLine(), "[flags]", "[参数]", 1))
+		fmt.Fprintf(&b, "\n  %s", usePlaceholders.Replace(c.UseLine()))
 	}
 	if c.HasAvailableSubCommands() {
 		fmt.Fprintf(&b, "\n  %s [命令]", c.CommandPath())
@@ -286,8 +293,12 @@ func exampleIn(p *i18n.Printer, ex string) string {
 var valueNames = map[string]string{
 	"string": "文本", "stringArray": "文本", "strings": "列表", "stringSlice": "列表",
 	"int": "整数", "int64": "整数", "uint": "整数", "float64": "数值", "float32": "数值",
-	"duration": "时长", "bool": "",
+	"duration": "时长", "bool": "", "count": "数量", "count|auto": "数量|auto", "float": "数值",
+	"format": "格式", "tokens": "token数",
 }
+
+// usePlaceholders are the upper-case words of Use lines.
+var usePlaceholders = strings.NewReplacer("[flags]", "[参数]", "FILE", "文件", "COUNT", "数量")
 
 // flagUsagesIn mirrors pflag's FlagUsagesWrapped (pflag flag.go) without
 // wrapping: the flag, its value placeholder, padding to a common column
@@ -316,6 +327,11 @@ func flagUsagesIn(p *i18n.Printer, fs *pflag.FlagSet) string {
 			left += fmt.Sprintf("[=%s]", f.NoOptDefVal)
 		}
 		right := p.T(use)
+		if name, ok := strings.CutPrefix(use, "help for "); ok { // cobra's -h and -v
+			right = p.Sprintf("help for %s", name)
+		} else if name, ok := strings.CutPrefix(use, "version for "); ok {
+			right = p.Sprintf("version for %s", name)
+		}
 		if !zeroDefault(f) {
 			def := f.DefValue
 			if f.Value.Type() == "string" {
