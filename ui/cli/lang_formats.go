@@ -75,6 +75,8 @@ var errorFormats = []string{
 	"unknown model %q (list them with %s)",
 	"unknown gpu %q; did you mean %s? (list them with %s)",
 	"unknown gpu %q (list them with %s)",
+	"%d CNY-priced instance types not ranked: needs --usd-cny RATE (1 USD = RATE CNY)",
+	"%d CNY-priced instance type not ranked: needs --usd-cny RATE (1 USD = RATE CNY)",
 	"%s: %s", // separators last: see compiledFormats
 	"%s or %s",
 }

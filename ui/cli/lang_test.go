@@ -80,6 +80,7 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 		train finetune lora qlora inference single sgd-momentum awq gptq trainjob pytorchjob k8s docker torchrun toml
 		table json csv markdown JSON CSV TOML YAML SkyPilot Kubernetes Kubeflow Trainer Training Operator NGC PEFT
 		MLP Transformer ZeRO-Offload safetensors RFC ID GQA MQA
+		AWS Azure OCI Oracle GitHub InfiniBand EFA Elastic Fabric Adapter API URL S3
 		recomend modle x fr help lama h10 extra
 		nvlink nvswitch pcie efa infiniband infinity-fabric`) // catalog interconnect values, as the offers table prints them
 	return a
@@ -92,6 +93,7 @@ const zhLocale = "zh_CN.UTF-8"
 // allowlist (issue 20: "errors and help are fully in Chinese").
 func TestChineseCLILeaksNoEnglish(t *testing.T) {
 	allow := cliAllowlist(t)
+	cny := "testdata/cny.toml"
 	cfg := writeFile(t, "bad.toml", "schema_version = 1\n[workload]\nmodel = \"bert-large\"\nbach_size = 4\n")
 	for _, tc := range []struct {
 		args []string
@@ -105,6 +107,16 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		{[]string{"export", "--help"}, 0},
 		{[]string{"recommend", "--help"}, 0},
 		{[]string{"estimate", "--help"}, 0},
+		{[]string{"offers", "--help"}, 0},
+		{[]string{"plan", "--help"}, 0},
+		{[]string{"catalog", "--help"}, 0},
+		{[]string{"catalog", "instances", "--help"}, 0},
+		{[]string{"catalog", "update", "--help"}, 0},
+		{[]string{"version", "--help"}, 0},
+		{[]string{"completion", "--help"}, 0},
+		{[]string{"help", "estimate"}, 0},
+		{[]string{"catalog", "instances", "h100:8"}, 0},
+		{[]string{"recommend", "--model", "bert-large", "--catalog", cny}, 0},
 		{[]string{"recomend"}, 2},
 		{[]string{"estimate", "--modle", "x"}, 2},
 		{[]string{"estimate", "--model", "bert-large", "--batch-size", "x"}, 2},
