@@ -158,7 +158,7 @@ var compiledFormats = sync.OnceValue(func() []errorFormat {
 				re.WriteString(`("(?:[^"\\]|\\.)*")`)
 				verbs = append(verbs, c)
 			default:
-				re.WriteString(`(.+?)`)
+				re.WriteString(`(.*?)`) // may be empty: "%q%s" with no suggestions
 				verbs = append(verbs, c)
 			}
 			rest = rest[loc[1]:]

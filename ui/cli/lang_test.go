@@ -81,7 +81,8 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 		table json csv markdown JSON CSV TOML YAML SkyPilot Kubernetes Kubeflow Trainer Training Operator NGC PEFT
 		MLP Transformer ZeRO-Offload safetensors RFC ID GQA MQA
 		AWS Azure OCI Oracle GitHub InfiniBand EFA Elastic Fabric Adapter API URL S3
-		recomend modle x fr help lama h10 extra
+		recomend modle x fr help lama h10 extra zzz foo xx
+		phase TiB on-demand reserved-1y reserved-3y
 		nvlink nvswitch pcie efa infiniband infinity-fabric`) // catalog interconnect values, as the offers table prints them
 	return a
 }
@@ -94,6 +95,8 @@ const zhLocale = "zh_CN.UTF-8"
 func TestChineseCLILeaksNoEnglish(t *testing.T) {
 	allow := cliAllowlist(t)
 	cny := "testdata/cny.toml"
+	typeCfg := writeFile(t, "type.toml", "schema_version = 1\n[workload]\nmodel = \"bert-large\"\nbatch_size = \"x\"\n")
+	rangeCfg := writeFile(t, "range.toml", "schema_version = 1\n[workload]\nmodel = \"bert-large\"\nepochs = -1\n")
 	cfg := writeFile(t, "bad.toml", "schema_version = 1\n[workload]\nmodel = \"bert-large\"\nbach_size = 4\n")
 	for _, tc := range []struct {
 		args []string
@@ -133,6 +136,14 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		{[]string{"recommend", "--model", "bert-large", "--usd-cny", "-1"}, 2},
 		{[]string{"estimate", "--model", "bert-large", "extra"}, 2},
 		{[]string{"version"}, 0},
+		{[]string{"estimate", "--config", typeCfg}, 2},
+		{[]string{"estimate", "--config", rangeCfg}, 2},
+		{[]string{"estimate", "--config", t.TempDir()}, 2},
+		{[]string{"plan", rangeCfg}, 2},
+		{[]string{"offers", "--vram", "3x"}, 2},
+		{[]string{"export", "--model", "bert-large", "--instance", "aws/zzz"}, 2},
+		{[]string{"recommend", "--model", "bert-large", "--regions", "xx-"}, 2},
+		{[]string{"recommend", "--model", "bert-large", "--pricing", "foo"}, 2},
 	} {
 		code, out, errs := runLang(t, zhLocale, tc.args...)
 		name := strings.Join(tc.args, " ")
