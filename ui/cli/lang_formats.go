@@ -104,6 +104,13 @@ var errorFormats = []string{
 	"--instance %s: unknown %s instance type %q; did you mean %s? (list: gpuplan catalog instances --provider %s)",
 	"--instance %s: unknown %s instance type %q (list: gpuplan catalog instances --provider %s)",
 	"--regions: no offer is in %q%s (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)",
+	// catalog update's summary (data/update Summary.Text), line by line
+	"%s: failed, %s",
+	"previous overlay kept",
+	"no previous overlay",
+	"%s: %d types from %s → %s",
+	"added %d, removed %d, prices moved >10%%: %d",
+	"drops more than half of the provider's types",
 	"%s: %s", // separators last: see compiledFormats
 	"%s or %s",
 }

@@ -220,6 +220,9 @@ func TestLocalize(t *testing.T) {
 		{"43 marketplace offers hidden (--providers vast, or --marketplaces)", "43 个算力市场报价未显示（--providers vast，或 --marketplaces）"},
 		{"nothing we know", "nothing we know"}, // no format: as it was
 		{"a: b: c", "a：b：c"},
+		{"aws: 312 types from https://example.org/aws/vms.csv → /tmp/aws.toml", "aws：312 种规格，来自 https://example.org/aws/vms.csv → /tmp/aws.toml"},
+		{"added 3, removed 1, prices moved >10%: 2", "新增 3 种，移除 1 种，价格变动超过 10%：2 种"},
+		{"gcp: failed, previous overlay kept", "gcp：失败，保留了原来的叠加文件"},
 	} {
 		if got := localize(p, tc.en); got != tc.zh {
 			t.Errorf("localize(%q) = %q, want %q", tc.en, got, tc.zh)
