@@ -169,7 +169,7 @@ var compiledFormats = sync.OnceValue(func() []errorFormat {
 	// Separators ("%s: %s", "%s or %s") come last, in the order listed:
 	// a path before its error, then a list's last item.
 	literal := func(k string) int {
-		if n := len(verbRE.ReplaceAllString(k, "")); n > 4 {
+		if n := len(verbRE.ReplaceAllString(k, "")); n > 5 {
 			return n
 		}
 		return 0

@@ -111,6 +111,23 @@ var errorFormats = []string{
 	"%s: %d types from %s → %s",
 	"added %d, removed %d, prices moved >10%%: %d",
 	"drops more than half of the provider's types",
+	// export's notes (model/launch Plan.Notes, Stack.Notes)
+	"%s (compute capability %s, %s): PyTorch %s wheels (CUDA %s) need NVIDIA driver ≥ %s",
+	"%s needs a CUDA %s build: CUDA 13.0 dropped Maxwell, Pascal and Volta, so no cu13x wheel or CUDA 13 image runs on it",
+	"%s needs CUDA ≥ %s",
+	"older driver? %s wheels need driver ≥ %s",
+	"bf16 and fp8 run natively (fp8 training needs a library such as Transformer Engine)",
+	"bf16 runs natively; no fp8",
+	"no bf16: train in amp-fp16 with loss scaling",
+	"spot capacity can be reclaimed at short notice: checkpoint often to storage that outlives the node and resume from the last checkpoint",
+	"%s is GCP's %s with %d × %s attached",
+	"SkyPilot accelerator name %s comes from gpuplan's per-GPU table (the catalog row has none): check it with sky show-gpus",
+	"replace %s in the script arguments",
+	"the dataset %s",
+	"the model id %s",
+	"%d EFA devices per node carry NCCL between nodes (FI_PROVIDER=efa)",
+	"no fast fabric known for %s %s: NCCL may fall back to TCP between nodes",
 	"%s: %s", // separators last: see compiledFormats
 	"%s or %s",
+	"%s and %s",
 }

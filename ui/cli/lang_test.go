@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -82,7 +83,7 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 		MLP Transformer ZeRO-Offload safetensors RFC ID GQA MQA
 		AWS Azure OCI Oracle GitHub InfiniBand EFA Elastic Fabric Adapter API URL S3
 		recomend modle x fr help lama h10 extra zzz foo xx
-		phase TiB on-demand reserved-1y reserved-3y
+		phase TiB on-demand reserved-1y reserved-3y cu skypilot Engine
 		nvlink nvswitch pcie efa infiniband infinity-fabric`) // catalog interconnect values, as the offers table prints them
 	return a
 }
@@ -144,6 +145,8 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		{[]string{"export", "--model", "bert-large", "--instance", "aws/zzz"}, 2},
 		{[]string{"recommend", "--model", "bert-large", "--regions", "xx-"}, 2},
 		{[]string{"recommend", "--model", "bert-large", "--pricing", "foo"}, 2},
+		{[]string{"export", "--model", "bert-large", "--task", "finetune", "--instance", "aws/g6.xlarge", "--pricing", "spot",
+			"--format", "skypilot", "-o", filepath.Join(t.TempDir(), "task.yaml")}, 0},
 	} {
 		code, out, errs := runLang(t, zhLocale, tc.args...)
 		name := strings.Join(tc.args, " ")
@@ -220,6 +223,8 @@ func TestLocalize(t *testing.T) {
 		{"43 marketplace offers hidden (--providers vast, or --marketplaces)", "43 个算力市场报价未显示（--providers vast，或 --marketplaces）"},
 		{"nothing we know", "nothing we know"}, // no format: as it was
 		{"a: b: c", "a：b：c"},
+		// a separator ("%s and %s") never splits a sentence a format matches whole
+		{"workload.epochs: must be > 0 and ≤ 1e+06, got -1", "workload.epochs：必须大于 0 且 ≤ 1e+06，实际为 -1"},
 		{"aws: 312 types from https://example.org/aws/vms.csv → /tmp/aws.toml", "aws：312 种规格，来自 https://example.org/aws/vms.csv → /tmp/aws.toml"},
 		{"added 3, removed 1, prices moved >10%: 2", "新增 3 种，移除 1 种，价格变动超过 10%：2 种"},
 		{"gcp: failed, previous overlay kept", "gcp：失败，保留了原来的叠加文件"},
