@@ -302,3 +302,15 @@ func FuzzScanFlag(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkLocalize: one nested error line (file, key, line, message)
+// matched against the formats, as exitStatus prints it.
+func BenchmarkLocalize(b *testing.B) {
+	p := i18n.New(language.SimplifiedChinese)
+	msg := `run.toml: workload.bach_size (line 4): unknown key "bach_size"; did you mean "batch_size"?`
+	localize(p, msg) // compile the formats outside the loop
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		localize(p, msg)
+	}
+}
