@@ -131,7 +131,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			in.Provider, in.Type, in.MissingSince))
 	}
 	if ok, err := runServeExport(cmd, env, cat, ff, in, wf, qf, ef); ok || err != nil {
-		printWarnings(env.Stderr, warnings) // the catalog's; the request's are printed with the files
+		printWarningsIn(env.lang, env.Stderr, warnings) // the catalog's; the request's are printed with the files
 		return err
 	}
 	w, ws, err := ff.workload(fs, cat, env.Readers, wf)
@@ -237,10 +237,10 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		}
 		return usage(fmt.Errorf("--format %s: %w", ef.format, err))
 	}
-	printWarnings(env.Stderr, warnings)
+	printWarningsIn(env.lang, env.Stderr, warnings)
 	for _, s := range offer.Warnings() {
 		if !strings.HasPrefix(s, "spot:") { // the plan's notes say it, in the file too
-			fmt.Fprintf(env.Stderr, "gpuplan: warning: %s\n", s)
+			printWarningsIn(env.lang, env.Stderr, []string{s})
 		}
 	}
 	if ef.output == "-" {
@@ -261,10 +261,10 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if plan.Nodes > 1 {
 		gpus = fmt.Sprintf("%d nodes × %s", plan.Nodes, gpus)
 	}
-	fmt.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
-		ef.format, plan.Provider, plan.InstanceType, plan.Region, gpus, plan.Pricing, ef.output)
+	env.lang.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
+		ef.format, plan.Provider, plan.InstanceType, plan.Region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
 	for _, n := range plan.Notes() {
-		fmt.Fprintf(env.Stderr, "gpuplan: note: %s\n", n)
+		notef(env.lang, env.Stderr, "%s", n)
 	}
 	return nil
 }
