@@ -70,6 +70,13 @@ func buildFor(b *testing.B, dir string, cgo bool) (gpuplan, hello string) {
 // runOnce runs bin with args, output discarded, and returns its wall time
 // and peak RSS in KiB. A non-zero exit fails the benchmark.
 func runOnce(b *testing.B, env []string, bin string, args ...string) (time.Duration, int64) {
+	d, rss, _ := runOnceCPU(b, env, bin, args...)
+	return d, rss
+}
+
+// runOnceCPU is runOnce also returning the child's CPU time (user +
+// system), the figure a loaded machine moves least.
+func runOnceCPU(b *testing.B, env []string, bin string, args ...string) (time.Duration, int64, time.Duration) {
 	cmd := exec.Command(bin, args...)
 	cmd.Env = env
 	start := time.Now()
@@ -82,12 +89,13 @@ func runOnce(b *testing.B, env []string, bin string, args ...string) (time.Durat
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss // KiB on Linux
 	}
-	return d, rss
+	return d, rss, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 // paired runs gpuplan args and hello b.N times each, interleaved, and
 // reports x-hello (median ratio of the pairs), ms (gpuplan's median wall),
-// hello-ms and peak-MiB (gpuplan's largest peak RSS).
+// cpu-ms (gpuplan's median user + system time), hello-ms and peak-MiB
+// (gpuplan's largest peak RSS).
 func paired(b *testing.B, gpuplan, hello string, args ...string) {
 	// A private config and data home: no catalog.d or update overlay of the
 	// user's may change the work measured.
@@ -95,20 +103,22 @@ func paired(b *testing.B, gpuplan, hello string, args ...string) {
 	env := append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home, "XDG_DATA_HOME="+home, "NO_COLOR=1")
 	runOnce(b, env, gpuplan, args...) // warm the page cache
 	runOnce(b, env, hello)
-	var ratios, walls, hellos []float64
+	var ratios, walls, hellos, cpus []float64
 	var peak int64
 	b.ResetTimer()
 	for range b.N {
-		a, rss := runOnce(b, env, gpuplan, args...)
+		a, rss, cpu := runOnceCPU(b, env, gpuplan, args...)
 		h, _ := runOnce(b, env, hello)
 		ratios = append(ratios, float64(a)/float64(h))
 		walls = append(walls, float64(a)/1e6)
 		hellos = append(hellos, float64(h)/1e6)
+		cpus = append(cpus, float64(cpu)/1e6)
 		peak = max(peak, rss)
 	}
 	b.StopTimer()
 	b.ReportMetric(median(ratios), "x-hello")
 	b.ReportMetric(median(walls), "ms")
+	b.ReportMetric(median(cpus), "cpu-ms")
 	b.ReportMetric(median(hellos), "hello-ms")
 	b.ReportMetric(float64(peak)/1024, "peak-MiB")
 	b.ReportMetric(0, "ns/op") // a pair's time is not the figure

@@ -18,6 +18,7 @@ require (
 	github.com/charmbracelet/x/exp/teatest/v2 v2.0.0-20260823001701-96af6d2cb5f6
 	github.com/charmbracelet/x/vt v0.1.0
 	github.com/dustin/go-humanize v1.0.1
+	github.com/go-json-experiment/json v1.27.2
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/hbollon/go-edlib v1.7.0
 	go.yaml.in/yaml/v3 v3.0.6

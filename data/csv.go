@@ -21,12 +21,9 @@ func readCSVOverlay(p string, r io.Reader, size int64, base *model.Catalog, room
 	if filepath.Base(p) != "vms.csv" || !keyPattern.MatchString(provider) || provider == "." {
 		return catalogFile{}, nil, fmt.Errorf("catalog %s: a SkyPilot catalog must keep SkyPilot's layout <provider>/vms.csv (e.g. ~/.sky/catalogs/v8/aws/vms.csv): the folder names the provider", p)
 	}
-	// Only a hint for sizing the table of types: a row with a GpuInfo dict
-	// is ~200 bytes (the dict alone ~130); files of shorter rows or with a
-	// type repeated over regions and zones just grow or over-size it a
-	// little.
-	const minRowBytes = 150
-	insts, backing, warnings, err := readSkyPilotCSV(r, p, provider, CatalogGPUResolver(base), room, int(min(size/minRowBytes, 1<<20)))
+	restore := deferGC(size)
+	insts, backing, warnings, err := readSkyPilotCSV(r, p, provider, CatalogGPUResolver(base), room, size)
+	restore()
 	if err != nil {
 		return catalogFile{}, warnings, err
 	}

@@ -448,7 +448,7 @@ func TestReadSkyPilotCSVInterleaved(t *testing.T) {
 		"p3.2xlarge,V100,1,8,61,,3.06,0.8,us-west-2,usw2-az2\n" + // lower spot in a zone already seen
 		"g4dn.xlarge,T4,1,4,16,,0.526,,us-east-1,use1-az1\n"
 	for _, room := range []int{0, 3} {
-		insts, backing, warns, err := readSkyPilotCSV(strings.NewReader(in), "vms.csv", "aws", CatalogGPUResolver(testCatalog()), room, 2)
+		insts, backing, warns, err := readSkyPilotCSV(strings.NewReader(in), "vms.csv", "aws", CatalogGPUResolver(testCatalog()), room, int64(len(in)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -397,6 +397,22 @@ func Recommend(w Workload, cat *Catalog, q Query) (Recommendation, error) {
 type sharedEstimates struct {
 	w     Workload // defaulted
 	cache map[estimateKey]*estimateResult
+	// shapes are shared too while the query's part that shape and
+	// sizedGPUs read (shapeQuery) stays the same: a change of pricing
+	// mode, GPU type or region re-prices the shapes, it does not redo them.
+	sq     shapeQuery
+	shapes map[shapeKey]shapeResult
+}
+
+// shapeQuery is the part of a Query that shape and sizedGPUs read.
+type shapeQuery struct {
+	autoGPUs, precisionFallback, multiNode bool
+	maxNodes                               int
+	deadlineHours                          float64
+}
+
+func shapeQueryOf(q *Query) shapeQuery {
+	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.AllowMultiNode, q.MaxNodes, q.DeadlineHours}
 }
 
 // recommendShared is Recommend reusing shared's estimates when w (defaulted)
@@ -432,7 +448,13 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		m.cache = shared.cache
 	default:
 		m.cache = make(map[estimateKey]*estimateResult, 64)
-		shared.w, shared.cache = w, m.cache
+		shared.w, shared.cache, shared.shapes = w, m.cache, nil
+	}
+	if shared != nil {
+		if sq := shapeQueryOf(&q); shared.shapes == nil || shared.sq != sq {
+			shared.sq, shared.shapes = sq, make(map[shapeKey]shapeResult, 64)
+		}
+		m.shapes = shared.shapes
 	}
 	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
 	// One offer per provider, region and GPU: the best host. An offer
@@ -497,7 +519,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 			}
 			considered++
 			if !reason.IsZero() {
-				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), Reason: reason.String(), ReasonMsg: reason, Kind: kind})
+				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), ReasonMsg: reason, Kind: kind})
 				continue
 			}
 			o := m.offer(in, g, rp.Region, unit, shape)
@@ -508,7 +530,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 				}
 			}
 			if kind, why := m.limits(&o); !why.IsZero() {
-				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Instances: o.Instances, Reason: why.String(), ReasonMsg: why, Kind: kind})
+				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Instances: o.Instances, ReasonMsg: why, Kind: kind})
 				continue
 			}
 			k := groupKey{in.Provider, rp.Region, g, o.SizedGPUs > 0 && o.GPUs > o.SizedGPUs}
@@ -540,6 +562,11 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		sorted[i] = *o
 	}
 	rec.Offers = sorted
+	// Reasons are formatted for the near misses kept only: a savings
+	// section ranks ~60 queries, each rejecting hundreds of offers.
+	for i := range rejected {
+		rejected[i].Reason = rejected[i].ReasonMsg.String()
+	}
 	rec.Rejected = rejected
 	rec.Considered = considered
 	for k, n := range counts {

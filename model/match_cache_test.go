@@ -132,3 +132,45 @@ func TestEvalCheapestJobSharedEstimates(t *testing.T) {
 		t.Errorf("only %d of %d scenarios priced: the test compares too little", priced, len(scenarios))
 	}
 }
+
+// TestEvalCheapestJobShapeQuery: the shared eval keeps deployment shapes
+// only while the query's part that shape reads stays the same; a call
+// with another deadline, GPU count mode, node limit or precision
+// fallback prices as a fresh eval does, and so does the way back.
+func TestEvalCheapestJobShapeQuery(t *testing.T) {
+	cat := testCatalog()
+	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B}
+	base := Query{AutoGPUs: true, AllowMultiNode: true}
+	shared := EvalCheapestJob(cat)
+	fresh := func(q Query) (float64, bool) { return EvalCheapestJob(cat)(Scenario{Workload: w, Query: q}) }
+	free, ok := fresh(base)
+	if !ok {
+		t.Fatal("the base query prices nothing")
+	}
+	var hours float64
+	if r, err := Recommend(w, cat, base); err == nil && len(r.Offers) > 0 {
+		hours = r.Offers[0].JobHours
+	}
+	queries := []Query{
+		base,
+		{AutoGPUs: true, AllowMultiNode: true, DeadlineHours: hours / 3}, // the cheapest misses it
+		base,
+		{AutoGPUs: true}, // one node only
+		{AutoGPUs: true, AllowMultiNode: true, MaxNodes: 1}, // likewise, by the limit
+		{AutoGPUs: false, AllowMultiNode: true},             // the workload's own GPU count
+		{AutoGPUs: true, AllowMultiNode: true, AllowPrecisionFallback: true},
+		base,
+	}
+	changed := false
+	for i, q := range queries {
+		got, gotOK := shared(Scenario{Workload: w, Query: q})
+		want, wantOK := fresh(q)
+		if got != want || gotOK != wantOK {
+			t.Errorf("query %d %+v: shared eval $%.6g (%v), fresh $%.6g (%v)", i, q, got, gotOK, want, wantOK)
+		}
+		changed = changed || want != free || wantOK != ok
+	}
+	if !changed {
+		t.Error("no query priced differently from the base: the test compares too little")
+	}
+}

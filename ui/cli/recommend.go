@@ -242,7 +242,7 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 				j := report.NewRecommendJSON(&rec, &base, limit)
 				j.AddDecisions(&rec, d)
 				j.Answers = answers
-				return writeJSON(env.Stdout, j)
+				return writeJSONStream(env.Stdout, j)
 			}
 			if df.pareto {
 				printWarningsIn(env.lang, env.Stderr, warnings)

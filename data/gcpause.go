@@ -1,0 +1,70 @@
+package data
+
+import (
+	"math"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+
+	"github.com/gpuplan/gpuplan/data/safeio"
+)
+
+// A large CSV overlay is read in one go and most of what it allocates
+// stays (the instances: ≈2.3× the file's bytes; the rest is encoding/csv's
+// one string per record, ≈1× the bytes). At the default GOGC=100 the
+// collector ran five or six times during a 100,000-row read, each cycle
+// scanning the growing table of instances again (≈15% of the read's CPU).
+// deferGC turns the percentage trigger off for the read and lets only a
+// memory limit start a collection: the heap when the read starts plus
+// gcRoomPerByte × the file's bytes, so a read of a file within safeio's
+// 128 MiB cap (safeio.CSV) collects at most near its end, and the heap
+// never grows past what the read itself needs plus that margin. A
+// GOMEMLIMIT lower than that stays the limit.
+const gcRoomPerByte = 4
+
+var gcPause struct {
+	sync.Mutex
+	n                int // reads under way; the first saves, the last restores
+	percent          int
+	limit, prevLimit int64
+}
+
+// deferGC pauses percentage-triggered collection for the read of a file
+// of size bytes and returns the function that restores the settings.
+// Files under a MiB are left alone: their reads allocate too little to
+// matter. Concurrent reads share the pause; the last one out restores.
+func deferGC(size int64) (restore func()) {
+	if size < 1<<20 {
+		return func() {}
+	}
+	size = min(size, safeio.CSV.MaxBytes)
+	gcPause.Lock()
+	defer gcPause.Unlock()
+	if gcPause.n == 0 {
+		gcPause.prevLimit = debug.SetMemoryLimit(-1) // -1 reads it
+		gcPause.limit = 0
+	}
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	heap := int64(0)
+	if sample[0].Value.Kind() == metrics.KindUint64 {
+		heap = int64(min(sample[0].Value.Uint64(), math.MaxInt64/2))
+	}
+	gcPause.limit = max(gcPause.limit, min(heap+gcRoomPerByte*size, gcPause.prevLimit))
+	debug.SetMemoryLimit(gcPause.limit)
+	if gcPause.n == 0 {
+		gcPause.percent = debug.SetGCPercent(-1)
+	}
+	gcPause.n++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			gcPause.Lock()
+			defer gcPause.Unlock()
+			if gcPause.n--; gcPause.n == 0 {
+				debug.SetGCPercent(gcPause.percent)
+				debug.SetMemoryLimit(gcPause.prevLimit)
+			}
+		})
+	}
+}

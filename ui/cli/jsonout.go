@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+)
+
+// jsonIndentOpts are encoding/json's semantics (DefaultOptionsV1: field
+// names, omitempty, nil slices as null, HTML escaping, sorted map keys,
+// float formatting) with the indentation written as the tokens are, in
+// one pass. encoding/json's Encoder.SetIndent marshals compact and then
+// re-scans the whole output byte by byte (json.appendIndent): for the
+// ~300 KB of `recommend --json` that second pass cost ~4× the marshal.
+// The bytes are the same as writeJSON's (TestWriteJSONStreamSame).
+var jsonIndentOpts = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.WithIndent("  "),
+	jsonv2.WithMarshalers(jsonv2.MarshalToFunc(invalidUTF8String)))
+
+// invalidUTF8String writes a string with invalid UTF-8 as encoding/json
+// does, each bad byte as the escape \ufffd (jsontext writes the character
+// U+FFFD itself); valid strings take the usual path.
+func invalidUTF8String(enc *jsontext.Encoder, s string) error {
+	if utf8.ValidString(s) {
+		return errors.ErrUnsupported // the default string marshaler
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return enc.WriteValue(b)
+}
+
+// writeJSONStream is writeJSON (two-space indent, newline after the value)
+// for large documents: no second indentation pass, no copy of the whole
+// document, written through a buffer. One difference remains: a map key
+// with invalid UTF-8 gets the character U+FFFD, not the escape \ufffd
+// (report.RecommendJSON, the document it writes, has no maps).
+func writeJSONStream(w io.Writer, v any) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := jsonv2.MarshalWrite(bw, v, jsonIndentOpts); err != nil {
+		return err
+	}
+	if err := bw.WriteByte('\n'); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
