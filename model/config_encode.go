@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -63,9 +64,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	e.str("loss", string(w.Loss), "hf-fp32, fused, chunked or native (default hf-fp32)")
 	e.str("quant_type", string(w.QuantType), "qlora: nf4 or fp4 (default nf4)")
 	e.boolp("double_quant", w.DoubleQuant, "qlora: quantize the absmax constants again (default true)")
-	if w.OffloadOptimizer {
-		e.kv("offload_optimizer", "true", "DeepSpeed ZeRO-Offload: optimizer states in host RAM")
-	}
+	e.switches(&w.Switches)
 	if m := w.Custom; m != nil {
 		e.table("workload.custom", "A model given by its shape (or parameter count).")
 		e.str("family", string(m.Family), "decoder, encoder, encoder-decoder, vit, cnn or unet")
@@ -149,6 +148,18 @@ func EncodeConfig(c *Config) ([]byte, error) {
 		e.b.Write(l)
 	}
 	return []byte(e.b.String()), nil
+}
+
+// switches writes the switches that are on, one line each from the
+// field's toml and note tags (see Switches).
+func (e *encoder) switches(s *Switches) {
+	v := reflect.ValueOf(s).Elem()
+	for i := range v.NumField() {
+		if v.Field(i).Bool() {
+			f := v.Type().Field(i)
+			e.kv(f.Tag.Get("toml"), "true", f.Tag.Get("note"))
+		}
+	}
 }
 
 // encoder writes TOML lines with aligned trailing comments.

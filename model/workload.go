@@ -80,13 +80,24 @@ type Settings struct {
 	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
 	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
 	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
+	Switches
+}
+
+// Switches are the boolean settings that are off unless asked for. A
+// switch is one field here, read and written by every front end from its
+// tags: toml is its [workload] key (DecodeConfig and EncodeConfig walk the
+// fields; note is the comment written beside it, and only true is
+// written), json its key in the JSON reports' workload (ui/report embeds
+// Switches). Its rule goes in Workload.Validate, its effect where the
+// estimate reads it; ui/cli lists its flag and ui/tui its question.
+type Switches struct {
 	// OffloadOptimizer is DeepSpeed ZeRO-Offload (zero_optimization.
 	// offload_optimizer.device = "cpu"): the optimizer states, fp32 master
 	// included, live in host RAM and the optimizer steps on the CPU
 	// (DeepSpeedCPUAdam). DeepSpeed's DeepSpeedZeroOffloadOptimizerConfig
 	// (deepspeed/runtime/zero/offload_config.py): "Valid with stage 1, 2,
 	// and 3", so only with a ZeRO strategy (one GPU included).
-	OffloadOptimizer bool
+	OffloadOptimizer bool `toml:"offload_optimizer" json:"offload_optimizer,omitempty" note:"DeepSpeed ZeRO-Offload: optimizer states in host RAM"`
 }
 
 // clone returns a copy of s that shares no slice with it.

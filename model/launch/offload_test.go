@@ -14,7 +14,7 @@ import (
 func TestDeepSpeedOffloadOptimizer(t *testing.T) {
 	for _, offload := range []bool{false, true} {
 		w := model.Workload{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 1, SeqLen: 2048, GPUs: 8,
-			Strategy: model.ZeRO2, OffloadOptimizer: offload}, Model: llama8B}
+			Strategy: model.ZeRO2, Switches: model.Switches{OffloadOptimizer: offload}}, Model: llama8B}
 		p := plan(t, testCase{name: "offload", w: w, instance: "p4de.24xlarge"}, launch.Options{})
 		var ds struct {
 			ZeRO struct {
