@@ -55,6 +55,9 @@ var switchQuestions = []switchQuestion{
 	{"Optimizer offload", "Offload optimizer to CPU", "DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU",
 		func(s *model.Switches) *bool { return &s.OffloadOptimizer },
 		func(t model.Task, s model.Strategy) bool { return t.Training() && s.OffloadsOptimizer() }},
+	{"Parameter offload", "Offload parameters to CPU", "DeepSpeed ZeRO-3: the 16-bit parameter partition in host RAM, each layer fetched when used",
+		func(s *model.Switches) *bool { return &s.OffloadParams },
+		func(t model.Task, s model.Strategy) bool { return t.Training() && s == model.ZeRO3 }},
 }
 
 // switchPages are the pages of switchQuestions.
