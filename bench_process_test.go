@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
@@ -78,11 +77,7 @@ func runOnce(b *testing.B, env []string, bin string, args ...string) (time.Durat
 	if err != nil {
 		b.Fatalf("%s %v: %v\n%.500s", filepath.Base(bin), args, err, out)
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KiB on Linux
-	}
-	return d, rss
+	return d, peakRSS(cmd.ProcessState)
 }
 
 // paired runs gpuplan args and hello b.N times each, interleaved, and
