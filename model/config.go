@@ -36,6 +36,10 @@ type Config struct {
 	// Launch is the [launch] section of an export, written after the rest;
 	// never read back (DecodeConfig checks it and leaves this nil).
 	Launch *Launch
+	// ServeLaunch is the [serve] section of a serving export, written
+	// after the rest in place of Workload.Serve's (which must then be
+	// zero); DecodeConfig reads it back as Workload.Serve.
+	ServeLaunch *ServeLaunch
 }
 
 // WorkloadAnswers are the workload questions as answered: the model is a

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -76,6 +77,9 @@ func EncodeConfig(c *Config) ([]byte, error) {
 		e.int("ffn", m.FFN, "MLP inner size")
 		e.int("vocab", m.Vocab, "vocabulary size")
 	}
+	if c.ServeLaunch != nil && w.Serve != (Serving{}) {
+		return nil, errors.New("a serving export's [serve] section replaces the workload's serving answers: set one of them")
+	}
 	e.encodeServe(&w.Serve)
 
 	s := &c.Search
@@ -138,6 +142,14 @@ func EncodeConfig(c *Config) ([]byte, error) {
 		e.float("job_hours", sel.JobHours, "")
 		e.float("job_cost_usd", sel.JobUSD, "the whole job")
 		e.str("catalog_as_of", sel.CatalogAsOf, "prices change: check before renting")
+	}
+	if c.ServeLaunch != nil {
+		s, err := EncodeServeLaunch(c.ServeLaunch)
+		if err != nil {
+			return nil, err
+		}
+		e.b.WriteString("\n")
+		e.b.Write(s)
 	}
 	if c.Launch != nil {
 		l, err := EncodeLaunch(c.Launch)
