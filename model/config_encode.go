@@ -143,21 +143,23 @@ func EncodeConfig(c *Config) ([]byte, error) {
 		e.float("job_cost_usd", sel.JobUSD, "the whole job")
 		e.str("catalog_as_of", sel.CatalogAsOf, "prices change: check before renting")
 	}
-	if c.ServeLaunch != nil {
-		s, err := EncodeServeLaunch(c.ServeLaunch)
+	// The export sections, each by the TOML library after a blank line.
+	for _, sec := range []struct {
+		on     bool
+		encode func() ([]byte, error)
+	}{
+		{c.ServeLaunch != nil, func() ([]byte, error) { return EncodeServeLaunch(c.ServeLaunch) }},
+		{c.Launch != nil, func() ([]byte, error) { return EncodeLaunch(c.Launch) }},
+	} {
+		if !sec.on {
+			continue
+		}
+		b, err := sec.encode()
 		if err != nil {
 			return nil, err
 		}
 		e.b.WriteString("\n")
-		e.b.Write(s)
-	}
-	if c.Launch != nil {
-		l, err := EncodeLaunch(c.Launch)
-		if err != nil {
-			return nil, err
-		}
-		e.b.WriteString("\n")
-		e.b.Write(l)
+		e.b.Write(b)
 	}
 	return []byte(e.b.String()), nil
 }

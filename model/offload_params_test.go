@@ -1,9 +1,6 @@
 package model
 
-import (
-	"errors"
-	"testing"
-)
+import "testing"
 
 // ZeRO-3 parameter offload (Settings.OffloadParams) moves the 16-bit
 // parameter partition, 2 B per parameter over the 8 ranks under the
@@ -26,16 +23,7 @@ func TestOffloadParams(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, GPUs: 8, Strategy: ZeRO3}, Model: llama31_8B}
-			on := w
-			on.OffloadParams, on.OffloadOptimizer = true, tt.optimizer
-			base, err := Compute(w, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			off, err := Compute(on, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			base, off := withSwitches(t, w, Switches{OffloadParams: true, OffloadOptimizer: tt.optimizer})
 			p := base.Params
 			if got, want := base.States.Weights, 2*p/8; !near(got, want, 1e-9) {
 				t.Fatalf("without offload: weights %.4g B, want %.4g", got, want)
@@ -53,30 +41,6 @@ func TestOffloadParams(t *testing.T) {
 			}
 			if off.Memory.Total() >= base.Memory.Total() {
 				t.Errorf("GPU total %.4g B with offload, not below %.4g", off.Memory.Total(), base.Memory.Total())
-			}
-		})
-	}
-}
-
-// Parameter offload is DeepSpeed's, "valid only with stage 3": anything
-// else is a FieldError naming offload_params.
-func TestOffloadParamsNeedsZeRO3(t *testing.T) {
-	for _, tt := range []struct {
-		name string
-		s    Settings
-	}{
-		{"zero2", Settings{Task: TaskFinetune, GPUs: 8, Strategy: ZeRO2}},
-		{"fsdp", Settings{Task: TaskFinetune, GPUs: 8, Strategy: FSDP}},
-		{"single", Settings{Task: TaskFinetune}},
-		{"inference", Settings{Task: TaskInference}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			w := Workload{Settings: tt.s, Model: llama31_8B}
-			w.OffloadParams = true
-			w.Defaults()
-			var fe *FieldError
-			if err := w.Validate(); !errors.As(err, &fe) || fe.Field != "offload_params" {
-				t.Errorf("Validate() = %v, want a FieldError on offload_params", err)
 			}
 		})
 	}
