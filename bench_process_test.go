@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
@@ -85,11 +84,7 @@ func runOnceCPU(b *testing.B, env []string, bin string, args ...string) (time.Du
 	if err != nil {
 		b.Fatalf("%s %v: %v\n%.500s", filepath.Base(bin), args, err, out)
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KiB on Linux
-	}
-	return d, rss, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return d, peakRSS(cmd.ProcessState), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 // paired runs gpuplan args and hello b.N times each, interleaved, and

@@ -5,9 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gpuplan/gpuplan/data/synthcsv"
 )
@@ -39,13 +37,6 @@ func benchRun(b *testing.B, args []string) {
 	// CPU time (user + system, GC workers included) moves far less than
 	// wall time on a machine other work loads.
 	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime is the process's user + system time so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkRunRecommend is `recommend --json` over the embedded catalog,

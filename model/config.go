@@ -40,6 +40,10 @@ type Config struct {
 	// "zh-CN"), read by the UI (ui/i18n.Resolve); empty means the
 	// environment's. The model keeps it as written.
 	Lang string
+	// ServeLaunch is the [serve] section of a serving export, written
+	// after the rest in place of Workload.Serve's (which must then be
+	// zero); DecodeConfig reads it back as Workload.Serve.
+	ServeLaunch *ServeLaunch
 }
 
 // WorkloadAnswers are the workload questions as answered: the model is a
@@ -640,7 +644,7 @@ type rawWorkload struct {
 	Loss           Loss       `toml:"loss"`
 	QuantType      QuantType  `toml:"quant_type"`
 	DoubleQuant    tBool      `toml:"double_quant"`
-	Offload        tBool      `toml:"offload_optimizer"`
+	Switches                  // decoded by their toml tags
 }
 
 type rawCustom struct {
@@ -776,7 +780,7 @@ func DecodeConfig(b []byte) (Config, error) {
 	c := Config{Lang: raw.Lang.v}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
-		Settings: Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), OffloadOptimizer: rw.Offload.v},
+		Settings: Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Switches: rw.Switches},
 		Model:    rw.Model.v,
 		HFConfig: rw.HFConfig.v,
 		AutoGPUs: rw.GPUs.auto,
@@ -1104,7 +1108,12 @@ func TOMLKeys(v any) []string {
 	t := reflect.TypeOf(v)
 	keys := make([]string, 0, t.NumField())
 	for i := range t.NumField() {
-		if key, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); key != "" && key != "-" {
+		f := t.Field(i)
+		key, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		switch {
+		case key == "" && f.Anonymous && f.Type.Kind() == reflect.Struct:
+			keys = append(keys, TOMLKeys(reflect.Zero(f.Type).Interface())...) // the decoder flattens it
+		case key != "" && key != "-":
 			keys = append(keys, key)
 		}
 	}

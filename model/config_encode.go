@@ -1,8 +1,10 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -64,9 +66,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	e.str("loss", string(w.Loss), "hf-fp32, fused, chunked or native (default hf-fp32)")
 	e.str("quant_type", string(w.QuantType), "qlora: nf4 or fp4 (default nf4)")
 	e.boolp("double_quant", w.DoubleQuant, "qlora: quantize the absmax constants again (default true)")
-	if w.OffloadOptimizer {
-		e.kv("offload_optimizer", "true", "DeepSpeed ZeRO-Offload: optimizer states in host RAM")
-	}
+	e.switches(&w.Switches)
 	if m := w.Custom; m != nil {
 		e.table("workload.custom", "A model given by its shape (or parameter count).")
 		e.str("family", string(m.Family), "decoder, encoder, encoder-decoder, vit, cnn or unet")
@@ -77,6 +77,9 @@ func EncodeConfig(c *Config) ([]byte, error) {
 		e.int("kv_heads", m.KVHeads, "key/value heads (GQA)")
 		e.int("ffn", m.FFN, "MLP inner size")
 		e.int("vocab", m.Vocab, "vocabulary size")
+	}
+	if c.ServeLaunch != nil && w.Serve != (Serving{}) {
+		return nil, errors.New("a serving export's [serve] section replaces the workload's serving answers: set one of them")
 	}
 	e.encodeServe(&w.Serve)
 
@@ -141,15 +144,37 @@ func EncodeConfig(c *Config) ([]byte, error) {
 		e.float("job_cost_usd", sel.JobUSD, "the whole job")
 		e.str("catalog_as_of", sel.CatalogAsOf, "prices change: check before renting")
 	}
-	if c.Launch != nil {
-		l, err := EncodeLaunch(c.Launch)
+	// The export sections, each by the TOML library after a blank line.
+	for _, sec := range []struct {
+		on     bool
+		encode func() ([]byte, error)
+	}{
+		{c.ServeLaunch != nil, func() ([]byte, error) { return EncodeServeLaunch(c.ServeLaunch) }},
+		{c.Launch != nil, func() ([]byte, error) { return EncodeLaunch(c.Launch) }},
+	} {
+		if !sec.on {
+			continue
+		}
+		b, err := sec.encode()
 		if err != nil {
 			return nil, err
 		}
 		e.b.WriteString("\n")
-		e.b.Write(l)
+		e.b.Write(b)
 	}
 	return []byte(e.b.String()), nil
+}
+
+// switches writes the switches that are on, one line each from the
+// field's toml and note tags (see Switches).
+func (e *encoder) switches(s *Switches) {
+	v := reflect.ValueOf(s).Elem()
+	for i := range v.NumField() {
+		if v.Field(i).Bool() {
+			f := v.Type().Field(i)
+			e.kv(f.Tag.Get("toml"), "true", f.Tag.Get("note"))
+		}
+	}
 }
 
 // encoder writes TOML lines with aligned trailing comments.

@@ -52,3 +52,30 @@ func TestEncodeConfigLaunch(t *testing.T) {
 		t.Errorf("DecodeConfig() = launch %v, model %q, %v", back.Launch, back.Workload.Model, err)
 	}
 }
+
+// A serving export's [serve] is written by EncodeConfig from ServeLaunch
+// and reads back as the workload's serving answers; with both set the
+// file would hold two [serve] tables, so EncodeConfig refuses.
+func TestEncodeConfigServeLaunch(t *testing.T) {
+	c := Config{Workload: WorkloadAnswers{Settings: Settings{Task: TaskInference}, Model: "llama-3.1-8b"}}
+	c.ServeLaunch = &ServeLaunch{Notes: []string{"vllm serve"}, Provider: "aws", Nodes: 1, TensorParallelSize: 2, PipelineParallelSize: 1,
+		Replicas: 1, ReplicasPerNode: 1, WeightFormat: "awq", MaxModelLen: 8192, OutputTokens: 512, Concurrency: 32, TTFTMs: 2000}
+	b, err := EncodeConfig(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(b), "[serve]") != 1 || !strings.Contains(string(b), "\n# vllm serve\n[serve]\n") {
+		t.Fatalf("want one [serve] after its note:\n%s", b)
+	}
+	back, err := DecodeConfig(b)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if s := back.Workload.Serve; s.WeightFormat != WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 || s.TTFTTargetMs != 2000 {
+		t.Errorf("reopened [serve] %+v", s)
+	}
+	c.Workload.Serve = back.Workload.Serve
+	if _, err := EncodeConfig(&c); err == nil {
+		t.Error("a config with serving answers and a serving export encoded")
+	}
+}

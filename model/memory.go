@@ -31,7 +31,8 @@ type Memory struct {
 	Overhead    float64 // see Overhead
 	// HostOffload is what ZeRO-Offload keeps in host RAM instead of GPU
 	// memory (Settings.OffloadOptimizer): the optimizer states and the fp32
-	// gradient partition the CPU optimizer steps with. Not in Total.
+	// gradient partition the CPU optimizer steps with; with
+	// Settings.OffloadParams the 16-bit parameter partition too. Not in Total.
 	HostOffload float64
 }
 
@@ -898,6 +899,16 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 			gb = frozenParamBytes // 4-bit weights are gathered as stored (bnb_4bit_quant_storage)
 		}
 		base.Gathered = min(gatheredParams(a, r)*gb/t, full-base.Weights)
+		if w.OffloadParams {
+			// Parameter offload: zero.Init stores each parameter's
+			// partition on remote_device = offload_param.device, "cpu"
+			// (deepspeed/runtime/zero/partition_parameters.py, Init.__init__
+			// and _partition_param); the GPU keeps only what is gathered
+			// (stage3_max_live_parameters, gatheredParams).
+			base.HostOffload = base.Weights
+			base.Gathered = min(gatheredParams(a, r)*gb/t, full)
+			base.Weights = 0
+		}
 	}
 	// The autocast cast cache: 16-bit copies of the fp32 weights that
 	// enter matmuls (autocast_mode.cpp cached_cast: "cache fp16 casts of
@@ -965,7 +976,7 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		// the CPU; DeepSpeedZeroOptimizer puts single_partition_of_fp32_groups
 		// on self.device, "cpu" with cpu_offload (deepspeed/runtime/zero/
 		// stage_1_and_2.py). The 16-bit weights and gradients stay on the GPU.
-		base.HostOffload = base.OptimizerStates + stepTemp
+		base.HostOffload += base.OptimizerStates + stepTemp
 		base.OptimizerStates, stepTemp = 0, 0
 		*states = base
 	}

@@ -25,16 +25,7 @@ func TestOffloadOptimizer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, GPUs: tt.gpus, Strategy: tt.strategy}, Model: llama31_8B}
-			on := w
-			on.OffloadOptimizer = true
-			base, err := Compute(w, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			off, err := Compute(on, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			base, off := withSwitches(t, w, Switches{OffloadOptimizer: true})
 			p := base.Params
 			if got, want := base.States.OptimizerStates, 12*p/float64(tt.gpus); !near(got, want, 1e-9) {
 				t.Fatalf("without offload: optimizer states %.4g B, want %.4g", got, want)
@@ -52,25 +43,44 @@ func TestOffloadOptimizer(t *testing.T) {
 	}
 }
 
-// Offload is DeepSpeed's, for training under ZeRO: anything else is a
-// FieldError naming offload_optimizer.
-func TestOffloadOptimizerNeedsZeRO(t *testing.T) {
+// withSwitches computes w as it is and with switches on.
+func withSwitches(t *testing.T, w Workload, on Switches) (base, switched Estimate) {
+	t.Helper()
+	base, err := Compute(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Switches = on
+	switched, err = Compute(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return base, switched
+}
+
+// Offload is DeepSpeed's, for training under ZeRO: the optimizer's with
+// stages 1–3 ("Valid with stage 1, 2, and 3"), the parameters' with stage 3
+// ("Valid only with stage 3"); anything else is a FieldError naming the key.
+func TestOffloadNeedsZeRO(t *testing.T) {
 	for _, tt := range []struct {
-		name string
-		s    Settings
+		name, field string
+		s           Settings
 	}{
-		{"fsdp", Settings{Task: TaskFinetune, GPUs: 8, Strategy: FSDP}},
-		{"ddp", Settings{Task: TaskFinetune, GPUs: 8, Strategy: DDP}},
-		{"single", Settings{Task: TaskFinetune}},
-		{"inference", Settings{Task: TaskInference}},
+		{"fsdp", "offload_optimizer", Settings{Task: TaskFinetune, GPUs: 8, Strategy: FSDP, Switches: Switches{OffloadOptimizer: true}}},
+		{"ddp", "offload_optimizer", Settings{Task: TaskFinetune, GPUs: 8, Strategy: DDP, Switches: Switches{OffloadOptimizer: true}}},
+		{"single", "offload_optimizer", Settings{Task: TaskFinetune, Switches: Switches{OffloadOptimizer: true}}},
+		{"inference", "offload_optimizer", Settings{Task: TaskInference, Switches: Switches{OffloadOptimizer: true}}},
+		{"params zero2", "offload_params", Settings{Task: TaskFinetune, GPUs: 8, Strategy: ZeRO2, Switches: Switches{OffloadParams: true}}},
+		{"params fsdp", "offload_params", Settings{Task: TaskFinetune, GPUs: 8, Strategy: FSDP, Switches: Switches{OffloadParams: true}}},
+		{"params single", "offload_params", Settings{Task: TaskFinetune, Switches: Switches{OffloadParams: true}}},
+		{"params inference", "offload_params", Settings{Task: TaskInference, Switches: Switches{OffloadParams: true}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w := Workload{Settings: tt.s, Model: llama31_8B}
-			w.OffloadOptimizer = true
 			w.Defaults()
 			var fe *FieldError
-			if err := w.Validate(); !errors.As(err, &fe) || fe.Field != "offload_optimizer" {
-				t.Errorf("Validate() = %v, want a FieldError on offload_optimizer", err)
+			if err := w.Validate(); !errors.As(err, &fe) || fe.Field != tt.field {
+				t.Errorf("Validate() = %v, want a FieldError on %s", err, tt.field)
 			}
 		})
 	}

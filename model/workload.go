@@ -85,13 +85,30 @@ type Settings struct {
 	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
 	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
 	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
+	Switches
+}
+
+// Switches are the boolean settings that are off unless asked for. A
+// switch is one field here, read and written by every front end from its
+// tags: toml is its [workload] key (DecodeConfig and EncodeConfig walk the
+// fields; note is the comment written beside it, and only true is
+// written), json its key in the JSON reports' workload (ui/report embeds
+// Switches). Its rule goes in Workload.Validate, its effect where the
+// estimate reads it; ui/cli lists its flag and ui/tui its question.
+type Switches struct {
 	// OffloadOptimizer is DeepSpeed ZeRO-Offload (zero_optimization.
 	// offload_optimizer.device = "cpu"): the optimizer states, fp32 master
 	// included, live in host RAM and the optimizer steps on the CPU
 	// (DeepSpeedCPUAdam). DeepSpeed's DeepSpeedZeroOffloadOptimizerConfig
 	// (deepspeed/runtime/zero/offload_config.py): "Valid with stage 1, 2,
 	// and 3", so only with a ZeRO strategy (one GPU included).
-	OffloadOptimizer bool
+	OffloadOptimizer bool `toml:"offload_optimizer" json:"offload_optimizer,omitempty" note:"DeepSpeed ZeRO-Offload: optimizer states in host RAM"`
+	// OffloadParams is DeepSpeed ZeRO-3 parameter offload (ZeRO-Infinity;
+	// zero_optimization.offload_param.device = "cpu"): the 16-bit parameter
+	// partition lives in host RAM and each layer is gathered to the GPU
+	// when used. DeepSpeedZeroOffloadParamConfig (deepspeed/runtime/zero/
+	// offload_config.py): "Valid only with stage 3", so only with zero3.
+	OffloadParams bool `toml:"offload_params" json:"offload_params,omitempty" note:"DeepSpeed ZeRO-3: 16-bit parameter partition in host RAM"`
 }
 
 // clone returns a copy of s that shares no slice with it.
@@ -317,6 +334,9 @@ func (w *Workload) Validate() error {
 	}
 	if w.OffloadOptimizer && (!w.Task.Training() || !w.Strategy.OffloadsOptimizer()) {
 		return bad("offload_optimizer", "DeepSpeed offloads optimizer states only when training with a ZeRO strategy (zero1, zero2 or zero3), got %s %s", cmpOr(w.Task, TaskTrain), w.Strategy)
+	}
+	if w.OffloadParams && (!w.Task.Training() || w.Strategy != ZeRO3) {
+		return bad("offload_params", "DeepSpeed offloads parameters only when training with zero3, got %s %s", cmpOr(w.Task, TaskTrain), w.Strategy)
 	}
 	if w.Task == TaskInference && w.GenTokens > w.ContextLen && w.Model.Family.Generative() {
 		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)

@@ -32,6 +32,9 @@ type dsZeROConf struct {
 	// OffloadOptimizer is ZeRO-Offload: DeepSpeed's config reference,
 	// zero_optimization.offload_optimizer.device "cpu" (DeepSpeedZeroOffloadOptimizerConfig).
 	OffloadOptimizer *dsOffload `json:"offload_optimizer,omitempty"`
+	// OffloadParam is ZeRO-3 parameter offload: offload_param.device "cpu"
+	// (DeepSpeedZeroOffloadParamConfig, deepspeed/runtime/zero/offload_config.py).
+	OffloadParam *dsOffload `json:"offload_param,omitempty"`
 }
 
 type dsOffload struct {
@@ -69,6 +72,9 @@ func (p *Plan) DeepSpeedConfig() []byte {
 	}
 	if p.OffloadOptimizer {
 		c.ZeRO.OffloadOptimizer = &dsOffload{Device: "cpu"}
+	}
+	if p.OffloadParams {
+		c.ZeRO.OffloadParam = &dsOffload{Device: "cpu"}
 	}
 	b, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {

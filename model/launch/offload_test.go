@@ -2,38 +2,49 @@ package launch_test
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
 )
 
-// ZeRO-Offload reaches the DeepSpeed config as DeepSpeed's reference spells
-// it: zero_optimization.offload_optimizer.device = "cpu"; without it the
-// key is absent.
-func TestDeepSpeedOffloadOptimizer(t *testing.T) {
-	for _, offload := range []bool{false, true} {
-		w := model.Workload{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 1, SeqLen: 2048, GPUs: 8,
-			Strategy: model.ZeRO2, OffloadOptimizer: offload}, Model: llama8B}
-		p := plan(t, testCase{name: "offload", w: w, instance: "p4de.24xlarge"}, launch.Options{})
-		var ds struct {
-			ZeRO struct {
-				Stage   int `json:"stage"`
-				Offload *struct {
-					Device string `json:"device"`
-				} `json:"offload_optimizer"`
-			} `json:"zero_optimization"`
-		}
-		if err := json.Unmarshal(p.DeepSpeedConfig(), &ds); err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case ds.ZeRO.Stage != 2:
-			t.Errorf("offload %v: stage %d, want 2", offload, ds.ZeRO.Stage)
-		case offload && (ds.ZeRO.Offload == nil || ds.ZeRO.Offload.Device != "cpu"):
-			t.Errorf("offload: zero_optimization.offload_optimizer = %+v, want device cpu", ds.ZeRO.Offload)
-		case !offload && ds.ZeRO.Offload != nil:
-			t.Errorf("no offload: zero_optimization.offload_optimizer = %+v, want none", ds.ZeRO.Offload)
+// The offload switches reach the DeepSpeed config as DeepSpeed's reference
+// spells them (DeepSpeedZeroOffloadOptimizerConfig, ...ParamConfig):
+// zero_optimization.offload_optimizer / offload_param with device "cpu";
+// without the switch the key is absent.
+func TestDeepSpeedOffload(t *testing.T) {
+	for _, tt := range []struct {
+		key      string
+		strategy model.Strategy
+		on       model.Switches
+	}{
+		{"offload_optimizer", model.ZeRO2, model.Switches{OffloadOptimizer: true}},
+		{"offload_param", model.ZeRO3, model.Switches{OffloadParams: true}},
+	} {
+		for _, on := range []bool{false, true} {
+			w := model.Workload{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 1, SeqLen: 2048, GPUs: 8,
+				Strategy: tt.strategy}, Model: llama8B}
+			if on {
+				w.Switches = tt.on
+			}
+			p := plan(t, testCase{name: "offload", w: w, instance: "p4de.24xlarge"}, launch.Options{})
+			var ds struct {
+				ZeRO map[string]json.RawMessage `json:"zero_optimization"`
+			}
+			if err := json.Unmarshal(p.DeepSpeedConfig(), &ds); err != nil {
+				t.Fatal(err)
+			}
+			stage, got := string(ds.ZeRO["stage"]), string(ds.ZeRO[tt.key])
+			switch {
+			case stage != strconv.Itoa(tt.strategy.ZeROStage()):
+				t.Errorf("%s %v: stage %s, want %d", tt.key, on, stage, tt.strategy.ZeROStage())
+			case on && strings.Join(strings.Fields(got), "") != `{"device":"cpu"}`:
+				t.Errorf("%s on: zero_optimization.%s = %s, want device cpu", tt.key, tt.key, got)
+			case !on && got != "":
+				t.Errorf("%s off: zero_optimization.%s = %s, want none", tt.key, tt.key, got)
+			}
 		}
 	}
 }

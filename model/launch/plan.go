@@ -122,9 +122,9 @@ type Plan struct {
 	// --use_bnb_nested_quant so the run stores what was costed.
 	QuantType   model.QuantType
 	DoubleQuant bool
-	// OffloadOptimizer is ZeRO-Offload as estimated: the DeepSpeed config
-	// sets zero_optimization.offload_optimizer.device = "cpu".
-	OffloadOptimizer bool
+	// Switches are the workload's as estimated: the DeepSpeed config
+	// turns on what the estimate assumed (ZeRO-Offload and the like).
+	model.Switches
 
 	Script     string
 	ScriptArgs []string // see Options.ScriptArgs
@@ -193,7 +193,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		LoRARank:           ew.LoRARank,
 		QuantType:          qt,
 		DoubleQuant:        dq,
-		OffloadOptimizer:   ew.OffloadOptimizer,
+		Switches:           ew.Switches,
 		LoRATargets:        ew.LoRATargets,
 		Script:             opt.Script,
 		DiskGB:             opt.DiskGB,

@@ -1,12 +1,9 @@
 package launch
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -349,49 +346,17 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 	return encodeYAML(header, deploy, service)
 }
 
-// serveTOML is the [serve] section: where, how it is split, and the engine
-// settings, keys spelled like vLLM's flags in snake case.
-type serveTOML struct {
-	Serve struct {
-		Provider             string  `toml:"provider"`
-		InstanceType         string  `toml:"instance_type"`
-		Region               string  `toml:"region"`
-		Pricing              string  `toml:"pricing"`
-		USDPerHour           float64 `toml:"usd_per_hour"`
-		Accelerator          string  `toml:"accelerator"`
-		GPUsPerNode          int     `toml:"gpus_per_node"`
-		Nodes                int     `toml:"nodes"`
-		Replicas             int     `toml:"replicas"`
-		ReplicasPerNode      int     `toml:"replicas_per_node"`
-		TensorParallelSize   int     `toml:"tensor_parallel_size"`
-		PipelineParallelSize int     `toml:"pipeline_parallel_size"`
-		ModelID              string  `toml:"model_id"`
-		WeightFormat         string  `toml:"weight_format"`
-		KVCacheDType         string  `toml:"kv_cache_dtype"`
-		MaxModelLen          int     `toml:"max_model_len"`
-		// The request's lengths, load and targets (gpuplan's [serve] keys,
-		// not vLLM flags), so that gpuplan --config reopens the plan.
-		PromptTokens         int      `toml:"prompt_tokens,omitempty"`
-		OutputTokens         int      `toml:"output_tokens,omitempty"`
-		Concurrency          int      `toml:"concurrency,omitempty"`
-		RequestsPerSec       float64  `toml:"requests_per_sec,omitempty"`
-		TTFTMs               float64  `toml:"ttft_ms,omitempty"`
-		TPOTMs               float64  `toml:"tpot_ms,omitempty"`
-		GPUMemoryUtilization float64  `toml:"gpu_memory_utilization"`
-		MaxNumSeqs           int      `toml:"max_num_seqs"`
-		MaxNumBatchedTokens  int      `toml:"max_num_batched_tokens"`
-		Image                string   `toml:"image"`
-		Port                 int      `toml:"port"`
-		VLLMArgs             []string `toml:"vllm_args"`
-	} `toml:"serve"`
-}
-
-// TOML returns the [serve] section with a comment header that says what
-// the keys are: vLLM's engine flags in snake case, and the vllm serve
-// arguments they make.
-func (s *Serve) TOML() ([]byte, error) {
-	var d serveTOML
-	v := &d.Serve
+// ServeLaunch returns the deployment as the config file's [serve] section
+// (model.ServeLaunch), with a comment header that says what the keys are:
+// vLLM's engine flags in snake case, and the vllm serve arguments they make.
+func (s *Serve) ServeLaunch() *model.ServeLaunch {
+	notes := append(s.headerLines(),
+		"[serve]: tensor_parallel_size … max_num_batched_tokens are vLLM's engine flags in snake case;",
+		"vllm_args is what vllm serve <model_id> gets; replicas_per_node engines share a node (--data-parallel-size)")
+	for i, n := range notes {
+		notes[i] = yamlLineBreaks.Replace(model.Printable(n)) // as commentBlock
+	}
+	v := &model.ServeLaunch{Notes: notes}
 	v.Provider, v.InstanceType, v.Region, v.Pricing, v.USDPerHour = s.Provider, s.InstanceType, s.Region, string(s.Pricing), s.USDPerHour
 	v.Accelerator, v.GPUsPerNode, v.Nodes, v.Replicas, v.ReplicasPerNode = s.Accelerator, s.GPUsPerInstance, s.Nodes, s.Replicas, s.ReplicasPerNode
 	v.TensorParallelSize, v.PipelineParallelSize, v.ModelID = s.TP, s.PP, s.ModelID
@@ -400,14 +365,12 @@ func (s *Serve) TOML() ([]byte, error) {
 	v.Image, v.Port, v.VLLMArgs = s.Image, VLLMPort, s.VLLMArgs()
 	v.PromptTokens, v.OutputTokens, v.Concurrency = s.Serving.PromptTokens, s.Serving.OutputTokens, s.Serving.Concurrency
 	v.RequestsPerSec, v.TTFTMs, v.TPOTMs = s.Serving.RequestsPerSec, s.Serving.TTFTTargetMs, s.Serving.TPOTTargetMs
-	var buf bytes.Buffer
-	buf.WriteString(commentBlock(append(s.headerLines(),
-		"[serve]: tensor_parallel_size … max_num_batched_tokens are vLLM's engine flags in snake case;",
-		"vllm_args is what vllm serve <model_id> gets; replicas_per_node engines share a node (--data-parallel-size)")))
-	enc := toml.NewEncoder(&buf)
-	enc.Indent = ""
-	if err := enc.Encode(d); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return v
+}
+
+// TOML returns the [serve] section alone (with its comment lines), as
+// model.EncodeServeLaunch writes it; the serving export writes it inside
+// the whole configuration (model.Config.ServeLaunch).
+func (s *Serve) TOML() ([]byte, error) {
+	return model.EncodeServeLaunch(s.ServeLaunch())
 }

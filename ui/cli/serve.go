@@ -315,11 +315,10 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		cfg.Search = model.SearchAnswers{Providers: []string{in.Provider}, Regions: []string{p.Offer.Region}, Pricing: p.Offer.Pricing}
 		cfg.Selection = &model.Selection{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region, GPU: in.GPU,
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
-		head, err := model.EncodeConfig(&cfg)
-		if err != nil {
+		cfg.ServeLaunch = srv.ServeLaunch()
+		if out, err = model.EncodeConfig(&cfg); err != nil {
 			return true, fmt.Errorf("--format toml: %w", err)
 		}
-		out = append(append(head, '\n'), out...)
 	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if ef.output == "-" {

@@ -132,6 +132,8 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.DoubleQuant} }},
 	{name: "offload-optimizer", key: "workload.offload_optimizer", usage: "DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU (zero1, zero2 or zero3)",
 		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OffloadOptimizer} }},
+	{name: "offload-params", key: "workload.offload_params", usage: "DeepSpeed ZeRO-3 parameter offload: the 16-bit parameter partition in host RAM, each layer fetched when used (zero3)",
+		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OffloadParams} }},
 
 	// Serving ([serve]; latency targets in milliseconds). --tp is the
 	// workload's, read as the serving tensor-parallel degree.

@@ -64,9 +64,9 @@ type WorkloadJSON struct {
 	ContextLen     int      `json:"context_len,omitempty"`
 	Sequences      int      `json:"sequences,omitempty"`
 	GenTokens      int      `json:"gen_tokens,omitempty"`
-	// OffloadOptimizer is DeepSpeed ZeRO-Offload: the optimizer states
-	// are in host RAM, not in per_gpu_bytes.
-	OffloadOptimizer bool `json:"offload_optimizer,omitempty"`
+	// Switches by their json tags (offload_optimizer: the optimizer
+	// states are in host RAM, not in per_gpu_bytes).
+	model.Switches
 }
 
 // MemoryJSON is the per-GPU breakdown in bytes.
@@ -228,7 +228,7 @@ func NewWorkloadJSON(w *model.Workload) WorkloadJSON {
 		GradAccum: w.GradAccum, Checkpointing: w.Ckpt(), FlashAttention: w.Flash(), LoRARank: w.LoRARank,
 		LoRATargets: w.LoRATargets, DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens, Epochs: w.Epochs,
 		GPUs: w.GPUs, Strategy: string(w.Strategy), TP: w.TP, ContextLen: w.ContextLen, Sequences: w.Sequences,
-		GenTokens: w.GenTokens, OffloadOptimizer: w.OffloadOptimizer,
+		GenTokens: w.GenTokens, Switches: w.Switches,
 	}
 }
 

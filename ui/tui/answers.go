@@ -87,9 +87,9 @@ type answers struct {
 	Recipe      model.Recipe
 	Loss        model.Loss
 	QuantType   model.QuantType
-	DoubleQuant bool         // QLoRA; on by default
-	Offload     bool         // DeepSpeed ZeRO-Offload of the optimizer states; ZeRO strategies only
-	Serve       serveAnswers // the serving questions (inference of an LLM)
+	DoubleQuant bool           // QLoRA; on by default
+	Switches    model.Switches // the switch questions (estimator.go switchQuestions)
+	Serve       serveAnswers   // the serving questions (inference of an LLM)
 
 	extra extraAnswers // from a loaded file, not asked
 	fill  filled       // defaults last filled in, followed until edited

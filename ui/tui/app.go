@@ -425,7 +425,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	case screenDetail:
 		picked = m.detail.offer
 	}
-	data, err := exportConfig(m.a, m.res, picked, m.cat.AsOf)
+	cfg, err := exportConfigOf(m.a, m.res, picked, m.cat.AsOf)
 	if err != nil {
 		m.footer.say(errText(err), true)
 		return m, nil
@@ -437,7 +437,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	if picked == nil {
 		picked = m.res.best()
 	}
-	m.dialog = newExportDialog(path, data, picked, launch.FormatTOML, m.theme, m.dialogWidth())
+	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth())
 	m.dialog.serving = m.res.serving
 	return m, m.dialog.init()
 }

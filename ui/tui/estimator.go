@@ -37,16 +37,40 @@ func (w *wizard) recipePage() page {
 	}}
 }
 
-// offloadPage asks for DeepSpeed ZeRO-Offload; shown when training with a
-// ZeRO strategy, the only ones that can offload (the page shows and hides
-// as the strategy changes, which a field on the recipe page could not).
-func (w *wizard) offloadPage() page {
+// switchQuestion asks for one model.Switches field as an on/off
+// question on a page of its own, shown while shown holds for the answers'
+// task and strategy (a page shows and hides as they change, which a field
+// on a page could not: huh builds a page's fields once). The file gets the
+// field only if shown holds for the workload written, whose strategy is
+// single on one GPU.
+type switchQuestion struct {
+	page, title, description string
+	field                    func(*model.Switches) *bool
+	shown                    func(model.Task, model.Strategy) bool
+}
+
+// switchQuestions are the configurator's switch questions, in the order of
+// their pages after the recipe: a new switch is one row.
+var switchQuestions = []switchQuestion{
+	{"Optimizer offload", "Offload optimizer to CPU", "DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU",
+		func(s *model.Switches) *bool { return &s.OffloadOptimizer },
+		func(t model.Task, s model.Strategy) bool { return t.Training() && s.OffloadsOptimizer() }},
+	{"Parameter offload", "Offload parameters to CPU", "DeepSpeed ZeRO-3: the 16-bit parameter partition in host RAM, each layer fetched when used",
+		func(s *model.Switches) *bool { return &s.OffloadParams },
+		func(t model.Task, s model.Strategy) bool { return t.Training() && s == model.ZeRO3 }},
+}
+
+// switchPages are the pages of switchQuestions.
+func (w *wizard) switchPages() []page {
 	a := w.a
-	return page{title: "Optimizer offload", hide: func() bool { return !a.Task.Training() || !a.Strategy.OffloadsOptimizer() }, fields: func(bool) []huh.Field {
-		return []huh.Field{huh.NewConfirm().Title("Offload optimizer to CPU").
-			Description("DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU").
-			Affirmative("on").Negative("off").Value(&a.Offload)}
-	}}
+	pages := make([]page, len(switchQuestions))
+	for i, q := range switchQuestions {
+		pages[i] = page{title: q.page, hide: func() bool { return !q.shown(a.Task, a.Strategy) }, fields: func(bool) []huh.Field {
+			return []huh.Field{huh.NewConfirm().Title(q.title).Description(q.description).
+				Affirmative("on").Negative("off").Value(q.field(&a.Switches))}
+		}}
+	}
+	return pages
 }
 
 // quantPage asks for bitsandbytes' 4-bit format; QLoRA only.
@@ -72,7 +96,9 @@ func (a *answers) estimatorConfig(w *model.WorkloadAnswers) {
 		return
 	}
 	w.Recipe, w.Loss = a.Recipe, a.Loss
-	w.OffloadOptimizer = a.Offload && w.Strategy.OffloadsOptimizer()
+	for _, q := range switchQuestions {
+		*q.field(&w.Switches) = *q.field(&a.Switches) && q.shown(w.Task, w.Strategy)
+	}
 	if a.Task == model.TaskQLoRA {
 		w.QuantType = a.QuantType
 		if !a.DoubleQuant {
@@ -84,7 +110,7 @@ func (a *answers) estimatorConfig(w *model.WorkloadAnswers) {
 // estimatorFromConfig fills the estimator answers from a loaded file.
 // NF4 is the default, shown as such.
 func (a *answers) estimatorFromConfig(w *model.WorkloadAnswers) {
-	a.Recipe, a.Loss, a.QuantType, a.Offload = w.Recipe, w.Loss, w.QuantType, w.OffloadOptimizer
+	a.Recipe, a.Loss, a.QuantType, a.Switches = w.Recipe, w.Loss, w.QuantType, w.Switches
 	if a.QuantType == model.QuantNF4 {
 		a.QuantType = model.QuantAuto
 	}

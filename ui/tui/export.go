@@ -27,7 +27,7 @@ type dialog struct {
 	overwrite bool          // export: the answer to "overwrite?"
 	quit      bool          // quit: the answer
 	err       error         // shown under the form; the answers are kept
-	data      []byte        // export: the configuration TOML
+	cfg       model.Config  // export: the configuration, written by model.EncodeConfig
 	offer     *model.Offer  // export: the offer the launch formats are for; nil when none fits
 	out       []byte        // export: what is being written (data, or a launch file)
 	width     int
@@ -73,16 +73,16 @@ var defaultNames = map[launch.Format]string{
 	launch.FormatDocker: "./gpuplan-docker.sh", launch.FormatK8s: "./gpuplan-k8s.yaml",
 }
 
-// newExportDialog asks for the format and the file name; data is the
-// configuration TOML, offer the offer launch files are for (nil: none).
-func newExportDialog(path string, data []byte, offer *model.Offer, format launch.Format, theme huh.Theme, width int) *dialog {
-	return newExportDialogNamed(path, "", data, offer, format, theme, width)
+// newExportDialog asks for the format and the file name; cfg is the
+// configuration (exportConfigOf), offer the offer launch files are for (nil: none).
+func newExportDialog(path string, cfg model.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int) *dialog {
+	return newExportDialogNamed(path, "", cfg, offer, format, theme, width)
 }
 
 // newExportDialogNamed is newExportDialog with the name typed so far
 // ("": the format's default name).
-func newExportDialogNamed(tomlPath, name string, data []byte, offer *model.Offer, format launch.Format, theme huh.Theme, width int) *dialog {
-	d := &dialog{kind: dialogExportName, path: name, data: data, offer: offer, format: format, width: width, tomlPath: tomlPath}
+func newExportDialogNamed(tomlPath, name string, cfg model.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int) *dialog {
+	d := &dialog{kind: dialogExportName, path: name, cfg: cfg, offer: offer, format: format, width: width, tomlPath: tomlPath}
 	if d.format == "" {
 		d.format = launch.FormatTOML
 	}
@@ -112,21 +112,23 @@ func newExportDialogNamed(tomlPath, name string, data []byte, offer *model.Offer
 // again is a new name-and-format dialog with d's answers, after a failed
 // or declined write.
 func (d *dialog) again(theme huh.Theme) *dialog {
-	n := newExportDialogNamed(d.tomlPath, d.path, d.data, d.offer, d.format, theme, d.width)
+	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width)
 	n.serving = d.serving
 	return n
 }
 
 // payload returns the file to write for the chosen format, its name and
-// permissions: the configuration TOML (with the offer's [launch] section),
-// or a launch file for the offer, as gpuplan export writes them.
+// permissions: the configuration TOML (with the offer's [launch] section,
+// one model.EncodeConfig call), or a launch file for the offer, as gpuplan
+// export writes them.
 func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error) {
 	path, perm = expandHome(strings.TrimSpace(d.path)), d.perm()
 	if d.offer == nil || d.offer.Estimate == nil {
 		if d.format != launch.FormatTOML {
 			return nil, path, perm, errors.New("no offer fits: nothing to launch")
 		}
-		return d.data, path, perm, nil
+		out, err := model.EncodeConfig(&d.cfg)
+		return out, path, perm, err
 	}
 	if d.serving != nil {
 		out, err := d.servePayload()
@@ -136,6 +138,14 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 	if err != nil {
 		return nil, path, perm, err
 	}
+	if d.format == launch.FormatTOML {
+		c := d.cfg
+		if c.Launch, err = plan.Launch(); err != nil {
+			return nil, path, perm, err
+		}
+		out, err := model.EncodeConfig(&c)
+		return out, path, perm, err
+	}
 	f, err := plan.Render(d.format)
 	if errors.Is(err, launch.ErrNoStack) && d.offer.GPU.Vendor == "amd" {
 		// The CLI's advice (--image) names a flag the configurator lacks.
@@ -144,9 +154,6 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 	}
 	if err != nil {
 		return nil, path, perm, err
-	}
-	if d.format == launch.FormatTOML {
-		f = append(append(append([]byte{}, d.data...), '\n'), f...)
 	}
 	return f, path, perm, nil
 }
@@ -258,12 +265,22 @@ func writeConfig(path string, data []byte, perm fs.FileMode, overwrite bool) tea
 	}
 }
 
-// exportConfig is the file to write: the answers, the estimate and the
-// offer picked (the one in view, else the best).
+// exportConfig is the file to write: exportConfigOf encoded.
 func exportConfig(a *answers, r *result, picked *model.Offer, asOf string) ([]byte, error) {
+	c, err := exportConfigOf(a, r, picked, asOf)
+	if err != nil {
+		return nil, err
+	}
+	return model.EncodeConfig(&c)
+}
+
+// exportConfigOf is the configuration to write: the answers, the estimate
+// and the offer picked (the one in view, else the best), checked so that
+// it encodes.
+func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (model.Config, error) {
 	c, err := a.config()
 	if err != nil {
-		return nil, fmt.Errorf("fix the answers first: %w", err)
+		return c, fmt.Errorf("fix the answers first: %w", err)
 	}
 	if picked == nil {
 		picked = r.best()
@@ -278,11 +295,10 @@ func exportConfig(a *answers, r *result, picked *model.Offer, asOf string) ([]by
 	if picked != nil {
 		c.Selection = model.NewSelection(picked, asOf)
 	}
-	b, err := model.EncodeConfig(&c)
-	if err != nil {
-		return nil, fmt.Errorf("cannot export: %w", err)
+	if err := c.Validate(); err != nil {
+		return c, fmt.Errorf("cannot export: %w", err)
 	}
-	return b, nil
+	return c, nil
 }
 
 // perm is the permission of the file being written: scripts are executable.

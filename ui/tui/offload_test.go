@@ -10,9 +10,9 @@ import (
 // is dropped when the answers change to a strategy that cannot offload.
 func TestOffloadAnswersRoundTrip(t *testing.T) {
 	cat := testCatalog(t)
-	w := model.WorkloadAnswers{Settings: model.Settings{Task: model.TaskFinetune, GPUs: 8, Strategy: model.ZeRO2, OffloadOptimizer: true}, Model: "llama-3.1-8b"}
+	w := model.WorkloadAnswers{Settings: model.Settings{Task: model.TaskFinetune, GPUs: 8, Strategy: model.ZeRO2, Switches: model.Switches{OffloadOptimizer: true}}, Model: "llama-3.1-8b"}
 	a := answersFromConfig(cat, &model.Config{Workload: w})
-	if !a.Offload {
+	if !a.Switches.OffloadOptimizer {
 		t.Fatal("offload_optimizer = true not in the answers")
 	}
 	c, err := a.config()
@@ -30,7 +30,7 @@ func TestOffloadAnswersRoundTrip(t *testing.T) {
 func TestOffloadPageShown(t *testing.T) {
 	a := &answers{}
 	w := &wizard{a: a}
-	p := w.offloadPage()
+	p := w.switchPages()[0]
 	for _, tt := range []struct {
 		task     model.Task
 		strategy model.Strategy

@@ -56,6 +56,8 @@ func TestOneRequestThreeWays(t *testing.T) {
 			"task = \"train\"\nepochs = 1\ngpus = 1\n[workload.custom]\nfamily = \"vit\"\nlayers = 12\nhidden = 768\nheads = 12"},
 		{"custom count, zero3", "--params 7B --task finetune --batch-size 4 --epochs 1 --strategy zero3 --gpus 8", "",
 			"task = \"finetune\"\nbatch_size = 4\nepochs = 1\nstrategy = \"zero3\"\ngpus = 8\n[workload.custom]\nparams = 7e9"},
+		{"zero3, optimizer and parameters offloaded", "--model llama-3.1-8b --task finetune --epochs 1 --strategy zero3 --gpus 8 --offload-optimizer --offload-params", "",
+			`model = "llama-3.1-8b"` + "\ntask = \"finetune\"\nepochs = 1\nstrategy = \"zero3\"\ngpus = 8\noffload_optimizer = true\noffload_params = true"},
 		// The configurator learns a config.json's defaults only once it has read it.
 		{"config.json inference", "--hf-config " + opt + " --task inference --precision fp16 --batch-size 1 --seq-len 2048 --gpus 1", "",
 			"hf_config = '" + opt + "'\ntask = \"inference\"\nprecision = \"fp16\"\nbatch_size = 1\nseq_len = 2048\ngpus = 1"},

@@ -112,11 +112,11 @@ func TestServingExport(t *testing.T) {
 		{launch.FormatSkyPilot, []string{"service:", "readiness_probe"}},
 		{launch.FormatTOML, []string{"[serve]", `weight_format = "awq"`}},
 	} {
-		data, err := exportConfig(m.a, m.res, picked, m.cat.AsOf)
+		cfg, err := exportConfigOf(m.a, m.res, picked, m.cat.AsOf)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := newExportDialog("x.toml", data, picked, tc.format, newTheme(), 60)
+		d := newExportDialog("x.toml", cfg, picked, tc.format, newTheme(), 60)
 		d.serving = m.res.serving
 		out, _, _, err := d.again(newTheme()).payload()
 		if err != nil {

@@ -334,7 +334,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			Affirmative("on").Negative("off").Value(&a.Flash)
 	}
 
-	return []page{
+	return slices.Concat([]page{
 		{title: "Workload", fields: func(bool) []huh.Field {
 			return []huh.Field{
 				newSelect[model.Framework](w.theme).Title("Framework").Options(
@@ -451,7 +451,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		// vLLM picks its attention backend itself: no question when serving an LLM.
 		{title: "Memory savers", hide: func() bool { return training() || a.servingLLM(cat) || a.fill.noAttention }, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
 		w.recipePage(),
-		w.offloadPage(),
+	}, w.switchPages(), []page{
 		w.quantPage(),
 		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {
 			w.unitVision = a.fill.vision
@@ -534,7 +534,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				input("Deadline (hours)", "the job must finish within; empty: none", &a.Deadline, positiveValidator("deadline", 1e7)),
 			}
 		}},
-	}
+	})
 }
 
 // fieldError is the error of field f's current answer, or nil.

@@ -1,0 +1,25 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"syscall"
+	"time"
+)
+
+// cpuTime is the process's user + system time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// peakRSS is the finished process's peak resident set in KiB (getrusage's
+// ru_maxrss: KiB on Linux, bytes on macOS, so the figure is Linux's).
+func peakRSS(ps *os.ProcessState) int64 {
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return int64(ru.Maxrss)
+	}
+	return 0
+}
