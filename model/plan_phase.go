@@ -33,8 +33,15 @@ func (pl *Plan) PhaseNames() []string {
 	return names
 }
 
-// ErrNoPhase is wrapped by Plan.Phase when no phase has the name asked.
+// ErrNoPhase is matched (errors.Is) by Plan.Phase's error when no phase
+// was named or none has the name.
 var ErrNoPhase = errors.New("no such phase")
+
+// phaseError is Plan.Phase's error: what to type, and ErrNoPhase.
+type phaseError struct{ msg string }
+
+func (e *phaseError) Error() string        { return e.msg }
+func (e *phaseError) Is(target error) bool { return target == ErrNoPhase }
 
 // Phase returns the phase named name. Without a name, or with one no
 // phase has, the error lists the phases and how to pick one.
@@ -47,13 +54,13 @@ func (pl *Plan) Phase(name string) (*PlanPhase, error) {
 		quoted[i] = strconv.Quote(pl.Phases[i].Name)
 	}
 	list := strings.Join(quoted, ", ")
-	if name == "" {
-		return nil, fmt.Errorf("%w: the file is a plan with phases %s; pick one with --phase NAME (or price the whole plan with gpuplan plan FILE)", ErrNoPhase, list)
+	switch s := Closest(name, pl.PhaseNames(), 1); {
+	case name == "":
+		return nil, &phaseError{fmt.Sprintf("a plan with phases %s: pick one with --phase NAME (gpuplan plan FILE prices the whole plan)", list)}
+	case len(s) > 0:
+		return nil, &phaseError{fmt.Sprintf("no phase %q; did you mean %q? The plan's phases are %s", Printable(name), s[0], list)}
 	}
-	if s := Closest(name, pl.PhaseNames(), 1); len(s) > 0 {
-		return nil, fmt.Errorf("%w: %q; did you mean %q? The plan's phases are %s", ErrNoPhase, Printable(name), s[0], list)
-	}
-	return nil, fmt.Errorf("%w: %q; the plan's phases are %s", ErrNoPhase, Printable(name), list)
+	return nil, &phaseError{fmt.Sprintf("no phase %q; the plan's phases are %s", Printable(name), list)}
 }
 
 // answerKey is an answer's key: "batch_size" (a [workload] key) or a

@@ -105,9 +105,9 @@ func TestPlanPhasePick(t *testing.T) {
 		t.Errorf("Phase(serve) = %v, %v", p, err)
 	}
 	for _, tc := range []struct{ name, want string }{
-		{"", `phases "fine-tune", "serve"; pick one with --phase NAME`},
-		{"serv", `"serv"; did you mean "serve"?`},
-		{"zzzzzzzz", `"zzzzzzzz"; the plan's phases are "fine-tune", "serve"`},
+		{"", `a plan with phases "fine-tune", "serve": pick one with --phase NAME`},
+		{"serv", `no phase "serv"; did you mean "serve"?`},
+		{"zzzzzzzz", `no phase "zzzzzzzz"; the plan's phases are "fine-tune", "serve"`},
 	} {
 		_, err := pl.Phase(tc.name)
 		if err == nil || !errors.Is(err, ErrNoPhase) || !strings.Contains(err.Error(), tc.want) {

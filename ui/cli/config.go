@@ -139,7 +139,7 @@ func loadWorkload(cmd *cobra.Command, env *Env, overlays []string, wf *workloadF
 	if err != nil {
 		return nil, model.Workload{}, fromFile{}, nil, err
 	}
-	ff, err := readFromFileIn(configPath, cmd.InOrStdin())
+	ff, err := readFromFileCmd(cmd, configPath, cmd.InOrStdin())
 	if err != nil {
 		return nil, model.Workload{}, fromFile{}, nil, err
 	}

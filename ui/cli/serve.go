@@ -60,7 +60,7 @@ type serveLoad struct {
 // batch estimate. Training strategies are an error with a hint.
 func loadServe(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlags, configPath string) (sl *serveLoad, ok bool, err error) {
 	fs := cmd.Flags()
-	ff, err := readFromFileIn(configPath, rereadableStdin(cmd, configPath))
+	ff, err := readFromFileCmd(cmd, configPath, rereadableStdin(cmd, configPath))
 	if err != nil {
 		return nil, true, err
 	}

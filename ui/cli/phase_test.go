@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestConfigPhase: estimate and recommend read a plan with --config and a
+// phase with --phase; the phase's answers are the request.
+func TestConfigPhase(t *testing.T) {
+	plan := "testdata/plan-answers.toml" // docs/examples/plan.toml
+	tests := []struct {
+		name string
+		args []string
+		code int
+		out  []string // in stdout
+		err  string   // in stderr, one line
+	}{
+		// dataset_tokens = "100M" at seq_len 2048: 1e8 / 2048 = 48,828
+		// samples, "48.8k".
+		{"fine-tune phase", []string{"estimate", "--config", plan, "--phase", "fine-tune"}, 0,
+			[]string{"Llama 3.1 8B · qlora", "batch 1 × 2048 tokens", "48.8k samples"}, ""},
+		// flags still override the phase's answers
+		{"flag over phase", []string{"estimate", "--config", plan, "--phase", "fine-tune", "--seq-len", "1024"}, 0,
+			[]string{"batch 1 × 1024 tokens", "97.7k samples"}, ""},
+		// KV cache 2 × 32 layers × 8 KV heads × 128 × 8192 tokens × 8
+		// sequences × 2 bytes = 2³³ B = 8 GiB.
+		{"serve phase", []string{"estimate", "--config", plan, "--phase", "serve"}, 0,
+			[]string{"inference · int4", "8 sequences × 8192-token context", "KV cache             8.00 GiB"}, ""},
+		{"no phase", []string{"recommend", "--config", plan}, 2, nil,
+			`a plan with phases "fine-tune", "serve": pick one with --phase NAME`},
+		{"typo", []string{"estimate", "--config", plan, "--phase", "serv"}, 2, nil, `did you mean "serve"?`},
+		{"phase without plan", []string{"estimate", "--model", "gpt2", "--phase", "serve"}, 2, nil, "give the plan with --config"},
+		// the serve phase names serve.toml and has no answers: that file is read
+		{"config file of a phase", []string{"estimate", "--config", "testdata/plan-two-phases.toml", "--phase", "serve"}, 2, nil, "serve.toml"},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runCLI(t, tt.args...)
+		if code != tt.code {
+			t.Errorf("%s: exit %d, want %d; stderr %q", tt.name, code, tt.code, errOut)
+		}
+		for _, w := range tt.out {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: stdout lacks %q:\n%s", tt.name, w, out)
+			}
+		}
+		if tt.err != "" && (!strings.Contains(errOut, tt.err) || strings.Count(errOut, "\n") != 1) {
+			t.Errorf("%s: stderr %q, want one line with %q", tt.name, errOut, tt.err)
+		}
+	}
+}
+
+func TestConfigPhaseStdinAndBadAnswers(t *testing.T) {
+	b, err := os.ReadFile("testdata/plan-answers.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLIIn(t, string(b), "estimate", "--config", "-", "--phase", "fine-tune")
+	if code != 0 || !strings.Contains(out, "48.8k samples") {
+		t.Errorf("plan on stdin: exit %d, stderr %q, stdout %s", code, errOut, out)
+	}
+	bad := strings.Replace(string(b), `batch_size = "1"`, `batch_size = "one"`, 1)
+	code, _, errOut = runCLIIn(t, bad, "estimate", "--config", "-", "--phase", "fine-tune")
+	if want := `phase "fine-tune" answers.batch_size: want a whole number such as 8, got "one"`; code != 2 || !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("bad answer: exit %d, stderr %q, want one line with %q", code, errOut, want)
+	}
+	conf := "schema_version = 1\n[workload]\nmodel = \"gpt2\"\n"
+	code, _, errOut = runCLIIn(t, conf, "estimate", "--config", "-", "--phase", "serve")
+	if code != 2 || !strings.Contains(errOut, "has no [[phase]] tables") {
+		t.Errorf("--phase on a configuration: exit %d, stderr %q", code, errOut)
+	}
+}
