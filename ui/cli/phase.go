@@ -96,3 +96,58 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 	}
 	return fromFile{path: path, cfg: &c}, nil
 }
+
+// planSavingsPerKind bounds the GPU types and regions tried per phase, as
+// recommend's savings (report.savingsPerKind).
+const planSavingsPerKind = 6
+
+// planScenario resolves each phase of p (read from path) to the scenario
+// the engine prices: its answers (or the configuration file it names)
+// through the configuration decoder, resolved against cat, on its chosen
+// offer (model.PhaseScenarioFor).
+func planScenario(env *Env, cat *model.Catalog, path string, p *model.Plan) (model.PlanScenario, error) {
+	pl := make(model.PlanScenario, 0, len(p.Phases))
+	for i := range p.Phases {
+		ph := &p.Phases[i]
+		var c model.Config
+		var err error
+		switch {
+		case len(ph.Answers) > 0:
+			if c, err = ph.ConfigFromAnswers(); err == nil {
+				c.Workload.RelativeTo(filepath.Dir(path))
+			}
+		case ph.Config != "":
+			if c, err = readConfig(filepath.Join(filepath.Dir(path), ph.Config)); err != nil {
+				err = fmt.Errorf("phase %q: %w", ph.Name, err)
+			}
+		default:
+			err = fmt.Errorf("phase %q has neither answers nor config, so there is no workload to change; add [phase.answers]", ph.Name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		w, _, err := c.Workload.Workload(cat, env.Readers)
+		if err != nil {
+			return nil, fmt.Errorf("phase %q: %w", ph.Name, err)
+		}
+		q := c.Search.Query(c.Workload.AutoGPUs || c.Workload.GPUs == 0)
+		pl = append(pl, model.PhaseScenarioFor(ph, w, q, cat))
+	}
+	return pl, nil
+}
+
+// planSavings is "what saves the most" over the whole plan read from
+// path; the error, when set, is why there is none (shown, not fatal: the
+// plan's own prices need no catalog).
+func planSavings(cmd *cobra.Command, env *Env, path string, p *model.Plan) (float64, []model.PlanSaving, error) {
+	overlays, _ := cmd.Flags().GetStringArray("catalog")
+	cat, _, err := env.LoadCatalog(overlays)
+	if err != nil {
+		return 0, nil, err
+	}
+	pl, err := planScenario(env, cat, path, p)
+	if err != nil {
+		return 0, nil, err
+	}
+	return model.PlanSavings(cat, pl, planSavingsPerKind)
+}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"encoding/json"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -69,5 +71,56 @@ func TestConfigPhaseStdinAndBadAnswers(t *testing.T) {
 	code, _, errOut = runCLIIn(t, conf, "estimate", "--config", "-", "--phase", "serve")
 	if code != 2 || !strings.Contains(errOut, "has no [[phase]] tables") {
 		t.Errorf("--phase on a configuration: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestPlanSavings: gpuplan plan ranks single changes over the whole plan.
+// docs/examples/plan.toml: fine-tune on gcp g2-standard-4 spot ($0.2818/h,
+// the engine's 20.596 h), serve on the same type on-demand ($0.7068/h) for
+// 6 months × 730 h = 4,380 h. Serving on spot instead: 4,380 × (0.7068 −
+// 0.2818) = $1,861.50 saved (the catalog's prices unrounded: within
+// $0.10) of about 4,380 × 0.7068 + ~21 × 0.2818 ≈ $3,102, 60%.
+func TestPlanSavings(t *testing.T) {
+	code, out, errOut := runCLI(t, "plan", "testdata/plan-answers.toml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, w := range []string{"What saves the most on the whole plan", "now $3,102", "pay spot instead of on-demand (serve)", "saves $1,861 (60%)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out)
+		}
+	}
+	code, out, errOut = runCLI(t, "plan", "testdata/plan-answers.toml", "--json")
+	if code != 0 {
+		t.Fatalf("--json: exit %d: %s", code, errOut)
+	}
+	var j struct {
+		Savings struct {
+			BaseUSD float64 `json:"base_usd"`
+			Changes []struct {
+				Change    string
+				SavingUSD float64 `json:"saving_usd"`
+				SavingPct float64 `json:"saving_pct"`
+				Phases    []string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil || len(j.Savings.Changes) == 0 {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	top := j.Savings.Changes[0]
+	if s := j.Savings; math.Abs(s.BaseUSD-3102) > 1 || top.Change != "pay spot instead of on-demand" || math.Abs(top.SavingUSD-1861.50) > 0.1 ||
+		top.SavingPct != 60 || len(top.Phases) != 1 || top.Phases[0] != "serve" {
+		t.Errorf("--json savings: base %g, first %+v", s.BaseUSD, top)
+	}
+	// Phases without answers, naming files that are not there: the plan is
+	// still priced, and the savings say why they are missing.
+	code, out, _ = runCLI(t, "plan", "testdata/plan-two-phases.toml")
+	if code != 0 || !strings.Contains(out, "Total $1,453") || !strings.Contains(out, `What saves the most: phase "serve"`) {
+		t.Errorf("plan without answers: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "plan", "testdata/plan-answers.toml", "--no-savings")
+	if code != 0 || strings.Contains(out, "saves") {
+		t.Errorf("--no-savings: exit %d:\n%s", code, out)
 	}
 }
