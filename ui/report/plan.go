@@ -91,7 +91,8 @@ func NewPlanSavingsJSON(baseUSD float64, savings []model.PlanSaving, err error) 
 		return s
 	}
 	for _, c := range savings {
-		c.USD, c.SavingUSD, c.SavingPct = Round(c.USD, 2), Round(c.SavingUSD, 2), Round(c.SavingPct, 1)
+		// + 0 turns a rounded −0 into 0
+		c.USD, c.SavingUSD, c.SavingPct = Round(c.USD, 2), Round(c.SavingUSD, 2)+0, Round(c.SavingPct, 1)+0
 		s.Changes = append(s.Changes, c)
 	}
 	return s
