@@ -214,3 +214,55 @@ func (p *PlanPhase) selection() *Selection {
 	}
 	return s
 }
+
+// PhaseAnswers returns c's workload and search as a phase's answers (key
+// → value as typed), the inverse of PlanPhase.ConfigFromAnswers: what
+// EncodeConfig writes in [workload] (bare keys), [workload.custom],
+// [search] and [serve], each value as text (lists comma-separated). The
+// estimate, selection and launch sections are not answers and are left
+// out.
+func PhaseAnswers(c *Config) (map[string]string, error) {
+	b, err := EncodeConfig(&Config{Workload: c.Workload, Search: c.Search})
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]any
+	if _, err := toml.Decode(string(b), &doc); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	var walk func(prefix string, t map[string]any)
+	walk = func(prefix string, t map[string]any) {
+		for k, v := range t {
+			key := prefix + k
+			switch x := v.(type) {
+			case map[string]any:
+				walk(key+".", x)
+			case string:
+				out[key] = x
+			case int64:
+				out[key] = strconv.FormatInt(x, 10)
+			case float64:
+				out[key] = strconv.FormatFloat(x, 'g', -1, 64)
+			case bool:
+				out[key] = strconv.FormatBool(x)
+			case []any:
+				s := make([]string, len(x))
+				for i, e := range x {
+					s[i] = fmt.Sprint(e)
+				}
+				out[key] = strings.Join(s, ",")
+			}
+		}
+	}
+	for _, table := range []string{"workload", "search", "serve"} {
+		if t, ok := doc[table].(map[string]any); ok {
+			prefix := table + "."
+			if table == "workload" {
+				prefix = "" // a bare key is a workload key
+			}
+			walk(prefix, t)
+		}
+	}
+	return out, nil
+}

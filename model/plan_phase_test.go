@@ -118,3 +118,30 @@ func TestPlanPhasePick(t *testing.T) {
 		t.Error("a configuration without [[phase]] is seen as a plan")
 	}
 }
+
+// TestPhaseAnswersRoundTrip: a configuration's answers as a phase's read
+// back as the same request.
+func TestPhaseAnswersRoundTrip(t *testing.T) {
+	in := "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"qlora\"\nbatch_size = 4\nseq_len = 2048\ndataset_tokens = 2e7\nepochs = 3\ncheckpointing = true\nlora_targets = [\"q\", \"v\"]\ngpus = \"auto\"\n[search]\nproviders = [\"gcp\", \"aws\"]\npricing = \"spot\"\nhours_per_month = 300\n"
+	c, err := DecodeConfig([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := PhaseAnswers(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a["model"] != "llama-3.1-8b" || a["batch_size"] != "4" || a["search.providers"] != "gcp,aws" || a["search.pricing"] != "spot" || a["gpus"] != "auto" {
+		t.Errorf("answers %v", a)
+	}
+	p := PlanPhase{Name: "x", Answers: a}
+	back, err := p.ConfigFromAnswers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, _ := EncodeConfig(&Config{Workload: c.Workload, Search: c.Search})
+	c2, _ := EncodeConfig(&Config{Workload: back.Workload, Search: back.Search})
+	if string(c1) != string(c2) {
+		t.Errorf("round trip differs:\n%s\nwant\n%s", c2, c1)
+	}
+}
