@@ -239,7 +239,9 @@ func PhaseAnswers(c *Config) (map[string]string, error) {
 			case map[string]any:
 				walk(key+".", x)
 			case string:
-				out[key] = x
+				if x != "" {
+					out[key] = x
+				}
 			case int64:
 				out[key] = strconv.FormatInt(x, 10)
 			case float64:
@@ -247,6 +249,9 @@ func PhaseAnswers(c *Config) (map[string]string, error) {
 			case bool:
 				out[key] = strconv.FormatBool(x)
 			case []any:
+				if len(x) == 0 {
+					continue // no list: the default
+				}
 				s := make([]string, len(x))
 				for i, e := range x {
 					s[i] = fmt.Sprint(e)

@@ -151,3 +151,33 @@ func planSavings(cmd *cobra.Command, env *Env, path string, p *model.Plan) (floa
 	}
 	return model.PlanSavings(cat, pl, planSavingsPerKind)
 }
+
+// readConfigOrPlan reads the configurator's --config: a configuration, or
+// a plan ([[phase]] tables), which opens with its phases and the answers
+// of its first phase that has answers (nil: none has, the defaults).
+func readConfigOrPlan(path string) (*model.Config, *model.Plan, error) {
+	b, err := safeio.ReadTOML(path, safeio.Config)
+	if err != nil || !model.IsPlan(b) {
+		c, err := readConfig(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &c, nil, nil
+	}
+	pl, err := model.DecodePlan(b)
+	if err != nil {
+		return nil, nil, usage(fmt.Errorf("%s: %w", path, err))
+	}
+	for i := range pl.Phases {
+		if ph := &pl.Phases[i]; len(ph.Answers) > 0 {
+			c, err := ph.ConfigFromAnswers()
+			if err != nil {
+				return nil, nil, usage(fmt.Errorf("%s: %w", path, err))
+			}
+			c.Workload.RelativeTo(filepath.Dir(path))
+			c.Selection = nil // the offer is the phase's, kept in the plan
+			return &c, &pl, nil
+		}
+	}
+	return nil, &pl, nil
+}
