@@ -238,13 +238,18 @@ func (v *planView) view(st *report.Styles, width int) string {
 		}
 		total += c.USD
 	}
-	wide := width >= wideWidth
-	offerW := 28
-	if wide {
-		offerW = 44
+	// Column widths: at 80 columns the row is 80 cells; wider, the offer
+	// and the duration have room.
+	nameW, offerW, durW, costW := 12, 22, 12, 9
+	if width >= wideWidth {
+		nameW, offerW, durW, costW = 14, 44, 18, 12
+	}
+	cell := func(s string, w int) string { return report.PadRight(report.Truncate(s, w), w) }
+	row := func(mark, name, offer, pricing, usdH, dur, cost string) string {
+		return fmt.Sprintf("%s%s %s %s %7s %s %*s", mark, cell(name, nameW), cell(offer, offerW), cell(pricing, 11), usdH, cell(dur, durW), costW, cost)
 	}
 	if len(v.plan.Phases) > 0 {
-		b.WriteString(st.Muted.Render(fmt.Sprintf("  %-14s %-*s %-11s %8s %-18s %10s", "phase", offerW, "offer", "pricing", "$/h", "duration", "cost")) + "\n")
+		b.WriteString(st.Muted.Render(row("  ", "phase", "offer", "pricing", "$/h", "duration", "cost")) + "\n")
 	}
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
@@ -263,8 +268,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		if i == v.cursor && v.pending == nil {
 			mark = "› "
 		}
-		line := fmt.Sprintf("%s%s %s %-11s %8s %-18s %10s", mark, report.PadRight(report.Truncate(model.Printable(p.Name), 14), 14),
-			report.PadRight(report.Truncate(model.Printable(offer), offerW), offerW), string(p.Pricing), report.USD(p.USDPerHour), dur, costs[i])
+		line := row(mark, model.Printable(p.Name), model.Printable(offer), string(p.Pricing), report.USD(p.USDPerHour), dur, costs[i])
 		if i == v.cursor && v.pending == nil {
 			line = st.TableSelected.Render(line)
 		}
