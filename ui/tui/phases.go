@@ -316,13 +316,12 @@ func defaultPlanKeys() planKeys {
 }
 
 // enable turns the plan keys on for screen s: a on the offers and an
-// offer's details, d on the plan; the plan view opens from everywhere
-// but the wizard's first frame once the plan has a phase, and from the
-// offers and details always.
+// offer's details, d on the plan; ctrl+t opens the plan once it has a
+// phase (a shows it when adding the first), from all but the browser.
 func (k *planKeys) enable(s screen, dialog bool, phases int) {
 	k.Add.SetEnabled(!dialog && (s == screenOffers || s == screenDetail))
 	k.Delete.SetEnabled(!dialog && s == screenPlan && phases > 0)
-	k.Open.SetEnabled(!dialog && s != screenPlan && s != screenBrowse && (phases > 0 || s == screenOffers || s == screenDetail))
+	k.Open.SetEnabled(!dialog && s != screenPlan && s != screenBrowse && phases > 0)
 }
 
 // addPhase opens the prompt to add offer o (nil: nothing to add) with the
