@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -122,5 +123,27 @@ func TestPlanSavings(t *testing.T) {
 	code, out, _ = runCLI(t, "plan", "testdata/plan-answers.toml", "--no-savings")
 	if code != 0 || strings.Contains(out, "saves") {
 		t.Errorf("--no-savings: exit %d:\n%s", code, out)
+	}
+}
+
+// TestConfiguratorOpensPlan: gpuplan --config PLAN.toml is accepted (the
+// configurator then asks for a terminal), and a plan whose answers do not
+// decode is refused by key first.
+func TestConfiguratorOpensPlan(t *testing.T) {
+	code, _, errOut := runCLI(t, "--config", "testdata/plan-answers.toml")
+	if code != 2 || !strings.Contains(errOut, "needs a terminal") {
+		t.Errorf("plan: exit %d, stderr %q; want the terminal's error, the plan read", code, errOut)
+	}
+	b, err := os.ReadFile("testdata/plan-answers.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "plan.toml")
+	if err := os.WriteFile(bad, []byte(strings.Replace(string(b), `seq_len = "2048"`, `seq_len = "long"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, "--config", bad)
+	if want := `phase "fine-tune" answers.seq_len: want a whole number such as 8, got "long"`; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("bad plan: exit %d, stderr %q, want %q", code, errOut, want)
 	}
 }
