@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"strings"
@@ -144,4 +145,40 @@ func TestPhaseAnswersRoundTrip(t *testing.T) {
 	if string(c1) != string(c2) {
 		t.Errorf("round trip differs:\n%s\nwant\n%s", c2, c1)
 	}
+}
+
+// FuzzPhaseAnswers: any answer (key and value as typed) gives a request
+// or a *ConfigError naming the phase, never a panic; a request's answers
+// read back the same.
+func FuzzPhaseAnswers(f *testing.F) {
+	f.Add("batch_size", "8")
+	f.Add("dataset_tokens", "100M")
+	f.Add("search.regions", "us-east-1,us-west-2")
+	f.Add("lora_targets", `["q", "v"]`)
+	f.Add("model", `x" = 1 [workload`)
+	f.Add("workload.custom.layers", "1e99")
+	f.Fuzz(func(t *testing.T, k, v string) {
+		p := PlanPhase{Name: "p", Answers: map[string]string{"model": "llama-3.1-8b", k: v}}
+		c, err := p.ConfigFromAnswers()
+		if err != nil {
+			var ce *ConfigError
+			if !errors.As(err, &ce) || !strings.HasPrefix(ce.Key, "phase \"p\"") && !strings.HasPrefix(ce.Key, "answers.") {
+				t.Fatalf("%q = %q: error %v is not a ConfigError naming the phase", k, v, err)
+			}
+			return
+		}
+		a, err := PhaseAnswers(&c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := (&PlanPhase{Name: "p", Answers: a}).ConfigFromAnswers()
+		if err != nil {
+			t.Fatalf("%q = %q: answers %v do not read back: %v", k, v, a, err)
+		}
+		b1, _ := EncodeConfig(&Config{Workload: c.Workload, Search: c.Search})
+		b2, _ := EncodeConfig(&Config{Workload: back.Workload, Search: back.Search})
+		if !bytes.Equal(b1, b2) {
+			t.Fatalf("%q = %q: read back differs:\n%s\nwant\n%s", k, v, b2, b1)
+		}
+	})
 }
