@@ -181,3 +181,19 @@ func readConfigOrPlan(path string) (*model.Config, *model.Plan, error) {
 	}
 	return nil, &pl, nil
 }
+
+// phaseGPU gives a phase's selection the GPU of its instance type in cat
+// (a phase records the offer, not the GPU), so estimate --phase times the
+// job on the phase's GPU as it does on a configuration's picked offer.
+func (b *fromFile) phaseGPU(cat *model.Catalog) {
+	if b.cfg == nil || b.cfg.Selection == nil || b.cfg.Selection.GPU != "" {
+		return
+	}
+	s := b.cfg.Selection
+	for i := range cat.Instances {
+		if in := &cat.Instances[i]; in.Provider == s.Provider && in.Type == s.InstanceType {
+			s.GPU, s.GPUs = in.GPU, in.GPUCount*max(s.Instances, 1)
+			return
+		}
+	}
+}

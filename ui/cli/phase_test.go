@@ -27,10 +27,13 @@ func TestConfigPhase(t *testing.T) {
 		// flags still override the phase's answers
 		{"flag over phase", []string{"estimate", "--config", plan, "--phase", "fine-tune", "--seq-len", "1024"}, 0,
 			[]string{"batch 1 × 1024 tokens", "97.7k samples"}, ""},
-		// KV cache 2 × 32 layers × 8 KV heads × 128 × 8192 tokens × 8
-		// sequences × 2 bytes = 2³³ B = 8 GiB.
+		// The phase's offer, gcp g2-standard-4, has one L4: the GPU of the
+		// estimate, as a configuration's picked offer; serving is planned
+		// on it with max_model_len 8192 = 7936 prompt + 256 output tokens.
 		{"serve phase", []string{"estimate", "--config", plan, "--phase", "serve"}, 0,
-			[]string{"inference · int4", "8 sequences × 8192-token context", "KV cache             8.00 GiB"}, ""},
+			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 1 × NVIDIA L4"}, ""},
+		{"phase's GPU", []string{"estimate", "--config", plan, "--phase", "fine-tune"}, 0,
+			[]string{"wall clock on 1 × NVIDIA L4"}, ""},
 		{"no phase", []string{"recommend", "--config", plan}, 2, nil,
 			`a plan with phases "fine-tune", "serve": pick one with --phase NAME`},
 		{"typo", []string{"estimate", "--config", plan, "--phase", "serv"}, 2, nil, `did you mean "serve"?`},

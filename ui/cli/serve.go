@@ -75,6 +75,7 @@ func loadServe(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return nil, true, err
 	}
+	ff.phaseGPU(cat) // phase.go
 	sl, ok, err = resolveServe(fs, env, cat, ff, wf)
 	if sl != nil {
 		sl.warnings = append(warnings, sl.warnings...)
