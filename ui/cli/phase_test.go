@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/data"
 )
 
 // TestConfigPhase: estimate and recommend read a plan with --config and a
@@ -148,5 +151,24 @@ func TestConfiguratorOpensPlan(t *testing.T) {
 	code, _, errOut = runCLI(t, "--config", bad)
 	if want := `phase "fine-tune" answers.seq_len: want a whole number such as 8, got "long"`; code != 2 || !strings.Contains(errOut, want) {
 		t.Errorf("bad plan: exit %d, stderr %q, want %q", code, errOut, want)
+	}
+}
+
+// BenchmarkPlanSavings is gpuplan plan on the two-phase example with what
+// saves the most (every change priced by the engine over both phases),
+// against BenchmarkPlanNoSavings for the pricing alone.
+func BenchmarkPlanSavings(b *testing.B)   { benchPlan(b) }
+func BenchmarkPlanNoSavings(b *testing.B) { benchPlan(b, "--no-savings") }
+
+func benchPlan(b *testing.B, extra ...string) {
+	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
+	b.Setenv("HOME", b.TempDir())
+	args := append([]string{"plan", "testdata/plan-answers.toml", "--json"}, extra...)
+	for b.Loop() {
+		var out, errb bytes.Buffer
+		if code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+			Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith}); code != 0 {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
 	}
 }
