@@ -395,20 +395,24 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 	if configPath == stdinPath { // stdin is the configurator's keyboard
 		return usage(errors.New("--config -: the configurator reads keys from standard input; give the configuration as a file"))
 	}
+	var plan *model.Plan // phase19: a plan file opens with its phases
 	if configPath != "" {
-		c, err := readConfig(configPath)
+		c, pl, err := readConfigOrPlan(configPath)
 		if err != nil {
 			return err
 		}
+		plan = pl
 		if cat, warnings, err = env.LoadCatalog(overlays); err != nil {
 			return err
 		}
 		// The configurator asks about the model but not about every key
 		// (tp, lora_rank): a file it could not fix is refused here.
-		if _, _, err := c.Workload.Resolve(cat, env.Readers); err != nil {
-			return usage(fmt.Errorf("%s: %w", configPath, err))
+		if c != nil {
+			if _, _, err := c.Workload.Resolve(cat, env.Readers); err != nil {
+				return usage(fmt.Errorf("%s: %w", configPath, err))
+			}
 		}
-		cfg = &c
+		cfg = c
 	}
 	in, inOK := env.Stdin.(*os.File)
 	out, outOK := env.Stdout.(*os.File)
@@ -427,10 +431,14 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 	opts := tui.Options{
 		Config:       cfg,
 		ConfigPath:   configPath,
+		Plan:         plan,
 		Accessible:   env.Getenv("ACCESSIBLE") != "" || env.Getenv("TERM") == "dumb",
 		ReadHFConfig: env.Readers.HFConfig,
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
+	}
+	if plan != nil { // the configuration export must not overwrite the plan
+		opts.ConfigPath, opts.PlanPath = "", configPath
 	}
 	opts.PriceNote = priceNote(env, cat)
 	opts.SpotRate = lazySpotRate(env.SpotRates)

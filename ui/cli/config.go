@@ -139,10 +139,11 @@ func loadWorkload(cmd *cobra.Command, env *Env, overlays []string, wf *workloadF
 	if err != nil {
 		return nil, model.Workload{}, fromFile{}, nil, err
 	}
-	ff, err := readFromFileIn(configPath, cmd.InOrStdin())
+	ff, err := readFromFileCmd(cmd, configPath, cmd.InOrStdin())
 	if err != nil {
 		return nil, model.Workload{}, fromFile{}, nil, err
 	}
+	ff.phaseGPU(cat) // phase.go
 	w, ws, err := ff.workload(cmd.Flags(), cat, env.Readers, wf)
 	if err != nil {
 		return nil, model.Workload{}, fromFile{}, nil, err

@@ -80,6 +80,7 @@ when it does not. Every formula is listed under Assumptions.`,
 	}
 	wf.register(cmd.Flags())
 	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML); flags override it; its picked GPU is the default --gpu")
+	addPhaseFlag(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the report")
 	addOutputFlag(cmd, &output, outTable, outJSON)
 	cmd.Flags().SortFlags = false

@@ -32,14 +32,19 @@ func readPlan(path string) (model.Plan, error) {
 }
 
 func newPlanCmd(env *Env) *cobra.Command {
-	var asJSON bool
+	var asJSON, noSavings bool
 	cmd := &cobra.Command{
 		Use:   "plan FILE",
 		Short: "Price a plan in phases: each phase's cost and the total",
 		Long: `plan reads a TOML file of [[phase]] tables (fine-tune on one offer, then serve on
 another for some months), and prints what each phase and the whole plan cost. A
 phase is a job (job_hours) or a service (months, and hours_per_month when it does
-not run all month); on a 1- or 3-year commitment the whole term is owed.`,
+not run all month); on a 1- or 3-year commitment the whole term is owed.
+
+Then what saves the most on the whole plan: each single change (pricing mode,
+GPU type, region, precision, LoRA/QLoRA, checkpointing and batch) applied to
+every phase it applies to, the phases priced by the estimator on their best
+offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.`,
 		Example: `  gpuplan plan plan.toml
   gpuplan plan plan.toml --json`,
 		Args: cobra.ExactArgs(1),
@@ -55,13 +60,27 @@ not run all month); on a 1- or 3-year commitment the whole term is owed.`,
 			if math.IsInf(total, 0) || math.IsNaN(total) {
 				return usage(fmt.Errorf("%s: the total is not a finite number of dollars; check usd_per_hour, job_hours and months", args[0]))
 			}
+			var base float64
+			var savings []model.PlanSaving
+			var savingsErr error
+			if !noSavings {
+				base, savings, savingsErr = planSavings(cmd, env, args[0], &p)
+			}
 			if asJSON {
-				return writeJSON(env.Stdout, report.NewPlanJSON(&p, phases, total))
+				j := report.NewPlanJSON(&p, phases, total)
+				if !noSavings {
+					j.Savings = report.NewPlanSavingsJSON(base, savings, savingsErr)
+				}
+				return writeJSON(env.Stdout, j)
 			}
 			r, _ := renderer(env, env.Stdout)
-			return report.WritePlan(env.Stdout, r, &p, phases, total)
+			if err := report.WritePlan(env.Stdout, r, &p, phases, total); err != nil || noSavings {
+				return err
+			}
+			return report.WritePlanSavings(env.Stdout, r, base, savings, savingsErr)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
+	cmd.Flags().BoolVar(&noSavings, "no-savings", false, "leave out what saves the most on the whole plan")
 	return cmd
 }

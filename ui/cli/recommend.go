@@ -276,6 +276,7 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 	qf.register(cmd.Flags())
 	df.register(cmd.Flags())
 	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML): the same ranking; flags override it")
+	addPhaseFlag(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
 	addOutputFlag(cmd, &output, outTable, outJSON, outCSV)
 	cmd.Flags().Lookup("gpu").Usage = "only offers with this GPU, e.g. a100-80gb (list: gpuplan catalog gpus)"

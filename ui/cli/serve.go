@@ -60,7 +60,7 @@ type serveLoad struct {
 // batch estimate. Training strategies are an error with a hint.
 func loadServe(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlags, configPath string) (sl *serveLoad, ok bool, err error) {
 	fs := cmd.Flags()
-	ff, err := readFromFileIn(configPath, rereadableStdin(cmd, configPath))
+	ff, err := readFromFileCmd(cmd, configPath, rereadableStdin(cmd, configPath))
 	if err != nil {
 		return nil, true, err
 	}
@@ -75,6 +75,7 @@ func loadServe(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return nil, true, err
 	}
+	ff.phaseGPU(cat) // phase.go
 	sl, ok, err = resolveServe(fs, env, cat, ff, wf)
 	if sl != nil {
 		sl.warnings = append(warnings, sl.warnings...)

@@ -14,6 +14,9 @@ type PlanJSON struct {
 	Name     string          `json:"name,omitempty"`
 	Phases   []PlanPhaseJSON `json:"phases"`
 	TotalUSD float64         `json:"total_usd"`
+	// Savings is what saves the most on the whole plan; nil when not
+	// asked (--no-savings).
+	Savings *PlanSavingsJSON `json:"savings,omitempty"`
 }
 
 // PlanPhaseJSON is one phase and its cost (model.PhaseCost).
@@ -65,5 +68,71 @@ func WritePlan(out io.Writer, r *Renderer, p *model.Plan, costs []model.PhaseCos
 	fmt.Fprintf(&b, "%s\n", plainTable([]string{"phase", "offer", "pricing", "$/h", "duration", "billed h", "cost"}, rows, map[int]bool{3: true, 5: true, 6: true}))
 	fmt.Fprintf(&b, "%s %s\n", st.Heading.Render("Total"), USD(total))
 	_, err := io.WriteString(r.Writer(out), b.String())
+	return err
+}
+
+// PlanSavingsJSON is "what saves the most" over a whole plan: single
+// changes, each applied to every phase it applies to (phases), priced by
+// the engine against BaseUSD, the plan's phases on the engine's best offers
+// now (model.PlanSavings). Error says why there is no list.
+type PlanSavingsJSON struct {
+	BaseUSD float64            `json:"base_usd"`
+	Changes []model.PlanSaving `json:"changes"`
+	Error   string             `json:"error,omitempty"`
+}
+
+// NewPlanSavingsJSON rounds the ranked changes for JSON (dollars to
+// cents, percentages to a tenth); err, when set, is the reason there are
+// none.
+func NewPlanSavingsJSON(baseUSD float64, savings []model.PlanSaving, err error) *PlanSavingsJSON {
+	s := &PlanSavingsJSON{BaseUSD: Round(baseUSD, 2), Changes: []model.PlanSaving{}}
+	if err != nil {
+		s.Error = err.Error()
+		return s
+	}
+	for _, c := range savings {
+		// + 0 turns a rounded −0 into 0
+		c.USD, c.SavingUSD, c.SavingPct = Round(c.USD, 2), Round(c.SavingUSD, 2)+0, Round(c.SavingPct, 1)+0
+		s.Changes = append(s.Changes, c)
+	}
+	return s
+}
+
+// planSavingsShown bounds the changes the text view lists.
+const planSavingsShown = 8
+
+// WritePlanSavings prints the changes that save money on the whole plan,
+// largest first, with the phases each changes; when none does, the three
+// that cost least more; err says why there is no list.
+func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []model.PlanSaving, err error) error {
+	st := NewStyles(r)
+	var b strings.Builder
+	if err != nil {
+		fmt.Fprintf(&b, "\n%s %s\n", st.Heading.Render("What saves the most:"), model.Printable(err.Error()))
+		_, err := io.WriteString(r.Writer(out), b.String())
+		return err
+	}
+	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(fmt.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator; the plan's phases on their best offers now %s)", USD(baseUSD))))
+	line := func(s *model.PlanSaving, what string) {
+		name := fmt.Sprintf("%s (%s)", model.Printable(s.Change), strings.Join(s.Phases, ", "))
+		fmt.Fprintf(&b, "  %s %s\n", PadRight(model.Printable(name), 60), what)
+	}
+	shown := 0
+	for i := range savings {
+		if s := &savings[i]; shown < planSavingsShown && s.SavingUSD >= minSavingUSD {
+			shown++
+			line(s, fmt.Sprintf("saves %s (%.0f%%)", USD(s.SavingUSD), s.SavingPct))
+		}
+	}
+	if shown == 0 {
+		b.WriteString("  no single change saves money; the nearest:\n")
+		for i := range savings {
+			if s := &savings[i]; shown < 3 && s.SavingUSD <= -minSavingUSD {
+				shown++
+				line(s, fmt.Sprintf("costs %s more", USD(-s.SavingUSD)))
+			}
+		}
+	}
+	_, err = io.WriteString(r.Writer(out), b.String())
 	return err
 }

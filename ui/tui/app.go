@@ -31,6 +31,7 @@ const (
 	screenOffers               // the table of all offers
 	screenDetail               // one offer
 	screenBrowse               // the market, without a workload (browse.go)
+	screenPlan                 // the plan's phases (phases.go)
 )
 
 // crashInfo is a panic caught in Update, View or a command; Run reports it
@@ -59,6 +60,7 @@ type app struct {
 	detail detailView
 	browse browseView
 	from   screen // the screen the browser returns to
+	plan   *planView
 	dialog *dialog
 	footer footer
 
@@ -101,6 +103,10 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	m.detail = newDetailView(st, m.keys.Table)
 	m.detail.dec = decider{cat: cat, rate: opts.SpotRate}
 	m.browse = newBrowseView(st, cat)
+	m.plan = &planView{path: opts.PlanPath}
+	if opts.Plan != nil {
+		m.plan.plan = *opts.Plan
+	}
 	m.footer = newFooter(st)
 	m.lastKey = a.key()
 	m.savedKey = m.lastKey
@@ -185,6 +191,7 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case exportedMsg:
 		m.dialog = nil
+		m.plan.exported() // phases.go
 		m.savedKey = m.a.key()
 		m.footer.say("exported to "+msg.path, false)
 		m.layout()
@@ -239,10 +246,13 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.dialog != nil {
 		return m.dialogKey(msg)
 	}
+	if m.screen == screenPlan && m.plan.prompting() && msg.String() != "ctrl+c" { // phases.go: the name prompt takes letters
+		return m.planKey(msg)
+	}
 	typing := m.screen == screenWizard && m.wiz.typing() || m.screen == screenBrowse // the filter line takes letters
 	switch {
 	case msg.String() == "ctrl+c" || key.Matches(msg, m.keys.Quit) && !typing:
-		if m.a.key() == m.savedKey {
+		if m.a.key() == m.savedKey && !m.plan.dirty {
 			return m, tea.Quit
 		}
 		m.dialog = newQuitDialog(m.theme, m.dialogWidth())
@@ -257,7 +267,12 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(msg, m.keys.Browse) {
 		return m.toBrowse()
 	}
+	if key.Matches(msg, m.keys.Plan.Open) { // phases.go
+		return m.toPlan()
+	}
 	switch m.screen {
+	case screenPlan:
+		return m.planKey(msg)
 	case screenBrowse:
 		return m.browseKey(msg)
 	case screenOffers:
@@ -283,6 +298,8 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.Regions):
 			m.offers.toggleRegions()
 			return m, nil
+		case key.Matches(msg, m.keys.Plan.Add):
+			return m.addPhase(m.offers.selected())
 		}
 		var cmd tea.Cmd
 		m.offers, cmd = m.offers.update(msg)
@@ -292,6 +309,9 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.screen = screenOffers
 			m.layout()
 			return m, nil
+		}
+		if key.Matches(msg, m.keys.Plan.Add) {
+			return m.addPhase(m.detail.offer)
 		}
 		var cmd tea.Cmd
 		m.detail, cmd = m.detail.update(msg)
@@ -418,6 +438,10 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 
 // openExport opens the export dialog for the offer in view (or the best).
 func (m app) openExport() (tea.Model, tea.Cmd) {
+	if m.screen == screenPlan {
+		return m.openPlanExport() // phases.go: the whole plan
+	}
+	m.plan.exporting = false
 	var picked *model.Offer
 	switch m.screen {
 	case screenOffers:
@@ -648,9 +672,15 @@ func (m *app) layout() {
 		m.keys.form = m.wiz.form.KeyBinds()
 	}
 	wizard := m.screen == screenWizard
-	m.keys.forScreen(m.screen, wizard && m.wiz.typing() || m.screen == screenBrowse, wizard && m.filtering(), m.dialog != nil)
+	prompting := m.screen == screenPlan && m.plan.prompting() && m.dialog == nil // phases.go: the name prompt takes letters
+	m.keys.forScreen(m.screen, wizard && m.wiz.typing() || m.screen == screenBrowse || prompting, wizard && m.filtering(), m.dialog != nil)
 	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0)
 	m.keys.browseShort = m.screen == screenOffers
+	m.keys.Plan.enable(m.screen, m.dialog != nil, len(m.plan.plan.Phases)) // phases.go
+	if prompting {
+		m.keys.Export.SetEnabled(false)
+		m.keys.Back.SetHelp("esc", "cancel")
+	}
 	if m.screen == screenWizard {
 		pos, _ := m.wiz.position(m.wiz.focusedPage())
 		m.keys.browseShort = pos <= 1
@@ -733,6 +763,8 @@ func (m app) render() (out string) {
 		body = m.detail.view()
 	case m.screen == screenBrowse:
 		body = m.browse.view()
+	case m.screen == screenPlan:
+		body = m.plan.view(m.st, m.width)
 	case m.wide():
 		form := lipgloss.NewStyle().Width(m.wiz.width).Height(bodyH).MaxHeight(bodyH).Render(m.wiz.form.View())
 		body = lipgloss.JoinHorizontal(lipgloss.Top, form, " ", m.panel.view(false))
@@ -798,6 +830,8 @@ func (m app) header() string {
 		left += m.st.Muted.Render(" · offers")
 	case m.screen == screenBrowse:
 		left += m.st.Muted.Render(" · browse the market")
+	case m.screen == screenPlan:
+		left += m.st.Muted.Render(" · plan")
 	case m.screen == screenDetail && m.detail.offer != nil:
 		left += m.st.Muted.Render(printable(" · offer " + m.detail.offer.Instance.Provider + " " + m.detail.offer.Instance.Type))
 	}

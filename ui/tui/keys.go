@@ -17,6 +17,7 @@ type keyMap struct {
 	Market               browseKeys  // the browser's own keys
 	browseShort          bool        // Browse is in the short help (the first page, the offers)
 	Regions              key.Binding // the offers list: expand or collapse "+N regions"
+	Plan                 planKeys    // add to plan, open the plan, delete a phase (phases.go)
 	// form holds the focused field's own keys (huh's: tab/enter next,
 	// shift+tab back, ↑/↓, / to search), shown first in the help.
 	form []key.Binding
@@ -36,6 +37,7 @@ func defaultKeys() keyMap {
 		Browse:   key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "browse")),
 		Market:   defaultBrowseKeys(),
 		Regions:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions")),
+		Plan:     defaultPlanKeys(),
 	}
 }
 
@@ -111,7 +113,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 	if !k.browseShort {
 		browse = key.NewBinding(key.WithDisabled())
 	}
-	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Open, k.Sort, k.Provider, k.Offers, browse, k.Export, k.Help, k.Quit)
+	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Open, k.Sort, k.Provider, k.Plan.Add, k.Plan.Delete, k.Offers, browse, k.Plan.Open, k.Export, k.Help, k.Quit)
 }
 
 // FullHelp is the ? view: columns of related keys.
@@ -120,6 +122,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		k.form,
 		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Quit},
 		{k.Open, k.Sort, k.Provider, k.Regions},
+		{k.Plan.Add, k.Plan.Open, k.Plan.Delete},
 		{k.Market.Pick, k.Market.Sort, k.Market.SortBack, k.Market.Group, k.Market.Regions, k.Market.ClearGPU},
 		{k.Table.LineUp, k.Table.LineDown, k.Table.PageUp, k.Table.PageDown, k.Table.GotoTop, k.Table.GotoBottom},
 	}

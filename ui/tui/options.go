@@ -15,6 +15,10 @@ type Options struct {
 	// ConfigPath is where Config was read; it becomes the default export
 	// path. Empty means ./gpuplan.toml.
 	ConfigPath string
+	// Plan is the plan to start from (gpuplan --config PLAN.toml), read
+	// from PlanPath, its default export path; nil starts with none.
+	Plan     *model.Plan
+	PlanPath string
 	// Accessible asks the questions as plain prompts and prints the
 	// answer as text (ACCESSIBLE=1, TERM=dumb): no redrawing screen.
 	Accessible bool

@@ -1,0 +1,273 @@
+package model
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// IsPlan reports whether b is a plan file: TOML with [[phase]] tables.
+// It only looks; DecodePlan says what is wrong with one.
+func IsPlan(b []byte) bool {
+	var f struct {
+		Phase []map[string]any `toml:"phase"`
+	}
+	_, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
+	return err == nil && len(f.Phase) > 0
+}
+
+// PhaseNames returns the names of the plan's phases, in order.
+func (pl *Plan) PhaseNames() []string {
+	names := make([]string, len(pl.Phases))
+	for i := range pl.Phases {
+		names[i] = pl.Phases[i].Name
+	}
+	return names
+}
+
+// ErrNoPhase is matched (errors.Is) by Plan.Phase's error when no phase
+// was named or none has the name.
+var ErrNoPhase = errors.New("no such phase")
+
+// phaseError is Plan.Phase's error: what to type, and ErrNoPhase.
+type phaseError struct{ msg string }
+
+func (e *phaseError) Error() string        { return e.msg }
+func (e *phaseError) Is(target error) bool { return target == ErrNoPhase }
+
+// Phase returns the phase named name. Without a name, or with one no
+// phase has, the error lists the phases and how to pick one.
+func (pl *Plan) Phase(name string) (*PlanPhase, error) {
+	quoted := make([]string, len(pl.Phases))
+	for i := range pl.Phases {
+		if pl.Phases[i].Name == name && name != "" {
+			return &pl.Phases[i], nil
+		}
+		quoted[i] = strconv.Quote(pl.Phases[i].Name)
+	}
+	list := strings.Join(quoted, ", ")
+	switch s := Closest(name, pl.PhaseNames(), 1); {
+	case name == "":
+		return nil, &phaseError{fmt.Sprintf("a plan with phases %s: pick one with --phase NAME (gpuplan plan FILE prices the whole plan)", list)}
+	case len(s) > 0:
+		return nil, &phaseError{fmt.Sprintf("no phase %q; did you mean %q? The plan's phases are %s", Printable(name), s[0], list)}
+	}
+	return nil, &phaseError{fmt.Sprintf("no phase %q; the plan's phases are %s", Printable(name), list)}
+}
+
+// answerKey is an answer's key: "batch_size" (a [workload] key) or a
+// table and key, "search.pricing", "serve.requests_per_sec",
+// "workload.custom.layers".
+var answerKey = regexp.MustCompile(`^[a-z0-9_]+(\.[a-z0-9_]+){0,2}$`)
+
+// answerTables are the configuration tables an answer may name, with the
+// raw type whose field types say how a typed value is written in TOML.
+var answerTables = map[string]reflect.Type{
+	"workload":        reflect.TypeFor[rawWorkload](),
+	"workload.custom": reflect.TypeFor[rawCustom](),
+	"search":          reflect.TypeFor[rawSearch](),
+	"serve":           reflect.TypeFor[rawServe](),
+}
+
+// ConfigTOML writes the phase's answers as a configuration file
+// (schema_version, [workload], [search], [serve]), each value as the
+// configuration file would hold it: counts typed as "100M" become
+// numbers (ParseQuantity, as the flags read them), lists typed as
+// "q_proj,v_proj" arrays, the rest strings. The key says the table; a bare
+// key is a [workload] key. DecodeConfig then checks every value, so a
+// phase is read by the same decoder as a configuration file.
+func (p *PlanPhase) ConfigTOML() ([]byte, error) {
+	tables := map[string][]string{}
+	keys := make([]string, 0, len(p.Answers))
+	for k := range p.Answers {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := p.Answers[k]
+		if !answerKey.MatchString(k) {
+			return nil, configErr("answers."+Printable(k), "not a key: want a configuration key such as batch_size or search.pricing")
+		}
+		if strings.ContainsFunc(v, Unprintable) {
+			return nil, configErr("answers."+k, "%q has control characters", Printable(v))
+		}
+		table, key := "workload", k
+		if i := strings.LastIndexByte(k, '.'); i >= 0 {
+			table, key = k[:i], k[i+1:]
+		}
+		rt, ok := answerTables[table]
+		if !ok {
+			names := slices.Sorted(func(yield func(string) bool) {
+				for n := range answerTables {
+					if !yield(n) {
+						return
+					}
+				}
+			})
+			return nil, configErr("answers."+k, "unknown table %q; answers name a key of %s (a bare key is a workload key)", table, strings.Join(names, ", "))
+		}
+		tables[table] = append(tables[table], key+" = "+answerValue(rt, key, v))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "schema_version = %d\n", ConfigSchemaVersion)
+	for _, t := range []string{"workload", "workload.custom", "search", "serve"} {
+		if len(tables[t]) == 0 && t != "workload" {
+			continue
+		}
+		fmt.Fprintf(&b, "\n[%s]\n", t)
+		for _, line := range tables[t] {
+			b.WriteString(line + "\n")
+		}
+	}
+	return []byte(b.String()), nil
+}
+
+// answerValue writes typed value v of key in the table of raw type rt as
+// a TOML value. Unknown keys are written as strings; DecodeConfig names
+// them with "did you mean".
+func answerValue(rt reflect.Type, key, v string) string {
+	var ft reflect.Type
+	for i := range rt.NumField() {
+		if tag, _, _ := strings.Cut(rt.Field(i).Tag.Get("toml"), ","); tag == key {
+			ft = rt.Field(i).Type
+		}
+	}
+	s := strings.TrimSpace(v)
+	switch ft {
+	case reflect.TypeFor[tInt](), reflect.TypeFor[tFloat]():
+		if x, err := ParseQuantity(s); err == nil {
+			return strconv.FormatFloat(x, 'g', -1, 64)
+		}
+	case reflect.TypeFor[tBool]():
+		if s == "true" || s == "false" {
+			return s
+		}
+	case reflect.TypeFor[tGPUs]():
+		if n, err := strconv.Atoi(s); err == nil {
+			return strconv.Itoa(n)
+		}
+	case reflect.TypeFor[tStrings]():
+		var q []string
+		for e := range strings.SplitSeq(strings.Trim(s, "[]"), ",") {
+			if e = strings.Trim(strings.TrimSpace(e), `"'`); e != "" {
+				q = append(q, tomlString(e))
+			}
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	return tomlString(v) // the decoder says what was wanted
+}
+
+// tomlString quotes s as a TOML basic string (control characters were
+// refused before).
+func tomlString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// Config returns the configuration the phase stands for: its answers
+// through DecodeConfig (see ConfigTOML), and the phase's offer as the
+// selection. The answers win over a configuration file the phase also
+// names (Config); a phase with only the file is read by the caller (model
+// reads no files), and is an error here. Errors are *ConfigError
+// whose key starts with the phase: `phase "serve" answers.precision`.
+func (p *PlanPhase) ConfigFromAnswers() (Config, error) {
+	if p.Config != "" && len(p.Answers) == 0 {
+		return Config{}, configErr(fmt.Sprintf("phase %q", p.Name), "names a configuration file (config = %q) and no answers; read that file", p.Config)
+	}
+	b, err := p.ConfigTOML()
+	if err == nil {
+		var c Config
+		if c, err = DecodeConfig(b); err == nil {
+			c.Selection = p.selection()
+			return c, nil
+		}
+	}
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		k := strings.TrimPrefix(ce.Key, "workload.")
+		if !strings.HasPrefix(k, "answers.") {
+			k = "answers." + k
+		}
+		return Config{}, &ConfigError{Key: fmt.Sprintf("phase %q %s", p.Name, k), Msg: ce.Msg}
+	}
+	return Config{}, err
+}
+
+// selection is the phase's offer as a configuration's picked offer; nil
+// when the phase names none.
+func (p *PlanPhase) selection() *Selection {
+	if p.Provider == "" || p.Instance == "" {
+		return nil
+	}
+	s := &Selection{Provider: p.Provider, InstanceType: p.Instance, Region: p.Region, Pricing: p.Pricing,
+		Instances: p.Instances, USDPerHour: p.USDPerHour, JobHours: p.JobHours}
+	if p.JobHours > 0 && p.USDPerHour > 0 {
+		s.JobUSD = p.JobHours * p.USDPerHour
+	}
+	return s
+}
+
+// PhaseAnswers returns c's workload and search as a phase's answers (key
+// → value as typed), the inverse of PlanPhase.ConfigFromAnswers: what
+// EncodeConfig writes in [workload] (bare keys), [workload.custom],
+// [search] and [serve], each value as text (lists comma-separated). The
+// estimate, selection and launch sections are not answers and are left
+// out.
+func PhaseAnswers(c *Config) (map[string]string, error) {
+	b, err := EncodeConfig(&Config{Workload: c.Workload, Search: c.Search})
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]any
+	if _, err := toml.Decode(string(b), &doc); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	var walk func(prefix string, t map[string]any)
+	walk = func(prefix string, t map[string]any) {
+		for k, v := range t {
+			key := prefix + k
+			switch x := v.(type) {
+			case map[string]any:
+				walk(key+".", x)
+			case string:
+				if x != "" {
+					out[key] = x
+				}
+			case int64:
+				out[key] = strconv.FormatInt(x, 10)
+			case float64:
+				out[key] = strconv.FormatFloat(x, 'g', -1, 64)
+			case bool:
+				out[key] = strconv.FormatBool(x)
+			case []any:
+				if len(x) == 0 {
+					continue // no list: the default
+				}
+				s := make([]string, len(x))
+				for i, e := range x {
+					s[i] = fmt.Sprint(e)
+				}
+				out[key] = strings.Join(s, ",")
+			}
+		}
+	}
+	for _, table := range []string{"workload", "search", "serve"} {
+		if t, ok := doc[table].(map[string]any); ok {
+			prefix := table + "."
+			if table == "workload" {
+				prefix = "" // a bare key is a workload key
+			}
+			walk(prefix, t)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,188 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// PhaseScenario is one phase of a plan as the engine prices it: the
+// phase's workload and search, and its duration as the plan gives it.
+type PhaseScenario struct {
+	Name string
+	Scenario
+	// JobHours is the plan's job time, used when the engine cannot time
+	// the job (no dataset); 0 for a service.
+	JobHours float64
+	// Months and HoursPerMonth are a service's duration (PlanPhase).
+	Months, HoursPerMonth float64
+}
+
+// PlanScenario is a plan's phases as the engine prices them.
+type PlanScenario []PhaseScenario
+
+// PlanSaving is a single change to a plan and what it saves over the
+// whole plan; Phases names the phases it changes.
+type PlanSaving struct {
+	Saving
+	Phases []string `json:"phases"`
+}
+
+// PhaseScenarioFor returns the scenario of phase p on its chosen offer: w
+// (the phase's workload, resolved from its answers), searched on p's
+// provider, region and pricing mode and on the GPU of p's instance type
+// in cat (all GPUs when cat does not list the type), with the search's
+// other answers from q.
+func PhaseScenarioFor(p *PlanPhase, w Workload, q Query, cat *Catalog) PhaseScenario {
+	q.Pricing = cmpOr(p.Pricing, q.Pricing)
+	if p.Provider != "" {
+		q.Providers = []string{p.Provider}
+	}
+	if p.Region != "" {
+		q.Regions = []string{p.Region}
+	}
+	for i := range cat.Instances {
+		if in := &cat.Instances[i]; in.Provider == p.Provider && in.Type == p.Instance {
+			q.GPUs = []string{in.GPU}
+			break
+		}
+	}
+	if p.HoursPerMonth > 0 {
+		q.HoursPerMonth = p.HoursPerMonth
+	}
+	w.Defaults() // changes act on the answers after defaults, as Savings
+	return PhaseScenario{Name: p.Name, Scenario: Scenario{Workload: w, Query: q}, JobHours: p.JobHours,
+		Months: p.Months, HoursPerMonth: p.HoursPerMonth}
+}
+
+// PriceOn prices the phase on offer o as the plan prices a phase
+// (PlanPhase.Cost): a job for the engine's job hours on o (the plan's
+// JobHours when the engine has none), a service for its months; on a
+// 1- or 3-year commitment at least the whole term.
+func (ph *PhaseScenario) PriceOn(o *Offer) (float64, error) {
+	pp := PlanPhase{Name: ph.Name, Pricing: o.Pricing, USDPerHour: o.USDPerHour, Months: ph.Months, HoursPerMonth: ph.HoursPerMonth}
+	if ph.Months == 0 {
+		pp.JobHours = ph.JobHours
+		if o.HasJob {
+			pp.JobHours = o.JobHours
+		}
+	}
+	c, err := pp.Cost()
+	return c.USD, err
+}
+
+// EvalPlan returns an eval for RankSavings over a whole plan: each phase
+// on the engine's best offer for its scenario (Recommend's first offer:
+// the cheapest job with a dataset, else the cheapest hour), priced by
+// PriceOn, summed. Spot is priced without interruptions, as
+// EvalCheapestJob. ok is false when a phase has no offer.
+//
+// Each phase keeps its own estimates from one call to the next (most
+// changes only change the query), so the eval must not be called
+// concurrently.
+func EvalPlan(cat *Catalog) func(PlanScenario) (float64, bool) {
+	var shared []sharedEstimates
+	return func(pl PlanScenario) (float64, bool) {
+		if len(shared) < len(pl) {
+			shared = append(shared, make([]sharedEstimates, len(pl)-len(shared))...)
+		}
+		total := 0.0
+		for i := range pl {
+			ph := &pl[i]
+			q := ph.Query
+			q.Sort = ""
+			rec, err := recommendShared(ph.Workload, cat, q, &shared[i])
+			if err != nil || len(rec.Offers) == 0 {
+				return 0, false
+			}
+			usd, err := ph.PriceOn(&rec.Offers[0])
+			if err != nil {
+				return 0, false
+			}
+			total += usd
+		}
+		return total, true
+	}
+}
+
+// PlanChanges lists the single changes worth trying on a plan: the union
+// of each phase's ScenarioChanges (gpuKeys[i] and regions[i] are phase
+// i's candidates), by name. A change is applied to every phase it was
+// listed for ("pay spot instead of on-demand" to every on-demand phase,
+// "run on l4" to every phase that is not on l4 alone); phases[name] says
+// which.
+func PlanChanges(pl PlanScenario, gpuKeys, regions [][]string) (changes []Change[PlanScenario], phases map[string][]string) {
+	type perPhase struct {
+		i int
+		c Change[Scenario]
+	}
+	var order []string
+	byName := map[string][]perPhase{}
+	for i := range pl {
+		var g, r []string
+		if i < len(gpuKeys) {
+			g = gpuKeys[i]
+		}
+		if i < len(regions) {
+			r = regions[i]
+		}
+		for _, c := range ScenarioChanges(pl[i].Scenario, g, r) {
+			if _, ok := byName[c.Name]; !ok {
+				order = append(order, c.Name)
+			}
+			byName[c.Name] = append(byName[c.Name], perPhase{i, c})
+		}
+	}
+	phases = map[string][]string{}
+	for _, name := range order {
+		each := byName[name]
+		for _, e := range each {
+			phases[name] = append(phases[name], pl[e.i].Name)
+		}
+		changes = append(changes, Change[PlanScenario]{Name: name, Msg: each[0].c.Msg, Kind: each[0].c.Kind,
+			Apply: func(b PlanScenario) PlanScenario {
+				b = slices.Clone(b)
+				for _, e := range each {
+					b[e.i].Scenario = e.c.Apply(b[e.i].Scenario)
+				}
+				return b
+			}})
+	}
+	return changes, phases
+}
+
+// PlanSavings ranks the single changes to a plan by what they save over
+// the whole plan, priced by the real engine (EvalPlan): each phase's GPU
+// types and regions tried are those of up to maxEach of its cheapest
+// offers on its provider and pricing mode, as Savings does for one job.
+// baseUSD is the plan as it stands, priced the same way.
+func PlanSavings(cat *Catalog, pl PlanScenario, maxEach int) (baseUSD float64, out []PlanSaving, err error) {
+	gpus := make([][]string, len(pl))
+	regions := make([][]string, len(pl))
+	for i := range pl {
+		q := pl[i].Query
+		q.GPUs, q.Regions, q.Sort = nil, nil, ""
+		rec, err := Recommend(pl[i].Workload, cat, q)
+		if err != nil {
+			continue // the phase's own changes still run; eval says if it has no offer
+		}
+		for j := range rec.Offers {
+			o := &rec.Offers[j]
+			if len(gpus[i]) < maxEach && !slices.Contains(gpus[i], o.GPU.Key) {
+				gpus[i] = append(gpus[i], o.GPU.Key)
+			}
+			if len(regions[i]) < maxEach && !slices.Contains(regions[i], o.Region) {
+				regions[i] = append(regions[i], o.Region)
+			}
+		}
+	}
+	changes, phases := PlanChanges(pl, gpus, regions)
+	baseUSD, ranked, err := RankSavings(pl, EvalPlan(cat), changes)
+	if err != nil {
+		return 0, nil, fmt.Errorf("plan savings: %w", err)
+	}
+	out = make([]PlanSaving, len(ranked))
+	for i, s := range ranked {
+		out[i] = PlanSaving{Saving: s, Phases: phases[s.Change]}
+	}
+	return baseUSD, out, nil
+}

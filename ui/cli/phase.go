@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// addPhaseFlag adds --phase NAME, which picks a phase of a plan given with
+// --config (a file of [[phase]] tables, as gpuplan plan reads); it
+// completes the phase names of the --config file.
+func addPhaseFlag(cmd *cobra.Command) {
+	cmd.Flags().String("phase", "", "with --config PLAN.toml: the phase whose answers are the request (names: gpuplan plan PLAN.toml)")
+	_ = cmd.RegisterFlagCompletionFunc("phase", func(cmd *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		path, _ := cmd.Flags().GetString("config")
+		if path == "" || path == stdinPath {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		b, err := safeio.ReadTOML(path, safeio.Config)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		p, err := model.DecodePlan(b)
+		if err != nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return list(s, p.PhaseNames())
+	})
+}
+
+// readFromFileCmd is readFromFileIn that also takes a plan: when the
+// --config file holds [[phase]] tables, the phase --phase names is the
+// file (its answers through model.PlanPhase.ConfigFromAnswers, the same
+// decoder as a configuration, or the configuration file it names);
+// without --phase the error lists the phases. --phase on a configuration
+// that is no plan is an error too.
+func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, error) {
+	phase, _ := cmd.Flags().GetString("phase") // "" when the command has no --phase
+	if path == "" {
+		if phase != "" {
+			return fromFile{}, usage(fmt.Errorf("--phase picks a phase of a plan: give the plan with --config PLAN.toml"))
+		}
+		return fromFile{}, nil
+	}
+	var b []byte
+	if path == stdinPath {
+		if in == nil {
+			return readFromFileIn(path, in)
+		}
+		var err error
+		if b, err = io.ReadAll(io.LimitReader(in, safeio.Config.MaxBytes+1)); err != nil {
+			return readFromFileIn(path, bytes.NewReader(b))
+		}
+		in = bytes.NewReader(b) // readFromFileIn reads the same bytes
+		if safeio.CheckTOMLDepth(b) != nil || int64(len(b)) > safeio.Config.MaxBytes {
+			return readFromFileIn(path, in) // says what is wrong
+		}
+	} else {
+		var err error
+		if b, err = safeio.ReadTOML(path, safeio.Config); err != nil {
+			return readFromFileIn(path, in) // says what is wrong
+		}
+	}
+	if !model.IsPlan(b) {
+		if phase != "" {
+			return fromFile{}, usage(fmt.Errorf("--phase %s: %s has no [[phase]] tables; it is a configuration, read without --phase", model.Printable(phase), path))
+		}
+		return readFromFileIn(path, in)
+	}
+	pl, err := model.DecodePlan(b)
+	if err != nil {
+		return fromFile{}, usage(fmt.Errorf("%s: %w", path, err))
+	}
+	ph, err := pl.Phase(phase)
+	if err != nil {
+		return fromFile{}, usage(fmt.Errorf("%s: %w", path, err))
+	}
+	if len(ph.Answers) == 0 && ph.Config != "" {
+		if path == stdinPath {
+			return fromFile{}, usage(fmt.Errorf("--config -: phase %q names the file %q, which is relative to a plan on disk; give the plan as a file", ph.Name, ph.Config))
+		}
+		return readFromFile(filepath.Join(filepath.Dir(path), ph.Config))
+	}
+	c, err := ph.ConfigFromAnswers()
+	if err != nil {
+		return fromFile{}, usage(fmt.Errorf("%s: %w", path, err))
+	}
+	if path != stdinPath {
+		c.Workload.RelativeTo(filepath.Dir(path))
+	}
+	return fromFile{path: path, cfg: &c}, nil
+}
+
+// planSavingsPerKind bounds the GPU types and regions tried per phase, as
+// recommend's savings (report.savingsPerKind).
+const planSavingsPerKind = 6
+
+// planScenario resolves each phase of p (read from path) to the scenario
+// the engine prices: its answers (or the configuration file it names)
+// through the configuration decoder, resolved against cat, on its chosen
+// offer (model.PhaseScenarioFor).
+func planScenario(env *Env, cat *model.Catalog, path string, p *model.Plan) (model.PlanScenario, error) {
+	pl := make(model.PlanScenario, 0, len(p.Phases))
+	for i := range p.Phases {
+		ph := &p.Phases[i]
+		var c model.Config
+		var err error
+		switch {
+		case len(ph.Answers) > 0:
+			if c, err = ph.ConfigFromAnswers(); err == nil {
+				c.Workload.RelativeTo(filepath.Dir(path))
+			}
+		case ph.Config != "":
+			if c, err = readConfig(filepath.Join(filepath.Dir(path), ph.Config)); err != nil {
+				err = fmt.Errorf("phase %q: %w", ph.Name, err)
+			}
+		default:
+			err = fmt.Errorf("phase %q has neither answers nor config, so there is no workload to change; add [phase.answers]", ph.Name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		w, _, err := c.Workload.Workload(cat, env.Readers)
+		if err != nil {
+			return nil, fmt.Errorf("phase %q: %w", ph.Name, err)
+		}
+		q := c.Search.Query(c.Workload.AutoGPUs || c.Workload.GPUs == 0)
+		pl = append(pl, model.PhaseScenarioFor(ph, w, q, cat))
+	}
+	return pl, nil
+}
+
+// planSavings is "what saves the most" over the whole plan read from
+// path; the error, when set, is why there is none (shown, not fatal: the
+// plan's own prices need no catalog).
+func planSavings(cmd *cobra.Command, env *Env, path string, p *model.Plan) (float64, []model.PlanSaving, error) {
+	overlays, _ := cmd.Flags().GetStringArray("catalog")
+	cat, _, err := env.LoadCatalog(overlays)
+	if err != nil {
+		return 0, nil, err
+	}
+	pl, err := planScenario(env, cat, path, p)
+	if err != nil {
+		return 0, nil, err
+	}
+	return model.PlanSavings(cat, pl, planSavingsPerKind)
+}
+
+// readConfigOrPlan reads the configurator's --config: a configuration, or
+// a plan ([[phase]] tables), which opens with its phases and the answers
+// of its first phase that has answers (nil: none has, the defaults).
+func readConfigOrPlan(path string) (*model.Config, *model.Plan, error) {
+	b, err := safeio.ReadTOML(path, safeio.Config)
+	if err != nil || !model.IsPlan(b) {
+		c, err := readConfig(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &c, nil, nil
+	}
+	pl, err := model.DecodePlan(b)
+	if err != nil {
+		return nil, nil, usage(fmt.Errorf("%s: %w", path, err))
+	}
+	for i := range pl.Phases {
+		if ph := &pl.Phases[i]; len(ph.Answers) > 0 {
+			c, err := ph.ConfigFromAnswers()
+			if err != nil {
+				return nil, nil, usage(fmt.Errorf("%s: %w", path, err))
+			}
+			c.Workload.RelativeTo(filepath.Dir(path))
+			c.Selection = nil // the offer is the phase's, kept in the plan
+			return &c, &pl, nil
+		}
+	}
+	return nil, &pl, nil
+}
+
+// phaseGPU gives a phase's selection the GPU of its instance type in cat
+// (a phase records the offer, not the GPU), so estimate --phase times the
+// job on the phase's GPU as it does on a configuration's picked offer.
+func (b *fromFile) phaseGPU(cat *model.Catalog) {
+	if b.cfg == nil || b.cfg.Selection == nil || b.cfg.Selection.GPU != "" {
+		return
+	}
+	s := b.cfg.Selection
+	for i := range cat.Instances {
+		if in := &cat.Instances[i]; in.Provider == s.Provider && in.Type == s.InstanceType {
+			s.GPU, s.GPUs = in.GPU, in.GPUCount*max(s.Instances, 1)
+			return
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/data"
+)
+
+// TestConfigPhase: estimate and recommend read a plan with --config and a
+// phase with --phase; the phase's answers are the request.
+func TestConfigPhase(t *testing.T) {
+	plan := "testdata/plan-answers.toml" // docs/examples/plan.toml
+	tests := []struct {
+		name string
+		args []string
+		code int
+		out  []string // in stdout
+		err  string   // in stderr, one line
+	}{
+		// dataset_tokens = "100M" at seq_len 2048: 1e8 / 2048 = 48,828
+		// samples, "48.8k".
+		{"fine-tune phase", []string{"estimate", "--config", plan, "--phase", "fine-tune"}, 0,
+			[]string{"Llama 3.1 8B · qlora", "batch 1 × 2048 tokens", "48.8k samples"}, ""},
+		// flags still override the phase's answers
+		{"flag over phase", []string{"estimate", "--config", plan, "--phase", "fine-tune", "--seq-len", "1024"}, 0,
+			[]string{"batch 1 × 1024 tokens", "97.7k samples"}, ""},
+		// The phase's offer, gcp g2-standard-4, has one L4: the GPU of the
+		// estimate, as a configuration's picked offer; serving is planned
+		// on it with max_model_len 8192 = 7936 prompt + 256 output tokens.
+		{"serve phase", []string{"estimate", "--config", plan, "--phase", "serve"}, 0,
+			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 1 × NVIDIA L4"}, ""},
+		{"phase's GPU", []string{"estimate", "--config", plan, "--phase", "fine-tune"}, 0,
+			[]string{"wall clock on 1 × NVIDIA L4"}, ""},
+		{"no phase", []string{"recommend", "--config", plan}, 2, nil,
+			`a plan with phases "fine-tune", "serve": pick one with --phase NAME`},
+		{"typo", []string{"estimate", "--config", plan, "--phase", "serv"}, 2, nil, `did you mean "serve"?`},
+		{"phase without plan", []string{"estimate", "--model", "gpt2", "--phase", "serve"}, 2, nil, "give the plan with --config"},
+		// the serve phase names serve.toml and has no answers: that file is read
+		{"config file of a phase", []string{"estimate", "--config", "testdata/plan-two-phases.toml", "--phase", "serve"}, 2, nil, "serve.toml"},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runCLI(t, tt.args...)
+		if code != tt.code {
+			t.Errorf("%s: exit %d, want %d; stderr %q", tt.name, code, tt.code, errOut)
+		}
+		for _, w := range tt.out {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: stdout lacks %q:\n%s", tt.name, w, out)
+			}
+		}
+		if tt.err != "" && (!strings.Contains(errOut, tt.err) || strings.Count(errOut, "\n") != 1) {
+			t.Errorf("%s: stderr %q, want one line with %q", tt.name, errOut, tt.err)
+		}
+	}
+}
+
+func TestConfigPhaseStdinAndBadAnswers(t *testing.T) {
+	b, err := os.ReadFile("testdata/plan-answers.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLIIn(t, string(b), "estimate", "--config", "-", "--phase", "fine-tune")
+	if code != 0 || !strings.Contains(out, "48.8k samples") {
+		t.Errorf("plan on stdin: exit %d, stderr %q, stdout %s", code, errOut, out)
+	}
+	bad := strings.Replace(string(b), `batch_size = "1"`, `batch_size = "one"`, 1)
+	code, _, errOut = runCLIIn(t, bad, "estimate", "--config", "-", "--phase", "fine-tune")
+	if want := `phase "fine-tune" answers.batch_size: want a whole number such as 8, got "one"`; code != 2 || !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("bad answer: exit %d, stderr %q, want one line with %q", code, errOut, want)
+	}
+	conf := "schema_version = 1\n[workload]\nmodel = \"gpt2\"\n"
+	code, _, errOut = runCLIIn(t, conf, "estimate", "--config", "-", "--phase", "serve")
+	if code != 2 || !strings.Contains(errOut, "has no [[phase]] tables") {
+		t.Errorf("--phase on a configuration: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestPlanSavings: gpuplan plan ranks single changes over the whole plan.
+// docs/examples/plan.toml: fine-tune on gcp g2-standard-4 spot ($0.2818/h,
+// the engine's 20.596 h), serve on the same type on-demand ($0.7068/h) for
+// 6 months × 730 h = 4,380 h. Serving on spot instead: 4,380 × (0.7068 −
+// 0.2818) = $1,861.50 saved (the catalog's prices unrounded: within
+// $0.10) of about 4,380 × 0.7068 + ~21 × 0.2818 ≈ $3,102, 60%.
+func TestPlanSavings(t *testing.T) {
+	code, out, errOut := runCLI(t, "plan", "testdata/plan-answers.toml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, w := range []string{"What saves the most on the whole plan", "now $3,102", "pay spot instead of on-demand (serve)", "saves $1,861 (60%)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out)
+		}
+	}
+	code, out, errOut = runCLI(t, "plan", "testdata/plan-answers.toml", "--json")
+	if code != 0 {
+		t.Fatalf("--json: exit %d: %s", code, errOut)
+	}
+	var j struct {
+		Savings struct {
+			BaseUSD float64 `json:"base_usd"`
+			Changes []struct {
+				Change    string
+				SavingUSD float64 `json:"saving_usd"`
+				SavingPct float64 `json:"saving_pct"`
+				Phases    []string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &j); err != nil || len(j.Savings.Changes) == 0 {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	top := j.Savings.Changes[0]
+	if s := j.Savings; math.Abs(s.BaseUSD-3102) > 1 || top.Change != "pay spot instead of on-demand" || math.Abs(top.SavingUSD-1861.50) > 0.1 ||
+		top.SavingPct != 60 || len(top.Phases) != 1 || top.Phases[0] != "serve" {
+		t.Errorf("--json savings: base %g, first %+v", s.BaseUSD, top)
+	}
+	// Phases without answers, naming files that are not there: the plan is
+	// still priced, and the savings say why they are missing.
+	code, out, _ = runCLI(t, "plan", "testdata/plan-two-phases.toml")
+	if code != 0 || !strings.Contains(out, "Total $1,453") || !strings.Contains(out, `What saves the most: phase "serve"`) {
+		t.Errorf("plan without answers: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "plan", "testdata/plan-answers.toml", "--no-savings")
+	if code != 0 || strings.Contains(out, "saves") {
+		t.Errorf("--no-savings: exit %d:\n%s", code, out)
+	}
+}
+
+// TestConfiguratorOpensPlan: gpuplan --config PLAN.toml is accepted (the
+// configurator then asks for a terminal), and a plan whose answers do not
+// decode is refused by key first.
+func TestConfiguratorOpensPlan(t *testing.T) {
+	code, _, errOut := runCLI(t, "--config", "testdata/plan-answers.toml")
+	if code != 2 || !strings.Contains(errOut, "needs a terminal") {
+		t.Errorf("plan: exit %d, stderr %q; want the terminal's error, the plan read", code, errOut)
+	}
+	b, err := os.ReadFile("testdata/plan-answers.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "plan.toml")
+	if err := os.WriteFile(bad, []byte(strings.Replace(string(b), `seq_len = "2048"`, `seq_len = "long"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, "--config", bad)
+	if want := `phase "fine-tune" answers.seq_len: want a whole number such as 8, got "long"`; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("bad plan: exit %d, stderr %q, want %q", code, errOut, want)
+	}
+}
+
+// BenchmarkPlanSavings is gpuplan plan on the two-phase example with what
+// saves the most (every change priced by the engine over both phases),
+// against BenchmarkPlanNoSavings for the pricing alone.
+func BenchmarkPlanSavings(b *testing.B)   { benchPlan(b) }
+func BenchmarkPlanNoSavings(b *testing.B) { benchPlan(b, "--no-savings") }
+
+func benchPlan(b *testing.B, extra ...string) {
+	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
+	b.Setenv("HOME", b.TempDir())
+	args := append([]string{"plan", "testdata/plan-answers.toml", "--json"}, extra...)
+	for b.Loop() {
+		var out, errb bytes.Buffer
+		if code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+			Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith}); code != 0 {
+			b.Fatalf("exit %d: %s", code, errb.String())
+		}
+	}
+}

@@ -1,0 +1,405 @@
+package tui
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/report"
+)
+
+// defaultPlanExport is where the plan is exported unless it was opened
+// from a file.
+const defaultPlanExport = "./gpuplan-plan.toml"
+
+// planView is the plan being built: phases added from the offers ("a"),
+// each the answers at the time and the offer chosen, with their costs and
+// the total (model.Plan.Cost). Held by pointer: app is copied on every
+// update.
+type planView struct {
+	plan   model.Plan
+	path   string // where it was opened from; "" for defaultPlanExport
+	cursor int
+	back   screen // the screen esc returns to
+
+	// The name prompt of a phase being added: its name, and for a service
+	// (no job time) how many months it runs.
+	pending *model.PlanPhase
+	name    textinput.Model
+	months  textinput.Model
+	focus   int // 0 name, 1 months
+	err     string
+
+	dirty     bool // phases changed since opening or the last plan export
+	exporting bool // the export dialog open is the plan's
+}
+
+// exported is told of a file written: the plan's export makes it clean.
+func (v *planView) exported() {
+	if v.exporting {
+		v.dirty, v.exporting = false, false
+	}
+}
+
+// prompting reports whether the name prompt has the keys.
+func (v *planView) prompting() bool { return v.pending != nil }
+
+// newPhase is the phase the answers and offer o make: the answers as
+// typed (model.PhaseAnswers, which ConfigFromAnswers reads back), the
+// offer, and the job's hours from the estimate; inference is a service
+// (its "job" is the time per million tokens, not a duration) and runs
+// for months, asked in the prompt, as does a job without a dataset.
+func newPhase(a *answers, o *model.Offer) (model.PlanPhase, error) {
+	c, err := a.config()
+	if err != nil {
+		return model.PlanPhase{}, fmt.Errorf("fix the answers first: %w", err)
+	}
+	ans, err := model.PhaseAnswers(&c)
+	if err != nil {
+		return model.PlanPhase{}, err
+	}
+	p := model.PlanPhase{Answers: ans, Provider: o.Instance.Provider, Instance: o.Instance.Type, Region: o.Region,
+		Pricing: o.Pricing, Instances: max(o.Instances, 1), USDPerHour: phaseRound(o.USDPerHour, 6)}
+	if o.HasJob && c.Workload.Task != model.TaskInference {
+		p.JobHours = phaseRound(o.JobHours, 5)
+	} else {
+		p.Months = 1
+		if h := c.Search.HoursPerMonth; h > 0 && h < model.HoursPerMonth {
+			p.HoursPerMonth = h
+		}
+	}
+	return p, nil
+}
+
+// phaseRound rounds v to n significant digits, as the export writes prices.
+func phaseRound(v float64, n int) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', n, 64), 64)
+	return f
+}
+
+// defaultPhaseName names a phase by its task ("fine-tune", "serve",
+// "train"), numbered when the plan has one of that name already.
+func (v *planView) defaultPhaseName(task model.Task) string {
+	base := "fine-tune"
+	switch {
+	case task == model.TaskInference:
+		base = "serve"
+	case task == model.TaskTrain:
+		base = "train"
+	}
+	name := base
+	for n := 2; v.has(name); n++ {
+		name = fmt.Sprintf("%s %d", base, n)
+	}
+	return name
+}
+
+func (v *planView) has(name string) bool {
+	for i := range v.plan.Phases {
+		if v.plan.Phases[i].Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// startAdd opens the prompt for phase p.
+func (v *planView) startAdd(p model.PlanPhase, task model.Task) tea.Cmd {
+	v.pending = &p
+	v.err = ""
+	v.name = textinput.New()
+	v.name.Prompt = "name: "
+	v.name.CharLimit = 40
+	v.name.SetValue(v.defaultPhaseName(task))
+	v.months = textinput.New()
+	v.months.Prompt = "months: "
+	v.months.CharLimit = 6
+	v.months.SetValue(strconv.FormatFloat(p.Months, 'g', -1, 64))
+	v.focus = 0
+	v.months.Blur()
+	return v.name.Focus()
+}
+
+// promptKey handles a key while the prompt is open: enter records the
+// phase, esc drops it, tab moves between name and months.
+func (v *planView) promptKey(msg tea.KeyPressMsg) tea.Cmd {
+	service := v.pending.Months > 0
+	switch msg.String() {
+	case "esc":
+		v.pending, v.err = nil, ""
+		return nil
+	case "tab", "shift+tab", "down", "up":
+		if service {
+			v.focus = 1 - v.focus
+			if v.focus == 0 {
+				v.months.Blur()
+				return v.name.Focus()
+			}
+			v.name.Blur()
+			return v.months.Focus()
+		}
+		return nil
+	case "enter":
+		return v.commit()
+	}
+	var cmd tea.Cmd
+	if v.focus == 0 {
+		v.name, cmd = v.name.Update(msg)
+	} else {
+		v.months, cmd = v.months.Update(msg)
+	}
+	return cmd
+}
+
+// commit checks the prompt and adds the phase; a bad name or months stays
+// in the prompt with the reason.
+func (v *planView) commit() tea.Cmd {
+	p := *v.pending
+	p.Name = strings.TrimSpace(v.name.Value())
+	switch {
+	case p.Name == "":
+		v.err = "give the phase a name, such as fine-tune or serve"
+		return nil
+	case strings.ContainsFunc(p.Name, model.Unprintable):
+		v.err = "the name has control characters"
+		return nil
+	case v.has(p.Name):
+		v.err = fmt.Sprintf("the plan has a phase %q already: give another name", p.Name)
+		return nil
+	}
+	if p.Months > 0 {
+		m, err := strconv.ParseFloat(strings.TrimSpace(v.months.Value()), 64)
+		if err != nil || !(m > 0 && m <= 120) {
+			v.err = "months: a number of months in (0, 120], such as 6"
+			return nil
+		}
+		p.Months = m
+	}
+	if len(v.plan.Phases) >= model.MaxPlanPhases {
+		v.err = fmt.Sprintf("a plan has at most %d phases", model.MaxPlanPhases)
+		return nil
+	}
+	v.plan.Phases = append(v.plan.Phases, p)
+	v.dirty = true
+	v.cursor = len(v.plan.Phases) - 1
+	v.pending, v.err = nil, ""
+	return nil
+}
+
+// listKey handles a key on the plan's list: ↑/↓ move, d deletes.
+func (v *planView) listKey(msg tea.KeyPressMsg) {
+	switch msg.String() {
+	case "up", "k":
+		v.cursor = max(v.cursor-1, 0)
+	case "down", "j":
+		v.cursor = min(v.cursor+1, max(len(v.plan.Phases)-1, 0))
+	case "d", "delete", "backspace":
+		if i := v.cursor; i < len(v.plan.Phases) {
+			v.plan.Phases = append(v.plan.Phases[:i], v.plan.Phases[i+1:]...)
+			v.dirty = true
+			v.cursor = min(v.cursor, max(len(v.plan.Phases)-1, 0))
+		}
+	}
+}
+
+// view draws the plan: a row per phase (offer, duration, cost), the
+// total, and the prompt when a phase is being added.
+func (v *planView) view(st *report.Styles, width int) string {
+	var b strings.Builder
+	title := "Plan"
+	if v.plan.Name != "" {
+		title += ": " + model.Printable(v.plan.Name)
+	}
+	b.WriteString(st.Heading.Render(title) + "\n")
+	if len(v.plan.Phases) == 0 && v.pending == nil {
+		b.WriteString(st.Muted.Render("no phases yet: on the offers (ctrl+o) or an offer's details, a adds the offer with the current answers as a phase") + "\n")
+	}
+	costs := make([]string, len(v.plan.Phases))
+	total, totalOK := 0.0, true
+	for i := range v.plan.Phases {
+		c, err := v.plan.Phases[i].Cost()
+		if err != nil {
+			costs[i], totalOK = "?", false
+			continue
+		}
+		costs[i] = report.USD(c.USD)
+		if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
+			costs[i] += " (term)"
+		}
+		total += c.USD
+	}
+	// Column widths: at 80 columns the row is 80 cells; wider, the offer
+	// and the duration have room.
+	nameW, offerW, durW, costW := 12, 22, 12, 9
+	if width >= wideWidth {
+		nameW, offerW, durW, costW = 14, 44, 18, 12
+	}
+	cell := func(s string, w int) string { return report.PadRight(report.Truncate(s, w), w) }
+	row := func(mark, name, offer, pricing, usdH, dur, cost string) string {
+		return fmt.Sprintf("%s%s %s %s %7s %s %*s", mark, cell(name, nameW), cell(offer, offerW), cell(pricing, 11), usdH, cell(dur, durW), costW, cost)
+	}
+	if len(v.plan.Phases) > 0 {
+		b.WriteString(st.Muted.Render(row("  ", "phase", "offer", "pricing", "$/h", "duration", "cost")) + "\n")
+	}
+	for i := range v.plan.Phases {
+		p := &v.plan.Phases[i]
+		offer := strings.TrimSpace(fmt.Sprintf("%s %s %s", p.Provider, p.Instance, p.Region))
+		if p.Instances > 1 {
+			offer += fmt.Sprintf(" ×%d", p.Instances)
+		}
+		dur := report.Hours(p.JobHours) + " job"
+		if p.Months > 0 {
+			dur = fmt.Sprintf("%g months", p.Months)
+			if p.HoursPerMonth > 0 {
+				dur += fmt.Sprintf(" × %g h", p.HoursPerMonth)
+			}
+		}
+		mark := "  "
+		if i == v.cursor && v.pending == nil {
+			mark = "› "
+		}
+		line := row(mark, model.Printable(p.Name), model.Printable(offer), string(p.Pricing), report.USD(p.USDPerHour), dur, costs[i])
+		if i == v.cursor && v.pending == nil {
+			line = st.TableSelected.Render(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	if len(v.plan.Phases) > 0 {
+		t := "?"
+		if totalOK {
+			t = report.USD(total)
+		}
+		b.WriteString(st.Heading.Render("Total ") + t + "\n")
+	}
+	if v.pending != nil {
+		p := v.pending
+		b.WriteString("\n" + st.Heading.Render("Add a phase") + st.Muted.Render(fmt.Sprintf(" · %s %s %s, %s, %s/h", p.Provider, p.Instance, p.Region, p.Pricing, report.USD(p.USDPerHour))) + "\n")
+		b.WriteString("  " + v.name.View() + "\n")
+		if p.Months > 0 {
+			b.WriteString("  " + v.months.View() + st.Muted.Render(" (a service: how long it runs)") + "\n")
+		} else {
+			b.WriteString(st.Muted.Render(fmt.Sprintf("  a job of %s on this offer", report.Hours(p.JobHours))) + "\n")
+		}
+		if v.err != "" {
+			b.WriteString("  " + st.Warn.Render("✗ "+v.err) + "\n")
+		}
+		hint := "enter adds · esc cancels"
+		if p.Months > 0 {
+			hint = "tab moves · " + hint
+		}
+		b.WriteString(st.Muted.Render("  "+hint) + "\n")
+	}
+	return b.String()
+}
+
+// planKeys are the plan's own keys, in the footer's help on its screens.
+type planKeys struct {
+	Add, Open, Delete key.Binding
+}
+
+func defaultPlanKeys() planKeys {
+	return planKeys{
+		Add:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add to plan")),
+		Open:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "plan")),
+		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete phase")),
+	}
+}
+
+// enable turns the plan keys on for screen s: a on the offers and an
+// offer's details, d on the plan; ctrl+t opens the plan once it has a
+// phase (a shows it when adding the first), from all but the browser.
+func (k *planKeys) enable(s screen, dialog bool, phases int) {
+	k.Add.SetEnabled(!dialog && (s == screenOffers || s == screenDetail))
+	k.Delete.SetEnabled(!dialog && s == screenPlan && phases > 0)
+	k.Open.SetEnabled(!dialog && s != screenPlan && s != screenBrowse && phases > 0)
+}
+
+// addPhase opens the prompt to add offer o (nil: nothing to add) with the
+// current answers.
+func (m app) addPhase(o *model.Offer) (tea.Model, tea.Cmd) {
+	if o == nil {
+		return m, nil
+	}
+	p, err := newPhase(m.a, o)
+	if err != nil {
+		m.footer.say(errText(err), true)
+		return m, nil
+	}
+	m.plan.back = m.screen
+	m.screen = screenPlan
+	cmd := m.plan.startAdd(p, m.a.Task)
+	m.layout()
+	return m, cmd
+}
+
+// toPlan shows the plan.
+func (m app) toPlan() (tea.Model, tea.Cmd) {
+	if m.screen != screenPlan {
+		m.plan.back = m.screen
+	}
+	m.screen = screenPlan
+	m.footer.say("", false)
+	m.layout()
+	return m, nil
+}
+
+// planKey is a key on the plan screen (the prompt has them all while
+// open).
+func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if m.plan.prompting() {
+		cmd := m.plan.promptKey(msg)
+		if !m.plan.prompting() && m.plan.err == "" && len(m.plan.plan.Phases) > 0 {
+			n := len(m.plan.plan.Phases)
+			what := fmt.Sprintf("%d phases", n)
+			if n == 1 {
+				what = "1 phase"
+			}
+			m.footer.say(what+" in the plan: ctrl+e exports the plan in one TOML", false)
+		}
+		m.layout()
+		return m, cmd
+	}
+	if key.Matches(msg, m.keys.Back) {
+		m.screen = m.plan.back
+		if m.screen == screenPlan {
+			m.screen = screenWizard
+		}
+		m.layout()
+		return m, nil
+	}
+	m.plan.listKey(msg)
+	m.layout()
+	return m, nil
+}
+
+// openPlanExport opens the export dialog for the whole plan: one TOML
+// with every phase (model.EncodePlan) that gpuplan plan and gpuplan
+// --config reopen.
+func (m app) openPlanExport() (tea.Model, tea.Cmd) {
+	if len(m.plan.plan.Phases) == 0 {
+		m.footer.say("the plan has no phases yet: a on an offer adds one", true)
+		return m, nil
+	}
+	data, err := model.EncodePlan(&m.plan.plan)
+	if err != nil {
+		m.footer.say(errText(err), true)
+		return m, nil
+	}
+	path := m.plan.path
+	if path == "" {
+		path = defaultPlanExport
+	}
+	m.dialog = newExportDialog(path, data, nil, launch.FormatTOML, m.theme, m.dialogWidth())
+	m.plan.exporting = true
+	return m, m.dialog.init()
+}
