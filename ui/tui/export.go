@@ -28,6 +28,7 @@ type dialog struct {
 	quit      bool          // quit: the answer
 	err       error         // shown under the form; the answers are kept
 	cfg       model.Config  // export: the configuration, written by model.EncodeConfig
+	plan      *model.Plan   // export: a plan of phases instead (model.EncodePlan); TOML only
 	offer     *model.Offer  // export: the offer the launch formats are for; nil when none fits
 	out       []byte        // export: what is being written (data, or a launch file)
 	width     int
@@ -113,7 +114,7 @@ func newExportDialogNamed(tomlPath, name string, cfg model.Config, offer *model.
 // or declined write.
 func (d *dialog) again(theme huh.Theme) *dialog {
 	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width)
-	n.serving = d.serving
+	n.serving, n.plan = d.serving, d.plan
 	return n
 }
 
@@ -123,6 +124,10 @@ func (d *dialog) again(theme huh.Theme) *dialog {
 // export writes them.
 func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error) {
 	path, perm = expandHome(strings.TrimSpace(d.path)), d.perm()
+	if d.plan != nil {
+		out, err := model.EncodePlan(d.plan)
+		return out, path, perm, err
+	}
 	if d.offer == nil || d.offer.Estimate == nil {
 		if d.format != launch.FormatTOML {
 			return nil, path, perm, errors.New("no offer fits: nothing to launch")

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -390,8 +391,7 @@ func (m app) openPlanExport() (tea.Model, tea.Cmd) {
 		m.footer.say("the plan has no phases yet: a on an offer adds one", true)
 		return m, nil
 	}
-	data, err := model.EncodePlan(&m.plan.plan)
-	if err != nil {
+	if _, err := model.EncodePlan(&m.plan.plan); err != nil {
 		m.footer.say(errText(err), true)
 		return m, nil
 	}
@@ -399,7 +399,10 @@ func (m app) openPlanExport() (tea.Model, tea.Cmd) {
 	if path == "" {
 		path = defaultPlanExport
 	}
-	m.dialog = newExportDialog(path, data, nil, launch.FormatTOML, m.theme, m.dialogWidth())
+	m.dialog = newExportDialog(path, model.Config{}, nil, launch.FormatTOML, m.theme, m.dialogWidth())
+	pl := m.plan.plan // the plan as it is now: later additions do not change this export
+	pl.Phases = slices.Clone(pl.Phases)
+	m.dialog.plan = &pl
 	m.plan.exporting = true
 	return m, m.dialog.init()
 }
