@@ -17,21 +17,22 @@ import (
 // The loss applies to language models; vision models ignore it.
 func (w *wizard) recipePage() page {
 	a := w.a
+	T := w.lang.T
 	return page{title: "Recipe and loss", hide: func() bool { return !a.Task.Training() }, fields: func(bool) []huh.Field {
 		fields := []huh.Field{
-			newSelect[model.Recipe](w.theme).Title("Training recipe").
-				Description("which copies of the weights exist: auto follows precision and strategy").Options(
-				huh.NewOption("auto        from precision and strategy", model.RecipeAuto),
-				huh.NewOption("autocast    torch.autocast: fp32 weights, 16-bit cast cache", model.RecipeAutocast),
-				huh.NewOption("fsdp-mixed  FSDP MixedPrecision: sharded fp32, 16-bit units", model.RecipeFSDPMixed),
-				huh.NewOption("deepspeed   DeepSpeed ZeRO: 16-bit weights, fp32 master", model.RecipeDeepSpeed),
-				huh.NewOption("pure16      model loaded in bf16, states in bf16", model.RecipePure16),
-				huh.NewOption("fp32        fp32 throughout", model.RecipeFP32)).Value(&a.Recipe),
-			newSelect[model.Loss](w.theme).Title("Loss (language models)").Options(
-				huh.NewOption("hf-fp32  Hugging Face: fp32 copy of the logits (default)", model.LossAuto),
-				huh.NewOption("fused    fused cross-entropy, in-place gradient", model.LossFused),
-				huh.NewOption("chunked  Liger / Cut Cross-Entropy: no full logits", model.LossChunked),
-				huh.NewOption("native   F.cross_entropy in the logits' dtype", model.LossNative)).Value(&a.Loss),
+			newSelect[model.Recipe](w.theme).Title(T("Training recipe")).
+				Description(T("which copies of the weights exist: auto follows precision and strategy")).Options(
+				huh.NewOption(T("auto        from precision and strategy"), model.RecipeAuto),
+				huh.NewOption(T("autocast    torch.autocast: fp32 weights, 16-bit cast cache"), model.RecipeAutocast),
+				huh.NewOption(T("fsdp-mixed  FSDP MixedPrecision: sharded fp32, 16-bit units"), model.RecipeFSDPMixed),
+				huh.NewOption(T("deepspeed   DeepSpeed ZeRO: 16-bit weights, fp32 master"), model.RecipeDeepSpeed),
+				huh.NewOption(T("pure16      model loaded in bf16, states in bf16"), model.RecipePure16),
+				huh.NewOption(T("fp32        fp32 throughout"), model.RecipeFP32)).Value(&a.Recipe),
+			newSelect[model.Loss](w.theme).Title(T("Loss (language models)")).Options(
+				huh.NewOption(T("hf-fp32  Hugging Face: fp32 copy of the logits (default)"), model.LossAuto),
+				huh.NewOption(T("fused    fused cross-entropy, in-place gradient"), model.LossFused),
+				huh.NewOption(T("chunked  Liger / Cut Cross-Entropy: no full logits"), model.LossChunked),
+				huh.NewOption(T("native   F.cross_entropy in the logits' dtype"), model.LossNative)).Value(&a.Loss),
 		}
 		return fields
 	}}
@@ -42,24 +43,26 @@ func (w *wizard) recipePage() page {
 // as the strategy changes, which a field on the recipe page could not).
 func (w *wizard) offloadPage() page {
 	a := w.a
+	T := w.lang.T
 	return page{title: "Optimizer offload", hide: func() bool { return !a.Task.Training() || !a.Strategy.OffloadsOptimizer() }, fields: func(bool) []huh.Field {
-		return []huh.Field{huh.NewConfirm().Title("Offload optimizer to CPU").
-			Description("DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU").
-			Affirmative("on").Negative("off").Value(&a.Offload)}
+		return []huh.Field{huh.NewConfirm().Title(T("Offload optimizer to CPU")).
+			Description(T("DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU")).
+			Affirmative(T("on")).Negative(T("off")).Value(&a.Offload)}
 	}}
 }
 
 // quantPage asks for bitsandbytes' 4-bit format; QLoRA only.
 func (w *wizard) quantPage() page {
 	a := w.a
+	T := w.lang.T
 	return page{title: "4-bit base", hide: func() bool { return a.Task != model.TaskQLoRA }, fields: func(bool) []huh.Field {
 		return []huh.Field{
-			newSelect[model.QuantType](w.theme).Title("4-bit type").Options(
-				huh.NewOption("NF4  the QLoRA recipe (default)", model.QuantAuto),
-				huh.NewOption("FP4  load_in_4bit's own default", model.QuantFP4)).Value(&a.QuantType),
-			huh.NewConfirm().Title("Double quantization").
-				Description("quantize the absmax constants again: 0.516 instead of 0.5625 bytes per parameter").
-				Affirmative("on").Negative("off").Value(&a.DoubleQuant),
+			newSelect[model.QuantType](w.theme).Title(T("4-bit type")).Options(
+				huh.NewOption(T("NF4  the QLoRA recipe (default)"), model.QuantAuto),
+				huh.NewOption(T("FP4  load_in_4bit's own default"), model.QuantFP4)).Value(&a.QuantType),
+			huh.NewConfirm().Title(T("Double quantization")).
+				Description(T("quantize the absmax constants again: 0.516 instead of 0.5625 bytes per parameter")).
+				Affirmative(T("on")).Negative(T("off")).Value(&a.DoubleQuant),
 		}
 	}}
 }

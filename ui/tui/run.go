@@ -252,7 +252,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 	in := &promptReader{r: opts.In}
 	prompts := opts.Err
 	hf := &hfReader{read: opts.ReadHFConfig}
-	w := newWizard(a, cat, hf.check(), huh.ThemeFunc(huh.ThemeBase), 80, 40)
+	w := newWizard(a, cat, hf.check(), huh.ThemeFunc(huh.ThemeBase), 80, 40, opts.printer())
 	ended := func(err error) error {
 		if errors.Is(err, ErrInputEnded) {
 			if data, err := exportConfig(a, nil, nil, cat.AsOf); err == nil {
