@@ -72,7 +72,7 @@ type app struct {
 	sized         bool // a window size arrived
 	fullHelp      bool
 	sortNote      string // the footer's "sorting by …", cleared when the result comes
-	ascii         bool // the locale is not UTF-8: the frame is drawn in ASCII
+	ascii         bool   // the locale is not UTF-8: the frame is drawn in ASCII
 
 	seq      int     // of the last recompute started
 	lastKey  string  // answers the last recompute was for

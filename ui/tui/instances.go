@@ -35,7 +35,7 @@ type offersView struct {
 	where         string // the question page to fix it on, when known
 	none          string // when nothing passed: how many offers each check removed
 	width, height int
-	serving       bool // the offers are serving plans (headers)
+	serving       bool          // the offers are serving plans (headers)
 	lang          *i18n.Printer // the table's language (nil: English)
 }
 

@@ -177,7 +177,7 @@ type panel struct {
 	res           *result
 	pending       bool // a newer result is on its way
 	width, height int
-	cache         *panelCache // shared by copies: View has a value receiver
+	cache         *panelCache   // shared by copies: View has a value receiver
 	lang          *i18n.Printer // the panel's language (nil: English)
 }
 
@@ -288,7 +288,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		mem = best.Estimate.Memory
 	}
 	title := st.Title.Render(modelTitle(p.lang, r))
-	vram := st.Heading.Render(T("VRAM per GPU") + " ") + st.Value.Render(report.GiB(need)) + st.Muted.Render(onGPU)
+	vram := st.Heading.Render(T("VRAM per GPU")+" ") + st.Value.Render(report.GiB(need)) + st.Muted.Render(onGPU)
 	bar := report.VRAMBar(mem, capacity, max(min(iw, 72), 4), st)
 	if compact {
 		add(title+st.Muted.Render(" · "+T(string(w.Task))+" · "+string(w.Precision)), vram, bar)
