@@ -361,7 +361,7 @@ func (a *answers) precision() model.Precision {
 // follows the task and flash attention the framework until toggled; the
 // regions drop those no chosen provider has. focused is the answer being
 // edited, never rewritten under the cursor.
-func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []string) {
+func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.Message) {
 	m, ok := a.arch(cat)
 	modelKey := a.Model
 	if a.Model == modelHF {
@@ -376,27 +376,27 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []string
 			length = fmtInt(w.ImageSize)
 		}
 		first := a.fill.modelKey == "\x00"
-		name := m.Name
-		if name == "" {
-			name = "the model"
+		var name any = m.Name
+		if m.Name == "" {
+			name = model.Msg("the model")
 		}
 		if focused != &a.Batch && (a.Batch == a.fill.batch || a.Batch == "") {
 			if a.Batch != batch && !first {
-				notes = append(notes, fmt.Sprintf("%s %s", a.batchLabel(), batch))
+				notes = append(notes, model.Msg("%s %s", model.Msg(a.batchLabel()), batch))
 			}
 			a.Batch = batch
 		} else if focused != &a.Batch && !first && a.Batch != batch {
-			notes = append(notes, fmt.Sprintf("kept your %s %s (%s's default is %s)", a.batchLabel(), a.Batch, name, batch))
+			notes = append(notes, model.Msg("kept your %s %s (%s's default is %s)", model.Msg(a.batchLabel()), a.Batch, name, batch))
 		}
 		if focused != &a.Length && (a.Length == a.fill.length || a.Length == "" || vision != a.fill.vision) {
 			if a.Length != length && !first {
 				a.fill.vision = vision // for the label
-				notes = append(notes, fmt.Sprintf("%s %s", a.lengthLabel(), length))
+				notes = append(notes, model.Msg("%s %s", model.Msg(a.lengthLabel()), length))
 			}
 			a.Length = length
 		}
 		if len(notes) > 0 {
-			notes[0] = name + " defaults: " + notes[0]
+			notes[0] = model.Msg("%s defaults: %s", name, notes[0])
 		}
 		if !slices.Contains(unitOptions(vision), a.DatasetUnit) {
 			a.DatasetUnit = unitOptions(vision)[0]

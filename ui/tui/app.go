@@ -282,7 +282,7 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.Sort):
 			m.a.extra.Sort = m.offers.nextSort()
 			m.offers.sort = m.a.extra.Sort
-			m.sortNote = m.lang.Sprintf("sorting by %s…", m.lang.T(string(m.a.extra.Sort)))
+			m.sortNote = m.lang.Sprintf("sorting by %s…", report.SortName(m.lang, m.a.extra.Sort))
 			m.footer.say(m.sortNote, false)
 			return m, m.recompute()
 		case key.Matches(msg, m.keys.Provider):
@@ -546,7 +546,7 @@ func (m *app) afterForm() {
 			focused = b.value
 		}
 	}
-	if note := resetNote(m.a.reconcile(m.cat, focused)); note != "" {
+	if note := resetNote(m.lang, m.a.reconcile(m.cat, focused)); note != "" {
 		m.footer.say(note, false)
 		m.resetShown = true
 	}
@@ -803,7 +803,7 @@ func (m app) header() string {
 		pos, total := m.wiz.position(i)
 		left += m.st.Muted.Render(" · " + m.lang.Sprintf("question page %d of %d: %s", pos, total, m.lang.T(m.wiz.pages[i].title)))
 	case m.screen == screenOffers:
-		left += m.st.Muted.Render(" · " + m.lang.T("offers"))
+		left += m.st.Muted.Render(" · " + offersTitle(m.lang))
 	case m.screen == screenBrowse:
 		left += m.st.Muted.Render(" · " + m.lang.T("browse the market"))
 	case m.screen == screenDetail && m.detail.offer != nil:
@@ -824,4 +824,14 @@ func (m app) header() string {
 		return report.Truncate(left, m.width)
 	}
 	return left + strings.Repeat(" ", gap) + right
+}
+
+// offersTitle names the offers screen in the header: "offers"; in
+// Chinese 全部报价, since the catalogue's "offers" is the counting noun
+// of "%d offers" (个报价).
+func offersTitle(lang *i18n.Printer) string {
+	if lang.Chinese() {
+		return lang.T("all offers")
+	}
+	return "offers"
 }

@@ -81,7 +81,7 @@ func (dc decider) lines(lang *i18n.Printer, st *report.Styles, o *model.Offer, r
 	add("")
 	add("%s", st.Heading.Render(lang.Sprintf("Time against cost: %d of %d offers on the front", len(front), len(pts))))
 	sel := selectedIndex(r.rec.Offers, o)
-	add("%s", timeCostChart(st, pts, front, sel, max(min(width-2, 72), 30), 10))
+	add("%s", timeCostChart(lang, st, pts, front, sel, max(min(width-2, 72), 30), 10))
 	return lines
 }
 
@@ -114,7 +114,7 @@ const (
 // width × height canvas of cells, axes included: the Pareto front in the
 // good colour, the selected offer (index sel) on top. Both axes are
 // logarithmic when the values span more than ten times, as offers do.
-func timeCostChart(st *report.Styles, pts, front []model.TimeCost, sel, width, height int) string {
+func timeCostChart(lang *i18n.Printer, st *report.Styles, pts, front []model.TimeCost, sel, width, height int) string {
 	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, p := range pts {
 		minX, maxX = min(minX, p.Hours), max(maxX, p.Hours)
@@ -179,14 +179,14 @@ func timeCostChart(st *report.Styles, pts, front []model.TimeCost, sel, width, h
 		b.WriteString("\n")
 	}
 	b.WriteString(strings.Repeat(" ", left) + "└" + strings.Repeat("─", plotW) + "\n")
-	lo, hi := report.Hours(minX), report.Hours(maxX)
-	mid := "job time →"
+	lo, hi := report.HoursIn(lang, minX), report.HoursIn(lang, maxX)
+	mid := lang.T("job time →")
 	if math.Abs(maxX/math.Max(minX, 1e-12)) > 10 {
-		mid = "job time (log) →"
+		mid = lang.T("job time (log) →")
 	}
 	gap := max(plotW-lipgloss.Width(lo)-lipgloss.Width(hi)-lipgloss.Width(mid), 2)
 	b.WriteString(strings.Repeat(" ", left+1) + lo + strings.Repeat(" ", gap/2) + mid + strings.Repeat(" ", gap-gap/2) + hi + "\n")
-	b.WriteString(st.Muted.Render(fmt.Sprintf("%s Pareto front (nothing faster and cheaper)  %c this offer  %c other offers", string(markFront), markSelected, markOffer)))
+	b.WriteString(st.Muted.Render(lang.Sprintf("%s Pareto front (nothing faster and cheaper)  %c this offer  %c other offers", string(markFront), markSelected, markOffer)))
 	return b.String()
 }
 

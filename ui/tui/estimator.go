@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 
 	"charm.land/huh/v2"
 
@@ -97,7 +96,7 @@ func (a *answers) estimatorFromConfig(w *model.WorkloadAnswers) {
 // recipeLines is the panel's recipe line under the workload summary,
 // none for inference.
 func (p panel) recipeLines(e *model.Estimate) []string {
-	if s := report.RecipeLine(e); s != "" {
+	if s := report.RecipeLineIn(p.lang, e); s != "" {
 		return []string{p.st.Muted.Render(printable(s))}
 	}
 	return nil
@@ -107,15 +106,15 @@ func (p panel) recipeLines(e *model.Estimate) []string {
 // and the peak phase, and on the best offer a borderline warning when the
 // band's top is past its usable memory.
 func (p panel) memoryDetailLines(e *model.Estimate, best *model.Offer) []string {
-	st := p.st
-	band := fmt.Sprintf("%.0f%% range %.2f–%s", report.BandConfidence*100, e.MemoryBand[0]/model.GiB, report.GiB(e.MemoryBand[1]))
+	st, lang := p.st, p.lang
+	band := lang.Sprintf("%.0f%% range %.2f–%s", report.BandConfidence*100, e.MemoryBand[0]/model.GiB, report.GiB(e.MemoryBand[1]))
 	if e.PeakPhase != "" {
-		band += " · peak at " + report.PhaseName(e.PeakPhase)
+		band += lang.Sprintf(" · peak at %s", report.PhaseNameIn(lang, e.PeakPhase))
 	}
 	lines := []string{st.Muted.Render(band),
-		st.Muted.Render(fmt.Sprintf("torch allocated %s, reserved %s", report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved)))}
+		st.Muted.Render(lang.Sprintf("torch allocated %s, reserved %s", report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved)))}
 	if best != nil && model.VerdictFor(e.MemoryBand, best.UsableBytes) == model.VerdictBorderline {
-		lines = append(lines, st.Warn.Render(fmt.Sprintf("~ borderline on %s: the band reaches %s of %s usable",
+		lines = append(lines, st.Warn.Render(lang.Sprintf("~ borderline on %s: the band reaches %s of %s usable",
 			printable(best.GPU.Name), report.GiB(e.MemoryBand[1]), report.GiB(best.UsableBytes))))
 	}
 	return lines

@@ -463,7 +463,7 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	source, origin := o.Provenance()
 	src := lang.Sprintf("source: %s", source)
 	if origin != "" && origin != "embedded" {
-		src += " " + lang.Sprintf("(overlay %s)", origin)
+		src += lang.Sprintf(" (overlay %s)", origin)
 	}
 	if a := o.PriceAsOf(); a != "" {
 		src += lang.Sprintf(", as of %s", a)
@@ -484,5 +484,5 @@ func countIn(lang *i18n.Printer, n int, noun string) string {
 	if !lang.Chinese() {
 		return model.Count(n, noun)
 	}
-	return fmt.Sprintf("%d %s", n, lang.T(noun))
+	return lang.Sprintf("%d "+noun, n) // "%d replica", "%d instance", "%d offer"
 }

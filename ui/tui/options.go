@@ -45,10 +45,17 @@ type Options struct {
 	// environment, i18n.Detect(Getenv). Request values (option values,
 	// exported files) stay English.
 	Lang language.Tag
+
+	// lang, when set, is the printer used instead of Lang's (tests: an
+	// i18n.NewTracing printer that records the untranslated keys).
+	lang *i18n.Printer
 }
 
 // printer is the message printer for opts.Lang (nil prints English).
 func (opts Options) printer() *i18n.Printer {
+	if opts.lang != nil {
+		return opts.lang
+	}
 	tag := opts.Lang
 	if tag == language.Und {
 		getenv := opts.Getenv

@@ -201,7 +201,7 @@ func modelTitle(lang *i18n.Printer, r *result) string {
 	}
 	s := name + " · " + lang.Sprintf("%s parameters", model.FormatCount(r.est.Params))
 	if r.est.TrainableParams > 0 && r.est.TrainableParams < r.est.Params {
-		s += " " + lang.Sprintf("(%s trained)", model.FormatCount(r.est.TrainableParams))
+		s += lang.Sprintf(" (%s trained)", model.FormatCount(r.est.TrainableParams))
 	}
 	return printable(s)
 }
@@ -291,7 +291,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	vram := st.Heading.Render(T("VRAM per GPU")+" ") + st.Value.Render(report.GiB(need)) + st.Muted.Render(onGPU)
 	bar := report.VRAMBar(mem, capacity, max(min(iw, 72), 4), st)
 	if compact {
-		add(title+st.Muted.Render(" · "+T(string(w.Task))+" · "+string(w.Precision)), vram, bar)
+		add(title+st.Muted.Render(" · "+taskName(p.lang, w.Task)+" · "+string(w.Precision)), vram, bar)
 		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3 { // the top tip, the best offer and the count
 			add(tips[1])
 		}
@@ -313,7 +313,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	summary := report.DescribeWorkloadIn(p.lang, w)
 	if asked := r.cfg.Workload.Strategy; best != nil && asked != model.Single && w.GPUs > 1 && w.Strategy != asked {
 		// auto GPUs: the matcher falls back from DDP to FSDP where DDP does not fit
-		summary += " " + p.lang.Sprintf("(%s did not fit)", strings.ToUpper(string(asked)))
+		summary += p.lang.Sprintf(" (%s did not fit)", strings.ToUpper(string(asked)))
 	}
 	pe := e // the estimate shown: the best offer's when there is one
 	if best != nil && best.Estimate != nil {
@@ -578,4 +578,13 @@ func fitCount(lang *i18n.Printer, n int) string {
 		return lang.T("1 offer fits")
 	}
 	return lang.Sprintf("%d offers fit", n)
+}
+
+// taskName is a task as the compact panel names it: the request value in
+// English ("finetune"), words in Chinese (report's "task …" messages).
+func taskName(lang *i18n.Printer, t model.Task) string {
+	if !lang.Chinese() {
+		return string(t)
+	}
+	return lang.T("task " + string(t))
 }

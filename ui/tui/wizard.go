@@ -166,7 +166,7 @@ func (w *wizard) sync() {
 	if v := w.a.fill.vision; v != w.unitVision {
 		w.unitVision = v
 		for _, u := range w.units {
-			u.Options(huh.NewOptions(unitOptions(v)...)...)
+			u.Options(w.unitOptions(v)...)
 		}
 	}
 }
@@ -194,7 +194,7 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 	var opts []huh.Option[string]
 	for _, r := range selected {
 		if isRegionPattern(r) {
-			opts = append(opts, huh.NewOption(printable(r)+" "+w.lang.T("(prefix)"), r).Selected(true))
+			opts = append(opts, huh.NewOption(printable(r)+w.lang.T(" (prefix)"), r).Selected(true))
 		}
 	}
 	for _, r := range names {
@@ -331,7 +331,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 	}
 	ckptConfirm := func() huh.Field {
 		return huh.NewConfirm().Title(T("Activation checkpointing")).
-			Description(T("recompute activations in backward: less memory, about 33% more compute")).
+			Description(w.lang.Sprintf("recompute activations in backward: less memory, about %d%% more compute", 33)).
 			Affirmative(T("on")).Negative(T("off")).Value(&a.Checkpointing)
 	}
 	flashConfirm := func() huh.Field {
@@ -462,7 +462,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {
 			w.unitVision = a.fill.vision
 			unit := newSelect[string](w.theme).Title(T("Counted in")).Inline(true).
-				Options(huh.NewOptions(unitOptions(a.fill.vision)...)...).Value(&a.DatasetUnit)
+				Options(w.unitOptions(a.fill.vision)...).Value(&a.DatasetUnit)
 			w.units = append(w.units, unit)
 			return []huh.Field{
 				input(T("Dataset size per epoch"), T("a count: 20M, 88k, 1.28M; empty for no job time"), &a.Dataset, countValidator("dataset size", maxDataset)),
@@ -512,7 +512,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			for _, p := range providers(cat) {
 				label := p
 				if slices.Contains(model.MarketplaceProviders, p) {
-					label += " " + T("(marketplace: only when chosen)")
+					label += T(" (marketplace: only when chosen)")
 				}
 				provs = append(provs, huh.NewOption(label, p).Selected(slices.Contains(a.Providers, p)))
 			}
@@ -533,7 +533,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		{title: "Price", fields: func(bool) []huh.Field {
 			return []huh.Field{
 				newSelect[model.Pricing](w.theme).Title(T("Pricing")).Inline(true).
-					Options(huh.NewOptions(model.PricingModes...)...).Value(&a.Pricing),
+					Options(localOptions(w.lang, model.PricingModes)...).Value(&a.Pricing),
 				input(T("Monthly budget (USD)"), T("empty: no limit"), &a.Budget, positiveValidator("monthly budget", 1e10)),
 				input(T("Job budget (USD)"), T("the whole job; empty: no limit"), &a.BudgetJob, positiveValidator("job budget", 1e10)),
 				input(T("Hours per month"), T("billed hours; 730 is always on"), &a.Hours, positiveValidator("hours per month", 744)),
@@ -608,4 +608,19 @@ func with(answer *string, s string, check func() error) error {
 // two): fmt's %-Ns counts bytes.
 func padCells(s string, n int) string {
 	return s + strings.Repeat(" ", max(n-lipgloss.Width(s), 0))
+}
+
+// unitOptions are the dataset units as options, labelled in w's language.
+func (w *wizard) unitOptions(vision bool) []huh.Option[string] {
+	return localOptions(w.lang, unitOptions(vision))
+}
+
+// localOptions are options whose values are request values (English,
+// as a config file writes them) and whose labels are in lang.
+func localOptions[T ~string](lang *i18n.Printer, values []T) []huh.Option[T] {
+	out := make([]huh.Option[T], len(values))
+	for i, v := range values {
+		out[i] = huh.NewOption(lang.T(string(v)), v)
+	}
+	return out
 }
