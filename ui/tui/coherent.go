@@ -60,7 +60,6 @@ func datasetMsg(size, unit, basis string) model.Message {
 	return model.Msg("%s "+unit, size)
 }
 
-
 // followBasis resets the dataset answers still at their default when
 // their basis changed, and flags those the user typed, which are kept.
 // It returns what it did, for the footer; nothing on the first call.

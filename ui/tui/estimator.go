@@ -1,7 +1,6 @@
 package tui
 
 import (
-
 	"charm.land/huh/v2"
 
 	"github.com/gpuplan/gpuplan/model"
