@@ -327,7 +327,7 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // does not move back: huh would blur the field and then refuse to leave
 // the page, leaving no field focused.
 func (m app) refuseBack(err error) (tea.Model, tea.Cmd) {
-	m.footer.say(m.lang.Sprintf("✗ %s; fix it, or esc goes back keeping it", m.lang.T(err.Error())), true)
+	m.footer.say(m.lang.Sprintf("✗ %s; fix it, or esc goes back keeping it", errIn(m.lang, err)), true)
 	m.formErr = true
 	return m, nil
 }
@@ -356,7 +356,7 @@ func (m app) backAnyway(err error) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, m.wiz.form.NextGroup())
 	}
 	m.afterForm()
-	m.footer.say(m.lang.Sprintf("✗ %s (kept as typed: fix it before exporting)", m.lang.T(err.Error())), true)
+	m.footer.say(m.lang.Sprintf("✗ %s (kept as typed: fix it before exporting)", errIn(m.lang, err)), true)
 	m.formErr = true
 	m.layout()
 	return m, cmd
@@ -435,7 +435,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	}
 	data, err := exportConfig(m.a, m.res, picked, m.cat.AsOf)
 	if err != nil {
-		m.footer.say(m.lang.T(errText(err)), true)
+		m.footer.say(errTextIn(m.lang, err), true)
 		return m, nil
 	}
 	path := m.opts.ConfigPath
@@ -514,7 +514,7 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if checkErr == nil {
 			checkErr = errs[0]
 		}
-		m.footer.say("✗ "+m.lang.T(checkErr.Error()), true)
+		m.footer.say("✗ "+errIn(m.lang, checkErr), true)
 		m.formErr = true
 	} else if _, key := msg.(tea.KeyPressMsg); m.formErr && key { // the next key clears it
 		m.footer.say("", false)

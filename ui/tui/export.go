@@ -250,7 +250,7 @@ func (d *dialog) view(st *report.Styles) string {
 	title := map[dialogKind]string{dialogExportName: "Export", dialogExportOverwrite: "Export", dialogQuit: "Quit"}[d.kind]
 	body := st.Heading.Render(d.lang.T(title)) + "\n" + d.form.View()
 	if d.err != nil {
-		body += "\n" + lipgloss.NewStyle().Width(d.width).Render(st.Bad.Render("✗ "+d.lang.T(d.err.Error())))
+		body += "\n" + lipgloss.NewStyle().Width(d.width).Render(st.Bad.Render("✗ "+errIn(d.lang, d.err)))
 	}
 	return st.Dialog.Render(body)
 }

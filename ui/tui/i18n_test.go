@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -45,6 +46,8 @@ func zhScreens() []zhScreen {
 		{name: "browse", keys: msgs(ctrl('b'))},
 		{name: "help", keys: msgs(runes("?"))},
 		{name: "nofit", keys: msgs(tab, up, up, enter, runes("/"), typed("llama 3.1 70b"), enter)},
+		{name: "invalid", keys: invalidBatch()},
+		{name: "invalid-offers", keys: append(invalidBatch(), ctrlO)},
 		{name: "serving", set: func(m *app) {
 			a := m.a
 			a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
@@ -53,6 +56,11 @@ func zhScreens() []zhScreen {
 			m.recompute()
 		}},
 	}
+}
+
+// invalidBatch types a batch size that does not parse.
+func invalidBatch() []tea.Msg {
+	return msgs(enter, up, up, enter, runes("/"), typed("bert-large"), enter, enter, replace("0"), enter)
 }
 
 // zhApp drives sc at w×h with opts.
@@ -161,4 +169,55 @@ func quoteAll(ss []string) []string {
 		out[i] = fmt.Sprintf("%q", s)
 	}
 	return out
+}
+
+// The answers' parse errors are messages: Chinese in the footer and the
+// panel, the English text unchanged (worked from zh-CN.toml by hand).
+func TestParseErrorsTranslate(t *testing.T) {
+	zh := i18n.New(language.SimplifiedChinese)
+	_, whole := parseWhole("batch size", "xy", 1, 1<<20)
+	_, count := parseCount("dataset size", "lots", maxDataset)
+	for _, tt := range []struct {
+		err    error
+		en, zh string
+	}{
+		{whole, `batch size: want a whole number from 1 to 1048576, got "xy"`, `批大小：应为 1 到 1048576 之间的整数，收到 "xy"`},
+		{count, `dataset size: want a count such as 20M, 88k or 1.2B, got "lots"`, `数据集大小：应为数量，如 20M、88k 或 1.2B，收到 "lots"`},
+		{gpusValidator("two"), `GPUs: want auto or a whole number such as 8, got "two"`, `GPU 数：应为 auto 或整数（如 8），收到 "two"`},
+		{errors.New("plain"), "plain", "plain"},
+	} {
+		if got := errIn(nil, tt.err); got != tt.en || tt.err.Error() != tt.en {
+			t.Errorf("English: %q (Error %q), want %q", got, tt.err.Error(), tt.en)
+		}
+		if got := errIn(zh, tt.err); got != tt.zh {
+			t.Errorf("Chinese: %q, want %q", got, tt.zh)
+		}
+	}
+}
+
+// Options.Lang picks the language; the zero tag follows the environment
+// as the command line gives it (Getenv), English without one.
+func TestOptionsLanguage(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "LANG" {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, tt := range []struct {
+		opts    Options
+		chinese bool
+	}{
+		{Options{}, false},
+		{Options{Lang: language.SimplifiedChinese}, true},
+		{Options{Getenv: env("zh_CN.UTF-8")}, true},
+		{Options{Getenv: env("en_US.UTF-8")}, false},
+		{Options{Getenv: env("zh_CN.UTF-8"), Lang: language.English}, false}, // --lang en wins
+	} {
+		if got := tt.opts.printer().Chinese(); got != tt.chinese {
+			t.Errorf("%+v: Chinese = %v, want %v", tt.opts.Lang, got, tt.chinese)
+		}
+	}
 }

@@ -64,7 +64,7 @@ func (v *offersView) setResult(r *result) {
 	if r != nil {
 		v.all, v.sort = r.rec.Offers, r.rec.Sort
 		if r.err != nil {
-			v.problem = v.lang.T(errText(r.err))
+			v.problem = errTextIn(v.lang, r.err)
 		} else if len(r.rec.Offers) == 0 && r.rec.Considered > 0 {
 			v.none = report.ReasonSummaryIn(v.lang, &r.rec)
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -231,7 +232,7 @@ func (p panel) render(compact bool) string {
 		add(st.Muted.Render(p.lang.T("estimating…")))
 	case r.err != nil:
 		add(st.Heading.Render(p.lang.T("Estimate")), st.Muted.Render("—"))
-		add(wrapLines(st.Bad.Render(p.lang.T(errText(r.err))), iw)...) // wrapped, never cut: the cause is at the end
+		add(wrapLines(st.Bad.Render(errTextIn(p.lang, r.err)), iw)...) // wrapped, never cut: the cause is at the end
 	default:
 		lines = p.estimateLines(r, iw, ih, compact)
 	}
@@ -244,6 +245,25 @@ func (p panel) render(compact bool) string {
 	// Lip Gloss v2 sizes include the border and padding.
 	return st.Panel.Width(iw + st.Panel.GetHorizontalFrameSize()).Height(ih + st.Panel.GetVerticalFrameSize()).
 		Render(strings.Join(lines, "\n"))
+}
+
+// errIn is err in lang: a model.Message (the answers' parse errors, the
+// model's) through the catalogue, any other error's text as a key.
+func errIn(lang *i18n.Printer, err error) string {
+	var m model.Message
+	if errors.As(err, &m) && m.String() == err.Error() {
+		return lang.Message(m)
+	}
+	return lang.T(err.Error())
+}
+
+// errTextIn is errText in lang.
+func errTextIn(lang *i18n.Printer, err error) string {
+	var m model.Message
+	if errors.As(err, &m) && m.String() == err.Error() {
+		return printable(lang.Message(m))
+	}
+	return lang.T(errText(err))
 }
 
 // errText is an error as a sentence for the panel and footer.
@@ -398,7 +418,7 @@ func (p panel) noFitLines(r *result, width int) []string {
 	st := p.st
 	var lines []string
 	if r.recErr != nil {
-		return wrapLines(st.Bad.Render("✗ "+p.lang.T(errText(r.recErr))), width)
+		return wrapLines(st.Bad.Render("✗ "+errTextIn(p.lang, r.recErr)), width)
 	}
 	lines = append(lines, st.Bad.Render(p.lang.T("✗ no offer runs this workload with these answers")))
 	if len(r.rec.Reasons) > 0 { // budget, deadline, price limit: what removed them

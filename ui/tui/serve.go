@@ -63,7 +63,7 @@ func (s *serveAnswers) serving() (model.Serving, error) {
 		}
 		n, err := model.ParseTokens(in)
 		if err != nil || n < 1 || n > 1<<24 {
-			return 0, fmt.Errorf("%s: want a whole number of tokens such as 512 or 2k, got %q", label, in)
+			return 0, model.Msg("%s: want a whole number of tokens such as 512 or 2k, got %q", model.Msg(label), in)
 		}
 		return n, nil
 	}
@@ -99,7 +99,7 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 				return nil
 			}
 			if n, err := model.ParseTokens(in); err != nil || n < 1 || n > 1<<24 {
-				return fmt.Errorf("%s: want a whole number of tokens such as 512 or 2k, got %q", label, in)
+				return model.Msg("%s: want a whole number of tokens such as 512 or 2k, got %q", model.Msg(label), in)
 			}
 			return nil
 		}

@@ -423,7 +423,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			}, bind)
 			length := input(T("Sequence length (tokens)"), T("the model's default until changed"), &a.Length, func(s string) error {
 				if _, err := parseWhole("length", s, 1, 1<<24); err != nil {
-					return fmt.Errorf("%s: want a whole number such as 2048, got %q", a.lengthLabel(), s)
+					return model.Msg("%s: want a whole number such as 2048, got %q", model.Msg(a.lengthLabel()), s)
 				}
 				return nil
 			})
@@ -485,7 +485,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		{title: "GPUs and strategy", hide: func() bool { return a.Distribution == distSingle || a.servingLLM(cat) }, fields: func(bool) []huh.Field {
 			validate := func(s model.Strategy) error {
 				if inference() && s.ZeROStage() > 0 {
-					return fmt.Errorf("%s shards training state; inference replicates the model: pick DDP", s)
+					return model.Msg("%s shards training state; inference replicates the model: pick DDP", s)
 				}
 				return nil
 			}
