@@ -403,9 +403,9 @@ func (v *browseView) status() string {
 		regions = p.T("every region")
 	}
 	s := p.Sprintf("%s (of %s region prices) · %s · %s · sorted by %s", countIn(p, len(v.res.Rows), "offer"), humanize.Comma(int64(v.size)),
-		report.PricingName(p, q.Pricing), regions, p.T(string(q.Sort)))
+		report.PricingName(p, q.Pricing), regions, marketWord(p, "sort", string(q.Sort)))
 	if q.GroupBy != "" {
-		s += " · " + p.Sprintf("grouped by %s", p.T(string(q.GroupBy)))
+		s += " · " + p.Sprintf("grouped by %s", marketWord(p, "group", string(q.GroupBy)))
 	}
 	if v.pending {
 		s += " · " + p.T("browsing…")
@@ -695,4 +695,14 @@ func pickedGPU(cat *model.Catalog, keys []string) *model.GPU {
 		}
 	}
 	return best
+}
+
+// marketWord is a market sort or grouping ("gpu-price", "region") as the
+// status line names it: the filter value in English, words in Chinese
+// (the catalogue's "market sort gpu-price", "market group region").
+func marketWord(lang *i18n.Printer, kind, value string) string {
+	if !lang.Chinese() {
+		return value
+	}
+	return lang.T("market " + kind + " " + value)
 }

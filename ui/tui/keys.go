@@ -42,6 +42,9 @@ func localKeys(p *i18n.Printer) keyMap {
 		h := b.Help()
 		b.SetHelp(h.Key, p.T(h.Desc))
 	}
+	// "regions" is also a column title (地域数, how many regions); the r
+	// key expands and collapses the "+N regions" rows.
+	k.Regions.SetHelp(k.Regions.Help().Key, p.T("regions (expand or collapse)"))
 	return k
 }
 
