@@ -64,6 +64,7 @@ type calCase struct {
 	InterGBps     float64  `toml:"inter_gbps"`
 	ContextMiB    float64  `toml:"context_mib"`
 	LegacyTorch   bool     `toml:"legacy_torch"`
+	PreTorch111   bool     `toml:"torch_before_1_11"`
 	LitGPT        bool     `toml:"litgpt"`
 	LLMAnalysis   float64  `toml:"llm_analysis"`
 	Published     float64  `toml:"published"`
@@ -123,11 +124,12 @@ func runCase(t *testing.T, cat *model.Catalog, archs map[string]model.Architectu
 		t.Fatalf("%s: %v", c.ID, err)
 	}
 	w := model.Workload{
-		Settings:    model.Settings{MicroBatch: c.Batch, GradAccum: c.GradAccum, SeqLen: c.SeqLen, ImageSize: c.ImageSize, GPUs: c.GPUs, FlashAttention: c.Flash, Checkpointing: c.Checkpointing, LoRARank: c.LoRARank, LoRATargets: c.LoRATargets, DoubleQuant: c.DoubleQuant, DatasetTokens: c.Tokens},
-		Model:       a,
-		LoRADropout: c.LoRADropout,
-		LegacyTorch: c.LegacyTorch,
-		LitGPT:      c.LitGPT,
+		Settings:       model.Settings{MicroBatch: c.Batch, GradAccum: c.GradAccum, SeqLen: c.SeqLen, ImageSize: c.ImageSize, GPUs: c.GPUs, FlashAttention: c.Flash, Checkpointing: c.Checkpointing, LoRARank: c.LoRARank, LoRATargets: c.LoRATargets, DoubleQuant: c.DoubleQuant, DatasetTokens: c.Tokens},
+		Model:          a,
+		LoRADropout:    c.LoRADropout,
+		LegacyTorch:    c.LegacyTorch,
+		LitGPT:         c.LitGPT,
+		TorchBefore111: c.PreTorch111,
 	}
 	must := func(err error) {
 		if err != nil {

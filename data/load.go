@@ -166,6 +166,8 @@ type rawModel struct {
 	HeadDim                int      `toml:"head_dim"`
 	FFN                    int      `toml:"ffn"`
 	GatedMLP               bool     `toml:"gated_mlp"`
+	FusedQKV               bool     `toml:"fused_qkv"`
+	FusedGateUp            bool     `toml:"fused_gate_up"`
 	Vocab                  int      `toml:"vocab"`
 	Tied                   bool     `toml:"tied_embeddings"`
 	Norm                   string   `toml:"norm"`
@@ -489,6 +491,7 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		HeadDim: r.HeadDim, FFN: r.FFN, GatedMLP: r.GatedMLP, Vocab: r.Vocab, Tied: r.Tied, Norm: model.Norm(r.Norm),
 		NormsPerLayer: r.NormsPerLayer, LinearBias: r.LinearBias, Dropout: r.Dropout, QKVBias: r.QKVBias, LearnedPositions: r.LearnedPositions,
 		TokenTypes: r.TokenTypes, Pooler: r.Pooler, Experts: r.Experts, ExpertsPerToken: r.ExpertsPerToken,
+		FusedQKV: r.FusedQKV, FusedGateUp: r.FusedGateUp,
 		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
 		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,
 		ActivationMiBPerSample: r.ActivationMiBPerSample, DefaultBatch: r.DefaultBatch, DefaultSeqLen: r.DefaultSeqLen,

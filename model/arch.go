@@ -51,7 +51,19 @@ type Architecture struct {
 	Norm          Norm
 	NormsPerLayer int  // norms per block: 2 (pre-attention, pre-MLP) unless set
 	LinearBias    bool // every linear layer has a bias (GPT-2, BERT)
-	QKVBias       bool // only the query/key/value projections have biases (Qwen2)
+	// FusedQKV is whether one Linear computes queries, keys and values
+	// (transformers GPT2Attention.c_attn, GPT-NeoX/Falcon/BLOOM
+	// query_key_value, Phi3Attention.qkv_proj, LitGPT's
+	// CausalSelfAttention.qkv). False, the Hugging Face majority, is three
+	// Linears (BERT query/key/value, Llama q_proj/k_proj/v_proj); it only
+	// matters under torch.autocast, where each one saves its own 16-bit
+	// copy of the block's input (see autocastRecasts).
+	FusedQKV bool
+	// FusedGateUp is whether a gated MLP's gate and up projections are one
+	// Linear (transformers Phi3MLP.gate_up_proj); false for Llama's
+	// gate_proj and up_proj. Read only with GatedMLP.
+	FusedGateUp bool
+	QKVBias     bool // only the query/key/value projections have biases (Qwen2)
 	// LearnedPositions is the number of rows of a learned absolute position
 	// table (GPT-2: 1024, BERT: 512); 0 for rotary or relative positions.
 	LearnedPositions int

@@ -36,6 +36,10 @@ type Config struct {
 	// Launch is the [launch] section of an export, written after the rest;
 	// never read back (DecodeConfig checks it and leaves this nil).
 	Launch *Launch
+	// Lang is the top-level lang key: the output language ("en",
+	// "zh-CN"), read by the UI (ui/i18n.Resolve); empty means the
+	// environment's. The model keeps it as written.
+	Lang string
 }
 
 // WorkloadAnswers are the workload questions as answered: the model is a
@@ -603,6 +607,7 @@ type rawConfig struct {
 	Selection     *rawSelection `toml:"selection"`
 	Launch        *Launch       `toml:"launch"`
 	Serve         *rawServe     `toml:"serve"`
+	Lang          tString       `toml:"lang"`
 }
 
 type rawWorkload struct {
@@ -717,7 +722,7 @@ type rawSelection struct {
 
 // configKeys lists each table's keys for "did you mean" on typos.
 var configKeys = map[string][]string{
-	"":                {"schema_version", "workload", "search", "estimate", "selection", "launch", "serve"},
+	"":                {"schema_version", "workload", "search", "estimate", "selection", "launch", "serve", "lang"},
 	"workload":        TOMLKeys(rawWorkload{}),
 	"workload.custom": TOMLKeys(rawCustom{}),
 	"search":          TOMLKeys(rawSearch{}),
@@ -768,7 +773,7 @@ func DecodeConfig(b []byte) (Config, error) {
 	if raw.Workload == nil {
 		return Config{}, configErr("workload", "missing [workload] table")
 	}
-	c := Config{}
+	c := Config{Lang: raw.Lang.v}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
 		Settings: Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), OffloadOptimizer: rw.Offload.v},

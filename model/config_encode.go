@@ -23,6 +23,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	e.comment("Reopen it with `gpuplan --config FILE`; rank offers from a script with")
 	e.comment("`gpuplan recommend --config FILE` (command-line flags override the file).")
 	e.kv("schema_version", strconv.Itoa(ConfigSchemaVersion), "")
+	e.str("lang", c.Lang, "output language: en or zh-CN")
 
 	w := &c.Workload
 	e.table("workload", "What runs: every answer of the configurator.")

@@ -395,6 +395,10 @@ func (e *Estimate) AssumptionMessages() []Message {
 		}
 		if e.InputBound {
 			add("input pipeline: %d vCPUs × %.0f images/s cap the throughput", e.Host.VCPUs, e.Host.ImagesPerVCPU)
+		} else if a.Family.Vision() && w.Task.Training() && e.Host.ImagesPerVCPU <= 0 {
+			// No sourced decode rate per vCPU: the calibration runs
+			// (DeepLearningExamples) decode on the GPU with DALI.
+			add("input pipeline not modelled: the time assumes decoding keeps up, as with GPU decoding (NVIDIA DALI, used by the DeepLearningExamples runs this is calibrated on); a CPU JPEG pipeline can hold many-GPU hosts below this")
 		}
 		if w.Task == TaskInference && a.Family.Generative() {
 			add("decoding is timed as the slower of compute and reading weights + KV cache at %.0f%% of %.0f GB/s", MBU*100, e.GPU.MemoryBandwidthGBps)

@@ -118,7 +118,8 @@ type Offer struct {
 type Rejection struct {
 	Instance   *Instance
 	Region     string
-	USDPerHour float64 // what it would cost (0 when unknown)
+	USDPerHour float64 // what it would cost, all Instances together (0 when unknown)
+	Instances  int     // instances the job would rent (nodes); 0 or 1 is one
 	Reason     string  // "needs 41.2 GiB per GPU, has 38.0 GiB usable"
 	ReasonMsg  Message // Reason as a message, for translation
 	Kind       RejectKind
@@ -496,7 +497,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 			}
 			considered++
 			if !reason.IsZero() {
-				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Reason: reason.String(), ReasonMsg: reason, Kind: kind})
+				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), Reason: reason.String(), ReasonMsg: reason, Kind: kind})
 				continue
 			}
 			o := m.offer(in, g, rp.Region, unit, shape)
@@ -507,7 +508,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 				}
 			}
 			if kind, why := m.limits(&o); !why.IsZero() {
-				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Reason: why.String(), ReasonMsg: why, Kind: kind})
+				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Instances: o.Instances, Reason: why.String(), ReasonMsg: why, Kind: kind})
 				continue
 			}
 			k := groupKey{in.Provider, rp.Region, g, o.SizedGPUs > 0 && o.GPUs > o.SizedGPUs}

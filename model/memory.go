@@ -303,6 +303,96 @@ func (a *Architecture) autocastSoftmax(s, sKV, b, t float64, flash, cross bool) 
 	return x
 }
 
+// softmaxInput returns what unfused attention's softmax keeps beside its
+// output on PyTorch before 1.11 (Workload.TorchBefore111): its input, the
+// masked scores, a·s·sKV·b elements split by t, in the dtype the softmax
+// output is counted in (p; fp32 under torch.autocast, where Hugging Face's
+// additive attention mask is cast to the fp32 parameters' dtype,
+// modeling_utils.py ModuleUtilsMixin.get_extended_attention_mask, and
+// promotes the 16-bit scores). Source: pytorch/pytorch#64000, "Backward
+// formulas for softmax/logsoftmax reference self, even though self is not
+// required ... we retain reference to self and use more memory than
+// needed", fixed by #65242 (relanded as #66018, October 2021) in 1.11,
+// which passes self's dtype instead (transformers pytorch_utils.py
+// softmax_backward_data: self before 1.11, self.dtype after). Flash
+// attention saves no scores.
+func (a *Architecture) softmaxInput(s, sKV, b, p, t float64, flash, cross, autocast bool) float64 {
+	if flash {
+		return 0
+	}
+	if autocast {
+		p = 4
+	}
+	x := p * float64(a.Heads) * s * sKV * b / t
+	if cross {
+		x *= 2
+	}
+	return x
+}
+
+// autocastRecasts returns the bytes torch.autocast adds to one block, for
+// n = s·b tokens (nEnc encoder tokens feeding cross-attention), by casting
+// the same fp32 tensor once per projection. cached_cast
+// (aten/src/ATen/autocast_mode.cpp) reuses a cast only when its argument
+// is an fp32 leaf that requires grad and is not a view — the weights; any
+// other fp32 argument goes through arg.to(to_type) anew for every op. A
+// block's norm outputs are fp32 under autocast (layer_norm is on the fp32
+// list; normExtra), so separate query, key and value Linears each save
+// their own 16-bit copy of the QKV input where blockActivation counts one:
+// 2 more copies, 2·n·h·2 = 4nh bytes; separate gate and up projections of a
+// gated MLP 1 more, 2nh bytes; a cross-attention's separate key and value
+// projections each save a copy of the fp32 encoder output, which is
+// otherwise counted once for all layers: 2·nEnc·h·2 bytes (one copy if
+// fused). Fused projections (Architecture.FusedQKV, FusedGateUp; LitGPT
+// always fuses QKV, litgpt/model.py CausalSelfAttention.qkv, and keeps
+// LLaMAMLP's fc_1 and fc_2 apart) cast once.
+// LoRA's frozen projections save no input (autograd saves a matmul input
+// only for the weight's gradient); each adapted projection's lora_A saves
+// its own cast of the input when adapter dropout is nn.Identity, and with
+// dropout loraDropout already counts one input per adapter. The copies are
+// the replicated (not tensor-parallel) input.
+func autocastRecasts(w *Workload, n, nEnc float64, cross bool) float64 {
+	a := &w.Model
+	fusedQKV := a.FusedQKV || w.LitGPT
+	// Copies of the QKV input, the MLP input and, per decoder layer, the
+	// encoder output that the block's projections save.
+	qkv, mlp, kv := 3.0, 1.0, 2.0
+	if fusedQKV {
+		qkv, kv = 1, 1
+	}
+	if a.GatedMLP && !a.FusedGateUp {
+		mlp = 2
+	}
+	if w.Task == TaskLoRA {
+		if w.LoRADropout > 0 {
+			return 0
+		}
+		qkv = min(countTargets(w.LoRATargets, "q", "k", "v"), qkv)
+		if a.GatedMLP {
+			mlp = min(countTargets(w.LoRATargets, "gate", "up"), mlp)
+		}
+		kv = 0 // the catalog's LoRA targets are self-attention and MLP projections
+	}
+	x := 2 * n * float64(a.Hidden) * (max(qkv-1, 0) + max(mlp-1, 0))
+	if cross {
+		x += 2 * nEnc * float64(a.Hidden) * kv
+	}
+	return x
+}
+
+// countTargets returns how many of names are in targets.
+func countTargets(targets []string, names ...string) float64 {
+	var c float64
+	for _, t := range targets {
+		for _, n := range names {
+			if t == n {
+				c++
+			}
+		}
+	}
+	return c
+}
+
 // logitsBytes returns the peak memory of the output logits and loss for
 // s·b positions over vocab v at p bytes, split over t by Megatron-style
 // vocabulary parallelism, as (forward, backward extra):
@@ -404,7 +494,8 @@ type savedActivations struct {
 // trainingActivations returns activation bytes per GPU for one micro-batch.
 //
 // Transformers: per-block memory from blockActivation, plus normExtra and,
-// under the autocast and fsdp-mixed recipes, autocastSoftmax; with full activation
+// under the autocast and fsdp-mixed recipes, autocastSoftmax and
+// autocastRecasts, before PyTorch 1.11 softmaxInput; with full activation
 // checkpointing each block keeps only its input (Korthikanti et al., 2022,
 // §4.3: 2sbh per layer at 16-bit, fp32 under autocast) and one block's full
 // set is live while it is recomputed. Plus the embedding output and the
@@ -460,7 +551,10 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 			x += a.normExtra(sq*b, p, autocast) / float64(a.normsPerLayer())
 		}
 		if autocast {
-			x += a.autocastSoftmax(sq, sk, b, t, flash, cross)
+			x += a.autocastSoftmax(sq, sk, b, t, flash, cross) + autocastRecasts(w, sq*b, sEnc*b, cross) // cross-attention casts the encoder output
+		}
+		if w.TorchBefore111 {
+			x += a.softmaxInput(sq, sk, b, p, t, flash, cross, autocast)
 		}
 		return x
 	}

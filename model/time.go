@@ -69,6 +69,19 @@ const (
 	// 760m 34.9/56.9), the tensor cores outrunning everything else.
 	// Blackwell is assumed alike (no published comparison).
 	HopperFactor = 0.68
+	// CDNA3Factor scales HFU on AMD CDNA 3 (MI300X, MI325X): in MLPerf
+	// Training v5.0's Llama 2 70B LoRA (one 8-GPU node, June 2025) the
+	// MI300X came out "slightly worse" than the H100 and the MI325X up to
+	// 8% better than the H200 (AMD, "AMD Expands AI Momentum with First
+	// MLPerf Training Submission", 2025-06-04; xpu.pub's summary of the
+	// round), so a CDNA 3 GPU runs at Hopper's speed per GPU, not at its
+	// higher peak: HopperFactor × 989.5/1307.4 (the dense bf16 peaks).
+	CDNA3Factor = HopperFactor * 989.5 / 1307.4
+	// CDNA4Factor scales HFU on AMD CDNA 4 (MI350X, MI355X): MLPerf
+	// Training v6.0 (June 2026) put the MI355X "within 5% of NVIDIA B200"
+	// (AMD, "Technical Dive into AMD's MLPerf Training v6.0 Submission"),
+	// so parity with Blackwell per GPU: HopperFactor × 2250/2516.6.
+	CDNA4Factor = HopperFactor * 2250 / 2516.6
 	// WidthKnee sets how narrow models lose HFU: h/(h+WidthKnee),
 	// normalised to 1 at h = 4096. llm-foundry's A100 table falls from
 	// ~60% at d_model 2048 to ~45% at 768 (125m).
@@ -95,11 +108,16 @@ const (
 )
 
 // genFactor returns the HFU factor of g's generation (HopperFactor for
-// Hopper and Blackwell, 1 otherwise).
+// Hopper and Blackwell, CDNA3Factor and CDNA4Factor for AMD's CDNA 3
+// and 4, 1 otherwise).
 func genFactor(g *GPU) float64 {
 	switch g.Architecture {
 	case "hopper", "blackwell":
 		return HopperFactor
+	case "cdna3":
+		return CDNA3Factor
+	case "cdna4":
+		return CDNA4Factor
 	}
 	return 1
 }

@@ -22,6 +22,11 @@ type Workload struct {
 	// for-loop; 2.0 made foreach the CUDA default, torch/optim/optimizer.py
 	// _default_to_fused_or_foreach).
 	LegacyTorch bool
+	// TorchBefore111 is PyTorch before 1.11 (2021 and early-2022
+	// measurements): autograd's softmax keeps its input for backward
+	// beside its output (pytorch/pytorch#64000, fixed by #66018 for 1.11),
+	// so unfused attention keeps its scores twice; see softmaxInput.
+	TorchBefore111 bool
 	// LitGPT is a job run by LitGPT on Lightning Fabric, whose choices
 	// change memory: bitsandbytes through Fabric's BitsandbytesPrecision
 	// makes every nn.Linear, the LM head included, 4-bit (its

@@ -197,6 +197,44 @@ func TestParseConfigMapping(t *testing.T) {
 	}
 }
 
+// TestParseConfigFusedProjections pins which model_types compute Q, K and V
+// (and a gated MLP's gate and up) with one Linear, as their transformers
+// modeling files name the modules.
+func TestParseConfigFusedProjections(t *testing.T) {
+	tests := []struct {
+		name          string
+		qkv, gateUp   bool
+		modelingNames string
+	}{
+		{"gpt2", true, false, "modeling_gpt2.py GPT2Attention.c_attn"},
+		{"gpt-neox-20b", true, false, "modeling_gpt_neox.py query_key_value"},
+		{"pythia-1.4b", true, false, "gpt_neox query_key_value"},
+		{"falcon-7b", true, false, "modeling_falcon.py query_key_value"},
+		{"falcon-7b-legacy", true, false, "RefinedWebModel query_key_value"},
+		{"bloom-560m", true, false, "modeling_bloom.py query_key_value"},
+		{"phi-3-mini-4k", true, true, "modeling_phi3.py qkv_proj, gate_up_proj"},
+		{"llama-2-7b", false, false, "modeling_llama.py q_proj/k_proj/v_proj, gate_proj/up_proj"},
+		{"mistral-7b", false, false, "q_proj/k_proj/v_proj"},
+		{"qwen2.5-7b", false, false, "q_proj/k_proj/v_proj"},
+		{"gemma-2-9b", false, false, "q_proj/k_proj/v_proj"},
+		{"phi-2", false, false, "modeling_phi.py q_proj/k_proj/v_proj"},
+		{"gpt-j-6b", false, false, "modeling_gptj.py q_proj/k_proj/v_proj"},
+		{"opt-1.3b", false, false, "modeling_opt.py q_proj/k_proj/v_proj"},
+		{"bert-base-uncased", false, false, "modeling_bert.py query/key/value"},
+		{"roberta-base", false, false, "query/key/value"},
+		{"flan-t5-xl", false, false, "modeling_t5.py q/k/v, wi_0/wi_1"},
+		{"whisper-large-v3", false, false, "modeling_whisper.py q_proj/k_proj/v_proj"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := mustRead(t, tt.name).Arch
+			if a.FusedQKV != tt.qkv || a.FusedGateUp != tt.gateUp {
+				t.Errorf("FusedQKV, FusedGateUp = %v, %v; want %v, %v (%s)", a.FusedQKV, a.FusedGateUp, tt.qkv, tt.gateUp, tt.modelingNames)
+			}
+		})
+	}
+}
+
 func TestParseConfigErrors(t *testing.T) {
 	tests := []struct {
 		name, json string

@@ -22,7 +22,7 @@ var mappings = map[string]mapping{
 	"qwen3":           qwen3,
 	"gemma":           gemma,
 	"gemma2":          gemma2,
-	"phi3":            llama, // fused qkv_proj and gate_up_proj hold the same count
+	"phi3":            phi3,
 	"phi":             phi,
 	"gpt2":            gpt2,
 	"gpt_neox":        gptNeoX,
@@ -39,6 +39,15 @@ var mappings = map[string]mapping{
 	"mt5":             t5(false),
 	"whisper":         whisper,
 }
+
+// Projections: model.Architecture.FusedQKV and FusedGateUp are set where
+// the transformers modeling file computes queries, keys and values (or a
+// gated MLP's gate and up) with one Linear; every other model_type, and
+// generic, keeps the separate projections of the majority (modeling_llama.py
+// q_proj/k_proj/v_proj and gate_proj/up_proj, modeling_bert.py
+// query/key/value, modeling_t5.py q/k/v and wi_0/wi_1, modeling_whisper.py,
+// modeling_opt.py, modeling_gptj.py and modeling_phi.py q_proj/k_proj/v_proj),
+// which costs more under torch.autocast: the safe side for an unknown one.
 
 // decoderShape reads the keys most decoders share under Llama's names.
 func decoderShape(f *fields, a *model.Architecture) {
@@ -75,8 +84,17 @@ func llamaStyle(f *fields, a *model.Architecture, tiedDefault bool) (delta float
 	return delta
 }
 
-// llama also reads mistral and phi3: untied unless the config says so.
+// llama also reads mistral: untied unless the config says so.
 func llama(f *fields, a *model.Architecture) float64 { return llamaStyle(f, a, false) }
+
+// phi3 is Llama's shape with fused projections (modeling_phi3.py
+// Phi3Attention.qkv_proj, Phi3MLP.gate_up_proj), which hold the same
+// parameter count as separate ones.
+func phi3(f *fields, a *model.Architecture) float64 {
+	d := llamaStyle(f, a, false)
+	a.FusedQKV, a.FusedGateUp = true, true
+	return d
+}
 
 // mixtral is Mistral with num_local_experts gated MLPs per layer, of which
 // num_experts_per_tok run per token; the formula adds the router (h ×
@@ -145,7 +163,8 @@ func phi(f *fields, a *model.Architecture) float64 {
 }
 
 // gpt2: learned positions (n_positions), LayerNorm, biases everywhere
-// (Conv1D layers), tied LM head, MLP of n_inner (default 4·h). The
+// (Conv1D layers), tied LM head, MLP of n_inner (default 4·h), one
+// query/key/value projection (modeling_gpt2.py GPT2Attention.c_attn). The
 // checkpoint's attn.bias causal masks are buffers, not parameters.
 func gpt2(f *fields, a *model.Architecture) float64 {
 	a.Hidden = f.need("n_embd", "hidden_size")
@@ -157,18 +176,21 @@ func gpt2(f *fields, a *model.Architecture) float64 {
 	a.MaxPositions = a.LearnedPositions
 	a.Norm = model.LayerNorm
 	a.LinearBias = true
+	a.FusedQKV = true
 	a.Tied = f.bool(true, "tie_word_embeddings")
 	return 0
 }
 
 // gptNeoX (GPT-NeoX-20B, Pythia): rotary (partial rotary has no
 // parameters), two LayerNorms per layer whether or not the residual is
-// parallel, untied embed_in/embed_out, biases everywhere unless
+// parallel, untied embed_in/embed_out, one query_key_value projection
+// (modeling_gpt_neox.py GPTNeoXAttention), biases everywhere unless
 // attention_bias is false. Extra: the MLP biases in that case (L·(ffn+h)).
 func gptNeoX(f *fields, a *model.Architecture) float64 {
 	decoderShape(f, a)
 	a.KVHeads, a.HeadDim = 0, 0 // GPT-NeoX has neither key
 	a.Norm = model.LayerNorm
+	a.FusedQKV = true
 	a.Tied = f.bool(false, "tie_word_embeddings")
 	if f.bool(true, "attention_bias") {
 		a.LinearBias = true
@@ -206,7 +228,8 @@ func gptJ(f *fields, a *model.Architecture) float64 {
 // post_attention_layernorm) or num_ln_in_parallel_attn is 2 (ln_attn,
 // ln_mlp; the default with the new architecture), else one
 // (input_layernorm). Biases only when bias is true; ALiBi has no parameters;
-// tied by default. No extra parameters.
+// tied by default. No extra parameters. One query_key_value projection
+// (modeling_falcon.py FalconAttention).
 func falcon(newArch bool) mapping {
 	return func(f *fields, a *model.Architecture) float64 {
 		legacy := f.has("n_head") || f.has("n_layer")
@@ -217,6 +240,7 @@ func falcon(newArch bool) mapping {
 		a.FFN = f.int(4*a.Hidden, "ffn_hidden_size")
 		a.MaxPositions = f.int(2048, "max_position_embeddings") // FalconConfig default; RW models trained at 2048
 		a.Norm = model.LayerNorm
+		a.FusedQKV = true
 		a.LinearBias = f.bool(false, "bias")
 		a.Tied = f.bool(true, "tie_word_embeddings")
 		newArch := f.bool(newArch, "new_decoder_architecture")
@@ -281,7 +305,8 @@ func opt(f *fields, a *model.Architecture) float64 {
 }
 
 // bloom: ALiBi (no position parameters), LayerNorm, biases everywhere, MLP
-// of 4·h, tied. Extra: word_embeddings_layernorm after the embedding (2h).
+// of 4·h, tied, one query_key_value projection (modeling_bloom.py
+// BloomAttention). Extra: word_embeddings_layernorm after the embedding (2h).
 func bloom(f *fields, a *model.Architecture) float64 {
 	a.Hidden = f.need("hidden_size", "n_embed")
 	a.Layers = f.need("n_layer", "num_hidden_layers")
@@ -290,6 +315,7 @@ func bloom(f *fields, a *model.Architecture) float64 {
 	a.FFN = 4 * a.Hidden
 	a.Norm = model.LayerNorm
 	a.LinearBias = true
+	a.FusedQKV = true
 	a.Tied = f.bool(true, "tie_word_embeddings")
 	return 2 * float64(a.Hidden)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -103,10 +104,16 @@ type Plan struct {
 	ProcsPerNode    int
 	Nodes           int
 
-	Strategy      model.Strategy
-	Precision     model.Precision // what runs on the GPU, after any fallback
-	MicroBatch    int
-	GradAccum     int
+	Strategy   model.Strategy
+	Precision  model.Precision // what runs on the GPU, after any fallback
+	MicroBatch int
+	GradAccum  int
+	// Epochs and MaxLength are the passes over the dataset and the tokens
+	// per sample the estimate timed (MaxLength 0 for non-text models),
+	// written so the script trains what was priced rather than its own
+	// defaults (TrainingArguments num_train_epochs 3, SFTConfig max_length 1024).
+	Epochs        float64
+	MaxLength     int
 	Checkpointing bool     // the estimate assumed activation checkpointing
 	LoRARank      int      // lora and qlora
 	LoRATargets   []string // q k v o gate up down
@@ -180,6 +187,8 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		Precision:          ew.Precision,
 		MicroBatch:         ew.MicroBatch,
 		GradAccum:          ew.GradAccum,
+		Epochs:             ew.Epochs,
+		MaxLength:          textLength(ew),
 		Checkpointing:      ew.Ckpt(),
 		LoRARank:           ew.LoRARank,
 		QuantType:          qt,
@@ -274,7 +283,10 @@ const DeepSpeedFile = "ds_config.json"
 // "full_shard auto_wrap" for FSDP, --deepspeed FILE for ZeRO,
 // --gradient_checkpointing when the estimate assumed it, and the
 // micro-batch and gradient accumulation the estimate assumed (they must
-// match the DeepSpeed config). LoRA and QLoRA add TRL's ModelConfig flags
+// match the DeepSpeed config), the epochs (TrainingArguments
+// num_train_epochs, default 3) and for text models the tokens per sample
+// (TRL SFTConfig max_length, default 1024; named max_seq_length before
+// TRL 0.16). LoRA and QLoRA add TRL's ModelConfig flags
 // (trl sft and the TRL example scripts parse them): --use_peft, --lora_r,
 // --lora_target_modules, and for QLoRA --load_in_4bit with the estimated
 // 4-bit type and double quantization (NF4 with nested quantization by
@@ -315,8 +327,23 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 			}
 		}
 	}
+	if p.Epochs > 0 {
+		a = append(a, "--num_train_epochs", strconv.FormatFloat(p.Epochs, 'g', -1, 64))
+	}
+	if p.MaxLength > 0 {
+		a = append(a, "--max_length", fmt.Sprint(p.MaxLength))
+	}
 	return append(a, "--per_device_train_batch_size", fmt.Sprint(p.MicroBatch),
 		"--gradient_accumulation_steps", fmt.Sprint(p.GradAccum))
+}
+
+// textLength is the tokens per sample of a text model's training job, 0
+// for models that take images (their script sizes inputs itself).
+func textLength(w *model.Workload) int {
+	if w.Model.Family.Vision() {
+		return 0
+	}
+	return w.SeqLen
 }
 
 // argsWithConfig returns ScriptArgs with the DeepSpeed config path replaced

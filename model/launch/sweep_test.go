@@ -191,7 +191,10 @@ func bashSyntax(src string) error {
 //     output_dir str, bf16 and fp16 and gradient_checkpointing bool,
 //     tf32 Optional[bool] = None (no default, so no nargs='?': "1bool"),
 //     per_device_train_batch_size and gradient_accumulation_steps int,
-//     deepspeed str, fsdp str (one word list "full_shard auto_wrap").
+//     deepspeed str, fsdp str (one word list "full_shard auto_wrap"),
+//     num_train_epochs float.
+//   - trl trl/trainer/sft_config.py SFTConfig: max_length Optional[int]
+//     (1024 by default; max_seq_length before TRL 0.16).
 //   - trl trl/trainer/model_config.py ModelConfig: model_name_or_path str,
 //     use_peft bool, lora_r int, lora_target_modules list[str],
 //     load_in_4bit bool, bnb_4bit_quant_type str (nf4 or fp4),
@@ -202,6 +205,7 @@ var scriptFlags = map[string]string{
 	"--per_device_train_batch_size": "int", "--gradient_accumulation_steps": "int", "--deepspeed": "1", "--fsdp": "1",
 	"--model_name_or_path": "1", "--use_peft": "bool", "--lora_r": "int", "--lora_target_modules": "+",
 	"--load_in_4bit": "bool", "--bnb_4bit_quant_type": "1", "--use_bnb_nested_quant": "bool", "--dataset_name": "1",
+	"--num_train_epochs": "1", "--max_length": "int",
 }
 
 var boolWords = []string{"yes", "true", "t", "y", "1", "no", "false", "f", "n", "0"}

@@ -53,7 +53,7 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 				if err != nil {
 					return err
 				}
-				printWarnings(env.Stderr, warnings)
+				printWarningsIn(env.lang, env.Stderr, warnings)
 				switch out {
 				case outJSON:
 					return writeJSON(env.Stdout, rows(cat))

@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -55,6 +56,10 @@ type Env struct {
 	// a region (data.SpotRates: the AWS advisor feed if downloaded, else
 	// defaults marked as assumptions) and warnings; nil: no rates.
 	SpotRates func() (func(provider, region, instanceType string) model.InterruptionRate, []string, error)
+
+	// lang prints messages in the language of --lang, the config's lang
+	// key or the environment (resolveLang); nil is English.
+	lang *i18n.Printer
 }
 
 // Exit codes.
@@ -93,16 +98,19 @@ func Run(env Env) int {
 			return c, w, err
 		}
 	}
+	if err := resolveLang(&env); err != nil {
+		return exitStatus(env.lang, env.Stderr, err)
+	}
 	root := newRoot(&env)
 	root.SetArgs(env.Args)
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	if err := unknownCommand(root, env.Args); err != nil {
-		return exitStatus(env.Stderr, err)
+		return exitStatus(env.lang, env.Stderr, err)
 	}
 	err := root.Execute()
-	return exitStatus(env.Stderr, err)
+	return exitStatus(env.lang, env.Stderr, err)
 }
 
 // unknownCommand refuses a first word that names no command before cobra
@@ -132,7 +140,7 @@ func unknownCommand(root *cobra.Command, args []string) error {
 }
 
 // exitStatus prints err and maps it to an exit status.
-func exitStatus(stderr io.Writer, err error) int {
+func exitStatus(p *i18n.Printer, stderr io.Writer, err error) int {
 	if err == nil {
 		return ExitOK
 	}
@@ -141,11 +149,11 @@ func exitStatus(stderr io.Writer, err error) int {
 	}
 	var se *tui.SignalError
 	if errors.As(err, &se) { // SIGTERM, SIGHUP: 128 + the signal, as shells report
-		fmt.Fprintf(stderr, "gpuplan: %s\n", sanitize(se.Error()))
+		io.WriteString(stderr, errorLine(p, sanitize(se.Error())))
 		return se.ExitCode()
 	}
 	msg := oneLine(err)
-	fmt.Fprintf(stderr, "gpuplan: %s\n", msg)
+	io.WriteString(stderr, errorLine(p, msg))
 	var ue usageError
 	var fe *model.FieldError
 	switch {
@@ -223,6 +231,7 @@ commands below from scripts (add --json for machine-readable output).`,
 	root.SetVersionTemplate("gpuplan {{.Version}}\n")
 	root.PersistentFlags().StringArrayVar(&overlays, "catalog", nil, "overlay a catalog file (our TOML schema, or a SkyPilot vms.csv); repeatable")
 	root.Flags().StringVar(&configPath, "config", "", "open the configurator with the answers in an exported TOML file")
+	root.PersistentFlags().String("lang", "", "output language: en or zh-CN (default: the config file's lang, else LC_ALL/LC_MESSAGES/LANG)") // read by resolveLang
 	root.SetFlagErrorFunc(flagError)
 	// Every command, in one place.
 	root.AddCommand(
@@ -240,6 +249,7 @@ commands below from scripts (add --json for machine-readable output).`,
 		registerCompletions(root, env, &overlays)
 	}
 	plainBools(root)
+	useChineseHelp(root, env.lang)
 	return root
 }
 
@@ -336,7 +346,7 @@ func newVersionCmd(env *Env, overlays *[]string) *cobra.Command {
 				return writeJSON(env.Stdout, map[string]any{"version": env.Version, "catalog_as_of": cat.AsOf,
 					"gpus": len(cat.GPUs), "instances": len(cat.Instances), "models": len(cat.Models)})
 			}
-			fmt.Fprintf(env.Stdout, "gpuplan %s (catalog as of %s: %d GPUs, %d instance types, %d models)\n",
+			env.lang.Fprintf(env.Stdout, "gpuplan %s (catalog as of %s: %d GPUs, %d instance types, %d models)\n",
 				env.Version, cat.AsOf, len(cat.GPUs), len(cat.Instances), len(cat.Models))
 			return nil
 		},
@@ -358,6 +368,7 @@ func writeJSON(w io.Writer, v any) error {
 // asks for a terminal's layout at that width.
 func renderer(env *Env, w io.Writer) (*report.Renderer, int) {
 	r := report.ReportRenderer(w, env.Getenv)
+	r.Lang = env.lang
 	width := 0 // a pipe or file: no limit
 	isTerm := false
 	if f, ok := w.(*os.File); ok && term.IsTerminal(f.Fd()) {
@@ -420,9 +431,10 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		ReadHFConfig: env.Readers.HFConfig,
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
+		Lang:   env.lang.Tag(), // --lang, the config's lang key, else the locale (resolveLang)
 	}
 	opts.PriceNote = priceNote(env, cat)
 	opts.SpotRate = lazySpotRate(env.SpotRates)
-	printWarnings(env.Stderr, warnings)
+	printWarningsIn(env.lang, env.Stderr, warnings)
 	return env.RunTUI(cmd.Context(), cat, opts)
 }

@@ -68,6 +68,9 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 		"catalog":     files("toml", "csv"),
 		"hf-config":   files("json"),
 		"safetensors": files("safetensors"),
+		"lang": func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return list(s, []string{"en", "zh-CN"})
+		},
 	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

@@ -37,7 +37,7 @@ when it does not. Every formula is listed under Assumptions.`,
 			case serving && sl.gpu(&wf) != "":
 				return runServeEstimate(cmd, env, sl, &wf, asJSON)
 			case serving:
-				printWarnings(env.Stderr, []string{"without --gpu this is the batch estimate; give --gpu NAME for vLLM's serving layout (KV capacity, concurrent sequences, TTFT/TPOT, tokens/s)"})
+				printWarningsIn(env.lang, env.Stderr, []string{"without --gpu this is the batch estimate; give --gpu NAME for vLLM's serving layout (KV capacity, concurrent sequences, TTFT/TPOT, tokens/s)"})
 			}
 			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
@@ -67,7 +67,7 @@ when it does not. Every formula is listed under Assumptions.`,
 				f := model.CheckFit(&e, gpu)
 				fit = &f
 			}
-			printWarnings(env.Stderr, warnings)
+			printWarningsIn(env.lang, env.Stderr, warnings)
 			if output, err = outputFormat(cmd, asJSON, output); err != nil {
 				return err
 			}

@@ -126,8 +126,12 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if in.Retired != "" {
 		return usage(fmt.Errorf("%s/%s was retired by the provider on %s; pick another instance (gpuplan recommend)", in.Provider, in.Type, in.Retired))
 	}
+	if in.MissingSince != "" { // as recommend, which does not rank it
+		return usage(fmt.Errorf("%s/%s was not in the latest catalog fetch (since %s), so it is not priced; pick another instance (gpuplan recommend)",
+			in.Provider, in.Type, in.MissingSince))
+	}
 	if ok, err := runServeExport(cmd, env, cat, ff, in, wf, qf, ef); ok || err != nil {
-		printWarnings(env.Stderr, warnings) // the catalog's; the request's are printed with the files
+		printWarningsIn(env.lang, env.Stderr, warnings) // the catalog's; the request's are printed with the files
 		return err
 	}
 	w, ws, err := ff.workload(fs, cat, env.Readers, wf)
@@ -233,10 +237,10 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		}
 		return usage(fmt.Errorf("--format %s: %w", ef.format, err))
 	}
-	printWarnings(env.Stderr, warnings)
+	printWarningsIn(env.lang, env.Stderr, warnings)
 	for _, s := range offer.Warnings() {
 		if !strings.HasPrefix(s, "spot:") { // the plan's notes say it, in the file too
-			fmt.Fprintf(env.Stderr, "gpuplan: warning: %s\n", s)
+			printWarningsIn(env.lang, env.Stderr, []string{s})
 		}
 	}
 	if ef.output == "-" {
@@ -257,10 +261,10 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if plan.Nodes > 1 {
 		gpus = fmt.Sprintf("%d nodes × %s", plan.Nodes, gpus)
 	}
-	fmt.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
-		ef.format, plan.Provider, plan.InstanceType, plan.Region, gpus, plan.Pricing, ef.output)
+	env.lang.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
+		ef.format, plan.Provider, plan.InstanceType, plan.Region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
 	for _, n := range plan.Notes() {
-		fmt.Fprintf(env.Stderr, "gpuplan: note: %s\n", n)
+		notef(env.lang, env.Stderr, "%s", n)
 	}
 	return nil
 }

@@ -32,6 +32,8 @@ func exportCatalog() *model.Catalog {
 				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 0.9}}},
 			{Provider: "lambda", Type: "gpu_1x_h100_sxm5", GPU: "h100-sxm", GPUCount: 1, VCPUs: 26, MemoryGiB: 225,
 				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 3.29}}},
+			{Provider: "aws", Type: "g5.gone", GPU: "a10g", GPUCount: 1, VCPUs: 8, MemoryGiB: 32, MissingSince: "2026-11-30",
+				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 1.2}}},
 		},
 	}
 	c.Index()
@@ -116,6 +118,7 @@ func TestExportErrors(t *testing.T) {
 		{"no spot price in the region", append(small, "--instance", "aws/g5.2xlarge", "--region", "eu-west-1", "--pricing", "spot"), "has no spot price in eu-west-1"},
 		{"unknown region", append(small, "--instance", "aws/g5.2xlarge", "--region", "us-east-2"), `--region us-east-2: aws/g5.2xlarge is not offered there; did you mean "us-east-1"?`},
 		{"retired", append(small, "--instance", "aws/p3.old"), "was retired by the provider on 2024-01-01"},
+		{"not in the latest fetch", append(small, "--instance", "aws/g5.gone"), "aws/g5.gone was not in the latest catalog fetch (since 2026-11-30), so it is not priced"},
 		{"recommend-only flag", append(small, "--instance", "aws/g5.2xlarge", "--providers", "gcp"), "--providers does not apply to export"},
 		{"bad format", append(small, "--instance", "aws/g5.2xlarge", "--format", "helm"), `--format "helm": want toml, skypilot, torchrun, docker, k8s or pytorchjob`},
 		{"GPU without a stack", append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge", "--format", "skypilot"), "no supported software stack"},

@@ -177,7 +177,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if err != nil {
 				return err
 			}
-			printWarnings(env.Stderr, warnings)
+			printWarningsIn(env.lang, env.Stderr, warnings)
 			q, err := f.query(cat, args)
 			if err != nil {
 				return usage(err)
@@ -210,7 +210,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			}
 			staleNote(env, prov)
 			if footer != "" && out != "table" { // keep the data clean for scripts
-				fmt.Fprintf(env.Stderr, "gpuplan: note: %s\n", footer)
+				notef(env.lang, env.Stderr, "%s", footer)
 			}
 			switch {
 			case out == outJSON:
@@ -231,7 +231,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				return err
 			}
 			if footer != "" {
-				_, err = fmt.Fprintln(env.Stdout, footer)
+				_, err = fmt.Fprintln(env.Stdout, localize(env.lang, footer))
 			}
 			return err
 		},
@@ -294,7 +294,7 @@ func staleNote(env *Env, p model.Provenance) {
 		now = env.Now
 	}
 	if s := p.StaleNote(now()); s != "" {
-		fmt.Fprintf(env.Stderr, "gpuplan: note: %s\n", s)
+		notef(env.lang, env.Stderr, "%s", s)
 	}
 }
 

@@ -221,7 +221,7 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 				if !cmd.Flags().Changed("limit") {
 					limit = 0
 				}
-				printWarnings(env.Stderr, warnings)
+				printWarningsIn(env.lang, env.Stderr, warnings)
 				return report.WriteRecommendCSV(env.Stdout, &rec, limit)
 			}
 			d, dwarn, err := df.decide(cmd, env, cat, w, q, &rec)
@@ -238,33 +238,33 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 				if !cmd.Flags().Changed("limit") {
 					limit = 0
 				}
-				printWarnings(env.Stderr, warnings)
+				printWarningsIn(env.lang, env.Stderr, warnings)
 				j := report.NewRecommendJSON(&rec, &base, limit)
 				j.AddDecisions(&rec, d)
 				j.Answers = answers
 				return writeJSON(env.Stdout, j)
 			}
 			if df.pareto {
-				printWarnings(env.Stderr, warnings)
+				printWarningsIn(env.lang, env.Stderr, warnings)
 				r, _ := renderer(env, env.Stdout)
 				return report.WritePareto(env.Stdout, r, &rec, d, answers)
 			}
 			if n := len(report.NeedsRate(cat, q.Providers, q.ExchangeRates)); n > 0 {
 				warnings = append(warnings, fmt.Sprintf("%d CNY-priced instance %s not ranked: needs --usd-cny RATE (1 USD = RATE CNY)", n, map[bool]string{true: "type", false: "types"}[n == 1]))
 			}
-			printWarnings(env.Stderr, warnings)
+			printWarningsIn(env.lang, env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
 			if err := report.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width); err != nil {
 				return err
 			}
 			if rate := q.ExchangeRates["CNY"]; rate > 0 {
-				if _, err := fmt.Fprintf(env.Stdout, "CNY prices converted at 1 USD = %.4g CNY.\n", 1/rate); err != nil {
+				if _, err := env.lang.Fprintf(env.Stdout, "CNY prices converted at 1 USD = %.4g CNY.\n", 1/rate); err != nil {
 					return err
 				}
 			}
 			// model.Recommend leaves marketplaces out unless named (matcher.providerOK).
 			if m := marketplacesIn(cat); len(q.Providers) == 0 && len(m) > 0 {
-				if _, err := fmt.Fprintf(env.Stdout, "Marketplace offers (%s) left out: their prices change by the hour; --providers %s ranks them.\n",
+				if _, err := env.lang.Fprintf(env.Stdout, "Marketplace offers (%s) left out: their prices change by the hour; --providers %s ranks them.\n",
 					strings.Join(m, ", "), strings.Join(m, ",")); err != nil {
 					return err
 				}

@@ -190,7 +190,7 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	if err != nil {
 		return serveErr(err)
 	}
-	printWarnings(env.Stderr, sl.warnings)
+	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if asJSON {
 		return writeJSON(env.Stdout, report.NewServeEstimateJSON(&sl.w, &p))
 	}
@@ -231,7 +231,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 	if len(plans) > 0 {
 		s = plans[0].Serving
 	}
-	printWarnings(env.Stderr, sl.warnings)
+	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if asJSON {
 		limit := qf.limit
 		if !fs.Changed("limit") {
@@ -321,7 +321,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		}
 		out = append(append(head, '\n'), out...)
 	}
-	printWarnings(env.Stderr, sl.warnings)
+	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if ef.output == "-" {
 		_, err := env.Stdout.Write(out)
 		return true, err
@@ -336,7 +336,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		}
 		return true, usage(fmt.Errorf("-o: %w", err))
 	}
-	fmt.Fprintf(env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
-		ef.format, in.Provider, in.Type, p.Offer.Region, model.Count(p.Nodes, "node"), in.GPUCount, in.GPU, p.TP, p.PP, model.Count(p.Replicas, "replica"), p.Offer.Pricing, ef.output)
+	env.lang.Fprintf(env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
+		ef.format, in.Provider, in.Type, p.Offer.Region, model.Count(p.Nodes, "node"), in.GPUCount, in.GPU, p.TP, p.PP, model.Count(p.Replicas, "replica"), env.lang.T(string(p.Offer.Pricing)), ef.output)
 	return true, nil
 }

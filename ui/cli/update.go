@@ -10,6 +10,8 @@ import (
 	"charm.land/bubbles/v2/progress"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
+
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // CatalogUpdate is what gpuplan catalog update asks of Env.UpdateCatalog
@@ -52,7 +54,7 @@ unless --force. It honours HTTPS_PROXY and runs only when asked.`,
 			for i, p := range o.Providers {
 				o.Providers[i] = strings.ToLower(strings.TrimSpace(p))
 			}
-			bar := progressBar(env.Stderr)
+			bar := progressBar(env.lang, env.Stderr)
 			if bar != nil {
 				o.Progress = bar
 			}
@@ -64,7 +66,7 @@ unless --force. It honours HTTPS_PROXY and runs only when asked.`,
 			if bar != nil {
 				fmt.Fprint(env.Stderr, "\r\x1b[2K") // clear the bar's line
 			}
-			fmt.Fprint(env.Stdout, summary)
+			fmt.Fprint(env.Stdout, localizeLines(env.lang, summary))
 			if err != nil {
 				return fmt.Errorf("catalog update: %w", err)
 			}
@@ -79,7 +81,7 @@ unless --force. It honours HTTPS_PROXY and runs only when asked.`,
 
 // progressBar returns a callback drawing a bubbles progress bar on w when
 // w is a terminal, or nil (quiet) when it is piped or a file.
-func progressBar(w io.Writer) func(done, total int64) {
+func progressBar(p *i18n.Printer, w io.Writer) func(done, total int64) {
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(f.Fd()) {
 		return nil
@@ -89,6 +91,6 @@ func progressBar(w io.Writer) func(done, total int64) {
 		if total <= 0 {
 			return
 		}
-		fmt.Fprintf(w, "\r%s %d/%d providers", bar.ViewAs(float64(done)/float64(total)), done, total)
+		p.Fprintf(w, "\r%s %d/%d providers", bar.ViewAs(float64(done)/float64(total)), done, total)
 	}
 }

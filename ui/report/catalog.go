@@ -84,6 +84,7 @@ type InstanceRowJSON struct {
 	OnDemandUSDPerHour *float64 `json:"on_demand_usd_per_hour"`
 	SpotUSDPerHour     *float64 `json:"spot_usd_per_hour"`
 	Retired            string   `json:"retired,omitempty"`
+	MissingSince       string   `json:"missing_since,omitempty"` // not in the latest `catalog update` fetch since this date
 	Source             string   `json:"source"`
 	AsOf               string   `json:"as_of"`
 	Origin             string   `json:"origin"`
@@ -111,7 +112,7 @@ func NewInstanceRows(c *model.Catalog, provider string) []InstanceRowJSON {
 				Provider: in.Provider, InstanceType: in.Type, Region: p.Region, GPU: in.GPU, GPUCount: in.GPUCount,
 				GPUMemoryGiB: mem, VCPUs: in.VCPUs, MemoryGiB: in.MemoryGiB, LocalNVMeGB: orNull(in.LocalNVMeGB),
 				NetworkGbps: orNull(in.NetworkGbps), Interconnect: in.Interconnect, OnDemandUSDPerHour: orNull(p.OnDemandUSD),
-				SpotUSDPerHour: orNull(p.SpotUSD), Retired: in.Retired, Source: source, AsOf: in.AsOf, Origin: origin,
+				SpotUSDPerHour: orNull(p.SpotUSD), Retired: in.Retired, MissingSince: in.MissingSince, Source: source, AsOf: in.AsOf, Origin: origin,
 			})
 		}
 	}

@@ -77,7 +77,8 @@ type RejectionJSON struct {
 	Provider        string  `json:"provider"`
 	InstanceType    string  `json:"instance_type"`
 	Region          string  `json:"region"`
-	PricePerHourUSD float64 `json:"price_per_hour_usd"`
+	PricePerHourUSD float64 `json:"price_per_hour_usd"` // all instances together
+	Instances       int     `json:"instances"`
 	Reason          string  `json:"reason"`
 }
 
@@ -128,7 +129,7 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 	}
 	for _, x := range r.Rejected {
 		out.Rejected = append(out.Rejected, RejectionJSON{Provider: x.Instance.Provider, InstanceType: x.Instance.Type,
-			Region: x.Region, PricePerHourUSD: Round(x.USDPerHour, 4), Reason: x.Reason})
+			Region: x.Region, PricePerHourUSD: Round(x.USDPerHour, 4), Instances: max(x.Instances, 1), Reason: x.Reason})
 	}
 	return out
 }
@@ -241,9 +242,35 @@ func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 // $/month, headroom, job time, region.
 var dropOrder = []int{5, 8, 6, 2}
 
+// SortColumn is the OfferHeaders column an offers table is sorted by,
+// which narrow tables keep; -1 for none.
+func SortColumn(k model.SortKey) int {
+	switch k {
+	case model.SortPrice:
+		return 4
+	case model.SortMonthly:
+		return 5
+	case model.SortTime:
+		return 6
+	case model.SortJob:
+		return 7
+	case model.SortHeadroom:
+		return 8
+	}
+	return -1
+}
+
+// DropOrder is dropOrder without the column sorted by (SortColumn), which
+// a table never drops.
+func DropOrder(k model.SortKey) []int {
+	sorted := SortColumn(k)
+	return slices.DeleteFunc(slices.Clone(dropOrder), func(c int) bool { return c == sorted })
+}
+
 // fitTable renders the offers table within width cells, dropping the least
-// needed columns until it fits (width ≤ 0: no limit).
-func fitTable(headers []string, rows [][]string, width int) string {
+// needed columns until it fits (width ≤ 0: no limit), never the column
+// sorted by.
+func fitTable(headers []string, rows [][]string, width int, sort model.SortKey) string {
 	keep := make([]bool, len(headers))
 	for i := range keep {
 		keep[i] = true
@@ -277,9 +304,9 @@ func fitTable(headers []string, rows [][]string, width int) string {
 			}).Render()
 	}
 	out := render()
-	order := dropOrder
+	order := DropOrder(sort)
 	if len(headers) > len(OfferHeaders) { // reserved: the job cost already shows the term's bill
-		order = append(slices.Clone(dropOrder), len(OfferHeaders))
+		order = append(order, len(OfferHeaders))
 	}
 	for _, col := range order {
 		if width <= 0 || lipgloss.Width(out) <= width {
@@ -416,7 +443,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 				rows[i] = append(rows[i], CommitmentCells(&offers[i])...)
 			}
 		}
-		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(headers, rows, width)))
+		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(headers, rows, width, rec.Sort)))
 		if n := len(rec.Offers); n > shown {
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %d more %s%s", n-shown, p.T(marketPlural(n-shown, "offer", "offers")), p.T(moreHint))))
 		}
@@ -441,11 +468,21 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 	if len(rec.Rejected) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("Near misses (cheapest that do not fit)")))
 		for _, x := range rec.Rejected {
-			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, r.Cut(x.Instance.Type, 26), USD(x.USDPerHour)+"/h", RejectionReason(p, &x))
+			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, r.Cut(x.Instance.Type, 26), RejectionPrice(p, &x), RejectionReason(p, &x))
 		}
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
+}
+
+// RejectionPrice is what a near miss would cost per hour: "$0.42/h", or
+// "8 × $0.42/h" when the job would rent several instances, so the price
+// is never read as one instance's.
+func RejectionPrice(p *i18n.Printer, x *model.Rejection) string {
+	if x.Instances > 1 {
+		return p.Sprintf("%d × %s/h", x.Instances, USD(x.USDPerHour/float64(x.Instances)))
+	}
+	return USD(x.USDPerHour) + "/h"
 }
 
 // RejectionReason is a near miss's reason in p's language (its message

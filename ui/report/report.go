@@ -523,7 +523,7 @@ func StrategyName(p *i18n.Printer, s model.Strategy) string {
 	return string(s)
 }
 
-// PricingName is a pricing model in p's language ("on-demand" → 按量付费).
+// PricingName is a pricing model in p's language ("on-demand" → 按需实例).
 func PricingName(p *i18n.Printer, v model.Pricing) string { return p.T(string(v)) }
 
 // ModelName is the architecture's name, or "custom 7B decoder" for one

@@ -367,7 +367,7 @@ func ServeReasons(lang *i18n.Printer, p *model.ServePlan) []string {
 }
 
 // ServeOfferName is o.Name with its pricing mode in lang's language
-// ("aws g6.xlarge us-east-1 按量付费"); o.Name itself when it is not
+// ("aws g6.xlarge us-east-1 按需实例"); o.Name itself when it is not
 // built from a catalog row.
 func ServeOfferName(lang *i18n.Printer, o *model.ServeOffer) string {
 	in := o.Instance

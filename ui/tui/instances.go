@@ -177,7 +177,8 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		drop   int
 		shrink []shrinkTo
 	}
-	last := len(tableDropOrder)
+	drops := slices.DeleteFunc(slices.Clone(tableDropOrder), func(c int) bool { return c == report.SortColumn(v.sort)+1 }) // +1: the cursor column
+	last := len(drops)
 	var attempts []attempt
 	for drop := 0; drop < last; drop++ {
 		attempts = append(attempts, attempt{drop, tableShrink})
@@ -186,7 +187,7 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 	var widths []int
 	for _, at := range attempts {
 		widths = slices.Clone(natural)
-		for _, c := range tableDropOrder[:at.drop] {
+		for _, c := range drops[:at.drop] {
 			widths[c] = 0
 		}
 		total := 0

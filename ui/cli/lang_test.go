@@ -1,0 +1,316 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/text/language"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/tui"
+)
+
+// runLang runs the command line in-process with a fixed environment
+// (LANG and nothing else that matters).
+func runLang(t *testing.T, lang string, args ...string) (int, string, string) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	env := map[string]string{"LANG": lang}
+	var out, errb bytes.Buffer
+	code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string { return env[k] }, Version: "test", LoadCatalog: data.LoadWith,
+		RunTUI: func(context.Context, *model.Catalog, tui.Options) error {
+			t.Error("RunTUI called without a terminal")
+			return nil
+		}})
+	return code, out.String(), errb.String()
+}
+
+// cliAllowlist is the default allowlist plus what the command line shows
+// as typed: catalog names (models, GPUs, providers, instance types,
+// regions), command and shell names, flag values in examples and the
+// placeholders of Use lines.
+func cliAllowlist(t *testing.T) i18n.Allowlist {
+	t.Helper()
+	cat, _, err := data.LoadWith(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := i18n.DefaultAllowlist()
+	for _, g := range cat.GPUs {
+		a.Add(g.Key + " " + g.Name + " " + strings.Join(g.Aliases, " ") + " " + g.Vendor + " " + g.Architecture)
+	}
+	for _, m := range cat.Models {
+		a.Add(m.Key + " " + m.Name)
+	}
+	for _, in := range cat.Instances {
+		a.Add(in.Provider + " " + in.Type)
+		for _, p := range in.Prices {
+			a.Add(p.Region)
+		}
+	}
+	// What the user types: command names, example command lines, flag
+	// defaults, the values flags take (as their usage lists them), shell
+	// and language codes, and the inputs the error cases echo back.
+	root := newRoot(&Env{Getenv: func(string) string { return "" }})
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		a.Add(c.Name())
+		for _, l := range strings.Split(c.Example, "\n") {
+			cmdLine, _, _ := strings.Cut(l, "#")
+			a.Add(cmdLine)
+		}
+		c.Flags().VisitAll(func(f *pflag.Flag) { a.Add(f.DefValue) })
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(root)
+	a.Add(`bash zsh fish powershell shell en zh-CN
+		train finetune lora qlora inference single sgd-momentum awq gptq trainjob pytorchjob k8s docker torchrun toml
+		table json csv markdown JSON CSV TOML YAML SkyPilot Kubernetes Kubeflow Trainer Training Operator NGC PEFT
+		MLP Transformer ZeRO-Offload safetensors RFC ID GQA MQA
+		AWS Azure OCI Oracle GitHub InfiniBand EFA Elastic Fabric Adapter API URL S3
+		recomend modle x fr help lama h10 extra zzz foo xx
+		phase TiB on-demand reserved-1y reserved-3y cu skypilot Engine
+		nvlink nvswitch pcie efa infiniband infinity-fabric`) // catalog interconnect values, as the offers table prints them
+	return a
+}
+
+const zhLocale = "zh_CN.UTF-8"
+
+// TestChineseCLILeaksNoEnglish: under LANG=zh_CN.UTF-8 the reports, help
+// and error lines of the command line have no English word outside the
+// allowlist (issue 20: "errors and help are fully in Chinese").
+func TestChineseCLILeaksNoEnglish(t *testing.T) {
+	allow := cliAllowlist(t)
+	cny := "testdata/cny.toml"
+	typeCfg := writeFile(t, "type.toml", "schema_version = 1\n[workload]\nmodel = \"bert-large\"\nbatch_size = \"x\"\n")
+	rangeCfg := writeFile(t, "range.toml", "schema_version = 1\n[workload]\nmodel = \"bert-large\"\nepochs = -1\n")
+	cfg := writeFile(t, "bad.toml", "schema_version = 1\n[workload]\nmodel = \"bert-large\"\nbach_size = 4\n")
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"estimate", "--model", "llama-3.1-8b", "--task", "qlora", "--gpu", "l4"}, 0},
+		{[]string{"recommend", "--model", "bert-large", "--task", "finetune", "--dataset-samples", "88k", "--epochs", "2"}, 0},
+		{[]string{"offers"}, 0},
+		{[]string{"catalog", "gpus"}, 0},
+		{[]string{"--help"}, 0},
+		{[]string{"export", "--help"}, 0},
+		{[]string{"recommend", "--help"}, 0},
+		{[]string{"estimate", "--help"}, 0},
+		{[]string{"offers", "--help"}, 0},
+		{[]string{"plan", "--help"}, 0},
+		{[]string{"catalog", "--help"}, 0},
+		{[]string{"catalog", "instances", "--help"}, 0},
+		{[]string{"catalog", "update", "--help"}, 0},
+		{[]string{"version", "--help"}, 0},
+		{[]string{"completion", "--help"}, 0},
+		{[]string{"help", "estimate"}, 0},
+		{[]string{"catalog", "instances", "h100:8"}, 0},
+		{[]string{"recommend", "--model", "bert-large", "--catalog", cny}, 0},
+		{[]string{"recomend"}, 2},
+		{[]string{"estimate", "--modle", "x"}, 2},
+		{[]string{"estimate", "--model", "bert-large", "--batch-size", "x"}, 2},
+		{[]string{"estimate", "--config", cfg}, 2},
+		{[]string{"estimate", "--config", "/nonexistent/run.toml"}, 2},
+		{[]string{"--lang", "fr", "catalog", "gpus"}, 2},
+		{[]string{"estimate", "--model", "lama"}, 2},
+		{[]string{"estimate", "--model", "bert-large", "--gpu", "h10"}, 2},
+		{[]string{"estimate", "--model", "bert-large", "--gpus", "0"}, 2},
+		{[]string{"estimate"}, 2},
+		{[]string{"catalog"}, 2},
+		{[]string{"completion"}, 2},
+		{[]string{"export", "--model", "bert-large"}, 2},
+		{[]string{"recommend", "--model", "bert-large", "--usd-cny", "-1"}, 2},
+		{[]string{"estimate", "--model", "bert-large", "extra"}, 2},
+		{[]string{"version"}, 0},
+		{[]string{"estimate", "--config", typeCfg}, 2},
+		{[]string{"estimate", "--config", rangeCfg}, 2},
+		{[]string{"estimate", "--config", t.TempDir()}, 2},
+		{[]string{"plan", rangeCfg}, 2},
+		{[]string{"offers", "--vram", "3x"}, 2},
+		{[]string{"export", "--model", "bert-large", "--instance", "aws/zzz"}, 2},
+		{[]string{"recommend", "--model", "bert-large", "--regions", "xx-"}, 2},
+		{[]string{"recommend", "--model", "bert-large", "--pricing", "foo"}, 2},
+		{[]string{"export", "--model", "bert-large", "--task", "finetune", "--instance", "aws/g6.xlarge", "--pricing", "spot",
+			"--format", "skypilot", "-o", filepath.Join(t.TempDir(), "task.yaml")}, 0},
+	} {
+		code, out, errs := runLang(t, zhLocale, tc.args...)
+		name := strings.Join(tc.args, " ")
+		if code != tc.code {
+			t.Errorf("%s: exit %d, want %d; stderr %s", name, code, tc.code, errs)
+		}
+		if leaks := i18n.Leaks(out+errs, allow); len(leaks) > 0 {
+			t.Errorf("%s: English left in Chinese output: %q\n%s%s", name, leaks, out, errs)
+		}
+	}
+}
+
+// TestLangChoice: --lang beats the config's lang key, which beats LANG;
+// English output is the same whichever way English was chosen; a language
+// without a catalogue is one line and exit 2 (issue 20).
+func TestLangChoice(t *testing.T) {
+	zhCfg := writeFile(t, "zh.toml", "schema_version = 1\nlang = \"zh-CN\"\n[workload]\nmodel = \"bert-large\"\n")
+	enCfg := writeFile(t, "en.toml", "schema_version = 1\nlang = \"en\"\n[workload]\nmodel = \"bert-large\"\n")
+	badCfg := writeFile(t, "bad.toml", "schema_version = 1\nlang = \"klingon\"\n[workload]\nmodel = \"bert-large\"\n")
+	_, english, _ := runLang(t, "C", "estimate", "--model", "bert-large")
+	_, chinese, _ := runLang(t, zhLocale, "estimate", "--model", "bert-large")
+	if english == chinese || !strings.Contains(english, "VRAM") || !strings.Contains(chinese, "显存") {
+		t.Fatalf("LANG does not pick the language:\n%s\n%s", english, chinese)
+	}
+	for _, tc := range []struct {
+		lang string
+		args []string
+		want string // "en", "zh" or an error line's start
+	}{
+		{zhLocale, []string{"--lang", "en", "estimate", "--model", "bert-large"}, "en"},
+		{zhLocale, []string{"estimate", "--model", "bert-large", "--lang=en"}, "en"},
+		{"C", []string{"--lang", "zh-CN", "estimate", "--model", "bert-large"}, "zh"},
+		{"C", []string{"estimate", "--lang", "zh_CN.UTF-8", "--model", "bert-large"}, "zh"},
+		{"C", []string{"estimate", "--config", zhCfg}, "zh"},
+		{zhLocale, []string{"estimate", "--config", enCfg}, "en"},
+		{"C", []string{"estimate", "--config", zhCfg, "--lang", "en"}, "en"},
+		{"C", []string{"--lang", "fr", "estimate", "--model", "bert-large"}, "gpuplan: --lang: unknown language \"fr\": use en or zh-CN\n"},
+		{zhLocale, []string{"--lang", "fr", "estimate", "--model", "bert-large"}, "gpuplan：--lang：不支持的语言 \"fr\"：请用 en 或 zh-CN\n"},
+		{"C", []string{"--lang", "", "estimate"}, "gpuplan: --lang \"\": give en or zh-CN\n"},
+		{"C", []string{"estimate", "--config", badCfg}, "gpuplan: " + badCfg + ": lang: unknown language \"klingon\": use en or zh-CN\n"},
+	} {
+		code, out, errs := runLang(t, tc.lang, tc.args...)
+		name := tc.lang + " " + strings.Join(tc.args, " ")
+		switch tc.want {
+		case "en":
+			if code != 0 || out != english {
+				t.Errorf("%s: exit %d, want the English report; stderr %s", name, code, errs)
+			}
+		case "zh":
+			if code != 0 || out != chinese {
+				t.Errorf("%s: exit %d, want the Chinese report; stderr %s", name, code, errs)
+			}
+		default:
+			if code != ExitUsage || errs != tc.want || out != "" {
+				t.Errorf("%s: exit %d, stderr %q; want 2 and %q", name, code, errs, tc.want)
+			}
+		}
+	}
+}
+
+// TestLocalize: English messages from ui/cli, model and the OS are
+// matched against the catalogue's formats and rendered in Chinese; the
+// values (paths, keys, typed words) are kept as they were written.
+func TestLocalize(t *testing.T) {
+	p := i18n.New(language.SimplifiedChinese)
+	for _, tc := range []struct{ en, zh string }{
+		{"--config run.toml: no such file or directory", "--config run.toml：没有这个文件或目录"},
+		{`run.toml: workload.bach_size: unknown key "bach_size"; did you mean "batch_size"?`,
+			`run.toml：workload.bach_size：没有键 "bach_size"；是不是 "batch_size"？`},
+		{`run.toml: workload.epochs (line 4): must be > 0, got -1`, `run.toml：workload.epochs（第 4 行）：必须大于 0，实际为 -1`},
+		{`unknown flag --modle; did you mean --model? (see gpuplan estimate --help)`,
+			`没有参数 --modle；是不是想用 --model？（见 gpuplan estimate --help）`},
+		{`--task "foo": want train, finetune, lora, qlora or inference`, `--task "foo"：应为 train, finetune, lora, qlora 或 inference`},
+		{"43 marketplace offers hidden (--providers vast, or --marketplaces)", "43 个算力市场报价未显示（--providers vast，或 --marketplaces）"},
+		{"nothing we know", "nothing we know"}, // no format: as it was
+		{"a: b: c", "a：b：c"},
+		// a separator ("%s and %s") never splits a sentence a format matches whole
+		{"workload.epochs: must be > 0 and ≤ 1e+06, got -1", "workload.epochs：必须大于 0 且 ≤ 1e+06，实际为 -1"},
+		{"aws: 312 types from https://example.org/aws/vms.csv → /tmp/aws.toml", "aws：312 种规格，来自 https://example.org/aws/vms.csv → /tmp/aws.toml"},
+		{"added 3, removed 1, prices moved >10%: 2", "新增 3 种，移除 1 种，价格变动超过 10%：2 种"},
+		{"gcp: failed, previous overlay kept", "gcp：失败，保留了原来的叠加文件"},
+	} {
+		if got := localize(p, tc.en); got != tc.zh {
+			t.Errorf("localize(%q) = %q, want %q", tc.en, got, tc.zh)
+		}
+		if got := localize(nil, tc.en); got != tc.en {
+			t.Errorf("English localize(%q) = %q", tc.en, got)
+		}
+	}
+}
+
+// TestChineseHelpAligned: the flag table of Chinese help starts every
+// usage at the same display column (CJK placeholders are two cells wide).
+func TestChineseHelpAligned(t *testing.T) {
+	_, out, _ := runLang(t, zhLocale, "recommend", "--help")
+	col, lines := -1, 0
+	for _, l := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(l, "  -") && !strings.HasPrefix(l, "      --") {
+			col = -1 // a new table (参数, 全局参数) has its own column
+			continue
+		}
+		lines++
+		i := strings.Index(l, "--")
+		i += strings.Index(l[i:], "   ") // the padding before the usage
+		for i >= 0 && i < len(l) && l[i] == ' ' {
+			i++
+		}
+		w := ansi.StringWidth(l[:i])
+		if col < 0 {
+			col = w
+		}
+		if w != col {
+			t.Errorf("usage at column %d, want %d: %q", w, col, l)
+		}
+	}
+	if lines < 10 {
+		t.Fatalf("%d flag lines in:\n%s", lines, out)
+	}
+}
+
+// FuzzLocalize: any message (they carry file names and typed values) is
+// rendered without a panic, and English is left as it is.
+func FuzzLocalize(f *testing.F) {
+	for _, s := range []string{"--config x: no such file or directory", "%s: %s", "a: b or c", "\x00: :", `unknown command "" for ""`} {
+		f.Add(s)
+	}
+	p := i18n.New(language.SimplifiedChinese)
+	f.Fuzz(func(t *testing.T, s string) {
+		_ = localize(p, s)
+		if got := localize(nil, s); got != s {
+			t.Fatalf("English changed: %q → %q", s, got)
+		}
+	})
+}
+
+// FuzzScanFlag: the pre-scan of --lang and --config never panics and
+// agrees with the last --name=value it is given.
+func FuzzScanFlag(f *testing.F) {
+	f.Add("estimate --lang zh-CN", "zh")
+	f.Add("--lang", "x")
+	f.Add("-- --lang en", "y")
+	f.Fuzz(func(t *testing.T, line, v string) {
+		if strings.ContainsAny(v, " \t\n") {
+			return
+		}
+		args := append(strings.Fields(line), "--lang="+v)
+		before := args[:len(args)-1]
+		if slices.Contains(before, "--") || len(before) > 0 && before[len(before)-1] == "--lang" {
+			return // after "--", or the value of a bare --lang (as pflag reads it)
+		}
+		if got, ok := scanFlag(args, "lang"); !ok || got != v {
+			t.Fatalf("scanFlag(%q) = %q, %v; want %q", args, got, ok, v)
+		}
+	})
+}
+
+// BenchmarkLocalize: one nested error line (file, key, line, message)
+// matched against the formats, as exitStatus prints it.
+func BenchmarkLocalize(b *testing.B) {
+	p := i18n.New(language.SimplifiedChinese)
+	msg := `run.toml: workload.bach_size (line 4): unknown key "bach_size"; did you mean "batch_size"?`
+	localize(p, msg) // compile the formats outside the loop
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		localize(p, msg)
+	}
+}
