@@ -809,13 +809,16 @@ func adapterError(a *answers, cat *model.Catalog) error {
 	if !ok || m.HasShape() {
 		return nil
 	}
-	name := m.Name
-	if name == "" {
-		name = "this model"
+	var name any = m.Name
+	if m.Name == "" {
+		name = model.Msg("this model")
 	}
+	// Messages, so the footer can say them in Chinese (errIn); the task
+	// and family read as their request values in English.
+	task, family := model.Msg(string(a.Task)), model.Msg(string(m.Family))
 	if m.Family.Transformer() {
-		return fmt.Errorf("%s needs %s's shape (layers, hidden, heads) to place adapters: give it, or go back (esc) and choose full fine-tune", a.Task, name)
+		return model.Msg("%s needs %s's shape (layers, hidden, heads) to place adapters: give it, or go back (esc) and choose full fine-tune", task, name)
 	}
-	return fmt.Errorf("%s puts adapters in a transformer's layers; %s is a %s: pick a transformer, or go back (esc) and choose full fine-tune",
-		a.Task, name, m.Family)
+	return model.Msg("%s puts adapters in a transformer's layers; %s is a %s: pick a transformer, or go back (esc) and choose full fine-tune",
+		task, name, family)
 }
