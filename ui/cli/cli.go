@@ -436,6 +436,7 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		ReadHFConfig: env.Readers.HFConfig,
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
+		Lang:   env.lang.Tag(), // --lang, the config's lang key, else the locale (resolveLang)
 	}
 	if plan != nil { // the configuration export must not overwrite the plan
 		opts.ConfigPath, opts.PlanPath = "", configPath

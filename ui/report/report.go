@@ -597,3 +597,16 @@ func WorkloadWarnings(p *i18n.Printer, w *model.Workload) []string {
 func EstimateAssumptions(p *i18n.Printer, e *model.Estimate) []string {
 	return p.Messages(e.AssumptionMessages())
 }
+
+// BreakdownLinesIn is BreakdownLines with the part names in p's language
+// (the configurator's panel); names are padded by display width.
+func BreakdownLinesIn(p *i18n.Printer, m model.Memory, st *Styles) []string {
+	var lines []string
+	for i, v := range parts(m) {
+		if v <= 0 && i != 0 {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s %s %11s", st.Segments[i].Render(segmentGlyphs[i]), PadRight(p.T(segmentNames[i]), 17), GiB(v)))
+	}
+	return lines
+}

@@ -361,7 +361,7 @@ func (a *answers) precision() model.Precision {
 // follows the task and flash attention the framework until toggled; the
 // regions drop those no chosen provider has. focused is the answer being
 // edited, never rewritten under the cursor.
-func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []string) {
+func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.Message) {
 	m, ok := a.arch(cat)
 	modelKey := a.Model
 	if a.Model == modelHF {
@@ -376,27 +376,27 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []string
 			length = fmtInt(w.ImageSize)
 		}
 		first := a.fill.modelKey == "\x00"
-		name := m.Name
-		if name == "" {
-			name = "the model"
+		var name any = m.Name
+		if m.Name == "" {
+			name = model.Msg("the model")
 		}
 		if focused != &a.Batch && (a.Batch == a.fill.batch || a.Batch == "") {
 			if a.Batch != batch && !first {
-				notes = append(notes, fmt.Sprintf("%s %s", a.batchLabel(), batch))
+				notes = append(notes, model.Msg("%s %s", model.Msg(a.batchLabel()), batch))
 			}
 			a.Batch = batch
 		} else if focused != &a.Batch && !first && a.Batch != batch {
-			notes = append(notes, fmt.Sprintf("kept your %s %s (%s's default is %s)", a.batchLabel(), a.Batch, name, batch))
+			notes = append(notes, model.Msg("kept your %s %s (%s's default is %s)", model.Msg(a.batchLabel()), a.Batch, name, batch))
 		}
 		if focused != &a.Length && (a.Length == a.fill.length || a.Length == "" || vision != a.fill.vision) {
 			if a.Length != length && !first {
 				a.fill.vision = vision // for the label
-				notes = append(notes, fmt.Sprintf("%s %s", a.lengthLabel(), length))
+				notes = append(notes, model.Msg("%s %s", model.Msg(a.lengthLabel()), length))
 			}
 			a.Length = length
 		}
 		if len(notes) > 0 {
-			notes[0] = name + " defaults: " + notes[0]
+			notes[0] = model.Msg("%s defaults: %s", name, notes[0])
 		}
 		if !slices.Contains(unitOptions(vision), a.DatasetUnit) {
 			a.DatasetUnit = unitOptions(vision)[0]
@@ -507,7 +507,7 @@ func parseWhole(label, s string, lo, hi int) (int, error) {
 	}
 	v, err := model.ParseQuantity(s)
 	if err != nil || v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
-		return 0, fmt.Errorf("%s: want a whole number from %d to %d, got %q", label, lo, hi, s)
+		return 0, model.Msg("%s: want a whole number from %d to %d, got %q", model.Msg(label), lo, hi, s)
 	}
 	return int(v), nil
 }
@@ -526,10 +526,10 @@ func parseCount(label, s string, hi float64) (float64, error) {
 	}
 	v, err := model.ParseQuantity(s)
 	if err != nil || v < 0 {
-		return 0, fmt.Errorf("%s: want a count such as 20M, 88k or 1.2B, got %q", label, s)
+		return 0, model.Msg("%s: want a count such as 20M, 88k or 1.2B, got %q", model.Msg(label), s)
 	}
 	if v > hi {
-		return 0, fmt.Errorf("%s: want at most %s, got %q", label, model.FormatCount(hi), s)
+		return 0, model.Msg("%s: want at most %s, got %q", model.Msg(label), model.FormatCount(hi), s)
 	}
 	return v, nil
 }
@@ -541,7 +541,7 @@ func parsePositive(label, s string, hi float64) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
 	if err != nil || !(v > 0) || v > hi {
-		return 0, fmt.Errorf("%s: want a number above 0 and at most %g, got %q", label, hi, s)
+		return 0, model.Msg("%s: want a number above 0 and at most %g, got %q", model.Msg(label), hi, s)
 	}
 	return v, nil
 }
@@ -566,7 +566,7 @@ func gpusValidator(s string) error {
 	}
 	_, err := parseWhole("GPUs", s, 1, 1<<17)
 	if err != nil {
-		return fmt.Errorf("GPUs: want auto or a whole number such as 8, got %q", s)
+		return model.Msg("GPUs: want auto or a whole number such as 8, got %q", s)
 	}
 	return nil
 }
@@ -613,7 +613,7 @@ func (a *answers) config() (model.Config, error) {
 		w.Custom = m
 	case modelHF:
 		if strings.TrimSpace(a.HFPath) == "" {
-			return c, fmt.Errorf("config.json: give the path of a Hugging Face config.json (file or directory)")
+			return c, model.Msg("config.json: give the path of a Hugging Face config.json (file or directory)")
 		}
 		w.HFConfig = a.hfPath()
 	default:
@@ -630,7 +630,7 @@ func (a *answers) config() (model.Config, error) {
 		}
 	}
 	if err != nil {
-		return c, fmt.Errorf("%s: want a whole number from 1 to 16777216 such as 2048 or 8k (8192), got %q", a.lengthLabel(), a.Length)
+		return c, model.Msg("%s: want a whole number from 1 to 16777216 such as 2048 or 8k (8192), got %q", model.Msg(a.lengthLabel()), a.Length)
 	}
 	if a.fill.vision {
 		w.ImageSize = length
@@ -777,7 +777,7 @@ func (a *answers) shapeError() error {
 	hidden, err1 := parseWhole("hidden size", a.Hidden, 0, 1<<20)
 	heads, err2 := parseWhole("heads", a.Heads, 0, 1<<14)
 	if err1 == nil && err2 == nil && hidden > 0 && heads > 0 && hidden%heads != 0 {
-		return fmt.Errorf("hidden size %d is not a multiple of %d heads: hidden must be a multiple of heads", hidden, heads)
+		return model.Msg("hidden size %d is not a multiple of %d heads: hidden must be a multiple of heads", hidden, heads)
 	}
 	return nil
 }
@@ -809,13 +809,16 @@ func adapterError(a *answers, cat *model.Catalog) error {
 	if !ok || m.HasShape() {
 		return nil
 	}
-	name := m.Name
-	if name == "" {
-		name = "this model"
+	var name any = m.Name
+	if m.Name == "" {
+		name = model.Msg("this model")
 	}
+	// Messages, so the footer can say them in Chinese (errIn); the task
+	// and family read as their request values in English.
+	task, family := model.Msg(string(a.Task)), model.Msg(string(m.Family))
 	if m.Family.Transformer() {
-		return fmt.Errorf("%s needs %s's shape (layers, hidden, heads) to place adapters: give it, or go back (esc) and choose full fine-tune", a.Task, name)
+		return model.Msg("%s needs %s's shape (layers, hidden, heads) to place adapters: give it, or go back (esc) and choose full fine-tune", task, name)
 	}
-	return fmt.Errorf("%s puts adapters in a transformer's layers; %s is a %s: pick a transformer, or go back (esc) and choose full fine-tune",
-		a.Task, name, m.Family)
+	return model.Msg("%s puts adapters in a transformer's layers; %s is a %s: pick a transformer, or go back (esc) and choose full fine-tune",
+		task, name, family)
 }

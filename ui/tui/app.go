@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -52,6 +53,7 @@ type app struct {
 	opts   Options
 	a      *answers
 	st     *report.Styles
+	lang   *i18n.Printer // the screens' language (nil: English)
 	theme  huh.Theme
 	keys   keyMap
 	wiz    *wizard
@@ -71,7 +73,8 @@ type app struct {
 	width, height int
 	sized         bool // a window size arrived
 	fullHelp      bool
-	ascii         bool // the locale is not UTF-8: the frame is drawn in ASCII
+	sortNote      string // the footer's "sorting by …", cleared when the result comes
+	ascii         bool   // the locale is not UTF-8: the frame is drawn in ASCII
 
 	seq      int     // of the last recompute started
 	lastKey  string  // answers the last recompute was for
@@ -93,20 +96,24 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	if opts.Config != nil {
 		a = answersFromConfig(cat, opts.Config)
 	}
-	m := app{cat: cat, opts: opts, a: a, st: st, theme: theme, keys: defaultKeys(), async: true,
+	lang := opts.printer()
+	m := app{cat: cat, opts: opts, a: a, st: st, lang: lang, theme: theme, keys: localKeys(lang), async: true,
 		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper(), widths: newWidthMemo()}
 	m.width, m.height = 100, 30 // until the terminal says
 	// width 0: the form is sized once, by the layout below
-	m.wiz = newWizard(a, cat, m.hf.check(), theme, 0, 20)
-	m.panel = panel{st: st, cache: &panelCache{}}
+	m.wiz = newWizard(a, cat, m.hf.check(), theme, 0, 20, lang)
+	m.panel = panel{st: st, lang: lang, cache: &panelCache{}}
 	m.offers = newOffersView(st, m.keys.Table)
+	m.offers.lang = lang
 	m.detail = newDetailView(st, m.keys.Table)
+	m.detail.lang = lang
 	m.detail.dec = decider{cat: cat, rate: opts.SpotRate}
 	m.browse = newBrowseView(st, cat)
-	m.plan = &planView{path: opts.PlanPath}
+	m.plan = &planView{path: opts.PlanPath, lang: lang}
 	if opts.Plan != nil {
 		m.plan.plan = *opts.Plan
 	}
+	m.browse.localize(lang)
 	m.footer = newFooter(st)
 	m.lastKey = a.key()
 	m.savedKey = m.lastKey
@@ -193,7 +200,7 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.dialog = nil
 		m.plan.exported() // phases.go
 		m.savedKey = m.a.key()
-		m.footer.say("exported to "+msg.path, false)
+		m.footer.say(m.lang.Sprintf("exported to %s", msg.path), false)
 		m.layout()
 		return m, nil
 	case fileExistsMsg:
@@ -255,7 +262,7 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if m.a.key() == m.savedKey && !m.plan.dirty {
 			return m, tea.Quit
 		}
-		m.dialog = newQuitDialog(m.theme, m.dialogWidth())
+		m.dialog = newQuitDialog(m.theme, m.dialogWidth(), m.lang)
 		return m, m.dialog.init()
 	case key.Matches(msg, m.keys.Export):
 		return m.openExport()
@@ -290,7 +297,8 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.Sort):
 			m.a.extra.Sort = m.offers.nextSort()
 			m.offers.sort = m.a.extra.Sort
-			m.footer.say("sorting by "+string(m.a.extra.Sort)+"…", false)
+			m.sortNote = m.lang.Sprintf("sorting by %s…", report.SortName(m.lang, m.a.extra.Sort))
+			m.footer.say(m.sortNote, false)
 			return m, m.recompute()
 		case key.Matches(msg, m.keys.Provider):
 			m.offers.cycleProvider()
@@ -339,7 +347,7 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // does not move back: huh would blur the field and then refuse to leave
 // the page, leaving no field focused.
 func (m app) refuseBack(err error) (tea.Model, tea.Cmd) {
-	m.footer.say("✗ "+err.Error()+"; fix it, or esc goes back keeping it", true)
+	m.footer.say(m.lang.Sprintf("✗ %s; fix it, or esc goes back keeping it", errIn(m.lang, err)), true)
 	m.formErr = true
 	return m, nil
 }
@@ -359,7 +367,7 @@ func (m app) backAnyway(err error) (tea.Model, tea.Cmd) {
 	if target < 0 {
 		return m.refuseBack(err)
 	}
-	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height)
+	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height, m.lang)
 	cmd := m.wiz.form.Init()
 	for range m.wiz.pages {
 		if m.wiz.focusedPage() >= target {
@@ -368,7 +376,7 @@ func (m app) backAnyway(err error) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, m.wiz.form.NextGroup())
 	}
 	m.afterForm()
-	m.footer.say("✗ "+err.Error()+" (kept as typed: fix it before exporting)", true)
+	m.footer.say(m.lang.Sprintf("✗ %s (kept as typed: fix it before exporting)", errIn(m.lang, err)), true)
 	m.formErr = true
 	m.layout()
 	return m, cmd
@@ -418,7 +426,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		return m, nil
 	case dialogExportOverwrite:
 		if d.overwrite {
-			m.footer.say("writing "+d.path+"…", false)
+			m.footer.say(m.lang.Sprintf("writing %s…", d.path), false)
 			return m, writeConfig(d.path, d.out, d.perm(), true)
 		}
 		m.dialog = d.again(m.theme)
@@ -432,7 +440,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		return m, m.dialog.init()
 	}
 	d.path, d.out = path, out
-	m.footer.say("writing "+path+"…", false)
+	m.footer.say(m.lang.Sprintf("writing %s…", path), false)
 	return m, writeConfig(path, out, perm, false)
 }
 
@@ -451,7 +459,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	}
 	cfg, err := exportConfigOf(m.a, m.res, picked, m.cat.AsOf)
 	if err != nil {
-		m.footer.say(errText(err), true)
+		m.footer.say(errTextIn(m.lang, err), true)
 		return m, nil
 	}
 	path := m.opts.ConfigPath
@@ -461,7 +469,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 	if picked == nil {
 		picked = m.res.best()
 	}
-	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth())
+	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
 	m.dialog.serving = m.res.serving
 	return m, m.dialog.init()
 }
@@ -484,7 +492,7 @@ func (m app) toWizard() (tea.Model, tea.Cmd) {
 	m.footer.say("", false)
 	var cmd tea.Cmd
 	if m.wiz.form.State != huh.StateNormal {
-		m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height)
+		m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height, m.lang)
 		cmd = m.wiz.form.Init()
 		m.wiz.skipToEnd()
 	}
@@ -530,7 +538,7 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if checkErr == nil {
 			checkErr = errs[0]
 		}
-		m.footer.say("✗ "+checkErr.Error(), true)
+		m.footer.say("✗ "+errIn(m.lang, checkErr), true)
 		m.formErr = true
 	} else if _, key := msg.(tea.KeyPressMsg); m.formErr && key { // the next key clears it
 		m.footer.say("", false)
@@ -541,7 +549,7 @@ func (m app) updateForm(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, refresh)
 	}
 	if state == huh.StateNormal && m.wiz.form.State == huh.StateCompleted { // enter on the last question (once: later messages find it completed)
-		m.footer.say("every question answered: these are all the offers", false)
+		m.footer.say(m.lang.T("every question answered: these are all the offers"), false)
 		next, c := m.toOffers()
 		return next, tea.Batch(cmd, c, m.recompute())
 	}
@@ -562,7 +570,7 @@ func (m *app) afterForm() {
 			focused = b.value
 		}
 	}
-	if note := resetNote(m.a.reconcile(m.cat, focused)); note != "" {
+	if note := resetNote(m.lang, m.a.reconcile(m.cat, focused)); note != "" {
 		m.footer.say(note, false)
 		m.resetShown = true
 	}
@@ -624,7 +632,7 @@ func (m app) invalidPage() string {
 		}
 		if err != nil {
 			pos, total := m.wiz.position(i)
-			return fmt.Sprintf("question page %d of %d: %s", pos, total, p.title)
+			return m.lang.Sprintf("question page %d of %d: %s", pos, total, m.lang.T(p.title))
 		}
 	}
 	return ""
@@ -637,7 +645,7 @@ func (m *app) apply(r *result) {
 	if m.screen != screenWizard {
 		m.offers.setResult(r)
 		m.offers.where = m.invalidPage()
-		if m.footer.status != "" && strings.HasPrefix(m.footer.status, "sorting by") {
+		if m.footer.status != "" && m.footer.status == m.sortNote {
 			m.footer.say("", false)
 		}
 	}
@@ -667,9 +675,9 @@ func (m *app) layout() {
 	m.keys.form = nil
 	switch {
 	case m.dialog != nil:
-		m.keys.form = m.dialog.form.KeyBinds()
+		m.keys.form = m.keys.translate(m.dialog.form.KeyBinds())
 	case m.screen == screenWizard:
-		m.keys.form = m.wiz.form.KeyBinds()
+		m.keys.form = m.keys.translate(m.wiz.form.KeyBinds())
 	}
 	wizard := m.screen == screenWizard
 	prompting := m.screen == screenPlan && m.plan.prompting() && m.dialog == nil // phases.go: the name prompt takes letters
@@ -732,14 +740,14 @@ func (m app) render() (out string) {
 	defer func() {
 		if r := recover(); r != nil {
 			m.recordCrash(r)
-			out = "gpuplan hit an internal error; press any key to quit and see the report"
+			out = m.lang.T("gpuplan hit an internal error; press any key to quit and see the report")
 		}
 	}()
 	if !m.sized && m.width == 0 {
 		return ""
 	}
 	if m.tooSmall() {
-		msg := fmt.Sprintf("terminal too small (needs at least %d×%d)\nnow %d×%d: enlarge it, or press q to quit", minWidth, minHeight, m.width, m.height)
+		msg := m.lang.Sprintf("terminal too small (needs at least %d×%d)\nnow %d×%d: enlarge it, or press q to quit", minWidth, minHeight, m.width, m.height)
 		// Wrapped, never cut: the message must be readable at any size.
 		text := lipgloss.NewStyle().Width(max(m.width, 1)).Align(lipgloss.Center).Render(msg)
 		return lipgloss.NewStyle().MaxHeight(max(m.height, 1)).Render(
@@ -819,35 +827,45 @@ func (m app) header() string {
 	left := m.st.Header.Render("gpuplan")
 	switch {
 	case m.dialog != nil && m.dialog.kind == dialogQuit:
-		left += m.st.Muted.Render(" · quit")
+		left += m.st.Muted.Render(" · " + m.lang.T("quit"))
 	case m.dialog != nil:
-		left += m.st.Muted.Render(" · export")
+		left += m.st.Muted.Render(" · " + m.lang.T("export"))
 	case m.screen == screenWizard:
 		i := m.wiz.focusedPage()
 		pos, total := m.wiz.position(i)
-		left += m.st.Muted.Render(fmt.Sprintf(" · question page %d of %d: %s", pos, total, m.wiz.pages[i].title))
+		left += m.st.Muted.Render(" · " + m.lang.Sprintf("question page %d of %d: %s", pos, total, m.lang.T(m.wiz.pages[i].title)))
 	case m.screen == screenOffers:
-		left += m.st.Muted.Render(" · offers")
+		left += m.st.Muted.Render(" · " + offersTitle(m.lang))
 	case m.screen == screenBrowse:
-		left += m.st.Muted.Render(" · browse the market")
+		left += m.st.Muted.Render(" · " + m.lang.T("browse the market"))
 	case m.screen == screenPlan:
-		left += m.st.Muted.Render(" · plan")
+		left += m.st.Muted.Render(" · " + m.lang.T("plan"))
 	case m.screen == screenDetail && m.detail.offer != nil:
-		left += m.st.Muted.Render(printable(" · offer " + m.detail.offer.Instance.Provider + " " + m.detail.offer.Instance.Type))
+		left += m.st.Muted.Render(printable(" · " + m.lang.Sprintf("offer %s %s", m.detail.offer.Instance.Provider, m.detail.offer.Instance.Type)))
 	}
 	if limit := m.a.gpuLimit(m.cat); limit != "" && m.screen != screenBrowse && m.dialog == nil { // browse.go
-		left += m.st.Warn.Render(" · " + limit + " only")
+		left += m.st.Warn.Render(" · " + m.lang.Sprintf("%s only", limit))
 	}
-	right := m.st.Muted.Render("catalog " + m.cat.AsOf)
+	right := m.st.Muted.Render(m.lang.Sprintf("catalog %s", m.cat.AsOf))
 	if m.opts.PriceNote != "" {
-		right = m.st.Muted.Render(printable("catalog " + m.cat.AsOf + " " + m.opts.PriceNote))
+		right = m.st.Muted.Render(printable(m.lang.Sprintf("catalog %s", m.cat.AsOf) + " " + m.opts.PriceNote))
 	}
 	if m.panel.pending {
-		right = m.st.Muted.Render("updating… ") + right
+		right = m.st.Muted.Render(m.lang.T("updating…")+" ") + right
 	}
 	gap := m.width - lipgloss.Width(left) - lipgloss.Width(right)
 	if gap < 1 {
 		return report.Truncate(left, m.width)
 	}
 	return left + strings.Repeat(" ", gap) + right
+}
+
+// offersTitle names the offers screen in the header: "offers"; in
+// Chinese 全部报价, since the catalogue's "offers" is the counting noun
+// of "%d offers" (个报价).
+func offersTitle(lang *i18n.Printer) string {
+	if lang.Chinese() {
+		return lang.T("all offers")
+	}
+	return "offers"
 }

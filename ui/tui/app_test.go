@@ -99,7 +99,7 @@ func TestGolden(t *testing.T) {
 // is wired in; its path question is asked, and the panel shows the model.
 func TestHFConfigEntry(t *testing.T) {
 	cat := testCatalog(t)
-	for _, o := range modelOptions(cat, false) {
+	for _, o := range modelOptions(cat, false, nil) {
 		if o.Value == modelHF {
 			t.Error("config.json offered without a reader")
 		}

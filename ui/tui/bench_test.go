@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/data"
 )
@@ -109,4 +110,27 @@ func BenchmarkKeystrokeListEnd(b *testing.B) {
 		_ = tm.View()
 	}
 	b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+// BenchmarkFirstFrameChinese is the first frame drawn in Chinese (the
+// same screen as BenchmarkFirstFrame's): every string through the
+// catalogue, the panel re-rendered for a new result each time.
+func BenchmarkFirstFrameChinese(b *testing.B) {
+	m := start(b, newTestApp(b, embeddedCatalog(b), Options{Lang: language.SimplifiedChinese}), size(120, 40))
+	b.ReportAllocs()
+	for b.Loop() {
+		*m.panel.cache = panelCache{} // draw the panel again, as a new result would
+		_ = m.View()
+	}
+}
+
+// BenchmarkFirstFrameEnglish is BenchmarkFirstFrameChinese in English,
+// to compare the catalogue's cost.
+func BenchmarkFirstFrameEnglish(b *testing.B) {
+	m := start(b, newTestApp(b, embeddedCatalog(b), Options{}), size(120, 40))
+	b.ReportAllocs()
+	for b.Loop() {
+		*m.panel.cache = panelCache{}
+		_ = m.View()
+	}
 }

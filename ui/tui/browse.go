@@ -15,6 +15,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -58,6 +59,7 @@ type browseView struct {
 	seq         int
 	pending     bool
 	pendingText string
+	lang        *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
 }
 
 // browsedMsg carries a browse of the filter line; seq drops stale ones.
@@ -71,12 +73,19 @@ type browsedMsg struct {
 func newBrowseView(st *report.Styles, cat *model.Catalog) browseView {
 	in := textinput.New()
 	in.Prompt = "filter › "
-	in.Placeholder = "e.g. H100:8 vram=40GB+ regions=europe- max-price=2 pricing=spot"
+	in.Placeholder = fmt.Sprintf("e.g. %s", "H100:8 vram=40GB+ regions=europe- max-price=2 pricing=spot")
 	s := in.Styles()
 	s.Cursor.Blink = false // a steady cursor: no timer per frame
 	in.SetStyles(s)
 	in.Focus()
 	return browseView{st: st, cat: cat, input: in}
+}
+
+// localize writes the screen in lang from now on.
+func (v *browseView) localize(lang *i18n.Printer) {
+	v.lang = lang
+	v.input.Prompt = lang.T("filter › ")
+	v.input.Placeholder = lang.Sprintf("e.g. %s", "H100:8 vram=40GB+ regions=europe- max-price=2 pricing=spot")
 }
 
 // open counts the market once per catalog and lists the line's offers.
@@ -374,10 +383,10 @@ func (v *browseView) setFilter(name, val string) tea.Cmd {
 func (v *browseView) note() string {
 	var parts []string
 	if v.limit != "" {
-		parts = append(parts, "the offers are limited to "+v.limit+" (ctrl+x clears)")
+		parts = append(parts, v.lang.Sprintf("the offers are limited to %s (ctrl+x clears)", v.limit))
 	}
 	if len(v.markets) > 0 && !slices.ContainsFunc(v.res.Query.Providers, func(p string) bool { return slices.Contains(v.markets, p) }) {
-		parts = append(parts, "marketplaces hidden: providers="+strings.Join(v.markets, ","))
+		parts = append(parts, v.lang.Sprintf("marketplaces hidden: %s", "providers="+strings.Join(v.markets, ",")))
 	}
 	return strings.Join(parts, " · ")
 }
@@ -385,19 +394,21 @@ func (v *browseView) note() string {
 // status is the line under the filter: the error, or what is shown.
 func (v *browseView) status() string {
 	if v.err != "" {
-		return v.st.Bad.Render("✗ " + v.err)
+		return v.st.Bad.Render("✗ " + v.lang.T(v.err))
 	}
+	p := v.lang
 	q := v.query()
-	regions := "cheapest region"
+	regions := p.T("cheapest region")
 	if q.AllRegions {
-		regions = "every region"
+		regions = p.T("every region")
 	}
-	s := fmt.Sprintf("%s (of %s region prices) · %s · %s · sorted by %s", model.Count(len(v.res.Rows), "offer"), humanize.Comma(int64(v.size)), q.Pricing, regions, q.Sort)
+	s := p.Sprintf("%s (of %s region prices) · %s · %s · sorted by %s", countIn(p, len(v.res.Rows), "offer"), humanize.Comma(int64(v.size)),
+		report.PricingName(p, q.Pricing), regions, marketWord(p, "sort", string(q.Sort)))
 	if q.GroupBy != "" {
-		s += " · grouped by " + string(q.GroupBy)
+		s += " · " + p.Sprintf("grouped by %s", marketWord(p, "group", string(q.GroupBy)))
 	}
 	if v.pending {
-		s += " · browsing…"
+		s += " · " + p.T("browsing…")
 	}
 	return v.st.Muted.Render(s)
 }
@@ -471,15 +482,15 @@ func (v browseView) view() string {
 		return b.String()
 	}
 	head := v.st.TableHeader.UnsetBorderStyle().UnsetBorderBottom().UnsetPadding()
-	out = append(out, report.Truncate(head.Render(line(model.MarketMarkdownHeader, true)), w))
+	out = append(out, report.Truncate(head.Render(line(v.headers(), true)), w))
 	if len(v.res.Rows) == 0 {
-		out = append(out, v.st.Muted.Render(report.Truncate(" no offer matches: loosen the filter", w)))
+		out = append(out, v.st.Muted.Render(report.Truncate(" "+v.lang.T("no offer matches: loosen the filter"), w)))
 	}
 	for i, c := range cells {
 		ln := v.top + i
 		if c == nil {
 			g := &v.res.Groups[-1-v.lines[ln]]
-			out = append(out, report.Truncate(v.st.Heading.Render(printable(groupLine(g))), w))
+			out = append(out, report.Truncate(v.st.Heading.Render(printable(groupLine(v.lang, g))), w))
 			continue
 		}
 		s := line(c, true)
@@ -495,6 +506,15 @@ func (v browseView) view() string {
 	return strings.Join(out, "\n")
 }
 
+// headers are the list's column titles in v's language.
+func (v *browseView) headers() []string {
+	out := make([]string, len(model.MarketMarkdownHeader))
+	for i, h := range model.MarketMarkdownHeader {
+		out[i] = v.lang.T(h)
+	}
+	return out
+}
+
 // fitLines pads lines with empty ones to n.
 func fitLines(lines []string, n int) []string {
 	for len(lines) < n {
@@ -504,22 +524,23 @@ func fitLines(lines []string, n int) []string {
 }
 
 // groupLine is a group's header, as gpuplan offers --group-by prints it.
-func groupLine(g *model.MarketGroup) string {
+func groupLine(lang *i18n.Printer, g *model.MarketGroup) string {
 	rng := func(lo, hi float64) string {
 		if report.USD(lo) == report.USD(hi) {
 			return report.USD(lo)
 		}
 		return report.USD(lo) + "–" + report.USD(hi)
 	}
-	return fmt.Sprintf("%s: %s, %s/h, %s per GPU-hour", g.Key, model.Count(len(g.Rows), "offer"),
+	return lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", g.Key, countIn(lang, len(g.Rows), "offer"),
 		rng(g.MinUSDPerHour, g.MaxUSDPerHour), rng(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
 }
 
 // fit picks the widest column set whose cells (the rows on screen and
 // the titles) fit w, cutting names in browseShrink's order when none does.
 func (v *browseView) fit(cells [][]string, w int) (cols, widths []int) {
-	natural := make([]int, len(model.MarketMarkdownHeader))
-	for c, t := range model.MarketMarkdownHeader {
+	heads := v.headers()
+	natural := make([]int, len(heads))
+	for c, t := range heads {
 		natural[c] = ansi.StringWidth(t)
 	}
 	for _, r := range cells {
@@ -650,15 +671,15 @@ func (m app) startFrom(r *model.MarketRow) (tea.Model, tea.Cmd) {
 		m.a.limitTo(r)
 	}
 	m.screen = screenWizard
-	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height)
+	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height, m.lang)
 	cmd := m.wiz.form.Init()
 	m.afterForm()
 	switch {
 	case r != nil:
-		m.footer.say(printable(fmt.Sprintf("offers limited to %d× %s on %s: answer the questions for it (ctrl+b: browse again)",
+		m.footer.say(printable(m.lang.Sprintf("offers limited to %d× %s on %s: answer the questions for it (ctrl+b: browse again)",
 			r.Instance.GPUCount, r.GPU.Name, r.Instance.Provider)), false)
 	default:
-		m.footer.say("GPU limit cleared: offers of every GPU", false)
+		m.footer.say(m.lang.T("GPU limit cleared: offers of every GPU"), false)
 	}
 	m.layout()
 	return m, tea.Batch(cmd, m.recompute())
@@ -674,4 +695,14 @@ func pickedGPU(cat *model.Catalog, keys []string) *model.GPU {
 		}
 	}
 	return best
+}
+
+// marketWord is a market sort or grouping ("gpu-price", "region") as the
+// status line names it: the filter value in English, words in Chinese
+// (the catalogue's "market sort gpu-price", "market group region").
+func marketWord(lang *i18n.Printer, kind, value string) string {
+	if !lang.Chinese() {
+		return value
+	}
+	return lang.T("market " + kind + " " + value)
 }

@@ -1,11 +1,11 @@
 package tui
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // What the dataset answer counts depends on the model and the task: tokens
@@ -49,18 +49,21 @@ func (a *answers) datasetBasis() string {
 	return basisText
 }
 
-// datasetWords names a dataset answer for the footer: "20M tokens".
-func datasetWords(size, unit, basis string) string {
+// datasetMsg names a dataset answer for the footer: "20M tokens".
+func datasetMsg(size, unit, basis string) model.Message {
 	if basis == basisRequests {
 		unit = "requests"
 	}
-	return strings.TrimSpace(size + " " + unit)
+	if strings.TrimSpace(unit) == "" {
+		return model.Msg("%s", strings.TrimSpace(size))
+	}
+	return model.Msg("%s "+unit, size)
 }
 
 // followBasis resets the dataset answers still at their default when
 // their basis changed, and flags those the user typed, which are kept.
 // It returns what it did, for the footer; nothing on the first call.
-func (a *answers) followBasis(focused *string) []string {
+func (a *answers) followBasis(focused *string) []model.Message {
 	basis := a.datasetBasis()
 	was := a.fill.basis
 	if basis == was {
@@ -73,7 +76,7 @@ func (a *answers) followBasis(focused *string) []string {
 	if was == "" { // the first frame or a loaded file: nothing to follow
 		return nil
 	}
-	var notes []string
+	var notes []model.Message
 	// reconcile already swapped a unit the new basis has no option for
 	// (tokens on a vision model): only a unit the user chose counts
 	typed := a.Dataset != old.size || basis == was && a.DatasetUnit != old.unit ||
@@ -87,18 +90,18 @@ func (a *answers) followBasis(focused *string) []string {
 				a.DatasetUnit = def.unit
 			}
 			if def.size == "" {
-				notes = append(notes, "dataset cleared (give the requests to serve for a serving time)")
+				notes = append(notes, model.Msg("dataset cleared (give the requests to serve for a serving time)"))
 			} else {
-				notes = append(notes, "dataset reset to "+datasetWords(def.size, def.unit, basis))
+				notes = append(notes, model.Msg("dataset reset to %s", datasetMsg(def.size, def.unit, basis)))
 			}
 		}
 	case strings.TrimSpace(a.Dataset) != "":
-		notes = append(notes, fmt.Sprintf("check the dataset: %s was given as %s, it now counts %s",
-			strings.TrimSpace(a.Dataset), unitWord(old.unit, was), unitWord(a.DatasetUnit, basis)))
+		notes = append(notes, model.Msg("check the dataset: %s was given as %s, it now counts %s",
+			strings.TrimSpace(a.Dataset), model.Msg(unitWord(old.unit, was)), model.Msg(unitWord(a.DatasetUnit, basis))))
 	}
 	if basis != basisRequests && focused != &a.Epochs && (a.Epochs == old.epochs || a.Epochs == "") && a.Epochs != def.epochs {
 		a.Epochs = def.epochs
-		notes = append(notes, def.epochs+" epochs")
+		notes = append(notes, model.Msg("%s epochs", def.epochs))
 	}
 	return notes
 }
@@ -115,18 +118,20 @@ func unitWord(unit, basis string) string {
 }
 
 // resetNote joins reconcile's notes into one footer line, or "".
-func resetNote(notes []string) string {
+func resetNote(lang *i18n.Printer, notes []model.Message) string {
 	if len(notes) == 0 {
 		return ""
 	}
-	return "↺ " + strings.Join(notes, "; ")
+	return "↺ " + strings.Join(lang.Messages(notes), lang.T("; "))
 }
 
 // ckptNote says checkpointing followed the task's default.
-func ckptNote(on bool, task model.Task) string {
+func ckptNote(on bool, task model.Task) model.Message {
 	state := "off"
 	if on {
 		state = "on"
 	}
-	return fmt.Sprintf("activation checkpointing %s (the %s default)", state, task)
+	// The task as its request value in English ("the lora default"), in
+	// words in Chinese (the catalogue translates the value as a word).
+	return model.Msg("activation checkpointing %s (the %s default)", model.Msg(state), model.Msg(string(task)))
 }

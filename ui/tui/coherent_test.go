@@ -70,7 +70,7 @@ func TestReconcileNotes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			a := defaultAnswers(cat)
 			tc.change(a)
-			note := resetNote(a.reconcile(cat, nil))
+			note := resetNote(nil, a.reconcile(cat, nil))
 			if a.Checkpointing != tc.ckpt || a.Dataset != tc.dataset {
 				t.Errorf("checkpointing %v, dataset %q; want %v, %q", a.Checkpointing, a.Dataset, tc.ckpt, tc.dataset)
 			}

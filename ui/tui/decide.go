@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -28,11 +29,11 @@ var spotAssumptions = model.SpotAssumptions{CheckpointWriteBytesPerSecond: model
 
 // content is the detail view's text: offerDetail, then the decisions.
 func (d *detailView) content(o *model.Offer, r *result, asOf string) string {
-	s := offerDetail(d.st, o, r, asOf, d.vp.Width())
+	s := offerDetail(d.lang, d.st, o, r, asOf, d.vp.Width())
 	if d.dec.cat == nil || r == nil {
 		return s
 	}
-	lines := d.dec.lines(d.st, o, r, d.vp.Width())
+	lines := d.dec.lines(d.lang, d.st, o, r, d.vp.Width())
 	for i := range lines {
 		lines[i] = lipgloss.NewStyle().Width(max(d.vp.Width(), 1)).Render(lines[i])
 	}
@@ -40,11 +41,12 @@ func (d *detailView) content(o *model.Offer, r *result, asOf string) string {
 }
 
 // lines are the "Spot and commitments" and "Time against cost" sections.
-func (dc decider) lines(st *report.Styles, o *model.Offer, r *result, width int) []string {
+func (dc decider) lines(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *result, width int) []string {
 	var lines []string
-	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+	add := func(format string, args ...any) { lines = append(lines, lang.Sprintf(format, args...)) }
+	T := lang.T
 	add("")
-	add("%s", st.Heading.Render("Spot and commitments"))
+	add("%s", st.Heading.Render(T("Spot and commitments")))
 	var rate model.InterruptionRate
 	if dc.rate != nil {
 		rate = dc.rate(o.Instance.Provider, o.Region, o.Instance.Type)
@@ -54,21 +56,21 @@ func (dc decider) lines(st *report.Styles, o *model.Offer, r *result, width int)
 	switch {
 	case dc.rate == nil:
 	case od.Spot != nil:
-		add("  spot: %s", report.SpotLine(od.Spot, spotAssumptions))
+		add("  spot: %s", report.SpotLineIn(lang, od.Spot, spotAssumptions))
 	case od.SpotErr != "":
-		add("  spot: %s", od.SpotErr)
+		add("  spot: %s", T(od.SpotErr))
 	case !o.HasJob:
-		add("  %s", st.Muted.Render("spot: no job to time (give a dataset size)"))
+		add("  %s", st.Muted.Render(T("spot: no job to time (give a dataset size)")))
 	case od.Prices.Spot == 0:
-		add("  %s", st.Muted.Render("spot: not sold on spot here"))
+		add("  %s", st.Muted.Render(T("spot: not sold on spot here")))
 	}
 	if len(od.Commitment) > 0 {
-		add("  commitment: %s", report.CommitmentLine(od.Commitment))
+		add("  commitment: %s", report.CommitmentLineIn(lang, od.Commitment))
 	} else {
-		add("  %s", st.Muted.Render("commitment: no published 1- or 3-year rate for "+o.Instance.Provider))
+		add("  %s", st.Muted.Render(lang.Sprintf("commitment: no published 1- or 3-year rate for %s", o.Instance.Provider)))
 	}
 	if dc.rate != nil {
-		add("  %s", st.Muted.Render(fmt.Sprintf("assumptions: checkpoint write %.3g GB/s (a gp3 disk), restart %.0f min; commitments at %.0f h/month",
+		add("  %s", st.Muted.Render(lang.Sprintf("assumptions: checkpoint write %.3g GB/s (a gp3 disk), restart %.0f min; commitments at %.0f h/month",
 			spotAssumptions.CheckpointWriteBytesPerSecond/1e9, spotAssumptions.RestartHours*60, cmpOrHours(hpm))))
 	}
 	pts := model.OfferPoints(r.rec.Offers)
@@ -77,9 +79,9 @@ func (dc decider) lines(st *report.Styles, o *model.Offer, r *result, width int)
 	}
 	front := model.ParetoFront(pts)
 	add("")
-	add("%s", st.Heading.Render(fmt.Sprintf("Time against cost: %d of %d offers on the front", len(front), len(pts))))
+	add("%s", st.Heading.Render(lang.Sprintf("Time against cost: %d of %d offers on the front", len(front), len(pts))))
 	sel := selectedIndex(r.rec.Offers, o)
-	add("%s", timeCostChart(st, pts, front, sel, max(min(width-2, 72), 30), 10))
+	add("%s", timeCostChart(lang, st, pts, front, sel, max(min(width-2, 72), 30), 10))
 	return lines
 }
 
@@ -112,7 +114,7 @@ const (
 // width × height canvas of cells, axes included: the Pareto front in the
 // good colour, the selected offer (index sel) on top. Both axes are
 // logarithmic when the values span more than ten times, as offers do.
-func timeCostChart(st *report.Styles, pts, front []model.TimeCost, sel, width, height int) string {
+func timeCostChart(lang *i18n.Printer, st *report.Styles, pts, front []model.TimeCost, sel, width, height int) string {
 	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, p := range pts {
 		minX, maxX = min(minX, p.Hours), max(maxX, p.Hours)
@@ -177,14 +179,14 @@ func timeCostChart(st *report.Styles, pts, front []model.TimeCost, sel, width, h
 		b.WriteString("\n")
 	}
 	b.WriteString(strings.Repeat(" ", left) + "└" + strings.Repeat("─", plotW) + "\n")
-	lo, hi := report.Hours(minX), report.Hours(maxX)
-	mid := "job time →"
+	lo, hi := report.HoursIn(lang, minX), report.HoursIn(lang, maxX)
+	mid := lang.T("job time →")
 	if math.Abs(maxX/math.Max(minX, 1e-12)) > 10 {
-		mid = "job time (log) →"
+		mid = lang.T("job time (log) →")
 	}
 	gap := max(plotW-lipgloss.Width(lo)-lipgloss.Width(hi)-lipgloss.Width(mid), 2)
 	b.WriteString(strings.Repeat(" ", left+1) + lo + strings.Repeat(" ", gap/2) + mid + strings.Repeat(" ", gap-gap/2) + hi + "\n")
-	b.WriteString(st.Muted.Render(fmt.Sprintf("%s Pareto front (nothing faster and cheaper)  %c this offer  %c other offers", string(markFront), markSelected, markOffer)))
+	b.WriteString(st.Muted.Render(lang.Sprintf("%s Pareto front (nothing faster and cheaper)  %c this offer  %c other offers", string(markFront), markSelected, markOffer)))
 	return b.String()
 }
 

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"fmt"
-
 	"charm.land/huh/v2"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -17,21 +15,22 @@ import (
 // The loss applies to language models; vision models ignore it.
 func (w *wizard) recipePage() page {
 	a := w.a
+	T := w.lang.T
 	return page{title: "Recipe and loss", hide: func() bool { return !a.Task.Training() }, fields: func(bool) []huh.Field {
 		fields := []huh.Field{
-			newSelect[model.Recipe](w.theme).Title("Training recipe").
-				Description("which copies of the weights exist: auto follows precision and strategy").Options(
-				huh.NewOption("auto        from precision and strategy", model.RecipeAuto),
-				huh.NewOption("autocast    torch.autocast: fp32 weights, 16-bit cast cache", model.RecipeAutocast),
-				huh.NewOption("fsdp-mixed  FSDP MixedPrecision: sharded fp32, 16-bit units", model.RecipeFSDPMixed),
-				huh.NewOption("deepspeed   DeepSpeed ZeRO: 16-bit weights, fp32 master", model.RecipeDeepSpeed),
-				huh.NewOption("pure16      model loaded in bf16, states in bf16", model.RecipePure16),
-				huh.NewOption("fp32        fp32 throughout", model.RecipeFP32)).Value(&a.Recipe),
-			newSelect[model.Loss](w.theme).Title("Loss (language models)").Options(
-				huh.NewOption("hf-fp32  Hugging Face: fp32 copy of the logits (default)", model.LossAuto),
-				huh.NewOption("fused    fused cross-entropy, in-place gradient", model.LossFused),
-				huh.NewOption("chunked  Liger / Cut Cross-Entropy: no full logits", model.LossChunked),
-				huh.NewOption("native   F.cross_entropy in the logits' dtype", model.LossNative)).Value(&a.Loss),
+			newSelect[model.Recipe](w.theme).Title(T("Training recipe")).
+				Description(T("which copies of the weights exist: auto follows precision and strategy")).Options(
+				huh.NewOption(T("auto        from precision and strategy"), model.RecipeAuto),
+				huh.NewOption(T("autocast    torch.autocast: fp32 weights, 16-bit cast cache"), model.RecipeAutocast),
+				huh.NewOption(T("fsdp-mixed  FSDP MixedPrecision: sharded fp32, 16-bit units"), model.RecipeFSDPMixed),
+				huh.NewOption(T("deepspeed   DeepSpeed ZeRO: 16-bit weights, fp32 master"), model.RecipeDeepSpeed),
+				huh.NewOption(T("pure16      model loaded in bf16, states in bf16"), model.RecipePure16),
+				huh.NewOption(T("fp32        fp32 throughout"), model.RecipeFP32)).Value(&a.Recipe),
+			newSelect[model.Loss](w.theme).Title(T("Loss (language models)")).Options(
+				huh.NewOption(T("hf-fp32  Hugging Face: fp32 copy of the logits (default)"), model.LossAuto),
+				huh.NewOption(T("fused    fused cross-entropy, in-place gradient"), model.LossFused),
+				huh.NewOption(T("chunked  Liger / Cut Cross-Entropy: no full logits"), model.LossChunked),
+				huh.NewOption(T("native   F.cross_entropy in the logits' dtype"), model.LossNative)).Value(&a.Loss),
 		}
 		return fields
 	}}
@@ -63,11 +62,12 @@ var switchQuestions = []switchQuestion{
 // switchPages are the pages of switchQuestions.
 func (w *wizard) switchPages() []page {
 	a := w.a
+	T := w.lang.T
 	pages := make([]page, len(switchQuestions))
 	for i, q := range switchQuestions {
 		pages[i] = page{title: q.page, hide: func() bool { return !q.shown(a.Task, a.Strategy) }, fields: func(bool) []huh.Field {
-			return []huh.Field{huh.NewConfirm().Title(q.title).Description(q.description).
-				Affirmative("on").Negative("off").Value(q.field(&a.Switches))}
+			return []huh.Field{huh.NewConfirm().Title(T(q.title)).Description(T(q.description)).
+				Affirmative(T("on")).Negative(T("off")).Value(q.field(&a.Switches))}
 		}}
 	}
 	return pages
@@ -76,14 +76,15 @@ func (w *wizard) switchPages() []page {
 // quantPage asks for bitsandbytes' 4-bit format; QLoRA only.
 func (w *wizard) quantPage() page {
 	a := w.a
+	T := w.lang.T
 	return page{title: "4-bit base", hide: func() bool { return a.Task != model.TaskQLoRA }, fields: func(bool) []huh.Field {
 		return []huh.Field{
-			newSelect[model.QuantType](w.theme).Title("4-bit type").Options(
-				huh.NewOption("NF4  the QLoRA recipe (default)", model.QuantAuto),
-				huh.NewOption("FP4  load_in_4bit's own default", model.QuantFP4)).Value(&a.QuantType),
-			huh.NewConfirm().Title("Double quantization").
-				Description("quantize the absmax constants again: 0.516 instead of 0.5625 bytes per parameter").
-				Affirmative("on").Negative("off").Value(&a.DoubleQuant),
+			newSelect[model.QuantType](w.theme).Title(T("4-bit type")).Options(
+				huh.NewOption(T("NF4  the QLoRA recipe (default)"), model.QuantAuto),
+				huh.NewOption(T("FP4  load_in_4bit's own default"), model.QuantFP4)).Value(&a.QuantType),
+			huh.NewConfirm().Title(T("Double quantization")).
+				Description(T("quantize the absmax constants again: 0.516 instead of 0.5625 bytes per parameter")).
+				Affirmative(T("on")).Negative(T("off")).Value(&a.DoubleQuant),
 		}
 	}}
 }
@@ -120,7 +121,7 @@ func (a *answers) estimatorFromConfig(w *model.WorkloadAnswers) {
 // recipeLines is the panel's recipe line under the workload summary,
 // none for inference.
 func (p panel) recipeLines(e *model.Estimate) []string {
-	if s := report.RecipeLine(e); s != "" {
+	if s := report.RecipeLineIn(p.lang, e); s != "" {
 		return []string{p.st.Muted.Render(printable(s))}
 	}
 	return nil
@@ -130,15 +131,15 @@ func (p panel) recipeLines(e *model.Estimate) []string {
 // and the peak phase, and on the best offer a borderline warning when the
 // band's top is past its usable memory.
 func (p panel) memoryDetailLines(e *model.Estimate, best *model.Offer) []string {
-	st := p.st
-	band := fmt.Sprintf("%.0f%% range %.2f–%s", report.BandConfidence*100, e.MemoryBand[0]/model.GiB, report.GiB(e.MemoryBand[1]))
+	st, lang := p.st, p.lang
+	band := lang.Sprintf("%.0f%% range %.2f–%s", report.BandConfidence*100, e.MemoryBand[0]/model.GiB, report.GiB(e.MemoryBand[1]))
 	if e.PeakPhase != "" {
-		band += " · peak at " + report.PhaseName(e.PeakPhase)
+		band += lang.Sprintf(" · peak at %s", report.PhaseNameIn(lang, e.PeakPhase))
 	}
 	lines := []string{st.Muted.Render(band),
-		st.Muted.Render(fmt.Sprintf("torch allocated %s, reserved %s", report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved)))}
+		st.Muted.Render(lang.Sprintf("torch allocated %s, reserved %s", report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved)))}
 	if best != nil && model.VerdictFor(e.MemoryBand, best.UsableBytes) == model.VerdictBorderline {
-		lines = append(lines, st.Warn.Render(fmt.Sprintf("~ borderline on %s: the band reaches %s of %s usable",
+		lines = append(lines, st.Warn.Render(lang.Sprintf("~ borderline on %s: the band reaches %s of %s usable",
 			printable(best.GPU.Name), report.GiB(e.MemoryBand[1]), report.GiB(best.UsableBytes))))
 	}
 	return lines

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -41,6 +42,7 @@ type dialog struct {
 	// serving is the serving request when the answers serve an LLM: the
 	// launch formats are then vLLM's (servePayload).
 	serving *model.Serving
+	lang    *i18n.Printer // the dialog's language (nil: English)
 }
 
 type dialogKind int
@@ -67,6 +69,16 @@ var exportFormats = []huh.Option[launch.Format]{
 	huh.NewOption("Kubernetes Job / PyTorchJob", launch.FormatK8s),
 }
 
+// localFormats are exportFormats with their labels in lang (the values,
+// gpuplan export's names, stay).
+func localFormats(lang *i18n.Printer) []huh.Option[launch.Format] {
+	out := make([]huh.Option[launch.Format], len(exportFormats))
+	for i, o := range exportFormats {
+		out[i] = huh.NewOption(lang.T(o.Key), o.Value)
+	}
+	return out
+}
+
 // defaultNames are the file names a launch format gets when the name is
 // left at a default.
 var defaultNames = map[launch.Format]string{
@@ -76,14 +88,15 @@ var defaultNames = map[launch.Format]string{
 
 // newExportDialog asks for the format and the file name; cfg is the
 // configuration (exportConfigOf), offer the offer launch files are for (nil: none).
-func newExportDialog(path string, cfg model.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int) *dialog {
-	return newExportDialogNamed(path, "", cfg, offer, format, theme, width)
+func newExportDialog(path string, cfg model.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
+	return newExportDialogNamed(path, "", cfg, offer, format, theme, width, lang)
 }
 
 // newExportDialogNamed is newExportDialog with the name typed so far
 // ("": the format's default name).
-func newExportDialogNamed(tomlPath, name string, cfg model.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int) *dialog {
-	d := &dialog{kind: dialogExportName, path: name, cfg: cfg, offer: offer, format: format, width: width, tomlPath: tomlPath}
+func newExportDialogNamed(tomlPath, name string, cfg model.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
+	d := &dialog{kind: dialogExportName, path: name, cfg: cfg, offer: offer, format: format, width: width, tomlPath: tomlPath, lang: lang}
+	T := lang.T
 	if d.format == "" {
 		d.format = launch.FormatTOML
 	}
@@ -91,17 +104,17 @@ func newExportDialogNamed(tomlPath, name string, cfg model.Config, offer *model.
 	if d.path == "" {
 		d.path = d.nameFor(d.format) // the TOML's name, or a launch format's own
 	}
-	sel := newSelect[launch.Format](theme).Title("Format").Options(exportFormats...).Value(&d.format).
+	sel := newSelect[launch.Format](theme).Title(T("Format")).Options(localFormats(lang)...).Value(&d.format).
 		Validate(func(f launch.Format) error {
 			if f != launch.FormatTOML && d.offer == nil {
-				return errors.New("no offer fits yet: only the TOML can be exported")
+				return errors.New(T("no offer fits yet: only the TOML can be exported"))
 			}
 			return nil
 		})
-	in := huh.NewInput().Title("Export to").Description("the file to write; ~ is your home").
+	in := huh.NewInput().Title(T("Export to")).Description(T("the file to write; ~ is your home")).
 		Value(&d.path).Validate(func(s string) error {
 		if strings.TrimSpace(s) == "" {
-			return errors.New("give a file name such as gpuplan.toml")
+			return errors.New(T("give a file name such as gpuplan.toml"))
 		}
 		return nil
 	})
@@ -113,7 +126,7 @@ func newExportDialogNamed(tomlPath, name string, cfg model.Config, offer *model.
 // again is a new name-and-format dialog with d's answers, after a failed
 // or declined write.
 func (d *dialog) again(theme huh.Theme) *dialog {
-	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width)
+	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width, d.lang)
 	n.serving, n.plan = d.serving, d.plan
 	return n
 }
@@ -166,20 +179,22 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 // askOverwrite turns the dialog into the overwrite question.
 func (d *dialog) askOverwrite(theme huh.Theme) {
 	d.kind, d.overwrite, d.err = dialogExportOverwrite, false, nil
+	T := d.lang.T
 	d.form = huh.NewForm(huh.NewGroup(
-		huh.NewConfirm().Title(report.Truncate("Overwrite "+d.path+"?", d.width-4)).
-			Description("it exists; no keeps it and asks for another name").
-			Affirmative("overwrite").Negative("no").Value(&d.overwrite),
+		huh.NewConfirm().Title(report.Truncate(d.lang.Sprintf("Overwrite %s?", d.path), d.width-4)).
+			Description(T("it exists; no keeps it and asks for another name")).
+			Affirmative(T("overwrite")).Negative(T("no")).Value(&d.overwrite),
 	)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(d.width)
 }
 
 // newQuitDialog asks before quitting with answers not exported.
-func newQuitDialog(theme huh.Theme, width int) *dialog {
-	d := &dialog{kind: dialogQuit, width: width}
+func newQuitDialog(theme huh.Theme, width int, lang *i18n.Printer) *dialog {
+	d := &dialog{kind: dialogQuit, width: width, lang: lang}
+	T := lang.T
 	d.form = huh.NewForm(huh.NewGroup(
-		huh.NewConfirm().Title("Quit without exporting?").
-			Description("the answers changed since the last export; ctrl+e exports them").
-			Affirmative("quit").Negative("stay").Value(&d.quit),
+		huh.NewConfirm().Title(T("Quit without exporting?")).
+			Description(T("the answers changed since the last export; ctrl+e exports them")).
+			Affirmative(T("quit")).Negative(T("stay")).Value(&d.quit),
 	)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(width)
 	return d
 }
@@ -245,9 +260,9 @@ func formatName(f launch.Format) string {
 
 func (d *dialog) view(st *report.Styles) string {
 	title := map[dialogKind]string{dialogExportName: "Export", dialogExportOverwrite: "Export", dialogQuit: "Quit"}[d.kind]
-	body := st.Heading.Render(title) + "\n" + d.form.View()
+	body := st.Heading.Render(d.lang.T(title)) + "\n" + d.form.View()
 	if d.err != nil {
-		body += "\n" + lipgloss.NewStyle().Width(d.width).Render(st.Bad.Render("✗ "+d.err.Error()))
+		body += "\n" + lipgloss.NewStyle().Width(d.width).Render(st.Bad.Render("✗ "+errIn(d.lang, d.err)))
 	}
 	return st.Dialog.Render(body)
 }

@@ -39,7 +39,7 @@ func TestExportFormats(t *testing.T) {
 		{launch.FormatDocker, "./gpuplan-docker.sh", "docker run --gpus all", 0o755},
 		{launch.FormatK8s, "./gpuplan-k8s.yaml", "nvidia.com/gpu", 0o644},
 	} {
-		d := newExportDialog(defaultExport, model.Config{Workload: model.WorkloadAnswers{Settings: w.Settings, Model: "bert-large"}}, offer, tt.format, newTheme(), 60)
+		d := newExportDialog(defaultExport, model.Config{Workload: model.WorkloadAnswers{Settings: w.Settings, Model: "bert-large"}}, offer, tt.format, newTheme(), 60, nil)
 		out, path, perm, err := d.payload()
 		if err != nil || path != tt.name || perm != tt.perm || !strings.Contains(string(out), tt.want) {
 			t.Errorf("%s: path %s perm %v err %v; output lacks %q", tt.format, path, perm, err, tt.want)
@@ -51,7 +51,7 @@ func TestExportFormats(t *testing.T) {
 			}
 		}
 	}
-	d := newExportDialog(defaultExport, model.Config{}, nil, launch.FormatSkyPilot, newTheme(), 60)
+	d := newExportDialog(defaultExport, model.Config{}, nil, launch.FormatSkyPilot, newTheme(), 60, nil)
 	if _, _, _, err := d.payload(); err == nil {
 		t.Error("a launch file without an offer was accepted")
 	}

@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -34,7 +35,8 @@ type offersView struct {
 	where         string // the question page to fix it on, when known
 	none          string // when nothing passed: how many offers each check removed
 	width, height int
-	serving       bool // the offers are serving plans (headers)
+	serving       bool          // the offers are serving plans (headers)
+	lang          *i18n.Printer // the table's language (nil: English)
 }
 
 func newOffersView(st *report.Styles, keys table.KeyMap) offersView {
@@ -62,9 +64,9 @@ func (v *offersView) setResult(r *result) {
 	if r != nil {
 		v.all, v.sort = r.rec.Offers, r.rec.Sort
 		if r.err != nil {
-			v.problem = errText(r.err)
+			v.problem = errTextIn(v.lang, r.err)
 		} else if len(r.rec.Offers) == 0 && r.rec.Considered > 0 {
-			v.none = report.ReasonSummary(&r.rec)
+			v.none = report.ReasonSummaryIn(v.lang, &r.rec)
 		}
 	}
 	if v.provider != "" && !slices.ContainsFunc(v.all, func(o model.Offer) bool { return o.Instance.Provider == v.provider }) {
@@ -102,9 +104,9 @@ func (v *offersView) regionsNote() string {
 	}
 	switch {
 	case n > 0:
-		return fmt.Sprintf(" · +%d in other regions (r)", n)
+		return " · " + v.lang.Sprintf("+%d in other regions (r)", n)
 	case v.allRegions:
-		return " · every region (r collapses)"
+		return " · " + v.lang.T("every region (r collapses)")
 	}
 	return ""
 }
@@ -158,8 +160,8 @@ var (
 func (v *offersView) columns(rows [][]string) []table.Column {
 	titles := append([]string{""}, v.headers()...) // a cursor column first: › marks the row without colour
 	if v.reserved() {
-		titles[6] = report.CommitmentHeaders[0]
-		titles = append(titles, "on-demand job") // no note under this table: the header says it all
+		titles[6] = v.lang.T(report.CommitmentHeaders[0])
+		titles = append(titles, v.lang.T("on-demand job")) // no note under this table: the header says it all
 	}
 	natural := make([]int, len(titles))
 	for c, t := range titles {
@@ -237,7 +239,7 @@ func (v *offersView) refresh(keep *model.Offer) {
 	cursor := 0
 	for i, j := range v.shown {
 		o := &v.all[j]
-		rows[i] = append([]string{" "}, offerRow(o)...)
+		rows[i] = append([]string{" "}, offerRow(v.lang, o)...)
 		if v.reserved() { // the term's bill instead of $/month, and the job at on-demand prices
 			cells := report.CommitmentCells(o)
 			rows[i][6] = cells[0]
@@ -308,25 +310,26 @@ func (v offersView) update(msg tea.Msg) (offersView, tea.Cmd) {
 
 func (v offersView) view() string {
 	st := v.st
-	filter := "all providers"
+	p := v.lang
+	filter := p.T("all providers")
 	if v.provider != "" {
-		filter = "provider " + v.provider
+		filter = p.Sprintf("provider %s", v.provider)
 	}
 	wrap := lipgloss.NewStyle().Width(max(v.width, 1))
 	if v.problem != "" {
-		where := "esc goes back to the questions to fix it."
+		where := p.T("esc goes back to the questions to fix it.")
 		if v.where != "" {
-			where = "It is on " + v.where + ": esc goes back to fix it."
+			where = p.Sprintf("It is on %s: esc goes back to fix it.", v.where)
 		}
-		return report.Truncate(st.Heading.Render("All offers: none")+st.Muted.Render(" · an answer needs fixing first"), v.width) + "\n\n" +
+		return report.Truncate(st.Heading.Render(p.T("All offers: none"))+st.Muted.Render(" · "+p.T("an answer needs fixing first")), v.width) + "\n\n" +
 			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
 	}
-	head := st.Heading.Render(fmt.Sprintf("All offers: %d", len(v.shown))) +
-		st.Muted.Render(fmt.Sprintf(" · sorted by %s (s) · %s (p) · enter: details", v.sort, filter)+v.regionsNote())
+	head := st.Heading.Render(p.Sprintf("All offers: %d", len(v.shown))) +
+		st.Muted.Render(" · "+p.Sprintf("sorted by %s (s) · %s (p) · enter: details", report.SortName(p, v.sort), filter)+v.regionsNote())
 	if len(v.shown) == 0 {
-		msg := "No offer runs the workload with these answers; esc goes back to change them."
+		msg := p.T("No offer runs the workload with these answers; esc goes back to change them.")
 		if v.none != "" {
-			msg = v.none + ". " + msg
+			msg = p.Sprintf("%s. %s", v.none, msg)
 		}
 		return report.Truncate(head, v.width) + "\n\n" + wrap.Render(st.Muted.Render(msg))
 	}
@@ -341,6 +344,7 @@ type detailView struct {
 	vp    viewport.Model
 	keys  table.KeyMap
 	dec   decider // spot, commitments and the time-against-cost chart
+	lang  *i18n.Printer
 }
 
 func newDetailView(st *report.Styles, keys table.KeyMap) detailView {
@@ -390,26 +394,27 @@ func (d detailView) update(msg tea.Msg) (detailView, tea.Cmd) {
 func (d detailView) view() string { return d.vp.View() }
 
 // offerDetail is the text of the detail view.
-func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, width int) string {
+func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *result, asOf string, width int) string {
 	var lines []string
-	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+	add := func(format string, args ...any) { lines = append(lines, lang.Sprintf(format, args...)) }
+	T := lang.T
 	in, g := o.Instance, o.GPU
-	add("%s", st.Title.Render(printable(in.Provider+" "+in.Type))+st.Muted.Render(printable(fmt.Sprintf(" · %s · %s", o.Region, o.Pricing))))
-	host := fmt.Sprintf("%d × %s per instance · %d vCPUs · %.0f GiB RAM", in.GPUCount, g.Name, in.VCPUs, in.MemoryGiB)
+	add("%s", st.Title.Render(printable(in.Provider+" "+in.Type))+st.Muted.Render(printable(fmt.Sprintf(" · %s · %s", o.Region, T(string(o.Pricing))))))
+	host := lang.Sprintf("%d × %s per instance · %d vCPUs · %.0f GiB RAM", in.GPUCount, g.Name, in.VCPUs, in.MemoryGiB)
 	if in.NetworkGbps > 0 {
-		host += fmt.Sprintf(" · %.0f Gbps network", in.NetworkGbps)
+		host += " · " + lang.Sprintf("%.0f Gbps network", in.NetworkGbps)
 	}
 	if in.Interconnect != "" {
 		host += " · " + in.Interconnect
 	}
 	add("%s", st.Muted.Render(printable(host)))
 	add("")
-	add("%s", st.Heading.Render("Why it fits"))
+	add("%s", st.Heading.Render(T("Why it fits")))
 	e := o.Estimate
 	if sp := servePlanFor(r, o); sp != nil {
 		e = nil // serving: vLLM's layout, not the batch estimate
-		add("  TP %d × PP %d, %s on %s", sp.TP, sp.PP, model.Count(sp.Replicas, "replica"), model.Count(sp.Nodes, "instance"))
-		for _, l := range report.ServeFigures(sp) {
+		add("  TP %d × PP %d, %s on %s", sp.TP, sp.PP, countIn(lang, sp.Replicas, "replica"), countIn(lang, sp.Nodes, "instance"))
+		for _, l := range report.ServeFiguresIn(lang, sp) {
 			add("  %s", l)
 		}
 	}
@@ -417,59 +422,68 @@ func offerDetail(st *report.Styles, o *model.Offer, r *result, asOf string, widt
 		fmtFloat(g.MemoryGiB), model.FitMargin*100, st.Good.Render(fmt.Sprintf("%.0f%%", o.HeadroomPct)))
 	if e != nil {
 		add("  %s", report.VRAMBar(e.Memory, o.UsableBytes, max(min(width-4, 60), 4), st))
-		for _, l := range report.BreakdownLines(e.Memory, st) {
+		for _, l := range report.BreakdownLinesIn(lang, e.Memory, st) {
 			add("  %s", l)
 		}
 		w := &e.Workload
-		gpus := fmt.Sprintf("  %d GPU", o.GPUs)
+		gpus := lang.Sprintf("  %d GPU", o.GPUs)
 		if o.GPUs > 1 {
-			gpus += fmt.Sprintf("s on %d instance(s), %s", o.Instances, o.Strategy)
+			gpus = lang.Sprintf("  %d GPUs on %d instance(s), %s", o.GPUs, o.Instances, o.Strategy)
 		}
 		add("%s; host RAM %.0f GiB, needs %.0f GiB", gpus, in.MemoryGiB, model.HostRAMNeed(w, e.Params)/model.GiB)
-		prec := fmt.Sprintf("  %s runs natively", o.Asked)
+		prec := lang.Sprintf("  %s runs natively", o.Asked)
 		if o.Fallback != "" {
-			prec = fmt.Sprintf("  %s lacks %s: runs %s", g.Name, o.Asked, o.Fallback)
+			prec = lang.Sprintf("  %s lacks %s: runs %s", g.Name, o.Asked, o.Fallback)
 		}
 		add("%s", prec)
 	}
 	add("")
-	add("%s", st.Heading.Render("Cost"))
+	add("%s", st.Heading.Render(T("Cost")))
 	unit := o.USDPerHour / float64(max(o.Instances, 1))
 	add("  %s/h per instance × %d = %s/h", report.USD(unit), o.Instances, st.Value.Render(report.USD(o.USDPerHour)))
 	hours := o.MonthlyUSD / max(o.USDPerHour, 1e-12)
 	add("  × %s h per month = %s per month", fmtFloat(report.Round(hours, 1)), st.Value.Render(report.USD(o.MonthlyUSD)))
 	if o.HasJob && e != nil {
-		add("  job: %s × %s/h = %s", report.Hours(o.JobHours), report.USD(o.USDPerHour), st.Value.Render(report.USD(o.JobUSD)))
-		add("  %s", st.Muted.Render(fmt.Sprintf("%.3g FLOPs at MFU %.2f of %.4g TFLOPS (%s) per GPU", e.TotalFLOPs, e.MFU, e.PeakTFLOPS, e.Precision)))
+		add("  job: %s × %s/h = %s", report.HoursIn(lang, o.JobHours), report.USD(o.USDPerHour), st.Value.Render(report.USD(o.JobUSD)))
+		add("  %s", st.Muted.Render(lang.Sprintf("%.3g FLOPs at MFU %.2f of %.4g TFLOPS (%s) per GPU", e.TotalFLOPs, e.MFU, e.PeakTFLOPS, e.Precision)))
 	} else {
-		add("  %s", st.Muted.Render("no dataset size: job time and cost not computed"))
+		add("  %s", st.Muted.Render(T("no dataset size: job time and cost not computed")))
 	}
-	warn := o.Warnings()
+	warn := lang.Messages(o.WarningMessages())
 	if r != nil {
-		warn = append(offerWorkloadWarnings(r, o), warn...)
+		warn = append(offerWorkloadWarnings(lang, r, o), warn...)
 	}
 	if len(warn) > 0 {
 		add("")
-		add("%s", st.Heading.Render("Warnings"))
+		add("%s", st.Heading.Render(T("Warnings")))
 		for _, s := range warn {
 			add("  %s %s", st.Warn.Render("!"), s)
 		}
 	}
 	add("")
 	source, origin := o.Provenance()
-	src := "source: " + source
+	src := lang.Sprintf("source: %s", source)
 	if origin != "" && origin != "embedded" {
-		src += " (overlay " + origin + ")"
+		src += lang.Sprintf(" (overlay %s)", origin)
 	}
 	if a := o.PriceAsOf(); a != "" {
-		src += ", as of " + a
+		src += lang.Sprintf(", as of %s", a)
 	}
 	add("%s", st.Muted.Render(printable(src)))
 	if asOf != "" {
-		add("%s", st.Muted.Render("catalog as of "+asOf+": prices change, check before renting · ctrl+e exports this offer"))
+		add("%s", st.Muted.Render(lang.Sprintf("catalog as of %s: prices change, check before renting · ctrl+e exports this offer", asOf)))
 	}
 	for i := range lines {
 		lines[i] = lipgloss.NewStyle().Width(max(width, 1)).Render(lines[i]) // wrap long sources
 	}
 	return strings.Join(lines, "\n")
+}
+
+// countIn is model.Count ("2 replicas") in lang: Chinese counts take no
+// plural, and the noun is translated.
+func countIn(lang *i18n.Printer, n int, noun string) string {
+	if !lang.Chinese() {
+		return model.Count(n, noun)
+	}
+	return lang.Sprintf("%d "+noun, n) // "%d replica", "%d instance", "%d offer"
 }

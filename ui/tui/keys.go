@@ -3,6 +3,8 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/table"
+
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // keyMap is the configurator's keys; bindings that do nothing on the
@@ -21,6 +23,30 @@ type keyMap struct {
 	// form holds the focused field's own keys (huh's: tab/enter next,
 	// shift+tab back, ↑/↓, / to search), shown first in the help.
 	form []key.Binding
+	// lang translates the help texts forScreen sets (nil: English).
+	lang *i18n.Printer
+}
+
+// localKeys is defaultKeys with the help texts in p's language (the keys
+// themselves stay as typed).
+func localKeys(p *i18n.Printer) keyMap {
+	k := defaultKeys()
+	k.lang = p
+	if p == nil {
+		return k
+	}
+	t := &k.Table
+	for _, b := range []*key.Binding{&k.Back, &k.Export, &k.Offers, &k.Open, &k.Sort, &k.Provider, &k.Help, &k.Quit, &k.Browse, &k.Regions,
+		&k.Market.Pick, &k.Market.Sort, &k.Market.SortBack, &k.Market.Group, &k.Market.Regions, &k.Market.ClearGPU,
+		&k.Market.Up, &k.Market.Down, &k.Market.PageUp, &k.Market.PageDown, &k.Plan.Add, &k.Plan.Open, &k.Plan.Delete,
+		&t.LineUp, &t.LineDown, &t.PageUp, &t.PageDown, &t.HalfPageUp, &t.HalfPageDown, &t.GotoTop, &t.GotoBottom} {
+		h := b.Help()
+		b.SetHelp(h.Key, p.T(h.Desc))
+	}
+	// "regions" is also a column title (地域数, how many regions); the r
+	// key expands and collapses the "+N regions" rows.
+	k.Regions.SetHelp(k.Regions.Help().Key, p.T("regions (expand or collapse)"))
+	return k
 }
 
 func defaultKeys() keyMap {
@@ -80,11 +106,11 @@ func (k *keyMap) forScreen(s screen, typing, filtering, dialog bool) {
 	k.Back.SetEnabled(!wizard || dialog || !filtering)
 	switch {
 	case dialog:
-		k.Back.SetHelp("esc", "cancel")
+		k.Back.SetHelp("esc", k.lang.T("cancel"))
 	case wizard:
-		k.Back.SetHelp("esc", "previous page")
+		k.Back.SetHelp("esc", k.lang.T("previous page"))
 	default:
-		k.Back.SetHelp("esc", "back")
+		k.Back.SetHelp("esc", k.lang.T("back"))
 	}
 	k.Offers.SetEnabled(wizard && !dialog)
 	k.Browse.SetEnabled((wizard || offers) && !dialog)
@@ -96,9 +122,9 @@ func (k *keyMap) forScreen(s screen, typing, filtering, dialog bool) {
 	k.Help.SetEnabled(!typing && !dialog)
 	k.Quit.SetEnabled(!dialog)
 	if typing || dialog {
-		k.Quit.SetHelp("ctrl+c", "quit")
+		k.Quit.SetHelp("ctrl+c", k.lang.T("quit"))
 	} else {
-		k.Quit.SetHelp("q", "quit")
+		k.Quit.SetHelp("q", k.lang.T("quit"))
 	}
 	for _, b := range []*key.Binding{&k.Table.LineUp, &k.Table.LineDown, &k.Table.PageUp, &k.Table.PageDown,
 		&k.Table.HalfPageUp, &k.Table.HalfPageDown, &k.Table.GotoTop, &k.Table.GotoBottom} {
@@ -126,4 +152,19 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Market.Pick, k.Market.Sort, k.Market.SortBack, k.Market.Group, k.Market.Regions, k.Market.ClearGPU},
 		{k.Table.LineUp, k.Table.LineDown, k.Table.PageUp, k.Table.PageDown, k.Table.GotoTop, k.Table.GotoBottom},
 	}
+}
+
+// translate returns copies of huh's field keys (bs) with their help in
+// k's language.
+func (k *keyMap) translate(bs []key.Binding) []key.Binding {
+	if k.lang == nil {
+		return bs
+	}
+	out := make([]key.Binding, len(bs))
+	for i, b := range bs {
+		h := b.Help()
+		b.SetHelp(h.Key, k.lang.T(h.Desc))
+		out[i] = b
+	}
+	return out
 }

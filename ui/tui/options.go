@@ -3,7 +3,10 @@ package tui
 import (
 	"io"
 
+	"golang.org/x/text/language"
+
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // Options are what the configurator needs besides the catalog. The
@@ -41,4 +44,29 @@ type Options struct {
 	// SpotRate is the spot interruption rate of an instance type in a
 	// region (data.SpotRates); nil leaves out the spot estimates.
 	SpotRate func(provider, region, instanceType string) model.InterruptionRate
+	// Lang is the language of the screens (a --lang flag or config key,
+	// through i18n.Resolve); the zero tag (language.Und) follows the
+	// environment, i18n.Detect(Getenv). Request values (option values,
+	// exported files) stay English.
+	Lang language.Tag
+
+	// lang, when set, is the printer used instead of Lang's (tests: an
+	// i18n.NewTracing printer that records the untranslated keys).
+	lang *i18n.Printer
+}
+
+// printer is the message printer for opts.Lang (nil prints English).
+func (opts Options) printer() *i18n.Printer {
+	if opts.lang != nil {
+		return opts.lang
+	}
+	tag := opts.Lang
+	if tag == language.Und {
+		getenv := opts.Getenv
+		if getenv == nil {
+			return nil // tests and embedders without an environment: English
+		}
+		tag = i18n.Detect(getenv)
+	}
+	return i18n.New(tag)
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"charm.land/lipgloss/v2/table"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -23,7 +25,8 @@ type result struct {
 	cfg      model.Config
 	err      error // the first answer that does not parse, resolve or validate
 	workload model.Workload
-	warnings []string
+	warnings []string        // resolving the answers (English only: model gives them as text)
+	warnMsgs []model.Message // the workload's, for translation
 	est      *model.Estimate // per-GPU need, no GPU
 	rec      model.Recommendation
 	recErr   error // no instance passes the filters
@@ -131,7 +134,7 @@ func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, s
 		return r
 	}
 	r.workload = w
-	r.warnings = append(ws, w.Warnings()...)
+	r.warnings, r.warnMsgs = ws, w.WarningMessages()
 	e, err := model.Compute(w, nil)
 	if err != nil {
 		r.err = model.AsConfigError(err)
@@ -175,7 +178,8 @@ type panel struct {
 	res           *result
 	pending       bool // a newer result is on its way
 	width, height int
-	cache         *panelCache // shared by copies: View has a value receiver
+	cache         *panelCache   // shared by copies: View has a value receiver
+	lang          *i18n.Printer // the panel's language (nil: English)
 }
 
 // panelCache keeps the last drawing: the panel changes only with its
@@ -190,15 +194,15 @@ type panelCache struct {
 func (p *panel) setSize(w, h int) { p.width, p.height = max(w, 0), max(h, 0) }
 
 // modelTitle names the estimated model: "Llama 3.1 8B · 8.03B parameters".
-func modelTitle(r *result) string {
+func modelTitle(lang *i18n.Printer, r *result) string {
 	w := &r.workload
 	name := w.Model.Name
 	if name == "" {
-		name = "custom " + string(w.Model.Family)
+		name = lang.Sprintf("custom %s", string(w.Model.Family))
 	}
-	s := name + " · " + model.FormatCount(r.est.Params) + " parameters"
+	s := name + " · " + lang.Sprintf("%s parameters", model.FormatCount(r.est.Params))
 	if r.est.TrainableParams > 0 && r.est.TrainableParams < r.est.Params {
-		s += " (" + model.FormatCount(r.est.TrainableParams) + " trained)"
+		s += lang.Sprintf(" (%s trained)", model.FormatCount(r.est.TrainableParams))
 	}
 	return printable(s)
 }
@@ -225,10 +229,10 @@ func (p panel) render(compact bool) string {
 	r := p.res
 	switch {
 	case r == nil:
-		add(st.Muted.Render("estimating…"))
+		add(st.Muted.Render(p.lang.T("estimating…")))
 	case r.err != nil:
-		add(st.Heading.Render("Estimate"), st.Muted.Render("—"))
-		add(wrapLines(st.Bad.Render(errText(r.err)), iw)...) // wrapped, never cut: the cause is at the end
+		add(st.Heading.Render(p.lang.T("Estimate")), st.Muted.Render("—"))
+		add(wrapLines(st.Bad.Render(errTextIn(p.lang, r.err)), iw)...) // wrapped, never cut: the cause is at the end
 	default:
 		lines = p.estimateLines(r, iw, ih, compact)
 	}
@@ -241,6 +245,25 @@ func (p panel) render(compact bool) string {
 	// Lip Gloss v2 sizes include the border and padding.
 	return st.Panel.Width(iw + st.Panel.GetHorizontalFrameSize()).Height(ih + st.Panel.GetVerticalFrameSize()).
 		Render(strings.Join(lines, "\n"))
+}
+
+// errIn is err in lang: a model.Message (the answers' parse errors, the
+// model's) through the catalogue, any other error's text as a key.
+func errIn(lang *i18n.Printer, err error) string {
+	var m model.Message
+	if errors.As(err, &m) && m.String() == err.Error() {
+		return lang.Message(m)
+	}
+	return lang.T(err.Error())
+}
+
+// errTextIn is errText in lang.
+func errTextIn(lang *i18n.Printer, err error) string {
+	var m model.Message
+	if errors.As(err, &m) && m.String() == err.Error() {
+		return printable(lang.Message(m))
+	}
+	return lang.T(errText(err))
 }
 
 // errText is an error as a sentence for the panel and footer.
@@ -260,7 +283,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	if r.serve != nil {
 		return p.serveLines(r, iw, ih, compact)
 	}
-	st := p.st
+	st, T := p.st, p.lang.T
 	e := r.est
 	w := &r.workload
 	best := r.best()
@@ -275,20 +298,20 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	if best != nil {
 		capacity = best.UsableBytes
 		need = best.NeedBytes
-		onGPU = fmt.Sprintf(" · %s: %s usable", best.GPU.Name, report.GiB(best.UsableBytes))
+		onGPU = " · " + p.lang.Sprintf("%s: %s usable", best.GPU.Name, report.GiB(best.UsableBytes))
 	} else if r.adviceOn != nil {
 		capacity = model.UsableBytes(r.adviceOn)
-		onGPU = fmt.Sprintf(" · largest GPU %s: %s usable", r.adviceOn.Name, report.GiB(capacity))
+		onGPU = " · " + p.lang.Sprintf("largest GPU %s: %s usable", r.adviceOn.Name, report.GiB(capacity))
 	}
 	mem := e.Memory
 	if best != nil && best.Estimate != nil {
 		mem = best.Estimate.Memory
 	}
-	title := st.Title.Render(modelTitle(r))
-	vram := st.Heading.Render("VRAM per GPU ") + st.Value.Render(report.GiB(need)) + st.Muted.Render(onGPU)
+	title := st.Title.Render(modelTitle(p.lang, r))
+	vram := st.Heading.Render(T("VRAM per GPU")+" ") + st.Value.Render(report.GiB(need)) + st.Muted.Render(onGPU)
 	bar := report.VRAMBar(mem, capacity, max(min(iw, 72), 4), st)
 	if compact {
-		add(title+st.Muted.Render(" · "+string(w.Task)+" · "+string(w.Precision)), vram, bar)
+		add(title+st.Muted.Render(" · "+taskName(p.lang, w.Task)+" · "+string(w.Precision)), vram, bar)
 		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3 { // the top tip, the best offer and the count
 			add(tips[1])
 		}
@@ -297,31 +320,31 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			for i, g := range shown {
 				prefix := st.Muted.Render("     ")
 				if i == 0 {
-					prefix = st.Good.Render("best ")
+					prefix = st.Good.Render(padCells(T("best"), 5))
 				}
-				add(prefix + offerLine(&g))
+				add(prefix + offerLine(p.lang, &g))
 			}
-			add(st.Muted.Render(fmt.Sprintf("%s · ctrl+o shows them all", fitCount(len(r.rec.Offers)))))
+			add(st.Muted.Render(p.lang.Sprintf("%s · ctrl+o shows them all", fitCount(p.lang, len(r.rec.Offers)))))
 		} else {
 			lines = append(lines, p.noFitLines(r, iw)...)
 		}
 		return lines
 	}
-	summary := report.DescribeWorkload(w)
+	summary := report.DescribeWorkloadIn(p.lang, w)
 	if asked := r.cfg.Workload.Strategy; best != nil && asked != model.Single && w.GPUs > 1 && w.Strategy != asked {
 		// auto GPUs: the matcher falls back from DDP to FSDP where DDP does not fit
-		summary += " (" + strings.ToUpper(string(asked)) + " did not fit)"
+		summary += p.lang.Sprintf(" (%s did not fit)", strings.ToUpper(string(asked)))
 	}
 	pe := e // the estimate shown: the best offer's when there is one
 	if best != nil && best.Estimate != nil {
 		pe = best.Estimate
 	}
-	add(title, st.Muted.Render(summary), st.Muted.Render(report.DescribeShape(w)))
+	add(title, st.Muted.Render(summary), st.Muted.Render(report.DescribeShapeIn(p.lang, w)))
 	add(p.recipeLines(pe)...)
 	add("")
 	add(vram, bar)
 	add(p.memoryDetailLines(pe, best)...)
-	parts := report.BreakdownLines(mem, st)
+	parts := report.BreakdownLinesIn(p.lang, mem, st)
 	if iw >= 72 && len(parts) > 2 { // two columns
 		half := (len(parts) + 1) / 2
 		for i := 0; i < half; i++ {
@@ -341,15 +364,15 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		add(p.tipLines(r, best)...)
 		sortName := map[model.SortKey]string{model.SortPrice: "price per hour", model.SortMonthly: "monthly cost",
 			model.SortJob: "job cost", model.SortTime: "job time", model.SortHeadroom: "VRAM headroom"}[r.rec.Sort]
-		add(st.Heading.Render(fmt.Sprintf("Offers: %d fit", len(r.rec.Offers))) + st.Muted.Render(" · ranked by "+sortName+" · ctrl+o shows all"))
+		add(st.Heading.Render(p.lang.Sprintf("Offers: %d fit", len(r.rec.Offers))) + st.Muted.Render(" · "+p.lang.Sprintf("ranked by %s", T(sortName))+" · "+T("ctrl+o shows all")))
 		room := ih - len(lines) - 2 // keep two lines for warnings
-		warn := append(offerWorkloadWarnings(r, best), best.Warnings()...)
+		warn := append(offerWorkloadWarnings(p.lang, r, best), p.lang.Messages(best.WarningMessages())...)
 		if len(warn) == 0 {
 			room += 2
 		}
 		if n := room - 2; n > 0 {
 			offers, _ := report.CollapseRegions(r.rec.Offers, n)
-			add(strings.Split(offersTable(offers, iw, st), "\n")...)
+			add(strings.Split(offersTable(p.lang, offers, iw, st), "\n")...)
 		}
 		for _, s := range warn {
 			add(st.Warn.Render("! ") + s)
@@ -368,18 +391,18 @@ func (p panel) tipLines(r *result, best *model.Offer) []string {
 	if len(r.tips) == 0 || best == nil {
 		return nil
 	}
-	st := p.st
-	lines := []string{st.Heading.Render("What saves the most") + st.Muted.Render(" · on "+best.GPU.Name+", each change alone")}
+	st, T := p.st, p.lang.T
+	lines := []string{st.Heading.Render(T("What saves the most")) + st.Muted.Render(" · "+p.lang.Sprintf("on %s, each change alone", best.GPU.Name))}
 	for i := range r.tips {
 		t := &r.tips[i]
-		fig := "VRAM " + report.SignedPct(-t.MemorySavedPct())
+		fig := T("VRAM") + " " + report.SignedPct(-t.MemorySavedPct())
 		if t.BaseGPUHours > 0 {
-			fig += ", job " + report.SignedPct(-t.CostSavedPct())
+			fig += p.lang.Sprintf(", job %s", report.SignedPct(-t.CostSavedPct()))
 			if best.HasJob && best.CommitmentUSD == 0 && math.Round(t.CostSavedPct()) != 0 {
 				fig += " (" + report.USD(best.JobUSD) + " → " + report.USD(best.JobUSD*t.GPUHours/t.BaseGPUHours) + ")"
 			}
 		}
-		lines = append(lines, st.Good.Render("↓ ")+st.Value.Render(fig)+" "+printable(t.Change))
+		lines = append(lines, st.Good.Render("↓ ")+st.Value.Render(fig)+" "+printable(tipChange(p.lang, t)))
 	}
 	return append(lines, "")
 }
@@ -395,55 +418,75 @@ func (p panel) noFitLines(r *result, width int) []string {
 	st := p.st
 	var lines []string
 	if r.recErr != nil {
-		return wrapLines(st.Bad.Render("✗ "+errText(r.recErr)), width)
+		return wrapLines(st.Bad.Render("✗ "+errTextIn(p.lang, r.recErr)), width)
 	}
-	lines = append(lines, st.Bad.Render("✗ no offer runs this workload with these answers"))
+	lines = append(lines, st.Bad.Render(p.lang.T("✗ no offer runs this workload with these answers")))
 	if len(r.rec.Reasons) > 0 { // budget, deadline, price limit: what removed them
-		lines = append(lines, wrapLines(st.Muted.Render(report.ReasonSummary(&r.rec)), width)...)
+		lines = append(lines, wrapLines(st.Muted.Render(report.ReasonSummaryIn(p.lang, &r.rec)), width)...)
 	}
 	if len(r.advice) > 0 {
-		lines = append(lines, st.Heading.Render("What would fit "+r.adviceOn.Name+" (each change alone):"))
+		lines = append(lines, st.Heading.Render(p.lang.Sprintf("What would fit %s (each change alone):", r.adviceOn.Name)))
 		for _, a := range r.advice {
 			mark := st.Bad.Render("✗")
 			if a.Fits {
 				mark = st.Good.Render("✓")
 			}
 			need := " → " + report.GiB(a.Total)
-			lines = append(lines, mark+" "+report.Truncate(a.Change, width-2-lipgloss.Width(need))+need)
+			lines = append(lines, mark+" "+report.Truncate(adviceChange(p.lang, &a), width-2-lipgloss.Width(need))+need)
 		}
 	}
 	for i, x := range r.rec.Rejected {
 		if i == 3 {
 			break
 		}
-		lines = append(lines, st.Muted.Render(fmt.Sprintf("  %s %s: %s", x.Instance.Provider, x.Instance.Type, x.Reason)))
+		lines = append(lines, st.Muted.Render(fmt.Sprintf("  %s %s: %s", x.Instance.Provider, x.Instance.Type, report.RejectionReason(p.lang, &x))))
 	}
 	return lines
 }
 
 // offerWorkloadWarnings are the workload's warnings as the offer runs
 // it (with "auto" GPUs the count is the offer's, not the answer's).
-func offerWorkloadWarnings(r *result, o *model.Offer) []string {
+func offerWorkloadWarnings(lang *i18n.Printer, r *result, o *model.Offer) []string {
 	if o == nil || o.Estimate == nil {
-		return slices.Clone(r.warnings)
+		out := make([]string, 0, len(r.warnings)+len(r.warnMsgs))
+		for _, w := range r.warnings {
+			out = append(out, lang.T(w))
+		}
+		return append(out, lang.Messages(r.warnMsgs)...)
 	}
 	w := o.Estimate.Workload
-	return w.Warnings()
+	return lang.Messages(w.WarningMessages())
+}
+
+// tipChange is a tip's change in lang (its message when it has one).
+func tipChange(lang *i18n.Printer, t *model.Tip) string {
+	if t.Msg.IsZero() {
+		return lang.T(t.Change)
+	}
+	return lang.Message(t.Msg)
+}
+
+// adviceChange is an advice's change in lang (its message when it has one).
+func adviceChange(lang *i18n.Printer, a *model.Advice) string {
+	if a.Msg.IsZero() {
+		return lang.T(a.Change)
+	}
+	return lang.Message(a.Msg)
 }
 
 // offerLine is one offer in a sentence, for the compact panel.
-func offerLine(o *model.Offer) string {
-	s := fmt.Sprintf("%s %s %s %s %s/h %s/mo", o.Instance.Provider, o.Instance.Type, o.Region, report.OfferGPUs(o), report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
+func offerLine(lang *i18n.Printer, o *model.Offer) string {
+	s := lang.Sprintf("%s %s %s %s %s/h %s/mo", o.Instance.Provider, o.Instance.Type, o.Region, report.OfferGPUsIn(lang, o), report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
 	if o.HasJob {
-		s += fmt.Sprintf(" · job %s %s", report.Hours(o.JobHours), report.USD(o.JobUSD))
+		s += lang.Sprintf(" · job %s %s", report.HoursIn(lang, o.JobHours), report.USD(o.JobUSD))
 	}
 	return printable(s)
 }
 
 // offerRow is report.OfferRow with every cell printable: names come from
 // catalogs and overlays.
-func offerRow(o *model.Offer) []string {
-	row := report.OfferRow(o)
+func offerRow(lang *i18n.Printer, o *model.Offer) []string {
+	row := report.OfferRowIn(lang, o)
 	for i := range row {
 		row[i] = printable(row[i])
 	}
@@ -468,14 +511,14 @@ var shrinkable = map[int]int{1: 12, 2: 9, 3: 8}
 // offersTable renders offers as a borderless table at most width cells
 // wide: the instance, region and GPU columns are cut first (ending in
 // "…"), then columns are dropped, never the other way round.
-func offersTable(offers []model.Offer, width int, st *report.Styles) string {
+func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report.Styles) string {
 	rows := make([][]string, len(offers))
 	for i := range offers {
-		rows[i] = offerRow(&offers[i])
+		rows[i] = offerRow(lang, &offers[i])
 	}
 	const pad = 2 // PaddingRight below
 	for n, cols := range offerColumns {
-		headers := pick(report.OfferHeaders, cols)
+		headers := pick(report.OfferHeadersIn(lang), cols)
 		picked := make([][]string, len(rows))
 		for i, r := range rows {
 			picked[i] = pick(r, cols)
@@ -550,9 +593,18 @@ func pick(row []string, cols []int) []string {
 }
 
 // fitCount is "1 offer fits", "8 offers fit".
-func fitCount(n int) string {
+func fitCount(lang *i18n.Printer, n int) string {
 	if n == 1 {
-		return "1 offer fits"
+		return lang.T("1 offer fits")
 	}
-	return fmt.Sprintf("%d offers fit", n)
+	return lang.Sprintf("%d offers fit", n)
+}
+
+// taskName is a task as the compact panel names it: the request value in
+// English ("finetune"), words in Chinese (report's "task …" messages).
+func taskName(lang *i18n.Printer, t model.Task) string {
+	if !lang.Chinese() {
+		return string(t)
+	}
+	return lang.T("task " + string(t))
 }

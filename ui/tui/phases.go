@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -38,8 +39,9 @@ type planView struct {
 	focus   int // 0 name, 1 months
 	err     string
 
-	dirty     bool // phases changed since opening or the last plan export
-	exporting bool // the export dialog open is the plan's
+	lang      *i18n.Printer // the screen's language; nil is English
+	dirty     bool          // phases changed since opening or the last plan export
+	exporting bool          // the export dialog open is the plan's
 }
 
 // exported is told of a file written: the plan's export makes it clean.
@@ -119,11 +121,11 @@ func (v *planView) startAdd(p model.PlanPhase, task model.Task) tea.Cmd {
 	v.pending = &p
 	v.err = ""
 	v.name = textinput.New()
-	v.name.Prompt = "name: "
+	v.name.Prompt = v.lang.T("name: ")
 	v.name.CharLimit = 40
 	v.name.SetValue(v.defaultPhaseName(task))
 	v.months = textinput.New()
-	v.months.Prompt = "months: "
+	v.months.Prompt = v.lang.T("months: ")
 	v.months.CharLimit = 6
 	v.months.SetValue(strconv.FormatFloat(p.Months, 'g', -1, 64))
 	v.focus = 0
@@ -169,25 +171,25 @@ func (v *planView) commit() tea.Cmd {
 	p.Name = strings.TrimSpace(v.name.Value())
 	switch {
 	case p.Name == "":
-		v.err = "give the phase a name, such as fine-tune or serve"
+		v.err = v.lang.T("give the phase a name, such as fine-tune or serve")
 		return nil
 	case strings.ContainsFunc(p.Name, model.Unprintable):
-		v.err = "the name has control characters"
+		v.err = v.lang.T("the name has control characters")
 		return nil
 	case v.has(p.Name):
-		v.err = fmt.Sprintf("the plan has a phase %q already: give another name", p.Name)
+		v.err = v.lang.Sprintf("the plan has a phase %q already: give another name", p.Name)
 		return nil
 	}
 	if p.Months > 0 {
 		m, err := strconv.ParseFloat(strings.TrimSpace(v.months.Value()), 64)
 		if err != nil || !(m > 0 && m <= 120) {
-			v.err = "months: a number of months in (0, 120], such as 6"
+			v.err = v.lang.T("months: a number of months in (0, 120], such as 6")
 			return nil
 		}
 		p.Months = m
 	}
 	if len(v.plan.Phases) >= model.MaxPlanPhases {
-		v.err = fmt.Sprintf("a plan has at most %d phases", model.MaxPlanPhases)
+		v.err = v.lang.Sprintf("a plan has at most %d phases", model.MaxPlanPhases)
 		return nil
 	}
 	v.plan.Phases = append(v.plan.Phases, p)
@@ -217,13 +219,13 @@ func (v *planView) listKey(msg tea.KeyPressMsg) {
 // total, and the prompt when a phase is being added.
 func (v *planView) view(st *report.Styles, width int) string {
 	var b strings.Builder
-	title := "Plan"
+	title := v.lang.T("Plan")
 	if v.plan.Name != "" {
 		title += ": " + model.Printable(v.plan.Name)
 	}
 	b.WriteString(st.Heading.Render(title) + "\n")
 	if len(v.plan.Phases) == 0 && v.pending == nil {
-		b.WriteString(st.Muted.Render("no phases yet: on the offers (ctrl+o) or an offer's details, a adds the offer with the current answers as a phase") + "\n")
+		b.WriteString(st.Muted.Render(v.lang.T("no phases yet: on the offers (ctrl+o) or an offer's details, a adds the offer with the current answers as a phase")) + "\n")
 	}
 	costs := make([]string, len(v.plan.Phases))
 	total, totalOK := 0.0, true
@@ -235,7 +237,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		}
 		costs[i] = report.USD(c.USD)
 		if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
-			costs[i] += " (term)"
+			costs[i] += v.lang.T(" (term)")
 		}
 		total += c.USD
 	}
@@ -250,7 +252,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		return fmt.Sprintf("%s%s %s %s %7s %s %*s", mark, cell(name, nameW), cell(offer, offerW), cell(pricing, 11), usdH, cell(dur, durW), costW, cost)
 	}
 	if len(v.plan.Phases) > 0 {
-		b.WriteString(st.Muted.Render(row("  ", "phase", "offer", "pricing", "$/h", "duration", "cost")) + "\n")
+		b.WriteString(st.Muted.Render(row("  ", v.lang.T("phase"), v.lang.T("offer"), v.lang.T("pricing"), "$/h", v.lang.T("duration"), v.lang.T("cost"))) + "\n")
 	}
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
@@ -258,9 +260,9 @@ func (v *planView) view(st *report.Styles, width int) string {
 		if p.Instances > 1 {
 			offer += fmt.Sprintf(" ×%d", p.Instances)
 		}
-		dur := report.Hours(p.JobHours) + " job"
+		dur := v.lang.Sprintf("%s job", report.HoursIn(v.lang, p.JobHours))
 		if p.Months > 0 {
-			dur = fmt.Sprintf("%g months", p.Months)
+			dur = v.lang.Sprintf("%g months", p.Months)
 			if p.HoursPerMonth > 0 {
 				dur += fmt.Sprintf(" × %g h", p.HoursPerMonth)
 			}
@@ -280,23 +282,23 @@ func (v *planView) view(st *report.Styles, width int) string {
 		if totalOK {
 			t = report.USD(total)
 		}
-		b.WriteString(st.Heading.Render("Total ") + t + "\n")
+		b.WriteString(st.Heading.Render(v.lang.T("Total ")) + t + "\n")
 	}
 	if v.pending != nil {
 		p := v.pending
-		b.WriteString("\n" + st.Heading.Render("Add a phase") + st.Muted.Render(fmt.Sprintf(" · %s %s %s, %s, %s/h", p.Provider, p.Instance, p.Region, p.Pricing, report.USD(p.USDPerHour))) + "\n")
+		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(fmt.Sprintf(" · %s %s %s, %s, %s/h", p.Provider, p.Instance, p.Region, report.PricingName(v.lang, p.Pricing), report.USD(p.USDPerHour))) + "\n")
 		b.WriteString("  " + v.name.View() + "\n")
 		if p.Months > 0 {
-			b.WriteString("  " + v.months.View() + st.Muted.Render(" (a service: how long it runs)") + "\n")
+			b.WriteString("  " + v.months.View() + st.Muted.Render(v.lang.T(" (a service: how long it runs)")) + "\n")
 		} else {
-			b.WriteString(st.Muted.Render(fmt.Sprintf("  a job of %s on this offer", report.Hours(p.JobHours))) + "\n")
+			b.WriteString(st.Muted.Render(v.lang.Sprintf("  a job of %s on this offer", report.HoursIn(v.lang, p.JobHours))) + "\n")
 		}
 		if v.err != "" {
 			b.WriteString("  " + st.Warn.Render("✗ "+v.err) + "\n")
 		}
-		hint := "enter adds · esc cancels"
+		hint := v.lang.T("enter adds · esc cancels")
 		if p.Months > 0 {
-			hint = "tab moves · " + hint
+			hint = v.lang.T("tab moves · ") + hint
 		}
 		b.WriteString(st.Muted.Render("  "+hint) + "\n")
 	}
@@ -361,11 +363,11 @@ func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		cmd := m.plan.promptKey(msg)
 		if !m.plan.prompting() && m.plan.err == "" && len(m.plan.plan.Phases) > 0 {
 			n := len(m.plan.plan.Phases)
-			what := fmt.Sprintf("%d phases", n)
+			what := m.lang.Sprintf("%d phases", n)
 			if n == 1 {
-				what = "1 phase"
+				what = m.lang.T("1 phase")
 			}
-			m.footer.say(what+" in the plan: ctrl+e exports the plan in one TOML", false)
+			m.footer.say(m.lang.Sprintf("%s in the plan: ctrl+e exports the plan in one TOML", what), false)
 		}
 		m.layout()
 		return m, cmd
@@ -388,7 +390,7 @@ func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // --config reopen.
 func (m app) openPlanExport() (tea.Model, tea.Cmd) {
 	if len(m.plan.plan.Phases) == 0 {
-		m.footer.say("the plan has no phases yet: a on an offer adds one", true)
+		m.footer.say(m.lang.T("the plan has no phases yet: a on an offer adds one"), true)
 		return m, nil
 	}
 	if _, err := model.EncodePlan(&m.plan.plan); err != nil {
@@ -399,7 +401,7 @@ func (m app) openPlanExport() (tea.Model, tea.Cmd) {
 	if path == "" {
 		path = defaultPlanExport
 	}
-	m.dialog = newExportDialog(path, model.Config{}, nil, launch.FormatTOML, m.theme, m.dialogWidth())
+	m.dialog = newExportDialog(path, model.Config{}, nil, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
 	pl := m.plan.plan // the plan as it is now: later additions do not change this export
 	pl.Phases = slices.Clone(pl.Phases)
 	m.dialog.plan = &pl

@@ -252,7 +252,8 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 	in := &promptReader{r: opts.In}
 	prompts := opts.Err
 	hf := &hfReader{read: opts.ReadHFConfig}
-	w := newWizard(a, cat, hf.check(), huh.ThemeFunc(huh.ThemeBase), 80, 40)
+	lang := opts.printer()
+	w := newWizard(a, cat, hf.check(), huh.ThemeFunc(huh.ThemeBase), 80, 40, lang)
 	ended := func(err error) error {
 		if errors.Is(err, ErrInputEnded) {
 			if data, err := exportConfig(a, nil, nil, cat.AsOf); err == nil {
@@ -261,7 +262,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 		}
 		return err
 	}
-	fmt.Fprintln(prompts, "gpuplan configurator (accessible mode): press enter to keep the answer shown in brackets.")
+	fmt.Fprintln(prompts, lang.T("gpuplan configurator (accessible mode): press enter to keep the answer shown in brackets."))
 	for i := 0; i < len(w.pages); i++ {
 		p := w.pages[i]
 		if ctx.Err() != nil {
@@ -270,7 +271,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 		if p.hide != nil && p.hide() {
 			continue
 		}
-		fmt.Fprintf(prompts, "\n== %s ==\n", p.title)
+		fmt.Fprintf(prompts, "\n== %s ==\n", lang.T(p.title))
 		start := len(w.inputs)
 		for _, f := range p.fields(true) {
 			f.WithTheme(huh.ThemeFunc(huh.ThemeBase))
@@ -288,22 +289,22 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 		}
 		if p.check != nil {
 			if err := p.check(); err != nil {
-				fmt.Fprintf(prompts, "✗ %s\n", err)
+				fmt.Fprintf(prompts, "✗ %s\n", errIn(lang, err))
 				back := slices.IndexFunc(w.pages, func(q page) bool { return q.title == p.backTo })
 				if back < 0 {
 					back = i
 				}
-				fmt.Fprintf(prompts, "asking again from %s\n", w.pages[back].title)
+				lang.Fprintf(prompts, "asking again from %s\n", lang.T(w.pages[back].title))
 				i = back - 1
 			}
 		}
 	}
 	cfg, cfgErr := a.config()
 	res := compute(cat, cfg, cfgErr, hf, 0)
-	out := &report.Renderer{Profile: colorprofile.NoTTY} // plain text: no styling at all
+	out := &report.Renderer{Profile: colorprofile.NoTTY, Lang: lang} // plain text: no styling at all
 	fmt.Fprintln(opts.Out)
 	if !res.ok() {
-		fmt.Fprintf(opts.Out, "No estimate: %s\n", errText(res.err))
+		lang.Fprintf(opts.Out, "No estimate: %s\n", errTextIn(lang, res.err))
 	} else if err := report.WriteRecommendHint(opts.Out, out, &res.rec, res.est, 5, 100, ""); err != nil {
 		return err
 	} else if err := writeAccessibleDecisions(opts.Out, out, cat, res, opts.SpotRate); err != nil {
@@ -319,7 +320,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 	for {
 		path := ""
 		fmt.Fprintln(prompts)
-		exp := huh.NewInput().Title("Export the answers to a file (empty: do not export)").Value(&path)
+		exp := huh.NewInput().Title(lang.T("Export the answers to a file (empty: do not export)")).Value(&path)
 		if err := ask(exp, prompts, in); err != nil {
 			return ended(err)
 		}
@@ -330,12 +331,12 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 		err = atomicfile.WriteFileAtomic(abs, data, false)
 		if errors.Is(err, atomicfile.ErrFileExists) {
 			overwrite := false
-			c := huh.NewConfirm().Title("Overwrite " + abs + "?").Value(&overwrite)
+			c := huh.NewConfirm().Title(lang.Sprintf("Overwrite %s?", abs)).Value(&overwrite)
 			if err := ask(c, prompts, in); err != nil {
 				return ended(err)
 			}
 			if !overwrite {
-				fmt.Fprintln(prompts, "kept the file; give another name, or none to skip the export")
+				fmt.Fprintln(prompts, lang.T("kept the file; give another name, or none to skip the export"))
 				continue
 			}
 			err = atomicfile.WriteFileAtomic(abs, data, true)
@@ -344,7 +345,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 			fmt.Fprintf(prompts, "✗ %s\n", err)
 			continue
 		}
-		fmt.Fprintf(prompts, "exported to %s\n", abs)
+		fmt.Fprintln(prompts, lang.Sprintf("exported to %s", abs))
 		return nil
 	}
 }

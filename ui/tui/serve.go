@@ -3,7 +3,6 @@ package tui
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -64,7 +63,7 @@ func (s *serveAnswers) serving() (model.Serving, error) {
 		}
 		n, err := model.ParseTokens(in)
 		if err != nil || n < 1 || n > 1<<24 {
-			return 0, fmt.Errorf("%s: want a whole number of tokens such as 512 or 2k, got %q", label, in)
+			return 0, model.Msg("%s: want a whole number of tokens such as 512 or 2k, got %q", model.Msg(label), in)
 		}
 		return n, nil
 	}
@@ -93,13 +92,14 @@ func (s *serveAnswers) serving() (model.Serving, error) {
 // servePage asks the serving questions; hidden unless serving an LLM.
 func (w *wizard) servePage(input func(title, desc string, v *string, validate func(string) error) *huh.Input) page {
 	a, cat := w.a, w.cat
+	T := w.lang.T
 	tokens := func(label string) func(string) error {
 		return func(in string) error {
 			if strings.TrimSpace(in) == "" {
 				return nil
 			}
 			if n, err := model.ParseTokens(in); err != nil || n < 1 || n > 1<<24 {
-				return fmt.Errorf("%s: want a whole number of tokens such as 512 or 2k, got %q", label, in)
+				return model.Msg("%s: want a whole number of tokens such as 512 or 2k, got %q", model.Msg(label), in)
 			}
 			return nil
 		}
@@ -107,20 +107,20 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 	s := &a.Serve
 	return page{title: "Serving", hide: func() bool { return !a.servingLLM(cat) }, fields: func(bool) []huh.Field {
 		return []huh.Field{
-			newSelect[model.WeightFormat](w.theme).Title("Weight format").Description("as vLLM loads the checkpoint").Options(
-				huh.NewOption("as the precision (a quantized config.json: its format)", model.WeightFormat("")),
+			newSelect[model.WeightFormat](w.theme).Title(T("Weight format")).Description(T("as vLLM loads the checkpoint")).Options(
+				huh.NewOption(T("as the precision (a quantized config.json: its format)"), model.WeightFormat("")),
 				huh.NewOption("bf16", model.WeightBF16), huh.NewOption("fp16", model.WeightFP16),
-				huh.NewOption("fp8    8-bit float weights", model.WeightFP8), huh.NewOption("int8   W8A16", model.WeightInt8),
-				huh.NewOption("AWQ    4-bit, group 128", model.WeightAWQ), huh.NewOption("GPTQ   4-bit, group 128", model.WeightGPTQ)).
+				huh.NewOption(T("fp8    8-bit float weights"), model.WeightFP8), huh.NewOption(T("int8   W8A16"), model.WeightInt8),
+				huh.NewOption(T("AWQ    4-bit, group 128"), model.WeightAWQ), huh.NewOption(T("GPTQ   4-bit, group 128"), model.WeightGPTQ)).
 				Value(&s.WeightFormat),
-			newSelect[model.KVCacheDType](w.theme).Title("KV cache").Inline(true).Options(
+			newSelect[model.KVCacheDType](w.theme).Title(T("KV cache")).Inline(true).Options(
 				huh.NewOption("auto", model.KVAuto), huh.NewOption("fp8", model.KVFP8)).Value(&s.KVCacheDType),
-			input("Prompt tokens", "average per request; empty: the context minus the output", &s.PromptTokens, tokens("prompt tokens")),
-			input("Output tokens", "generated per request; empty: 256", &s.OutputTokens, tokens("output tokens")),
-			input("Requests per second", "empty: the concurrent sequences are the load", &s.RPS, positiveValidator("requests per second", 1e6)),
-			input("Time to first token (ms)", "target; empty: none", &s.TTFTMs, positiveValidator("time to first token", 3.6e6)),
-			input("Time per output token (ms)", "target; empty: none", &s.TPOTMs, positiveValidator("time per output token", 3.6e6)),
-			newSelect[int](w.theme).Title("Tensor parallel").Inline(true).Options(
+			input(T("Prompt tokens"), T("average per request; empty: the context minus the output"), &s.PromptTokens, tokens("prompt tokens")),
+			input(T("Output tokens"), T("generated per request; empty: 256"), &s.OutputTokens, tokens("output tokens")),
+			input(T("Requests per second"), T("empty: the concurrent sequences are the load"), &s.RPS, positiveValidator("requests per second", 1e6)),
+			input(T("Time to first token (ms)"), T("target; empty: none"), &s.TTFTMs, positiveValidator("time to first token", 3.6e6)),
+			input(T("Time per output token (ms)"), T("target; empty: none"), &s.TPOTMs, positiveValidator("time per output token", 3.6e6)),
+			newSelect[int](w.theme).Title(T("Tensor parallel")).Inline(true).Options(
 				huh.NewOption("auto", 0), huh.NewOption("1", 1), huh.NewOption("2", 2), huh.NewOption("4", 4), huh.NewOption("8", 8)).Value(&s.TP),
 		}
 	}}
@@ -183,10 +183,10 @@ func servePlanFor(r *result, o *model.Offer) *model.ServePlan {
 // (TTFT, TPOT, tokens/s) and cost per million tokens, then the cheapest
 // offers meeting the targets.
 func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
-	st := p.st
+	st, lang, T := p.st, p.lang, p.lang.T
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
-	head := st.Title.Render(modelTitle(r)) + st.Muted.Render(" · serving")
+	head := st.Title.Render(modelTitle(lang, r)) + st.Muted.Render(" · "+T("serving"))
 	meets := 0
 	for i := range r.serve {
 		if r.serve[i].Meets {
@@ -194,47 +194,48 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		}
 	}
 	if len(r.serve) == 0 {
-		add(head, st.Bad.Render("no offer to serve from with these providers, regions and prices"))
+		add(head, st.Bad.Render(T("no offer to serve from with these providers, regions and prices")))
 		return lines
 	}
 	best := &r.serve[0]
 	bs := &best.Serving
 	add(head)
-	load := fmt.Sprintf("%d concurrent", bs.Concurrency)
+	load := lang.Sprintf("%d concurrent", bs.Concurrency)
 	if bs.RequestsPerSec > 0 {
-		load = fmt.Sprintf("%.3g requests/s", bs.RequestsPerSec)
+		load = lang.Sprintf("%.3g requests/s", bs.RequestsPerSec)
 	}
-	add(st.Muted.Render(fmt.Sprintf("%s weights · KV %s · %d + %d tokens of %d · %s", bs.WeightFormat, bs.KVCacheDType,
+	add(st.Muted.Render(lang.Sprintf("%s weights · KV %s · %d + %d tokens of %d · %s", bs.WeightFormat, bs.KVCacheDType,
 		bs.PromptTokens, bs.OutputTokens, bs.MaxModelLen, load)))
 	if !compact {
 		add("")
 	}
-	where := fmt.Sprintf("%s, TP %d × PP %d, %s", best.Offer.Name, best.TP, best.PP, model.Count(best.Replicas, "replica"))
+	where := lang.Sprintf("%s, TP %d × PP %d, %s", report.ServeOfferName(lang, &best.Offer), best.TP, best.PP, countIn(lang, best.Replicas, "replica"))
+	reasons := report.ServeReasons(lang, best)
 	switch {
 	case best.Meets:
-		add(st.Good.Render("best ") + where)
+		add(st.Good.Render(T("best")+" ") + where)
 	case best.Fits:
-		add(st.Warn.Render("! no offer meets the targets; closest ") + where)
+		add(st.Warn.Render(T("! no offer meets the targets; closest")+" ") + where)
 	default:
-		add(st.Bad.Render("✗ no offer holds the model: ") + strings.Join(best.Reasons, "; "))
+		add(st.Bad.Render(T("✗ no offer holds the model:")+" ") + strings.Join(reasons, lang.T("; ")))
 		return lines
 	}
 	m := &best.Memory
-	add(st.Heading.Render("KV cache ") + st.Value.Render(model.FormatCount(float64(m.KVTokens))+" tokens") +
-		st.Muted.Render(fmt.Sprintf(" · %.1f concurrent %d-token sequences", m.MaxConcurrency, bs.MaxModelLen)))
+	add(st.Heading.Render(T("KV cache")+" ") + st.Value.Render(lang.Sprintf("%s tokens", model.FormatCount(float64(m.KVTokens)))) +
+		st.Muted.Render(" · "+lang.Sprintf("%.1f concurrent %d-token sequences", m.MaxConcurrency, bs.MaxModelLen)))
 	if !compact { // a small screen keeps the cost line before the layout
-		add(st.Muted.Render(fmt.Sprintf("per GPU: weights %s + activations %s + KV %s of %s", report.GiB(m.Weights),
+		add(st.Muted.Render(lang.Sprintf("per GPU: weights %s + activations %s + KV %s of %s", report.GiB(m.Weights),
 			report.GiB(m.Activation), report.GiB(m.KVCache), report.GiB(m.BudgetBytes))))
 	}
 	pf := &best.Perf
-	add(st.Heading.Render("Speed ")+fmt.Sprintf("%.0f output tokens/s · TTFT %.0f ms · TPOT %.1f ms", best.OutputTokensPerSec, pf.TTFTSec*1e3, pf.TPOTSec*1e3),
-		st.Heading.Render("Cost ")+st.Value.Render(report.USD(best.USDPerMOutput))+" per million output tokens"+
-			st.Muted.Render(" · "+report.USD(best.USDPerMInput)+" input · "+report.USD(best.USDPerHour)+"/h"))
-	for _, reason := range best.Reasons {
+	add(st.Heading.Render(T("Speed")+" ")+lang.Sprintf("%.0f output tokens/s · TTFT %.0f ms · TPOT %.1f ms", best.OutputTokensPerSec, pf.TTFTSec*1e3, pf.TPOTSec*1e3),
+		st.Heading.Render(T("Cost")+" ")+st.Value.Render(report.USD(best.USDPerMOutput))+" "+T("per million output tokens")+
+			st.Muted.Render(" · "+lang.Sprintf("%s input", report.USD(best.USDPerMInput))+" · "+report.USD(best.USDPerHour)+"/h"))
+	for _, reason := range reasons {
 		add(st.Warn.Render("! ") + reason)
 	}
 	add("")
-	add(st.Heading.Render(fmt.Sprintf("Offers: %d of %d meet the targets", meets, len(r.serve))) + st.Muted.Render(" · by $ per million output tokens"))
+	add(st.Heading.Render(lang.Sprintf("Offers: %d of %d meet the targets", meets, len(r.serve))) + st.Muted.Render(" · "+T("by $ per million output tokens")))
 	room := ih - len(lines) - 1
 	var rows [][]string
 	for i := range r.serve {
@@ -245,7 +246,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		rows = append(rows, []string{row[0], row[1], row[3], row[4], row[7], row[10]})
 	}
 	if len(rows) > 0 {
-		add(strings.Split(plainRows([]string{"provider", "instance", "GPUs", "split", "TPOT ms", "$/Mtok"}, rows, iw), "\n")...)
+		add(strings.Split(plainRows([]string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}, rows, iw), "\n")...)
 	}
 	return lines
 }
@@ -324,9 +325,9 @@ func (d *dialog) servePayload() ([]byte, error) {
 // headers are the offers table's column titles: for serving, the job
 // columns are the time and cost of a million output tokens.
 func (v *offersView) headers() []string {
-	h := slices.Clone(report.OfferHeaders)
+	h := report.OfferHeadersIn(v.lang)
 	if v.serving {
-		h[6], h[7] = "1M tok time", "$/Mtok out"
+		h[6], h[7] = v.lang.T("1M tok time"), v.lang.T("$/Mtok out")
 	}
 	return h
 }

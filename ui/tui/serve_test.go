@@ -116,7 +116,7 @@ func TestServingExport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := newExportDialog("x.toml", cfg, picked, tc.format, newTheme(), 60)
+		d := newExportDialog("x.toml", cfg, picked, tc.format, newTheme(), 60, nil)
 		d.serving = m.res.serving
 		out, _, _, err := d.again(newTheme()).payload()
 		if err != nil {
@@ -152,7 +152,7 @@ func TestServingOffers(t *testing.T) {
 			t.Errorf("offer %d is %s, plan %s", i, o.Instance.Type, meets[i].Offer.Name)
 		}
 	}
-	text := offerDetail(testStyles(), &offers[0], m.res, "2026-11-30", 100)
+	text := offerDetail(nil, testStyles(), &offers[0], m.res, "2026-11-30", 100)
 	for _, want := range []string{"TP ", "KV cache", "per million output tokens"} {
 		if !strings.Contains(ansi.Strip(text), want) {
 			t.Errorf("detail lacks %q:\n%s", want, ansi.Strip(text))

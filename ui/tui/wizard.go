@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -10,8 +11,10 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -64,6 +67,8 @@ type wizard struct {
 	units      []*huh.Select[string]
 	unitVision bool
 
+	lang *i18n.Printer // the questions' language (nil: English); answers stay English
+
 	keys *huh.KeyMap
 	// checks validate a field's current answer as its own validator does
 	// (huh runs those only on enter and blur), so that a move back can be
@@ -83,9 +88,9 @@ type boundInput struct {
 // newWizard builds the form over a; readHF checks a config.json path
 // (nil: this build reads none, and the model list does not offer it).
 // height sizes the lists; width 0 leaves the form unsized until setSize.
-func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme huh.Theme, width, height int) *wizard {
+func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme huh.Theme, width, height int, lang *i18n.Printer) *wizard {
 	hfEnabled := readHF != nil
-	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF, theme: theme}
+	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF, theme: theme, lang: lang}
 	w.syncRegions()
 	w.pages = w.buildPages(hfEnabled, height)
 	groups := make([]*huh.Group, 0, len(w.pages))
@@ -161,7 +166,7 @@ func (w *wizard) sync() {
 	if v := w.a.fill.vision; v != w.unitVision {
 		w.unitVision = v
 		for _, u := range w.units {
-			u.Options(huh.NewOptions(unitOptions(v)...)...)
+			u.Options(w.unitOptions(v)...)
 		}
 	}
 }
@@ -189,7 +194,7 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 	var opts []huh.Option[string]
 	for _, r := range selected {
 		if isRegionPattern(r) {
-			opts = append(opts, huh.NewOption(printable(r)+" (prefix)", r).Selected(true))
+			opts = append(opts, huh.NewOption(printable(r)+w.lang.T(" (prefix)"), r).Selected(true))
 		}
 	}
 	for _, r := range names {
@@ -264,7 +269,7 @@ var familyLabels = []struct {
 
 // modelOptions lists the catalog's models grouped by family (LLMs first),
 // largest first within a family, then "custom…" and config.json.
-func modelOptions(cat *model.Catalog, hfEnabled bool) []huh.Option[string] {
+func modelOptions(cat *model.Catalog, hfEnabled bool, lang *i18n.Printer) []huh.Option[string] {
 	order := map[model.Family]int{}
 	for i, f := range familyLabels {
 		order[f.f] = i
@@ -278,18 +283,19 @@ func modelOptions(cat *model.Catalog, hfEnabled bool) []huh.Option[string] {
 	})
 	opts := make([]huh.Option[string], 0, len(ms)+2)
 	for _, m := range ms {
-		label := familyLabels[order[m.Family]].label
-		opts = append(opts, huh.NewOption(printable(fmt.Sprintf("%-7s %s · %s", label, m.Name, model.FormatCount(m.ParamCount()))), m.Key))
+		label := padCells(lang.T(familyLabels[order[m.Family]].label), 7)
+		opts = append(opts, huh.NewOption(printable(fmt.Sprintf("%s %s · %s", label, m.Name, model.FormatCount(m.ParamCount()))), m.Key))
 	}
-	opts = append(opts, huh.NewOption("custom… (type the shape or parameter count)", modelCustom))
+	opts = append(opts, huh.NewOption(lang.T("custom… (type the shape or parameter count)"), modelCustom))
 	if hfEnabled {
-		opts = append(opts, huh.NewOption("Hugging Face config.json…", modelHF))
+		opts = append(opts, huh.NewOption(lang.T("Hugging Face config.json…"), modelHF))
 	}
 	return opts
 }
 
 func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 	a, cat := w.a, w.cat
+	T := w.lang.T
 	inference := func() bool { return a.Task == model.TaskInference }
 	training := func() bool { return !inference() }
 	listHeight := max(min(height-4, 14), 4)
@@ -308,7 +314,7 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		}
 		opts := make([]huh.Option[model.Precision], len(list))
 		for i, p := range list {
-			opts[i] = huh.NewOption(fmt.Sprintf("%-9s %s", p, notes[p]), p)
+			opts[i] = huh.NewOption(fmt.Sprintf("%-9s %s", p, T(notes[p])), p)
 		}
 		return opts
 	}
@@ -319,36 +325,36 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		return in
 	}
 	fallbackConfirm := func() huh.Field {
-		return huh.NewConfirm().Title("Precision fallback").
-			Description("accept GPUs without this precision (bf16 runs as fp16, fp8 as bf16)").
-			Affirmative("allow").Negative("no").Value(&a.PrecisionFallback)
+		return huh.NewConfirm().Title(T("Precision fallback")).
+			Description(T("accept GPUs without this precision (bf16 runs as fp16, fp8 as bf16)")).
+			Affirmative(T("allow")).Negative(T("no")).Value(&a.PrecisionFallback)
 	}
 	ckptConfirm := func() huh.Field {
-		return huh.NewConfirm().Title("Activation checkpointing").
-			Description("recompute activations in backward: less memory, about 33% more compute").
-			Affirmative("on").Negative("off").Value(&a.Checkpointing)
+		return huh.NewConfirm().Title(T("Activation checkpointing")).
+			Description(w.lang.Sprintf("recompute activations in backward: less memory, about %d%% more compute", 33)).
+			Affirmative(T("on")).Negative(T("off")).Value(&a.Checkpointing)
 	}
 	flashConfirm := func() huh.Field {
-		return huh.NewConfirm().Title("Flash attention").
-			Description("fused attention that never stores the s² scores (PyTorch SDPA default)").
-			Affirmative("on").Negative("off").Value(&a.Flash)
+		return huh.NewConfirm().Title(T("Flash attention")).
+			Description(T("fused attention that never stores the s² scores (PyTorch SDPA default)")).
+			Affirmative(T("on")).Negative(T("off")).Value(&a.Flash)
 	}
 
 	return slices.Concat([]page{
 		{title: "Workload", fields: func(bool) []huh.Field {
 			return []huh.Field{
-				newSelect[model.Framework](w.theme).Title("Framework").Options(
-					huh.NewOption("PyTorch", model.PyTorch), huh.NewOption("TensorFlow / Keras", model.TensorFlow),
-					huh.NewOption("JAX / Flax", model.JAX)).Value(&a.Framework),
-				newSelect[model.Task](w.theme).Title("Task").Options(
-					huh.NewOption("train from scratch", model.TaskTrain), huh.NewOption("full fine-tune", model.TaskFinetune),
-					huh.NewOption("LoRA fine-tune (16-bit base)", model.TaskLoRA), huh.NewOption("QLoRA fine-tune (4-bit base)", model.TaskQLoRA),
-					huh.NewOption("inference (serving)", model.TaskInference)).Value(&a.Task),
+				newSelect[model.Framework](w.theme).Title(T("Framework")).Options(
+					huh.NewOption("PyTorch", model.PyTorch), huh.NewOption(T("TensorFlow / Keras"), model.TensorFlow),
+					huh.NewOption(T("JAX / Flax"), model.JAX)).Value(&a.Framework),
+				newSelect[model.Task](w.theme).Title(T("Task")).Options(
+					huh.NewOption(T("train from scratch"), model.TaskTrain), huh.NewOption(T("full fine-tune"), model.TaskFinetune),
+					huh.NewOption(T("LoRA fine-tune (16-bit base)"), model.TaskLoRA), huh.NewOption(T("QLoRA fine-tune (4-bit base)"), model.TaskQLoRA),
+					huh.NewOption(T("inference (serving)"), model.TaskInference)).Value(&a.Task),
 			}
 		}},
 		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(static bool) []huh.Field {
-			const title, desc = "Model", "/ searches; custom… and config.json are at the end"
-			opts := modelOptions(cat, hfEnabled)
+			title, desc := T("Model"), T("/ searches; custom… and config.json are at the end")
+			opts := modelOptions(cat, hfEnabled, w.lang)
 			s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(listHeight).Value(&a.Model)
 			if static {
 				return []huh.Field{s} // huh's accessible runner, which draws nothing
@@ -361,17 +367,17 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			heads := wholeValidator("heads", 0, 1<<14)
 			vocab := wholeValidator("vocabulary", 0, 1<<24)
 			return []huh.Field{
-				input("Parameters", "empty: counted from the shape; a count (70B) wins, the shape then sizes activations",
+				input(T("Parameters"), T("empty: counted from the shape; a count (70B) wins, the shape then sizes activations"),
 					&a.Params, countValidator("parameters", maxParams)),
-				input("Layers", "transformer blocks", &a.Layers, wholeValidator("layers", 0, 1000)),
-				input("Hidden size", "d_model", &a.Hidden, wholeValidator("hidden size", 0, 1<<20)),
-				input("Attention heads", "hidden must be a multiple of heads", &a.Heads, func(s string) error {
+				input(T("Layers"), T("transformer blocks"), &a.Layers, wholeValidator("layers", 0, 1000)),
+				input(T("Hidden size"), T("d_model"), &a.Hidden, wholeValidator("hidden size", 0, 1<<20)),
+				input(T("Attention heads"), T("hidden must be a multiple of heads"), &a.Heads, func(s string) error {
 					if err := heads(s); err != nil {
 						return err
 					}
 					return with(&a.Heads, s, a.shapeError)
 				}),
-				input("Vocabulary", "tokens", &a.Vocab, func(s string) error {
+				input(T("Vocabulary"), T("tokens"), &a.Vocab, func(s string) error {
 					if err := vocab(s); err != nil {
 						return err
 					}
@@ -380,10 +386,10 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			}
 		}},
 		{title: "Hugging Face config.json", hide: func() bool { return a.Model != modelHF }, fields: func(bool) []huh.Field {
-			return []huh.Field{input("config.json", "a config.json file or a model directory; ~ is your home", &a.HFPath, func(s string) error {
+			return []huh.Field{input(T("config.json"), T("a config.json file or a model directory; ~ is your home"), &a.HFPath, func(s string) error {
 				path := expandHome(strings.TrimSpace(s))
 				if path == "" {
-					return fmt.Errorf("config.json: give a path")
+					return errors.New(T("config.json: give a path"))
 				}
 				if w.readHF != nil {
 					if err := w.readHF(path); err != nil {
@@ -394,52 +400,52 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			})}
 		}},
 		{title: "Precision", hide: inference, fields: func(bool) []huh.Field {
-			return []huh.Field{newSelect[model.Precision](w.theme).Title("Training precision").
+			return []huh.Field{newSelect[model.Precision](w.theme).Title(T("Training precision")).
 				Options(precisionOptions(model.TrainingPrecisions)...).Value(&a.TrainPrecision)}
 		}},
 		{title: "Precision", hide: training, fields: func(bool) []huh.Field {
-			return []huh.Field{newSelect[model.Precision](w.theme).Title("Inference precision").
+			return []huh.Field{newSelect[model.Precision](w.theme).Title(T("Inference precision")).
 				Options(precisionOptions(model.InferencePrecisions)...).Value(&a.InferPrecision)}
 		}},
 		{title: "Precision fallback", hide: func() bool { p := a.precision(); return p != model.BF16 && p != model.FP8 },
 			fields: func(bool) []huh.Field { return []huh.Field{fallbackConfirm()} }},
 		{title: "Batch and length", fields: func(bool) []huh.Field {
 			bind := []any{&a.Task, &a.fill.vision}
-			batch := input("Batch size per GPU", "the model's default until changed", &a.Batch, func(s string) error {
+			batch := input(T("Batch size per GPU"), T("the model's default until changed"), &a.Batch, func(s string) error {
 				_, err := parseWhole(a.batchLabel(), s, 1, 1<<20)
 				return err
 			})
 			batch.TitleFunc(func() string {
 				if inference() {
-					return "Concurrent sequences"
+					return T("Concurrent sequences")
 				}
-				return "Batch size per GPU"
+				return T("Batch size per GPU")
 			}, bind)
-			length := input("Sequence length (tokens)", "the model's default until changed", &a.Length, func(s string) error {
+			length := input(T("Sequence length (tokens)"), T("the model's default until changed"), &a.Length, func(s string) error {
 				if _, err := parseWhole("length", s, 1, 1<<24); err != nil {
-					return fmt.Errorf("%s: want a whole number such as 2048, got %q", a.lengthLabel(), s)
+					return model.Msg("%s: want a whole number such as 2048, got %q", model.Msg(a.lengthLabel()), s)
 				}
 				return nil
 			})
 			length.TitleFunc(func() string {
 				switch {
 				case a.fill.vision:
-					return "Image size (pixels per side)"
+					return T("Image size (pixels per side)")
 				case inference():
-					return "Context length (tokens)"
+					return T("Context length (tokens)")
 				}
-				return "Sequence length (tokens)"
+				return T("Sequence length (tokens)")
 			}, bind)
 			return []huh.Field{batch, length}
 		}},
 		{title: "Optimizer", hide: inference, fields: func(bool) []huh.Field {
-			return []huh.Field{newSelect[model.Optimizer](w.theme).Title("Optimizer").Options(
-				huh.NewOption("AdamW       8 bytes of state per parameter", model.AdamW),
-				huh.NewOption("Adam        8 bytes of state per parameter", model.Adam),
-				huh.NewOption("SGD         no state", model.SGD),
-				huh.NewOption("SGD+momentum 4 bytes per parameter", model.SGDMomentum),
-				huh.NewOption("Adafactor   factored second moments", model.Adafactor),
-				huh.NewOption("AdamW 8-bit 2 bytes per parameter (bitsandbytes)", model.AdamW8bit)).Value(&a.Optimizer)}
+			return []huh.Field{newSelect[model.Optimizer](w.theme).Title(T("Optimizer")).Options(
+				huh.NewOption(T("AdamW       8 bytes of state per parameter"), model.AdamW),
+				huh.NewOption(T("Adam        8 bytes of state per parameter"), model.Adam),
+				huh.NewOption(T("SGD         no state"), model.SGD),
+				huh.NewOption(T("SGD+momentum 4 bytes per parameter"), model.SGDMomentum),
+				huh.NewOption(T("Adafactor   factored second moments"), model.Adafactor),
+				huh.NewOption(T("AdamW 8-bit 2 bytes per parameter (bitsandbytes)"), model.AdamW8bit)).Value(&a.Optimizer)}
 		}},
 		{title: "Memory savers", hide: func() bool { return inference() || a.fill.noAttention }, fields: func(bool) []huh.Field {
 			return []huh.Field{ckptConfirm(), flashConfirm()}
@@ -455,49 +461,49 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		w.quantPage(),
 		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {
 			w.unitVision = a.fill.vision
-			unit := newSelect[string](w.theme).Title("Counted in").Inline(true).
-				Options(huh.NewOptions(unitOptions(a.fill.vision)...)...).Value(&a.DatasetUnit)
+			unit := newSelect[string](w.theme).Title(T("Counted in")).Inline(true).
+				Options(w.unitOptions(a.fill.vision)...).Value(&a.DatasetUnit)
 			w.units = append(w.units, unit)
 			return []huh.Field{
-				input("Dataset size per epoch", "a count: 20M, 88k, 1.28M; empty for no job time", &a.Dataset, countValidator("dataset size", maxDataset)),
+				input(T("Dataset size per epoch"), T("a count: 20M, 88k, 1.28M; empty for no job time"), &a.Dataset, countValidator("dataset size", maxDataset)),
 				unit,
-				input("Epochs", "passes over the dataset", &a.Epochs, positiveValidator("epochs", 1e6)),
+				input(T("Epochs"), T("passes over the dataset"), &a.Epochs, positiveValidator("epochs", 1e6)),
 			}
 		}},
 		// Serving an LLM is costed per million tokens at the load of the
 		// Serving page; a request count is for batch inference.
 		{title: "Requests", hide: func() bool { return training() || a.servingLLM(cat) }, fields: func(bool) []huh.Field {
-			return []huh.Field{input("Requests to serve", "a count: 1M, 250k; empty for no serving time", &a.Dataset, countValidator("requests", maxDataset))}
+			return []huh.Field{input(T("Requests to serve"), T("a count: 1M, 250k; empty for no serving time"), &a.Dataset, countValidator("requests", maxDataset))}
 		}},
 		w.servePage(input),
 		{title: "Distribution", hide: func() bool { return a.servingLLM(cat) }, fields: func(bool) []huh.Field {
-			return []huh.Field{newSelect[string](w.theme).Title("Distribution").Options(
-				huh.NewOption("single GPU", distSingle),
-				huh.NewOption("one node, several GPUs", distNode),
-				huh.NewOption("several nodes (multi-node)", distMulti)).Value(&a.Distribution)}
+			return []huh.Field{newSelect[string](w.theme).Title(T("Distribution")).Options(
+				huh.NewOption(T("single GPU"), distSingle),
+				huh.NewOption(T("one node, several GPUs"), distNode),
+				huh.NewOption(T("several nodes (multi-node)"), distMulti)).Value(&a.Distribution)}
 		}},
 		{title: "GPUs and strategy", hide: func() bool { return a.Distribution == distSingle || a.servingLLM(cat) }, fields: func(bool) []huh.Field {
 			validate := func(s model.Strategy) error {
 				if inference() && s.ZeROStage() > 0 {
-					return fmt.Errorf("%s shards training state; inference replicates the model: pick DDP", s)
+					return model.Msg("%s shards training state; inference replicates the model: pick DDP", s)
 				}
 				return nil
 			}
-			strategy := newSelect[model.Strategy](w.theme).Title("Strategy").Options(
-				huh.NewOption("DDP     every GPU holds all model states", model.DDP),
-				huh.NewOption("FSDP    fully sharded (like ZeRO-3)", model.FSDP),
-				huh.NewOption("ZeRO-1  shards optimizer states", model.ZeRO1),
-				huh.NewOption("ZeRO-2  + gradients", model.ZeRO2),
-				huh.NewOption("ZeRO-3  + parameters", model.ZeRO3)).Value(&a.Strategy).Validate(validate).
+			strategy := newSelect[model.Strategy](w.theme).Title(T("Strategy")).Options(
+				huh.NewOption(T("DDP     every GPU holds all model states"), model.DDP),
+				huh.NewOption(T("FSDP    fully sharded (like ZeRO-3)"), model.FSDP),
+				huh.NewOption(T("ZeRO-1  shards optimizer states"), model.ZeRO1),
+				huh.NewOption(T("ZeRO-2  + gradients"), model.ZeRO2),
+				huh.NewOption(T("ZeRO-3  + parameters"), model.ZeRO3)).Value(&a.Strategy).Validate(validate).
 				DescriptionFunc(func() string {
 					if strings.EqualFold(strings.TrimSpace(a.GPUs), "auto") && !inference() {
-						return "auto GPUs: FSDP where DDP does not fit"
+						return T("auto GPUs: FSDP where DDP does not fit")
 					}
 					return ""
 				}, &a.GPUs)
 			w.checks[strategy] = func() error { return validate(a.Strategy) }
 			return []huh.Field{
-				input("GPUs", "auto: the fewest whole instances that fit; or a number", &a.GPUs, gpusValidator),
+				input(T("GPUs"), T("auto: the fewest whole instances that fit; or a number"), &a.GPUs, gpusValidator),
 				strategy,
 			}
 		}},
@@ -506,11 +512,11 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 			for _, p := range providers(cat) {
 				label := p
 				if slices.Contains(model.MarketplaceProviders, p) {
-					label += " (marketplace: only when chosen)"
+					label += T(" (marketplace: only when chosen)")
 				}
 				provs = append(provs, huh.NewOption(label, p).Selected(slices.Contains(a.Providers, p)))
 			}
-			regions := newMultiSelect[string](w.theme).Title("Regions").Description("none chosen: all regions").
+			regions := newMultiSelect[string](w.theme).Title(T("Regions")).Description(T("none chosen: all regions")).
 				Height(max(min(height-12, 10), 3)).Value(&a.Regions)
 			if static {
 				w.syncRegions()
@@ -519,19 +525,19 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				regions.OptionsFunc(w.regionOptions, &w.regionGen)
 			}
 			return []huh.Field{
-				newMultiSelect[string](w.theme).Title("Providers").Description("none chosen: every provider but marketplaces").
+				newMultiSelect[string](w.theme).Title(T("Providers")).Description(T("none chosen: every provider but marketplaces")).
 					Options(provs...).Height(max(min(height-12, 8), 3)).Value(&a.Providers),
 				regions,
 			}
 		}},
 		{title: "Price", fields: func(bool) []huh.Field {
 			return []huh.Field{
-				newSelect[model.Pricing](w.theme).Title("Pricing").Inline(true).
-					Options(huh.NewOptions(model.PricingModes...)...).Value(&a.Pricing),
-				input("Monthly budget (USD)", "empty: no limit", &a.Budget, positiveValidator("monthly budget", 1e10)),
-				input("Job budget (USD)", "the whole job; empty: no limit", &a.BudgetJob, positiveValidator("job budget", 1e10)),
-				input("Hours per month", "billed hours; 730 is always on", &a.Hours, positiveValidator("hours per month", 744)),
-				input("Deadline (hours)", "the job must finish within; empty: none", &a.Deadline, positiveValidator("deadline", 1e7)),
+				newSelect[model.Pricing](w.theme).Title(T("Pricing")).Inline(true).
+					Options(localOptions(w.lang, model.PricingModes)...).Value(&a.Pricing),
+				input(T("Monthly budget (USD)"), T("empty: no limit"), &a.Budget, positiveValidator("monthly budget", 1e10)),
+				input(T("Job budget (USD)"), T("the whole job; empty: no limit"), &a.BudgetJob, positiveValidator("job budget", 1e10)),
+				input(T("Hours per month"), T("billed hours; 730 is always on"), &a.Hours, positiveValidator("hours per month", 744)),
+				input(T("Deadline (hours)"), T("the job must finish within; empty: none"), &a.Deadline, positiveValidator("deadline", 1e7)),
 			}
 		}},
 	})
@@ -596,4 +602,25 @@ func with(answer *string, s string, check func() error) error {
 	*answer = s
 	defer func() { *answer = old }()
 	return check()
+}
+
+// padCells pads s with spaces to n terminal cells (a CJK character is
+// two): fmt's %-Ns counts bytes.
+func padCells(s string, n int) string {
+	return s + strings.Repeat(" ", max(n-lipgloss.Width(s), 0))
+}
+
+// unitOptions are the dataset units as options, labelled in w's language.
+func (w *wizard) unitOptions(vision bool) []huh.Option[string] {
+	return localOptions(w.lang, unitOptions(vision))
+}
+
+// localOptions are options whose values are request values (English,
+// as a config file writes them) and whose labels are in lang.
+func localOptions[T ~string](lang *i18n.Printer, values []T) []huh.Option[T] {
+	out := make([]huh.Option[T], len(values))
+	for i, v := range values {
+		out[i] = huh.NewOption(lang.T(string(v)), v)
+	}
+	return out
 }
