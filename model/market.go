@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -350,6 +351,13 @@ type marketBase struct {
 	regionAt          []int32 // per row: offset of its Regions in regionID
 	names             [3][]string
 	orders            map[MarketSort][]int32 // per sort key: rows in that order
+	// sorted are the rows of filter in order k: a sort or group change
+	// of the same filters shares them instead of filtering and copying
+	// 100k wide rows (under GC write barriers) again. Kept for the most
+	// recent base only.
+	sorted map[MarketSort][]MarketRow
+	kept   map[MarketSort][]int32 // sorted's rows as indexes into rows
+	filter MarketQuery            // with Sort and GroupBy cleared
 }
 
 func (b *marketBase) matches(q *MarketQuery) bool {
@@ -361,12 +369,18 @@ func (b *marketBase) matches(q *MarketQuery) bool {
 func (m *Market) base(q *MarketQuery) *marketBase {
 	for i, b := range m.bases {
 		if b.matches(q) {
+			if i > 0 {
+				m.bases[0].forget() // only the front base keeps copies
+			}
 			copy(m.bases[1:i+1], m.bases[:i])
 			m.bases[0] = b
 			return b
 		}
 	}
 	b := buildBase(m.c, q)
+	if len(m.bases) > 0 {
+		m.bases[0].forget()
+	}
 	if len(m.bases) < marketBases {
 		m.bases = append(m.bases, nil)
 	}
@@ -380,7 +394,8 @@ func (m *Market) base(q *MarketQuery) *marketBase {
 func buildBase(c *Catalog, q *MarketQuery) *marketBase {
 	b := &marketBase{
 		pricing: q.Pricing, regions: slices.Clone(q.Regions), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
-		orders: map[MarketSort][]int32{},
+		orders: map[MarketSort][]int32{}, sorted: map[MarketSort][]MarketRow{},
+		kept: map[MarketSort][]int32{},
 	}
 	var prices []regionPrice // scratch, reused per instance
 	// Every row's Regions is a window of one pool: one allocation, not one
@@ -440,6 +455,13 @@ func buildBase(c *Catalog, q *MarketQuery) *marketBase {
 	return b
 }
 
+// forget drops the filtered copies of the base's rows.
+func (b *marketBase) forget() {
+	clear(b.sorted)
+	clear(b.kept)
+	b.filter = MarketQuery{}
+}
+
 // order returns the base's rows in sort order k (sortOrder), computed
 // once per key. Call with Market.mu held.
 func (b *marketBase) order(k MarketSort) []int32 {
@@ -452,7 +474,8 @@ func (b *marketBase) order(k MarketSort) []int32 {
 }
 
 // Browse is Browse over the Market's catalog, reusing what earlier calls
-// built: the result is the same, and its rows are the caller's own.
+// built: the result is the same. Its Rows may be shared with other
+// results of the Market (when every row passes): read them, do not write.
 func (m *Market) Browse(q MarketQuery) (MarketResult, error) {
 	c := m.c
 	if q.Pricing == "" {
@@ -468,41 +491,77 @@ func (m *Market) Browse(q MarketQuery) (MarketResult, error) {
 		return MarketResult{Query: q}, err
 	}
 	m.mu.Lock()
+	defer m.mu.Unlock() // held throughout: two browses at once only share the 2 cores
 	b := m.base(&q)
 	order := b.order(q.Sort)
-	m.mu.Unlock()
 
-	preds := q.predicates()
-	keep := make([]int32, 0, len(order))
-	for _, i := range order {
+	res := MarketResult{Query: q}
+	filter := q
+	filter.Sort, filter.GroupBy = "", ""
+	if !reflect.DeepEqual(filter, b.filter) {
+		clear(b.sorted)
+		clear(b.kept)
+		b.filter = filter
+	}
+	rows, ok := b.sorted[q.Sort]
+	if !ok {
+		b.kept[q.Sort], rows = filterRows(m.c, b, order, &q)
+		b.sorted[q.Sort] = rows
+	}
+	res.Rows = rows
+	if q.GroupBy != GroupNone {
+		res.Groups = groupMarket(res.Rows, b.kept[q.Sort], b, q.GroupBy)
+	}
+	return res, nil
+}
+
+// filterRows returns the base's rows that pass q's instance filters and
+// price limit, in order, and their indexes. The filters run over the base
+// in catalog order, where rows and instances lie in memory as they are
+// read; the order then only looks up pass. Providers match by id.
+func filterRows(c *Catalog, b *marketBase, order []int32, q *MarketQuery) ([]int32, []MarketRow) {
+	pq := *q
+	pq.Providers = nil
+	preds := pq.predicates()
+	var providerOK []bool
+	if len(q.Providers) > 0 {
+		providerOK = make([]bool, len(b.names[1]))
+		for id, name := range b.names[1] {
+			providerOK[id] = slices.Contains(q.Providers, name)
+		}
+	}
+	pass := make([]bool, len(b.rows))
+	n := 0
+rows:
+	for i := range b.rows {
 		r := &b.rows[i]
-		if q.MaxUSDPerHour > 0 && r.USDPerHour > q.MaxUSDPerHour {
+		if q.MaxUSDPerHour > 0 && r.USDPerHour > q.MaxUSDPerHour || providerOK != nil && !providerOK[b.providerID[i]] {
 			continue
 		}
-		pass := true
 		for _, p := range preds {
 			if !p(r.Instance, r.GPU) {
-				pass = false
-				break
+				continue rows
 			}
 		}
-		if pass {
+		pass[i] = true
+		n++
+	}
+	keep := make([]int32, 0, n)
+	for _, i := range order {
+		if pass[i] {
 			keep = append(keep, i)
 		}
 	}
-	res := MarketResult{Query: q, Rows: make([]MarketRow, len(keep))}
+	rows := make([]MarketRow, len(keep))
 	for k, i := range keep {
-		res.Rows[k] = b.rows[i]
+		rows[k] = b.rows[i]
 	}
 	if q.MaxUSDPerHour > 0 { // Offered counts the regions within the limit
-		for k := range res.Rows {
-			res.Rows[k].Offered = offeredUnder(c, res.Rows[k].Instance, &q)
+		for k := range rows {
+			rows[k].Offered = offeredUnder(c, rows[k].Instance, q)
 		}
 	}
-	if q.GroupBy != GroupNone {
-		res.Groups = groupMarket(res.Rows, keep, b, q.GroupBy)
-	}
-	return res, nil
+	return keep, rows
 }
 
 // offeredUnder counts the regions that price in in q.Pricing within q's
