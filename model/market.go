@@ -308,7 +308,11 @@ type regionPrice struct {
 // that market. Errors (unknown provider, a region filter that matches no
 // region) match ErrBadFilter and suggest the nearest names. To browse the
 // same catalog again and again (a screen, per keystroke), keep a Market.
-func Browse(c *Catalog, q MarketQuery) (MarketResult, error) { return NewMarket(c).Browse(q) }
+func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
+	m := NewMarket(c)
+	m.once = true
+	return m.Browse(q)
+}
 
 // Market browses one catalog many times: what a query's filters cannot
 // change is kept between calls, so a keystroke over a large overlay
@@ -322,6 +326,9 @@ type Market struct {
 	c     *Catalog
 	mu    sync.Mutex
 	bases []*marketBase // most recently used first, at most marketBases
+	// once marks a Market for one query (Browse): its base holds only the
+	// instance types that pass that query's filters, as nothing reuses it.
+	once bool
 }
 
 // marketBases bounds the bases a Market keeps: a 100k-row base is about
@@ -377,7 +384,12 @@ func (m *Market) base(q *MarketQuery) *marketBase {
 			return b
 		}
 	}
-	b := buildBase(m.c, q)
+	var only []instancePred
+	limit := 0.0
+	if m.once {
+		only, limit = q.predicates(), q.MaxUSDPerHour
+	}
+	b := buildBase(m.c, q, only, limit)
 	if len(m.bases) > 0 {
 		m.bases[0].forget()
 	}
@@ -390,8 +402,9 @@ func (m *Market) base(q *MarketQuery) *marketBase {
 }
 
 // buildBase collapses every instance type's prices in q.Pricing, in the
-// regions q.Regions matches, into rows (appendCollapsed).
-func buildBase(c *Catalog, q *MarketQuery) *marketBase {
+// regions q.Regions matches, into rows (appendCollapsed); for one query
+// (Market.once), only of the types that pass only, within limit USD/h.
+func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *marketBase {
 	b := &marketBase{
 		pricing: q.Pricing, regions: slices.Clone(q.Regions), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
 		orders: map[MarketSort][]int32{}, sorted: map[MarketSort][]MarketRow{},
@@ -408,11 +421,14 @@ func buildBase(c *Catalog, q *MarketQuery) *marketBase {
 		if err != nil {
 			continue // data.Load rejects these; an unchecked catalog may not
 		}
+		if slices.ContainsFunc(only, func(p instancePred) bool { return !p(in, g) }) {
+			continue
+		}
 		prices = prices[:0]
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			usd, ok := c.listPrice(in, rp, q.Pricing, q.ExchangeRates)
-			if !ok || !regionMatches(rp.Region, q.Regions) {
+			if !ok || !regionMatches(rp.Region, q.Regions) || limit > 0 && usd > limit {
 				continue
 			}
 			prices = append(prices, regionPrice{usd, int32(j)})
