@@ -574,7 +574,11 @@ rows:
 	}
 	if q.MaxUSDPerHour > 0 { // Offered counts the regions within the limit
 		for k := range rows {
-			rows[k].Offered = offeredUnder(c, rows[k].Instance, q)
+			// A row that holds every region offered has them all at its
+			// price, within the limit: only the others need counting.
+			if r := &rows[k]; r.Offered != len(r.Regions) {
+				r.Offered = offeredUnder(c, r.Instance, q)
+			}
 		}
 	}
 	return keep, rows
