@@ -2,8 +2,11 @@ package model
 
 import (
 	"cmp"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // MarketQuery is what the user browses the market by, before (or without)
@@ -303,8 +306,194 @@ type regionPrice struct {
 // Reserved prices apply the provider's published discount (Catalog.price).
 // Rows need a price in q.Pricing; an instance type without one is not on
 // that market. Errors (unknown provider, a region filter that matches no
-// region) match ErrBadFilter and suggest the nearest names.
+// region) match ErrBadFilter and suggest the nearest names. To browse the
+// same catalog again and again (a screen, per keystroke), keep a Market.
 func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
+	m := NewMarket(c)
+	m.once = true
+	return m.Browse(q)
+}
+
+// Market browses one catalog many times: what a query's filters cannot
+// change is kept between calls, so a keystroke over a large overlay
+// filters and copies rows instead of rebuilding and re-sorting them. It
+// keeps, per pricing mode, region filter, all-regions switch and exchange
+// rates (a "base"), every instance type's collapsed rows, and per sort key
+// their order; the instance filters, the price limit and the grouping are
+// applied per call in one pass each. The catalog must not change while a
+// Market is in use. Safe for concurrent use.
+type Market struct {
+	c     *Catalog
+	mu    sync.Mutex
+	bases []*marketBase // most recently used first, at most marketBases
+	// once marks a Market for one query (Browse): its base holds only the
+	// instance types that pass that query's filters, as nothing reuses it.
+	once bool
+}
+
+// marketBases bounds the bases a Market keeps: a 100k-row base is about
+// 15 MB, and typing a region filter makes a new one per keystroke.
+const marketBases = 3
+
+// NewMarket returns a Market over c; it computes nothing until Browse.
+func NewMarket(c *Catalog) *Market { return &Market{c: c} }
+
+// marketBase is the market under one row-building part of a query:
+// every instance type's rows (instance filters and the price limit not
+// applied; retired types too), in catalog order. Read only once built,
+// except orders, which Market.mu guards.
+type marketBase struct {
+	pricing    Pricing
+	regions    []string
+	allRegions bool
+	rates      map[string]float64
+
+	rows []MarketRow // Offered counts the regions before the price limit
+	inst []int32     // index into Catalog.Instances of each row
+	// The group keys as dense ids, so that grouping indexes slices
+	// instead of hashing strings: per row its GPU's and provider's, per
+	// pool entry (parallel to the rows' Regions) its region's.
+	gpuID, providerID []int32
+	regionID          []int32 // parallel to the pool behind rows' Regions
+	regionAt          []int32 // per row: offset of its Regions in regionID
+	names             [3][]string
+	orders            map[MarketSort][]int32 // per sort key: rows in that order
+	// sorted are the rows of filter in order k: a sort or group change
+	// of the same filters shares them instead of filtering and copying
+	// 100k wide rows (under GC write barriers) again. Kept for the most
+	// recent base only.
+	sorted map[MarketSort][]MarketRow
+	kept   map[MarketSort][]int32 // sorted's rows as indexes into rows
+	filter MarketQuery            // with Sort and GroupBy cleared
+}
+
+func (b *marketBase) matches(q *MarketQuery) bool {
+	return b.pricing == q.Pricing && b.allRegions == q.AllRegions && slices.Equal(b.regions, q.Regions) &&
+		maps.Equal(b.rates, q.ExchangeRates)
+}
+
+// base returns the base of q, built when no kept one matches.
+func (m *Market) base(q *MarketQuery) *marketBase {
+	for i, b := range m.bases {
+		if b.matches(q) {
+			if i > 0 {
+				m.bases[0].forget() // only the front base keeps copies
+			}
+			copy(m.bases[1:i+1], m.bases[:i])
+			m.bases[0] = b
+			return b
+		}
+	}
+	var only []instancePred
+	limit := 0.0
+	if m.once {
+		only, limit = q.predicates(), q.MaxUSDPerHour
+	}
+	b := buildBase(m.c, q, only, limit)
+	if len(m.bases) > 0 {
+		m.bases[0].forget()
+	}
+	if len(m.bases) < marketBases {
+		m.bases = append(m.bases, nil)
+	}
+	copy(m.bases[1:], m.bases)
+	m.bases[0] = b
+	return b
+}
+
+// buildBase collapses every instance type's prices in q.Pricing, in the
+// regions q.Regions matches, into rows (appendCollapsed); for one query
+// (Market.once), only of the types that pass only, within limit USD/h.
+func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *marketBase {
+	b := &marketBase{
+		pricing: q.Pricing, regions: slices.Clone(q.Regions), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
+		orders: map[MarketSort][]int32{}, sorted: map[MarketSort][]MarketRow{},
+		kept: map[MarketSort][]int32{},
+	}
+	var prices []regionPrice // scratch, reused per instance
+	// Every row's Regions is a window of one pool: one allocation, not one
+	// per row. Windows are recorded as offsets while the pool grows.
+	var pool []string
+	var spans [][2]int32
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		g, err := c.GPU(in.GPU)
+		if err != nil {
+			continue // data.Load rejects these; an unchecked catalog may not
+		}
+		if slices.ContainsFunc(only, func(p instancePred) bool { return !p(in, g) }) {
+			continue
+		}
+		prices = prices[:0]
+		for j := range in.Prices {
+			rp := &in.Prices[j]
+			usd, ok := c.listPrice(in, rp, q.Pricing, q.ExchangeRates)
+			if !ok || !regionMatches(rp.Region, q.Regions) || limit > 0 && usd > limit {
+				continue
+			}
+			prices = append(prices, regionPrice{usd, int32(j)})
+		}
+		if len(prices) == 0 {
+			continue
+		}
+		if len(b.rows) == cap(b.rows) {
+			// Doubled here: append grows large slices by 1.25×, which
+			// copied 100k wide rows about five times over.
+			b.rows = slices.Grow(b.rows, max(cap(b.rows), 64))
+		}
+		n := len(b.rows)
+		b.rows, pool, spans = appendCollapsed(b.rows, pool, spans, in, g, q, prices)
+		for range len(b.rows) - n {
+			b.inst = append(b.inst, int32(i))
+		}
+	}
+	ids := [3]map[string]int32{{}, {}, {}}
+	id := func(k int, s string) int32 {
+		v, ok := ids[k][s]
+		if !ok {
+			v = int32(len(b.names[k]))
+			ids[k][s] = v
+			b.names[k] = append(b.names[k], s)
+		}
+		return v
+	}
+	b.gpuID, b.providerID, b.regionAt = make([]int32, len(b.rows)), make([]int32, len(b.rows)), make([]int32, len(b.rows))
+	b.regionID = make([]int32, len(pool))
+	for i := range b.rows {
+		r := &b.rows[i]
+		r.Regions = pool[spans[i][0]:spans[i][1]:spans[i][1]]
+		r.Region = r.Regions[0]
+		b.gpuID[i], b.providerID[i], b.regionAt[i] = id(0, r.GPU.Key), id(1, r.Instance.Provider), spans[i][0]
+	}
+	for j, reg := range pool {
+		b.regionID[j] = id(2, reg)
+	}
+	return b
+}
+
+// forget drops the filtered copies of the base's rows.
+func (b *marketBase) forget() {
+	clear(b.sorted)
+	clear(b.kept)
+	b.filter = MarketQuery{}
+}
+
+// order returns the base's rows in sort order k (sortOrder), computed
+// once per key. Call with Market.mu held.
+func (b *marketBase) order(k MarketSort) []int32 {
+	o, ok := b.orders[k]
+	if !ok {
+		o = sortOrder(b.rows, k)
+		b.orders[k] = o
+	}
+	return o
+}
+
+// Browse is Browse over the Market's catalog, reusing what earlier calls
+// built: the result is the same. Its Rows may be shared with other
+// results of the Market (when every row passes): read them, do not write.
+func (m *Market) Browse(q MarketQuery) (MarketResult, error) {
+	c := m.c
 	if q.Pricing == "" {
 		q.Pricing = OnDemand
 	}
@@ -317,57 +506,95 @@ func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
 	if err := q.validate(c); err != nil {
 		return MarketResult{Query: q}, err
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock() // held throughout: two browses at once only share the 2 cores
+	b := m.base(&q)
+	order := b.order(q.Sort)
+
 	res := MarketResult{Query: q}
-	preds := q.predicates()
-	var prices []regionPrice // scratch, reused per instance
-	// Every row's Regions is a window of one pool: one allocation, not one
-	// per row. Windows are recorded as offsets while the pool grows.
-	var pool []string
-	var spans [][2]int32
-	for i := range c.Instances {
-		in := &c.Instances[i]
-		g, err := c.GPU(in.GPU)
-		if err != nil {
-			continue // data.Load rejects these; an unchecked catalog may not
-		}
-		pass := true
-		for _, p := range preds {
-			if !p(in, g) {
-				pass = false
-				break
-			}
-		}
-		if !pass {
-			continue
-		}
-		prices = prices[:0]
-		for j := range in.Prices {
-			rp := &in.Prices[j]
-			usd, ok := c.listPrice(in, rp, q.Pricing, q.ExchangeRates)
-			if !ok || !regionMatches(rp.Region, q.Regions) || q.MaxUSDPerHour > 0 && usd > q.MaxUSDPerHour {
-				continue
-			}
-			prices = append(prices, regionPrice{usd, int32(j)})
-		}
-		if len(prices) == 0 {
-			continue
-		}
-		if len(res.Rows) == cap(res.Rows) {
-			// Doubled here: append grows large slices by 1.25×, which
-			// copied 100k wide rows about five times over per keystroke.
-			res.Rows = slices.Grow(res.Rows, max(cap(res.Rows), 64))
-		}
-		res.Rows, pool, spans = appendCollapsed(res.Rows, pool, spans, in, g, &q, prices)
+	filter := q
+	filter.Sort, filter.GroupBy = "", ""
+	if !reflect.DeepEqual(filter, b.filter) {
+		clear(b.sorted)
+		clear(b.kept)
+		b.filter = filter
 	}
-	for i := range res.Rows {
-		res.Rows[i].Regions = pool[spans[i][0]:spans[i][1]:spans[i][1]]
-		res.Rows[i].Region = res.Rows[i].Regions[0]
+	rows, ok := b.sorted[q.Sort]
+	if !ok {
+		b.kept[q.Sort], rows = filterRows(m.c, b, order, &q)
+		b.sorted[q.Sort] = rows
 	}
-	res.Rows = sortMarket(res.Rows, q.Sort)
+	res.Rows = rows
 	if q.GroupBy != GroupNone {
-		res.Groups = groupMarket(res.Rows, q.GroupBy)
+		res.Groups = groupMarket(res.Rows, b.kept[q.Sort], b, q.GroupBy)
 	}
 	return res, nil
+}
+
+// filterRows returns the base's rows that pass q's instance filters and
+// price limit, in order, and their indexes. The filters run over the base
+// in catalog order, where rows and instances lie in memory as they are
+// read; the order then only looks up pass. Providers match by id.
+func filterRows(c *Catalog, b *marketBase, order []int32, q *MarketQuery) ([]int32, []MarketRow) {
+	pq := *q
+	pq.Providers = nil
+	preds := pq.predicates()
+	var providerOK []bool
+	if len(q.Providers) > 0 {
+		providerOK = make([]bool, len(b.names[1]))
+		for id, name := range b.names[1] {
+			providerOK[id] = slices.Contains(q.Providers, name)
+		}
+	}
+	pass := make([]bool, len(b.rows))
+	n := 0
+rows:
+	for i := range b.rows {
+		r := &b.rows[i]
+		if q.MaxUSDPerHour > 0 && r.USDPerHour > q.MaxUSDPerHour || providerOK != nil && !providerOK[b.providerID[i]] {
+			continue
+		}
+		for _, p := range preds {
+			if !p(r.Instance, r.GPU) {
+				continue rows
+			}
+		}
+		pass[i] = true
+		n++
+	}
+	keep := make([]int32, 0, n)
+	for _, i := range order {
+		if pass[i] {
+			keep = append(keep, i)
+		}
+	}
+	rows := make([]MarketRow, len(keep))
+	for k, i := range keep {
+		rows[k] = b.rows[i]
+	}
+	if q.MaxUSDPerHour > 0 { // Offered counts the regions within the limit
+		for k := range rows {
+			// A row that holds every region offered has them all at its
+			// price, within the limit: only the others need counting.
+			if r := &rows[k]; r.Offered != len(r.Regions) {
+				r.Offered = offeredUnder(c, r.Instance, q)
+			}
+		}
+	}
+	return keep, rows
+}
+
+// offeredUnder counts the regions that price in in q.Pricing within q's
+// region filter and price limit.
+func offeredUnder(c *Catalog, in *Instance, q *MarketQuery) int {
+	n := 0
+	for j := range in.Prices {
+		rp := &in.Prices[j]
+		if usd, ok := c.listPrice(in, rp, q.Pricing, q.ExchangeRates); ok && usd <= q.MaxUSDPerHour && regionMatches(rp.Region, q.Regions) {
+			n++
+		}
+	}
+	return n
 }
 
 // provenance returns the source, origin and as_of of a region's price:
@@ -473,11 +700,11 @@ func marketKey(r *MarketRow, k MarketSort) float64 {
 	return r.USDPerHour
 }
 
-// sortMarket returns rows sorted by k, then price, provider, type and
-// region. The keys are computed once and the comparisons run on a compact
-// index, so a keystroke over a large overlay neither re-derives them
-// n log n times nor swaps wide rows.
-func sortMarket(rows []MarketRow, k MarketSort) []MarketRow {
+// sortOrder returns the indexes of rows sorted by k, then price,
+// provider, type, region and index. The keys are computed once and the
+// comparisons run on a compact index, so that neither are they re-derived
+// n log n times nor wide rows swapped.
+func sortOrder(rows []MarketRow, k MarketSort) []int32 {
 	type entry struct {
 		key, price float64
 		i          int32
@@ -503,49 +730,78 @@ func sortMarket(rows []MarketRow, k MarketSort) []MarketRow {
 		if c := strings.Compare(ra.Region, rb.Region); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.i, b.i) // same row data twice (duplicate catalog entries): keep input order
+		return cmp.Compare(a.i, b.i) // same row data twice (duplicate catalog entries): keep catalog order
 	})
-	sorted := make([]MarketRow, len(rows))
+	out := make([]int32, len(order))
 	for i, e := range order {
-		sorted[i] = rows[e.i]
+		out[i] = e.i
 	}
-	return sorted
+	return out
 }
 
-// groupMarket groups sorted rows by key; a row counts in each of its
-// regions when grouping by region. Groups come in the order of their first
-// row, so the best group under the sort key is first.
-func groupMarket(rows []MarketRow, by MarketGroupBy) []MarketGroup {
-	var groups []MarketGroup
-	at := map[string]int{}
-	add := func(key string, i int) {
-		r := &rows[i]
-		gi, ok := at[key]
-		if !ok {
-			gi = len(groups)
-			at[key] = gi
-			groups = append(groups, MarketGroup{Key: key, MinUSDPerHour: r.USDPerHour, MaxUSDPerHour: r.USDPerHour,
-				MinUSDPerGPUHour: r.USDPerGPUHour(), MaxUSDPerGPUHour: r.USDPerGPUHour()})
+// groupMarket groups sorted rows (base rows keep, in order) by key; a
+// row counts in each of its regions when grouping by region. Groups come
+// in the order of their first row, so the best group under the sort key
+// is first. Two passes over the base's dense key ids: one to find the
+// groups, count and span their prices, one to fill their Rows, which
+// share one backing array.
+func groupMarket(rows []MarketRow, keep []int32, b *marketBase, by MarketGroupBy) []MarketGroup {
+	var names []string
+	ids := func(i int32) []int32 { return nil }
+	switch by {
+	case GroupGPU:
+		names, ids = b.names[0], func(i int32) []int32 { return b.gpuID[i : i+1] }
+	case GroupProvider:
+		names, ids = b.names[1], func(i int32) []int32 { return b.providerID[i : i+1] }
+	case GroupRegion:
+		names = b.names[2]
+		ids = func(i int32) []int32 {
+			at := b.regionAt[i]
+			return b.regionID[at : at+int32(len(b.rows[i].Regions))]
 		}
-		g := &groups[gi]
-		if n := len(g.Rows); n > 0 && g.Rows[n-1] == i {
-			return // a row listed twice in one region group
-		}
-		g.Rows = append(g.Rows, i)
-		g.MinUSDPerHour, g.MaxUSDPerHour = min(g.MinUSDPerHour, r.USDPerHour), max(g.MaxUSDPerHour, r.USDPerHour)
-		g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour = min(g.MinUSDPerGPUHour, r.USDPerGPUHour()), max(g.MaxUSDPerGPUHour, r.USDPerGPUHour())
 	}
-	for i := range rows {
-		r := &rows[i]
-		switch by {
-		case GroupGPU:
-			add(r.GPU.Key, i)
-		case GroupProvider:
-			add(r.Instance.Provider, i)
-		case GroupRegion:
-			for _, reg := range r.Regions {
-				add(reg, i)
+	groupOf := make([]int32, len(names)) // group index + 1; 0: none yet
+	last := make([]int32, len(names))    // the last row counted in the key's group + 1
+	var groups []MarketGroup
+	counts := []int{}
+	total := 0
+	for k, i := range keep {
+		r := &rows[k]
+		for _, id := range ids(i) {
+			if last[id] == int32(k)+1 {
+				continue // a row listed twice in one region group
 			}
+			last[id] = int32(k) + 1
+			gi := groupOf[id] - 1
+			if gi < 0 {
+				gi = int32(len(groups))
+				groupOf[id] = gi + 1
+				groups = append(groups, MarketGroup{Key: names[id], MinUSDPerHour: r.USDPerHour, MaxUSDPerHour: r.USDPerHour,
+					MinUSDPerGPUHour: r.USDPerGPUHour(), MaxUSDPerGPUHour: r.USDPerGPUHour()})
+				counts = append(counts, 0)
+			}
+			g := &groups[gi]
+			counts[gi]++
+			total++
+			g.MinUSDPerHour, g.MaxUSDPerHour = min(g.MinUSDPerHour, r.USDPerHour), max(g.MaxUSDPerHour, r.USDPerHour)
+			g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour = min(g.MinUSDPerGPUHour, r.USDPerGPUHour()), max(g.MaxUSDPerGPUHour, r.USDPerGPUHour())
+		}
+	}
+	backing := make([]int, 0, total)
+	for gi := range groups {
+		n := len(backing)
+		backing = backing[:n+counts[gi]]
+		groups[gi].Rows = backing[n : n : n+counts[gi]]
+	}
+	clear(last)
+	for k, i := range keep {
+		for _, id := range ids(i) {
+			if last[id] == int32(k)+1 {
+				continue
+			}
+			last[id] = int32(k) + 1
+			g := &groups[groupOf[id]-1]
+			g.Rows = append(g.Rows, k)
 		}
 	}
 	return groups

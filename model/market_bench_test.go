@@ -69,3 +69,36 @@ func BenchmarkBrowse100k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMarket100k is a keystroke of the browse screen on a kept
+// Market (what it built before is reused) over the same 100,000 offers:
+// each iteration steps to the case's next query. Compare with
+// BenchmarkBrowse100k, the same work from nothing.
+func BenchmarkMarket100k(b *testing.B) {
+	c := bigMarket(10_000, 10)
+	var sorts []MarketQuery
+	for _, s := range MarketSorts {
+		sorts = append(sorts, MarketQuery{Sort: s})
+	}
+	cases := []struct {
+		name string
+		qs   []MarketQuery
+	}{
+		{"edit-vram", []MarketQuery{{VRAMGiB: Bounds{Min: 40}}, {VRAMGiB: Bounds{40, 40}}}},
+		{"edit-max-price", []MarketQuery{{MaxUSDPerHour: 2}, {MaxUSDPerHour: 25}}},
+		{"sort-all", sorts},
+		{"group-all-regions", []MarketQuery{{AllRegions: true}, {AllRegions: true, GroupBy: GroupGPU}, {AllRegions: true, GroupBy: GroupProvider}}},
+		{"group-region", []MarketQuery{{GroupBy: GroupRegion}, {GroupBy: GroupRegion, Sort: MarketByGPUPrice}}},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			m := NewMarket(c)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, err := m.Browse(tc.qs[i%len(tc.qs)]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -36,6 +36,9 @@ type browseView struct {
 	st    *report.Styles
 	cat   *model.Catalog
 	input textinput.Model
+	// market keeps cat's rows and sort orders across browses, so that a
+	// keystroke filters instead of rebuilding (model.Market).
+	market *model.Market
 
 	ready   bool               // the catalog's figures below are counted
 	size    int                // model.MarketSize: offers before any filter
@@ -94,6 +97,7 @@ func (v *browseView) open(limit string) tea.Cmd {
 	v.limit = limit
 	if !v.ready {
 		v.ready = true
+		v.market = model.NewMarket(v.cat)
 		v.size = model.MarketSize(v.cat, model.OnDemand)
 		for _, p := range providers(v.cat) {
 			if slices.Contains(model.MarketplaceProviders, p) {
@@ -141,9 +145,9 @@ func (v *browseView) apply() tea.Cmd {
 		q.Providers = v.base // as gpuplan offers: marketplaces only when named
 	}
 	v.seq++
-	seq, cat := v.seq, v.cat
+	seq, market := v.seq, v.market
 	browse := func() tea.Msg {
-		res, err := model.Browse(cat, q)
+		res, err := market.Browse(q)
 		return browsedMsg{seq: seq, text: text, res: res, err: err}
 	}
 	if !v.async {

@@ -1,0 +1,78 @@
+package model
+
+import (
+	"reflect"
+	"sync"
+	"testing"
+)
+
+// TestMarketReuse browses one Market through a sequence of queries, as a
+// screen does per keystroke (sorts, groups, price limits, more region
+// filters than it keeps bases), and checks each result against a fresh
+// Browse: what the Market keeps must never show in a result.
+func TestMarketReuse(t *testing.T) {
+	for _, c := range []*Catalog{marketCatalog(), bigMarket(300, 6)} {
+		h100 := specs(t, c, "H100")
+		qs := []MarketQuery{
+			{},
+			{Sort: MarketByGPUPrice},
+			{Sort: MarketByVRAM, GroupBy: GroupGPU},
+			{AllRegions: true, GroupBy: GroupProvider, Sort: MarketByVCPUs},
+			{GroupBy: GroupRegion, Sort: MarketByRAM},
+			{GroupBy: GroupRegion, MaxUSDPerHour: 5},
+			{MaxUSDPerHour: 3.7},
+			{AllRegions: true, MaxUSDPerHour: 100},
+			{GPUs: h100, Regions: []string{"us-"}},
+			{GPUs: h100, Regions: []string{"us-west-"}, AllRegions: true},
+			{Regions: []string{"europe-"}, Sort: MarketByVRAMPrice},
+			{Regions: []string{"us-"}, Pricing: Spot},
+			{Pricing: Reserved1y, Retired: true},
+			{VRAMGiB: Bounds{24, 80}, Sort: MarketByGPUPrice},
+			{Interconnect: LinkNVLink, GroupBy: GroupGPU},
+			{Arch: ArchARM},
+			{}, // back to the first base, evicted by now
+			{Sort: MarketByGPUPrice, MaxUSDPerHour: 2.5},
+		}
+		m := NewMarket(c)
+		for i, q := range qs {
+			got, err := m.Browse(q)
+			if err != nil {
+				t.Fatalf("query %d: %v", i, err)
+			}
+			want, err := Browse(c, q)
+			if err != nil {
+				t.Fatalf("query %d: %v", i, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("query %d %+v: a reused Market gives\n%s\nwant\n%s", i, q, rowNames(got.Rows), rowNames(want.Rows))
+			}
+		}
+		if len(m.bases) > marketBases {
+			t.Errorf("the Market keeps %d bases, want at most %d", len(m.bases), marketBases)
+		}
+	}
+}
+
+// TestMarketConcurrent browses one Market from several goroutines, as
+// overlapping browse commands do (run with -race).
+func TestMarketConcurrent(t *testing.T) {
+	c := bigMarket(200, 4)
+	m := NewMarket(c)
+	qs := []MarketQuery{{}, {Sort: MarketByVRAM}, {AllRegions: true, GroupBy: GroupGPU}, {Regions: []string{"us-"}}}
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	got := make([]MarketResult, 8)
+	for i := range 8 {
+		wg.Go(func() { got[i], errs[i] = m.Browse(qs[i%len(qs)]) })
+	}
+	wg.Wait()
+	for i := range 8 {
+		want, err := Browse(c, qs[i%len(qs)])
+		if errs[i] != nil || err != nil {
+			t.Fatal(errs[i], err)
+		}
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("goroutine %d: the concurrent browse differs from a fresh one", i)
+		}
+	}
+}
