@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -85,11 +84,4 @@ when it does not. Every formula is listed under Assumptions.`,
 	addOutputFlag(cmd, &output, outTable, outJSON)
 	cmd.Flags().SortFlags = false
 	return cmd
-}
-
-// printWarnings writes non-fatal notes to stderr, one per line.
-func printWarnings(w io.Writer, warnings []string) {
-	for _, s := range warnings {
-		fmt.Fprintf(w, "gpuplan: warning: %s\n", s)
-	}
 }

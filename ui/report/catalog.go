@@ -90,45 +90,6 @@ type InstanceRowJSON struct {
 	Origin             string   `json:"origin"`
 }
 
-// NewInstanceRows lists instances, one row per region, filtered by
-// provider when not empty, sorted by provider, type and region.
-func NewInstanceRows(c *model.Catalog, provider string) []InstanceRowJSON {
-	rows := []InstanceRowJSON{}
-	for i := range c.Instances {
-		in := &c.Instances[i]
-		if provider != "" && in.Provider != provider {
-			continue
-		}
-		mem := 0.0
-		if g, err := c.GPU(in.GPU); err == nil {
-			mem = g.MemoryGiB
-		}
-		for _, p := range in.Prices {
-			source, origin := in.Source, in.Origin
-			if p.Source != "" {
-				source, origin = p.Source, p.Origin
-			}
-			rows = append(rows, InstanceRowJSON{
-				Provider: in.Provider, InstanceType: in.Type, Region: p.Region, GPU: in.GPU, GPUCount: in.GPUCount,
-				GPUMemoryGiB: mem, VCPUs: in.VCPUs, MemoryGiB: in.MemoryGiB, LocalNVMeGB: orNull(in.LocalNVMeGB),
-				NetworkGbps: orNull(in.NetworkGbps), Interconnect: in.Interconnect, OnDemandUSDPerHour: orNull(p.OnDemandUSD),
-				SpotUSDPerHour: orNull(p.SpotUSD), Retired: in.Retired, MissingSince: in.MissingSince, Source: source, AsOf: in.AsOf, Origin: origin,
-			})
-		}
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
-		if a.Provider != b.Provider {
-			return a.Provider < b.Provider
-		}
-		if a.InstanceType != b.InstanceType {
-			return a.InstanceType < b.InstanceType
-		}
-		return a.Region < b.Region
-	})
-	return rows
-}
-
 // ModelRowJSON is one row of gpuplan catalog models --json.
 type ModelRowJSON struct {
 	Key              string   `json:"key"`

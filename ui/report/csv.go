@@ -65,18 +65,6 @@ func WriteCatalogGPUsCSV(out io.Writer, c *model.Catalog) error {
 		"fp32_tflops", "tf32_tflops", "bf16_tflops", "fp16_tflops", "fp8_tflops", "compute_capability", "source"}, rows)
 }
 
-// WriteCatalogInstancesCSV writes one record per instance type and region,
-// as the JSON does; provider "" writes every provider.
-func WriteCatalogInstancesCSV(out io.Writer, c *model.Catalog, provider string) error {
-	var rows [][]string
-	for _, r := range NewInstanceRows(c, provider) {
-		rows = append(rows, []string{r.Provider, r.InstanceType, r.Region, r.GPU, strconv.Itoa(r.GPUCount), strconv.Itoa(r.VCPUs),
-			csvFloat(r.MemoryGiB), csvPtr(r.OnDemandUSDPerHour), csvPtr(r.SpotUSDPerHour), r.Retired})
-	}
-	return writeCSV(out, []string{"provider", "instance_type", "region", "gpu", "gpu_count", "vcpus", "memory_gib",
-		"on_demand_usd_per_hour", "spot_usd_per_hour", "retired"}, rows)
-}
-
 // WriteCatalogModelsCSV writes one record per model.
 func WriteCatalogModelsCSV(out io.Writer, c *model.Catalog) error {
 	var rows [][]string

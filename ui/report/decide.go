@@ -181,12 +181,6 @@ func roundBreakEven(b model.BreakEven) model.BreakEven {
 	return b
 }
 
-// SpotLine is one offer's spot estimate in words: "spot: expected $12.30
-// (P10–P90 $11.90–$13.10) in 5.2 h, 0.4 interruptions; checkpoint every
-// 1.2 h; on-demand $20.00; rate 10%/month (AWS Spot Instance Advisor)".
-// Inputs that are assumptions are said so.
-func SpotLine(e *model.SpotEstimate, a model.SpotAssumptions) string { return SpotLineIn(nil, e, a) }
-
 // SpotLineIn is SpotLine in lang's language.
 func SpotLineIn(lang *i18n.Printer, e *model.SpotEstimate, a model.SpotAssumptions) string {
 	var b strings.Builder
@@ -209,10 +203,6 @@ func SpotLineIn(lang *i18n.Printer, e *model.SpotEstimate, a model.SpotAssumptio
 	}
 	return b.String()
 }
-
-// CommitmentLine is an offer's break-even in words: "1y beats on-demand
-// above 438 h/month (you: 730 h, $1,234 vs $2,000 a month); 3y …".
-func CommitmentLine(bs []model.BreakEven) string { return CommitmentLineIn(nil, bs) }
 
 // CommitmentLineIn is CommitmentLine in lang's language.
 func CommitmentLineIn(lang *i18n.Printer, bs []model.BreakEven) string {
@@ -301,9 +291,6 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
 }
-
-// AssumptionLine states the spot inputs and which are assumptions.
-func AssumptionLine(d *Decisions) string { return AssumptionLineIn(nil, d) }
 
 // AssumptionLineIn is AssumptionLine in lang's language.
 func AssumptionLineIn(lang *i18n.Printer, d *Decisions) string {

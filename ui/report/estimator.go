@@ -108,11 +108,9 @@ func TotalsLineIn(p *i18n.Printer, e *model.Estimate) string {
 	return s
 }
 
-// PhaseName reads a phase in a sentence: "forward end", "backward",
+// PhaseNameIn reads a phase in a sentence: "forward end", "backward",
 // "optimizer step", "inference".
-func PhaseName(ph model.Phase) string { return PhaseNameIn(nil, ph) }
-
-// PhaseNameIn is PhaseName in p's language.
+// p is the language (nil: English).
 func PhaseNameIn(p *i18n.Printer, ph model.Phase) string {
 	switch ph {
 	case model.PhaseForward:
@@ -150,11 +148,9 @@ func RecipeLineIn(p *i18n.Printer, e *model.Estimate) string {
 	return strings.Join(s, " · ")
 }
 
-// VerdictWord is the fit verdict with its mark: "✓ fits", "~ borderline",
+// VerdictWordIn is the fit verdict with its mark: "✓ fits", "~ borderline",
 // "✗ does not fit", styled.
-func VerdictWord(v model.FitVerdict, st *Styles) string { return VerdictWordIn(nil, v, st) }
-
-// VerdictWordIn is VerdictWord in p's language.
+// p is the language (nil: English).
 func VerdictWordIn(p *i18n.Printer, v model.FitVerdict, st *Styles) string {
 	switch v {
 	case model.VerdictFits:
@@ -165,15 +161,11 @@ func VerdictWordIn(p *i18n.Printer, v model.FitVerdict, st *Styles) string {
 	return st.Bad.Render(p.T("✗ does not fit"))
 }
 
-// DetailedBreakdownLines is BreakdownLines with the estimator's finer
+// DetailedBreakdownLinesIn is BreakdownLines with the estimator's finer
 // lines under the segment that folds them in (see parts): gathered
 // parameters and the cast cache under weights, communication buffers
 // under gradients, step temporaries under optimizer states.
-func DetailedBreakdownLines(m model.Memory, st *Styles) []string {
-	return DetailedBreakdownLinesIn(nil, m, st)
-}
-
-// DetailedBreakdownLinesIn is DetailedBreakdownLines in p's language;
+// p is the language (nil: English).
 // names are padded by display width, so CJK names align.
 func DetailedBreakdownLinesIn(p *i18n.Printer, m model.Memory, st *Styles) []string {
 	sub := [6][]struct {
@@ -199,29 +191,23 @@ func DetailedBreakdownLinesIn(p *i18n.Printer, m model.Memory, st *Styles) []str
 	return lines
 }
 
-// BandNote is the memory band in parentheses for the VRAM heading:
+// BandNoteIn is the memory band in parentheses for the VRAM heading:
 // "(14.40–16.30 GiB at 90%)".
-func BandNote(e *model.Estimate) string { return BandNoteIn(nil, e) }
-
-// BandNoteIn is BandNote in p's language.
+// p is the language (nil: English).
 func BandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 	return p.Sprintf("(%.2f–%s at %.0f%%)", e.MemoryBand[0]/model.GiB, GiB(e.MemoryBand[1]), BandConfidence*100)
 }
 
-// BorderlineNote says why a job that fits at the point estimate is
+// BorderlineNoteIn says why a job that fits at the point estimate is
 // borderline: the top of the band is past the usable memory.
-func BorderlineNote(e *model.Estimate, f *model.Fit) string { return BorderlineNoteIn(nil, e, f) }
-
-// BorderlineNoteIn is BorderlineNote in p's language.
+// p is the language (nil: English).
 func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *model.Fit) string {
 	return p.Sprintf("borderline: the %.0f%% band reaches %s, past the %s usable; leave room or take the advice of a smaller micro-batch",
 		BandConfidence*100, GiB(e.MemoryBand[1]), GiB(f.UsableBytes))
 }
 
-// TimeBandNote is the job time's band: "90% range 1.6 h – 2.6 h".
-func TimeBandNote(e *model.Estimate) string { return TimeBandNoteIn(nil, e) }
-
-// TimeBandNoteIn is TimeBandNote in p's language.
+// TimeBandNoteIn is the job time's band: "90% range 1.6 h – 2.6 h".
+// p is the language (nil: English).
 func TimeBandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 	return p.Sprintf("%.0f%% range %s – %s", BandConfidence*100, HoursIn(p, e.TimeBand[0]), HoursIn(p, e.TimeBand[1]))
 }

@@ -321,31 +321,11 @@ func VRAMBar(m model.Memory, capacity float64, width int, st *Styles) string {
 	return b.String()
 }
 
-// BreakdownLines lists the non-zero parts with their glyph, name and size.
-func BreakdownLines(m model.Memory, st *Styles) []string {
-	var lines []string
-	for i, v := range parts(m) {
-		if v <= 0 && i != 0 {
-			continue
-		}
-		lines = append(lines, fmt.Sprintf("%s %s %11s", st.Segments[i].Render(segmentGlyphs[i]), PadRight(segmentNames[i], 17), GiB(v)))
-	}
-	return lines
-}
-
 // PadRight pads s with spaces to n terminal cells, counting wide (CJK)
 // runes as two, as fmt's %-Ns would for ASCII; longer s is left whole.
 func PadRight(s string, n int) string {
 	if w := lipgloss.Width(s); w < n {
 		return s + strings.Repeat(" ", n-w)
-	}
-	return s
-}
-
-// PadLeft is PadRight aligning s to the right (fmt's %Ns).
-func PadLeft(s string, n int) string {
-	if w := lipgloss.Width(s); w < n {
-		return strings.Repeat(" ", n-w) + s
 	}
 	return s
 }
@@ -451,11 +431,9 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 	return err
 }
 
-// TipLine is one tip in words with its figures: "use 8-bit AdamW
+// TipLineIn is one tip in words with its figures: "use 8-bit AdamW
 // (bitsandbytes): 12.27 → 9.10 GiB (−26%), job cost −0%".
-func TipLine(t *model.Tip) string { return TipLineIn(nil, t) }
-
-// TipLineIn is TipLine in p's language.
+// p is the language (nil: English).
 func TipLineIn(p *i18n.Printer, t *model.Tip) string {
 	change := t.Change
 	if !t.Msg.IsZero() {
@@ -480,10 +458,8 @@ func SignedPct(v float64) string {
 	return "±0%"
 }
 
-// DescribeWorkload is the one-line summary: task, precision, optimizer, GPUs.
-func DescribeWorkload(w *model.Workload) string { return DescribeWorkloadIn(nil, w) }
-
-// DescribeWorkloadIn is DescribeWorkload in p's language.
+// DescribeWorkloadIn is the one-line summary: task, precision, optimizer, GPUs.
+// p is the language (nil: English).
 func DescribeWorkloadIn(p *i18n.Printer, w *model.Workload) string {
 	parts := []string{TaskName(p, w.Task), string(w.Precision)}
 	if w.Task.Training() {
@@ -535,10 +511,8 @@ func ModelName(p *i18n.Printer, w *model.Workload, params float64) string {
 	return p.Sprintf("custom %s %s", model.FormatCount(params), p.T(string(w.Model.Family)))
 }
 
-// DescribeShape is the second summary line: batch, length, memory savers.
-func DescribeShape(w *model.Workload) string { return DescribeShapeIn(nil, w) }
-
-// DescribeShapeIn is DescribeShape in p's language.
+// DescribeShapeIn is the second summary line: batch, length, memory savers.
+// p is the language (nil: English).
 func DescribeShapeIn(p *i18n.Printer, w *model.Workload) string {
 	var s []string
 	switch {

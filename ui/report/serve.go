@@ -181,10 +181,6 @@ func ServeAssumptionsIn(lang *i18n.Printer) []string {
 	)
 }
 
-// ServeFigures is the plan's summary lines: memory of one GPU, KV
-// capacity, speed and cost, for the report and the configurator's panel.
-func ServeFigures(p *model.ServePlan) []string { return ServeFiguresIn(nil, p) }
-
 // ServeFiguresIn is ServeFigures in lang's language.
 func ServeFiguresIn(lang *i18n.Printer, p *model.ServePlan) []string {
 	m := &p.Memory
