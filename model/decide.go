@@ -36,8 +36,11 @@ type SpotAssumptions struct {
 // (single, DDP) write one copy from rank 0; sharded ones (ZeRO, FSDP)
 // write every GPU's shard, each instance its own GPUs' in parallel. For
 // LoRA the frozen base is counted too, so δ is an upper bound there.
+// States ZeRO-Offload keeps in host RAM (HostOffload) are saved all the
+// same; that figure also holds the fp32 gradient partition of the CPU
+// step, so with offload δ is an upper bound too.
 func CheckpointBytesPerInstance(e *Estimate, gpusPerInstance int) float64 {
-	perGPU := e.States.Weights + e.States.OptimizerStates
+	perGPU := e.States.Weights + e.States.OptimizerStates + e.States.HostOffload
 	switch e.Workload.Strategy {
 	case Single, DDP, "":
 		return perGPU

@@ -25,6 +25,14 @@ func TestCheckpointBytesPerInstance(t *testing.T) {
 			t.Errorf("%s: %g B, want %g", tt.strategy, got, tt.want)
 		}
 	}
+	// ZeRO-3 with both offloads: nothing of the states on the GPU, 14 GB +
+	// a 4 GB fp32 gradient partition in host RAM; the checkpoint still
+	// saves them (never 0 B, which the spot estimate refuses).
+	off := &Estimate{States: Memory{Gradients: 2e9, HostOffload: 18e9}}
+	off.Workload.Strategy = ZeRO3
+	if got := CheckpointBytesPerInstance(off, 8); got != 8*18e9 {
+		t.Errorf("zero3 with offload: %g B, want %g", got, 8*18e9)
+	}
 }
 
 func TestDecideOffer(t *testing.T) {

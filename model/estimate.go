@@ -393,6 +393,11 @@ func (e *Estimate) AssumptionMessages() []Message {
 		if w.GPUs/w.TP > 1 && w.Task.Training() && w.MFU == 0 {
 			add("collectives: %s ring traffic over %.0f GB/s per GPU (%d GPUs per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, e.Host.GPUsPerNode, e.CommSeconds)
 		}
+		if w.OffloadOptimizer || w.OffloadParams {
+			// No sourced throughput for DeepSpeedCPUAdam or parameter
+			// fetches over PCIe on these hosts: say so rather than guess.
+			add("ZeRO-Offload: %.2f GiB per GPU in host RAM; the CPU optimizer step and the PCIe traffic of offloading are not timed, so the time and cost are a lower bound", e.States.HostOffload/GiB)
+		}
 		if e.InputBound {
 			add("input pipeline: %d vCPUs × %.0f images/s cap the throughput", e.Host.VCPUs, e.Host.ImagesPerVCPU)
 		} else if a.Family.Vision() && w.Task.Training() && e.Host.ImagesPerVCPU <= 0 {

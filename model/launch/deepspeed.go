@@ -10,12 +10,26 @@ import (
 // reference that the plan decides (batch, precision, ZeRO stage); the rest
 // keeps DeepSpeed's defaults. Field order is the JSON order.
 type dsConfig struct {
-	TrainBatch int        `json:"train_batch_size"`
-	MicroBatch int        `json:"train_micro_batch_size_per_gpu"`
-	GradAccum  int        `json:"gradient_accumulation_steps"`
-	BF16       dsEnabled  `json:"bf16"`
-	FP16       dsEnabled  `json:"fp16"`
-	ZeRO       dsZeROConf `json:"zero_optimization"`
+	TrainBatch int       `json:"train_batch_size"`
+	MicroBatch int       `json:"train_micro_batch_size_per_gpu"`
+	GradAccum  int       `json:"gradient_accumulation_steps"`
+	BF16       dsEnabled `json:"bf16"`
+	FP16       dsEnabled `json:"fp16"`
+	// Optimizer is set with ZeRO-Offload only: DeepSpeed then builds its
+	// own DeepSpeedCPUAdam for the offloaded states. Without it the
+	// Hugging Face Trainer hands DeepSpeed a torch AdamW, which the engine
+	// refuses with offload ("You are using ZeRO-Offload with a client
+	// provided optimizer", deepspeed/runtime/engine.py, unless
+	// zero_force_ds_cpu_optimizer is false). "auto" values are filled from
+	// TrainingArguments (transformers integrations/deepspeed.py,
+	// trainer_config_process).
+	Optimizer *dsOptimizer `json:"optimizer,omitempty"`
+	ZeRO      dsZeROConf   `json:"zero_optimization"`
+}
+
+type dsOptimizer struct {
+	Type   string            `json:"type"`
+	Params map[string]string `json:"params"`
 }
 
 type dsEnabled struct {
@@ -72,6 +86,7 @@ func (p *Plan) DeepSpeedConfig() []byte {
 	}
 	if p.OffloadOptimizer {
 		c.ZeRO.OffloadOptimizer = &dsOffload{Device: "cpu"}
+		c.Optimizer = &dsOptimizer{Type: "AdamW", Params: map[string]string{"lr": "auto", "betas": "auto", "eps": "auto", "weight_decay": "auto"}}
 	}
 	if p.OffloadParams {
 		c.ZeRO.OffloadParam = &dsOffload{Device: "cpu"}

@@ -48,3 +48,31 @@ func TestDeepSpeedOffload(t *testing.T) {
 		}
 	}
 }
+
+// With optimizer offload the config names DeepSpeed's optimizer (AdamW,
+// its values "auto" for the Trainer to fill), so DeepSpeed builds its CPU
+// Adam instead of refusing the Trainer's torch AdamW; without offload the
+// Trainer's optimizer stays.
+func TestDeepSpeedOffloadOptimizerSection(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		w := model.Workload{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 1, SeqLen: 2048, GPUs: 8,
+			Strategy: model.ZeRO3}, Model: llama8B}
+		w.OffloadOptimizer = on
+		p := plan(t, testCase{name: "offload", w: w, instance: "p4de.24xlarge"}, launch.Options{})
+		var ds struct {
+			Optimizer *struct {
+				Type   string            `json:"type"`
+				Params map[string]string `json:"params"`
+			} `json:"optimizer"`
+		}
+		if err := json.Unmarshal(p.DeepSpeedConfig(), &ds); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case on && (ds.Optimizer == nil || ds.Optimizer.Type != "AdamW" || ds.Optimizer.Params["lr"] != "auto"):
+			t.Errorf("offload on: optimizer section %+v, want AdamW with auto params", ds.Optimizer)
+		case !on && ds.Optimizer != nil:
+			t.Errorf("offload off: optimizer section %+v, want none (the Trainer's)", ds.Optimizer)
+		}
+	}
+}

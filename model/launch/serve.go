@@ -61,6 +61,13 @@ type Serve struct {
 
 	Serving model.Serving // with Defaults applied
 	Image   string
+
+	// HalfForBF16 is set when bf16 weights are served on a GPU without
+	// bf16 (compute capability below 8.0): vLLM refuses bfloat16 there
+	// and asks for --dtype=half (vllm/platforms/cuda.py
+	// check_if_supports_dtype), same bytes per weight, so the estimate
+	// holds.
+	HalfForBF16 bool
 }
 
 // NewServe builds the deployment for plan sp of model a. The error wraps
@@ -91,6 +98,9 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 		Serving: sp.Serving, Image: opt.Image,
 	}
 	s.ReplicasPerNode = min(s.Replicas, o.GPUsPerNode/perReplica)
+	if ok, _ := o.GPU.Supports(model.BF16); !ok && sp.Serving.WeightFormat == model.WeightBF16 {
+		s.HalfForBF16 = true
+	}
 	s.DiskGB = ServeDiskGB(model.ServeWeightBytes(a, sp.Serving.WeightFormat))
 	if s.Name == "" {
 		s.Name = "gpuplan-serve-" + slug(a.Key, "custom")
@@ -151,7 +161,11 @@ func (s *Serve) VLLMArgs() []string {
 		"--kv-cache-dtype", string(v.KVCacheDType))
 	switch v.WeightFormat {
 	case model.WeightBF16:
-		a = append(a, "--dtype", "bfloat16")
+		if s.HalfForBF16 {
+			a = append(a, "--dtype", "float16")
+		} else {
+			a = append(a, "--dtype", "bfloat16")
+		}
 	case model.WeightFP16:
 		a = append(a, "--dtype", "float16")
 	case model.WeightFP8:
@@ -204,6 +218,9 @@ func (s *Serve) headerLines() []string {
 	switch s.Serving.WeightFormat {
 	case model.WeightAWQ, model.WeightGPTQ, model.WeightInt8:
 		lines = append(lines, fmt.Sprintf("note: %s weights: the model id must be a checkpoint quantized with %s; vLLM reads its quantization_config", s.Serving.WeightFormat, strings.ToUpper(string(s.Serving.WeightFormat))))
+	}
+	if s.HalfForBF16 {
+		lines = append(lines, fmt.Sprintf("note: %s has no bf16 (compute capability below 8.0): served in float16 (--dtype float16), as vLLM requires", s.Accelerator))
 	}
 	if s.ReplicasPerNode > 1 {
 		lines = append(lines, fmt.Sprintf("note: %d engines per node through --data-parallel-size, behind vLLM's own load balancing", s.ReplicasPerNode))

@@ -127,6 +127,7 @@ func TestServeSweep(t *testing.T) {
 	}{
 		{"llama-3.1-70b", model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048, Concurrency: 32}},
 		{"llama-3.1-8b", model.Serving{WeightFormat: model.WeightFP8, KVCacheDType: model.KVFP8, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 64}},
+		{"llama-3.1-8b", model.Serving{WeightFormat: model.WeightBF16, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 4}},
 	} {
 		cat, a, plans, regions := servePlans(t, w.model, w.s)
 		sc := newSkyCatalog(cat)
@@ -146,6 +147,17 @@ func TestServeSweep(t *testing.T) {
 			where := sp.Offer.Name
 			if bad := checkVLLMArgs(s.VLLMArgs()); len(bad) > 0 {
 				t.Errorf("%s: %v", where, bad)
+			}
+			// vLLM refuses bfloat16 below compute capability 8.0: such GPUs
+			// get float16 (same bytes), the others bfloat16.
+			if w.s.WeightFormat == model.WeightBF16 {
+				want := "bfloat16"
+				if ok, _ := sp.Offer.GPU.Supports(model.BF16); !ok {
+					want = "float16"
+				}
+				if args := strings.Join(s.VLLMArgs(), " "); !strings.Contains(args, "--dtype "+want) {
+					t.Errorf("%s (%s): %s, want --dtype %s", where, sp.Offer.GPU.Key, args, want)
+				}
 			}
 			for _, f := range launch.Formats {
 				out, err := s.Render(f)

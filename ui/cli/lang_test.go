@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -77,6 +78,15 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 		}
 	}
 	walk(root)
+	// A plan's name and phase names are the user's own words.
+	if b, err := os.ReadFile("testdata/plan-answers.toml"); err == nil {
+		if pl, err := model.DecodePlan(b); err == nil {
+			a.Add(pl.Name)
+			for _, ph := range pl.Phases {
+				a.Add(ph.Name)
+			}
+		}
+	}
 	a.Add(`bash zsh fish powershell shell en zh-CN
 		train finetune lora qlora inference single sgd-momentum awq gptq trainjob pytorchjob k8s docker torchrun toml
 		table json csv markdown JSON CSV TOML YAML SkyPilot Kubernetes Kubeflow Trainer Training Operator NGC PEFT
@@ -113,6 +123,7 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		{[]string{"estimate", "--help"}, 0},
 		{[]string{"offers", "--help"}, 0},
 		{[]string{"plan", "--help"}, 0},
+		{[]string{"plan", "testdata/plan-answers.toml"}, 0},
 		{[]string{"catalog", "--help"}, 0},
 		{[]string{"catalog", "instances", "--help"}, 0},
 		{[]string{"catalog", "update", "--help"}, 0},

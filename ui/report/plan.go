@@ -40,7 +40,7 @@ func NewPlanJSON(p *model.Plan, costs []model.PhaseCost, total float64) PlanJSON
 // WritePlan prints each phase (offer, duration, billed hours, cost) and
 // the total.
 func WritePlan(out io.Writer, r *Renderer, p *model.Plan, costs []model.PhaseCost, total float64) error {
-	st := NewStyles(r)
+	st, lang := NewStyles(r), r.Lang
 	var b strings.Builder
 	if p.Name != "" {
 		fmt.Fprintf(&b, "%s\n", st.Title.Render(model.Printable(p.Name)))
@@ -52,21 +52,25 @@ func WritePlan(out io.Writer, r *Renderer, p *model.Plan, costs []model.PhaseCos
 		if ph.Instances > 1 {
 			offer += fmt.Sprintf(" ×%d", ph.Instances)
 		}
-		dur := Hours(ph.JobHours) + " job"
+		dur := lang.Sprintf("%s job", HoursIn(lang, ph.JobHours))
 		if ph.Months > 0 {
-			dur = fmt.Sprintf("%g months", ph.Months)
+			dur = lang.Sprintf("%g months", ph.Months)
 			if ph.HoursPerMonth > 0 {
 				dur += fmt.Sprintf(" × %g h", ph.HoursPerMonth)
 			}
 		}
 		cost := USD(c.USD)
 		if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
-			cost += " (whole term)"
+			cost += lang.T(" (whole term)")
 		}
-		rows[i] = []string{model.Printable(ph.Name), Truncate(model.Printable(offer), 44), string(ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
+		rows[i] = []string{model.Printable(ph.Name), Truncate(model.Printable(offer), 44), PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
 	}
-	fmt.Fprintf(&b, "%s\n", plainTable([]string{"phase", "offer", "pricing", "$/h", "duration", "billed h", "cost"}, rows, map[int]bool{3: true, 5: true, 6: true}))
-	fmt.Fprintf(&b, "%s %s\n", st.Heading.Render("Total"), USD(total))
+	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
+	if lang.Chinese() {
+		headers[1] = "报价" // the catalogue's "offer" is the counting word (个报价)
+	}
+	fmt.Fprintf(&b, "%s\n", plainTable(headers, rows, map[int]bool{3: true, 5: true, 6: true}))
+	fmt.Fprintf(&b, "%s %s\n", st.Heading.Render(lang.T("Total")), USD(total))
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
 }
@@ -105,31 +109,35 @@ const planSavingsShown = 8
 // largest first, with the phases each changes; when none does, the three
 // that cost least more; err says why there is no list.
 func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []model.PlanSaving, err error) error {
-	st := NewStyles(r)
+	st, lang := NewStyles(r), r.Lang
 	var b strings.Builder
 	if err != nil {
-		fmt.Fprintf(&b, "\n%s %s\n", st.Heading.Render("What saves the most:"), model.Printable(err.Error()))
+		fmt.Fprintf(&b, "\n%s %s\n", st.Heading.Render(lang.T("What saves the most:")), model.Printable(err.Error()))
 		_, err := io.WriteString(r.Writer(out), b.String())
 		return err
 	}
-	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(fmt.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator; the plan's phases on their best offers now %s)", USD(baseUSD))))
+	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator; the plan's phases on their best offers now %s)", USD(baseUSD))))
 	line := func(s *model.PlanSaving, what string) {
-		name := fmt.Sprintf("%s (%s)", model.Printable(s.Change), strings.Join(s.Phases, ", "))
+		change := s.Change
+		if !s.ChangeMsg.IsZero() {
+			change = lang.Message(s.ChangeMsg)
+		}
+		name := lang.Sprintf("%s (%s)", model.Printable(change), strings.Join(s.Phases, ", "))
 		fmt.Fprintf(&b, "  %s %s\n", PadRight(model.Printable(name), 60), what)
 	}
 	shown := 0
 	for i := range savings {
 		if s := &savings[i]; shown < planSavingsShown && s.SavingUSD >= minSavingUSD {
 			shown++
-			line(s, fmt.Sprintf("saves %s (%.0f%%)", USD(s.SavingUSD), s.SavingPct))
+			line(s, lang.Sprintf("saves %s (%.0f%%)", USD(s.SavingUSD), s.SavingPct))
 		}
 	}
 	if shown == 0 {
-		b.WriteString("  no single change saves money; the nearest:\n")
+		b.WriteString("  " + lang.T("no single change saves money; the nearest:") + "\n")
 		for i := range savings {
 			if s := &savings[i]; shown < 3 && s.SavingUSD <= -minSavingUSD {
 				shown++
-				line(s, fmt.Sprintf("costs %s more", USD(-s.SavingUSD)))
+				line(s, lang.Sprintf("costs %s more", USD(-s.SavingUSD)))
 			}
 		}
 	}
