@@ -106,6 +106,9 @@ func newExportDialogNamed(tomlPath, name string, cfg model.Config, offer *model.
 	}
 	sel := newSelect[launch.Format](theme).Title(T("Format")).Options(localFormats(lang)...).Value(&d.format).
 		Validate(func(f launch.Format) error {
+			if f != launch.FormatTOML && d.plan != nil {
+				return errors.New(T("a plan exports as one TOML; launch files are written per offer (ctrl+e on an offer)"))
+			}
 			if f != launch.FormatTOML && d.offer == nil {
 				return errors.New(T("no offer fits yet: only the TOML can be exported"))
 			}

@@ -380,7 +380,22 @@ func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	}
+	before := len(m.plan.plan.Phases)
 	m.plan.listKey(msg)
+	if n := len(m.plan.plan.Phases); n != before { // a phase deleted: the count and any "exported to" are stale
+		what := m.lang.Sprintf("%d phases", n)
+		switch n {
+		case 0:
+			m.footer.say(m.lang.T("the plan has no phases yet: a on an offer adds one"), false)
+		case 1:
+			what = m.lang.T("1 phase")
+			fallthrough
+		default:
+			if n > 0 {
+				m.footer.say(m.lang.Sprintf("%s in the plan: ctrl+e exports the plan in one TOML", what), false)
+			}
+		}
+	}
 	m.layout()
 	return m, nil
 }
