@@ -362,10 +362,50 @@ type marketBase struct {
 	// of the same filters shares them instead of filtering and copying
 	// 100k wide rows (under GC write barriers) again. Kept for the most
 	// recent base only.
-	sorted map[MarketSort][]MarketRow
-	kept   map[MarketSort][]int32 // sorted's rows as indexes into rows
-	filter MarketQuery            // with Sort and GroupBy cleared
+	sorted map[MarketSort]*marketSel
+	filter MarketQuery // with Sort and GroupBy cleared
 }
+
+// marketSel is the base's rows that pass one filter, in one order, as
+// indexes: no wide row is copied for it. A row whose Offered the price
+// limit changes is the one copied, into own.
+type marketSel struct {
+	keep  []int32     // indexes into marketBase.rows, in order
+	own   []MarketRow // copies of rows with Offered counted within the price limit
+	ownAt []int32     // per keep: index into own, or -1; nil when own is empty
+}
+
+// row returns the k-th selected row: the base's, or its copy in own.
+func (s *marketSel) row(b *marketBase, k int) *MarketRow {
+	if s.ownAt != nil {
+		if o := s.ownAt[k]; o >= 0 {
+			return &s.own[o]
+		}
+	}
+	return &b.rows[s.keep[k]]
+}
+
+// MarketView is Market.View's result: MarketResult without the copy of
+// its rows, which a screen reads a page of at a time. Row(k) is the k-th
+// of what Browse's Rows would be; Groups index rows the same way.
+type MarketView struct {
+	Query  MarketQuery
+	Groups []MarketGroup
+	b      *marketBase
+	sel    *marketSel
+}
+
+// Len returns the number of rows.
+func (v *MarketView) Len() int {
+	if v.sel == nil {
+		return 0
+	}
+	return len(v.sel.keep)
+}
+
+// Row returns the k-th row, 0 <= k < Len(). It is shared with the Market
+// and other views: read it, do not write.
+func (v *MarketView) Row(k int) *MarketRow { return v.sel.row(v.b, k) }
 
 func (b *marketBase) matches(q *MarketQuery) bool {
 	return b.pricing == q.Pricing && b.allRegions == q.AllRegions && slices.Equal(b.regions, q.Regions) &&
@@ -407,8 +447,7 @@ func (m *Market) base(q *MarketQuery) *marketBase {
 func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *marketBase {
 	b := &marketBase{
 		pricing: q.Pricing, regions: slices.Clone(q.Regions), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
-		orders: map[MarketSort][]int32{}, sorted: map[MarketSort][]MarketRow{},
-		kept: map[MarketSort][]int32{},
+		orders: map[MarketSort][]int32{}, sorted: map[MarketSort]*marketSel{},
 	}
 	var prices []regionPrice // scratch, reused per instance
 	// Every row's Regions is a window of one pool: one allocation, not one
@@ -474,7 +513,6 @@ func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *
 // forget drops the filtered copies of the base's rows.
 func (b *marketBase) forget() {
 	clear(b.sorted)
-	clear(b.kept)
 	b.filter = MarketQuery{}
 }
 
@@ -490,9 +528,25 @@ func (b *marketBase) order(k MarketSort) []int32 {
 }
 
 // Browse is Browse over the Market's catalog, reusing what earlier calls
-// built: the result is the same. Its Rows may be shared with other
-// results of the Market (when every row passes): read them, do not write.
+// built: the result is the same. A screen that shows a page of rows at a
+// time calls View instead, which copies none.
 func (m *Market) Browse(q MarketQuery) (MarketResult, error) {
+	v, err := m.View(q)
+	res := MarketResult{Query: v.Query, Groups: v.Groups}
+	if err != nil {
+		return res, err
+	}
+	res.Rows = make([]MarketRow, v.Len())
+	for k := range res.Rows {
+		res.Rows[k] = *v.Row(k)
+	}
+	return res, nil
+}
+
+// View is Browse without copying the rows: the filters and order of q
+// over the Market's kept rows. A sort or group change of the same filters
+// reuses the selection.
+func (m *Market) View(q MarketQuery) (MarketView, error) {
 	c := m.c
 	if q.Pricing == "" {
 		q.Pricing = OnDemand
@@ -504,38 +558,36 @@ func (m *Market) Browse(q MarketQuery) (MarketResult, error) {
 		q.AllRegions = true
 	}
 	if err := q.validate(c); err != nil {
-		return MarketResult{Query: q}, err
+		return MarketView{Query: q}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock() // held throughout: two browses at once only share the 2 cores
 	b := m.base(&q)
 	order := b.order(q.Sort)
 
-	res := MarketResult{Query: q}
 	filter := q
 	filter.Sort, filter.GroupBy = "", ""
 	if !reflect.DeepEqual(filter, b.filter) {
 		clear(b.sorted)
-		clear(b.kept)
 		b.filter = filter
 	}
-	rows, ok := b.sorted[q.Sort]
+	sel, ok := b.sorted[q.Sort]
 	if !ok {
-		b.kept[q.Sort], rows = filterRows(m.c, b, order, &q)
-		b.sorted[q.Sort] = rows
+		sel = filterRows(m.c, b, order, &q)
+		b.sorted[q.Sort] = sel
 	}
-	res.Rows = rows
+	v := MarketView{Query: q, b: b, sel: sel}
 	if q.GroupBy != GroupNone {
-		res.Groups = groupMarket(res.Rows, b.kept[q.Sort], b, q.GroupBy)
+		v.Groups = groupMarket(&v, q.GroupBy)
 	}
-	return res, nil
+	return v, nil
 }
 
 // filterRows returns the base's rows that pass q's instance filters and
 // price limit, in order, and their indexes. The filters run over the base
 // in catalog order, where rows and instances lie in memory as they are
 // read; the order then only looks up pass. Providers match by id.
-func filterRows(c *Catalog, b *marketBase, order []int32, q *MarketQuery) ([]int32, []MarketRow) {
+func filterRows(c *Catalog, b *marketBase, order []int32, q *MarketQuery) *marketSel {
 	pq := *q
 	pq.Providers = nil
 	preds := pq.predicates()
@@ -568,20 +620,29 @@ rows:
 			keep = append(keep, i)
 		}
 	}
-	rows := make([]MarketRow, len(keep))
-	for k, i := range keep {
-		rows[k] = b.rows[i]
-	}
+	sel := &marketSel{keep: keep}
 	if q.MaxUSDPerHour > 0 { // Offered counts the regions within the limit
-		for k := range rows {
+		for k, i := range keep {
 			// A row that holds every region offered has them all at its
 			// price, within the limit: only the others need counting.
-			if r := &rows[k]; r.Offered != len(r.Regions) {
-				r.Offered = offeredUnder(c, r.Instance, q)
+			r := &b.rows[i]
+			if r.Offered == len(r.Regions) {
+				continue
+			}
+			if n := offeredUnder(c, r.Instance, q); n != r.Offered {
+				if sel.ownAt == nil {
+					sel.ownAt = make([]int32, len(keep))
+					for j := range sel.ownAt {
+						sel.ownAt[j] = -1
+					}
+				}
+				sel.ownAt[k] = int32(len(sel.own))
+				sel.own = append(sel.own, *r)
+				sel.own[len(sel.own)-1].Offered = n
 			}
 		}
 	}
-	return keep, rows
+	return sel
 }
 
 // offeredUnder counts the regions that price in in q.Pricing within q's
@@ -739,13 +800,14 @@ func sortOrder(rows []MarketRow, k MarketSort) []int32 {
 	return out
 }
 
-// groupMarket groups sorted rows (base rows keep, in order) by key; a
+// groupMarket groups a view's rows (base rows keep, in order) by key; a
 // row counts in each of its regions when grouping by region. Groups come
 // in the order of their first row, so the best group under the sort key
 // is first. Two passes over the base's dense key ids: one to find the
 // groups, count and span their prices, one to fill their Rows, which
 // share one backing array.
-func groupMarket(rows []MarketRow, keep []int32, b *marketBase, by MarketGroupBy) []MarketGroup {
+func groupMarket(v *MarketView, by MarketGroupBy) []MarketGroup {
+	b, keep := v.b, v.sel.keep
 	var names []string
 	ids := func(i int32) []int32 { return nil }
 	switch by {
@@ -766,7 +828,7 @@ func groupMarket(rows []MarketRow, keep []int32, b *marketBase, by MarketGroupBy
 	counts := []int{}
 	total := 0
 	for k, i := range keep {
-		r := &rows[k]
+		r := v.Row(k)
 		for _, id := range ids(i) {
 			if last[id] == int32(k)+1 {
 				continue // a row listed twice in one region group

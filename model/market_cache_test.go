@@ -46,6 +46,18 @@ func TestMarketReuse(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("query %d %+v: a reused Market gives\n%s\nwant\n%s", i, q, rowNames(got.Rows), rowNames(want.Rows))
 			}
+			// View is Browse without the copy: the same rows, groups and query.
+			v, err := m.View(q)
+			if err != nil {
+				t.Fatalf("query %d: View: %v", i, err)
+			}
+			rows := make([]MarketRow, v.Len())
+			for k := range rows {
+				rows[k] = *v.Row(k)
+			}
+			if !reflect.DeepEqual(MarketResult{Query: v.Query, Rows: rows, Groups: v.Groups}, want) {
+				t.Fatalf("query %d %+v: View gives\n%s\nwant\n%s", i, q, rowNames(rows), rowNames(want.Rows))
+			}
 		}
 		if len(m.bases) > marketBases {
 			t.Errorf("the Market keeps %d bases, want at most %d", len(m.bases), marketBases)
