@@ -316,11 +316,11 @@ func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
 
 // Market browses one catalog many times: what a query's filters cannot
 // change is kept between calls, so a keystroke over a large overlay
-// filters and copies rows instead of rebuilding and re-sorting them. It
-// keeps, per pricing mode, region filter, all-regions switch and exchange
-// rates (a "base"), every instance type's collapsed rows, and per sort key
-// their order; the instance filters, the price limit and the grouping are
-// applied per call in one pass each. The catalog must not change while a
+// filters rows instead of rebuilding and re-sorting them (and, by View,
+// copies none). It keeps, per pricing mode, region filter, all-regions
+// switch and exchange rates (a "base"), every instance type's collapsed
+// rows, and per sort key their order; the instance filters, the price
+// limit and the grouping are applied per call in one pass each. The catalog must not change while a
 // Market is in use. Safe for concurrent use.
 type Market struct {
 	c     *Catalog
@@ -364,9 +364,8 @@ type marketBase struct {
 	price  []rowPrice
 	orders map[MarketSort][]int32 // per sort key: rows in that order
 	// sorted are the rows of filter in order k: a sort or group change
-	// of the same filters shares them instead of filtering and copying
-	// 100k wide rows (under GC write barriers) again. Kept for the most
-	// recent base only.
+	// of the same filters shares them instead of filtering again. Kept
+	// for the most recent base only; views hold on to theirs.
 	sorted map[MarketSort]*marketSel
 	filter MarketQuery // with Sort and GroupBy cleared
 }
