@@ -5,6 +5,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -361,8 +362,14 @@ type marketBase struct {
 	// price is per row its USDPerHour and USDPerGPUHour, packed: grouping
 	// spans them in sort order, and 16 bytes a row stay in cache where
 	// 152-byte rows (and their instances) read out of order do not.
-	price  []rowPrice
-	orders map[MarketSort][]int32 // per sort key: rows in that order
+	price []rowPrice
+	// offerUSD holds, per instance type, the prices of every region that
+	// offers it (Offered of them), ascending; offerAt is each row's
+	// window start. A price limit counts Offered within it by binary
+	// search instead of re-pricing each region.
+	offerUSD []float64
+	offerAt  []int32
+	orders   map[MarketSort][]int32 // per sort key: rows in that order
 	// sorted are the rows of filter in order k: a sort or group change
 	// of the same filters shares them instead of filtering again. Kept
 	// for the most recent base only; views hold on to theirs.
@@ -484,10 +491,16 @@ func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *
 			// copied 100k wide rows about five times over.
 			b.rows = slices.Grow(b.rows, max(cap(b.rows), 64))
 		}
+		at := int32(len(b.offerUSD))
+		for _, p := range prices {
+			b.offerUSD = append(b.offerUSD, p.price)
+		}
+		slices.Sort(b.offerUSD[at:])
 		n := len(b.rows)
-		b.rows, pool, spans = appendCollapsed(b.rows, pool, spans, in, g, q, prices)
+		b.rows, pool, spans = appendCollapsed(b.rows, pool, spans, in, g, q, prices) // reorders prices
 		for range len(b.rows) - n {
 			b.inst = append(b.inst, int32(i))
+			b.offerAt = append(b.offerAt, at)
 		}
 	}
 	ids := [3]map[string]int32{{}, {}, {}}
@@ -582,7 +595,7 @@ func (m *Market) View(q MarketQuery) (MarketView, error) {
 	}
 	sel, ok := b.sorted[q.Sort]
 	if !ok {
-		sel = filterRows(m.c, b, order, &q)
+		sel = filterRows(b, order, &q)
 		b.sorted[q.Sort] = sel
 	}
 	v := MarketView{Query: q, b: b, sel: sel}
@@ -596,7 +609,7 @@ func (m *Market) View(q MarketQuery) (MarketView, error) {
 // price limit, in order, and their indexes. The filters run over the base
 // in catalog order, where rows and instances lie in memory as they are
 // read; the order then only looks up pass. Providers match by id.
-func filterRows(c *Catalog, b *marketBase, order []int32, q *MarketQuery) *marketSel {
+func filterRows(b *marketBase, order []int32, q *MarketQuery) *marketSel {
 	pq := *q
 	pq.Providers = nil
 	preds := pq.predicates()
@@ -638,7 +651,10 @@ rows:
 			if r.Offered == len(r.Regions) {
 				continue
 			}
-			if n := offeredUnder(c, r.Instance, q); n != r.Offered {
+			at := b.offerAt[i]
+			offers := b.offerUSD[at : at+int32(r.Offered)]
+			n := sort.Search(len(offers), func(j int) bool { return offers[j] > q.MaxUSDPerHour })
+			if n != r.Offered {
 				if sel.ownAt == nil {
 					sel.ownAt = make([]int32, len(keep))
 					for j := range sel.ownAt {
@@ -652,19 +668,6 @@ rows:
 		}
 	}
 	return sel
-}
-
-// offeredUnder counts the regions that price in in q.Pricing within q's
-// region filter and price limit.
-func offeredUnder(c *Catalog, in *Instance, q *MarketQuery) int {
-	n := 0
-	for j := range in.Prices {
-		rp := &in.Prices[j]
-		if usd, ok := c.listPrice(in, rp, q.Pricing, q.ExchangeRates); ok && usd <= q.MaxUSDPerHour && regionMatches(rp.Region, q.Regions) {
-			n++
-		}
-	}
-	return n
 }
 
 // provenance returns the source, origin and as_of of a region's price:

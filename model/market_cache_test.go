@@ -33,6 +33,13 @@ func TestMarketReuse(t *testing.T) {
 			{}, // back to the first base, evicted by now
 			{Sort: MarketByGPUPrice, MaxUSDPerHour: 2.5},
 		}
+		// A limit equal to a region's price keeps that region (≤): the
+		// Offered count within the limit at its boundary.
+		for _, rp := range c.Instances[len(c.Instances)-1].Prices {
+			if rp.OnDemandUSD > 0 {
+				qs = append(qs, MarketQuery{MaxUSDPerHour: rp.OnDemandUSD})
+			}
+		}
 		m := NewMarket(c)
 		for i, q := range qs {
 			got, err := m.Browse(q)
