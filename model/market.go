@@ -5,6 +5,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -316,11 +317,11 @@ func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
 
 // Market browses one catalog many times: what a query's filters cannot
 // change is kept between calls, so a keystroke over a large overlay
-// filters and copies rows instead of rebuilding and re-sorting them. It
-// keeps, per pricing mode, region filter, all-regions switch and exchange
-// rates (a "base"), every instance type's collapsed rows, and per sort key
-// their order; the instance filters, the price limit and the grouping are
-// applied per call in one pass each. The catalog must not change while a
+// filters rows instead of rebuilding and re-sorting them (and, by View,
+// copies none). It keeps, per pricing mode, region filter, all-regions
+// switch and exchange rates (a "base"), every instance type's collapsed
+// rows, and per sort key their order; the instance filters, the price
+// limit and the grouping are applied per call in one pass each. The catalog must not change while a
 // Market is in use. Safe for concurrent use.
 type Market struct {
 	c     *Catalog
@@ -356,16 +357,66 @@ type marketBase struct {
 	gpuID, providerID []int32
 	regionID          []int32 // parallel to the pool behind rows' Regions
 	regionAt          []int32 // per row: offset of its Regions in regionID
+	regionEnd         []int32 // per row: the end of its Regions in regionID
 	names             [3][]string
-	orders            map[MarketSort][]int32 // per sort key: rows in that order
+	// price is per row its USDPerHour and USDPerGPUHour, packed: grouping
+	// spans them in sort order, and 16 bytes a row stay in cache where
+	// 152-byte rows (and their instances) read out of order do not.
+	price []rowPrice
+	// offerUSD holds, per instance type, the prices of every region that
+	// offers it (Offered of them), ascending; offerAt is each row's
+	// window start. A price limit counts Offered within it by binary
+	// search instead of re-pricing each region.
+	offerUSD []float64
+	offerAt  []int32
+	orders   map[MarketSort][]int32 // per sort key: rows in that order
 	// sorted are the rows of filter in order k: a sort or group change
-	// of the same filters shares them instead of filtering and copying
-	// 100k wide rows (under GC write barriers) again. Kept for the most
-	// recent base only.
-	sorted map[MarketSort][]MarketRow
-	kept   map[MarketSort][]int32 // sorted's rows as indexes into rows
-	filter MarketQuery            // with Sort and GroupBy cleared
+	// of the same filters shares them instead of filtering again. Kept
+	// for the most recent base only; views hold on to theirs.
+	sorted map[MarketSort]*marketSel
+	filter MarketQuery // with Sort and GroupBy cleared
 }
+
+// marketSel is the base's rows that pass one filter, in one order, as
+// indexes: no wide row is copied for it. A row whose Offered the price
+// limit changes is the one copied, into own.
+type marketSel struct {
+	keep  []int32     // indexes into marketBase.rows, in order
+	own   []MarketRow // copies of rows with Offered counted within the price limit
+	ownAt []int32     // per keep: index into own, or -1; nil when own is empty
+}
+
+// row returns the k-th selected row: the base's, or its copy in own.
+func (s *marketSel) row(b *marketBase, k int) *MarketRow {
+	if s.ownAt != nil {
+		if o := s.ownAt[k]; o >= 0 {
+			return &s.own[o]
+		}
+	}
+	return &b.rows[s.keep[k]]
+}
+
+// MarketView is Market.View's result: MarketResult without the copy of
+// its rows, which a screen reads a page of at a time. Row(k) is the k-th
+// of what Browse's Rows would be; Groups index rows the same way.
+type MarketView struct {
+	Query  MarketQuery
+	Groups []MarketGroup
+	b      *marketBase
+	sel    *marketSel
+}
+
+// Len returns the number of rows.
+func (v *MarketView) Len() int {
+	if v.sel == nil {
+		return 0
+	}
+	return len(v.sel.keep)
+}
+
+// Row returns the k-th row, 0 <= k < Len(). It is shared with the Market
+// and other views: read it, do not write.
+func (v *MarketView) Row(k int) *MarketRow { return v.sel.row(v.b, k) }
 
 func (b *marketBase) matches(q *MarketQuery) bool {
 	return b.pricing == q.Pricing && b.allRegions == q.AllRegions && slices.Equal(b.regions, q.Regions) &&
@@ -407,8 +458,7 @@ func (m *Market) base(q *MarketQuery) *marketBase {
 func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *marketBase {
 	b := &marketBase{
 		pricing: q.Pricing, regions: slices.Clone(q.Regions), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
-		orders: map[MarketSort][]int32{}, sorted: map[MarketSort][]MarketRow{},
-		kept: map[MarketSort][]int32{},
+		orders: map[MarketSort][]int32{}, sorted: map[MarketSort]*marketSel{},
 	}
 	var prices []regionPrice // scratch, reused per instance
 	// Every row's Regions is a window of one pool: one allocation, not one
@@ -441,10 +491,16 @@ func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *
 			// copied 100k wide rows about five times over.
 			b.rows = slices.Grow(b.rows, max(cap(b.rows), 64))
 		}
+		at := int32(len(b.offerUSD))
+		for _, p := range prices {
+			b.offerUSD = append(b.offerUSD, p.price)
+		}
+		slices.Sort(b.offerUSD[at:])
 		n := len(b.rows)
-		b.rows, pool, spans = appendCollapsed(b.rows, pool, spans, in, g, q, prices)
+		b.rows, pool, spans = appendCollapsed(b.rows, pool, spans, in, g, q, prices) // reorders prices
 		for range len(b.rows) - n {
 			b.inst = append(b.inst, int32(i))
+			b.offerAt = append(b.offerAt, at)
 		}
 	}
 	ids := [3]map[string]int32{{}, {}, {}}
@@ -459,11 +515,13 @@ func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *
 	}
 	b.gpuID, b.providerID, b.regionAt = make([]int32, len(b.rows)), make([]int32, len(b.rows)), make([]int32, len(b.rows))
 	b.regionID = make([]int32, len(pool))
+	b.price, b.regionEnd = make([]rowPrice, len(b.rows)), make([]int32, len(b.rows))
 	for i := range b.rows {
 		r := &b.rows[i]
 		r.Regions = pool[spans[i][0]:spans[i][1]:spans[i][1]]
 		r.Region = r.Regions[0]
 		b.gpuID[i], b.providerID[i], b.regionAt[i] = id(0, r.GPU.Key), id(1, r.Instance.Provider), spans[i][0]
+		b.price[i], b.regionEnd[i] = rowPrice{r.USDPerHour, r.USDPerGPUHour()}, spans[i][1]
 	}
 	for j, reg := range pool {
 		b.regionID[j] = id(2, reg)
@@ -471,10 +529,12 @@ func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *
 	return b
 }
 
+// rowPrice is a row's USDPerHour and USDPerGPUHour.
+type rowPrice struct{ usd, perGPU float64 }
+
 // forget drops the filtered copies of the base's rows.
 func (b *marketBase) forget() {
 	clear(b.sorted)
-	clear(b.kept)
 	b.filter = MarketQuery{}
 }
 
@@ -490,9 +550,25 @@ func (b *marketBase) order(k MarketSort) []int32 {
 }
 
 // Browse is Browse over the Market's catalog, reusing what earlier calls
-// built: the result is the same. Its Rows may be shared with other
-// results of the Market (when every row passes): read them, do not write.
+// built: the result is the same. A screen that shows a page of rows at a
+// time calls View instead, which copies none.
 func (m *Market) Browse(q MarketQuery) (MarketResult, error) {
+	v, err := m.View(q)
+	res := MarketResult{Query: v.Query, Groups: v.Groups}
+	if err != nil {
+		return res, err
+	}
+	res.Rows = make([]MarketRow, v.Len())
+	for k := range res.Rows {
+		res.Rows[k] = *v.Row(k)
+	}
+	return res, nil
+}
+
+// View is Browse without copying the rows: the filters and order of q
+// over the Market's kept rows. A sort or group change of the same filters
+// reuses the selection.
+func (m *Market) View(q MarketQuery) (MarketView, error) {
 	c := m.c
 	if q.Pricing == "" {
 		q.Pricing = OnDemand
@@ -504,38 +580,36 @@ func (m *Market) Browse(q MarketQuery) (MarketResult, error) {
 		q.AllRegions = true
 	}
 	if err := q.validate(c); err != nil {
-		return MarketResult{Query: q}, err
+		return MarketView{Query: q}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock() // held throughout: two browses at once only share the 2 cores
 	b := m.base(&q)
 	order := b.order(q.Sort)
 
-	res := MarketResult{Query: q}
 	filter := q
 	filter.Sort, filter.GroupBy = "", ""
 	if !reflect.DeepEqual(filter, b.filter) {
 		clear(b.sorted)
-		clear(b.kept)
 		b.filter = filter
 	}
-	rows, ok := b.sorted[q.Sort]
+	sel, ok := b.sorted[q.Sort]
 	if !ok {
-		b.kept[q.Sort], rows = filterRows(m.c, b, order, &q)
-		b.sorted[q.Sort] = rows
+		sel = filterRows(b, order, &q)
+		b.sorted[q.Sort] = sel
 	}
-	res.Rows = rows
+	v := MarketView{Query: q, b: b, sel: sel}
 	if q.GroupBy != GroupNone {
-		res.Groups = groupMarket(res.Rows, b.kept[q.Sort], b, q.GroupBy)
+		v.Groups = groupMarket(&v, q.GroupBy)
 	}
-	return res, nil
+	return v, nil
 }
 
 // filterRows returns the base's rows that pass q's instance filters and
 // price limit, in order, and their indexes. The filters run over the base
 // in catalog order, where rows and instances lie in memory as they are
 // read; the order then only looks up pass. Providers match by id.
-func filterRows(c *Catalog, b *marketBase, order []int32, q *MarketQuery) ([]int32, []MarketRow) {
+func filterRows(b *marketBase, order []int32, q *MarketQuery) *marketSel {
 	pq := *q
 	pq.Providers = nil
 	preds := pq.predicates()
@@ -568,33 +642,32 @@ rows:
 			keep = append(keep, i)
 		}
 	}
-	rows := make([]MarketRow, len(keep))
-	for k, i := range keep {
-		rows[k] = b.rows[i]
-	}
+	sel := &marketSel{keep: keep}
 	if q.MaxUSDPerHour > 0 { // Offered counts the regions within the limit
-		for k := range rows {
+		for k, i := range keep {
 			// A row that holds every region offered has them all at its
 			// price, within the limit: only the others need counting.
-			if r := &rows[k]; r.Offered != len(r.Regions) {
-				r.Offered = offeredUnder(c, r.Instance, q)
+			r := &b.rows[i]
+			if r.Offered == len(r.Regions) {
+				continue
+			}
+			at := b.offerAt[i]
+			offers := b.offerUSD[at : at+int32(r.Offered)]
+			n := sort.Search(len(offers), func(j int) bool { return offers[j] > q.MaxUSDPerHour })
+			if n != r.Offered {
+				if sel.ownAt == nil {
+					sel.ownAt = make([]int32, len(keep))
+					for j := range sel.ownAt {
+						sel.ownAt[j] = -1
+					}
+				}
+				sel.ownAt[k] = int32(len(sel.own))
+				sel.own = append(sel.own, *r)
+				sel.own[len(sel.own)-1].Offered = n
 			}
 		}
 	}
-	return keep, rows
-}
-
-// offeredUnder counts the regions that price in in q.Pricing within q's
-// region filter and price limit.
-func offeredUnder(c *Catalog, in *Instance, q *MarketQuery) int {
-	n := 0
-	for j := range in.Prices {
-		rp := &in.Prices[j]
-		if usd, ok := c.listPrice(in, rp, q.Pricing, q.ExchangeRates); ok && usd <= q.MaxUSDPerHour && regionMatches(rp.Region, q.Regions) {
-			n++
-		}
-	}
-	return n
+	return sel
 }
 
 // provenance returns the source, origin and as_of of a region's price:
@@ -739,13 +812,14 @@ func sortOrder(rows []MarketRow, k MarketSort) []int32 {
 	return out
 }
 
-// groupMarket groups sorted rows (base rows keep, in order) by key; a
+// groupMarket groups a view's rows (base rows keep, in order) by key; a
 // row counts in each of its regions when grouping by region. Groups come
 // in the order of their first row, so the best group under the sort key
 // is first. Two passes over the base's dense key ids: one to find the
 // groups, count and span their prices, one to fill their Rows, which
 // share one backing array.
-func groupMarket(rows []MarketRow, keep []int32, b *marketBase, by MarketGroupBy) []MarketGroup {
+func groupMarket(v *MarketView, by MarketGroupBy) []MarketGroup {
+	b, keep := v.b, v.sel.keep
 	var names []string
 	ids := func(i int32) []int32 { return nil }
 	switch by {
@@ -756,8 +830,7 @@ func groupMarket(rows []MarketRow, keep []int32, b *marketBase, by MarketGroupBy
 	case GroupRegion:
 		names = b.names[2]
 		ids = func(i int32) []int32 {
-			at := b.regionAt[i]
-			return b.regionID[at : at+int32(len(b.rows[i].Regions))]
+			return b.regionID[b.regionAt[i]:b.regionEnd[i]]
 		}
 	}
 	groupOf := make([]int32, len(names)) // group index + 1; 0: none yet
@@ -766,7 +839,7 @@ func groupMarket(rows []MarketRow, keep []int32, b *marketBase, by MarketGroupBy
 	counts := []int{}
 	total := 0
 	for k, i := range keep {
-		r := &rows[k]
+		r := b.price[i] // a copy in v's own differs only in Offered
 		for _, id := range ids(i) {
 			if last[id] == int32(k)+1 {
 				continue // a row listed twice in one region group
@@ -776,15 +849,15 @@ func groupMarket(rows []MarketRow, keep []int32, b *marketBase, by MarketGroupBy
 			if gi < 0 {
 				gi = int32(len(groups))
 				groupOf[id] = gi + 1
-				groups = append(groups, MarketGroup{Key: names[id], MinUSDPerHour: r.USDPerHour, MaxUSDPerHour: r.USDPerHour,
-					MinUSDPerGPUHour: r.USDPerGPUHour(), MaxUSDPerGPUHour: r.USDPerGPUHour()})
+				groups = append(groups, MarketGroup{Key: names[id], MinUSDPerHour: r.usd, MaxUSDPerHour: r.usd,
+					MinUSDPerGPUHour: r.perGPU, MaxUSDPerGPUHour: r.perGPU})
 				counts = append(counts, 0)
 			}
 			g := &groups[gi]
 			counts[gi]++
 			total++
-			g.MinUSDPerHour, g.MaxUSDPerHour = min(g.MinUSDPerHour, r.USDPerHour), max(g.MaxUSDPerHour, r.USDPerHour)
-			g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour = min(g.MinUSDPerGPUHour, r.USDPerGPUHour()), max(g.MaxUSDPerGPUHour, r.USDPerGPUHour())
+			g.MinUSDPerHour, g.MaxUSDPerHour = min(g.MinUSDPerHour, r.usd), max(g.MaxUSDPerHour, r.usd)
+			g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour = min(g.MinUSDPerGPUHour, r.perGPU), max(g.MaxUSDPerGPUHour, r.perGPU)
 		}
 	}
 	backing := make([]int, 0, total)

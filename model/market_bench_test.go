@@ -91,14 +91,29 @@ func BenchmarkMarket100k(b *testing.B) {
 		{"group-region", []MarketQuery{{GroupBy: GroupRegion}, {GroupBy: GroupRegion, Sort: MarketByGPUPrice}}},
 	}
 	for _, tc := range cases {
-		b.Run(tc.name, func(b *testing.B) {
-			m := NewMarket(c)
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				if _, err := m.Browse(tc.qs[i%len(tc.qs)]); err != nil {
-					b.Fatal(err)
-				}
+		// "browse" copies the rows (gpuplan offers); "view" does not
+		// (the configurator's browser, a page at a time).
+		for _, view := range []bool{false, true} {
+			name := tc.name + "/browse"
+			if view {
+				name = tc.name + "/view"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				m := NewMarket(c)
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					q := tc.qs[i%len(tc.qs)]
+					var err error
+					if view {
+						_, err = m.View(q)
+					} else {
+						_, err = m.Browse(q)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

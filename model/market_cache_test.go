@@ -33,6 +33,13 @@ func TestMarketReuse(t *testing.T) {
 			{}, // back to the first base, evicted by now
 			{Sort: MarketByGPUPrice, MaxUSDPerHour: 2.5},
 		}
+		// A limit equal to a region's price keeps that region (≤): the
+		// Offered count within the limit at its boundary.
+		for _, rp := range c.Instances[len(c.Instances)-1].Prices {
+			if rp.OnDemandUSD > 0 {
+				qs = append(qs, MarketQuery{MaxUSDPerHour: rp.OnDemandUSD})
+			}
+		}
 		m := NewMarket(c)
 		for i, q := range qs {
 			got, err := m.Browse(q)
@@ -45,6 +52,18 @@ func TestMarketReuse(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("query %d %+v: a reused Market gives\n%s\nwant\n%s", i, q, rowNames(got.Rows), rowNames(want.Rows))
+			}
+			// View is Browse without the copy: the same rows, groups and query.
+			v, err := m.View(q)
+			if err != nil {
+				t.Fatalf("query %d: View: %v", i, err)
+			}
+			rows := make([]MarketRow, v.Len())
+			for k := range rows {
+				rows[k] = *v.Row(k)
+			}
+			if !reflect.DeepEqual(MarketResult{Query: v.Query, Rows: rows, Groups: v.Groups}, want) {
+				t.Fatalf("query %d %+v: View gives\n%s\nwant\n%s", i, q, rowNames(rows), rowNames(want.Rows))
 			}
 		}
 		if len(m.bases) > marketBases {

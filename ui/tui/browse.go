@@ -40,13 +40,13 @@ type browseView struct {
 	// keystroke filters instead of rebuilding (model.Market).
 	market *model.Market
 
-	ready   bool               // the catalog's figures below are counted
-	size    int                // model.MarketSize: offers before any filter
-	base    []string           // providers shown when the line names none: all but marketplaces
-	markets []string           // marketplace providers in the catalog, hidden unless named
-	text    string             // the line res is for
-	err     string             // why the line as typed does not parse; "" when it does
-	res     model.MarketResult // the last good result
+	ready   bool             // the catalog's figures below are counted
+	size    int              // model.MarketSize: offers before any filter
+	base    []string         // providers shown when the line names none: all but marketplaces
+	markets []string         // marketplace providers in the catalog, hidden unless named
+	text    string           // the line res is for
+	err     string           // why the line as typed does not parse; "" when it does
+	res     model.MarketView // the last good result
 	// lines are the list's lines: a row index (≥ 0) or a group header
 	// (-1 - group index); nil when ungrouped (line i is row i).
 	lines  []int32
@@ -69,7 +69,7 @@ type browseView struct {
 type browsedMsg struct {
 	seq  int
 	text string
-	res  model.MarketResult
+	res  model.MarketView
 	err  error
 }
 
@@ -147,7 +147,7 @@ func (v *browseView) apply() tea.Cmd {
 	v.seq++
 	seq, market := v.seq, v.market
 	browse := func() tea.Msg {
-		res, err := market.Browse(q)
+		res, err := market.View(q)
 		return browsedMsg{seq: seq, text: text, res: res, err: err}
 	}
 	if !v.async {
@@ -190,7 +190,7 @@ func parseBrowseLine(text string, cat *model.Catalog) (model.MarketQuery, error)
 func (v *browseView) index(keep *model.MarketRow) {
 	v.lines = nil
 	if g := v.res.Groups; len(g) > 0 {
-		v.lines = make([]int32, 0, len(v.res.Rows)+len(g))
+		v.lines = make([]int32, 0, v.res.Len()+len(g))
 		for gi := range g {
 			v.lines = append(v.lines, int32(-1-gi))
 			for _, r := range g[gi].Rows {
@@ -220,7 +220,7 @@ func (v *browseView) numLines() int {
 	if v.lines != nil {
 		return len(v.lines)
 	}
-	return len(v.res.Rows)
+	return v.res.Len()
 }
 
 // rowAt returns the row on line i, or nil for a group header or no line.
@@ -229,10 +229,10 @@ func (v *browseView) rowAt(i int) *model.MarketRow {
 		return nil
 	}
 	if v.lines == nil {
-		return &v.res.Rows[i]
+		return v.res.Row(i)
 	}
 	if r := v.lines[i]; r >= 0 {
-		return &v.res.Rows[r]
+		return v.res.Row(int(r))
 	}
 	return nil
 }
@@ -406,7 +406,7 @@ func (v *browseView) status() string {
 	if q.AllRegions {
 		regions = p.T("every region")
 	}
-	s := p.Sprintf("%s (of %s region prices) · %s · %s · sorted by %s", countIn(p, len(v.res.Rows), "offer"), humanize.Comma(int64(v.size)),
+	s := p.Sprintf("%s (of %s region prices) · %s · %s · sorted by %s", countIn(p, v.res.Len(), "offer"), humanize.Comma(int64(v.size)),
 		report.PricingName(p, q.Pricing), regions, marketWord(p, "sort", string(q.Sort)))
 	if q.GroupBy != "" {
 		s += " · " + p.Sprintf("grouped by %s", marketWord(p, "group", string(q.GroupBy)))
@@ -487,7 +487,7 @@ func (v browseView) view() string {
 	}
 	head := v.st.TableHeader.UnsetBorderStyle().UnsetBorderBottom().UnsetPadding()
 	out = append(out, report.Truncate(head.Render(line(v.headers(), true)), w))
-	if len(v.res.Rows) == 0 {
+	if v.res.Len() == 0 {
 		out = append(out, v.st.Muted.Render(report.Truncate(" "+v.lang.T("no offer matches: loosen the filter"), w)))
 	}
 	for i, c := range cells {

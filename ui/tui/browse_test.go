@@ -419,7 +419,7 @@ func BenchmarkBrowseKeystroke(b *testing.B) {
 				if v.err != "" {
 					b.Fatal(v.err)
 				}
-				b.ReportMetric(float64(len(v.res.Rows)), "rows")
+				b.ReportMetric(float64(v.res.Len()), "rows")
 			})
 		}
 	}
