@@ -1,8 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -374,12 +376,7 @@ func AnswerFinishWithin(rec *model.Recommendation, pts []model.TimeCost, hours f
 		a.setText(model.Msg("cheapest finishing within %s: %s", hoursMsg(hours), describePoint(rec, p)))
 		return a
 	}
-	fast := pts[0]
-	for _, p := range pts {
-		if p.Hours < fast.Hours {
-			fast = p
-		}
-	}
+	fast := slices.MinFunc(pts, func(a, b model.TimeCost) int { return cmp.Compare(a.Hours, b.Hours) })
 	a.setText(model.Msg("no offer finishes within %s; the fastest is %s", hoursMsg(hours), describePoint(rec, fast)))
 	return a
 }
@@ -396,12 +393,7 @@ func AnswerMaxJobCost(rec *model.Recommendation, pts []model.TimeCost, usd float
 		a.setText(model.Msg("fastest within %s: %s", USD(usd), describePoint(rec, p)))
 		return a
 	}
-	cheap := pts[0]
-	for _, p := range pts {
-		if p.USD < cheap.USD {
-			cheap = p
-		}
-	}
+	cheap := slices.MinFunc(pts, func(a, b model.TimeCost) int { return cmp.Compare(a.USD, b.USD) })
 	a.setText(model.Msg("no offer's job costs %s or less; the cheapest is %s", USD(usd), describePoint(rec, cheap)))
 	return a
 }

@@ -362,12 +362,7 @@ func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.plan.prompting() {
 		cmd := m.plan.promptKey(msg)
 		if !m.plan.prompting() && m.plan.err == "" && len(m.plan.plan.Phases) > 0 {
-			n := len(m.plan.plan.Phases)
-			what := m.lang.Sprintf("%d phases", n)
-			if n == 1 {
-				what = m.lang.T("1 phase")
-			}
-			m.footer.say(m.lang.Sprintf("%s in the plan: ctrl+e exports the plan in one TOML", what), false)
+			m.footer.say(m.planCountNote(), false)
 		}
 		m.layout()
 		return m, cmd
@@ -382,22 +377,23 @@ func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	before := len(m.plan.plan.Phases)
 	m.plan.listKey(msg)
-	if n := len(m.plan.plan.Phases); n != before { // a phase deleted: the count and any "exported to" are stale
-		what := m.lang.Sprintf("%d phases", n)
-		switch n {
-		case 0:
-			m.footer.say(m.lang.T("the plan has no phases yet: a on an offer adds one"), false)
-		case 1:
-			what = m.lang.T("1 phase")
-			fallthrough
-		default:
-			if n > 0 {
-				m.footer.say(m.lang.Sprintf("%s in the plan: ctrl+e exports the plan in one TOML", what), false)
-			}
-		}
+	if len(m.plan.plan.Phases) != before { // a phase deleted: the count and any "exported to" are stale
+		m.footer.say(m.planCountNote(), false)
 	}
 	m.layout()
 	return m, nil
+}
+
+// planCountNote is the footer line that counts the plan's phases.
+func (m app) planCountNote() string {
+	switch n := len(m.plan.plan.Phases); n {
+	case 0:
+		return m.lang.T("the plan has no phases yet: a on an offer adds one")
+	case 1:
+		return m.lang.Sprintf("%s in the plan: ctrl+e exports the plan in one TOML", m.lang.T("1 phase"))
+	default:
+		return m.lang.Sprintf("%s in the plan: ctrl+e exports the plan in one TOML", m.lang.Sprintf("%d phases", n))
+	}
 }
 
 // openPlanExport opens the export dialog for the whole plan: one TOML
