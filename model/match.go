@@ -402,6 +402,11 @@ type sharedEstimates struct {
 	// mode, GPU type or region re-prices the shapes, it does not redo them.
 	sq     shapeQuery
 	shapes map[shapeKey]shapeResult
+	// cheapestOnly: the caller reads Offers[0] and nothing else (a
+	// savings eval), so Recommend keeps the one best offer by q.Sort and
+	// skips grouping, sorting and near misses: a ranking runs ~60
+	// Recommends, and each full offer list cost ~25 KB of fresh pages.
+	cheapestOnly bool
 }
 
 // shapeQuery is the part of a Query that shape and sizedGPUs read.
@@ -457,6 +462,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		m.shapes = shared.shapes
 	}
 	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
+	cheapestOnly := shared != nil && shared.cheapestOnly
 	// One offer per provider, region and GPU: the best host. An offer
 	// that spreads the job over more GPUs than it needs (auto GPUs on a
 	// bigger host: faster) is a group of its own, so a time-against-cost
@@ -466,7 +472,10 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		gpu              *GPU
 		faster           bool
 	}
-	best := make(map[groupKey]int, 256)
+	var best map[groupKey]int
+	if !cheapestOnly {
+		best = make(map[groupKey]int, 256)
+	}
 	// Near misses: the cheapest rejection of each instance type (its regions
 	// come together), offered to the 10 kept; a 100,000-type overlay keeps
 	// 10 records, not 100,000.
@@ -475,6 +484,9 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	var cheapest Rejection // of the current instance; Instance nil when none
 	counts := map[RejectKind]int{}
 	reject := func(x Rejection) {
+		if cheapestOnly {
+			return
+		}
 		counts[x.Kind]++
 		if cheapest.Instance == nil || x.USDPerHour < cheapest.USDPerHour {
 			cheapest = x
@@ -531,6 +543,17 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 			}
 			if kind, why := m.limits(&o); !why.IsZero() {
 				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Instances: o.Instances, ReasonMsg: why, Kind: kind})
+				continue
+			}
+			if cheapestOnly {
+				// The least offer by compareOffers, which orders every
+				// pair (it ends on provider, type and region): the same
+				// Offers[0] as the grouped, sorted list.
+				if len(rec.Offers) == 0 {
+					rec.Offers = append(rec.Offers, o)
+				} else if lessOffer(&o, &rec.Offers[0], q.Sort) {
+					rec.Offers[0] = o
+				}
 				continue
 			}
 			k := groupKey{in.Provider, rp.Region, g, o.SizedGPUs > 0 && o.GPUs > o.SizedGPUs}

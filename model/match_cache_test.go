@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"testing"
 )
 
@@ -172,5 +173,51 @@ func TestEvalCheapestJobShapeQuery(t *testing.T) {
 	}
 	if !changed {
 		t.Error("no query priced differently from the base: the test compares too little")
+	}
+}
+
+// TestCheapestOnlyIsFirstOffer: the savings evals' short path (one best
+// offer kept, no groups, no sort) picks the very offer Recommend ranks
+// first, field for field, under each sort key and pricing mode.
+func TestCheapestOnlyIsFirstOffer(t *testing.T) {
+	cat := testCatalog()
+	base := Scenario{Workload: Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B},
+		Query: Query{AutoGPUs: true, AllowMultiNode: true}}
+	scenarios := []Scenario{base}
+	for _, c := range ScenarioChanges(base, []string{"g16", "g40", "g80"}, []string{"us-east-1", "eu-west-1"}) {
+		scenarios = append(scenarios, c.Apply(base))
+	}
+	noData := base
+	noData.Workload.DatasetTokens = 0 // ranks by hourly price
+	scenarios = append(scenarios, noData)
+	compared := 0
+	for i, s := range scenarios {
+		for _, sort := range append([]SortKey{""}, SortKeys...) {
+			q := s.Query
+			q.Sort = sort
+			full, err := Recommend(s.Workload, cat, q)
+			short, errShort := recommendShared(s.Workload, cat, q, &sharedEstimates{cheapestOnly: true})
+			if (err == nil) != (errShort == nil) {
+				t.Fatalf("scenario %d sort %q: errors differ: %v / %v", i, sort, err, errShort)
+			}
+			if err != nil || len(full.Offers) == 0 {
+				if len(short.Offers) != 0 {
+					t.Errorf("scenario %d sort %q: short path offers %d, full none", i, sort, len(short.Offers))
+				}
+				continue
+			}
+			if len(short.Offers) != 1 {
+				t.Fatalf("scenario %d sort %q: short path kept %d offers, want 1", i, sort, len(short.Offers))
+			}
+			if !reflect.DeepEqual(short.Offers[0], full.Offers[0]) {
+				t.Errorf("scenario %d sort %q: short path picked %s/%s/%s, Recommend ranks %s/%s/%s first", i, sort,
+					short.Offers[0].Instance.Provider, short.Offers[0].Instance.Type, short.Offers[0].Region,
+					full.Offers[0].Instance.Provider, full.Offers[0].Instance.Type, full.Offers[0].Region)
+			}
+			compared++
+		}
+	}
+	if compared < len(scenarios) {
+		t.Errorf("only %d comparisons over %d scenarios: the test compares too little", compared, len(scenarios))
 	}
 }

@@ -83,7 +83,9 @@ func EvalPlan(cat *Catalog) func(PlanScenario) (float64, bool) {
 	var shared []sharedEstimates
 	return func(pl PlanScenario) (float64, bool) {
 		if len(shared) < len(pl) {
-			shared = append(shared, make([]sharedEstimates, len(pl)-len(shared))...)
+			for range len(pl) - len(shared) {
+				shared = append(shared, sharedEstimates{cheapestOnly: true})
+			}
 		}
 		total := 0.0
 		for i := range pl {

@@ -146,7 +146,7 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 // stays the same (most changes only change the query), so it must not be
 // called concurrently.
 func EvalCheapestJob(cat *Catalog) func(Scenario) (float64, bool) {
-	var shared sharedEstimates
+	shared := sharedEstimates{cheapestOnly: true}
 	return func(s Scenario) (float64, bool) {
 		q := s.Query
 		q.Sort = ""
