@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -34,7 +35,7 @@ type rawPriceExt struct {
 
 var cpuArchs = []string{"x86_64", "arm64"}
 
-var currencyPattern = regexp.MustCompile(`^[A-Z]{3}$`)
+var currencyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
 
 // apply copies the keys into in and returns what is wrong with them.
 func (r *rawInstanceExt) apply(in *model.Instance) []error {
@@ -71,7 +72,7 @@ func (r *rawInstanceExt) apply(in *model.Instance) []error {
 	}
 	if r.Currency != nil {
 		in.Currency = *r.Currency
-		if !currencyPattern.MatchString(*r.Currency) {
+		if !currencyPattern().MatchString(*r.Currency) {
 			errs = append(errs, fmt.Errorf("currency %q: want an ISO 4217 code such as USD or CNY", *r.Currency))
 		}
 	}

@@ -18,7 +18,7 @@ import (
 // file's size in bytes.
 func readCSVOverlay(p string, r io.Reader, size int64, base *model.Catalog, room int) (catalogFile, []string, error) {
 	provider := strings.ToLower(filepath.Base(filepath.Dir(p)))
-	if filepath.Base(p) != "vms.csv" || !keyPattern.MatchString(provider) || provider == "." {
+	if filepath.Base(p) != "vms.csv" || !keyPattern().MatchString(provider) || provider == "." {
 		return catalogFile{}, nil, fmt.Errorf("catalog %s: a SkyPilot catalog must keep SkyPilot's layout <provider>/vms.csv (e.g. ~/.sky/catalogs/v8/aws/vms.csv): the folder names the provider", p)
 	}
 	restore := deferGC(size)

@@ -255,7 +255,7 @@ func (d *date) UnmarshalTOML(v any) error {
 	return nil
 }
 
-var keyPattern = regexp.MustCompile(`^[a-z0-9]+([.-][a-z0-9]+)*$`)
+var keyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+([.-][a-z0-9]+)*$`) })
 
 // decode parses one catalog file and validates each entry on its own.
 // Cross-file checks (unknown GPUs, duplicate keys) happen in merge.
@@ -429,7 +429,7 @@ func checkKey(key string) error {
 	if err := required("key", key); err != nil {
 		return err
 	}
-	if !keyPattern.MatchString(key) {
+	if !keyPattern().MatchString(key) {
 		return fmt.Errorf("key %q must be lowercase letters, digits, '-' and '.'", key)
 	}
 	return nil
@@ -443,7 +443,7 @@ func checkDate(key string, d date) error {
 }
 
 var vendors = []string{"nvidia", "amd", "intel"}
-var ccPattern = regexp.MustCompile(`^[0-9]{1,2}\.[0-9]$`)
+var ccPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{1,2}\.[0-9]$`) })
 
 func (r *rawGPU) validate() (model.GPU, error) {
 	g := model.GPU{
@@ -471,7 +471,7 @@ func (r *rawGPU) validate() (model.GPU, error) {
 	if !contains(vendors, r.Vendor) {
 		errs = append(errs, fmt.Errorf("vendor %q: want %s", r.Vendor, strings.Join(vendors, ", ")))
 	}
-	if r.Vendor == "nvidia" && !ccPattern.MatchString(r.ComputeCapability) {
+	if r.Vendor == "nvidia" && !ccPattern().MatchString(r.ComputeCapability) {
 		errs = append(errs, fmt.Errorf("compute_capability %q: want major.minor such as 8.0", r.ComputeCapability))
 	}
 	if r.UsableMemoryMiB > r.MemoryGiB*1024 {
@@ -559,7 +559,7 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 	if len(nameErrs) > 0 {
 		return in, errors.Join(append(errs, nameErrs...)...) // later messages would repeat the bad text
 	}
-	if r.Provider != "" && !keyPattern.MatchString(r.Provider) {
+	if r.Provider != "" && !keyPattern().MatchString(r.Provider) {
 		errs = append(errs, fmt.Errorf("provider %q must be lowercase letters, digits and '-'", r.Provider))
 	}
 	in.complete = r.GPU != nil && r.GPUCount != nil && r.VCPUs != nil && r.MemoryGiB != nil && r.Source != nil && r.AsOf != nil

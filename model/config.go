@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -475,7 +476,7 @@ func (c *CustomModel) validate() error {
 	return nil
 }
 
-var datePattern = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+var datePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`) })
 
 func (s *Selection) validate() error {
 	for _, f := range []struct{ key, v string }{
@@ -506,7 +507,7 @@ func (s *Selection) validate() error {
 		}
 	}
 	if s.CatalogAsOf != "" {
-		if _, err := time.Parse(time.DateOnly, s.CatalogAsOf); err != nil || !datePattern.MatchString(s.CatalogAsOf) {
+		if _, err := time.Parse(time.DateOnly, s.CatalogAsOf); err != nil || !datePattern().MatchString(s.CatalogAsOf) {
 			return configErr("selection.catalog_as_of", "want a date such as \"2026-11-30\", got %q", s.CatalogAsOf)
 		}
 	}
@@ -892,13 +893,15 @@ func tidyTOMLMessage(s string) string {
 // section's): "line 5 (last key "launch.nodes"): incompatible types: TOML
 // value has type string; destination has type integer", or "type mismatch
 // for model.LaunchStack: expected table but found int64".
-var tomlKeyError = regexp.MustCompile(`^line ([0-9]+) \(last key "([^"]*)"\): (?:incompatible types: TOML value has type ([^;]+); destination has type (.+)|type mismatch for [^:]+: expected (table) but found (.+)|(.*))$`)
+var tomlKeyError = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^line ([0-9]+) \(last key "([^"]*)"\): (?:incompatible types: TOML value has type ([^;]+); destination has type (.+)|type mismatch for [^:]+: expected (table) but found (.+)|(.*))$`)
+})
 
 // typeError turns the TOML library's error about a key into a ConfigError
 // naming the key and line, worded as the rest ("want a whole number such
 // as 8, got a string"); other messages stay as they are.
 func typeError(msg string) error {
-	m := tomlKeyError.FindStringSubmatch(msg)
+	m := tomlKeyError().FindStringSubmatch(msg)
 	if m == nil {
 		return &ConfigError{Msg: msg}
 	}
@@ -1067,7 +1070,7 @@ type tDate struct{ v string }
 func (t *tDate) UnmarshalTOML(v any) error {
 	switch x := v.(type) {
 	case string:
-		if _, err := time.Parse(time.DateOnly, x); err != nil || !datePattern.MatchString(x) {
+		if _, err := time.Parse(time.DateOnly, x); err != nil || !datePattern().MatchString(x) {
 			return badValue("want a date such as \"2026-11-30\", got %s", describe(v))
 		}
 		t.v = x

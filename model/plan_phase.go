@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 )
@@ -66,7 +67,7 @@ func (pl *Plan) Phase(name string) (*PlanPhase, error) {
 // answerKey is an answer's key: "batch_size" (a [workload] key) or a
 // table and key, "search.pricing", "serve.requests_per_sec",
 // "workload.custom.layers".
-var answerKey = regexp.MustCompile(`^[a-z0-9_]+(\.[a-z0-9_]+){0,2}$`)
+var answerKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9_]+(\.[a-z0-9_]+){0,2}$`) })
 
 // answerTables are the configuration tables an answer may name, with the
 // raw type whose field types say how a typed value is written in TOML.
@@ -93,7 +94,7 @@ func (p *PlanPhase) ConfigTOML() ([]byte, error) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := p.Answers[k]
-		if !answerKey.MatchString(k) {
+		if !answerKey().MatchString(k) {
 			return nil, configErr("answers."+Printable(k), "not a key: want a configuration key such as batch_size or search.pricing")
 		}
 		if strings.ContainsFunc(v, Unprintable) {

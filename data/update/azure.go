@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -48,7 +49,7 @@ const maxUSDPerHour = 10000
 // plainName is what a size or region name from a price list may look like
 // before it goes into an overlay (the loader refuses control characters,
 // bidi overrides and long names; this is stricter).
-var plainName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}$`)
+var plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.\-]{0,95}$`) })
 
 // azureShape is a GPU size the embedded catalog lacks, with its source.
 type azureShape struct {
@@ -134,7 +135,7 @@ func parseAzurePage(body []byte, prices azurePrices, skipped map[string]bool) (s
 			strings.Contains(it.SkuName, "Low Priority") || !(usd > 0) || usd > maxUSDPerHour {
 			continue
 		}
-		if !plainName.MatchString(sku) || !plainName.MatchString(region) {
+		if !plainName().MatchString(sku) || !plainName().MatchString(region) {
 			skipped[fmt.Sprintf("%.40q", sku)] = true
 			continue
 		}

@@ -16,7 +16,7 @@ func FuzzAzurePage(f *testing.F) {
 		}
 		for sku, regions := range prices {
 			for region, m := range regions {
-				if !plainName.MatchString(sku) || !plainName.MatchString(region) {
+				if !plainName().MatchString(sku) || !plainName().MatchString(region) {
 					t.Fatalf("name %q / %q kept", sku, region)
 				}
 				for _, x := range m {
@@ -46,7 +46,7 @@ func FuzzOCI(f *testing.F) {
 			return
 		}
 		for _, in := range got.insts {
-			if !plainName.MatchString(in.Type) || in.GPUCount < 1 || in.GPU == "" {
+			if !plainName().MatchString(in.Type) || in.GPUCount < 1 || in.GPU == "" {
 				t.Fatalf("instance %+v kept", in)
 			}
 			for _, p := range in.Prices {

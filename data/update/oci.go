@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -40,7 +41,7 @@ const ociPreemptible = 0.5
 
 // ociShapeName is a GPU shape: BM.GPU.H100.8, VM.GPU3.1, BM.GPU.A100-v2.8
 // (OCI "Compute Shapes"; the pattern of fetch_oci.py).
-var ociShapeName = regexp.MustCompile(`^(?:BM|VM)\.(GPU\d?)(?:\.([A-Za-z0-9-]+))?\.(\d+)$`)
+var ociShapeName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:BM|VM)\.(GPU\d?)(?:\.([A-Za-z0-9-]+))?\.(\d+)$`) })
 
 // ociGPUs maps a shape's GPU token to the catalog's GPU key. Sources: OCI
 // "Compute Shapes" (docs.oracle.com computeshapes.htm): GPU2 = P100,
@@ -180,7 +181,7 @@ func ociInstances(body []byte, prices map[string]ociPrice, base *model.Catalog) 
 		if sh.SubType.Value != "gpu" || sh.Status != "ACTIVE" || sh.Hidden {
 			continue
 		}
-		m := ociShapeName.FindStringSubmatch(name)
+		m := ociShapeName().FindStringSubmatch(name)
 		if m == nil || sh.GPUQty == nil || *sh.GPUQty < 1 || *sh.GPUQty > 64 {
 			skipped = append(skipped, fmt.Sprintf("%.40q", name))
 			continue

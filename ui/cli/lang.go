@@ -108,13 +108,13 @@ func localizeDepth(p *i18n.Printer, msg string, depth int) string {
 }
 
 // verbRE matches a fmt verb with its flags, width and argument index.
-var verbRE = regexp.MustCompile(`%[-+# 0]*(\[\d+\])?\d*(\.\d*)?[a-zA-Z%]`)
+var verbRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%[-+# 0]*(\[\d+\])?\d*(\.\d*)?[a-zA-Z%]`) })
 
 // stringVerbs turns every verb of a translation into %s (keeping an
 // explicit argument index): the values are the text matched in English,
 // already formatted.
 func stringVerbs(format string) string {
-	return verbRE.ReplaceAllStringFunc(format, func(v string) string {
+	return verbRE().ReplaceAllStringFunc(format, func(v string) string {
 		if v == "%%" {
 			return v
 		}
@@ -141,7 +141,7 @@ var compiledFormats = sync.OnceValue(func() []errorFormat {
 		re.WriteString("^")
 		rest := key
 		for {
-			loc := verbRE.FindStringIndex(rest)
+			loc := verbRE().FindStringIndex(rest)
 			if loc == nil {
 				re.WriteString(regexp.QuoteMeta(rest))
 				break
@@ -169,7 +169,7 @@ var compiledFormats = sync.OnceValue(func() []errorFormat {
 	// Separators ("%s: %s", "%s or %s") come last, in the order listed:
 	// a path before its error, then a list's last item.
 	literal := func(k string) int {
-		if n := len(verbRE.ReplaceAllString(k, "")); n > 5 {
+		if n := len(verbRE().ReplaceAllString(k, "")); n > 5 {
 			return n
 		}
 		return 0

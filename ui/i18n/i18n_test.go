@@ -160,7 +160,7 @@ func TestCatalogueRoundTrip(t *testing.T) {
 func verbArgs(format string) map[int]string {
 	out := map[int]string{}
 	next := 1
-	for _, v := range verbRE.FindAllString(format, -1) {
+	for _, v := range verbRE().FindAllString(format, -1) {
 		if v == "%%" {
 			continue
 		}
@@ -280,7 +280,7 @@ func TestGlossaryCatchesSynonyms(t *testing.T) {
 // touch Chinese (it often holds Chinese).
 func punctuationErrors(zh string) []string {
 	// Number verbs become "0", string verbs a neutral "§".
-	s := verbRE.ReplaceAllStringFunc(zh, func(v string) string {
+	s := verbRE().ReplaceAllStringFunc(zh, func(v string) string {
 		switch v[len(v)-1] {
 		case 's', 'v', 'q':
 			return "§"

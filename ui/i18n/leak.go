@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
@@ -48,11 +49,11 @@ func (a Allowlist) Add(text string) {
 var (
 	// A flag with its value placeholder ("--gpu NAME") and a gpuplan
 	// command line ("gpuplan catalog gpus") are syntax the user types.
-	flagRE    = regexp.MustCompile(`--[a-z][a-z0-9-]*(=\S*| [A-Z]+\b)?`)
-	commandRE = regexp.MustCompile(`gpuplan( [a-z][a-z-]*)*`)
-	codeRE    = regexp.MustCompile("`[^`\n]*`")
-	cutRE     = regexp.MustCompile(`[A-Za-z0-9_./-]+…`) // a name cut to fit a column
-	verbRE    = regexp.MustCompile(`%[-+# 0]*(\[\d+\])?\d*(\.\d*)?(\[\d+\])?[a-zA-Z%]`)
+	flagRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--[a-z][a-z0-9-]*(=\S*| [A-Z]+\b)?`) })
+	commandRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`gpuplan( [a-z][a-z-]*)*`) })
+	codeRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\n]*`") })
+	cutRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_./-]+…`) }) // a name cut to fit a column
+	verbRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%[-+# 0]*(\[\d+\])?\d*(\.\d*)?(\[\d+\])?[a-zA-Z%]`) })
 )
 
 // Words are the runs of Latin letters in text (digits, "-", "_" and "."
@@ -63,8 +64,8 @@ var (
 // (max_memory_allocated, torch.autocast, g6.xlarge, memory/transformer)
 // are code, names and units (GB/s), not words, and are left out.
 func Words(text string) []string {
-	s := cutRE.ReplaceAllString(codeRE.ReplaceAllString(ansi.Strip(text), " "), " ")
-	return words(commandRE.ReplaceAllString(flagRE.ReplaceAllString(s, " "), " "))
+	s := cutRE().ReplaceAllString(codeRE().ReplaceAllString(ansi.Strip(text), " "), " ")
+	return words(commandRE().ReplaceAllString(flagRE().ReplaceAllString(s, " "), " "))
 }
 
 func words(s string) []string {
@@ -85,7 +86,7 @@ func words(s string) []string {
 }
 
 // stripVerbs removes fmt verbs from a format string.
-func stripVerbs(format string) string { return verbRE.ReplaceAllString(format, " ") }
+func stripVerbs(format string) string { return verbRE().ReplaceAllString(format, " ") }
 
 // Leaks returns, sorted and once each, the words of text not in allow:
 // in Chinese output, English left untranslated. A sweep renders each
