@@ -115,16 +115,19 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 // NewRecommendJSON builds the JSON view. base is the estimate of the
 // workload as given, used when no offer fits.
 func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) RecommendJSON {
-	out := RecommendJSON{Sort: string(r.Sort), Offers: []OfferJSON{}, Rejected: []RejectionJSON{}}
+	n := len(r.Offers)
+	if limit > 0 {
+		n = min(n, limit)
+	}
+	// Sized up front: grown by append, a few hundred offers made three
+	// copies, each a run of fresh pages in a short-lived process.
+	out := RecommendJSON{Sort: string(r.Sort), Offers: make([]OfferJSON, 0, n), Rejected: make([]RejectionJSON, 0, len(r.Rejected))}
 	if len(r.Offers) > 0 && r.Offers[0].Estimate != nil {
 		out.Estimate = NewEstimateJSON(r.Offers[0].Estimate, nil)
 	} else {
 		out.Estimate = NewEstimateJSON(base, nil)
 	}
-	for i := range r.Offers {
-		if limit > 0 && i == limit {
-			break
-		}
+	for i := range n {
 		out.Offers = append(out.Offers, NewOfferJSON(&r.Offers[i]))
 	}
 	for _, x := range r.Rejected {
