@@ -1,7 +1,9 @@
 package data
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -44,5 +46,61 @@ func TestLoadCopies(t *testing.T) {
 	}
 	if b.Instances[1].Prices[0].OnDemandUSD == -1 || len(b.Instances[0].Prices) == len(a.Instances[0].Prices) {
 		t.Fatal("an append to one instance's prices reached another catalog")
+	}
+}
+
+// TestLoadWithLeavesCompiledCatalog: LoadWith without overlays hands out
+// the compiled catalog read-only, and with overlays merges on a copy; a
+// price patch, a new provider and a second plain load must leave the
+// shared catalog as it was compiled.
+func TestLoadWithLeavesCompiledCatalog(t *testing.T) {
+	before := copyCatalog(sharedCatalog())
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	in := &before.Instances[0]
+	patch := filepath.Join(dir, "patch.toml")
+	if err := os.WriteFile(patch, []byte(fmt.Sprintf(`schema_version = 1
+[[instance]]
+provider = %q
+type = %q
+source = "our contract"
+prices = [{ region = %q, on_demand = 0.01 }, { region = "new-region-1", on_demand = 0.02 }]
+`, in.Provider, in.Type, in.Prices[0].Region)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A SkyPilot CSV last merges in place, into its own arrays.
+	csv := filepath.Join(dir, "aws", "vms.csv")
+	b, err := os.ReadFile("testdata/skypilot/aws.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(csv), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csv, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain, _, err := LoadWith(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := LoadWith([]string{csv}); err != nil {
+		t.Fatal(err)
+	}
+	patched, _, err := LoadWith([]string{csv, patch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := patched.Instances[0].Prices[0].OnDemandUSD; got != 0.01 {
+		t.Fatalf("the patch did not apply: %s %s at $%g", in.Type, in.Prices[0].Region, got)
+	}
+	if got := plain.Instances[0].Prices[0].OnDemandUSD; got != in.Prices[0].OnDemandUSD {
+		t.Errorf("a later overlay load changed an earlier plain load: $%g, want $%g", got, in.Prices[0].OnDemandUSD)
+	}
+	shared := sharedCatalog()
+	if !reflect.DeepEqual(shared.Instances, before.Instances) || !reflect.DeepEqual(shared.GPUs, before.GPUs) ||
+		!reflect.DeepEqual(shared.Models, before.Models) || !reflect.DeepEqual(shared.Discounts, before.Discounts) {
+		t.Fatal("an overlay load changed the shared compiled catalog")
 	}
 }

@@ -34,7 +34,23 @@ const SchemaVersion = 1
 // may change their copy, and builds its indexes. The error is always nil
 // (kept so callers need not change if loading ever does work again).
 func Load() (*model.Catalog, error) {
+	c := copyCatalog(sharedCatalog())
+	return c, nil
+}
+
+// sharedCatalog is the compiled catalog indexed, built once; nothing may
+// change it (LoadWith hands it out read-only, Load copies it).
+var sharedCatalog = sync.OnceValue(func() *model.Catalog {
 	c := embeddedCatalog
+	c.Index()
+	return &c
+})
+
+// copyCatalog copies src's entries and indexes them, so a change to the
+// copy (an overlay's price patch, a caller's edit) reaches no other
+// catalog.
+func copyCatalog(src *model.Catalog) *model.Catalog {
+	c := *src
 	c.GPUs = slices.Clone(c.GPUs)
 	c.Models = slices.Clone(c.Models)
 	c.Discounts = slices.Clone(c.Discounts)
@@ -53,7 +69,7 @@ func Load() (*model.Catalog, error) {
 		in.Prices = prices[start:len(prices):len(prices)]
 	}
 	c.Index()
-	return &c, nil
+	return &c
 }
 
 // load reads gpus.toml, models.toml, discounts.toml and instances/*.toml
@@ -912,6 +928,10 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 // $XDG_CONFIG_HOME/gpuplan/catalog.d on Linux), then with each of paths in
 // order (TOML in our schema, or a SkyPilot vms.csv). Later files win. The
 // error names the file; warnings report skipped CSV rows.
+//
+// The catalog is read-only: with no overlay it shares its slices with the
+// compiled catalog and with every other such result (a short command then
+// copies nothing: ~300 KB of fresh pages). Load gives a copy to change.
 func LoadWith(paths []string) (*model.Catalog, []string, error) {
 	files := []catalogFile{}
 	var errs []error
@@ -922,10 +942,7 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 		paths = append(matches, paths...)
 	}
 	paths = append(updatedOverlays(), paths...) // fetched prices first: hand-written overlays win
-	base, err := Load()
-	if err != nil {
-		return nil, nil, err
-	}
+	base := sharedCatalog() // read only
 	room := len(base.Instances) // instances merged before the next file, at most
 	for _, p := range paths {
 		f, w, err := readOverlay(p, base, room)
@@ -941,9 +958,12 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 		return nil, warnings, errors.Join(errs...)
 	}
 	if len(files) == 0 {
-		return base, warnings, nil
+		c := *base
+		return &c, warnings, nil
 	}
 	// Rebuild from the embedded files plus overlays so cross checks see all.
+	// The merge writes into a new catalog and the overlays' own arrays,
+	// never into base's (TestLoadWithLeavesCompiledCatalog).
 	emb := baseFiles(base)
 	var c model.Catalog
 	merge(&c, append(emb, files...), &errs)
