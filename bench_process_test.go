@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,7 +33,7 @@ func main() { os.Stdout.WriteString("hello\n") }
 
 // buildFor compiles gpuplan and hello-world into dir; cgo picks
 // CGO_ENABLED (static builds skip the dynamic loader and libc at start).
-func buildFor(b *testing.B, dir string, cgo bool) (gpuplan, hello string) {
+func buildFor(b *testing.B, dir string, cgo bool, ldflags ...string) (gpuplan, hello string) {
 	b.Helper()
 	if testing.Short() {
 		b.Skip("builds binaries")
@@ -42,7 +43,7 @@ func buildFor(b *testing.B, dir string, cgo bool) (gpuplan, hello string) {
 		env = append(os.Environ(), "CGO_ENABLED=1")
 	}
 	gpuplan = filepath.Join(dir, "gpuplan")
-	cmd := exec.Command("go", "build", "-o", gpuplan, ".")
+	cmd := exec.Command("go", "build", "-o", gpuplan, "-ldflags="+strings.Join(ldflags, " "), ".")
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
@@ -149,6 +150,15 @@ func BenchmarkProcessRecommend(b *testing.B) {
 func BenchmarkProcessVersion(b *testing.B) {
 	gpuplan, hello := buildFor(b, b.TempDir(), false)
 	paired(b, gpuplan, hello, "--version")
+}
+
+// BenchmarkProcessInitFloor is the floor under every command: the same
+// binary returning at the top of main (-X main.initOnly=1), so only the
+// Go runtime's start and the package inits of everything linked (the
+// configurator, HTTPS for catalog update, YAML, TOML, shell syntax) run.
+func BenchmarkProcessInitFloor(b *testing.B) {
+	gpuplan, hello := buildFor(b, b.TempDir(), false, "-X", "main.initOnly=1")
+	paired(b, gpuplan, hello)
 }
 
 // BenchmarkProcessRecommendCSV100k is issue 15's overlay row: a generated

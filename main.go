@@ -19,7 +19,17 @@ import (
 // otherwise it comes from the module's build info.
 var version = ""
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+// initOnly, set with -ldflags "-X main.initOnly=1" by
+// BenchmarkProcessInitFloor, makes main return before any work: what is
+// left is the binary's start (the Go runtime, every package's init).
+var initOnly = ""
+
+func main() {
+	if initOnly != "" {
+		return
+	}
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
 
 // run is main without os.Exit, so tests can call it with fake streams.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -942,8 +942,8 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 		paths = append(matches, paths...)
 	}
 	paths = append(updatedOverlays(), paths...) // fetched prices first: hand-written overlays win
-	base := sharedCatalog() // read only
-	room := len(base.Instances) // instances merged before the next file, at most
+	base := sharedCatalog()                     // read only
+	room := len(base.Instances)                 // instances merged before the next file, at most
 	for _, p := range paths {
 		f, w, err := readOverlay(p, base, room)
 		warnings = append(warnings, w...)
