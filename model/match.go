@@ -475,6 +475,14 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	var best map[groupKey]int
 	if !cheapestOnly {
 		best = make(map[groupKey]int, 256)
+		// Room for every offer up front, to a point: grown by append, the
+		// list is copied at each doubling, and each copy is fresh pages
+		// (faults) in a short command; room never written costs none.
+		pairs := 0
+		for i := range cat.Instances {
+			pairs += len(cat.Instances[i].Prices)
+		}
+		rec.Offers = make([]Offer, 0, min(pairs, 1024))
 	}
 	// Near misses: the cheapest rejection of each instance type (its regions
 	// come together), offered to the 10 kept; a 100,000-type overlay keeps
@@ -574,17 +582,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	if considered == 0 {
 		return rec, fmt.Errorf("%w: no instance in the catalog matches %s", ErrNoOffers, m.describeFilters())
 	}
-	// Sort pointers, not the wide Offer values, then lay them out in order.
-	order := make([]*Offer, len(rec.Offers))
-	for i := range rec.Offers {
-		order[i] = &rec.Offers[i]
-	}
-	slices.SortFunc(order, func(a, b *Offer) int { return compareOffers(a, b, q.Sort) })
-	sorted := make([]Offer, len(order))
-	for i, o := range order {
-		sorted[i] = *o
-	}
-	rec.Offers = sorted
+	sortOffers(rec.Offers, q.Sort)
 	// Reasons are formatted for the near misses kept only: a savings
 	// section ranks ~60 queries, each rejecting hundreds of offers.
 	for i := range rejected {
@@ -976,6 +974,36 @@ func compareOffers(a, b *Offer, k SortKey) int {
 }
 
 func lessOffer(a, b *Offer, k SortKey) bool { return compareOffers(a, b, k) < 0 }
+
+// sortOffers orders offers by compareOffers: it sorts indexes, not the
+// wide values, then moves each offer once along the permutation's
+// cycles. A sorted copy had been the largest fresh allocation of a short
+// command (every new page a fault); sorting the values in place moves
+// each many times.
+func sortOffers(offers []Offer, k SortKey) {
+	order := make([]int32, len(offers)) // order[i]: the offer that goes to i
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return compareOffers(&offers[a], &offers[b], k) })
+	for i := range order {
+		if order[i] < 0 || int(order[i]) == i {
+			continue
+		}
+		held := offers[i]
+		j := i
+		for {
+			from := int(order[j])
+			order[j] = -1 // placed
+			if from == i {
+				offers[j] = held
+				break
+			}
+			offers[j] = offers[from]
+			j = from
+		}
+	}
+}
 
 // keepNearMiss inserts x into r, the at most n cheapest rejections so far
 // (one per instance type) in order: price, then provider and type.

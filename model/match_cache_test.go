@@ -1,7 +1,10 @@
 package model
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -219,5 +222,30 @@ func TestCheapestOnlyIsFirstOffer(t *testing.T) {
 	}
 	if compared < len(scenarios) {
 		t.Errorf("only %d comparisons over %d scenarios: the test compares too little", compared, len(scenarios))
+	}
+}
+
+// TestSortOffersMatchesSort: sorting indexes and moving each offer once
+// along the permutation gives the order a plain sort of the values does,
+// for shuffled lists of every length up to 40 and every sort key.
+func TestSortOffersMatchesSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	in := &Instance{Provider: "p", Type: "t"}
+	for n := range 41 {
+		for _, k := range SortKeys {
+			offers := make([]Offer, n)
+			for i := range offers {
+				// Few distinct prices: ties fall through to the region.
+				offers[i] = Offer{Instance: in, Region: fmt.Sprintf("r%03d", i), USDPerHour: float64(r.IntN(5)), JobUSD: float64(r.IntN(5)),
+					MonthlyUSD: float64(r.IntN(5)), JobHours: float64(r.IntN(5)), HeadroomPct: float64(r.IntN(3)), HasJob: true}
+			}
+			r.Shuffle(n, func(i, j int) { offers[i], offers[j] = offers[j], offers[i] })
+			want := slices.Clone(offers)
+			slices.SortFunc(want, func(a, b Offer) int { return compareOffers(&a, &b, k) })
+			sortOffers(offers, k)
+			if !reflect.DeepEqual(offers, want) {
+				t.Fatalf("n=%d sort %s: sortOffers order differs from a plain sort", n, k)
+			}
+		}
 	}
 }
