@@ -725,19 +725,22 @@ type rawSelection struct {
 	CatalogAsOf  tDate    `toml:"catalog_as_of"`
 }
 
-// configKeys lists each table's keys for "did you mean" on typos.
-var configKeys = map[string][]string{
-	"":                {"schema_version", "workload", "search", "estimate", "selection", "launch", "serve", "lang"},
-	"workload":        TOMLKeys(rawWorkload{}),
-	"workload.custom": TOMLKeys(rawCustom{}),
-	"search":          TOMLKeys(rawSearch{}),
-	"estimate":        TOMLKeys(rawEstimate{}),
-	"estimate.model":  TOMLKeys(rawArch{}),
-	"selection":       TOMLKeys(rawSelection{}),
-	"launch":          TOMLKeys(Launch{}),
-	"launch.stack":    TOMLKeys(LaunchStack{}),
-	"serve":           TOMLKeys(rawServe{}),
-}
+// configKeys lists each table's keys for "did you mean" on typos; built
+// on the first unknown key, not in every process's start (reflection).
+var configKeys = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"":                {"schema_version", "workload", "search", "estimate", "selection", "launch", "serve", "lang"},
+		"workload":        TOMLKeys(rawWorkload{}),
+		"workload.custom": TOMLKeys(rawCustom{}),
+		"search":          TOMLKeys(rawSearch{}),
+		"estimate":        TOMLKeys(rawEstimate{}),
+		"estimate.model":  TOMLKeys(rawArch{}),
+		"selection":       TOMLKeys(rawSelection{}),
+		"launch":          TOMLKeys(Launch{}),
+		"launch.stack":    TOMLKeys(LaunchStack{}),
+		"serve":           TOMLKeys(rawServe{}),
+	}
+})
 
 // DecodeConfig parses and validates a configuration file. Decoding is
 // strict: an unknown key is an error suggesting the closest valid one, a
@@ -760,7 +763,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		k := extra[0]
 		table := strings.Join(k[:len(k)-1], ".")
 		msg := fmt.Sprintf("unknown key %q", k[len(k)-1])
-		if valid, ok := configKeys[table]; ok {
+		if valid, ok := configKeys()[table]; ok {
 			if s := Closest(k[len(k)-1], valid, 1); len(s) > 0 {
 				msg += fmt.Sprintf("; did you mean %q?", s[0])
 			} else {

@@ -22,7 +22,7 @@ func TestSwitchesCodec(t *testing.T) {
 			if key == "" || note == "" || !strings.HasPrefix(f.Tag.Get("json"), key+",") {
 				t.Fatalf("%s: want toml, json and note tags, got %q", f.Name, f.Tag)
 			}
-			if !slices.Contains(configKeys["workload"], key) {
+			if !slices.Contains(configKeys()["workload"], key) {
 				t.Errorf("%q not among the [workload] keys for did-you-mean", key)
 			}
 			c, err := DecodeConfig([]byte(head + key + " = true\n"))
