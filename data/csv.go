@@ -21,9 +21,7 @@ func readCSVOverlay(p string, r io.Reader, size int64, base *model.Catalog, room
 	if filepath.Base(p) != "vms.csv" || !keyPattern.MatchString(provider) || provider == "." {
 		return catalogFile{}, nil, fmt.Errorf("catalog %s: a SkyPilot catalog must keep SkyPilot's layout <provider>/vms.csv (e.g. ~/.sky/catalogs/v8/aws/vms.csv): the folder names the provider", p)
 	}
-	restore := deferGC(size)
 	insts, backing, warnings, err := readSkyPilotCSV(r, p, provider, CatalogGPUResolver(base), room, size)
-	restore()
 	if err != nil {
 		return catalogFile{}, warnings, err
 	}

@@ -143,9 +143,10 @@ func gpuFamily(c *model.Catalog, key string) []*model.GPU {
 }
 
 func pickInFamily(fam []*model.GPU, g *model.GPU, memMiB float64, instanceType string) (string, bool) {
+	var buf [8]*model.GPU // families have at most four members: no allocation per row
 	cands := fam
 	if memMiB > 0 {
-		cands = nil
+		cands = buf[:0]
 		for _, m := range fam {
 			if memoryFits(m, memMiB) {
 				cands = append(cands, m)
@@ -167,7 +168,8 @@ func pickInFamily(fam []*model.GPU, g *model.GPU, memMiB float64, instanceType s
 	}
 	if pcie := a100PCIe(instanceType); g.Key == "a100-40gb" || g.Key == "a100-80gb" {
 		// SXM unless the name says PCIe; memory already chose 40 or 80 GB.
-		var pick []*model.GPU
+		var pickBuf [8]*model.GPU
+		pick := pickBuf[:0]
 		for _, m := range cands {
 			if strings.Contains(m.Key, "pcie") == pcie {
 				pick = append(pick, m)

@@ -1,0 +1,146 @@
+package data
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// TestReadSkyPilotCSVRunsMatchRowByRow checks the reader, which folds
+// consecutive rows into runs and merges a type's runs after sorting,
+// against the rule as ReadSkyPilotCSV states it, applied row by row in
+// file order (rowByRow below): the first row of a type fixes its shape,
+// a later row of another shape is skipped with one counted warning, the
+// others lower their region's prices. The files are random interleavings
+// of a few types, shapes, regions and zones (AWS Local Zones included),
+// so later runs of a type, conflicting runs and runs that agree again
+// all occur.
+func TestReadSkyPilotCSVRunsMatchRowByRow(t *testing.T) {
+	resolve := CatalogGPUResolver(testCatalog())
+	for seed := range uint64(300) {
+		r := rand.New(rand.NewPCG(seed, 15))
+		var in strings.Builder
+		in.WriteString(awsHeader)
+		var rows []refRow
+		for i := range 1 + r.IntN(40) {
+			row := refRow{
+				line:  i + 2,
+				typ:   []string{"g4dn.xlarge", "g4dn.xlarge2", "g5.xlarge", "p3.2xlarge"}[r.IntN(4)],
+				accel: []string{"T4", "A10G"}[r.IntN(2)],
+				vcpus: []int{4, 8}[r.IntN(2)],
+				od:    []float64{0, 0.5, 0.75, 1}[r.IntN(4)],
+				spot:  []float64{0, 0.2, 0.3, 0.5, 2}[r.IntN(5)],
+			}
+			row.region = []string{"us-east-1", "eu-west-1", "ap-south-1"}[r.IntN(3)]
+			row.zone = []string{"use1-az1", "use1-az2", "use1-atl2-az1"}[r.IntN(3)]
+			fmt.Fprintf(&in, "%s,%s,1,%d,16,,%s,%s,%s,%s\n", row.typ, row.accel, row.vcpus, cell(row.od), cell(row.spot), row.region, row.zone)
+			row.gpu, _ = resolve(row.accel, 0, row.typ)
+			rows = append(rows, row)
+		}
+		insts, warns, err := ReadSkyPilotCSV(strings.NewReader(in.String()), "vms.csv", "aws", resolve)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantConflicts := rowByRow(rows)
+		if got := summary(insts); !slices.Equal(got, want) {
+			t.Errorf("seed %d:\n%s\ngot\n  %s\nwant\n  %s", seed, in.String(), strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+		}
+		var gotConflicts []string
+		for _, w := range warns {
+			if strings.Contains(w, "differs from its first row") {
+				gotConflicts = append(gotConflicts, w)
+			}
+		}
+		if !slices.Equal(gotConflicts, wantConflicts) {
+			t.Errorf("seed %d:\n%s\nconflict warnings\n  %s\nwant\n  %s", seed, in.String(), strings.Join(gotConflicts, "\n  "), strings.Join(wantConflicts, "\n  "))
+		}
+	}
+}
+
+type refRow struct {
+	line            int
+	typ, accel, gpu string
+	vcpus           int
+	od, spot        float64
+	region, zone    string
+}
+
+func cell(v float64) string {
+	if v == 0 {
+		return ""
+	}
+	return fmt.Sprint(v)
+}
+
+// rowByRow applies ReadSkyPilotCSV's rules to rows one at a time with a
+// map of types, and returns the instances as summary lines and the
+// conflict warnings in order of their first line.
+func rowByRow(rows []refRow) (instances, conflicts []string) {
+	type conflict struct {
+		line, n int
+		msg     string
+	}
+	firsts := map[string]refRow{}
+	prices := map[string]map[string]*model.RegionPrice{}
+	seen := map[string]*conflict{}
+	for _, row := range rows {
+		first, ok := firsts[row.typ]
+		if !ok {
+			firsts[row.typ], first = row, row
+			prices[row.typ] = map[string]*model.RegionPrice{}
+		}
+		if row.gpu != first.gpu || row.vcpus != first.vcpus {
+			if c := seen[row.typ]; c != nil {
+				c.n++
+			} else {
+				seen[row.typ] = &conflict{row.line, 1, fmt.Sprintf("vms.csv:%d: %s differs from its first row at line %d (1× %s, %d vCPUs, 16 GiB there; 1× %s, %d vCPUs, 16 GiB here); the differing rows skipped",
+					row.line, row.typ, first.line, first.gpu, first.vcpus, row.gpu, row.vcpus)}
+			}
+			continue
+		}
+		rp := prices[row.typ][row.region]
+		if rp == nil {
+			rp = &model.RegionPrice{Region: row.region}
+			prices[row.typ][row.region] = rp
+		}
+		rp.OnDemandUSD = lowest(rp.OnDemandUSD, row.od)
+		if strings.Count(row.zone, "-") < 2 { // not a Local Zone
+			rp.SpotUSD = lowest(rp.SpotUSD, row.spot)
+		}
+	}
+	var insts []model.Instance
+	for typ, first := range firsts {
+		in := model.Instance{Type: typ, GPU: first.gpu, GPUCount: 1, VCPUs: first.vcpus, MemoryGiB: 16}
+		for _, rp := range prices[typ] {
+			if rp.OnDemandUSD > 0 && rp.SpotUSD > rp.OnDemandUSD {
+				rp.SpotUSD = 0 // 0.2–2 over 0.5–1: never within rounding here
+			}
+			if rp.OnDemandUSD > 0 || rp.SpotUSD > 0 {
+				in.Prices = append(in.Prices, *rp)
+			}
+		}
+		slices.SortFunc(in.Prices, func(a, b model.RegionPrice) int { return strings.Compare(a.Region, b.Region) })
+		if len(in.Prices) > 0 {
+			insts = append(insts, in)
+		}
+	}
+	slices.SortFunc(insts, func(a, b model.Instance) int { return strings.Compare(a.Type, b.Type) })
+	var cs []*conflict
+	for _, c := range seen {
+		cs = append(cs, c)
+	}
+	slices.SortFunc(cs, func(a, b *conflict) int { return cmp.Compare(a.line, b.line) })
+	for _, c := range cs {
+		msg := c.msg
+		if c.n > 1 {
+			msg += fmt.Sprintf(" (%d rows)", c.n)
+		}
+		conflicts = append(conflicts, msg)
+	}
+	return summary(insts), conflicts
+}
