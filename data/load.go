@@ -755,7 +755,8 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 	for _, m := range c.Models {
 		checkAliases(modelAliases, "model", m.Key, m.Aliases, errs)
 	}
-	for _, in := range c.Instances {
+	for i := range c.Instances {
+		in := &c.Instances[i] // not a copy: 100,000 instances of a CSV overlay
 		if _, ok := gpuAt[in.GPU]; !ok {
 			msg := fmt.Sprintf("instance %q (%s): unknown gpu %q", in.Type, in.Provider, in.GPU)
 			keys := make([]string, 0, len(gpuAt))
@@ -777,7 +778,8 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 	for _, g := range c.GPUs {
 		c.AsOf = max(c.AsOf, g.AsOf)
 	}
-	for _, in := range c.Instances {
+	for i := range c.Instances {
+		in := &c.Instances[i]
 		c.AsOf = max(c.AsOf, in.AsOf)
 		for _, rp := range in.Prices { // an overlay's price patch dates the regions it sets
 			c.AsOf = max(c.AsOf, rp.AsOf)
@@ -805,7 +807,9 @@ func mergeInPlace(c *model.Catalog, f catalogFile, at func(*model.Instance) (int
 		}
 		// Swap, not copy: the patches end up after w, so f.full still
 		// lists every type the file names (overlayGuards reads it).
-		buf[w], buf[j] = buf[j], buf[w]
+		if w != j {
+			buf[w], buf[j] = buf[j], buf[w]
+		}
 		w++
 	}
 	c.Instances = buf[start:w:w]

@@ -147,6 +147,12 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room 
 	if gpus == nil {
 		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
 	}
+	// While rows are read, what stays is the pointer-free runs (typeRun)
+	// and what goes is encoding/csv's string per record: the collector
+	// runs often, marking next to nothing, so the records' memory is
+	// reused instead of each costing fresh pages (readGCPercent).
+	restore := paceGC(size, readGCPercent)
+	defer func() { restore() }()
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -183,6 +189,9 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room 
 	if p.gcp {
 		p.combineGCP()
 	}
+	// The instances stay: the collector waits while they are built.
+	restore()
+	restore = deferGC(size)
 	backing = p.instances()
 	insts = finishImport(p.provider, backing[room:])
 	if len(insts) == 0 {
@@ -420,12 +429,22 @@ const (
 func (p *parser) reserve(scale float64) {
 	grow := func(n int) int { return int(min(float64(n)*scale*1.05, maxTypes)) - n }
 	if g := grow(len(p.runs)); g > 0 {
-		p.runs = slices.Grow(p.runs, g)
+		p.runs = growFresh(p.runs, g)
 		p.names.Grow(int(float64(p.names.Len()) * scale * 1.05))
 	}
 	if g := grow(len(p.rps)); g > 0 {
-		p.rps = slices.Grow(p.rps, g)
+		p.rps = growFresh(p.rps, g)
 	}
+}
+
+// growFresh is slices.Grow without zeroing the new array first (Go hands
+// out fresh memory zeroed), so adviseHugePages comes before its first
+// write.
+func growFresh[T any](s []T, n int) []T {
+	t := make([]T, len(s), len(s)+n)
+	adviseHugePages(t)
+	copy(t, s)
+	return t
 }
 
 // row reads one data row.
@@ -703,6 +722,7 @@ func (p *parser) instances() []model.Instance {
 	names := p.names.String()
 	name := func(r *typeRun) string { return names[r.nameAt : r.nameAt+int(r.nameN)] }
 	refs := make([]runRef, len(p.runs))
+	adviseHugePages(refs)
 	for i := range p.runs {
 		refs[i] = runRef{p.runs[i].key, i}
 	}
@@ -735,6 +755,8 @@ func (p *parser) instances() []model.Instance {
 	}
 	out := make([]model.Instance, p.room+len(kept))
 	prices := make([]model.RegionPrice, nPrices)
+	adviseHugePages(out)
+	adviseHugePages(prices)
 	for k, ref := range kept {
 		t := &p.runs[ref.i]
 		ps := prices[:t.n:t.n] // an append elsewhere copies
