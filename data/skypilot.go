@@ -295,6 +295,10 @@ func number(cols *columns, rec []string, line int, name string, k int) (v float6
 	if s == "" {
 		return 0, false, nil
 	}
+	v, ok := parseDecimal(s)
+	if ok && v <= min(maxNumber, maxUSDPerHour) {
+		return v, true, nil // finite, ≥ 0 and under every bound below
+	}
 	col := knownColumns[k]
 	v, perr := strconv.ParseFloat(s, 64)
 	switch {
@@ -311,6 +315,47 @@ func number(cols *columns, rec []string, line int, name string, k int) (v float6
 	}
 	return v, true, nil
 }
+
+// parseDecimal is strconv.ParseFloat for what nearly every numeric cell
+// of a vms.csv is, plain digits with at most one '.' ("8.0", "3.06",
+// "0.36979"), and ok false for anything else (signs, exponents, 16 or
+// more digits), which the caller parses with strconv. With at most 15
+// digits the digits are an integer below 2⁵³ and the divisor a power of
+// ten up to 10¹⁵, both exact in a float64, so one IEEE division rounds
+// correctly and gives ParseFloat's result bit for bit (Clinger, "How to
+// read floating point numbers accurately", PLDI 1990, §3; strconv's own
+// atof64exact takes the same path).
+func parseDecimal(s string) (v float64, ok bool) {
+	var mant uint64
+	digits, frac := 0, -1 // frac: digits after the '.', -1 before one
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0:
+			frac = 0
+		default:
+			return 0, false
+		}
+		if digits > 15 {
+			return 0, false
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if frac <= 0 {
+		return float64(mant), true
+	}
+	return float64(mant) / pow10[frac], true
+}
+
+// pow10 holds the exact powers of ten parseDecimal divides by.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // roundPrice rounds to priceDigits decimal places.
 func roundPrice(v float64) float64 {

@@ -3,8 +3,10 @@ package data
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -143,4 +145,37 @@ func rowByRow(rows []refRow) (instances, conflicts []string) {
 		conflicts = append(conflicts, msg)
 	}
 	return summary(insts), conflicts
+}
+
+// FuzzParseDecimal: whenever parseDecimal takes a cell, strconv.ParseFloat
+// agrees bit for bit; the cells it must leave to strconv are left.
+func FuzzParseDecimal(f *testing.F) {
+	for _, s := range []string{"0", "8.0", "3.06", "0.36979999999999996", "8.22609", "123456789012345", "1234567890123456",
+		"0.000000000000001", ".5", "5.", ".", "", "-1", "+1", "1e5", "1_0", "0x10", "Inf", "NaN", "1.2.3", "007.50", "99999999.9999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, ok := parseDecimal(s)
+		want, err := strconv.ParseFloat(s, 64)
+		if ok && (err != nil || math.Float64bits(v) != math.Float64bits(want)) {
+			t.Fatalf("parseDecimal(%q) = %v; strconv.ParseFloat gives %v, %v", s, v, want, err)
+		}
+	})
+}
+
+func TestParseDecimal(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"8.0", 8, true}, {"3.06", 3.06, true}, {"0.36979", 0.36979, true}, {".5", 0.5, true}, {"5.", 5, true},
+		{"123456789012345", 123456789012345, true}, // 15 digits
+		{"1234567890123456", 0, false},             // 16: left to strconv
+		{"", 0, false}, {".", 0, false}, {"-1", 0, false}, {"1e5", 0, false}, {"1.2.3", 0, false}, {" 1", 0, false},
+	} {
+		if got, ok := parseDecimal(tt.in); got != tt.want || ok != tt.ok {
+			t.Errorf("parseDecimal(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
 }
