@@ -160,28 +160,33 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room 
 		return nil, nil, nil, &CSVError{File: name, Err: errors.New("empty file, want a header line naming the columns")}
 	}
 	if err != nil {
-		return nil, nil, nil, csvReadError(name, err, nil, 0)
+		return nil, nil, nil, csvReadError(name, err, 0, 0)
 	}
 	cols, err := mapHeader(name, header)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	p := newParser(name, provider, gpus, cols, room, int(min(max(size, 0)/minRowBytes, sampleRows)))
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
+	width := len(header) // encoding/csv holds every record to the header's count
+	done := make(chan struct{})
+	defer close(done)
+	full, free := records(cr, width, done)
+	for b := range full {
+		for i, line := range b.lines {
+			if err := p.row(line, b.fields[i*width:(i+1)*width]); err != nil {
+				return nil, nil, nil, err
+			}
+			if p.rows == sampleRows && size > 0 {
+				p.reserve(float64(size) / float64(b.offsets[i]))
+			}
+		}
+		if errors.Is(b.err, io.EOF) {
 			break
 		}
-		if err != nil {
-			return nil, nil, nil, csvReadError(name, err, rec, len(header))
+		if b.err != nil {
+			return nil, nil, nil, csvReadError(name, b.err, b.errFields, width)
 		}
-		line, _ := cr.FieldPos(0)
-		if err := p.row(line, rec); err != nil {
-			return nil, nil, nil, err
-		}
-		if p.rows == sampleRows && size > 0 {
-			p.reserve(float64(size) / float64(cr.InputOffset()))
-		}
+		free <- b
 	}
 	if p.rows == 0 {
 		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no data rows after the header")}
@@ -200,14 +205,15 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room 
 	return insts, backing[:room+len(insts)], p.warn.lines(name), nil
 }
 
-// csvReadError turns an encoding/csv error into a *CSVError with the line.
-func csvReadError(name string, err error, rec []string, want int) error {
+// csvReadError turns an encoding/csv error into a *CSVError with the line;
+// got is the fields of the record it came with, want the header's.
+func csvReadError(name string, err error, got, want int) error {
 	var pe *csv.ParseError
 	if !errors.As(err, &pe) {
 		return &CSVError{File: name, Err: err}
 	}
 	if errors.Is(pe.Err, csv.ErrFieldCount) {
-		return &CSVError{File: name, Line: pe.StartLine, Err: fmt.Errorf("got %d fields, want %d (one per header column)", len(rec), want)}
+		return &CSVError{File: name, Line: pe.StartLine, Err: fmt.Errorf("got %d fields, want %d (one per header column)", got, want)}
 	}
 	return &CSVError{File: name, Line: pe.Line, Err: fmt.Errorf("character %d: %w", pe.Column, pe.Err)}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -178,4 +179,40 @@ func TestParseDecimal(t *testing.T) {
 			t.Errorf("parseDecimal(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
 		}
 	}
+}
+
+// TestReadSkyPilotCSVErrorsAfterReadAhead: records are decoded ahead of
+// the rows on another goroutine; an error still names the first bad line
+// in file order, whether encoding/csv finds it (a bare quote) or a row
+// does (a negative price) while later records are decoded already, and
+// the reading goroutine ends with the call.
+func TestReadSkyPilotCSVErrorsAfterReadAhead(t *testing.T) {
+	good := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "g5.%dxlarge,A10G,1,4,16,,1.006,0.5,us-east-1,use1-az1\n", i)
+		}
+		return b.String()
+	}
+	before := runtime.NumGoroutine()
+	for _, tt := range []struct{ name, in, want string }{
+		{"bare quote in a later batch", awsHeader + good(3*batchRecords) + "g5.x,A10G,1,4,16,a\"b,1,,us-east-1,use1-az1\n" + good(10),
+			fmt.Sprintf("vms.csv:%d: character 19: bare \" in non-quoted-field", 3*batchRecords+2)},
+		{"bad price before more batches", awsHeader + good(batchRecords+5) + "g5.x,A10G,1,4,16,,-1,,us-east-1,use1-az1\n" + good(5*batchRecords),
+			fmt.Sprintf("vms.csv:%d: column Price: want a number ≥ 0, got \"-1\"", batchRecords+7)},
+		{"field count", awsHeader + good(2*batchRecords) + "g5.x,A10G,1\n" + good(10),
+			fmt.Sprintf("vms.csv:%d: got 3 fields, want 10 (one per header column)", 2*batchRecords+2)},
+	} {
+		_, _, err := ReadSkyPilotCSV(strings.NewReader(tt.in), "vms.csv", "aws", CatalogGPUResolver(testCatalog()))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: error %v, want %s", tt.name, err, tt.want)
+		}
+	}
+	for range 1000 { // the reader leaves at its next batch: let it run
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		runtime.Gosched()
+	}
+	t.Errorf("%d goroutines after the reads, %d before", runtime.NumGoroutine(), before)
 }
