@@ -62,6 +62,7 @@ type guarder struct {
 	provider      string
 	regions       map[string]bool
 	known, cached bool
+	gpu           *model.GPU // the last instance's GPU, when known
 }
 
 // guard appends in's findings to gd.out.
@@ -70,7 +71,10 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 		gd.provider, gd.cached = in.Provider, true
 		gd.regions, gd.known = known[in.Provider]
 	}
-	if g, err := c.GPU(in.GPU); err == nil {
+	if gd.gpu == nil || gd.gpu.Key != in.GPU {
+		gd.gpu, _ = c.GPU(in.GPU)
+	}
+	if g := gd.gpu; g != nil {
 		name := strings.ToLower(in.Type)
 		switch {
 		case strings.Contains(name, "pci") && g.Interconnect != "" && g.Interconnect != "pcie":

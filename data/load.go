@@ -719,8 +719,22 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 		}
 		last := fi == len(files)-1
 		if last && inPlace {
+			// A CSV overlay's 100,000 types are looked up among the few
+			// hundred of their provider, by type alone.
+			byProvider := map[string]map[string]int{}
+			for k, i := range instAt {
+				if byProvider[k.provider] == nil {
+					byProvider[k.provider] = map[string]int{}
+				}
+				byProvider[k.provider][k.typ] = i
+			}
+			var provider string
+			var types map[string]int
 			mergeInPlace(c, f, func(in *model.Instance) (int, bool) {
-				i, ok := instAt[instKey{in.Provider, in.Type}]
+				if in.Provider != provider || types == nil {
+					provider, types = in.Provider, byProvider[in.Provider]
+				}
+				i, ok := types[in.Type]
 				return i, ok
 			})
 			continue
@@ -755,9 +769,15 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 	for _, m := range c.Models {
 		checkAliases(modelAliases, "model", m.Key, m.Aliases, errs)
 	}
+	lastGPU := "" // a known GPU key: a CSV overlay's instances share a few
 	for i := range c.Instances {
 		in := &c.Instances[i] // not a copy: 100,000 instances of a CSV overlay
-		if _, ok := gpuAt[in.GPU]; !ok {
+		if in.GPU == lastGPU && in.GPU != "" {
+			continue
+		}
+		if _, ok := gpuAt[in.GPU]; ok {
+			lastGPU = in.GPU
+		} else {
 			msg := fmt.Sprintf("instance %q (%s): unknown gpu %q", in.Type, in.Provider, in.GPU)
 			keys := make([]string, 0, len(gpuAt))
 			for k := range gpuAt {
