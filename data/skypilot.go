@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
@@ -405,7 +407,6 @@ type gpuInfoKey struct {
 // is done (instances); the model.Instance values are then built once, in
 // order.
 type typeRun struct {
-	key        uint64 // sortKey of the name
 	vcpus      int
 	memGiB     float64
 	line       int // the run's first row
@@ -682,7 +683,7 @@ func (p *parser) add(o *offer) {
 	}
 	if r == nil {
 		p.runs = append(p.runs, typeRun{
-			key: sortKey(o.typ), vcpus: o.vcpus, memGiB: o.memGiB, line: o.line,
+			vcpus: o.vcpus, memGiB: o.memGiB, line: o.line,
 			nameAt: p.names.Len(), nameN: int32(len(o.typ)), start: len(p.rps),
 			gpu: p.str(o.gpu), accel: p.str(o.accel), count: int32(o.count),
 		})
@@ -753,14 +754,8 @@ func lowest(a, b float64) float64 {
 	return min(a, b)
 }
 
-// runRef is a run in sort order: its sortKey and index in parser.runs.
-type runRef struct {
-	key uint64
-	i   int
-}
-
 // instances finishes the runs read. The runs are sorted by type name and
-// then file order (16-byte references, compared as integers mostly), so
+// then file order (sortRuns: integers, mostly), so
 // each type's runs come together, first run first: a later run of the
 // first's shape adds its regions, one of another shape is rows that
 // contradict the first and is skipped with a warning. Then each type's
@@ -772,52 +767,62 @@ type runRef struct {
 func (p *parser) instances() []model.Instance {
 	names := p.names.String()
 	name := func(r *typeRun) string { return names[r.nameAt : r.nameAt+int(r.nameN)] }
-	refs := make([]runRef, len(p.runs))
-	adviseHugePages(refs)
-	for i := range p.runs {
-		refs[i] = runRef{p.runs[i].key, i}
-	}
-	byName := func(a, b runRef) int {
-		if a.key != b.key {
-			return cmp.Compare(a.key, b.key)
-		}
-		if c := strings.Compare(name(&p.runs[a.i]), name(&p.runs[b.i])); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	}
-	if !slices.IsSortedFunc(refs, byName) {
-		slices.SortFunc(refs, byName)
-	}
-	kept := refs[:0] // the first run of each type left, in order
+	order, mask := p.sortRuns(names)
+	kept := make([]int, 0, len(order)) // the first run of each type left, in order
 	nPrices := 0
-	for k := 0; k < len(refs); {
-		t := &p.runs[refs[k].i]
+	for k := 0; k < len(order); {
+		i := int(order[k] & mask)
+		t := &p.runs[i]
 		j := k + 1
-		for ; j < len(refs) && refs[j].key == t.key && name(&p.runs[refs[j].i]) == name(t); j++ {
-			p.mergeRun(t, &p.runs[refs[j].i])
+		// Different keys are different names: only equal keys are read.
+		for ; j < len(order) && order[j]&^mask == order[k]&^mask && name(&p.runs[order[j]&mask]) == name(t); j++ {
+			p.mergeRun(t, &p.runs[order[j]&mask])
 		}
-		ref := refs[k]
 		k = j
 		if n := p.finishRegions(t, name(t)); n > 0 {
 			nPrices += n
-			kept = append(kept, ref)
+			kept = append(kept, i)
 		}
 	}
 	out := make([]model.Instance, p.room+len(kept))
 	prices := make([]model.RegionPrice, nPrices)
 	adviseHugePages(out)
 	adviseHugePages(prices)
-	for k, ref := range kept {
-		t := &p.runs[ref.i]
+	// Two halves on two cores: writing 40 MB of fresh memory for 100,000
+	// types is page faults and memory bandwidth more than computing.
+	half := len(kept) / 2
+	if len(kept) < parallelBuild {
+		half = len(kept)
+	}
+	firstPrices := 0
+	for _, i := range kept[:half] {
+		firstPrices += int(p.runs[i].n)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { p.build(out[p.room+half:], prices[firstPrices:], kept[half:], names) })
+	p.build(out[p.room:p.room+half], prices[:firstPrices], kept[:half], names)
+	wg.Wait()
+	return out
+}
+
+// parallelBuild is the number of types from which instances builds its
+// output on two goroutines (a variable for tests).
+var parallelBuild = 4096
+
+// build writes the instances of the types whose first runs are runs into out and their
+// regions into prices, in order; names is p.names.String(). It only
+// reads the parser.
+func (p *parser) build(out []model.Instance, prices []model.RegionPrice, runs []int, names string) {
+	for k, i := range runs {
+		t := &p.runs[i]
 		ps := prices[:t.n:t.n] // an append elsewhere copies
 		prices = prices[t.n:]
 		for j, rp := range p.rps[t.start : t.start+int(t.n)] {
 			ps[j] = model.RegionPrice{Region: p.strs[rp.region], OnDemandUSD: rp.onDemand, SpotUSD: rp.spot, FlexStartUSD: rp.flexStart}
 		}
-		out[p.room+k] = model.Instance{
+		out[k] = model.Instance{
 			Provider:  p.provider,
-			Type:      name(t),
+			Type:      names[t.nameAt : t.nameAt+int(t.nameN)],
 			GPU:       p.strs[t.gpu],
 			GPUCount:  int(t.count),
 			VCPUs:     t.vcpus,
@@ -829,7 +834,59 @@ func (p *parser) instances() []model.Instance {
 			SkyPilotAccelerator: p.strs[t.accel],
 		}
 	}
-	return out
+}
+
+// sortRuns returns the runs sorted by type name, then file order, as
+// values whose low bits (under mask) are an index into p.runs. Each
+// value's high bits are the 8 bytes of the run's name that follow the
+// prefix all names share (sortKey; "Standard_" on Azure), truncated to
+// make room for the index: a smaller value means a name no greater, so
+// one integer sort orders all but the runs whose truncated keys tie, and
+// those few are sorted by name.
+func (p *parser) sortRuns(names string) (order []uint64, mask uint64) {
+	n := len(p.runs)
+	if n == 0 {
+		return nil, 0
+	}
+	name := func(i int) string { r := &p.runs[i]; return names[r.nameAt : r.nameAt+int(r.nameN)] }
+	first := name(0)
+	lcp := len(first)
+	for i := 1; i < n && lcp > 0; i++ {
+		s := name(i)
+		lcp = min(lcp, len(s))
+		for k := 0; k < lcp; k++ {
+			if s[k] != first[k] {
+				lcp = k
+				break
+			}
+		}
+	}
+	ibits := bits.Len(uint(n - 1))
+	mask = 1<<ibits - 1
+	order = make([]uint64, n)
+	adviseHugePages(order)
+	for i := range order {
+		order[i] = sortKey(name(i)[lcp:])&^mask | uint64(i)
+	}
+	if !slices.IsSorted(order) {
+		slices.Sort(order)
+	}
+	for k := 0; k < n; {
+		j := k + 1
+		for j < n && order[j]&^mask == order[k]&^mask {
+			j++
+		}
+		if j-k > 1 {
+			slices.SortFunc(order[k:j], func(a, b uint64) int {
+				if c := strings.Compare(name(int(a&mask)), name(int(b&mask))); c != 0 {
+					return c
+				}
+				return cmp.Compare(a&mask, b&mask)
+			})
+		}
+		k = j
+	}
+	return order, mask
 }
 
 // mergeRun merges a later run b of t's type into t, the type's first run:

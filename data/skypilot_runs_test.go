@@ -1,10 +1,13 @@
 package data
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
+	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -215,4 +218,28 @@ func TestReadSkyPilotCSVErrorsAfterReadAhead(t *testing.T) {
 		runtime.Gosched()
 	}
 	t.Errorf("%d goroutines after the reads, %d before", runtime.NumGoroutine(), before)
+}
+
+// TestReadSkyPilotCSVParallelBuild: building the instances on two
+// goroutines gives what one gives, backing array and room included.
+func TestReadSkyPilotCSVParallelBuild(t *testing.T) {
+	var in bytes.Buffer
+	if err := synthcsv.Write(&in, 3*parallelBuild, 7); err != nil {
+		t.Fatal(err)
+	}
+	read := func() ([]model.Instance, []model.Instance, []string) {
+		insts, backing, warns, err := readSkyPilotCSV(bytes.NewReader(in.Bytes()), "vms.csv", "aws", CatalogGPUResolver(testCatalog()), 5, int64(in.Len()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return insts, backing, warns
+	}
+	insts, backing, warns := read()
+	types := 3 * parallelBuild
+	defer func(n int) { parallelBuild = n }(parallelBuild)
+	parallelBuild = math.MaxInt
+	want, wantBacking, wantWarns := read()
+	if len(insts) < types/2 || !reflect.DeepEqual(insts, want) || !reflect.DeepEqual(backing, wantBacking) || !slices.Equal(warns, wantWarns) {
+		t.Errorf("two goroutines: %d instances, %d in backing, %d warnings; one: %d, %d, %d", len(insts), len(backing), len(warns), len(want), len(wantBacking), len(wantWarns))
+	}
 }
