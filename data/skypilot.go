@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
@@ -248,7 +249,11 @@ func (c *columns) get(rec []string, k int) string {
 	if i < 0 || i >= len(rec) {
 		return ""
 	}
-	return strings.TrimSpace(rec[i])
+	s := rec[i]
+	if s == "" || s[0] > ' ' && s[0] < utf8.RuneSelf && s[len(s)-1] > ' ' && s[len(s)-1] < utf8.RuneSelf {
+		return s // ends in ASCII that is not space: nothing to trim (nearly every cell)
+	}
+	return strings.TrimSpace(s)
 }
 
 func mapHeader(name string, header []string) (*columns, error) {
@@ -388,13 +393,6 @@ type offer struct {
 	flexStart    float64 // 0 = not sold (GCP DWS, see skypilot_gcp.go)
 }
 
-// gpuInfoKey is one distinct GpuInfo cell with its row's GPU count: a
-// catalog repeats a few dozen cells over all its rows.
-type gpuInfoKey struct {
-	cell  string
-	count int
-}
-
 // typeRun is a run of rows of one instance type and shape that came one
 // after the other (files group a type's rows; a row of another type or
 // shape starts a new run). It holds no pointers (its name is a span of
@@ -443,10 +441,14 @@ type parser struct {
 	// strs holds the few distinct GPU keys, accelerator names and regions
 	// once each (strAt finds them): a field of a csv record is a substring
 	// of its whole line, which a kept field would otherwise keep alive.
-	strs    []string
-	strAt   map[string]int32
-	gpuMem  map[gpuInfoKey]float64 // gpuMemoryMiB, parsed once per distinct cell
-	gcpRows gcpRows
+	strs  []string
+	strAt map[string]int32
+	// gpuMemoryMiB is parsed once per distinct GpuInfo cell (gpuInfos
+	// numbers them; a catalog repeats a few dozen over all its rows) and
+	// GPU count: gpuMem is keyed by the cell's number << 32 | count.
+	gpuInfos map[string]uint64
+	gpuMem   map[uint64]float64
+	gcpRows  gcpRows
 }
 
 // newParser returns a parser that leaves room zero instances in front of
@@ -454,13 +456,14 @@ type parser struct {
 func newParser(name, provider string, gpus GPUResolver, cols *columns, room, types int) *parser {
 	return &parser{
 		name: name, provider: provider, gpus: gpus, cols: cols,
-		gcp:    provider == "gcp",
-		room:   room,
-		source: "SkyPilot catalog " + name,
-		runs:   make([]typeRun, 0, types),
-		rps:    make([]priceRow, 0, types),
-		strAt:  map[string]int32{},
-		gpuMem: map[gpuInfoKey]float64{},
+		gcp:      provider == "gcp",
+		room:     room,
+		source:   "SkyPilot catalog " + name,
+		runs:     make([]typeRun, 0, types),
+		rps:      make([]priceRow, 0, types),
+		strAt:    map[string]int32{},
+		gpuInfos: map[string]uint64{},
+		gpuMem:   map[uint64]float64{},
 	}
 }
 
@@ -565,10 +568,18 @@ func checkName(s string) error {
 // gpuMemory is gpuMemoryMiB of the row's GpuInfo, parsed once per
 // distinct cell and count.
 func (p *parser) gpuMemory(rec []string, count int) float64 {
-	k := gpuInfoKey{p.cols.get(rec, cGPUInfo), count}
+	// Two look-ups that each hash one word or one string are cheaper than
+	// one keyed by a struct of both.
+	cell := p.cols.get(rec, cGPUInfo)
+	id, ok := p.gpuInfos[cell]
+	if !ok {
+		id = uint64(len(p.gpuInfos))
+		p.gpuInfos[strings.Clone(cell)] = id
+	}
+	k := id<<32 | uint64(count) // count ≤ maxGPUCount
 	mem, ok := p.gpuMem[k]
 	if !ok {
-		mem = gpuMemoryMiB(k.cell, p.provider, count)
+		mem = gpuMemoryMiB(cell, p.provider, count)
 		p.gpuMem[k] = mem
 	}
 	return mem

@@ -243,3 +243,20 @@ func TestReadSkyPilotCSVParallelBuild(t *testing.T) {
 		t.Errorf("two goroutines: %d instances, %d in backing, %d warnings; one: %d, %d, %d", len(insts), len(backing), len(warns), len(want), len(wantBacking), len(wantWarns))
 	}
 }
+
+// FuzzColumnsGet: a cell comes back as strings.TrimSpace gives it, fast
+// path or not (Unicode spaces such as U+00A0 and U+3000 included).
+func FuzzColumnsGet(f *testing.F) {
+	for _, s := range []string{"", " ", "a", " a", "a ", "\ta\n", "g5.xlarge", "\u00a0x", "x\u00a0", "\u3000", "x\u2028", "\xff", "a\xc2"} {
+		f.Add(s)
+	}
+	var cols columns
+	for k := range cols {
+		cols[k] = 0
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := cols.get([]string{s}, cRegion), strings.TrimSpace(s); got != want {
+			t.Fatalf("get(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
