@@ -147,6 +147,13 @@ func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]mo
 // the table of types is sized once, from the types and bytes of the first
 // sampleRows rows.
 func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64) (insts, backing []model.Instance, warnings []string, err error) {
+	return readSkyPilotCSVAsOf(r, name, provider, gpus, room, size, "")
+}
+
+// readSkyPilotCSVAsOf is readSkyPilotCSV giving every instance asOf (a
+// vms.csv carries no date; an overlay takes its catalog's), so no second
+// pass over 100,000 instances sets it.
+func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64, asOf string) (insts, backing []model.Instance, warnings []string, err error) {
 	if gpus == nil {
 		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
 	}
@@ -170,6 +177,7 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room 
 		return nil, nil, nil, err
 	}
 	p := newParser(name, provider, gpus, cols, room, int(min(max(size, 0)/minRowBytes, sampleRows)))
+	p.asOf = asOf
 	width := len(header) // encoding/csv holds every record to the header's count
 	done := make(chan struct{})
 	defer close(done)
@@ -431,7 +439,7 @@ type parser struct {
 	rows           int
 	warn           warnings
 	room           int // zero instances in front of the ones built
-	source         string
+	source, asOf   string
 
 	// The runs read so far, in file order, and their regions: the last
 	// run's regions are at the end of rps.
@@ -840,6 +848,7 @@ func (p *parser) build(out []model.Instance, prices []model.RegionPrice, runs []
 			MemoryGiB: t.memGiB,
 			Prices:    ps,
 			Source:    p.source,
+			AsOf:      p.asOf,
 			Origin:    p.name,
 
 			SkyPilotAccelerator: p.strs[t.accel],

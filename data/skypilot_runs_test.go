@@ -7,6 +7,8 @@ import (
 	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -259,4 +261,35 @@ func FuzzColumnsGet(f *testing.F) {
 			t.Fatalf("get(%q) = %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestCSVOverlayProvenance: an instance a CSV overlay adds names the file
+// as its origin and source and carries the catalog's date, as before the
+// reader set them itself.
+func TestCSVOverlayProvenance(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", home)
+	t.Setenv("XDG_DATA_HOME", home)
+	p := filepath.Join(t.TempDir(), "aws", "vms.csv")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(awsHeader+"zz-new.xlarge,T4,1,4,16,,0.4,,us-east-1,use1-az1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := LoadWith([]string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, ok := instanceOf(c, "aws", "zz-new.xlarge")
+	if !ok {
+		t.Fatal("zz-new.xlarge not in the merged catalog")
+	}
+	if in.Origin != p || in.Source != "SkyPilot catalog "+p || in.AsOf != base.AsOf || in.AsOf == "" {
+		t.Errorf("origin %q, source %q, as_of %q; want %q, %q, %q", in.Origin, in.Source, in.AsOf, p, "SkyPilot catalog "+p, base.AsOf)
+	}
 }
