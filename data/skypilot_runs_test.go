@@ -293,3 +293,40 @@ func TestCSVOverlayProvenance(t *testing.T) {
 		t.Errorf("origin %q, source %q, as_of %q; want %q, %q, %q", in.Origin, in.Source, in.AsOf, p, "SkyPilot catalog "+p, base.AsOf)
 	}
 }
+
+// TestOverlayGuardsParallel: checking a large overlay's instances in two
+// halves finds what one pass finds, in the same (sorted) order.
+func TestOverlayGuardsParallel(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", home)
+	t.Setenv("XDG_DATA_HOME", home)
+	p := filepath.Join(t.TempDir(), "aws", "vms.csv")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var in strings.Builder
+	in.WriteString(awsHeader)
+	for i := range 3 * parallelBuild {
+		region := "us-east-1"
+		if i%997 == 0 {
+			region = "xx-test-1" // unknown: a finding in each half
+		}
+		fmt.Fprintf(&in, "zz%05d.xlarge,T4,1,4,16,,0.5,0.2,%s,use1-az1\n", i, region)
+	}
+	if err := os.WriteFile(p, []byte(in.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, parallel, err := LoadWith([]string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { parallelBuild = n }(parallelBuild)
+	parallelBuild = math.MaxInt
+	_, serial, err := LoadWith([]string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(parallel, serial) || len(serial) < 10 {
+		t.Errorf("two halves: %d warnings, one pass: %d (want equal, ≥ 10)", len(parallel), len(serial))
+	}
+}
