@@ -769,9 +769,19 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 	for _, m := range c.Models {
 		checkAliases(modelAliases, "model", m.Key, m.Aliases, errs)
 	}
+	// One pass over the instances (100,000 of a CSV overlay, 40 MB with
+	// their prices) dates the catalog and checks their GPUs.
+	c.AsOf = ""
+	for _, g := range c.GPUs {
+		c.AsOf = max(c.AsOf, g.AsOf)
+	}
 	lastGPU := "" // a known GPU key: a CSV overlay's instances share a few
 	for i := range c.Instances {
-		in := &c.Instances[i] // not a copy: 100,000 instances of a CSV overlay
+		in := &c.Instances[i] // not a copy
+		c.AsOf = max(c.AsOf, in.AsOf)
+		for _, rp := range in.Prices { // an overlay's price patch dates the regions it sets
+			c.AsOf = max(c.AsOf, rp.AsOf)
+		}
 		if in.GPU == lastGPU && in.GPU != "" {
 			continue
 		}
@@ -792,17 +802,6 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 				file = in.Origin
 			}
 			*errs = append(*errs, fmt.Errorf("%s: %s", file, msg))
-		}
-	}
-	c.AsOf = ""
-	for _, g := range c.GPUs {
-		c.AsOf = max(c.AsOf, g.AsOf)
-	}
-	for i := range c.Instances {
-		in := &c.Instances[i]
-		c.AsOf = max(c.AsOf, in.AsOf)
-		for _, rp := range in.Prices { // an overlay's price patch dates the regions it sets
-			c.AsOf = max(c.AsOf, rp.AsOf)
 		}
 	}
 	c.Index()
