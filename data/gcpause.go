@@ -48,8 +48,9 @@ const readGCPercent = 25
 func deferGC(size int64) (restore func()) { return paceGC(size, -1) }
 
 // paceGC is deferGC with the percentage trigger set to percent instead of
-// off (-1 is off). Overlapping calls share the saved settings: each sets
-// its own percent, the last one out restores the user's.
+// off (-1 is off), or to the user's GOGC where that is lower, off
+// included. Overlapping calls share the saved settings: each sets its
+// own percent, the last one out restores the user's.
 func paceGC(size int64, percent int) (restore func()) {
 	if size < 1<<20 {
 		return func() {}
@@ -69,9 +70,13 @@ func paceGC(size int64, percent int) (restore func()) {
 	}
 	gcPause.limit = max(gcPause.limit, min(heap+gcRoomPerByte*size, gcPause.prevLimit))
 	debug.SetMemoryLimit(gcPause.limit)
-	if prev := debug.SetGCPercent(percent); gcPause.n == 0 {
-		gcPause.percent = prev
+	if gcPause.n == 0 {
+		gcPause.percent = debug.SetGCPercent(-1) // -1 reads it (and is restored below)
 	}
+	if user := gcPause.percent; percent >= 0 && user < percent {
+		percent = user // a lower GOGC, or off (-1), is the user's to keep
+	}
+	debug.SetGCPercent(percent)
 	gcPause.n++
 	var once sync.Once
 	return func() {

@@ -58,3 +58,27 @@ func TestAdviseHugePages(t *testing.T) {
 		}
 	}
 }
+
+// TestPaceGCKeepsLowerGOGC: a user's GOGC below the read's, or off, stays
+// during the read; deferGC still turns collection off.
+func TestPaceGCKeepsLowerGOGC(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(prev) })
+	percent := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
+	for _, user := range []int{-1, 0, 10, readGCPercent, 400} {
+		debug.SetGCPercent(user)
+		read := paceGC(20<<20, readGCPercent)
+		if want := min(user, readGCPercent); percent() != want {
+			t.Errorf("user GOGC %d: %d while reading, want %d", user, percent(), want)
+		}
+		build := deferGC(20 << 20)
+		if percent() != -1 {
+			t.Errorf("user GOGC %d: %d while building, want off", user, percent())
+		}
+		build()
+		read()
+		if percent() != user {
+			t.Errorf("user GOGC %d: %d after, want it back", user, percent())
+		}
+	}
+}
