@@ -500,9 +500,10 @@ func (p *parser) reserve(scale float64) {
 	}
 }
 
-// growFresh is slices.Grow without zeroing the new array first (Go hands
-// out fresh memory zeroed), so adviseHugePages comes before its first
-// write.
+// growFresh is slices.Grow for an array adviseHugePages should back:
+// slices.Grow appends zeros over the new capacity, touching every page
+// before the advice could come; make leaves memory fresh from the system
+// untouched (it is zero already), so the advice precedes the first write.
 func growFresh[T any](s []T, n int) []T {
 	t := make([]T, len(s), len(s)+n)
 	adviseHugePages(t)
