@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -159,24 +160,29 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []string {
 	}
 	known := KnownRegions(base)
 	merged.Index() // guard reads it from two goroutines: index it first
-	// The instances past base's are checked in two halves on two cores
-	// when there are many (a CSV overlay); findings are sorted below.
-	mid := len(merged.Instances)
-	if n := mid - nb; n >= parallelBuild {
-		mid = nb + n/2
-	}
+	// Base's touched instances here, the ones overlays add in chunks taken
+	// in turn by two goroutines when there are many (a CSV overlay; see
+	// parser.instances); findings are sorted below.
 	var gds [2]guarder
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		for i := mid; i < len(merged.Instances); i++ {
-			gds[1].guard(merged, &merged.Instances[i], known)
-		}
-	})
-	for i := range mid {
-		if i >= nb || touched[i] {
+	for i := range nb {
+		if touched[i] {
 			gds[0].guard(merged, &merged.Instances[i], known)
 		}
 	}
+	added := merged.Instances[nb:]
+	var next atomic.Int64
+	work := func(gd *guarder) {
+		for lo := int(next.Add(buildChunk) - buildChunk); lo < len(added); lo = int(next.Add(buildChunk) - buildChunk) {
+			for i := range added[lo:min(lo+buildChunk, len(added))] {
+				gd.guard(merged, &added[lo+i], known)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	if len(added) >= parallelBuild {
+		wg.Go(func() { work(&gds[1]) })
+	}
+	work(&gds[0])
 	wg.Wait()
 	out := make([]string, 0, len(gds[0].out)+len(gds[1].out))
 	for _, gd := range gds {
