@@ -869,6 +869,7 @@ func (p *parser) build(out []model.Instance, prices []model.RegionPrice, runs []
 
 			SkyPilotAccelerator: p.strs[t.accel],
 		}
+		out[k].CPUArch = hostArch(p.provider, out[k].Type, out[k].GPU)
 	}
 }
 

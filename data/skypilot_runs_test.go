@@ -355,3 +355,31 @@ func TestOverlayGuardsParallel(t *testing.T) {
 		t.Errorf("two goroutines: %d warnings, %d for xx-test-1 (want %d); one: %d", len(parallel), unknown, want, len(serial))
 	}
 }
+
+// TestReadSkyPilotCSVHostArch: the host CPU architecture is set as the
+// instances are built: AWS Graviton hosts (g5g, T4G) and Grace superchips
+// (GH200) are arm64, others x86_64 (empty).
+func TestReadSkyPilotCSVHostArch(t *testing.T) {
+	cat, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := awsHeader +
+		"g5g.xlarge,T4G,1,4,8,,0.42,,us-east-1,use1-az1\n" +
+		"g4dn.xlarge,T4,1,4,16,,0.526,,us-east-1,use1-az1\n" +
+		"p6-gh200.xlarge,GH200,1,72,480,,5.0,,us-east-1,use1-az1\n"
+	insts, _, err := ReadSkyPilotCSV(strings.NewReader(in), "vms.csv", "aws", CatalogGPUResolver(cat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"g5g.xlarge": "arm64", "g4dn.xlarge": "", "p6-gh200.xlarge": "arm64"}
+	for _, in := range insts {
+		if arch, ok := want[in.Type]; !ok || in.CPUArch != arch {
+			t.Errorf("%s (%s): cpu_arch %q, want %q", in.Type, in.GPU, in.CPUArch, arch)
+		}
+		delete(want, in.Type)
+	}
+	if len(want) > 0 {
+		t.Errorf("types not read: %v", want)
+	}
+}
