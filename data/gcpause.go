@@ -9,17 +9,18 @@ import (
 	"github.com/gpuplan/gpuplan/data/safeio"
 )
 
-// A large CSV overlay is read in one go and most of what it allocates
-// stays (the instances: ≈2.3× the file's bytes; the rest is encoding/csv's
-// one string per record, ≈1× the bytes). At the default GOGC=100 the
-// collector ran five or six times during a 100,000-row read, each cycle
-// scanning the growing table of instances again (≈15% of the read's CPU).
-// deferGC turns the percentage trigger off for the read and lets only a
-// memory limit start a collection: the heap when the read starts plus
-// gcRoomPerByte × the file's bytes, so a read of a file within safeio's
-// 128 MiB cap (safeio.CSV) collects at most near its end, and the heap
-// never grows past what the read itself needs plus that margin. A
-// GOMEMLIMIT lower than that stays the limit.
+// A large CSV overlay is read in two steps (readSkyPilotCSV): rows are
+// folded into pointer-free tables while encoding/csv's one string per
+// record (≈1× the file's bytes) becomes garbage, then the instances
+// (≈2× the bytes, all of it kept) are built. The collector is paced for
+// each: often during the rows (paceGC at readGCPercent: the tables have
+// nothing to mark, the records' memory is reused), not at all while the
+// instances are built (deferGC: a cycle then would mark the half-built
+// arrays and make their writes assist it). Both keep a memory limit: the
+// heap when the pause starts plus gcRoomPerByte × the file's bytes, so a
+// file within safeio's 128 MiB cap (safeio.CSV) collects at most near its
+// end, and the heap never grows past what the read itself needs plus that
+// margin. A GOMEMLIMIT lower than that stays the limit.
 const gcRoomPerByte = 4
 
 var gcPause struct {
