@@ -21,22 +21,11 @@ func readCSVOverlay(p string, r io.Reader, size int64, base *model.Catalog, room
 	if filepath.Base(p) != "vms.csv" || !keyPattern().MatchString(provider) || provider == "." {
 		return catalogFile{}, nil, fmt.Errorf("catalog %s: a SkyPilot catalog must keep SkyPilot's layout <provider>/vms.csv (e.g. ~/.sky/catalogs/v8/aws/vms.csv): the folder names the provider", p)
 	}
-	restore := deferGC(size)
-	insts, backing, warnings, err := readSkyPilotCSV(r, p, provider, CatalogGPUResolver(base), room, size)
-	restore()
+	// Types are distinct and complete, from p (Origin, Source) and dated
+	// as the catalog they update: merge takes them as they are.
+	insts, backing, warnings, err := readSkyPilotCSVAsOf(r, p, provider, CatalogGPUResolver(base), room, size, base.AsOf)
 	if err != nil {
 		return catalogFile{}, warnings, err
-	}
-	// Types are distinct and complete: merge takes them as they are.
-	for i := range insts {
-		in := &insts[i]
-		in.Origin = p
-		if in.Source == "" {
-			in.Source = "SkyPilot catalog " + p
-		}
-		if in.AsOf == "" {
-			in.AsOf = base.AsOf
-		}
 	}
 	f := catalogFile{name: p, origin: p, full: insts, backing: backing, room: room}
 	if len(f.full) == 0 {

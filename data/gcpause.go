@@ -9,17 +9,18 @@ import (
 	"github.com/gpuplan/gpuplan/data/safeio"
 )
 
-// A large CSV overlay is read in one go and most of what it allocates
-// stays (the instances: ≈2.3× the file's bytes; the rest is encoding/csv's
-// one string per record, ≈1× the bytes). At the default GOGC=100 the
-// collector ran five or six times during a 100,000-row read, each cycle
-// scanning the growing table of instances again (≈15% of the read's CPU).
-// deferGC turns the percentage trigger off for the read and lets only a
-// memory limit start a collection: the heap when the read starts plus
-// gcRoomPerByte × the file's bytes, so a read of a file within safeio's
-// 128 MiB cap (safeio.CSV) collects at most near its end, and the heap
-// never grows past what the read itself needs plus that margin. A
-// GOMEMLIMIT lower than that stays the limit.
+// A large CSV overlay is read in two steps (readSkyPilotCSV): rows are
+// folded into pointer-free tables while encoding/csv's one string per
+// record (≈1× the file's bytes) becomes garbage, then the instances
+// (≈2× the bytes, all of it kept) are built. The collector is paced for
+// each: often during the rows (paceGC at readGCPercent: the tables have
+// nothing to mark, the records' memory is reused), not at all while the
+// instances are built (deferGC: a cycle then would mark the half-built
+// arrays and make their writes assist it). Both keep a memory limit: the
+// heap when the pause starts plus gcRoomPerByte × the file's bytes, so a
+// file within safeio's 128 MiB cap (safeio.CSV) collects at most near its
+// end, and the heap never grows past what the read itself needs plus that
+// margin. A GOMEMLIMIT lower than that stays the limit.
 const gcRoomPerByte = 4
 
 var gcPause struct {
@@ -29,11 +30,29 @@ var gcPause struct {
 	limit, prevLimit int64
 }
 
+// readGCPercent is the collector's percentage trigger while a large
+// SkyPilot CSV is read (paceGC). The heap that stays during the read is
+// pointer-free (typeRun, priceRow: ~13 MB for 100,000 rows) and the
+// garbage is encoding/csv's string per record (~19 MB in all): at 25% a
+// cycle starts after ~3 MB of it instead of ~13 MB at Go's default 100,
+// and marks next to nothing. Measured on the 100,000-row benchmark file
+// (gpuplan recommend --catalog …/aws/vms.csv): 1,800 fewer page faults
+// of 4 KiB (≈13 µs each on the 2-core VM of
+// shared/research/performance-profile.md §1) for about 1 ms of CPU per
+// extra cycle.
+const readGCPercent = 25
+
 // deferGC pauses percentage-triggered collection for the read of a file
 // of size bytes and returns the function that restores the settings.
 // Files under a MiB are left alone: their reads allocate too little to
 // matter. Concurrent reads share the pause; the last one out restores.
-func deferGC(size int64) (restore func()) {
+func deferGC(size int64) (restore func()) { return paceGC(size, -1) }
+
+// paceGC is deferGC with the percentage trigger set to percent instead of
+// off (-1 is off), or to the user's GOGC where that is lower, off
+// included. Overlapping calls share the saved settings: each sets its
+// own percent, the last one out restores the user's.
+func paceGC(size int64, percent int) (restore func()) {
 	if size < 1<<20 {
 		return func() {}
 	}
@@ -53,8 +72,12 @@ func deferGC(size int64) (restore func()) {
 	gcPause.limit = max(gcPause.limit, min(heap+gcRoomPerByte*size, gcPause.prevLimit))
 	debug.SetMemoryLimit(gcPause.limit)
 	if gcPause.n == 0 {
-		gcPause.percent = debug.SetGCPercent(-1)
+		gcPause.percent = debug.SetGCPercent(-1) // -1 reads it (and is restored below)
 	}
+	if user := gcPause.percent; percent >= 0 && user < percent {
+		percent = user // a lower GOGC, or off (-1), is the user's to keep
+	}
+	debug.SetGCPercent(percent)
 	gcPause.n++
 	var once sync.Once
 	return func() {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -45,48 +47,65 @@ const medianFraction = 0.6
 // load errors already (decode, merge, rawGPU.validate), so each instance
 // of insts is its own family and is checked on its own.
 func Guards(c *model.Catalog, insts []model.Instance, known map[string]map[string]bool) []Guard {
-	var out []Guard
-	var perGPU []float64 // reused: one instance's on-demand prices per GPU
+	var g guarder
 	for i := range insts {
-		out, perGPU = guard(out, perGPU, c, &insts[i], known)
+		g.guard(c, &insts[i], known)
 	}
-	return out
+	return g.out
 }
 
-// guard appends in's findings to out; perGPU is scratch space, returned
-// for reuse.
-func guard(out []Guard, perGPU []float64, c *model.Catalog, in *model.Instance, known map[string]map[string]bool) ([]Guard, []float64) {
-	if g, err := c.GPU(in.GPU); err == nil {
+// guarder collects findings over many instances, reusing what one
+// instance's checks need (a CSV overlay has 100,000).
+type guarder struct {
+	out    []Guard
+	perGPU []float64 // one instance's on-demand prices per GPU
+	// The last instance's provider and its known regions: instances of
+	// one provider come together.
+	provider      string
+	regions       map[string]bool
+	known, cached bool
+	gpu           *model.GPU // the last instance's GPU, when known
+}
+
+// guard appends in's findings to gd.out.
+func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]map[string]bool) {
+	if !gd.cached || in.Provider != gd.provider {
+		gd.provider, gd.cached = in.Provider, true
+		gd.regions, gd.known = known[in.Provider]
+	}
+	if gd.gpu == nil || gd.gpu.Key != in.GPU {
+		gd.gpu, _ = c.GPU(in.GPU)
+	}
+	if g := gd.gpu; g != nil {
 		name := strings.ToLower(in.Type)
 		switch {
 		case strings.Contains(name, "pci") && g.Interconnect != "" && g.Interconnect != "pcie":
-			out = append(out, Guard{in.Provider, in.Type, "", "form-factor", fmt.Sprintf("named PCIe but its GPU %s is an %s module", g.Key, g.Interconnect)})
+			gd.out = append(gd.out, Guard{in.Provider, in.Type, "", "form-factor", fmt.Sprintf("named PCIe but its GPU %s is an %s module", g.Key, g.Interconnect)})
 		case strings.Contains(name, "sxm") && g.Interconnect == "pcie":
-			out = append(out, Guard{in.Provider, in.Type, "", "form-factor", fmt.Sprintf("named SXM but its GPU %s is a PCIe card", g.Key)})
+			gd.out = append(gd.out, Guard{in.Provider, in.Type, "", "form-factor", fmt.Sprintf("named SXM but its GPU %s is a PCIe card", g.Key)})
 		}
 	}
-	perGPU = perGPU[:0]
+	gd.perGPU = gd.perGPU[:0]
 	for _, p := range in.Prices {
 		if p.OnDemandUSD > 0 && in.GPUCount > 0 {
-			perGPU = append(perGPU, p.OnDemandUSD/float64(in.GPUCount))
+			gd.perGPU = append(gd.perGPU, p.OnDemandUSD/float64(in.GPUCount))
 		}
 	}
 	m := 0.0
-	if len(perGPU) >= 3 {
-		m = median(perGPU)
+	if len(gd.perGPU) >= 3 {
+		m = median(gd.perGPU)
 	}
 	for _, p := range in.Prices {
 		switch {
 		case p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD*spotTolerance:
-			out = append(out, Guard{in.Provider, in.Type, p.Region, "spot-above-on-demand", fmt.Sprintf("on-demand %g is below spot %g: not an on-demand price", p.OnDemandUSD, p.SpotUSD)})
+			gd.out = append(gd.out, Guard{in.Provider, in.Type, p.Region, "spot-above-on-demand", fmt.Sprintf("on-demand %g is below spot %g: not an on-demand price", p.OnDemandUSD, p.SpotUSD)})
 		case p.OnDemandUSD > 0 && m > 0 && p.OnDemandUSD/float64(in.GPUCount) < medianFraction*m:
-			out = append(out, Guard{in.Provider, in.Type, p.Region, "below-median", fmt.Sprintf("on-demand %g per GPU is below %.0f%% of the type's median over regions %g (a flex-start or promotional price?)", p.OnDemandUSD/float64(in.GPUCount), medianFraction*100, m)})
+			gd.out = append(gd.out, Guard{in.Provider, in.Type, p.Region, "below-median", fmt.Sprintf("on-demand %g per GPU is below %.0f%% of the type's median over regions %g (a flex-start or promotional price?)", p.OnDemandUSD/float64(in.GPUCount), medianFraction*100, m)})
 		}
-		if regions, ok := known[in.Provider]; ok && !regions[p.Region] {
-			out = append(out, Guard{in.Provider, in.Type, p.Region, "unknown-region", "region not offered by " + in.Provider + " in the catalog (typo?)"})
+		if gd.known && !gd.regions[p.Region] {
+			gd.out = append(gd.out, Guard{in.Provider, in.Type, p.Region, "unknown-region", "region not offered by " + in.Provider + " in the catalog (typo?)"})
 		}
 	}
-	return out, perGPU
 }
 
 // KnownRegions returns the regions each provider of c has prices in.
@@ -108,37 +127,68 @@ func KnownRegions(c *model.Catalog) map[string]map[string]bool {
 func overlayGuards(base, merged *model.Catalog, files []catalogFile) []string {
 	// merge lays out the embedded instances first, in base's order, then
 	// the ones overlays add: an instance changed if it is past base's or
-	// an overlay names its type. Only base's few hundred types are keyed.
-	type key struct{ provider, typ string }
+	// an overlay names its type. Only base's few hundred types are keyed,
+	// by provider and then type, so a CSV overlay's 100,000 look-ups hash
+	// the type alone.
 	nb := len(base.Instances)
-	baseAt := make(map[key]int, nb)
+	baseAt := map[string]map[string]int{}
 	for i := range base.Instances {
-		baseAt[key{base.Instances[i].Provider, base.Instances[i].Type}] = i
+		in := &base.Instances[i]
+		if baseAt[in.Provider] == nil {
+			baseAt[in.Provider] = map[string]int{}
+		}
+		baseAt[in.Provider][in.Type] = i
 	}
 	touched := make([]bool, nb)
+	var provider string
+	var types map[string]int
+	touch := func(in *model.Instance) {
+		if in.Provider != provider || types == nil {
+			provider, types = in.Provider, baseAt[in.Provider]
+		}
+		if i, ok := types[in.Type]; ok {
+			touched[i] = true
+		}
+	}
 	for _, f := range files {
-		for _, in := range f.instances {
-			if i, ok := baseAt[key{in.Provider, in.Type}]; ok {
-				touched[i] = true
-			}
+		for i := range f.instances {
+			touch(&f.instances[i].Instance)
 		}
 		for i := range f.full {
-			if j, ok := baseAt[key{f.full[i].Provider, f.full[i].Type}]; ok {
-				touched[j] = true
-			}
+			touch(&f.full[i])
 		}
 	}
 	known := KnownRegions(base)
-	var gs []Guard
-	var buf []float64
-	for i := range merged.Instances {
-		if i >= nb || touched[i] {
-			gs, buf = guard(gs, buf, merged, &merged.Instances[i], known)
+	merged.Index() // guard reads it from two goroutines: index it first
+	// Base's touched instances here, the ones overlays add in chunks taken
+	// in turn by two goroutines when there are many (a CSV overlay; see
+	// parser.instances); findings are sorted below.
+	var gds [2]guarder
+	for i := range nb {
+		if touched[i] {
+			gds[0].guard(merged, &merged.Instances[i], known)
 		}
 	}
-	out := make([]string, len(gs))
-	for i, g := range gs {
-		out[i] = g.String()
+	added := merged.Instances[nb:]
+	var next atomic.Int64
+	work := func(gd *guarder) {
+		for lo := int(next.Add(buildChunk) - buildChunk); lo < len(added); lo = int(next.Add(buildChunk) - buildChunk) {
+			for i := range added[lo:min(lo+buildChunk, len(added))] {
+				gd.guard(merged, &added[lo+i], known)
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	if len(added) >= parallelBuild {
+		wg.Go(func() { work(&gds[1]) })
+	}
+	work(&gds[0])
+	wg.Wait()
+	out := make([]string, 0, len(gds[0].out)+len(gds[1].out))
+	for _, gd := range gds {
+		for _, g := range gd.out {
+			out = append(out, g.String())
+		}
 	}
 	sort.Strings(out)
 	return out

@@ -1,15 +1,20 @@
 package data
 
 import (
+	"cmp"
+	"encoding/binary"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
@@ -143,9 +148,22 @@ func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]mo
 // the table of types is sized once, from the types and bytes of the first
 // sampleRows rows.
 func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64) (insts, backing []model.Instance, warnings []string, err error) {
+	return readSkyPilotCSVAsOf(r, name, provider, gpus, room, size, "")
+}
+
+// readSkyPilotCSVAsOf is readSkyPilotCSV giving every instance asOf (a
+// vms.csv carries no date; an overlay takes its catalog's), so no second
+// pass over 100,000 instances sets it.
+func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64, asOf string) (insts, backing []model.Instance, warnings []string, err error) {
 	if gpus == nil {
 		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
 	}
+	// While rows are read, what stays is the pointer-free runs (typeRun)
+	// and what goes is encoding/csv's string per record: the collector
+	// runs often, marking next to nothing, so the records' memory is
+	// reused instead of each costing fresh pages (readGCPercent).
+	restore := paceGC(size, readGCPercent)
+	defer func() { restore() }()
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -153,28 +171,34 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room 
 		return nil, nil, nil, &CSVError{File: name, Err: errors.New("empty file, want a header line naming the columns")}
 	}
 	if err != nil {
-		return nil, nil, nil, csvReadError(name, err, nil, 0)
+		return nil, nil, nil, csvReadError(name, err, 0, 0)
 	}
 	cols, err := mapHeader(name, header)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	p := newParser(name, provider, gpus, cols, room, int(min(max(size, 0)/minRowBytes, sampleRows)))
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
+	p.asOf = asOf
+	width := len(header) // encoding/csv holds every record to the header's count
+	done := make(chan struct{})
+	defer close(done)
+	full, free := records(cr, width, done)
+	for b := range full {
+		for i, line := range b.lines {
+			if err := p.row(line, b.fields[i*width:(i+1)*width]); err != nil {
+				return nil, nil, nil, err
+			}
+			if p.rows == sampleRows && size > 0 {
+				p.reserve(float64(size) / float64(b.offsets[i]))
+			}
+		}
+		if errors.Is(b.err, io.EOF) {
 			break
 		}
-		if err != nil {
-			return nil, nil, nil, csvReadError(name, err, rec, len(header))
+		if b.err != nil {
+			return nil, nil, nil, csvReadError(name, b.err, b.errFields, width)
 		}
-		line, _ := cr.FieldPos(0)
-		if err := p.row(line, rec); err != nil {
-			return nil, nil, nil, err
-		}
-		if p.rows == sampleRows && size > 0 {
-			p.reserve(float64(size) / float64(cr.InputOffset()))
-		}
+		free <- b
 	}
 	if p.rows == 0 {
 		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no data rows after the header")}
@@ -182,6 +206,9 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room 
 	if p.gcp {
 		p.combineGCP()
 	}
+	// The instances stay: the collector waits while they are built.
+	restore()
+	restore = deferGC(size)
 	backing = p.instances()
 	insts = finishImport(p.provider, backing[room:])
 	if len(insts) == 0 {
@@ -190,62 +217,52 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room 
 	return insts, backing[:room+len(insts)], p.warn.lines(name), nil
 }
 
-// csvReadError turns an encoding/csv error into a *CSVError with the line.
-func csvReadError(name string, err error, rec []string, want int) error {
+// csvReadError turns an encoding/csv error into a *CSVError with the line;
+// got is the fields of the record it came with, want the header's.
+func csvReadError(name string, err error, got, want int) error {
 	var pe *csv.ParseError
 	if !errors.As(err, &pe) {
 		return &CSVError{File: name, Err: err}
 	}
 	if errors.Is(pe.Err, csv.ErrFieldCount) {
-		return &CSVError{File: name, Line: pe.StartLine, Err: fmt.Errorf("got %d fields, want %d (one per header column)", len(rec), want)}
+		return &CSVError{File: name, Line: pe.StartLine, Err: fmt.Errorf("got %d fields, want %d (one per header column)", got, want)}
 	}
 	return &CSVError{File: name, Line: pe.Line, Err: fmt.Errorf("character %d: %w", pe.Column, pe.Err)}
 }
 
-// knownColumns are the columns the importer reads; columnIndex numbers them.
+// knownColumns are the columns the importer reads, in the order of the
+// column numbers below.
 var knownColumns = [...]string{colInstanceType, colAccelName, colAccelCount, colVCPUs, colMemory, colGPUInfo, colPrice, colSpotPrice, colRegion, colZone}
 
-// columnIndex returns col's position in knownColumns, -1 for another name.
-// A switch, not a map: it runs ~10 times per row.
-func columnIndex(col string) int {
-	switch col {
-	case colInstanceType:
-		return 0
-	case colAccelName:
-		return 1
-	case colAccelCount:
-		return 2
-	case colVCPUs:
-		return 3
-	case colMemory:
-		return 4
-	case colGPUInfo:
-		return 5
-	case colPrice:
-		return 6
-	case colSpotPrice:
-		return 7
-	case colRegion:
-		return 8
-	case colZone:
-		return 9
-	}
-	return -1
-}
+// Column numbers: positions in knownColumns and columns.
+const (
+	cInstanceType = iota
+	cAccelName
+	cAccelCount
+	cVCPUs
+	cMemory
+	cGPUInfo
+	cPrice
+	cSpotPrice
+	cRegion
+	cZone
+)
 
 // columns holds the field index of each known column, -1 when absent.
 type columns [len(knownColumns)]int
 
-func (c *columns) get(rec []string, col string) string {
-	k := columnIndex(col)
-	if k < 0 {
-		return ""
-	}
+// get returns the trimmed field of column k (a column number), "" when the
+// file has no such column.
+func (c *columns) get(rec []string, k int) string {
 	i := c[k]
 	if i < 0 || i >= len(rec) {
 		return ""
 	}
-	return strings.TrimSpace(rec[i])
+	s := rec[i]
+	if s == "" || s[0] > ' ' && s[0] < utf8.RuneSelf && s[len(s)-1] > ' ' && s[len(s)-1] < utf8.RuneSelf {
+		return s // ends in ASCII that is not space: nothing to trim (nearly every cell)
+	}
+	return strings.TrimSpace(s)
 }
 
 func mapHeader(name string, header []string) (*columns, error) {
@@ -271,21 +288,40 @@ func mapHeader(name string, header []string) (*columns, error) {
 			strings.Join(missing, ", "), strings.Join(requiredColumns, ", "))}
 	}
 	var cols columns
-	for k, c := range knownColumns {
+	for k := range cols {
 		cols[k] = -1
-		if i, ok := at[c]; ok {
+	}
+	for h, i := range at {
+		if k := columnIndex(h); k >= 0 {
 			cols[k] = i
 		}
 	}
 	return &cols, nil
 }
 
-// number parses a numeric cell. present is false for an empty cell.
-func number(cols *columns, rec []string, line int, name, col string) (v float64, present bool, err error) {
-	s := cols.get(rec, col)
+// columnIndex returns the column number of a header name, -1 for a column
+// the importer does not read.
+func columnIndex(col string) int {
+	for k, c := range knownColumns {
+		if c == col {
+			return k
+		}
+	}
+	return -1
+}
+
+// number parses the numeric cell of column k. present is false for an
+// empty cell.
+func number(cols *columns, rec []string, line int, name string, k int) (v float64, present bool, err error) {
+	s := cols.get(rec, k)
 	if s == "" {
 		return 0, false, nil
 	}
+	v, ok := parseDecimal(s)
+	if ok && v <= min(maxNumber, maxUSDPerHour) {
+		return v, true, nil // finite, ≥ 0 and under every bound below
+	}
+	col := knownColumns[k]
 	v, perr := strconv.ParseFloat(s, 64)
 	switch {
 	case perr != nil:
@@ -296,11 +332,52 @@ func number(cols *columns, rec []string, line int, name, col string) (v float64,
 		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number ≥ 0, got %q", s)}
 	case v > maxNumber:
 		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number ≤ %g, got %q", float64(maxNumber), s)}
-	case (col == colPrice || col == colSpotPrice) && v > maxUSDPerHour:
+	case (k == cPrice || k == cSpotPrice) && v > maxUSDPerHour:
 		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("%s USD/hour is above %d; prices are per instance-hour", s, maxUSDPerHour)}
 	}
 	return v, true, nil
 }
+
+// parseDecimal is strconv.ParseFloat for what nearly every numeric cell
+// of a vms.csv is, plain digits with at most one '.' ("8.0", "3.06",
+// "0.36979"), and ok false for anything else (signs, exponents, 16 or
+// more digits), which the caller parses with strconv. With at most 15
+// digits the digits are an integer below 2⁵³ and the divisor a power of
+// ten up to 10¹⁵, both exact in a float64, so one IEEE division rounds
+// correctly and gives ParseFloat's result bit for bit (Clinger, "How to
+// read floating point numbers accurately", PLDI 1990, §3; strconv's own
+// atof64exact takes the same path).
+func parseDecimal(s string) (v float64, ok bool) {
+	var mant uint64
+	digits, frac := 0, -1 // frac: digits after the '.', -1 before one
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			digits++
+			if frac >= 0 {
+				frac++
+			}
+		case c == '.' && frac < 0:
+			frac = 0
+		default:
+			return 0, false
+		}
+		if digits > 15 {
+			return 0, false
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if frac <= 0 {
+		return float64(mant), true
+	}
+	return float64(mant) / pow10[frac], true
+}
+
+// pow10 holds the exact powers of ten parseDecimal divides by.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
 
 // roundPrice rounds to priceDigits decimal places.
 func roundPrice(v float64) float64 {
@@ -325,17 +402,35 @@ type offer struct {
 	flexStart    float64 // 0 = not sold (GCP DWS, see skypilot_gcp.go)
 }
 
-// gpuInfoKey is one distinct GpuInfo cell with its row's GPU count: a
-// catalog repeats a few dozen cells over all its rows.
-type gpuInfoKey struct {
-	cell  string
-	count int
+// typeRun is a run of rows of one instance type and shape that came one
+// after the other (files group a type's rows; a row of another type or
+// shape starts a new run). It holds no pointers (its name is a span of
+// parser.names, its other strings indexes into parser.strs), so a
+// collection during the read has nothing of 100,000 types to mark and may
+// run at the usual pace: it recycles the string encoding/csv allocates per
+// record, which would otherwise cost a fresh page every 4 KiB (≈13 µs a
+// page fault on the 2-core VM of shared/research/performance-profile.md
+// §1). Runs of one type are found by sorting, not by a map, when the file
+// is done (instances); the model.Instance values are then built once, in
+// order.
+type typeRun struct {
+	vcpus      int
+	memGiB     float64
+	line       int // the run's first row
+	nameAt     int // the name is parser.names[nameAt : nameAt+nameN]
+	start      int // its regions are parser.rps[start : start+n]
+	rows       int // rows folded into the run, for a conflict's count
+	nameN      int32
+	n          int32
+	gpu, accel int32 // GPU key and SkyPilot's AcceleratorName, in parser.strs
+	count      int32 // GPUs, ≤ maxGPUCount
 }
 
-// priceSpan is where one instance type's region prices sit in
-// parser.rps: a type's regions stay together, at the end of the array
-// while its rows come in a row.
-type priceSpan struct{ start, n int }
+// priceRow is one region of a run while the file is read.
+type priceRow struct {
+	region                    int32   // in parser.strs
+	onDemand, spot, flexStart float64 // 0 = unknown
+}
 
 type parser struct {
 	name, provider string
@@ -344,25 +439,25 @@ type parser struct {
 	gcp            bool
 	rows           int
 	warn           warnings
-	// types maps an instance type to its index in insts[room:]. The
-	// instances are built in place as rows arrive (file order) and sorted
-	// in place at the end: 100,000 types are one array of instances, not
-	// an accumulator per type copied into a second one (on a machine
-	// where each fresh MB costs ≈3 ms of page faults, see
-	// shared/research/performance-profile.md §1).
-	types  map[string]int
-	insts  []model.Instance // room zero slots, then the types in file order
-	room   int
-	lines  []int       // per type: the line of its first row, for warnings
-	spans  []priceSpan // per type: its regions in prices
-	rps    []model.RegionPrice
-	source string
-	gpuMem map[gpuInfoKey]float64 // gpuMemoryMiB, parsed once per distinct cell
-	// names interns the few distinct regions and accelerator names: a
-	// field of a csv record is a substring of its whole line, which a kept
-	// field would otherwise keep alive.
-	names   map[string]string
-	gcpRows gcpRows
+	room           int // zero instances in front of the ones built
+	source, asOf   string
+
+	// The runs read so far, in file order, and their regions: the last
+	// run's regions are at the end of rps.
+	runs  []typeRun
+	rps   []priceRow
+	names strings.Builder // every run's type name, back to back
+	// strs holds the few distinct GPU keys, accelerator names and regions
+	// once each (strAt finds them): a field of a csv record is a substring
+	// of its whole line, which a kept field would otherwise keep alive.
+	strs  []string
+	strAt map[string]int32
+	// gpuMemoryMiB is parsed once per distinct GpuInfo cell (gpuInfos
+	// numbers them; a catalog repeats a few dozen over all its rows) and
+	// GPU count: gpuMem is keyed by the cell's number << 32 | count.
+	gpuInfos map[string]uint64
+	gpuMem   map[uint64]float64
+	gcpRows  gcpRows
 }
 
 // newParser returns a parser that leaves room zero instances in front of
@@ -370,16 +465,14 @@ type parser struct {
 func newParser(name, provider string, gpus GPUResolver, cols *columns, room, types int) *parser {
 	return &parser{
 		name: name, provider: provider, gpus: gpus, cols: cols,
-		gcp:    provider == "gcp",
-		types:  make(map[string]int, types),
-		insts:  make([]model.Instance, room, room+types),
-		room:   room,
-		lines:  make([]int, 0, types),
-		spans:  make([]priceSpan, 0, types),
-		rps:    make([]model.RegionPrice, 0, types),
-		source: "SkyPilot catalog " + name,
-		gpuMem: map[gpuInfoKey]float64{},
-		names:  map[string]string{},
+		gcp:      provider == "gcp",
+		room:     room,
+		source:   "SkyPilot catalog " + name,
+		runs:     make([]typeRun, 0, types),
+		rps:      make([]priceRow, 0, types),
+		strAt:    map[string]int32{},
+		gpuInfos: map[string]uint64{},
+		gpuMem:   map[uint64]float64{},
 	}
 }
 
@@ -387,8 +480,7 @@ func newParser(name, provider string, gpus GPUResolver, cols *columns, room, typ
 // bytes (the dict alone ~130), so size/minRowBytes bounds the rows of a
 // file; after sampleRows rows the tables are grown once to what the
 // sample extrapolates to. Sizing by the bound alone over-sized a
-// 100,000-row file's tables by a third (16 MB of instances zeroed, then
-// scanned by the GC, for nothing).
+// 100,000-row file's tables by a third.
 const (
 	minRowBytes = 150
 	sampleRows  = 512
@@ -400,28 +492,39 @@ const (
 // whose later rows add more types than its first just grows them again.
 func (p *parser) reserve(scale float64) {
 	grow := func(n int) int { return int(min(float64(n)*scale*1.05, maxTypes)) - n }
-	types := len(p.insts) - p.room
-	if g := grow(types); g > 0 {
-		p.insts = slices.Grow(p.insts, g)
-		p.lines = slices.Grow(p.lines, g)
-		p.spans = slices.Grow(p.spans, g)
-		m := make(map[string]int, types+g)
-		maps.Copy(m, p.types)
-		p.types = m
+	if g := grow(len(p.runs)); g > 0 {
+		p.runs = growFresh(p.runs, g)
+		p.names.Grow(int(float64(p.names.Len()) * scale * 1.05))
 	}
 	if g := grow(len(p.rps)); g > 0 {
-		p.rps = slices.Grow(p.rps, g)
+		p.rps = growFresh(p.rps, g)
 	}
+}
+
+// growFresh is slices.Grow for an array adviseHugePages should back:
+// slices.Grow appends zeros over the new capacity, touching every page
+// before the advice could come; make leaves memory fresh from the system
+// untouched (it is zero already), so the advice precedes the first write.
+func growFresh[T any](s []T, n int) []T {
+	t := make([]T, len(s), len(s)+n)
+	adviseHugePages(t)
+	copy(t, s)
+	return t
 }
 
 // row reads one data row.
 func (p *parser) row(line int, rec []string) error {
 	p.rows++
-	typ := p.cols.get(rec, colInstanceType)
-	accel := p.cols.get(rec, colAccelName)
-	for _, col := range []string{colInstanceType, colAccelName, colRegion, colZone} {
-		if err := safeio.CheckName(p.cols.get(rec, col)); err != nil {
-			return &CSVError{File: p.name, Line: line, Column: col, Err: err}
+	typ := p.cols.get(rec, cInstanceType)
+	accel := p.cols.get(rec, cAccelName)
+	region := p.cols.get(rec, cRegion)
+	zone := p.cols.get(rec, cZone)
+	for _, c := range [...]struct {
+		k int
+		s string
+	}{{cInstanceType, typ}, {cAccelName, accel}, {cRegion, region}, {cZone, zone}} {
+		if err := checkName(c.s); err != nil {
+			return &CSVError{File: p.name, Line: line, Column: knownColumns[c.k], Err: err}
 		}
 	}
 	if p.gcp && (typ == "") != (accel == "") {
@@ -438,14 +541,13 @@ func (p *parser) row(line int, rec []string) error {
 	if err != nil || !ok {
 		return err
 	}
-	o := offer{line: line, typ: typ, count: count}
+	o := offer{line: line, typ: typ, count: count, region: region, zone: zone}
 	if err := p.shape(line, rec, &o); err != nil {
 		return err
 	}
-	if o.region, err = p.region(line, rec); err != nil {
-		return err
+	if region == "" {
+		return errNoRegion(p.name, line)
 	}
-	o.zone = p.cols.get(rec, colZone)
 	if o.onDemand, o.spot, err = p.prices(line, rec); err != nil {
 		return err
 	}
@@ -453,17 +555,41 @@ func (p *parser) row(line int, rec []string) error {
 	if !p.resolve(&o, accel, p.gpuMemory(rec, count)) {
 		return nil
 	}
-	p.add(o)
+	p.add(&o)
 	return nil
+}
+
+// checkName is safeio.CheckName with a fast path for what nearly every
+// cell is: a short name of printable ASCII (0x20–0x7E), in which
+// CheckName finds nothing to refuse.
+func checkName(s string) error {
+	if len(s) <= safeio.MaxNameBytes {
+		i := 0
+		for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {
+			i++
+		}
+		if i == len(s) {
+			return nil
+		}
+	}
+	return safeio.CheckName(s)
 }
 
 // gpuMemory is gpuMemoryMiB of the row's GpuInfo, parsed once per
 // distinct cell and count.
 func (p *parser) gpuMemory(rec []string, count int) float64 {
-	k := gpuInfoKey{p.cols.get(rec, colGPUInfo), count}
+	// Two look-ups that each hash one word or one string are cheaper than
+	// one keyed by a struct of both.
+	cell := p.cols.get(rec, cGPUInfo)
+	id, ok := p.gpuInfos[cell]
+	if !ok {
+		id = uint64(len(p.gpuInfos))
+		p.gpuInfos[strings.Clone(cell)] = id
+	}
+	k := id<<32 | uint64(count) // count ≤ maxGPUCount
 	mem, ok := p.gpuMem[k]
 	if !ok {
-		mem = gpuMemoryMiB(k.cell, p.provider, count)
+		mem = gpuMemoryMiB(cell, p.provider, count)
 		p.gpuMem[k] = mem
 	}
 	return mem
@@ -472,7 +598,7 @@ func (p *parser) gpuMemory(rec []string, count int) float64 {
 // gpuCount parses AcceleratorCount; ok is false (with a warning) for counts
 // the model cannot hold.
 func (p *parser) gpuCount(line int, rec []string, typ, accel string) (int, bool, error) {
-	v, present, err := number(p.cols, rec, line, p.name, colAccelCount)
+	v, present, err := number(p.cols, rec, line, p.name, cAccelCount)
 	if err != nil {
 		return 0, false, err
 	}
@@ -495,29 +621,33 @@ func (p *parser) gpuCount(line int, rec []string, typ, accel string) (int, bool,
 
 // shape parses vCPUs and MemoryGiB (empty = unknown, 0).
 func (p *parser) shape(line int, rec []string, o *offer) error {
-	v, _, err := number(p.cols, rec, line, p.name, colVCPUs)
+	v, _, err := number(p.cols, rec, line, p.name, cVCPUs)
 	if err != nil {
 		return err
 	}
 	o.vcpus = int(math.Round(v))
-	o.memGiB, _, err = number(p.cols, rec, line, p.name, colMemory)
+	o.memGiB, _, err = number(p.cols, rec, line, p.name, cMemory)
 	return err
 }
 
 func (p *parser) region(line int, rec []string) (string, error) {
-	r := p.cols.get(rec, colRegion)
+	r := p.cols.get(rec, cRegion)
 	if r == "" {
-		return "", &CSVError{File: p.name, Line: line, Column: colRegion, Err: errors.New("empty, want the cloud region")}
+		return "", errNoRegion(p.name, line)
 	}
 	return r, nil
 }
 
+func errNoRegion(name string, line int) error {
+	return &CSVError{File: name, Line: line, Column: colRegion, Err: errors.New("empty, want the cloud region")}
+}
+
 // prices parses Price and SpotPrice; 0 or empty is unknown.
 func (p *parser) prices(line int, rec []string) (onDemand, spot float64, err error) {
-	if onDemand, _, err = number(p.cols, rec, line, p.name, colPrice); err != nil {
+	if onDemand, _, err = number(p.cols, rec, line, p.name, cPrice); err != nil {
 		return 0, 0, err
 	}
-	if spot, _, err = number(p.cols, rec, line, p.name, colSpotPrice); err != nil {
+	if spot, _, err = number(p.cols, rec, line, p.name, cSpotPrice); err != nil {
 		return 0, 0, err
 	}
 	return roundPrice(onDemand), roundPrice(spot), nil
@@ -560,69 +690,77 @@ func nonGPU(accel string) bool {
 // zone ("use1-az1").
 func awsLocalZone(zone string) bool { return strings.Count(zone, "-") >= 2 }
 
-// add merges one offer into its instance type: the first row of a type
-// appends its instance, later rows must agree on its shape and lower its
-// prices region by region.
-func (p *parser) add(o offer) {
-	i, ok := p.types[o.typ]
-	if !ok {
-		typ := strings.Clone(o.typ) // alone, not its row's line
-		i = len(p.insts) - p.room
-		p.insts = append(p.insts, model.Instance{
-			Provider:  p.provider,
-			Type:      typ,
-			GPU:       o.gpu,
-			GPUCount:  o.count,
-			VCPUs:     o.vcpus,
-			MemoryGiB: o.memGiB,
-			Source:    p.source,
-			Origin:    p.name,
-
-			SkyPilotAccelerator: p.intern(o.accel),
+// add folds one offer into the current run when it has the run's type and
+// shape, else starts a run. instances then merges the runs of each type
+// in file order as if each row had been checked against its type's first
+// row: a later run of another shape is rows that contradict the first.
+func (p *parser) add(o *offer) {
+	var r *typeRun
+	if n := len(p.runs); n > 0 {
+		r = &p.runs[n-1]
+		if p.runName(r) != o.typ || p.strs[r.gpu] != o.gpu || int(r.count) != o.count || r.vcpus != o.vcpus || r.memGiB != o.memGiB {
+			r = nil
+		}
+	}
+	if r == nil {
+		p.runs = append(p.runs, typeRun{
+			vcpus: o.vcpus, memGiB: o.memGiB, line: o.line,
+			nameAt: p.names.Len(), nameN: int32(len(o.typ)), start: len(p.rps),
+			gpu: p.str(o.gpu), accel: p.str(o.accel), count: int32(o.count),
 		})
-		p.lines = append(p.lines, o.line)
-		p.spans = append(p.spans, priceSpan{start: len(p.rps)})
-		p.types[typ] = i
+		p.names.WriteString(o.typ)
+		r = &p.runs[len(p.runs)-1]
 	}
-	if in := &p.insts[p.room+i]; ok && (in.GPU != o.gpu || in.GPUCount != o.count || in.VCPUs != o.vcpus || in.MemoryGiB != o.memGiB) {
-		p.warn.add(o.line, "conflict:"+o.typ, fmt.Sprintf("%s differs from its first row at line %d (%d× %s, %d vCPUs, %g GiB there; %d× %s, %d vCPUs, %g GiB here); the differing rows skipped",
-			o.typ, p.lines[i], in.GPUCount, in.GPU, in.VCPUs, in.MemoryGiB, o.count, o.gpu, o.vcpus, o.memGiB))
-		return
-	}
-	sp := &p.spans[i]
-	var rp *model.RegionPrice
-	for j := sp.start; j < sp.start+sp.n; j++ {
-		if p.rps[j].Region == o.region {
+	r.rows++
+	var rp *priceRow
+	for j := r.start; j < r.start+int(r.n); j++ {
+		if p.strs[p.rps[j].region] == o.region {
 			rp = &p.rps[j]
 			break
 		}
 	}
 	if rp == nil {
-		if end := sp.start + sp.n; end != len(p.rps) {
-			// Another type's rows came between: move this type's regions
-			// to the end (a few at most; files group a type's rows).
-			p.rps = append(p.rps, p.rps[sp.start:end]...)
-			sp.start = len(p.rps) - sp.n
-		}
-		p.rps = append(p.rps, model.RegionPrice{Region: p.intern(o.region)})
-		sp.n++
+		p.rps = append(p.rps, priceRow{region: p.str(o.region)})
+		r.n++
 		rp = &p.rps[len(p.rps)-1]
 	}
-	rp.OnDemandUSD = lowest(rp.OnDemandUSD, o.onDemand)
-	if !o.spotIgnored {
-		rp.SpotUSD = lowest(rp.SpotUSD, o.spot)
-	}
-	rp.FlexStartUSD = lowest(rp.FlexStartUSD, o.flexStart)
+	rp.fold(o.onDemand, o.spot, o.flexStart, o.spotIgnored)
 }
 
-// intern returns s from p.names, adding a copy on first sight.
-func (p *parser) intern(s string) string {
-	if v, ok := p.names[s]; ok {
-		return v
+// fold lowers rp's prices to a row's, region by region; spotIgnored
+// leaves spot alone (an AWS Local Zone).
+func (rp *priceRow) fold(onDemand, spot, flexStart float64, spotIgnored bool) {
+	rp.onDemand = lowest(rp.onDemand, onDemand)
+	if !spotIgnored {
+		rp.spot = lowest(rp.spot, spot)
 	}
-	v := strings.Clone(s)
-	p.names[v] = v
-	return v
+	rp.flexStart = lowest(rp.flexStart, flexStart)
+}
+
+// runName returns the type name of run r.
+func (p *parser) runName(r *typeRun) string {
+	return p.names.String()[r.nameAt : r.nameAt+int(r.nameN)]
+}
+
+// str returns the index of s in p.strs, adding a copy on first sight.
+func (p *parser) str(s string) int32 {
+	if i, ok := p.strAt[s]; ok {
+		return i
+	}
+	i := int32(len(p.strs))
+	s = strings.Clone(s)
+	p.strs = append(p.strs, s)
+	p.strAt[s] = i
+	return i
+}
+
+// sortKey is the first 8 bytes of s, big-endian, zero-padded: a < b
+// whenever sortKey(a) < sortKey(b), so most comparisons of two types
+// compare two integers; equal keys fall back to the names.
+func sortKey(s string) uint64 {
+	var b [8]byte
+	copy(b[:], s)
+	return binary.BigEndian.Uint64(b[:])
 }
 
 // lowest returns the smaller known (> 0) price of a and b, 0 when neither
@@ -637,87 +775,223 @@ func lowest(a, b float64) float64 {
 	return min(a, b)
 }
 
-// instances finishes the types read: each type's regions sorted by name,
-// a spot price a little above on-demand clamped to it (further above,
-// dropped), regions with no price or above the cap dropped, types with no
-// region left dropped; then the types sorted by name, in place. The
-// result is p.insts: room zero instances, then the types.
+// instances finishes the runs read. The runs are sorted by type name and
+// then file order (sortRuns: integers, mostly), so
+// each type's runs come together, first run first: a later run of the
+// first's shape adds its regions, one of another shape is rows that
+// contradict the first and is skipped with a warning. Then each type's
+// regions are sorted by name, a spot price a little above on-demand is
+// clamped to it (further above, dropped), regions with no price or above
+// the cap are dropped and types with no region left are dropped. It
+// returns room zero instances, then one instance per type left, sorted by
+// type, each written once.
 func (p *parser) instances() []model.Instance {
-	types := p.insts[p.room:]
-	kept := 0
-	for i := range types {
-		in := &types[i]
-		sp := p.spans[i]
-		rs := p.rps[sp.start : sp.start+sp.n : sp.start+sp.n]
-		slices.SortFunc(rs, func(a, b model.RegionPrice) int { return strings.Compare(a.Region, b.Region) })
-		n := 0
-		for _, rp := range rs {
-			od, spot := rp.OnDemandUSD, rp.SpotUSD
-			if od > 0 && spot > od {
-				if spot <= od*spotTolerance {
-					spot = od
-				} else {
-					p.warn.add(p.lines[i], "spot>od:"+in.Type, fmt.Sprintf("%s in %s: spot %g above on-demand %g; spot dropped", in.Type, rp.Region, spot, od))
-					spot = 0
-				}
-			}
-			if od <= 0 && spot <= 0 && rp.FlexStartUSD <= 0 {
-				continue
-			}
-			if od > maxUSDPerHour || spot > maxUSDPerHour || rp.FlexStartUSD > maxUSDPerHour { // a GCP VM + GPU sum; single rows are errors
-				p.warn.add(p.lines[i], "cap:"+in.Type, fmt.Sprintf("%s in %s: above %d USD/hour; region dropped", in.Type, rp.Region, maxUSDPerHour))
-				continue
-			}
-			rp.SpotUSD = spot
-			rs[n] = rp
-			n++
+	names := p.names.String()
+	name := func(r *typeRun) string { return names[r.nameAt : r.nameAt+int(r.nameN)] }
+	order, mask := p.sortRuns(names)
+	kept := make([]int, 0, len(order)) // the first run of each type left, in order
+	nPrices := 0
+	for k := 0; k < len(order); {
+		i := int(order[k] & mask)
+		t := &p.runs[i]
+		j := k + 1
+		// Different keys are different names: only equal keys are read.
+		for ; j < len(order) && order[j]&^mask == order[k]&^mask && name(&p.runs[order[j]&mask]) == name(t); j++ {
+			p.mergeRun(t, &p.runs[order[j]&mask])
 		}
-		if n == 0 {
-			p.warn.add(p.lines[i], "noprice:"+in.Type, fmt.Sprintf("%s has no price in any region; skipped", in.Type))
-			continue
+		k = j
+		if n := p.finishRegions(t, name(t)); n > 0 {
+			nPrices += n
+			kept = append(kept, i)
 		}
-		in.Prices = rs[:n:n] // an append elsewhere copies
-		if kept != i {
-			types[kept] = *in
-		}
-		kept++
 	}
-	clear(types[kept:])
-	types = types[:kept]
-	sortInstancesByType(types)
-	return p.insts[:p.room+kept]
+	out := make([]model.Instance, p.room+len(kept))
+	prices := make([]model.RegionPrice, nPrices)
+	adviseHugePages(out)
+	adviseHugePages(prices)
+	// Chunks of types on two cores, taken in turn: writing 40 MB of fresh
+	// memory for 100,000 types is page faults and bandwidth more than
+	// computing. Taken, not split in halves: on a loaded machine the
+	// second goroutine may start late, and then this one does the rest.
+	chunks := (len(kept) + buildChunk - 1) / buildChunk
+	at := make([]int, chunks+1) // where each chunk's regions start in prices
+	for c := range chunks {
+		at[c+1] = at[c]
+		for _, i := range kept[c*buildChunk : min((c+1)*buildChunk, len(kept))] {
+			at[c+1] += int(p.runs[i].n)
+		}
+	}
+	var next atomic.Int64
+	work := func() {
+		for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
+			lo, hi := c*buildChunk, min((c+1)*buildChunk, len(kept))
+			p.build(out[p.room+lo:p.room+hi], prices[at[c]:at[c+1]], kept[lo:hi], names)
+		}
+	}
+	var wg sync.WaitGroup
+	if len(kept) >= parallelBuild {
+		wg.Go(work)
+	}
+	work()
+	wg.Wait()
+	return out
 }
 
-// sortInstancesByType sorts s by Type (distinct) in place: it sorts
-// indices and then moves each instance once, following the permutation's
-// cycles, instead of swapping 250-byte structs through a comparison sort.
-func sortInstancesByType(s []model.Instance) {
-	less := func(a, b *model.Instance) int { return strings.Compare(a.Type, b.Type) }
-	if slices.IsSortedFunc(s, func(a, b model.Instance) int { return less(&a, &b) }) {
-		return
-	}
-	perm := make([]int32, len(s)) // perm[k]: the index of the instance that goes to k
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	slices.SortFunc(perm, func(a, b int32) int { return less(&s[a], &s[b]) })
-	for start := range perm {
-		if perm[start] < 0 || int(perm[start]) == start {
-			continue
+// buildChunk is the types built per turn (≈0.3 ms of work).
+const buildChunk = 1024
+
+// parallelBuild is the number of types from which instances builds its
+// output on two goroutines (a variable for tests).
+var parallelBuild = 4096
+
+// build writes the instances of the types whose first runs are runs into out and their
+// regions into prices, in order; names is p.names.String(). It only
+// reads the parser.
+func (p *parser) build(out []model.Instance, prices []model.RegionPrice, runs []int, names string) {
+	for k, i := range runs {
+		t := &p.runs[i]
+		ps := prices[:t.n:t.n] // an append elsewhere copies
+		prices = prices[t.n:]
+		for j, rp := range p.rps[t.start : t.start+int(t.n)] {
+			ps[j] = model.RegionPrice{Region: p.strs[rp.region], OnDemandUSD: rp.onDemand, SpotUSD: rp.spot, FlexStartUSD: rp.flexStart}
 		}
-		tmp := s[start]
-		k := start
-		for {
-			next := int(perm[k])
-			perm[k] = -1
-			if next == start {
-				s[k] = tmp
+		out[k] = model.Instance{
+			Provider:  p.provider,
+			Type:      names[t.nameAt : t.nameAt+int(t.nameN)],
+			GPU:       p.strs[t.gpu],
+			GPUCount:  int(t.count),
+			VCPUs:     t.vcpus,
+			MemoryGiB: t.memGiB,
+			Prices:    ps,
+			Source:    p.source,
+			AsOf:      p.asOf,
+			Origin:    p.name,
+
+			SkyPilotAccelerator: p.strs[t.accel],
+		}
+		out[k].CPUArch = hostArch(p.provider, out[k].Type, out[k].GPU)
+	}
+}
+
+// sortRuns returns the runs sorted by type name, then file order, as
+// values whose low bits (under mask) are an index into p.runs. Each
+// value's high bits are the 8 bytes of the run's name that follow the
+// prefix all names share (sortKey; "Standard_" on Azure), truncated to
+// make room for the index: a smaller value means a name no greater, so
+// one integer sort orders all but the runs whose truncated keys tie, and
+// those few are sorted by name.
+func (p *parser) sortRuns(names string) (order []uint64, mask uint64) {
+	n := len(p.runs)
+	if n == 0 {
+		return nil, 0
+	}
+	name := func(i int) string { r := &p.runs[i]; return names[r.nameAt : r.nameAt+int(r.nameN)] }
+	first := name(0)
+	lcp := len(first)
+	for i := 1; i < n && lcp > 0; i++ {
+		s := name(i)
+		lcp = min(lcp, len(s))
+		for k := 0; k < lcp; k++ {
+			if s[k] != first[k] {
+				lcp = k
 				break
 			}
-			s[k] = s[next]
-			k = next
 		}
 	}
+	ibits := bits.Len(uint(n - 1))
+	mask = 1<<ibits - 1
+	order = make([]uint64, n)
+	adviseHugePages(order)
+	for i := range order {
+		order[i] = sortKey(name(i)[lcp:])&^mask | uint64(i)
+	}
+	if !slices.IsSorted(order) {
+		slices.Sort(order)
+	}
+	for k := 0; k < n; {
+		j := k + 1
+		for j < n && order[j]&^mask == order[k]&^mask {
+			j++
+		}
+		if j-k > 1 {
+			slices.SortFunc(order[k:j], func(a, b uint64) int {
+				if c := strings.Compare(name(int(a&mask)), name(int(b&mask))); c != 0 {
+					return c
+				}
+				return cmp.Compare(a&mask, b&mask)
+			})
+		}
+		k = j
+	}
+	return order, mask
+}
+
+// mergeRun merges a later run b of t's type into t, the type's first run:
+// b's regions when it has t's shape, else a warning for b's rows.
+func (p *parser) mergeRun(t, b *typeRun) {
+	if p.strs[b.gpu] != p.strs[t.gpu] || b.count != t.count || b.vcpus != t.vcpus || b.memGiB != t.memGiB {
+		typ := p.runName(t)
+		p.warn.addN(b.line, b.rows, "conflict:"+typ, fmt.Sprintf("%s differs from its first row at line %d (%d× %s, %d vCPUs, %g GiB there; %d× %s, %d vCPUs, %g GiB here); the differing rows skipped",
+			typ, t.line, t.count, p.strs[t.gpu], t.vcpus, t.memGiB, b.count, p.strs[b.gpu], b.vcpus, b.memGiB))
+		return
+	}
+	for _, brp := range p.rps[b.start : b.start+int(b.n)] {
+		var rp *priceRow
+		for j := t.start; j < t.start+int(t.n); j++ {
+			if p.rps[j].region == brp.region {
+				rp = &p.rps[j]
+				break
+			}
+		}
+		if rp == nil {
+			if end := t.start + int(t.n); end != len(p.rps) {
+				// Move t's regions to the end, where they can grow.
+				p.rps = append(p.rps, p.rps[t.start:end]...)
+				t.start = len(p.rps) - int(t.n)
+			}
+			p.rps = append(p.rps, priceRow{region: brp.region})
+			t.n++
+			rp = &p.rps[len(p.rps)-1]
+		}
+		rp.fold(brp.onDemand, brp.spot, brp.flexStart, false)
+	}
+}
+
+// finishRegions sorts t's regions by name, clamps or drops spot prices
+// above on-demand, drops regions with no price or above the cap and
+// returns how many are left (0: the type is skipped, with a warning).
+func (p *parser) finishRegions(t *typeRun, typ string) int {
+	rs := p.rps[t.start : t.start+int(t.n)]
+	if len(rs) > 1 {
+		slices.SortFunc(rs, func(a, b priceRow) int { return strings.Compare(p.strs[a.region], p.strs[b.region]) })
+	}
+	n := 0
+	for _, rp := range rs {
+		od, spot := rp.onDemand, rp.spot
+		if od > 0 && spot > od {
+			if spot <= od*spotTolerance {
+				spot = od
+			} else {
+				p.warn.add(t.line, "spot>od:"+typ, fmt.Sprintf("%s in %s: spot %g above on-demand %g; spot dropped", typ, p.strs[rp.region], spot, od))
+				spot = 0
+			}
+		}
+		if od <= 0 && spot <= 0 && rp.flexStart <= 0 {
+			continue
+		}
+		if od > maxUSDPerHour || spot > maxUSDPerHour || rp.flexStart > maxUSDPerHour { // a GCP VM + GPU sum; single rows are errors
+			p.warn.add(t.line, "cap:"+typ, fmt.Sprintf("%s in %s: above %d USD/hour; region dropped", typ, p.strs[rp.region], maxUSDPerHour))
+			continue
+		}
+		rp.spot = spot
+		rs[n] = rp
+		n++
+	}
+	t.n = int32(n)
+	if n == 0 {
+		p.warn.add(t.line, "noprice:"+typ, fmt.Sprintf("%s has no price in any region; skipped", typ))
+	}
+	return n
 }
 
 // warnings collects warnings, one per key, counting repeats.
@@ -730,15 +1004,18 @@ type warning struct {
 	msg     string
 }
 
-func (w *warnings) add(line int, key, msg string) {
+func (w *warnings) add(line int, key, msg string) { w.addN(line, 1, key, msg) }
+
+// addN is add for n rows at once, the first of them at line.
+func (w *warnings) addN(line, n int, key, msg string) {
 	if w.byKey == nil {
 		w.byKey = map[string]*warning{}
 	}
 	if x, ok := w.byKey[key]; ok {
-		x.n++
+		x.n += n
 		return
 	}
-	w.byKey[key] = &warning{line: line, n: 1, msg: msg}
+	w.byKey[key] = &warning{line: line, n: n, msg: msg}
 }
 
 // lines returns the warnings in order of their first line.

@@ -122,7 +122,7 @@ func (p *parser) gcpRow(line int, rec []string, typ, accel string) error {
 	if err != nil {
 		return err
 	}
-	zone := p.cols.get(rec, colZone)
+	zone := p.cols.get(rec, cZone)
 	if zone == "" {
 		zone = region
 	}
@@ -138,10 +138,10 @@ func (p *parser) gcpRow(line int, rec []string, typ, accel string) error {
 			return err
 		}
 		vm.vcpus, vm.memGiB = o.vcpus, o.memGiB
-		if vm.onDemand, vm.odSet, err = number(p.cols, rec, line, p.name, colPrice); err != nil {
+		if vm.onDemand, vm.odSet, err = number(p.cols, rec, line, p.name, cPrice); err != nil {
 			return err
 		}
-		if vm.spot, vm.spSet, err = number(p.cols, rec, line, p.name, colSpotPrice); err != nil {
+		if vm.spot, vm.spSet, err = number(p.cols, rec, line, p.name, cSpotPrice); err != nil {
 			return err
 		}
 		if isGPU {
@@ -166,13 +166,13 @@ func (p *parser) gcpRow(line int, rec []string, typ, accel string) error {
 		return err
 	}
 	row := &gcpGPU{line: line, accel: accel, count: count, region: region, zone: zone}
-	if row.onDemand, _, err = number(p.cols, rec, line, p.name, colPrice); err != nil {
+	if row.onDemand, _, err = number(p.cols, rec, line, p.name, cPrice); err != nil {
 		return err
 	}
-	if row.spot, _, err = number(p.cols, rec, line, p.name, colSpotPrice); err != nil {
+	if row.spot, _, err = number(p.cols, rec, line, p.name, cSpotPrice); err != nil {
 		return err
 	}
-	row.memMiB = gpuMemoryMiB(p.cols.get(rec, colGPUInfo), p.provider, count)
+	row.memMiB = gpuMemoryMiB(p.cols.get(rec, cGPUInfo), p.provider, count)
 	if g.gpus == nil {
 		g.gpus = map[gcpGPUKey]*gcpGPU{}
 	}
@@ -253,7 +253,7 @@ func (p *parser) gcpOffer(vm gcpVM, gpu *gcpGPU, typ string) {
 		flexStart: gcpTotal(vm.onDemand, vm.odSet, gpu.flexStart),
 	}
 	if p.resolve(&o, gpu.accel, gpu.memMiB) {
-		p.add(o)
+		p.add(&o)
 	}
 }
 

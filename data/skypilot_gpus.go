@@ -143,9 +143,10 @@ func gpuFamily(c *model.Catalog, key string) []*model.GPU {
 }
 
 func pickInFamily(fam []*model.GPU, g *model.GPU, memMiB float64, instanceType string) (string, bool) {
+	var buf [8]*model.GPU // families have at most four members: no allocation per row
 	cands := fam
 	if memMiB > 0 {
-		cands = nil
+		cands = buf[:0]
 		for _, m := range fam {
 			if memoryFits(m, memMiB) {
 				cands = append(cands, m)
@@ -158,16 +159,22 @@ func pickInFamily(fam []*model.GPU, g *model.GPU, memMiB float64, instanceType s
 	case 1:
 		return cands[0].Key, true
 	}
-	if form := h100Form(instanceType); form != "" {
-		for _, m := range cands {
-			if m.Key == form {
-				return form, true
+	// The names are read only for the family they can decide (once per
+	// row of a 100,000-row file).
+	if strings.HasPrefix(g.Key, "h100") {
+		if form := h100Form(instanceType); form != "" {
+			for _, m := range cands {
+				if m.Key == form {
+					return form, true
+				}
 			}
 		}
 	}
-	if pcie := a100PCIe(instanceType); g.Key == "a100-40gb" || g.Key == "a100-80gb" {
+	if g.Key == "a100-40gb" || g.Key == "a100-80gb" {
+		pcie := a100PCIe(instanceType)
 		// SXM unless the name says PCIe; memory already chose 40 or 80 GB.
-		var pick []*model.GPU
+		var pickBuf [8]*model.GPU
+		pick := pickBuf[:0]
 		for _, m := range cands {
 			if strings.Contains(m.Key, "pcie") == pcie {
 				pick = append(pick, m)

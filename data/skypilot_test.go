@@ -469,23 +469,46 @@ func TestReadSkyPilotCSVInterleaved(t *testing.T) {
 	}
 }
 
-// TestSortInstancesByType checks the cycle-following permutation against
-// slices.SortFunc on orders that exercise cycles of every length.
-func TestSortInstancesByType(t *testing.T) {
+// TestReadSkyPilotCSVSortsTypes: instances come out sorted by type name
+// whatever the file order, including names that share their first 8
+// bytes (sortKey ties, decided by the names) and names that are prefixes
+// of others. The expected order is strings.Compare's.
+func TestReadSkyPilotCSVSortsTypes(t *testing.T) {
 	for _, order := range [][]string{
-		{}, {"a"}, {"a", "b"}, {"b", "a"}, {"c", "a", "b"}, {"b", "c", "a"},
-		{"e", "d", "c", "b", "a"}, {"b", "a", "d", "c", "f", "e"}, {"d", "a", "c", "b", "f", "e", "g"},
+		{"a"}, {"b", "a"}, {"c", "a", "b"}, {"e", "d", "c", "b", "a"},
+		{"p4d.24xlarge-b", "p4d.24xlarge", "p4d.24xlarge-a", "p4d.24x", "p4d"},
+		{"g5.12xlarge", "g5.xlarge", "g5.2xlarge", "g5.48xlarge", "g5.4xlarge", "g5.8xlarge", "g5.16xlarge", "g5.24xlarge"},
+		{"zz", "ab", "aaaaaaaab", "aaaaaaaaa", "aaaaaaaa", "aaaaaaa"},
 	} {
-		s := make([]model.Instance, len(order))
-		for i, typ := range order {
-			s[i] = model.Instance{Type: typ, GPUCount: i} // GPUCount tags each value so a lost move shows
+		var in strings.Builder
+		in.WriteString(awsHeader)
+		for _, typ := range order {
+			fmt.Fprintf(&in, "%s,A10G,1,4,16,,1.006,0.5,us-east-1,use1-az1\n", typ)
 		}
-		want := slices.Clone(s)
-		slices.SortFunc(want, func(a, b model.Instance) int { return strings.Compare(a.Type, b.Type) })
-		sortInstancesByType(s)
-		for i := range s {
-			if s[i].Type != want[i].Type || s[i].GPUCount != want[i].GPUCount {
-				t.Errorf("sortInstancesByType(%v)[%d] = %s/%d, want %s/%d", order, i, s[i].Type, s[i].GPUCount, want[i].Type, want[i].GPUCount)
+		insts, _, err := ReadSkyPilotCSV(strings.NewReader(in.String()), "vms.csv", "aws", CatalogGPUResolver(testCatalog()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Clone(order)
+		slices.SortFunc(want, strings.Compare)
+		var got []string
+		for _, in := range insts {
+			got = append(got, in.Type)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("file order %q: instances %q, want %q", order, got, want)
+		}
+	}
+}
+
+// TestSortKey: a smaller sortKey means a smaller name, for names shorter,
+// as long as and longer than the key's 8 bytes.
+func TestSortKey(t *testing.T) {
+	names := []string{"", "a", "ab", "ab ", "abcdefgh", "abcdefg", "abcdefgi", "abcdefghi", "b", "p4d.24xlarge", "p5.48xlarge", "\x7f", "é"}
+	for _, a := range names {
+		for _, b := range names {
+			if sortKey(a) < sortKey(b) && a >= b {
+				t.Errorf("sortKey(%q) < sortKey(%q) but %q ≥ %q", a, b, a, b)
 			}
 		}
 	}
