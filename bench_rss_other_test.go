@@ -12,3 +12,6 @@ func cpuTime() time.Duration { return 0 }
 
 // peakRSS is unknown here (no getrusage); benchmarks report 0 peak-MiB.
 func peakRSS(*os.ProcessState) int64 { return 0 }
+
+// selfPeakRSS is unknown here.
+func selfPeakRSS() int64 { return 0 }
