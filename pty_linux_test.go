@@ -16,7 +16,7 @@ import (
 
 // ptyPair returns a pseudo-terminal's controller and terminal ends, the
 // terminal sized cols × rows.
-func ptyPair(t *testing.T, cols, rows int) (ctl, tty *os.File) {
+func ptyPair(t testing.TB, cols, rows int) (ctl, tty *os.File) {
 	t.Helper()
 	ctl, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
@@ -91,7 +91,7 @@ func tail(s string) string {
 // stderr, in its own process group of this session (so job-control stops
 // work: a group whose parent is in another session would be orphaned, and
 // the kernel ignores SIGTSTP there).
-func startOnPTY(t *testing.T, bin string, tty *os.File, env []string, args ...string) *exec.Cmd {
+func startOnPTY(t testing.TB, bin string, tty *os.File, env []string, args ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir())
