@@ -886,8 +886,32 @@ func checkAliases(owner map[string]string, kind, key string, aliases []string, e
 // fields win, prices are merged by region.
 func patchInstance(dst *model.Instance, p instanceEntry) {
 	if p.complete {
-		prices := dst.Prices
+		old := *dst
 		*dst = p.Instance
+		// What the entry leaves unknown stays known: a SkyPilot vms.csv
+		// has no interconnect, network, local disk or (in older files)
+		// CPU column, and an 8-GPU SXM host does not lose its NVSwitch
+		// because a price list was overlaid.
+		if dst.Interconnect == "" {
+			dst.Interconnect = old.Interconnect
+		}
+		if dst.NetworkGbps == 0 {
+			dst.NetworkGbps = old.NetworkGbps
+		}
+		if dst.LocalNVMeGB == 0 {
+			dst.LocalNVMeGB = old.LocalNVMeGB
+		}
+		if dst.CPUArch == "" {
+			dst.CPUArch = old.CPUArch
+		}
+		// The regions the entry does not price keep their old prices with
+		// their old provenance, not the entry's date and file.
+		prices := slices.Clone(old.Prices)
+		for i := range prices {
+			if prices[i].Source == "" && prices[i].Origin == "" && prices[i].AsOf == "" {
+				prices[i].Source, prices[i].Origin, prices[i].AsOf = old.Source, old.Origin, old.AsOf
+			}
+		}
 		dst.Prices = mergePrices(prices, p.Prices)
 		return
 	}

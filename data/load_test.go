@@ -533,3 +533,63 @@ prices = [{ region = "us-east-1", on_demand = 20 }]
 		t.Errorf("provenance %q does not date the update by its as_of", p.Line())
 	}
 }
+
+// TestCSVOverlayKeepsWhatItDoesNotSay: a SkyPilot vms.csv row for a type
+// the catalog has re-prices its regions, but the CSV has no interconnect
+// column, so the 8-GPU SXM host keeps its NVSwitch, and the regions the
+// file does not list keep their prices with their old date and source.
+func TestCSVOverlayKeepsWhatItDoesNotSay(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	base, _ := Load()
+	var was *model.Instance
+	for i := range base.Instances {
+		if in := &base.Instances[i]; in.Provider == "lambda" && in.Type == "gpu_8x_h100_sxm5" {
+			was = in
+		}
+	}
+	if was == nil || was.Interconnect != "nvswitch" || len(was.Prices) < 2 {
+		t.Fatalf("the test needs lambda gpu_8x_h100_sxm5 with NVSwitch and several regions; got %+v", was)
+	}
+	csv := filepath.Join(dir, "lambda", "vms.csv")
+	os.MkdirAll(filepath.Dir(csv), 0o755)
+	if err := os.WriteFile(csv, []byte("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"+
+		`gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,19.99,us-east-1,"{'Gpus': [{'Name': 'H100', 'Manufacturer': 'NVIDIA', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 81920}",`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := LoadWith([]string{csv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got *model.Instance
+	for i := range c.Instances {
+		if in := &c.Instances[i]; in.Provider == "lambda" && in.Type == "gpu_8x_h100_sxm5" {
+			got = in
+		}
+	}
+	if got == nil {
+		t.Fatal("the overlaid type is gone")
+	}
+	if got.Interconnect != "nvswitch" {
+		t.Errorf("interconnect %q after a CSV overlay, want the catalog's nvswitch", got.Interconnect)
+	}
+	if got.Origin != csv {
+		t.Errorf("origin %q, want the CSV %s", got.Origin, csv)
+	}
+	for _, p := range got.Prices {
+		switch {
+		case p.Region == "us-east-1":
+			if p.OnDemandUSD != 19.99 || p.Origin != "" {
+				t.Errorf("us-east-1: %+v, want the CSV's 19.99 under the instance's provenance", p)
+			}
+		default:
+			if p.Origin != was.Origin || p.AsOf != was.AsOf || p.Source != was.Source {
+				t.Errorf("%s, not in the CSV: provenance %q %q, want the catalog's %q %q", p.Region, p.Origin, p.AsOf, was.Origin, was.AsOf)
+			}
+		}
+	}
+	if len(got.Prices) != len(was.Prices) {
+		t.Errorf("%d regions after the overlay, want %d (one re-priced, none lost)", len(got.Prices), len(was.Prices))
+	}
+}

@@ -32,11 +32,14 @@ func newScreen(tm *teatest.TestModel, w, h int) *vtScreen {
 	return &vtScreen{tm: tm, em: em}
 }
 
-// await waits until the screen shows token.
+// await waits until the screen shows token. The bound is generous: it
+// only ends a hung run, and a loaded 2-core machine (a full go test ./...
+// beside other builds) has taken over 10 s for an export's round trip.
 func await(t *testing.T, sc *vtScreen, token string) {
 	t.Helper()
 	buf := make([]byte, 32<<10)
-	deadline := time.Now().Add(10 * time.Second)
+	const wait = 30 * time.Second
+	deadline := time.Now().Add(wait)
 	for {
 		for {
 			n, _ := sc.tm.Output().Read(buf)
@@ -52,7 +55,7 @@ func await(t *testing.T, sc *vtScreen, token string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the screen did not show %q in 10s; it shows:\n%s", token, text)
+			t.Fatalf("the screen did not show %q in %v; it shows:\n%s", token, wait, text)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
