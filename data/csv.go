@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -30,6 +31,11 @@ func readCSVOverlay(p string, r io.Reader, size int64, base *model.Catalog, room
 	f := catalogFile{name: p, origin: p, full: insts, backing: backing, room: room}
 	if len(f.full) == 0 {
 		return catalogFile{}, warnings, fmt.Errorf("catalog %s: no GPU instances found", p)
+	}
+	if !slices.ContainsFunc(base.Instances, func(in model.Instance) bool { return in.Provider == provider }) {
+		// A file saved as Downloads/vms.csv would otherwise quietly become
+		// a cloud called "downloads", and exports would name it.
+		warnings = append(warnings, fmt.Sprintf("catalog %s: its %d instance types are added as a new provider %q, named by the folder; if that is not the cloud's name, keep SkyPilot's layout <cloud>/vms.csv (e.g. aws/vms.csv)", p, len(f.full), provider))
 	}
 	return f, warnings, nil
 }

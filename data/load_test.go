@@ -593,3 +593,42 @@ func TestCSVOverlayKeepsWhatItDoesNotSay(t *testing.T) {
 		t.Errorf("%d regions after the overlay, want %d (one re-priced, none lost)", len(got.Prices), len(was.Prices))
 	}
 }
+
+// TestCSVOverlayNewProviderWarns: the folder names the provider, so a
+// vms.csv saved under Downloads/ is a new cloud "downloads"; that is said
+// once, and a known provider's file says nothing of the kind.
+func TestCSVOverlayNewProviderWarns(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	b, err := os.ReadFile("testdata/skypilot/aws.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		folder string
+		warn   bool
+	}{{"Downloads", true}, {"aws", false}} {
+		p := filepath.Join(dir, tc.folder, "vms.csv")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, warnings, err := LoadWith([]string{p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, w := range warnings {
+			if strings.Contains(w, "added as a new provider") {
+				n++
+				if !strings.Contains(w, `"downloads"`) || !strings.Contains(w, "<cloud>/vms.csv") {
+					t.Errorf("warning %q does not name the provider and the layout", w)
+				}
+			}
+		}
+		if want := map[bool]int{true: 1, false: 0}[tc.warn]; n != want {
+			t.Errorf("%s/vms.csv: %d new-provider warnings, want %d: %q", tc.folder, n, want, warnings)
+		}
+	}
+}
