@@ -34,6 +34,10 @@ when it does not. Every formula is listed under Assumptions.`,
 			case err != nil:
 				return err
 			case serving && sl.gpu(&wf) != "":
+				asJSON, err := serveJSON(cmd, asJSON, output)
+				if err != nil {
+					return err
+				}
 				return runServeEstimate(cmd, env, sl, &wf, asJSON)
 			case serving:
 				printWarningsIn(env.lang, env.Stderr, []string{"without --gpu this is the batch estimate; give --gpu NAME for vLLM's serving layout (KV capacity, concurrent sequences, TTFT/TPOT, tokens/s)"})

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -104,6 +105,19 @@ func addOutputFlag(cmd *cobra.Command, v *string, choices ...string) {
 	*v = outTable
 	cmd.Flags().VarP(outputValue{v, choices}, "output", "o", "output format: "+joinOr(choices)+" (--json is -o json)")
 	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(choices, cobra.ShellCompDirectiveNoFileComp))
+}
+
+// serveJSON is outputFormat for the serving reports, which print a table
+// or JSON: -o json asks for JSON as --json does, -o csv is refused.
+func serveJSON(cmd *cobra.Command, asJSON bool, o string) (bool, error) {
+	o, err := outputFormat(cmd, asJSON, o)
+	if err != nil {
+		return false, err
+	}
+	if o == outCSV {
+		return false, usage(errors.New("-o csv: the serving report prints a table or JSON (-o json)"))
+	}
+	return o == outJSON, nil
 }
 
 // outputFormat is the format asked for: --json is -o json; the two

@@ -178,6 +178,10 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 				if err != nil {
 					return err
 				}
+				asJSON, err := serveJSON(cmd, asJSON, output)
+				if err != nil {
+					return err
+				}
 				return runServeRecommend(cmd, env, sl, &wf, &qf, asJSON)
 			}
 			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)

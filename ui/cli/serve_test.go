@@ -260,3 +260,21 @@ func TestServeEstimateWithoutGPU(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout %.200s", code, errs, out)
 	}
 }
+
+// TestServeOutputFlag: the serving reports honour -o json as --json, and
+// refuse -o csv with a usage error instead of printing a table.
+func TestServeOutputFlag(t *testing.T) {
+	for _, args := range [][]string{
+		{"recommend", "-o", "json", "--model", "llama-3.1-8b", "--task", "inference"},
+		{"estimate", "--output=json", "--model", "llama-3.1-8b", "--task", "inference", "--gpu", "h100"},
+	} {
+		code, out, errOut := runServeCLI(t, args...)
+		if code != 0 || !json.Valid([]byte(out)) {
+			t.Errorf("%v: exit %d, stdout not JSON (%.80q), stderr %q", args, code, out, errOut)
+		}
+	}
+	code, _, errOut := runServeCLI(t, "recommend", "-o", "csv", "--model", "llama-3.1-8b", "--task", "inference")
+	if code != 2 || !strings.Contains(errOut, "-o json") {
+		t.Errorf("recommend -o csv for serving: exit %d, stderr %q; want 2 and a pointer to -o json", code, errOut)
+	}
+}
