@@ -1,7 +1,9 @@
 package data
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -630,5 +632,30 @@ func TestCSVOverlayNewProviderWarns(t *testing.T) {
 		if want := map[bool]int{true: 1, false: 0}[tc.warn]; n != want {
 			t.Errorf("%s/vms.csv: %d new-provider warnings, want %d: %q", tc.folder, n, want, warnings)
 		}
+	}
+}
+
+// TestCSVOverlayLongLine: a vms.csv with a line over maxCSVLine (a junk
+// file without newlines) is refused by the reader as soon as the line
+// passes the bound, naming the file, not read whole first.
+func TestCSVOverlayLongLine(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	p := filepath.Join(dir, "aws", "vms.csv")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	junk := append([]byte("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"),
+		bytes.Repeat([]byte("x"), maxCSVLine+1)...)
+	if err := os.WriteFile(p, junk, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := LoadWith([]string{p})
+	if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "a line longer than 1 MiB") {
+		t.Fatalf("err = %v; want the file named and the line bound", err)
+	}
+	// A line at the bound is still read (and fails later as a bad row).
+	r := &lineCapReader{r: bytes.NewReader(append(bytes.Repeat([]byte("y"), 10), '\n')), max: 10}
+	if _, err := io.ReadAll(r); err != nil {
+		t.Errorf("a line of exactly max bytes: %v", err)
 	}
 }
