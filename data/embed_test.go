@@ -50,9 +50,11 @@ func TestLoadCopies(t *testing.T) {
 }
 
 // TestLoadWithLeavesCompiledCatalog: LoadWith without overlays hands out
-// the compiled catalog read-only, and with overlays merges on a copy; a
-// price patch, a new provider and a second plain load must leave the
-// shared catalog as it was compiled.
+// the compiled catalog read-only, and with overlays merges into new
+// arrays; a price patch and a SkyPilot CSV must leave the shared catalog,
+// and a plain load made after them, as compiled. (Callers must not write
+// to a LoadWith catalog, overlaid or not: its untouched instances share
+// their prices with the compiled one. Load returns a copy to change.)
 func TestLoadWithLeavesCompiledCatalog(t *testing.T) {
 	before := copyCatalog(sharedCatalog())
 	dir := t.TempDir()
@@ -97,6 +99,13 @@ prices = [{ region = %q, on_demand = 0.01 }, { region = "new-region-1", on_deman
 	}
 	if got := plain.Instances[0].Prices[0].OnDemandUSD; got != in.Prices[0].OnDemandUSD {
 		t.Errorf("a later overlay load changed an earlier plain load: $%g, want $%g", got, in.Prices[0].OnDemandUSD)
+	}
+	again, _, err := LoadWith(nil) // a second plain load, after the overlays
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again.Instances, before.Instances) {
+		t.Error("a plain load after overlay loads differs from the compiled catalog")
 	}
 	shared := sharedCatalog()
 	if !reflect.DeepEqual(shared.Instances, before.Instances) || !reflect.DeepEqual(shared.GPUs, before.GPUs) ||

@@ -978,7 +978,8 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 // error names the file; warnings report skipped CSV rows.
 //
 // The catalog is read-only: with no overlay it shares its slices with the
-// compiled catalog and with every other such result (a short command then
+// compiled catalog and with every other such result, and with overlays
+// its untouched instances still share their prices (a short command then
 // copies nothing: ~300 KB of fresh pages). Load gives a copy to change.
 func LoadWith(paths []string) (*model.Catalog, []string, error) {
 	files := []catalogFile{}
