@@ -68,9 +68,7 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 		"catalog":     files("toml", "csv"),
 		"hf-config":   files("json"),
 		"safetensors": files("safetensors"),
-		"lang": func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return list(s, []string{"en", "zh-CN"})
-		},
+		"lang": cobra.FixedCompletions([]cobra.Completion{"en", "zh-CN"}, cobra.ShellCompDirectiveNoFileComp),
 	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

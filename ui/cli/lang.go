@@ -44,6 +44,13 @@ func scanFlag(args []string, name string) (value string, ok bool) {
 // environment's language.
 func resolveLang(env *Env) error {
 	flag, flagged := scanFlag(env.Args, "lang")
+	if flagged && completing(env.Args) {
+		// "--lang z<TAB>": the word being completed is not a language yet,
+		// and completions are printed for the shell, not read.
+		if _, err := i18n.Resolve(flag, "", env.Getenv); err != nil || strings.TrimSpace(flag) == "" {
+			flag, flagged = "", false
+		}
+	}
 	if flagged && strings.TrimSpace(flag) == "" {
 		return usage(fmt.Errorf("--lang %q: give en or zh-CN", flag))
 	}

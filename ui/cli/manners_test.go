@@ -169,6 +169,8 @@ func TestCompletion(t *testing.T) {
 		{"--pricing", []string{"recommend", "--pricing", ""}, []string{"on-demand", "spot", "reserved-1y"}, nil, noFile},
 		{"--sort", []string{"recommend", "--sort", ""}, []string{"price", "job"}, nil, noFile},
 		{"-o on recommend", []string{"recommend", "-o", ""}, []string{"table", "json", "csv"}, nil, noFile},
+		{"--lang, nothing typed", []string{"recommend", "--lang", ""}, []string{"en", "zh-CN"}, nil, noFile},
+		{"--lang, half typed", []string{"--lang", "zh-"}, []string{"zh-CN"}, nil, noFile},
 		{"--lora-targets", []string{"estimate", "--lora-targets", "q,"}, []string{"q,k", "q,down"}, []string{"q,q"}, noFile | cobra.ShellCompDirectiveNoSpace},
 		{"--batch-size is a number", []string{"estimate", "--batch-size", ""}, nil, nil, noFile},
 		{"--config is a TOML file", []string{"recommend", "--config", ""}, []string{"toml"}, nil, cobra.ShellCompDirectiveFilterFileExt},
