@@ -119,10 +119,34 @@ func Run(env Env) int {
 // on the typo. Suggestions are cobra's (Command.SuggestionsFor: a prefix,
 // or Levenshtein distance at most SuggestionsMinimumDistance, 2).
 func unknownCommand(root *cobra.Command, args []string) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return nil // flags first: the configurator's --config, or --help
+	// The first word that is not a root flag or its value: flags first
+	// (--lang zh-CN recomend) must not hide a typo.
+	name := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			name = a
+			break
+		}
+		if a == "--" || strings.Contains(a, "=") {
+			continue
+		}
+		var f *pflag.Flag
+		if long, ok := strings.CutPrefix(a, "--"); ok {
+			f = root.Flags().Lookup(long)
+			if f == nil {
+				f = root.PersistentFlags().Lookup(long)
+			}
+		} else if len(a) == 2 {
+			f = root.Flags().ShorthandLookup(a[1:])
+		}
+		if f != nil && f.NoOptDefVal == "" && f.Value.Type() != "bool" {
+			i++ // its value
+		}
 	}
-	name := args[0]
+	if name == "" {
+		return nil // flags only: the configurator's --config, or --help
+	}
 	switch name {
 	case "help", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
 		return nil // added by cobra when it executes

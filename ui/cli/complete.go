@@ -68,7 +68,7 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 		"catalog":     files("toml", "csv"),
 		"hf-config":   files("json"),
 		"safetensors": files("safetensors"),
-		"lang": cobra.FixedCompletions([]cobra.Completion{"en", "zh-CN"}, cobra.ShellCompDirectiveNoFileComp),
+		"lang":        cobra.FixedCompletions([]cobra.Completion{"en", "zh-CN"}, cobra.ShellCompDirectiveNoFileComp),
 	}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {

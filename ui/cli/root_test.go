@@ -1,6 +1,9 @@
 package cli
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestNamedCommandBuiltAlone: a command line naming a command builds
 // that command alone (newRoot); its help, flags and an error must read
@@ -17,5 +20,24 @@ func TestNamedCommandBuiltAlone(t *testing.T) {
 	codeAlone, _, errAlone := runCLI(t, "recommend", "--no-such-flag")
 	if codeAlone != 2 || errAlone == "" {
 		t.Errorf("recommend --no-such-flag: exit %d, stderr %q; want 2 and a message", codeAlone, errAlone)
+	}
+}
+
+// TestTypoAfterRootFlags: root flags and their values before a mistyped
+// command keep the "did you mean"; they do not hide the typo.
+func TestTypoAfterRootFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"recomend"},
+		{"--lang", "en", "recomend"},
+		{"--lang=en", "recomend"},
+		{"--catalog", "x.toml", "recomend", "--model", "m"},
+	} {
+		code, _, errOut := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errOut, `did you mean "recommend"`) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and the suggestion", args, code, errOut)
+		}
+	}
+	if code, out, errOut := runCLI(t, "--lang", "en", "version"); code != 0 || !strings.Contains(out, "gpuplan test") {
+		t.Errorf("--lang en version: exit %d, %q %q", code, out, errOut)
 	}
 }
