@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -444,7 +445,7 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	hours := o.MonthlyUSD / max(o.USDPerHour, 1e-12)
 	add("  × %s h per month = %s per month", fmtFloat(report.Round(hours, 1)), st.Value.Render(report.USD(o.MonthlyUSD)))
 	if o.HasJob && e != nil {
-		add("  job: %s × %s/h = %s", report.HoursIn(lang, o.JobHours), report.USD(o.USDPerHour), st.Value.Render(report.USD(o.JobUSD)))
+		add("  job: %s × %s/h = %s", jobHoursIn(lang, o), report.USD(o.USDPerHour), st.Value.Render(report.USD(o.JobUSD)))
 		add("  %s", st.Muted.Render(lang.Sprintf("%.3g FLOPs at MFU %.2f of %.4g TFLOPS (%s) per GPU", e.TotalFLOPs, e.MFU, e.PeakTFLOPS, e.Precision)))
 	} else {
 		add("  %s", st.Muted.Render(T("no dataset size: job time and cost not computed")))
@@ -486,4 +487,24 @@ func countIn(lang *i18n.Printer, n int, noun string) string {
 		return model.Count(n, noun)
 	}
 	return lang.Sprintf("%d "+noun, n) // "%d replica", "%d instance", "%d offer"
+}
+
+// jobHoursIn is the job's time for the detail's "time × price = cost"
+// line: HoursIn, or, for 1 to 48 hours, the fewest decimals (1 to 3) at
+// which the shown hours times the hourly price make the cost shown, so
+// the line adds up ("1.004 h × $6.99/h = $7.02", not "1.0 h × …"). A
+// job billed otherwise (a reserved term's minimum) keeps one decimal.
+func jobHoursIn(lang *i18n.Printer, o *model.Offer) string {
+	h := o.JobHours
+	if h < 1 || h >= 48 {
+		return report.HoursIn(lang, h)
+	}
+	cost := report.USD(o.JobUSD)
+	for d := 1; d <= 3; d++ {
+		shown, _ := strconv.ParseFloat(strconv.FormatFloat(h, 'f', d, 64), 64)
+		if report.USD(shown*o.USDPerHour) == cost {
+			return strconv.FormatFloat(h, 'f', d, 64) + " h"
+		}
+	}
+	return report.HoursIn(lang, h)
 }
