@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -484,6 +485,9 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 // plural, and the noun is translated.
 func countIn(lang *i18n.Printer, n int, noun string) string {
 	if !lang.Chinese() {
+		if n >= 10_000 { // grouped as the other counts beside it ("100,207 offers (of 101,595 region prices)")
+			return humanize.Comma(int64(n)) + strings.TrimPrefix(model.Count(n, noun), strconv.Itoa(n))
+		}
 		return model.Count(n, noun)
 	}
 	return lang.Sprintf("%d "+noun, n) // "%d replica", "%d instance", "%d offer"
