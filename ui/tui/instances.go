@@ -94,6 +94,7 @@ func (v *offersView) cycleProvider() {
 	ps := append([]string{""}, v.providers()...)
 	i := slices.Index(ps, v.provider)
 	v.provider = ps[(i+1)%len(ps)]
+	v.table.SetCursor(0) // another list: its first (best) offer, not the old row number
 	v.refresh(nil)
 }
 

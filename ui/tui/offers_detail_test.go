@@ -1,9 +1,13 @@
 package tui
 
 import (
+	"strconv"
 	"testing"
 
+	"charm.land/bubbles/v2/table"
+
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // TestJobHoursAddUp: the detail's "time × price = cost" line shows the
@@ -38,5 +42,26 @@ func TestCountGrouped(t *testing.T) {
 		if got := countIn(nil, tc.n, "offer"); got != tc.want {
 			t.Errorf("countIn(%d) = %q, want %q", tc.n, got, tc.want)
 		}
+	}
+}
+
+// TestProviderFilterStartsAtTop: p shows another provider's offers with
+// the cursor on its first (best) row, not on the old row number.
+func TestProviderFilterStartsAtTop(t *testing.T) {
+	st := report.NewStyles(&report.Renderer{Dark: true})
+	v := newOffersView(&st, table.DefaultKeyMap())
+	v.width, v.height = 120, 30
+	var offers []model.Offer
+	g := &model.GPU{Key: "g", Name: "G"}
+	for _, p := range []string{"aws", "aws", "aws", "aws", "gcp", "gcp"} {
+		in := &model.Instance{Provider: p, Type: p + "-" + strconv.Itoa(len(offers)), GPU: "g", GPUCount: 1}
+		offers = append(offers, model.Offer{Instance: in, GPU: g, Region: "r" + strconv.Itoa(len(offers)), GPUs: 1, USDPerHour: float64(len(offers) + 1)})
+	}
+	v.setResult(&result{rec: model.Recommendation{Offers: offers}})
+	v.table.MoveDown(3) // the last aws row
+	v.cycleProvider()   // aws only
+	v.cycleProvider()   // gcp only: two rows
+	if got := v.table.Cursor(); got != 0 {
+		t.Fatalf("cursor on row %d after switching provider, want 0 (the provider's best offer)", got)
 	}
 }
