@@ -60,6 +60,13 @@ offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.
 			if math.IsInf(total, 0) || math.IsNaN(total) {
 				return usage(fmt.Errorf("%s: the total is not a finite number of dollars; check usd_per_hour, job_hours and months", args[0]))
 			}
+			// The plan prices with its own figures; what the catalog says
+			// otherwise of its offers is noted, not refused (a negotiated
+			// price is the user's to give).
+			overlays, _ := cmd.Flags().GetStringArray("catalog")
+			if cat, _, err := env.LoadCatalog(overlays); err == nil {
+				printWarningsIn(env.lang, env.Stderr, env.lang.Messages(model.CheckPlan(cat, &p)))
+			}
 			var base float64
 			var savings []model.PlanSaving
 			var savingsErr error

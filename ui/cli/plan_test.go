@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -36,5 +37,28 @@ func TestPlanCommand(t *testing.T) {
 		if tt.err != "" && (!strings.Contains(errOut, tt.err) || strings.Count(errOut, "\n") != 1) {
 			t.Errorf("%s: stderr %q, want one line with %q", tt.name, errOut, tt.err)
 		}
+	}
+}
+
+// TestPlanCheckedAgainstCatalog: plan prices with the file's figures but
+// says, one warning line each, which offers the catalog does not have or
+// prices otherwise; the total stays the plan's.
+func TestPlanCheckedAgainstCatalog(t *testing.T) {
+	code, out, errOut := runCLI(t, "plan", "--no-savings", "testdata/plan-two-phases.toml")
+	if code != 0 || !strings.Contains(out, "Total $1,453") {
+		t.Fatalf("exit %d, stdout %q", code, out)
+	}
+	if want := `warning: phase "fine-tune": gcp g2-standard-8 is not in the catalog`; !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("stderr %q, want one line with %q", errOut, want)
+	}
+	// The serve phase, g6.xlarge on demand in us-east-1, at half its price.
+	b, err := os.ReadFile("testdata/plan-two-phases.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cheap := writeFile(t, "plan.toml", strings.Replace(string(b), "usd_per_hour = 0.8048", "usd_per_hour = 0.4024", 1))
+	_, _, errOut = runCLI(t, "plan", "--no-savings", cheap)
+	if want := `phase "serve": the plan prices aws g6.xlarge in us-east-1 (on-demand) at $0.4024/h; the catalog (as of `; !strings.Contains(errOut, want) || !strings.Contains(errOut, "says $0.8048/h") {
+		t.Errorf("stderr %q, want the price difference with the catalog's $0.8048/h", errOut)
 	}
 }
