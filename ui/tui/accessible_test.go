@@ -68,7 +68,10 @@ func TestAccessibleAsksWell(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, prompts)
 	}
-	for _, want := range []string{"[pytorch]", "[qlora]", "[llama-3.1-8b]", "hidden must be a multiple of heads", "exported to " + free} {
+	// The providers and regions (multi-selects, where huh takes 0, not a
+	// bare enter) say how to keep the selection.
+	for _, want := range []string{"[pytorch]", "[qlora]", "[llama-3.1-8b]", "hidden must be a multiple of heads", "exported to " + free,
+		"[none chosen] (0 keeps it)\nProviders"} {
 		if !strings.Contains(prompts, want) {
 			t.Errorf("prompts lack %q:\n%s", want, prompts)
 		}

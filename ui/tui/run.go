@@ -279,6 +279,13 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 			f.Focus()
 			if v, ok := shownDefault(f, w.inputs[start:]); ok {
 				fmt.Fprintf(prompts, "[%s]\n", v)
+			} else if ms, ok := f.(*huh.MultiSelect[string]); ok {
+				// huh's accessible multi-select takes no bare enter: 0 confirms.
+				chosen := lang.T("none chosen")
+				if v, _ := ms.GetValue().([]string); len(v) > 0 {
+					chosen = strings.Join(v, ", ")
+				}
+				fmt.Fprintf(prompts, "[%s] %s\n", chosen, lang.T("(0 keeps it)"))
 			}
 			if err := ask(f, prompts, in); err != nil {
 				fmt.Fprintln(prompts)
