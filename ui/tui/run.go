@@ -45,6 +45,11 @@ func Run(ctx context.Context, cat *model.Catalog, opts Options) error {
 		}
 		return runAccessible(ctx, cat, opts, &st)
 	}
+	// go-runewidth fills a 2.2 MB width table the first time it measures
+	// a rune above U+02FF (the renderer's wcwidth path, on the first
+	// frame's box drawing): ≈ 10 ms of a first frame, done on the other
+	// core while the form is built.
+	go runewidth.RuneWidth('─')
 	m := newApp(cat, opts, &st, newTheme())
 	m.ascii = !utf8Locale(opts.Getenv)
 	return runProgram(ctx, m, opts.In, opts.Err, screenProfile(opts.Err, opts.Getenv))
