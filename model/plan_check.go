@@ -49,12 +49,12 @@ func CheckPlan(cat *Catalog, pl *Plan) []Message {
 		}
 		unit, ok := cat.price(in, rp, ph.Pricing, nil)
 		if !ok {
-			out = append(out, Msg("phase %q: the catalog has no %s price for %s %s in %s", ph.Name, ph.Pricing, ph.Provider, ph.Instance, ph.Region))
+			out = append(out, Msg("phase %q: the catalog has no %s price for %s %s in %s", ph.Name, Msg(string(ph.Pricing)), ph.Provider, ph.Instance, ph.Region))
 			continue
 		}
 		want := unit * float64(max(ph.Instances, 1))
 		if math.Abs(ph.USDPerHour-want) > planPriceTolerance*want {
-			out = append(out, Msg("phase %q: the plan prices %s %s in %s (%s) at $%.4g/h; the catalog (as of %s) says $%.4g/h", ph.Name, ph.Provider, ph.Instance, ph.Region, ph.Pricing, ph.USDPerHour, cat.AsOf, want))
+			out = append(out, Msg("phase %q: the plan prices %s %s in %s (%s) at $%.4g/h; the catalog (as of %s) says $%.4g/h", ph.Name, ph.Provider, ph.Instance, ph.Region, Msg(string(ph.Pricing)), ph.USDPerHour, cat.AsOf, want))
 		}
 	}
 	return out

@@ -61,4 +61,8 @@ func TestPlanCheckedAgainstCatalog(t *testing.T) {
 	if want := `phase "serve": the plan prices aws g6.xlarge in us-east-1 (on-demand) at $0.4024/h; the catalog (as of `; !strings.Contains(errOut, want) || !strings.Contains(errOut, "says $0.8048/h") {
 		t.Errorf("stderr %q, want the price difference with the catalog's $0.8048/h", errOut)
 	}
+	_, _, errOut = runCLI(t, "plan", "--no-savings", "--lang", "zh-CN", cheap)
+	if want := `阶段 "serve"：计划给 aws g6.xlarge（us-east-1，按需实例）的价格是 $0.4024/h`; !strings.Contains(errOut, want) {
+		t.Errorf("zh-CN stderr %q, want %q", errOut, want)
+	}
 }
