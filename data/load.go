@@ -108,7 +108,7 @@ func load(fsys fs.FS) (*model.Catalog, error) {
 		merged = append(merged, all)
 	}
 	var c model.Catalog
-	merge(&c, files, &merged)
+	_ = merge(&c, files, &merged)
 	if len(merged) > 0 {
 		return nil, errors.Join(merged...)
 	}
@@ -692,8 +692,9 @@ func (r *rawDiscount) validate() (model.Discount, error) {
 // entries with the same key (GPUs and models by key, instances by provider
 // and type, field by field, prices by region; discounts by provider and
 // term), then checks cross references.
-func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
+func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilotKept) {
 	type instKey struct{ provider, typ string }
+	kept = make([]skyPilotKept, len(files))
 	total := 0
 	for i := range files {
 		total += len(files[i].instances) + len(files[i].full)
@@ -747,7 +748,7 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 			}
 			var provider string
 			var types map[string]int
-			mergeInPlace(c, f, func(in *model.Instance) (int, bool) {
+			mergeInPlace(c, f, &kept[fi], func(in *model.Instance) (int, bool) {
 				if in.Provider != provider || types == nil {
 					provider, types = in.Provider, byProvider[in.Provider]
 				}
@@ -760,7 +761,7 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 			in := &f.full[j]
 			k := instKey{in.Provider, in.Type}
 			if i, ok := instAt[k]; ok {
-				patchInstance(&c.Instances[i], instanceEntry{Instance: *in, complete: true})
+				patchFromSkyPilot(&c.Instances[i], in, &kept[fi])
 				continue
 			}
 			if !last { // no later file can patch it: skip the map insert
@@ -822,6 +823,7 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 		}
 	}
 	c.Index()
+	return kept
 }
 
 // mergeInPlace merges f.full, the last file's instances, into c by moving
@@ -829,7 +831,7 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) {
 // and moving the entries that patch earlier ones behind the rest: a large
 // CSV overlay is not copied. at finds an earlier instance of the same
 // provider and type.
-func mergeInPlace(c *model.Catalog, f catalogFile, at func(*model.Instance) (int, bool)) {
+func mergeInPlace(c *model.Catalog, f catalogFile, kept *skyPilotKept, at func(*model.Instance) (int, bool)) {
 	buf := f.backing
 	start := f.room - len(c.Instances)
 	copy(buf[start:], c.Instances)
@@ -838,7 +840,7 @@ func mergeInPlace(c *model.Catalog, f catalogFile, at func(*model.Instance) (int
 	for j := f.room; j < len(buf); j++ {
 		in := &buf[j]
 		if i, ok := at(in); ok {
-			patchInstance(&c.Instances[i], instanceEntry{Instance: *in, complete: true})
+			patchFromSkyPilot(&c.Instances[i], in, kept)
 			continue
 		}
 		// Swap, not copy: the patches end up after w, so f.full still
@@ -881,6 +883,64 @@ func checkAliases(owner map[string]string, kind, key string, aliases []string, e
 		}
 		owner[k] = key
 	}
+}
+
+// patchFromSkyPilot applies a SkyPilot vms.csv row for a type the catalog
+// has (the overlays' full entries; the embedded catalog's own come first
+// and patch nothing): its prices, region by region, sourced to the CSV
+// as a TOML price patch's are. The type's GPU, count, host, interconnect
+// and retirement stay the catalog's, which are sourced and corrected
+// where SkyPilot's rows are not (an Azure 8-GPU H100 host listed with 12,
+// PCIe A100s named SXM, retired types still priced); skyPilotDisagreements
+// says where they differ. The type is listed, so not missing.
+func patchFromSkyPilot(dst *model.Instance, in *model.Instance, kept *skyPilotKept) {
+	if dst.GPU != in.GPU || dst.GPUCount != in.GPUCount {
+		kept.shape = append(kept.shape, fmt.Sprintf("%s/%s (the CSV: %d × %s; the catalog: %d × %s)", dst.Provider, dst.Type, in.GPUCount, in.GPU, dst.GPUCount, dst.GPU))
+	}
+	if dst.Retired != "" {
+		kept.retired = append(kept.retired, dst.Provider+"/"+dst.Type)
+	}
+	prices := slices.Clone(in.Prices)
+	for i := range prices {
+		prices[i].Source, prices[i].Origin, prices[i].AsOf = in.Source, in.Origin, in.AsOf
+	}
+	dst.Prices = mergePrices(dst.Prices, prices)
+	dst.MissingSince, dst.MissingSource = "", ""
+}
+
+// skyPilotKept is where one SkyPilot CSV's rows disagree with the
+// catalog's types they patch: GPU or GPU count (the catalog's kept), and
+// types the catalog has as retired (kept retired).
+type skyPilotKept struct {
+	shape, retired []string
+}
+
+// warnings says what was kept, a line per kind with a few examples.
+func (k *skyPilotKept) warnings(file string) []string {
+	examples := func(s []string) string {
+		if len(s) > 3 {
+			return strings.Join(s[:3], ", ") + fmt.Sprintf(" and %d more", len(s)-3)
+		}
+		return strings.Join(s, ", ")
+	}
+	var out []string
+	if len(k.shape) > 0 {
+		whose := fmt.Sprintf("%d types'", len(k.shape))
+		if len(k.shape) == 1 {
+			whose = "1 type's"
+		}
+		out = append(out, fmt.Sprintf("catalog %s: %s GPUs differ from the catalog's sourced entries: %s; the catalog's kept, the prices taken from the file",
+			file, whose, examples(k.shape)))
+	}
+	if len(k.retired) > 0 {
+		are := "are"
+		if len(k.retired) == 1 {
+			are = "is"
+		}
+		out = append(out, fmt.Sprintf("catalog %s: %s the catalog has as retired %s priced here (%s); they stay retired (gpuplan catalog instances --all lists them)",
+			file, model.Count(len(k.retired), "type"), are, examples(k.retired)))
+	}
+	return out
 }
 
 // patchInstance applies an overlay entry over an existing instance: set
@@ -1015,9 +1075,12 @@ func LoadWith(paths []string) (*model.Catalog, []string, error) {
 	// never into base's (TestLoadWithLeavesCompiledCatalog).
 	emb := baseFiles(base)
 	var c model.Catalog
-	merge(&c, append(emb, files...), &errs)
+	kept := merge(&c, append(emb, files...), &errs)
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
+	}
+	for i := range kept[len(emb):] {
+		warnings = append(warnings, kept[len(emb)+i].warnings(files[i].name)...)
 	}
 	warnings = append(warnings, overlayGuards(base, &c, files)...)
 	return &c, warnings, nil

@@ -475,8 +475,8 @@ func TestCSVOverlay(t *testing.T) {
 	for _, in := range c.Instances {
 		if in.Provider == "aws" && in.Type == "g4dn.xlarge" {
 			found = true
-			if in.Origin != p {
-				t.Errorf("g4dn.xlarge origin %q, want the CSV", in.Origin)
+			if !slices.ContainsFunc(in.Prices, func(r model.RegionPrice) bool { return r.Origin == p }) {
+				t.Errorf("g4dn.xlarge has no price from the CSV: %+v", in.Prices)
 			}
 		}
 	}
@@ -576,18 +576,18 @@ func TestCSVOverlayKeepsWhatItDoesNotSay(t *testing.T) {
 	if got.Interconnect != "nvswitch" {
 		t.Errorf("interconnect %q after a CSV overlay, want the catalog's nvswitch", got.Interconnect)
 	}
-	if got.Origin != csv {
-		t.Errorf("origin %q, want the CSV %s", got.Origin, csv)
+	if got.Origin != "embedded" || got.Source != was.Source || got.AsOf != was.AsOf {
+		t.Errorf("the type's provenance became %q %q: the CSV patches prices, the entry stays the catalog's", got.Origin, got.AsOf)
 	}
 	for _, p := range got.Prices {
 		switch {
 		case p.Region == "us-east-1":
-			if p.OnDemandUSD != 19.99 || p.Origin != "" {
-				t.Errorf("us-east-1: %+v, want the CSV's 19.99 under the instance's provenance", p)
+			if p.OnDemandUSD != 19.99 || p.Origin != csv {
+				t.Errorf("us-east-1: %+v, want the CSV's 19.99 sourced to the CSV", p)
 			}
 		default:
-			if p.Origin != was.Origin || p.AsOf != was.AsOf || p.Source != was.Source {
-				t.Errorf("%s, not in the CSV: provenance %q %q, want the catalog's %q %q", p.Region, p.Origin, p.AsOf, was.Origin, was.AsOf)
+			if p.Origin != "" || p.AsOf != "" { // the instance's: the catalog's
+				t.Errorf("%s, not in the CSV: provenance %q %q, want the catalog's", p.Region, p.Origin, p.AsOf)
 			}
 		}
 	}
@@ -657,5 +657,49 @@ func TestCSVOverlayLongLine(t *testing.T) {
 	r := &lineCapReader{r: bytes.NewReader(append(bytes.Repeat([]byte("y"), 10), '\n')), max: 10}
 	if _, err := io.ReadAll(r); err != nil {
 		t.Errorf("a line of exactly max bytes: %v", err)
+	}
+}
+
+// TestCSVOverlayKeepsCuratedTypes: SkyPilot rows for types the catalog
+// has update prices only. A row that gives another GPU count (Azure's
+// 8-GPU H100 host listed with 12, as SkyPilot's azure/vms.csv does) keeps
+// the catalog's count, a retired type (AWS p3) stays retired, and each
+// is said once.
+func TestCSVOverlayKeepsCuratedTypes(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	const header = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+	lambda := filepath.Join(dir, "lambda", "vms.csv")
+	aws := filepath.Join(dir, "aws", "vms.csv")
+	for p, row := range map[string]string{
+		lambda: `gpu_8x_h100_sxm5,H100,12.0,208.0,1800.0,29.99,us-east-1,"{'Gpus': [{'Name': 'H100', 'Manufacturer': 'NVIDIA', 'Count': 12.0, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 81920}",`,
+		aws:    `p3.2xlarge,V100,1.0,8.0,61.0,3.06,us-east-1,"{'Gpus': [{'Name': 'V100', 'Manufacturer': 'NVIDIA', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 16384}}], 'TotalGpuMemoryInMiB': 16384}",0.9`,
+	} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(header+row+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, warnings, err := LoadWith([]string{lambda, aws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h100, _ := instanceOf(c, "lambda", "gpu_8x_h100_sxm5")
+	if h100.GPUCount != 8 || !slices.ContainsFunc(h100.Prices, func(p model.RegionPrice) bool { return p.Region == "us-east-1" && p.OnDemandUSD == 29.99 }) {
+		t.Errorf("gpu_8x_h100_sxm5: %d GPUs, prices %+v; want the catalog's 8 and the CSV's $29.99 in us-east-1", h100.GPUCount, h100.Prices)
+	}
+	p3, _ := instanceOf(c, "aws", "p3.2xlarge")
+	if p3.Retired == "" || p3.Offered() {
+		t.Errorf("p3.2xlarge retired %q, offered %v after a CSV priced it; want it still retired", p3.Retired, p3.Offered())
+	}
+	all := strings.Join(warnings, "\n")
+	for _, want := range []string{
+		"1 type's GPUs differ from the catalog's sourced entries: lambda/gpu_8x_h100_sxm5 (the CSV: 12 × h100-sxm; the catalog: 8 × h100-sxm)",
+		"1 type the catalog has as retired is priced here (aws/p3.2xlarge); they stay retired",
+	} {
+		if strings.Count(all, want) != 1 {
+			t.Errorf("warnings lack (once) %q:\n%s", want, all)
+		}
 	}
 }
