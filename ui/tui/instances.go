@@ -447,7 +447,8 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	hours := o.MonthlyUSD / max(o.USDPerHour, 1e-12)
 	add("  × %s h per month = %s per month", fmtFloat(report.Round(hours, 1)), st.Value.Render(report.USD(o.MonthlyUSD)))
 	if o.HasJob && e != nil {
-		add("  job: %s × %s/h = %s", jobHoursIn(lang, o), report.USD(o.USDPerHour), st.Value.Render(report.USD(o.JobUSD)))
+		hours, sign := jobHoursIn(lang, o)
+		add("  job: %s × %s/h %s %s", hours, report.USD(o.USDPerHour), sign, st.Value.Render(report.USD(o.JobUSD)))
 		add("  %s", st.Muted.Render(lang.Sprintf("%.3g FLOPs at MFU %.2f of %.4g TFLOPS (%s) per GPU", e.TotalFLOPs, e.MFU, e.PeakTFLOPS, e.Precision)))
 	} else {
 		add("  %s", st.Muted.Render(T("no dataset size: job time and cost not computed")))
@@ -495,21 +496,22 @@ func countIn(lang *i18n.Printer, n int, noun string) string {
 }
 
 // jobHoursIn is the job's time for the detail's "time × price = cost"
-// line: HoursIn, or, for 1 to 48 hours, the fewest decimals (1 to 3) at
-// which the shown hours times the hourly price make the cost shown, so
-// the line adds up ("1.004 h × $6.99/h = $7.02", not "1.0 h × …"). A
-// job billed otherwise (a reserved term's minimum) keeps one decimal.
-func jobHoursIn(lang *i18n.Printer, o *model.Offer) string {
+// line, and the sign between: the fewest decimals (1 to 3) at which the
+// hours shown times the price shown make the cost shown, with "="; when
+// none does (a job under an hour or over two days, a reserved term's
+// minimum, a price with more than cents), HoursIn and "≈", so the line
+// never reads as a wrong sum.
+func jobHoursIn(lang *i18n.Printer, o *model.Offer) (hours, sign string) {
 	h := o.JobHours
-	if h < 1 || h >= 48 {
-		return report.HoursIn(lang, h)
-	}
-	cost := report.USD(o.JobUSD)
-	for d := 1; d <= 3; d++ {
-		shown, _ := strconv.ParseFloat(strconv.FormatFloat(h, 'f', d, 64), 64)
-		if report.USD(shown*o.USDPerHour) == cost {
-			return strconv.FormatFloat(h, 'f', d, 64) + " h"
+	if h >= 1 && h < 48 {
+		cost := report.USD(o.JobUSD)
+		price, _ := strconv.ParseFloat(strings.TrimPrefix(report.USD(o.USDPerHour), "$"), 64)
+		for d := 1; d <= 3; d++ {
+			shown, _ := strconv.ParseFloat(strconv.FormatFloat(h, 'f', d, 64), 64)
+			if price > 0 && report.USD(shown*price) == cost {
+				return strconv.FormatFloat(h, 'f', d, 64) + " h", "="
+			}
 		}
 	}
-	return report.HoursIn(lang, h)
+	return report.HoursIn(lang, h), "≈"
 }

@@ -15,19 +15,20 @@ import (
 func TestJobHoursAddUp(t *testing.T) {
 	for _, tc := range []struct {
 		hours, perHour, jobUSD float64
-		want                   string
+		want, sign             string
 	}{
-		{1.004, 6.99, 1.004 * 6.99, "1.004 h"}, // 1.0 h × $6.99 would be $6.99, not $7.02
-		{2.5, 2, 5, "2.5 h"},
-		{2.3, 2.29, 2.3 * 2.29, "2.3 h"},
-		{3.26, 10, 32.6, "3.26 h"},
-		{2.3, 2.29, 100, "2.3 h"}, // billed otherwise (a term's minimum): one decimal
-		{0.43, 1.29, 0.43 * 1.29, "26 min"},
-		{72, 1, 72, "3.0 days"},
+		{1.004, 6.99, 1.004 * 6.99, "1.004 h", "="}, // 1.0 h × $6.99 would be $6.99, not $7.02
+		{2.5, 2, 5, "2.5 h", "="},
+		{2.285, 2.95, 2.285 * 2.95, "2.285 h", "="}, // 2.3 h × $2.95 = $6.79, not $6.74
+		{3.26, 10, 32.6, "3.26 h", "="},
+		{2.0, 3.36312, 2.0 * 3.36312, "2.0 h", "≈"}, // $6.73 is not 2.0 × $3.36 shown
+		{2.3, 2.29, 100, "2.3 h", "≈"},              // billed otherwise (a term's minimum)
+		{0.43, 1.29, 0.43 * 1.29, "26 min", "≈"},
+		{72, 1, 72, "3.0 days", "≈"},
 	} {
 		o := &model.Offer{JobHours: tc.hours, USDPerHour: tc.perHour, JobUSD: tc.jobUSD}
-		if got := jobHoursIn(nil, o); got != tc.want {
-			t.Errorf("%g h at $%g/h = $%g: %q, want %q", tc.hours, tc.perHour, tc.jobUSD, got, tc.want)
+		if got, sign := jobHoursIn(nil, o); got != tc.want || sign != tc.sign {
+			t.Errorf("%g h at $%g/h = $%g: %q %s, want %q %s", tc.hours, tc.perHour, tc.jobUSD, got, sign, tc.want, tc.sign)
 		}
 	}
 }
