@@ -171,17 +171,7 @@ func BenchmarkProcessRecommendCSV100k(b *testing.B) {
 	dir := b.TempDir()
 	gpuplan, hello := buildFor(b, dir, false)
 	csvPath := filepath.Join(dir, "aws", "vms.csv")
-	if err := os.MkdirAll(filepath.Dir(csvPath), 0o755); err != nil {
-		b.Fatal(err)
-	}
-	f, err := os.Create(csvPath)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := synthcsv.Write(f, 100_000, 7); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := synthcsv.WriteFile(csvPath, 100_000, 7); err != nil {
 		b.Fatal(err)
 	}
 	paired(b, gpuplan, hello, append(recommendArgs, "--limit", "20", "--catalog", csvPath)...)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,17 +50,7 @@ func BenchmarkRunRecommend(b *testing.B) {
 func BenchmarkRunRecommendCSV100k(b *testing.B) {
 	isolate(b)
 	p := filepath.Join(b.TempDir(), "aws", "vms.csv")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		b.Fatal(err)
-	}
-	f, err := os.Create(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := synthcsv.Write(f, 100_000, 7); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := synthcsv.WriteFile(p, 100_000, 7); err != nil {
 		b.Fatal(err)
 	}
 	benchRun(b, append(recommendArgs, "--limit", "20", "--catalog", p))

@@ -1,7 +1,6 @@
 package data_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -39,17 +38,9 @@ func BenchmarkRecommendEmbedded(b *testing.B) {
 // instance type) and ranks it, as `recommend --catalog .../aws/vms.csv` does.
 func BenchmarkLoadWithCSV100k(b *testing.B) {
 	p := filepath.Join(b.TempDir(), "aws", "vms.csv")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := synthcsv.WriteFile(p, 100_000, 7); err != nil {
 		b.Fatal(err)
 	}
-	f, err := os.Create(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := synthcsv.Write(f, 100_000, 7); err != nil {
-		b.Fatal(err)
-	}
-	f.Close()
 	home := b.TempDir() // no user overlays
 	b.Setenv("XDG_CONFIG_HOME", home)
 	b.Setenv("XDG_DATA_HOME", home)

@@ -17,14 +17,7 @@ import (
 //	go test ./data -run '^$' -bench ReadSkyPilotCSV100k -benchmem -cpuprofile /tmp/csv.out
 func BenchmarkReadSkyPilotCSV100k(b *testing.B) {
 	p := filepath.Join(b.TempDir(), "vms.csv")
-	f, err := os.Create(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := synthcsv.Write(f, 100_000, 7); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := synthcsv.WriteFile(p, 100_000, 7); err != nil {
 		b.Fatal(err)
 	}
 	cat, err := Load()

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 )
 
 // Header is the AWS vms.csv header of SkyPilot's v8 catalog.
@@ -51,4 +53,22 @@ func Write(w io.Writer, rows int, seed uint64) error {
 			i, n, g.name, n, 8*n, 64*n, g.name, n, g.memMiB, g.memMiB*n, od, spot, regions[ri], zoneIDs[ri], 1+r.IntN(3))
 	}
 	return bw.Flush()
+}
+
+// WriteFile writes Write's file to path, creating its folder: a SkyPilot
+// catalog keeps <provider>/vms.csv, so path is usually
+// <dir>/aws/vms.csv.
+func WriteFile(path string, rows int, seed uint64) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := Write(f, rows, seed); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

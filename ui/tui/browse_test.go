@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -346,17 +345,7 @@ func FuzzBrowseLine(f *testing.F) {
 func bigOverlay(b *testing.B) *model.Catalog {
 	b.Helper()
 	p := filepath.Join(b.TempDir(), "aws", "vms.csv")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		b.Fatal(err)
-	}
-	fh, err := os.Create(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := synthcsv.Write(fh, 100_000, 7); err != nil {
-		b.Fatal(err)
-	}
-	if err := fh.Close(); err != nil {
+	if err := synthcsv.WriteFile(p, 100_000, 7); err != nil {
 		b.Fatal(err)
 	}
 	cat, _, err := data.LoadWith([]string{p})
