@@ -6,6 +6,9 @@ package cli
 // elsewhere (model, data/safeio, cobra, pflag) are listed too, as they
 // are printed.
 var errorFormats = []string{
+	"-o csv: the serving report prints a table or JSON (-o json)",
+	"phase %q: %s %s is not in the catalog (as of %s): the plan's price for it is unchecked",
+	"catalog %s: its %d instance types are added as a new provider %q, named by the folder; if that is not the cloud's name, keep SkyPilot's layout <cloud>/vms.csv (e.g. aws/vms.csv)",
 	"unknown command %q for %q; did you mean %q? (see %s --help)",
 	"unknown command %q for %q (see %s --help)",
 	"unknown flag --%s; did you mean %s? (see %s --help)",
