@@ -57,6 +57,10 @@ type MarketRow struct {
 	// OnDemandUSD and SpotUSD are the lowest of Regions per hour for the
 	// whole instance; 0 when unknown there.
 	OnDemandUSD, SpotUSD float64
+	// SpotVaries is set when Regions' spot prices differ (the row groups
+	// regions by their price in Pricing): SpotUSD is then the lowest, not
+	// Region's, and tables mark it "≥".
+	SpotVaries           bool
 	Source, Origin, AsOf string // of this price: the region's overlay when it set one, else the instance's
 }
 
@@ -738,6 +742,7 @@ func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *Inst
 			rp := &in.Prices[p.j]
 			pool = append(pool, rp.Region)
 			row.OnDemandUSD = lowestKnown(row.OnDemandUSD, rp.OnDemandUSD)
+			row.SpotVaries = row.SpotVaries || rp.SpotUSD != first.SpotUSD
 			row.SpotUSD = lowestKnown(row.SpotUSD, rp.SpotUSD)
 		}
 		rows = append(rows, row)

@@ -198,10 +198,14 @@ func MarketMarkdownRow(r *MarketRow) []string {
 	} else if r.Instance.MissingSince != "" {
 		name += " (not in the latest fetch, " + r.Instance.MissingSince + ")"
 	}
+	spot := usd(r.SpotUSD)
+	if r.SpotVaries && r.SpotUSD > 0 {
+		spot = "≥" + spot // the lowest of the row's regions, not Region's: at least this
+	}
 	return []string{
 		r.Instance.Provider, name, strconv.Itoa(r.Instance.GPUCount) + "× " + r.GPU.Key,
 		fnum(r.GPU.MemoryGiB) + " (" + fnum(round6(r.TotalVRAMGiB())) + ")", usd(r.USDPerHour), usd(r.USDPerGPUHour()),
-		usd(r.SpotUSD), fnum(round6(r.VCPUsPerGPU())), fnum(round6(r.RAMPerGPUGiB())), link, region, r.AsOf,
+		spot, fnum(round6(r.VCPUsPerGPU())), fnum(round6(r.RAMPerGPUGiB())), link, region, r.AsOf,
 	}
 }
 

@@ -540,7 +540,7 @@ func TestMarketOutputs(t *testing.T) {
 		t.Errorf("CSV row:\n%s", out)
 	}
 	md := res.Markdown()
-	want := "| aws | p5.48xlarge | 8× h100-sxm | 80 (640) | $98.32 | $12.29 | $25 | 24 | 256 | nvswitch + efa | us-east-1 +2 | 2026-11-30 |\n"
+	want := "| aws | p5.48xlarge | 8× h100-sxm | 80 (640) | $98.32 | $12.29 | ≥$25 | 24 | 256 | nvswitch + efa | us-east-1 +2 | 2026-11-30 |\n"
 	if !strings.Contains(md, want) {
 		t.Errorf("Markdown =\n%s\nwant a line\n%s", md, want)
 	}
