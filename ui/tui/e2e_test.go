@@ -140,7 +140,17 @@ func TestEndToEnd(t *testing.T) {
 	keys(tm, clearLine)
 	tm.Type(path)
 	keys(tm, enter)
-	await(t, sc, "exported to")
+	// The file is the export's effect; the footer's "exported to" has
+	// been seen to miss the screen on a loaded machine (a later frame
+	// before the poll), so the test waits for the file and then reads it.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			await(t, sc, "exported to") // fails with the screen as it is
+		}
+	}
 	_ = tm.Quit()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(app)
 
