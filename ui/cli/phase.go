@@ -139,12 +139,7 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *model.Plan) (mod
 // planSavings is "what saves the most" over the whole plan read from
 // path; the error, when set, is why there is none (shown, not fatal: the
 // plan's own prices need no catalog).
-func planSavings(cmd *cobra.Command, env *Env, path string, p *model.Plan) (float64, []model.PlanSaving, error) {
-	overlays, _ := cmd.Flags().GetStringArray("catalog")
-	cat, _, err := env.LoadCatalog(overlays)
-	if err != nil {
-		return 0, nil, err
-	}
+func planSavings(env *Env, cat *model.Catalog, path string, p *model.Plan) (float64, []model.PlanSaving, error) {
 	pl, err := planScenario(env, cat, path, p)
 	if err != nil {
 		return 0, nil, err

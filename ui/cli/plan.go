@@ -64,14 +64,15 @@ offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.
 			// otherwise of its offers is noted, not refused (a negotiated
 			// price is the user's to give).
 			overlays, _ := cmd.Flags().GetStringArray("catalog")
-			if cat, _, err := env.LoadCatalog(overlays); err == nil {
+			cat, _, catErr := env.LoadCatalog(overlays)
+			if catErr == nil {
 				printWarningsIn(env.lang, env.Stderr, env.lang.Messages(model.CheckPlan(cat, &p)))
 			}
 			var base float64
 			var savings []model.PlanSaving
-			var savingsErr error
-			if !noSavings {
-				base, savings, savingsErr = planSavings(cmd, env, args[0], &p)
+			savingsErr := catErr
+			if !noSavings && catErr == nil {
+				base, savings, savingsErr = planSavings(env, cat, args[0], &p)
 			}
 			if asJSON {
 				j := report.NewPlanJSON(&p, phases, total)

@@ -488,7 +488,7 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 func countIn(lang *i18n.Printer, n int, noun string) string {
 	if !lang.Chinese() {
 		if n >= 10_000 { // grouped as the other counts beside it ("100,207 offers (of 101,595 region prices)")
-			return humanize.Comma(int64(n)) + strings.TrimPrefix(model.Count(n, noun), strconv.Itoa(n))
+			return humanize.Comma(int64(n)) + " " + noun + "s"
 		}
 		return model.Count(n, noun)
 	}
