@@ -41,7 +41,18 @@ func seq(items ...*yaml.Node) *yaml.Node {
 // which double-quotes and escapes them.
 func str(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	if strings.Contains(s, "\n") && !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && model.Unprintable(r) }) {
+	if !strings.Contains(s, "\n") {
+		return n
+	}
+	switch {
+	case strings.Contains(s, "\t"):
+		// go-yaml writes a tab-led line into a block scalar as it is and
+		// then refuses to read it back ("found a tab character where an
+		// indentation space is expected"; FuzzYAMLInjection found it), and
+		// it picks a block for multi-line text by itself: quoted, a tab
+		// is \t.
+		n.Style = yaml.DoubleQuotedStyle
+	case !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && model.Unprintable(r) }):
 		n.Style = yaml.LiteralStyle
 	}
 	return n
