@@ -46,6 +46,13 @@ type wizard struct {
 	width  int
 	height int
 	sized  bool
+	// groups are the form's pages as built; sizedAt[i] is the sizeGen
+	// group i was last sized for. huh sizes a group by drawing every field
+	// in it, so only the page on screen is sized (setSize), the others
+	// when they come on screen.
+	groups  []*huh.Group
+	sizedAt []int
+	sizeGen int
 
 	// regions are the region options for the chosen providers, read by
 	// the options function in a command goroutine; regionGen changes
@@ -106,13 +113,14 @@ func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme 
 		}
 		groups = append(groups, g)
 	}
+	w.groups, w.sizedAt = groups, make([]int, len(groups))
 	keys := huh.NewDefaultKeyMap()
 	keys.Quit.SetEnabled(false)                   // ctrl+c is ours: it asks before quitting
 	keys.Input.AcceptSuggestion.SetEnabled(false) // ctrl+e is ours: export
 	keys.Text.Editor.SetEnabled(false)
 	w.keys = keys
 	w.form = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(keys).WithTheme(theme)
-	if width > 0 && height > 0 { // width 0: the first layout sizes it (huh measures every field each time)
+	if width > 0 && height > 0 { // width 0: the first layout sizes the first page
 		w.setSize(width, height)
 	}
 	return w
@@ -134,13 +142,24 @@ func newMultiSelect[T comparable](theme huh.Theme) *huh.MultiSelect[T] {
 	return s
 }
 
-// setSize sizes the form; huh re-measures every field, so only on change.
+// setSize sizes the page on screen for the form's box. huh sizes a group
+// by drawing each of its fields (huh.Group.WithWidth, WithHeight), and
+// huh.Form.WithWidth and WithHeight size every group: twelve pages drawn
+// to show one. So each page is sized when it is on screen and the size
+// has changed since it last was; app.Update lays out after every message,
+// before the frame is drawn. The form's own width and height stay unset:
+// huh reads them only for a tea.WindowSizeMsg, which the form never gets.
 func (w *wizard) setSize(width, height int) {
-	if width == w.width && height == w.height && w.sized {
+	if width != w.width || height != w.height || !w.sized {
+		w.width, w.height, w.sized = width, height, true
+		w.sizeGen++
+	}
+	i := w.focusedPage()
+	if w.sizedAt[i] == w.sizeGen {
 		return
 	}
-	w.width, w.height, w.sized = width, height, true
-	w.form = w.form.WithWidth(max(width, 10)).WithHeight(max(height, 3))
+	w.sizedAt[i] = w.sizeGen
+	w.groups[i].WithWidth(max(width, 10)).WithHeight(max(height, 3))
 }
 
 // sync runs after every form update: answers changed from outside are
