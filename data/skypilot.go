@@ -1037,7 +1037,7 @@ func (w *warnings) lines(name string) []string {
 		}
 		s += ": " + x.msg
 		if x.n > 1 {
-			s += fmt.Sprintf(" (%d rows)", x.n)
+			s += " (" + model.Count(x.n, "row") + ")"
 		}
 		out[i] = s
 	}

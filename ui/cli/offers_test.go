@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -77,4 +80,49 @@ func TestOffersMarketplaces(t *testing.T) {
 	if _, out, _ := runCLI(t, "recommend", "--model", "bert-large", "--providers", "vast,aws"); strings.Contains(out, left) {
 		t.Error("recommend --providers vast,aws says it left marketplaces out")
 	}
+}
+
+// TestCountsGrouped: the human report groups counts of 1,000 and more as
+// it groups prices, in both languages; JSON keeps numbers (trial 15 N8:
+// "100207 offers", "aws: 14387 offers", "(100000 types)").
+func TestCountsGrouped(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "aws", "vms.csv")
+	if err := synthcsv.WriteFile(p, 2000, 7); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "offers", "--catalog", p, "--providers", "aws", "--json")
+	if code != 0 {
+		t.Fatalf("--json: exit %d: %s", code, errs)
+	}
+	var res struct {
+		Rows []json.RawMessage `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("--json: %v", err)
+	}
+	rows := res.Rows
+	n := len(rows)
+	if n < 2000 {
+		t.Fatalf("%d offers with a 2,000-type overlay", n)
+	}
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{model.Grouped(n) + " offers (cheapest region per type)", "aws: " + model.Grouped(n) + " offers, ", "(2,000 types)"}},
+		{"zh-CN", []string{model.Grouped(n) + " 个报价（每种规格取最便宜地域）", "aws：" + model.Grouped(n) + " 个报价，", "（2,000 种规格）"}},
+	} {
+		_, flat, errs := runCLI(t, "offers", "--lang", tc.lang, "--catalog", p, "--providers", "aws")
+		_, grouped, _ := runCLI(t, "offers", "--lang", tc.lang, "--catalog", p, "--providers", "aws", "--group-by", "provider")
+		for _, w := range tc.want {
+			if !strings.Contains(flat+grouped, w) {
+				t.Errorf("%s: no %q in the report (stderr %q); its last lines:\n%s", tc.lang, w, errs, lastLines(flat, 3))
+			}
+		}
+	}
+}
+
+func lastLines(s string, n int) string {
+	l := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(l[max(len(l)-n, 0):], "\n")
 }

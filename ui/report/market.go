@@ -119,8 +119,8 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 			if gi > 0 {
 				fmt.Fprintln(w)
 			}
-			lang.Fprintf(w, "%s: %d %s, %s/h, %s per GPU-hour\n", g.Key, len(g.Rows), lang.T(marketPlural(len(g.Rows), "offer", "offers")),
-				usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
+			fmt.Fprintln(w, lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", g.Key, Count(lang, len(g.Rows), "offer"),
+				usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour)))
 			rows := make([][]string, 0, len(g.Rows))
 			for _, i := range g.Rows {
 				rows = append(rows, mark(&res.Rows[i]))
@@ -132,8 +132,8 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 	if res.Query.AllRegions {
 		what = "every region price"
 	}
-	lang.Fprintf(w, "%d %s (%s), %s prices per hour; +N counts other regions at the same price.\n",
-		len(res.Rows), lang.T(marketPlural(len(res.Rows), "offer", "offers")), lang.T(what), PricingName(lang, res.Query.Pricing))
+	lang.Fprintf(w, "%s (%s), %s prices per hour; +N counts other regions at the same price.\n",
+		Count(lang, len(res.Rows), "offer"), lang.T(what), PricingName(lang, res.Query.Pricing))
 	if m.USDCNY != nil {
 		lang.Fprintf(w, "CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY)
 	}
@@ -144,7 +144,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 		}
 		more := ""
 		if n > 5 {
-			more = lang.Sprintf(" and %d more", n-5)
+			more = lang.Sprintf(" and %s more", model.Grouped(n-5))
 		}
 		lang.Fprintf(w, "Not ranked, priced in %s: %s%s — needs --usd-cny RATE (1 USD = RATE CNY).\n", m.NeedsRate[0].Currency, strings.Join(names, lang.T(", ")), more)
 	}
