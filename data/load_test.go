@@ -596,10 +596,13 @@ func TestCSVOverlayKeepsWhatItDoesNotSay(t *testing.T) {
 	}
 }
 
-// TestCSVOverlayNewProviderWarns: the folder names the provider, so a
-// vms.csv saved under Downloads/ is a new cloud "downloads"; that is said
-// once, and a known provider's file says nothing of the kind.
-func TestCSVOverlayNewProviderWarns(t *testing.T) {
+// TestCSVOverlayFolderNamesTheCloud: the folder holding vms.csv names the
+// cloud, as in SkyPilot's ~/.sky/catalogs/v8/<cloud>/vms.csv; a folder
+// that is no SkyPilot cloud (Downloads/) is refused with how to fix it
+// instead of becoming a cloud "downloads" that exports then name, and a
+// bare vms.csv is the cloud of the folder it is in (trial 15b N5: refused
+// by bare name, a provider "w" by full path).
+func TestCSVOverlayFolderNamesTheCloud(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	t.Setenv("XDG_DATA_HOME", dir)
@@ -607,30 +610,59 @@ func TestCSVOverlayNewProviderWarns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		folder string
-		warn   bool
-	}{{"Downloads", true}, {"aws", false}} {
-		p := filepath.Join(dir, tc.folder, "vms.csv")
+	put := func(rel string) string {
+		p := filepath.Join(dir, rel)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, warnings, err := LoadWith([]string{p})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for _, w := range warnings {
-			if strings.Contains(w, "added as a new provider") {
-				n++
-				if !strings.Contains(w, `"downloads"`) || !strings.Contains(w, "<cloud>/vms.csv") {
-					t.Errorf("warning %q does not name the provider and the layout", w)
-				}
+		return p
+	}
+	for _, tc := range []struct {
+		path  string // under dir, or relative to dir/aws (the working directory) when it starts with "./"
+		cloud string // "" when refused
+		want  string // in the refusal
+	}{
+		{put("Downloads/vms.csv"), "", `the folder "Downloads" is not a cloud SkyPilot knows`},
+		{put("w/vms.csv"), "", `the folder "w" is not a cloud SkyPilot knows`},
+		{put("aws/prices.csv"), "", "a file named vms.csv in a folder named for its cloud"},
+		{put("AWS/vms.csv"), "aws", ""},
+		{put("runpod/vms.csv"), "runpod", ""},
+		{"vms.csv", "aws", ""},
+		{"./vms.csv", "aws", ""},
+	} {
+		put("aws/vms.csv")
+		t.Chdir(filepath.Join(dir, "aws"))
+		c, _, err := LoadWith([]string{tc.path})
+		if tc.cloud == "" {
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "<cloud>/vms.csv") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: error %v; want one line with %q and the layout", tc.path, err, tc.want)
 			}
+			continue
 		}
-		if want := map[bool]int{true: 1, false: 0}[tc.warn]; n != want {
-			t.Errorf("%s/vms.csv: %d new-provider warnings, want %d: %q", tc.folder, n, want, warnings)
+		if err != nil {
+			t.Errorf("%s: %v", tc.path, err)
+			continue
+		}
+		if !slices.ContainsFunc(c.Instances, func(in model.Instance) bool {
+			fromFile := func(origin string) bool { return strings.HasSuffix(origin, "vms.csv") }
+			return in.Provider == tc.cloud && (fromFile(in.Origin) || slices.ContainsFunc(in.Prices, func(r model.RegionPrice) bool { return fromFile(r.Origin) }))
+		}) {
+			t.Errorf("%s: no %s instance priced from the file", tc.path, tc.cloud)
+		}
+	}
+}
+
+// TestEmbeddedProvidersAreSkyPilotClouds: every provider of the embedded
+// catalog takes a <provider>/vms.csv overlay.
+func TestEmbeddedProvidersAreSkyPilotClouds(t *testing.T) {
+	c, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range c.Instances {
+		if !slices.Contains(skyPilotClouds, in.Provider) {
+			t.Fatalf("provider %q (%s) is not in skyPilotClouds: its vms.csv would be refused", in.Provider, in.Type)
 		}
 	}
 }

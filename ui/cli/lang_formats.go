@@ -8,7 +8,8 @@ package cli
 var errorFormats = []string{
 	"-o csv: the serving report prints a table or JSON (-o json)",
 	"phase %q: %s %s is not in the catalog (as of %s): the plan's price for it is unchecked",
-	"catalog %s: its %d instance types are added as a new provider %q, named by the folder; if that is not the cloud's name, keep SkyPilot's layout <cloud>/vms.csv (e.g. aws/vms.csv)",
+	"catalog %s: a SkyPilot catalog is a file named vms.csv in a folder named for its cloud (<cloud>/vms.csv, e.g. ~/.sky/catalogs/v8/aws/vms.csv); copy it there",
+	"catalog %s: the folder %q is not a cloud SkyPilot knows, and the folder names the cloud; copy the file to <cloud>/vms.csv (e.g. aws/vms.csv, as in ~/.sky/catalogs/v8/aws/vms.csv)",
 	"unknown command %q for %q; did you mean %q? (see %s --help)",
 	"unknown command %q for %q (see %s --help)",
 	"unknown flag --%s; did you mean %s? (see %s --help)",
