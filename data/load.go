@@ -1,8 +1,6 @@
 package data
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -1111,7 +1109,7 @@ func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string
 		if fi.Size() > kind.MaxBytes {
 			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, tooLarge(kind))
 		}
-		return readCSVOverlay(p, bufio.NewReaderSize(&lineCapReader{r: &capReader{r: f, left: kind.MaxBytes, kind: kind}, max: maxCSVLine}, 64<<10), fi.Size(), base, room)
+		return readCSVOverlay(p, &capReader{r: f, left: kind.MaxBytes, kind: kind}, fi.Size(), base, room) // records bounded by readSkyPilotCSV
 	}
 	b, err := safeio.ReadFile(p, kind)
 	if err != nil {
@@ -1158,32 +1156,6 @@ func (c *capReader) Read(b []byte) (int, error) {
 	c.left -= int64(n)
 	if c.left < 0 {
 		return 0, tooLarge(c.kind)
-	}
-	return n, err
-}
-
-// maxCSVLine bounds a line of a SkyPilot vms.csv: its rows are under a
-// KB (the GpuInfo cell, the longest, ~300 bytes), and encoding/csv holds
-// a line whole, so a 100 MB file without a newline would be read, copied
-// and collected for seconds before any row could be checked.
-const maxCSVLine = 1 << 20
-
-// lineCapReader fails a read once more than max bytes have come since the
-// last newline.
-type lineCapReader struct {
-	r      io.Reader
-	max, n int
-}
-
-func (l *lineCapReader) Read(b []byte) (int, error) {
-	n, err := l.r.Read(b)
-	if i := bytes.LastIndexByte(b[:n], '\n'); i >= 0 {
-		l.n = n - i - 1
-	} else {
-		l.n += n
-	}
-	if l.n > l.max {
-		return 0, fmt.Errorf("a line longer than %d MiB: not a SkyPilot vms.csv (its rows are under 1 KB)", l.max>>20)
 	}
 	return n, err
 }

@@ -667,29 +667,123 @@ func TestEmbeddedProvidersAreSkyPilotClouds(t *testing.T) {
 	}
 }
 
-// TestCSVOverlayLongLine: a vms.csv with a line over maxCSVLine (a junk
-// file without newlines) is refused by the reader as soon as the line
-// passes the bound, naming the file, not read whole first.
-func TestCSVOverlayLongLine(t *testing.T) {
+// TestCSVOverlayLongRecord: a vms.csv with a record over maxCSVRecord is
+// refused by the reader as soon as the record passes the bound, naming
+// the file and the line the record began on, not read whole first: a
+// junk line without newlines, and a quoted field left open over millions
+// of lines (trial 15b N6: read whole in 5 s and 400 MB, then blamed on
+// line 40000001).
+func TestCSVOverlayLongRecord(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	t.Setenv("XDG_DATA_HOME", dir)
 	p := filepath.Join(dir, "aws", "vms.csv")
 	os.MkdirAll(filepath.Dir(p), 0o755)
-	junk := append([]byte("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"),
-		bytes.Repeat([]byte("x"), maxCSVLine+1)...)
-	if err := os.WriteFile(p, junk, 0o644); err != nil {
-		t.Fatal(err)
+	const header = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+	for _, tc := range []struct {
+		name string
+		body []byte
+		want string
+	}{
+		{"one long line", bytes.Repeat([]byte("x"), maxCSVRecord+1), p + ":2: a line longer than 1 MiB"},
+		// Its first line is `p5,"ab` (6 bytes), each next one `ab` and
+		// the newline before it: its j-th line ends at byte 3j + 3, past
+		// 1,048,576 first at j = 349,525.
+		{"a quoted field over 1M lines", append([]byte("p5,\""), bytes.Repeat([]byte("ab\n"), maxCSVRecord/3+1)...),
+			p + ":2: a quoted field opens here and is not closed within 1 MiB (349525 lines)"},
+		{"after good rows", append([]byte("g5.xlarge,A10G,1,4,16,1.006,us-east-1,,0.5\ng5.xlarge,A10G,1,4,16,1.006,us-east-2,,0.5\n\"x"), bytes.Repeat([]byte("\n"), maxCSVRecord+1)...),
+			p + ":4: a quoted field opens here"},
+		// Under the bound, encoding/csv's own error: it gives up at the
+		// end of the file, the line to fix is where the quote opened.
+		{"a quote left open to the end", []byte("g5,\"x\ny\nz\n"), p + ":2: a quoted field opens in this record and runs to line "},
+	} {
+		if err := os.WriteFile(p, append([]byte(header), tc.body...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := LoadWith([]string{p})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: err = %v; want one line starting %q", tc.name, err, tc.want)
+		}
 	}
-	_, _, err := LoadWith([]string{p})
-	if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "a line longer than 1 MiB") {
-		t.Fatalf("err = %v; want the file named and the line bound", err)
+}
+
+// TestRecordCapReader: the bound counts a record's bytes (its lines run
+// together while a quoted field is open; a doubled quote inside one does
+// not close it), exactly at max whatever the read sizes, and names the
+// line the record began on. Lengths worked out by hand from the inputs.
+func TestRecordCapReader(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		max  int
+		line int // 0: read whole
+	}{
+		{"lines at the bound", "0123456789\nabcdefghij\n", 10, 0},
+		{"a line one over", "0123456789\nabcdefghijk\n", 10, 2},
+		{"a record of 4+1+4 bytes under the bound", "a,\"b\nc\",d\n", 10, 0},   // `a,"b`, the newline, `c",d`
+		{"a record of 4+1+5 bytes at the bound", "x\na,\"b\ncc\",d\n", 10, 0},  // `a,"b`, the newline, `cc",d`
+		{"the same record one byte longer", "x\na,\"b\nccc\",d\n", 10, 2},      // 4 + 1 + 6
+		{"a doubled quote keeps the field open", "\"a\"\"\nb\nc\"\n", 6, 1},    // `"a""` + 1 + `b` + 1 + `c"`: 9
+		{"closed fields reset the count", "\"abc\"\n\"def\"\n\"ghi\"\n", 5, 0}, // 5 each
+		{"CRLF counts the CR", "abcd\r\nabcde\r\n", 5, 2},
+	} {
+		for _, chunk := range []int{1, 3, 1 << 10} {
+			r := newRecordCapReader(strings.NewReader(tc.in), tc.max)
+			var got []byte
+			var err error
+			buf := make([]byte, chunk)
+			for {
+				var n int
+				n, err = r.Read(buf)
+				got = append(got, buf[:n]...)
+				if err != nil {
+					break
+				}
+			}
+			var long *RecordTooLongError
+			switch {
+			case tc.line == 0 && (err != io.EOF || string(got) != tc.in):
+				t.Errorf("%s (reads of %d): %v after %q; want the input whole", tc.name, chunk, err, got)
+			case tc.line > 0 && (!errors.As(err, &long) || long.Line != tc.line):
+				t.Errorf("%s (reads of %d): %v; want a RecordTooLongError on line %d", tc.name, chunk, err, tc.line)
+			}
+		}
 	}
-	// A line at the bound is still read (and fails later as a bad row).
-	r := &lineCapReader{r: bytes.NewReader(append(bytes.Repeat([]byte("y"), 10), '\n')), max: 10}
-	if _, err := io.ReadAll(r); err != nil {
-		t.Errorf("a line of exactly max bytes: %v", err)
-	}
+}
+
+// FuzzRecordCapReader: any input and bound read through the cap either
+// comes out unchanged or fails on a line the input has, and the read is
+// never cut short below the bound: every newline-free run read whole is
+// at most max bytes.
+func FuzzRecordCapReader(f *testing.F) {
+	f.Add("a,\"b\nc\",d\n", 4)
+	f.Add("p5,\""+strings.Repeat("ab\n", 20), 16)
+	f.Add("\"a\"\"\nb\nc\"\n\"\"\n", 3)
+	f.Add("x\r\ny\r", 1)
+	f.Fuzz(func(t *testing.T, in string, max int) {
+		if max < 1 || max > 1<<16 {
+			return
+		}
+		got, err := io.ReadAll(newRecordCapReader(strings.NewReader(in), max))
+		var long *RecordTooLongError
+		switch {
+		case err == nil:
+			if string(got) != in {
+				t.Fatalf("read %q, want the input %q", got, in)
+			}
+			for _, l := range strings.Split(in, "\n") {
+				if len(l) > max {
+					t.Fatalf("a line of %d bytes passed a bound of %d", len(l), max)
+				}
+			}
+		case errors.As(err, &long):
+			if long.Line < 1 || long.Line > strings.Count(in, "\n")+1 || long.Lines < 1 {
+				t.Fatalf("line %d (%d lines) in an input of %d lines", long.Line, long.Lines, strings.Count(in, "\n")+1)
+			}
+		default:
+			t.Fatalf("error %v", err)
+		}
+	})
 }
 
 // TestCSVOverlayKeepsCuratedTypes: SkyPilot rows for types the catalog
