@@ -133,6 +133,8 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		{[]string{"catalog", "instances", "h100:8"}, 0},
 		{[]string{"recommend", "--model", "bert-large", "--catalog", cny}, 0},
 		{[]string{"recomend"}, 2},
+		{[]string{"help", "recomend"}, 2},
+		{[]string{"catalog", "gpu"}, 2},
 		{[]string{"estimate", "--modle", "x"}, 2},
 		{[]string{"estimate", "--model", "bert-large", "--batch-size", "x"}, 2},
 		{[]string{"estimate", "--config", cfg}, 2},
