@@ -341,6 +341,7 @@ commands below from scripts (add --json for machine-readable output).`,
 	root.AddCommand(newCompletionCmd(root))
 	if completing(env.Args) { // only cobra's __complete reads them: ~1 ms of every other start
 		registerCompletions(root, env, &overlays)
+		completionsIn(root, env.lang)
 	}
 	plainBools(root)
 	useChineseHelp(root, env.lang)

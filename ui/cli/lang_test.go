@@ -327,3 +327,33 @@ func BenchmarkLocalize(b *testing.B) {
 		localize(p, msg)
 	}
 }
+
+// TestChineseCompletions: the descriptions __complete prints beside each
+// candidate (commands, lists, flags) are in Chinese under zh-CN, as the
+// help is (trial 15b N9); English stays English. Cobra's "Completion ended
+// with directive" on stderr is for the shell script, which discards it.
+func TestChineseCompletions(t *testing.T) {
+	allow := cliAllowlist(t)
+	for _, args := range [][]string{
+		{"__complete", ""},
+		{"__complete", "catalog", ""},
+		{"__complete", "recommend", "--"},
+		{"__complete", "export", "--"},
+		{"__complete", "offers", "--"},
+		{"__complete", "estimate", "--h"},
+		{"__complete", "--"},
+	} {
+		code, out, errs := runLang(t, zhLocale, args...)
+		name := strings.Join(args, " ")
+		if code != 0 || strings.Count(out, "\t") < 1 {
+			t.Errorf("%s: exit %d, %d candidates with descriptions: %s", name, code, strings.Count(out, "\t"), errs)
+		}
+		if leaks := i18n.Leaks(out, allow); len(leaks) > 0 {
+			t.Errorf("%s: English left in Chinese completions: %q\n%s", name, leaks, out)
+		}
+	}
+	_, out, _ := runLang(t, "C", "__complete", "")
+	if !strings.Contains(out, "recommend\tRank the cloud GPU offers that run a workload, by cost\n") {
+		t.Errorf("English completions changed:\n%s", out)
+	}
+}
