@@ -893,7 +893,7 @@ func checkAliases(owner map[string]string, kind, key string, aliases []string, e
 // says where they differ. The type is listed, so not missing.
 func patchFromSkyPilot(dst *model.Instance, in *model.Instance, kept *skyPilotKept) {
 	if dst.GPU != in.GPU || dst.GPUCount != in.GPUCount {
-		kept.shape = append(kept.shape, fmt.Sprintf("%s/%s (the CSV: %d × %s; the catalog: %d × %s)", dst.Provider, dst.Type, in.GPUCount, in.GPU, dst.GPUCount, dst.GPU))
+		kept.shape = append(kept.shape, fmt.Sprintf("%s/%s (%d × %s ≠ %d × %s)", dst.Provider, dst.Type, in.GPUCount, in.GPU, dst.GPUCount, dst.GPU))
 	}
 	if dst.Retired != "" {
 		kept.retired = append(kept.retired, dst.Provider+"/"+dst.Type)
@@ -921,22 +921,16 @@ func (k *skyPilotKept) warnings(file string) []string {
 		}
 		return strings.Join(s, ", ")
 	}
+	// Counts and examples are arguments, never words in the sentence, so
+	// the command line can translate it (ui/cli errorFormats).
 	var out []string
 	if len(k.shape) > 0 {
-		whose := fmt.Sprintf("%d types'", len(k.shape))
-		if len(k.shape) == 1 {
-			whose = "1 type's"
-		}
-		out = append(out, fmt.Sprintf("catalog %s: %s GPUs differ from the catalog's sourced entries: %s; the catalog's kept, the prices taken from the file",
-			file, whose, examples(k.shape)))
+		out = append(out, fmt.Sprintf("catalog %s: GPUs differ from the catalog's sourced entries (file ≠ catalog) for %s: %s; the catalog's are kept, the prices taken from the file",
+			file, model.Count(len(k.shape), "type"), examples(k.shape)))
 	}
 	if len(k.retired) > 0 {
-		are := "are"
-		if len(k.retired) == 1 {
-			are = "is"
-		}
-		out = append(out, fmt.Sprintf("catalog %s: %s the catalog has as retired %s priced here (%s); they stay retired (gpuplan catalog instances --all lists them)",
-			file, model.Count(len(k.retired), "type"), are, examples(k.retired)))
+		out = append(out, fmt.Sprintf("catalog %s: prices for %s the catalog has as retired (%s); they stay retired (gpuplan catalog instances --all lists them)",
+			file, model.Count(len(k.retired), "type"), examples(k.retired)))
 	}
 	return out
 }

@@ -821,8 +821,8 @@ func TestCSVOverlayKeepsCuratedTypes(t *testing.T) {
 	}
 	all := strings.Join(warnings, "\n")
 	for _, want := range []string{
-		"1 type's GPUs differ from the catalog's sourced entries: lambda/gpu_8x_h100_sxm5 (the CSV: 12 × h100-sxm; the catalog: 8 × h100-sxm)",
-		"1 type the catalog has as retired is priced here (aws/p3.2xlarge); they stay retired",
+		"GPUs differ from the catalog's sourced entries (file ≠ catalog) for 1 type: lambda/gpu_8x_h100_sxm5 (12 × h100-sxm ≠ 8 × h100-sxm)",
+		"prices for 1 type the catalog has as retired (aws/p3.2xlarge); they stay retired",
 	} {
 		if strings.Count(all, want) != 1 {
 			t.Errorf("warnings lack (once) %q:\n%s", want, all)

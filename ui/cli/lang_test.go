@@ -357,3 +357,27 @@ func TestChineseCompletions(t *testing.T) {
 		t.Errorf("English completions changed:\n%s", out)
 	}
 }
+
+// TestChineseDataWarnings: the warnings loading overlays prints (a
+// SkyPilot vms.csv's skipped rows, the kept catalog fields, the load
+// guards on a TOML price patch) are in Chinese under zh-CN, names and
+// numbers as they are (trial 15b: they stayed English). The fixtures are
+// data/testdata/skypilot's, plus a retired and a re-counted type.
+func TestChineseDataWarnings(t *testing.T) {
+	allow := cliAllowlist(t)
+	allow.Add("FPGA TPU Gaudi Inferentia Trainium AcceleratorCount N1 n1-standard DWS flex-start flex_start GCP sa-east us-eats") // names: accelerators, columns, machine series, regions
+	var args []string
+	for _, f := range []string{"aws/vms.csv", "gcp/vms.csv", "lambda/vms.csv", "azure/vms.csv", "cheap.toml"} {
+		args = append(args, "--catalog", filepath.Join("testdata", "overlays", f))
+	}
+	_, _, english := runLang(t, "C", append(args, "catalog", "gpus")...)
+	code, _, errs := runLang(t, zhLocale, append(args, "catalog", "gpus")...)
+	if code != 0 || strings.Count(errs, "\n") != strings.Count(english, "\n") || strings.Count(errs, "\n") < 12 {
+		t.Fatalf("exit %d; %d warnings in Chinese, %d in English:\n%s\n%s", code, strings.Count(errs, "\n"), strings.Count(english, "\n"), errs, english)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
+		if leaks := i18n.Leaks(line, allow); len(leaks) > 0 {
+			t.Errorf("English left: %q in\n%s", leaks, line)
+		}
+	}
+}
