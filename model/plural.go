@@ -3,16 +3,16 @@ package model
 import "strconv"
 
 // Grouped is a count as people read it: digits in threes split by commas
-// from 1,000 up ("999", "3,580", "100,207"), the way prices are printed
-// ("$32,120"), so a count never sits ungrouped beside a grouped one. For
-// human output only: JSON keeps the number.
+// from 10,000 up ("9999", "14,387", "100,207"), as the configurator prints
+// counts (a four-digit count stays whole). For human output only: JSON
+// keeps the number.
 func Grouped(n int) string {
 	s := strconv.Itoa(n)
 	sign := ""
 	if n < 0 {
 		sign, s = "-", s[1:]
 	}
-	if len(s) <= 3 {
+	if len(s) <= 4 {
 		return sign + s
 	}
 	b := make([]byte, 0, len(s)+len(s)/3)

@@ -441,8 +441,8 @@ func newVersionCmd(env *Env, overlays *[]string) *cobra.Command {
 				return writeJSON(env.Stdout, map[string]any{"version": env.Version, "catalog_as_of": cat.AsOf,
 					"gpus": len(cat.GPUs), "instances": len(cat.Instances), "models": len(cat.Models)})
 			}
-			env.lang.Fprintf(env.Stdout, "gpuplan %s (catalog as of %s: %d GPUs, %d instance types, %d models)\n",
-				env.Version, cat.AsOf, len(cat.GPUs), len(cat.Instances), len(cat.Models))
+			env.lang.Fprintf(env.Stdout, "gpuplan %s (catalog as of %s: %d GPUs, %s instance types, %d models)\n",
+				env.Version, cat.AsOf, len(cat.GPUs), model.Grouped(len(cat.Instances)), len(cat.Models))
 			return nil
 		},
 	}

@@ -82,43 +82,38 @@ func TestOffersMarketplaces(t *testing.T) {
 	}
 }
 
-// TestCountsGrouped: the human report groups counts of 1,000 and more as
-// it groups prices, in both languages; JSON keeps numbers (trial 15 N8:
-// "100207 offers", "aws: 14387 offers", "(100000 types)").
+// TestCountsGrouped: the human output groups counts of 10,000 and more
+// as the configurator does, in both languages; JSON keeps numbers (trial
+// 15 N8: "100207 offers", "overlay … (100000 types)"). The catalog has
+// 396 instance types; the overlay adds 12,000 more (one type a row).
+// The offers table's lines are ui/report's TestMarketCountLines.
 func TestCountsGrouped(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "aws", "vms.csv")
-	if err := synthcsv.WriteFile(p, 2000, 7); err != nil {
+	if err := synthcsv.WriteFile(p, 12000, 7); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(t, "offers", "--catalog", p, "--providers", "aws", "--json")
-	if code != 0 {
-		t.Fatalf("--json: exit %d: %s", code, errs)
-	}
-	var res struct {
-		Rows []json.RawMessage `json:"rows"`
-	}
-	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		t.Fatalf("--json: %v", err)
-	}
-	rows := res.Rows
-	n := len(rows)
-	if n < 2000 {
-		t.Fatalf("%d offers with a 2,000-type overlay", n)
+	_, base, _ := runCLI(t, "version", "--json")
+	var v struct{ Instances int }
+	if err := json.Unmarshal([]byte(base), &v); err != nil || v.Instances != 396 {
+		t.Fatalf("version --json: %v, %d instances; this test counts on the catalog's 396", err, v.Instances)
 	}
 	for _, tc := range []struct {
-		lang string
-		want []string
+		args []string
+		want string
 	}{
-		{"en", []string{model.Grouped(n) + " offers (cheapest region per type)", "aws: " + model.Grouped(n) + " offers, ", "(2,000 types)"}},
-		{"zh-CN", []string{model.Grouped(n) + " 个报价（每种规格取最便宜地域）", "aws：" + model.Grouped(n) + " 个报价，", "（2,000 种规格）"}},
+		{[]string{"version"}, " 12,396 instance types, "},
+		{[]string{"--lang", "zh-CN", "version"}, "12,396 种实例规格"},
+		{[]string{"offers", "--providers", "lambda"}, "overlay " + p + " (12,000 types)"},
+		{[]string{"--lang", "zh-CN", "offers", "--providers", "lambda"}, "覆盖文件 " + p + "（12,000 种规格）"},
 	} {
-		_, flat, errs := runCLI(t, "offers", "--lang", tc.lang, "--catalog", p, "--providers", "aws")
-		_, grouped, _ := runCLI(t, "offers", "--lang", tc.lang, "--catalog", p, "--providers", "aws", "--group-by", "provider")
-		for _, w := range tc.want {
-			if !strings.Contains(flat+grouped, w) {
-				t.Errorf("%s: no %q in the report (stderr %q); its last lines:\n%s", tc.lang, w, errs, lastLines(flat, 3))
-			}
+		code, out, errs := runCLI(t, append(tc.args, "--catalog", p)...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, no %q in:\n%s%s", tc.args, code, tc.want, lastLines(out, 4), errs)
 		}
+	}
+	_, js, _ := runCLI(t, "version", "--json", "--catalog", p)
+	if !strings.Contains(js, `"instances": 12396`) {
+		t.Errorf("version --json: %s; want the number 12396", js)
 	}
 }
 

@@ -545,7 +545,7 @@ func DescribeShapeIn(p *i18n.Printer, w *model.Workload) string {
 }
 
 // Count is model.Count in p's language: "1 sequence", "4 sequences",
-// "100,207 offers" (model.Grouped); Chinese has no plural, so its
+// "100,207 offers" (model.Grouped, from 10,000 up); Chinese has no plural, so its
 // catalogue keys "%d sequence" alone, and the number is grouped there too.
 // The configurator and the CLI both print counts with it.
 func Count(p *i18n.Printer, n int, noun string) string {
