@@ -10,17 +10,58 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// readCSVOverlay reads a SkyPilot vms.csv overlay. The provider is the
-// name of the file's directory, as in SkyPilot's catalog layout
-// (~/.sky/catalogs/v8/aws/vms.csv → aws). Rows become complete instance
-// entries whose origin is the file, so they replace the embedded prices
-// of the same instance types region by region. room is the number of
-// instances merged before this file at most (see merge); size is the
-// file's size in bytes.
+// skyPilotClouds are the folder names SkyPilot reads a vms.csv from, so
+// the clouds a <cloud>/vms.csv overlay may name: the catalogs/v8
+// folders of skypilot-org/skypilot-catalog (aws, cudo, daytona, gcp,
+// hyperbolic, hyperstack, jarvislabs, lambda, lium, mithril, nebius, oci,
+// primeintellect, runpod, seeweb, shadeform, spheron, vast, verda, yotta),
+// its v6 folders the embedded catalog still reads (do, fluidstack,
+// paperspace: their rows' source in data/catalog/instances), and the read_catalog("<cloud>/vms.csv")
+// or get_catalog_path calls of skypilot-org/skypilot sky/catalog/
+// (azure_catalog.py, ibm_catalog.py, scp_catalog.py, vsphere_catalog.py,
+// ppio_catalog.py, modal_catalog.py, latitude_catalog.py,
+// quantacloud_catalog.py; cloudrift and novita from their
+// data_fetchers). Kubernetes, SSH and Slurm have no vms.csv.
+var skyPilotClouds = []string{
+	"aws", "azure", "cloudrift", "cudo", "daytona", "do", "fluidstack", "gcp", "hyperbolic", "hyperstack",
+	"ibm", "jarvislabs", "lambda", "latitude", "lium", "mithril", "modal", "nebius", "novita", "oci",
+	"paperspace", "ppio", "primeintellect", "quantacloud", "runpod", "scp", "seeweb", "shadeform", "spheron",
+	"vast", "verda", "vsphere", "yotta",
+}
+
+// csvCloud is the cloud a vms.csv overlay at p is for: the name of the
+// folder that holds it, as in SkyPilot's layout
+// (~/.sky/catalogs/v8/aws/vms.csv → aws), whichever way p is written
+// (vms.csv in ~/.sky/catalogs/v8/aws is aws too). A file not named
+// vms.csv, or in a folder that is not a cloud SkyPilot knows
+// (skyPilotClouds: Downloads/vms.csv), is refused with how to fix it,
+// so no folder quietly becomes a cloud that exports would then name.
+func csvCloud(p string) (string, error) {
+	if filepath.Base(p) != "vms.csv" {
+		return "", fmt.Errorf("catalog %s: a SkyPilot catalog is a file named vms.csv in a folder named for its cloud (<cloud>/vms.csv, e.g. ~/.sky/catalogs/v8/aws/vms.csv); copy it there", p)
+	}
+	dir := filepath.Dir(p)
+	if abs, err := filepath.Abs(p); err == nil {
+		dir = filepath.Dir(abs)
+	}
+	folder := filepath.Base(dir)
+	cloud := strings.ToLower(folder)
+	if !slices.Contains(skyPilotClouds, cloud) {
+		return "", fmt.Errorf("catalog %s: the folder %q is not a cloud SkyPilot knows, and the folder names the cloud; copy the file to <cloud>/vms.csv (e.g. aws/vms.csv, as in ~/.sky/catalogs/v8/aws/vms.csv)", p, folder)
+	}
+	return cloud, nil
+}
+
+// readCSVOverlay reads a SkyPilot vms.csv overlay for the cloud its
+// folder names (csvCloud). Rows become complete instance entries whose
+// origin is the file, so they replace the embedded prices of the same
+// instance types region by region. room is the number of instances
+// merged before this file at most (see merge); size is the file's size
+// in bytes.
 func readCSVOverlay(p string, r io.Reader, size int64, base *model.Catalog, room int) (catalogFile, []string, error) {
-	provider := strings.ToLower(filepath.Base(filepath.Dir(p)))
-	if filepath.Base(p) != "vms.csv" || !keyPattern().MatchString(provider) || provider == "." {
-		return catalogFile{}, nil, fmt.Errorf("catalog %s: a SkyPilot catalog must keep SkyPilot's layout <provider>/vms.csv (e.g. ~/.sky/catalogs/v8/aws/vms.csv): the folder names the provider", p)
+	provider, err := csvCloud(p)
+	if err != nil {
+		return catalogFile{}, nil, err
 	}
 	// Types are distinct and complete, from p (Origin, Source) and dated
 	// as the catalog they update: merge takes them as they are.
@@ -31,11 +72,6 @@ func readCSVOverlay(p string, r io.Reader, size int64, base *model.Catalog, room
 	f := catalogFile{name: p, origin: p, full: insts, backing: backing, room: room}
 	if len(f.full) == 0 {
 		return catalogFile{}, warnings, fmt.Errorf("catalog %s: no GPU instances found", p)
-	}
-	if !slices.ContainsFunc(base.Instances, func(in model.Instance) bool { return in.Provider == provider }) {
-		// A file saved as Downloads/vms.csv would otherwise quietly become
-		// a cloud called "downloads", and exports would name it.
-		warnings = append(warnings, fmt.Sprintf("catalog %s: its %d instance types are added as a new provider %q, named by the folder; if that is not the cloud's name, keep SkyPilot's layout <cloud>/vms.csv (e.g. aws/vms.csv)", p, len(f.full), provider))
 	}
 	return f, warnings, nil
 }

@@ -1,8 +1,6 @@
 package data
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -895,7 +893,7 @@ func checkAliases(owner map[string]string, kind, key string, aliases []string, e
 // says where they differ. The type is listed, so not missing.
 func patchFromSkyPilot(dst *model.Instance, in *model.Instance, kept *skyPilotKept) {
 	if dst.GPU != in.GPU || dst.GPUCount != in.GPUCount {
-		kept.shape = append(kept.shape, fmt.Sprintf("%s/%s (the CSV: %d × %s; the catalog: %d × %s)", dst.Provider, dst.Type, in.GPUCount, in.GPU, dst.GPUCount, dst.GPU))
+		kept.shape = append(kept.shape, fmt.Sprintf("%s/%s (%d × %s ≠ %d × %s)", dst.Provider, dst.Type, in.GPUCount, in.GPU, dst.GPUCount, dst.GPU))
 	}
 	if dst.Retired != "" {
 		kept.retired = append(kept.retired, dst.Provider+"/"+dst.Type)
@@ -923,22 +921,16 @@ func (k *skyPilotKept) warnings(file string) []string {
 		}
 		return strings.Join(s, ", ")
 	}
+	// Counts and examples are arguments, never words in the sentence, so
+	// the command line can translate it (ui/cli errorFormats).
 	var out []string
 	if len(k.shape) > 0 {
-		whose := fmt.Sprintf("%d types'", len(k.shape))
-		if len(k.shape) == 1 {
-			whose = "1 type's"
-		}
-		out = append(out, fmt.Sprintf("catalog %s: %s GPUs differ from the catalog's sourced entries: %s; the catalog's kept, the prices taken from the file",
-			file, whose, examples(k.shape)))
+		out = append(out, fmt.Sprintf("catalog %s: GPUs differ from the catalog's sourced entries (file ≠ catalog) for %s: %s; the catalog's are kept, the prices taken from the file",
+			file, model.Count(len(k.shape), "type"), examples(k.shape)))
 	}
 	if len(k.retired) > 0 {
-		are := "are"
-		if len(k.retired) == 1 {
-			are = "is"
-		}
-		out = append(out, fmt.Sprintf("catalog %s: %s the catalog has as retired %s priced here (%s); they stay retired (gpuplan catalog instances --all lists them)",
-			file, model.Count(len(k.retired), "type"), are, examples(k.retired)))
+		out = append(out, fmt.Sprintf("catalog %s: prices for %s the catalog has as retired (%s); they stay retired (gpuplan catalog instances --all lists them)",
+			file, model.Count(len(k.retired), "type"), examples(k.retired)))
 	}
 	return out
 }
@@ -1111,7 +1103,7 @@ func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string
 		if fi.Size() > kind.MaxBytes {
 			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, tooLarge(kind))
 		}
-		return readCSVOverlay(p, bufio.NewReaderSize(&lineCapReader{r: &capReader{r: f, left: kind.MaxBytes, kind: kind}, max: maxCSVLine}, 64<<10), fi.Size(), base, room)
+		return readCSVOverlay(p, &capReader{r: f, left: kind.MaxBytes, kind: kind}, fi.Size(), base, room) // records bounded by readSkyPilotCSV
 	}
 	b, err := safeio.ReadFile(p, kind)
 	if err != nil {
@@ -1158,32 +1150,6 @@ func (c *capReader) Read(b []byte) (int, error) {
 	c.left -= int64(n)
 	if c.left < 0 {
 		return 0, tooLarge(c.kind)
-	}
-	return n, err
-}
-
-// maxCSVLine bounds a line of a SkyPilot vms.csv: its rows are under a
-// KB (the GpuInfo cell, the longest, ~300 bytes), and encoding/csv holds
-// a line whole, so a 100 MB file without a newline would be read, copied
-// and collected for seconds before any row could be checked.
-const maxCSVLine = 1 << 20
-
-// lineCapReader fails a read once more than max bytes have come since the
-// last newline.
-type lineCapReader struct {
-	r      io.Reader
-	max, n int
-}
-
-func (l *lineCapReader) Read(b []byte) (int, error) {
-	n, err := l.r.Read(b)
-	if i := bytes.LastIndexByte(b[:n], '\n'); i >= 0 {
-		l.n = n - i - 1
-	} else {
-		l.n += n
-	}
-	if l.n > l.max {
-		return 0, fmt.Errorf("a line longer than %d MiB: not a SkyPilot vms.csv (its rows are under 1 KB)", l.max>>20)
 	}
 	return n, err
 }

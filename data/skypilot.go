@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bufio"
 	"cmp"
 	"encoding/binary"
 	"encoding/csv"
@@ -164,7 +165,7 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 	// reused instead of each costing fresh pages (readGCPercent).
 	restore := paceGC(size, readGCPercent)
 	defer func() { restore() }()
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(bufio.NewReaderSize(newRecordCapReader(r, maxCSVRecord), 64<<10))
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
@@ -220,12 +221,21 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 // csvReadError turns an encoding/csv error into a *CSVError with the line;
 // got is the fields of the record it came with, want the header's.
 func csvReadError(name string, err error, got, want int) error {
+	var long *RecordTooLongError
+	if errors.As(err, &long) {
+		return &CSVError{File: name, Line: long.Line, Err: long}
+	}
 	var pe *csv.ParseError
 	if !errors.As(err, &pe) {
 		return &CSVError{File: name, Err: err}
 	}
 	if errors.Is(pe.Err, csv.ErrFieldCount) {
 		return &CSVError{File: name, Line: pe.StartLine, Err: fmt.Errorf("got %d fields, want %d (one per header column)", got, want)}
+	}
+	if pe.StartLine != pe.Line && errors.Is(pe.Err, csv.ErrQuote) {
+		// A quote left open runs the record on to where the reader gave
+		// up; the line to fix is where it opened.
+		return &CSVError{File: name, Line: pe.StartLine, Err: fmt.Errorf("a quoted field opens in this record and runs to line %d: %w", pe.Line, pe.Err)}
 	}
 	return &CSVError{File: name, Line: pe.Line, Err: fmt.Errorf("character %d: %w", pe.Column, pe.Err)}
 }
@@ -1037,7 +1047,7 @@ func (w *warnings) lines(name string) []string {
 		}
 		s += ": " + x.msg
 		if x.n > 1 {
-			s += fmt.Sprintf(" (%d rows)", x.n)
+			s += " (" + model.Count(x.n, "row") + ")"
 		}
 		out[i] = s
 	}

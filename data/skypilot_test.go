@@ -409,6 +409,7 @@ func FuzzReadSkyPilotCSV(f *testing.F) {
 	f.Add(awsHeader+"g4dn.xlarge,T4,1,4,16,,0.5,0.2,us-east-1,use1-az1\n", "aws")
 	f.Add(awsHeader+"\"g4dn.xlarge\nx\",T4,1,4,16,,0.5,0.2,us-\x1beast-1,use1-az1\n", "aws")
 	f.Add(awsHeader+"g4dn.xlarge,T4,1,4,16,,9e8,0.2,us-east-1,use1-az1\n", "aws")
+	f.Add(awsHeader+"g4dn.xlarge,\"T4\n\n\"\"x,1,4,16,,0.5,0.2,us-east-1,use1-az1\ng5,\"\n\n", "aws") // a quote left open over lines
 	resolve := CatalogGPUResolver(testCatalog())
 	f.Fuzz(func(t *testing.T, in, provider string) {
 		insts, _, err := ReadSkyPilotCSV(strings.NewReader(in), "fuzz.csv", provider, resolve)

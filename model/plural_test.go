@@ -7,9 +7,23 @@ func TestCount(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
 		want string
-	}{{0, "0 sequences"}, {1, "1 sequence"}, {2, "2 sequences"}, {16, "16 sequences"}} {
+	}{{0, "0 sequences"}, {1, "1 sequence"}, {2, "2 sequences"}, {16, "16 sequences"}, {1000, "1000 sequences"}, {100207, "100,207 sequences"}} {
 		if got := Count(tc.n, "sequence"); got != tc.want {
 			t.Errorf("Count(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
+
+// Trap (trial 15 N8): the CLI printed "100207 offers" and "aws: 14387
+// offers" beside "of 101,595 region prices".
+func TestGrouped(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0"}, {7, "7"}, {999, "999"}, {3580, "3580"}, {9999, "9999"}, {10000, "10,000"}, {14387, "14,387"}, {100207, "100,207"},
+		{999999, "999,999"}, {1000000, "1,000,000"}, {-12345, "-12,345"}, {-9999, "-9999"}} {
+		if got := Grouped(tc.n); got != tc.want {
+			t.Errorf("Grouped(%d) = %q, want %q", tc.n, got, tc.want)
 		}
 	}
 }

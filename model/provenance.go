@@ -127,7 +127,7 @@ func (p Provenance) LineParts() []Message {
 	}
 	for _, o := range p.Origins {
 		if o.Origin != "embedded" && !o.Updated {
-			parts = append(parts, Msg("overlay %s (%d %s)", o.Origin, o.Types, Msg(plural(o.Types, "type", "types"))))
+			parts = append(parts, Msg("overlay %s (%s %s)", o.Origin, Grouped(o.Types), Msg(plural(o.Types, "type", "types"))))
 		}
 	}
 	return parts

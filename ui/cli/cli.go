@@ -119,14 +119,38 @@ func Run(env Env) int {
 // on the typo. Suggestions are cobra's (Command.SuggestionsFor: a prefix,
 // or Levenshtein distance at most SuggestionsMinimumDistance, 2).
 func unknownCommand(root *cobra.Command, args []string) error {
-	// The first word that is not a root flag or its value: flags first
-	// (--lang zh-CN recomend) must not hide a typo.
-	name := ""
+	words := positional(root, args)
+	if len(words) == 0 {
+		return nil // flags only: the configurator's --config, or --help
+	}
+	name := words[0]
+	switch name {
+	case "help":
+		return unknownHelpTopic(root, words[1:])
+	case cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+		return nil // added by cobra when it executes
+	}
+	if subcommand(root, name) != nil {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q for %q", name, root.Name())
+	if s := root.SuggestionsFor(name); len(s) > 0 {
+		msg += fmt.Sprintf("; did you mean %q?", s[0])
+	}
+	return usage(fmt.Errorf("%s (see %s --help)", msg, root.Name()))
+}
+
+// positional is args without the root's flags and their values: flags
+// first (--lang zh-CN recomend) must not hide a typo. It stops at the
+// first word after a command's own flag it does not know, which the
+// command parses.
+func positional(root *cobra.Command, args []string) []string {
+	var words []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "-") || a == "-" {
-			name = a
-			break
+			words = append(words, a)
+			continue
 		}
 		if a == "--" || strings.Contains(a, "=") {
 			continue
@@ -140,27 +164,55 @@ func unknownCommand(root *cobra.Command, args []string) error {
 		} else if len(a) == 2 {
 			f = root.Flags().ShorthandLookup(a[1:])
 		}
+		if f == nil && len(words) > 0 && words[0] != "help" {
+			break // the command's flag: its value, if any, is not ours to tell
+		}
 		if f != nil && f.NoOptDefVal == "" && f.Value.Type() != "bool" {
 			i++ // its value
 		}
 	}
-	if name == "" {
-		return nil // flags only: the configurator's --config, or --help
-	}
-	switch name {
-	case "help", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
-		return nil // added by cobra when it executes
-	}
-	for _, c := range root.Commands() {
-		if c.Name() == name || c.HasAlias(name) {
-			return nil
+	return words
+}
+
+// subcommand is c's command named or aliased name, or nil.
+func subcommand(c *cobra.Command, name string) *cobra.Command {
+	for _, sub := range c.Commands() {
+		if sub.Name() == name || sub.HasAlias(name) {
+			return sub
 		}
 	}
-	msg := fmt.Sprintf("unknown command %q for %q", name, root.Name())
-	if s := root.SuggestionsFor(name); len(s) > 0 {
-		msg += fmt.Sprintf("; did you mean %q?", s[0])
+	return nil
+}
+
+// unknownHelpTopic refuses `gpuplan help WORD…` when a word names no
+// command, with a suggestion as a mistyped command gets: cobra's help
+// would print the root's help and exit 0 (its Find leaves the word as an
+// argument of the root), so `gpuplan help recomend` read as a success.
+// help itself and completion are topics too.
+func unknownHelpTopic(root *cobra.Command, topic []string) error {
+	c := root
+	for i, w := range topic {
+		if next := subcommand(c, w); next != nil {
+			c = next
+			continue
+		}
+		if c == root && w == "help" {
+			return nil // help's own help
+		}
+		if !c.HasSubCommands() {
+			return nil // an argument of the command: cobra shows the command's help, as for --help
+		}
+		asked := strings.Join(topic[:i+1], " ")
+		msg := fmt.Sprintf("unknown help topic %q", asked)
+		if c.SuggestionsMinimumDistance <= 0 {
+			c.SuggestionsMinimumDistance = 2
+		}
+		if s := c.SuggestionsFor(w); len(s) > 0 {
+			msg += fmt.Sprintf("; did you mean %q?", strings.Join(append(slices.Clone(topic[:i]), s[0]), " "))
+		}
+		return usage(fmt.Errorf("%s (see %s --help)", msg, root.Name()))
 	}
-	return usage(fmt.Errorf("%s (see %s --help)", msg, root.Name()))
+	return nil
 }
 
 // exitStatus prints err and maps it to an exit status.
@@ -289,6 +341,7 @@ commands below from scripts (add --json for machine-readable output).`,
 	root.AddCommand(newCompletionCmd(root))
 	if completing(env.Args) { // only cobra's __complete reads them: ~1 ms of every other start
 		registerCompletions(root, env, &overlays)
+		completionsIn(root, env.lang)
 	}
 	plainBools(root)
 	useChineseHelp(root, env.lang)
@@ -388,8 +441,8 @@ func newVersionCmd(env *Env, overlays *[]string) *cobra.Command {
 				return writeJSON(env.Stdout, map[string]any{"version": env.Version, "catalog_as_of": cat.AsOf,
 					"gpus": len(cat.GPUs), "instances": len(cat.Instances), "models": len(cat.Models)})
 			}
-			env.lang.Fprintf(env.Stdout, "gpuplan %s (catalog as of %s: %d GPUs, %d instance types, %d models)\n",
-				env.Version, cat.AsOf, len(cat.GPUs), len(cat.Instances), len(cat.Models))
+			env.lang.Fprintf(env.Stdout, "gpuplan %s (catalog as of %s: %d GPUs, %s instance types, %d models)\n",
+				env.Version, cat.AsOf, len(cat.GPUs), model.Grouped(len(cat.Instances)), len(cat.Models))
 			return nil
 		},
 	}

@@ -333,12 +333,7 @@ func flagUsagesIn(p *i18n.Printer, fs *pflag.FlagSet) string {
 		if f.NoOptDefVal != "" && f.NoOptDefVal != "true" {
 			left += fmt.Sprintf("[=%s]", f.NoOptDefVal)
 		}
-		right := p.T(use)
-		if name, ok := strings.CutPrefix(use, "help for "); ok { // cobra's -h and -v
-			right = p.Sprintf("help for %s", name)
-		} else if name, ok := strings.CutPrefix(use, "version for "); ok {
-			right = p.Sprintf("version for %s", name)
-		}
+		right := flagUsageIn(p, use)
 		if !zeroDefault(f) {
 			def := f.DefValue
 			if f.Value.Type() == "string" {
@@ -356,6 +351,49 @@ func flagUsagesIn(p *i18n.Printer, fs *pflag.FlagSet) string {
 		fmt.Fprintf(&b, "%s%s   %s\n", r.left, strings.Repeat(" ", maxw-ansi.StringWidth(r.left)), r.right)
 	}
 	return b.String()
+}
+
+// flagUsageIn is a flag's usage (pflag.UnquoteUsage's) in p's language.
+func flagUsageIn(p *i18n.Printer, use string) string {
+	if name, ok := strings.CutPrefix(use, "help for "); ok { // cobra's -h and -v
+		return p.Sprintf("help for %s", name)
+	} else if name, ok := strings.CutPrefix(use, "version for "); ok {
+		return p.Sprintf("version for %s", name)
+	}
+	return p.T(use)
+}
+
+// completionsIn puts what cobra's __complete prints beside each
+// candidate ("recommend\tRank the cloud GPU offers…", "--pricing\t…") in
+// p's language, as the help prints it: cobra reads Command.Short and
+// Flag.Usage as they are. For __complete only (help translates the
+// English keys itself); the help command and -h flags cobra adds at
+// execution are added first so theirs are translated too.
+func completionsIn(root *cobra.Command, p *i18n.Printer) {
+	if !p.Chinese() {
+		return
+	}
+	root.InitDefaultHelpCmd()
+	root.InitDefaultVersionFlag()
+	seen := map[*pflag.Flag]bool{}
+	translate := func(f *pflag.Flag) {
+		if !seen[f] {
+			seen[f] = true
+			_, use := pflag.UnquoteUsage(f)
+			f.Usage = flagUsageIn(p, use)
+		}
+	}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.InitDefaultHelpFlag()
+		c.Short = p.T(c.Short)
+		c.Flags().VisitAll(translate)
+		c.PersistentFlags().VisitAll(translate)
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
 }
 
 // zeroDefault is pflag's defaultIsZeroValue for the value types gpuplan

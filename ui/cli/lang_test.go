@@ -133,6 +133,8 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		{[]string{"catalog", "instances", "h100:8"}, 0},
 		{[]string{"recommend", "--model", "bert-large", "--catalog", cny}, 0},
 		{[]string{"recomend"}, 2},
+		{[]string{"help", "recomend"}, 2},
+		{[]string{"catalog", "gpu"}, 2},
 		{[]string{"estimate", "--modle", "x"}, 2},
 		{[]string{"estimate", "--model", "bert-large", "--batch-size", "x"}, 2},
 		{[]string{"estimate", "--config", cfg}, 2},
@@ -323,5 +325,59 @@ func BenchmarkLocalize(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		localize(p, msg)
+	}
+}
+
+// TestChineseCompletions: the descriptions __complete prints beside each
+// candidate (commands, lists, flags) are in Chinese under zh-CN, as the
+// help is (trial 15b N9); English stays English. Cobra's "Completion ended
+// with directive" on stderr is for the shell script, which discards it.
+func TestChineseCompletions(t *testing.T) {
+	allow := cliAllowlist(t)
+	for _, args := range [][]string{
+		{"__complete", ""},
+		{"__complete", "catalog", ""},
+		{"__complete", "recommend", "--"},
+		{"__complete", "export", "--"},
+		{"__complete", "offers", "--"},
+		{"__complete", "estimate", "--h"},
+		{"__complete", "--"},
+	} {
+		code, out, errs := runLang(t, zhLocale, args...)
+		name := strings.Join(args, " ")
+		if code != 0 || strings.Count(out, "\t") < 1 {
+			t.Errorf("%s: exit %d, %d candidates with descriptions: %s", name, code, strings.Count(out, "\t"), errs)
+		}
+		if leaks := i18n.Leaks(out, allow); len(leaks) > 0 {
+			t.Errorf("%s: English left in Chinese completions: %q\n%s", name, leaks, out)
+		}
+	}
+	_, out, _ := runLang(t, "C", "__complete", "")
+	if !strings.Contains(out, "recommend\tRank the cloud GPU offers that run a workload, by cost\n") {
+		t.Errorf("English completions changed:\n%s", out)
+	}
+}
+
+// TestChineseDataWarnings: the warnings loading overlays prints (a
+// SkyPilot vms.csv's skipped rows, the kept catalog fields, the load
+// guards on a TOML price patch) are in Chinese under zh-CN, names and
+// numbers as they are (trial 15b: they stayed English). The fixtures are
+// data/testdata/skypilot's, plus a retired and a re-counted type.
+func TestChineseDataWarnings(t *testing.T) {
+	allow := cliAllowlist(t)
+	allow.Add("FPGA TPU Gaudi Inferentia Trainium AcceleratorCount N1 n1-standard DWS flex-start flex_start GCP sa-east us-eats") // names: accelerators, columns, machine series, regions
+	var args []string
+	for _, f := range []string{"aws/vms.csv", "gcp/vms.csv", "lambda/vms.csv", "azure/vms.csv", "cheap.toml"} {
+		args = append(args, "--catalog", filepath.Join("testdata", "overlays", f))
+	}
+	_, _, english := runLang(t, "C", append(args, "catalog", "gpus")...)
+	code, _, errs := runLang(t, zhLocale, append(args, "catalog", "gpus")...)
+	if code != 0 || strings.Count(errs, "\n") != strings.Count(english, "\n") || strings.Count(errs, "\n") < 12 {
+		t.Fatalf("exit %d; %d warnings in Chinese, %d in English:\n%s\n%s", code, strings.Count(errs, "\n"), strings.Count(english, "\n"), errs, english)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
+		if leaks := i18n.Leaks(line, allow); len(leaks) > 0 {
+			t.Errorf("English left: %q in\n%s", leaks, line)
+		}
 	}
 }

@@ -276,10 +276,32 @@ func TestUnknownCommand(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
 		}
 	}
-	// Known commands, aliases and cobra's own still run.
-	for _, args := range [][]string{{"version"}, {"help", "estimate"}, {"__complete", "estim"}} {
+	// help with a topic that names no command says so, as a typo does
+	// (trial 15: `help recomend` printed the root's help, exit 0).
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"help", "recomend"}, `unknown help topic "recomend"; did you mean "recommend"? (see gpuplan --help)`},
+		{[]string{"--lang", "en", "help", "ofers"}, `unknown help topic "ofers"; did you mean "offers"? (see gpuplan --help)`},
+		{[]string{"help", "catalog", "gpu"}, `unknown help topic "catalog gpu"; did you mean "catalog gpus"? (see gpuplan --help)`},
+		{[]string{"help", "frobnicate"}, `unknown help topic "frobnicate" (see gpuplan --help)`},
+	} {
+		code, out, errs := runCLI(t, tc.args...)
+		if code != ExitUsage || out != "" || errs != "gpuplan: "+tc.want+"\n" {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want 2, none and %q", tc.args, code, len(out), errs, tc.want)
+		}
+	}
+	// Known commands, aliases and cobra's own still run; help on a real
+	// command is its --help.
+	for _, args := range [][]string{{"version"}, {"help", "estimate"}, {"help", "catalog", "gpus"}, {"help", "help"}, {"help", "completion", "bash"}, {"help"}, {"__complete", "estim"}} {
 		if code, _, errs := runCLI(t, args...); code != 0 {
 			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
+	}
+	_, viaHelp, _ := runCLI(t, "help", "catalog", "gpus")
+	_, viaFlag, _ := runCLI(t, "catalog", "gpus", "--help")
+	if viaHelp != viaFlag || !strings.Contains(viaHelp, "gpuplan catalog gpus") {
+		t.Errorf("help catalog gpus differs from catalog gpus --help:\n%s\n---\n%s", viaHelp, viaFlag)
 	}
 }

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -77,4 +80,44 @@ func TestOffersMarketplaces(t *testing.T) {
 	if _, out, _ := runCLI(t, "recommend", "--model", "bert-large", "--providers", "vast,aws"); strings.Contains(out, left) {
 		t.Error("recommend --providers vast,aws says it left marketplaces out")
 	}
+}
+
+// TestCountsGrouped: the human output groups counts of 10,000 and more
+// as the configurator does, in both languages; JSON keeps numbers (trial
+// 15 N8: "100207 offers", "overlay … (100000 types)"). The catalog has
+// 396 instance types; the overlay adds 12,000 more (one type a row).
+// The offers table's lines are ui/report's TestMarketCountLines.
+func TestCountsGrouped(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "aws", "vms.csv")
+	if err := synthcsv.WriteFile(p, 12000, 7); err != nil {
+		t.Fatal(err)
+	}
+	_, base, _ := runCLI(t, "version", "--json")
+	var v struct{ Instances int }
+	if err := json.Unmarshal([]byte(base), &v); err != nil || v.Instances != 396 {
+		t.Fatalf("version --json: %v, %d instances; this test counts on the catalog's 396", err, v.Instances)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"version"}, " 12,396 instance types, "},
+		{[]string{"--lang", "zh-CN", "version"}, "12,396 种实例规格"},
+		{[]string{"offers", "--providers", "lambda"}, "overlay " + p + " (12,000 types)"},
+		{[]string{"--lang", "zh-CN", "offers", "--providers", "lambda"}, "覆盖文件 " + p + "（12,000 种规格）"},
+	} {
+		code, out, errs := runCLI(t, append(tc.args, "--catalog", p)...)
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, no %q in:\n%s%s", tc.args, code, tc.want, lastLines(out, 4), errs)
+		}
+	}
+	_, js, _ := runCLI(t, "version", "--json", "--catalog", p)
+	if !strings.Contains(js, `"instances": 12396`) {
+		t.Errorf("version --json: %s; want the number 12396", js)
+	}
+}
+
+func lastLines(s string, n int) string {
+	l := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(l[max(len(l)-n, 0):], "\n")
 }

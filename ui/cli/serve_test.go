@@ -151,21 +151,26 @@ func TestServeRecommend(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Offers) == 0 || !r.Offers[0].Meets {
+	if len(r.Offers) == 0 {
 		t.Fatalf("no offer meets the targets: %s", out)
 	}
-	seenMiss := false
+	// As training's JSON: offers are the ranked ones, misses go under
+	// rejected (the nearest few), and the counts cover all of them.
+	if r.Meeting != len(r.Offers) || r.Considered <= r.Meeting {
+		t.Errorf("considered %d, meeting %d, %d offers: want meeting = offers (no --limit) < considered", r.Considered, r.Meeting, len(r.Offers))
+	}
+	if want := min(r.Considered-r.Meeting, report.ServeNearMisses); len(r.Rejected) != want {
+		t.Errorf("%d rejected, want %d (the nearest of %d misses)", len(r.Rejected), want, r.Considered-r.Meeting)
+	}
+	for i, x := range r.Rejected {
+		if x.Reason == "" || x.Provider == "" || x.InstanceType == "" || x.PricePerHourUSD <= 0 || x.Instances < 1 {
+			t.Errorf("rejected %d: %+v: want provider, type, a price, ≥ 1 instance and a reason", i, x)
+		}
+	}
 	last := 0.0
 	for i, o := range r.Offers {
-		if !o.Meets {
-			seenMiss = true
-			if len(o.Reasons) == 0 {
-				t.Errorf("offer %d %s misses without a reason", i, o.Offer)
-			}
-			continue
-		}
-		if seenMiss {
-			t.Errorf("offer %d %s meets the targets after one that does not", i, o.Offer)
+		if !o.Meets || !o.Fits || len(o.Reasons) != 0 || o.Memory.KVCacheGiB <= 0 {
+			t.Errorf("offer %d %s: meets %v, fits %v, KV cache %v GiB, reasons %q: a miss among the offers", i, o.Offer, o.Meets, o.Fits, o.Memory.KVCacheGiB, o.Reasons)
 		}
 		if o.USDPerMillionOutputTokens == nil || *o.USDPerMillionOutputTokens < last {
 			t.Errorf("offer %d %s: $/Mtok %v out of order (previous %v)", i, o.Offer, o.USDPerMillionOutputTokens, last)
@@ -178,6 +183,40 @@ func TestServeRecommend(t *testing.T) {
 		if p := o.Provider; p != "aws" && p != "lambda" {
 			t.Errorf("offer %d from %s, outside --providers", i, p)
 		}
+	}
+	// --limit cuts the offers, not the counts.
+	code, out, errs = runServeCLI(t, "recommend", "-o", "json", "--model", "llama-3.1-70b", "--task", "inference", "--weight-format", "awq",
+		"--max-model-len", "8k", "--prompt-tokens", "2k", "--output-tokens", "512", "--concurrency", "32", "--tpot-ms", "50", "--providers", "aws,lambda", "--limit", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var cut report.ServeRecommendJSON
+	if err := json.Unmarshal([]byte(out), &cut); err != nil {
+		t.Fatal(err)
+	}
+	if len(cut.Offers) != 2 || cut.Meeting != r.Meeting || cut.Considered != r.Considered {
+		t.Errorf("--limit 2: %d offers, meeting %d, considered %d; want 2, %d, %d", len(cut.Offers), cut.Meeting, cut.Considered, r.Meeting, r.Considered)
+	}
+}
+
+// TestServeEstimateNoFitJSON: a plan whose weights overflow the GPU (--gpus 1) says
+// so with fits false and a KV cache of 0 GiB, not a negative one (Llama
+// 3.1 70B in bf16 is 131.4 GiB of weights; one H100 SXM budgets
+// 79.65 × 0.9 = 71.7 GiB).
+func TestServeEstimateNoFitJSON(t *testing.T) {
+	code, out, errs := runServeCLI(t, "estimate", "-o", "json", "--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h100-sxm", "--gpus", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var e report.ServeEstimateJSON
+	if err := json.Unmarshal([]byte(out), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Plan.Fits || e.Plan.Memory.KVCacheGiB != 0 || len(e.Plan.Reasons) == 0 {
+		t.Errorf("fits %v, KV cache %v GiB, reasons %q: want false, 0 and why", e.Plan.Fits, e.Plan.Memory.KVCacheGiB, e.Plan.Reasons)
+	}
+	if e.Plan.Memory.WeightsGiB < e.Plan.Memory.BudgetGiB {
+		t.Errorf("weights %v GiB within the budget %v GiB: not the overflow this test is about", e.Plan.Memory.WeightsGiB, e.Plan.Memory.BudgetGiB)
 	}
 }
 

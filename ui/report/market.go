@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // MarketJSON is gpuplan offers --json: model.MarketJSON plus the exchange
@@ -119,8 +120,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 			if gi > 0 {
 				fmt.Fprintln(w)
 			}
-			lang.Fprintf(w, "%s: %d %s, %s/h, %s per GPU-hour\n", g.Key, len(g.Rows), lang.T(marketPlural(len(g.Rows), "offer", "offers")),
-				usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
+			fmt.Fprintln(w, MarketGroupLine(lang, &g))
 			rows := make([][]string, 0, len(g.Rows))
 			for _, i := range g.Rows {
 				rows = append(rows, mark(&res.Rows[i]))
@@ -128,12 +128,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 			fmt.Fprintln(w, r.plainRule(plainTable(header, rows, right)))
 		}
 	}
-	what := "cheapest region per type"
-	if res.Query.AllRegions {
-		what = "every region price"
-	}
-	lang.Fprintf(w, "%d %s (%s), %s prices per hour; +N counts other regions at the same price.\n",
-		len(res.Rows), lang.T(marketPlural(len(res.Rows), "offer", "offers")), lang.T(what), PricingName(lang, res.Query.Pricing))
+	fmt.Fprintln(w, marketCountLine(lang, res))
 	if m.USDCNY != nil {
 		lang.Fprintf(w, "CNY prices converted at 1 USD = %g CNY (--usd-cny).\n", *m.USDCNY)
 	}
@@ -144,7 +139,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 		}
 		more := ""
 		if n > 5 {
-			more = lang.Sprintf(" and %d more", n-5)
+			more = lang.Sprintf(" and %s more", model.Grouped(n-5))
 		}
 		lang.Fprintf(w, "Not ranked, priced in %s: %s%s — needs --usd-cny RATE (1 USD = RATE CNY).\n", m.NeedsRate[0].Currency, strings.Join(names, lang.T(", ")), more)
 	}
@@ -160,6 +155,24 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 	}
 	_, err := fmt.Fprintf(w, "%s%s\n", lang.Sprintf("prices: %s", strings.Join(lang.Messages(p.LineParts()), lang.T("; "))), lang.T("."))
 	return err
+}
+
+// MarketGroupLine heads a group of offers: "aws: 14,387 offers,
+// $3.28–$39.35/h, $2.74–$4.92 per GPU-hour" (counts as Count groups them).
+func MarketGroupLine(lang *i18n.Printer, g *model.MarketGroup) string {
+	return lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", g.Key, Count(lang, len(g.Rows), "offer"),
+		usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
+}
+
+// marketCountLine is the offers table's footer count: "100,207 offers
+// (cheapest region per type), on-demand prices per hour; …".
+func marketCountLine(lang *i18n.Printer, res *model.MarketResult) string {
+	what := "cheapest region per type"
+	if res.Query.AllRegions {
+		what = "every region price"
+	}
+	return lang.Sprintf("%s (%s), %s prices per hour; +N counts other regions at the same price.",
+		Count(lang, len(res.Rows), "offer"), lang.T(what), PricingName(lang, res.Query.Pricing))
 }
 
 func marketPlural(n int, one, many string) string {

@@ -448,7 +448,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		}
 		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(headers, rows, width, rec.Sort)))
 		if n := len(rec.Offers); n > shown {
-			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %d more %s%s", n-shown, p.T(marketPlural(n-shown, "offer", "offers")), p.T(moreHint))))
+			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s", model.Grouped(n-shown), p.T(marketPlural(n-shown, "offer", "offers")), p.T(moreHint))))
 		}
 		if note := borderlineTableNote(p, offers); note != "" {
 			fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))

@@ -3,7 +3,10 @@ package report
 import (
 	"testing"
 
+	"golang.org/x/text/language"
+
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // TestCutRegion: the "+N" of collapsed regions survives any cut.
@@ -75,6 +78,28 @@ func TestOfferBorderline(t *testing.T) {
 		}
 		if got := borderlineTableNote(nil, []model.Offer{o}); got != tt.note {
 			t.Errorf("%s: note\n got %q\nwant %q", tt.verdict, got, tt.note)
+		}
+	}
+}
+
+// TestMarketCountLines: the offers table's group heading and footer count
+// group 10,000 and more as the configurator does, in both languages
+// (trial 15b N8: "aws: 14387 offers", "100207 offers (cheapest region per
+// type)").
+func TestMarketCountLines(t *testing.T) {
+	zh := i18n.New(language.SimplifiedChinese)
+	g := model.MarketGroup{Key: "aws", Rows: make([]int, 14387), MinUSDPerHour: 3.28, MaxUSDPerHour: 39.35, MinUSDPerGPUHour: 2.74, MaxUSDPerGPUHour: 4.92}
+	res := &model.MarketResult{Query: model.MarketQuery{Pricing: model.OnDemand}, Rows: make([]model.MarketRow, 100207)}
+	small := &model.MarketResult{Query: model.MarketQuery{Pricing: model.OnDemand, AllRegions: true}, Rows: make([]model.MarketRow, 3580)}
+	for _, tc := range []struct{ got, want string }{
+		{MarketGroupLine(nil, &g), "aws: 14,387 offers, $3.28–$39.35/h, $2.74–$4.92 per GPU-hour"},
+		{MarketGroupLine(zh, &g), "aws：14,387 个报价，$3.28–$39.35/小时，每 GPU 小时 $2.74–$4.92"},
+		{marketCountLine(nil, res), "100,207 offers (cheapest region per type), on-demand prices per hour; +N counts other regions at the same price."},
+		{marketCountLine(zh, res), "100,207 个报价（每种规格取最便宜地域），按需实例每小时价格；+N 表示另有 N 个同价地域。"},
+		{marketCountLine(nil, small), "3580 offers (every region price), on-demand prices per hour; +N counts other regions at the same price."},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got  %q\nwant %q", tc.got, tc.want)
 		}
 	}
 }

@@ -544,13 +544,15 @@ func DescribeShapeIn(p *i18n.Printer, w *model.Workload) string {
 	return strings.Join(s, " · ")
 }
 
-// Count is model.Count in p's language: "1 sequence", "4 sequences";
-// Chinese has no plural, so its catalogue keys "%d sequence" alone.
+// Count is model.Count in p's language: "1 sequence", "4 sequences",
+// "100,207 offers" (model.Grouped, from 10,000 up); Chinese has no plural, so its
+// catalogue keys "%d sequence" alone, and the number is grouped there too.
+// The configurator and the CLI both print counts with it.
 func Count(p *i18n.Printer, n int, noun string) string {
 	if !p.Chinese() {
 		return model.Count(n, noun)
 	}
-	return p.Sprintf("%d "+noun, n)
+	return fmt.Sprintf(strings.Replace(p.Format("%d "+noun), "%d", "%s", 1), model.Grouped(n))
 }
 
 // AdviceChange is one fit-advice change in p's language (model.Advice

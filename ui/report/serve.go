@@ -96,7 +96,9 @@ func finite(v float64, digits int) *float64 {
 	return &r
 }
 
-// NewServePlanJSON returns p as JSON.
+// NewServePlanJSON returns p as JSON. The KV cache is never below 0 GiB,
+// as in the table: weights that overflow the budget leave none, and the
+// reasons say by how much.
 func NewServePlanJSON(p *model.ServePlan) ServePlanJSON {
 	o := &p.Offer
 	m := &p.Memory
@@ -104,7 +106,7 @@ func NewServePlanJSON(p *model.ServePlan) ServePlanJSON {
 		Nodes: p.Nodes, GPUs: p.GPUs, TP: p.TP, PP: p.PP, Replicas: p.Replicas,
 		Memory: ServeMemoryJSON{TotalGiB: Round(m.TotalBytes/model.GiB, 4), BudgetGiB: Round(m.BudgetBytes/model.GiB, 4),
 			WeightsGiB: Round(m.Weights/model.GiB, 4), ActivationGiB: Round(m.Activation/model.GiB, 4),
-			NonTorchGiB: Round(m.NonTorch/model.GiB, 4), KVCacheGiB: Round(m.KVCache/model.GiB, 4),
+			NonTorchGiB: Round(m.NonTorch/model.GiB, 4), KVCacheGiB: Round(max(m.KVCache, 0)/model.GiB, 4),
 			KVBytesPerToken: i64(m.KVBytesPerToken), KVTokens: m.KVTokens, MaxConcurrency: Round(m.MaxConcurrency, 4)},
 		KVTokens: m.KVTokens, MaxConcurrency: Round(m.MaxConcurrency, 4), Batch: p.Perf.Batch,
 		TTFTMs: Round(p.Perf.TTFTSec*1e3, 4), TPOTMs: Round(p.Perf.TPOTSec*1e3, 4),
@@ -143,28 +145,68 @@ func NewServeEstimateJSON(w *model.Workload, p *model.ServePlan) ServeEstimateJS
 		Plan: NewServePlanJSON(p), Warnings: append([]string{}, p.Reasons...), Assumptions: ServeAssumptions()}
 }
 
-// ServeRecommendJSON is recommend --task inference: every offer's plan,
-// those meeting the load and latency targets first, each group by cost per
-// million output tokens.
+// ServeRecommendJSON is recommend --task inference, in recommend's
+// training shape: Offers are the plans that meet the load and latency
+// targets, cheapest per million output tokens first (what the table
+// ranks); Rejected are the nearest misses, as many as the training
+// report keeps, in RankServing's order (fitting but too slow first, the
+// table's "Near misses"); Considered and Meeting count every offer, so a
+// --limit or the cut of the misses hides nothing.
 type ServeRecommendJSON struct {
-	Model   ModelJSON       `json:"model"`
-	Task    string          `json:"task"`
-	Serving ServingJSON     `json:"serving"`
-	Offers  []ServePlanJSON `json:"offers"`
+	Model      ModelJSON            `json:"model"`
+	Task       string               `json:"task"`
+	Serving    ServingJSON          `json:"serving"`
+	Considered int                  `json:"considered"`
+	Meeting    int                  `json:"meeting"`
+	Offers     []ServePlanJSON      `json:"offers"`
+	Rejected   []ServeRejectionJSON `json:"rejected"`
 }
 
-// NewServeRecommendJSON returns plans (RankServing's order) as JSON, at
-// most limit of them (0: all).
+// ServeRejectionJSON is one serving near miss: training's RejectionJSON
+// (the price of the nodes the plan needs, one when it needs none because
+// nothing fits; the reasons joined by "; ") and whether the model fits in
+// memory at all.
+type ServeRejectionJSON struct {
+	RejectionJSON
+	Fits bool `json:"fits"`
+}
+
+// ServeNearMisses is how many misses the serving JSON keeps: as many as
+// the training matcher does (model.Recommend's nearMissCount).
+const ServeNearMisses = 10
+
+// NewServeRecommendJSON returns plans (RankServing's order) as JSON: at
+// most limit offers that meet the targets (0: all) and the first
+// ServeNearMisses that do not.
 func NewServeRecommendJSON(w *model.Workload, s *model.Serving, plans []model.ServePlan, limit int) ServeRecommendJSON {
 	r := ServeRecommendJSON{Model: ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
-		Task: string(model.TaskInference), Serving: NewServingJSON(s), Offers: []ServePlanJSON{}}
+		Task: string(model.TaskInference), Serving: NewServingJSON(s), Considered: len(plans),
+		Offers: []ServePlanJSON{}, Rejected: []ServeRejectionJSON{}}
 	for i := range plans {
-		if limit > 0 && i >= limit {
-			break
+		p := &plans[i]
+		if !p.Meets {
+			if len(r.Rejected) < ServeNearMisses {
+				r.Rejected = append(r.Rejected, newServeRejectionJSON(p))
+			}
+			continue
 		}
-		r.Offers = append(r.Offers, NewServePlanJSON(&plans[i]))
+		r.Meeting++
+		if limit == 0 || len(r.Offers) < limit {
+			r.Offers = append(r.Offers, NewServePlanJSON(p))
+		}
 	}
 	return r
+}
+
+func newServeRejectionJSON(p *model.ServePlan) ServeRejectionJSON {
+	o := &p.Offer
+	nodes := max(p.Nodes, 1)
+	j := ServeRejectionJSON{RejectionJSON: RejectionJSON{Region: o.Region, PricePerHourUSD: Round(o.USDPerHour*float64(nodes), 4),
+		Instances: nodes, Reason: strings.Join(p.Reasons, "; ")}, Fits: p.Fits}
+	if in := o.Instance; in != nil {
+		j.Provider, j.InstanceType = in.Provider, in.Type
+	}
+	return j
 }
 
 // ServeAssumptions lists the serving model's rules and their sources.
