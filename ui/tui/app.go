@@ -470,7 +470,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		picked = m.res.best()
 	}
 	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
-	m.dialog.serving = m.res.serving
+	m.dialog.serving, m.dialog.cat = m.res.serving, m.cat
 	return m, m.dialog.init()
 }
 
