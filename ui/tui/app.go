@@ -64,6 +64,7 @@ type app struct {
 	from   screen // the screen the browser returns to
 	plan   *planView
 	dialog *dialog
+	notice *notice // the catalog's warnings over the first screen, until a key (notice.go)
 	footer footer
 
 	screen        screen
@@ -115,6 +116,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	}
 	m.browse.localize(lang)
 	m.footer = newFooter(st)
+	m.notice = newNotice(opts.Warnings)
 	m.lastKey = a.key()
 	m.savedKey = m.lastKey
 	cfg, err := a.config()
@@ -248,6 +250,11 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if msg.String() == "ctrl+c" || msg.String() == "q" {
 			return m, tea.Quit // nothing can be asked on a screen this small
 		}
+		return m, nil
+	}
+	if m.notice != nil && msg.String() != "ctrl+c" { // any key closes the warnings; ctrl+c still quits
+		m.notice = nil
+		m.layout()
 		return m, nil
 	}
 	if m.dialog != nil {
@@ -756,7 +763,7 @@ func (m app) render() (out string) {
 	header := m.header()
 	footer := m.footer.view(m.keys, m.fullHelp)
 	bodyH := max(m.height-1-lipgloss.Height(footer), 1)
-	if m.dialog == nil && m.screen == screenWizard {
+	if m.dialog == nil && m.notice == nil && m.screen == screenWizard {
 		if frame, ok := m.wizardFrame(header, footer, bodyH); ok {
 			return frame
 		}
@@ -765,6 +772,8 @@ func (m app) render() (out string) {
 	switch {
 	case m.dialog != nil:
 		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Center, m.dialog.view(m.st))
+	case m.notice != nil:
+		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Center, m.notice.view(m.st, m.lang, min(m.width-4, 84), bodyH))
 	case m.screen == screenOffers:
 		body = m.offers.view()
 	case m.screen == screenDetail:

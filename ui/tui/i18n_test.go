@@ -52,6 +52,9 @@ func zhScreens() []zhScreen {
 		{name: "nofit", keys: msgs(tab, up, up, enter, runes("/"), typed("llama 3.1 70b"), enter)},
 		{name: "invalid", keys: invalidBatch()},
 		{name: "invalid-offers", keys: append(invalidBatch(), ctrlO)},
+		{name: "warnings", set: func(m *app) { // the catalog's, as the command line passes them: in the screens' language
+			m.notice = newNotice([]string{m.lang.Sprintf(newProviderWarning, "Downloads/vms.csv", 62, "downloads")})
+		}},
 		{name: "serving", set: func(m *app) {
 			a := m.a
 			a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
@@ -84,7 +87,7 @@ func zhApp(t *testing.T, opts Options, sc zhScreen, w, h int) app {
 func TestChineseGolden(t *testing.T) {
 	for _, sc := range zhScreens() {
 		switch sc.name {
-		case "first", "filled", "offers", "detail", "export", "serving":
+		case "first", "filled", "offers", "detail", "export", "serving", "warnings":
 		default:
 			continue
 		}
@@ -138,7 +141,8 @@ func zhAllowlist(t *testing.T) i18n.Allowlist {
 		toml TOML YAML SkyPilot torchrun docker run Kubernetes Job PyTorchJob Keras Flax
 		AWQ GPTQ W8A16 awq gptq int8 vram regions providers max-price pricing spot europe auto efa
 		sort group-by gpu gpu-price
-		LLM seq2seq Ada Hopper Ampere momentum absmax Liger Cut Cross-Entropy Transformer`)
+		LLM seq2seq Ada Hopper Ampere momentum absmax Liger Cut Cross-Entropy Transformer
+		downloads`) // the provider an overlay's folder names (the warnings screen)
 	return allow
 }
 
