@@ -694,7 +694,7 @@ func (m *app) layout() {
 	m.keys.Plan.enable(m.screen, m.dialog != nil, len(m.plan.plan.Phases)) // phases.go
 	if prompting {
 		m.keys.Export.SetEnabled(false)
-		m.keys.Back.SetHelp("esc", "cancel")
+		m.keys.Back.SetHelp("esc", m.lang.T("cancel"))
 	}
 	if m.screen == screenWizard {
 		pos, _ := m.wiz.position(m.wiz.focusedPage())

@@ -45,6 +45,7 @@ func zhScreens() []zhScreen {
 		{name: "detail", keys: then(enter)},
 		{name: "export", keys: then(enter, ctrlE)},
 		{name: "quit", keys: then(ctrlC)},
+		{name: "plan-add", keys: then(runes("a"))}, // the phase's name prompt over the plan screen
 		{name: "browse", keys: msgs(ctrl('b'))},
 		{name: "browse-grouped", keys: msgs(ctrl('b'), tab, ctrl('g'))},
 		{name: "offers-sorted", keys: then(runes("s"))},
@@ -142,7 +143,7 @@ func zhAllowlist(t *testing.T) i18n.Allowlist {
 		AWQ GPTQ W8A16 awq gptq int8 vram regions providers max-price pricing spot europe auto efa
 		sort group-by gpu gpu-price
 		LLM seq2seq Ada Hopper Ampere momentum absmax Liger Cut Cross-Entropy Transformer
-		downloads`) // the provider an overlay's folder names (the warnings screen)
+		downloads fine-tune`) // an overlay's folder as provider (warnings), a phase's default name (plan-add)
 	return allow
 }
 
