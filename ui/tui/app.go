@@ -221,7 +221,7 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.dialog.err = msg.err
 			return m, m.dialog.toName()
 		}
-		m.footer.say(errText(msg.err), true)
+		m.footer.say(errTextIn(m.lang, msg.err), true)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.key(msg)

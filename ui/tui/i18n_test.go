@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -264,5 +265,27 @@ func TestChineseAccessible(t *testing.T) {
 		if leaks := i18n.Leaks(text, allow); len(leaks) > 0 {
 			t.Errorf("%s: English left in Chinese: %s\n%s", name, strings.Join(leaks, " "), text)
 		}
+	}
+}
+
+// A failed export says why in Chinese: the file writer's own reasons
+// are messages (a missing directory, a directory given as the name),
+// translated in the dialog; the path is shown as typed.
+func TestChineseExportErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ name, path, want string }{
+		{"a missing directory", filepath.Join(dir, "missing", "a.toml"), "目录 " + filepath.Join(dir, "missing") + " 不存在；请先创建它，或换一个位置"},
+		{"a directory", dir, dir + " 是目录；请给出文件名，如 " + filepath.Join(dir, "gpuplan.toml")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := start(t, newTestApp(t, testCatalog(t), zhOptions()), size(120, 40), ctrlE, enter)
+			m = drive(t, m, msgs(replace(tt.path), enter)...)
+			if m.dialog == nil || m.dialog.err == nil {
+				t.Fatalf("no error in the dialog:\n%s", screenText(m))
+			}
+			if got := flat(screenText(m)); !strings.Contains(got, flat("✗ "+tt.want)) {
+				t.Errorf("the dialog does not say %q:\n%s", tt.want, screenText(m))
+			}
+		})
 	}
 }
