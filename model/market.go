@@ -249,7 +249,7 @@ func (q *MarketQuery) validate(c *Catalog) error {
 			for i := range c.Instances {
 				all[c.Instances[i].Provider] = true
 			}
-			return unknownName("provider", p, sortedKeys(all), "gpuplan catalog instances")
+			return unknownName("provider", p, sortedKeys(all), Msg("gpuplan catalog instances"))
 		}
 	}
 	for _, r := range q.Regions {
@@ -273,7 +273,7 @@ func (q *MarketQuery) validate(c *Catalog) error {
 					}
 				}
 			}
-			return unknownName("region", r, sortedKeys(all), "gpuplan catalog instances --all-regions; a prefix ends in - or *, e.g. us-")
+			return unknownName("region", r, sortedKeys(all), Msg("gpuplan catalog instances --all-regions; a prefix ends in - or *, e.g. us-"))
 		}
 	}
 	return nil
@@ -288,11 +288,11 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-func unknownName(what, name string, valid []string, list string) error {
+func unknownName(what, name string, valid []string, list Message) error {
 	if s := Closest(name, valid, 3); len(s) > 0 {
-		return badFilter("unknown %s %q; did you mean %s? (list them with %s)", what, name, OrList(s), list)
+		return badFilter("unknown %s %q; did you mean %s? (list them with %s)", Msg(what), name, orMsg(s), list)
 	}
-	return badFilter("unknown %s %q (list them with %s)", what, name, list)
+	return badFilter("unknown %s %q (list them with %s)", Msg(what), name, list)
 }
 
 // regionPrice is one region's price of the instance being collapsed.

@@ -32,7 +32,7 @@ func ParseMarketPricing(s string) (Pricing, error) {
 		for i, m := range marketPricings {
 			names[i] = string(m)
 		}
-		return "", badFilter("pricing %q: want %s", s, OrList(names))
+		return "", badFilter("pricing %q: want %s", s, orMsg(names))
 	}
 	return p, nil
 }

@@ -2,7 +2,6 @@ package model
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -37,13 +36,42 @@ import (
 // grammar and of Browse's checks; the messages themselves do not repeat it.
 var ErrBadFilter = errors.New("bad filter")
 
-// filterError is a one-line message that errors.Is matches to ErrBadFilter.
-type filterError struct{ msg string }
+// filterError is a one-line message that errors.Is matches to ErrBadFilter
+// and errors.As to its Message, so a UI can translate it (the configurator's
+// market browser shows it as it is typed). Args that are English phrases
+// (the valid forms, "a or b" lists, nested errors) are Messages too.
+type filterError struct{ msg Message }
 
-func (e *filterError) Error() string        { return e.msg }
+func (e *filterError) Error() string        { return e.msg.String() }
 func (e *filterError) Is(target error) bool { return target == ErrBadFilter }
 
-func badFilter(format string, a ...any) error { return &filterError{fmt.Sprintf(format, a...)} }
+// As sets a *Message target to the error's message.
+func (e *filterError) As(target any) bool {
+	if m, ok := target.(*Message); ok {
+		*m = e.msg
+		return true
+	}
+	return false
+}
+
+func badFilter(format string, a ...any) error { return &filterError{Msg(format, a...)} }
+
+// badEnum is parseEnum's error as a filter error: "sort \"x\": want a, b or c".
+func badEnum[T ~string](what, s string, valid []T) error {
+	names := make([]string, len(valid))
+	for i, v := range valid {
+		names[i] = string(v)
+	}
+	return badFilter("%s %q: want %s", what, s, orMsg(names))
+}
+
+// orMsg is OrList as a message: "a, b or c" with its "or" translatable.
+func orMsg(names []string) Message {
+	if len(names) < 2 {
+		return Msg("%s", OrList(names))
+	}
+	return Msg("%s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+}
 
 // Bounds is an inclusive range. Min 0 means no lower bound and Max 0 no
 // upper bound, so the zero Bounds accepts everything.
@@ -97,7 +125,7 @@ func (s *GPUSpec) Matches(g *GPU, n int) bool {
 // error rather than a filter that silently matches nothing.
 const maxGPUCount = 1024
 
-const gpuSpecForms = "want e.g. H100, H100:8, A100-80GB:4+, h100:1..4 or 24GB..80GB:2"
+var gpuSpecForms = Msg("want e.g. H100, H100:8, A100-80GB:4+, h100:1..4 or 24GB..80GB:2")
 
 // ParseGPUSpec parses a GPU spec (see the grammar above) against the GPUs
 // of c. Names match catalog keys, names and aliases ignoring case and
@@ -125,7 +153,7 @@ func ParseGPUSpec(s string, c *Catalog) (GPUSpec, error) {
 			kind = "memory"
 		}
 		if prev, ok := seen[kind]; ok {
-			return spec, badFilter("gpu spec %q gives the %s twice (%s and %s); %s", s, kind, prev, tok, gpuSpecForms)
+			return spec, badFilter("gpu spec %q gives the %s twice (%s and %s); %s", s, Msg(kind), prev, tok, gpuSpecForms)
 		}
 		seen[kind] = tok
 		var err error
@@ -140,7 +168,7 @@ func ParseGPUSpec(s string, c *Catalog) (GPUSpec, error) {
 			spec.Count, err = parseCountRange(tok)
 		}
 		if err != nil {
-			return spec, badFilter("gpu spec %q: %s", s, err)
+			return spec, badFilter("gpu spec %q: %s", s, errMessage(err))
 		}
 	}
 	return spec, nil
@@ -182,13 +210,13 @@ func resolveGPUNames(list string, c *Catalog) ([]string, error) {
 				}
 			}
 			if len(keys) == n {
-				return nil, unknownGPU(prefix, c, fmt.Sprintf("no GPU starts with %q", prefix))
+				return nil, unknownGPU(prefix, c, Msg("no GPU starts with %q", prefix))
 			}
 			continue
 		}
 		g, err := c.GPU(name)
 		if err != nil {
-			return nil, unknownGPU(name, c, fmt.Sprintf("unknown GPU %q", name))
+			return nil, unknownGPU(name, c, Msg("unknown GPU %q", name))
 		}
 		add(g.Key)
 	}
@@ -197,7 +225,7 @@ func resolveGPUNames(list string, c *Catalog) ([]string, error) {
 
 // unknownGPU says what was not found and suggests the nearest keys and
 // aliases, the names users type.
-func unknownGPU(name string, c *Catalog, what string) error {
+func unknownGPU(name string, c *Catalog, what Message) error {
 	var names []string
 	owner := map[string]string{} // name → GPU key, to suggest each GPU once
 	for i := range c.GPUs {
@@ -215,7 +243,7 @@ func unknownGPU(name string, c *Catalog, what string) error {
 		}
 	}
 	if len(s) > 0 {
-		return badFilter("%s; did you mean %s? (list them with gpuplan catalog gpus)", what, OrList(s))
+		return badFilter("%s; did you mean %s? (list them with gpuplan catalog gpus)", what, orMsg(s))
 	}
 	return badFilter("%s (list them with gpuplan catalog gpus)", what)
 }
@@ -234,7 +262,7 @@ func splitRange(s string) (lo, hi string, exact bool) {
 
 // parseCountRange parses a GPU count: "8", "4+", "1..4", "..4", "4..".
 func parseCountRange(s string) (Bounds, error) {
-	const forms = "want a count such as 8, 4+, 1..4 or ..4"
+	forms := Msg("want a count such as 8, 4+, 1..4 or ..4")
 	lo, hi, _ := splitRange(s)
 	if lo == "" && hi == "" {
 		return Bounds{}, badFilter("count %q has no number; %s", s, forms)
@@ -275,7 +303,7 @@ var gpuMemUnits = []struct {
 // Every number needs its unit, so that a count is never read as memory.
 // Errors match ErrBadFilter.
 func ParseVRAMRange(s string) (Bounds, error) {
-	const forms = "want GPU memory such as 24GB..80GB, 40GB+, ..48GB or 80GB"
+	forms := Msg("want GPU memory such as 24GB..80GB, 40GB+, ..48GB or 80GB")
 	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
 	lo, hi, _ := splitRange(t)
 	if lo == "" && hi == "" {
@@ -288,7 +316,7 @@ func ParseVRAMRange(s string) (Bounds, error) {
 		}
 		v, err := parseGiB(part)
 		if err != nil {
-			return Bounds{}, badFilter("memory %q: %s; %s", s, err.Error(), forms)
+			return Bounds{}, badFilter("memory %q: %s; %s", s, errMessage(err), forms)
 		}
 		if i == 0 {
 			b.Min = v
@@ -311,17 +339,17 @@ func parseGiB(s string) (float64, error) {
 		}
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil || num == "" || math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("%q is not a number", num)
+			return 0, Msg("%q is not a number", num)
 		}
 		if v <= 0 || v > 1<<20 {
-			return 0, fmt.Errorf("%s must be above 0 and at most 1048576 GB", s)
+			return 0, Msg("%s must be above 0 and at most 1048576 GB", s)
 		}
 		return v * u.gib, nil
 	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		return 0, fmt.Errorf("%q needs a unit (%sGB)", s, s)
+		return 0, Msg("%q needs a unit (%sGB)", s, s)
 	}
-	return 0, fmt.Errorf("%q is not a size with GB, GiB, TB or TiB", s)
+	return 0, Msg("%q is not a size with GB, GiB, TB or TiB", s)
 }
 
 // ParseMaxPrice parses a price limit in USD per hour: "2", "2.50",
@@ -363,7 +391,7 @@ var archAliases = map[string]Arch{"amd64": ArchX86, "x86-64": ArchX86, "x64": Ar
 func ParseArch(s string) (Arch, error) {
 	a, err := parseEnum(s, "arch", Archs, archAliases)
 	if err != nil {
-		return "", badFilter("%s", err)
+		return "", badEnum("arch", s, Archs)
 	}
 	return a, nil
 }
@@ -396,7 +424,7 @@ var marketSortAliases = map[string]MarketSort{
 func ParseMarketSort(s string) (MarketSort, error) {
 	k, err := parseEnum(s, "sort", MarketSorts, marketSortAliases)
 	if err != nil {
-		return "", badFilter("%s", err)
+		return "", badEnum("sort", s, MarketSorts)
 	}
 	return k, nil
 }
@@ -421,7 +449,7 @@ var marketGroupAliases = map[string]MarketGroupBy{"none": GroupNone, "": GroupNo
 func ParseMarketGroupBy(s string) (MarketGroupBy, error) {
 	k, err := parseEnum(s, "group-by", MarketGroups, marketGroupAliases)
 	if err != nil {
-		return "", badFilter("%s", err)
+		return "", badEnum("group-by", s, MarketGroups)
 	}
 	return k, nil
 }
@@ -442,7 +470,7 @@ var Interconnects = []string{LinkNVLink, LinkNVSwitch, LinkPCIe, "infinity-fabri
 func ParseInterconnect(s string) (string, error) {
 	k, err := parseEnum(s, "interconnect", Interconnects, map[string]string{"nvl": LinkNVLink, "if": "infinity-fabric", "xgmi": "infinity-fabric"})
 	if err != nil {
-		return "", badFilter("%s", err)
+		return "", badEnum("interconnect", s, Interconnects)
 	}
 	return k, nil
 }

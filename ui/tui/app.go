@@ -64,6 +64,7 @@ type app struct {
 	from   screen // the screen the browser returns to
 	plan   *planView
 	dialog *dialog
+	notice *notice // the catalog's warnings over the first screen, until a key (notice.go)
 	footer footer
 
 	screen        screen
@@ -115,6 +116,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	}
 	m.browse.localize(lang)
 	m.footer = newFooter(st)
+	m.notice = newNotice(opts.Warnings)
 	m.lastKey = a.key()
 	m.savedKey = m.lastKey
 	cfg, err := a.config()
@@ -219,7 +221,7 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.dialog.err = msg.err
 			return m, m.dialog.toName()
 		}
-		m.footer.say(errText(msg.err), true)
+		m.footer.say(errTextIn(m.lang, msg.err), true)
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
@@ -248,6 +250,11 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if msg.String() == "ctrl+c" || msg.String() == "q" {
 			return m, tea.Quit // nothing can be asked on a screen this small
 		}
+		return m, nil
+	}
+	if m.notice != nil && msg.String() != "ctrl+c" { // any key closes the warnings; ctrl+c still quits
+		m.notice = nil
+		m.layout()
 		return m, nil
 	}
 	if m.dialog != nil {
@@ -470,7 +477,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		picked = m.res.best()
 	}
 	m.dialog = newExportDialog(path, cfg, picked, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
-	m.dialog.serving = m.res.serving
+	m.dialog.serving, m.dialog.cat = m.res.serving, m.cat
 	return m, m.dialog.init()
 }
 
@@ -687,7 +694,7 @@ func (m *app) layout() {
 	m.keys.Plan.enable(m.screen, m.dialog != nil, len(m.plan.plan.Phases)) // phases.go
 	if prompting {
 		m.keys.Export.SetEnabled(false)
-		m.keys.Back.SetHelp("esc", "cancel")
+		m.keys.Back.SetHelp("esc", m.lang.T("cancel"))
 	}
 	if m.screen == screenWizard {
 		pos, _ := m.wiz.position(m.wiz.focusedPage())
@@ -756,7 +763,7 @@ func (m app) render() (out string) {
 	header := m.header()
 	footer := m.footer.view(m.keys, m.fullHelp)
 	bodyH := max(m.height-1-lipgloss.Height(footer), 1)
-	if m.dialog == nil && m.screen == screenWizard {
+	if m.dialog == nil && m.notice == nil && m.screen == screenWizard {
 		if frame, ok := m.wizardFrame(header, footer, bodyH); ok {
 			return frame
 		}
@@ -765,6 +772,8 @@ func (m app) render() (out string) {
 	switch {
 	case m.dialog != nil:
 		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Center, m.dialog.view(m.st))
+	case m.notice != nil:
+		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Center, m.notice.view(m.st, m.lang, min(m.width-4, 84), bodyH))
 	case m.screen == screenOffers:
 		body = m.offers.view()
 	case m.screen == screenDetail:

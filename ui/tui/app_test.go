@@ -57,25 +57,28 @@ func TestBertFlow(t *testing.T) {
 
 // TestGolden pins the screens at three terminal sizes: the first screen,
 // a filled-in form, the offers table, an offer's detail, the export
-// dialog; and the too-small screen.
+// dialog, the catalog's warnings over the first screen; and the too-small
+// screen.
 func TestGolden(t *testing.T) {
 	answered := bertAnswers()
 	filled := answered[:len(answered)-4] // on the last page, not submitted
 	screens := []struct {
 		name string
 		keys []tea.Msg
+		opts Options
 	}{
-		{"first", nil},
-		{"filled", filled},
-		{"offers", answered},
-		{"detail", append(append([]tea.Msg{}, answered...), enter)},
-		{"export", append(append([]tea.Msg{}, answered...), enter, ctrlE)},
+		{"first", nil, Options{}},
+		{"filled", filled, Options{}},
+		{"offers", answered, Options{}},
+		{"detail", append(append([]tea.Msg{}, answered...), enter), Options{}},
+		{"export", append(append([]tea.Msg{}, answered...), enter, ctrlE), Options{}},
+		{"warnings", nil, Options{Warnings: []string{downloadsWarning}}}, // the catalog's, over the first screen
 	}
 	for _, sc := range screens {
 		for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", sc.name, sz[0], sz[1]), func(t *testing.T) {
 				t.Parallel()
-				m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(sz[0], sz[1])}, sc.keys...)...)
+				m := start(t, newTestApp(t, testCatalog(t), sc.opts), append([]tea.Msg{size(sz[0], sz[1])}, sc.keys...)...)
 				view := m.View().Content
 				checkFits(t, view, sz[0], sz[1])
 				golden.RequireEqual(t, []byte(ansi.Strip(view)))

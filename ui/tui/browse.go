@@ -138,7 +138,7 @@ func (v *browseView) apply() tea.Cmd {
 	q, err := parseBrowseLine(text, v.cat)
 	if err != nil {
 		v.seq++ // a browse on its way is for an older line: dropped
-		v.pending, v.err = false, printable(errText(err))
+		v.pending, v.err = false, errTextIn(v.lang, err)
 		return nil
 	}
 	if len(q.Providers) == 0 {
@@ -166,7 +166,7 @@ func (v *browseView) receive(msg browsedMsg) {
 	}
 	v.pending = false
 	if msg.err != nil {
-		v.err = printable(errText(msg.err))
+		v.err = errTextIn(v.lang, msg.err)
 		return
 	}
 	keep := v.selected()
@@ -180,7 +180,9 @@ func (v *browseView) receive(msg browsedMsg) {
 func parseBrowseLine(text string, cat *model.Catalog) (model.MarketQuery, error) {
 	args, err := shlex.Split(text)
 	if err != nil {
-		return model.MarketQuery{}, fmt.Errorf("filter: %v; close the quote", err)
+		// shlex's reasons are fixed sentences ("EOF found when expecting
+		// closing quote"): translated as keys.
+		return model.MarketQuery{}, model.Msg("filter: %s; close the quote", model.Msg(err.Error()))
 	}
 	return model.ParseMarketArgs(args, cat)
 }
@@ -398,7 +400,7 @@ func (v *browseView) note() string {
 // status is the line under the filter: the error, or what is shown.
 func (v *browseView) status() string {
 	if v.err != "" {
-		return v.st.Bad.Render("✗ " + v.lang.T(v.err))
+		return v.st.Bad.Render("✗ " + v.err) // in v.lang already (errTextIn)
 	}
 	p := v.lang
 	q := v.query()

@@ -13,10 +13,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 var ctrlB = ctrl('b')
@@ -465,4 +467,44 @@ func TestBrowsePickAdvice(t *testing.T) {
 	if len(m.res.rec.Offers) != 0 || m.res.adviceOn == nil || m.res.adviceOn.Key != "l4" {
 		t.Errorf("%d offers, advice on %v; want none, advice on the l4", len(m.res.rec.Offers), m.res.adviceOn)
 	}
+}
+
+// TestBrowseLineErrorsChinese: under zh-CN the filter line's errors are
+// Chinese (trial 15 F7: they stayed English), the typed words and the
+// grammar's names as typed; each want is the catalogue's translation
+// (zh-CN.toml) filled in by hand.
+func TestBrowseLineErrorsChinese(t *testing.T) {
+	tests := []struct{ name, line, want string }{
+		{"a filter typo", "--vrma 24GB", `没有筛选条件 "--vrma"；是不是 --vram？`},
+		{"a region typo: Browse's check, its list hint translated", "regions=eurpoe-",
+			`目录中没有 地域 "eurpoe-"；是不是 eu- 或 europe-？（用 gpuplan catalog instances --all-regions；前缀以 - 或 * 结尾，如 ` + "`us-`" + ` 列出）`},
+		{"a provider typo", "providers=lamda", `目录中没有 云厂商 "lamda"；是不是 lambda？（用 gpuplan catalog instances 列出）`},
+		{"memory without its unit: the nested reason too", "vram=24", `显存 "24"："24" 需要单位（24GB）；应为显存大小，如 ` + "`24GB..80GB`、`40GB+`、`..48GB` 或 `80GB`"},
+		{"a sort that is not one", "sort=cheap", `sort "cheap"：应为 `},
+		{"an open quote", `regions="Bavaria`, "；请补上引号"},
+		{"a count twice in a GPU spec", "l4:1:2", `GPU 规格 "l4:1:2" 两次给出数量（1 和 2）；应为 ` + "`H100`"},
+	}
+	zh := i18n.New(language.SimplifiedChinese)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := openBrowse(t, 120, 40)
+			v.localize(zh)
+			v.setText(tt.line)
+			if !strings.Contains(v.err, tt.want) {
+				t.Errorf("%q: error %q, want %q", tt.line, v.err, tt.want)
+			}
+			if leaks := i18n.Leaks(v.err, zhBrowseAllow(t)); len(leaks) > 0 {
+				t.Errorf("%q: English left in %q: %s", tt.line, v.err, strings.Join(leaks, " "))
+			}
+		})
+	}
+}
+
+// zhBrowseAllow is the leak allowlist plus the filter grammar's words,
+// which are typed as they are shown.
+func zhBrowseAllow(t *testing.T) i18n.Allowlist {
+	allow := zhAllowlist(t)
+	allow.Add(`vrma eurpoe lamda cheap Bavaria eu us instances catalog all-regions price vcpus gpu-price provider region none
+		vendor model memory ram-per-gpu interconnect region-count arch vram-price ram`)
+	return allow
 }

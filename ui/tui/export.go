@@ -43,6 +43,8 @@ type dialog struct {
 	// launch formats are then vLLM's (servePayload).
 	serving *model.Serving
 	lang    *i18n.Printer // the dialog's language (nil: English)
+	// cat ranks the SkyPilot file's failover candidates (launch.Alternatives).
+	cat *model.Catalog
 }
 
 type dialogKind int
@@ -130,7 +132,7 @@ func newExportDialogNamed(tomlPath, name string, cfg model.Config, offer *model.
 // or declined write.
 func (d *dialog) again(theme huh.Theme) *dialog {
 	n := newExportDialogNamed(d.tomlPath, d.path, d.cfg, d.offer, d.format, theme, d.width, d.lang)
-	n.serving, n.plan = d.serving, d.plan
+	n.serving, n.plan, n.cat = d.serving, d.plan, d.cat
 	return n
 }
 
@@ -155,7 +157,11 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		out, err := d.servePayload()
 		return out, path, perm, err
 	}
-	plan, err := launch.NewPlan(d.offer.Estimate.Workload, d.offer, launch.Options{})
+	var opt launch.Options
+	if d.format == launch.FormatSkyPilot { // as gpuplan export: the next-best equivalent offers as failover candidates
+		opt.Alternatives = launch.Alternatives(d.offer.Estimate.Workload, d.cat, d.offer, d.cfg.Search.AllowPrecisionFallback)
+	}
+	plan, err := launch.NewPlan(d.offer.Estimate.Workload, d.offer, opt)
 	if err != nil {
 		return nil, path, perm, err
 	}

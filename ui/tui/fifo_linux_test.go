@@ -92,7 +92,8 @@ func TestFIFOConfigDoesNotFreeze(t *testing.T) {
 	p := newProgram(context.Background(), m, tty, tty, colorprofile.ANSI256)
 	done := make(chan error, 1)
 	var errb bytes.Buffer
-	go func() { done <- finish(context.Background(), m, p, &errb) }()
+	sigs := make(chan os.Signal, 1) // not the process's SIGINT: other tests' teatest handlers would take it
+	go func() { done <- finishOn(context.Background(), m, p, &errb, sigs) }()
 	if !waitRaw(tty) {
 		t.Fatal("the program never put the terminal in raw mode: the test proves nothing")
 	}
@@ -115,7 +116,7 @@ func TestFIFOConfigDoesNotFreeze(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		p.Kill()
-		syscall.Kill(os.Getpid(), syscall.SIGINT) // finish quits on it
+		sigs <- syscall.SIGINT // finishOn quits on it
 		t.Fatal("ctrl+c did not end the program while a config.json read was blocked")
 	}
 	after, err := unix.IoctlGetTermios(int(tty.Fd()), unix.TCGETS)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,6 +46,8 @@ func zhScreens() []zhScreen {
 		{name: "detail", keys: then(enter)},
 		{name: "export", keys: then(enter, ctrlE)},
 		{name: "quit", keys: then(ctrlC)},
+		{name: "plan-add", keys: then(runes("a"))},    // the phase's name prompt over the plan screen
+		{name: "plan", keys: then(runes("a"), enter)}, // the plan screen with that phase
 		{name: "browse", keys: msgs(ctrl('b'))},
 		{name: "browse-grouped", keys: msgs(ctrl('b'), tab, ctrl('g'))},
 		{name: "offers-sorted", keys: then(runes("s"))},
@@ -52,6 +55,9 @@ func zhScreens() []zhScreen {
 		{name: "nofit", keys: msgs(tab, up, up, enter, runes("/"), typed("llama 3.1 70b"), enter)},
 		{name: "invalid", keys: invalidBatch()},
 		{name: "invalid-offers", keys: append(invalidBatch(), ctrlO)},
+		{name: "warnings", set: func(m *app) { // the catalog's, as the command line passes them: in the screens' language
+			m.notice = newNotice([]string{m.lang.Sprintf(newProviderWarning, "Downloads/vms.csv", 62, "downloads")})
+		}},
 		{name: "serving", set: func(m *app) {
 			a := m.a
 			a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
@@ -84,7 +90,7 @@ func zhApp(t *testing.T, opts Options, sc zhScreen, w, h int) app {
 func TestChineseGolden(t *testing.T) {
 	for _, sc := range zhScreens() {
 		switch sc.name {
-		case "first", "filled", "offers", "detail", "export", "serving":
+		case "first", "filled", "offers", "detail", "export", "serving", "warnings":
 		default:
 			continue
 		}
@@ -134,11 +140,12 @@ func zhAllowlist(t *testing.T) i18n.Allowlist {
 	// Keys as typed (the footer names them), request values the user
 	// types or picks (option values stay English), file names.
 	allow.Add(`esc enter tab shift ctrl pgup pgdn pgdown home end
-		b c e g n o p q r s x y
+		a b c d e g n o p q r s x y
 		toml TOML YAML SkyPilot torchrun docker run Kubernetes Job PyTorchJob Keras Flax
 		AWQ GPTQ W8A16 awq gptq int8 vram regions providers max-price pricing spot europe auto efa
 		sort group-by gpu gpu-price
-		LLM seq2seq Ada Hopper Ampere momentum absmax Liger Cut Cross-Entropy Transformer`)
+		LLM seq2seq Ada Hopper Ampere momentum absmax Liger Cut Cross-Entropy Transformer
+		downloads fine-tune`) // an overlay's folder as provider (warnings), a phase's default name (plan-add)
 	return allow
 }
 
@@ -259,5 +266,27 @@ func TestChineseAccessible(t *testing.T) {
 		if leaks := i18n.Leaks(text, allow); len(leaks) > 0 {
 			t.Errorf("%s: English left in Chinese: %s\n%s", name, strings.Join(leaks, " "), text)
 		}
+	}
+}
+
+// A failed export says why in Chinese: the file writer's own reasons
+// are messages (a missing directory, a directory given as the name),
+// translated in the dialog; the path is shown as typed.
+func TestChineseExportErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ name, path, want string }{
+		{"a missing directory", filepath.Join(dir, "missing", "a.toml"), "目录 " + filepath.Join(dir, "missing") + " 不存在；请先创建它，或换一个位置"},
+		{"a directory", dir, dir + " 是目录；请给出文件名，如 " + filepath.Join(dir, "gpuplan.toml")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := start(t, newTestApp(t, testCatalog(t), zhOptions()), size(120, 40), ctrlE, enter)
+			m = drive(t, m, msgs(replace(tt.path), enter)...)
+			if m.dialog == nil || m.dialog.err == nil {
+				t.Fatalf("no error in the dialog:\n%s", screenText(m))
+			}
+			if got := flat(screenText(m)); !strings.Contains(got, flat("✗ "+tt.want)) {
+				t.Errorf("the dialog does not say %q:\n%s", tt.want, screenText(m))
+			}
+		})
 	}
 }

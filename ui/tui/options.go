@@ -41,6 +41,12 @@ type Options struct {
 	// catalog date (model.Provenance: "+2 overlays", "prices 120 days old:
 	// gpuplan catalog update"); "" says nothing more.
 	PriceNote string
+	// Warnings are the catalog's load warnings (overlays: a provider named
+	// by its folder, prices patched, …) in the screens' language. The
+	// configurator shows them in a notice over its first screen, which any
+	// key closes; the command line prints them before it starts, so they
+	// are on the terminal after it quits too.
+	Warnings []string
 	// SpotRate is the spot interruption rate of an instance type in a
 	// region (data.SpotRates); nil leaves out the spot estimates.
 	SpotRate func(provider, region, instanceType string) model.InterruptionRate

@@ -252,7 +252,11 @@ func (v *planView) view(st *report.Styles, width int) string {
 		return fmt.Sprintf("%s%s %s %s %7s %s %*s", mark, cell(name, nameW), cell(offer, offerW), cell(pricing, 11), usdH, cell(dur, durW), costW, cost)
 	}
 	if len(v.plan.Phases) > 0 {
-		b.WriteString(st.Muted.Render(row("  ", v.lang.T("phase"), v.lang.T("offer"), v.lang.T("pricing"), "$/h", v.lang.T("duration"), v.lang.T("cost"))) + "\n")
+		offerCol := "offer"
+		if v.lang.Chinese() { // the catalogue's "offer" is the counting noun of "%d offers" (个报价)
+			offerCol = v.lang.T("plan column offer")
+		}
+		b.WriteString(st.Muted.Render(row("  ", v.lang.T("phase"), offerCol, v.lang.T("pricing"), "$/h", v.lang.T("duration"), v.lang.T("cost"))) + "\n")
 	}
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
@@ -271,7 +275,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		if i == v.cursor && v.pending == nil {
 			mark = "› "
 		}
-		line := row(mark, model.Printable(p.Name), model.Printable(offer), string(p.Pricing), report.USD(p.USDPerHour), dur, costs[i])
+		line := row(mark, model.Printable(p.Name), model.Printable(offer), report.PricingName(v.lang, p.Pricing), report.USD(p.USDPerHour), dur, costs[i])
 		if i == v.cursor && v.pending == nil {
 			line = st.TableSelected.Render(line)
 		}

@@ -125,13 +125,23 @@ func sigName(s os.Signal) string {
 	return s.String()
 }
 
+// stopSignals end the configurator as quitting does (finish).
+var stopSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
+
 // finish runs p to the end and reports a caught panic. SIGINT, SIGTERM
 // and SIGHUP end the program as quitting does, so the terminal's modes
 // are restored, and then become ErrInterrupted or a *SignalError.
 func finish(ctx context.Context, m app, p *tea.Program, errOut io.Writer) error {
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, stopSignals...)
 	defer signal.Stop(sigs)
+	return finishOn(ctx, m, p, errOut, sigs)
+}
+
+// finishOn is finish with the signals read from sigs: tests deliver a
+// SIGINT there instead of to the whole test process, where other tests'
+// handlers (teatest's, one per test model, never stopped) would take it.
+func finishOn(ctx context.Context, m app, p *tea.Program, errOut io.Writer, sigs <-chan os.Signal) error {
 	stops := m.stops
 	stops.arm()
 	defer stops.disarm()

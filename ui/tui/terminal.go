@@ -171,6 +171,9 @@ var asciiFor = map[rune]byte{
 	'–': '-', '—': '-', '≈': '~', '±': '+', '«': '<', '»': '>', '‘': '\'', '’': '\'', '“': '"', '”': '"',
 	'\u00a0': ' ',
 	'◆':      '@', // the time-against-cost chart's selected offer
+	// signs and symbols of the panel, tips and notes ("VRAM −51%", "≥ 2
+	// GPUs", "s² scores", "↺ batch size followed the model")
+	'−': '-', '≤': '<', '≥': '>', '²': '2', '³': '3', '÷': '/', '↺': '*', 'δ': 'd', '§': 'S',
 }
 
 // toASCII replaces every non-ASCII character of s (SGR sequences are

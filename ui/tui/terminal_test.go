@@ -9,6 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func TestUTF8Locale(t *testing.T) {
@@ -225,5 +227,62 @@ func TestAccessibleASCII(t *testing.T) {
 	}
 	if !strings.Contains(prompts.String(), "== ") || !strings.Contains(out.String(), "best:") {
 		t.Errorf("prompts or summary missing:\n%s\n%s", prompts.String(), out.String())
+	}
+}
+
+// Under LANG=C the screens' signs and symbols read as ASCII of the same
+// width, not as "?" (trial 15 F10: "VRAM ?51%"): every non-ASCII glyph the
+// panel, tips, notes and keys use has its own fallback.
+func TestASCIIGlyphs(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"VRAM −51%", "VRAM -51%"},
+		{"≥ 2 GPUs, ≤ 8", "> 2 GPUs, < 8"},
+		{"no s² scores", "no s2 scores"},
+		{"$/h ÷ GPUs", "$/h / GPUs"},
+		{"↺ batch size followed the model", "* batch size followed the model"},
+		{"δ = 1 h", "d = 1 h"},
+		{"ZeRO §3.1", "ZeRO S3.1"},
+		{"↑ up • ↓ down • ✗ 1 × 2 · … ≈ ±", "^ up * v down * x 1 x 2 . ~ ~ +"},
+		{"東", "??"}, // no fallback: one ? per cell, the layout holds
+	} {
+		if got := toASCII(tt.in); got != tt.want {
+			t.Errorf("toASCII(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// On a LANG=C terminal no "?" stands for a glyph of the program's own
+// text: each "?" on the ASCII screens is one the UTF-8 screen has too
+// (testCatalog's names are ASCII, so the two screens align rune by rune).
+func TestASCIIScreensNoQuestionMarks(t *testing.T) {
+	answered := bertAnswers()
+	for _, sc := range []struct {
+		name string
+		keys []tea.Msg
+		opts Options
+	}{
+		{"filled, with a tip's VRAM −%", answered[:len(answered)-4], Options{}},
+		{"qlora tips", nil, Options{Config: qloraConfig(nil, model.OnDemand, 0)}},
+		{"offers", answered, Options{}},
+		{"detail", append(append([]tea.Msg{}, answered...), enter), Options{}},
+		{"help", msgs(runes("?")), Options{}},
+		{"warnings", nil, Options{Warnings: []string{downloadsWarning}}},
+	} {
+		for _, sz := range [][2]int{{80, 24}, {120, 40}, {200, 60}} {
+			m := start(t, newTestApp(t, testCatalog(t), sc.opts), append([]tea.Msg{size(sz[0], sz[1])}, sc.keys...)...)
+			utf := []rune(ansi.Strip(m.View().Content))
+			m.ascii = true
+			asc := []rune(ansi.Strip(m.View().Content))
+			if len(utf) != len(asc) {
+				t.Fatalf("%s at %dx%d: %d runes in UTF-8, %d in ASCII", sc.name, sz[0], sz[1], len(utf), len(asc))
+			}
+			for i, r := range asc {
+				if r == '?' && utf[i] != '?' {
+					lo, hi := max(i-30, 0), min(i+30, len(utf))
+					t.Errorf("%s at %dx%d: %q became ? in %q", sc.name, sz[0], sz[1], utf[i], string(utf[lo:hi]))
+					break
+				}
+			}
+		}
 	}
 }

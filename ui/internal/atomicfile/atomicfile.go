@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // ErrFileExists is returned by WriteFileAtomic when the file exists and
@@ -31,22 +33,22 @@ func WriteFileAtomic(path string, data []byte, overwrite bool) error {
 // symbolic link, a FIFO or a device at path is an error, overwrite or not.
 func WriteFileAtomicMode(path string, data []byte, perm fs.FileMode, overwrite bool) (err error) {
 	if path == "" {
-		return errors.New("no file name given")
+		return model.Msg("no file name given") // messages: the configurator shows them translated
 	}
 	dir := filepath.Dir(path)
 	info, statErr := os.Lstat(path)
 	switch {
 	case statErr == nil && info.IsDir():
-		return fmt.Errorf("%s is a directory; give a file name such as %s", path, filepath.Join(path, "gpuplan.toml"))
+		return model.Msg("%s is a directory; give a file name such as %s", path, filepath.Join(path, "gpuplan.toml"))
 	case statErr == nil && info.Mode()&fs.ModeSymlink != 0:
-		return fmt.Errorf("%s is a symbolic link; write to the file it points to instead", path)
+		return model.Msg("%s is a symbolic link; write to the file it points to instead", path)
 	case statErr == nil && !info.Mode().IsRegular():
-		return fmt.Errorf("%s is not a regular file (%s); pick another name", path, info.Mode().Type())
+		return model.Msg("%s is not a regular file (%s); pick another name", path, info.Mode().Type().String())
 	case statErr == nil && !overwrite:
 		return fmt.Errorf("%s: %w", path, ErrFileExists)
 	}
 	if d, err := os.Stat(dir); err != nil || !d.IsDir() {
-		return fmt.Errorf("directory %s does not exist; create it or pick another place", dir)
+		return model.Msg("directory %s does not exist; create it or pick another place", dir)
 	}
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {

@@ -1,0 +1,59 @@
+package tui_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/ui/tui"
+)
+
+// TestExportSameAsCommandLine: the SkyPilot YAML ctrl+e writes is the
+// file gpuplan export writes for the same configuration (the TOML ctrl+e
+// writes, passed as --config), failover candidates (resources.ordered)
+// included; both take them from launch.Alternatives. Trial 15b N11: the
+// configurator's file had one resources block, the command line's five
+// candidates.
+func TestExportSameAsCommandLine(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no catalog.d overlays from the user running the tests
+	cat, _, err := data.LoadWith(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name     string
+		file     string // [workload] and [search] of the configuration opened; "" the defaults
+		failover bool   // gpuplan export lists candidates (its serving files have none)
+	}{
+		{"the defaults", "", true},
+		{"lora on spot", `[workload]` + "\nmodel = \"llama-3.1-8b\"\ntask = \"lora\"\nepochs = 1\ngpus = 1\n[search]\npricing = \"spot\"", true},
+		{"zero3 on 8 GPUs", `[workload]` + "\nmodel = \"llama-3.1-8b\"\ntask = \"finetune\"\nepochs = 1\nstrategy = \"zero3\"\ngpus = 8", true},
+		{"serving llama 70b", `[workload]` + "\nmodel = \"llama-3.1-70b\"\ntask = \"inference\"\nprecision = \"bf16\"\nseq_len = 8192\nbatch_size = 16", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Chdir(t.TempDir()) // the configurator writes ./gpuplan.toml and ./gpuplan-sky.yaml
+			var c *model.Config
+			if tt.file != "" {
+				cfg, err := model.DecodeConfig([]byte("schema_version = 1\n" + tt.file + "\n"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				c = &cfg
+			}
+			tui.ConfiguratorExport(t, cat, c, launch.FormatTOML) // ./gpuplan.toml, as ctrl+e writes it
+			got := string(tui.ConfiguratorExport(t, cat, c, launch.FormatSkyPilot))
+			want := run(t, "export", "--config", "gpuplan.toml", "--format", "skypilot")
+			if got != want {
+				toml, _ := os.ReadFile("gpuplan.toml")
+				t.Errorf("ctrl+e's SkyPilot YAML differs from gpuplan export --config's: %s\nthe configuration:\n%s\nctrl+e:\n%s\ngpuplan export:\n%s",
+					firstDiff(want, got), toml, got, want)
+			}
+			if strings.Contains(want, "ordered:") != tt.failover {
+				t.Errorf("gpuplan export's failover candidates: %v, want %v\n%s", !tt.failover, tt.failover, want)
+			}
+		})
+	}
+}

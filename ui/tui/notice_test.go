@@ -1,0 +1,84 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// newProviderWarning is data's warning for a vms.csv in a folder that is
+// no provider's name (its format, as ui/cli/lang_formats.go lists it), and
+// downloadsWarning what gpuplan --catalog Downloads/vms.csv prints.
+const newProviderWarning = `catalog %s: its %d instance types are added as a new provider %q, named by the folder; ` +
+	`if that is not the cloud's name, keep SkyPilot's layout <cloud>/vms.csv (e.g. aws/vms.csv)`
+
+var downloadsWarning = fmt.Sprintf(newProviderWarning, "Downloads/vms.csv", 62, "downloads")
+
+// flat is s with its whitespace runs made one space and the box's side
+// bars dropped: wrapped text reads as one line.
+func flat(s string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("║", " ", "|", " ").Replace(s)), " ")
+}
+
+// The catalog's warnings show over the first screen (trial 15b N5: the
+// new-provider warning appeared only in the scrollback after quitting);
+// any key closes them without acting, leaving the screen a start without
+// warnings shows; ctrl+c still quits.
+func TestCatalogWarningsShown(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}, {60, 20}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			opts := Options{Warnings: []string{downloadsWarning, "overlay \x1b]0;title\x07prices.toml: 3 prices below the median"}}
+			m := start(t, newTestApp(t, testCatalog(t), opts), size(sz[0], sz[1]))
+			text := screenText(m)
+			checkFits(t, m.View().Content, sz[0], sz[1])
+			if got := flat(text); !strings.Contains(got, "Catalog warnings") || !strings.Contains(got, flat(downloadsWarning)) {
+				t.Errorf("the first screen does not show the new-provider warning whole:\n%s", text)
+			}
+			if strings.Contains(m.View().Content, "\x1b]0;") {
+				t.Error("a warning's escape sequence reached the terminal")
+			}
+			plain := start(t, newTestApp(t, testCatalog(t), Options{}), size(sz[0], sz[1]))
+			m = drive(t, m, enter)
+			if got, want := screenText(m), screenText(plain); got != want {
+				t.Errorf("after a key the screen is not the first screen (the key acted, or the box stayed):\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+	m := start(t, newTestApp(t, testCatalog(t), Options{Warnings: []string{downloadsWarning}}), size(100, 30))
+	if _, cmd := m.Update(ctrlC); cmd == nil || !isQuit(cmd) {
+		t.Error("ctrl+c over the warnings does not quit")
+	}
+}
+
+// More warnings than the screen holds: as many as fit, then how many
+// more (never cut silently).
+func TestCatalogWarningsMore(t *testing.T) {
+	var ws []string
+	for i := range 30 {
+		ws = append(ws, fmt.Sprintf("overlay x%d.toml: a warning", i))
+	}
+	m := start(t, newTestApp(t, testCatalog(t), Options{Warnings: ws}), size(80, 24))
+	text := screenText(m)
+	checkFits(t, m.View().Content, 80, 24)
+	shown := strings.Count(text, ": a warning")
+	if shown == 0 || shown == 30 || !strings.Contains(text, fmt.Sprintf("… and %d more", 30-shown)) {
+		t.Errorf("%d of 30 warnings shown, want some and a count of the rest:\n%s", shown, text)
+	}
+}
+
+// isQuit reports whether cmd is (or batches) tea.Quit.
+func isQuit(cmd tea.Cmd) bool {
+	switch msg := run(cmd).(type) {
+	case tea.QuitMsg:
+		return true
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if c != nil && isQuit(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
