@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -286,4 +287,34 @@ func TestConfiguratorSuspends(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConfiguratorShowsLoadWarnings: an overlay's load warnings are on
+// the first screen (a notice any key closes), not only in the scrollback
+// after quitting; the command line prints them too.
+func TestConfiguratorShowsLoadWarnings(t *testing.T) {
+	bin := buildBinary(t)
+	ctl, tty := ptyPair(t, 120, 40)
+	term := &silentTerminal{}
+	go term.read(ctl)
+	cmd := startOnPTY(t, bin, tty, []string{"TERM=xterm-256color", "LANG=C.UTF-8"},
+		"--catalog", filepath.Join("testdata", "overlays", "lambda", "vms.csv"))
+	const altScreen = "\x1b[?1049h" // the configurator's screen begins
+	onScreen := func() bool {
+		s := term.String()
+		i := strings.Index(s, altScreen)
+		return i >= 0 && strings.Contains(s[i:], "gpu_8x_h100_sxm5") // the warning names the type
+	}
+	for deadline := time.Now().Add(5 * time.Second); !onScreen(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the warning is not on the configurator's screen; it got %q", tail(term.String()))
+		}
+	}
+	if s := term.String(); !strings.Contains(s[:strings.Index(s, altScreen)], "gpu_8x_h100_sxm5") {
+		t.Errorf("the warning is not printed before the configurator starts (the scrollback keeps it)")
+	}
+	ctl.Write([]byte("x")) // closes the notice
+	term.waitFor(t, "question page 1 of", 3*time.Second)
+	ctl.Write([]byte("q"))
+	waitExit(t, cmd, 0)
 }

@@ -538,6 +538,9 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 	}
 	opts.PriceNote = priceNote(env, cat)
 	opts.SpotRate = lazySpotRate(env.SpotRates)
+	for _, w := range warnings { // on screen at start; printed too, so the scrollback keeps them
+		opts.Warnings = append(opts.Warnings, localize(env.lang, w))
+	}
 	printWarningsIn(env.lang, env.Stderr, warnings)
 	return env.RunTUI(cmd.Context(), cat, opts)
 }

@@ -190,7 +190,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel,
 		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind}
 	if ef.format == launch.FormatSkyPilot {
-		opt.Alternatives = alternatives(w, cat, q, offer)
+		opt.Alternatives = launch.Alternatives(w, cat, offer, q.AllowPrecisionFallback)
 	}
 	if fs.Changed("script-args") {
 		words, err := shlex.Split(ef.scriptArgs)

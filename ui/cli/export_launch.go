@@ -99,27 +99,4 @@ func exportSearch(offer *model.Offer, q model.Query) model.SearchAnswers {
 		AllowMultiNode: q.AllowMultiNode || offer.Instances > 1, AllowPrecisionFallback: q.AllowPrecisionFallback, Sort: q.Sort}
 }
 
-// alternatives ranks every catalog offer for the same workload, GPU count
-// and pricing, and returns all but the chosen one, best first: SkyPilot's
-// ordered failover candidates (launch keeps the equivalent ones). Any
-// error leaves the file with the one offer.
-func alternatives(w model.Workload, cat *model.Catalog, q model.Query, chosen *model.Offer) []*model.Offer {
-	aq := model.Query{Pricing: chosen.Pricing, GPUs: []string{chosen.GPU.Key}, AllowMultiNode: chosen.Instances > 1,
-		AllowPrecisionFallback: q.AllowPrecisionFallback}
-	w.GPUs = chosen.GPUs
-	rec, err := model.Recommend(w, cat, aq)
-	if err != nil {
-		return nil
-	}
-	var out []*model.Offer
-	for i := range rec.Offers {
-		o := &rec.Offers[i]
-		if o.Instance.Provider == chosen.Instance.Provider && o.Instance.Type == chosen.Instance.Type && o.Region == chosen.Region {
-			continue
-		}
-		out = append(out, o)
-	}
-	return out
-}
-
 func (k8sKindValue) choices() []string { return k8sKinds }

@@ -417,3 +417,22 @@ func BenchmarkFormat(b *testing.B) {
 		p.Format("needs %.1f GiB per GPU, has %.1f GiB usable")
 	}
 }
+
+// TestCountGrouped: counts of ten thousand and more are grouped, as the
+// configurator's and the CLI's counts beside prices are, in English and
+// Chinese (which takes no plural).
+func TestCountGrouped(t *testing.T) {
+	zh := i18n.New(language.SimplifiedChinese)
+	for _, tc := range []struct {
+		p    *i18n.Printer
+		n    int
+		want string
+	}{
+		{nil, 1, "1 offer"}, {nil, 9999, "9999 offers"}, {nil, 100207, "100,207 offers"},
+		{zh, 9999, zh.Sprintf("%d offer", 9999)}, {zh, 100207, strings.Replace(zh.Sprintf("%d offer", 100207), "100207", "100,207", 1)},
+	} {
+		if got := Count(tc.p, tc.n, "offer"); got != tc.want {
+			t.Errorf("Count(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

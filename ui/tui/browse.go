@@ -408,7 +408,7 @@ func (v *browseView) status() string {
 	if q.AllRegions {
 		regions = p.T("every region")
 	}
-	s := p.Sprintf("%s (of %s region prices) · %s · %s · sorted by %s", countIn(p, v.res.Len(), "offer"), humanize.Comma(int64(v.size)),
+	s := p.Sprintf("%s (of %s region prices) · %s · %s · sorted by %s", report.Count(p, v.res.Len(), "offer"), humanize.Comma(int64(v.size)),
 		report.PricingName(p, q.Pricing), regions, marketWord(p, "sort", string(q.Sort)))
 	if q.GroupBy != "" {
 		s += " · " + p.Sprintf("grouped by %s", marketWord(p, "group", string(q.GroupBy)))
@@ -496,7 +496,7 @@ func (v browseView) view() string {
 		ln := v.top + i
 		if c == nil {
 			g := &v.res.Groups[-1-v.lines[ln]]
-			out = append(out, report.Truncate(v.st.Heading.Render(printable(groupLine(v.lang, g))), w))
+			out = append(out, report.Truncate(v.st.Heading.Render(printable(report.MarketGroupLine(v.lang, g))), w))
 			continue
 		}
 		s := line(c, true)
@@ -527,18 +527,6 @@ func fitLines(lines []string, n int) []string {
 		lines = append(lines, "")
 	}
 	return lines
-}
-
-// groupLine is a group's header, as gpuplan offers --group-by prints it.
-func groupLine(lang *i18n.Printer, g *model.MarketGroup) string {
-	rng := func(lo, hi float64) string {
-		if report.USD(lo) == report.USD(hi) {
-			return report.USD(lo)
-		}
-		return report.USD(lo) + "–" + report.USD(hi)
-	}
-	return lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", g.Key, countIn(lang, len(g.Rows), "offer"),
-		rng(g.MinUSDPerHour, g.MaxUSDPerHour), rng(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
 }
 
 // fit picks the widest column set whose cells (the rows on screen and

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // zhOptions is the configurator in Simplified Chinese, as LANG=zh_CN.UTF-8
@@ -56,7 +57,8 @@ func zhScreens() []zhScreen {
 		{name: "invalid", keys: invalidBatch()},
 		{name: "invalid-offers", keys: append(invalidBatch(), ctrlO)},
 		{name: "warnings", set: func(m *app) { // the catalog's, as the command line passes them: in the screens' language
-			m.notice = newNotice([]string{m.lang.Sprintf(newProviderWarning, "Downloads/vms.csv", 62, "downloads")})
+			m.notice = newNotice([]string{m.lang.Sprintf(keptGPUsWarning, "Downloads/lambda/vms.csv",
+				report.Count(m.lang, 1, "type"), "lambda/gpu_8x_h100_sxm5 (12 × h100-sxm ≠ 8 × h100-sxm)")})
 		}},
 		{name: "serving", set: func(m *app) {
 			a := m.a
@@ -145,7 +147,7 @@ func zhAllowlist(t *testing.T) i18n.Allowlist {
 		AWQ GPTQ W8A16 awq gptq int8 vram regions providers max-price pricing spot europe auto efa
 		sort group-by gpu gpu-price
 		LLM seq2seq Ada Hopper Ampere momentum absmax Liger Cut Cross-Entropy Transformer
-		downloads fine-tune`) // an overlay's folder as provider (warnings), a phase's default name (plan-add)
+		lambda sxm fine-tune`) // an overlay's cloud and GPU key (warnings), a phase's default name (plan-add)
 	return allow
 }
 

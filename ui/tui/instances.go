@@ -11,7 +11,6 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -416,7 +415,7 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	e := o.Estimate
 	if sp := servePlanFor(r, o); sp != nil {
 		e = nil // serving: vLLM's layout, not the batch estimate
-		add("  TP %d × PP %d, %s on %s", sp.TP, sp.PP, countIn(lang, sp.Replicas, "replica"), countIn(lang, sp.Nodes, "instance"))
+		add("  TP %d × PP %d, %s on %s", sp.TP, sp.PP, report.Count(lang, sp.Replicas, "replica"), report.Count(lang, sp.Nodes, "instance"))
 		for _, l := range report.ServeFiguresIn(lang, sp) {
 			add("  %s", l)
 		}
@@ -481,18 +480,6 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 		lines[i] = lipgloss.NewStyle().Width(max(width, 1)).Render(lines[i]) // wrap long sources
 	}
 	return strings.Join(lines, "\n")
-}
-
-// countIn is model.Count ("2 replicas") in lang: Chinese counts take no
-// plural, and the noun is translated.
-func countIn(lang *i18n.Printer, n int, noun string) string {
-	if !lang.Chinese() {
-		if n >= 10_000 { // grouped as the other counts beside it ("100,207 offers (of 101,595 region prices)")
-			return humanize.Comma(int64(n)) + " " + noun + "s"
-		}
-		return model.Count(n, noun)
-	}
-	return lang.Sprintf("%d "+noun, n) // "%d replica", "%d instance", "%d offer"
 }
 
 // jobHoursIn is the job's time for the detail's "time × price = cost"

@@ -8,13 +8,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// newProviderWarning is data's warning for a vms.csv in a folder that is
-// no provider's name (its format, as ui/cli/lang_formats.go lists it), and
-// downloadsWarning what gpuplan --catalog Downloads/vms.csv prints.
-const newProviderWarning = `catalog %s: its %d instance types are added as a new provider %q, named by the folder; ` +
-	`if that is not the cloud's name, keep SkyPilot's layout <cloud>/vms.csv (e.g. aws/vms.csv)`
+// keptGPUsWarning is data's warning for a SkyPilot vms.csv whose GPUs
+// differ from the catalog's for a type it has (its format, as
+// ui/cli/lang_formats.go lists it), and downloadsWarning what
+// gpuplan --catalog Downloads/lambda/vms.csv prints for such a file.
+const keptGPUsWarning = "catalog %s: GPUs differ from the catalog's sourced entries (file ≠ catalog) for %s: %s; " +
+	"the catalog's are kept, the prices taken from the file"
 
-var downloadsWarning = fmt.Sprintf(newProviderWarning, "Downloads/vms.csv", 62, "downloads")
+var downloadsWarning = fmt.Sprintf(keptGPUsWarning, "Downloads/lambda/vms.csv", "1 type", "lambda/gpu_8x_h100_sxm5 (12 × h100-sxm ≠ 8 × h100-sxm)")
 
 // flat is s with its whitespace runs made one space and the box's side
 // bars dropped: wrapped text reads as one line.
@@ -23,7 +24,7 @@ func flat(s string) string {
 }
 
 // The catalog's warnings show over the first screen (trial 15b N5: the
-// new-provider warning appeared only in the scrollback after quitting);
+// load warnings appeared only in the scrollback after quitting);
 // any key closes them without acting, leaving the screen a start without
 // warnings shows; ctrl+c still quits.
 func TestCatalogWarningsShown(t *testing.T) {
@@ -34,7 +35,7 @@ func TestCatalogWarningsShown(t *testing.T) {
 			text := screenText(m)
 			checkFits(t, m.View().Content, sz[0], sz[1])
 			if got := flat(text); !strings.Contains(got, "Catalog warnings") || !strings.Contains(got, flat(downloadsWarning)) {
-				t.Errorf("the first screen does not show the new-provider warning whole:\n%s", text)
+				t.Errorf("the first screen does not show the warning whole:\n%s", text)
 			}
 			if strings.Contains(m.View().Content, "\x1b]0;") {
 				t.Error("a warning's escape sequence reached the terminal")

@@ -33,19 +33,6 @@ func TestJobHoursAddUp(t *testing.T) {
 	}
 }
 
-// TestCountGrouped: counts of ten thousand and more are grouped in
-// English, as the other counts beside them are.
-func TestCountGrouped(t *testing.T) {
-	for _, tc := range []struct {
-		n    int
-		want string
-	}{{1, "1 offer"}, {9999, "9999 offers"}, {100207, "100,207 offers"}} {
-		if got := countIn(nil, tc.n, "offer"); got != tc.want {
-			t.Errorf("countIn(%d) = %q, want %q", tc.n, got, tc.want)
-		}
-	}
-}
-
 // TestProviderFilterStartsAtTop: p shows another provider's offers with
 // the cursor on its first (best) row, not on the old row number.
 func TestProviderFilterStartsAtTop(t *testing.T) {

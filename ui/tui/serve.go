@@ -209,7 +209,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if !compact {
 		add("")
 	}
-	where := lang.Sprintf("%s, TP %d × PP %d, %s", report.ServeOfferName(lang, &best.Offer), best.TP, best.PP, countIn(lang, best.Replicas, "replica"))
+	where := lang.Sprintf("%s, TP %d × PP %d, %s", report.ServeOfferName(lang, &best.Offer), best.TP, best.PP, report.Count(lang, best.Replicas, "replica"))
 	reasons := report.ServeReasons(lang, best)
 	switch {
 	case best.Meets:
