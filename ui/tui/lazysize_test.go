@@ -14,7 +14,11 @@ import (
 func TestPagesSizedWhenShown(t *testing.T) {
 	eager := func(m app) app {
 		w, h := m.wiz.width, m.wiz.height
-		m.wiz.form = m.wiz.form.WithWidth(max(w, 10)).WithHeight(max(h, 3))
+		for _, g := range m.wiz.groups { // every page built so far, as huh.Form.WithWidth and WithHeight would
+			if g != nil {
+				g.WithWidth(max(w, 10)).WithHeight(max(h, 3))
+			}
+		}
 		return m
 	}
 	resizes := []tea.Msg{size(120, 40), size(80, 24), size(200, 60), size(100, 30)}
