@@ -101,6 +101,9 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	m := app{cat: cat, opts: opts, a: a, st: st, lang: lang, theme: theme, keys: localKeys(lang), async: true,
 		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper(), widths: newWidthMemo()}
 	m.width, m.height = 100, 30 // until the terminal says
+	if opts.width > 0 && opts.height > 0 {
+		m.width, m.height = opts.width, opts.height
+	}
 	// width 0: the form is sized once, by the layout below
 	m.wiz = newWizard(a, cat, m.hf.check(), theme, 0, 20, lang)
 	m.panel = panel{st: st, lang: lang, cache: &panelCache{}}
