@@ -41,3 +41,34 @@ func TestTypoAfterRootFlags(t *testing.T) {
 		t.Errorf("--lang en version: exit %d, %q %q", code, out, errOut)
 	}
 }
+
+// TestConfiguratorBuildsRootAlone: a command line that opens the
+// configurator builds no command (their flags are not read), and the
+// root's help, which lists them, still builds them all.
+func TestConfiguratorBuildsRootAlone(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, true},
+		{[]string{"--config", "run.toml"}, true},
+		{[]string{"--catalog", "x.toml", "--lang=zh-CN"}, true},
+		{[]string{"--help"}, false},
+		{[]string{"-h"}, false},
+		{[]string{"--catalog", "x.toml", "--help"}, false},
+		{[]string{"--", "recommend"}, false},
+		{[]string{"--catalog", "x.toml", "recommend"}, false},
+	} {
+		env := &Env{Args: tc.args, Getenv: func(string) string { return "" }}
+		root := newRoot(env)
+		if got := len(root.Commands()) == 1; got != tc.want { // the completion command is always there
+			t.Errorf("%q: %d commands built; want the root alone: %t", tc.args, len(root.Commands()), tc.want)
+		}
+	}
+	_, out, _ := runCLI(t, "--help")
+	for _, name := range []string{"estimate", "recommend", "offers", "export", "catalog", "plan", "version"} {
+		if !strings.Contains(out, "  "+name+" ") {
+			t.Errorf("gpuplan --help does not list %s:\n%s", name, out)
+		}
+	}
+}

@@ -101,6 +101,9 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	m := app{cat: cat, opts: opts, a: a, st: st, lang: lang, theme: theme, keys: localKeys(lang), async: true,
 		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper(), widths: newWidthMemo()}
 	m.width, m.height = 100, 30 // until the terminal says
+	if opts.width > 0 && opts.height > 0 {
+		m.width, m.height = opts.width, opts.height
+	}
 	// width 0: the form is sized once, by the layout below
 	m.wiz = newWizard(a, cat, m.hf.check(), theme, 0, 20, lang)
 	m.panel = panel{st: st, lang: lang, cache: &panelCache{}}
@@ -346,6 +349,14 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if err := m.wiz.backError(m.wiz.onFirstField()); err != nil {
 			return m.refuseBack(err)
 		}
+		if pos, _ := m.wiz.position(m.wiz.focusedPage()); m.wiz.onFirstField() && pos > 1 {
+			// Back to the page before: each page is a form of its own
+			// (pagedForm), where huh finds no page before it.
+			m.wiz.form.GetFocusedField().Blur()
+			cmd := m.wiz.form.PrevGroup()
+			m.afterForm()
+			return m, tea.Batch(cmd, m.recompute())
+		}
 	}
 	return m.updateForm(msg)
 }
@@ -375,13 +386,7 @@ func (m app) backAnyway(err error) (tea.Model, tea.Cmd) {
 		return m.refuseBack(err)
 	}
 	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height, m.lang)
-	cmd := m.wiz.form.Init()
-	for range m.wiz.pages {
-		if m.wiz.focusedPage() >= target {
-			break
-		}
-		cmd = tea.Batch(cmd, m.wiz.form.NextGroup())
-	}
+	cmd := m.wiz.form.goTo(target)
 	m.afterForm()
 	m.footer.say(m.lang.Sprintf("✗ %s (kept as typed: fix it before exporting)", errIn(m.lang, err)), true)
 	m.formErr = true
@@ -500,8 +505,7 @@ func (m app) toWizard() (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	if m.wiz.form.State != huh.StateNormal {
 		m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height, m.lang)
-		cmd = m.wiz.form.Init()
-		m.wiz.skipToEnd()
+		cmd = m.wiz.skipToEnd()
 	}
 	m.layout()
 	return m, cmd

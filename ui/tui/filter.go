@@ -96,22 +96,22 @@ func (m *app) filterKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.filter = &filterSession{field: f, saved: *m.a, value: f.GetValue()}
 		// the cursor to the top first: huh keeps its index while the list
 		// narrows, so index 0 is the best match from the first letter on
-		_, c1 := m.wiz.form.Update(keyHome)
-		_, c2 := m.wiz.form.Update(msg)
+		c1 := m.wiz.form.Update(keyHome)
+		c2 := m.wiz.form.Update(msg)
 		*m.a = m.filter.saved
 		return tea.Batch(c1, c2), true
 	case m.filter == nil || m.filter.field != huh.Field(f):
 		return nil, false
 	case f.GetFiltering():
 		_, matched := hovered()
-		_, cmd := m.wiz.form.Update(msg)
+		cmd := m.wiz.form.Update(msg)
 		if f.GetFiltering() { // still typing or moving: nothing is committed
 			*m.a = m.filter.saved
 			return cmd, true
 		}
 		if msg.String() == "esc" || !matched { // abandoned: back to the answer
 			if m.wiz.form.GetFocusedField() == huh.Field(f) && m.wiz.typing() {
-				_, c := m.wiz.form.Update(keyEsc) // the filter's text too
+				c := m.wiz.form.Update(keyEsc) // the filter's text too
 				cmd = tea.Batch(cmd, c)
 			}
 			m.restoreCursor(hovered)
@@ -119,7 +119,7 @@ func (m *app) filterKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		}
 		return cmd, true
 	case msg.String() == "esc" && m.wiz.typing(): // esc on a set filter clears it: back to the answer
-		_, cmd := m.wiz.form.Update(msg)
+		cmd := m.wiz.form.Update(msg)
 		m.restoreCursor(hovered)
 		m.filter = nil
 		return cmd, true
@@ -142,7 +142,5 @@ func (m *app) restoreCursor(hovered hoverFunc) {
 
 // updateFormOnly passes msg to the form.
 func (m *app) updateFormOnly(msg tea.Msg) tea.Cmd {
-	f, cmd := m.wiz.form.Update(msg)
-	m.wiz.form = f.(*huh.Form)
-	return cmd
+	return m.wiz.form.Update(msg)
 }

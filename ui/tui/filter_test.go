@@ -50,6 +50,9 @@ func TestFilterKeepsTheAnswer(t *testing.T) {
 // otherwise fall through to huh's own filter).
 func TestEverySelectFilterable(t *testing.T) {
 	m := newTestApp(t, testCatalog(t), Options{})
+	for i := range m.wiz.pages {
+		m.wiz.form.build(i)
+	}
 	for i, fs := range m.wiz.fields {
 		for _, f := range fs {
 			if t := fmt.Sprintf("%T", f); !strings.HasPrefix(t, "*huh.Select[") && !strings.HasPrefix(t, "*tui.cachedSelect[") {

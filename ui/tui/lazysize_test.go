@@ -14,7 +14,11 @@ import (
 func TestPagesSizedWhenShown(t *testing.T) {
 	eager := func(m app) app {
 		w, h := m.wiz.width, m.wiz.height
-		m.wiz.form = m.wiz.form.WithWidth(max(w, 10)).WithHeight(max(h, 3))
+		for _, g := range m.wiz.groups { // every page built so far, as huh.Form.WithWidth and WithHeight would
+			if g != nil {
+				g.WithWidth(max(w, 10)).WithHeight(max(h, 3))
+			}
+		}
 		return m
 	}
 	resizes := []tea.Msg{size(120, 40), size(80, 24), size(200, 60), size(100, 30)}
@@ -34,5 +38,38 @@ func TestPagesSizedWhenShown(t *testing.T) {
 	}
 	if len(pages) < 8 {
 		t.Errorf("the walk saw %d pages, want most of them", len(pages))
+	}
+}
+
+// TestPagesBuiltWhenShown: the first frame builds the first page only
+// (huh draws every field of a page to build it), and a page is built
+// once, when it first comes on screen; shift+tab on a page's first field
+// goes back to the page before, onto its last field, as one huh.Form of
+// every page did.
+func TestPagesBuiltWhenShown(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	built := func() (n int) {
+		for _, fs := range m.wiz.fields {
+			if fs != nil {
+				n++
+			}
+		}
+		return n
+	}
+	if n := built(); n != 1 || m.wiz.fields[0] == nil {
+		t.Fatalf("%d pages built at the start, want the first only", n)
+	}
+	m = drive(t, m, enter, enter) // framework, task: page 2
+	if m.wiz.focusedPage() != 1 || built() != 2 {
+		t.Fatalf("after page 1: on page %d with %d built, want page 2 of 2 built", m.wiz.focusedPage()+1, built())
+	}
+	page2 := m.wiz.form.GetFocusedField()
+	m = drive(t, m, shiftTab)
+	if last := m.wiz.fields[0][len(m.wiz.fields[0])-1]; m.wiz.focusedPage() != 0 || m.wiz.form.GetFocusedField() != last {
+		t.Fatalf("shift+tab on page 2's first field: page %d, want page 1 on its last field", m.wiz.focusedPage()+1)
+	}
+	m = drive(t, m, enter)
+	if m.wiz.focusedPage() != 1 || m.wiz.form.GetFocusedField() != page2 || built() != 2 {
+		t.Errorf("forward again: page %d, %d built; want page 2 as it was, not rebuilt", m.wiz.focusedPage()+1, built())
 	}
 }

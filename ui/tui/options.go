@@ -59,6 +59,10 @@ type Options struct {
 	// lang, when set, is the printer used instead of Lang's (tests: an
 	// i18n.NewTracing printer that records the untranslated keys).
 	lang *i18n.Printer
+	// width and height are the terminal's when Run could read them, so
+	// the first frame is laid out for it, not redone when Bubble Tea's
+	// tea.WindowSizeMsg says the same; 0 until that message.
+	width, height int
 }
 
 // printer is the message printer for opts.Lang (nil prints English).

@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
 	"github.com/mattn/go-runewidth"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -50,6 +51,9 @@ func Run(ctx context.Context, cat *model.Catalog, opts Options) error {
 	// frame's box drawing): ≈ 10 ms of a first frame, done on the other
 	// core while the form is built.
 	go runewidth.RuneWidth('─')
+	if f, ok := opts.Err.(*os.File); ok { // an ioctl, not a query: the terminal need not answer
+		opts.width, opts.height, _ = term.GetSize(f.Fd())
+	}
 	m := newApp(cat, opts, &st, newTheme())
 	m.ascii = !utf8Locale(opts.Getenv)
 	return runProgram(ctx, m, opts.In, opts.Err, screenProfile(opts.Err, opts.Getenv))
@@ -81,9 +85,12 @@ func runProgram(ctx context.Context, m app, in io.Reader, errOut io.Writer, prof
 // for it), so the shell's screen comes back on exit.
 func newProgram(ctx context.Context, m app, in io.Reader, out io.Writer, profile colorprofile.Profile) *tea.Program {
 	// Signals are finish's: Bubble Tea's own handler ends the program on
-	// SIGTERM as if the user quit, and knows nothing of SIGHUP.
+	// SIGTERM as if the user quit, and knows nothing of SIGHUP. Frames are
+	// written on a ticker, the first one tick after the start: at 120 fps
+	// (Bubble Tea's most; 60 by default) the first frame and each key's echo
+	// wait 4 ms less on average, for ≈ 0.2% more CPU while idle (measured).
 	return tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx),
-		tea.WithColorProfile(profile), tea.WithoutSignalHandler())
+		tea.WithColorProfile(profile), tea.WithoutSignalHandler(), tea.WithFPS(120))
 }
 
 // ErrInterrupted is returned by Run when SIGINT ends the configurator

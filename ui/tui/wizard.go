@@ -36,17 +36,17 @@ type page struct {
 // wizard is the question form, bound to *answers: huh writes the bound
 // values on every cursor move and keystroke, so the panel follows.
 type wizard struct {
-	form   *huh.Form
+	form   *pagedForm
 	theme  huh.Theme // given to each field as it is built
 	pages  []page
-	fields [][]huh.Field // per page, as built for form
+	fields [][]huh.Field // per page, as built for form; nil until the page is
 	inputs []boundInput
 	a      *answers
 	cat    *model.Catalog
 	width  int
 	height int
 	sized  bool
-	// groups are the form's pages as built; sizedAt[i] is the sizeGen
+	// groups are the pages' groups as built (nil until); sizedAt[i] is the sizeGen
 	// group i was last sized for. huh sizes a group by drawing every field
 	// in it, so only the page on screen is sized (setSize), the others
 	// when they come on screen.
@@ -100,26 +100,13 @@ func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme 
 	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF, theme: theme, lang: lang}
 	w.syncRegions()
 	w.pages = w.buildPages(hfEnabled, height)
-	groups := make([]*huh.Group, 0, len(w.pages))
-	for _, p := range w.pages {
-		fs := p.fields(false)
-		for _, f := range fs {
-			f.WithTheme(theme) // before NewGroup measures them: huh builds a theme per call otherwise
-		}
-		w.fields = append(w.fields, fs)
-		g := huh.NewGroup(fs...) // the header names the page
-		if p.hide != nil {
-			g = g.WithHideFunc(p.hide)
-		}
-		groups = append(groups, g)
-	}
-	w.groups, w.sizedAt = groups, make([]int, len(groups))
+	w.fields, w.groups, w.sizedAt = make([][]huh.Field, len(w.pages)), make([]*huh.Group, len(w.pages)), make([]int, len(w.pages))
 	keys := huh.NewDefaultKeyMap()
 	keys.Quit.SetEnabled(false)                   // ctrl+c is ours: it asks before quitting
 	keys.Input.AcceptSuggestion.SetEnabled(false) // ctrl+e is ours: export
 	keys.Text.Editor.SetEnabled(false)
 	w.keys = keys
-	w.form = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(keys).WithTheme(theme)
+	w.form = newPagedForm(w)
 	if width > 0 && height > 0 { // width 0: the first layout sizes the first page
 		w.setSize(width, height)
 	}
@@ -143,12 +130,12 @@ func newMultiSelect[T comparable](theme huh.Theme) *huh.MultiSelect[T] {
 }
 
 // setSize sizes the page on screen for the form's box. huh sizes a group
-// by drawing each of its fields (huh.Group.WithWidth, WithHeight), and
-// huh.Form.WithWidth and WithHeight size every group: twelve pages drawn
-// to show one. So each page is sized when it is on screen and the size
-// has changed since it last was; app.Update lays out after every message,
-// before the frame is drawn. The form's own width and height stay unset:
-// huh reads them only for a tea.WindowSizeMsg, which the form never gets.
+// by drawing each of its fields (huh.Group.WithWidth, WithHeight), so a
+// page is sized when it is on screen and the size has changed since it
+// last was, not every page on each resize; app.Update lays out after
+// every message, before the frame is drawn. The pages' forms keep no
+// width or height of their own: huh reads them only for a
+// tea.WindowSizeMsg, which the forms never get.
 func (w *wizard) setSize(width, height int) {
 	if width != w.width || height != w.height || !w.sized {
 		w.width, w.height, w.sized = width, height, true
@@ -226,18 +213,8 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 	return opts
 }
 
-// focusedPage returns the index of the page whose field has the focus.
-func (w *wizard) focusedPage() int {
-	f := w.form.GetFocusedField()
-	for i, fs := range w.fields {
-		for _, x := range fs {
-			if x == f {
-				return i
-			}
-		}
-	}
-	return 0
-}
+// focusedPage returns the index of the page on screen.
+func (w *wizard) focusedPage() int { return w.form.cur }
 
 // position returns where page i is among the pages that apply, and how many apply.
 func (w *wizard) position(i int) (pos, total int) {
@@ -268,13 +245,15 @@ func (w *wizard) typing() bool {
 	return false
 }
 
-// skipToEnd moves to the last page that applies (after returning from
-// the offers, the form is rebuilt where the user left it).
-func (w *wizard) skipToEnd() {
-	_, total := w.position(len(w.pages) - 1)
-	for range total - 1 {
-		w.form.NextGroup()
+// skipToEnd shows the last page that applies (the offers were left back
+// to the questions after the last one).
+func (w *wizard) skipToEnd() tea.Cmd {
+	for i := len(w.pages) - 1; i > 0; i-- {
+		if w.form.applies(i) {
+			return w.form.goTo(i)
+		}
 	}
+	return w.form.goTo(0)
 }
 
 // familyLabels name the model families in the list, in order.

@@ -1,0 +1,194 @@
+package tui
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/huh/v2"
+)
+
+// pagedForm is the questions as one huh.Form per page, each built when
+// its page first comes on screen. huh builds a form's groups whole:
+// huh.NewGroup draws every field of its page to measure it (with huh's
+// default theme, built anew for each measure, as a group's theme can only
+// be set afterwards), and Form.Init draws every group again. With one
+// form of all the pages, the first frame drew fourteen pages to show one:
+// ≈ 30 ms of a cold start on the README's 2-core VM.
+//
+// It moves between pages as a huh.Form moves between groups (Form.Update
+// on huh's nextGroupMsg and prevGroupMsg): pages that do not apply are
+// skipped, a page whose field has an error is not left, leaving the last
+// page that applies completes the form. Each page's fields get the
+// position they would have in one form of every page (place), so their
+// keys are the same: shift+tab back on a page's first field, enter to
+// finish only on the last page.
+//
+// huh completes a form, for good, when its last group is left forward,
+// so each page's form ends with an empty group that takes that step
+// (Update notices it and steps back): a page's form stays usable for a
+// return. huh moves back from a page's first field inside the page's own
+// form, where there is no page before it: the configurator moves back
+// itself on that key (app.key, PrevGroup).
+type pagedForm struct {
+	w     *wizard
+	forms []*huh.Form   // per page; nil until the page is built
+	ends  []huh.Field   // each page form's empty last group's field
+	cur   int           // the page on screen
+	laid  [3]int        // the page, first and last page that apply, as place last set them
+	State huh.FormState // huh.StateCompleted once the last page that applies is left forward
+}
+
+func newPagedForm(w *wizard) *pagedForm {
+	p := &pagedForm{w: w, forms: make([]*huh.Form, len(w.pages)), ends: make([]huh.Field, len(w.pages)), laid: [3]int{-1, -1, -1}}
+	p.build(0)
+	return p
+}
+
+// form is the page on screen's form.
+func (p *pagedForm) form() *huh.Form { return p.forms[p.cur] }
+
+// build makes page i's form unless it is made; the fields register
+// themselves with the wizard (inputs, checks) as they are built.
+func (p *pagedForm) build(i int) {
+	if p.forms[i] != nil {
+		return
+	}
+	w := p.w
+	fs := w.pages[i].fields(false)
+	for _, f := range fs {
+		f.WithTheme(w.theme) // before NewGroup measures them: huh builds a theme per call otherwise
+	}
+	w.fields[i] = fs
+	w.groups[i] = huh.NewGroup(fs...) // the header names the page
+	end := huh.NewConfirm()
+	p.ends[i] = end
+	p.forms[i] = huh.NewForm(w.groups[i], huh.NewGroup(end)).
+		WithShowHelp(false).WithShowErrors(false).WithKeyMap(w.keys).WithTheme(w.theme)
+}
+
+// show puts page i on screen, built and with its selected field focused,
+// as huh does with a group it moves to (Group.Init through Form.Init).
+func (p *pagedForm) show(i int) tea.Cmd {
+	p.build(i)
+	p.cur = i
+	cmd := p.forms[i].Init()
+	p.place(true)
+	return cmd
+}
+
+// applies reports whether page i applies to the answers (huh's hidden group).
+func (p *pagedForm) applies(i int) bool {
+	h := p.w.pages[i].hide
+	return h == nil || !h()
+}
+
+// Init shows the first page that applies from the one on screen on.
+func (p *pagedForm) Init() tea.Cmd {
+	for i := p.cur; i < len(p.forms); i++ {
+		if p.applies(i) {
+			return p.show(i)
+		}
+	}
+	return p.show(p.cur)
+}
+
+// Update passes msg to the page on screen; the page's end group taking
+// focus means the page was left forward (huh's nextGroupMsg).
+func (p *pagedForm) Update(msg tea.Msg) tea.Cmd {
+	if p.State != huh.StateNormal {
+		return nil
+	}
+	f := p.form()
+	_, cmd := f.Update(msg)
+	if f.GetFocusedField() == p.ends[p.cur] {
+		f.PrevGroup() // back onto the page's group, for a return; its focus is redone then
+		return tea.Batch(cmd, p.next())
+	}
+	_, key := msg.(tea.KeyPressMsg) // huh set the fields' positions for its own form
+	p.place(key)
+	return cmd
+}
+
+// next moves to the next page that applies, or completes the form.
+func (p *pagedForm) next() tea.Cmd {
+	for i := p.cur + 1; i < len(p.forms); i++ {
+		if p.applies(i) {
+			return p.show(i)
+		}
+	}
+	p.State = huh.StateCompleted
+	return nil
+}
+
+// NextGroup is huh.Form.NextGroup over the pages: not while the page's
+// field has an error; past the last page that applies, the form completes.
+func (p *pagedForm) NextGroup() tea.Cmd {
+	if p.State != huh.StateNormal || len(p.form().Errors()) > 0 {
+		return nil
+	}
+	return p.next()
+}
+
+// PrevGroup is huh.Form.PrevGroup over the pages: not while the page's
+// field has an error; on the first page that applies it stays.
+func (p *pagedForm) PrevGroup() tea.Cmd {
+	if p.State != huh.StateNormal || len(p.form().Errors()) > 0 {
+		return nil
+	}
+	for i := p.cur - 1; i >= 0; i-- {
+		if p.applies(i) {
+			return p.show(i)
+		}
+	}
+	return p.show(p.cur)
+}
+
+// goTo shows page i whatever the answers on the page on screen (the
+// configurator's own moves: back past an invalid answer, to the last
+// page after the offers).
+func (p *pagedForm) goTo(i int) tea.Cmd {
+	p.State = huh.StateNormal
+	return p.show(i)
+}
+
+// place gives the page's fields the positions one form of every page
+// would (huh.Form.UpdateFieldPositions): their keys follow (Prev off on
+// the first field of the first page that applies, Submit only on the
+// last field of the last). again: huh has just set its own.
+func (p *pagedForm) place(again bool) {
+	first, last := -1, -1
+	for i := range p.forms {
+		if p.applies(i) {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if laid := [3]int{p.cur, first, last}; laid != p.laid || again {
+		p.laid = laid
+	} else {
+		return
+	}
+	fs := p.w.fields[p.cur]
+	firstField, lastField := 0, 0
+	for _, f := range fs { // huh: the first and last fields that are not skipped
+		if !f.Skip() || len(fs) == 1 {
+			break
+		}
+		firstField++
+	}
+	for i := len(fs) - 1; i >= 0; i-- {
+		lastField = i
+		if !fs[i].Skip() || len(fs) == 1 {
+			break
+		}
+	}
+	for i, f := range fs {
+		f.WithPosition(huh.FieldPosition{Group: p.cur, Field: i, FirstField: firstField, LastField: lastField, FirstGroup: first, LastGroup: last})
+	}
+}
+
+func (p *pagedForm) View() string               { return p.form().View() }
+func (p *pagedForm) GetFocusedField() huh.Field { return p.form().GetFocusedField() }
+func (p *pagedForm) Errors() []error            { return p.form().Errors() }
+func (p *pagedForm) KeyBinds() []key.Binding    { return p.form().KeyBinds() }
