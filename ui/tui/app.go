@@ -349,14 +349,6 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if err := m.wiz.backError(m.wiz.onFirstField()); err != nil {
 			return m.refuseBack(err)
 		}
-		if pos, _ := m.wiz.position(m.wiz.focusedPage()); m.wiz.onFirstField() && pos > 1 {
-			// Back to the page before: each page is a form of its own
-			// (pagedForm), where huh finds no page before it.
-			m.wiz.form.GetFocusedField().Blur()
-			cmd := m.wiz.form.PrevGroup()
-			m.afterForm()
-			return m, tea.Batch(cmd, m.recompute())
-		}
 	}
 	return m.updateForm(msg)
 }
@@ -633,9 +625,13 @@ func (m *app) learnHF(r *result) bool {
 // invalidPage names the first question page with an answer its field or
 // page check rejects ("question page 4 of 10: Batch and length"), or "".
 func (m app) invalidPage() string {
+	_, cfgErr := m.a.config()
 	for i, p := range m.wiz.pages {
 		if p.hide != nil && p.hide() {
 			continue
+		}
+		if cfgErr != nil {
+			m.wiz.form.build(i) // a page not shown yet may hold the answer: its fields' checks tell
 		}
 		err := m.wiz.pageError(i)
 		if err == nil && p.check != nil {

@@ -114,30 +114,35 @@ func (m *app) filterKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 				c := m.wiz.form.Update(keyEsc) // the filter's text too
 				cmd = tea.Batch(cmd, c)
 			}
-			m.restoreCursor(hovered)
+			m.restoreCursor(hovered, m.filter.value)
+			*m.a = m.filter.saved
 			m.filter = nil
 		}
 		return cmd, true
-	case msg.String() == "esc" && m.wiz.typing(): // esc on a set filter clears it: back to the answer
+	case msg.String() == "esc" && m.wiz.typing(): // esc on a set filter clears it: the answer stays
+		// The answer is the one picked through the filter, or moved to in
+		// it since; the others may have changed since it opened (other
+		// pages), so they stay as they are.
+		answer, saved := f.GetValue(), *m.a
 		cmd := m.wiz.form.Update(msg)
-		m.restoreCursor(hovered)
+		m.restoreCursor(hovered, answer)
+		*m.a = saved
 		m.filter = nil
 		return cmd, true
 	}
 	return nil, false
 }
 
-// restoreCursor moves the select's cursor back onto the answer the filter
-// opened on (up wraps, so at most one turn), and the answers with it.
-func (m *app) restoreCursor(hovered hoverFunc) {
-	s := m.filter
+// restoreCursor moves the select's cursor back onto value (up wraps, so
+// at most one turn): huh keeps the cursor's index when the list narrows
+// or widens, so it lands on another option, and the answer with it.
+func (m *app) restoreCursor(hovered hoverFunc, value any) {
 	for range 1000 {
-		if v, ok := hovered(); !ok || v == s.value {
+		if v, ok := hovered(); !ok || v == value {
 			break
 		}
 		m.wiz.form.Update(keyUp)
 	}
-	*m.a = s.saved
 }
 
 // updateFormOnly passes msg to the form.

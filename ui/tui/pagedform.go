@@ -22,23 +22,24 @@ import (
 // keys are the same: shift+tab back on a page's first field, enter to
 // finish only on the last page.
 //
-// huh completes a form, for good, when its last group is left forward,
-// so each page's form ends with an empty group that takes that step
-// (Update notices it and steps back): a page's form stays usable for a
-// return. huh moves back from a page's first field inside the page's own
-// form, where there is no page before it: the configurator moves back
-// itself on that key (app.key, PrevGroup).
+// Each page's form has an empty group before the page and one after it.
+// huh moves onto them where one form of every page would move to the
+// page before or after (whatever the key, a filter set or not), and
+// completes a form, for good, only past its last group; Update notices
+// the move, steps the page's form back onto the page, and moves pages.
 type pagedForm struct {
-	w     *wizard
-	forms []*huh.Form   // per page; nil until the page is built
-	ends  []huh.Field   // each page form's empty last group's field
-	cur   int           // the page on screen
-	laid  [3]int        // the page, first and last page that apply, as place last set them
-	State huh.FormState // huh.StateCompleted once the last page that applies is left forward
+	w      *wizard
+	forms  []*huh.Form   // per page; nil until the page is built
+	starts []huh.Field   // each page form's empty first group's field
+	ends   []huh.Field   // each page form's empty last group's field
+	cur    int           // the page on screen
+	laid   [3]int        // the page, first and last page that apply, as place last set them
+	State  huh.FormState // huh.StateCompleted once the last page that applies is left forward
 }
 
 func newPagedForm(w *wizard) *pagedForm {
-	p := &pagedForm{w: w, forms: make([]*huh.Form, len(w.pages)), ends: make([]huh.Field, len(w.pages)), laid: [3]int{-1, -1, -1}}
+	n := len(w.pages)
+	p := &pagedForm{w: w, forms: make([]*huh.Form, n), starts: make([]huh.Field, n), ends: make([]huh.Field, n), laid: [3]int{-1, -1, -1}}
 	p.build(0)
 	return p
 }
@@ -59,19 +60,35 @@ func (p *pagedForm) build(i int) {
 	}
 	w.fields[i] = fs
 	w.groups[i] = huh.NewGroup(fs...) // the header names the page
-	end := huh.NewConfirm()
-	p.ends[i] = end
-	p.forms[i] = huh.NewForm(w.groups[i], huh.NewGroup(end)).
+	p.starts[i], p.ends[i] = huh.NewConfirm(), huh.NewConfirm()
+	p.forms[i] = huh.NewForm(huh.NewGroup(p.starts[i]), w.groups[i], huh.NewGroup(p.ends[i])).
 		WithShowHelp(false).WithShowErrors(false).WithKeyMap(w.keys).WithTheme(w.theme)
+	p.forms[i].NextGroup() // onto the page: what is drawn and asked before Init (show) is the page
 }
 
 // show puts page i on screen, built and with its selected field focused,
-// as huh does with a group it moves to (Group.Init through Form.Init).
-func (p *pagedForm) show(i int) tea.Cmd {
+// as huh does with a group it moves to (Group.Init through Form.Init). A
+// page shown for the first time is entered at its first field, or at its
+// last when moving back (back), as if it had been walked through.
+func (p *pagedForm) show(i int, back bool) tea.Cmd {
+	fresh := p.forms[i] == nil
 	p.build(i)
 	p.cur = i
-	cmd := p.forms[i].Init()
+	f := p.forms[i]
+	cmd := f.Init()
 	p.place(true)
+	if fs := p.w.fields[i]; fresh && back {
+		last := len(fs) - 1
+		for last > 0 && fs[last].Skip() {
+			last--
+		}
+		for range fs {
+			if f.GetFocusedField() == fs[last] {
+				break
+			}
+			cmd = tea.Batch(cmd, f.NextField())
+		}
+	}
 	return cmd
 }
 
@@ -85,23 +102,29 @@ func (p *pagedForm) applies(i int) bool {
 func (p *pagedForm) Init() tea.Cmd {
 	for i := p.cur; i < len(p.forms); i++ {
 		if p.applies(i) {
-			return p.show(i)
+			return p.show(i, false)
 		}
 	}
-	return p.show(p.cur)
+	return p.show(p.cur, false)
 }
 
-// Update passes msg to the page on screen; the page's end group taking
-// focus means the page was left forward (huh's nextGroupMsg).
+// Update passes msg to the page on screen; one of the page form's empty
+// groups taking the focus means the page was left (huh's nextGroupMsg,
+// prevGroupMsg): the form steps back onto the page, for a return (its
+// focus is redone then), and the page before or after is shown.
 func (p *pagedForm) Update(msg tea.Msg) tea.Cmd {
 	if p.State != huh.StateNormal {
 		return nil
 	}
 	f := p.form()
 	_, cmd := f.Update(msg)
-	if f.GetFocusedField() == p.ends[p.cur] {
-		f.PrevGroup() // back onto the page's group, for a return; its focus is redone then
+	switch f.GetFocusedField() {
+	case p.ends[p.cur]:
+		f.PrevGroup()
 		return tea.Batch(cmd, p.next())
+	case p.starts[p.cur]:
+		f.NextGroup()
+		return tea.Batch(cmd, p.prev())
 	}
 	_, key := msg.(tea.KeyPressMsg) // huh set the fields' positions for its own form
 	p.place(key)
@@ -112,11 +135,22 @@ func (p *pagedForm) Update(msg tea.Msg) tea.Cmd {
 func (p *pagedForm) next() tea.Cmd {
 	for i := p.cur + 1; i < len(p.forms); i++ {
 		if p.applies(i) {
-			return p.show(i)
+			return p.show(i, false)
 		}
 	}
 	p.State = huh.StateCompleted
 	return nil
+}
+
+// prev moves to the page before that applies; on the first, it stays
+// (huh re-enters the group).
+func (p *pagedForm) prev() tea.Cmd {
+	for i := p.cur - 1; i >= 0; i-- {
+		if p.applies(i) {
+			return p.show(i, true)
+		}
+	}
+	return p.show(p.cur, false)
 }
 
 // NextGroup is huh.Form.NextGroup over the pages: not while the page's
@@ -134,12 +168,7 @@ func (p *pagedForm) PrevGroup() tea.Cmd {
 	if p.State != huh.StateNormal || len(p.form().Errors()) > 0 {
 		return nil
 	}
-	for i := p.cur - 1; i >= 0; i-- {
-		if p.applies(i) {
-			return p.show(i)
-		}
-	}
-	return p.show(p.cur)
+	return p.prev()
 }
 
 // goTo shows page i whatever the answers on the page on screen (the
@@ -147,7 +176,7 @@ func (p *pagedForm) PrevGroup() tea.Cmd {
 // page after the offers).
 func (p *pagedForm) goTo(i int) tea.Cmd {
 	p.State = huh.StateNormal
-	return p.show(i)
+	return p.show(i, false)
 }
 
 // place gives the page's fields the positions one form of every page
