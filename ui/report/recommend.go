@@ -331,14 +331,14 @@ func ReasonSummaryIn(p *i18n.Printer, rec *model.Recommendation) string {
 	var parts []string
 	for _, r := range rec.Reasons {
 		removed += r.Count
-		parts = append(parts, p.Sprintf("%[1]s %[2]s", humanize.Comma(int64(r.Count)), p.T(string(r.Kind))))
+		parts = append(parts, p.Sprintf("%[1]s %[2]s", model.Grouped(r.Count), p.T(string(r.Kind))))
 	}
-	s := p.Sprintf("%s %s of %s priced", humanize.Comma(int64(len(rec.Offers))), p.T(marketPlural(len(rec.Offers), "offer", "offers")), humanize.Comma(int64(rec.Considered)))
+	s := p.Sprintf("%s %s of %s priced", model.Grouped(len(rec.Offers)), p.T(marketPlural(len(rec.Offers), "offer", "offers")), model.Grouped(rec.Considered))
 	if len(parts) > 0 {
 		s += p.Sprintf("; did not pass: %s", strings.Join(parts, p.T(", ")))
 	}
 	if dup := rec.Considered - removed - len(rec.Offers); dup > 0 {
-		s += p.Sprintf("; %s %s of a GPU already listed in the same region left out", humanize.Comma(int64(dup)), p.T(marketPlural(dup, "dearer host", "dearer hosts")))
+		s += p.Sprintf("; %s %s of a GPU already listed in the same region left out", model.Grouped(dup), p.T(marketPlural(dup, "dearer host", "dearer hosts")))
 	}
 	return s
 }
