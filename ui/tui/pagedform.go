@@ -22,7 +22,8 @@ import (
 // keys are the same: shift+tab back on a page's first field, enter to
 // finish only on the last page.
 //
-// Each page's form has an empty group before the page and one after it.
+// Each page's form has an empty group before the page (but the first,
+// which is always asked) and one after it.
 // huh moves onto them where one form of every page would move to the
 // page before or after (whatever the key, a filter set or not), and
 // completes a form, for good, only past its last group; Update notices
@@ -60,10 +61,16 @@ func (p *pagedForm) build(i int) {
 	}
 	w.fields[i] = fs
 	w.groups[i] = huh.NewGroup(fs...) // the header names the page
-	p.starts[i], p.ends[i] = huh.NewConfirm(), huh.NewConfirm()
-	p.forms[i] = huh.NewForm(huh.NewGroup(p.starts[i]), w.groups[i], huh.NewGroup(p.ends[i])).
-		WithShowHelp(false).WithShowErrors(false).WithKeyMap(w.keys).WithTheme(w.theme)
-	p.forms[i].NextGroup() // onto the page: what is drawn and asked before Init (show) is the page
+	p.ends[i] = huh.NewConfirm()
+	groups := []*huh.Group{w.groups[i], huh.NewGroup(p.ends[i])}
+	if i > 0 || w.pages[0].hide != nil { // the first page, always asked, has none before it (a group is ≈ 0.5 ms of a cold start)
+		p.starts[i] = huh.NewConfirm()
+		groups = append([]*huh.Group{huh.NewGroup(p.starts[i])}, groups...)
+	}
+	p.forms[i] = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(w.keys).WithTheme(w.theme)
+	if p.starts[i] != nil {
+		p.forms[i].NextGroup() // onto the page: what is drawn and asked before Init (show) is the page
+	}
 }
 
 // show puts page i on screen, built and with its selected field focused,
@@ -118,11 +125,11 @@ func (p *pagedForm) Update(msg tea.Msg) tea.Cmd {
 	}
 	f := p.form()
 	_, cmd := f.Update(msg)
-	switch f.GetFocusedField() {
-	case p.ends[p.cur]:
+	switch focused := f.GetFocusedField(); {
+	case focused == p.ends[p.cur]:
 		f.PrevGroup()
 		return tea.Batch(cmd, p.next())
-	case p.starts[p.cur]:
+	case focused == p.starts[p.cur] && focused != nil:
 		f.NextGroup()
 		return tea.Batch(cmd, p.prev())
 	}
