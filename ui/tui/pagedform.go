@@ -22,8 +22,8 @@ import (
 // keys are the same: shift+tab back on a page's first field, enter to
 // finish only on the last page.
 //
-// Each page's form has an empty group before the page (but the first,
-// which is always asked) and one after it.
+// Each page's form has an empty group before the page and one after it
+// (but the first page: see first).
 // huh moves onto them where one form of every page would move to the
 // page before or after (whatever the key, a filter set or not), and
 // completes a form, for good, only past its last group; Update notices
@@ -61,17 +61,25 @@ func (p *pagedForm) build(i int) {
 	}
 	w.fields[i] = fs
 	w.groups[i] = huh.NewGroup(fs...) // the header names the page
-	p.ends[i] = huh.NewConfirm()
-	groups := []*huh.Group{w.groups[i], huh.NewGroup(p.ends[i])}
-	if i > 0 || w.pages[0].hide != nil { // the first page, always asked, has none before it (a group is ≈ 0.5 ms of a cold start)
-		p.starts[i] = huh.NewConfirm()
-		groups = append([]*huh.Group{huh.NewGroup(p.starts[i])}, groups...)
+	w.sizedAt[i] = -1                 // a new group: sized when on screen
+	groups := []*huh.Group{w.groups[i]}
+	p.starts[i], p.ends[i] = nil, nil
+	if !p.first(i) {
+		p.starts[i], p.ends[i] = huh.NewConfirm(), huh.NewConfirm()
+		groups = []*huh.Group{huh.NewGroup(p.starts[i]), w.groups[i], huh.NewGroup(p.ends[i])}
 	}
 	p.forms[i] = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(w.keys).WithTheme(w.theme)
 	if p.starts[i] != nil {
 		p.forms[i].NextGroup() // onto the page: what is drawn and asked before Init (show) is the page
 	}
 }
+
+// first reports whether page i is the first page and always asked: no
+// page is before it, and its fields register nothing with the wizard, so
+// its form has no empty groups (two huh.NewGroup calls, ≈ 1 ms of a cold
+// start): leaving it forward completes the form, which is built again
+// for a return.
+func (p *pagedForm) first(i int) bool { return i == 0 && p.w.pages[0].hide == nil }
 
 // show puts page i on screen, built and with its selected field focused,
 // as huh does with a group it moves to (Group.Init through Form.Init). A
@@ -125,6 +133,10 @@ func (p *pagedForm) Update(msg tea.Msg) tea.Cmd {
 	}
 	f := p.form()
 	_, cmd := f.Update(msg)
+	if f.State == huh.StateCompleted { // the first page left forward: its form is done for good
+		p.forms[p.cur] = nil
+		return tea.Batch(cmd, p.next())
+	}
 	switch focused := f.GetFocusedField(); {
 	case focused == p.ends[p.cur]:
 		f.PrevGroup()
