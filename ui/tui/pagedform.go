@@ -33,6 +33,7 @@ type pagedForm struct {
 	forms  []*huh.Form   // per page; nil until the page is built
 	starts []huh.Field   // each page form's empty first group's field
 	ends   []huh.Field   // each page form's empty last group's field
+	shown  []bool        // the page has been on screen
 	cur    int           // the page on screen
 	laid   [3]int        // the page, first and last page that apply, as place last set them
 	State  huh.FormState // huh.StateCompleted once the last page that applies is left forward
@@ -40,7 +41,7 @@ type pagedForm struct {
 
 func newPagedForm(w *wizard) *pagedForm {
 	n := len(w.pages)
-	p := &pagedForm{w: w, forms: make([]*huh.Form, n), starts: make([]huh.Field, n), ends: make([]huh.Field, n), laid: [3]int{-1, -1, -1}}
+	p := &pagedForm{w: w, forms: make([]*huh.Form, n), starts: make([]huh.Field, n), ends: make([]huh.Field, n), shown: make([]bool, n), laid: [3]int{-1, -1, -1}}
 	p.build(0)
 	return p
 }
@@ -86,8 +87,9 @@ func (p *pagedForm) first(i int) bool { return i == 0 && p.w.pages[0].hide == ni
 // page shown for the first time is entered at its first field, or at its
 // last when moving back (back), as if it had been walked through.
 func (p *pagedForm) show(i int, back bool) tea.Cmd {
-	fresh := p.forms[i] == nil
+	fresh := p.forms[i] == nil || !p.shown[i] // the first page is built before it is shown
 	p.build(i)
+	p.shown[i] = true
 	p.cur = i
 	f := p.forms[i]
 	cmd := f.Init()
