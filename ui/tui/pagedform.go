@@ -11,7 +11,8 @@ import (
 // huh.NewGroup draws every field of its page to measure it (with huh's
 // default theme, built anew for each measure, as a group's theme can only
 // be set afterwards), and Form.Init draws every group again. With one
-// form of all the pages, the first frame drew fourteen pages to show one:
+// form of all the pages, the first frame drew every page (hidden ones
+// too) to show one:
 // ≈ 30 ms of a cold start on the README's 2-core VM.
 //
 // It moves between pages as a huh.Form moves between groups (Form.Update
@@ -22,12 +23,12 @@ import (
 // keys are the same: shift+tab back on a page's first field, enter to
 // finish only on the last page.
 //
-// Each page's form has an empty group before the page and one after it
-// (but the first page: see first).
-// huh moves onto them where one form of every page would move to the
-// page before or after (whatever the key, a filter set or not), and
-// completes a form, for good, only past its last group; Update notices
-// the move, steps the page's form back onto the page, and moves pages.
+// Each page's form but the first (see first) has an empty group before
+// the page and one after it. huh moves onto them where one form of every
+// page would move to the page before or after (whatever the key, a
+// filter set or not), and completes a form, for good, only past its last
+// group; Update notices the move, steps the page's form back onto the
+// page, and moves pages.
 type pagedForm struct {
 	w      *wizard
 	forms  []*huh.Form   // per page; nil until the page is built
