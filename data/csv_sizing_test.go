@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -60,15 +59,7 @@ func TestReadSkyPilotCSVSized(t *testing.T) {
 // settings when the last one ends, whatever the order; a small read
 // changes nothing.
 func TestDeferGC(t *testing.T) {
-	const userPercent, userLimit = 77, int64(256 << 20)
-	prevPercent := debug.SetGCPercent(userPercent)
-	prevLimit := debug.SetMemoryLimit(userLimit)
-	t.Cleanup(func() {
-		debug.SetGCPercent(prevPercent)
-		debug.SetMemoryLimit(prevLimit)
-	})
-	percent := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
-	limit := func() int64 { return debug.SetMemoryLimit(-1) }
+	percent, limit := userGC(t)
 
 	deferGC(1 << 19)() // under a MiB: nothing to do
 	if percent() != userPercent || limit() != userLimit {

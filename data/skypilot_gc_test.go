@@ -5,19 +5,30 @@ import (
 	"testing"
 )
 
-// TestPaceGC: a large read sets the percentage trigger it asks for and a
-// limit no higher than the user's, deferGC inside it turns the trigger
-// off, and the user's settings come back when the last one ends.
-func TestPaceGC(t *testing.T) {
-	const userPercent, userLimit = 77, int64(256 << 20)
+// The collector settings a user might run with, set for the test and
+// restored after it.
+const userPercent, userLimit = 77, int64(256 << 20)
+
+// userGC sets userPercent and userLimit for t and returns how to read the
+// settings back (GOGC, the memory limit).
+func userGC(t *testing.T) (percent func() int, limit func() int64) {
+	t.Helper()
 	prevPercent := debug.SetGCPercent(userPercent)
 	prevLimit := debug.SetMemoryLimit(userLimit)
 	t.Cleanup(func() {
 		debug.SetGCPercent(prevPercent)
 		debug.SetMemoryLimit(prevLimit)
 	})
-	percent := func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
-	limit := func() int64 { return debug.SetMemoryLimit(-1) }
+	percent = func() int { p := debug.SetGCPercent(-1); debug.SetGCPercent(p); return p }
+	limit = func() int64 { return debug.SetMemoryLimit(-1) }
+	return percent, limit
+}
+
+// TestPaceGC: a large read sets the percentage trigger it asks for and a
+// limit no higher than the user's, deferGC inside it turns the trigger
+// off, and the user's settings come back when the last one ends.
+func TestPaceGC(t *testing.T) {
+	percent, limit := userGC(t)
 
 	read := paceGC(20<<20, readGCPercent)
 	if percent() != readGCPercent || limit() > userLimit {

@@ -284,10 +284,10 @@ func FuzzColumnsGet(f *testing.F) {
 	})
 }
 
-// TestCSVOverlayProvenance: an instance a CSV overlay adds names the file
-// as its origin and source and carries the catalog's date, as before the
-// reader set them itself.
-func TestCSVOverlayProvenance(t *testing.T) {
+// awsOverlay writes body as an aws/vms.csv overlay in a fresh directory,
+// with no user overlays (XDG_CONFIG_HOME, XDG_DATA_HOME), and returns its path.
+func awsOverlay(t *testing.T, body string) string {
+	t.Helper()
 	home := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", home)
 	t.Setenv("XDG_DATA_HOME", home)
@@ -295,9 +295,17 @@ func TestCSVOverlayProvenance(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(awsHeader+"zz-new.xlarge,T4,1,4,16,,0.4,,us-east-1,use1-az1\n"), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return p
+}
+
+// TestCSVOverlayProvenance: an instance a CSV overlay adds names the file
+// as its origin and source and carries the catalog's date, as before the
+// reader set them itself.
+func TestCSVOverlayProvenance(t *testing.T) {
+	p := awsOverlay(t, awsHeader+"zz-new.xlarge,T4,1,4,16,,0.4,,us-east-1,use1-az1\n")
 	base, err := Load()
 	if err != nil {
 		t.Fatal(err)
@@ -318,13 +326,6 @@ func TestCSVOverlayProvenance(t *testing.T) {
 // TestOverlayGuardsParallel: checking a large overlay's instances in two
 // halves finds what one pass finds, in the same (sorted) order.
 func TestOverlayGuardsParallel(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", home)
-	t.Setenv("XDG_DATA_HOME", home)
-	p := filepath.Join(t.TempDir(), "aws", "vms.csv")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	var in strings.Builder
 	in.WriteString(awsHeader)
 	for i := range 3 * parallelBuild {
@@ -334,9 +335,7 @@ func TestOverlayGuardsParallel(t *testing.T) {
 		}
 		fmt.Fprintf(&in, "zz%05d.xlarge,T4,1,4,16,,0.5,0.2,%s,use1-az1\n", i, region)
 	}
-	if err := os.WriteFile(p, []byte(in.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := awsOverlay(t, in.String())
 	types := 3 * parallelBuild
 	_, parallel, err := LoadWith([]string{p})
 	if err != nil {
