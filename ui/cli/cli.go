@@ -140,10 +140,6 @@ func unknownCommand(root *cobra.Command, args []string) error {
 	return usage(fmt.Errorf("%s (see %s --help)", msg, root.Name()))
 }
 
-// positional is args without the root's flags and their values: flags
-// first (--lang zh-CN recomend) must not hide a typo. It stops at the
-// first word after a command's own flag it does not know, which the
-// command parses.
 // opensConfigurator reports whether args run the root command itself:
 // no command named and no help asked for (help lists every command).
 func opensConfigurator(root *cobra.Command, args []string) bool {
@@ -155,6 +151,10 @@ func opensConfigurator(root *cobra.Command, args []string) bool {
 	return len(positional(root, args)) == 0
 }
 
+// positional is args without the root's flags and their values: flags
+// first (--lang zh-CN recomend) must not hide a typo. It stops at the
+// first word after a command's own flag it does not know, which the
+// command parses.
 func positional(root *cobra.Command, args []string) []string {
 	var words []string
 	for i := 0; i < len(args); i++ {
