@@ -39,7 +39,7 @@ type wizard struct {
 	form   *pagedForm
 	theme  huh.Theme // given to each field as it is built
 	pages  []page
-	fields [][]huh.Field // per page, as built for form; nil until the page is
+	fields [][]huh.Field // per page, as built for form; nil until the page is built
 	inputs []boundInput
 	a      *answers
 	cat    *model.Catalog
