@@ -160,6 +160,13 @@ type Recommendation struct {
 	Considered int // offers with a price in the pricing mode asked
 	Sort       SortKey
 	AutoGPUs   bool // each offer picked its own GPU count
+
+	// estimates is what this Recommend estimated, for Savings to start
+	// from: its first eval is this same workload and query, and would
+	// otherwise estimate every GPU type again. Never written after
+	// Recommend returns (Savings works on a copy), so a Recommendation
+	// stays safe to share.
+	estimates *sharedEstimates
 }
 
 // ErrNoOffers is wrapped when no instance in the catalog passes the
@@ -260,6 +267,10 @@ type matcher struct {
 	// shapes memoises shape per shapeKey: a 100,000-type overlay has a few
 	// dozen distinct shapes, and each miss formats its reason.
 	shapes map[shapeKey]shapeResult
+	// baseCache and baseShapes are a Recommend's estimates and shapes
+	// this one starts from (sharedEstimates.from), read, never written.
+	baseCache  map[estimateKey]*estimateResult
+	baseShapes map[shapeKey]shapeResult
 }
 
 // shapeKey is everything of an instance type shape reads: the GPU, the
@@ -283,7 +294,11 @@ type shapeResult struct {
 // once per shapeKey.
 func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, Message, int) {
 	k := shapeKey{g, in.GPUCount, in.VCPUs, math.Float64bits(in.NetworkGbps), math.Float64bits(in.MemoryGiB)}
-	if r, ok := m.shapes[k]; ok {
+	r, ok := m.shapes[k]
+	if !ok {
+		r, ok = m.baseShapes[k]
+	}
+	if ok {
 		return r.d, r.kind, r.reason, r.sized
 	}
 	d, kind, reason := m.shape(in, g)
@@ -298,6 +313,16 @@ func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, Mes
 	return d, kind, reason, sized
 }
 
+// cached looks k up in the matcher's estimates, then in those it starts
+// from.
+func (m *matcher) cached(k estimateKey) (*estimateResult, bool) {
+	if r, ok := m.cache[k]; ok {
+		return r, true
+	}
+	r, ok := m.baseCache[k]
+	return r, ok
+}
+
 type estimateResult struct {
 	e        Estimate
 	err      error
@@ -307,7 +332,7 @@ type estimateResult struct {
 // estimate returns the (cached) estimate of w on n GPUs of g with strategy s.
 func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 	k := estimateKey{gpu: g, gpus: n, strategy: s}
-	if r, ok := m.cache[k]; ok {
+	if r, ok := m.cached(k); ok {
 		return r
 	}
 	w := m.w
@@ -332,7 +357,7 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateResult {
 	h := timingHost(&m.w, n, HostOf(in, g))
 	k := estimateKey{g, n, s, h}
-	if r, ok := m.cache[k]; ok {
+	if r, ok := m.cached(k); ok {
 		return r
 	}
 	base := m.estimate(g, n, s)
@@ -407,6 +432,11 @@ type sharedEstimates struct {
 	// skips grouping, sorting and near misses: a ranking runs ~60
 	// Recommends, and each full offer list cost ~25 KB of fresh pages.
 	cheapestOnly bool
+	// from is a Recommend's estimates (Recommendation.estimates) to read
+	// before estimating anew, while the workload is from's (fromOK); never
+	// written, so the Recommendation stays safe to share.
+	from   *sharedEstimates
+	fromOK bool
 }
 
 // shapeQuery is the part of a Query that shape and sizedGPUs read.
@@ -454,12 +484,20 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	default:
 		m.cache = make(map[estimateKey]*estimateResult, 64)
 		shared.w, shared.cache, shared.shapes = w, m.cache, nil
+		shared.fromOK = shared.from != nil && reflect.DeepEqual(shared.from.w, w)
 	}
 	if shared != nil {
-		if sq := shapeQueryOf(&q); shared.shapes == nil || shared.sq != sq {
+		sq := shapeQueryOf(&q)
+		if shared.shapes == nil || shared.sq != sq {
 			shared.sq, shared.shapes = sq, make(map[shapeKey]shapeResult, 64)
 		}
 		m.shapes = shared.shapes
+		if shared.fromOK {
+			m.baseCache = shared.from.cache
+			if shared.from.sq == sq {
+				m.baseShapes = shared.from.shapes
+			}
+		}
 	}
 	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
 	cheapestOnly := shared != nil && shared.cheapestOnly
@@ -599,6 +637,9 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		}
 		return strings.Compare(string(a.Kind), string(b.Kind))
 	})
+	if shared == nil {
+		rec.estimates = &sharedEstimates{w: w, cache: m.cache, sq: shapeQueryOf(&q), shapes: m.shapes}
+	}
 	return rec, nil
 }
 

@@ -249,3 +249,50 @@ func TestSortOffersMatchesSort(t *testing.T) {
 		}
 	}
 }
+
+// TestSavingsStartsFromRecommend: the savings eval Savings runs starts
+// from the estimates of the Recommend it is given (its first eval is the
+// same workload and query: nothing is estimated again), prices as an eval
+// from nothing does, and never writes the Recommendation's estimates, so
+// a view may keep reading it while a ranking runs.
+func TestSavingsStartsFromRecommend(t *testing.T) {
+	cat := testCatalog()
+	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B}
+	q := Query{AutoGPUs: true, AllowMultiNode: true}
+	rec, err := Recommend(w, cat, q)
+	if err != nil || len(rec.Offers) == 0 {
+		t.Fatalf("Recommend: %d offers, %v", len(rec.Offers), err)
+	}
+	from := rec.estimates
+	if from == nil || len(from.cache) == 0 || len(from.shapes) == 0 {
+		t.Fatal("Recommend kept no estimates for Savings to start from")
+	}
+	estimates, shapes := len(from.cache), len(from.shapes)
+	c := newCheapestJob(cat, from)
+	got, ok := c.eval(Scenario{Workload: w, Query: q})
+	want, wantOK := EvalCheapestJob(cat)(Scenario{Workload: w, Query: q})
+	if got != want || ok != wantOK || !ok {
+		t.Fatalf("eval from Recommend's estimates $%.6g (%v), from nothing $%.6g (%v)", got, ok, want, wantOK)
+	}
+	if n := len(c.shared.cache) + len(c.shared.shapes); n != 0 {
+		t.Errorf("the eval of Recommend's own scenario made %d estimates and shapes again", n)
+	}
+	// A deadline makes auto GPUs try more GPUs: new estimates, same workload.
+	dq := q
+	dq.DeadlineHours = rec.Offers[0].JobHours / 3
+	got, ok = c.eval(Scenario{Workload: w, Query: dq})
+	want, wantOK = EvalCheapestJob(cat)(Scenario{Workload: w, Query: dq})
+	if got != want || ok != wantOK {
+		t.Errorf("eval with a deadline from Recommend's estimates $%.6g (%v), from nothing $%.6g (%v)", got, ok, want, wantOK)
+	}
+	if len(c.shared.cache) == 0 {
+		t.Error("the deadline made no new estimate: the test checks no write")
+	}
+	if _, _, err := Savings(cat, w, q, &rec, 3); err != nil {
+		t.Fatal(err)
+	}
+	if len(from.cache) != estimates || len(from.shapes) != shapes {
+		t.Errorf("the eval wrote the Recommendation's estimates: %d → %d estimates, %d → %d shapes",
+			estimates, len(from.cache), shapes, len(from.shapes))
+	}
+}

@@ -146,19 +146,37 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 // stays the same (most changes only change the query), so it must not be
 // called concurrently.
 func EvalCheapestJob(cat *Catalog) func(Scenario) (float64, bool) {
-	shared := sharedEstimates{cheapestOnly: true}
-	return func(s Scenario) (float64, bool) {
-		q := s.Query
-		q.Sort = ""
-		rec, err := recommendShared(s.Workload, cat, q, &shared)
-		if err != nil || len(rec.Offers) == 0 {
-			return 0, false
-		}
-		o := &rec.Offers[0]
-		usd := o.MonthlyUSD
-		if o.HasJob {
-			usd = o.JobUSD
-		}
-		return max(usd, o.USDPerHour*HoursPerMonth*float64(TermMonths(o.Pricing))), true
+	return newCheapestJob(cat, nil).eval
+}
+
+// cheapestJob is EvalCheapestJob's eval and the estimates it carries.
+type cheapestJob struct {
+	cat    *Catalog
+	shared sharedEstimates
+}
+
+// newCheapestJob starts an eval from the estimates of a Recommend (nil:
+// none), which it reads and never writes.
+func newCheapestJob(cat *Catalog, from *sharedEstimates) *cheapestJob {
+	c := &cheapestJob{cat: cat, shared: sharedEstimates{cheapestOnly: true}}
+	if from != nil {
+		c.shared.from, c.shared.fromOK = from, true
+		c.shared.w, c.shared.cache = from.w, make(map[estimateKey]*estimateResult)
 	}
+	return c
+}
+
+func (c *cheapestJob) eval(s Scenario) (float64, bool) {
+	q := s.Query
+	q.Sort = ""
+	rec, err := recommendShared(s.Workload, c.cat, q, &c.shared)
+	if err != nil || len(rec.Offers) == 0 {
+		return 0, false
+	}
+	o := &rec.Offers[0]
+	usd := o.MonthlyUSD
+	if o.HasJob {
+		usd = o.JobUSD
+	}
+	return max(usd, o.USDPerHour*HoursPerMonth*float64(TermMonths(o.Pricing))), true
 }

@@ -65,7 +65,7 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 	d.Front = model.ParetoFront(model.OfferPoints(rec.Offers))
 	if in.Savings && len(rec.Offers) > 0 {
 		var err error
-		d.SavingsBase, d.Savings, err = model.Savings(in.Catalog, in.Workload, in.Query, rec.Offers, savingsPerKind)
+		d.SavingsBase, d.Savings, err = model.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind)
 		if err != nil {
 			d.SavingsErr = err.Error()
 		}
