@@ -6,9 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-	"charm.land/lipgloss/v2/table"
-
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -166,18 +163,7 @@ func translate(p *i18n.Printer, words ...string) []string {
 }
 
 func plainTable(headers []string, rows [][]string, right map[int]bool) string {
-	return table.New().Headers(headers...).Rows(rows...).Border(lipgloss.NormalBorder()).
-		BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
-		StyleFunc(func(row, col int) lipgloss.Style {
-			s := lipgloss.NewStyle().PaddingRight(2)
-			if row == table.HeaderRow {
-				return s.Bold(true)
-			}
-			if right[col] {
-				return s.Align(lipgloss.Right)
-			}
-			return s
-		}).Render()
+	return layoutTable(headers, rows, func(col int) bool { return right[col] })
 }
 
 // WriteCatalogGPUs prints the GPU table.

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"charm.land/lipgloss/v2/table"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/dustin/go-humanize"
 
@@ -293,18 +292,7 @@ func fitTable(headers []string, rows [][]string, width int, sort model.SortKey) 
 				rs[i] = append(rs[i], row[j])
 			}
 		}
-		return table.New().Headers(hs...).Rows(rs...).Border(lipgloss.NormalBorder()).
-			BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
-			StyleFunc(func(row, col int) lipgloss.Style {
-				s := lipgloss.NewStyle().PaddingRight(2)
-				if row == table.HeaderRow {
-					return s.Bold(true)
-				}
-				if idx[col] >= 4 {
-					return s.Align(lipgloss.Right)
-				}
-				return s
-			}).Render()
+		return layoutTable(hs, rs, func(col int) bool { return idx[col] >= 4 })
 	}
 	out := render()
 	order := DropOrder(sort)

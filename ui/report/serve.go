@@ -6,9 +6,6 @@ import (
 	"math"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-	"charm.land/lipgloss/v2/table"
-
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -382,18 +379,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 }
 
 func serveTable(headers []string, rows [][]string) string {
-	return table.New().Headers(headers...).Rows(rows...).Border(lipgloss.NormalBorder()).
-		BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
-		StyleFunc(func(row, col int) lipgloss.Style {
-			s := lipgloss.NewStyle().PaddingRight(2)
-			if row == table.HeaderRow {
-				return s.Bold(true)
-			}
-			if col >= 5 {
-				return s.Align(lipgloss.Right)
-			}
-			return s
-		}).Render()
+	return layoutTable(headers, rows, func(col int) bool { return col >= 5 })
 }
 
 // ServeReasons are why plan p misses, in lang's language.
