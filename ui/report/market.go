@@ -114,7 +114,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 		for i := range res.Rows {
 			rows = append(rows, mark(&res.Rows[i]))
 		}
-		fmt.Fprintln(w, r.plainRule(plainTable(header, rows, right)))
+		fmt.Fprintln(w, r.tableRight(header, rows, right))
 	} else {
 		for gi, g := range res.Groups {
 			if gi > 0 {
@@ -125,7 +125,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 			for _, i := range g.Rows {
 				rows = append(rows, mark(&res.Rows[i]))
 			}
-			fmt.Fprintln(w, r.plainRule(plainTable(header, rows, right)))
+			fmt.Fprintln(w, r.tableRight(header, rows, right))
 		}
 	}
 	fmt.Fprintln(w, marketCountLine(lang, res))

@@ -272,7 +272,7 @@ func DropOrder(k model.SortKey) []int {
 // fitTable renders the offers table within width cells, dropping the least
 // needed columns until it fits (width ≤ 0: no limit), never the column
 // sorted by.
-func fitTable(headers []string, rows [][]string, width int, sort model.SortKey) string {
+func fitTable(r *Renderer, headers []string, rows [][]string, width int, sort model.SortKey) string {
 	keep := make([]bool, len(headers))
 	for i := range keep {
 		keep[i] = true
@@ -292,7 +292,7 @@ func fitTable(headers []string, rows [][]string, width int, sort model.SortKey) 
 				rs[i] = append(rs[i], row[j])
 			}
 		}
-		return layoutTable(hs, rs, func(col int) bool { return idx[col] >= 4 })
+		return r.table(hs, rs, func(col int) bool { return idx[col] >= 4 })
 	}
 	out := render()
 	order := DropOrder(sort)
@@ -434,7 +434,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 				rows[i] = append(rows[i], CommitmentCells(&offers[i])...)
 			}
 		}
-		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(headers, rows, width, rec.Sort)))
+		fmt.Fprintf(&b, "%s\n", fitTable(r, headers, rows, width, rec.Sort))
 		if n := len(rec.Offers); n > shown {
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s", model.Grouped(n-shown), p.T(marketPlural(n-shown, "offer", "offers")), p.T(moreHint))))
 		}

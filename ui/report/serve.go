@@ -311,8 +311,13 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.
 	return err
 }
 
-// ServeRow is one offers-table row of a serving plan.
-func ServeRow(p *model.ServePlan) []string {
+// ServeRow is one offers-table row of a serving plan, the instance and
+// region cut to 26 and 18 cells.
+func ServeRow(p *model.ServePlan) []string { return serveRow(p, Truncate) }
+
+// serveRow is ServeRow with the names cut by cut (Renderer.Cut keeps them
+// whole on plain output).
+func serveRow(p *model.ServePlan, cut func(string, int) string) []string {
 	// No words: the same in every language.
 	split := fmt.Sprintf("TP%d×PP%d×%d", p.TP, p.PP, p.Replicas)
 	gpus := fmt.Sprintf("%d×%s", p.GPUs, p.Offer.GPU.Key)
@@ -326,7 +331,7 @@ func ServeRow(p *model.ServePlan) []string {
 		ttft, tpot = fmt.Sprintf("%.0f", p.Perf.TTFTSec*1e3), fmt.Sprintf("%.1f", p.Perf.TPOTSec*1e3)
 		tps = fmt.Sprintf("%.0f", p.OutputTokensPerSec)
 	}
-	return []string{provider, Truncate(typ, 26), Truncate(p.Offer.Region, 18), gpus, split,
+	return []string{provider, cut(typ, 26), cut(p.Offer.Region, 18), gpus, split,
 		model.FormatCount(float64(p.Memory.KVTokens)), ttft, tpot, tps, USD(p.USDPerHour), usdOut}
 }
 
@@ -355,14 +360,14 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 			continue
 		}
 		if limit == 0 || len(rows) < limit {
-			rows = append(rows, ServeRow(p))
+			rows = append(rows, serveRow(p, r.Cut))
 		}
 	}
 	meets := len(plans) - len(misses)
 	line("%d of %d offers meet the load and latency targets; cheapest per million output tokens first", meets, len(plans))
 	line("")
 	if len(rows) > 0 {
-		line("%s", serveTable(translate(lang, ServeHeaders...), rows))
+		line("%s", serveTable(r, translate(lang, ServeHeaders...), rows))
 	}
 	if len(misses) > 0 {
 		line("")
@@ -378,8 +383,8 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 	return err
 }
 
-func serveTable(headers []string, rows [][]string) string {
-	return layoutTable(headers, rows, func(col int) bool { return col >= 5 })
+func serveTable(r *Renderer, headers []string, rows [][]string) string {
+	return r.table(headers, rows, func(col int) bool { return col >= 5 })
 }
 
 // ServeReasons are why plan p misses, in lang's language.

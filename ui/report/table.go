@@ -14,16 +14,17 @@ import (
 // names right-aligned. It is the one place every printed table (offers,
 // market, serving, catalog, decide, plan) is drawn, so the terminal and
 // plain look is decided once: on a terminal a rule of "─" runs under the
-// header; on plain output (r.Plain: a pipe or a file) there is no rule, so
-// every line is a header or a row for grep, cut and awk. Names are cut or
-// kept whole by the caller with r.Cut, which makes the same decision.
+// header; on plain output (r.Plain: a pipe or a file) there is no rule and
+// no line ends in blanks, so every line is a header or a row for grep, cut
+// and awk. Names are cut or kept whole by the caller with r.Cut, which
+// makes the same decision.
 func (r *Renderer) table(headers []string, rows [][]string, right func(col int) bool) string {
-	return r.plainRule(layoutTable(headers, rows, right))
+	return layoutTable(headers, rows, right, r != nil && r.Plain)
 }
 
-// layoutTable is table before the plain-output rules: the layout of
-// lipgloss/table with a normal border drawn only under the header, cells
-// padded two blanks on the right.
+// layoutTable is the layout of lipgloss/table with a normal border drawn
+// only under the header, cells padded two blanks on the right; plain drops
+// that rule and the blanks that end a line.
 //
 // lipgloss/table renders every cell through Style.Render, measuring it
 // several times over grapheme clusters: 100,000 offers took 12 s of CPU
@@ -33,38 +34,51 @@ func (r *Renderer) table(headers []string, rows [][]string, right func(col int) 
 // its length; otherwise (tabs, newlines, escape sequences, control
 // characters) lipgloss lays it out. TestLayoutTableMatchesLipgloss holds
 // the two to the same bytes.
-func layoutTable(headers []string, rows [][]string, right func(col int) bool) string {
+func layoutTable(headers []string, rows [][]string, right func(col int) bool, plain bool) string {
 	widths, ok := cellWidths(headers, rows)
 	if !ok {
-		return lipglossTable(headers, rows, right)
+		s := lipglossTable(headers, rows, right)
+		if plain {
+			s = plainLines(s)
+		}
+		return s
 	}
 	total := 0
 	for _, w := range widths {
 		total += w + 2
 	}
-	var b strings.Builder
-	b.Grow((len(rows) + 2) * (total + 1))
+	b := make([]byte, 0, (len(rows)+2)*(total+1))
+	// endLine drops the blanks that end a line on plain output.
+	endLine := func() {
+		for plain && len(b) > 0 && b[len(b)-1] == ' ' {
+			b = b[:len(b)-1]
+		}
+	}
 	head := lipgloss.NewStyle().PaddingRight(2).Bold(true).Height(1)
 	for j, h := range headers {
-		b.WriteString(head.Width(widths[j] + 2).Render(h))
+		b = append(b, head.Width(widths[j]+2).Render(h)...)
 	}
-	b.WriteByte('\n')
-	b.WriteString(strings.Repeat(lipgloss.NormalBorder().Top, total))
+	endLine()
+	if !plain {
+		b = append(b, '\n')
+		b = append(b, strings.Repeat(lipgloss.NormalBorder().Top, total)...)
+	}
 	for _, row := range rows {
-		b.WriteByte('\n')
+		b = append(b, '\n')
 		for j, c := range row {
 			pad := widths[j] - cellWidth(c)
 			if right != nil && right(j) {
-				writeBlanks(&b, pad)
-				b.WriteString(c)
+				b = appendBlanks(b, pad)
+				b = append(b, c...)
 			} else {
-				b.WriteString(c)
-				writeBlanks(&b, pad)
+				b = append(b, c...)
+				b = appendBlanks(b, pad)
 			}
-			b.WriteString("  ")
+			b = append(b, "  "...)
 		}
+		endLine()
 	}
-	return b.String()
+	return string(b)
 }
 
 // cellWidths returns each column's widest cell in terminal cells, and
@@ -131,16 +145,25 @@ func cellWidth(s string) int {
 	return len(s)
 }
 
-const blanks = "                                                                "
+func appendBlanks(b []byte, n int) []byte {
+	for ; n > 0; n-- {
+		b = append(b, ' ')
+	}
+	return b
+}
 
-func writeBlanks(b *strings.Builder, n int) {
-	for n > len(blanks) {
-		b.WriteString(blanks)
-		n -= len(blanks)
+// plainLines is a table laid out by lipglossTable as on plain output: the
+// rule under the (one-line) header dropped, no line ending in blanks.
+func plainLines(table string) string {
+	lines := strings.Split(table, "\n")
+	out := lines[:0]
+	for i, l := range lines {
+		if i == 1 && l != "" && strings.Trim(l, "─") == "" {
+			continue
+		}
+		out = append(out, strings.TrimRight(l, " "))
 	}
-	if n > 0 {
-		b.WriteString(blanks[:n])
-	}
+	return strings.Join(out, "\n")
 }
 
 // lipglossTable is layoutTable by lipgloss/table, for any cells.
@@ -157,4 +180,9 @@ func lipglossTable(headers []string, rows [][]string, right func(col int) bool) 
 			}
 			return s
 		}).Render()
+}
+
+// tableRight is table with the right-aligned columns given as a set.
+func (r *Renderer) tableRight(headers []string, rows [][]string, right map[int]bool) string {
+	return r.table(headers, rows, func(col int) bool { return right[col] })
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // TestLayoutTableMatchesLipgloss holds the fast layout to lipgloss/table's
@@ -38,9 +40,12 @@ func TestLayoutTableMatchesLipgloss(t *testing.T) {
 			if _, fast := cellWidths(tt.headers, tt.rows); fast != tt.fast {
 				t.Errorf("laid out without lipgloss = %v, want %v", fast, tt.fast)
 			}
-			got, want := layoutTable(tt.headers, tt.rows, right), lipglossTable(tt.headers, tt.rows, right)
-			if got != want {
+			want := lipglossTable(tt.headers, tt.rows, right)
+			if got := layoutTable(tt.headers, tt.rows, right, false); got != want {
 				t.Errorf("layoutTable =\n%q\nlipgloss/table =\n%q", got, want)
+			}
+			if got, want := layoutTable(tt.headers, tt.rows, right, true), plainLines(want); got != want {
+				t.Errorf("plain layoutTable =\n%q\nlipgloss/table, plain =\n%q", got, want)
 			}
 		})
 	}
@@ -55,22 +60,39 @@ func FuzzLayoutTable(f *testing.F) {
 		right := func(col int) bool { return rightCols&(1<<col) != 0 }
 		headers := []string{"provider", "instance", "$/h", "notes"}
 		rows := [][]string{{a, b, c, d}, {d, c, b, a}, {"x", "y", "z", "w"}}
-		got, want := layoutTable(headers, rows, right), lipglossTable(headers, rows, right)
-		if got != want {
+		want := lipglossTable(headers, rows, right)
+		if got := layoutTable(headers, rows, right, false); got != want {
 			t.Errorf("cells %q: layoutTable =\n%q\nlipgloss/table =\n%q", rows, got, want)
+		}
+		if got, want := layoutTable(headers, rows, right, true), plainLines(want); got != want {
+			t.Errorf("cells %q: plain layoutTable =\n%q\nlipgloss/table, plain =\n%q", rows, got, want)
 		}
 	})
 }
 
-// TestTablePlain: the terminal table has the rule under its header; on
-// plain output it has none.
+// TestTablePlain: the terminal table has the rule under its header and
+// pads every cell; on plain output there is no rule and no line ends in a
+// blank.
 func TestTablePlain(t *testing.T) {
-	headers, rows := []string{"provider", "instance"}, [][]string{{"nebius", "gpu-h200-sxm_1gpu-16vcpu-200gb"}}
-	for _, plain := range []bool{false, true} {
-		t.Run(fmt.Sprint("plain=", plain), func(t *testing.T) {
-			got := (&Renderer{Plain: plain}).table(headers, rows, nil)
-			if rule := strings.Contains(got, "───"); rule == plain {
-				t.Errorf("rule under the header = %v on plain=%v:\n%s", rule, plain, got)
+	headers := []string{"provider", "instance", "$/h", "notes"}
+	rows := [][]string{{"nebius", "gpu-h200-sxm_1gpu-16vcpu-200gb", "$3.50", ""}, {"aws", "p5.48xlarge", "$55.04", "arm64"}}
+	tests := []struct {
+		plain bool
+		want  string
+	}{
+		{false, "provider  instance                        $/h     notes  \n" +
+			strings.Repeat("─", 10+32+8+7) + "\n" +
+			"nebius    gpu-h200-sxm_1gpu-16vcpu-200gb   $3.50         \n" +
+			"aws       p5.48xlarge                     $55.04  arm64  "},
+		{true, "provider  instance                        $/h     notes\n" +
+			"nebius    gpu-h200-sxm_1gpu-16vcpu-200gb   $3.50\n" +
+			"aws       p5.48xlarge                     $55.04  arm64"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint("plain=", tt.plain), func(t *testing.T) {
+			got := ansi.Strip((&Renderer{Plain: tt.plain}).table(headers, rows, func(col int) bool { return col == 2 }))
+			if got != tt.want {
+				t.Errorf("table =\n%s\nwant\n%s", strings.ReplaceAll(got, " \n", "·\n"), strings.ReplaceAll(tt.want, " \n", "·\n"))
 			}
 		})
 	}
@@ -87,7 +109,7 @@ func TestLayoutTableAllocs(t *testing.T) {
 		rows[i] = []string{"aws", fmt.Sprintf("p%d.48xlarge", i), "us-east-1 +3", "8×h100", "$55.04", ""}
 	}
 	right := func(col int) bool { return col == 4 }
-	if n := testing.AllocsPerRun(3, func() { layoutTable(headers, rows, right) }); n > 200 {
+	if n := testing.AllocsPerRun(3, func() { layoutTable(headers, rows, right, false) }); n > 200 {
 		t.Errorf("layoutTable of %d rows allocates %.0f times, want ≤ 200 (independent of the row count)", len(rows), n)
 	}
 }
