@@ -457,7 +457,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		}
 	}
 	if len(rec.Rejected) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("Near misses (cheapest that do not fit)")))
+		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("Near misses (nearest to fitting)")))
 		for _, x := range rec.Rejected {
 			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, r.Cut(x.Instance.Type, 26), RejectionPrice(p, &x), RejectionReason(p, &x))
 		}
