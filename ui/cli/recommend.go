@@ -239,6 +239,7 @@ nothing else is left.`,
 				return err
 			}
 			warnings = append(warnings, dwarn...)
+			hints := wouldFit(w, cat, q, &rec)
 			if output == outJSON {
 				limit := qf.limit
 				if !cmd.Flags().Changed("limit") {
@@ -248,6 +249,7 @@ nothing else is left.`,
 				j := report.NewRecommendJSON(&rec, &base, limit)
 				j.AddDecisions(&rec, d)
 				j.Answers = answers
+				j.WouldFit = report.NewWouldFitJSON(hints)
 				return writeJSONStream(env.Stdout, j)
 			}
 			if df.pareto {
@@ -261,6 +263,9 @@ nothing else is left.`,
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
 			if err := report.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width); err != nil {
+				return err
+			}
+			if err := report.WriteWouldFit(env.Stdout, r, hints); err != nil {
 				return err
 			}
 			if rate := q.ExchangeRates["CNY"]; rate > 0 {

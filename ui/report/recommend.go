@@ -29,6 +29,9 @@ type RecommendJSON struct {
 	Pareto      []ParetoJSON     `json:"pareto,omitempty"`
 	Savings     *SavingsJSON     `json:"savings,omitempty"`
 	Answers     []Answer         `json:"answers,omitempty"` // --finish-by, --max-job-cost
+	// WouldFit: when no offer runs the workload, each change that would
+	// make some rank (WriteWouldFit).
+	WouldFit []WouldFitJSON `json:"would_fit,omitempty"`
 }
 
 // OfferJSON is one offer. Prices are USD; job fields are null without a

@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestRecommendWouldFit: when no offer runs the workload, recommend says
+// which single change would make offers rank, and each hint is the
+// ranking the command gives with that change (new-user trial, M4: the
+// 70B fine-tune without activation checkpointing ranked nothing and said
+// nothing; with --checkpointing it ranks offers).
+func TestRecommendWouldFit(t *testing.T) {
+	base := []string{"recommend", "--model", "llama-3.1-70b", "--task", "finetune", "--dataset-tokens", "1B", "--allow-multi-node", "--deadline-hours", "48"}
+	type ranking struct {
+		Offers []struct {
+			Provider     string  `json:"provider"`
+			InstanceType string  `json:"instance_type"`
+			JobCostUSD   float64 `json:"job_cost_usd"`
+		} `json:"offers"`
+		WouldFit []struct {
+			Change string `json:"change"`
+			Offers int    `json:"offers"`
+			Best   struct {
+				Provider     string  `json:"provider"`
+				InstanceType string  `json:"instance_type"`
+				JobCostUSD   float64 `json:"job_cost_usd"`
+			} `json:"best"`
+		} `json:"would_fit"`
+	}
+	rank := func(args ...string) ranking {
+		t.Helper()
+		code, out, errs := runCLI(t, append(append([]string{}, args...), "--json")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var r ranking
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	none := rank(base...)
+	if len(none.Offers) != 0 {
+		t.Fatalf("the 70B fine-tune without checkpointing ranks %d offers; the test needs a workload that fits none", len(none.Offers))
+	}
+	// Each hint is checked against the flag that makes the same change.
+	flags := map[string][]string{
+		"turn on activation checkpointing (about 33% more compute)": {"--checkpointing"},
+		"fine-tune LoRA adapters instead of all weights":            {"--task", "lora"},
+	}
+	checked := 0
+	for _, h := range none.WouldFit {
+		extra, ok := flags[h.Change]
+		if !ok {
+			continue
+		}
+		checked++
+		with := rank(append(append([]string{}, base...), extra...)...)
+		if len(with.Offers) != h.Offers || with.Offers[0].InstanceType != h.Best.InstanceType || with.Offers[0].JobCostUSD != h.Best.JobCostUSD {
+			t.Errorf("hint %q: %d offers, best %s $%.2f; %v ranks %d, best %s $%.2f", h.Change, h.Offers, h.Best.InstanceType, h.Best.JobCostUSD,
+				extra, len(with.Offers), with.Offers[0].InstanceType, with.Offers[0].JobCostUSD)
+		}
+	}
+	if checked != len(flags) {
+		t.Errorf("would_fit %+v: want hints for %d changes", none.WouldFit, len(flags))
+	}
+	// The table says it too, after the near misses.
+	_, out, _ := runCLI(t, base...)
+	if !strings.Contains(out, "What would make it fit (each change alone)\n  → ") || !strings.Contains(out, "turn on activation checkpointing (about 33% more compute): ") {
+		t.Errorf("no fit advice under an empty ranking:\n%s", out)
+	}
+	// A ranking with offers has none.
+	if r := rank(append(base, "--checkpointing")...); len(r.WouldFit) != 0 {
+		t.Errorf("would_fit under a ranking with offers: %+v", r.WouldFit)
+	}
+}
