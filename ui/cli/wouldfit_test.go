@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -74,5 +76,34 @@ func TestRecommendWouldFit(t *testing.T) {
 	// A ranking with offers has none.
 	if r := rank(append(base, "--checkpointing")...); len(r.WouldFit) != 0 {
 		t.Errorf("would_fit under a ranking with offers: %+v", r.WouldFit)
+	}
+}
+
+// TestRecommendMoreCountsRows: "… N more offers (--limit 0 shows all)"
+// counts the rows --limit 0 adds, not the region prices they collapse
+// (new-user trial, L2: "119 more" and then 62 more rows).
+func TestRecommendMoreCountsRows(t *testing.T) {
+	args := []string{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--dataset-tokens", "20M"}
+	// rows counts the table's rows: "provider  instance  …$" lines under the header.
+	row := regexp.MustCompile(`^[a-z]+ {2,}\S+ {2,}.*\$`)
+	rows := func(out string) int {
+		_, table, _ := strings.Cut(out, "\nprovider ")
+		table, _, _ = strings.Cut(table, "\n\n")
+		n := 0
+		for _, l := range strings.Split(table, "\n")[1:] {
+			if row.MatchString(l) {
+				n++
+			}
+		}
+		return n
+	}
+	_, all, _ := runCLI(t, append(args, "--limit", "0")...)
+	_, some, _ := runCLI(t, append(args, "--limit", "12")...)
+	if rows(some) != 12 {
+		t.Fatalf("--limit 12 prints %d rows:\n%s", rows(some), some)
+	}
+	want := rows(all) - 12
+	if !strings.Contains(some, fmt.Sprintf("… %d more offers (--limit 0 shows all)", want)) {
+		t.Errorf("--limit 0 prints %d rows, 12 shown: want \"… %d more offers\" in\n%s", rows(all), want, some)
 	}
 }

@@ -439,7 +439,11 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		}
 		fmt.Fprintf(&b, "%s\n", fitTable(r, headers, rows, width, rec.Sort))
 		if n := len(rec.Offers); n > shown {
-			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s", model.Grouped(n-shown), p.T(marketPlural(n-shown, "offer", "offers")), p.T(moreHint))))
+			// Rows, as --limit 0 would print them (one per run of regions at
+			// the same price), not the region prices they stand for.
+			runs, _ := RegionRuns(rec.Offers, -1)
+			more := len(runs) - len(offers)
+			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s", model.Grouped(more), p.T(marketPlural(more, "offer", "offers")), p.T(moreHint))))
 		}
 		if note := borderlineTableNote(p, offers); note != "" {
 			fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
