@@ -126,7 +126,7 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (model.MarketQuer
 	q.InfiniBand = f.infiniband || f.efa
 	if f.sort != "" {
 		if q.Sort, err = model.ParseMarketSort(f.sort); err != nil {
-			return q, err
+			return q, fmt.Errorf("--%w", err) // the flag's name: `sort "x": want …` → `--sort "x": want …`
 		}
 	}
 	if f.groupBy != "" {

@@ -41,7 +41,8 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.multiNode, "allow-multi-node", false, "allow more than one instance")
 	fs.BoolVar(&f.precisionFallback, "allow-precision-fallback", false, "accept GPUs without the precision asked for, running the framework's fallback (bf16 → fp16, fp8 → bf16)")
 	fs.Var(intValue{&f.limit}, "limit", "show at most N offers; 0 shows all (--json: all unless given)")
-	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price)")
+	// The aliases are model.ParseSortKey's (cost is the job's cost), said here so none is a surprise.
+	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price; also hourly = price, month = monthly, cost = job, fastest = time)")
 	fs.Var(floatValue{&f.usdCNY}, "usd-cny", "rank CNY-priced overlay rows at 1 USD = RATE CNY (none is assumed)")
 }
 
@@ -176,6 +177,9 @@ nothing else is left.`,
   gpuplan recommend --model llama-3.1-70b --task finetune --dataset-tokens 1B --checkpointing --allow-multi-node --deadline-hours 48 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if qf.limit < 0 {
+				return usage(fmt.Errorf("--limit %d: want 0 (all offers) or a positive count", qf.limit))
+			}
 			if sl, ok, err := loadServe(cmd, env, *overlays, &wf, configPath); ok || err != nil {
 				if err != nil {
 					return err

@@ -107,3 +107,30 @@ func TestRecommendMoreCountsRows(t *testing.T) {
 		t.Errorf("--limit 0 prints %d rows, 12 shown: want \"… %d more offers\" in\n%s", rows(all), want, some)
 	}
 }
+
+// TestRecommendRefusesLooseValues: a negative --limit and an unknown
+// --sort are refused in one line naming what is valid, exit 2; the sort
+// aliases the help lists are accepted (new-user trial, L3).
+func TestRecommendRefusesLooseValues(t *testing.T) {
+	base := []string{"recommend", "--model", "bert-base", "--providers", "lambda"}
+	for _, tc := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"--limit", "-1"}, ExitUsage, "gpuplan: --limit -1: want 0 (all offers) or a positive count\n"},
+		{[]string{"--task", "inference", "--model", "llama-3.1-8b", "--limit", "-3"}, ExitUsage, "gpuplan: --limit -3: want 0 (all offers) or a positive count\n"},
+		{[]string{"--sort", "banana"}, ExitUsage, "price, monthly, job, time or headroom"},
+		{[]string{"--sort", "cost"}, 0, ""}, // cost = job, as --help says
+		{[]string{"--limit", "0"}, 0, ""},
+	} {
+		code, _, errs := runCLI(t, append(append([]string{}, base...), tc.args...)...)
+		if code != tc.code || !strings.Contains(errs, tc.err) || tc.code != 0 && strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tc.args, code, errs, tc.code, tc.err)
+		}
+	}
+	code, _, errs := runCLI(t, "offers", "--sort", "banana")
+	if code != ExitUsage || !strings.HasPrefix(errs, "gpuplan: --sort \"banana\": want price, gpu-price") {
+		t.Errorf("offers --sort banana: exit %d, %q", code, errs)
+	}
+}
