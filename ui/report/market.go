@@ -91,6 +91,12 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 		for i := range cells {
 			cells[i] = r.Cut(cells[i], 40)
 		}
+		// The price columns by one rule (USDPerHour), not the catalog's own
+		// decimals: "$0.3785", "$0.4200", "$23.60".
+		cells[4], cells[5], cells[6] = USDPerHour(row.USDPerHour), USDPerHour(row.USDPerGPUHour()), USDPerHour(row.SpotUSD)
+		if row.SpotVaries && row.SpotUSD > 0 {
+			cells[6] = "≥" + cells[6] // the lowest of the row's regions: at least this
+		}
 		var notes []string
 		if row.Arch() == model.ArchARM {
 			notes = append(notes, "arm64")
