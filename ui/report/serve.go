@@ -287,6 +287,9 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.
 	for _, reason := range ServeReasons(lang, p) {
 		line("  %s", reason)
 	}
+	if !p.Fallback.IsZero() {
+		line("  %s", st.Warn.Render("↺ "+lang.Message(p.Fallback)))
+	}
 	line("")
 	line("%s  per GPU", st.Heading.Render(lang.T("Memory")))
 	for _, l := range ServeFiguresIn(lang, p)[:2] {
