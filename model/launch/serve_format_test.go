@@ -31,7 +31,7 @@ func TestServeFormatFlags(t *testing.T) {
 			g := sp.Offer.GPU
 			cc := g.ComputeCapability
 			nvidia := g.Vendor == "nvidia"
-			ccf, _ := strconv.ParseFloat(cc, 64) // "7.0", "12.0": one decimal, so a float orders them
+			ccf, _ := strconv.ParseFloat(cc, 64)                        // "7.0", "12.0": one decimal, so a float orders them
 			noFP8 := nvidia && ccf < 7.5 || !nvidia && g.FP8TFLOPS == 0 // Volta; ROCm without fp8 hardware
 			noBF16 := g.BF16TFLOPS == 0
 			if !tt.allow && (tt.asked == model.WeightFP8 && noFP8 || tt.asked == model.WeightBF16 && noBF16) {
