@@ -114,13 +114,13 @@ type Plan struct {
 	// defaults (TrainingArguments num_train_epochs 3, SFTConfig max_length 1024).
 	Epochs        float64
 	MaxLength     int
-	Checkpointing bool     // the estimate assumed activation checkpointing
+	Checkpointing bool // the estimate assumed activation checkpointing
 	// Loss is the language-model loss the estimate assumed
 	// (Workload.LossImpl) for a decoder LM, whose script is TRL's SFT; ""
 	// for other models, whose loss the estimate does not size this way.
-	Loss model.Loss
-	LoRARank      int      // lora and qlora
-	LoRATargets   []string // q k v o gate up down
+	Loss        model.Loss
+	LoRARank    int      // lora and qlora
+	LoRATargets []string // q k v o gate up down
 	// QLoRA's 4-bit format and double quantization as estimated
 	// (model.Workload.FourBit), written as --bnb_4bit_quant_type and
 	// --use_bnb_nested_quant so the run stores what was costed.
