@@ -120,7 +120,6 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 	if sp.FallbackFrom != "" && !s.HalfForBF16 {
 		s.FallbackFrom, s.Fallback = sp.FallbackFrom, sp.Fallback.String()
 	}
-	s.DiskGB = ServeDiskGB(model.ServeWeightBytes(a, sp.Serving.WeightFormat))
 	if s.Name == "" {
 		s.Name = "gpuplan-serve-" + slug(a.Key, "custom")
 	}
@@ -142,6 +141,14 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 	if s.Image == "" {
 		s.Image = DefaultVLLMImage
 	}
+	// The download is the checkpoint: --quantization fp8 quantizes a 16-bit
+	// one on load, so unless the repo is an fp8 checkpoint (its name says
+	// so, as Hugging Face's FP8 repos do) the disk holds 16-bit weights.
+	download := sp.Serving.WeightFormat
+	if download == model.WeightFP8 && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
+		download = model.WeightBF16
+	}
+	s.DiskGB = ServeDiskGB(model.ServeWeightBytes(a, download))
 	return s, nil
 }
 

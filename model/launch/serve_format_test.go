@@ -82,3 +82,41 @@ func TestServeFormatFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestServeDiskFP8Download: --quantization fp8 quantizes a 16-bit
+// checkpoint on load, so the disk is sized for the 16-bit download
+// (ServeDiskGB: (60 GB + weights) × 1.2, rounded up to 50 GB): Llama 3.1
+// 70B at 2 bytes per weight (70.55e9 parameters) is 141.1 GB → (60 +
+// 141.1) × 1.2 = 241.3 → 250 GB, where fp8 (1 byte per linear weight, the
+// 2.1e9 embedding and head parameters at 2) is 72.7 GB → 159.2 → 200 GB,
+// what an fp8 checkpoint (its repo says FP8) downloads.
+func TestServeDiskFP8Download(t *testing.T) {
+	s := model.Serving{WeightFormat: model.WeightFP8, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 4}
+	_, a, plans, regions := servePlans(t, "llama-3.1-70b", s)
+	for _, tt := range []struct {
+		modelID string
+		want    int
+	}{
+		{"", 250}, // the catalog's 16-bit repo
+		{"neuralmagic/Meta-Llama-3.1-70B-Instruct-FP8", 200},
+	} {
+		checked := 0
+		for i := range plans {
+			sp := &plans[i]
+			if sp.TP*sp.PP > sp.Offer.GPUsPerNode {
+				continue
+			}
+			srv, err := launch.NewServe(a, sp, launch.ServeOptions{Region: regions[i], ModelID: tt.modelID})
+			if err != nil {
+				continue
+			}
+			if srv.DiskGB != tt.want {
+				t.Errorf("%s, model id %q: disk %d GB, want %d", sp.Offer.Name, srv.ModelID, srv.DiskGB, tt.want)
+			}
+			checked++
+		}
+		if checked == 0 {
+			t.Fatal("no fp8 70B plan to check")
+		}
+	}
+}
