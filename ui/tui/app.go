@@ -276,7 +276,10 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.dialog.init()
 	case key.Matches(msg, m.keys.Export):
 		return m.openExport()
-	case key.Matches(msg, m.keys.Help) && !typing:
+	case key.Matches(msg, m.keys.Help) && !typing,
+		msg.String() == "esc" && m.fullHelp && !(m.screen == screenWizard && m.filtering()):
+		// esc closes the full help first, as huh and bubbles close an
+		// overlay, and stays on the screen; an open filter keeps its esc.
 		m.fullHelp = !m.fullHelp
 		m.layout()
 		return m, nil
@@ -716,6 +719,10 @@ func (m *app) layout() {
 		if pos, _ := m.wiz.position(m.wiz.focusedPage()); pos <= 1 {
 			m.keys.Back.SetEnabled(false) // nothing before the first page
 		}
+	}
+	if m.fullHelp && m.dialog == nil && !prompting && !(wizard && m.filtering()) {
+		m.keys.Back.SetEnabled(true) // esc closes the help first (key)
+		m.keys.Back.SetHelp("esc", m.lang.T("close help"))
 	}
 	m.footer.setSize(w)
 	bodyH := max(h-1-m.footer.height(m.keys, m.fullHelp), 1)
