@@ -170,6 +170,9 @@ func (m app) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	res, cmd = m.update(msg)
 	next := res.(app)
 	next.layout() // cheap when nothing changed size
+	if c := next.wiz.takePending(); c != nil {
+		cmd = tea.Batch(cmd, c)
+	}
 	return next, cmd
 }
 
