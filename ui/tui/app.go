@@ -723,6 +723,9 @@ func (m *app) layout() {
 			m.keys.Back.SetEnabled(false) // nothing before the first page
 		}
 	}
+	if m.keys.notice = m.notice != nil && m.dialog == nil; m.keys.notice { // any key closes the warnings, ctrl+c quits
+		m.keys.Quit.SetHelp("ctrl+c", m.lang.T("quit"))
+	}
 	if m.fullHelp && m.dialog == nil && !prompting && !(wizard && m.filtering()) {
 		m.keys.Back.SetEnabled(true) // esc closes the help first (key)
 		m.keys.Back.SetHelp("esc", m.lang.T("close help"))

@@ -60,6 +60,7 @@ func zhScreens() []zhScreen {
 		{name: "warnings", set: func(m *app) { // the catalog's, as the command line passes them: in the screens' language
 			m.notice = newNotice([]string{m.lang.Sprintf(keptGPUsWarning, "Downloads/lambda/vms.csv",
 				report.Count(m.lang, 1, "type"), "lambda/gpu_8x_h100_sxm5 (12 × h100-sxm ≠ 8 × h100-sxm)")})
+			m.layout() // as newApp does with Options.Warnings: the footer's keys follow
 		}},
 		{name: "serving", set: func(m *app) {
 			a := m.a

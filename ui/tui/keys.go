@@ -20,6 +20,10 @@ type keyMap struct {
 	browseShort          bool        // Browse is in the short help (the first page, the offers)
 	Regions              key.Binding // the offers list: expand or collapse "+N regions"
 	Plan                 planKeys    // add to plan, open the plan, delete a phase (phases.go)
+	// Continue is any key over the catalog's warnings (notice.go), which
+	// closes them; while they show, the help is Continue and Quit only.
+	Continue key.Binding
+	notice   bool
 	// form holds the focused field's own keys (huh's: tab/enter next,
 	// shift+tab back, ↑/↓, / to search), shown first in the help.
 	form []key.Binding
@@ -36,6 +40,7 @@ func localKeys(p *i18n.Printer) keyMap {
 		return k
 	}
 	t := &k.Table
+	k.Continue.SetHelp(p.T(k.Continue.Help().Key), p.T(k.Continue.Help().Desc))
 	for _, b := range []*key.Binding{&k.Back, &k.Export, &k.Offers, &k.Open, &k.Sort, &k.Provider, &k.Help, &k.Quit, &k.Browse, &k.Regions,
 		&k.Market.Pick, &k.Market.Sort, &k.Market.SortBack, &k.Market.Group, &k.Market.Regions, &k.Market.ClearGPU,
 		&k.Market.Up, &k.Market.Down, &k.Market.PageUp, &k.Market.PageDown, &k.Plan.Add, &k.Plan.Open, &k.Plan.Delete,
@@ -64,6 +69,9 @@ func defaultKeys() keyMap {
 		Market:   defaultBrowseKeys(),
 		Regions:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions")),
 		Plan:     defaultPlanKeys(),
+		// any key: the keys are for the help to show only (key matches
+		// none; app.key closes the box on whatever comes)
+		Continue: key.NewBinding(key.WithKeys("any"), key.WithHelp("any key", "close the warnings")),
 	}
 }
 
@@ -134,6 +142,9 @@ func (k *keyMap) forScreen(s screen, typing, filtering, dialog bool) {
 
 // ShortHelp is the footer's line: the field's own keys, then ours.
 func (k keyMap) ShortHelp() []key.Binding {
+	if k.notice {
+		return []key.Binding{k.Continue, k.Quit}
+	}
 	out := append([]key.Binding{}, k.form...)
 	m, browse := &k.Market, k.Browse
 	if !k.browseShort {
@@ -144,6 +155,9 @@ func (k keyMap) ShortHelp() []key.Binding {
 
 // FullHelp is the ? view: columns of related keys.
 func (k keyMap) FullHelp() [][]key.Binding {
+	if k.notice {
+		return [][]key.Binding{{k.Continue, k.Quit}}
+	}
 	return [][]key.Binding{
 		k.form,
 		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Quit},
