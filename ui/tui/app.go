@@ -426,6 +426,9 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	if !d.done() {
 		return m, cmd
 	}
+	if d.writing { // answered and being written: one write, whatever else comes
+		return m, nil
+	}
 	switch d.kind {
 	case dialogQuit:
 		if d.quit {
@@ -436,6 +439,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		return m, nil
 	case dialogExportOverwrite:
 		if d.overwrite {
+			d.writing = true
 			m.footer.say(m.lang.Sprintf("writing %s…", d.path), false)
 			return m, writeConfig(d.path, d.out, d.perm(), true)
 		}
@@ -449,7 +453,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		m.dialog.err = err
 		return m, m.dialog.init()
 	}
-	d.path, d.out = path, out
+	d.path, d.out, d.writing = path, out, true
 	m.footer.say(m.lang.Sprintf("writing %s…", path), false)
 	return m, writeConfig(path, out, perm, false)
 }

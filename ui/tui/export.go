@@ -32,6 +32,10 @@ type dialog struct {
 	plan      *model.Plan   // export: a plan of phases instead (model.EncodePlan); TOML only
 	offer     *model.Offer  // export: the offer the launch formats are for; nil when none fits
 	out       []byte        // export: what is being written (data, or a launch file)
+	// writing: the answered dialog's file is being written; until the
+	// write answers, what else reaches the dialog (a cursor blink, a key)
+	// must not write it again (dialogDone).
+	writing bool
 	width     int
 	fields    []huh.Field // the form's fields (tests reach their cursors)
 	// tomlPath is the name the TOML gets by default; shownFormat the format
@@ -187,7 +191,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 
 // askOverwrite turns the dialog into the overwrite question.
 func (d *dialog) askOverwrite(theme huh.Theme) {
-	d.kind, d.overwrite, d.err = dialogExportOverwrite, false, nil
+	d.kind, d.overwrite, d.err, d.writing = dialogExportOverwrite, false, nil, false
 	T := d.lang.T
 	d.form = huh.NewForm(huh.NewGroup(
 		huh.NewConfirm().Title(report.Truncate(d.lang.Sprintf("Overwrite %s?", d.path), d.width-4)).
