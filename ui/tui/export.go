@@ -36,8 +36,8 @@ type dialog struct {
 	// write answers, what else reaches the dialog (a cursor blink, a key)
 	// must not write it again (dialogDone).
 	writing bool
-	width     int
-	fields    []huh.Field // the form's fields (tests reach their cursors)
+	width   int
+	fields  []huh.Field // the form's fields (tests reach their cursors)
 	// tomlPath is the name the TOML gets by default; shownFormat the format
 	// the name was last set for: a name left at a format's default follows
 	// the format, so the input shows the file that will be written.
