@@ -32,12 +32,8 @@ type dialog struct {
 	plan      *model.Plan   // export: a plan of phases instead (model.EncodePlan); TOML only
 	offer     *model.Offer  // export: the offer the launch formats are for; nil when none fits
 	out       []byte        // export: what is being written (data, or a launch file)
-	// writing: the answered dialog's file is being written; until the
-	// write answers, what else reaches the dialog (a cursor blink, a key)
-	// must not write it again (dialogDone).
-	writing bool
-	width   int
-	fields  []huh.Field // the form's fields (tests reach their cursors)
+	width     int
+	fields    []huh.Field // the form's fields (tests reach their cursors)
 	// tomlPath is the name the TOML gets by default; shownFormat the format
 	// the name was last set for: a name left at a format's default follows
 	// the format, so the input shows the file that will be written.
@@ -49,6 +45,10 @@ type dialog struct {
 	lang    *i18n.Printer // the dialog's language (nil: English)
 	// cat ranks the SkyPilot file's failover candidates (launch.Alternatives).
 	cat *model.Catalog
+	// writing: the answered dialog's file is being written; until the
+	// write answers, what else reaches the dialog (a cursor blink, a key)
+	// must not write it again (dialogDone).
+	writing bool
 }
 
 type dialogKind int
