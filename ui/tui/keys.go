@@ -18,12 +18,9 @@ type keyMap struct {
 	Browse               key.Binding // opens the market browser (browse.go)
 	Market               browseKeys  // the browser's own keys
 	browseShort          bool        // Browse is in the short help (the first page, the offers)
+	notice               bool        // the catalog's warnings show: the help is anyKey and Quit only (ShortHelp)
 	Regions              key.Binding // the offers list: expand or collapse "+N regions"
 	Plan                 planKeys    // add to plan, open the plan, delete a phase (phases.go)
-	// Continue is any key over the catalog's warnings (notice.go), which
-	// closes them; while they show, the help is Continue and Quit only.
-	Continue key.Binding
-	notice   bool
 	// form holds the focused field's own keys (huh's: tab/enter next,
 	// shift+tab back, ↑/↓, / to search), shown first in the help.
 	form []key.Binding
@@ -40,7 +37,6 @@ func localKeys(p *i18n.Printer) keyMap {
 		return k
 	}
 	t := &k.Table
-	k.Continue.SetHelp(p.T(k.Continue.Help().Key), p.T(k.Continue.Help().Desc))
 	for _, b := range []*key.Binding{&k.Back, &k.Export, &k.Offers, &k.Open, &k.Sort, &k.Provider, &k.Help, &k.Quit, &k.Browse, &k.Regions,
 		&k.Market.Pick, &k.Market.Sort, &k.Market.SortBack, &k.Market.Group, &k.Market.Regions, &k.Market.ClearGPU,
 		&k.Market.Up, &k.Market.Down, &k.Market.PageUp, &k.Market.PageDown, &k.Plan.Add, &k.Plan.Open, &k.Plan.Delete,
@@ -69,10 +65,15 @@ func defaultKeys() keyMap {
 		Market:   defaultBrowseKeys(),
 		Regions:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions")),
 		Plan:     defaultPlanKeys(),
-		// any key: the keys are for the help to show only (key matches
-		// none; app.key closes the box on whatever comes)
-		Continue: key.NewBinding(key.WithKeys("any"), key.WithHelp("any key", "close the warnings")),
 	}
+}
+
+// anyKey is any key over the catalog's warnings (notice.go), which closes
+// them, for the help to show: no key matches it (app.key closes the box
+// on whatever comes). Built when asked, while they show: the keyMap is
+// copied with the app on every message.
+func (k keyMap) anyKey() key.Binding {
+	return key.NewBinding(key.WithKeys("any"), key.WithHelp(k.lang.T("any key"), k.lang.T("close the warnings")))
 }
 
 // browseKeys are the market browser's keys; letters go to its filter
@@ -143,7 +144,7 @@ func (k *keyMap) forScreen(s screen, typing, filtering, dialog bool) {
 // ShortHelp is the footer's line: the field's own keys, then ours.
 func (k keyMap) ShortHelp() []key.Binding {
 	if k.notice {
-		return []key.Binding{k.Continue, k.Quit}
+		return []key.Binding{k.anyKey(), k.Quit}
 	}
 	out := append([]key.Binding{}, k.form...)
 	m, browse := &k.Market, k.Browse
@@ -153,11 +154,10 @@ func (k keyMap) ShortHelp() []key.Binding {
 	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Open, k.Sort, k.Provider, k.Plan.Add, k.Plan.Delete, k.Offers, browse, k.Plan.Open, k.Export, k.Help, k.Quit)
 }
 
-// FullHelp is the ? view: columns of related keys.
+// FullHelp is the ? view: columns of related keys. (Over the warnings
+// it is never shown: ? closes them like any key. No branch for them here:
+// FullHelp stays small enough to inline, its slices on the stack.)
 func (k keyMap) FullHelp() [][]key.Binding {
-	if k.notice {
-		return [][]key.Binding{{k.Continue, k.Quit}}
-	}
 	return [][]key.Binding{
 		k.form,
 		{k.Back, k.Offers, k.Browse, k.Export, k.Help, k.Quit},
