@@ -219,3 +219,39 @@ func TestAccessiblePromptsPlain(t *testing.T) {
 		t.Errorf("the prompts have escape sequences, or no overwrite question:\n%q", prompts)
 	}
 }
+
+// FuzzPromptReader: the accessible prompts' reader gives the input byte
+// for byte, but for a "0" before each line that starts with a newline
+// (LF or CR) while a multi-select asks (zero); it never loses, adds or
+// reorders anything else, whatever the input.
+func FuzzPromptReader(f *testing.F) {
+	for _, s := range []string{"", "\n", "\r\n", "1\n\n", "\n\n0\n", "3\r\n\r\n", "\r", "abc", "x\ny\n\n\rz", "\x00\n\xff"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, in string, zero bool) {
+		var want strings.Builder
+		for i := 0; i < len(in); i++ {
+			if zero && (i == 0 || in[i-1] == '\n') && (in[i] == '\n' || in[i] == '\r') {
+				want.WriteByte('0')
+			}
+			want.WriteByte(in[i])
+		}
+		r := &promptReader{r: strings.NewReader(in), zero: zero}
+		var got bytes.Buffer
+		buf := make([]byte, 4) // the reader gives one byte a call, whatever the buffer
+		for range 3*len(in) + 2 {
+			n, err := r.Read(buf)
+			got.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		if got.String() != want.String() {
+			t.Errorf("promptReader(%q, zero %v) read %q, want %q", in, zero, got.String(), want.String())
+		}
+		if !r.eof {
+			t.Errorf("promptReader(%q) did not note the end of the input", in)
+		}
+	})
+}

@@ -345,7 +345,8 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 			if v, ok := shownDefault(f, w.inputs[start:], lang); ok {
 				fmt.Fprintf(prompts, "[%s]\n", v)
 			} else if ms, ok := f.(*huh.MultiSelect[string]); ok {
-				// huh's accessible multi-select takes no bare enter: 0 confirms.
+				// huh's accessible multi-select: a number toggles an option,
+				// 0 confirms, and so does enter (promptReader reads it as 0).
 				chosen := lang.T("none chosen")
 				if v, _ := ms.GetValue().([]string); len(v) > 0 {
 					chosen = strings.Join(v, ", ")
