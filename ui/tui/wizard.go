@@ -78,7 +78,7 @@ type wizard struct {
 	lang *i18n.Printer // the questions' language (nil: English); answers stay English
 
 	keys *huh.KeyMap
-	// heights are the lists' heights as built (listHeights): huh's
+	// heights are the lists' heights as built (modelListHeight, …): huh's
 	// Group.WithHeight only ever shortens a field, so setSize gives them
 	// back before it sizes their page again.
 	heights map[huh.Field]int
@@ -323,8 +323,8 @@ func modelOptions(cat *model.Catalog, hfEnabled bool, lang *i18n.Printer) []huh.
 	return opts
 }
 
-// listHeights are the heights of the lists, title and description
-// included, whatever the window: the group shortens them to the form's
+// The lists' heights, title and description included, whatever the
+// window: the group shortens them to the form's
 // box (wizard.setSize), so a page looks the same whether it was built at
 // a small or a large size (a page is built when first shown, and the form
 // is rebuilt by startFrom, backAnyway and toWizard). They are the heights
