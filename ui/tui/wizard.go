@@ -324,11 +324,11 @@ func modelOptions(cat *model.Catalog, hfEnabled bool, lang *i18n.Printer) []huh.
 }
 
 // The lists' heights, title and description included, whatever the
-// window: the group shortens them to the form's
-// box (wizard.setSize), so a page looks the same whether it was built at
-// a small or a large size (a page is built when first shown, and the form
-// is rebuilt by startFrom, backAnyway and toWizard). They are the heights
-// a start has always had: a dozen models in view.
+// window: the group shortens them to the form's box (wizard.setSize), so
+// a page looks the same whether it was built at a small or a large size
+// (a page is built when first shown, and the form is rebuilt by
+// startFrom, backAnyway and toWizard). They are the heights a start has
+// always had: a dozen models in view.
 const (
 	modelListHeight = 14
 	providersHeight = 8
