@@ -377,3 +377,22 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 }
+
+// TestSkyPilotRefusesUnknownCloud: an overlay's own provider ("lab") is no
+// SkyPilot cloud, so the SkyPilot file is refused, saying which clouds
+// resources.cloud takes, rather than written with a cloud sky rejects;
+// the other formats do not depend on it.
+func TestSkyPilotRefusesUnknownCloud(t *testing.T) {
+	p := plan(t, cases[0], launch.Options{})
+	if _, err := p.SkyPilot(); err != nil {
+		t.Fatalf("%s: %v", p.Provider, err)
+	}
+	p.Provider = "lab"
+	_, err := p.SkyPilot()
+	if !errors.Is(err, launch.ErrPlan) || !strings.Contains(err.Error(), `SkyPilot has no cloud named "lab"`) || !strings.Contains(err.Error(), "aws, azure, gcp") {
+		t.Errorf("SkyPilot for provider lab: err = %v", err)
+	}
+	if _, err := p.Torchrun(); err != nil {
+		t.Errorf("torchrun for provider lab: %v", err)
+	}
+}
