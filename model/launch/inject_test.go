@@ -379,7 +379,19 @@ func FuzzYAMLInjection(f *testing.F) {
 			}
 			return
 		}
-		sky, err := p.SkyPilot()
+		// A provider that is no SkyPilot cloud is refused; the rest of the
+		// file is checked with one that is.
+		sp, cloud := *p, s
+		if !skyPilotCloud(s) {
+			if _, err := p.SkyPilot(); !errors.Is(err, ErrPlan) {
+				t.Fatalf("SkyPilot with provider %q: err = %v, want ErrPlan", s, err)
+			}
+			cloud, sp.Provider, sp.Candidates = "aws", "aws", slices.Clone(p.Candidates)
+			for i := range sp.Candidates {
+				sp.Candidates[i].Provider = "aws"
+			}
+		}
+		sky, err := sp.SkyPilot()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -394,7 +406,7 @@ func FuzzYAMLInjection(f *testing.F) {
 			offers = r.Ordered
 		}
 		for _, o := range offers {
-			if o.Cloud != s || o.Region != s || o.InstanceType != s || o.Accelerators != s+":8" || o.NetworkTier != p.Network.Tier {
+			if o.Cloud != cloud || o.Region != s || o.InstanceType != s || o.Accelerators != s+":8" || o.NetworkTier != p.Network.Tier {
 				t.Fatalf("SkyPilot offer changed: %+v\n%s", o, sky)
 			}
 		}
