@@ -396,3 +396,57 @@ func TestSkyPilotRefusesUnknownCloud(t *testing.T) {
 		t.Errorf("torchrun for provider lab: %v", err)
 	}
 }
+
+// TestArmHostNote: an offer on an arm64 host (Grace) says in every launch
+// file that wheels and images must be arm64, as the screens do; an x86_64
+// host's files do not.
+func TestArmHostNote(t *testing.T) {
+	tc := cases[0]
+	rec, err := model.Recommend(tc.w, testCatalog(), tc.q)
+	if err != nil || len(rec.Offers) == 0 {
+		t.Fatalf("%d offers, %v", len(rec.Offers), err)
+	}
+	o := rec.Offers[0]
+	for _, arch := range []string{"x86_64", "arm64"} {
+		in := *o.Instance
+		in.CPUArch = arch
+		o.Instance = &in
+		p, err := launch.NewPlan(tc.w, &o, launch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []launch.Format{launch.FormatTorchrun, launch.FormatSkyPilot, launch.FormatDocker} {
+			out, err := p.Render(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(out), model.ArmHostWarning); got != (arch == "arm64") {
+				t.Errorf("%s on an %s host: says %q: %v", f, arch, model.ArmHostWarning, got)
+			}
+		}
+	}
+
+	cat := testCatalog()
+	in := cat.Instances[2]
+	in.CPUArch = "arm64"
+	g, err := cat.GPU(in.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := model.PlanServing(&llama70B, model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
+		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, model.ServeOfferFor(&in, g, 55.04, "aws p5.48xlarge"))
+	if err != nil || !sp.Fits {
+		t.Fatalf("%v %v", err, sp.Reasons)
+	}
+	s, err := launch.NewServe(&llama70B, &sp, launch.ServeOptions{Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Render(launch.FormatTorchrun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "# note: "+model.ArmHostWarning) {
+		t.Errorf("serving script on an arm64 host lacks %q:\n%s", model.ArmHostWarning, out)
+	}
+}

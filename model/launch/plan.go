@@ -97,6 +97,9 @@ type Plan struct {
 	AcceleratorGuessed bool
 	HostVCPUs          int     // vCPUs of one node
 	HostMemoryGiB      float64 // RAM of one node, GiB
+	// CPUArch is the host's CPU architecture (model.Instance.CPUArch):
+	// "arm64" (Grace, Graviton) needs arm64 wheels and images.
+	CPUArch string
 	// GPUsPerInstance is what the instance type has; ProcsPerNode the GPUs
 	// the job uses on each node (one torchrun process per GPU), fewer when
 	// the workload asked for fewer GPUs than it pays for.
@@ -184,6 +187,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		AcceleratorGuessed: guessed,
 		HostVCPUs:          o.Instance.VCPUs,
 		HostMemoryGiB:      o.Instance.MemoryGiB,
+		CPUArch:            o.Instance.CPUArch,
 		GPUsPerInstance:    o.Instance.GPUCount,
 		ProcsPerNode:       o.GPUs / nodes,
 		Nodes:              nodes,

@@ -50,6 +50,7 @@ type Serve struct {
 	GPUsPerInstance                             int
 	HostVCPUs                                   int
 	HostMemoryGiB                               float64
+	CPUArch                                     string  // "arm64": arm64 wheels and images (Plan.CPUArch)
 	USDPerHour                                  float64 // the whole deployment
 
 	// TP × PP GPUs make one replica (one vLLM engine); ReplicasPerNode
@@ -101,7 +102,7 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 		Name: opt.Name, Model: modelName(a), ModelID: opt.ModelID,
 		Provider: o.Instance.Provider, InstanceType: ProviderInstanceType(o.Instance.Provider, o.Instance.Type),
 		CatalogType: o.Instance.Type, Region: opt.Region, Pricing: opt.Pricing,
-		Accelerator: accel, GPUsPerInstance: o.GPUsPerNode, HostVCPUs: o.Instance.VCPUs, HostMemoryGiB: o.Instance.MemoryGiB,
+		Accelerator: accel, GPUsPerInstance: o.GPUsPerNode, HostVCPUs: o.Instance.VCPUs, HostMemoryGiB: o.Instance.MemoryGiB, CPUArch: o.Instance.CPUArch,
 		USDPerHour: sp.USDPerHour,
 		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
 		Serving: sp.Serving, Image: opt.Image,
@@ -244,6 +245,9 @@ func (s *Serve) headerLines() []string {
 		s.USDPerHour, s.TP, s.PP, model.Count(s.Replicas, "replica"))}
 	if s.ModelID == PlaceholderModelID {
 		lines = append(lines, "note: replace the placeholder model id "+PlaceholderModelID)
+	}
+	if s.CPUArch == "arm64" {
+		lines = append(lines, "note: "+model.ArmHostWarning)
 	}
 	switch s.Serving.WeightFormat {
 	case model.WeightAWQ, model.WeightGPTQ, model.WeightInt8:
