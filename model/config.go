@@ -193,12 +193,15 @@ type ArchSummary struct {
 	GatedMLP, Tied                         bool
 }
 
-// NewEstimateSummary summarises e, rounded for reading.
+// NewEstimateSummary summarises e, rounded for reading: the memory as the
+// screens show it (Memory.Parts), so the parts add up to the total within
+// the rounding of each to 0.01 GiB.
 func NewEstimateSummary(e *Estimate) *EstimateSummary {
 	g := func(b float64) float64 { return math.Round(b/GiB*100) / 100 }
+	m := e.Memory.Parts()
 	s := &EstimateSummary{
-		WeightsGiB: g(e.Memory.Weights), GradientsGiB: g(e.Memory.Gradients), OptimizerStatesGiB: g(e.Memory.OptimizerStates),
-		ActivationsGiB: g(e.Memory.Activations), KVCacheGiB: g(e.Memory.KVCache), OverheadGiB: g(e.Memory.Overhead),
+		WeightsGiB: g(m.Weights), GradientsGiB: g(m.Gradients), OptimizerStatesGiB: g(m.OptimizerStates),
+		ActivationsGiB: g(m.Activations), KVCacheGiB: g(m.KVCache), OverheadGiB: g(m.Overhead),
 		TotalGiB: g(e.Memory.Total()), TotalFLOPs: roundSig(e.TotalFLOPs, 4),
 	}
 	if e.GPU != nil {

@@ -47,6 +47,25 @@ func (m Memory) Tensors() float64 {
 	return m.Weights + m.Gradients + m.OptimizerStates + m.Gathered + m.CastCache + m.Buffers + m.Activations + m.Temporaries + m.KVCache
 }
 
+// MemoryParts is a Memory folded into the six parts every screen shows
+// (the stacked bar, the panel, estimate and the exported [estimate]), so
+// that they add up to Total: each finer part of the estimator is counted
+// in the model state it belongs to.
+type MemoryParts struct {
+	Weights         float64 // Weights + Gathered + CastCache: the parameters in every form the GPU holds
+	Gradients       float64 // Gradients + Buffers: gradients and the buckets they are reduced through
+	OptimizerStates float64 // OptimizerStates + Temporaries: the states and the step's temporaries
+	Activations     float64
+	KVCache         float64
+	Overhead        float64
+}
+
+// Parts folds m into the parts the screens show; they sum to Total.
+func (m Memory) Parts() MemoryParts {
+	return MemoryParts{Weights: m.Weights + m.Gathered + m.CastCache, Gradients: m.Gradients + m.Buffers,
+		OptimizerStates: m.OptimizerStates + m.Temporaries, Activations: m.Activations, KVCache: m.KVCache, Overhead: m.Overhead}
+}
+
 // ModelStates returns weights + gradients + optimizer states, in bytes.
 func (m Memory) ModelStates() float64 { return m.Weights + m.Gradients + m.OptimizerStates }
 

@@ -78,6 +78,13 @@ type Serving struct {
 	GPUMemoryUtilization float64 // --gpu-memory-utilization, 0–1; 0 means 0.9
 	MaxNumBatchedTokens  int     // --max-num-batched-tokens; 0 means vLLM's default for the GPU
 	MaxNumSeqs           int     // --max-num-seqs; 0 means vLLM's default for the GPU
+
+	// AllowPrecisionFallback plans a GPU that cannot run WeightFormat at
+	// the format vLLM would load there instead (ServeFormatOn), as
+	// Query.AllowPrecisionFallback does for training; otherwise such a
+	// GPU is a near miss naming why. It is the search's answer
+	// (search.allow_precision_fallback), not written in [serve].
+	AllowPrecisionFallback bool
 }
 
 // ErrInvalidServing is wrapped by every Serving.Validate error.

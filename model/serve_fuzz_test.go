@@ -6,6 +6,10 @@ import (
 	"testing"
 )
 
+// fuzzV100 is a Volta GPU (no bf16, no fp8 in vLLM) as the catalog has it.
+var fuzzV100 = GPU{Key: "v100-16gb", Name: "NVIDIA V100", Vendor: "nvidia", ComputeCapability: "7.0", MemoryGiB: 16,
+	MemoryBandwidthGBps: 900, FP16TFLOPS: 125, Interconnect: "nvlink", InterconnectGBps: 300}
+
 // FuzzPlanServing feeds hostile serving workloads (as a TOML file or flags
 // could give them) to the planner: it must return a plan or an error
 // wrapping ErrInvalidServing, never panic, hang or return NaN costs.
@@ -18,15 +22,26 @@ func FuzzPlanServing(f *testing.F) {
 			PromptTokens: prompt % (1 << 20), OutputTokens: output % (1 << 20), Concurrency: conc % (1 << 20),
 			RequestsPerSec: rps, TPOTTargetMs: tpot, TTFTTargetMs: ttft, TP: tp % 64, PP: pp % 64, Replicas: replicas % 1024,
 			GPUMemoryUtilization: util}
-		p, err := PlanServing(&llama31_8B, s, ServeOffer{Name: "fuzz", GPU: &h100SXM, GPUsPerNode: 8, Interconnect: "nvswitch", USDPerHour: 20})
-		if err != nil {
-			if !errors.Is(err, ErrInvalidServing) {
-				t.Fatalf("error %v does not wrap ErrInvalidServing", err)
+		// A Volta node too, with and without the precision fallback: its
+		// formats fall back or are refused (ServeFormatOn).
+		s.AllowPrecisionFallback = conc&1 == 1
+		for _, o := range []ServeOffer{{Name: "fuzz", GPU: &h100SXM, GPUsPerNode: 8, Interconnect: "nvswitch", USDPerHour: 20},
+			{Name: "volta", GPU: &fuzzV100, GPUsPerNode: 8, Interconnect: "nvlink", USDPerHour: 6}} {
+			p, err := PlanServing(&llama31_8B, s, o)
+			if err != nil {
+				if !errors.Is(err, ErrInvalidServing) {
+					t.Fatalf("error %v does not wrap ErrInvalidServing", err)
+				}
+				return
 			}
-			return
-		}
-		if math.IsNaN(p.USDPerMOutput) || math.IsNaN(p.OutputTokensPerSec) {
-			t.Fatalf("NaN in plan for %+v: %+v", s, p)
+			if math.IsNaN(p.USDPerMOutput) || math.IsNaN(p.OutputTokensPerSec) {
+				t.Fatalf("NaN in plan for %+v: %+v", s, p)
+			}
+			if p.Fits {
+				if run, _, ok := ServeFormatOn(p.Serving.WeightFormat, o.GPU); !ok || run != p.Serving.WeightFormat {
+					t.Fatalf("%s planned at %s, which it cannot run", o.Name, p.Serving.WeightFormat)
+				}
+			}
 		}
 	})
 }

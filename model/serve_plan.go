@@ -68,6 +68,14 @@ type ServePlan struct {
 	// (respectively input) tokens: what one million of them costs at this load.
 	USDPerMOutput, USDPerMInput float64
 
+	// FallbackFrom is the weight format asked for when g cannot run it and
+	// the request allows a fallback (Serving.AllowPrecisionFallback): the
+	// plan is sized, timed and written at Serving.WeightFormat, the format
+	// vLLM loads instead (ServeFormatOn), and Fallback says why. Both are
+	// empty when the plan runs the format asked.
+	FallbackFrom WeightFormat
+	Fallback     Message
+
 	Fits    bool     // the model and one full-length request fit
 	Meets   bool     // fits, carries the load and meets the latency targets
 	Reasons []string // why not, in words
@@ -92,8 +100,20 @@ func PlanServing(a *Architecture, s Serving, o ServeOffer) (ServePlan, error) {
 	if err := s.Validate(a); err != nil {
 		return ServePlan{}, err
 	}
-	if why := s.WeightFormat.unsupportedOn(o.GPU); why != "" {
-		return ServePlan{Offer: o, Serving: s, Reasons: []string{why}}, nil
+	asked := s.WeightFormat
+	run, why, ok := ServeFormatOn(asked, o.GPU)
+	if !why.IsZero() {
+		p := ServePlan{Offer: o, Serving: s}
+		switch {
+		case !ok:
+			p.reason("%s", why)
+		case !s.AllowPrecisionFallback:
+			p.reason("%s; it would serve %s weights (allow_precision_fallback)", why, run)
+		}
+		if !ok || !s.AllowPrecisionFallback {
+			return p, nil
+		}
+		s.WeightFormat = run
 	}
 	var best *ServePlan
 	for _, pp := range ppChoices(a, s) {
@@ -110,6 +130,10 @@ func PlanServing(a *Architecture, s Serving, o ServeOffer) (ServePlan, error) {
 	if best == nil {
 		return ServePlan{Offer: o, Serving: s, Reasons: []string{fmt.Sprintf(
 			"no tensor-parallel degree up to %d GPUs per node suits the model's %d heads", o.GPUsPerNode, a.Heads)}}, nil
+	}
+	if s.WeightFormat != asked {
+		best.FallbackFrom = asked
+		best.Fallback = Msg("%s: served as %s weights (allow_precision_fallback)", why, s.WeightFormat)
 	}
 	return *best, nil
 }
@@ -323,16 +347,63 @@ func RankServing(a *Architecture, s Serving, offers []ServeOffer) ([]ServePlan, 
 	return plans, nil
 }
 
-// unsupportedOn says why vLLM cannot run weights in format f on GPU g, or
-// "". AWQ needs compute capability 7.5 (vLLM
-// vllm/model_executor/layers/quantization/awq.py, AWQConfig.get_min_capability
-// returns 75: "The AWQ kernel only supports Turing or newer GPUs"); the
-// other formats' minimums are not checked here.
-func (f WeightFormat) unsupportedOn(g *GPU) string {
-	if f == WeightAWQ && g.Vendor == "nvidia" && !g.ccAtLeast(7, 5) {
-		return fmt.Sprintf("vLLM's AWQ kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability)
+// ServeFormatOn returns the weight format vLLM serves a request for f in
+// on g: f itself with a zero why when g runs it; else why not, and the
+// format vLLM would load instead (ok), or ok false when there is none.
+//
+//   - bf16 needs compute capability 8.0: vLLM refuses bfloat16 below it
+//     and asks for --dtype=half (vllm/platforms/cuda.py
+//     check_if_supports_dtype: "Bfloat16 is only supported on GPUs with
+//     compute capability of at least 8.0"); fp16 has the same bytes.
+//   - fp8 needs 7.5: "FP8 computation is supported on NVIDIA GPUs with
+//     compute capability >= 8.9 (Ada Lovelace, Hopper, Blackwell). FP8
+//     models will run on compute capability >= 7.5 (Turing) as
+//     weight-only W8A16, utilizing FP8 Marlin" (vLLM docs, "FP8 W8A8",
+//     docs/features/quantization/fp8.md); Volta has neither ("Supported
+//     Hardware" table: FP8 (W8A8) and Marlin ✗ on Volta). On ROCm vLLM
+//     disables Marlin (model_executor/layers/quantization/fp8.py,
+//     Fp8LinearMethod: "Disable marlin for rocm"), so an AMD GPU needs fp8
+//     hardware (the catalog's fp8 rate: MI300). Without fp8 the model is
+//     served from its 16-bit checkpoint: bf16, or fp16 where bf16 is
+//     missing too.
+//   - AWQ needs 7.5 (model_executor/layers/quantization/awq.py,
+//     AWQConfig.get_min_capability returns 75: "The AWQ kernel only
+//     supports Turing or newer GPUs"); an AWQ checkpoint has no format to
+//     fall back to.
+//
+// fp16, int8 and GPTQ are not checked (GPTQ and bitsandbytes run on
+// Volta in the same table).
+func ServeFormatOn(f WeightFormat, g *GPU) (run WeightFormat, why Message, ok bool) {
+	nvidia := g.Vendor == "nvidia" && g.ComputeCapability != ""
+	has16 := func() WeightFormat {
+		if bf, _ := g.Supports(BF16); bf && (!nvidia || g.ccAtLeast(8, 0)) {
+			return WeightBF16
+		}
+		return WeightFP16
 	}
-	return ""
+	switch f {
+	case WeightBF16:
+		if has16() == WeightBF16 {
+			return f, Message{}, true
+		}
+		if nvidia {
+			return WeightFP16, Msg("%s has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is %s)", g.Name, g.ComputeCapability), true
+		}
+		return WeightFP16, Msg("%s has no bf16", g.Name), true
+	case WeightFP8:
+		switch {
+		case nvidia && g.ccAtLeast(7, 5), !nvidia && g.FP8TFLOPS > 0:
+			return f, Message{}, true
+		case nvidia:
+			return has16(), Msg("%s has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is %s)", g.Name, g.ComputeCapability), true
+		}
+		return has16(), Msg("%s has no fp8 (vLLM on ROCm needs fp8 hardware: no Marlin weight-only path)", g.Name), true
+	case WeightAWQ:
+		if nvidia && !g.ccAtLeast(7, 5) {
+			return f, Msg("vLLM's AWQ kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
+		}
+	}
+	return f, Message{}, true
 }
 
 // reason records why p is not a fit, in English and as a message.

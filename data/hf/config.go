@@ -289,10 +289,7 @@ func (f *fields) need(keys ...string) int {
 		}
 		return 0
 	}
-	n, ok := f.parseInt(k, v)
-	if ok && n == 0 {
-		f.fail("%s must be > 0, got 0", k)
-	}
+	n, _ := f.parseInt(k, v, 1)
 	return n
 }
 
@@ -323,13 +320,13 @@ func (f *fields) int(def int, keys ...string) int {
 	if !ok {
 		return def
 	}
-	n, _ := f.parseInt(k, v)
+	n, _ := f.parseInt(k, v, 0)
 	return n
 }
 
-// parseInt parses a whole number in 0–maxField; ok is false (and the
-// problem recorded) otherwise.
-func (f *fields) parseInt(k string, v json.RawMessage) (n int, ok bool) {
+// parseInt parses a whole number in lo–maxField; ok is false (and the
+// problem recorded, naming that range) otherwise.
+func (f *fields) parseInt(k string, v json.RawMessage, lo int64) (n int, ok bool) {
 	s := string(bytes.TrimSpace(v))
 	i, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
@@ -342,7 +339,7 @@ func (f *fields) parseInt(k string, v json.RawMessage) (n int, ok bool) {
 		x, _ := strconv.ParseFloat(s, 64) // ±Inf when out of float range
 		switch {
 		case math.Abs(x) > maxField:
-			f.fail("%s: %s is out of range (0–%d)", k, describe(v), maxField)
+			f.fail("%s: %s is out of range (%d–%d)", k, describe(v), lo, maxField)
 			return 0, false
 		case x != math.Trunc(x):
 			f.fail("%s: want a whole number, got %s", k, describe(v))
@@ -350,8 +347,8 @@ func (f *fields) parseInt(k string, v json.RawMessage) (n int, ok bool) {
 		}
 		i = int64(x)
 	}
-	if i < 0 || i > maxField {
-		f.fail("%s must be 0–%d, got %d", k, maxField, i)
+	if i < lo || i > maxField {
+		f.fail("%s must be %d–%d, got %d", k, lo, maxField, i)
 		return 0, false
 	}
 	return int(i), true

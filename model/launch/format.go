@@ -117,6 +117,12 @@ func (p *Plan) Notes() []string {
 	if p.ProcsPerNode < p.GPUsPerInstance {
 		out = append(out, fmt.Sprintf("uses %d of the %d GPUs of each %s", p.ProcsPerNode, p.GPUsPerInstance, p.InstanceType))
 	}
+	if p.CPUArch == "arm64" {
+		out = append(out, model.ArmHostWarning)
+	}
+	if p.Task.Training() && p.Loss != "" && trlLossType(p.Loss) == "" {
+		out = append(out, fmt.Sprintf("the estimate assumed the %s loss, which TRL has no --loss_type for: the script must compute it (TRL's default chunked_nll needs less memory than was priced)", p.Loss))
+	}
 	if p.Precision == model.FP8 {
 		out = append(out, "fp8 training needs Transformer Engine or torchao in the script; the launcher passes --bf16")
 	}

@@ -89,6 +89,10 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 	if shape&64 != 0 {
 		p.Candidates = []Candidate{{Provider: s, Region: s, InstanceType: s, Accelerator: s, GPUsPerInstance: 8, NetworkTier: p.Network.Tier}}
 	}
+	if shape&128 != 0 && shellToo { // the derived TRL/TrainingArguments flags, which carry the model id and dataset
+		p.Checkpointing, p.Loss = shape&1 == 0, []model.Loss{model.LossHFUpcast, model.LossChunked, model.LossFused}[int(shape>>1)%3]
+		p.ScriptArgs = p.derivedArgs(DeepSpeedFile)
+	}
 	if shellToo {
 		p.Name, p.Script = s, s
 		if s != "" { // "" is no image and no wheel: ErrNoStack, tested elsewhere
@@ -228,6 +232,7 @@ func FuzzScriptInjection(f *testing.F) {
 	for i, s := range injectSeeds {
 		f.Add(s, uint8(i))
 	}
+	f.Add("org/m'$(id)`x`", uint8(128|8|2)) // derived args with a hostile model id and dataset
 	f.Fuzz(func(t *testing.T, s string, shape uint8) {
 		deadline := time.Now().Add(10 * time.Second)
 		p := injectedPlan(s, shape, true)
@@ -374,7 +379,19 @@ func FuzzYAMLInjection(f *testing.F) {
 			}
 			return
 		}
-		sky, err := p.SkyPilot()
+		// A provider that is no SkyPilot cloud is refused; the rest of the
+		// file is checked with one that is.
+		sp, cloud := *p, s
+		if !skyPilotCloud(s) {
+			if _, err := p.SkyPilot(); !errors.Is(err, ErrPlan) {
+				t.Fatalf("SkyPilot with provider %q: err = %v, want ErrPlan", s, err)
+			}
+			cloud, sp.Provider, sp.Candidates = "aws", "aws", slices.Clone(p.Candidates)
+			for i := range sp.Candidates {
+				sp.Candidates[i].Provider = "aws"
+			}
+		}
+		sky, err := sp.SkyPilot()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -389,7 +406,7 @@ func FuzzYAMLInjection(f *testing.F) {
 			offers = r.Ordered
 		}
 		for _, o := range offers {
-			if o.Cloud != s || o.Region != s || o.InstanceType != s || o.Accelerators != s+":8" || o.NetworkTier != p.Network.Tier {
+			if o.Cloud != cloud || o.Region != s || o.InstanceType != s || o.Accelerators != s+":8" || o.NetworkTier != p.Network.Tier {
 				t.Fatalf("SkyPilot offer changed: %+v\n%s", o, sky)
 			}
 		}

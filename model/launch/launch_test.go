@@ -157,11 +157,11 @@ func TestPlanShape(t *testing.T) {
 		pricing                    model.Pricing
 		usdPerHourMin, usdPerHourM float64
 	}{
-		{c: cases[0], nodes: 1, procs: 1, perInstance: 1, strategy: model.Single, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 --gradient_checkpointing --use_peft --lora_r 16 --lora_target_modules q_proj k_proj v_proj o_proj --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant --num_train_epochs 1 --max_length 2048 --per_device_train_batch_size 2 --gradient_accumulation_steps 8",
+		{c: cases[0], nodes: 1, procs: 1, perInstance: 1, strategy: model.Single, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 true --gradient_checkpointing true --loss_type nll --use_peft --lora_r 16 --lora_target_modules q_proj k_proj v_proj o_proj --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant --num_train_epochs 1 --max_length 2048 --per_device_train_batch_size 2 --gradient_accumulation_steps 8",
 			accel: "A10G", wheel: "cu130", minDisk: 100, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.OnDemand},
-		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 --deepspeed ds_config.json --gradient_checkpointing --num_train_epochs 1 --max_length 4096 --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
+		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 true --deepspeed ds_config.json --gradient_checkpointing true --loss_type nll --num_train_epochs 1 --max_length 4096 --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
 			accel: "A100-80GB", wheel: "cu130", minDisk: 250, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", pricing: model.OnDemand},
-		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir /checkpoints/gpuplan-llama-3-1-8b --bf16 --fsdp full_shard auto_wrap --gradient_checkpointing --num_train_epochs 1 --max_length 4096 --per_device_train_batch_size 4 --gradient_accumulation_steps 2",
+		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir /checkpoints/gpuplan-llama-3-1-8b --bf16 true --fsdp full_shard auto_wrap --gradient_checkpointing true --loss_type nll --num_train_epochs 1 --max_length 4096 --per_device_train_batch_size 4 --gradient_accumulation_steps 2",
 			accel: "H100", wheel: "cu130", minDisk: 300, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.Spot},
 	} {
 		p := plan(t, tc.c, launch.Options{})
@@ -375,5 +375,78 @@ func BenchmarkRender(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	}
+}
+
+// TestSkyPilotRefusesUnknownCloud: an overlay's own provider ("lab") is no
+// SkyPilot cloud, so the SkyPilot file is refused, saying which clouds
+// resources.cloud takes, rather than written with a cloud sky rejects;
+// the other formats do not depend on it.
+func TestSkyPilotRefusesUnknownCloud(t *testing.T) {
+	p := plan(t, cases[0], launch.Options{})
+	if _, err := p.SkyPilot(); err != nil {
+		t.Fatalf("%s: %v", p.Provider, err)
+	}
+	p.Provider = "lab"
+	_, err := p.SkyPilot()
+	if !errors.Is(err, launch.ErrPlan) || !strings.Contains(err.Error(), `SkyPilot has no cloud named "lab"`) || !strings.Contains(err.Error(), "aws, azure, gcp") {
+		t.Errorf("SkyPilot for provider lab: err = %v", err)
+	}
+	if _, err := p.Torchrun(); err != nil {
+		t.Errorf("torchrun for provider lab: %v", err)
+	}
+}
+
+// TestArmHostNote: an offer on an arm64 host (Grace) says in every launch
+// file that wheels and images must be arm64, as the screens do; an x86_64
+// host's files do not.
+func TestArmHostNote(t *testing.T) {
+	tc := cases[0]
+	rec, err := model.Recommend(tc.w, testCatalog(), tc.q)
+	if err != nil || len(rec.Offers) == 0 {
+		t.Fatalf("%d offers, %v", len(rec.Offers), err)
+	}
+	o := rec.Offers[0]
+	for _, arch := range []string{"x86_64", "arm64"} {
+		in := *o.Instance
+		in.CPUArch = arch
+		o.Instance = &in
+		p, err := launch.NewPlan(tc.w, &o, launch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []launch.Format{launch.FormatTorchrun, launch.FormatSkyPilot, launch.FormatDocker} {
+			out, err := p.Render(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(out), model.ArmHostWarning); got != (arch == "arm64") {
+				t.Errorf("%s on an %s host: says %q: %v", f, arch, model.ArmHostWarning, got)
+			}
+		}
+	}
+
+	cat := testCatalog()
+	in := cat.Instances[2]
+	in.CPUArch = "arm64"
+	g, err := cat.GPU(in.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := model.PlanServing(&llama70B, model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
+		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, model.ServeOfferFor(&in, g, 55.04, "aws p5.48xlarge"))
+	if err != nil || !sp.Fits {
+		t.Fatalf("%v %v", err, sp.Reasons)
+	}
+	s, err := launch.NewServe(&llama70B, &sp, launch.ServeOptions{Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := s.Render(launch.FormatTorchrun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "# note: "+model.ArmHostWarning) {
+		t.Errorf("serving script on an arm64 host lacks %q:\n%s", model.ArmHostWarning, out)
 	}
 }

@@ -97,6 +97,9 @@ type Plan struct {
 	AcceleratorGuessed bool
 	HostVCPUs          int     // vCPUs of one node
 	HostMemoryGiB      float64 // RAM of one node, GiB
+	// CPUArch is the host's CPU architecture (model.Instance.CPUArch):
+	// "arm64" (Grace, Graviton) needs arm64 wheels and images.
+	CPUArch string
 	// GPUsPerInstance is what the instance type has; ProcsPerNode the GPUs
 	// the job uses on each node (one torchrun process per GPU), fewer when
 	// the workload asked for fewer GPUs than it pays for.
@@ -114,9 +117,13 @@ type Plan struct {
 	// defaults (TrainingArguments num_train_epochs 3, SFTConfig max_length 1024).
 	Epochs        float64
 	MaxLength     int
-	Checkpointing bool     // the estimate assumed activation checkpointing
-	LoRARank      int      // lora and qlora
-	LoRATargets   []string // q k v o gate up down
+	Checkpointing bool // the estimate assumed activation checkpointing
+	// Loss is the language-model loss the estimate assumed
+	// (Workload.LossImpl) for a decoder LM, whose script is TRL's SFT; ""
+	// for other models, whose loss the estimate does not size this way.
+	Loss        model.Loss
+	LoRARank    int      // lora and qlora
+	LoRATargets []string // q k v o gate up down
 	// QLoRA's 4-bit format and double quantization as estimated
 	// (model.Workload.FourBit), written as --bnb_4bit_quant_type and
 	// --use_bnb_nested_quant so the run stores what was costed.
@@ -180,6 +187,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		AcceleratorGuessed: guessed,
 		HostVCPUs:          o.Instance.VCPUs,
 		HostMemoryGiB:      o.Instance.MemoryGiB,
+		CPUArch:            o.Instance.CPUArch,
 		GPUsPerInstance:    o.Instance.GPUCount,
 		ProcsPerNode:       o.GPUs / nodes,
 		Nodes:              nodes,
@@ -190,6 +198,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		Epochs:             ew.Epochs,
 		MaxLength:          textLength(ew),
 		Checkpointing:      ew.Ckpt(),
+		Loss:               lmLoss(ew),
 		LoRARank:           ew.LoRARank,
 		QuantType:          qt,
 		DoubleQuant:        dq,
@@ -275,24 +284,43 @@ const DeepSpeedFile = "ds_config.json"
 // derivedArgs are the script arguments the plan implies, spelled as Hugging
 // Face Trainer's TrainingArguments flags (the convention of the transformers
 // example scripts) and TRL's: --model_name_or_path (TRL ModelConfig),
-// --dataset_name (TRL ScriptArguments), --output_dir, then
-// --bf16/--fp16 for the precision, or --tf32 true (TrainingArguments.tf32
-// is Optional[bool], for which HfArgumentParser adds no nargs='?', so the
-// value is required: transformers src/transformers/hf_argparser.py,
-// _parse_dataclass_field), --fsdp
-// "full_shard auto_wrap" for FSDP, --deepspeed FILE for ZeRO,
-// --gradient_checkpointing when the estimate assumed it, and the
-// micro-batch and gradient accumulation the estimate assumed (they must
-// match the DeepSpeed config), the epochs (TrainingArguments
+// --dataset_name (TRL ScriptArguments), --output_dir, then the precision,
+// --fsdp "full_shard auto_wrap" for FSDP, --deepspeed FILE for ZeRO, and
+// the micro-batch and gradient accumulation the estimate assumed (they
+// must match the DeepSpeed config), the epochs (TrainingArguments
 // num_train_epochs, default 3) and for text models the tokens per sample
 // (TRL SFTConfig max_length, default 1024; named max_seq_length before
-// TRL 0.16). LoRA and QLoRA add TRL's ModelConfig flags
-// (trl sft and the TRL example scripts parse them): --use_peft, --lora_r,
+// TRL 0.16). LoRA and QLoRA add TRL's ModelConfig flags (trl sft and the
+// TRL example scripts parse them): --use_peft, --lora_r,
 // --lora_target_modules, and for QLoRA --load_in_4bit with the estimated
 // 4-bit type and double quantization (NF4 with nested quantization by
-// default, as the QLoRA paper trains). Without these the
-// script would run a different job than the one estimated. A script with
-// its own flags takes Options.ScriptArgs instead. Inference gets none.
+// default, as the QLoRA paper trains). A script with its own flags takes
+// Options.ScriptArgs instead. Inference gets none.
+//
+// Every setting whose default differs between TrainingArguments and TRL's
+// SFTConfig is pinned to what the estimate assumed, so the script runs the
+// job that was priced whichever of them it parses (huggingface/trl @
+// f2cd57710ae3, trl/trainer/base_config.py _BaseConfig and
+// trl/trainer/sft_config.py SFTConfig):
+//
+//   - precision: --bf16 true or --fp16 true with a value, because
+//     _BaseConfig.bf16 is Optional[bool] = None ("defaults to True if fp16
+//     is not set"), for which HfArgumentParser adds no nargs='?' (the
+//     value is required, as for --tf32: transformers hf_argparser.py,
+//     _parse_dataclass_field); fp32 and tf32 write --bf16 false, or
+//     SFTConfig would train in bf16 autocast;
+//   - --gradient_checkpointing true or false: _BaseConfig defaults it to
+//     True ("Defaults to True instead of False"), TrainingArguments to
+//     False, and it costs recomputation (time) or activation memory;
+//   - --loss_type for a decoder LM (SFTConfig.loss_type: unset means
+//     "chunked_nll", which never builds the full logits): the estimate's
+//     hf-fp32 loss is TRL's "nll" (the model's own loss, transformers
+//     ForCausalLMLoss with its fp32 upcast), its chunked loss TRL's
+//     "chunked_nll". TRL has no flag for the fused and native losses:
+//     Notes says so, and TRL's default uses less memory than was priced.
+//
+// Non-reentrant checkpointing (TRL sets use_reentrant False) stores the
+// same per-layer inputs as reentrant, so no kwargs are written.
 func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	if !p.Task.Training() {
 		return []string{}
@@ -300,11 +328,13 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	a := []string{"--model_name_or_path", p.ModelID, "--dataset_name", p.Dataset, "--output_dir", p.OutputDir}
 	switch p.Precision {
 	case model.AMPBF16, model.BF16, model.FP8:
-		a = append(a, "--bf16")
+		a = append(a, "--bf16", "true")
 	case model.AMPFP16, model.FP16:
-		a = append(a, "--fp16")
+		a = append(a, "--fp16", "true")
 	case model.TF32:
-		a = append(a, "--tf32", "true")
+		a = append(a, "--tf32", "true", "--bf16", "false")
+	case model.FP32:
+		a = append(a, "--bf16", "false")
 	}
 	switch {
 	case p.Strategy == model.FSDP:
@@ -312,8 +342,9 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	case p.ZeRO() > 0:
 		a = append(a, "--deepspeed", deepspeedPath)
 	}
-	if p.Checkpointing {
-		a = append(a, "--gradient_checkpointing")
+	a = append(a, "--gradient_checkpointing", strconv.FormatBool(p.Checkpointing))
+	if lt := trlLossType(p.Loss); lt != "" {
+		a = append(a, "--loss_type", lt)
 	}
 	if p.Task.Adapters() {
 		a = append(a, "--use_peft", "--lora_r", fmt.Sprint(p.LoRARank), "--lora_target_modules")
@@ -335,6 +366,27 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	}
 	return append(a, "--per_device_train_batch_size", fmt.Sprint(p.MicroBatch),
 		"--gradient_accumulation_steps", fmt.Sprint(p.GradAccum))
+}
+
+// lmLoss is the loss the estimate sized for w when its script is TRL's
+// SFT (a decoder LM), else "".
+func lmLoss(w *model.Workload) model.Loss {
+	if w.Model.Family != model.FamilyDecoder {
+		return ""
+	}
+	return w.LossImpl()
+}
+
+// trlLossType maps the estimate's loss to TRL SFTConfig.loss_type, "" when
+// TRL has no equivalent (or there is no LM loss).
+func trlLossType(l model.Loss) string {
+	switch l {
+	case model.LossHFUpcast:
+		return "nll"
+	case model.LossChunked:
+		return "chunked_nll"
+	}
+	return ""
 }
 
 // textLength is the tokens per sample of a text model's training job, 0

@@ -50,6 +50,7 @@ type Serve struct {
 	GPUsPerInstance                             int
 	HostVCPUs                                   int
 	HostMemoryGiB                               float64
+	CPUArch                                     string  // "arm64": arm64 wheels and images (Plan.CPUArch)
 	USDPerHour                                  float64 // the whole deployment
 
 	// TP × PP GPUs make one replica (one vLLM engine); ReplicasPerNode
@@ -68,6 +69,15 @@ type Serve struct {
 	// check_if_supports_dtype), same bytes per weight, so the estimate
 	// holds.
 	HalfForBF16 bool
+	// HalfActivations is set when fp8 weights are served on a GPU without
+	// bf16 (Turing: FP8 Marlin, weight-only): the activations are float16,
+	// written as --dtype float16 for the reason above.
+	HalfActivations bool
+	// FallbackFrom is the weight format asked for when the GPU cannot run
+	// it and the plan falls back (model.ServePlan.FallbackFrom); Fallback
+	// says why, in English.
+	FallbackFrom model.WeightFormat
+	Fallback     string
 }
 
 // NewServe builds the deployment for plan sp of model a. The error wraps
@@ -92,16 +102,25 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 		Name: opt.Name, Model: modelName(a), ModelID: opt.ModelID,
 		Provider: o.Instance.Provider, InstanceType: ProviderInstanceType(o.Instance.Provider, o.Instance.Type),
 		CatalogType: o.Instance.Type, Region: opt.Region, Pricing: opt.Pricing,
-		Accelerator: accel, GPUsPerInstance: o.GPUsPerNode, HostVCPUs: o.Instance.VCPUs, HostMemoryGiB: o.Instance.MemoryGiB,
+		Accelerator: accel, GPUsPerInstance: o.GPUsPerNode, HostVCPUs: o.Instance.VCPUs, HostMemoryGiB: o.Instance.MemoryGiB, CPUArch: o.Instance.CPUArch,
 		USDPerHour: sp.USDPerHour,
 		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
 		Serving: sp.Serving, Image: opt.Image,
 	}
 	s.ReplicasPerNode = min(s.Replicas, o.GPUsPerNode/perReplica)
-	if ok, _ := o.GPU.Supports(model.BF16); !ok && sp.Serving.WeightFormat == model.WeightBF16 {
-		s.HalfForBF16 = true
+	noBF16 := false
+	if ok, _ := o.GPU.Supports(model.BF16); !ok {
+		noBF16 = true
 	}
-	s.DiskGB = ServeDiskGB(model.ServeWeightBytes(a, sp.Serving.WeightFormat))
+	switch wf := sp.Serving.WeightFormat; {
+	case noBF16 && wf == model.WeightBF16, noBF16 && wf == model.WeightFP16 && sp.FallbackFrom == model.WeightBF16:
+		s.HalfForBF16 = true // the bf16 → fp16 fallback keeps its note
+	case noBF16 && wf == model.WeightFP8:
+		s.HalfActivations = true
+	}
+	if sp.FallbackFrom != "" && !s.HalfForBF16 {
+		s.FallbackFrom, s.Fallback = sp.FallbackFrom, sp.Fallback.String()
+	}
 	if s.Name == "" {
 		s.Name = "gpuplan-serve-" + slug(a.Key, "custom")
 	}
@@ -123,6 +142,14 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 	if s.Image == "" {
 		s.Image = DefaultVLLMImage
 	}
+	// The download is the checkpoint: --quantization fp8 quantizes a 16-bit
+	// one on load, so unless the repo is an fp8 checkpoint (its name says
+	// so, as Hugging Face's FP8 repos do) the disk holds 16-bit weights.
+	download := sp.Serving.WeightFormat
+	if download == model.WeightFP8 && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
+		download = model.WeightBF16
+	}
+	s.DiskGB = ServeDiskGB(model.ServeWeightBytes(a, download))
 	return s, nil
 }
 
@@ -143,7 +170,8 @@ func ServeDiskGB(weightBytes float64) int {
 // --gpu-memory-utilization, --kv-cache-dtype, --max-num-seqs,
 // --max-num-batched-tokens; --dtype bfloat16/float16 for 16-bit weights;
 // --quantization fp8 for fp8 weights (vLLM quantizes a 16-bit checkpoint
-// on load; an fp8 checkpoint declares the same method). AWQ, GPTQ and
+// on load; an fp8 checkpoint declares the same method), with --dtype
+// float16 on a GPU without bf16 (HalfActivations). AWQ, GPTQ and
 // int8 checkpoints carry their method in config.json's
 // quantization_config, which vLLM reads (and then picks its fastest
 // kernel, such as awq_marlin), so no --quantization is written for them.
@@ -170,6 +198,9 @@ func (s *Serve) VLLMArgs() []string {
 		a = append(a, "--dtype", "float16")
 	case model.WeightFP8:
 		a = append(a, "--quantization", "fp8")
+		if s.HalfActivations {
+			a = append(a, "--dtype", "float16")
+		}
 	}
 	return append(a, "--max-num-seqs", fmt.Sprint(v.MaxNumSeqs), "--max-num-batched-tokens", fmt.Sprint(v.MaxNumBatchedTokens))
 }
@@ -215,12 +246,25 @@ func (s *Serve) headerLines() []string {
 	if s.ModelID == PlaceholderModelID {
 		lines = append(lines, "note: replace the placeholder model id "+PlaceholderModelID)
 	}
+	if s.CPUArch == "arm64" {
+		lines = append(lines, "note: "+model.ArmHostWarning)
+	}
 	switch s.Serving.WeightFormat {
 	case model.WeightAWQ, model.WeightGPTQ, model.WeightInt8:
 		lines = append(lines, fmt.Sprintf("note: %s weights: the model id must be a checkpoint quantized with %s; vLLM reads its quantization_config", s.Serving.WeightFormat, strings.ToUpper(string(s.Serving.WeightFormat))))
 	}
 	if s.HalfForBF16 {
 		lines = append(lines, fmt.Sprintf("note: %s has no bf16 (compute capability below 8.0): served in float16 (--dtype float16), as vLLM requires", s.Accelerator))
+	}
+	if s.HalfActivations {
+		lines = append(lines, fmt.Sprintf("note: %s has no bf16 (compute capability below 8.0): fp8 weight-only (FP8 Marlin) with float16 activations (--dtype float16), as vLLM requires", s.Accelerator))
+	}
+	if s.FallbackFrom != "" {
+		dtype := "bfloat16"
+		if s.Serving.WeightFormat == model.WeightFP16 {
+			dtype = "float16"
+		}
+		lines = append(lines, fmt.Sprintf("note: %s weights asked for: %s, from the 16-bit checkpoint (--dtype %s, no --quantization)", s.FallbackFrom, s.Fallback, dtype))
 	}
 	if s.ReplicasPerNode > 1 {
 		lines = append(lines, fmt.Sprintf("note: %d engines per node through --data-parallel-size, behind vLLM's own load balancing", s.ReplicasPerNode))

@@ -21,6 +21,7 @@ func FuzzServeInjection(f *testing.F) {
 	for i, s := range injectSeeds {
 		f.Add(s, uint8(i))
 	}
+	f.Add("NVIDIA V100 $(id)\n# `x`; --dtype", uint8(32|2)) // a hostile GPU name in the fallback note
 	f.Fuzz(func(t *testing.T, s string, shape uint8) {
 		sv := &Serve{Name: "gpuplan-serve", Model: s, ModelID: s, Provider: s, InstanceType: s, CatalogType: s, Region: s,
 			Pricing: model.OnDemand, Accelerator: s, GPUsPerInstance: 8, HostVCPUs: 96, HostMemoryGiB: 768, USDPerHour: 10,
@@ -29,6 +30,9 @@ func FuzzServeInjection(f *testing.F) {
 				MaxModelLen: 8192, GPUMemoryUtilization: 0.9, MaxNumSeqs: 256, MaxNumBatchedTokens: 2048}}
 		if shape&16 != 0 {
 			sv.Pricing = model.Spot
+		}
+		if shape&32 != 0 { // a fallback plan: its note carries the GPU's name
+			sv.HalfActivations, sv.FallbackFrom, sv.Fallback = true, model.WeightFP8, s
 		}
 		if s == "" {
 			return // NewServe never leaves the model id or image empty

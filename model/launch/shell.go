@@ -192,18 +192,22 @@ func heredoc(file, content string) string {
 
 // setupLines are the shell commands that prepare a container or VM after
 // PyTorch is installed: the script's requirements, DeepSpeed for ZeRO, and
-// for LoRA/QLoRA the libraries the derived flags need (TRL parses them,
-// PEFT adds the adapters, bitsandbytes quantizes the base to NF4).
+// for training the libraries the derived flags need (derivedArgs: TRL's
+// SFTConfig and ScriptArguments parse them, so transformers and trl for
+// every training task; PEFT adds LoRA's adapters, bitsandbytes quantizes
+// QLoRA's base to NF4).
 func (p *Plan) setupLines() []string {
 	lines := []string{"if [ -f requirements.txt ]; then pip install -r requirements.txt; fi"}
 	if p.ZeRO() > 0 {
 		lines = append(lines, "pip install deepspeed")
 	}
-	switch p.Task {
-	case model.TaskLoRA:
-		lines = append(lines, "pip install transformers trl peft")
-	case model.TaskQLoRA:
+	switch {
+	case p.Task == model.TaskQLoRA:
 		lines = append(lines, "pip install transformers trl peft bitsandbytes")
+	case p.Task == model.TaskLoRA:
+		lines = append(lines, "pip install transformers trl peft")
+	case p.Task.Training():
+		lines = append(lines, "pip install transformers trl")
 	}
 	return lines
 }

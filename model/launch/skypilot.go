@@ -48,14 +48,19 @@ const (
 // setup and run scripts quoted with mvdan.cc/sh's syntax.Quote.
 //
 // The error wraps ErrNoStack when the GPU has no supported PyTorch wheel and
-// Options.Wheel is empty, and ErrPlan when SkyPilot would refuse the
-// instance type (SkyPilotRefuses) or a value cannot be a shell word.
+// Options.Wheel is empty, and ErrPlan when the provider is not a SkyPilot
+// cloud (an overlay's own provider), SkyPilot would refuse the instance
+// type (SkyPilotRefuses) or a value cannot be a shell word.
 func (p *Plan) SkyPilot() ([]byte, error) {
 	if p.Wheel == "" {
 		return nil, fmt.Errorf("%w: %s, or name a PyTorch wheel variant to install", ErrNoStack, p.Stack.Reason)
 	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
+	}
+	if !skyPilotCloud(p.Provider) {
+		return nil, fmt.Errorf("%w: SkyPilot has no cloud named %q (resources.cloud takes %s: sky/skylet/constants.py ALL_CLOUDS); pick another format",
+			ErrPlan, model.Printable(p.Provider), strings.Join(skyPilotClouds, ", "))
 	}
 	if why := SkyPilotRefuses(p.Provider, p.InstanceType, p.Accelerator, p.GPUsPerInstance); why != "" {
 		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)

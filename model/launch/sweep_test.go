@@ -194,14 +194,19 @@ func bashSyntax(src string) error {
 //     deepspeed str, fsdp str (one word list "full_shard auto_wrap"),
 //     num_train_epochs float.
 //   - trl trl/trainer/sft_config.py SFTConfig: max_length Optional[int]
-//     (1024 by default; max_seq_length before TRL 0.16).
+//     (1024 by default; max_seq_length before TRL 0.16), loss_type
+//     Optional[str] (one value: nll, dft or chunked_nll).
+//   - trl trl/trainer/base_config.py _BaseConfig (SFTConfig's base) @
+//     f2cd57710ae3: bf16 Optional[bool] = None, so "1bool" under TRL
+//     (TrainingArguments' bool takes a value too, so gpuplan writes one);
+//     gradient_checkpointing bool = True ("bool").
 //   - trl trl/trainer/model_config.py ModelConfig: model_name_or_path str,
 //     use_peft bool, lora_r int, lora_target_modules list[str],
 //     load_in_4bit bool, bnb_4bit_quant_type str (nf4 or fp4),
 //     use_bnb_nested_quant bool.
 //   - trl trl/scripts/utils.py ScriptArguments: dataset_name str.
 var scriptFlags = map[string]string{
-	"--output_dir": "1", "--bf16": "bool", "--fp16": "bool", "--tf32": "1bool", "--gradient_checkpointing": "bool",
+	"--output_dir": "1", "--bf16": "1bool", "--fp16": "bool", "--loss_type": "1", "--tf32": "1bool", "--gradient_checkpointing": "bool",
 	"--per_device_train_batch_size": "int", "--gradient_accumulation_steps": "int", "--deepspeed": "1", "--fsdp": "1",
 	"--model_name_or_path": "1", "--use_peft": "bool", "--lora_r": "int", "--lora_target_modules": "+",
 	"--load_in_4bit": "bool", "--bnb_4bit_quant_type": "1", "--use_bnb_nested_quant": "bool", "--dataset_name": "1",

@@ -239,7 +239,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	}
 	printWarningsIn(env.lang, env.Stderr, warnings)
 	for _, s := range offer.Warnings() {
-		if !strings.HasPrefix(s, "spot:") { // the plan's notes say it, in the file too
+		if !strings.HasPrefix(s, "spot:") && s != model.ArmHostWarning { // the plan's notes say them, in the file too
 			printWarningsIn(env.lang, env.Stderr, []string{s})
 		}
 	}

@@ -169,6 +169,9 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		if leaks := i18n.Leaks(out+errs, allow); len(leaks) > 0 {
 			t.Errorf("%s: English left in Chinese output: %q\n%s%s", name, leaks, out, errs)
 		}
+		if strings.Contains(out+errs, "`") { // zh-CN.toml's identifier marks, raw on a terminal (trial 15c)
+			t.Errorf("%s: a backquote in Chinese output:\n%s%s", name, out, errs)
+		}
 	}
 }
 
@@ -350,6 +353,9 @@ func TestChineseCompletions(t *testing.T) {
 		}
 		if leaks := i18n.Leaks(out, allow); len(leaks) > 0 {
 			t.Errorf("%s: English left in Chinese completions: %q\n%s", name, leaks, out)
+		}
+		if strings.Contains(out, "`") {
+			t.Errorf("%s: a backquote in Chinese completions:\n%s", name, out)
 		}
 	}
 	_, out, _ := runLang(t, "C", "__complete", "")

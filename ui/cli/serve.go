@@ -111,6 +111,14 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	w.Defaults()
 	req.TP = tp
 	sl = &serveLoad{cat: cat, w: w, s: req.Serving(&w), file: ff, req: req}
+	// A GPU without the weight format is a near miss unless the search allows
+	// the fallback, as for training (model.ServeFormatOn).
+	if ff.cfg != nil {
+		sl.s.AllowPrecisionFallback = ff.cfg.Search.AllowPrecisionFallback
+	}
+	if f := fs.Lookup("allow-precision-fallback"); f != nil && f.Changed {
+		sl.s.AllowPrecisionFallback, _ = fs.GetBool("allow-precision-fallback")
+	}
 	sl.warnings = append(append(rws, ws...), ignoredFlags(fs, &w)...)
 	if fs.Changed("batch-size") {
 		sl.warnings = append(sl.warnings, "--batch-size ignored: serving takes --concurrency or --rps")
@@ -219,7 +227,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 		}
 		q.GPUs = []string{g.Key}
 	}
-	for _, n := range []string{"gpus", "budget-month", "deadline-hours", "sort", "allow-multi-node", "allow-precision-fallback"} {
+	for _, n := range []string{"gpus", "budget-month", "deadline-hours", "sort", "allow-multi-node"} {
 		if fs.Changed(n) {
 			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by $ per million output tokens", n))
 		}
@@ -231,6 +239,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 	s := sl.s
 	if len(plans) > 0 {
 		s = plans[0].Serving
+		s.WeightFormat = sl.s.WeightFormat // the format asked, whatever plans[0] falls back to
 	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if asJSON {

@@ -3,6 +3,7 @@ package i18n
 import (
 	_ "embed"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/BurntSushi/toml"
@@ -38,13 +39,34 @@ func parseCatalog(src string) (map[string]string, error) {
 var zhMessages = sync.OnceValues(func() (map[string]string, error) { return parseCatalog(zhTOML) })
 
 // zhCatalog is the x/text catalogue built from zhMessages, English as the
-// fallback. A broken embedded file (a test catches it) leaves the
-// catalogue empty, so output is English rather than a crash.
+// fallback, identifiers unmarked. A broken embedded file (a test catches
+// it) leaves the catalogue empty, so output is English rather than a crash.
 var zhCatalog = sync.OnceValue(func() catalog.Catalog {
 	b := catalog.NewBuilder(catalog.Fallback(language.English))
 	msgs, _ := zhMessages()
 	for en, zh := range msgs {
-		_ = b.SetString(language.SimplifiedChinese, en, zh) // fails only on "${" without "}": tested
+		_ = b.SetString(language.SimplifiedChinese, en, unmark(zh)) // fails only on "${" without "}": tested
 	}
 	return b
+})
+
+// unmark drops the backquotes zh-CN.toml puts around identifiers shown as
+// typed (`train`, `as_of`): they tell translators and the leak test what
+// stays in Latin letters, as the Chinese docs set code apart, but a
+// terminal shows them as raw characters (trial 15c: help and completion
+// read "`train`、`finetune`、lora"). The identifiers print plain, as the
+// catalogue's other names (lora, PyTorch) do.
+func unmark(zh string) string { return strings.ReplaceAll(zh, "`", "") }
+
+// markedWords are the words zh-CN.toml marks as identifiers, which the
+// output shows unmarked: Chinese output may contain them (DefaultAllowlist).
+var markedWords = sync.OnceValue(func() []string {
+	msgs, _ := zhMessages()
+	var out []string
+	for _, zh := range msgs {
+		for _, code := range codeRE().FindAllString(zh, -1) {
+			out = append(out, Words(stripVerbs(strings.Trim(code, "`")))...)
+		}
+	}
+	return out
 })

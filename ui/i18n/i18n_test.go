@@ -120,13 +120,19 @@ func catalogueT(t *testing.T) map[string]string {
 }
 
 // TestCatalogueRoundTrip: the x/text catalogue gives back every
-// translation exactly as written (no ${…} substitution, no loss), an
-// unknown key falls back to English, and nil prints English.
+// translation as written (no ${…} substitution, no loss) but for the
+// backquotes that mark identifiers, which no Chinese output shows (trial
+// 15c: help and completion read "`train`、`finetune`、lora"); an unknown
+// key falls back to English, and nil prints English.
 func TestCatalogueRoundTrip(t *testing.T) {
 	p := New(language.SimplifiedChinese)
 	for en, zh := range catalogueT(t) {
-		if got := p.Format(en); got != zh {
-			t.Errorf("Format(%q) = %q, want %q", en, got, zh)
+		got := p.Format(en)
+		if want := strings.ReplaceAll(zh, "`", ""); got != want {
+			t.Errorf("Format(%q) = %q, want %q", en, got, want)
+		}
+		if strings.Contains(got, "`") {
+			t.Errorf("Format(%q) = %q: a backquote shows", en, got)
 		}
 		if strings.Contains(zh, "${") {
 			t.Errorf("%q: ${ is an x/text substitution", en)

@@ -18,9 +18,10 @@ import (
 type Allowlist map[string]bool
 
 // DefaultAllowlist is the words every Chinese screen may contain: units,
-// acronyms, library and format names, and TOML/flag values shown as they
+// acronyms, library and format names, TOML/flag values shown as they
 // are typed (precisions, optimizers, strategies, recipes, vLLM's
-// --kv-cache-dtype auto).
+// --kv-cache-dtype auto), and the identifiers zh-CN.toml marks as such
+// (markedWords), which print without their marks.
 func DefaultAllowlist() Allowlist {
 	a := Allowlist{}
 	a.Add(`GiB MiB GB TB Gbps TFLOPS FLOPs MFU HFU GPU CPU vCPU vCPUs RAM h min ms px s
@@ -35,6 +36,9 @@ func DefaultAllowlist() Allowlist {
 		Korthikanti Kaplan GPT N L e absmax logits softmax log-softmax dropout dtype roofline eager
 		amp-bf16 amp-fp16 AdamW Cut Cross-Entropy MixedPrecision Llama llm-foundry DeepLearningExamples DALI JPEG
 		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N all-reduce TTFT TPOT KiB PP auto`)
+	for _, w := range markedWords() {
+		a[w] = true
+	}
 	return a
 }
 

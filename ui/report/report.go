@@ -314,7 +314,8 @@ var segmentNames = [6]string{"weights", "gradients", "optimizer states", "activa
 // weight copies, communication buckets gradient copies, step temporaries
 // the optimizer's.
 func parts(m model.Memory) [6]float64 {
-	return [6]float64{m.Weights + m.Gathered + m.CastCache, m.Gradients + m.Buffers, m.OptimizerStates + m.Temporaries, m.Activations, m.KVCache, m.Overhead}
+	p := m.Parts() // the grouping the exported [estimate] writes too
+	return [6]float64{p.Weights, p.Gradients, p.OptimizerStates, p.Activations, p.KVCache, p.Overhead}
 }
 
 // VRAMBar draws the per-GPU memory as a stacked bar width cells wide,

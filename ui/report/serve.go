@@ -270,6 +270,10 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.
 	line("")
 	g := p.Offer.GPU
 	head := lang.Sprintf("%d × %s: TP %d × PP %d, %s", max(p.GPUs, p.Offer.GPUsPerNode), g.Name, p.TP, p.PP, Count(lang, p.Replicas, "replica"))
+	sized := p.Memory.TotalBytes > 0 // a GPU refused before sizing (its weight format: model.ServeFormatOn) has no split or memory
+	if !sized {
+		head = lang.Sprintf("%d × %s", p.Offer.GPUsPerNode, g.Name)
+	}
 	if p.Nodes > 1 {
 		head += lang.Sprintf(" on %d nodes of %s", p.Nodes, Count(lang, p.Offer.GPUsPerNode, "GPU"))
 	}
@@ -284,10 +288,15 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.
 	for _, reason := range ServeReasons(lang, p) {
 		line("  %s", reason)
 	}
-	line("")
-	line("%s  per GPU", st.Heading.Render(lang.T("Memory")))
-	for _, l := range ServeFiguresIn(lang, p)[:2] {
-		line("  %s", l)
+	if !p.Fallback.IsZero() {
+		line("  %s", st.Warn.Render("↺ "+lang.Message(p.Fallback)))
+	}
+	if sized {
+		line("")
+		line("%s  per GPU", st.Heading.Render(lang.T("Memory")))
+		for _, l := range ServeFiguresIn(lang, p)[:2] {
+			line("  %s", l)
+		}
 	}
 	if p.Fits {
 		line("")

@@ -71,7 +71,7 @@ func TestAccessibleAsksWell(t *testing.T) {
 	// The providers and regions (multi-selects, where huh takes 0, not a
 	// bare enter) say how to keep the selection.
 	for _, want := range []string{"[pytorch]", "[qlora]", "[llama-3.1-8b]", "hidden must be a multiple of heads", "exported to " + free,
-		"[none chosen] (0 keeps it)\nProviders"} {
+		"[none chosen] (enter keeps it)\nProviders"} {
 		if !strings.Contains(prompts, want) {
 			t.Errorf("prompts lack %q:\n%s", want, prompts)
 		}
@@ -118,4 +118,140 @@ func TestAccessible(t *testing.T) {
 	if _, err := model.DecodeConfig(b); err != nil {
 		t.Error(err)
 	}
+}
+
+// Trial 15c B3: in accessible mode the providers and regions refused a
+// bare enter ("must be a number between 0 and N") though the banner
+// says enter keeps the answer in brackets; the recipe, loss and 4-bit
+// type showed no bracketed answer at all. A bare enter (also a CRLF
+// one) keeps every list's choice, and every list shows what enter keeps.
+func TestAccessibleEnterKeeps(t *testing.T) {
+	for name, eol := range map[string]string{"LF": "\n", "CRLF": "\r\n"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "a.toml")
+			// Every default (the two lists too), then the export's file name.
+			script := strings.Repeat(eol, 24) + path + eol
+			_, prompts, err := accessible(t, script)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, prompts)
+			}
+			if strings.Contains(prompts, "Invalid") {
+				t.Errorf("a bare enter was refused:\n%s", prompts)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("not exported: %v\n%s", err, prompts)
+			}
+			cfg, err := model.DecodeConfig(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cfg.Search.Providers) != 0 || len(cfg.Search.Regions) != 0 {
+				t.Errorf("enter on the lists chose providers %v, regions %v; want none, as they were", cfg.Search.Providers, cfg.Search.Regions)
+			}
+			// A select's title is the line before its first option; the
+			// text just before the title is what enter keeps, in brackets.
+			lines := strings.Split(prompts, "\n")
+			titles := 0
+			for i := 2; i+1 < len(lines); i++ {
+				if !strings.HasPrefix(lines[i+1], "1. ") {
+					continue
+				}
+				titles++
+				title := i
+				if strings.HasPrefix(lines[i], "Select up to ") { // a multi-select's
+					title--
+				}
+				if before := strings.TrimSpace(lines[title-1]); !strings.HasSuffix(before, "]") && !strings.HasSuffix(before, "(enter keeps it)") {
+					t.Errorf("%q is asked without its answer in brackets before it (%q)", strings.TrimSpace(lines[title]), before)
+				}
+			}
+			if titles < 12 {
+				t.Errorf("%d lists asked, want every list of the default walk:\n%s", titles, prompts)
+			}
+			for _, want := range []string{"[auto]\nTraining recipe", "[hf-fp32]\nLoss", "[nf4]\n4-bit type", "[none chosen] (enter keeps it)\nProviders"} {
+				if !strings.Contains(prompts, want) {
+					t.Errorf("prompts lack %q", want)
+				}
+			}
+		})
+	}
+}
+
+// After a number toggles a provider, a bare enter confirms the
+// selection as it then stands; the serving page's lists show their
+// defaults as the options read (no option reads "0" or "").
+func TestAccessibleEnterConfirms(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.toml")
+	script := strings.Repeat("\n", 17) + "4\n\n\n" + strings.Repeat("\n", 5) + path + "\n"
+	_, prompts, err := accessible(t, script)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, prompts)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("not exported: %v\n%s", err, prompts)
+	}
+	if cfg, err := model.DecodeConfig(b); err != nil || strings.Join(cfg.Search.Providers, ",") != "lambda" {
+		t.Errorf("4 then enter on the providers: %v, %v; want lambda", cfg.Search.Providers, err)
+	}
+	_, prompts, _ = accessible(t, "\n5\n"+strings.Repeat("\n", 40)) // inference, every default
+	for _, want := range []string{"[as the precision]\nWeight format", "[auto]\nKV cache", "[auto]\nTensor parallel"} {
+		if !strings.Contains(prompts, want) {
+			t.Errorf("prompts lack %q:\n%s", want, prompts)
+		}
+	}
+}
+
+// The prompts are plain text: the export's and the overwrite question's
+// titles had huh's default theme, escape sequences on a dumb terminal.
+func TestAccessiblePromptsPlain(t *testing.T) {
+	dir := t.TempDir()
+	taken := filepath.Join(dir, "taken.toml")
+	if err := os.WriteFile(taken, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, prompts, err := accessible(t, strings.Repeat("\n", 24)+taken+"\nn\n\n")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, prompts)
+	}
+	if !strings.Contains(prompts, "Overwrite") || strings.Contains(prompts, "\x1b") {
+		t.Errorf("the prompts have escape sequences, or no overwrite question:\n%q", prompts)
+	}
+}
+
+// FuzzPromptReader: the accessible prompts' reader gives the input byte
+// for byte, but for a "0" before each line that starts with a newline
+// (LF or CR) while a multi-select asks (zero); it never loses, adds or
+// reorders anything else, whatever the input.
+func FuzzPromptReader(f *testing.F) {
+	for _, s := range []string{"", "\n", "\r\n", "1\n\n", "\n\n0\n", "3\r\n\r\n", "\r", "abc", "x\ny\n\n\rz", "\x00\n\xff"} {
+		f.Add(s, true)
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, in string, zero bool) {
+		var want strings.Builder
+		for i := 0; i < len(in); i++ {
+			if zero && (i == 0 || in[i-1] == '\n') && (in[i] == '\n' || in[i] == '\r') {
+				want.WriteByte('0')
+			}
+			want.WriteByte(in[i])
+		}
+		r := &promptReader{r: strings.NewReader(in), zero: zero}
+		var got bytes.Buffer
+		buf := make([]byte, 4) // the reader gives one byte a call, whatever the buffer
+		for range 3*len(in) + 2 {
+			n, err := r.Read(buf)
+			got.Write(buf[:n])
+			if err != nil {
+				break
+			}
+		}
+		if got.String() != want.String() {
+			t.Errorf("promptReader(%q, zero %v) read %q, want %q", in, zero, got.String(), want.String())
+		}
+		if !r.eof {
+			t.Errorf("promptReader(%q) did not note the end of the input", in)
+		}
+	})
 }

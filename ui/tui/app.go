@@ -170,6 +170,9 @@ func (m app) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	res, cmd = m.update(msg)
 	next := res.(app)
 	next.layout() // cheap when nothing changed size
+	if c := next.wiz.takePending(); c != nil {
+		cmd = tea.Batch(cmd, c)
+	}
 	return next, cmd
 }
 
@@ -276,7 +279,10 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.dialog.init()
 	case key.Matches(msg, m.keys.Export):
 		return m.openExport()
-	case key.Matches(msg, m.keys.Help) && !typing:
+	case key.Matches(msg, m.keys.Help) && !typing,
+		msg.String() == "esc" && m.fullHelp && !(m.screen == screenWizard && m.filtering()):
+		// esc closes the full help first, as huh and bubbles close an
+		// overlay, and stays on the screen; an open filter keeps its esc.
 		m.fullHelp = !m.fullHelp
 		m.layout()
 		return m, nil
@@ -420,6 +426,9 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	if !d.done() {
 		return m, cmd
 	}
+	if d.writing { // answered and being written: one write, whatever else comes
+		return m, nil
+	}
 	switch d.kind {
 	case dialogQuit:
 		if d.quit {
@@ -430,6 +439,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		return m, nil
 	case dialogExportOverwrite:
 		if d.overwrite {
+			d.writing = true
 			m.footer.say(m.lang.Sprintf("writing %s…", d.path), false)
 			return m, writeConfig(d.path, d.out, d.perm(), true)
 		}
@@ -443,7 +453,7 @@ func (m app) dialogDone(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 		m.dialog.err = err
 		return m, m.dialog.init()
 	}
-	d.path, d.out = path, out
+	d.path, d.out, d.writing = path, out, true
 	m.footer.say(m.lang.Sprintf("writing %s…", path), false)
 	return m, writeConfig(path, out, perm, false)
 }
@@ -716,6 +726,13 @@ func (m *app) layout() {
 		if pos, _ := m.wiz.position(m.wiz.focusedPage()); pos <= 1 {
 			m.keys.Back.SetEnabled(false) // nothing before the first page
 		}
+	}
+	if m.keys.notice = m.notice != nil && m.dialog == nil; m.keys.notice { // any key closes the warnings, ctrl+c quits
+		m.keys.Quit.SetHelp("ctrl+c", m.lang.T("quit"))
+	}
+	if m.fullHelp && m.dialog == nil && !prompting && !(wizard && m.filtering()) {
+		m.keys.Back.SetEnabled(true) // esc closes the help first (key)
+		m.keys.Back.SetHelp("esc", m.lang.T("close help"))
 	}
 	m.footer.setSize(w)
 	bodyH := max(h-1-m.footer.height(m.keys, m.fullHelp), 1)

@@ -140,9 +140,11 @@ func TestEndToEnd(t *testing.T) {
 	keys(tm, clearLine)
 	tm.Type(path)
 	keys(tm, enter)
-	// The file is the export's effect; the footer's "exported to" has
-	// been seen to miss the screen on a loaded machine (a later frame
-	// before the poll), so the test waits for the file and then reads it.
+	// The file is the export's effect, and the footer says so. On a
+	// loaded machine a cursor blink reaching the answered dialog before
+	// the write came back wrote again, and that write's "file exists"
+	// cleared the footer (TestExportedStays): the file was there, the
+	// footer not.
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		if _, err := os.Stat(path); err == nil {
 			break
@@ -151,6 +153,7 @@ func TestEndToEnd(t *testing.T) {
 			await(t, sc, "exported to") // fails with the screen as it is
 		}
 	}
+	await(t, sc, "exported to")
 	_ = tm.Quit()
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(app)
 

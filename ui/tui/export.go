@@ -45,6 +45,10 @@ type dialog struct {
 	lang    *i18n.Printer // the dialog's language (nil: English)
 	// cat ranks the SkyPilot file's failover candidates (launch.Alternatives).
 	cat *model.Catalog
+	// writing: the answered dialog's file is being written; until the
+	// write answers, what else reaches the dialog (a cursor blink, a key)
+	// must not write it again (dialogDone).
+	writing bool
 }
 
 type dialogKind int
@@ -187,7 +191,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 
 // askOverwrite turns the dialog into the overwrite question.
 func (d *dialog) askOverwrite(theme huh.Theme) {
-	d.kind, d.overwrite, d.err = dialogExportOverwrite, false, nil
+	d.kind, d.overwrite, d.err, d.writing = dialogExportOverwrite, false, nil, false
 	T := d.lang.T
 	d.form = huh.NewForm(huh.NewGroup(
 		huh.NewConfirm().Title(report.Truncate(d.lang.Sprintf("Overwrite %s?", d.path), d.width-4)).

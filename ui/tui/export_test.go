@@ -180,3 +180,62 @@ func TestExportFailureKeepsAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestExportedStays (trial 15c item 8, TestEndToEnd on a loaded machine:
+// the file written, no "exported to" on screen). A message reaching the
+// export dialog after it was answered and before the write came back (a
+// cursor blink, any key) exported again: the second write found the
+// file and its fileExistsMsg, after the first's exportedMsg, cleared the
+// footer. Here the write is held back while such messages arrive: one
+// write, and the footer says where it went.
+func TestExportedStays(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.toml")
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), ctrlE, enter)
+	m = drive(t, m, msgs(replace(path))...)
+	var held []tea.Msg // the writes' results, delivered at the end
+	writes := 0
+	// deliver sends msg to m and follows its commands as drive does, but
+	// keeps the messages a write returns.
+	var deliver func(msg tea.Msg)
+	deliver = func(msg tea.Msg) {
+		next, cmd := m.Update(msg)
+		m = next.(app)
+		queue := []tea.Cmd{cmd}
+		for len(queue) > 0 {
+			c := queue[0]
+			queue = queue[1:]
+			if c == nil || blinks(c) {
+				continue
+			}
+			switch got := run(c).(type) {
+			case nil, tea.QuitMsg:
+			case tea.BatchMsg:
+				queue = append(queue, got...)
+			case exportedMsg, fileExistsMsg, exportErrMsg:
+				writes++
+				held = append(held, got)
+			default:
+				next, cmd := m.Update(got)
+				m = next.(app)
+				queue = append(queue, cmd)
+			}
+		}
+	}
+	deliver(enter)
+	if writes != 1 || m.dialog == nil {
+		t.Fatalf("enter on the name: %d writes, dialog open %v; want one write under way", writes, m.dialog != nil)
+	}
+	deliver(refreshMsg{}) // as a blink of the name's cursor would
+	deliver(runes("x"))
+	for len(held) > 0 {
+		msg := held[0]
+		held = held[1:]
+		deliver(msg)
+	}
+	if writes != 1 {
+		t.Errorf("%d writes, want 1: messages after the answer exported again", writes)
+	}
+	if text := screenText(m); !strings.Contains(text, "exported to "+path) || m.dialog != nil {
+		t.Errorf("after the write: dialog open %v, footer without \"exported to %s\":\n%s", m.dialog != nil, path, text)
+	}
+}

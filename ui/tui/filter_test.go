@@ -64,3 +64,29 @@ func TestEverySelectFilterable(t *testing.T) {
 		}
 	}
 }
+
+// Trial 15d N2: page 1's "/" filter was gone when you came back to it
+// (its form is rebuilt on a return), while every other page keeps its
+// own. Enter, /inf, enter, shift+tab shows Task still filtered to /inf,
+// as the model page shows /qw after /qw, enter, shift+tab; esc then
+// clears the filter and keeps the answer.
+func TestFirstPageKeepsItsFilter(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	m = drive(t, m, msgs(enter, runes("/"), typed("inf"), enter)...)
+	if title := m.wiz.pages[m.wiz.focusedPage()].title; title != "Model" || m.a.Task != model.TaskInference {
+		t.Fatalf("enter /inf enter: page %q, task %q; want Model, inference", title, m.a.Task)
+	}
+	m = drive(t, m, shiftTab)
+	text := screenText(m)
+	if !strings.Contains(text, "/inf") || strings.Contains(text, "train from scratch") || !m.wiz.typing() {
+		t.Errorf("back on page 1: the Task filter /inf is not kept (filter set: %v):\n%s", m.wiz.typing(), text)
+	}
+	m = drive(t, m, esc)
+	if text := screenText(m); strings.Contains(text, "/inf") || !strings.Contains(text, "train from scratch") || m.a.Task != model.TaskInference {
+		t.Errorf("esc on the kept filter: task %q, want the filter cleared and inference kept:\n%s", m.a.Task, text)
+	}
+	m = drive(t, m, enter)
+	if title := m.wiz.pages[m.wiz.focusedPage()].title; title != "Model" || m.a.Task != model.TaskInference {
+		t.Errorf("enter after: page %q, task %q; want Model, inference", title, m.a.Task)
+	}
+}

@@ -39,7 +39,7 @@ func newFooter(st *report.Styles) footer {
 // memoKey is everything view draws from, as text.
 func (f footer) memoKey(k keyMap, full bool) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d %t %t %q %d\x00", f.width, full, f.isErr, f.status, len(k.form))
+	fmt.Fprintf(&b, "%d %t %t %t %q %d\x00", f.width, full, k.notice, f.isErr, f.status, len(k.form))
 	add := func(bs ...key.Binding) {
 		for _, x := range bs {
 			h := x.Help()

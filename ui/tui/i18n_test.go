@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"golang.org/x/text/language"
@@ -59,6 +60,7 @@ func zhScreens() []zhScreen {
 		{name: "warnings", set: func(m *app) { // the catalog's, as the command line passes them: in the screens' language
 			m.notice = newNotice([]string{m.lang.Sprintf(keptGPUsWarning, "Downloads/lambda/vms.csv",
 				report.Count(m.lang, 1, "type"), "lambda/gpu_8x_h100_sxm5 (12 × h100-sxm ≠ 8 × h100-sxm)")})
+			m.layout() // as newApp does with Options.Warnings: the footer's keys follow
 		}},
 		{name: "serving", set: func(m *app) {
 			a := m.a
@@ -290,5 +292,48 @@ func TestChineseExportErrors(t *testing.T) {
 				t.Errorf("the dialog does not say %q:\n%s", tt.want, screenText(m))
 			}
 		})
+	}
+}
+
+// Trial 15c B3: the Chinese offers table cut instance names the English
+// one shows whole at 120 columns (gpu_1x_gh2…): its GPU cells were five
+// cells wider ("8×rtx-pro-6000 中的 1 块" against "1 of 8×rtx-pro-6000"),
+// and a cut one lost the count the English puts first. Every GPU cell is
+// no wider in Chinese than in English, in cells (CJK: 2), and starts
+// with the count used; at 120×40 on the embedded catalog the columns cut
+// to fit (instance, region) are as wide in Chinese as in English.
+func TestChineseOffersAsWide(t *testing.T) {
+	zh := i18n.New(language.SimplifiedChinese)
+	h200 := &model.GPU{Key: "h200"}
+	node := &model.Instance{GPUCount: 8}
+	offers := []model.Offer{
+		{GPU: h200, Instance: node, Instances: 1, GPUs: 1},  // 1 of 8×h200
+		{GPU: h200, Instance: node, Instances: 2, GPUs: 16}, // 16×h200 (2 nodes)
+		{GPU: h200, Instance: node, Instances: 2, GPUs: 12}, // 12 of 16×h200 (2 nodes)
+	}
+	cols := map[language.Tag][]int{}
+	for _, l := range []language.Tag{language.English, language.SimplifiedChinese} {
+		m := start(t, newTestApp(t, embeddedCatalog(t), Options{Lang: l}), size(120, 40), ctrlO)
+		for _, c := range m.offers.table.Columns() {
+			cols[l] = append(cols[l], c.Width)
+		}
+		if l == language.English {
+			offers = append(offers, m.offers.all...)
+		}
+	}
+	for _, o := range offers {
+		en, cn := report.OfferGPUsIn(nil, &o), report.OfferGPUsIn(zh, &o)
+		if lipgloss.Width(cn) > lipgloss.Width(en) {
+			t.Errorf("GPU cell %q is %d cells, the English %q %d", cn, lipgloss.Width(cn), en, lipgloss.Width(en))
+		}
+		if want := fmt.Sprint(o.GPUs); !strings.HasPrefix(cn, want) {
+			t.Errorf("GPU cell %q does not start with the %s GPUs used", cn, want)
+		}
+	}
+	en, cn := cols[language.English], cols[language.SimplifiedChinese]
+	for c, name := range map[int]string{2: "instance", 3: "region"} {
+		if cn[c] < en[c] {
+			t.Errorf("the %s column is %d cells in Chinese, %d in English (widths %v against %v)", name, cn[c], en[c], cn, en)
+		}
 	}
 }

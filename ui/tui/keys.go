@@ -18,6 +18,7 @@ type keyMap struct {
 	Browse               key.Binding // opens the market browser (browse.go)
 	Market               browseKeys  // the browser's own keys
 	browseShort          bool        // Browse is in the short help (the first page, the offers)
+	notice               bool        // the catalog's warnings show: the help is anyKey and Quit only (ShortHelp)
 	Regions              key.Binding // the offers list: expand or collapse "+N regions"
 	Plan                 planKeys    // add to plan, open the plan, delete a phase (phases.go)
 	// form holds the focused field's own keys (huh's: tab/enter next,
@@ -65,6 +66,14 @@ func defaultKeys() keyMap {
 		Regions:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "regions")),
 		Plan:     defaultPlanKeys(),
 	}
+}
+
+// anyKey is any key over the catalog's warnings (notice.go), which closes
+// them, for the help to show: no key matches it (app.key closes the box
+// on whatever comes). Built when asked, while they show: the keyMap is
+// copied with the app on every message.
+func (k keyMap) anyKey() key.Binding {
+	return key.NewBinding(key.WithKeys("any"), key.WithHelp(k.lang.T("any key"), k.lang.T("close the warnings")))
 }
 
 // browseKeys are the market browser's keys; letters go to its filter
@@ -134,6 +143,9 @@ func (k *keyMap) forScreen(s screen, typing, filtering, dialog bool) {
 
 // ShortHelp is the footer's line: the field's own keys, then ours.
 func (k keyMap) ShortHelp() []key.Binding {
+	if k.notice {
+		return []key.Binding{k.anyKey(), k.Quit}
+	}
 	out := append([]key.Binding{}, k.form...)
 	m, browse := &k.Market, k.Browse
 	if !k.browseShort {
@@ -142,7 +154,9 @@ func (k keyMap) ShortHelp() []key.Binding {
 	return append(out, k.Back, m.Pick, m.Sort, m.Group, m.Regions, m.ClearGPU, k.Open, k.Sort, k.Provider, k.Plan.Add, k.Plan.Delete, k.Offers, browse, k.Plan.Open, k.Export, k.Help, k.Quit)
 }
 
-// FullHelp is the ? view: columns of related keys.
+// FullHelp is the ? view: columns of related keys. (Over the warnings
+// it is never shown: ? closes them like any key. No branch for them here:
+// FullHelp stays small enough to inline, its slices on the stack.)
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		k.form,

@@ -79,3 +79,38 @@ func TestHelpKeys(t *testing.T) {
 		t.Errorf("esc did not close the dialog, then go back twice: screen %v", m.screen)
 	}
 }
+
+// Trial 15c B3: ? then esc went to the previous page and left the full
+// help open. esc closes the help first and stays where it is (as huh and
+// bubbles close an overlay first); the next esc goes back. On a list
+// whose filter is open, esc still belongs to the filter.
+func TestEscClosesHelp(t *testing.T) {
+	m := toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)), "Model")
+	closed := screenText(m)
+	m = drive(t, m, runes("?"))
+	if !m.fullHelp || !strings.Contains(screenText(m), "close help") {
+		t.Fatalf("? did not open the full help, or it does not say what esc does:\n%s", screenText(m))
+	}
+	m = drive(t, m, esc)
+	if m.fullHelp || m.wiz.pages[m.wiz.focusedPage()].title != "Model" {
+		t.Fatalf("? esc: full help %v on page %q, want the help closed on Model", m.fullHelp, m.wiz.pages[m.wiz.focusedPage()].title)
+	}
+	if got := screenText(m); got != closed {
+		t.Errorf("? esc does not give back the screen before ?:\n%s\nwant:\n%s", got, closed)
+	}
+	m = drive(t, m, esc)
+	if title := m.wiz.pages[m.wiz.focusedPage()].title; title != "Workload" {
+		t.Errorf("esc after the help closed: page %q, want Workload", title)
+	}
+
+	m = drive(t, toPage(t, m, "Model"), runes("?"), runes("/"), runes("q"), esc)
+	if !m.fullHelp || m.wiz.pages[m.wiz.focusedPage()].title != "Model" || m.wiz.typing() {
+		t.Errorf("? / q esc: full help %v, page %q, filter open %v; want esc to close the filter only",
+			m.fullHelp, m.wiz.pages[m.wiz.focusedPage()].title, m.wiz.typing())
+	}
+
+	m = drive(t, m, esc, ctrlO, runes("?"), esc)
+	if m.screen != screenOffers || m.fullHelp {
+		t.Errorf("offers, ? esc: screen %v, full help %v; want the offers with the help closed", m.screen, m.fullHelp)
+	}
+}

@@ -83,3 +83,22 @@ func isQuit(cmd tea.Cmd) bool {
 	}
 	return false
 }
+
+// Trial 15c B3: over the warnings the footer listed the configurator's
+// keys (↑ up, ctrl+o all offers, q quit…) although any key only closes
+// the box. It says what a key does there; after the key, the usual keys.
+func TestCatalogWarningsFooter(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{Warnings: []string{downloadsWarning}}), size(120, 40))
+	lines := strings.Split(strings.TrimRight(screenText(m), " \n"), "\n")
+	foot := strings.Join(strings.Fields(lines[len(lines)-1]), " ")
+	if foot != "any key close the warnings • ctrl+c quit" {
+		t.Errorf("the footer over the warnings reads %q, want what a key does there", foot)
+	}
+	m = drive(t, m, runes("?"))
+	if m.fullHelp || m.notice != nil {
+		t.Errorf("? over the warnings: full help %v, box shown %v; want the box closed, nothing else", m.fullHelp, m.notice != nil)
+	}
+	if text := screenText(m); !strings.Contains(text, "ctrl+o all offers") || strings.Contains(text, "any key") {
+		t.Errorf("after the key the footer is not the configurator's:\n%s", text)
+	}
+}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
@@ -50,15 +52,27 @@ func newPagedForm(w *wizard) *pagedForm {
 func (p *pagedForm) form() *huh.Form { return p.forms[p.cur] }
 
 // build makes page i's form unless it is made; the fields register
-// themselves with the wizard (inputs, checks) as they are built.
+// themselves with the wizard (inputs, checks) as they are built. The
+// first page's form is made again around the fields it had (first), so
+// that they come back as they were left, a filter set on a list kept, as
+// on every other page.
 func (p *pagedForm) build(i int) {
 	if p.forms[i] != nil {
 		return
 	}
 	w := p.w
-	fs := w.pages[i].fields(false)
-	for _, f := range fs {
-		f.WithTheme(w.theme) // before NewGroup measures them: huh builds a theme per call otherwise
+	fs := w.fields[i]
+	var filters []filterKeys // of the fields made again
+	if fs == nil {
+		fs = w.pages[i].fields(false)
+		for _, f := range fs {
+			f.WithTheme(w.theme) // before NewGroup measures them: huh builds a theme per call otherwise
+		}
+	} else {
+		filters = make([]filterKeys, len(fs))
+		for j, f := range fs {
+			filters[j] = filterKeysOf(f)
+		}
 	}
 	w.fields[i] = fs
 	w.groups[i] = huh.NewGroup(fs...) // the header names the page
@@ -70,16 +84,54 @@ func (p *pagedForm) build(i int) {
 		groups = []*huh.Group{huh.NewGroup(p.starts[i]), w.groups[i], huh.NewGroup(p.ends[i])}
 	}
 	p.forms[i] = huh.NewForm(groups...).WithShowHelp(false).WithShowErrors(false).WithKeyMap(w.keys).WithTheme(w.theme)
+	for j, k := range filters {
+		k.restore(fs[j], w.keys)
+	}
 	if p.starts[i] != nil {
 		p.forms[i].NextGroup() // onto the page: what is drawn and asked before Init (show) is the page
 	}
 }
 
+// filterKeys is how a select's filter keys stand: huh enables them as
+// its filter opens, is set and is cleared, and a form's WithKeyMap, on
+// a field made again, resets them (the filter itself stays in the field).
+type filterKeys struct{ filtering, set bool }
+
+// filterKeysOf reads f's: not filtering, esc clears a set filter.
+func filterKeysOf(f huh.Field) filterKeys {
+	s, _, ok := asSelect(f)
+	if !ok {
+		return filterKeys{}
+	}
+	if s.GetFiltering() {
+		return filterKeys{filtering: true}
+	}
+	for _, b := range s.KeyBinds() {
+		if b.Enabled() && slices.Contains(b.Keys(), "esc") {
+			return filterKeys{set: true}
+		}
+	}
+	return filterKeys{}
+}
+
+// restore gives f its filter keys back, as huh.Select's setFiltering
+// sets them, over the form's keys.
+func (k filterKeys) restore(f huh.Field, keys *huh.KeyMap) {
+	if !k.filtering && !k.set {
+		return // as WithKeyMap leaves them
+	}
+	own := *keys
+	own.Select.Filter.SetEnabled(!k.filtering)
+	own.Select.SetFilter.SetEnabled(k.filtering)
+	own.Select.ClearFilter.SetEnabled(k.set)
+	f.WithKeyMap(&own)
+}
+
 // first reports whether page i is the first page and always asked: no
 // page is before it, and its fields register nothing with the wizard, so
 // its form has no empty groups (two huh.NewGroup calls, ≈ 1 ms of a cold
-// start): leaving it forward completes the form, which is built again
-// for a return.
+// start): leaving it forward completes the form, which is built again,
+// around the same fields, for a return.
 func (p *pagedForm) first(i int) bool { return i == 0 && p.w.pages[0].hide == nil }
 
 // show puts page i on screen, built and with its selected field focused,

@@ -20,6 +20,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -214,15 +215,35 @@ var ErrInputEnded = errors.New("input ended before the questions were answered; 
 type promptReader struct {
 	r   io.Reader
 	eof bool
+	// zero reads an empty line as "0": huh's accessible multi-select
+	// confirms its selection on 0 and refuses an empty line
+	// (MultiSelect.RunAccessible asks accessibility.PromptInt with no
+	// default), where every other prompt keeps its answer on enter.
+	zero    bool
+	midLine bool // a byte other than a newline was read since the last newline
+	held    byte // a newline held back behind the "0" given for it
+	holding bool
 }
 
 func (l *promptReader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	if l.holding {
+		p[0], l.holding = l.held, false
+		l.midLine = p[0] != '\n'
+		return 1, nil
+	}
 	n, err := l.r.Read(p[:1])
 	if err != nil {
 		l.eof = true // io.EOF, or a read error: the answers end here either way
+	}
+	if n == 1 {
+		c := p[0]
+		if l.zero && !l.midLine && (c == '\n' || c == '\r') { // an empty line, LF or CRLF
+			p[0], l.held, l.holding = '0', c, true
+		}
+		l.midLine = p[0] != '\n'
 	}
 	return n, err
 }
@@ -231,7 +252,9 @@ func (l *promptReader) Read(p []byte) (int, error) {
 // invalid last line at the end of input as the answer) and the end of the
 // input both become ErrInputEnded; never a stack trace.
 func ask(f huh.Field, out io.Writer, in *promptReader) (err error) {
+	_, in.zero = f.(*huh.MultiSelect[string]) // enter keeps the selection
 	defer func() {
+		in.zero = false
 		if r := recover(); r != nil {
 			err = fmt.Errorf("internal error in a prompt: %v (a bug: please report it at %s)", r, IssuesURL)
 		}
@@ -243,21 +266,40 @@ func ask(f huh.Field, out io.Writer, in *promptReader) (err error) {
 }
 
 // shownDefault is what enter keeps, for the line above a prompt; huh's
-// selects take the current option on enter without showing it.
-func shownDefault(f huh.Field, inputs []boundInput) (string, bool) {
-	switch f.(type) {
-	case *huh.Input:
+// selects take the current option on enter without showing it. Every
+// select the pages ask is one asSelect knows (TestEverySelectFilterable),
+// shown as a file spells the answer; a zero value that no option spells
+// so (the loss and 4-bit type's auto, tensor parallel's 0, the weight
+// format's "") as the option reads.
+func shownDefault(f huh.Field, inputs []boundInput, lang *i18n.Printer) (string, bool) {
+	if in, ok := f.(*huh.Input); ok {
 		for _, b := range inputs {
-			if huh.Field(b.field) == f {
+			if huh.Field(b.field) == huh.Field(in) {
 				return *b.value, *b.value != ""
 			}
 		}
-	case *huh.Select[string], *huh.Select[model.Framework], *huh.Select[model.Task],
-		*huh.Select[model.Precision], *huh.Select[model.Optimizer], *huh.Select[model.Strategy], *huh.Select[model.Pricing]:
-		v := fmt.Sprint(f.GetValue())
-		return v, v != ""
+		return "", false
 	}
-	return "", false
+	if _, _, ok := asSelect(f); !ok {
+		return "", false
+	}
+	switch v := f.GetValue().(type) {
+	case model.Loss:
+		return (&model.Workload{Settings: model.Settings{Loss: v}}).LossImpl().String(), true // "hf-fp32 … (default)"
+	case model.QuantType:
+		q, _ := (&model.Workload{Settings: model.Settings{QuantType: v}}).FourBit() // "NF4 … (default)"
+		return q.String(), true
+	case model.WeightFormat:
+		if v == "" {
+			return lang.T("as the precision"), true
+		}
+	case int:
+		if v == 0 {
+			return "auto", true // tensor parallel's
+		}
+	}
+	v := fmt.Sprint(f.GetValue())
+	return v, v != ""
 }
 
 // runAccessible asks every question that applies as a plain prompt
@@ -275,7 +317,8 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 	prompts := opts.Err
 	hf := &hfReader{read: opts.ReadHFConfig}
 	lang := opts.printer()
-	w := newWizard(a, cat, hf.check(), huh.ThemeFunc(huh.ThemeBase), 80, 40, lang)
+	plain := huh.ThemeFunc(huh.ThemeBase)
+	w := newWizard(a, cat, hf.check(), plain, 80, 40, lang)
 	ended := func(err error) error {
 		if errors.Is(err, ErrInputEnded) {
 			if data, err := exportConfig(a, nil, nil, cat.AsOf); err == nil {
@@ -296,18 +339,19 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 		fmt.Fprintf(prompts, "\n== %s ==\n", lang.T(p.title))
 		start := len(w.inputs)
 		for _, f := range p.fields(true) {
-			f.WithTheme(huh.ThemeFunc(huh.ThemeBase))
+			f.WithTheme(plain)
 			f.Init()
 			f.Focus()
-			if v, ok := shownDefault(f, w.inputs[start:]); ok {
+			if v, ok := shownDefault(f, w.inputs[start:], lang); ok {
 				fmt.Fprintf(prompts, "[%s]\n", v)
 			} else if ms, ok := f.(*huh.MultiSelect[string]); ok {
-				// huh's accessible multi-select takes no bare enter: 0 confirms.
+				// huh's accessible multi-select: a number toggles an option,
+				// 0 confirms, and so does enter (promptReader reads it as 0).
 				chosen := lang.T("none chosen")
 				if v, _ := ms.GetValue().([]string); len(v) > 0 {
 					chosen = strings.Join(v, ", ")
 				}
-				fmt.Fprintf(prompts, "[%s] %s\n", chosen, lang.T("(0 keeps it)"))
+				fmt.Fprintf(prompts, "[%s] %s\n", chosen, lang.T("(enter keeps it)"))
 			}
 			if err := ask(f, prompts, in); err != nil {
 				fmt.Fprintln(prompts)
@@ -350,6 +394,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 		path := ""
 		fmt.Fprintln(prompts)
 		exp := huh.NewInput().Title(lang.T("Export the answers to a file (empty: do not export)")).Value(&path)
+		exp.WithTheme(plain) // as the questions: huh's default theme colours the title
 		if err := ask(exp, prompts, in); err != nil {
 			return ended(err)
 		}
@@ -361,6 +406,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 		if errors.Is(err, atomicfile.ErrFileExists) {
 			overwrite := false
 			c := huh.NewConfirm().Title(lang.Sprintf("Overwrite %s?", abs)).Value(&overwrite)
+			c.WithTheme(plain)
 			if err := ask(c, prompts, in); err != nil {
 				return ended(err)
 			}

@@ -137,6 +137,7 @@ func computeServe(r *result, cat *model.Catalog, cfg *model.Config) {
 	d := *w
 	d.Defaults()
 	s := cfg.Workload.Serving(&d)
+	s.AllowPrecisionFallback = cfg.Search.AllowPrecisionFallback
 	plans, err := model.RankServing(&d.Model, s, model.ServeOffers(cat, cfg.Search.Query(true)))
 	if err != nil {
 		r.err = err

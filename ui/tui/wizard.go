@@ -53,6 +53,7 @@ type wizard struct {
 	groups  []*huh.Group
 	sizedAt []int
 	sizeGen int
+	pending tea.Cmd // from the groups setSize redrew, for app.Update to return
 
 	// regions are the region options for the chosen providers, read by
 	// the options function in a command goroutine; regionGen changes
@@ -77,6 +78,10 @@ type wizard struct {
 	lang *i18n.Printer // the questions' language (nil: English); answers stay English
 
 	keys *huh.KeyMap
+	// heights are the lists' heights as built (modelListHeight, …): huh's
+	// Group.WithHeight only ever shortens a field, so setSize gives them
+	// back before it sizes their page again.
+	heights map[huh.Field]int
 	// checks validate a field's current answer as its own validator does
 	// (huh runs those only on enter and blur), so that a move back can be
 	// refused before huh blurs the field and strands the focus.
@@ -94,12 +99,12 @@ type boundInput struct {
 
 // newWizard builds the form over a; readHF checks a config.json path
 // (nil: this build reads none, and the model list does not offer it).
-// height sizes the lists; width 0 leaves the form unsized until setSize.
+// width 0 leaves the form unsized until setSize.
 func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme huh.Theme, width, height int, lang *i18n.Printer) *wizard {
 	hfEnabled := readHF != nil
-	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, readHF: readHF, theme: theme, lang: lang}
+	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, heights: map[huh.Field]int{}, readHF: readHF, theme: theme, lang: lang}
 	w.syncRegions()
-	w.pages = w.buildPages(hfEnabled, height)
+	w.pages = w.buildPages(hfEnabled)
 	w.fields, w.groups, w.sizedAt = make([][]huh.Field, len(w.pages)), make([]*huh.Group, len(w.pages)), make([]int, len(w.pages))
 	keys := huh.NewDefaultKeyMap()
 	keys.Quit.SetEnabled(false)                   // ctrl+c is ours: it asks before quitting
@@ -145,8 +150,35 @@ func (w *wizard) setSize(width, height int) {
 	if w.sizedAt[i] == w.sizeGen {
 		return
 	}
+	again := w.sizedAt[i] > 0
+	if again {
+		// Sized before, maybe for a smaller box: each list gets the height
+		// the group would give it as built (the group's rule: shortened
+		// to the box, our groups having no title or footer), in one call,
+		// as a list shortened twice or grown then shortened scrolls
+		// otherwise than a list sized once.
+		for _, f := range w.fields[i] {
+			if h, ok := w.heights[f]; ok {
+				f.WithHeight(min(h, max(height, 3)))
+			}
+		}
+	}
 	w.sizedAt[i] = w.sizeGen
-	w.groups[i].WithWidth(max(width, 10)).WithHeight(max(height, 3))
+	g := w.groups[i].WithWidth(max(width, 10)).WithHeight(max(height, 3))
+	if again && w.form.shown[i] {
+		// huh draws a group's fields into its viewport only in Update and
+		// Init (show): without one a page on screen shows as drawn for
+		// the old size until the next key.
+		_, cmd := g.Update(refreshMsg{})
+		w.pending = tea.Batch(w.pending, cmd)
+	}
+}
+
+// takePending returns the commands setSize's redraws returned, once.
+func (w *wizard) takePending() tea.Cmd {
+	cmd := w.pending
+	w.pending = nil
+	return cmd
 }
 
 // sync runs after every form update: answers changed from outside are
@@ -291,12 +323,23 @@ func modelOptions(cat *model.Catalog, hfEnabled bool, lang *i18n.Printer) []huh.
 	return opts
 }
 
-func (w *wizard) buildPages(hfEnabled bool, height int) []page {
+// The lists' heights, title and description included, whatever the
+// window: the group shortens them to the form's box (wizard.setSize), so
+// a page looks the same whether it was built at a small or a large size
+// (a page is built when first shown, and the form is rebuilt by
+// startFrom, backAnyway and toWizard). They are the heights a start has
+// always had: a dozen models in view.
+const (
+	modelListHeight = 14
+	providersHeight = 8
+	regionsHeight   = 8
+)
+
+func (w *wizard) buildPages(hfEnabled bool) []page {
 	a, cat := w.a, w.cat
 	T := w.lang.T
 	inference := func() bool { return a.Task == model.TaskInference }
 	training := func() bool { return !inference() }
-	listHeight := max(min(height-4, 14), 4)
 
 	precisionOptions := func(list []model.Precision) []huh.Option[model.Precision] {
 		notes := map[model.Precision]string{
@@ -353,12 +396,13 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(static bool) []huh.Field {
 			title, desc := T("Model"), T("/ searches; custom… and config.json are at the end")
 			opts := modelOptions(cat, hfEnabled, w.lang)
-			s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(listHeight).Value(&a.Model)
+			s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(modelListHeight).Value(&a.Model)
 			if static {
 				return []huh.Field{s} // huh's accessible runner, which draws nothing
 			}
-			c := cacheSelect(s, title, desc, opts, listHeight, &a.Model) // forty options: the dozen in view drawn once per keystroke
+			c := cacheSelect(s, title, desc, opts, modelListHeight, &a.Model) // forty options: the dozen in view drawn once per keystroke
 			c.WithTheme(w.theme)
+			w.heights[c] = modelListHeight
 			return []huh.Field{c}
 		}},
 		{title: "Custom model", hide: func() bool { return a.Model != modelCustom }, fields: func(bool) []huh.Field {
@@ -515,18 +559,17 @@ func (w *wizard) buildPages(hfEnabled bool, height int) []page {
 				provs = append(provs, huh.NewOption(label, p).Selected(slices.Contains(a.Providers, p)))
 			}
 			regions := newMultiSelect[string](w.theme).Title(T("Regions")).Description(T("none chosen: all regions")).
-				Height(max(min(height-12, 10), 3)).Value(&a.Regions)
+				Height(regionsHeight).Value(&a.Regions)
 			if static {
 				w.syncRegions()
 				regions.Options(w.regionOptions()...)
 			} else {
 				regions.OptionsFunc(w.regionOptions, &w.regionGen)
 			}
-			return []huh.Field{
-				newMultiSelect[string](w.theme).Title(T("Providers")).Description(T("none chosen: every provider but marketplaces")).
-					Options(provs...).Height(max(min(height-12, 8), 3)).Value(&a.Providers),
-				regions,
-			}
+			provsField := newMultiSelect[string](w.theme).Title(T("Providers")).Description(T("none chosen: every provider but marketplaces")).
+				Options(provs...).Height(providersHeight).Value(&a.Providers)
+			w.heights[provsField], w.heights[regions] = providersHeight, regionsHeight
+			return []huh.Field{provsField, regions}
 		}},
 		{title: "Price", fields: func(bool) []huh.Field {
 			return []huh.Field{

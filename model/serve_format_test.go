@@ -1,0 +1,127 @@
+package model_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Serving GPUs as the catalog states them (data/catalog/gpus.toml): compute
+// capability and which 16-bit and fp8 tensor rates are published.
+var (
+	fmtV100  = &model.GPU{Key: "v100", Name: "V100", Vendor: "nvidia", ComputeCapability: "7.0", MemoryGiB: 16, MemoryBandwidthGBps: 900, FP16TFLOPS: 125}
+	fmtT4    = &model.GPU{Key: "t4", Name: "T4", Vendor: "nvidia", ComputeCapability: "7.5", MemoryGiB: 16, MemoryBandwidthGBps: 320, FP16TFLOPS: 65}
+	fmtA100  = &model.GPU{Key: "a100", Name: "A100", Vendor: "nvidia", ComputeCapability: "8.0", MemoryGiB: 80, MemoryBandwidthGBps: 2039, FP16TFLOPS: 312, BF16TFLOPS: 312}
+	fmtH100  = &model.GPU{Key: "h100", Name: "H100", Vendor: "nvidia", ComputeCapability: "9.0", MemoryGiB: 80, MemoryBandwidthGBps: 3350, FP16TFLOPS: 989, BF16TFLOPS: 989, FP8TFLOPS: 1979}
+	fmtMI250 = &model.GPU{Key: "mi250", Name: "MI250", Vendor: "amd", MemoryGiB: 128, MemoryBandwidthGBps: 3277, FP16TFLOPS: 362, BF16TFLOPS: 362}
+	fmtMI300 = &model.GPU{Key: "mi300x", Name: "MI300X", Vendor: "amd", MemoryGiB: 192, MemoryBandwidthGBps: 5300, FP16TFLOPS: 1307, BF16TFLOPS: 1307, FP8TFLOPS: 2615}
+)
+
+// TestServeFormatOn: the format vLLM loads per GPU, from the rules cited on
+// ServeFormatOn (bf16 ≥ 8.0; fp8 weight-only ≥ 7.5, W8A8 ≥ 8.9; AWQ ≥ 7.5;
+// ROCm fp8 only on fp8 hardware).
+func TestServeFormatOn(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		f       model.WeightFormat
+		g       *model.GPU
+		run     model.WeightFormat
+		refused string // part of why; "" when g runs f
+		ok      bool
+	}{
+		{"bf16 on A100 (8.0): native", model.WeightBF16, fmtA100, model.WeightBF16, "", true},
+		{"bf16 on V100 (7.0): fp16, same bytes", model.WeightBF16, fmtV100, model.WeightFP16, "V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0)", true},
+		{"bf16 on T4 (7.5): fp16", model.WeightBF16, fmtT4, model.WeightFP16, "T4 has no bf16", true},
+		{"fp16 on V100: native", model.WeightFP16, fmtV100, model.WeightFP16, "", true},
+		{"fp8 on H100 (9.0): W8A8", model.WeightFP8, fmtH100, model.WeightFP8, "", true},
+		{"fp8 on A100 (8.0): FP8 Marlin weight-only", model.WeightFP8, fmtA100, model.WeightFP8, "", true},
+		{"fp8 on T4 (7.5): FP8 Marlin weight-only", model.WeightFP8, fmtT4, model.WeightFP8, "", true},
+		{"fp8 on V100 (7.0): neither; the 16-bit checkpoint in fp16", model.WeightFP8, fmtV100, model.WeightFP16,
+			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0)", true},
+		{"fp8 on MI300X: fp8 hardware", model.WeightFP8, fmtMI300, model.WeightFP8, "", true},
+		{"fp8 on MI250: no Marlin on ROCm; bf16 checkpoint", model.WeightFP8, fmtMI250, model.WeightBF16, "MI250 has no fp8 (vLLM on ROCm needs fp8 hardware", true},
+		{"AWQ on V100: no kernel, no fallback", model.WeightAWQ, fmtV100, model.WeightAWQ, "AWQ kernels need compute capability 7.5", false},
+		{"AWQ on T4: runs", model.WeightAWQ, fmtT4, model.WeightAWQ, "", true},
+		{"GPTQ on V100: runs (exllama kernels)", model.WeightGPTQ, fmtV100, model.WeightGPTQ, "", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			run, why, ok := model.ServeFormatOn(tt.f, tt.g)
+			if run != tt.run || ok != tt.ok {
+				t.Errorf("ServeFormatOn(%s, %s) = %s ok=%v, want %s ok=%v", tt.f, tt.g.Key, run, ok, tt.run, tt.ok)
+			}
+			if tt.refused == "" && !why.IsZero() || tt.refused != "" && !strings.Contains(why.String(), tt.refused) {
+				t.Errorf("why = %q, want %q", why.String(), tt.refused)
+			}
+		})
+	}
+}
+
+// TestServePlanFormatFallback: a GPU that cannot run the weight format is
+// a near miss naming why unless the request allows the fallback; then the
+// plan is the plan of the fallback format (sized and timed at 2 bytes per
+// weight, not fp8's 1), with FallbackFrom and Fallback saying so.
+func TestServePlanFormatFallback(t *testing.T) {
+	a := &model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 1024, Heads: 8, KVHeads: 8, FFN: 4096, Vocab: 32000}
+	base := model.Serving{MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4}
+	o := model.ServeOffer{Name: "v100 node", GPU: fmtV100, GPUsPerNode: 1, USDPerHour: 1}
+	for _, tt := range []struct {
+		name     string
+		f        model.WeightFormat
+		allow    bool
+		meets    bool
+		want     model.WeightFormat // the format planned
+		reason   string
+		fallback string
+	}{
+		{"fp8 on V100, no fallback: near miss", model.WeightFP8, false, false, model.WeightFP8,
+			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", ""},
+		{"fp8 on V100, fallback: planned as fp16", model.WeightFP8, true, true, model.WeightFP16, "",
+			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0): served as fp16 weights (allow_precision_fallback)"},
+		{"bf16 on V100, no fallback: near miss", model.WeightBF16, false, false, model.WeightBF16,
+			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", ""},
+		{"bf16 on V100, fallback: planned as fp16", model.WeightBF16, true, true, model.WeightFP16, "",
+			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0): served as fp16 weights (allow_precision_fallback)"},
+		{"fp16 on V100: no fallback needed", model.WeightFP16, false, true, model.WeightFP16, "", ""},
+		{"AWQ on V100, fallback allowed: still a near miss", model.WeightAWQ, true, false, model.WeightAWQ, "AWQ kernels need compute capability 7.5", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := base
+			s.WeightFormat, s.AllowPrecisionFallback = tt.f, tt.allow
+			p, err := model.PlanServing(a, s, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Meets != tt.meets || p.Serving.WeightFormat != tt.want {
+				t.Fatalf("meets %v format %s (reasons %q), want meets %v format %s", p.Meets, p.Serving.WeightFormat, p.Reasons, tt.meets, tt.want)
+			}
+			if got := strings.Join(p.Reasons, "; "); !strings.Contains(got, tt.reason) || (tt.reason == "") != (got == "") {
+				t.Errorf("reasons %q, want %q", got, tt.reason)
+			}
+			if tt.meets && p.Fallback.String() != tt.fallback && !(tt.fallback == "" && p.Fallback.IsZero()) {
+				t.Errorf("fallback %q, want %q", p.Fallback.String(), tt.fallback)
+			}
+			if !tt.meets {
+				if p.Fits || p.Memory.Weights != 0 {
+					t.Errorf("a near miss is neither sized nor fitting: fits %v, weights %.0f B", p.Fits, p.Memory.Weights)
+				}
+				return
+			}
+			// The fallback plan is the plan of the format it runs: 2 bytes per
+			// weight, the same memory and speed as asking for it directly.
+			direct := base
+			direct.WeightFormat = tt.want
+			d, err := model.PlanServing(a, direct, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := model.ServeWeightBytes(a, model.WeightFP16); p.Memory.Weights != want || p.Memory != d.Memory || p.Perf != d.Perf {
+				t.Errorf("weights %.0f B (want 2 B × %.0f params = %.0f B), memory/perf equal to a direct %s plan: %v/%v",
+					p.Memory.Weights, a.ParamCount(), want, tt.want, p.Memory == d.Memory, p.Perf == d.Perf)
+			}
+			if tt.f != tt.want && p.FallbackFrom != tt.f {
+				t.Errorf("FallbackFrom %q, want %q", p.FallbackFrom, tt.f)
+			}
+		})
+	}
+}
