@@ -55,3 +55,24 @@ func BenchmarkRunRecommendCSV100k(b *testing.B) {
 	}
 	benchRun(b, append(recommendArgs, "--limit", "20", "--catalog", p))
 }
+
+// BenchmarkRunOffersCSV100k is `gpuplan offers` (the table) over the same
+// generated 100,000-row overlay: every row is printed.
+func BenchmarkRunOffersCSV100k(b *testing.B) {
+	isolate(b)
+	p := filepath.Join(b.TempDir(), "aws", "vms.csv")
+	if err := synthcsv.WriteFile(p, 100_000, 7); err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, []string{"offers", "--catalog", p})
+}
+
+// BenchmarkRunOffersJSONCSV100k is `gpuplan offers --json` over it.
+func BenchmarkRunOffersJSONCSV100k(b *testing.B) {
+	isolate(b)
+	p := filepath.Join(b.TempDir(), "aws", "vms.csv")
+	if err := synthcsv.WriteFile(p, 100_000, 7); err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, []string{"offers", "--json", "--catalog", p})
+}

@@ -288,6 +288,9 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 			}
 			return fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
 		}
+		if ce := model.TOMLValueError(err); ce != nil { // worded as a config file's: "want a whole number such as 8, got a string"
+			return fmt.Errorf("%s:%d: %s: %s", name, ce.Line, ce.Key, ce.Msg)
+		}
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	if extra := md.Undecoded(); len(extra) > 0 {

@@ -923,6 +923,19 @@ func typeError(msg string) error {
 	return ce
 }
 
+// TOMLValueError words the TOML library's error about a value of the
+// wrong type as a configuration file's (typeError): a *ConfigError with
+// the key, line and "want a whole number such as 8, got a string", for
+// other TOML files (catalog overlays) to say it the same way; nil when
+// err is not such an error.
+func TOMLValueError(err error) *ConfigError {
+	var ce *ConfigError
+	if errors.As(typeError(tidyTOMLMessage(err.Error())), &ce) && ce.Key != "" && strings.HasPrefix(ce.Msg, "want ") {
+		return ce
+	}
+	return nil
+}
+
 func badValue(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
 // describe renders a decoded TOML value for an error message.

@@ -123,6 +123,9 @@ type Rejection struct {
 	Reason     string  // "needs 41.2 GiB per GPU, has 38.0 GiB usable"
 	ReasonMsg  Message // Reason as a message, for translation
 	Kind       RejectKind
+	// ShortBytes is how far the offer is from fitting: the VRAM per GPU
+	// the job needs above what the GPU has usable (RejectVRAM), else 0.
+	ShortBytes float64
 }
 
 // RejectKind classifies rejections, to say which filter removed the offers.
@@ -534,7 +537,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 			return
 		}
 		counts[x.Kind]++
-		if cheapest.Instance == nil || x.USDPerHour < cheapest.USDPerHour {
+		if cheapest.Instance == nil || compareRejections(x, cheapest) < 0 {
 			cheapest = x
 		}
 	}
@@ -577,7 +580,11 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 			}
 			considered++
 			if !reason.IsZero() {
-				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), ReasonMsg: reason, Kind: kind})
+				short := 0.0
+				if kind == RejectVRAM && shape.r != nil {
+					short = shape.r.e.Memory.Total() - UsableBytes(g)
+				}
+				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), ReasonMsg: reason, Kind: kind, ShortBytes: short})
 				continue
 			}
 			o := m.offer(in, g, rp.Region, unit, shape)
@@ -616,6 +623,9 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	}
 	if cheapest.Instance != nil {
 		rejected = keepNearMiss(rejected, cheapest, nearMissCount)
+	}
+	if len(rejected) > 0 && !unchangeable(rejected[0].Kind) { // sorted last: drop them when others are left
+		rejected = slices.DeleteFunc(rejected, func(x Rejection) bool { return unchangeable(x.Kind) })
 	}
 	if considered == 0 {
 		return rec, fmt.Errorf("%w: no instance in the catalog matches %s", ErrNoOffers, m.describeFilters())
@@ -1046,8 +1056,20 @@ func sortOffers(offers []Offer, k SortKey) {
 	}
 }
 
-// keepNearMiss inserts x into r, the at most n cheapest rejections so far
-// (one per instance type) in order: price, then provider and type.
+// unchangeable reports whether no setting of the workload or search can
+// make an offer rejected for kind fit: the framework does not run on its
+// GPU (frameworkSupport).
+func unchangeable(kind RejectKind) bool { return kind == RejectSoftware }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// keepNearMiss inserts x into r, the at most n nearest rejections so far
+// (one per instance type) in compareRejections order.
 func keepNearMiss(r []Rejection, x Rejection, n int) []Rejection {
 	at, _ := slices.BinarySearchFunc(r, x, compareRejections)
 	if at >= n {
@@ -1059,7 +1081,18 @@ func keepNearMiss(r []Rejection, x Rejection, n int) []Rejection {
 	return slices.Insert(r, at, x)
 }
 
+// compareRejections orders near misses nearest to fitting first: those a
+// setting can change before those none can (unchangeable), then by the
+// VRAM per GPU they lack (none for a limit such as price or deadline), then
+// price, provider and type. (New-user trial: the cheapest misses were AMD
+// hosts no ROCm build supports, ahead of 8-GPU hosts a few GiB short.)
 func compareRejections(a, b Rejection) int {
+	if c := cmp.Compare(b2i(unchangeable(a.Kind)), b2i(unchangeable(b.Kind))); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(max(a.ShortBytes, 0), max(b.ShortBytes, 0)); c != 0 {
+		return c
+	}
 	if c := cmp.Compare(a.USDPerHour, b.USDPerHour); c != 0 {
 		return c
 	}

@@ -38,6 +38,7 @@ var errorFormats = []string{
 	"--%s must be > 0, got %v",
 	"%s must be ≥ 1, got %d",
 	"--hours-per-month must be in (0, 744], got %v",
+	"--limit %d: want 0 (all offers) or a positive count",
 	"--params must be between 1 and %.0e, got %g",
 	"--usd-cny %v: want how many CNY one USD buys, e.g. 7.1",
 	"--usd-cny %g: want how many CNY one USD buys, e.g. 7.1",

@@ -232,11 +232,23 @@ func TestPipedTables(t *testing.T) {
 		return out.String()
 	}
 	rec := []string{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--providers", "lambda", "--limit", "0"}
-	for _, args := range [][]string{rec, {"catalog", "instances"}, {"catalog", "gpus"}, {"catalog", "models"}} {
+	serve := []string{"recommend", "--model", "llama-3.1-8b", "--task", "inference", "--limit", "12"}
+	for _, args := range [][]string{rec, serve, {"offers"}, {"offers", "--group-by", "provider"}, {"catalog", "instances"}, {"catalog", "gpus"}, {"catalog", "models"}} {
 		out := run("", args...)
 		if strings.Contains(out, "…") || strings.Contains(out, "─") {
 			t.Errorf("%v piped: cut names or box lines:\n%s", args, out)
 		}
+		for i, l := range strings.Split(out, "\n") {
+			if strings.TrimRight(l, " ") != l {
+				t.Errorf("%v piped: line %d ends in blanks: %q", args, i+1, l)
+				break
+			}
+		}
+	}
+	// The serving table names nebius's H200 host whole (new-user trial:
+	// "gpu-h200-sxm_1gpu-16vcpu-…").
+	if out := run("", serve...); !strings.Contains(out, "gpu-h200-sxm_1gpu-16vcpu-200gb ") {
+		t.Errorf("piped serving table cuts the name:\n%s", out)
 	}
 	// lambda's gh200 is offered in 17 regions: the region is whole.
 	if out := run("", rec...); !strings.Contains(out, "asia-northeast-1 +16") {

@@ -41,7 +41,8 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.multiNode, "allow-multi-node", false, "allow more than one instance")
 	fs.BoolVar(&f.precisionFallback, "allow-precision-fallback", false, "accept GPUs without the precision asked for, running the framework's fallback (bf16 → fp16, fp8 → bf16)")
 	fs.Var(intValue{&f.limit}, "limit", "show at most N offers; 0 shows all (--json: all unless given)")
-	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price)")
+	// The aliases are model.ParseSortKey's (cost is the job's cost), said here so none is a surprise.
+	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price; also hourly = price, month = monthly, cost = job, fastest = time)")
 	fs.Var(floatValue{&f.usdCNY}, "usd-cny", "rank CNY-priced overlay rows at 1 USD = RATE CNY (none is assumed)")
 }
 
@@ -166,14 +167,19 @@ func newRecommendCmd(env *Env, overlays *[]string) *cobra.Command {
 		Long: `recommend estimates the workload, matches it against every instance type, region
 and pricing mode of the catalog, and ranks the offers that fit by job cost (with a
 dataset) or hourly price. Without --gpus it picks, per instance type, the fewest
-whole instances that fit. The cheapest near misses are listed with their reason.`,
+whole instances that fit. The near misses nearest to fitting are listed with their
+reason: the least VRAM short first, hosts the framework cannot run on only when
+nothing else is left.`,
 		Example: `  gpuplan recommend --model bert-large --task finetune --batch-size 32 --seq-len 384 --dataset-samples 88k --epochs 2
   gpuplan recommend --model llama-3.1-8b --task qlora --providers aws,gcp --pricing spot
   gpuplan recommend --model resnet50 --dataset-samples 1.28M --epochs 90 --gpus 8 --sort job
   gpuplan recommend --config gpuplan.toml --pricing spot
-  gpuplan recommend --model llama-3.1-70b --task finetune --dataset-tokens 1B --allow-multi-node --deadline-hours 48 --json`,
+  gpuplan recommend --model llama-3.1-70b --task finetune --dataset-tokens 1B --checkpointing --allow-multi-node --deadline-hours 48 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if qf.limit < 0 {
+				return usage(fmt.Errorf("--limit %d: want 0 (all offers) or a positive count", qf.limit))
+			}
 			if sl, ok, err := loadServe(cmd, env, *overlays, &wf, configPath); ok || err != nil {
 				if err != nil {
 					return err
@@ -237,6 +243,7 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 				return err
 			}
 			warnings = append(warnings, dwarn...)
+			hints := wouldFit(w, cat, q, &rec)
 			if output == outJSON {
 				limit := qf.limit
 				if !cmd.Flags().Changed("limit") {
@@ -246,6 +253,7 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 				j := report.NewRecommendJSON(&rec, &base, limit)
 				j.AddDecisions(&rec, d)
 				j.Answers = answers
+				j.WouldFit = report.NewWouldFitJSON(hints)
 				return writeJSONStream(env.Stdout, j)
 			}
 			if df.pareto {
@@ -259,6 +267,9 @@ whole instances that fit. The cheapest near misses are listed with their reason.
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
 			if err := report.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width); err != nil {
+				return err
+			}
+			if err := report.WriteWouldFit(env.Stdout, r, hints); err != nil {
 				return err
 			}
 			if rate := q.ExchangeRates["CNY"]; rate > 0 {

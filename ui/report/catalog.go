@@ -6,9 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-	"charm.land/lipgloss/v2/table"
-
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -165,21 +162,6 @@ func translate(p *i18n.Printer, words ...string) []string {
 	return out
 }
 
-func plainTable(headers []string, rows [][]string, right map[int]bool) string {
-	return table.New().Headers(headers...).Rows(rows...).Border(lipgloss.NormalBorder()).
-		BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
-		StyleFunc(func(row, col int) lipgloss.Style {
-			s := lipgloss.NewStyle().PaddingRight(2)
-			if row == table.HeaderRow {
-				return s.Bold(true)
-			}
-			if right[col] {
-				return s.Align(lipgloss.Right)
-			}
-			return s
-		}).Render()
-}
-
 // WriteCatalogGPUs prints the GPU table.
 func WriteCatalogGPUs(out io.Writer, r *Renderer, c *model.Catalog) error {
 	p := r.Lang
@@ -188,8 +170,8 @@ func WriteCatalogGPUs(out io.Writer, r *Renderer, c *model.Catalog) error {
 		rows = append(rows, []string{g.Key, r.Cut(g.Name, 30), trimFloat(g.MemoryGiB), num(g.MemoryBandwidthGBps),
 			num(g.FP32TFLOPS), num(g.TF32TFLOPS), num(g.BF16TFLOPS), num(g.FP16TFLOPS), num(g.FP8TFLOPS), g.ComputeCapability})
 	}
-	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", r.plainRule(plainTable(translate(p, "key", "name", "GiB", "GB/s", "fp32", "tf32", "bf16", "fp16", "fp8", "cc"), rows,
-		map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true})),
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", r.tableRight(translate(p, "key", "name", "GiB", "GB/s", "fp32", "tf32", "bf16", "fp16", "fp8", "cc"), rows,
+		map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true, 7: true, 8: true}),
 		p.Sprintf("TFLOPS are dense peaks from vendor datasheets (no sparsity); — = unsupported or unpublished. Catalog as of %s.", c.AsOf))
 	return err
 }
@@ -235,8 +217,8 @@ func WriteCatalogInstances(out io.Writer, r *Renderer, c *model.Catalog, provide
 		}
 		return rows[i][1] < rows[j][1]
 	})
-	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", r.plainRule(plainTable(translate(p, "provider", "instance", "GPUs", "vCPUs", "RAM GiB", "on-demand $/h", "cheapest region", "spot $/h", "regions"), rows,
-		map[int]bool{3: true, 4: true, 5: true, 7: true, 8: true})),
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n%s\n", r.tableRight(translate(p, "provider", "instance", "GPUs", "vCPUs", "RAM GiB", "on-demand $/h", "cheapest region", "spot $/h", "regions"), rows,
+		map[int]bool{3: true, 4: true, 5: true, 7: true, 8: true}),
 		p.Sprintf("%d instance types; prices are the lowest on-demand and spot per hour for the whole instance (per region: --json). Catalog as of %s.", len(rows), c.AsOf))
 	return err
 }
@@ -258,6 +240,6 @@ func WriteCatalogModels(out io.Writer, r *Renderer, c *model.Catalog) error {
 		}
 		rows = append(rows, []string{a.Key, r.Cut(a.Name, 28), p.T(string(a.Family)), model.FormatCount(a.ParamCount()), shape})
 	}
-	_, err := fmt.Fprintf(r.Writer(out), "%s\n", r.plainRule(plainTable(translate(p, "key", "name", "family", "params", "shape"), rows, map[int]bool{3: true})))
+	_, err := fmt.Fprintf(r.Writer(out), "%s\n", r.tableRight(translate(p, "key", "name", "family", "params", "shape"), rows, map[int]bool{3: true}))
 	return err
 }

@@ -434,9 +434,9 @@ func WritePareto(out io.Writer, r *Renderer, rec *model.Recommendation, d *Decis
 			if i+1 < len(d.Front) {
 				step = ParetoStepIn(lang, p, d.Front[i+1])
 			}
-			rows[i] = []string{HoursIn(lang, p.Hours), USD(p.USD), step, o.Instance.Provider, Truncate(o.Instance.Type, 26), Truncate(o.Region, 18), fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key), PricingName(lang, o.Pricing)}
+			rows[i] = []string{HoursIn(lang, p.Hours), USD(p.USD), step, o.Instance.Provider, r.Cut(o.Instance.Type, 26), r.Cut(o.Region, 18), fmt.Sprintf("%d×%s", o.GPUs, o.GPU.Key), PricingName(lang, o.Pricing)}
 		}
-		fmt.Fprintf(&b, "%s\n", plainTable(translate(lang, "job time", "job cost", "vs next cheaper", "provider", "instance", "region", "GPUs", "pricing"), rows, map[int]bool{0: true, 1: true}))
+		fmt.Fprintf(&b, "%s\n", r.tableRight(translate(lang, "job time", "job cost", "vs next cheaper", "provider", "instance", "region", "GPUs", "pricing"), rows, map[int]bool{0: true, 1: true}))
 	}
 	for i := range answers {
 		fmt.Fprintf(&b, "%s %s\n", st.Good.Render("→"), AnswerText(lang, &answers[i]))

@@ -91,6 +91,12 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 		for i := range cells {
 			cells[i] = r.Cut(cells[i], 40)
 		}
+		// The price columns by one rule (USDPerHour), not the catalog's own
+		// decimals: "$0.3785", "$0.4200", "$23.60".
+		cells[4], cells[5], cells[6] = USDPerHour(row.USDPerHour), USDPerHour(row.USDPerGPUHour()), USDPerHour(row.SpotUSD)
+		if row.SpotVaries && row.SpotUSD > 0 {
+			cells[6] = "≥" + cells[6] // the lowest of the row's regions: at least this
+		}
 		var notes []string
 		if row.Arch() == model.ArchARM {
 			notes = append(notes, "arm64")
@@ -114,7 +120,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 		for i := range res.Rows {
 			rows = append(rows, mark(&res.Rows[i]))
 		}
-		fmt.Fprintln(w, r.plainRule(plainTable(header, rows, right)))
+		fmt.Fprintln(w, r.tableRight(header, rows, right))
 	} else {
 		for gi, g := range res.Groups {
 			if gi > 0 {
@@ -125,7 +131,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 			for _, i := range g.Rows {
 				rows = append(rows, mark(&res.Rows[i]))
 			}
-			fmt.Fprintln(w, r.plainRule(plainTable(header, rows, right)))
+			fmt.Fprintln(w, r.tableRight(header, rows, right))
 		}
 	}
 	fmt.Fprintln(w, marketCountLine(lang, res))

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -15,23 +14,6 @@ func (r *Renderer) Cut(s string, n int) string {
 		return s
 	}
 	return Truncate(s, n)
-}
-
-// plainRule drops the header rule (a line of box-drawing "─") from a
-// rendered table on plain output.
-func (r *Renderer) plainRule(table string) string {
-	if r == nil || !r.Plain {
-		return table
-	}
-	lines := strings.Split(table, "\n")
-	out := lines[:0]
-	for _, l := range lines {
-		if t := strings.TrimSpace(l); t != "" && strings.Trim(t, "─") == "" {
-			continue
-		}
-		out = append(out, l)
-	}
-	return strings.Join(out, "\n")
 }
 
 // plainOfferRows rewrites the instance and region cells of rows (built by

@@ -63,13 +63,13 @@ func WritePlan(out io.Writer, r *Renderer, p *model.Plan, costs []model.PhaseCos
 		if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
 			cost += lang.T(" (whole term)")
 		}
-		rows[i] = []string{model.Printable(ph.Name), Truncate(model.Printable(offer), 44), PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
+		rows[i] = []string{model.Printable(ph.Name), r.Cut(model.Printable(offer), 44), PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
 	}
 	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
 	if lang.Chinese() {
 		headers[1] = "报价" // the catalogue's "offer" is the counting word (个报价)
 	}
-	fmt.Fprintf(&b, "%s\n", plainTable(headers, rows, map[int]bool{3: true, 5: true, 6: true}))
+	fmt.Fprintf(&b, "%s\n", r.tableRight(headers, rows, map[int]bool{3: true, 5: true, 6: true}))
 	fmt.Fprintf(&b, "%s %s\n", st.Heading.Render(lang.T("Total")), USD(total))
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"charm.land/lipgloss/v2/table"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/dustin/go-humanize"
 
@@ -30,6 +29,9 @@ type RecommendJSON struct {
 	Pareto      []ParetoJSON     `json:"pareto,omitempty"`
 	Savings     *SavingsJSON     `json:"savings,omitempty"`
 	Answers     []Answer         `json:"answers,omitempty"` // --finish-by, --max-job-cost
+	// WouldFit: when no offer runs the workload, each change that would
+	// make some rank (WriteWouldFit).
+	WouldFit []WouldFitJSON `json:"would_fit,omitempty"`
 }
 
 // OfferJSON is one offer. Prices are USD; job fields are null without a
@@ -273,7 +275,7 @@ func DropOrder(k model.SortKey) []int {
 // fitTable renders the offers table within width cells, dropping the least
 // needed columns until it fits (width ≤ 0: no limit), never the column
 // sorted by.
-func fitTable(headers []string, rows [][]string, width int, sort model.SortKey) string {
+func fitTable(r *Renderer, headers []string, rows [][]string, width int, sort model.SortKey) string {
 	keep := make([]bool, len(headers))
 	for i := range keep {
 		keep[i] = true
@@ -293,18 +295,7 @@ func fitTable(headers []string, rows [][]string, width int, sort model.SortKey) 
 				rs[i] = append(rs[i], row[j])
 			}
 		}
-		return table.New().Headers(hs...).Rows(rs...).Border(lipgloss.NormalBorder()).
-			BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
-			StyleFunc(func(row, col int) lipgloss.Style {
-				s := lipgloss.NewStyle().PaddingRight(2)
-				if row == table.HeaderRow {
-					return s.Bold(true)
-				}
-				if idx[col] >= 4 {
-					return s.Align(lipgloss.Right)
-				}
-				return s
-			}).Render()
+		return r.table(hs, rs, func(col int) bool { return idx[col] >= 4 })
 	}
 	out := render()
 	order := DropOrder(sort)
@@ -446,9 +437,13 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 				rows[i] = append(rows[i], CommitmentCells(&offers[i])...)
 			}
 		}
-		fmt.Fprintf(&b, "%s\n", r.plainRule(fitTable(headers, rows, width, rec.Sort)))
+		fmt.Fprintf(&b, "%s\n", fitTable(r, headers, rows, width, rec.Sort))
 		if n := len(rec.Offers); n > shown {
-			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s", model.Grouped(n-shown), p.T(marketPlural(n-shown, "offer", "offers")), p.T(moreHint))))
+			// Rows, as --limit 0 would print them (one per run of regions at
+			// the same price), not the region prices they stand for.
+			runs, _ := RegionRuns(rec.Offers, -1)
+			more := len(runs) - len(offers)
+			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s", model.Grouped(more), p.T(marketPlural(more, "offer", "offers")), p.T(moreHint))))
 		}
 		if note := borderlineTableNote(p, offers); note != "" {
 			fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
@@ -469,7 +464,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		}
 	}
 	if len(rec.Rejected) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("Near misses (cheapest that do not fit)")))
+		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(p.T("Near misses (nearest to fitting)")))
 		for _, x := range rec.Rejected {
 			fmt.Fprintf(&b, "  %-10s %-26s %9s  %s\n", x.Instance.Provider, r.Cut(x.Instance.Type, 26), RejectionPrice(p, &x), RejectionReason(p, &x))
 		}

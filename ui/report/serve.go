@@ -6,9 +6,6 @@ import (
 	"math"
 	"strings"
 
-	"charm.land/lipgloss/v2"
-	"charm.land/lipgloss/v2/table"
-
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -323,8 +320,13 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.
 	return err
 }
 
-// ServeRow is one offers-table row of a serving plan.
-func ServeRow(p *model.ServePlan) []string {
+// ServeRow is one offers-table row of a serving plan, the instance and
+// region cut to 26 and 18 cells.
+func ServeRow(p *model.ServePlan) []string { return serveRow(p, Truncate) }
+
+// serveRow is ServeRow with the names cut by cut (Renderer.Cut keeps them
+// whole on plain output).
+func serveRow(p *model.ServePlan, cut func(string, int) string) []string {
 	// No words: the same in every language.
 	split := fmt.Sprintf("TP%d×PP%d×%d", p.TP, p.PP, p.Replicas)
 	gpus := fmt.Sprintf("%d×%s", p.GPUs, p.Offer.GPU.Key)
@@ -338,7 +340,7 @@ func ServeRow(p *model.ServePlan) []string {
 		ttft, tpot = fmt.Sprintf("%.0f", p.Perf.TTFTSec*1e3), fmt.Sprintf("%.1f", p.Perf.TPOTSec*1e3)
 		tps = fmt.Sprintf("%.0f", p.OutputTokensPerSec)
 	}
-	return []string{provider, Truncate(typ, 26), Truncate(p.Offer.Region, 18), gpus, split,
+	return []string{provider, cut(typ, 26), cut(p.Offer.Region, 18), gpus, split,
 		model.FormatCount(float64(p.Memory.KVTokens)), ttft, tpot, tps, USD(p.USDPerHour), usdOut}
 }
 
@@ -367,14 +369,14 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 			continue
 		}
 		if limit == 0 || len(rows) < limit {
-			rows = append(rows, ServeRow(p))
+			rows = append(rows, serveRow(p, r.Cut))
 		}
 	}
 	meets := len(plans) - len(misses)
 	line("%d of %d offers meet the load and latency targets; cheapest per million output tokens first", meets, len(plans))
 	line("")
 	if len(rows) > 0 {
-		line("%s", serveTable(translate(lang, ServeHeaders...), rows))
+		line("%s", serveTable(r, translate(lang, ServeHeaders...), rows))
 	}
 	if len(misses) > 0 {
 		line("")
@@ -390,19 +392,8 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 	return err
 }
 
-func serveTable(headers []string, rows [][]string) string {
-	return table.New().Headers(headers...).Rows(rows...).Border(lipgloss.NormalBorder()).
-		BorderRow(false).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
-		StyleFunc(func(row, col int) lipgloss.Style {
-			s := lipgloss.NewStyle().PaddingRight(2)
-			if row == table.HeaderRow {
-				return s.Bold(true)
-			}
-			if col >= 5 {
-				return s.Align(lipgloss.Right)
-			}
-			return s
-		}).Render()
+func serveTable(r *Renderer, headers []string, rows [][]string) string {
+	return r.table(headers, rows, func(col int) bool { return col >= 5 })
 }
 
 // ServeReasons are why plan p misses, in lang's language.

@@ -21,7 +21,7 @@ type Renderer struct {
 	Dark    bool
 	// Plain is set when the output is not a terminal (a pipe or a file):
 	// tables cut no names and draw no lines, so a name printed can be
-	// pasted back into a flag (see Cut and plainRule).
+	// pasted back into a flag (see Cut and table).
 	Plain bool
 	// Lang is the language text reports are written in; nil is English
 	// (ui/i18n: a nil *Printer prints the English keys).

@@ -1,0 +1,58 @@
+package report
+
+import (
+	"math"
+	"testing"
+)
+
+// TestUSDPerHour: one rule per price column, worked by hand: two decimals
+// from $1, four below, two significant digits below $0.0001 (new-user
+// trial, L9: "$0.3785", "$0.42", "$0.526", "$23.6" in one column, and an
+// overlay's 0.000001 USD/h shown as "$0").
+func TestUSDPerHour(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{
+		{0.3785, "$0.3785"}, // aws g4ad.xlarge: four decimals as listed
+		{0.42, "$0.4200"},   // the same four below $1
+		{0.526, "$0.5260"},
+		{23.6, "$23.60"}, // two from $1
+		{1, "$1.00"},
+		{113.593, "$113.59"},
+		{1113.5, "$1,113.50"},
+		{0.99995, "$1.0000"}, // rounds at four decimals, as printed
+		{0.0001, "$0.0001"},
+		{0.000001, "$0.0000010"}, // not "$0"
+		{0.0000123, "$0.000012"},
+		{0, "—"},
+		{-1, "—"},
+		{math.NaN(), "—"},
+	} {
+		if got := USDPerHour(tt.v); got != tt.want {
+			t.Errorf("USDPerHour(%g) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+// TestUSDSmall: an amount cents would print as $0.00 keeps two
+// significant digits; cents otherwise, as before.
+func TestUSDSmall(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{
+		{0.000001, "$0.0000010"},
+		{0.0012, "$0.0012"},
+		{0.001, "$0.0010"},
+		{0.00499, "$0.0050"},
+		{0.005, "$0.01"}, // cents from here: %.2f rounds half to even on the binary value
+		{0, "$0.00"},
+		{1.234, "$1.23"},
+		{14600, "$14,600"},
+	} {
+		if got := USD(tt.v); got != tt.want {
+			t.Errorf("USD(%g) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
