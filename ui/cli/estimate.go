@@ -84,6 +84,9 @@ when it does not. Every formula is listed under Assumptions.`,
 	wf.register(cmd.Flags())
 	cmd.Flags().StringVar(&configPath, "config", "", "start from an exported configuration (TOML); flags override it; its picked GPU is the default --gpu")
 	addPhaseFlag(cmd)
+	// Read by resolveServe, as on recommend (training on a GPU without
+	// the precision is timed at its fallback and says so).
+	cmd.Flags().Bool("allow-precision-fallback", false, "serving: size and time on the weight format vLLM would load when the GPU lacks the one asked for (fp8 or bf16 → fp16)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the report")
 	addOutputFlag(cmd, &output, outTable, outJSON)
 	cmd.Flags().SortFlags = false

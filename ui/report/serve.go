@@ -82,6 +82,12 @@ type ServePlanJSON struct {
 	Fits                      bool     `json:"fits"`
 	Meets                     bool     `json:"meets"`
 	Reasons                   []string `json:"reasons"`
+	// WeightFormat is what vLLM loads on this GPU; FallbackFrom the format
+	// asked for when the GPU cannot run it (precision fallback allowed),
+	// with Fallback saying why; both empty otherwise.
+	WeightFormat string `json:"weight_format"`
+	FallbackFrom string `json:"fallback_from,omitempty"`
+	Fallback     string `json:"fallback,omitempty"`
 }
 
 // finite returns a rounded v, or nil when v is 0 (no price) or infinite.
@@ -109,7 +115,8 @@ func NewServePlanJSON(p *model.ServePlan) ServePlanJSON {
 		TTFTMs: Round(p.Perf.TTFTSec*1e3, 4), TPOTMs: Round(p.Perf.TPOTSec*1e3, 4),
 		OutputTokensPerS: Round(p.OutputTokensPerSec, 4), InputTokensPerS: Round(p.InputTokensPerSec, 4),
 		RequestsPerS: Round(p.RequestsPerSec, 4), USDPerHour: finite(p.USDPerHour, 6),
-		Fits: p.Fits, Meets: p.Meets, Reasons: append([]string{}, p.Reasons...)}
+		Fits: p.Fits, Meets: p.Meets, Reasons: append([]string{}, p.Reasons...),
+		WeightFormat: string(p.Serving.WeightFormat), FallbackFrom: string(p.FallbackFrom), Fallback: p.Fallback.String()}
 	if o.GPU != nil {
 		j.GPU = o.GPU.Key
 	}
@@ -330,6 +337,9 @@ func serveRow(p *model.ServePlan, cut func(string, int) string) []string {
 	// No words: the same in every language.
 	split := fmt.Sprintf("TP%d×PP%d×%d", p.TP, p.PP, p.Replicas)
 	gpus := fmt.Sprintf("%d×%s", p.GPUs, p.Offer.GPU.Key)
+	if p.FallbackFrom != "" { // the GPU cannot run the format asked for: what vLLM loads there
+		gpus += " ↺" + string(p.Serving.WeightFormat)
+	}
 	provider, typ := "", p.Offer.Name
 	if in := p.Offer.Instance; in != nil {
 		provider, typ = in.Provider, in.Type
@@ -362,6 +372,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · %d + %d tokens · %s", s.WeightFormat, s.PromptTokens, s.OutputTokens, load)))
 	var rows [][]string
 	var misses []*model.ServePlan
+	fallback := false
 	for i := range plans {
 		p := &plans[i]
 		if !p.Meets {
@@ -370,6 +381,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 		}
 		if limit == 0 || len(rows) < limit {
 			rows = append(rows, serveRow(p, r.Cut))
+			fallback = fallback || p.FallbackFrom != ""
 		}
 	}
 	meets := len(plans) - len(misses)
@@ -377,6 +389,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 	line("")
 	if len(rows) > 0 {
 		line("%s", serveTable(r, translate(lang, ServeHeaders...), rows))
+	}
+	if fallback {
+		line("%s", st.Muted.Render(lang.Sprintf("↺ is the weight format vLLM loads on a GPU that cannot run %s: the row is sized and timed in it (precision fallback allowed)", s.WeightFormat)))
 	}
 	if len(misses) > 0 {
 		line("")

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestServeFallbackShown: with --allow-precision-fallback a GPU that cannot
+// run fp8 (V100, compute capability 7.0) is planned at the fp16 vLLM would
+// load, and every output says so: estimate's JSON names the format run and
+// the one asked for, recommend's table marks the row ↺fp16 and explains
+// the mark once. Without the flag estimate refuses the GPU.
+func TestServeFallbackShown(t *testing.T) {
+	base := []string{"--model", "llama-3.1-8b", "--task", "inference", "--precision", "fp8"}
+
+	code, out, errOut := runCLI(t, append([]string{"estimate", "--gpu", "v100-16gb", "--json"}, base...)...)
+	if code != 0 {
+		t.Fatalf("estimate without fallback: exit %d: %s", code, errOut)
+	}
+	var refused struct {
+		Plan struct {
+			Fits         bool   `json:"fits"`
+			FallbackFrom string `json:"fallback_from"`
+		} `json:"plan"`
+	}
+	if err := json.Unmarshal([]byte(out), &refused); err != nil {
+		t.Fatal(err)
+	}
+	if refused.Plan.Fits || refused.Plan.FallbackFrom != "" {
+		t.Errorf("fp8 on a V100 without fallback: fits %v, fallback from %q", refused.Plan.Fits, refused.Plan.FallbackFrom)
+	}
+
+	code, out, errOut = runCLI(t, append([]string{"estimate", "--gpu", "v100-16gb", "--json", "--allow-precision-fallback"}, base...)...)
+	if code != 0 {
+		t.Fatalf("estimate with fallback: exit %d: %s", code, errOut)
+	}
+	var fell struct {
+		Plan struct {
+			Fits         bool   `json:"fits"`
+			WeightFormat string `json:"weight_format"`
+			FallbackFrom string `json:"fallback_from"`
+			Fallback     string `json:"fallback"`
+		} `json:"plan"`
+	}
+	if err := json.Unmarshal([]byte(out), &fell); err != nil {
+		t.Fatal(err)
+	}
+	if p := fell.Plan; !p.Fits || p.WeightFormat != "fp16" || p.FallbackFrom != "fp8" || !strings.Contains(p.Fallback, "has no fp8") {
+		t.Errorf("fp8 on a V100 with fallback: %+v", p)
+	}
+
+	code, out, errOut = runCLI(t, append([]string{"recommend", "--providers", "lambda", "--limit", "0", "--allow-precision-fallback"}, base...)...)
+	if code != 0 {
+		t.Fatalf("recommend: exit %d: %s", code, errOut)
+	}
+	marked := 0
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "v100") != strings.Contains(l, "↺fp16") && strings.Contains(l, "lambda ") {
+			t.Errorf("row marked wrongly: %q", l)
+		}
+		if strings.Contains(l, "↺fp16") {
+			marked++
+		}
+	}
+	if marked == 0 || strings.Count(out, "↺ is the weight format vLLM loads on a GPU that cannot run fp8") != 1 {
+		t.Errorf("recommend: %d rows marked ↺fp16, legend %d times:\n%s", marked, strings.Count(out, "↺ is the weight format"), out)
+	}
+}
