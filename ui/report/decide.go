@@ -473,6 +473,19 @@ const minSavingUSD = 0.005
 // current choice is already the cheapest.
 func SavingsList(savings []model.Saving, n int) string { return SavingsListIn(nil, savings, n) }
 
+// SavedPct is a saving's share of the cost it is taken from, percent: whole
+// from 1%, one decimal below ("0.3%": $10 of $3,102 is not "0%"), and
+// "<0.1%" below that.
+func SavedPct(p float64) string {
+	switch {
+	case p >= 0.95:
+		return fmt.Sprintf("%.0f%%", p)
+	case p >= 0.1:
+		return fmt.Sprintf("%.1f%%", p)
+	}
+	return "<0.1%"
+}
+
 // SavingsListIn is SavingsList in lang's language; changes are padded by
 // display width.
 func SavingsListIn(lang *i18n.Printer, savings []model.Saving, n int) string {
@@ -489,7 +502,7 @@ func SavingsListIn(lang *i18n.Printer, savings []model.Saving, n int) string {
 			break
 		}
 		shown++
-		lang.Fprintf(&b, "  %s saves %s (%.0f%%)\n", change(&s), USD(s.SavingUSD), s.SavingPct)
+		lang.Fprintf(&b, "  %s saves %s (%s)\n", change(&s), USD(s.SavingUSD), SavedPct(s.SavingPct))
 	}
 	if shown > 0 {
 		return b.String()

@@ -129,7 +129,7 @@ func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []mod
 	for i := range savings {
 		if s := &savings[i]; shown < planSavingsShown && s.SavingUSD >= minSavingUSD {
 			shown++
-			line(s, lang.Sprintf("saves %s (%.0f%%)", USD(s.SavingUSD), s.SavingPct))
+			line(s, lang.Sprintf("saves %s (%s)", USD(s.SavingUSD), SavedPct(s.SavingPct)))
 		}
 	}
 	if shown == 0 {
