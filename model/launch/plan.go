@@ -312,6 +312,13 @@ const DeepSpeedFile = "ds_config.json"
 //   - --gradient_checkpointing true or false: _BaseConfig defaults it to
 //     True ("Defaults to True instead of False"), TrainingArguments to
 //     False, and it costs recomputation (time) or activation memory;
+//   - --dtype, the dtype the weights are loaded in (TRL ModelConfig.dtype,
+//     default "float32", which trl/scripts/sft.py passes to
+//     from_pretrained): the 16-bit base the estimate sized for LoRA and
+//     QLoRA (bfloat16, or float16 for an fp16 precision; for QLoRA it is
+//     also bnb_4bit_compute_dtype and the dtype of the parts not
+//     quantized), the 16-bit weights of a pure bf16/fp16 recipe, float32
+//     for mixed precision (fp32 master weights) and fp32/tf32 (loadDtype);
 //   - --loss_type for a decoder LM (SFTConfig.loss_type: unset means
 //     "chunked_nll", which never builds the full logits): the estimate's
 //     hf-fp32 loss is TRL's "nll" (the model's own loss, transformers
@@ -342,7 +349,7 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	case p.ZeRO() > 0:
 		a = append(a, "--deepspeed", deepspeedPath)
 	}
-	a = append(a, "--gradient_checkpointing", strconv.FormatBool(p.Checkpointing))
+	a = append(a, "--gradient_checkpointing", strconv.FormatBool(p.Checkpointing), "--dtype", p.loadDtype())
 	if lt := trlLossType(p.Loss); lt != "" {
 		a = append(a, "--loss_type", lt)
 	}
@@ -366,6 +373,22 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	}
 	return append(a, "--per_device_train_batch_size", fmt.Sprint(p.MicroBatch),
 		"--gradient_accumulation_steps", fmt.Sprint(p.GradAccum))
+}
+
+// loadDtype is the dtype the estimate sized the weights in, spelled as
+// TRL's --dtype takes it (see derivedArgs).
+func (p *Plan) loadDtype() string {
+	half := "bfloat16"
+	if p.Precision == model.AMPFP16 || p.Precision == model.FP16 {
+		half = "float16"
+	}
+	switch {
+	case p.Precision == model.FP32 || p.Precision == model.TF32:
+		return "float32"
+	case p.Task.Adapters(), p.Precision == model.BF16 || p.Precision == model.FP16:
+		return half
+	}
+	return "float32" // mixed precision keeps fp32 master weights
 }
 
 // lmLoss is the loss the estimate sized for w when its script is TRL's

@@ -210,7 +210,7 @@ var scriptFlags = map[string]string{
 	"--per_device_train_batch_size": "int", "--gradient_accumulation_steps": "int", "--deepspeed": "1", "--fsdp": "1",
 	"--model_name_or_path": "1", "--use_peft": "bool", "--lora_r": "int", "--lora_target_modules": "+",
 	"--load_in_4bit": "bool", "--bnb_4bit_quant_type": "1", "--use_bnb_nested_quant": "bool", "--dataset_name": "1",
-	"--num_train_epochs": "1", "--max_length": "int",
+	"--num_train_epochs": "1", "--max_length": "int", "--dtype": "1",
 }
 
 var boolWords = []string{"yes", "true", "t", "y", "1", "no", "false", "f", "n", "0"}

@@ -14,6 +14,7 @@ import (
 type trainerRun struct {
 	ckpt, bf16, fp16 bool
 	loss             string // TRL loss_type; "" for TrainingArguments (the model's own loss)
+	dtype            string // the dtype the weights load in (TRL ModelConfig.dtype)
 }
 
 // parseTrainer reads args as HfArgumentParser fills a dataclass: a bool flag
@@ -22,11 +23,14 @@ type trainerRun struct {
 // (huggingface/trl @ f2cd57710ae3: trl/trainer/base_config.py _BaseConfig
 // gradient_checkpointing = True, bf16 = None then "not fp16" in
 // __post_init__; trl/trainer/sft_config.py loss_type = None then
-// "chunked_nll" unless use_liger_kernel) over TrainingArguments'
-// (gradient_checkpointing, bf16, fp16 all False).
+// "chunked_nll" unless use_liger_kernel; trl/trainer/model_config.py
+// ModelConfig dtype = "float32", passed to from_pretrained by
+// trl/scripts/sft.py) over TrainingArguments' (gradient_checkpointing,
+// bf16, fp16 all False; a script on it alone loads as it likes: dtype
+// "" here).
 func parseTrainer(args []string, sft bool) trainerRun {
 	var ckpt, bf16, fp16 *bool
-	loss := ""
+	loss, dtype := "", ""
 	for i := 0; i < len(args); i++ {
 		boolAt := func() *bool {
 			v := true
@@ -46,6 +50,9 @@ func parseTrainer(args []string, sft bool) trainerRun {
 		case "--loss_type":
 			i++
 			loss = args[i]
+		case "--dtype":
+			i++
+			dtype = args[i]
 		}
 	}
 	r := trainerRun{}
@@ -67,10 +74,13 @@ func parseTrainer(args []string, sft bool) trainerRun {
 	if sft && loss == "" {
 		loss = "chunked_nll"
 	}
-	if !sft {
-		loss = ""
+	if sft && dtype == "" {
+		dtype = "float32"
 	}
-	r.loss = loss
+	if !sft {
+		loss, dtype = "", ""
+	}
+	r.loss, r.dtype = loss, dtype
 	return r
 }
 
@@ -102,22 +112,23 @@ func TestTrainingArgsPinDefaults(t *testing.T) {
 		want trainerRun // what the estimate assumed, as the trainer names it
 		note string     // a note the files must carry; "" for none
 	}{
-		{"LoRA, checkpointing off, hf-fp32 loss: TRL's 'nll'", lora, trainerRun{ckpt: false, bf16: true, loss: "nll"}, ""},
-		{"QLoRA, checkpointing on, chunked loss: TRL's 'chunked_nll'", qloraChunked, trainerRun{ckpt: true, bf16: true, loss: "chunked_nll"}, ""},
-		{"QLoRA amp-fp16: --fp16 true, no bf16", qloraFP16, trainerRun{ckpt: true, fp16: true, loss: "nll"}, ""},
-		{"QLoRA, fused loss: no TRL flag, a note", qloraFused, trainerRun{ckpt: true, bf16: true, loss: "chunked_nll"},
+		{"LoRA, checkpointing off, hf-fp32 loss: TRL's 'nll', a bf16 base", lora, trainerRun{ckpt: false, bf16: true, loss: "nll", dtype: "bfloat16"}, ""},
+		{"QLoRA, checkpointing on, chunked loss: TRL's 'chunked_nll'", qloraChunked, trainerRun{ckpt: true, bf16: true, loss: "chunked_nll", dtype: "bfloat16"}, ""},
+		{"QLoRA amp-fp16: --fp16 true, no bf16, an fp16 base", qloraFP16, trainerRun{ckpt: true, fp16: true, loss: "nll", dtype: "float16"}, ""},
+		{"QLoRA, fused loss: no TRL flag, a note", qloraFused, trainerRun{ckpt: true, bf16: true, loss: "chunked_nll", dtype: "bfloat16"},
 			"the estimate assumed the fused loss, which TRL has no --loss_type for"},
-		{"full fine-tune fp32: --bf16 false, or SFTConfig trains in bf16", fp32, trainerRun{ckpt: true, loss: "nll"}, ""},
-		{"full fine-tune tf32: --tf32 true --bf16 false", tf32, trainerRun{ckpt: true, loss: "nll"}, ""},
+		{"full fine-tune fp32: --bf16 false, or SFTConfig trains in bf16", fp32, trainerRun{ckpt: true, loss: "nll", dtype: "float32"}, ""},
+		{"full fine-tune tf32: --tf32 true --bf16 false", tf32, trainerRun{ckpt: true, loss: "nll", dtype: "float32"}, ""},
+		{"full fine-tune amp-bf16: fp32 master weights", cases[1], trainerRun{ckpt: true, bf16: true, loss: "nll", dtype: "float32"}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p := plan(t, tt.tc, launch.Options{})
 			if got := parseTrainer(p.ScriptArgs, true); got != tt.want {
 				t.Errorf("SFTConfig runs %+v, the estimate assumed %+v\nargs %q", got, tt.want, p.ScriptArgs)
 			}
-			// TrainingArguments has no loss_type; the rest must agree too.
+			// TrainingArguments has no loss_type nor dtype; the rest must agree too.
 			want := tt.want
-			want.loss = ""
+			want.loss, want.dtype = "", ""
 			if got := parseTrainer(p.ScriptArgs, false); got != want {
 				t.Errorf("TrainingArguments runs %+v, the estimate assumed %+v\nargs %q", got, want, p.ScriptArgs)
 			}
