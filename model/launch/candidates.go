@@ -1,6 +1,11 @@
 package launch
 
-import "github.com/gpuplan/gpuplan/model"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
 
 // Candidate is one more place SkyPilot may launch the same job: an
 // instance type in a region, with its accelerators.
@@ -60,6 +65,16 @@ func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 // sky/skylet/constants.py: the values resources.cloud accepts.
 var skyPilotClouds = []string{"aws", "azure", "gcp", "ibm", "lambda", "scp", "oci", "kubernetes", "runpod", "vast",
 	"vsphere", "cudo", "fluidstack", "paperspace", "do", "nebius", "ssh", "hyperbolic"}
+
+// notSkyPilotCloud is the error for a provider SkyPilot has no cloud for
+// (an overlay's own), nil for one it has.
+func notSkyPilotCloud(provider string) error {
+	if skyPilotCloud(provider) {
+		return nil
+	}
+	return fmt.Errorf("%w: SkyPilot has no cloud named %q (resources.cloud takes %s: sky/skylet/constants.py ALL_CLOUDS); pick another format",
+		ErrPlan, model.Printable(provider), strings.Join(skyPilotClouds, ", "))
+}
 
 func skyPilotCloud(provider string) bool {
 	for _, c := range skyPilotClouds {

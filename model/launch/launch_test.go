@@ -450,3 +450,47 @@ func TestArmHostNote(t *testing.T) {
 		t.Errorf("serving script on an arm64 host lacks %q:\n%s", model.ArmHostWarning, out)
 	}
 }
+
+// TestServeRefusesWhatItCannotWrite: the serving files are vLLM's CUDA
+// ones, so a plan on an AMD GPU is refused (ROCm is another build) rather
+// than written with an NVIDIA image and nvidia.com/gpu; and the SkyServe
+// file is refused for a provider that is no SkyPilot cloud, while the
+// script still renders.
+func TestServeRefusesWhatItCannotWrite(t *testing.T) {
+	cat := testCatalog()
+	serving := model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
+		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}
+	plan := func(in *model.Instance, g *model.GPU) model.ServePlan {
+		t.Helper()
+		sp, err := model.PlanServing(&llama70B, serving, model.ServeOfferFor(in, g, 55.04, in.Provider+" "+in.Type))
+		if err != nil || !sp.Fits {
+			t.Fatalf("%v %v", err, sp.Reasons)
+		}
+		return sp
+	}
+	in := cat.Instances[2]
+	g, err := cat.GPU(in.GPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	amd := *g
+	amd.Vendor, amd.Name = "amd", "AMD Instinct test"
+	sp := plan(&in, &amd)
+	if _, err := launch.NewServe(&llama70B, &sp, launch.ServeOptions{Region: "us-east-1"}); !errors.Is(err, launch.ErrPlan) || !strings.Contains(err.Error(), "is not an NVIDIA GPU") {
+		t.Errorf("serving on an AMD GPU: err = %v", err)
+	}
+
+	lab := in
+	lab.Provider = "lab"
+	sp = plan(&lab, g)
+	s, err := launch.NewServe(&llama70B, &sp, launch.ServeOptions{Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Render(launch.FormatSkyPilot); !errors.Is(err, launch.ErrPlan) || !strings.Contains(err.Error(), `SkyPilot has no cloud named "lab"`) {
+		t.Errorf("SkyServe for provider lab: err = %v", err)
+	}
+	if _, err := s.Render(launch.FormatTorchrun); err != nil {
+		t.Errorf("serving script for provider lab: %v", err)
+	}
+}

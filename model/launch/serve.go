@@ -81,13 +81,19 @@ type Serve struct {
 }
 
 // NewServe builds the deployment for plan sp of model a. The error wraps
-// ErrPlan when the plan does not fit or a replica spans nodes (pipeline
+// ErrPlan when the plan does not fit, a replica spans nodes (pipeline
 // parallelism across nodes needs a Ray cluster, which gpuplan does not
-// write).
+// write) or the GPU is not NVIDIA's: the files are CUDA ones (the
+// vllm/vllm-openai image, pip's CUDA wheels, nvidia.com/gpu), and vLLM on
+// AMD GPUs is a different build (its ROCm image and install guide).
 func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Serve, error) {
 	o := sp.Offer
 	if o.Instance == nil || o.GPU == nil || o.GPUsPerNode < 1 {
 		return nil, fmt.Errorf("%w: the serving offer has no instance or GPU", ErrPlan)
+	}
+	if o.GPU.Vendor != "nvidia" {
+		return nil, fmt.Errorf("%w: %s is not an NVIDIA GPU: gpuplan writes vLLM's CUDA files (the vllm/vllm-openai image, nvidia.com/gpu); on %s use vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm)",
+			ErrPlan, model.Printable(o.GPU.Name), model.Printable(o.Instance.Type))
 	}
 	if !sp.Fits {
 		return nil, fmt.Errorf("%w: the model does not fit on %s: %s", ErrPlan, o.Instance.Type, strings.Join(sp.Reasons, "; "))
@@ -318,6 +324,9 @@ func (s *Serve) Docker() []byte {
 // initial_delay_seconds}, replicas}: one replica per node, each node's
 // vllm running its ReplicasPerNode engines.
 func (s *Serve) SkyPilot() ([]byte, error) {
+	if err := notSkyPilotCloud(s.Provider); err != nil {
+		return nil, err
+	}
 	if why := SkyPilotRefuses(s.Provider, s.InstanceType, s.Accelerator, s.GPUsPerInstance); why != "" {
 		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)
 	}

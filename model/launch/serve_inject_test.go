@@ -63,6 +63,17 @@ func FuzzServeInjection(f *testing.F) {
 		if i := indexOf(got, "--model"); i < 1 || got[i-1] != s || !reflect.DeepEqual(got[i+1:], append([]string{s}, sv.VLLMArgs()...)) {
 			t.Fatalf("docker argv %q\n%s", got, docker)
 		}
+		// A provider that is no SkyPilot cloud is refused; the rest of the
+		// SkyServe file is checked with one that is.
+		cloud := s
+		if !skyPilotCloud(s) {
+			if _, err := sv.Render(FormatSkyPilot); !errors.Is(err, ErrPlan) {
+				t.Fatalf("SkyPilot with provider %q: err = %v, want ErrPlan", s, err)
+			}
+			aws := *sv
+			aws.Provider, cloud = "aws", "aws"
+			sv = &aws
+		}
 		sky, err := sv.Render(FormatSkyPilot)
 		if err != nil {
 			t.Fatal(err)
@@ -82,7 +93,7 @@ func FuzzServeInjection(f *testing.F) {
 			Run     string             `yaml:"run"`
 		}
 		decodeStrict(t, sky, &task)
-		if r := task.R; r.Cloud != s || r.Region != s || r.InstanceType != s || r.Accelerators != s+":8" || r.Ports != 8000 {
+		if r := task.R; r.Cloud != cloud || r.Region != s || r.InstanceType != s || r.Accelerators != s+":8" || r.Ports != 8000 {
 			t.Fatalf("SkyPilot resources changed: %+v\n%s", r, sky)
 		}
 		run := parseScript(t, task.Run, syntax.LangBash)

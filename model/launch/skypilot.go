@@ -58,9 +58,8 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
 	}
-	if !skyPilotCloud(p.Provider) {
-		return nil, fmt.Errorf("%w: SkyPilot has no cloud named %q (resources.cloud takes %s: sky/skylet/constants.py ALL_CLOUDS); pick another format",
-			ErrPlan, model.Printable(p.Provider), strings.Join(skyPilotClouds, ", "))
+	if err := notSkyPilotCloud(p.Provider); err != nil {
+		return nil, err
 	}
 	if why := SkyPilotRefuses(p.Provider, p.InstanceType, p.Accelerator, p.GPUsPerInstance); why != "" {
 		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)
