@@ -84,6 +84,7 @@ func TestServePlanFormatFallback(t *testing.T) {
 			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0): served as fp16 weights (allow_precision_fallback)"},
 		{"fp16 on V100: no fallback needed", model.WeightFP16, false, true, model.WeightFP16, "", ""},
 		{"AWQ on V100, fallback allowed: still a near miss", model.WeightAWQ, true, false, model.WeightAWQ, "AWQ kernels need compute capability 7.5", ""},
+		{"int8 on V100, fallback allowed: still a near miss", model.WeightInt8, true, false, model.WeightInt8, "INT8 (W8A8) kernels need compute capability 7.5", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := base

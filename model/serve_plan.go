@@ -370,9 +370,12 @@ func RankServing(a *Architecture, s Serving, offers []ServeOffer) ([]ServePlan, 
 //     AWQConfig.get_min_capability returns 75: "The AWQ kernel only
 //     supports Turing or newer GPUs"); an AWQ checkpoint has no format to
 //     fall back to.
+//   - int8 (W8A8, compressed-tensors) needs 7.5 too
+//     (compressed_tensors_w8a8_int8.py, CompressedTensorsW8A8Int8
+//     .get_min_capability returns 75: "turing and up"); no fallback.
 //
-// fp16, int8 and GPTQ are not checked (GPTQ and bitsandbytes run on
-// Volta in the same table).
+// fp16 and GPTQ are not checked (GPTQ and bitsandbytes run on Volta in
+// the same table).
 func ServeFormatOn(f WeightFormat, g *GPU) (run WeightFormat, why Message, ok bool) {
 	nvidia := g.Vendor == "nvidia" && g.ComputeCapability != ""
 	has16 := func() WeightFormat {
@@ -401,6 +404,10 @@ func ServeFormatOn(f WeightFormat, g *GPU) (run WeightFormat, why Message, ok bo
 	case WeightAWQ:
 		if nvidia && !g.ccAtLeast(7, 5) {
 			return f, Msg("vLLM's AWQ kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
+		}
+	case WeightInt8:
+		if nvidia && !g.ccAtLeast(7, 5) {
+			return f, Msg("vLLM's INT8 (W8A8) kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
 		}
 	}
 	return f, Message{}, true
