@@ -431,6 +431,12 @@ func (s *Serve) ServeLaunch() *model.ServeLaunch {
 	v.Accelerator, v.GPUsPerNode, v.Nodes, v.Replicas, v.ReplicasPerNode = s.Accelerator, s.GPUsPerInstance, s.Nodes, s.Replicas, s.ReplicasPerNode
 	v.TensorParallelSize, v.PipelineParallelSize, v.ModelID = s.TP, s.PP, s.ModelID
 	v.WeightFormat, v.KVCacheDType, v.MaxModelLen = string(s.Serving.WeightFormat), string(s.Serving.KVCacheDType), s.Serving.MaxModelLen
+	if s.FallbackFrom != "" {
+		// The format asked for: reopened with the file's search
+		// (allow_precision_fallback), this GPU falls back again and the
+		// others run what was asked; vLLMArgs keep what this one loads.
+		v.WeightFormat = string(s.FallbackFrom)
+	}
 	v.GPUMemoryUtilization, v.MaxNumSeqs, v.MaxNumBatchedTokens = s.Serving.GPUMemoryUtilization, s.Serving.MaxNumSeqs, s.Serving.MaxNumBatchedTokens
 	v.Image, v.Port, v.VLLMArgs = s.Image, VLLMPort, s.VLLMArgs()
 	v.PromptTokens, v.OutputTokens, v.Concurrency = s.Serving.PromptTokens, s.Serving.OutputTokens, s.Serving.Concurrency

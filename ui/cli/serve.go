@@ -322,7 +322,8 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		cw := &cfg.Workload
 		cw.GPUs, cw.AutoGPUs, cw.Strategy, cw.TP, cw.Serve = 0, false, "", 0, model.Serving{}
 		cw.ContextLen, cw.GenTokens, cw.Sequences = 0, 0, 0 // in [serve] as max_model_len, output_tokens, concurrency
-		cfg.Search = model.SearchAnswers{Providers: []string{in.Provider}, Regions: []string{p.Offer.Region}, Pricing: p.Offer.Pricing}
+		cfg.Search = model.SearchAnswers{Providers: []string{in.Provider}, Regions: []string{p.Offer.Region}, Pricing: p.Offer.Pricing,
+			AllowPrecisionFallback: sl.s.AllowPrecisionFallback}
 		cfg.Selection = &model.Selection{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region, GPU: in.GPU,
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
 		cfg.ServeLaunch = srv.ServeLaunch()

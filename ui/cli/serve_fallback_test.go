@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -65,5 +67,34 @@ func TestServeFallbackShown(t *testing.T) {
 	}
 	if marked == 0 || strings.Count(out, "↺ is the weight format vLLM loads on a GPU that cannot run fp8") != 1 {
 		t.Errorf("recommend: %d rows marked ↺fp16, legend %d times:\n%s", marked, strings.Count(out, "↺ is the weight format"), out)
+	}
+}
+
+// TestServeFallbackExportReopens: the TOML exported for a fallback plan
+// keeps the request (fp8 asked, fallback allowed), so reopening it plans
+// the V100 at fp16 again and the other GPUs at fp8, not every GPU at the
+// V100's fp16.
+func TestServeFallbackExportReopens(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "serve.toml")
+	code, _, errOut := runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "inference", "--precision", "fp8",
+		"--allow-precision-fallback", "--instance", "lambda/gpu_8x_v100", "--format", "toml", "-o", path)
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"allow_precision_fallback = true", `weight_format = "fp8"`, `"--dtype", "float16"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("exported TOML lacks %s:\n%s", want, b)
+		}
+	}
+	code, out, errOut := runCLI(t, "recommend", "--config", path, "--limit", "0")
+	if code != 0 {
+		t.Fatalf("recommend --config: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "fp8 weights") || !strings.Contains(out, "8×v100-16gb ↺fp16") || !strings.Contains(out, "8×h100-sxm ") {
+		t.Errorf("reopened: want fp8 asked, the V100 at ↺fp16 and an H100 at fp8:\n%s", out)
 	}
 }
