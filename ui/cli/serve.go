@@ -116,6 +116,15 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	if ff.cfg != nil {
 		sl.s.AllowPrecisionFallback = ff.cfg.Search.AllowPrecisionFallback
 	}
+	// No format asked for is vLLM's default, --dtype auto, which serves a
+	// bf16 checkpoint in fp16 where the GPU has no bf16
+	// (vllm/config/model.py _resolve_auto_dtype: the first of the
+	// platform's supported dtypes), so that GPU falls back as vLLM would.
+	asked := fs.Changed("precision") || fs.Changed("weight-format") ||
+		ff.cfg != nil && (ff.cfg.Workload.Precision != "" || ff.cfg.Workload.Serve.WeightFormat != "")
+	if !asked && sl.s.WeightFormat == model.WeightBF16 {
+		sl.s.AllowPrecisionFallback = true
+	}
 	if f := fs.Lookup("allow-precision-fallback"); f != nil && f.Changed {
 		sl.s.AllowPrecisionFallback, _ = fs.GetBool("allow-precision-fallback")
 	}

@@ -65,7 +65,7 @@ func TestServeFallbackShown(t *testing.T) {
 			marked++
 		}
 	}
-	if marked == 0 || strings.Count(out, "↺ is the weight format vLLM loads on a GPU that cannot run fp8") != 1 {
+	if marked == 0 || strings.Count(out, "↺ is the weight format vLLM loads on a GPU that cannot run fp8: the row is sized and timed in it") != 1 {
 		t.Errorf("recommend: %d rows marked ↺fp16, legend %d times:\n%s", marked, strings.Count(out, "↺ is the weight format"), out)
 	}
 }
@@ -96,5 +96,27 @@ func TestServeFallbackExportReopens(t *testing.T) {
 	}
 	if !strings.Contains(out, "fp8 weights") || !strings.Contains(out, "8×v100-16gb ↺fp16") || !strings.Contains(out, "8×h100-sxm ") {
 		t.Errorf("reopened: want fp8 asked, the V100 at ↺fp16 and an H100 at fp8:\n%s", out)
+	}
+}
+
+// TestServeDefaultIsVLLMAuto: with no format asked for, serving is vLLM's
+// default --dtype auto, which loads a bf16 checkpoint in fp16 on a GPU
+// without bf16: a V100 serves (marked ↺fp16); with --precision bf16 asked
+// it is a near miss.
+func TestServeDefaultIsVLLMAuto(t *testing.T) {
+	base := []string{"recommend", "--model", "llama-3.1-8b", "--task", "inference", "--providers", "lambda", "--limit", "0"}
+	code, out, errOut := runCLI(t, base...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "8×v100-16gb ↺fp16") {
+		t.Errorf("no format asked: want the V100 served at ↺fp16:\n%s", out)
+	}
+	code, out, errOut = runCLI(t, append(base, "--precision", "bf16")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "↺fp16") || !strings.Contains(out, "has no bf16") {
+		t.Errorf("bf16 asked: want the V100 a near miss, no ↺fp16 row:\n%s", out)
 	}
 }

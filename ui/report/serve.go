@@ -391,7 +391,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 		line("%s", serveTable(r, translate(lang, ServeHeaders...), rows))
 	}
 	if fallback {
-		line("%s", st.Muted.Render(lang.Sprintf("↺ is the weight format vLLM loads on a GPU that cannot run %s: the row is sized and timed in it (precision fallback allowed)", s.WeightFormat)))
+		line("%s", st.Muted.Render(lang.Sprintf("↺ is the weight format vLLM loads on a GPU that cannot run %s: the row is sized and timed in it", s.WeightFormat)))
 	}
 	if len(misses) > 0 {
 		line("")
