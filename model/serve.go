@@ -85,6 +85,12 @@ type Serving struct {
 	// GPU is a near miss naming why. It is the search's answer
 	// (search.allow_precision_fallback), not written in [serve].
 	AllowPrecisionFallback bool
+	// AllowMultiNode lets one replica span instances (pipeline parallel
+	// across nodes), which vLLM runs on a Ray cluster ("Distributed
+	// inference and serving": multi-node needs Ray) that gpuplan's exports
+	// do not write; otherwise such a plan is a near miss. The search's
+	// answer (search.allow_multi_node), not written in [serve].
+	AllowMultiNode bool
 }
 
 // ErrInvalidServing is wrapped by every Serving.Validate error.

@@ -126,3 +126,32 @@ func TestServePlanFormatFallback(t *testing.T) {
 		})
 	}
 }
+
+// TestServeReplicaAcrossNodes: a model too large for one single-GPU
+// instance needs pipeline parallelism over two (TP 1 × PP 2), which vLLM
+// runs only on a Ray cluster; without multi-node allowed that plan is a
+// near miss saying so, with it the plan meets the targets on 2 instances.
+func TestServeReplicaAcrossNodes(t *testing.T) {
+	// 16 layers of ≈ 0.2B parameters + 0.26B of embeddings ≈ 3.5B: ≈ 6.5
+	// GiB of fp16 weights, over the 5.4 GiB vLLM uses of a 6 GiB GPU
+	// (gpu_memory_utilization 0.9); half of it fits.
+	a := &model.Architecture{Family: model.FamilyDecoder, Layers: 16, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 16384, Vocab: 32000}
+	small := *fmtA100
+	small.MemoryGiB = 6
+	o := model.ServeOffer{Name: "one small GPU", GPU: &small, GPUsPerNode: 1, USDPerHour: 1}
+	s := model.Serving{WeightFormat: model.WeightFP16, MaxModelLen: 512, PromptTokens: 256, OutputTokens: 64, Concurrency: 1}
+	for _, allow := range []bool{false, true} {
+		s.AllowMultiNode = allow
+		p, err := model.PlanServing(a, s, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.PP != 2 || p.Nodes != 2 {
+			t.Fatalf("allow %v: TP %d × PP %d on %d nodes, want PP 2 over 2 instances (reasons %q)", allow, p.TP, p.PP, p.Nodes, p.Reasons)
+		}
+		why := strings.Join(p.Reasons, "; ")
+		if p.Meets != allow || strings.Contains(why, "needs a Ray cluster") == allow {
+			t.Errorf("allow %v: meets %v, reasons %q", allow, p.Meets, why)
+		}
+	}
+}

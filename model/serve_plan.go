@@ -294,6 +294,10 @@ func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
 	if p.Nodes > serveMaxNodes {
 		p.reason("needs %d nodes, more than %d", p.Nodes, serveMaxNodes)
 	}
+	if nodesPerReplica > 1 && !s.AllowMultiNode {
+		p.reason("one replica spans %d instances (TP %d × PP %d over %d GPUs each): pipeline parallel across nodes needs a Ray cluster (allow_multi_node)",
+			nodesPerReplica, tp, pp, o.GPUsPerNode)
+	}
 	p.GPUs = p.Nodes * o.GPUsPerNode
 	p.Serving.Replicas = p.Replicas
 	r := busy

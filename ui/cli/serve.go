@@ -115,6 +115,10 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	// the fallback, as for training (model.ServeFormatOn).
 	if ff.cfg != nil {
 		sl.s.AllowPrecisionFallback = ff.cfg.Search.AllowPrecisionFallback
+		sl.s.AllowMultiNode = ff.cfg.Search.AllowMultiNode
+	}
+	if f := fs.Lookup("allow-multi-node"); f != nil && f.Changed {
+		sl.s.AllowMultiNode, _ = fs.GetBool("allow-multi-node")
 	}
 	// No format asked for is vLLM's default, --dtype auto, which serves a
 	// bf16 checkpoint in fp16 where the GPU has no bf16

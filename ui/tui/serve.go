@@ -138,6 +138,7 @@ func computeServe(r *result, cat *model.Catalog, cfg *model.Config) {
 	d.Defaults()
 	s := cfg.Workload.Serving(&d)
 	s.AllowPrecisionFallback = cfg.Search.AllowPrecisionFallback
+	s.AllowMultiNode = cfg.Search.AllowMultiNode
 	plans, err := model.RankServing(&d.Model, s, model.ServeOffers(cat, cfg.Search.Query(true)))
 	if err != nil {
 		r.err = err
