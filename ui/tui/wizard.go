@@ -69,7 +69,7 @@ type wizard struct {
 
 	// readHF reads a config.json (cached), for the path's validation; nil
 	// when this build cannot read one.
-	readHF func(path string) error
+	readHF func(path string, task model.Task) error
 	// units are the "Counted in" selects built, whose options follow
 	// whether the model takes images (unitVision, as last set).
 	units      []*huh.Select[string]
@@ -100,7 +100,7 @@ type boundInput struct {
 // newWizard builds the form over a; readHF checks a config.json path
 // (nil: this build reads none, and the model list does not offer it).
 // width 0 leaves the form unsized until setSize.
-func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme huh.Theme, width, height int, lang *i18n.Printer) *wizard {
+func newWizard(a *answers, cat *model.Catalog, readHF func(string, model.Task) error, theme huh.Theme, width, height int, lang *i18n.Printer) *wizard {
 	hfEnabled := readHF != nil
 	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, heights: map[huh.Field]int{}, readHF: readHF, theme: theme, lang: lang}
 	w.syncRegions()
@@ -434,7 +434,7 @@ func (w *wizard) buildPages(hfEnabled bool) []page {
 					return errors.New(T("config.json: give a path"))
 				}
 				if w.readHF != nil {
-					if err := w.readHF(path); err != nil {
+					if err := w.readHF(path, a.Task); err != nil {
 						return fmt.Errorf("config.json: %w", err)
 					}
 				}
