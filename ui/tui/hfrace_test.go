@@ -59,7 +59,7 @@ func TestPastedConfigJSONIsCheckedOnEnter(t *testing.T) {
 			if focusedTitle(m) != "Hugging Face config.json" {
 				t.Fatalf("not on the config.json page but %q", focusedTitle(m))
 			}
-			m.async = true // reads run in commands, which this test never runs: the enter comes first
+			m.async = true                                    // reads run in commands, which this test never runs: the enter comes first
 			tm, _ := m.Update(tea.PasteMsg{Content: tt.path}) // its command, which reads the path, is dropped
 			m = drive(t, tm, enter)                           // the enter's commands run: the form moves on in one
 			text := screenText(m)
