@@ -413,9 +413,13 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	add("")
 	add("%s", st.Heading.Render(T("Why it fits")))
 	e := o.Estimate
-	if sp := servePlanFor(r, o); sp != nil {
+	sp := servePlanFor(r, o)
+	if sp != nil {
 		e = nil // serving: vLLM's layout, not the batch estimate
 		add("  TP %d × PP %d, %s on %s", sp.TP, sp.PP, report.Count(lang, sp.Replicas, "replica"), report.Count(lang, sp.Nodes, "instance"))
+		if !sp.Fallback.IsZero() { // as report.WriteServeEstimate words it
+			add("  %s", st.Warn.Render("↺ "+lang.Message(sp.Fallback)))
+		}
 		for _, l := range report.ServeFiguresIn(lang, sp) {
 			add("  %s", l)
 		}
@@ -449,7 +453,7 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 		hours, sign := jobHoursIn(lang, o)
 		add("  job: %s × %s/h %s %s", hours, report.USD(o.USDPerHour), sign, st.Value.Render(report.USD(o.JobUSD)))
 		add("  %s", st.Muted.Render(lang.Sprintf("%.3g FLOPs at MFU %.2f of %.4g TFLOPS (%s) per GPU", e.TotalFLOPs, e.MFU, e.PeakTFLOPS, e.Precision)))
-	} else {
+	} else if sp == nil { // serving is costed per million tokens, above
 		add("  %s", st.Muted.Render(T("no dataset size: job time and cost not computed")))
 	}
 	warn := lang.Messages(o.WarningMessages())

@@ -221,6 +221,14 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		add(st.Bad.Render(T("✗ no offer holds the model:")+" ") + strings.Join(reasons, lang.T("; ")))
 		return lines
 	}
+	if fb := best.Fallback; !fb.IsZero() { // as report.WriteServeEstimate words it
+		line := st.Warn.Render("↺ " + lang.Message(fb))
+		if compact { // one line: the weights line above names the format served
+			add(line)
+		} else { // wrapped: what is served comes last
+			add(wrapLines(line, iw)...)
+		}
+	}
 	m := &best.Memory
 	add(st.Heading.Render(T("KV cache")+" ") + st.Value.Render(lang.Sprintf("%s tokens", model.FormatCount(float64(m.KVTokens)))) +
 		st.Muted.Render(" · "+lang.Sprintf("%.1f concurrent %d-token sequences", m.MaxConcurrency, bs.MaxModelLen)))

@@ -210,3 +210,37 @@ func TestServingSkipsBatchPages(t *testing.T) {
 		}
 	}
 }
+
+// A GPU that cannot run the weight format asked for, with the fallback
+// allowed, serves at what vLLM loads there; the panel and the offer
+// detail say so in the report's words (report.WriteServeEstimate's ↺).
+func TestServingFallbackShows(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(120, 40)) // the test catalog has no V100 offer
+	a := m.a
+	a.Task, a.Model, a.InferPrecision, a.PrecisionFallback = model.TaskInference, "llama-3.1-8b", model.FP8, true
+	a.GPUKeys = []string{"v100-16gb"} // compute capability 7.0: no fp8 in vLLM
+	a.Serve = serveAnswers{WeightFormat: model.WeightFP8, KVCacheDType: model.KVAuto, PromptTokens: "2k", OutputTokens: "512"}
+	m.recompute()
+	if m.res == nil || len(m.res.serve) == 0 || m.res.serve[0].Fallback.IsZero() {
+		t.Fatalf("no fallback plan on a V100: %+v", m.res)
+	}
+	want := "↺ " + m.res.serve[0].Fallback.String()
+	if !strings.Contains(want, "served as fp16 weights") {
+		t.Fatalf("the plan's fallback reads %q", want)
+	}
+	p := m.panel
+	p.cache = nil
+	p.setSize(120, 40)
+	flat := func(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
+	if !strings.Contains(flat(p.view(false)), "↺ NVIDIA V100") {
+		t.Errorf("the panel does not show the fallback %q:\n%s", want, ansi.Strip(p.view(false)))
+	}
+	if len(m.res.rec.Offers) == 0 {
+		t.Fatal("no serving offer")
+	}
+	if d := offerDetail(nil, testStyles(), &m.res.rec.Offers[0], m.res, "2026-11-30", 200); !strings.Contains(flat(d), want) {
+		t.Errorf("the offer detail does not say %q:\n%s", want, ansi.Strip(d))
+	} else if strings.Contains(d, "no dataset size") {
+		t.Errorf("the serving detail speaks of a dataset:\n%s", ansi.Strip(d))
+	}
+}
