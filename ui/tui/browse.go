@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -462,6 +463,16 @@ func (v browseView) view() string {
 		}
 	}
 	cols, widths := v.fit(cells, w)
+	if i := slices.IndexFunc(cells, func(c []string) bool { return c != nil }); i >= 0 {
+		all := make([]int, len(cells[i])) // by cell index; a column not shown is not cut
+		for c := range all {
+			all[c] = math.MaxInt
+		}
+		for k, col := range cols {
+			all[col] = widths[k]
+		}
+		cutTable(cells, all, 10)
+	}
 	const gap = 2
 	line := func(c []string, cut bool) string {
 		var b strings.Builder
@@ -471,12 +482,8 @@ func (v browseView) view() string {
 				b.WriteString(strings.Repeat(" ", gap))
 			}
 			s := c[col]
-			if cut {
-				if col == 10 {
-					s = report.CutRegion(s, widths[k])
-				} else {
-					s = report.Truncate(s, widths[k])
-				}
+			if cut { // the headers; the rows are cut above
+				s = report.Truncate(s, widths[k])
 			}
 			pad := strings.Repeat(" ", max(widths[k]-ansi.StringWidth(s), 0))
 			if numeric(col) {
@@ -499,7 +506,7 @@ func (v browseView) view() string {
 			out = append(out, report.Truncate(v.st.Heading.Render(printable(report.MarketGroupLine(v.lang, g))), w))
 			continue
 		}
-		s := line(c, true)
+		s := line(c, false)
 		if ln == v.cursor {
 			s = v.st.TableSelected.Render("›" + s[1:])
 		}

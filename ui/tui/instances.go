@@ -258,15 +258,13 @@ func (v *offersView) refresh(keep *model.Offer) {
 		cursor = min(v.table.Cursor(), len(rows)-1)
 	}
 	cols := v.columns(rows)
+	widths := make([]int, len(cols))
+	for c := range cols {
+		widths[c] = cols[c].Width
+	}
+	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
 	trows := make([]table.Row, len(rows))
 	for i, r := range rows {
-		for c := range r {
-			if c == 3 {
-				r[c] = report.CutRegion(r[c], cols[c].Width) // the name is cut, never the "+N"
-				continue
-			}
-			r[c] = report.Truncate(r[c], cols[c].Width) // measure as lipgloss does (CJK: 2 cells)
-		}
 		trows[i] = r
 	}
 	v.table.SetRows(nil) // columns and rows must agree while both change
@@ -326,8 +324,11 @@ func (v offersView) view() string {
 		return report.Truncate(st.Heading.Render(p.T("All offers: none"))+st.Muted.Render(" · "+p.T("an answer needs fixing first")), v.width) + "\n\n" +
 			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
 	}
-	head := st.Heading.Render(p.Sprintf("All offers: %d", len(v.shown))) +
-		st.Muted.Render(" · "+p.Sprintf("sorted by %s (s) · %s (p) · enter: details", report.SortName(p, v.sort), filter)+v.regionsNote())
+	sorted := p.Sprintf("sorted by %s (s) · %s (p) · enter: details", report.SortName(p, v.sort), filter)
+	if v.serving { // model.RankServing's order, which s does not change (trial L5: it said "price")
+		sorted = p.Sprintf("sorted by $ per million output tokens · %s (p) · enter: details", filter)
+	}
+	head := st.Heading.Render(p.Sprintf("All offers: %d", len(v.shown))) + st.Muted.Render(" · "+sorted+v.regionsNote())
 	if len(v.shown) == 0 {
 		msg := p.T("No offer runs the workload with these answers; esc goes back to change them.")
 		if v.none != "" {

@@ -598,15 +598,7 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 		if total > width && n < len(offerColumns)-1 {
 			continue
 		}
-		for i := range picked {
-			for c := range cols {
-				if cols[c] == 2 { // region: cut the name, never its "+N"
-					picked[i][c] = report.CutRegion(picked[i][c], widths[c])
-				} else {
-					picked[i][c] = report.Truncate(picked[i][c], widths[c])
-				}
-			}
-		}
+		cutTable(picked, widths, slices.Index(cols, 2)) // the region's name is cut, never its "+N"
 		t := table.New().Headers(headers...).Rows(picked...).Wrap(false).
 			Border(lipgloss.HiddenBorder()).BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 			BorderColumn(false).BorderHeader(false).

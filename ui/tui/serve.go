@@ -3,6 +3,8 @@ package tui
 import (
 	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -282,12 +284,14 @@ func plainRows(headers []string, rows [][]string, width int) string {
 			total -= cut
 		}
 	}
+	cutWidths := slices.Clone(widths)
+	for c := 2; c < len(cutWidths); c++ {
+		cutWidths[c] = math.MaxInt // the figures are never cut
+	}
+	cutTable(rows, cutWidths, -1)
 	line := func(r []string) string {
 		var b strings.Builder
 		for c, v := range r {
-			if c < 2 {
-				v = report.Truncate(v, widths[c])
-			}
 			if c >= 2 {
 				b.WriteString(strings.Repeat(" ", max(widths[c]-ansi.StringWidth(v), 0)) + v + "  ")
 			} else {
@@ -296,7 +300,11 @@ func plainRows(headers []string, rows [][]string, width int) string {
 		}
 		return report.Truncate(strings.TrimRight(b.String(), " "), width)
 	}
-	out := []string{line(headers)}
+	hs := slices.Clone(headers)
+	for c := range 2 {
+		hs[c] = report.Truncate(hs[c], widths[c])
+	}
+	out := []string{line(hs)}
 	for _, r := range rows {
 		out = append(out, line(r))
 	}

@@ -244,3 +244,37 @@ func TestServingFallbackShows(t *testing.T) {
 		t.Errorf("the serving detail speaks of a dataset:\n%s", ansi.Strip(d))
 	}
 }
+
+// Trial L5: the serving offers screen said "sorted by price (s)" while
+// its rows are in $ per million output tokens, which s does not change;
+// and two instance types read the same once cut (gpu_8x_v1… for lambda's
+// gpu_8x_v100 and gpu_8x_v100_n).
+func TestServingOffersSortAndNames(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(80, 24))
+	a := m.a
+	a.Task, a.Model, a.InferPrecision, a.PrecisionFallback = model.TaskInference, "llama-3.1-8b", model.FP16, true
+	a.GPUKeys = []string{"v100-16gb"}
+	a.Serve = serveAnswers{WeightFormat: model.WeightFP16, KVCacheDType: model.KVAuto, PromptTokens: "2k", OutputTokens: "512"}
+	m.recompute()
+	m = drive(t, m, ctrlO)
+	text := screenText(m)
+	if !strings.Contains(text, "sorted by $ per million output tokens") || strings.Contains(text, "(s)") || strings.Contains(text, "s sort") {
+		t.Errorf("the serving offers screen does not say what it is sorted by, or offers s:\n%s", text)
+	}
+	before := m.offers.table.Rows()[0][2]
+	m = drive(t, m, runes("s"))
+	if got := m.offers.table.Rows()[0][2]; got != before || !strings.Contains(screenText(m), "sorted by $ per million output tokens") {
+		t.Errorf("s changed the serving order or its header: first row %q, was %q", got, before)
+	}
+	types := map[string]string{} // cut cell → instance type
+	for i, r := range m.offers.table.Rows() {
+		typ := m.offers.all[m.offers.shown[i]].Instance.Type
+		if other, ok := types[r[2]]; ok && other != typ {
+			t.Errorf("%s and %s both read %q", other, typ, r[2])
+		}
+		types[r[2]] = typ
+	}
+	if _, ok := types["gpu_8x_v100"]; !ok && len(types) < 2 {
+		t.Fatalf("too few offers to compare: %v", types)
+	}
+}
