@@ -258,6 +258,9 @@ func (v *offersView) refresh(keep *model.Offer) {
 		cursor = min(v.table.Cursor(), len(rows)-1)
 	}
 	cols := v.columns(rows)
+	if cols[9].Width == 0 && markBorderline(rows, v.shown, v.all, 4) { // the headroom column, and its "~", dropped
+		cols = v.columns(rows)
+	}
 	widths := make([]int, len(cols))
 	for c := range cols {
 		widths[c] = cols[c].Width

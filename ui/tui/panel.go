@@ -542,6 +542,26 @@ func offerRow(lang *i18n.Printer, o *model.Offer) []string {
 	return row
 }
 
+// markBorderline puts "~" (report.OfferRowIn's borderline mark on the
+// headroom) before cell col of the rows whose offer is borderline, for a
+// table without the headroom column: the mark stays in view at every
+// width (trial L6). Row i is offers[shown[i]], or offers[i] when shown is
+// nil. It reports whether it marked any.
+func markBorderline(rows [][]string, shown []int, offers []model.Offer, col int) bool {
+	marked := false
+	for i, r := range rows {
+		j := i
+		if shown != nil {
+			j = shown[i]
+		}
+		if offers[j].Verdict == model.VerdictBorderline && !strings.HasPrefix(r[col], "~") {
+			r[col] = "~" + r[col]
+			marked = true
+		}
+	}
+	return marked
+}
+
 // offerColumns are the panel table's columns, widest set first; the
 // first set that fits the width is used.
 var offerColumns = [][]int{
@@ -571,6 +591,13 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 		picked := make([][]string, len(rows))
 		for i, r := range rows {
 			picked[i] = pick(r, cols)
+		}
+		if !slices.Contains(cols, 8) { // no headroom column, so no "~" in it
+			at := slices.Index(cols, 3) // the GPUs, else the instance
+			if at < 0 {
+				at = slices.Index(cols, 1)
+			}
+			markBorderline(picked, nil, offers, at)
 		}
 		widths := make([]int, len(cols))
 		total := 0
