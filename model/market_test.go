@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -552,5 +553,22 @@ func TestMarketOutputs(t *testing.T) {
 	}
 	if !slices.Equal(MarketMarkdownRow(&res.Rows[1])[:3], []string{"azure", "Standard_ND96isr_H100_v5", "8× h100-sxm"}) {
 		t.Errorf("row 2 = %q", MarketMarkdownRow(&res.Rows[1]))
+	}
+}
+
+// WithDefaults fills what View reads unset: on-demand, the price order,
+// every region when grouped by region; what is given stays.
+func TestMarketQueryWithDefaults(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		q, want MarketQuery
+	}{
+		{"empty", MarketQuery{}, MarketQuery{Pricing: OnDemand, Sort: MarketByPrice}},
+		{"given stays", MarketQuery{Pricing: Spot, Sort: MarketByGPUPrice}, MarketQuery{Pricing: Spot, Sort: MarketByGPUPrice}},
+		{"grouped by region lists every region", MarketQuery{GroupBy: GroupRegion}, MarketQuery{Pricing: OnDemand, Sort: MarketByPrice, GroupBy: GroupRegion, AllRegions: true}},
+	} {
+		if got := tt.q.WithDefaults(); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: WithDefaults() = %+v, want %+v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -63,7 +63,10 @@ type browseView struct {
 	seq         int
 	pending     bool
 	pendingText string
-	lang        *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
+	// pendingQuery is what the browse on its way is for (defaults filled),
+	// for the status line meanwhile.
+	pendingQuery model.MarketQuery
+	lang         *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
 }
 
 // browsedMsg carries a browse of the filter line; seq drops stale ones.
@@ -155,7 +158,7 @@ func (v *browseView) apply() tea.Cmd {
 		v.receive(browse().(browsedMsg))
 		return nil
 	}
-	v.pending, v.pendingText = true, text
+	v.pending, v.pendingText, v.pendingQuery = true, text, q.WithDefaults()
 	return browse
 }
 
@@ -313,7 +316,12 @@ func (v browseView) update(msg tea.Msg) (browseView, tea.Cmd) {
 }
 
 // query is the last good query, or the zero one before any.
-func (v *browseView) query() model.MarketQuery { return v.res.Query }
+func (v *browseView) query() model.MarketQuery {
+	if v.pending { // the line's, known before its rows (a large overlay takes a while)
+		return v.pendingQuery
+	}
+	return v.res.Query
+}
 
 // cycleSort steps the sort order by d and writes it into the line.
 func (v *browseView) cycleSort(d int) tea.Cmd {
