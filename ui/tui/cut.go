@@ -8,28 +8,21 @@ import (
 
 // Cutting names to fit a table column: every table on screen cuts its
 // name cells with cutColumn, so that names that differ stay different
-// once cut. Cutting the end made lambda's gpu_8x_v100 and gpu_8x_v100_n
-// both read "gpu_8x_v1…" (trial L5); cutting the middle alone makes GCP's
-// n1-standard-8+2xV100 and n1-standard-16+4xV100 both "n1-st…V100".
-// Titles and whole lines are still cut at the end (report.Truncate).
+// once cut where the width allows. Cutting the end made lambda's
+// gpu_8x_v100 and gpu_8x_v100_n both read "gpu_8x_v1…" (trial L5);
+// cutting the middle alone makes GCP's n1-standard-8+2xV100 and
+// n1-standard-16+4xV100 both "n1-st…V100", and keeping the end makes
+// fluidstack's H100_PCIE_80GB::1 and A100_PCIE_80GB::1 both
+// "…E_80GB::1". Titles and whole lines are still cut at the end
+// (report.Truncate).
 
-// cutStyle is where a cell loses its cells for "…".
-type cutStyle int
-
-const (
-	cutMiddle cutStyle = iota // the start and the end kept: family and variant
-	cutStart                  // the end kept: the part GCP's and AWS's names vary in
-	cutEnd                    // the start kept, as report.Truncate cuts
-)
-
-// cutStyles is the order cutColumn tries them in.
-var cutStyles = []cutStyle{cutMiddle, cutStart, cutEnd}
-
-// cutColumn cuts each of cells to at most n cells, in place, with the
-// first cutStyle that keeps distinct cells distinct (the middle unless
-// that merges two; when none keeps them all apart, the middle). region
-// marks a region column, whose " +N" (more regions at one price,
-// report.CollapseRegions) is never cut.
+// cutColumn cuts each of cells to at most n cells, in place, "…" where
+// the cut is. A cell keeps its start and end (the middle goes) unless that
+// reads as another name's cut; it then keeps only its end, then only its
+// start, then the other splits from the middle out, the first that reads
+// as no other name's cut the same way. region marks a region column,
+// whose " +N" (more regions at one price, report.CollapseRegions) is
+// never cut.
 func cutColumn(cells []string, n int, region bool) {
 	over := false
 	for _, c := range cells {
@@ -41,53 +34,80 @@ func cutColumn(cells []string, n int, region bool) {
 	if !over {
 		return
 	}
+	// cuts[k] are the cells cut by split k, owner[k] the name each cut is
+	// of ("" when two names cut to it): made when a cell needs split k.
+	var cuts [][]string
+	var owner []map[string]string
+	split := func(k int) bool {
+		for len(cuts) <= k {
+			j := len(cuts)
+			cs, own := make([]string, len(cells)), make(map[string]string, len(cells))
+			any := false
+			for i, c := range cells {
+				var ok bool
+				if cs[i], ok = cutCell(c, n, j, region); ok {
+					any = true
+				}
+				if w, seen := own[cs[i]]; seen && w != c {
+					own[cs[i]] = ""
+				} else {
+					own[cs[i]] = c
+				}
+			}
+			if !any {
+				return false // every cell is past its last split
+			}
+			cuts, owner = append(cuts, cs), append(owner, own)
+		}
+		return true
+	}
+	split(0)
 	out := make([]string, len(cells))
-	seen := make(map[string]string, len(cells)) // cut → whole
-	for _, how := range cutStyles {
-		clear(seen)
-		apart := true
-		for i, c := range cells {
-			out[i] = cutCell(c, n, how, region)
-			if whole, ok := seen[out[i]]; ok && whole != c {
-				apart = false
+	for i, c := range cells {
+		out[i] = cuts[0][i]
+		if ansi.StringWidth(c) <= n {
+			continue
+		}
+		for k := 0; split(k); k++ {
+			if owner[k][cuts[k][i]] == c {
+				out[i] = cuts[k][i]
 				break
 			}
-			seen[out[i]] = c
-		}
-		if apart {
-			copy(cells, out)
-			return
 		}
 	}
-	for i, c := range cells {
-		cells[i] = cutCell(c, n, cutMiddle, region)
-	}
+	copy(cells, out)
 }
 
-// cutCell cuts one cell as cutColumn does.
-func cutCell(s string, n int, how cutStyle, region bool) string {
+// cutCell cuts one cell by split k (cutName); ok is false past its last
+// split, where it gives split 0.
+func cutCell(s string, n, k int, region bool) (string, bool) {
 	if region {
-		base, more, ok := strings.Cut(s, " +")
-		if ok && ansi.StringWidth(s) > n {
+		base, more, found := strings.Cut(s, " +")
+		if found && ansi.StringWidth(s) > n {
 			suffix := " +" + more
-			return cutName(base, max(n-ansi.StringWidth(suffix), 4), how) + suffix
+			c, ok := cutName(base, max(n-ansi.StringWidth(suffix), 4), k)
+			return c + suffix, ok
 		}
 	}
-	return cutName(s, n, how)
+	return cutName(s, n, k)
 }
 
-// cutName cuts s to at most n cells, "…" marking where.
-func cutName(s string, n int, how cutStyle) string {
+// cutName cuts s to at most n cells, "…" marking where: split 0 keeps
+// the start and the end (the start gets the odd cell: it names the
+// family), 1 the end only, 2 the start only, then the other splits of
+// n−1 cells from the middle out. ok is false past the last split (or
+// when s fits), and the cut is then split 0's.
+func cutName(s string, n, k int) (string, bool) {
 	w := ansi.StringWidth(s)
 	if w <= n {
-		return s
+		return s, k == 0
 	}
-	if how == cutEnd || n < 4 { // no room for both ends
-		return ansi.Truncate(s, n, "…")
+	if n < 4 { // no room for both ends
+		return ansi.Truncate(s, n, "…"), k == 0
 	}
-	tail := n - 1
-	if how == cutMiddle {
-		tail = (n - 1) / 2 // the start gets the odd cell: it names the family
+	tail, ok := splitTail(n-1, k)
+	if !ok {
+		tail = (n - 1) / 2
 	}
 	head := ansi.Truncate(s, n-1-tail, "")
 	rs := []rune(s) // the end, a rune at a time: a wide rune that does not fit is left out
@@ -99,7 +119,33 @@ func cutName(s string, n int, how cutStyle) string {
 		}
 		cells += c
 	}
-	return head + "…" + string(rs[i:])
+	return head + "…" + string(rs[i:]), ok
+}
+
+// splitTail is the cells of m kept at the end by split k (cutName's
+// order), and whether there is a split k.
+func splitTail(m, k int) (int, bool) {
+	mid := m / 2
+	switch k {
+	case 0:
+		return mid, true
+	case 1:
+		return m, true
+	case 2:
+		return 0, true
+	}
+	// 3, 4, …: mid+1, mid−1, mid+2, mid−2, … within 1..m−1, skipping mid
+	for d, seen := 1, 3; d < m; d++ {
+		for _, t := range []int{mid + d, mid - d} {
+			if t >= 1 && t <= m-1 {
+				if seen == k {
+					return t, true
+				}
+				seen++
+			}
+		}
+	}
+	return 0, false
 }
 
 // cutTable cuts rows' cells to widths[c], column by column (cutColumn);

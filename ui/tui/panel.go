@@ -536,6 +536,7 @@ func offerLine(lang *i18n.Printer, o *model.Offer) string {
 // catalogs and overlays.
 func offerRow(lang *i18n.Printer, o *model.Offer) []string {
 	row := report.OfferRowIn(lang, o)
+	row[1], row[2] = o.Instance.Type, o.Region // whole: the tables cut them to their columns (cutColumn), report cuts at the end
 	for i := range row {
 		row[i] = printable(row[i])
 	}
