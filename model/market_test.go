@@ -572,3 +572,20 @@ func TestMarketQueryWithDefaults(t *testing.T) {
 		}
 	}
 }
+
+// OfferedProviders leaves out a provider whose every type is retired or
+// missing from the latest fetch, and keeps one with a single offered type.
+func TestOfferedProviders(t *testing.T) {
+	c := &Catalog{Instances: []Instance{
+		{Provider: "lambda", Type: "a"},
+		{Provider: "cudo", Type: "b", Retired: "2026-03-31"},
+		{Provider: "cudo", Type: "c", Retired: "2026-03-31"},
+		{Provider: "aws", Type: "d", Retired: "2026-05-25"},
+		{Provider: "aws", Type: "e"},
+		{Provider: "lab", Type: "f", MissingSince: "2026-11-01"},
+		{Provider: "lambda", Type: "g"},
+	}}
+	if got, want := c.OfferedProviders(), []string{"aws", "lambda"}; !slices.Equal(got, want) {
+		t.Errorf("OfferedProviders() = %q, want %q", got, want)
+	}
+}

@@ -559,9 +559,17 @@ func (w *wizard) buildPages(hfEnabled bool) []page {
 		}},
 		{title: "Where", fields: func(static bool) []huh.Field {
 			var provs []huh.Option[string]
+			// A provider with nothing offered (every type retired) is not
+			// offered, unless the answers loaded name it (trial L9: cudo).
+			offered := cat.OfferedProviders()
 			for _, p := range providers(cat) {
 				label := p
-				if slices.Contains(model.MarketplaceProviders, p) {
+				switch {
+				case !slices.Contains(offered, p) && !slices.Contains(a.Providers, p):
+					continue
+				case !slices.Contains(offered, p):
+					label += T(" (retired: no offers)")
+				case slices.Contains(model.MarketplaceProviders, p):
 					label += T(" (marketplace: only when chosen)")
 				}
 				provs = append(provs, huh.NewOption(label, p).Selected(slices.Contains(a.Providers, p)))
