@@ -105,3 +105,32 @@ func TestBorderlineMarkAtEveryWidth(t *testing.T) {
 		})
 	}
 }
+
+// Trial L9 saw the cursor's row off screen after s. The sort's recompute
+// runs in a command here, as in the program (TestSelectionStaysVisible
+// computes in Update), at the trial's 80×24.
+func TestSelectionStaysVisibleAsync(t *testing.T) {
+	for _, downs := range []int{5, 15, 30, 39} {
+		m := start(t, newTestApp(t, manyOffersCatalog(t), Options{}), size(80, 24), ctrlO)
+		m.async = true
+		for range downs {
+			m = drive(t, m, down)
+		}
+		for range 5 {
+			m = drive(t, m, runes("s")) // drive runs the recompute command and feeds its result back
+			o := m.offers.selected()
+			if o == nil {
+				t.Fatalf("after %d downs and s: nothing selected", downs)
+			}
+			var marked string
+			for _, l := range strings.Split(screenText(m), "\n") {
+				if strings.Contains(l, "›") {
+					marked = l
+				}
+			}
+			if !strings.Contains(marked, o.Instance.Provider) || !strings.Contains(marked, report.USD(o.USDPerHour)) { // the type may be cut at 80 columns
+				t.Errorf("after %d downs and s (sort %s): selected %s, marked row %q\n%s", downs, m.offers.sort, o.Instance.Type, marked, screenText(m))
+			}
+		}
+	}
+}
