@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -44,6 +45,10 @@ func cutColumn(cells []string, n int, region bool) {
 			cs, own := make([]string, len(cells)), make(map[string]string, len(cells))
 			any := false
 			for i, c := range cells {
+				if ansi.StringWidth(c) <= n { // not cut: no "…", never another's cut
+					cs[i] = c
+					continue
+				}
 				var ok bool
 				if cs[i], ok = cutCell(c, n, j, region); ok {
 					any = true
@@ -110,16 +115,17 @@ func cutName(s string, n, k int) (string, bool) {
 		tail = (n - 1) / 2
 	}
 	head := ansi.Truncate(s, n-1-tail, "")
-	rs := []rune(s) // the end, a rune at a time: a wide rune that does not fit is left out
-	i, cells := len(rs), 0
-	for ; i > 0; i-- {
-		c := ansi.StringWidth(string(rs[i-1]))
+	i, cells := len(s), 0 // the end, a rune at a time: a wide rune that does not fit is left out
+	for i > 0 {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		c := ansi.StringWidth(s[i-size : i])
 		if cells+c > tail {
 			break
 		}
 		cells += c
+		i -= size
 	}
-	return head + "…" + string(rs[i:]), ok
+	return head + "…" + s[i:], ok
 }
 
 // splitTail is the cells of m kept at the end by split k (cutName's
