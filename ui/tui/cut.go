@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -18,69 +19,55 @@ import (
 // (report.Truncate).
 
 // cutColumn cuts each of cells to at most n cells, in place, "…" where
-// the cut is. A cell keeps its start and end (the middle goes) unless that
+// the cut is. A name keeps its start and end (the middle goes) unless that
 // reads as another name's cut; it then keeps only its end, then only its
-// start, then the other splits from the middle out, the first that reads
-// as no other name's cut the same way. region marks a region column,
-// whose " +N" (more regions at one price, report.CollapseRegions) is
-// never cut.
+// start, then the other splits from the middle out: the first that reads
+// as no other name's cut the same way, or, when none does (the width is
+// too small), the one that the fewest other names share. region marks a
+// region column, whose " +N" (more regions at one price,
+// report.CollapseRegions) is never cut.
 func cutColumn(cells []string, n int, region bool) {
-	over := false
+	var names []string // the distinct names too wide, in order
 	for _, c := range cells {
-		if ansi.StringWidth(c) > n {
-			over = true
+		if ansi.StringWidth(c) > n && !slices.Contains(names, c) {
+			names = append(names, c)
+		}
+	}
+	if len(names) == 0 {
+		return
+	}
+	best := make([]string, len(names))
+	shared := make([]int, len(names)) // how many names share best[i]; 1: its own
+	cut := make([]string, len(names))
+	count := make(map[string]int, len(names))
+	for k := 0; ; k++ {
+		clear(count)
+		more := false
+		for i, name := range names {
+			var ok bool
+			cut[i], ok = cutCell(name, n, k, region)
+			more = more || ok
+			count[cut[i]]++
+		}
+		if !more {
+			break // every name is past its last split
+		}
+		done := true
+		for i := range names {
+			if c := count[cut[i]]; shared[i] == 0 || c < shared[i] {
+				best[i], shared[i] = cut[i], c
+			}
+			done = done && shared[i] == 1
+		}
+		if done {
 			break
 		}
 	}
-	if !over {
-		return
-	}
-	// cuts[k] are the cells cut by split k, owner[k] the name each cut is
-	// of ("" when two names cut to it): made when a cell needs split k.
-	var cuts [][]string
-	var owner []map[string]string
-	split := func(k int) bool {
-		for len(cuts) <= k {
-			j := len(cuts)
-			cs, own := make([]string, len(cells)), make(map[string]string, len(cells))
-			any := false
-			for i, c := range cells {
-				if ansi.StringWidth(c) <= n { // not cut: no "…", never another's cut
-					cs[i] = c
-					continue
-				}
-				var ok bool
-				if cs[i], ok = cutCell(c, n, j, region); ok {
-					any = true
-				}
-				if w, seen := own[cs[i]]; seen && w != c {
-					own[cs[i]] = ""
-				} else {
-					own[cs[i]] = c
-				}
-			}
-			if !any {
-				return false // every cell is past its last split
-			}
-			cuts, owner = append(cuts, cs), append(owner, own)
-		}
-		return true
-	}
-	split(0)
-	out := make([]string, len(cells))
-	for i, c := range cells {
-		out[i] = cuts[0][i]
-		if ansi.StringWidth(c) <= n {
-			continue
-		}
-		for k := 0; split(k); k++ {
-			if owner[k][cuts[k][i]] == c {
-				out[i] = cuts[k][i]
-				break
-			}
+	for j, c := range cells {
+		if i := slices.Index(names, c); i >= 0 {
+			cells[j] = best[i]
 		}
 	}
-	copy(cells, out)
 }
 
 // cutCell cuts one cell by split k (cutName); ok is false past its last

@@ -59,9 +59,11 @@ func TestCutColumn(t *testing.T) {
 			[]string{"…-8+2xV100", "…16+4xV100", "…16+2xV100"}},
 		// nebius's: start and end merge all three (gpu-h…00gb); the end is
 		// the 8-GPU type's own (…pu-1600gb), the start the H200's
-		// (gpu-h200-…); no split is the 1-GPU H100's own: split 0.
-		{"each cell takes the first split that is its own", []string{"gpu-h100-sxm_1gpu-16vcpu-200gb", "gpu-h100-sxm_8gpu-128vcpu-1600gb", "gpu-h200-sxm_1gpu-16vcpu-200gb"}, 10, false,
-			[]string{"gpu-h…00gb", "…pu-1600gb", "gpu-h200-…"}},
+		// (gpu-h200-…); no split is the 1-GPU H100's own at 10 cells, and
+		// its end is shared with one name only (the H200's, which shows its
+		// start): all three read apart.
+		{"each name takes the first split that is its own, else the least shared", []string{"gpu-h100-sxm_1gpu-16vcpu-200gb", "gpu-h100-sxm_8gpu-128vcpu-1600gb", "gpu-h200-sxm_1gpu-16vcpu-200gb"}, 10, false,
+			[]string{"…cpu-200gb", "…pu-1600gb", "gpu-h200-…"}},
 		{"all fit: unchanged", []string{"gcp", "lambda"}, 6, false, []string{"gcp", "lambda"}},
 		{"a region keeps its +N", []string{"asia-northeast-1 +16", "us-east-1"}, 14, true, []string{"asia-…st-1 +16", "us-east-1"}},
 	} {
