@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -22,10 +23,10 @@ import (
 // the cut is. A name keeps its start and end (the middle goes) unless that
 // reads as another name's cut; it then keeps only its end, then only its
 // start, then the other splits from the middle out: the first that reads
-// as no other name's cut the same way, or, when none does (the width is
-// too small), the one that the fewest other names share. region marks a
-// region column, whose " +N" (more regions at one price,
-// report.CollapseRegions) is never cut.
+// as no other name's cut the same way. When none does (the width is too
+// small), it takes the cut the fewest names share, one no name before it
+// took if it can. region marks a region column, whose " +N" (more regions
+// at one price, report.CollapseRegions) is never cut.
 func cutColumn(cells []string, n int, region bool) {
 	var names []string // the distinct names too wide, in order
 	for _, c := range cells {
@@ -37,12 +38,14 @@ func cutColumn(cells []string, n int, region bool) {
 		return
 	}
 	best := make([]string, len(names))
-	shared := make([]int, len(names)) // how many names share best[i]; 1: its own
-	cut := make([]string, len(names))
+	own := make([]bool, len(names))
+	var tried [][]string // tried[k][i]: names[i] cut by split k, for the names with no split of their own
 	count := make(map[string]int, len(names))
+	var counts []map[string]int
 	for k := 0; ; k++ {
 		clear(count)
 		more := false
+		cut := make([]string, len(names))
 		for i, name := range names {
 			var ok bool
 			cut[i], ok = cutCell(name, n, k, region)
@@ -54,14 +57,40 @@ func cutColumn(cells []string, n int, region bool) {
 		}
 		done := true
 		for i := range names {
-			if c := count[cut[i]]; shared[i] == 0 || c < shared[i] {
-				best[i], shared[i] = cut[i], c
+			if !own[i] && count[cut[i]] == 1 {
+				best[i], own[i] = cut[i], true
 			}
-			done = done && shared[i] == 1
+			done = done && own[i]
 		}
 		if done {
 			break
 		}
+		tried, counts = append(tried, cut), append(counts, maps.Clone(count))
+	}
+	used := map[string]bool{}
+	for i := range names {
+		if own[i] {
+			used[best[i]] = true
+		}
+	}
+	for i := range names {
+		if own[i] {
+			continue
+		}
+		pick := -1
+		for k := range tried {
+			c := tried[k][i]
+			if pick < 0 {
+				pick = k
+				continue
+			}
+			p := tried[pick][i]
+			if counts[k][c] < counts[pick][p] || counts[k][c] == counts[pick][p] && used[p] && !used[c] {
+				pick = k
+			}
+		}
+		best[i] = tried[pick][i]
+		used[best[i]] = true
 	}
 	for j, c := range cells {
 		if i := slices.Index(names, c); i >= 0 {

@@ -64,6 +64,12 @@ func TestCutColumn(t *testing.T) {
 		// start): all three read apart.
 		{"each name takes the first split that is its own, else the least shared", []string{"gpu-h100-sxm_1gpu-16vcpu-200gb", "gpu-h100-sxm_8gpu-128vcpu-1600gb", "gpu-h200-sxm_1gpu-16vcpu-200gb"}, 10, false,
 			[]string{"…cpu-200gb", "…pu-1600gb", "gpu-h200-…"}},
+		// All four of nebius's at 10 cells: every split is shared by two
+		// (the end: 1- or 8-GPU; the start: H100 or H200), so each takes the
+		// first split shared by two whose cut no name before it took.
+		{"no split of their own: the least shared, not yet taken", []string{"gpu-h100-sxm_1gpu-16vcpu-200gb", "gpu-h100-sxm_8gpu-128vcpu-1600gb",
+			"gpu-h200-sxm_1gpu-16vcpu-200gb", "gpu-h200-sxm_8gpu-128vcpu-1600gb"}, 10, false,
+			[]string{"…cpu-200gb", "…pu-1600gb", "gpu-h200-…", "gpu-…600gb"}},
 		{"all fit: unchanged", []string{"gcp", "lambda"}, 6, false, []string{"gcp", "lambda"}},
 		{"a region keeps its +N", []string{"asia-northeast-1 +16", "us-east-1"}, 14, true, []string{"asia-…st-1 +16", "us-east-1"}},
 	} {
