@@ -226,6 +226,21 @@ func (in *Instance) Retirement() (date, source string, ok bool) {
 // missing from the latest price fetch.
 func (in *Instance) Offered() bool { return in.Retired == "" && in.MissingSince == "" }
 
+// OfferedProviders returns, sorted, the providers with an instance type
+// that may be ranked (Instance.Offered): a provider whose every type is
+// retired or gone from the latest fetch (cudo, retired 2026-03-31) has
+// nothing to offer and is left out of lists to choose from.
+func (c *Catalog) OfferedProviders() []string {
+	var out []string
+	for i := range c.Instances {
+		if in := &c.Instances[i]; in.Offered() && !slices.Contains(out, in.Provider) {
+			out = append(out, in.Provider)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Arch returns the host CPU architecture, "x86_64" unless the catalog says
 // otherwise.
 func (in *Instance) Arch() string {

@@ -569,11 +569,10 @@ func (m *Market) Browse(q MarketQuery) (MarketResult, error) {
 	return res, nil
 }
 
-// View is Browse without copying the rows: the filters and order of q
-// over the Market's kept rows. A sort or group change of the same filters
-// reuses the selection.
-func (m *Market) View(q MarketQuery) (MarketView, error) {
-	c := m.c
+// WithDefaults is q as View reads it: on-demand pricing and the price
+// order unless given, every region when grouped by region. A caller can
+// say what a browse on its way is for before its rows come.
+func (q MarketQuery) WithDefaults() MarketQuery {
 	if q.Pricing == "" {
 		q.Pricing = OnDemand
 	}
@@ -583,6 +582,15 @@ func (m *Market) View(q MarketQuery) (MarketView, error) {
 	if q.GroupBy == GroupRegion {
 		q.AllRegions = true
 	}
+	return q
+}
+
+// View is Browse without copying the rows: the filters and order of q
+// over the Market's kept rows. A sort or group change of the same filters
+// reuses the selection.
+func (m *Market) View(q MarketQuery) (MarketView, error) {
+	c := m.c
+	q = q.WithDefaults()
 	if err := q.validate(c); err != nil {
 		return MarketView{Query: q}, err
 	}

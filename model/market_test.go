@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -552,5 +553,39 @@ func TestMarketOutputs(t *testing.T) {
 	}
 	if !slices.Equal(MarketMarkdownRow(&res.Rows[1])[:3], []string{"azure", "Standard_ND96isr_H100_v5", "8× h100-sxm"}) {
 		t.Errorf("row 2 = %q", MarketMarkdownRow(&res.Rows[1]))
+	}
+}
+
+// WithDefaults fills what View reads unset: on-demand, the price order,
+// every region when grouped by region; what is given stays.
+func TestMarketQueryWithDefaults(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		q, want MarketQuery
+	}{
+		{"empty", MarketQuery{}, MarketQuery{Pricing: OnDemand, Sort: MarketByPrice}},
+		{"given stays", MarketQuery{Pricing: Spot, Sort: MarketByGPUPrice}, MarketQuery{Pricing: Spot, Sort: MarketByGPUPrice}},
+		{"grouped by region lists every region", MarketQuery{GroupBy: GroupRegion}, MarketQuery{Pricing: OnDemand, Sort: MarketByPrice, GroupBy: GroupRegion, AllRegions: true}},
+	} {
+		if got := tt.q.WithDefaults(); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: WithDefaults() = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// OfferedProviders leaves out a provider whose every type is retired or
+// missing from the latest fetch, and keeps one with a single offered type.
+func TestOfferedProviders(t *testing.T) {
+	c := &Catalog{Instances: []Instance{
+		{Provider: "lambda", Type: "a"},
+		{Provider: "cudo", Type: "b", Retired: "2026-03-31"},
+		{Provider: "cudo", Type: "c", Retired: "2026-03-31"},
+		{Provider: "aws", Type: "d", Retired: "2026-05-25"},
+		{Provider: "aws", Type: "e"},
+		{Provider: "lab", Type: "f", MissingSince: "2026-11-01"},
+		{Provider: "lambda", Type: "g"},
+	}}
+	if got, want := c.OfferedProviders(), []string{"aws", "lambda"}; !slices.Equal(got, want) {
+		t.Errorf("OfferedProviders() = %q, want %q", got, want)
 	}
 }

@@ -360,6 +360,7 @@ func TestWordsAndLeaks(t *testing.T) {
 		{"torch max_memory_allocated，g6.xlarge，`memory/transformer`，GB/s", ""},
 		{"8 × 4096 tokens, flash attention", "attention flash tokens"},
 		{"fp32 zero3 ZeRO-3 bf16", ""},
+		{"n1-st…V100 gpu_8…00_n asia-…st-1 +16 needs", "needs"}, // names cut at the end or in the middle to fit a column
 	} {
 		if got := strings.Join(Leaks(tt.text, allow), " "); got != tt.leaks {
 			t.Errorf("Leaks(%q) = %q, want %q", tt.text, got, tt.leaks)

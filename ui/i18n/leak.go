@@ -56,7 +56,7 @@ var (
 	flagRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--[a-z][a-z0-9-]*(=\S*| [A-Z]+\b)?`) })
 	commandRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`gpuplan( [a-z][a-z-]*)*`) })
 	codeRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`[^`\n]*`") })
-	cutRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_./-]+…`) }) // a name cut to fit a column
+	cutRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_./-]*…[A-Za-z0-9_./-]*`) }) // a name cut to fit a column, at its end or in its middle
 	verbRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%[-+# 0]*(\[\d+\])?\d*(\.\d*)?(\[\d+\])?[a-zA-Z%]`) })
 )
 

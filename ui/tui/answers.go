@@ -428,7 +428,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 		a.InferPrecision = model.InferencePrecisions[0]
 	}
 	a.Regions = pruneRegions(cat, a.Providers, a.Regions)
-	return append(notes, a.followBasis(focused)...)
+	return append(notes, a.followBasis(focused, cat)...)
 }
 
 // providers lists the catalog's providers, sorted.

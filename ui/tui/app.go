@@ -717,6 +717,9 @@ func (m *app) layout() {
 	if _, err := m.a.config(); err != nil {
 		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)
 	}
+	if m.screen == screenOffers && m.offers.serving {
+		m.keys.Sort.SetEnabled(false) // serving offers are ranked by $ per million output tokens only
+	}
 	if m.screen == screenOffers && len(m.offers.shown) == 0 {
 		for _, b := range []*key.Binding{&m.keys.Open, &m.keys.Sort, &m.keys.Provider, &m.keys.Regions} {
 			b.SetEnabled(false) // nothing to open, sort or filter

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,7 +63,10 @@ type browseView struct {
 	seq         int
 	pending     bool
 	pendingText string
-	lang        *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
+	// pendingQuery is what the browse on its way is for (defaults filled),
+	// for the status line meanwhile.
+	pendingQuery model.MarketQuery
+	lang         *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
 }
 
 // browsedMsg carries a browse of the filter line; seq drops stale ones.
@@ -154,7 +158,7 @@ func (v *browseView) apply() tea.Cmd {
 		v.receive(browse().(browsedMsg))
 		return nil
 	}
-	v.pending, v.pendingText = true, text
+	v.pending, v.pendingText, v.pendingQuery = true, text, q.WithDefaults()
 	return browse
 }
 
@@ -312,7 +316,12 @@ func (v browseView) update(msg tea.Msg) (browseView, tea.Cmd) {
 }
 
 // query is the last good query, or the zero one before any.
-func (v *browseView) query() model.MarketQuery { return v.res.Query }
+func (v *browseView) query() model.MarketQuery {
+	if v.pending { // the line's, known before its rows (a large overlay takes a while)
+		return v.pendingQuery
+	}
+	return v.res.Query
+}
 
 // cycleSort steps the sort order by d and writes it into the line.
 func (v *browseView) cycleSort(d int) tea.Cmd {
@@ -462,6 +471,16 @@ func (v browseView) view() string {
 		}
 	}
 	cols, widths := v.fit(cells, w)
+	if i := slices.IndexFunc(cells, func(c []string) bool { return c != nil }); i >= 0 {
+		all := make([]int, len(cells[i])) // by cell index; a column not shown is not cut
+		for c := range all {
+			all[c] = math.MaxInt
+		}
+		for k, col := range cols {
+			all[col] = widths[k]
+		}
+		cutTable(cells, all, 10)
+	}
 	const gap = 2
 	line := func(c []string, cut bool) string {
 		var b strings.Builder
@@ -471,12 +490,8 @@ func (v browseView) view() string {
 				b.WriteString(strings.Repeat(" ", gap))
 			}
 			s := c[col]
-			if cut {
-				if col == 10 {
-					s = report.CutRegion(s, widths[k])
-				} else {
-					s = report.Truncate(s, widths[k])
-				}
+			if cut { // the headers; the rows are cut above
+				s = report.Truncate(s, widths[k])
 			}
 			pad := strings.Repeat(" ", max(widths[k]-ansi.StringWidth(s), 0))
 			if numeric(col) {
@@ -499,7 +514,7 @@ func (v browseView) view() string {
 			out = append(out, report.Truncate(v.st.Heading.Render(printable(report.MarketGroupLine(v.lang, g))), w))
 			continue
 		}
-		s := line(c, true)
+		s := line(c, false)
 		if ln == v.cursor {
 			s = v.st.TableSelected.Render("›" + s[1:])
 		}

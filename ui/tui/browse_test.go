@@ -508,3 +508,28 @@ func zhBrowseAllow(t *testing.T) i18n.Allowlist {
 		vendor model memory ram-per-gpu interconnect region-count arch vram-price ram`)
 	return allow
 }
+
+// Trial L9: while the first browse of a large overlay was on its way the
+// status line read "0 offers (of … region prices) ·  · cheapest region ·
+// sorted by  · browsing…": the pricing and the order are the line's,
+// known before its rows, and show at once.
+func TestBrowseStatusWhileBrowsing(t *testing.T) {
+	v := newBrowseView(testStyles(), testCatalog(t))
+	v.setSize(120, 40)
+	v.async = true
+	cmd := v.open("")
+	if cmd == nil || !v.pending {
+		t.Fatal("the first browse did not go to a command")
+	}
+	for _, tc := range []struct{ line, want string }{
+		{"", "on-demand · cheapest region · sorted by price · browsing…"},
+		{"pricing=spot sort=gpu-price", "spot · cheapest region · sorted by gpu-price · browsing…"},
+	} {
+		if tc.line != "" {
+			v.setText(tc.line)
+		}
+		if got := ansi.Strip(v.status()); !strings.Contains(got, tc.want) {
+			t.Errorf("line %q: status %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}

@@ -62,8 +62,10 @@ func datasetMsg(size, unit, basis string) model.Message {
 
 // followBasis resets the dataset answers still at their default when
 // their basis changed, and flags those the user typed, which are kept.
-// It returns what it did, for the footer; nothing on the first call.
-func (a *answers) followBasis(focused *string) []model.Message {
+// It returns what it did, for the footer; nothing on the first call, nor
+// when serving an LLM (a.servingLLM), which asks no dataset or requests:
+// a note would point to a question not shown (trial M7).
+func (a *answers) followBasis(focused *string, cat *model.Catalog) []model.Message {
 	basis := a.datasetBasis()
 	was := a.fill.basis
 	if basis == was {
@@ -90,7 +92,7 @@ func (a *answers) followBasis(focused *string) []model.Message {
 				a.DatasetUnit = def.unit
 			}
 			if def.size == "" {
-				notes = append(notes, model.Msg("dataset cleared (give the requests to serve for a serving time)"))
+				notes = append(notes, model.Msg("dataset cleared (give the requests to serve for a serving time)")) // an encoder's or a vision model's batch inference
 			} else {
 				notes = append(notes, model.Msg("dataset reset to %s", datasetMsg(def.size, def.unit, basis)))
 			}
@@ -98,6 +100,9 @@ func (a *answers) followBasis(focused *string) []model.Message {
 	case strings.TrimSpace(a.Dataset) != "":
 		notes = append(notes, model.Msg("check the dataset: %s was given as %s, it now counts %s",
 			strings.TrimSpace(a.Dataset), model.Msg(unitWord(old.unit, was)), model.Msg(unitWord(a.DatasetUnit, basis))))
+	}
+	if a.servingLLM(cat) {
+		notes = nil
 	}
 	if basis != basisRequests && focused != &a.Epochs && (a.Epochs == old.epochs || a.Epochs == "") && a.Epochs != def.epochs {
 		a.Epochs = def.epochs

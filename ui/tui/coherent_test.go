@@ -62,9 +62,15 @@ func TestReconcileNotes(t *testing.T) {
 			false, defaultDataset, "activation checkpointing off (the lora default)", "dataset"},
 		{"lora keeps a typed checkpointing", func(a *answers) { a.Checkpointing = true; a.fill.ckpt = false; a.Task = model.TaskLoRA },
 			true, defaultDataset, "", "checkpointing"},
-		{"inference clears the token count", func(a *answers) { a.Task = model.TaskInference },
-			false, "", "dataset cleared", "epochs"},
-		{"inference flags a typed count", func(a *answers) { a.Dataset = "5M"; a.Task = model.TaskInference },
+		// Serving an LLM asks no requests (trial M7: the note pointed to a
+		// question not shown).
+		{"serving an LLM clears the token count and says nothing of requests", func(a *answers) { a.Task = model.TaskInference },
+			false, "", "", "dataset"},
+		{"serving an LLM keeps a typed count, no note", func(a *answers) { a.Dataset = "5M"; a.Task = model.TaskInference },
+			false, "5M", "", "dataset"},
+		{"an encoder's inference clears the token count", func(a *answers) { a.Model = "bert-base"; a.Task = model.TaskInference },
+			false, "", "dataset cleared (give the requests to serve", "epochs"},
+		{"an encoder's inference flags a typed count", func(a *answers) { a.Model = "bert-base"; a.Dataset = "5M"; a.Task = model.TaskInference },
 			false, "5M", "check the dataset: 5M was given as tokens, it now counts requests", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

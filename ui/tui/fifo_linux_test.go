@@ -51,8 +51,10 @@ func (s *screenLog) waitFor(text string) bool {
 // configurator — its validation read the file on the update path, so
 // keys, ctrl+c and redraws waited on a writer that never came. Here the
 // reader blocks as a slow file would (safeio refuses FIFOs, so the real
-// one does not; this one opens the FIFO and waits): the screen still
-// moves on, and ctrl+c ends the program with the terminal restored.
+// one does not; this one opens the FIFO and waits): enter waits for the
+// read a bounded time, then stays on the question and says the file is
+// still being read (trial M2: it must not pass a path it has not read),
+// and ctrl+c ends the program with the terminal restored.
 func TestFIFOConfigDoesNotFreeze(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "config.json")
 	if err := unix.Mkfifo(fifo, 0o600); err != nil {
@@ -89,6 +91,7 @@ func TestFIFOConfigDoesNotFreeze(t *testing.T) {
 		t.Fatalf("not on the config.json page but %q", focusedTitle(m))
 	}
 	m.async = true
+	m.hf.wait = 300 * time.Millisecond
 	p := newProgram(context.Background(), m, tty, tty, colorprofile.ANSI256)
 	done := make(chan error, 1)
 	var errb bytes.Buffer
@@ -103,9 +106,9 @@ func TestFIFOConfigDoesNotFreeze(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("typing a config.json path never started a read of it")
 	}
-	ctl.Write([]byte("\r")) // enter: validation runs on the update path
-	if !screen.waitFor("Training precision") {
-		t.Error("enter on a config.json path naming a FIFO did not reach the next page: the screen froze")
+	ctl.Write([]byte("\r")) // enter: validation waits for the read, up to m.hf.wait
+	if !screen.waitFor("still reading it after 300ms") {
+		t.Error("enter on a config.json path naming a FIFO did not say it is still being read: the screen froze")
 	}
 	ctl.Write([]byte{3}) // ctrl+c: the answers changed, so it asks first
 	if !screen.waitFor("Quit without exporting?") {

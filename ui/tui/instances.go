@@ -258,15 +258,16 @@ func (v *offersView) refresh(keep *model.Offer) {
 		cursor = min(v.table.Cursor(), len(rows)-1)
 	}
 	cols := v.columns(rows)
+	if cols[9].Width == 0 && markBorderline(rows, v.shown, v.all, 4) { // the headroom column, and its "~", dropped
+		cols = v.columns(rows)
+	}
+	widths := make([]int, len(cols))
+	for c := range cols {
+		widths[c] = cols[c].Width
+	}
+	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
 	trows := make([]table.Row, len(rows))
 	for i, r := range rows {
-		for c := range r {
-			if c == 3 {
-				r[c] = report.CutRegion(r[c], cols[c].Width) // the name is cut, never the "+N"
-				continue
-			}
-			r[c] = report.Truncate(r[c], cols[c].Width) // measure as lipgloss does (CJK: 2 cells)
-		}
 		trows[i] = r
 	}
 	v.table.SetRows(nil) // columns and rows must agree while both change
@@ -326,8 +327,11 @@ func (v offersView) view() string {
 		return report.Truncate(st.Heading.Render(p.T("All offers: none"))+st.Muted.Render(" · "+p.T("an answer needs fixing first")), v.width) + "\n\n" +
 			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
 	}
-	head := st.Heading.Render(p.Sprintf("All offers: %d", len(v.shown))) +
-		st.Muted.Render(" · "+p.Sprintf("sorted by %s (s) · %s (p) · enter: details", report.SortName(p, v.sort), filter)+v.regionsNote())
+	sorted := p.Sprintf("sorted by %s (s) · %s (p) · enter: details", report.SortName(p, v.sort), filter)
+	if v.serving { // model.RankServing's order, which s does not change (trial L5: it said "price")
+		sorted = p.Sprintf("sorted by $ per million output tokens · %s (p) · enter: details", filter)
+	}
+	head := st.Heading.Render(p.Sprintf("All offers: %d", len(v.shown))) + st.Muted.Render(" · "+sorted+v.regionsNote())
 	if len(v.shown) == 0 {
 		msg := p.T("No offer runs the workload with these answers; esc goes back to change them.")
 		if v.none != "" {
@@ -413,9 +417,13 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	add("")
 	add("%s", st.Heading.Render(T("Why it fits")))
 	e := o.Estimate
-	if sp := servePlanFor(r, o); sp != nil {
+	sp := servePlanFor(r, o)
+	if sp != nil {
 		e = nil // serving: vLLM's layout, not the batch estimate
 		add("  TP %d × PP %d, %s on %s", sp.TP, sp.PP, report.Count(lang, sp.Replicas, "replica"), report.Count(lang, sp.Nodes, "instance"))
+		if !sp.Fallback.IsZero() { // as report.WriteServeEstimate words it
+			add("  %s", st.Warn.Render("↺ "+lang.Message(sp.Fallback)))
+		}
 		for _, l := range report.ServeFiguresIn(lang, sp) {
 			add("  %s", l)
 		}
@@ -449,7 +457,7 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 		hours, sign := jobHoursIn(lang, o)
 		add("  job: %s × %s/h %s %s", hours, report.USD(o.USDPerHour), sign, st.Value.Render(report.USD(o.JobUSD)))
 		add("  %s", st.Muted.Render(lang.Sprintf("%.3g FLOPs at MFU %.2f of %.4g TFLOPS (%s) per GPU", e.TotalFLOPs, e.MFU, e.PeakTFLOPS, e.Precision)))
-	} else {
+	} else if sp == nil { // serving is costed per million tokens, above
 		add("  %s", st.Muted.Render(T("no dataset size: job time and cost not computed")))
 	}
 	warn := lang.Messages(o.WarningMessages())

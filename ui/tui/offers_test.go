@@ -2,12 +2,14 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // manyOffersCatalog has enough offers that the table scrolls.
@@ -70,5 +72,65 @@ func TestOffersWithInvalidAnswer(t *testing.T) {
 	m = drive(t, m, msgs(esc, replace("8"))...)
 	if m.screen != screenWizard || m.a.Batch != "8" {
 		t.Errorf("esc and typing did not fix the answer: screen %v, batch %q", m.screen, m.a.Batch)
+	}
+}
+
+// Trial L6: at 80 columns the offers table dropped the headroom column
+// and with it the "~" of borderline offers. The mark moves to the GPUs
+// cell then, on the offers screen and in the panel's table.
+func TestBorderlineMarkAtEveryWidth(t *testing.T) {
+	for _, w := range []int{200, 120, 80, 60} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(w, 24)) // the README's default: fluidstack's L40 is borderline
+			if m.res == nil || !slices.ContainsFunc(m.res.rec.Offers, func(o model.Offer) bool { return o.Verdict == model.VerdictBorderline }) {
+				t.Skip("no borderline offer in the catalog for the default answers")
+			}
+			m = drive(t, m, ctrlO)
+			for i, r := range m.offers.table.Rows() {
+				if o := &m.offers.all[m.offers.shown[i]]; o.Verdict == model.VerdictBorderline && !strings.Contains(strings.Join(r, " "), "~") {
+					t.Errorf("%s %s is borderline, its row has no ~: %q", o.Instance.Provider, o.Instance.Type, r)
+				}
+			}
+			table := offersTable(nil, m.res.rec.Offers, w/2, testStyles())
+			for _, o := range m.res.rec.Offers {
+				if o.Verdict != model.VerdictBorderline {
+					continue
+				}
+				for _, l := range strings.Split(table, "\n") {
+					if strings.HasPrefix(strings.TrimSpace(l), o.Instance.Provider+" ") && strings.Contains(l, report.USD(o.USDPerHour)) && !strings.Contains(l, "~") {
+						t.Errorf("panel table at %d cells: borderline %s has no ~: %q", w/2, o.Instance.Type, l)
+					}
+				}
+			}
+		})
+	}
+}
+
+// Trial L9 saw the cursor's row off screen after s. The sort's recompute
+// runs in a command here, as in the program (TestSelectionStaysVisible
+// computes in Update), at the trial's 80×24.
+func TestSelectionStaysVisibleAsync(t *testing.T) {
+	for _, downs := range []int{5, 15, 30, 39} {
+		m := start(t, newTestApp(t, manyOffersCatalog(t), Options{}), size(80, 24), ctrlO)
+		m.async = true
+		for range downs {
+			m = drive(t, m, down)
+		}
+		for range 5 {
+			m = drive(t, m, runes("s")) // drive runs the recompute command and feeds its result back
+			o := m.offers.selected()
+			if o == nil {
+				t.Fatalf("after %d downs and s: nothing selected", downs)
+			}
+			var marked string
+			for _, l := range strings.Split(screenText(m), "\n") {
+				if strings.Contains(l, "›") {
+					marked = l
+				}
+			}
+			if !strings.Contains(marked, o.Instance.Provider) || !strings.Contains(marked, report.USD(o.USDPerHour)) { // the type may be cut at 80 columns
+				t.Errorf("after %d downs and s (sort %s): selected %s, marked row %q\n%s", downs, m.offers.sort, o.Instance.Type, marked, screenText(m))
+			}
+		}
 	}
 }

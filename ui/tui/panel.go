@@ -53,13 +53,22 @@ func (r *result) best() *model.Offer {
 // a letter at a time, and files are read in command goroutines. The lock
 // guards the cache only, never a read: a slow file (a FIFO, a stalled
 // network mount) holds up the command reading it, not the screen, which
-// only peeks at the cache.
+// only peeks at the cache — except the path question's enter, which
+// waits for the path in the field (check).
 type hfReader struct {
 	read    func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
 	mu      sync.Mutex
 	seen    map[string]hfEntry
-	lastErr map[string]error // by path, for whichever task read it last
+	reading map[string]chan struct{} // by hfKey: closed when that read ends
+	// wait bounds how long check waits for a read; 0 means hfCheckWait.
+	wait time.Duration
 }
+
+// hfCheckWait bounds the wait of enter on a config.json path whose read
+// has not finished: the local files it is for read in milliseconds (the
+// reader refuses FIFOs and files above 4 MiB before reading them), so
+// only a stalled mount reaches it, and enter then stops and says so.
+const hfCheckWait = 2 * time.Second
 
 type hfEntry struct {
 	a   model.Architecture
@@ -68,19 +77,39 @@ type hfEntry struct {
 	err error
 }
 
-// check returns a function that reports whether path read as a
-// config.json, from the cache only, or nil when there is no reader. It
-// runs on the update path (huh validates there), so it never reads: a
-// path not read yet passes, and the recompute command that reads it
-// shows its error in the panel; the page check sees it from then on.
-func (h *hfReader) check() func(path string) error {
+// check returns a function that reports whether path reads as a
+// config.json for task, or nil when there is no reader. It runs on the
+// update path when enter leaves the question (huh validates there), so it
+// judges the path now in the field: a path read already answers from the
+// cache; otherwise it reads it, or joins the read under way, and waits up
+// to the bound. Judging only finished reads let a path pasted and entered
+// in one go pass unread (the trial's M2: a 200 MB file, a negative
+// hidden_size went through).
+func (h *hfReader) check() func(path string, task model.Task) error {
 	if h == nil || h.read == nil {
 		return nil
 	}
-	return func(path string) error {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		return h.lastErr[path] // nil when not read yet
+	return func(path string, task model.Task) error {
+		task = cmp.Or(task, model.TaskTrain) // as model.Workload.Resolve reads it
+		done := make(chan error, 1)
+		go func() {
+			defer func() {
+				if r := recover(); r != nil {
+					done <- fmt.Errorf("reading it failed: %v", r)
+				}
+			}()
+			_, _, _, err := h.get(path, task)
+			done <- err
+		}()
+		wait := cmp.Or(h.wait, hfCheckWait)
+		timer := time.NewTimer(wait)
+		defer timer.Stop()
+		select {
+		case err := <-done:
+			return err
+		case <-timer.C:
+			return model.Msg("still reading it after %s (a slow disk or mount?): press enter again once the panel shows it", wait)
+		}
 	}
 }
 
@@ -95,22 +124,42 @@ func (h *hfReader) peek(path string, task model.Task) (hfEntry, bool) {
 }
 
 // get reads path once per task and caches the answer. The read runs
-// without the lock; two commands reading the same new path both read it.
+// without the lock; a second caller for the same path and task while it
+// runs waits for it rather than reading again.
 func (h *hfReader) get(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
-	if e, ok := h.peek(path, task); ok {
-		return e.a, e.p, e.ws, e.err
+	k := hfKey(path, task)
+	for {
+		h.mu.Lock()
+		if e, ok := h.seen[k]; ok {
+			h.mu.Unlock()
+			return e.a, e.p, e.ws, e.err
+		}
+		ch, busy := h.reading[k]
+		if !busy {
+			break // still locked: this caller reads
+		}
+		h.mu.Unlock()
+		<-ch // then the cache has it, or the read panicked and this caller reads
 	}
+	ch := make(chan struct{})
+	if h.reading == nil {
+		h.reading = map[string]chan struct{}{}
+	}
+	h.reading[k] = ch
+	h.mu.Unlock()
+	defer func() { // also when read panics: the waiters must not wait for ever
+		h.mu.Lock()
+		delete(h.reading, k)
+		h.mu.Unlock()
+		close(ch)
+	}()
 	a, p, ws, err := h.read(path, task)
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if h.seen == nil {
 		h.seen = map[string]hfEntry{}
 	}
-	h.seen[hfKey(path, task)] = hfEntry{a, p, ws, err}
-	if h.lastErr == nil {
-		h.lastErr = map[string]error{}
-	}
-	h.lastErr[path] = err
+	h.seen[k] = hfEntry{a, p, ws, err}
+	h.mu.Unlock()
 	return a, p, ws, err
 }
 
@@ -487,10 +536,31 @@ func offerLine(lang *i18n.Printer, o *model.Offer) string {
 // catalogs and overlays.
 func offerRow(lang *i18n.Printer, o *model.Offer) []string {
 	row := report.OfferRowIn(lang, o)
+	row[1], row[2] = o.Instance.Type, o.Region // whole: the tables cut them to their columns (cutColumn), report cuts at the end
 	for i := range row {
 		row[i] = printable(row[i])
 	}
 	return row
+}
+
+// markBorderline puts "~" (report.OfferRowIn's borderline mark on the
+// headroom) before cell col of the rows whose offer is borderline, for a
+// table without the headroom column: the mark stays in view at every
+// width (trial L6). Row i is offers[shown[i]], or offers[i] when shown is
+// nil. It reports whether it marked any.
+func markBorderline(rows [][]string, shown []int, offers []model.Offer, col int) bool {
+	marked := false
+	for i, r := range rows {
+		j := i
+		if shown != nil {
+			j = shown[i]
+		}
+		if offers[j].Verdict == model.VerdictBorderline && !strings.HasPrefix(r[col], "~") {
+			r[col] = "~" + r[col]
+			marked = true
+		}
+	}
+	return marked
 }
 
 // offerColumns are the panel table's columns, widest set first; the
@@ -523,6 +593,13 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 		for i, r := range rows {
 			picked[i] = pick(r, cols)
 		}
+		if !slices.Contains(cols, 8) { // no headroom column, so no "~" in it
+			at := slices.Index(cols, 3) // the GPUs, else the instance
+			if at < 0 {
+				at = slices.Index(cols, 1)
+			}
+			markBorderline(picked, nil, offers, at)
+		}
 		widths := make([]int, len(cols))
 		total := 0
 		for c := range cols {
@@ -549,15 +626,7 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 		if total > width && n < len(offerColumns)-1 {
 			continue
 		}
-		for i := range picked {
-			for c := range cols {
-				if cols[c] == 2 { // region: cut the name, never its "+N"
-					picked[i][c] = report.CutRegion(picked[i][c], widths[c])
-				} else {
-					picked[i][c] = report.Truncate(picked[i][c], widths[c])
-				}
-			}
-		}
+		cutTable(picked, widths, slices.Index(cols, 2)) // the region's name is cut, never its "+N"
 		t := table.New().Headers(headers...).Rows(picked...).Wrap(false).
 			Border(lipgloss.HiddenBorder()).BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 			BorderColumn(false).BorderHeader(false).

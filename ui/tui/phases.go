@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
@@ -247,7 +248,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	if width >= wideWidth {
 		nameW, offerW, durW, costW = 14, 44, 18, 12
 	}
-	cell := func(s string, w int) string { return report.PadRight(report.Truncate(s, w), w) }
+	cell := func(s string, w int) string { return report.PadRight(report.Truncate(s, w), w) } // the phases' cells are cut below
 	row := func(mark, name, offer, pricing, usdH, dur, cost string) string {
 		return fmt.Sprintf("%s%s %s %s %7s %s %*s", mark, cell(name, nameW), cell(offer, offerW), cell(pricing, 11), usdH, cell(dur, durW), costW, cost)
 	}
@@ -258,9 +259,34 @@ func (v *planView) view(st *report.Styles, width int) string {
 		}
 		b.WriteString(st.Muted.Render(row("  ", v.lang.T("phase"), offerCol, v.lang.T("pricing"), "$/h", v.lang.T("duration"), v.lang.T("cost"))) + "\n")
 	}
+	// The offer cell is "provider instance region ×N": the instance types
+	// are cut as a column (cutColumn) to what the widest provider and
+	// region leave, the region dropped when that is under 8 cells.
+	n := len(v.plan.Phases)
+	names, offers, durs, insts := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	provW, regionW := 0, 0
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
-		offer := strings.TrimSpace(fmt.Sprintf("%s %s %s", p.Provider, p.Instance, p.Region))
+		insts[i] = model.Printable(p.Instance)
+		provW = max(provW, ansi.StringWidth(model.Printable(p.Provider)))
+		region := p.Region
+		if p.Instances > 1 {
+			region += fmt.Sprintf(" ×%d", p.Instances)
+		}
+		regionW = max(regionW, ansi.StringWidth(model.Printable(region)))
+	}
+	instW := offerW - provW - 1 - regionW - 1
+	withRegion := instW >= 8
+	if !withRegion {
+		instW = offerW - provW - 1
+	}
+	cutColumn(insts, max(instW, 4), false)
+	for i := range v.plan.Phases {
+		p := &v.plan.Phases[i]
+		offer := model.Printable(p.Provider) + " " + insts[i]
+		if withRegion {
+			offer += " " + model.Printable(p.Region)
+		}
 		if p.Instances > 1 {
 			offer += fmt.Sprintf(" ×%d", p.Instances)
 		}
@@ -271,11 +297,17 @@ func (v *planView) view(st *report.Styles, width int) string {
 				dur += fmt.Sprintf(" × %g h", p.HoursPerMonth)
 			}
 		}
+		names[i], offers[i], durs[i] = model.Printable(p.Name), strings.TrimSpace(offer), dur
+	}
+	cutColumn(names, nameW, false)
+	cutColumn(durs, durW, false)
+	for i := range v.plan.Phases {
+		p := &v.plan.Phases[i]
 		mark := "  "
 		if i == v.cursor && v.pending == nil {
 			mark = "› "
 		}
-		line := row(mark, model.Printable(p.Name), model.Printable(offer), report.PricingName(v.lang, p.Pricing), report.USD(p.USDPerHour), dur, costs[i])
+		line := row(mark, names[i], offers[i], report.PricingName(v.lang, p.Pricing), report.USD(p.USDPerHour), durs[i], costs[i])
 		if i == v.cursor && v.pending == nil {
 			line = st.TableSelected.Render(line)
 		}

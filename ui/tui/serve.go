@@ -3,6 +3,8 @@ package tui
 import (
 	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -222,6 +224,14 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		add(st.Bad.Render(T("✗ no offer holds the model:")+" ") + strings.Join(reasons, lang.T("; ")))
 		return lines
 	}
+	if fb := best.Fallback; !fb.IsZero() { // as report.WriteServeEstimate words it
+		line := st.Warn.Render("↺ " + lang.Message(fb))
+		if compact { // one line: the weights line above names the format served
+			add(line)
+		} else { // wrapped: what is served comes last
+			add(wrapLines(line, iw)...)
+		}
+	}
 	m := &best.Memory
 	add(st.Heading.Render(T("KV cache")+" ") + st.Value.Render(lang.Sprintf("%s tokens", model.FormatCount(float64(m.KVTokens)))) +
 		st.Muted.Render(" · "+lang.Sprintf("%.1f concurrent %d-token sequences", m.MaxConcurrency, bs.MaxModelLen)))
@@ -275,12 +285,14 @@ func plainRows(headers []string, rows [][]string, width int) string {
 			total -= cut
 		}
 	}
+	cutWidths := slices.Clone(widths)
+	for c := 2; c < len(cutWidths); c++ {
+		cutWidths[c] = math.MaxInt // the figures are never cut
+	}
+	cutTable(rows, cutWidths, -1)
 	line := func(r []string) string {
 		var b strings.Builder
 		for c, v := range r {
-			if c < 2 {
-				v = report.Truncate(v, widths[c])
-			}
 			if c >= 2 {
 				b.WriteString(strings.Repeat(" ", max(widths[c]-ansi.StringWidth(v), 0)) + v + "  ")
 			} else {
@@ -289,7 +301,11 @@ func plainRows(headers []string, rows [][]string, width int) string {
 		}
 		return report.Truncate(strings.TrimRight(b.String(), " "), width)
 	}
-	out := []string{line(headers)}
+	hs := slices.Clone(headers)
+	for c := range 2 {
+		hs[c] = report.Truncate(hs[c], widths[c])
+	}
+	out := []string{line(hs)}
 	for _, r := range rows {
 		out = append(out, line(r))
 	}

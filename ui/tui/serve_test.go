@@ -210,3 +210,71 @@ func TestServingSkipsBatchPages(t *testing.T) {
 		}
 	}
 }
+
+// A GPU that cannot run the weight format asked for, with the fallback
+// allowed, serves at what vLLM loads there; the panel and the offer
+// detail say so in the report's words (report.WriteServeEstimate's ↺).
+func TestServingFallbackShows(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(120, 40)) // the test catalog has no V100 offer
+	a := m.a
+	a.Task, a.Model, a.InferPrecision, a.PrecisionFallback = model.TaskInference, "llama-3.1-8b", model.FP8, true
+	a.GPUKeys = []string{"v100-16gb"} // compute capability 7.0: no fp8 in vLLM
+	a.Serve = serveAnswers{WeightFormat: model.WeightFP8, KVCacheDType: model.KVAuto, PromptTokens: "2k", OutputTokens: "512"}
+	m.recompute()
+	if m.res == nil || len(m.res.serve) == 0 || m.res.serve[0].Fallback.IsZero() {
+		t.Fatalf("no fallback plan on a V100: %+v", m.res)
+	}
+	want := "↺ " + m.res.serve[0].Fallback.String()
+	if !strings.Contains(want, "served as fp16 weights") {
+		t.Fatalf("the plan's fallback reads %q", want)
+	}
+	p := m.panel
+	p.cache = nil
+	p.setSize(120, 40)
+	flat := func(s string) string { return strings.Join(strings.Fields(ansi.Strip(s)), " ") }
+	if !strings.Contains(flat(p.view(false)), "↺ NVIDIA V100") {
+		t.Errorf("the panel does not show the fallback %q:\n%s", want, ansi.Strip(p.view(false)))
+	}
+	if len(m.res.rec.Offers) == 0 {
+		t.Fatal("no serving offer")
+	}
+	if d := offerDetail(nil, testStyles(), &m.res.rec.Offers[0], m.res, "2026-11-30", 200); !strings.Contains(flat(d), want) {
+		t.Errorf("the offer detail does not say %q:\n%s", want, ansi.Strip(d))
+	} else if strings.Contains(d, "no dataset size") {
+		t.Errorf("the serving detail speaks of a dataset:\n%s", ansi.Strip(d))
+	}
+}
+
+// Trial L5: the serving offers screen said "sorted by price (s)" while
+// its rows are in $ per million output tokens, which s does not change;
+// and two instance types read the same once cut (gpu_8x_v1… for lambda's
+// gpu_8x_v100 and gpu_8x_v100_n).
+func TestServingOffersSortAndNames(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(80, 24))
+	a := m.a
+	a.Task, a.Model, a.InferPrecision, a.PrecisionFallback = model.TaskInference, "llama-3.1-8b", model.FP16, true
+	a.GPUKeys = []string{"v100-16gb"}
+	a.Serve = serveAnswers{WeightFormat: model.WeightFP16, KVCacheDType: model.KVAuto, PromptTokens: "2k", OutputTokens: "512"}
+	m.recompute()
+	m = drive(t, m, ctrlO)
+	text := screenText(m)
+	if !strings.Contains(text, "sorted by $ per million output tokens") || strings.Contains(text, "(s)") || strings.Contains(text, "s sort") {
+		t.Errorf("the serving offers screen does not say what it is sorted by, or offers s:\n%s", text)
+	}
+	before := m.offers.table.Rows()[0][2]
+	m = drive(t, m, runes("s"))
+	if got := m.offers.table.Rows()[0][2]; got != before || !strings.Contains(screenText(m), "sorted by $ per million output tokens") {
+		t.Errorf("s changed the serving order or its header: first row %q, was %q", got, before)
+	}
+	types := map[string]string{} // cut cell → instance type
+	for i, r := range m.offers.table.Rows() {
+		typ := m.offers.all[m.offers.shown[i]].Instance.Type
+		if other, ok := types[r[2]]; ok && other != typ {
+			t.Errorf("%s and %s both read %q", other, typ, r[2])
+		}
+		types[r[2]] = typ
+	}
+	if _, ok := types["gpu_8x_v100"]; !ok && len(types) < 2 {
+		t.Fatalf("too few offers to compare: %v", types)
+	}
+}

@@ -69,7 +69,10 @@ type wizard struct {
 
 	// readHF reads a config.json (cached), for the path's validation; nil
 	// when this build cannot read one.
-	readHF func(path string) error
+	readHF func(path string, task model.Task) error
+	// pricing are the Pricing selects built (a Price page each for jobs
+	// and for serving an LLM), bound to one answer.
+	pricing []*huh.Select[model.Pricing]
 	// units are the "Counted in" selects built, whose options follow
 	// whether the model takes images (unitVision, as last set).
 	units      []*huh.Select[string]
@@ -100,7 +103,7 @@ type boundInput struct {
 // newWizard builds the form over a; readHF checks a config.json path
 // (nil: this build reads none, and the model list does not offer it).
 // width 0 leaves the form unsized until setSize.
-func newWizard(a *answers, cat *model.Catalog, readHF func(string) error, theme huh.Theme, width, height int, lang *i18n.Printer) *wizard {
+func newWizard(a *answers, cat *model.Catalog, readHF func(string, model.Task) error, theme huh.Theme, width, height int, lang *i18n.Printer) *wizard {
 	hfEnabled := readHF != nil
 	w := &wizard{a: a, cat: cat, width: width, height: height, checks: map[huh.Field]func() error{}, heights: map[huh.Field]int{}, readHF: readHF, theme: theme, lang: lang}
 	w.syncRegions()
@@ -198,6 +201,11 @@ func (w *wizard) sync() {
 			b.field.Value(&empty)
 			b.field.Value(b.value)
 			b.shown = *b.value
+		}
+	}
+	for _, s := range w.pricing { // the other Price page's, when the task changed
+		if v, _ := s.Hovered(); huh.Field(s) != focused && v != w.a.Pricing {
+			s.Value(&w.a.Pricing)
 		}
 	}
 	w.syncRegions()
@@ -434,7 +442,7 @@ func (w *wizard) buildPages(hfEnabled bool) []page {
 					return errors.New(T("config.json: give a path"))
 				}
 				if w.readHF != nil {
-					if err := w.readHF(path); err != nil {
+					if err := w.readHF(path, a.Task); err != nil {
 						return fmt.Errorf("config.json: %w", err)
 					}
 				}
@@ -551,9 +559,17 @@ func (w *wizard) buildPages(hfEnabled bool) []page {
 		}},
 		{title: "Where", fields: func(static bool) []huh.Field {
 			var provs []huh.Option[string]
+			// A provider with nothing offered (every type retired) is not
+			// offered, unless the answers loaded name it (trial L9: cudo).
+			offered := cat.OfferedProviders()
 			for _, p := range providers(cat) {
 				label := p
-				if slices.Contains(model.MarketplaceProviders, p) {
+				switch {
+				case !slices.Contains(offered, p) && !slices.Contains(a.Providers, p):
+					continue
+				case !slices.Contains(offered, p):
+					label += T(" (retired: no offers)")
+				case slices.Contains(model.MarketplaceProviders, p):
 					label += T(" (marketplace: only when chosen)")
 				}
 				provs = append(provs, huh.NewOption(label, p).Selected(slices.Contains(a.Providers, p)))
@@ -571,17 +587,33 @@ func (w *wizard) buildPages(hfEnabled bool) []page {
 			w.heights[provsField], w.heights[regions] = providersHeight, regionsHeight
 			return []huh.Field{provsField, regions}
 		}},
-		{title: "Price", fields: func(bool) []huh.Field {
-			return []huh.Field{
-				newSelect[model.Pricing](w.theme).Title(T("Pricing")).Inline(true).
-					Options(localOptions(w.lang, model.PricingModes)...).Value(&a.Pricing),
-				input(T("Monthly budget (USD)"), T("empty: no limit"), &a.Budget, positiveValidator("monthly budget", 1e10)),
-				input(T("Job budget (USD)"), T("the whole job; empty: no limit"), &a.BudgetJob, positiveValidator("job budget", 1e10)),
-				input(T("Hours per month"), T("billed hours; 730 is always on"), &a.Hours, positiveValidator("hours per month", 744)),
-				input(T("Deadline (hours)"), T("the job must finish within; empty: none"), &a.Deadline, positiveValidator("deadline", 1e7)),
-			}
-		}},
+		// Serving an LLM is priced per hour and per million tokens: it has
+		// no job, so no job budget or deadline (one page each way, as
+		// Precision is, so the page count stays).
+		{title: "Price", hide: func() bool { return a.servingLLM(cat) }, fields: func(bool) []huh.Field { return w.priceFields(input, true) }},
+		{title: "Price", hide: func() bool { return !a.servingLLM(cat) }, fields: func(bool) []huh.Field { return w.priceFields(input, false) }},
 	})
+}
+
+// priceFields are the Price page's questions; job adds the job budget and
+// the deadline, which apply to a job with a size (not to serving an LLM).
+func (w *wizard) priceFields(input func(title, desc string, v *string, check func(string) error) *huh.Input, job bool) []huh.Field {
+	a, T := w.a, w.lang.T
+	pricing := newSelect[model.Pricing](w.theme).Title(T("Pricing")).Inline(true).
+		Options(localOptions(w.lang, model.PricingModes)...).Value(&a.Pricing)
+	w.pricing = append(w.pricing, pricing)
+	fs := []huh.Field{
+		pricing,
+		input(T("Monthly budget (USD)"), T("empty: no limit"), &a.Budget, positiveValidator("monthly budget", 1e10)),
+	}
+	if job {
+		fs = append(fs, input(T("Job budget (USD)"), T("the whole job; empty: no limit"), &a.BudgetJob, positiveValidator("job budget", 1e10)))
+	}
+	fs = append(fs, input(T("Hours per month"), T("billed hours; 730 is always on"), &a.Hours, positiveValidator("hours per month", 744)))
+	if job {
+		fs = append(fs, input(T("Deadline (hours)"), T("the job must finish within; empty: none"), &a.Deadline, positiveValidator("deadline", 1e7)))
+	}
+	return fs
 }
 
 // fieldError is the error of field f's current answer, or nil.

@@ -240,3 +240,24 @@ func TestCascadingRegions(t *testing.T) {
 		t.Errorf("choosing aws again brought back regions %v", m.a.Regions)
 	}
 }
+
+// Trial L9: cudo, every type retired on 2026-03-31, was offered in the
+// Providers question. A provider with nothing offered is left out, unless
+// the answers loaded name it: then it shows, marked.
+func TestProvidersLeaveOutRetired(t *testing.T) {
+	cat := embeddedCatalog(t)
+	if slices.Contains(cat.OfferedProviders(), "cudo") || !slices.Contains(providers(cat), "cudo") {
+		t.Skip("the catalog no longer has cudo as a retired provider")
+	}
+	m := toPage(t, start(t, newTestApp(t, cat, Options{}), size(120, 40)), "Where")
+	if text := screenText(m); strings.Contains(text, "cudo") || !strings.Contains(text, "azure") {
+		t.Errorf("the Providers question offers cudo, or lacks azure:\n%s", text)
+	}
+	cfg := &model.Config{}
+	cfg.Workload.Model = defaultModel
+	cfg.Search.Providers = []string{"cudo"}
+	m = toPage(t, start(t, newTestApp(t, cat, Options{Config: cfg}), size(120, 40)), "Where")
+	if text := screenText(m); !strings.Contains(text, "cudo (retired: no offers)") {
+		t.Errorf("a file's cudo is not shown marked:\n%s", text)
+	}
+}
