@@ -494,3 +494,35 @@ func TestServeRefusesWhatItCannotWrite(t *testing.T) {
 		t.Errorf("serving script for provider lab: %v", err)
 	}
 }
+
+// TestServeVoltaNote: a serving file for a Volta GPU says to pin a CUDA 12
+// vLLM (CUDA 13.0 dropped Volta); an H100's does not.
+func TestServeVoltaNote(t *testing.T) {
+	cat := testCatalog()
+	in := cat.Instances[2]
+	a := &model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 1024, Heads: 8, KVHeads: 8, FFN: 4096, Vocab: 32000}
+	for _, tt := range []struct {
+		gpu  model.GPU
+		note bool
+	}{
+		{model.GPU{Key: "v100-16gb", Name: "V100", Vendor: "nvidia", ComputeCapability: "7.0", MemoryGiB: 16, MemoryBandwidthGBps: 900, FP16TFLOPS: 125}, true},
+		{model.GPU{Key: "h100-sxm", Name: "H100", Vendor: "nvidia", ComputeCapability: "9.0", MemoryGiB: 80, MemoryBandwidthGBps: 3350, FP16TFLOPS: 989, BF16TFLOPS: 989}, false},
+	} {
+		sp, err := model.PlanServing(a, model.Serving{WeightFormat: model.WeightFP16, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4},
+			model.ServeOfferFor(&in, &tt.gpu, 10, "test"))
+		if err != nil || !sp.Fits {
+			t.Fatalf("%s: %v %v", tt.gpu.Key, err, sp.Reasons)
+		}
+		s, err := launch.NewServe(a, &sp, launch.ServeOptions{Region: "us-east-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := s.Render(launch.FormatDocker)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(out), "CUDA 13.0 dropped Maxwell, Pascal and Volta"); got != tt.note {
+			t.Errorf("%s: CUDA 12 note %v, want %v:\n%s", tt.gpu.Key, got, tt.note, out)
+		}
+	}
+}

@@ -50,8 +50,11 @@ type Serve struct {
 	GPUsPerInstance                             int
 	HostVCPUs                                   int
 	HostMemoryGiB                               float64
-	CPUArch                                     string  // "arm64": arm64 wheels and images (Plan.CPUArch)
-	USDPerHour                                  float64 // the whole deployment
+	CPUArch                                     string // "arm64": arm64 wheels and images (Plan.CPUArch)
+	// LastCUDA is the newest CUDA line the GPU runs ("12.x" for Volta and
+	// older: CUDA 13.0 dropped them; Advise), empty when current.
+	LastCUDA   string
+	USDPerHour float64 // the whole deployment
 
 	// TP × PP GPUs make one replica (one vLLM engine); ReplicasPerNode
 	// engines share a node through vLLM's --data-parallel-size; Replicas in
@@ -109,6 +112,7 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 		Provider: o.Instance.Provider, InstanceType: ProviderInstanceType(o.Instance.Provider, o.Instance.Type),
 		CatalogType: o.Instance.Type, Region: opt.Region, Pricing: opt.Pricing,
 		Accelerator: accel, GPUsPerInstance: o.GPUsPerNode, HostVCPUs: o.Instance.VCPUs, HostMemoryGiB: o.Instance.MemoryGiB, CPUArch: o.Instance.CPUArch,
+		LastCUDA:   Advise(o.GPU).LastCUDA,
 		USDPerHour: sp.USDPerHour,
 		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
 		Serving: sp.Serving, Image: opt.Image,
@@ -254,6 +258,9 @@ func (s *Serve) headerLines() []string {
 	}
 	if s.CPUArch == "arm64" {
 		lines = append(lines, "note: "+model.ArmHostWarning)
+	}
+	if s.LastCUDA != "" {
+		lines = append(lines, fmt.Sprintf("note: %s needs a CUDA %s build of vLLM: CUDA 13.0 dropped Maxwell, Pascal and Volta, and the vllm/vllm-openai image and pip wheel may be built for CUDA 13; pin a CUDA 12 release", s.Accelerator, s.LastCUDA))
 	}
 	switch s.Serving.WeightFormat {
 	case model.WeightAWQ, model.WeightGPTQ, model.WeightInt8:
