@@ -46,10 +46,10 @@ func registerCompletions(root *cobra.Command, env *Env, overlays *[]string) {
 			return instanceNames(catalog(), s)
 		},
 		"providers": func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return list(s, providerNames(catalog()))
+			return list(s, offeredProviders(catalog()))
 		},
 		"provider": func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return providerNames(catalog()), noFile
+			return offeredProviders(catalog()), noFile
 		},
 		"regions": func(cmd *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			return list(s, regionNames(catalog(), chosenProviders(cmd), ""))
@@ -193,6 +193,16 @@ func gpuKeys(c *model.Catalog) []cobra.Completion {
 	return out
 }
 
+// offeredProviders is what completion offers: the providers with a type
+// still offered (Catalog.OfferedProviders: not retired Cudo), as the
+// configurator's Providers question lists them.
+func offeredProviders(c *model.Catalog) []string {
+	if c == nil {
+		return nil
+	}
+	return c.OfferedProviders()
+}
+
 // providerNames lists the catalog's providers in catalog order.
 func providerNames(c *model.Catalog) []string {
 	if c == nil {
@@ -217,7 +227,7 @@ func instanceNames(c *model.Catalog, toComplete string) ([]cobra.Completion, cob
 	provider, _, typed := strings.Cut(toComplete, "/")
 	if !typed {
 		var out []cobra.Completion
-		for _, p := range providerNames(c) {
+		for _, p := range offeredProviders(c) {
 			out = append(out, p+"/")
 		}
 		return out, noFile | cobra.ShellCompDirectiveNoSpace
