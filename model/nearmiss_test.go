@@ -15,19 +15,7 @@ func TestKeepNearMiss(t *testing.T) {
 		{Instance: in("aws", "b"), USDPerHour: 3}, // ties aws/c: b first
 		{Instance: in("aws", "z"), USDPerHour: 4}, // ties aws/d, beyond n
 	}
-	var got []Rejection
-	for _, x := range xs {
-		got = keepNearMiss(got, x, 4)
-	}
-	want := []string{"gcp/a", "aws/b", "aws/c", "aws/d"}
-	if len(got) != len(want) {
-		t.Fatalf("kept %d, want %d", len(got), len(want))
-	}
-	for i, r := range got {
-		if k := r.Instance.Provider + "/" + r.Instance.Type; k != want[i] {
-			t.Errorf("near miss %d = %s, want %s", i, k, want[i])
-		}
-	}
+	checkKept(t, xs, "gcp/a", "aws/b", "aws/c", "aws/d")
 }
 
 // TestKeepNearMissNearest: near misses are the nearest to fitting, not the
@@ -43,11 +31,17 @@ func TestKeepNearMissNearest(t *testing.T) {
 		{Instance: in("nebius", "gpu-b200-8"), USDPerHour: 44.00, Kind: RejectVRAM, ShortBytes: 2 * GiB}, // as near, cheaper
 		{Instance: in("aws", "p5.48xlarge"), USDPerHour: 55.04, Kind: RejectDeadline},                    // fits, too slow
 	}
+	checkKept(t, xs, "aws/p5.48xlarge", "nebius/gpu-b200-8", "lambda/gpu_8x_b200", "aws/g5g.xlarge")
+}
+
+// checkKept feeds xs to keepNearMiss, keeping 4, and checks the kept
+// PROVIDER/TYPE in order.
+func checkKept(t *testing.T, xs []Rejection, want ...string) {
+	t.Helper()
 	var got []Rejection
 	for _, x := range xs {
 		got = keepNearMiss(got, x, 4)
 	}
-	want := []string{"aws/p5.48xlarge", "nebius/gpu-b200-8", "lambda/gpu_8x_b200", "aws/g5g.xlarge"}
 	if len(got) != len(want) {
 		t.Fatalf("kept %d, want %d", len(got), len(want))
 	}

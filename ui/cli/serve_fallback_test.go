@@ -16,43 +16,35 @@ import (
 func TestServeFallbackShown(t *testing.T) {
 	base := []string{"--model", "llama-3.1-8b", "--task", "inference", "--precision", "fp8"}
 
-	code, out, errOut := runCLI(t, append([]string{"estimate", "--gpu", "v100-16gb", "--json"}, base...)...)
-	if code != 0 {
-		t.Fatalf("estimate without fallback: exit %d: %s", code, errOut)
+	// plan is estimate --json's plan, with the format fields.
+	type plan struct {
+		Fits         bool   `json:"fits"`
+		WeightFormat string `json:"weight_format"`
+		FallbackFrom string `json:"fallback_from"`
+		Fallback     string `json:"fallback"`
 	}
-	var refused struct {
-		Plan struct {
-			Fits         bool   `json:"fits"`
-			FallbackFrom string `json:"fallback_from"`
-		} `json:"plan"`
+	estimate := func(extra ...string) plan {
+		t.Helper()
+		code, out, errOut := runCLI(t, append(append([]string{"estimate", "--gpu", "v100-16gb", "--json"}, base...), extra...)...)
+		if code != 0 {
+			t.Fatalf("estimate %q: exit %d: %s", extra, code, errOut)
+		}
+		var e struct {
+			Plan plan `json:"plan"`
+		}
+		if err := json.Unmarshal([]byte(out), &e); err != nil {
+			t.Fatal(err)
+		}
+		return e.Plan
 	}
-	if err := json.Unmarshal([]byte(out), &refused); err != nil {
-		t.Fatal(err)
+	if p := estimate(); p.Fits || p.FallbackFrom != "" {
+		t.Errorf("fp8 on a V100 without fallback: %+v", p)
 	}
-	if refused.Plan.Fits || refused.Plan.FallbackFrom != "" {
-		t.Errorf("fp8 on a V100 without fallback: fits %v, fallback from %q", refused.Plan.Fits, refused.Plan.FallbackFrom)
-	}
-
-	code, out, errOut = runCLI(t, append([]string{"estimate", "--gpu", "v100-16gb", "--json", "--allow-precision-fallback"}, base...)...)
-	if code != 0 {
-		t.Fatalf("estimate with fallback: exit %d: %s", code, errOut)
-	}
-	var fell struct {
-		Plan struct {
-			Fits         bool   `json:"fits"`
-			WeightFormat string `json:"weight_format"`
-			FallbackFrom string `json:"fallback_from"`
-			Fallback     string `json:"fallback"`
-		} `json:"plan"`
-	}
-	if err := json.Unmarshal([]byte(out), &fell); err != nil {
-		t.Fatal(err)
-	}
-	if p := fell.Plan; !p.Fits || p.WeightFormat != "fp16" || p.FallbackFrom != "fp8" || !strings.Contains(p.Fallback, "has no fp8") {
+	if p := estimate("--allow-precision-fallback"); !p.Fits || p.WeightFormat != "fp16" || p.FallbackFrom != "fp8" || !strings.Contains(p.Fallback, "has no fp8") {
 		t.Errorf("fp8 on a V100 with fallback: %+v", p)
 	}
 
-	code, out, errOut = runCLI(t, append([]string{"recommend", "--providers", "lambda", "--limit", "0", "--allow-precision-fallback"}, base...)...)
+	code, out, errOut := runCLI(t, append([]string{"recommend", "--providers", "lambda", "--limit", "0", "--allow-precision-fallback"}, base...)...)
 	if code != 0 {
 		t.Fatalf("recommend: exit %d: %s", code, errOut)
 	}
