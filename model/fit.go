@@ -28,6 +28,21 @@ type Fit struct {
 	// Tips are the single changes that save the most on this GPU type,
 	// fitting or not (Tips; at most TipCount), quantified.
 	Tips []Tip
+	// Refused says why g cannot run the workload's precision at all
+	// (CannotRun: pure bf16 training below compute capability 8.0 has no
+	// fallback); Fits is then false, whatever the memory.
+	Refused Message
+}
+
+// CannotRun says why g cannot run w's precision at all, as Recommend
+// rejects it (GPU.RunPrecision finds no fallback: pure bf16 training
+// without bf16 hardware, whose fp16 would need loss scaling the recipe
+// does not have); the zero Message when g can, natively or by fallback.
+func CannotRun(w *Workload, g *GPU) Message {
+	if _, ok := g.RunPrecision(w.Precision, w.Task.Training()); !ok {
+		return Msg("%s has no %s (needs compute capability 8.0)", g.Name, w.Precision)
+	}
+	return Message{}
 }
 
 // TipCount is how many tips CheckFit keeps: the few that matter most.
@@ -36,11 +51,14 @@ const TipCount = 3
 // CheckFit reports whether e (computed from its Workload) fits g, the
 // largest batch that would, and fit advice when it does not.
 func CheckFit(e *Estimate, g *GPU) Fit {
-	f := Fit{GPU: g, UsableBytes: UsableBytes(g)}
-	f.Fits = e.Memory.Total() <= f.UsableBytes
+	f := Fit{GPU: g, UsableBytes: UsableBytes(g), Refused: CannotRun(&e.Workload, g)}
+	f.Fits = e.Memory.Total() <= f.UsableBytes && f.Refused.IsZero()
 	f.Verdict = VerdictFor(e.MemoryBand, f.UsableBytes)
+	if !f.Refused.IsZero() {
+		f.Verdict = VerdictCannotRun
+	}
 	f.MaxMicroBatch, _ = MaxMicroBatch(e.Workload, f.UsableBytes)
-	if !f.Fits {
+	if !f.Fits && f.Refused.IsZero() {
 		f.Advice = FitAdvice(e.Workload, f.UsableBytes)
 	}
 	f.Tips = Tips(e.Workload, g, TipCount)
@@ -55,6 +73,9 @@ const (
 	VerdictFits       FitVerdict = "fits"
 	VerdictBorderline FitVerdict = "borderline"
 	VerdictNoFit      FitVerdict = "does not fit"
+	// VerdictCannotRun: the GPU cannot run the precision at all
+	// (Fit.Refused), whatever the memory.
+	VerdictCannotRun FitVerdict = "cannot run"
 )
 
 // VerdictFor weighs a memory band (low, high bytes) against usable bytes:

@@ -666,9 +666,9 @@ type deployment struct {
 func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) {
 	w := &m.w
 	usable := UsableBytes(g)
-	if run, ok := g.RunPrecision(w.Precision, w.Task.Training()); !ok {
-		return deployment{}, RejectPrecision, Msg("%s has no %s (needs compute capability 8.0)", g.Name, w.Precision)
-	} else if run != w.Precision && (w.Precision == BF16 || w.Precision == FP8) && !m.q.AllowPrecisionFallback {
+	if why := CannotRun(w, g); !why.IsZero() {
+		return deployment{}, RejectPrecision, why
+	} else if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision && (w.Precision == BF16 || w.Precision == FP8) && !m.q.AllowPrecisionFallback {
 		return deployment{}, RejectPrecision, Msg("%s has no %s; it would run %s (allow_precision_fallback)", g.Name, w.Precision, run)
 	}
 	if why := frameworkSupport(g, w.Framework); !why.IsZero() {

@@ -78,6 +78,9 @@ func addEstimatorV2(out *EstimateJSON, e *model.Estimate, f *model.Fit) {
 	}
 	if f != nil && out.GPU != nil {
 		out.GPU.Verdict = string(f.Verdict)
+		if !f.Refused.IsZero() {
+			out.GPU.Refused = f.Refused.String()
+		}
 	}
 }
 
@@ -157,6 +160,8 @@ func VerdictWordIn(p *i18n.Printer, v model.FitVerdict, st *Styles) string {
 		return st.Good.Render(p.T("✓ fits"))
 	case model.VerdictBorderline:
 		return st.Warn.Render(p.T("~ borderline"))
+	case model.VerdictCannotRun:
+		return st.Bad.Render(p.T("✗ cannot run on"))
 	}
 	return st.Bad.Render(p.T("✗ does not fit"))
 }

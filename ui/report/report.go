@@ -131,8 +131,10 @@ type FitJSON struct {
 	MaxMicroBatch int          `json:"max_micro_batch"`
 	Advice        []AdviceJSON `json:"advice"`
 	// Verdict weighs memory.band against usable_bytes: "fits",
-	// "borderline" or "does not fit" (model.FitVerdict).
+	// "borderline" or "does not fit" (model.FitVerdict); "cannot run"
+	// when the GPU cannot run the precision at all, and Refused says why.
 	Verdict string `json:"verdict"`
+	Refused string `json:"refused,omitempty"`
 	// Tips are the single changes that save the most on this GPU type,
 	// largest saving first (model.Tips), fitting or not.
 	Tips []TipJSON `json:"tips"`
@@ -422,6 +424,9 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 					line("  %s %s", st.Good.Render("↓"), TipLineIn(p, &t))
 				}
 			}
+		} else if !f.Refused.IsZero() {
+			line("%s %s: %s", VerdictWordIn(p, f.Verdict, &st), head, p.Message(f.Refused))
+			line("  %s", st.Muted.Render(p.T("pure bf16 training has no fp16 fallback (fp16 needs loss scaling): --precision amp-fp16 runs there")))
 		} else {
 			line("%s %s: %s", VerdictWordIn(p, f.Verdict, &st), head, NeedsLineIn(p, e))
 			if len(f.Advice) > 0 {

@@ -289,6 +289,8 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.
 		line("%s %s", st.Good.Render(lang.T("✓ serves")), head)
 	case p.Fits:
 		line("%s %s", st.Warn.Render(lang.T("! fits, misses the targets:")), head)
+	case !sized: // the GPU cannot run the weight format: it is not a matter of memory
+		line("%s %s", st.Bad.Render(lang.T("✗ cannot serve on")), head)
 	default:
 		line("%s %s", st.Bad.Render(lang.T("✗ does not fit")), head)
 	}
