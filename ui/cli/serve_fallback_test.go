@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,5 +111,30 @@ func TestServeDefaultIsVLLMAuto(t *testing.T) {
 	}
 	if strings.Contains(out, "↺fp16") || !strings.Contains(out, "has no bf16") {
 		t.Errorf("bf16 asked: want the V100 a near miss, no ↺fp16 row:\n%s", out)
+	}
+}
+
+// TestServeLimitSaysMore: a serving table cut by --limit says how many rows
+// --limit 0 adds, as the training table does; without a limit it says
+// nothing.
+func TestServeLimitSaysMore(t *testing.T) {
+	base := []string{"recommend", "--model", "llama-3.1-8b", "--task", "inference", "--providers", "lambda"}
+	_, all, _ := runCLI(t, append(base, "--limit", "0")...)
+	_, five, errOut := runCLI(t, append(base, "--limit", "5")...)
+	rows := func(out string) int {
+		n := 0
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "lambda ") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := rows(five); n != 5 {
+		t.Fatalf("--limit 5 shows %d rows: %s", n, errOut)
+	}
+	want := fmt.Sprintf("… %d more offers (--limit 0 shows all)", rows(all)-5)
+	if !strings.Contains(five, want) || strings.Contains(all, "more offers") {
+		t.Errorf("want %q under --limit 5 and nothing under --limit 0:\n%s", want, five)
 	}
 }

@@ -392,6 +392,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 	if len(rows) > 0 {
 		line("%s", serveTable(r, translate(lang, ServeHeaders...), rows))
 	}
+	if more := meets - len(rows); more > 0 {
+		line("%s", st.Muted.Render(lang.Sprintf("… %s more %s%s", model.Grouped(more), lang.T(marketPlural(more, "offer", "offers")), lang.T(" (--limit 0 shows all)"))))
+	}
 	if fallback {
 		line("%s", st.Muted.Render(lang.Sprintf("↺ is the weight format vLLM loads on a GPU that cannot run %s: the row is sized and timed in it", s.WeightFormat)))
 	}
