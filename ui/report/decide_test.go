@@ -73,3 +73,17 @@ func TestSavedPct(t *testing.T) {
 		}
 	}
 }
+
+// TestUsableOf: the usable memory is explained from the figure it is taken
+// from: the vendor's GiB, or the memory the driver shows when the catalog
+// has it below that (B200: 180 GiB, 179.06 visible), less the 5% margin.
+func TestUsableOf(t *testing.T) {
+	b200 := &model.GPU{Name: "B200", MemoryGiB: 180, UsableMemoryMiB: 179.06 * 1024}
+	a100 := &model.GPU{Name: "A100", MemoryGiB: 40}
+	if got, want := UsableOfIn(nil, b200), "180 GiB, 179.06 GiB visible to the driver, less the 5% margin"; got != want {
+		t.Errorf("B200: %q, want %q", got, want)
+	}
+	if got, want := UsableOfIn(nil, a100), "40 GiB less the 5% margin"; got != want {
+		t.Errorf("A100: %q, want %q", got, want)
+	}
+}

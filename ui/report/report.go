@@ -121,6 +121,16 @@ type ComputeJSON struct {
 	GPUHours         *float64 `json:"gpu_hours"`
 }
 
+// UsableOfIn says what a GPU's usable memory is taken from: the vendor's
+// GiB less FitMargin, or the memory the driver shows (nvidia-smi, below
+// the vendor's figure on some cards: model.GPU.MemoryBytes) less it.
+func UsableOfIn(p *i18n.Printer, g *model.GPU) string {
+	if v := g.MemoryBytes(); v < g.MemoryGiB*model.GiB {
+		return p.Sprintf("%g GiB, %s visible to the driver, less the %.0f%% margin", g.MemoryGiB, GiB(v), model.FitMargin*100)
+	}
+	return p.Sprintf("%g GiB less the %.0f%% margin", g.MemoryGiB, model.FitMargin*100)
+}
+
 // FitJSON is how the estimate fits the GPU given with --gpu.
 type FitJSON struct {
 	Key           string       `json:"key"`
@@ -407,7 +417,7 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 	if f != nil {
 		line("")
 		g := f.GPU
-		head := p.Sprintf("%s (%g GiB, %s usable after the %.0f%% margin)", g.Name, g.MemoryGiB, GiB(f.UsableBytes), model.FitMargin*100)
+		head := p.Sprintf("%s (%s usable: %s)", g.Name, GiB(f.UsableBytes), UsableOfIn(p, g))
 		if f.Fits {
 			line("%s %s", VerdictWordIn(p, f.Verdict, &st), head)
 			what := "largest micro-batch that fits"

@@ -428,8 +428,15 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 			add("  %s", l)
 		}
 	}
-	add("  needs %s per GPU of %s usable (%s GiB less the %.0f%% margin): %s headroom", report.GiB(o.NeedBytes), report.GiB(o.UsableBytes),
-		fmtFloat(g.MemoryGiB), model.FitMargin*100, st.Good.Render(fmt.Sprintf("%.0f%%", o.HeadroomPct)))
+	if sp != nil {
+		// vLLM's layout: it takes gpu_memory_utilization of the memory
+		// the driver shows, weights, activations and KV cache within it.
+		add("  vLLM takes %s of each GPU's %s (gpu_memory_utilization %.2g)", report.GiB(sp.Memory.BudgetBytes),
+			report.GiB(sp.Memory.TotalBytes), sp.Serving.GPUMemoryUtilization)
+	} else {
+		add("  needs %s per GPU of %s usable (%s): %s headroom", report.GiB(o.NeedBytes), report.GiB(o.UsableBytes),
+			report.UsableOfIn(lang, g), st.Good.Render(fmt.Sprintf("%.0f%%", o.HeadroomPct)))
+	}
 	if e != nil {
 		add("  %s", report.VRAMBar(e.Memory, o.UsableBytes, max(min(width-4, 60), 4), st))
 		for _, l := range report.BreakdownLinesIn(lang, e.Memory, st) {
