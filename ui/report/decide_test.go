@@ -87,3 +87,20 @@ func TestUsableOf(t *testing.T) {
 		t.Errorf("A100: %q, want %q", got, want)
 	}
 }
+
+// TestOfferGPUsMarksFallback: an offer whose GPU runs a fallback of the
+// precision asked for says which in its GPUs cell, in every table built
+// from it (the recommend table, the configurator's offers, serving's
+// offers list, whose fallback is the weight format vLLM loads).
+func TestOfferGPUsMarksFallback(t *testing.T) {
+	g := &model.GPU{Key: "v100-16gb"}
+	in := &model.Instance{GPUCount: 8}
+	o := model.Offer{Instance: in, GPU: g, GPUs: 8, Instances: 1}
+	if got := OfferGPUs(&o); got != "8×v100-16gb" {
+		t.Errorf("no fallback: %q", got)
+	}
+	o.Asked, o.Fallback = model.Precision("fp8"), model.Precision("fp16")
+	if got := OfferGPUs(&o); got != "8×v100-16gb ↺fp16" {
+		t.Errorf("fallback: %q, want 8×v100-16gb ↺fp16", got)
+	}
+}

@@ -171,6 +171,9 @@ func OfferGPUsIn(p *i18n.Printer, o *model.Offer) string {
 	if o.Instances > 1 {
 		gpus += p.Sprintf(" (%d nodes)", o.Instances)
 	}
+	if o.Fallback != "" { // the GPU lacks the precision asked for and runs this one instead
+		gpus += " ↺" + string(o.Fallback)
+	}
 	return gpus
 }
 
@@ -447,6 +450,12 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		}
 		if note := borderlineTableNote(p, offers); note != "" {
 			fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
+		}
+		for i := range offers {
+			if o := &offers[i]; o.Fallback != "" {
+				fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("↺ is the precision a GPU runs in place of %s, which it lacks; its row is timed so", o.Asked)))
+				break
+			}
 		}
 		for _, note := range []string{commitNote, sizedTableNote(p, offers, rec.Sort)} {
 			if note != "" {

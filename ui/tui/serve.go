@@ -159,7 +159,11 @@ func computeServe(r *result, cat *model.Catalog, cfg *model.Config) {
 		if !p.Meets || p.Offer.Instance == nil {
 			continue
 		}
-		offers = append(offers, model.Offer{Instance: p.Offer.Instance, GPU: p.Offer.GPU, Region: p.Offer.Region,
+		var fallback model.Precision // the weight format vLLM loads instead of the one asked for
+		if p.FallbackFrom != "" {
+			fallback = model.Precision(p.Serving.WeightFormat)
+		}
+		offers = append(offers, model.Offer{Instance: p.Offer.Instance, GPU: p.Offer.GPU, Region: p.Offer.Region, Fallback: fallback,
 			Pricing: p.Offer.Pricing, Instances: p.Nodes, GPUs: p.GPUs, USDPerHour: p.USDPerHour, MonthlyUSD: p.USDPerHour * hours,
 			NeedBytes: p.Memory.BudgetBytes, UsableBytes: p.Memory.TotalBytes,
 			HeadroomPct: 100 * (1 - p.Memory.BudgetBytes/p.Memory.TotalBytes), Estimate: r.est, Asked: w.Precision,
