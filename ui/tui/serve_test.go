@@ -278,3 +278,45 @@ func TestServingOffersSortAndNames(t *testing.T) {
 		t.Fatalf("too few offers to compare: %v", types)
 	}
 }
+
+// TestServingDefaultIsVLLMAuto: serving with the precision list's bf16 and
+// no weight format chosen is vLLM's default --dtype auto, as on the command
+// line: a T4 (no bf16) serves at fp16 with the fallback said; choosing bf16
+// as the weight format makes it a near miss.
+func TestServingDefaultIsVLLMAuto(t *testing.T) {
+	plansOnT4 := func(wf model.WeightFormat) []model.ServePlan {
+		cat := testCatalog(t)
+		for _, in := range cat.Instances { // a T4 host: the test catalog has no GPU without bf16 to serve on
+			if in.GPU == "l4" {
+				in.Type, in.GPU = "t4-host", "t4"
+				cat.Instances = append(cat.Instances, in)
+				break
+			}
+		}
+		m := start(t, newTestApp(t, cat, Options{}), size(120, 40))
+		a := m.a
+		a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-8b", model.BF16
+		a.Serve = serveAnswers{WeightFormat: wf, KVCacheDType: model.KVAuto}
+		m.recompute()
+		var out []model.ServePlan
+		for _, p := range m.res.serve {
+			if p.Offer.GPU != nil && p.Offer.GPU.Key == "t4" {
+				out = append(out, p)
+			}
+		}
+		if len(out) == 0 {
+			t.Fatal("no T4 plan in the test catalog's serving offers")
+		}
+		return out
+	}
+	for _, p := range plansOnT4("") {
+		if p.FallbackFrom != model.WeightBF16 || p.Serving.WeightFormat != model.WeightFP16 {
+			t.Errorf("default on T4: format %s from %q, want fp16 from bf16 (%q)", p.Serving.WeightFormat, p.FallbackFrom, p.Reasons)
+		}
+	}
+	for _, p := range plansOnT4(model.WeightBF16) {
+		if p.Meets || p.FallbackFrom != "" || !strings.Contains(strings.Join(p.Reasons, "; "), "has no bf16") {
+			t.Errorf("bf16 chosen on T4: meets %v, fallback from %q, reasons %q", p.Meets, p.FallbackFrom, p.Reasons)
+		}
+	}
+}
