@@ -318,7 +318,12 @@ func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (mo
 	if picked == nil {
 		picked = r.best()
 	}
-	if r.ok() {
+	// Serving: the memory is vLLM's layout (the plan), not the batch
+	// estimate, and an offer's "job" is a million output tokens, so neither
+	// is written as a training job's; the command line's serving export
+	// writes neither either.
+	serving := r != nil && r.serve != nil
+	if r.ok() && !serving {
 		e := r.est
 		if picked != nil && picked.Estimate != nil {
 			e = picked.Estimate
@@ -327,6 +332,9 @@ func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (mo
 	}
 	if picked != nil {
 		c.Selection = model.NewSelection(picked, asOf)
+		if serving {
+			c.Selection.JobHours, c.Selection.JobUSD = 0, 0
+		}
 	}
 	if err := c.Validate(); err != nil {
 		return c, fmt.Errorf("cannot export: %w", err)

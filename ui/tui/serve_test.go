@@ -320,3 +320,21 @@ func TestServingDefaultIsVLLMAuto(t *testing.T) {
 		}
 	}
 }
+
+// TestServingExportWritesNoJob: the TOML ctrl+e writes for serving has no
+// [estimate] (the batch estimate is not vLLM's layout) and no job hours
+// or cost in [selection] (a serving offer's "job" is a million output
+// tokens), so the file does not contradict the screen (trial 3 M2).
+func TestServingExportWritesNoJob(t *testing.T) {
+	m := servingApp(t, 120, 40)
+	c, err := exportConfigOf(m.a, m.res, nil, "2026-11-30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Estimate != nil {
+		t.Errorf("serving export writes [estimate]: %+v", c.Estimate)
+	}
+	if c.Selection == nil || c.Selection.JobHours != 0 || c.Selection.JobUSD != 0 || c.Selection.USDPerHour <= 0 {
+		t.Errorf("serving export's selection: %+v", c.Selection)
+	}
+}
