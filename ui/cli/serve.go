@@ -124,8 +124,10 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	// bf16 checkpoint in fp16 where the GPU has no bf16
 	// (vllm/config/model.py _resolve_auto_dtype: the first of the
 	// platform's supported dtypes), so that GPU falls back as vLLM would.
+	// A file's precision bf16 is the configurator's default answer, read
+	// the same way (ui/tui computeServe); a weight format is asked for.
 	asked := fs.Changed("precision") || fs.Changed("weight-format") ||
-		ff.cfg != nil && (ff.cfg.Workload.Precision != "" || ff.cfg.Workload.Serve.WeightFormat != "")
+		ff.cfg != nil && ff.cfg.Workload.Serve.WeightFormat != ""
 	if !asked && sl.s.WeightFormat == model.WeightBF16 {
 		sl.s.AllowPrecisionFallback = true
 	}

@@ -112,6 +112,15 @@ func TestServeDefaultIsVLLMAuto(t *testing.T) {
 	if strings.Contains(out, "↺fp16") || !strings.Contains(out, "has no bf16") {
 		t.Errorf("bf16 asked: want the V100 a near miss, no ↺fp16 row:\n%s", out)
 	}
+	// A file's precision bf16 is the configurator's default answer: auto too.
+	path := writeFile(t, "serve.toml", "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\"\nprecision = \"bf16\"\n")
+	code, out, errOut = runCLI(t, "recommend", "--config", path, "--providers", "lambda", "--limit", "0")
+	if code != 0 {
+		t.Fatalf("--config: exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "8×v100-16gb ↺fp16") {
+		t.Errorf("a file's precision bf16: want the V100 served at ↺fp16:\n%s", out)
+	}
 }
 
 // TestServeLimitSaysMore: a serving table cut by --limit says how many rows
