@@ -152,6 +152,14 @@ type SearchAnswers struct {
 	USDCNY float64
 }
 
+// ServeSearch applies to a serving request the search answers it reads:
+// the precision fallback (on top of vLLM's auto, WorkloadAnswers.Serving)
+// and multi-node (a replica across instances).
+func (a *SearchAnswers) ServeSearch(s *Serving) {
+	s.AllowPrecisionFallback = s.AllowPrecisionFallback || a.AllowPrecisionFallback
+	s.AllowMultiNode = a.AllowMultiNode
+}
+
 // ExchangeRates returns the rates of Query.ExchangeRates (USD per unit)
 // from the rate the user gave; nil without one.
 func (s *SearchAnswers) ExchangeRates() map[string]float64 {

@@ -76,7 +76,11 @@ func TestAnswersServing(t *testing.T) {
 			Serving{WeightFormat: WeightAWQ, MaxModelLen: 8192, PromptTokens: 7680, OutputTokens: 512, Concurrency: 16, TP: 2}},
 		{"prompt and output give the context", WorkloadAnswers{Serve: Serving{PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3}},
 			Workload{Settings: Settings{Precision: BF16, ContextLen: 4096, GenTokens: 256, Sequences: 1}},
-			Serving{WeightFormat: WeightBF16, MaxModelLen: 1200, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3}},
+			// bf16 from the precision is vLLM's --dtype auto: fp16 where the GPU has no bf16
+			Serving{WeightFormat: WeightBF16, MaxModelLen: 1200, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3, AllowPrecisionFallback: true}},
+		{"a bf16 weight format asks for bf16 itself", WorkloadAnswers{Serve: Serving{WeightFormat: WeightBF16}},
+			Workload{Settings: Settings{Precision: BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
+			Serving{WeightFormat: WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
 		{"the weight format wins over the precision", WorkloadAnswers{Serve: Serving{WeightFormat: WeightGPTQ}},
 			Workload{Settings: Settings{Precision: FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
 			Serving{WeightFormat: WeightGPTQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},

@@ -32,12 +32,17 @@ func WeightFormatFor(p Precision) WeightFormat {
 // max_model_len (or seq_len, as the configurator's context length asks
 // it), gen_tokens output_tokens, sequences concurrency, tp the
 // tensor-parallel degree) and the weight format from the precision (a
-// quantized config.json's format) when none is given. Without a prompt
-// length, a request fills its context: prompt = max_model_len − output.
+// quantized config.json's format) when none is given. bf16 so derived is
+// vLLM's default --dtype auto, which loads a bf16 checkpoint in fp16 where
+// the GPU has no bf16 (vllm/config/model.py _resolve_auto_dtype), so it
+// allows that fallback; a weight format given asks for itself. Without a
+// prompt length, a request fills its context: prompt = max_model_len −
+// output.
 func (r *WorkloadAnswers) Serving(w *Workload) Serving {
 	s := r.Serve
 	if s.WeightFormat == "" {
 		s.WeightFormat = WeightFormatFor(w.Precision)
+		s.AllowPrecisionFallback = s.WeightFormat == WeightBF16
 	}
 	if s.OutputTokens == 0 {
 		s.OutputTokens = cmp.Or(r.GenTokens, w.GenTokens)

@@ -112,24 +112,18 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	req.TP = tp
 	sl = &serveLoad{cat: cat, w: w, s: req.Serving(&w), file: ff, req: req}
 	// A GPU without the weight format is a near miss unless the search allows
-	// the fallback, as for training (model.ServeFormatOn).
+	// the fallback, as for training (model.ServeFormatOn). bf16 derived from
+	// the precision is vLLM's auto (WorkloadAnswers.Serving), a file's
+	// precision bf16 included (the configurator's default answer), but
+	// --precision bf16 typed on the command line asks for bf16 itself.
+	if fs.Changed("precision") {
+		sl.s.AllowPrecisionFallback = false
+	}
 	if ff.cfg != nil {
-		sl.s.AllowPrecisionFallback = ff.cfg.Search.AllowPrecisionFallback
-		sl.s.AllowMultiNode = ff.cfg.Search.AllowMultiNode
+		ff.cfg.Search.ServeSearch(&sl.s)
 	}
 	if f := fs.Lookup("allow-multi-node"); f != nil && f.Changed {
 		sl.s.AllowMultiNode, _ = fs.GetBool("allow-multi-node")
-	}
-	// No format asked for is vLLM's default, --dtype auto, which serves a
-	// bf16 checkpoint in fp16 where the GPU has no bf16
-	// (vllm/config/model.py _resolve_auto_dtype: the first of the
-	// platform's supported dtypes), so that GPU falls back as vLLM would.
-	// A file's precision bf16 is the configurator's default answer, read
-	// the same way (ui/tui computeServe); a weight format is asked for.
-	asked := fs.Changed("precision") || fs.Changed("weight-format") ||
-		ff.cfg != nil && ff.cfg.Workload.Serve.WeightFormat != ""
-	if !asked && sl.s.WeightFormat == model.WeightBF16 {
-		sl.s.AllowPrecisionFallback = true
 	}
 	if f := fs.Lookup("allow-precision-fallback"); f != nil && f.Changed {
 		sl.s.AllowPrecisionFallback, _ = fs.GetBool("allow-precision-fallback")

@@ -139,15 +139,7 @@ func computeServe(r *result, cat *model.Catalog, cfg *model.Config) {
 	d := *w
 	d.Defaults()
 	s := cfg.Workload.Serving(&d)
-	s.AllowPrecisionFallback = cfg.Search.AllowPrecisionFallback
-	s.AllowMultiNode = cfg.Search.AllowMultiNode
-	// bf16, the precision list's first answer, with no weight format
-	// chosen is vLLM's default --dtype auto, which loads a bf16 checkpoint
-	// in fp16 where the GPU has no bf16 (as the command line does with no
-	// --precision: ui/cli resolveServe).
-	if s.WeightFormat == model.WeightBF16 && cfg.Workload.Serve.WeightFormat == "" {
-		s.AllowPrecisionFallback = true
-	}
+	cfg.Search.ServeSearch(&s)
 	plans, err := model.RankServing(&d.Model, s, model.ServeOffers(cat, cfg.Search.Query(true)))
 	if err != nil {
 		r.err = err
