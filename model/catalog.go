@@ -241,6 +241,19 @@ func (c *Catalog) OfferedProviders() []string {
 	return out
 }
 
+// Arch is the instance's CPU architecture, spelled as uname -m on Linux
+// says it.
+type Arch string
+
+// CPU architectures.
+const (
+	ArchX86 Arch = "x86_64"
+	ArchARM Arch = "arm64"
+)
+
+// Archs lists the architectures the filter accepts.
+var Archs = []Arch{ArchX86, ArchARM}
+
 // Arch returns the host CPU architecture, "x86_64" unless the catalog says
 // otherwise.
 func (in *Instance) Arch() string {
@@ -388,6 +401,65 @@ type Catalog struct {
 	gpuByKey map[string]int // exact keys: the hot path of matching
 	models   map[string]int
 }
+
+// Price returns the USD/hour of one instance in region r for mode p, and
+// whether it is known: reserved prices apply the provider's published
+// discount to on-demand.
+//
+// Only the mode asked for counts: a type sold by reservation, flex-start
+// or spot only has no on-demand offer. An on-demand price below the same
+// region's spot price is not on-demand (GCP's flex-start SKUs slipped into
+// SkyPilot's on-demand column, catalog audit #1) and is never ranked, nor
+// are retired types (Instance.Retired). Non-USD prices need a rate in
+// rates (USD per unit of the currency).
+func (c *Catalog) Price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
+	if !in.Offered() {
+		return 0, false
+	}
+	return c.ListPrice(in, r, p, rates)
+}
+
+// ListPrice is Price without the retirement rule: what a retired type
+// cost, for listings that show it marked (catalog instances --all).
+func (c *Catalog) ListPrice(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
+	fx := 1.0
+	if cur := in.PriceCurrency(); cur != "USD" {
+		if fx = rates[cur]; !(fx > 0) {
+			return 0, false
+		}
+	}
+	if r.OnDemandUSD > 0 && r.SpotUSD > r.OnDemandUSD && (p == OnDemand || p == Reserved1y || p == Reserved3y) {
+		return 0, false
+	}
+	switch p {
+	case Reserved1y, Reserved3y:
+		if r.OnDemandUSD <= 0 {
+			return 0, false
+		}
+		for i := range c.Discounts {
+			d := &c.Discounts[i]
+			if d.Term == p && d.Applies(in.Provider, in.Type) {
+				return r.OnDemandUSD * (1 - d.Fraction) * fx, true
+			}
+		}
+		return 0, false
+	}
+	v, ok := r.Price(p)
+	return v * fx, ok
+}
+
+// Ranked reports whether the offer of in in region r may be ranked in mode
+// p: the rule Recommend applies (not retired, sold in that mode at a known
+// price, on-demand not below spot, a currency with a known rate).
+func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) bool {
+	_, ok := c.Price(in, r, p, rates)
+	return ok
+}
+
+// MarketplaceProviders sell other people's machines at prices that change
+// by the hour: their catalog rows are snapshots, not price lists, so they
+// are offered only when asked for by name.
+var MarketplaceProviders = []string{"vast"}
 
 // ErrNotFound is wrapped by lookups of unknown keys.
 var ErrNotFound = errors.New("not found")

@@ -22,10 +22,10 @@ func (c *Catalog) CommitPricesFor(in *Instance, region string) (CommitPrices, bo
 			continue
 		}
 		var p CommitPrices
-		p.OnDemand, _ = c.price(in, rp, OnDemand, nil)
-		p.Spot, _ = c.price(in, rp, Spot, nil)
-		p.Reserved1y, _ = c.price(in, rp, Reserved1y, nil)
-		p.Reserved3y, _ = c.price(in, rp, Reserved3y, nil)
+		p.OnDemand, _ = c.Price(in, rp, OnDemand, nil)
+		p.Spot, _ = c.Price(in, rp, Spot, nil)
+		p.Reserved1y, _ = c.Price(in, rp, Reserved1y, nil)
+		p.Reserved3y, _ = c.Price(in, rp, Reserved3y, nil)
 		return p, true
 	}
 	return CommitPrices{}, false

@@ -136,7 +136,7 @@ func MarketSize(c *Catalog, p Pricing) int {
 	for i := range c.Instances {
 		in := &c.Instances[i]
 		for j := range in.Prices {
-			if _, ok := c.listPrice(in, &in.Prices[j], p, nil); ok {
+			if _, ok := c.ListPrice(in, &in.Prices[j], p, nil); ok {
 				n++
 			}
 		}
@@ -481,7 +481,7 @@ func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *
 		prices = prices[:0]
 		for j := range in.Prices {
 			rp := &in.Prices[j]
-			usd, ok := c.listPrice(in, rp, q.Pricing, q.ExchangeRates)
+			usd, ok := c.ListPrice(in, rp, q.Pricing, q.ExchangeRates)
 			if !ok || !regionMatches(rp.Region, q.Regions) || limit > 0 && usd > limit {
 				continue
 			}
@@ -682,19 +682,6 @@ rows:
 	return sel
 }
 
-// provenance returns the source, origin and as_of of a region's price:
-// the overlay's that patched it, else the instance's.
-func provenance(in *Instance, rp *RegionPrice) (source, origin, asOf string) {
-	if rp.Source != "" {
-		asOf = rp.AsOf
-		if asOf == "" {
-			asOf = in.AsOf
-		}
-		return rp.Source, rp.Origin, asOf
-	}
-	return in.Source, in.Origin, in.AsOf
-}
-
 // appendCollapsed appends one row per (price, provenance) of the instance
 // type's regions; unless q.AllRegions, only those at its cheapest price.
 // Each row's regions go to pool, their window to spans.
@@ -720,8 +707,8 @@ func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *Inst
 		}
 		ra, rb := &in.Prices[a.j], &in.Prices[b.j]
 		if ra.Source != rb.Source || ra.Origin != rb.Origin {
-			as, ao, _ := provenance(in, ra)
-			bs, bo, _ := provenance(in, rb)
+			as, ao, _ := PriceProvenance(in, ra)
+			bs, bo, _ := PriceProvenance(in, rb)
 			if c := strings.Compare(as, bs); c != 0 {
 				return c
 			}
@@ -733,10 +720,10 @@ func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *Inst
 	})
 	for start := 0; start < len(prices); {
 		first := &in.Prices[prices[start].j]
-		src, origin, asOf := provenance(in, first)
+		src, origin, asOf := PriceProvenance(in, first)
 		end := start + 1
 		for end < len(prices) && prices[end].price == prices[start].price {
-			if s, o, _ := provenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
+			if s, o, _ := PriceProvenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
 				break
 			}
 			end++

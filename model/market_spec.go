@@ -371,19 +371,6 @@ func ParseMaxPrice(s string) (float64, error) {
 	return v, nil
 }
 
-// Arch is the instance's CPU architecture, spelled as uname -m on Linux
-// says it.
-type Arch string
-
-// CPU architectures.
-const (
-	ArchX86 Arch = "x86_64"
-	ArchARM Arch = "arm64"
-)
-
-// Archs lists the architectures the filter accepts.
-var Archs = []Arch{ArchX86, ArchARM}
-
 var archAliases = map[string]Arch{"amd64": ArchX86, "x86-64": ArchX86, "x64": ArchX86, "aarch64": ArchARM, "arm": ArchARM}
 
 // ParseArch parses a CPU architecture: x86_64 or arm64, with the aliases

@@ -198,60 +198,6 @@ func HostRAMNeed(w *Workload, params float64) float64 {
 	return need
 }
 
-// price returns the USD/hour of one instance in region r for mode p, and
-// whether it is known: reserved prices apply the provider's published
-// discount to on-demand.
-//
-// Only the mode asked for counts: a type sold by reservation, flex-start
-// or spot only has no on-demand offer. An on-demand price below the same
-// region's spot price is not on-demand (GCP's flex-start SKUs slipped into
-// SkyPilot's on-demand column, catalog audit #1) and is never ranked, nor
-// are retired types (Instance.Retired). Non-USD prices need a rate in
-// rates (USD per unit of the currency).
-func (c *Catalog) price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
-	if !in.Offered() {
-		return 0, false
-	}
-	return c.listPrice(in, r, p, rates)
-}
-
-// listPrice is price without the retirement rule: what a retired type
-// cost, for listings that show it marked (catalog instances --all).
-func (c *Catalog) listPrice(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
-	fx := 1.0
-	if cur := in.PriceCurrency(); cur != "USD" {
-		if fx = rates[cur]; !(fx > 0) {
-			return 0, false
-		}
-	}
-	if r.OnDemandUSD > 0 && r.SpotUSD > r.OnDemandUSD && (p == OnDemand || p == Reserved1y || p == Reserved3y) {
-		return 0, false
-	}
-	switch p {
-	case Reserved1y, Reserved3y:
-		if r.OnDemandUSD <= 0 {
-			return 0, false
-		}
-		for i := range c.Discounts {
-			d := &c.Discounts[i]
-			if d.Term == p && d.Applies(in.Provider, in.Type) {
-				return r.OnDemandUSD * (1 - d.Fraction) * fx, true
-			}
-		}
-		return 0, false
-	}
-	v, ok := r.Price(p)
-	return v * fx, ok
-}
-
-// Ranked reports whether the offer of in in region r may be ranked in mode
-// p: the rule Recommend applies (not retired, sold in that mode at a known
-// price, on-demand not below spot, a currency with a known rate).
-func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) bool {
-	_, ok := c.price(in, r, p, rates)
-	return ok
-}
-
 // estimateKey caches estimates per GPU type, GPU count, strategy and
 // host: they do not depend on region or price. The zero host is Compute's
 // DefaultHost; estimateOn retimes that one per instance host.
@@ -567,7 +513,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 			if !m.regionOK(rp.Region) {
 				continue
 			}
-			unit, ok := cat.price(in, rp, q.Pricing, q.ExchangeRates)
+			unit, ok := cat.Price(in, rp, q.Pricing, q.ExchangeRates)
 			if !ok {
 				continue // no price in this mode here: not an offer
 			}
@@ -590,7 +536,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 			o := m.offer(in, g, rp.Region, unit, shape)
 			o.SizedGPUs = sized
 			if q.Pricing != OnDemand {
-				if od, ok := cat.price(in, rp, OnDemand, q.ExchangeRates); ok {
+				if od, ok := cat.Price(in, rp, OnDemand, q.ExchangeRates); ok {
 					o.OnDemandUSDPerHour = od * float64(shape.nodes)
 				}
 			}
@@ -870,11 +816,6 @@ func (o *Offer) WarningMessages() []Message {
 	}
 	return out
 }
-
-// MarketplaceProviders sell other people's machines at prices that change
-// by the hour: their catalog rows are snapshots, not price lists, so they
-// are offered only when asked for by name.
-var MarketplaceProviders = []string{"vast"}
 
 func (m *matcher) providerOK(p string) bool {
 	if len(m.q.Providers) == 0 {

@@ -47,7 +47,7 @@ func CheckPlan(cat *Catalog, pl *Plan) []Message {
 		if in.PriceCurrency() != "USD" {
 			continue
 		}
-		unit, ok := cat.price(in, rp, ph.Pricing, nil)
+		unit, ok := cat.Price(in, rp, ph.Pricing, nil)
 		if !ok {
 			out = append(out, Msg("phase %q: the catalog has no %s price for %s %s in %s", ph.Name, Msg(string(ph.Pricing)), ph.Provider, ph.Instance, ph.Region))
 			continue

@@ -168,7 +168,7 @@ func (o *Offer) PriceAsOf() string {
 func (o *Offer) priceProvenance() (source, origin, asOf string) {
 	for i := range o.Instance.Prices {
 		if rp := &o.Instance.Prices[i]; rp.Region == o.Region && rp.Source != "" {
-			return provenance(o.Instance, rp)
+			return PriceProvenance(o.Instance, rp)
 		}
 	}
 	return o.Instance.Source, o.Instance.Origin, o.Instance.AsOf
@@ -177,3 +177,16 @@ func (o *Offer) priceProvenance() (source, origin, asOf string) {
 // ArmHostWarning is the warning of an offer on an arm64 host (Grace,
 // Graviton): pip wheels and container images built for x86_64 do not run.
 const ArmHostWarning = "arm64 host: wheels and images must be arm64"
+
+// PriceProvenance returns the source, origin and as_of of a region's price:
+// the overlay's that patched it, else the instance's.
+func PriceProvenance(in *Instance, rp *RegionPrice) (source, origin, asOf string) {
+	if rp.Source != "" {
+		asOf = rp.AsOf
+		if asOf == "" {
+			asOf = in.AsOf
+		}
+		return rp.Source, rp.Origin, asOf
+	}
+	return in.Source, in.Origin, in.AsOf
+}

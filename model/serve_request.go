@@ -103,7 +103,7 @@ func ServeOffers(cat *Catalog, q Query) []ServeOffer {
 			if !m.regionOK(rp.Region) {
 				continue
 			}
-			usd, ok := cat.price(in, rp, q.Pricing, q.ExchangeRates)
+			usd, ok := cat.Price(in, rp, q.Pricing, q.ExchangeRates)
 			if !ok || !(usd > 0) || q.MaxUSDPerHour > 0 && usd > q.MaxUSDPerHour {
 				continue
 			}
