@@ -323,7 +323,7 @@ func (c *Config) Validate() error {
 	if w.Precision != "" {
 		valid := PrecisionsFor(w.Task)
 		if !slices.Contains(valid, w.Precision) {
-			return configErr("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmpOr(w.Task, TaskTrain), OrList(enumNames(valid)))
+			return configErr("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmp.Or(w.Task, TaskTrain), OrList(enumNames(valid)))
 		}
 	}
 	if w.Optimizer != "" && !slices.Contains(Optimizers, w.Optimizer) {
@@ -437,14 +437,6 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-func cmpOr[T comparable](v, def T) T {
-	var zero T
-	if v == zero {
-		return def
-	}
-	return v
-}
-
 // checkFloat accepts 0 (unset) and finite values in (0, max]; a value
 // written as 0 is reported, since the encoder never writes one.
 func checkFloat(key string, v, max float64) error {
@@ -547,7 +539,7 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string
 		if rd.HFConfig == nil {
 			return out, nil, configErr("workload.hf_config", "this build cannot read config.json files; give model or [workload.custom]")
 		}
-		a, p, ws, err := rd.HFConfig(w.HFConfig, cmpOr(w.Task, TaskTrain))
+		a, p, ws, err := rd.HFConfig(w.HFConfig, cmp.Or(w.Task, TaskTrain))
 		if err != nil {
 			return out, nil, configErr("workload.hf_config", "%v", err)
 		}

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -33,7 +34,7 @@ type PlanSaving struct {
 // in cat (all GPUs when cat does not list the type), with the search's
 // other answers from q.
 func PhaseScenarioFor(p *PlanPhase, w Workload, q Query, cat *Catalog) PhaseScenario {
-	q.Pricing = cmpOr(p.Pricing, q.Pricing)
+	q.Pricing = cmp.Or(p.Pricing, q.Pricing)
 	if p.Provider != "" {
 		q.Providers = []string{p.Provider}
 	}

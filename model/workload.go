@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -333,10 +334,10 @@ func (w *Workload) Validate() error {
 		return bad("strategy", "%s shards training state; inference splits a model with --tp and replicates it with ddp", w.Strategy)
 	}
 	if w.OffloadOptimizer && (!w.Task.Training() || !w.Strategy.OffloadsOptimizer()) {
-		return bad("offload_optimizer", "DeepSpeed offloads optimizer states only when training with a ZeRO strategy (zero1, zero2 or zero3), got %s %s", cmpOr(w.Task, TaskTrain), w.Strategy)
+		return bad("offload_optimizer", "DeepSpeed offloads optimizer states only when training with a ZeRO strategy (zero1, zero2 or zero3), got %s %s", cmp.Or(w.Task, TaskTrain), w.Strategy)
 	}
 	if w.OffloadParams && (!w.Task.Training() || w.Strategy != ZeRO3) {
-		return bad("offload_params", "DeepSpeed offloads parameters only when training with zero3, got %s %s", cmpOr(w.Task, TaskTrain), w.Strategy)
+		return bad("offload_params", "DeepSpeed offloads parameters only when training with zero3, got %s %s", cmp.Or(w.Task, TaskTrain), w.Strategy)
 	}
 	if w.Task == TaskInference && w.GenTokens > w.ContextLen && w.Model.Family.Generative() {
 		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)
