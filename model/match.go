@@ -494,7 +494,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 			cheapest = Rejection{}
 		}
 		in := &cat.Instances[i]
-		if !in.Offered() || !m.providerOK(in.Provider) || !m.gpuOK(in.GPU) {
+		if !in.Offered() || !m.q.AllowsProvider(in.Provider) || !m.q.AllowsGPU(in.GPU) {
 			continue
 		}
 		// The GPU, the deployment shape and its estimate do not depend on
@@ -510,7 +510,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		)
 		for j := range in.Prices {
 			rp := &in.Prices[j]
-			if !m.regionOK(rp.Region) {
+			if !m.q.AllowsRegion(rp.Region) {
 				continue
 			}
 			unit, ok := cat.Price(in, rp, q.Pricing, q.ExchangeRates)
@@ -817,22 +817,29 @@ func (o *Offer) WarningMessages() []Message {
 	return out
 }
 
-func (m *matcher) providerOK(p string) bool {
-	if len(m.q.Providers) == 0 {
+// AllowsProvider reports whether q lets offers of provider p through: the
+// providers it names, else every provider but the marketplaces
+// (MarketplaceProviders).
+func (q *Query) AllowsProvider(p string) bool {
+	if len(q.Providers) == 0 {
 		return !slices.Contains(MarketplaceProviders, p)
 	}
-	return slices.Contains(m.q.Providers, p)
+	return slices.Contains(q.Providers, p)
 }
 
-func (m *matcher) gpuOK(key string) bool {
-	return len(m.q.GPUs) == 0 || slices.Contains(m.q.GPUs, key)
+// AllowsGPU reports whether q lets offers of the GPU with catalog key key
+// through.
+func (q *Query) AllowsGPU(key string) bool {
+	return len(q.GPUs) == 0 || slices.Contains(q.GPUs, key)
 }
 
-func (m *matcher) regionOK(r string) bool {
-	if len(m.q.Regions) == 0 {
+// AllowsRegion reports whether q lets offers in region r through: a
+// region it names, or one under a prefix ending in '-' or '*'.
+func (q *Query) AllowsRegion(r string) bool {
+	if len(q.Regions) == 0 {
 		return true
 	}
-	for _, want := range m.q.Regions {
+	for _, want := range q.Regions {
 		if r == want || strings.HasSuffix(want, "-") && strings.HasPrefix(r, want) || strings.HasSuffix(want, "*") && strings.HasPrefix(r, strings.TrimSuffix(want, "*")) {
 			return true
 		}

@@ -78,7 +78,7 @@ func ServesModel(a *Architecture) bool { return a.HasShape() && a.Family.Generat
 
 // ServeOffers lists the offers of cat that q allows, one per instance type:
 // its cheapest region in q.Pricing (on-demand when unset), under the same
-// pricing rules as Recommend (Catalog.price: retired types and prices in a
+// pricing rules as Recommend (Catalog.Price: retired types and prices in a
 // currency without a rate are skipped) and q's provider, region, GPU and
 // hourly price filters, and only GPUs the speed model can time
 // (ServeTimed). Names read "provider type region pricing".
@@ -86,11 +86,10 @@ func ServeOffers(cat *Catalog, q Query) []ServeOffer {
 	if q.Pricing == "" {
 		q.Pricing = OnDemand
 	}
-	m := &matcher{q: q, cat: cat}
 	var out []ServeOffer
 	for i := range cat.Instances {
 		in := &cat.Instances[i]
-		if !in.Offered() || in.GPUCount < 1 || !m.providerOK(in.Provider) || !m.gpuOK(in.GPU) {
+		if !in.Offered() || in.GPUCount < 1 || !q.AllowsProvider(in.Provider) || !q.AllowsGPU(in.GPU) {
 			continue
 		}
 		g, err := cat.GPU(in.GPU)
@@ -100,7 +99,7 @@ func ServeOffers(cat *Catalog, q Query) []ServeOffer {
 		best, region := 0.0, ""
 		for j := range in.Prices {
 			rp := &in.Prices[j]
-			if !m.regionOK(rp.Region) {
+			if !q.AllowsRegion(rp.Region) {
 				continue
 			}
 			usd, ok := cat.Price(in, rp, q.Pricing, q.ExchangeRates)
