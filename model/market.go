@@ -308,7 +308,7 @@ type regionPrice struct {
 // ties broken by price, provider, type and region so the order is
 // deterministic. By default each instance type appears once, at its
 // cheapest price in q.Pricing; AllRegions lists each of its prices.
-// Reserved prices apply the provider's published discount (Catalog.price).
+// Reserved prices apply the provider's published discount (Catalog.Price).
 // Rows need a price in q.Pricing; an instance type without one is not on
 // that market. Errors (unknown provider, a region filter that matches no
 // region) match ErrBadFilter and suggest the nearest names. To browse the
