@@ -388,6 +388,42 @@ type sharedEstimates struct {
 	fromOK bool
 }
 
+// CheapestFinder finds the best offer for one workload after another, the
+// loop both savings rankings run: Recommend's first offer with the query's
+// Sort cleared (the cheapest job with a dataset, else the cheapest hour).
+// It reuses estimates from one call to the next while the workload stays
+// the same (most changes only change the query), so it must not be used
+// concurrently.
+type CheapestFinder struct {
+	cat    *Catalog
+	shared sharedEstimates
+}
+
+// NewCheapestFinder returns a finder over cat with no estimates yet.
+func NewCheapestFinder(cat *Catalog) *CheapestFinder { return newCheapestFinder(cat, nil) }
+
+// newCheapestFinder starts a finder from the estimates of a Recommend
+// (nil: none), which it reads and never writes.
+func newCheapestFinder(cat *Catalog, from *sharedEstimates) *CheapestFinder {
+	f := &CheapestFinder{cat: cat, shared: sharedEstimates{cheapestOnly: true}}
+	if from != nil {
+		f.shared.from, f.shared.fromOK = from, true
+		f.shared.w, f.shared.cache = from.w, make(map[estimateKey]*estimateResult)
+	}
+	return f
+}
+
+// Offer returns Recommend's first offer for w on q with q.Sort cleared;
+// ok is false when Recommend fails or nothing runs w.
+func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
+	q.Sort = ""
+	rec, err := recommendShared(w, f.cat, q, &f.shared)
+	if err != nil || len(rec.Offers) == 0 {
+		return nil, false
+	}
+	return &rec.Offers[0], true
+}
+
 // shapeQuery is the part of a Query that shape and sizedGPUs read.
 type shapeQuery struct {
 	autoGPUs, precisionFallback, multiNode bool

@@ -81,23 +81,19 @@ func (ph *PhaseScenario) PriceOn(o *Offer) (float64, error) {
 // changes only change the query), so the eval must not be called
 // concurrently.
 func EvalPlan(cat *Catalog) func(PlanScenario) (float64, bool) {
-	var shared []sharedEstimates
+	var finders []*CheapestFinder
 	return func(pl PlanScenario) (float64, bool) {
-		if len(shared) < len(pl) {
-			for range len(pl) - len(shared) {
-				shared = append(shared, sharedEstimates{cheapestOnly: true})
-			}
+		for len(finders) < len(pl) {
+			finders = append(finders, NewCheapestFinder(cat))
 		}
 		total := 0.0
 		for i := range pl {
 			ph := &pl[i]
-			q := ph.Query
-			q.Sort = ""
-			rec, err := recommendShared(ph.Workload, cat, q, &shared[i])
-			if err != nil || len(rec.Offers) == 0 {
+			o, ok := finders[i].Offer(ph.Workload, ph.Query)
+			if !ok {
 				return 0, false
 			}
-			usd, err := ph.PriceOn(&rec.Offers[0])
+			usd, err := ph.PriceOn(o)
 			if err != nil {
 				return 0, false
 			}
