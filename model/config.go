@@ -756,9 +756,8 @@ func DecodeConfig(b []byte) (Config, error) {
 	var raw rawConfig
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return Config{}, &ConfigError{Key: pe.LastKey, Line: pe.Position.Line, Msg: tidyTOMLMessage(pe.Message)}
+		if ce := TOMLParseError(err); ce != nil {
+			return Config{}, ce
 		}
 		return Config{}, typeError(tidyTOMLMessage(err.Error()))
 	}
@@ -921,6 +920,17 @@ func typeError(msg string) error {
 		ce.Msg = "want " + cmp.Or(want, wantType) + ", got " + cmp.Or(got, gotType)
 	}
 	return ce
+}
+
+// TOMLParseError returns the TOML library's syntax error in err (a
+// toml.ParseError) as a *ConfigError with its key, line and tidied
+// message; nil when err is not one.
+func TOMLParseError(err error) *ConfigError {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return nil
+	}
+	return &ConfigError{Key: pe.LastKey, Line: pe.Position.Line, Msg: tidyTOMLMessage(pe.Message)}
 }
 
 // TOMLValueError words the TOML library's error about a value of the

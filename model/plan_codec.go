@@ -2,7 +2,6 @@ package model
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -40,9 +39,8 @@ func DecodePlan(b []byte) (Plan, error) {
 	var f planFile
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
 	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return Plan{}, &ConfigError{Key: pe.LastKey, Line: pe.Position.Line, Msg: tidyTOMLMessage(pe.Message)}
+		if ce := TOMLParseError(err); ce != nil {
+			return Plan{}, ce
 		}
 		return Plan{}, &ConfigError{Msg: tidyTOMLMessage(err.Error())}
 	}
