@@ -948,27 +948,6 @@ func TOMLValueError(err error) *ConfigError {
 
 func badValue(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
-// describe renders a decoded TOML value for an error message.
-func describe(v any) string {
-	switch x := v.(type) {
-	case string:
-		return strconv.Quote(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	case time.Time:
-		return "the date-time " + x.Format(time.RFC3339)
-	case []any, []map[string]any:
-		return "an array"
-	case map[string]any:
-		return "a table"
-	}
-	return fmt.Sprintf("%v", v)
-}
-
 type tInt struct {
 	v   int
 	set bool
@@ -988,7 +967,7 @@ func (t *tInt) UnmarshalTOML(v any) error {
 			return nil
 		}
 	}
-	return badValue("want a whole number such as 8, got %s", describe(v))
+	return badValue("want a whole number such as 8, got %s", DescribeTOML(v))
 }
 
 type tFloat struct {
@@ -1003,12 +982,12 @@ func (t *tFloat) UnmarshalTOML(v any) error {
 		return nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return badValue("want a finite number, got %s", describe(v))
+			return badValue("want a finite number, got %s", DescribeTOML(v))
 		}
 		t.v, t.set = x, true
 		return nil
 	}
-	return badValue("want a number such as 3 or 0.5, got %s", describe(v))
+	return badValue("want a number such as 3 or 0.5, got %s", DescribeTOML(v))
 }
 
 type tBool struct {
@@ -1019,7 +998,7 @@ type tBool struct {
 func (t *tBool) UnmarshalTOML(v any) error {
 	b, ok := v.(bool)
 	if !ok {
-		return badValue("want true or false, got %s", describe(v))
+		return badValue("want true or false, got %s", DescribeTOML(v))
 	}
 	t.v, t.set = b, true
 	return nil
@@ -1037,7 +1016,7 @@ type tString struct{ v string }
 func (t *tString) UnmarshalTOML(v any) error {
 	s, ok := v.(string)
 	if !ok {
-		return badValue("want a string in quotes, got %s", describe(v))
+		return badValue("want a string in quotes, got %s", DescribeTOML(v))
 	}
 	if err := checkText("", s, false); err != nil {
 		return badValue("%q has control characters or invalid UTF-8", s)
@@ -1051,13 +1030,13 @@ type tStrings struct{ v []string }
 func (t *tStrings) UnmarshalTOML(v any) error {
 	list, ok := v.([]any)
 	if !ok {
-		return badValue("want an array of strings such as [\"aws\", \"gcp\"], got %s", describe(v))
+		return badValue("want an array of strings such as [\"aws\", \"gcp\"], got %s", DescribeTOML(v))
 	}
 	out := make([]string, 0, len(list))
 	for _, e := range list {
 		s, ok := e.(string)
 		if !ok {
-			return badValue("want an array of strings, got an element %s", describe(e))
+			return badValue("want an array of strings, got an element %s", DescribeTOML(e))
 		}
 		if err := checkText("", s, false); err != nil {
 			return badValue("%q has control characters or invalid UTF-8", s)
@@ -1082,11 +1061,11 @@ func (t *tGPUs) UnmarshalTOML(v any) error {
 			t.auto, t.set = true, true
 			return nil
 		}
-		return badValue("want a whole number such as 8 or \"auto\", got %s", describe(v))
+		return badValue("want a whole number such as 8 or \"auto\", got %s", DescribeTOML(v))
 	}
 	var i tInt
 	if err := i.UnmarshalTOML(v); err != nil {
-		return badValue("want a whole number such as 8 or \"auto\", got %s", describe(v))
+		return badValue("want a whole number such as 8 or \"auto\", got %s", DescribeTOML(v))
 	}
 	t.n, t.set = i.v, true
 	return nil
@@ -1100,7 +1079,7 @@ func (t *tDate) UnmarshalTOML(v any) error {
 	switch x := v.(type) {
 	case string:
 		if _, err := time.Parse(time.DateOnly, x); err != nil || !datePattern().MatchString(x) {
-			return badValue("want a date such as \"2026-11-30\", got %s", describe(v))
+			return badValue("want a date such as \"2026-11-30\", got %s", DescribeTOML(v))
 		}
 		t.v = x
 		return nil
@@ -1108,12 +1087,12 @@ func (t *tDate) UnmarshalTOML(v any) error {
 		// A TOML local date decodes as midnight in a zone named for it;
 		// format in the value's own zone, never converted.
 		if x.Hour() != 0 || x.Minute() != 0 || x.Second() != 0 || x.Nanosecond() != 0 {
-			return badValue("want a date such as \"2026-11-30\", got %s", describe(v))
+			return badValue("want a date such as \"2026-11-30\", got %s", DescribeTOML(v))
 		}
 		t.v = x.Format(time.DateOnly)
 		return nil
 	}
-	return badValue("want a date such as \"2026-11-30\", got %s", describe(v))
+	return badValue("want a date such as \"2026-11-30\", got %s", DescribeTOML(v))
 }
 
 // tPricing is a pricing mode, parsed by ParsePricing. A wrapper, not
@@ -1124,7 +1103,7 @@ type tPricing struct{ v Pricing }
 func (t *tPricing) UnmarshalTOML(v any) error {
 	s, ok := v.(string)
 	if !ok {
-		return badValue("want a string in quotes, got %s", describe(v))
+		return badValue("want a string in quotes, got %s", DescribeTOML(v))
 	}
 	p, err := ParsePricing(s)
 	if err != nil {

@@ -2,7 +2,9 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Framework is the deep-learning framework; it sets the runtime overhead
@@ -290,7 +292,7 @@ func (v *QuantType) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, Pars
 func unmarshalEnum[T ~string](dst *T, x any, parse func(string) (T, error)) error {
 	s, ok := x.(string)
 	if !ok {
-		return fmt.Errorf("want a string in quotes, got %s", describe(x))
+		return fmt.Errorf("want a string in quotes, got %s", DescribeTOML(x))
 	}
 	v, err := parse(s)
 	if err != nil {
@@ -298,4 +300,26 @@ func unmarshalEnum[T ~string](dst *T, x any, parse func(string) (T, error)) erro
 	}
 	*dst = v
 	return nil
+}
+
+// DescribeTOML renders a decoded TOML value for an error message: a string
+// quoted, a number or boolean as written, "an array", "a table".
+func DescribeTOML(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case time.Time:
+		return "the date-time " + x.Format(time.RFC3339)
+	case []any, []map[string]any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	}
+	return fmt.Sprintf("%v", v)
 }
