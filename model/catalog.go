@@ -464,10 +464,10 @@ var MarketplaceProviders = []string{"vast"}
 // ErrNotFound is wrapped by lookups of unknown keys.
 var ErrNotFound = errors.New("not found")
 
-// normKey folds case and the separators people mix ("ResNet-50",
+// NormKey folds case and the separators people mix ("ResNet-50",
 // "resnet_50", "resnet 50" → "resnet50"); "." is kept because it separates
 // versions ("llama-3.1-8b" vs "llama-31-8b").
-func normKey(s string) string {
+func NormKey(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
@@ -489,27 +489,27 @@ func (c *Catalog) Index() {
 	for i := range c.GPUs {
 		g := &c.GPUs[i]
 		for _, k := range append([]string{g.Key, g.Name}, g.Aliases...) {
-			c.gpus[normKey(k)] = i
+			c.gpus[NormKey(k)] = i
 		}
 	}
 	c.models = make(map[string]int, len(c.Models)*3)
 	for i := range c.Models {
 		m := &c.Models[i]
 		for _, k := range append([]string{m.Key, m.Name}, m.Aliases...) {
-			c.models[normKey(k)] = i
+			c.models[NormKey(k)] = i
 			if _, after, ok := strings.Cut(k, "/"); ok {
-				if _, taken := c.models[normKey(after)]; !taken {
-					c.models[normKey(after)] = i
+				if _, taken := c.models[NormKey(after)]; !taken {
+					c.models[NormKey(after)] = i
 				}
 			}
 		}
 	}
 	// Keys win over aliases of other entries.
 	for i := range c.Models {
-		c.models[normKey(c.Models[i].Key)] = i
+		c.models[NormKey(c.Models[i].Key)] = i
 	}
 	for i := range c.GPUs {
-		c.gpus[normKey(c.GPUs[i].Key)] = i
+		c.gpus[NormKey(c.GPUs[i].Key)] = i
 		c.gpuByKey[c.GPUs[i].Key] = i
 	}
 }
@@ -523,7 +523,7 @@ func (c *Catalog) GPU(name string) (*GPU, error) {
 	if i, ok := c.gpuByKey[name]; ok {
 		return &c.GPUs[i], nil
 	}
-	if i, ok := c.gpus[normKey(name)]; ok {
+	if i, ok := c.gpus[NormKey(name)]; ok {
 		return &c.GPUs[i], nil
 	}
 	keys := make([]string, 0, len(c.GPUs))
@@ -542,11 +542,11 @@ func (c *Catalog) Model(name string) (*Architecture, error) {
 	if c.models == nil {
 		c.Index()
 	}
-	if i, ok := c.models[normKey(name)]; ok {
+	if i, ok := c.models[NormKey(name)]; ok {
 		return &c.Models[i], nil
 	}
 	if _, after, ok := strings.Cut(name, "/"); ok {
-		if i, ok := c.models[normKey(after)]; ok {
+		if i, ok := c.models[NormKey(after)]; ok {
 			return &c.Models[i], nil
 		}
 	}
@@ -590,13 +590,13 @@ func Closest(s string, candidates []string, n int) []string {
 	if len(s) > 4*maxSuggestRunes || utf8.RuneCountInString(s) > maxSuggestRunes {
 		return nil
 	}
-	ns := normKey(s)
+	ns := NormKey(s)
 	var out []scored
 	for _, c := range candidates {
 		if len(c) > 4*maxSuggestRunes || utf8.RuneCountInString(c) > maxSuggestRunes {
 			continue
 		}
-		nc := normKey(c)
+		nc := NormKey(c)
 		d := levenshtein.ComputeDistance(ns, nc)
 		if ns != "" && (strings.Contains(nc, ns) || strings.Contains(ns, nc)) {
 			d = min(d, 1+abs(len(nc)-len(ns))/4)
@@ -617,7 +617,7 @@ func Closest(s string, candidates []string, n int) []string {
 		if len(res) == n {
 			break
 		}
-		if !slices.ContainsFunc(res, func(r string) bool { return normKey(r) == normKey(o.key) }) { // a10g, A10G: one
+		if !slices.ContainsFunc(res, func(r string) bool { return NormKey(r) == NormKey(o.key) }) { // a10g, A10G: one
 			res = append(res, o.key)
 		}
 	}

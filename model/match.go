@@ -62,7 +62,7 @@ var SortKeys = []SortKey{SortPrice, SortMonthly, SortJob, SortTime, SortHeadroom
 
 // ParseSortKey parses a sort key.
 func ParseSortKey(s string) (SortKey, error) {
-	return parseEnum(s, "sort", SortKeys, sortAliases)
+	return ParseEnum(s, "sort", SortKeys, sortAliases)
 }
 
 var sortAliases = map[string]SortKey{"cost": SortJob, "hourly": SortPrice, "month": SortMonthly, "fastest": SortTime}
@@ -661,7 +661,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		r := m.estimateOn(in, g, w.GPUs, w.Strategy)
 		d := deployment{nodes: nodes, gpus: w.GPUs, strategy: w.Strategy, r: r}
 		if r.err != nil {
-			return d, RejectInvalid, errMessage(r.err)
+			return d, RejectInvalid, ErrMessage(r.err)
 		}
 		// Memory first: allowing multi-node does not help a GPU too small.
 		if need := r.e.Memory.Total(); need > usable {
@@ -713,7 +713,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	case last.r == nil:
 		return last, RejectInvalid, Msg("no valid GPU count")
 	case last.r.err != nil:
-		return last, RejectInvalid, errMessage(last.r.err)
+		return last, RejectInvalid, ErrMessage(last.r.err)
 	case lastNeed > usable && last.gpus > 1:
 		return last, RejectVRAM, Msg("needs %.1f GiB per GPU even on %d GPUs, has %.1f GiB usable", lastNeed/GiB, last.gpus, usable/GiB)
 	case lastNeed > usable:

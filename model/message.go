@@ -50,9 +50,9 @@ func CountMsg(n int, noun string) Message {
 // IsZero reports whether m is the empty message ("no message").
 func (m Message) IsZero() bool { return m.Key == "" }
 
-// errMessage is err as a message: the error's own Message when it is one
+// ErrMessage is err as a message: the error's own Message when it is one
 // (errors.As), else its English text as an untranslated key.
-func errMessage(err error) Message {
+func ErrMessage(err error) Message {
 	var m Message
 	if errors.As(err, &m) {
 		return m

@@ -38,7 +38,7 @@ var KVCacheDTypes = []KVCacheDType{KVAuto, KVFP8}
 
 // ParseWeightFormat parses a weight format; "int4" means AWQ.
 func ParseWeightFormat(s string) (WeightFormat, error) {
-	return parseEnum(s, "weight format", WeightFormats, map[string]WeightFormat{
+	return ParseEnum(s, "weight format", WeightFormats, map[string]WeightFormat{
 		"int4": WeightAWQ, "awq-int4": WeightAWQ, "gptq-int4": WeightGPTQ, "bfloat16": WeightBF16,
 		"float16": WeightFP16, "half": WeightFP16, "w8a16": WeightInt8,
 	})
@@ -46,7 +46,7 @@ func ParseWeightFormat(s string) (WeightFormat, error) {
 
 // ParseKVCacheDType parses a KV-cache dtype.
 func ParseKVCacheDType(s string) (KVCacheDType, error) {
-	return parseEnum(s, "kv cache dtype", KVCacheDTypes, map[string]KVCacheDType{"fp8_e4m3": KVFP8, "fp8_e5m2": KVFP8})
+	return ParseEnum(s, "kv cache dtype", KVCacheDTypes, map[string]KVCacheDType{"fp8_e4m3": KVFP8, "fp8_e5m2": KVFP8})
 }
 
 // Serving is a serving workload as an inference engine (vLLM) plans it:

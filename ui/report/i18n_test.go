@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -224,8 +225,8 @@ func renderCatalogs(t *testing.T, p *i18n.Printer) string {
 		t.Fatal(err)
 	}
 	rate := 7.1
-	for _, q := range []model.MarketQuery{{}, {GroupBy: model.GroupGPU, Pricing: model.Spot}} {
-		res, err := model.Browse(cat, q)
+	for _, q := range []market.MarketQuery{{}, {GroupBy: market.GroupGPU, Pricing: model.Spot}} {
+		res, err := market.Browse(cat, q)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package model
+package market
 
 import (
 	"cmp"
@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // MarketQuery is what the user browses the market by, before (or without)
@@ -22,10 +24,10 @@ type MarketQuery struct {
 	// Regions are region names or prefixes ("us-east-1", "us-", "europe-",
 	// "asia*"), the rule of Query.Regions; empty means all.
 	Regions       []string
-	Pricing       Pricing // the price rows are filtered, ranked and collapsed by; OnDemand when empty
-	MaxUSDPerHour float64 // whole instance, in Pricing; 0 means no limit
-	Arch          Arch    // "" means any
-	Interconnect  string  // ParseInterconnect; "" means any
+	Pricing       model.Pricing // the price rows are filtered, ranked and collapsed by; OnDemand when empty
+	MaxUSDPerHour float64       // whole instance, in Pricing; 0 means no limit
+	Arch          model.Arch    // "" means any
+	Interconnect  string        // ParseInterconnect; "" means any
 	// InfiniBand keeps instances with InfiniBand or AWS EFA between nodes
 	// (InstanceFabric).
 	InfiniBand bool
@@ -45,9 +47,9 @@ type MarketQuery struct {
 // one pricing mode, in every region (Regions) that charges exactly that
 // with the same provenance. Rows that differ only by region collapse.
 type MarketRow struct {
-	Instance *Instance
-	GPU      *GPU
-	Pricing  Pricing
+	Instance *model.Instance
+	GPU      *model.GPU
+	Pricing  model.Pricing
 	Region   string   // the first of Regions, alphabetically
 	Regions  []string // sorted; show len(Regions)-1 as "+N regions"
 	// Offered is how many regions (after the region filter) price the type
@@ -65,7 +67,7 @@ type MarketRow struct {
 }
 
 // Arch returns the host's CPU architecture (InstanceArch).
-func (r *MarketRow) Arch() Arch { return InstanceArch(r.Instance) }
+func (r *MarketRow) Arch() model.Arch { return InstanceArch(r.Instance) }
 
 // Fabric returns the network between nodes: "infiniband", "efa", or ""
 // when none is known (InstanceFabric).
@@ -104,7 +106,7 @@ func (r *MarketRow) VCPUsPerGPU() float64 {
 // Marketplace reports whether the row is a marketplace snapshot (see
 // MarketplaceProviders): its price and availability change by the hour.
 func (r *MarketRow) Marketplace() bool {
-	return slices.Contains(MarketplaceProviders, r.Instance.Provider)
+	return slices.Contains(model.MarketplaceProviders, r.Instance.Provider)
 }
 
 // MarketGroup is one group of rows (GroupBy): its key, its rows in the
@@ -128,9 +130,9 @@ type MarketResult struct {
 // MarketSize counts the instance-type × region prices in mode p, before
 // any filter, so a UI can say "12 of 4,310". It depends on the catalog
 // only: count once per catalog, not per keystroke.
-func MarketSize(c *Catalog, p Pricing) int {
+func MarketSize(c *model.Catalog, p model.Pricing) int {
 	if p == "" {
-		p = OnDemand
+		p = model.OnDemand
 	}
 	n := 0
 	for i := range c.Instances {
@@ -147,7 +149,7 @@ func MarketSize(c *Catalog, p Pricing) int {
 // InstanceArch returns the CPU architecture of an instance's host, as the
 // catalog records it (Instance.CPUArch, set at import for Grace and
 // Graviton hosts; x86_64 otherwise).
-func InstanceArch(in *Instance) Arch { return Arch(in.Arch()) }
+func InstanceArch(in *model.Instance) model.Arch { return model.Arch(in.Arch()) }
 
 // clusterFabrics are the instance types with a known RDMA network between
 // nodes, each as its catalog entry's source states it: AWS Compute Blog,
@@ -168,23 +170,25 @@ var clusterFabrics = map[[2]string]string{
 // type: "infiniband", "efa", or "" when none is known. The catalog has no
 // such field yet; this reads the table above. When Instance carries its
 // own fabric, return that here.
-func InstanceFabric(in *Instance) string { return clusterFabrics[[2]string{in.Provider, in.Type}] }
+func InstanceFabric(in *model.Instance) string {
+	return clusterFabrics[[2]string{in.Provider, in.Type}]
+}
 
 // instancePred is one instance-level filter of the market.
-type instancePred func(in *Instance, g *GPU) bool
+type instancePred func(in *model.Instance, g *model.GPU) bool
 
 // predicates turns the query's instance-level filters into a slice of
 // funcs, so that a new filter (a new catalog field) is one more append.
 func (q *MarketQuery) predicates() []instancePred {
 	var ps []instancePred
 	if !q.Retired {
-		ps = append(ps, func(in *Instance, _ *GPU) bool { return in.Offered() })
+		ps = append(ps, func(in *model.Instance, _ *model.GPU) bool { return in.Offered() })
 	}
 	if len(q.Providers) > 0 {
-		ps = append(ps, func(in *Instance, _ *GPU) bool { return slices.Contains(q.Providers, in.Provider) })
+		ps = append(ps, func(in *model.Instance, _ *model.GPU) bool { return slices.Contains(q.Providers, in.Provider) })
 	}
 	if len(q.GPUs) > 0 {
-		ps = append(ps, func(in *Instance, g *GPU) bool {
+		ps = append(ps, func(in *model.Instance, g *model.GPU) bool {
 			for i := range q.GPUs {
 				if q.GPUs[i].Matches(g, in.GPUCount) {
 					return true
@@ -194,23 +198,23 @@ func (q *MarketQuery) predicates() []instancePred {
 		})
 	}
 	if !q.VRAMGiB.Any() {
-		ps = append(ps, func(_ *Instance, g *GPU) bool { return q.VRAMGiB.Contains(g.MemoryGiB) })
+		ps = append(ps, func(_ *model.Instance, g *model.GPU) bool { return q.VRAMGiB.Contains(g.MemoryGiB) })
 	}
 	if q.Arch != "" {
-		ps = append(ps, func(in *Instance, _ *GPU) bool { return InstanceArch(in) == q.Arch })
+		ps = append(ps, func(in *model.Instance, _ *model.GPU) bool { return InstanceArch(in) == q.Arch })
 	}
 	if q.Interconnect != "" {
-		ps = append(ps, func(in *Instance, _ *GPU) bool { return interconnectIs(in, q.Interconnect) })
+		ps = append(ps, func(in *model.Instance, _ *model.GPU) bool { return interconnectIs(in, q.Interconnect) })
 	}
 	if q.InfiniBand {
-		ps = append(ps, func(in *Instance, _ *GPU) bool { return InstanceFabric(in) != "" })
+		ps = append(ps, func(in *model.Instance, _ *model.GPU) bool { return InstanceFabric(in) != "" })
 	}
 	return ps
 }
 
 // interconnectIs applies the interconnect filter: "nvlink" accepts NVSwitch
 // too (NVSwitch connects GPUs by NVLink), "fast" anything beyond PCIe.
-func interconnectIs(in *Instance, want string) bool {
+func interconnectIs(in *model.Instance, want string) bool {
 	switch want {
 	case LinkFast:
 		return in.FastInterconnect()
@@ -239,17 +243,17 @@ func regionMatches(r string, wants []string) bool {
 // unknown provider, or a region filter that matches no region at all. It
 // stops at the first match, so a valid filter costs little on a large
 // overlay; the full list is built only for the did-you-mean.
-func (q *MarketQuery) validate(c *Catalog) error {
+func (q *MarketQuery) validate(c *model.Catalog) error {
 	if q.MaxUSDPerHour < 0 {
 		return badFilter("max price %g: want USD per hour above 0", q.MaxUSDPerHour)
 	}
 	for _, p := range q.Providers {
-		if !slices.ContainsFunc(c.Instances, func(in Instance) bool { return in.Provider == p }) {
+		if !slices.ContainsFunc(c.Instances, func(in model.Instance) bool { return in.Provider == p }) {
 			all := map[string]bool{}
 			for i := range c.Instances {
 				all[c.Instances[i].Provider] = true
 			}
-			return unknownName("provider", p, sortedKeys(all), Msg("gpuplan catalog instances"))
+			return unknownName("provider", p, sortedKeys(all), model.Msg("gpuplan catalog instances"))
 		}
 	}
 	for _, r := range q.Regions {
@@ -273,7 +277,7 @@ func (q *MarketQuery) validate(c *Catalog) error {
 					}
 				}
 			}
-			return unknownName("region", r, sortedKeys(all), Msg("gpuplan catalog instances --all-regions; a prefix ends in - or *, e.g. us-"))
+			return unknownName("region", r, sortedKeys(all), model.Msg("gpuplan catalog instances --all-regions; a prefix ends in - or *, e.g. us-"))
 		}
 	}
 	return nil
@@ -288,11 +292,11 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-func unknownName(what, name string, valid []string, list Message) error {
-	if s := Closest(name, valid, 3); len(s) > 0 {
-		return badFilter("unknown %s %q; did you mean %s? (list them with %s)", Msg(what), name, orMsg(s), list)
+func unknownName(what, name string, valid []string, list model.Message) error {
+	if s := model.Closest(name, valid, 3); len(s) > 0 {
+		return badFilter("unknown %s %q; did you mean %s? (list them with %s)", model.Msg(what), name, orMsg(s), list)
 	}
-	return badFilter("unknown %s %q (list them with %s)", Msg(what), name, list)
+	return badFilter("unknown %s %q (list them with %s)", model.Msg(what), name, list)
 }
 
 // regionPrice is one region's price of the instance being collapsed.
@@ -313,7 +317,7 @@ type regionPrice struct {
 // that market. Errors (unknown provider, a region filter that matches no
 // region) match ErrBadFilter and suggest the nearest names. To browse the
 // same catalog again and again (a screen, per keystroke), keep a Market.
-func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
+func Browse(c *model.Catalog, q MarketQuery) (MarketResult, error) {
 	m := NewMarket(c)
 	m.once = true
 	return m.Browse(q)
@@ -328,7 +332,7 @@ func Browse(c *Catalog, q MarketQuery) (MarketResult, error) {
 // limit and the grouping are applied per call in one pass each. The catalog must not change while a
 // Market is in use. Safe for concurrent use.
 type Market struct {
-	c     *Catalog
+	c     *model.Catalog
 	mu    sync.Mutex
 	bases []*marketBase // most recently used first, at most marketBases
 	// once marks a Market for one query (Browse): its base holds only the
@@ -341,14 +345,14 @@ type Market struct {
 const marketBases = 3
 
 // NewMarket returns a Market over c; it computes nothing until Browse.
-func NewMarket(c *Catalog) *Market { return &Market{c: c} }
+func NewMarket(c *model.Catalog) *Market { return &Market{c: c} }
 
 // marketBase is the market under one row-building part of a query:
 // every instance type's rows (instance filters and the price limit not
 // applied; retired types too), in catalog order. Read only once built,
 // except orders, which Market.mu guards.
 type marketBase struct {
-	pricing    Pricing
+	pricing    model.Pricing
 	regions    []string
 	allRegions bool
 	rates      map[string]float64
@@ -459,7 +463,7 @@ func (m *Market) base(q *MarketQuery) *marketBase {
 // buildBase collapses every instance type's prices in q.Pricing, in the
 // regions q.Regions matches, into rows (appendCollapsed); for one query
 // (Market.once), only of the types that pass only, within limit USD/h.
-func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *marketBase {
+func buildBase(c *model.Catalog, q *MarketQuery, only []instancePred, limit float64) *marketBase {
 	b := &marketBase{
 		pricing: q.Pricing, regions: slices.Clone(q.Regions), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
 		orders: map[MarketSort][]int32{}, sorted: map[MarketSort]*marketSel{},
@@ -574,7 +578,7 @@ func (m *Market) Browse(q MarketQuery) (MarketResult, error) {
 // say what a browse on its way is for before its rows come.
 func (q MarketQuery) WithDefaults() MarketQuery {
 	if q.Pricing == "" {
-		q.Pricing = OnDemand
+		q.Pricing = model.OnDemand
 	}
 	if q.Sort == "" {
 		q.Sort = MarketByPrice
@@ -685,7 +689,7 @@ rows:
 // appendCollapsed appends one row per (price, provenance) of the instance
 // type's regions; unless q.AllRegions, only those at its cheapest price.
 // Each row's regions go to pool, their window to spans.
-func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *Instance, g *GPU, q *MarketQuery, prices []regionPrice) ([]MarketRow, []string, [][2]int32) {
+func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *model.Instance, g *model.GPU, q *MarketQuery, prices []regionPrice) ([]MarketRow, []string, [][2]int32) {
 	offered := len(prices)
 	if !q.AllRegions { // keep the cheapest only: one pass, then a sort of a few
 		least := prices[0].price
@@ -707,8 +711,8 @@ func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *Inst
 		}
 		ra, rb := &in.Prices[a.j], &in.Prices[b.j]
 		if ra.Source != rb.Source || ra.Origin != rb.Origin {
-			as, ao, _ := PriceProvenance(in, ra)
-			bs, bo, _ := PriceProvenance(in, rb)
+			as, ao, _ := model.PriceProvenance(in, ra)
+			bs, bo, _ := model.PriceProvenance(in, rb)
 			if c := strings.Compare(as, bs); c != 0 {
 				return c
 			}
@@ -720,10 +724,10 @@ func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *Inst
 	})
 	for start := 0; start < len(prices); {
 		first := &in.Prices[prices[start].j]
-		src, origin, asOf := PriceProvenance(in, first)
+		src, origin, asOf := model.PriceProvenance(in, first)
 		end := start + 1
 		for end < len(prices) && prices[end].price == prices[start].price {
-			if s, o, _ := PriceProvenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
+			if s, o, _ := model.PriceProvenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
 				break
 			}
 			end++

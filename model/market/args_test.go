@@ -1,10 +1,12 @@
-package model
+package market
 
 import (
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func TestParseMarketArgs(t *testing.T) {
@@ -20,10 +22,10 @@ func TestParseMarketArgs(t *testing.T) {
 		{"--flag value", []string{"--vram", "24GB..80GB", "--max-price", "$2/h"}, MarketQuery{VRAMGiB: Bounds{24, 80}, MaxUSDPerHour: 2}},
 		{"--flag=value and name=value", []string{"--regions=europe-,us-", "providers=GCP,aws"},
 			MarketQuery{Regions: []string{"europe-", "us-"}, Providers: []string{"gcp", "aws"}}},
-		{"pricing with the market's own modes", []string{"pricing=dws"}, MarketQuery{Pricing: FlexStart}},
+		{"pricing with the market's own modes", []string{"pricing=dws"}, MarketQuery{Pricing: model.FlexStart}},
 		{"sort and group", []string{"sort=$/gpu", "--group-by", "provider"}, MarketQuery{Sort: MarketByGPUPrice, GroupBy: GroupProvider}},
 		{"switches", []string{"--nvlink", "--efa", "--all-regions", "--all", "arch=aarch64"},
-			MarketQuery{Interconnect: LinkNVLink, InfiniBand: true, AllRegions: true, Retired: true, Arch: ArchARM}},
+			MarketQuery{Interconnect: LinkNVLink, InfiniBand: true, AllRegions: true, Retired: true, Arch: model.ArchARM}},
 		{"interconnect by name", []string{"interconnect=xgmi"}, MarketQuery{Interconnect: "infinity-fabric"}},
 	}
 	for _, tt := range tests {

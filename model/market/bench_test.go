@@ -1,34 +1,36 @@
-package model
+package market
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // bigMarket returns marketCatalog's GPUs with n instance types of
 // regions regions each: n × regions offers, prices drawn so that some
 // regions tie (the collapse has work to do).
-func bigMarket(n, regions int) *Catalog {
+func bigMarket(n, regions int) *model.Catalog {
 	c := marketCatalog()
 	r := rand.New(rand.NewPCG(7, 11))
 	providers := []string{"aws", "gcp", "azure", "lambda", "oci", "vast", "nebius", "cudo"}
 	prefixes := []string{"us-east-", "us-west-", "europe-west", "asia-east", "eu-north-"}
 	counts := []int{1, 2, 4, 8}
 	links := []string{"pcie", "nvlink", "nvswitch", ""}
-	c.Instances = make([]Instance, n)
+	c.Instances = make([]model.Instance, n)
 	for i := range c.Instances {
 		g := &c.GPUs[r.IntN(len(c.GPUs))]
 		k := counts[r.IntN(len(counts))]
-		in := Instance{
+		in := model.Instance{
 			Provider: providers[r.IntN(len(providers))], Type: fmt.Sprintf("gen-%d.%dx", i, k), GPU: g.Key, GPUCount: k,
 			VCPUs: k * (4 + r.IntN(28)), MemoryGiB: float64(k * (16 + r.IntN(240))), Interconnect: links[r.IntN(len(links))],
-			Source: "generated", AsOf: "2026-11-30", Prices: make([]RegionPrice, regions),
+			Source: "generated", AsOf: "2026-11-30", Prices: make([]model.RegionPrice, regions),
 		}
 		base := float64(k) * (0.2 + 4*r.Float64())
 		for j := range in.Prices {
 			p := base * (1 + 0.05*float64(r.IntN(4))) // four price levels: regions tie
-			in.Prices[j] = RegionPrice{Region: fmt.Sprintf("%s%d", prefixes[j%len(prefixes)], j), OnDemandUSD: p, SpotUSD: p * 0.4}
+			in.Prices[j] = model.RegionPrice{Region: fmt.Sprintf("%s%d", prefixes[j%len(prefixes)], j), OnDemandUSD: p, SpotUSD: p * 0.4}
 		}
 		c.Instances[i] = in
 	}

@@ -1,10 +1,12 @@
-package model
+package market
 
 import (
 	"encoding/csv"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // FuzzParseGPUSpec: any text gives a spec or one line wrapping
@@ -66,7 +68,7 @@ func FuzzMarketCSV(f *testing.F) {
 		c := marketCatalog()
 		in := &c.Instances[0]
 		in.Type, in.Source = typ, source
-		in.Prices = []RegionPrice{{Region: region, OnDemandUSD: 1}}
+		in.Prices = []model.RegionPrice{{Region: region, OnDemandUSD: 1}}
 		res, err := Browse(c, MarketQuery{Providers: []string{"aws"}})
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package model
+package market
 
 import (
 	"encoding/csv"

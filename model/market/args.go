@@ -1,8 +1,10 @@
-package model
+package market
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // marketValueFlags and marketBoolFlags are the filters ParseMarketArgs takes, spelled as the
@@ -14,19 +16,19 @@ var (
 
 // marketPricings are the modes the market is browsed by: recommend's
 // pricing modes plus the availability modes with a public price.
-var marketPricings = []Pricing{OnDemand, Spot, Reserved1y, Reserved3y, FlexStart, CapacityBlock}
+var marketPricings = []model.Pricing{model.OnDemand, model.Spot, model.Reserved1y, model.Reserved3y, model.FlexStart, model.CapacityBlock}
 
 // ParseMarketPricing parses the pricing mode of the market: on-demand,
 // spot, reserved-1y, reserved-3y (with ParsePricing's aliases),
 // flex-start (or dws) and capacity-block. Errors match ErrBadFilter.
-func ParseMarketPricing(s string) (Pricing, error) {
-	switch t := Pricing(strings.ToLower(strings.TrimSpace(s))); t {
-	case FlexStart, CapacityBlock:
+func ParseMarketPricing(s string) (model.Pricing, error) {
+	switch t := model.Pricing(strings.ToLower(strings.TrimSpace(s))); t {
+	case model.FlexStart, model.CapacityBlock:
 		return t, nil
 	case "dws":
-		return FlexStart, nil
+		return model.FlexStart, nil
 	}
-	p, err := ParsePricing(s)
+	p, err := model.ParsePricing(s)
 	if err != nil {
 		names := make([]string, len(marketPricings))
 		for i, m := range marketPricings {
@@ -47,7 +49,7 @@ func ParseMarketPricing(s string) (Pricing, error) {
 //
 // Errors are one line, match ErrBadFilter, and suggest the nearest
 // filter name for an unknown one.
-func ParseMarketArgs(args []string, c *Catalog) (MarketQuery, error) {
+func ParseMarketArgs(args []string, c *model.Catalog) (MarketQuery, error) {
 	var q MarketQuery
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -95,7 +97,7 @@ func ParseMarketArgs(args []string, c *Catalog) (MarketQuery, error) {
 		}
 		if !slices.Contains(marketValueFlags, name) {
 			all := append(slices.Clone(marketValueFlags), marketBoolFlags...)
-			if s := Closest(name, all, 1); len(s) > 0 {
+			if s := model.Closest(name, all, 1); len(s) > 0 {
 				return q, badFilter("unknown filter %q; did you mean --%s?", a, s[0])
 			}
 			return q, badFilter("unknown filter %q; filters are --%s", a, strings.Join(all, ", --"))

@@ -1,4 +1,4 @@
-package model
+package market
 
 import (
 	"errors"
@@ -9,13 +9,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // marketCatalog: GPUs and instances whose prices make each rule of Browse
 // visible. Prices are USD per hour for the whole instance.
-func marketCatalog() *Catalog {
-	c := &Catalog{
-		GPUs: []GPU{
+func marketCatalog() *model.Catalog {
+	c := &model.Catalog{
+		GPUs: []model.GPU{
 			{Key: "h100-sxm", Name: "NVIDIA H100 SXM5 80GB", Aliases: []string{"H100", "H100-SXM"}, Vendor: "nvidia", MemoryGiB: 80},
 			{Key: "h100-pcie", Name: "NVIDIA H100 PCIe", Aliases: []string{"H100-PCIe-80GB"}, Vendor: "nvidia", MemoryGiB: 80},
 			{Key: "a100-80gb", Name: "NVIDIA A100 80GB", Aliases: []string{"A100-80GB"}, Vendor: "nvidia", MemoryGiB: 80},
@@ -25,44 +27,44 @@ func marketCatalog() *Catalog {
 			{Key: "mi300x", Name: "AMD Instinct MI300X", Aliases: []string{"MI300X"}, Vendor: "amd", MemoryGiB: 192},
 			{Key: "gh200", Name: "NVIDIA GH200", Aliases: []string{"GH200"}, Vendor: "nvidia", MemoryGiB: 96},
 		},
-		Instances: []Instance{
+		Instances: []model.Instance{
 			{Provider: "aws", Type: "p5.48xlarge", GPU: "h100-sxm", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch",
-				Source: "aws src", AsOf: "2026-11-30", Origin: "embedded", Prices: []RegionPrice{
+				Source: "aws src", AsOf: "2026-11-30", Origin: "embedded", Prices: []model.RegionPrice{
 					{Region: "us-west-2", OnDemandUSD: 98.32, SpotUSD: 40},
 					{Region: "us-east-1", OnDemandUSD: 98.32, SpotUSD: 30},
 					{Region: "eu-north-1", OnDemandUSD: 110},
 					{Region: "us-east-2", OnDemandUSD: 98.32, SpotUSD: 25},
 				}},
 			{Provider: "lambda", Type: "gpu_1x_h100_pcie", GPU: "h100-pcie", GPUCount: 1, VCPUs: 26, MemoryGiB: 200, Interconnect: "pcie",
-				Source: "lambda src", AsOf: "2026-11-30", Prices: []RegionPrice{
+				Source: "lambda src", AsOf: "2026-11-30", Prices: []model.RegionPrice{
 					{Region: "us-east-1", OnDemandUSD: 2.49}, {Region: "us-west-1", OnDemandUSD: 2.49}, {Region: "europe-central-1", OnDemandUSD: 2.49},
 				}},
 			{Provider: "lambda", Type: "gpu_8x_a100_80gb", GPU: "a100-80gb", GPUCount: 8, VCPUs: 240, MemoryGiB: 1800, Interconnect: "nvswitch",
-				Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 14.32}}},
+				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 14.32}}},
 			{Provider: "gcp", Type: "a2-highgpu-1g", GPU: "a100-40gb", GPUCount: 1, VCPUs: 12, MemoryGiB: 85, Source: "gcp src",
-				Prices: []RegionPrice{
+				Prices: []model.RegionPrice{
 					{Region: "us-central1", OnDemandUSD: 3.67, SpotUSD: 1.1},
 					{Region: "europe-west4", OnDemandUSD: 3.67, SpotUSD: 1.2, Source: "our deal", Origin: "deal.toml"},
 					{Region: "asia-east1", OnDemandUSD: 4},
 				}},
 			{Provider: "gcp", Type: "g2-standard-4", GPU: "l4", GPUCount: 1, VCPUs: 4, MemoryGiB: 16, Interconnect: "pcie",
-				Prices: []RegionPrice{{Region: "us-central1", OnDemandUSD: 0.71, SpotUSD: 0.22}, {Region: "europe-west1", OnDemandUSD: 0.78}}},
+				Prices: []model.RegionPrice{{Region: "us-central1", OnDemandUSD: 0.71, SpotUSD: 0.22}, {Region: "europe-west1", OnDemandUSD: 0.78}}},
 			{Provider: "aws", Type: "g6.12xlarge", GPU: "l4", GPUCount: 4, VCPUs: 48, MemoryGiB: 192, Interconnect: "pcie",
-				Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 4.6, SpotUSD: 1.5}}},
+				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 4.6, SpotUSD: 1.5}}},
 			{Provider: "lambda", Type: "gpu_1x_gh200", GPU: "gh200", CPUArch: "arm64", GPUCount: 1, VCPUs: 64, MemoryGiB: 432, Interconnect: "nvlink",
-				Prices: []RegionPrice{{Region: "us-east-3", OnDemandUSD: 1.49}}},
+				Prices: []model.RegionPrice{{Region: "us-east-3", OnDemandUSD: 1.49}}},
 			{Provider: "azure", Type: "Standard_ND96isr_H100_v5", GPU: "h100-sxm", GPUCount: 8, VCPUs: 96, MemoryGiB: 1900, Interconnect: "nvswitch",
-				Prices: []RegionPrice{{Region: "eastus", OnDemandUSD: 98.32}}},
+				Prices: []model.RegionPrice{{Region: "eastus", OnDemandUSD: 98.32}}},
 			{Provider: "vast", Type: "1x-l40s", GPU: "l40s", GPUCount: 1, VCPUs: 16, MemoryGiB: 64,
-				Prices: []RegionPrice{{Region: "us-ca", OnDemandUSD: 0.6}}},
+				Prices: []model.RegionPrice{{Region: "us-ca", OnDemandUSD: 0.6}}},
 			{Provider: "aws", Type: "g6-old", GPU: "l4", GPUCount: 1, VCPUs: 4, MemoryGiB: 16, Retired: "2025-01-01",
-				Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 0.1}}},
+				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 0.1}}},
 			{Provider: "oci", Type: "BM.GPU.MI300X.8", GPU: "mi300x", GPUCount: 8, VCPUs: 224, MemoryGiB: 2048, Interconnect: "infinity-fabric",
-				Prices: []RegionPrice{{Region: "us-ashburn-1", OnDemandUSD: 48}}},
+				Prices: []model.RegionPrice{{Region: "us-ashburn-1", OnDemandUSD: 48}}},
 			{Provider: "aws", Type: "g6.xlarge", GPU: "l4", GPUCount: 1, VCPUs: 4, MemoryGiB: 16, Interconnect: "pcie",
-				Prices: []RegionPrice{{Region: "us-east-1", SpotUSD: 0.3}}}, // spot only
+				Prices: []model.RegionPrice{{Region: "us-east-1", SpotUSD: 0.3}}}, // spot only
 		},
-		Discounts: []Discount{{Provider: "aws", Term: Reserved1y, Fraction: 0.4, Prefixes: []string{"p5."}}},
+		Discounts: []model.Discount{{Provider: "aws", Term: model.Reserved1y, Fraction: 0.4, Prefixes: []string{"p5."}}},
 	}
 	c.Index()
 	return c
@@ -81,7 +83,7 @@ func rowNames(rows []MarketRow) string {
 	return strings.Join(s, ", ")
 }
 
-func specs(t testing.TB, c *Catalog, s ...string) []GPUSpec {
+func specs(t testing.TB, c *model.Catalog, s ...string) []GPUSpec {
 	t.Helper()
 	var out []GPUSpec
 	for _, x := range s {
@@ -121,7 +123,7 @@ func TestBrowse(t *testing.T) {
 		{"providers", MarketQuery{Providers: []string{"lambda"}},
 			"lambda/gpu_1x_gh200@us-east-3 $1.49, lambda/gpu_1x_h100_pcie@europe-central-1+2 $2.49, lambda/gpu_8x_a100_80gb@us-east-1 $14.32"},
 		{"max $1/h", MarketQuery{MaxUSDPerHour: 1}, "vast/1x-l40s@us-ca $0.6, gcp/g2-standard-4@us-central1 $0.71"},
-		{"arm64: the Grace host", MarketQuery{Arch: ArchARM}, "lambda/gpu_1x_gh200@us-east-3 $1.49"},
+		{"arm64: the Grace host", MarketQuery{Arch: model.ArchARM}, "lambda/gpu_1x_gh200@us-east-3 $1.49"},
 		{"nvlink includes nvswitch", MarketQuery{Interconnect: LinkNVLink},
 			"lambda/gpu_1x_gh200@us-east-3 $1.49, lambda/gpu_8x_a100_80gb@us-east-1 $14.32, aws/p5.48xlarge@us-east-1+2 $98.32, azure/Standard_ND96isr_H100_v5@eastus $98.32"},
 		{"fast: nvlink, nvswitch or infinity fabric", MarketQuery{Interconnect: LinkFast, MaxUSDPerHour: 50},
@@ -130,9 +132,9 @@ func TestBrowse(t *testing.T) {
 		{"InfiniBand or EFA between nodes", MarketQuery{InfiniBand: true},
 			"aws/p5.48xlarge@us-east-1+2 $98.32, azure/Standard_ND96isr_H100_v5@eastus $98.32"},
 		{"retired on request", MarketQuery{Retired: true, MaxUSDPerHour: 0.65}, "aws/g6-old@us-east-1 $0.1, vast/1x-l40s@us-ca $0.6"},
-		{"spot: spot prices only; p5's cheapest spot is us-east-2 at $25", MarketQuery{Pricing: Spot},
+		{"spot: spot prices only; p5's cheapest spot is us-east-2 at $25", MarketQuery{Pricing: model.Spot},
 			"gcp/g2-standard-4@us-central1 $0.22, aws/g6.xlarge@us-east-1 $0.3, gcp/a2-highgpu-1g@us-central1 $1.1, aws/g6.12xlarge@us-east-1 $1.5, aws/p5.48xlarge@us-east-2 $25"},
-		{"reserved-1y: 98.32 × (1 − 0.4) = 58.992, only where the discount applies", MarketQuery{Pricing: Reserved1y},
+		{"reserved-1y: 98.32 × (1 − 0.4) = 58.992, only where the discount applies", MarketQuery{Pricing: model.Reserved1y},
 			"aws/p5.48xlarge@us-east-1+2 $58.992"},
 		{"all regions: one row per price", MarketQuery{AllRegions: true, GPUs: specs(t, c, "h100:8"), Providers: []string{"aws"}},
 			"aws/p5.48xlarge@us-east-1+2 $98.32, aws/p5.48xlarge@eu-north-1 $110"},
@@ -190,7 +192,7 @@ func TestBrowseRow(t *testing.T) {
 		{"VRAM total = 8 × 80", r.TotalVRAMGiB(), 640.0},
 		{"RAM per GPU = 2048 / 8", r.RAMPerGPUGiB(), 256.0},
 		{"vCPUs per GPU = 192 / 8", r.VCPUsPerGPU(), 24.0},
-		{"arch", r.Arch(), ArchX86},
+		{"arch", r.Arch(), model.ArchX86},
 		{"fabric", r.Fabric(), "efa"},
 		{"source", r.Source, "aws src"},
 		{"origin", r.Origin, "embedded"},
@@ -205,12 +207,12 @@ func TestBrowseRow(t *testing.T) {
 	}
 	c := marketCatalog()
 	for _, tt := range []struct {
-		p    Pricing
+		p    model.Pricing
 		want int
 	}{
-		{OnDemand, 19},  // 4+3+1+3+2+1+1+1+1+1+1 regions with an on-demand price, the retired type's too
-		{Spot, 8},       // p5 3, a2 2, g2 1, g6.12xlarge 1, g6.xlarge 1
-		{Reserved1y, 4}, // the discount covers p5. only
+		{model.OnDemand, 19},  // 4+3+1+3+2+1+1+1+1+1+1 regions with an on-demand price, the retired type's too
+		{model.Spot, 8},       // p5 3, a2 2, g2 1, g6.12xlarge 1, g6.xlarge 1
+		{model.Reserved1y, 4}, // the discount covers p5. only
 	} {
 		if got := MarketSize(c, tt.p); got != tt.want {
 			t.Errorf("MarketSize(%s) = %d, want %d", tt.p, got, tt.want)
@@ -504,8 +506,8 @@ func TestParseMarketFlags(t *testing.T) {
 
 // TestInstanceArch: the catalog's CPU architecture, x86_64 when unset.
 func TestInstanceArch(t *testing.T) {
-	for arch, want := range map[string]Arch{"arm64": ArchARM, "x86_64": ArchX86, "": ArchX86} {
-		if got := InstanceArch(&Instance{GPU: "gh200", CPUArch: arch}); got != want {
+	for arch, want := range map[string]model.Arch{"arm64": model.ArchARM, "x86_64": model.ArchX86, "": model.ArchX86} {
+		if got := InstanceArch(&model.Instance{GPU: "gh200", CPUArch: arch}); got != want {
 			t.Errorf("InstanceArch(CPUArch=%q) = %s, want %s", arch, got, want)
 		}
 	}
@@ -563,9 +565,9 @@ func TestMarketQueryWithDefaults(t *testing.T) {
 		name    string
 		q, want MarketQuery
 	}{
-		{"empty", MarketQuery{}, MarketQuery{Pricing: OnDemand, Sort: MarketByPrice}},
-		{"given stays", MarketQuery{Pricing: Spot, Sort: MarketByGPUPrice}, MarketQuery{Pricing: Spot, Sort: MarketByGPUPrice}},
-		{"grouped by region lists every region", MarketQuery{GroupBy: GroupRegion}, MarketQuery{Pricing: OnDemand, Sort: MarketByPrice, GroupBy: GroupRegion, AllRegions: true}},
+		{"empty", MarketQuery{}, MarketQuery{Pricing: model.OnDemand, Sort: MarketByPrice}},
+		{"given stays", MarketQuery{Pricing: model.Spot, Sort: MarketByGPUPrice}, MarketQuery{Pricing: model.Spot, Sort: MarketByGPUPrice}},
+		{"grouped by region lists every region", MarketQuery{GroupBy: GroupRegion}, MarketQuery{Pricing: model.OnDemand, Sort: MarketByPrice, GroupBy: GroupRegion, AllRegions: true}},
 	} {
 		if got := tt.q.WithDefaults(); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: WithDefaults() = %+v, want %+v", tt.name, got, tt.want)
@@ -576,7 +578,7 @@ func TestMarketQueryWithDefaults(t *testing.T) {
 // OfferedProviders leaves out a provider whose every type is retired or
 // missing from the latest fetch, and keeps one with a single offered type.
 func TestOfferedProviders(t *testing.T) {
-	c := &Catalog{Instances: []Instance{
+	c := &model.Catalog{Instances: []model.Instance{
 		{Provider: "lambda", Type: "a"},
 		{Provider: "cudo", Type: "b", Retired: "2026-03-31"},
 		{Provider: "cudo", Type: "c", Retired: "2026-03-31"},

@@ -1,9 +1,11 @@
-package model
+package market
 
 import (
 	"reflect"
 	"sync"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // TestMarketReuse browses one Market through a sequence of queries, as a
@@ -11,7 +13,7 @@ import (
 // filters than it keeps bases), and checks each result against a fresh
 // Browse: what the Market keeps must never show in a result.
 func TestMarketReuse(t *testing.T) {
-	for _, c := range []*Catalog{marketCatalog(), bigMarket(300, 6)} {
+	for _, c := range []*model.Catalog{marketCatalog(), bigMarket(300, 6)} {
 		h100 := specs(t, c, "H100")
 		qs := []MarketQuery{
 			{},
@@ -25,11 +27,11 @@ func TestMarketReuse(t *testing.T) {
 			{GPUs: h100, Regions: []string{"us-"}},
 			{GPUs: h100, Regions: []string{"us-west-"}, AllRegions: true},
 			{Regions: []string{"europe-"}, Sort: MarketByVRAMPrice},
-			{Regions: []string{"us-"}, Pricing: Spot},
-			{Pricing: Reserved1y, Retired: true},
+			{Regions: []string{"us-"}, Pricing: model.Spot},
+			{Pricing: model.Reserved1y, Retired: true},
 			{VRAMGiB: Bounds{24, 80}, Sort: MarketByGPUPrice},
 			{Interconnect: LinkNVLink, GroupBy: GroupGPU},
-			{Arch: ArchARM},
+			{Arch: model.ArchARM},
 			{}, // back to the first base, evicted by now
 			{Sort: MarketByGPUPrice, MaxUSDPerHour: 2.5},
 		}

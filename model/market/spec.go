@@ -1,4 +1,4 @@
-package model
+package market
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // The filter grammar of the market browser (gpuplan catalog instances,
@@ -40,23 +42,23 @@ var ErrBadFilter = errors.New("bad filter")
 // and errors.As to its Message, so a UI can translate it (the configurator's
 // market browser shows it as it is typed). Args that are English phrases
 // (the valid forms, "a or b" lists, nested errors) are Messages too.
-type filterError struct{ msg Message }
+type filterError struct{ msg model.Message }
 
 func (e *filterError) Error() string        { return e.msg.String() }
 func (e *filterError) Is(target error) bool { return target == ErrBadFilter }
 
 // As sets a *Message target to the error's message.
 func (e *filterError) As(target any) bool {
-	if m, ok := target.(*Message); ok {
+	if m, ok := target.(*model.Message); ok {
 		*m = e.msg
 		return true
 	}
 	return false
 }
 
-func badFilter(format string, a ...any) error { return &filterError{Msg(format, a...)} }
+func badFilter(format string, a ...any) error { return &filterError{model.Msg(format, a...)} }
 
-// badEnum is parseEnum's error as a filter error: "sort \"x\": want a, b or c".
+// badEnum is ParseEnum's error as a filter error: "sort \"x\": want a, b or c".
 func badEnum[T ~string](what, s string, valid []T) error {
 	names := make([]string, len(valid))
 	for i, v := range valid {
@@ -66,11 +68,11 @@ func badEnum[T ~string](what, s string, valid []T) error {
 }
 
 // orMsg is OrList as a message: "a, b or c" with its "or" translatable.
-func orMsg(names []string) Message {
+func orMsg(names []string) model.Message {
 	if len(names) < 2 {
-		return Msg("%s", OrList(names))
+		return model.Msg("%s", model.OrList(names))
 	}
-	return Msg("%s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	return model.Msg("%s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // Bounds is an inclusive range. Min 0 means no lower bound and Max 0 no
@@ -115,7 +117,7 @@ type GPUSpec struct {
 }
 
 // Matches reports whether an instance with n GPUs of g meets the spec.
-func (s *GPUSpec) Matches(g *GPU, n int) bool {
+func (s *GPUSpec) Matches(g *model.GPU, n int) bool {
 	return (len(s.Keys) == 0 || slices.Contains(s.Keys, g.Key)) &&
 		(s.Vendor == "" || g.Vendor == s.Vendor) &&
 		s.Count.Contains(float64(n)) && s.VRAMGiB.Contains(g.MemoryGiB)
@@ -125,13 +127,13 @@ func (s *GPUSpec) Matches(g *GPU, n int) bool {
 // error rather than a filter that silently matches nothing.
 const maxGPUCount = 1024
 
-var gpuSpecForms = Msg("want e.g. H100, H100:8, A100-80GB:4+, h100:1..4 or 24GB..80GB:2")
+var gpuSpecForms = model.Msg("want e.g. H100, H100:8, A100-80GB:4+, h100:1..4 or 24GB..80GB:2")
 
 // ParseGPUSpec parses a GPU spec (see the grammar above) against the GPUs
 // of c. Names match catalog keys, names and aliases ignoring case and
 // separators; an unknown name is an error with a did-you-mean. Errors wrap
 // match ErrBadFilter, are one line, and show the right form.
-func ParseGPUSpec(s string, c *Catalog) (GPUSpec, error) {
+func ParseGPUSpec(s string, c *model.Catalog) (GPUSpec, error) {
 	spec := GPUSpec{Text: s}
 	t := strings.Join(strings.Fields(s), "")
 	if t == "" {
@@ -153,7 +155,7 @@ func ParseGPUSpec(s string, c *Catalog) (GPUSpec, error) {
 			kind = "memory"
 		}
 		if prev, ok := seen[kind]; ok {
-			return spec, badFilter("gpu spec %q gives the %s twice (%s and %s); %s", s, Msg(kind), prev, tok, gpuSpecForms)
+			return spec, badFilter("gpu spec %q gives the %s twice (%s and %s); %s", s, model.Msg(kind), prev, tok, gpuSpecForms)
 		}
 		seen[kind] = tok
 		var err error
@@ -168,14 +170,14 @@ func ParseGPUSpec(s string, c *Catalog) (GPUSpec, error) {
 			spec.Count, err = parseCountRange(tok)
 		}
 		if err != nil {
-			return spec, badFilter("gpu spec %q: %s", s, errMessage(err))
+			return spec, badFilter("gpu spec %q: %s", s, model.ErrMessage(err))
 		}
 	}
 	return spec, nil
 }
 
 // gpuVendors lists the vendors of c's GPUs, lower case.
-func gpuVendors(c *Catalog) []string {
+func gpuVendors(c *model.Catalog) []string {
 	var out []string
 	for i := range c.GPUs {
 		if v := strings.ToLower(c.GPUs[i].Vendor); v != "" && !slices.Contains(out, v) {
@@ -186,7 +188,7 @@ func gpuVendors(c *Catalog) []string {
 }
 
 // resolveGPUNames turns "A100,H100*" into catalog keys.
-func resolveGPUNames(list string, c *Catalog) ([]string, error) {
+func resolveGPUNames(list string, c *model.Catalog) ([]string, error) {
 	var keys []string
 	add := func(k string) {
 		if !slices.Contains(keys, k) {
@@ -199,24 +201,24 @@ func resolveGPUNames(list string, c *Catalog) ([]string, error) {
 		}
 		if prefix, ok := strings.CutSuffix(name, "*"); ok {
 			n := len(keys)
-			p := normKey(prefix)
+			p := model.NormKey(prefix)
 			for i := range c.GPUs {
 				g := &c.GPUs[i]
 				for _, k := range append([]string{g.Key}, g.Aliases...) {
-					if p != "" && strings.HasPrefix(normKey(k), p) {
+					if p != "" && strings.HasPrefix(model.NormKey(k), p) {
 						add(g.Key)
 						break
 					}
 				}
 			}
 			if len(keys) == n {
-				return nil, unknownGPU(prefix, c, Msg("no GPU starts with %q", prefix))
+				return nil, unknownGPU(prefix, c, model.Msg("no GPU starts with %q", prefix))
 			}
 			continue
 		}
 		g, err := c.GPU(name)
 		if err != nil {
-			return nil, unknownGPU(name, c, Msg("unknown GPU %q", name))
+			return nil, unknownGPU(name, c, model.Msg("unknown GPU %q", name))
 		}
 		add(g.Key)
 	}
@@ -225,7 +227,7 @@ func resolveGPUNames(list string, c *Catalog) ([]string, error) {
 
 // unknownGPU says what was not found and suggests the nearest keys and
 // aliases, the names users type.
-func unknownGPU(name string, c *Catalog, what Message) error {
+func unknownGPU(name string, c *model.Catalog, what model.Message) error {
 	var names []string
 	owner := map[string]string{} // name → GPU key, to suggest each GPU once
 	for i := range c.GPUs {
@@ -236,7 +238,7 @@ func unknownGPU(name string, c *Catalog, what Message) error {
 	}
 	var s []string
 	seen := map[string]bool{}
-	for _, n := range Closest(name, names, len(names)) {
+	for _, n := range model.Closest(name, names, len(names)) {
 		if k := owner[n]; !seen[k] && len(s) < 3 {
 			seen[k] = true
 			s = append(s, n)
@@ -262,7 +264,7 @@ func splitRange(s string) (lo, hi string, exact bool) {
 
 // parseCountRange parses a GPU count: "8", "4+", "1..4", "..4", "4..".
 func parseCountRange(s string) (Bounds, error) {
-	forms := Msg("want a count such as 8, 4+, 1..4 or ..4")
+	forms := model.Msg("want a count such as 8, 4+, 1..4 or ..4")
 	lo, hi, _ := splitRange(s)
 	if lo == "" && hi == "" {
 		return Bounds{}, badFilter("count %q has no number; %s", s, forms)
@@ -303,7 +305,7 @@ var gpuMemUnits = []struct {
 // Every number needs its unit, so that a count is never read as memory.
 // Errors match ErrBadFilter.
 func ParseVRAMRange(s string) (Bounds, error) {
-	forms := Msg("want GPU memory such as 24GB..80GB, 40GB+, ..48GB or 80GB")
+	forms := model.Msg("want GPU memory such as 24GB..80GB, 40GB+, ..48GB or 80GB")
 	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
 	lo, hi, _ := splitRange(t)
 	if lo == "" && hi == "" {
@@ -316,7 +318,7 @@ func ParseVRAMRange(s string) (Bounds, error) {
 		}
 		v, err := parseGiB(part)
 		if err != nil {
-			return Bounds{}, badFilter("memory %q: %s; %s", s, errMessage(err), forms)
+			return Bounds{}, badFilter("memory %q: %s; %s", s, model.ErrMessage(err), forms)
 		}
 		if i == 0 {
 			b.Min = v
@@ -339,17 +341,17 @@ func parseGiB(s string) (float64, error) {
 		}
 		v, err := strconv.ParseFloat(num, 64)
 		if err != nil || num == "" || math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, Msg("%q is not a number", num)
+			return 0, model.Msg("%q is not a number", num)
 		}
 		if v <= 0 || v > 1<<20 {
-			return 0, Msg("%s must be above 0 and at most 1048576 GB", s)
+			return 0, model.Msg("%s must be above 0 and at most 1048576 GB", s)
 		}
 		return v * u.gib, nil
 	}
 	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		return 0, Msg("%q needs a unit (%sGB)", s, s)
+		return 0, model.Msg("%q needs a unit (%sGB)", s, s)
 	}
-	return 0, Msg("%q is not a size with GB, GiB, TB or TiB", s)
+	return 0, model.Msg("%q is not a size with GB, GiB, TB or TiB", s)
 }
 
 // ParseMaxPrice parses a price limit in USD per hour: "2", "2.50",
@@ -371,14 +373,14 @@ func ParseMaxPrice(s string) (float64, error) {
 	return v, nil
 }
 
-var archAliases = map[string]Arch{"amd64": ArchX86, "x86-64": ArchX86, "x64": ArchX86, "aarch64": ArchARM, "arm": ArchARM}
+var archAliases = map[string]model.Arch{"amd64": model.ArchX86, "x86-64": model.ArchX86, "x64": model.ArchX86, "aarch64": model.ArchARM, "arm": model.ArchARM}
 
 // ParseArch parses a CPU architecture: x86_64 or arm64, with the aliases
 // of Go, Debian and the kernel (amd64, aarch64).
-func ParseArch(s string) (Arch, error) {
-	a, err := parseEnum(s, "arch", Archs, archAliases)
+func ParseArch(s string) (model.Arch, error) {
+	a, err := model.ParseEnum(s, "arch", model.Archs, archAliases)
 	if err != nil {
-		return "", badEnum("arch", s, Archs)
+		return "", badEnum("arch", s, model.Archs)
 	}
 	return a, nil
 }
@@ -409,7 +411,7 @@ var marketSortAliases = map[string]MarketSort{
 
 // ParseMarketSort parses a market sort key.
 func ParseMarketSort(s string) (MarketSort, error) {
-	k, err := parseEnum(s, "sort", MarketSorts, marketSortAliases)
+	k, err := model.ParseEnum(s, "sort", MarketSorts, marketSortAliases)
 	if err != nil {
 		return "", badEnum("sort", s, MarketSorts)
 	}
@@ -434,7 +436,7 @@ var marketGroupAliases = map[string]MarketGroupBy{"none": GroupNone, "": GroupNo
 
 // ParseMarketGroupBy parses a group key; "" and "none" mean no grouping.
 func ParseMarketGroupBy(s string) (MarketGroupBy, error) {
-	k, err := parseEnum(s, "group-by", MarketGroups, marketGroupAliases)
+	k, err := model.ParseEnum(s, "group-by", MarketGroups, marketGroupAliases)
 	if err != nil {
 		return "", badEnum("group-by", s, MarketGroups)
 	}
@@ -455,7 +457,7 @@ var Interconnects = []string{LinkNVLink, LinkNVSwitch, LinkPCIe, "infinity-fabri
 
 // ParseInterconnect parses an interconnect filter value.
 func ParseInterconnect(s string) (string, error) {
-	k, err := parseEnum(s, "interconnect", Interconnects, map[string]string{"nvl": LinkNVLink, "if": "infinity-fabric", "xgmi": "infinity-fabric"})
+	k, err := model.ParseEnum(s, "interconnect", Interconnects, map[string]string{"nvl": LinkNVLink, "if": "infinity-fabric", "xgmi": "infinity-fabric"})
 	if err != nil {
 		return "", badEnum("interconnect", s, Interconnects)
 	}
