@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market/markettest"
 )
 
 // bigMarket returns marketCatalog's GPUs with n instance types of
 // regions regions each: n × regions offers, prices drawn so that some
 // regions tie (the collapse has work to do).
 func bigMarket(n, regions int) *model.Catalog {
-	c := marketCatalog()
+	c := markettest.Catalog()
 	r := rand.New(rand.NewPCG(7, 11))
 	providers := []string{"aws", "gcp", "azure", "lambda", "oci", "vast", "nebius", "cudo"}
 	prefixes := []string{"us-east-", "us-west-", "europe-west", "asia-east", "eu-north-"}

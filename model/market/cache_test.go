@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market/markettest"
 )
 
 // TestMarketReuse browses one Market through a sequence of queries, as a
@@ -13,7 +14,7 @@ import (
 // filters than it keeps bases), and checks each result against a fresh
 // Browse: what the Market keeps must never show in a result.
 func TestMarketReuse(t *testing.T) {
-	for _, c := range []*model.Catalog{marketCatalog(), bigMarket(300, 6)} {
+	for _, c := range []*model.Catalog{markettest.Catalog(), bigMarket(300, 6)} {
 		h100 := specs(t, c, "H100")
 		qs := []MarketQuery{
 			{},

@@ -6,7 +6,8 @@
 //
 // It imports only model (the catalog and its price lookup,
 // model.Catalog.Price); rendering the rows (tables, JSON, CSV, Markdown)
-// is ui/report's. Like model it is plain Go: no terminal UI, no file or
+// is ui/report's, reading the command line's words into a query
+// ui/cli/offerargs'. Like model it is plain Go: no terminal UI, no file or
 // network access. Filter errors match ErrBadFilter and carry a
 // model.Message the UI translates.
 package market

@@ -245,7 +245,7 @@ func regionMatches(r string, wants []string) bool {
 // overlay; the full list is built only for the did-you-mean.
 func (q *MarketQuery) validate(c *model.Catalog) error {
 	if q.MaxUSDPerHour < 0 {
-		return badFilter("max price %g: want USD per hour above 0", q.MaxUSDPerHour)
+		return BadFilter("max price %g: want USD per hour above 0", q.MaxUSDPerHour)
 	}
 	for _, p := range q.Providers {
 		if !slices.ContainsFunc(c.Instances, func(in model.Instance) bool { return in.Provider == p }) {
@@ -294,9 +294,9 @@ func sortedKeys(m map[string]bool) []string {
 
 func unknownName(what, name string, valid []string, list model.Message) error {
 	if s := model.Closest(name, valid, 3); len(s) > 0 {
-		return badFilter("unknown %s %q; did you mean %s? (list them with %s)", model.Msg(what), name, orMsg(s), list)
+		return BadFilter("unknown %s %q; did you mean %s? (list them with %s)", model.Msg(what), name, orMsg(s), list)
 	}
-	return badFilter("unknown %s %q (list them with %s)", model.Msg(what), name, list)
+	return BadFilter("unknown %s %q (list them with %s)", model.Msg(what), name, list)
 }
 
 // regionPrice is one region's price of the instance being collapsed.

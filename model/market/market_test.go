@@ -11,64 +11,8 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market/markettest"
 )
-
-// marketCatalog: GPUs and instances whose prices make each rule of Browse
-// visible. Prices are USD per hour for the whole instance.
-func marketCatalog() *model.Catalog {
-	c := &model.Catalog{
-		GPUs: []model.GPU{
-			{Key: "h100-sxm", Name: "NVIDIA H100 SXM5 80GB", Aliases: []string{"H100", "H100-SXM"}, Vendor: "nvidia", MemoryGiB: 80},
-			{Key: "h100-pcie", Name: "NVIDIA H100 PCIe", Aliases: []string{"H100-PCIe-80GB"}, Vendor: "nvidia", MemoryGiB: 80},
-			{Key: "a100-80gb", Name: "NVIDIA A100 80GB", Aliases: []string{"A100-80GB"}, Vendor: "nvidia", MemoryGiB: 80},
-			{Key: "a100-40gb", Name: "NVIDIA A100 40GB", Aliases: []string{"A100"}, Vendor: "nvidia", MemoryGiB: 40},
-			{Key: "l4", Name: "NVIDIA L4", Aliases: []string{"L4"}, Vendor: "nvidia", MemoryGiB: 24},
-			{Key: "l40s", Name: "NVIDIA L40S", Aliases: []string{"L40S"}, Vendor: "nvidia", MemoryGiB: 48},
-			{Key: "mi300x", Name: "AMD Instinct MI300X", Aliases: []string{"MI300X"}, Vendor: "amd", MemoryGiB: 192},
-			{Key: "gh200", Name: "NVIDIA GH200", Aliases: []string{"GH200"}, Vendor: "nvidia", MemoryGiB: 96},
-		},
-		Instances: []model.Instance{
-			{Provider: "aws", Type: "p5.48xlarge", GPU: "h100-sxm", GPUCount: 8, VCPUs: 192, MemoryGiB: 2048, Interconnect: "nvswitch",
-				Source: "aws src", AsOf: "2026-11-30", Origin: "embedded", Prices: []model.RegionPrice{
-					{Region: "us-west-2", OnDemandUSD: 98.32, SpotUSD: 40},
-					{Region: "us-east-1", OnDemandUSD: 98.32, SpotUSD: 30},
-					{Region: "eu-north-1", OnDemandUSD: 110},
-					{Region: "us-east-2", OnDemandUSD: 98.32, SpotUSD: 25},
-				}},
-			{Provider: "lambda", Type: "gpu_1x_h100_pcie", GPU: "h100-pcie", GPUCount: 1, VCPUs: 26, MemoryGiB: 200, Interconnect: "pcie",
-				Source: "lambda src", AsOf: "2026-11-30", Prices: []model.RegionPrice{
-					{Region: "us-east-1", OnDemandUSD: 2.49}, {Region: "us-west-1", OnDemandUSD: 2.49}, {Region: "europe-central-1", OnDemandUSD: 2.49},
-				}},
-			{Provider: "lambda", Type: "gpu_8x_a100_80gb", GPU: "a100-80gb", GPUCount: 8, VCPUs: 240, MemoryGiB: 1800, Interconnect: "nvswitch",
-				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 14.32}}},
-			{Provider: "gcp", Type: "a2-highgpu-1g", GPU: "a100-40gb", GPUCount: 1, VCPUs: 12, MemoryGiB: 85, Source: "gcp src",
-				Prices: []model.RegionPrice{
-					{Region: "us-central1", OnDemandUSD: 3.67, SpotUSD: 1.1},
-					{Region: "europe-west4", OnDemandUSD: 3.67, SpotUSD: 1.2, Source: "our deal", Origin: "deal.toml"},
-					{Region: "asia-east1", OnDemandUSD: 4},
-				}},
-			{Provider: "gcp", Type: "g2-standard-4", GPU: "l4", GPUCount: 1, VCPUs: 4, MemoryGiB: 16, Interconnect: "pcie",
-				Prices: []model.RegionPrice{{Region: "us-central1", OnDemandUSD: 0.71, SpotUSD: 0.22}, {Region: "europe-west1", OnDemandUSD: 0.78}}},
-			{Provider: "aws", Type: "g6.12xlarge", GPU: "l4", GPUCount: 4, VCPUs: 48, MemoryGiB: 192, Interconnect: "pcie",
-				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 4.6, SpotUSD: 1.5}}},
-			{Provider: "lambda", Type: "gpu_1x_gh200", GPU: "gh200", CPUArch: "arm64", GPUCount: 1, VCPUs: 64, MemoryGiB: 432, Interconnect: "nvlink",
-				Prices: []model.RegionPrice{{Region: "us-east-3", OnDemandUSD: 1.49}}},
-			{Provider: "azure", Type: "Standard_ND96isr_H100_v5", GPU: "h100-sxm", GPUCount: 8, VCPUs: 96, MemoryGiB: 1900, Interconnect: "nvswitch",
-				Prices: []model.RegionPrice{{Region: "eastus", OnDemandUSD: 98.32}}},
-			{Provider: "vast", Type: "1x-l40s", GPU: "l40s", GPUCount: 1, VCPUs: 16, MemoryGiB: 64,
-				Prices: []model.RegionPrice{{Region: "us-ca", OnDemandUSD: 0.6}}},
-			{Provider: "aws", Type: "g6-old", GPU: "l4", GPUCount: 1, VCPUs: 4, MemoryGiB: 16, Retired: "2025-01-01",
-				Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 0.1}}},
-			{Provider: "oci", Type: "BM.GPU.MI300X.8", GPU: "mi300x", GPUCount: 8, VCPUs: 224, MemoryGiB: 2048, Interconnect: "infinity-fabric",
-				Prices: []model.RegionPrice{{Region: "us-ashburn-1", OnDemandUSD: 48}}},
-			{Provider: "aws", Type: "g6.xlarge", GPU: "l4", GPUCount: 1, VCPUs: 4, MemoryGiB: 16, Interconnect: "pcie",
-				Prices: []model.RegionPrice{{Region: "us-east-1", SpotUSD: 0.3}}}, // spot only
-		},
-		Discounts: []model.Discount{{Provider: "aws", Term: model.Reserved1y, Fraction: 0.4, Prefixes: []string{"p5."}}},
-	}
-	c.Index()
-	return c
-}
 
 // rowNames writes rows as "provider/type@region+N $price".
 func rowNames(rows []MarketRow) string {
@@ -97,7 +41,7 @@ func specs(t testing.TB, c *model.Catalog, s ...string) []GPUSpec {
 }
 
 func TestBrowse(t *testing.T) {
-	c := marketCatalog()
+	c := markettest.Catalog()
 	tests := []struct {
 		name string
 		q    MarketQuery
@@ -173,7 +117,7 @@ func TestBrowse(t *testing.T) {
 
 // TestBrowseRow pins what a row says, worked out from aws/p5.48xlarge.
 func TestBrowseRow(t *testing.T) {
-	res, err := Browse(marketCatalog(), MarketQuery{GPUs: specs(t, marketCatalog(), "H100:8"), Providers: []string{"aws"}})
+	res, err := Browse(markettest.Catalog(), MarketQuery{GPUs: specs(t, markettest.Catalog(), "H100:8"), Providers: []string{"aws"}})
 	if err != nil || len(res.Rows) != 1 {
 		t.Fatalf("Browse() = %d rows, %v; want 1", len(res.Rows), err)
 	}
@@ -205,7 +149,7 @@ func TestBrowseRow(t *testing.T) {
 			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
 		}
 	}
-	c := marketCatalog()
+	c := markettest.Catalog()
 	for _, tt := range []struct {
 		p    model.Pricing
 		want int
@@ -223,7 +167,7 @@ func TestBrowseRow(t *testing.T) {
 // TestBrowseOverlayProvenance: a region patched by an overlay is its own
 // row with the overlay's source, even at the same price.
 func TestBrowseOverlayProvenance(t *testing.T) {
-	c := marketCatalog()
+	c := markettest.Catalog()
 	res, err := Browse(c, MarketQuery{GPUs: specs(t, c, "A100")})
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +182,7 @@ func TestBrowseOverlayProvenance(t *testing.T) {
 }
 
 func TestBrowseGroups(t *testing.T) {
-	c := marketCatalog()
+	c := markettest.Catalog()
 	tests := []struct {
 		name string
 		q    MarketQuery
@@ -280,7 +224,7 @@ func TestBrowseGroups(t *testing.T) {
 func TestBrowseDeterministic(t *testing.T) {
 	for _, sort := range MarketSorts {
 		for _, all := range []bool{false, true} {
-			c := marketCatalog()
+			c := markettest.Catalog()
 			res, err := Browse(c, MarketQuery{Sort: sort, AllRegions: all})
 			if err != nil {
 				t.Fatal(err)
@@ -303,7 +247,7 @@ func TestBrowseDeterministic(t *testing.T) {
 }
 
 func TestBrowseErrors(t *testing.T) {
-	c := marketCatalog()
+	c := markettest.Catalog()
 	tests := []struct {
 		name string
 		q    MarketQuery
@@ -325,7 +269,7 @@ func TestBrowseErrors(t *testing.T) {
 }
 
 func TestParseGPUSpec(t *testing.T) {
-	c := marketCatalog()
+	c := markettest.Catalog()
 	tests := []struct {
 		in      string
 		keys    string
@@ -365,7 +309,7 @@ func TestParseGPUSpec(t *testing.T) {
 }
 
 func TestParseGPUSpecErrors(t *testing.T) {
-	c := marketCatalog()
+	c := markettest.Catalog()
 	tests := []struct{ in, want string }{
 		{"", "empty gpu spec; want e.g. H100, H100:8"},
 		{"  ", "empty gpu spec"},
@@ -510,51 +454,6 @@ func TestInstanceArch(t *testing.T) {
 		if got := InstanceArch(&model.Instance{GPU: "gh200", CPUArch: arch}); got != want {
 			t.Errorf("InstanceArch(CPUArch=%q) = %s, want %s", arch, got, want)
 		}
-	}
-}
-
-// TestMarketOutputs checks the CSV round-trips through encoding/csv with
-// the header's width, the JSON's derived fields, and the Markdown's
-// escaping of hostile overlay text.
-func TestMarketOutputs(t *testing.T) {
-	c := marketCatalog()
-	c.Instances[0].Source = "=HYPERLINK(\"x\")|a\nb"
-	res, err := Browse(c, MarketQuery{GPUs: specs(t, c, "H100:8")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	j := res.JSON()
-	if len(j.Rows) != 2 || j.Rows[0].USDPerGPUHour != 12.29 || j.Rows[0].USDPerGiBHour != 0.153625 || *j.Rows[0].SpotUSDPerHour != 25 ||
-		j.Rows[1].SpotUSDPerHour != nil || j.Rows[0].TotalVRAMGiB != 640 || j.Rows[0].RegionsOffered != 4 || j.Pricing != "on-demand" {
-		t.Errorf("JSON rows = %+v", j.Rows)
-	}
-	out, err := res.CSV()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if lines[0] != strings.Join(MarketCSVHeader, ",") {
-		t.Errorf("CSV header = %q", lines[0])
-	}
-	if !strings.Contains(out, `"'=HYPERLINK(""x"")|a`) {
-		t.Errorf("CSV does not neutralise the formula cell:\n%s", out)
-	}
-	if !strings.Contains(out, "aws,p5.48xlarge,h100-sxm,8,80,640,192,2048,24,256,nvswitch,efa,x86_64,on-demand,98.32,12.29,0.153625,98.32,25,us-east-1,us-east-1 us-east-2 us-west-2,4,false,") {
-		t.Errorf("CSV row:\n%s", out)
-	}
-	md := res.Markdown()
-	want := "| aws | p5.48xlarge | 8× h100-sxm | 80 (640) | $98.32 | $12.29 | ≥$25 | 24 | 256 | nvswitch + efa | us-east-1 +2 | 2026-11-30 |\n"
-	if !strings.Contains(md, want) {
-		t.Errorf("Markdown =\n%s\nwant a line\n%s", md, want)
-	}
-	if n := strings.Count(md, "\n"); n != 4 {
-		t.Errorf("Markdown has %d lines, want header, rule and 2 rows", n)
-	}
-	if got := mdCell("a|b\nc\\"); got != `a\|b c\\` {
-		t.Errorf("mdCell = %q", got)
-	}
-	if !slices.Equal(MarketMarkdownRow(&res.Rows[1])[:3], []string{"azure", "Standard_ND96isr_H100_v5", "8× h100-sxm"}) {
-		t.Errorf("row 2 = %q", MarketMarkdownRow(&res.Rows[1]))
 	}
 }
 

@@ -56,7 +56,9 @@ func (e *filterError) As(target any) bool {
 	return false
 }
 
-func badFilter(format string, a ...any) error { return &filterError{model.Msg(format, a...)} }
+// BadFilter returns a filter error: its text the Message of format and a,
+// matching ErrBadFilter.
+func BadFilter(format string, a ...any) error { return &filterError{model.Msg(format, a...)} }
 
 // badEnum is ParseEnum's error as a filter error: "sort \"x\": want a, b or c".
 func badEnum[T ~string](what, s string, valid []T) error {
@@ -64,7 +66,7 @@ func badEnum[T ~string](what, s string, valid []T) error {
 	for i, v := range valid {
 		names[i] = string(v)
 	}
-	return badFilter("%s %q: want %s", what, s, orMsg(names))
+	return BadFilter("%s %q: want %s", what, s, orMsg(names))
 }
 
 // orMsg is OrList as a message: "a, b or c" with its "or" translatable.
@@ -137,13 +139,13 @@ func ParseGPUSpec(s string, c *model.Catalog) (GPUSpec, error) {
 	spec := GPUSpec{Text: s}
 	t := strings.Join(strings.Fields(s), "")
 	if t == "" {
-		return spec, badFilter("empty gpu spec; %s", gpuSpecForms)
+		return spec, BadFilter("empty gpu spec; %s", gpuSpecForms)
 	}
 	vendors := gpuVendors(c)
 	seen := map[string]string{}
 	for _, tok := range strings.Split(t, ":") {
 		if tok == "" {
-			return spec, badFilter("gpu spec %q has an empty part between colons; %s", s, gpuSpecForms)
+			return spec, BadFilter("gpu spec %q has an empty part between colons; %s", s, gpuSpecForms)
 		}
 		kind := "count"
 		switch {
@@ -155,7 +157,7 @@ func ParseGPUSpec(s string, c *model.Catalog) (GPUSpec, error) {
 			kind = "memory"
 		}
 		if prev, ok := seen[kind]; ok {
-			return spec, badFilter("gpu spec %q gives the %s twice (%s and %s); %s", s, model.Msg(kind), prev, tok, gpuSpecForms)
+			return spec, BadFilter("gpu spec %q gives the %s twice (%s and %s); %s", s, model.Msg(kind), prev, tok, gpuSpecForms)
 		}
 		seen[kind] = tok
 		var err error
@@ -170,7 +172,7 @@ func ParseGPUSpec(s string, c *model.Catalog) (GPUSpec, error) {
 			spec.Count, err = parseCountRange(tok)
 		}
 		if err != nil {
-			return spec, badFilter("gpu spec %q: %s", s, model.ErrMessage(err))
+			return spec, BadFilter("gpu spec %q: %s", s, model.ErrMessage(err))
 		}
 	}
 	return spec, nil
@@ -197,7 +199,7 @@ func resolveGPUNames(list string, c *model.Catalog) ([]string, error) {
 	}
 	for _, name := range strings.Split(list, ",") {
 		if name == "" {
-			return nil, badFilter("empty GPU name in %q; separate names with one comma, e.g. A100,H100", list)
+			return nil, BadFilter("empty GPU name in %q; separate names with one comma, e.g. A100,H100", list)
 		}
 		if prefix, ok := strings.CutSuffix(name, "*"); ok {
 			n := len(keys)
@@ -245,9 +247,9 @@ func unknownGPU(name string, c *model.Catalog, what model.Message) error {
 		}
 	}
 	if len(s) > 0 {
-		return badFilter("%s; did you mean %s? (list them with gpuplan catalog gpus)", what, orMsg(s))
+		return BadFilter("%s; did you mean %s? (list them with gpuplan catalog gpus)", what, orMsg(s))
 	}
-	return badFilter("%s (list them with gpuplan catalog gpus)", what)
+	return BadFilter("%s (list them with gpuplan catalog gpus)", what)
 }
 
 // splitRange splits "a..b", "a+", "a" into its ends; a missing end is "".
@@ -267,7 +269,7 @@ func parseCountRange(s string) (Bounds, error) {
 	forms := model.Msg("want a count such as 8, 4+, 1..4 or ..4")
 	lo, hi, _ := splitRange(s)
 	if lo == "" && hi == "" {
-		return Bounds{}, badFilter("count %q has no number; %s", s, forms)
+		return Bounds{}, BadFilter("count %q has no number; %s", s, forms)
 	}
 	var b Bounds
 	for i, part := range []string{lo, hi} {
@@ -276,10 +278,10 @@ func parseCountRange(s string) (Bounds, error) {
 		}
 		n, err := strconv.Atoi(part)
 		if err != nil {
-			return Bounds{}, badFilter("count %q: %q is not a whole number; %s", s, part, forms)
+			return Bounds{}, BadFilter("count %q: %q is not a whole number; %s", s, part, forms)
 		}
 		if n < 1 || n > maxGPUCount {
-			return Bounds{}, badFilter("count %q: %d GPUs is outside 1..%d; %s", s, n, maxGPUCount, forms)
+			return Bounds{}, BadFilter("count %q: %d GPUs is outside 1..%d; %s", s, n, maxGPUCount, forms)
 		}
 		if i == 0 {
 			b.Min = float64(n)
@@ -288,7 +290,7 @@ func parseCountRange(s string) (Bounds, error) {
 		}
 	}
 	if b.Max > 0 && b.Min > b.Max {
-		return Bounds{}, badFilter("count %q: %g is more than %g; write the smaller first, e.g. %g..%g", s, b.Min, b.Max, b.Max, b.Min)
+		return Bounds{}, BadFilter("count %q: %g is more than %g; write the smaller first, e.g. %g..%g", s, b.Min, b.Max, b.Max, b.Min)
 	}
 	return b, nil
 }
@@ -309,7 +311,7 @@ func ParseVRAMRange(s string) (Bounds, error) {
 	t := strings.ToLower(strings.Join(strings.Fields(s), ""))
 	lo, hi, _ := splitRange(t)
 	if lo == "" && hi == "" {
-		return Bounds{}, badFilter("memory %q has no size; %s", s, forms)
+		return Bounds{}, BadFilter("memory %q has no size; %s", s, forms)
 	}
 	var b Bounds
 	for i, part := range []string{lo, hi} {
@@ -318,7 +320,7 @@ func ParseVRAMRange(s string) (Bounds, error) {
 		}
 		v, err := parseGiB(part)
 		if err != nil {
-			return Bounds{}, badFilter("memory %q: %s; %s", s, model.ErrMessage(err), forms)
+			return Bounds{}, BadFilter("memory %q: %s; %s", s, model.ErrMessage(err), forms)
 		}
 		if i == 0 {
 			b.Min = v
@@ -327,7 +329,7 @@ func ParseVRAMRange(s string) (Bounds, error) {
 		}
 	}
 	if b.Max > 0 && b.Min > b.Max {
-		return Bounds{}, badFilter("memory %q: the smaller size goes first, e.g. %s", s, Bounds{b.Max, b.Min}.String("GB"))
+		return Bounds{}, BadFilter("memory %q: the smaller size goes first, e.g. %s", s, Bounds{b.Max, b.Min}.String("GB"))
 	}
 	return b, nil
 }
@@ -368,7 +370,7 @@ func ParseMaxPrice(s string) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return 0, badFilter("max price %q: want USD per hour above 0, e.g. 2.50 or $2.50/h", s)
+		return 0, BadFilter("max price %q: want USD per hour above 0, e.g. 2.50 or $2.50/h", s)
 	}
 	return v, nil
 }
@@ -462,4 +464,29 @@ func ParseInterconnect(s string) (string, error) {
 		return "", badEnum("interconnect", s, Interconnects)
 	}
 	return k, nil
+}
+
+// marketPricings are the modes the market is browsed by: recommend's
+// pricing modes plus the availability modes with a public price.
+var marketPricings = []model.Pricing{model.OnDemand, model.Spot, model.Reserved1y, model.Reserved3y, model.FlexStart, model.CapacityBlock}
+
+// ParseMarketPricing parses the pricing mode of the market: on-demand,
+// spot, reserved-1y, reserved-3y (with ParsePricing's aliases),
+// flex-start (or dws) and capacity-block. Errors match ErrBadFilter.
+func ParseMarketPricing(s string) (model.Pricing, error) {
+	switch t := model.Pricing(strings.ToLower(strings.TrimSpace(s))); t {
+	case model.FlexStart, model.CapacityBlock:
+		return t, nil
+	case "dws":
+		return model.FlexStart, nil
+	}
+	p, err := model.ParsePricing(s)
+	if err != nil {
+		names := make([]string, len(marketPricings))
+		for i, m := range marketPricings {
+			names[i] = string(m)
+		}
+		return "", BadFilter("pricing %q: want %s", s, orMsg(names))
+	}
+	return p, nil
 }

@@ -215,17 +215,17 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			}
 			switch {
 			case out == outJSON: // one pass, no second copy: 100,000 rows are ~80 MB of JSON
-				m.MarketJSON = res.JSON() // only here: the rows laid out again cost 35 MB at 100,000
+				m.MarketListJSON = report.NewMarketListJSON(&res) // only here: the rows laid out again cost 35 MB at 100,000
 				return writeJSONStream(env.Stdout, m)
 			case out == outCSV:
-				s, err := res.CSV()
+				s, err := report.MarketCSV(&res)
 				if err != nil {
 					return err
 				}
 				_, err = fmt.Fprint(env.Stdout, s)
 				return err
 			case out == "markdown":
-				_, err := fmt.Fprint(env.Stdout, res.Markdown())
+				_, err := fmt.Fprint(env.Stdout, report.MarketMarkdown(&res))
 				return err
 			}
 			r, _ := renderer(env, env.Stdout)

@@ -230,7 +230,7 @@ func renderCatalogs(t *testing.T, p *i18n.Printer) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := MarketJSON{MarketJSON: res.JSON(), NeedsRate: NeedsRate(cat, nil, nil),
+		m := MarketJSON{MarketListJSON: NewMarketListJSON(&res), NeedsRate: NeedsRate(cat, nil, nil),
 			Prices: NewProvenanceJSON(model.CatalogProvenance(cat, ""))}
 		m.USDCNY = &rate
 		m.NeedsRate = append(m.NeedsRate, NeedsRateJSON{Provider: "aliyun", InstanceType: "ecs.gn7i-c8g1.2xlarge", Currency: "CNY"})

@@ -11,11 +11,11 @@ import (
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
-// MarketJSON is gpuplan offers --json: market.MarketJSON plus the exchange
+// MarketJSON is gpuplan offers --json: MarketListJSON plus the exchange
 // rate used, the offers left unranked for want of one, and where the
 // prices came from.
 type MarketJSON struct {
-	market.MarketJSON
+	MarketListJSON
 	// USDCNY is the rate given with --usd-cny (1 USD = usd_cny CNY); null
 	// when none was given.
 	USDCNY *float64 `json:"usd_cny"`
@@ -85,10 +85,10 @@ const ArchNote = "arm64 host: wheels and images must be arm64"
 func WriteMarket(out io.Writer, r *Renderer, res *market.MarketResult, m MarketJSON) error {
 	w := r.Writer(out)
 	lang := r.Lang
-	header := translate(lang, append([]string{}, market.MarketMarkdownHeader...)...)
+	header := translate(lang, append([]string{}, MarketMarkdownHeader...)...)
 	right := map[int]bool{3: true, 4: true, 5: true, 6: true, 7: true, 8: true}
 	mark := func(row *market.MarketRow) []string {
-		cells := market.MarketMarkdownRow(row)
+		cells := MarketMarkdownRow(row)
 		for i := range cells {
 			cells[i] = r.Cut(cells[i], 40)
 		}

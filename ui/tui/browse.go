@@ -17,6 +17,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/market"
+	"github.com/gpuplan/gpuplan/ui/cli/offerargs"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -30,7 +31,7 @@ var browseGroups = append([]market.MarketGroupBy{market.GroupNone}, market.Marke
 
 // browseView is the market without a workload (issue 21), as gpuplan
 // offers lists it: a filter line in the command's own grammar
-// (market.ParseMarketArgs), the rows market.Browse returns with the regions
+// (offerargs.Parse), the rows market.Browse returns with the regions
 // at one price collapsed into "+N", sorted and grouped by keys that
 // rewrite the line, so the line always says what is shown. A line that
 // does not parse keeps the last good list and says why under the line.
@@ -189,7 +190,7 @@ func parseBrowseLine(text string, cat *model.Catalog) (market.MarketQuery, error
 		// closing quote"): translated as keys.
 		return market.MarketQuery{}, model.Msg("filter: %s; close the quote", model.Msg(err.Error()))
 	}
-	return market.ParseMarketArgs(args, cat)
+	return offerargs.Parse(args, cat)
 }
 
 // index lays out the lines of v.res and puts the cursor on keep's
@@ -359,7 +360,7 @@ func (v *browseView) setFilter(name, val string) tea.Cmd {
 	if err != nil {
 		return nil
 	}
-	valued := market.MarketFlagTakesValue(name)
+	valued := offerargs.TakesValue(name)
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -369,7 +370,7 @@ func (v *browseView) setFilter(name, val string) tea.Cmd {
 			continue
 		}
 		words := 1
-		if strings.HasPrefix(a, "-") && !hasVal && market.MarketFlagTakesValue(n) && i+1 < len(args) {
+		if strings.HasPrefix(a, "-") && !hasVal && offerargs.TakesValue(n) && i+1 < len(args) {
 			words = 2 // --regions us-: the value is the next word
 		}
 		if n != name {
@@ -462,7 +463,7 @@ func (v browseView) view() string {
 	cells := make([][]string, 0, end-v.top)
 	for i := v.top; i < end; i++ {
 		if r := v.rowAt(i); r != nil {
-			c := market.MarketMarkdownRow(r)
+			c := report.MarketMarkdownRow(r)
 			for j := range c {
 				c[j] = printable(c[j])
 			}
@@ -530,8 +531,8 @@ func (v browseView) view() string {
 
 // headers are the list's column titles in v's language.
 func (v *browseView) headers() []string {
-	out := make([]string, len(market.MarketMarkdownHeader))
-	for i, h := range market.MarketMarkdownHeader {
+	out := make([]string, len(report.MarketMarkdownHeader))
+	for i, h := range report.MarketMarkdownHeader {
 		out[i] = v.lang.T(h)
 	}
 	return out

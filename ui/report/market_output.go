@@ -1,10 +1,11 @@
-package market
+package report
 
 import (
-	"encoding/csv"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model/market"
 )
 
 // MarketRowJSON is one row of the market as gpuplan offers --json prints
@@ -53,8 +54,9 @@ type MarketGroupJSON struct {
 	Rows             []int   `json:"rows"` // indexes into rows
 }
 
-// MarketJSON is the whole of gpuplan offers --json.
-type MarketJSON struct {
+// MarketListJSON is the market's part of gpuplan offers --json
+// (MarketJSON adds the rate and the prices' provenance).
+type MarketListJSON struct {
 	Pricing    string            `json:"pricing"`
 	Sort       string            `json:"sort"`
 	GroupBy    string            `json:"group_by"`    // "" when not grouped
@@ -73,9 +75,9 @@ func knownUSD(v float64) *float64 {
 	return &v
 }
 
-// JSON returns the result laid out for encoding/json.
-func (res *MarketResult) JSON() MarketJSON {
-	out := MarketJSON{
+// NewMarketListJSON lays out res for encoding/json.
+func NewMarketListJSON(res *market.MarketResult) MarketListJSON {
+	out := MarketListJSON{
 		Pricing: string(res.Query.Pricing), Sort: string(res.Query.Sort), GroupBy: string(res.Query.GroupBy),
 		AllRegions: res.Query.AllRegions,
 		Rows:       make([]MarketRowJSON, len(res.Rows)), Groups: make([]MarketGroupJSON, len(res.Groups)),
@@ -113,15 +115,6 @@ var MarketCSVHeader = []string{
 	"regions", "regions_offered", "marketplace", "retired", "source", "as_of", "origin",
 }
 
-func fnum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-func fknown(v *float64) string {
-	if v == nil {
-		return ""
-	}
-	return fnum(*v)
-}
-
 // csvText neutralises a text cell that a spreadsheet would run as a
 // formula (OWASP, "CSV Injection": cells starting with =, +, -, @, tab or
 // carriage return): overlay sources and origins are untrusted text.
@@ -132,28 +125,24 @@ func csvText(s string) string {
 	return s
 }
 
-// CSV returns the rows as RFC 4180 CSV (encoding/csv) with MarketCSVHeader,
-// for pasting into a spreadsheet. Unknown prices are empty cells.
-func (res *MarketResult) CSV() (string, error) {
-	var b strings.Builder
-	w := csv.NewWriter(&b)
-	if err := w.Write(MarketCSVHeader); err != nil {
-		return "", err
-	}
-	for _, r := range res.JSON().Rows {
-		rec := []string{
-			csvText(r.Provider), csvText(r.InstanceType), csvText(r.GPU), strconv.Itoa(r.GPUCount), fnum(r.VRAMGiB), fnum(r.TotalVRAMGiB),
-			strconv.Itoa(r.VCPUs), fnum(r.RAMGiB), fnum(r.VCPUsPerGPU), fnum(r.RAMGiBPerGPU), csvText(r.Interconnect), r.Fabric, r.Arch,
-			r.Pricing, fnum(r.USDPerHour), fnum(r.USDPerGPUHour), fnum(r.USDPerGiBHour), fknown(r.OnDemandUSDPerHour),
-			fknown(r.SpotUSDPerHour), csvText(r.Region), csvText(strings.Join(r.Regions, " ")), strconv.Itoa(r.RegionsOffered),
+// MarketCSV returns the rows of res as RFC 4180 CSV (encoding/csv) with
+// MarketCSVHeader, for pasting into a spreadsheet. Unknown prices are
+// empty cells.
+func MarketCSV(res *market.MarketResult) (string, error) {
+	rows := NewMarketListJSON(res).Rows
+	recs := make([][]string, 0, len(rows))
+	for _, r := range rows {
+		recs = append(recs, []string{
+			csvText(r.Provider), csvText(r.InstanceType), csvText(r.GPU), strconv.Itoa(r.GPUCount), csvFloat(r.VRAMGiB), csvFloat(r.TotalVRAMGiB),
+			strconv.Itoa(r.VCPUs), csvFloat(r.RAMGiB), csvFloat(r.VCPUsPerGPU), csvFloat(r.RAMGiBPerGPU), csvText(r.Interconnect), r.Fabric, r.Arch,
+			r.Pricing, csvFloat(r.USDPerHour), csvFloat(r.USDPerGPUHour), csvFloat(r.USDPerGiBHour), csvPtr(r.OnDemandUSDPerHour),
+			csvPtr(r.SpotUSDPerHour), csvText(r.Region), csvText(strings.Join(r.Regions, " ")), strconv.Itoa(r.RegionsOffered),
 			strconv.FormatBool(r.Marketplace), r.Retired, csvText(r.Source), csvText(r.AsOf), csvText(r.Origin),
-		}
-		if err := w.Write(rec); err != nil {
-			return "", err
-		}
+		})
 	}
-	w.Flush()
-	return b.String(), w.Error()
+	var b strings.Builder
+	err := writeCSV(&b, MarketCSVHeader, recs)
+	return b.String(), err
 }
 
 // MarketMarkdownHeader is the header of the Markdown table: what people
@@ -183,7 +172,7 @@ func usd(v float64) string {
 
 // MarketMarkdownRow returns one row's cells, in MarketMarkdownHeader's
 // order, unescaped: for a terminal table as well as for Markdown.
-func MarketMarkdownRow(r *MarketRow) []string {
+func MarketMarkdownRow(r *market.MarketRow) []string {
 	link := r.Instance.Interconnect
 	if f := r.Fabric(); f != "" {
 		link += " + " + f
@@ -204,15 +193,15 @@ func MarketMarkdownRow(r *MarketRow) []string {
 	}
 	return []string{
 		r.Instance.Provider, name, strconv.Itoa(r.Instance.GPUCount) + "× " + r.GPU.Key,
-		fnum(r.GPU.MemoryGiB) + " (" + fnum(round6(r.TotalVRAMGiB())) + ")", usd(r.USDPerHour), usd(r.USDPerGPUHour()),
-		spot, fnum(round6(r.VCPUsPerGPU())), fnum(round6(r.RAMPerGPUGiB())), link, region, r.AsOf,
+		csvFloat(r.GPU.MemoryGiB) + " (" + csvFloat(round6(r.TotalVRAMGiB())) + ")", usd(r.USDPerHour), usd(r.USDPerGPUHour()),
+		spot, csvFloat(round6(r.VCPUsPerGPU())), csvFloat(round6(r.RAMPerGPUGiB())), link, region, r.AsOf,
 	}
 }
 
-// Markdown returns the rows as a GitHub-flavoured Markdown table, for
-// pasting into an issue or a doc. Prices are in the result's pricing mode;
+// MarketMarkdown returns the rows of res as a GitHub-flavoured Markdown
+// table, for pasting into an issue or a doc. Prices are in the result's pricing mode;
 // "+N" after a region counts the other regions at the same price.
-func (res *MarketResult) Markdown() string {
+func MarketMarkdown(res *market.MarketResult) string {
 	var b strings.Builder
 	line := func(cells []string) {
 		b.WriteString("|")

@@ -1,4 +1,4 @@
-package market
+package offerargs
 
 import (
 	"errors"
@@ -7,30 +7,32 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
+	"github.com/gpuplan/gpuplan/model/market/markettest"
 )
 
 func TestParseMarketArgs(t *testing.T) {
-	c := marketCatalog()
+	c := markettest.Catalog()
 	tests := []struct {
 		name string
 		args []string
-		want MarketQuery
+		want market.MarketQuery
 	}{
-		{"nothing: the whole market", nil, MarketQuery{}},
-		{"a GPU spec as gpuplan offers H100:8", []string{"H100:8"}, MarketQuery{GPUs: specs(t, c, "H100:8")}},
-		{"comma list and a second spec match any", []string{"A100,L4", "H100:8"}, MarketQuery{GPUs: specs(t, c, "A100", "L4", "H100:8")}},
-		{"--flag value", []string{"--vram", "24GB..80GB", "--max-price", "$2/h"}, MarketQuery{VRAMGiB: Bounds{24, 80}, MaxUSDPerHour: 2}},
+		{"nothing: the whole market", nil, market.MarketQuery{}},
+		{"a GPU spec as gpuplan offers H100:8", []string{"H100:8"}, market.MarketQuery{GPUs: specs(t, c, "H100:8")}},
+		{"comma list and a second spec match any", []string{"A100,L4", "H100:8"}, market.MarketQuery{GPUs: specs(t, c, "A100", "L4", "H100:8")}},
+		{"--flag value", []string{"--vram", "24GB..80GB", "--max-price", "$2/h"}, market.MarketQuery{VRAMGiB: market.Bounds{Min: 24, Max: 80}, MaxUSDPerHour: 2}},
 		{"--flag=value and name=value", []string{"--regions=europe-,us-", "providers=GCP,aws"},
-			MarketQuery{Regions: []string{"europe-", "us-"}, Providers: []string{"gcp", "aws"}}},
-		{"pricing with the market's own modes", []string{"pricing=dws"}, MarketQuery{Pricing: model.FlexStart}},
-		{"sort and group", []string{"sort=$/gpu", "--group-by", "provider"}, MarketQuery{Sort: MarketByGPUPrice, GroupBy: GroupProvider}},
+			market.MarketQuery{Regions: []string{"europe-", "us-"}, Providers: []string{"gcp", "aws"}}},
+		{"pricing with the market's own modes", []string{"pricing=dws"}, market.MarketQuery{Pricing: model.FlexStart}},
+		{"sort and group", []string{"sort=$/gpu", "--group-by", "provider"}, market.MarketQuery{Sort: market.MarketByGPUPrice, GroupBy: market.GroupProvider}},
 		{"switches", []string{"--nvlink", "--efa", "--all-regions", "--all", "arch=aarch64"},
-			MarketQuery{Interconnect: LinkNVLink, InfiniBand: true, AllRegions: true, Retired: true, Arch: model.ArchARM}},
-		{"interconnect by name", []string{"interconnect=xgmi"}, MarketQuery{Interconnect: "infinity-fabric"}},
+			market.MarketQuery{Interconnect: market.LinkNVLink, InfiniBand: true, AllRegions: true, Retired: true, Arch: model.ArchARM}},
+		{"interconnect by name", []string{"interconnect=xgmi"}, market.MarketQuery{Interconnect: "infinity-fabric"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseMarketArgs(tt.args, c)
+			got, err := Parse(tt.args, c)
 			if err != nil {
 				t.Fatalf("ParseMarketArgs(%q) error: %v", tt.args, err)
 			}
@@ -42,7 +44,7 @@ func TestParseMarketArgs(t *testing.T) {
 }
 
 func TestParseMarketArgsErrors(t *testing.T) {
-	c := marketCatalog()
+	c := markettest.Catalog()
 	tests := []struct {
 		name string
 		args []string
@@ -62,8 +64,8 @@ func TestParseMarketArgsErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ParseMarketArgs(tt.args, c)
-			if !errors.Is(err, ErrBadFilter) || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
+			_, err := Parse(tt.args, c)
+			if !errors.Is(err, market.ErrBadFilter) || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("ParseMarketArgs(%q) error = %v, want one line wrapping ErrBadFilter with %q", tt.args, err, tt.want)
 			}
 		})
@@ -76,11 +78,24 @@ func FuzzParseMarketArgs(f *testing.F) {
 	for _, s := range []string{"H100:8", "--vram 24GB..80GB", "regions=europe-,us- --nvlink", "--sort", "all-regions=1", "a100,l4:1..4 max-price=$2/h"} {
 		f.Add(s)
 	}
-	c := marketCatalog()
+	c := markettest.Catalog()
 	f.Fuzz(func(t *testing.T, line string) {
-		_, err := ParseMarketArgs(strings.Fields(line), c)
-		if err != nil && (!errors.Is(err, ErrBadFilter) || strings.Contains(err.Error(), "\n")) {
+		_, err := Parse(strings.Fields(line), c)
+		if err != nil && (!errors.Is(err, market.ErrBadFilter) || strings.Contains(err.Error(), "\n")) {
 			t.Errorf("ParseMarketArgs(%q) error %q: want one line matching ErrBadFilter", line, err)
 		}
 	})
+}
+
+// specs parses GPU specs for a wanted query.
+func specs(t testing.TB, c *model.Catalog, s ...string) []market.GPUSpec {
+	t.Helper()
+	out := make([]market.GPUSpec, len(s))
+	for i, x := range s {
+		var err error
+		if out[i], err = market.ParseGPUSpec(x, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }
