@@ -47,15 +47,15 @@ func BenchmarkBrowse100k(b *testing.B) {
 	h100x8 := specs(b, c, "H100:8")
 	cases := []struct {
 		name string
-		q    MarketQuery
+		q    Query
 	}{
-		{"all/cheapest", MarketQuery{}},
-		{"all/all-regions", MarketQuery{AllRegions: true}},
-		{"all/sort-vram-price", MarketQuery{Sort: MarketByVRAMPrice}},
-		{"keystroke/H100:8+europe-", MarketQuery{GPUs: h100x8, Regions: []string{"europe-"}}},
-		{"keystroke/24GB..80GB+max$2", MarketQuery{VRAMGiB: Bounds{24, 80}, MaxUSDPerHour: 2}},
-		{"group/gpu", MarketQuery{GroupBy: GroupGPU}},
-		{"group/region", MarketQuery{GroupBy: GroupRegion}},
+		{"all/cheapest", Query{}},
+		{"all/all-regions", Query{AllRegions: true}},
+		{"all/sort-vram-price", Query{Sort: ByVRAMPrice}},
+		{"keystroke/H100:8+europe-", Query{GPUs: h100x8, Regions: []string{"europe-"}}},
+		{"keystroke/24GB..80GB+max$2", Query{VRAMGiB: Bounds{24, 80}, MaxUSDPerHour: 2}},
+		{"group/gpu", Query{GroupBy: GroupGPU}},
+		{"group/region", Query{GroupBy: GroupRegion}},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
@@ -79,19 +79,19 @@ func BenchmarkBrowse100k(b *testing.B) {
 // BenchmarkBrowse100k, the same work from nothing.
 func BenchmarkMarket100k(b *testing.B) {
 	c := bigMarket(10_000, 10)
-	var sorts []MarketQuery
-	for _, s := range MarketSorts {
-		sorts = append(sorts, MarketQuery{Sort: s})
+	var sorts []Query
+	for _, s := range Sorts {
+		sorts = append(sorts, Query{Sort: s})
 	}
 	cases := []struct {
 		name string
-		qs   []MarketQuery
+		qs   []Query
 	}{
-		{"edit-vram", []MarketQuery{{VRAMGiB: Bounds{Min: 40}}, {VRAMGiB: Bounds{40, 40}}}},
-		{"edit-max-price", []MarketQuery{{MaxUSDPerHour: 2}, {MaxUSDPerHour: 25}}},
+		{"edit-vram", []Query{{VRAMGiB: Bounds{Min: 40}}, {VRAMGiB: Bounds{40, 40}}}},
+		{"edit-max-price", []Query{{MaxUSDPerHour: 2}, {MaxUSDPerHour: 25}}},
 		{"sort-all", sorts},
-		{"group-all-regions", []MarketQuery{{AllRegions: true}, {AllRegions: true, GroupBy: GroupGPU}, {AllRegions: true, GroupBy: GroupProvider}}},
-		{"group-region", []MarketQuery{{GroupBy: GroupRegion}, {GroupBy: GroupRegion, Sort: MarketByGPUPrice}}},
+		{"group-all-regions", []Query{{AllRegions: true}, {AllRegions: true, GroupBy: GroupGPU}, {AllRegions: true, GroupBy: GroupProvider}}},
+		{"group-region", []Query{{GroupBy: GroupRegion}, {GroupBy: GroupRegion, Sort: ByGPUPrice}}},
 	}
 	for _, tc := range cases {
 		// "browse" copies the rows (gpuplan offers); "view" does not
@@ -102,7 +102,7 @@ func BenchmarkMarket100k(b *testing.B) {
 				name = tc.name + "/view"
 			}
 			b.Run(name, func(b *testing.B) {
-				m := NewMarket(c)
+				m := New(c)
 				b.ReportAllocs()
 				for i := 0; b.Loop(); i++ {
 					q := tc.qs[i%len(tc.qs)]

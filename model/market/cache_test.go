@@ -16,34 +16,34 @@ import (
 func TestMarketReuse(t *testing.T) {
 	for _, c := range []*model.Catalog{markettest.Catalog(), bigMarket(300, 6)} {
 		h100 := specs(t, c, "H100")
-		qs := []MarketQuery{
+		qs := []Query{
 			{},
-			{Sort: MarketByGPUPrice},
-			{Sort: MarketByVRAM, GroupBy: GroupGPU},
-			{AllRegions: true, GroupBy: GroupProvider, Sort: MarketByVCPUs},
-			{GroupBy: GroupRegion, Sort: MarketByRAM},
+			{Sort: ByGPUPrice},
+			{Sort: ByVRAM, GroupBy: GroupGPU},
+			{AllRegions: true, GroupBy: GroupProvider, Sort: ByVCPUs},
+			{GroupBy: GroupRegion, Sort: ByRAM},
 			{GroupBy: GroupRegion, MaxUSDPerHour: 5},
 			{MaxUSDPerHour: 3.7},
 			{AllRegions: true, MaxUSDPerHour: 100},
 			{GPUs: h100, Regions: []string{"us-"}},
 			{GPUs: h100, Regions: []string{"us-west-"}, AllRegions: true},
-			{Regions: []string{"europe-"}, Sort: MarketByVRAMPrice},
+			{Regions: []string{"europe-"}, Sort: ByVRAMPrice},
 			{Regions: []string{"us-"}, Pricing: model.Spot},
 			{Pricing: model.Reserved1y, Retired: true},
-			{VRAMGiB: Bounds{24, 80}, Sort: MarketByGPUPrice},
+			{VRAMGiB: Bounds{24, 80}, Sort: ByGPUPrice},
 			{Interconnect: LinkNVLink, GroupBy: GroupGPU},
 			{Arch: model.ArchARM},
 			{}, // back to the first base, evicted by now
-			{Sort: MarketByGPUPrice, MaxUSDPerHour: 2.5},
+			{Sort: ByGPUPrice, MaxUSDPerHour: 2.5},
 		}
 		// A limit equal to a region's price keeps that region (≤): the
 		// Offered count within the limit at its boundary.
 		for _, rp := range c.Instances[len(c.Instances)-1].Prices {
 			if rp.OnDemandUSD > 0 {
-				qs = append(qs, MarketQuery{MaxUSDPerHour: rp.OnDemandUSD})
+				qs = append(qs, Query{MaxUSDPerHour: rp.OnDemandUSD})
 			}
 		}
-		m := NewMarket(c)
+		m := New(c)
 		for i, q := range qs {
 			got, err := m.Browse(q)
 			if err != nil {
@@ -61,11 +61,11 @@ func TestMarketReuse(t *testing.T) {
 			if err != nil {
 				t.Fatalf("query %d: View: %v", i, err)
 			}
-			rows := make([]MarketRow, v.Len())
+			rows := make([]Row, v.Len())
 			for k := range rows {
 				rows[k] = *v.Row(k)
 			}
-			if !reflect.DeepEqual(MarketResult{Query: v.Query, Rows: rows, Groups: v.Groups}, want) {
+			if !reflect.DeepEqual(Result{Query: v.Query, Rows: rows, Groups: v.Groups}, want) {
 				t.Fatalf("query %d %+v: View gives\n%s\nwant\n%s", i, q, rowNames(rows), rowNames(want.Rows))
 			}
 		}
@@ -79,11 +79,11 @@ func TestMarketReuse(t *testing.T) {
 // overlapping browse commands do (run with -race).
 func TestMarketConcurrent(t *testing.T) {
 	c := bigMarket(200, 4)
-	m := NewMarket(c)
-	qs := []MarketQuery{{}, {Sort: MarketByVRAM}, {AllRegions: true, GroupBy: GroupGPU}, {Regions: []string{"us-"}}}
+	m := New(c)
+	qs := []Query{{}, {Sort: ByVRAM}, {AllRegions: true, GroupBy: GroupGPU}, {Regions: []string{"us-"}}}
 	var wg sync.WaitGroup
 	errs := make([]error, 8)
-	got := make([]MarketResult, 8)
+	got := make([]Result, 8)
 	for i := range 8 {
 		wg.Go(func() { got[i], errs[i] = m.Browse(qs[i%len(qs)]) })
 	}

@@ -12,17 +12,17 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// MarketQuery is what the user browses the market by, before (or without)
+// Query is what the user browses the market by, before (or without)
 // describing a workload: the filters of gpuplan catalog instances / gpuplan
-// offers and of the configurator's browse screen. The zero MarketQuery
+// offers and of the configurator's browse screen. The zero Query
 // lists every offered instance type at its cheapest on-demand region.
-type MarketQuery struct {
+type Query struct {
 	GPUs []GPUSpec // any of them matches (ParseGPUSpec); empty means every GPU
 	// VRAMGiB bounds the memory per GPU (ParseVRAMRange), on top of GPUs.
 	VRAMGiB   Bounds
 	Providers []string // provider keys; empty means all (marketplaces too)
 	// Regions are region names or prefixes ("us-east-1", "us-", "europe-",
-	// "asia*"), the rule of Query.Regions; empty means all.
+	// "asia*"), the rule of model.Query.Regions; empty means all.
 	Regions       []string
 	Pricing       model.Pricing // the price rows are filtered, ranked and collapsed by; OnDemand when empty
 	MaxUSDPerHour float64       // whole instance, in Pricing; 0 means no limit
@@ -33,8 +33,8 @@ type MarketQuery struct {
 	InfiniBand bool
 	Retired    bool // include instance types the provider retired
 
-	Sort    MarketSort    // MarketByPrice when empty
-	GroupBy MarketGroupBy // GroupNone when empty
+	Sort    Sort    // ByPrice when empty
+	GroupBy GroupBy // GroupNone when empty
 	// AllRegions gives one row per instance type and price instead of one
 	// per instance type at its cheapest price. Grouping by region implies it.
 	AllRegions bool
@@ -43,10 +43,10 @@ type MarketQuery struct {
 	ExchangeRates map[string]float64
 }
 
-// MarketRow is one choice on the market: an instance type at one price in
+// Row is one choice on the market: an instance type at one price in
 // one pricing mode, in every region (Regions) that charges exactly that
 // with the same provenance. Rows that differ only by region collapse.
-type MarketRow struct {
+type Row struct {
 	Instance *model.Instance
 	GPU      *model.GPU
 	Pricing  model.Pricing
@@ -67,26 +67,26 @@ type MarketRow struct {
 }
 
 // Arch returns the host's CPU architecture (InstanceArch).
-func (r *MarketRow) Arch() model.Arch { return InstanceArch(r.Instance) }
+func (r *Row) Arch() model.Arch { return InstanceArch(r.Instance) }
 
 // Fabric returns the network between nodes: "infiniband", "efa", or ""
 // when none is known (InstanceFabric).
-func (r *MarketRow) Fabric() string { return InstanceFabric(r.Instance) }
+func (r *Row) Fabric() string { return InstanceFabric(r.Instance) }
 
 // VRAMGiB returns the memory per GPU in GiB as the vendor states it.
-func (r *MarketRow) VRAMGiB() float64 { return r.GPU.MemoryGiB }
+func (r *Row) VRAMGiB() float64 { return r.GPU.MemoryGiB }
 
 // TotalVRAMGiB returns the GPU memory of the whole instance, GiB.
-func (r *MarketRow) TotalVRAMGiB() float64 { return r.GPU.MemoryGiB * float64(r.Instance.GPUCount) }
+func (r *Row) TotalVRAMGiB() float64 { return r.GPU.MemoryGiB * float64(r.Instance.GPUCount) }
 
 // USDPerGPUHour returns the price per GPU-hour: USDPerHour ÷ GPUs.
-func (r *MarketRow) USDPerGPUHour() float64 {
+func (r *Row) USDPerGPUHour() float64 {
 	return r.USDPerHour / float64(max(r.Instance.GPUCount, 1))
 }
 
 // USDPerGiBHour returns the price per GiB of GPU memory per hour:
 // USDPerHour ÷ TotalVRAMGiB; 0 when the memory is unknown.
-func (r *MarketRow) USDPerGiBHour() float64 {
+func (r *Row) USDPerGiBHour() float64 {
 	if t := r.TotalVRAMGiB(); t > 0 {
 		return r.USDPerHour / t
 	}
@@ -94,43 +94,43 @@ func (r *MarketRow) USDPerGiBHour() float64 {
 }
 
 // RAMPerGPUGiB returns host RAM per GPU, GiB.
-func (r *MarketRow) RAMPerGPUGiB() float64 {
+func (r *Row) RAMPerGPUGiB() float64 {
 	return r.Instance.MemoryGiB / float64(max(r.Instance.GPUCount, 1))
 }
 
 // VCPUsPerGPU returns vCPUs per GPU.
-func (r *MarketRow) VCPUsPerGPU() float64 {
+func (r *Row) VCPUsPerGPU() float64 {
 	return float64(r.Instance.VCPUs) / float64(max(r.Instance.GPUCount, 1))
 }
 
 // Marketplace reports whether the row is a marketplace snapshot (see
 // MarketplaceProviders): its price and availability change by the hour.
-func (r *MarketRow) Marketplace() bool {
+func (r *Row) Marketplace() bool {
 	return slices.Contains(model.MarketplaceProviders, r.Instance.Provider)
 }
 
-// MarketGroup is one group of rows (GroupBy): its key, its rows in the
+// Group is one group of rows (GroupBy): its key, its rows in the
 // result's order, and the range of their prices.
-type MarketGroup struct {
+type Group struct {
 	Key  string // GPU key, provider or region
-	Rows []int  // indexes into MarketResult.Rows, in order; len is the count
+	Rows []int  // indexes into Result.Rows, in order; len is the count
 	// MinUSDPerHour–MaxUSDPerHour and MinUSDPerGPUHour–MaxUSDPerGPUHour
 	// span the group's rows.
 	MinUSDPerHour, MaxUSDPerHour       float64
 	MinUSDPerGPUHour, MaxUSDPerGPUHour float64
 }
 
-// MarketResult is what Browse returns.
-type MarketResult struct {
-	Query  MarketQuery   // with defaults filled in
-	Rows   []MarketRow   // sorted by Query.Sort
-	Groups []MarketGroup // when Query.GroupBy is set: in order of each group's first row
+// Result is what Browse returns.
+type Result struct {
+	Query  Query   // with defaults filled in
+	Rows   []Row   // sorted by Query.Sort
+	Groups []Group // when Query.GroupBy is set: in order of each group's first row
 }
 
-// MarketSize counts the instance-type × region prices in mode p, before
+// Size counts the instance-type × region prices in mode p, before
 // any filter, so a UI can say "12 of 4,310". It depends on the catalog
 // only: count once per catalog, not per keystroke.
-func MarketSize(c *model.Catalog, p model.Pricing) int {
+func Size(c *model.Catalog, p model.Pricing) int {
 	if p == "" {
 		p = model.OnDemand
 	}
@@ -179,7 +179,7 @@ type instancePred func(in *model.Instance, g *model.GPU) bool
 
 // predicates turns the query's instance-level filters into a slice of
 // funcs, so that a new filter (a new catalog field) is one more append.
-func (q *MarketQuery) predicates() []instancePred {
+func (q *Query) predicates() []instancePred {
 	var ps []instancePred
 	if !q.Retired {
 		ps = append(ps, func(in *model.Instance, _ *model.GPU) bool { return in.Offered() })
@@ -243,7 +243,7 @@ func regionMatches(r string, wants []string) bool {
 // unknown provider, or a region filter that matches no region at all. It
 // stops at the first match, so a valid filter costs little on a large
 // overlay; the full list is built only for the did-you-mean.
-func (q *MarketQuery) validate(c *model.Catalog) error {
+func (q *Query) validate(c *model.Catalog) error {
 	if q.MaxUSDPerHour < 0 {
 		return BadFilter("max price %g: want USD per hour above 0", q.MaxUSDPerHour)
 	}
@@ -317,8 +317,8 @@ type regionPrice struct {
 // that market. Errors (unknown provider, a region filter that matches no
 // region) match ErrBadFilter and suggest the nearest names. To browse the
 // same catalog again and again (a screen, per keystroke), keep a Market.
-func Browse(c *model.Catalog, q MarketQuery) (MarketResult, error) {
-	m := NewMarket(c)
+func Browse(c *model.Catalog, q Query) (Result, error) {
+	m := New(c)
 	m.once = true
 	return m.Browse(q)
 }
@@ -344,8 +344,8 @@ type Market struct {
 // 15 MB, and typing a region filter makes a new one per keystroke.
 const marketBases = 3
 
-// NewMarket returns a Market over c; it computes nothing until Browse.
-func NewMarket(c *model.Catalog) *Market { return &Market{c: c} }
+// New returns a Market over c; it computes nothing until Browse.
+func New(c *model.Catalog) *Market { return &Market{c: c} }
 
 // marketBase is the market under one row-building part of a query:
 // every instance type's rows (instance filters and the price limit not
@@ -357,8 +357,8 @@ type marketBase struct {
 	allRegions bool
 	rates      map[string]float64
 
-	rows []MarketRow // Offered counts the regions before the price limit
-	inst []int32     // index into Catalog.Instances of each row
+	rows []Row   // Offered counts the regions before the price limit
+	inst []int32 // index into Catalog.Instances of each row
 	// The group keys as dense ids, so that grouping indexes slices
 	// instead of hashing strings: per row its GPU's and provider's, per
 	// pool entry (parallel to the rows' Regions) its region's.
@@ -377,25 +377,25 @@ type marketBase struct {
 	// search instead of re-pricing each region.
 	offerUSD []float64
 	offerAt  []int32
-	orders   map[MarketSort][]int32 // per sort key: rows in that order
+	orders   map[Sort][]int32 // per sort key: rows in that order
 	// sorted are the rows of filter in order k: a sort or group change
 	// of the same filters shares them instead of filtering again. Kept
 	// for the most recent base only; views hold on to theirs.
-	sorted map[MarketSort]*marketSel
-	filter MarketQuery // with Sort and GroupBy cleared
+	sorted map[Sort]*marketSel
+	filter Query // with Sort and GroupBy cleared
 }
 
 // marketSel is the base's rows that pass one filter, in one order, as
 // indexes: no wide row is copied for it. A row whose Offered the price
 // limit changes is the one copied, into own.
 type marketSel struct {
-	keep  []int32     // indexes into marketBase.rows, in order
-	own   []MarketRow // copies of rows with Offered counted within the price limit
-	ownAt []int32     // per keep: index into own, or -1; nil when own is empty
+	keep  []int32 // indexes into marketBase.rows, in order
+	own   []Row   // copies of rows with Offered counted within the price limit
+	ownAt []int32 // per keep: index into own, or -1; nil when own is empty
 }
 
 // row returns the k-th selected row: the base's, or its copy in own.
-func (s *marketSel) row(b *marketBase, k int) *MarketRow {
+func (s *marketSel) row(b *marketBase, k int) *Row {
 	if s.ownAt != nil {
 		if o := s.ownAt[k]; o >= 0 {
 			return &s.own[o]
@@ -404,18 +404,18 @@ func (s *marketSel) row(b *marketBase, k int) *MarketRow {
 	return &b.rows[s.keep[k]]
 }
 
-// MarketView is Market.View's result: MarketResult without the copy of
+// View is Market.View's result: Result without the copy of
 // its rows, which a screen reads a page of at a time. Row(k) is the k-th
 // of what Browse's Rows would be; Groups index rows the same way.
-type MarketView struct {
-	Query  MarketQuery
-	Groups []MarketGroup
+type View struct {
+	Query  Query
+	Groups []Group
 	b      *marketBase
 	sel    *marketSel
 }
 
 // Len returns the number of rows.
-func (v *MarketView) Len() int {
+func (v *View) Len() int {
 	if v.sel == nil {
 		return 0
 	}
@@ -424,15 +424,15 @@ func (v *MarketView) Len() int {
 
 // Row returns the k-th row, 0 <= k < Len(). It is shared with the Market
 // and other views: read it, do not write.
-func (v *MarketView) Row(k int) *MarketRow { return v.sel.row(v.b, k) }
+func (v *View) Row(k int) *Row { return v.sel.row(v.b, k) }
 
-func (b *marketBase) matches(q *MarketQuery) bool {
+func (b *marketBase) matches(q *Query) bool {
 	return b.pricing == q.Pricing && b.allRegions == q.AllRegions && slices.Equal(b.regions, q.Regions) &&
 		maps.Equal(b.rates, q.ExchangeRates)
 }
 
 // base returns the base of q, built when no kept one matches.
-func (m *Market) base(q *MarketQuery) *marketBase {
+func (m *Market) base(q *Query) *marketBase {
 	for i, b := range m.bases {
 		if b.matches(q) {
 			if i > 0 {
@@ -463,10 +463,10 @@ func (m *Market) base(q *MarketQuery) *marketBase {
 // buildBase collapses every instance type's prices in q.Pricing, in the
 // regions q.Regions matches, into rows (appendCollapsed); for one query
 // (Market.once), only of the types that pass only, within limit USD/h.
-func buildBase(c *model.Catalog, q *MarketQuery, only []instancePred, limit float64) *marketBase {
+func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *marketBase {
 	b := &marketBase{
 		pricing: q.Pricing, regions: slices.Clone(q.Regions), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
-		orders: map[MarketSort][]int32{}, sorted: map[MarketSort]*marketSel{},
+		orders: map[Sort][]int32{}, sorted: map[Sort]*marketSel{},
 	}
 	var prices []regionPrice // scratch, reused per instance
 	// Every row's Regions is a window of one pool: one allocation, not one
@@ -543,12 +543,12 @@ type rowPrice struct{ usd, perGPU float64 }
 // forget drops the filtered copies of the base's rows.
 func (b *marketBase) forget() {
 	clear(b.sorted)
-	b.filter = MarketQuery{}
+	b.filter = Query{}
 }
 
 // order returns the base's rows in sort order k (sortOrder), computed
 // once per key. Call with Market.mu held.
-func (b *marketBase) order(k MarketSort) []int32 {
+func (b *marketBase) order(k Sort) []int32 {
 	o, ok := b.orders[k]
 	if !ok {
 		o = sortOrder(b.rows, k)
@@ -560,13 +560,13 @@ func (b *marketBase) order(k MarketSort) []int32 {
 // Browse is Browse over the Market's catalog, reusing what earlier calls
 // built: the result is the same. A screen that shows a page of rows at a
 // time calls View instead, which copies none.
-func (m *Market) Browse(q MarketQuery) (MarketResult, error) {
+func (m *Market) Browse(q Query) (Result, error) {
 	v, err := m.View(q)
-	res := MarketResult{Query: v.Query, Groups: v.Groups}
+	res := Result{Query: v.Query, Groups: v.Groups}
 	if err != nil {
 		return res, err
 	}
-	res.Rows = make([]MarketRow, v.Len())
+	res.Rows = make([]Row, v.Len())
 	for k := range res.Rows {
 		res.Rows[k] = *v.Row(k)
 	}
@@ -576,12 +576,12 @@ func (m *Market) Browse(q MarketQuery) (MarketResult, error) {
 // WithDefaults is q as View reads it: on-demand pricing and the price
 // order unless given, every region when grouped by region. A caller can
 // say what a browse on its way is for before its rows come.
-func (q MarketQuery) WithDefaults() MarketQuery {
+func (q Query) WithDefaults() Query {
 	if q.Pricing == "" {
 		q.Pricing = model.OnDemand
 	}
 	if q.Sort == "" {
-		q.Sort = MarketByPrice
+		q.Sort = ByPrice
 	}
 	if q.GroupBy == GroupRegion {
 		q.AllRegions = true
@@ -592,11 +592,11 @@ func (q MarketQuery) WithDefaults() MarketQuery {
 // View is Browse without copying the rows: the filters and order of q
 // over the Market's kept rows. A sort or group change of the same filters
 // reuses the selection.
-func (m *Market) View(q MarketQuery) (MarketView, error) {
+func (m *Market) View(q Query) (View, error) {
 	c := m.c
 	q = q.WithDefaults()
 	if err := q.validate(c); err != nil {
-		return MarketView{Query: q}, err
+		return View{Query: q}, err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock() // held throughout: two browses at once only share the 2 cores
@@ -614,7 +614,7 @@ func (m *Market) View(q MarketQuery) (MarketView, error) {
 		sel = filterRows(b, order, &q)
 		b.sorted[q.Sort] = sel
 	}
-	v := MarketView{Query: q, b: b, sel: sel}
+	v := View{Query: q, b: b, sel: sel}
 	if q.GroupBy != GroupNone {
 		v.Groups = groupMarket(&v, q.GroupBy)
 	}
@@ -625,7 +625,7 @@ func (m *Market) View(q MarketQuery) (MarketView, error) {
 // price limit, in order, and their indexes. The filters run over the base
 // in catalog order, where rows and instances lie in memory as they are
 // read; the order then only looks up pass. Providers match by id.
-func filterRows(b *marketBase, order []int32, q *MarketQuery) *marketSel {
+func filterRows(b *marketBase, order []int32, q *Query) *marketSel {
 	pq := *q
 	pq.Providers = nil
 	preds := pq.predicates()
@@ -689,7 +689,7 @@ rows:
 // appendCollapsed appends one row per (price, provenance) of the instance
 // type's regions; unless q.AllRegions, only those at its cheapest price.
 // Each row's regions go to pool, their window to spans.
-func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *model.Instance, g *model.GPU, q *MarketQuery, prices []regionPrice) ([]MarketRow, []string, [][2]int32) {
+func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Instance, g *model.GPU, q *Query, prices []regionPrice) ([]Row, []string, [][2]int32) {
 	offered := len(prices)
 	if !q.AllRegions { // keep the cheapest only: one pass, then a sort of a few
 		least := prices[0].price
@@ -732,7 +732,7 @@ func appendCollapsed(rows []MarketRow, pool []string, spans [][2]int32, in *mode
 			}
 			end++
 		}
-		row := MarketRow{
+		row := Row{
 			Instance: in, GPU: g, Pricing: q.Pricing, Offered: offered, USDPerHour: prices[start].price,
 			Source: src, Origin: origin, AsOf: asOf,
 		}
@@ -761,17 +761,17 @@ func lowestKnown(have, v float64) float64 {
 
 // marketKey returns the value a row sorts by, lower first: prices as
 // they are, sizes negated so that the largest comes first.
-func marketKey(r *MarketRow, k MarketSort) float64 {
+func marketKey(r *Row, k Sort) float64 {
 	switch k {
-	case MarketByGPUPrice:
+	case ByGPUPrice:
 		return r.USDPerGPUHour()
-	case MarketByVRAMPrice:
+	case ByVRAMPrice:
 		return r.USDPerGiBHour()
-	case MarketByVCPUs:
+	case ByVCPUs:
 		return -float64(r.Instance.VCPUs)
-	case MarketByRAM:
+	case ByRAM:
 		return -r.Instance.MemoryGiB
-	case MarketByVRAM:
+	case ByVRAM:
 		return -r.GPU.MemoryGiB
 	}
 	return r.USDPerHour
@@ -781,7 +781,7 @@ func marketKey(r *MarketRow, k MarketSort) float64 {
 // provider, type, region and index. The keys are computed once and the
 // comparisons run on a compact index, so that neither are they re-derived
 // n log n times nor wide rows swapped.
-func sortOrder(rows []MarketRow, k MarketSort) []int32 {
+func sortOrder(rows []Row, k Sort) []int32 {
 	type entry struct {
 		key, price float64
 		i          int32
@@ -822,7 +822,7 @@ func sortOrder(rows []MarketRow, k MarketSort) []int32 {
 // is first. Two passes over the base's dense key ids: one to find the
 // groups, count and span their prices, one to fill their Rows, which
 // share one backing array.
-func groupMarket(v *MarketView, by MarketGroupBy) []MarketGroup {
+func groupMarket(v *View, by GroupBy) []Group {
 	b, keep := v.b, v.sel.keep
 	var names []string
 	ids := func(i int32) []int32 { return nil }
@@ -839,7 +839,7 @@ func groupMarket(v *MarketView, by MarketGroupBy) []MarketGroup {
 	}
 	groupOf := make([]int32, len(names)) // group index + 1; 0: none yet
 	last := make([]int32, len(names))    // the last row counted in the key's group + 1
-	var groups []MarketGroup
+	var groups []Group
 	counts := []int{}
 	total := 0
 	for k, i := range keep {
@@ -853,7 +853,7 @@ func groupMarket(v *MarketView, by MarketGroupBy) []MarketGroup {
 			if gi < 0 {
 				gi = int32(len(groups))
 				groupOf[id] = gi + 1
-				groups = append(groups, MarketGroup{Key: names[id], MinUSDPerHour: r.usd, MaxUSDPerHour: r.usd,
+				groups = append(groups, Group{Key: names[id], MinUSDPerHour: r.usd, MaxUSDPerHour: r.usd,
 					MinUSDPerGPUHour: r.perGPU, MaxUSDPerGPUHour: r.perGPU})
 				counts = append(counts, 0)
 			}

@@ -15,7 +15,7 @@ import (
 )
 
 // rowNames writes rows as "provider/type@region+N $price".
-func rowNames(rows []MarketRow) string {
+func rowNames(rows []Row) string {
 	var s []string
 	for _, r := range rows {
 		n := fmt.Sprintf("%s/%s@%s", r.Instance.Provider, r.Instance.Type, r.Region)
@@ -44,62 +44,62 @@ func TestBrowse(t *testing.T) {
 	c := markettest.Catalog()
 	tests := []struct {
 		name string
-		q    MarketQuery
+		q    Query
 		want string
 	}{
-		{"default: on-demand, cheapest price per type, cheapest first; retired and spot-only types left out; the two provenances at gcp's $3.67 stay apart", MarketQuery{},
+		{"default: on-demand, cheapest price per type, cheapest first; retired and spot-only types left out; the two provenances at gcp's $3.67 stay apart", Query{},
 			"vast/1x-l40s@us-ca $0.6, gcp/g2-standard-4@us-central1 $0.71, lambda/gpu_1x_gh200@us-east-3 $1.49, " +
 				"lambda/gpu_1x_h100_pcie@europe-central-1+2 $2.49, gcp/a2-highgpu-1g@europe-west4 $3.67, gcp/a2-highgpu-1g@us-central1 $3.67, " +
 				"aws/g6.12xlarge@us-east-1 $4.6, lambda/gpu_8x_a100_80gb@us-east-1 $14.32, oci/BM.GPU.MI300X.8@us-ashburn-1 $48, " +
 				"aws/p5.48xlarge@us-east-1+2 $98.32, azure/Standard_ND96isr_H100_v5@eastus $98.32"},
-		{"H100:8 is the alias's 8-GPU types; aws before azure at the same $98.32", MarketQuery{GPUs: specs(t, c, "H100:8")},
+		{"H100:8 is the alias's 8-GPU types; aws before azure at the same $98.32", Query{GPUs: specs(t, c, "H100:8")},
 			"aws/p5.48xlarge@us-east-1+2 $98.32, azure/Standard_ND96isr_H100_v5@eastus $98.32"},
-		{"H100* takes every H100 variant", MarketQuery{GPUs: specs(t, c, "H100*")},
+		{"H100* takes every H100 variant", Query{GPUs: specs(t, c, "H100*")},
 			"lambda/gpu_1x_h100_pcie@europe-central-1+2 $2.49, aws/p5.48xlarge@us-east-1+2 $98.32, azure/Standard_ND96isr_H100_v5@eastus $98.32"},
-		{"two specs: either matches", MarketQuery{GPUs: specs(t, c, "L4:4+", "GH200")},
+		{"two specs: either matches", Query{GPUs: specs(t, c, "L4:4+", "GH200")},
 			"lambda/gpu_1x_gh200@us-east-3 $1.49, aws/g6.12xlarge@us-east-1 $4.6"},
-		{"40GB..80GB per GPU: 40, 48 and 80 in, 24, 96 and 192 out", MarketQuery{VRAMGiB: Bounds{40, 80}},
+		{"40GB..80GB per GPU: 40, 48 and 80 in, 24, 96 and 192 out", Query{VRAMGiB: Bounds{40, 80}},
 			"vast/1x-l40s@us-ca $0.6, lambda/gpu_1x_h100_pcie@europe-central-1+2 $2.49, gcp/a2-highgpu-1g@europe-west4 $3.67, " +
 				"gcp/a2-highgpu-1g@us-central1 $3.67, lambda/gpu_8x_a100_80gb@us-east-1 $14.32, aws/p5.48xlarge@us-east-1+2 $98.32, " +
 				"azure/Standard_ND96isr_H100_v5@eastus $98.32"},
-		{"europe- prefix: each type at its cheapest European price; eu-north-1 is not europe-", MarketQuery{Regions: []string{"europe-"}},
+		{"europe- prefix: each type at its cheapest European price; eu-north-1 is not europe-", Query{Regions: []string{"europe-"}},
 			"gcp/g2-standard-4@europe-west1 $0.78, lambda/gpu_1x_h100_pcie@europe-central-1 $2.49, gcp/a2-highgpu-1g@europe-west4 $3.67"},
-		{"providers", MarketQuery{Providers: []string{"lambda"}},
+		{"providers", Query{Providers: []string{"lambda"}},
 			"lambda/gpu_1x_gh200@us-east-3 $1.49, lambda/gpu_1x_h100_pcie@europe-central-1+2 $2.49, lambda/gpu_8x_a100_80gb@us-east-1 $14.32"},
-		{"max $1/h", MarketQuery{MaxUSDPerHour: 1}, "vast/1x-l40s@us-ca $0.6, gcp/g2-standard-4@us-central1 $0.71"},
-		{"arm64: the Grace host", MarketQuery{Arch: model.ArchARM}, "lambda/gpu_1x_gh200@us-east-3 $1.49"},
-		{"nvlink includes nvswitch", MarketQuery{Interconnect: LinkNVLink},
+		{"max $1/h", Query{MaxUSDPerHour: 1}, "vast/1x-l40s@us-ca $0.6, gcp/g2-standard-4@us-central1 $0.71"},
+		{"arm64: the Grace host", Query{Arch: model.ArchARM}, "lambda/gpu_1x_gh200@us-east-3 $1.49"},
+		{"nvlink includes nvswitch", Query{Interconnect: LinkNVLink},
 			"lambda/gpu_1x_gh200@us-east-3 $1.49, lambda/gpu_8x_a100_80gb@us-east-1 $14.32, aws/p5.48xlarge@us-east-1+2 $98.32, azure/Standard_ND96isr_H100_v5@eastus $98.32"},
-		{"fast: nvlink, nvswitch or infinity fabric", MarketQuery{Interconnect: LinkFast, MaxUSDPerHour: 50},
+		{"fast: nvlink, nvswitch or infinity fabric", Query{Interconnect: LinkFast, MaxUSDPerHour: 50},
 			"lambda/gpu_1x_gh200@us-east-3 $1.49, lambda/gpu_8x_a100_80gb@us-east-1 $14.32, oci/BM.GPU.MI300X.8@us-ashburn-1 $48"},
-		{"pcie only", MarketQuery{Interconnect: LinkPCIe, Providers: []string{"aws"}}, "aws/g6.12xlarge@us-east-1 $4.6"},
-		{"InfiniBand or EFA between nodes", MarketQuery{InfiniBand: true},
+		{"pcie only", Query{Interconnect: LinkPCIe, Providers: []string{"aws"}}, "aws/g6.12xlarge@us-east-1 $4.6"},
+		{"InfiniBand or EFA between nodes", Query{InfiniBand: true},
 			"aws/p5.48xlarge@us-east-1+2 $98.32, azure/Standard_ND96isr_H100_v5@eastus $98.32"},
-		{"retired on request", MarketQuery{Retired: true, MaxUSDPerHour: 0.65}, "aws/g6-old@us-east-1 $0.1, vast/1x-l40s@us-ca $0.6"},
-		{"spot: spot prices only; p5's cheapest spot is us-east-2 at $25", MarketQuery{Pricing: model.Spot},
+		{"retired on request", Query{Retired: true, MaxUSDPerHour: 0.65}, "aws/g6-old@us-east-1 $0.1, vast/1x-l40s@us-ca $0.6"},
+		{"spot: spot prices only; p5's cheapest spot is us-east-2 at $25", Query{Pricing: model.Spot},
 			"gcp/g2-standard-4@us-central1 $0.22, aws/g6.xlarge@us-east-1 $0.3, gcp/a2-highgpu-1g@us-central1 $1.1, aws/g6.12xlarge@us-east-1 $1.5, aws/p5.48xlarge@us-east-2 $25"},
-		{"reserved-1y: 98.32 × (1 − 0.4) = 58.992, only where the discount applies", MarketQuery{Pricing: model.Reserved1y},
+		{"reserved-1y: 98.32 × (1 − 0.4) = 58.992, only where the discount applies", Query{Pricing: model.Reserved1y},
 			"aws/p5.48xlarge@us-east-1+2 $58.992"},
-		{"all regions: one row per price", MarketQuery{AllRegions: true, GPUs: specs(t, c, "h100:8"), Providers: []string{"aws"}},
+		{"all regions: one row per price", Query{AllRegions: true, GPUs: specs(t, c, "h100:8"), Providers: []string{"aws"}},
 			"aws/p5.48xlarge@us-east-1+2 $98.32, aws/p5.48xlarge@eu-north-1 $110"},
-		{"all regions: the overlay's region keeps its own row", MarketQuery{AllRegions: true, GPUs: specs(t, c, "A100")},
+		{"all regions: the overlay's region keeps its own row", Query{AllRegions: true, GPUs: specs(t, c, "A100")},
 			"gcp/a2-highgpu-1g@europe-west4 $3.67, gcp/a2-highgpu-1g@us-central1 $3.67, gcp/a2-highgpu-1g@asia-east1 $4"},
-		{"sort gpu-price: 4.6/4 = 1.15 and 14.32/8 = 1.79 move up, 98.32/8 = 12.29 stays last", MarketQuery{Sort: MarketByGPUPrice},
+		{"sort gpu-price: 4.6/4 = 1.15 and 14.32/8 = 1.79 move up, 98.32/8 = 12.29 stays last", Query{Sort: ByGPUPrice},
 			"vast/1x-l40s@us-ca $0.6, gcp/g2-standard-4@us-central1 $0.71, aws/g6.12xlarge@us-east-1 $4.6, lambda/gpu_1x_gh200@us-east-3 $1.49, " +
 				"lambda/gpu_8x_a100_80gb@us-east-1 $14.32, lambda/gpu_1x_h100_pcie@europe-central-1+2 $2.49, gcp/a2-highgpu-1g@europe-west4 $3.67, " +
 				"gcp/a2-highgpu-1g@us-central1 $3.67, oci/BM.GPU.MI300X.8@us-ashburn-1 $48, aws/p5.48xlarge@us-east-1+2 $98.32, azure/Standard_ND96isr_H100_v5@eastus $98.32"},
-		{"sort vram-price: 0.6/48 = .0125, 1.49/96 = .0155, 14.32/640 = .0224, 0.71/24 = .0296, 2.49/80 = .031125 < 48/1536 = .03125", MarketQuery{Sort: MarketByVRAMPrice},
+		{"sort vram-price: 0.6/48 = .0125, 1.49/96 = .0155, 14.32/640 = .0224, 0.71/24 = .0296, 2.49/80 = .031125 < 48/1536 = .03125", Query{Sort: ByVRAMPrice},
 			"vast/1x-l40s@us-ca $0.6, lambda/gpu_1x_gh200@us-east-3 $1.49, lambda/gpu_8x_a100_80gb@us-east-1 $14.32, gcp/g2-standard-4@us-central1 $0.71, " +
 				"lambda/gpu_1x_h100_pcie@europe-central-1+2 $2.49, oci/BM.GPU.MI300X.8@us-ashburn-1 $48, aws/g6.12xlarge@us-east-1 $4.6, " +
 				"gcp/a2-highgpu-1g@europe-west4 $3.67, gcp/a2-highgpu-1g@us-central1 $3.67, aws/p5.48xlarge@us-east-1+2 $98.32, azure/Standard_ND96isr_H100_v5@eastus $98.32"},
-		{"sort vcpus: most first, ties by price", MarketQuery{Sort: MarketByVCPUs},
+		{"sort vcpus: most first, ties by price", Query{Sort: ByVCPUs},
 			"lambda/gpu_8x_a100_80gb@us-east-1 $14.32, oci/BM.GPU.MI300X.8@us-ashburn-1 $48, aws/p5.48xlarge@us-east-1+2 $98.32, " +
 				"azure/Standard_ND96isr_H100_v5@eastus $98.32, lambda/gpu_1x_gh200@us-east-3 $1.49, aws/g6.12xlarge@us-east-1 $4.6, " +
 				"lambda/gpu_1x_h100_pcie@europe-central-1+2 $2.49, vast/1x-l40s@us-ca $0.6, gcp/a2-highgpu-1g@europe-west4 $3.67, " +
 				"gcp/a2-highgpu-1g@us-central1 $3.67, gcp/g2-standard-4@us-central1 $0.71"},
-		{"sort ram: 2048 twice, the cheaper (oci $48) first", MarketQuery{Sort: MarketByRAM, MaxUSDPerHour: 100, Providers: []string{"aws", "oci", "azure"}},
+		{"sort ram: 2048 twice, the cheaper (oci $48) first", Query{Sort: ByRAM, MaxUSDPerHour: 100, Providers: []string{"aws", "oci", "azure"}},
 			"oci/BM.GPU.MI300X.8@us-ashburn-1 $48, aws/p5.48xlarge@us-east-1+2 $98.32, azure/Standard_ND96isr_H100_v5@eastus $98.32, aws/g6.12xlarge@us-east-1 $4.6"},
-		{"sort vram: 192 GiB MI300X, then 96 GiB GH200", MarketQuery{Sort: MarketByVRAM, MaxUSDPerHour: 50, VRAMGiB: Bounds{Min: 90}},
+		{"sort vram: 192 GiB MI300X, then 96 GiB GH200", Query{Sort: ByVRAM, MaxUSDPerHour: 50, VRAMGiB: Bounds{Min: 90}},
 			"oci/BM.GPU.MI300X.8@us-ashburn-1 $48, lambda/gpu_1x_gh200@us-east-3 $1.49"},
 	}
 	for _, tt := range tests {
@@ -117,7 +117,7 @@ func TestBrowse(t *testing.T) {
 
 // TestBrowseRow pins what a row says, worked out from aws/p5.48xlarge.
 func TestBrowseRow(t *testing.T) {
-	res, err := Browse(markettest.Catalog(), MarketQuery{GPUs: specs(t, markettest.Catalog(), "H100:8"), Providers: []string{"aws"}})
+	res, err := Browse(markettest.Catalog(), Query{GPUs: specs(t, markettest.Catalog(), "H100:8"), Providers: []string{"aws"}})
 	if err != nil || len(res.Rows) != 1 {
 		t.Fatalf("Browse() = %d rows, %v; want 1", len(res.Rows), err)
 	}
@@ -158,7 +158,7 @@ func TestBrowseRow(t *testing.T) {
 		{model.Spot, 8},       // p5 3, a2 2, g2 1, g6.12xlarge 1, g6.xlarge 1
 		{model.Reserved1y, 4}, // the discount covers p5. only
 	} {
-		if got := MarketSize(c, tt.p); got != tt.want {
+		if got := Size(c, tt.p); got != tt.want {
 			t.Errorf("MarketSize(%s) = %d, want %d", tt.p, got, tt.want)
 		}
 	}
@@ -168,7 +168,7 @@ func TestBrowseRow(t *testing.T) {
 // row with the overlay's source, even at the same price.
 func TestBrowseOverlayProvenance(t *testing.T) {
 	c := markettest.Catalog()
-	res, err := Browse(c, MarketQuery{GPUs: specs(t, c, "A100")})
+	res, err := Browse(c, Query{GPUs: specs(t, c, "A100")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,16 +185,16 @@ func TestBrowseGroups(t *testing.T) {
 	c := markettest.Catalog()
 	tests := []struct {
 		name string
-		q    MarketQuery
+		q    Query
 		want string // key count min–max $/h (min–max $/GPU-h)
 	}{
-		{"gpu: in the order of each group's cheapest row", MarketQuery{GroupBy: GroupGPU},
+		{"gpu: in the order of each group's cheapest row", Query{GroupBy: GroupGPU},
 			"l40s 1 0.6–0.6 (0.6–0.6); l4 2 0.71–4.6 (0.71–1.15); gh200 1 1.49–1.49 (1.49–1.49); h100-pcie 1 2.49–2.49 (2.49–2.49); " +
 				"a100-40gb 2 3.67–3.67 (3.67–3.67); a100-80gb 1 14.32–14.32 (1.79–1.79); mi300x 1 48–48 (6–6); h100-sxm 2 98.32–98.32 (12.29–12.29)"},
-		{"provider", MarketQuery{GroupBy: GroupProvider},
+		{"provider", Query{GroupBy: GroupProvider},
 			"vast 1 0.6–0.6 (0.6–0.6); gcp 3 0.71–3.67 (0.71–3.67); lambda 3 1.49–14.32 (1.49–2.49); aws 2 4.6–98.32 (1.15–12.29); " +
 				"oci 1 48–48 (6–6); azure 1 98.32–98.32 (12.29–12.29)"},
-		{"region expands every price and counts a row in each of its regions", MarketQuery{GroupBy: GroupRegion, Providers: []string{"aws"}},
+		{"region expands every price and counts a row in each of its regions", Query{GroupBy: GroupRegion, Providers: []string{"aws"}},
 			"us-east-1 2 4.6–98.32 (1.15–12.29); us-east-2 1 98.32–98.32 (12.29–12.29); us-west-2 1 98.32–98.32 (12.29–12.29); eu-north-1 1 110–110 (13.75–13.75)"},
 	}
 	for _, tt := range tests {
@@ -208,7 +208,7 @@ func TestBrowseGroups(t *testing.T) {
 				got = append(got, fmt.Sprintf("%s %d %.4g–%.4g (%.4g–%.4g)", g.Key, len(g.Rows), g.MinUSDPerHour, g.MaxUSDPerHour, g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
 				for _, i := range g.Rows {
 					r := &res.Rows[i]
-					if key := map[MarketGroupBy]string{GroupGPU: r.GPU.Key, GroupProvider: r.Instance.Provider}[tt.q.GroupBy]; key != "" && key != g.Key {
+					if key := map[GroupBy]string{GroupGPU: r.GPU.Key, GroupProvider: r.Instance.Provider}[tt.q.GroupBy]; key != "" && key != g.Key {
 						t.Errorf("group %s holds row %d of %s", g.Key, i, key)
 					}
 				}
@@ -222,10 +222,10 @@ func TestBrowseGroups(t *testing.T) {
 
 // TestBrowseDeterministic: the order does not depend on catalog order.
 func TestBrowseDeterministic(t *testing.T) {
-	for _, sort := range MarketSorts {
+	for _, sort := range Sorts {
 		for _, all := range []bool{false, true} {
 			c := markettest.Catalog()
-			res, err := Browse(c, MarketQuery{Sort: sort, AllRegions: all})
+			res, err := Browse(c, Query{Sort: sort, AllRegions: all})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -237,7 +237,7 @@ func TestBrowseDeterministic(t *testing.T) {
 					p := c.Instances[i].Prices
 					r.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
 				}
-				got, _ := Browse(c, MarketQuery{Sort: sort, AllRegions: all})
+				got, _ := Browse(c, Query{Sort: sort, AllRegions: all})
 				if a := rowNames(got.Rows); a != want {
 					t.Fatalf("sort %s, all regions %v: shuffled catalog gives\n%s\nwant\n%s", sort, all, a, want)
 				}
@@ -250,13 +250,13 @@ func TestBrowseErrors(t *testing.T) {
 	c := markettest.Catalog()
 	tests := []struct {
 		name string
-		q    MarketQuery
+		q    Query
 		want string
 	}{
-		{"provider typo", MarketQuery{Providers: []string{"lamda"}}, `unknown provider "lamda"; did you mean lambda?`},
-		{"region typo", MarketQuery{Regions: []string{"eurpoe-"}}, `unknown region "eurpoe-"; did you mean eu- or europe-?`},
-		{"region prefix without a dash matches nothing", MarketQuery{Regions: []string{"zz"}}, `unknown region "zz"`},
-		{"negative price", MarketQuery{MaxUSDPerHour: -1}, "max price -1"},
+		{"provider typo", Query{Providers: []string{"lamda"}}, `unknown provider "lamda"; did you mean lambda?`},
+		{"region typo", Query{Regions: []string{"eurpoe-"}}, `unknown region "eurpoe-"; did you mean eu- or europe-?`},
+		{"region prefix without a dash matches nothing", Query{Regions: []string{"zz"}}, `unknown region "zz"`},
+		{"negative price", Query{MaxUSDPerHour: -1}, "max price -1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -415,12 +415,12 @@ func TestParseMarketFlags(t *testing.T) {
 		got  func() (string, error)
 		want string // value, or "error: substring"
 	}{
-		{"sort gpu-price", func() (string, error) { s, err := ParseMarketSort("GPU-Price"); return string(s), err }, "gpu-price"},
-		{"sort alias $/gib", func() (string, error) { s, err := ParseMarketSort("$/gib"); return string(s), err }, "vram-price"},
-		{"sort typo", func() (string, error) { s, err := ParseMarketSort("cheap"); return string(s), err }, "error: sort \"cheap\": want price, gpu-price, vram-price, vcpus, ram or vram"},
-		{"group none", func() (string, error) { s, err := ParseMarketGroupBy("none"); return string(s), err }, ""},
-		{"group cloud", func() (string, error) { s, err := ParseMarketGroupBy("cloud"); return string(s), err }, "provider"},
-		{"group typo", func() (string, error) { s, err := ParseMarketGroupBy("zone"); return string(s), err }, "error: want gpu, provider or region"},
+		{"sort gpu-price", func() (string, error) { s, err := ParseSort("GPU-Price"); return string(s), err }, "gpu-price"},
+		{"sort alias $/gib", func() (string, error) { s, err := ParseSort("$/gib"); return string(s), err }, "vram-price"},
+		{"sort typo", func() (string, error) { s, err := ParseSort("cheap"); return string(s), err }, "error: sort \"cheap\": want price, gpu-price, vram-price, vcpus, ram or vram"},
+		{"group none", func() (string, error) { s, err := ParseGroupBy("none"); return string(s), err }, ""},
+		{"group cloud", func() (string, error) { s, err := ParseGroupBy("cloud"); return string(s), err }, "provider"},
+		{"group typo", func() (string, error) { s, err := ParseGroupBy("zone"); return string(s), err }, "error: want gpu, provider or region"},
 		{"arch aarch64", func() (string, error) { s, err := ParseArch("aarch64"); return string(s), err }, "arm64"},
 		{"arch amd64", func() (string, error) { s, err := ParseArch("AMD64"); return string(s), err }, "x86_64"},
 		{"arch typo", func() (string, error) { s, err := ParseArch("risc-v"); return string(s), err }, "error: want x86_64 or arm64"},
@@ -462,11 +462,11 @@ func TestInstanceArch(t *testing.T) {
 func TestMarketQueryWithDefaults(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
-		q, want MarketQuery
+		q, want Query
 	}{
-		{"empty", MarketQuery{}, MarketQuery{Pricing: model.OnDemand, Sort: MarketByPrice}},
-		{"given stays", MarketQuery{Pricing: model.Spot, Sort: MarketByGPUPrice}, MarketQuery{Pricing: model.Spot, Sort: MarketByGPUPrice}},
-		{"grouped by region lists every region", MarketQuery{GroupBy: GroupRegion}, MarketQuery{Pricing: model.OnDemand, Sort: MarketByPrice, GroupBy: GroupRegion, AllRegions: true}},
+		{"empty", Query{}, Query{Pricing: model.OnDemand, Sort: ByPrice}},
+		{"given stays", Query{Pricing: model.Spot, Sort: ByGPUPrice}, Query{Pricing: model.Spot, Sort: ByGPUPrice}},
+		{"grouped by region lists every region", Query{GroupBy: GroupRegion}, Query{Pricing: model.OnDemand, Sort: ByPrice, GroupBy: GroupRegion, AllRegions: true}},
 	} {
 		if got := tt.q.WithDefaults(); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: WithDefaults() = %+v, want %+v", tt.name, got, tt.want)

@@ -387,60 +387,60 @@ func ParseArch(s string) (model.Arch, error) {
 	return a, nil
 }
 
-// MarketSort orders the market's rows.
-type MarketSort string
+// Sort orders the market's rows.
+type Sort string
 
 // Market sort keys, spelled as on the command line. Prices sort cheapest
 // first, sizes largest first.
 const (
-	MarketByPrice     MarketSort = "price"      // USD per hour for the instance
-	MarketByGPUPrice  MarketSort = "gpu-price"  // USD per GPU-hour
-	MarketByVRAMPrice MarketSort = "vram-price" // USD per GiB of GPU memory per hour
-	MarketByVCPUs     MarketSort = "vcpus"      // most vCPUs first
-	MarketByRAM       MarketSort = "ram"        // most host RAM first
-	MarketByVRAM      MarketSort = "vram"       // most GPU memory per GPU first
+	ByPrice     Sort = "price"      // USD per hour for the instance
+	ByGPUPrice  Sort = "gpu-price"  // USD per GPU-hour
+	ByVRAMPrice Sort = "vram-price" // USD per GiB of GPU memory per hour
+	ByVCPUs     Sort = "vcpus"      // most vCPUs first
+	ByRAM       Sort = "ram"        // most host RAM first
+	ByVRAM      Sort = "vram"       // most GPU memory per GPU first
 )
 
-// MarketSorts lists the valid market sort keys, the default first.
-var MarketSorts = []MarketSort{MarketByPrice, MarketByGPUPrice, MarketByVRAMPrice, MarketByVCPUs, MarketByRAM, MarketByVRAM}
+// Sorts lists the valid market sort keys, the default first.
+var Sorts = []Sort{ByPrice, ByGPUPrice, ByVRAMPrice, ByVCPUs, ByRAM, ByVRAM}
 
-var marketSortAliases = map[string]MarketSort{
-	"hourly": MarketByPrice, "usd": MarketByPrice, "per-gpu": MarketByGPUPrice, "gpu-hour": MarketByGPUPrice,
-	"$/gpu": MarketByGPUPrice, "per-gib": MarketByVRAMPrice, "gib-price": MarketByVRAMPrice, "$/gib": MarketByVRAMPrice,
-	"cpu": MarketByVCPUs, "cpus": MarketByVCPUs, "vcpu": MarketByVCPUs, "memory": MarketByRAM, "host-ram": MarketByRAM,
-	"gpu-memory": MarketByVRAM,
+var marketSortAliases = map[string]Sort{
+	"hourly": ByPrice, "usd": ByPrice, "per-gpu": ByGPUPrice, "gpu-hour": ByGPUPrice,
+	"$/gpu": ByGPUPrice, "per-gib": ByVRAMPrice, "gib-price": ByVRAMPrice, "$/gib": ByVRAMPrice,
+	"cpu": ByVCPUs, "cpus": ByVCPUs, "vcpu": ByVCPUs, "memory": ByRAM, "host-ram": ByRAM,
+	"gpu-memory": ByVRAM,
 }
 
-// ParseMarketSort parses a market sort key.
-func ParseMarketSort(s string) (MarketSort, error) {
-	k, err := model.ParseEnum(s, "sort", MarketSorts, marketSortAliases)
+// ParseSort parses a market sort key.
+func ParseSort(s string) (Sort, error) {
+	k, err := model.ParseEnum(s, "sort", Sorts, marketSortAliases)
 	if err != nil {
-		return "", badEnum("sort", s, MarketSorts)
+		return "", badEnum("sort", s, Sorts)
 	}
 	return k, nil
 }
 
-// MarketGroupBy groups the market's rows.
-type MarketGroupBy string
+// GroupBy groups the market's rows.
+type GroupBy string
 
 // Group keys, spelled as on the command line (dstack offer --group-by).
 const (
-	GroupNone     MarketGroupBy = ""
-	GroupGPU      MarketGroupBy = "gpu"
-	GroupProvider MarketGroupBy = "provider"
-	GroupRegion   MarketGroupBy = "region"
+	GroupNone     GroupBy = ""
+	GroupGPU      GroupBy = "gpu"
+	GroupProvider GroupBy = "provider"
+	GroupRegion   GroupBy = "region"
 )
 
-// MarketGroups lists the valid group keys.
-var MarketGroups = []MarketGroupBy{GroupGPU, GroupProvider, GroupRegion}
+// Groups lists the valid group keys.
+var Groups = []GroupBy{GroupGPU, GroupProvider, GroupRegion}
 
-var marketGroupAliases = map[string]MarketGroupBy{"none": GroupNone, "": GroupNone, "backend": GroupProvider, "cloud": GroupProvider, "accelerator": GroupGPU}
+var marketGroupAliases = map[string]GroupBy{"none": GroupNone, "": GroupNone, "backend": GroupProvider, "cloud": GroupProvider, "accelerator": GroupGPU}
 
-// ParseMarketGroupBy parses a group key; "" and "none" mean no grouping.
-func ParseMarketGroupBy(s string) (MarketGroupBy, error) {
-	k, err := model.ParseEnum(s, "group-by", MarketGroups, marketGroupAliases)
+// ParseGroupBy parses a group key; "" and "none" mean no grouping.
+func ParseGroupBy(s string) (GroupBy, error) {
+	k, err := model.ParseEnum(s, "group-by", Groups, marketGroupAliases)
 	if err != nil {
-		return "", badEnum("group-by", s, MarketGroups)
+		return "", badEnum("group-by", s, Groups)
 	}
 	return k, nil
 }
@@ -470,10 +470,10 @@ func ParseInterconnect(s string) (string, error) {
 // pricing modes plus the availability modes with a public price.
 var marketPricings = []model.Pricing{model.OnDemand, model.Spot, model.Reserved1y, model.Reserved3y, model.FlexStart, model.CapacityBlock}
 
-// ParseMarketPricing parses the pricing mode of the market: on-demand,
+// ParsePricing parses the pricing mode of the market: on-demand,
 // spot, reserved-1y, reserved-3y (with ParsePricing's aliases),
 // flex-start (or dws) and capacity-block. Errors match ErrBadFilter.
-func ParseMarketPricing(s string) (model.Pricing, error) {
+func ParsePricing(s string) (model.Pricing, error) {
 	switch t := model.Pricing(strings.ToLower(strings.TrimSpace(s))); t {
 	case model.FlexStart, model.CapacityBlock:
 		return t, nil

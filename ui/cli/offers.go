@@ -68,8 +68,8 @@ type marketFlags struct {
 }
 
 // query builds the market query from args (GPU specs) and the flags.
-func (f *marketFlags) query(cat *model.Catalog, args []string) (market.MarketQuery, error) {
-	var q market.MarketQuery
+func (f *marketFlags) query(cat *model.Catalog, args []string) (market.Query, error) {
+	var q market.Query
 	for _, a := range args {
 		for _, s := range strings.Split(a, ",") {
 			spec, err := market.ParseGPUSpec(s, cat)
@@ -126,12 +126,12 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (market.MarketQue
 	}
 	q.InfiniBand = f.infiniband || f.efa
 	if f.sort != "" {
-		if q.Sort, err = market.ParseMarketSort(f.sort); err != nil {
+		if q.Sort, err = market.ParseSort(f.sort); err != nil {
 			return q, fmt.Errorf("--%w", err) // the flag's name: `sort "x": want …` → `--sort "x": want …`
 		}
 	}
 	if f.groupBy != "" {
-		if q.GroupBy, err = market.ParseMarketGroupBy(f.groupBy); err != nil {
+		if q.GroupBy, err = market.ParseGroupBy(f.groupBy); err != nil {
 			return q, err
 		}
 	}
@@ -262,7 +262,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	_ = fl.MarkHidden("format")
 	fl.Float64Var(&f.usdCNY, "usd-cny", 0, "rank CNY prices at 1 USD = RATE CNY (no rate is assumed)")
 	for name, vals := range map[string][]string{"pricing": strs(marketPricing), "arch": strs(model.Archs),
-		"interconnect": market.Interconnects, "sort": strs(market.MarketSorts), "group-by": strs(market.MarketGroups)} {
+		"interconnect": market.Interconnects, "sort": strs(market.Sorts), "group-by": strs(market.Groups)} {
 		_ = cmd.RegisterFlagCompletionFunc(name, byPrefix(cobra.FixedCompletions(vals, noFile)))
 	}
 	return cmd

@@ -225,7 +225,7 @@ func renderCatalogs(t *testing.T, p *i18n.Printer) string {
 		t.Fatal(err)
 	}
 	rate := 7.1
-	for _, q := range []market.MarketQuery{{}, {GroupBy: market.GroupGPU, Pricing: model.Spot}} {
+	for _, q := range []market.Query{{}, {GroupBy: market.GroupGPU, Pricing: model.Spot}} {
 		res, err := market.Browse(cat, q)
 		if err != nil {
 			t.Fatal(err)

@@ -76,7 +76,7 @@ func knownUSD(v float64) *float64 {
 }
 
 // NewMarketListJSON lays out res for encoding/json.
-func NewMarketListJSON(res *market.MarketResult) MarketListJSON {
+func NewMarketListJSON(res *market.Result) MarketListJSON {
 	out := MarketListJSON{
 		Pricing: string(res.Query.Pricing), Sort: string(res.Query.Sort), GroupBy: string(res.Query.GroupBy),
 		AllRegions: res.Query.AllRegions,
@@ -128,7 +128,7 @@ func csvText(s string) string {
 // MarketCSV returns the rows of res as RFC 4180 CSV (encoding/csv) with
 // MarketCSVHeader, for pasting into a spreadsheet. Unknown prices are
 // empty cells.
-func MarketCSV(res *market.MarketResult) (string, error) {
+func MarketCSV(res *market.Result) (string, error) {
 	rows := NewMarketListJSON(res).Rows
 	recs := make([][]string, 0, len(rows))
 	for _, r := range rows {
@@ -172,7 +172,7 @@ func usd(v float64) string {
 
 // MarketMarkdownRow returns one row's cells, in MarketMarkdownHeader's
 // order, unescaped: for a terminal table as well as for Markdown.
-func MarketMarkdownRow(r *market.MarketRow) []string {
+func MarketMarkdownRow(r *market.Row) []string {
 	link := r.Instance.Interconnect
 	if f := r.Fabric(); f != "" {
 		link += " + " + f
@@ -201,7 +201,7 @@ func MarketMarkdownRow(r *market.MarketRow) []string {
 // MarketMarkdown returns the rows of res as a GitHub-flavoured Markdown
 // table, for pasting into an issue or a doc. Prices are in the result's pricing mode;
 // "+N" after a region counts the other regions at the same price.
-func MarketMarkdown(res *market.MarketResult) string {
+func MarketMarkdown(res *market.Result) string {
 	var b strings.Builder
 	line := func(cells []string) {
 		b.WriteString("|")

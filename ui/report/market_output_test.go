@@ -21,7 +21,7 @@ func TestMarketOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := market.Browse(c, market.MarketQuery{GPUs: []market.GPUSpec{h100}})
+	res, err := market.Browse(c, market.Query{GPUs: []market.GPUSpec{h100}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func FuzzMarketCSV(f *testing.F) {
 		in := &c.Instances[0]
 		in.Type, in.Source = typ, source
 		in.Prices = []model.RegionPrice{{Region: region, OnDemandUSD: 1}}
-		res, err := market.Browse(c, market.MarketQuery{Providers: []string{"aws"}})
+		res, err := market.Browse(c, market.Query{Providers: []string{"aws"}})
 		if err != nil {
 			t.Fatal(err)
 		}

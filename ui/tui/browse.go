@@ -22,12 +22,12 @@ import (
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
-// browseSorts are the sort orders tab steps through: market.MarketSorts,
+// browseSorts are the sort orders tab steps through: market.Sorts,
 // whose first (price) is the default.
-var browseSorts = market.MarketSorts
+var browseSorts = market.Sorts
 
 // browseGroups are the groupings ctrl+g steps through, none first.
-var browseGroups = append([]market.MarketGroupBy{market.GroupNone}, market.MarketGroups...)
+var browseGroups = append([]market.GroupBy{market.GroupNone}, market.Groups...)
 
 // browseView is the market without a workload (issue 21), as gpuplan
 // offers lists it: a filter line in the command's own grammar
@@ -43,13 +43,13 @@ type browseView struct {
 	// keystroke filters instead of rebuilding (market.Market).
 	market *market.Market
 
-	ready   bool              // the catalog's figures below are counted
-	size    int               // market.MarketSize: offers before any filter
-	base    []string          // providers shown when the line names none: all but marketplaces
-	markets []string          // marketplace providers in the catalog, hidden unless named
-	text    string            // the line res is for
-	err     string            // why the line as typed does not parse; "" when it does
-	res     market.MarketView // the last good result
+	ready   bool        // the catalog's figures below are counted
+	size    int         // market.Size: offers before any filter
+	base    []string    // providers shown when the line names none: all but marketplaces
+	markets []string    // marketplace providers in the catalog, hidden unless named
+	text    string      // the line res is for
+	err     string      // why the line as typed does not parse; "" when it does
+	res     market.View // the last good result
 	// lines are the list's lines: a row index (≥ 0) or a group header
 	// (-1 - group index); nil when ungrouped (line i is row i).
 	lines  []int32
@@ -67,7 +67,7 @@ type browseView struct {
 	pendingText string
 	// pendingQuery is what the browse on its way is for (defaults filled),
 	// for the status line meanwhile.
-	pendingQuery market.MarketQuery
+	pendingQuery market.Query
 	lang         *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
 }
 
@@ -75,7 +75,7 @@ type browseView struct {
 type browsedMsg struct {
 	seq  int
 	text string
-	res  market.MarketView
+	res  market.View
 	err  error
 }
 
@@ -103,8 +103,8 @@ func (v *browseView) open(limit string) tea.Cmd {
 	v.limit = limit
 	if !v.ready {
 		v.ready = true
-		v.market = market.NewMarket(v.cat)
-		v.size = market.MarketSize(v.cat, model.OnDemand)
+		v.market = market.New(v.cat)
+		v.size = market.Size(v.cat, model.OnDemand)
 		for _, p := range providers(v.cat) {
 			if slices.Contains(model.MarketplaceProviders, p) {
 				v.markets = append(v.markets, p)
@@ -183,19 +183,19 @@ func (v *browseView) receive(msg browsedMsg) {
 // parseBrowseLine splits the filter line into words as a shell would
 // (quotes keep "Bavaria, DE, EU" whole) and parses them as gpuplan
 // offers' arguments.
-func parseBrowseLine(text string, cat *model.Catalog) (market.MarketQuery, error) {
+func parseBrowseLine(text string, cat *model.Catalog) (market.Query, error) {
 	args, err := shlex.Split(text)
 	if err != nil {
 		// shlex's reasons are fixed sentences ("EOF found when expecting
 		// closing quote"): translated as keys.
-		return market.MarketQuery{}, model.Msg("filter: %s; close the quote", model.Msg(err.Error()))
+		return market.Query{}, model.Msg("filter: %s; close the quote", model.Msg(err.Error()))
 	}
 	return offerargs.Parse(args, cat)
 }
 
 // index lays out the lines of v.res and puts the cursor on keep's
 // instance and region when it is still listed, else on the first row.
-func (v *browseView) index(keep *market.MarketRow) {
+func (v *browseView) index(keep *market.Row) {
 	v.lines = nil
 	if g := v.res.Groups; len(g) > 0 {
 		v.lines = make([]int32, 0, v.res.Len()+len(g))
@@ -232,7 +232,7 @@ func (v *browseView) numLines() int {
 }
 
 // rowAt returns the row on line i, or nil for a group header or no line.
-func (v *browseView) rowAt(i int) *market.MarketRow {
+func (v *browseView) rowAt(i int) *market.Row {
 	if i < 0 || i >= v.numLines() {
 		return nil
 	}
@@ -246,7 +246,7 @@ func (v *browseView) rowAt(i int) *market.MarketRow {
 }
 
 // selected is the row under the cursor, nil when the list is empty.
-func (v *browseView) selected() *market.MarketRow { return v.rowAt(v.cursor) }
+func (v *browseView) selected() *market.Row { return v.rowAt(v.cursor) }
 
 // move steps the cursor by d rows (headers are stepped over), staying
 // in the list.
@@ -318,7 +318,7 @@ func (v browseView) update(msg tea.Msg) (browseView, tea.Cmd) {
 }
 
 // query is the last good query, or the zero one before any.
-func (v *browseView) query() market.MarketQuery {
+func (v *browseView) query() market.Query {
 	if v.pending { // the line's, known before its rows (a large overlay takes a while)
 		return v.pendingQuery
 	}
@@ -593,7 +593,7 @@ func (v *browseView) fit(cells [][]string, w int) (cols, widths []int) {
 // that GPU only, on that provider, in the row's regions, in its pricing
 // mode when the questions offer it, on its GPU count (one GPU: single;
 // more: that many on one node, unless several nodes were asked for).
-func (a *answers) limitTo(r *market.MarketRow) {
+func (a *answers) limitTo(r *market.Row) {
 	a.GPUKeys = []string{r.GPU.Key}
 	a.Providers, a.extra.ExtraProviders = []string{r.Instance.Provider}, nil
 	a.Regions = slices.Clone(r.Regions)
@@ -677,7 +677,7 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // GPU (answers.limitTo), or as it is when row is nil, and recomputes:
 // the panel and the offers then show what runs on that GPU. The form is
 // rebuilt on its first page, so every question shows the new answers.
-func (m app) startFrom(r *market.MarketRow) (tea.Model, tea.Cmd) {
+func (m app) startFrom(r *market.Row) (tea.Model, tea.Cmd) {
 	if r != nil {
 		m.a.limitTo(r)
 	}

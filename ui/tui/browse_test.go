@@ -122,16 +122,16 @@ func TestBrowseKeysRewriteLine(t *testing.T) {
 		name, line string
 		act        func(v *browseView)
 		want       string
-		sort       market.MarketSort
-		group      market.MarketGroupBy
+		sort       market.Sort
+		group      market.GroupBy
 	}{
-		{"tab: the sort after price", "l4", func(v *browseView) { v.cycleSort(1) }, "l4 sort=gpu-price", market.MarketByGPUPrice, ""},
-		{"shift+tab from price: the last sort", "l4", func(v *browseView) { v.cycleSort(-1) }, "l4 sort=vram", market.MarketByVRAM, ""},
-		{"back to price: no word for the default", "l4 --sort gpu-price", func(v *browseView) { v.cycleSort(-1) }, "l4", market.MarketByPrice, ""},
-		{"ctrl+g: by GPU, then provider", "l4 group-by=gpu", func(v *browseView) { v.cycleGroup() }, "l4 group-by=provider", market.MarketByPrice, market.GroupProvider},
+		{"tab: the sort after price", "l4", func(v *browseView) { v.cycleSort(1) }, "l4 sort=gpu-price", market.ByGPUPrice, ""},
+		{"shift+tab from price: the last sort", "l4", func(v *browseView) { v.cycleSort(-1) }, "l4 sort=vram", market.ByVRAM, ""},
+		{"back to price: no word for the default", "l4 --sort gpu-price", func(v *browseView) { v.cycleSort(-1) }, "l4", market.ByPrice, ""},
+		{"ctrl+g: by GPU, then provider", "l4 group-by=gpu", func(v *browseView) { v.cycleGroup() }, "l4 group-by=provider", market.ByPrice, market.GroupProvider},
 		{"ctrl+r: every region, a quoted word kept whole", `"max-price=$2 /h" providers=vast`, func(v *browseView) { v.toggleRegions() },
-			`'max-price=$2 /h' providers=vast --all-regions`, market.MarketByPrice, ""},
-		{"ctrl+r again collapses", "l4 --all-regions", func(v *browseView) { v.toggleRegions() }, "l4", market.MarketByPrice, ""},
+			`'max-price=$2 /h' providers=vast --all-regions`, market.ByPrice, ""},
+		{"ctrl+r again collapses", "l4 --all-regions", func(v *browseView) { v.toggleRegions() }, "l4", market.ByPrice, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -32,8 +32,8 @@ var (
 //
 // Errors are one line, match market.ErrBadFilter, and suggest the nearest
 // filter name for an unknown one.
-func Parse(args []string, c *model.Catalog) (market.MarketQuery, error) {
-	var q market.MarketQuery
+func Parse(args []string, c *model.Catalog) (market.Query, error) {
+	var q market.Query
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, val, hasVal := "", "", false
@@ -100,7 +100,7 @@ func Parse(args []string, c *model.Catalog) (market.MarketQuery, error) {
 }
 
 // set applies one valued filter of Parse to q.
-func set(q *market.MarketQuery, name, val string) error {
+func set(q *market.Query, name, val string) error {
 	var err error
 	list := func() []string {
 		var out []string
@@ -121,7 +121,7 @@ func set(q *market.MarketQuery, name, val string) error {
 			q.Providers = append(q.Providers, strings.ToLower(p))
 		}
 	case "pricing":
-		q.Pricing, err = market.ParseMarketPricing(val)
+		q.Pricing, err = market.ParsePricing(val)
 	case "max-price":
 		q.MaxUSDPerHour, err = market.ParseMaxPrice(val)
 	case "arch":
@@ -132,9 +132,9 @@ func set(q *market.MarketQuery, name, val string) error {
 		}
 		q.Interconnect, err = market.ParseInterconnect(val)
 	case "sort":
-		q.Sort, err = market.ParseMarketSort(val)
+		q.Sort, err = market.ParseSort(val)
 	case "group-by":
-		q.GroupBy, err = market.ParseMarketGroupBy(val)
+		q.GroupBy, err = market.ParseGroupBy(val)
 	}
 	return err
 }

@@ -16,19 +16,19 @@ func TestParseMarketArgs(t *testing.T) {
 	tests := []struct {
 		name string
 		args []string
-		want market.MarketQuery
+		want market.Query
 	}{
-		{"nothing: the whole market", nil, market.MarketQuery{}},
-		{"a GPU spec as gpuplan offers H100:8", []string{"H100:8"}, market.MarketQuery{GPUs: specs(t, c, "H100:8")}},
-		{"comma list and a second spec match any", []string{"A100,L4", "H100:8"}, market.MarketQuery{GPUs: specs(t, c, "A100", "L4", "H100:8")}},
-		{"--flag value", []string{"--vram", "24GB..80GB", "--max-price", "$2/h"}, market.MarketQuery{VRAMGiB: market.Bounds{Min: 24, Max: 80}, MaxUSDPerHour: 2}},
+		{"nothing: the whole market", nil, market.Query{}},
+		{"a GPU spec as gpuplan offers H100:8", []string{"H100:8"}, market.Query{GPUs: specs(t, c, "H100:8")}},
+		{"comma list and a second spec match any", []string{"A100,L4", "H100:8"}, market.Query{GPUs: specs(t, c, "A100", "L4", "H100:8")}},
+		{"--flag value", []string{"--vram", "24GB..80GB", "--max-price", "$2/h"}, market.Query{VRAMGiB: market.Bounds{Min: 24, Max: 80}, MaxUSDPerHour: 2}},
 		{"--flag=value and name=value", []string{"--regions=europe-,us-", "providers=GCP,aws"},
-			market.MarketQuery{Regions: []string{"europe-", "us-"}, Providers: []string{"gcp", "aws"}}},
-		{"pricing with the market's own modes", []string{"pricing=dws"}, market.MarketQuery{Pricing: model.FlexStart}},
-		{"sort and group", []string{"sort=$/gpu", "--group-by", "provider"}, market.MarketQuery{Sort: market.MarketByGPUPrice, GroupBy: market.GroupProvider}},
+			market.Query{Regions: []string{"europe-", "us-"}, Providers: []string{"gcp", "aws"}}},
+		{"pricing with the market's own modes", []string{"pricing=dws"}, market.Query{Pricing: model.FlexStart}},
+		{"sort and group", []string{"sort=$/gpu", "--group-by", "provider"}, market.Query{Sort: market.ByGPUPrice, GroupBy: market.GroupProvider}},
 		{"switches", []string{"--nvlink", "--efa", "--all-regions", "--all", "arch=aarch64"},
-			market.MarketQuery{Interconnect: market.LinkNVLink, InfiniBand: true, AllRegions: true, Retired: true, Arch: model.ArchARM}},
-		{"interconnect by name", []string{"interconnect=xgmi"}, market.MarketQuery{Interconnect: "infinity-fabric"}},
+			market.Query{Interconnect: market.LinkNVLink, InfiniBand: true, AllRegions: true, Retired: true, Arch: model.ArchARM}},
+		{"interconnect by name", []string{"interconnect=xgmi"}, market.Query{Interconnect: "infinity-fabric"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
