@@ -869,13 +869,18 @@ func (q *Query) AllowsGPU(key string) bool {
 	return len(q.GPUs) == 0 || slices.Contains(q.GPUs, key)
 }
 
-// AllowsRegion reports whether q lets offers in region r through: a
-// region it names, or one under a prefix ending in '-' or '*'.
-func (q *Query) AllowsRegion(r string) bool {
-	if len(q.Regions) == 0 {
+// AllowsRegion reports whether q lets offers in region r through
+// (RegionMatches of q.Regions).
+func (q *Query) AllowsRegion(r string) bool { return RegionMatches(r, q.Regions) }
+
+// RegionMatches applies a region filter: r matches when wants is empty,
+// names r, or holds a prefix of r ending in '-' ("us-") or '*' ("asia*",
+// the '*' left out).
+func RegionMatches(r string, wants []string) bool {
+	if len(wants) == 0 {
 		return true
 	}
-	for _, want := range q.Regions {
+	for _, want := range wants {
 		if r == want || strings.HasSuffix(want, "-") && strings.HasPrefix(r, want) || strings.HasSuffix(want, "*") && strings.HasPrefix(r, strings.TrimSuffix(want, "*")) {
 			return true
 		}

@@ -224,21 +224,6 @@ func interconnectIs(in *model.Instance, want string) bool {
 	return in.Interconnect == want
 }
 
-// regionMatches applies Query.Regions' rule: an exact name, a prefix
-// ending in "-" ("us-"), or a prefix ending in "*" ("asia*").
-func regionMatches(r string, wants []string) bool {
-	if len(wants) == 0 {
-		return true
-	}
-	for _, w := range wants {
-		if r == w || strings.HasSuffix(w, "-") && strings.HasPrefix(r, w) ||
-			strings.HasSuffix(w, "*") && strings.HasPrefix(r, strings.TrimSuffix(w, "*")) {
-			return true
-		}
-	}
-	return false
-}
-
 // validate checks the names that can be typos against the catalog: an
 // unknown provider, or a region filter that matches no region at all. It
 // stops at the first match, so a valid filter costs little on a large
@@ -260,7 +245,7 @@ func (q *Query) validate(c *model.Catalog) error {
 		found := false
 		for i := 0; i < len(c.Instances) && !found; i++ {
 			for j := range c.Instances[i].Prices {
-				if regionMatches(c.Instances[i].Prices[j].Region, []string{r}) {
+				if model.RegionMatches(c.Instances[i].Prices[j].Region, []string{r}) {
 					found = true
 					break
 				}
@@ -486,7 +471,7 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			usd, ok := c.ListPrice(in, rp, q.Pricing, q.ExchangeRates)
-			if !ok || !regionMatches(rp.Region, q.Regions) || limit > 0 && usd > limit {
+			if !ok || !model.RegionMatches(rp.Region, q.Regions) || limit > 0 && usd > limit {
 				continue
 			}
 			prices = append(prices, regionPrice{usd, int32(j)})
