@@ -288,7 +288,9 @@ func (e *ConfigError) Error() string {
 // Unwrap makes errors.Is(err, ErrInvalidConfig) hold.
 func (e *ConfigError) Unwrap() error { return ErrInvalidConfig }
 
-func configErr(key, format string, args ...any) error {
+// Errorf returns a *ConfigError about key, its message formatted as
+// fmt.Sprintf does.
+func Errorf(key, format string, args ...any) error {
 	return &ConfigError{Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
@@ -301,10 +303,10 @@ const maxHoursPerMonth = 744 // 31 × 24
 func (c *Config) Validate() error {
 	w := &c.Workload
 	if w.Framework != "" && !slices.Contains(Frameworks, w.Framework) {
-		return configErr("workload.framework", "want %s", OrList(enumNames(Frameworks)))
+		return Errorf("workload.framework", "want %s", OrList(enumNames(Frameworks)))
 	}
 	if w.Task != "" && !slices.Contains(Tasks, w.Task) {
-		return configErr("workload.task", "want %s", OrList(enumNames(Tasks)))
+		return Errorf("workload.task", "want %s", OrList(enumNames(Tasks)))
 	}
 	sources := 0
 	for _, set := range []bool{w.Model != "", w.HFConfig != "", w.Custom != nil} {
@@ -313,7 +315,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if sources != 1 {
-		return configErr("workload.model", "give exactly one of model (a catalog key), hf_config (a config.json path) or a [workload.custom] table")
+		return Errorf("workload.model", "give exactly one of model (a catalog key), hf_config (a config.json path) or a [workload.custom] table")
 	}
 	if w.Custom != nil {
 		if err := w.Custom.validate(); err != nil {
@@ -323,23 +325,23 @@ func (c *Config) Validate() error {
 	if w.Precision != "" {
 		valid := PrecisionsFor(w.Task)
 		if !slices.Contains(valid, w.Precision) {
-			return configErr("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmp.Or(w.Task, TaskTrain), OrList(enumNames(valid)))
+			return Errorf("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmp.Or(w.Task, TaskTrain), OrList(enumNames(valid)))
 		}
 	}
 	if w.Optimizer != "" && !slices.Contains(Optimizers, w.Optimizer) {
-		return configErr("workload.optimizer", "want %s", OrList(enumNames(Optimizers)))
+		return Errorf("workload.optimizer", "want %s", OrList(enumNames(Optimizers)))
 	}
 	if w.Strategy != "" && !slices.Contains(Strategies, w.Strategy) {
-		return configErr("workload.strategy", "want %s", OrList(enumNames(Strategies)))
+		return Errorf("workload.strategy", "want %s", OrList(enumNames(Strategies)))
 	}
 	if !slices.Contains(Recipes, w.Recipe) {
-		return configErr("workload.recipe", "want %s", OrList(enumNames(Recipes[1:])))
+		return Errorf("workload.recipe", "want %s", OrList(enumNames(Recipes[1:])))
 	}
 	if !slices.Contains(Losses, w.Loss) {
-		return configErr("workload.loss", "want %s", OrList(enumNames(Losses[1:])))
+		return Errorf("workload.loss", "want %s", OrList(enumNames(Losses[1:])))
 	}
 	if !slices.Contains(QuantTypes, w.QuantType) {
-		return configErr("workload.quant_type", "want %s", OrList(enumNames(QuantTypes[1:])))
+		return Errorf("workload.quant_type", "want %s", OrList(enumNames(QuantTypes[1:])))
 	}
 	for _, f := range []struct {
 		key    string
@@ -351,15 +353,15 @@ func (c *Config) Validate() error {
 		{"gen_tokens", w.GenTokens, maxSeqLen},
 	} {
 		if f.v < 0 || f.v > f.max {
-			return configErr("workload."+f.key, "must be 1–%d, got %d", f.max, f.v)
+			return Errorf("workload."+f.key, "must be 1–%d, got %d", f.max, f.v)
 		}
 	}
 	if w.AutoGPUs && w.GPUs != 0 {
-		return configErr("workload.gpus", "give a number or \"auto\", not both")
+		return Errorf("workload.gpus", "give a number or \"auto\", not both")
 	}
 	for _, t := range w.LoRATargets {
 		if !validLoRATarget(t) {
-			return configErr("workload.lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
+			return Errorf("workload.lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
 		}
 	}
 	for _, f := range []struct {
@@ -374,7 +376,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
-		return configErr("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
+		return Errorf("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
 	}
 	if err := w.Serve.CheckRanges(); err != nil {
 		var ce *ConfigError
@@ -386,19 +388,19 @@ func (c *Config) Validate() error {
 	s := &c.Search
 	for _, p := range s.Providers {
 		if p == "" || strings.TrimSpace(p) != p {
-			return configErr("search.providers", "provider %q: want a provider key such as \"aws\"", p)
+			return Errorf("search.providers", "provider %q: want a provider key such as \"aws\"", p)
 		}
 	}
 	for _, r := range s.Regions {
 		if r == "" {
-			return configErr("search.regions", "empty region; want names such as \"us-east-1\" or prefixes such as \"europe-\"")
+			return Errorf("search.regions", "empty region; want names such as \"us-east-1\" or prefixes such as \"europe-\"")
 		}
 	}
 	if s.Pricing != "" && !slices.Contains(PricingModes, s.Pricing) {
-		return configErr("search.pricing", "want %s", OrList(enumNames(PricingModes)))
+		return Errorf("search.pricing", "want %s", OrList(enumNames(PricingModes)))
 	}
 	if s.Sort != "" && !slices.Contains(SortKeys, s.Sort) {
-		return configErr("search.sort", "want %s", OrList(enumNames(SortKeys)))
+		return Errorf("search.sort", "want %s", OrList(enumNames(SortKeys)))
 	}
 	for _, f := range []struct {
 		key    string
@@ -425,7 +427,7 @@ func (c *Config) Validate() error {
 				return err
 			}
 		}
-		if err := checkText("estimate.gpu", e.GPU, false); err != nil {
+		if err := CheckText("estimate.gpu", e.GPU, false); err != nil {
 			return err
 		}
 	}
@@ -441,25 +443,27 @@ func (c *Config) Validate() error {
 // written as 0 is reported, since the encoder never writes one.
 func checkFloat(key string, v, max float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > max {
-		return configErr(key, "must be > 0 and ≤ %g, got %v", max, v)
+		return Errorf(key, "must be > 0 and ≤ %g, got %v", max, v)
 	}
 	return nil
 }
 
-// checkText rejects text that could not be written back unchanged.
-func checkText(key, s string, required bool) error {
+// CheckText rejects text that could not be written back unchanged
+// (control characters, invalid UTF-8) and, when required, blank text: a
+// *ConfigError about key.
+func CheckText(key, s string, required bool) error {
 	if required && strings.TrimSpace(s) == "" {
-		return configErr(key, "missing; want a non-empty string")
+		return Errorf(key, "missing; want a non-empty string")
 	}
 	if !utf8.ValidString(s) || strings.IndexFunc(s, Unprintable) >= 0 {
-		return configErr(key, "%q has control characters or invalid UTF-8", s)
+		return Errorf(key, "%q has control characters or invalid UTF-8", s)
 	}
 	return nil
 }
 
 func (c *CustomModel) validate() error {
 	if c.Family != "" && !slices.Contains(Families, c.Family) {
-		return configErr("workload.custom.family", "want %s", OrList(enumNames(Families)))
+		return Errorf("workload.custom.family", "want %s", OrList(enumNames(Families)))
 	}
 	if err := checkFloat("workload.custom.params", c.Params, MaxParams); err != nil {
 		return err
@@ -469,12 +473,12 @@ func (c *CustomModel) validate() error {
 		v   int
 	}{{"layers", c.Layers}, {"hidden", c.Hidden}, {"heads", c.Heads}, {"kv_heads", c.KVHeads}, {"ffn", c.FFN}, {"vocab", c.Vocab}} {
 		if f.v < 0 || f.v > 1<<24 {
-			return configErr("workload.custom."+f.key, "must be 1–%d, got %d", 1<<24, f.v)
+			return Errorf("workload.custom."+f.key, "must be 1–%d, got %d", 1<<24, f.v)
 		}
 	}
 	a := c.Architecture()
 	if err := a.Validate(); err != nil {
-		return configErr("workload.custom", "%s", strings.TrimPrefix(err.Error(), ErrInvalidArchitecture.Error()+": "))
+		return Errorf("workload.custom", "%s", strings.TrimPrefix(err.Error(), ErrInvalidArchitecture.Error()+": "))
 	}
 	return nil
 }
@@ -485,21 +489,21 @@ func (s *Selection) validate() error {
 	for _, f := range []struct{ key, v string }{
 		{"provider", s.Provider}, {"instance_type", s.InstanceType}, {"region", s.Region},
 	} {
-		if err := checkText("selection."+f.key, f.v, true); err != nil {
+		if err := CheckText("selection."+f.key, f.v, true); err != nil {
 			return err
 		}
 	}
-	if err := checkText("selection.gpu", s.GPU, false); err != nil {
+	if err := CheckText("selection.gpu", s.GPU, false); err != nil {
 		return err
 	}
 	if s.GPUs < 1 || s.GPUs > maxGPUs {
-		return configErr("selection.gpus", "must be 1–%d, got %d", maxGPUs, s.GPUs)
+		return Errorf("selection.gpus", "must be 1–%d, got %d", maxGPUs, s.GPUs)
 	}
 	if s.Instances < 1 || s.Instances > maxGPUs {
-		return configErr("selection.instances", "must be 1–%d, got %d", maxGPUs, s.Instances)
+		return Errorf("selection.instances", "must be 1–%d, got %d", maxGPUs, s.Instances)
 	}
 	if s.Pricing != "" && !slices.Contains(PricingModes, s.Pricing) {
-		return configErr("selection.pricing", "want %s", OrList(enumNames(PricingModes)))
+		return Errorf("selection.pricing", "want %s", OrList(enumNames(PricingModes)))
 	}
 	for _, f := range []struct {
 		key string
@@ -511,7 +515,7 @@ func (s *Selection) validate() error {
 	}
 	if s.CatalogAsOf != "" {
 		if _, err := time.Parse(time.DateOnly, s.CatalogAsOf); err != nil || !datePattern().MatchString(s.CatalogAsOf) {
-			return configErr("selection.catalog_as_of", "want a date such as \"2026-11-30\", got %q", s.CatalogAsOf)
+			return Errorf("selection.catalog_as_of", "want a date such as \"2026-11-30\", got %q", s.CatalogAsOf)
 		}
 	}
 	return nil
@@ -537,11 +541,11 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string
 		out.Model = *a
 	case w.HFConfig != "":
 		if rd.HFConfig == nil {
-			return out, nil, configErr("workload.hf_config", "this build cannot read config.json files; give model or [workload.custom]")
+			return out, nil, Errorf("workload.hf_config", "this build cannot read config.json files; give model or [workload.custom]")
 		}
 		a, p, ws, err := rd.HFConfig(w.HFConfig, cmp.Or(w.Task, TaskTrain))
 		if err != nil {
-			return out, nil, configErr("workload.hf_config", "%v", err)
+			return out, nil, Errorf("workload.hf_config", "%v", err)
 		}
 		out.Model = a
 		warnings = ws
@@ -559,15 +563,15 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string
 	case w.Safetensors != "":
 		out.Model = Architecture{Family: FamilyDecoder} // its count comes next
 	default:
-		return out, nil, configErr("workload.model", "give model, hf_config or a [workload.custom] table")
+		return out, nil, Errorf("workload.model", "give model, hf_config or a [workload.custom] table")
 	}
 	if w.Safetensors != "" {
 		if rd.Safetensors == nil {
-			return out, nil, configErr("workload.safetensors", "this build cannot read safetensors files")
+			return out, nil, Errorf("workload.safetensors", "this build cannot read safetensors files")
 		}
 		a, ws, err := rd.Safetensors(w.Safetensors, out.Model)
 		if err != nil {
-			return out, nil, configErr("workload.safetensors", "%v", err)
+			return out, nil, Errorf("workload.safetensors", "%v", err)
 		}
 		out.Model, warnings = a, append(warnings, ws...)
 	}
@@ -602,7 +606,7 @@ func AsConfigError(err error) error {
 	if errors.As(err, &fe) {
 		return &ConfigError{Key: "workload." + fe.Field, Msg: fe.Msg}
 	}
-	return configErr("workload.model", "%s", strings.TrimPrefix(err.Error(), ErrInvalidArchitecture.Error()+": "))
+	return Errorf("workload.model", "%s", strings.TrimPrefix(err.Error(), ErrInvalidArchitecture.Error()+": "))
 }
 
 // rawConfig is the file's TOML shape. Every value has a type whose
@@ -759,7 +763,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		if ce := TOMLParseError(err); ce != nil {
 			return Config{}, ce
 		}
-		return Config{}, typeError(tidyTOMLMessage(err.Error()))
+		return Config{}, typeError(TidyTOMLMessage(err.Error()))
 	}
 	if extra := md.Undecoded(); len(extra) > 0 {
 		k := extra[0]
@@ -775,13 +779,13 @@ func DecodeConfig(b []byte) (Config, error) {
 		return Config{}, &ConfigError{Key: k.String(), Msg: msg}
 	}
 	if !raw.SchemaVersion.set {
-		return Config{}, configErr("schema_version", "missing; add schema_version = %d at the top", ConfigSchemaVersion)
+		return Config{}, Errorf("schema_version", "missing; add schema_version = %d at the top", ConfigSchemaVersion)
 	}
 	if raw.SchemaVersion.v != ConfigSchemaVersion {
-		return Config{}, configErr("schema_version", "%d is not supported; this gpuplan reads %d", raw.SchemaVersion.v, ConfigSchemaVersion)
+		return Config{}, Errorf("schema_version", "%d is not supported; this gpuplan reads %d", raw.SchemaVersion.v, ConfigSchemaVersion)
 	}
 	if raw.Workload == nil {
-		return Config{}, configErr("workload", "missing [workload] table")
+		return Config{}, Errorf("workload", "missing [workload] table")
 	}
 	c := Config{Lang: raw.Lang.v}
 	rw := raw.Workload
@@ -870,7 +874,7 @@ func DecodeConfig(b []byte) (Config, error) {
 			if strings.HasSuffix(z.key, "_usd") || strings.Contains(z.key, "price") || strings.Contains(z.key, "budget") {
 				msg = "must be > 0; a price of 0 is never free: leave the key out when it is unknown or unlimited"
 			}
-			return Config{}, configErr(z.key, "%s", msg)
+			return Config{}, Errorf(z.key, "%s", msg)
 		}
 	}
 	if err := c.Validate(); err != nil {
@@ -879,9 +883,9 @@ func DecodeConfig(b []byte) (Config, error) {
 	return c, nil
 }
 
-// tidyTOMLMessage turns the TOML library's message into one of ours:
+// TidyTOMLMessage turns the TOML library's message into one of ours:
 // lowercase, no "toml: " prefix, no trailing period.
-func tidyTOMLMessage(s string) string {
+func TidyTOMLMessage(s string) string {
 	s = strings.TrimPrefix(strings.TrimSpace(s), "toml: ")
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
@@ -930,7 +934,7 @@ func TOMLParseError(err error) *ConfigError {
 	if !errors.As(err, &pe) {
 		return nil
 	}
-	return &ConfigError{Key: pe.LastKey, Line: pe.Position.Line, Msg: tidyTOMLMessage(pe.Message)}
+	return &ConfigError{Key: pe.LastKey, Line: pe.Position.Line, Msg: TidyTOMLMessage(pe.Message)}
 }
 
 // TOMLValueError words the TOML library's error about a value of the
@@ -940,7 +944,7 @@ func TOMLParseError(err error) *ConfigError {
 // err is not such an error.
 func TOMLValueError(err error) *ConfigError {
 	var ce *ConfigError
-	if errors.As(typeError(tidyTOMLMessage(err.Error())), &ce) && ce.Key != "" && strings.HasPrefix(ce.Msg, "want ") {
+	if errors.As(typeError(TidyTOMLMessage(err.Error())), &ce) && ce.Key != "" && strings.HasPrefix(ce.Msg, "want ") {
 		return ce
 	}
 	return nil
@@ -1018,7 +1022,7 @@ func (t *tString) UnmarshalTOML(v any) error {
 	if !ok {
 		return badValue("want a string in quotes, got %s", DescribeTOML(v))
 	}
-	if err := checkText("", s, false); err != nil {
+	if err := CheckText("", s, false); err != nil {
 		return badValue("%q has control characters or invalid UTF-8", s)
 	}
 	t.v = s
@@ -1038,7 +1042,7 @@ func (t *tStrings) UnmarshalTOML(v any) error {
 		if !ok {
 			return badValue("want an array of strings, got an element %s", DescribeTOML(e))
 		}
-		if err := checkText("", s, false); err != nil {
+		if err := CheckText("", s, false); err != nil {
 			return badValue("%q has control characters or invalid UTF-8", s)
 		}
 		out = append(out, s)

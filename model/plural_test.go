@@ -37,8 +37,8 @@ func TestTidyTOMLMessage(t *testing.T) {
 		"Bare keys cannot contain '['":                               "bare keys cannot contain '['",
 		"X":                                                          "X",
 	} {
-		if got := tidyTOMLMessage(in); got != want {
-			t.Errorf("tidyTOMLMessage(%q) = %q, want %q", in, got, want)
+		if got := TidyTOMLMessage(in); got != want {
+			t.Errorf("TidyTOMLMessage(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

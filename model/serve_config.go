@@ -53,12 +53,12 @@ func (r *rawServe) serving() (Serving, error) {
 	var err error
 	if r.WeightFormat.v != "" {
 		if s.WeightFormat, err = ParseWeightFormat(r.WeightFormat.v); err != nil {
-			return s, configErr("serve.weight_format", "%v", err)
+			return s, Errorf("serve.weight_format", "%v", err)
 		}
 	}
 	if r.KVCacheDType.v != "" {
 		if s.KVCacheDType, err = ParseKVCacheDType(r.KVCacheDType.v); err != nil {
-			return s, configErr("serve.kv_cache_dtype", "%v", err)
+			return s, Errorf("serve.kv_cache_dtype", "%v", err)
 		}
 	}
 	if err := s.CheckRanges(); err != nil {

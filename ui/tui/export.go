@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -29,7 +30,7 @@ type dialog struct {
 	quit      bool          // quit: the answer
 	err       error         // shown under the form; the answers are kept
 	cfg       model.Config  // export: the configuration, written by model.EncodeConfig
-	plan      *model.Plan   // export: a plan of phases instead (model.EncodePlan); TOML only
+	plan      *plan.Plan    // export: a plan of phases instead (plan.EncodePlan); TOML only
 	offer     *model.Offer  // export: the offer the launch formats are for; nil when none fits
 	out       []byte        // export: what is being written (data, or a launch file)
 	width     int
@@ -147,7 +148,7 @@ func (d *dialog) again(theme huh.Theme) *dialog {
 func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error) {
 	path, perm = expandHome(strings.TrimSpace(d.path)), d.perm()
 	if d.plan != nil {
-		out, err := model.EncodePlan(d.plan)
+		out, err := plan.EncodePlan(d.plan)
 		return out, path, perm, err
 	}
 	if d.offer == nil || d.offer.Estimate == nil {
@@ -165,19 +166,19 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 	if d.format == launch.FormatSkyPilot { // as gpuplan export: the next-best equivalent offers as failover candidates
 		opt.Alternatives = launch.Alternatives(d.offer.Estimate.Workload, d.cat, d.offer, d.cfg.Search.AllowPrecisionFallback)
 	}
-	plan, err := launch.NewPlan(d.offer.Estimate.Workload, d.offer, opt)
+	lp, err := launch.NewPlan(d.offer.Estimate.Workload, d.offer, opt)
 	if err != nil {
 		return nil, path, perm, err
 	}
 	if d.format == launch.FormatTOML {
 		c := d.cfg
-		if c.Launch, err = plan.Launch(); err != nil {
+		if c.Launch, err = lp.Launch(); err != nil {
 			return nil, path, perm, err
 		}
 		out, err := model.EncodeConfig(&c)
 		return out, path, perm, err
 	}
-	f, err := plan.Render(d.format)
+	f, err := lp.Render(d.format)
 	if errors.Is(err, launch.ErrNoStack) && d.offer.GPU.Vendor == "amd" {
 		// The CLI's advice (--image) names a flag the configurator lacks.
 		return nil, path, perm, fmt.Errorf("%s is an AMD GPU: no CUDA build applies, so no %s can be written for it; "+

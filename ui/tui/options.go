@@ -6,6 +6,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -20,7 +21,7 @@ type Options struct {
 	ConfigPath string
 	// Plan is the plan to start from (gpuplan --config PLAN.toml), read
 	// from PlanPath, its default export path; nil starts with none.
-	Plan     *model.Plan
+	Plan     *plan.Plan
 	PlanPath string
 	// Accessible asks the questions as plain prompts and prints the
 	// answer as text (ACCESSIBLE=1, TERM=dumb): no redrawing screen.

@@ -1,4 +1,4 @@
-package model
+package plan
 
 import (
 	"bytes"
@@ -6,10 +6,12 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func TestPhaseConfigFromAnswers(t *testing.T) {
-	b, err := os.ReadFile("../docs/examples/plan.toml")
+	b, err := os.ReadFile("../../docs/examples/plan.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,10 +32,10 @@ func TestPhaseConfigFromAnswers(t *testing.T) {
 	}
 	// dataset_tokens = "100M" as typed is 1e8 tokens (ParseQuantity's M = 10⁶).
 	w := c.Workload
-	if w.Model != "llama-3.1-8b" || w.Task != TaskQLoRA || w.DatasetTokens != 1e8 || w.MicroBatch != 1 || w.SeqLen != 2048 {
+	if w.Model != "llama-3.1-8b" || w.Task != model.TaskQLoRA || w.DatasetTokens != 1e8 || w.MicroBatch != 1 || w.SeqLen != 2048 {
 		t.Errorf("fine-tune request %+v", w)
 	}
-	if s := c.Selection; s == nil || s.Provider != "gcp" || s.InstanceType != "g2-standard-4" || s.Pricing != Spot || s.JobHours != 20.596 {
+	if s := c.Selection; s == nil || s.Provider != "gcp" || s.InstanceType != "g2-standard-4" || s.Pricing != model.Spot || s.JobHours != 20.596 {
 		t.Errorf("fine-tune selection %+v", c.Selection)
 	}
 	sv, _ := pl.Phase("serve")
@@ -41,7 +43,7 @@ func TestPhaseConfigFromAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := c.Workload; w.Task != TaskInference || w.Precision != INT4 || w.ContextLen != 8192 || w.Sequences != 8 {
+	if w := c.Workload; w.Task != model.TaskInference || w.Precision != model.INT4 || w.ContextLen != 8192 || w.Sequences != 8 {
 		t.Errorf("serve request %+v", w)
 	}
 }
@@ -94,7 +96,7 @@ func TestPhaseAnswersErrors(t *testing.T) {
 	} {
 		p := PlanPhase{Name: "p", Answers: tc.answers}
 		_, err := p.ConfigFromAnswers()
-		if err == nil || !errors.Is(err, ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || !errors.Is(err, model.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err %v, want %q", tc.answers, err, tc.want)
 		}
 	}
@@ -124,11 +126,11 @@ func TestPlanPhasePick(t *testing.T) {
 // back as the same request.
 func TestPhaseAnswersRoundTrip(t *testing.T) {
 	in := "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"qlora\"\nbatch_size = 4\nseq_len = 2048\ndataset_tokens = 2e7\nepochs = 3\ncheckpointing = true\nlora_targets = [\"q\", \"v\"]\ngpus = \"auto\"\n[search]\nproviders = [\"gcp\", \"aws\"]\npricing = \"spot\"\nhours_per_month = 300\n"
-	c, err := DecodeConfig([]byte(in))
+	c, err := model.DecodeConfig([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := PhaseAnswers(&c)
+	a, err := model.PhaseAnswers(&c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +142,8 @@ func TestPhaseAnswersRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c1, _ := EncodeConfig(&Config{Workload: c.Workload, Search: c.Search})
-	c2, _ := EncodeConfig(&Config{Workload: back.Workload, Search: back.Search})
+	c1, _ := model.EncodeConfig(&model.Config{Workload: c.Workload, Search: c.Search})
+	c2, _ := model.EncodeConfig(&model.Config{Workload: back.Workload, Search: back.Search})
 	if string(c1) != string(c2) {
 		t.Errorf("round trip differs:\n%s\nwant\n%s", c2, c1)
 	}
@@ -161,13 +163,13 @@ func FuzzPhaseAnswers(f *testing.F) {
 		p := PlanPhase{Name: "p", Answers: map[string]string{"model": "llama-3.1-8b", k: v}}
 		c, err := p.ConfigFromAnswers()
 		if err != nil {
-			var ce *ConfigError
+			var ce *model.ConfigError
 			if !errors.As(err, &ce) || !strings.HasPrefix(ce.Key, "phase \"p\"") && !strings.HasPrefix(ce.Key, "answers.") {
 				t.Fatalf("%q = %q: error %v is not a ConfigError naming the phase", k, v, err)
 			}
 			return
 		}
-		a, err := PhaseAnswers(&c)
+		a, err := model.PhaseAnswers(&c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,8 +177,8 @@ func FuzzPhaseAnswers(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q = %q: answers %v do not read back: %v", k, v, a, err)
 		}
-		b1, _ := EncodeConfig(&Config{Workload: c.Workload, Search: c.Search})
-		b2, _ := EncodeConfig(&Config{Workload: back.Workload, Search: back.Search})
+		b1, _ := model.EncodeConfig(&model.Config{Workload: c.Workload, Search: c.Search})
+		b2, _ := model.EncodeConfig(&model.Config{Workload: back.Workload, Search: back.Search})
 		if !bytes.Equal(b1, b2) {
 			t.Fatalf("%q = %q: read back differs:\n%s\nwant\n%s", k, v, b2, b1)
 		}

@@ -1,6 +1,10 @@
-package model
+package plan
 
-import "math"
+import (
+	"math"
+
+	"github.com/gpuplan/gpuplan/model"
+)
 
 // planPriceTolerance is how far a phase's usd_per_hour may sit from the
 // catalog's price before CheckPlan says so: rounding in the file (four
@@ -15,11 +19,11 @@ const planPriceTolerance = 0.01
 // instance count. The plan still prices with its own figures (a
 // negotiated price is the user's to give); these are notes, not errors.
 // Prices in a currency without a rate are not compared.
-func CheckPlan(cat *Catalog, pl *Plan) []Message {
-	var out []Message
+func CheckPlan(cat *model.Catalog, pl *Plan) []model.Message {
+	var out []model.Message
 	for i := range pl.Phases {
 		ph := &pl.Phases[i]
-		var in *Instance
+		var in *model.Instance
 		for j := range cat.Instances {
 			if c := &cat.Instances[j]; c.Provider == ph.Provider && c.Type == ph.Instance {
 				in = c
@@ -28,20 +32,20 @@ func CheckPlan(cat *Catalog, pl *Plan) []Message {
 		}
 		switch {
 		case in == nil:
-			out = append(out, Msg("phase %q: %s %s is not in the catalog (as of %s): the plan's price for it is unchecked", ph.Name, ph.Provider, ph.Instance, cat.AsOf))
+			out = append(out, model.Msg("phase %q: %s %s is not in the catalog (as of %s): the plan's price for it is unchecked", ph.Name, ph.Provider, ph.Instance, cat.AsOf))
 			continue
 		case in.Retired != "":
-			out = append(out, Msg("phase %q: %s %s was retired on %s", ph.Name, ph.Provider, ph.Instance, in.Retired))
+			out = append(out, model.Msg("phase %q: %s %s was retired on %s", ph.Name, ph.Provider, ph.Instance, in.Retired))
 			continue
 		}
-		var rp *RegionPrice
+		var rp *model.RegionPrice
 		for j := range in.Prices {
 			if in.Prices[j].Region == ph.Region {
 				rp = &in.Prices[j]
 			}
 		}
 		if rp == nil {
-			out = append(out, Msg("phase %q: the catalog has no price for %s %s in %s", ph.Name, ph.Provider, ph.Instance, ph.Region))
+			out = append(out, model.Msg("phase %q: the catalog has no price for %s %s in %s", ph.Name, ph.Provider, ph.Instance, ph.Region))
 			continue
 		}
 		if in.PriceCurrency() != "USD" {
@@ -49,12 +53,12 @@ func CheckPlan(cat *Catalog, pl *Plan) []Message {
 		}
 		unit, ok := cat.Price(in, rp, ph.Pricing, nil)
 		if !ok {
-			out = append(out, Msg("phase %q: the catalog has no %s price for %s %s in %s", ph.Name, Msg(string(ph.Pricing)), ph.Provider, ph.Instance, ph.Region))
+			out = append(out, model.Msg("phase %q: the catalog has no %s price for %s %s in %s", ph.Name, model.Msg(string(ph.Pricing)), ph.Provider, ph.Instance, ph.Region))
 			continue
 		}
 		want := unit * float64(max(ph.Instances, 1))
 		if math.Abs(ph.USDPerHour-want) > planPriceTolerance*want {
-			out = append(out, Msg("phase %q: the plan prices %s %s in %s (%s) at $%.4g/h; the catalog (as of %s) says $%.4g/h", ph.Name, ph.Provider, ph.Instance, ph.Region, Msg(string(ph.Pricing)), ph.USDPerHour, cat.AsOf, want))
+			out = append(out, model.Msg("phase %q: the plan prices %s %s in %s (%s) at $%.4g/h; the catalog (as of %s) says $%.4g/h", ph.Name, ph.Provider, ph.Instance, ph.Region, model.Msg(string(ph.Pricing)), ph.USDPerHour, cat.AsOf, want))
 		}
 	}
 	return out

@@ -1,4 +1,4 @@
-package model
+package plan
 
 import (
 	"bytes"
@@ -7,15 +7,17 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // twoPhase is "fine-tune Llama 3.1 8B with QLoRA, then serve it for 6
 // months"; prices are the test's, not the catalog's.
 var twoPhase = Plan{Name: "llama 8b qlora then serve", Phases: []PlanPhase{
 	{Name: "fine-tune", Config: "finetune.toml", Answers: map[string]string{"model": "llama-3.1-8b", "task": "qlora", "dataset_tokens": "100M"},
-		Provider: "aws", Instance: "g6e.xlarge", Region: "us-east-1", Pricing: Spot, Instances: 1, USDPerHour: 0.75, JobHours: 12.5},
+		Provider: "aws", Instance: "g6e.xlarge", Region: "us-east-1", Pricing: model.Spot, Instances: 1, USDPerHour: 0.75, JobHours: 12.5},
 	{Name: "serve", Answers: map[string]string{"model": "llama-3.1-8b", "task": "inference", "precision": "int4"},
-		Provider: "gcp", Instance: "g2-standard-4", Region: "us-central1", Pricing: Reserved1y, Instances: 1, USDPerHour: 0.5, Months: 6},
+		Provider: "gcp", Instance: "g2-standard-4", Region: "us-central1", Pricing: model.Reserved1y, Instances: 1, USDPerHour: 0.5, Months: 6},
 }}
 
 func TestPlanCost(t *testing.T) {

@@ -1,4 +1,4 @@
-package model
+package plan
 
 import (
 	"bytes"
@@ -6,6 +6,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
 
 func TestPlanRoundTrip(t *testing.T) {
@@ -33,7 +36,7 @@ func TestPlanRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !near(phases[0].USD, 4.31665, 1e-12) || !near(phases[1].USD, 1448.64, 1e-12) || !near(phases[1].Hours, 1800, 1e-12) || !near(total, 1452.95665, 1e-12) {
+	if !modeltest.Near(phases[0].USD, 4.31665, 1e-12) || !modeltest.Near(phases[1].USD, 1448.64, 1e-12) || !modeltest.Near(phases[1].Hours, 1800, 1e-12) || !modeltest.Near(total, 1452.95665, 1e-12) {
 		t.Errorf("costs %+v, total %g", phases, total)
 	}
 }
@@ -55,8 +58,8 @@ func TestDecodePlanErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := DecodePlan([]byte(tt.file))
-		var ce *ConfigError
-		if !errors.As(err, &ce) || !errors.Is(err, ErrInvalidConfig) {
+		var ce *model.ConfigError
+		if !errors.As(err, &ce) || !errors.Is(err, model.ErrInvalidConfig) {
 			t.Errorf("%s: error %v, want a *ConfigError", tt.name, err)
 			continue
 		}

@@ -1,8 +1,11 @@
-package model
+package plan
 
 import (
 	"slices"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
 
 // TestPhasePriceOn: a phase on an offer is priced as PlanPhase.Cost
@@ -12,24 +15,24 @@ func TestPhasePriceOn(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ph   PhaseScenario
-		o    Offer
+		o    model.Offer
 		want float64
 	}{
 		// the engine's job time: 10 h × $2/h
-		{"job", PhaseScenario{JobHours: 5}, Offer{USDPerHour: 2, Pricing: OnDemand, HasJob: true, JobHours: 10}, 20},
+		{"job", PhaseScenario{JobHours: 5}, model.Offer{USDPerHour: 2, Pricing: model.OnDemand, HasJob: true, JobHours: 10}, 20},
 		// no job time from the engine: the plan's 5 h × $2/h
-		{"job, plan's hours", PhaseScenario{JobHours: 5}, Offer{USDPerHour: 2, Pricing: OnDemand}, 10},
+		{"job, plan's hours", PhaseScenario{JobHours: 5}, model.Offer{USDPerHour: 2, Pricing: model.OnDemand}, 10},
 		// 6 months × 300 h × $0.8/h
-		{"service", PhaseScenario{Months: 6, HoursPerMonth: 300}, Offer{USDPerHour: 0.8, Pricing: OnDemand}, 1440},
+		{"service", PhaseScenario{Months: 6, HoursPerMonth: 300}, model.Offer{USDPerHour: 0.8, Pricing: model.OnDemand}, 1440},
 		// 6 months × 730 h × $1/h
-		{"service all month", PhaseScenario{Months: 6}, Offer{USDPerHour: 1, Pricing: OnDemand}, 4380},
+		{"service all month", PhaseScenario{Months: 6}, model.Offer{USDPerHour: 1, Pricing: model.OnDemand}, 4380},
 		// 6 × 730 × $0.5 = $2,190 < the 1-year term 12 × 730 × $0.5 = $4,380
-		{"service shorter than its term", PhaseScenario{Months: 6}, Offer{USDPerHour: 0.5, Pricing: Reserved1y}, 4380},
+		{"service shorter than its term", PhaseScenario{Months: 6}, model.Offer{USDPerHour: 0.5, Pricing: model.Reserved1y}, 4380},
 		// 40 × 730 × $0.5 = $14,600 > the 3-year term 36 × 730 × $0.5 = $13,140
-		{"service longer than its term", PhaseScenario{Months: 40}, Offer{USDPerHour: 0.5, Pricing: Reserved3y}, 14600},
+		{"service longer than its term", PhaseScenario{Months: 40}, model.Offer{USDPerHour: 0.5, Pricing: model.Reserved3y}, 14600},
 	} {
 		got, err := tc.ph.PriceOn(&tc.o)
-		if err != nil || !near(got, tc.want, 1e-9) {
+		if err != nil || !modeltest.Near(got, tc.want, 1e-9) {
 			t.Errorf("%s: %g, %v; want %g", tc.name, got, err, tc.want)
 		}
 	}
@@ -40,15 +43,15 @@ func TestPhasePriceOn(t *testing.T) {
 // 6 months × 730 h on-demand. $/h: on-demand 2 (fine-tune) and 1
 // (serve), spot 0.8 and 0.4, reserved-1y 0.6, reserved-3y 0.45 for both.
 func TestPlanSavingsArithmetic(t *testing.T) {
-	price := map[Pricing][2]float64{OnDemand: {2, 1}, Spot: {0.8, 0.4}, Reserved1y: {0.6, 0.6}, Reserved3y: {0.45, 0.45}}
+	price := map[model.Pricing][2]float64{model.OnDemand: {2, 1}, model.Spot: {0.8, 0.4}, model.Reserved1y: {0.6, 0.6}, model.Reserved3y: {0.45, 0.45}}
 	pl := PlanScenario{
-		{Name: "fine-tune", Scenario: Scenario{Workload: Workload{Settings: Settings{Task: TaskQLoRA}}, Query: Query{Pricing: Spot}}},
-		{Name: "serve", Scenario: Scenario{Workload: Workload{Settings: Settings{Task: TaskInference, Precision: INT4}}, Query: Query{Pricing: OnDemand}}, Months: 6},
+		{Name: "fine-tune", Scenario: model.Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskQLoRA}}, Query: model.Query{Pricing: model.Spot}}},
+		{Name: "serve", Scenario: model.Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskInference, Precision: model.INT4}}, Query: model.Query{Pricing: model.OnDemand}}, Months: 6},
 	}
 	eval := func(p PlanScenario) (float64, bool) {
 		total := 0.0
 		for i := range p {
-			o := Offer{Pricing: p[i].Query.Pricing, USDPerHour: price[p[i].Query.Pricing][i], HasJob: p[i].Months == 0, JobHours: 10}
+			o := model.Offer{Pricing: p[i].Query.Pricing, USDPerHour: price[p[i].Query.Pricing][i], HasJob: p[i].Months == 0, JobHours: 10}
 			usd, err := p[i].PriceOn(&o)
 			if err != nil {
 				return 0, false
@@ -58,12 +61,12 @@ func TestPlanSavingsArithmetic(t *testing.T) {
 		return total, true
 	}
 	changes, phases := PlanChanges(pl, nil, nil)
-	base, got, err := RankSavings(pl, eval, changes)
+	base, got, err := model.RankSavings(pl, eval, changes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// base: 10 h × $0.8 + 6 × 730 × $1 = 8 + 4,380 = $4,388
-	if !near(base, 4388, 1e-9) {
+	if !modeltest.Near(base, 4388, 1e-9) {
 		t.Errorf("base %g, want 4388", base)
 	}
 	want := []struct {
@@ -83,12 +86,12 @@ func TestPlanSavingsArithmetic(t *testing.T) {
 		{"pay reserved-1y instead of spot", []string{"fine-tune"}, 8 - 5256},
 	}
 	for _, w := range want {
-		i := slices.IndexFunc(got, func(s Saving) bool { return s.Change == w.change })
+		i := slices.IndexFunc(got, func(s model.Saving) bool { return s.Change == w.change })
 		if i < 0 {
 			t.Errorf("%q not ranked: %+v", w.change, got)
 			continue
 		}
-		if !near(got[i].SavingUSD, w.saving, 1e-9) || !near(got[i].USD, 4388-w.saving, 1e-9) || !slices.Equal(phases[w.change], w.phases) {
+		if !modeltest.Near(got[i].SavingUSD, w.saving, 1e-9) || !modeltest.Near(got[i].USD, 4388-w.saving, 1e-9) || !slices.Equal(phases[w.change], w.phases) {
 			t.Errorf("%q: saving %g, usd %g, phases %v; want %g on %v", w.change, got[i].SavingUSD, got[i].USD, phases[w.change], w.saving, w.phases)
 		}
 	}
@@ -101,8 +104,8 @@ func TestPlanSavingsArithmetic(t *testing.T) {
 // applied to both.
 func TestPlanChangesEveryPhase(t *testing.T) {
 	pl := PlanScenario{
-		{Name: "a", Scenario: Scenario{Query: Query{Pricing: OnDemand, GPUs: []string{"a100-80gb"}}}, JobHours: 1},
-		{Name: "b", Scenario: Scenario{Query: Query{Pricing: OnDemand, GPUs: []string{"l4"}}}, JobHours: 1},
+		{Name: "a", Scenario: model.Scenario{Query: model.Query{Pricing: model.OnDemand, GPUs: []string{"a100-80gb"}}}, JobHours: 1},
+		{Name: "b", Scenario: model.Scenario{Query: model.Query{Pricing: model.OnDemand, GPUs: []string{"l4"}}}, JobHours: 1},
 	}
 	changes, phases := PlanChanges(pl, [][]string{{"a100-80gb", "l4"}, {"l4", "h100-sxm"}}, nil)
 	for name, want := range map[string][]string{"pay spot instead of on-demand": {"a", "b"}, "run on l4": {"a"}, "run on h100-sxm": {"b"}, "run on a100-80gb": {"a"}} {
@@ -113,9 +116,9 @@ func TestPlanChangesEveryPhase(t *testing.T) {
 			t.Errorf("%q on %v, want %v", name, phases[name], want)
 		}
 	}
-	i := slices.IndexFunc(changes, func(c Change[PlanScenario]) bool { return c.Name == "pay spot instead of on-demand" })
+	i := slices.IndexFunc(changes, func(c model.Change[PlanScenario]) bool { return c.Name == "pay spot instead of on-demand" })
 	after := changes[i].Apply(pl)
-	if after[0].Query.Pricing != Spot || after[1].Query.Pricing != Spot || pl[0].Query.Pricing != OnDemand {
+	if after[0].Query.Pricing != model.Spot || after[1].Query.Pricing != model.Spot || pl[0].Query.Pricing != model.OnDemand {
 		t.Errorf("spot applied: %v %v; base left %v", after[0].Query.Pricing, after[1].Query.Pricing, pl[0].Query.Pricing)
 	}
 }

@@ -1,10 +1,12 @@
-package model
+package plan
 
 import (
 	"cmp"
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // Plan is work in phases, each on its own offer: "fine-tune on an A100,
@@ -26,12 +28,12 @@ type PlanPhase struct {
 	// The offer chosen: provider, instance type, region, pricing mode and
 	// instance count, with its price when chosen (USD per hour, all
 	// instances) so the plan prices without the catalog.
-	Provider   string  `toml:"provider" json:"provider"`
-	Instance   string  `toml:"instance" json:"instance"`
-	Region     string  `toml:"region" json:"region"`
-	Pricing    Pricing `toml:"pricing" json:"pricing"`
-	Instances  int     `toml:"instances" json:"instances"`
-	USDPerHour float64 `toml:"usd_per_hour" json:"usd_per_hour"`
+	Provider   string        `toml:"provider" json:"provider"`
+	Instance   string        `toml:"instance" json:"instance"`
+	Region     string        `toml:"region" json:"region"`
+	Pricing    model.Pricing `toml:"pricing" json:"pricing"`
+	Instances  int           `toml:"instances" json:"instances"`
+	USDPerHour float64       `toml:"usd_per_hour" json:"usd_per_hour"`
 
 	// Duration: a job's hours (JobHours, from the estimate) or a service's
 	// months (Months, billed HoursPerMonth hours a month unless
@@ -72,16 +74,16 @@ func (p *PlanPhase) Cost() (PhaseCost, error) {
 		return bad("job_hours, months and hours_per_month must be ≥ 0")
 	case (p.JobHours > 0) == (p.Months > 0):
 		return bad("give job_hours (a job) or months (a service), not both or neither")
-	case p.HoursPerMonth > HoursPerMonth:
-		return bad("hours_per_month must be ≤ %d, got %g", HoursPerMonth, p.HoursPerMonth)
+	case p.HoursPerMonth > model.HoursPerMonth:
+		return bad("hours_per_month must be ≤ %d, got %g", model.HoursPerMonth, p.HoursPerMonth)
 	}
 	c := PhaseCost{Name: p.Name, Hours: p.JobHours}
 	if p.Months > 0 {
-		c.Hours = p.Months * cmp.Or(p.HoursPerMonth, HoursPerMonth) // 0 means the whole month
+		c.Hours = p.Months * cmp.Or(p.HoursPerMonth, model.HoursPerMonth) // 0 means the whole month
 	}
 	c.USD = c.Hours * p.USDPerHour
-	if m := TermMonths(p.Pricing); m > 0 {
-		c.CommitmentUSD = p.USDPerHour * HoursPerMonth * float64(m)
+	if m := model.TermMonths(p.Pricing); m > 0 {
+		c.CommitmentUSD = p.USDPerHour * model.HoursPerMonth * float64(m)
 		c.USD = max(c.USD, c.CommitmentUSD)
 	}
 	return c, nil

@@ -1,4 +1,4 @@
-package model
+package plan
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // MaxPlanPhases bounds a plan file's phases: a plan is a handful of steps;
@@ -39,10 +41,10 @@ func DecodePlan(b []byte) (Plan, error) {
 	var f planFile
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
 	if err != nil {
-		if ce := TOMLParseError(err); ce != nil {
+		if ce := model.TOMLParseError(err); ce != nil {
 			return Plan{}, ce
 		}
-		return Plan{}, &ConfigError{Msg: tidyTOMLMessage(err.Error())}
+		return Plan{}, &model.ConfigError{Msg: model.TidyTOMLMessage(err.Error())}
 	}
 	for _, k := range md.Undecoded() {
 		if slices.Contains(planTables, k[0]) {
@@ -50,20 +52,20 @@ func DecodePlan(b []byte) (Plan, error) {
 		}
 		msg := fmt.Sprintf("unknown key %q", k[len(k)-1])
 		if k[0] == "phase" && len(k) == 2 {
-			if s := Closest(k[1], planPhaseKeys, 1); len(s) > 0 {
+			if s := model.Closest(k[1], planPhaseKeys, 1); len(s) > 0 {
 				msg += fmt.Sprintf("; did you mean %q?", s[0])
 			}
 		}
-		return Plan{}, &ConfigError{Key: k.String(), Msg: msg}
+		return Plan{}, &model.ConfigError{Key: k.String(), Msg: msg}
 	}
-	if f.SchemaVersion != ConfigSchemaVersion {
-		return Plan{}, configErr("schema_version", "want schema_version = %d at the top, got %d", ConfigSchemaVersion, f.SchemaVersion)
+	if f.SchemaVersion != model.ConfigSchemaVersion {
+		return Plan{}, model.Errorf("schema_version", "want schema_version = %d at the top, got %d", model.ConfigSchemaVersion, f.SchemaVersion)
 	}
 	if len(f.Phases) == 0 {
-		return Plan{}, configErr("phase", "no phases: add a [[phase]] table for each step")
+		return Plan{}, model.Errorf("phase", "no phases: add a [[phase]] table for each step")
 	}
 	if len(f.Phases) > MaxPlanPhases {
-		return Plan{}, configErr("phase", "%d phases; at most %d", len(f.Phases), MaxPlanPhases)
+		return Plan{}, model.Errorf("phase", "%d phases; at most %d", len(f.Phases), MaxPlanPhases)
 	}
 	if err := planText("name", f.Name, false); err != nil {
 		return Plan{}, err
@@ -86,20 +88,20 @@ func DecodePlan(b []byte) (Plan, error) {
 			}
 		}
 		if p.Pricing != "" {
-			if _, err := ParsePricing(string(p.Pricing)); err != nil {
-				return Plan{}, configErr(key("pricing"), "%q: want one of %s", p.Pricing, joinPricing())
+			if _, err := model.ParsePricing(string(p.Pricing)); err != nil {
+				return Plan{}, model.Errorf(key("pricing"), "%q: want one of %s", p.Pricing, joinPricing())
 			}
 		}
 		if p.Instances < 0 || p.Instances > 100000 {
-			return Plan{}, configErr(key("instances"), "must be in [0, 100000], got %d", p.Instances)
+			return Plan{}, model.Errorf(key("instances"), "must be in [0, 100000], got %d", p.Instances)
 		}
 	}
 	return Plan{Name: f.Name, Phases: f.Phases}, nil
 }
 
 func joinPricing() string {
-	s := make([]string, len(PricingModes))
-	for i, p := range PricingModes {
+	s := make([]string, len(model.PricingModes))
+	for i, p := range model.PricingModes {
 		s[i] = string(p)
 	}
 	return strings.Join(s, ", ")
@@ -111,20 +113,20 @@ func EncodePlan(p *Plan) ([]byte, error) {
 	var b bytes.Buffer
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""
-	if err := enc.Encode(planFile{SchemaVersion: ConfigSchemaVersion, Name: p.Name, Phases: p.Phases}); err != nil {
+	if err := enc.Encode(planFile{SchemaVersion: model.ConfigSchemaVersion, Name: p.Name, Phases: p.Phases}); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-// planText is checkText that also refuses unprintable runes (escape
+// planText is CheckText that also refuses unprintable runes (escape
 // sequences), since plan names are printed on the terminal.
 func planText(key, s string, required bool) error {
-	if err := checkText(key, s, required); err != nil {
+	if err := model.CheckText(key, s, required); err != nil {
 		return err
 	}
-	if strings.ContainsFunc(s, Unprintable) {
-		return configErr(key, "%q has control characters", Printable(s))
+	if strings.ContainsFunc(s, model.Unprintable) {
+		return model.Errorf(key, "%q has control characters", model.Printable(s))
 	}
 	return nil
 }

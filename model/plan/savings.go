@@ -1,16 +1,18 @@
-package model
+package plan
 
 import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // PhaseScenario is one phase of a plan as the engine prices it: the
 // phase's workload and search, and its duration as the plan gives it.
 type PhaseScenario struct {
 	Name string
-	Scenario
+	model.Scenario
 	// JobHours is the plan's job time, used when the engine cannot time
 	// the job (no dataset); 0 for a service.
 	JobHours float64
@@ -24,7 +26,7 @@ type PlanScenario []PhaseScenario
 // PlanSaving is a single change to a plan and what it saves over the
 // whole plan; Phases names the phases it changes.
 type PlanSaving struct {
-	Saving
+	model.Saving
 	Phases []string `json:"phases"`
 }
 
@@ -33,7 +35,7 @@ type PlanSaving struct {
 // provider, region and pricing mode and on the GPU of p's instance type
 // in cat (all GPUs when cat does not list the type), with the search's
 // other answers from q.
-func PhaseScenarioFor(p *PlanPhase, w Workload, q Query, cat *Catalog) PhaseScenario {
+func PhaseScenarioFor(p *PlanPhase, w model.Workload, q model.Query, cat *model.Catalog) PhaseScenario {
 	q.Pricing = cmp.Or(p.Pricing, q.Pricing)
 	if p.Provider != "" {
 		q.Providers = []string{p.Provider}
@@ -51,7 +53,7 @@ func PhaseScenarioFor(p *PlanPhase, w Workload, q Query, cat *Catalog) PhaseScen
 		q.HoursPerMonth = p.HoursPerMonth
 	}
 	w.Defaults() // changes act on the answers after defaults, as Savings
-	return PhaseScenario{Name: p.Name, Scenario: Scenario{Workload: w, Query: q}, JobHours: p.JobHours,
+	return PhaseScenario{Name: p.Name, Scenario: model.Scenario{Workload: w, Query: q}, JobHours: p.JobHours,
 		Months: p.Months, HoursPerMonth: p.HoursPerMonth}
 }
 
@@ -59,7 +61,7 @@ func PhaseScenarioFor(p *PlanPhase, w Workload, q Query, cat *Catalog) PhaseScen
 // (PlanPhase.Cost): a job for the engine's job hours on o (the plan's
 // JobHours when the engine has none), a service for its months; on a
 // 1- or 3-year commitment at least the whole term.
-func (ph *PhaseScenario) PriceOn(o *Offer) (float64, error) {
+func (ph *PhaseScenario) PriceOn(o *model.Offer) (float64, error) {
 	pp := PlanPhase{Name: ph.Name, Pricing: o.Pricing, USDPerHour: o.USDPerHour, Months: ph.Months, HoursPerMonth: ph.HoursPerMonth}
 	if ph.Months == 0 {
 		pp.JobHours = ph.JobHours
@@ -80,11 +82,11 @@ func (ph *PhaseScenario) PriceOn(o *Offer) (float64, error) {
 // Each phase keeps its own estimates from one call to the next (most
 // changes only change the query), so the eval must not be called
 // concurrently.
-func EvalPlan(cat *Catalog) func(PlanScenario) (float64, bool) {
-	var finders []*CheapestFinder
+func EvalPlan(cat *model.Catalog) func(PlanScenario) (float64, bool) {
+	var finders []*model.CheapestFinder
 	return func(pl PlanScenario) (float64, bool) {
 		for len(finders) < len(pl) {
-			finders = append(finders, NewCheapestFinder(cat))
+			finders = append(finders, model.NewCheapestFinder(cat))
 		}
 		total := 0.0
 		for i := range pl {
@@ -109,10 +111,10 @@ func EvalPlan(cat *Catalog) func(PlanScenario) (float64, bool) {
 // listed for ("pay spot instead of on-demand" to every on-demand phase,
 // "run on l4" to every phase that is not on l4 alone); phases[name] says
 // which.
-func PlanChanges(pl PlanScenario, gpuKeys, regions [][]string) (changes []Change[PlanScenario], phases map[string][]string) {
+func PlanChanges(pl PlanScenario, gpuKeys, regions [][]string) (changes []model.Change[PlanScenario], phases map[string][]string) {
 	type perPhase struct {
 		i int
-		c Change[Scenario]
+		c model.Change[model.Scenario]
 	}
 	var order []string
 	byName := map[string][]perPhase{}
@@ -124,7 +126,7 @@ func PlanChanges(pl PlanScenario, gpuKeys, regions [][]string) (changes []Change
 		if i < len(regions) {
 			r = regions[i]
 		}
-		for _, c := range ScenarioChanges(pl[i].Scenario, g, r) {
+		for _, c := range model.ScenarioChanges(pl[i].Scenario, g, r) {
 			if _, ok := byName[c.Name]; !ok {
 				order = append(order, c.Name)
 			}
@@ -137,7 +139,7 @@ func PlanChanges(pl PlanScenario, gpuKeys, regions [][]string) (changes []Change
 		for _, e := range each {
 			phases[name] = append(phases[name], pl[e.i].Name)
 		}
-		changes = append(changes, Change[PlanScenario]{Name: name, Msg: each[0].c.Msg, Kind: each[0].c.Kind,
+		changes = append(changes, model.Change[PlanScenario]{Name: name, Msg: each[0].c.Msg, Kind: each[0].c.Kind,
 			Apply: func(b PlanScenario) PlanScenario {
 				b = slices.Clone(b)
 				for _, e := range each {
@@ -154,13 +156,13 @@ func PlanChanges(pl PlanScenario, gpuKeys, regions [][]string) (changes []Change
 // types and regions tried are those of up to maxEach of its cheapest
 // offers on its provider and pricing mode, as Savings does for one job.
 // baseUSD is the plan as it stands, priced the same way.
-func PlanSavings(cat *Catalog, pl PlanScenario, maxEach int) (baseUSD float64, out []PlanSaving, err error) {
+func PlanSavings(cat *model.Catalog, pl PlanScenario, maxEach int) (baseUSD float64, out []PlanSaving, err error) {
 	gpus := make([][]string, len(pl))
 	regions := make([][]string, len(pl))
 	for i := range pl {
 		q := pl[i].Query
 		q.GPUs, q.Regions, q.Sort = nil, nil, ""
-		rec, err := Recommend(pl[i].Workload, cat, q)
+		rec, err := model.Recommend(pl[i].Workload, cat, q)
 		if err != nil {
 			continue // the phase's own changes still run; eval says if it has no offer
 		}
@@ -175,7 +177,7 @@ func PlanSavings(cat *Catalog, pl PlanScenario, maxEach int) (baseUSD float64, o
 		}
 	}
 	changes, phases := PlanChanges(pl, gpus, regions)
-	baseUSD, ranked, err := RankSavings(pl, EvalPlan(cat), changes)
+	baseUSD, ranked, err := model.RankSavings(pl, EvalPlan(cat), changes)
 	if err != nil {
 		return 0, nil, fmt.Errorf("plan savings: %w", err)
 	}

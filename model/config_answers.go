@@ -1,8 +1,6 @@
 package model
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -14,55 +12,6 @@ import (
 
 	"github.com/BurntSushi/toml"
 )
-
-// IsPlan reports whether b is a plan file: TOML with [[phase]] tables.
-// It only looks; DecodePlan says what is wrong with one.
-func IsPlan(b []byte) bool {
-	var f struct {
-		Phase []map[string]any `toml:"phase"`
-	}
-	_, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
-	return err == nil && len(f.Phase) > 0
-}
-
-// PhaseNames returns the names of the plan's phases, in order.
-func (pl *Plan) PhaseNames() []string {
-	names := make([]string, len(pl.Phases))
-	for i := range pl.Phases {
-		names[i] = pl.Phases[i].Name
-	}
-	return names
-}
-
-// ErrNoPhase is matched (errors.Is) by Plan.Phase's error when no phase
-// was named or none has the name.
-var ErrNoPhase = errors.New("no such phase")
-
-// phaseError is Plan.Phase's error: what to type, and ErrNoPhase.
-type phaseError struct{ msg string }
-
-func (e *phaseError) Error() string        { return e.msg }
-func (e *phaseError) Is(target error) bool { return target == ErrNoPhase }
-
-// Phase returns the phase named name. Without a name, or with one no
-// phase has, the error lists the phases and how to pick one.
-func (pl *Plan) Phase(name string) (*PlanPhase, error) {
-	quoted := make([]string, len(pl.Phases))
-	for i := range pl.Phases {
-		if pl.Phases[i].Name == name && name != "" {
-			return &pl.Phases[i], nil
-		}
-		quoted[i] = strconv.Quote(pl.Phases[i].Name)
-	}
-	list := strings.Join(quoted, ", ")
-	switch s := Closest(name, pl.PhaseNames(), 1); {
-	case name == "":
-		return nil, &phaseError{fmt.Sprintf("a plan with phases %s: pick one with --phase NAME (gpuplan plan FILE prices the whole plan)", list)}
-	case len(s) > 0:
-		return nil, &phaseError{fmt.Sprintf("no phase %q; did you mean %q? The plan's phases are %s", Printable(name), s[0], list)}
-	}
-	return nil, &phaseError{fmt.Sprintf("no phase %q; the plan's phases are %s", Printable(name), list)}
-}
 
 // answerKey is an answer's key: "batch_size" (a [workload] key) or a
 // table and key, "search.pricing", "serve.requests_per_sec",
@@ -78,27 +27,29 @@ var answerTables = map[string]reflect.Type{
 	"serve":           reflect.TypeFor[rawServe](),
 }
 
-// ConfigTOML writes the phase's answers as a configuration file
-// (schema_version, [workload], [search], [serve]), each value as the
+// AnswersTOML writes answers (key → value as typed: a plan phase's) as a
+// configuration file (schema_version, [workload], [search], [serve]), each
+// value as the
 // configuration file would hold it: counts typed as "100M" become
 // numbers (ParseQuantity, as the flags read them), lists typed as
 // "q_proj,v_proj" arrays, the rest strings. The key says the table; a bare
 // key is a [workload] key. DecodeConfig then checks every value, so a
-// phase is read by the same decoder as a configuration file.
-func (p *PlanPhase) ConfigTOML() ([]byte, error) {
+// phase is read by the same decoder as a configuration file. Errors are
+// *ConfigError under the key "answers.KEY".
+func AnswersTOML(answers map[string]string) ([]byte, error) {
 	tables := map[string][]string{}
-	keys := make([]string, 0, len(p.Answers))
-	for k := range p.Answers {
+	keys := make([]string, 0, len(answers))
+	for k := range answers {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		v := p.Answers[k]
+		v := answers[k]
 		if !answerKey().MatchString(k) {
-			return nil, configErr("answers."+Printable(k), "not a key: want a configuration key such as batch_size or search.pricing")
+			return nil, Errorf("answers."+Printable(k), "not a key: want a configuration key such as batch_size or search.pricing")
 		}
 		if strings.ContainsFunc(v, Unprintable) {
-			return nil, configErr("answers."+k, "%q has control characters", Printable(v))
+			return nil, Errorf("answers."+k, "%q has control characters", Printable(v))
 		}
 		table, key := "workload", k
 		if i := strings.LastIndexByte(k, '.'); i >= 0 {
@@ -113,7 +64,7 @@ func (p *PlanPhase) ConfigTOML() ([]byte, error) {
 					}
 				}
 			})
-			return nil, configErr("answers."+k, "unknown table %q; answers name a key of %s (a bare key is a workload key)", table, strings.Join(names, ", "))
+			return nil, Errorf("answers."+k, "unknown table %q; answers name a key of %s (a bare key is a workload key)", table, strings.Join(names, ", "))
 		}
 		tables[table] = append(tables[table], key+" = "+answerValue(rt, key, v))
 	}
@@ -173,51 +124,8 @@ func tomlString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
-// Config returns the configuration the phase stands for: its answers
-// through DecodeConfig (see ConfigTOML), and the phase's offer as the
-// selection. The answers win over a configuration file the phase also
-// names (Config); a phase with only the file is read by the caller (model
-// reads no files), and is an error here. Errors are *ConfigError
-// whose key starts with the phase: `phase "serve" answers.precision`.
-func (p *PlanPhase) ConfigFromAnswers() (Config, error) {
-	if p.Config != "" && len(p.Answers) == 0 {
-		return Config{}, configErr(fmt.Sprintf("phase %q", p.Name), "names a configuration file (config = %q) and no answers; read that file", p.Config)
-	}
-	b, err := p.ConfigTOML()
-	if err == nil {
-		var c Config
-		if c, err = DecodeConfig(b); err == nil {
-			c.Selection = p.selection()
-			return c, nil
-		}
-	}
-	var ce *ConfigError
-	if errors.As(err, &ce) {
-		k := strings.TrimPrefix(ce.Key, "workload.")
-		if !strings.HasPrefix(k, "answers.") {
-			k = "answers." + k
-		}
-		return Config{}, &ConfigError{Key: fmt.Sprintf("phase %q %s", p.Name, k), Msg: ce.Msg}
-	}
-	return Config{}, err
-}
-
-// selection is the phase's offer as a configuration's picked offer; nil
-// when the phase names none.
-func (p *PlanPhase) selection() *Selection {
-	if p.Provider == "" || p.Instance == "" {
-		return nil
-	}
-	s := &Selection{Provider: p.Provider, InstanceType: p.Instance, Region: p.Region, Pricing: p.Pricing,
-		Instances: p.Instances, USDPerHour: p.USDPerHour, JobHours: p.JobHours}
-	if p.JobHours > 0 && p.USDPerHour > 0 {
-		s.JobUSD = p.JobHours * p.USDPerHour
-	}
-	return s
-}
-
 // PhaseAnswers returns c's workload and search as a phase's answers (key
-// → value as typed), the inverse of PlanPhase.ConfigFromAnswers: what
+// → value as typed), the inverse of AnswersTOML and DecodeConfig: what
 // EncodeConfig writes in [workload] (bare keys), [workload.custom],
 // [search] and [serve], each value as text (lists comma-separated). The
 // estimate, selection and launch sections are not answers and are left
