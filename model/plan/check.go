@@ -7,11 +7,11 @@ import (
 )
 
 // planPriceTolerance is how far a phase's usd_per_hour may sit from the
-// catalog's price before CheckPlan says so: rounding in the file (four
+// catalog's price before Check says so: rounding in the file (four
 // decimals) and a refresh's cents, not a different offer.
 const planPriceTolerance = 0.01
 
-// CheckPlan compares each phase's offer with cat and returns what a
+// Check compares each phase's offer with cat and returns what a
 // reader of the plan's total should know, in phase order: an instance
 // type the catalog does not have (a typo, or a private offer), one
 // retired, a region or pricing mode it has no price for, and a
@@ -19,7 +19,7 @@ const planPriceTolerance = 0.01
 // instance count. The plan still prices with its own figures (a
 // negotiated price is the user's to give); these are notes, not errors.
 // Prices in a currency without a rate are not compared.
-func CheckPlan(cat *model.Catalog, pl *Plan) []model.Message {
+func Check(cat *model.Catalog, pl *Plan) []model.Message {
 	var out []model.Message
 	for i := range pl.Phases {
 		ph := &pl.Phases[i]

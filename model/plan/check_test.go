@@ -14,10 +14,10 @@ import (
 func TestCheckPlan(t *testing.T) {
 	cat := modeltest.Catalog()
 	cat.AsOf = "2026-11-30"
-	phase := func(name, provider, typ, region string, p model.Pricing, n int, usd float64) PlanPhase {
-		return PlanPhase{Name: name, Provider: provider, Instance: typ, Region: region, Pricing: p, Instances: n, USDPerHour: usd, JobHours: 1}
+	phase := func(name, provider, typ, region string, p model.Pricing, n int, usd float64) Phase {
+		return Phase{Name: name, Provider: provider, Instance: typ, Region: region, Pricing: p, Instances: n, USDPerHour: usd, JobHours: 1}
 	}
-	pl := Plan{Phases: []PlanPhase{
+	pl := Plan{Phases: []Phase{
 		phase("as listed", "p1", "small.1", "us-east-1", model.OnDemand, 1, 1),
 		phase("two, within 1%", "p1", "small.1", "us-east-1", model.Spot, 2, 1.009),
 		phase("reserved as listed", "p2", "huge.8", "us-east-1", model.Reserved1y, 1, 60),
@@ -27,7 +27,7 @@ func TestCheckPlan(t *testing.T) {
 		phase("wrong region", "p1", "big.8", "eu-west-1", model.OnDemand, 1, 8),
 		phase("no spot", "p1", "big.8", "us-east-1", model.Spot, 1, 3),
 	}}
-	got := CheckPlan(cat, &pl)
+	got := Check(cat, &pl)
 	want := []string{
 		`phase "cheaper than listed": the plan prices p1 small.1 in eu-west-1 (on-demand) at $0.5/h; the catalog (as of 2026-11-30) says $0.9/h`,
 		`phase "typo": p1 smal.1 is not in the catalog (as of 2026-11-30): the plan's price for it is unchecked`,

@@ -11,18 +11,18 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// MaxPlanPhases bounds a plan file's phases: a plan is a handful of steps;
+// MaxPhases bounds a plan file's phases: a plan is a handful of steps;
 // thousands are a mistake or hostile input.
-const MaxPlanPhases = 64
+const MaxPhases = 64
 
 // planFile is a plan on disk: schema_version, name, [[phase]]. The
 // configuration tables (workload, search, estimate, selection) may sit
 // beside them, so a configuration can carry its plan; they are left to
 // DecodeConfig.
 type planFile struct {
-	SchemaVersion int         `toml:"schema_version"`
-	Name          string      `toml:"name,omitempty"`
-	Phases        []PlanPhase `toml:"phase"`
+	SchemaVersion int     `toml:"schema_version"`
+	Name          string  `toml:"name,omitempty"`
+	Phases        []Phase `toml:"phase"`
 }
 
 // planTables are the top-level keys a plan file may hold besides its own.
@@ -32,12 +32,12 @@ var planTables = []string{"workload", "search", "estimate", "selection"}
 var planPhaseKeys = []string{"name", "config", "answers", "provider", "instance", "region", "pricing", "instances",
 	"usd_per_hour", "job_hours", "months", "hours_per_month"}
 
-// DecodePlan reads a plan file ([[phase]] tables, see Plan) strictly: an
+// Decode reads a plan file ([[phase]] tables, see Plan) strictly: an
 // unknown key, a pricing mode that does not exist, text with control
-// characters or more than MaxPlanPhases phases is an error naming the key
+// characters or more than MaxPhases phases is an error naming the key
 // (a *ConfigError wrapping ErrInvalidConfig). Costs are checked by
 // Plan.Cost.
-func DecodePlan(b []byte) (Plan, error) {
+func Decode(b []byte) (Plan, error) {
 	var f planFile
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
 	if err != nil {
@@ -64,8 +64,8 @@ func DecodePlan(b []byte) (Plan, error) {
 	if len(f.Phases) == 0 {
 		return Plan{}, model.Errorf("phase", "no phases: add a [[phase]] table for each step")
 	}
-	if len(f.Phases) > MaxPlanPhases {
-		return Plan{}, model.Errorf("phase", "%d phases; at most %d", len(f.Phases), MaxPlanPhases)
+	if len(f.Phases) > MaxPhases {
+		return Plan{}, model.Errorf("phase", "%d phases; at most %d", len(f.Phases), MaxPhases)
 	}
 	if err := planText("name", f.Name, false); err != nil {
 		return Plan{}, err
@@ -107,9 +107,9 @@ func joinPricing() string {
 	return strings.Join(s, ", ")
 }
 
-// EncodePlan writes p as DecodePlan reads it; decoding the result and
+// Encode writes p as Decode reads it; decoding the result and
 // encoding again gives the same bytes.
-func EncodePlan(p *Plan) ([]byte, error) {
+func Encode(p *Plan) ([]byte, error) {
 	var b bytes.Buffer
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""

@@ -16,14 +16,14 @@ func TestPlanRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := DecodePlan(b)
+	p, err := Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(p.Phases) != 2 || p.Phases[0].Answers["task"] != "qlora" || p.Phases[1].Months != 6 {
 		t.Fatalf("decoded %+v", p)
 	}
-	out, err := EncodePlan(&p)
+	out, err := Encode(&p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestDecodePlanErrors(t *testing.T) {
 		{"negative instances", head + "instances = -2\n", "phase[0].instances"},
 	}
 	for _, tt := range tests {
-		_, err := DecodePlan([]byte(tt.file))
+		_, err := Decode([]byte(tt.file))
 		var ce *model.ConfigError
 		if !errors.As(err, &ce) || !errors.Is(err, model.ErrInvalidConfig) {
 			t.Errorf("%s: error %v, want a *ConfigError", tt.name, err)
@@ -69,7 +69,7 @@ func TestDecodePlanErrors(t *testing.T) {
 	}
 	// A configuration with its plan: the configuration tables are left
 	// to DecodeConfig.
-	if p, err := DecodePlan([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\n" + head[len("schema_version = 1\n"):])); err != nil || len(p.Phases) != 1 {
+	if p, err := Decode([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\n" + head[len("schema_version = 1\n"):])); err != nil || len(p.Phases) != 1 {
 		t.Errorf("configuration with a phase: %v, %+v", err, p)
 	}
 }
@@ -80,7 +80,7 @@ func FuzzDecodePlan(f *testing.F) {
 	}
 	f.Add([]byte("schema_version = 1\n[[phase]]\nname = \"x\"\nusd_per_hour = nan\nmonths = inf\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p, err := DecodePlan(b)
+		p, err := Decode(b)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("multi-line error: %q", err)
@@ -88,15 +88,15 @@ func FuzzDecodePlan(f *testing.F) {
 			return
 		}
 		if _, _, err := p.Cost(); err == nil {
-			out, err := EncodePlan(&p)
+			out, err := Encode(&p)
 			if err != nil {
 				t.Fatalf("encode a decoded plan: %v", err)
 			}
-			q, err := DecodePlan(out)
+			q, err := Decode(out)
 			if err != nil {
 				t.Fatalf("decode an encoded plan: %v\n%s", err, out)
 			}
-			if again, _ := EncodePlan(&q); !bytes.Equal(again, out) {
+			if again, _ := Encode(&q); !bytes.Equal(again, out) {
 				t.Errorf("encode is not stable:\n%s\n%s", out, again)
 			}
 		}

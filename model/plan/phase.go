@@ -13,7 +13,7 @@ import (
 )
 
 // IsPlan reports whether b is a plan file: TOML with [[phase]] tables.
-// It only looks; DecodePlan says what is wrong with one.
+// It only looks; Decode says what is wrong with one.
 func IsPlan(b []byte) bool {
 	var f struct {
 		Phase []map[string]any `toml:"phase"`
@@ -43,7 +43,7 @@ func (e *phaseError) Is(target error) bool { return target == ErrNoPhase }
 
 // Phase returns the phase named name. Without a name, or with one no
 // phase has, the error lists the phases and how to pick one.
-func (pl *Plan) Phase(name string) (*PlanPhase, error) {
+func (pl *Plan) Phase(name string) (*Phase, error) {
 	quoted := make([]string, len(pl.Phases))
 	for i := range pl.Phases {
 		if pl.Phases[i].Name == name && name != "" {
@@ -63,7 +63,7 @@ func (pl *Plan) Phase(name string) (*PlanPhase, error) {
 
 // ConfigTOML writes the phase's answers as a configuration file
 // (AnswersTOML).
-func (p *PlanPhase) ConfigTOML() ([]byte, error) { return model.AnswersTOML(p.Answers) }
+func (p *Phase) ConfigTOML() ([]byte, error) { return model.AnswersTOML(p.Answers) }
 
 // Config returns the configuration the phase stands for: its answers
 // through DecodeConfig (see ConfigTOML), and the phase's offer as the
@@ -71,7 +71,7 @@ func (p *PlanPhase) ConfigTOML() ([]byte, error) { return model.AnswersTOML(p.An
 // names (Config); a phase with only the file is read by the caller (model
 // reads no files), and is an error here. Errors are *ConfigError
 // whose key starts with the phase: `phase "serve" answers.precision`.
-func (p *PlanPhase) ConfigFromAnswers() (model.Config, error) {
+func (p *Phase) ConfigFromAnswers() (model.Config, error) {
 	if p.Config != "" && len(p.Answers) == 0 {
 		return model.Config{}, model.Errorf(fmt.Sprintf("phase %q", p.Name), "names a configuration file (config = %q) and no answers; read that file", p.Config)
 	}
@@ -96,7 +96,7 @@ func (p *PlanPhase) ConfigFromAnswers() (model.Config, error) {
 
 // selection is the phase's offer as a configuration's picked offer; nil
 // when the phase names none.
-func (p *PlanPhase) selection() *model.Selection {
+func (p *Phase) selection() *model.Selection {
 	if p.Provider == "" || p.Instance == "" {
 		return nil
 	}

@@ -18,7 +18,7 @@ func TestPhaseConfigFromAnswers(t *testing.T) {
 	if !IsPlan(b) {
 		t.Fatal("docs/examples/plan.toml is not seen as a plan")
 	}
-	pl, err := DecodePlan(b)
+	pl, err := Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestPhaseAnswersTOML(t *testing.T) {
 		{map[string]string{"launch.nodes": "2"}, `unknown table "launch"`, true},
 		{map[string]string{"model": "x\x1b[2J"}, "control characters", true},
 	} {
-		p := PlanPhase{Name: "p", Answers: tc.answers}
+		p := Phase{Name: "p", Answers: tc.answers}
 		b, err := p.ConfigTOML()
 		if tc.err {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -94,7 +94,7 @@ func TestPhaseAnswersErrors(t *testing.T) {
 		{map[string]string{"model": "llama-3.1-8b", "search.pricing": "cheap"}, `phase "p" answers.search.pricing`},
 		{map[string]string{}, `phase "p"`},
 	} {
-		p := PlanPhase{Name: "p", Answers: tc.answers}
+		p := Phase{Name: "p", Answers: tc.answers}
 		_, err := p.ConfigFromAnswers()
 		if err == nil || !errors.Is(err, model.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err %v, want %q", tc.answers, err, tc.want)
@@ -103,7 +103,7 @@ func TestPhaseAnswersErrors(t *testing.T) {
 }
 
 func TestPlanPhasePick(t *testing.T) {
-	pl := Plan{Phases: []PlanPhase{{Name: "fine-tune"}, {Name: "serve"}}}
+	pl := Plan{Phases: []Phase{{Name: "fine-tune"}, {Name: "serve"}}}
 	if p, err := pl.Phase("serve"); err != nil || p != &pl.Phases[1] {
 		t.Errorf("Phase(serve) = %v, %v", p, err)
 	}
@@ -137,7 +137,7 @@ func TestPhaseAnswersRoundTrip(t *testing.T) {
 	if a["model"] != "llama-3.1-8b" || a["batch_size"] != "4" || a["search.providers"] != "gcp,aws" || a["search.pricing"] != "spot" || a["gpus"] != "auto" {
 		t.Errorf("answers %v", a)
 	}
-	p := PlanPhase{Name: "x", Answers: a}
+	p := Phase{Name: "x", Answers: a}
 	back, err := p.ConfigFromAnswers()
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +160,7 @@ func FuzzPhaseAnswers(f *testing.F) {
 	f.Add("model", `x" = 1 [workload`)
 	f.Add("workload.custom.layers", "1e99")
 	f.Fuzz(func(t *testing.T, k, v string) {
-		p := PlanPhase{Name: "p", Answers: map[string]string{"model": "llama-3.1-8b", k: v}}
+		p := Phase{Name: "p", Answers: map[string]string{"model": "llama-3.1-8b", k: v}}
 		c, err := p.ConfigFromAnswers()
 		if err != nil {
 			var ce *model.ConfigError
@@ -173,7 +173,7 @@ func FuzzPhaseAnswers(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := (&PlanPhase{Name: "p", Answers: a}).ConfigFromAnswers()
+		back, err := (&Phase{Name: "p", Answers: a}).ConfigFromAnswers()
 		if err != nil {
 			t.Fatalf("%q = %q: answers %v do not read back: %v", k, v, a, err)
 		}

@@ -12,15 +12,15 @@ import (
 // Plan is work in phases, each on its own offer: "fine-tune on an A100,
 // then serve on a T4 for 6 months". TOML: [[phase]] tables.
 type Plan struct {
-	Name   string      `toml:"name,omitempty" json:"name,omitempty"`
-	Phases []PlanPhase `toml:"phase" json:"phases"`
+	Name   string  `toml:"name,omitempty" json:"name,omitempty"`
+	Phases []Phase `toml:"phase" json:"phases"`
 }
 
-// PlanPhase is one workload on one chosen offer for a duration. The workload
+// Phase is one workload on one chosen offer for a duration. The workload
 // is referenced, not embedded: Config names a gpuplan configuration file
 // and Answers holds the configurator's answers (key → value as typed), so
 // the phase reopens as it was asked.
-type PlanPhase struct {
+type Phase struct {
 	Name    string            `toml:"name" json:"name"`
 	Config  string            `toml:"config,omitempty" json:"config,omitempty"`
 	Answers map[string]string `toml:"answers,omitempty" json:"answers,omitempty"`
@@ -43,9 +43,9 @@ type PlanPhase struct {
 	HoursPerMonth float64 `toml:"hours_per_month,omitzero" json:"hours_per_month,omitempty"`
 }
 
-// ErrInvalidPlan is wrapped by PlanPhase.Cost and Plan.Cost for a phase that
+// ErrInvalid is wrapped by Phase.Cost and Plan.Cost for a phase that
 // cannot be priced; the message names the phase.
-var ErrInvalidPlan = errors.New("invalid plan")
+var ErrInvalid = errors.New("invalid plan")
 
 // PhaseCost is what one phase costs.
 type PhaseCost struct {
@@ -62,9 +62,9 @@ type PhaseCost struct {
 // Cost prices the phase: billed hours × USDPerHour, the billed hours being
 // JobHours, or Months × (HoursPerMonth or 730); on a reserved term, at
 // least the whole commitment.
-func (p *PlanPhase) Cost() (PhaseCost, error) {
+func (p *Phase) Cost() (PhaseCost, error) {
 	bad := func(format string, a ...any) (PhaseCost, error) {
-		return PhaseCost{}, fmt.Errorf("%w: phase %q: %s", ErrInvalidPlan, p.Name, fmt.Sprintf(format, a...))
+		return PhaseCost{}, fmt.Errorf("%w: phase %q: %s", ErrInvalid, p.Name, fmt.Sprintf(format, a...))
 	}
 	finite := func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 	switch {
@@ -93,7 +93,7 @@ func (p *PlanPhase) Cost() (PhaseCost, error) {
 // joins the problems of all phases that cannot be priced.
 func (pl *Plan) Cost() (phases []PhaseCost, totalUSD float64, err error) {
 	if len(pl.Phases) == 0 {
-		return nil, 0, fmt.Errorf("%w: no phases: add one with [[phase]]", ErrInvalidPlan)
+		return nil, 0, fmt.Errorf("%w: no phases: add one with [[phase]]", ErrInvalid)
 	}
 	var errs []error
 	for i := range pl.Phases {

@@ -13,7 +13,7 @@ import (
 
 // twoPhase is "fine-tune Llama 3.1 8B with QLoRA, then serve it for 6
 // months"; prices are the test's, not the catalog's.
-var twoPhase = Plan{Name: "llama 8b qlora then serve", Phases: []PlanPhase{
+var twoPhase = Plan{Name: "llama 8b qlora then serve", Phases: []Phase{
 	{Name: "fine-tune", Config: "finetune.toml", Answers: map[string]string{"model": "llama-3.1-8b", "task": "qlora", "dataset_tokens": "100M"},
 		Provider: "aws", Instance: "g6e.xlarge", Region: "us-east-1", Pricing: model.Spot, Instances: 1, USDPerHour: 0.75, JobHours: 12.5},
 	{Name: "serve", Answers: map[string]string{"model": "llama-3.1-8b", "task": "inference", "precision": "int4"},
@@ -34,31 +34,31 @@ func TestPlanCost(t *testing.T) {
 }
 
 func TestPhaseCostErrors(t *testing.T) {
-	ok := PlanPhase{Name: "p", USDPerHour: 1, JobHours: 1}
+	ok := Phase{Name: "p", USDPerHour: 1, JobHours: 1}
 	tests := []struct {
 		name string
-		mod  func(*PlanPhase)
+		mod  func(*Phase)
 	}{
-		{"no price", func(p *PlanPhase) { p.USDPerHour = 0 }},
-		{"both hours and months", func(p *PlanPhase) { p.Months = 1 }},
-		{"neither", func(p *PlanPhase) { p.JobHours = 0 }},
-		{"negative months", func(p *PlanPhase) { p.JobHours, p.Months = 0, -1 }},
-		{"800 h a month", func(p *PlanPhase) { p.JobHours, p.Months, p.HoursPerMonth = 0, 1, 800 }},
+		{"no price", func(p *Phase) { p.USDPerHour = 0 }},
+		{"both hours and months", func(p *Phase) { p.Months = 1 }},
+		{"neither", func(p *Phase) { p.JobHours = 0 }},
+		{"negative months", func(p *Phase) { p.JobHours, p.Months = 0, -1 }},
+		{"800 h a month", func(p *Phase) { p.JobHours, p.Months, p.HoursPerMonth = 0, 1, 800 }},
 	}
 	for _, tt := range tests {
 		p := ok
 		tt.mod(&p)
-		if _, err := p.Cost(); !errors.Is(err, ErrInvalidPlan) {
-			t.Errorf("%s: error = %v, want ErrInvalidPlan", tt.name, err)
+		if _, err := p.Cost(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: error = %v, want ErrInvalid", tt.name, err)
 		}
 	}
 	// 2 months of 200 h at $3/h = $1200.
-	p := PlanPhase{Name: "part-time", USDPerHour: 3, Months: 2, HoursPerMonth: 200}
+	p := Phase{Name: "part-time", USDPerHour: 3, Months: 2, HoursPerMonth: 200}
 	if c, err := p.Cost(); err != nil || c.USD != 1200 || c.Hours != 400 {
 		t.Errorf("part-time Cost() = %+v, %v; want 400 h, $1200", c, err)
 	}
-	if _, _, err := (&Plan{}).Cost(); !errors.Is(err, ErrInvalidPlan) {
-		t.Errorf("empty plan: error = %v, want ErrInvalidPlan", err)
+	if _, _, err := (&Plan{}).Cost(); !errors.Is(err, ErrInvalid) {
+		t.Errorf("empty plan: error = %v, want ErrInvalid", err)
 	}
 }
 

@@ -16,16 +16,16 @@ type PhaseScenario struct {
 	// JobHours is the plan's job time, used when the engine cannot time
 	// the job (no dataset); 0 for a service.
 	JobHours float64
-	// Months and HoursPerMonth are a service's duration (PlanPhase).
+	// Months and HoursPerMonth are a service's duration (Phase).
 	Months, HoursPerMonth float64
 }
 
-// PlanScenario is a plan's phases as the engine prices them.
-type PlanScenario []PhaseScenario
+// Scenario is a plan's phases as the engine prices them.
+type Scenario []PhaseScenario
 
-// PlanSaving is a single change to a plan and what it saves over the
+// Saving is a single change to a plan and what it saves over the
 // whole plan; Phases names the phases it changes.
-type PlanSaving struct {
+type Saving struct {
 	model.Saving
 	Phases []string `json:"phases"`
 }
@@ -35,7 +35,7 @@ type PlanSaving struct {
 // provider, region and pricing mode and on the GPU of p's instance type
 // in cat (all GPUs when cat does not list the type), with the search's
 // other answers from q.
-func PhaseScenarioFor(p *PlanPhase, w model.Workload, q model.Query, cat *model.Catalog) PhaseScenario {
+func PhaseScenarioFor(p *Phase, w model.Workload, q model.Query, cat *model.Catalog) PhaseScenario {
 	q.Pricing = cmp.Or(p.Pricing, q.Pricing)
 	if p.Provider != "" {
 		q.Providers = []string{p.Provider}
@@ -58,11 +58,11 @@ func PhaseScenarioFor(p *PlanPhase, w model.Workload, q model.Query, cat *model.
 }
 
 // PriceOn prices the phase on offer o as the plan prices a phase
-// (PlanPhase.Cost): a job for the engine's job hours on o (the plan's
+// (Phase.Cost): a job for the engine's job hours on o (the plan's
 // JobHours when the engine has none), a service for its months; on a
 // 1- or 3-year commitment at least the whole term.
 func (ph *PhaseScenario) PriceOn(o *model.Offer) (float64, error) {
-	pp := PlanPhase{Name: ph.Name, Pricing: o.Pricing, USDPerHour: o.USDPerHour, Months: ph.Months, HoursPerMonth: ph.HoursPerMonth}
+	pp := Phase{Name: ph.Name, Pricing: o.Pricing, USDPerHour: o.USDPerHour, Months: ph.Months, HoursPerMonth: ph.HoursPerMonth}
 	if ph.Months == 0 {
 		pp.JobHours = ph.JobHours
 		if o.HasJob {
@@ -73,7 +73,7 @@ func (ph *PhaseScenario) PriceOn(o *model.Offer) (float64, error) {
 	return c.USD, err
 }
 
-// EvalPlan returns an eval for RankSavings over a whole plan: each phase
+// Eval returns an eval for RankSavings over a whole plan: each phase
 // on the engine's best offer for its scenario (Recommend's first offer:
 // the cheapest job with a dataset, else the cheapest hour), priced by
 // PriceOn, summed. Spot is priced without interruptions, as
@@ -82,9 +82,9 @@ func (ph *PhaseScenario) PriceOn(o *model.Offer) (float64, error) {
 // Each phase keeps its own estimates from one call to the next (most
 // changes only change the query), so the eval must not be called
 // concurrently.
-func EvalPlan(cat *model.Catalog) func(PlanScenario) (float64, bool) {
+func Eval(cat *model.Catalog) func(Scenario) (float64, bool) {
 	var finders []*model.CheapestFinder
-	return func(pl PlanScenario) (float64, bool) {
+	return func(pl Scenario) (float64, bool) {
 		for len(finders) < len(pl) {
 			finders = append(finders, model.NewCheapestFinder(cat))
 		}
@@ -105,13 +105,13 @@ func EvalPlan(cat *model.Catalog) func(PlanScenario) (float64, bool) {
 	}
 }
 
-// PlanChanges lists the single changes worth trying on a plan: the union
+// Changes lists the single changes worth trying on a plan: the union
 // of each phase's ScenarioChanges (gpuKeys[i] and regions[i] are phase
 // i's candidates), by name. A change is applied to every phase it was
 // listed for ("pay spot instead of on-demand" to every on-demand phase,
 // "run on l4" to every phase that is not on l4 alone); phases[name] says
 // which.
-func PlanChanges(pl PlanScenario, gpuKeys, regions [][]string) (changes []model.Change[PlanScenario], phases map[string][]string) {
+func Changes(pl Scenario, gpuKeys, regions [][]string) (changes []model.Change[Scenario], phases map[string][]string) {
 	type perPhase struct {
 		i int
 		c model.Change[model.Scenario]
@@ -139,8 +139,8 @@ func PlanChanges(pl PlanScenario, gpuKeys, regions [][]string) (changes []model.
 		for _, e := range each {
 			phases[name] = append(phases[name], pl[e.i].Name)
 		}
-		changes = append(changes, model.Change[PlanScenario]{Name: name, Msg: each[0].c.Msg, Kind: each[0].c.Kind,
-			Apply: func(b PlanScenario) PlanScenario {
+		changes = append(changes, model.Change[Scenario]{Name: name, Msg: each[0].c.Msg, Kind: each[0].c.Kind,
+			Apply: func(b Scenario) Scenario {
 				b = slices.Clone(b)
 				for _, e := range each {
 					b[e.i].Scenario = e.c.Apply(b[e.i].Scenario)
@@ -151,12 +151,12 @@ func PlanChanges(pl PlanScenario, gpuKeys, regions [][]string) (changes []model.
 	return changes, phases
 }
 
-// PlanSavings ranks the single changes to a plan by what they save over
-// the whole plan, priced by the real engine (EvalPlan): each phase's GPU
+// Savings ranks the single changes to a plan by what they save over
+// the whole plan, priced by the real engine (Eval): each phase's GPU
 // types and regions tried are those of up to maxEach of its cheapest
 // offers on its provider and pricing mode, as Savings does for one job.
 // baseUSD is the plan as it stands, priced the same way.
-func PlanSavings(cat *model.Catalog, pl PlanScenario, maxEach int) (baseUSD float64, out []PlanSaving, err error) {
+func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out []Saving, err error) {
 	gpus := make([][]string, len(pl))
 	regions := make([][]string, len(pl))
 	for i := range pl {
@@ -176,14 +176,14 @@ func PlanSavings(cat *model.Catalog, pl PlanScenario, maxEach int) (baseUSD floa
 			}
 		}
 	}
-	changes, phases := PlanChanges(pl, gpus, regions)
-	baseUSD, ranked, err := model.RankSavings(pl, EvalPlan(cat), changes)
+	changes, phases := Changes(pl, gpus, regions)
+	baseUSD, ranked, err := model.RankSavings(pl, Eval(cat), changes)
 	if err != nil {
 		return 0, nil, fmt.Errorf("plan savings: %w", err)
 	}
-	out = make([]PlanSaving, len(ranked))
+	out = make([]Saving, len(ranked))
 	for i, s := range ranked {
-		out[i] = PlanSaving{Saving: s, Phases: phases[s.Change]}
+		out[i] = Saving{Saving: s, Phases: phases[s.Change]}
 	}
 	return baseUSD, out, nil
 }

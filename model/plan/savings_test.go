@@ -8,7 +8,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
 
-// TestPhasePriceOn: a phase on an offer is priced as PlanPhase.Cost
+// TestPhasePriceOn: a phase on an offer is priced as Phase.Cost
 // prices a phase: hours × $/h, a service's months × hours a month, a
 // commitment's whole term at least.
 func TestPhasePriceOn(t *testing.T) {
@@ -44,11 +44,11 @@ func TestPhasePriceOn(t *testing.T) {
 // (serve), spot 0.8 and 0.4, reserved-1y 0.6, reserved-3y 0.45 for both.
 func TestPlanSavingsArithmetic(t *testing.T) {
 	price := map[model.Pricing][2]float64{model.OnDemand: {2, 1}, model.Spot: {0.8, 0.4}, model.Reserved1y: {0.6, 0.6}, model.Reserved3y: {0.45, 0.45}}
-	pl := PlanScenario{
+	pl := Scenario{
 		{Name: "fine-tune", Scenario: model.Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskQLoRA}}, Query: model.Query{Pricing: model.Spot}}},
 		{Name: "serve", Scenario: model.Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskInference, Precision: model.INT4}}, Query: model.Query{Pricing: model.OnDemand}}, Months: 6},
 	}
-	eval := func(p PlanScenario) (float64, bool) {
+	eval := func(p Scenario) (float64, bool) {
 		total := 0.0
 		for i := range p {
 			o := model.Offer{Pricing: p[i].Query.Pricing, USDPerHour: price[p[i].Query.Pricing][i], HasJob: p[i].Months == 0, JobHours: 10}
@@ -60,7 +60,7 @@ func TestPlanSavingsArithmetic(t *testing.T) {
 		}
 		return total, true
 	}
-	changes, phases := PlanChanges(pl, nil, nil)
+	changes, phases := Changes(pl, nil, nil)
 	base, got, err := model.RankSavings(pl, eval, changes)
 	if err != nil {
 		t.Fatal(err)
@@ -103,11 +103,11 @@ func TestPlanSavingsArithmetic(t *testing.T) {
 // TestPlanChangesEveryPhase: a change both phases can take is one change
 // applied to both.
 func TestPlanChangesEveryPhase(t *testing.T) {
-	pl := PlanScenario{
+	pl := Scenario{
 		{Name: "a", Scenario: model.Scenario{Query: model.Query{Pricing: model.OnDemand, GPUs: []string{"a100-80gb"}}}, JobHours: 1},
 		{Name: "b", Scenario: model.Scenario{Query: model.Query{Pricing: model.OnDemand, GPUs: []string{"l4"}}}, JobHours: 1},
 	}
-	changes, phases := PlanChanges(pl, [][]string{{"a100-80gb", "l4"}, {"l4", "h100-sxm"}}, nil)
+	changes, phases := Changes(pl, [][]string{{"a100-80gb", "l4"}, {"l4", "h100-sxm"}}, nil)
 	for name, want := range map[string][]string{"pay spot instead of on-demand": {"a", "b"}, "run on l4": {"a"}, "run on h100-sxm": {"b"}, "run on a100-80gb": {"a"}} {
 		if name == "run on a100-80gb" {
 			want = nil // phase a is on a100-80gb already
@@ -116,7 +116,7 @@ func TestPlanChangesEveryPhase(t *testing.T) {
 			t.Errorf("%q on %v, want %v", name, phases[name], want)
 		}
 	}
-	i := slices.IndexFunc(changes, func(c model.Change[PlanScenario]) bool { return c.Name == "pay spot instead of on-demand" })
+	i := slices.IndexFunc(changes, func(c model.Change[Scenario]) bool { return c.Name == "pay spot instead of on-demand" })
 	after := changes[i].Apply(pl)
 	if after[0].Query.Pricing != model.Spot || after[1].Query.Pricing != model.Spot || pl[0].Query.Pricing != model.OnDemand {
 		t.Errorf("spot applied: %v %v; base left %v", after[0].Query.Pricing, after[1].Query.Pricing, pl[0].Query.Pricing)

@@ -81,7 +81,7 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 	walk(root)
 	// A plan's name and phase names are the user's own words.
 	if b, err := os.ReadFile("testdata/plan-answers.toml"); err == nil {
-		if pl, err := plan.DecodePlan(b); err == nil {
+		if pl, err := plan.Decode(b); err == nil {
 			a.Add(pl.Name)
 			for _, ph := range pl.Phases {
 				a.Add(ph.Name)

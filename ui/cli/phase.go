@@ -27,7 +27,7 @@ func addPhaseFlag(cmd *cobra.Command) {
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		p, err := plan.DecodePlan(b)
+		p, err := plan.Decode(b)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -37,7 +37,7 @@ func addPhaseFlag(cmd *cobra.Command) {
 
 // readFromFileCmd is readFromFileIn that also takes a plan: when the
 // --config file holds [[phase]] tables, the phase --phase names is the
-// file (its answers through plan.PlanPhase.ConfigFromAnswers, the same
+// file (its answers through plan.Phase.ConfigFromAnswers, the same
 // decoder as a configuration, or the configuration file it names);
 // without --phase the error lists the phases. --phase on a configuration
 // that is no plan is an error too.
@@ -74,7 +74,7 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		}
 		return readFromFileIn(path, in)
 	}
-	pl, err := plan.DecodePlan(b)
+	pl, err := plan.Decode(b)
 	if err != nil {
 		return fromFile{}, usage(fmt.Errorf("%s: %w", path, err))
 	}
@@ -106,8 +106,8 @@ const planSavingsPerKind = 6
 // the engine prices: its answers (or the configuration file it names)
 // through the configuration decoder, resolved against cat, on its chosen
 // offer (plan.PhaseScenarioFor).
-func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan.PlanScenario, error) {
-	pl := make(plan.PlanScenario, 0, len(p.Phases))
+func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan.Scenario, error) {
+	pl := make(plan.Scenario, 0, len(p.Phases))
 	for i := range p.Phases {
 		ph := &p.Phases[i]
 		var c model.Config
@@ -140,12 +140,12 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan
 // planSavings is "what saves the most" over the whole plan read from
 // path; the error, when set, is why there is none (shown, not fatal: the
 // plan's own prices need no catalog).
-func planSavings(env *Env, cat *model.Catalog, path string, p *plan.Plan) (float64, []plan.PlanSaving, error) {
+func planSavings(env *Env, cat *model.Catalog, path string, p *plan.Plan) (float64, []plan.Saving, error) {
 	pl, err := planScenario(env, cat, path, p)
 	if err != nil {
 		return 0, nil, err
 	}
-	return plan.PlanSavings(cat, pl, planSavingsPerKind)
+	return plan.Savings(cat, pl, planSavingsPerKind)
 }
 
 // readConfigOrPlan reads the configurator's --config: a configuration, or
@@ -160,7 +160,7 @@ func readConfigOrPlan(path string) (*model.Config, *plan.Plan, error) {
 		}
 		return &c, nil, nil
 	}
-	pl, err := plan.DecodePlan(b)
+	pl, err := plan.Decode(b)
 	if err != nil {
 		return nil, nil, usage(fmt.Errorf("%s: %w", path, err))
 	}

@@ -24,7 +24,7 @@ func readPlan(path string) (plan.Plan, error) {
 		}
 		return plan.Plan{}, usage(fmt.Errorf("%s: %w", path, err))
 	}
-	p, err := plan.DecodePlan(b)
+	p, err := plan.Decode(b)
 	if err != nil {
 		return plan.Plan{}, usage(fmt.Errorf("%s: %w", path, err))
 	}
@@ -66,10 +66,10 @@ offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.
 			overlays, _ := cmd.Flags().GetStringArray("catalog")
 			cat, _, catErr := env.LoadCatalog(overlays)
 			if catErr == nil {
-				printWarningsIn(env.lang, env.Stderr, env.lang.Messages(plan.CheckPlan(cat, &p)))
+				printWarningsIn(env.lang, env.Stderr, env.lang.Messages(plan.Check(cat, &p)))
 			}
 			var base float64
-			var savings []plan.PlanSaving
+			var savings []plan.Saving
 			savingsErr := catErr
 			if !noSavings && catErr == nil {
 				base, savings, savingsErr = planSavings(env, cat, args[0], &p)

@@ -22,7 +22,7 @@ type PlanJSON struct {
 
 // PlanPhaseJSON is one phase and its cost (plan.PhaseCost).
 type PlanPhaseJSON struct {
-	plan.PlanPhase
+	plan.Phase
 	BilledHours   float64 `json:"billed_hours"`
 	USD           float64 `json:"usd"`
 	CommitmentUSD float64 `json:"commitment_usd,omitempty"`
@@ -32,7 +32,7 @@ type PlanPhaseJSON struct {
 func NewPlanJSON(p *plan.Plan, costs []plan.PhaseCost, total float64) PlanJSON {
 	out := PlanJSON{Name: p.Name, TotalUSD: Round(total, 2)}
 	for i := range costs {
-		out.Phases = append(out.Phases, PlanPhaseJSON{PlanPhase: p.Phases[i], BilledHours: Round(costs[i].Hours, 3),
+		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: p.Phases[i], BilledHours: Round(costs[i].Hours, 3),
 			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2)})
 	}
 	return out
@@ -79,18 +79,18 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 // PlanSavingsJSON is "what saves the most" over a whole plan: single
 // changes, each applied to every phase it applies to (phases), priced by
 // the engine against BaseUSD, the plan's phases on the engine's best offers
-// now (plan.PlanSavings). Error says why there is no list.
+// now (plan.Savings). Error says why there is no list.
 type PlanSavingsJSON struct {
-	BaseUSD float64           `json:"base_usd"`
-	Changes []plan.PlanSaving `json:"changes"`
-	Error   string            `json:"error,omitempty"`
+	BaseUSD float64       `json:"base_usd"`
+	Changes []plan.Saving `json:"changes"`
+	Error   string        `json:"error,omitempty"`
 }
 
 // NewPlanSavingsJSON rounds the ranked changes for JSON (dollars to
 // cents, percentages to a tenth); err, when set, is the reason there are
 // none.
-func NewPlanSavingsJSON(baseUSD float64, savings []plan.PlanSaving, err error) *PlanSavingsJSON {
-	s := &PlanSavingsJSON{BaseUSD: Round(baseUSD, 2), Changes: []plan.PlanSaving{}}
+func NewPlanSavingsJSON(baseUSD float64, savings []plan.Saving, err error) *PlanSavingsJSON {
+	s := &PlanSavingsJSON{BaseUSD: Round(baseUSD, 2), Changes: []plan.Saving{}}
 	if err != nil {
 		s.Error = err.Error()
 		return s
@@ -109,7 +109,7 @@ const planSavingsShown = 8
 // WritePlanSavings prints the changes that save money on the whole plan,
 // largest first, with the phases each changes; when none does, the three
 // that cost least more; err says why there is no list.
-func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []plan.PlanSaving, err error) error {
+func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []plan.Saving, err error) error {
 	st, lang := NewStyles(r), r.Lang
 	var b strings.Builder
 	if err != nil {
@@ -118,7 +118,7 @@ func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []pla
 		return err
 	}
 	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator; the plan's phases on their best offers now %s)", USD(baseUSD))))
-	line := func(s *plan.PlanSaving, what string) {
+	line := func(s *plan.Saving, what string) {
 		change := s.Change
 		if !s.ChangeMsg.IsZero() {
 			change = lang.Message(s.ChangeMsg)

@@ -30,7 +30,7 @@ type dialog struct {
 	quit      bool          // quit: the answer
 	err       error         // shown under the form; the answers are kept
 	cfg       model.Config  // export: the configuration, written by model.EncodeConfig
-	plan      *plan.Plan    // export: a plan of phases instead (plan.EncodePlan); TOML only
+	plan      *plan.Plan    // export: a plan of phases instead (plan.Encode); TOML only
 	offer     *model.Offer  // export: the offer the launch formats are for; nil when none fits
 	out       []byte        // export: what is being written (data, or a launch file)
 	width     int
@@ -148,7 +148,7 @@ func (d *dialog) again(theme huh.Theme) *dialog {
 func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error) {
 	path, perm = expandHome(strings.TrimSpace(d.path)), d.perm()
 	if d.plan != nil {
-		out, err := plan.EncodePlan(d.plan)
+		out, err := plan.Encode(d.plan)
 		return out, path, perm, err
 	}
 	if d.offer == nil || d.offer.Estimate == nil {

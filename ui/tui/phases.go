@@ -35,7 +35,7 @@ type planView struct {
 
 	// The name prompt of a phase being added: its name, and for a service
 	// (no job time) how many months it runs.
-	pending *plan.PlanPhase
+	pending *plan.Phase
 	name    textinput.Model
 	months  textinput.Model
 	focus   int // 0 name, 1 months
@@ -61,16 +61,16 @@ func (v *planView) prompting() bool { return v.pending != nil }
 // offer, and the job's hours from the estimate; inference is a service
 // (its "job" is the time per million tokens, not a duration) and runs
 // for months, asked in the prompt, as does a job without a dataset.
-func newPhase(a *answers, o *model.Offer) (plan.PlanPhase, error) {
+func newPhase(a *answers, o *model.Offer) (plan.Phase, error) {
 	c, err := a.config()
 	if err != nil {
-		return plan.PlanPhase{}, fmt.Errorf("fix the answers first: %w", err)
+		return plan.Phase{}, fmt.Errorf("fix the answers first: %w", err)
 	}
 	ans, err := model.PhaseAnswers(&c)
 	if err != nil {
-		return plan.PlanPhase{}, err
+		return plan.Phase{}, err
 	}
-	p := plan.PlanPhase{Answers: ans, Provider: o.Instance.Provider, Instance: o.Instance.Type, Region: o.Region,
+	p := plan.Phase{Answers: ans, Provider: o.Instance.Provider, Instance: o.Instance.Type, Region: o.Region,
 		Pricing: o.Pricing, Instances: max(o.Instances, 1), USDPerHour: phaseRound(o.USDPerHour, 6)}
 	if o.HasJob && c.Workload.Task != model.TaskInference {
 		p.JobHours = phaseRound(o.JobHours, 5)
@@ -119,7 +119,7 @@ func (v *planView) has(name string) bool {
 }
 
 // startAdd opens the prompt for phase p.
-func (v *planView) startAdd(p plan.PlanPhase, task model.Task) tea.Cmd {
+func (v *planView) startAdd(p plan.Phase, task model.Task) tea.Cmd {
 	v.pending = &p
 	v.err = ""
 	v.name = textinput.New()
@@ -190,8 +190,8 @@ func (v *planView) commit() tea.Cmd {
 		}
 		p.Months = m
 	}
-	if len(v.plan.Phases) >= plan.MaxPlanPhases {
-		v.err = v.lang.Sprintf("a plan has at most %d phases", plan.MaxPlanPhases)
+	if len(v.plan.Phases) >= plan.MaxPhases {
+		v.err = v.lang.Sprintf("a plan has at most %d phases", plan.MaxPhases)
 		return nil
 	}
 	v.plan.Phases = append(v.plan.Phases, p)
@@ -434,14 +434,14 @@ func (m app) planCountNote() string {
 }
 
 // openPlanExport opens the export dialog for the whole plan: one TOML
-// with every phase (plan.EncodePlan) that gpuplan plan and gpuplan
+// with every phase (plan.Encode) that gpuplan plan and gpuplan
 // --config reopen.
 func (m app) openPlanExport() (tea.Model, tea.Cmd) {
 	if len(m.plan.plan.Phases) == 0 {
 		m.footer.say(m.lang.T("the plan has no phases yet: a on an offer adds one"), true)
 		return m, nil
 	}
-	if _, err := plan.EncodePlan(&m.plan.plan); err != nil {
+	if _, err := plan.Encode(&m.plan.plan); err != nil {
 		m.footer.say(errText(err), true)
 		return m, nil
 	}
