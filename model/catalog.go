@@ -52,10 +52,10 @@ func (g *GPU) MemoryBytes() float64 {
 	return g.MemoryGiB * GiB
 }
 
-// ccAtLeast reports whether the compute capability is ≥ major.minor.
+// CCAtLeast reports whether the compute capability is ≥ major.minor.
 // Non-NVIDIA GPUs (empty capability) are treated by architecture name in
 // Supports.
-func (g *GPU) ccAtLeast(major, minor int) bool {
+func (g *GPU) CCAtLeast(major, minor int) bool {
 	a, b, ok := strings.Cut(g.ComputeCapability, ".")
 	ma, err1 := strconv.Atoi(a)
 	mi, err2 := strconv.Atoi(b)
@@ -107,7 +107,7 @@ func (g *GPU) Supports(p Precision) (ok bool, fallback Precision) {
 // (compute capability ≥ 8.0, per the flash-attention README); older GPUs
 // fall back to PyTorch's memory-efficient SDPA kernel, which also avoids
 // storing the s² attention matrix.
-func (g *GPU) FlashAttention() bool { return g.ccAtLeast(8, 0) || g.Vendor == "amd" }
+func (g *GPU) FlashAttention() bool { return g.CCAtLeast(8, 0) || g.Vendor == "amd" }
 
 // RunPrecision returns the precision a job asking for p stores and trains
 // in on g: p when supported, else the framework's fallback (Supports), kept

@@ -73,7 +73,7 @@ type WorkloadAnswers struct {
 // model is a catalog entry, else its shape as a custom model (a config.json
 // path is not in w: set HFConfig yourself). GPUs are fixed, not auto.
 func AnswersFor(w Workload) WorkloadAnswers {
-	a := WorkloadAnswers{Settings: w.Settings.clone()}
+	a := WorkloadAnswers{Settings: w.Settings.Clone()}
 	m := &w.Model
 	if m.Key != "" {
 		a.Model = m.Key
@@ -217,7 +217,7 @@ func NewEstimateSummary(e *Estimate) *EstimateSummary {
 	}
 	if a := &e.Workload.Model; a.Key == "" {
 		s.Model = &ArchSummary{Family: a.Family, Params: e.Params, ActiveParams: e.ActiveParams, Layers: a.Layers,
-			DecoderLayers: a.DecoderLayers, Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.kvHeads(), HeadDim: a.headDim(),
+			DecoderLayers: a.DecoderLayers, Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.EffectiveKVHeads(), HeadDim: a.EffectiveHeadDim(),
 			FFN: a.FFN, Vocab: a.Vocab, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken, MaxPositions: a.MaxPositions,
 			GatedMLP: a.GatedMLP, Tied: a.Tied}
 	}
@@ -303,10 +303,10 @@ const maxHoursPerMonth = 744 // 31 × 24
 func (c *Config) Validate() error {
 	w := &c.Workload
 	if w.Framework != "" && !slices.Contains(Frameworks, w.Framework) {
-		return Errorf("workload.framework", "want %s", OrList(enumNames(Frameworks)))
+		return Errorf("workload.framework", "want %s", OrList(EnumNames(Frameworks)))
 	}
 	if w.Task != "" && !slices.Contains(Tasks, w.Task) {
-		return Errorf("workload.task", "want %s", OrList(enumNames(Tasks)))
+		return Errorf("workload.task", "want %s", OrList(EnumNames(Tasks)))
 	}
 	sources := 0
 	for _, set := range []bool{w.Model != "", w.HFConfig != "", w.Custom != nil} {
@@ -325,32 +325,32 @@ func (c *Config) Validate() error {
 	if w.Precision != "" {
 		valid := PrecisionsFor(w.Task)
 		if !slices.Contains(valid, w.Precision) {
-			return Errorf("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmp.Or(w.Task, TaskTrain), OrList(enumNames(valid)))
+			return Errorf("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmp.Or(w.Task, TaskTrain), OrList(EnumNames(valid)))
 		}
 	}
 	if w.Optimizer != "" && !slices.Contains(Optimizers, w.Optimizer) {
-		return Errorf("workload.optimizer", "want %s", OrList(enumNames(Optimizers)))
+		return Errorf("workload.optimizer", "want %s", OrList(EnumNames(Optimizers)))
 	}
 	if w.Strategy != "" && !slices.Contains(Strategies, w.Strategy) {
-		return Errorf("workload.strategy", "want %s", OrList(enumNames(Strategies)))
+		return Errorf("workload.strategy", "want %s", OrList(EnumNames(Strategies)))
 	}
 	if !slices.Contains(Recipes, w.Recipe) {
-		return Errorf("workload.recipe", "want %s", OrList(enumNames(Recipes[1:])))
+		return Errorf("workload.recipe", "want %s", OrList(EnumNames(Recipes[1:])))
 	}
 	if !slices.Contains(Losses, w.Loss) {
-		return Errorf("workload.loss", "want %s", OrList(enumNames(Losses[1:])))
+		return Errorf("workload.loss", "want %s", OrList(EnumNames(Losses[1:])))
 	}
 	if !slices.Contains(QuantTypes, w.QuantType) {
-		return Errorf("workload.quant_type", "want %s", OrList(enumNames(QuantTypes[1:])))
+		return Errorf("workload.quant_type", "want %s", OrList(EnumNames(QuantTypes[1:])))
 	}
 	for _, f := range []struct {
 		key    string
 		v, max int
 	}{
-		{"batch_size", w.MicroBatch, maxBatch}, {"seq_len", w.SeqLen, maxSeqLen}, {"image_size", w.ImageSize, maxImage},
-		{"grad_accum", w.GradAccum, maxBatch}, {"lora_rank", w.LoRARank, maxRank}, {"gpus", w.GPUs, maxGPUs},
-		{"tp", w.TP, maxGPUs}, {"context_len", w.ContextLen, maxSeqLen}, {"sequences", w.Sequences, maxBatch},
-		{"gen_tokens", w.GenTokens, maxSeqLen},
+		{"batch_size", w.MicroBatch, MaxBatch}, {"seq_len", w.SeqLen, MaxSeqLen}, {"image_size", w.ImageSize, MaxImage},
+		{"grad_accum", w.GradAccum, MaxBatch}, {"lora_rank", w.LoRARank, MaxRank}, {"gpus", w.GPUs, MaxGPUs},
+		{"tp", w.TP, MaxGPUs}, {"context_len", w.ContextLen, MaxSeqLen}, {"sequences", w.Sequences, MaxBatch},
+		{"gen_tokens", w.GenTokens, MaxSeqLen},
 	} {
 		if f.v < 0 || f.v > f.max {
 			return Errorf("workload."+f.key, "must be 1–%d, got %d", f.max, f.v)
@@ -360,7 +360,7 @@ func (c *Config) Validate() error {
 		return Errorf("workload.gpus", "give a number or \"auto\", not both")
 	}
 	for _, t := range w.LoRATargets {
-		if !validLoRATarget(t) {
+		if !ValidLoRATarget(t) {
 			return Errorf("workload.lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
 		}
 	}
@@ -368,8 +368,8 @@ func (c *Config) Validate() error {
 		key    string
 		v, max float64
 	}{
-		{"dataset_samples", w.DatasetSamples, maxDataset}, {"dataset_tokens", w.DatasetTokens, maxDataset},
-		{"epochs", w.Epochs, maxEpochs}, {"mfu", w.MFU, 1},
+		{"dataset_samples", w.DatasetSamples, MaxDataset}, {"dataset_tokens", w.DatasetTokens, MaxDataset},
+		{"epochs", w.Epochs, MaxEpochs}, {"mfu", w.MFU, 1},
 	} {
 		if err := checkFloat("workload."+f.key, f.v, f.max); err != nil {
 			return err
@@ -397,10 +397,10 @@ func (c *Config) Validate() error {
 		}
 	}
 	if s.Pricing != "" && !slices.Contains(PricingModes, s.Pricing) {
-		return Errorf("search.pricing", "want %s", OrList(enumNames(PricingModes)))
+		return Errorf("search.pricing", "want %s", OrList(EnumNames(PricingModes)))
 	}
 	if s.Sort != "" && !slices.Contains(SortKeys, s.Sort) {
-		return Errorf("search.sort", "want %s", OrList(enumNames(SortKeys)))
+		return Errorf("search.sort", "want %s", OrList(EnumNames(SortKeys)))
 	}
 	for _, f := range []struct {
 		key    string
@@ -463,7 +463,7 @@ func CheckText(key, s string, required bool) error {
 
 func (c *CustomModel) validate() error {
 	if c.Family != "" && !slices.Contains(Families, c.Family) {
-		return Errorf("workload.custom.family", "want %s", OrList(enumNames(Families)))
+		return Errorf("workload.custom.family", "want %s", OrList(EnumNames(Families)))
 	}
 	if err := checkFloat("workload.custom.params", c.Params, MaxParams); err != nil {
 		return err
@@ -496,14 +496,14 @@ func (s *Selection) validate() error {
 	if err := CheckText("selection.gpu", s.GPU, false); err != nil {
 		return err
 	}
-	if s.GPUs < 1 || s.GPUs > maxGPUs {
-		return Errorf("selection.gpus", "must be 1–%d, got %d", maxGPUs, s.GPUs)
+	if s.GPUs < 1 || s.GPUs > MaxGPUs {
+		return Errorf("selection.gpus", "must be 1–%d, got %d", MaxGPUs, s.GPUs)
 	}
-	if s.Instances < 1 || s.Instances > maxGPUs {
-		return Errorf("selection.instances", "must be 1–%d, got %d", maxGPUs, s.Instances)
+	if s.Instances < 1 || s.Instances > MaxGPUs {
+		return Errorf("selection.instances", "must be 1–%d, got %d", MaxGPUs, s.Instances)
 	}
 	if s.Pricing != "" && !slices.Contains(PricingModes, s.Pricing) {
-		return Errorf("selection.pricing", "want %s", OrList(enumNames(PricingModes)))
+		return Errorf("selection.pricing", "want %s", OrList(EnumNames(PricingModes)))
 	}
 	for _, f := range []struct {
 		key string
@@ -530,7 +530,7 @@ func (s *Selection) validate() error {
 // "auto" leaves GPUs to the search. Warnings come from the readers.
 // Errors are *ConfigError naming the key.
 func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string, error) {
-	out := Workload{Settings: w.Settings.clone()}
+	out := Workload{Settings: w.Settings.Clone()}
 	var warnings []string
 	switch {
 	case w.Model != "":

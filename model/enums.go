@@ -256,11 +256,7 @@ func ParseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, e
 	if v, ok := aliases[k]; ok {
 		return v, nil
 	}
-	names := make([]string, len(valid))
-	for i, v := range valid {
-		names[i] = string(v)
-	}
-	return "", fmt.Errorf("%s %q: want %s", what, s, OrList(names))
+	return "", fmt.Errorf("%s %q: want %s", what, s, OrList(EnumNames(valid)))
 }
 
 // OrList joins names as "a, b or c", for messages that list what is valid.

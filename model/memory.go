@@ -252,9 +252,9 @@ func kvBytes(p Precision) float64 {
 // current LMs, attention_dropout 0.0) keep no masks and no dropout output.
 func (a *Architecture) blockActivation(s, sKV, b, p, t float64, flash, cross bool) float64 {
 	h := float64(a.Hidden)
-	qd := float64(a.Heads * a.headDim())
-	kvd := float64(a.kvHeads() * a.headDim())
-	f := float64(a.FFN) * float64(a.expertsPerToken())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
+	f := float64(a.FFN) * float64(a.ActiveExperts())
 	heads := float64(a.Heads)
 	drop := 0.0
 	if a.Dropout {
@@ -628,7 +628,7 @@ func loraDropout(w *Workload, n, p float64) float64 {
 			}
 			in += h
 		case "o":
-			in += float64(a.Heads * a.headDim())
+			in += float64(a.Heads * a.EffectiveHeadDim())
 		case "down":
 			in += float64(a.FFN)
 		}
@@ -660,13 +660,13 @@ func frozenUnsaved(w *Workload, n float64) float64 {
 		x += n * float64(a.Hidden)
 	}
 	if !has("o") {
-		x += n * float64(a.Heads*a.headDim())
+		x += n * float64(a.Heads*a.EffectiveHeadDim())
 	}
 	if !has("gate") && !has("up") {
 		x += n * float64(a.Hidden)
 	}
 	if !has("down") {
-		x += n * float64(a.FFN) * float64(a.expertsPerToken())
+		x += n * float64(a.FFN) * float64(a.ActiveExperts())
 	}
 	return x
 }
@@ -690,7 +690,7 @@ func inferenceActivations(w *Workload) float64 {
 		s = vitTokens(a, w.ImageSize)
 	}
 	h := float64(a.Hidden)
-	f := float64(a.FFN) * float64(a.expertsPerToken())
+	f := float64(a.FFN) * float64(a.ActiveExperts())
 	inter := 1.0
 	if a.GatedMLP {
 		inter = 2
@@ -716,8 +716,8 @@ func loraParams(w *Workload) float64 {
 	}
 	r := float64(w.LoRARank)
 	h := float64(a.Hidden)
-	qd := float64(a.Heads * a.headDim())
-	kvd := float64(a.kvHeads() * a.headDim())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
 	f := float64(a.FFN)
 	var attn, mlp float64
 	for _, t := range w.LoRATargets {
@@ -773,7 +773,7 @@ func (a *Architecture) largestModule() float64 {
 		return a.ParamCount()
 	}
 	h := float64(a.Hidden)
-	return max(float64(a.Vocab)*h, h*float64(a.FFN), h*float64(a.Heads*a.headDim()))
+	return max(float64(a.Vocab)*h, h*float64(a.FFN), h*float64(a.Heads*a.EffectiveHeadDim()))
 }
 
 // blockParams returns one block's parameters (a decoder block of an
@@ -1080,7 +1080,7 @@ func (a *Architecture) largestLinear() float64 {
 		return 0
 	}
 	h := float64(a.Hidden)
-	return max(h*float64(a.FFN), h*float64(a.Heads*a.headDim()))
+	return max(h*float64(a.FFN), h*float64(a.Heads*a.EffectiveHeadDim()))
 }
 
 // memory computes the per-GPU memory of w (validated, with Defaults) at
@@ -1142,7 +1142,7 @@ func kvCache(w *Workload) float64 {
 	if !a.HasShape() || a.Family == FamilyEncoder || a.Family == FamilyViT {
 		return 0
 	}
-	kvd := float64(a.kvHeads() * a.headDim())
+	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
 	n := float64(w.Sequences) * kvBytes(w.Precision)
 	switch a.Family {
 	case FamilyEncoderDecoder:

@@ -223,7 +223,7 @@ func tpOK(a *Architecture, tp int) error {
 	if a.Heads%tp != 0 {
 		return fmt.Errorf("the model's %d attention heads are not divisible by tp %d", a.Heads, tp)
 	}
-	kv := a.kvHeads()
+	kv := a.EffectiveKVHeads()
 	if kv%tp != 0 && tp%kv != 0 {
 		return fmt.Errorf("the model's %d KV heads and tp %d do not divide each other", kv, tp)
 	}

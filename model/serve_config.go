@@ -87,11 +87,11 @@ func (s *Serving) CheckRanges() error {
 		key    string
 		v, max int
 	}{
-		{"max_model_len", s.MaxModelLen, maxSeqLen}, {"prompt_tokens", s.PromptTokens, maxSeqLen},
-		{"output_tokens", s.OutputTokens, maxSeqLen}, {"concurrency", s.Concurrency, maxBatch},
-		{"tensor_parallel_size", s.TP, maxGPUs}, {"pipeline_parallel_size", s.PP, maxGPUs},
-		{"replicas", s.Replicas, maxGPUs}, {"max_num_batched_tokens", s.MaxNumBatchedTokens, maxSeqLen},
-		{"max_num_seqs", s.MaxNumSeqs, maxBatch},
+		{"max_model_len", s.MaxModelLen, MaxSeqLen}, {"prompt_tokens", s.PromptTokens, MaxSeqLen},
+		{"output_tokens", s.OutputTokens, MaxSeqLen}, {"concurrency", s.Concurrency, MaxBatch},
+		{"tensor_parallel_size", s.TP, MaxGPUs}, {"pipeline_parallel_size", s.PP, MaxGPUs},
+		{"replicas", s.Replicas, MaxGPUs}, {"max_num_batched_tokens", s.MaxNumBatchedTokens, MaxSeqLen},
+		{"max_num_seqs", s.MaxNumSeqs, MaxBatch},
 	} {
 		if f.v < 0 || f.v > f.max {
 			return &ConfigError{Key: f.key, Msg: "must be 1–" + strconv.Itoa(f.max) + ", got " + strconv.Itoa(f.v) + "; leave it out for the default"}

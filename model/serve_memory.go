@@ -94,7 +94,7 @@ func ServeWeightBytes(a *Architecture, f WeightFormat) float64 {
 // (vllm/model_executor/layers/linear.py QKVParallelLinear: "num_kv_heads
 // ... replicated" when tp_size ≥ total_num_kv_heads).
 func kvHeadsPerGPU(a *Architecture, tp int) int {
-	kv := a.kvHeads()
+	kv := a.EffectiveKVHeads()
 	if kv >= tp {
 		return kv / tp
 	}
@@ -112,7 +112,7 @@ func KVBytesPerToken(a *Architecture, kv KVCacheDType, tp, pp int) float64 {
 		b = 1
 	}
 	layers := math.Ceil(float64(a.Layers) / float64(max(pp, 1)))
-	return 2 * layers * float64(kvHeadsPerGPU(a, tp)*a.headDim()) * b
+	return 2 * layers * float64(kvHeadsPerGPU(a, tp)*a.EffectiveHeadDim()) * b
 }
 
 // ServeActivationBytes returns the peak of vLLM's profiling step on one GPU
@@ -124,7 +124,7 @@ func KVBytesPerToken(a *Architecture, kv KVCacheDType, tp, pp int) float64 {
 func ServeActivationBytes(a *Architecture, tokens, seqs, tp int) float64 {
 	t := float64(tokens)
 	h := float64(a.Hidden)
-	f := float64(a.FFN) * float64(a.expertsPerToken())
+	f := float64(a.FFN) * float64(a.ActiveExperts())
 	inter := 1.0
 	if a.GatedMLP {
 		inter = 2

@@ -93,14 +93,14 @@ func serveMatmulParams(a *Architecture) float64 {
 // masked blocks).
 func PrefillFLOPs(a *Architecture, p int) float64 {
 	pp := float64(p)
-	qd := float64(a.Heads * a.headDim())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
 	return 2*serveMatmulParams(a)*pp + 2*float64(a.Layers)*pp*pp*qd
 }
 
 // DecodeFLOPs returns the FLOPs of one generated token at context c: 2·N
 // plus 4·L·c·d_attn for attending to c cached tokens (PaLM, Appendix B).
 func DecodeFLOPs(a *Architecture, c float64) float64 {
-	return 2*serveMatmulParams(a) + 4*float64(a.Layers)*c*float64(a.Heads*a.headDim())
+	return 2*serveMatmulParams(a) + 4*float64(a.Layers)*c*float64(a.Heads*a.EffectiveHeadDim())
 }
 
 // tpCommSec returns the all-reduce time of one forward pass over `tokens`

@@ -383,7 +383,7 @@ func RankServing(a *Architecture, s Serving, offers []ServeOffer) ([]ServePlan, 
 func ServeFormatOn(f WeightFormat, g *GPU) (run WeightFormat, why Message, ok bool) {
 	nvidia := g.Vendor == "nvidia" && g.ComputeCapability != ""
 	has16 := func() WeightFormat {
-		if bf, _ := g.Supports(BF16); bf && (!nvidia || g.ccAtLeast(8, 0)) {
+		if bf, _ := g.Supports(BF16); bf && (!nvidia || g.CCAtLeast(8, 0)) {
 			return WeightBF16
 		}
 		return WeightFP16
@@ -399,18 +399,18 @@ func ServeFormatOn(f WeightFormat, g *GPU) (run WeightFormat, why Message, ok bo
 		return WeightFP16, Msg("%s has no bf16", g.Name), true
 	case WeightFP8:
 		switch {
-		case nvidia && g.ccAtLeast(7, 5), !nvidia && g.FP8TFLOPS > 0:
+		case nvidia && g.CCAtLeast(7, 5), !nvidia && g.FP8TFLOPS > 0:
 			return f, Message{}, true
 		case nvidia:
 			return has16(), Msg("%s has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is %s)", g.Name, g.ComputeCapability), true
 		}
 		return has16(), Msg("%s has no fp8 (vLLM on ROCm needs fp8 hardware: no Marlin weight-only path)", g.Name), true
 	case WeightAWQ:
-		if nvidia && !g.ccAtLeast(7, 5) {
+		if nvidia && !g.CCAtLeast(7, 5) {
 			return f, Msg("vLLM's AWQ kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
 		}
 	case WeightInt8:
-		if nvidia && !g.ccAtLeast(7, 5) {
+		if nvidia && !g.CCAtLeast(7, 5) {
 			return f, Msg("vLLM's INT8 (W8A8) kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
 		}
 	}

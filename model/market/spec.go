@@ -62,11 +62,7 @@ func BadFilter(format string, a ...any) error { return &filterError{model.Msg(fo
 
 // badEnum is ParseEnum's error as a filter error: "sort \"x\": want a, b or c".
 func badEnum[T ~string](what, s string, valid []T) error {
-	names := make([]string, len(valid))
-	for i, v := range valid {
-		names[i] = string(v)
-	}
-	return BadFilter("%s %q: want %s", what, s, orMsg(names))
+	return BadFilter("%s %q: want %s", what, s, orMsg(model.EnumNames(valid)))
 }
 
 // orMsg is OrList as a message: "a, b or c" with its "or" translatable.
@@ -482,11 +478,7 @@ func ParsePricing(s string) (model.Pricing, error) {
 	}
 	p, err := model.ParsePricing(s)
 	if err != nil {
-		names := make([]string, len(marketPricings))
-		for i, m := range marketPricings {
-			names[i] = string(m)
-		}
-		return "", BadFilter("pricing %q: want %s", s, orMsg(names))
+		return "", BadFilter("pricing %q: want %s", s, orMsg(model.EnumNames(marketPricings)))
 	}
 	return p, nil
 }
