@@ -26,51 +26,6 @@ func WeightFormatFor(p Precision) WeightFormat {
 	return WeightBF16
 }
 
-// Serving returns the serving workload the request asks for, given w, the
-// request resolved by Workload and Defaults: the [serve] answers, with the
-// older inference keys filling what they leave out (context_len is
-// max_model_len (or seq_len, as the configurator's context length asks
-// it), gen_tokens output_tokens, sequences concurrency, tp the
-// tensor-parallel degree) and the weight format from the precision (a
-// quantized config.json's format) when none is given. bf16 so derived is
-// vLLM's default --dtype auto, which loads a bf16 checkpoint in fp16 where
-// the GPU has no bf16 (vllm/config/model.py _resolve_auto_dtype), so it
-// allows that fallback; a weight format given asks for itself. Without a
-// prompt length, a request fills its context: prompt = max_model_len −
-// output.
-func (r *WorkloadAnswers) Serving(w *Workload) Serving {
-	s := r.Serve
-	if s.WeightFormat == "" {
-		s.WeightFormat = WeightFormatFor(w.Precision)
-		s.AllowPrecisionFallback = s.WeightFormat == WeightBF16
-	}
-	if s.OutputTokens == 0 {
-		s.OutputTokens = cmp.Or(r.GenTokens, w.GenTokens)
-	}
-	if s.MaxModelLen == 0 {
-		switch {
-		case r.ContextLen > 0:
-			s.MaxModelLen = r.ContextLen
-		case r.SeqLen > 0: // inference: tokens per sequence are the context (Workload.Defaults)
-			s.MaxModelLen = r.SeqLen
-		case s.PromptTokens > 0:
-			s.MaxModelLen = s.PromptTokens + s.OutputTokens
-		default:
-			s.MaxModelLen = w.ContextLen
-		}
-	}
-	if s.PromptTokens == 0 {
-		s.PromptTokens = max(s.MaxModelLen-s.OutputTokens, 1)
-	}
-	if s.Concurrency == 0 && s.RequestsPerSec == 0 {
-		s.Concurrency = cmp.Or(r.Sequences, w.Sequences)
-	}
-	if s.TP == 0 {
-		s.TP = r.TP
-	}
-	return s
-}
-
 // ServesModel reports whether a is planned as a served LLM (PlanServing):
 // a generative transformer with a known shape. Other inference workloads
 // (encoders, vision models) keep the batch estimate.

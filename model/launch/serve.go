@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // Serving defaults.
@@ -424,16 +425,16 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 }
 
 // ServeLaunch returns the deployment as the config file's [serve] section
-// (model.ServeLaunch), with a comment header that says what the keys are:
+// (config.ServeLaunch), with a comment header that says what the keys are:
 // vLLM's engine flags in snake case, and the vllm serve arguments they make.
-func (s *Serve) ServeLaunch() *model.ServeLaunch {
+func (s *Serve) ServeLaunch() *config.ServeLaunch {
 	notes := append(s.headerLines(),
 		"[serve]: tensor_parallel_size … max_num_batched_tokens are vLLM's engine flags in snake case;",
 		"vllm_args is what vllm serve <model_id> gets; replicas_per_node engines share a node (--data-parallel-size)")
 	for i, n := range notes {
 		notes[i] = yamlLineBreaks.Replace(model.Printable(n)) // as commentBlock
 	}
-	v := &model.ServeLaunch{Notes: notes}
+	v := &config.ServeLaunch{Notes: notes}
 	v.Provider, v.InstanceType, v.Region, v.Pricing, v.USDPerHour = s.Provider, s.InstanceType, s.Region, string(s.Pricing), s.USDPerHour
 	v.Accelerator, v.GPUsPerNode, v.Nodes, v.Replicas, v.ReplicasPerNode = s.Accelerator, s.GPUsPerInstance, s.Nodes, s.Replicas, s.ReplicasPerNode
 	v.TensorParallelSize, v.PipelineParallelSize, v.ModelID = s.TP, s.PP, s.ModelID
@@ -452,8 +453,8 @@ func (s *Serve) ServeLaunch() *model.ServeLaunch {
 }
 
 // TOML returns the [serve] section alone (with its comment lines), as
-// model.EncodeServeLaunch writes it; the serving export writes it inside
-// the whole configuration (model.Config.ServeLaunch).
+// config.EncodeServeLaunch writes it; the serving export writes it inside
+// the whole configuration (config.Config.ServeLaunch).
 func (s *Serve) TOML() ([]byte, error) {
-	return model.EncodeServeLaunch(s.ServeLaunch())
+	return config.EncodeServeLaunch(s.ServeLaunch())
 }

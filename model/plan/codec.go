@@ -9,6 +9,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // MaxPhases bounds a plan file's phases: a plan is a handful of steps;
@@ -41,10 +42,10 @@ func Decode(b []byte) (Plan, error) {
 	var f planFile
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
 	if err != nil {
-		if ce := model.TOMLParseError(err); ce != nil {
+		if ce := config.TOMLParseError(err); ce != nil {
 			return Plan{}, ce
 		}
-		return Plan{}, &model.ConfigError{Msg: model.TidyTOMLMessage(err.Error())}
+		return Plan{}, &config.ConfigError{Msg: config.TidyTOMLMessage(err.Error())}
 	}
 	for _, k := range md.Undecoded() {
 		if slices.Contains(planTables, k[0]) {
@@ -56,16 +57,16 @@ func Decode(b []byte) (Plan, error) {
 				msg += fmt.Sprintf("; did you mean %q?", s[0])
 			}
 		}
-		return Plan{}, &model.ConfigError{Key: k.String(), Msg: msg}
+		return Plan{}, &config.ConfigError{Key: k.String(), Msg: msg}
 	}
-	if f.SchemaVersion != model.ConfigSchemaVersion {
-		return Plan{}, model.Errorf("schema_version", "want schema_version = %d at the top, got %d", model.ConfigSchemaVersion, f.SchemaVersion)
+	if f.SchemaVersion != config.ConfigSchemaVersion {
+		return Plan{}, config.Errorf("schema_version", "want schema_version = %d at the top, got %d", config.ConfigSchemaVersion, f.SchemaVersion)
 	}
 	if len(f.Phases) == 0 {
-		return Plan{}, model.Errorf("phase", "no phases: add a [[phase]] table for each step")
+		return Plan{}, config.Errorf("phase", "no phases: add a [[phase]] table for each step")
 	}
 	if len(f.Phases) > MaxPhases {
-		return Plan{}, model.Errorf("phase", "%d phases; at most %d", len(f.Phases), MaxPhases)
+		return Plan{}, config.Errorf("phase", "%d phases; at most %d", len(f.Phases), MaxPhases)
 	}
 	if err := planText("name", f.Name, false); err != nil {
 		return Plan{}, err
@@ -89,11 +90,11 @@ func Decode(b []byte) (Plan, error) {
 		}
 		if p.Pricing != "" {
 			if _, err := model.ParsePricing(string(p.Pricing)); err != nil {
-				return Plan{}, model.Errorf(key("pricing"), "%q: want one of %s", p.Pricing, joinPricing())
+				return Plan{}, config.Errorf(key("pricing"), "%q: want one of %s", p.Pricing, joinPricing())
 			}
 		}
 		if p.Instances < 0 || p.Instances > 100000 {
-			return Plan{}, model.Errorf(key("instances"), "must be in [0, 100000], got %d", p.Instances)
+			return Plan{}, config.Errorf(key("instances"), "must be in [0, 100000], got %d", p.Instances)
 		}
 	}
 	return Plan{Name: f.Name, Phases: f.Phases}, nil
@@ -113,7 +114,7 @@ func Encode(p *Plan) ([]byte, error) {
 	var b bytes.Buffer
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""
-	if err := enc.Encode(planFile{SchemaVersion: model.ConfigSchemaVersion, Name: p.Name, Phases: p.Phases}); err != nil {
+	if err := enc.Encode(planFile{SchemaVersion: config.ConfigSchemaVersion, Name: p.Name, Phases: p.Phases}); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
@@ -122,11 +123,11 @@ func Encode(p *Plan) ([]byte, error) {
 // planText is CheckText that also refuses unprintable runes (escape
 // sequences), since plan names are printed on the terminal.
 func planText(key, s string, required bool) error {
-	if err := model.CheckText(key, s, required); err != nil {
+	if err := config.CheckText(key, s, required); err != nil {
 		return err
 	}
 	if strings.ContainsFunc(s, model.Unprintable) {
-		return model.Errorf(key, "%q has control characters", model.Printable(s))
+		return config.Errorf(key, "%q has control characters", model.Printable(s))
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
 
@@ -58,8 +58,8 @@ func TestDecodePlanErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := Decode([]byte(tt.file))
-		var ce *model.ConfigError
-		if !errors.As(err, &ce) || !errors.Is(err, model.ErrInvalidConfig) {
+		var ce *config.ConfigError
+		if !errors.As(err, &ce) || !errors.Is(err, config.ErrInvalidConfig) {
 			t.Errorf("%s: error %v, want a *ConfigError", tt.name, err)
 			continue
 		}

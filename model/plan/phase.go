@@ -10,6 +10,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // IsPlan reports whether b is a plan file: TOML with [[phase]] tables.
@@ -63,7 +64,7 @@ func (pl *Plan) Phase(name string) (*Phase, error) {
 
 // ConfigTOML writes the phase's answers as a configuration file
 // (AnswersTOML).
-func (p *Phase) ConfigTOML() ([]byte, error) { return model.AnswersTOML(p.Answers) }
+func (p *Phase) ConfigTOML() ([]byte, error) { return config.AnswersTOML(p.Answers) }
 
 // Config returns the configuration the phase stands for: its answers
 // through DecodeConfig (see ConfigTOML), and the phase's offer as the
@@ -71,36 +72,36 @@ func (p *Phase) ConfigTOML() ([]byte, error) { return model.AnswersTOML(p.Answer
 // names (Config); a phase with only the file is read by the caller (model
 // reads no files), and is an error here. Errors are *ConfigError
 // whose key starts with the phase: `phase "serve" answers.precision`.
-func (p *Phase) ConfigFromAnswers() (model.Config, error) {
+func (p *Phase) ConfigFromAnswers() (config.Config, error) {
 	if p.Config != "" && len(p.Answers) == 0 {
-		return model.Config{}, model.Errorf(fmt.Sprintf("phase %q", p.Name), "names a configuration file (config = %q) and no answers; read that file", p.Config)
+		return config.Config{}, config.Errorf(fmt.Sprintf("phase %q", p.Name), "names a configuration file (config = %q) and no answers; read that file", p.Config)
 	}
 	b, err := p.ConfigTOML()
 	if err == nil {
-		var c model.Config
-		if c, err = model.DecodeConfig(b); err == nil {
+		var c config.Config
+		if c, err = config.DecodeConfig(b); err == nil {
 			c.Selection = p.selection()
 			return c, nil
 		}
 	}
-	var ce *model.ConfigError
+	var ce *config.ConfigError
 	if errors.As(err, &ce) {
 		k := strings.TrimPrefix(ce.Key, "workload.")
 		if !strings.HasPrefix(k, "answers.") {
 			k = "answers." + k
 		}
-		return model.Config{}, &model.ConfigError{Key: fmt.Sprintf("phase %q %s", p.Name, k), Msg: ce.Msg}
+		return config.Config{}, &config.ConfigError{Key: fmt.Sprintf("phase %q %s", p.Name, k), Msg: ce.Msg}
 	}
-	return model.Config{}, err
+	return config.Config{}, err
 }
 
 // selection is the phase's offer as a configuration's picked offer; nil
 // when the phase names none.
-func (p *Phase) selection() *model.Selection {
+func (p *Phase) selection() *config.Selection {
 	if p.Provider == "" || p.Instance == "" {
 		return nil
 	}
-	s := &model.Selection{Provider: p.Provider, InstanceType: p.Instance, Region: p.Region, Pricing: p.Pricing,
+	s := &config.Selection{Provider: p.Provider, InstanceType: p.Instance, Region: p.Region, Pricing: p.Pricing,
 		Instances: p.Instances, USDPerHour: p.USDPerHour, JobHours: p.JobHours}
 	if p.JobHours > 0 && p.USDPerHour > 0 {
 		s.JobUSD = p.JobHours * p.USDPerHour

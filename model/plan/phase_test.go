@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 func TestPhaseConfigFromAnswers(t *testing.T) {
@@ -96,7 +97,7 @@ func TestPhaseAnswersErrors(t *testing.T) {
 	} {
 		p := Phase{Name: "p", Answers: tc.answers}
 		_, err := p.ConfigFromAnswers()
-		if err == nil || !errors.Is(err, model.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || !errors.Is(err, config.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err %v, want %q", tc.answers, err, tc.want)
 		}
 	}
@@ -126,11 +127,11 @@ func TestPlanPhasePick(t *testing.T) {
 // back as the same request.
 func TestPhaseAnswersRoundTrip(t *testing.T) {
 	in := "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"qlora\"\nbatch_size = 4\nseq_len = 2048\ndataset_tokens = 2e7\nepochs = 3\ncheckpointing = true\nlora_targets = [\"q\", \"v\"]\ngpus = \"auto\"\n[search]\nproviders = [\"gcp\", \"aws\"]\npricing = \"spot\"\nhours_per_month = 300\n"
-	c, err := model.DecodeConfig([]byte(in))
+	c, err := config.DecodeConfig([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := model.PhaseAnswers(&c)
+	a, err := config.PhaseAnswers(&c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,8 +143,8 @@ func TestPhaseAnswersRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c1, _ := model.EncodeConfig(&model.Config{Workload: c.Workload, Search: c.Search})
-	c2, _ := model.EncodeConfig(&model.Config{Workload: back.Workload, Search: back.Search})
+	c1, _ := config.EncodeConfig(&config.Config{Workload: c.Workload, Search: c.Search})
+	c2, _ := config.EncodeConfig(&config.Config{Workload: back.Workload, Search: back.Search})
 	if string(c1) != string(c2) {
 		t.Errorf("round trip differs:\n%s\nwant\n%s", c2, c1)
 	}
@@ -163,13 +164,13 @@ func FuzzPhaseAnswers(f *testing.F) {
 		p := Phase{Name: "p", Answers: map[string]string{"model": "llama-3.1-8b", k: v}}
 		c, err := p.ConfigFromAnswers()
 		if err != nil {
-			var ce *model.ConfigError
+			var ce *config.ConfigError
 			if !errors.As(err, &ce) || !strings.HasPrefix(ce.Key, "phase \"p\"") && !strings.HasPrefix(ce.Key, "answers.") {
 				t.Fatalf("%q = %q: error %v is not a ConfigError naming the phase", k, v, err)
 			}
 			return
 		}
-		a, err := model.PhaseAnswers(&c)
+		a, err := config.PhaseAnswers(&c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,8 +178,8 @@ func FuzzPhaseAnswers(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q = %q: answers %v do not read back: %v", k, v, a, err)
 		}
-		b1, _ := model.EncodeConfig(&model.Config{Workload: c.Workload, Search: c.Search})
-		b2, _ := model.EncodeConfig(&model.Config{Workload: back.Workload, Search: back.Search})
+		b1, _ := config.EncodeConfig(&config.Config{Workload: c.Workload, Search: c.Search})
+		b2, _ := config.EncodeConfig(&config.Config{Workload: back.Workload, Search: back.Search})
 		if !bytes.Equal(b1, b2) {
 			t.Fatalf("%q = %q: read back differs:\n%s\nwant\n%s", k, v, b2, b1)
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -40,8 +41,8 @@ type Env struct {
 	// LoadCatalog returns the embedded catalog overlaid with the user's
 	// catalog.d files and the given paths, plus warnings.
 	LoadCatalog func(overlays []string) (*model.Catalog, []string, error)
-	// Readers read config.json and safetensors files for model.WorkloadAnswers.
-	Readers model.Readers
+	// Readers read config.json and safetensors files for config.WorkloadAnswers.
+	Readers config.Readers
 	// RunTUI opens the configurator; nil when the build has none.
 	RunTUI func(ctx context.Context, cat *model.Catalog, opts tui.Options) error
 
@@ -499,7 +500,7 @@ func renderer(env *Env, w io.Writer) (*report.Renderer, int) {
 // --config file is checked first, so its errors (by key) come before the
 // terminal's.
 func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) error {
-	var cfg *model.Config
+	var cfg *config.Config
 	var cat *model.Catalog
 	var warnings []string
 	if configPath == stdinPath { // stdin is the configurator's keyboard

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 )
@@ -207,7 +208,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		return usage(err)
 	}
 	var out []byte
-	var l *model.Launch
+	var l *config.Launch
 	if ef.format == launch.FormatTOML {
 		l, err = plan.Launch()
 	} else {
@@ -216,14 +217,14 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if l != nil {
 		// The whole configuration, so `gpuplan --config` reopens it, with
 		// the [launch] section after it.
-		cfg := model.Config{Workload: model.AnswersFor(offer.Estimate.Workload), Estimate: model.NewEstimateSummary(offer.Estimate),
-			Selection: model.NewSelection(offer, cat.AsOf), Launch: l}
+		cfg := config.Config{Workload: config.AnswersFor(offer.Estimate.Workload), Estimate: config.NewEstimateSummary(offer.Estimate),
+			Selection: config.NewSelection(offer, cat.AsOf), Launch: l}
 		cfg.Workload.Precision = w.Precision // as asked; the offer's fallback is in [launch]
 		if fs.Changed("hf-config") {
 			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.set.HFConfig
 		}
 		cfg.Search = exportSearch(offer, q)
-		if out, err = model.EncodeConfig(&cfg); err != nil {
+		if out, err = config.EncodeConfig(&cfg); err != nil {
 			return fmt.Errorf("--format toml: %w", err)
 		}
 	}

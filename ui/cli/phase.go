@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/plan"
 )
 
@@ -110,7 +111,7 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan
 	pl := make(plan.Scenario, 0, len(p.Phases))
 	for i := range p.Phases {
 		ph := &p.Phases[i]
-		var c model.Config
+		var c config.Config
 		var err error
 		switch {
 		case len(ph.Answers) > 0:
@@ -151,7 +152,7 @@ func planSavings(env *Env, cat *model.Catalog, path string, p *plan.Plan) (float
 // readConfigOrPlan reads the configurator's --config: a configuration, or
 // a plan ([[phase]] tables), which opens with its phases and the answers
 // of its first phase that has answers (nil: none has, the defaults).
-func readConfigOrPlan(path string) (*model.Config, *plan.Plan, error) {
+func readConfigOrPlan(path string) (*config.Config, *plan.Plan, error) {
 	b, err := safeio.ReadTOML(path, safeio.Config)
 	if err != nil || !plan.IsPlan(b) {
 		c, err := readConfig(path)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -49,7 +50,7 @@ type serveLoad struct {
 	cat      *model.Catalog
 	w        model.Workload // defaults applied
 	s        model.Serving  // the request; PlanServing applies vLLM's defaults per GPU
-	req      model.WorkloadAnswers
+	req      config.WorkloadAnswers
 	file     fromFile
 	warnings []string
 }
@@ -327,16 +328,16 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		// The whole configuration, so `gpuplan --config` reopens it: the
 		// [serve] table is the plan's (model/launch), with the request's
 		// lengths, load and targets.
-		cfg := model.Config{Workload: sl.req}
+		cfg := config.Config{Workload: sl.req}
 		cw := &cfg.Workload
 		cw.GPUs, cw.AutoGPUs, cw.Strategy, cw.TP, cw.Serve = 0, false, "", 0, model.Serving{}
 		cw.ContextLen, cw.GenTokens, cw.Sequences = 0, 0, 0 // in [serve] as max_model_len, output_tokens, concurrency
-		cfg.Search = model.SearchAnswers{Providers: []string{in.Provider}, Regions: []string{p.Offer.Region}, Pricing: p.Offer.Pricing,
+		cfg.Search = config.SearchAnswers{Providers: []string{in.Provider}, Regions: []string{p.Offer.Region}, Pricing: p.Offer.Pricing,
 			AllowPrecisionFallback: sl.s.AllowPrecisionFallback}
-		cfg.Selection = &model.Selection{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region, GPU: in.GPU,
+		cfg.Selection = &config.Selection{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region, GPU: in.GPU,
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
 		cfg.ServeLaunch = srv.ServeLaunch()
-		if out, err = model.EncodeConfig(&cfg); err != nil {
+		if out, err = config.EncodeConfig(&cfg); err != nil {
 			return true, fmt.Errorf("--format toml: %w", err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/ui/report"
 	"github.com/gpuplan/gpuplan/ui/tui"
@@ -252,7 +253,7 @@ func TestServeExport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("toml: exit %d: %s", code, errs)
 	}
-	c, err := model.DecodeConfig([]byte(out))
+	c, err := config.DecodeConfig([]byte(out))
 	if err != nil {
 		t.Fatalf("the exported TOML does not decode: %v\n%s", err, out)
 	}

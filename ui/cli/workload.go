@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // workloadFlags are the flags shared by estimate, recommend and export.
@@ -16,12 +17,12 @@ import (
 // flags given on the command line from set onto the --config file's
 // request: workloadTable says which field each flag sets.
 type workloadFlags struct {
-	set    model.WorkloadAnswers // what the flags say; only the changed ones are read
-	custom model.CustomModel     // --params, --family and the shape flags
-	model  string                // --model, checked against the catalog
-	family string                // --family, parsed when a shape is built
-	gpu    string                // --gpu: not part of the request
-	listed bool                  // --lora-targets given once: later uses append
+	set    config.WorkloadAnswers // what the flags say; only the changed ones are read
+	custom config.CustomModel     // --params, --family and the shape flags
+	model  string                 // --model, checked against the catalog
+	family string                 // --family, parsed when a shape is built
+	gpu    string                 // --gpu: not part of the request
+	listed bool                   // --lora-targets given once: later uses append
 }
 
 // workloadFlag is one row of the flag table: a request setting on the
@@ -195,7 +196,7 @@ func (f *workloadFlags) register(fs *pflag.FlagSet) {
 // merge copies the flags given on the command line (rows with a key) from
 // f.set onto w: the one merge of flags over a file. Each value is checked
 // as its row says.
-func (f *workloadFlags) merge(fs *pflag.FlagSet, w *model.WorkloadAnswers) error {
+func (f *workloadFlags) merge(fs *pflag.FlagSet, w *config.WorkloadAnswers) error {
 	dst := workloadFlags{set: *w}
 	for _, r := range workloadTable {
 		if r.key == "" || !fs.Changed(r.name) {
@@ -244,8 +245,8 @@ func fraction(hint string) func(pflag.Value) error {
 // request overlays the flags set on the command line on base, the
 // --config file's request (zero without one): the one merge of flags over
 // a file. Model flags replace the base's model. It checks what only flags
-// can get wrong; the model itself is resolved by model.WorkloadAnswers.
-func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base model.WorkloadAnswers) (model.WorkloadAnswers, []string, error) {
+// can get wrong; the model itself is resolved by config.WorkloadAnswers.
+func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base config.WorkloadAnswers) (config.WorkloadAnswers, []string, error) {
 	w := base
 	var warnings []string
 	changed := fs.Changed
@@ -278,7 +279,7 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base mode
 			return w, nil, usage(fmt.Errorf("--params must be between 1 and %.0e, got %g", model.MaxParams, f.custom.Params))
 		}
 		replaceModel()
-		w.Custom = &model.CustomModel{Params: f.custom.Params}
+		w.Custom = &config.CustomModel{Params: f.custom.Params}
 	case anyShape || changed("safetensors"):
 	case w.Model == "" && w.HFConfig == "" && w.Custom == nil:
 		return w, nil, usage(errors.New("no model: give --model KEY (list: gpuplan catalog models), --params N, --hf-config PATH or --safetensors PATH"))
@@ -293,13 +294,13 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base mode
 			return w, nil, usage(errors.New("--layers, --hidden, --heads, --kv-heads, --ffn, --vocab and --family describe a custom model; edit the config.json instead"))
 		}
 		if w.Custom == nil {
-			w.Custom = &model.CustomModel{}
+			w.Custom = &config.CustomModel{}
 			if w.Model != "" {
 				a, err := cat.Model(w.Model)
 				if err != nil {
 					return w, nil, usage(fmt.Errorf("--model: %w", err))
 				}
-				w.Custom = model.AnswersFor(model.Workload{Model: model.Architecture{Family: a.Family, Layers: a.Layers,
+				w.Custom = config.AnswersFor(model.Workload{Model: model.Architecture{Family: a.Family, Layers: a.Layers,
 					Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.KVHeads, FFN: a.FFN, Vocab: a.Vocab}}).Custom
 				w.Custom.Params = 0 // the shape changes, so the catalog's count no longer holds
 				w.Model = ""

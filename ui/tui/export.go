@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -29,7 +30,7 @@ type dialog struct {
 	overwrite bool          // export: the answer to "overwrite?"
 	quit      bool          // quit: the answer
 	err       error         // shown under the form; the answers are kept
-	cfg       model.Config  // export: the configuration, written by model.EncodeConfig
+	cfg       config.Config // export: the configuration, written by config.EncodeConfig
 	plan      *plan.Plan    // export: a plan of phases instead (plan.Encode); TOML only
 	offer     *model.Offer  // export: the offer the launch formats are for; nil when none fits
 	out       []byte        // export: what is being written (data, or a launch file)
@@ -95,13 +96,13 @@ var defaultNames = map[launch.Format]string{
 
 // newExportDialog asks for the format and the file name; cfg is the
 // configuration (exportConfigOf), offer the offer launch files are for (nil: none).
-func newExportDialog(path string, cfg model.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
+func newExportDialog(path string, cfg config.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
 	return newExportDialogNamed(path, "", cfg, offer, format, theme, width, lang)
 }
 
 // newExportDialogNamed is newExportDialog with the name typed so far
 // ("": the format's default name).
-func newExportDialogNamed(tomlPath, name string, cfg model.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
+func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
 	d := &dialog{kind: dialogExportName, path: name, cfg: cfg, offer: offer, format: format, width: width, tomlPath: tomlPath, lang: lang}
 	T := lang.T
 	if d.format == "" {
@@ -143,7 +144,7 @@ func (d *dialog) again(theme huh.Theme) *dialog {
 
 // payload returns the file to write for the chosen format, its name and
 // permissions: the configuration TOML (with the offer's [launch] section,
-// one model.EncodeConfig call), or a launch file for the offer, as gpuplan
+// one config.EncodeConfig call), or a launch file for the offer, as gpuplan
 // export writes them.
 func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error) {
 	path, perm = expandHome(strings.TrimSpace(d.path)), d.perm()
@@ -155,7 +156,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		if d.format != launch.FormatTOML {
 			return nil, path, perm, errors.New("no offer fits: nothing to launch")
 		}
-		out, err := model.EncodeConfig(&d.cfg)
+		out, err := config.EncodeConfig(&d.cfg)
 		return out, path, perm, err
 	}
 	if d.serving != nil {
@@ -175,7 +176,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		if c.Launch, err = lp.Launch(); err != nil {
 			return nil, path, perm, err
 		}
-		out, err := model.EncodeConfig(&c)
+		out, err := config.EncodeConfig(&c)
 		return out, path, perm, err
 	}
 	f, err := lp.Render(d.format)
@@ -305,13 +306,13 @@ func exportConfig(a *answers, r *result, picked *model.Offer, asOf string) ([]by
 	if err != nil {
 		return nil, err
 	}
-	return model.EncodeConfig(&c)
+	return config.EncodeConfig(&c)
 }
 
 // exportConfigOf is the configuration to write: the answers, the estimate
 // and the offer picked (the one in view, else the best), checked so that
 // it encodes.
-func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (model.Config, error) {
+func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (config.Config, error) {
 	c, err := a.config()
 	if err != nil {
 		return c, fmt.Errorf("fix the answers first: %w", err)
@@ -329,10 +330,10 @@ func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (mo
 		if picked != nil && picked.Estimate != nil {
 			e = picked.Estimate
 		}
-		c.Estimate = model.NewEstimateSummary(e)
+		c.Estimate = config.NewEstimateSummary(e)
 	}
 	if picked != nil {
-		c.Selection = model.NewSelection(picked, asOf)
+		c.Selection = config.NewSelection(picked, asOf)
 		if serving {
 			c.Selection.JobHours, c.Selection.JobUSD = 0, 0
 		}

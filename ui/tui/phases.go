@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -57,7 +58,7 @@ func (v *planView) exported() {
 func (v *planView) prompting() bool { return v.pending != nil }
 
 // newPhase is the phase the answers and offer o make: the answers as
-// typed (model.PhaseAnswers, which ConfigFromAnswers reads back), the
+// typed (config.PhaseAnswers, which ConfigFromAnswers reads back), the
 // offer, and the job's hours from the estimate; inference is a service
 // (its "job" is the time per million tokens, not a duration) and runs
 // for months, asked in the prompt, as does a job without a dataset.
@@ -66,7 +67,7 @@ func newPhase(a *answers, o *model.Offer) (plan.Phase, error) {
 	if err != nil {
 		return plan.Phase{}, fmt.Errorf("fix the answers first: %w", err)
 	}
-	ans, err := model.PhaseAnswers(&c)
+	ans, err := config.PhaseAnswers(&c)
 	if err != nil {
 		return plan.Phase{}, err
 	}
@@ -449,7 +450,7 @@ func (m app) openPlanExport() (tea.Model, tea.Cmd) {
 	if path == "" {
 		path = defaultPlanExport
 	}
-	m.dialog = newExportDialog(path, model.Config{}, nil, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
+	m.dialog = newExportDialog(path, config.Config{}, nil, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
 	pl := m.plan.plan // the plan as it is now: later additions do not change this export
 	pl.Phases = slices.Clone(pl.Phases)
 	m.dialog.plan = &pl

@@ -11,6 +11,7 @@ import (
 
 	"charm.land/huh/v2"
 
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -131,7 +132,7 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 // computeServe plans serving for r's workload on the catalog's offers
 // (model.RankServing) when the answers serve an LLM; r.serve stays nil
 // otherwise.
-func computeServe(r *result, cat *model.Catalog, cfg *model.Config) {
+func computeServe(r *result, cat *model.Catalog, cfg *config.Config) {
 	w := &r.workload
 	if w.Task != model.TaskInference || !model.ServesModel(&w.Model) {
 		return
@@ -322,7 +323,7 @@ func plainRows(headers []string, rows [][]string, width int) string {
 // configuration alone, whose [serve] table reopens the request.
 func (d *dialog) servePayload() ([]byte, error) {
 	if d.format == launch.FormatTOML {
-		return model.EncodeConfig(&d.cfg)
+		return config.EncodeConfig(&d.cfg)
 	}
 	o := d.offer
 	a := &o.Estimate.Workload.Model

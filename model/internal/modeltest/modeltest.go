@@ -1,6 +1,7 @@
 // Package modeltest holds the test fixtures that model's sub-packages
 // (serve, config, plan) share: a small catalog whose prices make each
-// matching rule visible, and a relative comparison of floats. model's own
+// matching rule visible, a few architectures, and a relative comparison of
+// floats. model's own
 // tests keep their copies: a package model test cannot import a package
 // that imports model.
 package modeltest
@@ -43,6 +44,19 @@ func Catalog() *model.Catalog {
 	c.Index()
 	return c
 }
+
+// Test architectures, shapes from the models' config.json files; model's
+// own tests keep the same ones (estimate_test.go).
+var (
+	Llama2_7B = model.Architecture{Key: "llama-2-7b", Family: model.FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, FFN: 11008,
+		GatedMLP: true, Vocab: 32000, Norm: model.RMSNorm, MaxPositions: 4096}
+	Llama31_8B = model.Architecture{Key: "llama-3.1-8b", Family: model.FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8,
+		FFN: 14336, GatedMLP: true, Vocab: 128256, Norm: model.RMSNorm, MaxPositions: 131072}
+	BERTBase = model.Architecture{Key: "bert-base", Family: model.FamilyEncoder, Layers: 12, Hidden: 768, Heads: 12, FFN: 3072,
+		Vocab: 30522, Tied: true, LinearBias: true, LearnedPositions: 512, TokenTypes: 2, Pooler: true}
+	ResNet50 = model.Architecture{Key: "resnet50", Family: model.FamilyCNN, Params: 25557032, ForwardGMACs: 4.089,
+		ActivationMiBPerSample: 41.7, ImageSize: 224}
+)
 
 // Near reports whether got is within rel (relative) of want; within
 // 1e-12 of 0 when want is 0.

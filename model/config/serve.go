@@ -1,8 +1,11 @@
-package model
+package config
 
 import (
+	"cmp"
 	"errors"
 	"strconv"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // rawServe is the [serve] table: the serving request (weight format, the
@@ -45,23 +48,23 @@ type rawServe struct {
 
 // serving checks the table's request keys and returns them. Errors are
 // *ConfigError naming the key.
-func (r *rawServe) serving() (Serving, error) {
-	s := Serving{MaxModelLen: r.MaxModelLen.v, PromptTokens: r.PromptTokens.v, OutputTokens: r.OutputTokens.v,
+func (r *rawServe) serving() (model.Serving, error) {
+	s := model.Serving{MaxModelLen: r.MaxModelLen.v, PromptTokens: r.PromptTokens.v, OutputTokens: r.OutputTokens.v,
 		Concurrency: r.Concurrency.v, RequestsPerSec: r.RequestsPerSec.v, TTFTTargetMs: r.TTFTMs.v, TPOTTargetMs: r.TPOTMs.v,
 		TP: r.TensorParallelSize.v, PP: r.PipelineParallelSize.v, Replicas: r.Replicas.v,
 		GPUMemoryUtilization: r.GPUMemoryUtilization.v, MaxNumBatchedTokens: r.MaxNumBatchedTokens.v, MaxNumSeqs: r.MaxNumSeqs.v}
 	var err error
 	if r.WeightFormat.v != "" {
-		if s.WeightFormat, err = ParseWeightFormat(r.WeightFormat.v); err != nil {
+		if s.WeightFormat, err = model.ParseWeightFormat(r.WeightFormat.v); err != nil {
 			return s, Errorf("serve.weight_format", "%v", err)
 		}
 	}
 	if r.KVCacheDType.v != "" {
-		if s.KVCacheDType, err = ParseKVCacheDType(r.KVCacheDType.v); err != nil {
+		if s.KVCacheDType, err = model.ParseKVCacheDType(r.KVCacheDType.v); err != nil {
 			return s, Errorf("serve.kv_cache_dtype", "%v", err)
 		}
 	}
-	if err := s.CheckRanges(); err != nil {
+	if err := checkServeRanges(&s); err != nil {
 		var ce *ConfigError
 		if errors.As(err, &ce) {
 			ce.Key = "serve." + ce.Key
@@ -78,20 +81,20 @@ const (
 	maxServeLatency = 3.6e6
 )
 
-// CheckRanges checks the numbers of s alone, without a model: counts in
+// checkServeRanges checks the numbers of s alone, without a model: counts in
 // 0…their limits (0 is the default or auto), gpu_memory_utilization in
 // (0, 1], load as concurrency or requests per second, not both. Errors are
 // *ConfigError with the [serve] key (without "serve.").
-func (s *Serving) CheckRanges() error {
+func checkServeRanges(s *model.Serving) error {
 	for _, f := range []struct {
 		key    string
 		v, max int
 	}{
-		{"max_model_len", s.MaxModelLen, MaxSeqLen}, {"prompt_tokens", s.PromptTokens, MaxSeqLen},
-		{"output_tokens", s.OutputTokens, MaxSeqLen}, {"concurrency", s.Concurrency, MaxBatch},
-		{"tensor_parallel_size", s.TP, MaxGPUs}, {"pipeline_parallel_size", s.PP, MaxGPUs},
-		{"replicas", s.Replicas, MaxGPUs}, {"max_num_batched_tokens", s.MaxNumBatchedTokens, MaxSeqLen},
-		{"max_num_seqs", s.MaxNumSeqs, MaxBatch},
+		{"max_model_len", s.MaxModelLen, model.MaxSeqLen}, {"prompt_tokens", s.PromptTokens, model.MaxSeqLen},
+		{"output_tokens", s.OutputTokens, model.MaxSeqLen}, {"concurrency", s.Concurrency, model.MaxBatch},
+		{"tensor_parallel_size", s.TP, model.MaxGPUs}, {"pipeline_parallel_size", s.PP, model.MaxGPUs},
+		{"replicas", s.Replicas, model.MaxGPUs}, {"max_num_batched_tokens", s.MaxNumBatchedTokens, model.MaxSeqLen},
+		{"max_num_seqs", s.MaxNumSeqs, model.MaxBatch},
 	} {
 		if f.v < 0 || f.v > f.max {
 			return &ConfigError{Key: f.key, Msg: "must be 1–" + strconv.Itoa(f.max) + ", got " + strconv.Itoa(f.v) + "; leave it out for the default"}
@@ -116,8 +119,8 @@ func (s *Serving) CheckRanges() error {
 
 // encodeServe writes the [serve] request table; nothing when s is all
 // defaults.
-func (e *encoder) encodeServe(s *Serving) {
-	if *s == (Serving{}) {
+func (e *encoder) encodeServe(s *model.Serving) {
+	if *s == (model.Serving{}) {
 		return
 	}
 	e.table("serve", "Serving (task inference): vLLM's layout; left-out keys are defaults, 0 parallelism is auto.")
@@ -136,4 +139,49 @@ func (e *encoder) encodeServe(s *Serving) {
 	e.float("gpu_memory_utilization", s.GPUMemoryUtilization, "vLLM's share of GPU memory")
 	e.int("max_num_batched_tokens", s.MaxNumBatchedTokens, "tokens per scheduler step")
 	e.int("max_num_seqs", s.MaxNumSeqs, "sequences per scheduler step")
+}
+
+// Serving returns the serving workload the request asks for, given w, the
+// request resolved by Workload and Defaults: the [serve] answers, with the
+// older inference keys filling what they leave out (context_len is
+// max_model_len (or seq_len, as the configurator's context length asks
+// it), gen_tokens output_tokens, sequences concurrency, tp the
+// tensor-parallel degree) and the weight format from the precision (a
+// quantized config.json's format) when none is given. bf16 so derived is
+// vLLM's default --dtype auto, which loads a bf16 checkpoint in fp16 where
+// the GPU has no bf16 (vllm/config/model.py _resolve_auto_dtype), so it
+// allows that fallback; a weight format given asks for itself. Without a
+// prompt length, a request fills its context: prompt = max_model_len −
+// output.
+func (r *WorkloadAnswers) Serving(w *model.Workload) model.Serving {
+	s := r.Serve
+	if s.WeightFormat == "" {
+		s.WeightFormat = model.WeightFormatFor(w.Precision)
+		s.AllowPrecisionFallback = s.WeightFormat == model.WeightBF16
+	}
+	if s.OutputTokens == 0 {
+		s.OutputTokens = cmp.Or(r.GenTokens, w.GenTokens)
+	}
+	if s.MaxModelLen == 0 {
+		switch {
+		case r.ContextLen > 0:
+			s.MaxModelLen = r.ContextLen
+		case r.SeqLen > 0: // inference: tokens per sequence are the context (Workload.Defaults)
+			s.MaxModelLen = r.SeqLen
+		case s.PromptTokens > 0:
+			s.MaxModelLen = s.PromptTokens + s.OutputTokens
+		default:
+			s.MaxModelLen = w.ContextLen
+		}
+	}
+	if s.PromptTokens == 0 {
+		s.PromptTokens = max(s.MaxModelLen-s.OutputTokens, 1)
+	}
+	if s.Concurrency == 0 && s.RequestsPerSec == 0 {
+		s.Concurrency = cmp.Or(r.Sequences, w.Sequences)
+	}
+	if s.TP == 0 {
+		s.TP = r.TP
+	}
+	return s
 }

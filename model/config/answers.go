@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"fmt"
@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // answerKey is an answer's key: "batch_size" (a [workload] key) or a
@@ -46,10 +48,10 @@ func AnswersTOML(answers map[string]string) ([]byte, error) {
 	for _, k := range keys {
 		v := answers[k]
 		if !answerKey().MatchString(k) {
-			return nil, Errorf("answers."+Printable(k), "not a key: want a configuration key such as batch_size or search.pricing")
+			return nil, Errorf("answers."+model.Printable(k), "not a key: want a configuration key such as batch_size or search.pricing")
 		}
-		if strings.ContainsFunc(v, Unprintable) {
-			return nil, Errorf("answers."+k, "%q has control characters", Printable(v))
+		if strings.ContainsFunc(v, model.Unprintable) {
+			return nil, Errorf("answers."+k, "%q has control characters", model.Printable(v))
 		}
 		table, key := "workload", k
 		if i := strings.LastIndexByte(k, '.'); i >= 0 {
@@ -95,7 +97,7 @@ func answerValue(rt reflect.Type, key, v string) string {
 	s := strings.TrimSpace(v)
 	switch ft {
 	case reflect.TypeFor[tInt](), reflect.TypeFor[tFloat]():
-		if x, err := ParseQuantity(s); err == nil {
+		if x, err := model.ParseQuantity(s); err == nil {
 			return strconv.FormatFloat(x, 'g', -1, 64)
 		}
 	case reflect.TypeFor[tBool]():

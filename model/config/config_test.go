@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"errors"
@@ -8,36 +8,39 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
 
 // fullConfig sets every key once, so the round trip covers them all.
 func fullConfig() Config {
 	return Config{
 		Workload: WorkloadAnswers{
-			Settings: Settings{Framework: PyTorch, Task: TaskLoRA, Precision: AMPBF16, Optimizer: AdamW8bit, MicroBatch: 8, SeqLen: 1024, GradAccum: 4, Checkpointing: Bool(true), FlashAttention: Bool(false), LoRARank: 32, LoRATargets: []string{"q", "v"}, DatasetTokens: 2.5e9, Epochs: 1.5, GPUs: 8, Strategy: FSDP, TP: 2, MFU: 0.35},
+			Settings: model.Settings{Framework: model.PyTorch, Task: model.TaskLoRA, Precision: model.AMPBF16, Optimizer: model.AdamW8bit, MicroBatch: 8, SeqLen: 1024, GradAccum: 4, Checkpointing: model.Bool(true), FlashAttention: model.Bool(false), LoRARank: 32, LoRATargets: []string{"q", "v"}, DatasetTokens: 2.5e9, Epochs: 1.5, GPUs: 8, Strategy: model.FSDP, TP: 2, MFU: 0.35},
 			Model:    "tiny-llama",
 		},
 		Search: SearchAnswers{
-			Providers: []string{"aws", "gcp"}, Regions: []string{"us-east-1", "europe-"}, Pricing: Spot,
-			MaxPriceHour: 40, BudgetMonth: 12000.5, HoursPerMonth: 200, DeadlineHours: 72, AllowMultiNode: true, Sort: SortJob,
+			Providers: []string{"aws", "gcp"}, Regions: []string{"us-east-1", "europe-"}, Pricing: model.Spot,
+			MaxPriceHour: 40, BudgetMonth: 12000.5, HoursPerMonth: 200, DeadlineHours: 72, AllowMultiNode: true, Sort: model.SortJob,
 		},
 		Estimate: &EstimateSummary{GPU: "a100-80gb", WeightsGiB: 12.5, GradientsGiB: 0.1, OptimizerStatesGiB: 0.2,
 			ActivationsGiB: 30, OverheadGiB: 2.25, TotalGiB: 45.05, TotalFLOPs: 1.234e19, Hours: 10.5, GPUHours: 84},
 		Selection: &Selection{Provider: "aws", InstanceType: "p4de.24xlarge", Region: "us-east-1", GPU: "a100-80gb",
-			GPUs: 8, Instances: 1, Pricing: Spot, USDPerHour: 12.3456, MonthlyUSD: 9012.29, JobHours: 10.5, JobUSD: 129.63,
+			GPUs: 8, Instances: 1, Pricing: model.Spot, USDPerHour: 12.3456, MonthlyUSD: 9012.29, JobHours: 10.5, JobUSD: 129.63,
 			CatalogAsOf: "2026-11-30"},
 	}
 }
 
 func TestConfigRoundTrip(t *testing.T) {
 	custom := Config{Workload: WorkloadAnswers{
-		Settings: Settings{Task: TaskInference, Precision: INT4, MicroBatch: 16, SeqLen: 4096, ContextLen: 4096, Sequences: 16, GenTokens: 512},
-		Custom: &CustomModel{Family: FamilyDecoder, Layers: 4,
+		Settings: model.Settings{Task: model.TaskInference, Precision: model.INT4, MicroBatch: 16, SeqLen: 4096, ContextLen: 4096, Sequences: 16, GenTokens: 512},
+		Custom: &CustomModel{Family: model.FamilyDecoder, Layers: 4,
 			Hidden: 256, Heads: 4, KVHeads: 2, FFN: 1024, Vocab: 1000},
 		AutoGPUs: true,
 	}}
-	hf := Config{Workload: WorkloadAnswers{Settings: Settings{Epochs: 3, DatasetSamples: 1}, HFConfig: `C:\models\é "quoted"\config.json`}}
-	params := Config{Workload: WorkloadAnswers{Settings: Settings{ImageSize: 224}, Custom: &CustomModel{Family: FamilyCNN, Params: 25.6e6}}}
+	hf := Config{Workload: WorkloadAnswers{Settings: model.Settings{Epochs: 3, DatasetSamples: 1}, HFConfig: `C:\models\é "quoted"\config.json`}}
+	params := Config{Workload: WorkloadAnswers{Settings: model.Settings{ImageSize: 224}, Custom: &CustomModel{Family: model.FamilyCNN, Params: 25.6e6}}}
 	cjk := Config{Workload: WorkloadAnswers{Model: "llama"}, Selection: &Selection{Provider: "云", InstanceType: "ＧＰＵ服务器-🚀",
 		Region: "東京 1", GPUs: 1, Instances: 1}}
 	for name, c := range map[string]Config{"full": fullConfig(), "custom shape": custom, "hf path": hf, "params only": params, "cjk and emoji": cjk} {
@@ -145,7 +148,7 @@ func TestDecodeConfigAccepts(t *testing.T) {
 		{"whole float for an int", head + "batch_size = 8.0\n", func(c Config) bool { return c.Workload.MicroBatch == 8 }},
 		{"gpus auto", head + "gpus = \"auto\"\n", func(c Config) bool { return c.Workload.AutoGPUs && c.Workload.GPUs == 0 }},
 		{"alias", head + "task = \"fine-tune\"\nprecision = \"bfloat16\"\n", func(c Config) bool {
-			return c.Workload.Task == TaskFinetune && c.Workload.Precision == BF16
+			return c.Workload.Task == model.TaskFinetune && c.Workload.Precision == model.BF16
 		}},
 		{"toml local date", head + "[selection]\nprovider = \"a\"\ninstance_type = \"b\"\nregion = \"c\"\ngpus = 1\ninstances = 1\ncatalog_as_of = 2026-11-30\n",
 			func(c Config) bool { return c.Selection.CatalogAsOf == "2026-11-30" }},
@@ -180,10 +183,10 @@ func TestConfigDateNoZoneShift(t *testing.T) {
 	}
 }
 
-func configCatalog() *Catalog {
-	c := testCatalog()
-	c.Models = []Architecture{{Key: "tiny-llama", Name: "Tiny Llama", Family: FamilyDecoder, Layers: 4, Hidden: 256, Heads: 4,
-		FFN: 1024, Vocab: 1000, GatedMLP: true, Norm: RMSNorm, DefaultBatch: 4, DefaultSeqLen: 512}}
+func configCatalog() *model.Catalog {
+	c := modeltest.Catalog()
+	c.Models = []model.Architecture{{Key: "tiny-llama", Name: "Tiny Llama", Family: model.FamilyDecoder, Layers: 4, Hidden: 256, Heads: 4,
+		FFN: 1024, Vocab: 1000, GatedMLP: true, Norm: model.RMSNorm, DefaultBatch: 4, DefaultSeqLen: 512}}
 	c.Index()
 	return c
 }
@@ -199,7 +202,7 @@ func TestResolve(t *testing.T) {
 		t.Errorf("Resolve() = %+v", w)
 	}
 	q := c.Search.Query(c.Workload.AutoGPUs)
-	if q.Pricing != Spot || q.BudgetMonthUSD != 12000.5 || q.AutoGPUs || !q.AllowMultiNode {
+	if q.Pricing != model.Spot || q.BudgetMonthUSD != 12000.5 || q.AutoGPUs || !q.AllowMultiNode {
 		t.Errorf("Query() = %+v", q)
 	}
 
@@ -227,27 +230,27 @@ func TestResolve(t *testing.T) {
 
 	// The reader maps the dtype for the task it is given (data/hf
 	// Config.Precision); Resolve passes the request's task, train when unset.
-	var asked []Task
-	hf := Readers{HFConfig: func(path string, task Task) (Architecture, Precision, []string, error) {
+	var asked []model.Task
+	hf := Readers{HFConfig: func(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
 		if path != "m/config.json" {
-			return Architecture{}, "", nil, fmt.Errorf("open %s: no such file", path)
+			return model.Architecture{}, "", nil, fmt.Errorf("open %s: no such file", path)
 		}
 		asked = append(asked, task)
 		a := cat.Models[0]
 		a.Key = ""
-		return a, AMPBF16, []string{"note"}, nil
+		return a, model.AMPBF16, []string{"note"}, nil
 	}}
-	c = Config{Workload: WorkloadAnswers{Settings: Settings{Task: TaskFinetune}, HFConfig: "m/config.json"}}
+	c = Config{Workload: WorkloadAnswers{Settings: model.Settings{Task: model.TaskFinetune}, HFConfig: "m/config.json"}}
 	w, ws, err := c.Workload.Resolve(cat, hf)
-	if err != nil || w.Precision != AMPBF16 || len(ws) != 1 {
+	if err != nil || w.Precision != model.AMPBF16 || len(ws) != 1 {
 		t.Errorf("Resolve(hf) = %v %v %v; want the reader's amp-bf16 and one warning", w.Precision, ws, err)
 	}
 	c.Workload.Task = ""
-	c.Workload.Precision = FP32
-	if w, _, err := c.Workload.Resolve(cat, hf); err != nil || w.Precision != FP32 {
+	c.Workload.Precision = model.FP32
+	if w, _, err := c.Workload.Resolve(cat, hf); err != nil || w.Precision != model.FP32 {
 		t.Errorf("Resolve(hf, precision fp32) = %v %v; the request's precision wins", w.Precision, err)
 	}
-	if !slices.Equal(asked, []Task{TaskFinetune, TaskTrain}) {
+	if !slices.Equal(asked, []model.Task{model.TaskFinetune, model.TaskTrain}) {
 		t.Errorf("reader asked for tasks %v, want [finetune train]", asked)
 	}
 	c.Workload.HFConfig = "missing"
@@ -258,7 +261,7 @@ func TestResolve(t *testing.T) {
 
 func TestCustomModelDefaults(t *testing.T) {
 	a := (&CustomModel{Layers: 2, Hidden: 64, Heads: 4}).Architecture()
-	if a.Family != FamilyDecoder || a.FFN != 256 || a.Vocab != 32000 || !a.HasShape() {
+	if a.Family != model.FamilyDecoder || a.FFN != 256 || a.Vocab != 32000 || !a.HasShape() {
 		t.Errorf("Architecture() = %+v, want decoder, ffn 4×64, vocab 32000", a)
 	}
 	if err := a.Validate(); err != nil {
@@ -267,7 +270,7 @@ func TestCustomModelDefaults(t *testing.T) {
 }
 
 func ExampleEncodeConfig() {
-	c := Config{Workload: WorkloadAnswers{Settings: Settings{Task: TaskFinetune, MicroBatch: 32, SeqLen: 384, Epochs: 2}, Model: "bert-large"}}
+	c := Config{Workload: WorkloadAnswers{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 32, SeqLen: 384, Epochs: 2}, Model: "bert-large"}}
 	b, _ := EncodeConfig(&c)
 	back, _ := DecodeConfig(b)
 	fmt.Println(back.Workload.Model, back.Workload.MicroBatch, back.Workload.Epochs)
@@ -314,12 +317,12 @@ func FuzzDecodeConfig(f *testing.F) {
 // TestEstimateModelRoundTrip: a config.json or custom model's derived
 // architecture is written under [estimate.model] and read back as written.
 func TestEstimateModelRoundTrip(t *testing.T) {
-	w := Workload{Settings: Settings{Task: TaskQLoRA}, Model: mixtralShape()}
-	e, err := Compute(w, nil)
+	w := model.Workload{Settings: model.Settings{Task: model.TaskQLoRA}, Model: mixtralShape()}
+	e, err := model.Compute(w, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := Config{Workload: WorkloadAnswers{Settings: Settings{Task: TaskQLoRA}, HFConfig: "mixtral/config.json"}, Estimate: NewEstimateSummary(&e)}
+	c := Config{Workload: WorkloadAnswers{Settings: model.Settings{Task: model.TaskQLoRA}, HFConfig: "mixtral/config.json"}, Estimate: NewEstimateSummary(&e)}
 	b, err := EncodeConfig(&c)
 	if err != nil {
 		t.Fatal(err)
@@ -336,7 +339,7 @@ func TestEstimateModelRoundTrip(t *testing.T) {
 	}
 }
 
-func mixtralShape() Architecture {
-	return Architecture{Family: FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, GatedMLP: true,
-		Vocab: 32000, Norm: RMSNorm, Experts: 8, ExpertsPerToken: 2, MaxPositions: 32768}
+func mixtralShape() model.Architecture {
+	return model.Architecture{Family: model.FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, GatedMLP: true,
+		Vocab: 32000, Norm: model.RMSNorm, Experts: 8, ExpertsPerToken: 2, MaxPositions: 32768}
 }

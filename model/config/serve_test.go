@@ -1,8 +1,10 @@
-package model
+package config
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func TestServeConfigRoundTrip(t *testing.T) {
@@ -25,7 +27,7 @@ gpu_memory_utilization = 0.92
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Serving{WeightFormat: WeightAWQ, KVCacheDType: KVFP8, MaxModelLen: 8192, PromptTokens: 7000, OutputTokens: 1000,
+	want := model.Serving{WeightFormat: model.WeightAWQ, KVCacheDType: model.KVFP8, MaxModelLen: 8192, PromptTokens: 7000, OutputTokens: 1000,
 		Concurrency: 32, TPOTTargetMs: 50, TP: 2, GPUMemoryUtilization: 0.92}
 	if c.Workload.Serve != want {
 		t.Fatalf("decoded %+v, want %+v", c.Workload.Serve, want)
@@ -68,22 +70,22 @@ func TestAnswersServing(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		r    WorkloadAnswers
-		w    Workload
-		want Serving
+		w    model.Workload
+		want model.Serving
 	}{
-		{"older keys fill in", WorkloadAnswers{Settings: Settings{ContextLen: 8192, GenTokens: 512, Sequences: 16, TP: 2}},
-			Workload{Settings: Settings{Precision: INT4, ContextLen: 8192, GenTokens: 512, Sequences: 16}},
-			Serving{WeightFormat: WeightAWQ, MaxModelLen: 8192, PromptTokens: 7680, OutputTokens: 512, Concurrency: 16, TP: 2}},
-		{"prompt and output give the context", WorkloadAnswers{Serve: Serving{PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3}},
-			Workload{Settings: Settings{Precision: BF16, ContextLen: 4096, GenTokens: 256, Sequences: 1}},
+		{"older keys fill in", WorkloadAnswers{Settings: model.Settings{ContextLen: 8192, GenTokens: 512, Sequences: 16, TP: 2}},
+			model.Workload{Settings: model.Settings{Precision: model.INT4, ContextLen: 8192, GenTokens: 512, Sequences: 16}},
+			model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 7680, OutputTokens: 512, Concurrency: 16, TP: 2}},
+		{"prompt and output give the context", WorkloadAnswers{Serve: model.Serving{PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3}},
+			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 4096, GenTokens: 256, Sequences: 1}},
 			// bf16 from the precision is vLLM's --dtype auto: fp16 where the GPU has no bf16
-			Serving{WeightFormat: WeightBF16, MaxModelLen: 1200, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3, AllowPrecisionFallback: true}},
-		{"a bf16 weight format asks for bf16 itself", WorkloadAnswers{Serve: Serving{WeightFormat: WeightBF16}},
-			Workload{Settings: Settings{Precision: BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
-			Serving{WeightFormat: WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
-		{"the weight format wins over the precision", WorkloadAnswers{Serve: Serving{WeightFormat: WeightGPTQ}},
-			Workload{Settings: Settings{Precision: FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
-			Serving{WeightFormat: WeightGPTQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
+			model.Serving{WeightFormat: model.WeightBF16, MaxModelLen: 1200, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3, AllowPrecisionFallback: true}},
+		{"a bf16 weight format asks for bf16 itself", WorkloadAnswers{Serve: model.Serving{WeightFormat: model.WeightBF16}},
+			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
+			model.Serving{WeightFormat: model.WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
+		{"the weight format wins over the precision", WorkloadAnswers{Serve: model.Serving{WeightFormat: model.WeightGPTQ}},
+			model.Workload{Settings: model.Settings{Precision: model.FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
+			model.Serving{WeightFormat: model.WeightGPTQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
 	} {
 		if got := tc.r.Serving(&tc.w); got != tc.want {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)

@@ -1,9 +1,11 @@
-package model
+package config
 
 import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // [launch] is checked on read through the same Launch type EncodeConfig
@@ -57,7 +59,7 @@ func TestEncodeConfigLaunch(t *testing.T) {
 // and reads back as the workload's serving answers; with both set the
 // file would hold two [serve] tables, so EncodeConfig refuses.
 func TestEncodeConfigServeLaunch(t *testing.T) {
-	c := Config{Workload: WorkloadAnswers{Settings: Settings{Task: TaskInference}, Model: "llama-3.1-8b"}}
+	c := Config{Workload: WorkloadAnswers{Settings: model.Settings{Task: model.TaskInference}, Model: "llama-3.1-8b"}}
 	c.ServeLaunch = &ServeLaunch{Notes: []string{"vllm serve"}, Provider: "aws", Nodes: 1, TensorParallelSize: 2, PipelineParallelSize: 1,
 		Replicas: 1, ReplicasPerNode: 1, WeightFormat: "awq", MaxModelLen: 8192, OutputTokens: 512, Concurrency: 32, TTFTMs: 2000}
 	b, err := EncodeConfig(&c)
@@ -71,7 +73,7 @@ func TestEncodeConfigServeLaunch(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b)
 	}
-	if s := back.Workload.Serve; s.WeightFormat != WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 || s.TTFTTargetMs != 2000 {
+	if s := back.Workload.Serve; s.WeightFormat != model.WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 || s.TTFTTargetMs != 2000 {
 		t.Errorf("reopened [serve] %+v", s)
 	}
 	c.Workload.Serve = back.Workload.Serve

@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // EncodeConfig writes c as TOML a person can read: one key per line with a
@@ -36,7 +38,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	e.str("precision", string(w.Precision), "dtype of weights and compute")
 	e.str("optimizer", string(w.Optimizer), "")
 	batchNote := "micro-batch per GPU"
-	if w.Task == TaskInference {
+	if w.Task == model.TaskInference {
 		batchNote = "concurrent sequences per model replica"
 	}
 	e.int("batch_size", w.MicroBatch, batchNote)
@@ -78,7 +80,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 		e.int("ffn", m.FFN, "MLP inner size")
 		e.int("vocab", m.Vocab, "vocabulary size")
 	}
-	if c.ServeLaunch != nil && w.Serve != (Serving{}) {
+	if c.ServeLaunch != nil && w.Serve != (model.Serving{}) {
 		return nil, errors.New("a serving export's [serve] section replaces the workload's serving answers: set one of them")
 	}
 	e.encodeServe(&w.Serve)
@@ -167,7 +169,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 
 // switches writes the switches that are on, one line each from the
 // field's toml and note tags (see Switches).
-func (e *encoder) switches(s *Switches) {
+func (e *encoder) switches(s *model.Switches) {
 	v := reflect.ValueOf(s).Elem()
 	for i := range v.NumField() {
 		if v.Field(i).Bool() {

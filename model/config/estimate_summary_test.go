@@ -1,4 +1,4 @@
-package model_test
+package config_test
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // TestEstimateSummaryParts: the exported [estimate] writes the memory as
@@ -67,7 +68,7 @@ func TestEstimateSummaryParts(t *testing.T) {
 			if tt.fold(m) <= 0 {
 				t.Fatalf("the case no longer exercises its fold: %+v", m)
 			}
-			s := model.NewEstimateSummary(&e)
+			s := config.NewEstimateSummary(&e)
 			sum := s.WeightsGiB + s.GradientsGiB + s.OptimizerStatesGiB + s.ActivationsGiB + s.KVCacheGiB + s.OverheadGiB
 			if d := math.Abs(sum - s.TotalGiB); d > 7*0.005+1e-9 {
 				t.Errorf("parts %.2f + %.2f + %.2f + %.2f + %.2f + %.2f = %.2f GiB, total_gib %.2f (off by %.3f)",

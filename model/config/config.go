@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"bytes"
@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // ConfigSchemaVersion is the version of the configuration file that
@@ -51,7 +53,7 @@ type Config struct {
 // reference (catalog key, custom shape or config.json path), resolved
 // against a catalog by Resolve. Zero numbers mean "the default".
 type WorkloadAnswers struct {
-	Settings
+	model.Settings
 	// Exactly one of Model, HFConfig and Custom says which model.
 	Model    string       // catalog key or alias: "llama-3.1-8b"
 	HFConfig string       // path of a Hugging Face config.json (file or directory)
@@ -66,13 +68,13 @@ type WorkloadAnswers struct {
 	// Serve is the [serve] table: the serving workload of task inference
 	// for a generative model (see WorkloadAnswers.Serving). Zero values
 	// are defaults or, for TP, PP and replicas, auto.
-	Serve Serving
+	Serve model.Serving
 }
 
 // AnswersFor returns the answers that reproduce w: the catalog key when w's
 // model is a catalog entry, else its shape as a custom model (a config.json
 // path is not in w: set HFConfig yourself). GPUs are fixed, not auto.
-func AnswersFor(w Workload) WorkloadAnswers {
+func AnswersFor(w model.Workload) WorkloadAnswers {
 	a := WorkloadAnswers{Settings: w.Settings.Clone()}
 	m := &w.Model
 	if m.Key != "" {
@@ -89,7 +91,7 @@ func AnswersFor(w Workload) WorkloadAnswers {
 
 // CustomModel is a model typed in as a shape or a parameter count.
 type CustomModel struct {
-	Family                                     Family
+	Family                                     model.Family
 	Params                                     float64 // 0: from the shape; with one, the exact count
 	Layers, Hidden, Heads, KVHeads, FFN, Vocab int
 }
@@ -97,11 +99,11 @@ type CustomModel struct {
 // Architecture returns the custom model as an architecture, with the
 // command line's defaults: FFN 4 × hidden, a 32000-token vocabulary for
 // text transformers, as many decoder as encoder layers.
-func (c *CustomModel) Architecture() Architecture {
-	a := Architecture{Family: c.Family, Params: c.Params, Layers: c.Layers, Hidden: c.Hidden,
+func (c *CustomModel) Architecture() model.Architecture {
+	a := model.Architecture{Family: c.Family, Params: c.Params, Layers: c.Layers, Hidden: c.Hidden,
 		Heads: c.Heads, KVHeads: c.KVHeads, FFN: c.FFN, Vocab: c.Vocab}
 	if a.Family == "" {
-		a.Family = FamilyDecoder
+		a.Family = model.FamilyDecoder
 	}
 	if a.HasShape() {
 		// Params, when given with a shape, stays: the count is exact and the
@@ -109,13 +111,13 @@ func (c *CustomModel) Architecture() Architecture {
 		if a.FFN == 0 {
 			a.FFN = 4 * a.Hidden
 		}
-		if a.Vocab == 0 && a.Family != FamilyViT {
+		if a.Vocab == 0 && a.Family != model.FamilyViT {
 			a.Vocab = 32000
 		}
-		if a.Family == FamilyEncoderDecoder {
+		if a.Family == model.FamilyEncoderDecoder {
 			a.DecoderLayers = a.Layers
 		}
-		if a.Family == FamilyViT {
+		if a.Family == model.FamilyViT {
 			a.PatchSize = 16
 			if a.Vocab == 0 {
 				a.Vocab = 1000
@@ -135,7 +137,7 @@ type SearchAnswers struct {
 	Providers      []string // provider keys; empty: all but marketplaces
 	Regions        []string // region names or prefixes ending in "-"; empty: all
 	GPUs           []string // GPU keys the offers are limited to (the browse screen's pick); empty: all
-	Pricing        Pricing
+	Pricing        model.Pricing
 	MaxPriceHour   float64 // USD per hour for the whole deployment
 	BudgetMonth    float64 // USD per month
 	BudgetJob      float64 // USD for the whole job (Query.BudgetJobUSD)
@@ -145,7 +147,7 @@ type SearchAnswers struct {
 	// AllowPrecisionFallback accepts GPUs that run a fallback of the
 	// requested precision (Query.AllowPrecisionFallback).
 	AllowPrecisionFallback bool
-	Sort                   SortKey // "": job cost with a dataset, else price
+	Sort                   model.SortKey // "": job cost with a dataset, else price
 	// USDCNY is the exchange rate the user gives, 1 USD = USDCNY CNY, to
 	// rank CNY-priced overlay rows with USD offers; 0 means none, and CNY
 	// rows are not ranked (no rate is assumed or fetched).
@@ -155,7 +157,7 @@ type SearchAnswers struct {
 // ServeSearch applies to a serving request the search answers it reads:
 // the precision fallback (on top of vLLM's auto, WorkloadAnswers.Serving)
 // and multi-node (a replica across instances).
-func (a *SearchAnswers) ServeSearch(s *Serving) {
+func (a *SearchAnswers) ServeSearch(s *model.Serving) {
 	s.AllowPrecisionFallback = s.AllowPrecisionFallback || a.AllowPrecisionFallback
 	s.AllowMultiNode = a.AllowMultiNode
 }
@@ -171,8 +173,8 @@ func (s *SearchAnswers) ExchangeRates() map[string]float64 {
 
 // Query returns the search as a Query for Recommend; autoGPUs comes from
 // the workload's gpus = "auto".
-func (s *SearchAnswers) Query(autoGPUs bool) Query {
-	return Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), GPUs: slices.Clone(s.GPUs), Pricing: s.Pricing,
+func (s *SearchAnswers) Query(autoGPUs bool) model.Query {
+	return model.Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), GPUs: slices.Clone(s.GPUs), Pricing: s.Pricing,
 		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
 		BudgetMonthUSD: s.BudgetMonth, BudgetJobUSD: s.BudgetJob, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort,
 		ExchangeRates: s.ExchangeRates()}
@@ -193,7 +195,7 @@ type EstimateSummary struct {
 
 // ArchSummary is the derived architecture written under [estimate.model].
 type ArchSummary struct {
-	Family                                 Family
+	Family                                 model.Family
 	Params, ActiveParams                   float64
 	Layers, DecoderLayers, Hidden, Heads   int
 	KVHeads, HeadDim, FFN, Vocab           int
@@ -204,8 +206,8 @@ type ArchSummary struct {
 // NewEstimateSummary summarises e, rounded for reading: the memory as the
 // screens show it (Memory.Parts), so the parts add up to the total within
 // the rounding of each to 0.01 GiB.
-func NewEstimateSummary(e *Estimate) *EstimateSummary {
-	g := func(b float64) float64 { return math.Round(b/GiB*100) / 100 }
+func NewEstimateSummary(e *model.Estimate) *EstimateSummary {
+	g := func(b float64) float64 { return math.Round(b/model.GiB*100) / 100 }
 	m := e.Memory.Parts()
 	s := &EstimateSummary{
 		WeightsGiB: g(m.Weights), GradientsGiB: g(m.Gradients), OptimizerStatesGiB: g(m.OptimizerStates),
@@ -244,7 +246,7 @@ type Selection struct {
 	GPU          string // GPU key
 	GPUs         int    // GPUs the job uses
 	Instances    int    // instances (nodes) rented
-	Pricing      Pricing
+	Pricing      model.Pricing
 	USDPerHour   float64 // the whole deployment
 	MonthlyUSD   float64
 	JobHours     float64 // 0 without a dataset
@@ -253,7 +255,7 @@ type Selection struct {
 }
 
 // NewSelection records offer o, priced from a catalog dated asOf.
-func NewSelection(o *Offer, asOf string) *Selection {
+func NewSelection(o *model.Offer, asOf string) *Selection {
 	s := &Selection{Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
 		GPUs: o.GPUs, Instances: o.Instances, Pricing: o.Pricing, USDPerHour: roundSig(o.USDPerHour, 6),
 		MonthlyUSD: math.Round(o.MonthlyUSD*100) / 100, CatalogAsOf: asOf}
@@ -302,11 +304,11 @@ const maxHoursPerMonth = 744 // 31 × 24
 // the heads, tp dividing gpus) happen in Resolve. Errors are *ConfigError.
 func (c *Config) Validate() error {
 	w := &c.Workload
-	if w.Framework != "" && !slices.Contains(Frameworks, w.Framework) {
-		return Errorf("workload.framework", "want %s", OrList(EnumNames(Frameworks)))
+	if w.Framework != "" && !slices.Contains(model.Frameworks, w.Framework) {
+		return Errorf("workload.framework", "want %s", model.OrList(model.EnumNames(model.Frameworks)))
 	}
-	if w.Task != "" && !slices.Contains(Tasks, w.Task) {
-		return Errorf("workload.task", "want %s", OrList(EnumNames(Tasks)))
+	if w.Task != "" && !slices.Contains(model.Tasks, w.Task) {
+		return Errorf("workload.task", "want %s", model.OrList(model.EnumNames(model.Tasks)))
 	}
 	sources := 0
 	for _, set := range []bool{w.Model != "", w.HFConfig != "", w.Custom != nil} {
@@ -323,34 +325,34 @@ func (c *Config) Validate() error {
 		}
 	}
 	if w.Precision != "" {
-		valid := PrecisionsFor(w.Task)
+		valid := model.PrecisionsFor(w.Task)
 		if !slices.Contains(valid, w.Precision) {
-			return Errorf("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmp.Or(w.Task, TaskTrain), OrList(EnumNames(valid)))
+			return Errorf("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmp.Or(w.Task, model.TaskTrain), model.OrList(model.EnumNames(valid)))
 		}
 	}
-	if w.Optimizer != "" && !slices.Contains(Optimizers, w.Optimizer) {
-		return Errorf("workload.optimizer", "want %s", OrList(EnumNames(Optimizers)))
+	if w.Optimizer != "" && !slices.Contains(model.Optimizers, w.Optimizer) {
+		return Errorf("workload.optimizer", "want %s", model.OrList(model.EnumNames(model.Optimizers)))
 	}
-	if w.Strategy != "" && !slices.Contains(Strategies, w.Strategy) {
-		return Errorf("workload.strategy", "want %s", OrList(EnumNames(Strategies)))
+	if w.Strategy != "" && !slices.Contains(model.Strategies, w.Strategy) {
+		return Errorf("workload.strategy", "want %s", model.OrList(model.EnumNames(model.Strategies)))
 	}
-	if !slices.Contains(Recipes, w.Recipe) {
-		return Errorf("workload.recipe", "want %s", OrList(EnumNames(Recipes[1:])))
+	if !slices.Contains(model.Recipes, w.Recipe) {
+		return Errorf("workload.recipe", "want %s", model.OrList(model.EnumNames(model.Recipes[1:])))
 	}
-	if !slices.Contains(Losses, w.Loss) {
-		return Errorf("workload.loss", "want %s", OrList(EnumNames(Losses[1:])))
+	if !slices.Contains(model.Losses, w.Loss) {
+		return Errorf("workload.loss", "want %s", model.OrList(model.EnumNames(model.Losses[1:])))
 	}
-	if !slices.Contains(QuantTypes, w.QuantType) {
-		return Errorf("workload.quant_type", "want %s", OrList(EnumNames(QuantTypes[1:])))
+	if !slices.Contains(model.QuantTypes, w.QuantType) {
+		return Errorf("workload.quant_type", "want %s", model.OrList(model.EnumNames(model.QuantTypes[1:])))
 	}
 	for _, f := range []struct {
 		key    string
 		v, max int
 	}{
-		{"batch_size", w.MicroBatch, MaxBatch}, {"seq_len", w.SeqLen, MaxSeqLen}, {"image_size", w.ImageSize, MaxImage},
-		{"grad_accum", w.GradAccum, MaxBatch}, {"lora_rank", w.LoRARank, MaxRank}, {"gpus", w.GPUs, MaxGPUs},
-		{"tp", w.TP, MaxGPUs}, {"context_len", w.ContextLen, MaxSeqLen}, {"sequences", w.Sequences, MaxBatch},
-		{"gen_tokens", w.GenTokens, MaxSeqLen},
+		{"batch_size", w.MicroBatch, model.MaxBatch}, {"seq_len", w.SeqLen, model.MaxSeqLen}, {"image_size", w.ImageSize, model.MaxImage},
+		{"grad_accum", w.GradAccum, model.MaxBatch}, {"lora_rank", w.LoRARank, model.MaxRank}, {"gpus", w.GPUs, model.MaxGPUs},
+		{"tp", w.TP, model.MaxGPUs}, {"context_len", w.ContextLen, model.MaxSeqLen}, {"sequences", w.Sequences, model.MaxBatch},
+		{"gen_tokens", w.GenTokens, model.MaxSeqLen},
 	} {
 		if f.v < 0 || f.v > f.max {
 			return Errorf("workload."+f.key, "must be 1–%d, got %d", f.max, f.v)
@@ -360,7 +362,7 @@ func (c *Config) Validate() error {
 		return Errorf("workload.gpus", "give a number or \"auto\", not both")
 	}
 	for _, t := range w.LoRATargets {
-		if !ValidLoRATarget(t) {
+		if !model.ValidLoRATarget(t) {
 			return Errorf("workload.lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
 		}
 	}
@@ -368,8 +370,8 @@ func (c *Config) Validate() error {
 		key    string
 		v, max float64
 	}{
-		{"dataset_samples", w.DatasetSamples, MaxDataset}, {"dataset_tokens", w.DatasetTokens, MaxDataset},
-		{"epochs", w.Epochs, MaxEpochs}, {"mfu", w.MFU, 1},
+		{"dataset_samples", w.DatasetSamples, model.MaxDataset}, {"dataset_tokens", w.DatasetTokens, model.MaxDataset},
+		{"epochs", w.Epochs, model.MaxEpochs}, {"mfu", w.MFU, 1},
 	} {
 		if err := checkFloat("workload."+f.key, f.v, f.max); err != nil {
 			return err
@@ -378,7 +380,7 @@ func (c *Config) Validate() error {
 	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
 		return Errorf("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
 	}
-	if err := w.Serve.CheckRanges(); err != nil {
+	if err := checkServeRanges(&w.Serve); err != nil {
 		var ce *ConfigError
 		if errors.As(err, &ce) {
 			ce.Key = "serve." + ce.Key
@@ -396,11 +398,11 @@ func (c *Config) Validate() error {
 			return Errorf("search.regions", "empty region; want names such as \"us-east-1\" or prefixes such as \"europe-\"")
 		}
 	}
-	if s.Pricing != "" && !slices.Contains(PricingModes, s.Pricing) {
-		return Errorf("search.pricing", "want %s", OrList(EnumNames(PricingModes)))
+	if s.Pricing != "" && !slices.Contains(model.PricingModes, s.Pricing) {
+		return Errorf("search.pricing", "want %s", model.OrList(model.EnumNames(model.PricingModes)))
 	}
-	if s.Sort != "" && !slices.Contains(SortKeys, s.Sort) {
-		return Errorf("search.sort", "want %s", OrList(EnumNames(SortKeys)))
+	if s.Sort != "" && !slices.Contains(model.SortKeys, s.Sort) {
+		return Errorf("search.sort", "want %s", model.OrList(model.EnumNames(model.SortKeys)))
 	}
 	for _, f := range []struct {
 		key    string
@@ -455,17 +457,17 @@ func CheckText(key, s string, required bool) error {
 	if required && strings.TrimSpace(s) == "" {
 		return Errorf(key, "missing; want a non-empty string")
 	}
-	if !utf8.ValidString(s) || strings.IndexFunc(s, Unprintable) >= 0 {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, model.Unprintable) >= 0 {
 		return Errorf(key, "%q has control characters or invalid UTF-8", s)
 	}
 	return nil
 }
 
 func (c *CustomModel) validate() error {
-	if c.Family != "" && !slices.Contains(Families, c.Family) {
-		return Errorf("workload.custom.family", "want %s", OrList(EnumNames(Families)))
+	if c.Family != "" && !slices.Contains(model.Families, c.Family) {
+		return Errorf("workload.custom.family", "want %s", model.OrList(model.EnumNames(model.Families)))
 	}
-	if err := checkFloat("workload.custom.params", c.Params, MaxParams); err != nil {
+	if err := checkFloat("workload.custom.params", c.Params, model.MaxParams); err != nil {
 		return err
 	}
 	for _, f := range []struct {
@@ -478,7 +480,7 @@ func (c *CustomModel) validate() error {
 	}
 	a := c.Architecture()
 	if err := a.Validate(); err != nil {
-		return Errorf("workload.custom", "%s", strings.TrimPrefix(err.Error(), ErrInvalidArchitecture.Error()+": "))
+		return Errorf("workload.custom", "%s", strings.TrimPrefix(err.Error(), model.ErrInvalidArchitecture.Error()+": "))
 	}
 	return nil
 }
@@ -496,14 +498,14 @@ func (s *Selection) validate() error {
 	if err := CheckText("selection.gpu", s.GPU, false); err != nil {
 		return err
 	}
-	if s.GPUs < 1 || s.GPUs > MaxGPUs {
-		return Errorf("selection.gpus", "must be 1–%d, got %d", MaxGPUs, s.GPUs)
+	if s.GPUs < 1 || s.GPUs > model.MaxGPUs {
+		return Errorf("selection.gpus", "must be 1–%d, got %d", model.MaxGPUs, s.GPUs)
 	}
-	if s.Instances < 1 || s.Instances > MaxGPUs {
-		return Errorf("selection.instances", "must be 1–%d, got %d", MaxGPUs, s.Instances)
+	if s.Instances < 1 || s.Instances > model.MaxGPUs {
+		return Errorf("selection.instances", "must be 1–%d, got %d", model.MaxGPUs, s.Instances)
 	}
-	if s.Pricing != "" && !slices.Contains(PricingModes, s.Pricing) {
-		return Errorf("selection.pricing", "want %s", OrList(EnumNames(PricingModes)))
+	if s.Pricing != "" && !slices.Contains(model.PricingModes, s.Pricing) {
+		return Errorf("selection.pricing", "want %s", model.OrList(model.EnumNames(model.PricingModes)))
 	}
 	for _, f := range []struct {
 		key string
@@ -529,29 +531,29 @@ func (s *Selection) validate() error {
 // defaults); rd.Safetensors then sets the exact parameter count; gpus =
 // "auto" leaves GPUs to the search. Warnings come from the readers.
 // Errors are *ConfigError naming the key.
-func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string, error) {
-	out := Workload{Settings: w.Settings.Clone()}
+func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Workload, []string, error) {
+	out := model.Workload{Settings: w.Settings.Clone()}
 	var warnings []string
 	switch {
 	case w.Model != "":
 		a, err := cat.Model(w.Model)
 		if err != nil {
-			return out, nil, &ConfigError{Key: "workload.model", Msg: strings.TrimPrefix(err.Error(), ErrNotFound.Error()+": ")}
+			return out, nil, &ConfigError{Key: "workload.model", Msg: strings.TrimPrefix(err.Error(), model.ErrNotFound.Error()+": ")}
 		}
 		out.Model = *a
 	case w.HFConfig != "":
 		if rd.HFConfig == nil {
 			return out, nil, Errorf("workload.hf_config", "this build cannot read config.json files; give model or [workload.custom]")
 		}
-		a, p, ws, err := rd.HFConfig(w.HFConfig, cmp.Or(w.Task, TaskTrain))
+		a, p, ws, err := rd.HFConfig(w.HFConfig, cmp.Or(w.Task, model.TaskTrain))
 		if err != nil {
 			return out, nil, Errorf("workload.hf_config", "%v", err)
 		}
 		out.Model = a
 		warnings = ws
 		if out.Precision == "" && p != "" { // the checkpoint's format: FromCheckpoint's rule
-			task, prec, note := FromCheckpoint(cmp.Or(out.Task, TaskTrain), p)
-			if task != cmp.Or(out.Task, TaskTrain) {
+			task, prec, note := model.FromCheckpoint(cmp.Or(out.Task, model.TaskTrain), p)
+			if task != cmp.Or(out.Task, model.TaskTrain) {
 				out.Task = task
 			}
 			if out.Precision = prec; note != "" {
@@ -561,7 +563,7 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string
 	case w.Custom != nil:
 		out.Model = w.Custom.Architecture()
 	case w.Safetensors != "":
-		out.Model = Architecture{Family: FamilyDecoder} // its count comes next
+		out.Model = model.Architecture{Family: model.FamilyDecoder} // its count comes next
 	default:
 		return out, nil, Errorf("workload.model", "give model, hf_config or a [workload.custom] table")
 	}
@@ -576,7 +578,7 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string
 		out.Model, warnings = a, append(warnings, ws...)
 	}
 	if out.FlashAttention != nil && out.Model.Family != "" && !out.Model.Family.HasAttention() {
-		warnings = append(warnings, NoAttentionWarning(&out.Model)) // one line, then the answer is dropped
+		warnings = append(warnings, model.NoAttentionWarning(&out.Model)) // one line, then the answer is dropped
 		out.FlashAttention = nil
 	}
 	if w.AutoGPUs {
@@ -587,7 +589,7 @@ func (w *WorkloadAnswers) Workload(cat *Catalog, rd Readers) (Workload, []string
 
 // Resolve is Workload with Defaults applied and Validate passed; a
 // validation error names the workload key ("workload.tp").
-func (w *WorkloadAnswers) Resolve(cat *Catalog, rd Readers) (Workload, []string, error) {
+func (w *WorkloadAnswers) Resolve(cat *model.Catalog, rd Readers) (model.Workload, []string, error) {
 	out, warnings, err := w.Workload(cat, rd)
 	if err != nil {
 		return out, warnings, err
@@ -602,11 +604,11 @@ func AsConfigError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var fe *FieldError
+	var fe *model.FieldError
 	if errors.As(err, &fe) {
 		return &ConfigError{Key: "workload." + fe.Field, Msg: fe.Msg}
 	}
-	return Errorf("workload.model", "%s", strings.TrimPrefix(err.Error(), ErrInvalidArchitecture.Error()+": "))
+	return Errorf("workload.model", "%s", strings.TrimPrefix(err.Error(), model.ErrInvalidArchitecture.Error()+": "))
 }
 
 // rawConfig is the file's TOML shape. Every value has a type whose
@@ -623,63 +625,63 @@ type rawConfig struct {
 }
 
 type rawWorkload struct {
-	Framework      Framework  `toml:"framework"`
-	Task           Task       `toml:"task"`
-	Model          tString    `toml:"model"`
-	HFConfig       tString    `toml:"hf_config"`
-	Custom         *rawCustom `toml:"custom"`
-	Precision      Precision  `toml:"precision"`
-	Optimizer      Optimizer  `toml:"optimizer"`
-	BatchSize      tInt       `toml:"batch_size"`
-	SeqLen         tInt       `toml:"seq_len"`
-	ImageSize      tInt       `toml:"image_size"`
-	GradAccum      tInt       `toml:"grad_accum"`
-	Checkpointing  tBool      `toml:"checkpointing"`
-	FlashAttention tBool      `toml:"flash_attention"`
-	LoRARank       tInt       `toml:"lora_rank"`
-	LoRATargets    tStrings   `toml:"lora_targets"`
-	DatasetSamples tFloat     `toml:"dataset_samples"`
-	DatasetTokens  tFloat     `toml:"dataset_tokens"`
-	Epochs         tFloat     `toml:"epochs"`
-	GPUs           tGPUs      `toml:"gpus"`
-	Strategy       Strategy   `toml:"strategy"`
-	TP             tInt       `toml:"tp"`
-	ContextLen     tInt       `toml:"context_len"`
-	Sequences      tInt       `toml:"sequences"`
-	GenTokens      tInt       `toml:"gen_tokens"`
-	MFU            tFloat     `toml:"mfu"`
-	Recipe         Recipe     `toml:"recipe"`
-	Loss           Loss       `toml:"loss"`
-	QuantType      QuantType  `toml:"quant_type"`
-	DoubleQuant    tBool      `toml:"double_quant"`
-	Switches                  // decoded by their toml tags
+	Framework      model.Framework `toml:"framework"`
+	Task           model.Task      `toml:"task"`
+	Model          tString         `toml:"model"`
+	HFConfig       tString         `toml:"hf_config"`
+	Custom         *rawCustom      `toml:"custom"`
+	Precision      model.Precision `toml:"precision"`
+	Optimizer      model.Optimizer `toml:"optimizer"`
+	BatchSize      tInt            `toml:"batch_size"`
+	SeqLen         tInt            `toml:"seq_len"`
+	ImageSize      tInt            `toml:"image_size"`
+	GradAccum      tInt            `toml:"grad_accum"`
+	Checkpointing  tBool           `toml:"checkpointing"`
+	FlashAttention tBool           `toml:"flash_attention"`
+	LoRARank       tInt            `toml:"lora_rank"`
+	LoRATargets    tStrings        `toml:"lora_targets"`
+	DatasetSamples tFloat          `toml:"dataset_samples"`
+	DatasetTokens  tFloat          `toml:"dataset_tokens"`
+	Epochs         tFloat          `toml:"epochs"`
+	GPUs           tGPUs           `toml:"gpus"`
+	Strategy       model.Strategy  `toml:"strategy"`
+	TP             tInt            `toml:"tp"`
+	ContextLen     tInt            `toml:"context_len"`
+	Sequences      tInt            `toml:"sequences"`
+	GenTokens      tInt            `toml:"gen_tokens"`
+	MFU            tFloat          `toml:"mfu"`
+	Recipe         model.Recipe    `toml:"recipe"`
+	Loss           model.Loss      `toml:"loss"`
+	QuantType      model.QuantType `toml:"quant_type"`
+	DoubleQuant    tBool           `toml:"double_quant"`
+	model.Switches                 // decoded by their toml tags
 }
 
 type rawCustom struct {
-	Family  Family `toml:"family"`
-	Params  tFloat `toml:"params"`
-	Layers  tInt   `toml:"layers"`
-	Hidden  tInt   `toml:"hidden"`
-	Heads   tInt   `toml:"heads"`
-	KVHeads tInt   `toml:"kv_heads"`
-	FFN     tInt   `toml:"ffn"`
-	Vocab   tInt   `toml:"vocab"`
+	Family  model.Family `toml:"family"`
+	Params  tFloat       `toml:"params"`
+	Layers  tInt         `toml:"layers"`
+	Hidden  tInt         `toml:"hidden"`
+	Heads   tInt         `toml:"heads"`
+	KVHeads tInt         `toml:"kv_heads"`
+	FFN     tInt         `toml:"ffn"`
+	Vocab   tInt         `toml:"vocab"`
 }
 
 type rawSearch struct {
-	Providers      tStrings `toml:"providers"`
-	Regions        tStrings `toml:"regions"`
-	GPUs           tStrings `toml:"gpus"`
-	Pricing        tPricing `toml:"pricing"`
-	MaxPriceHour   tFloat   `toml:"max_price_hour"`
-	BudgetMonth    tFloat   `toml:"budget_month"`
-	BudgetJob      tFloat   `toml:"budget_job"`
-	HoursPerMonth  tFloat   `toml:"hours_per_month"`
-	DeadlineHours  tFloat   `toml:"deadline_hours"`
-	AllowMultiNode tBool    `toml:"allow_multi_node"`
-	AllowFallback  tBool    `toml:"allow_precision_fallback"`
-	Sort           SortKey  `toml:"sort"`
-	USDCNY         tFloat   `toml:"usd_cny"`
+	Providers      tStrings      `toml:"providers"`
+	Regions        tStrings      `toml:"regions"`
+	GPUs           tStrings      `toml:"gpus"`
+	Pricing        tPricing      `toml:"pricing"`
+	MaxPriceHour   tFloat        `toml:"max_price_hour"`
+	BudgetMonth    tFloat        `toml:"budget_month"`
+	BudgetJob      tFloat        `toml:"budget_job"`
+	HoursPerMonth  tFloat        `toml:"hours_per_month"`
+	DeadlineHours  tFloat        `toml:"deadline_hours"`
+	AllowMultiNode tBool         `toml:"allow_multi_node"`
+	AllowFallback  tBool         `toml:"allow_precision_fallback"`
+	Sort           model.SortKey `toml:"sort"`
+	USDCNY         tFloat        `toml:"usd_cny"`
 }
 
 type rawEstimate struct {
@@ -699,22 +701,22 @@ type rawEstimate struct {
 
 // rawArch is [estimate.model]: informational, read back as written.
 type rawArch struct {
-	Family          Family `toml:"family"`
-	Params          tFloat `toml:"params"`
-	ActiveParams    tFloat `toml:"active_params"`
-	Layers          tInt   `toml:"layers"`
-	DecoderLayers   tInt   `toml:"decoder_layers"`
-	Hidden          tInt   `toml:"hidden"`
-	Heads           tInt   `toml:"heads"`
-	KVHeads         tInt   `toml:"kv_heads"`
-	HeadDim         tInt   `toml:"head_dim"`
-	FFN             tInt   `toml:"ffn"`
-	Vocab           tInt   `toml:"vocab"`
-	Experts         tInt   `toml:"experts"`
-	ExpertsPerToken tInt   `toml:"experts_per_token"`
-	MaxPositions    tInt   `toml:"max_positions"`
-	GatedMLP        tBool  `toml:"gated_mlp"`
-	Tied            tBool  `toml:"tied_embeddings"`
+	Family          model.Family `toml:"family"`
+	Params          tFloat       `toml:"params"`
+	ActiveParams    tFloat       `toml:"active_params"`
+	Layers          tInt         `toml:"layers"`
+	DecoderLayers   tInt         `toml:"decoder_layers"`
+	Hidden          tInt         `toml:"hidden"`
+	Heads           tInt         `toml:"heads"`
+	KVHeads         tInt         `toml:"kv_heads"`
+	HeadDim         tInt         `toml:"head_dim"`
+	FFN             tInt         `toml:"ffn"`
+	Vocab           tInt         `toml:"vocab"`
+	Experts         tInt         `toml:"experts"`
+	ExpertsPerToken tInt         `toml:"experts_per_token"`
+	MaxPositions    tInt         `toml:"max_positions"`
+	GatedMLP        tBool        `toml:"gated_mlp"`
+	Tied            tBool        `toml:"tied_embeddings"`
 }
 
 type rawSelection struct {
@@ -770,7 +772,7 @@ func DecodeConfig(b []byte) (Config, error) {
 		table := strings.Join(k[:len(k)-1], ".")
 		msg := fmt.Sprintf("unknown key %q", k[len(k)-1])
 		if valid, ok := configKeys()[table]; ok {
-			if s := Closest(k[len(k)-1], valid, 1); len(s) > 0 {
+			if s := model.Closest(k[len(k)-1], valid, 1); len(s) > 0 {
 				msg += fmt.Sprintf("; did you mean %q?", s[0])
 			} else {
 				msg += "; valid keys: " + strings.Join(valid, ", ")
@@ -790,7 +792,7 @@ func DecodeConfig(b []byte) (Config, error) {
 	c := Config{Lang: raw.Lang.v}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
-		Settings: Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Switches: rw.Switches},
+		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Switches: rw.Switches},
 		Model:    rw.Model.v,
 		HFConfig: rw.HFConfig.v,
 		AutoGPUs: rw.GPUs.auto,
@@ -901,7 +903,7 @@ func TidyTOMLMessage(s string) string {
 // it words a value of the wrong type for a plain Go field (the [launch]
 // section's): "line 5 (last key "launch.nodes"): incompatible types: TOML
 // value has type string; destination has type integer", or "type mismatch
-// for model.LaunchStack: expected table but found int64".
+// for LaunchStack: expected table but found int64".
 var tomlKeyError = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^line ([0-9]+) \(last key "([^"]*)"\): (?:incompatible types: TOML value has type ([^;]+); destination has type (.+)|type mismatch for [^:]+: expected (table) but found (.+)|(.*))$`)
 })
@@ -971,7 +973,7 @@ func (t *tInt) UnmarshalTOML(v any) error {
 			return nil
 		}
 	}
-	return badValue("want a whole number such as 8, got %s", DescribeTOML(v))
+	return badValue("want a whole number such as 8, got %s", model.DescribeTOML(v))
 }
 
 type tFloat struct {
@@ -986,12 +988,12 @@ func (t *tFloat) UnmarshalTOML(v any) error {
 		return nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return badValue("want a finite number, got %s", DescribeTOML(v))
+			return badValue("want a finite number, got %s", model.DescribeTOML(v))
 		}
 		t.v, t.set = x, true
 		return nil
 	}
-	return badValue("want a number such as 3 or 0.5, got %s", DescribeTOML(v))
+	return badValue("want a number such as 3 or 0.5, got %s", model.DescribeTOML(v))
 }
 
 type tBool struct {
@@ -1002,7 +1004,7 @@ type tBool struct {
 func (t *tBool) UnmarshalTOML(v any) error {
 	b, ok := v.(bool)
 	if !ok {
-		return badValue("want true or false, got %s", DescribeTOML(v))
+		return badValue("want true or false, got %s", model.DescribeTOML(v))
 	}
 	t.v, t.set = b, true
 	return nil
@@ -1012,7 +1014,7 @@ func (t *tBool) ptr() *bool {
 	if !t.set {
 		return nil
 	}
-	return Bool(t.v)
+	return model.Bool(t.v)
 }
 
 type tString struct{ v string }
@@ -1020,7 +1022,7 @@ type tString struct{ v string }
 func (t *tString) UnmarshalTOML(v any) error {
 	s, ok := v.(string)
 	if !ok {
-		return badValue("want a string in quotes, got %s", DescribeTOML(v))
+		return badValue("want a string in quotes, got %s", model.DescribeTOML(v))
 	}
 	if err := CheckText("", s, false); err != nil {
 		return badValue("%q has control characters or invalid UTF-8", s)
@@ -1034,13 +1036,13 @@ type tStrings struct{ v []string }
 func (t *tStrings) UnmarshalTOML(v any) error {
 	list, ok := v.([]any)
 	if !ok {
-		return badValue("want an array of strings such as [\"aws\", \"gcp\"], got %s", DescribeTOML(v))
+		return badValue("want an array of strings such as [\"aws\", \"gcp\"], got %s", model.DescribeTOML(v))
 	}
 	out := make([]string, 0, len(list))
 	for _, e := range list {
 		s, ok := e.(string)
 		if !ok {
-			return badValue("want an array of strings, got an element %s", DescribeTOML(e))
+			return badValue("want an array of strings, got an element %s", model.DescribeTOML(e))
 		}
 		if err := CheckText("", s, false); err != nil {
 			return badValue("%q has control characters or invalid UTF-8", s)
@@ -1065,11 +1067,11 @@ func (t *tGPUs) UnmarshalTOML(v any) error {
 			t.auto, t.set = true, true
 			return nil
 		}
-		return badValue("want a whole number such as 8 or \"auto\", got %s", DescribeTOML(v))
+		return badValue("want a whole number such as 8 or \"auto\", got %s", model.DescribeTOML(v))
 	}
 	var i tInt
 	if err := i.UnmarshalTOML(v); err != nil {
-		return badValue("want a whole number such as 8 or \"auto\", got %s", DescribeTOML(v))
+		return badValue("want a whole number such as 8 or \"auto\", got %s", model.DescribeTOML(v))
 	}
 	t.n, t.set = i.v, true
 	return nil
@@ -1083,7 +1085,7 @@ func (t *tDate) UnmarshalTOML(v any) error {
 	switch x := v.(type) {
 	case string:
 		if _, err := time.Parse(time.DateOnly, x); err != nil || !datePattern().MatchString(x) {
-			return badValue("want a date such as \"2026-11-30\", got %s", DescribeTOML(v))
+			return badValue("want a date such as \"2026-11-30\", got %s", model.DescribeTOML(v))
 		}
 		t.v = x
 		return nil
@@ -1091,25 +1093,25 @@ func (t *tDate) UnmarshalTOML(v any) error {
 		// A TOML local date decodes as midnight in a zone named for it;
 		// format in the value's own zone, never converted.
 		if x.Hour() != 0 || x.Minute() != 0 || x.Second() != 0 || x.Nanosecond() != 0 {
-			return badValue("want a date such as \"2026-11-30\", got %s", DescribeTOML(v))
+			return badValue("want a date such as \"2026-11-30\", got %s", model.DescribeTOML(v))
 		}
 		t.v = x.Format(time.DateOnly)
 		return nil
 	}
-	return badValue("want a date such as \"2026-11-30\", got %s", DescribeTOML(v))
+	return badValue("want a date such as \"2026-11-30\", got %s", model.DescribeTOML(v))
 }
 
 // tPricing is a pricing mode, parsed by ParsePricing. A wrapper, not
 // Pricing.UnmarshalText: the plan file decodes Pricing as written and
 // reports a bad one under its own key (plan_codec.go).
-type tPricing struct{ v Pricing }
+type tPricing struct{ v model.Pricing }
 
 func (t *tPricing) UnmarshalTOML(v any) error {
 	s, ok := v.(string)
 	if !ok {
-		return badValue("want a string in quotes, got %s", DescribeTOML(v))
+		return badValue("want a string in quotes, got %s", model.DescribeTOML(v))
 	}
-	p, err := ParsePricing(s)
+	p, err := model.ParsePricing(s)
 	if err != nil {
 		return err
 	}

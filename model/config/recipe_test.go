@@ -1,20 +1,22 @@
-package model
+package config
 
 import (
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // The estimator v2 keys of [workload] (issue 13) survive encode → decode,
 // and bad values name their key.
 func TestConfigRecipeKeys(t *testing.T) {
 	for name, w := range map[string]WorkloadAnswers{
-		"all set": {Settings: Settings{Task: TaskQLoRA, Recipe: RecipeDeepSpeed, Loss: LossChunked, QuantType: QuantFP4, DoubleQuant: Bool(false)}, Model: "llama"},
-		"dq on":   {Settings: Settings{Task: TaskQLoRA, QuantType: QuantNF4, DoubleQuant: Bool(true)}, Model: "llama"},
-		"autos":   {Settings: Settings{Recipe: RecipeAuto, Loss: LossAuto}, Model: "llama"},
-		"pure16":  {Settings: Settings{Recipe: RecipePure16, Loss: LossFused}, Model: "llama"},
+		"all set": {Settings: model.Settings{Task: model.TaskQLoRA, Recipe: model.RecipeDeepSpeed, Loss: model.LossChunked, QuantType: model.QuantFP4, DoubleQuant: model.Bool(false)}, Model: "llama"},
+		"dq on":   {Settings: model.Settings{Task: model.TaskQLoRA, QuantType: model.QuantNF4, DoubleQuant: model.Bool(true)}, Model: "llama"},
+		"autos":   {Settings: model.Settings{Recipe: model.RecipeAuto, Loss: model.LossAuto}, Model: "llama"},
+		"pure16":  {Settings: model.Settings{Recipe: model.RecipePure16, Loss: model.LossFused}, Model: "llama"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := Config{Workload: w}
@@ -29,7 +31,7 @@ func TestConfigRecipeKeys(t *testing.T) {
 			if !reflect.DeepEqual(got, c) {
 				t.Errorf("round trip differs:\n got %+v\nwant %+v\n%s", got.Workload, c.Workload, b)
 			}
-			if w.Recipe == RecipeAuto && strings.Contains(string(b), "recipe =") {
+			if w.Recipe == model.RecipeAuto && strings.Contains(string(b), "recipe =") {
 				t.Errorf("auto recipe written:\n%s", b)
 			}
 		})
@@ -54,7 +56,7 @@ func TestDecodeConfigRecipeErrors(t *testing.T) {
 	}
 	// Aliases are read as their recipe: amp is torch.autocast.
 	c, err := DecodeConfig([]byte(head + "recipe = \"amp\"\nloss = \"liger\"\n"))
-	if err != nil || c.Workload.Recipe != RecipeAutocast || c.Workload.Loss != LossChunked {
+	if err != nil || c.Workload.Recipe != model.RecipeAutocast || c.Workload.Loss != model.LossChunked {
 		t.Errorf("aliases: %+v, %v", c.Workload, err)
 	}
 }

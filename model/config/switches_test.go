@@ -1,4 +1,4 @@
-package model
+package config
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // Every switch is read and written by its tags alone (see Switches): a
@@ -14,7 +16,7 @@ import (
 // under zero3 is valid for each switch.
 func TestSwitchesCodec(t *testing.T) {
 	const head = "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"finetune\"\nstrategy = \"zero3\"\ngpus = 8\n"
-	st := reflect.TypeFor[Switches]()
+	st := reflect.TypeFor[model.Switches]()
 	for i := range st.NumField() {
 		f := st.Field(i)
 		key, note := f.Tag.Get("toml"), f.Tag.Get("note")

@@ -1,6 +1,10 @@
-package model
+package config
 
-import "path/filepath"
+import (
+	"path/filepath"
+
+	"github.com/gpuplan/gpuplan/model"
+)
 
 // Readers read the model files a request may name (a Hugging Face
 // config.json, safetensors headers); main wires package data/hf in. They
@@ -11,12 +15,12 @@ type Readers struct {
 	// the precision its dtype suggests for task (data/hf config.go
 	// Config.Precision: bfloat16 → amp-bf16 for training, bf16 for
 	// inference), and warnings.
-	HFConfig func(path string, task Task) (Architecture, Precision, []string, error)
+	HFConfig func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
 	// Safetensors returns a with the exact parameter count of the
 	// safetensors headers at path (file or directory): the count itself
 	// for a model without a shape, merged into a shape by data/hf
 	// config.go Config.WithCounts; and warnings.
-	Safetensors func(path string, a Architecture) (Architecture, []string, error)
+	Safetensors func(path string, a model.Architecture) (model.Architecture, []string, error)
 }
 
 // RelativeTo resolves the request's file paths (hf_config, safetensors)
