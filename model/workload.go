@@ -91,7 +91,7 @@ type Settings struct {
 
 // Switches are the boolean settings that are off unless asked for. A
 // switch is one field here, read and written by every front end from its
-// tags: toml is its [workload] key (DecodeConfig and EncodeConfig walk the
+// tags: toml is its [workload] key (config.Decode and config.Encode walk the
 // fields; note is the comment written beside it, and only true is
 // written), json its key in the JSON reports' workload (ui/report embeds
 // Switches). Its rule goes in Workload.Validate, its effect where the

@@ -35,9 +35,9 @@ var answerTables = map[string]reflect.Type{
 // configuration file would hold it: counts typed as "100M" become
 // numbers (ParseQuantity, as the flags read them), lists typed as
 // "q_proj,v_proj" arrays, the rest strings. The key says the table; a bare
-// key is a [workload] key. DecodeConfig then checks every value, so a
+// key is a [workload] key. Decode then checks every value, so a
 // phase is read by the same decoder as a configuration file. Errors are
-// *ConfigError under the key "answers.KEY".
+// *Error under the key "answers.KEY".
 func AnswersTOML(answers map[string]string) ([]byte, error) {
 	tables := map[string][]string{}
 	keys := make([]string, 0, len(answers))
@@ -71,7 +71,7 @@ func AnswersTOML(answers map[string]string) ([]byte, error) {
 		tables[table] = append(tables[table], key+" = "+answerValue(rt, key, v))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "schema_version = %d\n", ConfigSchemaVersion)
+	fmt.Fprintf(&b, "schema_version = %d\n", SchemaVersion)
 	for _, t := range []string{"workload", "workload.custom", "search", "serve"} {
 		if len(tables[t]) == 0 && t != "workload" {
 			continue
@@ -85,7 +85,7 @@ func AnswersTOML(answers map[string]string) ([]byte, error) {
 }
 
 // answerValue writes typed value v of key in the table of raw type rt as
-// a TOML value. Unknown keys are written as strings; DecodeConfig names
+// a TOML value. Unknown keys are written as strings; Decode names
 // them with "did you mean".
 func answerValue(rt reflect.Type, key, v string) string {
 	var ft reflect.Type
@@ -127,13 +127,13 @@ func tomlString(s string) string {
 }
 
 // PhaseAnswers returns c's workload and search as a phase's answers (key
-// → value as typed), the inverse of AnswersTOML and DecodeConfig: what
-// EncodeConfig writes in [workload] (bare keys), [workload.custom],
+// → value as typed), the inverse of AnswersTOML and Decode: what
+// Encode writes in [workload] (bare keys), [workload.custom],
 // [search] and [serve], each value as text (lists comma-separated). The
 // estimate, selection and launch sections are not answers and are left
 // out.
 func PhaseAnswers(c *Config) (map[string]string, error) {
-	b, err := EncodeConfig(&Config{Workload: c.Workload, Search: c.Search})
+	b, err := Encode(&Config{Workload: c.Workload, Search: c.Search})
 	if err != nil {
 		return nil, err
 	}

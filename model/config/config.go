@@ -20,9 +20,9 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// ConfigSchemaVersion is the version of the configuration file that
-// EncodeConfig writes and DecodeConfig reads.
-const ConfigSchemaVersion = 1
+// SchemaVersion is the version of the configuration file that
+// Encode writes and Decode reads.
+const SchemaVersion = 1
 
 // Config is one configurator session as a file: every answer (the workload
 // and the search), and, for the reader, what was estimated and which offer
@@ -37,7 +37,7 @@ type Config struct {
 	// Selection is the offer picked; nil when none was.
 	Selection *Selection
 	// Launch is the [launch] section of an export, written after the rest;
-	// never read back (DecodeConfig checks it and leaves this nil).
+	// never read back (Decode checks it and leaves this nil).
 	Launch *Launch
 	// Lang is the top-level lang key: the output language ("en",
 	// "zh-CN"), read by the UI (ui/i18n.Resolve); empty means the
@@ -45,7 +45,7 @@ type Config struct {
 	Lang string
 	// ServeLaunch is the [serve] section of a serving export, written
 	// after the rest in place of Workload.Serve's (which must then be
-	// zero); DecodeConfig reads it back as Workload.Serve.
+	// zero); Decode reads it back as Workload.Serve.
 	ServeLaunch *ServeLaunch
 }
 
@@ -265,17 +265,17 @@ func NewSelection(o *model.Offer, asOf string) *Selection {
 	return s
 }
 
-// ErrInvalidConfig is wrapped by every DecodeConfig and Config.Validate error.
-var ErrInvalidConfig = errors.New("invalid configuration")
+// ErrInvalid is wrapped by every Decode and Config.Validate error.
+var ErrInvalid = errors.New("invalid configuration")
 
-// ConfigError is a problem with one key of a configuration file.
-type ConfigError struct {
+// Error is a problem with one key of a configuration file.
+type Error struct {
 	Key  string // dotted TOML key: "workload.batch_size"; empty for the whole file
 	Line int    // 1-based; 0 when unknown
 	Msg  string // what is wrong and what is valid
 }
 
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	switch {
 	case e.Key != "" && e.Line > 0:
 		return fmt.Sprintf("%s (line %d): %s", e.Key, e.Line, e.Msg)
@@ -287,13 +287,13 @@ func (e *ConfigError) Error() string {
 	return e.Msg
 }
 
-// Unwrap makes errors.Is(err, ErrInvalidConfig) hold.
-func (e *ConfigError) Unwrap() error { return ErrInvalidConfig }
+// Unwrap makes errors.Is(err, ErrInvalid) hold.
+func (e *Error) Unwrap() error { return ErrInvalid }
 
-// Errorf returns a *ConfigError about key, its message formatted as
+// Errorf returns a *Error about key, its message formatted as
 // fmt.Sprintf does.
 func Errorf(key, format string, args ...any) error {
-	return &ConfigError{Key: key, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Limits of the search answers.
@@ -301,7 +301,7 @@ const maxHoursPerMonth = 744 // 31 × 24
 
 // Validate checks c without a catalog: enums, ranges, one model source,
 // dataset in samples or tokens. Deeper workload checks (a shape that fits
-// the heads, tp dividing gpus) happen in Resolve. Errors are *ConfigError.
+// the heads, tp dividing gpus) happen in Resolve. Errors are *Error.
 func (c *Config) Validate() error {
 	w := &c.Workload
 	if w.Framework != "" && !slices.Contains(model.Frameworks, w.Framework) {
@@ -381,7 +381,7 @@ func (c *Config) Validate() error {
 		return Errorf("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
 	}
 	if err := checkServeRanges(&w.Serve); err != nil {
-		var ce *ConfigError
+		var ce *Error
 		if errors.As(err, &ce) {
 			ce.Key = "serve." + ce.Key
 		}
@@ -452,7 +452,7 @@ func checkFloat(key string, v, max float64) error {
 
 // CheckText rejects text that could not be written back unchanged
 // (control characters, invalid UTF-8) and, when required, blank text: a
-// *ConfigError about key.
+// *Error about key.
 func CheckText(key, s string, required bool) error {
 	if required && strings.TrimSpace(s) == "" {
 		return Errorf(key, "missing; want a non-empty string")
@@ -530,7 +530,7 @@ func (s *Selection) validate() error {
 // is given) or built from the custom shape (CustomModel.Architecture's
 // defaults); rd.Safetensors then sets the exact parameter count; gpus =
 // "auto" leaves GPUs to the search. Warnings come from the readers.
-// Errors are *ConfigError naming the key.
+// Errors are *Error naming the key.
 func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Workload, []string, error) {
 	out := model.Workload{Settings: w.Settings.Clone()}
 	var warnings []string
@@ -538,7 +538,7 @@ func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Worklo
 	case w.Model != "":
 		a, err := cat.Model(w.Model)
 		if err != nil {
-			return out, nil, &ConfigError{Key: "workload.model", Msg: strings.TrimPrefix(err.Error(), model.ErrNotFound.Error()+": ")}
+			return out, nil, &Error{Key: "workload.model", Msg: strings.TrimPrefix(err.Error(), model.ErrNotFound.Error()+": ")}
 		}
 		out.Model = *a
 	case w.HFConfig != "":
@@ -595,24 +595,24 @@ func (w *WorkloadAnswers) Resolve(cat *model.Catalog, rd Readers) (model.Workloa
 		return out, warnings, err
 	}
 	out.Defaults()
-	return out, warnings, AsConfigError(out.Validate())
+	return out, warnings, AsError(out.Validate())
 }
 
-// AsConfigError returns a Workload.Validate error as a *ConfigError naming
+// AsError returns a Workload.Validate error as a *Error naming
 // the workload key; nil stays nil.
-func AsConfigError(err error) error {
+func AsError(err error) error {
 	if err == nil {
 		return nil
 	}
 	var fe *model.FieldError
 	if errors.As(err, &fe) {
-		return &ConfigError{Key: "workload." + fe.Field, Msg: fe.Msg}
+		return &Error{Key: "workload." + fe.Field, Msg: fe.Msg}
 	}
 	return Errorf("workload.model", "%s", strings.TrimPrefix(err.Error(), model.ErrInvalidArchitecture.Error()+": "))
 }
 
 // rawConfig is the file's TOML shape. Every value has a type whose
-// UnmarshalTOML says what is wrong in words; DecodeConfig adds the key.
+// UnmarshalTOML says what is wrong in words; Decode adds the key.
 type rawConfig struct {
 	SchemaVersion tInt          `toml:"schema_version"`
 	Workload      *rawWorkload  `toml:"workload"`
@@ -751,14 +751,14 @@ var configKeys = sync.OnceValue(func() map[string][]string {
 	}
 })
 
-// DecodeConfig parses and validates a configuration file. Decoding is
+// Decode parses and validates a configuration file. Decoding is
 // strict: an unknown key is an error suggesting the closest valid one, a
 // value of the wrong type or out of range an error naming its key, a key
 // given twice a parse error with its line. Integers are accepted where
 // numbers are wanted (epochs = 3 or 3.0); whole numbers must be whole
-// (batch_size = 8, not 8.5). Errors are *ConfigError wrapping
-// ErrInvalidConfig.
-func DecodeConfig(b []byte) (Config, error) {
+// (batch_size = 8, not 8.5). Errors are *Error wrapping
+// ErrInvalid.
+func Decode(b []byte) (Config, error) {
 	var raw rawConfig
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw)
 	if err != nil {
@@ -778,13 +778,13 @@ func DecodeConfig(b []byte) (Config, error) {
 				msg += "; valid keys: " + strings.Join(valid, ", ")
 			}
 		}
-		return Config{}, &ConfigError{Key: k.String(), Msg: msg}
+		return Config{}, &Error{Key: k.String(), Msg: msg}
 	}
 	if !raw.SchemaVersion.set {
-		return Config{}, Errorf("schema_version", "missing; add schema_version = %d at the top", ConfigSchemaVersion)
+		return Config{}, Errorf("schema_version", "missing; add schema_version = %d at the top", SchemaVersion)
 	}
-	if raw.SchemaVersion.v != ConfigSchemaVersion {
-		return Config{}, Errorf("schema_version", "%d is not supported; this gpuplan reads %d", raw.SchemaVersion.v, ConfigSchemaVersion)
+	if raw.SchemaVersion.v != SchemaVersion {
+		return Config{}, Errorf("schema_version", "%d is not supported; this gpuplan reads %d", raw.SchemaVersion.v, SchemaVersion)
 	}
 	if raw.Workload == nil {
 		return Config{}, Errorf("workload", "missing [workload] table")
@@ -908,16 +908,16 @@ var tomlKeyError = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^line ([0-9]+) \(last key "([^"]*)"\): (?:incompatible types: TOML value has type ([^;]+); destination has type (.+)|type mismatch for [^:]+: expected (table) but found (.+)|(.*))$`)
 })
 
-// typeError turns the TOML library's error about a key into a ConfigError
+// typeError turns the TOML library's error about a key into a Error
 // naming the key and line, worded as the rest ("want a whole number such
 // as 8, got a string"); other messages stay as they are.
 func typeError(msg string) error {
 	m := tomlKeyError().FindStringSubmatch(msg)
 	if m == nil {
-		return &ConfigError{Msg: msg}
+		return &Error{Msg: msg}
 	}
 	line, _ := strconv.Atoi(m[1])
-	ce := &ConfigError{Key: m[2], Line: line, Msg: m[7]}
+	ce := &Error{Key: m[2], Line: line, Msg: m[7]}
 	if gotType, wantType := cmp.Or(m[3], m[6]), cmp.Or(m[4], m[5]); wantType != "" {
 		want := map[string]string{"integer": "a whole number such as 8", "float": "a number such as 3 or 0.5", "string": "a string in quotes",
 			"boolean": "true or false", "slice": "an array", "map": "a table", "table": "a table"}[wantType]
@@ -929,23 +929,23 @@ func typeError(msg string) error {
 }
 
 // TOMLParseError returns the TOML library's syntax error in err (a
-// toml.ParseError) as a *ConfigError with its key, line and tidied
+// toml.ParseError) as a *Error with its key, line and tidied
 // message; nil when err is not one.
-func TOMLParseError(err error) *ConfigError {
+func TOMLParseError(err error) *Error {
 	var pe toml.ParseError
 	if !errors.As(err, &pe) {
 		return nil
 	}
-	return &ConfigError{Key: pe.LastKey, Line: pe.Position.Line, Msg: TidyTOMLMessage(pe.Message)}
+	return &Error{Key: pe.LastKey, Line: pe.Position.Line, Msg: TidyTOMLMessage(pe.Message)}
 }
 
 // TOMLValueError words the TOML library's error about a value of the
-// wrong type as a configuration file's (typeError): a *ConfigError with
+// wrong type as a configuration file's (typeError): a *Error with
 // the key, line and "want a whole number such as 8, got a string", for
 // other TOML files (catalog overlays) to say it the same way; nil when
 // err is not such an error.
-func TOMLValueError(err error) *ConfigError {
-	var ce *ConfigError
+func TOMLValueError(err error) *Error {
+	var ce *Error
 	if errors.As(typeError(TidyTOMLMessage(err.Error())), &ce) && ce.Key != "" && strings.HasPrefix(ce.Msg, "want ") {
 		return ce
 	}

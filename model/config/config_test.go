@@ -45,13 +45,13 @@ func TestConfigRoundTrip(t *testing.T) {
 		Region: "東京 1", GPUs: 1, Instances: 1}}
 	for name, c := range map[string]Config{"full": fullConfig(), "custom shape": custom, "hf path": hf, "params only": params, "cjk and emoji": cjk} {
 		t.Run(name, func(t *testing.T) {
-			b, err := EncodeConfig(&c)
+			b, err := Encode(&c)
 			if err != nil {
-				t.Fatalf("EncodeConfig: %v", err)
+				t.Fatalf("Encode: %v", err)
 			}
-			got, err := DecodeConfig(b)
+			got, err := Decode(b)
 			if err != nil {
-				t.Fatalf("DecodeConfig: %v\n%s", err, b)
+				t.Fatalf("Decode: %v\n%s", err, b)
 			}
 			if !reflect.DeepEqual(got, c) {
 				t.Errorf("round trip differs:\n got %+v\nwant %+v\n%s", got, c, b)
@@ -63,7 +63,7 @@ func TestConfigRoundTrip(t *testing.T) {
 func TestEncodeConfigReadable(t *testing.T) {
 	c := fullConfig()
 	c.Selection.JobUSD, c.Selection.JobHours = 0, 0
-	b, err := EncodeConfig(&c)
+	b, err := Encode(&c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestDecodeConfigErrors(t *testing.T) {
 	const head = "schema_version = 1\n[workload]\nmodel = \"x\"\n"
 	tests := []struct {
 		name, in string
-		key      string // ConfigError.Key
+		key      string // Error.Key
 		line     int
 		msg      string // substring of the message
 	}{
@@ -122,13 +122,13 @@ func TestDecodeConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := DecodeConfig([]byte(tt.in))
-			var ce *ConfigError
-			if !errors.As(err, &ce) || !errors.Is(err, ErrInvalidConfig) {
-				t.Fatalf("DecodeConfig() error = %v, want a *ConfigError", err)
+			_, err := Decode([]byte(tt.in))
+			var ce *Error
+			if !errors.As(err, &ce) || !errors.Is(err, ErrInvalid) {
+				t.Fatalf("Decode() error = %v, want a *Error", err)
 			}
 			if ce.Key != tt.key || (tt.line > 0 && ce.Line != tt.line) || !strings.Contains(ce.Msg, tt.msg) {
-				t.Errorf("DecodeConfig() = key %q line %d msg %q; want key %q line %d msg containing %q", ce.Key, ce.Line, ce.Msg, tt.key, tt.line, tt.msg)
+				t.Errorf("Decode() = key %q line %d msg %q; want key %q line %d msg containing %q", ce.Key, ce.Line, ce.Msg, tt.key, tt.line, tt.msg)
 			}
 			if strings.Contains(err.Error(), "\n") || strings.HasPrefix(err.Error(), "toml:") {
 				t.Errorf("error is not one tidy line: %q", err)
@@ -156,12 +156,12 @@ func TestDecodeConfigAccepts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := DecodeConfig([]byte(tt.in))
+			c, err := Decode([]byte(tt.in))
 			if err != nil {
-				t.Fatalf("DecodeConfig() error: %v", err)
+				t.Fatalf("Decode() error: %v", err)
 			}
 			if !tt.check(c) {
-				t.Errorf("DecodeConfig() = %+v", c)
+				t.Errorf("Decode() = %+v", c)
 			}
 		})
 	}
@@ -172,7 +172,7 @@ func TestConfigDateNoZoneShift(t *testing.T) {
 	for _, zone := range []*time.Location{time.FixedZone("UTC+14", 14*3600), time.FixedZone("UTC-12", -12*3600)} {
 		old := time.Local
 		time.Local = zone
-		c, err := DecodeConfig([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\n[selection]\nprovider = \"a\"\ninstance_type = \"b\"\nregion = \"c\"\ngpus = 1\ninstances = 1\ncatalog_as_of = 2026-01-01\n"))
+		c, err := Decode([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\n[selection]\nprovider = \"a\"\ninstance_type = \"b\"\nregion = \"c\"\ngpus = 1\ninstances = 1\ncatalog_as_of = 2026-01-01\n"))
 		time.Local = old
 		if err != nil {
 			t.Fatal(err)
@@ -221,7 +221,7 @@ func TestResolve(t *testing.T) {
 			c := fullConfig()
 			tt.edit(&c.Workload)
 			_, _, err := c.Workload.Resolve(cat, Readers{})
-			var ce *ConfigError
+			var ce *Error
 			if !errors.As(err, &ce) || ce.Key != tt.key || !strings.Contains(ce.Msg, tt.msg) {
 				t.Errorf("Resolve() error = %v, want key %s with %q", err, tt.key, tt.msg)
 			}
@@ -269,17 +269,17 @@ func TestCustomModelDefaults(t *testing.T) {
 	}
 }
 
-func ExampleEncodeConfig() {
+func ExampleEncode() {
 	c := Config{Workload: WorkloadAnswers{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 32, SeqLen: 384, Epochs: 2}, Model: "bert-large"}}
-	b, _ := EncodeConfig(&c)
-	back, _ := DecodeConfig(b)
+	b, _ := Encode(&c)
+	back, _ := Decode(b)
 	fmt.Println(back.Workload.Model, back.Workload.MicroBatch, back.Workload.Epochs)
 	// Output: bert-large 32 2
 }
 
 func FuzzDecodeConfig(f *testing.F) {
 	for _, c := range []Config{fullConfig(), {Workload: WorkloadAnswers{Custom: &CustomModel{Params: 7e9}, AutoGPUs: true}}} {
-		b, err := EncodeConfig(&c)
+		b, err := Encode(&c)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -290,21 +290,21 @@ func FuzzDecodeConfig(f *testing.F) {
 	f.Add([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\ntask = \"inference\"\n[serve]\nweight_format = \"int4\"\nkv_cache_dtype = \"fp8\"\nmax_model_len = 8192\nprompt_tokens = 2048\noutput_tokens = 512\nrequests_per_sec = 3\nttft_ms = 500\ntpot_ms = 50.5\ntensor_parallel_size = 2\nreplicas = 0\ngpu_memory_utilization = 0.92\n"))
 	f.Add([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\n[serve]\nprovider = \"aws\"\nnodes = 1\nvllm_args = [\"--tensor-parallel-size\", \"2\"]\nconcurrency = 32\nmax_num_seqs = 1024\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		c, err := DecodeConfig(b)
+		c, err := Decode(b)
 		if err != nil {
-			if !errors.Is(err, ErrInvalidConfig) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("error %q is not a one-line ConfigError", err)
+			if !errors.Is(err, ErrInvalid) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q is not a one-line Error", err)
 			}
 			return
 		}
 		if err := c.Validate(); err != nil {
 			t.Fatalf("accepted config does not validate: %v", err)
 		}
-		out, err := EncodeConfig(&c)
+		out, err := Encode(&c)
 		if err != nil {
 			t.Fatalf("accepted config does not encode: %v", err)
 		}
-		back, err := DecodeConfig(out)
+		back, err := Decode(out)
 		if err != nil {
 			t.Fatalf("encoded config does not decode: %v\n%s", err, out)
 		}
@@ -323,14 +323,14 @@ func TestEstimateModelRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := Config{Workload: WorkloadAnswers{Settings: model.Settings{Task: model.TaskQLoRA}, HFConfig: "mixtral/config.json"}, Estimate: NewEstimateSummary(&e)}
-	b, err := EncodeConfig(&c)
+	b, err := Encode(&c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), "[estimate.model]") || !strings.Contains(string(b), "experts = 8") {
 		t.Fatalf("no derived architecture in:\n%s", b)
 	}
-	back, err := DecodeConfig(b)
+	back, err := Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}

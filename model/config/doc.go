@@ -9,6 +9,6 @@
 // It imports model and model/serve only. Like model it is plain Go: no
 // terminal UI, no file or network access; what must be read (a Hugging
 // Face config.json, safetensors headers) comes in through Readers, whose
-// functions the caller supplies. Errors are *ConfigError {Key, Line, Msg}
-// wrapping ErrInvalidConfig.
+// functions the caller supplies. Errors are *Error {Key, Line, Msg}
+// wrapping ErrInvalid.
 package config

@@ -12,13 +12,13 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// EncodeConfig writes c as TOML a person can read: one key per line with a
+// Encode writes c as TOML a person can read: one key per line with a
 // short comment, tables in the order workload, search, estimate,
 // selection. Unknown and default values (0, empty) are left out, so a
 // price is never written as 0; dates are quoted strings. It validates c
-// first and writes nothing invalid: DecodeConfig reads the output back
+// first and writes nothing invalid: Decode reads the output back
 // into an equal Config.
-func EncodeConfig(c *Config) ([]byte, error) {
+func Encode(c *Config) ([]byte, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -26,7 +26,7 @@ func EncodeConfig(c *Config) ([]byte, error) {
 	e.comment("gpuplan configuration, written by the configurator.")
 	e.comment("Reopen it with `gpuplan --config FILE`; rank offers from a script with")
 	e.comment("`gpuplan recommend --config FILE` (command-line flags override the file).")
-	e.kv("schema_version", strconv.Itoa(ConfigSchemaVersion), "")
+	e.kv("schema_version", strconv.Itoa(SchemaVersion), "")
 	e.str("lang", c.Lang, "output language: en or zh-CN")
 
 	w := &c.Workload

@@ -11,16 +11,16 @@ import (
 // export and a reload, and reaches Recommend's query.
 func TestSearchGPUsRoundTrip(t *testing.T) {
 	c := Config{Workload: WorkloadAnswers{Model: "llama"}, Search: SearchAnswers{GPUs: []string{"l40s"}, Providers: []string{"aws"}}}
-	b, err := EncodeConfig(&c)
+	b, err := Encode(&c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(b), `gpus = ["l40s"]`) {
 		t.Errorf("[search] lacks gpus = [\"l40s\"]:\n%s", b)
 	}
-	got, err := DecodeConfig(b)
+	got, err := Decode(b)
 	if err != nil {
-		t.Fatalf("DecodeConfig: %v\n%s", err, b)
+		t.Fatalf("Decode: %v\n%s", err, b)
 	}
 	if !reflect.DeepEqual(got.Search, c.Search) {
 		t.Errorf("search = %+v, want %+v", got.Search, c.Search)
@@ -30,7 +30,7 @@ func TestSearchGPUsRoundTrip(t *testing.T) {
 	}
 	// No GPU limit: the key is left out, as before.
 	c.Search.GPUs = nil
-	if b, _ = EncodeConfig(&c); strings.Contains(string(b), "\ngpus = [") {
+	if b, _ = Encode(&c); strings.Contains(string(b), "\ngpus = [") {
 		t.Errorf("an empty GPU limit is written:\n%s", b)
 	}
 }

@@ -16,7 +16,7 @@ func TestConfigLang(t *testing.T) {
 		{"typo", "schema_version = 1\nlnag = \"en\"\n[workload]\nmodel = \"x\"\n", "", `lnag: unknown key "lnag"; did you mean "lang"?`},
 		{"not a string", "schema_version = 1\nlang = 3\n[workload]\nmodel = \"x\"\n", "", "lang"},
 	} {
-		c, err := DecodeConfig([]byte(tc.src))
+		c, err := Decode([]byte(tc.src))
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
@@ -26,11 +26,11 @@ func TestConfigLang(t *testing.T) {
 		if err != nil || c.Lang != tc.lang {
 			t.Fatalf("%s: lang %q, %v; want %q", tc.name, c.Lang, err, tc.lang)
 		}
-		out, err := EncodeConfig(&c)
+		out, err := Encode(&c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := DecodeConfig(out)
+		back, err := Decode(out)
 		if err != nil || back.Lang != tc.lang {
 			t.Errorf("%s: round trip lang %q, %v\n%s", tc.name, back.Lang, err, out)
 		}

@@ -8,9 +8,9 @@ import (
 
 // Launch is the [launch] section gpuplan export writes (model/launch
 // Plan.Launch): where and how the job runs, with [launch.stack], the
-// software advice. Like [estimate] it is informational: DecodeConfig checks
+// software advice. Like [estimate] it is informational: Decode checks
 // its keys and types, so a typo is caught, and drops it (export recomputes
-// it); EncodeConfig writes it after the rest of the file.
+// it); Encode writes it after the rest of the file.
 type Launch struct {
 	// Notes are written as comment lines before the section.
 	Notes []string `toml:"-"`
@@ -52,7 +52,7 @@ type LaunchStack struct {
 
 // EncodeLaunch writes l as its comment lines and the [launch] table, keys
 // in the order of Launch's fields: the one writer of the section, for
-// EncodeConfig and for `gpuplan export --format toml` alone.
+// Encode and for `gpuplan export --format toml` alone.
 func EncodeLaunch(l *Launch) ([]byte, error) {
 	return encodeSection(l.Notes, struct {
 		Launch *Launch `toml:"launch"`
@@ -62,7 +62,7 @@ func EncodeLaunch(l *Launch) ([]byte, error) {
 // ServeLaunch is the [serve] section a serving export writes (model/launch
 // Serve.ServeLaunch): where, how it is split, and the engine settings,
 // keys spelled like vLLM's flags in snake case, with the request's
-// lengths, load and targets (gpuplan's [serve] keys), so that DecodeConfig
+// lengths, load and targets (gpuplan's [serve] keys), so that Decode
 // reads it back as WorkloadAnswers.Serve.
 type ServeLaunch struct {
 	// Notes are written as comment lines before the section.
@@ -102,7 +102,7 @@ type ServeLaunch struct {
 
 // EncodeServeLaunch writes s as its comment lines and the [serve] table,
 // keys in the order of ServeLaunch's fields: the one writer of the
-// section, for EncodeConfig and for the serving export's TOML alone.
+// section, for Encode and for the serving export's TOML alone.
 func EncodeServeLaunch(s *ServeLaunch) ([]byte, error) {
 	return encodeSection(s.Notes, struct {
 		Serve *ServeLaunch `toml:"serve"`

@@ -20,13 +20,13 @@ func TestConfigRecipeKeys(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			c := Config{Workload: w}
-			b, err := EncodeConfig(&c)
+			b, err := Encode(&c)
 			if err != nil {
-				t.Fatalf("EncodeConfig: %v", err)
+				t.Fatalf("Encode: %v", err)
 			}
-			got, err := DecodeConfig(b)
+			got, err := Decode(b)
 			if err != nil {
-				t.Fatalf("DecodeConfig: %v\n%s", err, b)
+				t.Fatalf("Decode: %v\n%s", err, b)
 			}
 			if !reflect.DeepEqual(got, c) {
 				t.Errorf("round trip differs:\n got %+v\nwant %+v\n%s", got.Workload, c.Workload, b)
@@ -48,14 +48,14 @@ func TestDecodeConfigRecipeErrors(t *testing.T) {
 		{head + "double_quant = \"yes\"\n", "workload.double_quant", "want true or false"},
 		{head + "recpie = \"fp32\"\n", "workload.recpie", `did you mean "recipe"?`},
 	} {
-		_, err := DecodeConfig([]byte(tc.in))
-		var ce *ConfigError
+		_, err := Decode([]byte(tc.in))
+		var ce *Error
 		if !errors.As(err, &ce) || ce.Key != tc.key || !strings.Contains(ce.Msg, tc.msg) {
-			t.Errorf("DecodeConfig(%q) = %v; want key %s and %q", tc.in, err, tc.key, tc.msg)
+			t.Errorf("Decode(%q) = %v; want key %s and %q", tc.in, err, tc.key, tc.msg)
 		}
 	}
 	// Aliases are read as their recipe: amp is torch.autocast.
-	c, err := DecodeConfig([]byte(head + "recipe = \"amp\"\nloss = \"liger\"\n"))
+	c, err := Decode([]byte(head + "recipe = \"amp\"\nloss = \"liger\"\n"))
 	if err != nil || c.Workload.Recipe != model.RecipeAutocast || c.Workload.Loss != model.LossChunked {
 		t.Errorf("aliases: %+v, %v", c.Workload, err)
 	}

@@ -47,7 +47,7 @@ type rawServe struct {
 }
 
 // serving checks the table's request keys and returns them. Errors are
-// *ConfigError naming the key.
+// *Error naming the key.
 func (r *rawServe) serving() (model.Serving, error) {
 	s := model.Serving{MaxModelLen: r.MaxModelLen.v, PromptTokens: r.PromptTokens.v, OutputTokens: r.OutputTokens.v,
 		Concurrency: r.Concurrency.v, RequestsPerSec: r.RequestsPerSec.v, TTFTTargetMs: r.TTFTMs.v, TPOTTargetMs: r.TPOTMs.v,
@@ -65,7 +65,7 @@ func (r *rawServe) serving() (model.Serving, error) {
 		}
 	}
 	if err := checkServeRanges(&s); err != nil {
-		var ce *ConfigError
+		var ce *Error
 		if errors.As(err, &ce) {
 			ce.Key = "serve." + ce.Key
 		}
@@ -84,7 +84,7 @@ const (
 // checkServeRanges checks the numbers of s alone, without a model: counts in
 // 0…their limits (0 is the default or auto), gpu_memory_utilization in
 // (0, 1], load as concurrency or requests per second, not both. Errors are
-// *ConfigError with the [serve] key (without "serve.").
+// *Error with the [serve] key (without "serve.").
 func checkServeRanges(s *model.Serving) error {
 	for _, f := range []struct {
 		key    string
@@ -97,7 +97,7 @@ func checkServeRanges(s *model.Serving) error {
 		{"max_num_seqs", s.MaxNumSeqs, model.MaxBatch},
 	} {
 		if f.v < 0 || f.v > f.max {
-			return &ConfigError{Key: f.key, Msg: "must be 1–" + strconv.Itoa(f.max) + ", got " + strconv.Itoa(f.v) + "; leave it out for the default"}
+			return &Error{Key: f.key, Msg: "must be 1–" + strconv.Itoa(f.max) + ", got " + strconv.Itoa(f.v) + "; leave it out for the default"}
 		}
 	}
 	for _, f := range []struct {
@@ -112,7 +112,7 @@ func checkServeRanges(s *model.Serving) error {
 		}
 	}
 	if s.Concurrency > 0 && s.RequestsPerSec > 0 {
-		return &ConfigError{Key: "requests_per_sec", Msg: "give concurrency or requests_per_sec, not both"}
+		return &Error{Key: "requests_per_sec", Msg: "give concurrency or requests_per_sec, not both"}
 	}
 	return nil
 }

@@ -23,7 +23,7 @@ tpot_ms = 50
 tensor_parallel_size = 2
 gpu_memory_utilization = 0.92
 `
-	c, err := DecodeConfig([]byte(in))
+	c, err := Decode([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,14 +32,14 @@ gpu_memory_utilization = 0.92
 	if c.Workload.Serve != want {
 		t.Fatalf("decoded %+v, want %+v", c.Workload.Serve, want)
 	}
-	out, err := EncodeConfig(&c)
+	out, err := Encode(&c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(out), "[serve]") || !strings.Contains(string(out), `weight_format = "awq"`) {
 		t.Fatalf("encoded without [serve]:\n%s", out)
 	}
-	back, err := DecodeConfig(out)
+	back, err := Decode(out)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -59,7 +59,7 @@ func TestServeConfigErrors(t *testing.T) {
 		{`tensor_paralel_size = 2`, `did you mean "tensor_parallel_size"`},
 		{`ttft_ms = "fast"`, "serve.ttft_ms"},
 	} {
-		_, err := DecodeConfig([]byte(head + tc.body + "\n"))
+		_, err := Decode([]byte(head + tc.body + "\n"))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want it to mention %q", tc.body, err, tc.want)
 		}

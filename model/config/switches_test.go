@@ -27,30 +27,30 @@ func TestSwitchesCodec(t *testing.T) {
 			if !slices.Contains(configKeys()["workload"], key) {
 				t.Errorf("%q not among the [workload] keys for did-you-mean", key)
 			}
-			c, err := DecodeConfig([]byte(head + key + " = true\n"))
+			c, err := Decode([]byte(head + key + " = true\n"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !reflect.ValueOf(c.Workload.Switches).Field(i).Bool() {
 				t.Fatalf("%s = true not read", key)
 			}
-			b, err := EncodeConfig(&c)
+			b, err := Encode(&c)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if line := key + " = true"; !strings.Contains(string(b), line) || !strings.Contains(string(b), "# "+note+"\n") {
 				t.Errorf("encoded file lacks %q with its note:\n%s", line, b)
 			}
-			back, err := DecodeConfig(b)
+			back, err := Decode(b)
 			if err != nil || !reflect.DeepEqual(back.Workload.Switches, c.Workload.Switches) {
 				t.Errorf("round trip: %+v, %v; want %+v", back.Workload.Switches, err, c.Workload.Switches)
 			}
-			var ce *ConfigError
-			_, err = DecodeConfig([]byte(head + key + " = 1\n"))
+			var ce *Error
+			_, err = Decode([]byte(head + key + " = 1\n"))
 			if !errors.As(err, &ce) || ce.Key != "workload."+key || ce.Line != 7 || ce.Msg != "want true or false, got a whole number" {
 				t.Errorf("%s = 1: %#v", key, err)
 			}
-			_, err = DecodeConfig([]byte(head + key + "s = true\n"))
+			_, err = Decode([]byte(head + key + "s = true\n"))
 			if !errors.As(err, &ce) || !strings.Contains(ce.Msg, "did you mean \""+key+"\"") {
 				t.Errorf("%ss: %v, want a did-you-mean of %q", key, err, key)
 			}

@@ -19,10 +19,10 @@ func TestTOMLValueError(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name, doc string
-		want      *ConfigError
+		want      *Error
 	}{
-		{"a quoted count", "[[instance]]\ngpu_count = \"8\"\n", &ConfigError{Key: "instance.gpu_count", Line: 2, Msg: "want a whole number such as 8, got a string"}},
-		{"a count as a table", "[[instance]]\nprice = 1.5\ngpu_count = { n = 8 }\n", &ConfigError{Key: "instance.gpu_count", Line: 3, Msg: "want a whole number such as 8, got a table"}},
+		{"a quoted count", "[[instance]]\ngpu_count = \"8\"\n", &Error{Key: "instance.gpu_count", Line: 2, Msg: "want a whole number such as 8, got a string"}},
+		{"a count as a table", "[[instance]]\nprice = 1.5\ngpu_count = { n = 8 }\n", &Error{Key: "instance.gpu_count", Line: 3, Msg: "want a whole number such as 8, got a table"}},
 		{"not a type error", "[[instance]]\ngpu_count = \n", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,8 +34,8 @@ func TestTOMLValueError(t *testing.T) {
 			if (got == nil) != (tt.want == nil) || got != nil && *got != *tt.want {
 				t.Errorf("TOMLValueError(%q) = %+v, want %+v", err, got, tt.want)
 			}
-			if got != nil && !errors.Is(got, ErrInvalidConfig) {
-				t.Error("not an ErrInvalidConfig")
+			if got != nil && !errors.Is(got, ErrInvalid) {
+				t.Error("not an ErrInvalid")
 			}
 		})
 	}

@@ -19,7 +19,7 @@ const MaxPhases = 64
 // planFile is a plan on disk: schema_version, name, [[phase]]. The
 // configuration tables (workload, search, estimate, selection) may sit
 // beside them, so a configuration can carry its plan; they are left to
-// DecodeConfig.
+// config.Decode.
 type planFile struct {
 	SchemaVersion int     `toml:"schema_version"`
 	Name          string  `toml:"name,omitempty"`
@@ -36,7 +36,7 @@ var planPhaseKeys = []string{"name", "config", "answers", "provider", "instance"
 // Decode reads a plan file ([[phase]] tables, see Plan) strictly: an
 // unknown key, a pricing mode that does not exist, text with control
 // characters or more than MaxPhases phases is an error naming the key
-// (a *ConfigError wrapping ErrInvalidConfig). Costs are checked by
+// (a *config.Error wrapping config.ErrInvalid). Costs are checked by
 // Plan.Cost.
 func Decode(b []byte) (Plan, error) {
 	var f planFile
@@ -45,7 +45,7 @@ func Decode(b []byte) (Plan, error) {
 		if ce := config.TOMLParseError(err); ce != nil {
 			return Plan{}, ce
 		}
-		return Plan{}, &config.ConfigError{Msg: config.TidyTOMLMessage(err.Error())}
+		return Plan{}, &config.Error{Msg: config.TidyTOMLMessage(err.Error())}
 	}
 	for _, k := range md.Undecoded() {
 		if slices.Contains(planTables, k[0]) {
@@ -57,10 +57,10 @@ func Decode(b []byte) (Plan, error) {
 				msg += fmt.Sprintf("; did you mean %q?", s[0])
 			}
 		}
-		return Plan{}, &config.ConfigError{Key: k.String(), Msg: msg}
+		return Plan{}, &config.Error{Key: k.String(), Msg: msg}
 	}
-	if f.SchemaVersion != config.ConfigSchemaVersion {
-		return Plan{}, config.Errorf("schema_version", "want schema_version = %d at the top, got %d", config.ConfigSchemaVersion, f.SchemaVersion)
+	if f.SchemaVersion != config.SchemaVersion {
+		return Plan{}, config.Errorf("schema_version", "want schema_version = %d at the top, got %d", config.SchemaVersion, f.SchemaVersion)
 	}
 	if len(f.Phases) == 0 {
 		return Plan{}, config.Errorf("phase", "no phases: add a [[phase]] table for each step")
@@ -114,7 +114,7 @@ func Encode(p *Plan) ([]byte, error) {
 	var b bytes.Buffer
 	enc := toml.NewEncoder(&b)
 	enc.Indent = ""
-	if err := enc.Encode(planFile{SchemaVersion: config.ConfigSchemaVersion, Name: p.Name, Phases: p.Phases}); err != nil {
+	if err := enc.Encode(planFile{SchemaVersion: config.SchemaVersion, Name: p.Name, Phases: p.Phases}); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -58,9 +58,9 @@ func TestDecodePlanErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := Decode([]byte(tt.file))
-		var ce *config.ConfigError
-		if !errors.As(err, &ce) || !errors.Is(err, config.ErrInvalidConfig) {
-			t.Errorf("%s: error %v, want a *ConfigError", tt.name, err)
+		var ce *config.Error
+		if !errors.As(err, &ce) || !errors.Is(err, config.ErrInvalid) {
+			t.Errorf("%s: error %v, want a *config.Error", tt.name, err)
 			continue
 		}
 		if tt.key != "" && ce.Key != tt.key {
@@ -68,7 +68,7 @@ func TestDecodePlanErrors(t *testing.T) {
 		}
 	}
 	// A configuration with its plan: the configuration tables are left
-	// to DecodeConfig.
+	// to config.Decode.
 	if p, err := Decode([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\n" + head[len("schema_version = 1\n"):])); err != nil || len(p.Phases) != 1 {
 		t.Errorf("configuration with a phase: %v, %+v", err, p)
 	}

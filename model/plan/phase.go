@@ -67,10 +67,10 @@ func (pl *Plan) Phase(name string) (*Phase, error) {
 func (p *Phase) ConfigTOML() ([]byte, error) { return config.AnswersTOML(p.Answers) }
 
 // Config returns the configuration the phase stands for: its answers
-// through DecodeConfig (see ConfigTOML), and the phase's offer as the
+// through config.Decode (see ConfigTOML), and the phase's offer as the
 // selection. The answers win over a configuration file the phase also
 // names (Config); a phase with only the file is read by the caller (model
-// reads no files), and is an error here. Errors are *ConfigError
+// reads no files), and is an error here. Errors are *config.Error
 // whose key starts with the phase: `phase "serve" answers.precision`.
 func (p *Phase) ConfigFromAnswers() (config.Config, error) {
 	if p.Config != "" && len(p.Answers) == 0 {
@@ -79,18 +79,18 @@ func (p *Phase) ConfigFromAnswers() (config.Config, error) {
 	b, err := p.ConfigTOML()
 	if err == nil {
 		var c config.Config
-		if c, err = config.DecodeConfig(b); err == nil {
+		if c, err = config.Decode(b); err == nil {
 			c.Selection = p.selection()
 			return c, nil
 		}
 	}
-	var ce *config.ConfigError
+	var ce *config.Error
 	if errors.As(err, &ce) {
 		k := strings.TrimPrefix(ce.Key, "workload.")
 		if !strings.HasPrefix(k, "answers.") {
 			k = "answers." + k
 		}
-		return config.Config{}, &config.ConfigError{Key: fmt.Sprintf("phase %q %s", p.Name, k), Msg: ce.Msg}
+		return config.Config{}, &config.Error{Key: fmt.Sprintf("phase %q %s", p.Name, k), Msg: ce.Msg}
 	}
 	return config.Config{}, err
 }

@@ -97,7 +97,7 @@ func TestPhaseAnswersErrors(t *testing.T) {
 	} {
 		p := Phase{Name: "p", Answers: tc.answers}
 		_, err := p.ConfigFromAnswers()
-		if err == nil || !errors.Is(err, config.ErrInvalidConfig) || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err %v, want %q", tc.answers, err, tc.want)
 		}
 	}
@@ -127,7 +127,7 @@ func TestPlanPhasePick(t *testing.T) {
 // back as the same request.
 func TestPhaseAnswersRoundTrip(t *testing.T) {
 	in := "schema_version = 1\n[workload]\nmodel = \"llama-3.1-8b\"\ntask = \"qlora\"\nbatch_size = 4\nseq_len = 2048\ndataset_tokens = 2e7\nepochs = 3\ncheckpointing = true\nlora_targets = [\"q\", \"v\"]\ngpus = \"auto\"\n[search]\nproviders = [\"gcp\", \"aws\"]\npricing = \"spot\"\nhours_per_month = 300\n"
-	c, err := config.DecodeConfig([]byte(in))
+	c, err := config.Decode([]byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,15 +143,15 @@ func TestPhaseAnswersRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c1, _ := config.EncodeConfig(&config.Config{Workload: c.Workload, Search: c.Search})
-	c2, _ := config.EncodeConfig(&config.Config{Workload: back.Workload, Search: back.Search})
+	c1, _ := config.Encode(&config.Config{Workload: c.Workload, Search: c.Search})
+	c2, _ := config.Encode(&config.Config{Workload: back.Workload, Search: back.Search})
 	if string(c1) != string(c2) {
 		t.Errorf("round trip differs:\n%s\nwant\n%s", c2, c1)
 	}
 }
 
 // FuzzPhaseAnswers: any answer (key and value as typed) gives a request
-// or a *ConfigError naming the phase, never a panic; a request's answers
+// or a *config.Error naming the phase, never a panic; a request's answers
 // read back the same.
 func FuzzPhaseAnswers(f *testing.F) {
 	f.Add("batch_size", "8")
@@ -164,9 +164,9 @@ func FuzzPhaseAnswers(f *testing.F) {
 		p := Phase{Name: "p", Answers: map[string]string{"model": "llama-3.1-8b", k: v}}
 		c, err := p.ConfigFromAnswers()
 		if err != nil {
-			var ce *config.ConfigError
+			var ce *config.Error
 			if !errors.As(err, &ce) || !strings.HasPrefix(ce.Key, "phase \"p\"") && !strings.HasPrefix(ce.Key, "answers.") {
-				t.Fatalf("%q = %q: error %v is not a ConfigError naming the phase", k, v, err)
+				t.Fatalf("%q = %q: error %v is not a config.Error naming the phase", k, v, err)
 			}
 			return
 		}
@@ -178,8 +178,8 @@ func FuzzPhaseAnswers(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%q = %q: answers %v do not read back: %v", k, v, a, err)
 		}
-		b1, _ := config.EncodeConfig(&config.Config{Workload: c.Workload, Search: c.Search})
-		b2, _ := config.EncodeConfig(&config.Config{Workload: back.Workload, Search: back.Search})
+		b1, _ := config.Encode(&config.Config{Workload: c.Workload, Search: c.Search})
+		b2, _ := config.Encode(&config.Config{Workload: back.Workload, Search: back.Search})
 		if !bytes.Equal(b1, b2) {
 			t.Fatalf("%q = %q: read back differs:\n%s\nwant\n%s", k, v, b2, b1)
 		}

@@ -27,7 +27,7 @@ func readConfig(path string) (config.Config, error) {
 		}
 		return config.Config{}, usage(fmt.Errorf("--config %s: %w", path, err))
 	}
-	c, err := config.DecodeConfig(b)
+	c, err := config.Decode(b)
 	if err != nil {
 		return config.Config{}, usage(fmt.Errorf("%s: %w", path, err))
 	}
@@ -77,7 +77,7 @@ func (b *fromFile) resolve(req config.WorkloadAnswers, cat *model.Catalog, rd co
 	if err == nil {
 		return w, ws, b.check(w, fs)
 	}
-	var ce *config.ConfigError
+	var ce *config.Error
 	if errors.As(err, &ce) {
 		if flag := flagName(strings.TrimPrefix(ce.Key, "workload.")); fs.Changed(flag[2:]) {
 			return w, nil, usage(fmt.Errorf("%s: %s", flag, ce.Msg))
@@ -102,7 +102,7 @@ func (b *fromFile) check(w model.Workload, fs *pflag.FlagSet) error {
 	if err == nil || errors.As(err, &fe) && fs.Changed(flagName(fe.Field)[2:]) {
 		return nil // no error, or one the flag check will report by flag name
 	}
-	return usage(fmt.Errorf("%s: %w", b.path, config.AsConfigError(err)))
+	return usage(fmt.Errorf("%s: %w", b.path, config.AsError(err)))
 }
 
 // autoGPUs reports whether recommend picks the GPU count: --gpus wins, then

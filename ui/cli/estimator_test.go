@@ -74,7 +74,7 @@ func TestExportKeepsEstimatorSettings(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	c, err := config.DecodeConfig([]byte(out))
+	c, err := config.Decode([]byte(out))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

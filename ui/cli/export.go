@@ -224,7 +224,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.set.HFConfig
 		}
 		cfg.Search = exportSearch(offer, q)
-		if out, err = config.EncodeConfig(&cfg); err != nil {
+		if out, err = config.Encode(&cfg); err != nil {
 			return fmt.Errorf("--format toml: %w", err)
 		}
 	}

@@ -337,7 +337,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		cfg.Selection = &config.Selection{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region, GPU: in.GPU,
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
 		cfg.ServeLaunch = srv.ServeLaunch()
-		if out, err = config.EncodeConfig(&cfg); err != nil {
+		if out, err = config.Encode(&cfg); err != nil {
 			return true, fmt.Errorf("--format toml: %w", err)
 		}
 	}

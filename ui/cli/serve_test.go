@@ -253,7 +253,7 @@ func TestServeExport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("toml: exit %d: %s", code, errs)
 	}
-	c, err := config.DecodeConfig([]byte(out))
+	c, err := config.Decode([]byte(out))
 	if err != nil {
 		t.Fatalf("the exported TOML does not decode: %v\n%s", err, out)
 	}

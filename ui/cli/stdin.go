@@ -33,7 +33,7 @@ func readConfigStdin(in io.Reader) (config.Config, error) {
 	if err := safeio.CheckTOMLDepth(b); err != nil {
 		return config.Config{}, usage(fmt.Errorf("--config -: %w", err))
 	}
-	c, err := config.DecodeConfig(b)
+	c, err := config.Decode(b)
 	if err != nil {
 		return config.Config{}, usage(fmt.Errorf("standard input: %w", err))
 	}

@@ -43,7 +43,7 @@ func TestWorkloadTableKeys(t *testing.T) {
 			if reflect.DeepEqual(req, base) {
 				t.Fatalf("--%s %s left the request unchanged", r.name, v)
 			}
-			b, err := config.EncodeConfig(&config.Config{Workload: req})
+			b, err := config.Encode(&config.Config{Workload: req})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func TestWorkloadTableKeys(t *testing.T) {
 			if _, ok := doc[table][key]; !ok {
 				t.Errorf("--%s %s: the file has no %s:\n%s", r.name, v, r.key, b)
 			}
-			back, err := config.DecodeConfig(b)
+			back, err := config.Decode(b)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -115,7 +115,7 @@ func TestAccessible(t *testing.T) {
 	if err != nil {
 		t.Fatalf("not exported: %v\nprompts:\n%s", err, prompts.String())
 	}
-	if _, err := config.DecodeConfig(b); err != nil {
+	if _, err := config.Decode(b); err != nil {
 		t.Error(err)
 	}
 }
@@ -142,7 +142,7 @@ func TestAccessibleEnterKeeps(t *testing.T) {
 			if err != nil {
 				t.Fatalf("not exported: %v\n%s", err, prompts)
 			}
-			cfg, err := config.DecodeConfig(b)
+			cfg, err := config.Decode(b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -192,7 +192,7 @@ func TestAccessibleEnterConfirms(t *testing.T) {
 	if err != nil {
 		t.Fatalf("not exported: %v\n%s", err, prompts)
 	}
-	if cfg, err := config.DecodeConfig(b); err != nil || strings.Join(cfg.Search.Providers, ",") != "lambda" {
+	if cfg, err := config.Decode(b); err != nil || strings.Join(cfg.Search.Providers, ",") != "lambda" {
 		t.Errorf("4 then enter on the providers: %v, %v; want lambda", cfg.Search.Providers, err)
 	}
 	_, prompts, _ = accessible(t, "\n5\n"+strings.Repeat("\n", 40)) // inference, every default

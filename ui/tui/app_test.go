@@ -159,7 +159,7 @@ func TestCustomModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.DecodeConfig(b)
+	cfg, err := config.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}

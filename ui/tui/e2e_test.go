@@ -162,7 +162,7 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.DecodeConfig(b)
+	cfg, err := config.Decode(b)
 	if err != nil {
 		t.Fatalf("the exported file does not load: %v\n%s", err, b)
 	}

@@ -30,7 +30,7 @@ type dialog struct {
 	overwrite bool          // export: the answer to "overwrite?"
 	quit      bool          // quit: the answer
 	err       error         // shown under the form; the answers are kept
-	cfg       config.Config // export: the configuration, written by config.EncodeConfig
+	cfg       config.Config // export: the configuration, written by config.Encode
 	plan      *plan.Plan    // export: a plan of phases instead (plan.Encode); TOML only
 	offer     *model.Offer  // export: the offer the launch formats are for; nil when none fits
 	out       []byte        // export: what is being written (data, or a launch file)
@@ -144,7 +144,7 @@ func (d *dialog) again(theme huh.Theme) *dialog {
 
 // payload returns the file to write for the chosen format, its name and
 // permissions: the configuration TOML (with the offer's [launch] section,
-// one config.EncodeConfig call), or a launch file for the offer, as gpuplan
+// one config.Encode call), or a launch file for the offer, as gpuplan
 // export writes them.
 func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error) {
 	path, perm = expandHome(strings.TrimSpace(d.path)), d.perm()
@@ -156,7 +156,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		if d.format != launch.FormatTOML {
 			return nil, path, perm, errors.New("no offer fits: nothing to launch")
 		}
-		out, err := config.EncodeConfig(&d.cfg)
+		out, err := config.Encode(&d.cfg)
 		return out, path, perm, err
 	}
 	if d.serving != nil {
@@ -176,7 +176,7 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		if c.Launch, err = lp.Launch(); err != nil {
 			return nil, path, perm, err
 		}
-		out, err := config.EncodeConfig(&c)
+		out, err := config.Encode(&c)
 		return out, path, perm, err
 	}
 	f, err := lp.Render(d.format)
@@ -306,7 +306,7 @@ func exportConfig(a *answers, r *result, picked *model.Offer, asOf string) ([]by
 	if err != nil {
 		return nil, err
 	}
-	return config.EncodeConfig(&c)
+	return config.Encode(&c)
 }
 
 // exportConfigOf is the configuration to write: the answers, the estimate

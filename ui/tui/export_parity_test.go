@@ -37,7 +37,7 @@ func TestExportSameAsCommandLine(t *testing.T) {
 			t.Chdir(t.TempDir()) // the configurator writes ./gpuplan.toml and ./gpuplan-sky.yaml
 			var c *config.Config
 			if tt.file != "" {
-				cfg, err := config.DecodeConfig([]byte("schema_version = 1\n" + tt.file + "\n"))
+				cfg, err := config.Decode([]byte("schema_version = 1\n" + tt.file + "\n"))
 				if err != nil {
 					t.Fatal(err)
 				}

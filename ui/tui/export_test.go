@@ -47,7 +47,7 @@ func TestExportFormats(t *testing.T) {
 		}
 		if tt.format == launch.FormatTOML {
 			// One encoder call wrote it: it reads back, [launch] included.
-			if c, err := config.DecodeConfig(out); err != nil || c.Workload.Model != "bert-large" || strings.Count(string(out), "schema_version") != 1 {
+			if c, err := config.Decode(out); err != nil || c.Workload.Model != "bert-large" || strings.Count(string(out), "schema_version") != 1 {
 				t.Errorf("the exported TOML does not reload (%v):\n%s", err, out)
 			}
 		}
@@ -153,7 +153,7 @@ func TestExportWritesNoZeroPrice(t *testing.T) {
 	if !strings.Contains(s, `catalog_as_of = "2026-11-30"`) {
 		t.Errorf("catalog date not a quoted string:\n%s", s)
 	}
-	if _, err := config.DecodeConfig(b); err != nil {
+	if _, err := config.Decode(b); err != nil {
 		t.Errorf("export does not load: %v", err)
 	}
 }

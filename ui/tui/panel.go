@@ -187,7 +187,7 @@ func compute(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, 
 	r.warnings, r.warnMsgs = ws, w.WarningMessages()
 	e, err := model.Compute(w, nil)
 	if err != nil {
-		r.err = config.AsConfigError(err)
+		r.err = config.AsError(err)
 		return r
 	}
 	r.est = &e
@@ -319,7 +319,7 @@ func errTextIn(lang *i18n.Printer, err error) string {
 // errText is an error as a sentence for the panel and footer.
 func errText(err error) string {
 	s := err.Error()
-	for _, sentinel := range []error{config.ErrInvalidConfig, model.ErrInvalidWorkload, model.ErrInvalidArchitecture, model.ErrNoOffers} {
+	for _, sentinel := range []error{config.ErrInvalid, model.ErrInvalidWorkload, model.ErrInvalidArchitecture, model.ErrNoOffers} {
 		s = strings.TrimPrefix(s, sentinel.Error()+": ")
 	}
 	s = strings.TrimPrefix(s, "workload.")

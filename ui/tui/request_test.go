@@ -87,7 +87,7 @@ func TestOneRequestThreeWays(t *testing.T) {
 			if err := os.WriteFile(fromFile, []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			c, err := config.DecodeConfig([]byte(body))
+			c, err := config.Decode([]byte(body))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func TestOneRequestThreeWays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			enc, err := config.EncodeConfig(&answered)
+			enc, err := config.Encode(&answered)
 			if err != nil {
 				t.Fatal(err)
 			}

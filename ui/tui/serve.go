@@ -323,7 +323,7 @@ func plainRows(headers []string, rows [][]string, width int) string {
 // configuration alone, whose [serve] table reopens the request.
 func (d *dialog) servePayload() ([]byte, error) {
 	if d.format == launch.FormatTOML {
-		return config.EncodeConfig(&d.cfg)
+		return config.Encode(&d.cfg)
 	}
 	o := d.offer
 	a := &o.Estimate.Workload.Model
