@@ -18,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // SchemaVersion is the version of the configuration file that
@@ -68,7 +69,7 @@ type WorkloadAnswers struct {
 	// Serve is the [serve] table: the serving workload of task inference
 	// for a generative model (see WorkloadAnswers.Serving). Zero values
 	// are defaults or, for TP, PP and replicas, auto.
-	Serve model.Serving
+	Serve serve.Serving
 }
 
 // AnswersFor returns the answers that reproduce w: the catalog key when w's
@@ -157,7 +158,7 @@ type SearchAnswers struct {
 // ServeSearch applies to a serving request the search answers it reads:
 // the precision fallback (on top of vLLM's auto, WorkloadAnswers.Serving)
 // and multi-node (a replica across instances).
-func (a *SearchAnswers) ServeSearch(s *model.Serving) {
+func (a *SearchAnswers) ServeSearch(s *serve.Serving) {
 	s.AllowPrecisionFallback = s.AllowPrecisionFallback || a.AllowPrecisionFallback
 	s.AllowMultiNode = a.AllowMultiNode
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // Encode writes c as TOML a person can read: one key per line with a
@@ -80,7 +81,7 @@ func Encode(c *Config) ([]byte, error) {
 		e.int("ffn", m.FFN, "MLP inner size")
 		e.int("vocab", m.Vocab, "vocabulary size")
 	}
-	if c.ServeLaunch != nil && w.Serve != (model.Serving{}) {
+	if c.ServeLaunch != nil && w.Serve != (serve.Serving{}) {
 		return nil, errors.New("a serving export's [serve] section replaces the workload's serving answers: set one of them")
 	}
 	e.encodeServe(&w.Serve)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // [launch] is checked on read through the same Launch type Encode
@@ -73,7 +74,7 @@ func TestEncodeConfigServeLaunch(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b)
 	}
-	if s := back.Workload.Serve; s.WeightFormat != model.WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 || s.TTFTTargetMs != 2000 {
+	if s := back.Workload.Serve; s.WeightFormat != serve.WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 || s.TTFTTargetMs != 2000 {
 		t.Errorf("reopened [serve] %+v", s)
 	}
 	c.Workload.Serve = back.Workload.Serve

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // rawServe is the [serve] table: the serving request (weight format, the
@@ -48,19 +49,19 @@ type rawServe struct {
 
 // serving checks the table's request keys and returns them. Errors are
 // *Error naming the key.
-func (r *rawServe) serving() (model.Serving, error) {
-	s := model.Serving{MaxModelLen: r.MaxModelLen.v, PromptTokens: r.PromptTokens.v, OutputTokens: r.OutputTokens.v,
+func (r *rawServe) serving() (serve.Serving, error) {
+	s := serve.Serving{MaxModelLen: r.MaxModelLen.v, PromptTokens: r.PromptTokens.v, OutputTokens: r.OutputTokens.v,
 		Concurrency: r.Concurrency.v, RequestsPerSec: r.RequestsPerSec.v, TTFTTargetMs: r.TTFTMs.v, TPOTTargetMs: r.TPOTMs.v,
 		TP: r.TensorParallelSize.v, PP: r.PipelineParallelSize.v, Replicas: r.Replicas.v,
 		GPUMemoryUtilization: r.GPUMemoryUtilization.v, MaxNumBatchedTokens: r.MaxNumBatchedTokens.v, MaxNumSeqs: r.MaxNumSeqs.v}
 	var err error
 	if r.WeightFormat.v != "" {
-		if s.WeightFormat, err = model.ParseWeightFormat(r.WeightFormat.v); err != nil {
+		if s.WeightFormat, err = serve.ParseWeightFormat(r.WeightFormat.v); err != nil {
 			return s, Errorf("serve.weight_format", "%v", err)
 		}
 	}
 	if r.KVCacheDType.v != "" {
-		if s.KVCacheDType, err = model.ParseKVCacheDType(r.KVCacheDType.v); err != nil {
+		if s.KVCacheDType, err = serve.ParseKVCacheDType(r.KVCacheDType.v); err != nil {
 			return s, Errorf("serve.kv_cache_dtype", "%v", err)
 		}
 	}
@@ -85,7 +86,7 @@ const (
 // 0…their limits (0 is the default or auto), gpu_memory_utilization in
 // (0, 1], load as concurrency or requests per second, not both. Errors are
 // *Error with the [serve] key (without "serve.").
-func checkServeRanges(s *model.Serving) error {
+func checkServeRanges(s *serve.Serving) error {
 	for _, f := range []struct {
 		key    string
 		v, max int
@@ -119,8 +120,8 @@ func checkServeRanges(s *model.Serving) error {
 
 // encodeServe writes the [serve] request table; nothing when s is all
 // defaults.
-func (e *encoder) encodeServe(s *model.Serving) {
-	if *s == (model.Serving{}) {
+func (e *encoder) encodeServe(s *serve.Serving) {
+	if *s == (serve.Serving{}) {
 		return
 	}
 	e.table("serve", "Serving (task inference): vLLM's layout; left-out keys are defaults, 0 parallelism is auto.")
@@ -153,11 +154,11 @@ func (e *encoder) encodeServe(s *model.Serving) {
 // allows that fallback; a weight format given asks for itself. Without a
 // prompt length, a request fills its context: prompt = max_model_len −
 // output.
-func (r *WorkloadAnswers) Serving(w *model.Workload) model.Serving {
+func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 	s := r.Serve
 	if s.WeightFormat == "" {
-		s.WeightFormat = model.WeightFormatFor(w.Precision)
-		s.AllowPrecisionFallback = s.WeightFormat == model.WeightBF16
+		s.WeightFormat = serve.WeightFormatFor(w.Precision)
+		s.AllowPrecisionFallback = s.WeightFormat == serve.WeightBF16
 	}
 	if s.OutputTokens == 0 {
 		s.OutputTokens = cmp.Or(r.GenTokens, w.GenTokens)

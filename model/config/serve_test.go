@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 func TestServeConfigRoundTrip(t *testing.T) {
@@ -27,7 +28,7 @@ gpu_memory_utilization = 0.92
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := model.Serving{WeightFormat: model.WeightAWQ, KVCacheDType: model.KVFP8, MaxModelLen: 8192, PromptTokens: 7000, OutputTokens: 1000,
+	want := serve.Serving{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVFP8, MaxModelLen: 8192, PromptTokens: 7000, OutputTokens: 1000,
 		Concurrency: 32, TPOTTargetMs: 50, TP: 2, GPUMemoryUtilization: 0.92}
 	if c.Workload.Serve != want {
 		t.Fatalf("decoded %+v, want %+v", c.Workload.Serve, want)
@@ -71,21 +72,21 @@ func TestAnswersServing(t *testing.T) {
 		name string
 		r    WorkloadAnswers
 		w    model.Workload
-		want model.Serving
+		want serve.Serving
 	}{
 		{"older keys fill in", WorkloadAnswers{Settings: model.Settings{ContextLen: 8192, GenTokens: 512, Sequences: 16, TP: 2}},
 			model.Workload{Settings: model.Settings{Precision: model.INT4, ContextLen: 8192, GenTokens: 512, Sequences: 16}},
-			model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 7680, OutputTokens: 512, Concurrency: 16, TP: 2}},
-		{"prompt and output give the context", WorkloadAnswers{Serve: model.Serving{PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3}},
+			serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 7680, OutputTokens: 512, Concurrency: 16, TP: 2}},
+		{"prompt and output give the context", WorkloadAnswers{Serve: serve.Serving{PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3}},
 			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 4096, GenTokens: 256, Sequences: 1}},
 			// bf16 from the precision is vLLM's --dtype auto: fp16 where the GPU has no bf16
-			model.Serving{WeightFormat: model.WeightBF16, MaxModelLen: 1200, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3, AllowPrecisionFallback: true}},
-		{"a bf16 weight format asks for bf16 itself", WorkloadAnswers{Serve: model.Serving{WeightFormat: model.WeightBF16}},
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 1200, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3, AllowPrecisionFallback: true}},
+		{"a bf16 weight format asks for bf16 itself", WorkloadAnswers{Serve: serve.Serving{WeightFormat: serve.WeightBF16}},
 			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
-			model.Serving{WeightFormat: model.WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
-		{"the weight format wins over the precision", WorkloadAnswers{Serve: model.Serving{WeightFormat: model.WeightGPTQ}},
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
+		{"the weight format wins over the precision", WorkloadAnswers{Serve: serve.Serving{WeightFormat: serve.WeightGPTQ}},
 			model.Workload{Settings: model.Settings{Precision: model.FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
-			model.Serving{WeightFormat: model.WeightGPTQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
+			serve.Serving{WeightFormat: serve.WeightGPTQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
 	} {
 		if got := tc.r.Serving(&tc.w); got != tc.want {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)

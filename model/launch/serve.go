@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // Serving defaults.
@@ -27,7 +28,7 @@ const (
 	skyServeInitialDelay = 1200
 )
 
-// ServeOptions are the serving launch choices that model.ServePlan does not
+// ServeOptions are the serving launch choices that serve.ServePlan does not
 // hold. The zero value picks every default.
 type ServeOptions struct {
 	Name    string        // deployment name; "" is "gpuplan-serve-" + the model key
@@ -38,7 +39,7 @@ type ServeOptions struct {
 }
 
 // Serve is a serving deployment of vLLM: where it runs, how the model is
-// split, and the engine settings, from a model.ServePlan. NewServe builds
+// split, and the engine settings, from a serve.ServePlan. NewServe builds
 // it; Render writes it in a Format.
 type Serve struct {
 	Name    string
@@ -64,7 +65,7 @@ type Serve struct {
 
 	DiskGB int // root disk per node, GB: see ServeDiskGB
 
-	Serving model.Serving // with Defaults applied
+	Serving serve.Serving // with Defaults applied
 	Image   string
 
 	// HalfForBF16 is set when bf16 weights are served on a GPU without
@@ -78,9 +79,9 @@ type Serve struct {
 	// written as --dtype float16 for the reason above.
 	HalfActivations bool
 	// FallbackFrom is the weight format asked for when the GPU cannot run
-	// it and the plan falls back (model.ServePlan.FallbackFrom); Fallback
+	// it and the plan falls back (serve.ServePlan.FallbackFrom); Fallback
 	// says why, in English.
-	FallbackFrom model.WeightFormat
+	FallbackFrom serve.WeightFormat
 	Fallback     string
 }
 
@@ -90,7 +91,7 @@ type Serve struct {
 // write) or the GPU is not NVIDIA's: the files are CUDA ones (the
 // vllm/vllm-openai image, pip's CUDA wheels, nvidia.com/gpu), and vLLM on
 // AMD GPUs is a different build (its ROCm image and install guide).
-func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Serve, error) {
+func NewServe(a *model.Architecture, sp *serve.ServePlan, opt ServeOptions) (*Serve, error) {
 	o := sp.Offer
 	if o.Instance == nil || o.GPU == nil || o.GPUsPerNode < 1 {
 		return nil, fmt.Errorf("%w: the serving offer has no instance or GPU", ErrPlan)
@@ -124,9 +125,9 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 		noBF16 = true
 	}
 	switch wf := sp.Serving.WeightFormat; {
-	case noBF16 && wf == model.WeightBF16, noBF16 && wf == model.WeightFP16 && sp.FallbackFrom == model.WeightBF16:
+	case noBF16 && wf == serve.WeightBF16, noBF16 && wf == serve.WeightFP16 && sp.FallbackFrom == serve.WeightBF16:
 		s.HalfForBF16 = true // the bf16 → fp16 fallback keeps its note
-	case noBF16 && wf == model.WeightFP8:
+	case noBF16 && wf == serve.WeightFP8:
 		s.HalfActivations = true
 	}
 	if sp.FallbackFrom != "" && !s.HalfForBF16 {
@@ -142,7 +143,7 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 		// quantized ahead of time (vLLM reads its quantization_config), and the
 		// base would not fit where the plan says. Repos of such checkpoints name
 		// the method; without it, write the placeholder so the file fails loudly.
-		if wf := sp.Serving.WeightFormat; (wf == model.WeightAWQ || wf == model.WeightGPTQ) &&
+		if wf := sp.Serving.WeightFormat; (wf == serve.WeightAWQ || wf == serve.WeightGPTQ) &&
 			!strings.Contains(strings.ToLower(s.ModelID), string(wf)) {
 			s.ModelID = PlaceholderModelID
 		}
@@ -157,10 +158,10 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 	// one on load, so unless the repo is an fp8 checkpoint (its name says
 	// so, as Hugging Face's FP8 repos do) the disk holds 16-bit weights.
 	download := sp.Serving.WeightFormat
-	if download == model.WeightFP8 && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
-		download = model.WeightBF16
+	if download == serve.WeightFP8 && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
+		download = serve.WeightBF16
 	}
-	s.DiskGB = ServeDiskGB(model.ServeWeightBytes(a, download))
+	s.DiskGB = ServeDiskGB(serve.ServeWeightBytes(a, download))
 	return s, nil
 }
 
@@ -199,15 +200,15 @@ func (s *Serve) VLLMArgs() []string {
 		"--gpu-memory-utilization", fmt.Sprint(v.GPUMemoryUtilization),
 		"--kv-cache-dtype", string(v.KVCacheDType))
 	switch v.WeightFormat {
-	case model.WeightBF16:
+	case serve.WeightBF16:
 		if s.HalfForBF16 {
 			a = append(a, "--dtype", "float16")
 		} else {
 			a = append(a, "--dtype", "bfloat16")
 		}
-	case model.WeightFP16:
+	case serve.WeightFP16:
 		a = append(a, "--dtype", "float16")
-	case model.WeightFP8:
+	case serve.WeightFP8:
 		a = append(a, "--quantization", "fp8")
 		if s.HalfActivations {
 			a = append(a, "--dtype", "float16")
@@ -264,7 +265,7 @@ func (s *Serve) headerLines() []string {
 		lines = append(lines, fmt.Sprintf("note: %s needs a CUDA %s build of vLLM: CUDA 13.0 dropped Maxwell, Pascal and Volta, and the vllm/vllm-openai image and pip wheel may be built for CUDA 13; pin a CUDA 12 release", s.Accelerator, s.LastCUDA))
 	}
 	switch s.Serving.WeightFormat {
-	case model.WeightAWQ, model.WeightGPTQ, model.WeightInt8:
+	case serve.WeightAWQ, serve.WeightGPTQ, serve.WeightInt8:
 		lines = append(lines, fmt.Sprintf("note: %s weights: the model id must be a checkpoint quantized with %s; vLLM reads its quantization_config", s.Serving.WeightFormat, strings.ToUpper(string(s.Serving.WeightFormat))))
 	}
 	if s.HalfForBF16 {
@@ -275,7 +276,7 @@ func (s *Serve) headerLines() []string {
 	}
 	if s.FallbackFrom != "" {
 		dtype := "bfloat16"
-		if s.Serving.WeightFormat == model.WeightFP16 {
+		if s.Serving.WeightFormat == serve.WeightFP16 {
 			dtype = "float16"
 		}
 		lines = append(lines, fmt.Sprintf("note: %s weights asked for: %s, from the 16-bit checkpoint (--dtype %s, no --quantization)", s.FallbackFrom, s.Fallback, dtype))

@@ -15,6 +15,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/report"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -258,7 +259,7 @@ func TestServeExport(t *testing.T) {
 		t.Fatalf("the exported TOML does not decode: %v\n%s", err, out)
 	}
 	s := c.Workload.Serve
-	if s.WeightFormat != model.WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 ||
+	if s.WeightFormat != serve.WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 ||
 		s.TP != 2 || s.TTFTTargetMs != 2000 || s.Replicas < 1 || c.Workload.Task != model.TaskInference {
 		t.Errorf("reopened [serve] %+v, task %s", s, c.Workload.Task)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // workloadFlags are the flags shared by estimate, recommend and export.
@@ -140,11 +141,11 @@ var workloadTable = []workloadFlag{
 	// workload's, read as the serving tensor-parallel degree.
 	{name: "weight-format", key: "serve.weight_format", usage: "serving: bf16, fp16, fp8, int8, awq or gptq (int4 is awq; default: from --precision or the config.json's quantization_config)",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.WeightFormat]{&f.set.Serve.WeightFormat, model.ParseWeightFormat, model.WeightFormats}
+			return enumValue[serve.WeightFormat]{&f.set.Serve.WeightFormat, serve.ParseWeightFormat, serve.WeightFormats}
 		}},
 	{name: "kv-cache-dtype", key: "serve.kv_cache_dtype", usage: "serving: auto (the model's 16-bit dtype) or fp8",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.KVCacheDType]{&f.set.Serve.KVCacheDType, model.ParseKVCacheDType, model.KVCacheDTypes}
+			return enumValue[serve.KVCacheDType]{&f.set.Serve.KVCacheDType, serve.ParseKVCacheDType, serve.KVCacheDTypes}
 		}},
 	{name: "max-model-len", key: "serve.max_model_len", usage: "serving: tokens one request may hold, prompt + output; 8k is 8192 (default: --context-len)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.MaxModelLen} }},

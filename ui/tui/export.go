@@ -15,6 +15,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -43,7 +44,7 @@ type dialog struct {
 	shownFormat launch.Format
 	// serving is the serving request when the answers serve an LLM: the
 	// launch formats are then vLLM's (servePayload).
-	serving *model.Serving
+	serving *serve.Serving
 	lang    *i18n.Printer // the dialog's language (nil: English)
 	// cat ranks the SkyPilot file's failover candidates (launch.Alternatives).
 	cat *model.Catalog

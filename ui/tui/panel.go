@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -34,8 +35,8 @@ type result struct {
 	advice   []model.Advice
 	adviceOn *model.GPU        // the largest GPU the advice is for
 	tips     []model.Tip       // on the best offer's GPU: the changes that save the most
-	serving  *model.Serving    // the serving request, when the answers serve an LLM
-	serve    []model.ServePlan // its plans, model.RankServing's order; nil when not serving
+	serving  *serve.Serving    // the serving request, when the answers serve an LLM
+	serve    []serve.ServePlan // its plans, serve.RankServing's order; nil when not serving
 	elapsed  time.Duration
 }
 

@@ -1,6 +1,6 @@
 // Package modeltest holds the test fixtures that model's sub-packages
 // (serve, config, plan) share: a small catalog whose prices make each
-// matching rule visible, a few architectures, and a relative comparison of
+// matching rule visible, a few architectures and GPUs, and a relative comparison of
 // floats. model's own
 // tests keep their copies: a package model test cannot import a package
 // that imports model.
@@ -57,6 +57,11 @@ var (
 	ResNet50 = model.Architecture{Key: "resnet50", Family: model.FamilyCNN, Params: 25557032, ForwardGMACs: 4.089,
 		ActivationMiBPerSample: 41.7, ImageSize: 224}
 )
+
+// V100 is a Volta GPU (no bf16, no fp8 in vLLM) as the catalog has it;
+// model's own tests keep it as fuzzV100.
+var V100 = model.GPU{Key: "v100-16gb", Name: "NVIDIA V100", Vendor: "nvidia", ComputeCapability: "7.0", MemoryGiB: 16,
+	MemoryBandwidthGBps: 900, FP16TFLOPS: 125, Interconnect: "nvlink", InterconnectGBps: 300}
 
 // Near reports whether got is within rel (relative) of want; within
 // 1e-12 of 0 when want is 0.

@@ -1,6 +1,10 @@
-package model
+package serve
 
-import "math"
+import (
+	"math"
+
+	"github.com/gpuplan/gpuplan/model"
+)
 
 // Serving speed constants.
 const (
@@ -39,7 +43,7 @@ func allReduceLatency(tp int, nvlink bool) float64 {
 
 // ServeHardware is what the speed model needs of a replica's GPUs.
 type ServeHardware struct {
-	GPU *GPU
+	GPU *model.GPU
 	// InterconnectGBps is GPU-to-GPU bandwidth per GPU, both directions,
 	// 10⁹ B/s; NVLink says whether vLLM's custom all-reduce applies.
 	InterconnectGBps float64
@@ -64,13 +68,13 @@ type ServePerf struct {
 // servePeakFLOPS returns the dense peak for the weight format on g, in
 // FLOP/s: fp8 weights compute in fp8 where the GPU has it (Hopper, Ada);
 // int8 and int4 weight-only formats dequantize to 16-bit.
-func servePeakFLOPS(g *GPU, f WeightFormat) float64 {
-	p := BF16
+func servePeakFLOPS(g *model.GPU, f WeightFormat) float64 {
+	p := model.BF16
 	switch f {
 	case WeightFP8:
-		p = FP8
+		p = model.FP8
 	case WeightFP16:
-		p = FP16
+		p = model.FP16
 	}
 	return g.PeakTFLOPS(p) * 1e12
 }
@@ -78,7 +82,7 @@ func servePeakFLOPS(g *GPU, f WeightFormat) float64 {
 // serveMatmulParams returns the parameters multiplied per token: the
 // active parameters without the input embedding lookup (the LM head is a
 // matmul, tied or not).
-func serveMatmulParams(a *Architecture) float64 {
+func serveMatmulParams(a *model.Architecture) float64 {
 	n := a.ActiveParams() - float64(a.Vocab+a.LearnedPositions+a.TokenTypes)*float64(a.Hidden)
 	if a.Tied {
 		n += float64(a.Vocab) * float64(a.Hidden)
@@ -91,7 +95,7 @@ func serveMatmulParams(a *Architecture) float64 {
 // per multiply-add over the p²/2 unmasked pairs: Chowdhery et al., 2022,
 // "PaLM", Appendix B, halved for the causal mask as FlashAttention skips
 // masked blocks).
-func PrefillFLOPs(a *Architecture, p int) float64 {
+func PrefillFLOPs(a *model.Architecture, p int) float64 {
 	pp := float64(p)
 	qd := float64(a.Heads * a.EffectiveHeadDim())
 	return 2*serveMatmulParams(a)*pp + 2*float64(a.Layers)*pp*pp*qd
@@ -99,7 +103,7 @@ func PrefillFLOPs(a *Architecture, p int) float64 {
 
 // DecodeFLOPs returns the FLOPs of one generated token at context c: 2·N
 // plus 4·L·c·d_attn for attending to c cached tokens (PaLM, Appendix B).
-func DecodeFLOPs(a *Architecture, c float64) float64 {
+func DecodeFLOPs(a *model.Architecture, c float64) float64 {
 	return 2*serveMatmulParams(a) + 4*float64(a.Layers)*c*float64(a.Heads*a.EffectiveHeadDim())
 }
 
@@ -109,7 +113,7 @@ func DecodeFLOPs(a *Architecture, c float64) float64 {
 // 16-bit values, as a ring moves 2(tp−1)/tp of the data each way over the
 // link, plus each one's fixed latency. PP adds one send of the hidden states
 // per stage boundary.
-func tpCommSec(a *Architecture, hw *ServeHardware, tokens float64, tp, pp int) float64 {
+func tpCommSec(a *model.Architecture, hw *ServeHardware, tokens float64, tp, pp int) float64 {
 	layers := math.Ceil(float64(a.Layers) / float64(pp))
 	bytes := tokens * float64(a.Hidden) * 2
 	var t float64
@@ -140,7 +144,7 @@ func tpCommSec(a *Architecture, hw *ServeHardware, tokens float64, tp, pp int) f
 // decode steps (vLLM's chunked prefill), so batch requests cost batch
 // prefills plus output_tokens steps: TPOT is that time ÷ output tokens,
 // requests per second batch ÷ that time.
-func ServeSpeed(a *Architecture, s *Serving, mem *ServeMemory, hw *ServeHardware, tp, pp, batch int) ServePerf {
+func ServeSpeed(a *model.Architecture, s *Serving, mem *ServeMemory, hw *ServeHardware, tp, pp, batch int) ServePerf {
 	g := hw.GPU
 	gpus := float64(tp * pp)
 	peak := servePeakFLOPS(g, s.WeightFormat) * ServeMFU

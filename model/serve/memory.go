@@ -1,6 +1,10 @@
-package model
+package serve
 
-import "math"
+import (
+	"math"
+
+	"github.com/gpuplan/gpuplan/model"
+)
 
 // ServeMemory is one GPU's memory as vLLM lays it out for serving, in bytes.
 //
@@ -54,8 +58,8 @@ const (
 	// "0.13 GiB" at TP 1; NonTorchTPBytes is added with tensor parallelism,
 	// 0.55 GiB in all at TP 2 (NCCL communicators and vLLM's custom
 	// all-reduce buffers).
-	NonTorchBytes   = 0.13 * GiB
-	NonTorchTPBytes = 0.42 * GiB
+	NonTorchBytes   = 0.13 * model.GiB
+	NonTorchTPBytes = 0.42 * model.GiB
 )
 
 // Int4GroupBytesPerParam is AWQ/GPTQ int4 storage per weight with group
@@ -75,7 +79,7 @@ func weightBytesPerLinear(f WeightFormat) float64 {
 	case WeightFP8:
 		return 1 // per-channel or per-tensor scales are under 0.1%
 	case WeightInt8:
-		return Int8BytesPerParam
+		return model.Int8BytesPerParam
 	case WeightAWQ, WeightGPTQ:
 		return Int4GroupBytesPerParam
 	}
@@ -83,7 +87,7 @@ func weightBytesPerLinear(f WeightFormat) float64 {
 }
 
 // ServeWeightBytes returns the weight bytes of the whole model in format f.
-func ServeWeightBytes(a *Architecture, f WeightFormat) float64 {
+func ServeWeightBytes(a *model.Architecture, f WeightFormat) float64 {
 	total := a.ParamCount()
 	linear := a.LinearParams()
 	return linear*weightBytesPerLinear(f) + (total-linear)*2
@@ -93,7 +97,7 @@ func ServeWeightBytes(a *Architecture, f WeightFormat) float64 {
 // parallelism tp: split when there are at least tp, else replicated
 // (vllm/model_executor/layers/linear.py QKVParallelLinear: "num_kv_heads
 // ... replicated" when tp_size ≥ total_num_kv_heads).
-func kvHeadsPerGPU(a *Architecture, tp int) int {
+func kvHeadsPerGPU(a *model.Architecture, tp int) int {
 	kv := a.EffectiveKVHeads()
 	if kv >= tp {
 		return kv / tp
@@ -106,7 +110,7 @@ func kvHeadsPerGPU(a *Architecture, tp int) int {
 // dimension, at 2 bytes ("auto" in a 16-bit model) or 1 (fp8) —
 // vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes:
 // 2 × block_size × num_kv_heads × head_size × dtype size, per layer.
-func KVBytesPerToken(a *Architecture, kv KVCacheDType, tp, pp int) float64 {
+func KVBytesPerToken(a *model.Architecture, kv KVCacheDType, tp, pp int) float64 {
 	b := 2.0
 	if kv == KVFP8 {
 		b = 1
@@ -121,7 +125,7 @@ func KVBytesPerToken(a *Architecture, kv KVCacheDType, tp, pp int) float64 {
 // the attention output and the MLP's gate/up output and activation, split by
 // tp) and the hidden states kept while the sampler runs on max_num_seqs
 // requests over the whole vocabulary (SamplerBytesPerLogit).
-func ServeActivationBytes(a *Architecture, tokens, seqs, tp int) float64 {
+func ServeActivationBytes(a *model.Architecture, tokens, seqs, tp int) float64 {
 	t := float64(tokens)
 	h := float64(a.Hidden)
 	f := float64(a.FFN) * float64(a.ActiveExperts())
@@ -137,7 +141,7 @@ func ServeActivationBytes(a *Architecture, tokens, seqs, tp int) float64 {
 // ServeMemoryOn returns the memory layout of one GPU serving a with s on g
 // under tensor parallelism tp and pp pipeline stages. s must have Defaults
 // applied.
-func ServeMemoryOn(a *Architecture, s *Serving, g *GPU, tp, pp int) ServeMemory {
+func ServeMemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) ServeMemory {
 	var m ServeMemory
 	m.TotalBytes = g.MemoryBytes()
 	m.BudgetBytes = m.TotalBytes * s.GPUMemoryUtilization

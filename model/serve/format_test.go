@@ -1,10 +1,11 @@
-package model_test
+package serve_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // Serving GPUs as the catalog states them (data/catalog/gpus.toml): compute
@@ -24,29 +25,29 @@ var (
 func TestServeFormatOn(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
-		f       model.WeightFormat
+		f       serve.WeightFormat
 		g       *model.GPU
-		run     model.WeightFormat
+		run     serve.WeightFormat
 		refused string // part of why; "" when g runs f
 		ok      bool
 	}{
-		{"bf16 on A100 (8.0): native", model.WeightBF16, fmtA100, model.WeightBF16, "", true},
-		{"bf16 on V100 (7.0): fp16, same bytes", model.WeightBF16, fmtV100, model.WeightFP16, "V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0)", true},
-		{"bf16 on T4 (7.5): fp16", model.WeightBF16, fmtT4, model.WeightFP16, "T4 has no bf16", true},
-		{"fp16 on V100: native", model.WeightFP16, fmtV100, model.WeightFP16, "", true},
-		{"fp8 on H100 (9.0): W8A8", model.WeightFP8, fmtH100, model.WeightFP8, "", true},
-		{"fp8 on A100 (8.0): FP8 Marlin weight-only", model.WeightFP8, fmtA100, model.WeightFP8, "", true},
-		{"fp8 on T4 (7.5): FP8 Marlin weight-only", model.WeightFP8, fmtT4, model.WeightFP8, "", true},
-		{"fp8 on V100 (7.0): neither; the 16-bit checkpoint in fp16", model.WeightFP8, fmtV100, model.WeightFP16,
+		{"bf16 on A100 (8.0): native", serve.WeightBF16, fmtA100, serve.WeightBF16, "", true},
+		{"bf16 on V100 (7.0): fp16, same bytes", serve.WeightBF16, fmtV100, serve.WeightFP16, "V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0)", true},
+		{"bf16 on T4 (7.5): fp16", serve.WeightBF16, fmtT4, serve.WeightFP16, "T4 has no bf16", true},
+		{"fp16 on V100: native", serve.WeightFP16, fmtV100, serve.WeightFP16, "", true},
+		{"fp8 on H100 (9.0): W8A8", serve.WeightFP8, fmtH100, serve.WeightFP8, "", true},
+		{"fp8 on A100 (8.0): FP8 Marlin weight-only", serve.WeightFP8, fmtA100, serve.WeightFP8, "", true},
+		{"fp8 on T4 (7.5): FP8 Marlin weight-only", serve.WeightFP8, fmtT4, serve.WeightFP8, "", true},
+		{"fp8 on V100 (7.0): neither; the 16-bit checkpoint in fp16", serve.WeightFP8, fmtV100, serve.WeightFP16,
 			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0)", true},
-		{"fp8 on MI300X: fp8 hardware", model.WeightFP8, fmtMI300, model.WeightFP8, "", true},
-		{"fp8 on MI250: no Marlin on ROCm; bf16 checkpoint", model.WeightFP8, fmtMI250, model.WeightBF16, "MI250 has no fp8 (vLLM on ROCm needs fp8 hardware", true},
-		{"AWQ on V100: no kernel, no fallback", model.WeightAWQ, fmtV100, model.WeightAWQ, "AWQ kernels need compute capability 7.5", false},
-		{"AWQ on T4: runs", model.WeightAWQ, fmtT4, model.WeightAWQ, "", true},
-		{"GPTQ on V100: runs (exllama kernels)", model.WeightGPTQ, fmtV100, model.WeightGPTQ, "", true},
+		{"fp8 on MI300X: fp8 hardware", serve.WeightFP8, fmtMI300, serve.WeightFP8, "", true},
+		{"fp8 on MI250: no Marlin on ROCm; bf16 checkpoint", serve.WeightFP8, fmtMI250, serve.WeightBF16, "MI250 has no fp8 (vLLM on ROCm needs fp8 hardware", true},
+		{"AWQ on V100: no kernel, no fallback", serve.WeightAWQ, fmtV100, serve.WeightAWQ, "AWQ kernels need compute capability 7.5", false},
+		{"AWQ on T4: runs", serve.WeightAWQ, fmtT4, serve.WeightAWQ, "", true},
+		{"GPTQ on V100: runs (exllama kernels)", serve.WeightGPTQ, fmtV100, serve.WeightGPTQ, "", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			run, why, ok := model.ServeFormatOn(tt.f, tt.g)
+			run, why, ok := serve.ServeFormatOn(tt.f, tt.g)
 			if run != tt.run || ok != tt.ok {
 				t.Errorf("ServeFormatOn(%s, %s) = %s ok=%v, want %s ok=%v", tt.f, tt.g.Key, run, ok, tt.run, tt.ok)
 			}
@@ -63,33 +64,33 @@ func TestServeFormatOn(t *testing.T) {
 // weight, not fp8's 1), with FallbackFrom and Fallback saying so.
 func TestServePlanFormatFallback(t *testing.T) {
 	a := &model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 1024, Heads: 8, KVHeads: 8, FFN: 4096, Vocab: 32000}
-	base := model.Serving{MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4}
-	o := model.ServeOffer{Name: "v100 node", GPU: fmtV100, GPUsPerNode: 1, USDPerHour: 1}
+	base := serve.Serving{MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4}
+	o := serve.ServeOffer{Name: "v100 node", GPU: fmtV100, GPUsPerNode: 1, USDPerHour: 1}
 	for _, tt := range []struct {
 		name     string
-		f        model.WeightFormat
+		f        serve.WeightFormat
 		allow    bool
 		meets    bool
-		want     model.WeightFormat // the format planned
+		want     serve.WeightFormat // the format planned
 		reason   string
 		fallback string
 	}{
-		{"fp8 on V100, no fallback: near miss", model.WeightFP8, false, false, model.WeightFP8,
+		{"fp8 on V100, no fallback: near miss", serve.WeightFP8, false, false, serve.WeightFP8,
 			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", ""},
-		{"fp8 on V100, fallback: planned as fp16", model.WeightFP8, true, true, model.WeightFP16, "",
+		{"fp8 on V100, fallback: planned as fp16", serve.WeightFP8, true, true, serve.WeightFP16, "",
 			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0): served as fp16 weights (allow_precision_fallback)"},
-		{"bf16 on V100, no fallback: near miss", model.WeightBF16, false, false, model.WeightBF16,
+		{"bf16 on V100, no fallback: near miss", serve.WeightBF16, false, false, serve.WeightBF16,
 			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", ""},
-		{"bf16 on V100, fallback: planned as fp16", model.WeightBF16, true, true, model.WeightFP16, "",
+		{"bf16 on V100, fallback: planned as fp16", serve.WeightBF16, true, true, serve.WeightFP16, "",
 			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0): served as fp16 weights (allow_precision_fallback)"},
-		{"fp16 on V100: no fallback needed", model.WeightFP16, false, true, model.WeightFP16, "", ""},
-		{"AWQ on V100, fallback allowed: still a near miss", model.WeightAWQ, true, false, model.WeightAWQ, "AWQ kernels need compute capability 7.5", ""},
-		{"int8 on V100, fallback allowed: still a near miss", model.WeightInt8, true, false, model.WeightInt8, "INT8 (W8A8) kernels need compute capability 7.5", ""},
+		{"fp16 on V100: no fallback needed", serve.WeightFP16, false, true, serve.WeightFP16, "", ""},
+		{"AWQ on V100, fallback allowed: still a near miss", serve.WeightAWQ, true, false, serve.WeightAWQ, "AWQ kernels need compute capability 7.5", ""},
+		{"int8 on V100, fallback allowed: still a near miss", serve.WeightInt8, true, false, serve.WeightInt8, "INT8 (W8A8) kernels need compute capability 7.5", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := base
 			s.WeightFormat, s.AllowPrecisionFallback = tt.f, tt.allow
-			p, err := model.PlanServing(a, s, o)
+			p, err := serve.PlanServing(a, s, o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,11 +113,11 @@ func TestServePlanFormatFallback(t *testing.T) {
 			// weight, the same memory and speed as asking for it directly.
 			direct := base
 			direct.WeightFormat = tt.want
-			d, err := model.PlanServing(a, direct, o)
+			d, err := serve.PlanServing(a, direct, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := model.ServeWeightBytes(a, model.WeightFP16); p.Memory.Weights != want || p.Memory != d.Memory || p.Perf != d.Perf {
+			if want := serve.ServeWeightBytes(a, serve.WeightFP16); p.Memory.Weights != want || p.Memory != d.Memory || p.Perf != d.Perf {
 				t.Errorf("weights %.0f B (want 2 B × %.0f params = %.0f B), memory/perf equal to a direct %s plan: %v/%v",
 					p.Memory.Weights, a.ParamCount(), want, tt.want, p.Memory == d.Memory, p.Perf == d.Perf)
 			}
@@ -138,11 +139,11 @@ func TestServeReplicaAcrossNodes(t *testing.T) {
 	a := &model.Architecture{Family: model.FamilyDecoder, Layers: 16, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 16384, Vocab: 32000}
 	small := *fmtA100
 	small.MemoryGiB = 6
-	o := model.ServeOffer{Name: "one small GPU", GPU: &small, GPUsPerNode: 1, USDPerHour: 1}
-	s := model.Serving{WeightFormat: model.WeightFP16, MaxModelLen: 512, PromptTokens: 256, OutputTokens: 64, Concurrency: 1}
+	o := serve.ServeOffer{Name: "one small GPU", GPU: &small, GPUsPerNode: 1, USDPerHour: 1}
+	s := serve.Serving{WeightFormat: serve.WeightFP16, MaxModelLen: 512, PromptTokens: 256, OutputTokens: 64, Concurrency: 1}
 	for _, allow := range []bool{false, true} {
 		s.AllowMultiNode = allow
-		p, err := model.PlanServing(a, s, o)
+		p, err := serve.PlanServing(a, s, o)
 		if err != nil {
 			t.Fatal(err)
 		}

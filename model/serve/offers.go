@@ -1,9 +1,11 @@
-package model
+package serve
 
 import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // WeightFormatFor returns the serving weight format of an inference
@@ -12,15 +14,15 @@ import (
 // A 4-bit checkpoint is served as AWQ: AWQ and GPTQ store the same 4-bit
 // weights with group-128 scales (weightBytesPerLinear), so the plan is the
 // same.
-func WeightFormatFor(p Precision) WeightFormat {
+func WeightFormatFor(p model.Precision) WeightFormat {
 	switch p {
-	case INT4:
+	case model.INT4:
 		return WeightAWQ
-	case INT8:
+	case model.INT8:
 		return WeightInt8
-	case FP8:
+	case model.FP8:
 		return WeightFP8
-	case FP16, AMPFP16:
+	case model.FP16, model.AMPFP16:
 		return WeightFP16
 	}
 	return WeightBF16
@@ -29,7 +31,7 @@ func WeightFormatFor(p Precision) WeightFormat {
 // ServesModel reports whether a is planned as a served LLM (PlanServing):
 // a generative transformer with a known shape. Other inference workloads
 // (encoders, vision models) keep the batch estimate.
-func ServesModel(a *Architecture) bool { return a.HasShape() && a.Family.Generative() }
+func ServesModel(a *model.Architecture) bool { return a.HasShape() && a.Family.Generative() }
 
 // ServeOffers lists the offers of cat that q allows, one per instance type:
 // its cheapest region in q.Pricing (on-demand when unset), under the same
@@ -37,9 +39,9 @@ func ServesModel(a *Architecture) bool { return a.HasShape() && a.Family.Generat
 // currency without a rate are skipped) and q's provider, region, GPU and
 // hourly price filters, and only GPUs the speed model can time
 // (ServeTimed). Names read "provider type region pricing".
-func ServeOffers(cat *Catalog, q Query) []ServeOffer {
+func ServeOffers(cat *model.Catalog, q model.Query) []ServeOffer {
 	if q.Pricing == "" {
-		q.Pricing = OnDemand
+		q.Pricing = model.OnDemand
 	}
 	var out []ServeOffer
 	for i := range cat.Instances {
@@ -80,6 +82,6 @@ func ServeOffers(cat *Catalog, q Query) []ServeOffer {
 // needs the GPU's memory bandwidth and prefill its 16-bit peak
 // (ServeSpeed); a GPU without them (the catalog's Radeon Pro V520) would
 // plan at 0 tokens/s.
-func ServeTimed(g *GPU) bool {
+func ServeTimed(g *model.GPU) bool {
 	return g.MemoryBandwidthGBps > 0 && (g.BF16TFLOPS > 0 || g.FP16TFLOPS > 0)
 }

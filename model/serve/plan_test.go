@@ -1,4 +1,4 @@
-package model_test
+package serve_test
 
 import (
 	"math"
@@ -6,14 +6,15 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // servingOffers are nodes of the embedded catalog's GPUs. The hourly
 // prices are test inputs of the order clouds charge (on-demand, 2026), not
 // catalog figures: the test checks the ranking's logic, not the prices.
-func servingOffers(tb testing.TB, cat *model.Catalog) []model.ServeOffer {
+func servingOffers(tb testing.TB, cat *model.Catalog) []serve.ServeOffer {
 	tb.Helper()
-	var offers []model.ServeOffer
+	var offers []serve.ServeOffer
 	for _, o := range []struct {
 		name, gpu, link string
 		n               int
@@ -30,7 +31,7 @@ func servingOffers(tb testing.TB, cat *model.Catalog) []model.ServeOffer {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		offers = append(offers, model.ServeOffer{Name: o.name, GPU: g, GPUsPerNode: o.n, Interconnect: o.link, USDPerHour: o.usd})
+		offers = append(offers, serve.ServeOffer{Name: o.name, GPU: g, GPUsPerNode: o.n, Interconnect: o.link, USDPerHour: o.usd})
 	}
 	return offers
 }
@@ -49,9 +50,9 @@ func TestRankServing70BAWQ(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048,
+	s := serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048,
 		Concurrency: 32, TPOTTargetMs: 50}
-	plans, err := model.RankServing(a, s, servingOffers(t, cat))
+	plans, err := serve.RankServing(a, s, servingOffers(t, cat))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,11 +89,11 @@ func BenchmarkPlanServing(b *testing.B) {
 		b.Fatal(err)
 	}
 	offers := servingOffers(b, cat)
-	s := model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048,
+	s := serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048,
 		Concurrency: 32, TPOTTargetMs: 50}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := model.PlanServing(a, s, offers[0]); err != nil {
+		if _, err := serve.PlanServing(a, s, offers[0]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -118,12 +119,12 @@ func TestPlanServingIdleReplicasCarryNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	node := servingOffers(t, cat)[0] // 8×H100 SXM, NVSwitch
-	one := model.ServeOffer{Name: "1×H100 SXM", GPU: node.GPU, GPUsPerNode: 1, USDPerHour: 3}
-	base := model.Serving{MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, TP: 1}
+	one := serve.ServeOffer{Name: "1×H100 SXM", GPU: node.GPU, GPUsPerNode: 1, USDPerHour: 3}
+	base := serve.Serving{MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, TP: 1}
 	perReplica := func(c int) float64 { // one replica alone at c sequences
 		s := base
 		s.Concurrency, s.Replicas = c, 1
-		p, err := model.PlanServing(a, s, one)
+		p, err := serve.PlanServing(a, s, one)
 		if err != nil || !p.Meets || p.Perf.Batch != c {
 			t.Fatalf("one replica at %d sequences: %v, %+v", c, err, p.Reasons)
 		}
@@ -142,7 +143,7 @@ func TestPlanServingIdleReplicasCarryNothing(t *testing.T) {
 	} {
 		s := base
 		s.Concurrency, s.RequestsPerSec = tc.conc, tc.rps
-		p, err := model.PlanServing(a, s, node)
+		p, err := serve.PlanServing(a, s, node)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,7 +153,7 @@ func TestPlanServingIdleReplicasCarryNothing(t *testing.T) {
 		if !relNear(p.OutputTokensPerSec, tc.want) {
 			t.Errorf("%s: %.2f output tokens/s on the node, want %.2f", tc.name, p.OutputTokensPerSec, tc.want)
 		}
-		if want := model.USDPerMillionTokens(24, tc.want); !relNear(p.USDPerMOutput, want) {
+		if want := serve.USDPerMillionTokens(24, tc.want); !relNear(p.USDPerMOutput, want) {
 			t.Errorf("%s: $%.2f per million output tokens, want $%.2f", tc.name, p.USDPerMOutput, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package model
+package serve
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // servingCalibration mirrors testdata/serving_calibration.toml.
@@ -49,7 +51,7 @@ type servingCalibration struct {
 
 // loadServingCalibration decodes the calibration file strictly: an unknown
 // key is a typo that would silently drop an input.
-func loadServingCalibration(tb testing.TB) (servingCalibration, map[string]*Architecture, *GPU) {
+func loadServingCalibration(tb testing.TB) (servingCalibration, map[string]*model.Architecture, *model.GPU) {
 	tb.Helper()
 	var c servingCalibration
 	md, err := toml.DecodeFile("testdata/serving_calibration.toml", &c)
@@ -59,10 +61,10 @@ func loadServingCalibration(tb testing.TB) (servingCalibration, map[string]*Arch
 	if und := md.Undecoded(); len(und) > 0 {
 		tb.Fatalf("serving_calibration.toml: unknown keys %q", und)
 	}
-	models := map[string]*Architecture{}
+	models := map[string]*model.Architecture{}
 	for _, m := range c.Model {
-		a := &Architecture{Key: m.Key, Family: FamilyDecoder, Layers: m.Layers, Hidden: m.Hidden, Heads: m.Heads,
-			KVHeads: m.KVHeads, HeadDim: m.HeadDim, FFN: m.FFN, GatedMLP: true, Vocab: m.Vocab, Tied: m.Tied, Norm: RMSNorm}
+		a := &model.Architecture{Key: m.Key, Family: model.FamilyDecoder, Layers: m.Layers, Hidden: m.Hidden, Heads: m.Heads,
+			KVHeads: m.KVHeads, HeadDim: m.HeadDim, FFN: m.FFN, GatedMLP: true, Vocab: m.Vocab, Tied: m.Tied, Norm: model.RMSNorm}
 		if err := a.Validate(); err != nil {
 			tb.Fatalf("model %s: %v", m.Key, err)
 		}
@@ -72,7 +74,7 @@ func loadServingCalibration(tb testing.TB) (servingCalibration, map[string]*Arch
 		tb.Fatalf("want one GPU in the calibration file, got %d", len(c.GPU))
 	}
 	g := c.GPU[0]
-	gpu := &GPU{Key: g.Key, MemoryGiB: g.MemoryGiB, MemoryBandwidthGBps: g.MemoryBandwidthGBps,
+	gpu := &model.GPU{Key: g.Key, MemoryGiB: g.MemoryGiB, MemoryBandwidthGBps: g.MemoryBandwidthGBps,
 		BF16TFLOPS: g.BF16TFLOPS, FP16TFLOPS: g.BF16TFLOPS, FP8TFLOPS: g.FP8TFLOPS, ComputeCapability: "9.0",
 		Interconnect: "nvlink", InterconnectGBps: g.InterconnectGBps}
 	return c, models, gpu
@@ -106,11 +108,11 @@ func TestServeCalibration(t *testing.T) {
 			s := Serving{WeightFormat: WeightFormat(m.WeightFormat), MaxModelLen: m.MaxModelLen, GPUMemoryUtilization: m.Util,
 				PromptTokens: 1, OutputTokens: 1}.Defaults(gpu)
 			mem := ServeMemoryOn(a, &s, gpu, m.TP, 1)
-			got := mem.KVCache / GiB
+			got := mem.KVCache / model.GiB
 			e := math.Abs(got-m.KVCacheGiB) / m.KVCacheGiB
 			memErr = append(memErr, e)
 			t.Logf("KV cache %.2f GiB, published %.2f GiB (%s), error %.1f%%; weights %.2f GiB, activation %.2f GiB",
-				got, m.KVCacheGiB, m.Quote, 100*e, mem.Weights/GiB, mem.Activation/GiB)
+				got, m.KVCacheGiB, m.Quote, 100*e, mem.Weights/model.GiB, mem.Activation/model.GiB)
 			if e > m.Tolerance {
 				t.Errorf("KV cache %.2f GiB, want %.2f GiB within %.0f%%", got, m.KVCacheGiB, 100*m.Tolerance)
 			}

@@ -1,9 +1,11 @@
-package model
+package serve
 
 import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // WeightFormat is how a served model's weights are stored, spelled as in
@@ -38,7 +40,7 @@ var KVCacheDTypes = []KVCacheDType{KVAuto, KVFP8}
 
 // ParseWeightFormat parses a weight format; "int4" means AWQ.
 func ParseWeightFormat(s string) (WeightFormat, error) {
-	return ParseEnum(s, "weight format", WeightFormats, map[string]WeightFormat{
+	return model.ParseEnum(s, "weight format", WeightFormats, map[string]WeightFormat{
 		"int4": WeightAWQ, "awq-int4": WeightAWQ, "gptq-int4": WeightGPTQ, "bfloat16": WeightBF16,
 		"float16": WeightFP16, "half": WeightFP16, "w8a16": WeightInt8,
 	})
@@ -46,7 +48,7 @@ func ParseWeightFormat(s string) (WeightFormat, error) {
 
 // ParseKVCacheDType parses a KV-cache dtype.
 func ParseKVCacheDType(s string) (KVCacheDType, error) {
-	return ParseEnum(s, "kv cache dtype", KVCacheDTypes, map[string]KVCacheDType{"fp8_e4m3": KVFP8, "fp8_e5m2": KVFP8})
+	return model.ParseEnum(s, "kv cache dtype", KVCacheDTypes, map[string]KVCacheDType{"fp8_e4m3": KVFP8, "fp8_e5m2": KVFP8})
 }
 
 // Serving is a serving workload as an inference engine (vLLM) plans it:
@@ -104,20 +106,20 @@ var ErrInvalidServing = errors.New("invalid serving workload")
 // default values"), else 2048 tokens and 256 sequences.
 const (
 	DefaultGPUMemoryUtilization = 0.9
-	vllmLargeGPUBytes           = 70 * GiB
+	vllmLargeGPUBytes           = 70 * model.GiB
 	vllmBlockSize               = 16 // tokens per KV-cache block, CacheConfig.block_size default on CUDA
 )
 
 // vllmBatchDefaults returns vLLM's default max_num_batched_tokens and
 // max_num_seqs for the OpenAI server on g (EngineArgs.get_batch_defaults).
-func vllmBatchDefaults(g *GPU) (tokens, seqs int) {
+func vllmBatchDefaults(g *model.GPU) (tokens, seqs int) {
 	if g.MemoryBytes() >= vllmLargeGPUBytes && !isA100(g) {
 		return 8192, 1024
 	}
 	return 2048, 256
 }
 
-func isA100(g *GPU) bool {
+func isA100(g *model.GPU) bool {
 	return len(g.Key) >= 4 && g.Key[:4] == "a100"
 }
 
@@ -125,7 +127,7 @@ func isA100(g *GPU) bool {
 // auto weights (bf16), auto KV cache, 0.9 memory utilisation, the batch
 // defaults of vllmBatchDefaults, and MaxModelLen covering one request.
 // TP, PP and Replicas stay 0 (auto) for the planner.
-func (s Serving) Defaults(g *GPU) Serving {
+func (s Serving) Defaults(g *model.GPU) Serving {
 	if s.WeightFormat == "" {
 		s.WeightFormat = WeightBF16
 	}
@@ -150,7 +152,7 @@ func (s Serving) Defaults(g *GPU) Serving {
 
 // Validate reports the first problem with s for model a, saying what is
 // valid. Errors wrap ErrInvalidServing.
-func (s *Serving) Validate(a *Architecture) error {
+func (s *Serving) Validate(a *model.Architecture) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: %s", ErrInvalidServing, fmt.Sprintf(format, args...))
 	}
@@ -216,7 +218,7 @@ func (s *Serving) Validate(a *Architecture) error {
 // must be divisible by tensor parallel size"; the KV heads are split when
 // there are at least TP of them, else replicated, so one must divide the
 // other, vllm/model_executor/layers/linear.py QKVParallelLinear).
-func tpOK(a *Architecture, tp int) error {
+func tpOK(a *model.Architecture, tp int) error {
 	if tp < 1 || tp&(tp-1) != 0 {
 		return fmt.Errorf("tp must be a power of two, got %d", tp)
 	}

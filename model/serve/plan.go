@@ -1,23 +1,25 @@
-package model
+package serve
 
 import (
 	"cmp"
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // ServeOffer is a place to serve from: one kind of node (an instance type in
 // a region at a pricing mode) that can be rented several times.
 type ServeOffer struct {
 	Name         string // what the user sees: "aws p5.48xlarge us-east-1 on-demand"
-	GPU          *GPU
+	GPU          *model.GPU
 	GPUsPerNode  int
 	Interconnect string  // between the node's GPUs: "nvlink", "nvswitch", "pcie", "infinity-fabric"
 	USDPerHour   float64 // one node
-	Instance     *Instance
-	Region       string  // where the price is from; "" when unknown
-	Pricing      Pricing // the price's mode; "" when unknown
+	Instance     *model.Instance
+	Region       string        // where the price is from; "" when unknown
+	Pricing      model.Pricing // the price's mode; "" when unknown
 }
 
 // ServeOfferFor builds a ServeOffer from a catalog instance, its GPU and
@@ -28,7 +30,7 @@ type ServeOffer struct {
 // such modules are sold only on baseboards that link them (NVIDIA HGX
 // H100/H200/B200 and A100 baseboards; AMD Instinct OAM platforms), so a
 // multi-GPU node of them is linked. The estimate path assumes the same.
-func ServeOfferFor(in *Instance, g *GPU, usdPerHour float64, name string) ServeOffer {
+func ServeOfferFor(in *model.Instance, g *model.GPU, usdPerHour float64, name string) ServeOffer {
 	link := in.Interconnect
 	if link == "" && in.GPUCount > 1 && g != nil && g.Interconnect != "" && g.Interconnect != "pcie" {
 		link = g.Interconnect
@@ -74,13 +76,13 @@ type ServePlan struct {
 	// vLLM loads instead (ServeFormatOn), and Fallback says why. Both are
 	// empty when the plan runs the format asked.
 	FallbackFrom WeightFormat
-	Fallback     Message
+	Fallback     model.Message
 
 	Fits    bool     // the model and one full-length request fit
 	Meets   bool     // fits, carries the load and meets the latency targets
 	Reasons []string // why not, in words
 	// ReasonMsgs are Reasons as messages, for translation (same order).
-	ReasonMsgs []Message
+	ReasonMsgs []model.Message
 }
 
 // serveMaxNodes bounds the nodes the planner rents for one offer.
@@ -92,7 +94,7 @@ const serveMaxNodes = 64
 // node's GPUs that vLLM accepts for the model's heads (tpOK); PP is 1 unless
 // the model does not fit one node. Auto replicas fill every rented node.
 // The error wraps ErrInvalidServing when s is invalid for a.
-func PlanServing(a *Architecture, s Serving, o ServeOffer) (ServePlan, error) {
+func PlanServing(a *model.Architecture, s Serving, o ServeOffer) (ServePlan, error) {
 	if o.GPU == nil || o.GPUsPerNode < 1 {
 		return ServePlan{}, fmt.Errorf("%w: offer %q has no GPUs", ErrInvalidServing, o.Name)
 	}
@@ -133,12 +135,12 @@ func PlanServing(a *Architecture, s Serving, o ServeOffer) (ServePlan, error) {
 	}
 	if s.WeightFormat != asked {
 		best.FallbackFrom = asked
-		best.Fallback = Msg("%s: served as %s weights (allow_precision_fallback)", why, s.WeightFormat)
+		best.Fallback = model.Msg("%s: served as %s weights (allow_precision_fallback)", why, s.WeightFormat)
 	}
 	return *best, nil
 }
 
-func ppChoices(a *Architecture, s Serving) []int {
+func ppChoices(a *model.Architecture, s Serving) []int {
 	if s.PP > 0 {
 		return []int{s.PP}
 	}
@@ -149,7 +151,7 @@ func ppChoices(a *Architecture, s Serving) []int {
 	return c
 }
 
-func tpChoices(a *Architecture, s Serving, perNode int) []int {
+func tpChoices(a *model.Architecture, s Serving, perNode int) []int {
 	if s.TP > 0 {
 		return []int{s.TP}
 	}
@@ -178,7 +180,7 @@ func betterPlan(p, q *ServePlan) bool {
 }
 
 // planOne sizes replicas for a fixed TP and PP.
-func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
+func planOne(a *model.Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
 	s.TP, s.PP = tp, pp
 	p := ServePlan{Offer: o, Serving: s, TP: tp, PP: pp, USDPerMOutput: math.Inf(1), USDPerMInput: math.Inf(1)}
 	p.Memory = ServeMemoryOn(a, &s, o.GPU, tp, pp)
@@ -194,7 +196,7 @@ func planOne(a *Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
 	if !p.Memory.Fits() {
 		if p.Memory.KVCache <= 0 {
 			p.reason("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g)",
-				tp, pp, p.Memory.Weights/GiB, p.Memory.Activation/GiB, p.Memory.BudgetBytes/GiB, s.GPUMemoryUtilization)
+				tp, pp, p.Memory.Weights/model.GiB, p.Memory.Activation/model.GiB, p.Memory.BudgetBytes/model.GiB, s.GPUMemoryUtilization)
 		} else {
 			p.reason("TP %d × PP %d: KV cache holds %d tokens, less than one %d-token request",
 				tp, pp, p.Memory.KVTokens, s.MaxModelLen)
@@ -330,7 +332,7 @@ func sort1(n int, f func(int) bool) int {
 // meeting the load and latency targets first, each group by cost per
 // million output tokens, cheapest first. Offers that cannot hold the model
 // come last with their reasons. The error wraps ErrInvalidServing.
-func RankServing(a *Architecture, s Serving, offers []ServeOffer) ([]ServePlan, error) {
+func RankServing(a *model.Architecture, s Serving, offers []ServeOffer) ([]ServePlan, error) {
 	plans := make([]ServePlan, 0, len(offers))
 	for _, o := range offers {
 		p, err := PlanServing(a, s, o)
@@ -380,10 +382,10 @@ func RankServing(a *Architecture, s Serving, offers []ServeOffer) ([]ServePlan, 
 //
 // fp16 and GPTQ are not checked (GPTQ and bitsandbytes run on Volta in
 // the same table).
-func ServeFormatOn(f WeightFormat, g *GPU) (run WeightFormat, why Message, ok bool) {
+func ServeFormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message, ok bool) {
 	nvidia := g.Vendor == "nvidia" && g.ComputeCapability != ""
 	has16 := func() WeightFormat {
-		if bf, _ := g.Supports(BF16); bf && (!nvidia || g.CCAtLeast(8, 0)) {
+		if bf, _ := g.Supports(model.BF16); bf && (!nvidia || g.CCAtLeast(8, 0)) {
 			return WeightBF16
 		}
 		return WeightFP16
@@ -391,35 +393,35 @@ func ServeFormatOn(f WeightFormat, g *GPU) (run WeightFormat, why Message, ok bo
 	switch f {
 	case WeightBF16:
 		if has16() == WeightBF16 {
-			return f, Message{}, true
+			return f, model.Message{}, true
 		}
 		if nvidia {
-			return WeightFP16, Msg("%s has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is %s)", g.Name, g.ComputeCapability), true
+			return WeightFP16, model.Msg("%s has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is %s)", g.Name, g.ComputeCapability), true
 		}
-		return WeightFP16, Msg("%s has no bf16", g.Name), true
+		return WeightFP16, model.Msg("%s has no bf16", g.Name), true
 	case WeightFP8:
 		switch {
 		case nvidia && g.CCAtLeast(7, 5), !nvidia && g.FP8TFLOPS > 0:
-			return f, Message{}, true
+			return f, model.Message{}, true
 		case nvidia:
-			return has16(), Msg("%s has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is %s)", g.Name, g.ComputeCapability), true
+			return has16(), model.Msg("%s has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is %s)", g.Name, g.ComputeCapability), true
 		}
-		return has16(), Msg("%s has no fp8 (vLLM on ROCm needs fp8 hardware: no Marlin weight-only path)", g.Name), true
+		return has16(), model.Msg("%s has no fp8 (vLLM on ROCm needs fp8 hardware: no Marlin weight-only path)", g.Name), true
 	case WeightAWQ:
 		if nvidia && !g.CCAtLeast(7, 5) {
-			return f, Msg("vLLM's AWQ kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
+			return f, model.Msg("vLLM's AWQ kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
 		}
 	case WeightInt8:
 		if nvidia && !g.CCAtLeast(7, 5) {
-			return f, Msg("vLLM's INT8 (W8A8) kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
+			return f, model.Msg("vLLM's INT8 (W8A8) kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
 		}
 	}
-	return f, Message{}, true
+	return f, model.Message{}, true
 }
 
 // reason records why p is not a fit, in English and as a message.
 func (p *ServePlan) reason(key string, args ...any) {
-	m := Msg(key, args...)
+	m := model.Msg(key, args...)
 	p.Reasons = append(p.Reasons, m.String())
 	p.ReasonMsgs = append(p.ReasonMsgs, m)
 }

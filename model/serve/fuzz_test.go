@@ -1,14 +1,12 @@
-package model
+package serve
 
 import (
 	"errors"
 	"math"
 	"testing"
-)
 
-// fuzzV100 is a Volta GPU (no bf16, no fp8 in vLLM) as the catalog has it.
-var fuzzV100 = GPU{Key: "v100-16gb", Name: "NVIDIA V100", Vendor: "nvidia", ComputeCapability: "7.0", MemoryGiB: 16,
-	MemoryBandwidthGBps: 900, FP16TFLOPS: 125, Interconnect: "nvlink", InterconnectGBps: 300}
+	"github.com/gpuplan/gpuplan/model/internal/modeltest"
+)
 
 // FuzzPlanServing feeds hostile serving workloads (as a TOML file or flags
 // could give them) to the planner: it must return a plan or an error
@@ -26,8 +24,8 @@ func FuzzPlanServing(f *testing.F) {
 		// formats fall back or are refused (ServeFormatOn).
 		s.AllowPrecisionFallback = conc&1 == 1
 		for _, o := range []ServeOffer{{Name: "fuzz", GPU: &h100SXM, GPUsPerNode: 8, Interconnect: "nvswitch", USDPerHour: 20},
-			{Name: "volta", GPU: &fuzzV100, GPUsPerNode: 8, Interconnect: "nvlink", USDPerHour: 6}} {
-			p, err := PlanServing(&llama31_8B, s, o)
+			{Name: "volta", GPU: &modeltest.V100, GPUsPerNode: 8, Interconnect: "nvlink", USDPerHour: 6}} {
+			p, err := PlanServing(&modeltest.Llama31_8B, s, o)
 			if err != nil {
 				if !errors.Is(err, ErrInvalidServing) {
 					t.Fatalf("error %v does not wrap ErrInvalidServing", err)

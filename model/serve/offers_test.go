@@ -1,15 +1,17 @@
-package model
+package serve
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // TestServeTPInsideNode: a fixed tensor-parallel degree above the node's
 // GPUs is refused with a reason, never spread over nodes.
 func TestServeTPInsideNode(t *testing.T) {
-	a := Architecture{Family: FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 128256, GatedMLP: true, MaxPositions: 131072}
-	g := &GPU{Key: "l40s", Name: "L40S", MemoryGiB: 48, MemoryBandwidthGBps: 864, BF16TFLOPS: 362, FP16TFLOPS: 362}
+	a := model.Architecture{Family: model.FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 128256, GatedMLP: true, MaxPositions: 131072}
+	g := &model.GPU{Key: "l40s", Name: "L40S", MemoryGiB: 48, MemoryBandwidthGBps: 864, BF16TFLOPS: 362, FP16TFLOPS: 362}
 	s := Serving{PromptTokens: 1000, OutputTokens: 200, Concurrency: 4, TP: 2}
 	one := ServeOffer{Name: "one-gpu", GPU: g, GPUsPerNode: 1, USDPerHour: 1}
 	p, err := PlanServing(&a, s, one)

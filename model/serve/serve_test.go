@@ -1,20 +1,23 @@
-package model
+package serve
 
 import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
 
 // llama31_70B is meta-llama/Llama-3.1-70B's config.json shape.
-var llama31_70B = Architecture{Key: "llama-3.1-70b", Family: FamilyDecoder, Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8,
-	FFN: 28672, GatedMLP: true, Vocab: 128256, Norm: RMSNorm, MaxPositions: 131072}
+var llama31_70B = model.Architecture{Key: "llama-3.1-70b", Family: model.FamilyDecoder, Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8,
+	FFN: 28672, GatedMLP: true, Vocab: 128256, Norm: model.RMSNorm, MaxPositions: 131072}
 
 // h100SXM is the H100 SXM5 80GB datasheet row (dense figures), as the catalog has it.
-var h100SXM = GPU{Key: "h100-sxm", MemoryGiB: 80, MemoryBandwidthGBps: 3350, FP16TFLOPS: 989.5, BF16TFLOPS: 989.5,
+var h100SXM = model.GPU{Key: "h100-sxm", MemoryGiB: 80, MemoryBandwidthGBps: 3350, FP16TFLOPS: 989.5, BF16TFLOPS: 989.5,
 	FP8TFLOPS: 1979, ComputeCapability: "9.0", Interconnect: "nvlink", InterconnectGBps: 900}
 
-func nearExact(got, want float64) bool { return near(got, want, 1e-9) }
+func nearExact(got, want float64) bool { return modeltest.Near(got, want, 1e-9) }
 
 // TestServe70BAWQOn2xH100 is issue 16's headline case: Llama 3.1 70B in
 // AWQ int4 at 8k context on 2×H100 80GB with TP 2 fits, with its KV
@@ -67,23 +70,23 @@ func TestServe70BAWQOn2xH100(t *testing.T) {
 			p.Fits, p.Meets, p.TP, p.Replicas, p.Perf.Batch, p.Reasons)
 	}
 	t.Logf("70B AWQ TP2: %.2f GiB weights/GPU, %d KV tokens, %.1f × 8k; %.0f output tok/s, TTFT %.0f ms, TPOT %.1f ms, $%.2f/Mtok out",
-		p.Memory.Weights/GiB, p.Memory.KVTokens, p.Memory.MaxConcurrency, p.OutputTokensPerSec, p.Perf.TTFTSec*1e3, p.Perf.TPOTSec*1e3, p.USDPerMOutput)
+		p.Memory.Weights/model.GiB, p.Memory.KVTokens, p.Memory.MaxConcurrency, p.OutputTokensPerSec, p.Perf.TTFTSec*1e3, p.Perf.TPOTSec*1e3, p.USDPerMOutput)
 }
 
 func TestKVBytesPerToken(t *testing.T) {
 	tests := []struct {
 		name   string
-		a      Architecture
+		a      model.Architecture
 		kv     KVCacheDType
 		tp, pp int
 		want   float64
 	}{
-		{"llama-3.1-8b: 2 × 32 × 8 × 128 × 2 B", llama31_8B, KVAuto, 1, 1, 131072},
-		{"llama-3.1-8b fp8: half", llama31_8B, KVFP8, 1, 1, 65536},
-		{"llama-3.1-8b TP 2: 4 KV heads per GPU", llama31_8B, KVAuto, 2, 1, 65536},
-		{"llama-3.1-8b TP 16: 8 KV heads replicated, 1 per GPU", llama31_8B, KVAuto, 16, 1, 16384},
-		{"llama-3.1-8b PP 2: 16 layers per GPU", llama31_8B, KVAuto, 1, 2, 65536},
-		{"llama-2-7b MHA: 2 × 32 × 32 × 128 × 2 B", llama2_7B, KVAuto, 1, 1, 524288},
+		{"llama-3.1-8b: 2 × 32 × 8 × 128 × 2 B", modeltest.Llama31_8B, KVAuto, 1, 1, 131072},
+		{"llama-3.1-8b fp8: half", modeltest.Llama31_8B, KVFP8, 1, 1, 65536},
+		{"llama-3.1-8b TP 2: 4 KV heads per GPU", modeltest.Llama31_8B, KVAuto, 2, 1, 65536},
+		{"llama-3.1-8b TP 16: 8 KV heads replicated, 1 per GPU", modeltest.Llama31_8B, KVAuto, 16, 1, 16384},
+		{"llama-3.1-8b PP 2: 16 layers per GPU", modeltest.Llama31_8B, KVAuto, 1, 2, 65536},
+		{"llama-2-7b MHA: 2 × 32 × 32 × 128 × 2 B", modeltest.Llama2_7B, KVAuto, 1, 1, 524288},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -109,7 +112,7 @@ func TestServeWeightBytes(t *testing.T) {
 		{WeightGPTQ, linear*(0.5+2.5/128) + 2*rest},
 	}
 	for _, tt := range tests {
-		if got := ServeWeightBytes(&llama31_8B, tt.f); !nearExact(got, tt.want) {
+		if got := ServeWeightBytes(&modeltest.Llama31_8B, tt.f); !nearExact(got, tt.want) {
 			t.Errorf("ServeWeightBytes(%s) = %.0f, want %.0f", tt.f, got, tt.want)
 		}
 	}
@@ -134,12 +137,12 @@ func TestServeValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := tt.s.Validate(&llama31_8B); !errors.Is(err, tt.err) {
+			if err := tt.s.Validate(&modeltest.Llama31_8B); !errors.Is(err, tt.err) {
 				t.Errorf("Validate() = %v, want %v", err, tt.err)
 			}
 		})
 	}
-	if err := ok.Validate(&bertBase); !errors.Is(err, ErrInvalidServing) {
+	if err := ok.Validate(&modeltest.BERTBase); !errors.Is(err, ErrInvalidServing) {
 		t.Errorf("an encoder is not servable for generation: got %v", err)
 	}
 }
@@ -151,9 +154,9 @@ func TestServeValidate(t *testing.T) {
 //	step = 16,204,701,696 / (3350e9 × 0.75) = 6.4496 ms (compute 2·7.5e9 FLOPs is ~0.03 ms)
 func TestServeSpeedDecodeBound(t *testing.T) {
 	s := Serving{PromptTokens: 1000, OutputTokens: 200}.Defaults(&h100SXM)
-	m := ServeMemoryOn(&llama31_8B, &s, &h100SXM, 1, 1)
+	m := ServeMemoryOn(&modeltest.Llama31_8B, &s, &h100SXM, 1, 1)
 	hw := ServeHardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
-	p := ServeSpeed(&llama31_8B, &s, &m, &hw, 1, 1, 1)
+	p := ServeSpeed(&modeltest.Llama31_8B, &s, &m, &hw, 1, 1, 1)
 	want := (16060522496.0 + 1100*131072) / (3350e9 * ServeMBU)
 	if !p.MemoryBound || !nearExact(p.StepSec, want) {
 		t.Errorf("step %.6g s (memory-bound %v), want %.6g s", p.StepSec, p.MemoryBound, want)
