@@ -3,7 +3,7 @@
 // Kubernetes Job (a Kubeflow Trainer v2 TrainJob across nodes, or a
 // Training Operator v1 PyTorchJob), a DeepSpeed config for ZeRO, and the
 // [launch] section of gpuplan's TOML; and for a serving plan
-// (serve.ServePlan, NewServe) a vllm serve line, its docker run, a SkyServe
+// (serve.Plan, NewServe) a vllm serve line, its docker run, a SkyServe
 // service YAML, a Kubernetes Deployment and Service, and a [serve] section. It also advises the
 // software stack for the GPU: the CUDA toolkit and driver it needs, the
 // PyTorch wheel to install, the NGC image to run, bf16 and fp8.

@@ -340,7 +340,7 @@ func TestServeGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp, err := serve.PlanServing(&llama70B, serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
-		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, serve.ServeOfferFor(in, g, 55.04, "aws p5.48xlarge"))
+		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, serve.OfferFor(in, g, 55.04, "aws p5.48xlarge"))
 	if err != nil || !sp.Fits {
 		t.Fatalf("%v %v", err, sp.Reasons)
 	}
@@ -435,7 +435,7 @@ func TestArmHostNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	sp, err := serve.PlanServing(&llama70B, serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
-		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, serve.ServeOfferFor(&in, g, 55.04, "aws p5.48xlarge"))
+		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, serve.OfferFor(&in, g, 55.04, "aws p5.48xlarge"))
 	if err != nil || !sp.Fits {
 		t.Fatalf("%v %v", err, sp.Reasons)
 	}
@@ -461,9 +461,9 @@ func TestServeRefusesWhatItCannotWrite(t *testing.T) {
 	cat := testCatalog()
 	serving := serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
 		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}
-	plan := func(in *model.Instance, g *model.GPU) serve.ServePlan {
+	plan := func(in *model.Instance, g *model.GPU) serve.Plan {
 		t.Helper()
-		sp, err := serve.PlanServing(&llama70B, serving, serve.ServeOfferFor(in, g, 55.04, in.Provider+" "+in.Type))
+		sp, err := serve.PlanServing(&llama70B, serving, serve.OfferFor(in, g, 55.04, in.Provider+" "+in.Type))
 		if err != nil || !sp.Fits {
 			t.Fatalf("%v %v", err, sp.Reasons)
 		}
@@ -510,7 +510,7 @@ func TestServeVoltaNote(t *testing.T) {
 		{model.GPU{Key: "h100-sxm", Name: "H100", Vendor: "nvidia", ComputeCapability: "9.0", MemoryGiB: 80, MemoryBandwidthGBps: 3350, FP16TFLOPS: 989, BF16TFLOPS: 989}, false},
 	} {
 		sp, err := serve.PlanServing(a, serve.Serving{WeightFormat: serve.WeightFP16, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4},
-			serve.ServeOfferFor(&in, &tt.gpu, 10, "test"))
+			serve.OfferFor(&in, &tt.gpu, 10, "test"))
 		if err != nil || !sp.Fits {
 			t.Fatalf("%s: %v %v", tt.gpu.Key, err, sp.Reasons)
 		}

@@ -28,18 +28,18 @@ const (
 	skyServeInitialDelay = 1200
 )
 
-// ServeOptions are the serving launch choices that serve.ServePlan does not
+// ServeOptions are the serving launch choices that serve.Plan does not
 // hold. The zero value picks every default.
 type ServeOptions struct {
 	Name    string        // deployment name; "" is "gpuplan-serve-" + the model key
 	ModelID string        // Hugging Face repo id vLLM loads; "" from the catalog alias, else PlaceholderModelID
-	Region  string        // the offer's region (ServeOffer carries it only in its Name)
+	Region  string        // the offer's region (serve.Offer carries it only in its Name)
 	Pricing model.Pricing // the offer's pricing; "" is on-demand
 	Image   string        // vLLM image for docker and Kubernetes; "" is DefaultVLLMImage
 }
 
 // Serve is a serving deployment of vLLM: where it runs, how the model is
-// split, and the engine settings, from a serve.ServePlan. NewServe builds
+// split, and the engine settings, from a serve.Plan. NewServe builds
 // it; Render writes it in a Format.
 type Serve struct {
 	Name    string
@@ -79,7 +79,7 @@ type Serve struct {
 	// written as --dtype float16 for the reason above.
 	HalfActivations bool
 	// FallbackFrom is the weight format asked for when the GPU cannot run
-	// it and the plan falls back (serve.ServePlan.FallbackFrom); Fallback
+	// it and the plan falls back (serve.Plan.FallbackFrom); Fallback
 	// says why, in English.
 	FallbackFrom serve.WeightFormat
 	Fallback     string
@@ -91,7 +91,7 @@ type Serve struct {
 // write) or the GPU is not NVIDIA's: the files are CUDA ones (the
 // vllm/vllm-openai image, pip's CUDA wheels, nvidia.com/gpu), and vLLM on
 // AMD GPUs is a different build (its ROCm image and install guide).
-func NewServe(a *model.Architecture, sp *serve.ServePlan, opt ServeOptions) (*Serve, error) {
+func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, error) {
 	o := sp.Offer
 	if o.Instance == nil || o.GPU == nil || o.GPUsPerNode < 1 {
 		return nil, fmt.Errorf("%w: the serving offer has no instance or GPU", ErrPlan)
@@ -161,7 +161,7 @@ func NewServe(a *model.Architecture, sp *serve.ServePlan, opt ServeOptions) (*Se
 	if download == serve.WeightFP8 && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
 		download = serve.WeightBF16
 	}
-	s.DiskGB = ServeDiskGB(serve.ServeWeightBytes(a, download))
+	s.DiskGB = ServeDiskGB(serve.WeightBytes(a, download))
 	return s, nil
 }
 

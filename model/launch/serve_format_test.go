@@ -12,7 +12,7 @@ import (
 
 // TestServeFormatFlags: over every catalog offer that serves Llama 3.1 8B,
 // the vllm serve flags say the format the plan was sized at, as vLLM needs
-// it on that GPU (serve.ServeFormatOn): fp8 where vLLM runs it (W8A8 from
+// it on that GPU (serve.FormatOn): fp8 where vLLM runs it (W8A8 from
 // 8.9, FP8 Marlin from 7.5) with float16 activations where there is no
 // bf16; bf16 → float16 below 8.0; with the fallback allowed, fp8 on Volta
 // is the 16-bit checkpoint in float16 and no --quantization, with a note.

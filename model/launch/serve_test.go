@@ -74,7 +74,7 @@ func checkVLLMArgs(args []string) []string {
 
 // servePlans plans serving the model on every catalog instance (first
 // on-demand region) and returns the plans that fit.
-func servePlans(t *testing.T, modelKey string, s serve.Serving) (*model.Catalog, *model.Architecture, []serve.ServePlan, []string) {
+func servePlans(t *testing.T, modelKey string, s serve.Serving) (*model.Catalog, *model.Architecture, []serve.Plan, []string) {
 	t.Helper()
 	cat, err := data.Load()
 	if err != nil {
@@ -84,7 +84,7 @@ func servePlans(t *testing.T, modelKey string, s serve.Serving) (*model.Catalog,
 	if err != nil {
 		t.Fatal(err)
 	}
-	var offers []serve.ServeOffer
+	var offers []serve.Offer
 	var regions []string
 	for i := range cat.Instances {
 		in := &cat.Instances[i]
@@ -97,13 +97,13 @@ func servePlans(t *testing.T, modelKey string, s serve.Serving) (*model.Catalog,
 		}
 		for _, p := range in.Prices {
 			if p.OnDemandUSD > 0 {
-				offers = append(offers, serve.ServeOfferFor(in, g, p.OnDemandUSD, in.Provider+" "+in.Type))
+				offers = append(offers, serve.OfferFor(in, g, p.OnDemandUSD, in.Provider+" "+in.Type))
 				regions = append(regions, p.Region)
 				break
 			}
 		}
 	}
-	var plans []serve.ServePlan
+	var plans []serve.Plan
 	var planRegions []string
 	for i, o := range offers {
 		p, err := serve.PlanServing(a, s, o)
@@ -303,7 +303,7 @@ func TestServe70BAWQ(t *testing.T) {
 	}
 	g, _ := cat.GPU(in.GPU)
 	sp, err := serve.PlanServing(a, serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048, TP: 2, Replicas: 1},
-		serve.ServeOfferFor(in, g, in.Prices[0].OnDemandUSD, in.Type))
+		serve.OfferFor(in, g, in.Prices[0].OnDemandUSD, in.Type))
 	if err != nil || !sp.Fits {
 		t.Fatalf("%v %v", err, sp.Reasons)
 	}

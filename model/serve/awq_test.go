@@ -19,7 +19,7 @@ func TestAWQNeedsTuring(t *testing.T) {
 		g := &model.GPU{Key: "g", Name: "G", Vendor: "nvidia", ComputeCapability: tt.cc, MemoryGiB: 32, MemoryBandwidthGBps: 900,
 			FP16TFLOPS: 100, BF16TFLOPS: 100}
 		p, err := serve.PlanServing(a, serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 1},
-			serve.ServeOffer{Name: "x", GPU: g, GPUsPerNode: 1, USDPerHour: 1})
+			serve.Offer{Name: "x", GPU: g, GPUsPerNode: 1, USDPerHour: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +45,7 @@ func TestServeOfferLinkFromGPU(t *testing.T) {
 		{model.Instance{GPUCount: 4}, pcie, ""},
 		{model.Instance{GPUCount: 8, Interconnect: "pcie"}, sxm, "pcie"},
 	} {
-		if got := serve.ServeOfferFor(&tt.in, tt.g, 1, "x").Interconnect; got != tt.want {
+		if got := serve.OfferFor(&tt.in, tt.g, 1, "x").Interconnect; got != tt.want {
 			t.Errorf("%d× %s (row %q): link %q, want %q", tt.in.GPUCount, tt.g.Key, tt.in.Interconnect, got, tt.want)
 		}
 	}

@@ -107,7 +107,7 @@ func TestServeCalibration(t *testing.T) {
 			}
 			s := Serving{WeightFormat: WeightFormat(m.WeightFormat), MaxModelLen: m.MaxModelLen, GPUMemoryUtilization: m.Util,
 				PromptTokens: 1, OutputTokens: 1}.Defaults(gpu)
-			mem := ServeMemoryOn(a, &s, gpu, m.TP, 1)
+			mem := MemoryOn(a, &s, gpu, m.TP, 1)
 			got := mem.KVCache / model.GiB
 			e := math.Abs(got-m.KVCacheGiB) / m.KVCacheGiB
 			memErr = append(memErr, e)
@@ -129,10 +129,10 @@ func TestServeCalibration(t *testing.T) {
 			s := Serving{WeightFormat: WeightFormat(m.WeightFormat), KVCacheDType: KVCacheDType(m.KVCacheDType),
 				PromptTokens: m.Prompt, OutputTokens: m.Output, GPUMemoryUtilization: 0.95,
 				MaxNumSeqs: 2048, MaxNumBatchedTokens: 8192}.Defaults(gpu)
-			mem := ServeMemoryOn(a, &s, gpu, m.TP, 1)
-			hw := ServeHardware{GPU: gpu, InterconnectGBps: gpu.InterconnectGBps, NVLink: true}
+			mem := MemoryOn(a, &s, gpu, m.TP, 1)
+			hw := Hardware{GPU: gpu, InterconnectGBps: gpu.InterconnectGBps, NVLink: true}
 			b := serveMaxBatch(&s, &mem)
-			p := ServeSpeed(a, &s, &mem, &hw, m.TP, 1, b)
+			p := Speed(a, &s, &mem, &hw, m.TP, 1, b)
 			got := p.OutputTokensPerSec
 			e := math.Abs(got-m.OutputTokensPerSec) / m.OutputTokensPerSec
 			tputErr = append(tputErr, e)

@@ -20,7 +20,7 @@ var (
 )
 
 // TestServeFormatOn: the format vLLM loads per GPU, from the rules cited on
-// ServeFormatOn (bf16 ≥ 8.0; fp8 weight-only ≥ 7.5, W8A8 ≥ 8.9; AWQ ≥ 7.5;
+// FormatOn (bf16 ≥ 8.0; fp8 weight-only ≥ 7.5, W8A8 ≥ 8.9; AWQ ≥ 7.5;
 // ROCm fp8 only on fp8 hardware).
 func TestServeFormatOn(t *testing.T) {
 	for _, tt := range []struct {
@@ -47,7 +47,7 @@ func TestServeFormatOn(t *testing.T) {
 		{"GPTQ on V100: runs (exllama kernels)", serve.WeightGPTQ, fmtV100, serve.WeightGPTQ, "", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			run, why, ok := serve.ServeFormatOn(tt.f, tt.g)
+			run, why, ok := serve.FormatOn(tt.f, tt.g)
 			if run != tt.run || ok != tt.ok {
 				t.Errorf("ServeFormatOn(%s, %s) = %s ok=%v, want %s ok=%v", tt.f, tt.g.Key, run, ok, tt.run, tt.ok)
 			}
@@ -65,7 +65,7 @@ func TestServeFormatOn(t *testing.T) {
 func TestServePlanFormatFallback(t *testing.T) {
 	a := &model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 1024, Heads: 8, KVHeads: 8, FFN: 4096, Vocab: 32000}
 	base := serve.Serving{MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4}
-	o := serve.ServeOffer{Name: "v100 node", GPU: fmtV100, GPUsPerNode: 1, USDPerHour: 1}
+	o := serve.Offer{Name: "v100 node", GPU: fmtV100, GPUsPerNode: 1, USDPerHour: 1}
 	for _, tt := range []struct {
 		name     string
 		f        serve.WeightFormat
@@ -117,7 +117,7 @@ func TestServePlanFormatFallback(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := serve.ServeWeightBytes(a, serve.WeightFP16); p.Memory.Weights != want || p.Memory != d.Memory || p.Perf != d.Perf {
+			if want := serve.WeightBytes(a, serve.WeightFP16); p.Memory.Weights != want || p.Memory != d.Memory || p.Perf != d.Perf {
 				t.Errorf("weights %.0f B (want 2 B × %.0f params = %.0f B), memory/perf equal to a direct %s plan: %v/%v",
 					p.Memory.Weights, a.ParamCount(), want, tt.want, p.Memory == d.Memory, p.Perf == d.Perf)
 			}
@@ -139,7 +139,7 @@ func TestServeReplicaAcrossNodes(t *testing.T) {
 	a := &model.Architecture{Family: model.FamilyDecoder, Layers: 16, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 16384, Vocab: 32000}
 	small := *fmtA100
 	small.MemoryGiB = 6
-	o := serve.ServeOffer{Name: "one small GPU", GPU: &small, GPUsPerNode: 1, USDPerHour: 1}
+	o := serve.Offer{Name: "one small GPU", GPU: &small, GPUsPerNode: 1, USDPerHour: 1}
 	s := serve.Serving{WeightFormat: serve.WeightFP16, MaxModelLen: 512, PromptTokens: 256, OutputTokens: 64, Concurrency: 1}
 	for _, allow := range []bool{false, true} {
 		s.AllowMultiNode = allow

@@ -6,7 +6,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// ServeMemory is one GPU's memory as vLLM lays it out for serving, in bytes.
+// Memory is one GPU's memory as vLLM lays it out for serving, in bytes.
 //
 // vLLM (v0.11, vllm/v1/worker/gpu_worker.py Worker.determine_available_memory)
 // loads the weights, runs one profiling step at the scheduler's largest batch
@@ -20,11 +20,11 @@ import (
 //
 // CUDA graphs are captured after the KV cache is allocated, so they come out
 // of the (1 − gpu_memory_utilization) headroom, as does the CUDA context.
-type ServeMemory struct {
+type Memory struct {
 	TotalBytes  float64 // the GPU's memory as the driver reports it
 	BudgetBytes float64 // TotalBytes × gpu_memory_utilization
 	Weights     float64 // this GPU's share of the weights
-	Activation  float64 // peak of the profiling step (see ServeActivationBytes)
+	Activation  float64 // peak of the profiling step (see ActivationBytes)
 	NonTorch    float64 // allocations outside PyTorch (NCCL, custom all-reduce)
 	KVCache     float64 // what is left for the KV cache; negative when nothing is
 
@@ -38,7 +38,7 @@ type ServeMemory struct {
 // Fits reports whether the KV cache holds at least one request of
 // MaxModelLen tokens; vLLM refuses to start otherwise
 // (vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory).
-func (m *ServeMemory) Fits() bool { return m.MaxConcurrency >= 1 }
+func (m *Memory) Fits() bool { return m.MaxConcurrency >= 1 }
 
 // Serving memory constants, each measured on vLLM v0.11.0 by llm-d
 // (llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md,
@@ -86,8 +86,8 @@ func weightBytesPerLinear(f WeightFormat) float64 {
 	return 2
 }
 
-// ServeWeightBytes returns the weight bytes of the whole model in format f.
-func ServeWeightBytes(a *model.Architecture, f WeightFormat) float64 {
+// WeightBytes returns the weight bytes of the whole model in format f.
+func WeightBytes(a *model.Architecture, f WeightFormat) float64 {
 	total := a.ParamCount()
 	linear := a.LinearParams()
 	return linear*weightBytesPerLinear(f) + (total-linear)*2
@@ -119,13 +119,13 @@ func KVBytesPerToken(a *model.Architecture, kv KVCacheDType, tp, pp int) float64
 	return 2 * layers * float64(kvHeadsPerGPU(a, tp)*a.EffectiveHeadDim()) * b
 }
 
-// ServeActivationBytes returns the peak of vLLM's profiling step on one GPU
+// ActivationBytes returns the peak of vLLM's profiling step on one GPU
 // of the last pipeline stage: the larger of the forward pass over
 // max_num_batched_tokens tokens (one block at a time: the residual stream,
 // the attention output and the MLP's gate/up output and activation, split by
 // tp) and the hidden states kept while the sampler runs on max_num_seqs
 // requests over the whole vocabulary (SamplerBytesPerLogit).
-func ServeActivationBytes(a *model.Architecture, tokens, seqs, tp int) float64 {
+func ActivationBytes(a *model.Architecture, tokens, seqs, tp int) float64 {
 	t := float64(tokens)
 	h := float64(a.Hidden)
 	f := float64(a.FFN) * float64(a.ActiveExperts())
@@ -138,15 +138,15 @@ func ServeActivationBytes(a *model.Architecture, tokens, seqs, tp int) float64 {
 	return max(forward, sampler)
 }
 
-// ServeMemoryOn returns the memory layout of one GPU serving a with s on g
+// MemoryOn returns the memory layout of one GPU serving a with s on g
 // under tensor parallelism tp and pp pipeline stages. s must have Defaults
 // applied.
-func ServeMemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) ServeMemory {
-	var m ServeMemory
+func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memory {
+	var m Memory
 	m.TotalBytes = g.MemoryBytes()
 	m.BudgetBytes = m.TotalBytes * s.GPUMemoryUtilization
-	m.Weights = ServeWeightBytes(a, s.WeightFormat) / float64(tp*pp)
-	m.Activation = ServeActivationBytes(a, s.MaxNumBatchedTokens, s.MaxNumSeqs, tp)
+	m.Weights = WeightBytes(a, s.WeightFormat) / float64(tp*pp)
+	m.Activation = ActivationBytes(a, s.MaxNumBatchedTokens, s.MaxNumSeqs, tp)
 	m.NonTorch = NonTorchBytes
 	if tp > 1 {
 		m.NonTorch += NonTorchTPBytes

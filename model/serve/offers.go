@@ -33,24 +33,24 @@ func WeightFormatFor(p model.Precision) WeightFormat {
 // (encoders, vision models) keep the batch estimate.
 func ServesModel(a *model.Architecture) bool { return a.HasShape() && a.Family.Generative() }
 
-// ServeOffers lists the offers of cat that q allows, one per instance type:
+// Offers lists the offers of cat that q allows, one per instance type:
 // its cheapest region in q.Pricing (on-demand when unset), under the same
 // pricing rules as Recommend (Catalog.Price: retired types and prices in a
 // currency without a rate are skipped) and q's provider, region, GPU and
 // hourly price filters, and only GPUs the speed model can time
-// (ServeTimed). Names read "provider type region pricing".
-func ServeOffers(cat *model.Catalog, q model.Query) []ServeOffer {
+// (Timed). Names read "provider type region pricing".
+func Offers(cat *model.Catalog, q model.Query) []Offer {
 	if q.Pricing == "" {
 		q.Pricing = model.OnDemand
 	}
-	var out []ServeOffer
+	var out []Offer
 	for i := range cat.Instances {
 		in := &cat.Instances[i]
 		if !in.Offered() || in.GPUCount < 1 || !q.AllowsProvider(in.Provider) || !q.AllowsGPU(in.GPU) {
 			continue
 		}
 		g, err := cat.GPU(in.GPU)
-		if err != nil || !ServeTimed(g) {
+		if err != nil || !Timed(g) {
 			continue
 		}
 		best, region := 0.0, ""
@@ -70,18 +70,18 @@ func ServeOffers(cat *model.Catalog, q model.Query) []ServeOffer {
 		if region == "" {
 			continue
 		}
-		o := ServeOfferFor(in, g, best, fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, region, q.Pricing))
+		o := OfferFor(in, g, best, fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, region, q.Pricing))
 		o.Region, o.Pricing = region, q.Pricing
 		out = append(out, o)
 	}
-	slices.SortStableFunc(out, func(a, b ServeOffer) int { return cmp.Compare(a.USDPerHour, b.USDPerHour) })
+	slices.SortStableFunc(out, func(a, b Offer) int { return cmp.Compare(a.USDPerHour, b.USDPerHour) })
 	return out
 }
 
-// ServeTimed reports whether the serving speed model can time g: decode
+// Timed reports whether the serving speed model can time g: decode
 // needs the GPU's memory bandwidth and prefill its 16-bit peak
-// (ServeSpeed); a GPU without them (the catalog's Radeon Pro V520) would
+// (Speed); a GPU without them (the catalog's Radeon Pro V520) would
 // plan at 0 tokens/s.
-func ServeTimed(g *model.GPU) bool {
+func Timed(g *model.GPU) bool {
 	return g.MemoryBandwidthGBps > 0 && (g.BF16TFLOPS > 0 || g.FP16TFLOPS > 0)
 }

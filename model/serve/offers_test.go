@@ -13,7 +13,7 @@ func TestServeTPInsideNode(t *testing.T) {
 	a := model.Architecture{Family: model.FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, Vocab: 128256, GatedMLP: true, MaxPositions: 131072}
 	g := &model.GPU{Key: "l40s", Name: "L40S", MemoryGiB: 48, MemoryBandwidthGBps: 864, BF16TFLOPS: 362, FP16TFLOPS: 362}
 	s := Serving{PromptTokens: 1000, OutputTokens: 200, Concurrency: 4, TP: 2}
-	one := ServeOffer{Name: "one-gpu", GPU: g, GPUsPerNode: 1, USDPerHour: 1}
+	one := Offer{Name: "one-gpu", GPU: g, GPUsPerNode: 1, USDPerHour: 1}
 	p, err := PlanServing(&a, s, one)
 	if err != nil {
 		t.Fatal(err)

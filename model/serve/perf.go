@@ -8,15 +8,15 @@ import (
 
 // Serving speed constants.
 const (
-	// ServeMFU is the share of the dense peak that prefill (and decode
-	// steps with enough sequences to be compute-bound) reaches; ServeMBU
+	// MFU is the share of the dense peak that prefill (and decode
+	// steps with enough sequences to be compute-bound) reaches; MBU
 	// the share of peak memory bandwidth a decode step reaches while
 	// streaming the weights and the KV cache (the MBU of Databricks, "LLM
 	// Inference Performance Engineering: Best Practices", 2023). Both are
 	// global: chosen once against all throughput cases of
 	// testdata/serving_calibration.toml, never per case.
-	ServeMFU = 0.45
-	ServeMBU = 0.75
+	MFU = 0.45
+	MBU = 0.75
 	// PCIeGBps is PCIe 4.0 ×16 between GPUs without NVLink: 16 GT/s × 16
 	// lanes ≈ 32 GB/s each way (PCI-SIG PCIe 4.0 base specification),
 	// counted both ways like GPU.InterconnectGBps.
@@ -41,8 +41,8 @@ func allReduceLatency(tp int, nvlink bool) float64 {
 	return 5.9e-6
 }
 
-// ServeHardware is what the speed model needs of a replica's GPUs.
-type ServeHardware struct {
+// Hardware is what the speed model needs of a replica's GPUs.
+type Hardware struct {
 	GPU *model.GPU
 	// InterconnectGBps is GPU-to-GPU bandwidth per GPU, both directions,
 	// 10⁹ B/s; NVLink says whether vLLM's custom all-reduce applies.
@@ -50,9 +50,9 @@ type ServeHardware struct {
 	NVLink           bool
 }
 
-// ServePerf is the speed of one replica and of all replicas at the load of
+// Perf is the speed of one replica and of all replicas at the load of
 // the Serving workload. Times are seconds, rates per second.
-type ServePerf struct {
+type Perf struct {
 	Batch       int     // sequences decoding together on one replica in steady state
 	PrefillSec  float64 // one prompt alone: compute-bound
 	TTFTSec     float64 // PrefillSec plus one decode step it waits behind
@@ -113,7 +113,7 @@ func DecodeFLOPs(a *model.Architecture, c float64) float64 {
 // 16-bit values, as a ring moves 2(tp−1)/tp of the data each way over the
 // link, plus each one's fixed latency. PP adds one send of the hidden states
 // per stage boundary.
-func tpCommSec(a *model.Architecture, hw *ServeHardware, tokens float64, tp, pp int) float64 {
+func tpCommSec(a *model.Architecture, hw *Hardware, tokens float64, tp, pp int) float64 {
 	layers := math.Ceil(float64(a.Layers) / float64(pp))
 	bytes := tokens * float64(a.Hidden) * 2
 	var t float64
@@ -128,15 +128,15 @@ func tpCommSec(a *model.Architecture, hw *ServeHardware, tokens float64, tp, pp 
 	return t
 }
 
-// ServeSpeed returns the speed of one replica (tp × pp GPUs) serving a with s
+// Speed returns the speed of one replica (tp × pp GPUs) serving a with s
 // (Defaults applied), holding batch sequences at once.
 //
-// Prefill is compute-bound: PrefillFLOPs over tp·pp GPUs × peak × ServeMFU.
+// Prefill is compute-bound: PrefillFLOPs over tp·pp GPUs × peak × MFU.
 // A decode step is bound by the slower of memory and compute (Pope et al.,
 // 2022, "Efficiently Scaling Transformer Inference", §2): every GPU reads its
 // weights once and the KV cache of every sequence at the mean context
-// (prompt + output/2) at peak bandwidth × ServeMBU, or does batch ×
-// DecodeFLOPs at peak × ServeMFU; tensor-parallel all-reduces add
+// (prompt + output/2) at peak bandwidth × MBU, or does batch ×
+// DecodeFLOPs at peak × MFU; tensor-parallel all-reduces add
 // tpCommSec. A pipeline of pp stages runs pp micro-batches of batch/pp, so a
 // token passes pp stages: TPOT is pp stage-steps.
 //
@@ -144,12 +144,12 @@ func tpCommSec(a *model.Architecture, hw *ServeHardware, tokens float64, tp, pp 
 // decode steps (vLLM's chunked prefill), so batch requests cost batch
 // prefills plus output_tokens steps: TPOT is that time ÷ output tokens,
 // requests per second batch ÷ that time.
-func ServeSpeed(a *model.Architecture, s *Serving, mem *ServeMemory, hw *ServeHardware, tp, pp, batch int) ServePerf {
+func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp, batch int) Perf {
 	g := hw.GPU
 	gpus := float64(tp * pp)
-	peak := servePeakFLOPS(g, s.WeightFormat) * ServeMFU
-	bw := g.MemoryBandwidthGBps * 1e9 * ServeMBU
-	var p ServePerf
+	peak := servePeakFLOPS(g, s.WeightFormat) * MFU
+	bw := g.MemoryBandwidthGBps * 1e9 * MBU
+	var p Perf
 	if peak <= 0 || bw <= 0 || batch < 1 {
 		return p
 	}
@@ -177,7 +177,7 @@ func ServeSpeed(a *model.Architecture, s *Serving, mem *ServeMemory, hw *ServeHa
 // serveMaxBatch returns the most sequences one replica can hold: vLLM's
 // max_num_seqs, and the KV cache at each sequence's mean occupancy
 // (prompt + output/2 tokens; the scheduler preempts when it runs out).
-func serveMaxBatch(s *Serving, mem *ServeMemory) int {
+func serveMaxBatch(s *Serving, mem *Memory) int {
 	occ := float64(s.PromptTokens) + float64(s.OutputTokens)/2
 	kv := int(float64(mem.KVTokens) / occ)
 	return max(0, min(s.MaxNumSeqs, kv))

@@ -9,9 +9,9 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// ServeOffer is a place to serve from: one kind of node (an instance type in
+// Offer is a place to serve from: one kind of node (an instance type in
 // a region at a pricing mode) that can be rented several times.
-type ServeOffer struct {
+type Offer struct {
 	Name         string // what the user sees: "aws p5.48xlarge us-east-1 on-demand"
 	GPU          *model.GPU
 	GPUsPerNode  int
@@ -22,7 +22,7 @@ type ServeOffer struct {
 	Pricing      model.Pricing // the price's mode; "" when unknown
 }
 
-// ServeOfferFor builds a ServeOffer from a catalog instance, its GPU and
+// OfferFor builds a Offer from a catalog instance, its GPU and
 // the price of one node in USD per hour (Catalog prices per region and mode).
 //
 // An instance row without an interconnect takes its GPU's when the GPU is
@@ -30,19 +30,19 @@ type ServeOffer struct {
 // such modules are sold only on baseboards that link them (NVIDIA HGX
 // H100/H200/B200 and A100 baseboards; AMD Instinct OAM platforms), so a
 // multi-GPU node of them is linked. The estimate path assumes the same.
-func ServeOfferFor(in *model.Instance, g *model.GPU, usdPerHour float64, name string) ServeOffer {
+func OfferFor(in *model.Instance, g *model.GPU, usdPerHour float64, name string) Offer {
 	link := in.Interconnect
 	if link == "" && in.GPUCount > 1 && g != nil && g.Interconnect != "" && g.Interconnect != "pcie" {
 		link = g.Interconnect
 	}
-	return ServeOffer{Name: name, GPU: g, GPUsPerNode: in.GPUCount, Interconnect: link,
+	return Offer{Name: name, GPU: g, GPUsPerNode: in.GPUCount, Interconnect: link,
 		USDPerHour: usdPerHour, Instance: in}
 }
 
 // hardware returns the interconnect the speed model uses: the GPU's
 // NVLink/Infinity Fabric figure when the node links its GPUs so, else PCIe.
-func (o *ServeOffer) hardware() ServeHardware {
-	hw := ServeHardware{GPU: o.GPU, InterconnectGBps: PCIeGBps}
+func (o *Offer) hardware() Hardware {
+	hw := Hardware{GPU: o.GPU, InterconnectGBps: PCIeGBps}
 	fast := o.Interconnect != "" && o.Interconnect != "pcie"
 	if fast && o.GPU.InterconnectGBps > 0 {
 		hw.InterconnectGBps = o.GPU.InterconnectGBps
@@ -51,17 +51,17 @@ func (o *ServeOffer) hardware() ServeHardware {
 	return hw
 }
 
-// ServePlan is how to serve a model on one offer and what it gives.
-type ServePlan struct {
-	Offer   ServeOffer
+// Plan is how to serve a model on one offer and what it gives.
+type Plan struct {
+	Offer   Offer
 	Serving Serving // with Defaults applied and TP, PP, Replicas chosen
 
 	TP, PP, Replicas int
 	Nodes            int // nodes rented: replicas × TP × PP GPUs, in whole nodes
 	GPUs             int // GPUs rented
 
-	Memory ServeMemory // one GPU
-	Perf   ServePerf   // one replica at its share of the load
+	Memory Memory // one GPU
+	Perf   Perf   // one replica at its share of the load
 
 	// Totals over all replicas.
 	OutputTokensPerSec, InputTokensPerSec, RequestsPerSec float64
@@ -73,7 +73,7 @@ type ServePlan struct {
 	// FallbackFrom is the weight format asked for when g cannot run it and
 	// the request allows a fallback (Serving.AllowPrecisionFallback): the
 	// plan is sized, timed and written at Serving.WeightFormat, the format
-	// vLLM loads instead (ServeFormatOn), and Fallback says why. Both are
+	// vLLM loads instead (FormatOn), and Fallback says why. Both are
 	// empty when the plan runs the format asked.
 	FallbackFrom WeightFormat
 	Fallback     model.Message
@@ -93,19 +93,19 @@ const serveMaxNodes = 64
 // lowest cost per million output tokens. TP is a power of two dividing the
 // node's GPUs that vLLM accepts for the model's heads (tpOK); PP is 1 unless
 // the model does not fit one node. Auto replicas fill every rented node.
-// The error wraps ErrInvalidServing when s is invalid for a.
-func PlanServing(a *model.Architecture, s Serving, o ServeOffer) (ServePlan, error) {
+// The error wraps ErrInvalid when s is invalid for a.
+func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	if o.GPU == nil || o.GPUsPerNode < 1 {
-		return ServePlan{}, fmt.Errorf("%w: offer %q has no GPUs", ErrInvalidServing, o.Name)
+		return Plan{}, fmt.Errorf("%w: offer %q has no GPUs", ErrInvalid, o.Name)
 	}
 	s = s.Defaults(o.GPU)
 	if err := s.Validate(a); err != nil {
-		return ServePlan{}, err
+		return Plan{}, err
 	}
 	asked := s.WeightFormat
-	run, why, ok := ServeFormatOn(asked, o.GPU)
+	run, why, ok := FormatOn(asked, o.GPU)
 	if !why.IsZero() {
-		p := ServePlan{Offer: o, Serving: s}
+		p := Plan{Offer: o, Serving: s}
 		switch {
 		case !ok:
 			p.reason("%s", why)
@@ -117,7 +117,7 @@ func PlanServing(a *model.Architecture, s Serving, o ServeOffer) (ServePlan, err
 		}
 		s.WeightFormat = run
 	}
-	var best *ServePlan
+	var best *Plan
 	for _, pp := range ppChoices(a, s) {
 		for _, tp := range tpChoices(a, s, o.GPUsPerNode) {
 			p := planOne(a, s, o, tp, pp)
@@ -130,7 +130,7 @@ func PlanServing(a *model.Architecture, s Serving, o ServeOffer) (ServePlan, err
 		}
 	}
 	if best == nil {
-		return ServePlan{Offer: o, Serving: s, Reasons: []string{fmt.Sprintf(
+		return Plan{Offer: o, Serving: s, Reasons: []string{fmt.Sprintf(
 			"no tensor-parallel degree up to %d GPUs per node suits the model's %d heads", o.GPUsPerNode, a.Heads)}}, nil
 	}
 	if s.WeightFormat != asked {
@@ -166,7 +166,7 @@ func tpChoices(a *model.Architecture, s Serving, perNode int) []int {
 
 // betterPlan orders plans: meeting targets first, then fitting, then the
 // lowest cost per million output tokens, then fewer GPUs per replica.
-func betterPlan(p, q *ServePlan) bool {
+func betterPlan(p, q *Plan) bool {
 	if p.Meets != q.Meets {
 		return p.Meets
 	}
@@ -180,10 +180,10 @@ func betterPlan(p, q *ServePlan) bool {
 }
 
 // planOne sizes replicas for a fixed TP and PP.
-func planOne(a *model.Architecture, s Serving, o ServeOffer, tp, pp int) ServePlan {
+func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	s.TP, s.PP = tp, pp
-	p := ServePlan{Offer: o, Serving: s, TP: tp, PP: pp, USDPerMOutput: math.Inf(1), USDPerMInput: math.Inf(1)}
-	p.Memory = ServeMemoryOn(a, &s, o.GPU, tp, pp)
+	p := Plan{Offer: o, Serving: s, TP: tp, PP: pp, USDPerMOutput: math.Inf(1), USDPerMInput: math.Inf(1)}
+	p.Memory = MemoryOn(a, &s, o.GPU, tp, pp)
 	hw := o.hardware()
 	if tp > o.GPUsPerNode {
 		// Tensor parallelism all-reduces twice per layer: vLLM runs it
@@ -209,8 +209,8 @@ func planOne(a *model.Architecture, s Serving, o ServeOffer, tp, pp int) ServePl
 		return p
 	}
 	p.Fits = true
-	speed := func(b int) ServePerf { return ServeSpeed(a, &s, &p.Memory, &hw, tp, pp, b) }
-	latOK := func(q ServePerf) bool {
+	speed := func(b int) Perf { return Speed(a, &s, &p.Memory, &hw, tp, pp, b) }
+	latOK := func(q Perf) bool {
 		return (s.TPOTTargetMs == 0 || q.TPOTSec*1e3 <= s.TPOTTargetMs) && (s.TTFTTargetMs == 0 || q.TTFTSec*1e3 <= s.TTFTTargetMs)
 	}
 	// The largest batch meeting the latency targets: TPOT and TTFT grow with it.
@@ -331,9 +331,9 @@ func sort1(n int, f func(int) bool) int {
 // RankServing plans a with s on every offer and returns the plans, those
 // meeting the load and latency targets first, each group by cost per
 // million output tokens, cheapest first. Offers that cannot hold the model
-// come last with their reasons. The error wraps ErrInvalidServing.
-func RankServing(a *model.Architecture, s Serving, offers []ServeOffer) ([]ServePlan, error) {
-	plans := make([]ServePlan, 0, len(offers))
+// come last with their reasons. The error wraps ErrInvalid.
+func RankServing(a *model.Architecture, s Serving, offers []Offer) ([]Plan, error) {
+	plans := make([]Plan, 0, len(offers))
 	for _, o := range offers {
 		p, err := PlanServing(a, s, o)
 		if err != nil {
@@ -341,7 +341,7 @@ func RankServing(a *model.Architecture, s Serving, offers []ServeOffer) ([]Serve
 		}
 		plans = append(plans, p)
 	}
-	slices.SortStableFunc(plans, func(p, q ServePlan) int {
+	slices.SortStableFunc(plans, func(p, q Plan) int {
 		switch {
 		case betterPlan(&p, &q):
 			return -1
@@ -353,7 +353,7 @@ func RankServing(a *model.Architecture, s Serving, offers []ServeOffer) ([]Serve
 	return plans, nil
 }
 
-// ServeFormatOn returns the weight format vLLM serves a request for f in
+// FormatOn returns the weight format vLLM serves a request for f in
 // on g: f itself with a zero why when g runs it; else why not, and the
 // format vLLM would load instead (ok), or ok false when there is none.
 //
@@ -382,7 +382,7 @@ func RankServing(a *model.Architecture, s Serving, offers []ServeOffer) ([]Serve
 //
 // fp16 and GPTQ are not checked (GPTQ and bitsandbytes run on Volta in
 // the same table).
-func ServeFormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message, ok bool) {
+func FormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message, ok bool) {
 	nvidia := g.Vendor == "nvidia" && g.ComputeCapability != ""
 	has16 := func() WeightFormat {
 		if bf, _ := g.Supports(model.BF16); bf && (!nvidia || g.CCAtLeast(8, 0)) {
@@ -420,7 +420,7 @@ func ServeFormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Me
 }
 
 // reason records why p is not a fit, in English and as a message.
-func (p *ServePlan) reason(key string, args ...any) {
+func (p *Plan) reason(key string, args ...any) {
 	m := model.Msg(key, args...)
 	p.Reasons = append(p.Reasons, m.String())
 	p.ReasonMsgs = append(p.ReasonMsgs, m)

@@ -12,9 +12,9 @@ import (
 // servingOffers are nodes of the embedded catalog's GPUs. The hourly
 // prices are test inputs of the order clouds charge (on-demand, 2026), not
 // catalog figures: the test checks the ranking's logic, not the prices.
-func servingOffers(tb testing.TB, cat *model.Catalog) []serve.ServeOffer {
+func servingOffers(tb testing.TB, cat *model.Catalog) []serve.Offer {
 	tb.Helper()
-	var offers []serve.ServeOffer
+	var offers []serve.Offer
 	for _, o := range []struct {
 		name, gpu, link string
 		n               int
@@ -31,7 +31,7 @@ func servingOffers(tb testing.TB, cat *model.Catalog) []serve.ServeOffer {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		offers = append(offers, serve.ServeOffer{Name: o.name, GPU: g, GPUsPerNode: o.n, Interconnect: o.link, USDPerHour: o.usd})
+		offers = append(offers, serve.Offer{Name: o.name, GPU: g, GPUsPerNode: o.n, Interconnect: o.link, USDPerHour: o.usd})
 	}
 	return offers
 }
@@ -104,7 +104,7 @@ func BenchmarkPlanServing(b *testing.B) {
 // on an 8×H100 node at TP 1 gives 8 replicas; with c requests in flight the
 // node's output is c sequences' worth, never 8 replicas' worth (before the
 // fix, 1 request counted as 8 × one sequence, ranking idle 8-GPU nodes
-// first). Worked by hand from the per-replica speed ServeSpeed gives:
+// first). Worked by hand from the per-replica speed Speed gives:
 //
 //	c = 1:  one replica at 1 sequence, 7 idle     → total = speed(1)
 //	c = 12: 4 replicas at 2 sequences, 4 at 1     → total = 4·speed(2) + 4·speed(1)
@@ -119,7 +119,7 @@ func TestPlanServingIdleReplicasCarryNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	node := servingOffers(t, cat)[0] // 8×H100 SXM, NVSwitch
-	one := serve.ServeOffer{Name: "1×H100 SXM", GPU: node.GPU, GPUsPerNode: 1, USDPerHour: 3}
+	one := serve.Offer{Name: "1×H100 SXM", GPU: node.GPU, GPUsPerNode: 1, USDPerHour: 3}
 	base := serve.Serving{MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, TP: 1}
 	perReplica := func(c int) float64 { // one replica alone at c sequences
 		s := base

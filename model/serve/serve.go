@@ -82,7 +82,7 @@ type Serving struct {
 	MaxNumSeqs           int     // --max-num-seqs; 0 means vLLM's default for the GPU
 
 	// AllowPrecisionFallback plans a GPU that cannot run WeightFormat at
-	// the format vLLM would load there instead (ServeFormatOn), as
+	// the format vLLM would load there instead (FormatOn), as
 	// Query.AllowPrecisionFallback does for training; otherwise such a
 	// GPU is a near miss naming why. It is the search's answer
 	// (search.allow_precision_fallback), not written in [serve].
@@ -95,8 +95,8 @@ type Serving struct {
 	AllowMultiNode bool
 }
 
-// ErrInvalidServing is wrapped by every Serving.Validate error.
-var ErrInvalidServing = errors.New("invalid serving workload")
+// ErrInvalid is wrapped by every Serving.Validate error.
+var ErrInvalid = errors.New("invalid serving workload")
 
 // vLLM defaults, vllm/config/cache.py CacheConfig and
 // vllm/engine/arg_utils.py EngineArgs.get_batch_defaults (v0.11): the
@@ -151,10 +151,10 @@ func (s Serving) Defaults(g *model.GPU) Serving {
 }
 
 // Validate reports the first problem with s for model a, saying what is
-// valid. Errors wrap ErrInvalidServing.
+// valid. Errors wrap ErrInvalid.
 func (s *Serving) Validate(a *model.Architecture) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrInvalidServing, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
 	}
 	if !a.HasShape() || !a.Family.Generative() {
 		return bad("serving needs a generative transformer with a known shape (layers, hidden size, heads)")

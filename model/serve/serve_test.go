@@ -39,7 +39,7 @@ func TestServe70BAWQOn2xH100(t *testing.T) {
 	if err := s.Validate(&llama31_70B); err != nil {
 		t.Fatal(err)
 	}
-	m := ServeMemoryOn(&llama31_70B, &s, &h100SXM, 2, 1)
+	m := MemoryOn(&llama31_70B, &s, &h100SXM, 2, 1)
 	for _, c := range []struct {
 		name      string
 		got, want float64
@@ -61,7 +61,7 @@ func TestServe70BAWQOn2xH100(t *testing.T) {
 	}
 	// Through the planner on a 2-GPU NVLink node with TP fixed at 2.
 	s.TP, s.Concurrency = 2, 32
-	p, err := PlanServing(&llama31_70B, s, ServeOffer{Name: "2×H100", GPU: &h100SXM, GPUsPerNode: 2, Interconnect: "nvlink", USDPerHour: 6})
+	p, err := PlanServing(&llama31_70B, s, Offer{Name: "2×H100", GPU: &h100SXM, GPUsPerNode: 2, Interconnect: "nvlink", USDPerHour: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestServeWeightBytes(t *testing.T) {
 		{WeightGPTQ, linear*(0.5+2.5/128) + 2*rest},
 	}
 	for _, tt := range tests {
-		if got := ServeWeightBytes(&modeltest.Llama31_8B, tt.f); !nearExact(got, tt.want) {
+		if got := WeightBytes(&modeltest.Llama31_8B, tt.f); !nearExact(got, tt.want) {
 			t.Errorf("ServeWeightBytes(%s) = %.0f, want %.0f", tt.f, got, tt.want)
 		}
 	}
@@ -126,14 +126,14 @@ func TestServeValidate(t *testing.T) {
 		err  error
 	}{
 		{"valid", ok, nil},
-		{"no output tokens", Serving{PromptTokens: 10, MaxModelLen: 100}, ErrInvalidServing},
-		{"prompt + output over max_model_len", Serving{PromptTokens: 4000, OutputTokens: 200, MaxModelLen: 4096}, ErrInvalidServing},
-		{"TP 3 is not a power of two", func() Serving { s := ok; s.TP = 3; return s }(), ErrInvalidServing},
-		{"TP 64 does not divide 32 heads", func() Serving { s := ok; s.TP = 64; return s }(), ErrInvalidServing},
-		{"both loads", func() Serving { s := ok; s.Concurrency, s.RequestsPerSec = 4, 2; return s }(), ErrInvalidServing},
-		{"utilisation above 1", func() Serving { s := ok; s.GPUMemoryUtilization = 1.5; return s }(), ErrInvalidServing},
-		{"NaN rate", func() Serving { s := ok; s.RequestsPerSec = math.NaN(); return s }(), ErrInvalidServing},
-		{"unknown weight format", func() Serving { s := ok; s.WeightFormat = "nf4"; return s }(), ErrInvalidServing},
+		{"no output tokens", Serving{PromptTokens: 10, MaxModelLen: 100}, ErrInvalid},
+		{"prompt + output over max_model_len", Serving{PromptTokens: 4000, OutputTokens: 200, MaxModelLen: 4096}, ErrInvalid},
+		{"TP 3 is not a power of two", func() Serving { s := ok; s.TP = 3; return s }(), ErrInvalid},
+		{"TP 64 does not divide 32 heads", func() Serving { s := ok; s.TP = 64; return s }(), ErrInvalid},
+		{"both loads", func() Serving { s := ok; s.Concurrency, s.RequestsPerSec = 4, 2; return s }(), ErrInvalid},
+		{"utilisation above 1", func() Serving { s := ok; s.GPUMemoryUtilization = 1.5; return s }(), ErrInvalid},
+		{"NaN rate", func() Serving { s := ok; s.RequestsPerSec = math.NaN(); return s }(), ErrInvalid},
+		{"unknown weight format", func() Serving { s := ok; s.WeightFormat = "nf4"; return s }(), ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,7 +142,7 @@ func TestServeValidate(t *testing.T) {
 			}
 		})
 	}
-	if err := ok.Validate(&modeltest.BERTBase); !errors.Is(err, ErrInvalidServing) {
+	if err := ok.Validate(&modeltest.BERTBase); !errors.Is(err, ErrInvalid) {
 		t.Errorf("an encoder is not servable for generation: got %v", err)
 	}
 }
@@ -154,10 +154,10 @@ func TestServeValidate(t *testing.T) {
 //	step = 16,204,701,696 / (3350e9 × 0.75) = 6.4496 ms (compute 2·7.5e9 FLOPs is ~0.03 ms)
 func TestServeSpeedDecodeBound(t *testing.T) {
 	s := Serving{PromptTokens: 1000, OutputTokens: 200}.Defaults(&h100SXM)
-	m := ServeMemoryOn(&modeltest.Llama31_8B, &s, &h100SXM, 1, 1)
-	hw := ServeHardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
-	p := ServeSpeed(&modeltest.Llama31_8B, &s, &m, &hw, 1, 1, 1)
-	want := (16060522496.0 + 1100*131072) / (3350e9 * ServeMBU)
+	m := MemoryOn(&modeltest.Llama31_8B, &s, &h100SXM, 1, 1)
+	hw := Hardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
+	p := Speed(&modeltest.Llama31_8B, &s, &m, &hw, 1, 1, 1)
+	want := (16060522496.0 + 1100*131072) / (3350e9 * MBU)
 	if !p.MemoryBound || !nearExact(p.StepSec, want) {
 		t.Errorf("step %.6g s (memory-bound %v), want %.6g s", p.StepSec, p.MemoryBound, want)
 	}

@@ -114,7 +114,7 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	req.TP = tp
 	sl = &serveLoad{cat: cat, w: w, s: req.Serving(&w), file: ff, req: req}
 	// A GPU without the weight format is a near miss unless the search allows
-	// the fallback, as for training (serve.ServeFormatOn). bf16 derived from
+	// the fallback, as for training (serve.FormatOn). bf16 derived from
 	// the precision is vLLM's auto (WorkloadAnswers.Serving), a file's
 	// precision bf16 included (the configurator's default answer), but
 	// --precision bf16 typed on the command line asks for bf16 itself.
@@ -137,11 +137,11 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	return sl, true, nil
 }
 
-// serveErr turns a serve.ErrInvalidServing error into a usage error that
+// serveErr turns a serve.ErrInvalid error into a usage error that
 // names the flag.
 func serveErr(err error) error {
-	if errors.Is(err, serve.ErrInvalidServing) {
-		msg := strings.TrimPrefix(err.Error(), serve.ErrInvalidServing.Error()+": ")
+	if errors.Is(err, serve.ErrInvalid) {
+		msg := strings.TrimPrefix(err.Error(), serve.ErrInvalid.Error()+": ")
 		return usage(fmt.Errorf("serving: %s", msg))
 	}
 	return err
@@ -149,7 +149,7 @@ func serveErr(err error) error {
 
 // estimateOffer is the GPUs estimate plans on: one node of --gpus GPUs
 // (default: --tp, else 1), linked by NVLink when the GPU has it.
-func estimateOffer(g *model.GPU, gpus int, s *serve.Serving) serve.ServeOffer {
+func estimateOffer(g *model.GPU, gpus int, s *serve.Serving) serve.Offer {
 	n := gpus
 	if n < 1 {
 		n = max(s.TP*max(s.PP, 1), 1)
@@ -158,7 +158,7 @@ func estimateOffer(g *model.GPU, gpus int, s *serve.Serving) serve.ServeOffer {
 	if link == "" {
 		link = "pcie"
 	}
-	return serve.ServeOffer{Name: fmt.Sprintf("%d × %s", n, g.Name), GPU: g, GPUsPerNode: n, Interconnect: link}
+	return serve.Offer{Name: fmt.Sprintf("%d × %s", n, g.Name), GPU: g, GPUsPerNode: n, Interconnect: link}
 }
 
 // gpu is the GPU a serving estimate is for: --gpu, else the file's picked
@@ -190,7 +190,7 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	default:
 		return usage(errors.New("--task inference plans serving per GPU as vLLM does: give --gpu NAME (list: gpuplan catalog gpus) and --gpus N, or rank offers with gpuplan recommend"))
 	}
-	if !serve.ServeTimed(g) {
+	if !serve.Timed(g) {
 		return usage(fmt.Errorf("--gpu %s: the catalog has no memory bandwidth or 16-bit TFLOPS for it, which serving speed needs; pick another GPU", g.Key))
 	}
 	gpus := 0
@@ -243,7 +243,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by $ per million output tokens", n))
 		}
 	}
-	plans, err := serve.RankServing(&sl.w.Model, sl.s, serve.ServeOffers(sl.cat, q))
+	plans, err := serve.RankServing(&sl.w.Model, sl.s, serve.Offers(sl.cat, q))
 	if err != nil {
 		return serveErr(err)
 	}
@@ -306,7 +306,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if ef.region != "" {
 		q.Regions = []string{ef.region}
 	}
-	offers := serve.ServeOffers(&one, q)
+	offers := serve.Offers(&one, q)
 	if len(offers) == 0 {
 		return true, usage(fmt.Errorf("%s/%s has no %s price to serve from", in.Provider, in.Type, q.Pricing))
 	}

@@ -340,7 +340,7 @@ func renderServing(t *testing.T, p *i18n.Printer) string {
 		Concurrency: 64, TTFTTargetMs: 500, TPOTTargetMs: 30}
 	r := &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}
 	var b bytes.Buffer
-	offers := serve.ServeOffers(cat, model.Query{})
+	offers := serve.Offers(cat, model.Query{})
 	plans, err := serve.RankServing(&w.Model, s, offers)
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,7 @@ func TestServeEstimateFormatRefusal(t *testing.T) {
 		{true, []string{"✓ serves 8 × NVIDIA V100: TP", "↺ NVIDIA V100 has no fp8", "served as fp16 weights", "Memory"}, []string{"TP 0"}},
 	} {
 		s := serve.Serving{WeightFormat: serve.WeightFP8, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4, AllowPrecisionFallback: tt.allow}
-		p, err := serve.PlanServing(&a, s, serve.ServeOffer{Name: "8 × V100", GPU: v100, GPUsPerNode: 8, Interconnect: "nvlink"})
+		p, err := serve.PlanServing(&a, s, serve.Offer{Name: "8 × V100", GPU: v100, GPUsPerNode: 8, Interconnect: "nvlink"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,10 +33,10 @@ type result struct {
 	rec      model.Recommendation
 	recErr   error // no instance passes the filters
 	advice   []model.Advice
-	adviceOn *model.GPU        // the largest GPU the advice is for
-	tips     []model.Tip       // on the best offer's GPU: the changes that save the most
-	serving  *serve.Serving    // the serving request, when the answers serve an LLM
-	serve    []serve.ServePlan // its plans, serve.RankServing's order; nil when not serving
+	adviceOn *model.GPU     // the largest GPU the advice is for
+	tips     []model.Tip    // on the best offer's GPU: the changes that save the most
+	serving  *serve.Serving // the serving request, when the answers serve an LLM
+	serve    []serve.Plan   // its plans, serve.RankServing's order; nil when not serving
 	elapsed  time.Duration
 }
 

@@ -142,14 +142,14 @@ func computeServe(r *result, cat *model.Catalog, cfg *config.Config) {
 	d.Defaults()
 	s := cfg.Workload.Serving(&d)
 	cfg.Search.ServeSearch(&s)
-	plans, err := serve.RankServing(&d.Model, s, serve.ServeOffers(cat, cfg.Search.Query(true)))
+	plans, err := serve.RankServing(&d.Model, s, serve.Offers(cat, cfg.Search.Query(true)))
 	if err != nil {
 		r.err = err
 		return
 	}
 	r.serving, r.serve = &s, plans
 	if r.serve == nil {
-		r.serve = []serve.ServePlan{}
+		r.serve = []serve.Plan{}
 	}
 	// The offers screen, the detail and the export list the plans that
 	// meet the targets, in the serving order, as offers.
@@ -175,7 +175,7 @@ func computeServe(r *result, cat *model.Catalog, cfg *config.Config) {
 }
 
 // servePlanFor returns the serving plan behind offer o, or nil.
-func servePlanFor(r *result, o *model.Offer) *serve.ServePlan {
+func servePlanFor(r *result, o *model.Offer) *serve.Plan {
 	if r == nil {
 		return nil
 	}
@@ -328,7 +328,7 @@ func (d *dialog) servePayload() ([]byte, error) {
 	}
 	o := d.offer
 	a := &o.Estimate.Workload.Model
-	so := serve.ServeOfferFor(o.Instance, o.GPU, o.USDPerHour/float64(max(o.Instances, 1)),
+	so := serve.OfferFor(o.Instance, o.GPU, o.USDPerHour/float64(max(o.Instances, 1)),
 		fmt.Sprintf("%s %s %s %s", o.Instance.Provider, o.Instance.Type, o.Region, o.Pricing))
 	so.Region, so.Pricing = o.Region, o.Pricing
 	p, err := serve.PlanServing(a, *d.serving, so)

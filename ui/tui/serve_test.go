@@ -138,7 +138,7 @@ func TestServingExport(t *testing.T) {
 // targets in the serving order, and the detail shows vLLM's layout.
 func TestServingOffers(t *testing.T) {
 	m := servingApp(t, 120, 40)
-	var meets []*serve.ServePlan
+	var meets []*serve.Plan
 	for i := range m.res.serve {
 		if m.res.serve[i].Meets {
 			meets = append(meets, &m.res.serve[i])
@@ -285,7 +285,7 @@ func TestServingOffersSortAndNames(t *testing.T) {
 // line: a T4 (no bf16) serves at fp16 with the fallback said; choosing bf16
 // as the weight format makes it a near miss.
 func TestServingDefaultIsVLLMAuto(t *testing.T) {
-	plansOnT4 := func(wf serve.WeightFormat) []serve.ServePlan {
+	plansOnT4 := func(wf serve.WeightFormat) []serve.Plan {
 		cat := testCatalog(t)
 		for _, in := range cat.Instances { // a T4 host: the test catalog has no GPU without bf16 to serve on
 			if in.GPU == "l4" {
@@ -299,7 +299,7 @@ func TestServingDefaultIsVLLMAuto(t *testing.T) {
 		a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-8b", model.BF16
 		a.Serve = serveAnswers{WeightFormat: wf, KVCacheDType: serve.KVAuto}
 		m.recompute()
-		var out []serve.ServePlan
+		var out []serve.Plan
 		for _, p := range m.res.serve {
 			if p.Offer.GPU != nil && p.Offer.GPU.Key == "t4" {
 				out = append(out, p)
