@@ -123,11 +123,11 @@ func (p Provenance) LineParts() []Message {
 		}
 	}
 	if updated > 0 {
-		parts = append(parts, Msg("updated %s by catalog update (%d %s)", updAsOf, updated, Msg(plural(updated, "file", "files"))))
+		parts = append(parts, Msg("updated %s by catalog update (%d %s)", updAsOf, updated, Msg(Plural(updated, "file"))))
 	}
 	for _, o := range p.Origins {
 		if o.Origin != "embedded" && !o.Updated {
-			parts = append(parts, Msg("overlay %s (%s %s)", o.Origin, Grouped(o.Types), Msg(plural(o.Types, "type", "types"))))
+			parts = append(parts, Msg("overlay %s (%s %s)", o.Origin, Grouped(o.Types), Msg(Plural(o.Types, "type"))))
 		}
 	}
 	return parts
@@ -142,13 +142,6 @@ func (p Provenance) StaleNote(now time.Time) string {
 	d, _ := time.Parse(time.DateOnly, p.PricesAsOf())
 	return fmt.Sprintf("prices are %d days old (as of %s); refresh them with gpuplan catalog update",
 		int(now.Sub(d).Hours()/24), p.PricesAsOf())
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // Provenance returns the source and origin of the offer's price: the
