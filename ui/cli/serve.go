@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/serve"
-	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -343,19 +341,8 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		}
 	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
-	if ef.output == "-" {
-		_, err := env.Stdout.Write(out)
+	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {
 		return true, err
-	}
-	mode := os.FileMode(0o644)
-	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
-		mode = 0o755 // scripts
-	}
-	if err := atomicfile.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
-		if errors.Is(err, atomicfile.ErrFileExists) {
-			return true, usage(fmt.Errorf("%s exists; pass --force to overwrite it", ef.output))
-		}
-		return true, usage(fmt.Errorf("-o: %w", err))
 	}
 	env.lang.Fprintf(env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
 		ef.format, in.Provider, in.Type, p.Offer.Region, model.Count(p.Nodes, "node"), in.GPUCount, in.GPU, p.TP, p.PP, model.Count(p.Replicas, "replica"), env.lang.T(string(p.Offer.Pricing)), ef.output)
