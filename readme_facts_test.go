@@ -11,12 +11,17 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 )
 
-// TestREADMECatalogFacts keeps "Where the data comes from" true of the
-// embedded catalog: the GPU and model counts, the list of GPU keys, the
-// instance types and regions per provider, and the snapshot's date. Edit
-// the README when the catalog changes; the failure says what it should read.
+// catalogFactsFile is the page of the manual that gives the catalog's
+// counts and tables.
+const catalogFactsFile = "docs/data.md"
+
+// TestREADMECatalogFacts keeps "Where the data comes from" (docs/data.md)
+// true of the embedded catalog: the GPU and model counts, the list of GPU
+// keys, the instance types and regions per provider, and the snapshot's
+// date. Edit the page when the catalog changes; the failure says what it
+// should read.
 func TestREADMECatalogFacts(t *testing.T) {
-	b, err := os.ReadFile("README.md")
+	b, err := os.ReadFile(catalogFactsFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,28 +34,28 @@ func TestREADMECatalogFacts(t *testing.T) {
 		t.Helper()
 		m := regexp.MustCompile(pattern).FindStringSubmatch(readme)
 		if m == nil {
-			t.Fatalf("README has no %q", pattern)
+			t.Fatalf("%s has no %q", catalogFactsFile, pattern)
 		}
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}
 	if got, want := number("\\(`gpus\\.toml`, (\\d+) entries\\)"), len(cat.GPUs); got != want {
-		t.Errorf("README: gpus.toml has %d entries; the catalog has %d", got, want)
+		t.Errorf("%s: gpus.toml has %d entries; the catalog has %d", catalogFactsFile, got, want)
 	}
 	if got, want := number("\\(`models\\.toml`, (\\d+) architectures\\)"), len(cat.Models); got != want {
-		t.Errorf("README: models.toml has %d architectures; the catalog has %d", got, want)
+		t.Errorf("%s: models.toml has %d architectures; the catalog has %d", catalogFactsFile, got, want)
 	}
 
 	m := regexp.MustCompile("(?s)GPU keys: `([^`]*)`").FindStringSubmatch(readme)
 	if m == nil {
-		t.Fatal("README has no GPU keys list")
+		t.Fatalf("%s has no GPU keys list", catalogFactsFile)
 	}
 	var want []string
 	for _, g := range cat.GPUs {
 		want = append(want, g.Key)
 	}
 	if got := strings.Fields(m[1]); !slices.Equal(got, want) {
-		t.Errorf("README's GPU keys:\n%s\nthe catalog's, in its order:\n%s", strings.Join(got, " "), strings.Join(want, " "))
+		t.Errorf("%s's GPU keys:\n%s\nthe catalog's, in its order:\n%s", catalogFactsFile, strings.Join(got, " "), strings.Join(want, " "))
 	}
 
 	// The provider table: "| aws | 62 | 23 | | nebius | 17 | 3 |", a
@@ -86,25 +91,25 @@ func TestREADMECatalogFacts(t *testing.T) {
 			}
 			seen[p] = true
 			if n, _ := strconv.Atoi(cells[i+1]); n != types[p] {
-				t.Errorf("README: %s has %s instance types; the catalog has %d", p, cells[i+1], types[p])
+				t.Errorf("%s: %s has %s instance types; the catalog has %d", catalogFactsFile, p, cells[i+1], types[p])
 			}
 			if n, _ := strconv.Atoi(cells[i+2]); n != len(regions[p]) {
-				t.Errorf("README: %s has %s regions; the catalog has %d", p, cells[i+2], len(regions[p]))
+				t.Errorf("%s: %s has %s regions; the catalog has %d", catalogFactsFile, p, cells[i+2], len(regions[p]))
 			}
 		}
 	}
 	for p := range types {
 		if !seen[p] {
-			t.Errorf("README's provider table has no row for %s", p)
+			t.Errorf("%s's provider table has no row for %s", catalogFactsFile, p)
 		}
 	}
 
 	if len(asOf) != 1 {
-		t.Fatalf("instance rows carry %d as_of dates; the README names one", len(asOf))
+		t.Fatalf("instance rows carry %d as_of dates; %s names one", len(asOf), catalogFactsFile)
 	}
 	for d := range asOf {
 		if !strings.Contains(readme, "Prices as of "+d+" (") {
-			t.Errorf("README does not say \"Prices as of %s (\": the instance rows' as_of", d)
+			t.Errorf("%s does not say \"Prices as of %s (\": the instance rows' as_of", catalogFactsFile, d)
 		}
 	}
 }
