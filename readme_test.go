@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/shlex"
 )
@@ -52,29 +56,69 @@ func parseBlock(body string) (cmds []readmeCommand, ok bool) {
 	return cmds, len(cmds) > 0
 }
 
-// TestREADMESamples keeps the README honest: every ``` block made of
-// "$ gpuplan …" commands (continued with \), each followed by what it
-// prints, is run, one command after another in a scratch directory (so
+// manualFiles are the Markdown files of the manual, whose samples
+// TestREADMESamples runs: the README and every page of docs/.
+func manualFiles(t *testing.T) []string {
+	t.Helper()
+	docs, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	if err != nil || len(docs) == 0 {
+		t.Fatalf("no docs/*.md pages (%v)", err)
+	}
+	return append([]string{"README.md"}, docs...)
+}
+
+// TestREADMESamples keeps the README and docs/ honest: every ``` block
+// made of "$ gpuplan …" commands (continued with \), each followed by what
+// it prints, is run, one command after another in a scratch directory (so
 // -o FILE writes there). A command that succeeds must print its sample on
 // stdout; one that fails (exit 2, a usage error) on stderr. Tables are laid
-// out as on a terminal 200 columns wide. Regenerate with
-// go test . -run README -update-readme.
+// out as on a terminal 200 columns wide. The README must show estimate,
+// recommend and export. Regenerate with go test . -run README -update-readme.
 func TestREADMESamples(t *testing.T) {
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("XDG_DATA_HOME", t.TempDir()) // no catalog update results
 	t.Setenv("NO_COLOR", "1")
 	t.Setenv("COLUMNS", "200")
-	// The README's samples are English whatever the machine's locale
-	// (reports follow LC_ALL/LC_MESSAGES/LANG, ui/i18n.Detect).
+	// The samples are English whatever the machine's locale (reports
+	// follow LC_ALL/LC_MESSAGES/LANG, ui/i18n.Detect); the Chinese page's
+	// samples ask for Chinese with --lang zh-CN.
 	t.Setenv("LC_ALL", "")
 	t.Setenv("LC_MESSAGES", "")
 	t.Setenv("LANG", "C.UTF-8")
-	blocks := strings.Split(string(b), "```")
 	checked := 0
+	for _, file := range manualFiles(t) {
+		t.Run(file, func(t *testing.T) {
+			cmds := checkSamples(t, file)
+			checked += len(cmds)
+			if file != "README.md" {
+				return
+			}
+			for _, want := range []string{"estimate", "recommend", "export"} {
+				if !slices.ContainsFunc(cmds, func(c readmeCommand) bool { return slices.Contains(c.args, want) }) {
+					t.Errorf("the README shows no checked gpuplan %s sample; a newcomer needs one", want)
+				}
+			}
+		})
+	}
+	if checked < 8 {
+		t.Errorf("checked %d README and docs commands, want at least 8", checked)
+	}
+}
+
+// checkSamples runs the console samples of one Markdown file (see
+// TestREADMESamples) and returns the commands it ran; with -update-readme
+// it rewrites the file with what they print.
+func checkSamples(t *testing.T, file string) []readmeCommand {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(b), "```")
+	var all []readmeCommand
 	for i := 1; i < len(blocks); i += 2 {
 		body := strings.TrimPrefix(blocks[i], "console")
 		body = strings.TrimPrefix(body, "\n")
@@ -83,13 +127,13 @@ func TestREADMESamples(t *testing.T) {
 		}
 		cmds, ok := parseBlock(body)
 		if !ok {
-			t.Errorf("README block %q is not all gpuplan commands with their output; make it so or show it without \"$ gpuplan\"", strings.SplitN(body, "\n", 2)[0])
+			t.Errorf("%s block %q is not all gpuplan commands with their output; make it so or show it without \"$ gpuplan\"", file, strings.SplitN(body, "\n", 2)[0])
 			continue
 		}
 		dir := t.TempDir()
 		// Samples may read the shipped examples (docs/examples/…) but
 		// write only into the scratch directory.
-		if err := os.CopyFS(filepath.Join(dir, "docs", "examples"), os.DirFS(filepath.Join("docs", "examples"))); err != nil {
+		if err := os.CopyFS(filepath.Join(dir, "docs", "examples"), os.DirFS(filepath.Join(root, "docs", "examples"))); err != nil {
 			t.Fatal(err)
 		}
 		var rewritten []string
@@ -107,24 +151,22 @@ func TestREADMESamples(t *testing.T) {
 					return
 				}
 				if got != trimLines(strings.Join(c.want, "\n")) {
-					t.Errorf("README sample for %q is stale (exit %d); the command prints:\n%s", strings.Join(c.args, " "), code, got)
+					t.Errorf("%s sample for %q is stale (exit %d); the command prints:\n%s", file, strings.Join(c.args, " "), code, got)
 				}
 			})
-			checked++
 		}
+		all = append(all, cmds...)
 		if *updateREADME && len(rewritten) == len(cmds) {
 			prefix := blocks[i][:len(blocks[i])-len(body)] // language tag and newline
 			blocks[i] = prefix + strings.Join(rewritten, "\n") + "\n"
 		}
 	}
-	if checked < 8 {
-		t.Errorf("checked %d README commands, want at least 8", checked)
-	}
 	if *updateREADME {
-		if err := os.WriteFile("README.md", []byte(strings.Join(blocks, "```")), 0o644); err != nil {
+		if err := os.WriteFile(file, []byte(strings.Join(blocks, "```")), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return all
 }
 
 // TestParseBlock: a block with several commands gives each its output; a
@@ -148,4 +190,106 @@ func trimLines(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// mdLink matches a Markdown link's target: [text](target).
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestManualLinks: every relative link of the README and docs/ names a
+// file that exists and, after #, a heading of that file (as GitHub spells
+// its anchors), and the README links every docs/ page, so moving a section
+// cannot leave a dangling link or an orphan page.
+func TestManualLinks(t *testing.T) {
+	files := manualFiles(t)
+	anchors := map[string]map[string]bool{}
+	text := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text[f] = string(b)
+		anchors[f] = headingAnchors(string(b))
+	}
+	for _, f := range files {
+		for _, m := range mdLink.FindAllStringSubmatch(withoutCode(text[f]), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			path, anchor, _ := strings.Cut(target, "#")
+			dest := f
+			if path != "" {
+				dest = filepath.Clean(filepath.Join(filepath.Dir(f), path))
+				if _, err := os.Stat(dest); err != nil {
+					t.Errorf("%s links %q: %v", f, target, err)
+					continue
+				}
+			}
+			if anchor == "" {
+				continue
+			}
+			if a, ok := anchors[dest]; !ok {
+				t.Errorf("%s links %q: an anchor in a file that is not part of the manual", f, target)
+			} else if !a[anchor] {
+				t.Errorf("%s links %q: %s has no heading with that anchor", f, target, dest)
+			}
+		}
+	}
+	for _, f := range files[1:] {
+		if !strings.Contains(text["README.md"], "]("+filepath.ToSlash(f)) {
+			t.Errorf("the README does not link %s", f)
+		}
+	}
+}
+
+// headingAnchors returns the anchors GitHub gives the headings of a
+// Markdown text: lower case, letters, digits, '-' and '_' kept, spaces
+// turned into '-', everything else dropped; a repeated anchor gets -1, -2….
+func headingAnchors(md string) map[string]bool {
+	out := map[string]bool{}
+	for _, line := range strings.Split(withoutCode(md), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			continue
+		}
+		title := strings.TrimSpace(strings.TrimLeft(line, "#"))
+		var b strings.Builder
+		for _, r := range strings.ToLower(title) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		a := b.String()
+		for i := 1; out[a]; i++ {
+			a = fmt.Sprintf("%s-%d", b.String(), i)
+		}
+		out[a] = true
+	}
+	return out
+}
+
+// withoutCode blanks the ``` blocks of a Markdown text, whose lines are
+// neither headings nor links.
+func withoutCode(md string) string {
+	blocks := strings.Split(md, "```")
+	for i := 1; i < len(blocks); i += 2 {
+		blocks[i] = strings.Repeat("\n", strings.Count(blocks[i], "\n"))
+	}
+	return strings.Join(blocks, "```")
+}
+
+// TestHeadingAnchors: anchors as GitHub writes them.
+func TestHeadingAnchors(t *testing.T) {
+	got := headingAnchors("# gpuplan\n## Browsing the market: `gpuplan offers`\n### Language: `--lang` (English, 简体中文)\n## Keys\n## Keys\n```\n# not a heading\n```\n")
+	for _, want := range []string{"gpuplan", "browsing-the-market-gpuplan-offers", "language---lang-english-简体中文", "keys", "keys-1"} {
+		if !got[want] {
+			t.Errorf("no anchor %q in %v", want, got)
+		}
+	}
+	if got["not-a-heading"] {
+		t.Error("a line in a code block taken for a heading")
+	}
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-var updateCalibration = flag.Bool("update", false, "rewrite model/calibration_bands.go and the README calibration table from the calibration suite")
+var updateCalibration = flag.Bool("update", false, "rewrite model/calibration_bands.go and the calibration table of docs/calibration.md from the calibration suite")
 
 // calibrationFile is the suite: published measurements with their
 // configuration, source and quoted line.
@@ -252,7 +252,7 @@ func deepSpeedEstimate(e *model.Estimate) float64 {
 // the estimator and holds it to its tolerance and the suite to its
 // medians: memory ≤ 7%, time ≤ 15%, and no memory case under-estimated by
 // more than 10% (the dangerous direction). With -update it rewrites the
-// bands (model/calibration_bands.go) and the README table.
+// bands (model/calibration_bands.go) and the table of docs/calibration.md.
 func TestCalibration(t *testing.T) {
 	cat, err := data.Load()
 	if err != nil {
@@ -312,8 +312,8 @@ func TestCalibration(t *testing.T) {
 		writeREADMETable(t, table)
 		return
 	}
-	if readme, err := os.ReadFile("../README.md"); err == nil && !bytes.Contains(readme, []byte(table)) {
-		t.Errorf("the README's calibration table is not the suite's: go test ./data -run TestCalibration -update")
+	if readme, err := os.ReadFile("../docs/calibration.md"); err == nil && !bytes.Contains(readme, []byte(table)) {
+		t.Errorf("the calibration table of docs/calibration.md is not the suite's: go test ./data -run TestCalibration -update")
 	}
 	// The committed bands must be the suite's: regenerate with -update.
 	for key, b := range bands {
@@ -400,7 +400,7 @@ func writeBands(t *testing.T, bands map[string]model.Band) {
 	}
 }
 
-// calibrationTable renders the README's calibration table, one row per case.
+// calibrationTable renders the calibration table of docs/calibration.md, one row per case.
 func calibrationTable(results []calResult, errs map[string][]float64) string {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%d published measurements: memory median |error| %.1f%% over %d cases, time %.1f%% over %d cases.\n\n",
@@ -431,19 +431,19 @@ func calibrationTable(results []calResult, errs map[string][]float64) string {
 	return b.String()
 }
 
-// writeREADMETable puts table between the README's calibration markers.
+// writeREADMETable puts table between the calibration markers of docs/calibration.md.
 func writeREADMETable(t *testing.T, table string) {
 	const start, end = "<!-- calibration:start -->\n", "<!-- calibration:end -->"
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/calibration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	i, j := bytes.Index(readme, []byte(start)), bytes.Index(readme, []byte(end))
 	if i < 0 || j < i {
-		t.Fatalf("README.md lacks the %q … %q markers", start, end)
+		t.Fatalf("docs/calibration.md lacks the %q … %q markers", start, end)
 	}
 	out := append(append(append([]byte{}, readme[:i+len(start)]...), table...), readme[j:]...)
-	if err := os.WriteFile("../README.md", out, 0o644); err != nil {
+	if err := os.WriteFile("../docs/calibration.md", out, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

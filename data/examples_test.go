@@ -11,7 +11,7 @@ import (
 )
 
 // pricePlaceholder is the commented-out price line each example instance
-// carries; a user replaces it by a real CNY price (README "China clouds").
+// carries; a user replaces it by a real CNY price (docs/data.md, "China clouds").
 var pricePlaceholder = regexp.MustCompile(`(?m)^# prices = \[\{ region = "([^"]+)", on_demand = 0\.0 \}\]$`)
 
 // loadExample writes body to a temporary catalog.d-like file and loads it

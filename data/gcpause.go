@@ -37,7 +37,7 @@ var gcPause struct {
 // cycle starts after ~3 MB of it instead of ~13 MB at Go's default 100,
 // and marks next to nothing. Measured on the 100,000-row benchmark file
 // (gpuplan recommend --catalog …/aws/vms.csv): 1,800 fewer page faults
-// of 4 KiB (≈13 µs each on the 2-core VM of the README's Speed section)
+// of 4 KiB (≈13 µs each on the 2-core VM of docs/speed.md)
 // for about 1 ms of CPU per extra cycle.
 const readGCPercent = 25
 

@@ -132,8 +132,8 @@ type catalogFile struct {
 	discounts []model.Discount
 }
 
-// rawFile is the TOML shape of every catalog file; see the README's
-// "Catalog schema" section.
+// rawFile is the TOML shape of every catalog file; see docs/schemas.md,
+// "Catalog files".
 type rawFile struct {
 	SchemaVersion *int          `toml:"schema_version"`
 	Provider      string        `toml:"provider"`

@@ -419,7 +419,7 @@ type offer struct {
 // collection during the read has nothing of 100,000 types to mark and may
 // run at the usual pace: it recycles the string encoding/csv allocates per
 // record, which would otherwise cost a fresh page every 4 KiB (≈13 µs a
-// page fault on the 2-core VM of the README's Speed section). Runs of one type are found by sorting, not by a map, when the file
+// page fault on the 2-core VM of docs/speed.md). Runs of one type are found by sorting, not by a map, when the file
 // is done (instances); the model.Instance values are then built once, in
 // order.
 type typeRun struct {

@@ -17,7 +17,7 @@ const hugePageBytes = 2 << 20
 // leaves that to the system setting, which is "madvise" on many machines
 // (Go's GC guide, "Linux transparent huge pages"), so a fresh 40 MB array
 // is otherwise faulted in 4 KiB at a time: 10,000 faults at ≈13 µs each
-// on the 2-core VM of the README's Speed section, ≈20 faults of 2 MiB
+// on the 2-core VM of docs/speed.md, ≈20 faults of 2 MiB
 // with the advice.
 //
 // The range is rounded out to whole huge pages: the advice changes how

@@ -42,8 +42,8 @@ const azureMaxPage = 16 << 20
 const azureQuery = "api-version=2023-01-01-preview&$filter=" +
 	"serviceName%20eq%20%27Virtual%20Machines%27%20and%20priceType%20eq%20%27Consumption%27%20and%20contains(armSkuName,%27Standard_N%27)"
 
-// maxUSDPerHour is the catalog's own ceiling on an instance-hour (README,
-// "Catalog schema"); a row above it would make the overlay fail to load.
+// maxUSDPerHour is the catalog's own ceiling on an instance-hour
+// (docs/schemas.md, "Catalog files"); a row above it would make the overlay fail to load.
 const maxUSDPerHour = 10000
 
 // plainName is what a size or region name from a price list may look like

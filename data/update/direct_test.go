@@ -137,13 +137,13 @@ func TestAzureGolden(t *testing.T) {
 	if len(az.Moved) != 1 || az.Moved[0] != (PriceMove{"Standard_NC48ads_A100_v4", "eastus", 7.346, 9.554}) {
 		t.Errorf("moved = %+v, want NC48ads_A100_v4 eastus 7.346 → 9.554", az.Moved)
 	}
-	// The README's sample of the summary.
+	// The sample of the summary in docs/data.md.
 	text := strings.NewReplacer(s.URL+"/az", "https://prices.azure.com", dir, "~/.local/share/gpuplan/catalog.d").Replace(sum.Text())
 	if want := `azure: 6 types from https://prices.azure.com/api/retail/prices → ~/.local/share/gpuplan/catalog.d/azure-retail.toml
   added 2, removed 15, prices moved >10%: 1
   Standard_NC48ads_A100_v4 eastus: $7.35 → $9.55/h (+30%)
 `; text != want {
-		t.Errorf("summary (README sample):\n%s\nwant:\n%s", text, want)
+		t.Errorf("summary (docs/data.md sample):\n%s\nwant:\n%s", text, want)
 	}
 	warn := strings.Join(az.Warnings, "\n")
 	for _, w := range []string{"Standard_NV6ads_A10_v5", "retired sizes still priced, left retired: Standard_NC6s_v3"} {
@@ -202,7 +202,7 @@ func TestOCIGolden(t *testing.T) {
 	if want := `oci: 4 types from https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/ → ~/.local/share/gpuplan/catalog.d/oci-pricelist.toml
   added 1, removed 18, prices moved >10%: 0
 `; text != want {
-		t.Errorf("summary (README sample):\n%s\nwant:\n%s", text, want)
+		t.Errorf("summary:\n%s\nwant:\n%s", text, want)
 	}
 	if w := strings.Join(oci.Warnings, "\n"); !strings.Contains(w, "BM.GPU.X99.8") {
 		t.Errorf("warnings %q do not name the unknown BM.GPU.X99.8", w)

@@ -14,7 +14,7 @@ import (
 // default theme, built anew for each measure, as a group's theme can only
 // be set afterwards), and Form.Init draws every group again. With one
 // form of all the pages, the first frame drew every page (hidden ones
-// too) to show one: ≈ 30 ms of a cold start on the README's 2-core VM.
+// too) to show one: ≈ 30 ms of a cold start on the 2-core VM of docs/speed.md.
 //
 // It moves between pages as a huh.Form moves between groups (Form.Update
 // on huh's nextGroupMsg and prevGroupMsg): pages that do not apply are
