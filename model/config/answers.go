@@ -33,7 +33,7 @@ var answerTables = map[string]reflect.Type{
 // configuration file (schema_version, [workload], [search], [serve]), each
 // value as the
 // configuration file would hold it: counts typed as "100M" become
-// numbers (ParseQuantity, as the flags read them), lists typed as
+// numbers (model.ParseQuantity, as the flags read them), lists typed as
 // "q_proj,v_proj" arrays, the rest strings. The key says the table; a bare
 // key is a [workload] key. Decode then checks every value, so a
 // phase is read by the same decoder as a configuration file. Errors are

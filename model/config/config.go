@@ -172,7 +172,7 @@ func (s *SearchAnswers) ExchangeRates() map[string]float64 {
 	return nil
 }
 
-// Query returns the search as a Query for Recommend; autoGPUs comes from
+// Query returns the search as a Query for model.Recommend; autoGPUs comes from
 // the workload's gpus = "auto".
 func (s *SearchAnswers) Query(autoGPUs bool) model.Query {
 	return model.Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), GPUs: slices.Clone(s.GPUs), Pricing: s.Pricing,
@@ -552,7 +552,7 @@ func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Worklo
 		}
 		out.Model = a
 		warnings = ws
-		if out.Precision == "" && p != "" { // the checkpoint's format: FromCheckpoint's rule
+		if out.Precision == "" && p != "" { // the checkpoint's format: model.FromCheckpoint's rule
 			task, prec, note := model.FromCheckpoint(cmp.Or(out.Task, model.TaskTrain), p)
 			if task != cmp.Or(out.Task, model.TaskTrain) {
 				out.Task = task
@@ -1102,7 +1102,7 @@ func (t *tDate) UnmarshalTOML(v any) error {
 	return badValue("want a date such as \"2026-11-30\", got %s", model.DescribeTOML(v))
 }
 
-// tPricing is a pricing mode, parsed by ParsePricing. A wrapper, not
+// tPricing is a pricing mode, parsed by model.ParsePricing. A wrapper, not
 // Pricing.UnmarshalText: the plan file decodes Pricing as written and
 // reports a bad one under its own key (plan_codec.go).
 type tPricing struct{ v model.Pricing }

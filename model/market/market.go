@@ -24,7 +24,7 @@ type Query struct {
 	// Regions are region names or prefixes ("us-east-1", "us-", "europe-",
 	// "asia*"), the rule of model.Query.Regions; empty means all.
 	Regions       []string
-	Pricing       model.Pricing // the price rows are filtered, ranked and collapsed by; OnDemand when empty
+	Pricing       model.Pricing // the price rows are filtered, ranked and collapsed by; model.OnDemand when empty
 	MaxUSDPerHour float64       // whole instance, in Pricing; 0 means no limit
 	Arch          model.Arch    // "" means any
 	Interconnect  string        // ParseInterconnect; "" means any
@@ -104,7 +104,7 @@ func (r *Row) VCPUsPerGPU() float64 {
 }
 
 // Marketplace reports whether the row is a marketplace snapshot (see
-// MarketplaceProviders): its price and availability change by the hour.
+// model.MarketplaceProviders): its price and availability change by the hour.
 func (r *Row) Marketplace() bool {
 	return slices.Contains(model.MarketplaceProviders, r.Instance.Provider)
 }

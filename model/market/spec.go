@@ -60,12 +60,12 @@ func (e *filterError) As(target any) bool {
 // matching ErrBadFilter.
 func BadFilter(format string, a ...any) error { return &filterError{model.Msg(format, a...)} }
 
-// badEnum is ParseEnum's error as a filter error: "sort \"x\": want a, b or c".
+// badEnum is model.ParseEnum's error as a filter error: "sort \"x\": want a, b or c".
 func badEnum[T ~string](what, s string, valid []T) error {
 	return BadFilter("%s %q: want %s", what, s, orMsg(model.EnumNames(valid)))
 }
 
-// orMsg is OrList as a message: "a, b or c" with its "or" translatable.
+// orMsg is model.OrList as a message: "a, b or c" with its "or" translatable.
 func orMsg(names []string) model.Message {
 	if len(names) < 2 {
 		return model.Msg("%s", model.OrList(names))

@@ -73,11 +73,11 @@ func (ph *PhaseScenario) PriceOn(o *model.Offer) (float64, error) {
 	return c.USD, err
 }
 
-// Eval returns an eval for RankSavings over a whole plan: each phase
-// on the engine's best offer for its scenario (Recommend's first offer:
+// Eval returns an eval for model.RankSavings over a whole plan: each phase
+// on the engine's best offer for its scenario (model.Recommend's first offer:
 // the cheapest job with a dataset, else the cheapest hour), priced by
 // PriceOn, summed. Spot is priced without interruptions, as
-// EvalCheapestJob. ok is false when a phase has no offer.
+// model.EvalCheapestJob. ok is false when a phase has no offer.
 //
 // Each phase keeps its own estimates from one call to the next (most
 // changes only change the query), so the eval must not be called
@@ -106,7 +106,7 @@ func Eval(cat *model.Catalog) func(Scenario) (float64, bool) {
 }
 
 // Changes lists the single changes worth trying on a plan: the union
-// of each phase's ScenarioChanges (gpuKeys[i] and regions[i] are phase
+// of each phase's model.ScenarioChanges (gpuKeys[i] and regions[i] are phase
 // i's candidates), by name. A change is applied to every phase it was
 // listed for ("pay spot instead of on-demand" to every on-demand phase,
 // "run on l4" to every phase that is not on l4 alone); phases[name] says

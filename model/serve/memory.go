@@ -68,7 +68,7 @@ const (
 // AWQLinearMethod.create_weights: qweight int32 packs 8 weights, qzeros
 // int32 packs 8 zeros per group, scales fp16 per group; gptq.py adds a
 // g_idx of one int32 per input row, under 0.1% more). It equals
-// Int4BytesPerParam.
+// model.Int4BytesPerParam.
 const Int4GroupBytesPerParam = 0.5 + (0.5+2)/128
 
 // weightBytesPerLinear returns bytes per linear-layer weight for f.

@@ -35,7 +35,7 @@ func ServesModel(a *model.Architecture) bool { return a.HasShape() && a.Family.G
 
 // Offers lists the offers of cat that q allows, one per instance type:
 // its cheapest region in q.Pricing (on-demand when unset), under the same
-// pricing rules as Recommend (Catalog.Price: retired types and prices in a
+// pricing rules as model.Recommend (model.Catalog.Price: retired types and prices in a
 // currency without a rate are skipped) and q's provider, region, GPU and
 // hourly price filters, and only GPUs the speed model can time
 // (Timed). Names read "provider type region pricing".
