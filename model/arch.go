@@ -105,8 +105,9 @@ type Architecture struct {
 // ErrInvalidArchitecture is wrapped by every Architecture.Validate error.
 var ErrInvalidArchitecture = errors.New("invalid architecture")
 
-// headDim returns the per-head size.
-func (a *Architecture) headDim() int {
+// EffectiveHeadDim returns the per-head size: HeadDim when set, else
+// Hidden / Heads; 0 without heads.
+func (a *Architecture) EffectiveHeadDim() int {
 	if a.HeadDim > 0 {
 		return a.HeadDim
 	}
@@ -116,7 +117,9 @@ func (a *Architecture) headDim() int {
 	return 0
 }
 
-func (a *Architecture) kvHeads() int {
+// EffectiveKVHeads returns the key/value heads (GQA/MQA): KVHeads when
+// set, else Heads.
+func (a *Architecture) EffectiveKVHeads() int {
 	if a.KVHeads > 0 {
 		return a.KVHeads
 	}
@@ -147,8 +150,8 @@ func (a *Architecture) HasShape() bool {
 // value and output projections, with GQA/MQA key/value widths.
 func (a *Architecture) attnParams() float64 {
 	h := float64(a.Hidden)
-	qd := float64(a.Heads * a.headDim())
-	kvd := float64(a.kvHeads() * a.headDim())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
 	p := h*qd + 2*h*kvd + qd*h
 	switch {
 	case a.LinearBias:
@@ -184,7 +187,9 @@ func (a *Architecture) experts() int {
 	return 1
 }
 
-func (a *Architecture) expertsPerToken() int {
+// ActiveExperts returns the experts each token runs through: an MoE's
+// ExpertsPerToken (top-k), else 1.
+func (a *Architecture) ActiveExperts() int {
 	if a.Experts > 1 && a.ExpertsPerToken > 0 {
 		return a.ExpertsPerToken
 	}
@@ -270,7 +275,7 @@ func (a *Architecture) ActiveParams() float64 {
 	if a.Experts <= 1 || !a.HasShape() || a.Params > 0 {
 		return a.ParamCount()
 	}
-	return a.embeddingParams() + a.stackParams(a.expertsPerToken()) + a.headParams() + a.ExtraParams
+	return a.embeddingParams() + a.stackParams(a.ActiveExperts()) + a.headParams() + a.ExtraParams
 }
 
 // LinearParams returns the parameters of the blocks' linear layers (the
@@ -282,8 +287,8 @@ func (a *Architecture) LinearParams() float64 {
 		return 0.98 * a.ParamCount()
 	}
 	h := float64(a.Hidden)
-	qd := float64(a.Heads * a.headDim())
-	kvd := float64(a.kvHeads() * a.headDim())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
 	attn := 2*h*qd + 2*h*kvd
 	mlp := 2 * h * float64(a.FFN)
 	if a.GatedMLP {
