@@ -159,11 +159,12 @@ func (w *wizard) setSize(width, height int) {
 		// the group would give it as built (the group's rule: shortened
 		// to the box, our groups having no title or footer), in one call,
 		// as a list shortened twice or grown then shortened scrolls
-		// otherwise than a list sized once.
+		// otherwise than a list sized once. A field built without a
+		// height (every option shown: Framework, Task) gets 0 back, huh's
+		// "as tall as its options", or it stays as short as the smallest
+		// box it was ever shrunk to (issue 31: Task lost "inference").
 		for _, f := range w.fields[i] {
-			if h, ok := w.heights[f]; ok {
-				f.WithHeight(min(h, max(height, 3)))
-			}
+			f.WithHeight(min(w.heights[f], max(height, 3)))
 		}
 	}
 	w.sizedAt[i] = w.sizeGen
