@@ -4,8 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
+// Issue 31 item 8: after 120×40 → 60×20 → 120×40 the first page's lists
+// (Framework, Task) stayed clipped: huh's Group.WithHeight only ever
+// shortens a field, and only the fixed-height lists got theirs back; Task
 // lost "inference (serving)". The page reads as a fresh start at 120×40.
 func TestResizeBackWorkloadPage(t *testing.T) {
 	fresh := screenText(start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)))
@@ -21,4 +26,25 @@ func TestResizeBackWorkloadPage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Issue 31 item 8: at 80×24 the compact panel's best offer was one
+// sentence, names first, so the job cost fell off the right edge ("· j…").
+func TestCompactPanelShowsJobCost(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(80, 24))
+	b := m.res.best()
+	if b == nil || !b.HasJob {
+		t.Fatalf("no best offer with a job: %+v", m.res)
+	}
+	text := screenText(m)
+	checkFits(t, m.View().Content, 80, 24)
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, "best ") {
+			if !strings.Contains(l, report.USD(b.JobUSD)) || !strings.Contains(l, report.USD(b.USDPerHour)) {
+				t.Errorf("the best offer's line lacks its job cost %s or price %s:\n%s", report.USD(b.JobUSD), report.USD(b.USDPerHour), text)
+			}
+			return
+		}
+	}
+	t.Errorf("no best offer line at 80×24:\n%s", text)
 }
