@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -47,4 +48,74 @@ func TestCompactPanelShowsJobCost(t *testing.T) {
 		}
 	}
 	t.Errorf("no best offer line at 80×24:\n%s", text)
+}
+
+// Issue 31 item 8: at 120×40 the serving panel's offer rows lost their
+// $/Mtok column to the right edge and cut the instance names to eight
+// cells ("gpu_…200"). Every row shown ends with its $ per million output
+// tokens, and no instance name is cut below 12 cells.
+func TestServingPanelRowsWhole(t *testing.T) {
+	for _, sz := range [][2]int{{120, 40}, {160, 50}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := embeddedServing(t, sz[0], sz[1])
+			text := screenText(m)
+			checkFits(t, m.View().Content, sz[0], sz[1])
+			rows := 0
+			for i := range m.res.serve {
+				p := &m.res.serve[i]
+				if !p.Meets {
+					break
+				}
+				typ := p.Offer.Instance.Type
+				var line string
+				for _, l := range strings.Split(text, "\n") {
+					if strings.Contains(l, " "+p.Offer.Instance.Provider) || strings.Contains(l, "│ "+p.Offer.Instance.Provider) {
+						cells := strings.Fields(strings.Trim(l[strings.Index(l, "│")+len("│"):], " │"))
+						if len(cells) > 1 && cutOf(cells[1], typ) && strings.HasSuffix(strings.TrimRight(strings.TrimRight(l, " │"), " "), report.USD(p.USDPerMOutput)) {
+							line = l
+							break
+						}
+					}
+				}
+				if line == "" {
+					if rows == 0 {
+						t.Errorf("no row ends with %s for %s %s:\n%s", report.USD(p.USDPerMOutput), p.Offer.Instance.Provider, typ, text)
+					}
+					break // the rows shown end here
+				}
+				rows++
+			}
+			if rows < 5 {
+				t.Errorf("only %d whole offer rows in the serving panel:\n%s", rows, text)
+			}
+		})
+	}
+}
+
+// cutOf reports whether cell is name, or name cut with "…" to no fewer
+// than 12 cells (its start and end kept).
+func cutOf(cell, name string) bool {
+	if cell == name {
+		return true
+	}
+	i := strings.Index(cell, "…")
+	if i < 0 {
+		return false
+	}
+	head, tail := cell[:i], cell[i+len("…"):]
+	return strings.HasPrefix(name, head) && strings.HasSuffix(name, tail) && len([]rune(head+tail))+1 >= min(12, len([]rune(name)))
+}
+
+// embeddedServing is the configurator on the embedded catalog with the
+// first frame's answers but the task: serving Llama 3.1 8B.
+func embeddedServing(t *testing.T, w, h int) app {
+	t.Helper()
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{}), size(w, h))
+	m.a.Task = model.TaskInference
+	m.recompute()
+	m = drive(t, m, size(w, h))
+	if m.res == nil || len(m.res.serve) == 0 {
+		t.Fatalf("no serving plan: %+v", m.res)
+	}
+	return m
 }
