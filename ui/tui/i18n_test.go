@@ -32,6 +32,7 @@ type zhScreen struct {
 	name string
 	keys []tea.Msg
 	set  func(m *app) // answers set directly, then recomputed
+	then []tea.Msg    // keys after set
 }
 
 // zhScreens are the screens a user meets on the three journeys (train,
@@ -63,14 +64,18 @@ func zhScreens() []zhScreen {
 				report.Count(m.lang, 1, "type"), "lambda/gpu_8x_h100_sxm5 (12 × h100-sxm ≠ 8 × h100-sxm)")})
 			m.layout() // as newApp does with Options.Warnings: the footer's keys follow
 		}},
-		{name: "serving", set: func(m *app) {
-			a := m.a
-			a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
-			a.Batch, a.Length = "32", "8k"
-			a.Serve = serveAnswers{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512", TPOTMs: "50"}
-			m.recompute()
-		}},
+		{name: "serving", set: serving},
+		{name: "serving-detail", set: serving, then: msgs(ctrlO, enter)}, // commitments and the TPOT chart
 	}
+}
+
+// serving answers the questions for a 70B service (TestServingPanel's).
+func serving(m *app) {
+	a := m.a
+	a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
+	a.Batch, a.Length = "32", "8k"
+	a.Serve = serveAnswers{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512", TPOTMs: "50"}
+	m.recompute()
 }
 
 // invalidBatch types a batch size that does not parse.
@@ -85,7 +90,7 @@ func zhApp(t *testing.T, opts Options, sc zhScreen, w, h int) app {
 	if sc.set != nil {
 		sc.set(&m)
 	}
-	return m
+	return drive(t, m, sc.then...)
 }
 
 // TestChineseGolden pins the Chinese screens at 80×24 and 120×40 beside

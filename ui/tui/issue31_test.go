@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -118,4 +120,34 @@ func embeddedServing(t *testing.T, w, h int) app {
 		t.Fatalf("no serving plan: %+v", m.res)
 	}
 	return m
+}
+
+// Issue 31 item 8: a serving offer's detail showed the training job's
+// sections (spot checkpoint assumptions, a job-time chart) and the
+// serving offers table a headroom column that is gpu_memory_utilization's
+// constant 10%. The detail speaks of serving; the table's columns vary.
+func TestServingDetailIsServing(t *testing.T) {
+	m := embeddedServing(t, 120, 40)
+	m = drive(t, m, ctrlO)
+	table := screenText(m)
+	if strings.Contains(table, "headroom") {
+		t.Errorf("the serving offers table has a headroom column (always 10%%):\n%s", table)
+	}
+	for _, want := range []string{"TPOT ms", "$/Mtok"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the serving offers table lacks %q:\n%s", want, table)
+		}
+	}
+	m = drive(t, m, enter)
+	detail := ansi.Strip(m.detail.vp.GetContent())
+	for _, bad := range []string{"checkpoint", "Time against cost", "job time", "restart"} {
+		if strings.Contains(detail, bad) {
+			t.Errorf("the serving detail speaks of %q:\n%s", bad, detail)
+		}
+	}
+	for _, want := range []string{"TPOT", "per million output tokens", "commitment"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("the serving detail lacks %q:\n%s", want, detail)
+		}
+	}
 }

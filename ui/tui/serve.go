@@ -382,7 +382,7 @@ func (d *dialog) servePayload() ([]byte, error) {
 func (v *offersView) headers() []string {
 	h := report.OfferHeadersIn(v.lang)
 	if v.serving {
-		h[6], h[7] = v.lang.T("1M tok time"), v.lang.T("$/Mtok out")
+		h[6], h[7], h[8] = v.lang.T("1M tok time"), v.lang.T("$/Mtok out"), "TPOT ms"
 	}
 	return h
 }
