@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -149,5 +150,29 @@ func TestServingDetailIsServing(t *testing.T) {
 		if !strings.Contains(detail, want) {
 			t.Errorf("the serving detail lacks %q:\n%s", want, detail)
 		}
+	}
+}
+
+// Issue 31 item 8: after a SkyPilot (or any launch-file) export, q quit at
+// once and the answers were lost: only the TOML reopens. q asks, as it
+// does before any export; after a TOML export it quits at once.
+func TestQuitAfterLaunchExportAsks(t *testing.T) {
+	dir := t.TempDir()
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	m.a.Epochs = "7" // an answer changed since the start
+	m.recompute()
+	m = drive(t, m, msgs(ctrlE, down, enter, replace(filepath.Join(dir, "sky.yaml")), enter)...)
+	if !strings.Contains(screenText(m), "exported to") {
+		t.Fatalf("the SkyPilot export did not happen:\n%s", screenText(m))
+	}
+	m = drive(t, m, runes("q"))
+	if m.dialog == nil || m.dialog.kind != dialogQuit || !strings.Contains(screenText(m), "Quit without saving the answers?") {
+		t.Errorf("q after a SkyPilot export did not ask:\n%s", screenText(m))
+	}
+	m = drive(t, m, esc) // stay
+	m = drive(t, m, msgs(ctrlE, enter, replace(filepath.Join(dir, "a.toml")), enter)...)
+	_, cmd := m.Update(runes("q"))
+	if cmd == nil || m.dialog != nil {
+		t.Errorf("q after a TOML export asked:\n%s", screenText(m))
 	}
 }
