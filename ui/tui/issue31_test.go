@@ -176,3 +176,44 @@ func TestQuitAfterLaunchExportAsks(t *testing.T) {
 		t.Errorf("q after a TOML export asked:\n%s", screenText(m))
 	}
 }
+
+// Issue 31 item 8: the model search matched the list's labels only, so a
+// Hugging Face id found nothing and the list went blank without a word.
+// Ids (and catalog keys) find their model; a search that finds nothing
+// says so and what to do.
+func TestModelSearchMatchesAliases(t *testing.T) {
+	for _, tt := range []struct{ query, want string }{
+		{"meta-llama/Llama-3.1-8B", "Llama 3.1 8B"},
+		{"Qwen/Qwen2.5-7B", "Qwen2.5 7B"},
+		{"qwen2.5-7b", "Qwen2.5 7B"},
+		{"google-bert/bert-large-uncased", "BERT-Large (uncased)"},
+	} {
+		t.Run(tt.query, func(t *testing.T) {
+			m := toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)), "Model")
+			m = drive(t, m, msgs(runes("/"), typed(tt.query))...)
+			text := screenText(m)
+			listed := false
+			for _, l := range strings.Split(text, "\n") {
+				form, _, _ := strings.Cut(l, "│") // the form's column, left of the panel
+				listed = listed || strings.HasPrefix(form, "┃ ") && strings.Contains(form, tt.want+" · ")
+			}
+			if !listed {
+				t.Errorf("/%s does not list %s:\n%s", tt.query, tt.want, text)
+			}
+			for _, l := range strings.Split(text, "\n") {
+				if strings.Contains(l, "meta-llama/Meta") || strings.Contains(l, "Instruct") {
+					t.Errorf("the list shows an alias:\n%s", text)
+				}
+			}
+			m = drive(t, m, enter, enter) // the filter set, then the answer
+			if got, _ := m.cat.Model(m.a.Model); got.Name == "" || !strings.HasPrefix(got.Name, tt.want) {
+				t.Errorf("answer %q after /%s, want %s", m.a.Model, tt.query, tt.want)
+			}
+		})
+	}
+	m := toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)), "Model")
+	m = drive(t, m, msgs(runes("/"), typed("no-such-org/no-such-model"))...)
+	if text := screenText(m); !strings.Contains(text, "no model matches") {
+		t.Errorf("a search that finds nothing says nothing:\n%s", text)
+	}
+}

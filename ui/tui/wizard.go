@@ -384,11 +384,20 @@ func (w *wizard) modelPages(hfEnabled bool) []page {
 		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(static bool) []huh.Field {
 			title, desc := T("Model"), T("/ searches; custom… and config.json are at the end")
 			opts := modelOptions(cat, hfEnabled, w.lang)
-			s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(modelListHeight).Value(&a.Model)
 			if static {
+				s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(modelListHeight).Value(&a.Model)
 				return []huh.Field{s} // huh's accessible runner, which draws nothing
 			}
-			c := cacheSelect(s, title, desc, opts, modelListHeight, &a.Model) // forty options: the dozen in view drawn once per keystroke
+			// "/" finds a model by its catalog key and Hugging Face ids
+			// too (meta-llama/Llama-3.1-8B): the window draws the labels.
+			for i := range opts {
+				if m, err := cat.Model(opts[i].Value); err == nil {
+					opts[i].Key = searchKey(opts[i].Key, strings.Join(append([]string{m.Key}, m.Aliases...), " "))
+				}
+			}
+			s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(modelListHeight).Value(&a.Model)
+			hint := T("no model matches: esc clears the search; custom… and config.json, at the end, take any other model")
+			c := cacheSelect(s, title, desc, opts, modelListHeight, &a.Model, hint) // forty options: the dozen in view drawn once per keystroke
 			c.WithTheme(w.theme)
 			w.heights[c] = modelListHeight
 			return []huh.Field{c}
