@@ -178,22 +178,24 @@ var ErrNoOffers = errors.New("no offers")
 
 // Host RAM rules (per instance). A checkpoint is loaded through host memory
 // once per node (Hugging Face's low_cpu_mem_usage / FSDP's rank-0 loading
-// keep it to one copy), and an ImageNet-class vision job (≥ 1M images) needs
-// about 64 GB for its data-loader workers, the common guideline.
-const (
-	MinHostRAMBytes       = 8 * GiB // operating system, Python and the framework
-	VisionLoaderRAMBytes  = 64 * GB
-	visionLoaderThreshold = 1e6 // images per epoch
-)
+// keep it to one copy).
+//
+// There is no rule for a vision job's data loaders: a DataLoader streams
+// samples from storage, and what its workers hold at once is
+// num_workers × prefetch_factor batches (torch.utils.data.DataLoader:
+// prefetch_factor, default 2, "batches loaded in advance by each
+// worker"), which depend on settings gpuplan does not ask, not on the
+// dataset's size. A former 64 GB floor for ImageNet-sized datasets had no
+// source and ruled out 237 offers for ResNet-50 (issue 31).
+const MinHostRAMBytes = 8 * GiB // operating system, Python and the framework
 
-// HostRAMNeed returns the host RAM one instance needs, in bytes.
+// HostRAMNeed returns the host RAM one instance needs, in bytes: the
+// MinHostRAMBytes floor or one 16-bit copy of the weights (4 bytes a
+// parameter in fp32 and tf32), whichever is more.
 func HostRAMNeed(w *Workload, params float64) float64 {
 	need := max(MinHostRAMBytes, params*2) // one 16-bit copy of the weights
 	if w.Precision == FP32 || w.Precision == TF32 {
 		need = max(need, params*4)
-	}
-	if w.Model.Family.Vision() && w.Task.Training() && datasetSamples(w) >= visionLoaderThreshold {
-		need = max(need, VisionLoaderRAMBytes)
 	}
 	return need
 }
