@@ -85,11 +85,11 @@ type app struct {
 	// since the answers were last saved as TOML; it does not reopen them,
 	// so quitting still asks, and says so (issue 31).
 	launchOnly bool
-	async    bool    // recompute in a command (false in tests)
-	hf       *hfReader
-	crash    *crashBox
-	stops    *stopper   // ctrl+z and kill -TSTP; shared by copies
-	widths   *widthMemo // of the lines of the last frames (frame.go)
+	async      bool // recompute in a command (false in tests)
+	hf         *hfReader
+	crash      *crashBox
+	stops      *stopper   // ctrl+z and kill -TSTP; shared by copies
+	widths     *widthMemo // of the lines of the last frames (frame.go)
 }
 
 // newApp builds the configurator with answers from opts.Config or the
