@@ -120,6 +120,7 @@ type extraAnswers struct {
 // default follows the model and task until the user changes it.
 type filled struct {
 	modelKey, batch, length string
+	optimizer               model.Optimizer // the model's recipe's (Architecture.DefaultOptimizer) or AdamW
 	vision                  bool
 	noAttention             bool // a CNN: no flash-attention question, no answer sent
 	task                    model.Task
@@ -196,12 +197,12 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 			a.InferPrecision = w.Precision
 		}
 	}
-	if w.Optimizer != "" {
-		a.Optimizer = w.Optimizer
-	}
 	// Fill the model's defaults first, then let the file's values win.
 	a.fill.modelKey, a.fill.basis = "\x00", ""
 	a.reconcile(cat, nil)
+	if w.Optimizer != "" {
+		a.Optimizer = w.Optimizer
+	}
 	if w.MicroBatch > 0 {
 		a.Batch = fmtInt(w.MicroBatch)
 	}
@@ -396,6 +397,13 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 			}
 			a.Length = length
 		}
+		if a.Optimizer == a.fill.optimizer || a.Optimizer == "" || first { // follows the model's recipe until changed
+			if a.Optimizer != w.Optimizer && !first && a.Task.Training() {
+				notes = append(notes, model.Msg("optimizer %s", string(w.Optimizer)))
+			}
+			a.Optimizer = w.Optimizer
+		}
+		a.fill.optimizer = w.Optimizer
 		if len(notes) > 0 {
 			notes[0] = model.Msg("%s defaults: %s", name, notes[0])
 		}
@@ -429,7 +437,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 		a.InferPrecision = model.InferencePrecisions[0]
 	}
 	a.Regions = pruneRegions(cat, a.Providers, a.Regions)
-	return append(notes, a.followBasis(focused, cat)...)
+	return append(a.followBasis(focused, cat), notes...) // what to check before what was filled in: the footer may cut the end
 }
 
 // providers lists the catalog's providers, sorted.

@@ -217,3 +217,29 @@ func TestModelSearchMatchesAliases(t *testing.T) {
 		t.Errorf("a search that finds nothing says nothing:\n%s", text)
 	}
 }
+
+// Issue 31 item 9: choosing ResNet-50 answers its recipe's optimizer (SGD
+// with momentum, torchvision's reference), as the batch follows the
+// model; an optimizer the user picked stays through a change of model.
+func TestOptimizerFollowsModel(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), enter, up, up, up) // Task: train from scratch (no LoRA for a CNN)
+	m = toPage(t, m, "Model")
+	m = drive(t, m, msgs(runes("/"), typed("resnet-50"), enter)...)
+	if m.a.Model != "resnet50" || m.a.Optimizer != model.SGDMomentum {
+		t.Fatalf("after ResNet-50: model %q, optimizer %q; want resnet50, sgd-momentum", m.a.Model, m.a.Optimizer)
+	}
+	if m.res == nil || m.res.workload.Optimizer != model.SGDMomentum {
+		t.Errorf("the estimate's optimizer is not sgd-momentum: %+v", m.res)
+	}
+	m.a.Model = "llama-3.1-8b"
+	m.a.reconcile(m.cat, nil)
+	if m.a.Optimizer != model.AdamW {
+		t.Errorf("back to Llama 3.1 8B: optimizer %q, want adamw", m.a.Optimizer)
+	}
+	m.a.Optimizer = model.Adafactor // the user's choice
+	m.a.Model = "resnet50"
+	m.a.reconcile(m.cat, nil)
+	if m.a.Optimizer != model.Adafactor {
+		t.Errorf("the user's adafactor became %q with ResNet-50", m.a.Optimizer)
+	}
+}
