@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -241,5 +242,47 @@ func TestOptimizerFollowsModel(t *testing.T) {
 	m.a.reconcile(m.cat, nil)
 	if m.a.Optimizer != model.Adafactor {
 		t.Errorf("the user's adafactor became %q with ResNet-50", m.a.Optimizer)
+	}
+}
+
+// Issue 31 item 9: the loss question (the LM head's cross-entropy) was
+// asked for CNNs. Training ResNet-50, no page asks it and the recipe is
+// still asked; training Llama, the loss is asked.
+func TestLossAskedForLanguageModelsOnly(t *testing.T) {
+	asked := func(m app) (loss, recipe bool) {
+		for _, p := range m.wiz.pages {
+			if p.hide != nil && p.hide() {
+				continue
+			}
+			for _, f := range p.fields(true) {
+				switch f.(type) {
+				case *huh.Select[model.Loss]:
+					loss = true
+				case *huh.Select[model.Recipe]:
+					recipe = true
+				}
+			}
+		}
+		return loss, recipe
+	}
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), enter, up, up, up) // train from scratch
+	if loss, recipe := asked(m); !loss || !recipe {
+		t.Errorf("Llama 3.1 8B: loss asked %v, recipe asked %v; want both", loss, recipe)
+	}
+	m = pickModel(t, toPage(t, m, "Model"), "resnet-50")
+	if m.a.Model != "resnet50" {
+		t.Fatalf("model %q", m.a.Model)
+	}
+	if loss, recipe := asked(m); loss || !recipe {
+		t.Errorf("ResNet-50: loss asked %v, recipe asked %v; want the recipe only", loss, recipe)
+	}
+	for range 30 { // walk the pages: none shows a loss
+		if strings.Contains(screenText(m), "Loss (language models)") {
+			t.Fatalf("a page asks the loss for ResNet-50:\n%s", screenText(m))
+		}
+		if m.wiz.form.State != huh.StateNormal {
+			break
+		}
+		m = drive(t, m, enter)
 	}
 }

@@ -345,7 +345,7 @@ const (
 )
 
 func (w *wizard) buildPages(hfEnabled bool) []page {
-	return slices.Concat(w.modelPages(hfEnabled), w.trainingPages(), []page{w.recipePage()}, w.switchPages(),
+	return slices.Concat(w.modelPages(hfEnabled), w.trainingPages(), w.recipePages(), w.switchPages(),
 		[]page{w.quantPage()}, w.datasetPages(), []page{w.servePage(w.input)}, w.deploymentPages())
 }
 
