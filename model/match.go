@@ -21,7 +21,11 @@ type Query struct {
 	Pricing Pricing // OnDemand when empty
 	// AutoGPUs picks, per instance type, the fewest GPUs (whole instances)
 	// that fit and meet DeadlineHours; otherwise the workload's GPUs are used.
-	AutoGPUs       bool
+	AutoGPUs bool
+	// MaxGPUs caps the GPUs AutoGPUs may rent ("up to 8 GPUs": a quota or a
+	// budget of cards); an instance type with more GPUs is a near miss.
+	// 0: no cap. Fixed GPU counts ignore it.
+	MaxGPUs        int
 	AllowMultiNode bool    // more than one instance may be rented
 	MaxUSDPerHour  float64 // 0: no limit
 	BudgetMonthUSD float64 // 0: no limit
@@ -139,6 +143,7 @@ const (
 	RejectSoftware  RejectKind = "framework support"
 	RejectGPUCount  RejectKind = "GPUs per instance (multi-node not allowed)"
 	RejectNodes     RejectKind = "node limit"
+	RejectGPULimit  RejectKind = "GPU limit" // Query.MaxGPUs
 	RejectPrice     RejectKind = "price per hour"
 	RejectBudget    RejectKind = "monthly budget"
 	RejectJobBudget RejectKind = "job budget"
@@ -429,12 +434,12 @@ func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
 // shapeQuery is the part of a Query that shape and sizedGPUs read.
 type shapeQuery struct {
 	autoGPUs, precisionFallback, multiNode bool
-	maxNodes                               int
+	maxNodes, maxGPUs                      int
 	deadlineHours                          float64
 }
 
 func shapeQueryOf(q *Query) shapeQuery {
-	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.AllowMultiNode, q.MaxNodes, q.DeadlineHours}
+	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.AllowMultiNode, q.MaxNodes, q.MaxGPUs, q.DeadlineHours}
 }
 
 // recommendShared is Recommend reusing shared's estimates when w (defaulted)
@@ -749,10 +754,16 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
 		strategies = []Strategy{DDP, FSDP}
 	}
+	if m.q.MaxGPUs > 0 && in.GPUCount > m.q.MaxGPUs {
+		return deployment{}, RejectGPULimit, Msg("has %d GPUs, above the %d-GPU limit", in.GPUCount, m.q.MaxGPUs)
+	}
 	var last deployment
 	lastNeed := 0.0
 	for nodes := 1; nodes <= m.q.MaxNodes; nodes *= 2 {
 		n := nodes * in.GPUCount
+		if m.q.MaxGPUs > 0 && n > m.q.MaxGPUs {
+			break // the cap: the last count tried says why it did not fit
+		}
 		for _, s := range strategies {
 			if n == 1 {
 				s = Single

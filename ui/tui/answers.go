@@ -72,7 +72,7 @@ type answers struct {
 	Dataset, DatasetUnit, Epochs string
 
 	Distribution string // distSingle, distNode, distMulti
-	GPUs         string // "auto" or a number
+	GPUs         string // "auto", "≤8" (up to 8: auto with a cap) or a number
 	Strategy     model.Strategy
 
 	Providers []string
@@ -242,6 +242,9 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	}
 	if w.GPUs > 0 {
 		a.GPUs = fmtInt(w.GPUs)
+	}
+	if n := c.Search.MaxGPUs; n > 0 && w.AutoGPUs {
+		a.GPUs = "≤" + fmtInt(n)
 	}
 	if w.Strategy != "" && w.Strategy != model.Single {
 		a.Strategy = w.Strategy
@@ -570,14 +573,31 @@ func positiveValidator(label string, hi float64) func(string) error {
 }
 
 func gpusValidator(s string) error {
-	if strings.EqualFold(strings.TrimSpace(s), "auto") {
-		return nil
+	_, _, err := parseGPUs(s)
+	return err
+}
+
+// parseGPUs reads the GPUs answer: "auto" (or nothing), the fewest whole
+// instances that fit; "≤8" (or "up to 8", "<=8", "最多 8"), the same with at most 8
+// GPUs (Query.MaxGPUs); or a count. auto is true for the first two, n the
+// cap or the count (0: none).
+func parseGPUs(s string) (auto bool, n int, err error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if t == "" || t == "auto" {
+		return true, 0, nil
 	}
-	_, err := parseWhole("GPUs", s, 1, 1<<17)
-	if err != nil {
-		return model.Msg("GPUs: want auto or a whole number such as 8, got %q", s)
+	for _, p := range []string{"up to", "≤", "<=", "最多"} {
+		if rest, ok := strings.CutPrefix(t, p); ok {
+			if n, err := parseWhole("GPUs", rest, 1, model.MaxGPUs); err == nil {
+				return true, n, nil
+			}
+			return false, 0, model.Msg("GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got %q", s)
+		}
 	}
-	return nil
+	if n, err = parseWhole("GPUs", s, 1, model.MaxGPUs); err != nil {
+		return false, 0, model.Msg("GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got %q", s)
+	}
+	return false, n, nil
 }
 
 func (a *answers) custom() (*config.CustomModel, error) {
@@ -671,13 +691,14 @@ func (a *answers) config() (config.Config, error) {
 	case distSingle:
 		w.GPUs, w.Strategy = 1, model.Single
 	default:
-		if err := gpusValidator(a.GPUs); err != nil {
+		auto, n, err := parseGPUs(a.GPUs)
+		if err != nil {
 			return c, err
 		}
-		if strings.EqualFold(strings.TrimSpace(a.GPUs), "auto") || strings.TrimSpace(a.GPUs) == "" {
-			w.AutoGPUs = true
+		if w.AutoGPUs = auto; auto {
+			c.Search.MaxGPUs = n // "up to n"; 0 for auto
 		} else {
-			w.GPUs, _ = parseWhole("GPUs", a.GPUs, 1, 1<<17)
+			w.GPUs = n
 		}
 		w.Strategy = a.Strategy
 		c.Search.AllowMultiNode = a.Distribution == distMulti

@@ -208,7 +208,7 @@ func TestParseErrorsTranslate(t *testing.T) {
 	}{
 		{whole, `batch size: want a whole number from 1 to 1048576, got "xy"`, `批大小：应为 1 到 1048576 之间的整数，收到 "xy"`},
 		{count, `dataset size: want a count such as 20M, 88k or 1.2B, got "lots"`, `数据集大小：应为数量，如 20M、88k 或 1.2B，收到 "lots"`},
-		{gpusValidator("two"), `GPUs: want auto or a whole number such as 8, got "two"`, `GPU 数：应为 auto 或整数（如 8），收到 "two"`},
+		{gpusValidator("two"), `GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got "two"`, `GPU 数：应为 auto、≤ 某数（≤8 即最多 8 块）或整数（如 8），收到 "two"`},
 		{adapter, "qlora puts adapters in a transformer's layers; ResNet-50 is a cnn: pick a transformer, or go back (esc) and choose full fine-tune",
 			"QLoRA 微调 把适配器放在 Transformer 的层中；ResNet-50 是 CNN 模型：请选 Transformer 模型，或返回（esc）改选全参数微调"},
 		{errors.New("plain"), "plain", "plain"},

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -284,5 +285,52 @@ func TestLossAskedForLanguageModelsOnly(t *testing.T) {
 			break
 		}
 		m = drive(t, m, enter)
+	}
+}
+
+// Issue 31 item 9: "up to N GPUs" in the configurator. The GPUs answer
+// takes ≤8 (or "up to 8"): auto GPUs with at most 8, written to the
+// file as max_gpus and read back the same; a bad cap is refused.
+func TestGPUsUpTo(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		auto bool
+		n    int
+		bad  bool
+	}{
+		{"auto", true, 0, false}, {"", true, 0, false}, {"8", false, 8, false},
+		{"≤4", true, 4, false}, {"up to 4", true, 4, false}, {"<= 16", true, 16, false}, {"最多 2", true, 2, false},
+		{"≤0", false, 0, true}, {"up to many", false, 0, true}, {"two", false, 0, true},
+	} {
+		auto, n, err := parseGPUs(tt.in)
+		if (err != nil) != tt.bad || !tt.bad && (auto != tt.auto || n != tt.n) {
+			t.Errorf("parseGPUs(%q) = %v, %d, %v; want %v, %d, error %v", tt.in, auto, n, err, tt.auto, tt.n, tt.bad)
+		}
+	}
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	m.a.Distribution, m.a.GPUs = distNode, "≤4"
+	c, err := m.a.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Workload.AutoGPUs || c.Search.MaxGPUs != 4 {
+		t.Fatalf("≤4: auto %v, max_gpus %d; want auto, 4", c.Workload.AutoGPUs, c.Search.MaxGPUs)
+	}
+	b, err := config.Encode(&c)
+	if err != nil || !strings.Contains(string(b), "max_gpus = 4") {
+		t.Fatalf("the file lacks max_gpus = 4 (%v):\n%s", err, b)
+	}
+	back, err := config.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := answersFromConfig(m.cat, &back); a.GPUs != "≤4" || a.Distribution != distNode {
+		t.Errorf("reopened: GPUs %q, distribution %v; want ≤4 on one node", a.GPUs, a.Distribution)
+	}
+	m.recompute()
+	for _, o := range m.res.rec.Offers {
+		if o.GPUs > 4 {
+			t.Errorf("an offer rents %d GPUs under ≤4: %s", o.GPUs, o.Instance.Type)
+		}
 	}
 }

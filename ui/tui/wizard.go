@@ -597,14 +597,14 @@ func (w *wizard) deploymentPages() []page {
 				huh.NewOption(T("ZeRO-2  + gradients"), model.ZeRO2),
 				huh.NewOption(T("ZeRO-3  + parameters"), model.ZeRO3)).Value(&a.Strategy).Validate(validate).
 				DescriptionFunc(func() string {
-					if strings.EqualFold(strings.TrimSpace(a.GPUs), "auto") && !inference() {
+					if auto, _, err := parseGPUs(a.GPUs); auto && err == nil && !inference() {
 						return T("auto GPUs: FSDP where DDP does not fit")
 					}
 					return ""
 				}, &a.GPUs)
 			w.checks[strategy] = func() error { return validate(a.Strategy) }
 			return []huh.Field{
-				input(T("GPUs"), T("auto: the fewest whole instances that fit; or a number"), &a.GPUs, gpusValidator),
+				input(T("GPUs"), T("auto: the fewest whole instances that fit; ≤8 (or up to 8): the same, at most 8 GPUs; or a number"), &a.GPUs, gpusValidator),
 				strategy,
 			}
 		}},
