@@ -64,8 +64,16 @@ type Estimate struct {
 	// recomputation, communication and memory-bound layers.
 	MFU float64
 	// HFU is the hardware FLOPs utilisation assumed for compute-bound
-	// work (DefaultHFU); 0 when the user gave an MFU.
+	// work (DefaultHFU): the matmuls' share of peak; 0 when the user gave
+	// an MFU.
 	HFU float64
+	// HFUAchieved is the hardware FLOPs utilisation the time implies:
+	// hardware FLOPs (model FLOPs plus recomputation, Korthikanti et al.,
+	// 2022, §5, with attention counted as MFU counts it, the full square)
+	// over time × GPUs × peak. Never below MFU; above HFU where a causal
+	// kernel skips half the attention it is counted for
+	// (CausalAttentionWork). 0 for inference and without a GPU.
+	HFUAchieved float64
 	// CommSeconds is the communication per optimizer step not hidden
 	// behind compute; MemoryBound is whether the roofline's memory time
 	// exceeded the compute time (CNNs); InputBound whether the host's
@@ -202,7 +210,7 @@ func (e *Estimate) time(g *GPU, h Host) {
 	e.Precision = g.ComputePrecision(w.Precision)
 	e.PeakTFLOPS = g.PeakTFLOPS(w.Precision)
 	e.SamplesPerSecond, e.Hours, e.GPUHours, e.HasTime = 0, 0, 0, false
-	e.CommSeconds, e.MemoryBound, e.InputBound, e.HFU = 0, false, false, 0
+	e.CommSeconds, e.MemoryBound, e.InputBound, e.HFU, e.HFUAchieved = 0, false, false, 0, 0
 	peak := float64(w.GPUs) * e.PeakTFLOPS * 1e12 // FLOP/s, all GPUs
 	if peak <= 0 {
 		return
@@ -248,6 +256,9 @@ func (e *Estimate) time(g *GPU, h Host) {
 	}
 	if perSample > 0 {
 		e.SamplesPerSecond = 1 / perSample
+		if w.Task.Training() {
+			e.HFUAchieved = e.HardwareFLOPsPerSample / (perSample * peak)
+		}
 	}
 	if e.Samples > 0 {
 		e.Hours = e.Samples * perSample / 3600
@@ -385,7 +396,11 @@ func (e *Estimate) AssumptionMessages() []Message {
 		case w.Task == TaskInference:
 			add("time: %.3g dense TFLOPS (%s) × MFU %.2f (default for this family and precision)", e.PeakTFLOPS, e.Precision, e.MFU)
 		default:
-			add("time: %.3g dense TFLOPS (%s) × hardware utilisation %.2f (by family, GPU generation and width; llm-foundry, DeepLearningExamples, Llama 2); recomputation adds hardware FLOPs; resulting MFU %.2f", e.PeakTFLOPS, e.Precision, e.HFU, e.MFU)
+			var attn any = ""
+			if w.Flash() && w.Model.Family == FamilyDecoder && a.HasShape() {
+				attn = Msg("; fused attention at %.0f%% of that, a causal kernel running about half the attention FLOPs counted (Dao 2023, §3.1.1)", AttentionEfficiency*100)
+			}
+			add("time: %.3g dense TFLOPS (%s), the matmuls at %.2f of it (by family, GPU generation and width; llm-foundry, DeepLearningExamples, Llama 2)%s; HFU %.2f (recomputed FLOPs counted), MFU %.2f (PaLM App. B counting)", e.PeakTFLOPS, e.Precision, e.HFU, attn, e.HFUAchieved, e.MFU)
 		}
 		if e.MemoryBound {
 			add("memory-bound: moving %d× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
