@@ -387,8 +387,10 @@ func (e *Estimate) AssumptionMessages() []Message {
 		case e.Precision != w.Precision:
 			add("%s has no published %s rate: timed at %s", e.GPU.Name, w.Precision, e.Precision)
 		}
-		if w.Task == TaskQLoRA {
-			add("QLoRA is timed at the same MFU as LoRA; bitsandbytes dequantizes the 4-bit weights in every pass, which usually makes it slower (no calibrated published figure: use --mfu)")
+		if n := DequantPasses(w); n > 0 && w.MFU == 0 && e.GPU.MemoryBandwidthGBps > 0 {
+			params, _ := fourBitLinear(w)
+			add("QLoRA: bitsandbytes dequantizes each 4-bit weight to 16 bits %d× per micro-batch (MatMul4Bit: forward above %d tokens, backward, recomputation), %.3g ms for %s weights at %.0f%% of %.0f GB/s (the decode MBU: bitsandbytes publishes no dequantize throughput)",
+				n, bnbFusedMaxTokens, dequantSeconds(w, e.GPU)*1e3, FormatCount(params/float64(w.TP)), MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 		switch {
 		case w.MFU > 0:

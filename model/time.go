@@ -239,6 +239,7 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 		attn *= CausalAttentionWork
 	}
 	compute := perGPU * (other/(u*peak) + attn/(u*AttentionEfficiency*peak)) / float64(w.TP)
+	compute += float64(w.GradAccum) * dequantSeconds(w, g) // QLoRA: per micro-batch, whatever its size
 	if !w.Model.Family.Transformer() && g.MemoryBandwidthGBps > 0 {
 		// Roofline (Williams et al., 2009): a CNN step takes at least the
 		// time to move its activation traffic at MBU of peak bandwidth.
@@ -266,6 +267,58 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 		}
 	}
 	return compute + exposed, exposed
+}
+
+// bnbFusedMaxTokens is the most rows (tokens) bitsandbytes' fused 4-bit
+// GEMM takes on CUDA; above it the forward dequantizes the weight and
+// calls F.linear (bitsandbytes 0.50 backends/cuda/ops.py,
+// _gemm_4bit_custom_max_m = 1536: "dequant+F.linear wins past M=1536";
+// before 0.50 MatMul4Bit.forward always dequantized).
+const bnbFusedMaxTokens = 1536
+
+// DequantPasses returns how many times each 4-bit weight is dequantized
+// per micro-batch of a QLoRA step, from bitsandbytes' MatMul4Bit
+// (autograd/_functions.py): once in forward when the micro-batch has more
+// than bnbFusedMaxTokens tokens, once in backward for the input's
+// gradient (grad_A = grad_output @ dequantize_4bit(B), always), and once
+// more when activation checkpointing runs the forward again. 0 for any
+// other task.
+func DequantPasses(w *Workload) int {
+	if w.Task != TaskQLoRA {
+		return 0
+	}
+	n := 1 // backward
+	if w.MicroBatch*int(tokensPerSample(w)) > bnbFusedMaxTokens {
+		n++
+		if w.Ckpt() {
+			n++
+		}
+	}
+	return n
+}
+
+// dequantSeconds returns the time one GPU spends per micro-batch
+// dequantizing QLoRA's 4-bit weights, 0 for other tasks or without a
+// memory bandwidth. dequantize_4bit is a streaming kernel: it reads the
+// packed weights and their absmax (FourBitBytesPerParam) and writes the
+// 16-bit weight (2 bytes; a .to() to another 16-bit dtype, LitGPT's bf16
+// over fp16, reads and writes it again), so it is bound by memory
+// bandwidth, timed at MBU of peak as decoding is (bitsandbytes publishes
+// no dequantize throughput). Each GPU dequantizes its 1/TP of the
+// weights. The matmul that follows reads the 16-bit weight as LoRA's
+// would: no extra.
+func dequantSeconds(w *Workload, g *GPU) float64 {
+	passes := DequantPasses(w)
+	if passes == 0 || g == nil || g.MemoryBandwidthGBps <= 0 {
+		return 0
+	}
+	params, _ := fourBitLinear(w)
+	_, dq := w.FourBit()
+	bytes := FourBitBytesPerParam(dq) + 2
+	if w.LitGPT && w.Precision != FP16 {
+		bytes += 2 + 2 // the .to(bf16) copy
+	}
+	return float64(passes) * params / float64(w.TP) * bytes / (g.MemoryBandwidthGBps * 1e9 * MBU)
 }
 
 // Retime recomputes the time fields of a training or vision estimate on

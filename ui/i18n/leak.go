@@ -33,7 +33,7 @@ func DefaultAllowlist() Allowlist {
 		torch autocast nvidia smi max_memory_allocated max_memory_reserved scaled_dot_product_attention
 		pure16 fsdp-mixed deepspeed hf upcast fused chunked native eager
 		token r tp gpuplan USD CNY ViT CNN U-Net
-		Korthikanti Kaplan Dao PaLM GPT N L e absmax logits softmax log-softmax dropout dtype roofline eager
+		Korthikanti Kaplan Dao PaLM MatMul4Bit MBU GPT N L e absmax logits softmax log-softmax dropout dtype roofline eager
 		amp-bf16 amp-fp16 AdamW Cut Cross-Entropy MixedPrecision Llama llm-foundry DeepLearningExamples DALI JPEG
 		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N all-reduce TTFT TPOT KiB PP auto`)
 	for _, w := range markedWords() {
