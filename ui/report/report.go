@@ -251,15 +251,15 @@ func GiB(b float64) string { return fmt.Sprintf("%.2f GiB", b/model.GiB) }
 // Hours formats a duration in hours readably: "45 min", "12.3 h", "4.2 days".
 func Hours(h float64) string { return HoursIn(nil, h) }
 
-// HoursIn is Hours in p's language ("4.2 天").
+// HoursIn is Hours in p's language ("4.2 天", "12.3 小时").
 func HoursIn(p *i18n.Printer, h float64) string {
 	switch {
 	case h <= 0 || math.IsNaN(h):
 		return "—"
 	case h < 1:
-		return fmt.Sprintf("%.0f min", math.Max(h*60, 1))
+		return p.Sprintf("%.0f min", math.Max(h*60, 1))
 	case h < 48:
-		return fmt.Sprintf("%.1f h", h)
+		return p.Sprintf("%.1f h", h)
 	case h < 24*365:
 		return p.Sprintf("%.1f days", h/24)
 	case h < 24*365*1000:

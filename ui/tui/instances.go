@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -501,7 +502,7 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	}
 	add("")
 	source, origin := o.Provenance()
-	src := lang.Sprintf("source: %s", source)
+	src := lang.Sprintf("source: %s", sourceIn(lang, source))
 	if origin != "" && origin != "embedded" {
 		src += lang.Sprintf(" (overlay %s)", origin)
 	}
@@ -513,9 +514,35 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 		add("%s", st.Muted.Render(lang.Sprintf("catalog as of %s: prices change, check before renting · ctrl+e exports this offer", asOf)))
 	}
 	for i := range lines {
-		lines[i] = lipgloss.NewStyle().Width(max(width, 1)).Render(lines[i]) // wrap long sources
+		lines[i] = wrapKeepingUnits(lines[i], width) // wrap long sources
 	}
 	return strings.Join(lines, "\n")
+}
+
+// unitAfterNumber is a number, a space and the unit that follows it.
+var unitAfterNumber = regexp.MustCompile(`([0-9%]) (GiB|MiB|KiB|GB/s|GB|TB/s|TFLOPS|FLOPs|Gbps|h|min|ms|px|vCPUs?|小时|分钟|天|年|个|块)\b`)
+
+// wrapKeepingUnits wraps line to width cells, a unit never on another
+// line than its number (Chinese lines break at the few spaces they have,
+// "432" then "GiB" on the next, issue 31): where the line needs wrapping,
+// the space between a number and its unit becomes a no-break space, which
+// lipgloss's wrap (charmbracelet/x/ansi) does not break at.
+func wrapKeepingUnits(line string, width int) string {
+	width = max(width, 1)
+	if lipgloss.Width(line) > width {
+		line = unitAfterNumber.ReplaceAllString(line, "$1\u00a0$2")
+	}
+	return lipgloss.NewStyle().Width(width).Render(line)
+}
+
+// sourceIn is a catalog row's source in lang: the importer's fixed
+// fragments (the SkyPilot attribution, ", filtered") in words of lang; the
+// rest is a citation and stays as written.
+func sourceIn(lang *i18n.Printer, source string) string {
+	for _, f := range []string{" (SkyPilot authors, Apache-2.0)", ", filtered"} {
+		source = strings.ReplaceAll(source, f, lang.T(f))
+	}
+	return source
 }
 
 // jobHoursIn is the job's time for the detail's "time × price = cost"
@@ -532,7 +559,7 @@ func jobHoursIn(lang *i18n.Printer, o *model.Offer) (hours, sign string) {
 		for d := 1; d <= 3; d++ {
 			shown, _ := strconv.ParseFloat(strconv.FormatFloat(h, 'f', d, 64), 64)
 			if price > 0 && report.USD(shown*price) == cost {
-				return strconv.FormatFloat(h, 'f', d, 64) + " h", "="
+				return lang.Sprintf("%s h", strconv.FormatFloat(h, 'f', d, 64)), "="
 			}
 		}
 	}

@@ -3,11 +3,13 @@ package tui
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
+	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
@@ -331,6 +333,31 @@ func TestGPUsUpTo(t *testing.T) {
 	for _, o := range m.res.rec.Offers {
 		if o.GPUs > 4 {
 			t.Errorf("an offer rents %d GPUs under ≤4: %s", o.GPUs, o.Instance.Type)
+		}
+	}
+}
+
+// Issue 31 item 10: the Chinese offer detail kept English words ("h",
+// "min", and the catalog source's "(SkyPilot authors, Apache-2.0),
+// filtered") and, at 80 columns, wrapped units away from their numbers
+// ("432" at a line's end, "GiB" starting the next).
+func TestChineseDetailWords(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), Options{Lang: language.SimplifiedChinese}), size(80, 24), ctrlO, enter)
+	if m.screen != screenDetail {
+		t.Fatalf("not on an offer's detail:\n%s", screenText(m))
+	}
+	text := ansi.Strip(m.detail.content(m.detail.offer, m.res, m.cat.AsOf))
+	for _, w := range []string{"filtered", "authors", " h ", " min"} {
+		if strings.Contains(text, w) {
+			t.Errorf("the Chinese detail says %q:\n%s", w, text)
+		}
+	}
+	unit := regexp.MustCompile(`^\s*(GiB|MiB|GB/s|GB|TFLOPS|FLOPs|小时|分钟|h|min|ms|vCPU|个|块)\b`)
+	number := regexp.MustCompile(`[0-9]\s*$`)
+	lines := strings.Split(text, "\n")
+	for i := 1; i < len(lines); i++ {
+		if unit.MatchString(lines[i]) && number.MatchString(strings.TrimRight(lines[i-1], " ")) {
+			t.Errorf("a unit wrapped away from its number at line %d:\n%s\n%s", i+1, lines[i-1], lines[i])
 		}
 	}
 }
