@@ -195,6 +195,15 @@ type rawModel struct {
 	Pooler                 bool     `toml:"pooler"`
 	Experts                int      `toml:"experts"`
 	ExpertsPerToken        int      `toml:"experts_per_token"`
+	SharedExperts          int      `toml:"shared_experts"`
+	DenseLayers            int      `toml:"dense_layers"`
+	DenseFFN               int      `toml:"dense_ffn"`
+	QKNorm                 bool     `toml:"qk_norm"`
+	QLoRARank              int      `toml:"q_lora_rank"`
+	KVLoRARank             int      `toml:"kv_lora_rank"`
+	RopeHeadDim            int      `toml:"rope_head_dim"`
+	VHeadDim               int      `toml:"v_head_dim"`
+	VisionParams           float64  `toml:"vision_params"`
 	ExtraParams            float64  `toml:"extra_params"`
 	MaxPositions           int      `toml:"max_positions"`
 	EncoderSeqLen          int      `toml:"encoder_seq_len"`
@@ -509,6 +518,8 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		HeadDim: r.HeadDim, FFN: r.FFN, GatedMLP: r.GatedMLP, Vocab: r.Vocab, Tied: r.Tied, Norm: model.Norm(r.Norm),
 		NormsPerLayer: r.NormsPerLayer, LinearBias: r.LinearBias, Dropout: r.Dropout, QKVBias: r.QKVBias, LearnedPositions: r.LearnedPositions,
 		TokenTypes: r.TokenTypes, Pooler: r.Pooler, Experts: r.Experts, ExpertsPerToken: r.ExpertsPerToken,
+		SharedExperts: r.SharedExperts, DenseLayers: r.DenseLayers, DenseFFN: r.DenseFFN, QKNorm: r.QKNorm,
+		QLoRARank: r.QLoRARank, KVLoRARank: r.KVLoRARank, RopeHeadDim: r.RopeHeadDim, VHeadDim: r.VHeadDim, VisionParams: r.VisionParams,
 		FusedQKV: r.FusedQKV, FusedGateUp: r.FusedGateUp,
 		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
 		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,

@@ -396,9 +396,29 @@ var ErrNotFound = errors.New("not found")
 // "resnet_50", "resnet 50" → "resnet50"); "." is kept because it separates
 // versions ("llama-3.1-8b" vs "llama-31-8b").
 func normKey(s string) string {
+	s = strings.TrimSpace(s)
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+	if ascii { // the common case, in one allocation: Index runs on every Load
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == '-' || c == '_' || c == ' ' || c == '/':
+			case 'A' <= c && c <= 'Z':
+				b.WriteByte(c + 'a' - 'A')
+			default:
+				b.WriteByte(c)
+			}
+		}
+		return b.String()
+	}
+	for _, r := range strings.ToLower(s) {
 		switch r {
 		case '-', '_', ' ', '/':
 			continue
@@ -421,15 +441,21 @@ func (c *Catalog) Index() {
 		}
 	}
 	c.models = make(map[string]int, len(c.Models)*3)
+	add := func(k string, i int) {
+		c.models[normKey(k)] = i
+		if _, after, ok := strings.Cut(k, "/"); ok {
+			a := normKey(after)
+			if _, taken := c.models[a]; !taken {
+				c.models[a] = i
+			}
+		}
+	}
 	for i := range c.Models {
 		m := &c.Models[i]
-		for _, k := range append([]string{m.Key, m.Name}, m.Aliases...) {
-			c.models[normKey(k)] = i
-			if _, after, ok := strings.Cut(k, "/"); ok {
-				if _, taken := c.models[normKey(after)]; !taken {
-					c.models[normKey(after)] = i
-				}
-			}
+		add(m.Key, i)
+		add(m.Name, i)
+		for _, k := range m.Aliases {
+			add(k, i)
 		}
 	}
 	// Keys win over aliases of other entries.

@@ -779,7 +779,7 @@ func (a *Architecture) largestModule() float64 {
 // blockParams returns one block's parameters (a decoder block of an
 // encoder-decoder adds cross-attention).
 func (a *Architecture) blockParams() float64 {
-	blk := a.layerParams(a.experts())
+	blk := a.largestLayerParams()
 	if a.Family == FamilyEncoderDecoder {
 		blk += a.attnParams() + a.normParams()
 	}

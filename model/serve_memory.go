@@ -112,6 +112,13 @@ func KVBytesPerToken(a *Architecture, kv KVCacheDType, tp, pp int) float64 {
 		b = 1
 	}
 	layers := math.Ceil(float64(a.Layers) / float64(max(pp, 1)))
+	if a.KVLoRARank > 0 {
+		// Multi-head latent attention: one latent of kv_lora_rank plus the
+		// rotary key per token and layer, the same on every TP rank
+		// (vllm/v1/attention/backends/mla/common.py: "a single latent
+		// vector to represent the per-token entry of the KV cache").
+		return layers * float64(a.KVLoRARank+a.RopeHeadDim) * b
+	}
 	return 2 * layers * float64(kvHeadsPerGPU(a, tp)*a.headDim()) * b
 }
 
