@@ -873,8 +873,12 @@ func (o *Offer) WarningMessages() []Message {
 
 // MarketplaceProviders sell other people's machines at prices that change
 // by the hour: their catalog rows are snapshots, not price lists, so they
-// are offered only when asked for by name.
-var MarketplaceProviders = []string{"vast"}
+// are offered only when asked for by name. Vast.ai, Lium (hosts of
+// Bittensor subnet 51), Hyperbolic's GPU marketplace and SimplePod list
+// per-host offers (their SkyPilot files carry one type at several prices
+// and shapes); brokers of clouds' own price lists (Shadeform, Prime
+// Intellect) are not marketplaces.
+var MarketplaceProviders = []string{"vast", "lium", "hyperbolic", "simplepod"}
 
 func (m *matcher) providerOK(p string) bool {
 	if len(m.q.Providers) == 0 {
