@@ -107,6 +107,11 @@ func load(fsys fs.FS) (*model.Catalog, error) {
 	}
 	var c model.Catalog
 	_ = merge(&c, files, &merged)
+	regions, err := loadRegions(fsys)
+	if err != nil {
+		merged = append(merged, err)
+	}
+	c.Regions = regions
 	if len(merged) > 0 {
 		return nil, errors.Join(merged...)
 	}
