@@ -106,12 +106,12 @@ func load(fsys fs.FS) (*model.Catalog, error) {
 		merged = append(merged, all)
 	}
 	var c model.Catalog
-	_ = merge(&c, files, &merged)
 	regions, err := loadRegions(fsys)
 	if err != nil {
 		merged = append(merged, err)
 	}
-	c.Regions = regions
+	c.Regions = regions // before merge, which indexes the catalog
+	_ = merge(&c, files, &merged)
 	if len(merged) > 0 {
 		return nil, errors.Join(merged...)
 	}
