@@ -261,7 +261,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	fl.StringVar(&f.groupBy, "group-by", "", "gpu, provider or region, with price ranges per group")
 	fl.BoolVar(&f.allRegions, "all-regions", false, "one row per region price instead of each type's cheapest")
 	fl.BoolVar(&f.all, "all", false, "include retired instance types, marked")
-	fl.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast), left out unless --providers names them")
+	fl.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast, lium, hyperbolic, simplepod), left out unless --providers names them")
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON")
 	addOutputFlag(cmd, &f.output, outTable, outJSON, outCSV, "markdown")
 	fl.StringVar(&f.format, "format", "", "same as -o: table, csv or markdown")
