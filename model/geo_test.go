@@ -114,3 +114,15 @@ func TestRegionCountrySuffix(t *testing.T) {
 		}
 	}
 }
+
+// The browser's filter line takes regions=europe and country=de.
+func TestMarketArgsGeography(t *testing.T) {
+	c := geoCatalog()
+	q, err := ParseMarketArgs([]string{"regions=europe,us-", "country=de,France"}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(q.Regions, []string{"europe", "us-"}) || !slices.Equal(q.Countries, []string{"de", "France"}) {
+		t.Errorf("regions %v countries %v", q.Regions, q.Countries)
+	}
+}
