@@ -69,7 +69,9 @@ func TestRunNewProvidersFailures(t *testing.T) {
 		serve := func(s string) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(s)) }
 		}
-		tooMany := func(w http.ResponseWriter, r *http.Request) { http.Error(w, "rate limited", http.StatusTooManyRequests) }
+		tooMany := func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "rate limited", http.StatusTooManyRequests)
+		}
 		// The Price column renamed (SpotPrice stays: the header is split).
 		cols := strings.Split(strings.TrimRight(header, "\r\n"), ",")
 		for i, c := range cols {
