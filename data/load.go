@@ -45,9 +45,9 @@ var sharedCatalog = sync.OnceValue(func() *model.Catalog {
 	return &c
 })
 
-// copyCatalog copies src's entries and indexes them, so a change to the
-// copy (an overlay's price patch, a caller's edit) reaches no other
-// catalog.
+// copyCatalog copies src's entries, so a change to the copy (an overlay's
+// price patch, a caller's edit) reaches no other catalog; src must be
+// indexed.
 func copyCatalog(src *model.Catalog) *model.Catalog {
 	c := *src
 	c.GPUs = slices.Clone(c.GPUs)
@@ -67,7 +67,9 @@ func copyCatalog(src *model.Catalog) *model.Catalog {
 		prices = append(prices, in.Prices...)
 		in.Prices = prices[start:len(prices):len(prices)]
 	}
-	c.Index()
+	// The indexes (names → positions) hold for the copy, whose slices keep
+	// src's order: they are shared, never written (Index makes new maps;
+	// a merge re-indexes), so each Load need not hash every name again.
 	return &c
 }
 
@@ -106,6 +108,11 @@ func load(fsys fs.FS) (*model.Catalog, error) {
 		merged = append(merged, all)
 	}
 	var c model.Catalog
+	regions, err := loadRegions(fsys)
+	if err != nil {
+		merged = append(merged, err)
+	}
+	c.Regions = regions // before merge, which indexes the catalog
 	_ = merge(&c, files, &merged)
 	if len(merged) > 0 {
 		return nil, errors.Join(merged...)

@@ -381,12 +381,15 @@ type Catalog struct {
 	Instances []Instance
 	Discounts []Discount
 	Models    []Architecture
+	// Regions is where each provider's regions are (geo.go).
+	Regions []ProviderRegions
 	// AsOf is the newest as_of date of the entries, YYYY-MM-DD.
 	AsOf string
 
 	gpus     map[string]int // normalised keys, names and aliases
 	gpuByKey map[string]int // exact keys: the hot path of matching
 	models   map[string]int
+	geo      *geoIndex
 }
 
 // ErrNotFound is wrapped by lookups of unknown keys.
@@ -466,6 +469,7 @@ func (c *Catalog) Index() {
 		c.gpus[normKey(c.GPUs[i].Key)] = i
 		c.gpuByKey[c.GPUs[i].Key] = i
 	}
+	c.indexGeo()
 }
 
 // GPU returns the GPU with that key or alias. The error wraps ErrNotFound

@@ -19,9 +19,12 @@ type MarketQuery struct {
 	// VRAMGiB bounds the memory per GPU (ParseVRAMRange), on top of GPUs.
 	VRAMGiB   Bounds
 	Providers []string // provider keys; empty means all (marketplaces too)
-	// Regions are region names or prefixes ("us-east-1", "us-", "europe-",
-	// "asia*"), the rule of Query.Regions; empty means all.
-	Regions       []string
+	// Regions are region names, prefixes ("us-east-1", "us-", "europe-",
+	// "asia*") or continents ("europe", "eu"), the rule of Query.Regions;
+	// empty means all.
+	Regions []string
+	// Countries are Query.Countries: ISO codes or names; empty means any.
+	Countries     []string
 	Pricing       Pricing // the price rows are filtered, ranked and collapsed by; OnDemand when empty
 	MaxUSDPerHour float64 // whole instance, in Pricing; 0 means no limit
 	Arch          Arch    // "" means any
@@ -62,6 +65,8 @@ type MarketRow struct {
 	// Region's, and tables mark it "≥".
 	SpotVaries           bool
 	Source, Origin, AsOf string // of this price: the region's overlay when it set one, else the instance's
+	// Geo is where Region is (Catalog.Geo); zero when not known.
+	Geo RegionGeo
 }
 
 // Arch returns the host's CPU architecture (InstanceArch).
@@ -252,7 +257,13 @@ func (q *MarketQuery) validate(c *Catalog) error {
 			return unknownName("provider", p, sortedKeys(all), Msg("gpuplan catalog instances"))
 		}
 	}
+	if err := validateCountries(q.Countries); err != nil {
+		return err
+	}
 	for _, r := range q.Regions {
+		if ContinentWords(r) != nil {
+			continue // a continent matches whatever regions are there
+		}
 		found := false
 		for i := 0; i < len(c.Instances) && !found; i++ {
 			for j := range c.Instances[i].Prices {
@@ -350,6 +361,7 @@ func NewMarket(c *Catalog) *Market { return &Market{c: c} }
 type marketBase struct {
 	pricing    Pricing
 	regions    []string
+	countries  []string
 	allRegions bool
 	rates      map[string]float64
 
@@ -423,7 +435,7 @@ func (v *MarketView) Len() int {
 func (v *MarketView) Row(k int) *MarketRow { return v.sel.row(v.b, k) }
 
 func (b *marketBase) matches(q *MarketQuery) bool {
-	return b.pricing == q.Pricing && b.allRegions == q.AllRegions && slices.Equal(b.regions, q.Regions) &&
+	return b.pricing == q.Pricing && b.allRegions == q.AllRegions && slices.Equal(b.regions, q.Regions) && slices.Equal(b.countries, q.Countries) &&
 		maps.Equal(b.rates, q.ExchangeRates)
 }
 
@@ -461,9 +473,10 @@ func (m *Market) base(q *MarketQuery) *marketBase {
 // (Market.once), only of the types that pass only, within limit USD/h.
 func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *marketBase {
 	b := &marketBase{
-		pricing: q.Pricing, regions: slices.Clone(q.Regions), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
+		pricing: q.Pricing, regions: slices.Clone(q.Regions), countries: slices.Clone(q.Countries), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
 		orders: map[MarketSort][]int32{}, sorted: map[MarketSort]*marketSel{},
 	}
+	rf := newRegionFilter(c, q.Regions, q.Countries)
 	var prices []regionPrice // scratch, reused per instance
 	// Every row's Regions is a window of one pool: one allocation, not one
 	// per row. Windows are recorded as offsets while the pool grows.
@@ -482,7 +495,7 @@ func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			usd, ok := c.listPrice(in, rp, q.Pricing, q.ExchangeRates)
-			if !ok || !regionMatches(rp.Region, q.Regions) || limit > 0 && usd > limit {
+			if !ok || !rf.match(in.Provider, rp.Region) || limit > 0 && usd > limit {
 				continue
 			}
 			prices = append(prices, regionPrice{usd, int32(j)})
@@ -524,6 +537,7 @@ func buildBase(c *Catalog, q *MarketQuery, only []instancePred, limit float64) *
 		r := &b.rows[i]
 		r.Regions = pool[spans[i][0]:spans[i][1]:spans[i][1]]
 		r.Region = r.Regions[0]
+		r.Geo, _ = c.Geo(r.Instance.Provider, r.Region)
 		b.gpuID[i], b.providerID[i], b.regionAt[i] = id(0, r.GPU.Key), id(1, r.Instance.Provider), spans[i][0]
 		b.price[i], b.regionEnd[i] = rowPrice{r.USDPerHour, r.USDPerGPUHour()}, spans[i][1]
 	}

@@ -8,7 +8,7 @@ import (
 // marketValueFlags and marketBoolFlags are the filters ParseMarketArgs takes, spelled as the
 // flags of gpuplan offers (ui/cli/offers.go); the booleans take no value.
 var (
-	marketValueFlags = []string{"vram", "regions", "providers", "pricing", "max-price", "arch", "interconnect", "sort", "group-by"}
+	marketValueFlags = []string{"vram", "regions", "country", "providers", "pricing", "max-price", "arch", "interconnect", "sort", "group-by"}
 	marketBoolFlags  = []string{"nvlink", "infiniband", "efa", "all-regions", "all"}
 )
 
@@ -131,6 +131,8 @@ func (q *MarketQuery) set(name, val string) error {
 		q.VRAMGiB, err = ParseVRAMRange(val)
 	case "regions":
 		q.Regions = append(q.Regions, list()...)
+	case "country", "countries":
+		q.Countries = append(q.Countries, list()...)
 	case "providers":
 		for _, p := range list() {
 			q.Providers = append(q.Providers, strings.ToLower(p))

@@ -15,10 +15,14 @@ import (
 type Query struct {
 	Providers []string // provider keys; empty means all
 	GPUs      []string // GPU keys; empty means all
-	// Regions are region names or prefixes ("us-east-1", "us-", "europe-");
+	// Regions are region names, prefixes ("us-east-1", "us-", "europe-")
+	// or continents ("europe", "eu", "asia", "north-america": geo.go);
 	// empty means all.
 	Regions []string
-	Pricing Pricing // OnDemand when empty
+	// Countries keep regions in these countries (ISO 3166-1 alpha-2 codes
+	// or English names, geo.go); empty means any.
+	Countries []string
+	Pricing   Pricing // OnDemand when empty
 	// AutoGPUs picks, per instance type, the fewest GPUs (whole instances)
 	// that fit and meet DeadlineHours; otherwise the workload's GPUs are used.
 	AutoGPUs       bool
@@ -263,10 +267,11 @@ type estimateKey struct {
 }
 
 type matcher struct {
-	w     Workload
-	cat   *Catalog
-	q     Query
-	cache map[estimateKey]*estimateResult
+	w       Workload
+	cat     *Catalog
+	q       Query
+	regions regionFilter // q.Regions and q.Countries, parsed once
+	cache   map[estimateKey]*estimateResult
 	// shapes memoises shape per shapeKey: a 100,000-type overlay has a few
 	// dozen distinct shapes, and each miss formats its reason.
 	shapes map[shapeKey]shapeResult
@@ -478,7 +483,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 			q.Sort = SortJob
 		}
 	}
-	m := &matcher{w: w, cat: cat, q: q}
+	m := &matcher{w: w, cat: cat, q: q, regions: newRegionFilter(cat, q.Regions, q.Countries)}
 	switch {
 	case shared == nil:
 		m.cache = make(map[estimateKey]*estimateResult, 64)
@@ -564,7 +569,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		)
 		for j := range in.Prices {
 			rp := &in.Prices[j]
-			if !m.regionOK(rp.Region) {
+			if !m.regionOK(in.Provider, rp.Region) {
 				continue
 			}
 			unit, ok := cat.price(in, rp, q.Pricing, q.ExchangeRates)
@@ -873,8 +878,12 @@ func (o *Offer) WarningMessages() []Message {
 
 // MarketplaceProviders sell other people's machines at prices that change
 // by the hour: their catalog rows are snapshots, not price lists, so they
-// are offered only when asked for by name.
-var MarketplaceProviders = []string{"vast"}
+// are offered only when asked for by name. Vast.ai, Lium (hosts of
+// Bittensor subnet 51), Hyperbolic's GPU marketplace and SimplePod list
+// per-host offers (their SkyPilot files carry one type at several prices
+// and shapes); brokers of clouds' own price lists (Shadeform, Prime
+// Intellect) are not marketplaces.
+var MarketplaceProviders = []string{"vast", "lium", "hyperbolic", "simplepod"}
 
 func (m *matcher) providerOK(p string) bool {
 	if len(m.q.Providers) == 0 {
@@ -887,17 +896,7 @@ func (m *matcher) gpuOK(key string) bool {
 	return len(m.q.GPUs) == 0 || slices.Contains(m.q.GPUs, key)
 }
 
-func (m *matcher) regionOK(r string) bool {
-	if len(m.q.Regions) == 0 {
-		return true
-	}
-	for _, want := range m.q.Regions {
-		if r == want || strings.HasSuffix(want, "-") && strings.HasPrefix(r, want) || strings.HasSuffix(want, "*") && strings.HasPrefix(r, strings.TrimSuffix(want, "*")) {
-			return true
-		}
-	}
-	return false
-}
+func (m *matcher) regionOK(provider, r string) bool { return m.regions.match(provider, r) }
 
 func (m *matcher) describeFilters() string {
 	var parts []string
@@ -906,6 +905,9 @@ func (m *matcher) describeFilters() string {
 	}
 	if len(m.q.Regions) > 0 {
 		parts = append(parts, "regions "+strings.Join(m.q.Regions, ","))
+	}
+	if len(m.q.Countries) > 0 {
+		parts = append(parts, "countries "+strings.Join(m.q.Countries, ","))
 	}
 	parts = append(parts, "pricing "+string(m.q.Pricing))
 	return strings.Join(parts, ", ") + " (list them with gpuplan catalog instances)"

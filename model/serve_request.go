@@ -86,7 +86,7 @@ func ServeOffers(cat *Catalog, q Query) []ServeOffer {
 	if q.Pricing == "" {
 		q.Pricing = OnDemand
 	}
-	m := &matcher{q: q, cat: cat}
+	m := &matcher{q: q, cat: cat, regions: newRegionFilter(cat, q.Regions, q.Countries)}
 	var out []ServeOffer
 	for i := range cat.Instances {
 		in := &cat.Instances[i]
@@ -100,7 +100,7 @@ func ServeOffers(cat *Catalog, q Query) []ServeOffer {
 		best, region := 0.0, ""
 		for j := range in.Prices {
 			rp := &in.Prices[j]
-			if !m.regionOK(rp.Region) {
+			if !m.regionOK(in.Provider, rp.Region) {
 				continue
 			}
 			usd, ok := cat.price(in, rp, q.Pricing, q.ExchangeRates)

@@ -43,8 +43,17 @@ var DefaultSources = []string{
 // nebius from SkyPilot's files, refreshed upstream every 7 hours (catalog
 // audit §4); azure from the Azure Retail Prices API (SkyPilot's Azure file
 // is hand-updated and US-only) and oci from Oracle's public price list
-// and cost-estimator shapes, both credential-free.
-var DefaultProviders = []string{"aws", "gcp", "lambda", "nebius", "azure", "oci"}
+// and cost-estimator shapes, both credential-free; and the providers whose
+// SkyPilot v8 file is their price list (hyperstack, jarvislabs, seeweb,
+// verda, daytona, shadeform, primeintellect).
+//
+// Left to --providers: the marketplaces (vast, lium, hyperbolic: per-host
+// offers, left out of rankings anyway), runpod (its v8 rows repeat the
+// on-demand price as the spot price, a placeholder the embedded catalog
+// drops and an overlay would rank) and yotta (its file ends without a
+// newline, which the download check takes for a truncated file).
+var DefaultProviders = []string{"aws", "gcp", "lambda", "nebius", "azure", "oci",
+	"hyperstack", "jarvislabs", "seeweb", "verda", "daytona", "shadeform", "primeintellect"}
 
 // maxBody caps one download: SkyPilot's largest v8 file (aws) is ≈3.7 MB.
 const maxBody = 64 << 20

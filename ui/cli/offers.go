@@ -60,7 +60,7 @@ func usdCNYRates(rate float64) (map[string]float64, error) {
 // marketFlags are the flags of gpuplan offers.
 type marketFlags struct {
 	vram, pricing, maxPrice, arch, interconnect, sort, groupBy, format, output string
-	regions, providers                                                         []string
+	regions, providers, countries                                              []string
 	provider                                                                   string // the old --provider, kept for scripts
 	nvlink, infiniband, efa, allRegions, all, asJSON, marketplaces             bool
 	usdCNY                                                                     float64
@@ -87,6 +87,11 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (model.MarketQuer
 	for _, r := range f.regions {
 		if r = strings.TrimSpace(r); r != "" {
 			q.Regions = append(q.Regions, r)
+		}
+	}
+	for _, c := range f.countries {
+		if c = strings.TrimSpace(c); c != "" {
+			q.Countries = append(q.Countries, c)
 		}
 	}
 	if f.provider != "" {
@@ -155,7 +160,8 @@ its cheapest region unless --all-regions, regions at the same price collapsed in
 "+N". GPU specs: H100, H100:8, A100-80GB:4+, h100:1..4, 24GB..80GB:2 (several, or
 comma-separated, match any). Prices are per hour in the --pricing mode.`,
 		Example: `  gpuplan offers H100:8
-  gpuplan offers --vram 24GB..48GB --max-price 1 --regions europe-
+  gpuplan offers --vram 24GB..48GB --max-price 1 --regions europe
+  gpuplan offers H100:8 --country de,fr
   gpuplan offers A100,H100 --group-by provider --sort gpu-price
   gpuplan offers L40S --all-regions --format markdown
   gpuplan catalog instances --providers lambda --json`,
@@ -239,7 +245,8 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.vram, "vram", "", "memory per GPU: 24GB..80GB, 40GB+, 80GB")
-	fl.StringSliceVar(&f.regions, "regions", nil, "regions or prefixes (us-east-1, europe-, asia*); comma-separated")
+	fl.StringSliceVar(&f.regions, "regions", nil, "regions, prefixes (us-east-1, europe-, asia*) or continents (europe, eu, asia, north-america); comma-separated")
+	fl.StringSliceVar(&f.countries, "country", nil, "regions in these countries: ISO codes or names (de, fr, \"united states\"); comma-separated")
 	fl.StringSliceVar(&f.providers, "providers", nil, "providers (aws, gcp, azure, lambda, …); comma-separated")
 	fl.StringVar(&f.provider, "provider", "", "one provider (same as --providers)")
 	_ = fl.MarkHidden("provider")
@@ -254,7 +261,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	fl.StringVar(&f.groupBy, "group-by", "", "gpu, provider or region, with price ranges per group")
 	fl.BoolVar(&f.allRegions, "all-regions", false, "one row per region price instead of each type's cheapest")
 	fl.BoolVar(&f.all, "all", false, "include retired instance types, marked")
-	fl.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast), left out unless --providers names them")
+	fl.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast, lium, hyperbolic, simplepod), left out unless --providers names them")
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON")
 	addOutputFlag(cmd, &f.output, outTable, outJSON, outCSV, "markdown")
 	fl.StringVar(&f.format, "format", "", "same as -o: table, csv or markdown")

@@ -73,7 +73,7 @@ unless --force. It honours HTTPS_PROXY and runs only when asked.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&o.Providers, "providers", nil, "only these providers (aws, gcp, lambda, nebius, azure, oci); comma-separated")
+	cmd.Flags().StringSliceVar(&o.Providers, "providers", nil, "only these providers (default: aws, gcp, lambda, nebius, azure, oci, hyperstack, jarvislabs, seeweb, verda, daytona, shadeform, primeintellect; also runpod, yotta, vast, lium, hyperbolic); comma-separated")
 	cmd.Flags().StringArrayVar(&o.Sources, "source", nil, "a mirror's base URL, tried instead of the defaults; repeatable, in order")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "accept a result that drops more than half of a provider's types")
 	return cmd

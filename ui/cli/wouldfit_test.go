@@ -14,7 +14,9 @@ import (
 // 70B fine-tune without activation checkpointing ranked nothing and said
 // nothing; with --checkpointing it ranks offers).
 func TestRecommendWouldFit(t *testing.T) {
-	base := []string{"recommend", "--model", "llama-3.1-70b", "--task", "finetune", "--dataset-tokens", "1B", "--allow-multi-node", "--deadline-hours", "48"}
+	// The clouds the test was written on: with the 2026-12 providers the four cheapest hints are other changes.
+	base := []string{"recommend", "--model", "llama-3.1-70b", "--task", "finetune", "--dataset-tokens", "1B", "--allow-multi-node", "--deadline-hours", "48",
+		"--providers", "aws,azure,gcp,lambda,nebius,oci,paperspace,fluidstack,do"}
 	type ranking struct {
 		Offers []struct {
 			Provider     string  `json:"provider"`

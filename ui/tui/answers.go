@@ -480,8 +480,37 @@ func regionsOf(cat *model.Catalog, chosen []string) (names []string, by map[stri
 }
 
 // isRegionPattern reports whether r is a prefix pattern ("europe-",
-// "us*") rather than a region name; patterns are kept as typed.
-func isRegionPattern(r string) bool { return strings.HasSuffix(r, "-") || strings.HasSuffix(r, "*") }
+// "us*") or a continent ("europe", model.ContinentWords) rather than a
+// region name; patterns are kept as typed.
+func isRegionPattern(r string) bool {
+	return strings.HasSuffix(r, "-") || strings.HasSuffix(r, "*") || model.ContinentWords(r) != nil
+}
+
+// continentLabels name the continents in the region question.
+var continentLabels = map[string]string{
+	"africa": "Africa", "asia": "Asia", "europe": "Europe", "north-america": "North America",
+	"oceania": "Oceania", "south-america": "South America",
+}
+
+// regionContinents lists, in model.Continents order, the continents some
+// of the regions are in.
+func regionContinents(cat *model.Catalog, names []string, by map[string][]string) []string {
+	has := map[string]bool{}
+	for _, r := range names {
+		for _, p := range by[r] {
+			if g, ok := cat.Geo(p, r); ok {
+				has[g.Continent] = true
+			}
+		}
+	}
+	var out []string
+	for _, c := range model.Continents {
+		if has[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // pruneRegions keeps the regions the chosen providers have, and patterns,
 // so a region choice is never stale after the providers change.

@@ -593,8 +593,9 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 		for i, r := range rows {
 			picked[i] = pick(r, cols)
 		}
+		at := -1
 		if !slices.Contains(cols, 8) { // no headroom column, so no "~" in it
-			at := slices.Index(cols, 3) // the GPUs, else the instance
+			at = slices.Index(cols, 3) // the GPUs, else the instance
 			if at < 0 {
 				at = slices.Index(cols, 1)
 			}
@@ -627,6 +628,17 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 			continue
 		}
 		cutTable(picked, widths, slices.Index(cols, 2)) // the region's name is cut, never its "+N"
+		if at >= 0 {
+			// A cut name lost its leading "~" to the "…": put it back in
+			// the same width ("~…GB__10__60"), so the mark survives.
+			for i, r := range picked {
+				if offers[i].Verdict == model.VerdictBorderline && !strings.HasPrefix(r[at], "~") {
+					if rs := []rune(r[at]); len(rs) >= 2 {
+						r[at] = "~…" + string(rs[2:])
+					}
+				}
+			}
+		}
 		t := table.New().Headers(headers...).Rows(picked...).Wrap(false).
 			Border(lipgloss.HiddenBorder()).BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 			BorderColumn(false).BorderHeader(false).
