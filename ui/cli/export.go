@@ -261,7 +261,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if plan.Nodes > 1 {
 		gpus = fmt.Sprintf("%d nodes × %s", plan.Nodes, gpus)
 	}
-	env.lang.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
+	sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
 		ef.format, plan.Provider, plan.InstanceType, plan.Region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
 	for _, n := range plan.Notes() {
 		notef(env.lang, env.Stderr, "%s", n)
