@@ -222,7 +222,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	var b strings.Builder
 	title := v.lang.T("Plan")
 	if v.plan.Name != "" {
-		title += ": " + model.Printable(v.plan.Name)
+		title += ": " + printable(v.plan.Name)
 	}
 	b.WriteString(st.Heading.Render(title) + "\n")
 	if len(v.plan.Phases) == 0 && v.pending == nil {
@@ -267,13 +267,13 @@ func (v *planView) view(st *report.Styles, width int) string {
 	provW, regionW := 0, 0
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
-		insts[i] = model.Printable(p.Instance)
-		provW = max(provW, ansi.StringWidth(model.Printable(p.Provider)))
+		insts[i] = printable(p.Instance)
+		provW = max(provW, ansi.StringWidth(printable(p.Provider)))
 		region := p.Region
 		if p.Instances > 1 {
 			region += fmt.Sprintf(" ×%d", p.Instances)
 		}
-		regionW = max(regionW, ansi.StringWidth(model.Printable(region)))
+		regionW = max(regionW, ansi.StringWidth(printable(region)))
 	}
 	instW := offerW - provW - 1 - regionW - 1
 	withRegion := instW >= 8
@@ -283,9 +283,9 @@ func (v *planView) view(st *report.Styles, width int) string {
 	cutColumn(insts, max(instW, 4), false)
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
-		offer := model.Printable(p.Provider) + " " + insts[i]
+		offer := printable(p.Provider) + " " + insts[i]
 		if withRegion {
-			offer += " " + model.Printable(p.Region)
+			offer += " " + printable(p.Region)
 		}
 		if p.Instances > 1 {
 			offer += fmt.Sprintf(" ×%d", p.Instances)
@@ -297,7 +297,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 				dur += fmt.Sprintf(" × %g h", p.HoursPerMonth)
 			}
 		}
-		names[i], offers[i], durs[i] = model.Printable(p.Name), strings.TrimSpace(offer), dur
+		names[i], offers[i], durs[i] = printable(p.Name), strings.TrimSpace(offer), dur
 	}
 	cutColumn(names, nameW, false)
 	cutColumn(durs, durW, false)
