@@ -370,3 +370,20 @@ func TestInstallReadsBack(t *testing.T) {
 		t.Errorf("the link's target was written: %q", b)
 	}
 }
+
+// A source whose every price the guards hold back, or that lists no type,
+// writes nothing and keeps the previous overlay.
+func TestHostileNothingLeft(t *testing.T) {
+	head := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+	cheap := head + "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,0.05,us-east-1," + h100Info + ",\n"
+	s := server(t, map[string]http.HandlerFunc{
+		"/cheap/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(cheap)) },
+		"/empty/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(head)) },
+	})
+	_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/cheap"}, Providers: []string{"lambda"}, Force: true})
+	wantRefused(t, err, ErrAllHeld, "the guards held back all 1 region prices", got)
+	_, err, got = hostileRun(t, Options{Sources: []string{s.URL + "/empty"}, Providers: []string{"lambda"}, Force: true})
+	if err == nil || !strings.Contains(err.Error(), "no data rows after the header") || got != previous {
+		t.Errorf("an empty file: %v; overlay %q", err, got)
+	}
+}

@@ -237,6 +237,10 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	return sum, errors.Join(errs...)
 }
 
+// ErrAllHeld is wrapped when the guards held back every price a source
+// lists: it is broken or hostile, and no overlay is written.
+var ErrAllHeld = errors.New("every price held back")
+
 // ErrNoMirror is wrapped when a provider that no SkyPilot mirror serves
 // (azure, oci) is asked for with a mirror and no source of its own.
 var ErrNoMirror = errors.New("no mirror for this provider")
@@ -299,6 +303,15 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		return ps
 	}
 	insts = ps.guard(base, insts)
+	switch {
+	case len(insts) > 0:
+	case len(ps.Held) > 0:
+		ps.Err = fmt.Errorf("%w: the guards held back all %d region prices %s lists (%s); nothing written", ErrAllHeld, ps.Prices, ps.URL, ps.Held[0])
+		return ps
+	default:
+		ps.Err = fmt.Errorf("%s lists no priced %s instance type; nothing written", ps.URL, provider)
+		return ps
+	}
 	for i := range insts {
 		in := &insts[i]
 		old, ok := current[in.Type]

@@ -108,9 +108,11 @@ func (v *planView) defaultPhaseName(task model.Task) string {
 	return name
 }
 
+// has reports whether the plan has a phase of that name once normalised
+// (model.PhaseNameKey, as DecodePlan compares them).
 func (v *planView) has(name string) bool {
 	for i := range v.plan.Phases {
-		if v.plan.Phases[i].Name == name {
+		if model.PhaseNameKey(v.plan.Phases[i].Name) == model.PhaseNameKey(name) {
 			return true
 		}
 	}
@@ -177,13 +179,16 @@ func (v *planView) commit() tea.Cmd {
 	case strings.ContainsFunc(p.Name, model.Unprintable):
 		v.err = v.lang.T("the name has control characters")
 		return nil
+	case strings.ContainsFunc(p.Name, model.Invisible):
+		v.err = v.lang.T("the name has an invisible character (zero-width, BOM, soft hyphen…)")
+		return nil
 	case v.has(p.Name):
 		v.err = v.lang.Sprintf("the plan has a phase %q already: give another name", p.Name)
 		return nil
 	}
 	if p.Months > 0 {
 		m, err := strconv.ParseFloat(strings.TrimSpace(v.months.Value()), 64)
-		if err != nil || !(m > 0 && m <= 120) {
+		if err != nil || !(m > 0 && m <= model.MaxPlanMonths) {
 			v.err = v.lang.T("months: a number of months in (0, 120], such as 6")
 			return nil
 		}
