@@ -28,12 +28,9 @@ func Safe(r rune) bool {
 // invalid UTF-8, written as a Go escape; s itself when it is clean.
 // Backslashes are kept, so the result is for reading, not for unquoting.
 func String(s string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return !Safe(r) })
+	i := firstUnsafe(s)
 	if i < 0 {
-		if utf8.ValidString(s) {
-			return s
-		}
-		i = 0
+		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
@@ -54,6 +51,19 @@ func String(s string) string {
 		i += n
 	}
 	return b.String()
+}
+
+// firstUnsafe is the index of the first rune of s that is not Safe or
+// byte of invalid UTF-8, or -1.
+func firstUnsafe(s string) int {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || !Safe(r) {
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 // Lines is String for text of several lines: each line is sanitised and

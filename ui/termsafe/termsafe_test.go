@@ -26,7 +26,8 @@ func TestString(t *testing.T) {
 		{"ls\u2028ps\u2029", `ls\u2028ps\u2029`},               // line, paragraph separators
 		{"del\x7f nul\x00", `del\x7f nul\x00`},                 // DEL, NUL
 		{"U+FFFD \ufffd kept", "U+FFFD \ufffd kept"},           // a real replacement character
-		{`back\slash`, `back\slash`},                           // kept: for reading
+		{`back\slash`, `back\slash`},
+		{"\xd3\x7f", `\xd3\x7f`}, // invalid UTF-8 before a control (fuzz)                           // kept: for reading
 	}
 	for _, tt := range tests {
 		if got := String(tt.in); got != tt.want {
