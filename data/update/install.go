@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/safeio"
@@ -57,7 +58,9 @@ func install(dir, name string, b []byte) error {
 		return err
 	}
 	if err := data.CheckOverlay(filepath.Join(dir, tmp)); err != nil {
-		return fmt.Errorf("the overlay written does not read back, so it was not installed: %w", err)
+		// Named as the file it would have become, not the temporary one.
+		msg := strings.ReplaceAll(err.Error(), filepath.Join(dir, tmp), filepath.Join(dir, name))
+		return fmt.Errorf("the overlay written does not read back, so it was not installed: %s", msg)
 	}
 	return root.Rename(tmp, name)
 }
