@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"cmp"
+	"math"
+)
 
 // planPriceTolerance is how far a phase's usd_per_hour may sit from the
 // catalog's price before CheckPlan says so: rounding in the file (four
@@ -33,6 +36,9 @@ func CheckPlan(cat *Catalog, pl *Plan) []Message {
 		case in.Retired != "":
 			out = append(out, Msg("phase %q: %s %s was retired on %s", ph.Name, ph.Provider, ph.Instance, in.Retired))
 			continue
+		case in.MissingSince != "":
+			out = append(out, Msg("phase %q: %s %s is not in the latest price fetch (missing since %s): the plan's price for it is unchecked", ph.Name, ph.Provider, ph.Instance, in.MissingSince))
+			continue
 		}
 		var rp *RegionPrice
 		for j := range in.Prices {
@@ -47,14 +53,15 @@ func CheckPlan(cat *Catalog, pl *Plan) []Message {
 		if in.PriceCurrency() != "USD" {
 			continue
 		}
-		unit, ok := cat.price(in, rp, ph.Pricing, nil)
+		pricing := cmp.Or(ph.Pricing, OnDemand) // a phase without a mode is compared as the search's default
+		unit, ok := cat.price(in, rp, pricing, nil)
 		if !ok {
-			out = append(out, Msg("phase %q: the catalog has no %s price for %s %s in %s", ph.Name, Msg(string(ph.Pricing)), ph.Provider, ph.Instance, ph.Region))
+			out = append(out, Msg("phase %q: the catalog has no %s price for %s %s in %s", ph.Name, Msg(string(pricing)), ph.Provider, ph.Instance, ph.Region))
 			continue
 		}
 		want := unit * float64(max(ph.Instances, 1))
 		if math.Abs(ph.USDPerHour-want) > planPriceTolerance*want {
-			out = append(out, Msg("phase %q: the plan prices %s %s in %s (%s) at $%.4g/h; the catalog (as of %s) says $%.4g/h", ph.Name, ph.Provider, ph.Instance, ph.Region, Msg(string(ph.Pricing)), ph.USDPerHour, cat.AsOf, want))
+			out = append(out, Msg("phase %q: the plan prices %s %s in %s (%s) at $%.4g/h; the catalog (as of %s) says $%.4g/h", ph.Name, ph.Provider, ph.Instance, ph.Region, Msg(string(pricing)), ph.USDPerHour, cat.AsOf, want))
 		}
 	}
 	return out

@@ -96,6 +96,9 @@ func DecodePlan(b []byte) (Plan, error) {
 			return Plan{}, configErr(key("instances"), "must be in [0, 100000], got %d", p.Instances)
 		}
 	}
+	if err := checkPlanFile(f.Name, f.Phases); err != nil { // plan_names.go
+		return Plan{}, err
+	}
 	return Plan{Name: f.Name, Phases: f.Phases}, nil
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
 
@@ -266,28 +267,29 @@ func oneLine(err error) string {
 // not fill the screen.
 const maxMessage = 600
 
-// sanitize makes a message safe to print: control characters (escape
-// sequences from a file's bytes) are shown as \xNN, and an overlong line is
-// cut with "…".
+// sanitize is termsafe.String (every control, escape sequence, invisible
+// or format character written as an escape) cut to maxMessage runes.
 func sanitize(s string) string {
-	var b strings.Builder
+	s = termsafe.String(s)
+	if utf8.RuneCountInString(s) <= maxMessage {
+		return s
+	}
 	n := 0
-	for _, r := range s {
+	for i := range s {
 		if n == maxMessage {
-			b.WriteString("…")
-			break
+			return s[:i] + "…"
 		}
 		n++
-		switch {
-		case r == utf8.RuneError:
-			b.WriteString("\\ufffd")
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			b.WriteRune(r)
-		}
 	}
-	return b.String()
+	return s
+}
+
+// sayf writes one line to w in p's language (key ends in a newline),
+// through termsafe: the line names paths and names the user or a file gave
+// (gpuplan: wrote … to PATH), so a newline or escape in them is shown
+// escaped, never acted on.
+func sayf(p *i18n.Printer, w io.Writer, key string, args ...any) {
+	io.WriteString(w, termsafe.String(strings.TrimSuffix(p.Sprintf(key, args...), "\n"))+"\n")
 }
 
 func newRoot(env *Env) *cobra.Command {

@@ -79,6 +79,9 @@ without --force; -o - (the default) writes to stdout.`,
 	fs.Var(intValue{&ef.diskGB}, "disk-gb", "root disk per node in GB (default: sized from the weights, checkpoints and dataset)")
 	fs.StringVar(&ef.image, "image", "", "container image for docker and k8s (default: the NGC PyTorch image for the GPU)")
 	fs.StringVar(&ef.wheel, "wheel", "", "PyTorch wheel variant SkyPilot installs, e.g. cu126 (default: the one for the GPU)")
+	_ = cmd.RegisterFlagCompletionFunc("wheel", func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return list(s, launch.Wheels())
+	})
 	fs.StringVar(&ef.config, "config", "", "start from an exported configuration: its workload, and its picked offer as --instance, --region and --pricing unless given")
 	registerLaunchFlags(fs, &ef)
 	wf.register(fs)
@@ -187,6 +190,9 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			offer = &rec.Offers[i]
 		}
 	}
+	if err := launch.CheckWheel(ef.wheel); err != nil {
+		return usage(fmt.Errorf("--wheel %w", err))
+	}
 	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel,
 		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind}
 	if ef.format == launch.FormatSkyPilot {
@@ -261,7 +267,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if plan.Nodes > 1 {
 		gpus = fmt.Sprintf("%d nodes × %s", plan.Nodes, gpus)
 	}
-	env.lang.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
+	sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
 		ef.format, plan.Provider, plan.InstanceType, plan.Region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
 	for _, n := range plan.Notes() {
 		notef(env.lang, env.Stderr, "%s", n)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // marketPricing are the modes --pricing takes on the market: the pricing
@@ -238,7 +239,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				return err
 			}
 			if footer != "" {
-				_, err = fmt.Fprintln(env.Stdout, localize(env.lang, footer))
+				_, err = fmt.Fprintln(env.Stdout, termsafe.Lines(localize(env.lang, footer)))
 			}
 			return err
 		},

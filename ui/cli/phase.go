@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // addPhaseFlag adds --phase NAME, which picks a phase of a plan given with
@@ -69,7 +70,7 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 	}
 	if !model.IsPlan(b) {
 		if phase != "" {
-			return fromFile{}, usage(fmt.Errorf("--phase %s: %s has no [[phase]] tables; it is a configuration, read without --phase", model.Printable(phase), path))
+			return fromFile{}, usage(fmt.Errorf("--phase %s: %s has no [[phase]] tables; it is a configuration, read without --phase", termsafe.String(phase), path))
 		}
 		return readFromFileIn(path, in)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -77,8 +78,15 @@ type browsedMsg struct {
 	err  error
 }
 
+// maxFilter bounds the filter line, in runes: the longest useful line (a
+// GPU, every filter, a dozen providers and regions) is under 200; a
+// paste of a whole file is cut here rather than split, parsed and drawn
+// on every keystroke (60 KB took seconds a key).
+const maxFilter = 512
+
 func newBrowseView(st *report.Styles, cat *model.Catalog) browseView {
 	in := textinput.New()
+	in.CharLimit = maxFilter // pastes too (textinput cuts them)
 	in.Prompt = "filter › "
 	in.Placeholder = fmt.Sprintf("e.g. %s", "H100:8 vram=40GB+ regions=europe- max-price=2 pricing=spot")
 	s := in.Styles()
@@ -397,6 +405,9 @@ func (v *browseView) setFilter(name, val string) tea.Cmd {
 // marketplaces left out.
 func (v *browseView) note() string {
 	var parts []string
+	if utf8.RuneCountInString(v.input.Value()) >= maxFilter {
+		parts = append(parts, v.lang.Sprintf("the filter takes at most %d characters", maxFilter))
+	}
 	if v.limit != "" {
 		parts = append(parts, v.lang.Sprintf("the offers are limited to %s (ctrl+x clears)", v.limit))
 	}

@@ -377,6 +377,10 @@ func BenchmarkBrowseKeystroke(b *testing.B) {
 		{"tab-sort-all", "", []tea.Msg{tab}},
 		// Every region price grouped by GPU, provider, region: ctrl+g.
 		{"ctrl+g-group-all", "--all-regions", []tea.Msg{ctrl('g')}},
+		// A line one rune short of maxFilter (a paste): 126 region
+		// prefixes, the last edited; then 170 GPU words.
+		{"max-line-regions", longLine("regions=", "us-,eu-,"), []tea.Msg{tea.KeyPressMsg{Code: tea.KeyBackspace}, runes("-")}},
+		{"max-line-gpus", longLine("", "l4 "), []tea.Msg{runes(" "), tea.KeyPressMsg{Code: tea.KeyBackspace}}},
 	}
 	for _, tc := range cases {
 		for _, list := range []bool{false, true} {
@@ -414,6 +418,14 @@ func BenchmarkBrowseKeystroke(b *testing.B) {
 			})
 		}
 	}
+}
+
+// longLine is prefix and repeats of unit, cut to maxFilter-1 runes at the
+// end of a word or list item, so one more key fits.
+func longLine(prefix, unit string) string {
+	s := prefix + strings.Repeat(unit, maxFilter)
+	s = s[:maxFilter-1]
+	return strings.TrimRight(s[:strings.LastIndexAny(s, ", ")], ", ")
 }
 
 // browsedMsgs runs cmd (a tea.Batch too) and returns the browses it made.
