@@ -362,7 +362,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 		add("tensor parallel over %d GPUs splits weights, states and most activations (Megatron-LM, Korthikanti et al. 2022 §4.2.1)", w.TP)
 	}
 	o := e.Overhead
-	add("overhead: CUDA context %.0f MiB, workspaces %.0f MiB, NCCL %.0f MiB, allocator fragmentation %.0f%% of activations and gradients", o.CUDAContext/MiB, o.Workspace/MiB, o.Communication/MiB, FragmentationFraction*100)
+	add("overhead: CUDA context %.0f MiB, workspaces %.0f MiB, NCCL %.0f MiB, allocator fragmentation %.0f%% of activations and gradients", o.CUDAContext/MiB, o.Workspace/MiB, o.Communication/MiB, w.tuning().FragmentationFraction*100)
 	switch w.Framework {
 	case JAX:
 		add("JAX preallocates 75%% of GPU memory by default (XLA_PYTHON_CLIENT_PREALLOCATE); the figure here is what the job needs")
@@ -388,7 +388,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 			add("time: %.3g dense TFLOPS (%s) × hardware utilisation %.2f (by family, GPU generation and width; llm-foundry, DeepLearningExamples, Llama 2); recomputation adds hardware FLOPs; resulting MFU %.2f", e.PeakTFLOPS, e.Precision, e.HFU, e.MFU)
 		}
 		if e.MemoryBound {
-			add("memory-bound: moving %d× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
+			add("memory-bound: moving %.3g× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", w.tuning().CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 		if w.GPUs/w.TP > 1 && w.Task.Training() && w.MFU == 0 {
 			add("collectives: %s ring traffic over %.0f GB/s per GPU (%d GPUs per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, e.Host.GPUsPerNode, e.CommSeconds)
