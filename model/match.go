@@ -916,7 +916,7 @@ func (m *matcher) describeFilters() string {
 // above one sized to the job on the cost keys. An 8-GPU host running a
 // 1-GPU job on all 8 GPUs finishes about 8× sooner at about the same job
 // cost; closer than 10% is inside the estimate's own error (the 90% time
-// bands of calibration_bands.go, and BandFor's ×0.75–×1.33 default, are
+// bands of calibration_bands.go, and the ×0.75–×1.33 fallback, are
 // all wider than ±10%), while the bigger host adds data-parallel
 // communication the estimate only approximates, idle GPUs when the count
 // is fixed, and a larger reservation to obtain. So a near tie goes to the
