@@ -188,3 +188,8 @@ func CalibrationBand(group string) (Band, bool) {
 func BandFor(kind, reading string, w *Workload, g *GPU, h Host) Band {
 	return *bandFor(kind, reading, w, g, h)
 }
+
+// RoundChance rounds a probability to the nearest 5%, as reports print a
+// chance of running out of memory ("about 30%"): finer steps would claim
+// more than a few dozen calibration sources can tell.
+func RoundChance(p float64) float64 { return math.Round(p*20) / 20 }

@@ -90,3 +90,52 @@ func TestExceedance(t *testing.T) {
 		t.Errorf("flat band: Exceedance(1) = %v", got)
 	}
 }
+
+// TestOOMChance: usable memory at the band's top is a 5% chance of
+// running out, at the point estimate about even.
+func TestOOMChance(t *testing.T) {
+	w := Workload{Settings: Settings{Task: TaskLoRA, MicroBatch: 1, SeqLen: 2048}, Model: llama2_7B}
+	e, err := Compute(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.OOMChance(e.MemoryBand[1]); math.Abs(got-0.05) > 1e-6 {
+		t.Errorf("usable at the band's top: %.3f, want 0.05", got)
+	}
+	if got := e.OOMChance(e.MemoryBand[0]); math.Abs(got-0.95) > 1e-6 {
+		t.Errorf("usable at the band's bottom: %.3f, want 0.95", got)
+	}
+	if lo, hi := e.OOMChance(e.MemoryBand[1]*0.999), e.OOMChance(e.MemoryBand[0]*1.001); lo >= hi {
+		t.Errorf("less usable memory must not lower the chance: %.3f at the top, %.3f at the bottom", lo, hi)
+	}
+}
+
+// TestCheckFitOOMChance: a borderline fit carries the chance of running
+// out at its usable memory; a fitting one none.
+func TestCheckFitOOMChance(t *testing.T) {
+	w := Workload{Settings: Settings{Task: TaskLoRA, MicroBatch: 1, SeqLen: 2048}, Model: llama2_7B}
+	e, err := Compute(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		usable float64
+		want   FitVerdict
+	}{
+		{(e.Memory.Total() + e.MemoryBand[1]) / 2, VerdictBorderline},
+		{e.MemoryBand[1] * 1.01, VerdictFits},
+	} {
+		g := &GPU{Name: "G", MemoryGiB: tt.usable / (1 - FitMargin) / GiB, ComputeCapability: "8.0", BF16TFLOPS: 100}
+		f := CheckFit(&e, g)
+		if f.Verdict != tt.want {
+			t.Fatalf("usable %.4g B: verdict %q, want %q", tt.usable, f.Verdict, tt.want)
+		}
+		want := 0.0
+		if tt.want == VerdictBorderline {
+			want = e.OOMChance(f.UsableBytes)
+		}
+		if f.OOMChance != want || tt.want == VerdictBorderline && (want <= 0.05 || want >= 0.95) {
+			t.Errorf("%s: OOM chance %.3f, want %.3f inside (0.05, 0.95)", tt.want, f.OOMChance, want)
+		}
+	}
+}

@@ -280,6 +280,21 @@ func (e *Estimate) TimeCalibration() Band {
 	return *e.timeBand
 }
 
+// OOMChance returns the probability, 0.05–0.95, that the job needs more
+// than usable bytes per GPU: where usable falls in the out-of-sample
+// error distribution of comparable calibration cases
+// (MemoryCalibration, Band.Exceedance). It is the chance of running out
+// of memory a borderline verdict states; 0.05 means at most 5% (the
+// range's top fits), 0.95 at least 95%.
+func (e *Estimate) OOMChance(usable float64) float64 {
+	total := e.Memory.Total()
+	if total <= 0 {
+		return 0
+	}
+	b := e.MemoryCalibration()
+	return b.Exceedance(usable / total)
+}
+
 // PhaseList returns the phases e has: three for training, one for
 // inference.
 func (e *Estimate) PhaseList() []PhaseMemory {

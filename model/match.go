@@ -86,6 +86,10 @@ type Offer struct {
 	// (VerdictFor), as estimate does: an offer fits at the point estimate
 	// but is borderline when the top of the band is past the usable memory.
 	Verdict FitVerdict
+	// OOMChance is, for a borderline offer, the probability (0.05–0.95)
+	// that the job needs more than UsableBytes (Estimate.OOMChance); 0
+	// otherwise.
+	OOMChance float64
 
 	USDPerHour float64 // the whole deployment
 	MonthlyUSD float64 // USDPerHour × hours per month
@@ -785,6 +789,9 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	}
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
 	o.Verdict = VerdictFor(e.MemoryBand, o.UsableBytes)
+	if o.Verdict == VerdictBorderline {
+		o.OOMChance = e.OOMChance(o.UsableBytes)
+	}
 	o.MonthlyUSD = o.USDPerHour * m.q.HoursPerMonth
 	if e.HasTime {
 		o.JobHours = e.Hours
@@ -826,8 +833,8 @@ func (o *Offer) WarningMessages() []Message {
 	}
 	w := &o.Estimate.Workload
 	if o.Verdict == VerdictBorderline {
-		out = append(out, Msg("~ borderline: the 90%% band reaches %.2f GiB, past the %.2f GiB usable; leave room or use a smaller micro-batch",
-			o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
+		out = append(out, Msg("~ borderline: about %.0f%% chance of running out of memory (the 90%% range reaches %.2f GiB, past the %.2f GiB usable); leave room or use a smaller micro-batch",
+			RoundChance(o.OOMChance)*100, o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
 	}
 	if o.Pricing == Spot {
 		out = append(out, Msg("spot: can be reclaimed at short notice; checkpoint often and resume"))

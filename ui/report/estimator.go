@@ -79,6 +79,9 @@ func addEstimatorV2(out *EstimateJSON, e *model.Estimate, f *model.Fit) {
 	}
 	if f != nil && out.GPU != nil {
 		out.GPU.Verdict = string(f.Verdict)
+		if f.Verdict == model.VerdictBorderline {
+			out.GPU.OOMChance = ptr(model.RoundChance(f.OOMChance))
+		}
 		if !f.Refused.IsZero() {
 			out.GPU.Refused = f.Refused.String()
 		}
@@ -204,12 +207,13 @@ func BandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 	return p.Sprintf("(%.2f–%s at %.0f%%)", e.MemoryBand[0]/model.GiB, GiB(e.MemoryBand[1]), BandConfidence*100)
 }
 
-// BorderlineNoteIn says why a job that fits at the point estimate is
-// borderline: the top of the band is past the usable memory.
+// BorderlineNoteIn says why a job is borderline and how likely it is to
+// run out of memory: the band straddles the usable memory, which falls
+// where f.OOMChance says in the out-of-sample errors behind it.
 // p is the language (nil: English).
 func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *model.Fit) string {
-	return p.Sprintf("borderline: the %.0f%% band reaches %s, past the %s usable; leave room or take the advice of a smaller micro-batch",
-		BandConfidence*100, GiB(e.MemoryBand[1]), GiB(f.UsableBytes))
+	return p.Sprintf("borderline: about %.0f%% chance of running out of memory (the %.0f%% band reaches %s, past the %s usable); leave room or take the advice of a smaller micro-batch",
+		model.RoundChance(f.OOMChance)*100, BandConfidence*100, GiB(e.MemoryBand[1]), GiB(f.UsableBytes))
 }
 
 // TimeBandNoteIn is the job time's band: "90% range 1.6 h – 2.6 h".
