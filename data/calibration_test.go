@@ -431,6 +431,11 @@ func TestCalibration(t *testing.T) {
 	if model.DefaultTuning != res.full {
 		t.Errorf("model.DefaultTuning is %+v, the fit on every source %+v: go test ./data -run TestCalibration -update", model.DefaultTuning, res.full)
 	}
+	for _, g := range model.CalibrationGroups() {
+		if _, ok := bands[g]; !ok {
+			t.Errorf("band %s is no longer the suite's: go test ./data -run TestCalibration -update", g)
+		}
+	}
 	for g, b := range bands {
 		got, ok := model.CalibrationBand(g)
 		if !ok || got.Cases != b.Cases || got.Sources != b.Sources || got.Quantiles() != b.Quantiles() {

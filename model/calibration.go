@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // BandLevels is how many quantiles of its residuals a Band keeps: the
 // levels 0.05, 0.10, …, 0.95.
@@ -22,9 +25,10 @@ func BandLevel(i int) float64 { return 0.05 * float64(i+1) }
 // ⌊(n+1)·0.05⌋-th and ⌈(n+1)·0.95⌉-th smallest of the group's n
 // residuals (the extremes when n is too small for them), then widened
 // for few sources — residuals of one source share its setup, so a group
-// knows only as many independent errors as it has sources k: both ends
-// are multiplied by t(0.95, k−1)/z(0.95), the Student-t factor of a 90%
-// prediction interval whose spread is estimated from k draws (NIST/
+// knows only as many independent errors as it has sources k: every
+// quantile moves away from the group's median residual by the factor
+// t(0.95, k−1)/z(0.95), that of a 90% prediction interval whose spread is
+// estimated from k draws over one whose spread is known (NIST/
 // SEMATECH e-Handbook of Statistical Methods, §1.3.6.7.2, critical values
 // of Student's t) — and never narrower than the spread across sources (it
 // holds every source's median residual). It always holds the estimate
@@ -180,6 +184,17 @@ func CalibrationBand(group string) (Band, bool) {
 		return Band{}, false
 	}
 	return *b, true
+}
+
+// CalibrationGroups returns the names of the groups that have a band of
+// their own, sorted.
+func CalibrationGroups() []string {
+	out := make([]string, 0, len(calibrationBands))
+	for g := range calibrationBands {
+		out = append(out, g)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // BandFor returns the band an estimate of kind ("memory" for the reading
