@@ -90,6 +90,10 @@ type Offer struct {
 	// (VerdictFor), as estimate does: an offer fits at the point estimate
 	// but is borderline when the top of the band is past the usable memory.
 	Verdict FitVerdict
+	// OOMChance is, for a borderline offer, the probability (0.05–0.95)
+	// that the job needs more than UsableBytes (Estimate.OOMChance); 0
+	// otherwise.
+	OOMChance float64
 
 	USDPerHour float64 // the whole deployment
 	MonthlyUSD float64 // USDPerHour × hours per month
@@ -790,6 +794,9 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	}
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
 	o.Verdict = VerdictFor(e.MemoryBand, o.UsableBytes)
+	if o.Verdict == VerdictBorderline {
+		o.OOMChance = e.OOMChance(o.UsableBytes)
+	}
 	o.MonthlyUSD = o.USDPerHour * m.q.HoursPerMonth
 	if e.HasTime {
 		o.JobHours = e.Hours
@@ -831,8 +838,8 @@ func (o *Offer) WarningMessages() []Message {
 	}
 	w := &o.Estimate.Workload
 	if o.Verdict == VerdictBorderline {
-		out = append(out, Msg("~ borderline: the 90%% band reaches %.2f GiB, past the %.2f GiB usable; leave room or use a smaller micro-batch",
-			o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
+		out = append(out, Msg("~ borderline: about %.0f%% chance of running out of memory (the 90%% range reaches %.2f GiB, past the %.2f GiB usable); leave room or use a smaller micro-batch",
+			RoundChance(o.OOMChance)*100, o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
 	}
 	if o.Pricing == Spot {
 		out = append(out, Msg("spot: can be reclaimed at short notice; checkpoint often and resume"))
@@ -918,7 +925,7 @@ func (m *matcher) describeFilters() string {
 // above one sized to the job on the cost keys. An 8-GPU host running a
 // 1-GPU job on all 8 GPUs finishes about 8× sooner at about the same job
 // cost; closer than 10% is inside the estimate's own error (the 90% time
-// bands of calibration_bands.go, and BandFor's ×0.75–×1.33 default, are
+// bands of calibration_bands.go, and the ×0.75–×1.33 fallback, are
 // all wider than ±10%), while the bigger host adds data-parallel
 // communication the estimate only approximates, idle GPUs when the count
 // is fixed, and a larger reservation to obtain. So a near tie goes to the

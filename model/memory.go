@@ -103,13 +103,6 @@ const (
 	// for the two ring neighbours of each GPU. NCCL may use several
 	// channels, each with its own buffers, so this is a lower bound.
 	NCCLBufferBytes = 2 * 4 * MiB
-	// FragmentationFraction is the share of dynamically allocated memory
-	// (activations and gradients, freed and re-allocated every step) that
-	// PyTorch's caching allocator holds reserved but cannot reuse. No
-	// systematic measurement is published; the ZeRO paper (§3.2) saw over
-	// 30% of memory unusable in extreme cases, PyTorch's notes describe the
-	// "slivers" that expandable_segments avoids. 10% is our typical case.
-	FragmentationFraction = 0.10
 )
 
 // recipeBytes are bytes per trainable parameter of each model state
@@ -1161,7 +1154,7 @@ func overhead(w *Workload, m, dyn Memory) Overhead {
 	if w.GPUs > 1 {
 		o.Communication = NCCLBufferBytes
 	}
-	o.Fragmentation = FragmentationFraction * (dyn.Activations + dyn.Gradients)
+	o.Fragmentation = w.tuning().FragmentationFraction * (dyn.Activations + dyn.Gradients)
 	if math.IsNaN(o.Fragmentation) {
 		o.Fragmentation = 0
 	}

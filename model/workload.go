@@ -40,6 +40,10 @@ type Workload struct {
 	// (load_in_4bit keeps the head 16-bit; Trainer wraps LoRA modules in
 	// their own FSDP units, peft fsdp_auto_wrap_policy).
 	LitGPT bool
+	// Tuning overrides DefaultTuning, the constants fitted to the
+	// calibration suite; nil for every estimate a user sees. The
+	// calibration's cross-validation sets it (see Tuning).
+	Tuning *Tuning
 }
 
 // Settings are the workload settings the user states and the estimate
