@@ -21,6 +21,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // SchemaVersion is the catalog schema this build reads.
@@ -304,7 +305,7 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 			}
 			return fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
 		}
-		if ce := model.TOMLValueError(err); ce != nil { // worded as a config file's: "want a whole number such as 8, got a string"
+		if ce := config.TOMLValueError(err); ce != nil { // worded as a config file's: "want a whole number such as 8, got a string"
 			return fmt.Errorf("%s:%d: %s: %s", name, ce.Line, ce.Key, ce.Msg)
 		}
 		return fmt.Errorf("%s: %w", name, err)
@@ -373,11 +374,11 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 // validKeys lists each table's keys, for "did you mean" on typos.
 var validKeys = map[string][]string{
 	"":         {"schema_version", "provider", "gpu", "model", "instance", "discount"},
-	"gpu":      model.TOMLKeys(rawGPU{}),
-	"model":    model.TOMLKeys(rawModel{}),
-	"instance": append(model.TOMLKeys(rawInstance{}), model.TOMLKeys(rawInstanceExt{})...),
-	"prices":   append(model.TOMLKeys(rawPrice{}), model.TOMLKeys(rawPriceExt{})...),
-	"discount": model.TOMLKeys(rawDiscount{}),
+	"gpu":      config.TOMLKeys(rawGPU{}),
+	"model":    config.TOMLKeys(rawModel{}),
+	"instance": append(config.TOMLKeys(rawInstance{}), config.TOMLKeys(rawInstanceExt{})...),
+	"prices":   append(config.TOMLKeys(rawPrice{}), config.TOMLKeys(rawPriceExt{})...),
+	"discount": config.TOMLKeys(rawDiscount{}),
 }
 
 func unknownKeyMsg(k toml.Key) string {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 )
 
 // noGeography are the regions whose provider names no place: Daytona's
@@ -79,11 +80,11 @@ func TestOffersInEurope(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := model.ParseGPUSpec("H100:8", c)
+	spec, err := market.ParseGPUSpec("H100:8", c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := model.Browse(c, model.MarketQuery{GPUs: []model.GPUSpec{spec}, Regions: []string{"europe"}})
+	res, err := market.Browse(c, market.Query{GPUs: []market.GPUSpec{spec}, Regions: []string{"europe"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestOffersInEurope(t *testing.T) {
 		}
 	}
 	// The prefix syntax keeps working: europe- is GCP's naming only.
-	res, err = model.Browse(c, model.MarketQuery{GPUs: []model.GPUSpec{spec}, Regions: []string{"europe-"}})
+	res, err = market.Browse(c, market.Query{GPUs: []market.GPUSpec{spec}, Regions: []string{"europe-"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestOffersInEurope(t *testing.T) {
 		t.Error("--regions europe- lists nothing")
 	}
 	// --country picks one country across providers' namings.
-	res, err = model.Browse(c, model.MarketQuery{GPUs: []model.GPUSpec{spec}, Countries: []string{"de"}})
+	res, err = market.Browse(c, market.Query{GPUs: []market.GPUSpec{spec}, Countries: []string{"de"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,8 +139,9 @@ type Architecture struct {
 // ErrInvalidArchitecture is wrapped by every Architecture.Validate error.
 var ErrInvalidArchitecture = errors.New("invalid architecture")
 
-// headDim returns the per-head size.
-func (a *Architecture) headDim() int {
+// EffectiveHeadDim returns the per-head size: HeadDim when set, else
+// Hidden / Heads; 0 without heads.
+func (a *Architecture) EffectiveHeadDim() int {
 	if a.HeadDim > 0 {
 		return a.HeadDim
 	}
@@ -150,7 +151,9 @@ func (a *Architecture) headDim() int {
 	return 0
 }
 
-func (a *Architecture) kvHeads() int {
+// EffectiveKVHeads returns the key/value heads (GQA/MQA): KVHeads when
+// set, else Heads.
+func (a *Architecture) EffectiveKVHeads() int {
 	if a.KVHeads > 0 {
 		return a.KVHeads
 	}
@@ -184,8 +187,8 @@ func (a *Architecture) HasShape() bool {
 func (a *Architecture) attnParams() float64 {
 	p := a.attnLinear()
 	if a.KVLoRARank == 0 {
-		qd := float64(a.Heads * a.headDim())
-		kvd := float64(a.kvHeads() * a.headDim())
+		qd := float64(a.Heads * a.EffectiveHeadDim())
+		kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
 		switch {
 		case a.LinearBias:
 			p += qd + 2*kvd + float64(a.Hidden)
@@ -196,7 +199,7 @@ func (a *Architecture) attnParams() float64 {
 		p += float64(a.KVLoRARank + a.QLoRARank) // kv_a_layernorm, q_a_layernorm (RMSNorm weights)
 	}
 	if a.QKNorm {
-		p += 2 * float64(a.headDim())
+		p += 2 * float64(a.EffectiveHeadDim())
 	}
 	return p
 }
@@ -212,7 +215,7 @@ func (a *Architecture) attnParams() float64 {
 func (a *Architecture) attnLinear() float64 {
 	h := float64(a.Hidden)
 	if a.KVLoRARank > 0 {
-		heads, d, r, v := float64(a.Heads), float64(a.headDim()), float64(a.RopeHeadDim), float64(a.vHeadDim())
+		heads, d, r, v := float64(a.Heads), float64(a.EffectiveHeadDim()), float64(a.RopeHeadDim), float64(a.vHeadDim())
 		q := h * heads * d
 		if a.QLoRARank > 0 {
 			q = float64(a.QLoRARank) * (h + heads*d)
@@ -220,8 +223,8 @@ func (a *Architecture) attnLinear() float64 {
 		kv := h*float64(a.KVLoRARank+a.RopeHeadDim) + float64(a.KVLoRARank)*heads*(d-r+v)
 		return q + kv + heads*v*h
 	}
-	qd := float64(a.Heads * a.headDim())
-	kvd := float64(a.kvHeads() * a.headDim())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
 	return 2*h*qd + 2*h*kvd
 }
 
@@ -229,7 +232,7 @@ func (a *Architecture) vHeadDim() int {
 	if a.VHeadDim > 0 {
 		return a.VHeadDim
 	}
-	return a.headDim()
+	return a.EffectiveHeadDim()
 }
 
 // mlpParams returns the parameters of one MLP of inner size f: two
@@ -268,9 +271,9 @@ func (a *Architecture) experts() int {
 	return 1
 }
 
-// expertsPerToken returns the FFN-sized MLPs a token runs in an MoE layer:
+// ActiveExperts returns the FFN-sized MLPs a token runs in an MoE layer:
 // its top-k routed experts plus the shared ones; 1 for a dense model.
-func (a *Architecture) expertsPerToken() int {
+func (a *Architecture) ActiveExperts() int {
 	if a.Experts > 1 && a.ExpertsPerToken > 0 {
 		return a.ExpertsPerToken + a.SharedExperts
 	}
@@ -409,7 +412,7 @@ func (a *Architecture) ActiveParams() float64 {
 	if !a.HasShape() || a.Params > 0 {
 		return a.ParamCount()
 	}
-	return a.embeddingParams() + a.stackParams(a.expertsPerToken()) + a.headParams() + a.ExtraParams
+	return a.embeddingParams() + a.stackParams(a.ActiveExperts()) + a.headParams() + a.ExtraParams
 }
 
 // LinearParams returns the parameters of the blocks' linear layers (the

@@ -102,29 +102,6 @@ func TestLinearParamsMLA(t *testing.T) {
 	}
 }
 
-// TestKVBytesPerTokenMLA: vLLM caches kv_lora_rank + qk_rope_head_dim
-// values per token and layer, the same on every tensor-parallel rank.
-func TestKVBytesPerTokenMLA(t *testing.T) {
-	for _, tt := range []struct {
-		kv     KVCacheDType
-		tp, pp int
-		want   float64
-	}{
-		{KVAuto, 1, 1, 61 * 576 * 2},
-		{KVAuto, 8, 1, 61 * 576 * 2},
-		{KVFP8, 8, 1, 61 * 576},
-		{KVAuto, 8, 2, 31 * 576 * 2},
-	} {
-		if got := KVBytesPerToken(&deepseekV3, tt.kv, tt.tp, tt.pp); got != tt.want {
-			t.Errorf("KVBytesPerToken(%s, tp %d, pp %d) = %v, want %v", tt.kv, tt.tp, tt.pp, got, tt.want)
-		}
-	}
-	// Grouped-query attention is unchanged: 2 × 32 layers × 8 heads × 128 × 2 bytes.
-	if got := KVBytesPerToken(&llama31_8B, KVAuto, 1, 1); got != 131072 {
-		t.Errorf("llama-3.1-8b: KVBytesPerToken = %v, want 131072", got)
-	}
-}
-
 func TestValidateNewShapes(t *testing.T) {
 	base := Architecture{Family: FamilyDecoder, Layers: 4, Hidden: 64, Heads: 4, FFN: 128, Vocab: 100}
 	tests := []struct {

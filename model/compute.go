@@ -60,14 +60,14 @@ func ForwardFLOPsPerSample(w *Workload) float64 {
 		return 2 * a.ForwardGMACs * 1e9 * visionScale(w.ImageSize, a.ImageSize)
 	}
 	n := matmulParams(w)
-	qd := float64(a.Heads * a.headDim())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
 	switch a.Family {
 	case FamilyViT:
 		s := vitTokens(a, w.ImageSize)
 		return 2*n*s + 4*float64(a.Layers)*s*s*qd
 	case FamilyEncoderDecoder:
 		sEnc, sDec := encoderLen(w), float64(w.SeqLen)
-		enc := float64(a.Layers) * a.layerParams(a.expertsPerToken())
+		enc := float64(a.Layers) * a.layerParams(a.ActiveExperts())
 		dec := max(n-enc, 0)
 		attn := 4*float64(a.Layers)*sEnc*sEnc*qd + 4*float64(a.DecoderLayers)*(sDec*sDec+sDec*sEnc)*qd
 		return 2*enc*sEnc + 2*dec*sDec + attn

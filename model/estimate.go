@@ -182,11 +182,11 @@ func inferenceFLOPs(w *Workload) (total, prefill float64) {
 	prompt.SeqLen = max(w.ContextLen-w.GenTokens, 1)
 	f := ForwardFLOPsPerSample(&prompt)
 	n := matmulParams(w)
-	qd := float64(a.Heads * a.headDim())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
 	layers := float64(a.Layers)
 	if a.Family == FamilyEncoderDecoder {
 		layers = float64(a.DecoderLayers)
-		n -= float64(a.Layers) * a.layerParams(a.expertsPerToken())
+		n -= float64(a.Layers) * a.layerParams(a.ActiveExperts())
 	}
 	avgCtx := float64(prompt.SeqLen) + float64(w.GenTokens)/2
 	return f + float64(w.GenTokens)*(2*max(n, 0)+4*layers*avgCtx*qd), f
@@ -391,7 +391,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 	} else {
 		add("inference weights at %s (embeddings, norms and head in 16-bit for int8/int4/fp8; group-128 scales)", w.Precision)
 		if kvCache(w) > 0 {
-			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %s at %.0f bytes", max(a.Layers, a.DecoderLayers), a.kvHeads(), a.headDim(), w.ContextLen, CountMsg(w.Sequences, "sequence"), kvBytes(w.Precision))
+			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %s at %.0f bytes", max(a.Layers, a.DecoderLayers), a.EffectiveKVHeads(), a.EffectiveHeadDim(), w.ContextLen, CountMsg(w.Sequences, "sequence"), kvBytes(w.Precision))
 			add("activations: %s prefilled at once (as Hugging Face generate does); servers with chunked prefill (vLLM) need less", CountMsg(w.Sequences, "sequence"))
 		}
 	}

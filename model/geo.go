@@ -234,20 +234,22 @@ func RegionCountrySuffix(region, country string) string {
 	return " (" + country + ")"
 }
 
-// regionFilter is Query.Regions and Query.Countries parsed once: region
+// RegionFilter is Query.Regions and Query.Countries parsed once: region
 // names, prefixes ("us-", "asia*"), continents ("europe", "eu") and
 // countries (ISO codes). A region passes when the names or continents
 // match (any of them; none given: any region) and its country is one of
 // the countries (none given: any country).
-type regionFilter struct {
+type RegionFilter struct {
 	names      []string // exact names and prefixes
 	continents []string
 	countries  []string
 	c          *Catalog
 }
 
-func newRegionFilter(c *Catalog, regions, countries []string) regionFilter {
-	f := regionFilter{c: c}
+// NewRegionFilter parses regions (names, prefixes, continents) and countries
+// (codes or English names) over c's geography.
+func NewRegionFilter(c *Catalog, regions, countries []string) RegionFilter {
+	f := RegionFilter{c: c}
 	for _, w := range regions {
 		if cs := ContinentWords(w); cs != nil {
 			f.continents = append(f.continents, cs...)
@@ -266,16 +268,16 @@ func newRegionFilter(c *Catalog, regions, countries []string) regionFilter {
 }
 
 // any reports whether the filter lets every region through.
-func (f *regionFilter) any() bool {
+func (f *RegionFilter) any() bool {
 	return len(f.names) == 0 && len(f.continents) == 0 && len(f.countries) == 0
 }
 
-// match applies the filter to one provider's region.
-func (f *regionFilter) match(provider, region string) bool {
+// Match applies the filter to one provider's region.
+func (f *RegionFilter) Match(provider, region string) bool {
 	if f.any() {
 		return true
 	}
-	if len(f.names) > 0 && regionMatches(region, f.names) && len(f.countries) == 0 {
+	if len(f.names) > 0 && RegionMatches(region, f.names) && len(f.countries) == 0 {
 		return true
 	}
 	if len(f.continents) == 0 && len(f.countries) == 0 {
@@ -283,17 +285,6 @@ func (f *regionFilter) match(provider, region string) bool {
 	}
 	g, _ := f.c.Geo(provider, region)
 	where := len(f.names) == 0 && len(f.continents) == 0 ||
-		len(f.names) > 0 && regionMatches(region, f.names) || slices.Contains(f.continents, g.Continent) && g.Continent != ""
+		len(f.names) > 0 && RegionMatches(region, f.names) || slices.Contains(f.continents, g.Continent) && g.Continent != ""
 	return where && (len(f.countries) == 0 || slices.Contains(f.countries, g.Country) && g.Country != "")
-}
-
-// validateCountries refuses a --country value that names no known country,
-// with the closest codes.
-func validateCountries(cs []string) error {
-	for _, c := range cs {
-		if _, ok := CountryCode(c); !ok {
-			return unknownName("country", c, CountryCodes(), Msg("ISO 3166-1 alpha-2 codes such as DE, FR, US"))
-		}
-	}
-	return nil
 }

@@ -98,8 +98,8 @@ func TestRegionFilter(t *testing.T) {
 		{[]string{"eu-"}, []string{"us"}, "aws", "eu-central-1", false},
 	}
 	for _, tt := range tests {
-		f := newRegionFilter(c, tt.regions, tt.countries)
-		if got := f.match(tt.provider, tt.region); got != tt.want {
+		f := NewRegionFilter(c, tt.regions, tt.countries)
+		if got := f.Match(tt.provider, tt.region); got != tt.want {
 			t.Errorf("regions %v countries %v: match(%s, %s) = %v, want %v", tt.regions, tt.countries, tt.provider, tt.region, got, tt.want)
 		}
 	}
@@ -112,17 +112,5 @@ func TestRegionCountrySuffix(t *testing.T) {
 		if got := RegionCountrySuffix(tt.region, tt.country); got != tt.want {
 			t.Errorf("RegionCountrySuffix(%q, %q) = %q, want %q", tt.region, tt.country, got, tt.want)
 		}
-	}
-}
-
-// The browser's filter line takes regions=europe and country=de.
-func TestMarketArgsGeography(t *testing.T) {
-	c := geoCatalog()
-	q, err := ParseMarketArgs([]string{"regions=europe,us-", "country=de,France"}, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(q.Regions, []string{"europe", "us-"}) || !slices.Equal(q.Countries, []string{"de", "France"}) {
-		t.Errorf("regions %v countries %v", q.Regions, q.Countries)
 	}
 }

@@ -127,7 +127,7 @@ func attentionFLOPsPerSample(w *Workload) float64 {
 	if !a.HasShape() || w.Task == TaskInference {
 		return 0
 	}
-	qd := float64(a.Heads * a.headDim())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
 	var fwd float64
 	switch a.Family {
 	case FamilyViT:

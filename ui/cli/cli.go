@@ -22,6 +22,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 	"github.com/gpuplan/gpuplan/ui/termsafe"
@@ -40,8 +42,8 @@ type Env struct {
 	// LoadCatalog returns the embedded catalog overlaid with the user's
 	// catalog.d files and the given paths, plus warnings.
 	LoadCatalog func(overlays []string) (*model.Catalog, []string, error)
-	// Readers read config.json and safetensors files for model.WorkloadAnswers.
-	Readers model.Readers
+	// Readers read config.json and safetensors files for config.WorkloadAnswers.
+	Readers config.Readers
 	// RunTUI opens the configurator; nil when the build has none.
 	RunTUI func(ctx context.Context, cat *model.Catalog, opts tui.Options) error
 
@@ -500,19 +502,19 @@ func renderer(env *Env, w io.Writer) (*report.Renderer, int) {
 // --config file is checked first, so its errors (by key) come before the
 // terminal's.
 func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) error {
-	var cfg *model.Config
+	var cfg *config.Config
 	var cat *model.Catalog
 	var warnings []string
 	if configPath == stdinPath { // stdin is the configurator's keyboard
 		return usage(errors.New("--config -: the configurator reads keys from standard input; give the configuration as a file"))
 	}
-	var plan *model.Plan // phase19: a plan file opens with its phases
+	var planFile *plan.Plan // phase19: a plan file opens with its phases
 	if configPath != "" {
 		c, pl, err := readConfigOrPlan(configPath)
 		if err != nil {
 			return err
 		}
-		plan = pl
+		planFile = pl
 		if cat, warnings, err = env.LoadCatalog(overlays); err != nil {
 			return err
 		}
@@ -542,14 +544,14 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 	opts := tui.Options{
 		Config:       cfg,
 		ConfigPath:   configPath,
-		Plan:         plan,
+		Plan:         planFile,
 		Accessible:   env.Getenv("ACCESSIBLE") != "" || env.Getenv("TERM") == "dumb",
 		ReadHFConfig: env.Readers.HFConfig,
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
 		Lang:   env.lang.Tag(), // --lang, the config's lang key, else the locale (resolveLang)
 	}
-	if plan != nil { // the configuration export must not overwrite the plan
+	if planFile != nil { // the configuration export must not overwrite the plan
 		opts.ConfigPath, opts.PlanPath = "", configPath
 	}
 	opts.PriceNote = priceNote(env, cat)

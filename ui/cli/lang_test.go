@@ -17,6 +17,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -84,7 +85,7 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 	walk(root)
 	// A plan's name and phase names are the user's own words.
 	if b, err := os.ReadFile("testdata/plan-answers.toml"); err == nil {
-		if pl, err := model.DecodePlan(b); err == nil {
+		if pl, err := plan.Decode(b); err == nil {
 			a.Add(pl.Name)
 			for _, ph := range pl.Phases {
 				a.Add(ph.Name)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/report"
 	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
@@ -68,11 +69,11 @@ type marketFlags struct {
 }
 
 // query builds the market query from args (GPU specs) and the flags.
-func (f *marketFlags) query(cat *model.Catalog, args []string) (model.MarketQuery, error) {
-	var q model.MarketQuery
+func (f *marketFlags) query(cat *model.Catalog, args []string) (market.Query, error) {
+	var q market.Query
 	for _, a := range args {
 		for _, s := range strings.Split(a, ",") {
-			spec, err := model.ParseGPUSpec(s, cat)
+			spec, err := market.ParseGPUSpec(s, cat)
 			if err != nil {
 				return q, err
 			}
@@ -81,7 +82,7 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (model.MarketQuer
 	}
 	var err error
 	if f.vram != "" {
-		if q.VRAMGiB, err = model.ParseVRAMRange(f.vram); err != nil {
+		if q.VRAMGiB, err = market.ParseVRAMRange(f.vram); err != nil {
 			return q, err
 		}
 	}
@@ -109,34 +110,34 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (model.MarketQuer
 		}
 	}
 	if f.maxPrice != "" {
-		if q.MaxUSDPerHour, err = model.ParseMaxPrice(f.maxPrice); err != nil {
+		if q.MaxUSDPerHour, err = market.ParseMaxPrice(f.maxPrice); err != nil {
 			return q, err
 		}
 	}
 	if f.arch != "" {
-		if q.Arch, err = model.ParseArch(f.arch); err != nil {
+		if q.Arch, err = market.ParseArch(f.arch); err != nil {
 			return q, err
 		}
 	}
 	if f.interconnect != "" {
-		if q.Interconnect, err = model.ParseInterconnect(f.interconnect); err != nil {
+		if q.Interconnect, err = market.ParseInterconnect(f.interconnect); err != nil {
 			return q, err
 		}
 	}
 	if f.nvlink {
-		if q.Interconnect != "" && q.Interconnect != model.LinkNVLink {
+		if q.Interconnect != "" && q.Interconnect != market.LinkNVLink {
 			return q, fmt.Errorf("--nvlink and --interconnect %s: give one", f.interconnect)
 		}
-		q.Interconnect = model.LinkNVLink
+		q.Interconnect = market.LinkNVLink
 	}
 	q.InfiniBand = f.infiniband || f.efa
 	if f.sort != "" {
-		if q.Sort, err = model.ParseMarketSort(f.sort); err != nil {
+		if q.Sort, err = market.ParseSort(f.sort); err != nil {
 			return q, fmt.Errorf("--%w", err) // the flag's name: `sort "x": want …` → `--sort "x": want …`
 		}
 	}
 	if f.groupBy != "" {
-		if q.GroupBy, err = model.ParseMarketGroupBy(f.groupBy); err != nil {
+		if q.GroupBy, err = market.ParseGroupBy(f.groupBy); err != nil {
 			return q, err
 		}
 	}
@@ -189,7 +190,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if err != nil {
 				return usage(err)
 			}
-			res, err := model.Browse(cat, q)
+			res, err := market.Browse(cat, q)
 			if err != nil {
 				return usage(err)
 			}
@@ -199,7 +200,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if len(q.Providers) == 0 && !f.marketplaces && len(markets) > 0 {
 				all := len(res.Rows)
 				q.Providers = slices.DeleteFunc(providerNames(cat), func(p string) bool { return slices.Contains(model.MarketplaceProviders, p) })
-				if res, err = model.Browse(cat, q); err != nil {
+				if res, err = market.Browse(cat, q); err != nil {
 					return usage(err)
 				}
 				hidden = all - len(res.Rows)
@@ -221,17 +222,17 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			}
 			switch {
 			case out == outJSON: // one pass, no second copy: 100,000 rows are ~80 MB of JSON
-				m.MarketJSON = res.JSON() // only here: the rows laid out again cost 35 MB at 100,000
+				m.MarketListJSON = report.NewMarketListJSON(&res) // only here: the rows laid out again cost 35 MB at 100,000
 				return writeJSONStream(env.Stdout, m)
 			case out == outCSV:
-				s, err := res.CSV()
+				s, err := report.MarketCSV(&res)
 				if err != nil {
 					return err
 				}
 				_, err = fmt.Fprint(env.Stdout, s)
 				return err
 			case out == "markdown":
-				_, err := fmt.Fprint(env.Stdout, res.Markdown())
+				_, err := fmt.Fprint(env.Stdout, report.MarketMarkdown(&res))
 				return err
 			}
 			r, _ := renderer(env, env.Stdout)
@@ -269,7 +270,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	_ = fl.MarkHidden("format")
 	fl.Float64Var(&f.usdCNY, "usd-cny", 0, "rank CNY prices at 1 USD = RATE CNY (no rate is assumed)")
 	for name, vals := range map[string][]string{"pricing": strs(marketPricing), "arch": strs(model.Archs),
-		"interconnect": model.Interconnects, "sort": strs(model.MarketSorts), "group-by": strs(model.MarketGroups)} {
+		"interconnect": market.Interconnects, "sort": strs(market.Sorts), "group-by": strs(market.Groups)} {
 		_ = cmd.RegisterFlagCompletionFunc(name, byPrefix(cobra.FixedCompletions(vals, noFile)))
 	}
 	return cmd

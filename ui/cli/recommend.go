@@ -290,7 +290,7 @@ nothing else is left.`,
 					return err
 				}
 			}
-			// model.Recommend leaves marketplaces out unless named (matcher.providerOK).
+			// model.Recommend leaves marketplaces out unless named (Query.AllowsProvider).
 			if m := marketplacesIn(cat); len(q.Providers) == 0 && len(m) > 0 {
 				if _, err := env.lang.Fprintf(env.Stdout, "Marketplace offers (%s) left out: their prices change by the hour; --providers %s ranks them.\n",
 					strings.Join(m, ", "), strings.Join(m, ",")); err != nil {

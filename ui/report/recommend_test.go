@@ -6,6 +6,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -93,9 +94,9 @@ func TestOfferBorderline(t *testing.T) {
 // type)").
 func TestMarketCountLines(t *testing.T) {
 	zh := i18n.New(language.SimplifiedChinese)
-	g := model.MarketGroup{Key: "aws", Rows: make([]int, 14387), MinUSDPerHour: 3.28, MaxUSDPerHour: 39.35, MinUSDPerGPUHour: 2.74, MaxUSDPerGPUHour: 4.92}
-	res := &model.MarketResult{Query: model.MarketQuery{Pricing: model.OnDemand}, Rows: make([]model.MarketRow, 100207)}
-	small := &model.MarketResult{Query: model.MarketQuery{Pricing: model.OnDemand, AllRegions: true}, Rows: make([]model.MarketRow, 3580)}
+	g := market.Group{Key: "aws", Rows: make([]int, 14387), MinUSDPerHour: 3.28, MaxUSDPerHour: 39.35, MinUSDPerGPUHour: 2.74, MaxUSDPerGPUHour: 4.92}
+	res := &market.Result{Query: market.Query{Pricing: model.OnDemand}, Rows: make([]market.Row, 100207)}
+	small := &market.Result{Query: market.Query{Pricing: model.OnDemand, AllRegions: true}, Rows: make([]market.Row, 3580)}
 	for _, tc := range []struct{ got, want string }{
 		{MarketGroupLine(nil, &g), "aws: 14,387 offers, $3.28–$39.35/h, $2.74–$4.92 per GPU-hour"},
 		{MarketGroupLine(zh, &g), "aws：14,387 个报价，$3.28–$39.35/小时，每 GPU 小时 $2.74–$4.92"},

@@ -17,6 +17,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -158,7 +159,7 @@ func TestCustomModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := model.DecodeConfig(b)
+	cfg, err := config.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -121,16 +122,16 @@ func TestBrowseKeysRewriteLine(t *testing.T) {
 		name, line string
 		act        func(v *browseView)
 		want       string
-		sort       model.MarketSort
-		group      model.MarketGroupBy
+		sort       market.Sort
+		group      market.GroupBy
 	}{
-		{"tab: the sort after price", "l4", func(v *browseView) { v.cycleSort(1) }, "l4 sort=gpu-price", model.MarketByGPUPrice, ""},
-		{"shift+tab from price: the last sort", "l4", func(v *browseView) { v.cycleSort(-1) }, "l4 sort=vram", model.MarketByVRAM, ""},
-		{"back to price: no word for the default", "l4 --sort gpu-price", func(v *browseView) { v.cycleSort(-1) }, "l4", model.MarketByPrice, ""},
-		{"ctrl+g: by GPU, then provider", "l4 group-by=gpu", func(v *browseView) { v.cycleGroup() }, "l4 group-by=provider", model.MarketByPrice, model.GroupProvider},
+		{"tab: the sort after price", "l4", func(v *browseView) { v.cycleSort(1) }, "l4 sort=gpu-price", market.ByGPUPrice, ""},
+		{"shift+tab from price: the last sort", "l4", func(v *browseView) { v.cycleSort(-1) }, "l4 sort=vram", market.ByVRAM, ""},
+		{"back to price: no word for the default", "l4 --sort gpu-price", func(v *browseView) { v.cycleSort(-1) }, "l4", market.ByPrice, ""},
+		{"ctrl+g: by GPU, then provider", "l4 group-by=gpu", func(v *browseView) { v.cycleGroup() }, "l4 group-by=provider", market.ByPrice, market.GroupProvider},
 		{"ctrl+r: every region, a quoted word kept whole", `"max-price=$2 /h" providers=vast`, func(v *browseView) { v.toggleRegions() },
-			`'max-price=$2 /h' providers=vast --all-regions`, model.MarketByPrice, ""},
-		{"ctrl+r again collapses", "l4 --all-regions", func(v *browseView) { v.toggleRegions() }, "l4", model.MarketByPrice, ""},
+			`'max-price=$2 /h' providers=vast --all-regions`, market.ByPrice, ""},
+		{"ctrl+r again collapses", "l4 --all-regions", func(v *browseView) { v.toggleRegions() }, "l4", market.ByPrice, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -328,7 +329,7 @@ func FuzzBrowseLine(f *testing.F) {
 		v.setSize(80, 24)
 		v.open("")
 		v.setText(line)
-		if _, err := parseBrowseLine(line, cat); err != nil && !errors.Is(err, model.ErrBadFilter) && !strings.HasPrefix(err.Error(), "filter: ") {
+		if _, err := parseBrowseLine(line, cat); err != nil && !errors.Is(err, market.ErrBadFilter) && !strings.HasPrefix(err.Error(), "filter: ") {
 			t.Errorf("%q: error %v neither a filter error nor a quote", line, err)
 		}
 		if strings.Contains(v.err, "\n") {
@@ -339,7 +340,7 @@ func FuzzBrowseLine(f *testing.F) {
 		v.cycleSort(1)
 		if err == nil {
 			q2, err2 := parseBrowseLine(v.input.Value(), cat)
-			if err2 != nil || !slices.EqualFunc(q.GPUs, q2.GPUs, func(a, b model.GPUSpec) bool { return slices.Equal(a.Keys, b.Keys) }) ||
+			if err2 != nil || !slices.EqualFunc(q.GPUs, q2.GPUs, func(a, b market.GPUSpec) bool { return slices.Equal(a.Keys, b.Keys) }) ||
 				!slices.Equal(q.Regions, q2.Regions) || !slices.Equal(q.Providers, q2.Providers) {
 				t.Errorf("%q rewritten as %q: %v, GPUs %v regions %v providers %v; was %v %v %v",
 					line, v.input.Value(), err2, q2.GPUs, q2.Regions, q2.Providers, q.GPUs, q.Regions, q.Providers)
@@ -367,7 +368,7 @@ func bigOverlay(b *testing.B) *model.Catalog {
 // BenchmarkBrowseKeystroke is one keystroke in the browser's filter line
 // over a 100,000-offer overlay, as the program runs it (the browse in a
 // command): "keystroke" is Update and View, the frame that echoes the
-// key; "list" adds the browse command (parse, model.Browse) and the frame
+// key; "list" adds the browse command (parse, market.Browse) and the frame
 // that shows its rows, the time until the list follows the line. A
 // frame at 60 Hz is 16.7 ms. Each keystroke changes the query.
 func BenchmarkBrowseKeystroke(b *testing.B) {

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // vtScreen is what a terminal of the test's size shows: Bubble Tea v2
@@ -161,7 +162,7 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := model.DecodeConfig(b)
+	cfg, err := config.Decode(b)
 	if err != nil {
 		t.Fatalf("the exported file does not load: %v\n%s", err, b)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/data"
-	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -38,9 +38,9 @@ func TestExportSameAsCommandLine(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Chdir(t.TempDir()) // the configurator writes ./gpuplan.toml and ./gpuplan-sky.yaml
-			var c *model.Config
+			var c *config.Config
 			if tt.file != "" {
-				cfg, err := model.DecodeConfig([]byte("schema_version = 1\n" + tt.file + "\n"))
+				cfg, err := config.Decode([]byte("schema_version = 1\n" + tt.file + "\n"))
 				if err != nil {
 					t.Fatal(err)
 				}

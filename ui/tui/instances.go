@@ -339,7 +339,7 @@ func (v offersView) view() string {
 			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
 	}
 	sorted := p.Sprintf("sorted by %s (s) · %s (p) · enter: details", report.SortName(p, v.sort), filter)
-	if v.serving { // model.RankServing's order, which s does not change (trial L5: it said "price")
+	if v.serving { // serve.RankServing's order, which s does not change (trial L5: it said "price")
 		sorted = p.Sprintf("sorted by $ per million output tokens · %s (p) · enter: details", filter)
 	}
 	head := st.Heading.Render(p.Sprintf("All offers: %d", len(v.shown))) + st.Muted.Render(" · "+sorted+v.regionsNote())

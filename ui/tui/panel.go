@@ -14,6 +14,8 @@ import (
 	"charm.land/lipgloss/v2/table"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -22,7 +24,7 @@ import (
 // offers that run it and, when none does, what to change.
 type result struct {
 	seq      int
-	cfg      model.Config
+	cfg      config.Config
 	err      error // the first answer that does not parse, resolve or validate
 	workload model.Workload
 	warnings []string        // resolving the answers (English only: model gives them as text)
@@ -31,10 +33,10 @@ type result struct {
 	rec      model.Recommendation
 	recErr   error // no instance passes the filters
 	advice   []model.Advice
-	adviceOn *model.GPU        // the largest GPU the advice is for
-	tips     []model.Tip       // on the best offer's GPU: the changes that save the most
-	serving  *model.Serving    // the serving request, when the answers serve an LLM
-	serve    []model.ServePlan // its plans, model.RankServing's order; nil when not serving
+	adviceOn *model.GPU     // the largest GPU the advice is for
+	tips     []model.Tip    // on the best offer's GPU: the changes that save the most
+	serving  *serve.Serving // the serving request, when the answers serve an LLM
+	serve    []serve.Plan   // its plans, serve.RankServing's order; nil when not serving
 	elapsed  time.Duration
 }
 
@@ -166,14 +168,14 @@ func (h *hfReader) get(path string, task model.Task) (model.Architecture, model.
 // compute estimates the configuration and matches it against the
 // catalog. It is pure apart from reading config.json files, so it can run
 // in a command; cfgErr is the answers' parse error, shown as is.
-func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, seq int) *result {
+func compute(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, seq int) *result {
 	start := time.Now()
 	r := &result{seq: seq, cfg: cfg, err: cfgErr}
 	defer func() { r.elapsed = time.Since(start) }()
 	if cfgErr != nil {
 		return r
 	}
-	var rd model.Readers
+	var rd config.Readers
 	if hf != nil && hf.read != nil {
 		rd.HFConfig = hf.get
 	}
@@ -186,7 +188,7 @@ func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, s
 	r.warnings, r.warnMsgs = ws, w.WarningMessages()
 	e, err := model.Compute(w, nil)
 	if err != nil {
-		r.err = model.AsConfigError(err)
+		r.err = config.AsError(err)
 		return r
 	}
 	r.est = &e
@@ -318,7 +320,7 @@ func errTextIn(lang *i18n.Printer, err error) string {
 // errText is an error as a sentence for the panel and footer.
 func errText(err error) string {
 	s := err.Error()
-	for _, sentinel := range []error{model.ErrInvalidConfig, model.ErrInvalidWorkload, model.ErrInvalidArchitecture, model.ErrNoOffers} {
+	for _, sentinel := range []error{config.ErrInvalid, model.ErrInvalidWorkload, model.ErrInvalidArchitecture, model.ErrNoOffers} {
 		s = strings.TrimPrefix(s, sentinel.Error()+": ")
 	}
 	s = strings.TrimPrefix(s, "workload.")

@@ -32,6 +32,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // allProviders are the clouds generated when -providers is not given.
@@ -418,14 +419,14 @@ func writeTOML(b *bytes.Buffer, provider, rel string, insts []model.Instance, no
 	b.WriteString("# GCP VM and GPU rows summed, corrected and enriched where each entry's source says so.\n")
 	b.WriteString("# Prices: USD per hour for the whole instance; spot = the lowest over the region's zones.\n")
 	b.WriteString("schema_version = 1\n")
-	fmt.Fprintf(b, "provider = %s\n", model.QuoteTOML(provider))
+	fmt.Fprintf(b, "provider = %s\n", config.QuoteTOML(provider))
 	for _, in := range insts {
 		b.WriteString("\n[[instance]]\n")
 		if n := notes[in.Type]; n != "" {
 			fmt.Fprintf(b, "# %s\n", n)
 		}
-		fmt.Fprintf(b, "type = %s\n", model.QuoteTOML(in.Type))
-		fmt.Fprintf(b, "gpu = %s\n", model.QuoteTOML(in.GPU))
+		fmt.Fprintf(b, "type = %s\n", config.QuoteTOML(in.Type))
+		fmt.Fprintf(b, "gpu = %s\n", config.QuoteTOML(in.GPU))
 		fmt.Fprintf(b, "gpu_count = %d\n", in.GPUCount)
 		if in.VCPUs > 0 {
 			fmt.Fprintf(b, "vcpus = %d\n", in.VCPUs)
@@ -440,19 +441,19 @@ func writeTOML(b *bytes.Buffer, provider, rel string, insts []model.Instance, no
 			fmt.Fprintf(b, "network_gbps = %s\n", num(in.NetworkGbps))
 		}
 		if in.Interconnect != "" {
-			fmt.Fprintf(b, "interconnect = %s\n", model.QuoteTOML(in.Interconnect))
+			fmt.Fprintf(b, "interconnect = %s\n", config.QuoteTOML(in.Interconnect))
 		}
 		if in.Retired != "" {
 			fmt.Fprintf(b, "retired = %s\n", in.Retired)
-			fmt.Fprintf(b, "retired_source = %s\n", model.QuoteTOML(in.RetiredSource))
+			fmt.Fprintf(b, "retired_source = %s\n", config.QuoteTOML(in.RetiredSource))
 		}
 		if in.SkyPilotAccelerator != "" {
-			fmt.Fprintf(b, "skypilot_accelerator = %s\n", model.QuoteTOML(in.SkyPilotAccelerator))
+			fmt.Fprintf(b, "skypilot_accelerator = %s\n", config.QuoteTOML(in.SkyPilotAccelerator))
 		}
 		if in.CPUArch != "" {
-			fmt.Fprintf(b, "cpu_arch = %s\n", model.QuoteTOML(in.CPUArch))
+			fmt.Fprintf(b, "cpu_arch = %s\n", config.QuoteTOML(in.CPUArch))
 		}
-		fmt.Fprintf(b, "source = %s\n", model.QuoteTOML(in.Source))
+		fmt.Fprintf(b, "source = %s\n", config.QuoteTOML(in.Source))
 		fmt.Fprintf(b, "as_of = %s\n", in.AsOf)
 		data.WritePricesTOML(b, in.Prices)
 	}
