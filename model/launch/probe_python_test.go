@@ -91,7 +91,7 @@ func runProbe(t *testing.T, py string, script []byte, env []string, args ...stri
 	defer cancel()
 	cmd := exec.CommandContext(ctx, py, append([]string{path}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
+	cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1",
 		"OMP_NUM_THREADS=1", "MKL_NUM_THREADS=1"}, env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
