@@ -171,7 +171,7 @@ func Parse(b []byte) (*Result, error) {
 	}
 	r := &Result{Line: append([]byte(nil), line...)}
 	if err := strict(line, r); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %v", ErrResult, err)
 	}
 	if err := r.check(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrResult, err)
@@ -189,18 +189,18 @@ func strict(b []byte, v any) error {
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &te):
-			return fmt.Errorf("%w: %s: want %s, got %s", ErrResult, te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+			return fmt.Errorf("%s: want %s, got %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
 		case errors.As(err, &se):
 			msg := se.Error()
 			if bytes.Contains(b, []byte("NaN")) || bytes.Contains(b, []byte("Infinity")) {
 				msg += " (NaN and Infinity are not JSON numbers)"
 			}
-			return fmt.Errorf("%w: not JSON at byte %d: %s", ErrResult, se.Offset, msg)
+			return fmt.Errorf("not JSON at byte %d: %s", se.Offset, msg)
 		}
-		return fmt.Errorf("%w: %s", ErrResult, model.Printable(err.Error()))
+		return errors.New(model.Printable(err.Error()))
 	}
 	if d.More() {
-		return fmt.Errorf("%w: more than one JSON value on the line", ErrResult)
+		return errors.New("more than one JSON value on the line")
 	}
 	return nil
 }
@@ -280,14 +280,14 @@ func (r *Result) check() error {
 	if r.Kind == "serve" {
 		s := &ServeSettings{}
 		if err := strict(r.Plan, s); err != nil {
-			return fmt.Errorf("plan: %w", errors.Unwrap(err))
+			return fmt.Errorf("plan: %w", err)
 		}
 		r.Serve = s
 		return s.check()
 	}
 	s := &Settings{}
 	if err := strict(r.Plan, s); err != nil {
-		return fmt.Errorf("plan: %w", errors.Unwrap(err))
+		return fmt.Errorf("plan: %w", err)
 	}
 	r.Settings = s
 	return s.check()
