@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/BurntSushi/toml"
+
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -185,4 +187,77 @@ func slug(s string) string {
 		return "x"
 	}
 	return b.String()
+}
+
+// Encode writes s in the suite's TOML, header lines first as comments.
+func (s *Suite) Encode(header []string) ([]byte, error) {
+	var b strings.Builder
+	for _, h := range header {
+		b.WriteString("# " + model.Printable(h) + "\n")
+	}
+	if len(header) > 0 {
+		b.WriteString("\n")
+	}
+	if err := toml.NewEncoder(&b).Encode(s); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
+
+// Check refuses a suite a probe could not have written, as Parse refuses a
+// result: names and quotes that are not one printable line, figures that
+// are not finite and positive, kinds, quantities and units the suite does
+// not have. The error names the case.
+func (s *Suite) Check() error {
+	if len(s.Case) > 64 || len(s.Arch) > 64 {
+		return errors.New("more than 64 cases or architectures")
+	}
+	for i := range s.Arch {
+		if err := s.Arch[i].check(); err != nil {
+			return err
+		}
+	}
+	for i := range s.Case {
+		c := &s.Case[i]
+		if err := c.check(); err != nil {
+			return fmt.Errorf("case %s: %v", model.Printable(c.ID), err)
+		}
+	}
+	return nil
+}
+
+func (c *Case) check() error {
+	for _, t := range []struct {
+		k, v string
+		max  int
+	}{{"id", c.ID, maxText}, {"kind", c.Kind, maxText}, {"quantity", c.Quantity, maxText}, {"unit", c.Unit, maxText},
+		{"source", c.Source, 2048}, {"quote", c.Quote, MaxLineBytes}, {"includes", c.Includes, maxNote},
+		{"note", c.Note, 2048}, {"known_gap", c.KnownGap, maxNote}} {
+		if err := text(t.k, t.v, t.max); err != nil {
+			return err
+		}
+	}
+	if c.ID == "" || c.Source == "" || c.Quote == "" {
+		return errors.New("id, source and quote are required")
+	}
+	switch c.Kind + "/" + c.Quantity {
+	case "memory/allocated", "memory/nvidia-smi", "time/samples_per_second", "time/tokens_per_second", "time/gpu_hours":
+	default:
+		return fmt.Errorf("kind %q with quantity %q: the suite has memory allocated or nvidia-smi, time samples_per_second, tokens_per_second or gpu_hours",
+			model.Printable(c.Kind), model.Printable(c.Quantity))
+	}
+	for _, f := range []struct {
+		k   string
+		v   *float64
+		max float64
+	}{{"published", &c.Published, maxCount}, {"tolerance", &c.Tolerance, 10}, {"tokens", &c.Tokens, maxCount},
+		{"inter_gbps", &c.InterGBps, maxRate}, {"context_mib", &c.ContextMiB, maxCount}, {"llm_analysis", &c.LLMAnalysis, maxCount}} {
+		if err := number(f.k, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	if !(c.Published > 0) || !(c.Tolerance > 0) {
+		return errors.New("published and tolerance must be > 0")
+	}
+	return c.Settings.check()
 }

@@ -211,7 +211,7 @@ func TestCasesRoundTrip(t *testing.T) {
 		id, quantity, unit string
 		published, context float64
 	}{
-		{id + "-allocated", "allocated", "GB", 11.42, 0},     // 11,420,000,000 B / 1e9
+		{id + "-allocated", "allocated", "GB", 11.42, 0},      // 11,420,000,000 B / 1e9
 		{id + "-nvidia-smi", "nvidia-smi", "MiB", 12016, 418}, // 12,599,689,216 B / 2^20, context 438,304,768 / 2^20
 		{id + "-throughput", "tokens_per_second", "tokens/s", 701.44, 0},
 	} {
