@@ -141,7 +141,13 @@ func (p *Plan) Probe() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	header := append(p.headerLines(), probeUsage(spec.Train.GPUs, spec.Train.ProcsPerNode, spec.Train.Nodes)...)
+	var header []string
+	for _, l := range p.headerLines() {
+		if !strings.HasPrefix(l, "note: replace ") { // the placeholders are the launch files'; the probe reads no dataset or weights
+			header = append(header, l)
+		}
+	}
+	header = append(header, probeUsage(spec.Train.GPUs, spec.Train.ProcsPerNode, spec.Train.Nodes)...)
 	return renderProbe(header, spec)
 }
 

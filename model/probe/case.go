@@ -22,13 +22,13 @@ type Case struct {
 	Kind     string `toml:"kind"`     // memory or time
 	Quantity string `toml:"quantity"` // allocated, nvidia-smi, samples_per_second, tokens_per_second, gpu_hours
 	Settings
-	Tokens      float64 `toml:"tokens,omitempty"`
-	InterGBps   float64 `toml:"inter_gbps,omitempty"`
-	ContextMiB  float64 `toml:"context_mib,omitempty"`
+	Tokens      float64 `toml:"tokens,omitempty,omitzero"`
+	InterGBps   float64 `toml:"inter_gbps,omitempty,omitzero"`
+	ContextMiB  float64 `toml:"context_mib,omitempty,omitzero"`
 	LegacyTorch bool    `toml:"legacy_torch,omitempty"`
 	PreTorch111 bool    `toml:"torch_before_1_11,omitempty"`
 	LitGPT      bool    `toml:"litgpt,omitempty"`
-	LLMAnalysis float64 `toml:"llm_analysis,omitempty"`
+	LLMAnalysis float64 `toml:"llm_analysis,omitempty,omitzero"`
 	Published   float64 `toml:"published"`
 	Unit        string  `toml:"unit"`
 	Tolerance   float64 `toml:"tolerance"`
@@ -145,7 +145,7 @@ func (r *Result) ranNote() string {
 		parts = append(parts, "GradScaler")
 	}
 	if n.WorldSize > 0 {
-		parts = append(parts, fmt.Sprintf("%d processes", n.WorldSize))
+		parts = append(parts, map[bool]string{true: "1 process", false: fmt.Sprintf("%d processes", n.WorldSize)}[n.WorldSize == 1])
 	}
 	if m := r.Measured; m.Steps != nil && m.WarmupSteps != nil {
 		parts = append(parts, fmt.Sprintf("%.0f measured steps after %.0f warm-up", *m.Steps, *m.WarmupSteps))
@@ -198,7 +198,9 @@ func (s *Suite) Encode(header []string) ([]byte, error) {
 	if len(header) > 0 {
 		b.WriteString("\n")
 	}
-	if err := toml.NewEncoder(&b).Encode(s); err != nil {
+	enc := toml.NewEncoder(&b)
+	enc.Indent = "" // as the suite's file: keys flush left under [[case]]
+	if err := enc.Encode(s); err != nil {
 		return nil, err
 	}
 	return []byte(b.String()), nil

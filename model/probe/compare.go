@@ -31,6 +31,9 @@ type Comparison struct {
 	Estimate *model.Estimate  // kind train
 	Serve    *model.ServePlan // kind serve
 	Rows     []Row
+	// ModelName names the served model (kind serve): the catalog's name,
+	// else its key.
+	ModelName string
 	// Notes say what the rows cannot: a smoke run, a run out of memory,
 	// a recipe that ran other than planned, terms measured otherwise.
 	Notes []string
@@ -191,7 +194,7 @@ func compareServe(r *Result, cat *model.Catalog) (*Comparison, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoEstimate, err)
 	}
-	c := &Comparison{Result: r, Serve: &sp}
+	c := &Comparison{Result: r, Serve: &sp, ModelName: a.Name}
 	c.Notes = append(c.Notes, r.notes()...)
 	if !sp.Fits {
 		c.Notes = append(c.Notes, "gpuplan plans that this does not fit: "+joinReasons(sp.Reasons))

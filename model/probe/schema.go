@@ -26,14 +26,14 @@ type Settings struct {
 	Loss          string   `toml:"loss,omitempty" json:"loss,omitempty"`
 	Optimizer     string   `toml:"optimizer,omitempty" json:"optimizer,omitempty"`
 	Batch         int      `toml:"batch" json:"batch"`
-	GradAccum     int      `toml:"grad_accum,omitempty" json:"grad_accum,omitempty"`
-	SeqLen        int      `toml:"seq_len,omitempty" json:"seq_len,omitempty"`
-	ImageSize     int      `toml:"image_size,omitempty" json:"image_size,omitempty"`
+	GradAccum     int      `toml:"grad_accum,omitempty,omitzero" json:"grad_accum,omitempty"`
+	SeqLen        int      `toml:"seq_len,omitempty,omitzero" json:"seq_len,omitempty"`
+	ImageSize     int      `toml:"image_size,omitempty,omitzero" json:"image_size,omitempty"`
 	Flash         *bool    `toml:"flash,omitempty" json:"flash,omitempty"`
 	Checkpointing *bool    `toml:"checkpointing,omitempty" json:"checkpointing,omitempty"`
-	LoRARank      int      `toml:"lora_rank,omitempty" json:"lora_rank,omitempty"`
+	LoRARank      int      `toml:"lora_rank,omitempty,omitzero" json:"lora_rank,omitempty"`
 	LoRATargets   []string `toml:"lora_targets,omitempty" json:"lora_targets,omitempty"`
-	LoRADropout   float64  `toml:"lora_dropout,omitempty" json:"lora_dropout,omitempty"`
+	LoRADropout   float64  `toml:"lora_dropout,omitempty,omitzero" json:"lora_dropout,omitempty"`
 	QuantType     string   `toml:"quant_type,omitempty" json:"quant_type,omitempty"`
 	DoubleQuant   *bool    `toml:"double_quant,omitempty" json:"double_quant,omitempty"`
 }
@@ -47,23 +47,23 @@ type Arch struct {
 	Layers  int    `toml:"layers" json:"layers"`
 	Hidden  int    `toml:"hidden" json:"hidden"`
 	Heads   int    `toml:"heads" json:"heads"`
-	FFN     int    `toml:"ffn,omitempty" json:"ffn,omitempty"`
-	Vocab   int    `toml:"vocab,omitempty" json:"vocab,omitempty"`
+	FFN     int    `toml:"ffn,omitempty,omitzero" json:"ffn,omitempty"`
+	Vocab   int    `toml:"vocab,omitempty,omitzero" json:"vocab,omitempty"`
 	Norm    string `toml:"norm,omitempty" json:"norm,omitempty"`
 	Tied    bool   `toml:"tied_embeddings,omitempty" json:"tied_embeddings,omitempty"`
-	KVHeads int    `toml:"kv_heads,omitempty" json:"kv_heads,omitempty"`
+	KVHeads int    `toml:"kv_heads,omitempty,omitzero" json:"kv_heads,omitempty"`
 	Gated   bool   `toml:"gated_mlp,omitempty" json:"gated_mlp,omitempty"`
 
 	// Beyond the suite's [[arch]] keys.
-	HeadDim         int     `toml:"head_dim,omitempty" json:"head_dim,omitempty"`
-	DecoderLayers   int     `toml:"decoder_layers,omitempty" json:"decoder_layers,omitempty"`
-	Experts         int     `toml:"experts,omitempty" json:"experts,omitempty"`
-	ExpertsPerToken int     `toml:"experts_per_token,omitempty" json:"experts_per_token,omitempty"`
+	HeadDim         int     `toml:"head_dim,omitempty,omitzero" json:"head_dim,omitempty"`
+	DecoderLayers   int     `toml:"decoder_layers,omitempty,omitzero" json:"decoder_layers,omitempty"`
+	Experts         int     `toml:"experts,omitempty,omitzero" json:"experts,omitempty"`
+	ExpertsPerToken int     `toml:"experts_per_token,omitempty,omitzero" json:"experts_per_token,omitempty"`
 	QKVBias         bool    `toml:"qkv_bias,omitempty" json:"qkv_bias,omitempty"`
 	LinearBias      bool    `toml:"linear_bias,omitempty" json:"linear_bias,omitempty"`
-	PatchSize       int     `toml:"patch_size,omitempty" json:"patch_size,omitempty"`
-	ImageSize       int     `toml:"image_size,omitempty" json:"image_size,omitempty"`
-	Params          float64 `toml:"params,omitempty" json:"params,omitempty"`
+	PatchSize       int     `toml:"patch_size,omitempty,omitzero" json:"patch_size,omitempty"`
+	ImageSize       int     `toml:"image_size,omitempty,omitzero" json:"image_size,omitempty"`
+	Params          float64 `toml:"params,omitempty,omitzero" json:"params,omitempty"`
 }
 
 // SuiteOnly reports whether the suite's [[arch]] keys say all of a: the

@@ -14,6 +14,7 @@ import (
 	"charm.land/lipgloss/v2/table"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -229,6 +230,7 @@ type panel struct {
 	width, height int
 	cache         *panelCache   // shared by copies: View has a value receiver
 	lang          *i18n.Printer // the panel's language (nil: English)
+	probes        []probe.Kept  // the user's kept probe runs (Options.Probes)
 }
 
 // panelCache keeps the last drawing: the panel changes only with its
@@ -393,6 +395,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	add("")
 	add(vram, bar)
 	add(p.memoryDetailLines(pe, best)...)
+	add(p.probeLines(pe, iw)...)
 	parts := report.BreakdownLinesIn(p.lang, mem, st)
 	if iw >= 72 && len(parts) > 2 { // two columns
 		half := (len(parts) + 1) / 2
