@@ -31,6 +31,7 @@ import argparse  # noqa: E402
 import datetime  # noqa: E402
 import gc  # noqa: E402
 import importlib  # noqa: E402
+import importlib.util  # noqa: E402
 import json  # noqa: E402
 import math  # noqa: E402
 import os  # noqa: E402
@@ -132,15 +133,17 @@ def nvidia_smi(args):
     return out.stdout
 
 
-def smi_process_bytes(pid):
-    """What nvidia-smi shows as this process's used memory, bytes (None when not visible)."""
+def smi_process_bytes(*pids):
+    """What nvidia-smi shows as these processes' used memory, bytes, on every GPU
+    (None when none is listed: no nvidia-smi, or another PID namespace)."""
     out = nvidia_smi(["--query-compute-apps=pid,used_memory", "--format=csv,noheader,nounits"])
     if out is None:
         return None
+    want = {str(p) for p in pids}
     total = None
     for line in out.splitlines():
         parts = [p.strip() for p in line.split(",")]
-        if len(parts) == 2 and parts[0] == str(pid) and parts[1].isdigit():
+        if len(parts) == 2 and parts[0] in want and parts[1].isdigit():
             total = (total or 0) + int(parts[1]) * 1048576
     return total
 
@@ -743,8 +746,11 @@ def train(opts):
     if smoke and world.size > 1 and T["strategy"] in ("fsdp", "zero1", "zero2", "zero3"):
         notes.append("smoke: DDP over gloo in place of %s (CUDA only)" % T["strategy"])
     trainable = [p for p in model.parameters() if p.requires_grad]
-    run["params"] = sum(p.numel() for p in model.parameters())
-    run["trainable_params"] = sum(p.numel() for p in trainable)
+    def numel(p):  # ZeRO-3 partitions parameters at construction; ds_numel is the whole
+        return getattr(p, "ds_numel", p.numel())
+
+    run["params"] = sum(numel(p) for p in model.parameters())
+    run["trainable_params"] = sum(numel(p) for p in trainable)
     engine = None
     wrapped = model
     strategy = T["strategy"]
@@ -769,6 +775,12 @@ def train(opts):
             wrapped = engine
         else:
             opt = optimizer_for(torch, T["optimizer"], trainable, run)
+    # Trainer trains in train mode (dropout on; transformers checkpoints only
+    # while self.training): from_pretrained returns the model in eval mode.
+    if T["training"]:
+        wrapped.train()
+    else:
+        wrapped.eval()
     weights_alloc = (stats.allocated() - base0) if stats else None
     weights_counted = count_bytes(list(model.parameters()) + list(model.buffers()))
 
@@ -879,6 +891,11 @@ def train(opts):
             peak_alloc, peak_res = stats.peaks()
         say("out of memory at step %d: the plan does not fit as run" % (len(times) + 1))
 
+    if engine is not None:
+        # DeepSpeed keeps the fp32 master, gradients and optimizer states in
+        # its own partitioned buffers, made in initialize: no term is one delta.
+        weights_alloc = grads_alloc = opt_alloc = weights_counted = grads_counted = opt_counted = None
+        notes.append("DeepSpeed keeps the model states in its own buffers: only the peaks are measured")
     step_s = statistics.median(times) if times else None
     figs = world.max([step_s, peak_alloc, peak_res, smi_used, context, weights_alloc, grads_alloc, opt_alloc,
                       weights_counted, grads_counted, opt_counted])
@@ -889,7 +906,7 @@ def train(opts):
     vision = B["builder"] == "torchvision" or B.get("hf_head") == "image-cls"
     seq = 0 if vision else (S["seq"] if smoke else (T.get("seq_len") or 0))
     sps = batch_n / step_s if step_s else None
-    terms_alloc = weights_alloc is not None
+    terms_alloc = weights_alloc is not None or (stats is not None and engine is not None)
     measured = {
         "warmup_steps": warmup, "steps": len(times), "step_seconds": finite(step_s),
         "step_seconds_all": [finite(t) for t in times],
@@ -1188,7 +1205,8 @@ def serve(opts):
             srv = smoke_server(torch, V, port, log_path)
             notes.append("smoke: a tiny plain-PyTorch decoder behind a stand-in server, not vLLM")
         else:
-            need("vllm", "vllm")
+            if importlib.util.find_spec("vllm") is None:  # not imported: vllm serve runs it
+                raise Refusal("this plan needs the Python package vllm: pip install vllm, then run again")
             exe = shutil.which("vllm")
             if not exe:
                 raise Refusal("the vllm command is not on PATH: pip install vllm, then run again")
@@ -1222,8 +1240,7 @@ def serve(opts):
         load = run_load(port, V, V["model_id"], conc, requests, smoke)
         smi = None
         if not smoke:
-            smi = sum(filter(None, (smi_process_bytes(p) for p in child_pids(proc.pid))))
-            run["vllm"] = version_of("vllm")
+            smi = smi_process_bytes(*child_pids(proc.pid))
         measured = dict(engine)
         measured.update(load)
         measured["startup_seconds"] = finite(startup)
@@ -1260,21 +1277,41 @@ def child_pids(pid):
     return pids
 
 
+def smi_device():
+    """The first visible GPU as nvidia-smi reports it: no CUDA context is made
+    in this process while vLLM holds the memory."""
+    out = nvidia_smi(["--query-gpu=index,name,memory.total,compute_cap", "--format=csv,noheader,nounits"])
+    if not out:
+        return None
+    want = (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0].strip()
+    rows = [[p.strip() for p in line.split(",")] for line in out.splitlines() if line.strip()]
+    for r in rows:
+        if len(r) == 4 and (r[0] == want or want not in [x[0] for x in rows]):
+            try:
+                return {"name": r[1], "memory_bytes": int(float(r[2]) * 1048576), "compute_capability": r[3], "count": len(rows)}
+            except ValueError:
+                return None
+    return None
+
+
 def emit_serve(run, measured, smoke):
     versions = {"python": platform.python_version()}
-    v = version_of("vllm")
-    if v:
-        versions["vllm"] = v
+    for dist in ("vllm", "torch", "transformers"):
+        v = version_of(dist)
+        if v and (not smoke or dist == "torch"):
+            versions[dist] = v
     device = None
     if not smoke:
-        torch = importlib.import_module("torch")
-        versions["torch"] = torch.__version__
-        if torch.cuda.is_available():
-            stats = CUDAStats(torch, None)
-            versions.update({k: v for k, v in stats.versions().items() if v})
-            device = stats.device()
-    elif "torch" in sys.modules:
-        versions["torch"] = sys.modules["torch"].__version__
+        device = smi_device()
+        driver = smi_driver()
+        if driver:
+            versions["driver"] = driver
+        try:
+            torch = importlib.import_module("torch")  # the CUDA it was built with; no device is touched
+            if torch.version.cuda:
+                versions["cuda"] = torch.version.cuda
+        except ImportError:
+            pass
     for k in list(measured):
         if isinstance(measured[k], float):
             measured[k] = finite(measured[k])

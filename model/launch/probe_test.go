@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -406,15 +408,18 @@ func TestProbeCPUSmoke(t *testing.T) {
 	}
 }
 
-// fakeNvidiaSMI writes an nvidia-smi that answers the probe's two queries:
-// the driver version, and 1234 MiB used by its parent (the probe).
+// fakeNvidiaSMI writes an nvidia-smi that answers the probe's queries: the
+// driver version, the first GPU, and the memory used by the fake vLLM
+// server (its pid file in the working directory) or else by its parent
+// (the probe), 1234 MiB.
 func fakeNvidiaSMI(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	script := `#!/bin/sh
 case "$*" in
 *driver_version*) echo "550.54.15" ;;
-*compute-apps*) echo "$PPID, 1234" ;;
+*compute_cap*) echo "0, Fake L40S, 46068, 8.9" ;;
+*compute-apps*) if [ -f fake-vllm.pid ]; then echo "$(cat fake-vllm.pid), 43008"; else echo "$PPID, 1234"; fi ;;
 *) exit 1 ;;
 esac
 `
@@ -852,5 +857,68 @@ func TestProbeHostilePlanInPython(t *testing.T) {
 		if err := json.Unmarshal(b, &got); err != nil || !reflect.DeepEqual(got, planOf(t, out)) {
 			t.Errorf("%q: Python read another plan (%v):\n%s", s, err, b)
 		}
+	}
+}
+
+// TestProbeFakeVLLM runs the serving path (no --cpu-smoke) against a fake
+// vllm package and `vllm serve` (testdata/probe/fakevllm: vLLM's start-up
+// log lines, /health, /metrics, streamed completions) and a fake
+// nvidia-smi: the probe starts the serving files' command word for word
+// (plus its port), reads the KV-cache tokens and bytes, the weights and the
+// concurrency from the log, the blocks from /metrics, times the load, takes
+// the device and vLLM's memory from nvidia-smi, and stops the server.
+func TestProbeFakeVLLM(t *testing.T) {
+	py := needPython(t)
+	cat := loadCatalog(t)
+	fake, err := filepath.Abs("testdata/probe/fakevllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := fakeNvidiaSMI(t)
+	wrapper := "#!/bin/sh\nexec " + py + " " + filepath.Join(fake, "vllm_serve.py") + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "vllm"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := catalogServe(t, cat, "llama-3.1-8b", model.Serving{MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 256, Concurrency: 16}, "aws/g6e.xlarge")
+	script, err := srv.Render(launch.FormatProbe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PYTHONPATH=" + fake, "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}
+	stdout, stderr, code, dir, home := runProbe(t, py, script, env, "--requests", "4", "--timeout", "60")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	r := parseResult(t, stdout, stderr)
+	m := r.Measured
+	const gib, mib = 1 << 30, 1 << 20
+	eq := func(v *float64, want float64) bool { return v != nil && *v == want }
+	switch {
+	case r.Smoke || r.Device == nil || r.Device.Name != "Fake L40S" || r.Device.MemoryBytes != 46068*mib || r.Versions["driver"] != "550.54.15":
+		t.Errorf("device %+v, versions %v", r.Device, r.Versions)
+	case !eq(m.KVCacheTokens, 211712) || !eq(m.KVCacheTokensMetr, 211712) || !eq(m.GPUBlocks, 13232) || !eq(m.MaxConcurrency, 25.84):
+		t.Errorf("KV figures %+v", m)
+	case !eq(m.KVCacheBytes, math.Trunc(24.23*gib)) || !eq(m.Weights, math.Trunc(14.99*gib)): // int(float(GiB) * 2**30) in the script
+		t.Errorf("memory figures %+v", m)
+	case !eq(m.NvidiaSMIUsed, 43008*mib) || !eq(m.Requests, 4) || !eq(m.OutputTokens, 4*256) || m.OutputTokensPerS == nil || m.TPOTSeconds == nil:
+		t.Errorf("load %+v", m)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "fake-vllm-argv.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var argv []string
+	_ = json.Unmarshal(b, &argv)
+	want := append([]string{"serve", srv.ModelID}, srv.VLLMArgs()...)
+	if len(argv) != len(want)+4 || !reflect.DeepEqual(argv[:len(want)], want) || argv[len(want)] != "--port" || argv[len(want)+3] != "127.0.0.1" {
+		t.Errorf("vllm ran with %q, the serving files pass %q", argv, want)
+	}
+	pid, _ := os.ReadFile(filepath.Join(dir, "fake-vllm.pid"))
+	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err != nil || processAlive(n) {
+		t.Errorf("the vllm server (pid %q) was left running", pid)
+	}
+	emptyDir(t, home)
+	if _, err := os.Stat(filepath.Join(dir, ".gpuplan-probe", "vllm-serve.log")); err != nil {
+		t.Errorf("no server log in the working directory: %v", err)
 	}
 }
