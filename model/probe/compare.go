@@ -36,7 +36,8 @@ type Comparison struct {
 	ModelName string
 	// Notes say what the rows cannot: a smoke run, a run out of memory,
 	// a recipe that ran other than planned, terms measured otherwise.
-	Notes []string
+	// Messages, so the reports translate them.
+	Notes []model.Message
 }
 
 // ErrNoEstimate is wrapped when the result's workload cannot be estimated
@@ -82,13 +83,13 @@ func Compare(r *Result, cat *model.Catalog) (*Comparison, error) {
 	if r.Status == "ok" {
 		qlora := e.Workload.Task == model.TaskQLoRA
 		if m.TermsFrom == "tensors" && qlora {
-			c.Notes = append(c.Notes, "weights summed over tensors leave out bitsandbytes' quantization constants")
+			c.Notes = append(c.Notes, model.Msg("weights summed over tensors leave out bitsandbytes' quantization constants"))
 		}
 		members("weights", m.Weights, e.States.Weights, false)
 		members("gradients", m.Gradients, e.States.Gradients, false)
 		members("optimizer states", m.OptimizerStates, e.States.OptimizerStates, false)
 		if m.TermsFrom == "allocator" {
-			c.Notes = append(c.Notes, "terms are torch.cuda.memory_allocated deltas: after building the model, after the first backward, after the first optimizer step")
+			c.Notes = append(c.Notes, model.Msg("terms are torch.cuda.memory_allocated deltas: after building the model, after the first backward, after the first optimizer step"))
 		}
 	}
 	members("peak allocated", m.PeakAllocated, e.TorchAllocated, true)
@@ -98,7 +99,7 @@ func Compare(r *Result, cat *model.Catalog) (*Comparison, error) {
 	}
 	if r.Status != "ok" || e.SamplesPerSecond <= 0 {
 		if r.Status == "oom" {
-			c.Notes = append(c.Notes, fmt.Sprintf("the run ran out of GPU memory; gpuplan estimated %.2f GiB per GPU on the %s",
+			c.Notes = append(c.Notes, model.Msg("the run ran out of GPU memory; gpuplan estimated %.2f GiB per GPU on the %s",
 				e.Memory.Total()/model.GiB, model.Printable(g.Name)))
 		}
 		return c, nil
@@ -130,24 +131,24 @@ func (c *Comparison) add(r Row) {
 }
 
 // notes are what the result says about itself that the rows do not.
-func (r *Result) notes() []string {
-	var out []string
+func (r *Result) notes() []model.Message {
+	var out []model.Message
 	if r.Smoke {
-		out = append(out, "a --cpu-smoke run: a tiny model on the CPU, not the plan; it checks the script, and there is nothing to compare")
+		out = append(out, model.Msg("a --cpu-smoke run: a tiny model on the CPU, not the plan; it checks the script, and there is nothing to compare"))
 	}
 	if r.Status == "oom" {
-		out = append(out, "status oom: the GPU ran out of memory before the measured steps finished")
+		out = append(out, model.Msg("status oom: the GPU ran out of memory before the measured steps finished"))
 	}
 	if s := r.Settings; s != nil && !r.Smoke {
 		if r.Ran.WorldSize > 0 && r.Ran.WorldSize != s.GPUs {
-			out = append(out, fmt.Sprintf("ran on %d processes, the plan on %d GPUs", r.Ran.WorldSize, s.GPUs))
+			out = append(out, model.Msg("ran on %d processes, the plan on %d GPUs", r.Ran.WorldSize, s.GPUs))
 		}
 		if r.Ran.MicroBatch > 0 && r.Ran.MicroBatch != s.Batch {
-			out = append(out, fmt.Sprintf("ran micro-batch %d, the plan %d", r.Ran.MicroBatch, s.Batch))
+			out = append(out, model.Msg("ran micro-batch %d, the plan %d", r.Ran.MicroBatch, s.Batch))
 		}
 	}
 	for _, n := range r.Ran.Notes {
-		out = append(out, "probe: "+n)
+		out = append(out, model.Msg("the probe's note: %s", n))
 	}
 	return out
 }
@@ -197,7 +198,7 @@ func compareServe(r *Result, cat *model.Catalog) (*Comparison, error) {
 	c := &Comparison{Result: r, Serve: &sp, ModelName: a.Name}
 	c.Notes = append(c.Notes, r.notes()...)
 	if !sp.Fits {
-		c.Notes = append(c.Notes, "gpuplan plans that this does not fit: "+joinReasons(sp.Reasons))
+		c.Notes = append(c.Notes, model.Msg("gpuplan plans that this does not fit: %s", joinReasons(sp.Reasons)))
 	}
 	if r.Smoke {
 		return c, nil

@@ -557,7 +557,9 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		opts.ConfigPath, opts.PlanPath = "", configPath
 	}
 	opts.PriceNote = priceNote(env, cat)
-	opts.Probes, _ = keptProbes(env, cat) // the panel shows the correction of close estimates
+	var probeWarnings []string
+	opts.Probes, probeWarnings = keptProbes(env, cat) // the panel shows the correction of close estimates
+	warnings = append(warnings, probeWarnings...)
 	opts.SpotRate = lazySpotRate(env.SpotRates)
 	for _, w := range warnings { // on screen at start; printed too, so the scrollback keeps them
 		opts.Warnings = append(opts.Warnings, localize(env.lang, w))

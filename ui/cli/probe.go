@@ -35,7 +35,7 @@ func newProbeCmd(env *Env, overlays *[]string) *cobra.Command {
 		Long: `The probe script (gpuplan export --format probe) runs a few steps of the plan on the
 rented GPU and prints one JSON line. probe compare sets each measured figure beside
 gpuplan's estimate of the same workload, with the error and whether it fell inside
-the printed 90% range; probe add keeps the run in your data directory as calibration
+the printed range (90%); probe add keeps the run in your data directory as calibration
 cases of the suite's format, and estimate, recommend and the configurator then show,
 beside their estimate, the estimate corrected by your runs on the same GPU, model
 family and recipe; probe export writes the kept cases, ready to contribute.`,

@@ -22,7 +22,7 @@ func WriteProbeComparison(out io.Writer, r *Renderer, c *probe.Comparison) error
 	res := c.Result
 	title, shape := probeTitle(p, c)
 	fmt.Fprintf(&b, "%s%s\n", st.Title.Render(title), st.Muted.Render(" · "+shape))
-	p.Fprintf(&b, "ran on %s\n", model.Printable(res.Summary()))
+	b.WriteString(p.Sprintf("ran on %s", probeRanOn(p, res)) + "\n")
 	b.WriteString("\n")
 	if len(c.Rows) > 0 {
 		headers := []string{p.T("Figure"), p.T("Measured"), p.T("Estimated"), p.T("Error"), p.T("range (90%)"), p.T("In range")}
@@ -44,7 +44,7 @@ func WriteProbeComparison(out io.Writer, r *Renderer, c *probe.Comparison) error
 		p.Fprintf(&b, "%s\n", st.Muted.Render(p.T("error = estimated ÷ measured − 1: negative when gpuplan under-estimated")))
 	}
 	for _, n := range c.Notes {
-		fmt.Fprintf(&b, "%s %s\n", st.Muted.Render(p.T("note:")), localizeProbe(p, n))
+		b.WriteString(st.Muted.Render(p.Sprintf("note: %s", model.Printable(p.Message(n)))) + "\n")
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
@@ -63,12 +63,34 @@ func probeTitle(p *i18n.Printer, c *probe.Comparison) (string, string) {
 	s := c.Result.Serve
 	sp := c.Serve
 	name := model.Printable(cmp.Or(c.ModelName, s.Model))
-	shape := p.Sprintf("serve %s weights, TP %d × PP %d, max-model-len %d, %d concurrent requests of %d + %d tokens",
+	shape := p.Sprintf("serve %s weights, TP %d × PP %d, --max-model-len %d, %d concurrent requests of %d + %d tokens",
 		s.WeightFormat, s.TP, s.PP, s.MaxModelLen, s.Concurrency, s.PromptTokens, s.OutputTokens)
 	if sp != nil && sp.Offer.GPU != nil {
 		shape += " · " + sp.Offer.GPU.Name
 	}
 	return name, shape
+}
+
+// probeRanOn is probe.Result.Summary in p's language: the GPU, the
+// software versions, the date.
+func probeRanOn(p *i18n.Printer, r *probe.Result) string {
+	if !p.Chinese() {
+		return model.Printable(r.Summary())
+	}
+	parts := []string{"CPU"}
+	if r.Device != nil && r.Device.Name != "" {
+		parts[0] = r.Device.Name
+	}
+	for _, k := range []string{"torch", "cuda", "driver", "transformers", "peft", "bitsandbytes", "deepspeed", "torchvision", "vllm"} {
+		if v := r.Versions[k]; v != "" {
+			name := map[string]string{"cuda": "CUDA", "driver": p.T("driver")}[k]
+			parts = append(parts, cmp.Or(name, k)+" "+v)
+		}
+	}
+	if len(r.Date) >= 10 {
+		parts = append(parts, r.Date[:10])
+	}
+	return model.Printable(strings.Join(parts, "、"))
 }
 
 // probeValue writes v in unit: GiB for bytes, seconds with three
@@ -92,12 +114,6 @@ func probeValue(p *i18n.Printer, v float64, unit string, withUnit bool) string {
 		return s
 	}
 	return s + " " + p.T(unit)
-}
-
-// localizeProbe translates a note written by model/probe when the catalogue
-// has it; notes carrying the probe's own words stay as they were.
-func localizeProbe(p *i18n.Printer, n string) string {
-	return model.Printable(p.T(n))
 }
 
 // ProbeJSON is probe compare --json.
@@ -130,7 +146,7 @@ type ProbeRowJSON struct {
 func NewProbeJSON(c *probe.Comparison) ProbeJSON {
 	res := c.Result
 	j := ProbeJSON{Kind: res.Kind, Status: res.Status, Smoke: res.Smoke, RanOn: res.Summary(), Date: res.Date,
-		Rows: []ProbeRowJSON{}, Notes: append([]string{}, c.Notes...), Quote: string(res.Line), Version: res.Versions}
+		Rows: []ProbeRowJSON{}, Notes: append([]string{}, model.Strings(c.Notes)...), Quote: string(res.Line), Version: res.Versions}
 	if res.Settings != nil {
 		j.Plan = res.Settings
 	} else {
@@ -170,7 +186,11 @@ func ProbeCorrectionLine(p *i18n.Printer, c *probe.Correction) string {
 	if c.Runs == 1 {
 		runs = p.T("1 kept probe run")
 	}
-	return p.Sprintf("%s on %s (%s family, %s recipe): %s", runs, model.Printable(c.GPU), c.Family, c.Recipe, strings.Join(parts, "; "))
+	sep := "; "
+	if p.Chinese() {
+		sep = "；"
+	}
+	return p.Sprintf("%s on %s (%s family, %s recipe): %s", runs, model.Printable(c.GPU), c.Family, c.Recipe, strings.Join(parts, sep))
 }
 
 // ProbeCorrectionJSON is a correction in the JSON reports.
