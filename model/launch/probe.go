@@ -250,6 +250,14 @@ func (p *Plan) probeSpec() (*probeSpec, error) {
 		loraDropout = trlLoRADropout
 	}
 	if p.Task == model.TaskQLoRA {
+		if p.Strategy == model.FSDP || p.ZeRO() == 3 {
+			// FSDP and ZeRO-3 flatten the 4-bit weights with the rest only when
+			// bitsandbytes stores them in the compute dtype
+			// (bnb_4bit_quant_storage; TRL's --bnb_4bit_quant_storage), which
+			// the launch files do not pass: neither they nor a probe of them run.
+			return nil, fmt.Errorf("%w: probe: QLoRA sharded by %s needs --bnb_4bit_quant_storage %s, which the launch files do not pass; probe it on one GPU or with ddp",
+				ErrPlan, p.Strategy, p.loadDtype())
+		}
 		t.QLoRA = &probeQuant{QuantType: string(p.QuantType), DoubleQuant: p.DoubleQuant}
 	}
 	settings := probe.SettingsFor(w, p.GPU.Key, modelKey)

@@ -270,6 +270,7 @@ func TestProbeRefuses(t *testing.T) {
 		{probeCase{"whisper", "whisper-large-v3", model.Settings{Task: model.TaskFinetune, MicroBatch: 2, SeqLen: 448}, "aws/g6e.xlarge"}, "not audio models"},
 		{probeCase{"fp8", "llama-3.1-8b", model.Settings{Task: model.TaskFinetune, Precision: model.FP8, MicroBatch: 1, GPUs: 8, Strategy: model.FSDP}, "aws/p5.48xlarge"}, "fp8 training"},
 		{probeCase{"gpt2-lora", "gpt2-xl", model.Settings{Task: model.TaskLoRA, MicroBatch: 4, SeqLen: 1024}, "aws/g5.2xlarge"}, "Llama's module names"},
+		{probeCase{"fsdp-qlora", "llama-3.1-70b", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048, GPUs: 8, Strategy: model.FSDP}, "aws/p4de.24xlarge"}, "--bnb_4bit_quant_storage bfloat16"},
 	} {
 		p := catalogPlan(t, cat, tc.pc.model, tc.pc.set, tc.pc.instance)
 		_, err := p.Render(launch.FormatProbe)
