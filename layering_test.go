@@ -22,7 +22,8 @@ var modelImports = map[string][]string{
 	"model/market":             {"model"},
 	"model/config":             {"model", "model/serve"},
 	"model/plan":               {"model", "model/config"},
-	"model/launch":             {"model", "model/config", "model/serve"},
+	"model/probe":              {"model", "model/serve"},
+	"model/launch":             {"model", "model/config", "model/serve", "model/probe"},
 	"model/internal/modeltest": {"model"},
 	"model/market/markettest":  {"model"},
 }

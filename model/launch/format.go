@@ -46,6 +46,8 @@ func ParseFormat(s string) (Format, error) {
 		return FormatSkyPilot, nil
 	case "shell", "sh":
 		return FormatTorchrun, nil
+	case "probe", "probe.py":
+		return FormatProbe, nil
 	}
 	names := make([]string, len(Formats))
 	for i, f := range Formats {
@@ -76,6 +78,8 @@ func (p *Plan) Render(f Format) ([]byte, error) {
 		q := *p
 		q.K8sKind = KindPyTorchJob
 		return q.Kubernetes()
+	case FormatProbe:
+		return p.Probe()
 	}
 	return nil, fmt.Errorf("format %q: want toml, skypilot, torchrun, docker, k8s or pytorchjob", f)
 }

@@ -150,6 +150,10 @@ type Plan struct {
 	K8sKind    string      // KindTrainJob or KindPyTorchJob for several nodes
 
 	Stack Stack
+
+	// Estimate is the offer's estimate the plan launches: the shape and
+	// figures the probe script builds and compares with (Probe).
+	Estimate *model.Estimate
 }
 
 // ErrPlan is wrapped by NewPlan errors.
@@ -217,6 +221,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		Dataset:            opt.Dataset,
 		Bucket:             opt.Bucket,
 		K8sKind:            opt.Kubernetes,
+		Estimate:           e,
 	}
 	if p.Name == "" {
 		p.Name = "gpuplan-" + slug(w.Model.Key, "custom")

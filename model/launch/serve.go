@@ -83,6 +83,11 @@ type Serve struct {
 	// says why, in English.
 	FallbackFrom serve.WeightFormat
 	Fallback     string
+
+	// Arch and Plan are the model and serving plan NewServe was given: the
+	// probe script compares vLLM's figures with them (Probe).
+	Arch *model.Architecture
+	Plan *serve.Plan
 }
 
 // NewServe builds the deployment for plan sp of model a. The error wraps
@@ -118,6 +123,7 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		USDPerHour: sp.USDPerHour,
 		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
 		Serving: sp.Serving, Image: opt.Image,
+		Arch: a, Plan: sp,
 	}
 	s.ReplicasPerNode = min(s.Replicas, o.GPUsPerNode/perReplica)
 	noBF16 := false
@@ -239,6 +245,8 @@ func (s *Serve) Render(f Format) ([]byte, error) {
 		return s.SkyPilot()
 	case FormatK8s, FormatPyTorchJob:
 		return s.Kubernetes()
+	case FormatProbe:
+		return s.Probe()
 	}
 	return nil, fmt.Errorf("format %q: want toml, skypilot, torchrun, docker or k8s", f)
 }

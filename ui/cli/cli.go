@@ -60,6 +60,11 @@ type Env struct {
 	// defaults marked as assumptions) and warnings; nil: no rates.
 	SpotRates func() (func(provider, region, instanceType string) model.InterruptionRate, []string, error)
 
+	// Probes reads probe results and keeps the user's probes (data/probes);
+	// nil: the probe commands say the build has none, and estimates go
+	// uncorrected.
+	Probes *Probes
+
 	// lang prints messages in the language of --lang, the config's lang
 	// key or the environment (resolveLang); nil is English.
 	lang *i18n.Printer
@@ -340,6 +345,7 @@ commands below from scripts (add --json for machine-readable output).`,
 		{"recommend", func() *cobra.Command { return newRecommendCmd(env, &overlays) }},
 		{"offers", func() *cobra.Command { return newOffersCmd(env, &overlays, "offers") }},
 		{"plan", func() *cobra.Command { return newPlanCmd(env) }},
+		{"probe", func() *cobra.Command { return newProbeCmd(env, &overlays) }},
 	}
 	named := ""
 	if len(env.Args) > 0 {
@@ -555,6 +561,9 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		opts.ConfigPath, opts.PlanPath = "", configPath
 	}
 	opts.PriceNote = priceNote(env, cat)
+	var probeWarnings []string
+	opts.Probes, probeWarnings = keptProbes(env, cat) // the panel shows the correction of close estimates
+	warnings = append(warnings, probeWarnings...)
 	opts.SpotRate = lazySpotRate(env.SpotRates)
 	for _, w := range warnings { // on screen at start; printed too, so the scrollback keeps them
 		opts.Warnings = append(opts.Warnings, localize(env.lang, w))

@@ -120,7 +120,7 @@ func TestExportErrors(t *testing.T) {
 		{"retired", append(small, "--instance", "aws/p3.old"), "was retired by the provider on 2024-01-01"},
 		{"not in the latest fetch", append(small, "--instance", "aws/g5.gone"), "aws/g5.gone was not in the latest catalog fetch (since 2026-11-30), so it is not priced"},
 		{"recommend-only flag", append(small, "--instance", "aws/g5.2xlarge", "--providers", "gcp"), "--providers does not apply to export"},
-		{"bad format", append(small, "--instance", "aws/g5.2xlarge", "--format", "helm"), `--format "helm": want toml, skypilot, torchrun, docker, k8s or pytorchjob`},
+		{"bad format", append(small, "--instance", "aws/g5.2xlarge", "--format", "helm"), `--format "helm": want toml, skypilot, torchrun, docker, k8s, pytorchjob or probe`},
 		{"GPU without a stack", append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge", "--format", "skypilot"), "no supported software stack"},
 		{"--gpu that is not the instance's", append(small, "--instance", "aws/g5.2xlarge", "--gpu", "h100-sxm"), "--gpu h100-sxm does not match aws/g5.2xlarge"},
 		{"uneven GPUs", append(small, "--gpus", "9", "--instance", "aws/p5.48xlarge"), "9 GPUs do not split evenly over 2 nodes"},

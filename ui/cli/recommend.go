@@ -256,6 +256,8 @@ nothing else is left.`,
 				return err
 			}
 			warnings = append(warnings, dwarn...)
+			probeText, probeJSON, pw := recommendProbes(env, cat, &rec, qf.limit) // the user's kept probes close to the offers
+			warnings = append(warnings, pw...)
 			hints := wouldFit(w, cat, q, &rec)
 			if output == outJSON {
 				limit := qf.limit
@@ -267,7 +269,7 @@ nothing else is left.`,
 				j.AddDecisions(&rec, d)
 				j.Answers = answers
 				j.WouldFit = report.NewWouldFitJSON(hints)
-				return writeJSONStream(env.Stdout, j)
+				return writeJSONStream(env.Stdout, withProbes(j, probeJSON))
 			}
 			if df.pareto {
 				printWarningsIn(env.lang, env.Stderr, warnings)
@@ -284,6 +286,11 @@ nothing else is left.`,
 			}
 			if err := report.WriteWouldFit(env.Stdout, r, hints); err != nil {
 				return err
+			}
+			for _, l := range probeText {
+				if err := writeProbeLine(env, l); err != nil {
+					return err
+				}
 			}
 			if rate := q.ExchangeRates["CNY"]; rate > 0 {
 				if _, err := env.lang.Fprintf(env.Stdout, "CNY prices converted at 1 USD = %.4g CNY.\n", 1/rate); err != nil {

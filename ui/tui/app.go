@@ -106,7 +106,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	}
 	// width 0: the form is sized once, by the layout below
 	m.wiz = newWizard(a, cat, m.hf.check(), theme, 0, 20, lang)
-	m.panel = panel{st: st, lang: lang, cache: &panelCache{}}
+	m.panel = panel{st: st, lang: lang, cache: &panelCache{}, probes: opts.Probes}
 	m.offers = newOffersView(st, m.keys.Table)
 	m.offers.lang = lang
 	m.detail = newDetailView(st, m.keys.Table)

@@ -76,6 +76,7 @@ var exportFormats = []huh.Option[launch.Format]{
 	huh.NewOption("torchrun script", launch.FormatTorchrun),
 	huh.NewOption("docker run script", launch.FormatDocker),
 	huh.NewOption("Kubernetes Job / PyTorchJob", launch.FormatK8s),
+	huh.NewOption("probe script: measures the plan on the GPU", launch.FormatProbe),
 }
 
 // localFormats are exportFormats with their labels in lang (the values,
@@ -93,6 +94,7 @@ func localFormats(lang *i18n.Printer) []huh.Option[launch.Format] {
 var defaultNames = map[launch.Format]string{
 	launch.FormatSkyPilot: "./gpuplan-sky.yaml", launch.FormatTorchrun: "./gpuplan-torchrun.sh",
 	launch.FormatDocker: "./gpuplan-docker.sh", launch.FormatK8s: "./gpuplan-k8s.yaml",
+	launch.FormatProbe: "./gpuplan-probe.py",
 }
 
 // newExportDialog asks for the format and the file name; cfg is the

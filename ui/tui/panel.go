@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -231,6 +232,7 @@ type panel struct {
 	width, height int
 	cache         *panelCache   // shared by copies: View has a value receiver
 	lang          *i18n.Printer // the panel's language (nil: English)
+	probes        []probe.Kept  // the user's kept probe runs (Options.Probes)
 }
 
 // panelCache keeps the last drawing: the panel changes only with its
@@ -395,6 +397,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	add("")
 	add(vram, bar)
 	add(p.memoryDetailLines(pe, best)...)
+	add(p.probeLines(pe, iw)...)
 	parts := report.BreakdownLinesIn(p.lang, mem, st)
 	if iw >= 72 && len(parts) > 2 { // two columns
 		half := (len(parts) + 1) / 2
