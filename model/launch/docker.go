@@ -36,6 +36,9 @@ func (p *Plan) Docker() ([]byte, error) {
 	if p.Image == "" {
 		return nil, fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
 	}
+	if err := p.checkEntry(); err != nil {
+		return nil, err
+	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
 	}

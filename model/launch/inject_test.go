@@ -95,6 +95,9 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 	}
 	if shellToo {
 		p.Name, p.Script = s, s
+		if s == "" { // no script: NewPlan's installed entry point for a fine-tune
+			p.Module = TRLSFTModule
+		}
 		if s != "" { // "" is no image and no wheel: ErrNoStack, tested elsewhere
 			p.Image, p.Wheel = s, s
 		}

@@ -75,6 +75,9 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 	if p.Image == "" {
 		return nil, fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
 	}
+	if err := p.checkEntry(); err != nil {
+		return nil, err
+	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
 	}
@@ -94,9 +97,11 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		))
 		args = p.argsWithConfig(configDir + "/" + DeepSpeedFile)
 	}
-	header := append(p.headerLines(), p.imageComment(),
-		"the image must hold the script in "+workDir+": build one FROM "+p.Image+" with your code, or pass yours with --image",
-		"gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
+	header := append(p.headerLines(), p.imageComment())
+	if p.Script != "" {
+		header = append(header, "the image must hold the script in "+workDir+": build one FROM "+p.Image+" with your code, or pass yours with --image")
+	}
+	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
 	if p.Spot() {
 		header = append(header, "spot: checkpoints go to the PersistentVolumeClaim "+p.Bucket+" mounted at "+CheckpointDir+": create it (ReadWriteMany across nodes) or replace the name")
 	}

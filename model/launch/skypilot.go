@@ -55,6 +55,9 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	if p.Wheel == "" {
 		return nil, fmt.Errorf("%w: %s, or name a PyTorch wheel variant to install", ErrNoStack, p.Stack.Reason)
 	}
+	if err := p.checkEntry(); err != nil {
+		return nil, err
+	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
 	}

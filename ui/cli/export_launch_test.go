@@ -133,7 +133,7 @@ func slicesContains(s []string, v string) bool {
 
 // TestExportLaunchFlags: the launch options reach the files.
 func TestExportLaunchFlags(t *testing.T) {
-	two := []string{"--params", "1B", "--gpus", "16", "--strategy", "fsdp", "--batch-size", "1", "--seq-len", "512", "--instance", "aws/p5.48xlarge"}
+	two := []string{"--params", "1B", "--task", "finetune", "--gpus", "16", "--strategy", "fsdp", "--batch-size", "1", "--seq-len", "512", "--instance", "aws/p5.48xlarge"}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -173,7 +173,7 @@ func TestExportLaunchFlags(t *testing.T) {
 // offer of the ranking (p5.48xlarge in us-west-2 after us-east-1) as an
 // ordered candidate; lambda's 1-GPU type is not equivalent to 8 GPUs.
 func TestExportAlternatives(t *testing.T) {
-	code, out, errs := runExportCLI(t, "--params", "1B", "--gpus", "8", "--batch-size", "1", "--seq-len", "512",
+	code, out, errs := runExportCLI(t, "--params", "1B", "--task", "finetune", "--gpus", "8", "--batch-size", "1", "--seq-len", "512",
 		"--instance", "aws/p5.48xlarge", "--region", "us-east-1", "--format", "skypilot")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

@@ -160,7 +160,9 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		{[]string{"recommend", "--model", "bert-large", "--regions", "xx-"}, 2},
 		{[]string{"recommend", "--model", "bert-large", "--pricing", "foo"}, 2},
 		{[]string{"export", "--model", "bert-large", "--task", "finetune", "--instance", "aws/g6.xlarge", "--pricing", "spot",
-			"--format", "skypilot", "-o", filepath.Join(t.TempDir(), "task.yaml")}, 0},
+			"--format", "skypilot", "--script", "train.py", "-o", filepath.Join(t.TempDir(), "task.yaml")}, 0},
+		{[]string{"export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "aws/g6.xlarge", "--batch-size", "1", "--seq-len", "1024",
+			"--format", "docker", "-o", filepath.Join(t.TempDir(), "qlora.sh")}, 0},
 	} {
 		code, out, errs := runLang(t, zhLocale, tc.args...)
 		name := strings.Join(tc.args, " ")
