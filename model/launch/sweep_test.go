@@ -101,15 +101,36 @@ func validateSkyPilot(t *testing.T, b []byte, sc skyCatalog) (skyTask, []string)
 		if o.Cloud == "gcp" && strings.Contains(o.InstanceType, "+") {
 			add("instance_type %q is not a GCP machine type", o.InstanceType)
 		}
+		// SkyPilot's own rows for the type (testdata/skypilot_accelerators.csv):
+		// accelerators must equal one of them, name and count
+		// (_check_instance_type_accelerators_combination); without
+		// accelerators SkyPilot takes its row's.
+		own := skyPilotAccelerators(t)[[2]string{o.Cloud, o.InstanceType}]
+		if o.Accelerators == "" && len(own) > 0 {
+			if o.Cloud == "gcp" {
+				add("gcp %s without accelerators", o.InstanceType)
+			}
+			o.Accelerators = fmt.Sprintf("%s:%g", own[0].name, own[0].count)
+			var in *model.Instance
+			for _, c := range sc[[2]string{o.Cloud, o.InstanceType}] {
+				in = c
+			}
+			if in != nil && float64(in.GPUCount) != own[0].count && strings.Contains(task.Run, "$SKYPILOT_NUM_GPUS_PER_NODE") {
+				add("%s %s: SkyPilot counts %g GPUs, the node has %d, and run reads $SKYPILOT_NUM_GPUS_PER_NODE", o.Cloud, o.InstanceType, own[0].count, in.GPUCount)
+			}
+		}
 		m := acceleratorsRE.FindStringSubmatch(o.Accelerators)
 		if m == nil {
 			add("accelerators %q: want NAME:COUNT", o.Accelerators)
 			continue
 		}
 		n, _ := strconv.Atoi(m[2])
+		if len(own) > 0 && !slices.ContainsFunc(own, func(a skyAccel) bool { return strings.EqualFold(a.name, m[1]) && a.count == float64(n) }) {
+			add("%s %s with %s: SkyPilot's catalog gives it %+v (Infeasible resource demands)", o.Cloud, o.InstanceType, o.Accelerators, own)
+		}
 		var match *model.Instance
 		for _, in := range sc[[2]string{o.Cloud, o.InstanceType}] {
-			if strings.EqualFold(in.SkyPilotAccelerator, m[1]) && in.GPUCount == n {
+			if strings.EqualFold(in.SkyPilotAccelerator, m[1]) && (in.GPUCount == n || len(own) > 0) {
 				match = in
 			}
 		}
