@@ -52,8 +52,8 @@ const (
 // cloud (an overlay's own provider), SkyPilot would refuse the instance
 // type (SkyPilotRefuses) or a value cannot be a shell word.
 func (p *Plan) SkyPilot() ([]byte, error) {
-	if p.Wheel == "" {
-		return nil, fmt.Errorf("%w: %s, or name a PyTorch wheel variant to install", ErrNoStack, p.Stack.Reason)
+	if err := p.checkWheel(); err != nil {
+		return nil, err
 	}
 	if err := p.checkEntry(); err != nil {
 		return nil, err
@@ -200,6 +200,9 @@ func (p *Plan) skyFileMounts() *yaml.Node {
 }
 
 func (p *Plan) wheelComment() string {
+	if p.ROCm() {
+		return "ROCm wheel chosen with --wheel, for the AMD GPU"
+	}
 	if p.Wheel == p.Stack.Wheel && p.Stack.Supported {
 		return fmt.Sprintf("%s, compute capability %s: driver ≥ %s", p.Stack.Arch, p.Stack.ComputeCapability, p.Stack.MinDriver)
 	}
