@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/serve"
@@ -348,13 +350,17 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)
 	}
 	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
+	var accel *yaml.Node // none where SkyPilot's catalog counts the GPUs otherwise (SkyPilotGPUCount); vllm's -tp is the plan's
+	if SkyPilotGPUCount(s.Provider, s.InstanceType, s.GPUsPerInstance) == s.GPUsPerInstance {
+		accel = str(fmt.Sprintf("%s:%d", s.Accelerator, s.GPUsPerInstance))
+	}
 	doc := mapping(
 		kv{"name", str(s.Name)},
 		kv{"resources", mapping(
 			kv{"cloud", str(s.Provider)},
 			kv{"region", str(s.Region)},
 			kv{"instance_type", str(s.InstanceType)},
-			kv{"accelerators", str(fmt.Sprintf("%s:%d", s.Accelerator, s.GPUsPerInstance))},
+			kv{"accelerators", accel},
 			kv{"use_spot", boolean(s.Pricing == model.Spot)},
 			kv{"disk_size", integer(s.DiskGB)},
 			kv{"ports", integer(VLLMPort)},

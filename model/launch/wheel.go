@@ -14,7 +14,11 @@ import (
 // 11.8, 12.1, 12.4; 2.6: 11.8, 12.4, 12.6; 2.7: 11.8, 12.6, 12.8; 2.8:
 // 12.6, 12.8, 12.9; 2.9–2.11: 12.6, 12.8, 13.0; 2.12–2.14: 12.6, 13.0,
 // 13.2). Older variants (cu118) still serve GPUs the current ones dropped.
-var wheels = []string{"cu113", "cu116", "cu117", "cu118", "cu121", "cu124", "cu126", "cu128", "cu129", "cu130", "cu132"}
+// The one ROCm variant is the index pytorch.org's "Previous versions" page
+// names for PyTorch's ROCm builds (rocm6.4, ROCmWheelExample); other ROCm
+// releases are not listed until a source names their index.
+var wheels = []string{"cu113", "cu116", "cu117", "cu118", "cu121", "cu124", "cu126", "cu128", "cu129", "cu130", "cu132",
+	ROCmWheelExample}
 
 // Wheels are the PyTorch wheel variants Options.Wheel may name: the
 // variant becomes the pip index URL written into launch files, so only a

@@ -147,7 +147,7 @@ func TestExportErrors(t *testing.T) {
 // TestExportOldGPU: torchrun and toml need no software stack, so a K80
 // still exports them, and --wheel or --image stand in for the missing one.
 func TestExportOldGPU(t *testing.T) {
-	args := append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge")
+	args := append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge", "--script", "infer.py")
 	for _, extra := range [][]string{
 		{"--format", "torchrun"}, {"--format", "toml"},
 		{"--format", "skypilot", "--wheel", "cu118"}, {"--format", "docker", "--image", "registry.example/k80:1"},

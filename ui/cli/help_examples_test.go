@@ -75,8 +75,8 @@ func TestHelpExamples(t *testing.T) {
 	}
 	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
 	// gpuplan.toml as the configurator's ctrl+e writes it: workload, search and the offer chosen.
-	if code, _, errs := runCLI(t, "export", "--model", "bert-large", "--task", "finetune", "--dataset-samples", "88k",
-		"--instance", "gcp/g2-standard-4", "--format", "toml", "-o", "gpuplan.toml"); code != 0 {
+	if code, _, errs := runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--batch-size", "1", "--seq-len", "1024",
+		"--dataset-tokens", "20M", "--instance", "gcp/g2-standard-4", "--format", "toml", "-o", "gpuplan.toml"); code != 0 {
 		t.Fatalf("export gpuplan.toml: exit %d: %s", code, errs)
 	}
 	ran := 0

@@ -188,6 +188,10 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		return nil, path, perm, fmt.Errorf("%s is an AMD GPU: no CUDA build applies, so no %s can be written for it; "+
 			"export the gpuplan TOML instead, and write a ROCm image (such as rocm/pytorch) in your launch file", d.offer.GPU.Name, formatName(d.format))
 	}
+	if errors.Is(err, launch.ErrNoEntryPoint) {
+		// The CLI's advice (--script) names a flag the configurator lacks.
+		return nil, path, perm, fmt.Errorf("%w; the configurator takes no script: export the gpuplan TOML, then run gpuplan export --config FILE --script YOUR_SCRIPT --format %s", err, d.format)
+	}
 	if err != nil {
 		return nil, path, perm, err
 	}
