@@ -22,6 +22,7 @@ var modelImports = map[string][]string{
 	"model/market":             {"model"},
 	"model/config":             {"model", "model/serve"},
 	"model/plan":               {"model", "model/config"},
+	"model/decide":             {"model"},
 	"model/probe":              {"model", "model/serve"},
 	"model/launch":             {"model", "model/config", "model/serve", "model/probe"},
 	"model/internal/modeltest": {"model"},

@@ -23,6 +23,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -58,7 +59,7 @@ type Env struct {
 	// SpotRates returns the spot interruption rate of an instance type in
 	// a region (data.SpotRates: the AWS advisor feed if downloaded, else
 	// defaults marked as assumptions) and warnings; nil: no rates.
-	SpotRates func() (func(provider, region, instanceType string) model.InterruptionRate, []string, error)
+	SpotRates func() (func(provider, region, instanceType string) decide.InterruptionRate, []string, error)
 
 	// Probes reads probe results and keeps the user's probes (data/probes);
 	// nil: the probe commands say the build has none, and estimates go
