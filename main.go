@@ -52,8 +52,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if len(o.Providers) > 0 {
 				providers = o.Providers
 			}
-			// http.DefaultTransport honours HTTPS_PROXY; Run adds a timeout.
-			sum, err := update.Run(ctx, update.Options{Sources: sources, Providers: providers, Force: o.Force, Progress: o.Progress})
+			// http.DefaultTransport honours HTTPS_PROXY; Run bounds the time.
+			sum, err := update.Run(ctx, update.Options{Sources: sources, Providers: providers, Force: o.Force,
+				AllowRedirects: o.AllowRedirects, Progress: o.Progress})
 			return sum.Text(), err
 		},
 		UpdateDir: data.UpdateDir,

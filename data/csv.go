@@ -16,7 +16,9 @@ import (
 // hyperbolic, hyperstack, jarvislabs, lambda, lium, mithril, nebius, oci,
 // primeintellect, runpod, seeweb, shadeform, spheron, vast, verda, yotta),
 // its v6 folders the embedded catalog still reads (do, fluidstack,
-// paperspace: their rows' source in data/catalog/instances), and the read_catalog("<cloud>/vms.csv")
+// paperspace: their rows' source in data/catalog/instances), its v7
+// folder simplepod (embedded too, though the stored copy of SkyPilot's
+// sky/catalog has no simplepod reader), and the read_catalog("<cloud>/vms.csv")
 // or get_catalog_path calls of skypilot-org/skypilot sky/catalog/
 // (azure_catalog.py, ibm_catalog.py, scp_catalog.py, vsphere_catalog.py,
 // ppio_catalog.py, modal_catalog.py, latitude_catalog.py,
@@ -25,7 +27,7 @@ import (
 var skyPilotClouds = []string{
 	"aws", "azure", "cloudrift", "cudo", "daytona", "do", "fluidstack", "gcp", "hyperbolic", "hyperstack",
 	"ibm", "jarvislabs", "lambda", "latitude", "lium", "mithril", "modal", "nebius", "novita", "oci",
-	"paperspace", "ppio", "primeintellect", "quantacloud", "runpod", "scp", "seeweb", "shadeform", "spheron",
+	"paperspace", "ppio", "primeintellect", "quantacloud", "runpod", "scp", "seeweb", "shadeform", "simplepod", "spheron",
 	"vast", "verda", "vsphere", "yotta",
 }
 

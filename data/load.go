@@ -21,6 +21,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // SchemaVersion is the catalog schema this build reads.
@@ -45,9 +46,9 @@ var sharedCatalog = sync.OnceValue(func() *model.Catalog {
 	return &c
 })
 
-// copyCatalog copies src's entries and indexes them, so a change to the
-// copy (an overlay's price patch, a caller's edit) reaches no other
-// catalog.
+// copyCatalog copies src's entries, so a change to the copy (an overlay's
+// price patch, a caller's edit) reaches no other catalog; src must be
+// indexed.
 func copyCatalog(src *model.Catalog) *model.Catalog {
 	c := *src
 	c.GPUs = slices.Clone(c.GPUs)
@@ -67,7 +68,9 @@ func copyCatalog(src *model.Catalog) *model.Catalog {
 		prices = append(prices, in.Prices...)
 		in.Prices = prices[start:len(prices):len(prices)]
 	}
-	c.Index()
+	// The indexes (names → positions) hold for the copy, whose slices keep
+	// src's order: they are shared, never written (Index makes new maps;
+	// a merge re-indexes), so each Load need not hash every name again.
 	return &c
 }
 
@@ -106,6 +109,11 @@ func load(fsys fs.FS) (*model.Catalog, error) {
 		merged = append(merged, all)
 	}
 	var c model.Catalog
+	regions, err := loadRegions(fsys)
+	if err != nil {
+		merged = append(merged, err)
+	}
+	c.Regions = regions // before merge, which indexes the catalog
 	_ = merge(&c, files, &merged)
 	if len(merged) > 0 {
 		return nil, errors.Join(merged...)
@@ -195,6 +203,15 @@ type rawModel struct {
 	Pooler                 bool     `toml:"pooler"`
 	Experts                int      `toml:"experts"`
 	ExpertsPerToken        int      `toml:"experts_per_token"`
+	SharedExperts          int      `toml:"shared_experts"`
+	DenseLayers            int      `toml:"dense_layers"`
+	DenseFFN               int      `toml:"dense_ffn"`
+	QKNorm                 bool     `toml:"qk_norm"`
+	QLoRARank              int      `toml:"q_lora_rank"`
+	KVLoRARank             int      `toml:"kv_lora_rank"`
+	RopeHeadDim            int      `toml:"rope_head_dim"`
+	VHeadDim               int      `toml:"v_head_dim"`
+	VisionParams           float64  `toml:"vision_params"`
 	ExtraParams            float64  `toml:"extra_params"`
 	MaxPositions           int      `toml:"max_positions"`
 	EncoderSeqLen          int      `toml:"encoder_seq_len"`
@@ -288,7 +305,7 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 			}
 			return fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
 		}
-		if ce := model.TOMLValueError(err); ce != nil { // worded as a config file's: "want a whole number such as 8, got a string"
+		if ce := config.TOMLValueError(err); ce != nil { // worded as a config file's: "want a whole number such as 8, got a string"
 			return fmt.Errorf("%s:%d: %s: %s", name, ce.Line, ce.Key, ce.Msg)
 		}
 		return fmt.Errorf("%s: %w", name, err)
@@ -357,11 +374,11 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 // validKeys lists each table's keys, for "did you mean" on typos.
 var validKeys = map[string][]string{
 	"":         {"schema_version", "provider", "gpu", "model", "instance", "discount"},
-	"gpu":      model.TOMLKeys(rawGPU{}),
-	"model":    model.TOMLKeys(rawModel{}),
-	"instance": append(model.TOMLKeys(rawInstance{}), model.TOMLKeys(rawInstanceExt{})...),
-	"prices":   append(model.TOMLKeys(rawPrice{}), model.TOMLKeys(rawPriceExt{})...),
-	"discount": model.TOMLKeys(rawDiscount{}),
+	"gpu":      config.TOMLKeys(rawGPU{}),
+	"model":    config.TOMLKeys(rawModel{}),
+	"instance": append(config.TOMLKeys(rawInstance{}), config.TOMLKeys(rawInstanceExt{})...),
+	"prices":   append(config.TOMLKeys(rawPrice{}), config.TOMLKeys(rawPriceExt{})...),
+	"discount": config.TOMLKeys(rawDiscount{}),
 }
 
 func unknownKeyMsg(k toml.Key) string {
@@ -509,6 +526,8 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		HeadDim: r.HeadDim, FFN: r.FFN, GatedMLP: r.GatedMLP, Vocab: r.Vocab, Tied: r.Tied, Norm: model.Norm(r.Norm),
 		NormsPerLayer: r.NormsPerLayer, LinearBias: r.LinearBias, Dropout: r.Dropout, QKVBias: r.QKVBias, LearnedPositions: r.LearnedPositions,
 		TokenTypes: r.TokenTypes, Pooler: r.Pooler, Experts: r.Experts, ExpertsPerToken: r.ExpertsPerToken,
+		SharedExperts: r.SharedExperts, DenseLayers: r.DenseLayers, DenseFFN: r.DenseFFN, QKNorm: r.QKNorm,
+		QLoRARank: r.QLoRARank, KVLoRARank: r.KVLoRARank, RopeHeadDim: r.RopeHeadDim, VHeadDim: r.VHeadDim, VisionParams: r.VisionParams,
 		FusedQKV: r.FusedQKV, FusedGateUp: r.FusedGateUp,
 		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
 		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,

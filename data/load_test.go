@@ -44,6 +44,16 @@ func TestLoadEmbedded(t *testing.T) {
 	for _, alias := range []struct{ in, want string }{
 		{"ResNet-50", "resnet50"}, {"bert-base-uncased", "bert-base"}, {"Llama-3.1-8B", "llama-3.1-8b"},
 		{"meta-llama/Llama-3.1-8B", "llama-3.1-8b"}, {"H100", "h100-sxm"},
+		// Hugging Face ids of the 2025–2026 models, base and instruct (issue 32).
+		{"Qwen/Qwen3-8B", "qwen3-8b"}, {"Qwen/Qwen3-8B-Base", "qwen3-8b"}, {"Qwen/Qwen3-30B-A3B", "qwen3-30b-a3b"},
+		{"Qwen/Qwen2.5-Coder-7B-Instruct", "qwen2.5-coder-7b"}, {"meta-llama/Llama-3.3-70B-Instruct", "llama-3.3-70b"},
+		{"meta-llama/Llama-3.2-1B-Instruct", "llama-3.2-1b"}, {"meta-llama/Llama-4-Scout-17B-16E-Instruct", "llama-4-scout"},
+		{"google/gemma-3-27b-it", "gemma-3-27b"}, {"google/gemma-2-2b-it", "gemma-2-2b"}, {"openai/gpt-oss-120b", "gpt-oss-120b"},
+		{"deepseek-ai/DeepSeek-R1", "deepseek-v3"}, {"deepseek-ai/DeepSeek-R1-Distill-Llama-8B", "llama-3.1-8b"},
+		{"deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "qwen2.5-32b"}, {"mistralai/Mistral-Small-24B-Instruct-2501", "mistral-small-24b"},
+		{"mistralai/Mistral-Nemo-Instruct-2407", "mistral-nemo-12b"}, {"microsoft/phi-4", "phi-4"},
+		{"HuggingFaceTB/SmolLM3-3B", "smollm3-3b"}, {"answerdotai/ModernBERT-base", "modernbert-base"},
+		{"openai/whisper-large-v3-turbo", "whisper-large-v3-turbo"},
 	} {
 		if m, err := c.Model(alias.in); err == nil {
 			if m.Key != alias.want {

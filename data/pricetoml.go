@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // WritePricesTOML appends an instance's `prices = [...]` array in the
@@ -16,7 +17,7 @@ import (
 func WritePricesTOML(b *bytes.Buffer, prices []model.RegionPrice) {
 	b.WriteString("prices = [\n")
 	for _, p := range prices {
-		fmt.Fprintf(b, "  { region = %s", model.QuoteTOML(p.Region))
+		fmt.Fprintf(b, "  { region = %s", config.QuoteTOML(p.Region))
 		for _, m := range []struct {
 			key string
 			usd float64

@@ -135,7 +135,9 @@ func (e *CSVError) Unwrap() error { return e.Err }
 // instance-hour (the TOML catalog's cap), an empty file, a header without a required column,
 // a row with a different number of fields than the header, a malformed
 // quote, a number that does not parse or is negative, infinite or NaN, an
-// empty AcceleratorCount or Region on a GPU row. Warnings are one line each,
+// empty AcceleratorCount on a GPU row. A GPU row with an empty Region (a
+// flavor sold nowhere, as Seeweb lists them) is skipped with a warning.
+// Warnings are one line each,
 // "vms.csv:12: ...", with repeated warnings counted on the first line.
 func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]model.Instance, []string, error) {
 	insts, _, warnings, err := readSkyPilotCSV(r, name, provider, gpus, 0, 0)
@@ -555,7 +557,10 @@ func (p *parser) row(line int, rec []string) error {
 		return err
 	}
 	if region == "" {
-		return errNoRegion(p.name, line)
+		// Seeweb's catalog lists flavors out of stock everywhere with an
+		// empty Region: sold nowhere, so not an offer.
+		p.warn.add(line, "noregion", "GPU rows without a Region (sold in no region) skipped")
+		return nil
 	}
 	if o.onDemand, o.spot, err = p.prices(line, rec); err != nil {
 		return err

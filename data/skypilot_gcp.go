@@ -2,11 +2,11 @@ package data
 
 import (
 	"fmt"
-
-	"github.com/gpuplan/gpuplan/model"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // GCP bills a GPU VM as two parts: the machine type (vCPUs and memory) and

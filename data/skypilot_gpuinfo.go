@@ -16,8 +16,13 @@ import (
 // {'Gpus': [{'Name': 'A100', 'Count': 8, 'MemoryInfo': {'SizeInMiB': 40960}}], 'TotalGpuMemoryInMiB': 327680}.
 // Keys are matched case-insensitively (DigitalOcean writes them in lower
 // case). SizeInMiB is per GPU except on Vast, where it is the memory of all
-// count GPUs; TotalGpuMemoryInMiB, used only when SizeInMiB is missing, is
-// for all GPUs except on Lambda and DigitalOcean, where it is per GPU.
+// count GPUs, and on Prime Intellect, where it is the memory of all count
+// GPUs too (its 8×A100 80GB rows say 655360); TotalGpuMemoryInMiB, used only
+// when SizeInMiB is missing, is for all GPUs except on Lambda and
+// DigitalOcean, where it is per GPU. RunPod's and Shadeform's fetchers write
+// gigabytes in SizeInMiB ('SizeInMiB': 80 on an 80 GB A100): a per-GPU size
+// under 512 is no GPU's memory in MiB, so it is read as GB (GPUs of 1 GB and
+// less are not sold for machine learning).
 func gpuMemoryMiB(info, provider string, count int) float64 {
 	info = strings.TrimSpace(info)
 	if !strings.HasPrefix(info, "{") || count < 1 {
@@ -34,8 +39,11 @@ func gpuMemoryMiB(info, provider string, count int) float64 {
 		mi, _ := first["memoryinfo"].(map[string]any)
 		if size := pyNumber(mi["sizeinmib"]); size > 0 {
 			mem = size
-			if provider == "vast" {
+			if provider == "vast" || provider == "primeintellect" {
 				mem /= float64(count)
+			}
+			if mem < 512 {
+				mem *= 1024 // the nominal "80 GB" of an A100 80GB is 80 GiB
 			}
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"encoding/csv"
 	"fmt"
-	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"github.com/gpuplan/gpuplan/model"
 )
 

@@ -246,7 +246,6 @@ func TestReadSkyPilotCSVErrors(t *testing.T) {
 			`vms.csv:2: column InstanceType: 300 bytes long, the limit is 256`},
 		{"empty count", awsHeader + "g4dn.xlarge,T4,,4.0,16.0,,0.5,,us-east-1,use1-az1\n", 2,
 			`vms.csv:2: column AcceleratorCount: empty for accelerator "T4", want the number of accelerators`},
-		{"empty region", awsHeader + "g4dn.xlarge,T4,1,4.0,16.0,,0.5,,,use1-az1\n", 2, "vms.csv:2: column Region: empty, want the cloud region"},
 		{"bare quote", awsHeader + "g4dn.xlarge,T4,1,4.0,16.0,a\"b,0.5,,us-east-1,use1-az1\n", 2,
 			`vms.csv:2: character 28: bare " in non-quoted-field`},
 	}
@@ -262,6 +261,22 @@ func TestReadSkyPilotCSVErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReadSkyPilotCSVNoRegion: Seeweb's catalog (v8/seeweb/vms.csv @
+// 004a1aef) lists flavors sold nowhere with an empty Region; they are
+// skipped with one warning, the rest of the file is read.
+func TestReadSkyPilotCSVNoRegion(t *testing.T) {
+	const csv = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n" +
+		"ECS1GPU6,L4,1,4,32.0,0.38,it-fr2,,\n" +
+		"ECS4GPU6,L4,8,32,256.0,3.04,,,\n" +
+		"ECS1GPU8,H100,1,16,256.0,1.89,,,\n"
+	insts, warns, err := ReadSkyPilotCSV(strings.NewReader(csv), "vms.csv", "seeweb", CatalogGPUResolver(testCatalog()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines(t, "instances", summary(insts), []string{"ECS1GPU6 l4×1 4/32 it-fr2 0.38/-"})
+	wantWarnings(t, warns, "vms.csv:3: GPU rows without a Region (sold in no region) skipped (2 rows)")
 }
 
 func TestReadSkyPilotCSVHeader(t *testing.T) {
@@ -309,6 +324,11 @@ func TestGPUMemoryMiB(t *testing.T) {
 		{"Lambda total is per GPU", "{'Gpus': [{'Name': 'V100'}], 'TotalGpuMemoryInMiB': 16384}", "lambda", 8, 16384},
 		{"Cudo string count", "{'Gpus': [{'Count': '1.0', 'MemoryInfo': {'SizeInMiB': '49152'}}]}", "cudo", 1, 49152},
 		{"double quotes, tuple, None", `{"Gpus": ({"MemoryInfo": {"SizeInMiB": 8192}, "X": None, "Y": True},)}`, "aws", 1, 8192},
+		// skypilot-catalog catalogs/v8/runpod/vms.csv @ 01acdfd4 and v8/shadeform/vms.csv @ 002363da write GB.
+		{"RunPod GB in SizeInMiB", "{'Gpus': [{'Name': 'RTX 4090', 'Manufacturer': 'Nvidia', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 24}}], 'TotalGpuMemoryInMiB': 24}", "runpod", 1, 24576},
+		{"Shadeform GB in SizeInMiB", "{'Gpus': [{'Name': 'H200', 'Manufacturer': 'NVIDIA', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 141}, 'TotalGpuMemoryInMiB': 1128}]}", "shadeform", 8, 144384},
+		// v8/primeintellect/vms.csv @ d9a304ea: SizeInMiB of 8 A100 80GB is 655360.
+		{"Prime Intellect SizeInMiB of all GPUs ÷ 8", `{"Gpus":[{"Name":"A100-80GB","Count":8,"MemoryInfo":{"SizeInMiB":655360}}],"TotalGpuMemoryInMiB":5242880}`, "primeintellect", 8, 81920},
 		{"bare name (Azure)", "V100", "azure", 1, 0},
 		{"empty (FPGA)", "", "aws", 1, 0},
 		{"malformed", "{'Gpus': [", "aws", 1, 0},
@@ -350,6 +370,8 @@ func TestCatalogGPUResolver(t *testing.T) {
 		{"fallback name table", "Radeon MI25", 0, "Standard_NV4as_v4", "mi25"},
 		{"fallback needs the key in the catalog", "GH200", 0, "gpu_1x_gh200", ""},
 		{"48 GB RTX 4090 is another card", "RTX4090", 49140, "1x-RTX_4090", ""},
+		{"Hyperstack H100 PCIe", "H100-80G-PCIe", 81920, "n3-H100x1", "h100-pcie"},
+		{"Hyperstack H100 SXM5", "H100-80G-SXM5", 81920, "n3-H100-SXM5x8", "h100-sxm"},
 		{"FPGA", "Virtex UltraScale (VU9P)", 0, "f1.2xlarge", ""},
 		{"empty", "", 0, "x", ""},
 	}

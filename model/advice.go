@@ -28,13 +28,13 @@ func MaxMicroBatch(w Workload, capBytes float64) (int, error) {
 		return 0, err
 	}
 	lo, hi := 1, 2 // fits(lo); hi unknown
-	for hi <= maxBatch {
+	for hi <= MaxBatch {
 		if ok, _ := fits(hi); !ok {
 			break
 		}
 		lo, hi = hi, hi*2
 	}
-	if hi > maxBatch {
+	if hi > MaxBatch {
 		return lo, nil
 	}
 	for hi-lo > 1 { // fits(lo), !fits(hi)

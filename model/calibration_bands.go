@@ -2,13 +2,25 @@
 
 package model
 
-// calibrationBands are the 5th–95th percentiles of true / estimated over the
-// calibration suite (data/testdata/calibration/cases.toml), by kind and class.
-var calibrationBands = map[string]Band{
-	"memory":                  {Lo: 0.9430, Hi: 1.0536, Cases: 43},
-	"memory/sharded-adapters": {Lo: 0.8862, Hi: 1.0030, Cases: 10},
-	"memory/transformer":      {Lo: 0.9430, Hi: 1.0536, Cases: 43},
-	"time":                    {Lo: 0.7489, Hi: 1.2908, Cases: 37},
-	"time/transformer":        {Lo: 0.7426, Hi: 1.2184, Cases: 29},
-	"time/vision":             {Lo: 0.9068, Hi: 1.3169, Cases: 8},
+// DefaultTuning is the fit of the fitted constants on every source of the
+// calibration suite (data/testdata/calibration/cases*.toml; see Tuning).
+var DefaultTuning = Tuning{
+	HFUTransformer:        0.45,
+	HopperFactor:          0.89,
+	WidthKnee:             0,
+	AttentionEfficiency:   0.72,
+	MFUSmallFinetune:      0.28,
+	MFUConv:               0.19,
+	MFUConvTF32:           0.15,
+	MFUFP32:               0.58,
+	CNNTrafficFactor:      11,
+	FragmentationFraction: 0,
+}
+
+// calibrationBands are the bands of the calibration groups with enough
+// sources, from the leave-one-source-out residuals of the suite (see Band);
+// init sets Lo and Hi from q.
+var calibrationBands = map[string]*Band{
+	"memory/all": {Cases: 53, Sources: 3, Group: "memory/all", q: [BandLevels]float64{-0.19789, -0.04685, -0.01829, -0.00351, -0.00186, 0.00204, 0.00326, 0.00353, 0.00435, 0.00591, 0.00672, 0.00762, 0.01201, 0.01515, 0.03512, 0.04555, 0.05085, 0.05970, 0.09885}},
+	"time/all":   {Cases: 39, Sources: 5, Group: "time/all", q: [BandLevels]float64{-0.59326, -0.49148, -0.43010, -0.37554, -0.32085, -0.28665, -0.24580, -0.17896, -0.10813, -0.06730, 0.00198, 0.02869, 0.05647, 0.15551, 0.19297, 0.23927, 0.38574, 0.51634, 0.59351}},
 }

@@ -52,10 +52,10 @@ func (g *GPU) MemoryBytes() float64 {
 	return g.MemoryGiB * GiB
 }
 
-// ccAtLeast reports whether the compute capability is ≥ major.minor.
+// CCAtLeast reports whether the compute capability is ≥ major.minor.
 // Non-NVIDIA GPUs (empty capability) are treated by architecture name in
 // Supports.
-func (g *GPU) ccAtLeast(major, minor int) bool {
+func (g *GPU) CCAtLeast(major, minor int) bool {
 	a, b, ok := strings.Cut(g.ComputeCapability, ".")
 	ma, err1 := strconv.Atoi(a)
 	mi, err2 := strconv.Atoi(b)
@@ -107,7 +107,7 @@ func (g *GPU) Supports(p Precision) (ok bool, fallback Precision) {
 // (compute capability ≥ 8.0, per the flash-attention README); older GPUs
 // fall back to PyTorch's memory-efficient SDPA kernel, which also avoids
 // storing the s² attention matrix.
-func (g *GPU) FlashAttention() bool { return g.ccAtLeast(8, 0) || g.Vendor == "amd" }
+func (g *GPU) FlashAttention() bool { return g.CCAtLeast(8, 0) || g.Vendor == "amd" }
 
 // RunPrecision returns the precision a job asking for p stores and trains
 // in on g: p when supported, else the framework's fallback (Supports), kept
@@ -240,6 +240,19 @@ func (c *Catalog) OfferedProviders() []string {
 	slices.Sort(out)
 	return out
 }
+
+// Arch is the instance's CPU architecture, spelled as uname -m on Linux
+// says it.
+type Arch string
+
+// CPU architectures.
+const (
+	ArchX86 Arch = "x86_64"
+	ArchARM Arch = "arm64"
+)
+
+// Archs lists the architectures the filter accepts.
+var Archs = []Arch{ArchX86, ArchARM}
 
 // Arch returns the host CPU architecture, "x86_64" unless the catalog says
 // otherwise.
@@ -381,24 +394,106 @@ type Catalog struct {
 	Instances []Instance
 	Discounts []Discount
 	Models    []Architecture
+	// Regions is where each provider's regions are (geo.go).
+	Regions []ProviderRegions
 	// AsOf is the newest as_of date of the entries, YYYY-MM-DD.
 	AsOf string
 
 	gpus     map[string]int // normalised keys, names and aliases
 	gpuByKey map[string]int // exact keys: the hot path of matching
 	models   map[string]int
+	geo      *geoIndex
 }
+
+// Price returns the USD/hour of one instance in region r for mode p, and
+// whether it is known: reserved prices apply the provider's published
+// discount to on-demand.
+//
+// Only the mode asked for counts: a type sold by reservation, flex-start
+// or spot only has no on-demand offer. An on-demand price below the same
+// region's spot price is not on-demand (GCP's flex-start SKUs slipped into
+// SkyPilot's on-demand column, catalog audit #1) and is never ranked, nor
+// are retired types (Instance.Retired). Non-USD prices need a rate in
+// rates (USD per unit of the currency).
+func (c *Catalog) Price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
+	if !in.Offered() {
+		return 0, false
+	}
+	return c.ListPrice(in, r, p, rates)
+}
+
+// ListPrice is Price without the retirement rule: what a retired type
+// cost, for listings that show it marked (catalog instances --all).
+func (c *Catalog) ListPrice(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
+	fx := 1.0
+	if cur := in.PriceCurrency(); cur != "USD" {
+		if fx = rates[cur]; !(fx > 0) {
+			return 0, false
+		}
+	}
+	if r.OnDemandUSD > 0 && r.SpotUSD > r.OnDemandUSD && (p == OnDemand || p == Reserved1y || p == Reserved3y) {
+		return 0, false
+	}
+	switch p {
+	case Reserved1y, Reserved3y:
+		if r.OnDemandUSD <= 0 {
+			return 0, false
+		}
+		for i := range c.Discounts {
+			d := &c.Discounts[i]
+			if d.Term == p && d.Applies(in.Provider, in.Type) {
+				return r.OnDemandUSD * (1 - d.Fraction) * fx, true
+			}
+		}
+		return 0, false
+	}
+	v, ok := r.Price(p)
+	return v * fx, ok
+}
+
+// Ranked reports whether the offer of in in region r may be ranked in mode
+// p: the rule Recommend applies (not retired, sold in that mode at a known
+// price, on-demand not below spot, a currency with a known rate).
+func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) bool {
+	_, ok := c.Price(in, r, p, rates)
+	return ok
+}
+
+// MarketplaceProviders sell other people's machines at prices that change
+// by the hour: their catalog rows are snapshots, not price lists, so they
+// are offered only when asked for by name.
+var MarketplaceProviders = []string{"vast", "lium", "hyperbolic", "simplepod"}
 
 // ErrNotFound is wrapped by lookups of unknown keys.
 var ErrNotFound = errors.New("not found")
 
-// normKey folds case and the separators people mix ("ResNet-50",
+// NormKey folds case and the separators people mix ("ResNet-50",
 // "resnet_50", "resnet 50" → "resnet50"); "." is kept because it separates
 // versions ("llama-3.1-8b" vs "llama-31-8b").
-func normKey(s string) string {
+func NormKey(s string) string {
+	s = strings.TrimSpace(s)
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+	if ascii { // the common case, in one allocation: Index runs on every Load
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == '-' || c == '_' || c == ' ' || c == '/':
+			case 'A' <= c && c <= 'Z':
+				b.WriteByte(c + 'a' - 'A')
+			default:
+				b.WriteByte(c)
+			}
+		}
+		return b.String()
+	}
+	for _, r := range strings.ToLower(s) {
 		switch r {
 		case '-', '_', ' ', '/':
 			continue
@@ -417,29 +512,36 @@ func (c *Catalog) Index() {
 	for i := range c.GPUs {
 		g := &c.GPUs[i]
 		for _, k := range append([]string{g.Key, g.Name}, g.Aliases...) {
-			c.gpus[normKey(k)] = i
+			c.gpus[NormKey(k)] = i
 		}
 	}
 	c.models = make(map[string]int, len(c.Models)*3)
+	add := func(k string, i int) {
+		c.models[NormKey(k)] = i
+		if _, after, ok := strings.Cut(k, "/"); ok {
+			a := NormKey(after)
+			if _, taken := c.models[a]; !taken {
+				c.models[a] = i
+			}
+		}
+	}
 	for i := range c.Models {
 		m := &c.Models[i]
-		for _, k := range append([]string{m.Key, m.Name}, m.Aliases...) {
-			c.models[normKey(k)] = i
-			if _, after, ok := strings.Cut(k, "/"); ok {
-				if _, taken := c.models[normKey(after)]; !taken {
-					c.models[normKey(after)] = i
-				}
-			}
+		add(m.Key, i)
+		add(m.Name, i)
+		for _, k := range m.Aliases {
+			add(k, i)
 		}
 	}
 	// Keys win over aliases of other entries.
 	for i := range c.Models {
-		c.models[normKey(c.Models[i].Key)] = i
+		c.models[NormKey(c.Models[i].Key)] = i
 	}
 	for i := range c.GPUs {
-		c.gpus[normKey(c.GPUs[i].Key)] = i
+		c.gpus[NormKey(c.GPUs[i].Key)] = i
 		c.gpuByKey[c.GPUs[i].Key] = i
 	}
+	c.indexGeo()
 }
 
 // GPU returns the GPU with that key or alias. The error wraps ErrNotFound
@@ -451,7 +553,7 @@ func (c *Catalog) GPU(name string) (*GPU, error) {
 	if i, ok := c.gpuByKey[name]; ok {
 		return &c.GPUs[i], nil
 	}
-	if i, ok := c.gpus[normKey(name)]; ok {
+	if i, ok := c.gpus[NormKey(name)]; ok {
 		return &c.GPUs[i], nil
 	}
 	keys := make([]string, 0, len(c.GPUs))
@@ -470,11 +572,11 @@ func (c *Catalog) Model(name string) (*Architecture, error) {
 	if c.models == nil {
 		c.Index()
 	}
-	if i, ok := c.models[normKey(name)]; ok {
+	if i, ok := c.models[NormKey(name)]; ok {
 		return &c.Models[i], nil
 	}
 	if _, after, ok := strings.Cut(name, "/"); ok {
-		if i, ok := c.models[normKey(after)]; ok {
+		if i, ok := c.models[NormKey(after)]; ok {
 			return &c.Models[i], nil
 		}
 	}
@@ -518,13 +620,13 @@ func Closest(s string, candidates []string, n int) []string {
 	if len(s) > 4*maxSuggestRunes || utf8.RuneCountInString(s) > maxSuggestRunes {
 		return nil
 	}
-	ns := normKey(s)
+	ns := NormKey(s)
 	var out []scored
 	for _, c := range candidates {
 		if len(c) > 4*maxSuggestRunes || utf8.RuneCountInString(c) > maxSuggestRunes {
 			continue
 		}
-		nc := normKey(c)
+		nc := NormKey(c)
 		d := levenshtein.ComputeDistance(ns, nc)
 		if ns != "" && (strings.Contains(nc, ns) || strings.Contains(ns, nc)) {
 			d = min(d, 1+abs(len(nc)-len(ns))/4)
@@ -545,7 +647,7 @@ func Closest(s string, candidates []string, n int) []string {
 		if len(res) == n {
 			break
 		}
-		if !slices.ContainsFunc(res, func(r string) bool { return normKey(r) == normKey(o.key) }) { // a10g, A10G: one
+		if !slices.ContainsFunc(res, func(r string) bool { return NormKey(r) == NormKey(o.key) }) { // a10g, A10G: one
 			res = append(res, o.key)
 		}
 	}

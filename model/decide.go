@@ -62,16 +62,16 @@ type OfferDecision struct {
 	// Commitment has one entry per term with a price; nil when there is
 	// none.
 	Commitment []BreakEven
-	Prices     CommitPrices // the whole deployment's prices in each mode
+	Prices     CommitmentPrices // the whole deployment's prices in each mode
 }
 
-// DecideOffer computes o's decision: CommitPricesFor × o.Instances, then
+// DecideOffer computes o's decision: CommitmentPricesFor × o.Instances, then
 // SpotExpectedCost with rate and a, and CommitmentBreakEven for
 // usedHoursPerMonth (0: HoursPerMonth) against on-demand and the spot
 // job's expected cost per useful hour when there is one.
 func DecideOffer(cat *Catalog, o *Offer, rate InterruptionRate, a SpotAssumptions, usedHoursPerMonth float64) OfferDecision {
 	var d OfferDecision
-	p, ok := cat.CommitPricesFor(o.Instance, o.Region)
+	p, ok := cat.CommitmentPricesFor(o.Instance, o.Region)
 	if !ok {
 		return d
 	}

@@ -1,8 +1,25 @@
 // Package model is gpuplan's domain: the workload a user describes, the
-// architectures, GPUs and cloud instances of the catalog, and the estimation
-// math (VRAM per GPU, FLOPs, time), matching, ranking and cost.
+// architectures, GPUs and cloud instances of the catalog with their price
+// lookup, and the estimation math (VRAM per GPU, FLOPs, time), matching,
+// ranking and cost.
 //
 // It is plain Go: no terminal UI, no file or network access. Every formula
 // cites its source in its doc comment; units are in names or field comments
 // (bytes internally, GiB for GPU memory, USD per stated period).
+//
+// The packages under it build on this one and never the other way round
+// (layering_test.go at the repository root holds the rule):
+//
+//   - model/serve: inference serving as vLLM does it (KV cache, speed,
+//     TP × PP × replicas on an offer); imports model only.
+//   - model/market: browsing the market without a workload (GPU specs,
+//     filters, rows, groups); imports model only.
+//   - model/config: the configuration file (decode, validate, encode,
+//     [serve], [launch], answers); imports model and serve.
+//   - model/plan: work in phases (plan file, cost, check, savings);
+//     imports model and config.
+//   - model/launch: the files that launch one offer (SkyPilot, torchrun,
+//     vllm, docker, Kubernetes, DeepSpeed); imports model, config, serve.
+//
+// Nothing under model/ imports ui/ or data/, os or net.
 package model

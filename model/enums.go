@@ -2,7 +2,9 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Framework is the deep-learning framework; it sets the runtime overhead
@@ -174,7 +176,7 @@ var PricingModes = []Pricing{OnDemand, Spot, Reserved1y, Reserved3y}
 
 // ParseFramework parses a framework name.
 func ParseFramework(s string) (Framework, error) {
-	return parseEnum(s, "framework", Frameworks, frameworkAliases)
+	return ParseEnum(s, "framework", Frameworks, frameworkAliases)
 }
 
 var frameworkAliases = map[string]Framework{
@@ -183,7 +185,7 @@ var frameworkAliases = map[string]Framework{
 
 // ParseTask parses a task name.
 func ParseTask(s string) (Task, error) {
-	return parseEnum(s, "task", Tasks, taskAliases)
+	return ParseEnum(s, "task", Tasks, taskAliases)
 }
 
 var taskAliases = map[string]Task{
@@ -193,7 +195,7 @@ var taskAliases = map[string]Task{
 
 // ParseFamily parses an architecture family.
 func ParseFamily(s string) (Family, error) {
-	return parseEnum(s, "family", Families, familyAliases)
+	return ParseEnum(s, "family", Families, familyAliases)
 }
 
 var familyAliases = map[string]Family{
@@ -203,7 +205,7 @@ var familyAliases = map[string]Family{
 
 // ParsePrecision parses a precision.
 func ParsePrecision(s string) (Precision, error) {
-	return parseEnum(s, "precision", []Precision{FP32, TF32, AMPFP16, AMPBF16, BF16, FP16, FP8, INT8, INT4}, precisionAliases)
+	return ParseEnum(s, "precision", []Precision{FP32, TF32, AMPFP16, AMPBF16, BF16, FP16, FP8, INT8, INT4}, precisionAliases)
 }
 
 var precisionAliases = map[string]Precision{
@@ -213,7 +215,7 @@ var precisionAliases = map[string]Precision{
 
 // ParseOptimizer parses an optimizer name.
 func ParseOptimizer(s string) (Optimizer, error) {
-	return parseEnum(s, "optimizer", Optimizers, optimizerAliases)
+	return ParseEnum(s, "optimizer", Optimizers, optimizerAliases)
 }
 
 var optimizerAliases = map[string]Optimizer{
@@ -223,7 +225,7 @@ var optimizerAliases = map[string]Optimizer{
 
 // ParseStrategy parses a distribution strategy.
 func ParseStrategy(s string) (Strategy, error) {
-	return parseEnum(s, "strategy", Strategies, strategyAliases)
+	return ParseEnum(s, "strategy", Strategies, strategyAliases)
 }
 
 var strategyAliases = map[string]Strategy{
@@ -233,7 +235,7 @@ var strategyAliases = map[string]Strategy{
 
 // ParsePricing parses a pricing mode.
 func ParsePricing(s string) (Pricing, error) {
-	return parseEnum(s, "pricing", PricingModes, pricingAliases)
+	return ParseEnum(s, "pricing", PricingModes, pricingAliases)
 }
 
 var pricingAliases = map[string]Pricing{
@@ -241,7 +243,10 @@ var pricingAliases = map[string]Pricing{
 	"1y": Reserved1y, "3y": Reserved3y,
 }
 
-func parseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, error) {
+// ParseEnum parses s (case and surrounding space ignored) as one of valid
+// or an alias; the error names what and lists valid: `sort "x": want a, b
+// or c`.
+func ParseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, error) {
 	k := strings.ToLower(strings.TrimSpace(s))
 	for _, v := range valid {
 		if string(v) == k {
@@ -251,11 +256,7 @@ func parseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, e
 	if v, ok := aliases[k]; ok {
 		return v, nil
 	}
-	names := make([]string, len(valid))
-	for i, v := range valid {
-		names[i] = string(v)
-	}
-	return "", fmt.Errorf("%s %q: want %s", what, s, OrList(names))
+	return "", fmt.Errorf("%s %q: want %s", what, s, OrList(EnumNames(valid)))
 }
 
 // OrList joins names as "a, b or c", for messages that list what is valid.
@@ -290,7 +291,7 @@ func (v *QuantType) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, Pars
 func unmarshalEnum[T ~string](dst *T, x any, parse func(string) (T, error)) error {
 	s, ok := x.(string)
 	if !ok {
-		return fmt.Errorf("want a string in quotes, got %s", describe(x))
+		return fmt.Errorf("want a string in quotes, got %s", DescribeTOML(x))
 	}
 	v, err := parse(s)
 	if err != nil {
@@ -298,4 +299,26 @@ func unmarshalEnum[T ~string](dst *T, x any, parse func(string) (T, error)) erro
 	}
 	*dst = v
 	return nil
+}
+
+// DescribeTOML renders a decoded TOML value for an error message: a string
+// quoted, a number or boolean as written, "an array", "a table".
+func DescribeTOML(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case time.Time:
+		return "the date-time " + x.Format(time.RFC3339)
+	case []any, []map[string]any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	}
+	return fmt.Sprintf("%v", v)
 }

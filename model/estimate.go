@@ -40,11 +40,15 @@ type Estimate struct {
 	// context or NCCL's buffers, which nvidia-smi shows.
 	TorchAllocated, TorchReserved float64
 	// MemoryBand is the 90% range of the nvidia-smi total, bytes, from
-	// the calibration residuals of comparable cases (BandFor "memory").
+	// the out-of-sample calibration errors of comparable cases
+	// (MemoryCalibration).
 	MemoryBand [2]float64
-	// TimeBand is the 90% range of Hours (BandFor "time"); zero without
+	// TimeBand is the 90% range of Hours (TimeCalibration); zero without
 	// time.
 	TimeBand [2]float64
+	// memBand and timeBand are the calibration bands behind MemoryBand
+	// and TimeBand (bandFor); timeBand is nil without a GPU.
+	memBand, timeBand *Band
 
 	FLOPsPerSample float64 // model FLOPs of one training sample (or inference request), no recomputation
 	// HardwareFLOPsPerSample adds what activation checkpointing recomputes.
@@ -132,8 +136,8 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	e.PeakPhase = e.Phases[peak].Phase
 	e.TorchAllocated = e.Memory.Tensors()
 	e.TorchReserved = e.TorchAllocated + e.Overhead.Workspace + e.Overhead.Fragmentation
-	mb := BandFor("memory", &e.Workload)
-	e.MemoryBand = [2]float64{e.Memory.Total() * mb.Lo, e.Memory.Total() * mb.Hi}
+	e.memBand = bandFor("memory", "nvidia-smi", &e.Workload, g, Host{})
+	e.MemoryBand = [2]float64{e.Memory.Total() * e.memBand.Lo, e.Memory.Total() * e.memBand.Hi}
 
 	dp := float64(w.GPUs / w.TP)
 	if w.Task == TaskInference {
@@ -178,11 +182,11 @@ func inferenceFLOPs(w *Workload) (total, prefill float64) {
 	prompt.SeqLen = max(w.ContextLen-w.GenTokens, 1)
 	f := ForwardFLOPsPerSample(&prompt)
 	n := matmulParams(w)
-	qd := float64(a.Heads * a.headDim())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
 	layers := float64(a.Layers)
 	if a.Family == FamilyEncoderDecoder {
 		layers = float64(a.DecoderLayers)
-		n -= float64(a.Layers) * a.layerParams(a.expertsPerToken())
+		n -= float64(a.Layers) * a.layerParams(a.ActiveExperts())
 	}
 	avgCtx := float64(prompt.SeqLen) + float64(w.GenTokens)/2
 	return f + float64(w.GenTokens)*(2*max(n, 0)+4*layers*avgCtx*qd), f
@@ -203,6 +207,7 @@ func (e *Estimate) time(g *GPU, h Host) {
 	e.PeakTFLOPS = g.PeakTFLOPS(w.Precision)
 	e.SamplesPerSecond, e.Hours, e.GPUHours, e.HasTime = 0, 0, 0, false
 	e.CommSeconds, e.MemoryBound, e.InputBound, e.HFU = 0, false, false, 0
+	e.timeBand = bandFor("time", "", w, g, h)
 	peak := float64(w.GPUs) * e.PeakTFLOPS * 1e12 // FLOP/s, all GPUs
 	if peak <= 0 {
 		return
@@ -253,9 +258,41 @@ func (e *Estimate) time(g *GPU, h Host) {
 		e.Hours = e.Samples * perSample / 3600
 		e.GPUHours = e.Hours * float64(w.GPUs)
 		e.HasTime = true
-		tb := BandFor("time", w)
-		e.TimeBand = [2]float64{e.Hours * tb.Lo, e.Hours * tb.Hi}
+		e.TimeBand = [2]float64{e.Hours * e.timeBand.Lo, e.Hours * e.timeBand.Hi}
 	}
+}
+
+// MemoryCalibration returns the band behind MemoryBand: the calibration
+// group of the nvidia-smi total and its out-of-sample errors.
+func (e *Estimate) MemoryCalibration() Band {
+	if e.memBand == nil {
+		return fallbackBand
+	}
+	return *e.memBand
+}
+
+// TimeCalibration returns the band behind TimeBand; the fallback band
+// without a GPU.
+func (e *Estimate) TimeCalibration() Band {
+	if e.timeBand == nil {
+		return fallbackBand
+	}
+	return *e.timeBand
+}
+
+// OOMChance returns the probability, 0.05–0.95, that the job needs more
+// than usable bytes per GPU: where usable falls in the out-of-sample
+// error distribution of comparable calibration cases
+// (MemoryCalibration, Band.Exceedance). It is the chance of running out
+// of memory a borderline verdict states; 0.05 means at most 5% (the
+// range's top fits), 0.95 at least 95%.
+func (e *Estimate) OOMChance(usable float64) float64 {
+	total := e.Memory.Total()
+	if total <= 0 {
+		return 0
+	}
+	b := e.MemoryCalibration()
+	return b.Exceedance(usable / total)
 }
 
 // PhaseList returns the phases e has: three for training, one for
@@ -354,7 +391,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 	} else {
 		add("inference weights at %s (embeddings, norms and head in 16-bit for int8/int4/fp8; group-128 scales)", w.Precision)
 		if kvCache(w) > 0 {
-			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %s at %.0f bytes", max(a.Layers, a.DecoderLayers), a.kvHeads(), a.headDim(), w.ContextLen, CountMsg(w.Sequences, "sequence"), kvBytes(w.Precision))
+			add("KV cache: 2 × %d layers × %d KV heads × %d head dim × %d tokens × %s at %.0f bytes", max(a.Layers, a.DecoderLayers), a.EffectiveKVHeads(), a.EffectiveHeadDim(), w.ContextLen, CountMsg(w.Sequences, "sequence"), kvBytes(w.Precision))
 			add("activations: %s prefilled at once (as Hugging Face generate does); servers with chunked prefill (vLLM) need less", CountMsg(w.Sequences, "sequence"))
 		}
 	}
@@ -362,7 +399,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 		add("tensor parallel over %d GPUs splits weights, states and most activations (Megatron-LM, Korthikanti et al. 2022 §4.2.1)", w.TP)
 	}
 	o := e.Overhead
-	add("overhead: CUDA context %.0f MiB, workspaces %.0f MiB, NCCL %.0f MiB, allocator fragmentation %.0f%% of activations and gradients", o.CUDAContext/MiB, o.Workspace/MiB, o.Communication/MiB, FragmentationFraction*100)
+	add("overhead: CUDA context %.0f MiB, workspaces %.0f MiB, NCCL %.0f MiB, allocator fragmentation %.0f%% of activations and gradients", o.CUDAContext/MiB, o.Workspace/MiB, o.Communication/MiB, w.tuning().FragmentationFraction*100)
 	switch w.Framework {
 	case JAX:
 		add("JAX preallocates 75%% of GPU memory by default (XLA_PYTHON_CLIENT_PREALLOCATE); the figure here is what the job needs")
@@ -388,7 +425,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 			add("time: %.3g dense TFLOPS (%s) × hardware utilisation %.2f (by family, GPU generation and width; llm-foundry, DeepLearningExamples, Llama 2); recomputation adds hardware FLOPs; resulting MFU %.2f", e.PeakTFLOPS, e.Precision, e.HFU, e.MFU)
 		}
 		if e.MemoryBound {
-			add("memory-bound: moving %d× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
+			add("memory-bound: moving %.3g× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", w.tuning().CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 		if w.GPUs/w.TP > 1 && w.Task.Training() && w.MFU == 0 {
 			add("collectives: %s ring traffic over %.0f GB/s per GPU (%d GPUs per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, e.Host.GPUsPerNode, e.CommSeconds)
@@ -409,11 +446,11 @@ func (e *Estimate) AssumptionMessages() []Message {
 			add("decoding is timed as the slower of compute and reading weights + KV cache at %.0f%% of %.0f GB/s", MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 	}
-	mb := BandFor("memory", w)
-	add("90%% range: %.2f–%.2f GiB per GPU (nvidia-smi), from %d calibration cases (%s)", e.MemoryBand[0]/GiB, e.MemoryBand[1]/GiB, mb.Cases, BandKey("memory", w))
+	mb := e.MemoryCalibration()
+	add("90%% range: %.2f–%.2f GiB per GPU (nvidia-smi), from the out-of-sample errors of %d calibration cases from %d sources (%s)", e.MemoryBand[0]/GiB, e.MemoryBand[1]/GiB, mb.Cases, mb.Sources, mb.Group)
 	if e.HasTime {
-		tb := BandFor("time", w)
-		add("90%% range of the time: %.3g–%.3g h, from %d calibration cases (%s)", e.TimeBand[0], e.TimeBand[1], tb.Cases, BandKey("time", w))
+		tb := e.TimeCalibration()
+		add("90%% range of the time: %.3g–%.3g h, from the out-of-sample errors of %d calibration cases from %d sources (%s)", e.TimeBand[0], e.TimeBand[1], tb.Cases, tb.Sources, tb.Group)
 	}
 	if e.Samples == 0 {
 		add("no dataset given: job time and cost are not computed")

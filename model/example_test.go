@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 )
 
 // A 7B model described by its parameter count alone, fine-tuned with
@@ -44,9 +45,9 @@ func ExampleParseGPUSpec() {
 		{Key: "h100-sxm", Aliases: []string{"H100"}, Vendor: "nvidia", MemoryGiB: 80},
 		{Key: "a100-80gb", Aliases: []string{"A100-80GB"}, Vendor: "nvidia", MemoryGiB: 80},
 	}}
-	spec, _ := model.ParseGPUSpec("A100-80GB:4+", cat)
+	spec, _ := market.ParseGPUSpec("A100-80GB:4+", cat)
 	fmt.Println(spec.Keys, spec.Count.String(""))
-	_, err := model.ParseGPUSpec("H10:8", cat)
+	_, err := market.ParseGPUSpec("H10:8", cat)
 	fmt.Println(err)
 	// Output:
 	// [a100-80gb] 4+

@@ -35,3 +35,7 @@ func TestCheckFitRefusesPureBF16(t *testing.T) {
 		}
 	}
 }
+
+// fuzzV100 is a Volta GPU (no bf16, no fp8 in vLLM) as the catalog has it.
+var fuzzV100 = GPU{Key: "v100-16gb", Name: "NVIDIA V100", Vendor: "nvidia", ComputeCapability: "7.0", MemoryGiB: 16,
+	MemoryBandwidthGBps: 900, FP16TFLOPS: 125, Interconnect: "nvlink", InterconnectGBps: 300}

@@ -15,10 +15,14 @@ import (
 type Query struct {
 	Providers []string // provider keys; empty means all
 	GPUs      []string // GPU keys; empty means all
-	// Regions are region names or prefixes ("us-east-1", "us-", "europe-");
+	// Regions are region names, prefixes ("us-east-1", "us-", "europe-")
+	// or continents ("europe", "eu", "asia", "north-america": geo.go);
 	// empty means all.
 	Regions []string
-	Pricing Pricing // OnDemand when empty
+	// Countries keep regions in these countries (ISO 3166-1 alpha-2 codes
+	// or English names, geo.go); empty means any.
+	Countries []string
+	Pricing   Pricing // OnDemand when empty
 	// AutoGPUs picks, per instance type, the fewest GPUs (whole instances)
 	// that fit and meet DeadlineHours; otherwise the workload's GPUs are used.
 	AutoGPUs       bool
@@ -62,7 +66,7 @@ var SortKeys = []SortKey{SortPrice, SortMonthly, SortJob, SortTime, SortHeadroom
 
 // ParseSortKey parses a sort key.
 func ParseSortKey(s string) (SortKey, error) {
-	return parseEnum(s, "sort", SortKeys, sortAliases)
+	return ParseEnum(s, "sort", SortKeys, sortAliases)
 }
 
 var sortAliases = map[string]SortKey{"cost": SortJob, "hourly": SortPrice, "month": SortMonthly, "fastest": SortTime}
@@ -86,6 +90,10 @@ type Offer struct {
 	// (VerdictFor), as estimate does: an offer fits at the point estimate
 	// but is borderline when the top of the band is past the usable memory.
 	Verdict FitVerdict
+	// OOMChance is, for a borderline offer, the probability (0.05–0.95)
+	// that the job needs more than UsableBytes (Estimate.OOMChance); 0
+	// otherwise.
+	OOMChance float64
 
 	USDPerHour float64 // the whole deployment
 	MonthlyUSD float64 // USDPerHour × hours per month
@@ -198,60 +206,6 @@ func HostRAMNeed(w *Workload, params float64) float64 {
 	return need
 }
 
-// price returns the USD/hour of one instance in region r for mode p, and
-// whether it is known: reserved prices apply the provider's published
-// discount to on-demand.
-//
-// Only the mode asked for counts: a type sold by reservation, flex-start
-// or spot only has no on-demand offer. An on-demand price below the same
-// region's spot price is not on-demand (GCP's flex-start SKUs slipped into
-// SkyPilot's on-demand column, catalog audit #1) and is never ranked, nor
-// are retired types (Instance.Retired). Non-USD prices need a rate in
-// rates (USD per unit of the currency).
-func (c *Catalog) price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
-	if !in.Offered() {
-		return 0, false
-	}
-	return c.listPrice(in, r, p, rates)
-}
-
-// listPrice is price without the retirement rule: what a retired type
-// cost, for listings that show it marked (catalog instances --all).
-func (c *Catalog) listPrice(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
-	fx := 1.0
-	if cur := in.PriceCurrency(); cur != "USD" {
-		if fx = rates[cur]; !(fx > 0) {
-			return 0, false
-		}
-	}
-	if r.OnDemandUSD > 0 && r.SpotUSD > r.OnDemandUSD && (p == OnDemand || p == Reserved1y || p == Reserved3y) {
-		return 0, false
-	}
-	switch p {
-	case Reserved1y, Reserved3y:
-		if r.OnDemandUSD <= 0 {
-			return 0, false
-		}
-		for i := range c.Discounts {
-			d := &c.Discounts[i]
-			if d.Term == p && d.Applies(in.Provider, in.Type) {
-				return r.OnDemandUSD * (1 - d.Fraction) * fx, true
-			}
-		}
-		return 0, false
-	}
-	v, ok := r.Price(p)
-	return v * fx, ok
-}
-
-// Ranked reports whether the offer of in in region r may be ranked in mode
-// p: the rule Recommend applies (not retired, sold in that mode at a known
-// price, on-demand not below spot, a currency with a known rate).
-func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) bool {
-	_, ok := c.price(in, r, p, rates)
-	return ok
-}
-
 // estimateKey caches estimates per GPU type, GPU count, strategy and
 // host: they do not depend on region or price. The zero host is Compute's
 // DefaultHost; estimateOn retimes that one per instance host.
@@ -263,10 +217,11 @@ type estimateKey struct {
 }
 
 type matcher struct {
-	w     Workload
-	cat   *Catalog
-	q     Query
-	cache map[estimateKey]*estimateResult
+	w       Workload
+	cat     *Catalog
+	q       Query
+	regions RegionFilter // q.Regions and q.Countries, parsed once
+	cache   map[estimateKey]*estimateResult
 	// shapes memoises shape per shapeKey: a 100,000-type overlay has a few
 	// dozen distinct shapes, and each miss formats its reason.
 	shapes map[shapeKey]shapeResult
@@ -442,6 +397,42 @@ type sharedEstimates struct {
 	fromOK bool
 }
 
+// CheapestFinder finds the best offer for one workload after another, the
+// loop both savings rankings run: Recommend's first offer with the query's
+// Sort cleared (the cheapest job with a dataset, else the cheapest hour).
+// It reuses estimates from one call to the next while the workload stays
+// the same (most changes only change the query), so it must not be used
+// concurrently.
+type CheapestFinder struct {
+	cat    *Catalog
+	shared sharedEstimates
+}
+
+// NewCheapestFinder returns a finder over cat with no estimates yet.
+func NewCheapestFinder(cat *Catalog) *CheapestFinder { return newCheapestFinder(cat, nil) }
+
+// newCheapestFinder starts a finder from the estimates of a Recommend
+// (nil: none), which it reads and never writes.
+func newCheapestFinder(cat *Catalog, from *sharedEstimates) *CheapestFinder {
+	f := &CheapestFinder{cat: cat, shared: sharedEstimates{cheapestOnly: true}}
+	if from != nil {
+		f.shared.from, f.shared.fromOK = from, true
+		f.shared.w, f.shared.cache = from.w, make(map[estimateKey]*estimateResult)
+	}
+	return f
+}
+
+// Offer returns Recommend's first offer for w on q with q.Sort cleared;
+// ok is false when Recommend fails or nothing runs w.
+func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
+	q.Sort = ""
+	rec, err := recommendShared(w, f.cat, q, &f.shared)
+	if err != nil || len(rec.Offers) == 0 {
+		return nil, false
+	}
+	return &rec.Offers[0], true
+}
+
 // shapeQuery is the part of a Query that shape and sizedGPUs read.
 type shapeQuery struct {
 	autoGPUs, precisionFallback, multiNode bool
@@ -460,6 +451,58 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	if err := w.Validate(); err != nil {
 		return Recommendation{}, err
 	}
+	q = recommendQuery(q, &w)
+	m := newMatcher(w, cat, q, shared)
+	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
+	sc := offerScan{sort: q.Sort, cheapestOnly: shared != nil && shared.cheapestOnly}
+	// The maps stay locals apart from sc, so that escape analysis keeps
+	// them off the heap as when the scan was inline.
+	var best map[offerGroup]int
+	if !sc.cheapestOnly {
+		best = make(map[offerGroup]int, 256)
+		// Room for every offer up front, to a point: grown by append, the
+		// list is copied at each doubling, and each copy is fresh pages
+		// (faults) in a short command; room never written costs none.
+		pairs := 0
+		for i := range cat.Instances {
+			pairs += len(cat.Instances[i].Prices)
+		}
+		sc.offers = make([]Offer, 0, min(pairs, 1024))
+	}
+	counts := map[RejectKind]int{}
+	for i := range cat.Instances {
+		sc.nextInstance()
+		in := &cat.Instances[i]
+		if !in.Offered() || !m.q.AllowsProvider(in.Provider) || !m.q.AllowsGPU(in.GPU) {
+			continue
+		}
+		m.scanInstance(in, &sc, best, counts)
+	}
+	sc.nextInstance()
+	rec.Offers = sc.offers
+	rejected := sc.nearMisses()
+	if sc.considered == 0 {
+		return rec, fmt.Errorf("%w: no instance in the catalog matches %s", ErrNoOffers, m.describeFilters())
+	}
+	sortOffers(rec.Offers, q.Sort)
+	// Reasons are formatted for the near misses kept only: a savings
+	// section ranks ~60 queries, each rejecting hundreds of offers.
+	for i := range rejected {
+		rejected[i].Reason = rejected[i].ReasonMsg.String()
+	}
+	rec.Rejected = rejected
+	rec.Considered = sc.considered
+	rec.Reasons = reasonCounts(counts)
+	if shared == nil {
+		rec.estimates = &sharedEstimates{w: w, cache: m.cache, sq: shapeQueryOf(&q), shapes: m.shapes}
+	}
+	return rec, nil
+}
+
+// recommendQuery is q with Recommend's defaults for w: on-demand, 730
+// hours a month, up to 64 nodes when multi-node is allowed (else 1), and
+// the job's cost first when w has a dataset (else the price).
+func recommendQuery(q Query, w *Workload) Query {
 	if q.Pricing == "" {
 		q.Pricing = OnDemand
 	}
@@ -474,11 +517,19 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	}
 	if q.Sort == "" {
 		q.Sort = SortPrice
-		if datasetSamples(&w) > 0 {
+		if datasetSamples(w) > 0 {
 			q.Sort = SortJob
 		}
 	}
-	m := &matcher{w: w, cat: cat, q: q}
+	return q
+}
+
+// newMatcher returns the matcher of w on cat for q (a value, so that
+// the caller keeps it off the heap), with shared's
+// estimates and shapes when they were made for w (and for q's shape
+// query); shared (nil: none) is reset to w's when they were not.
+func newMatcher(w Workload, cat *Catalog, q Query, shared *sharedEstimates) matcher {
+	m := matcher{w: w, cat: cat, q: q, regions: q.RegionFilter(cat)}
 	switch {
 	case shared == nil:
 		m.cache = make(map[estimateKey]*estimateResult, 64)
@@ -502,155 +553,160 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 			}
 		}
 	}
-	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
-	cheapestOnly := shared != nil && shared.cheapestOnly
-	// One offer per provider, region and GPU: the best host. An offer
-	// that spreads the job over more GPUs than it needs (auto GPUs on a
-	// bigger host: faster) is a group of its own, so a time-against-cost
-	// view keeps it; idle GPUs (a fixed count on a bigger host) are not.
-	type groupKey struct {
-		provider, region string
-		gpu              *GPU
-		faster           bool
-	}
-	var best map[groupKey]int
-	if !cheapestOnly {
-		best = make(map[groupKey]int, 256)
-		// Room for every offer up front, to a point: grown by append, the
-		// list is copied at each doubling, and each copy is fresh pages
-		// (faults) in a short command; room never written costs none.
-		pairs := 0
-		for i := range cat.Instances {
-			pairs += len(cat.Instances[i].Prices)
-		}
-		rec.Offers = make([]Offer, 0, min(pairs, 1024))
-	}
-	// Near misses: the cheapest rejection of each instance type (its regions
-	// come together), offered to the 10 kept; a 100,000-type overlay keeps
-	// 10 records, not 100,000.
-	const nearMissCount = 10
-	var rejected []Rejection
-	var cheapest Rejection // of the current instance; Instance nil when none
-	counts := map[RejectKind]int{}
-	reject := func(x Rejection) {
-		if cheapestOnly {
-			return
-		}
-		counts[x.Kind]++
-		if cheapest.Instance == nil || compareRejections(x, cheapest) < 0 {
-			cheapest = x
-		}
-	}
-	considered := 0
-	for i := range cat.Instances {
-		if cheapest.Instance != nil {
-			rejected = keepNearMiss(rejected, cheapest, nearMissCount)
-			cheapest = Rejection{}
-		}
-		in := &cat.Instances[i]
-		if !in.Offered() || !m.providerOK(in.Provider) || !m.gpuOK(in.GPU) {
+	return m
+}
+
+// scanInstance prices in in every region m.q allows, adding each offer
+// that runs the workload within the limits to sc (best indexes its
+// groups) and each one that does not to sc's near misses and to counts.
+func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]int, counts map[RejectKind]int) {
+	q := &m.q
+	// The GPU, the deployment shape and its estimate do not depend on
+	// region: found at the type's first offer, so types with none in
+	// the asked regions and pricing mode (most of them in a savings
+	// change to one region or to spot) cost no look-up.
+	var (
+		g      *GPU
+		shape  deployment
+		kind   RejectKind
+		reason Message
+		sized  int
+	)
+	for j := range in.Prices {
+		rp := &in.Prices[j]
+		if !m.regions.Match(in.Provider, rp.Region) {
 			continue
 		}
-		// The GPU, the deployment shape and its estimate do not depend on
-		// region: found at the type's first offer, so types with none in
-		// the asked regions and pricing mode (most of them in a savings
-		// change to one region or to spot) cost no look-up.
-		var (
-			g      *GPU
-			shape  deployment
-			kind   RejectKind
-			reason Message
-			sized  int
-		)
-		for j := range in.Prices {
-			rp := &in.Prices[j]
-			if !m.regionOK(rp.Region) {
-				continue
-			}
-			unit, ok := cat.price(in, rp, q.Pricing, q.ExchangeRates)
-			if !ok {
-				continue // no price in this mode here: not an offer
-			}
-			if g == nil {
-				var err error
-				if g, err = cat.GPU(in.GPU); err != nil {
-					break
-				}
-				shape, kind, reason, sized = m.cachedShape(in, g)
-			}
-			considered++
-			if !reason.IsZero() {
-				short := 0.0
-				if kind == RejectVRAM && shape.r != nil {
-					short = shape.r.e.Memory.Total() - UsableBytes(g)
-				}
-				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), ReasonMsg: reason, Kind: kind, ShortBytes: short})
-				continue
-			}
-			o := m.offer(in, g, rp.Region, unit, shape)
-			o.SizedGPUs = sized
-			if q.Pricing != OnDemand {
-				if od, ok := cat.price(in, rp, OnDemand, q.ExchangeRates); ok {
-					o.OnDemandUSDPerHour = od * float64(shape.nodes)
-				}
-			}
-			if kind, why := m.limits(&o); !why.IsZero() {
-				reject(Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Instances: o.Instances, ReasonMsg: why, Kind: kind})
-				continue
-			}
-			if cheapestOnly {
-				// The least offer by compareOffers, which orders every
-				// pair (it ends on provider, type and region): the same
-				// Offers[0] as the grouped, sorted list.
-				if len(rec.Offers) == 0 {
-					rec.Offers = append(rec.Offers, o)
-				} else if lessOffer(&o, &rec.Offers[0], q.Sort) {
-					rec.Offers[0] = o
-				}
-				continue
-			}
-			k := groupKey{in.Provider, rp.Region, g, o.SizedGPUs > 0 && o.GPUs > o.SizedGPUs}
-			if at, ok := best[k]; ok {
-				if !lessOffer(&o, &rec.Offers[at], q.Sort) {
-					continue
-				}
-				rec.Offers[at] = o
-				continue
-			}
-			best[k] = len(rec.Offers)
-			rec.Offers = append(rec.Offers, o)
+		unit, ok := m.cat.Price(in, rp, q.Pricing, q.ExchangeRates)
+		if !ok {
+			continue // no price in this mode here: not an offer
 		}
+		if g == nil {
+			var err error
+			if g, err = m.cat.GPU(in.GPU); err != nil {
+				break
+			}
+			shape, kind, reason, sized = m.cachedShape(in, g)
+		}
+		sc.considered++
+		if !reason.IsZero() {
+			short := 0.0
+			if kind == RejectVRAM && shape.r != nil {
+				short = shape.r.e.Memory.Total() - UsableBytes(g)
+			}
+			sc.reject(counts, Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), ReasonMsg: reason, Kind: kind, ShortBytes: short})
+			continue
+		}
+		o := m.offer(in, g, rp.Region, unit, shape)
+		o.SizedGPUs = sized
+		if q.Pricing != OnDemand {
+			if od, ok := m.cat.Price(in, rp, OnDemand, q.ExchangeRates); ok {
+				o.OnDemandUSDPerHour = od * float64(shape.nodes)
+			}
+		}
+		if kind, why := m.limits(&o); !why.IsZero() {
+			sc.reject(counts, Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Instances: o.Instances, ReasonMsg: why, Kind: kind})
+			continue
+		}
+		sc.add(best, &o, offerGroup{in.Provider, rp.Region, g, o.SizedGPUs > 0 && o.GPUs > o.SizedGPUs})
 	}
-	if cheapest.Instance != nil {
-		rejected = keepNearMiss(rejected, cheapest, nearMissCount)
+}
+
+// offerGroup is what keeps one offer in a Recommendation: one per
+// provider, region and GPU, the best host. An offer that spreads the job
+// over more GPUs than it needs (auto GPUs on a bigger host: faster) is a
+// group of its own, so a time-against-cost view keeps it; idle GPUs (a
+// fixed count on a bigger host) are not.
+type offerGroup struct {
+	provider, region string
+	gpu              *GPU
+	faster           bool
+}
+
+// offerScan is what a Recommend's scan of the catalog collects: the
+// offers, the best by sort of each offerGroup (or, cheapestOnly, the
+// least one alone), and the near misses: the cheapest rejection of each
+// instance type (its regions come together), nearMissCount of them at
+// most; cheapestOnly (a savings eval) keeps none. A 100,000-type overlay
+// keeps 10 records, not 100,000.
+type offerScan struct {
+	sort         SortKey
+	cheapestOnly bool
+	offers       []Offer
+	kept         []Rejection
+	cheapest     Rejection // of the current instance; Instance nil when none
+	considered   int       // prices looked at
+}
+
+// nearMissCount is how many near misses a Recommendation keeps.
+const nearMissCount = 10
+
+// add keeps o when it is the best of its group k so far; best indexes
+// the offers by group.
+func (sc *offerScan) add(best map[offerGroup]int, o *Offer, k offerGroup) {
+	if sc.cheapestOnly {
+		// The least offer by compareOffers, which orders every pair (it
+		// ends on provider, type and region): the same Offers[0] as the
+		// grouped, sorted list.
+		if len(sc.offers) == 0 {
+			sc.offers = append(sc.offers, *o)
+		} else if lessOffer(o, &sc.offers[0], sc.sort) {
+			sc.offers[0] = *o
+		}
+		return
 	}
-	if len(rejected) > 0 && !unchangeable(rejected[0].Kind) { // sorted last: drop them when others are left
-		rejected = slices.DeleteFunc(rejected, func(x Rejection) bool { return unchangeable(x.Kind) })
+	if at, ok := best[k]; ok {
+		if lessOffer(o, &sc.offers[at], sc.sort) {
+			sc.offers[at] = *o
+		}
+		return
 	}
-	if considered == 0 {
-		return rec, fmt.Errorf("%w: no instance in the catalog matches %s", ErrNoOffers, m.describeFilters())
+	best[k] = len(sc.offers)
+	sc.offers = append(sc.offers, *o)
+}
+
+// reject counts x by kind in counts and keeps it when it is the current
+// instance's cheapest rejection.
+func (sc *offerScan) reject(counts map[RejectKind]int, x Rejection) {
+	if sc.cheapestOnly {
+		return
 	}
-	sortOffers(rec.Offers, q.Sort)
-	// Reasons are formatted for the near misses kept only: a savings
-	// section ranks ~60 queries, each rejecting hundreds of offers.
-	for i := range rejected {
-		rejected[i].Reason = rejected[i].ReasonMsg.String()
+	counts[x.Kind]++
+	if sc.cheapest.Instance == nil || compareRejections(x, sc.cheapest) < 0 {
+		sc.cheapest = x
 	}
-	rec.Rejected = rejected
-	rec.Considered = considered
+}
+
+// nextInstance offers the last instance's cheapest rejection to the kept.
+func (sc *offerScan) nextInstance() {
+	if sc.cheapest.Instance != nil {
+		sc.kept = keepNearMiss(sc.kept, sc.cheapest, nearMissCount)
+		sc.cheapest = Rejection{}
+	}
+}
+
+// nearMisses returns the near misses kept, those no change to the request
+// can fix (sorted last) dropped when others are left.
+func (sc *offerScan) nearMisses() []Rejection {
+	if len(sc.kept) > 0 && !unchangeable(sc.kept[0].Kind) {
+		return slices.DeleteFunc(sc.kept, func(x Rejection) bool { return unchangeable(x.Kind) })
+	}
+	return sc.kept
+}
+
+// reasonCounts returns the rejections counted by kind, most first.
+func reasonCounts(counts map[RejectKind]int) []ReasonCount {
+	var out []ReasonCount
 	for k, n := range counts {
-		rec.Reasons = append(rec.Reasons, ReasonCount{k, n})
+		out = append(out, ReasonCount{k, n})
 	}
-	slices.SortFunc(rec.Reasons, func(a, b ReasonCount) int {
+	slices.SortFunc(out, func(a, b ReasonCount) int {
 		if c := cmp.Compare(b.Count, a.Count); c != 0 {
 			return c
 		}
 		return strings.Compare(string(a.Kind), string(b.Kind))
 	})
-	if shared == nil {
-		rec.estimates = &sharedEstimates{w: w, cache: m.cache, sq: shapeQueryOf(&q), shapes: m.shapes}
-	}
-	return rec, nil
+	return out
 }
 
 // deployment is how many GPUs and nodes an instance type gives the job.
@@ -679,7 +735,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		r := m.estimateOn(in, g, w.GPUs, w.Strategy)
 		d := deployment{nodes: nodes, gpus: w.GPUs, strategy: w.Strategy, r: r}
 		if r.err != nil {
-			return d, RejectInvalid, errMessage(r.err)
+			return d, RejectInvalid, ErrMessage(r.err)
 		}
 		// Memory first: allowing multi-node does not help a GPU too small.
 		if need := r.e.Memory.Total(); need > usable {
@@ -731,7 +787,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	case last.r == nil:
 		return last, RejectInvalid, Msg("no valid GPU count")
 	case last.r.err != nil:
-		return last, RejectInvalid, errMessage(last.r.err)
+		return last, RejectInvalid, ErrMessage(last.r.err)
 	case lastNeed > usable && last.gpus > 1:
 		return last, RejectVRAM, Msg("needs %.1f GiB per GPU even on %d GPUs, has %.1f GiB usable", lastNeed/GiB, last.gpus, usable/GiB)
 	case lastNeed > usable:
@@ -785,6 +841,9 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	}
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
 	o.Verdict = VerdictFor(e.MemoryBand, o.UsableBytes)
+	if o.Verdict == VerdictBorderline {
+		o.OOMChance = e.OOMChance(o.UsableBytes)
+	}
 	o.MonthlyUSD = o.USDPerHour * m.q.HoursPerMonth
 	if e.HasTime {
 		o.JobHours = e.Hours
@@ -826,8 +885,8 @@ func (o *Offer) WarningMessages() []Message {
 	}
 	w := &o.Estimate.Workload
 	if o.Verdict == VerdictBorderline {
-		out = append(out, Msg("~ borderline: the 90%% band reaches %.2f GiB, past the %.2f GiB usable; leave room or use a smaller micro-batch",
-			o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
+		out = append(out, Msg("~ borderline: about %.0f%% chance of running out of memory (the 90%% range reaches %.2f GiB, past the %.2f GiB usable); leave room or use a smaller micro-batch",
+			RoundChance(o.OOMChance)*100, o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
 	}
 	if o.Pricing == Spot {
 		out = append(out, Msg("spot: can be reclaimed at short notice; checkpoint often and resume"))
@@ -871,27 +930,37 @@ func (o *Offer) WarningMessages() []Message {
 	return out
 }
 
-// MarketplaceProviders sell other people's machines at prices that change
-// by the hour: their catalog rows are snapshots, not price lists, so they
-// are offered only when asked for by name.
-var MarketplaceProviders = []string{"vast"}
-
-func (m *matcher) providerOK(p string) bool {
-	if len(m.q.Providers) == 0 {
+// AllowsProvider reports whether q lets offers of provider p through: the
+// providers it names, else every provider but the marketplaces
+// (MarketplaceProviders).
+func (q *Query) AllowsProvider(p string) bool {
+	if len(q.Providers) == 0 {
 		return !slices.Contains(MarketplaceProviders, p)
 	}
-	return slices.Contains(m.q.Providers, p)
+	return slices.Contains(q.Providers, p)
 }
 
-func (m *matcher) gpuOK(key string) bool {
-	return len(m.q.GPUs) == 0 || slices.Contains(m.q.GPUs, key)
+// AllowsGPU reports whether q lets offers of the GPU with catalog key key
+// through.
+func (q *Query) AllowsGPU(key string) bool {
+	return len(q.GPUs) == 0 || slices.Contains(q.GPUs, key)
 }
 
-func (m *matcher) regionOK(r string) bool {
-	if len(m.q.Regions) == 0 {
+// RegionFilter returns q's region and country filter (Regions and
+// Countries) over cat's geography, parsed once: its Match decides each
+// provider's region.
+func (q *Query) RegionFilter(cat *Catalog) RegionFilter {
+	return NewRegionFilter(cat, q.Regions, q.Countries)
+}
+
+// RegionMatches applies a region filter: r matches when wants is empty,
+// names r, or holds a prefix of r ending in '-' ("us-") or '*' ("asia*",
+// the '*' left out).
+func RegionMatches(r string, wants []string) bool {
+	if len(wants) == 0 {
 		return true
 	}
-	for _, want := range m.q.Regions {
+	for _, want := range wants {
 		if r == want || strings.HasSuffix(want, "-") && strings.HasPrefix(r, want) || strings.HasSuffix(want, "*") && strings.HasPrefix(r, strings.TrimSuffix(want, "*")) {
 			return true
 		}
@@ -907,6 +976,9 @@ func (m *matcher) describeFilters() string {
 	if len(m.q.Regions) > 0 {
 		parts = append(parts, "regions "+strings.Join(m.q.Regions, ","))
 	}
+	if len(m.q.Countries) > 0 {
+		parts = append(parts, "countries "+strings.Join(m.q.Countries, ","))
+	}
 	parts = append(parts, "pricing "+string(m.q.Pricing))
 	return strings.Join(parts, ", ") + " (list them with gpuplan catalog instances)"
 }
@@ -916,7 +988,7 @@ func (m *matcher) describeFilters() string {
 // above one sized to the job on the cost keys. An 8-GPU host running a
 // 1-GPU job on all 8 GPUs finishes about 8× sooner at about the same job
 // cost; closer than 10% is inside the estimate's own error (the 90% time
-// bands of calibration_bands.go, and BandFor's ×0.75–×1.33 default, are
+// bands of calibration_bands.go, and the ×0.75–×1.33 fallback, are
 // all wider than ±10%), while the bigger host adds data-parallel
 // communication the estimate only approximates, idle GPUs when the count
 // is fixed, and a larger reservation to obtain. So a near tie goes to the

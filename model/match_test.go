@@ -402,9 +402,17 @@ func TestOfferVerdict(t *testing.T) {
 			if o.Verdict != tt.want {
 				t.Errorf("verdict %q, want %q", o.Verdict, tt.want)
 			}
-			band := fmt.Sprintf("band reaches %.2f GiB, past the %.2f GiB usable", top/GiB, tt.usable/GiB)
+			band := fmt.Sprintf("chance of running out of memory (the 90%% range reaches %.2f GiB, past the %.2f GiB usable)", top/GiB, tt.usable/GiB)
 			if got := hasWarning(o, band); got != (tt.want == VerdictBorderline) {
 				t.Errorf("warning %q present = %v; warnings %v", band, got, o.Warnings())
+			}
+			// Usable memory above the need but below the band's top: some
+			// chance of running out, less than with usable at the need.
+			if tt.want == VerdictBorderline && (o.OOMChance <= 0.05 || o.OOMChance >= e.OOMChance(need) || o.OOMChance != e.OOMChance(tt.usable)) {
+				t.Errorf("OOM chance %.3f, want between 0.05 and %.3f (usable at the need)", o.OOMChance, e.OOMChance(need))
+			}
+			if tt.want == VerdictFits && o.OOMChance != 0 {
+				t.Errorf("a fitting offer has an OOM chance %.3f", o.OOMChance)
 			}
 		})
 	}

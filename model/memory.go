@@ -103,13 +103,6 @@ const (
 	// for the two ring neighbours of each GPU. NCCL may use several
 	// channels, each with its own buffers, so this is a lower bound.
 	NCCLBufferBytes = 2 * 4 * MiB
-	// FragmentationFraction is the share of dynamically allocated memory
-	// (activations and gradients, freed and re-allocated every step) that
-	// PyTorch's caching allocator holds reserved but cannot reuse. No
-	// systematic measurement is published; the ZeRO paper (§3.2) saw over
-	// 30% of memory unusable in extreme cases, PyTorch's notes describe the
-	// "slivers" that expandable_segments avoids. 10% is our typical case.
-	FragmentationFraction = 0.10
 )
 
 // recipeBytes are bytes per trainable parameter of each model state
@@ -252,9 +245,9 @@ func kvBytes(p Precision) float64 {
 // current LMs, attention_dropout 0.0) keep no masks and no dropout output.
 func (a *Architecture) blockActivation(s, sKV, b, p, t float64, flash, cross bool) float64 {
 	h := float64(a.Hidden)
-	qd := float64(a.Heads * a.headDim())
-	kvd := float64(a.kvHeads() * a.headDim())
-	f := float64(a.FFN) * float64(a.expertsPerToken())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
+	f := float64(a.FFN) * float64(a.ActiveExperts())
 	heads := float64(a.Heads)
 	drop := 0.0
 	if a.Dropout {
@@ -628,7 +621,7 @@ func loraDropout(w *Workload, n, p float64) float64 {
 			}
 			in += h
 		case "o":
-			in += float64(a.Heads * a.headDim())
+			in += float64(a.Heads * a.EffectiveHeadDim())
 		case "down":
 			in += float64(a.FFN)
 		}
@@ -660,13 +653,13 @@ func frozenUnsaved(w *Workload, n float64) float64 {
 		x += n * float64(a.Hidden)
 	}
 	if !has("o") {
-		x += n * float64(a.Heads*a.headDim())
+		x += n * float64(a.Heads*a.EffectiveHeadDim())
 	}
 	if !has("gate") && !has("up") {
 		x += n * float64(a.Hidden)
 	}
 	if !has("down") {
-		x += n * float64(a.FFN) * float64(a.expertsPerToken())
+		x += n * float64(a.FFN) * float64(a.ActiveExperts())
 	}
 	return x
 }
@@ -690,7 +683,7 @@ func inferenceActivations(w *Workload) float64 {
 		s = vitTokens(a, w.ImageSize)
 	}
 	h := float64(a.Hidden)
-	f := float64(a.FFN) * float64(a.expertsPerToken())
+	f := float64(a.FFN) * float64(a.ActiveExperts())
 	inter := 1.0
 	if a.GatedMLP {
 		inter = 2
@@ -716,8 +709,8 @@ func loraParams(w *Workload) float64 {
 	}
 	r := float64(w.LoRARank)
 	h := float64(a.Hidden)
-	qd := float64(a.Heads * a.headDim())
-	kvd := float64(a.kvHeads() * a.headDim())
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
 	f := float64(a.FFN)
 	var attn, mlp float64
 	for _, t := range w.LoRATargets {
@@ -773,13 +766,13 @@ func (a *Architecture) largestModule() float64 {
 		return a.ParamCount()
 	}
 	h := float64(a.Hidden)
-	return max(float64(a.Vocab)*h, h*float64(a.FFN), h*float64(a.Heads*a.headDim()))
+	return max(float64(a.Vocab)*h, h*float64(a.FFN), h*float64(a.Heads*a.EffectiveHeadDim()))
 }
 
 // blockParams returns one block's parameters (a decoder block of an
 // encoder-decoder adds cross-attention).
 func (a *Architecture) blockParams() float64 {
-	blk := a.layerParams(a.experts())
+	blk := a.largestLayerParams()
 	if a.Family == FamilyEncoderDecoder {
 		blk += a.attnParams() + a.normParams()
 	}
@@ -843,151 +836,13 @@ type PhaseMemory struct {
 // no activations).
 // Optimizer step: model states plus step temporaries.
 func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
-	a := &w.Model
-	t := float64(w.TP)
-	dp := float64(w.GPUs / w.TP)
-	total := a.ParamCount()
-	r := w.TrainingRecipe()
-	rb := bytesFor(r)
-	stage := w.Strategy.ZeROStage()
-	if dp == 1 {
-		stage = 0
-	}
-	shard := func(s int) float64 {
-		if stage >= s {
-			return dp
-		}
-		return 1
-	}
-	var frozen, frozenParamBytes, trainable float64
-	frozenBytes := 2.0
-	if r == RecipeFP32 {
-		frozenBytes = 4
-	}
-	quantWork := 0.0
-	switch w.Task {
-	case TaskLoRA:
-		frozen = total * frozenBytes
-		frozenParamBytes = frozenBytes
-		trainable = loraParams(w)
-	case TaskQLoRA:
-		_, dq := w.FourBit()
-		q, work := fourBitLinear(w)
-		frozen = q*FourBitBytesPerParam(dq) + (total-q)*2
-		frozenParamBytes = frozen / max(total, 1)
-		trainable = loraParams(w)
-		quantWork = work / t
-	default:
-		trainable = total
-		frozenParamBytes = rb.weight
-	}
-	ob := rb.master + optimizerStateBytes(w.Optimizer, rb.state, a)
-
-	var base Memory
-	base.Weights = (frozen + trainable*rb.weight) / t / shard(3)
-	base.Gradients = trainable * rb.grad / t / shard(2)
-	// LoRA under FSDP where the adapters share each block's unit with
-	// frozen weights (w.LitGPT: auto_wrap_policy={Block}; Hugging Face's
-	// Trainer wraps the LoRA modules apart instead): "FSDP supports mixing
-	// frozen and non-frozen, but ... the gradient memory usage will be
-	// higher than expected (namely, equivalent to not freezing those
-	// parameters)" (torch FSDP docs, use_orig_params). With gradient
-	// accumulation FSDP1's no_sync (Lightning's no_backward_sync) skips
-	// the reduce-scatter and keeps those gradients unsharded until the
-	// last micro-batch ("avoids the communication but uses more gradient
-	// memory (storing the unsharded gradients)", pytorch/pytorch#126166).
-	mixedUnits := w.LitGPT && w.Task == TaskLoRA && w.Strategy == FSDP && dp > 1
-	stepGrads := base.Gradients
-	if mixedUnits {
-		g := (total - a.embeddingParams() - a.headParams()) * frozenBytes / t
-		stepGrads += g / dp
-		if w.GradAccum > 1 {
-			base.Gradients += g
-		} else {
-			base.Gradients += g / dp
-		}
-	}
-	base.OptimizerStates = trainable * ob / t / shard(1)
-	if stage >= 3 {
-		full := (frozen + trainable*rb.weight) / t
-		gb := 2.0 // FSDP's param_dtype and DeepSpeed's compute dtype
-		if r == RecipeFP32 {
-			gb = 4
-		}
-		if w.Task.Adapters() {
-			gb = frozenParamBytes // 4-bit weights are gathered as stored (bnb_4bit_quant_storage)
-		}
-		base.Gathered = min(gatheredParams(a, r)*gb/t, full-base.Weights)
-		if w.OffloadParams {
-			// Parameter offload: zero.Init stores each parameter's
-			// partition on remote_device = offload_param.device, "cpu"
-			// (deepspeed/runtime/zero/partition_parameters.py, Init.__init__
-			// and _partition_param); the GPU keeps only what is gathered
-			// (stage3_max_live_parameters, gatheredParams).
-			base.HostOffload = base.Weights
-			base.Gathered = min(gatheredParams(a, r)*gb/t, full)
-			base.Weights = 0
-		}
-	}
-	// The autocast cast cache: 16-bit copies of the fp32 weights that
-	// enter matmuls (autocast_mode.cpp cached_cast: "cache fp16 casts of
-	// fp32 model weights"; cleared when the outermost autocast exits, but
-	// autograd keeps the copies it saved until backward).
-	castCache := 0.0
-	if r == RecipeAutocast && !w.Task.Adapters() && w.Precision != FP32 && w.Precision != TF32 {
-		castCache = 2 * matmulParams(w) / t
-	}
+	s := newStepShape(w)
+	base, stepGrads := modelStates(w, &s)
+	castCache := castCacheBytes(w, &s)
 	*states = base
-	act := trainingActivations(w, r)
-
-	// Communication buckets.
-	var persistBuf, bwdBuf float64
-	dsStage := w.Strategy.ZeROStage() // DeepSpeed runs its engine, buckets included, on one GPU too
-	switch {
-	case r == RecipeDeepSpeed && dsStage >= 3:
-		persistBuf = DSReduceBucketSize * 2
-	case r == RecipeDeepSpeed && dsStage >= 1:
-		bwdBuf = DSReduceBucketSize * 2
-	case dp <= 1:
-	case r == RecipeFSDPMixed || stage >= 3:
-		// Reduce-scatter input: one unit's unsharded 16-bit gradient
-		// (the whole unit's when frozen weights share it).
-		bwdBuf = min(a.blockParams(), trainable) * 2 / t
-		if mixedUnits {
-			bwdBuf = a.blockParams() * 2 / t
-		}
-		if !a.HasShape() {
-			bwdBuf = trainable * 2
-		}
-	case w.Strategy == DDP || w.Strategy == Single:
-		// DDP all-reduces through buckets that copy the gradients unless
-		// gradient_as_bucket_view=True, which "can reduce peak memory
-		// usage, where the saved memory size will be equal to the total
-		// gradients size" (torch.nn.parallel.DistributedDataParallel docs);
-		// the reducer allocates them at construction.
-		persistBuf = base.Gradients
-	}
-
-	// Optimizer-step temporaries.
-	var stepTemp float64
-	switch {
-	case r == RecipeDeepSpeed && stage >= 3:
-		stepTemp = min(trainable/t/dp, DSSubGroupSize) * 4
-	case r == RecipeDeepSpeed:
-		// stage_1_and_2.py step(): the 16-bit gradient partition is
-		// flattened and converted to the fp32 master's dtype.
-		stepTemp = trainable * 4 / t / shard(1)
-	case (w.Optimizer == Adam || w.Optimizer == AdamW) && w.LegacyTorch:
-		// The for-loop Adam (and transformers' AdamW) makes one
-		// denominator temporary per parameter: the largest one's.
-		stepTemp = min(a.largestModule(), trainable) * rb.state / t
-	case w.Optimizer == Adam || w.Optimizer == AdamW:
-		// torch.optim's default on CUDA is the foreach implementation
-		// (optimizer.py _default_to_fused_or_foreach); _multi_tensor_adam
-		// allocates exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs), one
-		// state-sized temporary. fused=True avoids it.
-		stepTemp = trainable * rb.state / t / shard(1)
-	}
+	act := trainingActivations(w, s.r)
+	persistBuf, bwdBuf := commBuffers(w, &s, &base)
+	stepTemp := stepTemporaries(w, &s)
 
 	if w.OffloadOptimizer {
 		// ZeRO-Offload (Ren et al., 2021, "ZeRO-Offload", §4.1): the fp32
@@ -999,12 +854,12 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		base.OptimizerStates, stepTemp = 0, 0
 		*states = base
 	}
-	persistGrads := w.GradAccum > 1 || r == RecipeDeepSpeed || w.LegacyTorch
+	persistGrads := w.GradAccum > 1 || s.r == RecipeDeepSpeed || w.LegacyTorch
 	fwd := base
 	fwd.CastCache = castCache
 	fwd.Activations = act.blocks + act.logits
 	fwd.Buffers = persistBuf
-	fwd.Temporaries = quantWork
+	fwd.Temporaries = s.quantWork
 	if !persistGrads {
 		fwd.Gradients = 0
 	}
@@ -1018,7 +873,7 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	bwdStart.Buffers += bwdBuf
 	bwdEnd := base
 	bwdEnd.Buffers = persistBuf + bwdBuf
-	bwdEnd.Temporaries = quantWork
+	bwdEnd.Temporaries = s.quantWork
 	bwd := bwdStart
 	if bwdEnd.Tensors() > bwdStart.Tensors() {
 		bwd = bwdEnd
@@ -1041,6 +896,182 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		out[i] = PhaseMemory{Phase: ph, Memory: ms[i]}
 	}
 	return peak
+}
+
+// stepShape is what the phases of one training step share: the tensor-
+// and data-parallel degrees, the recipe and its bytes, the ZeRO stage
+// that shards (0 on one data-parallel rank), and the parameters by kind.
+type stepShape struct {
+	t, dp float64 // tensor-parallel degree; data-parallel ranks
+	r     Recipe
+	rb    recipeBytes
+	stage int // ZeRO stage that shards; 0 when dp is 1
+	// total parameters, trainable ones, frozen bytes (LoRA/QLoRA's base),
+	// the bytes one frozen parameter takes as stored and as a 16- or
+	// 32-bit frozen copy, and the 4-bit dequantization workspace per GPU.
+	total, trainable, frozen, frozenParamBytes, frozenBytes, quantWork float64
+	// mixedUnits: LoRA adapters share each FSDP unit with frozen weights
+	// (LitGPT), see modelStates.
+	mixedUnits bool
+}
+
+func newStepShape(w *Workload) stepShape {
+	s := stepShape{t: float64(w.TP), dp: float64(w.GPUs / w.TP), total: w.Model.ParamCount(), r: w.TrainingRecipe()}
+	s.rb = bytesFor(s.r)
+	s.stage = w.Strategy.ZeROStage()
+	if s.dp == 1 {
+		s.stage = 0
+	}
+	s.frozenBytes = 2.0
+	if s.r == RecipeFP32 {
+		s.frozenBytes = 4
+	}
+	switch w.Task {
+	case TaskLoRA:
+		s.frozen = s.total * s.frozenBytes
+		s.frozenParamBytes = s.frozenBytes
+		s.trainable = loraParams(w)
+	case TaskQLoRA:
+		_, dq := w.FourBit()
+		q, work := fourBitLinear(w)
+		s.frozen = q*FourBitBytesPerParam(dq) + (s.total-q)*2
+		s.frozenParamBytes = s.frozen / max(s.total, 1)
+		s.trainable = loraParams(w)
+		s.quantWork = work / s.t
+	default:
+		s.trainable = s.total
+		s.frozenParamBytes = s.rb.weight
+	}
+	s.mixedUnits = w.LitGPT && w.Task == TaskLoRA && w.Strategy == FSDP && s.dp > 1
+	return s
+}
+
+// shard is the data-parallel degree the states of ZeRO stage st are
+// sharded over: dp from that stage on, else 1.
+func (s *stepShape) shard(st int) float64 {
+	if s.stage >= st {
+		return s.dp
+	}
+	return 1
+}
+
+// modelStates returns the weights, gradients and optimizer states one GPU
+// holds through the step (with what ZeRO-3/FSDP gathers and parameter
+// offload moves to the host), and the gradients the optimizer step reads.
+func modelStates(w *Workload, s *stepShape) (base Memory, stepGrads float64) {
+	a := &w.Model
+	ob := s.rb.master + optimizerStateBytes(w.Optimizer, s.rb.state, a)
+	base.Weights = (s.frozen + s.trainable*s.rb.weight) / s.t / s.shard(3)
+	base.Gradients = s.trainable * s.rb.grad / s.t / s.shard(2)
+	// LoRA under FSDP where the adapters share each block's unit with
+	// frozen weights (w.LitGPT: auto_wrap_policy={Block}; Hugging Face's
+	// Trainer wraps the LoRA modules apart instead): "FSDP supports mixing
+	// frozen and non-frozen, but ... the gradient memory usage will be
+	// higher than expected (namely, equivalent to not freezing those
+	// parameters)" (torch FSDP docs, use_orig_params). With gradient
+	// accumulation FSDP1's no_sync (Lightning's no_backward_sync) skips
+	// the reduce-scatter and keeps those gradients unsharded until the
+	// last micro-batch ("avoids the communication but uses more gradient
+	// memory (storing the unsharded gradients)", pytorch/pytorch#126166).
+	stepGrads = base.Gradients
+	if s.mixedUnits {
+		g := (s.total - a.embeddingParams() - a.headParams()) * s.frozenBytes / s.t
+		stepGrads += g / s.dp
+		if w.GradAccum > 1 {
+			base.Gradients += g
+		} else {
+			base.Gradients += g / s.dp
+		}
+	}
+	base.OptimizerStates = s.trainable * ob / s.t / s.shard(1)
+	if s.stage >= 3 {
+		full := (s.frozen + s.trainable*s.rb.weight) / s.t
+		gb := 2.0 // FSDP's param_dtype and DeepSpeed's compute dtype
+		if s.r == RecipeFP32 {
+			gb = 4
+		}
+		if w.Task.Adapters() {
+			gb = s.frozenParamBytes // 4-bit weights are gathered as stored (bnb_4bit_quant_storage)
+		}
+		base.Gathered = min(gatheredParams(a, s.r)*gb/s.t, full-base.Weights)
+		if w.OffloadParams {
+			// Parameter offload: zero.Init stores each parameter's
+			// partition on remote_device = offload_param.device, "cpu"
+			// (deepspeed/runtime/zero/partition_parameters.py, Init.__init__
+			// and _partition_param); the GPU keeps only what is gathered
+			// (stage3_max_live_parameters, gatheredParams).
+			base.HostOffload = base.Weights
+			base.Gathered = min(gatheredParams(a, s.r)*gb/s.t, full)
+			base.Weights = 0
+		}
+	}
+	return base, stepGrads
+}
+
+// castCacheBytes is the autocast cast cache: 16-bit copies of the fp32
+// weights that enter matmuls (autocast_mode.cpp cached_cast: "cache fp16
+// casts of fp32 model weights"; cleared when the outermost autocast exits,
+// but autograd keeps the copies it saved until backward).
+func castCacheBytes(w *Workload, s *stepShape) float64 {
+	if s.r == RecipeAutocast && !w.Task.Adapters() && w.Precision != FP32 && w.Precision != TF32 {
+		return 2 * matmulParams(w) / s.t
+	}
+	return 0
+}
+
+// commBuffers returns the communication buckets: those that live through
+// the step (persist) and those only backward holds (bwd).
+func commBuffers(w *Workload, s *stepShape, base *Memory) (persist, bwd float64) {
+	a := &w.Model
+	dsStage := w.Strategy.ZeROStage() // DeepSpeed runs its engine, buckets included, on one GPU too
+	switch {
+	case s.r == RecipeDeepSpeed && dsStage >= 3:
+		persist = DSReduceBucketSize * 2
+	case s.r == RecipeDeepSpeed && dsStage >= 1:
+		bwd = DSReduceBucketSize * 2
+	case s.dp <= 1:
+	case s.r == RecipeFSDPMixed || s.stage >= 3:
+		// Reduce-scatter input: one unit's unsharded 16-bit gradient
+		// (the whole unit's when frozen weights share it).
+		bwd = min(a.blockParams(), s.trainable) * 2 / s.t
+		if s.mixedUnits {
+			bwd = a.blockParams() * 2 / s.t
+		}
+		if !a.HasShape() {
+			bwd = s.trainable * 2
+		}
+	case w.Strategy == DDP || w.Strategy == Single:
+		// DDP all-reduces through buckets that copy the gradients unless
+		// gradient_as_bucket_view=True, which "can reduce peak memory
+		// usage, where the saved memory size will be equal to the total
+		// gradients size" (torch.nn.parallel.DistributedDataParallel docs);
+		// the reducer allocates them at construction.
+		persist = base.Gradients
+	}
+	return persist, bwd
+}
+
+// stepTemporaries returns the optimizer step's temporaries.
+func stepTemporaries(w *Workload, s *stepShape) float64 {
+	switch {
+	case s.r == RecipeDeepSpeed && s.stage >= 3:
+		return min(s.trainable/s.t/s.dp, DSSubGroupSize) * 4
+	case s.r == RecipeDeepSpeed:
+		// stage_1_and_2.py step(): the 16-bit gradient partition is
+		// flattened and converted to the fp32 master's dtype.
+		return s.trainable * 4 / s.t / s.shard(1)
+	case (w.Optimizer == Adam || w.Optimizer == AdamW) && w.LegacyTorch:
+		// The for-loop Adam (and transformers' AdamW) makes one
+		// denominator temporary per parameter: the largest one's.
+		return min(w.Model.largestModule(), s.trainable) * s.rb.state / s.t
+	case w.Optimizer == Adam || w.Optimizer == AdamW:
+		// torch.optim's default on CUDA is the foreach implementation
+		// (optimizer.py _default_to_fused_or_foreach); _multi_tensor_adam
+		// allocates exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs), one
+		// state-sized temporary. fused=True avoids it.
+		return s.trainable * s.rb.state / s.t / s.shard(1)
+	}
+	return 0
 }
 
 // fourBitLinear returns the parameters bitsandbytes stores in 4 bits and
@@ -1080,7 +1111,7 @@ func (a *Architecture) largestLinear() float64 {
 		return 0
 	}
 	h := float64(a.Hidden)
-	return max(h*float64(a.FFN), h*float64(a.Heads*a.headDim()))
+	return max(h*float64(a.FFN), h*float64(a.Heads*a.EffectiveHeadDim()))
 }
 
 // memory computes the per-GPU memory of w (validated, with Defaults) at
@@ -1142,7 +1173,7 @@ func kvCache(w *Workload) float64 {
 	if !a.HasShape() || a.Family == FamilyEncoder || a.Family == FamilyViT {
 		return 0
 	}
-	kvd := float64(a.kvHeads() * a.headDim())
+	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
 	n := float64(w.Sequences) * kvBytes(w.Precision)
 	switch a.Family {
 	case FamilyEncoderDecoder:
@@ -1161,7 +1192,7 @@ func overhead(w *Workload, m, dyn Memory) Overhead {
 	if w.GPUs > 1 {
 		o.Communication = NCCLBufferBytes
 	}
-	o.Fragmentation = FragmentationFraction * (dyn.Activations + dyn.Gradients)
+	o.Fragmentation = w.tuning().FragmentationFraction * (dyn.Activations + dyn.Gradients)
 	if math.IsNaN(o.Fragmentation) {
 		o.Fragmentation = 0
 	}

@@ -38,21 +38,12 @@ func Strings(ms []Message) []string {
 	return out
 }
 
-// CountMsg is Count as a message: "%d sequence" or "%d sequences", so a
-// language without plurals translates both keys alike.
-func CountMsg(n int, noun string) Message {
-	if n == 1 {
-		return Msg("%d "+noun, n)
-	}
-	return Msg("%d "+noun+"s", n)
-}
-
 // IsZero reports whether m is the empty message ("no message").
 func (m Message) IsZero() bool { return m.Key == "" }
 
-// errMessage is err as a message: the error's own Message when it is one
+// ErrMessage is err as a message: the error's own Message when it is one
 // (errors.As), else its English text as an untranslated key.
-func errMessage(err error) Message {
+func ErrMessage(err error) Message {
 	var m Message
 	if errors.As(err, &m) {
 		return m

@@ -35,10 +35,10 @@ func TestMessageEnglish(t *testing.T) {
 // translation; any other error keeps its English text.
 func TestErrMessage(t *testing.T) {
 	m := Msg("needs %d GPUs", 8)
-	if got := errMessage(fmt.Errorf("wrapped: %w", m)); got.Key != m.Key || got.String() != "needs 8 GPUs" {
+	if got := ErrMessage(fmt.Errorf("wrapped: %w", m)); got.Key != m.Key || got.String() != "needs 8 GPUs" {
 		t.Errorf("errMessage(wrapped Message) = %#v", got)
 	}
-	if got := errMessage(fmt.Errorf("bad %s", "x")); got.String() != "bad x" {
+	if got := ErrMessage(fmt.Errorf("bad %s", "x")); got.String() != "bad x" {
 		t.Errorf("errMessage(plain) = %q", got.String())
 	}
 }

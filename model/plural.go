@@ -31,10 +31,18 @@ func Grouped(n int) string {
 // Count is n, Grouped, with its noun, singular for one: Count(1, "sequence")
 // is "1 sequence", Count(4, "sequence") "4 sequences", Count(100207,
 // "offer") "100,207 offers". Nouns here take -s.
-func Count(n int, noun string) string {
-	s := Grouped(n) + " " + noun
-	if n != 1 {
-		s += "s"
+func Count(n int, noun string) string { return Grouped(n) + " " + Plural(n, noun) }
+
+// Plural is noun for one and noun+"s" otherwise: the one plural rule of
+// Count and CountMsg, and of a noun a message takes as its own argument
+// (Msg(Plural(n, "file"))). Nouns here take -s.
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return noun
 	}
-	return s
+	return noun + "s"
 }
+
+// CountMsg is Count as a message: "%d sequence" or "%d sequences", so a
+// language without plurals translates both keys alike.
+func CountMsg(n int, noun string) Message { return Msg("%d "+Plural(n, noun), n) }

@@ -28,21 +28,6 @@ func TestGrouped(t *testing.T) {
 	}
 }
 
-// Trap (issue 17): "tOML files cannot contain control characters": the
-// first letter is lowered only when it does not start an acronym.
-func TestTidyTOMLMessage(t *testing.T) {
-	for in, want := range map[string]string{
-		"toml: TOML files cannot contain control characters: '0x01'": "TOML files cannot contain control characters: '0x01'",
-		"toml: Expected a newline.\nmore":                            "expected a newline",
-		"Bare keys cannot contain '['":                               "bare keys cannot contain '['",
-		"X":                                                          "X",
-	} {
-		if got := tidyTOMLMessage(in); got != want {
-			t.Errorf("tidyTOMLMessage(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Trap (issue 17): the ROCm reason named PyTorch for TensorFlow and JAX.
 func TestFrameworkSupportNamesTheFramework(t *testing.T) {
 	v520 := &GPU{Name: "Radeon Pro V520", Vendor: "amd", Architecture: "rdna1"}

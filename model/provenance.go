@@ -123,11 +123,11 @@ func (p Provenance) LineParts() []Message {
 		}
 	}
 	if updated > 0 {
-		parts = append(parts, Msg("updated %s by catalog update (%d %s)", updAsOf, updated, Msg(plural(updated, "file", "files"))))
+		parts = append(parts, Msg("updated %s by catalog update (%d %s)", updAsOf, updated, Msg(Plural(updated, "file"))))
 	}
 	for _, o := range p.Origins {
 		if o.Origin != "embedded" && !o.Updated {
-			parts = append(parts, Msg("overlay %s (%s %s)", o.Origin, Grouped(o.Types), Msg(plural(o.Types, "type", "types"))))
+			parts = append(parts, Msg("overlay %s (%s %s)", o.Origin, Grouped(o.Types), Msg(Plural(o.Types, "type"))))
 		}
 	}
 	return parts
@@ -142,13 +142,6 @@ func (p Provenance) StaleNote(now time.Time) string {
 	d, _ := time.Parse(time.DateOnly, p.PricesAsOf())
 	return fmt.Sprintf("prices are %d days old (as of %s); refresh them with gpuplan catalog update",
 		int(now.Sub(d).Hours()/24), p.PricesAsOf())
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // Provenance returns the source and origin of the offer's price: the
@@ -168,7 +161,7 @@ func (o *Offer) PriceAsOf() string {
 func (o *Offer) priceProvenance() (source, origin, asOf string) {
 	for i := range o.Instance.Prices {
 		if rp := &o.Instance.Prices[i]; rp.Region == o.Region && rp.Source != "" {
-			return provenance(o.Instance, rp)
+			return PriceProvenance(o.Instance, rp)
 		}
 	}
 	return o.Instance.Source, o.Instance.Origin, o.Instance.AsOf
@@ -177,3 +170,16 @@ func (o *Offer) priceProvenance() (source, origin, asOf string) {
 // ArmHostWarning is the warning of an offer on an arm64 host (Grace,
 // Graviton): pip wheels and container images built for x86_64 do not run.
 const ArmHostWarning = "arm64 host: wheels and images must be arm64"
+
+// PriceProvenance returns the source, origin and as_of of a region's price:
+// the overlay's that patched it, else the instance's.
+func PriceProvenance(in *Instance, rp *RegionPrice) (source, origin, asOf string) {
+	if rp.Source != "" {
+		asOf = rp.AsOf
+		if asOf == "" {
+			asOf = in.AsOf
+		}
+		return rp.Source, rp.Origin, asOf
+	}
+	return in.Source, in.Origin, in.AsOf
+}

@@ -86,6 +86,11 @@ func ParseBytes(s string) (float64, error) {
 
 // FormatCount renders a count with a decimal suffix: 6.74B, 110M, 1.28M, 512.
 func FormatCount(v float64) string {
+	if math.Abs(v) >= 1e4 {
+		// Round to the 3 digits shown before picking the unit, so that
+		// 999,885,952 reads 1B, not 1000M.
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	}
 	switch a := math.Abs(v); {
 	case a >= 1e12:
 		return trimZeros(v/1e12, 3) + "T"

@@ -149,31 +149,20 @@ func EvalCheapestJob(cat *Catalog) func(Scenario) (float64, bool) {
 	return newCheapestJob(cat, nil).eval
 }
 
-// cheapestJob is EvalCheapestJob's eval and the estimates it carries.
-type cheapestJob struct {
-	cat    *Catalog
-	shared sharedEstimates
-}
+// cheapestJob is EvalCheapestJob's eval on a CheapestFinder.
+type cheapestJob struct{ *CheapestFinder }
 
 // newCheapestJob starts an eval from the estimates of a Recommend (nil:
 // none), which it reads and never writes.
 func newCheapestJob(cat *Catalog, from *sharedEstimates) *cheapestJob {
-	c := &cheapestJob{cat: cat, shared: sharedEstimates{cheapestOnly: true}}
-	if from != nil {
-		c.shared.from, c.shared.fromOK = from, true
-		c.shared.w, c.shared.cache = from.w, make(map[estimateKey]*estimateResult)
-	}
-	return c
+	return &cheapestJob{newCheapestFinder(cat, from)}
 }
 
 func (c *cheapestJob) eval(s Scenario) (float64, bool) {
-	q := s.Query
-	q.Sort = ""
-	rec, err := recommendShared(s.Workload, c.cat, q, &c.shared)
-	if err != nil || len(rec.Offers) == 0 {
+	o, ok := c.Offer(s.Workload, s.Query)
+	if !ok {
 		return 0, false
 	}
-	o := &rec.Offers[0]
 	usd := o.MonthlyUSD
 	if o.HasJob {
 		usd = o.JobUSD

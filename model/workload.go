@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -40,6 +41,10 @@ type Workload struct {
 	// (load_in_4bit keeps the head 16-bit; Trainer wraps LoRA modules in
 	// their own FSDP units, peft fsdp_auto_wrap_policy).
 	LitGPT bool
+	// Tuning overrides DefaultTuning, the constants fitted to the
+	// calibration suite; nil for every estimate a user sees. The
+	// calibration's cross-validation sets it (see Tuning).
+	Tuning *Tuning
 }
 
 // Settings are the workload settings the user states and the estimate
@@ -90,7 +95,7 @@ type Settings struct {
 
 // Switches are the boolean settings that are off unless asked for. A
 // switch is one field here, read and written by every front end from its
-// tags: toml is its [workload] key (DecodeConfig and EncodeConfig walk the
+// tags: toml is its [workload] key (config.Decode and config.Encode walk the
 // fields; note is the comment written beside it, and only true is
 // written), json its key in the JSON reports' workload (ui/report embeds
 // Switches). Its rule goes in Workload.Validate, its effect where the
@@ -111,8 +116,8 @@ type Switches struct {
 	OffloadParams bool `toml:"offload_params" json:"offload_params,omitempty" note:"DeepSpeed ZeRO-3: 16-bit parameter partition in host RAM"`
 }
 
-// clone returns a copy of s that shares no slice with it.
-func (s Settings) clone() Settings {
+// Clone returns a copy of s that shares no slice with it.
+func (s Settings) Clone() Settings {
 	s.LoRATargets = slices.Clone(s.LoRATargets)
 	return s
 }
@@ -237,13 +242,13 @@ func (e *FieldError) Unwrap() error { return ErrInvalidWorkload }
 
 // Limits of accepted values; beyond them a value is a typo, not a workload.
 const (
-	maxBatch   = 1 << 20
-	maxSeqLen  = 1 << 24 // 16M tokens
-	maxImage   = 1 << 14 // 16384 px
-	maxGPUs    = 1 << 17 // 131072
-	maxEpochs  = 1e6
-	maxDataset = 1e18
-	maxRank    = 1 << 16
+	MaxBatch   = 1 << 20
+	MaxSeqLen  = 1 << 24 // 16M tokens
+	MaxImage   = 1 << 14 // 16384 px
+	MaxGPUs    = 1 << 17 // 131072
+	MaxEpochs  = 1e6
+	MaxDataset = 1e18
+	MaxRank    = 1 << 16
 )
 
 // Validate reports the first invalid field of w (after Defaults). Errors
@@ -259,10 +264,10 @@ func (w *Workload) Validate() error {
 		return nil
 	}
 	if !containsEnum(Frameworks, w.Framework) {
-		return bad("framework", "want %s", OrList(enumNames(Frameworks)))
+		return bad("framework", "want %s", OrList(EnumNames(Frameworks)))
 	}
 	if !containsEnum(Tasks, w.Task) {
-		return bad("task", "want %s", OrList(enumNames(Tasks)))
+		return bad("task", "want %s", OrList(EnumNames(Tasks)))
 	}
 	if !containsEnum(PrecisionsFor(w.Task), w.Precision) {
 		kind := "training"
@@ -280,16 +285,16 @@ func (w *Workload) Validate() error {
 		if kind == "inference" {
 			article = "an"
 		}
-		return bad("precision", "%q is not %s %s precision%s; want %s", w.Precision, article, kind, hint, OrList(enumNames(PrecisionsFor(w.Task))))
+		return bad("precision", "%q is not %s %s precision%s; want %s", w.Precision, article, kind, hint, OrList(EnumNames(PrecisionsFor(w.Task))))
 	}
 	if w.Task.Training() && !containsEnum(Optimizers, w.Optimizer) {
-		return bad("optimizer", "want %s", OrList(enumNames(Optimizers)))
+		return bad("optimizer", "want %s", OrList(EnumNames(Optimizers)))
 	}
 	if !containsEnum(Recipes, w.Recipe) || !containsEnum(Losses, w.Loss) || !containsEnum(QuantTypes, w.QuantType) {
 		return bad("recipe", "recipe %q, loss %q or quant_type %q is not one gpuplan knows; see ParseRecipe, ParseLoss, ParseQuantType", w.Recipe, w.Loss, w.QuantType)
 	}
 	if !containsEnum(Strategies, w.Strategy) {
-		return bad("strategy", "want %s", OrList(enumNames(Strategies)))
+		return bad("strategy", "want %s", OrList(EnumNames(Strategies)))
 	}
 	if err := w.Model.Validate(); err != nil {
 		return err
@@ -299,16 +304,16 @@ func (w *Workload) Validate() error {
 		v, lo, hi  int
 		applicable bool
 	}{
-		{"batch_size", w.MicroBatch, 1, maxBatch, true},
-		{"seq_len", w.SeqLen, 1, maxSeqLen, !w.Model.Family.Vision()},
-		{"image_size", w.ImageSize, 8, maxImage, w.Model.Family.Vision()},
-		{"grad_accum", w.GradAccum, 1, maxBatch, true},
-		{"gpus", w.GPUs, 1, maxGPUs, true},
-		{"tp", w.TP, 1, maxGPUs, true},
-		{"lora_rank", w.LoRARank, 1, maxRank, w.Task.Adapters()},
-		{"context_len", w.ContextLen, 1, maxSeqLen, w.Task == TaskInference && !w.Model.Family.Vision()},
-		{"sequences", w.Sequences, 1, maxBatch, w.Task == TaskInference},
-		{"gen_tokens", w.GenTokens, 0, maxSeqLen, w.Task == TaskInference && w.Model.Family.Generative()},
+		{"batch_size", w.MicroBatch, 1, MaxBatch, true},
+		{"seq_len", w.SeqLen, 1, MaxSeqLen, !w.Model.Family.Vision()},
+		{"image_size", w.ImageSize, 8, MaxImage, w.Model.Family.Vision()},
+		{"grad_accum", w.GradAccum, 1, MaxBatch, true},
+		{"gpus", w.GPUs, 1, MaxGPUs, true},
+		{"tp", w.TP, 1, MaxGPUs, true},
+		{"lora_rank", w.LoRARank, 1, MaxRank, w.Task.Adapters()},
+		{"context_len", w.ContextLen, 1, MaxSeqLen, w.Task == TaskInference && !w.Model.Family.Vision()},
+		{"sequences", w.Sequences, 1, MaxBatch, w.Task == TaskInference},
+		{"gen_tokens", w.GenTokens, 0, MaxSeqLen, w.Task == TaskInference && w.Model.Family.Generative()},
 	} {
 		if c.applicable {
 			if err := intRange(c.field, c.v, c.lo, c.hi); err != nil {
@@ -333,10 +338,10 @@ func (w *Workload) Validate() error {
 		return bad("strategy", "%s shards training state; inference splits a model with --tp and replicates it with ddp", w.Strategy)
 	}
 	if w.OffloadOptimizer && (!w.Task.Training() || !w.Strategy.OffloadsOptimizer()) {
-		return bad("offload_optimizer", "DeepSpeed offloads optimizer states only when training with a ZeRO strategy (zero1, zero2 or zero3), got %s %s", cmpOr(w.Task, TaskTrain), w.Strategy)
+		return bad("offload_optimizer", "DeepSpeed offloads optimizer states only when training with a ZeRO strategy (zero1, zero2 or zero3), got %s %s", cmp.Or(w.Task, TaskTrain), w.Strategy)
 	}
 	if w.OffloadParams && (!w.Task.Training() || w.Strategy != ZeRO3) {
-		return bad("offload_params", "DeepSpeed offloads parameters only when training with zero3, got %s %s", cmpOr(w.Task, TaskTrain), w.Strategy)
+		return bad("offload_params", "DeepSpeed offloads parameters only when training with zero3, got %s %s", cmp.Or(w.Task, TaskTrain), w.Strategy)
 	}
 	if w.Task == TaskInference && w.GenTokens > w.ContextLen && w.Model.Family.Generative() {
 		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)
@@ -347,7 +352,7 @@ func (w *Workload) Validate() error {
 		}
 		seen := map[string]bool{}
 		for _, t := range w.LoRATargets {
-			if !validLoRATarget(t) {
+			if !ValidLoRATarget(t) {
 				return bad("lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
 			}
 			if seen[t] {
@@ -360,16 +365,16 @@ func (w *Workload) Validate() error {
 		field  string
 		v, max float64
 	}{
-		{"dataset_samples", w.DatasetSamples, maxDataset},
-		{"dataset_tokens", w.DatasetTokens, maxDataset},
-		{"epochs", w.Epochs, maxEpochs},
+		{"dataset_samples", w.DatasetSamples, MaxDataset},
+		{"dataset_tokens", w.DatasetTokens, MaxDataset},
+		{"epochs", w.Epochs, MaxEpochs},
 	} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) || f.v > f.max {
 			return bad(f.field, "must be between 0 and %.0e, got %v", f.max, f.v)
 		}
 	}
 	if !(w.Epochs > 0) {
-		return bad("epochs", "must be between 0 (excluded) and %.0e, got %v", float64(maxEpochs), w.Epochs)
+		return bad("epochs", "must be between 0 (excluded) and %.0e, got %v", float64(MaxEpochs), w.Epochs)
 	}
 	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
 		return bad("dataset_tokens", "give the dataset in samples or in tokens, not both")
@@ -426,7 +431,9 @@ func (w *Workload) Ckpt() bool { return w.Checkpointing != nil && *w.Checkpointi
 // Bool returns a pointer to v, for optional settings such as FlashAttention.
 func Bool(v bool) *bool { return &v }
 
-func validLoRATarget(t string) bool {
+// ValidLoRATarget reports whether t names a LoRA target projection: q, k,
+// v, o, gate, up or down.
+func ValidLoRATarget(t string) bool {
 	switch t {
 	case "q", "k", "v", "o", "gate", "up", "down":
 		return true
@@ -443,7 +450,8 @@ func containsEnum[T comparable](list []T, v T) bool {
 	return false
 }
 
-func enumNames[T ~string](list []T) []string {
+// EnumNames returns list's values as strings, in order.
+func EnumNames[T ~string](list []T) []string {
 	s := make([]string, len(list))
 	for i, v := range list {
 		s[i] = string(v)

@@ -129,9 +129,17 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 			if err != nil {
 				return nil, fmt.Errorf("text_config: %w", err)
 			}
-			inner.Warnings = append([]string{fmt.Sprintf(
-				"model_type %q: read its text_config (model_type %q) only; the vision or audio tower is not counted",
-				c.ModelType, inner.ModelType)}, inner.Warnings...)
+			if tower, ok := visionTowers[c.ModelType]; ok {
+				v, err := tower(raw, inner.Arch.Hidden)
+				if err != nil {
+					return nil, err
+				}
+				inner.Arch.VisionParams = v
+			} else {
+				inner.Warnings = append([]string{fmt.Sprintf(
+					"model_type %q: read its text_config (model_type %q) only; the vision or audio tower is not counted",
+					c.ModelType, inner.ModelType)}, inner.Warnings...)
+			}
 			inner.ModelType, inner.DType, inner.Quantized = c.ModelType, cmp.Or(inner.DType, c.DType), cmp.Or(inner.Quantized, c.Quantized)
 			if inner.Quantization == (Quantization{}) {
 				inner.Quantization = c.Quantization
@@ -395,6 +403,20 @@ func (f *fields) name(keys ...string) string {
 		return ""
 	}
 	return s
+}
+
+// ints returns the array of whole numbers at key, or nil.
+func (f *fields) ints(key string) []int {
+	_, v, ok := f.lookup([]string{key})
+	if !ok {
+		return nil
+	}
+	var ns []int
+	if err := json.Unmarshal(v, &ns); err != nil || len(ns) > maxField {
+		f.fail("%s: want a list of whole numbers, got %s", key, describe(v))
+		return nil
+	}
+	return ns
 }
 
 // texts returns the array of strings at key, or nil.

@@ -1,13 +1,16 @@
 package hf
 
-import "github.com/gpuplan/gpuplan/model"
+import (
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+)
 
 // Readers returns this package's readers in the form the request's Resolve
-// (model.WorkloadAnswers.Workload) takes them: a config.json's shape with
+// (config.WorkloadAnswers.Workload) takes them: a config.json's shape with
 // the precision Config.Precision suggests for the task, and safetensors
 // counts merged by Config.WithCounts.
-func Readers() model.Readers {
-	return model.Readers{
+func Readers() config.Readers {
+	return config.Readers{
 		HFConfig: func(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
 			cfg, err := ReadConfig(path)
 			if err != nil {

@@ -262,11 +262,13 @@ func ociInstances(body []byte, prices map[string]ociPrice, base *model.Catalog) 
 
 // fetchOCI reads the price list and shapes from each of o.OCISources in
 // turn until one pair answers.
-func fetchOCI(ctx context.Context, o Options, base *model.Catalog) (fetched, error) {
+func fetchOCI(ctx context.Context, o Options, g *getter, base *model.Catalog) (fetched, error) {
 	var srcErrs []error
 	for _, src := range o.OCISources {
+		var final string
 		f, err := func() (fetched, error) {
-			pb, err := fetch(ctx, o.Client, src.Products, ociMaxBody)
+			pb, got, err := g.get(ctx, src.Products, ociMaxBody)
+			final = got
 			if err != nil {
 				return fetched{}, fmt.Errorf("price list: %w", err)
 			}
@@ -274,14 +276,14 @@ func fetchOCI(ctx context.Context, o Options, base *model.Catalog) (fetched, err
 			if err != nil {
 				return fetched{}, err
 			}
-			sb, err := fetch(ctx, o.Client, src.Shapes, ociMaxBody)
+			sb, _, err := g.get(ctx, src.Shapes, ociMaxBody)
 			if err != nil {
 				return fetched{}, fmt.Errorf("shapes: %w", err)
 			}
 			return ociInstances(sb, prices, base)
 		}()
 		if err == nil {
-			f.url = src.Products
+			f.url = sourceURL(final) // the price list, where it finally came from
 			return f, nil
 		}
 		srcErrs = append(srcErrs, fmt.Errorf("%s: %w", src.Products, err))

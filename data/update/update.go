@@ -19,7 +19,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
+
 	"net/http"
 	"os"
 	"path/filepath"
@@ -43,17 +43,34 @@ var DefaultSources = []string{
 // nebius from SkyPilot's files, refreshed upstream every 7 hours (catalog
 // audit §4); azure from the Azure Retail Prices API (SkyPilot's Azure file
 // is hand-updated and US-only) and oci from Oracle's public price list
-// and cost-estimator shapes, both credential-free.
-var DefaultProviders = []string{"aws", "gcp", "lambda", "nebius", "azure", "oci"}
+// and cost-estimator shapes, both credential-free; and the providers whose
+// SkyPilot v8 file is their price list (hyperstack, jarvislabs, seeweb,
+// verda, daytona, shadeform, primeintellect).
+//
+// Left to --providers: the marketplaces (vast, lium, hyperbolic: per-host
+// offers, left out of rankings anyway), runpod (its v8 rows repeat the
+// on-demand price as the spot price, a placeholder the embedded catalog
+// drops and an overlay would rank) and yotta (its file ends without a
+// newline, which the download check takes for a truncated file).
+var DefaultProviders = []string{"aws", "gcp", "lambda", "nebius", "azure", "oci",
+	"hyperstack", "jarvislabs", "seeweb", "verda", "daytona", "shadeform", "primeintellect"}
 
 // maxBody caps one download: SkyPilot's largest v8 file (aws) is ≈3.7 MB.
 const maxBody = 64 << 20
 
 // Options configure Run. Zero values pick the defaults.
 type Options struct {
-	Client  *http.Client // nil: a client with a 2-minute timeout on http.DefaultTransport (honours HTTPS_PROXY)
-	Dir     string       // where overlays go; "" is data.UpdateDir()
-	Sources []string     // base URLs tried in order (a mirror via --source); nil is DefaultSources
+	// Client fetches; nil is one on http.DefaultTransport (which honours
+	// HTTPS_PROXY) with Limits.Connect. Either way its redirects are
+	// limited to the host asked and AllowRedirects.
+	Client *http.Client
+	Dir    string // where overlays go; "" is data.UpdateDir()
+	// Sources are SkyPilot base URLs tried in order; nil is DefaultSources.
+	// A mirror given here serves aws, gcp, lambda and nebius only: with
+	// Sources set, Providers defaults to those, and azure or oci without
+	// AzureSources or OCISources of their own is refused rather than
+	// fetched from the public endpoints.
+	Sources []string
 	// AzureSources are Retail Prices API endpoints tried in order; nil is
 	// DefaultAzureSources.
 	AzureSources []string
@@ -68,13 +85,31 @@ type Options struct {
 	Providers []string // nil is DefaultProviders
 	Force     bool     // accept a result that drops more than half of a provider's types
 	Now       func() time.Time
-	// Progress is called after each provider with providers done and total.
-	Progress func(done, total int64)
+	// Limits bound the network; zero fields are DefaultLimits'.
+	Limits Limits
+	// AllowRedirects are hosts (or host:port) a redirect may lead to
+	// besides the host asked.
+	AllowRedirects []string
+	// Progress is called as bytes arrive and when each provider is done.
+	Progress func(Progress)
+}
+
+// Progress is where an update is: the provider being fetched (Index of
+// Total, from 0), the bytes it has received, and whether it is done (Err
+// set when it failed).
+type Progress struct {
+	Provider     string
+	Index, Total int
+	Bytes        int64
+	Elapsed      time.Duration
+	Done         bool
+	Err          error
 }
 
 // Summary is what Run did, one entry per provider in Options order.
 type Summary struct {
 	Providers []ProviderSummary
+	Notes     []string // what Run decided for the whole update (providers left out)
 }
 
 // ProviderSummary is one provider's result. Err is set when the update
@@ -87,9 +122,16 @@ type ProviderSummary struct {
 	Added    []string
 	Removed  []string    // types of the current catalog the source no longer lists
 	Moved    []PriceMove // on-demand prices that moved more than 10%
-	Warnings []string    // importer warnings and guard findings
-	Err      error
-	Kept     bool // on Err: a previous overlay existed and was kept
+	Warnings []string    // the importer's and fetcher's notes (rows and sizes left out)
+	// Held are the guards' price findings (data.PriceRule): those prices
+	// were not written, so they are never ranked; the type keeps its
+	// previous price in that region, and a new type left with no price is
+	// not added. Flags are the other findings (a name that contradicts
+	// its GPU), written as they are.
+	Held, Flags []data.Guard
+	Prices      int // region prices checked by the guards
+	Err         error
+	Kept        bool // on Err: a previous overlay existed and was kept
 }
 
 // failure says what a failed update left: the previous overlay, or none.
@@ -114,14 +156,41 @@ var ErrDropped = errors.New("drops more than half of the provider's types")
 // providers' errors (each also in its ProviderSummary); files of failed
 // providers are left as they were.
 func Run(ctx context.Context, o Options) (Summary, error) {
-	if o.Client == nil {
-		o.Client = &http.Client{Timeout: 2 * time.Minute}
+	var sum Summary
+	if o.Providers == nil {
+		o.Providers = DefaultProviders
+		if o.Sources != nil {
+			// The defaults a mirror can serve: not the opt-in ones.
+			o.Providers = nil
+			for _, p := range DefaultProviders {
+				if slices.Contains(skyPilotProviders, p) {
+					o.Providers = append(o.Providers, p)
+				}
+			}
+			var left []string
+			if o.AzureSources == nil {
+				left = append(left, "azure")
+			}
+			if o.OCISources == nil {
+				left = append(left, "oci")
+			}
+			if len(left) > 0 {
+				sum.Notes = append(sum.Notes, fmt.Sprintf("%s not fetched: a --source mirror serves SkyPilot's files, and they come from their own price APIs", strings.Join(left, " and ")))
+			}
+		}
+	}
+	if err := CheckProviders(o.Providers); err != nil {
+		return Summary{}, err
+	}
+	if o.Sources != nil {
+		for _, p := range o.Providers {
+			if p == "azure" && o.AzureSources == nil || p == "oci" && o.OCISources == nil {
+				return Summary{}, fmt.Errorf("%w: %s comes from its own price API, not from a SkyPilot mirror; drop --source or leave %s out of --providers", ErrNoMirror, p, p)
+			}
+		}
 	}
 	if o.Sources == nil {
 		o.Sources = DefaultSources
-	}
-	if o.Providers == nil {
-		o.Providers = DefaultProviders
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -150,14 +219,26 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		}
 		o.Dir = d
 	}
+	limits := o.Limits.withDefaults()
+	client := newClient(&o, limits)
 	base, err := data.Load()
 	if err != nil {
 		return Summary{}, err
 	}
-	var sum Summary
 	var errs []error
 	for i, p := range o.Providers {
-		ps := runProvider(ctx, o, base, p)
+		start := time.Now()
+		g := &getter{client: client, limits: limits}
+		if o.Progress != nil {
+			o.Progress(Progress{Provider: p, Index: i, Total: len(o.Providers)})
+			g.received = func(n int64) {
+				o.Progress(Progress{Provider: p, Index: i, Total: len(o.Providers), Bytes: n, Elapsed: time.Since(start)})
+			}
+		}
+		pctx, cancel := context.WithTimeoutCause(ctx, limits.Provider,
+			fmt.Errorf("%w: %s's update ran past its %v", ErrDeadline, p, limits.Provider))
+		ps := runProvider(pctx, o, g, base, p)
+		cancel()
 		if ps.Err != nil {
 			_, statErr := os.Stat(ps.File)
 			ps.Kept = statErr == nil
@@ -165,11 +246,19 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		}
 		sum.Providers = append(sum.Providers, ps)
 		if o.Progress != nil {
-			o.Progress(int64(i+1), int64(len(o.Providers)))
+			o.Progress(Progress{Provider: p, Index: i, Total: len(o.Providers), Bytes: g.total, Elapsed: time.Since(start), Done: true, Err: ps.Err})
 		}
 	}
 	return sum, errors.Join(errs...)
 }
+
+// ErrAllHeld is wrapped when the guards held back every price a source
+// lists: it is broken or hostile, and no overlay is written.
+var ErrAllHeld = errors.New("every price held back")
+
+// ErrNoMirror is wrapped when a provider that no SkyPilot mirror serves
+// (azure, oci) is asked for with a mirror and no source of its own.
+var ErrNoMirror = errors.New("no mirror for this provider")
 
 // fetched is what one provider's fetcher brought: instances in the
 // catalog's schema, the URL they came from, the file they go to and the
@@ -183,27 +272,23 @@ type fetched struct {
 
 // overlayFile is the file a provider's overlay goes to: SkyPilot's files
 // as skypilot-PROVIDER.toml, the direct fetchers under their source's name.
+// The name comes from overlayNames only (CheckProviders refused any
+// other provider before).
 func overlayFile(dir, provider string) string {
-	switch provider {
-	case "azure":
-		return filepath.Join(dir, "azure-retail.toml")
-	case "oci":
-		return filepath.Join(dir, "oci-pricelist.toml")
-	}
-	return filepath.Join(dir, "skypilot-"+provider+".toml")
+	return filepath.Join(dir, overlayNames[provider])
 }
 
-func runProvider(ctx context.Context, o Options, base *model.Catalog, provider string) ProviderSummary {
+func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog, provider string) ProviderSummary {
 	ps := ProviderSummary{Provider: provider, File: overlayFile(o.Dir, provider)}
 	var f fetched
 	var err error
 	switch provider {
 	case "azure":
-		f, err = fetchAzure(ctx, o, base)
+		f, err = fetchAzure(ctx, o, g, base)
 	case "oci":
-		f, err = fetchOCI(ctx, o, base)
+		f, err = fetchOCI(ctx, o, g, base)
 	default:
-		f, err = fetchSkyPilot(ctx, o, base, provider)
+		f, err = fetchSkyPilot(ctx, o, g, base, provider)
 	}
 	if err != nil {
 		ps.Err = err
@@ -220,8 +305,30 @@ func runProvider(ctx context.Context, o Options, base *model.Catalog, provider s
 	}
 	fetched := map[string]bool{}
 	for i := range insts {
+		fetched[insts[i].Type] = true
+	}
+	for t := range current {
+		if !fetched[t] {
+			ps.Removed = append(ps.Removed, t)
+		}
+	}
+	sort.Strings(ps.Removed)
+	if len(current) > 0 && 2*len(ps.Removed) > len(current) && !o.Force {
+		ps.Err = fmt.Errorf("%s lists %d of the catalog's %d %s types: %w; check the source or pass --force", ps.URL, len(current)-len(ps.Removed), len(current), provider, ErrDropped)
+		return ps
+	}
+	insts = ps.guard(base, insts)
+	switch {
+	case len(insts) > 0:
+	case len(ps.Held) > 0:
+		ps.Err = fmt.Errorf("%w: the guards held back all %d region prices %s lists (%s); nothing written", ErrAllHeld, ps.Prices, ps.URL, ps.Held[0])
+		return ps
+	default:
+		ps.Err = fmt.Errorf("%s lists no priced %s instance type; nothing written", ps.URL, provider)
+		return ps
+	}
+	for i := range insts {
 		in := &insts[i]
-		fetched[in.Type] = true
 		old, ok := current[in.Type]
 		if !ok {
 			ps.Added = append(ps.Added, in.Type)
@@ -235,50 +342,71 @@ func runProvider(ctx context.Context, o Options, base *model.Catalog, provider s
 			}
 		}
 	}
-	for t := range current {
-		if !fetched[t] {
-			ps.Removed = append(ps.Removed, t)
-		}
-	}
 	sort.Strings(ps.Added)
-	sort.Strings(ps.Removed)
 	ps.Types = len(insts)
-	if len(current) > 0 && 2*len(ps.Removed) > len(current) && !o.Force {
-		ps.Err = fmt.Errorf("%s lists %d of the catalog's %d %s types: %w; check the source or pass --force", ps.URL, len(current)-len(ps.Removed), len(current), provider, ErrDropped)
-		return ps
-	}
-	for _, g := range data.Guards(base, insts, nil) {
-		ps.Warnings = append(ps.Warnings, g.String())
-	}
 	var b bytes.Buffer
 	writeOverlay(&b, provider, ps.URL, f.credit, now, insts, current, ps.Removed)
-	if err := writeAtomic(o.Dir, ps.File, b.Bytes()); err != nil {
+	if err := install(o.Dir, overlayNames[provider], b.Bytes()); err != nil {
 		ps.Err = err
 		return ps
 	}
 	if provider == "oci" {
 		// Earlier versions took OCI from SkyPilot; that overlay would patch
 		// the same types with older prices, so the fresh file replaces it.
-		if err := os.Remove(filepath.Join(o.Dir, "skypilot-oci.toml")); err == nil {
+		if err := removeIn(o.Dir, "skypilot-oci.toml"); err == nil {
 			ps.Warnings = append(ps.Warnings, "removed skypilot-oci.toml: OCI now comes from Oracle's price list")
 		}
 	}
 	return ps
 }
 
+// guard runs the guards over insts (data.Guards, and data.FloorGuards
+// against the embedded catalog's floor per GPU) and returns insts without
+// the region prices a price rule flagged (ps.Held); a type of the catalog
+// left with no price keeps its old prices (it is not written, and not
+// counted as removed), a new one is not added. Other findings go to
+// ps.Flags.
+func (ps *ProviderSummary) guard(base *model.Catalog, insts []model.Instance) []model.Instance {
+	found := append(data.Guards(base, insts, nil), data.FloorGuards(data.GPUFloors(base), insts)...)
+	held := map[[2]string]bool{}
+	for _, g := range found {
+		if data.PriceRule(g.Rule) {
+			if !held[[2]string{g.Type, g.Region}] {
+				ps.Held = append(ps.Held, g)
+			}
+			held[[2]string{g.Type, g.Region}] = true
+		} else {
+			ps.Flags = append(ps.Flags, g)
+		}
+	}
+	out := insts[:0:0]
+	for _, in := range insts {
+		ps.Prices += len(in.Prices)
+		if len(held) > 0 {
+			in.Prices = slices.DeleteFunc(slices.Clone(in.Prices), func(p model.RegionPrice) bool { return held[[2]string{in.Type, p.Region}] })
+			if len(in.Prices) == 0 {
+				continue
+			}
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
 // fetchSkyPilot reads provider's SkyPilot v8 file from each of o.Sources
-// in turn until one answers with a file the importer accepts.
-func fetchSkyPilot(ctx context.Context, o Options, base *model.Catalog, provider string) (fetched, error) {
+// in turn until one answers with a file the importer accepts. The URL
+// recorded is the one the file finally came from (after redirects).
+func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalog, provider string) (fetched, error) {
 	var srcErrs []error
 	for _, s := range o.Sources {
 		url := strings.TrimSuffix(s, "/") + "/v8/" + provider + "/vms.csv"
-		body, err := fetch(ctx, o.Client, url, maxBody)
+		body, final, err := g.get(ctx, url, maxBody)
 		var f fetched
 		if err == nil {
-			f.insts, f.warnings, err = importCSV(body, url, provider, base)
+			f.insts, f.warnings, err = importCSV(body, sourceURL(final), provider, base)
 		}
 		if err == nil {
-			f.url, f.credit = url, "Data: SkyPilot authors, Apache-2.0."
+			f.url, f.credit = sourceURL(final), "Data: SkyPilot authors, Apache-2.0."
 			return f, nil
 		}
 		srcErrs = append(srcErrs, fmt.Errorf("%s: %w", url, err))
@@ -287,35 +415,6 @@ func fetchSkyPilot(ctx context.Context, o Options, base *model.Catalog, provider
 		}
 	}
 	return fetched{}, errors.Join(srcErrs...)
-}
-
-// fetch GETs url; any status but 200 is an error (429 and 5xx send Run to
-// the next source).
-func fetch(ctx context.Context, c *http.Client, url string, limit int64) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("User-Agent", "gpuplan-catalog-update")
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, &statusError{resp.StatusCode, resp.Status}
-	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading the response: %w", err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("response larger than %d MiB", limit>>20)
-	}
-	if resp.ContentLength >= 0 && int64(len(b)) != resp.ContentLength {
-		return nil, fmt.Errorf("truncated response: %d of %d bytes", len(b), resp.ContentLength)
-	}
-	return b, nil
 }
 
 // statusError is an HTTP answer other than 200.
@@ -362,32 +461,15 @@ func checkCurrency(body []byte) error {
 	}
 }
 
-// writeAtomic writes path through a temporary file in dir and a rename,
-// so a failure never leaves half a file.
-func writeAtomic(dir, path string, b []byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".update-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
-
-// Text is the summary as `catalog update` prints it: one block per
-// provider with types added and removed and on-demand prices moved more
-// than 10%.
+// Text is the summary as `catalog update` prints it: the notes of the
+// whole update, then one block per provider with types added and removed,
+// on-demand prices moved more than 10%, every guard's verdict and the
+// fetcher's notes, each kind as a count with a few examples.
 func (s Summary) Text() string {
 	var b strings.Builder
+	for _, n := range s.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	for _, p := range s.Providers {
 		if p.Err != nil {
 			// The error itself is Run's, printed once by the caller.
@@ -399,6 +481,35 @@ func (s Summary) Text() string {
 		for _, m := range p.Moved {
 			fmt.Fprintf(&b, "  %s %s: $%.2f → $%.2f/h (%+.0f%%)\n", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100)
 		}
+		if len(p.Held) == 0 {
+			fmt.Fprintf(&b, "  guards: %d region prices checked, none held back\n", p.Prices)
+		} else {
+			fmt.Fprintf(&b, "  guards: %d of %d region prices held back (not written, so never ranked):\n", len(p.Held), p.Prices)
+			examples(&b, p.Held)
+		}
+		if len(p.Flags) > 0 {
+			fmt.Fprintf(&b, "  guards: %d other findings (written):\n", len(p.Flags))
+			examples(&b, p.Flags)
+		}
+		for _, w := range p.Warnings[:min(len(p.Warnings), 2*shownExamples)] {
+			fmt.Fprintf(&b, "  note: %s\n", w)
+		}
+		if n := len(p.Warnings) - 2*shownExamples; n > 0 {
+			fmt.Fprintf(&b, "  … and %d more notes\n", n)
+		}
 	}
 	return b.String()
+}
+
+// shownExamples is how many findings of a kind the summary shows.
+const shownExamples = 3
+
+// examples writes the first few findings, one a line, and how many more.
+func examples(b *strings.Builder, gs []data.Guard) {
+	for _, g := range gs[:min(len(gs), shownExamples)] {
+		fmt.Fprintf(b, "    %s\n", g)
+	}
+	if n := len(gs) - shownExamples; n > 0 {
+		fmt.Fprintf(b, "    … and %d more\n", n)
+	}
 }

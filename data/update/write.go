@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // writeOverlay writes insts in the catalog schema. Types the catalog has
@@ -25,30 +26,30 @@ func writeOverlay(b *bytes.Buffer, provider, url, credit string, now time.Time, 
 	fmt.Fprintf(b, "# gpuplan catalog update: %s prices from %s, fetched %s.\n", provider, url, now.Format(time.RFC3339))
 	fmt.Fprintf(b, "# Written by `gpuplan catalog update`; the next update replaces it. %s\n", credit)
 	b.WriteString("schema_version = 1\n")
-	fmt.Fprintf(b, "provider = %s\n", model.QuoteTOML(provider))
+	fmt.Fprintf(b, "provider = %s\n", config.QuoteTOML(provider))
 	for _, in := range insts {
 		b.WriteString("\n[[instance]]\n")
-		fmt.Fprintf(b, "type = %s\n", model.QuoteTOML(in.Type))
+		fmt.Fprintf(b, "type = %s\n", config.QuoteTOML(in.Type))
 		if _, ok := current[in.Type]; !ok {
-			fmt.Fprintf(b, "gpu = %s\n", model.QuoteTOML(in.GPU))
+			fmt.Fprintf(b, "gpu = %s\n", config.QuoteTOML(in.GPU))
 			fmt.Fprintf(b, "gpu_count = %d\n", in.GPUCount)
 			fmt.Fprintf(b, "vcpus = %d\n", max(in.VCPUs, 1))
 			fmt.Fprintf(b, "memory_gib = %s\n", num(max(in.MemoryGiB, 1)))
 			if in.SkyPilotAccelerator != "" {
-				fmt.Fprintf(b, "skypilot_accelerator = %s\n", model.QuoteTOML(in.SkyPilotAccelerator))
+				fmt.Fprintf(b, "skypilot_accelerator = %s\n", config.QuoteTOML(in.SkyPilotAccelerator))
 			}
 			if in.CPUArch != "" {
-				fmt.Fprintf(b, "cpu_arch = %s\n", model.QuoteTOML(in.CPUArch))
+				fmt.Fprintf(b, "cpu_arch = %s\n", config.QuoteTOML(in.CPUArch))
 			}
 			if in.Interconnect != "" {
-				fmt.Fprintf(b, "interconnect = %s\n", model.QuoteTOML(in.Interconnect))
+				fmt.Fprintf(b, "interconnect = %s\n", config.QuoteTOML(in.Interconnect))
 			}
 		}
 		src := source
 		if _, ok := current[in.Type]; !ok && in.Source != "" && in.Source != url {
 			src += "; " + in.Source // a new type's shape, from the fetcher's table
 		}
-		fmt.Fprintf(b, "source = %s\n", model.QuoteTOML(src))
+		fmt.Fprintf(b, "source = %s\n", config.QuoteTOML(src))
 		fmt.Fprintf(b, "as_of = %s\n", now.Format(time.DateOnly))
 		data.WritePricesTOML(b, in.Prices)
 	}
@@ -57,9 +58,9 @@ func writeOverlay(b *bytes.Buffer, provider, url, credit string, now time.Time, 
 			continue
 		}
 		b.WriteString("\n[[instance]]\n")
-		fmt.Fprintf(b, "type = %s\n", model.QuoteTOML(t))
+		fmt.Fprintf(b, "type = %s\n", config.QuoteTOML(t))
 		fmt.Fprintf(b, "missing_since = %s\n", now.Format(time.DateOnly))
-		fmt.Fprintf(b, "missing_source = %s\n", model.QuoteTOML(fmt.Sprintf(
+		fmt.Fprintf(b, "missing_source = %s\n", config.QuoteTOML(fmt.Sprintf(
 			"not in the latest fetch: %s fetched %s by gpuplan catalog update no longer lists it; the provider may not have announced a retirement", url, now.Format(time.RFC3339))))
 	}
 }

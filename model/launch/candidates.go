@@ -61,10 +61,18 @@ func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 	return out
 }
 
-// skyPilotClouds is constants.ALL_CLOUDS of SkyPilot's
-// sky/skylet/constants.py: the values resources.cloud accepts.
+// skyPilotClouds are the values resources.cloud accepts: constants.ALL_CLOUDS
+// of SkyPilot's sky/skylet/constants.py as stored (through hyperbolic),
+// and the clouds SkyPilot added since, each with its catalog reader
+// sky/catalog/<cloud>_catalog.py in skypilot-org/skypilot (daytona, lium,
+// mithril, primeintellect, seeweb, shadeform, spheron, verda, yotta, and
+// cloudrift, latitude, modal, novita, ppio, quantacloud). Hyperstack,
+// JarvisLabs and SimplePod have no reader there: a launch file for them
+// is refused.
 var skyPilotClouds = []string{"aws", "azure", "gcp", "ibm", "lambda", "scp", "oci", "kubernetes", "runpod", "vast",
-	"vsphere", "cudo", "fluidstack", "paperspace", "do", "nebius", "ssh", "hyperbolic"}
+	"vsphere", "cudo", "fluidstack", "paperspace", "do", "nebius", "ssh", "hyperbolic",
+	"daytona", "lium", "mithril", "primeintellect", "seeweb", "shadeform", "spheron", "verda", "yotta",
+	"cloudrift", "latitude", "modal", "novita", "ppio", "quantacloud"}
 
 // notSkyPilotCloud is the error for a provider SkyPilot has no cloud for
 // (an overlay's own), nil for one it has.

@@ -3,14 +3,15 @@
 // Kubernetes Job (a Kubeflow Trainer v2 TrainJob across nodes, or a
 // Training Operator v1 PyTorchJob), a DeepSpeed config for ZeRO, and the
 // [launch] section of gpuplan's TOML; and for a serving plan
-// (model.ServePlan, NewServe) a vllm serve line, its docker run, a SkyServe
-// service YAML, a Kubernetes Deployment and Service, and a [serve] section. It also advises the
-// software stack for the GPU: the CUDA toolkit and driver it needs, the
+// (serve.Plan, NewServe) a vllm serve line, its docker run, a SkyServe
+// service YAML, a Kubernetes Deployment and Service, and a [serve]
+// section. It also advises the software stack for the GPU: the CUDA toolkit and driver it needs, the
 // PyTorch wheel to install, the NGC image to run, bf16 and fp8.
 //
 // Build a Plan with NewPlan from a model.Workload and a model.Offer that
-// model.Recommend returned, then call Render with a Format. Like package
-// model it is plain Go: no files, no network, no terminal. YAML is
+// model.Recommend returned, then call Render with a Format. It imports
+// model, model/config and model/serve only. Like package model it is plain
+// Go: no files, no network, no terminal. YAML is
 // generated with a YAML library (never string templates), so the SkyPilot
 // and Kubernetes output always parses.
 package launch

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 var update = flag.Bool("update", false, "rewrite the testdata/*.golden files")
@@ -338,8 +339,8 @@ func TestServeGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := model.PlanServing(&llama70B, model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
-		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, model.ServeOfferFor(in, g, 55.04, "aws p5.48xlarge"))
+	sp, err := serve.PlanServing(&llama70B, serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
+		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, serve.OfferFor(in, g, 55.04, "aws p5.48xlarge"))
 	if err != nil || !sp.Fits {
 		t.Fatalf("%v %v", err, sp.Reasons)
 	}
@@ -433,8 +434,8 @@ func TestArmHostNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := model.PlanServing(&llama70B, model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
-		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, model.ServeOfferFor(&in, g, 55.04, "aws p5.48xlarge"))
+	sp, err := serve.PlanServing(&llama70B, serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
+		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}, serve.OfferFor(&in, g, 55.04, "aws p5.48xlarge"))
 	if err != nil || !sp.Fits {
 		t.Fatalf("%v %v", err, sp.Reasons)
 	}
@@ -458,11 +459,11 @@ func TestArmHostNote(t *testing.T) {
 // script still renders.
 func TestServeRefusesWhatItCannotWrite(t *testing.T) {
 	cat := testCatalog()
-	serving := model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
+	serving := serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144,
 		OutputTokens: 2048, Concurrency: 64, TP: 2, Replicas: 4}
-	plan := func(in *model.Instance, g *model.GPU) model.ServePlan {
+	plan := func(in *model.Instance, g *model.GPU) serve.Plan {
 		t.Helper()
-		sp, err := model.PlanServing(&llama70B, serving, model.ServeOfferFor(in, g, 55.04, in.Provider+" "+in.Type))
+		sp, err := serve.PlanServing(&llama70B, serving, serve.OfferFor(in, g, 55.04, in.Provider+" "+in.Type))
 		if err != nil || !sp.Fits {
 			t.Fatalf("%v %v", err, sp.Reasons)
 		}
@@ -508,8 +509,8 @@ func TestServeVoltaNote(t *testing.T) {
 		{model.GPU{Key: "v100-16gb", Name: "V100", Vendor: "nvidia", ComputeCapability: "7.0", MemoryGiB: 16, MemoryBandwidthGBps: 900, FP16TFLOPS: 125}, true},
 		{model.GPU{Key: "h100-sxm", Name: "H100", Vendor: "nvidia", ComputeCapability: "9.0", MemoryGiB: 80, MemoryBandwidthGBps: 3350, FP16TFLOPS: 989, BF16TFLOPS: 989}, false},
 	} {
-		sp, err := model.PlanServing(a, model.Serving{WeightFormat: model.WeightFP16, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4},
-			model.ServeOfferFor(&in, &tt.gpu, 10, "test"))
+		sp, err := serve.PlanServing(a, serve.Serving{WeightFormat: serve.WeightFP16, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4},
+			serve.OfferFor(&in, &tt.gpu, 10, "test"))
 		if err != nil || !sp.Fits {
 			t.Fatalf("%s: %v %v", tt.gpu.Key, err, sp.Reasons)
 		}

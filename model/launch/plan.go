@@ -162,6 +162,9 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if o == nil || o.Instance == nil || o.GPU == nil || o.Estimate == nil {
 		return nil, fmt.Errorf("%w: the offer has no instance, GPU or estimate", ErrPlan)
 	}
+	if err := CheckWheel(opt.Wheel); err != nil { // wheel.go
+		return nil, fmt.Errorf("%w: wheel %w", ErrPlan, err)
+	}
 	w.Defaults()
 	e := o.Estimate
 	ew := &e.Workload // the workload as estimated on this offer: strategy, GPUs, fallback precision

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // Serving defaults.
@@ -26,18 +28,18 @@ const (
 	skyServeInitialDelay = 1200
 )
 
-// ServeOptions are the serving launch choices that model.ServePlan does not
+// ServeOptions are the serving launch choices that serve.Plan does not
 // hold. The zero value picks every default.
 type ServeOptions struct {
 	Name    string        // deployment name; "" is "gpuplan-serve-" + the model key
 	ModelID string        // Hugging Face repo id vLLM loads; "" from the catalog alias, else PlaceholderModelID
-	Region  string        // the offer's region (ServeOffer carries it only in its Name)
+	Region  string        // the offer's region (serve.Offer carries it only in its Name)
 	Pricing model.Pricing // the offer's pricing; "" is on-demand
 	Image   string        // vLLM image for docker and Kubernetes; "" is DefaultVLLMImage
 }
 
 // Serve is a serving deployment of vLLM: where it runs, how the model is
-// split, and the engine settings, from a model.ServePlan. NewServe builds
+// split, and the engine settings, from a serve.Plan. NewServe builds
 // it; Render writes it in a Format.
 type Serve struct {
 	Name    string
@@ -63,7 +65,7 @@ type Serve struct {
 
 	DiskGB int // root disk per node, GB: see ServeDiskGB
 
-	Serving model.Serving // with Defaults applied
+	Serving serve.Serving // with Defaults applied
 	Image   string
 
 	// HalfForBF16 is set when bf16 weights are served on a GPU without
@@ -77,9 +79,9 @@ type Serve struct {
 	// written as --dtype float16 for the reason above.
 	HalfActivations bool
 	// FallbackFrom is the weight format asked for when the GPU cannot run
-	// it and the plan falls back (model.ServePlan.FallbackFrom); Fallback
+	// it and the plan falls back (serve.Plan.FallbackFrom); Fallback
 	// says why, in English.
-	FallbackFrom model.WeightFormat
+	FallbackFrom serve.WeightFormat
 	Fallback     string
 }
 
@@ -89,7 +91,7 @@ type Serve struct {
 // write) or the GPU is not NVIDIA's: the files are CUDA ones (the
 // vllm/vllm-openai image, pip's CUDA wheels, nvidia.com/gpu), and vLLM on
 // AMD GPUs is a different build (its ROCm image and install guide).
-func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Serve, error) {
+func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, error) {
 	o := sp.Offer
 	if o.Instance == nil || o.GPU == nil || o.GPUsPerNode < 1 {
 		return nil, fmt.Errorf("%w: the serving offer has no instance or GPU", ErrPlan)
@@ -123,9 +125,9 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 		noBF16 = true
 	}
 	switch wf := sp.Serving.WeightFormat; {
-	case noBF16 && wf == model.WeightBF16, noBF16 && wf == model.WeightFP16 && sp.FallbackFrom == model.WeightBF16:
+	case noBF16 && wf == serve.WeightBF16, noBF16 && wf == serve.WeightFP16 && sp.FallbackFrom == serve.WeightBF16:
 		s.HalfForBF16 = true // the bf16 → fp16 fallback keeps its note
-	case noBF16 && wf == model.WeightFP8:
+	case noBF16 && wf == serve.WeightFP8:
 		s.HalfActivations = true
 	}
 	if sp.FallbackFrom != "" && !s.HalfForBF16 {
@@ -141,7 +143,7 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 		// quantized ahead of time (vLLM reads its quantization_config), and the
 		// base would not fit where the plan says. Repos of such checkpoints name
 		// the method; without it, write the placeholder so the file fails loudly.
-		if wf := sp.Serving.WeightFormat; (wf == model.WeightAWQ || wf == model.WeightGPTQ) &&
+		if wf := sp.Serving.WeightFormat; (wf == serve.WeightAWQ || wf == serve.WeightGPTQ) &&
 			!strings.Contains(strings.ToLower(s.ModelID), string(wf)) {
 			s.ModelID = PlaceholderModelID
 		}
@@ -156,10 +158,10 @@ func NewServe(a *model.Architecture, sp *model.ServePlan, opt ServeOptions) (*Se
 	// one on load, so unless the repo is an fp8 checkpoint (its name says
 	// so, as Hugging Face's FP8 repos do) the disk holds 16-bit weights.
 	download := sp.Serving.WeightFormat
-	if download == model.WeightFP8 && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
-		download = model.WeightBF16
+	if download == serve.WeightFP8 && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
+		download = serve.WeightBF16
 	}
-	s.DiskGB = ServeDiskGB(model.ServeWeightBytes(a, download))
+	s.DiskGB = ServeDiskGB(serve.WeightBytes(a, download))
 	return s, nil
 }
 
@@ -198,15 +200,15 @@ func (s *Serve) VLLMArgs() []string {
 		"--gpu-memory-utilization", fmt.Sprint(v.GPUMemoryUtilization),
 		"--kv-cache-dtype", string(v.KVCacheDType))
 	switch v.WeightFormat {
-	case model.WeightBF16:
+	case serve.WeightBF16:
 		if s.HalfForBF16 {
 			a = append(a, "--dtype", "float16")
 		} else {
 			a = append(a, "--dtype", "bfloat16")
 		}
-	case model.WeightFP16:
+	case serve.WeightFP16:
 		a = append(a, "--dtype", "float16")
-	case model.WeightFP8:
+	case serve.WeightFP8:
 		a = append(a, "--quantization", "fp8")
 		if s.HalfActivations {
 			a = append(a, "--dtype", "float16")
@@ -263,7 +265,7 @@ func (s *Serve) headerLines() []string {
 		lines = append(lines, fmt.Sprintf("note: %s needs a CUDA %s build of vLLM: CUDA 13.0 dropped Maxwell, Pascal and Volta, and the vllm/vllm-openai image and pip wheel may be built for CUDA 13; pin a CUDA 12 release", s.Accelerator, s.LastCUDA))
 	}
 	switch s.Serving.WeightFormat {
-	case model.WeightAWQ, model.WeightGPTQ, model.WeightInt8:
+	case serve.WeightAWQ, serve.WeightGPTQ, serve.WeightInt8:
 		lines = append(lines, fmt.Sprintf("note: %s weights: the model id must be a checkpoint quantized with %s; vLLM reads its quantization_config", s.Serving.WeightFormat, strings.ToUpper(string(s.Serving.WeightFormat))))
 	}
 	if s.HalfForBF16 {
@@ -274,7 +276,7 @@ func (s *Serve) headerLines() []string {
 	}
 	if s.FallbackFrom != "" {
 		dtype := "bfloat16"
-		if s.Serving.WeightFormat == model.WeightFP16 {
+		if s.Serving.WeightFormat == serve.WeightFP16 {
 			dtype = "float16"
 		}
 		lines = append(lines, fmt.Sprintf("note: %s weights asked for: %s, from the 16-bit checkpoint (--dtype %s, no --quantization)", s.FallbackFrom, s.Fallback, dtype))
@@ -424,16 +426,16 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 }
 
 // ServeLaunch returns the deployment as the config file's [serve] section
-// (model.ServeLaunch), with a comment header that says what the keys are:
+// (config.ServeLaunch), with a comment header that says what the keys are:
 // vLLM's engine flags in snake case, and the vllm serve arguments they make.
-func (s *Serve) ServeLaunch() *model.ServeLaunch {
+func (s *Serve) ServeLaunch() *config.ServeLaunch {
 	notes := append(s.headerLines(),
 		"[serve]: tensor_parallel_size … max_num_batched_tokens are vLLM's engine flags in snake case;",
 		"vllm_args is what vllm serve <model_id> gets; replicas_per_node engines share a node (--data-parallel-size)")
 	for i, n := range notes {
 		notes[i] = yamlLineBreaks.Replace(model.Printable(n)) // as commentBlock
 	}
-	v := &model.ServeLaunch{Notes: notes}
+	v := &config.ServeLaunch{Notes: notes}
 	v.Provider, v.InstanceType, v.Region, v.Pricing, v.USDPerHour = s.Provider, s.InstanceType, s.Region, string(s.Pricing), s.USDPerHour
 	v.Accelerator, v.GPUsPerNode, v.Nodes, v.Replicas, v.ReplicasPerNode = s.Accelerator, s.GPUsPerInstance, s.Nodes, s.Replicas, s.ReplicasPerNode
 	v.TensorParallelSize, v.PipelineParallelSize, v.ModelID = s.TP, s.PP, s.ModelID
@@ -452,8 +454,8 @@ func (s *Serve) ServeLaunch() *model.ServeLaunch {
 }
 
 // TOML returns the [serve] section alone (with its comment lines), as
-// model.EncodeServeLaunch writes it; the serving export writes it inside
-// the whole configuration (model.Config.ServeLaunch).
+// config.EncodeServeLaunch writes it; the serving export writes it inside
+// the whole configuration (config.Config.ServeLaunch).
 func (s *Serve) TOML() ([]byte, error) {
-	return model.EncodeServeLaunch(s.ServeLaunch())
+	return config.EncodeServeLaunch(s.ServeLaunch())
 }

@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // TestServeFormatFlags: over every catalog offer that serves Llama 3.1 8B,
 // the vllm serve flags say the format the plan was sized at, as vLLM needs
-// it on that GPU (model.ServeFormatOn): fp8 where vLLM runs it (W8A8 from
+// it on that GPU (serve.FormatOn): fp8 where vLLM runs it (W8A8 from
 // 8.9, FP8 Marlin from 7.5) with float16 activations where there is no
 // bf16; bf16 → float16 below 8.0; with the fallback allowed, fp8 on Volta
 // is the 16-bit checkpoint in float16 and no --quantization, with a note.
@@ -20,10 +20,10 @@ import (
 func TestServeFormatFlags(t *testing.T) {
 	seen := map[string]int{}
 	for _, tt := range []struct {
-		asked model.WeightFormat
+		asked serve.WeightFormat
 		allow bool
-	}{{model.WeightFP8, false}, {model.WeightFP8, true}, {model.WeightBF16, false}, {model.WeightBF16, true}} {
-		s := model.Serving{WeightFormat: tt.asked, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 4,
+	}{{serve.WeightFP8, false}, {serve.WeightFP8, true}, {serve.WeightBF16, false}, {serve.WeightBF16, true}} {
+		s := serve.Serving{WeightFormat: tt.asked, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 4,
 			AllowPrecisionFallback: tt.allow}
 		_, a, plans, regions := servePlans(t, "llama-3.1-8b", s)
 		for i := range plans {
@@ -34,7 +34,7 @@ func TestServeFormatFlags(t *testing.T) {
 			ccf, _ := strconv.ParseFloat(cc, 64)                        // "7.0", "12.0": one decimal, so a float orders them
 			noFP8 := nvidia && ccf < 7.5 || !nvidia && g.FP8TFLOPS == 0 // Volta; ROCm without fp8 hardware
 			noBF16 := g.BF16TFLOPS == 0
-			if !tt.allow && (tt.asked == model.WeightFP8 && noFP8 || tt.asked == model.WeightBF16 && noBF16) {
+			if !tt.allow && (tt.asked == serve.WeightFP8 && noFP8 || tt.asked == serve.WeightBF16 && noBF16) {
 				t.Errorf("%s (%s %s): planned %s without the fallback", sp.Offer.Name, g.Key, cc, tt.asked)
 				continue
 			}
@@ -51,14 +51,14 @@ func TestServeFormatFlags(t *testing.T) {
 			}
 			var wantQ, wantDtype, wantNote string
 			switch {
-			case tt.asked == model.WeightFP8 && noFP8:
+			case tt.asked == serve.WeightFP8 && noFP8:
 				wantQ, wantDtype, wantNote = "", "bfloat16", "fp8 weights asked for: "+g.Name+" has no fp8"
 				if noBF16 {
 					wantDtype = "float16"
 				}
-			case tt.asked == model.WeightFP8 && noBF16:
+			case tt.asked == serve.WeightFP8 && noBF16:
 				wantQ, wantDtype, wantNote = "fp8", "float16", "fp8 weight-only (FP8 Marlin) with float16 activations"
-			case tt.asked == model.WeightFP8:
+			case tt.asked == serve.WeightFP8:
 				wantQ = "fp8"
 			case noBF16:
 				wantDtype, wantNote = "float16", "has no bf16 (compute capability below 8.0): served in float16"
@@ -91,7 +91,7 @@ func TestServeFormatFlags(t *testing.T) {
 // 2.1e9 embedding and head parameters at 2) is 72.7 GB → 159.2 → 200 GB,
 // what an fp8 checkpoint (its repo says FP8) downloads.
 func TestServeDiskFP8Download(t *testing.T) {
-	s := model.Serving{WeightFormat: model.WeightFP8, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 4}
+	s := serve.Serving{WeightFormat: serve.WeightFP8, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 4}
 	_, a, plans, regions := servePlans(t, "llama-3.1-70b", s)
 	for _, tt := range []struct {
 		modelID string

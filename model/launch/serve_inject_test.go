@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // FuzzServeInjection puts one string into every text field of a serving
@@ -26,13 +27,13 @@ func FuzzServeInjection(f *testing.F) {
 		sv := &Serve{Name: "gpuplan-serve", Model: s, ModelID: s, Provider: s, InstanceType: s, CatalogType: s, Region: s,
 			Pricing: model.OnDemand, Accelerator: s, GPUsPerInstance: 8, HostVCPUs: 96, HostMemoryGiB: 768, USDPerHour: 10,
 			TP: 2, PP: 1, ReplicasPerNode: 1 + int(shape%4), Replicas: 4, Nodes: 1, DiskGB: 200, Image: s,
-			Serving: model.Serving{WeightFormat: model.WeightFormats[int(shape)%len(model.WeightFormats)], KVCacheDType: model.KVAuto,
+			Serving: serve.Serving{WeightFormat: serve.WeightFormats[int(shape)%len(serve.WeightFormats)], KVCacheDType: serve.KVAuto,
 				MaxModelLen: 8192, GPUMemoryUtilization: 0.9, MaxNumSeqs: 256, MaxNumBatchedTokens: 2048}}
 		if shape&16 != 0 {
 			sv.Pricing = model.Spot
 		}
 		if shape&32 != 0 { // a fallback plan: its note carries the GPU's name
-			sv.HalfActivations, sv.FallbackFrom, sv.Fallback = true, model.WeightFP8, s
+			sv.HalfActivations, sv.FallbackFrom, sv.Fallback = true, serve.WeightFP8, s
 		}
 		if s == "" {
 			return // NewServe never leaves the model id or image empty

@@ -15,6 +15,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // vllmFlags are flags of the current vLLM CLI with the values they take,
@@ -73,7 +74,7 @@ func checkVLLMArgs(args []string) []string {
 
 // servePlans plans serving the model on every catalog instance (first
 // on-demand region) and returns the plans that fit.
-func servePlans(t *testing.T, modelKey string, s model.Serving) (*model.Catalog, *model.Architecture, []model.ServePlan, []string) {
+func servePlans(t *testing.T, modelKey string, s serve.Serving) (*model.Catalog, *model.Architecture, []serve.Plan, []string) {
 	t.Helper()
 	cat, err := data.Load()
 	if err != nil {
@@ -83,7 +84,7 @@ func servePlans(t *testing.T, modelKey string, s model.Serving) (*model.Catalog,
 	if err != nil {
 		t.Fatal(err)
 	}
-	var offers []model.ServeOffer
+	var offers []serve.Offer
 	var regions []string
 	for i := range cat.Instances {
 		in := &cat.Instances[i]
@@ -96,16 +97,16 @@ func servePlans(t *testing.T, modelKey string, s model.Serving) (*model.Catalog,
 		}
 		for _, p := range in.Prices {
 			if p.OnDemandUSD > 0 {
-				offers = append(offers, model.ServeOfferFor(in, g, p.OnDemandUSD, in.Provider+" "+in.Type))
+				offers = append(offers, serve.OfferFor(in, g, p.OnDemandUSD, in.Provider+" "+in.Type))
 				regions = append(regions, p.Region)
 				break
 			}
 		}
 	}
-	var plans []model.ServePlan
+	var plans []serve.Plan
 	var planRegions []string
 	for i, o := range offers {
-		p, err := model.PlanServing(a, s, o)
+		p, err := serve.PlanServing(a, s, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,11 +124,11 @@ func TestServeSweep(t *testing.T) {
 	files, refused := 0, 0
 	for _, w := range []struct {
 		model string
-		s     model.Serving
+		s     serve.Serving
 	}{
-		{"llama-3.1-70b", model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048, Concurrency: 32}},
-		{"llama-3.1-8b", model.Serving{WeightFormat: model.WeightFP8, KVCacheDType: model.KVFP8, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 64}},
-		{"llama-3.1-8b", model.Serving{WeightFormat: model.WeightBF16, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 4}},
+		{"llama-3.1-70b", serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048, Concurrency: 32}},
+		{"llama-3.1-8b", serve.Serving{WeightFormat: serve.WeightFP8, KVCacheDType: serve.KVFP8, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 64}},
+		{"llama-3.1-8b", serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 4}},
 	} {
 		cat, a, plans, regions := servePlans(t, w.model, w.s)
 		sc := newSkyCatalog(cat)
@@ -150,7 +151,7 @@ func TestServeSweep(t *testing.T) {
 			}
 			// vLLM refuses bfloat16 below compute capability 8.0: such GPUs
 			// get float16 (same bytes), the others bfloat16.
-			if w.s.WeightFormat == model.WeightBF16 {
+			if w.s.WeightFormat == serve.WeightBF16 {
 				want := "bfloat16"
 				if ok, _ := sp.Offer.GPU.Supports(model.BF16); !ok {
 					want = "float16"
@@ -301,8 +302,8 @@ func TestServe70BAWQ(t *testing.T) {
 		t.Skip("no 2 × H100 SXM instance in the catalog")
 	}
 	g, _ := cat.GPU(in.GPU)
-	sp, err := model.PlanServing(a, model.Serving{WeightFormat: model.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048, TP: 2, Replicas: 1},
-		model.ServeOfferFor(in, g, in.Prices[0].OnDemandUSD, in.Type))
+	sp, err := serve.PlanServing(a, serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048, TP: 2, Replicas: 1},
+		serve.OfferFor(in, g, in.Prices[0].OnDemandUSD, in.Type))
 	if err != nil || !sp.Fits {
 		t.Fatalf("%v %v", err, sp.Reasons)
 	}

@@ -2,13 +2,14 @@ package launch
 
 import (
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // Launch returns the plan as the config file's [launch] section
-// (model.Launch), its header and notes as the comment lines before it.
+// (config.Launch), its header and notes as the comment lines before it.
 //
 // The error wraps ErrPlan when a value is not UTF-8 text.
-func (p *Plan) Launch() (*model.Launch, error) {
+func (p *Plan) Launch() (*config.Launch, error) {
 	if err := p.checkText(); err != nil {
 		return nil, err
 	}
@@ -16,7 +17,7 @@ func (p *Plan) Launch() (*model.Launch, error) {
 	for i, n := range notes {
 		notes[i] = yamlLineBreaks.Replace(model.Printable(n)) // as commentBlock
 	}
-	return &model.Launch{
+	return &config.Launch{
 		Notes:    notes,
 		Provider: p.Provider, InstanceType: p.InstanceType, Region: p.Region,
 		Pricing: string(p.Pricing), USDPerHour: p.USDPerHour,
@@ -24,7 +25,7 @@ func (p *Plan) Launch() (*model.Launch, error) {
 		Strategy: string(p.Strategy), Precision: string(p.Precision),
 		Name: p.Name, Script: p.Script, ScriptArgs: p.ScriptArgs, DiskGB: p.DiskGB,
 		Image: p.Image, TorchWheel: p.Wheel, Port: p.Port,
-		Stack: model.LaunchStack{
+		Stack: config.LaunchStack{
 			ComputeCapability: p.Stack.ComputeCapability, Arch: p.Stack.Arch, Supported: p.Stack.Supported,
 			MinCUDA: p.Stack.MinCUDA, LastCUDA: p.Stack.LastCUDA, TorchIndexURL: IndexURL(p.Wheel),
 			MinDriver: p.Stack.MinDriver, BF16: p.Stack.BF16, FP8: p.Stack.FP8,
@@ -33,8 +34,8 @@ func (p *Plan) Launch() (*model.Launch, error) {
 }
 
 // TOML returns the [launch] section alone (with its comment lines), as
-// model.EncodeLaunch writes it; gpuplan export --format toml writes it
-// inside the whole configuration (model.Config.Launch).
+// config.EncodeLaunch writes it; gpuplan export --format toml writes it
+// inside the whole configuration (config.Config.Launch).
 //
 // The error wraps ErrPlan when a value is not UTF-8 text.
 func (p *Plan) TOML() ([]byte, error) {
@@ -42,5 +43,5 @@ func (p *Plan) TOML() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return model.EncodeLaunch(l)
+	return config.EncodeLaunch(l)
 }

@@ -22,8 +22,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
 
@@ -39,8 +42,8 @@ type Env struct {
 	// LoadCatalog returns the embedded catalog overlaid with the user's
 	// catalog.d files and the given paths, plus warnings.
 	LoadCatalog func(overlays []string) (*model.Catalog, []string, error)
-	// Readers read config.json and safetensors files for model.WorkloadAnswers.
-	Readers model.Readers
+	// Readers read config.json and safetensors files for config.WorkloadAnswers.
+	Readers config.Readers
 	// RunTUI opens the configurator; nil when the build has none.
 	RunTUI func(ctx context.Context, cat *model.Catalog, opts tui.Options) error
 
@@ -266,28 +269,29 @@ func oneLine(err error) string {
 // not fill the screen.
 const maxMessage = 600
 
-// sanitize makes a message safe to print: control characters (escape
-// sequences from a file's bytes) are shown as \xNN, and an overlong line is
-// cut with "…".
+// sanitize is termsafe.String (every control, escape sequence, invisible
+// or format character written as an escape) cut to maxMessage runes.
 func sanitize(s string) string {
-	var b strings.Builder
+	s = termsafe.String(s)
+	if utf8.RuneCountInString(s) <= maxMessage {
+		return s
+	}
 	n := 0
-	for _, r := range s {
+	for i := range s {
 		if n == maxMessage {
-			b.WriteString("…")
-			break
+			return s[:i] + "…"
 		}
 		n++
-		switch {
-		case r == utf8.RuneError:
-			b.WriteString("\\ufffd")
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			b.WriteRune(r)
-		}
 	}
-	return b.String()
+	return s
+}
+
+// sayf writes one line to w in p's language (key ends in a newline),
+// through termsafe: the line names paths and names the user or a file gave
+// (gpuplan: wrote … to PATH), so a newline or escape in them is shown
+// escaped, never acted on.
+func sayf(p *i18n.Printer, w io.Writer, key string, args ...any) {
+	io.WriteString(w, termsafe.String(strings.TrimSuffix(p.Sprintf(key, args...), "\n"))+"\n")
 }
 
 func newRoot(env *Env) *cobra.Command {
@@ -498,19 +502,19 @@ func renderer(env *Env, w io.Writer) (*report.Renderer, int) {
 // --config file is checked first, so its errors (by key) come before the
 // terminal's.
 func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) error {
-	var cfg *model.Config
+	var cfg *config.Config
 	var cat *model.Catalog
 	var warnings []string
 	if configPath == stdinPath { // stdin is the configurator's keyboard
 		return usage(errors.New("--config -: the configurator reads keys from standard input; give the configuration as a file"))
 	}
-	var plan *model.Plan // phase19: a plan file opens with its phases
+	var planFile *plan.Plan // phase19: a plan file opens with its phases
 	if configPath != "" {
 		c, pl, err := readConfigOrPlan(configPath)
 		if err != nil {
 			return err
 		}
-		plan = pl
+		planFile = pl
 		if cat, warnings, err = env.LoadCatalog(overlays); err != nil {
 			return err
 		}
@@ -540,14 +544,14 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 	opts := tui.Options{
 		Config:       cfg,
 		ConfigPath:   configPath,
-		Plan:         plan,
+		Plan:         planFile,
 		Accessible:   env.Getenv("ACCESSIBLE") != "" || env.Getenv("TERM") == "dumb",
 		ReadHFConfig: env.Readers.HFConfig,
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,
 		Getenv: env.Getenv,
 		Lang:   env.lang.Tag(), // --lang, the config's lang key, else the locale (resolveLang)
 	}
-	if plan != nil { // the configuration export must not overwrite the plan
+	if planFile != nil { // the configuration export must not overwrite the plan
 		opts.ConfigPath, opts.PlanPath = "", configPath
 	}
 	opts.PriceNote = priceNote(env, cat)

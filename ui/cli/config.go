@@ -12,23 +12,24 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // readConfig reads and decodes an exported configuration; its file paths
 // are taken relative to its directory. Errors name the file and the key and
 // exit with status 2.
-func readConfig(path string) (model.Config, error) {
+func readConfig(path string) (config.Config, error) {
 	b, err := safeio.ReadTOML(path, safeio.Config) // regular file, size and nesting capped, never blocks
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return model.Config{}, usage(fmt.Errorf("--config %s: %w", path, err))
+		return config.Config{}, usage(fmt.Errorf("--config %s: %w", path, err))
 	}
-	c, err := model.DecodeConfig(b)
+	c, err := config.Decode(b)
 	if err != nil {
-		return model.Config{}, usage(fmt.Errorf("%s: %w", path, err))
+		return config.Config{}, usage(fmt.Errorf("%s: %w", path, err))
 	}
 	c.Workload.RelativeTo(filepath.Dir(path))
 	return c, nil
@@ -38,7 +39,7 @@ func readConfig(path string) (model.Config, error) {
 // zero without the flag.
 type fromFile struct {
 	path string
-	cfg  *model.Config
+	cfg  *config.Config
 }
 
 // readFromFile reads --config when given.
@@ -54,15 +55,15 @@ func readFromFile(path string) (fromFile, error) {
 }
 
 // request is the file's workload request, zero without a file.
-func (b *fromFile) request() model.WorkloadAnswers {
+func (b *fromFile) request() config.WorkloadAnswers {
 	if b.cfg == nil {
-		return model.WorkloadAnswers{}
+		return config.WorkloadAnswers{}
 	}
 	return b.cfg.Workload
 }
 
 // selection returns the configuration's picked offer, or nil.
-func (b *fromFile) selection() *model.Selection {
+func (b *fromFile) selection() *config.Selection {
 	if b.cfg == nil {
 		return nil
 	}
@@ -71,12 +72,12 @@ func (b *fromFile) selection() *model.Selection {
 
 // resolve turns the request into a workload; an error names the flag when
 // a flag set the key, else the file and the key.
-func (b *fromFile) resolve(req model.WorkloadAnswers, cat *model.Catalog, rd model.Readers, fs *pflag.FlagSet) (model.Workload, []string, error) {
+func (b *fromFile) resolve(req config.WorkloadAnswers, cat *model.Catalog, rd config.Readers, fs *pflag.FlagSet) (model.Workload, []string, error) {
 	w, ws, err := req.Workload(cat, rd)
 	if err == nil {
 		return w, ws, b.check(w, fs)
 	}
-	var ce *model.ConfigError
+	var ce *config.Error
 	if errors.As(err, &ce) {
 		if flag := flagName(strings.TrimPrefix(ce.Key, "workload.")); fs.Changed(flag[2:]) {
 			return w, nil, usage(fmt.Errorf("%s: %s", flag, ce.Msg))
@@ -101,7 +102,7 @@ func (b *fromFile) check(w model.Workload, fs *pflag.FlagSet) error {
 	if err == nil || errors.As(err, &fe) && fs.Changed(flagName(fe.Field)[2:]) {
 		return nil // no error, or one the flag check will report by flag name
 	}
-	return usage(fmt.Errorf("%s: %w", b.path, model.AsConfigError(err)))
+	return usage(fmt.Errorf("%s: %w", b.path, config.AsError(err)))
 }
 
 // autoGPUs reports whether recommend picks the GPU count: --gpus wins, then
@@ -119,7 +120,7 @@ func (b *fromFile) autoGPUs(fs *pflag.FlagSet) bool {
 // workload is the one path from flags and file to a workload: the file's
 // request, the flags over it, resolved and checked. Warnings are the
 // file's and the flags', in that order.
-func (b *fromFile) workload(fs *pflag.FlagSet, cat *model.Catalog, rd model.Readers, wf *workloadFlags) (model.Workload, []string, error) {
+func (b *fromFile) workload(fs *pflag.FlagSet, cat *model.Catalog, rd config.Readers, wf *workloadFlags) (model.Workload, []string, error) {
 	req, warnings, err := wf.request(fs, cat, b.request())
 	if err != nil {
 		return model.Workload{}, nil, err

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // The estimator flags reach the estimate, bad values suggest the closest
@@ -73,7 +74,7 @@ func TestExportKeepsEstimatorSettings(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	c, err := model.DecodeConfig([]byte(out))
+	c, err := config.Decode([]byte(out))
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

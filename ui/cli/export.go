@@ -9,8 +9,10 @@ import (
 
 	"github.com/google/shlex"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 )
@@ -79,6 +81,9 @@ without --force; -o - (the default) writes to stdout.`,
 	fs.Var(intValue{&ef.diskGB}, "disk-gb", "root disk per node in GB (default: sized from the weights, checkpoints and dataset)")
 	fs.StringVar(&ef.image, "image", "", "container image for docker and k8s (default: the NGC PyTorch image for the GPU)")
 	fs.StringVar(&ef.wheel, "wheel", "", "PyTorch wheel variant SkyPilot installs, e.g. cu126 (default: the one for the GPU)")
+	_ = cmd.RegisterFlagCompletionFunc("wheel", func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return list(s, launch.Wheels())
+	})
 	fs.StringVar(&ef.config, "config", "", "start from an exported configuration: its workload, and its picked offer as --instance, --region and --pricing unless given")
 	registerLaunchFlags(fs, &ef)
 	wf.register(fs)
@@ -105,30 +110,9 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
-	if sel := ff.selection(); sel != nil { // the configuration's picked offer, unless flags say otherwise
-		if ef.instance == "" {
-			ef.instance = sel.Provider + "/" + sel.InstanceType
-		}
-		if ef.region == "" && !fs.Changed("region") {
-			ef.region = sel.Region
-		}
-		if !fs.Changed("pricing") && sel.Pricing != "" {
-			qf.pricing = sel.Pricing
-		}
-	}
-	if ef.instance == "" {
-		return usage(errors.New("--instance PROVIDER/TYPE is required, e.g. --instance aws/p4de.24xlarge (list: gpuplan catalog instances)"))
-	}
-	in, err := findInstance(cat, ef.instance)
+	in, err := exportInstance(fs, cat, &ff, qf, ef)
 	if err != nil {
-		return usage(err)
-	}
-	if in.Retired != "" {
-		return usage(fmt.Errorf("%s/%s was retired by the provider on %s; pick another instance (gpuplan recommend)", in.Provider, in.Type, in.Retired))
-	}
-	if in.MissingSince != "" { // as recommend, which does not rank it
-		return usage(fmt.Errorf("%s/%s was not in the latest catalog fetch (since %s), so it is not priced; pick another instance (gpuplan recommend)",
-			in.Provider, in.Type, in.MissingSince))
+		return err
 	}
 	if ok, err := runServeExport(cmd, env, cat, ff, in, wf, qf, ef); ok || err != nil {
 		printWarningsIn(env.lang, env.Stderr, warnings) // the catalog's; the request's are printed with the files
@@ -158,34 +142,118 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err := checkPriced(cat, in, ef.region, q.Pricing); err != nil {
 		return usage(err)
 	}
+	offer, err := exportOffer(cat, in, ef.region, &w, &q)
+	if err != nil {
+		return err
+	}
+	opt, err := exportOptions(fs, cat, ef, w, offer, q)
+	if err != nil {
+		return err
+	}
+	plan, err := launch.NewPlan(w, offer, opt)
+	if err != nil {
+		return usage(err)
+	}
+	out, err := renderExport(fs, cat, wf, ef, plan, w, offer, q)
+	if err != nil {
+		return err
+	}
+	printWarningsIn(env.lang, env.Stderr, warnings)
+	for _, s := range offer.Warnings() {
+		if !strings.HasPrefix(s, "spot:") && s != model.ArmHostWarning { // the plan's notes say them, in the file too
+			printWarningsIn(env.lang, env.Stderr, []string{s})
+		}
+	}
+	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {
+		return err
+	}
+	gpus := fmt.Sprintf("%d × %s", plan.ProcsPerNode, plan.Accelerator)
+	if plan.Nodes > 1 {
+		gpus = fmt.Sprintf("%d nodes × %s", plan.Nodes, gpus)
+	}
+	sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
+		ef.format, plan.Provider, plan.InstanceType, plan.Region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
+	for _, n := range plan.Notes() {
+		notef(env.lang, env.Stderr, "%s", n)
+	}
+	return nil
+}
+
+// exportInstance returns the instance type to export for: --instance, or
+// the configuration's picked offer (which also gives --region and
+// --pricing unless flags do); retired types and types missing from the
+// latest fetch are refused.
+func exportInstance(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, qf *queryFlags, ef *exportFlags) (*model.Instance, error) {
+	if sel := ff.selection(); sel != nil { // the configuration's picked offer, unless flags say otherwise
+		if ef.instance == "" {
+			ef.instance = sel.Provider + "/" + sel.InstanceType
+		}
+		if ef.region == "" && !fs.Changed("region") {
+			ef.region = sel.Region
+		}
+		if !fs.Changed("pricing") && sel.Pricing != "" {
+			qf.pricing = sel.Pricing
+		}
+	}
+	if ef.instance == "" {
+		return nil, usage(errors.New("--instance PROVIDER/TYPE is required, e.g. --instance aws/p4de.24xlarge (list: gpuplan catalog instances)"))
+	}
+	in, err := findInstance(cat, ef.instance)
+	if err != nil {
+		return nil, usage(err)
+	}
+	if in.Retired != "" {
+		return nil, usage(fmt.Errorf("%s/%s was retired by the provider on %s; pick another instance (gpuplan recommend)", in.Provider, in.Type, in.Retired))
+	}
+	if in.MissingSince != "" { // as recommend, which does not rank it
+		return nil, usage(fmt.Errorf("%s/%s was not in the latest catalog fetch (since %s), so it is not priced; pick another instance (gpuplan recommend)",
+			in.Provider, in.Type, in.MissingSince))
+	}
+	return in, nil
+}
+
+// exportOffer matches w (defaulted here) on instance type in alone, in
+// region (any when ""), and returns its cheapest region's offer; q is left
+// as the match ran it.
+func exportOffer(cat *model.Catalog, in *model.Instance, region string, w *model.Workload, q *model.Query) (*model.Offer, error) {
 	// Match against this instance type alone: Recommend keeps only the
 	// cheapest type per provider, region and GPU, which may not be this one.
 	one := *cat
 	one.Instances = []model.Instance{*in}
 	q.Providers = []string{in.Provider}
 	q.Regions = nil
-	if ef.region != "" {
-		q.Regions = []string{ef.region}
+	if region != "" {
+		q.Regions = []string{region}
 	}
 	// More GPUs than one instance has means several nodes: allow them.
 	w.Defaults()
 	q.AllowMultiNode = q.AllowMultiNode || !q.AutoGPUs && w.GPUs > in.GPUCount
-	rec, err := model.Recommend(w, &one, q)
+	rec, err := model.Recommend(*w, &one, *q)
 	if err != nil {
-		return usage(err)
+		return nil, usage(err)
 	}
 	if len(rec.Offers) == 0 {
 		reason := "does not run the workload"
 		if len(rec.Rejected) > 0 {
 			reason = rec.Rejected[0].Reason
 		}
-		return usage(fmt.Errorf("%s/%s does not fit: %s (see gpuplan recommend for instances that do)", in.Provider, in.Type, reason))
+		return nil, usage(fmt.Errorf("%s/%s does not fit: %s (see gpuplan recommend for instances that do)", in.Provider, in.Type, reason))
 	}
 	offer := &rec.Offers[0]
 	for i := range rec.Offers { // the cheapest region; ties keep Recommend's order
 		if rec.Offers[i].USDPerHour < offer.USDPerHour {
 			offer = &rec.Offers[i]
 		}
+	}
+	return offer, nil
+}
+
+// exportOptions are the launch options the flags give: names, script and
+// its arguments, disk, image and wheel, and for SkyPilot the next-best
+// equivalent offers as failover candidates.
+func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w model.Workload, offer *model.Offer, q model.Query) (launch.Options, error) {
+	if err := launch.CheckWheel(ef.wheel); err != nil {
+		return launch.Options{}, usage(fmt.Errorf("--wheel %w", err))
 	}
 	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel,
 		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind}
@@ -195,19 +263,23 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if fs.Changed("script-args") {
 		words, err := shlex.Split(ef.scriptArgs)
 		if err != nil {
-			return usage(fmt.Errorf("--script-args: %w (quote as in a shell)", err))
+			return opt, usage(fmt.Errorf("--script-args: %w (quote as in a shell)", err))
 		}
 		opt.ScriptArgs = words
 	}
 	if fs.Changed("disk-gb") && ef.diskGB <= 0 {
-		return usage(fmt.Errorf("--disk-gb must be ≥ 1, got %d", ef.diskGB))
+		return opt, usage(fmt.Errorf("--disk-gb must be ≥ 1, got %d", ef.diskGB))
 	}
-	plan, err := launch.NewPlan(w, offer, opt)
-	if err != nil {
-		return usage(err)
-	}
+	return opt, nil
+}
+
+// renderExport renders plan in --format: the launch file, or for toml the
+// whole configuration of offer with its [launch] section, so that
+// `gpuplan --config` reopens it.
+func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *exportFlags, plan *launch.Plan, w model.Workload, offer *model.Offer, q model.Query) ([]byte, error) {
 	var out []byte
-	var l *model.Launch
+	var l *config.Launch
+	var err error
 	if ef.format == launch.FormatTOML {
 		l, err = plan.Launch()
 	} else {
@@ -216,15 +288,15 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if l != nil {
 		// The whole configuration, so `gpuplan --config` reopens it, with
 		// the [launch] section after it.
-		cfg := model.Config{Workload: model.AnswersFor(offer.Estimate.Workload), Estimate: model.NewEstimateSummary(offer.Estimate),
-			Selection: model.NewSelection(offer, cat.AsOf), Launch: l}
+		cfg := config.Config{Workload: config.AnswersFor(offer.Estimate.Workload), Estimate: config.NewEstimateSummary(offer.Estimate),
+			Selection: config.NewSelection(offer, cat.AsOf), Launch: l}
 		cfg.Workload.Precision = w.Precision // as asked; the offer's fallback is in [launch]
 		if fs.Changed("hf-config") {
 			cfg.Workload.Model, cfg.Workload.Custom, cfg.Workload.HFConfig = "", nil, wf.set.HFConfig
 		}
 		cfg.Search = exportSearch(offer, q)
-		if out, err = model.EncodeConfig(&cfg); err != nil {
-			return fmt.Errorf("--format toml: %w", err)
+		if out, err = config.Encode(&cfg); err != nil {
+			return nil, fmt.Errorf("--format toml: %w", err)
 		}
 	}
 	if err != nil {
@@ -235,17 +307,19 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			}
 			err = fmt.Errorf("%w (%s)", err, flag)
 		}
-		return usage(fmt.Errorf("--format %s: %w", ef.format, err))
+		return nil, usage(fmt.Errorf("--format %s: %w", ef.format, err))
 	}
-	printWarningsIn(env.lang, env.Stderr, warnings)
-	for _, s := range offer.Warnings() {
-		if !strings.HasPrefix(s, "spot:") && s != model.ArmHostWarning { // the plan's notes say them, in the file too
-			printWarningsIn(env.lang, env.Stderr, []string{s})
-		}
-	}
+	return out, nil
+}
+
+// writeExport writes out to --output: standard output for "-", else a
+// file written atomically (executable for the torchrun and docker
+// scripts) and never overwritten without --force. toFile says a file was
+// written, for the caller's "wrote" line.
+func writeExport(env *Env, ef *exportFlags, out []byte) (toFile bool, err error) {
 	if ef.output == "-" {
 		_, err := env.Stdout.Write(out)
-		return err
+		return false, err
 	}
 	mode := os.FileMode(0o644)
 	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
@@ -253,20 +327,11 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	}
 	if err := atomicfile.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
 		if errors.Is(err, atomicfile.ErrFileExists) {
-			return usage(fmt.Errorf("%s exists; pass --force to overwrite it", ef.output))
+			return false, usage(fmt.Errorf("%s exists; pass --force to overwrite it", ef.output))
 		}
-		return usage(fmt.Errorf("-o: %w", err))
+		return false, usage(fmt.Errorf("-o: %w", err))
 	}
-	gpus := fmt.Sprintf("%d × %s", plan.ProcsPerNode, plan.Accelerator)
-	if plan.Nodes > 1 {
-		gpus = fmt.Sprintf("%d nodes × %s", plan.Nodes, gpus)
-	}
-	env.lang.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
-		ef.format, plan.Provider, plan.InstanceType, plan.Region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
-	for _, n := range plan.Notes() {
-		notef(env.lang, env.Stderr, "%s", n)
-	}
-	return nil
+	return true, nil
 }
 
 // findInstance resolves PROVIDER/TYPE; the error suggests the closest

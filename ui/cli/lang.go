@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // The command line's language: --lang, else the --config file's top-level
@@ -189,20 +190,20 @@ var compiledFormats = sync.OnceValue(func() []errorFormat {
 func printWarningsIn(p *i18n.Printer, w io.Writer, warnings []string) {
 	for _, s := range warnings {
 		if p.Chinese() {
-			fmt.Fprintf(w, "gpuplan：警告：%s\n", localize(p, s))
+			fmt.Fprintf(w, "gpuplan：警告：%s\n", termsafe.String(localize(p, s)))
 			continue
 		}
-		fmt.Fprintf(w, "gpuplan: warning: %s\n", s)
+		fmt.Fprintf(w, "gpuplan: warning: %s\n", termsafe.String(s))
 	}
 }
 
 // notef writes a "gpuplan: note:" line in p's language.
 func notef(p *i18n.Printer, w io.Writer, format string, args ...any) {
 	if p.Chinese() {
-		fmt.Fprintf(w, "gpuplan：提示：%s\n", localize(p, fmt.Sprintf(format, args...)))
+		fmt.Fprintf(w, "gpuplan：提示：%s\n", termsafe.String(localize(p, fmt.Sprintf(format, args...))))
 		return
 	}
-	fmt.Fprintf(w, "gpuplan: note: "+format+"\n", args...)
+	fmt.Fprintf(w, "gpuplan: note: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
 }
 
 // errorLine is the one line exitStatus prints for msg.

@@ -113,6 +113,8 @@ var errorFormats = []string{
 	"--instance %s: unknown %s instance type %q; did you mean %s? (list: gpuplan catalog instances --provider %s)",
 	"--instance %s: unknown %s instance type %q (list: gpuplan catalog instances --provider %s)",
 	"--regions: no offer is in %q%s (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)",
+	"--country: unknown country %q; want an ISO 3166-1 alpha-2 code such as DE or an English name such as Germany",
+	"; did you mean %s?",
 	// a SkyPilot vms.csv's read errors (data: RecordTooLongError, csvReadError, encoding/csv)
 	"a line longer than %d MiB: not a SkyPilot vms.csv (its rows are under 1 KB)",
 	"a quoted field opens here and is not closed within %d MiB (%d lines): not a SkyPilot vms.csv (its rows are under 1 KB)",

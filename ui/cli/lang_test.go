@@ -17,6 +17,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -55,6 +56,10 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 	for _, m := range cat.Models {
 		a.Add(m.Key + " " + m.Name)
 	}
+	for _, code := range model.CountryCodes() {
+		a.Add(code) // the region cell's "(FI)"
+	}
+	a.Add("eu north-america") // continents, as --regions takes them
 	for _, in := range cat.Instances {
 		a.Add(in.Provider + " " + in.Type)
 		for _, p := range in.Prices {
@@ -80,7 +85,7 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 	walk(root)
 	// A plan's name and phase names are the user's own words.
 	if b, err := os.ReadFile("testdata/plan-answers.toml"); err == nil {
-		if pl, err := model.DecodePlan(b); err == nil {
+		if pl, err := plan.Decode(b); err == nil {
 			a.Add(pl.Name)
 			for _, ph := range pl.Phases {
 				a.Add(ph.Name)
@@ -90,7 +95,7 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 	a.Add(`bash zsh fish powershell shell en zh-CN
 		train finetune lora qlora inference single sgd-momentum awq gptq trainjob pytorchjob k8s docker torchrun toml
 		table json csv markdown JSON CSV TOML YAML SkyPilot Kubernetes Kubeflow Trainer Training Operator NGC PEFT
-		MLP Transformer ZeRO-Offload safetensors RFC ID GQA MQA
+		MLP Transformer ZeRO-Offload safetensors RFC ISO ID GQA MQA
 		AWS Azure OCI Oracle GitHub InfiniBand EFA Elastic Fabric Adapter API URL S3
 		recomend modle x fr help lama h10 extra zzz foo xx
 		phase TiB on-demand reserved-1y reserved-3y cu skypilot Engine

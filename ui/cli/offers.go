@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/report"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // marketPricing are the modes --pricing takes on the market: the pricing
@@ -60,18 +62,18 @@ func usdCNYRates(rate float64) (map[string]float64, error) {
 // marketFlags are the flags of gpuplan offers.
 type marketFlags struct {
 	vram, pricing, maxPrice, arch, interconnect, sort, groupBy, format, output string
-	regions, providers                                                         []string
+	regions, providers, countries                                              []string
 	provider                                                                   string // the old --provider, kept for scripts
 	nvlink, infiniband, efa, allRegions, all, asJSON, marketplaces             bool
 	usdCNY                                                                     float64
 }
 
 // query builds the market query from args (GPU specs) and the flags.
-func (f *marketFlags) query(cat *model.Catalog, args []string) (model.MarketQuery, error) {
-	var q model.MarketQuery
+func (f *marketFlags) query(cat *model.Catalog, args []string) (market.Query, error) {
+	var q market.Query
 	for _, a := range args {
 		for _, s := range strings.Split(a, ",") {
-			spec, err := model.ParseGPUSpec(s, cat)
+			spec, err := market.ParseGPUSpec(s, cat)
 			if err != nil {
 				return q, err
 			}
@@ -80,13 +82,18 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (model.MarketQuer
 	}
 	var err error
 	if f.vram != "" {
-		if q.VRAMGiB, err = model.ParseVRAMRange(f.vram); err != nil {
+		if q.VRAMGiB, err = market.ParseVRAMRange(f.vram); err != nil {
 			return q, err
 		}
 	}
 	for _, r := range f.regions {
 		if r = strings.TrimSpace(r); r != "" {
 			q.Regions = append(q.Regions, r)
+		}
+	}
+	for _, c := range f.countries {
+		if c = strings.TrimSpace(c); c != "" {
+			q.Countries = append(q.Countries, c)
 		}
 	}
 	if f.provider != "" {
@@ -103,34 +110,34 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (model.MarketQuer
 		}
 	}
 	if f.maxPrice != "" {
-		if q.MaxUSDPerHour, err = model.ParseMaxPrice(f.maxPrice); err != nil {
+		if q.MaxUSDPerHour, err = market.ParseMaxPrice(f.maxPrice); err != nil {
 			return q, err
 		}
 	}
 	if f.arch != "" {
-		if q.Arch, err = model.ParseArch(f.arch); err != nil {
+		if q.Arch, err = market.ParseArch(f.arch); err != nil {
 			return q, err
 		}
 	}
 	if f.interconnect != "" {
-		if q.Interconnect, err = model.ParseInterconnect(f.interconnect); err != nil {
+		if q.Interconnect, err = market.ParseInterconnect(f.interconnect); err != nil {
 			return q, err
 		}
 	}
 	if f.nvlink {
-		if q.Interconnect != "" && q.Interconnect != model.LinkNVLink {
+		if q.Interconnect != "" && q.Interconnect != market.LinkNVLink {
 			return q, fmt.Errorf("--nvlink and --interconnect %s: give one", f.interconnect)
 		}
-		q.Interconnect = model.LinkNVLink
+		q.Interconnect = market.LinkNVLink
 	}
 	q.InfiniBand = f.infiniband || f.efa
 	if f.sort != "" {
-		if q.Sort, err = model.ParseMarketSort(f.sort); err != nil {
+		if q.Sort, err = market.ParseSort(f.sort); err != nil {
 			return q, fmt.Errorf("--%w", err) // the flag's name: `sort "x": want …` → `--sort "x": want …`
 		}
 	}
 	if f.groupBy != "" {
-		if q.GroupBy, err = model.ParseMarketGroupBy(f.groupBy); err != nil {
+		if q.GroupBy, err = market.ParseGroupBy(f.groupBy); err != nil {
 			return q, err
 		}
 	}
@@ -155,7 +162,8 @@ its cheapest region unless --all-regions, regions at the same price collapsed in
 "+N". GPU specs: H100, H100:8, A100-80GB:4+, h100:1..4, 24GB..80GB:2 (several, or
 comma-separated, match any). Prices are per hour in the --pricing mode.`,
 		Example: `  gpuplan offers H100:8
-  gpuplan offers --vram 24GB..48GB --max-price 1 --regions europe-
+  gpuplan offers --vram 24GB..48GB --max-price 1 --regions europe
+  gpuplan offers H100:8 --country de,fr
   gpuplan offers A100,H100 --group-by provider --sort gpu-price
   gpuplan offers L40S --all-regions --format markdown
   gpuplan catalog instances --providers lambda --json`,
@@ -182,7 +190,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if err != nil {
 				return usage(err)
 			}
-			res, err := model.Browse(cat, q)
+			res, err := market.Browse(cat, q)
 			if err != nil {
 				return usage(err)
 			}
@@ -192,7 +200,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if len(q.Providers) == 0 && !f.marketplaces && len(markets) > 0 {
 				all := len(res.Rows)
 				q.Providers = slices.DeleteFunc(providerNames(cat), func(p string) bool { return slices.Contains(model.MarketplaceProviders, p) })
-				if res, err = model.Browse(cat, q); err != nil {
+				if res, err = market.Browse(cat, q); err != nil {
 					return usage(err)
 				}
 				hidden = all - len(res.Rows)
@@ -214,17 +222,17 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			}
 			switch {
 			case out == outJSON: // one pass, no second copy: 100,000 rows are ~80 MB of JSON
-				m.MarketJSON = res.JSON() // only here: the rows laid out again cost 35 MB at 100,000
+				m.MarketListJSON = report.NewMarketListJSON(&res) // only here: the rows laid out again cost 35 MB at 100,000
 				return writeJSONStream(env.Stdout, m)
 			case out == outCSV:
-				s, err := res.CSV()
+				s, err := report.MarketCSV(&res)
 				if err != nil {
 					return err
 				}
 				_, err = fmt.Fprint(env.Stdout, s)
 				return err
 			case out == "markdown":
-				_, err := fmt.Fprint(env.Stdout, res.Markdown())
+				_, err := fmt.Fprint(env.Stdout, report.MarketMarkdown(&res))
 				return err
 			}
 			r, _ := renderer(env, env.Stdout)
@@ -232,14 +240,15 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				return err
 			}
 			if footer != "" {
-				_, err = fmt.Fprintln(env.Stdout, localize(env.lang, footer))
+				_, err = fmt.Fprintln(env.Stdout, termsafe.Lines(localize(env.lang, footer)))
 			}
 			return err
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.vram, "vram", "", "memory per GPU: 24GB..80GB, 40GB+, 80GB")
-	fl.StringSliceVar(&f.regions, "regions", nil, "regions or prefixes (us-east-1, europe-, asia*); comma-separated")
+	fl.StringSliceVar(&f.regions, "regions", nil, "regions, prefixes (us-east-1, europe-, asia*) or continents (europe, eu, asia, north-america); comma-separated")
+	fl.StringSliceVar(&f.countries, "country", nil, "regions in these countries: ISO codes or names (de, fr, \"united states\"); comma-separated")
 	fl.StringSliceVar(&f.providers, "providers", nil, "providers (aws, gcp, azure, lambda, …); comma-separated")
 	fl.StringVar(&f.provider, "provider", "", "one provider (same as --providers)")
 	_ = fl.MarkHidden("provider")
@@ -254,14 +263,14 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	fl.StringVar(&f.groupBy, "group-by", "", "gpu, provider or region, with price ranges per group")
 	fl.BoolVar(&f.allRegions, "all-regions", false, "one row per region price instead of each type's cheapest")
 	fl.BoolVar(&f.all, "all", false, "include retired instance types, marked")
-	fl.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast), left out unless --providers names them")
+	fl.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast, lium, hyperbolic, simplepod), left out unless --providers names them")
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON")
 	addOutputFlag(cmd, &f.output, outTable, outJSON, outCSV, "markdown")
 	fl.StringVar(&f.format, "format", "", "same as -o: table, csv or markdown")
 	_ = fl.MarkHidden("format")
 	fl.Float64Var(&f.usdCNY, "usd-cny", 0, "rank CNY prices at 1 USD = RATE CNY (no rate is assumed)")
 	for name, vals := range map[string][]string{"pricing": strs(marketPricing), "arch": strs(model.Archs),
-		"interconnect": model.Interconnects, "sort": strs(model.MarketSorts), "group-by": strs(model.MarketGroups)} {
+		"interconnect": market.Interconnects, "sort": strs(market.Sorts), "group-by": strs(market.Groups)} {
 		_ = cmd.RegisterFlagCompletionFunc(name, byPrefix(cobra.FixedCompletions(vals, noFile)))
 	}
 	return cmd

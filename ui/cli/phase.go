@@ -10,6 +10,9 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // addPhaseFlag adds --phase NAME, which picks a phase of a plan given with
@@ -26,7 +29,7 @@ func addPhaseFlag(cmd *cobra.Command) {
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		p, err := model.DecodePlan(b)
+		p, err := plan.Decode(b)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -36,7 +39,7 @@ func addPhaseFlag(cmd *cobra.Command) {
 
 // readFromFileCmd is readFromFileIn that also takes a plan: when the
 // --config file holds [[phase]] tables, the phase --phase names is the
-// file (its answers through model.PlanPhase.ConfigFromAnswers, the same
+// file (its answers through plan.Phase.ConfigFromAnswers, the same
 // decoder as a configuration, or the configuration file it names);
 // without --phase the error lists the phases. --phase on a configuration
 // that is no plan is an error too.
@@ -67,13 +70,13 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 			return readFromFileIn(path, in) // says what is wrong
 		}
 	}
-	if !model.IsPlan(b) {
+	if !plan.IsPlan(b) {
 		if phase != "" {
-			return fromFile{}, usage(fmt.Errorf("--phase %s: %s has no [[phase]] tables; it is a configuration, read without --phase", model.Printable(phase), path))
+			return fromFile{}, usage(fmt.Errorf("--phase %s: %s has no [[phase]] tables; it is a configuration, read without --phase", termsafe.String(phase), path))
 		}
 		return readFromFileIn(path, in)
 	}
-	pl, err := model.DecodePlan(b)
+	pl, err := plan.Decode(b)
 	if err != nil {
 		return fromFile{}, usage(fmt.Errorf("%s: %w", path, err))
 	}
@@ -104,12 +107,12 @@ const planSavingsPerKind = 6
 // planScenario resolves each phase of p (read from path) to the scenario
 // the engine prices: its answers (or the configuration file it names)
 // through the configuration decoder, resolved against cat, on its chosen
-// offer (model.PhaseScenarioFor).
-func planScenario(env *Env, cat *model.Catalog, path string, p *model.Plan) (model.PlanScenario, error) {
-	pl := make(model.PlanScenario, 0, len(p.Phases))
+// offer (plan.PhaseScenarioFor).
+func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan.Scenario, error) {
+	pl := make(plan.Scenario, 0, len(p.Phases))
 	for i := range p.Phases {
 		ph := &p.Phases[i]
-		var c model.Config
+		var c config.Config
 		var err error
 		switch {
 		case len(ph.Answers) > 0:
@@ -131,7 +134,7 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *model.Plan) (mod
 			return nil, fmt.Errorf("phase %q: %w", ph.Name, err)
 		}
 		q := c.Search.Query(c.Workload.AutoGPUs || c.Workload.GPUs == 0)
-		pl = append(pl, model.PhaseScenarioFor(ph, w, q, cat))
+		pl = append(pl, plan.PhaseScenarioFor(ph, w, q, cat))
 	}
 	return pl, nil
 }
@@ -139,27 +142,27 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *model.Plan) (mod
 // planSavings is "what saves the most" over the whole plan read from
 // path; the error, when set, is why there is none (shown, not fatal: the
 // plan's own prices need no catalog).
-func planSavings(env *Env, cat *model.Catalog, path string, p *model.Plan) (float64, []model.PlanSaving, error) {
+func planSavings(env *Env, cat *model.Catalog, path string, p *plan.Plan) (float64, []plan.Saving, error) {
 	pl, err := planScenario(env, cat, path, p)
 	if err != nil {
 		return 0, nil, err
 	}
-	return model.PlanSavings(cat, pl, planSavingsPerKind)
+	return plan.Savings(cat, pl, planSavingsPerKind)
 }
 
 // readConfigOrPlan reads the configurator's --config: a configuration, or
 // a plan ([[phase]] tables), which opens with its phases and the answers
 // of its first phase that has answers (nil: none has, the defaults).
-func readConfigOrPlan(path string) (*model.Config, *model.Plan, error) {
+func readConfigOrPlan(path string) (*config.Config, *plan.Plan, error) {
 	b, err := safeio.ReadTOML(path, safeio.Config)
-	if err != nil || !model.IsPlan(b) {
+	if err != nil || !plan.IsPlan(b) {
 		c, err := readConfig(path)
 		if err != nil {
 			return nil, nil, err
 		}
 		return &c, nil, nil
 	}
-	pl, err := model.DecodePlan(b)
+	pl, err := plan.Decode(b)
 	if err != nil {
 		return nil, nil, usage(fmt.Errorf("%s: %w", path, err))
 	}

@@ -9,24 +9,24 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
-	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // readPlan reads and decodes a plan file ([[phase]] tables). Errors name
 // the file and the key and exit with status 2.
-func readPlan(path string) (model.Plan, error) {
+func readPlan(path string) (plan.Plan, error) {
 	b, err := safeio.ReadTOML(path, safeio.Config)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return model.Plan{}, usage(fmt.Errorf("%s: %w", path, err))
+		return plan.Plan{}, usage(fmt.Errorf("%s: %w", path, err))
 	}
-	p, err := model.DecodePlan(b)
+	p, err := plan.Decode(b)
 	if err != nil {
-		return model.Plan{}, usage(fmt.Errorf("%s: %w", path, err))
+		return plan.Plan{}, usage(fmt.Errorf("%s: %w", path, err))
 	}
 	return p, nil
 }
@@ -66,10 +66,10 @@ offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.
 			overlays, _ := cmd.Flags().GetStringArray("catalog")
 			cat, _, catErr := env.LoadCatalog(overlays)
 			if catErr == nil {
-				printWarningsIn(env.lang, env.Stderr, env.lang.Messages(model.CheckPlan(cat, &p)))
+				printWarningsIn(env.lang, env.Stderr, env.lang.Messages(plan.Check(cat, &p)))
 			}
 			var base float64
-			var savings []model.PlanSaving
+			var savings []plan.Saving
 			savingsErr := catErr
 			if !noSavings && catErr == nil {
 				base, savings, savingsErr = planSavings(env, cat, args[0], &p)

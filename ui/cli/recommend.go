@@ -17,6 +17,7 @@ import (
 // queryFlags are recommend's search flags.
 type queryFlags struct {
 	providers, regions []string
+	countries          []string
 	pricing            model.Pricing
 	maxPrice, budget   float64
 	budgetJob          float64
@@ -31,7 +32,8 @@ type queryFlags struct {
 
 func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.providers, "providers", nil, "only these providers: aws,gcp,azure,lambda,… (default all)")
-	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, or prefixes ending in '-': us-east-1,europe- (default all)")
+	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, prefixes ending in '-', or continents: us-east-1,europe-,europe,asia,north-america (default all)")
+	fs.StringSliceVar(&f.countries, "country", nil, "only regions in these countries, ISO codes or names: de,fr,\"united states\" (default any)")
 	fs.Var(enumValue[model.Pricing]{&f.pricing, model.ParsePricing, model.PricingModes}, "pricing", "on-demand, spot, reserved-1y or reserved-3y (default on-demand)")
 	fs.Var(floatValue{&f.maxPrice}, "max-price-hour", "only offers up to this USD per hour")
 	fs.Var(floatValue{&f.budget}, "budget-month", "only offers up to this USD per month")
@@ -57,6 +59,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	}
 	if changed("regions") {
 		q.Regions = f.regions
+	}
+	if changed("country") {
+		q.Countries = f.countries
 	}
 	if changed("pricing") {
 		q.Pricing = f.pricing
@@ -122,7 +127,15 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 		ps = append(ps, p)
 	}
 	q.Providers = ps
+	for _, c := range q.Countries {
+		if _, ok := model.CountryCode(c); !ok {
+			return q, usage(fmt.Errorf("--country: unknown country %q; want an ISO 3166-1 alpha-2 code such as DE or an English name such as Germany", c))
+		}
+	}
 	for _, r := range q.Regions {
+		if model.ContinentWords(r) != nil {
+			continue // a continent: every provider's regions there
+		}
 		prefix, isPrefix := strings.CutSuffix(r, "*")
 		isPrefix = isPrefix || strings.HasSuffix(r, "-")
 		found := strings.TrimSpace(r) == "" || regions[r]
@@ -277,7 +290,7 @@ nothing else is left.`,
 					return err
 				}
 			}
-			// model.Recommend leaves marketplaces out unless named (matcher.providerOK).
+			// model.Recommend leaves marketplaces out unless named (Query.AllowsProvider).
 			if m := marketplacesIn(cat); len(q.Providers) == 0 && len(m) > 0 {
 				if _, err := env.lang.Fprintf(env.Stdout, "Marketplace offers (%s) left out: their prices change by the hour; --providers %s ranks them.\n",
 					strings.Join(m, ", "), strings.Join(m, ",")); err != nil {

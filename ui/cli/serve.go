@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -11,8 +10,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
-	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -48,8 +48,8 @@ func (a autoInt) target() any { return a.n }
 type serveLoad struct {
 	cat      *model.Catalog
 	w        model.Workload // defaults applied
-	s        model.Serving  // the request; PlanServing applies vLLM's defaults per GPU
-	req      model.WorkloadAnswers
+	s        serve.Serving  // the request; PlanServing applies vLLM's defaults per GPU
+	req      config.WorkloadAnswers
 	file     fromFile
 	warnings []string
 }
@@ -97,7 +97,7 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	if err != nil {
 		return nil, true, err
 	}
-	if !model.ServesModel(&w.Model) || w.Task != model.TaskInference {
+	if !serve.ServesModel(&w.Model) || w.Task != model.TaskInference {
 		return nil, false, nil
 	}
 	fileStrategy := ff.cfg != nil && ff.cfg.Workload.Strategy != ""
@@ -112,7 +112,7 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	req.TP = tp
 	sl = &serveLoad{cat: cat, w: w, s: req.Serving(&w), file: ff, req: req}
 	// A GPU without the weight format is a near miss unless the search allows
-	// the fallback, as for training (model.ServeFormatOn). bf16 derived from
+	// the fallback, as for training (serve.FormatOn). bf16 derived from
 	// the precision is vLLM's auto (WorkloadAnswers.Serving), a file's
 	// precision bf16 included (the configurator's default answer), but
 	// --precision bf16 typed on the command line asks for bf16 itself.
@@ -135,11 +135,11 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	return sl, true, nil
 }
 
-// serveErr turns a model.ErrInvalidServing error into a usage error that
+// serveErr turns a serve.ErrInvalid error into a usage error that
 // names the flag.
 func serveErr(err error) error {
-	if errors.Is(err, model.ErrInvalidServing) {
-		msg := strings.TrimPrefix(err.Error(), model.ErrInvalidServing.Error()+": ")
+	if errors.Is(err, serve.ErrInvalid) {
+		msg := strings.TrimPrefix(err.Error(), serve.ErrInvalid.Error()+": ")
 		return usage(fmt.Errorf("serving: %s", msg))
 	}
 	return err
@@ -147,7 +147,7 @@ func serveErr(err error) error {
 
 // estimateOffer is the GPUs estimate plans on: one node of --gpus GPUs
 // (default: --tp, else 1), linked by NVLink when the GPU has it.
-func estimateOffer(g *model.GPU, gpus int, s *model.Serving) model.ServeOffer {
+func estimateOffer(g *model.GPU, gpus int, s *serve.Serving) serve.Offer {
 	n := gpus
 	if n < 1 {
 		n = max(s.TP*max(s.PP, 1), 1)
@@ -156,7 +156,7 @@ func estimateOffer(g *model.GPU, gpus int, s *model.Serving) model.ServeOffer {
 	if link == "" {
 		link = "pcie"
 	}
-	return model.ServeOffer{Name: fmt.Sprintf("%d × %s", n, g.Name), GPU: g, GPUsPerNode: n, Interconnect: link}
+	return serve.Offer{Name: fmt.Sprintf("%d × %s", n, g.Name), GPU: g, GPUsPerNode: n, Interconnect: link}
 }
 
 // gpu is the GPU a serving estimate is for: --gpu, else the file's picked
@@ -188,7 +188,7 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	default:
 		return usage(errors.New("--task inference plans serving per GPU as vLLM does: give --gpu NAME (list: gpuplan catalog gpus) and --gpus N, or rank offers with gpuplan recommend"))
 	}
-	if !model.ServeTimed(g) {
+	if !serve.Timed(g) {
 		return usage(fmt.Errorf("--gpu %s: the catalog has no memory bandwidth or 16-bit TFLOPS for it, which serving speed needs; pick another GPU", g.Key))
 	}
 	gpus := 0
@@ -204,7 +204,7 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	if sl.s.TP > 0 && gpus > 0 && gpus%(sl.s.TP*max(sl.s.PP, 1)) != 0 {
 		return usage(fmt.Errorf("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
 	}
-	p, err := model.PlanServing(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s))
+	p, err := serve.PlanServing(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s))
 	if err != nil {
 		return serveErr(err)
 	}
@@ -218,7 +218,7 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 
 // runServeRecommend ranks the catalog's offers for a serving request by
 // cost per million output tokens among those meeting the load and latency
-// targets (model.RankServing), auto TP and replicas unless given.
+// targets (serve.RankServing), auto TP and replicas unless given.
 func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadFlags, qf *queryFlags, asJSON bool) error {
 	fs := cmd.Flags()
 	var base model.Query
@@ -241,7 +241,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by $ per million output tokens", n))
 		}
 	}
-	plans, err := model.RankServing(&sl.w.Model, sl.s, model.ServeOffers(sl.cat, q))
+	plans, err := serve.RankServing(&sl.w.Model, sl.s, serve.Offers(sl.cat, q))
 	if err != nil {
 		return serveErr(err)
 	}
@@ -304,11 +304,11 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if ef.region != "" {
 		q.Regions = []string{ef.region}
 	}
-	offers := model.ServeOffers(&one, q)
+	offers := serve.Offers(&one, q)
 	if len(offers) == 0 {
 		return true, usage(fmt.Errorf("%s/%s has no %s price to serve from", in.Provider, in.Type, q.Pricing))
 	}
-	p, err := model.PlanServing(&sl.w.Model, sl.s, offers[0])
+	p, err := serve.PlanServing(&sl.w.Model, sl.s, offers[0])
 	if err != nil {
 		return true, serveErr(err)
 	}
@@ -327,35 +327,24 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		// The whole configuration, so `gpuplan --config` reopens it: the
 		// [serve] table is the plan's (model/launch), with the request's
 		// lengths, load and targets.
-		cfg := model.Config{Workload: sl.req}
+		cfg := config.Config{Workload: sl.req}
 		cw := &cfg.Workload
-		cw.GPUs, cw.AutoGPUs, cw.Strategy, cw.TP, cw.Serve = 0, false, "", 0, model.Serving{}
+		cw.GPUs, cw.AutoGPUs, cw.Strategy, cw.TP, cw.Serve = 0, false, "", 0, serve.Serving{}
 		cw.ContextLen, cw.GenTokens, cw.Sequences = 0, 0, 0 // in [serve] as max_model_len, output_tokens, concurrency
-		cfg.Search = model.SearchAnswers{Providers: []string{in.Provider}, Regions: []string{p.Offer.Region}, Pricing: p.Offer.Pricing,
+		cfg.Search = config.SearchAnswers{Providers: []string{in.Provider}, Regions: []string{p.Offer.Region}, Pricing: p.Offer.Pricing,
 			AllowPrecisionFallback: sl.s.AllowPrecisionFallback}
-		cfg.Selection = &model.Selection{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region, GPU: in.GPU,
+		cfg.Selection = &config.Selection{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region, GPU: in.GPU,
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
 		cfg.ServeLaunch = srv.ServeLaunch()
-		if out, err = model.EncodeConfig(&cfg); err != nil {
+		if out, err = config.Encode(&cfg); err != nil {
 			return true, fmt.Errorf("--format toml: %w", err)
 		}
 	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
-	if ef.output == "-" {
-		_, err := env.Stdout.Write(out)
+	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {
 		return true, err
 	}
-	mode := os.FileMode(0o644)
-	if ef.format == launch.FormatTorchrun || ef.format == launch.FormatDocker {
-		mode = 0o755 // scripts
-	}
-	if err := atomicfile.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
-		if errors.Is(err, atomicfile.ErrFileExists) {
-			return true, usage(fmt.Errorf("%s exists; pass --force to overwrite it", ef.output))
-		}
-		return true, usage(fmt.Errorf("-o: %w", err))
-	}
-	env.lang.Fprintf(env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
+	sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
 		ef.format, in.Provider, in.Type, p.Offer.Region, model.Count(p.Nodes, "node"), in.GPUCount, in.GPU, p.TP, p.PP, model.Count(p.Replicas, "replica"), env.lang.T(string(p.Offer.Pricing)), ef.output)
 	return true, nil
 }

@@ -13,7 +13,9 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/report"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -252,12 +254,12 @@ func TestServeExport(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("toml: exit %d: %s", code, errs)
 	}
-	c, err := model.DecodeConfig([]byte(out))
+	c, err := config.Decode([]byte(out))
 	if err != nil {
 		t.Fatalf("the exported TOML does not decode: %v\n%s", err, out)
 	}
 	s := c.Workload.Serve
-	if s.WeightFormat != model.WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 ||
+	if s.WeightFormat != serve.WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 ||
 		s.TP != 2 || s.TTFTTargetMs != 2000 || s.Replicas < 1 || c.Workload.Task != model.TaskInference {
 		t.Errorf("reopened [serve] %+v, task %s", s, c.Workload.Task)
 	}

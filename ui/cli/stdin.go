@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
-	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // stdinPath is the --config value that means standard input, as in most
@@ -19,23 +19,23 @@ const stdinPath = "-"
 // readConfigStdin decodes a configuration piped on standard input, with
 // the limits a file gets (size of a config, TOML nesting); its relative
 // paths (hf_config) are taken from the working directory.
-func readConfigStdin(in io.Reader) (model.Config, error) {
+func readConfigStdin(in io.Reader) (config.Config, error) {
 	if in == nil {
-		return model.Config{}, usage(errors.New("--config -: standard input is not available here; give a file"))
+		return config.Config{}, usage(errors.New("--config -: standard input is not available here; give a file"))
 	}
 	b, err := io.ReadAll(io.LimitReader(in, safeio.Config.MaxBytes+1))
 	if err != nil {
-		return model.Config{}, usage(fmt.Errorf("--config -: reading standard input: %w", err))
+		return config.Config{}, usage(fmt.Errorf("--config -: reading standard input: %w", err))
 	}
 	if int64(len(b)) > safeio.Config.MaxBytes {
-		return model.Config{}, usage(fmt.Errorf("--config -: standard input is above the %d KiB limit for a config", safeio.Config.MaxBytes>>10))
+		return config.Config{}, usage(fmt.Errorf("--config -: standard input is above the %d KiB limit for a config", safeio.Config.MaxBytes>>10))
 	}
 	if err := safeio.CheckTOMLDepth(b); err != nil {
-		return model.Config{}, usage(fmt.Errorf("--config -: %w", err))
+		return config.Config{}, usage(fmt.Errorf("--config -: %w", err))
 	}
-	c, err := model.DecodeConfig(b)
+	c, err := config.Decode(b)
 	if err != nil {
-		return model.Config{}, usage(fmt.Errorf("standard input: %w", err))
+		return config.Config{}, usage(fmt.Errorf("standard input: %w", err))
 	}
 	return c, nil
 }

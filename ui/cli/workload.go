@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // workloadFlags are the flags shared by estimate, recommend and export.
@@ -16,12 +18,12 @@ import (
 // flags given on the command line from set onto the --config file's
 // request: workloadTable says which field each flag sets.
 type workloadFlags struct {
-	set    model.WorkloadAnswers // what the flags say; only the changed ones are read
-	custom model.CustomModel     // --params, --family and the shape flags
-	model  string                // --model, checked against the catalog
-	family string                // --family, parsed when a shape is built
-	gpu    string                // --gpu: not part of the request
-	listed bool                  // --lora-targets given once: later uses append
+	set    config.WorkloadAnswers // what the flags say; only the changed ones are read
+	custom config.CustomModel     // --params, --family and the shape flags
+	model  string                 // --model, checked against the catalog
+	family string                 // --family, parsed when a shape is built
+	gpu    string                 // --gpu: not part of the request
+	listed bool                   // --lora-targets given once: later uses append
 }
 
 // workloadFlag is one row of the flag table: a request setting on the
@@ -139,11 +141,11 @@ var workloadTable = []workloadFlag{
 	// workload's, read as the serving tensor-parallel degree.
 	{name: "weight-format", key: "serve.weight_format", usage: "serving: bf16, fp16, fp8, int8, awq or gptq (int4 is awq; default: from --precision or the config.json's quantization_config)",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.WeightFormat]{&f.set.Serve.WeightFormat, model.ParseWeightFormat, model.WeightFormats}
+			return enumValue[serve.WeightFormat]{&f.set.Serve.WeightFormat, serve.ParseWeightFormat, serve.WeightFormats}
 		}},
 	{name: "kv-cache-dtype", key: "serve.kv_cache_dtype", usage: "serving: auto (the model's 16-bit dtype) or fp8",
 		value: func(f *workloadFlags) pflag.Value {
-			return enumValue[model.KVCacheDType]{&f.set.Serve.KVCacheDType, model.ParseKVCacheDType, model.KVCacheDTypes}
+			return enumValue[serve.KVCacheDType]{&f.set.Serve.KVCacheDType, serve.ParseKVCacheDType, serve.KVCacheDTypes}
 		}},
 	{name: "max-model-len", key: "serve.max_model_len", usage: "serving: tokens one request may hold, prompt + output; 8k is 8192 (default: --context-len)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.MaxModelLen} }},
@@ -195,7 +197,7 @@ func (f *workloadFlags) register(fs *pflag.FlagSet) {
 // merge copies the flags given on the command line (rows with a key) from
 // f.set onto w: the one merge of flags over a file. Each value is checked
 // as its row says.
-func (f *workloadFlags) merge(fs *pflag.FlagSet, w *model.WorkloadAnswers) error {
+func (f *workloadFlags) merge(fs *pflag.FlagSet, w *config.WorkloadAnswers) error {
 	dst := workloadFlags{set: *w}
 	for _, r := range workloadTable {
 		if r.key == "" || !fs.Changed(r.name) {
@@ -244,8 +246,8 @@ func fraction(hint string) func(pflag.Value) error {
 // request overlays the flags set on the command line on base, the
 // --config file's request (zero without one): the one merge of flags over
 // a file. Model flags replace the base's model. It checks what only flags
-// can get wrong; the model itself is resolved by model.WorkloadAnswers.
-func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base model.WorkloadAnswers) (model.WorkloadAnswers, []string, error) {
+// can get wrong; the model itself is resolved by config.WorkloadAnswers.
+func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base config.WorkloadAnswers) (config.WorkloadAnswers, []string, error) {
 	w := base
 	var warnings []string
 	changed := fs.Changed
@@ -278,7 +280,7 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base mode
 			return w, nil, usage(fmt.Errorf("--params must be between 1 and %.0e, got %g", model.MaxParams, f.custom.Params))
 		}
 		replaceModel()
-		w.Custom = &model.CustomModel{Params: f.custom.Params}
+		w.Custom = &config.CustomModel{Params: f.custom.Params}
 	case anyShape || changed("safetensors"):
 	case w.Model == "" && w.HFConfig == "" && w.Custom == nil:
 		return w, nil, usage(errors.New("no model: give --model KEY (list: gpuplan catalog models), --params N, --hf-config PATH or --safetensors PATH"))
@@ -293,13 +295,13 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base mode
 			return w, nil, usage(errors.New("--layers, --hidden, --heads, --kv-heads, --ffn, --vocab and --family describe a custom model; edit the config.json instead"))
 		}
 		if w.Custom == nil {
-			w.Custom = &model.CustomModel{}
+			w.Custom = &config.CustomModel{}
 			if w.Model != "" {
 				a, err := cat.Model(w.Model)
 				if err != nil {
 					return w, nil, usage(fmt.Errorf("--model: %w", err))
 				}
-				w.Custom = model.AnswersFor(model.Workload{Model: model.Architecture{Family: a.Family, Layers: a.Layers,
+				w.Custom = config.AnswersFor(model.Workload{Model: model.Architecture{Family: a.Family, Layers: a.Layers,
 					Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.KVHeads, FFN: a.FFN, Vocab: a.Vocab}}).Custom
 				w.Custom.Params = 0 // the shape changes, so the catalog's count no longer holds
 				w.Model = ""

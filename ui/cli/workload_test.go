@@ -8,7 +8,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/spf13/pflag"
 
-	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // Every keyed row of the flag table sets the request field its key names:
@@ -20,7 +20,7 @@ func TestWorkloadTableKeys(t *testing.T) {
 	}
 	enums := map[string]string{"framework": "jax", "task": "lora", "precision": "fp32", "optimizer": "sgd", "strategy": "zero3",
 		"recipe": "pure16", "loss": "chunked", "quant-type": "fp4", "weight-format": "fp8", "kv-cache-dtype": "fp8"}
-	base := model.WorkloadAnswers{Model: "gpt2"}
+	base := config.WorkloadAnswers{Model: "gpt2"}
 	for _, r := range workloadTable {
 		if r.key == "" {
 			continue
@@ -43,7 +43,7 @@ func TestWorkloadTableKeys(t *testing.T) {
 			if reflect.DeepEqual(req, base) {
 				t.Fatalf("--%s %s left the request unchanged", r.name, v)
 			}
-			b, err := model.EncodeConfig(&model.Config{Workload: req})
+			b, err := config.Encode(&config.Config{Workload: req})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func TestWorkloadTableKeys(t *testing.T) {
 			if _, ok := doc[table][key]; !ok {
 				t.Errorf("--%s %s: the file has no %s:\n%s", r.name, v, r.key, b)
 			}
-			back, err := model.DecodeConfig(b)
+			back, err := config.Decode(b)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -224,12 +226,12 @@ func renderCatalogs(t *testing.T, p *i18n.Printer) string {
 		t.Fatal(err)
 	}
 	rate := 7.1
-	for _, q := range []model.MarketQuery{{}, {GroupBy: model.GroupGPU, Pricing: model.Spot}} {
-		res, err := model.Browse(cat, q)
+	for _, q := range []market.Query{{}, {GroupBy: market.GroupGPU, Pricing: model.Spot}} {
+		res, err := market.Browse(cat, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := MarketJSON{MarketJSON: res.JSON(), NeedsRate: NeedsRate(cat, nil, nil),
+		m := MarketJSON{MarketListJSON: NewMarketListJSON(&res), NeedsRate: NeedsRate(cat, nil, nil),
 			Prices: NewProvenanceJSON(model.CatalogProvenance(cat, ""))}
 		m.USDCNY = &rate
 		m.NeedsRate = append(m.NeedsRate, NeedsRateJSON{Provider: "aliyun", InstanceType: "ecs.gn7i-c8g1.2xlarge", Currency: "CNY"})
@@ -334,12 +336,12 @@ func renderServing(t *testing.T, p *i18n.Printer) string {
 	}
 	w := model.Workload{Settings: model.Settings{Task: model.TaskInference, Precision: model.BF16, GPUs: 1}, Model: *arch}
 	w.Defaults()
-	s := model.Serving{WeightFormat: model.WeightFormatFor(model.BF16), MaxModelLen: 8192, PromptTokens: 2000, OutputTokens: 500,
+	s := serve.Serving{WeightFormat: serve.WeightFormatFor(model.BF16), MaxModelLen: 8192, PromptTokens: 2000, OutputTokens: 500,
 		Concurrency: 64, TTFTTargetMs: 500, TPOTTargetMs: 30}
 	r := &Renderer{Profile: colorprofile.NoTTY, Dark: true, Lang: p}
 	var b bytes.Buffer
-	offers := model.ServeOffers(cat, model.Query{})
-	plans, err := model.RankServing(&w.Model, s, offers)
+	offers := serve.Offers(cat, model.Query{})
+	plans, err := serve.RankServing(&w.Model, s, offers)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,14 +7,15 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
-// MarketJSON is gpuplan offers --json: model.MarketJSON plus the exchange
+// MarketJSON is gpuplan offers --json: MarketListJSON plus the exchange
 // rate used, the offers left unranked for want of one, and where the
 // prices came from.
 type MarketJSON struct {
-	model.MarketJSON
+	MarketListJSON
 	// USDCNY is the rate given with --usd-cny (1 USD = usd_cny CNY); null
 	// when none was given.
 	USDCNY *float64 `json:"usd_cny"`
@@ -81,13 +82,13 @@ const ArchNote = "arm64 host: wheels and images must be arm64"
 // "+N" after a region counting the other regions at the same price, and
 // under it the notes a reader needs (groups' price ranges, arm64 hosts,
 // overlay rows, unranked currencies, where the prices came from).
-func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJSON) error {
+func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) error {
 	w := r.Writer(out)
 	lang := r.Lang
-	header := translate(lang, append([]string{}, model.MarketMarkdownHeader...)...)
+	header := translate(lang, append([]string{}, MarketMarkdownHeader...)...)
 	right := map[int]bool{3: true, 4: true, 5: true, 6: true, 7: true, 8: true}
-	mark := func(row *model.MarketRow) []string {
-		cells := model.MarketMarkdownRow(row)
+	mark := func(row *market.Row) []string {
+		cells := MarketMarkdownRow(row)
 		for i := range cells {
 			cells[i] = r.Cut(cells[i], 40)
 		}
@@ -165,14 +166,14 @@ func WriteMarket(out io.Writer, r *Renderer, res *model.MarketResult, m MarketJS
 
 // MarketGroupLine heads a group of offers: "aws: 14,387 offers,
 // $3.28–$39.35/h, $2.74–$4.92 per GPU-hour" (counts as Count groups them).
-func MarketGroupLine(lang *i18n.Printer, g *model.MarketGroup) string {
+func MarketGroupLine(lang *i18n.Printer, g *market.Group) string {
 	return lang.Sprintf("%s: %s, %s/h, %s per GPU-hour", g.Key, Count(lang, len(g.Rows), "offer"),
 		usdRange(g.MinUSDPerHour, g.MaxUSDPerHour), usdRange(g.MinUSDPerGPUHour, g.MaxUSDPerGPUHour))
 }
 
 // marketCountLine is the offers table's footer count: "100,207 offers
 // (cheapest region per type), on-demand prices per hour; …".
-func marketCountLine(lang *i18n.Printer, res *model.MarketResult) string {
+func marketCountLine(lang *i18n.Printer, res *market.Result) string {
 	what := "cheapest region per type"
 	if res.Query.AllRegions {
 		what = "every region price"

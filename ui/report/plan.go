@@ -5,7 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // PlanJSON is the --json output of gpuplan plan: each phase as written
@@ -19,19 +20,19 @@ type PlanJSON struct {
 	Savings *PlanSavingsJSON `json:"savings,omitempty"`
 }
 
-// PlanPhaseJSON is one phase and its cost (model.PhaseCost).
+// PlanPhaseJSON is one phase and its cost (plan.PhaseCost).
 type PlanPhaseJSON struct {
-	model.PlanPhase
+	plan.Phase
 	BilledHours   float64 `json:"billed_hours"`
 	USD           float64 `json:"usd"`
 	CommitmentUSD float64 `json:"commitment_usd,omitempty"`
 }
 
 // NewPlanJSON builds the JSON view of a priced plan.
-func NewPlanJSON(p *model.Plan, costs []model.PhaseCost, total float64) PlanJSON {
+func NewPlanJSON(p *plan.Plan, costs []plan.PhaseCost, total float64) PlanJSON {
 	out := PlanJSON{Name: p.Name, TotalUSD: Round(total, 2)}
 	for i := range costs {
-		out.Phases = append(out.Phases, PlanPhaseJSON{PlanPhase: p.Phases[i], BilledHours: Round(costs[i].Hours, 3),
+		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: p.Phases[i], BilledHours: Round(costs[i].Hours, 3),
 			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2)})
 	}
 	return out
@@ -39,11 +40,11 @@ func NewPlanJSON(p *model.Plan, costs []model.PhaseCost, total float64) PlanJSON
 
 // WritePlan prints each phase (offer, duration, billed hours, cost) and
 // the total.
-func WritePlan(out io.Writer, r *Renderer, p *model.Plan, costs []model.PhaseCost, total float64) error {
+func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost, total float64) error {
 	st, lang := NewStyles(r), r.Lang
 	var b strings.Builder
 	if p.Name != "" {
-		fmt.Fprintf(&b, "%s\n", st.Title.Render(model.Printable(p.Name)))
+		fmt.Fprintf(&b, "%s\n", st.Title.Render(termsafe.String(p.Name)))
 	}
 	rows := make([][]string, len(costs))
 	for i, c := range costs {
@@ -63,7 +64,7 @@ func WritePlan(out io.Writer, r *Renderer, p *model.Plan, costs []model.PhaseCos
 		if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
 			cost += lang.T(" (whole term)")
 		}
-		rows[i] = []string{model.Printable(ph.Name), r.Cut(model.Printable(offer), 44), PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
+		rows[i] = []string{termsafe.String(ph.Name), r.Cut(termsafe.String(offer), 44), PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
 	}
 	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
 	if lang.Chinese() {
@@ -78,18 +79,18 @@ func WritePlan(out io.Writer, r *Renderer, p *model.Plan, costs []model.PhaseCos
 // PlanSavingsJSON is "what saves the most" over a whole plan: single
 // changes, each applied to every phase it applies to (phases), priced by
 // the engine against BaseUSD, the plan's phases on the engine's best offers
-// now (model.PlanSavings). Error says why there is no list.
+// now (plan.Savings). Error says why there is no list.
 type PlanSavingsJSON struct {
-	BaseUSD float64            `json:"base_usd"`
-	Changes []model.PlanSaving `json:"changes"`
-	Error   string             `json:"error,omitempty"`
+	BaseUSD float64       `json:"base_usd"`
+	Changes []plan.Saving `json:"changes"`
+	Error   string        `json:"error,omitempty"`
 }
 
 // NewPlanSavingsJSON rounds the ranked changes for JSON (dollars to
 // cents, percentages to a tenth); err, when set, is the reason there are
 // none.
-func NewPlanSavingsJSON(baseUSD float64, savings []model.PlanSaving, err error) *PlanSavingsJSON {
-	s := &PlanSavingsJSON{BaseUSD: Round(baseUSD, 2), Changes: []model.PlanSaving{}}
+func NewPlanSavingsJSON(baseUSD float64, savings []plan.Saving, err error) *PlanSavingsJSON {
+	s := &PlanSavingsJSON{BaseUSD: Round(baseUSD, 2), Changes: []plan.Saving{}}
 	if err != nil {
 		s.Error = err.Error()
 		return s
@@ -108,22 +109,22 @@ const planSavingsShown = 8
 // WritePlanSavings prints the changes that save money on the whole plan,
 // largest first, with the phases each changes; when none does, the three
 // that cost least more; err says why there is no list.
-func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []model.PlanSaving, err error) error {
+func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []plan.Saving, err error) error {
 	st, lang := NewStyles(r), r.Lang
 	var b strings.Builder
 	if err != nil {
-		fmt.Fprintf(&b, "\n%s %s\n", st.Heading.Render(lang.T("What saves the most:")), model.Printable(err.Error()))
+		fmt.Fprintf(&b, "\n%s %s\n", st.Heading.Render(lang.T("What saves the most:")), termsafe.String(err.Error()))
 		_, err := io.WriteString(r.Writer(out), b.String())
 		return err
 	}
 	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator; the plan's phases on their best offers now %s)", USD(baseUSD))))
-	line := func(s *model.PlanSaving, what string) {
+	line := func(s *plan.Saving, what string) {
 		change := s.Change
 		if !s.ChangeMsg.IsZero() {
 			change = lang.Message(s.ChangeMsg)
 		}
-		name := lang.Sprintf("%s (%s)", model.Printable(change), strings.Join(s.Phases, ", "))
-		fmt.Fprintf(&b, "  %s %s\n", PadRight(model.Printable(name), 60), what)
+		name := lang.Sprintf("%s (%s)", termsafe.String(change), strings.Join(s.Phases, ", "))
+		fmt.Fprintf(&b, "  %s %s\n", PadRight(termsafe.String(name), 60), what)
 	}
 	shown := 0
 	for i := range savings {

@@ -48,8 +48,11 @@ type OfferJSON struct {
 	GPUMemoryGiB    float64 `json:"gpu_memory_gib"`
 	VRAMNeedGiB     float64 `json:"vram_need_gib"`
 	VRAMHeadroomPct float64 `json:"vram_headroom_pct"`
-	// Verdict is "fits" or "borderline" (model.FitVerdict), as estimate's.
+	// Verdict is "fits" or "borderline" (model.FitVerdict), as estimate's;
+	// OOMChance, when borderline, the probability (0.05–0.95, to the
+	// nearest 0.05) that the job needs more than the usable VRAM.
 	Verdict         string   `json:"verdict"`
+	OOMChance       *float64 `json:"oom_chance,omitempty"`
 	Pricing         string   `json:"pricing"`
 	PricePerHourUSD float64  `json:"price_per_hour_usd"`
 	MonthlyCostUSD  float64  `json:"monthly_cost_usd"`
@@ -101,6 +104,9 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.PriceAsOf(),
 	}
 	j.Source, j.Origin = o.Provenance() // an overlay's region price names the overlay
+	if o.Verdict == model.VerdictBorderline {
+		j.OOMChance = ptr(model.RoundChance(o.OOMChance))
+	}
 	if o.HasJob {
 		j.JobHours, j.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
 	}
@@ -232,18 +238,23 @@ func sizedTableNote(p *i18n.Printer, offers []model.Offer, k model.SortKey) stri
 // shown offer is borderline: the top of its 90% memory band is past its
 // usable VRAM (model.VerdictBorderline), as estimate's "~ borderline".
 func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
-	n, top := 0, 0.0
+	n, top, lo, hi := 0, 0.0, 1.0, 0.0
 	for i := range offers {
 		if o := &offers[i]; o.Verdict == model.VerdictBorderline {
 			n++
 			top = max(top, o.Estimate.MemoryBand[1])
+			lo, hi = min(lo, model.RoundChance(o.OOMChance)), max(hi, model.RoundChance(o.OOMChance))
 		}
 	}
 	if n == 0 {
 		return ""
 	}
-	return p.Sprintf("~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM; leave room or use a smaller micro-batch",
-		n, p.T(marketPlural(n, "offer", "offers")), BandConfidence*100, GiB(top))
+	chance := p.Sprintf("about %.0f%%", hi*100)
+	if lo < hi {
+		chance = p.Sprintf("%.0f–%.0f%%", lo*100, hi*100)
+	}
+	return p.Sprintf("~ borderline (%d %s): %s chance of running out of memory; the %.0f%% band reaches %s per GPU, past the usable VRAM; leave room or use a smaller micro-batch",
+		n, p.T(marketPlural(n, "offer", "offers")), chance, BandConfidence*100, GiB(top))
 }
 
 // dropOrder is which offer columns go first when the terminal is narrow:

@@ -144,7 +144,11 @@ type FitJSON struct {
 	// "borderline" or "does not fit" (model.FitVerdict); "cannot run"
 	// when the GPU cannot run the precision at all, and Refused says why.
 	Verdict string `json:"verdict"`
-	Refused string `json:"refused,omitempty"`
+	// OOMChance is, when borderline, the probability (0.05–0.95, to the
+	// nearest 0.05) that the job needs more than usable_bytes
+	// (model.Fit.OOMChance); left out otherwise.
+	OOMChance *float64 `json:"oom_chance,omitempty"`
+	Refused   string   `json:"refused,omitempty"`
 	// Tips are the single changes that save the most on this GPU type,
 	// largest saving first (model.Tips), fitting or not.
 	Tips []TipJSON `json:"tips"`
@@ -439,6 +443,9 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 			line("  %s", st.Muted.Render(p.T("pure bf16 training has no fp16 fallback (fp16 needs loss scaling): --precision amp-fp16 runs there")))
 		} else {
 			line("%s %s: %s", VerdictWordIn(p, f.Verdict, &st), head, NeedsLineIn(p, e))
+			if f.Verdict == model.VerdictBorderline {
+				line("  %s", st.Warn.Render(BorderlineNoteIn(p, e, f)))
+			}
 			if len(f.Advice) > 0 {
 				line("  %s", st.Heading.Render(p.T("fit advice (each change alone):")))
 				for _, a := range f.Advice {

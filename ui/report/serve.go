@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -28,7 +29,7 @@ type ServingJSON struct {
 }
 
 // NewServingJSON returns s (with Defaults applied) as JSON.
-func NewServingJSON(s *model.Serving) ServingJSON {
+func NewServingJSON(s *serve.Serving) ServingJSON {
 	return ServingJSON{WeightFormat: string(s.WeightFormat), KVCacheDType: string(s.KVCacheDType), MaxModelLen: s.MaxModelLen,
 		PromptTokens: s.PromptTokens, OutputTokens: s.OutputTokens, Concurrency: s.Concurrency, RequestsPerSec: s.RequestsPerSec,
 		TTFTTargetMs: s.TTFTTargetMs, TPOTTargetMs: s.TPOTTargetMs, GPUMemoryUtilization: s.GPUMemoryUtilization,
@@ -102,7 +103,7 @@ func finite(v float64, digits int) *float64 {
 // NewServePlanJSON returns p as JSON. The KV cache is never below 0 GiB,
 // as in the table: weights that overflow the budget leave none, and the
 // reasons say by how much.
-func NewServePlanJSON(p *model.ServePlan) ServePlanJSON {
+func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 	o := &p.Offer
 	m := &p.Memory
 	j := ServePlanJSON{Offer: o.Name, Region: o.Region, Pricing: string(o.Pricing), GPUsPerNode: o.GPUsPerNode,
@@ -143,7 +144,7 @@ type ServeEstimateJSON struct {
 }
 
 // NewServeEstimateJSON returns the plan p of w as JSON.
-func NewServeEstimateJSON(w *model.Workload, p *model.ServePlan) ServeEstimateJSON {
+func NewServeEstimateJSON(w *model.Workload, p *serve.Plan) ServeEstimateJSON {
 	return ServeEstimateJSON{Model: ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
 		Task: string(model.TaskInference), Params: i64(w.Model.ParamCount()), Serving: NewServingJSON(&p.Serving),
 		Plan: NewServePlanJSON(p), Warnings: append([]string{}, p.Reasons...), Assumptions: ServeAssumptions()}
@@ -182,7 +183,7 @@ const ServeNearMisses = 10
 // NewServeRecommendJSON returns plans (RankServing's order) as JSON: at
 // most limit offers that meet the targets (0: all) and the first
 // ServeNearMisses that do not.
-func NewServeRecommendJSON(w *model.Workload, s *model.Serving, plans []model.ServePlan, limit int) ServeRecommendJSON {
+func NewServeRecommendJSON(w *model.Workload, s *serve.Serving, plans []serve.Plan, limit int) ServeRecommendJSON {
 	r := ServeRecommendJSON{Model: ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
 		Task: string(model.TaskInference), Serving: NewServingJSON(s), Considered: len(plans),
 		Offers: []ServePlanJSON{}, Rejected: []ServeRejectionJSON{}}
@@ -202,7 +203,7 @@ func NewServeRecommendJSON(w *model.Workload, s *model.Serving, plans []model.Se
 	return r
 }
 
-func newServeRejectionJSON(p *model.ServePlan) ServeRejectionJSON {
+func newServeRejectionJSON(p *serve.Plan) ServeRejectionJSON {
 	o := &p.Offer
 	nodes := max(p.Nodes, 1)
 	j := ServeRejectionJSON{RejectionJSON: RejectionJSON{Region: o.Region, PricePerHourUSD: Round(o.USDPerHour*float64(nodes), 4),
@@ -228,7 +229,7 @@ func ServeAssumptionsIn(lang *i18n.Printer) []string {
 }
 
 // ServeFiguresIn is ServeFigures in lang's language.
-func ServeFiguresIn(lang *i18n.Printer, p *model.ServePlan) []string {
+func ServeFiguresIn(lang *i18n.Printer, p *serve.Plan) []string {
 	m := &p.Memory
 	s := &p.Serving
 	lines := []string{
@@ -261,7 +262,7 @@ func kvPerToken(b float64) string {
 }
 
 // WriteServeEstimate writes the serving plan p of w as text.
-func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.ServePlan, warnings []string) error {
+func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.Plan, warnings []string) error {
 	st := NewStyles(r)
 	lang := r.Lang
 	var b strings.Builder
@@ -277,7 +278,7 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.
 	line("")
 	g := p.Offer.GPU
 	head := lang.Sprintf("%d × %s: TP %d × PP %d, %s", max(p.GPUs, p.Offer.GPUsPerNode), g.Name, p.TP, p.PP, Count(lang, p.Replicas, "replica"))
-	sized := p.Memory.TotalBytes > 0 // a GPU refused before sizing (its weight format: model.ServeFormatOn) has no split or memory
+	sized := p.Memory.TotalBytes > 0 // a GPU refused before sizing (its weight format: serve.FormatOn) has no split or memory
 	if !sized {
 		head = lang.Sprintf("%d × %s", p.Offer.GPUsPerNode, g.Name)
 	}
@@ -331,11 +332,11 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *model.
 
 // ServeRow is one offers-table row of a serving plan, the instance and
 // region cut to 26 and 18 cells.
-func ServeRow(p *model.ServePlan) []string { return serveRow(p, Truncate) }
+func ServeRow(p *serve.Plan) []string { return serveRow(p, Truncate) }
 
 // serveRow is ServeRow with the names cut by cut (Renderer.Cut keeps them
 // whole on plain output).
-func serveRow(p *model.ServePlan, cut func(string, int) string) []string {
+func serveRow(p *serve.Plan, cut func(string, int) string) []string {
 	// No words: the same in every language.
 	split := fmt.Sprintf("TP%d×PP%d×%d", p.TP, p.PP, p.Replicas)
 	gpus := fmt.Sprintf("%d×%s", p.GPUs, p.Offer.GPU.Key)
@@ -361,7 +362,7 @@ var ServeHeaders = []string{"provider", "instance", "region", "GPUs", "split", "
 
 // WriteServeRecommend writes the ranking: the offers meeting the targets
 // (at most limit, 0: all), then the cheapest near misses with reasons.
-func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model.Serving, plans []model.ServePlan, limit int) error {
+func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve.Serving, plans []serve.Plan, limit int) error {
 	st := NewStyles(r)
 	lang := r.Lang
 	var b strings.Builder
@@ -373,7 +374,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *model
 	}
 	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · %d + %d tokens · %s", s.WeightFormat, s.PromptTokens, s.OutputTokens, load)))
 	var rows [][]string
-	var misses []*model.ServePlan
+	var misses []*serve.Plan
 	fallback := false
 	for i := range plans {
 		p := &plans[i]
@@ -417,7 +418,7 @@ func serveTable(r *Renderer, headers []string, rows [][]string) string {
 }
 
 // ServeReasons are why plan p misses, in lang's language.
-func ServeReasons(lang *i18n.Printer, p *model.ServePlan) []string {
+func ServeReasons(lang *i18n.Printer, p *serve.Plan) []string {
 	if len(p.ReasonMsgs) != len(p.Reasons) { // a plan built without messages
 		return translate(lang, append([]string{}, p.Reasons...)...)
 	}
@@ -427,7 +428,7 @@ func ServeReasons(lang *i18n.Printer, p *model.ServePlan) []string {
 // ServeOfferName is o.Name with its pricing mode in lang's language
 // ("aws g6.xlarge us-east-1 按需实例"); o.Name itself when it is not
 // built from a catalog row.
-func ServeOfferName(lang *i18n.Printer, o *model.ServeOffer) string {
+func ServeOfferName(lang *i18n.Printer, o *serve.Offer) string {
 	in := o.Instance
 	if !lang.Chinese() || in == nil || o.Pricing == "" || o.Name != fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, o.Region, o.Pricing) {
 		return o.Name

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // TestServeEstimateFormatRefusal: a GPU that cannot run the weight format
@@ -26,8 +27,8 @@ func TestServeEstimateFormatRefusal(t *testing.T) {
 			[]string{"TP 0", "Memory", "0.00 GiB"}},
 		{true, []string{"✓ serves 8 × NVIDIA V100: TP", "↺ NVIDIA V100 has no fp8", "served as fp16 weights", "Memory"}, []string{"TP 0"}},
 	} {
-		s := model.Serving{WeightFormat: model.WeightFP8, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4, AllowPrecisionFallback: tt.allow}
-		p, err := model.PlanServing(&a, s, model.ServeOffer{Name: "8 × V100", GPU: v100, GPUsPerNode: 8, Interconnect: "nvlink"})
+		s := serve.Serving{WeightFormat: serve.WeightFP8, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4, AllowPrecisionFallback: tt.allow}
+		p, err := serve.PlanServing(&a, s, serve.Offer{Name: "8 × V100", GPU: v100, GPUsPerNode: 8, Interconnect: "nvlink"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // accessible runs the accessible configurator on script.
@@ -115,7 +115,7 @@ func TestAccessible(t *testing.T) {
 	if err != nil {
 		t.Fatalf("not exported: %v\nprompts:\n%s", err, prompts.String())
 	}
-	if _, err := model.DecodeConfig(b); err != nil {
+	if _, err := config.Decode(b); err != nil {
 		t.Error(err)
 	}
 }
@@ -142,7 +142,7 @@ func TestAccessibleEnterKeeps(t *testing.T) {
 			if err != nil {
 				t.Fatalf("not exported: %v\n%s", err, prompts)
 			}
-			cfg, err := model.DecodeConfig(b)
+			cfg, err := config.Decode(b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -192,7 +192,7 @@ func TestAccessibleEnterConfirms(t *testing.T) {
 	if err != nil {
 		t.Fatalf("not exported: %v\n%s", err, prompts)
 	}
-	if cfg, err := model.DecodeConfig(b); err != nil || strings.Join(cfg.Search.Providers, ",") != "lambda" {
+	if cfg, err := config.Decode(b); err != nil || strings.Join(cfg.Search.Providers, ",") != "lambda" {
 		t.Errorf("4 then enter on the providers: %v, %v; want lambda", cfg.Search.Providers, err)
 	}
 	_, prompts, _ = accessible(t, "\n5\n"+strings.Repeat("\n", 40)) // inference, every default

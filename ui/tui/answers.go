@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // Model choices besides the catalog's keys.
@@ -148,12 +149,12 @@ func defaultAnswers(cat *model.Catalog) *answers {
 
 // answersFromConfig fills the answers from a loaded file; what the file
 // leaves out keeps its default.
-func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
+func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	a := defaultAnswers(cat)
 	w := &c.Workload
 	// A key the file leaves out means what it means on the command line,
 	// the workload's default, not the first frame's answer.
-	def, _, defErr := w.Workload(cat, model.Readers{})
+	def, _, defErr := w.Workload(cat, config.Readers{})
 	if defErr == nil {
 		def.Defaults()
 		a.Task, a.Epochs = def.Task, fmtFloat(def.Epochs)
@@ -181,7 +182,7 @@ func answersFromConfig(cat *model.Catalog, c *model.Config) *answers {
 		a.Params, a.Layers, a.Hidden, a.Heads, a.Vocab = fmtCount(m.Params), fmtInt(m.Layers), fmtInt(m.Hidden), fmtInt(m.Heads), fmtInt(m.Vocab)
 		a.extra.Family, a.extra.KVHeads, a.extra.FFN = m.Family, m.KVHeads, m.FFN
 		a.extra.CustomParamsOnly = m.Layers == 0 && m.Hidden == 0 && m.Heads == 0
-		if shape := (&model.CustomModel{Family: m.Family, Layers: m.Layers, Hidden: m.Hidden, Heads: m.Heads,
+		if shape := (&config.CustomModel{Family: m.Family, Layers: m.Layers, Hidden: m.Hidden, Heads: m.Heads,
 			KVHeads: m.KVHeads, FFN: m.FFN, Vocab: m.Vocab}).Architecture(); shape.HasShape() {
 			if n := shape.ParamCount(); math.Abs(n-m.Params) <= 0.005*n {
 				a.Params = "" // the shape's own count (files record it): follow the shape
@@ -480,8 +481,37 @@ func regionsOf(cat *model.Catalog, chosen []string) (names []string, by map[stri
 }
 
 // isRegionPattern reports whether r is a prefix pattern ("europe-",
-// "us*") rather than a region name; patterns are kept as typed.
-func isRegionPattern(r string) bool { return strings.HasSuffix(r, "-") || strings.HasSuffix(r, "*") }
+// "us*") or a continent ("europe", model.ContinentWords) rather than a
+// region name; patterns are kept as typed.
+func isRegionPattern(r string) bool {
+	return strings.HasSuffix(r, "-") || strings.HasSuffix(r, "*") || model.ContinentWords(r) != nil
+}
+
+// continentLabels name the continents in the region question.
+var continentLabels = map[string]string{
+	"africa": "Africa", "asia": "Asia", "europe": "Europe", "north-america": "North America",
+	"oceania": "Oceania", "south-america": "South America",
+}
+
+// regionContinents lists, in model.Continents order, the continents some
+// of the regions are in.
+func regionContinents(cat *model.Catalog, names []string, by map[string][]string) []string {
+	has := map[string]bool{}
+	for _, r := range names {
+		for _, p := range by[r] {
+			if g, ok := cat.Geo(p, r); ok {
+				has[g.Continent] = true
+			}
+		}
+	}
+	var out []string
+	for _, c := range model.Continents {
+		if has[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // pruneRegions keeps the regions the chosen providers have, and patterns,
 // so a region choice is never stale after the providers change.
@@ -571,7 +601,7 @@ func gpusValidator(s string) error {
 	return nil
 }
 
-func (a *answers) custom() (*model.CustomModel, error) {
+func (a *answers) custom() (*config.CustomModel, error) {
 	var errs []error
 	whole := func(label, s string) int {
 		v, err := parseWhole(label, s, 0, 1<<24)
@@ -580,7 +610,7 @@ func (a *answers) custom() (*model.CustomModel, error) {
 		}
 		return v
 	}
-	m := &model.CustomModel{Family: a.extra.Family, KVHeads: a.extra.KVHeads, FFN: a.extra.FFN}
+	m := &config.CustomModel{Family: a.extra.Family, KVHeads: a.extra.KVHeads, FFN: a.extra.FFN}
 	var err error
 	if m.Params, err = parseCount("parameters", a.Params, maxParams); err != nil {
 		errs = append(errs, err)
@@ -596,8 +626,8 @@ func (a *answers) custom() (*model.CustomModel, error) {
 
 // config turns the answers into the file's form. The error is the first
 // answer that does not parse, in words for the panel.
-func (a *answers) config() (model.Config, error) {
-	var c model.Config
+func (a *answers) config() (config.Config, error) {
+	var c config.Config
 	w := &c.Workload
 	w.Framework, w.Task, w.Optimizer = a.Framework, a.Task, a.Optimizer
 	w.Precision = a.precision()

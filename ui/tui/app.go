@@ -231,6 +231,13 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.PasteMsg:
+		if m.screen == screenBrowse && m.dialog == nil && m.notice == nil && !m.tooSmall() {
+			var cmd tea.Cmd
+			m.browse, cmd = m.browse.update(msg) // the filter line takes it (browse.go)
+			m.layout()
+			return m, cmd
+		}
 	}
 	// Other messages are huh's own (field updates, options loaded, page
 	// moves): they belong to the dialog while one is open, else the form.

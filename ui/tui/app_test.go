@@ -17,6 +17,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -158,7 +159,7 @@ func TestCustomModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := model.DecodeConfig(b)
+	cfg, err := config.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestFitAdviceWhenNothingFits(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), tab, up, up, enter, runes("/"))
 	m = drive(t, m, append(typed("llama 3.1 70b"), enter)...) // full fine-tune of 70B on one GPU
 	text := screenText(m)
-	for _, want := range []string{"no offer runs this workload", "What would fit", "ZeRO-3", "QLoRA", "needs 1356.2 GiB per GPU"} {
+	for _, want := range []string{"no offer runs this workload", "What would fit", "ZeRO-3", "QLoRA", "needs 1314.6 GiB per GPU"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("panel lacks %q:\n%s", want, text)
 		}

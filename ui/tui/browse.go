@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -16,20 +17,22 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
+	"github.com/gpuplan/gpuplan/ui/cli/offerargs"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
-// browseSorts are the sort orders tab steps through: model.MarketSorts,
+// browseSorts are the sort orders tab steps through: market.Sorts,
 // whose first (price) is the default.
-var browseSorts = model.MarketSorts
+var browseSorts = market.Sorts
 
 // browseGroups are the groupings ctrl+g steps through, none first.
-var browseGroups = append([]model.MarketGroupBy{model.GroupNone}, model.MarketGroups...)
+var browseGroups = append([]market.GroupBy{market.GroupNone}, market.Groups...)
 
 // browseView is the market without a workload (issue 21), as gpuplan
 // offers lists it: a filter line in the command's own grammar
-// (model.ParseMarketArgs), the rows model.Browse returns with the regions
+// (offerargs.Parse), the rows market.Browse returns with the regions
 // at one price collapsed into "+N", sorted and grouped by keys that
 // rewrite the line, so the line always says what is shown. A line that
 // does not parse keeps the last good list and says why under the line.
@@ -38,16 +41,16 @@ type browseView struct {
 	cat   *model.Catalog
 	input textinput.Model
 	// market keeps cat's rows and sort orders across browses, so that a
-	// keystroke filters instead of rebuilding (model.Market).
-	market *model.Market
+	// keystroke filters instead of rebuilding (market.Market).
+	market *market.Market
 
-	ready   bool             // the catalog's figures below are counted
-	size    int              // model.MarketSize: offers before any filter
-	base    []string         // providers shown when the line names none: all but marketplaces
-	markets []string         // marketplace providers in the catalog, hidden unless named
-	text    string           // the line res is for
-	err     string           // why the line as typed does not parse; "" when it does
-	res     model.MarketView // the last good result
+	ready   bool        // the catalog's figures below are counted
+	size    int         // market.Size: offers before any filter
+	base    []string    // providers shown when the line names none: all but marketplaces
+	markets []string    // marketplace providers in the catalog, hidden unless named
+	text    string      // the line res is for
+	err     string      // why the line as typed does not parse; "" when it does
+	res     market.View // the last good result
 	// lines are the list's lines: a row index (≥ 0) or a group header
 	// (-1 - group index); nil when ungrouped (line i is row i).
 	lines  []int32
@@ -65,7 +68,7 @@ type browseView struct {
 	pendingText string
 	// pendingQuery is what the browse on its way is for (defaults filled),
 	// for the status line meanwhile.
-	pendingQuery model.MarketQuery
+	pendingQuery market.Query
 	lang         *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
 }
 
@@ -73,12 +76,19 @@ type browseView struct {
 type browsedMsg struct {
 	seq  int
 	text string
-	res  model.MarketView
+	res  market.View
 	err  error
 }
 
+// maxFilter bounds the filter line, in runes: the longest useful line (a
+// GPU, every filter, a dozen providers and regions) is under 200; a
+// paste of a whole file is cut here rather than split, parsed and drawn
+// on every keystroke (60 KB took seconds a key).
+const maxFilter = 512
+
 func newBrowseView(st *report.Styles, cat *model.Catalog) browseView {
 	in := textinput.New()
+	in.CharLimit = maxFilter // pastes too (textinput cuts them)
 	in.Prompt = "filter › "
 	in.Placeholder = fmt.Sprintf("e.g. %s", "H100:8 vram=40GB+ regions=europe- max-price=2 pricing=spot")
 	s := in.Styles()
@@ -101,8 +111,8 @@ func (v *browseView) open(limit string) tea.Cmd {
 	v.limit = limit
 	if !v.ready {
 		v.ready = true
-		v.market = model.NewMarket(v.cat)
-		v.size = model.MarketSize(v.cat, model.OnDemand)
+		v.market = market.New(v.cat)
+		v.size = market.Size(v.cat, model.OnDemand)
 		for _, p := range providers(v.cat) {
 			if slices.Contains(model.MarketplaceProviders, p) {
 				v.markets = append(v.markets, p)
@@ -123,7 +133,7 @@ func (v *browseView) setText(s string) tea.Cmd {
 }
 
 // apply browses the line when it changed: at once, or in a command when
-// async (model.Browse over a large overlay takes longer than a frame;
+// async (market.Browse over a large overlay takes longer than a frame;
 // the line echoes the keystroke meanwhile). A line that does not split
 // or parse sets err at once and keeps the last good list.
 func (v *browseView) apply() tea.Cmd {
@@ -149,9 +159,9 @@ func (v *browseView) apply() tea.Cmd {
 		q.Providers = v.base // as gpuplan offers: marketplaces only when named
 	}
 	v.seq++
-	seq, market := v.seq, v.market
+	seq, sel := v.seq, v.market
 	browse := func() tea.Msg {
-		res, err := market.View(q)
+		res, err := sel.View(q)
 		return browsedMsg{seq: seq, text: text, res: res, err: err}
 	}
 	if !v.async {
@@ -181,19 +191,19 @@ func (v *browseView) receive(msg browsedMsg) {
 // parseBrowseLine splits the filter line into words as a shell would
 // (quotes keep "Bavaria, DE, EU" whole) and parses them as gpuplan
 // offers' arguments.
-func parseBrowseLine(text string, cat *model.Catalog) (model.MarketQuery, error) {
+func parseBrowseLine(text string, cat *model.Catalog) (market.Query, error) {
 	args, err := shlex.Split(text)
 	if err != nil {
 		// shlex's reasons are fixed sentences ("EOF found when expecting
 		// closing quote"): translated as keys.
-		return model.MarketQuery{}, model.Msg("filter: %s; close the quote", model.Msg(err.Error()))
+		return market.Query{}, model.Msg("filter: %s; close the quote", model.Msg(err.Error()))
 	}
-	return model.ParseMarketArgs(args, cat)
+	return offerargs.Parse(args, cat)
 }
 
 // index lays out the lines of v.res and puts the cursor on keep's
 // instance and region when it is still listed, else on the first row.
-func (v *browseView) index(keep *model.MarketRow) {
+func (v *browseView) index(keep *market.Row) {
 	v.lines = nil
 	if g := v.res.Groups; len(g) > 0 {
 		v.lines = make([]int32, 0, v.res.Len()+len(g))
@@ -230,7 +240,7 @@ func (v *browseView) numLines() int {
 }
 
 // rowAt returns the row on line i, or nil for a group header or no line.
-func (v *browseView) rowAt(i int) *model.MarketRow {
+func (v *browseView) rowAt(i int) *market.Row {
 	if i < 0 || i >= v.numLines() {
 		return nil
 	}
@@ -244,7 +254,7 @@ func (v *browseView) rowAt(i int) *model.MarketRow {
 }
 
 // selected is the row under the cursor, nil when the list is empty.
-func (v *browseView) selected() *model.MarketRow { return v.rowAt(v.cursor) }
+func (v *browseView) selected() *market.Row { return v.rowAt(v.cursor) }
 
 // move steps the cursor by d rows (headers are stepped over), staying
 // in the list.
@@ -316,7 +326,7 @@ func (v browseView) update(msg tea.Msg) (browseView, tea.Cmd) {
 }
 
 // query is the last good query, or the zero one before any.
-func (v *browseView) query() model.MarketQuery {
+func (v *browseView) query() market.Query {
 	if v.pending { // the line's, known before its rows (a large overlay takes a while)
 		return v.pendingQuery
 	}
@@ -358,7 +368,7 @@ func (v *browseView) setFilter(name, val string) tea.Cmd {
 	if err != nil {
 		return nil
 	}
-	valued := model.MarketFlagTakesValue(name)
+	valued := offerargs.TakesValue(name)
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -368,7 +378,7 @@ func (v *browseView) setFilter(name, val string) tea.Cmd {
 			continue
 		}
 		words := 1
-		if strings.HasPrefix(a, "-") && !hasVal && model.MarketFlagTakesValue(n) && i+1 < len(args) {
+		if strings.HasPrefix(a, "-") && !hasVal && offerargs.TakesValue(n) && i+1 < len(args) {
 			words = 2 // --regions us-: the value is the next word
 		}
 		if n != name {
@@ -397,6 +407,9 @@ func (v *browseView) setFilter(name, val string) tea.Cmd {
 // marketplaces left out.
 func (v *browseView) note() string {
 	var parts []string
+	if utf8.RuneCountInString(v.input.Value()) >= maxFilter {
+		parts = append(parts, v.lang.Sprintf("the filter takes at most %d characters", maxFilter))
+	}
 	if v.limit != "" {
 		parts = append(parts, v.lang.Sprintf("the offers are limited to %s (ctrl+x clears)", v.limit))
 	}
@@ -429,7 +442,7 @@ func (v *browseView) status() string {
 }
 
 // browseColumns are the column sets of the list, widest first, as
-// indexes of model.MarketMarkdownRow's cells: provider, instance, GPUs,
+// indexes of market.MarketMarkdownRow's cells: provider, instance, GPUs,
 // VRAM GiB, $/h, $/GPU-h, spot $/h, vCPUs/GPU, RAM GiB/GPU, interconnect,
 // region, as of. The first set that fits is used.
 var browseColumns = [][]int{
@@ -461,7 +474,7 @@ func (v browseView) view() string {
 	cells := make([][]string, 0, end-v.top)
 	for i := v.top; i < end; i++ {
 		if r := v.rowAt(i); r != nil {
-			c := model.MarketMarkdownRow(r)
+			c := report.MarketMarkdownRow(r)
 			for j := range c {
 				c[j] = printable(c[j])
 			}
@@ -529,8 +542,8 @@ func (v browseView) view() string {
 
 // headers are the list's column titles in v's language.
 func (v *browseView) headers() []string {
-	out := make([]string, len(model.MarketMarkdownHeader))
-	for i, h := range model.MarketMarkdownHeader {
+	out := make([]string, len(report.MarketMarkdownHeader))
+	for i, h := range report.MarketMarkdownHeader {
 		out[i] = v.lang.T(h)
 	}
 	return out
@@ -591,7 +604,7 @@ func (v *browseView) fit(cells [][]string, w int) (cols, widths []int) {
 // that GPU only, on that provider, in the row's regions, in its pricing
 // mode when the questions offer it, on its GPU count (one GPU: single;
 // more: that many on one node, unless several nodes were asked for).
-func (a *answers) limitTo(r *model.MarketRow) {
+func (a *answers) limitTo(r *market.Row) {
 	a.GPUKeys = []string{r.GPU.Key}
 	a.Providers, a.extra.ExtraProviders = []string{r.Instance.Provider}, nil
 	a.Regions = slices.Clone(r.Regions)
@@ -675,7 +688,7 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // GPU (answers.limitTo), or as it is when row is nil, and recomputes:
 // the panel and the offers then show what runs on that GPU. The form is
 // rebuilt on its first page, so every question shows the new answers.
-func (m app) startFrom(r *model.MarketRow) (tea.Model, tea.Cmd) {
+func (m app) startFrom(r *market.Row) (tea.Model, tea.Cmd) {
 	if r != nil {
 		m.a.limitTo(r)
 	}

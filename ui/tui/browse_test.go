@@ -18,6 +18,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -121,16 +122,16 @@ func TestBrowseKeysRewriteLine(t *testing.T) {
 		name, line string
 		act        func(v *browseView)
 		want       string
-		sort       model.MarketSort
-		group      model.MarketGroupBy
+		sort       market.Sort
+		group      market.GroupBy
 	}{
-		{"tab: the sort after price", "l4", func(v *browseView) { v.cycleSort(1) }, "l4 sort=gpu-price", model.MarketByGPUPrice, ""},
-		{"shift+tab from price: the last sort", "l4", func(v *browseView) { v.cycleSort(-1) }, "l4 sort=vram", model.MarketByVRAM, ""},
-		{"back to price: no word for the default", "l4 --sort gpu-price", func(v *browseView) { v.cycleSort(-1) }, "l4", model.MarketByPrice, ""},
-		{"ctrl+g: by GPU, then provider", "l4 group-by=gpu", func(v *browseView) { v.cycleGroup() }, "l4 group-by=provider", model.MarketByPrice, model.GroupProvider},
+		{"tab: the sort after price", "l4", func(v *browseView) { v.cycleSort(1) }, "l4 sort=gpu-price", market.ByGPUPrice, ""},
+		{"shift+tab from price: the last sort", "l4", func(v *browseView) { v.cycleSort(-1) }, "l4 sort=vram", market.ByVRAM, ""},
+		{"back to price: no word for the default", "l4 --sort gpu-price", func(v *browseView) { v.cycleSort(-1) }, "l4", market.ByPrice, ""},
+		{"ctrl+g: by GPU, then provider", "l4 group-by=gpu", func(v *browseView) { v.cycleGroup() }, "l4 group-by=provider", market.ByPrice, market.GroupProvider},
 		{"ctrl+r: every region, a quoted word kept whole", `"max-price=$2 /h" providers=vast`, func(v *browseView) { v.toggleRegions() },
-			`'max-price=$2 /h' providers=vast --all-regions`, model.MarketByPrice, ""},
-		{"ctrl+r again collapses", "l4 --all-regions", func(v *browseView) { v.toggleRegions() }, "l4", model.MarketByPrice, ""},
+			`'max-price=$2 /h' providers=vast --all-regions`, market.ByPrice, ""},
+		{"ctrl+r again collapses", "l4 --all-regions", func(v *browseView) { v.toggleRegions() }, "l4", market.ByPrice, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -298,8 +299,15 @@ func TestOffersCollapseRegions(t *testing.T) {
 	if s := screenText(m); !strings.Contains(s, "us-east-1 +1") || strings.Contains(s, "us-west-1     1×a100-40gb") {
 		t.Errorf("the A100 row is not collapsed:\n%s", s)
 	}
-	if o := m.offers.selected(); o == nil || o.Region != "us-east-1" {
-		t.Errorf("selected offer's region = %v, want us-east-1", o)
+	var a100 *model.Offer // the collapsed row's offer
+	for _, i := range m.offers.shown {
+		if o := &m.offers.all[i]; o.GPU.Key == "a100-40gb" {
+			a100 = o
+			break
+		}
+	}
+	if a100 == nil || a100.Region != "us-east-1" {
+		t.Errorf("the A100 row's offer = %v, want one in us-east-1", a100)
 	}
 	m = drive(t, m, runes("r"))
 	if len(m.offers.shown) != 13 || !strings.Contains(screenText(m), "us-west-1") {
@@ -321,7 +329,7 @@ func FuzzBrowseLine(f *testing.F) {
 		v.setSize(80, 24)
 		v.open("")
 		v.setText(line)
-		if _, err := parseBrowseLine(line, cat); err != nil && !errors.Is(err, model.ErrBadFilter) && !strings.HasPrefix(err.Error(), "filter: ") {
+		if _, err := parseBrowseLine(line, cat); err != nil && !errors.Is(err, market.ErrBadFilter) && !strings.HasPrefix(err.Error(), "filter: ") {
 			t.Errorf("%q: error %v neither a filter error nor a quote", line, err)
 		}
 		if strings.Contains(v.err, "\n") {
@@ -332,7 +340,7 @@ func FuzzBrowseLine(f *testing.F) {
 		v.cycleSort(1)
 		if err == nil {
 			q2, err2 := parseBrowseLine(v.input.Value(), cat)
-			if err2 != nil || !slices.EqualFunc(q.GPUs, q2.GPUs, func(a, b model.GPUSpec) bool { return slices.Equal(a.Keys, b.Keys) }) ||
+			if err2 != nil || !slices.EqualFunc(q.GPUs, q2.GPUs, func(a, b market.GPUSpec) bool { return slices.Equal(a.Keys, b.Keys) }) ||
 				!slices.Equal(q.Regions, q2.Regions) || !slices.Equal(q.Providers, q2.Providers) {
 				t.Errorf("%q rewritten as %q: %v, GPUs %v regions %v providers %v; was %v %v %v",
 					line, v.input.Value(), err2, q2.GPUs, q2.Regions, q2.Providers, q.GPUs, q.Regions, q.Providers)
@@ -360,7 +368,7 @@ func bigOverlay(b *testing.B) *model.Catalog {
 // BenchmarkBrowseKeystroke is one keystroke in the browser's filter line
 // over a 100,000-offer overlay, as the program runs it (the browse in a
 // command): "keystroke" is Update and View, the frame that echoes the
-// key; "list" adds the browse command (parse, model.Browse) and the frame
+// key; "list" adds the browse command (parse, market.Browse) and the frame
 // that shows its rows, the time until the list follows the line. A
 // frame at 60 Hz is 16.7 ms. Each keystroke changes the query.
 func BenchmarkBrowseKeystroke(b *testing.B) {
@@ -377,6 +385,10 @@ func BenchmarkBrowseKeystroke(b *testing.B) {
 		{"tab-sort-all", "", []tea.Msg{tab}},
 		// Every region price grouped by GPU, provider, region: ctrl+g.
 		{"ctrl+g-group-all", "--all-regions", []tea.Msg{ctrl('g')}},
+		// A line one rune short of maxFilter (a paste): 126 region
+		// prefixes, the last edited; then 170 GPU words.
+		{"max-line-regions", longLine("regions=", "us-,eu-,"), []tea.Msg{tea.KeyPressMsg{Code: tea.KeyBackspace}, runes("-")}},
+		{"max-line-gpus", longLine("", "l4 "), []tea.Msg{runes(" "), tea.KeyPressMsg{Code: tea.KeyBackspace}}},
 	}
 	for _, tc := range cases {
 		for _, list := range []bool{false, true} {
@@ -414,6 +426,14 @@ func BenchmarkBrowseKeystroke(b *testing.B) {
 			})
 		}
 	}
+}
+
+// longLine is prefix and repeats of unit, cut to maxFilter-1 runes at the
+// end of a word or list item, so one more key fits.
+func longLine(prefix, unit string) string {
+	s := prefix + strings.Repeat(unit, maxFilter)
+	s = s[:maxFilter-1]
+	return strings.TrimRight(s[:strings.LastIndexAny(s, ", ")], ", ")
 }
 
 // browsedMsgs runs cmd (a tea.Batch too) and returns the browses it made.

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // The configurator asks for a job budget beside the monthly one, and a
 // file's search.budget_job comes back on export.
 func TestJobBudgetAnswer(t *testing.T) {
 	cat := testCatalog(t)
-	cfg := &model.Config{}
+	cfg := &config.Config{}
 	cfg.Workload.Model = defaultModel
 	cfg.Search.BudgetJob = 250
 	a := answersFromConfig(cat, cfg)

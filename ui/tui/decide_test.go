@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -43,7 +44,7 @@ func TestGoldenChart(t *testing.T) {
 // Accessible mode (ACCESSIBLE=1, TERM=dumb) gets no chart: the spot and
 // commitment lines and the Pareto front as a table, in plain text.
 func TestAccessibleDecisions(t *testing.T) {
-	cfg, err := model.DecodeConfig([]byte("schema_version = 1\n[workload]\nmodel = \"bert-large\"\ntask = \"finetune\"\ndataset_samples = 88000\nepochs = 2\ngpus = 1\n[search]\npricing = \"spot\"\n"))
+	cfg, err := config.Decode([]byte("schema_version = 1\n[workload]\nmodel = \"bert-large\"\ntask = \"finetune\"\ndataset_samples = 88000\nepochs = 2\ngpus = 1\n[search]\npricing = \"spot\"\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

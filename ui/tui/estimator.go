@@ -4,6 +4,7 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -92,7 +93,7 @@ func (w *wizard) quantPage() page {
 // estimatorConfig writes the estimator answers into w: recipe and loss
 // for training, the 4-bit format for QLoRA; double quantization on (the
 // default) is left unset.
-func (a *answers) estimatorConfig(w *model.WorkloadAnswers) {
+func (a *answers) estimatorConfig(w *config.WorkloadAnswers) {
 	if !a.Task.Training() {
 		return
 	}
@@ -110,7 +111,7 @@ func (a *answers) estimatorConfig(w *model.WorkloadAnswers) {
 
 // estimatorFromConfig fills the estimator answers from a loaded file.
 // NF4 is the default, shown as such.
-func (a *answers) estimatorFromConfig(w *model.WorkloadAnswers) {
+func (a *answers) estimatorFromConfig(w *config.WorkloadAnswers) {
 	a.Recipe, a.Loss, a.QuantType, a.Switches = w.Recipe, w.Loss, w.QuantType, w.Switches
 	if a.QuantType == model.QuantNF4 {
 		a.QuantType = model.QuantAuto
@@ -139,8 +140,8 @@ func (p panel) memoryDetailLines(e *model.Estimate, best *model.Offer) []string 
 	lines := []string{st.Muted.Render(band),
 		st.Muted.Render(lang.Sprintf("torch allocated %s, reserved %s", report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved)))}
 	if best != nil && model.VerdictFor(e.MemoryBand, best.UsableBytes) == model.VerdictBorderline {
-		lines = append(lines, st.Warn.Render(lang.Sprintf("~ borderline on %s: the band reaches %s of %s usable",
-			printable(best.GPU.Name), report.GiB(e.MemoryBand[1]), report.GiB(best.UsableBytes))))
+		lines = append(lines, st.Warn.Render(lang.Sprintf("~ borderline on %s: about %.0f%% chance of running out of memory; the band reaches %s of %s usable",
+			printable(best.GPU.Name), model.RoundChance(e.OOMChance(best.UsableBytes))*100, report.GiB(e.MemoryBand[1]), report.GiB(best.UsableBytes))))
 	}
 	return lines
 }

@@ -6,19 +6,20 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // The recipe, loss and 4-bit answers survive a file → answers → file
 // round trip; for inference they are not written.
 func TestEstimatorAnswersRoundTrip(t *testing.T) {
 	cat := testCatalog(t)
-	for name, w := range map[string]model.WorkloadAnswers{
+	for name, w := range map[string]config.WorkloadAnswers{
 		"qlora fp4 no dq":    {Settings: model.Settings{Task: model.TaskQLoRA, Recipe: model.RecipePure16, Loss: model.LossChunked, QuantType: model.QuantFP4, DoubleQuant: model.Bool(false)}, Model: "llama-3.1-8b"},
 		"finetune deepspeed": {Settings: model.Settings{Task: model.TaskFinetune, Recipe: model.RecipeDeepSpeed, Loss: model.LossFused}, Model: "llama-3.1-8b"},
 		"qlora defaults":     {Settings: model.Settings{Task: model.TaskQLoRA}, Model: "llama-3.1-8b"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			a := answersFromConfig(cat, &model.Config{Workload: w})
+			a := answersFromConfig(cat, &config.Config{Workload: w})
 			c, err := a.config()
 			if err != nil {
 				t.Fatal(err)
@@ -30,7 +31,7 @@ func TestEstimatorAnswersRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	a := answersFromConfig(cat, &model.Config{Workload: model.WorkloadAnswers{Settings: model.Settings{Task: model.TaskInference}, Model: "llama-3.1-8b"}})
+	a := answersFromConfig(cat, &config.Config{Workload: config.WorkloadAnswers{Settings: model.Settings{Task: model.TaskInference}, Model: "llama-3.1-8b"}})
 	a.Recipe, a.QuantType = model.RecipeFP32, model.QuantFP4
 	if c, err := a.config(); err != nil || c.Workload.Recipe != "" || c.Workload.QuantType != "" {
 		t.Errorf("inference writes recipe %q quant %q (%v)", c.Workload.Recipe, c.Workload.QuantType, err)

@@ -12,7 +12,10 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -28,8 +31,8 @@ type dialog struct {
 	overwrite bool          // export: the answer to "overwrite?"
 	quit      bool          // quit: the answer
 	err       error         // shown under the form; the answers are kept
-	cfg       model.Config  // export: the configuration, written by model.EncodeConfig
-	plan      *model.Plan   // export: a plan of phases instead (model.EncodePlan); TOML only
+	cfg       config.Config // export: the configuration, written by config.Encode
+	plan      *plan.Plan    // export: a plan of phases instead (plan.Encode); TOML only
 	offer     *model.Offer  // export: the offer the launch formats are for; nil when none fits
 	out       []byte        // export: what is being written (data, or a launch file)
 	width     int
@@ -41,7 +44,7 @@ type dialog struct {
 	shownFormat launch.Format
 	// serving is the serving request when the answers serve an LLM: the
 	// launch formats are then vLLM's (servePayload).
-	serving *model.Serving
+	serving *serve.Serving
 	lang    *i18n.Printer // the dialog's language (nil: English)
 	// cat ranks the SkyPilot file's failover candidates (launch.Alternatives).
 	cat *model.Catalog
@@ -94,13 +97,13 @@ var defaultNames = map[launch.Format]string{
 
 // newExportDialog asks for the format and the file name; cfg is the
 // configuration (exportConfigOf), offer the offer launch files are for (nil: none).
-func newExportDialog(path string, cfg model.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
+func newExportDialog(path string, cfg config.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
 	return newExportDialogNamed(path, "", cfg, offer, format, theme, width, lang)
 }
 
 // newExportDialogNamed is newExportDialog with the name typed so far
 // ("": the format's default name).
-func newExportDialogNamed(tomlPath, name string, cfg model.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
+func newExportDialogNamed(tomlPath, name string, cfg config.Config, offer *model.Offer, format launch.Format, theme huh.Theme, width int, lang *i18n.Printer) *dialog {
 	d := &dialog{kind: dialogExportName, path: name, cfg: cfg, offer: offer, format: format, width: width, tomlPath: tomlPath, lang: lang}
 	T := lang.T
 	if d.format == "" {
@@ -142,19 +145,19 @@ func (d *dialog) again(theme huh.Theme) *dialog {
 
 // payload returns the file to write for the chosen format, its name and
 // permissions: the configuration TOML (with the offer's [launch] section,
-// one model.EncodeConfig call), or a launch file for the offer, as gpuplan
+// one config.Encode call), or a launch file for the offer, as gpuplan
 // export writes them.
 func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error) {
 	path, perm = expandHome(strings.TrimSpace(d.path)), d.perm()
 	if d.plan != nil {
-		out, err := model.EncodePlan(d.plan)
+		out, err := plan.Encode(d.plan)
 		return out, path, perm, err
 	}
 	if d.offer == nil || d.offer.Estimate == nil {
 		if d.format != launch.FormatTOML {
 			return nil, path, perm, errors.New("no offer fits: nothing to launch")
 		}
-		out, err := model.EncodeConfig(&d.cfg)
+		out, err := config.Encode(&d.cfg)
 		return out, path, perm, err
 	}
 	if d.serving != nil {
@@ -165,19 +168,19 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 	if d.format == launch.FormatSkyPilot { // as gpuplan export: the next-best equivalent offers as failover candidates
 		opt.Alternatives = launch.Alternatives(d.offer.Estimate.Workload, d.cat, d.offer, d.cfg.Search.AllowPrecisionFallback)
 	}
-	plan, err := launch.NewPlan(d.offer.Estimate.Workload, d.offer, opt)
+	lp, err := launch.NewPlan(d.offer.Estimate.Workload, d.offer, opt)
 	if err != nil {
 		return nil, path, perm, err
 	}
 	if d.format == launch.FormatTOML {
 		c := d.cfg
-		if c.Launch, err = plan.Launch(); err != nil {
+		if c.Launch, err = lp.Launch(); err != nil {
 			return nil, path, perm, err
 		}
-		out, err := model.EncodeConfig(&c)
+		out, err := config.Encode(&c)
 		return out, path, perm, err
 	}
-	f, err := plan.Render(d.format)
+	f, err := lp.Render(d.format)
 	if errors.Is(err, launch.ErrNoStack) && d.offer.GPU.Vendor == "amd" {
 		// The CLI's advice (--image) names a flag the configurator lacks.
 		return nil, path, perm, fmt.Errorf("%s is an AMD GPU: no CUDA build applies, so no %s can be written for it; "+
@@ -304,13 +307,13 @@ func exportConfig(a *answers, r *result, picked *model.Offer, asOf string) ([]by
 	if err != nil {
 		return nil, err
 	}
-	return model.EncodeConfig(&c)
+	return config.Encode(&c)
 }
 
 // exportConfigOf is the configuration to write: the answers, the estimate
 // and the offer picked (the one in view, else the best), checked so that
 // it encodes.
-func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (model.Config, error) {
+func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (config.Config, error) {
 	c, err := a.config()
 	if err != nil {
 		return c, fmt.Errorf("fix the answers first: %w", err)
@@ -328,10 +331,10 @@ func exportConfigOf(a *answers, r *result, picked *model.Offer, asOf string) (mo
 		if picked != nil && picked.Estimate != nil {
 			e = picked.Estimate
 		}
-		c.Estimate = model.NewEstimateSummary(e)
+		c.Estimate = config.NewEstimateSummary(e)
 	}
 	if picked != nil {
-		c.Selection = model.NewSelection(picked, asOf)
+		c.Selection = config.NewSelection(picked, asOf)
 		if serving {
 			c.Selection.JobHours, c.Selection.JobUSD = 0, 0
 		}

@@ -12,6 +12,7 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 )
 
@@ -39,19 +40,19 @@ func TestExportFormats(t *testing.T) {
 		{launch.FormatDocker, "./gpuplan-docker.sh", "docker run --gpus all", 0o755},
 		{launch.FormatK8s, "./gpuplan-k8s.yaml", "nvidia.com/gpu", 0o644},
 	} {
-		d := newExportDialog(defaultExport, model.Config{Workload: model.WorkloadAnswers{Settings: w.Settings, Model: "bert-large"}}, offer, tt.format, newTheme(), 60, nil)
+		d := newExportDialog(defaultExport, config.Config{Workload: config.WorkloadAnswers{Settings: w.Settings, Model: "bert-large"}}, offer, tt.format, newTheme(), 60, nil)
 		out, path, perm, err := d.payload()
 		if err != nil || path != tt.name || perm != tt.perm || !strings.Contains(string(out), tt.want) {
 			t.Errorf("%s: path %s perm %v err %v; output lacks %q", tt.format, path, perm, err, tt.want)
 		}
 		if tt.format == launch.FormatTOML {
 			// One encoder call wrote it: it reads back, [launch] included.
-			if c, err := model.DecodeConfig(out); err != nil || c.Workload.Model != "bert-large" || strings.Count(string(out), "schema_version") != 1 {
+			if c, err := config.Decode(out); err != nil || c.Workload.Model != "bert-large" || strings.Count(string(out), "schema_version") != 1 {
 				t.Errorf("the exported TOML does not reload (%v):\n%s", err, out)
 			}
 		}
 	}
-	d := newExportDialog(defaultExport, model.Config{}, nil, launch.FormatSkyPilot, newTheme(), 60, nil)
+	d := newExportDialog(defaultExport, config.Config{}, nil, launch.FormatSkyPilot, newTheme(), 60, nil)
 	if _, _, _, err := d.payload(); err == nil {
 		t.Error("a launch file without an offer was accepted")
 	}
@@ -152,7 +153,7 @@ func TestExportWritesNoZeroPrice(t *testing.T) {
 	if !strings.Contains(s, `catalog_as_of = "2026-11-30"`) {
 		t.Errorf("catalog date not a quoted string:\n%s", s)
 	}
-	if _, err := model.DecodeConfig(b); err != nil {
+	if _, err := config.Decode(b); err != nil {
 		t.Errorf("export does not load: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // A select's "/" filter in huh moves the committed answer: the cursor
@@ -64,9 +65,9 @@ func asSelect(f huh.Field) (filterable, hoverFunc, bool) {
 		return s, hoverOf(s), true
 	case *huh.Select[model.QuantType]:
 		return s, hoverOf(s), true
-	case *huh.Select[model.WeightFormat]:
+	case *huh.Select[serve.WeightFormat]:
 		return s, hoverOf(s), true
-	case *huh.Select[model.KVCacheDType]:
+	case *huh.Select[serve.KVCacheDType]:
 		return s, hoverOf(s), true
 	case *huh.Select[launch.Format]:
 		return s, hoverOf(s), true

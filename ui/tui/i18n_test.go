@@ -17,6 +17,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -66,7 +67,7 @@ func zhScreens() []zhScreen {
 			a := m.a
 			a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
 			a.Batch, a.Length = "32", "8k"
-			a.Serve = serveAnswers{WeightFormat: model.WeightAWQ, KVCacheDType: model.KVAuto, PromptTokens: "2k", OutputTokens: "512", TPOTMs: "50"}
+			a.Serve = serveAnswers{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512", TPOTMs: "50"}
 			m.recompute()
 		}},
 	}

@@ -266,6 +266,17 @@ func (v *offersView) refresh(keep *model.Offer) {
 		widths[c] = cols[c].Width
 	}
 	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
+	if cols[9].Width == 0 {
+		// A cut GPUs cell lost its leading "~" to the "…": put it back
+		// in the same width, as the panel's table does.
+		for i, r := range rows {
+			if v.all[v.shown[i]].Verdict == model.VerdictBorderline && !strings.HasPrefix(r[4], "~") {
+				if rs := []rune(r[4]); len(rs) >= 2 {
+					r[4] = "~…" + string(rs[2:])
+				}
+			}
+		}
+	}
 	trows := make([]table.Row, len(rows))
 	for i, r := range rows {
 		trows[i] = r
@@ -328,7 +339,7 @@ func (v offersView) view() string {
 			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
 	}
 	sorted := p.Sprintf("sorted by %s (s) · %s (p) · enter: details", report.SortName(p, v.sort), filter)
-	if v.serving { // model.RankServing's order, which s does not change (trial L5: it said "price")
+	if v.serving { // serve.RankServing's order, which s does not change (trial L5: it said "price")
 		sorted = p.Sprintf("sorted by $ per million output tokens · %s (p) · enter: details", filter)
 	}
 	head := st.Heading.Render(p.Sprintf("All offers: %d", len(v.shown))) + st.Muted.Render(" · "+sorted+v.regionsNote())

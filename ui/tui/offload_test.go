@@ -4,14 +4,15 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // ZeRO-Offload survives file → answers → file under a ZeRO strategy, and
 // is dropped when the answers change to a strategy that cannot offload.
 func TestOffloadAnswersRoundTrip(t *testing.T) {
 	cat := testCatalog(t)
-	w := model.WorkloadAnswers{Settings: model.Settings{Task: model.TaskFinetune, GPUs: 8, Strategy: model.ZeRO2, Switches: model.Switches{OffloadOptimizer: true}}, Model: "llama-3.1-8b"}
-	a := answersFromConfig(cat, &model.Config{Workload: w})
+	w := config.WorkloadAnswers{Settings: model.Settings{Task: model.TaskFinetune, GPUs: 8, Strategy: model.ZeRO2, Switches: model.Switches{OffloadOptimizer: true}}, Model: "llama-3.1-8b"}
+	a := answersFromConfig(cat, &config.Config{Workload: w})
 	if !a.Switches.OffloadOptimizer {
 		t.Fatal("offload_optimizer = true not in the answers")
 	}

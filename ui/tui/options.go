@@ -6,6 +6,8 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -14,19 +16,19 @@ import (
 type Options struct {
 	// Config holds the answers to start from (gpuplan --config FILE); nil
 	// starts from the defaults.
-	Config *model.Config
+	Config *config.Config
 	// ConfigPath is where Config was read; it becomes the default export
 	// path. Empty means ./gpuplan.toml.
 	ConfigPath string
 	// Plan is the plan to start from (gpuplan --config PLAN.toml), read
 	// from PlanPath, its default export path; nil starts with none.
-	Plan     *model.Plan
+	Plan     *plan.Plan
 	PlanPath string
 	// Accessible asks the questions as plain prompts and prints the
 	// answer as text (ACCESSIBLE=1, TERM=dumb): no redrawing screen.
 	Accessible bool
 	// ReadHFConfig reads a Hugging Face config.json (file or directory),
-	// as model.Readers.HFConfig; nil when this build cannot, and the model
+	// as config.Readers.HFConfig; nil when this build cannot, and the model
 	// list then has no entry for it.
 	ReadHFConfig func(path string, task model.Task) (model.Architecture, model.Precision, []string, error)
 

@@ -14,6 +14,8 @@ import (
 	"charm.land/lipgloss/v2/table"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -22,7 +24,7 @@ import (
 // offers that run it and, when none does, what to change.
 type result struct {
 	seq      int
-	cfg      model.Config
+	cfg      config.Config
 	err      error // the first answer that does not parse, resolve or validate
 	workload model.Workload
 	warnings []string        // resolving the answers (English only: model gives them as text)
@@ -31,10 +33,10 @@ type result struct {
 	rec      model.Recommendation
 	recErr   error // no instance passes the filters
 	advice   []model.Advice
-	adviceOn *model.GPU        // the largest GPU the advice is for
-	tips     []model.Tip       // on the best offer's GPU: the changes that save the most
-	serving  *model.Serving    // the serving request, when the answers serve an LLM
-	serve    []model.ServePlan // its plans, model.RankServing's order; nil when not serving
+	adviceOn *model.GPU     // the largest GPU the advice is for
+	tips     []model.Tip    // on the best offer's GPU: the changes that save the most
+	serving  *serve.Serving // the serving request, when the answers serve an LLM
+	serve    []serve.Plan   // its plans, serve.RankServing's order; nil when not serving
 	elapsed  time.Duration
 }
 
@@ -166,14 +168,14 @@ func (h *hfReader) get(path string, task model.Task) (model.Architecture, model.
 // compute estimates the configuration and matches it against the
 // catalog. It is pure apart from reading config.json files, so it can run
 // in a command; cfgErr is the answers' parse error, shown as is.
-func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, seq int) *result {
+func compute(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, seq int) *result {
 	start := time.Now()
 	r := &result{seq: seq, cfg: cfg, err: cfgErr}
 	defer func() { r.elapsed = time.Since(start) }()
 	if cfgErr != nil {
 		return r
 	}
-	var rd model.Readers
+	var rd config.Readers
 	if hf != nil && hf.read != nil {
 		rd.HFConfig = hf.get
 	}
@@ -186,7 +188,7 @@ func compute(cat *model.Catalog, cfg model.Config, cfgErr error, hf *hfReader, s
 	r.warnings, r.warnMsgs = ws, w.WarningMessages()
 	e, err := model.Compute(w, nil)
 	if err != nil {
-		r.err = model.AsConfigError(err)
+		r.err = config.AsError(err)
 		return r
 	}
 	r.est = &e
@@ -318,7 +320,7 @@ func errTextIn(lang *i18n.Printer, err error) string {
 // errText is an error as a sentence for the panel and footer.
 func errText(err error) string {
 	s := err.Error()
-	for _, sentinel := range []error{model.ErrInvalidConfig, model.ErrInvalidWorkload, model.ErrInvalidArchitecture, model.ErrNoOffers} {
+	for _, sentinel := range []error{config.ErrInvalid, model.ErrInvalidWorkload, model.ErrInvalidArchitecture, model.ErrNoOffers} {
 		s = strings.TrimPrefix(s, sentinel.Error()+": ")
 	}
 	s = strings.TrimPrefix(s, "workload.")
@@ -593,8 +595,9 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 		for i, r := range rows {
 			picked[i] = pick(r, cols)
 		}
+		at := -1
 		if !slices.Contains(cols, 8) { // no headroom column, so no "~" in it
-			at := slices.Index(cols, 3) // the GPUs, else the instance
+			at = slices.Index(cols, 3) // the GPUs, else the instance
 			if at < 0 {
 				at = slices.Index(cols, 1)
 			}
@@ -627,6 +630,17 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 			continue
 		}
 		cutTable(picked, widths, slices.Index(cols, 2)) // the region's name is cut, never its "+N"
+		if at >= 0 {
+			// A cut name lost its leading "~" to the "…": put it back in
+			// the same width ("~…GB__10__60"), so the mark survives.
+			for i, r := range picked {
+				if offers[i].Verdict == model.VerdictBorderline && !strings.HasPrefix(r[at], "~") {
+					if rs := []rune(r[at]); len(rs) >= 2 {
+						r[at] = "~…" + string(rs[2:])
+					}
+				}
+			}
+		}
 		t := table.New().Headers(headers...).Rows(picked...).Wrap(false).
 			Border(lipgloss.HiddenBorder()).BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 			BorderColumn(false).BorderHeader(false).

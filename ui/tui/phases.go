@@ -13,7 +13,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -24,17 +26,17 @@ const defaultPlanExport = "./gpuplan-plan.toml"
 
 // planView is the plan being built: phases added from the offers ("a"),
 // each the answers at the time and the offer chosen, with their costs and
-// the total (model.Plan.Cost). Held by pointer: app is copied on every
+// the total (plan.Plan.Cost). Held by pointer: app is copied on every
 // update.
 type planView struct {
-	plan   model.Plan
+	plan   plan.Plan
 	path   string // where it was opened from; "" for defaultPlanExport
 	cursor int
 	back   screen // the screen esc returns to
 
 	// The name prompt of a phase being added: its name, and for a service
 	// (no job time) how many months it runs.
-	pending *model.PlanPhase
+	pending *plan.Phase
 	name    textinput.Model
 	months  textinput.Model
 	focus   int // 0 name, 1 months
@@ -56,20 +58,20 @@ func (v *planView) exported() {
 func (v *planView) prompting() bool { return v.pending != nil }
 
 // newPhase is the phase the answers and offer o make: the answers as
-// typed (model.PhaseAnswers, which ConfigFromAnswers reads back), the
+// typed (config.PhaseAnswers, which ConfigFromAnswers reads back), the
 // offer, and the job's hours from the estimate; inference is a service
 // (its "job" is the time per million tokens, not a duration) and runs
 // for months, asked in the prompt, as does a job without a dataset.
-func newPhase(a *answers, o *model.Offer) (model.PlanPhase, error) {
+func newPhase(a *answers, o *model.Offer) (plan.Phase, error) {
 	c, err := a.config()
 	if err != nil {
-		return model.PlanPhase{}, fmt.Errorf("fix the answers first: %w", err)
+		return plan.Phase{}, fmt.Errorf("fix the answers first: %w", err)
 	}
-	ans, err := model.PhaseAnswers(&c)
+	ans, err := config.PhaseAnswers(&c)
 	if err != nil {
-		return model.PlanPhase{}, err
+		return plan.Phase{}, err
 	}
-	p := model.PlanPhase{Answers: ans, Provider: o.Instance.Provider, Instance: o.Instance.Type, Region: o.Region,
+	p := plan.Phase{Answers: ans, Provider: o.Instance.Provider, Instance: o.Instance.Type, Region: o.Region,
 		Pricing: o.Pricing, Instances: max(o.Instances, 1), USDPerHour: phaseRound(o.USDPerHour, 6)}
 	if o.HasJob && c.Workload.Task != model.TaskInference {
 		p.JobHours = phaseRound(o.JobHours, 5)
@@ -108,9 +110,11 @@ func (v *planView) defaultPhaseName(task model.Task) string {
 	return name
 }
 
+// has reports whether the plan has a phase of that name once normalised
+// (plan.NameKey, as DecodePlan compares them).
 func (v *planView) has(name string) bool {
 	for i := range v.plan.Phases {
-		if v.plan.Phases[i].Name == name {
+		if plan.NameKey(v.plan.Phases[i].Name) == plan.NameKey(name) {
 			return true
 		}
 	}
@@ -118,7 +122,7 @@ func (v *planView) has(name string) bool {
 }
 
 // startAdd opens the prompt for phase p.
-func (v *planView) startAdd(p model.PlanPhase, task model.Task) tea.Cmd {
+func (v *planView) startAdd(p plan.Phase, task model.Task) tea.Cmd {
 	v.pending = &p
 	v.err = ""
 	v.name = textinput.New()
@@ -177,20 +181,23 @@ func (v *planView) commit() tea.Cmd {
 	case strings.ContainsFunc(p.Name, model.Unprintable):
 		v.err = v.lang.T("the name has control characters")
 		return nil
+	case strings.ContainsFunc(p.Name, plan.Invisible):
+		v.err = v.lang.T("the name has an invisible character (zero-width, BOM, soft hyphen…)")
+		return nil
 	case v.has(p.Name):
 		v.err = v.lang.Sprintf("the plan has a phase %q already: give another name", p.Name)
 		return nil
 	}
 	if p.Months > 0 {
 		m, err := strconv.ParseFloat(strings.TrimSpace(v.months.Value()), 64)
-		if err != nil || !(m > 0 && m <= 120) {
+		if err != nil || !(m > 0 && m <= plan.MaxMonths) {
 			v.err = v.lang.T("months: a number of months in (0, 120], such as 6")
 			return nil
 		}
 		p.Months = m
 	}
-	if len(v.plan.Phases) >= model.MaxPlanPhases {
-		v.err = v.lang.Sprintf("a plan has at most %d phases", model.MaxPlanPhases)
+	if len(v.plan.Phases) >= plan.MaxPhases {
+		v.err = v.lang.Sprintf("a plan has at most %d phases", plan.MaxPhases)
 		return nil
 	}
 	v.plan.Phases = append(v.plan.Phases, p)
@@ -222,7 +229,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	var b strings.Builder
 	title := v.lang.T("Plan")
 	if v.plan.Name != "" {
-		title += ": " + model.Printable(v.plan.Name)
+		title += ": " + printable(v.plan.Name)
 	}
 	b.WriteString(st.Heading.Render(title) + "\n")
 	if len(v.plan.Phases) == 0 && v.pending == nil {
@@ -267,13 +274,13 @@ func (v *planView) view(st *report.Styles, width int) string {
 	provW, regionW := 0, 0
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
-		insts[i] = model.Printable(p.Instance)
-		provW = max(provW, ansi.StringWidth(model.Printable(p.Provider)))
+		insts[i] = printable(p.Instance)
+		provW = max(provW, ansi.StringWidth(printable(p.Provider)))
 		region := p.Region
 		if p.Instances > 1 {
 			region += fmt.Sprintf(" ×%d", p.Instances)
 		}
-		regionW = max(regionW, ansi.StringWidth(model.Printable(region)))
+		regionW = max(regionW, ansi.StringWidth(printable(region)))
 	}
 	instW := offerW - provW - 1 - regionW - 1
 	withRegion := instW >= 8
@@ -283,9 +290,9 @@ func (v *planView) view(st *report.Styles, width int) string {
 	cutColumn(insts, max(instW, 4), false)
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
-		offer := model.Printable(p.Provider) + " " + insts[i]
+		offer := printable(p.Provider) + " " + insts[i]
 		if withRegion {
-			offer += " " + model.Printable(p.Region)
+			offer += " " + printable(p.Region)
 		}
 		if p.Instances > 1 {
 			offer += fmt.Sprintf(" ×%d", p.Instances)
@@ -297,7 +304,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 				dur += fmt.Sprintf(" × %g h", p.HoursPerMonth)
 			}
 		}
-		names[i], offers[i], durs[i] = model.Printable(p.Name), strings.TrimSpace(offer), dur
+		names[i], offers[i], durs[i] = printable(p.Name), strings.TrimSpace(offer), dur
 	}
 	cutColumn(names, nameW, false)
 	cutColumn(durs, durW, false)
@@ -433,14 +440,14 @@ func (m app) planCountNote() string {
 }
 
 // openPlanExport opens the export dialog for the whole plan: one TOML
-// with every phase (model.EncodePlan) that gpuplan plan and gpuplan
+// with every phase (plan.Encode) that gpuplan plan and gpuplan
 // --config reopen.
 func (m app) openPlanExport() (tea.Model, tea.Cmd) {
 	if len(m.plan.plan.Phases) == 0 {
 		m.footer.say(m.lang.T("the plan has no phases yet: a on an offer adds one"), true)
 		return m, nil
 	}
-	if _, err := model.EncodePlan(&m.plan.plan); err != nil {
+	if _, err := plan.Encode(&m.plan.plan); err != nil {
 		m.footer.say(errText(err), true)
 		return m, nil
 	}
@@ -448,7 +455,7 @@ func (m app) openPlanExport() (tea.Model, tea.Cmd) {
 	if path == "" {
 		path = defaultPlanExport
 	}
-	m.dialog = newExportDialog(path, model.Config{}, nil, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
+	m.dialog = newExportDialog(path, config.Config{}, nil, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)
 	pl := m.plan.plan // the plan as it is now: later additions do not change this export
 	pl.Phases = slices.Clone(pl.Phases)
 	m.dialog.plan = &pl

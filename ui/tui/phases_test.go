@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -86,11 +87,11 @@ func TestPlanPhases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := model.DecodePlan(b)
+	p, err := plan.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := model.EncodePlan(&p)
+	again, err := plan.Encode(&p)
 	if err != nil || !bytes.Equal(again, b) {
 		t.Errorf("the export does not round-trip (%v):\n%s\nwant\n%s", err, again, b)
 	}
@@ -178,7 +179,7 @@ func TestPlanTeatest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := model.DecodePlan(b)
+	p, err := plan.Decode(b)
 	if err != nil || len(p.Phases) != 2 || p.Phases[1].Months != 6 || final.plan.dirty {
 		t.Errorf("exported plan: %v, %+v, dirty %v", err, p, final.plan.dirty)
 	}

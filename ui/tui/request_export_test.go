@@ -8,6 +8,7 @@ import (
 	"charm.land/huh/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 )
 
@@ -15,7 +16,7 @@ import (
 // c: its answers filled from the file (answersFromConfig), then turned back
 // into a request (answers.config), as an export would. For tests outside
 // the package (request_test.go), which also import the command line.
-func ConfiguratorRequest(cat *model.Catalog, c *model.Config) (model.Config, error) {
+func ConfiguratorRequest(cat *model.Catalog, c *config.Config) (config.Config, error) {
 	return answersFromConfig(cat, c).config()
 }
 
@@ -24,7 +25,7 @@ func ConfiguratorRequest(cat *model.Catalog, c *model.Config) (model.Config, err
 // is picked, name left as it is: the keys a person types, the file read
 // back from the working directory (the caller's t.Chdir). For tests
 // outside the package that compare it with gpuplan export's.
-func ConfiguratorExport(tb testing.TB, cat *model.Catalog, c *model.Config, f launch.Format) []byte {
+func ConfiguratorExport(tb testing.TB, cat *model.Catalog, c *config.Config, f launch.Format) []byte {
 	tb.Helper()
 	at := slices.IndexFunc(exportFormats, func(o huh.Option[launch.Format]) bool { return o.Value == f })
 	if at < 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/ui/cli"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -32,7 +33,7 @@ func run(t *testing.T, args ...string) string {
 
 // TestOneRequestThreeWays: the same request typed as flags, written as a
 // configuration file, and answered in the configurator gives the same
-// estimate and recommend JSON, since all three fill one model.WorkloadAnswers
+// estimate and recommend JSON, since all three fill one config.WorkloadAnswers
 // and resolve it once.
 func TestOneRequestThreeWays(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no catalog.d overlays from the user running the tests
@@ -86,7 +87,7 @@ func TestOneRequestThreeWays(t *testing.T) {
 			if err := os.WriteFile(fromFile, []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			c, err := model.DecodeConfig([]byte(body))
+			c, err := config.Decode([]byte(body))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +95,7 @@ func TestOneRequestThreeWays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			enc, err := model.EncodeConfig(&answered)
+			enc, err := config.Encode(&answered)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/mattn/go-runewidth"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -289,7 +290,7 @@ func shownDefault(f huh.Field, inputs []boundInput, lang *i18n.Printer) (string,
 	case model.QuantType:
 		q, _ := (&model.Workload{Settings: model.Settings{QuantType: v}}).FourBit() // "NF4 … (default)"
 		return q.String(), true
-	case model.WeightFormat:
+	case serve.WeightFormat:
 		if v == "" {
 			return lang.T("as the precision"), true
 		}

@@ -11,7 +11,9 @@ import (
 
 	"charm.land/huh/v2"
 
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/serve"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -21,8 +23,8 @@ import (
 // (the [serve] table), as typed. The context length and the concurrent
 // sequences are the "Batch and length" page's answers.
 type serveAnswers struct {
-	WeightFormat model.WeightFormat // "": from the precision (a quantized config.json's format)
-	KVCacheDType model.KVCacheDType
+	WeightFormat serve.WeightFormat // "": from the precision (a quantized config.json's format)
+	KVCacheDType serve.KVCacheDType
 	PromptTokens string // empty: the context minus the output
 	OutputTokens string // empty: 256 (model.DefaultGenTokens)
 	RPS          string // requests per second; empty: the concurrent sequences are the load
@@ -30,33 +32,33 @@ type serveAnswers struct {
 	TPOTMs       string
 	TP           int // 0: auto
 
-	extra model.Serving // the file's [serve] keys not asked: pp, replicas, engine settings
+	extra serve.Serving // the file's [serve] keys not asked: pp, replicas, engine settings
 }
 
-// servingLLM reports whether the answers plan serving (model.ServesModel):
+// servingLLM reports whether the answers plan serving (serve.ServesModel):
 // inference of a generative model with a known shape.
 func (a *answers) servingLLM(cat *model.Catalog) bool {
 	if a.Task != model.TaskInference {
 		return false
 	}
 	m, ok := a.arch(cat)
-	return ok && model.ServesModel(&m)
+	return ok && serve.ServesModel(&m)
 }
 
 // fromServing fills the answers from a file's [serve] table.
-func (s *serveAnswers) fromServing(v model.Serving) {
+func (s *serveAnswers) fromServing(v serve.Serving) {
 	s.WeightFormat, s.KVCacheDType, s.TP = v.WeightFormat, v.KVCacheDType, v.TP
 	s.PromptTokens, s.OutputTokens = fmtInt(v.PromptTokens), fmtInt(v.OutputTokens)
 	s.RPS, s.TTFTMs, s.TPOTMs = fmtFloatOrEmpty(v.RequestsPerSec), fmtFloatOrEmpty(v.TTFTTargetMs), fmtFloatOrEmpty(v.TPOTTargetMs)
-	s.extra = model.Serving{MaxModelLen: v.MaxModelLen, Concurrency: v.Concurrency, PP: v.PP, Replicas: v.Replicas,
+	s.extra = serve.Serving{MaxModelLen: v.MaxModelLen, Concurrency: v.Concurrency, PP: v.PP, Replicas: v.Replicas,
 		GPUMemoryUtilization: v.GPUMemoryUtilization, MaxNumBatchedTokens: v.MaxNumBatchedTokens, MaxNumSeqs: v.MaxNumSeqs}
 }
 
 // serving returns the [serve] request: the answers over the file's keys.
-func (s *serveAnswers) serving() (model.Serving, error) {
+func (s *serveAnswers) serving() (serve.Serving, error) {
 	v := s.extra
 	v.WeightFormat, v.KVCacheDType, v.TP = s.WeightFormat, s.KVCacheDType, s.TP
-	if v.KVCacheDType == model.KVAuto {
+	if v.KVCacheDType == serve.KVAuto {
 		v.KVCacheDType = "" // the default: not written
 	}
 	tokens := func(label, in string) (int, error) {
@@ -109,14 +111,14 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 	s := &a.Serve
 	return page{title: "Serving", hide: func() bool { return !a.servingLLM(cat) }, fields: func(bool) []huh.Field {
 		return []huh.Field{
-			newSelect[model.WeightFormat](w.theme).Title(T("Weight format")).Description(T("as vLLM loads the checkpoint")).Options(
-				huh.NewOption(T("as the precision (a quantized config.json: its format)"), model.WeightFormat("")),
-				huh.NewOption("bf16", model.WeightBF16), huh.NewOption("fp16", model.WeightFP16),
-				huh.NewOption(T("fp8    8-bit float weights"), model.WeightFP8), huh.NewOption(T("int8   W8A16"), model.WeightInt8),
-				huh.NewOption(T("AWQ    4-bit, group 128"), model.WeightAWQ), huh.NewOption(T("GPTQ   4-bit, group 128"), model.WeightGPTQ)).
+			newSelect[serve.WeightFormat](w.theme).Title(T("Weight format")).Description(T("as vLLM loads the checkpoint")).Options(
+				huh.NewOption(T("as the precision (a quantized config.json: its format)"), serve.WeightFormat("")),
+				huh.NewOption("bf16", serve.WeightBF16), huh.NewOption("fp16", serve.WeightFP16),
+				huh.NewOption(T("fp8    8-bit float weights"), serve.WeightFP8), huh.NewOption(T("int8   W8A16"), serve.WeightInt8),
+				huh.NewOption(T("AWQ    4-bit, group 128"), serve.WeightAWQ), huh.NewOption(T("GPTQ   4-bit, group 128"), serve.WeightGPTQ)).
 				Value(&s.WeightFormat),
-			newSelect[model.KVCacheDType](w.theme).Title(T("KV cache")).Inline(true).Options(
-				huh.NewOption("auto", model.KVAuto), huh.NewOption("fp8", model.KVFP8)).Value(&s.KVCacheDType),
+			newSelect[serve.KVCacheDType](w.theme).Title(T("KV cache")).Inline(true).Options(
+				huh.NewOption("auto", serve.KVAuto), huh.NewOption("fp8", serve.KVFP8)).Value(&s.KVCacheDType),
 			input(T("Prompt tokens"), T("average per request; empty: the context minus the output"), &s.PromptTokens, tokens("prompt tokens")),
 			input(T("Output tokens"), T("generated per request; empty: 256"), &s.OutputTokens, tokens("output tokens")),
 			input(T("Requests per second"), T("empty: the concurrent sequences are the load"), &s.RPS, positiveValidator("requests per second", 1e6)),
@@ -129,25 +131,25 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 }
 
 // computeServe plans serving for r's workload on the catalog's offers
-// (model.RankServing) when the answers serve an LLM; r.serve stays nil
+// (serve.RankServing) when the answers serve an LLM; r.serve stays nil
 // otherwise.
-func computeServe(r *result, cat *model.Catalog, cfg *model.Config) {
+func computeServe(r *result, cat *model.Catalog, cfg *config.Config) {
 	w := &r.workload
-	if w.Task != model.TaskInference || !model.ServesModel(&w.Model) {
+	if w.Task != model.TaskInference || !serve.ServesModel(&w.Model) {
 		return
 	}
 	d := *w
 	d.Defaults()
 	s := cfg.Workload.Serving(&d)
 	cfg.Search.ServeSearch(&s)
-	plans, err := model.RankServing(&d.Model, s, model.ServeOffers(cat, cfg.Search.Query(true)))
+	plans, err := serve.RankServing(&d.Model, s, serve.Offers(cat, cfg.Search.Query(true)))
 	if err != nil {
 		r.err = err
 		return
 	}
 	r.serving, r.serve = &s, plans
 	if r.serve == nil {
-		r.serve = []model.ServePlan{}
+		r.serve = []serve.Plan{}
 	}
 	// The offers screen, the detail and the export list the plans that
 	// meet the targets, in the serving order, as offers.
@@ -173,7 +175,7 @@ func computeServe(r *result, cat *model.Catalog, cfg *model.Config) {
 }
 
 // servePlanFor returns the serving plan behind offer o, or nil.
-func servePlanFor(r *result, o *model.Offer) *model.ServePlan {
+func servePlanFor(r *result, o *model.Offer) *serve.Plan {
 	if r == nil {
 		return nil
 	}
@@ -316,20 +318,20 @@ func plainRows(headers []string, rows [][]string, width int) string {
 }
 
 // servePayload is the launch file for serving on the dialog's offer: its
-// instance type planned with model.PlanServing and written by
+// instance type planned with serve.PlanServing and written by
 // model/launch Serve (vllm serve script, docker run of the vLLM image,
 // SkyServe YAML, Kubernetes Deployment and Service). The TOML is the
 // configuration alone, whose [serve] table reopens the request.
 func (d *dialog) servePayload() ([]byte, error) {
 	if d.format == launch.FormatTOML {
-		return model.EncodeConfig(&d.cfg)
+		return config.Encode(&d.cfg)
 	}
 	o := d.offer
 	a := &o.Estimate.Workload.Model
-	so := model.ServeOfferFor(o.Instance, o.GPU, o.USDPerHour/float64(max(o.Instances, 1)),
+	so := serve.OfferFor(o.Instance, o.GPU, o.USDPerHour/float64(max(o.Instances, 1)),
 		fmt.Sprintf("%s %s %s %s", o.Instance.Provider, o.Instance.Type, o.Region, o.Pricing))
 	so.Region, so.Pricing = o.Region, o.Pricing
-	p, err := model.PlanServing(a, *d.serving, so)
+	p, err := serve.PlanServing(a, *d.serving, so)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -22,7 +23,7 @@ func servingApp(t *testing.T, w, h int) app {
 	a := m.a
 	a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
 	a.Batch, a.Length = "32", "8k"
-	a.Serve = serveAnswers{WeightFormat: model.WeightAWQ, KVCacheDType: model.KVAuto, PromptTokens: "2k", OutputTokens: "512", TPOTMs: "50"}
+	a.Serve = serveAnswers{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512", TPOTMs: "50"}
 	m.recompute()
 	return m
 }
@@ -38,7 +39,7 @@ func TestServingPanel(t *testing.T) {
 				t.Fatalf("no serving plan: %+v", m.res)
 			}
 			best := &m.res.serve[0]
-			if !best.Meets || best.Serving.WeightFormat != model.WeightAWQ || best.Serving.MaxModelLen != 8192 || best.Serving.Concurrency != 32 {
+			if !best.Meets || best.Serving.WeightFormat != serve.WeightAWQ || best.Serving.MaxModelLen != 8192 || best.Serving.Concurrency != 32 {
 				t.Errorf("best plan %+v", best.Serving)
 			}
 			p := m.panel
@@ -76,12 +77,12 @@ func TestServingQuestions(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := c.Workload.Serve
-	if s.WeightFormat != model.WeightAWQ || s.PromptTokens != 2048 || s.OutputTokens != 512 || s.RequestsPerSec != 3 ||
+	if s.WeightFormat != serve.WeightAWQ || s.PromptTokens != 2048 || s.OutputTokens != 512 || s.RequestsPerSec != 3 ||
 		s.TTFTTargetMs != 500 || s.TPOTTargetMs != 50 || s.Concurrency != 0 {
 		t.Errorf("[serve] from the answers: %+v", s)
 	}
 	back := answersFromConfig(testCatalog(t), &c)
-	if back.Serve.WeightFormat != model.WeightAWQ || back.Serve.PromptTokens != "2048" || back.Serve.RPS != "3" {
+	if back.Serve.WeightFormat != serve.WeightAWQ || back.Serve.PromptTokens != "2048" || back.Serve.RPS != "3" {
 		t.Errorf("answers from the file: %+v", back.Serve)
 	}
 	m.a.Serve.OutputTokens = "lots"
@@ -137,7 +138,7 @@ func TestServingExport(t *testing.T) {
 // targets in the serving order, and the detail shows vLLM's layout.
 func TestServingOffers(t *testing.T) {
 	m := servingApp(t, 120, 40)
-	var meets []*model.ServePlan
+	var meets []*serve.Plan
 	for i := range m.res.serve {
 		if m.res.serve[i].Meets {
 			meets = append(meets, &m.res.serve[i])
@@ -219,7 +220,7 @@ func TestServingFallbackShows(t *testing.T) {
 	a := m.a
 	a.Task, a.Model, a.InferPrecision, a.PrecisionFallback = model.TaskInference, "llama-3.1-8b", model.FP8, true
 	a.GPUKeys = []string{"v100-16gb"} // compute capability 7.0: no fp8 in vLLM
-	a.Serve = serveAnswers{WeightFormat: model.WeightFP8, KVCacheDType: model.KVAuto, PromptTokens: "2k", OutputTokens: "512"}
+	a.Serve = serveAnswers{WeightFormat: serve.WeightFP8, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512"}
 	m.recompute()
 	if m.res == nil || len(m.res.serve) == 0 || m.res.serve[0].Fallback.IsZero() {
 		t.Fatalf("no fallback plan on a V100: %+v", m.res)
@@ -254,7 +255,7 @@ func TestServingOffersSortAndNames(t *testing.T) {
 	a := m.a
 	a.Task, a.Model, a.InferPrecision, a.PrecisionFallback = model.TaskInference, "llama-3.1-8b", model.FP16, true
 	a.GPUKeys = []string{"v100-16gb"}
-	a.Serve = serveAnswers{WeightFormat: model.WeightFP16, KVCacheDType: model.KVAuto, PromptTokens: "2k", OutputTokens: "512"}
+	a.Serve = serveAnswers{WeightFormat: serve.WeightFP16, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512"}
 	m.recompute()
 	m = drive(t, m, ctrlO)
 	text := screenText(m)
@@ -284,7 +285,7 @@ func TestServingOffersSortAndNames(t *testing.T) {
 // line: a T4 (no bf16) serves at fp16 with the fallback said; choosing bf16
 // as the weight format makes it a near miss.
 func TestServingDefaultIsVLLMAuto(t *testing.T) {
-	plansOnT4 := func(wf model.WeightFormat) []model.ServePlan {
+	plansOnT4 := func(wf serve.WeightFormat) []serve.Plan {
 		cat := testCatalog(t)
 		for _, in := range cat.Instances { // a T4 host: the test catalog has no GPU without bf16 to serve on
 			if in.GPU == "l4" {
@@ -296,9 +297,9 @@ func TestServingDefaultIsVLLMAuto(t *testing.T) {
 		m := start(t, newTestApp(t, cat, Options{}), size(120, 40))
 		a := m.a
 		a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-8b", model.BF16
-		a.Serve = serveAnswers{WeightFormat: wf, KVCacheDType: model.KVAuto}
+		a.Serve = serveAnswers{WeightFormat: wf, KVCacheDType: serve.KVAuto}
 		m.recompute()
-		var out []model.ServePlan
+		var out []serve.Plan
 		for _, p := range m.res.serve {
 			if p.Offer.GPU != nil && p.Offer.GPU.Key == "t4" {
 				out = append(out, p)
@@ -310,11 +311,11 @@ func TestServingDefaultIsVLLMAuto(t *testing.T) {
 		return out
 	}
 	for _, p := range plansOnT4("") {
-		if p.FallbackFrom != model.WeightBF16 || p.Serving.WeightFormat != model.WeightFP16 {
+		if p.FallbackFrom != serve.WeightBF16 || p.Serving.WeightFormat != serve.WeightFP16 {
 			t.Errorf("default on T4: format %s from %q, want fp16 from bf16 (%q)", p.Serving.WeightFormat, p.FallbackFrom, p.Reasons)
 		}
 	}
-	for _, p := range plansOnT4(model.WeightBF16) {
+	for _, p := range plansOnT4(serve.WeightBF16) {
 		if p.Meets || p.FallbackFrom != "" || !strings.Contains(strings.Join(p.Reasons, "; "), "has no bf16") {
 			t.Errorf("bf16 chosen on T4: meets %v, fallback from %q, reasons %q", p.Meets, p.FallbackFrom, p.Reasons)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // Issue 17, the planner-UX items left: each test walks the configurator
@@ -14,8 +15,8 @@ import (
 
 // qloraConfig is the QLoRA Llama 3.1 8B default journey (batch 4 × 4096,
 // 48.9 GiB: an 80 GB GPU) on the given providers and pricing.
-func qloraConfig(providers []string, pricing model.Pricing, gpus int) *model.Config {
-	cfg := &model.Config{}
+func qloraConfig(providers []string, pricing model.Pricing, gpus int) *config.Config {
+	cfg := &config.Config{}
 	cfg.Workload.Model, cfg.Workload.Task = "llama-3.1-8b", model.TaskQLoRA
 	cfg.Workload.DatasetTokens = 20e6
 	cfg.Workload.GPUs, cfg.Workload.AutoGPUs = gpus, gpus == 0
@@ -24,7 +25,7 @@ func qloraConfig(providers []string, pricing model.Pricing, gpus int) *model.Con
 }
 
 // offersScreen opens the full offers table (ctrl+o) at w × h.
-func offersScreen(t *testing.T, cat *model.Catalog, cfg *model.Config, w, h int) string {
+func offersScreen(t *testing.T, cat *model.Catalog, cfg *config.Config, w, h int) string {
 	t.Helper()
 	m := start(t, newTestApp(t, cat, Options{Config: cfg}), size(w, h))
 	m = drive(t, m, ctrlO)
@@ -91,7 +92,7 @@ func TestUX17NoFlashQuestionForCNN(t *testing.T) {
 		model     string
 		wantFlash bool
 	}{{"resnet50", false}, {"llama-3.1-8b", true}} {
-		cfg := &model.Config{}
+		cfg := &config.Config{}
 		cfg.Workload.Model, cfg.Workload.Task = tt.model, model.TaskTrain
 		m := toPage(t, start(t, newTestApp(t, cat, Options{Config: cfg}), size(120, 40)), "Memory savers")
 		text := screenText(m)
@@ -108,7 +109,7 @@ func TestUX17NoFlashQuestionForCNN(t *testing.T) {
 		if set := c.Workload.FlashAttention != nil; set != tt.wantFlash {
 			t.Errorf("%s: flash_attention answer sent %v, want %v", tt.model, set, tt.wantFlash)
 		}
-		_, ws, err := c.Workload.Resolve(cat, model.Readers{})
+		_, ws, err := c.Workload.Resolve(cat, config.Readers{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -239,12 +239,20 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 	names, by := regionsOf(w.cat, chosen)
 	var opts []huh.Option[string]
 	for _, r := range selected {
-		if isRegionPattern(r) {
+		if isRegionPattern(r) && model.ContinentWords(r) == nil {
 			opts = append(opts, huh.NewOption(printable(r)+w.lang.T(" (prefix)"), r).Selected(true))
 		}
 	}
+	// Continents first: every chosen provider's regions there, whatever
+	// each calls them (model.Catalog.Geo).
+	for _, c := range regionContinents(w.cat, names, by) {
+		opts = append(opts, huh.NewOption(w.lang.T(continentLabels[c])+w.lang.T(" (all providers)"), c).Selected(slices.Contains(selected, c)))
+	}
 	for _, r := range names {
 		label := r
+		if g, ok := w.cat.Geo(by[r][0], r); ok && g.Country != "" {
+			label += model.RegionCountrySuffix(r, g.Country)
+		}
 		if len(chosen) != 1 {
 			label += "  " + strings.Join(by[r], ", ")
 		}
@@ -344,52 +352,31 @@ const (
 )
 
 func (w *wizard) buildPages(hfEnabled bool) []page {
+	return slices.Concat(w.modelPages(hfEnabled), w.trainingPages(), []page{w.recipePage()}, w.switchPages(),
+		[]page{w.quantPage()}, w.datasetPages(), []page{w.servePage(w.input)}, w.deploymentPages())
+}
+
+// inference and training say which kind of workload the answers are,
+// for the pages that show for one only.
+func (a *answers) inference() bool { return a.Task == model.TaskInference }
+func (a *answers) training() bool  { return !a.inference() }
+
+// input returns a text question bound to v, checked by validate as it is
+// typed and when the page is left.
+func (w *wizard) input(title, desc string, v *string, validate func(string) error) *huh.Input {
+	in := huh.NewInput().Title(title).Description(desc).Value(v).Validate(validate)
+	w.inputs = append(w.inputs, boundInput{field: in, value: v, shown: *v})
+	w.checks[in] = func() error { return validate(*v) }
+	return in
+}
+
+// modelPages ask what is run and on which model: the framework and task,
+// the model, and a custom shape or a Hugging Face config.json.
+func (w *wizard) modelPages(hfEnabled bool) []page {
 	a, cat := w.a, w.cat
 	T := w.lang.T
-	inference := func() bool { return a.Task == model.TaskInference }
-	training := func() bool { return !inference() }
-
-	precisionOptions := func(list []model.Precision) []huh.Option[model.Precision] {
-		notes := map[model.Precision]string{
-			model.AMPBF16: "mixed bf16: fp32 master weights (Ampere and newer)",
-			model.AMPFP16: "mixed fp16: fp32 master weights, loss scaling",
-			model.BF16:    "pure bf16 weights and compute",
-			model.FP32:    "full precision",
-			model.TF32:    "fp32 weights, tf32 tensor cores",
-			model.FP8:     "fp8 compute (Ada, Hopper)",
-			model.FP16:    "fp16 weights and compute",
-			model.INT8:    "8-bit weights (GPTQ/AWQ, bitsandbytes)",
-			model.INT4:    "4-bit weights (GPTQ/AWQ)",
-		}
-		opts := make([]huh.Option[model.Precision], len(list))
-		for i, p := range list {
-			opts[i] = huh.NewOption(fmt.Sprintf("%-9s %s", p, T(notes[p])), p)
-		}
-		return opts
-	}
-	input := func(title, desc string, v *string, validate func(string) error) *huh.Input {
-		in := huh.NewInput().Title(title).Description(desc).Value(v).Validate(validate)
-		w.inputs = append(w.inputs, boundInput{field: in, value: v, shown: *v})
-		w.checks[in] = func() error { return validate(*v) }
-		return in
-	}
-	fallbackConfirm := func() huh.Field {
-		return huh.NewConfirm().Title(T("Precision fallback")).
-			Description(T("accept GPUs without this precision (bf16 runs as fp16, fp8 as bf16)")).
-			Affirmative(T("allow")).Negative(T("no")).Value(&a.PrecisionFallback)
-	}
-	ckptConfirm := func() huh.Field {
-		return huh.NewConfirm().Title(T("Activation checkpointing")).
-			Description(w.lang.Sprintf("recompute activations in backward: less memory, about %d%% more compute", 33)).
-			Affirmative(T("on")).Negative(T("off")).Value(&a.Checkpointing)
-	}
-	flashConfirm := func() huh.Field {
-		return huh.NewConfirm().Title(T("Flash attention")).
-			Description(T("fused attention that never stores the s² scores (PyTorch SDPA default)")).
-			Affirmative(T("on")).Negative(T("off")).Value(&a.Flash)
-	}
-
-	return slices.Concat([]page{
+	input := w.input
+	return []page{
 		{title: "Workload", fields: func(bool) []huh.Field {
 			return []huh.Field{
 				newSelect[model.Framework](w.theme).Title(T("Framework")).Options(
@@ -449,6 +436,50 @@ func (w *wizard) buildPages(hfEnabled bool) []page {
 				return nil
 			})}
 		}},
+	}
+}
+
+// trainingPages ask how it runs: the precision (and its fallback), the
+// batch and length, the optimizer and the memory savers.
+func (w *wizard) trainingPages() []page {
+	a, cat := w.a, w.cat
+	T := w.lang.T
+	input := w.input
+	inference, training := a.inference, a.training
+	precisionOptions := func(list []model.Precision) []huh.Option[model.Precision] {
+		notes := map[model.Precision]string{
+			model.AMPBF16: "mixed bf16: fp32 master weights (Ampere and newer)",
+			model.AMPFP16: "mixed fp16: fp32 master weights, loss scaling",
+			model.BF16:    "pure bf16 weights and compute",
+			model.FP32:    "full precision",
+			model.TF32:    "fp32 weights, tf32 tensor cores",
+			model.FP8:     "fp8 compute (Ada, Hopper)",
+			model.FP16:    "fp16 weights and compute",
+			model.INT8:    "8-bit weights (GPTQ/AWQ, bitsandbytes)",
+			model.INT4:    "4-bit weights (GPTQ/AWQ)",
+		}
+		opts := make([]huh.Option[model.Precision], len(list))
+		for i, p := range list {
+			opts[i] = huh.NewOption(fmt.Sprintf("%-9s %s", p, T(notes[p])), p)
+		}
+		return opts
+	}
+	fallbackConfirm := func() huh.Field {
+		return huh.NewConfirm().Title(T("Precision fallback")).
+			Description(T("accept GPUs without this precision (bf16 runs as fp16, fp8 as bf16)")).
+			Affirmative(T("allow")).Negative(T("no")).Value(&a.PrecisionFallback)
+	}
+	ckptConfirm := func() huh.Field {
+		return huh.NewConfirm().Title(T("Activation checkpointing")).
+			Description(w.lang.Sprintf("recompute activations in backward: less memory, about %d%% more compute", 33)).
+			Affirmative(T("on")).Negative(T("off")).Value(&a.Checkpointing)
+	}
+	flashConfirm := func() huh.Field {
+		return huh.NewConfirm().Title(T("Flash attention")).
+			Description(T("fused attention that never stores the s² scores (PyTorch SDPA default)")).
+			Affirmative(T("on")).Negative(T("off")).Value(&a.Flash)
+	}
+	return []page{
 		{title: "Precision", hide: inference, fields: func(bool) []huh.Field {
 			return []huh.Field{newSelect[model.Precision](w.theme).Title(T("Training precision")).
 				Options(precisionOptions(model.TrainingPrecisions)...).Value(&a.TrainPrecision)}
@@ -506,9 +537,17 @@ func (w *wizard) buildPages(hfEnabled bool) []page {
 		}},
 		// vLLM picks its attention backend itself: no question when serving an LLM.
 		{title: "Memory savers", hide: func() bool { return training() || a.servingLLM(cat) || a.fill.noAttention }, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
-		w.recipePage(),
-	}, w.switchPages(), []page{
-		w.quantPage(),
+	}
+}
+
+// datasetPages ask how much work there is: a training dataset, or the
+// requests a batch inference serves.
+func (w *wizard) datasetPages() []page {
+	a, cat := w.a, w.cat
+	T := w.lang.T
+	input := w.input
+	inference, training := a.inference, a.training
+	return []page{
 		{title: "Dataset", hide: inference, fields: func(bool) []huh.Field {
 			w.unitVision = a.fill.vision
 			unit := newSelect[string](w.theme).Title(T("Counted in")).Inline(true).
@@ -525,7 +564,17 @@ func (w *wizard) buildPages(hfEnabled bool) []page {
 		{title: "Requests", hide: func() bool { return training() || a.servingLLM(cat) }, fields: func(bool) []huh.Field {
 			return []huh.Field{input(T("Requests to serve"), T("a count: 1M, 250k; empty for no serving time"), &a.Dataset, countValidator("requests", maxDataset))}
 		}},
-		w.servePage(input),
+	}
+}
+
+// deploymentPages ask where and how wide it runs: the distribution, GPUs
+// and strategy, providers and regions, and the price limits.
+func (w *wizard) deploymentPages() []page {
+	a, cat := w.a, w.cat
+	T := w.lang.T
+	input := w.input
+	inference := a.inference
+	return []page{
 		{title: "Distribution", hide: func() bool { return a.servingLLM(cat) }, fields: func(bool) []huh.Field {
 			return []huh.Field{newSelect[string](w.theme).Title(T("Distribution")).Options(
 				huh.NewOption(T("single GPU"), distSingle),
@@ -592,7 +641,7 @@ func (w *wizard) buildPages(hfEnabled bool) []page {
 		// Precision is, so the page count stays).
 		{title: "Price", hide: func() bool { return a.servingLLM(cat) }, fields: func(bool) []huh.Field { return w.priceFields(input, true) }},
 		{title: "Price", hide: func() bool { return !a.servingLLM(cat) }, fields: func(bool) []huh.Field { return w.priceFields(input, false) }},
-	})
+	}
 }
 
 // priceFields are the Price page's questions; job adds the job budget and

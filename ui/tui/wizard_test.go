@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // Trap: shift+tab on an invalid answer blurred the field, then huh
@@ -253,7 +254,7 @@ func TestProvidersLeaveOutRetired(t *testing.T) {
 	if text := screenText(m); strings.Contains(text, "cudo") || !strings.Contains(text, "azure") {
 		t.Errorf("the Providers question offers cudo, or lacks azure:\n%s", text)
 	}
-	cfg := &model.Config{}
+	cfg := &config.Config{}
 	cfg.Workload.Model = defaultModel
 	cfg.Search.Providers = []string{"cudo"}
 	m = toPage(t, start(t, newTestApp(t, cat, Options{Config: cfg}), size(120, 40)), "Where")

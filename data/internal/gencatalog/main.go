@@ -32,10 +32,13 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // allProviders are the clouds generated when -providers is not given.
-var allProviders = []string{"aws", "gcp", "azure", "lambda", "oci", "nebius", "cudo", "vast", "paperspace", "fluidstack", "do"}
+var allProviders = []string{"aws", "gcp", "azure", "lambda", "oci", "nebius", "cudo", "vast", "paperspace", "fluidstack", "do",
+	"hyperstack", "jarvislabs", "seeweb", "verda", "yotta", "daytona", "shadeform", "primeintellect", "runpod",
+	"lium", "hyperbolic", "simplepod"}
 
 func main() { os.Exit(run(os.Args[1:], os.Stderr)) }
 
@@ -186,10 +189,12 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "%s: %s\n", provider, w)
 	}
-	if provider == "azure" {
+	if provider == "azure" || provider == "runpod" {
 		// SkyPilot's Azure rows for scarce types repeat the on-demand price as
 		// the spot price (its catalog README: "H100 rows spot = on-demand"): a
 		// placeholder, not a spot offer, so the spot price is left unknown.
+		// RunPod's v8 rows repeat it on every row (1x_RTX4090_SECURE: 0.74
+		// and 0.74), where RunPod's interruptible price is lower.
 		for i := range insts {
 			for j := range insts[i].Prices {
 				if p := &insts[i].Prices[j]; p.SpotUSD > 0 && p.SpotUSD == p.OnDemandUSD {
@@ -220,6 +225,11 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 			in.Source += "; retired: " + f.source
 		}
 	}
+	for _, in := range handRows[provider] {
+		in.Provider, in.AsOf = provider, o.asOf
+		insts = append(insts, in)
+	}
+	sort.SliceStable(insts, func(i, j int) bool { return insts[i].Type < insts[j].Type })
 	for t := range fixes[provider] {
 		if !hasType(insts, t) {
 			fmt.Fprintf(stderr, "gencatalog: %s: fix for %s matches no imported type\n", provider, t)
@@ -409,14 +419,14 @@ func writeTOML(b *bytes.Buffer, provider, rel string, insts []model.Instance, no
 	b.WriteString("# GCP VM and GPU rows summed, corrected and enriched where each entry's source says so.\n")
 	b.WriteString("# Prices: USD per hour for the whole instance; spot = the lowest over the region's zones.\n")
 	b.WriteString("schema_version = 1\n")
-	fmt.Fprintf(b, "provider = %s\n", model.QuoteTOML(provider))
+	fmt.Fprintf(b, "provider = %s\n", config.QuoteTOML(provider))
 	for _, in := range insts {
 		b.WriteString("\n[[instance]]\n")
 		if n := notes[in.Type]; n != "" {
 			fmt.Fprintf(b, "# %s\n", n)
 		}
-		fmt.Fprintf(b, "type = %s\n", model.QuoteTOML(in.Type))
-		fmt.Fprintf(b, "gpu = %s\n", model.QuoteTOML(in.GPU))
+		fmt.Fprintf(b, "type = %s\n", config.QuoteTOML(in.Type))
+		fmt.Fprintf(b, "gpu = %s\n", config.QuoteTOML(in.GPU))
 		fmt.Fprintf(b, "gpu_count = %d\n", in.GPUCount)
 		if in.VCPUs > 0 {
 			fmt.Fprintf(b, "vcpus = %d\n", in.VCPUs)
@@ -431,19 +441,19 @@ func writeTOML(b *bytes.Buffer, provider, rel string, insts []model.Instance, no
 			fmt.Fprintf(b, "network_gbps = %s\n", num(in.NetworkGbps))
 		}
 		if in.Interconnect != "" {
-			fmt.Fprintf(b, "interconnect = %s\n", model.QuoteTOML(in.Interconnect))
+			fmt.Fprintf(b, "interconnect = %s\n", config.QuoteTOML(in.Interconnect))
 		}
 		if in.Retired != "" {
 			fmt.Fprintf(b, "retired = %s\n", in.Retired)
-			fmt.Fprintf(b, "retired_source = %s\n", model.QuoteTOML(in.RetiredSource))
+			fmt.Fprintf(b, "retired_source = %s\n", config.QuoteTOML(in.RetiredSource))
 		}
 		if in.SkyPilotAccelerator != "" {
-			fmt.Fprintf(b, "skypilot_accelerator = %s\n", model.QuoteTOML(in.SkyPilotAccelerator))
+			fmt.Fprintf(b, "skypilot_accelerator = %s\n", config.QuoteTOML(in.SkyPilotAccelerator))
 		}
 		if in.CPUArch != "" {
-			fmt.Fprintf(b, "cpu_arch = %s\n", model.QuoteTOML(in.CPUArch))
+			fmt.Fprintf(b, "cpu_arch = %s\n", config.QuoteTOML(in.CPUArch))
 		}
-		fmt.Fprintf(b, "source = %s\n", model.QuoteTOML(in.Source))
+		fmt.Fprintf(b, "source = %s\n", config.QuoteTOML(in.Source))
 		fmt.Fprintf(b, "as_of = %s\n", in.AsOf)
 		data.WritePricesTOML(b, in.Prices)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // instanceFile mirrors the instances/<provider>.toml schema; the test
@@ -135,7 +135,7 @@ func TestTOMLString(t *testing.T) {
 		"tab\tnew\nline\x01":      `"tab\tnew\nline\u0001"`,
 		"Hafnarfjarðarkaupstaður": `"Hafnarfjarðarkaupstaður"`,
 	} {
-		if got := model.QuoteTOML(in); got != want {
+		if got := config.QuoteTOML(in); got != want {
 			t.Errorf("QuoteTOML(%q) = %s, want %s", in, got, want)
 		}
 	}

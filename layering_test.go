@@ -1,0 +1,86 @@
+package main
+
+import (
+	"go/build"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// modelImports are the packages of this module each package under model/
+// may import (its non-test files), the one-way layering model/doc.go
+// states: model is the core and imports none of them; serve and market
+// build on model alone; the configuration file on model and serve; plans
+// on model and the configuration file; launch files on model, config and
+// serve. A package missing here fails the test, so a new one states its
+// place.
+var modelImports = map[string][]string{
+	"model":                    {},
+	"model/serve":              {"model"},
+	"model/market":             {"model"},
+	"model/config":             {"model", "model/serve"},
+	"model/plan":               {"model", "model/config"},
+	"model/launch":             {"model", "model/config", "model/serve"},
+	"model/internal/modeltest": {"model"},
+	"model/market/markettest":  {"model"},
+}
+
+// modelNoIO are the standard-library packages model/ code does without:
+// the domain has no file or network access (model/doc.go); its tests may
+// read their testdata.
+var modelNoIO = []string{"os", "net"}
+
+// TestModelLayering reads the imports of every package under model/ with
+// go/build and fails on one the layering does not allow.
+func TestModelLayering(t *testing.T) {
+	const module = "github.com/gpuplan/gpuplan/"
+	seen := map[string]bool{}
+	err := filepath.WalkDir("model", func(dir string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		p, err := build.ImportDir(dir, 0)
+		if _, none := err.(*build.NoGoError); none {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(dir)
+		seen[pkg] = true
+		allowed, ok := modelImports[pkg]
+		if !ok {
+			t.Errorf("%s: not in modelImports; add it with the module packages it may import", pkg)
+		}
+		for _, imp := range p.Imports {
+			if rel, in := strings.CutPrefix(imp, module); in && ok && !slices.Contains(allowed, rel) {
+				t.Errorf("%s imports %s: not allowed (allowed: %s; see model/doc.go)", pkg, rel, strings.Join(allowed, ", "))
+			}
+		}
+		for _, imp := range slices.Concat(p.Imports, p.TestImports, p.XTestImports) {
+			if rel, in := strings.CutPrefix(imp, module); in && (strings.HasPrefix(rel, "ui/") || strings.HasPrefix(rel, "data/")) {
+				t.Errorf("%s imports %s: nothing under model/ may import ui/ or data/", pkg, rel)
+			}
+		}
+		for _, imp := range p.Imports {
+			root, _, _ := strings.Cut(imp, "/")
+			if slices.Contains(modelNoIO, root) {
+				t.Errorf("%s imports %s: model/ code has no file or network access", pkg, imp)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg := range modelImports {
+		if !seen[pkg] {
+			t.Errorf("modelImports lists %s, which has no Go files", pkg)
+		}
+	}
+}

@@ -1,0 +1,1139 @@
+package config
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
+)
+
+// SchemaVersion is the version of the configuration file that
+// Encode writes and Decode reads.
+const SchemaVersion = 1
+
+// Config is one configurator session as a file: every answer (the workload
+// and the search), and, for the reader, what was estimated and which offer
+// was picked. `gpuplan --config FILE` reopens it; `gpuplan recommend
+// --config FILE` reproduces the ranking.
+type Config struct {
+	Workload WorkloadAnswers
+	Search   SearchAnswers
+	// Estimate is informational: written on export, accepted on load,
+	// never used as input (gpuplan recomputes it).
+	Estimate *EstimateSummary
+	// Selection is the offer picked; nil when none was.
+	Selection *Selection
+	// Launch is the [launch] section of an export, written after the rest;
+	// never read back (Decode checks it and leaves this nil).
+	Launch *Launch
+	// Lang is the top-level lang key: the output language ("en",
+	// "zh-CN"), read by the UI (ui/i18n.Resolve); empty means the
+	// environment's. The model keeps it as written.
+	Lang string
+	// ServeLaunch is the [serve] section of a serving export, written
+	// after the rest in place of Workload.Serve's (which must then be
+	// zero); Decode reads it back as Workload.Serve.
+	ServeLaunch *ServeLaunch
+}
+
+// WorkloadAnswers are the workload questions as answered: the model is a
+// reference (catalog key, custom shape or config.json path), resolved
+// against a catalog by Resolve. Zero numbers mean "the default".
+type WorkloadAnswers struct {
+	model.Settings
+	// Exactly one of Model, HFConfig and Custom says which model.
+	Model    string       // catalog key or alias: "llama-3.1-8b"
+	HFConfig string       // path of a Hugging Face config.json (file or directory)
+	Custom   *CustomModel // a shape typed in by the user
+	// Safetensors is a path of .safetensors headers (file or directory)
+	// that gives the exact parameter count of the model above, or of a
+	// decoder without a shape when there is none. Command line only.
+	Safetensors string
+
+	AutoGPUs bool // gpus = "auto": the fewest whole instances that fit (Settings.GPUs stays 0)
+
+	// Serve is the [serve] table: the serving workload of task inference
+	// for a generative model (see WorkloadAnswers.Serving). Zero values
+	// are defaults or, for TP, PP and replicas, auto.
+	Serve serve.Serving
+}
+
+// AnswersFor returns the answers that reproduce w: the catalog key when w's
+// model is a catalog entry, else its shape as a custom model (a config.json
+// path is not in w: set HFConfig yourself). GPUs are fixed, not auto.
+func AnswersFor(w model.Workload) WorkloadAnswers {
+	a := WorkloadAnswers{Settings: w.Settings.Clone()}
+	m := &w.Model
+	if m.Key != "" {
+		a.Model = m.Key
+		return a
+	}
+	a.Custom = &CustomModel{Family: m.Family, Params: m.Params, Layers: m.Layers, Hidden: m.Hidden,
+		Heads: m.Heads, KVHeads: m.KVHeads, FFN: m.FFN, Vocab: m.Vocab}
+	if m.HasShape() && m.Params == 0 {
+		a.Custom.Params = m.ParamCount() // keeps the count when the shape has extras the custom form cannot say
+	}
+	return a
+}
+
+// CustomModel is a model typed in as a shape or a parameter count.
+type CustomModel struct {
+	Family                                     model.Family
+	Params                                     float64 // 0: from the shape; with one, the exact count
+	Layers, Hidden, Heads, KVHeads, FFN, Vocab int
+}
+
+// Architecture returns the custom model as an architecture, with the
+// command line's defaults: FFN 4 × hidden, a 32000-token vocabulary for
+// text transformers, as many decoder as encoder layers.
+func (c *CustomModel) Architecture() model.Architecture {
+	a := model.Architecture{Family: c.Family, Params: c.Params, Layers: c.Layers, Hidden: c.Hidden,
+		Heads: c.Heads, KVHeads: c.KVHeads, FFN: c.FFN, Vocab: c.Vocab}
+	if a.Family == "" {
+		a.Family = model.FamilyDecoder
+	}
+	if a.HasShape() {
+		// Params, when given with a shape, stays: the count is exact and the
+		// shape sizes activations and FLOPs (see Architecture.ParamCount).
+		if a.FFN == 0 {
+			a.FFN = 4 * a.Hidden
+		}
+		if a.Vocab == 0 && a.Family != model.FamilyViT {
+			a.Vocab = 32000
+		}
+		if a.Family == model.FamilyEncoderDecoder {
+			a.DecoderLayers = a.Layers
+		}
+		if a.Family == model.FamilyViT {
+			a.PatchSize = 16
+			if a.Vocab == 0 {
+				a.Vocab = 1000
+			}
+		}
+	}
+	a.Name = "custom " + string(a.Family)
+	if a.HasShape() {
+		a.Name += fmt.Sprintf(" (%d layers × %d hidden)", a.Layers, a.Hidden)
+	}
+	return a
+}
+
+// SearchAnswers are the search questions: where, how to pay, how much.
+// Zero numbers mean "no limit" (HoursPerMonth: 730).
+type SearchAnswers struct {
+	Providers      []string // provider keys; empty: all but marketplaces
+	Regions        []string // region names or prefixes ending in "-"; empty: all
+	GPUs           []string // GPU keys the offers are limited to (the browse screen's pick); empty: all
+	Pricing        model.Pricing
+	MaxPriceHour   float64 // USD per hour for the whole deployment
+	BudgetMonth    float64 // USD per month
+	BudgetJob      float64 // USD for the whole job (Query.BudgetJobUSD)
+	HoursPerMonth  float64 // billed hours per month, (0, 744]
+	DeadlineHours  float64
+	AllowMultiNode bool
+	// AllowPrecisionFallback accepts GPUs that run a fallback of the
+	// requested precision (Query.AllowPrecisionFallback).
+	AllowPrecisionFallback bool
+	Sort                   model.SortKey // "": job cost with a dataset, else price
+	// USDCNY is the exchange rate the user gives, 1 USD = USDCNY CNY, to
+	// rank CNY-priced overlay rows with USD offers; 0 means none, and CNY
+	// rows are not ranked (no rate is assumed or fetched).
+	USDCNY float64
+}
+
+// ServeSearch applies to a serving request the search answers it reads:
+// the precision fallback (on top of vLLM's auto, WorkloadAnswers.Serving)
+// and multi-node (a replica across instances).
+func (a *SearchAnswers) ServeSearch(s *serve.Serving) {
+	s.AllowPrecisionFallback = s.AllowPrecisionFallback || a.AllowPrecisionFallback
+	s.AllowMultiNode = a.AllowMultiNode
+}
+
+// ExchangeRates returns the rates of Query.ExchangeRates (USD per unit)
+// from the rate the user gave; nil without one.
+func (s *SearchAnswers) ExchangeRates() map[string]float64 {
+	if s.USDCNY > 0 {
+		return map[string]float64{"CNY": 1 / s.USDCNY}
+	}
+	return nil
+}
+
+// Query returns the search as a Query for model.Recommend; autoGPUs comes from
+// the workload's gpus = "auto".
+func (s *SearchAnswers) Query(autoGPUs bool) model.Query {
+	return model.Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), GPUs: slices.Clone(s.GPUs), Pricing: s.Pricing,
+		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
+		BudgetMonthUSD: s.BudgetMonth, BudgetJobUSD: s.BudgetJob, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort,
+		ExchangeRates: s.ExchangeRates()}
+}
+
+// EstimateSummary is the estimate written for the reader: the per-GPU
+// memory in GiB, the job's FLOPs and hours. 0 means unknown.
+type EstimateSummary struct {
+	GPU                                                          string // GPU key the time is for
+	WeightsGiB, GradientsGiB, OptimizerStatesGiB, ActivationsGiB float64
+	KVCacheGiB, OverheadGiB, TotalGiB                            float64
+	TotalFLOPs                                                   float64
+	Hours, GPUHours                                              float64
+	// Model is the architecture as estimated, for models that are not a
+	// catalog key (a config.json or a custom shape): what was derived.
+	Model *ArchSummary
+}
+
+// ArchSummary is the derived architecture written under [estimate.model].
+type ArchSummary struct {
+	Family                                 model.Family
+	Params, ActiveParams                   float64
+	Layers, DecoderLayers, Hidden, Heads   int
+	KVHeads, HeadDim, FFN, Vocab           int
+	Experts, ExpertsPerToken, MaxPositions int
+	GatedMLP, Tied                         bool
+}
+
+// NewEstimateSummary summarises e, rounded for reading: the memory as the
+// screens show it (Memory.Parts), so the parts add up to the total within
+// the rounding of each to 0.01 GiB.
+func NewEstimateSummary(e *model.Estimate) *EstimateSummary {
+	g := func(b float64) float64 { return math.Round(b/model.GiB*100) / 100 }
+	m := e.Memory.Parts()
+	s := &EstimateSummary{
+		WeightsGiB: g(m.Weights), GradientsGiB: g(m.Gradients), OptimizerStatesGiB: g(m.OptimizerStates),
+		ActivationsGiB: g(m.Activations), KVCacheGiB: g(m.KVCache), OverheadGiB: g(m.Overhead),
+		TotalGiB: g(e.Memory.Total()), TotalFLOPs: roundSig(e.TotalFLOPs, 4),
+	}
+	if e.GPU != nil {
+		s.GPU = e.GPU.Key
+	}
+	if a := &e.Workload.Model; a.Key == "" {
+		s.Model = &ArchSummary{Family: a.Family, Params: e.Params, ActiveParams: e.ActiveParams, Layers: a.Layers,
+			DecoderLayers: a.DecoderLayers, Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.EffectiveKVHeads(), HeadDim: a.EffectiveHeadDim(),
+			FFN: a.FFN, Vocab: a.Vocab, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken, MaxPositions: a.MaxPositions,
+			GatedMLP: a.GatedMLP, Tied: a.Tied}
+	}
+	if e.HasTime {
+		s.Hours, s.GPUHours = roundSig(e.Hours, 4), roundSig(e.GPUHours, 4)
+	}
+	return s
+}
+
+func roundSig(v float64, digits int) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', digits, 64), 64)
+	return r
+}
+
+// Selection is the offer picked. Prices are USD; 0 means unknown and is
+// never written, so a missing price can not be read back as "free".
+type Selection struct {
+	Provider     string
+	InstanceType string
+	Region       string
+	GPU          string // GPU key
+	GPUs         int    // GPUs the job uses
+	Instances    int    // instances (nodes) rented
+	Pricing      model.Pricing
+	USDPerHour   float64 // the whole deployment
+	MonthlyUSD   float64
+	JobHours     float64 // 0 without a dataset
+	JobUSD       float64 // 0 without a dataset
+	CatalogAsOf  string  // YYYY-MM-DD of the catalog the prices come from
+}
+
+// NewSelection records offer o, priced from a catalog dated asOf.
+func NewSelection(o *model.Offer, asOf string) *Selection {
+	s := &Selection{Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
+		GPUs: o.GPUs, Instances: o.Instances, Pricing: o.Pricing, USDPerHour: roundSig(o.USDPerHour, 6),
+		MonthlyUSD: math.Round(o.MonthlyUSD*100) / 100, CatalogAsOf: asOf}
+	if o.HasJob {
+		s.JobHours, s.JobUSD = roundSig(o.JobHours, 4), math.Round(o.JobUSD*100)/100
+	}
+	return s
+}
+
+// ErrInvalid is wrapped by every Decode and Config.Validate error.
+var ErrInvalid = errors.New("invalid configuration")
+
+// Error is a problem with one key of a configuration file.
+type Error struct {
+	Key  string // dotted TOML key: "workload.batch_size"; empty for the whole file
+	Line int    // 1-based; 0 when unknown
+	Msg  string // what is wrong and what is valid
+}
+
+func (e *Error) Error() string {
+	switch {
+	case e.Key != "" && e.Line > 0:
+		return fmt.Sprintf("%s (line %d): %s", e.Key, e.Line, e.Msg)
+	case e.Key != "":
+		return e.Key + ": " + e.Msg
+	case e.Line > 0:
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// Unwrap makes errors.Is(err, ErrInvalid) hold.
+func (e *Error) Unwrap() error { return ErrInvalid }
+
+// Errorf returns a *Error about key, its message formatted as
+// fmt.Sprintf does.
+func Errorf(key, format string, args ...any) error {
+	return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Limits of the search answers.
+const maxHoursPerMonth = 744 // 31 × 24
+
+// Validate checks c without a catalog: enums, ranges, one model source,
+// dataset in samples or tokens. Deeper workload checks (a shape that fits
+// the heads, tp dividing gpus) happen in Resolve. Errors are *Error.
+func (c *Config) Validate() error {
+	w := &c.Workload
+	if w.Framework != "" && !slices.Contains(model.Frameworks, w.Framework) {
+		return Errorf("workload.framework", "want %s", model.OrList(model.EnumNames(model.Frameworks)))
+	}
+	if w.Task != "" && !slices.Contains(model.Tasks, w.Task) {
+		return Errorf("workload.task", "want %s", model.OrList(model.EnumNames(model.Tasks)))
+	}
+	sources := 0
+	for _, set := range []bool{w.Model != "", w.HFConfig != "", w.Custom != nil} {
+		if set {
+			sources++
+		}
+	}
+	if sources != 1 {
+		return Errorf("workload.model", "give exactly one of model (a catalog key), hf_config (a config.json path) or a [workload.custom] table")
+	}
+	if w.Custom != nil {
+		if err := w.Custom.validate(); err != nil {
+			return err
+		}
+	}
+	if w.Precision != "" {
+		valid := model.PrecisionsFor(w.Task)
+		if !slices.Contains(valid, w.Precision) {
+			return Errorf("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmp.Or(w.Task, model.TaskTrain), model.OrList(model.EnumNames(valid)))
+		}
+	}
+	if w.Optimizer != "" && !slices.Contains(model.Optimizers, w.Optimizer) {
+		return Errorf("workload.optimizer", "want %s", model.OrList(model.EnumNames(model.Optimizers)))
+	}
+	if w.Strategy != "" && !slices.Contains(model.Strategies, w.Strategy) {
+		return Errorf("workload.strategy", "want %s", model.OrList(model.EnumNames(model.Strategies)))
+	}
+	if !slices.Contains(model.Recipes, w.Recipe) {
+		return Errorf("workload.recipe", "want %s", model.OrList(model.EnumNames(model.Recipes[1:])))
+	}
+	if !slices.Contains(model.Losses, w.Loss) {
+		return Errorf("workload.loss", "want %s", model.OrList(model.EnumNames(model.Losses[1:])))
+	}
+	if !slices.Contains(model.QuantTypes, w.QuantType) {
+		return Errorf("workload.quant_type", "want %s", model.OrList(model.EnumNames(model.QuantTypes[1:])))
+	}
+	for _, f := range []struct {
+		key    string
+		v, max int
+	}{
+		{"batch_size", w.MicroBatch, model.MaxBatch}, {"seq_len", w.SeqLen, model.MaxSeqLen}, {"image_size", w.ImageSize, model.MaxImage},
+		{"grad_accum", w.GradAccum, model.MaxBatch}, {"lora_rank", w.LoRARank, model.MaxRank}, {"gpus", w.GPUs, model.MaxGPUs},
+		{"tp", w.TP, model.MaxGPUs}, {"context_len", w.ContextLen, model.MaxSeqLen}, {"sequences", w.Sequences, model.MaxBatch},
+		{"gen_tokens", w.GenTokens, model.MaxSeqLen},
+	} {
+		if f.v < 0 || f.v > f.max {
+			return Errorf("workload."+f.key, "must be 1–%d, got %d", f.max, f.v)
+		}
+	}
+	if w.AutoGPUs && w.GPUs != 0 {
+		return Errorf("workload.gpus", "give a number or \"auto\", not both")
+	}
+	for _, t := range w.LoRATargets {
+		if !model.ValidLoRATarget(t) {
+			return Errorf("workload.lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
+		}
+	}
+	for _, f := range []struct {
+		key    string
+		v, max float64
+	}{
+		{"dataset_samples", w.DatasetSamples, model.MaxDataset}, {"dataset_tokens", w.DatasetTokens, model.MaxDataset},
+		{"epochs", w.Epochs, model.MaxEpochs}, {"mfu", w.MFU, 1},
+	} {
+		if err := CheckFloat("workload."+f.key, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
+		return Errorf("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
+	}
+	if err := checkServeRanges(&w.Serve); err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			ce.Key = "serve." + ce.Key
+		}
+		return err
+	}
+	s := &c.Search
+	for _, p := range s.Providers {
+		if p == "" || strings.TrimSpace(p) != p {
+			return Errorf("search.providers", "provider %q: want a provider key such as \"aws\"", p)
+		}
+	}
+	for _, r := range s.Regions {
+		if r == "" {
+			return Errorf("search.regions", "empty region; want names such as \"us-east-1\" or prefixes such as \"europe-\"")
+		}
+	}
+	if s.Pricing != "" && !slices.Contains(model.PricingModes, s.Pricing) {
+		return Errorf("search.pricing", "want %s", model.OrList(model.EnumNames(model.PricingModes)))
+	}
+	if s.Sort != "" && !slices.Contains(model.SortKeys, s.Sort) {
+		return Errorf("search.sort", "want %s", model.OrList(model.EnumNames(model.SortKeys)))
+	}
+	for _, f := range []struct {
+		key    string
+		v, max float64
+	}{
+		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10}, {"budget_job", s.BudgetJob, 1e10},
+		{"hours_per_month", s.HoursPerMonth, maxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
+		{"usd_cny", s.USDCNY, 1000},
+	} {
+		if err := CheckFloat("search."+f.key, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	if e := c.Estimate; e != nil {
+		for _, f := range []struct {
+			key string
+			v   float64
+		}{
+			{"weights_gib", e.WeightsGiB}, {"gradients_gib", e.GradientsGiB}, {"optimizer_states_gib", e.OptimizerStatesGiB},
+			{"activations_gib", e.ActivationsGiB}, {"kv_cache_gib", e.KVCacheGiB}, {"overhead_gib", e.OverheadGiB},
+			{"total_gib", e.TotalGiB}, {"total_flops", e.TotalFLOPs}, {"hours", e.Hours}, {"gpu_hours", e.GPUHours},
+		} {
+			if err := CheckFloat("estimate."+f.key, f.v, math.MaxFloat64); err != nil {
+				return err
+			}
+		}
+		if err := CheckText("estimate.gpu", e.GPU, false); err != nil {
+			return err
+		}
+	}
+	if sel := c.Selection; sel != nil {
+		if err := sel.validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckFloat accepts 0 (unset) and finite values in (0, max]; a value
+// written as 0 is reported, since the encoder never writes one.
+func CheckFloat(key string, v, max float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > max {
+		return Errorf(key, "must be > 0 and ≤ %g, got %v", max, v)
+	}
+	return nil
+}
+
+// CheckText rejects text that could not be written back unchanged
+// (control characters, invalid UTF-8) and, when required, blank text: a
+// *Error about key.
+func CheckText(key, s string, required bool) error {
+	if required && strings.TrimSpace(s) == "" {
+		return Errorf(key, "missing; want a non-empty string")
+	}
+	if !utf8.ValidString(s) || strings.IndexFunc(s, model.Unprintable) >= 0 {
+		return Errorf(key, "%q has control characters or invalid UTF-8", s)
+	}
+	return nil
+}
+
+func (c *CustomModel) validate() error {
+	if c.Family != "" && !slices.Contains(model.Families, c.Family) {
+		return Errorf("workload.custom.family", "want %s", model.OrList(model.EnumNames(model.Families)))
+	}
+	if err := CheckFloat("workload.custom.params", c.Params, model.MaxParams); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		key string
+		v   int
+	}{{"layers", c.Layers}, {"hidden", c.Hidden}, {"heads", c.Heads}, {"kv_heads", c.KVHeads}, {"ffn", c.FFN}, {"vocab", c.Vocab}} {
+		if f.v < 0 || f.v > 1<<24 {
+			return Errorf("workload.custom."+f.key, "must be 1–%d, got %d", 1<<24, f.v)
+		}
+	}
+	a := c.Architecture()
+	if err := a.Validate(); err != nil {
+		return Errorf("workload.custom", "%s", strings.TrimPrefix(err.Error(), model.ErrInvalidArchitecture.Error()+": "))
+	}
+	return nil
+}
+
+var datePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`) })
+
+func (s *Selection) validate() error {
+	for _, f := range []struct{ key, v string }{
+		{"provider", s.Provider}, {"instance_type", s.InstanceType}, {"region", s.Region},
+	} {
+		if err := CheckText("selection."+f.key, f.v, true); err != nil {
+			return err
+		}
+	}
+	if err := CheckText("selection.gpu", s.GPU, false); err != nil {
+		return err
+	}
+	if s.GPUs < 1 || s.GPUs > model.MaxGPUs {
+		return Errorf("selection.gpus", "must be 1–%d, got %d", model.MaxGPUs, s.GPUs)
+	}
+	if s.Instances < 1 || s.Instances > model.MaxGPUs {
+		return Errorf("selection.instances", "must be 1–%d, got %d", model.MaxGPUs, s.Instances)
+	}
+	if s.Pricing != "" && !slices.Contains(model.PricingModes, s.Pricing) {
+		return Errorf("selection.pricing", "want %s", model.OrList(model.EnumNames(model.PricingModes)))
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"price_per_hour_usd", s.USDPerHour}, {"monthly_cost_usd", s.MonthlyUSD}, {"job_hours", s.JobHours}, {"job_cost_usd", s.JobUSD}} {
+		if err := CheckFloat("selection."+f.key, f.v, 1e12); err != nil {
+			return err
+		}
+	}
+	if s.CatalogAsOf != "" {
+		if _, err := time.Parse(time.DateOnly, s.CatalogAsOf); err != nil || !datePattern().MatchString(s.CatalogAsOf) {
+			return Errorf("selection.catalog_as_of", "want a date such as \"2026-11-30\", got %q", s.CatalogAsOf)
+		}
+	}
+	return nil
+}
+
+// Workload turns the request into a Workload without defaults or
+// validation, for callers that override it before Compute. It is the one
+// place each request rule lives: the model is looked up in cat (keys and
+// aliases), read with rd.HFConfig (whose dtype sets the precision when none
+// is given) or built from the custom shape (CustomModel.Architecture's
+// defaults); rd.Safetensors then sets the exact parameter count; gpus =
+// "auto" leaves GPUs to the search. Warnings come from the readers.
+// Errors are *Error naming the key.
+func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Workload, []string, error) {
+	out := model.Workload{Settings: w.Settings.Clone()}
+	var warnings []string
+	switch {
+	case w.Model != "":
+		a, err := cat.Model(w.Model)
+		if err != nil {
+			return out, nil, &Error{Key: "workload.model", Msg: strings.TrimPrefix(err.Error(), model.ErrNotFound.Error()+": ")}
+		}
+		out.Model = *a
+	case w.HFConfig != "":
+		if rd.HFConfig == nil {
+			return out, nil, Errorf("workload.hf_config", "this build cannot read config.json files; give model or [workload.custom]")
+		}
+		a, p, ws, err := rd.HFConfig(w.HFConfig, cmp.Or(w.Task, model.TaskTrain))
+		if err != nil {
+			return out, nil, Errorf("workload.hf_config", "%v", err)
+		}
+		out.Model = a
+		warnings = ws
+		if out.Precision == "" && p != "" { // the checkpoint's format: model.FromCheckpoint's rule
+			task, prec, note := model.FromCheckpoint(cmp.Or(out.Task, model.TaskTrain), p)
+			if task != cmp.Or(out.Task, model.TaskTrain) {
+				out.Task = task
+			}
+			if out.Precision = prec; note != "" {
+				warnings = append(warnings, note)
+			}
+		}
+	case w.Custom != nil:
+		out.Model = w.Custom.Architecture()
+	case w.Safetensors != "":
+		out.Model = model.Architecture{Family: model.FamilyDecoder} // its count comes next
+	default:
+		return out, nil, Errorf("workload.model", "give model, hf_config or a [workload.custom] table")
+	}
+	if w.Safetensors != "" {
+		if rd.Safetensors == nil {
+			return out, nil, Errorf("workload.safetensors", "this build cannot read safetensors files")
+		}
+		a, ws, err := rd.Safetensors(w.Safetensors, out.Model)
+		if err != nil {
+			return out, nil, Errorf("workload.safetensors", "%v", err)
+		}
+		out.Model, warnings = a, append(warnings, ws...)
+	}
+	if out.FlashAttention != nil && out.Model.Family != "" && !out.Model.Family.HasAttention() {
+		warnings = append(warnings, model.NoAttentionWarning(&out.Model)) // one line, then the answer is dropped
+		out.FlashAttention = nil
+	}
+	if w.AutoGPUs {
+		out.GPUs = 0
+	}
+	return out, warnings, nil
+}
+
+// Resolve is Workload with Defaults applied and Validate passed; a
+// validation error names the workload key ("workload.tp").
+func (w *WorkloadAnswers) Resolve(cat *model.Catalog, rd Readers) (model.Workload, []string, error) {
+	out, warnings, err := w.Workload(cat, rd)
+	if err != nil {
+		return out, warnings, err
+	}
+	out.Defaults()
+	return out, warnings, AsError(out.Validate())
+}
+
+// AsError returns a Workload.Validate error as a *Error naming
+// the workload key; nil stays nil.
+func AsError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var fe *model.FieldError
+	if errors.As(err, &fe) {
+		return &Error{Key: "workload." + fe.Field, Msg: fe.Msg}
+	}
+	return Errorf("workload.model", "%s", strings.TrimPrefix(err.Error(), model.ErrInvalidArchitecture.Error()+": "))
+}
+
+// rawConfig is the file's TOML shape. Every value has a type whose
+// UnmarshalTOML says what is wrong in words; Decode adds the key.
+type rawConfig struct {
+	SchemaVersion tInt          `toml:"schema_version"`
+	Workload      *rawWorkload  `toml:"workload"`
+	Search        *rawSearch    `toml:"search"`
+	Estimate      *rawEstimate  `toml:"estimate"`
+	Selection     *rawSelection `toml:"selection"`
+	Launch        *Launch       `toml:"launch"`
+	Serve         *rawServe     `toml:"serve"`
+	Lang          tString       `toml:"lang"`
+}
+
+type rawWorkload struct {
+	Framework      model.Framework `toml:"framework"`
+	Task           model.Task      `toml:"task"`
+	Model          tString         `toml:"model"`
+	HFConfig       tString         `toml:"hf_config"`
+	Custom         *rawCustom      `toml:"custom"`
+	Precision      model.Precision `toml:"precision"`
+	Optimizer      model.Optimizer `toml:"optimizer"`
+	BatchSize      tInt            `toml:"batch_size"`
+	SeqLen         tInt            `toml:"seq_len"`
+	ImageSize      tInt            `toml:"image_size"`
+	GradAccum      tInt            `toml:"grad_accum"`
+	Checkpointing  tBool           `toml:"checkpointing"`
+	FlashAttention tBool           `toml:"flash_attention"`
+	LoRARank       tInt            `toml:"lora_rank"`
+	LoRATargets    tStrings        `toml:"lora_targets"`
+	DatasetSamples tFloat          `toml:"dataset_samples"`
+	DatasetTokens  tFloat          `toml:"dataset_tokens"`
+	Epochs         tFloat          `toml:"epochs"`
+	GPUs           tGPUs           `toml:"gpus"`
+	Strategy       model.Strategy  `toml:"strategy"`
+	TP             tInt            `toml:"tp"`
+	ContextLen     tInt            `toml:"context_len"`
+	Sequences      tInt            `toml:"sequences"`
+	GenTokens      tInt            `toml:"gen_tokens"`
+	MFU            tFloat          `toml:"mfu"`
+	Recipe         model.Recipe    `toml:"recipe"`
+	Loss           model.Loss      `toml:"loss"`
+	QuantType      model.QuantType `toml:"quant_type"`
+	DoubleQuant    tBool           `toml:"double_quant"`
+	model.Switches                 // decoded by their toml tags
+}
+
+type rawCustom struct {
+	Family  model.Family `toml:"family"`
+	Params  tFloat       `toml:"params"`
+	Layers  tInt         `toml:"layers"`
+	Hidden  tInt         `toml:"hidden"`
+	Heads   tInt         `toml:"heads"`
+	KVHeads tInt         `toml:"kv_heads"`
+	FFN     tInt         `toml:"ffn"`
+	Vocab   tInt         `toml:"vocab"`
+}
+
+type rawSearch struct {
+	Providers      tStrings      `toml:"providers"`
+	Regions        tStrings      `toml:"regions"`
+	GPUs           tStrings      `toml:"gpus"`
+	Pricing        tPricing      `toml:"pricing"`
+	MaxPriceHour   tFloat        `toml:"max_price_hour"`
+	BudgetMonth    tFloat        `toml:"budget_month"`
+	BudgetJob      tFloat        `toml:"budget_job"`
+	HoursPerMonth  tFloat        `toml:"hours_per_month"`
+	DeadlineHours  tFloat        `toml:"deadline_hours"`
+	AllowMultiNode tBool         `toml:"allow_multi_node"`
+	AllowFallback  tBool         `toml:"allow_precision_fallback"`
+	Sort           model.SortKey `toml:"sort"`
+	USDCNY         tFloat        `toml:"usd_cny"`
+}
+
+type rawEstimate struct {
+	GPU                tString  `toml:"gpu"`
+	WeightsGiB         tFloat   `toml:"weights_gib"`
+	GradientsGiB       tFloat   `toml:"gradients_gib"`
+	OptimizerStatesGiB tFloat   `toml:"optimizer_states_gib"`
+	ActivationsGiB     tFloat   `toml:"activations_gib"`
+	KVCacheGiB         tFloat   `toml:"kv_cache_gib"`
+	OverheadGiB        tFloat   `toml:"overhead_gib"`
+	TotalGiB           tFloat   `toml:"total_gib"`
+	TotalFLOPs         tFloat   `toml:"total_flops"`
+	Hours              tFloat   `toml:"hours"`
+	GPUHours           tFloat   `toml:"gpu_hours"`
+	Model              *rawArch `toml:"model"`
+}
+
+// rawArch is [estimate.model]: informational, read back as written.
+type rawArch struct {
+	Family          model.Family `toml:"family"`
+	Params          tFloat       `toml:"params"`
+	ActiveParams    tFloat       `toml:"active_params"`
+	Layers          tInt         `toml:"layers"`
+	DecoderLayers   tInt         `toml:"decoder_layers"`
+	Hidden          tInt         `toml:"hidden"`
+	Heads           tInt         `toml:"heads"`
+	KVHeads         tInt         `toml:"kv_heads"`
+	HeadDim         tInt         `toml:"head_dim"`
+	FFN             tInt         `toml:"ffn"`
+	Vocab           tInt         `toml:"vocab"`
+	Experts         tInt         `toml:"experts"`
+	ExpertsPerToken tInt         `toml:"experts_per_token"`
+	MaxPositions    tInt         `toml:"max_positions"`
+	GatedMLP        tBool        `toml:"gated_mlp"`
+	Tied            tBool        `toml:"tied_embeddings"`
+}
+
+type rawSelection struct {
+	Provider     tString  `toml:"provider"`
+	InstanceType tString  `toml:"instance_type"`
+	Region       tString  `toml:"region"`
+	GPU          tString  `toml:"gpu"`
+	GPUs         tInt     `toml:"gpus"`
+	Instances    tInt     `toml:"instances"`
+	Pricing      tPricing `toml:"pricing"`
+	USDPerHour   tFloat   `toml:"price_per_hour_usd"`
+	MonthlyUSD   tFloat   `toml:"monthly_cost_usd"`
+	JobHours     tFloat   `toml:"job_hours"`
+	JobUSD       tFloat   `toml:"job_cost_usd"`
+	CatalogAsOf  tDate    `toml:"catalog_as_of"`
+}
+
+// configKeys lists each table's keys for "did you mean" on typos; built
+// on the first unknown key, not in every process's start (reflection).
+var configKeys = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"":                {"schema_version", "workload", "search", "estimate", "selection", "launch", "serve", "lang"},
+		"workload":        TOMLKeys(rawWorkload{}),
+		"workload.custom": TOMLKeys(rawCustom{}),
+		"search":          TOMLKeys(rawSearch{}),
+		"estimate":        TOMLKeys(rawEstimate{}),
+		"estimate.model":  TOMLKeys(rawArch{}),
+		"selection":       TOMLKeys(rawSelection{}),
+		"launch":          TOMLKeys(Launch{}),
+		"launch.stack":    TOMLKeys(LaunchStack{}),
+		"serve":           TOMLKeys(rawServe{}),
+	}
+})
+
+// Decode parses and validates a configuration file. Decoding is
+// strict: an unknown key is an error suggesting the closest valid one, a
+// value of the wrong type or out of range an error naming its key, a key
+// given twice a parse error with its line. Integers are accepted where
+// numbers are wanted (epochs = 3 or 3.0); whole numbers must be whole
+// (batch_size = 8, not 8.5). Errors are *Error wrapping
+// ErrInvalid.
+func Decode(b []byte) (Config, error) {
+	var raw rawConfig
+	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw)
+	if err != nil {
+		if ce := TOMLParseError(err); ce != nil {
+			return Config{}, ce
+		}
+		return Config{}, typeError(TidyTOMLMessage(err.Error()))
+	}
+	if extra := md.Undecoded(); len(extra) > 0 {
+		k := extra[0]
+		table := strings.Join(k[:len(k)-1], ".")
+		msg := fmt.Sprintf("unknown key %q", k[len(k)-1])
+		if valid, ok := configKeys()[table]; ok {
+			if s := model.Closest(k[len(k)-1], valid, 1); len(s) > 0 {
+				msg += fmt.Sprintf("; did you mean %q?", s[0])
+			} else {
+				msg += "; valid keys: " + strings.Join(valid, ", ")
+			}
+		}
+		return Config{}, &Error{Key: k.String(), Msg: msg}
+	}
+	if !raw.SchemaVersion.set {
+		return Config{}, Errorf("schema_version", "missing; add schema_version = %d at the top", SchemaVersion)
+	}
+	if raw.SchemaVersion.v != SchemaVersion {
+		return Config{}, Errorf("schema_version", "%d is not supported; this gpuplan reads %d", raw.SchemaVersion.v, SchemaVersion)
+	}
+	if raw.Workload == nil {
+		return Config{}, Errorf("workload", "missing [workload] table")
+	}
+	c := Config{Lang: raw.Lang.v}
+	rw := raw.Workload
+	c.Workload = WorkloadAnswers{
+		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Switches: rw.Switches},
+		Model:    rw.Model.v,
+		HFConfig: rw.HFConfig.v,
+		AutoGPUs: rw.GPUs.auto,
+	}
+	if raw.Serve != nil {
+		sv, err := raw.Serve.serving()
+		if err != nil {
+			return Config{}, err
+		}
+		c.Workload.Serve = sv
+	}
+	if rc := rw.Custom; rc != nil {
+		c.Workload.Custom = &CustomModel{Family: rc.Family, Params: rc.Params.v, Layers: rc.Layers.v, Hidden: rc.Hidden.v,
+			Heads: rc.Heads.v, KVHeads: rc.KVHeads.v, FFN: rc.FFN.v, Vocab: rc.Vocab.v}
+	}
+	// Explicit zeros are rejected: the encoder omits unknown and default
+	// values, so a zero is a typo or a "free" price.
+	zeros := []struct {
+		key string
+		set bool
+		v   float64
+	}{
+		{"workload.batch_size", rw.BatchSize.set, float64(rw.BatchSize.v)}, {"workload.seq_len", rw.SeqLen.set, float64(rw.SeqLen.v)},
+		{"workload.image_size", rw.ImageSize.set, float64(rw.ImageSize.v)}, {"workload.grad_accum", rw.GradAccum.set, float64(rw.GradAccum.v)},
+		{"workload.lora_rank", rw.LoRARank.set, float64(rw.LoRARank.v)}, {"workload.tp", rw.TP.set, float64(rw.TP.v)},
+		{"workload.context_len", rw.ContextLen.set, float64(rw.ContextLen.v)}, {"workload.sequences", rw.Sequences.set, float64(rw.Sequences.v)},
+		{"workload.epochs", rw.Epochs.set, rw.Epochs.v}, {"workload.mfu", rw.MFU.set, rw.MFU.v},
+		{"workload.dataset_samples", rw.DatasetSamples.set, rw.DatasetSamples.v}, {"workload.dataset_tokens", rw.DatasetTokens.set, rw.DatasetTokens.v},
+	}
+	if rw.GPUs.set && !rw.GPUs.auto {
+		zeros = append(zeros, struct {
+			key string
+			set bool
+			v   float64
+		}{"workload.gpus", true, float64(rw.GPUs.n)})
+	}
+	if rs := raw.Search; rs != nil {
+		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
+			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
+			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort,
+			USDCNY: rs.USDCNY.v, BudgetJob: rs.BudgetJob.v}
+		c.Search.GPUs = rs.GPUs.v
+		zeros = append(zeros, []struct {
+			key string
+			set bool
+			v   float64
+		}{
+			{"search.max_price_hour", rs.MaxPriceHour.set, rs.MaxPriceHour.v}, {"search.budget_month", rs.BudgetMonth.set, rs.BudgetMonth.v},
+			{"search.hours_per_month", rs.HoursPerMonth.set, rs.HoursPerMonth.v}, {"search.deadline_hours", rs.DeadlineHours.set, rs.DeadlineHours.v},
+			{"search.usd_cny", rs.USDCNY.set, rs.USDCNY.v},
+			{"search.budget_job", rs.BudgetJob.set, rs.BudgetJob.v},
+		}...)
+	}
+	if re := raw.Estimate; re != nil {
+		c.Estimate = &EstimateSummary{GPU: re.GPU.v, WeightsGiB: re.WeightsGiB.v, GradientsGiB: re.GradientsGiB.v,
+			OptimizerStatesGiB: re.OptimizerStatesGiB.v, ActivationsGiB: re.ActivationsGiB.v, KVCacheGiB: re.KVCacheGiB.v,
+			OverheadGiB: re.OverheadGiB.v, TotalGiB: re.TotalGiB.v, TotalFLOPs: re.TotalFLOPs.v, Hours: re.Hours.v, GPUHours: re.GPUHours.v}
+		if ra := re.Model; ra != nil {
+			c.Estimate.Model = &ArchSummary{Family: ra.Family, Params: ra.Params.v, ActiveParams: ra.ActiveParams.v,
+				Layers: ra.Layers.v, DecoderLayers: ra.DecoderLayers.v, Hidden: ra.Hidden.v, Heads: ra.Heads.v, KVHeads: ra.KVHeads.v,
+				HeadDim: ra.HeadDim.v, FFN: ra.FFN.v, Vocab: ra.Vocab.v, Experts: ra.Experts.v, ExpertsPerToken: ra.ExpertsPerToken.v,
+				MaxPositions: ra.MaxPositions.v, GatedMLP: ra.GatedMLP.v, Tied: ra.Tied.v}
+		}
+	}
+	if rs := raw.Selection; rs != nil {
+		c.Selection = &Selection{Provider: rs.Provider.v, InstanceType: rs.InstanceType.v, Region: rs.Region.v, GPU: rs.GPU.v,
+			GPUs: rs.GPUs.v, Instances: rs.Instances.v, Pricing: rs.Pricing.v, USDPerHour: rs.USDPerHour.v,
+			MonthlyUSD: rs.MonthlyUSD.v, JobHours: rs.JobHours.v, JobUSD: rs.JobUSD.v, CatalogAsOf: rs.CatalogAsOf.v}
+		zeros = append(zeros, []struct {
+			key string
+			set bool
+			v   float64
+		}{
+			{"selection.price_per_hour_usd", rs.USDPerHour.set, rs.USDPerHour.v}, {"selection.monthly_cost_usd", rs.MonthlyUSD.set, rs.MonthlyUSD.v},
+			{"selection.job_hours", rs.JobHours.set, rs.JobHours.v}, {"selection.job_cost_usd", rs.JobUSD.set, rs.JobUSD.v},
+		}...)
+	}
+	for _, z := range zeros {
+		if z.set && z.v == 0 {
+			msg := "must be > 0; leave the key out for the default"
+			if strings.HasSuffix(z.key, "_usd") || strings.Contains(z.key, "price") || strings.Contains(z.key, "budget") {
+				msg = "must be > 0; a price of 0 is never free: leave the key out when it is unknown or unlimited"
+			}
+			return Config{}, Errorf(z.key, "%s", msg)
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// TidyTOMLMessage turns the TOML library's message into one of ours:
+// lowercase, no "toml: " prefix, no trailing period.
+func TidyTOMLMessage(s string) string {
+	s = strings.TrimPrefix(strings.TrimSpace(s), "toml: ")
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSuffix(s, ".")
+	if len(s) > 1 && !(s[1] >= 'A' && s[1] <= 'Z') { // "TOML files cannot…" keeps its acronym
+		s = strings.ToLower(s[:1]) + s[1:]
+	}
+	return s
+}
+
+// tomlKeyError is the TOML library's message about one key's value, as
+// it words a value of the wrong type for a plain Go field (the [launch]
+// section's): "line 5 (last key "launch.nodes"): incompatible types: TOML
+// value has type string; destination has type integer", or "type mismatch
+// for LaunchStack: expected table but found int64".
+var tomlKeyError = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^line ([0-9]+) \(last key "([^"]*)"\): (?:incompatible types: TOML value has type ([^;]+); destination has type (.+)|type mismatch for [^:]+: expected (table) but found (.+)|(.*))$`)
+})
+
+// typeError turns the TOML library's error about a key into a Error
+// naming the key and line, worded as the rest ("want a whole number such
+// as 8, got a string"); other messages stay as they are.
+func typeError(msg string) error {
+	m := tomlKeyError().FindStringSubmatch(msg)
+	if m == nil {
+		return &Error{Msg: msg}
+	}
+	line, _ := strconv.Atoi(m[1])
+	ce := &Error{Key: m[2], Line: line, Msg: m[7]}
+	if gotType, wantType := cmp.Or(m[3], m[6]), cmp.Or(m[4], m[5]); wantType != "" {
+		want := map[string]string{"integer": "a whole number such as 8", "float": "a number such as 3 or 0.5", "string": "a string in quotes",
+			"boolean": "true or false", "slice": "an array", "map": "a table", "table": "a table"}[wantType]
+		got := map[string]string{"string": "a string", "int64": "a whole number", "float64": "a number", "bool": "a boolean",
+			"[]any": "an array", "map[string]any": "a table", "[]map[string]any": "an array of tables", "time.Time": "a date-time"}[gotType]
+		ce.Msg = "want " + cmp.Or(want, wantType) + ", got " + cmp.Or(got, gotType)
+	}
+	return ce
+}
+
+// TOMLParseError returns the TOML library's syntax error in err (a
+// toml.ParseError) as a *Error with its key, line and tidied
+// message; nil when err is not one.
+func TOMLParseError(err error) *Error {
+	var pe toml.ParseError
+	if !errors.As(err, &pe) {
+		return nil
+	}
+	return &Error{Key: pe.LastKey, Line: pe.Position.Line, Msg: TidyTOMLMessage(pe.Message)}
+}
+
+// TOMLValueError words the TOML library's error about a value of the
+// wrong type as a configuration file's (typeError): a *Error with
+// the key, line and "want a whole number such as 8, got a string", for
+// other TOML files (catalog overlays) to say it the same way; nil when
+// err is not such an error.
+func TOMLValueError(err error) *Error {
+	var ce *Error
+	if errors.As(typeError(TidyTOMLMessage(err.Error())), &ce) && ce.Key != "" && strings.HasPrefix(ce.Msg, "want ") {
+		return ce
+	}
+	return nil
+}
+
+func badValue(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+type tInt struct {
+	v   int
+	set bool
+}
+
+func (t *tInt) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case int64:
+		if x < math.MinInt32 || x > math.MaxInt32 {
+			return badValue("%d is out of range", x)
+		}
+		t.v, t.set = int(x), true
+		return nil
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) <= math.MaxInt32 {
+			t.v, t.set = int(x), true
+			return nil
+		}
+	}
+	return badValue("want a whole number such as 8, got %s", model.DescribeTOML(v))
+}
+
+type tFloat struct {
+	v   float64
+	set bool
+}
+
+func (t *tFloat) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case int64:
+		t.v, t.set = float64(x), true
+		return nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return badValue("want a finite number, got %s", model.DescribeTOML(v))
+		}
+		t.v, t.set = x, true
+		return nil
+	}
+	return badValue("want a number such as 3 or 0.5, got %s", model.DescribeTOML(v))
+}
+
+type tBool struct {
+	v   bool
+	set bool
+}
+
+func (t *tBool) UnmarshalTOML(v any) error {
+	b, ok := v.(bool)
+	if !ok {
+		return badValue("want true or false, got %s", model.DescribeTOML(v))
+	}
+	t.v, t.set = b, true
+	return nil
+}
+
+func (t *tBool) ptr() *bool {
+	if !t.set {
+		return nil
+	}
+	return model.Bool(t.v)
+}
+
+type tString struct{ v string }
+
+func (t *tString) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return badValue("want a string in quotes, got %s", model.DescribeTOML(v))
+	}
+	if err := CheckText("", s, false); err != nil {
+		return badValue("%q has control characters or invalid UTF-8", s)
+	}
+	t.v = s
+	return nil
+}
+
+type tStrings struct{ v []string }
+
+func (t *tStrings) UnmarshalTOML(v any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return badValue("want an array of strings such as [\"aws\", \"gcp\"], got %s", model.DescribeTOML(v))
+	}
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return badValue("want an array of strings, got an element %s", model.DescribeTOML(e))
+		}
+		if err := CheckText("", s, false); err != nil {
+			return badValue("%q has control characters or invalid UTF-8", s)
+		}
+		out = append(out, s)
+	}
+	if len(out) > 0 {
+		t.v = out
+	}
+	return nil
+}
+
+// tGPUs is a GPU count or "auto".
+type tGPUs struct {
+	n         int
+	auto, set bool
+}
+
+func (t *tGPUs) UnmarshalTOML(v any) error {
+	if s, ok := v.(string); ok {
+		if strings.EqualFold(strings.TrimSpace(s), "auto") {
+			t.auto, t.set = true, true
+			return nil
+		}
+		return badValue("want a whole number such as 8 or \"auto\", got %s", model.DescribeTOML(v))
+	}
+	var i tInt
+	if err := i.UnmarshalTOML(v); err != nil {
+		return badValue("want a whole number such as 8 or \"auto\", got %s", model.DescribeTOML(v))
+	}
+	t.n, t.set = i.v, true
+	return nil
+}
+
+// tDate is a calendar date, written "2026-11-30" (a string) and also read
+// as a TOML local date (2026-11-30). It stays text: no time zone shifts it.
+type tDate struct{ v string }
+
+func (t *tDate) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case string:
+		if _, err := time.Parse(time.DateOnly, x); err != nil || !datePattern().MatchString(x) {
+			return badValue("want a date such as \"2026-11-30\", got %s", model.DescribeTOML(v))
+		}
+		t.v = x
+		return nil
+	case time.Time:
+		// A TOML local date decodes as midnight in a zone named for it;
+		// format in the value's own zone, never converted.
+		if x.Hour() != 0 || x.Minute() != 0 || x.Second() != 0 || x.Nanosecond() != 0 {
+			return badValue("want a date such as \"2026-11-30\", got %s", model.DescribeTOML(v))
+		}
+		t.v = x.Format(time.DateOnly)
+		return nil
+	}
+	return badValue("want a date such as \"2026-11-30\", got %s", model.DescribeTOML(v))
+}
+
+// tPricing is a pricing mode, parsed by model.ParsePricing. A wrapper, not
+// Pricing.UnmarshalText: the plan file decodes Pricing as written and
+// reports a bad one under its own key (plan_codec.go).
+type tPricing struct{ v model.Pricing }
+
+func (t *tPricing) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return badValue("want a string in quotes, got %s", model.DescribeTOML(v))
+	}
+	p, err := model.ParsePricing(s)
+	if err != nil {
+		return err
+	}
+	t.v = p
+	return nil
+}
+
+// TOMLKeys returns the toml tags of a struct's fields, in order: the valid
+// keys of a table, for "did you mean" on typos.
+func TOMLKeys(v any) []string {
+	t := reflect.TypeOf(v)
+	keys := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		f := t.Field(i)
+		key, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		switch {
+		case key == "" && f.Anonymous && f.Type.Kind() == reflect.Struct:
+			keys = append(keys, TOMLKeys(reflect.Zero(f.Type).Interface())...) // the decoder flattens it
+		case key != "" && key != "-":
+			keys = append(keys, key)
+		}
+	}
+	return keys
+}

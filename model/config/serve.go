@@ -1,0 +1,188 @@
+package config
+
+import (
+	"cmp"
+	"errors"
+	"strconv"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
+)
+
+// rawServe is the [serve] table: the serving request (weight format, the
+// lengths, the load, the latency targets, the split and vLLM's engine
+// settings, spelled as vLLM's flags in snake case) and, as gpuplan export
+// writes it (model/launch Serve.TOML), where it runs. The "where" keys are
+// informational like [launch]: recomputed on export, but typed so a typo is
+// caught. tensor_parallel_size, pipeline_parallel_size and replicas are
+// requests: 0 or absent is auto.
+type rawServe struct {
+	WeightFormat         tString  `toml:"weight_format"`
+	KVCacheDType         tString  `toml:"kv_cache_dtype"`
+	MaxModelLen          tInt     `toml:"max_model_len"`
+	PromptTokens         tInt     `toml:"prompt_tokens"`
+	OutputTokens         tInt     `toml:"output_tokens"`
+	Concurrency          tInt     `toml:"concurrency"`
+	RequestsPerSec       tFloat   `toml:"requests_per_sec"`
+	TTFTMs               tFloat   `toml:"ttft_ms"`
+	TPOTMs               tFloat   `toml:"tpot_ms"`
+	TensorParallelSize   tInt     `toml:"tensor_parallel_size"`
+	PipelineParallelSize tInt     `toml:"pipeline_parallel_size"`
+	Replicas             tInt     `toml:"replicas"`
+	GPUMemoryUtilization tFloat   `toml:"gpu_memory_utilization"`
+	MaxNumBatchedTokens  tInt     `toml:"max_num_batched_tokens"`
+	MaxNumSeqs           tInt     `toml:"max_num_seqs"`
+	Provider             tString  `toml:"provider"`
+	InstanceType         tString  `toml:"instance_type"`
+	Region               tString  `toml:"region"`
+	Pricing              tString  `toml:"pricing"`
+	USDPerHour           tFloat   `toml:"usd_per_hour"`
+	Accelerator          tString  `toml:"accelerator"`
+	GPUsPerNode          tInt     `toml:"gpus_per_node"`
+	Nodes                tInt     `toml:"nodes"`
+	ReplicasPerNode      tInt     `toml:"replicas_per_node"`
+	ModelID              tString  `toml:"model_id"`
+	Image                tString  `toml:"image"`
+	Port                 tInt     `toml:"port"`
+	VLLMArgs             tStrings `toml:"vllm_args"`
+}
+
+// serving checks the table's request keys and returns them. Errors are
+// *Error naming the key.
+func (r *rawServe) serving() (serve.Serving, error) {
+	s := serve.Serving{MaxModelLen: r.MaxModelLen.v, PromptTokens: r.PromptTokens.v, OutputTokens: r.OutputTokens.v,
+		Concurrency: r.Concurrency.v, RequestsPerSec: r.RequestsPerSec.v, TTFTTargetMs: r.TTFTMs.v, TPOTTargetMs: r.TPOTMs.v,
+		TP: r.TensorParallelSize.v, PP: r.PipelineParallelSize.v, Replicas: r.Replicas.v,
+		GPUMemoryUtilization: r.GPUMemoryUtilization.v, MaxNumBatchedTokens: r.MaxNumBatchedTokens.v, MaxNumSeqs: r.MaxNumSeqs.v}
+	var err error
+	if r.WeightFormat.v != "" {
+		if s.WeightFormat, err = serve.ParseWeightFormat(r.WeightFormat.v); err != nil {
+			return s, Errorf("serve.weight_format", "%v", err)
+		}
+	}
+	if r.KVCacheDType.v != "" {
+		if s.KVCacheDType, err = serve.ParseKVCacheDType(r.KVCacheDType.v); err != nil {
+			return s, Errorf("serve.kv_cache_dtype", "%v", err)
+		}
+	}
+	if err := checkServeRanges(&s); err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			ce.Key = "serve." + ce.Key
+		}
+		return s, err
+	}
+	return s, nil
+}
+
+// Serving request limits: what one request may say before a model is
+// known (Serving.Validate checks the rest against the model).
+const (
+	maxServeRate    = 1e6 // requests per second
+	maxServeLatency = 3.6e6
+)
+
+// checkServeRanges checks the numbers of s alone, without a model: counts in
+// 0…their limits (0 is the default or auto), gpu_memory_utilization in
+// (0, 1], load as concurrency or requests per second, not both. Errors are
+// *Error with the [serve] key (without "serve.").
+func checkServeRanges(s *serve.Serving) error {
+	for _, f := range []struct {
+		key    string
+		v, max int
+	}{
+		{"max_model_len", s.MaxModelLen, model.MaxSeqLen}, {"prompt_tokens", s.PromptTokens, model.MaxSeqLen},
+		{"output_tokens", s.OutputTokens, model.MaxSeqLen}, {"concurrency", s.Concurrency, model.MaxBatch},
+		{"tensor_parallel_size", s.TP, model.MaxGPUs}, {"pipeline_parallel_size", s.PP, model.MaxGPUs},
+		{"replicas", s.Replicas, model.MaxGPUs}, {"max_num_batched_tokens", s.MaxNumBatchedTokens, model.MaxSeqLen},
+		{"max_num_seqs", s.MaxNumSeqs, model.MaxBatch},
+	} {
+		if f.v < 0 || f.v > f.max {
+			return &Error{Key: f.key, Msg: "must be 1–" + strconv.Itoa(f.max) + ", got " + strconv.Itoa(f.v) + "; leave it out for the default"}
+		}
+	}
+	for _, f := range []struct {
+		key    string
+		v, max float64
+	}{
+		{"requests_per_sec", s.RequestsPerSec, maxServeRate}, {"ttft_ms", s.TTFTTargetMs, maxServeLatency},
+		{"tpot_ms", s.TPOTTargetMs, maxServeLatency}, {"gpu_memory_utilization", s.GPUMemoryUtilization, 1},
+	} {
+		if err := CheckFloat(f.key, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	if s.Concurrency > 0 && s.RequestsPerSec > 0 {
+		return &Error{Key: "requests_per_sec", Msg: "give concurrency or requests_per_sec, not both"}
+	}
+	return nil
+}
+
+// encodeServe writes the [serve] request table; nothing when s is all
+// defaults.
+func (e *encoder) encodeServe(s *serve.Serving) {
+	if *s == (serve.Serving{}) {
+		return
+	}
+	e.table("serve", "Serving (task inference): vLLM's layout; left-out keys are defaults, 0 parallelism is auto.")
+	e.str("weight_format", string(s.WeightFormat), "bf16, fp16, fp8, int8, awq or gptq")
+	e.str("kv_cache_dtype", string(s.KVCacheDType), "auto or fp8")
+	e.int("max_model_len", s.MaxModelLen, "tokens one request may hold, prompt + output")
+	e.int("prompt_tokens", s.PromptTokens, "average prompt tokens per request")
+	e.int("output_tokens", s.OutputTokens, "average generated tokens per request")
+	e.int("concurrency", s.Concurrency, "requests in flight")
+	e.float("requests_per_sec", s.RequestsPerSec, "arrival rate, instead of concurrency")
+	e.float("ttft_ms", s.TTFTTargetMs, "target time to first token")
+	e.float("tpot_ms", s.TPOTTargetMs, "target time per output token")
+	e.int("tensor_parallel_size", s.TP, "GPUs per replica inside a node")
+	e.int("pipeline_parallel_size", s.PP, "stages across nodes")
+	e.int("replicas", s.Replicas, "copies behind a load balancer")
+	e.float("gpu_memory_utilization", s.GPUMemoryUtilization, "vLLM's share of GPU memory")
+	e.int("max_num_batched_tokens", s.MaxNumBatchedTokens, "tokens per scheduler step")
+	e.int("max_num_seqs", s.MaxNumSeqs, "sequences per scheduler step")
+}
+
+// Serving returns the serving workload the request asks for, given w, the
+// request resolved by Workload and Defaults: the [serve] answers, with the
+// older inference keys filling what they leave out (context_len is
+// max_model_len (or seq_len, as the configurator's context length asks
+// it), gen_tokens output_tokens, sequences concurrency, tp the
+// tensor-parallel degree) and the weight format from the precision (a
+// quantized config.json's format) when none is given. bf16 so derived is
+// vLLM's default --dtype auto, which loads a bf16 checkpoint in fp16 where
+// the GPU has no bf16 (vllm/config/model.py _resolve_auto_dtype), so it
+// allows that fallback; a weight format given asks for itself. Without a
+// prompt length, a request fills its context: prompt = max_model_len −
+// output.
+func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
+	s := r.Serve
+	if s.WeightFormat == "" {
+		s.WeightFormat = serve.WeightFormatFor(w.Precision)
+		s.AllowPrecisionFallback = s.WeightFormat == serve.WeightBF16
+	}
+	if s.OutputTokens == 0 {
+		s.OutputTokens = cmp.Or(r.GenTokens, w.GenTokens)
+	}
+	if s.MaxModelLen == 0 {
+		switch {
+		case r.ContextLen > 0:
+			s.MaxModelLen = r.ContextLen
+		case r.SeqLen > 0: // inference: tokens per sequence are the context (Workload.Defaults)
+			s.MaxModelLen = r.SeqLen
+		case s.PromptTokens > 0:
+			s.MaxModelLen = s.PromptTokens + s.OutputTokens
+		default:
+			s.MaxModelLen = w.ContextLen
+		}
+	}
+	if s.PromptTokens == 0 {
+		s.PromptTokens = max(s.MaxModelLen-s.OutputTokens, 1)
+	}
+	if s.Concurrency == 0 && s.RequestsPerSec == 0 {
+		s.Concurrency = cmp.Or(r.Sequences, w.Sequences)
+	}
+	if s.TP == 0 {
+		s.TP = r.TP
+	}
+	return s
+}

@@ -1,0 +1,95 @@
+package config
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
+)
+
+func TestServeConfigRoundTrip(t *testing.T) {
+	in := `schema_version = 1
+[workload]
+task = "inference"
+model = "llama-3.1-70b"
+[serve]
+weight_format = "int4"
+kv_cache_dtype = "fp8"
+max_model_len = 8192
+prompt_tokens = 7000
+output_tokens = 1000
+concurrency = 32
+tpot_ms = 50
+tensor_parallel_size = 2
+gpu_memory_utilization = 0.92
+`
+	c, err := Decode([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := serve.Serving{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVFP8, MaxModelLen: 8192, PromptTokens: 7000, OutputTokens: 1000,
+		Concurrency: 32, TPOTTargetMs: 50, TP: 2, GPUMemoryUtilization: 0.92}
+	if c.Workload.Serve != want {
+		t.Fatalf("decoded %+v, want %+v", c.Workload.Serve, want)
+	}
+	out, err := Encode(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "[serve]") || !strings.Contains(string(out), `weight_format = "awq"`) {
+		t.Fatalf("encoded without [serve]:\n%s", out)
+	}
+	back, err := Decode(out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if back.Workload.Serve != want {
+		t.Fatalf("round trip %+v, want %+v", back.Workload.Serve, want)
+	}
+}
+
+func TestServeConfigErrors(t *testing.T) {
+	head := "schema_version = 1\n[workload]\ntask = \"inference\"\nmodel = \"llama-3.1-8b\"\n[serve]\n"
+	for _, tc := range []struct{ body, want string }{
+		{`weight_format = "int3"`, "serve.weight_format"},
+		{`kv_cache_dtype = "int8"`, "serve.kv_cache_dtype"},
+		{`concurrency = 4` + "\n" + `requests_per_sec = 2.0`, "serve.requests_per_sec"},
+		{`gpu_memory_utilization = 1.5`, "serve.gpu_memory_utilization"},
+		{`max_model_len = -1`, "serve.max_model_len"},
+		{`tensor_paralel_size = 2`, `did you mean "tensor_parallel_size"`},
+		{`ttft_ms = "fast"`, "serve.ttft_ms"},
+	} {
+		_, err := Decode([]byte(head + tc.body + "\n"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to mention %q", tc.body, err, tc.want)
+		}
+	}
+}
+
+func TestAnswersServing(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		r    WorkloadAnswers
+		w    model.Workload
+		want serve.Serving
+	}{
+		{"older keys fill in", WorkloadAnswers{Settings: model.Settings{ContextLen: 8192, GenTokens: 512, Sequences: 16, TP: 2}},
+			model.Workload{Settings: model.Settings{Precision: model.INT4, ContextLen: 8192, GenTokens: 512, Sequences: 16}},
+			serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 7680, OutputTokens: 512, Concurrency: 16, TP: 2}},
+		{"prompt and output give the context", WorkloadAnswers{Serve: serve.Serving{PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3}},
+			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 4096, GenTokens: 256, Sequences: 1}},
+			// bf16 from the precision is vLLM's --dtype auto: fp16 where the GPU has no bf16
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 1200, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3, AllowPrecisionFallback: true}},
+		{"a bf16 weight format asks for bf16 itself", WorkloadAnswers{Serve: serve.Serving{WeightFormat: serve.WeightBF16}},
+			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
+		{"the weight format wins over the precision", WorkloadAnswers{Serve: serve.Serving{WeightFormat: serve.WeightGPTQ}},
+			model.Workload{Settings: model.Settings{Precision: model.FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
+			serve.Serving{WeightFormat: serve.WeightGPTQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
+	} {
+		if got := tc.r.Serving(&tc.w); got != tc.want {
+			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,70 @@
+package plan
+
+import (
+	"cmp"
+	"math"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// planPriceTolerance is how far a phase's usd_per_hour may sit from the
+// catalog's price before Check says so: rounding in the file (four
+// decimals) and a refresh's cents, not a different offer.
+const planPriceTolerance = 0.01
+
+// Check compares each phase's offer with cat and returns what a
+// reader of the plan's total should know, in phase order: an instance
+// type the catalog does not have (a typo, or a private offer), one
+// retired, a region or pricing mode it has no price for, and a
+// usd_per_hour more than 1% from the catalog's price for the same
+// instance count. The plan still prices with its own figures (a
+// negotiated price is the user's to give); these are notes, not errors.
+// Prices in a currency without a rate are not compared.
+func Check(cat *model.Catalog, pl *Plan) []model.Message {
+	var out []model.Message
+	for i := range pl.Phases {
+		ph := &pl.Phases[i]
+		var in *model.Instance
+		for j := range cat.Instances {
+			if c := &cat.Instances[j]; c.Provider == ph.Provider && c.Type == ph.Instance {
+				in = c
+				break
+			}
+		}
+		switch {
+		case in == nil:
+			out = append(out, model.Msg("phase %q: %s %s is not in the catalog (as of %s): the plan's price for it is unchecked", ph.Name, ph.Provider, ph.Instance, cat.AsOf))
+			continue
+		case in.Retired != "":
+			out = append(out, model.Msg("phase %q: %s %s was retired on %s", ph.Name, ph.Provider, ph.Instance, in.Retired))
+			continue
+		case in.MissingSince != "":
+			out = append(out, model.Msg("phase %q: %s %s is not in the latest price fetch (missing since %s): the plan's price for it is unchecked", ph.Name, ph.Provider, ph.Instance, in.MissingSince))
+			continue
+		}
+		var rp *model.RegionPrice
+		for j := range in.Prices {
+			if in.Prices[j].Region == ph.Region {
+				rp = &in.Prices[j]
+			}
+		}
+		if rp == nil {
+			out = append(out, model.Msg("phase %q: the catalog has no price for %s %s in %s", ph.Name, ph.Provider, ph.Instance, ph.Region))
+			continue
+		}
+		if in.PriceCurrency() != "USD" {
+			continue
+		}
+		pricing := cmp.Or(ph.Pricing, model.OnDemand) // a phase without a mode is compared as the search's default
+		unit, ok := cat.Price(in, rp, pricing, nil)
+		if !ok {
+			out = append(out, model.Msg("phase %q: the catalog has no %s price for %s %s in %s", ph.Name, model.Msg(string(pricing)), ph.Provider, ph.Instance, ph.Region))
+			continue
+		}
+		want := unit * float64(max(ph.Instances, 1))
+		if math.Abs(ph.USDPerHour-want) > planPriceTolerance*want {
+			out = append(out, model.Msg("phase %q: the plan prices %s %s in %s (%s) at $%.4g/h; the catalog (as of %s) says $%.4g/h", ph.Name, ph.Provider, ph.Instance, ph.Region, model.Msg(string(pricing)), ph.USDPerHour, cat.AsOf, want))
+		}
+	}
+	return out
+}

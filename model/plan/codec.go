@@ -1,0 +1,136 @@
+package plan
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+)
+
+// MaxPhases bounds a plan file's phases: a plan is a handful of steps;
+// thousands are a mistake or hostile input.
+const MaxPhases = 64
+
+// planFile is a plan on disk: schema_version, name, [[phase]]. The
+// configuration tables (workload, search, estimate, selection) may sit
+// beside them, so a configuration can carry its plan; they are left to
+// config.Decode.
+type planFile struct {
+	SchemaVersion int     `toml:"schema_version"`
+	Name          string  `toml:"name,omitempty"`
+	Phases        []Phase `toml:"phase"`
+}
+
+// planTables are the top-level keys a plan file may hold besides its own.
+var planTables = []string{"workload", "search", "estimate", "selection"}
+
+// planPhaseKeys are the keys of a [[phase]] table, for "did you mean".
+var planPhaseKeys = []string{"name", "config", "answers", "provider", "instance", "region", "pricing", "instances",
+	"usd_per_hour", "job_hours", "months", "hours_per_month"}
+
+// Decode reads a plan file ([[phase]] tables, see Plan) strictly: an
+// unknown key, a pricing mode that does not exist, text with control
+// characters or more than MaxPhases phases is an error naming the key
+// (a *config.Error wrapping config.ErrInvalid). Costs are checked by
+// Plan.Cost.
+func Decode(b []byte) (Plan, error) {
+	var f planFile
+	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
+	if err != nil {
+		if ce := config.TOMLParseError(err); ce != nil {
+			return Plan{}, ce
+		}
+		return Plan{}, &config.Error{Msg: config.TidyTOMLMessage(err.Error())}
+	}
+	for _, k := range md.Undecoded() {
+		if slices.Contains(planTables, k[0]) {
+			continue
+		}
+		msg := fmt.Sprintf("unknown key %q", k[len(k)-1])
+		if k[0] == "phase" && len(k) == 2 {
+			if s := model.Closest(k[1], planPhaseKeys, 1); len(s) > 0 {
+				msg += fmt.Sprintf("; did you mean %q?", s[0])
+			}
+		}
+		return Plan{}, &config.Error{Key: k.String(), Msg: msg}
+	}
+	if f.SchemaVersion != config.SchemaVersion {
+		return Plan{}, config.Errorf("schema_version", "want schema_version = %d at the top, got %d", config.SchemaVersion, f.SchemaVersion)
+	}
+	if len(f.Phases) == 0 {
+		return Plan{}, config.Errorf("phase", "no phases: add a [[phase]] table for each step")
+	}
+	if len(f.Phases) > MaxPhases {
+		return Plan{}, config.Errorf("phase", "%d phases; at most %d", len(f.Phases), MaxPhases)
+	}
+	if err := planText("name", f.Name, false); err != nil {
+		return Plan{}, err
+	}
+	for i := range f.Phases {
+		p := &f.Phases[i]
+		key := func(k string) string { return fmt.Sprintf("phase[%d].%s", i, k) }
+		for _, t := range []struct {
+			k, v string
+			req  bool
+		}{{"name", p.Name, true}, {"config", p.Config, false}, {"provider", p.Provider, false},
+			{"instance", p.Instance, false}, {"region", p.Region, false}} {
+			if err := planText(key(t.k), t.v, t.req); err != nil {
+				return Plan{}, err
+			}
+		}
+		for k, v := range p.Answers {
+			if err := planText(key("answers."+k), k+v, false); err != nil {
+				return Plan{}, err
+			}
+		}
+		if p.Pricing != "" {
+			if _, err := model.ParsePricing(string(p.Pricing)); err != nil {
+				return Plan{}, config.Errorf(key("pricing"), "%q: want one of %s", p.Pricing, joinPricing())
+			}
+		}
+		if p.Instances < 0 || p.Instances > 100000 {
+			return Plan{}, config.Errorf(key("instances"), "must be in [0, 100000], got %d", p.Instances)
+		}
+	}
+	if err := checkFile(f.Name, f.Phases); err != nil { // names.go
+		return Plan{}, err
+	}
+	return Plan{Name: f.Name, Phases: f.Phases}, nil
+}
+
+func joinPricing() string {
+	s := make([]string, len(model.PricingModes))
+	for i, p := range model.PricingModes {
+		s[i] = string(p)
+	}
+	return strings.Join(s, ", ")
+}
+
+// Encode writes p as Decode reads it; decoding the result and
+// encoding again gives the same bytes.
+func Encode(p *Plan) ([]byte, error) {
+	var b bytes.Buffer
+	enc := toml.NewEncoder(&b)
+	enc.Indent = ""
+	if err := enc.Encode(planFile{SchemaVersion: config.SchemaVersion, Name: p.Name, Phases: p.Phases}); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// planText is CheckText that also refuses unprintable runes (escape
+// sequences), since plan names are printed on the terminal.
+func planText(key, s string, required bool) error {
+	if err := config.CheckText(key, s, required); err != nil {
+		return err
+	}
+	if strings.ContainsFunc(s, model.Unprintable) {
+		return config.Errorf(key, "%q has control characters", model.Printable(s))
+	}
+	return nil
+}

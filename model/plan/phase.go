@@ -1,0 +1,110 @@
+package plan
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+)
+
+// IsPlan reports whether b is a plan file: TOML with [[phase]] tables.
+// It only looks; Decode says what is wrong with one.
+func IsPlan(b []byte) bool {
+	var f struct {
+		Phase []map[string]any `toml:"phase"`
+	}
+	_, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
+	return err == nil && len(f.Phase) > 0
+}
+
+// PhaseNames returns the names of the plan's phases, in order.
+func (pl *Plan) PhaseNames() []string {
+	names := make([]string, len(pl.Phases))
+	for i := range pl.Phases {
+		names[i] = pl.Phases[i].Name
+	}
+	return names
+}
+
+// ErrNoPhase is matched (errors.Is) by Plan.Phase's error when no phase
+// was named or none has the name.
+var ErrNoPhase = errors.New("no such phase")
+
+// phaseError is Plan.Phase's error: what to type, and ErrNoPhase.
+type phaseError struct{ msg string }
+
+func (e *phaseError) Error() string        { return e.msg }
+func (e *phaseError) Is(target error) bool { return target == ErrNoPhase }
+
+// Phase returns the phase named name. Without a name, or with one no
+// phase has, the error lists the phases and how to pick one.
+func (pl *Plan) Phase(name string) (*Phase, error) {
+	quoted := make([]string, len(pl.Phases))
+	for i := range pl.Phases {
+		if pl.Phases[i].Name == name && name != "" {
+			return &pl.Phases[i], nil
+		}
+		quoted[i] = strconv.Quote(pl.Phases[i].Name)
+	}
+	list := strings.Join(quoted, ", ")
+	switch s := model.Closest(name, pl.PhaseNames(), 1); {
+	case name == "":
+		return nil, &phaseError{fmt.Sprintf("a plan with phases %s: pick one with --phase NAME (gpuplan plan FILE prices the whole plan)", list)}
+	case len(s) > 0:
+		return nil, &phaseError{fmt.Sprintf("no phase %q; did you mean %q? The plan's phases are %s", model.Printable(name), s[0], list)}
+	}
+	return nil, &phaseError{fmt.Sprintf("no phase %q; the plan's phases are %s", model.Printable(name), list)}
+}
+
+// ConfigTOML writes the phase's answers as a configuration file
+// (AnswersTOML).
+func (p *Phase) ConfigTOML() ([]byte, error) { return config.AnswersTOML(p.Answers) }
+
+// Config returns the configuration the phase stands for: its answers
+// through config.Decode (see ConfigTOML), and the phase's offer as the
+// selection. The answers win over a configuration file the phase also
+// names (Config); a phase with only the file is read by the caller (model
+// reads no files), and is an error here. Errors are *config.Error
+// whose key starts with the phase: `phase "serve" answers.precision`.
+func (p *Phase) ConfigFromAnswers() (config.Config, error) {
+	if p.Config != "" && len(p.Answers) == 0 {
+		return config.Config{}, config.Errorf(fmt.Sprintf("phase %q", p.Name), "names a configuration file (config = %q) and no answers; read that file", p.Config)
+	}
+	b, err := p.ConfigTOML()
+	if err == nil {
+		var c config.Config
+		if c, err = config.Decode(b); err == nil {
+			c.Selection = p.selection()
+			return c, nil
+		}
+	}
+	var ce *config.Error
+	if errors.As(err, &ce) {
+		k := strings.TrimPrefix(ce.Key, "workload.")
+		if !strings.HasPrefix(k, "answers.") {
+			k = "answers." + k
+		}
+		return config.Config{}, &config.Error{Key: fmt.Sprintf("phase %q %s", p.Name, k), Msg: ce.Msg}
+	}
+	return config.Config{}, err
+}
+
+// selection is the phase's offer as a configuration's picked offer; nil
+// when the phase names none.
+func (p *Phase) selection() *config.Selection {
+	if p.Provider == "" || p.Instance == "" {
+		return nil
+	}
+	s := &config.Selection{Provider: p.Provider, InstanceType: p.Instance, Region: p.Region, Pricing: p.Pricing,
+		Instances: p.Instances, USDPerHour: p.USDPerHour, JobHours: p.JobHours}
+	if p.JobHours > 0 && p.USDPerHour > 0 {
+		s.JobUSD = p.JobHours * p.USDPerHour
+	}
+	return s
+}

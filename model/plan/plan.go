@@ -1,0 +1,112 @@
+package plan
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Plan is work in phases, each on its own offer: "fine-tune on an A100,
+// then serve on a T4 for 6 months". TOML: [[phase]] tables.
+type Plan struct {
+	Name   string  `toml:"name,omitempty" json:"name,omitempty"`
+	Phases []Phase `toml:"phase" json:"phases"`
+}
+
+// Phase is one workload on one chosen offer for a duration. The workload
+// is referenced, not embedded: Config names a gpuplan configuration file
+// and Answers holds the configurator's answers (key → value as typed), so
+// the phase reopens as it was asked.
+type Phase struct {
+	Name    string            `toml:"name" json:"name"`
+	Config  string            `toml:"config,omitempty" json:"config,omitempty"`
+	Answers map[string]string `toml:"answers,omitempty" json:"answers,omitempty"`
+
+	// The offer chosen: provider, instance type, region, pricing mode and
+	// instance count, with its price when chosen (USD per hour, all
+	// instances) so the plan prices without the catalog.
+	Provider   string        `toml:"provider" json:"provider"`
+	Instance   string        `toml:"instance" json:"instance"`
+	Region     string        `toml:"region" json:"region"`
+	Pricing    model.Pricing `toml:"pricing" json:"pricing"`
+	Instances  int           `toml:"instances" json:"instances"`
+	USDPerHour float64       `toml:"usd_per_hour" json:"usd_per_hour"`
+
+	// Duration: a job's hours (JobHours, from the estimate) or a service's
+	// months (Months, billed HoursPerMonth hours a month unless
+	// HoursPerMonth says fewer). Exactly one of JobHours and Months is set.
+	JobHours      float64 `toml:"job_hours,omitzero" json:"job_hours,omitempty"`
+	Months        float64 `toml:"months,omitzero" json:"months,omitempty"`
+	HoursPerMonth float64 `toml:"hours_per_month,omitzero" json:"hours_per_month,omitempty"`
+}
+
+// ErrInvalid is wrapped by Phase.Cost and Plan.Cost for a phase that
+// cannot be priced; the message names the phase.
+var ErrInvalid = errors.New("invalid plan")
+
+// PhaseCost is what one phase costs.
+type PhaseCost struct {
+	Name  string  `json:"name"`
+	Hours float64 `json:"hours"` // billed hours
+	USD   float64 `json:"usd"`
+	// CommitmentUSD is the whole reserved term owed when the phase is on a
+	// 1- or 3-year commitment (USDPerHour × 730 × term months); 0
+	// otherwise. USD is never less: a phase shorter than its term still
+	// owes the term.
+	CommitmentUSD float64 `json:"commitment_usd,omitempty"`
+}
+
+// Cost prices the phase: billed hours × USDPerHour, the billed hours being
+// JobHours, or Months × (HoursPerMonth or 730); on a reserved term, at
+// least the whole commitment.
+func (p *Phase) Cost() (PhaseCost, error) {
+	bad := func(format string, a ...any) (PhaseCost, error) {
+		return PhaseCost{}, fmt.Errorf("%w: phase %q: %s", ErrInvalid, p.Name, fmt.Sprintf(format, a...))
+	}
+	finite := func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
+	switch {
+	case !finite(p.USDPerHour) || p.USDPerHour == 0:
+		return bad("usd_per_hour must be > 0, got %g", p.USDPerHour)
+	case !finite(p.JobHours) || !finite(p.Months) || !finite(p.HoursPerMonth):
+		return bad("job_hours, months and hours_per_month must be ≥ 0")
+	case (p.JobHours > 0) == (p.Months > 0):
+		return bad("give job_hours (a job) or months (a service), not both or neither")
+	case p.HoursPerMonth > model.HoursPerMonth:
+		return bad("hours_per_month must be ≤ %d, got %g", model.HoursPerMonth, p.HoursPerMonth)
+	}
+	c := PhaseCost{Name: p.Name, Hours: p.JobHours}
+	if p.Months > 0 {
+		c.Hours = p.Months * cmp.Or(p.HoursPerMonth, model.HoursPerMonth) // 0 means the whole month
+	}
+	c.USD = c.Hours * p.USDPerHour
+	if m := model.TermMonths(p.Pricing); m > 0 {
+		c.CommitmentUSD = p.USDPerHour * model.HoursPerMonth * float64(m)
+		c.USD = max(c.USD, c.CommitmentUSD)
+	}
+	return c, nil
+}
+
+// Cost prices every phase and returns them with the total, USD. The error
+// joins the problems of all phases that cannot be priced.
+func (pl *Plan) Cost() (phases []PhaseCost, totalUSD float64, err error) {
+	if len(pl.Phases) == 0 {
+		return nil, 0, fmt.Errorf("%w: no phases: add one with [[phase]]", ErrInvalid)
+	}
+	var errs []error
+	for i := range pl.Phases {
+		c, err := pl.Phases[i].Cost()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		phases = append(phases, c)
+		totalUSD += c.USD
+	}
+	if len(errs) > 0 {
+		return nil, 0, errors.Join(errs...)
+	}
+	return phases, totalUSD, nil
+}

@@ -1,0 +1,189 @@
+package plan
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// PhaseScenario is one phase of a plan as the engine prices it: the
+// phase's workload and search, and its duration as the plan gives it.
+type PhaseScenario struct {
+	Name string
+	model.Scenario
+	// JobHours is the plan's job time, used when the engine cannot time
+	// the job (no dataset); 0 for a service.
+	JobHours float64
+	// Months and HoursPerMonth are a service's duration (Phase).
+	Months, HoursPerMonth float64
+}
+
+// Scenario is a plan's phases as the engine prices them.
+type Scenario []PhaseScenario
+
+// Saving is a single change to a plan and what it saves over the
+// whole plan; Phases names the phases it changes.
+type Saving struct {
+	model.Saving
+	Phases []string `json:"phases"`
+}
+
+// PhaseScenarioFor returns the scenario of phase p on its chosen offer: w
+// (the phase's workload, resolved from its answers), searched on p's
+// provider, region and pricing mode and on the GPU of p's instance type
+// in cat (all GPUs when cat does not list the type), with the search's
+// other answers from q.
+func PhaseScenarioFor(p *Phase, w model.Workload, q model.Query, cat *model.Catalog) PhaseScenario {
+	q.Pricing = cmp.Or(p.Pricing, q.Pricing)
+	if p.Provider != "" {
+		q.Providers = []string{p.Provider}
+	}
+	if p.Region != "" {
+		q.Regions = []string{p.Region}
+	}
+	for i := range cat.Instances {
+		if in := &cat.Instances[i]; in.Provider == p.Provider && in.Type == p.Instance {
+			q.GPUs = []string{in.GPU}
+			break
+		}
+	}
+	if p.HoursPerMonth > 0 {
+		q.HoursPerMonth = p.HoursPerMonth
+	}
+	w.Defaults() // changes act on the answers after defaults, as Savings
+	return PhaseScenario{Name: p.Name, Scenario: model.Scenario{Workload: w, Query: q}, JobHours: p.JobHours,
+		Months: p.Months, HoursPerMonth: p.HoursPerMonth}
+}
+
+// PriceOn prices the phase on offer o as the plan prices a phase
+// (Phase.Cost): a job for the engine's job hours on o (the plan's
+// JobHours when the engine has none), a service for its months; on a
+// 1- or 3-year commitment at least the whole term.
+func (ph *PhaseScenario) PriceOn(o *model.Offer) (float64, error) {
+	pp := Phase{Name: ph.Name, Pricing: o.Pricing, USDPerHour: o.USDPerHour, Months: ph.Months, HoursPerMonth: ph.HoursPerMonth}
+	if ph.Months == 0 {
+		pp.JobHours = ph.JobHours
+		if o.HasJob {
+			pp.JobHours = o.JobHours
+		}
+	}
+	c, err := pp.Cost()
+	return c.USD, err
+}
+
+// Eval returns an eval for model.RankSavings over a whole plan: each phase
+// on the engine's best offer for its scenario (model.Recommend's first offer:
+// the cheapest job with a dataset, else the cheapest hour), priced by
+// PriceOn, summed. Spot is priced without interruptions, as
+// model.EvalCheapestJob. ok is false when a phase has no offer.
+//
+// Each phase keeps its own estimates from one call to the next (most
+// changes only change the query), so the eval must not be called
+// concurrently.
+func Eval(cat *model.Catalog) func(Scenario) (float64, bool) {
+	var finders []*model.CheapestFinder
+	return func(pl Scenario) (float64, bool) {
+		for len(finders) < len(pl) {
+			finders = append(finders, model.NewCheapestFinder(cat))
+		}
+		total := 0.0
+		for i := range pl {
+			ph := &pl[i]
+			o, ok := finders[i].Offer(ph.Workload, ph.Query)
+			if !ok {
+				return 0, false
+			}
+			usd, err := ph.PriceOn(o)
+			if err != nil {
+				return 0, false
+			}
+			total += usd
+		}
+		return total, true
+	}
+}
+
+// Changes lists the single changes worth trying on a plan: the union
+// of each phase's model.ScenarioChanges (gpuKeys[i] and regions[i] are phase
+// i's candidates), by name. A change is applied to every phase it was
+// listed for ("pay spot instead of on-demand" to every on-demand phase,
+// "run on l4" to every phase that is not on l4 alone); phases[name] says
+// which.
+func Changes(pl Scenario, gpuKeys, regions [][]string) (changes []model.Change[Scenario], phases map[string][]string) {
+	type perPhase struct {
+		i int
+		c model.Change[model.Scenario]
+	}
+	var order []string
+	byName := map[string][]perPhase{}
+	for i := range pl {
+		var g, r []string
+		if i < len(gpuKeys) {
+			g = gpuKeys[i]
+		}
+		if i < len(regions) {
+			r = regions[i]
+		}
+		for _, c := range model.ScenarioChanges(pl[i].Scenario, g, r) {
+			if _, ok := byName[c.Name]; !ok {
+				order = append(order, c.Name)
+			}
+			byName[c.Name] = append(byName[c.Name], perPhase{i, c})
+		}
+	}
+	phases = map[string][]string{}
+	for _, name := range order {
+		each := byName[name]
+		for _, e := range each {
+			phases[name] = append(phases[name], pl[e.i].Name)
+		}
+		changes = append(changes, model.Change[Scenario]{Name: name, Msg: each[0].c.Msg, Kind: each[0].c.Kind,
+			Apply: func(b Scenario) Scenario {
+				b = slices.Clone(b)
+				for _, e := range each {
+					b[e.i].Scenario = e.c.Apply(b[e.i].Scenario)
+				}
+				return b
+			}})
+	}
+	return changes, phases
+}
+
+// Savings ranks the single changes to a plan by what they save over
+// the whole plan, priced by the real engine (Eval): each phase's GPU
+// types and regions tried are those of up to maxEach of its cheapest
+// offers on its provider and pricing mode, as Savings does for one job.
+// baseUSD is the plan as it stands, priced the same way.
+func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out []Saving, err error) {
+	gpus := make([][]string, len(pl))
+	regions := make([][]string, len(pl))
+	for i := range pl {
+		q := pl[i].Query
+		q.GPUs, q.Regions, q.Sort = nil, nil, ""
+		rec, err := model.Recommend(pl[i].Workload, cat, q)
+		if err != nil {
+			continue // the phase's own changes still run; eval says if it has no offer
+		}
+		for j := range rec.Offers {
+			o := &rec.Offers[j]
+			if len(gpus[i]) < maxEach && !slices.Contains(gpus[i], o.GPU.Key) {
+				gpus[i] = append(gpus[i], o.GPU.Key)
+			}
+			if len(regions[i]) < maxEach && !slices.Contains(regions[i], o.Region) {
+				regions[i] = append(regions[i], o.Region)
+			}
+		}
+	}
+	changes, phases := Changes(pl, gpus, regions)
+	baseUSD, ranked, err := model.RankSavings(pl, Eval(cat), changes)
+	if err != nil {
+		return 0, nil, fmt.Errorf("plan savings: %w", err)
+	}
+	out = make([]Saving, len(ranked))
+	for i, s := range ranked {
+		out[i] = Saving{Saving: s, Phases: phases[s.Change]}
+	}
+	return baseUSD, out, nil
+}

@@ -1,0 +1,171 @@
+package serve
+
+import (
+	"math"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Memory is one GPU's memory as vLLM lays it out for serving, in bytes.
+//
+// vLLM (v0.11, vllm/v1/worker/gpu_worker.py Worker.determine_available_memory)
+// loads the weights, runs one profiling step at the scheduler's largest batch
+// (gpu_model_runner.py GPUModelRunner.profile_run: a forward pass of
+// max_num_batched_tokens tokens, then the sampler on max_num_seqs dummy
+// requests), measures the torch peak plus memory allocated outside torch
+// (NCCL, custom all-reduce buffers), and gives the KV cache what is left of
+// gpu_memory_utilization × total:
+//
+//	KV cache = total × gpu_memory_utilization − weights − peak activation − non-torch
+//
+// CUDA graphs are captured after the KV cache is allocated, so they come out
+// of the (1 − gpu_memory_utilization) headroom, as does the CUDA context.
+type Memory struct {
+	TotalBytes  float64 // the GPU's memory as the driver reports it
+	BudgetBytes float64 // TotalBytes × gpu_memory_utilization
+	Weights     float64 // this GPU's share of the weights
+	Activation  float64 // peak of the profiling step (see ActivationBytes)
+	NonTorch    float64 // allocations outside PyTorch (NCCL, custom all-reduce)
+	KVCache     float64 // what is left for the KV cache; negative when nothing is
+
+	KVBytesPerToken float64 // per GPU: 2 × layers on this GPU × KV heads on this GPU × head_dim × dtype bytes
+	KVTokens        int     // tokens of KV cache per replica (whole 16-token blocks)
+	// MaxConcurrency is KVTokens ÷ MaxModelLen: requests of full length that
+	// fit at once (vLLM logs it as "Maximum concurrency for N tokens per request").
+	MaxConcurrency float64
+}
+
+// Fits reports whether the KV cache holds at least one request of
+// MaxModelLen tokens; vLLM refuses to start otherwise
+// (vllm/v1/core/kv_cache_utils.py check_enough_kv_cache_memory).
+func (m *Memory) Fits() bool { return m.MaxConcurrency >= 1 }
+
+// Serving memory constants, each measured on vLLM v0.11.0 by llm-d
+// (llm-d/llm-d-benchmark config_explorer/empirical-vllm-memory-results.md,
+// H100 80GB, logs "torch peak memory increase" and "non-torch forward
+// increase memory").
+const (
+	// SamplerBytesPerLogit is the peak memory of vLLM's dummy sampler run per
+	// logit (max_num_seqs × vocabulary): fp32 logits plus the sorted copy,
+	// int64 indices and probabilities that top-k/top-p and the penalties
+	// build. Derived from one measurement only, Llama-3.1-8B (vocab 128256,
+	// max_num_seqs 1024): (4.76 GiB − 8192 × 4096 × 2 B of hidden states) ÷
+	// (1024 × 128256) = 38.4 B; the other models of the same table (vocab
+	// 151936 and 201088, TP 1 and 2) are checked against it in
+	// TestServeCalibration.
+	SamplerBytesPerLogit = 38.4
+	// NonTorchBytes is memory allocated outside PyTorch on one GPU:
+	// "0.13 GiB" at TP 1; NonTorchTPBytes is added with tensor parallelism,
+	// 0.55 GiB in all at TP 2 (NCCL communicators and vLLM's custom
+	// all-reduce buffers).
+	NonTorchBytes   = 0.13 * model.GiB
+	NonTorchTPBytes = 0.42 * model.GiB
+)
+
+// Int4GroupBytesPerParam is AWQ/GPTQ int4 storage per weight with group
+// size 128: the 4-bit weight, one fp16 scale and one 4-bit zero point per
+// group of 128 inputs (vllm/model_executor/layers/quantization/awq.py
+// AWQLinearMethod.create_weights: qweight int32 packs 8 weights, qzeros
+// int32 packs 8 zeros per group, scales fp16 per group; gptq.py adds a
+// g_idx of one int32 per input row, under 0.1% more). It equals
+// model.Int4BytesPerParam.
+const Int4GroupBytesPerParam = 0.5 + (0.5+2)/128
+
+// weightBytesPerLinear returns bytes per linear-layer weight for f.
+// Embeddings, norms and the LM head stay 16-bit in every format (AWQ, GPTQ
+// and the fp8 checkpoints skip lm_head and embed_tokens).
+func weightBytesPerLinear(f WeightFormat) float64 {
+	switch f {
+	case WeightFP8:
+		return 1 // per-channel or per-tensor scales are under 0.1%
+	case WeightInt8:
+		return model.Int8BytesPerParam
+	case WeightAWQ, WeightGPTQ:
+		return Int4GroupBytesPerParam
+	}
+	return 2
+}
+
+// WeightBytes returns the weight bytes of the whole model in format f.
+func WeightBytes(a *model.Architecture, f WeightFormat) float64 {
+	total := a.ParamCount()
+	linear := a.LinearParams()
+	return linear*weightBytesPerLinear(f) + (total-linear)*2
+}
+
+// kvHeadsPerGPU returns the KV heads one GPU stores under tensor
+// parallelism tp: split when there are at least tp, else replicated
+// (vllm/model_executor/layers/linear.py QKVParallelLinear: "num_kv_heads
+// ... replicated" when tp_size ≥ total_num_kv_heads).
+func kvHeadsPerGPU(a *model.Architecture, tp int) int {
+	kv := a.EffectiveKVHeads()
+	if kv >= tp {
+		return kv / tp
+	}
+	return 1
+}
+
+// KVBytesPerToken returns KV-cache bytes per token on one GPU: K and V for
+// every layer on the GPU (layers ÷ pp), per KV head on the GPU, per head
+// dimension, at 2 bytes ("auto" in a 16-bit model) or 1 (fp8) —
+// vllm/v1/kv_cache_interface.py AttentionSpec.page_size_bytes:
+// 2 × block_size × num_kv_heads × head_size × dtype size, per layer.
+func KVBytesPerToken(a *model.Architecture, kv KVCacheDType, tp, pp int) float64 {
+	b := 2.0
+	if kv == KVFP8 {
+		b = 1
+	}
+	layers := math.Ceil(float64(a.Layers) / float64(max(pp, 1)))
+	if a.KVLoRARank > 0 {
+		// Multi-head latent attention: one latent of kv_lora_rank plus the
+		// rotary key per token and layer, the same on every TP rank
+		// (vllm/v1/attention/backends/mla/common.py: "a single latent
+		// vector to represent the per-token entry of the KV cache").
+		return layers * float64(a.KVLoRARank+a.RopeHeadDim) * b
+	}
+	return 2 * layers * float64(kvHeadsPerGPU(a, tp)*a.EffectiveHeadDim()) * b
+}
+
+// ActivationBytes returns the peak of vLLM's profiling step on one GPU
+// of the last pipeline stage: the larger of the forward pass over
+// max_num_batched_tokens tokens (one block at a time: the residual stream,
+// the attention output and the MLP's gate/up output and activation, split by
+// tp) and the hidden states kept while the sampler runs on max_num_seqs
+// requests over the whole vocabulary (SamplerBytesPerLogit).
+func ActivationBytes(a *model.Architecture, tokens, seqs, tp int) float64 {
+	t := float64(tokens)
+	h := float64(a.Hidden)
+	f := float64(a.FFN) * float64(a.ActiveExperts())
+	inter := 1.0
+	if a.GatedMLP {
+		inter = 2
+	}
+	forward := 2 * t * (3*h + (inter+1)*f/float64(tp))
+	sampler := 2*t*h + float64(seqs)*float64(a.Vocab)*SamplerBytesPerLogit
+	return max(forward, sampler)
+}
+
+// MemoryOn returns the memory layout of one GPU serving a with s on g
+// under tensor parallelism tp and pp pipeline stages. s must have Defaults
+// applied.
+func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memory {
+	var m Memory
+	m.TotalBytes = g.MemoryBytes()
+	m.BudgetBytes = m.TotalBytes * s.GPUMemoryUtilization
+	m.Weights = WeightBytes(a, s.WeightFormat) / float64(tp*pp)
+	m.Activation = ActivationBytes(a, s.MaxNumBatchedTokens, s.MaxNumSeqs, tp)
+	m.NonTorch = NonTorchBytes
+	if tp > 1 {
+		m.NonTorch += NonTorchTPBytes
+	}
+	m.KVCache = m.BudgetBytes - m.Weights - m.Activation - m.NonTorch
+	m.KVBytesPerToken = KVBytesPerToken(a, s.KVCacheDType, tp, pp)
+	if m.KVCache > 0 && m.KVBytesPerToken > 0 {
+		blocks := math.Floor(m.KVCache / (vllmBlockSize * m.KVBytesPerToken))
+		m.KVTokens = int(blocks) * vllmBlockSize
+	}
+	if s.MaxModelLen > 0 {
+		m.MaxConcurrency = float64(m.KVTokens) / float64(s.MaxModelLen)
+	}
+	return m
+}

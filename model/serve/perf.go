@@ -1,0 +1,194 @@
+package serve
+
+import (
+	"math"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Serving speed constants.
+const (
+	// MFU is the share of the dense peak that prefill (and decode
+	// steps with enough sequences to be compute-bound) reaches; MBU
+	// the share of peak memory bandwidth a decode step reaches while
+	// streaming the weights and the KV cache (the MBU of Databricks, "LLM
+	// Inference Performance Engineering: Best Practices", 2023). Both are
+	// global: chosen once against all throughput cases of
+	// testdata/serving_calibration.toml, never per case.
+	MFU = 0.45
+	MBU = 0.75
+	// PCIeGBps is PCIe 4.0 ×16 between GPUs without NVLink: 16 GT/s × 16
+	// lanes ≈ 32 GB/s each way (PCI-SIG PCIe 4.0 base specification),
+	// counted both ways like GPU.InterconnectGBps.
+	PCIeGBps = 64
+)
+
+// allReduceLatency returns the fixed cost of one small all-reduce over tp
+// GPUs, in seconds: with NVLink vLLM's custom all-reduce, measured on H100
+// at 3.7/4.8/5.9 µs for tp 2/4/8 (sgl-project/sglang#2904, "custom
+// allreduce" table, 512 B); over PCIe NCCL's path, 9.5/9.1/10.1 µs in the
+// same table ("vllm" rows, the NCCL fallback).
+func allReduceLatency(tp int, nvlink bool) float64 {
+	if !nvlink {
+		return 10e-6
+	}
+	switch {
+	case tp <= 2:
+		return 3.7e-6
+	case tp <= 4:
+		return 4.8e-6
+	}
+	return 5.9e-6
+}
+
+// Hardware is what the speed model needs of a replica's GPUs.
+type Hardware struct {
+	GPU *model.GPU
+	// InterconnectGBps is GPU-to-GPU bandwidth per GPU, both directions,
+	// 10⁹ B/s; NVLink says whether vLLM's custom all-reduce applies.
+	InterconnectGBps float64
+	NVLink           bool
+}
+
+// Perf is the speed of one replica and of all replicas at the load of
+// the Serving workload. Times are seconds, rates per second.
+type Perf struct {
+	Batch       int     // sequences decoding together on one replica in steady state
+	PrefillSec  float64 // one prompt alone: compute-bound
+	TTFTSec     float64 // PrefillSec plus one decode step it waits behind
+	TPOTSec     float64 // per output token under load, prefill chunks included
+	StepSec     float64 // one decode step of Batch sequences, without prefill
+	MemoryBound bool    // the decode step is bound by memory bandwidth, not compute
+
+	OutputTokensPerSec float64 // per replica
+	InputTokensPerSec  float64 // per replica (prompt tokens processed)
+	RequestsPerSec     float64 // per replica
+}
+
+// servePeakFLOPS returns the dense peak for the weight format on g, in
+// FLOP/s: fp8 weights compute in fp8 where the GPU has it (Hopper, Ada);
+// int8 and int4 weight-only formats dequantize to 16-bit.
+func servePeakFLOPS(g *model.GPU, f WeightFormat) float64 {
+	p := model.BF16
+	switch f {
+	case WeightFP8:
+		p = model.FP8
+	case WeightFP16:
+		p = model.FP16
+	}
+	return g.PeakTFLOPS(p) * 1e12
+}
+
+// serveMatmulParams returns the parameters multiplied per token: the
+// active parameters without the input embedding lookup (the LM head is a
+// matmul, tied or not).
+func serveMatmulParams(a *model.Architecture) float64 {
+	n := a.ActiveParams() - float64(a.Vocab+a.LearnedPositions+a.TokenTypes)*float64(a.Hidden)
+	if a.Tied {
+		n += float64(a.Vocab) * float64(a.Hidden)
+	}
+	return max(n, 0)
+}
+
+// PrefillFLOPs returns the FLOPs of a prompt of p tokens: 2·N per token for
+// the matmuls, plus causal attention, 2·L·p²·d_attn (QKᵀ and AV at 2 FLOPs
+// per multiply-add over the p²/2 unmasked pairs: Chowdhery et al., 2022,
+// "PaLM", Appendix B, halved for the causal mask as FlashAttention skips
+// masked blocks).
+func PrefillFLOPs(a *model.Architecture, p int) float64 {
+	pp := float64(p)
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	return 2*serveMatmulParams(a)*pp + 2*float64(a.Layers)*pp*pp*qd
+}
+
+// DecodeFLOPs returns the FLOPs of one generated token at context c: 2·N
+// plus 4·L·c·d_attn for attending to c cached tokens (PaLM, Appendix B).
+func DecodeFLOPs(a *model.Architecture, c float64) float64 {
+	return 2*serveMatmulParams(a) + 4*float64(a.Layers)*c*float64(a.Heads*a.EffectiveHeadDim())
+}
+
+// tpCommSec returns the all-reduce time of one forward pass over `tokens`
+// tokens on one pipeline stage: two all-reduces per layer (after attention
+// and after the MLP, Shoeybi et al., 2019, "Megatron-LM", §3) of tokens × h
+// 16-bit values, as a ring moves 2(tp−1)/tp of the data each way over the
+// link, plus each one's fixed latency. PP adds one send of the hidden states
+// per stage boundary.
+func tpCommSec(a *model.Architecture, hw *Hardware, tokens float64, tp, pp int) float64 {
+	layers := math.Ceil(float64(a.Layers) / float64(pp))
+	bytes := tokens * float64(a.Hidden) * 2
+	var t float64
+	if tp > 1 && hw.InterconnectGBps > 0 {
+		oneWay := hw.InterconnectGBps / 2 * 1e9
+		per := allReduceLatency(tp, hw.NVLink) + 2*float64(tp-1)/float64(tp)*bytes/oneWay
+		t += 2 * layers * per
+	}
+	if pp > 1 && hw.InterconnectGBps > 0 {
+		t += bytes/(hw.InterconnectGBps/2*1e9) + allReduceLatency(2, false)
+	}
+	return t
+}
+
+// Speed returns the speed of one replica (tp × pp GPUs) serving a with s
+// (Defaults applied), holding batch sequences at once.
+//
+// Prefill is compute-bound: PrefillFLOPs over tp·pp GPUs × peak × MFU.
+// A decode step is bound by the slower of memory and compute (Pope et al.,
+// 2022, "Efficiently Scaling Transformer Inference", §2): every GPU reads its
+// weights once and the KV cache of every sequence at the mean context
+// (prompt + output/2) at peak bandwidth × MBU, or does batch ×
+// DecodeFLOPs at peak × MFU; tensor-parallel all-reduces add
+// tpCommSec. A pipeline of pp stages runs pp micro-batches of batch/pp, so a
+// token passes pp stages: TPOT is pp stage-steps.
+//
+// In steady state each sequence's prompt is prefilled in chunks between
+// decode steps (vLLM's chunked prefill), so batch requests cost batch
+// prefills plus output_tokens steps: TPOT is that time ÷ output tokens,
+// requests per second batch ÷ that time.
+func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp, batch int) Perf {
+	g := hw.GPU
+	gpus := float64(tp * pp)
+	peak := servePeakFLOPS(g, s.WeightFormat) * MFU
+	bw := g.MemoryBandwidthGBps * 1e9 * MBU
+	var p Perf
+	if peak <= 0 || bw <= 0 || batch < 1 {
+		return p
+	}
+	p.Batch = batch
+	prompt, out := float64(s.PromptTokens), float64(s.OutputTokens)
+	p.PrefillSec = PrefillFLOPs(a, s.PromptTokens)/(gpus*peak) + tpCommSec(a, hw, prompt, tp, pp)*float64(pp)
+
+	micro := math.Ceil(float64(batch) / float64(pp))
+	ctx := prompt + out/2
+	memSec := (mem.Weights + micro*ctx*mem.KVBytesPerToken) / bw
+	flopSec := micro * DecodeFLOPs(a, ctx) / (gpus * peak)
+	stage := max(memSec, flopSec) + tpCommSec(a, hw, micro, tp, pp)
+	p.MemoryBound = memSec >= flopSec
+	p.StepSec = stage * float64(pp)
+
+	cycle := float64(batch)*p.PrefillSec + out*p.StepSec
+	p.TPOTSec = cycle / out
+	p.TTFTSec = p.PrefillSec + p.StepSec
+	p.RequestsPerSec = float64(batch) / cycle
+	p.OutputTokensPerSec = p.RequestsPerSec * out
+	p.InputTokensPerSec = p.RequestsPerSec * prompt
+	return p
+}
+
+// serveMaxBatch returns the most sequences one replica can hold: vLLM's
+// max_num_seqs, and the KV cache at each sequence's mean occupancy
+// (prompt + output/2 tokens; the scheduler preempts when it runs out).
+func serveMaxBatch(s *Serving, mem *Memory) int {
+	occ := float64(s.PromptTokens) + float64(s.OutputTokens)/2
+	kv := int(float64(mem.KVTokens) / occ)
+	return max(0, min(s.MaxNumSeqs, kv))
+}
+
+// USDPerMillionTokens returns the cost of a million tokens at tokensPerSec
+// on hardware costing usdPerHour: usdPerHour ÷ (tokensPerSec × 3600) × 10⁶.
+// It is +Inf when nothing is produced.
+func USDPerMillionTokens(usdPerHour, tokensPerSec float64) float64 {
+	if tokensPerSec <= 0 {
+		return math.Inf(1)
+	}
+	return usdPerHour / (tokensPerSec * 3600) * 1e6
+}

@@ -1,0 +1,427 @@
+package serve
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Offer is a place to serve from: one kind of node (an instance type in
+// a region at a pricing mode) that can be rented several times.
+type Offer struct {
+	Name         string // what the user sees: "aws p5.48xlarge us-east-1 on-demand"
+	GPU          *model.GPU
+	GPUsPerNode  int
+	Interconnect string  // between the node's GPUs: "nvlink", "nvswitch", "pcie", "infinity-fabric"
+	USDPerHour   float64 // one node
+	Instance     *model.Instance
+	Region       string        // where the price is from; "" when unknown
+	Pricing      model.Pricing // the price's mode; "" when unknown
+}
+
+// OfferFor builds a Offer from a catalog instance, its GPU and
+// the price of one node in USD per hour (Catalog prices per region and mode).
+//
+// An instance row without an interconnect takes its GPU's when the GPU is
+// an SXM/OAM module (the GPU row says nvlink, nvswitch or infinity-fabric):
+// such modules are sold only on baseboards that link them (NVIDIA HGX
+// H100/H200/B200 and A100 baseboards; AMD Instinct OAM platforms), so a
+// multi-GPU node of them is linked. The estimate path assumes the same.
+func OfferFor(in *model.Instance, g *model.GPU, usdPerHour float64, name string) Offer {
+	link := in.Interconnect
+	if link == "" && in.GPUCount > 1 && g != nil && g.Interconnect != "" && g.Interconnect != "pcie" {
+		link = g.Interconnect
+	}
+	return Offer{Name: name, GPU: g, GPUsPerNode: in.GPUCount, Interconnect: link,
+		USDPerHour: usdPerHour, Instance: in}
+}
+
+// hardware returns the interconnect the speed model uses: the GPU's
+// NVLink/Infinity Fabric figure when the node links its GPUs so, else PCIe.
+func (o *Offer) hardware() Hardware {
+	hw := Hardware{GPU: o.GPU, InterconnectGBps: PCIeGBps}
+	fast := o.Interconnect != "" && o.Interconnect != "pcie"
+	if fast && o.GPU.InterconnectGBps > 0 {
+		hw.InterconnectGBps = o.GPU.InterconnectGBps
+		hw.NVLink = true
+	}
+	return hw
+}
+
+// Plan is how to serve a model on one offer and what it gives.
+type Plan struct {
+	Offer   Offer
+	Serving Serving // with Defaults applied and TP, PP, Replicas chosen
+
+	TP, PP, Replicas int
+	Nodes            int // nodes rented: replicas × TP × PP GPUs, in whole nodes
+	GPUs             int // GPUs rented
+
+	Memory Memory // one GPU
+	Perf   Perf   // one replica at its share of the load
+
+	// Totals over all replicas.
+	OutputTokensPerSec, InputTokensPerSec, RequestsPerSec float64
+	USDPerHour                                            float64
+	// USDPerMOutput and USDPerMInput charge the whole hourly price to output
+	// (respectively input) tokens: what one million of them costs at this load.
+	USDPerMOutput, USDPerMInput float64
+
+	// FallbackFrom is the weight format asked for when g cannot run it and
+	// the request allows a fallback (Serving.AllowPrecisionFallback): the
+	// plan is sized, timed and written at Serving.WeightFormat, the format
+	// vLLM loads instead (FormatOn), and Fallback says why. Both are
+	// empty when the plan runs the format asked.
+	FallbackFrom WeightFormat
+	Fallback     model.Message
+
+	Fits    bool     // the model and one full-length request fit
+	Meets   bool     // fits, carries the load and meets the latency targets
+	Reasons []string // why not, in words
+	// ReasonMsgs are Reasons as messages, for translation (same order).
+	ReasonMsgs []model.Message
+}
+
+// serveMaxNodes bounds the nodes the planner rents for one offer.
+const serveMaxNodes = 64
+
+// PlanServing plans serving a with s on offer o: TP, PP and Replicas as
+// given, or chosen (auto) to meet the load and latency targets at the
+// lowest cost per million output tokens. TP is a power of two dividing the
+// node's GPUs that vLLM accepts for the model's heads (tpOK); PP is 1 unless
+// the model does not fit one node. Auto replicas fill every rented node.
+// The error wraps ErrInvalid when s is invalid for a.
+func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
+	if o.GPU == nil || o.GPUsPerNode < 1 {
+		return Plan{}, fmt.Errorf("%w: offer %q has no GPUs", ErrInvalid, o.Name)
+	}
+	s = s.Defaults(o.GPU)
+	if err := s.Validate(a); err != nil {
+		return Plan{}, err
+	}
+	asked := s.WeightFormat
+	run, why, ok := FormatOn(asked, o.GPU)
+	if !why.IsZero() {
+		p := Plan{Offer: o, Serving: s}
+		switch {
+		case !ok:
+			p.reason("%s", why)
+		case !s.AllowPrecisionFallback:
+			p.reason("%s; it would serve %s weights (allow_precision_fallback)", why, run)
+		}
+		if !ok || !s.AllowPrecisionFallback {
+			return p, nil
+		}
+		s.WeightFormat = run
+	}
+	var best *Plan
+	for _, pp := range ppChoices(a, s) {
+		for _, tp := range tpChoices(a, s, o.GPUsPerNode) {
+			p := planOne(a, s, o, tp, pp)
+			if best == nil || betterPlan(&p, best) {
+				best = &p
+			}
+		}
+		if best != nil && best.Fits && s.PP == 0 {
+			break // pipeline parallelism only when one node's TP cannot hold the model
+		}
+	}
+	if best == nil {
+		return Plan{Offer: o, Serving: s, Reasons: []string{fmt.Sprintf(
+			"no tensor-parallel degree up to %d GPUs per node suits the model's %d heads", o.GPUsPerNode, a.Heads)}}, nil
+	}
+	if s.WeightFormat != asked {
+		best.FallbackFrom = asked
+		best.Fallback = model.Msg("%s: served as %s weights (allow_precision_fallback)", why, s.WeightFormat)
+	}
+	return *best, nil
+}
+
+func ppChoices(a *model.Architecture, s Serving) []int {
+	if s.PP > 0 {
+		return []int{s.PP}
+	}
+	var c []int
+	for pp := 1; pp <= 8 && pp <= a.Layers; pp *= 2 {
+		c = append(c, pp)
+	}
+	return c
+}
+
+func tpChoices(a *model.Architecture, s Serving, perNode int) []int {
+	if s.TP > 0 {
+		return []int{s.TP}
+	}
+	var c []int
+	for tp := 1; tp <= perNode; tp *= 2 {
+		if perNode%tp == 0 && tpOK(a, tp) == nil {
+			c = append(c, tp)
+		}
+	}
+	return c
+}
+
+// betterPlan orders plans: meeting targets first, then fitting, then the
+// lowest cost per million output tokens, then fewer GPUs per replica.
+func betterPlan(p, q *Plan) bool {
+	if p.Meets != q.Meets {
+		return p.Meets
+	}
+	if p.Fits != q.Fits {
+		return p.Fits
+	}
+	if c := cmp.Compare(p.USDPerMOutput, q.USDPerMOutput); c != 0 {
+		return c < 0
+	}
+	return p.TP*p.PP < q.TP*q.PP
+}
+
+// planOne sizes replicas for a fixed TP and PP.
+func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
+	s.TP, s.PP = tp, pp
+	p := Plan{Offer: o, Serving: s, TP: tp, PP: pp, USDPerMOutput: math.Inf(1), USDPerMInput: math.Inf(1)}
+	p.Memory = MemoryOn(a, &s, o.GPU, tp, pp)
+	hw := o.hardware()
+	if tp > o.GPUsPerNode {
+		// Tensor parallelism all-reduces twice per layer: vLLM runs it
+		// inside a node, pipeline parallelism across nodes (vLLM docs,
+		// "Distributed inference and serving").
+		p.reason("TP %d needs %d GPUs in one node; %s has %d per node (use pipeline parallelism across nodes)",
+			tp, tp, o.Name, o.GPUsPerNode)
+		return p
+	}
+	if !p.Memory.Fits() {
+		if p.Memory.KVCache <= 0 {
+			p.reason("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g)",
+				tp, pp, p.Memory.Weights/model.GiB, p.Memory.Activation/model.GiB, p.Memory.BudgetBytes/model.GiB, s.GPUMemoryUtilization)
+		} else {
+			p.reason("TP %d × PP %d: KV cache holds %d tokens, less than one %d-token request",
+				tp, pp, p.Memory.KVTokens, s.MaxModelLen)
+		}
+		return p
+	}
+	bMax := serveMaxBatch(&s, &p.Memory)
+	if bMax < 1 {
+		p.reason("TP %d: KV cache holds %d tokens, less than one request's %d", tp, p.Memory.KVTokens, s.PromptTokens+s.OutputTokens)
+		return p
+	}
+	p.Fits = true
+	speed := func(b int) Perf { return Speed(a, &s, &p.Memory, &hw, tp, pp, b) }
+	latOK := func(q Perf) bool {
+		return (s.TPOTTargetMs == 0 || q.TPOTSec*1e3 <= s.TPOTTargetMs) && (s.TTFTTargetMs == 0 || q.TTFTSec*1e3 <= s.TTFTTargetMs)
+	}
+	// The largest batch meeting the latency targets: TPOT and TTFT grow with it.
+	bLat := sort1(bMax, func(b int) bool { return !latOK(speed(b)) }) - 1
+	meetsLatency := bLat >= 1
+	if !meetsLatency {
+		bLat = 1
+	}
+
+	gpusPerReplica := tp * pp
+	perNode := max(1, o.GPUsPerNode/gpusPerReplica)
+	nodesPerReplica := max(1, (gpusPerReplica+o.GPUsPerNode-1)/o.GPUsPerNode)
+	replicasFor := func(r int) int { // fill rented nodes
+		if s.Replicas > 0 {
+			return s.Replicas
+		}
+		if nodesPerReplica > 1 {
+			return r
+		}
+		nodes := (r + perNode - 1) / perNode
+		return nodes * perNode
+	}
+	var batch int
+	switch {
+	case s.RequestsPerSec > 0:
+		capacity := speed(bLat).RequestsPerSec
+		r := replicasFor(int(math.Ceil(s.RequestsPerSec / capacity)))
+		share := s.RequestsPerSec / float64(r)
+		batch = sort1(bMax, func(b int) bool { return speed(b).RequestsPerSec >= share })
+		if batch > bMax || speed(batch).RequestsPerSec < share*0.999 {
+			batch = bMax
+			p.reason("%d replicas carry %.3g requests/s, fewer than the %.3g asked",
+				r, float64(r)*speed(bMax).RequestsPerSec, s.RequestsPerSec)
+		}
+		p.Replicas = r
+	default:
+		c := max(s.Concurrency, 1)
+		r := replicasFor((c + bLat - 1) / bLat)
+		batch = (c + r - 1) / r
+		if batch > bMax {
+			p.reason("%d concurrent requests over %d replicas need %d sequences each; the KV cache or max_num_seqs holds %d",
+				c, r, batch, bMax)
+			batch = bMax
+		}
+		p.Replicas = r
+	}
+	p.Perf = speed(batch)
+	// busy is the replica-equivalents doing work: the load is all there is,
+	// so replicas beyond it idle (auto replicas fill every rented node).
+	busy := float64(p.Replicas)
+	switch {
+	case s.RequestsPerSec > 0:
+		if c := p.Perf.RequestsPerSec * busy; c > s.RequestsPerSec {
+			busy *= s.RequestsPerSec / c // capacity beyond the requests/s asked idles
+		}
+	case batch < bMax:
+		// c requests over r replicas: c mod r replicas hold ⌈c/r⌉ (batch),
+		// the rest ⌊c/r⌋, possibly none; a replica at b sequences gives
+		// speed(b), so count each as its share of one at batch.
+		c, r := max(s.Concurrency, 1), p.Replicas
+		lo, hiN := c/r, c%r
+		if hiN == 0 {
+			hiN = r // every replica at batch
+		}
+		busy = float64(hiN)
+		if lo > 0 && lo < batch && p.Perf.RequestsPerSec > 0 {
+			busy += float64(r-hiN) * speed(lo).RequestsPerSec / p.Perf.RequestsPerSec
+		}
+	}
+	if !latOK(p.Perf) {
+		if s.TTFTTargetMs > 0 && p.Perf.TTFTSec*1e3 > s.TTFTTargetMs {
+			p.reason("time to first token %.0f ms, target %.0f ms", p.Perf.TTFTSec*1e3, s.TTFTTargetMs)
+		}
+		if s.TPOTTargetMs > 0 && p.Perf.TPOTSec*1e3 > s.TPOTTargetMs {
+			p.reason("time per output token %.1f ms, target %.1f ms", p.Perf.TPOTSec*1e3, s.TPOTTargetMs)
+		}
+	}
+	if nodesPerReplica > 1 {
+		p.Nodes = p.Replicas * nodesPerReplica
+	} else {
+		p.Nodes = (p.Replicas + perNode - 1) / perNode
+	}
+	if p.Nodes > serveMaxNodes {
+		p.reason("needs %d nodes, more than %d", p.Nodes, serveMaxNodes)
+	}
+	if nodesPerReplica > 1 && !s.AllowMultiNode {
+		p.reason("one replica spans %d instances (TP %d × PP %d over %d GPUs each): pipeline parallel across nodes needs a Ray cluster (allow_multi_node)",
+			nodesPerReplica, tp, pp, o.GPUsPerNode)
+	}
+	p.GPUs = p.Nodes * o.GPUsPerNode
+	p.Serving.Replicas = p.Replicas
+	r := busy
+	p.OutputTokensPerSec = p.Perf.OutputTokensPerSec * r
+	p.InputTokensPerSec = p.Perf.InputTokensPerSec * r
+	p.RequestsPerSec = p.Perf.RequestsPerSec * r
+	p.USDPerHour = float64(p.Nodes) * o.USDPerHour
+	p.USDPerMOutput = USDPerMillionTokens(p.USDPerHour, p.OutputTokensPerSec)
+	p.USDPerMInput = USDPerMillionTokens(p.USDPerHour, p.InputTokensPerSec)
+	p.Meets = len(p.Reasons) == 0
+	return p
+}
+
+// sort1 returns the smallest b in [1, n] with f(b) true, or n+1; f must be
+// false then true as b grows (sort.Search over 1-based batches).
+func sort1(n int, f func(int) bool) int {
+	lo, hi := 1, n+1
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if f(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// RankServing plans a with s on every offer and returns the plans, those
+// meeting the load and latency targets first, each group by cost per
+// million output tokens, cheapest first. Offers that cannot hold the model
+// come last with their reasons. The error wraps ErrInvalid.
+func RankServing(a *model.Architecture, s Serving, offers []Offer) ([]Plan, error) {
+	plans := make([]Plan, 0, len(offers))
+	for _, o := range offers {
+		p, err := PlanServing(a, s, o)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, p)
+	}
+	slices.SortStableFunc(plans, func(p, q Plan) int {
+		switch {
+		case betterPlan(&p, &q):
+			return -1
+		case betterPlan(&q, &p):
+			return 1
+		}
+		return 0
+	})
+	return plans, nil
+}
+
+// FormatOn returns the weight format vLLM serves a request for f in
+// on g: f itself with a zero why when g runs it; else why not, and the
+// format vLLM would load instead (ok), or ok false when there is none.
+//
+//   - bf16 needs compute capability 8.0: vLLM refuses bfloat16 below it
+//     and asks for --dtype=half (vllm/platforms/cuda.py
+//     check_if_supports_dtype: "Bfloat16 is only supported on GPUs with
+//     compute capability of at least 8.0"); fp16 has the same bytes.
+//   - fp8 needs 7.5: "FP8 computation is supported on NVIDIA GPUs with
+//     compute capability >= 8.9 (Ada Lovelace, Hopper, Blackwell). FP8
+//     models will run on compute capability >= 7.5 (Turing) as
+//     weight-only W8A16, utilizing FP8 Marlin" (vLLM docs, "FP8 W8A8",
+//     docs/features/quantization/fp8.md); Volta has neither ("Supported
+//     Hardware" table: FP8 (W8A8) and Marlin ✗ on Volta). On ROCm vLLM
+//     disables Marlin (model_executor/layers/quantization/fp8.py,
+//     Fp8LinearMethod: "Disable marlin for rocm"), so an AMD GPU needs fp8
+//     hardware (the catalog's fp8 rate: MI300). Without fp8 the model is
+//     served from its 16-bit checkpoint: bf16, or fp16 where bf16 is
+//     missing too.
+//   - AWQ needs 7.5 (model_executor/layers/quantization/awq.py,
+//     AWQConfig.get_min_capability returns 75: "The AWQ kernel only
+//     supports Turing or newer GPUs"); an AWQ checkpoint has no format to
+//     fall back to.
+//   - int8 (W8A8, compressed-tensors) needs 7.5 too
+//     (compressed_tensors_w8a8_int8.py, CompressedTensorsW8A8Int8
+//     .get_min_capability returns 75: "turing and up"); no fallback.
+//
+// fp16 and GPTQ are not checked (GPTQ and bitsandbytes run on Volta in
+// the same table).
+func FormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message, ok bool) {
+	nvidia := g.Vendor == "nvidia" && g.ComputeCapability != ""
+	has16 := func() WeightFormat {
+		if bf, _ := g.Supports(model.BF16); bf && (!nvidia || g.CCAtLeast(8, 0)) {
+			return WeightBF16
+		}
+		return WeightFP16
+	}
+	switch f {
+	case WeightBF16:
+		if has16() == WeightBF16 {
+			return f, model.Message{}, true
+		}
+		if nvidia {
+			return WeightFP16, model.Msg("%s has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is %s)", g.Name, g.ComputeCapability), true
+		}
+		return WeightFP16, model.Msg("%s has no bf16", g.Name), true
+	case WeightFP8:
+		switch {
+		case nvidia && g.CCAtLeast(7, 5), !nvidia && g.FP8TFLOPS > 0:
+			return f, model.Message{}, true
+		case nvidia:
+			return has16(), model.Msg("%s has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is %s)", g.Name, g.ComputeCapability), true
+		}
+		return has16(), model.Msg("%s has no fp8 (vLLM on ROCm needs fp8 hardware: no Marlin weight-only path)", g.Name), true
+	case WeightAWQ:
+		if nvidia && !g.CCAtLeast(7, 5) {
+			return f, model.Msg("vLLM's AWQ kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
+		}
+	case WeightInt8:
+		if nvidia && !g.CCAtLeast(7, 5) {
+			return f, model.Msg("vLLM's INT8 (W8A8) kernels need compute capability 7.5 (Turing) or newer; %s is %s", g.Name, g.ComputeCapability), false
+		}
+	}
+	return f, model.Message{}, true
+}
+
+// reason records why p is not a fit, in English and as a message.
+func (p *Plan) reason(key string, args ...any) {
+	m := model.Msg(key, args...)
+	p.Reasons = append(p.Reasons, m.String())
+	p.ReasonMsgs = append(p.ReasonMsgs, m)
+}

@@ -1,0 +1,163 @@
+package serve_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
+)
+
+// servingOffers are nodes of the embedded catalog's GPUs. The hourly
+// prices are test inputs of the order clouds charge (on-demand, 2026), not
+// catalog figures: the test checks the ranking's logic, not the prices.
+func servingOffers(tb testing.TB, cat *model.Catalog) []serve.Offer {
+	tb.Helper()
+	var offers []serve.Offer
+	for _, o := range []struct {
+		name, gpu, link string
+		n               int
+		usd             float64
+	}{
+		{"8×H100 SXM", "h100-sxm", "nvswitch", 8, 24},
+		{"2×H100 SXM", "h100-sxm", "nvlink", 2, 6},
+		{"1×H100 SXM", "h100-sxm", "", 1, 3},
+		{"1×A100 80GB", "a100-80gb", "", 1, 1.8},
+		{"4×L40S", "l40s", "pcie", 4, 7.4},
+		{"1×A10G", "a10g", "", 1, 1.0},
+	} {
+		g, err := cat.GPU(o.gpu)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		offers = append(offers, serve.Offer{Name: o.name, GPU: g, GPUsPerNode: o.n, Interconnect: o.link, USDPerHour: o.usd})
+	}
+	return offers
+}
+
+// TestRankServing70BAWQ ranks serving offers for the case: Llama 3.1
+// 70B AWQ, 8k context (6k prompt, 2k output), 32 concurrent users, TPOT ≤
+// 50 ms. What an ML engineer expects: the A10G cannot hold 37 GiB of
+// weights; H100s, with 3.35 TB/s, give the lowest $/Mtok; every plan that
+// meets the targets is ranked before those that do not, cheapest first.
+func TestRankServing70BAWQ(t *testing.T) {
+	cat, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := cat.Model("llama-3.1-70b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048,
+		Concurrency: 32, TPOTTargetMs: 50}
+	plans, err := serve.RankServing(a, s, servingOffers(t, cat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seenMiss := false
+	for i, p := range plans {
+		t.Logf("%d. %-12s TP %d × PP %d × %d replicas on %d nodes: meets %v, KV %d tokens, %.0f out tok/s, TPOT %.1f ms, $%.2f/Mtok out %q",
+			i+1, p.Offer.Name, p.TP, p.PP, p.Replicas, p.Nodes, p.Meets, p.Memory.KVTokens, p.OutputTokensPerSec, p.Perf.TPOTSec*1e3, p.USDPerMOutput, p.Reasons)
+		if !p.Meets {
+			seenMiss = true
+		} else if seenMiss {
+			t.Errorf("%s meets the targets but is ranked after one that does not", p.Offer.Name)
+		}
+		if i > 0 && p.Meets && plans[i-1].Meets && p.USDPerMOutput < plans[i-1].USDPerMOutput {
+			t.Errorf("%s ($%.2f/Mtok) ranked after %s ($%.2f/Mtok)", p.Offer.Name, p.USDPerMOutput, plans[i-1].Offer.Name, plans[i-1].USDPerMOutput)
+		}
+		if p.Offer.Name == "1×A10G" && (p.Meets || p.Fits && p.PP == 1) {
+			t.Errorf("70B AWQ (37 GiB of weights) fits one 24 GB A10G only split over nodes, and then too slowly; got PP %d, meets %v", p.PP, p.Meets)
+		}
+	}
+	if !plans[0].Meets || plans[0].Offer.GPU.Key != "h100-sxm" {
+		t.Errorf("best plan %s (meets %v), want an H100 node meeting the targets", plans[0].Offer.Name, plans[0].Meets)
+	}
+}
+
+// BenchmarkPlanServing times one serving plan (memory, batch search, speed)
+// for the 70B AWQ case on an 8-GPU node with TP and replicas on auto.
+func BenchmarkPlanServing(b *testing.B) {
+	cat, err := data.Load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	a, err := cat.Model("llama-3.1-70b")
+	if err != nil {
+		b.Fatal(err)
+	}
+	offers := servingOffers(b, cat)
+	s := serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048,
+		Concurrency: 32, TPOTTargetMs: 50}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := serve.PlanServing(a, s, offers[0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestPlanServingIdleReplicasCarryNothing: auto replicas fill a rented node,
+// but only the load given does work. Llama 3.1 8B bf16 (one H100 holds it)
+// on an 8×H100 node at TP 1 gives 8 replicas; with c requests in flight the
+// node's output is c sequences' worth, never 8 replicas' worth (before the
+// fix, 1 request counted as 8 × one sequence, ranking idle 8-GPU nodes
+// first). Worked by hand from the per-replica speed Speed gives:
+//
+//	c = 1:  one replica at 1 sequence, 7 idle     → total = speed(1)
+//	c = 12: 4 replicas at 2 sequences, 4 at 1     → total = 4·speed(2) + 4·speed(1)
+//	rps:    the node's capacity exceeds the rate  → total = rps × output tokens
+func TestPlanServingIdleReplicasCarryNothing(t *testing.T) {
+	cat, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := cat.Model("llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := servingOffers(t, cat)[0] // 8×H100 SXM, NVSwitch
+	one := serve.Offer{Name: "1×H100 SXM", GPU: node.GPU, GPUsPerNode: 1, USDPerHour: 3}
+	base := serve.Serving{MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, TP: 1}
+	perReplica := func(c int) float64 { // one replica alone at c sequences
+		s := base
+		s.Concurrency, s.Replicas = c, 1
+		p, err := serve.PlanServing(a, s, one)
+		if err != nil || !p.Meets || p.Perf.Batch != c {
+			t.Fatalf("one replica at %d sequences: %v, %+v", c, err, p.Reasons)
+		}
+		return p.OutputTokensPerSec
+	}
+	for _, tc := range []struct {
+		name string
+		conc int
+		rps  float64
+		want float64
+	}{
+		{"1 request", 1, 0, perReplica(1)},
+		{"12 requests", 12, 0, 4*perReplica(2) + 4*perReplica(1)},
+		{"8 requests", 8, 0, 8 * perReplica(1)},
+		{"0.5 requests/s", 0, 0.5, 0.5 * 256},
+	} {
+		s := base
+		s.Concurrency, s.RequestsPerSec = tc.conc, tc.rps
+		p, err := serve.PlanServing(a, s, node)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Replicas != 8 || !p.Meets {
+			t.Fatalf("%s: %d replicas, meets %v %q; want 8 replicas of TP 1 meeting the load", tc.name, p.Replicas, p.Meets, p.Reasons)
+		}
+		if !relNear(p.OutputTokensPerSec, tc.want) {
+			t.Errorf("%s: %.2f output tokens/s on the node, want %.2f", tc.name, p.OutputTokensPerSec, tc.want)
+		}
+		if want := serve.USDPerMillionTokens(24, tc.want); !relNear(p.USDPerMOutput, want) {
+			t.Errorf("%s: $%.2f per million output tokens, want $%.2f", tc.name, p.USDPerMOutput, want)
+		}
+	}
+}
+
+// relNear reports whether got is within 1e-9 of want, relatively.
+func relNear(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want) }

@@ -1,0 +1,233 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// WeightFormat is how a served model's weights are stored, spelled as in
+// TOML and as vLLM's --quantization names them (bf16 and fp16 are --dtype).
+type WeightFormat string
+
+// Weight formats.
+const (
+	WeightBF16 WeightFormat = "bf16"
+	WeightFP16 WeightFormat = "fp16"
+	WeightFP8  WeightFormat = "fp8"  // 8-bit float weights (compressed-tensors, ModelOpt or --quantization fp8)
+	WeightInt8 WeightFormat = "int8" // 8-bit integer weights, W8A16 with group-128 scales
+	WeightAWQ  WeightFormat = "awq"  // 4-bit AWQ, group size 128
+	WeightGPTQ WeightFormat = "gptq" // 4-bit GPTQ, group size 128
+)
+
+// WeightFormats lists the valid weight formats, the default first.
+var WeightFormats = []WeightFormat{WeightBF16, WeightFP16, WeightFP8, WeightInt8, WeightAWQ, WeightGPTQ}
+
+// KVCacheDType is vLLM's --kv-cache-dtype: "auto" keeps the cache in the
+// model's 16-bit dtype, "fp8" stores one byte per element.
+type KVCacheDType string
+
+// KV-cache dtypes.
+const (
+	KVAuto KVCacheDType = "auto"
+	KVFP8  KVCacheDType = "fp8"
+)
+
+// KVCacheDTypes lists the valid KV-cache dtypes, the default first.
+var KVCacheDTypes = []KVCacheDType{KVAuto, KVFP8}
+
+// ParseWeightFormat parses a weight format; "int4" means AWQ.
+func ParseWeightFormat(s string) (WeightFormat, error) {
+	return model.ParseEnum(s, "weight format", WeightFormats, map[string]WeightFormat{
+		"int4": WeightAWQ, "awq-int4": WeightAWQ, "gptq-int4": WeightGPTQ, "bfloat16": WeightBF16,
+		"float16": WeightFP16, "half": WeightFP16, "w8a16": WeightInt8,
+	})
+}
+
+// ParseKVCacheDType parses a KV-cache dtype.
+func ParseKVCacheDType(s string) (KVCacheDType, error) {
+	return model.ParseEnum(s, "kv cache dtype", KVCacheDTypes, map[string]KVCacheDType{"fp8_e4m3": KVFP8, "fp8_e5m2": KVFP8})
+}
+
+// Serving is a serving workload as an inference engine (vLLM) plans it:
+// the model's format, the context it must hold, the traffic it must carry
+// and how it is split over GPUs. Zero values mean "the default" (see
+// Defaults) or, for TP, PP and Replicas, "pick for me" (auto).
+type Serving struct {
+	WeightFormat WeightFormat
+	KVCacheDType KVCacheDType
+	MaxModelLen  int // --max-model-len: prompt + output tokens one request may hold
+	PromptTokens int // average prompt (input) tokens per request
+	OutputTokens int // average generated (output) tokens per request
+
+	// Load: concurrent requests in flight (a closed loop, as benchmark
+	// clients with --max-concurrency send), or requests per second (an open
+	// loop). Give one; both zero means one request at a time.
+	Concurrency    int
+	RequestsPerSec float64
+
+	// Latency targets, 0 for none: time to first token and time per output
+	// token, in milliseconds.
+	TTFTTargetMs float64
+	TPOTTargetMs float64
+
+	TP       int // tensor-parallel degree inside a node; 0: auto
+	PP       int // pipeline-parallel stages across nodes; 0: auto (1 unless the model needs more)
+	Replicas int // independent copies behind a load balancer; 0: auto
+
+	GPUMemoryUtilization float64 // --gpu-memory-utilization, 0–1; 0 means 0.9
+	MaxNumBatchedTokens  int     // --max-num-batched-tokens; 0 means vLLM's default for the GPU
+	MaxNumSeqs           int     // --max-num-seqs; 0 means vLLM's default for the GPU
+
+	// AllowPrecisionFallback plans a GPU that cannot run WeightFormat at
+	// the format vLLM would load there instead (FormatOn), as
+	// Query.AllowPrecisionFallback does for training; otherwise such a
+	// GPU is a near miss naming why. It is the search's answer
+	// (search.allow_precision_fallback), not written in [serve].
+	AllowPrecisionFallback bool
+	// AllowMultiNode lets one replica span instances (pipeline parallel
+	// across nodes), which vLLM runs on a Ray cluster ("Distributed
+	// inference and serving": multi-node needs Ray) that gpuplan's exports
+	// do not write; otherwise such a plan is a near miss. The search's
+	// answer (search.allow_multi_node), not written in [serve].
+	AllowMultiNode bool
+}
+
+// ErrInvalid is wrapped by every Serving.Validate error.
+var ErrInvalid = errors.New("invalid serving workload")
+
+// vLLM defaults, vllm/config/cache.py CacheConfig and
+// vllm/engine/arg_utils.py EngineArgs.get_batch_defaults (v0.11): the
+// engine may use 90% of the GPU's memory; the OpenAI-compatible server
+// schedules at most 8192 tokens and 1024 sequences per step on GPUs with
+// ≥ 70 GiB that are not A100s ("For GPUs like H100 and MI300x, use larger
+// default values"), else 2048 tokens and 256 sequences.
+const (
+	DefaultGPUMemoryUtilization = 0.9
+	vllmLargeGPUBytes           = 70 * model.GiB
+	vllmBlockSize               = 16 // tokens per KV-cache block, CacheConfig.block_size default on CUDA
+)
+
+// vllmBatchDefaults returns vLLM's default max_num_batched_tokens and
+// max_num_seqs for the OpenAI server on g (EngineArgs.get_batch_defaults).
+func vllmBatchDefaults(g *model.GPU) (tokens, seqs int) {
+	if g.MemoryBytes() >= vllmLargeGPUBytes && !isA100(g) {
+		return 8192, 1024
+	}
+	return 2048, 256
+}
+
+func isA100(g *model.GPU) bool {
+	return len(g.Key) >= 4 && g.Key[:4] == "a100"
+}
+
+// Defaults returns s with its zero values filled as vLLM would on g:
+// auto weights (bf16), auto KV cache, 0.9 memory utilisation, the batch
+// defaults of vllmBatchDefaults, and MaxModelLen covering one request.
+// TP, PP and Replicas stay 0 (auto) for the planner.
+func (s Serving) Defaults(g *model.GPU) Serving {
+	if s.WeightFormat == "" {
+		s.WeightFormat = WeightBF16
+	}
+	if s.KVCacheDType == "" {
+		s.KVCacheDType = KVAuto
+	}
+	if s.GPUMemoryUtilization == 0 {
+		s.GPUMemoryUtilization = DefaultGPUMemoryUtilization
+	}
+	tok, seqs := vllmBatchDefaults(g)
+	if s.MaxNumBatchedTokens == 0 {
+		s.MaxNumBatchedTokens = tok
+	}
+	if s.MaxNumSeqs == 0 {
+		s.MaxNumSeqs = seqs
+	}
+	if s.MaxModelLen == 0 {
+		s.MaxModelLen = s.PromptTokens + s.OutputTokens
+	}
+	return s
+}
+
+// Validate reports the first problem with s for model a, saying what is
+// valid. Errors wrap ErrInvalid.
+func (s *Serving) Validate(a *model.Architecture) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+	}
+	if !a.HasShape() || !a.Family.Generative() {
+		return bad("serving needs a generative transformer with a known shape (layers, hidden size, heads)")
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{
+		{"max_model_len", float64(s.MaxModelLen)}, {"prompt_tokens", float64(s.PromptTokens)},
+		{"output_tokens", float64(s.OutputTokens)}, {"concurrency", float64(s.Concurrency)},
+		{"requests_per_sec", s.RequestsPerSec}, {"ttft_target_ms", s.TTFTTargetMs},
+		{"tpot_target_ms", s.TPOTTargetMs}, {"tp", float64(s.TP)}, {"pp", float64(s.PP)},
+		{"replicas", float64(s.Replicas)}, {"max_num_batched_tokens", float64(s.MaxNumBatchedTokens)},
+		{"max_num_seqs", float64(s.MaxNumSeqs)},
+	} {
+		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return bad("%s must be ≥ 0, got %v", f.name, f.v)
+		}
+	}
+	if s.OutputTokens < 1 {
+		return bad("output_tokens must be ≥ 1, got %d", s.OutputTokens)
+	}
+	if s.PromptTokens < 1 {
+		return bad("prompt_tokens must be ≥ 1, got %d", s.PromptTokens)
+	}
+	if s.MaxModelLen > 0 && s.PromptTokens+s.OutputTokens > s.MaxModelLen {
+		return bad("prompt_tokens + output_tokens (%d) exceed max_model_len %d", s.PromptTokens+s.OutputTokens, s.MaxModelLen)
+	}
+	if a.MaxPositions > 0 && s.MaxModelLen > a.MaxPositions {
+		return bad("max_model_len %d is above the model's %d positions", s.MaxModelLen, a.MaxPositions)
+	}
+	if s.Concurrency > 0 && s.RequestsPerSec > 0 {
+		return bad("give concurrency or requests_per_sec, not both")
+	}
+	if u := s.GPUMemoryUtilization; u != 0 && (u <= 0 || u > 1 || math.IsNaN(u)) {
+		return bad("gpu_memory_utilization must be in (0, 1], got %v", u)
+	}
+	if s.TP > 0 {
+		if err := tpOK(a, s.TP); err != nil {
+			return bad("%v", err)
+		}
+	}
+	if s.PP > 0 && s.PP > a.Layers {
+		return bad("pp %d is more than the model's %d layers", s.PP, a.Layers)
+	}
+	if s.WeightFormat != "" {
+		if _, err := ParseWeightFormat(string(s.WeightFormat)); err != nil {
+			return bad("%v", err)
+		}
+	}
+	if s.KVCacheDType != "" {
+		if _, err := ParseKVCacheDType(string(s.KVCacheDType)); err != nil {
+			return bad("%v", err)
+		}
+	}
+	return nil
+}
+
+// tpOK applies vLLM's tensor-parallel rules (vllm/config/model.py
+// ModelConfig.verify_with_parallel_config: "Total number of attention heads
+// must be divisible by tensor parallel size"; the KV heads are split when
+// there are at least TP of them, else replicated, so one must divide the
+// other, vllm/model_executor/layers/linear.py QKVParallelLinear).
+func tpOK(a *model.Architecture, tp int) error {
+	if tp < 1 || tp&(tp-1) != 0 {
+		return fmt.Errorf("tp must be a power of two, got %d", tp)
+	}
+	if a.Heads%tp != 0 {
+		return fmt.Errorf("the model's %d attention heads are not divisible by tp %d", a.Heads, tp)
+	}
+	kv := a.EffectiveKVHeads()
+	if kv%tp != 0 && tp%kv != 0 {
+		return fmt.Errorf("the model's %d KV heads and tp %d do not divide each other", kv, tp)
+	}
+	return nil
+}

@@ -1,0 +1,167 @@
+package serve
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/internal/modeltest"
+)
+
+// llama31_70B is meta-llama/Llama-3.1-70B's config.json shape.
+var llama31_70B = model.Architecture{Key: "llama-3.1-70b", Family: model.FamilyDecoder, Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8,
+	FFN: 28672, GatedMLP: true, Vocab: 128256, Norm: model.RMSNorm, MaxPositions: 131072}
+
+// h100SXM is the H100 SXM5 80GB datasheet row (dense figures), as the catalog has it.
+var h100SXM = model.GPU{Key: "h100-sxm", MemoryGiB: 80, MemoryBandwidthGBps: 3350, FP16TFLOPS: 989.5, BF16TFLOPS: 989.5,
+	FP8TFLOPS: 1979, ComputeCapability: "9.0", Interconnect: "nvlink", InterconnectGBps: 900}
+
+func nearExact(got, want float64) bool { return modeltest.Near(got, want, 1e-9) }
+
+// TestServe70BAWQOn2xH100 is issue 16's headline case: Llama 3.1 70B in
+// AWQ int4 at 8k context on 2×H100 80GB with TP 2 fits, with its KV
+// capacity stated. Worked by hand:
+//
+//	linear weights  80 × (2·8192·8192 + 2·8192·1024 + 3·8192·28672) = 68,451,041,280
+//	other (16-bit)  2 × 128256 × 8192 + 80·2·8192 + 8192          =  2,102,665,216
+//	bytes           68,451,041,280 × (0.5 + 2.5/128) + 2,102,665,216 × 2 = 39,767,785,472
+//	per GPU (TP 2)  19,883,892,736 B = 18.52 GiB                  (issue: "≈ 18.5 GiB")
+//	activation      8192 tokens, 1024 seqs (H100 defaults): 2·8192·8192 + 1024·128256·38.4 = 5,177,448,857.6 B
+//	non-torch       0.13 + 0.42 GiB = 590,558,003.2 B
+//	budget          0.9 × 80 GiB = 77,309,411,328 B
+//	KV cache        77,309,411,328 − 19,883,892,736 − 5,177,448,857.6 − 590,558,003.2 = 51,657,511,731.2 B (48.1 GiB)
+//	per token/GPU   2 × 80 layers × 4 KV heads × 128 × 2 B = 163,840 B
+//	tokens          ⌊51,657,511,731.2 / (16 × 163,840)⌋ = 19,705 blocks × 16 = 315,280 tokens
+//	concurrency     315,280 / 8192 = 38.49 requests of 8k
+func TestServe70BAWQOn2xH100(t *testing.T) {
+	s := Serving{WeightFormat: WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048}.Defaults(&h100SXM)
+	if err := s.Validate(&llama31_70B); err != nil {
+		t.Fatal(err)
+	}
+	m := MemoryOn(&llama31_70B, &s, &h100SXM, 2, 1)
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"weights per GPU", m.Weights, 19883892736},
+		{"activation", m.Activation, 5177448857.6},
+		{"non-torch", m.NonTorch, 590558003.2},
+		{"KV cache", m.KVCache, 51657511731.2},
+		{"KV bytes per token", m.KVBytesPerToken, 163840},
+		{"KV tokens", float64(m.KVTokens), 315280},
+		{"max concurrency", m.MaxConcurrency, 315280.0 / 8192},
+	} {
+		if !nearExact(c.got, c.want) {
+			t.Errorf("%s = %.6g, want %.6g", c.name, c.got, c.want)
+		}
+	}
+	if !m.Fits() {
+		t.Errorf("does not fit: %+v", m)
+	}
+	// Through the planner on a 2-GPU NVLink node with TP fixed at 2.
+	s.TP, s.Concurrency = 2, 32
+	p, err := PlanServing(&llama31_70B, s, Offer{Name: "2×H100", GPU: &h100SXM, GPUsPerNode: 2, Interconnect: "nvlink", USDPerHour: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Fits || !p.Meets || p.TP != 2 || p.Replicas != 1 || p.Perf.Batch != 32 {
+		t.Errorf("plan: fits %v meets %v TP %d replicas %d batch %d, reasons %q; want a fitting TP-2 replica of batch 32",
+			p.Fits, p.Meets, p.TP, p.Replicas, p.Perf.Batch, p.Reasons)
+	}
+	t.Logf("70B AWQ TP2: %.2f GiB weights/GPU, %d KV tokens, %.1f × 8k; %.0f output tok/s, TTFT %.0f ms, TPOT %.1f ms, $%.2f/Mtok out",
+		p.Memory.Weights/model.GiB, p.Memory.KVTokens, p.Memory.MaxConcurrency, p.OutputTokensPerSec, p.Perf.TTFTSec*1e3, p.Perf.TPOTSec*1e3, p.USDPerMOutput)
+}
+
+func TestKVBytesPerToken(t *testing.T) {
+	tests := []struct {
+		name   string
+		a      model.Architecture
+		kv     KVCacheDType
+		tp, pp int
+		want   float64
+	}{
+		{"llama-3.1-8b: 2 × 32 × 8 × 128 × 2 B", modeltest.Llama31_8B, KVAuto, 1, 1, 131072},
+		{"llama-3.1-8b fp8: half", modeltest.Llama31_8B, KVFP8, 1, 1, 65536},
+		{"llama-3.1-8b TP 2: 4 KV heads per GPU", modeltest.Llama31_8B, KVAuto, 2, 1, 65536},
+		{"llama-3.1-8b TP 16: 8 KV heads replicated, 1 per GPU", modeltest.Llama31_8B, KVAuto, 16, 1, 16384},
+		{"llama-3.1-8b PP 2: 16 layers per GPU", modeltest.Llama31_8B, KVAuto, 1, 2, 65536},
+		{"llama-2-7b MHA: 2 × 32 × 32 × 128 × 2 B", modeltest.Llama2_7B, KVAuto, 1, 1, 524288},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := KVBytesPerToken(&tt.a, tt.kv, tt.tp, tt.pp); got != tt.want {
+				t.Errorf("KVBytesPerToken() = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestServeWeightBytes(t *testing.T) {
+	// llama-3.1-8b: linear 32 × (2·4096·4096 + 2·4096·1024 + 3·4096·14336) = 6,979,321,856;
+	// the rest 8,030,261,248 − 6,979,321,856 = 1,050,939,392 stays 16-bit.
+	const linear, rest = 6979321856.0, 1050939392.0
+	tests := []struct {
+		f    WeightFormat
+		want float64
+	}{
+		{WeightBF16, 2 * (linear + rest)},
+		{WeightFP8, linear + 2*rest},
+		{WeightInt8, linear*(1+2.0/128) + 2*rest},
+		{WeightAWQ, linear*(0.5+2.5/128) + 2*rest},
+		{WeightGPTQ, linear*(0.5+2.5/128) + 2*rest},
+	}
+	for _, tt := range tests {
+		if got := WeightBytes(&modeltest.Llama31_8B, tt.f); !nearExact(got, tt.want) {
+			t.Errorf("ServeWeightBytes(%s) = %.0f, want %.0f", tt.f, got, tt.want)
+		}
+	}
+}
+
+func TestServeValidate(t *testing.T) {
+	ok := Serving{PromptTokens: 1000, OutputTokens: 200, MaxModelLen: 4096}
+	tests := []struct {
+		name string
+		s    Serving
+		err  error
+	}{
+		{"valid", ok, nil},
+		{"no output tokens", Serving{PromptTokens: 10, MaxModelLen: 100}, ErrInvalid},
+		{"prompt + output over max_model_len", Serving{PromptTokens: 4000, OutputTokens: 200, MaxModelLen: 4096}, ErrInvalid},
+		{"TP 3 is not a power of two", func() Serving { s := ok; s.TP = 3; return s }(), ErrInvalid},
+		{"TP 64 does not divide 32 heads", func() Serving { s := ok; s.TP = 64; return s }(), ErrInvalid},
+		{"both loads", func() Serving { s := ok; s.Concurrency, s.RequestsPerSec = 4, 2; return s }(), ErrInvalid},
+		{"utilisation above 1", func() Serving { s := ok; s.GPUMemoryUtilization = 1.5; return s }(), ErrInvalid},
+		{"NaN rate", func() Serving { s := ok; s.RequestsPerSec = math.NaN(); return s }(), ErrInvalid},
+		{"unknown weight format", func() Serving { s := ok; s.WeightFormat = "nf4"; return s }(), ErrInvalid},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.s.Validate(&modeltest.Llama31_8B); !errors.Is(err, tt.err) {
+				t.Errorf("Validate() = %v, want %v", err, tt.err)
+			}
+		})
+	}
+	if err := ok.Validate(&modeltest.BERTBase); !errors.Is(err, ErrInvalid) {
+		t.Errorf("an encoder is not servable for generation: got %v", err)
+	}
+}
+
+// TestServeSpeedDecodeBound checks one memory-bound decode step by hand:
+// llama-3.1-8b bf16 on one H100, batch 1, prompt 1000, output 200.
+//
+//	weights 16,060,522,496 B; KV read 1 × 1100 tokens × 131,072 B = 144,179,200 B
+//	step = 16,204,701,696 / (3350e9 × 0.75) = 6.4496 ms (compute 2·7.5e9 FLOPs is ~0.03 ms)
+func TestServeSpeedDecodeBound(t *testing.T) {
+	s := Serving{PromptTokens: 1000, OutputTokens: 200}.Defaults(&h100SXM)
+	m := MemoryOn(&modeltest.Llama31_8B, &s, &h100SXM, 1, 1)
+	hw := Hardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
+	p := Speed(&modeltest.Llama31_8B, &s, &m, &hw, 1, 1, 1)
+	want := (16060522496.0 + 1100*131072) / (3350e9 * MBU)
+	if !p.MemoryBound || !nearExact(p.StepSec, want) {
+		t.Errorf("step %.6g s (memory-bound %v), want %.6g s", p.StepSec, p.MemoryBound, want)
+	}
+	if got := USDPerMillionTokens(3.6, 1000); !nearExact(got, 1) {
+		t.Errorf("USDPerMillionTokens(3.6 $/h, 1000 tok/s) = %v, want 1 (3.6 / 3.6e6 × 1e6)", got)
+	}
+}

@@ -1,0 +1,236 @@
+package report
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
+)
+
+// MarketRowJSON is one row of the market as gpuplan offers --json prints
+// it (and the CSV columns, in the same names and order). Prices are USD
+// per hour; derived figures are rounded to 6 decimals.
+type MarketRowJSON struct {
+	Provider      string  `json:"provider"`
+	InstanceType  string  `json:"instance_type"`
+	GPU           string  `json:"gpu"` // catalog key: gpuplan catalog gpus
+	GPUCount      int     `json:"gpu_count"`
+	VRAMGiB       float64 `json:"vram_gib"`       // per GPU, GiB as the vendor states it
+	TotalVRAMGiB  float64 `json:"total_vram_gib"` // vram_gib × gpu_count
+	VCPUs         int     `json:"vcpus"`
+	RAMGiB        float64 `json:"ram_gib"` // host RAM of the whole instance
+	VCPUsPerGPU   float64 `json:"vcpus_per_gpu"`
+	RAMGiBPerGPU  float64 `json:"ram_gib_per_gpu"`
+	Interconnect  string  `json:"interconnect"` // between the instance's GPUs: nvlink, nvswitch, pcie, infinity-fabric; "" unknown
+	Fabric        string  `json:"fabric"`       // between nodes: infiniband, efa; "" none known
+	Arch          string  `json:"arch"`         // x86_64 or arm64
+	Pricing       string  `json:"pricing"`      // the mode usd_per_hour is in
+	USDPerHour    float64 `json:"usd_per_hour"` // whole instance
+	USDPerGPUHour float64 `json:"usd_per_gpu_hour"`
+	USDPerGiBHour float64 `json:"usd_per_gib_hour"` // per GiB of GPU memory
+	// OnDemandUSDPerHour and SpotUSDPerHour are the lowest over regions;
+	// null when unknown, never 0.
+	OnDemandUSDPerHour *float64 `json:"on_demand_usd_per_hour"`
+	SpotUSDPerHour     *float64 `json:"spot_usd_per_hour"`
+	Region             string   `json:"region"`          // first of regions
+	Country            string   `json:"country"`         // of region: ISO 3166-1 alpha-2; "" when not known
+	City               string   `json:"city"`            // of region, where the provider names one
+	Continent          string   `json:"continent"`       // of region: europe, asia, north-america, …; "" when not known
+	Regions            []string `json:"regions"`         // every region at this price
+	RegionsOffered     int      `json:"regions_offered"` // regions with any price in this mode
+	Marketplace        bool     `json:"marketplace"`     // price changes by the hour
+	Retired            string   `json:"retired"`         // YYYY-MM-DD; "" when offered
+	Source             string   `json:"source"`
+	AsOf               string   `json:"as_of"`
+	Origin             string   `json:"origin"` // "embedded" or an overlay path
+}
+
+// MarketGroupJSON is one group of gpuplan offers --group-by --json.
+type MarketGroupJSON struct {
+	Key              string  `json:"key"` // GPU key, provider or region
+	Count            int     `json:"count"`
+	MinUSDPerHour    float64 `json:"min_usd_per_hour"`
+	MaxUSDPerHour    float64 `json:"max_usd_per_hour"`
+	MinUSDPerGPUHour float64 `json:"min_usd_per_gpu_hour"`
+	MaxUSDPerGPUHour float64 `json:"max_usd_per_gpu_hour"`
+	Rows             []int   `json:"rows"` // indexes into rows
+}
+
+// MarketListJSON is the market's part of gpuplan offers --json
+// (MarketJSON adds the rate and the prices' provenance).
+type MarketListJSON struct {
+	Pricing    string            `json:"pricing"`
+	Sort       string            `json:"sort"`
+	GroupBy    string            `json:"group_by"`    // "" when not grouped
+	AllRegions bool              `json:"all_regions"` // false: each type at its cheapest price
+	Rows       []MarketRowJSON   `json:"rows"`
+	Groups     []MarketGroupJSON `json:"groups"` // empty when not grouped
+}
+
+// round6 rounds derived figures so that 98.32 ÷ 8 prints as 12.29.
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+
+func knownUSD(v float64) *float64 {
+	if v <= 0 {
+		return nil
+	}
+	return &v
+}
+
+// NewMarketListJSON lays out res for encoding/json.
+func NewMarketListJSON(res *market.Result) MarketListJSON {
+	out := MarketListJSON{
+		Pricing: string(res.Query.Pricing), Sort: string(res.Query.Sort), GroupBy: string(res.Query.GroupBy),
+		AllRegions: res.Query.AllRegions,
+		Rows:       make([]MarketRowJSON, len(res.Rows)), Groups: make([]MarketGroupJSON, len(res.Groups)),
+	}
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		in := r.Instance
+		out.Rows[i] = MarketRowJSON{
+			Provider: in.Provider, InstanceType: in.Type, GPU: r.GPU.Key, GPUCount: in.GPUCount,
+			VRAMGiB: r.VRAMGiB(), TotalVRAMGiB: round6(r.TotalVRAMGiB()), VCPUs: in.VCPUs, RAMGiB: in.MemoryGiB,
+			VCPUsPerGPU: round6(r.VCPUsPerGPU()), RAMGiBPerGPU: round6(r.RAMPerGPUGiB()),
+			Interconnect: in.Interconnect, Fabric: r.Fabric(), Arch: string(r.Arch()), Pricing: string(r.Pricing),
+			USDPerHour: r.USDPerHour, USDPerGPUHour: round6(r.USDPerGPUHour()), USDPerGiBHour: round6(r.USDPerGiBHour()),
+			OnDemandUSDPerHour: knownUSD(r.OnDemandUSD), SpotUSDPerHour: knownUSD(r.SpotUSD),
+			Region: r.Region, Country: r.Geo.Country, City: r.Geo.City, Continent: r.Geo.Continent,
+			Regions: append([]string{}, r.Regions...), RegionsOffered: r.Offered,
+			Marketplace: r.Marketplace(), Retired: in.Retired, Source: r.Source, AsOf: r.AsOf, Origin: r.Origin,
+		}
+	}
+	for i, g := range res.Groups {
+		out.Groups[i] = MarketGroupJSON{
+			Key: g.Key, Count: len(g.Rows), MinUSDPerHour: g.MinUSDPerHour, MaxUSDPerHour: g.MaxUSDPerHour,
+			MinUSDPerGPUHour: round6(g.MinUSDPerGPUHour), MaxUSDPerGPUHour: round6(g.MaxUSDPerGPUHour),
+			Rows: append([]int{}, g.Rows...),
+		}
+	}
+	return out
+}
+
+// MarketCSVHeader is the CSV header: the JSON field names, regions joined
+// by spaces.
+var MarketCSVHeader = []string{
+	"provider", "instance_type", "gpu", "gpu_count", "vram_gib", "total_vram_gib", "vcpus", "ram_gib",
+	"vcpus_per_gpu", "ram_gib_per_gpu", "interconnect", "fabric", "arch", "pricing", "usd_per_hour",
+	"usd_per_gpu_hour", "usd_per_gib_hour", "on_demand_usd_per_hour", "spot_usd_per_hour", "region",
+	"regions", "regions_offered", "marketplace", "retired", "source", "as_of", "origin",
+	"country", "city", "continent",
+}
+
+// csvText neutralises a text cell that a spreadsheet would run as a
+// formula (OWASP, "CSV Injection": cells starting with =, +, -, @, tab or
+// carriage return): overlay sources and origins are untrusted text.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// MarketCSV returns the rows of res as RFC 4180 CSV (encoding/csv) with
+// MarketCSVHeader, for pasting into a spreadsheet. Unknown prices are
+// empty cells.
+func MarketCSV(res *market.Result) (string, error) {
+	rows := NewMarketListJSON(res).Rows
+	recs := make([][]string, 0, len(rows))
+	for _, r := range rows {
+		recs = append(recs, []string{
+			csvText(r.Provider), csvText(r.InstanceType), csvText(r.GPU), strconv.Itoa(r.GPUCount), csvFloat(r.VRAMGiB), csvFloat(r.TotalVRAMGiB),
+			strconv.Itoa(r.VCPUs), csvFloat(r.RAMGiB), csvFloat(r.VCPUsPerGPU), csvFloat(r.RAMGiBPerGPU), csvText(r.Interconnect), r.Fabric, r.Arch,
+			r.Pricing, csvFloat(r.USDPerHour), csvFloat(r.USDPerGPUHour), csvFloat(r.USDPerGiBHour), csvPtr(r.OnDemandUSDPerHour),
+			csvPtr(r.SpotUSDPerHour), csvText(r.Region), csvText(strings.Join(r.Regions, " ")), strconv.Itoa(r.RegionsOffered),
+			strconv.FormatBool(r.Marketplace), r.Retired, csvText(r.Source), csvText(r.AsOf), csvText(r.Origin),
+			r.Country, csvText(r.City), r.Continent,
+		})
+	}
+	var b strings.Builder
+	err := writeCSV(&b, MarketCSVHeader, recs)
+	return b.String(), err
+}
+
+// MarketMarkdownHeader is the header of the Markdown table: what people
+// compare, narrower than the CSV.
+var MarketMarkdownHeader = []string{
+	"provider", "instance", "GPUs", "VRAM GiB", "$/h", "$/GPU-h", "spot $/h", "vCPUs/GPU", "RAM GiB/GPU",
+	"interconnect", "region", "as of",
+}
+
+// mdCell escapes a cell for a GitHub-flavoured Markdown table: a pipe ends
+// the cell and a newline the row.
+func mdCell(s string) string {
+	s = strings.NewReplacer("\\", "\\\\", "|", "\\|", "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// usd formats a price to at most 4 decimals: "$98.32", "$0.0125".
+func usd(v float64) string {
+	if v <= 0 {
+		return "—"
+	}
+	return "$" + strconv.FormatFloat(math.Round(v*1e4)/1e4, 'f', -1, 64)
+}
+
+// MarketMarkdownRow returns one row's cells, in MarketMarkdownHeader's
+// order, unescaped: for a terminal table as well as for Markdown.
+func MarketMarkdownRow(r *market.Row) []string {
+	link := r.Instance.Interconnect
+	if f := r.Fabric(); f != "" {
+		link += " + " + f
+	}
+	region := r.Region + model.RegionCountrySuffix(r.Region, r.Geo.Country)
+	if n := len(r.Regions) - 1; n > 0 {
+		region += " +" + strconv.Itoa(n)
+	}
+	name := r.Instance.Type
+	if r.Instance.Retired != "" {
+		name += " (retired " + r.Instance.Retired + ")"
+	} else if r.Instance.MissingSince != "" {
+		name += " (not in the latest fetch, " + r.Instance.MissingSince + ")"
+	}
+	spot := usd(r.SpotUSD)
+	if r.SpotVaries && r.SpotUSD > 0 {
+		spot = "≥" + spot // the lowest of the row's regions, not Region's: at least this
+	}
+	return []string{
+		r.Instance.Provider, name, strconv.Itoa(r.Instance.GPUCount) + "× " + r.GPU.Key,
+		csvFloat(r.GPU.MemoryGiB) + " (" + csvFloat(round6(r.TotalVRAMGiB())) + ")", usd(r.USDPerHour), usd(r.USDPerGPUHour()),
+		spot, csvFloat(round6(r.VCPUsPerGPU())), csvFloat(round6(r.RAMPerGPUGiB())), link, region, r.AsOf,
+	}
+}
+
+// MarketMarkdown returns the rows of res as a GitHub-flavoured Markdown
+// table, for pasting into an issue or a doc. Prices are in the result's pricing mode;
+// "+N" after a region counts the other regions at the same price.
+func MarketMarkdown(res *market.Result) string {
+	var b strings.Builder
+	line := func(cells []string) {
+		b.WriteString("|")
+		for _, c := range cells {
+			b.WriteString(" ")
+			b.WriteString(mdCell(c))
+			b.WriteString(" |")
+		}
+		b.WriteString("\n")
+	}
+	line(MarketMarkdownHeader)
+	b.WriteString("|")
+	for i := range MarketMarkdownHeader {
+		if i >= 3 && i <= 8 {
+			b.WriteString("--:|") // numbers right-aligned
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteString("\n")
+	for i := range res.Rows {
+		line(MarketMarkdownRow(&res.Rows[i]))
+	}
+	return b.String()
+}
