@@ -76,19 +76,6 @@ func (v TorchVersion) AtLeast(major, minor int) bool {
 	return v.Major > major || v.Major == major && v.Minor >= minor
 }
 
-// MarshalText writes v as "major.minor".
-func (v TorchVersion) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
-
-// UnmarshalText reads v with ParseTorchVersion.
-func (v *TorchVersion) UnmarshalText(b []byte) error {
-	t, err := ParseTorchVersion(string(b))
-	if err != nil {
-		return err
-	}
-	*v = t
-	return nil
-}
-
 // Trainer is the training library that runs the job, where its choices
 // change memory; TrainerHF is the default.
 type Trainer string
