@@ -87,6 +87,10 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if changed("allow-precision-fallback") {
 		q.AllowPrecisionFallback = f.precisionFallback
 	}
+	// A precision typed on the command line is asked for; the default (or
+	// a file's, as the configurator writes its default answer) adapts to
+	// the GPU (model.Query.PrecisionAsked).
+	q.PrecisionAsked = changed("precision")
 	if changed("sort") {
 		q.Sort = f.sort
 	}
