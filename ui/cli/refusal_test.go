@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestServeRefusalNamesTheGPU (issue 31, item 6): serving on an instance
+// whose GPU vLLM cannot run (Pascal and Maxwell below compute capability
+// 7.0, the RDNA 1 Radeon Pro V520) says so and what would serve, not that
+// the priced instance "has no on-demand price to serve from"; so do
+// estimate --gpu and recommend --gpu.
+func TestServeRefusalNamesTheGPU(t *testing.T) {
+	serving := []string{"--model", "llama-3.1-8b", "--task", "inference"}
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"export", "--instance", "aws/g4ad.xlarge", "--format", "docker"}, []string{"aws/g4ad.xlarge cannot serve with vLLM", "Radeon Pro V520 (rdna1) is not one of them", "pick another instance"}},
+		{[]string{"export", "--instance", "paperspace/P4000", "--format", "docker"}, []string{"paperspace/P4000 cannot serve with vLLM", "compute capability 7.0", "P4000 is 6.1"}},
+		{[]string{"export", "--instance", "gcp/n1-standard-4+1xP4", "--format", "docker"}, []string{"compute capability 7.0", "P4 is 6.1"}},
+		{[]string{"estimate", "--gpu", "p100"}, []string{"--gpu p100: vLLM needs compute capability 7.0", "P100 PCIe 16GB is 6.0"}},
+		{[]string{"recommend", "--gpu", "m60"}, []string{"--gpu m60: vLLM needs compute capability 7.0", "is 5.2"}},
+	} {
+		code, _, errOut := runCLI(t, append(tt.args, serving...)...)
+		if code != 2 || strings.Contains(errOut, "price to serve from") {
+			t.Errorf("%q: exit %d, %q; want exit 2 naming why vLLM cannot serve there", tt.args, code, errOut)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("%q: %q lacks %q", tt.args, errOut, w)
+			}
+		}
+	}
+}
