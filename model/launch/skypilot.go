@@ -52,6 +52,12 @@ const (
 // cloud (an overlay's own provider), SkyPilot would refuse the instance
 // type (SkyPilotRefuses) or a value cannot be a shell word.
 func (p *Plan) SkyPilot() ([]byte, error) {
+	if p.Wheel == "" && p.Stack.ROCm {
+		// SkyPilot's setup pip-installs PyTorch: --image does not reach it,
+		// a ROCm wheel variant does.
+		return nil, fmt.Errorf("%w: %s; SkyPilot installs PyTorch from a wheel index, so name PyTorch's ROCm wheels (--wheel %s: torch 2.8 and 2.9 on ROCm %s)",
+			ErrNoStack, p.Stack.Reason, ROCmWheel, strings.TrimPrefix(ROCmWheel, "rocm"))
+	}
 	if p.Wheel == "" {
 		return nil, fmt.Errorf("%w: %s, or name a PyTorch wheel variant to install", ErrNoStack, p.Stack.Reason)
 	}
@@ -172,6 +178,9 @@ func (p *Plan) skyFileMounts() *yaml.Node {
 func (p *Plan) wheelComment() string {
 	if p.Wheel == p.Stack.Wheel && p.Stack.Supported {
 		return fmt.Sprintf("%s, compute capability %s: driver ≥ %s", p.Stack.Arch, p.Stack.ComputeCapability, p.Stack.MinDriver)
+	}
+	if strings.HasPrefix(p.Wheel, "rocm") {
+		return "ROCm wheel chosen with --wheel: the host needs the matching ROCm driver"
 	}
 	return "wheel chosen with --wheel"
 }

@@ -48,3 +48,14 @@ func TestPrecisionAskedIsKept(t *testing.T) {
 		}
 	}
 }
+
+// TestExportPrecisionRefusal: export on a GPU without the precision asked
+// for says it cannot run the job and why, not that it "does not fit"
+// (memory has nothing to do with it).
+func TestExportPrecisionRefusal(t *testing.T) {
+	code, _, errOut := runCLI(t, "export", "--model", "bert-base", "--task", "finetune", "--precision", "amp-bf16",
+		"--instance", "aws/g4dn.xlarge", "--format", "torchrun")
+	if code != 2 || !strings.Contains(errOut, "aws/g4dn.xlarge cannot run the job: NVIDIA T4 has no amp-bf16; it would run amp-fp16 (allow_precision_fallback)") {
+		t.Errorf("exit %d: %q", code, errOut)
+	}
+}

@@ -33,3 +33,20 @@ func TestServeRefusalNamesTheGPU(t *testing.T) {
 		}
 	}
 }
+
+// TestSkyPilotAMDRefusalNamesWheel (issue 31, item 6): a SkyPilot file
+// for an AMD host installs PyTorch from a wheel index, so its refusal
+// names the ROCm wheel variant that helps (--wheel rocm6.4), not --image,
+// which SkyPilot's setup never reads; with that variant the file is
+// written and installs from PyTorch's ROCm index.
+func TestSkyPilotAMDRefusalNamesWheel(t *testing.T) {
+	base := []string{"export", "--model", "llama-3.1-8b", "--task", "lora", "--instance", "oci/BM.GPU.MI300X.8", "--format", "skypilot"}
+	code, _, errOut := runCLI(t, base...)
+	if code != 2 || !strings.Contains(errOut, "--wheel rocm6.4") || strings.Contains(errOut, "--image") {
+		t.Errorf("SkyPilot on MI300X: exit %d, %q; want exit 2 naming --wheel rocm6.4 and not --image", code, errOut)
+	}
+	code, out, errOut := runCLI(t, append(base, "--wheel", "rocm6.4")...)
+	if code != 0 || !strings.Contains(out, "pip install torch --index-url https://download.pytorch.org/whl/rocm6.4") {
+		t.Errorf("SkyPilot on MI300X --wheel rocm6.4: exit %d, %s\n%s", code, errOut, out)
+	}
+}
