@@ -452,3 +452,30 @@ func TestPrecisionAskedNoFallback(t *testing.T) {
 		}
 	}
 }
+
+// TestProviderRetirement: a provider is retired only when every one of
+// its types is, on the latest date among them; one type still offered
+// (or only missing from a fetch) keeps it; an unknown provider is not.
+func TestProviderRetirement(t *testing.T) {
+	c := &Catalog{Instances: []Instance{
+		{Provider: "gone", Type: "a", Retired: "2026-03-01", RetiredSource: "first"},
+		{Provider: "gone", Type: "b", Retired: "2026-03-31", RetiredSource: "shut down"},
+		{Provider: "half", Type: "a", Retired: "2026-03-31"},
+		{Provider: "half", Type: "b"},
+		{Provider: "fetch", Type: "a", MissingSince: "2026-11-30"},
+	}}
+	for _, tt := range []struct {
+		p, date, source string
+		ok              bool
+	}{
+		{"gone", "2026-03-31", "shut down", true},
+		{"half", "", "", false},
+		{"fetch", "", "", false},
+		{"nobody", "", "", false},
+	} {
+		date, source, ok := c.ProviderRetirement(tt.p)
+		if date != tt.date || source != tt.source || ok != tt.ok {
+			t.Errorf("%s: %q %q %v, want %q %q %v", tt.p, date, source, ok, tt.date, tt.source, tt.ok)
+		}
+	}
+}

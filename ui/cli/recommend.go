@@ -130,6 +130,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 		}
 		ps = append(ps, p)
 	}
+	if err := retiredProviders(cat, ps, source); err != nil {
+		return q, err
+	}
 	q.Providers = ps
 	for _, c := range q.Countries {
 		if _, ok := model.CountryCode(c); !ok {
@@ -315,4 +318,23 @@ nothing else is left.`,
 	cmd.Flags().Lookup("gpus").Usage = "total GPUs (default: per instance type, the fewest whole instances that fit)"
 	cmd.Flags().SortFlags = false
 	return cmd
+}
+
+// retiredProviders refuses a provider list whose every provider is
+// retired (model.Catalog.ProviderRetirement): nothing could match, and
+// "no instance matches" would hide why. The message gives the date and
+// the catalog's source. A list with one provider still offering passes.
+func retiredProviders(cat *model.Catalog, ps []string, source string) error {
+	var why []string
+	for _, p := range ps {
+		date, src, ok := cat.ProviderRetirement(p)
+		if !ok {
+			return nil
+		}
+		why = append(why, fmt.Sprintf("%s shut down on %s (%s)", p, date, src))
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return usage(fmt.Errorf("%s: %s: none of its instance types is offered; pick another provider (list: gpuplan catalog instances)", source, strings.Join(why, "; ")))
 }

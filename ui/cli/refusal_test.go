@@ -50,3 +50,24 @@ func TestSkyPilotAMDRefusalNamesWheel(t *testing.T) {
 		t.Errorf("SkyPilot on MI300X --wheel rocm6.4: exit %d, %s\n%s", code, errOut, out)
 	}
 }
+
+// TestRetiredProviderSaysSo (issue 31, item 6): a provider whose every
+// instance type the catalog retired (Cudo, shut down on 2026-03-31) is
+// named as such with the date and source, by offers and by recommend for
+// training and serving, instead of "no instance matches"; listed beside
+// a provider still offering, it is no error.
+func TestRetiredProviderSaysSo(t *testing.T) {
+	for _, args := range [][]string{
+		{"offers", "--providers", "cudo"},
+		{"recommend", "--model", "llama-3.1-8b", "--task", "lora", "--providers", "cudo"},
+		{"recommend", "--model", "llama-3.1-8b", "--task", "inference", "--providers", "cudo"},
+	} {
+		code, _, errOut := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errOut, "cudo shut down on 2026-03-31 (Cudo Compute: ") || !strings.Contains(errOut, "pick another provider") {
+			t.Errorf("%q: exit %d, %q; want exit 2 saying Cudo shut down on 2026-03-31", args, code, errOut)
+		}
+	}
+	if code, _, errOut := runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "lora", "--providers", "cudo,aws", "--limit", "1"); code != 0 {
+		t.Errorf("--providers cudo,aws: exit %d: %s", code, errOut)
+	}
+}
