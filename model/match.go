@@ -42,11 +42,19 @@ type Query struct {
 	// ranked.
 	ExchangeRates map[string]float64
 
-	// AllowPrecisionFallback lets a GPU without bf16 or fp8, when that is
-	// the precision asked for, run the framework's fallback
-	// (GPU.RunPrecision); otherwise its offers are near misses naming it.
-	// Mixed precision (amp-bf16, amp-fp16) always falls back.
+	// AllowPrecisionFallback lets a GPU without the precision asked for
+	// run the framework's fallback (GPU.RunPrecision: amp-bf16 → amp-fp16,
+	// bf16 → fp16, fp8 → bf16); otherwise its offers are near misses
+	// naming it.
 	AllowPrecisionFallback bool
+	// PrecisionAsked says the user named the precision (--precision typed
+	// on the command line). Only a precision left to its default adapts to
+	// the GPU without AllowPrecisionFallback, as vLLM's --dtype auto loads
+	// bf16 weights in fp16 where the GPU has no bf16
+	// (vllm/config/model.py _resolve_auto_dtype): the default amp-bf16
+	// runs amp-fp16 on a T4 or V100, an amp-bf16 asked for does not.
+	// Pure bf16 and fp8 never adapt on their own.
+	PrecisionAsked bool
 }
 
 // SortKey orders offers.
@@ -353,8 +361,9 @@ func timingHost(w *Workload, n int, h Host) Host {
 //
 // An offer fits when the per-GPU need is within UsableBytes of its GPU,
 // the host RAM meets HostRAMNeed, the GPU supports the precision (or a
-// documented fallback: amp-bf16 → amp-fp16 without bf16, fp8 → bf16
-// without fp8; pure bf16 training has no fallback), and it meets the price,
+// documented fallback when the query allows it or the precision is the
+// default (Query.PrecisionAsked): amp-bf16 → amp-fp16 without bf16, fp8 →
+// bf16 without fp8; pure bf16 training has no fallback), and it meets the price,
 // budget and deadline limits. Multi-node offers need AllowMultiNode; the
 // instance count is ceil(GPUs / GPUs per instance). Of the instance types
 // with the same provider, region and GPU, only the cheapest that fits is
@@ -435,13 +444,13 @@ func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
 
 // shapeQuery is the part of a Query that shape and sizedGPUs read.
 type shapeQuery struct {
-	autoGPUs, precisionFallback, multiNode bool
-	maxNodes                               int
-	deadlineHours                          float64
+	autoGPUs, precisionFallback, precisionAsked, multiNode bool
+	maxNodes                                               int
+	deadlineHours                                          float64
 }
 
 func shapeQueryOf(q *Query) shapeQuery {
-	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.AllowMultiNode, q.MaxNodes, q.DeadlineHours}
+	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.PrecisionAsked, q.AllowMultiNode, q.MaxNodes, q.DeadlineHours}
 }
 
 // recommendShared is Recommend reusing shared's estimates when w (defaulted)
@@ -724,7 +733,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	usable := UsableBytes(g)
 	if why := CannotRun(w, g); !why.IsZero() {
 		return deployment{}, RejectPrecision, why
-	} else if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision && (w.Precision == BF16 || w.Precision == FP8) && !m.q.AllowPrecisionFallback {
+	} else if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision && !m.q.AllowPrecisionFallback &&
+		(w.Precision == BF16 || w.Precision == FP8 || m.q.PrecisionAsked) {
 		return deployment{}, RejectPrecision, Msg("%s has no %s; it would run %s (allow_precision_fallback)", g.Name, w.Precision, run)
 	}
 	if why := frameworkSupport(g, w.Framework); !why.IsZero() {

@@ -104,7 +104,9 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 	w.Defaults() // checkpointing is on by default for QLoRA
 	if w.Task.Training() {
 		if w.Precision == FP32 || w.Precision == TF32 {
-			add("precision", Msg("train in amp-bf16"), func(b *Scenario) { b.Workload.Precision = AMPBF16 })
+			// Suggested, not asked for: amp-bf16 adapts to amp-fp16 on a GPU
+			// without bf16 (Query.PrecisionAsked), as mixed precision does.
+			add("precision", Msg("train in amp-bf16"), func(b *Scenario) { b.Workload.Precision, b.Query.PrecisionAsked = AMPBF16, false })
 		}
 		switch w.Task {
 		case TaskTrain, TaskFinetune:

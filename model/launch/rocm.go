@@ -65,9 +65,9 @@ func (p *Plan) checkWheel() error {
 	}
 	switch {
 	case p.ROCm() && p.Wheel == "":
-		return fmt.Errorf("%w: %s is an AMD GPU: name a ROCm wheel variant of PyTorch to install, such as %s", ErrNoStack, name, ROCmWheelExample)
+		return fmt.Errorf("%w: %s is an AMD GPU: name a ROCm wheel variant of PyTorch to install, such as --wheel %s", ErrNoStack, name, ROCmWheelExample)
 	case p.ROCm() && !rocmWheel(p.Wheel):
-		return fmt.Errorf("%w: %s is an AMD GPU and %s is not a ROCm wheel variant: name one, such as %s", ErrNoStack, name, model.Printable(p.Wheel), ROCmWheelExample)
+		return fmt.Errorf("%w: %s is an AMD GPU and %s is not a ROCm wheel variant: name one, such as --wheel %s", ErrNoStack, name, model.Printable(p.Wheel), ROCmWheelExample)
 	case p.Wheel == "":
 		return fmt.Errorf("%w: %s, or name a PyTorch wheel variant to install", ErrNoStack, p.Stack.Reason)
 	case !p.ROCm() && rocmWheel(p.Wheel):
@@ -75,7 +75,7 @@ func (p *Plan) checkWheel() error {
 		if cuda == "" {
 			cuda = "cu126"
 		}
-		return fmt.Errorf("%w: %s is an NVIDIA GPU and %s is a ROCm wheel variant: name a CUDA one, such as %s", ErrNoStack, name, model.Printable(p.Wheel), cuda)
+		return fmt.Errorf("%w: %s is an NVIDIA GPU and %s is a ROCm wheel variant: name a CUDA one, such as --wheel %s", ErrNoStack, name, model.Printable(p.Wheel), cuda)
 	}
 	return nil
 }

@@ -83,7 +83,7 @@ func TestROCmExports(t *testing.T) {
 	for _, nodes := range []int{1, 2} {
 		p, _ := mi300xPlan(t, nodes, launch.Options{})
 		for f, want := range map[launch.Format]string{launch.FormatDocker: "such as rocm/pytorch", launch.FormatK8s: "such as rocm/pytorch",
-			launch.FormatSkyPilot: "name a ROCm wheel variant of PyTorch to install, such as rocm6.4"} {
+			launch.FormatSkyPilot: "name a ROCm wheel variant of PyTorch to install, such as --wheel rocm6.4"} {
 			if _, err := p.Render(f); !errors.Is(err, launch.ErrNoStack) || !strings.Contains(err.Error(), want) {
 				t.Errorf("%d nodes %s without a ROCm image or wheel: err = %v, want %q", nodes, f, err, want)
 			}

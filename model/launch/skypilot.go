@@ -206,5 +206,8 @@ func (p *Plan) wheelComment() string {
 	if p.Wheel == p.Stack.Wheel && p.Stack.Supported {
 		return fmt.Sprintf("%s, compute capability %s: driver ≥ %s", p.Stack.Arch, p.Stack.ComputeCapability, p.Stack.MinDriver)
 	}
+	if strings.HasPrefix(p.Wheel, "rocm") {
+		return "ROCm wheel chosen with --wheel: the host needs the matching ROCm driver"
+	}
 	return "wheel chosen with --wheel"
 }

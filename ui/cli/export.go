@@ -233,11 +233,18 @@ func exportOffer(cat *model.Catalog, in *model.Instance, region string, w *model
 		return nil, usage(err)
 	}
 	if len(rec.Offers) == 0 {
-		reason := "does not run the workload"
+		reason, verdict := "does not run the workload", "does not fit"
 		if len(rec.Rejected) > 0 {
 			reason = rec.Rejected[0].Reason
+			switch rec.Rejected[0].Kind {
+			case model.RejectVRAM, model.RejectHostRAM:
+			case model.RejectPrecision, model.RejectSoftware:
+				verdict = "cannot run the job" // not memory: the GPU lacks the precision or the framework
+			default:
+				verdict = "is refused" // a limit: GPU count, nodes, price, budget, deadline
+			}
 		}
-		return nil, usage(fmt.Errorf("%s/%s does not fit: %s (see gpuplan recommend for instances that do)", in.Provider, in.Type, reason))
+		return nil, usage(fmt.Errorf("%s/%s %s: %s (see gpuplan recommend for instances that do)", in.Provider, in.Type, verdict, reason))
 	}
 	offer := &rec.Offers[0]
 	for i := range rec.Offers { // the cheapest region; ties keep Recommend's order
@@ -300,7 +307,7 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 		}
 	}
 	if err != nil {
-		if errors.Is(err, launch.ErrNoStack) {
+		if errors.Is(err, launch.ErrNoStack) && !strings.Contains(err.Error(), "--wheel") {
 			flag := "--image IMAGE"
 			if ef.format == launch.FormatSkyPilot {
 				flag = "--wheel VARIANT"

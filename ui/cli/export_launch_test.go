@@ -211,7 +211,7 @@ func TestExportRunnableFiles(t *testing.T) {
 		{"pre-training with --script", []string{"export", "--model", "llama-3.1-8b", "--task", "train", "--gpus", "8", "--strategy", "fsdp", "--batch-size", "1", "--checkpointing", "--instance", "aws/p5.48xlarge", "--format", "docker",
 			"--script", "pretrain.py"}, 0, []string{"pretrain.py"}, []string{"trl.scripts.sft"}},
 		{"AMD without a wheel", append(append([]string{}, lora...), "--instance", "oci/BM.GPU.MI300X.8", "--format", "skypilot"), ExitUsage,
-			[]string{"name a ROCm wheel variant of PyTorch to install, such as rocm6.4 (--wheel VARIANT)"}, nil},
+			[]string{"name a ROCm wheel variant of PyTorch to install, such as --wheel rocm6.4"}, nil},
 		{"AMD without an image", append(append([]string{}, lora...), "--instance", "oci/BM.GPU.MI300X.8", "--format", "k8s"), ExitUsage,
 			[]string{"name a ROCm PyTorch image to run, such as rocm/pytorch (--image IMAGE)"}, nil},
 		{"AMD docker", append(append([]string{}, lora...), "--instance", "oci/BM.GPU.MI300X.8", "--format", "docker", "--image", "rocm/pytorch:latest"), 0,

@@ -87,6 +87,10 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if changed("allow-precision-fallback") {
 		q.AllowPrecisionFallback = f.precisionFallback
 	}
+	// A precision typed on the command line is asked for; the default (or
+	// a file's, as the configurator writes its default answer) adapts to
+	// the GPU (model.Query.PrecisionAsked).
+	q.PrecisionAsked = changed("precision")
 	if changed("sort") {
 		q.Sort = f.sort
 	}
@@ -125,6 +129,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			return q, usage(fmt.Errorf("%s: unknown provider %q%s (list: gpuplan catalog instances)", source, p, suggest(p, providers)))
 		}
 		ps = append(ps, p)
+	}
+	if err := retiredProviders(cat, ps, source); err != nil {
+		return q, err
 	}
 	q.Providers = ps
 	for _, c := range q.Countries {
@@ -318,4 +325,23 @@ nothing else is left.`,
 	cmd.Flags().Lookup("gpus").Usage = "total GPUs (default: per instance type, the fewest whole instances that fit)"
 	cmd.Flags().SortFlags = false
 	return cmd
+}
+
+// retiredProviders refuses a provider list whose every provider is
+// retired (model.Catalog.ProviderRetirement): nothing could match, and
+// "no instance matches" would hide why. The message gives the date and
+// the catalog's source. A list with one provider still offering passes.
+func retiredProviders(cat *model.Catalog, ps []string, source string) error {
+	var why []string
+	for _, p := range ps {
+		date, src, ok := cat.ProviderRetirement(p)
+		if !ok {
+			return nil
+		}
+		why = append(why, fmt.Sprintf("%s shut down on %s (%s)", p, date, src))
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return usage(fmt.Errorf("%s: %s: none of its instance types is offered; pick another provider (list: gpuplan catalog instances)", source, strings.Join(why, "; ")))
 }
