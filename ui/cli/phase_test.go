@@ -172,3 +172,67 @@ func benchPlan(b *testing.B, extra ...string) {
 		}
 	}
 }
+
+// TestPhaseConfigPath: a phase's config = "/abs/path.toml" is read as
+// given, not under the plan's folder (attack test M2: "/tmp/x/real.toml"
+// became PLANDIR/tmp/x/real.toml); a relative one stays relative to the
+// plan's folder. Both go through the bounded reader: /dev/zero is refused.
+func TestPhaseConfigPath(t *testing.T) {
+	planDir, elsewhere := t.TempDir(), t.TempDir()
+	abs := filepath.Join(elsewhere, "real.toml")
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(abs, bertConfig)
+	write(filepath.Join(planDir, "rel.toml"), strings.Replace(bertConfig, "seq_len = 384", "seq_len = 256", 1))
+	planFile := filepath.Join(planDir, "plan.toml")
+	write(planFile, `schema_version = 1
+[[phase]]
+name = "abs"
+config = "`+filepath.ToSlash(abs)+`"
+provider = "aws"
+instance = "g6.xlarge"
+region = "us-east-1"
+pricing = "on-demand"
+instances = 1
+usd_per_hour = 0.8048
+months = 1.0
+hours_per_month = 100.0
+
+[[phase]]
+name = "rel"
+config = "rel.toml"
+provider = "aws"
+instance = "g6.xlarge"
+region = "us-east-1"
+pricing = "on-demand"
+instances = 1
+usd_per_hour = 0.8048
+months = 1.0
+hours_per_month = 100.0
+
+[[phase]]
+name = "zero"
+config = "/dev/zero"
+provider = "aws"
+instance = "g6.xlarge"
+region = "us-east-1"
+pricing = "on-demand"
+instances = 1
+usd_per_hour = 0.8048
+months = 1.0
+hours_per_month = 100.0
+`)
+	for _, tt := range []struct{ phase, want string }{{"abs", `"seq_len": 384`}, {"rel", `"seq_len": 256`}} {
+		code, out, errOut := runCLI(t, "estimate", "--config", planFile, "--phase", tt.phase, "--json")
+		if code != 0 || !strings.Contains(out, tt.want) {
+			t.Errorf("phase %s: exit %d, stdout lacks %s; stderr %q", tt.phase, code, tt.want, errOut)
+		}
+	}
+	code, _, errOut := runCLI(t, "estimate", "--config", planFile, "--phase", "zero")
+	if code != 2 || !strings.Contains(errOut, "/dev/zero") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("config = /dev/zero: exit %d, stderr %q; want exit 2 and one line naming /dev/zero", code, errOut)
+	}
+}
