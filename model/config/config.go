@@ -343,6 +343,9 @@ func (c *Config) Validate() error {
 	if !slices.Contains(model.Losses, w.Loss) {
 		return Errorf("workload.loss", "want %s", model.OrList(model.EnumNames(model.Losses[1:])))
 	}
+	if w.Trainer != "" && !slices.Contains(model.Trainers, w.Trainer) {
+		return Errorf("workload.trainer", "want %s", model.OrList(model.EnumNames(model.Trainers)))
+	}
 	if !slices.Contains(model.QuantTypes, w.QuantType) {
 		return Errorf("workload.quant_type", "want %s", model.OrList(model.EnumNames(model.QuantTypes[1:])))
 	}
@@ -654,6 +657,8 @@ type rawWorkload struct {
 	Recipe         model.Recipe    `toml:"recipe"`
 	Loss           model.Loss      `toml:"loss"`
 	QuantType      model.QuantType `toml:"quant_type"`
+	Torch          tTorch          `toml:"torch"`
+	Trainer        model.Trainer   `toml:"trainer"`
 	DoubleQuant    tBool           `toml:"double_quant"`
 	model.Switches                 // decoded by their toml tags
 }
@@ -793,7 +798,7 @@ func Decode(b []byte) (Config, error) {
 	c := Config{Lang: raw.Lang.v}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
-		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Switches: rw.Switches},
+		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Torch: rw.Torch.v, Trainer: rw.Trainer, Switches: rw.Switches},
 		Model:    rw.Model.v,
 		HFConfig: rw.HFConfig.v,
 		AutoGPUs: rw.GPUs.auto,
@@ -1016,6 +1021,23 @@ func (t *tBool) ptr() *bool {
 		return nil
 	}
 	return model.Bool(t.v)
+}
+
+// tTorch is workload.torch, the PyTorch release ("2.4"), written in
+// quotes: a TOML number would read 2.10 as 2.1.
+type tTorch struct{ v model.TorchVersion }
+
+func (t *tTorch) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return badValue("want the release in quotes, e.g. %q (a number reads 2.10 as 2.1), got %s", model.DefaultTorch.String(), model.DescribeTOML(v))
+	}
+	tv, err := model.ParseTorchVersion(s)
+	if err != nil {
+		return badValue("%s", strings.TrimPrefix(err.Error(), "torch "))
+	}
+	t.v = tv
+	return nil
 }
 
 type tString struct{ v string }

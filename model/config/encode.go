@@ -68,6 +68,8 @@ func Encode(c *Config) ([]byte, error) {
 	e.str("recipe", string(w.Recipe), "autocast, fsdp-mixed, deepspeed, pure16 or fp32 (default: from precision and strategy)")
 	e.str("loss", string(w.Loss), "hf-fp32, fused, chunked or native (default hf-fp32)")
 	e.str("quant_type", string(w.QuantType), "qlora: nf4 or fp4 (default nf4)")
+	e.str("torch", w.Torch.String(), "PyTorch release the job runs on (default the current stable)")
+	e.str("trainer", string(w.Trainer), "hf or litgpt (default hf)")
 	e.boolp("double_quant", w.DoubleQuant, "qlora: quantize the absmax constants again (default true)")
 	e.switches(&w.Switches)
 	if m := w.Custom; m != nil {

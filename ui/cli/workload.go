@@ -126,6 +126,12 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return suggestValue[model.Loss]{&f.set.Loss, model.ParseLoss, model.Losses}
 		}},
+	{name: "torch", key: "workload.torch", usage: "PyTorch release the job runs on, e.g. 1.13 or 2.4: older releases keep gradients between steps, step Adam per parameter, load every CUDA kernel and have no fused attention (default " + model.DefaultTorch.String() + ", the current stable)",
+		value: func(f *workloadFlags) pflag.Value { return torchValue{&f.set.Torch} }},
+	{name: "trainer", key: "workload.trainer", usage: "training library: hf (Transformers, PEFT, Accelerate) or litgpt (LitGPT on Lightning Fabric) (default hf)",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.Trainer]{&f.set.Trainer, model.ParseTrainer, model.Trainers}
+		}},
 	{name: "quant-type", key: "workload.quant_type", usage: "qlora: bitsandbytes 4-bit type nf4 or fp4 (default nf4)",
 		value: func(f *workloadFlags) pflag.Value {
 			return suggestValue[model.QuantType]{&f.set.QuantType, model.ParseQuantType, model.QuantTypes}

@@ -32,6 +32,7 @@ func DefaultAllowlist() Allowlist {
 		PyTorch TensorFlow JAX vLLM DeepSpeed Megatron LM Hugging Face FlashAttention bitsandbytes GPTQ AWQ Liger
 		torch autocast nvidia smi max_memory_allocated max_memory_reserved scaled_dot_product_attention
 		pure16 fsdp-mixed deepspeed hf upcast fused chunked native eager
+		litgpt LitGPT Lightning Transformers Accelerate PEFT Adam
 		token r tp gpuplan USD CNY ViT CNN U-Net
 		Korthikanti Kaplan GPT N L e absmax logits softmax log-softmax dropout dtype roofline eager
 		amp-bf16 amp-fp16 AdamW Cut Cross-Entropy MixedPrecision Llama llm-foundry DeepLearningExamples DALI JPEG
