@@ -119,7 +119,7 @@ var probeCases = []probeCase{
 	{"lora-llama8b-chunked", "llama-3.1-8b", model.Settings{Task: model.TaskLoRA, MicroBatch: 2, SeqLen: 4096, Loss: model.LossChunked, Checkpointing: model.Bool(true)}, "aws/p4de.24xlarge"},
 	{"fsdp-llama8b", "llama-3.1-8b", model.Settings{Task: model.TaskFinetune, MicroBatch: 1, SeqLen: 4096, GradAccum: 4, GPUs: 8, Strategy: model.FSDP, Checkpointing: model.Bool(true)}, "aws/p4de.24xlarge"},
 	{"zero3-offload-llama8b", "llama-3.1-8b", model.Settings{Task: model.TaskFinetune, MicroBatch: 1, SeqLen: 2048, GPUs: 8, Strategy: model.ZeRO3, Checkpointing: model.Bool(true), Switches: model.Switches{OffloadOptimizer: true}}, "aws/p4de.24xlarge"},
-	{"ddp-2nodes-gpt2", "gpt2-xl", model.Settings{Task: model.TaskTrain, MicroBatch: 8, SeqLen: 1024, GPUs: 16, Strategy: model.DDP}, "aws/p4de.24xlarge"},
+	{"ddp-2nodes-gpt2", "gpt2-xl", model.Settings{Task: model.TaskTrain, MicroBatch: 4, SeqLen: 1024, GPUs: 16, Strategy: model.DDP}, "aws/p4de.24xlarge"},
 	{"bert-finetune", "bert-large", model.Settings{Task: model.TaskFinetune, Precision: model.FP32, MicroBatch: 16, SeqLen: 384}, "aws/g6e.xlarge"},
 	{"t5-pure-bf16", "t5-large", model.Settings{Task: model.TaskFinetune, Precision: model.BF16, MicroBatch: 8, SeqLen: 512, Optimizer: model.Adafactor}, "aws/g5.2xlarge"},
 	{"vit-tf32-sgd", "vit-b-16", model.Settings{Task: model.TaskTrain, Precision: model.TF32, MicroBatch: 64, Optimizer: model.SGDMomentum}, "aws/g5.2xlarge"},
@@ -270,7 +270,7 @@ func TestProbeRefuses(t *testing.T) {
 		{probeCase{"unet", "sd15-unet", model.Settings{Task: model.TaskTrain, MicroBatch: 2}, "aws/g5.2xlarge"}, "not YOLO or U-Nets"},
 		{probeCase{"whisper", "whisper-large-v3", model.Settings{Task: model.TaskFinetune, MicroBatch: 2, SeqLen: 448}, "aws/g6e.xlarge"}, "not audio models"},
 		{probeCase{"fp8", "llama-3.1-8b", model.Settings{Task: model.TaskFinetune, Precision: model.FP8, MicroBatch: 1, GPUs: 8, Strategy: model.FSDP}, "aws/p5.48xlarge"}, "fp8 training"},
-		{probeCase{"gpt2-lora", "gpt2-xl", model.Settings{Task: model.TaskLoRA, MicroBatch: 4, SeqLen: 1024}, "aws/g5.2xlarge"}, "Llama's module names"},
+		{probeCase{"gpt2-lora", "gpt2-xl", model.Settings{Task: model.TaskLoRA, MicroBatch: 4, SeqLen: 1024}, "aws/g6e.xlarge"}, "Llama's module names"},
 		{probeCase{"fsdp-qlora", "llama-3.1-70b", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048, GPUs: 8, Strategy: model.FSDP}, "aws/p4de.24xlarge"}, "--bnb_4bit_quant_storage bfloat16"},
 	} {
 		p := catalogPlan(t, cat, tc.pc.model, tc.pc.set, tc.pc.instance)

@@ -24,10 +24,6 @@ type Case struct {
 	Settings
 	Tokens      float64 `toml:"tokens,omitempty,omitzero"`
 	InterGBps   float64 `toml:"inter_gbps,omitempty,omitzero"`
-	ContextMiB  float64 `toml:"context_mib,omitempty,omitzero"`
-	LegacyTorch bool    `toml:"legacy_torch,omitempty"`
-	PreTorch111 bool    `toml:"torch_before_1_11,omitempty"`
-	LitGPT      bool    `toml:"litgpt,omitempty"`
 	LLMAnalysis float64 `toml:"llm_analysis,omitempty,omitzero"`
 	Published   float64 `toml:"published"`
 	Unit        string  `toml:"unit"`
@@ -66,10 +62,11 @@ func RunID(r *Result) string {
 
 // Cases turns a training result into the suite's cases: peak allocated
 // memory (torch.cuda.max_memory_allocated, GB), nvidia-smi's process memory
-// with the CUDA context the probe measured first (MiB, context_mib), and
+// (MiB; the estimate's CUDA context follows the case's torch), and
 // the throughput (tokens/s for text, img/s for images, all GPUs), each
 // with the probe's line as its quote and the versions and date as its
-// source. Smoke runs, runs out of memory and serving runs keep nothing:
+// source. The case's torch is the release the probe ran on (its versions'
+// torch, major.minor), empty when that does not parse. Smoke runs, runs out of memory and serving runs keep nothing:
 // the error wraps ErrNotKept and says why.
 func Cases(r *Result) (*Suite, error) {
 	switch {
@@ -86,6 +83,7 @@ func Cases(r *Result) (*Suite, error) {
 	source := "gpuplan probe (gpuplan export --format probe) on " + r.Summary()
 	note := r.ranNote()
 	base := Case{Settings: *r.Settings, Source: source, Quote: string(r.Line), Note: note}
+	base.Torch = ranTorch(r.Versions["torch"])
 	var out []Case
 	m := r.Measured
 	if v := m.PeakAllocated; v != nil && *v > 0 {
@@ -99,10 +97,6 @@ func Cases(r *Result) (*Suite, error) {
 		c.ID, c.Kind, c.Quantity, c.Unit, c.Tolerance = id+"-nvidia-smi", "memory", "nvidia-smi", "MiB", MemoryTolerance
 		c.Published = round5(*v / model.MiB)
 		c.Includes = "nvidia-smi used_memory of the probe's process (--query-compute-apps)"
-		if ctx := m.CUDAContext; ctx != nil && *ctx > 0 {
-			c.ContextMiB = round5(*ctx / model.MiB)
-			c.Includes += ", with the CUDA context it measured first (context_mib)"
-		}
 		out = append(out, c)
 	}
 	if v := m.SamplesPerSecond; v != nil && *v > 0 {
@@ -126,6 +120,21 @@ func Cases(r *Result) (*Suite, error) {
 		s.Arch = []Arch{*r.Arch}
 	}
 	return s, nil
+}
+
+// ranTorch is the PyTorch release of a probe's torch version ("2.5.1+cu124"
+// is "2.5"), "" when it is not one model.ParseTorchVersion reads.
+func ranTorch(v string) string {
+	v, _, _ = strings.Cut(v, "+")
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return ""
+	}
+	t, err := model.ParseTorchVersion(parts[0] + "." + parts[1])
+	if err != nil {
+		return ""
+	}
+	return t.String()
 }
 
 // ranNote says how the probe ran, for the case's note.
@@ -253,7 +262,7 @@ func (c *Case) check() error {
 		v   *float64
 		max float64
 	}{{"published", &c.Published, maxCount}, {"tolerance", &c.Tolerance, 10}, {"tokens", &c.Tokens, maxCount},
-		{"inter_gbps", &c.InterGBps, maxRate}, {"context_mib", &c.ContextMiB, maxCount}, {"llm_analysis", &c.LLMAnalysis, maxCount}} {
+		{"inter_gbps", &c.InterGBps, maxRate}, {"llm_analysis", &c.LLMAnalysis, maxCount}} {
 		if err := number(f.k, f.v, f.max); err != nil {
 			return err
 		}

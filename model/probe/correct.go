@@ -70,9 +70,6 @@ func prepareOne(c Case, arch *Arch, cat *model.Catalog) (Kept, error) {
 		predicted = e.TorchAllocated
 	case "nvidia-smi":
 		predicted = e.Memory.Total()
-		if c.ContextMiB > 0 { // the context the probe measured, as the suite's runCase counts it
-			predicted += c.ContextMiB*model.MiB - e.Overhead.CUDAContext
-		}
 	case "samples_per_second":
 		predicted = e.SamplesPerSecond
 	case "tokens_per_second":

@@ -209,14 +209,14 @@ func TestCasesRoundTrip(t *testing.T) {
 	id := probe.RunID(r)
 	for i, want := range []struct {
 		id, quantity, unit string
-		published, context float64
+		published          float64
 	}{
-		{id + "-allocated", "allocated", "GB", 11.42, 0},      // 11,420,000,000 B / 1e9
-		{id + "-nvidia-smi", "nvidia-smi", "MiB", 12016, 418}, // 12,599,689,216 B / 2^20, context 438,304,768 / 2^20
-		{id + "-throughput", "tokens_per_second", "tokens/s", 701.44, 0},
+		{id + "-allocated", "allocated", "GB", 11.42},    // 11,420,000,000 B / 1e9
+		{id + "-nvidia-smi", "nvidia-smi", "MiB", 12016}, // 12,599,689,216 B / 2^20
+		{id + "-throughput", "tokens_per_second", "tokens/s", 701.44},
 	} {
 		c := s.Case[i]
-		if c.ID != want.id || c.Quantity != want.quantity || c.Unit != want.unit || c.Published != want.published || c.ContextMiB != want.context ||
+		if c.ID != want.id || c.Quantity != want.quantity || c.Unit != want.unit || c.Published != want.published || c.Torch != "2.5" ||
 			c.Quote != string(r.Line) || c.Settings.Model != "llama-3.1-8b" || !strings.Contains(c.Source, "NVIDIA A10G, torch 2.5.1") {
 			t.Errorf("case %d = %+v", i, c)
 		}
@@ -230,8 +230,18 @@ func TestCasesRoundTrip(t *testing.T) {
 	if err != nil || len(md.Undecoded()) > 0 {
 		t.Fatalf("%v %v\n%s", err, md.Undecoded(), buf.String())
 	}
-	if len(back.Case) != 3 || back.Case[1].ContextMiB != 418 || *back.Case[0].Checkpointing != true || back.Case[0].LoRATargets[3] != "o" {
+	if len(back.Case) != 3 || back.Case[1].Torch != "2.5" || *back.Case[0].Checkpointing != true || back.Case[0].LoRATargets[3] != "o" {
 		t.Errorf("round trip: %+v", back.Case)
+	}
+	// The case's torch is the release the probe ran on, major.minor, and
+	// empty when the result's version is not a release.
+	for v, want := range map[string]string{"2.5.1": "2.5", "2.6.0+cu124": "2.6", "1.13.1": "1.13", "2.7.0a0+git1234": "2.7",
+		"2": "", "nightly": "", "1.5.0": "", "": ""} {
+		r.Versions["torch"] = v
+		s, err := probe.Cases(r)
+		if err != nil || s.Case[0].Torch != want {
+			t.Errorf("torch %q: case torch %q, want %q (%v)", v, s.Case[0].Torch, want, err)
+		}
 	}
 	for _, name := range []string{"serve-l40s.json"} {
 		if _, err := probe.Cases(parse(t, name)); !errors.Is(err, probe.ErrNotKept) {
@@ -268,7 +278,7 @@ func TestCorrect(t *testing.T) {
 		case "allocated":
 			c.Published = 1.10 * e.TorchAllocated / 1e9
 		case "nvidia-smi":
-			c.ContextMiB = 0
+			c.Torch = "" // the estimate's own release, so its CUDA context
 			c.Published = 1.10 * e.Memory.Total() / model.MiB
 		case "tokens_per_second":
 			c.Published = 0.80 * e.SamplesPerSecond * 2048

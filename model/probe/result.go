@@ -383,7 +383,8 @@ func (m *Measured) check() error {
 
 func (s *Settings) check() error {
 	for _, t := range []struct{ k, v string }{{"model", s.Model}, {"gpu", s.GPU}, {"task", s.Task}, {"precision", s.Precision},
-		{"strategy", s.Strategy}, {"recipe", s.Recipe}, {"loss", s.Loss}, {"optimizer", s.Optimizer}, {"quant_type", s.QuantType}} {
+		{"strategy", s.Strategy}, {"framework", s.Framework}, {"recipe", s.Recipe}, {"loss", s.Loss}, {"optimizer", s.Optimizer},
+		{"quant_type", s.QuantType}, {"torch", s.Torch}, {"trainer", s.Trainer}} {
 		if err := text("plan."+t.k, t.v, maxText); err != nil {
 			return err
 		}
@@ -405,7 +406,7 @@ func (s *Settings) check() error {
 	for _, n := range []struct {
 		k string
 		v int
-	}{{"gpus", s.GPUs}, {"batch", s.Batch}, {"grad_accum", s.GradAccum}, {"seq_len", s.SeqLen}, {"image_size", s.ImageSize}, {"lora_rank", s.LoRARank}} {
+	}{{"gpus", s.GPUs}, {"tp", s.TP}, {"batch", s.Batch}, {"grad_accum", s.GradAccum}, {"seq_len", s.SeqLen}, {"image_size", s.ImageSize}, {"lora_rank", s.LoRARank}} {
 		if n.v < 0 || n.v > maxSmallCount {
 			return fmt.Errorf("plan.%s: %d is out of range", n.k, n.v)
 		}

@@ -22,6 +22,10 @@ type Settings struct {
 	Task          string   `toml:"task" json:"task"`
 	Precision     string   `toml:"precision" json:"precision"`
 	Strategy      string   `toml:"strategy,omitempty" json:"strategy,omitempty"`
+	TP            int      `toml:"tp,omitempty,omitzero" json:"tp,omitempty"`
+	Framework     string   `toml:"framework,omitempty" json:"framework,omitempty"`
+	OffloadOpt    bool     `toml:"offload_optimizer,omitempty" json:"offload_optimizer,omitempty"`
+	OffloadParams bool     `toml:"offload_params,omitempty" json:"offload_params,omitempty"`
 	Recipe        string   `toml:"recipe,omitempty" json:"recipe,omitempty"`
 	Loss          string   `toml:"loss,omitempty" json:"loss,omitempty"`
 	Optimizer     string   `toml:"optimizer,omitempty" json:"optimizer,omitempty"`
@@ -36,11 +40,17 @@ type Settings struct {
 	LoRADropout   float64  `toml:"lora_dropout,omitempty,omitzero" json:"lora_dropout,omitempty"`
 	QuantType     string   `toml:"quant_type,omitempty" json:"quant_type,omitempty"`
 	DoubleQuant   *bool    `toml:"double_quant,omitempty" json:"double_quant,omitempty"`
+	// Torch is the PyTorch release, major.minor (model.TorchVersion;
+	// empty: model.DefaultTorch); Trainer the training library
+	// (model.Trainer; empty: hf).
+	Torch   string `toml:"torch,omitempty" json:"torch,omitempty"`
+	Trainer string `toml:"trainer,omitempty" json:"trainer,omitempty"`
 }
 
-// Arch is a model outside the catalog, in the suite's [[arch]] keys
-// (calArch in data/calibration_test.go) plus the shape fields a config.json
-// model may have beyond them; the suite's [[arch]] export keeps the former.
+// Arch is a model outside the catalog in the suite's [[arch]] keys
+// (calArch in data/calibration_test.go: the catalog's model keys of
+// data/catalog/models.toml) plus the shape fields a config.json model may
+// have beyond them; the suite's [[arch]] export keeps the former.
 type Arch struct {
 	Key     string `toml:"key" json:"key"`
 	Family  string `toml:"family" json:"family"`
@@ -54,35 +64,51 @@ type Arch struct {
 	KVHeads int    `toml:"kv_heads,omitempty,omitzero" json:"kv_heads,omitempty"`
 	Gated   bool   `toml:"gated_mlp,omitempty" json:"gated_mlp,omitempty"`
 
+	LinearBias       bool    `toml:"linear_bias,omitempty" json:"linear_bias,omitempty"`
+	QKVBias          bool    `toml:"qkv_bias,omitempty" json:"qkv_bias,omitempty"`
+	FusedQKV         bool    `toml:"fused_qkv,omitempty" json:"fused_qkv,omitempty"`
+	FusedGateUp      bool    `toml:"fused_gate_up,omitempty" json:"fused_gate_up,omitempty"`
+	LearnedPositions int     `toml:"learned_positions,omitempty,omitzero" json:"learned_positions,omitempty"`
+	MaxPositions     int     `toml:"max_positions,omitempty,omitzero" json:"max_positions,omitempty"`
+	PatchSize        int     `toml:"patch_size,omitempty,omitzero" json:"patch_size,omitempty"`
+	Channels         int     `toml:"channels,omitempty,omitzero" json:"channels,omitempty"`
+	ImageSize        int     `toml:"image_size,omitempty,omitzero" json:"image_size,omitempty"`
+	NormsPerLayer    int     `toml:"norms_per_layer,omitempty,omitzero" json:"norms_per_layer,omitempty"`
+	Dropout          bool    `toml:"dropout,omitempty" json:"dropout,omitempty"`
+	ExtraParams      float64 `toml:"extra_params,omitempty,omitzero" json:"extra_params,omitempty"`
+	HeadDim          int     `toml:"head_dim,omitempty,omitzero" json:"head_dim,omitempty"`
+	ModelType        string  `toml:"model_type,omitempty" json:"model_type,omitempty"`
+	Activation       string  `toml:"activation,omitempty" json:"activation,omitempty"`
+	ParallelResidual bool    `toml:"parallel_residual,omitempty" json:"parallel_residual,omitempty"`
+	Source           string  `toml:"source,omitempty" json:"source,omitempty"`
+
 	// Beyond the suite's [[arch]] keys.
-	HeadDim         int     `toml:"head_dim,omitempty,omitzero" json:"head_dim,omitempty"`
 	DecoderLayers   int     `toml:"decoder_layers,omitempty,omitzero" json:"decoder_layers,omitempty"`
 	Experts         int     `toml:"experts,omitempty,omitzero" json:"experts,omitempty"`
 	ExpertsPerToken int     `toml:"experts_per_token,omitempty,omitzero" json:"experts_per_token,omitempty"`
-	QKVBias         bool    `toml:"qkv_bias,omitempty" json:"qkv_bias,omitempty"`
-	LinearBias      bool    `toml:"linear_bias,omitempty" json:"linear_bias,omitempty"`
-	PatchSize       int     `toml:"patch_size,omitempty,omitzero" json:"patch_size,omitempty"`
-	ImageSize       int     `toml:"image_size,omitempty,omitzero" json:"image_size,omitempty"`
 	Params          float64 `toml:"params,omitempty,omitzero" json:"params,omitempty"`
 }
 
 // SuiteOnly reports whether the suite's [[arch]] keys say all of a: the
 // suite's calibration test rebuilds the architecture from them alone.
 func (a *Arch) SuiteOnly() bool {
-	return a.HeadDim == 0 && a.DecoderLayers == 0 && a.Experts == 0 && a.ExpertsPerToken == 0 &&
-		!a.QKVBias && !a.LinearBias && a.PatchSize == 0 && a.ImageSize == 0 && a.Params == 0
+	return a.DecoderLayers == 0 && a.Experts == 0 && a.ExpertsPerToken == 0 && a.Params == 0
 }
 
 // ArchOf returns a as the probe's Arch, keyed by key.
 func ArchOf(key string, a *model.Architecture) *Arch {
 	return &Arch{Key: key, Family: string(a.Family), Layers: a.Layers, Hidden: a.Hidden, Heads: a.Heads, FFN: a.FFN,
 		Vocab: a.Vocab, Norm: string(a.Norm), Tied: a.Tied, KVHeads: a.KVHeads, Gated: a.GatedMLP,
-		HeadDim: a.HeadDim, DecoderLayers: a.DecoderLayers, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken,
-		QKVBias: a.QKVBias, LinearBias: a.LinearBias, PatchSize: a.PatchSize, ImageSize: a.ImageSize, Params: a.Params}
+		LinearBias: a.LinearBias, QKVBias: a.QKVBias, FusedQKV: a.FusedQKV, FusedGateUp: a.FusedGateUp,
+		LearnedPositions: a.LearnedPositions, MaxPositions: a.MaxPositions, PatchSize: a.PatchSize, Channels: a.Channels,
+		ImageSize: a.ImageSize, NormsPerLayer: a.NormsPerLayer, Dropout: a.Dropout, ExtraParams: a.ExtraParams,
+		HeadDim: a.HeadDim, ModelType: a.ModelType, Activation: a.Activation, ParallelResidual: a.ParallelResidual,
+		Source: a.Source, DecoderLayers: a.DecoderLayers, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken,
+		Params: a.Params}
 }
 
 // Architecture returns a as a model architecture, as the calibration test
-// builds its [[arch]] entries (data/calibration_test.go TestCalibration).
+// builds its [[arch]] entries (data/calibration_test.go prepareCases).
 func (a *Arch) Architecture() (model.Architecture, error) {
 	fam, err := model.ParseFamily(a.Family)
 	if err != nil {
@@ -90,8 +116,12 @@ func (a *Arch) Architecture() (model.Architecture, error) {
 	}
 	out := model.Architecture{Key: a.Key, Name: a.Key, Family: fam, Layers: a.Layers, Hidden: a.Hidden, Heads: a.Heads,
 		FFN: a.FFN, Vocab: a.Vocab, Norm: model.Norm(a.Norm), Tied: a.Tied, KVHeads: a.KVHeads, GatedMLP: a.Gated,
-		HeadDim: a.HeadDim, DecoderLayers: a.DecoderLayers, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken,
-		QKVBias: a.QKVBias, LinearBias: a.LinearBias, PatchSize: a.PatchSize, ImageSize: a.ImageSize, Params: a.Params}
+		LinearBias: a.LinearBias, QKVBias: a.QKVBias, FusedQKV: a.FusedQKV, FusedGateUp: a.FusedGateUp,
+		LearnedPositions: a.LearnedPositions, MaxPositions: a.MaxPositions, PatchSize: a.PatchSize, Channels: a.Channels,
+		ImageSize: a.ImageSize, NormsPerLayer: a.NormsPerLayer, Dropout: a.Dropout, ExtraParams: a.ExtraParams,
+		HeadDim: a.HeadDim, ModelType: a.ModelType, Activation: a.Activation, ParallelResidual: a.ParallelResidual,
+		Source: a.Source, DecoderLayers: a.DecoderLayers, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken,
+		Params: a.Params}
 	if err := out.Validate(); err != nil {
 		return out, fmt.Errorf("arch %s: %w", model.Printable(a.Key), err)
 	}
@@ -108,6 +138,19 @@ func SettingsFor(w *model.Workload, gpu, modelKey string) Settings {
 		Flash: model.Bool(w.Flash()), LoRARank: w.LoRARank, LoRADropout: w.LoRADropout}
 	if w.Strategy != model.Single {
 		s.Strategy = string(w.Strategy)
+	}
+	if w.TP > 1 {
+		s.TP = w.TP
+	}
+	if w.Framework != "" && w.Framework != model.PyTorch {
+		s.Framework = string(w.Framework)
+	}
+	s.OffloadOpt, s.OffloadParams = w.OffloadOptimizer, w.OffloadParams
+	if !w.Torch.IsZero() && w.Torch != model.DefaultTorch {
+		s.Torch = w.Torch.String()
+	}
+	if w.Trainer != "" && w.Trainer != model.TrainerHF {
+		s.Trainer = string(w.Trainer)
 	}
 	if !w.Model.Family.Vision() {
 		s.SeqLen = w.SeqLen
@@ -160,7 +203,8 @@ func (s *Settings) Workload(cat *model.Catalog, arch *Arch) (model.Workload, *mo
 	w := model.Workload{
 		Settings: model.Settings{MicroBatch: s.Batch, GradAccum: s.GradAccum, SeqLen: s.SeqLen, ImageSize: s.ImageSize,
 			GPUs: s.GPUs, FlashAttention: s.Flash, Checkpointing: s.Checkpointing, LoRARank: s.LoRARank,
-			LoRATargets: append([]string(nil), s.LoRATargets...), DoubleQuant: s.DoubleQuant},
+			LoRATargets: append([]string(nil), s.LoRATargets...), DoubleQuant: s.DoubleQuant, TP: s.TP,
+			Switches: model.Switches{OffloadOptimizer: s.OffloadOpt, OffloadParams: s.OffloadParams}},
 		Model:       a,
 		LoRADropout: s.LoRADropout,
 	}
@@ -168,6 +212,24 @@ func (s *Settings) Workload(cat *model.Catalog, arch *Arch) (model.Workload, *mo
 		key string
 		f   func() error
 	}{
+		{"torch", func() (err error) {
+			if s.Torch != "" {
+				w.Torch, err = model.ParseTorchVersion(s.Torch)
+			}
+			return
+		}},
+		{"trainer", func() (err error) {
+			if s.Trainer != "" {
+				w.Trainer, err = model.ParseTrainer(s.Trainer)
+			}
+			return
+		}},
+		{"framework", func() (err error) {
+			if s.Framework != "" {
+				w.Framework, err = model.ParseFramework(s.Framework)
+			}
+			return
+		}},
 		{"task", func() (err error) { w.Task, err = model.ParseTask(s.Task); return }},
 		{"precision", func() (err error) { w.Precision, err = model.ParsePrecision(s.Precision); return }},
 		{"strategy", func() (err error) {
