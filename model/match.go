@@ -160,6 +160,9 @@ const (
 	RejectJobBudget RejectKind = "job budget"
 	RejectDeadline  RejectKind = "deadline"
 	RejectInvalid   RejectKind = "invalid deployment"
+	// RejectBatch: the instance's GPUs cannot share the job's global batch
+	// in whole samples (Workload.OnGPUs), so renting them would change it.
+	RejectBatch RejectKind = "global batch"
 )
 
 // ReasonCount is how many offers one kind of rejection removed.
@@ -293,6 +296,7 @@ type estimateResult struct {
 	e        Estimate
 	err      error
 	fallback Precision // precision actually used when the GPU lacks the asked one
+	batch    bool      // err: the GPUs cannot share the global batch (Workload.OnGPUs)
 }
 
 // estimate returns the (cached) estimate of w on n GPUs of g with strategy s.
@@ -301,12 +305,18 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 	if r, ok := m.cached(k); ok {
 		return r
 	}
-	w := m.w
-	w.GPUs, w.Strategy = n, s
-	if w.GPUs%w.TP != 0 {
-		w.TP = 1
-	}
+	// The job on n GPUs keeps its global batch (Workload.OnGPUs): the
+	// accumulation, then the micro-batch, shrink to carry it.
+	w, ok := m.w.OnGPUs(n)
+	w.Strategy = s
 	r := &estimateResult{}
+	if !ok {
+		r.err = Msg("%d GPUs cannot share a global batch of %d (micro-batch %d × gradient accumulation %d) in whole samples: make it a multiple of %d (grad_accum) to run on them",
+			n/w.TP, m.w.GlobalBatch(), m.w.MicroBatch, m.w.GradAccum, n/w.TP)
+		r.batch = true
+		m.cache[k] = r
+		return r
+	}
 	if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision {
 		r.fallback, w.Precision = run, run
 	}
@@ -331,7 +341,7 @@ func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateR
 		m.cache[k] = base
 		return base
 	}
-	r := &estimateResult{e: base.e, err: base.err, fallback: base.fallback}
+	r := &estimateResult{e: base.e, err: base.err, fallback: base.fallback, batch: base.batch}
 	if r.err == nil {
 		r.e.Retime(g, h)
 	}
@@ -796,6 +806,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	switch {
 	case last.r == nil:
 		return last, RejectInvalid, Msg("no valid GPU count")
+	case last.r.err != nil && last.r.batch:
+		return last, RejectBatch, ErrMessage(last.r.err)
 	case last.r.err != nil:
 		return last, RejectInvalid, ErrMessage(last.r.err)
 	case lastNeed > usable && last.gpus > 1:
@@ -1143,6 +1155,20 @@ func sortOffers(offers []Offer, k SortKey) {
 // GPU (frameworkSupport).
 func unchangeable(kind RejectKind) bool { return kind == RejectSoftware }
 
+// rejectTier orders near misses by how near they are: those a setting
+// or more memory would fix first, then hosts whose GPU count cannot
+// share the global batch (a host of that size would change the job),
+// then hosts no setting can make run.
+func rejectTier(kind RejectKind) int {
+	switch {
+	case unchangeable(kind):
+		return 2
+	case kind == RejectBatch:
+		return 1
+	}
+	return 0
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -1169,7 +1195,7 @@ func keepNearMiss(r []Rejection, x Rejection, n int) []Rejection {
 // price, provider and type. (New-user trial: the cheapest misses were AMD
 // hosts no ROCm build supports, ahead of 8-GPU hosts a few GiB short.)
 func compareRejections(a, b Rejection) int {
-	if c := cmp.Compare(b2i(unchangeable(a.Kind)), b2i(unchangeable(b.Kind))); c != 0 {
+	if c := cmp.Compare(rejectTier(a.Kind), rejectTier(b.Kind)); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(max(a.ShortBytes, 0), max(b.ShortBytes, 0)); c != 0 {

@@ -16,6 +16,13 @@ type Workload struct {
 	Model Architecture // resolved architecture (catalog entry, custom shape or config.json)
 
 	LoRADropout float64 // dropout on each adapter's input (PEFT lora_dropout); 0, PEFT's default, keeps no mask
+	// BatchPerGPU is set by Defaults when the request names no gradient
+	// accumulation (nor takes an adapter recipe's batch): the micro-batch
+	// is then per GPU, as Trainer's per_device_train_batch_size is, and the
+	// global batch is micro-batch × data-parallel GPUs wherever the job
+	// runs. Otherwise the global batch (GlobalBatch) is the job's and
+	// OnGPUs keeps it on any GPU count by scaling the accumulation.
+	BatchPerGPU bool
 	// Tuning overrides DefaultTuning, the constants fitted to the
 	// calibration suite; nil for every estimate a user sees. The
 	// calibration's cross-validation sets it (see Tuning).
@@ -102,6 +109,13 @@ func (s Settings) Clone() Settings {
 	return s
 }
 
+// AdapterGradAccum is the gradient accumulation of LoRA and QLoRA when
+// the request names neither a micro-batch nor an accumulation: with a
+// micro-batch of 1, the global batch of 16 of the QLoRA reference recipe
+// (artidoro/qlora qlora.py defaults; Dettmers et al. 2023, appendix B,
+// batch size 16 for the 7B–13B models).
+const AdapterGradAccum = 16
+
 // Defaults returned by DefaultLoRATargets and used by Workload.Defaults.
 const (
 	DefaultLoRARank   = 16
@@ -146,6 +160,13 @@ func (w *Workload) Defaults() {
 	if w.Optimizer == "" {
 		w.Optimizer = AdamW
 	}
+	if w.Task.Adapters() && w.MicroBatch == 0 && w.GradAccum == 0 {
+		// The QLoRA reference recipe (artidoro/qlora qlora.py:
+		// per_device_train_batch_size=1, gradient_accumulation_steps=16):
+		// a global batch of 16 in one-sample micro-batches, which keeps an
+		// 8B LoRA on an 80 GB card and its QLoRA on a 24 GB one.
+		w.MicroBatch, w.GradAccum = 1, AdapterGradAccum
+	}
 	if w.MicroBatch == 0 {
 		w.MicroBatch = max(w.Model.DefaultBatch, defaultMicroBatch)
 	}
@@ -166,6 +187,7 @@ func (w *Workload) Defaults() {
 	}
 	if w.GradAccum == 0 {
 		w.GradAccum = 1
+		w.BatchPerGPU = true
 	}
 	if w.Checkpointing == nil {
 		w.Checkpointing = Bool(w.Task == TaskQLoRA)
@@ -204,6 +226,42 @@ func (w *Workload) Defaults() {
 			w.GenTokens = min(DefaultGenTokens, max(w.ContextLen/2, 1))
 		}
 	}
+}
+
+// GlobalBatch is the samples per optimizer step: micro-batch ×
+// gradient accumulation × data-parallel replicas (GPUs ÷ TP).
+func (w *Workload) GlobalBatch() int {
+	return max(w.MicroBatch, 1) * max(w.GradAccum, 1) * max(w.GPUs/max(w.TP, 1), 1)
+}
+
+// OnGPUs returns w on n GPUs (tensor parallelism dropped to 1 when it
+// does not divide n) with the same global batch: each data-parallel
+// replica takes GlobalBatch ÷ replicas samples per step, as the largest
+// micro-batch up to w's that divides them times the accumulation that
+// makes them up; the micro-batch never grows, so neither does memory.
+// ok is false when the replicas cannot split the global batch into whole
+// samples. A workload whose micro-batch is per GPU (BatchPerGPU) or that
+// is not training moves unchanged.
+func (w Workload) OnGPUs(n int) (v Workload, ok bool) {
+	v = w
+	v.GPUs = n
+	if v.TP < 1 || n%v.TP != 0 {
+		v.TP = 1
+	}
+	if w.BatchPerGPU || !w.Task.Training() || n < 1 {
+		return v, true
+	}
+	global, dp := w.GlobalBatch(), n/v.TP
+	if global%dp != 0 {
+		return v, false
+	}
+	per := global / dp
+	micro := min(max(w.MicroBatch, 1), per)
+	for per%micro != 0 {
+		micro--
+	}
+	v.MicroBatch, v.GradAccum = micro, per/micro
+	return v, true
 }
 
 func maxIfSet(n int) int {

@@ -136,7 +136,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	if m.learnHF(m.res) {
 		// Opened with a config.json: the file's batch and length stand;
 		// the model's defaults apply from the next change of model on.
-		m.a.fill.modelKey = modelHF + ":" + m.a.hf.path
+		m.a.fill.modelKey, m.a.fill.adapters = modelHF+":"+m.a.hf.path, m.a.Task.Adapters()
 		m.a.fill.vision = m.a.hf.arch.Family.Vision()
 		m.lastKey = m.a.key()
 		m.savedKey = m.lastKey

@@ -18,6 +18,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -500,9 +501,12 @@ func TestBrowseAsync(t *testing.T) {
 
 // TestBrowsePickAdvice: when nothing fits the GPU picked, the advice of
 // what would fit aims at that GPU, not at the largest one on the market:
-// the default QLoRA of Llama 3.1 8B needs 48.89 GiB per GPU, an L4 has 24.
+// QLoRA of Llama 3.1 8B at micro-batch 4 needs about 45 GiB per GPU, an
+// L4 has 24 (the default one-sample micro-batch fits it).
 func TestBrowsePickAdvice(t *testing.T) {
-	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), ctrlB)
+	var c config.Config
+	c.Workload.Model, c.Workload.Task, c.Workload.MicroBatch = "llama-3.1-8b", model.TaskQLoRA, 4
+	m := start(t, newTestApp(t, testCatalog(t), Options{Config: &c}), size(120, 40), ctrlB)
 	m = drive(t, m, msgs(typed("l4:1 providers=aws"), enter)...)
 	if len(m.res.rec.Offers) != 0 || m.res.adviceOn == nil || m.res.adviceOn.Key != "l4" {
 		t.Errorf("%d offers, advice on %v; want none, advice on the l4", len(m.res.rec.Offers), m.res.adviceOn)
