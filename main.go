@@ -7,7 +7,9 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
@@ -31,6 +33,11 @@ func main() {
 	if initOnly != "" {
 		return
 	}
+	// A reader that closes the pipe early (gpuplan offers | head -3) has
+	// read what it wanted: writes then fail with EPIPE, which the command
+	// line ends on with status 0, instead of SIGPIPE killing the process
+	// (status 141).
+	signal.Ignore(syscall.SIGPIPE)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -144,6 +144,12 @@ type Architecture struct {
 	DefaultBatch     int // micro-batch per GPU the configurator starts with
 	DefaultSeqLen    int // tokens per sample
 	DefaultImageSize int // pixels square
+	// DefaultOptimizer is the optimizer of the model's published training
+	// recipe (ResNet's torchvision reference: SGD with momentum), the
+	// workload's default; "" leaves gpuplan's, AdamW. OptimizerSource
+	// names the recipe.
+	DefaultOptimizer Optimizer
+	OptimizerSource  string
 
 	Source       string // where the shape comes from (config.json, paper)
 	ParamsSource string // where PublishedParams comes from

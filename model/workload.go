@@ -132,7 +132,9 @@ const (
 func DefaultLoRATargets() []string { return []string{"q", "k", "v", "o"} }
 
 // Defaults fills the zero fields with the model's defaults or gpuplan's:
-// PyTorch, training with AdamW in amp-bf16 (bf16 for inference), one GPU,
+// PyTorch, training with the model's recipe's optimizer
+// (Architecture.DefaultOptimizer) or else AdamW, in amp-bf16 (bf16 for
+// inference), one GPU,
 // flash attention on for PyTorch (2.0's scaled_dot_product_attention picks a
 // fused kernel by default) and off for TensorFlow and JAX (their default
 // attention materialises the scores). It never overrides a field that is set.
@@ -158,7 +160,7 @@ func (w *Workload) Defaults() {
 		w.Precision = PrecisionsFor(w.Task)[0]
 	}
 	if w.Optimizer == "" {
-		w.Optimizer = AdamW
+		w.Optimizer = cmp.Or(w.Model.DefaultOptimizer, AdamW)
 	}
 	if w.Task.Adapters() && w.MicroBatch == 0 && w.GradAccum == 0 {
 		// The QLoRA reference recipe (artidoro/qlora qlora.py:

@@ -145,6 +145,8 @@ type SearchAnswers struct {
 	HoursPerMonth  float64 // billed hours per month, (0, 744]
 	DeadlineHours  float64
 	AllowMultiNode bool
+	// MaxGPUs caps the GPUs gpus = "auto" may rent (Query.MaxGPUs); 0: no cap.
+	MaxGPUs int
 	// AllowPrecisionFallback accepts GPUs that run a fallback of the
 	// requested precision (Query.AllowPrecisionFallback).
 	AllowPrecisionFallback bool
@@ -176,7 +178,7 @@ func (s *SearchAnswers) ExchangeRates() map[string]float64 {
 // the workload's gpus = "auto".
 func (s *SearchAnswers) Query(autoGPUs bool) model.Query {
 	return model.Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), GPUs: slices.Clone(s.GPUs), Pricing: s.Pricing,
-		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
+		AutoGPUs: autoGPUs, MaxGPUs: s.MaxGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
 		BudgetMonthUSD: s.BudgetMonth, BudgetJobUSD: s.BudgetJob, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort,
 		ExchangeRates: s.ExchangeRates()}
 }
@@ -407,6 +409,12 @@ func (c *Config) Validate() error {
 	}
 	if s.Sort != "" && !slices.Contains(model.SortKeys, s.Sort) {
 		return Errorf("search.sort", "want %s", model.OrList(model.EnumNames(model.SortKeys)))
+	}
+	switch w := &c.Workload; {
+	case s.MaxGPUs < 0 || s.MaxGPUs > model.MaxGPUs:
+		return Errorf("search.max_gpus", "must be 1–%d, got %d", model.MaxGPUs, s.MaxGPUs)
+	case s.MaxGPUs > 0 && !w.AutoGPUs && w.GPUs > s.MaxGPUs:
+		return Errorf("search.max_gpus", "%d is below workload.gpus = %d: raise it, or set gpus = \"auto\"", s.MaxGPUs, w.GPUs)
 	}
 	for _, f := range []struct {
 		key    string
@@ -685,6 +693,7 @@ type rawSearch struct {
 	HoursPerMonth  tFloat        `toml:"hours_per_month"`
 	DeadlineHours  tFloat        `toml:"deadline_hours"`
 	AllowMultiNode tBool         `toml:"allow_multi_node"`
+	MaxGPUs        tInt          `toml:"max_gpus"`
 	AllowFallback  tBool         `toml:"allow_precision_fallback"`
 	Sort           model.SortKey `toml:"sort"`
 	USDCNY         tFloat        `toml:"usd_cny"`
@@ -839,7 +848,7 @@ func Decode(b []byte) (Config, error) {
 		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
 			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort,
-			USDCNY: rs.USDCNY.v, BudgetJob: rs.BudgetJob.v}
+			USDCNY: rs.USDCNY.v, BudgetJob: rs.BudgetJob.v, MaxGPUs: rs.MaxGPUs.v}
 		c.Search.GPUs = rs.GPUs.v
 		zeros = append(zeros, []struct {
 			key string
@@ -850,6 +859,7 @@ func Decode(b []byte) (Config, error) {
 			{"search.hours_per_month", rs.HoursPerMonth.set, rs.HoursPerMonth.v}, {"search.deadline_hours", rs.DeadlineHours.set, rs.DeadlineHours.v},
 			{"search.usd_cny", rs.USDCNY.set, rs.USDCNY.v},
 			{"search.budget_job", rs.BudgetJob.set, rs.BudgetJob.v},
+			{"search.max_gpus", rs.MaxGPUs.set, float64(rs.MaxGPUs.v)},
 		}...)
 	}
 	if re := raw.Estimate; re != nil {

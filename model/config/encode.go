@@ -100,6 +100,7 @@ func Encode(c *Config) ([]byte, error) {
 	e.float("hours_per_month", s.HoursPerMonth, "billed hours per month (730 is always on)")
 	e.float("deadline_hours", s.DeadlineHours, "the job must finish within this")
 	e.kv("allow_multi_node", strconv.FormatBool(s.AllowMultiNode), "rent more than one instance")
+	e.int("max_gpus", s.MaxGPUs, `gpus = "auto" rents at most this many GPUs`)
 	e.kv("allow_precision_fallback", strconv.FormatBool(s.AllowPrecisionFallback), "accept GPUs that run a fallback of the precision")
 	e.str("sort", string(s.Sort), "price, monthly, job, time or headroom")
 	e.float("usd_cny", s.USDCNY, "1 USD = this many CNY, to rank CNY-priced rows; none is assumed")

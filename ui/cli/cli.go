@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -242,6 +243,9 @@ func exitStatus(p *i18n.Printer, stderr io.Writer, err error) int {
 	}
 	if errors.Is(err, ErrInterrupted) || errors.Is(err, tui.ErrInterrupted) {
 		return ExitInterrupt // ctrl+c or SIGINT: the user knows
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		return ExitOK // the reader closed the pipe (| head): it has what it wanted
 	}
 	var se *tui.SignalError
 	if errors.As(err, &se) { // SIGTERM, SIGHUP: 128 + the signal, as shells report

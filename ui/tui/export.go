@@ -209,13 +209,19 @@ func (d *dialog) askOverwrite(theme huh.Theme) {
 	)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(d.width)
 }
 
-// newQuitDialog asks before quitting with answers not exported.
-func newQuitDialog(theme huh.Theme, width int, lang *i18n.Printer) *dialog {
+// newQuitDialog asks before quitting with answers not exported; launch:
+// the last export was a launch file, which does not reopen the answers
+// (only the gpuplan TOML does, with --config).
+func newQuitDialog(theme huh.Theme, width int, lang *i18n.Printer, launch bool) *dialog {
 	d := &dialog{kind: dialogQuit, width: width, lang: lang}
 	T := lang.T
+	title, desc := T("Quit without exporting?"), T("the answers changed since the last export; ctrl+e exports them")
+	if launch {
+		title, desc = T("Quit without saving the answers?"), T("a launch file does not reopen them; ctrl+e exports the gpuplan TOML, which --config reopens")
+	}
 	d.form = huh.NewForm(huh.NewGroup(
-		huh.NewConfirm().Title(T("Quit without exporting?")).
-			Description(T("the answers changed since the last export; ctrl+e exports them")).
+		huh.NewConfirm().Title(title).
+			Description(desc).
 			Affirmative(T("quit")).Negative(T("stay")).Value(&d.quit),
 	)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(width)
 	return d
