@@ -160,7 +160,7 @@ func (o *Offer) PriceAsOf() string {
 
 func (o *Offer) priceProvenance() (source, origin, asOf string) {
 	for i := range o.Instance.Prices {
-		if rp := &o.Instance.Prices[i]; rp.Region == o.Region && rp.Source != "" {
+		if rp := &o.Instance.Prices[i]; rp.Region == o.Region && (rp.Source != "" || rp.Origin != "") {
 			return PriceProvenance(o.Instance, rp)
 		}
 	}
@@ -174,7 +174,7 @@ const ArmHostWarning = "arm64 host: wheels and images must be arm64"
 // PriceProvenance returns the source, origin and as_of of a region's price:
 // the overlay's that patched it, else the instance's.
 func PriceProvenance(in *Instance, rp *RegionPrice) (source, origin, asOf string) {
-	if rp.Source != "" {
+	if rp.Source != "" || rp.Origin != "" {
 		asOf = rp.AsOf
 		if asOf == "" {
 			asOf = in.AsOf
