@@ -1,6 +1,7 @@
 package data
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -137,6 +138,9 @@ type catalogFile struct {
 	backing   []model.Instance
 	room      int
 	discounts []model.Discount
+	// date is the file's modification date (fileDate); "" for the
+	// embedded files.
+	date string
 }
 
 // rawFile is the TOML shape of every catalog file; see docs/schemas.md,
@@ -771,7 +775,7 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 				c.Instances = append(c.Instances, in.Instance)
 				continue
 			}
-			patchInstance(&c.Instances[i], in)
+			patchInstance(&c.Instances[i], in, f.date)
 		}
 		last := fi == len(files)-1
 		if last && inPlace {
@@ -976,8 +980,11 @@ func (k *skyPilotKept) warnings(file string) []string {
 }
 
 // patchInstance applies an overlay entry over an existing instance: set
-// fields win, prices are merged by region.
-func patchInstance(dst *model.Instance, p instanceEntry) {
+// fields win, prices are merged by region. A price patch's regions are
+// sourced to the entry, or to its file when it gives no source, and dated
+// by its as_of, else by date (the file's, fileDate): never left to the
+// instance's own source and date, which are the catalog's.
+func patchInstance(dst *model.Instance, p instanceEntry, date string) {
 	if p.complete {
 		old := *dst
 		*dst = p.Instance
@@ -1010,8 +1017,9 @@ func patchInstance(dst *model.Instance, p instanceEntry) {
 	}
 	s := p.Instance
 	// A price patch sources the regions it names, not the whole instance.
+	source, asOf := cmp.Or(s.Source, s.Origin), cmp.Or(s.AsOf, date)
 	for i := range s.Prices {
-		s.Prices[i].Source, s.Prices[i].Origin, s.Prices[i].AsOf = s.Source, s.Origin, s.AsOf
+		s.Prices[i].Source, s.Prices[i].Origin, s.Prices[i].AsOf = source, s.Origin, asOf
 	}
 	dst.Prices = mergePrices(dst.Prices, s.Prices)
 	ext := patchExt(dst, &s)
@@ -1143,9 +1151,9 @@ func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string
 		if fi.Size() > kind.MaxBytes {
 			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, tooLarge(kind))
 		}
-		return readCSVOverlay(p, &capReader{r: f, left: kind.MaxBytes, kind: kind}, fi.Size(), base, room) // records bounded by readSkyPilotCSV
+		return readCSVOverlay(p, &capReader{r: f, left: kind.MaxBytes, kind: kind}, fi.Size(), fileDate(fi), base, room) // records bounded by readSkyPilotCSV
 	}
-	b, err := safeio.ReadFile(p, kind)
+	b, fi, err := safeio.ReadFileInfo(p, kind)
 	if err != nil {
 		return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, err)
 	}
@@ -1153,8 +1161,15 @@ func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string
 	if err := decode(b, p, p, &f); err != nil {
 		return catalogFile{}, nil, err
 	}
+	f.date = fileDate(fi)
 	return f, nil, nil
 }
+
+// fileDate is the local date an overlay file was last written, which
+// dates the prices it sets without an as_of of their own (a SkyPilot
+// vms.csv has no date column; SkyPilot writes the file when it fetches
+// it).
+func fileDate(fi fs.FileInfo) string { return fi.ModTime().Format(time.DateOnly) }
 
 // unwrapPathError drops the *PathError's repeated path.
 func unwrapPathError(err error) error {

@@ -255,6 +255,11 @@ type Selection struct {
 	JobHours     float64 // 0 without a dataset
 	JobUSD       float64 // 0 without a dataset
 	CatalogAsOf  string  // YYYY-MM-DD of the catalog the prices come from
+	// PriceOrigin, PriceSource and PriceAsOf say where the price came
+	// from when an overlay file set it (model.FromOverlay): the file, its
+	// source and date (model.Offer.Provenance); empty for the catalog's
+	// own prices, which CatalogAsOf dates.
+	PriceOrigin, PriceSource, PriceAsOf string
 }
 
 // NewSelection records offer o, priced from a catalog dated asOf.
@@ -262,6 +267,9 @@ func NewSelection(o *model.Offer, asOf string) *Selection {
 	s := &Selection{Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
 		GPUs: o.GPUs, Instances: o.Instances, Pricing: o.Pricing, USDPerHour: roundSig(o.USDPerHour, 6),
 		MonthlyUSD: math.Round(o.MonthlyUSD*100) / 100, CatalogAsOf: asOf}
+	if source, origin := o.Provenance(); model.FromOverlay(origin) {
+		s.PriceOrigin, s.PriceSource, s.PriceAsOf = origin, source, o.PriceAsOf()
+	}
 	if o.HasJob {
 		s.JobHours, s.JobUSD = roundSig(o.JobHours, 4), math.Round(o.JobUSD*100)/100
 	}
@@ -507,6 +515,11 @@ func (s *Selection) validate() error {
 			return err
 		}
 	}
+	for _, f := range []struct{ key, v string }{{"price_origin", s.PriceOrigin}, {"price_source", s.PriceSource}} {
+		if err := CheckText("selection."+f.key, f.v, false); err != nil {
+			return err
+		}
+	}
 	if err := CheckText("selection.gpu", s.GPU, false); err != nil {
 		return err
 	}
@@ -527,9 +540,12 @@ func (s *Selection) validate() error {
 			return err
 		}
 	}
-	if s.CatalogAsOf != "" {
-		if _, err := time.Parse(time.DateOnly, s.CatalogAsOf); err != nil || !datePattern().MatchString(s.CatalogAsOf) {
-			return Errorf("selection.catalog_as_of", "want a date such as \"2026-11-30\", got %q", s.CatalogAsOf)
+	for _, f := range []struct{ key, v string }{{"catalog_as_of", s.CatalogAsOf}, {"price_as_of", s.PriceAsOf}} {
+		if f.v == "" {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, f.v); err != nil || !datePattern().MatchString(f.v) {
+			return Errorf("selection."+f.key, "want a date such as \"2026-11-30\", got %q", f.v)
 		}
 	}
 	return nil
@@ -747,6 +763,9 @@ type rawSelection struct {
 	JobHours     tFloat   `toml:"job_hours"`
 	JobUSD       tFloat   `toml:"job_cost_usd"`
 	CatalogAsOf  tDate    `toml:"catalog_as_of"`
+	PriceOrigin  tString  `toml:"price_origin"`
+	PriceSource  tString  `toml:"price_source"`
+	PriceAsOf    tDate    `toml:"price_as_of"`
 }
 
 // configKeys lists each table's keys for "did you mean" on typos; built
@@ -876,7 +895,8 @@ func Decode(b []byte) (Config, error) {
 	if rs := raw.Selection; rs != nil {
 		c.Selection = &Selection{Provider: rs.Provider.v, InstanceType: rs.InstanceType.v, Region: rs.Region.v, GPU: rs.GPU.v,
 			GPUs: rs.GPUs.v, Instances: rs.Instances.v, Pricing: rs.Pricing.v, USDPerHour: rs.USDPerHour.v,
-			MonthlyUSD: rs.MonthlyUSD.v, JobHours: rs.JobHours.v, JobUSD: rs.JobUSD.v, CatalogAsOf: rs.CatalogAsOf.v}
+			MonthlyUSD: rs.MonthlyUSD.v, JobHours: rs.JobHours.v, JobUSD: rs.JobUSD.v, CatalogAsOf: rs.CatalogAsOf.v,
+			PriceOrigin: rs.PriceOrigin.v, PriceSource: rs.PriceSource.v, PriceAsOf: rs.PriceAsOf.v}
 		zeros = append(zeros, []struct {
 			key string
 			set bool

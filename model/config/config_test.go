@@ -42,7 +42,7 @@ func TestConfigRoundTrip(t *testing.T) {
 	hf := Config{Workload: WorkloadAnswers{Settings: model.Settings{Epochs: 3, DatasetSamples: 1}, HFConfig: `C:\models\é "quoted"\config.json`}}
 	params := Config{Workload: WorkloadAnswers{Settings: model.Settings{ImageSize: 224}, Custom: &CustomModel{Family: model.FamilyCNN, Params: 25.6e6}}}
 	cjk := Config{Workload: WorkloadAnswers{Model: "llama"}, Selection: &Selection{Provider: "云", InstanceType: "ＧＰＵ服务器-🚀",
-		Region: "東京 1", GPUs: 1, Instances: 1}}
+		Region: "東京 1", GPUs: 1, Instances: 1, PriceOrigin: `C:\价格\neg "q".toml`, PriceSource: "协议价 2031", PriceAsOf: "2031-05-17"}}
 	for name, c := range map[string]Config{"full": fullConfig(), "custom shape": custom, "hf path": hf, "params only": params, "cjk and emoji": cjk} {
 		t.Run(name, func(t *testing.T) {
 			b, err := Encode(&c)

@@ -149,6 +149,9 @@ func Encode(c *Config) ([]byte, error) {
 		e.float("job_hours", sel.JobHours, "")
 		e.float("job_cost_usd", sel.JobUSD, "the whole job")
 		e.str("catalog_as_of", sel.CatalogAsOf, "prices change: check before renting")
+		e.str("price_origin", sel.PriceOrigin, "the price is this overlay file's, not the catalog's")
+		e.str("price_source", sel.PriceSource, "")
+		e.str("price_as_of", sel.PriceAsOf, "")
 	}
 	// The export sections, each by the TOML library after a blank line.
 	for _, sec := range []struct {

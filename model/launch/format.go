@@ -143,6 +143,9 @@ func (p *Plan) Notes() []string {
 	case p.Strategy == model.FSDP:
 		out = append(out, `FSDP: Hugging Face Trainer shards with --fsdp "full_shard auto_wrap"; a custom loop wraps the model in torch.distributed.fsdp itself`)
 	}
+	if p.PriceFrom != "" { // the $/h of the summary line is not the catalog's
+		out = append(out, fmt.Sprintf("the price is from overlay %s (%s, as of %s)", p.PriceFrom, p.PriceSource, p.PriceAsOf))
+	}
 	return out
 }
 

@@ -90,6 +90,9 @@ type Plan struct {
 	Region       string
 	Pricing      model.Pricing
 	USDPerHour   float64 // the whole deployment
+	// PriceFrom is the overlay file that set the price, with its source
+	// and date (model.Offer.Provenance); "" for the catalog's own price.
+	PriceFrom, PriceSource, PriceAsOf string
 
 	GPU         *model.GPU
 	Accelerator string // SkyPilot's accelerator name, e.g. "A100-80GB"
@@ -188,7 +191,14 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 			ErrPlan, o.GPUs, nodes, o.Instance.Type, nodes)
 	}
 	accel, guessed := instanceAccelerator(o.Instance, o.GPU)
+	var priceFrom, priceSource, priceAsOf string
+	if source, origin := o.Provenance(); model.FromOverlay(origin) {
+		priceFrom, priceSource, priceAsOf = origin, source, o.PriceAsOf()
+	}
 	p := &Plan{
+		PriceFrom:          priceFrom,
+		PriceSource:        priceSource,
+		PriceAsOf:          priceAsOf,
 		Name:               opt.Name,
 		Model:              modelName(&w.Model),
 		Task:               ew.Task,

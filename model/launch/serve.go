@@ -59,6 +59,9 @@ type Serve struct {
 	// older: CUDA 13.0 dropped them; Advise), empty when current.
 	LastCUDA   string
 	USDPerHour float64 // the whole deployment
+	// PriceFrom, PriceSource and PriceAsOf are Plan's: the overlay that
+	// set the price; "" for the catalog's own.
+	PriceFrom, PriceSource, PriceAsOf string
 
 	// TP × PP GPUs make one replica (one vLLM engine); ReplicasPerNode
 	// engines share a node through vLLM's --data-parallel-size; Replicas in
@@ -126,6 +129,9 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
 		Serving: sp.Serving, Image: opt.Image,
 		Arch: a, Plan: sp,
+	}
+	if source, origin, asOf := o.Instance.RegionProvenance(opt.Region); model.FromOverlay(origin) {
+		s.PriceFrom, s.PriceSource, s.PriceAsOf = origin, source, asOf
 	}
 	s.ReplicasPerNode = min(s.Replicas, o.GPUsPerNode/perReplica)
 	noBF16 := false
@@ -267,6 +273,9 @@ func (s *Serve) headerLines() []string {
 		s.USDPerHour, s.TP, s.PP, model.Count(s.Replicas, "replica"))}
 	if s.ModelID == PlaceholderModelID {
 		lines = append(lines, "note: replace the placeholder model id "+PlaceholderModelID)
+	}
+	if s.PriceFrom != "" {
+		lines = append(lines, fmt.Sprintf("note: the price is from overlay %s (%s, as of %s)", s.PriceFrom, s.PriceSource, s.PriceAsOf))
 	}
 	if s.CPUArch == "arm64" {
 		lines = append(lines, "note: "+model.ArmHostWarning)

@@ -175,6 +175,7 @@ var errorFormats = []string{
 	"the model id %s",
 	"%d EFA devices per node carry NCCL between nodes (FI_PROVIDER=efa)",
 	"no fast fabric known for %s %s: NCCL may fall back to TCP between nodes",
+	"the price is from overlay %s (%s, as of %s)",
 	"%s: %s", // separators last: see compiledFormats
 	"%s or %s",
 	"%s and %s",
