@@ -17,7 +17,8 @@
 //   - model/config: the configuration file (decode, validate, encode,
 //     [serve], [launch], answers); imports model and serve.
 //   - model/plan: work in phases (plan file, cost, check, savings);
-//     imports model and config.
+//     imports model, config and serve (a service phase is priced by the
+//     serving ranking).
 //   - model/launch: the files that launch one offer (SkyPilot, torchrun,
 //     vllm, docker, Kubernetes, DeepSpeed); imports model, config, serve.
 //
