@@ -59,19 +59,19 @@ func csvCloud(p string) (string, error) {
 // origin is the file, so they replace the embedded prices of the same
 // instance types region by region. room is the number of instances
 // merged before this file at most (see merge); size is the file's size
-// in bytes.
-func readCSVOverlay(p string, r io.Reader, size int64, base *model.Catalog, room int) (catalogFile, []string, error) {
+// in bytes; date (YYYY-MM-DD) dates its rows, as a vms.csv has no date.
+func readCSVOverlay(p string, r io.Reader, size int64, date string, base *model.Catalog, room int) (catalogFile, []string, error) {
 	provider, err := csvCloud(p)
 	if err != nil {
 		return catalogFile{}, nil, err
 	}
 	// Types are distinct and complete, from p (Origin, Source) and dated
-	// as the catalog they update: merge takes them as they are.
-	insts, backing, warnings, err := readSkyPilotCSVAsOf(r, p, provider, CatalogGPUResolver(base), room, size, base.AsOf)
+	// by the file: merge takes them as they are.
+	insts, backing, warnings, err := readSkyPilotCSVAsOf(r, p, provider, CatalogGPUResolver(base), room, size, date)
 	if err != nil {
 		return catalogFile{}, warnings, err
 	}
-	f := catalogFile{name: p, origin: p, full: insts, backing: backing, room: room}
+	f := catalogFile{name: p, origin: p, full: insts, backing: backing, room: room, date: date}
 	if len(f.full) == 0 {
 		return catalogFile{}, warnings, fmt.Errorf("catalog %s: no GPU instances found", p)
 	}

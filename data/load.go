@@ -1,6 +1,7 @@
 package data
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -137,6 +138,9 @@ type catalogFile struct {
 	backing   []model.Instance
 	room      int
 	discounts []model.Discount
+	// date is the file's modification date (fileDate); "" for the
+	// embedded files.
+	date string
 }
 
 // rawFile is the TOML shape of every catalog file; see docs/schemas.md,
@@ -214,6 +218,9 @@ type rawModel struct {
 	VisionParams           float64  `toml:"vision_params"`
 	ExtraParams            float64  `toml:"extra_params"`
 	MaxPositions           int      `toml:"max_positions"`
+	ModelType              string   `toml:"model_type"`
+	Activation             string   `toml:"activation"`
+	ParallelResidual       bool     `toml:"parallel_residual"`
 	EncoderSeqLen          int      `toml:"encoder_seq_len"`
 	PatchSize              int      `toml:"patch_size"`
 	Channels               int      `toml:"channels"`
@@ -223,6 +230,8 @@ type rawModel struct {
 	DefaultBatch           int      `toml:"default_batch"`
 	DefaultSeqLen          int      `toml:"default_seq_len"`
 	DefaultImageSize       int      `toml:"default_image_size"`
+	DefaultOptimizer       string   `toml:"default_optimizer"`
+	OptimizerSource        string   `toml:"optimizer_source"`
 	Source                 string   `toml:"source"`
 	AsOf                   date     `toml:"as_of"`
 }
@@ -529,16 +538,29 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		SharedExperts: r.SharedExperts, DenseLayers: r.DenseLayers, DenseFFN: r.DenseFFN, QKNorm: r.QKNorm,
 		QLoRARank: r.QLoRARank, KVLoRARank: r.KVLoRARank, RopeHeadDim: r.RopeHeadDim, VHeadDim: r.VHeadDim, VisionParams: r.VisionParams,
 		FusedQKV: r.FusedQKV, FusedGateUp: r.FusedGateUp,
-		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
+		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, ModelType: r.ModelType, Activation: r.Activation, ParallelResidual: r.ParallelResidual, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
 		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,
 		ActivationMiBPerSample: r.ActivationMiBPerSample, DefaultBatch: r.DefaultBatch, DefaultSeqLen: r.DefaultSeqLen,
-		DefaultImageSize: r.DefaultImageSize, Source: r.Source, ParamsSource: r.ParamsSource, AsOf: string(r.AsOf),
+		DefaultImageSize: r.DefaultImageSize, OptimizerSource: r.OptimizerSource,
+		Source: r.Source, ParamsSource: r.ParamsSource, AsOf: string(r.AsOf),
 	}
 	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
 		positive("published_params", r.PublishedParams), required("params_source", r.ParamsSource)}
 	errs = append(errs, checkNames(field{key: "key", v: r.Key}, field{key: "name", v: r.Name}, field{key: "family", v: r.Family},
-		field{key: "norm", v: r.Norm}, field{key: "source", v: r.Source, source: true}, field{key: "params_source", v: r.ParamsSource, source: true})...)
+		field{key: "norm", v: r.Norm}, field{key: "model_type", v: r.ModelType}, field{key: "activation", v: r.Activation}, field{key: "source", v: r.Source, source: true}, field{key: "params_source", v: r.ParamsSource, source: true})...)
 	errs = append(errs, checkList("aliases", r.Aliases)...)
+	if r.DefaultOptimizer != "" || r.OptimizerSource != "" { // a recipe's optimizer cites the recipe
+		opt, err := model.ParseOptimizer(r.DefaultOptimizer)
+		a.DefaultOptimizer = opt
+		errs = append(errs, err, required("optimizer_source", r.OptimizerSource),
+			errors.Join(checkNames(field{key: "optimizer_source", v: r.OptimizerSource, source: true})...))
+	}
+	if r.DefaultOptimizer != "" || r.OptimizerSource != "" { // a recipe's optimizer cites the recipe
+		opt, err := model.ParseOptimizer(r.DefaultOptimizer)
+		a.DefaultOptimizer = opt
+		errs = append(errs, err, required("optimizer_source", r.OptimizerSource),
+			errors.Join(checkNames(field{key: "optimizer_source", v: r.OptimizerSource, source: true})...))
+	}
 	if ferr != nil {
 		errs = append(errs, ferr)
 	} else if err := a.Validate(); err != nil {
@@ -753,7 +775,7 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 				c.Instances = append(c.Instances, in.Instance)
 				continue
 			}
-			patchInstance(&c.Instances[i], in)
+			patchInstance(&c.Instances[i], in, f.date)
 		}
 		last := fi == len(files)-1
 		if last && inPlace {
@@ -958,8 +980,11 @@ func (k *skyPilotKept) warnings(file string) []string {
 }
 
 // patchInstance applies an overlay entry over an existing instance: set
-// fields win, prices are merged by region.
-func patchInstance(dst *model.Instance, p instanceEntry) {
+// fields win, prices are merged by region. A price patch's regions are
+// sourced to the entry, or to its file when it gives no source, and dated
+// by its as_of, else by date (the file's, fileDate): never left to the
+// instance's own source and date, which are the catalog's.
+func patchInstance(dst *model.Instance, p instanceEntry, date string) {
 	if p.complete {
 		old := *dst
 		*dst = p.Instance
@@ -992,8 +1017,9 @@ func patchInstance(dst *model.Instance, p instanceEntry) {
 	}
 	s := p.Instance
 	// A price patch sources the regions it names, not the whole instance.
+	source, asOf := cmp.Or(s.Source, s.Origin), cmp.Or(s.AsOf, date)
 	for i := range s.Prices {
-		s.Prices[i].Source, s.Prices[i].Origin, s.Prices[i].AsOf = s.Source, s.Origin, s.AsOf
+		s.Prices[i].Source, s.Prices[i].Origin, s.Prices[i].AsOf = source, s.Origin, asOf
 	}
 	dst.Prices = mergePrices(dst.Prices, s.Prices)
 	ext := patchExt(dst, &s)
@@ -1125,9 +1151,9 @@ func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string
 		if fi.Size() > kind.MaxBytes {
 			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, tooLarge(kind))
 		}
-		return readCSVOverlay(p, &capReader{r: f, left: kind.MaxBytes, kind: kind}, fi.Size(), base, room) // records bounded by readSkyPilotCSV
+		return readCSVOverlay(p, &capReader{r: f, left: kind.MaxBytes, kind: kind}, fi.Size(), fileDate(fi), base, room) // records bounded by readSkyPilotCSV
 	}
-	b, err := safeio.ReadFile(p, kind)
+	b, fi, err := safeio.ReadFileInfo(p, kind)
 	if err != nil {
 		return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, err)
 	}
@@ -1135,8 +1161,15 @@ func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string
 	if err := decode(b, p, p, &f); err != nil {
 		return catalogFile{}, nil, err
 	}
+	f.date = fileDate(fi)
 	return f, nil, nil
 }
+
+// fileDate is the local date an overlay file was last written, which
+// dates the prices it sets without an as_of of their own (a SkyPilot
+// vms.csv has no date column; SkyPilot writes the file when it fetches
+// it).
+func fileDate(fi fs.FileInfo) string { return fi.ModTime().Format(time.DateOnly) }
 
 // unwrapPathError drops the *PathError's repeated path.
 func unwrapPathError(err error) error {

@@ -25,7 +25,11 @@ type Query struct {
 	Pricing   Pricing // OnDemand when empty
 	// AutoGPUs picks, per instance type, the fewest GPUs (whole instances)
 	// that fit and meet DeadlineHours; otherwise the workload's GPUs are used.
-	AutoGPUs       bool
+	AutoGPUs bool
+	// MaxGPUs caps the GPUs AutoGPUs may rent ("up to 8 GPUs": a quota or a
+	// budget of cards); an instance type with more GPUs is a near miss.
+	// 0: no cap. Fixed GPU counts ignore it.
+	MaxGPUs        int
 	AllowMultiNode bool    // more than one instance may be rented
 	MaxUSDPerHour  float64 // 0: no limit
 	BudgetMonthUSD float64 // 0: no limit
@@ -155,6 +159,7 @@ const (
 	RejectSoftware  RejectKind = "framework support"
 	RejectGPUCount  RejectKind = "GPUs per instance (multi-node not allowed)"
 	RejectNodes     RejectKind = "node limit"
+	RejectGPULimit  RejectKind = "GPU limit" // Query.MaxGPUs
 	RejectPrice     RejectKind = "price per hour"
 	RejectBudget    RejectKind = "monthly budget"
 	RejectJobBudget RejectKind = "job budget"
@@ -197,22 +202,24 @@ var ErrNoOffers = errors.New("no offers")
 
 // Host RAM rules (per instance). A checkpoint is loaded through host memory
 // once per node (Hugging Face's low_cpu_mem_usage / FSDP's rank-0 loading
-// keep it to one copy), and an ImageNet-class vision job (≥ 1M images) needs
-// about 64 GB for its data-loader workers, the common guideline.
-const (
-	MinHostRAMBytes       = 8 * GiB // operating system, Python and the framework
-	VisionLoaderRAMBytes  = 64 * GB
-	visionLoaderThreshold = 1e6 // images per epoch
-)
+// keep it to one copy).
+//
+// There is no rule for a vision job's data loaders: a DataLoader streams
+// samples from storage, and what its workers hold at once is
+// num_workers × prefetch_factor batches (torch.utils.data.DataLoader:
+// prefetch_factor, default 2, "batches loaded in advance by each
+// worker"), which depend on settings gpuplan does not ask, not on the
+// dataset's size. A former 64 GB floor for ImageNet-sized datasets had no
+// source and ruled out 237 offers for ResNet-50 (issue 31).
+const MinHostRAMBytes = 8 * GiB // operating system, Python and the framework
 
-// HostRAMNeed returns the host RAM one instance needs, in bytes.
+// HostRAMNeed returns the host RAM one instance needs, in bytes: the
+// MinHostRAMBytes floor or one 16-bit copy of the weights (4 bytes a
+// parameter in fp32 and tf32), whichever is more.
 func HostRAMNeed(w *Workload, params float64) float64 {
 	need := max(MinHostRAMBytes, params*2) // one 16-bit copy of the weights
 	if w.Precision == FP32 || w.Precision == TF32 {
 		need = max(need, params*4)
-	}
-	if w.Model.Family.Vision() && w.Task.Training() && datasetSamples(w) >= visionLoaderThreshold {
-		need = max(need, VisionLoaderRAMBytes)
 	}
 	return need
 }
@@ -455,12 +462,12 @@ func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
 // shapeQuery is the part of a Query that shape and sizedGPUs read.
 type shapeQuery struct {
 	autoGPUs, precisionFallback, precisionAsked, multiNode bool
-	maxNodes                                               int
+	maxNodes, maxGPUs                                      int
 	deadlineHours                                          float64
 }
 
 func shapeQueryOf(q *Query) shapeQuery {
-	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.PrecisionAsked, q.AllowMultiNode, q.MaxNodes, q.DeadlineHours}
+	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.PrecisionAsked, q.AllowMultiNode, q.MaxNodes, q.MaxGPUs, q.DeadlineHours}
 }
 
 // recommendShared is Recommend reusing shared's estimates when w (defaulted)
@@ -776,10 +783,16 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
 		strategies = []Strategy{DDP, FSDP}
 	}
+	if m.q.MaxGPUs > 0 && in.GPUCount > m.q.MaxGPUs {
+		return deployment{}, RejectGPULimit, Msg("has %d GPUs, above the %d-GPU limit", in.GPUCount, m.q.MaxGPUs)
+	}
 	var last deployment
 	lastNeed := 0.0
 	for nodes := 1; nodes <= m.q.MaxNodes; nodes *= 2 {
 		n := nodes * in.GPUCount
+		if m.q.MaxGPUs > 0 && n > m.q.MaxGPUs {
+			break // the cap: the last count tried says why it did not fit
+		}
 		for _, s := range strategies {
 			if n == 1 {
 				s = Single

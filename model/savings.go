@@ -192,3 +192,31 @@ func (c *cheapestJob) eval(s Scenario) (float64, bool) {
 	}
 	return max(usd, o.USDPerHour*HoursPerMonth*float64(TermMonths(o.Pricing))), true
 }
+
+// Savings ranks the single changes to (w, q) by what they save on the
+// cheapest offer's job (EvalCheapestJob), trying the GPU types and regions
+// of rec's offers (the ones that already run the workload: at most
+// maxEach of each, in ranked order), so the list costs a bounded number
+// of Recommend calls. rec is Recommend(w, cat, q)'s result: the ranking
+// starts from its estimates (any other rec is only slower).
+func Savings(cat *Catalog, w Workload, q Query, rec *Recommendation, maxEach int) (baseUSD float64, out []Saving, err error) {
+	var gpus, regions []string
+	for i := range rec.Offers {
+		o := &rec.Offers[i]
+		if len(gpus) < maxEach && !slices.Contains(gpus, o.GPU.Key) {
+			gpus = append(gpus, o.GPU.Key)
+		}
+		if len(regions) < maxEach && !slices.Contains(regions, o.Region) {
+			regions = append(regions, o.Region)
+		}
+	}
+	// Changes act on the answers after defaults: "twice the micro-batch"
+	// must double the batch that runs, whether or not it was typed.
+	w.Defaults()
+	s := Scenario{Workload: w, Query: q}
+	baseUSD, out, err = RankSavings(s, newCheapestJob(cat, rec.estimates).eval, ScenarioChanges(s, gpus, regions))
+	if err != nil {
+		return 0, nil, fmt.Errorf("savings: %w", err)
+	}
+	return baseUSD, out, nil
+}

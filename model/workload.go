@@ -16,31 +16,6 @@ type Workload struct {
 	Model Architecture // resolved architecture (catalog entry, custom shape or config.json)
 
 	LoRADropout float64 // dropout on each adapter's input (PEFT lora_dropout); 0, PEFT's default, keeps no mask
-	// LegacyTorch is PyTorch < 2.0's defaults, for measurements taken
-	// then: zero_grad(set_to_none=False) zeroes the gradients without
-	// freeing them, so they stay allocated through the next forward, and
-	// torch.optim steps parameter by parameter (foreach=None meant the
-	// for-loop; 2.0 made foreach the CUDA default, torch/optim/optimizer.py
-	// _default_to_fused_or_foreach).
-	LegacyTorch bool
-	// TorchBefore111 is PyTorch before 1.11 (2021 and early-2022
-	// measurements): autograd's softmax keeps its input for backward
-	// beside its output (pytorch/pytorch#64000, fixed by #66018 for 1.11),
-	// so unfused attention keeps its scores twice; see softmaxInput.
-	TorchBefore111 bool
-	// LitGPT is a job run by LitGPT on Lightning Fabric, whose choices
-	// change memory: bitsandbytes through Fabric's BitsandbytesPrecision
-	// makes every nn.Linear, the LM head included, 4-bit (its
-	// module_init_context replaces torch.nn.Linear), quantized from an
-	// fp16 copy (_Linear4bit._quantize_weight casts to torch.half), so a
-	// bf16 forward dequantizes to fp16 and casts to bf16: two 16-bit
-	// copies (src/lightning/fabric/plugins/precision/bitsandbytes.py,
-	// Lightning 2.1); and multi-GPU LoRA wraps each Block, adapters and
-	// frozen weights together, as one FSDP unit (finetune/lora.py,
-	// FSDPStrategy(auto_wrap_policy={Block})). Without it: Hugging Face
-	// (load_in_4bit keeps the head 16-bit; Trainer wraps LoRA modules in
-	// their own FSDP units, peft fsdp_auto_wrap_policy).
-	LitGPT bool
 	// BatchPerGPU is set by Defaults when the request names no gradient
 	// accumulation (nor takes an adapter recipe's batch): the micro-batch
 	// is then per GPU, as Trainer's per_device_train_batch_size is, and the
@@ -97,6 +72,11 @@ type Settings struct {
 	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
 	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
 	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
+	// Torch is the PyTorch release the job runs on; zero is DefaultTorch
+	// (see TorchVersion for what it changes).
+	Torch TorchVersion
+	// Trainer is the training library; "" is TrainerHF (see Trainer).
+	Trainer Trainer
 	Switches
 }
 
@@ -152,7 +132,9 @@ const (
 func DefaultLoRATargets() []string { return []string{"q", "k", "v", "o"} }
 
 // Defaults fills the zero fields with the model's defaults or gpuplan's:
-// PyTorch, training with AdamW in amp-bf16 (bf16 for inference), one GPU,
+// PyTorch, training with the model's recipe's optimizer
+// (Architecture.DefaultOptimizer) or else AdamW, in amp-bf16 (bf16 for
+// inference), one GPU,
 // flash attention on for PyTorch (2.0's scaled_dot_product_attention picks a
 // fused kernel by default) and off for TensorFlow and JAX (their default
 // attention materialises the scores). It never overrides a field that is set.
@@ -160,8 +142,16 @@ func (w *Workload) Defaults() {
 	if w.Framework == "" {
 		w.Framework = PyTorch
 	}
+	if w.Torch.IsZero() {
+		w.Torch = DefaultTorch
+	}
+	if w.Trainer == "" {
+		w.Trainer = TrainerHF
+	}
 	if w.FlashAttention == nil {
-		w.FlashAttention = Bool(w.Framework == PyTorch)
+		// scaled_dot_product_attention came with PyTorch 2.0; before it,
+		// Hugging Face's default attention was the eager one.
+		w.FlashAttention = Bool(w.Framework == PyTorch && w.torchAtLeast(2, 0))
 	}
 	if w.Task == "" {
 		w.Task = TaskTrain
@@ -170,7 +160,7 @@ func (w *Workload) Defaults() {
 		w.Precision = PrecisionsFor(w.Task)[0]
 	}
 	if w.Optimizer == "" {
-		w.Optimizer = AdamW
+		w.Optimizer = cmp.Or(w.Model.DefaultOptimizer, AdamW)
 	}
 	if dp := max(w.GPUs, 1) / max(w.TP, 1); w.Task.Adapters() && w.MicroBatch == 0 && w.GradAccum == 0 && dp > 0 && AdapterGradAccum%dp == 0 {
 		// The QLoRA reference recipe (artidoro/qlora qlora.py:

@@ -95,27 +95,34 @@ func Stalled() error {
 // ReadFile reads the regular file at path, at most k.MaxBytes of it.
 // Errors say what was wrong without repeating path.
 func ReadFile(path string, k Kind) ([]byte, error) {
+	b, _, err := ReadFileInfo(path, k)
+	return b, err
+}
+
+// ReadFileInfo is ReadFile that also returns the file's information as
+// it was opened (its modification time dates an overlay that gives none).
+func ReadFileInfo(path string, k Kind) ([]byte, fs.FileInfo, error) {
 	f, fi, err := Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	if fi.Size() > k.MaxBytes {
-		return nil, tooLarge(k)
+		return nil, nil, tooLarge(k)
 	}
 	// A regular file can still grow while read (or lie in Size, as /proc
 	// files do): read one byte past the cap to notice.
 	b, err := io.ReadAll(io.LimitReader(f, k.MaxBytes+1))
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return nil, Stalled()
+		return nil, nil, Stalled()
 	}
 	if err != nil {
-		return nil, unwrapPath(err)
+		return nil, nil, unwrapPath(err)
 	}
 	if int64(len(b)) > k.MaxBytes {
-		return nil, tooLarge(k)
+		return nil, nil, tooLarge(k)
 	}
-	return b, nil
+	return b, fi, nil
 }
 
 func tooLarge(k Kind) error {

@@ -176,7 +176,7 @@ func Advise(g *model.GPU) Stack {
 	s := Stack{GPU: g.Name, ComputeCapability: g.ComputeCapability, Arch: g.Architecture}
 	major, minor, ok := parseCC(g.ComputeCapability)
 	if !ok {
-		s.Reason = fmt.Sprintf("%s is not an NVIDIA CUDA GPU: no CUDA build of PyTorch runs on it, it needs a ROCm build", g.Name)
+		s.Reason = fmt.Sprintf("%s is not an NVIDIA CUDA GPU: the CUDA stack advice does not apply; it needs a ROCm build of PyTorch (a ROCm wheel for SkyPilot with --wheel, a ROCm image for docker and Kubernetes with --image)", g.Name)
 		s.ROCm = g.Vendor == "amd"
 		if g.Vendor == "nvidia" {
 			s.Reason = fmt.Sprintf("%s has no compute capability in the catalog: cannot pick a CUDA build", g.Name)

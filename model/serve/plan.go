@@ -166,8 +166,9 @@ func tpChoices(a *model.Architecture, s Serving, perNode int) []int {
 
 // betterPlan orders plans: meeting targets first, then fitting, then by
 // the question's cost (Serving.PerToken): for a fixed load the lowest
-// price per hour that carries it, ties to the lower cost per million
-// output tokens (the faster plan); for a price per token the lowest cost
+// price per hour that carries it, ties (and plans without a price) to
+// fewer GPUs, then to the lower cost per million output tokens (the
+// faster plan); for a price per token the lowest cost
 // per million output tokens; then fewer GPUs per replica.
 func betterPlan(p, q *Plan) bool {
 	if p.Meets != q.Meets {
@@ -176,8 +177,12 @@ func betterPlan(p, q *Plan) bool {
 	if p.Fits != q.Fits {
 		return p.Fits
 	}
-	if !p.Serving.PerToken {
-		if c := cmp.Compare(p.USDPerHour, q.USDPerHour); c != 0 && p.Fits {
+	if !p.Serving.PerToken && p.Fits {
+		if c := cmp.Compare(p.USDPerHour, q.USDPerHour); c != 0 {
+			return c < 0
+		}
+		// No price (estimate on a GPU) or the same: fewer GPUs rented.
+		if c := cmp.Compare(p.GPUs, q.GPUs); c != 0 {
 			return c < 0
 		}
 	}

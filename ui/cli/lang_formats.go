@@ -1,5 +1,7 @@
 package cli
 
+import "github.com/gpuplan/gpuplan/model/launch"
+
 // errorFormats are the English format strings of the errors, warnings and
 // notes the command line prints that are matched at print time (localize)
 // to translate them; their Chinese is in ui/i18n/zh-CN.toml. Errors made
@@ -168,10 +170,12 @@ var errorFormats = []string{
 	"%s is GCP's %s with %d × %s attached",
 	"SkyPilot accelerator name %s comes from gpuplan's per-GPU table (the catalog row has none): check it with sky show-gpus",
 	"replace %s in the script arguments",
+	launch.TRLDatasetNote,
 	"the dataset %s",
 	"the model id %s",
 	"%d EFA devices per node carry NCCL between nodes (FI_PROVIDER=efa)",
 	"no fast fabric known for %s %s: NCCL may fall back to TCP between nodes",
+	"the price is from overlay %s (%s, as of %s)",
 	"%s: %s", // separators last: see compiledFormats
 	"%s or %s",
 	"%s and %s",

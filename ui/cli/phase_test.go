@@ -30,12 +30,12 @@ func TestConfigPhase(t *testing.T) {
 		// flags still override the phase's answers
 		{"flag over phase", []string{"estimate", "--config", plan, "--phase", "fine-tune", "--seq-len", "1024"}, 0,
 			[]string{"batch 1 × 1024 tokens", "97.7k samples"}, ""},
-		// The phase's offer, gcp g2-standard-4, has one L4: the GPU of the
-		// estimate, as a configuration's picked offer; serving is planned
-		// on it with max_model_len 8192 = 7936 prompt + 256 output tokens,
-		// two of those nodes holding 8 requests within the default TPOT.
+		// The phase's offer, gcp n1-standard-8+2xT4, has two T4s: the GPUs
+		// of the estimate, as a configuration's picked offer; serving is
+		// planned on them with max_model_len 8192 = 7936 prompt + 256
+		// output tokens, TP 2 holding 8 requests within the default TPOT.
 		{"serve phase", []string{"estimate", "--config", plan, "--phase", "serve"}, 0,
-			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 2 × NVIDIA L4"}, ""},
+			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 2 × NVIDIA T4: TP 2"}, ""},
 		{"phase's GPU", []string{"estimate", "--config", plan, "--phase", "fine-tune"}, 0,
 			[]string{"wall clock on 1 × NVIDIA L4"}, ""},
 		{"no phase", []string{"recommend", "--config", plan}, 2, nil,
@@ -83,18 +83,18 @@ func TestConfigPhaseStdinAndBadAnswers(t *testing.T) {
 }
 
 // TestPlanSavings: gpuplan plan ranks single changes over the whole plan.
-// docs/examples/plan.toml: fine-tune on gcp g2-standard-4 spot ($0.2818/h,
-// the engine's 23.972 h), serve on two of that type on-demand ($0.7068/h
-// each, the serving ranking's first for 8 requests within the default
-// TPOT) for 6 months × 730 h = 4,380 h. Serving on spot instead: 4,380 ×
-// 2 × (0.70683 − 0.2818) = $3,723 saved (the catalog's prices unrounded:
-// within $1) of about 4,380 × 1.41366 + ~24 × 0.2818 ≈ $6,199, 60%.
+// testdata/plan-answers.toml: fine-tune on gcp g2-standard-4 spot
+// ($0.2818/h, the engine's ~19 h), serve on one n1-standard-8 with two T4s
+// on-demand ($1.08/h, the serving ranking's first for 8 requests within
+// the default TPOT) for 6 months × 730 h = 4,380 h. Serving on spot
+// instead, that type's $0.45446/h: 4,380 × (1.08 − 0.45446) = $2,739.87
+// saved of about 4,380 × 1.08 + ~19 × 0.2818 ≈ $4,736, 58%.
 func TestPlanSavings(t *testing.T) {
 	code, out, errOut := runCLI(t, "plan", "testdata/plan-answers.toml")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, w := range []string{"What saves the most on the whole plan", "now $6,199", "pay spot instead of on-demand (serve)", "saves $3,723 (60%)"} {
+	for _, w := range []string{"What saves the most on the whole plan", "now $4,736", "pay spot instead of on-demand (serve)", "saves $2,740 (58%)"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, out)
 		}
@@ -118,8 +118,8 @@ func TestPlanSavings(t *testing.T) {
 		t.Fatalf("--json: %v\n%s", err, out)
 	}
 	top := j.Savings.Changes[0]
-	if s := j.Savings; math.Abs(s.BaseUSD-6199) > 1 || top.Change != "pay spot instead of on-demand" || math.Abs(top.SavingUSD-3723) > 1 ||
-		math.Round(top.SavingPct) != 60 || len(top.Phases) != 1 || top.Phases[0] != "serve" {
+	if s := j.Savings; math.Abs(s.BaseUSD-4736) > 1 || top.Change != "pay spot instead of on-demand" || math.Abs(top.SavingUSD-2739.87) > 0.1 ||
+		math.Round(top.SavingPct) != 58 || len(top.Phases) != 1 || top.Phases[0] != "serve" {
 		t.Errorf("--json savings: base %g, first %+v", s.BaseUSD, top)
 	}
 	// Phases without answers, naming files that are not there: the plan is
@@ -172,5 +172,69 @@ func benchPlan(b *testing.B, extra ...string) {
 			Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith}); code != 0 {
 			b.Fatalf("exit %d: %s", code, errb.String())
 		}
+	}
+}
+
+// TestPhaseConfigPath: a phase's config = "/abs/path.toml" is read as
+// given, not under the plan's folder (attack test M2: "/tmp/x/real.toml"
+// became PLANDIR/tmp/x/real.toml); a relative one stays relative to the
+// plan's folder. Both go through the bounded reader: /dev/zero is refused.
+func TestPhaseConfigPath(t *testing.T) {
+	planDir, elsewhere := t.TempDir(), t.TempDir()
+	abs := filepath.Join(elsewhere, "real.toml")
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(abs, bertConfig)
+	write(filepath.Join(planDir, "rel.toml"), strings.Replace(bertConfig, "seq_len = 384", "seq_len = 256", 1))
+	planFile := filepath.Join(planDir, "plan.toml")
+	write(planFile, `schema_version = 1
+[[phase]]
+name = "abs"
+config = "`+filepath.ToSlash(abs)+`"
+provider = "aws"
+instance = "g6.xlarge"
+region = "us-east-1"
+pricing = "on-demand"
+instances = 1
+usd_per_hour = 0.8048
+months = 1.0
+hours_per_month = 100.0
+
+[[phase]]
+name = "rel"
+config = "rel.toml"
+provider = "aws"
+instance = "g6.xlarge"
+region = "us-east-1"
+pricing = "on-demand"
+instances = 1
+usd_per_hour = 0.8048
+months = 1.0
+hours_per_month = 100.0
+
+[[phase]]
+name = "zero"
+config = "/dev/zero"
+provider = "aws"
+instance = "g6.xlarge"
+region = "us-east-1"
+pricing = "on-demand"
+instances = 1
+usd_per_hour = 0.8048
+months = 1.0
+hours_per_month = 100.0
+`)
+	for _, tt := range []struct{ phase, want string }{{"abs", `"seq_len": 384`}, {"rel", `"seq_len": 256`}} {
+		code, out, errOut := runCLI(t, "estimate", "--config", planFile, "--phase", tt.phase, "--json")
+		if code != 0 || !strings.Contains(out, tt.want) {
+			t.Errorf("phase %s: exit %d, stdout lacks %s; stderr %q", tt.phase, code, tt.want, errOut)
+		}
+	}
+	code, _, errOut := runCLI(t, "estimate", "--config", planFile, "--phase", "zero")
+	if code != 2 || !strings.Contains(errOut, "/dev/zero") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("config = /dev/zero: exit %d, stderr %q; want exit 2 and one line naming /dev/zero", code, errOut)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -24,6 +25,7 @@ type queryFlags struct {
 	hoursPerMonth      float64
 	deadline           float64
 	multiNode          bool
+	maxGPUs            int
 	precisionFallback  bool
 	limit              int
 	sort               model.SortKey
@@ -41,6 +43,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.Var(floatValue{&f.hoursPerMonth}, "hours-per-month", "billed hours per month, for part-time use (default 730)")
 	fs.Var(floatValue{&f.deadline}, "deadline-hours", "the job must finish within this many hours")
 	fs.BoolVar(&f.multiNode, "allow-multi-node", false, "allow more than one instance")
+	fs.Var(intValue{&f.maxGPUs}, "max-gpus", "without --gpus: rent at most N GPUs (up to N, whole instances)")
 	fs.BoolVar(&f.precisionFallback, "allow-precision-fallback", false, "accept GPUs without the precision asked for, running the framework's fallback (bf16 → fp16, fp8 → bf16)")
 	fs.Var(intValue{&f.limit}, "limit", "show at most N offers; 0 shows all (--json: all unless given)")
 	// The aliases are model.ParseSortKey's (cost is the job's cost), said here so none is a surprise.
@@ -91,6 +94,15 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	// a file's, as the configurator writes its default answer) adapts to
 	// the GPU (model.Query.PrecisionAsked).
 	q.PrecisionAsked = changed("precision")
+	if changed("max-gpus") {
+		switch {
+		case f.maxGPUs < 1 || f.maxGPUs > model.MaxGPUs:
+			return q, usage(fmt.Errorf("--max-gpus must be 1–%d, got %d", model.MaxGPUs, f.maxGPUs))
+		case !autoGPUs:
+			return q, usage(errors.New("--max-gpus caps the GPU count recommend picks, and --gpus fixes it: give one of them"))
+		}
+		q.MaxGPUs = f.maxGPUs
+	}
 	if changed("sort") {
 		q.Sort = f.sort
 	}
@@ -263,6 +275,8 @@ nothing else is left.`,
 				return err
 			}
 			warnings = append(warnings, dwarn...)
+			probeText, probeJSON, pw := recommendProbes(env, cat, &rec, qf.limit) // the user's kept probes close to the offers
+			warnings = append(warnings, pw...)
 			hints := wouldFit(w, cat, q, &rec)
 			if output == outJSON {
 				limit := qf.limit
@@ -274,7 +288,7 @@ nothing else is left.`,
 				j.AddDecisions(&rec, d)
 				j.Answers = answers
 				j.WouldFit = report.NewWouldFitJSON(hints)
-				return writeJSONStream(env.Stdout, j)
+				return writeJSONStream(env.Stdout, withProbes(j, probeJSON))
 			}
 			if df.pareto {
 				printWarningsIn(env.lang, env.Stderr, warnings)
@@ -291,6 +305,11 @@ nothing else is left.`,
 			}
 			if err := report.WriteWouldFit(env.Stdout, r, hints); err != nil {
 				return err
+			}
+			for _, l := range probeText {
+				if err := writeProbeLine(env, l); err != nil {
+					return err
+				}
 			}
 			if rate := q.ExchangeRates["CNY"]; rate > 0 {
 				if _, err := env.lang.Fprintf(env.Stdout, "CNY prices converted at 1 USD = %.4g CNY.\n", 1/rate); err != nil {

@@ -374,7 +374,14 @@ func CollapseRegions(offers []model.Offer, n int) (out []model.Offer, used int) 
 
 // SameButRegion reports whether two offers differ only by region.
 func SameButRegion(a, b *model.Offer) bool {
-	return a.Instance == b.Instance && a.GPUs == b.GPUs && a.USDPerHour == b.USDPerHour && a.JobUSD == b.JobUSD && a.Pricing == b.Pricing
+	if a.Instance != b.Instance || a.GPUs != b.GPUs || a.USDPerHour != b.USDPerHour || a.JobUSD != b.JobUSD || a.Pricing != b.Pricing {
+		return false
+	}
+	// A price an overlay set is not the catalog's, even when equal: its
+	// row names the overlay (OverlayMark).
+	as, ao := a.Provenance()
+	bs, bo := b.Provenance()
+	return as == bs && ao == bo && a.PriceAsOf() == b.PriceAsOf()
 }
 
 // CutRegion is Truncate for a region that may end in " +N" (other
@@ -449,9 +456,14 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		}
 		offers, shown := CollapseRegions(rec.Offers, limit)
 		rows := make([][]string, len(offers))
+		var overlays overlayPrices
+		marked := make([]bool, len(offers))
 		for i := range offers {
 			rows[i] = OfferRowIn(p, &offers[i])
+			source, origin := offers[i].Provenance()
+			marked[i] = overlays.add(source, origin, offers[i].PriceAsOf())
 		}
+		markPrices(rows, 4, marked)
 		if r.Plain {
 			plainOfferRows(rows, rec.Offers, limit)
 		}
@@ -479,7 +491,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 				break
 			}
 		}
-		for _, note := range []string{commitNote, sizedTableNote(p, offers, rec.Sort)} {
+		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, sizedTableNote(p, offers, rec.Sort)) {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
 			}

@@ -106,6 +106,12 @@ type ServePlanJSON struct {
 	WeightFormat string `json:"weight_format"`
 	FallbackFrom string `json:"fallback_from,omitempty"`
 	Fallback     string `json:"fallback,omitempty"`
+	// Source, AsOf and Origin say where the price came from, as an
+	// offer's do (an overlay's region price names the overlay); left out
+	// for an offer not from the catalog.
+	Source string `json:"source,omitempty"`
+	AsOf   string `json:"as_of,omitempty"`
+	Origin string `json:"origin,omitempty"`
 }
 
 // finite returns a rounded v, or nil when v is 0 (no price) or infinite.
@@ -140,6 +146,7 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 	}
 	if in := o.Instance; in != nil {
 		j.Provider, j.InstanceType = in.Provider, in.Type
+		j.Source, j.Origin, j.AsOf = in.RegionProvenance(o.Region)
 	}
 	if p.Fits {
 		j.USDPerMillionOutputTokens = finite(p.USDPerMOutput, 4)
@@ -417,6 +424,8 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · %d + %d tokens · %s", s.WeightFormat, s.PromptTokens, s.OutputTokens, load)))
 	var rows [][]string
 	var misses []*serve.Plan
+	var overlays overlayPrices
+	var marked []bool
 	fallback, slow := false, false
 	for i := range plans {
 		p := &plans[i]
@@ -425,11 +434,14 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			continue
 		}
 		if limit == 0 || len(rows) < limit {
+			in := p.Offer.Instance
+			marked = append(marked, in != nil && overlays.add(in.RegionProvenance(p.Offer.Region)))
 			rows = append(rows, serveRow(p, r.Cut))
 			fallback = fallback || p.FallbackFrom != ""
 			slow = slow || p.SlowerThanReading()
 		}
 	}
+	markPrices(rows, 9, marked)
 	meets := len(plans) - len(misses)
 	if s.PerToken {
 		line("%d of %d offers meet the load and latency targets; cheapest per million output tokens first (no load given: --rps or --concurrency ranks by the cost of carrying it)", meets, len(plans))
@@ -449,6 +461,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	}
 	if slow {
 		line("%s", st.Warn.Render(lang.Sprintf("%s TPOT slower than people read: above %.0f ms per token (238 words a minute, Brysbaert 2019, at 0.75 words per token)", SlowMark, serve.ReadingTPOTMs)))
+	}
+	for _, l := range overlays.legend(lang, OverlayMark) {
+		line("%s", st.Muted.Render(l))
 	}
 	if len(misses) > 0 {
 		line("")

@@ -72,7 +72,7 @@ type answers struct {
 	Dataset, DatasetUnit, Epochs string
 
 	Distribution string // distSingle, distNode, distMulti
-	GPUs         string // "auto" or a number
+	GPUs         string // "auto", "≤8" (up to 8: auto with a cap) or a number
 	Strategy     model.Strategy
 
 	Providers []string
@@ -120,6 +120,7 @@ type extraAnswers struct {
 // default follows the model and task until the user changes it.
 type filled struct {
 	modelKey, batch, length string
+	optimizer               model.Optimizer // the model's recipe's (Architecture.DefaultOptimizer) or AdamW
 	vision                  bool
 	adapters                bool // filled for LoRA/QLoRA, whose default batch is the recipe's (model.AdapterGradAccum)
 	fileBatch               bool // the batch filled is a file's batch_size, not the model's default
@@ -198,12 +199,12 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 			a.InferPrecision = w.Precision
 		}
 	}
-	if w.Optimizer != "" {
-		a.Optimizer = w.Optimizer
-	}
 	// Fill the model's defaults first, then let the file's values win.
 	a.fill.modelKey, a.fill.basis = "\x00", ""
 	a.reconcile(cat, nil)
+	if w.Optimizer != "" {
+		a.Optimizer = w.Optimizer
+	}
 	if w.MicroBatch > 0 {
 		a.Batch = fmtInt(w.MicroBatch)
 	}
@@ -243,6 +244,9 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	}
 	if w.GPUs > 0 {
 		a.GPUs = fmtInt(w.GPUs)
+	}
+	if n := c.Search.MaxGPUs; n > 0 && w.AutoGPUs {
+		a.GPUs = "≤" + fmtInt(n)
 	}
 	if w.Strategy != "" && w.Strategy != model.Single {
 		a.Strategy = w.Strategy
@@ -399,6 +403,13 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 			}
 			a.Length = length
 		}
+		if a.Optimizer == a.fill.optimizer || a.Optimizer == "" || first { // follows the model's recipe until changed
+			if a.Optimizer != w.Optimizer && !first && a.Task.Training() {
+				notes = append(notes, model.Msg("optimizer %s", string(w.Optimizer)))
+			}
+			a.Optimizer = w.Optimizer
+		}
+		a.fill.optimizer = w.Optimizer
 		if len(notes) > 0 {
 			notes[0] = model.Msg("%s defaults: %s", name, notes[0])
 		}
@@ -433,7 +444,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 		a.InferPrecision = model.InferencePrecisions[0]
 	}
 	a.Regions = pruneRegions(cat, a.Providers, a.Regions)
-	return append(notes, a.followBasis(focused, cat)...)
+	return append(a.followBasis(focused, cat), notes...) // what to check before what was filled in: the footer may cut the end
 }
 
 // providers lists the catalog's providers, sorted.
@@ -595,14 +606,31 @@ func positiveValidator(label string, hi float64) func(string) error {
 }
 
 func gpusValidator(s string) error {
-	if strings.EqualFold(strings.TrimSpace(s), "auto") {
-		return nil
+	_, _, err := parseGPUs(s)
+	return err
+}
+
+// parseGPUs reads the GPUs answer: "auto" (or nothing), the fewest whole
+// instances that fit; "≤8" (or "up to 8", "<=8", "最多 8"), the same with at most 8
+// GPUs (Query.MaxGPUs); or a count. auto is true for the first two, n the
+// cap or the count (0: none).
+func parseGPUs(s string) (auto bool, n int, err error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if t == "" || t == "auto" {
+		return true, 0, nil
 	}
-	_, err := parseWhole("GPUs", s, 1, 1<<17)
-	if err != nil {
-		return model.Msg("GPUs: want auto or a whole number such as 8, got %q", s)
+	for _, p := range []string{"up to", "≤", "<=", "最多"} {
+		if rest, ok := strings.CutPrefix(t, p); ok {
+			if n, err := parseWhole("GPUs", rest, 1, model.MaxGPUs); err == nil {
+				return true, n, nil
+			}
+			return false, 0, model.Msg("GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got %q", s)
+		}
 	}
-	return nil
+	if n, err = parseWhole("GPUs", s, 1, model.MaxGPUs); err != nil {
+		return false, 0, model.Msg("GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got %q", s)
+	}
+	return false, n, nil
 }
 
 func (a *answers) custom() (*config.CustomModel, error) {
@@ -702,13 +730,14 @@ func (a *answers) config() (config.Config, error) {
 	case distSingle:
 		w.GPUs, w.Strategy = 1, model.Single
 	default:
-		if err := gpusValidator(a.GPUs); err != nil {
+		auto, n, err := parseGPUs(a.GPUs)
+		if err != nil {
 			return c, err
 		}
-		if strings.EqualFold(strings.TrimSpace(a.GPUs), "auto") || strings.TrimSpace(a.GPUs) == "" {
-			w.AutoGPUs = true
+		if w.AutoGPUs = auto; auto {
+			c.Search.MaxGPUs = n // "up to n"; 0 for auto
 		} else {
-			w.GPUs, _ = parseWhole("GPUs", a.GPUs, 1, 1<<17)
+			w.GPUs = n
 		}
 		w.Strategy = a.Strategy
 		c.Search.AllowMultiNode = a.Distribution == distMulti

@@ -116,6 +116,26 @@ func TestBrowseLineErrors(t *testing.T) {
 	}
 }
 
+// TestBrowseLineShowsEscapes: a filter line holding a bidi override or a
+// zero-width space (pasted) is drawn with them escaped, as the error
+// line under it (attack test L1); the cursor stays after the last rune.
+func TestBrowseLineShowsEscapes(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"regions=us-east-1\u200b", `regions=us-east-1\u200b`},
+		{"l4 \u202eregions=x", `l4 \u202eregions=x`},
+	} {
+		v := openBrowse(t, 120, 40)
+		v.setText(tt.line)
+		first := strings.Split(ansi.Strip(v.view()), "\n")[0]
+		if !strings.Contains(first, "filter › "+tt.want) || strings.ContainsAny(first, "\u200b\u202e") {
+			t.Errorf("%q: filter line %q, want it to show %q", tt.line, first, tt.want)
+		}
+		if v.input.Value() != tt.line {
+			t.Errorf("%q: the line typed became %q", tt.line, v.input.Value())
+		}
+	}
+}
+
 // TestBrowseKeysRewriteLine: sort, group and region keys write their
 // filter into the line, so the line always says what is shown.
 func TestBrowseKeysRewriteLine(t *testing.T) {

@@ -1,8 +1,9 @@
-package model
+package decide
 
 import (
 	"errors"
 	"fmt"
+	"github.com/gpuplan/gpuplan/model"
 	"math"
 	"strconv"
 	"strings"
@@ -28,16 +29,12 @@ type InterruptionRate struct {
 	Assumption bool `json:"assumption"`
 }
 
-// ErrInvalidSpot is wrapped by the spot computations when an input is out
-// of range.
-var ErrInvalidSpot = errors.New("invalid spot estimate input")
-
 // ParseAdvisorBucket returns the bounds of a Spot Instance Advisor
 // frequency-of-interruption label as fractions: "<5%" → 0, 0.05;
 // "5-10%" → 0.05, 0.10; ">20%" → 0.20, 0 (no upper bound).
 func ParseAdvisorBucket(label string) (low, high float64, err error) {
 	s := strings.TrimSpace(label)
-	bad := fmt.Errorf("%w: interruption bucket %q: want <N%%, N-M%% or >N%%", ErrInvalidSpot, label)
+	bad := fmt.Errorf("%w: interruption bucket %q: want <N%%, N-M%% or >N%%", model.ErrInvalidSpot, label)
 	num := strings.TrimSuffix(s, "%")
 	if num == s {
 		return 0, 0, bad
@@ -93,7 +90,7 @@ func perHour(f float64) float64 {
 	if f >= 1 {
 		return math.Inf(1)
 	}
-	return -math.Log1p(-f) / HoursPerMonth
+	return -math.Log1p(-f) / model.HoursPerMonth
 }
 
 // YoungInterval returns Young's first-order optimum checkpoint interval,
@@ -121,7 +118,7 @@ func DalyInterval(delta, mtbi float64) float64 {
 // at the given bandwidth (bytes per second), in hours: δ of Young and Daly.
 func CheckpointWriteHours(bytes, bytesPerSecond float64) (float64, error) {
 	if !(bytes > 0) || !(bytesPerSecond > 0) || math.IsInf(bytes, 0) || math.IsInf(bytesPerSecond, 0) {
-		return 0, fmt.Errorf("%w: checkpoint of %g B at %g B/s: both must be > 0", ErrInvalidSpot, bytes, bytesPerSecond)
+		return 0, fmt.Errorf("%w: checkpoint of %g B at %g B/s: both must be > 0", model.ErrInvalidSpot, bytes, bytesPerSecond)
 	}
 	return bytes / bytesPerSecond / 3600, nil
 }
@@ -190,7 +187,7 @@ var ErrSpotNeverFinishes = errors.New("spot job would not finish")
 // when λL ≥ 1.
 func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	bad := func(what string, v float64) (SpotEstimate, error) {
-		return SpotEstimate{}, fmt.Errorf("%w: %s must be a finite number ≥ 0, got %g", ErrInvalidSpot, what, v)
+		return SpotEstimate{}, fmt.Errorf("%w: %s must be a finite number ≥ 0, got %g", model.ErrInvalidSpot, what, v)
 	}
 	for _, f := range []struct {
 		name string
@@ -203,7 +200,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 		}
 	}
 	if in.JobHours == 0 {
-		return SpotEstimate{}, fmt.Errorf("%w: job hours must be > 0", ErrInvalidSpot)
+		return SpotEstimate{}, fmt.Errorf("%w: job hours must be > 0", model.ErrInvalidSpot)
 	}
 	nodes := max(in.Nodes, 1)
 	lambda := float64(nodes) * in.Rate.PerHour()
@@ -229,7 +226,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	tau := in.CheckpointEveryHours
 	if tau == 0 {
 		if delta == 0 {
-			return SpotEstimate{}, fmt.Errorf("%w: give a checkpoint write time (δ > 0) or a checkpoint interval", ErrInvalidSpot)
+			return SpotEstimate{}, fmt.Errorf("%w: give a checkpoint write time (δ > 0) or a checkpoint interval", model.ErrInvalidSpot)
 		}
 		tau = e.DalyIntervalHours
 	}
