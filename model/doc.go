@@ -17,7 +17,8 @@
 //   - model/config: the configuration file (decode, validate, encode,
 //     [serve], [launch], answers); imports model and serve.
 //   - model/plan: work in phases (plan file, cost, check, savings);
-//     imports model and config.
+//     imports model, config and serve (a service phase is priced by the
+//     serving ranking).
 //   - model/decide: spot's expected cost with interruptions and the
 //     commitments' break-even beside one offer; imports model only.
 //   - model/probe: a probe run's result read back, compared with the

@@ -71,3 +71,17 @@ func TestAdapterDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestAdapterDefaultsOnGPUs: LoRA's recipe batch of 16 on GPUs given is
+// shared by them (8 GPUs: 1 × 2 each), not 16 steps on each (128); GPUs
+// that cannot share it (3) take the per-GPU default.
+func TestAdapterDefaultsOnGPUs(t *testing.T) {
+	a := Architecture{Family: FamilyDecoder, Layers: 2, Hidden: 64, Heads: 2, Vocab: 100, DefaultBatch: 4}
+	for _, tt := range []struct{ gpus, micro, accum, global int }{{1, 1, 16, 16}, {8, 1, 2, 16}, {16, 1, 1, 16}, {3, 4, 1, 12}} {
+		w := Workload{Settings: Settings{Task: TaskLoRA, GPUs: tt.gpus}, Model: a}
+		w.Defaults()
+		if w.MicroBatch != tt.micro || w.GradAccum != tt.accum || w.GlobalBatch() != tt.global {
+			t.Errorf("%d GPUs: %d × %d, global %d; want %d × %d, global %d", tt.gpus, w.MicroBatch, w.GradAccum, w.GlobalBatch(), tt.micro, tt.accum, tt.global)
+		}
+	}
+}

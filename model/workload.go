@@ -162,12 +162,13 @@ func (w *Workload) Defaults() {
 	if w.Optimizer == "" {
 		w.Optimizer = cmp.Or(w.Model.DefaultOptimizer, AdamW)
 	}
-	if w.Task.Adapters() && w.MicroBatch == 0 && w.GradAccum == 0 {
+	if dp := max(w.GPUs, 1) / max(w.TP, 1); w.Task.Adapters() && w.MicroBatch == 0 && w.GradAccum == 0 && dp > 0 && AdapterGradAccum%dp == 0 {
 		// The QLoRA reference recipe (artidoro/qlora qlora.py:
 		// per_device_train_batch_size=1, gradient_accumulation_steps=16):
 		// a global batch of 16 in one-sample micro-batches, which keeps an
-		// 8B LoRA on an 80 GB card and its QLoRA on a 24 GB one.
-		w.MicroBatch, w.GradAccum = 1, AdapterGradAccum
+		// 8B LoRA on an 80 GB card and its QLoRA on a 24 GB one; GPUs
+		// given share it (a count that cannot takes the per-GPU default).
+		w.MicroBatch, w.GradAccum = 1, AdapterGradAccum/dp
 	}
 	if w.MicroBatch == 0 {
 		w.MicroBatch = max(w.Model.DefaultBatch, defaultMicroBatch)

@@ -472,6 +472,11 @@ func (s *Serve) ServeLaunch() *config.ServeLaunch {
 	v.GPUMemoryUtilization, v.MaxNumSeqs, v.MaxNumBatchedTokens = s.Serving.GPUMemoryUtilization, s.Serving.MaxNumSeqs, s.Serving.MaxNumBatchedTokens
 	v.Image, v.Port, v.VLLMArgs = s.Image, VLLMPort, s.VLLMArgs()
 	v.PromptTokens, v.OutputTokens, v.Concurrency = s.Serving.PromptTokens, s.Serving.OutputTokens, s.Serving.Concurrency
+	if s.Serving.PerToken {
+		// The concurrency was the default, not a load asked for: left out,
+		// the file reopens as the same price-per-token question.
+		v.Concurrency = 0
+	}
 	v.RequestsPerSec, v.TTFTMs, v.TPOTMs = s.Serving.RequestsPerSec, s.Serving.TTFTTargetMs, s.Serving.TPOTTargetMs
 	return v
 }

@@ -73,9 +73,24 @@ type Serving struct {
 	RequestsPerSec float64
 
 	// Latency targets, 0 for none: time to first token and time per output
-	// token, in milliseconds.
+	// token, in milliseconds. A request that names no TPOT target gets
+	// DefaultTPOTTargetMs (config.WorkloadAnswers.Serving: DefaultTPOT
+	// says so) unless NoTPOTTarget.
 	TTFTTargetMs float64
 	TPOTTargetMs float64
+	// DefaultTPOT: TPOTTargetMs is DefaultTPOTTargetMs, not asked for.
+	DefaultTPOT bool
+	// NoTPOTTarget: the request asks for no TPOT target (tpot_ms = 0,
+	// --tpot-ms none), so the default does not apply.
+	NoTPOTTarget bool
+
+	// PerToken asks the price of a token rather than of carrying a load:
+	// the request names no concurrency or requests per second, so plans
+	// rank by $ per million output tokens at the default concurrency.
+	// Otherwise the load is the question's and plans rank by the cost of
+	// carrying it within the latency targets, $ per hour (the order of the
+	// total over any duration, too).
+	PerToken bool
 
 	TP       int // tensor-parallel degree inside a node; 0: auto
 	PP       int // pipeline-parallel stages across nodes; 0: auto (1 unless the model needs more)
@@ -98,6 +113,29 @@ type Serving struct {
 	// answer (search.allow_multi_node), not written in [serve].
 	AllowMultiNode bool
 }
+
+// Latency a reader perceives. Databricks' benchmarking guide ("Conduct
+// your own LLM endpoint benchmarking", the TPOT paragraph): "a TPOT of 100
+// milliseconds per token would be 10 tokens per second per user, or ~450
+// words per minute, which is faster than a typical person can read" (so
+// 0.75 words per token). Brysbaert (2019), "How many words do we read per
+// minute? A review and meta-analysis of reading rate", J. Memory and
+// Language 109: adults read English non-fiction silently at 238 words per
+// minute (most between 175 and 300).
+const (
+	// DefaultTPOTTargetMs is the TPOT target of a request that names
+	// none: 100 ms per token streams text faster than people read, so a
+	// chat reads as interactive.
+	DefaultTPOTTargetMs = 100.0
+	// ReadingTPOTMs is the TPOT at which text streams as fast as the
+	// average adult reads: 60,000 ms ÷ (238 words/min ÷ 0.75 words per
+	// token) ≈ 189 ms. A plan slower than this (SlowerThanReading) makes
+	// its reader wait for each word.
+	ReadingTPOTMs = 60_000 / (readingWordsPerMin / wordsPerToken)
+
+	readingWordsPerMin = 238.0
+	wordsPerToken      = 0.75
+)
 
 // ErrInvalid is wrapped by every Serving.Validate error.
 var ErrInvalid = errors.New("invalid serving workload")

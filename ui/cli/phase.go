@@ -12,6 +12,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
@@ -134,7 +135,15 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan
 			return nil, fmt.Errorf("phase %q: %w", ph.Name, err)
 		}
 		q := c.Search.Query(c.Workload.AutoGPUs || c.Workload.GPUs == 0)
-		pl = append(pl, plan.PhaseScenarioFor(ph, w, q, cat))
+		ps := plan.PhaseScenarioFor(ph, w, q, cat)
+		if ps.Workload.Task == model.TaskInference && serve.ServesModel(&ps.Workload.Model) {
+			// A served LLM: priced on the serving ranking, as recommend
+			// ranks it (the request as resolveServe builds it).
+			s := c.Workload.Serving(&ps.Workload)
+			c.Search.ServeSearch(&s)
+			ps = ps.WithServing(s)
+		}
+		pl = append(pl, ps)
 	}
 	return pl, nil
 }

@@ -30,11 +30,12 @@ func TestConfigPhase(t *testing.T) {
 		// flags still override the phase's answers
 		{"flag over phase", []string{"estimate", "--config", plan, "--phase", "fine-tune", "--seq-len", "1024"}, 0,
 			[]string{"batch 1 × 1024 tokens", "97.7k samples"}, ""},
-		// The phase's offer, gcp g2-standard-4, has one L4: the GPU of the
-		// estimate, as a configuration's picked offer; serving is planned
-		// on it with max_model_len 8192 = 7936 prompt + 256 output tokens.
+		// The phase's offer, gcp n1-standard-8+2xT4, has two T4s: the GPUs
+		// of the estimate, as a configuration's picked offer; serving is
+		// planned on them with max_model_len 8192 = 7936 prompt + 256
+		// output tokens, TP 2 holding 8 requests within the default TPOT.
 		{"serve phase", []string{"estimate", "--config", plan, "--phase", "serve"}, 0,
-			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 1 × NVIDIA L4"}, ""},
+			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 2 × NVIDIA T4: TP 2"}, ""},
 		{"phase's GPU", []string{"estimate", "--config", plan, "--phase", "fine-tune"}, 0,
 			[]string{"wall clock on 1 × NVIDIA L4"}, ""},
 		{"no phase", []string{"recommend", "--config", plan}, 2, nil,
@@ -82,17 +83,18 @@ func TestConfigPhaseStdinAndBadAnswers(t *testing.T) {
 }
 
 // TestPlanSavings: gpuplan plan ranks single changes over the whole plan.
-// docs/examples/plan.toml: fine-tune on gcp g2-standard-4 spot ($0.2818/h,
-// the engine's 19.47 h), serve on the same type on-demand ($0.7068/h) for
-// 6 months × 730 h = 4,380 h. Serving on spot instead: 4,380 × (0.7068 −
-// 0.2818) = $1,861.50 saved (the catalog's prices unrounded: within
-// $0.10) of about 4,380 × 0.7068 + ~19.5 × 0.2818 ≈ $3,101, 60%.
+// testdata/plan-answers.toml: fine-tune on gcp g2-standard-4 spot
+// ($0.2818/h, the engine's ~19 h), serve on one n1-standard-8 with two T4s
+// on-demand ($1.08/h, the serving ranking's first for 8 requests within
+// the default TPOT) for 6 months × 730 h = 4,380 h. Serving on spot
+// instead, that type's $0.45446/h: 4,380 × (1.08 − 0.45446) = $2,739.87
+// saved of about 4,380 × 1.08 + ~19 × 0.2818 ≈ $4,736, 58%.
 func TestPlanSavings(t *testing.T) {
 	code, out, errOut := runCLI(t, "plan", "testdata/plan-answers.toml")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, w := range []string{"What saves the most on the whole plan", "now $3,101", "pay spot instead of on-demand (serve)", "saves $1,861 (60%)"} {
+	for _, w := range []string{"What saves the most on the whole plan", "now $4,736", "pay spot instead of on-demand (serve)", "saves $2,740 (58%)"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, out)
 		}
@@ -116,8 +118,8 @@ func TestPlanSavings(t *testing.T) {
 		t.Fatalf("--json: %v\n%s", err, out)
 	}
 	top := j.Savings.Changes[0]
-	if s := j.Savings; math.Abs(s.BaseUSD-3101) > 1 || top.Change != "pay spot instead of on-demand" || math.Abs(top.SavingUSD-1861.50) > 0.1 ||
-		top.SavingPct != 60 || len(top.Phases) != 1 || top.Phases[0] != "serve" {
+	if s := j.Savings; math.Abs(s.BaseUSD-4736) > 1 || top.Change != "pay spot instead of on-demand" || math.Abs(top.SavingUSD-2739.87) > 0.1 ||
+		math.Round(top.SavingPct) != 58 || len(top.Phases) != 1 || top.Phases[0] != "serve" {
 		t.Errorf("--json savings: base %g, first %+v", s.BaseUSD, top)
 	}
 	// Phases without answers, naming files that are not there: the plan is

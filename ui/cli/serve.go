@@ -216,9 +216,10 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	return report.WriteServeEstimate(env.Stdout, r, &sl.w, &p, nil)
 }
 
-// runServeRecommend ranks the catalog's offers for a serving request by
-// cost per million output tokens among those meeting the load and latency
-// targets (serve.RankServing), auto TP and replicas unless given.
+// runServeRecommend ranks the catalog's offers for a serving request
+// among those meeting the load and latency targets (serve.RankServing):
+// by the cost per hour of a load given, else per million output tokens;
+// auto TP and replicas unless given.
 func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadFlags, qf *queryFlags, asJSON bool) error {
 	fs := cmd.Flags()
 	var base model.Query
@@ -241,7 +242,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 	}
 	for _, n := range []string{"gpus", "budget-month", "deadline-hours", "sort", "allow-multi-node"} {
 		if fs.Changed(n) {
-			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by $ per million output tokens", n))
+			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by the cost of the load given (per hour), or per million output tokens without one", n))
 		}
 	}
 	plans, err := serve.RankServing(&sl.w.Model, sl.s, serve.Offers(sl.cat, q))

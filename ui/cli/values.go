@@ -60,6 +60,34 @@ func (f floatValue) Set(s string) error {
 
 func (floatValue) Type() string { return "float" }
 
+// noneFloatValue is floatValue that also takes "none", stored as -1 (a
+// target asked to be absent; the merge turns it into the request's
+// NoTPOTTarget).
+type noneFloatValue struct{ v *float64 }
+
+func (f noneFloatValue) String() string {
+	if f.v != nil && *f.v == -1 {
+		return "none"
+	}
+	return floatValue(f).String()
+}
+
+func (f noneFloatValue) Set(s string) error {
+	if strings.EqualFold(strings.TrimSpace(s), "none") {
+		*f.v = -1
+		return nil
+	}
+	if err := floatValue(f).Set(s); err != nil || *f.v < 0 {
+		*f.v = 0
+		return fmt.Errorf(`want a number of milliseconds such as 50, or "none"`)
+	}
+	return nil
+}
+
+func (noneFloatValue) Type() string { return "ms|none" }
+
+func (f noneFloatValue) target() any { return f.v }
+
 // quantityValue is a count with an optional suffix: 7B, 110M, 1.2T, 7e9.
 type quantityValue struct{ v *float64 }
 

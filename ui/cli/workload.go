@@ -165,8 +165,8 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.RequestsPerSec} }},
 	{name: "ttft-ms", key: "serve.ttft_ms", usage: "serving: target time to first token, ms", check: positive,
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.TTFTTargetMs} }},
-	{name: "tpot-ms", key: "serve.tpot_ms", usage: "serving: target time per output token, ms", check: positive,
-		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.TPOTTargetMs} }},
+	{name: "tpot-ms", key: "serve.tpot_ms", usage: "serving: target time per output token, ms, or none (default 100: 10 tokens/s, faster than people read)", check: positiveOrNone,
+		value: func(f *workloadFlags) pflag.Value { return noneFloatValue{&f.set.Serve.TPOTTargetMs} }},
 	{name: "pp", key: "serve.pipeline_parallel_size", usage: "serving: pipeline-parallel stages across nodes (default: 1 unless the model needs more; estimate with --gpus: 1)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.PP} }},
 	{name: "replicas", key: "serve.replicas", usage: "serving: model copies behind a load balancer, or auto",
@@ -218,6 +218,11 @@ func (f *workloadFlags) merge(fs *pflag.FlagSet, w *config.WorkloadAnswers) erro
 		to := reflect.ValueOf(r.value(&dst).(target).target()).Elem()
 		to.Set(reflect.ValueOf(v.(target).target()).Elem())
 	}
+	if fs.Changed("tpot-ms") { // none (-1 here) asks for no target; a number clears a file's none
+		sv := &dst.set.Serve
+		sv.NoTPOTTarget = sv.TPOTTargetMs < 0
+		sv.TPOTTargetMs = max(sv.TPOTTargetMs, 0)
+	}
 	*w = dst.set
 	return nil
 }
@@ -230,6 +235,14 @@ func atLeast1(v pflag.Value) error {
 		return fmt.Errorf("must be ≥ 1, got %d", n)
 	}
 	return nil
+}
+
+// positiveOrNone checks a target that may be none (noneFloatValue's -1).
+func positiveOrNone(v pflag.Value) error {
+	if *v.(target).target().(*float64) == -1 {
+		return nil
+	}
+	return positive(v)
 }
 
 func positive(v pflag.Value) error {

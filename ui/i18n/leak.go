@@ -36,7 +36,7 @@ func DefaultAllowlist() Allowlist {
 		token r tp gpuplan USD CNY ViT CNN U-Net
 		Korthikanti Kaplan GPT N L e absmax logits softmax log-softmax dropout dtype roofline eager
 		amp-bf16 amp-fp16 AdamW Cut Cross-Entropy MixedPrecision Llama llm-foundry DeepLearningExamples DALI JPEG
-		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N all-reduce TTFT TPOT KiB PP auto
+		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N all-reduce TTFT TPOT KiB PP auto none Brysbaert
 		transformers peft vllm torchvision trl`)
 	for _, w := range markedWords() {
 		a[w] = true

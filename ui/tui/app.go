@@ -733,7 +733,7 @@ func (m *app) layout() {
 		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)
 	}
 	if m.screen == screenOffers && m.offers.serving {
-		m.keys.Sort.SetEnabled(false) // serving offers are ranked by $ per million output tokens only
+		m.keys.Sort.SetEnabled(false) // serving offers are ranked by the question's cost only (serve.RankServing)
 	}
 	if m.screen == screenOffers && len(m.offers.shown) == 0 {
 		for _, b := range []*key.Binding{&m.keys.Open, &m.keys.Sort, &m.keys.Provider, &m.keys.Regions} {
