@@ -60,7 +60,7 @@ func csvCloud(p string) (string, error) {
 // instance types region by region. room is the number of instances
 // merged before this file at most (see merge); size is the file's size
 // in bytes; date (YYYY-MM-DD) dates its rows, as a vms.csv has no date.
-func readCSVOverlay(p string, r io.Reader, size int64, date string, base *model.Catalog, room int) (catalogFile, []string, error) {
+func readCSVOverlay(p string, r io.Reader, size int64, date string, base *model.Catalog, room int) (catalogFile, []model.Message, error) {
 	provider, err := csvCloud(p)
 	if err != nil {
 		return catalogFile{}, nil, err

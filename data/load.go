@@ -940,23 +940,21 @@ type skyPilotKept struct {
 }
 
 // warnings says what was kept, a line per kind with a few examples.
-func (k *skyPilotKept) warnings(file string) []string {
-	examples := func(s []string) string {
-		if len(s) > 3 {
-			return strings.Join(s[:3], ", ") + fmt.Sprintf(" and %d more", len(s)-3)
+func (k *skyPilotKept) warnings(file string) []model.Message {
+	examples := func(s []string) model.Message {
+		if len(s) > shownPerKind {
+			return model.Msg("%s and %s more", strings.Join(s[:shownPerKind], ", "), model.Grouped(len(s)-shownPerKind))
 		}
-		return strings.Join(s, ", ")
+		return model.Msg("%s", strings.Join(s, ", "))
 	}
-	// Counts and examples are arguments, never words in the sentence, so
-	// the command line can translate it (ui/cli errorFormats).
-	var out []string
+	var out []model.Message
 	if len(k.shape) > 0 {
-		out = append(out, fmt.Sprintf("catalog %s: GPUs differ from the catalog's sourced entries (file ≠ catalog) for %s: %s; the catalog's are kept, the prices taken from the file",
-			file, model.Count(len(k.shape), "type"), examples(k.shape)))
+		out = append(out, model.Msg("catalog %s: GPUs differ from the catalog's sourced entries (file ≠ catalog) for %v: %v; the catalog's are kept, the prices taken from the file",
+			file, countMsg(len(k.shape), "type"), examples(k.shape)))
 	}
 	if len(k.retired) > 0 {
-		out = append(out, fmt.Sprintf("catalog %s: prices for %s the catalog has as retired (%s); they stay retired (gpuplan catalog instances --all lists them)",
-			file, model.Count(len(k.retired), "type"), examples(k.retired)))
+		out = append(out, model.Msg("catalog %s: prices for %v the catalog has as retired (%v); they stay retired (gpuplan catalog instances --all lists them)",
+			file, countMsg(len(k.retired), "type"), examples(k.retired)))
 	}
 	return out
 }
@@ -1063,10 +1061,10 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 // compiled catalog and with every other such result, and with overlays
 // its untouched instances still share their prices (a short command then
 // copies nothing: ~300 KB of fresh pages). Load gives a copy to change.
-func LoadWith(paths []string) (*model.Catalog, []string, error) {
+func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 	files := []catalogFile{}
 	var errs []error
-	var warnings []string
+	var warnings []model.Message
 	if dir, err := os.UserConfigDir(); err == nil {
 		matches, _ := filepath.Glob(filepath.Join(dir, "gpuplan", "catalog.d", "*.toml"))
 		sort.Strings(matches)
@@ -1116,7 +1114,7 @@ func baseFiles(c *model.Catalog) []catalogFile {
 // readOverlay reads one user catalog file through safeio: a regular file
 // (a FIFO or device is refused without blocking), at most safeio.CSV or
 // safeio.Overlay bytes.
-func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string, error) {
+func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []model.Message, error) {
 	csv := strings.EqualFold(filepath.Ext(p), ".csv")
 	kind := safeio.Overlay
 	if csv {

@@ -138,8 +138,9 @@ func (e *CSVError) Unwrap() error { return e.Err }
 // empty AcceleratorCount on a GPU row. A GPU row with an empty Region (a
 // flavor sold nowhere, as Seeweb lists them) is skipped with a warning.
 // Warnings are one line each,
-// "vms.csv:12: ...", with repeated warnings counted on the first line.
-func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]model.Instance, []string, error) {
+// "vms.csv:12: ...", with repeated warnings counted on the first line, and
+// at most a few of each kind (warnings.lines).
+func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]model.Instance, []model.Message, error) {
 	insts, _, warnings, err := readSkyPilotCSV(r, name, provider, gpus, 0, 0)
 	return insts, warnings, err
 }
@@ -150,14 +151,14 @@ func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]mo
 // instances after it. size is the file's size in bytes (0 when unknown):
 // the table of types is sized once, from the types and bytes of the first
 // sampleRows rows.
-func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64) (insts, backing []model.Instance, warnings []string, err error) {
+func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64) (insts, backing []model.Instance, warnings []model.Message, err error) {
 	return readSkyPilotCSVAsOf(r, name, provider, gpus, room, size, "")
 }
 
 // readSkyPilotCSVAsOf is readSkyPilotCSV giving every instance asOf (a
 // vms.csv carries no date; an overlay takes its catalog's), so no second
 // pass over 100,000 instances sets it.
-func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64, asOf string) (insts, backing []model.Instance, warnings []string, err error) {
+func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64, asOf string) (insts, backing []model.Instance, warnings []model.Message, err error) {
 	if gpus == nil {
 		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
 	}
@@ -215,7 +216,7 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 	backing = p.instances()
 	insts = finishImport(p.provider, backing[room:])
 	if len(insts) == 0 {
-		p.warn.add(0, "nogpu", fmt.Sprintf("no GPU instance types among %d rows", p.rows))
+		p.warn.add(0, "nogpu", model.Msg("no GPU instance types among %s rows", model.Grouped(p.rows)))
 	}
 	return insts, backing[:room+len(insts)], p.warn.lines(name), nil
 }
@@ -545,7 +546,7 @@ func (p *parser) row(line int, rec []string) error {
 		return nil // a CPU-only machine
 	}
 	if typ == "" {
-		p.warn.add(line, "notype", "rows with an AcceleratorName but no InstanceType skipped")
+		p.warn.add(line, "notype", model.Msg("rows with an AcceleratorName but no InstanceType skipped"))
 		return nil
 	}
 	count, ok, err := p.gpuCount(line, rec, typ, accel)
@@ -559,7 +560,7 @@ func (p *parser) row(line int, rec []string) error {
 	if region == "" {
 		// Seeweb's catalog lists flavors out of stock everywhere with an
 		// empty Region: sold nowhere, so not an offer.
-		p.warn.add(line, "noregion", "GPU rows without a Region (sold in no region) skipped")
+		p.warn.add(line, "noregion", model.Msg("GPU rows without a Region (sold in no region) skipped"))
 		return nil
 	}
 	if o.onDemand, o.spot, err = p.prices(line, rec); err != nil {
@@ -621,13 +622,13 @@ func (p *parser) gpuCount(line int, rec []string, typ, accel string) (int, bool,
 	}
 	switch {
 	case v < 1:
-		p.warn.add(line, "fraction:"+accel, fmt.Sprintf("fractional %s GPUs (AcceleratorCount < 1, e.g. %s × %g) skipped: gpuplan models whole GPUs", accel, typ, v))
+		p.warn.add(line, "fraction:"+accel, model.Msg("fractional %s GPUs (AcceleratorCount < 1, e.g. %s × %g) skipped: gpuplan models whole GPUs", accel, typ, v))
 		return 0, false, nil
 	case v != math.Trunc(v):
-		p.warn.add(line, "fraction:"+accel, fmt.Sprintf("%s with %g %s GPUs skipped: gpuplan models whole GPUs", typ, v, accel))
+		p.warn.add(line, "fraction:"+accel, model.Msg("%s with %g %s GPUs skipped: gpuplan models whole GPUs", typ, v, accel))
 		return 0, false, nil
 	case v > maxGPUCount:
-		p.warn.add(line, "toomany:"+typ, fmt.Sprintf("%s with %g GPUs skipped: more than %d", typ, v, maxGPUCount))
+		p.warn.add(line, "toomany:"+typ, model.Msg("%s with %g GPUs skipped: more than %d", typ, v, maxGPUCount))
 		return 0, false, nil
 	}
 	return int(v), true, nil
@@ -677,14 +678,15 @@ func (p *parser) resolve(o *offer, accel string, memMiB float64) bool {
 		return true
 	}
 	if nonGPU(accel) {
-		p.warn.add(o.line, "nongpu", "rows of accelerators that are not GPUs (FPGA, TPU, Gaudi, Inferentia, Trainium) skipped")
+		p.warn.add(o.line, "nongpu", model.Msg("rows of accelerators that are not GPUs (FPGA, TPU, Gaudi, Inferentia, Trainium) skipped"))
 		return false
 	}
-	mem := ""
+	mem, memMsg := "", model.Msg("")
 	if memMiB > 0 {
-		mem = fmt.Sprintf(" with %.4g GiB", memMiB/1024)
+		gib := strconv.FormatFloat(memMiB/1024, 'g', 4, 64)
+		mem, memMsg = " with "+gib+" GiB", model.Msg(" with %s GiB", gib)
 	}
-	p.warn.add(o.line, "unknown:"+accel+mem, fmt.Sprintf("accelerator %q%s (e.g. %s) is not a GPU of the catalog; its rows skipped", accel, mem, o.typ))
+	p.warn.add(o.line, "unknown:"+accel+mem, model.Msg("accelerator %q%s (e.g. %s) is not a GPU of the catalog; its rows skipped", accel, memMsg, o.typ))
 	return false
 }
 
@@ -945,7 +947,7 @@ func (p *parser) sortRuns(names string) (order []uint64, mask uint64) {
 func (p *parser) mergeRun(t, b *typeRun) {
 	if p.strs[b.gpu] != p.strs[t.gpu] || b.count != t.count || b.vcpus != t.vcpus || b.memGiB != t.memGiB {
 		typ := p.runName(t)
-		p.warn.addN(b.line, b.rows, "conflict:"+typ, fmt.Sprintf("%s differs from its first row at line %d (%d× %s, %d vCPUs, %g GiB there; %d× %s, %d vCPUs, %g GiB here); the differing rows skipped",
+		p.warn.addN(b.line, b.rows, "conflict:"+typ, model.Msg("%s differs from its first row at line %d (%d× %s, %d vCPUs, %g GiB there; %d× %s, %d vCPUs, %g GiB here); the differing rows skipped",
 			typ, t.line, t.count, p.strs[t.gpu], t.vcpus, t.memGiB, b.count, p.strs[b.gpu], b.vcpus, b.memGiB))
 		return
 	}
@@ -986,7 +988,7 @@ func (p *parser) finishRegions(t *typeRun, typ string) int {
 			if spot <= od*spotTolerance {
 				spot = od
 			} else {
-				p.warn.add(t.line, "spot>od:"+typ, fmt.Sprintf("%s in %s: spot %g above on-demand %g; spot dropped", typ, p.strs[rp.region], spot, od))
+				p.warn.add(t.line, "spot>od:"+typ, model.Msg("%s in %s: spot %s above on-demand %s; spot dropped", typ, p.strs[rp.region], model.USDPerHour(spot), model.USDPerHour(od)))
 				spot = 0
 			}
 		}
@@ -994,7 +996,7 @@ func (p *parser) finishRegions(t *typeRun, typ string) int {
 			continue
 		}
 		if od > maxUSDPerHour || spot > maxUSDPerHour || rp.flexStart > maxUSDPerHour { // a GCP VM + GPU sum; single rows are errors
-			p.warn.add(t.line, "cap:"+typ, fmt.Sprintf("%s in %s: above %d USD/hour; region dropped", typ, p.strs[rp.region], maxUSDPerHour))
+			p.warn.add(t.line, "cap:"+typ, model.Msg("%s in %s: above %d USD/hour; region dropped", typ, p.strs[rp.region], maxUSDPerHour))
 			continue
 		}
 		rp.spot = spot
@@ -1003,25 +1005,29 @@ func (p *parser) finishRegions(t *typeRun, typ string) int {
 	}
 	t.n = int32(n)
 	if n == 0 {
-		p.warn.add(t.line, "noprice:"+typ, fmt.Sprintf("%s has no price in any region; skipped", typ))
+		p.warn.add(t.line, "noprice:"+typ, model.Msg("%s has no price in any region; skipped", typ))
 	}
 	return n
 }
 
-// warnings collects warnings, one per key, counting repeats.
+// warnings collects a file's warnings: one per key, counting the rows it
+// stands for. A key's kind is its part before ":" ("spot>od" for every
+// type's "spot>od:TYPE"): lines shows a few of each kind, so a hostile or
+// broken 100,000-row file warns in a few lines, not 100,000.
 type warnings struct {
 	byKey map[string]*warning
 }
 
 type warning struct {
 	line, n int
-	msg     string
+	key     string
+	msg     model.Message
 }
 
-func (w *warnings) add(line int, key, msg string) { w.addN(line, 1, key, msg) }
+func (w *warnings) add(line int, key string, msg model.Message) { w.addN(line, 1, key, msg) }
 
 // addN is add for n rows at once, the first of them at line.
-func (w *warnings) addN(line, n int, key, msg string) {
+func (w *warnings) addN(line, n int, key string, msg model.Message) {
 	if w.byKey == nil {
 		w.byKey = map[string]*warning{}
 	}
@@ -1029,32 +1035,65 @@ func (w *warnings) addN(line, n int, key, msg string) {
 		x.n += n
 		return
 	}
-	w.byKey[key] = &warning{line: line, n: n, msg: msg}
+	w.byKey[key] = &warning{line: line, n: n, key: key, msg: msg}
 }
 
-// lines returns the warnings in order of their first line.
-func (w *warnings) lines(name string) []string {
+// shownPerKind is how many warnings of one kind lines lists; the rest are
+// counted.
+const shownPerKind = 3
+
+// lines returns the warnings in order of their first line, as
+// "name:line: warning (N rows)", at most shownPerKind of a kind, the
+// last of them followed by how many more of that kind there are.
+func (w *warnings) lines(name string) []model.Message {
 	ws := make([]*warning, 0, len(w.byKey))
+	total := map[string]int{}
 	for _, x := range w.byKey {
 		ws = append(ws, x)
+		total[warningKind(x.key)]++
 	}
 	slices.SortFunc(ws, func(a, b *warning) int {
 		if a.line != b.line {
 			return a.line - b.line
 		}
-		return strings.Compare(a.msg, b.msg)
+		return strings.Compare(a.key, b.key)
 	})
-	out := make([]string, len(ws))
-	for i, x := range ws {
-		s := name
+	var out []model.Message
+	shown := map[string]int{}
+	for _, x := range ws {
+		kind := warningKind(x.key)
+		if shown[kind] == shownPerKind {
+			continue
+		}
+		shown[kind]++
+		m := model.Msg("%s: %v", name, x.msg)
 		if x.line > 0 {
-			s += ":" + strconv.Itoa(x.line)
+			m = model.Msg("%s:%d: %v", name, x.line, x.msg)
 		}
-		s += ": " + x.msg
 		if x.n > 1 {
-			s += " (" + model.Count(x.n, "row") + ")"
+			m = model.Msg("%v (%v)", m, countMsg(x.n, "row"))
 		}
-		out[i] = s
+		out = append(out, m)
+		if more := total[kind] - shownPerKind; shown[kind] == shownPerKind && more > 0 {
+			out = append(out, moreLikeThese(name, more))
+		}
 	}
 	return out
+}
+
+// warningKind is the kind of a warnings key: its part before ":".
+func warningKind(key string) string {
+	kind, _, _ := strings.Cut(key, ":")
+	return kind
+}
+
+// moreLikeThese is the line after the last warning of a kind shown: how
+// many more of it a file has.
+func moreLikeThese(name any, n int) model.Message {
+	return model.Msg("%v: and %s more like these", name, model.Grouped(n))
+}
+
+// countMsg is model.Count as a message: "1 row", "12,345 rows".
+func countMsg(n int, noun string) model.Message {
+	return model.Msg("%s "+model.Plural(n, noun), model.Grouped(n))
 }

@@ -889,7 +889,7 @@ func (o *Offer) WarningMessages() []Message {
 			RoundChance(o.OOMChance)*100, o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
 	}
 	if o.Pricing == Spot {
-		out = append(out, Msg("spot: can be reclaimed at short notice; checkpoint often and resume"))
+		out = append(out, Msg(SpotWarning))
 	}
 	if m, ok := o.commitmentMessage(); ok {
 		out = append(out, m)

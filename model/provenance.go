@@ -178,6 +178,10 @@ func (in *Instance) RegionProvenance(region string) (source, origin, asOf string
 // the embedded catalog.
 func FromOverlay(origin string) bool { return origin != "" && origin != "embedded" }
 
+// SpotWarning is the warning of a spot offer: the capacity can be taken
+// back. Launch files say it in their notes.
+const SpotWarning = "spot: can be reclaimed at short notice; checkpoint often and resume"
+
 // ArmHostWarning is the warning of an offer on an arm64 host (Grace,
 // Graviton): pip wheels and container images built for x86_64 do not run.
 const ArmHostWarning = "arm64 host: wheels and images must be arm64"

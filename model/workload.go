@@ -414,12 +414,12 @@ func (w *Workload) WarningMessages() []Message {
 // NoAttentionWarning is the one line for a flash-attention answer given
 // for a model without attention layers (Family.HasAttention): it is
 // ignored, not refused, so one config can serve several models.
-func NoAttentionWarning(m *Architecture) string {
-	name := m.Name
-	if name == "" {
-		name = "this model"
+func NoAttentionWarning(m *Architecture) Message {
+	name := any(m.Name)
+	if m.Name == "" {
+		name = Msg("this model")
 	}
-	return fmt.Sprintf("flash attention ignored: %s is a convolutional network (%s), without attention layers; drop --flash-attention (flash_attention)", name, m.Family)
+	return Msg("flash attention ignored: %v is a convolutional network (%s), without attention layers; drop --flash-attention (flash_attention)", name, m.Family)
 }
 
 // Flash reports whether fused attention is on (false before Defaults when unset).

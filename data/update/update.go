@@ -434,7 +434,8 @@ func importCSV(body []byte, url, provider string, base *model.Catalog) ([]model.
 	if err := checkCurrency(body); err != nil {
 		return nil, nil, err
 	}
-	return data.ReadSkyPilotCSV(bytes.NewReader(body), url, provider, data.CatalogGPUResolver(base))
+	insts, warnings, err := data.ReadSkyPilotCSV(bytes.NewReader(body), url, provider, data.CatalogGPUResolver(base))
+	return insts, model.Strings(warnings), err
 }
 
 // checkCurrency refuses prices in another currency than USD when the file

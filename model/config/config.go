@@ -549,8 +549,15 @@ func (s *Selection) validate() error {
 // "auto" leaves GPUs to the search. Warnings come from the readers.
 // Errors are *Error naming the key.
 func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Workload, []string, error) {
+	out, warnings, err := w.WorkloadMessages(cat, rd)
+	return out, model.Strings(warnings), err
+}
+
+// WorkloadMessages is Workload with its warnings as messages, for a UI to
+// translate (the readers' own are English text, as their functions give).
+func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (model.Workload, []model.Message, error) {
 	out := model.Workload{Settings: w.Settings.Clone()}
-	var warnings []string
+	var warnings []model.Message
 	switch {
 	case w.Model != "":
 		a, err := cat.Model(w.Model)
@@ -567,14 +574,14 @@ func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Worklo
 			return out, nil, Errorf("workload.hf_config", "%v", err)
 		}
 		out.Model = a
-		warnings = ws
+		warnings = readerMessages(ws)
 		if out.Precision == "" && p != "" { // the checkpoint's format: model.FromCheckpoint's rule
 			task, prec, note := model.FromCheckpoint(cmp.Or(out.Task, model.TaskTrain), p)
 			if task != cmp.Or(out.Task, model.TaskTrain) {
 				out.Task = task
 			}
 			if out.Precision = prec; note != "" {
-				warnings = append(warnings, note)
+				warnings = append(warnings, model.Msg(note)) // a fixed sentence
 			}
 		}
 	case w.Custom != nil:
@@ -592,7 +599,7 @@ func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Worklo
 		if err != nil {
 			return out, nil, Errorf("workload.safetensors", "%v", err)
 		}
-		out.Model, warnings = a, append(warnings, ws...)
+		out.Model, warnings = a, append(warnings, readerMessages(ws)...)
 	}
 	if out.FlashAttention != nil && out.Model.Family != "" && !out.Model.Family.HasAttention() {
 		warnings = append(warnings, model.NoAttentionWarning(&out.Model)) // one line, then the answer is dropped
@@ -604,10 +611,25 @@ func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Worklo
 	return out, warnings, nil
 }
 
+// readerMessages are a reader's warnings (English text) as messages.
+func readerMessages(ws []string) []model.Message {
+	out := make([]model.Message, len(ws))
+	for i, w := range ws {
+		out[i] = model.Msg("%s", w)
+	}
+	return out
+}
+
 // Resolve is Workload with Defaults applied and Validate passed; a
 // validation error names the workload key ("workload.tp").
 func (w *WorkloadAnswers) Resolve(cat *model.Catalog, rd Readers) (model.Workload, []string, error) {
-	out, warnings, err := w.Workload(cat, rd)
+	out, warnings, err := w.ResolveMessages(cat, rd)
+	return out, model.Strings(warnings), err
+}
+
+// ResolveMessages is Resolve with its warnings as messages.
+func (w *WorkloadAnswers) ResolveMessages(cat *model.Catalog, rd Readers) (model.Workload, []model.Message, error) {
+	out, warnings, err := w.WorkloadMessages(cat, rd)
 	if err != nil {
 		return out, warnings, err
 	}

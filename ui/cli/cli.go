@@ -41,7 +41,7 @@ type Env struct {
 
 	// LoadCatalog returns the embedded catalog overlaid with the user's
 	// catalog.d files and the given paths, plus warnings.
-	LoadCatalog func(overlays []string) (*model.Catalog, []string, error)
+	LoadCatalog func(overlays []string) (*model.Catalog, []model.Message, error)
 	// Readers read config.json and safetensors files for config.WorkloadAnswers.
 	Readers config.Readers
 	// RunTUI opens the configurator; nil when the build has none.
@@ -58,7 +58,7 @@ type Env struct {
 	// SpotRates returns the spot interruption rate of an instance type in
 	// a region (data.SpotRates: the AWS advisor feed if downloaded, else
 	// defaults marked as assumptions) and warnings; nil: no rates.
-	SpotRates func() (func(provider, region, instanceType string) model.InterruptionRate, []string, error)
+	SpotRates func() (func(provider, region, instanceType string) model.InterruptionRate, []model.Message, error)
 
 	// lang prints messages in the language of --lang, the config's lang
 	// key or the environment (resolveLang); nil is English.
@@ -93,7 +93,7 @@ func Run(env Env) int {
 	// The embedded catalog is tested; a load error comes from the user's
 	// overlay files, so it is a usage error.
 	if load := env.LoadCatalog; load != nil {
-		env.LoadCatalog = func(paths []string) (*model.Catalog, []string, error) {
+		env.LoadCatalog = func(paths []string) (*model.Catalog, []model.Message, error) {
 			c, w, err := load(paths)
 			if err != nil {
 				err = usage(err)
@@ -504,7 +504,7 @@ func renderer(env *Env, w io.Writer) (*report.Renderer, int) {
 func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) error {
 	var cfg *config.Config
 	var cat *model.Catalog
-	var warnings []string
+	var warnings []model.Message
 	if configPath == stdinPath { // stdin is the configurator's keyboard
 		return usage(errors.New("--config -: the configurator reads keys from standard input; give the configuration as a file"))
 	}
@@ -556,9 +556,7 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 	}
 	opts.PriceNote = priceNote(env, cat)
 	opts.SpotRate = lazySpotRate(env.SpotRates)
-	for _, w := range warnings { // on screen at start; printed too, so the scrollback keeps them
-		opts.Warnings = append(opts.Warnings, localize(env.lang, w))
-	}
+	opts.Warnings = env.lang.Messages(warnings) // on screen at start; printed too, so the scrollback keeps them
 	printWarningsIn(env.lang, env.Stderr, warnings)
 	return env.RunTUI(cmd.Context(), cat, opts)
 }

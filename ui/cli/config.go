@@ -72,8 +72,8 @@ func (b *fromFile) selection() *config.Selection {
 
 // resolve turns the request into a workload; an error names the flag when
 // a flag set the key, else the file and the key.
-func (b *fromFile) resolve(req config.WorkloadAnswers, cat *model.Catalog, rd config.Readers, fs *pflag.FlagSet) (model.Workload, []string, error) {
-	w, ws, err := req.Workload(cat, rd)
+func (b *fromFile) resolve(req config.WorkloadAnswers, cat *model.Catalog, rd config.Readers, fs *pflag.FlagSet) (model.Workload, []model.Message, error) {
+	w, ws, err := req.WorkloadMessages(cat, rd)
 	if err == nil {
 		return w, ws, b.check(w, fs)
 	}
@@ -120,7 +120,7 @@ func (b *fromFile) autoGPUs(fs *pflag.FlagSet) bool {
 // workload is the one path from flags and file to a workload: the file's
 // request, the flags over it, resolved and checked. Warnings are the
 // file's and the flags', in that order.
-func (b *fromFile) workload(fs *pflag.FlagSet, cat *model.Catalog, rd config.Readers, wf *workloadFlags) (model.Workload, []string, error) {
+func (b *fromFile) workload(fs *pflag.FlagSet, cat *model.Catalog, rd config.Readers, wf *workloadFlags) (model.Workload, []model.Message, error) {
 	req, warnings, err := wf.request(fs, cat, b.request())
 	if err != nil {
 		return model.Workload{}, nil, err
@@ -135,7 +135,7 @@ func (b *fromFile) workload(fs *pflag.FlagSet, cat *model.Catalog, rd config.Rea
 // loadWorkload is the start of estimate and recommend: the catalog, the
 // --config file as a base, the workload flags over it, checked. Warnings
 // are the catalog's, the file's and the flags', in that order.
-func loadWorkload(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlags, configPath string) (*model.Catalog, model.Workload, fromFile, []string, error) {
+func loadWorkload(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlags, configPath string) (*model.Catalog, model.Workload, fromFile, []model.Message, error) {
 	cat, warnings, err := env.LoadCatalog(overlays)
 	if err != nil {
 		return nil, model.Workload{}, fromFile{}, nil, err

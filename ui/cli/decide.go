@@ -86,13 +86,13 @@ func ParseFinishBy(s string, now time.Time) (float64, error) {
 
 // decide computes the decisions for rec and, with --pareto, --finish-by
 // or --max-job-cost, the answers; warnings come from the spot data.
-func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w model.Workload, q model.Query, rec *model.Recommendation) (*report.Decisions, []string, error) {
+func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w model.Workload, q model.Query, rec *model.Recommendation) (*report.Decisions, []model.Message, error) {
 	a, err := f.assumptions(cmd.Flags())
 	if err != nil {
 		return nil, nil, err
 	}
 	in := report.DecideInput{Catalog: cat, Workload: w, Query: q, Spot: a, HoursPerMonth: q.HoursPerMonth, Savings: !f.noSavings, Hints: true}
-	var warnings []string
+	var warnings []model.Message
 	if env.SpotRates != nil {
 		rate, warn, err := env.SpotRates()
 		if err != nil {
@@ -124,7 +124,7 @@ func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, now 
 // first offer detail), not before the screen opens; nil without a loader.
 // A feed that cannot be read leaves the embedded defaults, which are
 // labelled as assumptions anyway.
-func lazySpotRate(load func() (func(provider, region, instanceType string) model.InterruptionRate, []string, error)) func(provider, region, instanceType string) model.InterruptionRate {
+func lazySpotRate(load func() (func(provider, region, instanceType string) model.InterruptionRate, []model.Message, error)) func(provider, region, instanceType string) model.InterruptionRate {
 	if load == nil {
 		return nil
 	}

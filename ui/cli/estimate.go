@@ -40,7 +40,7 @@ when it does not. Every formula is listed under Assumptions.`,
 				}
 				return runServeEstimate(cmd, env, sl, &wf, asJSON)
 			case serving:
-				printWarningsIn(env.lang, env.Stderr, []string{"without --gpu this is the batch estimate; give --gpu NAME for vLLM's serving layout (KV capacity, concurrent sequences, TTFT/TPOT, tokens/s)"})
+				printWarningsIn(env.lang, env.Stderr, []model.Message{model.Msg("without --gpu this is the batch estimate; give --gpu NAME for vLLM's serving layout (KV capacity, concurrent sequences, TTFT/TPOT, tokens/s)")})
 			}
 			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
@@ -59,7 +59,7 @@ when it does not. Every formula is listed under Assumptions.`,
 				}
 			}
 			if gpu == nil && cmd.Flags().Changed("mfu") {
-				warnings = append(warnings, "--mfu is used for time, which needs --gpu NAME; ignored")
+				warnings = append(warnings, model.Msg("--mfu is used for time, which needs --gpu NAME; ignored"))
 			}
 			e, err := model.Compute(w, gpu)
 			if err != nil {

@@ -9,8 +9,8 @@ import (
 )
 
 // ignoredEstimatorFlags warns about estimator flags that do not apply to w.
-func ignoredEstimatorFlags(fs *pflag.FlagSet, w *model.Workload) []string {
-	var warnings []string
+func ignoredEstimatorFlags(fs *pflag.FlagSet, w *model.Workload) []model.Message {
+	var warnings []model.Message
 	train := w.Task.Training() || w.Task == ""
 	for _, ig := range []struct {
 		flag string
@@ -23,7 +23,7 @@ func ignoredEstimatorFlags(fs *pflag.FlagSet, w *model.Workload) []string {
 		{"double-quant", w.Task != model.TaskQLoRA, "only qlora quantizes the base to 4 bits"},
 	} {
 		if fs.Changed(ig.flag) && ig.when {
-			warnings = append(warnings, fmt.Sprintf("--%s ignored: %s", ig.flag, ig.why))
+			warnings = append(warnings, model.Msg("--%s ignored: %v", ig.flag, model.Msg(ig.why)))
 		}
 	}
 	return warnings

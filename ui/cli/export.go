@@ -159,9 +159,9 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		return err
 	}
 	printWarningsIn(env.lang, env.Stderr, warnings)
-	for _, s := range offer.Warnings() {
-		if !strings.HasPrefix(s, "spot:") && s != model.ArmHostWarning { // the plan's notes say them, in the file too
-			printWarningsIn(env.lang, env.Stderr, []string{s})
+	for _, m := range offer.WarningMessages() {
+		if m.Key != model.SpotWarning && m.Key != model.ArmHostWarning { // the plan's notes say them, in the file too
+			printWarningsIn(env.lang, env.Stderr, []model.Message{m})
 		}
 	}
 	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {

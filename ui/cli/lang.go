@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
@@ -186,14 +187,15 @@ var compiledFormats = sync.OnceValue(func() []errorFormat {
 	return out
 })
 
-// printWarningsIn is printWarnings in p's language.
-func printWarningsIn(p *i18n.Printer, w io.Writer, warnings []string) {
-	for _, s := range warnings {
+// printWarningsIn prints warnings in p's language, one a line, made
+// safe for the terminal (their values come from files).
+func printWarningsIn(p *i18n.Printer, w io.Writer, warnings []model.Message) {
+	for _, m := range warnings {
 		if p.Chinese() {
-			fmt.Fprintf(w, "gpuplan：警告：%s\n", termsafe.String(localize(p, s)))
+			fmt.Fprintf(w, "gpuplan：警告：%s\n", termsafe.String(p.Message(m)))
 			continue
 		}
-		fmt.Fprintf(w, "gpuplan: warning: %s\n", termsafe.String(s))
+		fmt.Fprintf(w, "gpuplan: warning: %s\n", termsafe.String(m.String()))
 	}
 }
 

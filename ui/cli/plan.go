@@ -66,7 +66,7 @@ offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.
 			overlays, _ := cmd.Flags().GetStringArray("catalog")
 			cat, _, catErr := env.LoadCatalog(overlays)
 			if catErr == nil {
-				printWarningsIn(env.lang, env.Stderr, env.lang.Messages(plan.Check(cat, &p)))
+				printWarningsIn(env.lang, env.Stderr, plan.Check(cat, &p))
 			}
 			var base float64
 			var savings []plan.Saving

@@ -234,7 +234,7 @@ nothing else is left.`,
 				return usage(err)
 			}
 			if q.DeadlineHours > 0 && w.DatasetSamples == 0 && w.DatasetTokens == 0 {
-				warnings = append(warnings, "--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored")
+				warnings = append(warnings, model.Msg("--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored"))
 			}
 			if output, err = outputFormat(cmd, asJSON, output); err != nil {
 				return err
@@ -275,7 +275,7 @@ nothing else is left.`,
 				return report.WritePareto(env.Stdout, r, &rec, d, answers)
 			}
 			if n := len(report.NeedsRate(cat, q.Providers, q.ExchangeRates)); n > 0 {
-				warnings = append(warnings, fmt.Sprintf("%d CNY-priced instance %s not ranked: needs --usd-cny RATE (1 USD = RATE CNY)", n, map[bool]string{true: "type", false: "types"}[n == 1]))
+				warnings = append(warnings, model.Msg("%d CNY-priced instance "+model.Plural(n, "type")+" not ranked: needs --usd-cny RATE (1 USD = RATE CNY)", n))
 			}
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)

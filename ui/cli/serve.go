@@ -51,7 +51,7 @@ type serveLoad struct {
 	s        serve.Serving  // the request; PlanServing applies vLLM's defaults per GPU
 	req      config.WorkloadAnswers
 	file     fromFile
-	warnings []string
+	warnings []model.Message
 }
 
 // loadServe resolves the request as loadWorkload does when it is a serving
@@ -130,7 +130,7 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	}
 	sl.warnings = append(append(rws, ws...), ignoredFlags(fs, &w)...)
 	if fs.Changed("batch-size") {
-		sl.warnings = append(sl.warnings, "--batch-size ignored: serving takes --concurrency or --rps")
+		sl.warnings = append(sl.warnings, model.Msg("--batch-size ignored: serving takes --concurrency or --rps"))
 	}
 	return sl, true, nil
 }
@@ -238,7 +238,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 	}
 	for _, n := range []string{"gpus", "budget-month", "deadline-hours", "sort", "allow-multi-node"} {
 		if fs.Changed(n) {
-			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by $ per million output tokens", n))
+			sl.warnings = append(sl.warnings, model.Msg("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by $ per million output tokens", n))
 		}
 	}
 	plans, err := serve.RankServing(&sl.w.Model, sl.s, serve.Offers(sl.cat, q))
@@ -285,7 +285,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	}
 	for _, n := range exportServeIgnored {
 		if fs.Changed(n) {
-			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving runs vllm serve; the split is --tp, --pp and --replicas", n))
+			sl.warnings = append(sl.warnings, model.Msg("--%s ignored: serving runs vllm serve; the split is --tp, --pp and --replicas", n))
 		}
 	}
 	q, err := qf.query(fs, cat, true, model.Query{})

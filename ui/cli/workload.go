@@ -247,9 +247,9 @@ func fraction(hint string) func(pflag.Value) error {
 // --config file's request (zero without one): the one merge of flags over
 // a file. Model flags replace the base's model. It checks what only flags
 // can get wrong; the model itself is resolved by config.WorkloadAnswers.
-func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base config.WorkloadAnswers) (config.WorkloadAnswers, []string, error) {
+func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base config.WorkloadAnswers) (config.WorkloadAnswers, []model.Message, error) {
 	w := base
-	var warnings []string
+	var warnings []model.Message
 	changed := fs.Changed
 	anyShape := false
 	for _, n := range []string{"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "family"} {
@@ -369,16 +369,16 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		w.Strategy = model.DDP
 	}
 	if changed("strategy") && f.set.Strategy == model.Single && w.GPUs/max(w.TP, 1) > 1 {
-		warnings = append(warnings, fmt.Sprintf("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
+		warnings = append(warnings, model.Msg("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
 	}
 	return w, warnings, nil
 }
 
 // ignoredFlags warns about flags that do not apply to the resolved
 // workload w.
-func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []string {
+func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []model.Message {
 	changed := fs.Changed
-	var warnings []string
+	var warnings []model.Message
 	vision := w.Model.Family.Vision()
 	task := w.Task
 	if task == "" {
@@ -400,12 +400,12 @@ func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []string {
 		{"grad-accum", task == model.TaskInference, "inference has no gradients"},
 	} {
 		if changed(ig.flag) && ig.when {
-			warnings = append(warnings, fmt.Sprintf("--%s ignored: %s", ig.flag, ig.why))
+			warnings = append(warnings, model.Msg("--%s ignored: %v", ig.flag, model.Msg(ig.why)))
 		}
 	}
 	for _, n := range serveFlagNames {
 		if changed(n) && task != model.TaskInference {
-			warnings = append(warnings, fmt.Sprintf("--%s ignored: it is for --task inference", n))
+			warnings = append(warnings, model.Msg("--%s ignored: it is for --task inference", n))
 		}
 	}
 	return append(warnings, ignoredEstimatorFlags(fs, w)...)
