@@ -11,6 +11,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
 	"github.com/gpuplan/gpuplan/data/update"
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/cli"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -43,7 +44,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		LoadCatalog: data.LoadWith,
 		Readers:     hf.Readers(),
 		RunTUI:      tui.Run,
-		UpdateCatalog: func(ctx context.Context, o cli.CatalogUpdate) (string, error) {
+		UpdateCatalog: func(ctx context.Context, o cli.CatalogUpdate) ([]model.Message, error) {
 			var sources []string
 			if len(o.Sources) > 0 {
 				sources = o.Sources
@@ -55,7 +56,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			// http.DefaultTransport honours HTTPS_PROXY; Run bounds the time.
 			sum, err := update.Run(ctx, update.Options{Sources: sources, Providers: providers, Force: o.Force,
 				AllowRedirects: o.AllowRedirects, Progress: o.Progress})
-			return sum.Text(), err
+			return sum.Lines(), err
 		},
 		UpdateDir: data.UpdateDir,
 		SpotRates: data.SpotRates,

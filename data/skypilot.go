@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/csv"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"math/bits"
@@ -81,6 +80,19 @@ func (e *CSVError) Error() string {
 }
 
 func (e *CSVError) Unwrap() error { return e.Err }
+
+// Message is the error as one message: file, line and column, then the
+// problem.
+func (e *CSVError) Message() model.Message {
+	m := model.Msg("%s", e.File)
+	if e.Line > 0 {
+		m = model.Msg("%s:%d", e.File, e.Line)
+	}
+	if e.Column != "" {
+		m = model.Msg("%s: column %s", m, e.Column)
+	}
+	return model.Msg("%s: %s", m, e.Err)
+}
 
 // ReadSkyPilotCSV reads one SkyPilot catalog vms.csv (schema v6–v8: columns
 // mapped by header name, order differs per cloud) for provider (e.g. "aws";
@@ -160,7 +172,7 @@ func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room 
 // pass over 100,000 instances sets it.
 func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64, asOf string) (insts, backing []model.Instance, warnings []model.Message, err error) {
 	if gpus == nil {
-		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
+		return nil, nil, nil, &CSVError{File: name, Err: model.Msg("no GPU resolver")}
 	}
 	// While rows are read, what stays is the pointer-free runs (typeRun)
 	// and what goes is encoding/csv's string per record: the collector
@@ -172,7 +184,7 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, nil, nil, &CSVError{File: name, Err: errors.New("empty file, want a header line naming the columns")}
+		return nil, nil, nil, &CSVError{File: name, Err: model.Msg("empty file, want a header line naming the columns")}
 	}
 	if err != nil {
 		return nil, nil, nil, csvReadError(name, err, 0, 0)
@@ -205,7 +217,7 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 		free <- b
 	}
 	if p.rows == 0 {
-		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no data rows after the header")}
+		return nil, nil, nil, &CSVError{File: name, Err: model.Msg("no data rows after the header")}
 	}
 	if p.gcp {
 		p.combineGCP()
@@ -233,14 +245,14 @@ func csvReadError(name string, err error, got, want int) error {
 		return &CSVError{File: name, Err: err}
 	}
 	if errors.Is(pe.Err, csv.ErrFieldCount) {
-		return &CSVError{File: name, Line: pe.StartLine, Err: fmt.Errorf("got %d fields, want %d (one per header column)", got, want)}
+		return &CSVError{File: name, Line: pe.StartLine, Err: model.Msg("got %d fields, want %d (one per header column)", got, want)}
 	}
 	if pe.StartLine != pe.Line && errors.Is(pe.Err, csv.ErrQuote) {
 		// A quote left open runs the record on to where the reader gave
 		// up; the line to fix is where it opened.
-		return &CSVError{File: name, Line: pe.StartLine, Err: fmt.Errorf("a quoted field opens in this record and runs to line %d: %w", pe.Line, pe.Err)}
+		return &CSVError{File: name, Line: pe.StartLine, Err: model.Msg("a quoted field opens in this record and runs to line %d: %v", pe.Line, pe.Err)}
 	}
-	return &CSVError{File: name, Line: pe.Line, Err: fmt.Errorf("character %d: %w", pe.Column, pe.Err)}
+	return &CSVError{File: name, Line: pe.Line, Err: model.Msg("character %d: %v", pe.Column, pe.Err)}
 }
 
 // knownColumns are the columns the importer reads, in the order of the
@@ -286,7 +298,7 @@ func mapHeader(name string, header []string) (*columns, error) {
 			h = strings.TrimPrefix(h, "\ufeff") // a byte-order mark from spreadsheet exports
 		}
 		if _, dup := at[h]; dup && h != "" {
-			return nil, &CSVError{File: name, Line: 1, Column: h, Err: errors.New("appears twice in the header")}
+			return nil, &CSVError{File: name, Line: 1, Column: h, Err: model.Msg("appears twice in the header")}
 		}
 		at[h] = i
 	}
@@ -297,7 +309,7 @@ func mapHeader(name string, header []string) (*columns, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &CSVError{File: name, Line: 1, Err: fmt.Errorf("missing column %s; a SkyPilot vms.csv header names %s",
+		return nil, &CSVError{File: name, Line: 1, Err: model.Msg("missing column %s; a SkyPilot vms.csv header names %s",
 			strings.Join(missing, ", "), strings.Join(requiredColumns, ", "))}
 	}
 	var cols columns
@@ -338,15 +350,15 @@ func number(cols *columns, rec []string, line int, name string, k int) (v float6
 	v, perr := strconv.ParseFloat(s, 64)
 	switch {
 	case perr != nil:
-		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number, got %q", s)}
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("want a number, got %q", s)}
 	case math.IsNaN(v) || math.IsInf(v, 0):
-		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a finite number, got %q", s)}
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("want a finite number, got %q", s)}
 	case v < 0:
-		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number ≥ 0, got %q", s)}
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("want a number ≥ 0, got %q", s)}
 	case v > maxNumber:
-		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number ≤ %g, got %q", float64(maxNumber), s)}
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("want a number ≤ %g, got %q", float64(maxNumber), s)}
 	case (k == cPrice || k == cSpotPrice) && v > maxUSDPerHour:
-		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("%s USD/hour is above %d; prices are per instance-hour", s, maxUSDPerHour)}
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("%s USD/hour is above %d; prices are per instance-hour", s, maxUSDPerHour)}
 	}
 	return v, true, nil
 }
@@ -618,7 +630,7 @@ func (p *parser) gpuCount(line int, rec []string, typ, accel string) (int, bool,
 		return 0, false, err
 	}
 	if !present {
-		return 0, false, &CSVError{File: p.name, Line: line, Column: colAccelCount, Err: fmt.Errorf("empty for accelerator %q, want the number of accelerators", accel)}
+		return 0, false, &CSVError{File: p.name, Line: line, Column: colAccelCount, Err: model.Msg("empty for accelerator %q, want the number of accelerators", accel)}
 	}
 	switch {
 	case v < 1:
@@ -654,7 +666,7 @@ func (p *parser) region(line int, rec []string) (string, error) {
 }
 
 func errNoRegion(name string, line int) error {
-	return &CSVError{File: name, Line: line, Column: colRegion, Err: errors.New("empty, want the cloud region")}
+	return &CSVError{File: name, Line: line, Column: colRegion, Err: model.Msg("empty, want the cloud region")}
 }
 
 // prices parses Price and SpotPrice; 0 or empty is unknown.

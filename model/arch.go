@@ -455,7 +455,7 @@ func (a *Architecture) TotalLayers() int { return a.Layers + a.DecoderLayers }
 // Errors wrap ErrInvalidArchitecture.
 func (a *Architecture) Validate() error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrInvalidArchitecture, fmt.Sprintf(format, args...))
+		return Errorf(ErrInvalidArchitecture, "%s", fmt.Sprintf(format, args...))
 	}
 	for _, f := range []struct {
 		name string

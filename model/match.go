@@ -3,7 +3,6 @@ package model
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -482,7 +481,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	rec.Offers = sc.offers
 	rejected := sc.nearMisses()
 	if sc.considered == 0 {
-		return rec, fmt.Errorf("%w: no instance in the catalog matches %s", ErrNoOffers, m.describeFilters())
+		return rec, Errorf(ErrNoOffers, "no instance in the catalog matches %s", m.describeFilters())
 	}
 	sortOffers(rec.Offers, q.Sort)
 	// Reasons are formatted for the near misses kept only: a savings

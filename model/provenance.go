@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -134,13 +133,13 @@ func (p Provenance) LineParts() []Message {
 }
 
 // StaleNote is the suggestion shown when Stale: how old the prices are and
-// the command that refreshes them; "" when fresh.
-func (p Provenance) StaleNote(now time.Time) string {
+// the command that refreshes them; the zero Message when fresh.
+func (p Provenance) StaleNote(now time.Time) Message {
 	if !p.Stale(now) {
-		return ""
+		return Message{}
 	}
 	d, _ := time.Parse(time.DateOnly, p.PricesAsOf())
-	return fmt.Sprintf("prices are %d days old (as of %s); refresh them with gpuplan catalog update",
+	return Msg("prices are %d days old (as of %s); refresh them with gpuplan catalog update",
 		int(now.Sub(d).Hours()/24), p.PricesAsOf())
 }
 

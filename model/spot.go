@@ -2,7 +2,6 @@ package model
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -37,7 +36,7 @@ var ErrInvalidSpot = errors.New("invalid spot estimate input")
 // "5-10%" → 0.05, 0.10; ">20%" → 0.20, 0 (no upper bound).
 func ParseAdvisorBucket(label string) (low, high float64, err error) {
 	s := strings.TrimSpace(label)
-	bad := fmt.Errorf("%w: interruption bucket %q: want <N%%, N-M%% or >N%%", ErrInvalidSpot, label)
+	bad := Errorf(ErrInvalidSpot, "interruption bucket %q: want <N%%, N-M%% or >N%%", label)
 	num := strings.TrimSuffix(s, "%")
 	if num == s {
 		return 0, 0, bad
@@ -121,7 +120,7 @@ func DalyInterval(delta, mtbi float64) float64 {
 // at the given bandwidth (bytes per second), in hours: δ of Young and Daly.
 func CheckpointWriteHours(bytes, bytesPerSecond float64) (float64, error) {
 	if !(bytes > 0) || !(bytesPerSecond > 0) || math.IsInf(bytes, 0) || math.IsInf(bytesPerSecond, 0) {
-		return 0, fmt.Errorf("%w: checkpoint of %g B at %g B/s: both must be > 0", ErrInvalidSpot, bytes, bytesPerSecond)
+		return 0, Errorf(ErrInvalidSpot, "checkpoint of %g B at %g B/s: both must be > 0", bytes, bytesPerSecond)
 	}
 	return bytes / bytesPerSecond / 3600, nil
 }
@@ -190,7 +189,7 @@ var ErrSpotNeverFinishes = errors.New("spot job would not finish")
 // when λL ≥ 1.
 func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	bad := func(what string, v float64) (SpotEstimate, error) {
-		return SpotEstimate{}, fmt.Errorf("%w: %s must be a finite number ≥ 0, got %g", ErrInvalidSpot, what, v)
+		return SpotEstimate{}, Errorf(ErrInvalidSpot, "%s must be a finite number ≥ 0, got %g", what, v)
 	}
 	for _, f := range []struct {
 		name string
@@ -203,7 +202,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 		}
 	}
 	if in.JobHours == 0 {
-		return SpotEstimate{}, fmt.Errorf("%w: job hours must be > 0", ErrInvalidSpot)
+		return SpotEstimate{}, Errorf(ErrInvalidSpot, "job hours must be > 0")
 	}
 	nodes := max(in.Nodes, 1)
 	lambda := float64(nodes) * in.Rate.PerHour()
@@ -219,7 +218,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 		return e, nil
 	}
 	if math.IsInf(lambda, 1) {
-		return SpotEstimate{}, fmt.Errorf("%w: an interruption rate of %.0f%% a month reclaims every instance", ErrSpotNeverFinishes, in.Rate.PerMonth*100)
+		return SpotEstimate{}, Errorf(ErrSpotNeverFinishes, "an interruption rate of %.0f%% a month reclaims every instance", in.Rate.PerMonth*100)
 	}
 	mtbi := 1 / lambda
 	if delta > 0 {
@@ -229,7 +228,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	tau := in.CheckpointEveryHours
 	if tau == 0 {
 		if delta == 0 {
-			return SpotEstimate{}, fmt.Errorf("%w: give a checkpoint write time (δ > 0) or a checkpoint interval", ErrInvalidSpot)
+			return SpotEstimate{}, Errorf(ErrInvalidSpot, "give a checkpoint write time (δ > 0) or a checkpoint interval")
 		}
 		tau = e.DalyIntervalHours
 	}
@@ -239,8 +238,8 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	l := r + (tau+delta)/2
 	e.LostHoursPerInterrupt = l
 	if lambda*l >= 1 {
-		return SpotEstimate{}, fmt.Errorf("%w: one interruption every %.2g h but each costs %.2g h (restart %.2g h + half of %.2g h between checkpoints)",
-			ErrSpotNeverFinishes, mtbi, l, r, tau+delta)
+		return SpotEstimate{}, Errorf(ErrSpotNeverFinishes, "one interruption every %.2g h but each costs %.2g h (restart %.2g h + half of %.2g h between checkpoints)",
+			mtbi, l, r, tau+delta)
 	}
 	e.ExpectedHours = base / (1 - lambda*l)
 	e.ExpectedInterruptions = lambda * e.ExpectedHours

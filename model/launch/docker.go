@@ -3,6 +3,8 @@ package launch
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // dockerRunFlags are the flags NVIDIA's NGC containers are documented to
@@ -34,7 +36,7 @@ const dockerShell = "bash"
 // is empty, and ErrPlan when a value cannot be a shell word.
 func (p *Plan) Docker() ([]byte, error) {
 	if p.Image == "" {
-		return nil, fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
+		return nil, model.Errorf(ErrNoStack, "%s, or name a container image to run", p.noImageReason())
 	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/model"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -73,7 +74,7 @@ const (
 // empty, and ErrPlan when a value cannot be a shell word.
 func (p *Plan) Kubernetes() ([]byte, error) {
 	if p.Image == "" {
-		return nil, fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
+		return nil, model.Errorf(ErrNoStack, "%s, or name a container image to run", p.noImageReason())
 	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err

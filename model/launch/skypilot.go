@@ -53,7 +53,7 @@ const (
 // type (SkyPilotRefuses) or a value cannot be a shell word.
 func (p *Plan) SkyPilot() ([]byte, error) {
 	if p.Wheel == "" {
-		return nil, fmt.Errorf("%w: %s, or name a PyTorch wheel variant to install", ErrNoStack, p.Stack.Reason)
+		return nil, model.Errorf(ErrNoStack, "%s, or name a PyTorch wheel variant to install", p.Stack.Reason)
 	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 		return nil, err
 	}
 	if why := SkyPilotRefuses(p.Provider, p.InstanceType, p.Accelerator, p.GPUsPerInstance); why != "" {
-		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)
+		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
 	}
 	setup := []string{
 		"set -e",

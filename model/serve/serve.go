@@ -154,7 +154,7 @@ func (s Serving) Defaults(g *model.GPU) Serving {
 // valid. Errors wrap ErrInvalid.
 func (s *Serving) Validate(a *model.Architecture) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+		return model.Errorf(ErrInvalid, "%s", fmt.Sprintf(format, args...))
 	}
 	if !a.HasShape() || !a.Family.Generative() {
 		return bad("serving needs a generative transformer with a known shape (layers, hidden size, heads)")

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -25,11 +24,11 @@ func readConfig(path string) (config.Config, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return config.Config{}, usage(fmt.Errorf("--config %s: %w", path, err))
+		return config.Config{}, usage(model.Msg("--config %s: %v", path, err))
 	}
 	c, err := config.Decode(b)
 	if err != nil {
-		return config.Config{}, usage(fmt.Errorf("%s: %w", path, err))
+		return config.Config{}, usage(model.Msg("%s: %v", path, err))
 	}
 	c.Workload.RelativeTo(filepath.Dir(path))
 	return c, nil
@@ -80,11 +79,11 @@ func (b *fromFile) resolve(req config.WorkloadAnswers, cat *model.Catalog, rd co
 	var ce *config.Error
 	if errors.As(err, &ce) {
 		if flag := flagName(strings.TrimPrefix(ce.Key, "workload.")); fs.Changed(flag[2:]) {
-			return w, nil, usage(fmt.Errorf("%s: %s", flag, ce.Msg))
+			return w, nil, usage(model.Msg("%s: %s", flag, ce.Msg))
 		}
 	}
 	if b.path != "" {
-		return w, nil, usage(fmt.Errorf("%s: %w", b.path, err))
+		return w, nil, usage(model.Msg("%s: %v", b.path, err))
 	}
 	return w, nil, usage(err)
 }
@@ -102,7 +101,7 @@ func (b *fromFile) check(w model.Workload, fs *pflag.FlagSet) error {
 	if err == nil || errors.As(err, &fe) && fs.Changed(flagName(fe.Field)[2:]) {
 		return nil // no error, or one the flag check will report by flag name
 	}
-	return usage(fmt.Errorf("%s: %w", b.path, config.AsError(err)))
+	return usage(model.Msg("%s: %v", b.path, config.AsError(err)))
 }
 
 // autoGPUs reports whether recommend picks the GPU count: --gpus wins, then

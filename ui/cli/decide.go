@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,18 +39,18 @@ func (f *decideFlags) assumptions(fs *pflag.FlagSet) (model.SpotAssumptions, err
 		WriteDefaulted: true, RestartDefaulted: true}
 	if fs.Changed("checkpoint-write-gbps") {
 		if !(f.writeGBps > 0) {
-			return a, usage(fmt.Errorf("--checkpoint-write-gbps must be > 0, got %v", f.writeGBps))
+			return a, usage(model.Msg("--checkpoint-write-gbps must be > 0, got %v", f.writeGBps))
 		}
 		a.CheckpointWriteBytesPerSecond, a.WriteDefaulted = f.writeGBps*1e9, false
 	}
 	if fs.Changed("restart-minutes") {
 		if !(f.restartMin >= 0) {
-			return a, usage(fmt.Errorf("--restart-minutes must be ≥ 0, got %v", f.restartMin))
+			return a, usage(model.Msg("--restart-minutes must be ≥ 0, got %v", f.restartMin))
 		}
 		a.RestartHours, a.RestartDefaulted = f.restartMin/60, false
 	}
 	if fs.Changed("max-job-cost") && !(f.maxJobCost > 0) {
-		return a, usage(fmt.Errorf("--max-job-cost must be > 0, got %v", f.maxJobCost))
+		return a, usage(model.Msg("--max-job-cost must be > 0, got %v", f.maxJobCost))
 	}
 	return a, nil
 }
@@ -61,7 +60,7 @@ func (f *decideFlags) assumptions(fs *pflag.FlagSet) (model.SpotAssumptions, err
 // number of days or weeks (3d, 2w); it returns the hours from now.
 func ParseFinishBy(s string, now time.Time) (float64, error) {
 	s = strings.TrimSpace(s)
-	bad := fmt.Errorf("--finish-by %q: want a date (2027-01-31), an RFC 3339 time, or a duration (36h, 3d, 2w)", s)
+	bad := model.Msg("--finish-by %q: want a date (2027-01-31), an RFC 3339 time, or a duration (36h, 3d, 2w)", s)
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return model.HoursUntil(now, t), nil
 	}

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -66,9 +64,9 @@ func (e suggestValue[T]) Set(s string) error {
 	// "auto" is left out of the suggestions: it is contained in
 	// "autocats" and would win over "autocast".
 	if c := model.Closest(s, names[1:], 1); len(c) > 0 {
-		return fmt.Errorf("did you mean %q? want %s", c[0], model.OrList(names))
+		return model.Msg("did you mean %q? want %v", c[0], model.OrMsg(names))
 	}
-	return fmt.Errorf("want %s", model.OrList(names))
+	return model.Msg("want %v", model.OrMsg(names))
 }
 
 func (e suggestValue[T]) Type() string { return "string" }

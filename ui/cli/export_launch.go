@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -28,7 +27,7 @@ func parseK8sKind(s string) (string, error) {
 	case "pytorchjob":
 		return launch.KindPyTorchJob, nil
 	}
-	return "", fmt.Errorf("want %s", joinOr(k8sKinds))
+	return "", model.Msg("want %s", joinOr(k8sKinds))
 }
 
 // k8sKindValue is --k8s-kind; it stores launch's kind name.
@@ -83,7 +82,7 @@ func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.
 	q, err := qf.query(fs, cat, autoGPUs, base)
 	if err != nil {
 		if ff.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
-			return w, q, usage(fmt.Errorf("%s: %w", ff.path, err))
+			return w, q, usage(model.Msg("%s: %v", ff.path, err))
 		}
 		return w, q, err
 	}

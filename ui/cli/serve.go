@@ -33,7 +33,7 @@ func (a autoInt) Set(s string) error {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < 1 {
-		return errors.New(`want a whole number ≥ 1 or "auto"`)
+		return model.Msg(`want a whole number ≥ 1 or "auto"`)
 	}
 	*a.n = n
 	return nil
@@ -106,7 +106,7 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 		if !fs.Changed("strategy") && ff.path != "" {
 			src = ff.path + ": workload.strategy " + string(strategy)
 		}
-		return nil, true, usage(fmt.Errorf("%s does not apply to --task inference: serving splits the model with --tp (tensor parallel inside a node), --pp (pipeline parallel across nodes) and --replicas", src))
+		return nil, true, usage(model.Msg("%s does not apply to --task inference: serving splits the model with --tp (tensor parallel inside a node), --pp (pipeline parallel across nodes) and --replicas", src))
 	}
 	w.Defaults()
 	req.TP = tp
@@ -140,7 +140,7 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 func serveErr(err error) error {
 	if errors.Is(err, serve.ErrInvalid) {
 		msg := strings.TrimPrefix(err.Error(), serve.ErrInvalid.Error()+": ")
-		return usage(fmt.Errorf("serving: %s", msg))
+		return usage(model.Msg("serving: %s", msg))
 	}
 	return err
 }
@@ -179,17 +179,17 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	switch {
 	case wf.gpu != "":
 		if g, err = sl.cat.GPU(wf.gpu); err != nil {
-			return usage(fmt.Errorf("--gpu: %w", err))
+			return usage(model.Msg("--gpu: %v", err))
 		}
 	case sl.file.cfg != nil && sl.file.cfg.Selection != nil && sl.file.cfg.Selection.GPU != "":
 		if g, err = sl.cat.GPU(sl.file.cfg.Selection.GPU); err != nil {
-			return usage(fmt.Errorf("%s: selection.gpu: %w", sl.file.path, err))
+			return usage(model.Msg("%s: selection.gpu: %v", sl.file.path, err))
 		}
 	default:
-		return usage(errors.New("--task inference plans serving per GPU as vLLM does: give --gpu NAME (list: gpuplan catalog gpus) and --gpus N, or rank offers with gpuplan recommend"))
+		return usage(model.Msg("--task inference plans serving per GPU as vLLM does: give --gpu NAME (list: gpuplan catalog gpus) and --gpus N, or rank offers with gpuplan recommend"))
 	}
 	if !serve.Timed(g) {
-		return usage(fmt.Errorf("--gpu %s: the catalog has no memory bandwidth or 16-bit TFLOPS for it, which serving speed needs; pick another GPU", g.Key))
+		return usage(model.Msg("--gpu %s: the catalog has no memory bandwidth or 16-bit TFLOPS for it, which serving speed needs; pick another GPU", g.Key))
 	}
 	gpus := 0
 	switch {
@@ -202,7 +202,7 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 		sl.s.PP = 1 // --gpus is one node: no pipeline across nodes unless --pp says so
 	}
 	if sl.s.TP > 0 && gpus > 0 && gpus%(sl.s.TP*max(sl.s.PP, 1)) != 0 {
-		return usage(fmt.Errorf("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
+		return usage(model.Msg("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
 	}
 	p, err := serve.PlanServing(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s))
 	if err != nil {
@@ -232,7 +232,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 	if wf.gpu != "" {
 		g, err := sl.cat.GPU(wf.gpu)
 		if err != nil {
-			return usage(fmt.Errorf("--gpu: %w", err))
+			return usage(model.Msg("--gpu: %v", err))
 		}
 		q.GPUs = []string{g.Key}
 	}
@@ -306,14 +306,14 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	}
 	offers := serve.Offers(&one, q)
 	if len(offers) == 0 {
-		return true, usage(fmt.Errorf("%s/%s has no %s price to serve from", in.Provider, in.Type, q.Pricing))
+		return true, usage(model.Msg("%s/%s has no %s price to serve from", in.Provider, in.Type, q.Pricing))
 	}
 	p, err := serve.PlanServing(&sl.w.Model, sl.s, offers[0])
 	if err != nil {
 		return true, serveErr(err)
 	}
 	if !p.Fits {
-		return true, usage(fmt.Errorf("%s/%s cannot serve the model: %s (see gpuplan recommend --task inference)", in.Provider, in.Type, strings.Join(p.Reasons, "; ")))
+		return true, usage(model.Msg("%s/%s cannot serve the model: %s (see gpuplan recommend --task inference)", in.Provider, in.Type, strings.Join(p.Reasons, "; ")))
 	}
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image})
 	if err != nil {
@@ -321,7 +321,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	}
 	out, err := srv.Render(ef.format)
 	if err != nil {
-		return true, usage(fmt.Errorf("--format %s: %w", ef.format, err))
+		return true, usage(model.Msg("--format %s: %v", ef.format, err))
 	}
 	if ef.format == launch.FormatTOML {
 		// The whole configuration, so `gpuplan --config` reopens it: the
@@ -337,7 +337,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
 		cfg.ServeLaunch = srv.ServeLaunch()
 		if out, err = config.Encode(&cfg); err != nil {
-			return true, fmt.Errorf("--format toml: %w", err)
+			return true, model.Msg("--format toml: %v", err)
 		}
 	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)

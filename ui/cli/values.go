@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/csv"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -30,7 +29,7 @@ func (i intValue) Set(s string) error {
 	}
 	q, err := model.ParseQuantity(s)
 	if err != nil || q != math.Trunc(q) || q > math.MaxInt32 {
-		return fmt.Errorf("want a whole number such as 8 or 2k")
+		return model.Msg("want a whole number such as 8 or 2k")
 	}
 	*i.v = int(q)
 	return nil
@@ -51,7 +50,7 @@ func (f floatValue) String() string {
 func (f floatValue) Set(s string) error {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("want a number such as 0.4")
+		return model.Msg("want a number such as 0.4")
 	}
 	*f.v = v
 	return nil
@@ -72,7 +71,7 @@ func (q quantityValue) String() string {
 func (q quantityValue) Set(s string) error {
 	v, err := model.ParseQuantity(s)
 	if err != nil {
-		return fmt.Errorf("want a count such as 7e9, 7B, 110M or 1.2T")
+		return model.Msg("want a count such as 7e9, 7B, 110M or 1.2T")
 	}
 	*q.v = v
 	return nil
@@ -98,7 +97,7 @@ func (e enumValue[T]) String() string {
 func (e enumValue[T]) Set(s string) error {
 	v, err := e.parse(s)
 	if err != nil {
-		return fmt.Errorf("want %s", joinOr(e.names))
+		return model.Msg("want %s", joinOr(e.names))
 	}
 	*e.v = v
 	return nil
@@ -106,12 +105,12 @@ func (e enumValue[T]) Set(s string) error {
 
 func (e enumValue[T]) Type() string { return "string" }
 
-func joinOr[T ~string](names []T) string {
+func joinOr[T ~string](names []T) model.Message {
 	s := make([]string, len(names))
 	for i, n := range names {
 		s[i] = string(n)
 	}
-	return model.OrList(s)
+	return model.OrMsg(s)
 }
 
 // tokensValue is a sequence length: a k suffix means 1024, as in "8k
@@ -127,7 +126,7 @@ func (t tokensValue) Set(s string) error {
 	}
 	n, err := model.ParseTokens(s)
 	if err != nil {
-		return fmt.Errorf("want a whole number of tokens such as 2048 or 8k (8192)")
+		return model.Msg("want a whole number of tokens such as 2048 or 8k (8192)")
 	}
 	*t.v = n
 	return nil

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
 	"reflect"
 	"strings"
 
@@ -206,7 +204,7 @@ func (f *workloadFlags) merge(fs *pflag.FlagSet, w *config.WorkloadAnswers) erro
 		v := r.value(f)
 		if r.check != nil {
 			if err := r.check(v); err != nil {
-				return usage(fmt.Errorf("--%s %w", r.name, err))
+				return usage(model.Msg("--%s %v", r.name, err))
 			}
 		}
 		to := reflect.ValueOf(r.value(&dst).(target).target()).Elem()
@@ -221,14 +219,14 @@ type target interface{ target() any }
 
 func atLeast1(v pflag.Value) error {
 	if n := *v.(target).target().(*int); n <= 0 {
-		return fmt.Errorf("must be ≥ 1, got %d", n)
+		return model.Msg("must be ≥ 1, got %d", n)
 	}
 	return nil
 }
 
 func positive(v pflag.Value) error {
 	if x := *v.(target).target().(*float64); !(x > 0) {
-		return fmt.Errorf("must be > 0, got %v", x)
+		return model.Msg("must be > 0, got %v", x)
 	}
 	return nil
 }
@@ -237,7 +235,7 @@ func positive(v pflag.Value) error {
 func fraction(hint string) func(pflag.Value) error {
 	return func(v pflag.Value) error {
 		if x := *v.(target).target().(*float64); !(x > 0 && x <= 1) {
-			return fmt.Errorf("must be in (0, 1], got %v (%s)", x, hint)
+			return model.Msg("must be in (0, 1], got %v (%s)", x, hint)
 		}
 		return nil
 	}
@@ -262,13 +260,13 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		}
 	}
 	if sources > 1 {
-		return w, nil, usage(errors.New("give one of --model, --params or --hf-config"))
+		return w, nil, usage(model.Msg("give one of --model, --params or --hf-config"))
 	}
 	replaceModel := func() { w.Model, w.HFConfig, w.Custom, w.Safetensors = "", "", nil, "" }
 	switch {
 	case changed("model"):
 		if _, err := cat.Model(f.model); err != nil {
-			return w, nil, usage(fmt.Errorf("--model: %w", err))
+			return w, nil, usage(model.Msg("--model: %v", err))
 		}
 		replaceModel()
 		w.Model = f.model
@@ -277,13 +275,13 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		w.HFConfig = f.set.HFConfig
 	case changed("params"):
 		if p := f.custom.Params; p < 1 || p > model.MaxParams {
-			return w, nil, usage(fmt.Errorf("--params must be between 1 and %.0e, got %g", model.MaxParams, f.custom.Params))
+			return w, nil, usage(model.Msg("--params must be between 1 and %.0e, got %g", model.MaxParams, f.custom.Params))
 		}
 		replaceModel()
 		w.Custom = &config.CustomModel{Params: f.custom.Params}
 	case anyShape || changed("safetensors"):
 	case w.Model == "" && w.HFConfig == "" && w.Custom == nil:
-		return w, nil, usage(errors.New("no model: give --model KEY (list: gpuplan catalog models), --params N, --hf-config PATH or --safetensors PATH"))
+		return w, nil, usage(model.Msg("no model: give --model KEY (list: gpuplan catalog models), --params N, --hf-config PATH or --safetensors PATH"))
 	}
 	if changed("safetensors") {
 		w.Safetensors = f.set.Safetensors
@@ -292,14 +290,14 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		// A shape on the command line is a custom model; over a catalog
 		// model it starts from that model's shape.
 		if w.HFConfig != "" {
-			return w, nil, usage(errors.New("--layers, --hidden, --heads, --kv-heads, --ffn, --vocab and --family describe a custom model; edit the config.json instead"))
+			return w, nil, usage(model.Msg("--layers, --hidden, --heads, --kv-heads, --ffn, --vocab and --family describe a custom model; edit the config.json instead"))
 		}
 		if w.Custom == nil {
 			w.Custom = &config.CustomModel{}
 			if w.Model != "" {
 				a, err := cat.Model(w.Model)
 				if err != nil {
-					return w, nil, usage(fmt.Errorf("--model: %w", err))
+					return w, nil, usage(model.Msg("--model: %v", err))
 				}
 				w.Custom = config.AnswersFor(model.Workload{Model: model.Architecture{Family: a.Family, Layers: a.Layers,
 					Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.KVHeads, FFN: a.FFN, Vocab: a.Vocab}}).Custom
@@ -311,7 +309,7 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		if changed("family") {
 			fam, err := model.ParseFamily(f.family)
 			if err != nil {
-				return w, nil, usage(fmt.Errorf("--family: %w", err))
+				return w, nil, usage(model.Msg("--family: %v", err))
 			}
 			c.Family = fam
 		}
@@ -335,15 +333,15 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 					missing = append(missing, m.n)
 				}
 			}
-			return w, nil, usage(fmt.Errorf("a custom shape needs %s as well", strings.Join(missing, ", ")))
+			return w, nil, usage(model.Msg("a custom shape needs %s as well", strings.Join(missing, ", ")))
 		}
 	}
 
 	if changed("concurrency") && changed("rps") {
-		return w, nil, usage(errors.New("give --concurrency or --rps, not both"))
+		return w, nil, usage(model.Msg("give --concurrency or --rps, not both"))
 	}
 	if changed("dataset-samples") && changed("dataset-tokens") {
-		return w, nil, usage(errors.New("give --dataset-samples or --dataset-tokens, not both"))
+		return w, nil, usage(model.Msg("give --dataset-samples or --dataset-tokens, not both"))
 	}
 	if err := f.merge(fs, &w); err != nil {
 		return w, nil, err
