@@ -255,8 +255,11 @@ func exitStatus(p *i18n.Printer, stderr io.Writer, err error) int {
 // are separated by "; ", and an error that is a workload field's alone
 // names its flag.
 func oneLine(p *i18n.Printer, err error) string {
-	var fe *model.FieldError
-	if errors.As(err, &fe) && fe.Error() == err.Error() {
+	inner := err
+	if ue, ok := err.(usageError); ok {
+		inner = ue.err
+	}
+	if fe, ok := inner.(*model.FieldError); ok {
 		return sanitize(p.Sprintf("%s: %s", flagName(fe.Field), p.Message(fe.Msg)))
 	}
 	return sanitize(strings.ReplaceAll(strings.TrimSpace(p.Error(err)), "\n", p.T("; ")))

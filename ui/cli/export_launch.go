@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -81,7 +82,7 @@ func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.
 	}
 	q, err := qf.query(fs, cat, autoGPUs, base)
 	if err != nil {
-		if ff.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
+		if ff.cfg != nil && errors.As(err, new(fileValueError)) {
 			return w, q, usage(model.Msg("%s: %v", ff.path, err))
 		}
 		return w, q, err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,10 +122,14 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			continue
 		}
 		if !providers[p] {
+			err := error(model.Msg("%s: unknown provider %q (list: gpuplan catalog instances)", source, p))
 			if s := suggest(p, providers); !s.IsZero() {
-				return q, usage(model.Msg("%s: unknown provider %q; did you mean %s? (list: gpuplan catalog instances)", source, p, s))
+				err = model.Msg("%s: unknown provider %q; did you mean %s? (list: gpuplan catalog instances)", source, p, s)
 			}
-			return q, usage(model.Msg("%s: unknown provider %q (list: gpuplan catalog instances)", source, p))
+			if !changed("providers") {
+				err = fileValueError{err}
+			}
+			return q, usage(err)
 		}
 		ps = append(ps, p)
 	}
@@ -153,6 +158,12 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	}
 	return q, nil
 }
+
+// fileValueError marks a query error about a value of the --config file
+// (not a flag), which the caller names the file for.
+type fileValueError struct{ error }
+
+func (e fileValueError) Unwrap() error { return e.error }
 
 // suggest is the closest of names as a message ("a", "b" or "c"), or
 // the zero message when none is close.
@@ -219,7 +230,7 @@ nothing else is left.`,
 			}
 			q, err := qf.query(cmd.Flags(), cat, file.autoGPUs(cmd.Flags()), baseQuery)
 			if err != nil {
-				if file.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
+				if file.cfg != nil && errors.As(err, new(fileValueError)) {
 					return usage(model.Msg("%s: %v", file.path, err))
 				}
 				return err

@@ -138,9 +138,9 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 // serveErr turns a serve.ErrInvalid error into a usage error that
 // names the flag.
 func serveErr(err error) error {
-	if errors.Is(err, serve.ErrInvalid) {
-		msg := strings.TrimPrefix(err.Error(), serve.ErrInvalid.Error()+": ")
-		return usage(model.Msg("serving: %s", msg))
+	var ke *model.KindError
+	if errors.As(err, &ke) && ke.Kind == serve.ErrInvalid {
+		return usage(model.Msg("serving: %s", ke.Msg))
 	}
 	return err
 }
