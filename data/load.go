@@ -888,7 +888,7 @@ func mergeByKey[T any](dst *[]T, at map[string]int, items []T, key func(*T) stri
 	for i := range items {
 		k := key(&items[i])
 		if seen[k] {
-			*errs = append(*errs, model.Msg("%s: %s %q: duplicate key", file, kind, k))
+			*errs = append(*errs, model.Msg("%s: %s %q: duplicate key", file, model.Msg(kind), k))
 			continue
 		}
 		seen[k] = true
@@ -907,7 +907,7 @@ func checkAliases(owner map[string]string, kind, key string, aliases []string, e
 	for _, a := range aliases {
 		k := strings.ToLower(a)
 		if o, ok := owner[k]; ok && o != key {
-			*errs = append(*errs, model.Msg("%s %q: alias %q is also an alias of %q", kind, key, a, o))
+			*errs = append(*errs, model.Msg("%s %q: alias %q is also an alias of %q", model.Msg(kind), key, a, o))
 		}
 		owner[k] = key
 	}

@@ -79,7 +79,7 @@ func decodeRegions(b []byte) ([]model.ProviderRegions, error) {
 	seen := map[[2]string]bool{}
 	for _, p := range raw.Provider {
 		bad := func(format string, args ...any) {
-			errs = append(errs, model.Msg("%s: provider %q: %s", name, model.Printable(p.Provider), fmt.Sprintf(format, args...)))
+			errs = append(errs, model.Msg("%s: provider %q: %s", name, model.Printable(p.Provider), model.Msg(format, args...)))
 		}
 		if err := safeio.CheckName(p.Provider); err != nil || p.Provider == "" {
 			bad("want a provider key such as \"aws\"")

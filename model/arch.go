@@ -2,7 +2,6 @@ package model
 
 import (
 	"errors"
-	"fmt"
 	"math"
 )
 
@@ -455,7 +454,7 @@ func (a *Architecture) TotalLayers() int { return a.Layers + a.DecoderLayers }
 // Errors wrap ErrInvalidArchitecture.
 func (a *Architecture) Validate() error {
 	bad := func(format string, args ...any) error {
-		return Errorf(ErrInvalidArchitecture, "%s", fmt.Sprintf(format, args...))
+		return Errorf(ErrInvalidArchitecture, format, args...)
 	}
 	for _, f := range []struct {
 		name string

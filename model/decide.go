@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -132,7 +131,7 @@ func Savings(cat *Catalog, w Workload, q Query, rec *Recommendation, maxEach int
 	s := Scenario{Workload: w, Query: q}
 	baseUSD, out, err = RankSavings(s, newCheapestJob(cat, rec.estimates).eval, ScenarioChanges(s, gpus, regions))
 	if err != nil {
-		return 0, nil, fmt.Errorf("savings: %w", err)
+		return 0, nil, Msg("savings: %v", err)
 	}
 	return baseUSD, out, nil
 }

@@ -272,22 +272,19 @@ func (w *Workload) Validate() error {
 		return bad("task", "want %s", OrMsg(EnumNames(Tasks)))
 	}
 	if !containsEnum(PrecisionsFor(w.Task), w.Precision) {
-		kind := "training"
-		if !w.Task.Training() {
-			kind = "inference"
+		// Whole sentences, so a translation need not assemble "a training
+		// precision" from English words.
+		valid := OrMsg(EnumNames(PrecisionsFor(w.Task)))
+		switch {
+		case !w.Task.Training():
+			if w.Precision == AMPBF16 || w.Precision == AMPFP16 {
+				return bad("precision", "%q is not an inference precision (for inference say bf16 or fp16); want %s", w.Precision, valid)
+			}
+			return bad("precision", "%q is not an inference precision; want %s", w.Precision, valid)
+		case w.Precision == FP16:
+			return bad("precision", "%q is not a training precision (mixed-precision fp16 training is amp-fp16); want %s", w.Precision, valid)
 		}
-		hint := ""
-		switch w.Precision {
-		case FP16:
-			hint = " (mixed-precision fp16 training is amp-fp16)"
-		case AMPBF16, AMPFP16:
-			hint = " (for inference say bf16 or fp16)"
-		}
-		article := "a"
-		if kind == "inference" {
-			article = "an"
-		}
-		return bad("precision", "%q is not %s %s precision%s; want %s", w.Precision, article, kind, hint, OrMsg(EnumNames(PrecisionsFor(w.Task))))
+		return bad("precision", "%q is not a training precision; want %s", w.Precision, valid)
 	}
 	if w.Task.Training() && !containsEnum(Optimizers, w.Optimizer) {
 		return bad("optimizer", "want %s", OrMsg(EnumNames(Optimizers)))

@@ -51,7 +51,7 @@ func ParseFormat(s string) (Format, error) {
 	for i, f := range Formats {
 		names[i] = string(f)
 	}
-	return "", fmt.Errorf("format %q: want %s or %s", s, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	return "", model.Msg("format %q: want %s or %s", s, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // ErrNoStack is wrapped when a format has to install software (SkyPilot's
@@ -77,7 +77,7 @@ func (p *Plan) Render(f Format) ([]byte, error) {
 		q.K8sKind = KindPyTorchJob
 		return q.Kubernetes()
 	}
-	return nil, fmt.Errorf("format %q: want toml, skypilot, torchrun, docker, k8s or pytorchjob", f)
+	return nil, model.Msg("format %q: want toml, skypilot, torchrun, docker, k8s or pytorchjob", f)
 }
 
 // Notes returns what the user should know before launching, one sentence

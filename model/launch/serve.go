@@ -246,7 +246,7 @@ func (s *Serve) Render(f Format) ([]byte, error) {
 	case FormatK8s, FormatPyTorchJob:
 		return s.Kubernetes()
 	}
-	return nil, fmt.Errorf("format %q: want toml, skypilot, torchrun, docker or k8s", f)
+	return nil, model.Msg("format %q: want toml, skypilot, torchrun, docker or k8s", f)
 }
 
 // check refuses values that are not UTF-8 text or cannot be shell words.

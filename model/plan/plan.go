@@ -3,7 +3,6 @@ package plan
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"math"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -64,7 +63,7 @@ type PhaseCost struct {
 // least the whole commitment.
 func (p *Phase) Cost() (PhaseCost, error) {
 	bad := func(format string, a ...any) (PhaseCost, error) {
-		return PhaseCost{}, model.Errorf(ErrInvalid, "phase %q: %s", p.Name, fmt.Sprintf(format, a...))
+		return PhaseCost{}, model.Errorf(ErrInvalid, "phase %q: %s", p.Name, model.Msg(format, a...))
 	}
 	finite := func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 	switch {

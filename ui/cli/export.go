@@ -397,10 +397,10 @@ func checkPriced(cat *model.Catalog, in *model.Instance, region string, p model.
 		return model.Msg("--region %s: %s is not offered there (regions: %s)", region, name, strings.Join(regions, ", "))
 	}
 	if region != "" && !slices.Contains(priced, region) {
-		return model.Msg("%s has no %s price in %s; %s", name, p, region, otherModes(cat, in, region, p))
+		return model.Msg("%s has no %s price in %s; %s", name, model.Msg(string(p)), region, otherModes(cat, in, region, p))
 	}
 	if len(priced) == 0 {
-		return model.Msg("%s has no %s price in any region; %s", name, p, otherModes(cat, in, "", p))
+		return model.Msg("%s has no %s price in any region; %s", name, model.Msg(string(p)), otherModes(cat, in, "", p))
 	}
 	return nil
 }

@@ -306,7 +306,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	}
 	offers := serve.Offers(&one, q)
 	if len(offers) == 0 {
-		return true, usage(model.Msg("%s/%s has no %s price to serve from", in.Provider, in.Type, q.Pricing))
+		return true, usage(model.Msg("%s/%s has no %s price to serve from", in.Provider, in.Type, model.Msg(string(q.Pricing))))
 	}
 	p, err := serve.PlanServing(&sl.w.Model, sl.s, offers[0])
 	if err != nil {
