@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/data/hf"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/plan"
@@ -384,6 +386,63 @@ func TestChineseDataWarnings(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
 		if leaks := i18n.Leaks(line, allow); len(leaks) > 0 {
 			t.Errorf("English left: %q in\n%s", leaks, line)
+		}
+	}
+}
+
+// TestChineseErrorsByKey: errors that reached the Chinese command line in
+// English — filter errors, provider errors, value hints, loader errors,
+// Hugging Face config.json errors, flag errors, a vms.csv's summarised
+// warnings — are rendered from their message keys, whole, with no English
+// word left (issue 31: "Chinese without guesswork"). Every line is one
+// line and keeps the values the user typed.
+func TestChineseErrorsByKey(t *testing.T) {
+	allow := cliAllowlist(t)
+	allow.Add("awz Q z") // what the cases type
+	dir := t.TempDir()
+	badOverlay := writeFile(t, "bad.toml", "schema_version = 1\n[[instance]]\nprovider = \"aws\"\ntype = \"zz.new\"\ngpu = \"t4\"\ngpu_count = 2000\nvcpus = 4\nmemory_gib = 16\nsource = \"x\"\nas_of = 2026-11-30\nprices = [{ region = \"us-east-1\", on_demand = 1.0 }]\n")
+	hfPath := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(hfPath, []byte(`{"model_type": "llama", "hidden_size": "big"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	csv := filepath.Join(dir, "aws", "vms.csv")
+	var rows strings.Builder
+	rows.WriteString("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n")
+	for i := range 5 { // spot above on-demand: three shown, two counted
+		fmt.Fprintf(&rows, "zz%d.xlarge,T4,1,4,16,,0.5,0.9,us-east-1,use1-az1\n", i)
+	}
+	if err := os.MkdirAll(filepath.Dir(csv), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csv, []byte(rows.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string // a part of the Chinese output
+	}{
+		{[]string{"offers", "H100:x"}, "两次给出名称"},                                                                  // a filter error
+		{[]string{"recommend", "--model", "bert-large", "--providers", "awz"}, `没有云厂商 "awz"`},                     // a provider error
+		{[]string{"estimate", "--params", "7B", "--layers", "32", "--hidden", "4096", "--heads", "33"}, "模型结构无效"}, // an architecture value hint
+		{[]string{"estimate", "--model", "bert-large", "--task", "inference", "--precision", "amp-bf16"}, "不是推理精度"},
+		{[]string{"estimate", "--params", "7Q"}, `--params "7Q"：`},                       // a quantity, its flag
+		{[]string{"catalog", "gpus", "--catalog", badOverlay}, "`gpu_count` 必须是 1–1024"}, // a loader error
+		{[]string{"estimate", "--hf-config", hfPath}, "JSON"},                            // a Hugging Face config.json error
+		{[]string{"offers", "-z"}, "没有短参数"},                                              // pflag's error, by its type
+		{[]string{"catalog", "gpus", "--catalog", csv}, "另有 2 条同类警告"},                    // a vms.csv's warnings, summarised
+	} {
+		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+		t.Setenv("HOME", t.TempDir())
+		var stdout, stderr bytes.Buffer
+		Run(Env{Args: tc.args, Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Version: "test",
+			Getenv: func(k string) string { return map[string]string{"LANG": zhLocale}[k] }, LoadCatalog: data.LoadWith, Readers: hf.Readers()})
+		out, errs := stdout.String(), stderr.String()
+		name := strings.Join(tc.args, " ")
+		if !strings.Contains(out+errs, strings.ReplaceAll(tc.want, "`", "")) {
+			t.Errorf("%s: no %q in:\n%s%s", name, tc.want, out, errs)
+		}
+		if leaks := i18n.Leaks(errs, allow); len(leaks) > 0 {
+			t.Errorf("%s: English left in Chinese output: %q\n%s", name, leaks, errs)
 		}
 	}
 }
