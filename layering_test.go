@@ -22,7 +22,9 @@ var modelImports = map[string][]string{
 	"model/market":             {"model"},
 	"model/config":             {"model", "model/serve"},
 	"model/plan":               {"model", "model/config"},
-	"model/launch":             {"model", "model/config", "model/serve"},
+	"model/decide":             {"model"},
+	"model/probe":              {"model", "model/serve"},
+	"model/launch":             {"model", "model/config", "model/serve", "model/probe"},
 	"model/internal/modeltest": {"model"},
 	"model/market/markettest":  {"model"},
 }

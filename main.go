@@ -4,14 +4,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
+	"github.com/gpuplan/gpuplan/data/probes"
 	"github.com/gpuplan/gpuplan/data/update"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/ui/cli"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -29,6 +34,11 @@ func main() {
 	if initOnly != "" {
 		return
 	}
+	// A reader that closes the pipe early (gpuplan offers | head -3) has
+	// read what it wanted: writes then fail with EPIPE, which the command
+	// line ends on with status 0, instead of SIGPIPE killing the process
+	// (status 141).
+	signal.Ignore(syscall.SIGPIPE)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
@@ -60,7 +70,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		},
 		UpdateDir: data.UpdateDir,
 		SpotRates: data.SpotRates,
+		Probes:    keptProbes(),
 	})
+}
+
+// keptProbes wires data/probes into the command line: probe results read
+// bounded, the user's runs kept under the XDG data directory.
+func keptProbes() *cli.Probes {
+	return &cli.Probes{
+		ReadResult: probes.ReadResult,
+		Dir:        probes.Dir,
+		Keep: func(dir string, s *probe.Suite, r *probe.Result) (string, bool, error) {
+			path, err := probes.Keep(dir, s, r)
+			if errors.Is(err, probes.ErrKept) {
+				return path, true, nil
+			}
+			return path, false, err
+		},
+		Load: probes.Load,
+	}
 }
 
 func buildVersion() string {

@@ -193,79 +193,14 @@ func crossValidate(runs []*calCaseRun) cvResult {
 // always has one.
 const minBandSources = 3
 
-// tCrit are Student's t critical values t(0.95, ν) for ν = 1…30
-// (NIST/SEMATECH e-Handbook of Statistical Methods, §1.3.6.7.2, table of
-// upper critical values); beyond 30 the normal's z(0.95) = 1.645.
-var tCrit = [...]float64{6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812,
-	1.796, 1.782, 1.771, 1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725,
-	1.721, 1.717, 1.714, 1.711, 1.708, 1.706, 1.703, 1.701, 1.699, 1.697}
-
-// smallSampleFactor returns how much a band over k sources is widened:
-// t(0.95, k−1) / z(0.95), the ratio of a 90% prediction interval whose
-// spread is estimated from k draws to one whose spread is known (one
-// source counts as two).
-func smallSampleFactor(k int) float64 {
-	nu := max(k-1, 1)
-	if nu > len(tCrit) {
-		return 1
-	}
-	return tCrit[nu-1] / 1.645
-}
-
-// quantile returns the p-quantile of sorted s, linearly interpolated
-// (Hyndman & Fan, 1996, type 7).
-func quantile(s []float64, p float64) float64 {
-	x := p * float64(len(s)-1)
-	i := int(x)
-	if i+1 >= len(s) {
-		return s[len(s)-1]
-	}
-	return s[i] + (x-float64(i))*(s[i+1]-s[i])
-}
-
+// median returns the median of x (type 7), 0 for none.
 func median(x []float64) float64 {
 	if len(x) == 0 {
 		return 0
 	}
 	s := append([]float64(nil), x...)
 	sort.Float64s(s)
-	return quantile(s, 0.5)
-}
-
-// bandOf builds a group's band from its cross-validated residuals by
-// source, as model.Band describes: split-conformal ends, quantiles
-// widened about the median by smallSampleFactor, every source's median
-// and 0 inside.
-func bandOf(group string, bySource map[string][]float64) model.Band {
-	var rs []float64
-	for _, r := range bySource {
-		rs = append(rs, r...)
-	}
-	sort.Float64s(rs)
-	n, last := len(rs), model.BandLevels-1
-	lo := max(int(math.Floor(float64(n+1)*0.05)), 1)
-	hi := min(int(math.Ceil(float64(n+1)*0.95)), n)
-	var q [model.BandLevels]float64
-	q[0], q[last] = rs[lo-1], rs[hi-1]
-	for i := 1; i < last; i++ {
-		q[i] = quantile(rs, model.BandLevel(i))
-	}
-	med, f := quantile(rs, 0.5), smallSampleFactor(len(bySource))
-	for i := range q {
-		q[i] = med + f*(q[i]-med)
-	}
-	for _, r := range bySource {
-		m := median(r)
-		q[0], q[last] = min(q[0], m), max(q[last], m)
-	}
-	q[0], q[last] = min(q[0], 0), max(q[last], 0)
-	for i := 1; i < last; i++ {
-		q[i] = min(max(q[i], q[i-1], q[0]), q[last])
-	}
-	for i := range q {
-		q[i] = math.Round(q[i]*1e5) / 1e5 // as calibration_bands.go writes them
-	}
-	return model.NewBand(group, n, len(bySource), q)
+	return model.Quantile(s, 0.5)
 }
 
 // bandsFrom builds the band of every calibration group with enough
@@ -287,7 +222,7 @@ func bandsFrom(runs []*calCaseRun, pred []calPrediction, skip string) map[string
 	out := map[string]model.Band{}
 	for g, bySource := range groups {
 		if len(bySource) >= minBandSources || strings.HasSuffix(g, "/all") {
-			out[g] = bandOf(g, bySource)
+			out[g] = model.ConformalBand(g, bySource)
 		}
 	}
 	return out
@@ -352,7 +287,7 @@ func TestBandOf(t *testing.T) {
 		}
 	}
 	by["c"] = []float64{0.3, 0.3, 0.3}
-	b := bandOf("time/all", by)
+	b := model.ConformalBand("time/all", by)
 	q := b.Quantiles()
 	if b.Cases != 43 || b.Sources != 3 {
 		t.Errorf("%d cases, %d sources, want 43 and 3", b.Cases, b.Sources)
@@ -372,7 +307,7 @@ func TestBandOf(t *testing.T) {
 	// conformal ends do not reach it.
 	by["d"] = []float64{0.9, 0.9}
 	by["e"], by["f"] = by["a"], by["b"]
-	if q := bandOf("time/all", by).Quantiles(); q[model.BandLevels-1] < 0.9 {
+	if q := model.ConformalBand("time/all", by).Quantiles(); q[model.BandLevels-1] < 0.9 {
 		t.Errorf("top %.3f, want at least source d's median 0.9", q[model.BandLevels-1])
 	}
 	for i := 1; i < model.BandLevels; i++ {
@@ -384,10 +319,10 @@ func TestBandOf(t *testing.T) {
 		t.Errorf("range ×%.3f–×%.3f does not hold the estimate", b.Lo, b.Hi)
 	}
 	// By hand: t(0.95, 2)/z(0.95) = 2.920/1.645.
-	if got := smallSampleFactor(3); math.Abs(got-2.920/1.645) > 1e-12 {
+	if got := model.SmallSampleFactor(3); math.Abs(got-2.920/1.645) > 1e-12 {
 		t.Errorf("factor for 3 sources %.4f, want %.4f", got, 2.920/1.645)
 	}
-	if got := smallSampleFactor(100); got != 1 {
+	if got := model.SmallSampleFactor(100); got != 1 {
 		t.Errorf("factor for 100 sources %.4f, want 1", got)
 	}
 }

@@ -218,6 +218,9 @@ type rawModel struct {
 	VisionParams           float64  `toml:"vision_params"`
 	ExtraParams            float64  `toml:"extra_params"`
 	MaxPositions           int      `toml:"max_positions"`
+	ModelType              string   `toml:"model_type"`
+	Activation             string   `toml:"activation"`
+	ParallelResidual       bool     `toml:"parallel_residual"`
 	EncoderSeqLen          int      `toml:"encoder_seq_len"`
 	PatchSize              int      `toml:"patch_size"`
 	Channels               int      `toml:"channels"`
@@ -227,6 +230,8 @@ type rawModel struct {
 	DefaultBatch           int      `toml:"default_batch"`
 	DefaultSeqLen          int      `toml:"default_seq_len"`
 	DefaultImageSize       int      `toml:"default_image_size"`
+	DefaultOptimizer       string   `toml:"default_optimizer"`
+	OptimizerSource        string   `toml:"optimizer_source"`
 	Source                 string   `toml:"source"`
 	AsOf                   date     `toml:"as_of"`
 }
@@ -533,16 +538,29 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		SharedExperts: r.SharedExperts, DenseLayers: r.DenseLayers, DenseFFN: r.DenseFFN, QKNorm: r.QKNorm,
 		QLoRARank: r.QLoRARank, KVLoRARank: r.KVLoRARank, RopeHeadDim: r.RopeHeadDim, VHeadDim: r.VHeadDim, VisionParams: r.VisionParams,
 		FusedQKV: r.FusedQKV, FusedGateUp: r.FusedGateUp,
-		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
+		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, ModelType: r.ModelType, Activation: r.Activation, ParallelResidual: r.ParallelResidual, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
 		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,
 		ActivationMiBPerSample: r.ActivationMiBPerSample, DefaultBatch: r.DefaultBatch, DefaultSeqLen: r.DefaultSeqLen,
-		DefaultImageSize: r.DefaultImageSize, Source: r.Source, ParamsSource: r.ParamsSource, AsOf: string(r.AsOf),
+		DefaultImageSize: r.DefaultImageSize, OptimizerSource: r.OptimizerSource,
+		Source: r.Source, ParamsSource: r.ParamsSource, AsOf: string(r.AsOf),
 	}
 	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
 		positive("published_params", r.PublishedParams), required("params_source", r.ParamsSource)}
 	errs = append(errs, checkNames(field{key: "key", v: r.Key}, field{key: "name", v: r.Name}, field{key: "family", v: r.Family},
-		field{key: "norm", v: r.Norm}, field{key: "source", v: r.Source, source: true}, field{key: "params_source", v: r.ParamsSource, source: true})...)
+		field{key: "norm", v: r.Norm}, field{key: "model_type", v: r.ModelType}, field{key: "activation", v: r.Activation}, field{key: "source", v: r.Source, source: true}, field{key: "params_source", v: r.ParamsSource, source: true})...)
 	errs = append(errs, checkList("aliases", r.Aliases)...)
+	if r.DefaultOptimizer != "" || r.OptimizerSource != "" { // a recipe's optimizer cites the recipe
+		opt, err := model.ParseOptimizer(r.DefaultOptimizer)
+		a.DefaultOptimizer = opt
+		errs = append(errs, err, required("optimizer_source", r.OptimizerSource),
+			errors.Join(checkNames(field{key: "optimizer_source", v: r.OptimizerSource, source: true})...))
+	}
+	if r.DefaultOptimizer != "" || r.OptimizerSource != "" { // a recipe's optimizer cites the recipe
+		opt, err := model.ParseOptimizer(r.DefaultOptimizer)
+		a.DefaultOptimizer = opt
+		errs = append(errs, err, required("optimizer_source", r.OptimizerSource),
+			errors.Join(checkNames(field{key: "optimizer_source", v: r.OptimizerSource, source: true})...))
+	}
 	if ferr != nil {
 		errs = append(errs, ferr)
 	} else if err := a.Validate(); err != nil {

@@ -286,6 +286,10 @@ func TestBrokenFiles(t *testing.T) {
 			[]string{`p.toml: instance "i.1\nrm -rf /": type: control character \n (newline) at byte 3`}},
 		{"bidi override in a region", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, `region = "r1"`, `region = "r1\u202e"`, 1)},
 			[]string{`p.toml: instance "i.1": prices[1].region: control character U+202E at byte 2`}},
+		{"zero-width space in a region", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, `region = "r1"`, `region = "r\u200b1"`, 1)},
+			[]string{`p.toml: instance "i.1": prices[1].region: invisible character U+200B at byte 1; names must show every character they hold`}},
+		{"variation selector in a GPU name", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, `name = "X1"`, `name = "X1\ufe0f"`, 1)},
+			[]string{`gpus.toml: gpu "x1": name: invisible character U+FE0F at byte 2`}},
 		{"ESC in a SkyPilot accelerator name", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, `type = "i.1"`, `type = "i.1"`+"\nskypilot_accelerator = \"A\\u001b[2J\"", 1)},
 			[]string{`p.toml: instance "i.1": skypilot_accelerator: control character \x1b (ESC) at byte 1`}},
 		{"DEL in a discount prefix", map[string]string{"catalog/discounts.toml": strings.Replace(okDiscount, `fraction = 0.3`, "fraction = 0.3\nprefixes = [\"p\\u007f\"]", 1)},
@@ -314,6 +318,31 @@ func TestBrokenFiles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOverlayInvisibleName: an overlay whose region holds a zero-width
+// space ("us-east-\u200b1" prints as us-east-1 beside the real one) is
+// refused with the key and the character, nothing loaded (attack test M3).
+func TestOverlayInvisibleName(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	overlay := filepath.Join(dir, "zw.toml")
+	if err := os.WriteFile(overlay, []byte(`schema_version = 1
+[[instance]]
+provider = "aws"
+type = "p4d.24xlarge"
+source = "a price server"
+prices = [{ region = "us-east-\u200b1", on_demand = 1.5 }]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := LoadWith([]string{overlay})
+	if err == nil || !strings.Contains(err.Error(), "prices[1].region: invisible character U+200B at byte 8") {
+		t.Fatalf("LoadWith(overlay with U+200B in a region) = %v, want the invisible character named", err)
+	}
+	if c != nil {
+		t.Error("a refused overlay still returned a catalog")
 	}
 }
 

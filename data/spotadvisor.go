@@ -13,6 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 )
 
 // SpotAdvisorURL is AWS's public, credential-free Spot Instance Advisor
@@ -27,7 +28,7 @@ const maxSpotAdvisorBytes = 32 << 20
 // (Linux), the interruption bucket.
 type SpotAdvisor struct {
 	GlobalRate string // the feed's average over everything, "<10%"
-	rates      map[string]map[string]model.InterruptionRate
+	rates      map[string]map[string]decide.InterruptionRate
 }
 
 type advisorFile struct {
@@ -63,15 +64,15 @@ func ParseSpotAdvisor(r io.Reader) (*SpotAdvisor, error) {
 		return nil, model.Msg(`spot advisor: missing "ranges" or "spot_advisor": is this spot-advisor-data.json?`)
 	}
 	source := "AWS Spot Instance Advisor (" + SpotAdvisorURL + ")"
-	buckets := make(map[int]model.InterruptionRate, len(f.Ranges))
+	buckets := make(map[int]decide.InterruptionRate, len(f.Ranges))
 	for _, rg := range f.Ranges {
-		rate, err := model.RateFromBucket(rg.Label, source)
+		rate, err := decide.RateFromBucket(rg.Label, source)
 		if err != nil {
 			return nil, model.Msg("spot advisor: range %d: %v", rg.Index, err)
 		}
 		buckets[rg.Index] = rate
 	}
-	a := &SpotAdvisor{GlobalRate: f.GlobalRate, rates: make(map[string]map[string]model.InterruptionRate, len(f.SpotAdvisor))}
+	a := &SpotAdvisor{GlobalRate: f.GlobalRate, rates: make(map[string]map[string]decide.InterruptionRate, len(f.SpotAdvisor))}
 	regions := make([]string, 0, len(f.SpotAdvisor))
 	for region := range f.SpotAdvisor {
 		regions = append(regions, region)
@@ -84,7 +85,7 @@ func ParseSpotAdvisor(r io.Reader) (*SpotAdvisor, error) {
 			types = append(types, t)
 		}
 		sort.Strings(types)
-		m := make(map[string]model.InterruptionRate, len(linux))
+		m := make(map[string]decide.InterruptionRate, len(linux))
 		for _, t := range types {
 			e := linux[t]
 			if e.Range == nil {
@@ -103,9 +104,9 @@ func ParseSpotAdvisor(r io.Reader) (*SpotAdvisor, error) {
 
 // Rate returns the advisor's bucket for an instance type in a region
 // (Linux), and whether the feed lists it.
-func (a *SpotAdvisor) Rate(region, instanceType string) (model.InterruptionRate, bool) {
+func (a *SpotAdvisor) Rate(region, instanceType string) (decide.InterruptionRate, bool) {
 	if a == nil {
-		return model.InterruptionRate{}, false
+		return decide.InterruptionRate{}, false
 	}
 	r, ok := a.rates[region][instanceType]
 	return r, ok
@@ -125,8 +126,8 @@ type interruptionEntry struct {
 // SpotDefaults are the interruption rates assumed per provider when no
 // published figure covers an instance (data/spot/interruptions.toml).
 type SpotDefaults struct {
-	providers map[string]model.InterruptionRate
-	fallback  model.InterruptionRate
+	providers map[string]decide.InterruptionRate
+	fallback  decide.InterruptionRate
 }
 
 // LoadSpotDefaults returns the embedded defaults; it fails only on a bug
@@ -152,11 +153,11 @@ func parseSpotDefaults(b []byte) (*SpotDefaults, error) {
 	if f.Fallback == nil {
 		return nil, model.Msg("interruptions.toml: missing [fallback]")
 	}
-	rate := func(e *interruptionEntry, what string) (model.InterruptionRate, error) {
+	rate := func(e *interruptionEntry, what string) (decide.InterruptionRate, error) {
 		if e.Source == "" || e.AsOf.IsZero() {
-			return model.InterruptionRate{}, model.Msg("interruptions.toml: %s: source and as_of are required", what)
+			return decide.InterruptionRate{}, model.Msg("interruptions.toml: %s: source and as_of are required", what)
 		}
-		r, err := model.RateFromBucket(e.Bucket, e.Source)
+		r, err := decide.RateFromBucket(e.Bucket, e.Source)
 		if err != nil {
 			return r, model.Msg("interruptions.toml: %s: %v", what, err)
 		}
@@ -169,7 +170,7 @@ func parseSpotDefaults(b []byte) (*SpotDefaults, error) {
 		r.Assumption = true
 		return r, nil
 	}
-	d := &SpotDefaults{providers: map[string]model.InterruptionRate{}}
+	d := &SpotDefaults{providers: map[string]decide.InterruptionRate{}}
 	var errs []error
 	for i := range f.Provider {
 		e := &f.Provider[i]
@@ -195,7 +196,7 @@ func parseSpotDefaults(b []byte) (*SpotDefaults, error) {
 // else the provider's default, else the fallback; the defaults carry
 // Assumption = true so every view can label them. adv may be nil (no
 // feed downloaded).
-func (d *SpotDefaults) SpotRate(adv *SpotAdvisor, provider, region, instanceType string) model.InterruptionRate {
+func (d *SpotDefaults) SpotRate(adv *SpotAdvisor, provider, region, instanceType string) decide.InterruptionRate {
 	if provider == "aws" {
 		if r, ok := adv.Rate(region, instanceType); ok {
 			return r

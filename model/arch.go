@@ -112,6 +112,20 @@ type Architecture struct {
 	// hidden_dropout_prob, attention_dropout, resid_pdrop… above 0): its
 	// masks are kept for backward. Llama-style models have none.
 	Dropout bool
+	// ModelType is the Hugging Face config.json model_type ("llama",
+	// "gpt_neox", "opt", "gpt2", "distilbert"), which selects the modeling
+	// code's own eager attention where it saves more or less than the
+	// generic formula (see implementationSaves); "" is the generic one.
+	ModelType string
+	// Activation is the MLP activation as config.json names it
+	// (hidden_act, activation_function): "gelu_new" (GPT-2's tanh formula
+	// written in Python ops) and "relu" save differently from a single
+	// GeLU kernel; "" is a GeLU (or SiLU for gated MLPs).
+	Activation string
+	// ParallelResidual is GPT-NeoX's use_parallel_residual (GPT-J,
+	// Falcon's parallel_attn): attention and MLP read the same block
+	// input, so both norms save one tensor.
+	ParallelResidual bool
 	// MaxPositions bounds the sequence length (max_position_embeddings).
 	MaxPositions int
 	// EncoderSeqLen fixes the encoder's length for encoder-decoders whose
@@ -129,6 +143,12 @@ type Architecture struct {
 	DefaultBatch     int // micro-batch per GPU the configurator starts with
 	DefaultSeqLen    int // tokens per sample
 	DefaultImageSize int // pixels square
+	// DefaultOptimizer is the optimizer of the model's published training
+	// recipe (ResNet's torchvision reference: SGD with momentum), the
+	// workload's default; "" leaves gpuplan's, AdamW. OptimizerSource
+	// names the recipe.
+	DefaultOptimizer Optimizer
+	OptimizerSource  string
 
 	Source       string // where the shape comes from (config.json, paper)
 	ParamsSource string // where PublishedParams comes from

@@ -254,6 +254,28 @@ const (
 // Archs lists the architectures the filter accepts.
 var Archs = []Arch{ArchX86, ArchARM}
 
+// ProviderRetirement reports whether provider p has nothing left to
+// offer because the catalog retired every one of its instance types
+// (cudo: retired 2026-03-31, the day Cudo Compute shut its public cloud
+// down): date is the latest retirement and source that type's citation.
+// ok is false when p still offers a type, has one only missing from the
+// latest fetch, or is not in the catalog.
+func (c *Catalog) ProviderRetirement(p string) (date, source string, ok bool) {
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if in.Provider != p {
+			continue
+		}
+		if in.Retired == "" {
+			return "", "", false
+		}
+		if in.Retired > date { // ISO dates order as strings
+			date, source = in.Retired, in.RetiredSource
+		}
+	}
+	return date, source, date != ""
+}
+
 // Arch returns the host CPU architecture, "x86_64" unless the catalog says
 // otherwise.
 func (in *Instance) Arch() string {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"math"
 )
 
@@ -164,3 +165,7 @@ func (o *Offer) commitmentMessage() (m Message, ok bool) {
 	}
 	return Msg("%s commits to %.0f h: $%.0f whatever the job uses", Msg(string(o.Pricing)), CommitmentHours(o.Pricing), o.CommitmentUSD), true
 }
+
+// ErrInvalidSpot is wrapped by the spot computations when an input is out
+// of range.
+var ErrInvalidSpot = errors.New("invalid spot estimate input")

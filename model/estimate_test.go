@@ -423,7 +423,8 @@ func TestMaxMicroBatch(t *testing.T) {
 }
 
 func TestFitAdvice(t *testing.T) {
-	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 2048}, Model: llama2_7B}
+	// A global batch of 8 (1 × 8): sharding over up to 8 GPUs keeps it.
+	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, GradAccum: 8, SeqLen: 2048}, Model: llama2_7B}
 	adv := FitAdvice(w, 80*GiB*(1-FitMargin))
 	if len(adv) == 0 {
 		t.Fatal("no advice for a full fine-tune of 7B on one 80 GiB GPU")
@@ -431,17 +432,43 @@ func TestFitAdvice(t *testing.T) {
 	if !adv[0].Fits {
 		t.Errorf("first advice %q does not fit", adv[0].Change)
 	}
-	var sawZeRO, sawLoRA bool
+	var sawZeRO bool
 	for _, a := range adv {
 		e, _ := Compute(a.Workload, nil)
 		if e.Memory.Total() != a.Total {
 			t.Errorf("%q: Total %.4g B, recomputed %.4g B", a.Change, a.Total, e.Memory.Total())
 		}
 		sawZeRO = sawZeRO || a.Workload.Strategy == ZeRO3
-		sawLoRA = sawLoRA || a.Workload.Task == TaskLoRA
+		// Advice keeps the job (issue 31): never another task (LoRA for a
+		// full fine-tune) or model.
+		if a.Workload.Task != TaskFinetune || a.Workload.Model.Key != llama2_7B.Key {
+			t.Errorf("%q changes the job: task %s, model %s", a.Change, a.Workload.Task, a.Workload.Model.Key)
+		}
 	}
-	if !sawZeRO || !sawLoRA {
-		t.Errorf("advice lacks ZeRO-3 (%v) or LoRA (%v): %+v", sawZeRO, sawLoRA, adv)
+	if !sawZeRO {
+		t.Errorf("advice lacks ZeRO-3: %+v", adv)
+	}
+	// A global batch of one sample cannot be shared by two GPUs: no
+	// sharding is advised rather than one that changes the batch.
+	w.GradAccum = 1
+	for _, a := range FitAdvice(w, 80*GiB*(1-FitMargin)) {
+		if a.Workload.Strategy == ZeRO3 {
+			t.Errorf("global batch 1: %q", a.Change)
+		}
+	}
+}
+
+// TestFitAdviceKeepsGlobalBatch: sharding over more GPUs keeps a global
+// batch the job states (micro-batch 1 × accumulation 8 = 8): each of n
+// GPUs accumulates 8 ÷ n, and a GPU count that cannot share it (none
+// here up to 8) is not advised.
+func TestFitAdviceKeepsGlobalBatch(t *testing.T) {
+	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, GradAccum: 8, SeqLen: 2048}, Model: llama2_7B}
+	for _, a := range FitAdvice(w, 40*GiB*(1-FitMargin)) {
+		v := a.Workload
+		if g := v.GlobalBatch(); g != 8 {
+			t.Errorf("%q: global batch %d (micro-batch %d × accumulation %d × %d GPUs), want 8", a.Change, g, v.MicroBatch, v.GradAccum, v.GPUs)
+		}
 	}
 }
 

@@ -24,7 +24,11 @@ type Query struct {
 	Pricing   Pricing // OnDemand when empty
 	// AutoGPUs picks, per instance type, the fewest GPUs (whole instances)
 	// that fit and meet DeadlineHours; otherwise the workload's GPUs are used.
-	AutoGPUs       bool
+	AutoGPUs bool
+	// MaxGPUs caps the GPUs AutoGPUs may rent ("up to 8 GPUs": a quota or a
+	// budget of cards); an instance type with more GPUs is a near miss.
+	// 0: no cap. Fixed GPU counts ignore it.
+	MaxGPUs        int
 	AllowMultiNode bool    // more than one instance may be rented
 	MaxUSDPerHour  float64 // 0: no limit
 	BudgetMonthUSD float64 // 0: no limit
@@ -41,11 +45,19 @@ type Query struct {
 	// ranked.
 	ExchangeRates map[string]float64
 
-	// AllowPrecisionFallback lets a GPU without bf16 or fp8, when that is
-	// the precision asked for, run the framework's fallback
-	// (GPU.RunPrecision); otherwise its offers are near misses naming it.
-	// Mixed precision (amp-bf16, amp-fp16) always falls back.
+	// AllowPrecisionFallback lets a GPU without the precision asked for
+	// run the framework's fallback (GPU.RunPrecision: amp-bf16 → amp-fp16,
+	// bf16 → fp16, fp8 → bf16); otherwise its offers are near misses
+	// naming it.
 	AllowPrecisionFallback bool
+	// PrecisionAsked says the user named the precision (--precision typed
+	// on the command line). Only a precision left to its default adapts to
+	// the GPU without AllowPrecisionFallback, as vLLM's --dtype auto loads
+	// bf16 weights in fp16 where the GPU has no bf16
+	// (vllm/config/model.py _resolve_auto_dtype): the default amp-bf16
+	// runs amp-fp16 on a T4 or V100, an amp-bf16 asked for does not.
+	// Pure bf16 and fp8 never adapt on their own.
+	PrecisionAsked bool
 }
 
 // SortKey orders offers.
@@ -146,11 +158,15 @@ const (
 	RejectSoftware  RejectKind = "framework support"
 	RejectGPUCount  RejectKind = "GPUs per instance (multi-node not allowed)"
 	RejectNodes     RejectKind = "node limit"
+	RejectGPULimit  RejectKind = "GPU limit" // Query.MaxGPUs
 	RejectPrice     RejectKind = "price per hour"
 	RejectBudget    RejectKind = "monthly budget"
 	RejectJobBudget RejectKind = "job budget"
 	RejectDeadline  RejectKind = "deadline"
 	RejectInvalid   RejectKind = "invalid deployment"
+	// RejectBatch: the instance's GPUs cannot share the job's global batch
+	// in whole samples (Workload.OnGPUs), so renting them would change it.
+	RejectBatch RejectKind = "global batch"
 )
 
 // ReasonCount is how many offers one kind of rejection removed.
@@ -185,22 +201,24 @@ var ErrNoOffers = errors.New("no offers")
 
 // Host RAM rules (per instance). A checkpoint is loaded through host memory
 // once per node (Hugging Face's low_cpu_mem_usage / FSDP's rank-0 loading
-// keep it to one copy), and an ImageNet-class vision job (≥ 1M images) needs
-// about 64 GB for its data-loader workers, the common guideline.
-const (
-	MinHostRAMBytes       = 8 * GiB // operating system, Python and the framework
-	VisionLoaderRAMBytes  = 64 * GB
-	visionLoaderThreshold = 1e6 // images per epoch
-)
+// keep it to one copy).
+//
+// There is no rule for a vision job's data loaders: a DataLoader streams
+// samples from storage, and what its workers hold at once is
+// num_workers × prefetch_factor batches (torch.utils.data.DataLoader:
+// prefetch_factor, default 2, "batches loaded in advance by each
+// worker"), which depend on settings gpuplan does not ask, not on the
+// dataset's size. A former 64 GB floor for ImageNet-sized datasets had no
+// source and ruled out 237 offers for ResNet-50 (issue 31).
+const MinHostRAMBytes = 8 * GiB // operating system, Python and the framework
 
-// HostRAMNeed returns the host RAM one instance needs, in bytes.
+// HostRAMNeed returns the host RAM one instance needs, in bytes: the
+// MinHostRAMBytes floor or one 16-bit copy of the weights (4 bytes a
+// parameter in fp32 and tf32), whichever is more.
 func HostRAMNeed(w *Workload, params float64) float64 {
 	need := max(MinHostRAMBytes, params*2) // one 16-bit copy of the weights
 	if w.Precision == FP32 || w.Precision == TF32 {
 		need = max(need, params*4)
-	}
-	if w.Model.Family.Vision() && w.Task.Training() && datasetSamples(w) >= visionLoaderThreshold {
-		need = max(need, VisionLoaderRAMBytes)
 	}
 	return need
 }
@@ -284,6 +302,7 @@ type estimateResult struct {
 	e        Estimate
 	err      error
 	fallback Precision // precision actually used when the GPU lacks the asked one
+	batch    bool      // err: the GPUs cannot share the global batch (Workload.OnGPUs)
 }
 
 // estimate returns the (cached) estimate of w on n GPUs of g with strategy s.
@@ -292,12 +311,18 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 	if r, ok := m.cached(k); ok {
 		return r
 	}
-	w := m.w
-	w.GPUs, w.Strategy = n, s
-	if w.GPUs%w.TP != 0 {
-		w.TP = 1
-	}
+	// The job on n GPUs keeps its global batch (Workload.OnGPUs): the
+	// accumulation, then the micro-batch, shrink to carry it.
+	w, ok := m.w.OnGPUs(n)
+	w.Strategy = s
 	r := &estimateResult{}
+	if !ok {
+		r.err = Msg("%d GPUs cannot share a global batch of %d (micro-batch %d × gradient accumulation %d) in whole samples: make it a multiple of %d (grad_accum) to run on them",
+			n/w.TP, m.w.GlobalBatch(), m.w.MicroBatch, m.w.GradAccum, n/w.TP)
+		r.batch = true
+		m.cache[k] = r
+		return r
+	}
 	if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision {
 		r.fallback, w.Precision = run, run
 	}
@@ -322,7 +347,7 @@ func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateR
 		m.cache[k] = base
 		return base
 	}
-	r := &estimateResult{e: base.e, err: base.err, fallback: base.fallback}
+	r := &estimateResult{e: base.e, err: base.err, fallback: base.fallback, batch: base.batch}
 	if r.err == nil {
 		r.e.Retime(g, h)
 	}
@@ -352,8 +377,9 @@ func timingHost(w *Workload, n int, h Host) Host {
 //
 // An offer fits when the per-GPU need is within UsableBytes of its GPU,
 // the host RAM meets HostRAMNeed, the GPU supports the precision (or a
-// documented fallback: amp-bf16 → amp-fp16 without bf16, fp8 → bf16
-// without fp8; pure bf16 training has no fallback), and it meets the price,
+// documented fallback when the query allows it or the precision is the
+// default (Query.PrecisionAsked): amp-bf16 → amp-fp16 without bf16, fp8 →
+// bf16 without fp8; pure bf16 training has no fallback), and it meets the price,
 // budget and deadline limits. Multi-node offers need AllowMultiNode; the
 // instance count is ceil(GPUs / GPUs per instance). Of the instance types
 // with the same provider, region and GPU, only the cheapest that fits is
@@ -434,13 +460,13 @@ func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
 
 // shapeQuery is the part of a Query that shape and sizedGPUs read.
 type shapeQuery struct {
-	autoGPUs, precisionFallback, multiNode bool
-	maxNodes                               int
-	deadlineHours                          float64
+	autoGPUs, precisionFallback, precisionAsked, multiNode bool
+	maxNodes, maxGPUs                                      int
+	deadlineHours                                          float64
 }
 
 func shapeQueryOf(q *Query) shapeQuery {
-	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.AllowMultiNode, q.MaxNodes, q.DeadlineHours}
+	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.PrecisionAsked, q.AllowMultiNode, q.MaxNodes, q.MaxGPUs, q.DeadlineHours}
 }
 
 // recommendShared is Recommend reusing shared's estimates when w (defaulted)
@@ -723,7 +749,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	usable := UsableBytes(g)
 	if why := CannotRun(w, g); !why.IsZero() {
 		return deployment{}, RejectPrecision, why
-	} else if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision && (w.Precision == BF16 || w.Precision == FP8) && !m.q.AllowPrecisionFallback {
+	} else if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision && !m.q.AllowPrecisionFallback &&
+		(w.Precision == BF16 || w.Precision == FP8 || m.q.PrecisionAsked) {
 		return deployment{}, RejectPrecision, Msg("%s has no %s; it would run %s (allow_precision_fallback)", g.Name, w.Precision, run)
 	}
 	if why := frameworkSupport(g, w.Framework); !why.IsZero() {
@@ -755,10 +782,16 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
 		strategies = []Strategy{DDP, FSDP}
 	}
+	if m.q.MaxGPUs > 0 && in.GPUCount > m.q.MaxGPUs {
+		return deployment{}, RejectGPULimit, Msg("has %d GPUs, above the %d-GPU limit", in.GPUCount, m.q.MaxGPUs)
+	}
 	var last deployment
 	lastNeed := 0.0
 	for nodes := 1; nodes <= m.q.MaxNodes; nodes *= 2 {
 		n := nodes * in.GPUCount
+		if m.q.MaxGPUs > 0 && n > m.q.MaxGPUs {
+			break // the cap: the last count tried says why it did not fit
+		}
 		for _, s := range strategies {
 			if n == 1 {
 				s = Single
@@ -785,6 +818,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	switch {
 	case last.r == nil:
 		return last, RejectInvalid, Msg("no valid GPU count")
+	case last.r.err != nil && last.r.batch:
+		return last, RejectBatch, ErrMessage(last.r.err)
 	case last.r.err != nil:
 		return last, RejectInvalid, ErrMessage(last.r.err)
 	case lastNeed > usable && last.gpus > 1:
@@ -1132,6 +1167,20 @@ func sortOffers(offers []Offer, k SortKey) {
 // GPU (frameworkSupport).
 func unchangeable(kind RejectKind) bool { return kind == RejectSoftware }
 
+// rejectTier orders near misses by how near they are: those a setting
+// or more memory would fix first, then hosts whose GPU count cannot
+// share the global batch (a host of that size would change the job),
+// then hosts no setting can make run.
+func rejectTier(kind RejectKind) int {
+	switch {
+	case unchangeable(kind):
+		return 2
+	case kind == RejectBatch:
+		return 1
+	}
+	return 0
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -1158,7 +1207,7 @@ func keepNearMiss(r []Rejection, x Rejection, n int) []Rejection {
 // price, provider and type. (New-user trial: the cheapest misses were AMD
 // hosts no ROCm build supports, ahead of 8-GPU hosts a few GiB short.)
 func compareRejections(a, b Rejection) int {
-	if c := cmp.Compare(b2i(unchangeable(a.Kind)), b2i(unchangeable(b.Kind))); c != 0 {
+	if c := cmp.Compare(rejectTier(a.Kind), rejectTier(b.Kind)); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(max(a.ShortBytes, 0), max(b.ShortBytes, 0)); c != 0 {

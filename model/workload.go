@@ -15,31 +15,13 @@ type Workload struct {
 	Model Architecture // resolved architecture (catalog entry, custom shape or config.json)
 
 	LoRADropout float64 // dropout on each adapter's input (PEFT lora_dropout); 0, PEFT's default, keeps no mask
-	// LegacyTorch is PyTorch < 2.0's defaults, for measurements taken
-	// then: zero_grad(set_to_none=False) zeroes the gradients without
-	// freeing them, so they stay allocated through the next forward, and
-	// torch.optim steps parameter by parameter (foreach=None meant the
-	// for-loop; 2.0 made foreach the CUDA default, torch/optim/optimizer.py
-	// _default_to_fused_or_foreach).
-	LegacyTorch bool
-	// TorchBefore111 is PyTorch before 1.11 (2021 and early-2022
-	// measurements): autograd's softmax keeps its input for backward
-	// beside its output (pytorch/pytorch#64000, fixed by #66018 for 1.11),
-	// so unfused attention keeps its scores twice; see softmaxInput.
-	TorchBefore111 bool
-	// LitGPT is a job run by LitGPT on Lightning Fabric, whose choices
-	// change memory: bitsandbytes through Fabric's BitsandbytesPrecision
-	// makes every nn.Linear, the LM head included, 4-bit (its
-	// module_init_context replaces torch.nn.Linear), quantized from an
-	// fp16 copy (_Linear4bit._quantize_weight casts to torch.half), so a
-	// bf16 forward dequantizes to fp16 and casts to bf16: two 16-bit
-	// copies (src/lightning/fabric/plugins/precision/bitsandbytes.py,
-	// Lightning 2.1); and multi-GPU LoRA wraps each Block, adapters and
-	// frozen weights together, as one FSDP unit (finetune/lora.py,
-	// FSDPStrategy(auto_wrap_policy={Block})). Without it: Hugging Face
-	// (load_in_4bit keeps the head 16-bit; Trainer wraps LoRA modules in
-	// their own FSDP units, peft fsdp_auto_wrap_policy).
-	LitGPT bool
+	// BatchPerGPU is set by Defaults when the request names no gradient
+	// accumulation (nor takes an adapter recipe's batch): the micro-batch
+	// is then per GPU, as Trainer's per_device_train_batch_size is, and the
+	// global batch is micro-batch × data-parallel GPUs wherever the job
+	// runs. Otherwise the global batch (GlobalBatch) is the job's and
+	// OnGPUs keeps it on any GPU count by scaling the accumulation.
+	BatchPerGPU bool
 	// Tuning overrides DefaultTuning, the constants fitted to the
 	// calibration suite; nil for every estimate a user sees. The
 	// calibration's cross-validation sets it (see Tuning).
@@ -89,6 +71,11 @@ type Settings struct {
 	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
 	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
 	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
+	// Torch is the PyTorch release the job runs on; zero is DefaultTorch
+	// (see TorchVersion for what it changes).
+	Torch TorchVersion
+	// Trainer is the training library; "" is TrainerHF (see Trainer).
+	Trainer Trainer
 	Switches
 }
 
@@ -121,6 +108,13 @@ func (s Settings) Clone() Settings {
 	return s
 }
 
+// AdapterGradAccum is the gradient accumulation of LoRA and QLoRA when
+// the request names neither a micro-batch nor an accumulation: with a
+// micro-batch of 1, the global batch of 16 of the QLoRA reference recipe
+// (artidoro/qlora qlora.py defaults; Dettmers et al. 2023, appendix B,
+// batch size 16 for the 7B–13B models).
+const AdapterGradAccum = 16
+
 // Defaults returned by DefaultLoRATargets and used by Workload.Defaults.
 const (
 	DefaultLoRARank   = 16
@@ -137,7 +131,9 @@ const (
 func DefaultLoRATargets() []string { return []string{"q", "k", "v", "o"} }
 
 // Defaults fills the zero fields with the model's defaults or gpuplan's:
-// PyTorch, training with AdamW in amp-bf16 (bf16 for inference), one GPU,
+// PyTorch, training with the model's recipe's optimizer
+// (Architecture.DefaultOptimizer) or else AdamW, in amp-bf16 (bf16 for
+// inference), one GPU,
 // flash attention on for PyTorch (2.0's scaled_dot_product_attention picks a
 // fused kernel by default) and off for TensorFlow and JAX (their default
 // attention materialises the scores). It never overrides a field that is set.
@@ -145,8 +141,16 @@ func (w *Workload) Defaults() {
 	if w.Framework == "" {
 		w.Framework = PyTorch
 	}
+	if w.Torch.IsZero() {
+		w.Torch = DefaultTorch
+	}
+	if w.Trainer == "" {
+		w.Trainer = TrainerHF
+	}
 	if w.FlashAttention == nil {
-		w.FlashAttention = Bool(w.Framework == PyTorch)
+		// scaled_dot_product_attention came with PyTorch 2.0; before it,
+		// Hugging Face's default attention was the eager one.
+		w.FlashAttention = Bool(w.Framework == PyTorch && w.torchAtLeast(2, 0))
 	}
 	if w.Task == "" {
 		w.Task = TaskTrain
@@ -155,7 +159,14 @@ func (w *Workload) Defaults() {
 		w.Precision = PrecisionsFor(w.Task)[0]
 	}
 	if w.Optimizer == "" {
-		w.Optimizer = AdamW
+		w.Optimizer = cmp.Or(w.Model.DefaultOptimizer, AdamW)
+	}
+	if w.Task.Adapters() && w.MicroBatch == 0 && w.GradAccum == 0 {
+		// The QLoRA reference recipe (artidoro/qlora qlora.py:
+		// per_device_train_batch_size=1, gradient_accumulation_steps=16):
+		// a global batch of 16 in one-sample micro-batches, which keeps an
+		// 8B LoRA on an 80 GB card and its QLoRA on a 24 GB one.
+		w.MicroBatch, w.GradAccum = 1, AdapterGradAccum
 	}
 	if w.MicroBatch == 0 {
 		w.MicroBatch = max(w.Model.DefaultBatch, defaultMicroBatch)
@@ -177,6 +188,7 @@ func (w *Workload) Defaults() {
 	}
 	if w.GradAccum == 0 {
 		w.GradAccum = 1
+		w.BatchPerGPU = true
 	}
 	if w.Checkpointing == nil {
 		w.Checkpointing = Bool(w.Task == TaskQLoRA)
@@ -215,6 +227,42 @@ func (w *Workload) Defaults() {
 			w.GenTokens = min(DefaultGenTokens, max(w.ContextLen/2, 1))
 		}
 	}
+}
+
+// GlobalBatch is the samples per optimizer step: micro-batch ×
+// gradient accumulation × data-parallel replicas (GPUs ÷ TP).
+func (w *Workload) GlobalBatch() int {
+	return max(w.MicroBatch, 1) * max(w.GradAccum, 1) * max(w.GPUs/max(w.TP, 1), 1)
+}
+
+// OnGPUs returns w on n GPUs (tensor parallelism dropped to 1 when it
+// does not divide n) with the same global batch: each data-parallel
+// replica takes GlobalBatch ÷ replicas samples per step, as the largest
+// micro-batch up to w's that divides them times the accumulation that
+// makes them up; the micro-batch never grows, so neither does memory.
+// ok is false when the replicas cannot split the global batch into whole
+// samples. A workload whose micro-batch is per GPU (BatchPerGPU) or that
+// is not training moves unchanged.
+func (w Workload) OnGPUs(n int) (v Workload, ok bool) {
+	v = w
+	v.GPUs = n
+	if v.TP < 1 || n%v.TP != 0 {
+		v.TP = 1
+	}
+	if w.BatchPerGPU || !w.Task.Training() || n < 1 {
+		return v, true
+	}
+	global, dp := w.GlobalBatch(), n/v.TP
+	if global%dp != 0 {
+		return v, false
+	}
+	per := global / dp
+	micro := min(max(w.MicroBatch, 1), per)
+	for per%micro != 0 {
+		micro--
+	}
+	v.MicroBatch, v.GradAccum = micro, per/micro
+	return v, true
 }
 
 func maxIfSet(n int) int {

@@ -158,6 +158,13 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 	}
 	delta := m(f, a)
 	a.Dropout = f.dropout()
+	// What selects the modeling code's own saved tensors
+	// (model.Architecture.ModelType, Activation, ParallelResidual).
+	if known {
+		a.ModelType = c.ModelType
+	}
+	a.Activation = f.name("hidden_act", "activation_function")
+	a.ParallelResidual = f.bool(false, "use_parallel_residual", "parallel_attn")
 	if len(f.errs) > 0 {
 		err := error(joined(f.errs))
 		if !known && c.ModelType != "" {

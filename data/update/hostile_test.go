@@ -271,6 +271,42 @@ func TestHostileFakeCheapPrices(t *testing.T) {
 	}
 }
 
+// A price list cutting a type the catalog already prices by 90%
+// (gpu_8x_h100_sxm5 $31.92 → $3.30, $0.4125 per GPU-hour: just above the
+// below-floor guard's half of $0.8015) is held back by the same-type rule
+// "price-cut", --force or not, and the catalog's price is kept (attack
+// test M1).
+func TestHostileDeepPriceCut(t *testing.T) {
+	body := strings.Replace(lambdaWith(t), "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,", "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,3.30,", 1)
+	if !strings.Contains(body, ",3.30,") {
+		t.Fatal("fixture: gpu_8x_h100_sxm5 row not found")
+	}
+	s := server(t, map[string]http.HandlerFunc{"/cut/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	for _, force := range []bool{false, true} {
+		dir := t.TempDir()
+		sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/cut"}, Providers: []string{"lambda"}, Force: force})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := sum.Providers[0]
+		if len(ps.Held) != 1 || ps.Held[0].Type != "gpu_8x_h100_sxm5" || ps.Held[0].Rule != "price-cut" {
+			t.Fatalf("force %v: held %v, want gpu_8x_h100_sxm5 us-east-1 by price-cut", force, ps.Held)
+		}
+		// 3.30 / 8 = 0.4125 per GPU-hour against 31.92 / 8 = 3.99: 89.66% less.
+		want := "    lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $0.4125 per GPU-hour is under half the catalog's $3.99 per GPU-hour for this type and region (90% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand\n"
+		if !strings.Contains(sum.Text(), "guards: 1 of 22 region prices held back (not written, so never ranked):\n") || !strings.Contains(sum.Text(), want) {
+			t.Errorf("force %v: summary lacks the held cut %q:\n%s", force, want, sum.Text())
+		}
+		if strings.Contains(got, "3.3") {
+			t.Errorf("force %v: the cut price was written:\n%s", force, got)
+		}
+		c := loadOverlay(t, filepath.Join(dir, "skypilot-lambda.toml"))
+		if p, _ := regionPrice(findInst(c, "lambda", "gpu_8x_h100_sxm5"), "us-east-1"); p.OnDemandUSD != 31.92 {
+			t.Errorf("force %v: gpu_8x_h100_sxm5 us-east-1 at %v, want the catalog's 31.92 kept", force, p.OnDemandUSD)
+		}
+	}
+}
+
 // Provider names are checked against the known set before anything is
 // asked or written: an unknown name, a path, a name given twice.
 func TestHostileProviderNames(t *testing.T) {

@@ -145,6 +145,8 @@ type SearchAnswers struct {
 	HoursPerMonth  float64 // billed hours per month, (0, 744]
 	DeadlineHours  float64
 	AllowMultiNode bool
+	// MaxGPUs caps the GPUs gpus = "auto" may rent (Query.MaxGPUs); 0: no cap.
+	MaxGPUs int
 	// AllowPrecisionFallback accepts GPUs that run a fallback of the
 	// requested precision (Query.AllowPrecisionFallback).
 	AllowPrecisionFallback bool
@@ -176,7 +178,7 @@ func (s *SearchAnswers) ExchangeRates() map[string]float64 {
 // the workload's gpus = "auto".
 func (s *SearchAnswers) Query(autoGPUs bool) model.Query {
 	return model.Query{Providers: slices.Clone(s.Providers), Regions: slices.Clone(s.Regions), GPUs: slices.Clone(s.GPUs), Pricing: s.Pricing,
-		AutoGPUs: autoGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
+		AutoGPUs: autoGPUs, MaxGPUs: s.MaxGPUs, AllowMultiNode: s.AllowMultiNode, AllowPrecisionFallback: s.AllowPrecisionFallback, MaxUSDPerHour: s.MaxPriceHour,
 		BudgetMonthUSD: s.BudgetMonth, BudgetJobUSD: s.BudgetJob, HoursPerMonth: s.HoursPerMonth, DeadlineHours: s.DeadlineHours, Sort: s.Sort,
 		ExchangeRates: s.ExchangeRates()}
 }
@@ -355,6 +357,9 @@ func (c *Config) Validate() error {
 	if !slices.Contains(model.Losses, w.Loss) {
 		return Errorf("workload.loss", "want %s", model.OrMsg(model.EnumNames(model.Losses[1:])))
 	}
+	if w.Trainer != "" && !slices.Contains(model.Trainers, w.Trainer) {
+		return Errorf("workload.trainer", "want %s", model.OrList(model.EnumNames(model.Trainers)))
+	}
 	if !slices.Contains(model.QuantTypes, w.QuantType) {
 		return Errorf("workload.quant_type", "want %s", model.OrMsg(model.EnumNames(model.QuantTypes[1:])))
 	}
@@ -416,6 +421,12 @@ func (c *Config) Validate() error {
 	}
 	if s.Sort != "" && !slices.Contains(model.SortKeys, s.Sort) {
 		return Errorf("search.sort", "want %s", model.OrMsg(model.EnumNames(model.SortKeys)))
+	}
+	switch w := &c.Workload; {
+	case s.MaxGPUs < 0 || s.MaxGPUs > model.MaxGPUs:
+		return Errorf("search.max_gpus", "must be 1–%d, got %d", model.MaxGPUs, s.MaxGPUs)
+	case s.MaxGPUs > 0 && !w.AutoGPUs && w.GPUs > s.MaxGPUs:
+		return Errorf("search.max_gpus", "%d is below workload.gpus = %d: raise it, or set gpus = \"auto\"", s.MaxGPUs, w.GPUs)
 	}
 	for _, f := range []struct {
 		key    string
@@ -707,6 +718,8 @@ type rawWorkload struct {
 	Recipe         model.Recipe    `toml:"recipe"`
 	Loss           model.Loss      `toml:"loss"`
 	QuantType      model.QuantType `toml:"quant_type"`
+	Torch          tTorch          `toml:"torch"`
+	Trainer        model.Trainer   `toml:"trainer"`
 	DoubleQuant    tBool           `toml:"double_quant"`
 	model.Switches                 // decoded by their toml tags
 }
@@ -733,6 +746,7 @@ type rawSearch struct {
 	HoursPerMonth  tFloat        `toml:"hours_per_month"`
 	DeadlineHours  tFloat        `toml:"deadline_hours"`
 	AllowMultiNode tBool         `toml:"allow_multi_node"`
+	MaxGPUs        tInt          `toml:"max_gpus"`
 	AllowFallback  tBool         `toml:"allow_precision_fallback"`
 	Sort           model.SortKey `toml:"sort"`
 	USDCNY         tFloat        `toml:"usd_cny"`
@@ -849,7 +863,7 @@ func Decode(b []byte) (Config, error) {
 	c := Config{Lang: raw.Lang.v}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
-		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Switches: rw.Switches},
+		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Torch: rw.Torch.v, Trainer: rw.Trainer, Switches: rw.Switches},
 		Model:    rw.Model.v,
 		HFConfig: rw.HFConfig.v,
 		AutoGPUs: rw.GPUs.auto,
@@ -890,7 +904,7 @@ func Decode(b []byte) (Config, error) {
 		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
 			MaxPriceHour: rs.MaxPriceHour.v, BudgetMonth: rs.BudgetMonth.v, HoursPerMonth: rs.HoursPerMonth.v,
 			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort,
-			USDCNY: rs.USDCNY.v, BudgetJob: rs.BudgetJob.v}
+			USDCNY: rs.USDCNY.v, BudgetJob: rs.BudgetJob.v, MaxGPUs: rs.MaxGPUs.v}
 		c.Search.GPUs = rs.GPUs.v
 		zeros = append(zeros, []struct {
 			key string
@@ -901,6 +915,7 @@ func Decode(b []byte) (Config, error) {
 			{"search.hours_per_month", rs.HoursPerMonth.set, rs.HoursPerMonth.v}, {"search.deadline_hours", rs.DeadlineHours.set, rs.DeadlineHours.v},
 			{"search.usd_cny", rs.USDCNY.set, rs.USDCNY.v},
 			{"search.budget_job", rs.BudgetJob.set, rs.BudgetJob.v},
+			{"search.max_gpus", rs.MaxGPUs.set, float64(rs.MaxGPUs.v)},
 		}...)
 	}
 	if re := raw.Estimate; re != nil {
@@ -1106,6 +1121,23 @@ func (t *tBool) ptr() *bool {
 		return nil
 	}
 	return model.Bool(t.v)
+}
+
+// tTorch is workload.torch, the PyTorch release ("2.4"), written in
+// quotes: a TOML number would read 2.10 as 2.1.
+type tTorch struct{ v model.TorchVersion }
+
+func (t *tTorch) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return badValue("want the release in quotes, e.g. %q (a number reads 2.10 as 2.1), got %s", model.DefaultTorch.String(), model.DescribeTOML(v))
+	}
+	tv, err := model.ParseTorchVersion(s)
+	if err != nil {
+		return badValue("%s", strings.TrimPrefix(err.Error(), "torch "))
+	}
+	t.v = tv
+	return nil
 }
 
 type tString struct{ v string }

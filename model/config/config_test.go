@@ -38,7 +38,7 @@ func TestConfigRoundTrip(t *testing.T) {
 		Custom: &CustomModel{Family: model.FamilyDecoder, Layers: 4,
 			Hidden: 256, Heads: 4, KVHeads: 2, FFN: 1024, Vocab: 1000},
 		AutoGPUs: true,
-	}}
+	}, Search: SearchAnswers{MaxGPUs: 4}} // up to 4 GPUs
 	hf := Config{Workload: WorkloadAnswers{Settings: model.Settings{Epochs: 3, DatasetSamples: 1}, HFConfig: `C:\models\é "quoted"\config.json`}}
 	params := Config{Workload: WorkloadAnswers{Settings: model.Settings{ImageSize: 224}, Custom: &CustomModel{Family: model.FamilyCNN, Params: 25.6e6}}}
 	cjk := Config{Workload: WorkloadAnswers{Model: "llama"}, Selection: &Selection{Provider: "云", InstanceType: "ＧＰＵ服务器-🚀",
@@ -119,6 +119,9 @@ func TestDecodeConfigErrors(t *testing.T) {
 		{"missing provider", head + "[selection]\ninstance_type = \"b\"\nregion = \"c\"\ngpus = 1\ninstances = 1\n", "selection.provider", 0, "missing"},
 		{"syntax", "schema_version = \n", "schema_version", 1, "expected value"},
 		{"bad custom shape", "schema_version = 1\n[workload.custom]\nlayers = 2\nhidden = 100\nheads = 3\n", "workload.custom", 0, "not a multiple of heads"},
+		{"zero max_gpus", head + "gpus = \"auto\"\n[search]\nmax_gpus = 0\n", "search.max_gpus", 0, "leave the key out"},
+		{"negative max_gpus", head + "gpus = \"auto\"\n[search]\nmax_gpus = -2\n", "search.max_gpus", 0, "must be 1–131072, got -2"},
+		{"max_gpus below gpus", head + "gpus = 8\n[search]\nmax_gpus = 4\n", "search.max_gpus", 0, "4 is below workload.gpus = 8"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,6 +156,10 @@ func TestDecodeConfigAccepts(t *testing.T) {
 		{"toml local date", head + "[selection]\nprovider = \"a\"\ninstance_type = \"b\"\nregion = \"c\"\ngpus = 1\ninstances = 1\ncatalog_as_of = 2026-11-30\n",
 			func(c Config) bool { return c.Selection.CatalogAsOf == "2026-11-30" }},
 		{"empty arrays", head + "[search]\nproviders = []\nregions = []\n", func(c Config) bool { return c.Search.Providers == nil }},
+		{"up to 4 GPUs", head + "gpus = \"auto\"\n[search]\nmax_gpus = 4\n", func(c Config) bool {
+			q := c.Search.Query(c.Workload.AutoGPUs)
+			return c.Search.MaxGPUs == 4 && q.MaxGPUs == 4 && q.AutoGPUs
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

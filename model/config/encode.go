@@ -67,6 +67,8 @@ func Encode(c *Config) ([]byte, error) {
 	e.str("recipe", string(w.Recipe), "autocast, fsdp-mixed, deepspeed, pure16 or fp32 (default: from precision and strategy)")
 	e.str("loss", string(w.Loss), "hf-fp32, fused, chunked or native (default hf-fp32)")
 	e.str("quant_type", string(w.QuantType), "qlora: nf4 or fp4 (default nf4)")
+	e.str("torch", w.Torch.String(), "PyTorch release the job runs on (default the current stable)")
+	e.str("trainer", string(w.Trainer), "hf or litgpt (default hf)")
 	e.boolp("double_quant", w.DoubleQuant, "qlora: quantize the absmax constants again (default true)")
 	e.switches(&w.Switches)
 	if m := w.Custom; m != nil {
@@ -97,6 +99,7 @@ func Encode(c *Config) ([]byte, error) {
 	e.float("hours_per_month", s.HoursPerMonth, "billed hours per month (730 is always on)")
 	e.float("deadline_hours", s.DeadlineHours, "the job must finish within this")
 	e.kv("allow_multi_node", strconv.FormatBool(s.AllowMultiNode), "rent more than one instance")
+	e.int("max_gpus", s.MaxGPUs, `gpus = "auto" rents at most this many GPUs`)
 	e.kv("allow_precision_fallback", strconv.FormatBool(s.AllowPrecisionFallback), "accept GPUs that run a fallback of the precision")
 	e.str("sort", string(s.Sort), "price, monthly, job, time or headroom")
 	e.float("usd_cny", s.USDCNY, "1 USD = this many CNY, to rank CNY-priced rows; none is assumed")

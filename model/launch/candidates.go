@@ -14,8 +14,12 @@ type Candidate struct {
 	InstanceType    string // as the provider spells it
 	Accelerator     string // SkyPilot's name
 	GPUsPerInstance int
-	NetworkTier     string // "best" or ""
-	USDPerHour      float64
+	// SkyPilotGPUs is the GPUs per node SkyPilot's catalog gives the
+	// type (SkyPilotGPUCount); the file writes no accelerators when it
+	// differs from GPUsPerInstance.
+	SkyPilotGPUs int
+	NetworkTier  string // "best" or ""
+	USDPerHour   float64
 }
 
 // maxCandidates bounds the failover list: enough to ride out a capacity
@@ -53,8 +57,9 @@ func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 		seen[k] = true
 		out = append(out, Candidate{
 			Provider: o.Instance.Provider, Region: o.Region, InstanceType: typ, Accelerator: accel,
-			GPUsPerInstance: o.Instance.GPUCount, NetworkTier: NetworkFor(o.Instance.Provider, typ, p.Nodes).Tier,
-			USDPerHour: o.USDPerHour,
+			GPUsPerInstance: o.Instance.GPUCount, SkyPilotGPUs: SkyPilotGPUCount(o.Instance.Provider, typ, o.Instance.GPUCount),
+			NetworkTier: NetworkFor(o.Instance.Provider, typ, p.Nodes).Tier,
+			USDPerHour:  o.USDPerHour,
 		})
 	}
 	return out

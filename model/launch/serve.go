@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/serve"
@@ -86,6 +88,11 @@ type Serve struct {
 	// says why, in English.
 	FallbackFrom serve.WeightFormat
 	Fallback     string
+
+	// Arch and Plan are the model and serving plan NewServe was given: the
+	// probe script compares vLLM's figures with them (Probe).
+	Arch *model.Architecture
+	Plan *serve.Plan
 }
 
 // NewServe builds the deployment for plan sp of model a. The error wraps
@@ -121,6 +128,7 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		USDPerHour: sp.USDPerHour,
 		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
 		Serving: sp.Serving, Image: opt.Image,
+		Arch: a, Plan: sp,
 	}
 	if source, origin, asOf := o.Instance.RegionProvenance(opt.Region); model.FromOverlay(origin) {
 		s.PriceFrom, s.PriceSource, s.PriceAsOf = origin, source, asOf
@@ -245,6 +253,8 @@ func (s *Serve) Render(f Format) ([]byte, error) {
 		return s.SkyPilot()
 	case FormatK8s, FormatPyTorchJob:
 		return s.Kubernetes()
+	case FormatProbe:
+		return s.Probe()
 	}
 	return nil, model.Msg("format %q: want toml, skypilot, torchrun, docker or k8s", f)
 }
@@ -349,13 +359,17 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
 	}
 	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
+	var accel *yaml.Node // none where SkyPilot's catalog counts the GPUs otherwise (SkyPilotGPUCount); vllm's -tp is the plan's
+	if SkyPilotGPUCount(s.Provider, s.InstanceType, s.GPUsPerInstance) == s.GPUsPerInstance {
+		accel = str(fmt.Sprintf("%s:%d", s.Accelerator, s.GPUsPerInstance))
+	}
 	doc := mapping(
 		kv{"name", str(s.Name)},
 		kv{"resources", mapping(
 			kv{"cloud", str(s.Provider)},
 			kv{"region", str(s.Region)},
 			kv{"instance_type", str(s.InstanceType)},
-			kv{"accelerators", str(fmt.Sprintf("%s:%d", s.Accelerator, s.GPUsPerInstance))},
+			kv{"accelerators", accel},
 			kv{"use_spot", boolean(s.Pricing == model.Spot)},
 			kv{"disk_size", integer(s.DiskGB)},
 			kv{"ports", integer(VLLMPort)},

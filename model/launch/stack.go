@@ -20,6 +20,9 @@ type Stack struct {
 	// GPU (Kepler, non-NVIDIA); Reason says why and what to do instead.
 	Supported bool
 	Reason    string
+	// ROCm is set for an AMD GPU: PyTorch runs there from its ROCm wheels
+	// (rocmWheels) or a ROCm image, which the user names.
+	ROCm bool
 
 	// MinCUDA is the first CUDA toolkit that compiles for the GPU ("11.8"
 	// for Hopper); empty when older than anything still shipped.
@@ -176,7 +179,8 @@ func Advise(g *model.GPU) Stack {
 	s := Stack{GPU: g.Name, ComputeCapability: g.ComputeCapability, Arch: g.Architecture}
 	major, minor, ok := parseCC(g.ComputeCapability)
 	if !ok {
-		s.Reason = fmt.Sprintf("%s is not an NVIDIA CUDA GPU: the CUDA stack advice does not apply; install a ROCm build of PyTorch and pass --image", g.Name)
+		s.Reason = fmt.Sprintf("%s is not an NVIDIA CUDA GPU: the CUDA stack advice does not apply; it needs a ROCm build of PyTorch (a ROCm wheel for SkyPilot with --wheel, a ROCm image for docker and Kubernetes with --image)", g.Name)
+		s.ROCm = g.Vendor == "amd"
 		if g.Vendor == "nvidia" {
 			s.Reason = fmt.Sprintf("%s has no compute capability in the catalog: cannot pick a CUDA build", g.Name)
 		}

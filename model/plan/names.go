@@ -4,25 +4,17 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 )
 
-// Invisible reports whether r shows nothing, or changes how its
-// neighbours show, on a terminal: a format character (Unicode category
-// Cf: zero-width space and joiners, the byte-order mark, the soft hyphen,
-// bidirectional controls, tag characters), another default-ignorable code
-// point (Hangul fillers, U+034F) or a variation selector. Two names that
-// differ only in such characters look the same, so plan text refuses them
-// (Unicode Standard Annex #31 §2.3 and UTS #39 §3.1 treat them as not to
-// be shown in identifiers for that reason).
-func Invisible(r rune) bool {
-	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r)
-}
+// Invisible is model.Invisible: a rune that shows nothing or changes how
+// its neighbours show, which plan text refuses.
+func Invisible(r rune) bool { return model.Invisible(r) }
 
 // NameKey is what two phase names are compared by: the name in
 // Unicode normalisation form NFKC (full-width "ｔｒａｉｎ" and "train",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -61,6 +62,18 @@ func (pl *Plan) Phase(name string) (*Phase, error) {
 		return nil, &phaseError{model.Msg("no phase %q; did you mean %q? The plan's phases are %s", model.Printable(name), s[0], list)}
 	}
 	return nil, &phaseError{model.Msg("no phase %q; the plan's phases are %s", model.Printable(name), list)}
+}
+
+// ConfigPath returns the file the phase's Config names, for a plan read
+// from the folder dir: an absolute path as given, a relative one joined
+// to dir (the plan's own folder, so a plan and its configurations move
+// together). "" when the phase names no file. The caller reads it through
+// the same bounded reader as any configuration (model reads no files).
+func (p *Phase) ConfigPath(dir string) string {
+	if p.Config == "" || filepath.IsAbs(p.Config) {
+		return p.Config
+	}
+	return filepath.Join(dir, p.Config)
 }
 
 // ConfigTOML writes the phase's answers as a configuration file

@@ -55,6 +55,10 @@ func ParseKVCacheDType(s string) (KVCacheDType, error) {
 // and how it is split over GPUs. Zero values mean "the default" (see
 // Defaults) or, for TP, PP and Replicas, "pick for me" (auto).
 type Serving struct {
+	// Tuning overrides DefaultTuning, the constants fitted to the serving
+	// calibration; nil for every estimate a user sees.
+	Tuning *Tuning
+
 	WeightFormat WeightFormat
 	KVCacheDType KVCacheDType
 	MaxModelLen  int // --max-model-len: prompt + output tokens one request may hold

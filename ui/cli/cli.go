@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -22,6 +23,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -57,7 +59,12 @@ type Env struct {
 	// SpotRates returns the spot interruption rate of an instance type in
 	// a region (data.SpotRates: the AWS advisor feed if downloaded, else
 	// defaults marked as assumptions) and warnings; nil: no rates.
-	SpotRates func() (func(provider, region, instanceType string) model.InterruptionRate, []model.Message, error)
+	SpotRates func() (func(provider, region, instanceType string) decide.InterruptionRate, []model.Message, error)
+
+	// Probes reads probe results and keeps the user's probes (data/probes);
+	// nil: the probe commands say the build has none, and estimates go
+	// uncorrected.
+	Probes *Probes
 
 	// lang prints messages in the language of --lang, the config's lang
 	// key or the environment (resolveLang); nil is English.
@@ -234,6 +241,9 @@ func exitStatus(p *i18n.Printer, stderr io.Writer, err error) int {
 	if errors.Is(err, ErrInterrupted) || errors.Is(err, tui.ErrInterrupted) {
 		return ExitInterrupt // ctrl+c or SIGINT: the user knows
 	}
+	if errors.Is(err, syscall.EPIPE) {
+		return ExitOK // the reader closed the pipe (| head): it has what it wanted
+	}
 	var se *tui.SignalError
 	if errors.As(err, &se) { // SIGTERM, SIGHUP: 128 + the signal, as shells report
 		io.WriteString(stderr, errorLine(p, sanitize(se.Error())))
@@ -340,6 +350,7 @@ commands below from scripts (add --json for machine-readable output).`,
 		{"recommend", func() *cobra.Command { return newRecommendCmd(env, &overlays) }},
 		{"offers", func() *cobra.Command { return newOffersCmd(env, &overlays, "offers") }},
 		{"plan", func() *cobra.Command { return newPlanCmd(env) }},
+		{"probe", func() *cobra.Command { return newProbeCmd(env, &overlays) }},
 	}
 	named := ""
 	if len(env.Args) > 0 {
@@ -575,6 +586,9 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		opts.ConfigPath, opts.PlanPath = "", configPath
 	}
 	opts.PriceNote = priceNote(env, cat)
+	var probeWarnings []model.Message
+	opts.Probes, probeWarnings = keptProbes(env, cat) // the panel shows the correction of close estimates
+	warnings = append(warnings, probeWarnings...)
 	opts.SpotRate = lazySpotRate(env.SpotRates)
 	opts.Warnings = env.lang.Messages(warnings) // on screen at start; printed too, so the scrollback keeps them
 	printWarningsIn(env.lang, env.Stderr, warnings)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -34,8 +35,8 @@ func (f *decideFlags) register(fs *pflag.FlagSet) {
 
 // assumptions returns the spot inputs: the flags given, else the defaults
 // marked as assumptions.
-func (f *decideFlags) assumptions(fs *pflag.FlagSet) (model.SpotAssumptions, error) {
-	a := model.SpotAssumptions{CheckpointWriteBytesPerSecond: model.DefaultCheckpointWriteBytesPerSecond, RestartHours: model.DefaultRestartHours,
+func (f *decideFlags) assumptions(fs *pflag.FlagSet) (decide.SpotAssumptions, error) {
+	a := decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours,
 		WriteDefaulted: true, RestartDefaulted: true}
 	if fs.Changed("checkpoint-write-gbps") {
 		if !(f.writeGBps > 0) {
@@ -123,16 +124,16 @@ func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, now 
 // first offer detail), not before the screen opens; nil without a loader.
 // A feed that cannot be read leaves the embedded defaults, which are
 // labelled as assumptions anyway.
-func lazySpotRate(load func() (func(provider, region, instanceType string) model.InterruptionRate, []model.Message, error)) func(provider, region, instanceType string) model.InterruptionRate {
+func lazySpotRate(load func() (func(provider, region, instanceType string) decide.InterruptionRate, []model.Message, error)) func(provider, region, instanceType string) decide.InterruptionRate {
 	if load == nil {
 		return nil
 	}
 	var once sync.Once
-	var rate func(provider, region, instanceType string) model.InterruptionRate
-	return func(provider, region, instanceType string) model.InterruptionRate {
+	var rate func(provider, region, instanceType string) decide.InterruptionRate
+	return func(provider, region, instanceType string) decide.InterruptionRate {
 		once.Do(func() { rate, _, _ = load() })
 		if rate == nil {
-			return model.InterruptionRate{Source: "no spot data could be loaded", Assumption: true}
+			return decide.InterruptionRate{Source: "no spot data could be loaded", Assumption: true}
 		}
 		return rate(provider, region, instanceType)
 	}

@@ -68,15 +68,20 @@ when it does not. Every formula is listed under Assumptions.`,
 				f := model.CheckFit(&e, gpu)
 				fit = &f
 			}
+			probeText, probeJSON, pw := estimateProbe(env, cat, &e) // the user's kept probes close to it
+			warnings = append(warnings, pw...)
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			if output, err = outputFormat(cmd, asJSON, output); err != nil {
 				return err
 			}
 			if output == outJSON {
-				return writeJSON(env.Stdout, report.NewEstimateJSON(&e, fit))
+				return writeJSON(env.Stdout, withProbe(report.NewEstimateJSON(&e, fit), probeJSON))
 			}
 			r, width := renderer(env, env.Stdout)
-			return report.WriteEstimate(env.Stdout, r, &e, fit, width)
+			if err := report.WriteEstimate(env.Stdout, r, &e, fit, width); err != nil {
+				return err
+			}
+			return writeProbeLine(env, probeText)
 		},
 	}
 	wf.register(cmd.Flags())

@@ -61,8 +61,8 @@ instances that fit are used. Files are written atomically and never overwritten
 without --force; -o - (the default) writes to stdout.`,
 		Example: `  gpuplan export --model llama-3.1-8b --task qlora --batch-size 1 --seq-len 2048 --instance aws/g5.2xlarge --format skypilot -o qlora.yaml
   gpuplan export --model llama-3.1-8b --task finetune --strategy zero3 --gpus 8 --batch-size 2 --checkpointing --instance aws/p4de.24xlarge --format k8s
-  gpuplan export --model llama-3.1-8b --gpus 16 --strategy fsdp --batch-size 1 --checkpointing --instance aws/p5.48xlarge --pricing spot --format torchrun
-  gpuplan export --model bert-large --task finetune --instance gcp/g2-standard-4 --region us-central1 --format docker
+  gpuplan export --model llama-3.1-8b --task finetune --gpus 16 --strategy fsdp --batch-size 1 --checkpointing --instance aws/p5.48xlarge --pricing spot --format torchrun
+  gpuplan export --model bert-large --task finetune --script train_bert.py --instance gcp/g2-standard-4 --region us-central1 --format docker
   gpuplan export --config gpuplan.toml --format skypilot -o run.yaml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -72,11 +72,11 @@ without --force; -o - (the default) writes to stdout.`,
 	fs := cmd.Flags()
 	fs.StringVar(&ef.instance, "instance", "", "PROVIDER/TYPE to launch on, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)")
 	fs.StringVar(&ef.region, "region", "", "region to launch in (default: the cheapest that prices the instance)")
-	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, exportFormats}, "format", "toml, skypilot, torchrun, docker, k8s or pytorchjob")
+	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, exportFormats}, "format", "toml, skypilot, torchrun, docker, k8s, pytorchjob or probe (a script that measures the plan on the GPU)")
 	fs.StringVarP(&ef.output, "output", "o", "-", "file to write; - writes to stdout")
 	fs.BoolVar(&ef.force, "force", false, "overwrite the output file if it exists")
 	fs.StringVar(&ef.name, "name", "", "job, task and cluster name (default gpuplan-MODEL)")
-	fs.StringVar(&ef.script, "script", launch.DefaultScript, "training script torchrun runs")
+	fs.StringVar(&ef.script, "script", "", "your training script for torchrun (default: TRL's SFT script, "+launch.TRLSFTModule+", for fine-tuning a decoder LM; other workloads need one)")
 	fs.StringVar(&ef.scriptArgs, "script-args", "", "arguments for the script, replacing the Hugging Face Trainer flags derived from the plan ('' passes none)")
 	fs.Var(intValue{&ef.diskGB}, "disk-gb", "root disk per node in GB (default: sized from the weights, checkpoints and dataset)")
 	fs.StringVar(&ef.image, "image", "", "container image for docker and k8s (default: the NGC PyTorch image for the GPU)")
@@ -233,11 +233,18 @@ func exportOffer(cat *model.Catalog, in *model.Instance, region string, w *model
 		return nil, usage(err)
 	}
 	if len(rec.Offers) == 0 {
-		reason := "does not run the workload"
+		reason, verdict := "does not run the workload", "does not fit"
 		if len(rec.Rejected) > 0 {
 			reason = rec.Rejected[0].Reason
+			switch rec.Rejected[0].Kind {
+			case model.RejectVRAM, model.RejectHostRAM:
+			case model.RejectPrecision, model.RejectSoftware:
+				verdict = "cannot run the job" // not memory: the GPU lacks the precision or the framework
+			default:
+				verdict = "is refused" // a limit: GPU count, nodes, price, budget, deadline
+			}
 		}
-		return nil, usage(model.Msg("%s/%s does not fit: %s (see gpuplan recommend for instances that do)", in.Provider, in.Type, reason))
+		return nil, usage(model.Msg("%s/%s %s: %s (see gpuplan recommend for instances that do)", in.Provider, in.Type, verdict, reason))
 	}
 	offer := &rec.Offers[0]
 	for i := range rec.Offers { // the cheapest region; ties keep Recommend's order
@@ -300,7 +307,7 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 		}
 	}
 	if err != nil {
-		if errors.Is(err, launch.ErrNoStack) {
+		if errors.Is(err, launch.ErrNoStack) && !strings.Contains(err.Error(), "--wheel") {
 			flag := "--image IMAGE"
 			if ef.format == launch.FormatSkyPilot {
 				flag = "--wheel VARIANT"

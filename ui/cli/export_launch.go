@@ -13,9 +13,9 @@ import (
 )
 
 // exportFormats are the --format choices: launch.Formats plus the
-// Kubeflow Training Operator v1 PyTorchJob, which launch parses and renders
-// but keeps out of its default list.
-var exportFormats = append(slices.Clone(launch.Formats), launch.FormatPyTorchJob)
+// Kubeflow Training Operator v1 PyTorchJob and the probe script, which
+// launch parses and renders but keeps out of its default list.
+var exportFormats = append(slices.Clone(launch.Formats), launch.FormatPyTorchJob, launch.FormatProbe)
 
 // k8sKinds are the --k8s-kind choices, spelled as on the command line.
 var k8sKinds = []string{"trainjob", "pytorchjob"}

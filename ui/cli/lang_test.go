@@ -40,7 +40,7 @@ func runLang(t *testing.T, lang string, args ...string) (int, string, string) {
 		RunTUI: func(context.Context, *model.Catalog, tui.Options) error {
 			t.Error("RunTUI called without a terminal")
 			return nil
-		}})
+		}, Probes: testProbes()})
 	return code, out.String(), errb.String()
 }
 
@@ -169,7 +169,13 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		{[]string{"recommend", "--model", "bert-large", "--regions", "xx-"}, 2},
 		{[]string{"recommend", "--model", "bert-large", "--pricing", "foo"}, 2},
 		{[]string{"export", "--model", "bert-large", "--task", "finetune", "--instance", "aws/g6.xlarge", "--pricing", "spot",
-			"--format", "skypilot", "-o", filepath.Join(t.TempDir(), "task.yaml")}, 0},
+			"--format", "skypilot", "--script", "train.py", "-o", filepath.Join(t.TempDir(), "task.yaml")}, 0},
+		{[]string{"export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "aws/g6.xlarge", "--batch-size", "1", "--seq-len", "1024",
+			"--format", "docker", "-o", filepath.Join(t.TempDir(), "qlora.sh")}, 0},
+		{[]string{"probe", "--help"}, 0},
+		{[]string{"probe", "compare", "testdata/probe/qlora-a10g.json"}, 0},
+		{[]string{"probe", "compare", "testdata/probe/serve-l40s.json"}, 0},
+		{[]string{"probe", "compare", "testdata/probe/none.json"}, 2},
 	} {
 		code, out, errs := runLang(t, zhLocale, tc.args...)
 		name := strings.Join(tc.args, " ")

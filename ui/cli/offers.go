@@ -142,6 +142,11 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (market.Query, er
 		}
 	}
 	q.AllRegions, q.Retired = f.allRegions, f.all
+	if !f.all { // --all lists retired types: a retired provider's are there to see
+		if err := retiredProviders(cat, q.Providers, "--providers"); err != nil {
+			return q, err
+		}
+	}
 	if q.ExchangeRates, err = usdCNYRates(f.usdCNY); err != nil {
 		return q, err
 	}

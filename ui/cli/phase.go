@@ -87,7 +87,7 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		if path == stdinPath {
 			return fromFile{}, usage(model.Msg("--config -: phase %q names the file %q, which is relative to a plan on disk; give the plan as a file", ph.Name, ph.Config))
 		}
-		return readFromFile(filepath.Join(filepath.Dir(path), ph.Config))
+		return readFromFile(ph.ConfigPath(filepath.Dir(path)))
 	}
 	c, err := ph.ConfigFromAnswers()
 	if err != nil {
@@ -119,7 +119,7 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan
 				c.Workload.RelativeTo(filepath.Dir(path))
 			}
 		case ph.Config != "":
-			if c, err = readConfig(filepath.Join(filepath.Dir(path), ph.Config)); err != nil {
+			if c, err = readConfig(ph.ConfigPath(filepath.Dir(path))); err != nil {
 				err = model.Msg("phase %q: %v", ph.Name, err)
 			}
 		default:

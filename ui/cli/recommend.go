@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,7 @@ type queryFlags struct {
 	hoursPerMonth      float64
 	deadline           float64
 	multiNode          bool
+	maxGPUs            int
 	precisionFallback  bool
 	limit              int
 	sort               model.SortKey
@@ -41,6 +43,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.Var(floatValue{&f.hoursPerMonth}, "hours-per-month", "billed hours per month, for part-time use (default 730)")
 	fs.Var(floatValue{&f.deadline}, "deadline-hours", "the job must finish within this many hours")
 	fs.BoolVar(&f.multiNode, "allow-multi-node", false, "allow more than one instance")
+	fs.Var(intValue{&f.maxGPUs}, "max-gpus", "without --gpus: rent at most N GPUs (up to N, whole instances)")
 	fs.BoolVar(&f.precisionFallback, "allow-precision-fallback", false, "accept GPUs without the precision asked for, running the framework's fallback (bf16 → fp16, fp8 → bf16)")
 	fs.Var(intValue{&f.limit}, "limit", "show at most N offers; 0 shows all (--json: all unless given)")
 	// The aliases are model.ParseSortKey's (cost is the job's cost), said here so none is a surprise.
@@ -87,6 +90,19 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if changed("allow-precision-fallback") {
 		q.AllowPrecisionFallback = f.precisionFallback
 	}
+	// A precision typed on the command line is asked for; the default (or
+	// a file's, as the configurator writes its default answer) adapts to
+	// the GPU (model.Query.PrecisionAsked).
+	q.PrecisionAsked = changed("precision")
+	if changed("max-gpus") {
+		switch {
+		case f.maxGPUs < 1 || f.maxGPUs > model.MaxGPUs:
+			return q, usage(model.Msg("--max-gpus must be 1–%d, got %d", model.MaxGPUs, f.maxGPUs))
+		case !autoGPUs:
+			return q, usage(model.Msg("--max-gpus caps the GPU count recommend picks, and --gpus fixes it: give one of them"))
+		}
+		q.MaxGPUs = f.maxGPUs
+	}
 	if changed("sort") {
 		q.Sort = f.sort
 	}
@@ -132,6 +148,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			return q, usage(err)
 		}
 		ps = append(ps, p)
+	}
+	if err := retiredProviders(cat, ps, source); err != nil {
+		return q, err
 	}
 	q.Providers = ps
 	for _, c := range q.Countries {
@@ -273,6 +292,8 @@ nothing else is left.`,
 				return err
 			}
 			warnings = append(warnings, dwarn...)
+			probeText, probeJSON, pw := recommendProbes(env, cat, &rec, qf.limit) // the user's kept probes close to the offers
+			warnings = append(warnings, pw...)
 			hints := wouldFit(w, cat, q, &rec)
 			if output == outJSON {
 				limit := qf.limit
@@ -284,7 +305,7 @@ nothing else is left.`,
 				j.AddDecisions(&rec, d)
 				j.Answers = answers
 				j.WouldFit = report.NewWouldFitJSON(hints)
-				return writeJSONStream(env.Stdout, j)
+				return writeJSONStream(env.Stdout, withProbes(j, probeJSON))
 			}
 			if df.pareto {
 				printWarningsIn(env.lang, env.Stderr, warnings)
@@ -301,6 +322,11 @@ nothing else is left.`,
 			}
 			if err := report.WriteWouldFit(env.Stdout, r, hints); err != nil {
 				return err
+			}
+			for _, l := range probeText {
+				if err := writeProbeLine(env, l); err != nil {
+					return err
+				}
 			}
 			if rate := q.ExchangeRates["CNY"]; rate > 0 {
 				if _, err := env.lang.Fprintf(env.Stdout, "CNY prices converted at 1 USD = %.4g CNY.\n", 1/rate); err != nil {
@@ -328,4 +354,23 @@ nothing else is left.`,
 	cmd.Flags().Lookup("gpus").Usage = "total GPUs (default: per instance type, the fewest whole instances that fit)"
 	cmd.Flags().SortFlags = false
 	return cmd
+}
+
+// retiredProviders refuses a provider list whose every provider is
+// retired (model.Catalog.ProviderRetirement): nothing could match, and
+// "no instance matches" would hide why. The message gives the date and
+// the catalog's source. A list with one provider still offering passes.
+func retiredProviders(cat *model.Catalog, ps []string, source string) error {
+	var why []string
+	for _, p := range ps {
+		date, src, ok := cat.ProviderRetirement(p)
+		if !ok {
+			return nil
+		}
+		why = append(why, fmt.Sprintf("%s shut down on %s (%s)", p, date, src))
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return usage(model.Msg("%s: %s: none of its instance types is offered; pick another provider (list: gpuplan catalog instances)", source, strings.Join(why, "; ")))
 }

@@ -188,8 +188,8 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	default:
 		return usage(model.Msg("--task inference plans serving per GPU as vLLM does: give --gpu NAME (list: gpuplan catalog gpus) and --gpus N, or rank offers with gpuplan recommend"))
 	}
-	if !serve.Timed(g) {
-		return usage(model.Msg("--gpu %s: the catalog has no memory bandwidth or 16-bit TFLOPS for it, which serving speed needs; pick another GPU", g.Key))
+	if why := serve.Unservable(g); !why.IsZero() {
+		return usage(model.Msg("--gpu %s: %s; pick another GPU (gpuplan recommend --task inference ranks those that serve)", g.Key, why))
 	}
 	gpus := 0
 	switch {
@@ -233,6 +233,9 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 		g, err := sl.cat.GPU(wf.gpu)
 		if err != nil {
 			return usage(model.Msg("--gpu: %v", err))
+		}
+		if why := serve.Unservable(g); !why.IsZero() {
+			return usage(model.Msg("--gpu %s: %s; pick another GPU, or leave --gpu out to rank those that serve", g.Key, env.lang.Message(why)))
 		}
 		q.GPUs = []string{g.Key}
 	}
@@ -303,6 +306,12 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	q.Providers, q.Regions, q.GPUs, q.MaxUSDPerHour = []string{in.Provider}, nil, nil, 0
 	if ef.region != "" {
 		q.Regions = []string{ef.region}
+	}
+	if g, err := cat.GPU(in.GPU); err == nil {
+		if why := serve.Unservable(g); !why.IsZero() {
+			return true, usage(model.Msg("%s/%s cannot serve with vLLM: %s; pick another instance (gpuplan recommend --task inference ranks those that serve)",
+				in.Provider, in.Type, env.lang.Message(why)))
+		}
 	}
 	offers := serve.Offers(&one, q)
 	if len(offers) == 0 {

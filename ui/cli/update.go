@@ -47,8 +47,9 @@ and writes one dated overlay per provider to $XDG_DATA_HOME/gpuplan/catalog.d/,
 which every later command reads. A provider whose fetch fails keeps its previous
 file (exit 1); a result that drops more than half of a provider's types is refused
 unless --force. Prices the guards flag (spot above on-demand, far below the
-type's median or below half the lowest price the catalog knows for the GPU) are
-held back: not written, so never ranked, and listed in the summary.
+type's median, below half the lowest price the catalog knows for the GPU, or
+below half the type's own catalog price in that region) are held back, --force
+or not: not written, so never ranked, and listed in the summary.
 
 Each provider has 5 minutes, a connection 15 s, and a transfer slower than 1 KiB/s
 over 30 s is cut off. Redirects are followed on the same host only (--allow-redirect

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/csv"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -155,6 +156,28 @@ func (b boolValue) target() any       { return b.v }
 func (l listValue) target() any       { return l.v }
 
 // stringValue is a text flag (a path or a catalog key).
+// torchValue is --torch: the PyTorch release, "2.4".
+type torchValue struct{ v *model.TorchVersion }
+
+func (t torchValue) String() string {
+	if t.v == nil {
+		return ""
+	}
+	return t.v.String()
+}
+
+func (t torchValue) Set(s string) error {
+	v, err := model.ParseTorchVersion(s)
+	if err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "torch "))
+	}
+	*t.v = v
+	return nil
+}
+
+func (torchValue) Type() string  { return "string" }
+func (t torchValue) target() any { return t.v }
+
 type stringValue struct{ v *string }
 
 func (s stringValue) String() string {

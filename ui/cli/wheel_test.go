@@ -15,7 +15,7 @@ func TestExportWheelKnownOnly(t *testing.T) {
 		if len(shown) > 40 {
 			shown = shown[:40] + "…"
 		}
-		want := "gpuplan: --wheel " + `"` + shown + `"` + " is not a PyTorch wheel variant gpuplan knows; want cu113, cu116, cu117, cu118, cu121, cu124, cu126, cu128, cu129, cu130, cu132\n"
+		want := "gpuplan: --wheel " + `"` + shown + `"` + " is not a PyTorch wheel variant gpuplan knows; want cu113, cu116, cu117, cu118, cu121, cu124, cu126, cu128, cu129, cu130, cu132, rocm6.1, rocm6.2, rocm6.2.4, rocm6.3, rocm6.4, rocm7.1\n"
 		if code != ExitUsage || out != "" || errs != want {
 			t.Errorf("--wheel %q: exit %d, stdout %q, stderr %q; want 2, nothing, %q", bad, code, out, errs, want)
 		}

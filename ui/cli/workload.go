@@ -69,7 +69,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Precision]{&f.set.Precision, model.ParsePrecision, append(append([]model.Precision{}, model.TrainingPrecisions...), model.FP16, model.INT8, model.INT4)}
 		}},
-	{name: "optimizer", key: "workload.optimizer", usage: "adamw, adam, sgd, sgd-momentum, adafactor or adamw-8bit (default adamw)",
+	{name: "optimizer", key: "workload.optimizer", usage: "adamw, adam, sgd, sgd-momentum, adafactor or adamw-8bit (default: the model's training recipe's, e.g. sgd-momentum for ResNets; else adamw)",
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Optimizer]{&f.set.Optimizer, model.ParseOptimizer, model.Optimizers}
 		}},
@@ -123,6 +123,12 @@ var workloadTable = []workloadFlag{
 	{name: "loss", key: "workload.loss", usage: "LM loss implementation: hf-fp32 (Hugging Face's fp32 upcast), fused, chunked (Liger, Cut Cross-Entropy) or native (default hf-fp32)",
 		value: func(f *workloadFlags) pflag.Value {
 			return suggestValue[model.Loss]{&f.set.Loss, model.ParseLoss, model.Losses}
+		}},
+	{name: "torch", key: "workload.torch", usage: "PyTorch release the job runs on, e.g. 1.13 or 2.4: older releases keep gradients between steps, step Adam per parameter, load every CUDA kernel and have no fused attention (default " + model.DefaultTorch.String() + ", the current stable)",
+		value: func(f *workloadFlags) pflag.Value { return torchValue{&f.set.Torch} }},
+	{name: "trainer", key: "workload.trainer", usage: "training library: hf (Transformers, PEFT, Accelerate) or litgpt (LitGPT on Lightning Fabric) (default hf)",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.Trainer]{&f.set.Trainer, model.ParseTrainer, model.Trainers}
 		}},
 	{name: "quant-type", key: "workload.quant_type", usage: "qlora: bitsandbytes 4-bit type nf4 or fp4 (default nf4)",
 		value: func(f *workloadFlags) pflag.Value {

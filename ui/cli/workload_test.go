@@ -19,7 +19,8 @@ func TestWorkloadTableKeys(t *testing.T) {
 		"bool": "true", "int": "3", "tokens": "3", "float": "0.5", "count": "3", "stringSlice": "q,v", "count|auto": "2",
 	}
 	enums := map[string]string{"framework": "jax", "task": "lora", "precision": "fp32", "optimizer": "sgd", "strategy": "zero3",
-		"recipe": "pure16", "loss": "chunked", "quant-type": "fp4", "weight-format": "fp8", "kv-cache-dtype": "fp8"}
+		"recipe": "pure16", "loss": "chunked", "quant-type": "fp4", "weight-format": "fp8", "kv-cache-dtype": "fp8",
+		"torch": "1.13", "trainer": "litgpt"}
 	base := config.WorkloadAnswers{Model: "gpt2"}
 	for _, r := range workloadTable {
 		if r.key == "" {

@@ -44,6 +44,8 @@ func wouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Re
 			c.msg, c.q.DeadlineHours = model.Msg("without --deadline-hours"), 0
 		case model.RejectGPUCount:
 			c.msg, c.q.AllowMultiNode = model.Msg("with --allow-multi-node"), true
+		case model.RejectGPULimit:
+			c.msg, c.q.MaxGPUs = model.Msg("without --max-gpus"), 0
 		case model.RejectPrecision:
 			c.msg, c.q.AllowPrecisionFallback = model.Msg("with --allow-precision-fallback"), true
 		case model.RejectPrice:

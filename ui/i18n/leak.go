@@ -27,15 +27,17 @@ func DefaultAllowlist() Allowlist {
 	a.Add(`GiB MiB GB TB Gbps TFLOPS FLOPs MFU HFU GPU CPU vCPU vCPUs RAM h min ms px s
 		LoRA QLoRA FSDP DDP ZeRO KV TP PP DP NCCL CUDA ROCm SDPA NVLink NVSwitch PCIe SXM OAM
 		bf16 fp16 fp32 fp8 tf32 int4 int8 nf4 fp4 NF4 FP4 amp B
-		adamw adam sgd momentum adafactor bit
+		adamw adam sgd momentum sgd-momentum adafactor bit
 		ddp fsdp zero1 zero2 zero3 pytorch tensorflow jax
 		PyTorch TensorFlow JAX vLLM DeepSpeed Megatron LM Hugging Face FlashAttention bitsandbytes GPTQ AWQ Liger
 		torch autocast nvidia smi max_memory_allocated max_memory_reserved scaled_dot_product_attention
 		pure16 fsdp-mixed deepspeed hf upcast fused chunked native eager
+		litgpt LitGPT Lightning Transformers Accelerate PEFT Adam
 		token r tp gpuplan USD CNY ViT CNN U-Net
 		Korthikanti Kaplan GPT N L e absmax logits softmax log-softmax dropout dtype roofline eager
 		amp-bf16 amp-fp16 AdamW Cut Cross-Entropy MixedPrecision Llama llm-foundry DeepLearningExamples DALI JPEG
-		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N all-reduce TTFT TPOT KiB PP auto`)
+		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N all-reduce TTFT TPOT KiB PP auto
+		transformers peft vllm torchvision trl`)
 	for _, w := range markedWords() {
 		a[w] = true
 	}

@@ -72,6 +72,11 @@ type OfferJSON struct {
 	CommitmentUSD  *float64 `json:"commitment_usd,omitempty"`
 	OnDemandJobUSD *float64 `json:"on_demand_job_usd,omitempty"`
 	GPUsNeeded     int      `json:"gpus_needed,omitempty"`
+	// BatchSize and GradAccum split the global batch over this offer's
+	// GPUs (model.Workload.OnGPUs): micro-batch per GPU and accumulation
+	// steps; training only.
+	BatchSize int `json:"batch_size,omitempty"`
+	GradAccum int `json:"grad_accum,omitempty"`
 	// Spot and Commitment are filled by AddDecisions.
 	Spot       *SpotJSON         `json:"spot,omitempty"`
 	Commitment []model.BreakEven `json:"commitment,omitempty"`
@@ -117,6 +122,9 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 		j.OnDemandJobUSD = ptr(Round(v, 2))
 	}
 	j.GPUsNeeded = o.SizedGPUs
+	if e := o.Estimate; e != nil && e.Workload.Task.Training() {
+		j.BatchSize, j.GradAccum = e.Workload.MicroBatch, e.Workload.GradAccum
+	}
 	return j
 }
 
@@ -434,6 +442,9 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		gpus += p.T(" (each offer uses the GPU count it shows)")
 	}
 	p.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render(p.T("VRAM")), GiB(base.Memory.Total()), gpus, SortName(p, rec.Sort))
+	if rec.AutoGPUs && w.Task.Training() {
+		fmt.Fprintf(&b, "%s\n", st.Muted.Render(GlobalBatchNoteIn(p, w, rec.Offers)))
+	}
 	fmt.Fprintf(&b, "%s\n\n", st.Muted.Render(ReasonSummaryIn(p, rec)))
 	if len(rec.Offers) == 0 {
 		fmt.Fprintf(&b, "%s\n", st.Bad.Render(p.T("No offer runs this workload with these filters.")))
@@ -531,4 +542,27 @@ func SortName(p *i18n.Printer, k model.SortKey) string {
 		return string(k)
 	}
 	return p.T("sort " + string(k))
+}
+
+// GlobalBatchNoteIn says what recommend did with w's global batch when it
+// picked the GPU count per offer: kept, its accumulation shared out over
+// the GPUs (model.Workload.OnGPUs, with the split on the offer with the
+// most GPUs as the example), or, with the micro-batch per GPU
+// (model.Workload.BatchPerGPU), grown with them.
+func GlobalBatchNoteIn(p *i18n.Printer, w *model.Workload, offers []model.Offer) string {
+	if w.BatchPerGPU {
+		return p.Sprintf("no gradient accumulation given: the micro-batch of %d is per GPU, so the global batch is %d × each offer's GPUs (--grad-accum fixes it)",
+			w.MicroBatch, w.MicroBatch)
+	}
+	var most *model.Workload
+	for i := range offers {
+		if e := offers[i].Estimate; e != nil && e.Workload.GPUs > 1 && (most == nil || e.Workload.GPUs > most.GPUs) {
+			most = &e.Workload
+		}
+	}
+	if most == nil {
+		return p.Sprintf("global batch %d (micro-batch %d × gradient accumulation %d) kept on every offer", w.GlobalBatch(), w.MicroBatch, w.GradAccum)
+	}
+	return p.Sprintf("global batch %d (micro-batch %d × gradient accumulation %d) kept on every offer: its GPUs share it, e.g. %d GPUs at %d × %d",
+		w.GlobalBatch(), w.MicroBatch, w.GradAccum, most.GPUs, most.MicroBatch, most.GradAccum)
 }

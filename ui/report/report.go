@@ -44,6 +44,8 @@ type ModelJSON struct {
 // WorkloadJSON echoes the workload after defaults, in TOML key names.
 type WorkloadJSON struct {
 	Framework      string   `json:"framework"`
+	Torch          string   `json:"torch,omitempty"`   // PyTorch release, for PyTorch jobs
+	Trainer        string   `json:"trainer,omitempty"` // training library, for training jobs
 	Task           string   `json:"task"`
 	Precision      string   `json:"precision"`
 	Optimizer      string   `json:"optimizer,omitempty"`
@@ -236,10 +238,26 @@ func NewEstimateJSON(e *model.Estimate, f *model.Fit) EstimateJSON {
 	return out
 }
 
+// torchOf returns the PyTorch release of a PyTorch job, "" otherwise.
+func torchOf(w *model.Workload) string {
+	if w.Framework != model.PyTorch {
+		return ""
+	}
+	return w.Torch.String()
+}
+
+// trainerOf returns the training library of a training job, "" otherwise.
+func trainerOf(w *model.Workload) string {
+	if !w.Task.Training() {
+		return ""
+	}
+	return string(w.Trainer)
+}
+
 // NewWorkloadJSON echoes w in TOML key names.
 func NewWorkloadJSON(w *model.Workload) WorkloadJSON {
 	return WorkloadJSON{
-		Framework: string(w.Framework), Task: string(w.Task), Precision: string(w.Precision),
+		Framework: string(w.Framework), Torch: torchOf(w), Trainer: trainerOf(w), Task: string(w.Task), Precision: string(w.Precision),
 		Optimizer: string(w.Optimizer), BatchSize: w.MicroBatch, SeqLen: w.SeqLen, ImageSize: w.ImageSize,
 		GradAccum: w.GradAccum, Checkpointing: w.Ckpt(), FlashAttention: w.Flash(), LoRARank: w.LoRARank,
 		LoRATargets: w.LoRATargets, DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens, Epochs: w.Epochs,
@@ -509,7 +527,14 @@ func DescribeWorkloadIn(p *i18n.Printer, w *model.Workload) string {
 	if w.TP > 1 {
 		gpus += fmt.Sprintf(" tp=%d", w.TP)
 	}
-	parts = append(parts, gpus, string(w.Framework))
+	fw := string(w.Framework)
+	if w.Framework == model.PyTorch && !w.Torch.IsZero() && w.Torch != model.DefaultTorch {
+		fw += " " + w.Torch.String() // an older stack changes memory: say so
+	}
+	if w.Trainer == model.TrainerLitGPT && w.Task.Training() {
+		fw += " · litgpt"
+	}
+	parts = append(parts, gpus, fw)
 	return strings.Join(parts, " · ")
 }
 

@@ -72,7 +72,7 @@ type answers struct {
 	Dataset, DatasetUnit, Epochs string
 
 	Distribution string // distSingle, distNode, distMulti
-	GPUs         string // "auto" or a number
+	GPUs         string // "auto", "≤8" (up to 8: auto with a cap) or a number
 	Strategy     model.Strategy
 
 	Providers []string
@@ -120,7 +120,10 @@ type extraAnswers struct {
 // default follows the model and task until the user changes it.
 type filled struct {
 	modelKey, batch, length string
+	optimizer               model.Optimizer // the model's recipe's (Architecture.DefaultOptimizer) or AdamW
 	vision                  bool
+	adapters                bool // filled for LoRA/QLoRA, whose default batch is the recipe's (model.AdapterGradAccum)
+	fileBatch               bool // the batch filled is a file's batch_size, not the model's default
 	noAttention             bool // a CNN: no flash-attention question, no answer sent
 	task                    model.Task
 	framework               model.Framework
@@ -196,12 +199,12 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 			a.InferPrecision = w.Precision
 		}
 	}
-	if w.Optimizer != "" {
-		a.Optimizer = w.Optimizer
-	}
 	// Fill the model's defaults first, then let the file's values win.
 	a.fill.modelKey, a.fill.basis = "\x00", ""
 	a.reconcile(cat, nil)
+	if w.Optimizer != "" {
+		a.Optimizer = w.Optimizer
+	}
 	if w.MicroBatch > 0 {
 		a.Batch = fmtInt(w.MicroBatch)
 	}
@@ -242,6 +245,9 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	if w.GPUs > 0 {
 		a.GPUs = fmtInt(w.GPUs)
 	}
+	if n := c.Search.MaxGPUs; n > 0 && w.AutoGPUs {
+		a.GPUs = "≤" + fmtInt(n)
+	}
 	if w.Strategy != "" && w.Strategy != model.Single {
 		a.Strategy = w.Strategy
 	}
@@ -274,6 +280,7 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	a.PrecisionFallback = s.AllowPrecisionFallback
 	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
 	a.fill.batch, a.fill.length = a.Batch, a.Length
+	a.fill.fileBatch = w.MicroBatch > 0
 	a.fill.ckpt, a.fill.flash = a.Checkpointing, a.Flash
 	a.Serve.fromServing(w.Serve)
 	a.reconcile(cat, nil)
@@ -368,7 +375,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 	if a.Model == modelHF {
 		modelKey += ":" + a.hf.path
 	}
-	if ok && modelKey != a.fill.modelKey {
+	if ok && (modelKey != a.fill.modelKey || a.Task.Adapters() != a.fill.adapters) {
 		w := model.Workload{Settings: model.Settings{Task: a.Task}, Model: m}
 		w.Defaults()
 		batch, length := fmtInt(w.MicroBatch), fmtInt(w.SeqLen)
@@ -396,6 +403,13 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 			}
 			a.Length = length
 		}
+		if a.Optimizer == a.fill.optimizer || a.Optimizer == "" || first { // follows the model's recipe until changed
+			if a.Optimizer != w.Optimizer && !first && a.Task.Training() {
+				notes = append(notes, model.Msg("optimizer %s", string(w.Optimizer)))
+			}
+			a.Optimizer = w.Optimizer
+		}
+		a.fill.optimizer = w.Optimizer
 		if len(notes) > 0 {
 			notes[0] = model.Msg("%s defaults: %s", name, notes[0])
 		}
@@ -403,6 +417,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 			a.DatasetUnit = unitOptions(vision)[0]
 		}
 		a.fill.modelKey, a.fill.batch, a.fill.length, a.fill.vision = modelKey, batch, length, vision
+		a.fill.adapters, a.fill.fileBatch = a.Task.Adapters(), false
 		a.fill.noAttention = !m.Family.HasAttention()
 	}
 	if a.Task != a.fill.task {
@@ -429,7 +444,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 		a.InferPrecision = model.InferencePrecisions[0]
 	}
 	a.Regions = pruneRegions(cat, a.Providers, a.Regions)
-	return append(notes, a.followBasis(focused, cat)...)
+	return append(a.followBasis(focused, cat), notes...) // what to check before what was filled in: the footer may cut the end
 }
 
 // providers lists the catalog's providers, sorted.
@@ -591,14 +606,31 @@ func positiveValidator(label string, hi float64) func(string) error {
 }
 
 func gpusValidator(s string) error {
-	if strings.EqualFold(strings.TrimSpace(s), "auto") {
-		return nil
+	_, _, err := parseGPUs(s)
+	return err
+}
+
+// parseGPUs reads the GPUs answer: "auto" (or nothing), the fewest whole
+// instances that fit; "≤8" (or "up to 8", "<=8", "最多 8"), the same with at most 8
+// GPUs (Query.MaxGPUs); or a count. auto is true for the first two, n the
+// cap or the count (0: none).
+func parseGPUs(s string) (auto bool, n int, err error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if t == "" || t == "auto" {
+		return true, 0, nil
 	}
-	_, err := parseWhole("GPUs", s, 1, 1<<17)
-	if err != nil {
-		return model.Msg("GPUs: want auto or a whole number such as 8, got %q", s)
+	for _, p := range []string{"up to", "≤", "<=", "最多"} {
+		if rest, ok := strings.CutPrefix(t, p); ok {
+			if n, err := parseWhole("GPUs", rest, 1, model.MaxGPUs); err == nil {
+				return true, n, nil
+			}
+			return false, 0, model.Msg("GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got %q", s)
+		}
 	}
-	return nil
+	if n, err = parseWhole("GPUs", s, 1, model.MaxGPUs); err != nil {
+		return false, 0, model.Msg("GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got %q", s)
+	}
+	return false, n, nil
 }
 
 func (a *answers) custom() (*config.CustomModel, error) {
@@ -653,6 +685,12 @@ func (a *answers) config() (config.Config, error) {
 	if w.MicroBatch, err = parseWhole(a.batchLabel(), a.Batch, 1, 1<<20); err != nil {
 		return c, err
 	}
+	if a.Task.Adapters() && a.Batch == a.fill.batch && !a.fill.fileBatch && a.extra.GradAccum == 0 {
+		// LoRA's and QLoRA's untouched default batch is the recipe's, one
+		// sample × 16 steps kept on any GPU count (model.Workload.Defaults),
+		// as on the command line with no --batch-size: not a batch given.
+		w.MicroBatch = 0
+	}
 	length, err := parseWhole("length", a.Length, 1, 1<<24)
 	if !a.fill.vision && strings.TrimSpace(a.Length) != "" { // tokens: 8k is 8192, as model cards say
 		if length, err = model.ParseTokens(a.Length); err == nil && (length < 1 || length > 1<<24) {
@@ -692,13 +730,14 @@ func (a *answers) config() (config.Config, error) {
 	case distSingle:
 		w.GPUs, w.Strategy = 1, model.Single
 	default:
-		if err := gpusValidator(a.GPUs); err != nil {
+		auto, n, err := parseGPUs(a.GPUs)
+		if err != nil {
 			return c, err
 		}
-		if strings.EqualFold(strings.TrimSpace(a.GPUs), "auto") || strings.TrimSpace(a.GPUs) == "" {
-			w.AutoGPUs = true
+		if w.AutoGPUs = auto; auto {
+			c.Search.MaxGPUs = n // "up to n"; 0 for auto
 		} else {
-			w.GPUs, _ = parseWhole("GPUs", a.GPUs, 1, 1<<17)
+			w.GPUs = n
 		}
 		w.Strategy = a.Strategy
 		c.Search.AllowMultiNode = a.Distribution == distMulti

@@ -80,12 +80,16 @@ type app struct {
 	seq      int     // of the last recompute started
 	lastKey  string  // answers the last recompute was for
 	res      *result // the last result applied
-	savedKey string  // answers at start or at the last export
-	async    bool    // recompute in a command (false in tests)
-	hf       *hfReader
-	crash    *crashBox
-	stops    *stopper   // ctrl+z and kill -TSTP; shared by copies
-	widths   *widthMemo // of the lines of the last frames (frame.go)
+	savedKey string  // answers at start or at the last TOML export
+	// launchOnly: a launch file (SkyPilot, script, Kubernetes) was exported
+	// since the answers were last saved as TOML; it does not reopen them,
+	// so quitting still asks, and says so (issue 31).
+	launchOnly bool
+	async      bool // recompute in a command (false in tests)
+	hf         *hfReader
+	crash      *crashBox
+	stops      *stopper   // ctrl+z and kill -TSTP; shared by copies
+	widths     *widthMemo // of the lines of the last frames (frame.go)
 }
 
 // newApp builds the configurator with answers from opts.Config or the
@@ -106,7 +110,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	}
 	// width 0: the form is sized once, by the layout below
 	m.wiz = newWizard(a, cat, m.hf.check(), theme, 0, 20, lang)
-	m.panel = panel{st: st, lang: lang, cache: &panelCache{}}
+	m.panel = panel{st: st, lang: lang, cache: &panelCache{}, probes: opts.Probes}
 	m.offers = newOffersView(st, m.keys.Table)
 	m.offers.lang = lang
 	m.detail = newDetailView(st, m.keys.Table)
@@ -136,7 +140,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	if m.learnHF(m.res) {
 		// Opened with a config.json: the file's batch and length stand;
 		// the model's defaults apply from the next change of model on.
-		m.a.fill.modelKey = modelHF + ":" + m.a.hf.path
+		m.a.fill.modelKey, m.a.fill.adapters = modelHF+":"+m.a.hf.path, m.a.Task.Adapters()
 		m.a.fill.vision = m.a.hf.arch.Family.Vision()
 		m.lastKey = m.a.key()
 		m.savedKey = m.lastKey
@@ -205,9 +209,13 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tea.Quit
 	case exportedMsg:
+		if d := m.dialog; d == nil || d.format == launch.FormatTOML || d.plan != nil {
+			m.savedKey, m.launchOnly = m.a.key(), false // only the TOML reopens the answers (--config)
+		} else {
+			m.launchOnly = true // a launch file does not: the answers are still to save
+		}
 		m.dialog = nil
 		m.plan.exported() // phases.go
-		m.savedKey = m.a.key()
 		m.footer.say(m.lang.Sprintf("exported to %s", msg.path), false)
 		m.layout()
 		return m, nil
@@ -282,7 +290,7 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if m.a.key() == m.savedKey && !m.plan.dirty {
 			return m, tea.Quit
 		}
-		m.dialog = newQuitDialog(m.theme, m.dialogWidth(), m.lang)
+		m.dialog = newQuitDialog(m.theme, m.dialogWidth(), m.lang, m.launchOnly)
 		return m, m.dialog.init()
 	case key.Matches(msg, m.keys.Export):
 		return m.openExport()

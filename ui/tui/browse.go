@@ -465,10 +465,28 @@ var (
 // numeric cells are right-aligned.
 func numeric(c int) bool { return c >= 3 && c <= 8 }
 
+// inputView is the filter line as drawn: every rune a terminal would act
+// on or not show (a bidi override, a zero-width space: termsafe) written
+// as its escape, as the error line under it does, with the cursor kept on
+// the same rune. The line parsed is what was typed.
+func (v browseView) inputView() string {
+	val := v.input.Value()
+	shown := printable(val)
+	if shown == val {
+		return v.input.View()
+	}
+	in := v.input // a copy: only the drawing changes
+	in.CharLimit = 0
+	pos := len([]rune(printable(string([]rune(val)[:in.Position()]))))
+	in.SetValue(shown)
+	in.SetCursor(pos)
+	return in.View()
+}
+
 // view draws the filter line, its status, and the list.
 func (v browseView) view() string {
 	w := max(v.width, 1)
-	out := []string{report.Truncate(v.input.View(), w), report.Truncate(v.status(), w)}
+	out := []string{report.Truncate(v.inputView(), w), report.Truncate(v.status(), w)}
 	h := v.listHeight()
 	end := min(v.top+h, v.numLines())
 	cells := make([][]string, 0, end-v.top)

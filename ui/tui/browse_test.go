@@ -18,6 +18,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -112,6 +113,26 @@ func TestBrowseLineErrors(t *testing.T) {
 				t.Errorf("the line under the filter does not show the error:\n%s", s)
 			}
 		})
+	}
+}
+
+// TestBrowseLineShowsEscapes: a filter line holding a bidi override or a
+// zero-width space (pasted) is drawn with them escaped, as the error
+// line under it (attack test L1); the cursor stays after the last rune.
+func TestBrowseLineShowsEscapes(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"regions=us-east-1\u200b", `regions=us-east-1\u200b`},
+		{"l4 \u202eregions=x", `l4 \u202eregions=x`},
+	} {
+		v := openBrowse(t, 120, 40)
+		v.setText(tt.line)
+		first := strings.Split(ansi.Strip(v.view()), "\n")[0]
+		if !strings.Contains(first, "filter › "+tt.want) || strings.ContainsAny(first, "\u200b\u202e") {
+			t.Errorf("%q: filter line %q, want it to show %q", tt.line, first, tt.want)
+		}
+		if v.input.Value() != tt.line {
+			t.Errorf("%q: the line typed became %q", tt.line, v.input.Value())
+		}
 	}
 }
 
@@ -480,9 +501,12 @@ func TestBrowseAsync(t *testing.T) {
 
 // TestBrowsePickAdvice: when nothing fits the GPU picked, the advice of
 // what would fit aims at that GPU, not at the largest one on the market:
-// the default QLoRA of Llama 3.1 8B needs 48.89 GiB per GPU, an L4 has 24.
+// QLoRA of Llama 3.1 8B at micro-batch 4 needs about 45 GiB per GPU, an
+// L4 has 24 (the default one-sample micro-batch fits it).
 func TestBrowsePickAdvice(t *testing.T) {
-	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), ctrlB)
+	var c config.Config
+	c.Workload.Model, c.Workload.Task, c.Workload.MicroBatch = "llama-3.1-8b", model.TaskQLoRA, 4
+	m := start(t, newTestApp(t, testCatalog(t), Options{Config: &c}), size(120, 40), ctrlB)
 	m = drive(t, m, msgs(typed("l4:1 providers=aws"), enter)...)
 	if len(m.res.rec.Offers) != 0 || m.res.adviceOn == nil || m.res.adviceOn.Key != "l4" {
 		t.Errorf("%d offers, advice on %v; want none, advice on the l4", len(m.res.rec.Offers), m.res.adviceOn)

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -19,13 +20,13 @@ import (
 // estimates).
 type decider struct {
 	cat  *model.Catalog
-	rate func(provider, region, instanceType string) model.InterruptionRate
+	rate func(provider, region, instanceType string) decide.InterruptionRate
 }
 
 // spotAssumptions are the configurator's spot inputs: the defaults, each
 // an assumption (the command line has flags to change them).
-var spotAssumptions = model.SpotAssumptions{CheckpointWriteBytesPerSecond: model.DefaultCheckpointWriteBytesPerSecond,
-	RestartHours: model.DefaultRestartHours, WriteDefaulted: true, RestartDefaulted: true}
+var spotAssumptions = decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond,
+	RestartHours: decide.DefaultRestartHours, WriteDefaulted: true, RestartDefaulted: true}
 
 // content is the detail view's text: offerDetail, then the decisions.
 func (d *detailView) content(o *model.Offer, r *result, asOf string) string {
@@ -40,19 +41,23 @@ func (d *detailView) content(o *model.Offer, r *result, asOf string) string {
 	return s + "\n" + strings.Join(lines, "\n")
 }
 
-// lines are the "Spot and commitments" and "Time against cost" sections.
+// lines are the "Spot and commitments" and "Time against cost" sections;
+// for a serving offer, serveLines.
 func (dc decider) lines(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *result, width int) []string {
+	if servePlanFor(r, o) != nil {
+		return dc.serveLines(lang, st, o, r, width)
+	}
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, lang.Sprintf(format, args...)) }
 	T := lang.T
 	add("")
 	add("%s", st.Heading.Render(T("Spot and commitments")))
-	var rate model.InterruptionRate
+	var rate decide.InterruptionRate
 	if dc.rate != nil {
 		rate = dc.rate(o.Instance.Provider, o.Region, o.Instance.Type)
 	}
 	hpm := r.cfg.Search.HoursPerMonth
-	od := model.DecideOffer(dc.cat, o, rate, spotAssumptions, min(hpm, model.HoursPerMonth))
+	od := decide.ForOffer(dc.cat, o, rate, spotAssumptions, min(hpm, model.HoursPerMonth))
 	switch {
 	case dc.rate == nil:
 	case od.Spot != nil:
@@ -81,9 +86,61 @@ func (dc decider) lines(lang *i18n.Printer, st *report.Styles, o *model.Offer, r
 	add("")
 	add("%s", st.Heading.Render(lang.Sprintf("Time against cost: %d of %d offers on the front", len(front), len(pts))))
 	sel := selectedIndex(r.rec.Offers, o)
-	add("%s", timeCostChart(lang, st, pts, front, sel, max(min(width-2, 72), 30), 10))
+	add("%s", timeCostChart(lang, st, pts, front, sel, max(min(width-2, 72), 30), 10, jobAxis))
 	return lines
 }
+
+// serveLines are a serving offer's decisions: a service runs every hour
+// of the month, so the commitment (a 1- or 3-year rate against
+// on-demand) is the choice to weigh; spot's checkpoint-and-restart model
+// is a training job's and is left out. The chart puts each offer's TPOT
+// (what a reader of the stream waits per token) against its $ per
+// million output tokens, the two the serving ranking weighs.
+func (dc decider) serveLines(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *result, width int) []string {
+	var lines []string
+	add := func(format string, args ...any) { lines = append(lines, lang.Sprintf(format, args...)) }
+	hpm := cmpOrHours(r.cfg.Search.HoursPerMonth)
+	add("")
+	add("%s", st.Heading.Render(lang.T("Commitments")))
+	od := decide.ForOffer(dc.cat, o, decide.InterruptionRate{}, spotAssumptions, hpm)
+	if len(od.Commitment) > 0 {
+		add("  commitment: %s", report.CommitmentLineIn(lang, od.Commitment))
+	} else {
+		add("  %s", st.Muted.Render(lang.Sprintf("commitment: no published 1- or 3-year rate for %s", o.Instance.Provider)))
+	}
+	add("  %s", st.Muted.Render(lang.Sprintf("a service runs all month: commitments compared at %.0f h/month", hpm)))
+	var pts []model.TimeCost
+	for i := range r.rec.Offers {
+		if p := servePlanFor(r, &r.rec.Offers[i]); p != nil && p.Perf.TPOTSec > 0 {
+			pts = append(pts, model.TimeCost{Index: i, Hours: p.Perf.TPOTSec, USD: p.USDPerMOutput})
+		}
+	}
+	if len(pts) < 2 {
+		return lines
+	}
+	front := model.ParetoFront(pts)
+	add("")
+	add("%s", st.Heading.Render(lang.Sprintf("TPOT against $ per million output tokens: %d of %d offers on the front", len(front), len(pts))))
+	sel := selectedIndex(r.rec.Offers, o)
+	add("%s", timeCostChart(lang, st, pts, front, sel, max(min(width-2, 72), 30), 10, tpotAxis))
+	return lines
+}
+
+// chartAxis is what a timeCostChart's x axis shows: its title, linear
+// and logarithmic, the values' format, and the legend of the front.
+type chartAxis struct {
+	title, logTitle, front string
+	format                 func(lang *i18n.Printer, x float64) string
+}
+
+var (
+	// jobAxis: a training job's time, in hours.
+	jobAxis = chartAxis{"job time →", "job time (log) →", "%s Pareto front (nothing faster and cheaper)  %c this offer  %c other offers",
+		func(lang *i18n.Printer, h float64) string { return report.HoursIn(lang, h) }}
+	// tpotAxis: a serving offer's time per output token, in seconds.
+	tpotAxis = chartAxis{"TPOT →", "TPOT (log) →", "%s Pareto front (nothing with a shorter TPOT and cheaper)  %c this offer  %c other offers",
+		func(lang *i18n.Printer, sec float64) string { return lang.Sprintf("%.3g ms", sec*1e3) }}
+)
 
 func cmpOrHours(h float64) float64 {
 	if h > 0 {
@@ -110,11 +167,12 @@ const (
 	markSelected = '◆'
 )
 
-// timeCostChart draws pts as job time (x) against job cost (y) on a
-// width × height canvas of cells, axes included: the Pareto front in the
-// good colour, the selected offer (index sel) on top. Both axes are
-// logarithmic when the values span more than ten times, as offers do.
-func timeCostChart(lang *i18n.Printer, st *report.Styles, pts, front []model.TimeCost, sel, width, height int) string {
+// timeCostChart draws pts as job time (x, as axis shows it) against cost
+// (y) on a width × height canvas of cells, axes included: the Pareto
+// front in the good colour, the selected offer (index sel) on top. Both
+// axes are logarithmic when the values span more than ten times, as
+// offers do.
+func timeCostChart(lang *i18n.Printer, st *report.Styles, pts, front []model.TimeCost, sel, width, height int, axis chartAxis) string {
 	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, p := range pts {
 		minX, maxX = min(minX, p.Hours), max(maxX, p.Hours)
@@ -179,21 +237,21 @@ func timeCostChart(lang *i18n.Printer, st *report.Styles, pts, front []model.Tim
 		b.WriteString("\n")
 	}
 	b.WriteString(strings.Repeat(" ", left) + "└" + strings.Repeat("─", plotW) + "\n")
-	lo, hi := report.HoursIn(lang, minX), report.HoursIn(lang, maxX)
-	mid := lang.T("job time →")
+	lo, hi := axis.format(lang, minX), axis.format(lang, maxX)
+	mid := lang.T(axis.title)
 	if math.Abs(maxX/math.Max(minX, 1e-12)) > 10 {
-		mid = lang.T("job time (log) →")
+		mid = lang.T(axis.logTitle)
 	}
 	gap := max(plotW-lipgloss.Width(lo)-lipgloss.Width(hi)-lipgloss.Width(mid), 2)
 	b.WriteString(strings.Repeat(" ", left+1) + lo + strings.Repeat(" ", gap/2) + mid + strings.Repeat(" ", gap-gap/2) + hi + "\n")
-	b.WriteString(st.Muted.Render(lang.Sprintf("%s Pareto front (nothing faster and cheaper)  %c this offer  %c other offers", string(markFront), markSelected, markOffer)))
+	b.WriteString(st.Muted.Render(lang.Sprintf(axis.front, string(markFront), markSelected, markOffer)))
 	return b.String()
 }
 
 // writeAccessibleDecisions is the accessible summary's part of the
 // detail view: the spot and commitment lines of the best offers and,
 // instead of the chart, the Pareto front as a table.
-func writeAccessibleDecisions(w io.Writer, r *report.Renderer, cat *model.Catalog, res *result, rate func(provider, region, instanceType string) model.InterruptionRate) error {
+func writeAccessibleDecisions(w io.Writer, r *report.Renderer, cat *model.Catalog, res *result, rate func(provider, region, instanceType string) decide.InterruptionRate) error {
 	if len(res.rec.Offers) == 0 {
 		return nil
 	}

@@ -12,29 +12,39 @@ import (
 // recipe and loss implementation on one page for training, QLoRA's 4-bit
 // format on its own page shown only for QLoRA. Zero values are "auto".
 
-// recipePage asks for the training recipe and the loss; training only.
-// The loss applies to language models; vision models ignore it.
-func (w *wizard) recipePage() page {
-	a := w.a
+// recipePages ask for the training recipe and, for a language model, the
+// loss; training only. The loss implementation is the LM head's
+// cross-entropy over the vocabulary, which a vision model does not have,
+// so its page asks the recipe alone (issue 31: the loss was asked for
+// CNNs). Two pages, not a field hidden on one: huh builds a page's
+// fields once, so a page shows or hides as the model changes.
+func (w *wizard) recipePages() []page {
+	a, cat := w.a, w.cat
 	T := w.lang.T
-	return page{title: "Recipe and loss", hide: func() bool { return !a.Task.Training() }, fields: func(bool) []huh.Field {
-		fields := []huh.Field{
-			newSelect[model.Recipe](w.theme).Title(T("Training recipe")).
-				Description(T("which copies of the weights exist: auto follows precision and strategy")).Options(
-				huh.NewOption(T("auto        from precision and strategy"), model.RecipeAuto),
-				huh.NewOption(T("autocast    torch.autocast: fp32 weights, 16-bit cast cache"), model.RecipeAutocast),
-				huh.NewOption(T("fsdp-mixed  FSDP MixedPrecision: sharded fp32, 16-bit units"), model.RecipeFSDPMixed),
-				huh.NewOption(T("deepspeed   DeepSpeed ZeRO: 16-bit weights, fp32 master"), model.RecipeDeepSpeed),
-				huh.NewOption(T("pure16      model loaded in bf16, states in bf16"), model.RecipePure16),
-				huh.NewOption(T("fp32        fp32 throughout"), model.RecipeFP32)).Value(&a.Recipe),
-			newSelect[model.Loss](w.theme).Title(T("Loss (language models)")).Options(
-				huh.NewOption(T("hf-fp32  Hugging Face: fp32 copy of the logits (default)"), model.LossAuto),
-				huh.NewOption(T("fused    fused cross-entropy, in-place gradient"), model.LossFused),
-				huh.NewOption(T("chunked  Liger / Cut Cross-Entropy: no full logits"), model.LossChunked),
-				huh.NewOption(T("native   F.cross_entropy in the logits' dtype"), model.LossNative)).Value(&a.Loss),
-		}
-		return fields
-	}}
+	recipe := func() huh.Field {
+		return newSelect[model.Recipe](w.theme).Title(T("Training recipe")).
+			Description(T("which copies of the weights exist: auto follows precision and strategy")).Options(
+			huh.NewOption(T("auto        from precision and strategy"), model.RecipeAuto),
+			huh.NewOption(T("autocast    torch.autocast: fp32 weights, 16-bit cast cache"), model.RecipeAutocast),
+			huh.NewOption(T("fsdp-mixed  FSDP MixedPrecision: sharded fp32, 16-bit units"), model.RecipeFSDPMixed),
+			huh.NewOption(T("deepspeed   DeepSpeed ZeRO: 16-bit weights, fp32 master"), model.RecipeDeepSpeed),
+			huh.NewOption(T("pure16      model loaded in bf16, states in bf16"), model.RecipePure16),
+			huh.NewOption(T("fp32        fp32 throughout"), model.RecipeFP32)).Value(&a.Recipe)
+	}
+	return []page{
+		{title: "Recipe and loss", hide: func() bool { return !a.Task.Training() || a.vision(cat) }, fields: func(bool) []huh.Field {
+			return []huh.Field{recipe(),
+				newSelect[model.Loss](w.theme).Title(T("Loss (language models)")).Options(
+					huh.NewOption(T("hf-fp32  Hugging Face: fp32 copy of the logits (default)"), model.LossAuto),
+					huh.NewOption(T("fused    fused cross-entropy, in-place gradient"), model.LossFused),
+					huh.NewOption(T("chunked  Liger / Cut Cross-Entropy: no full logits"), model.LossChunked),
+					huh.NewOption(T("native   F.cross_entropy in the logits' dtype"), model.LossNative)).Value(&a.Loss),
+			}
+		}},
+		{title: "Recipe", hide: func() bool { return !a.Task.Training() || !a.vision(cat) }, fields: func(bool) []huh.Field {
+			return []huh.Field{recipe()}
+		}},
+	}
 }
 
 // switchQuestion asks for one model.Switches field as an on/off

@@ -32,6 +32,7 @@ type zhScreen struct {
 	name string
 	keys []tea.Msg
 	set  func(m *app) // answers set directly, then recomputed
+	then []tea.Msg    // keys after set
 }
 
 // zhScreens are the screens a user meets on the three journeys (train,
@@ -63,14 +64,18 @@ func zhScreens() []zhScreen {
 				report.Count(m.lang, 1, "type"), "lambda/gpu_8x_h100_sxm5 (12 × h100-sxm ≠ 8 × h100-sxm)")})
 			m.layout() // as newApp does with Options.Warnings: the footer's keys follow
 		}},
-		{name: "serving", set: func(m *app) {
-			a := m.a
-			a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
-			a.Batch, a.Length = "32", "8k"
-			a.Serve = serveAnswers{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512", TPOTMs: "50"}
-			m.recompute()
-		}},
+		{name: "serving", set: serving},
+		{name: "serving-detail", set: serving, then: msgs(ctrlO, enter)}, // commitments and the TPOT chart
 	}
+}
+
+// serving answers the questions for a 70B service (TestServingPanel's).
+func serving(m *app) {
+	a := m.a
+	a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
+	a.Batch, a.Length = "32", "8k"
+	a.Serve = serveAnswers{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512", TPOTMs: "50"}
+	m.recompute()
 }
 
 // invalidBatch types a batch size that does not parse.
@@ -85,7 +90,7 @@ func zhApp(t *testing.T, opts Options, sc zhScreen, w, h int) app {
 	if sc.set != nil {
 		sc.set(&m)
 	}
-	return m
+	return drive(t, m, sc.then...)
 }
 
 // TestChineseGolden pins the Chinese screens at 80×24 and 120×40 beside
@@ -203,7 +208,7 @@ func TestParseErrorsTranslate(t *testing.T) {
 	}{
 		{whole, `batch size: want a whole number from 1 to 1048576, got "xy"`, `批大小：应为 1 到 1048576 之间的整数，收到 "xy"`},
 		{count, `dataset size: want a count such as 20M, 88k or 1.2B, got "lots"`, `数据集大小：应为数量，如 20M、88k 或 1.2B，收到 "lots"`},
-		{gpusValidator("two"), `GPUs: want auto or a whole number such as 8, got "two"`, `GPU 数：应为 auto 或整数（如 8），收到 "two"`},
+		{gpusValidator("two"), `GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got "two"`, `GPU 数：应为 auto、≤ 某数（≤8 即最多 8 块）或整数（如 8），收到 "two"`},
 		{adapter, "qlora puts adapters in a transformer's layers; ResNet-50 is a cnn: pick a transformer, or go back (esc) and choose full fine-tune",
 			"QLoRA 微调 把适配器放在 Transformer 的层中；ResNet-50 是 CNN 模型：请选 Transformer 模型，或返回（esc）改选全参数微调"},
 		{errors.New("plain"), "plain", "plain"},

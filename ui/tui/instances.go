@@ -37,6 +37,7 @@ type offersView struct {
 	none          string // when nothing passed: how many offers each check removed
 	width, height int
 	serving       bool          // the offers are serving plans (headers)
+	tpot          []float64     // serving: each offer's TPOT in ms, in the last column (headroom is vLLM's constant)
 	lang          *i18n.Printer // the table's language (nil: English)
 }
 
@@ -62,6 +63,16 @@ func (v *offersView) setResult(r *result) {
 	}
 	v.all, v.sort, v.problem, v.none = nil, "", "", ""
 	v.serving = r != nil && r.serve != nil
+	v.tpot = v.tpot[:0]
+	if v.serving {
+		for i := range r.rec.Offers {
+			ms := 0.0
+			if p := servePlanFor(r, &r.rec.Offers[i]); p != nil {
+				ms = p.Perf.TPOTSec * 1e3
+			}
+			v.tpot = append(v.tpot, ms)
+		}
+	}
 	if r != nil {
 		v.all, v.sort = r.rec.Offers, r.rec.Sort
 		if r.err != nil {
@@ -154,6 +165,7 @@ var (
 	tableShrink      = []shrinkTo{{2, 10}, {1, 6}, {3, 9}, {4, 8}} // instance, provider, region, GPUs
 	tableShrinkTight = []shrinkTo{{2, 7}, {1, 4}, {3, 9}, {4, 8}}
 	tableDropOrder   = []int{9, 6, 7, 3} // headroom, $/month, job time, region
+	serveDropOrder   = []int{6, 7, 3}    // $/month, 1M tok time, region: TPOT and $/Mtok stay
 )
 
 // columns are the table's columns; widths fit the terminal: the cell
@@ -180,6 +192,9 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		shrink []shrinkTo
 	}
 	drops := slices.DeleteFunc(slices.Clone(tableDropOrder), func(c int) bool { return c == report.SortColumn(v.sort)+1 }) // +1: the cursor column
+	if v.serving {
+		drops = slices.Clone(serveDropOrder)
+	}
 	last := len(drops)
 	var attempts []attempt
 	for drop := 0; drop < last; drop++ {
@@ -250,6 +265,12 @@ func (v *offersView) refresh(keep *model.Offer) {
 		if v.more[i] > 0 {
 			rows[i][3] += fmt.Sprintf(" +%d", v.more[i]) // the region column, as report.CollapseRegions writes it
 		}
+		if v.serving && j < len(v.tpot) { // TPOT where the headroom was: vLLM takes gpu_memory_utilization, the same for all
+			rows[i][9] = "—"
+			if v.tpot[j] > 0 {
+				rows[i][9] = fmt.Sprintf("%.1f", v.tpot[j])
+			}
+		}
 		if keep != nil && o.Instance == keep.Instance && o.GPUs == keep.GPUs && (o.Region == keep.Region || v.more[i] > 0 && report.SameButRegion(o, keep)) {
 			cursor = i
 		}
@@ -258,7 +279,7 @@ func (v *offersView) refresh(keep *model.Offer) {
 		cursor = min(v.table.Cursor(), len(rows)-1)
 	}
 	cols := v.columns(rows)
-	if cols[9].Width == 0 && markBorderline(rows, v.shown, v.all, 4) { // the headroom column, and its "~", dropped
+	if !v.serving && cols[9].Width == 0 && markBorderline(rows, v.shown, v.all, 4) { // the headroom column, and its "~", dropped
 		cols = v.columns(rows)
 	}
 	widths := make([]int, len(cols))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -231,6 +232,7 @@ type panel struct {
 	width, height int
 	cache         *panelCache   // shared by copies: View has a value receiver
 	lang          *i18n.Printer // the panel's language (nil: English)
+	probes        []probe.Kept  // the user's kept probe runs (Options.Probes)
 }
 
 // panelCache keeps the last drawing: the panel changes only with its
@@ -373,7 +375,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 				if i == 0 {
 					prefix = st.Good.Render(padCells(T("best"), 5))
 				}
-				add(prefix + offerLine(p.lang, &g))
+				add(prefix + offerLine(p.lang, &g, iw-5))
 			}
 			add(st.Muted.Render(p.lang.Sprintf("%s · ctrl+o shows them all", fitCount(p.lang, len(r.rec.Offers)))))
 		} else {
@@ -395,6 +397,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	add("")
 	add(vram, bar)
 	add(p.memoryDetailLines(pe, best)...)
+	add(p.probeLines(pe, iw)...)
 	parts := report.BreakdownLinesIn(p.lang, mem, st)
 	if iw >= 72 && len(parts) > 2 { // two columns
 		half := (len(parts) + 1) / 2
@@ -525,13 +528,23 @@ func adviceChange(lang *i18n.Printer, a *model.Advice) string {
 	return lang.Message(a.Msg)
 }
 
-// offerLine is one offer in a sentence, for the compact panel.
-func offerLine(lang *i18n.Printer, o *model.Offer) string {
-	s := lang.Sprintf("%s %s %s %s %s/h %s/mo", o.Instance.Provider, o.Instance.Type, o.Region, report.OfferGPUsIn(lang, o), report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
+// offerLine is one offer in a sentence of at most width cells, for the
+// compact panel: the names (provider, type, region, GPUs), then the
+// figures, which are never cut: the names give way first, so the job
+// cost stays in view at 80 columns (issue 31; it fell off as "· j…").
+// With a job the figures are its price, time and cost; without one, the
+// price per hour and per month.
+func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
+	names := printable(fmt.Sprintf("%s %s %s %s", o.Instance.Provider, o.Instance.Type, o.Region, report.OfferGPUsIn(lang, o)))
+	figures := lang.Sprintf("%s/h %s/mo", report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
 	if o.HasJob {
-		s += lang.Sprintf(" · job %s %s", report.HoursIn(lang, o.JobHours), report.USD(o.JobUSD))
+		figures = lang.Sprintf("%s/h · job %s %s", report.USD(o.USDPerHour), report.HoursIn(lang, o.JobHours), report.USD(o.JobUSD))
 	}
-	return printable(s)
+	room := width - lipgloss.Width(figures) - 1
+	if room < 8 { // too narrow for both: the figures alone
+		return report.Truncate(figures, width)
+	}
+	return report.Truncate(names, room) + " " + figures
 }
 
 // offerRow is report.OfferRow with every cell printable: names come from

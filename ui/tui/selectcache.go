@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
@@ -31,17 +32,50 @@ type cachedSelect[T comparable] struct {
 	win   window[T]
 	value *T                // the bound answer
 	keys  *huh.SelectKeyMap // as the form gave them
+	// query is huh's filter text, followed key by key: huh keeps its
+	// filter input private, and the window draws the filtered list
+	// itself (an option's key holds text the filter matches that is not
+	// drawn: searchKey). Both are bubbles text inputs with the same
+	// defaults, fed the same messages while the filter is open.
+	query textinput.Model
 }
 
 // cacheSelect wraps s; title, description, options and height are what
-// s was built with (huh does not say).
-func cacheSelect[T comparable](s *huh.Select[T], title, description string, options []huh.Option[T], height int, value *T) *cachedSelect[T] {
-	return &cachedSelect[T]{Select: s, value: value, win: window[T]{title: title, desc: description, options: options, height: height}}
+// s was built with (huh does not say). hint is drawn in place of the
+// options when a filter matches none ("" for none).
+func cacheSelect[T comparable](s *huh.Select[T], title, description string, options []huh.Option[T], height int, value *T, hint string) *cachedSelect[T] {
+	q := textinput.New()
+	q.Prompt = "/" // as huh.NewSelect's filter
+	q.Focus()      // fed only while huh's filter is open, which is when huh's is focused
+	return &cachedSelect[T]{Select: s, value: value, query: q,
+		win: window[T]{title: title, desc: description, options: options, height: height, hint: hint}}
+}
+
+// searchSep divides an option's key into its label, which is drawn, and
+// more text huh's filter matches but the window does not draw (the model
+// list's catalog keys and Hugging Face ids: huh's filter matches an
+// option's key only, and has no filter function to give it). A unit
+// separator: no key press types it.
+const searchSep = "\x1f"
+
+// searchKey is label with more text for the filter to match (searchSep).
+func searchKey(label, more string) string {
+	if more == "" {
+		return label
+	}
+	return label + searchSep + more
+}
+
+// optionLabel is the drawn part of an option's key (searchKey).
+func optionLabel(key string) string {
+	label, _, _ := strings.Cut(key, searchSep)
+	return label
 }
 
 // View is the select's drawing, kept until the next change: only the
-// options in view are drawn (window.view), or huh draws them all while a
-// filter is open or set.
+// options in view are drawn (window.view), the filter's matches while a
+// filter is open or set; huh draws until the window has a theme and a
+// size.
 func (c *cachedSelect[T]) View() string {
 	if !c.drawn {
 		v, ok := c.win.view(c)
@@ -59,23 +93,32 @@ func (c *cachedSelect[T]) changed() { c.drawn, c.view = false, "" }
 // group keeps holding it.
 func (c *cachedSelect[T]) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 	c.changed()
+	clears := false // the key clears a set filter (huh's clearFilter)
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if c.move(msg) {
 			return c, nil
 		}
+		clears = !c.GetFiltering() && c.keys != nil && c.keys.ClearFilter.Enabled() && key.Matches(msg, c.keys.ClearFilter)
 	case tea.PasteMsg, tea.BackgroundColorMsg:
 	default:
 		// The group sends every field a message of its own after each
 		// update, for fields whose title or options follow other answers
 		// (this one's are fixed); huh.Select then scrolls its own
 		// viewport, measuring every option above the cursor. The window
-		// draws while no filter is open, so that can wait for one.
+		// draws, so that can wait until it cannot.
 		if c.win.ready(c) {
 			return c, nil
 		}
 	}
+	open := c.GetFiltering()
+	if open { // huh's filter input sees every message while the filter is open, before huh acts on it
+		c.query, _ = c.query.Update(msg)
+	}
 	_, cmd := c.Select.Update(msg)
+	if clears || open && !c.GetFiltering() && len(c.win.matches(c.query.Value())) == 0 {
+		c.query.Reset() // huh empties its filter: cleared, or closed on no match
+	}
 	c.win.follow(c)
 	return c, cmd
 }
@@ -96,6 +139,12 @@ func (c *cachedSelect[T]) WithTheme(t huh.Theme) huh.Field {
 	c.changed()
 	if c.win.theme == nil {
 		c.win.theme = t // huh keeps the first theme
+		// The filter input's styles, as huh.Select.WithTheme sets its own.
+		focused := t.Theme(true).Focused.TextInput
+		st := c.query.Styles()
+		st.Cursor.Color = focused.Cursor.GetForeground()
+		st.Focused.Prompt, st.Focused.Text, st.Focused.Placeholder = focused.Prompt, focused.Text, focused.Placeholder
+		c.query.SetStyles(st)
 	}
 	c.Select.WithTheme(t)
 	return c
@@ -137,7 +186,7 @@ func (c *cachedSelect[T]) WithPosition(p huh.FieldPosition) huh.Field {
 // when huh next draws (a filter opens with the cursor on top: filter.go).
 // false leaves the key to huh.
 func (c *cachedSelect[T]) move(k tea.KeyPressMsg) bool {
-	if c.keys == nil || c.value == nil || !c.win.ready(c) {
+	if c.keys == nil || c.value == nil || !c.win.ready(c) || filtered(c.Select) {
 		return false
 	}
 	d := 0
@@ -163,11 +212,13 @@ func (c *cachedSelect[T]) move(k tea.KeyPressMsg) bool {
 // view: huh renders every option (wrapping and measuring each) to show a
 // dozen. It follows the scroll position as huh's viewport moves it (the
 // least scroll, in lines, that shows the cursor's option; a wrap-around
-// lands at the other end, which is the same), and draws only while no
-// filter is open or set (then the options shown are huh's to know).
+// lands at the other end, which is the same). With a filter open or set
+// it draws the options huh's filter keeps (matches), their labels only
+// (optionLabel), and the hint when none is kept.
 // TestWindowDrawsAsHuh compares the two drawings key by key.
 type window[T comparable] struct {
 	title, desc string
+	hint        string
 	options     []huh.Option[T]
 	theme       huh.Theme
 	width       int
@@ -231,10 +282,43 @@ func (w *window[T]) listHeight(c *cachedSelect[T]) int {
 	return max(1, w.height-h)
 }
 
-// ready reports whether the window can draw: a theme and a size, no
-// filter.
-func (w *window[T]) ready(c *cachedSelect[T]) bool {
-	return w.theme != nil && w.width > 0 && w.height > 0 && !filtered(c.Select)
+// ready reports whether the window can draw: a theme and a size.
+func (w *window[T]) ready(_ *cachedSelect[T]) bool {
+	return w.theme != nil && w.width > 0 && w.height > 0
+}
+
+// matches are the indexes of the options huh's filter keeps for query,
+// in order: those whose key holds it, case aside (huh.Select.filterFunc),
+// every option for none.
+func (w *window[T]) matches(query string) []int {
+	q := strings.ToLower(query)
+	out := make([]int, 0, len(w.options))
+	for i, o := range w.options {
+		if q == "" || strings.Contains(strings.ToLower(o.Key), q) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// shown are the options drawn, as indexes, and the first line of each:
+// all of them, or the filter's matches while a filter is open or set.
+func (w *window[T]) shown(c *cachedSelect[T]) (idx, start []int, total int) {
+	w.draw()
+	if !filtered(c.Select) {
+		idx = make([]int, len(w.options))
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx, w.start, w.total
+	}
+	idx = w.matches(c.query.Value())
+	start = make([]int, len(idx))
+	for k, i := range idx {
+		start[k] = total
+		total += strings.Count(w.lines[0][i], "\n") + 1
+	}
+	return idx, start, total
 }
 
 // follow moves the window as huh's viewport moved: just enough to show
@@ -247,10 +331,14 @@ func (w *window[T]) follow(c *cachedSelect[T]) {
 	if i < 0 {
 		return
 	}
-	w.draw()
+	idx, start, total := w.shown(c)
+	k := slices.Index(idx, i)
+	if k < 0 {
+		return
+	}
 	h := w.listHeight(c)
-	top, n := w.start[i], strings.Count(w.lines[0][i], "\n")+1
-	w.offset = min(w.offset, max(w.total-h, 0))
+	top, n := start[k], strings.Count(w.lines[0][i], "\n")+1
+	w.offset = min(w.offset, max(total-h, 0))
 	if top < w.offset {
 		w.offset = top
 	} else if top+n > w.offset+h {
@@ -258,9 +346,19 @@ func (w *window[T]) follow(c *cachedSelect[T]) {
 	}
 }
 
+// titleView is the title, or the filter: its input while open, its text
+// while set (huh.Select.titleView).
 func (w *window[T]) titleView(c *cachedSelect[T]) string {
 	st := w.styles()
-	s := st.Title.Render(lipgloss.Wrap(w.title, w.width-st.Base.GetHorizontalFrameSize(), ",.-; "))
+	var s string
+	switch {
+	case c.GetFiltering():
+		s = c.query.View()
+	case c.query.Value() != "":
+		s = st.Description.Render("/" + c.query.Value())
+	default:
+		s = st.Title.Render(lipgloss.Wrap(w.title, w.width-st.Base.GetHorizontalFrameSize(), ",.-; "))
+	}
 	if c.Error() != nil {
 		s += st.ErrorIndicator.String()
 	}
@@ -300,7 +398,7 @@ func (w *window[T]) option(i int, selected bool) string {
 	st := w.styles()
 	cursor := st.SelectSelector.String()
 	cw := lipgloss.Width(cursor)
-	label := lipgloss.Wrap(w.options[i].Key, w.width-st.Base.GetHorizontalFrameSize()-cw, ",.-; ")
+	label := lipgloss.Wrap(optionLabel(w.options[i].Key), w.width-st.Base.GetHorizontalFrameSize()-cw, ",.-; ")
 	var l string
 	if selected {
 		l = lipgloss.JoinHorizontal(lipgloss.Left, cursor, st.SelectedOption.Render(label))
@@ -312,27 +410,32 @@ func (w *window[T]) option(i int, selected bool) string {
 }
 
 // view draws the select, or says it cannot (ok false): no theme or size
-// yet, or a filter open or set.
+// yet.
 func (w *window[T]) view(c *cachedSelect[T]) (string, bool) {
 	if !w.ready(c) {
 		return "", false
 	}
-	w.draw()
+	idx, start, _ := w.shown(c)
 	sel := w.cursor(c.Select)
 	h := w.listHeight(c)
 	var lines []string
-	for i := range w.options {
-		if w.start[i] >= w.offset+h {
+	for k, i := range idx {
+		if start[k] >= w.offset+h {
 			break
 		}
-		if next := w.start[i] + strings.Count(w.lines[0][i], "\n") + 1; next <= w.offset {
+		if next := start[k] + strings.Count(w.lines[0][i], "\n") + 1; next <= w.offset {
 			continue
 		}
 		for j, l := range strings.Split(w.option(i, i == sel), "\n") {
-			if n := w.start[i] + j; n >= w.offset && n < w.offset+h {
+			if n := start[k] + j; n >= w.offset && n < w.offset+h {
 				lines = append(lines, l)
 			}
 		}
+	}
+	if len(idx) == 0 && w.hint != "" {
+		st := w.styles()
+		lines = strings.Split(st.Description.Render(lipgloss.Wrap(w.hint, w.width-st.Base.GetHorizontalFrameSize(), ",.-; ")), "\n")
+		lines = lines[:min(len(lines), h)]
 	}
 	list := lipgloss.NewStyle().Width(w.width).Height(h).Render(strings.Join(lines, "\n"))
 	parts := []string{w.titleView(c)}

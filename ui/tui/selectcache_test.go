@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -32,8 +33,12 @@ func TestWindowDrawsAsHuh(t *testing.T) {
 			t.Fatalf("%dx%d: the window does not draw on the model page", sz.Width, sz.Height)
 		}
 		answer := *c.value
+		labels := slices.Clone(c.win.options) // what the window draws of each (searchKey)
+		for i := range labels {
+			labels[i].Key = optionLabel(labels[i].Key)
+		}
 		twin := newSelect[string](c.win.theme).Title(c.win.title).Description(c.win.desc).
-			Options(c.win.options...).Height(c.win.height).Value(&answer)
+			Options(labels...).Height(c.win.height).Value(&answer)
 		twin.WithKeyMap(m.wiz.keys)
 		twin.WithWidth(c.win.width)
 		twin.Focus()
@@ -61,6 +66,49 @@ func TestWindowDrawsAsHuh(t *testing.T) {
 		}
 		if compared < len(keys)*9/10 {
 			t.Errorf("%dx%d: the window drew after %d of %d keys", sz.Width, sz.Height, compared, len(keys))
+		}
+	}
+}
+
+// With a filter open, the window draws the filter and the options it
+// keeps as huh draws them (issue 31: the window draws while
+// filtering, so that the text the filter also matches, searchKey, never
+// shows). The twin's options are the labels alone; the queries match
+// labels, so both keep the same options.
+func TestWindowFiltersAsHuh(t *testing.T) {
+	backspace := tea.KeyPressMsg{Code: tea.KeyBackspace}
+	keys := msgs(runes("/"), typed("llama"), down, down, backspace, backspace, up, typed("ma 3"), down)
+	for _, sz := range []tea.WindowSizeMsg{size(120, 40), size(80, 24)} {
+		m := toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), sz), "Model")
+		c := m.wiz.form.GetFocusedField().(*cachedSelect[string])
+		answer := *c.value
+		labels := slices.Clone(c.win.options)
+		for i := range labels {
+			labels[i].Key = optionLabel(labels[i].Key)
+		}
+		twin := newSelect[string](c.win.theme).Title(c.win.title).Description(c.win.desc).
+			Options(labels...).Height(c.win.height).Value(&answer)
+		twin.WithKeyMap(m.wiz.keys)
+		twin.WithWidth(c.win.width)
+		twin.Focus()
+		for i, k := range keys {
+			m = drive(t, m, k)
+			if k == runes("/") {
+				twin.Update(tea.KeyPressMsg{Code: tea.KeyHome}) // filter.go starts a filter at the top
+			}
+			twin.Update(k)
+			twin.Update(nil)
+			c.changed()
+			fast, ok := c.win.view(c)
+			if !ok {
+				t.Fatalf("%dx%d, after key %d (%v): the window does not draw", sz.Width, sz.Height, i, k)
+			}
+			if slow := twin.View(); fast != slow {
+				t.Fatalf("%dx%d, after key %d (%v): the window draws\n%s\nhuh draws\n%s", sz.Width, sz.Height, i, k, fast, slow)
+			}
+		}
+		if !c.GetFiltering() || c.query.Value() != "llama 3" {
+			t.Errorf("%dx%d: the filter is not open on %q: %q", sz.Width, sz.Height, "llama 3", c.query.Value())
 		}
 	}
 }

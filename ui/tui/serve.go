@@ -260,16 +260,29 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 			break
 		}
 		row := report.ServeRow(&r.serve[i])
-		rows = append(rows, []string{row[0], row[1], row[3], row[4], row[7], row[10]})
+		typ := row[1]
+		if in := r.serve[i].Offer.Instance; in != nil {
+			typ = printable(in.Type) // whole: plainRows cuts it to its column (ServeRow cuts at 26 cells, at the end)
+		}
+		rows = append(rows, []string{row[0], typ, row[3], row[4], row[7], row[10]})
 	}
 	if len(rows) > 0 {
-		add(strings.Split(plainRows([]string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}, rows, iw), "\n")...)
+		add(strings.Split(plainRows([]string{T("provider"), T("instance"), T("GPUs"), T("split"), "TPOT ms", "$/Mtok"}, rows, iw, 3, 3), "\n")...)
 	}
 	return lines
 }
 
-// plainRows lays rows out in columns within width cells (names cut).
-func plainRows(headers []string, rows [][]string, width int) string {
+// plainRows lays rows out in columns within width cells: the first
+// names columns are names (left-aligned, cut with cutTable), the others
+// figures (right-aligned, never cut). To fit, the widest name column
+// gives a cell at a time down to nameFloor cells, so the names share the
+// cut and none is cut to an unreadable stub while another stays whole
+// (issue 31: "gpu_…200" beside a whole "1×quadro-rtx-6000 ↺fp16"); then
+// the column drop (-1: none) goes; then the names give way down to
+// nameLeast cells. The figures the rows are compared by (TPOT, $/Mtok)
+// stay in view.
+func plainRows(headers []string, rows [][]string, width, names, drop int) string {
+	const nameFloor, nameLeast = 12, 6
 	widths := make([]int, len(headers))
 	for c, h := range headers {
 		widths[c] = ansi.StringWidth(h)
@@ -277,37 +290,56 @@ func plainRows(headers []string, rows [][]string, width int) string {
 			widths[c] = max(widths[c], ansi.StringWidth(r[c]))
 		}
 	}
-	// Cut the name columns (instance, then provider) before anything else,
-	// so the figures the rows are compared by (TPOT, $/Mtok) stay in view.
-	total := 0
-	for _, w := range widths {
-		total += w + 2
+	total := func() int {
+		t := -2 // no gap after the last column
+		for _, w := range widths {
+			if w > 0 {
+				t += w + 2
+			}
+		}
+		return t
 	}
-	for _, c := range []int{1, 0} {
-		if over := total - 2 - width; over > 0 {
-			cut := min(over, widths[c]-min(widths[c], 8))
-			widths[c] -= cut
-			total -= cut
+	// shrink takes a cell from the widest name column above floor, until
+	// the table fits.
+	shrink := func(floor int) {
+		for total() > width {
+			widest := -1
+			for c := range names {
+				if widths[c] > floor && (widest < 0 || widths[c] > widths[widest]) {
+					widest = c
+				}
+			}
+			if widest < 0 {
+				return
+			}
+			widths[widest]--
 		}
 	}
+	shrink(nameFloor)
+	if total() > width && drop >= 0 {
+		widths[drop] = 0
+	}
+	shrink(nameLeast)
 	cutWidths := slices.Clone(widths)
-	for c := 2; c < len(cutWidths); c++ {
+	for c := names; c < len(cutWidths); c++ {
 		cutWidths[c] = math.MaxInt // the figures are never cut
 	}
 	cutTable(rows, cutWidths, -1)
 	line := func(r []string) string {
 		var b strings.Builder
 		for c, v := range r {
-			if c >= 2 {
+			switch {
+			case widths[c] == 0: // dropped
+			case c >= names:
 				b.WriteString(strings.Repeat(" ", max(widths[c]-ansi.StringWidth(v), 0)) + v + "  ")
-			} else {
+			default:
 				b.WriteString(v + strings.Repeat(" ", max(widths[c]-ansi.StringWidth(v), 0)) + "  ")
 			}
 		}
 		return report.Truncate(strings.TrimRight(b.String(), " "), width)
 	}
 	hs := slices.Clone(headers)
-	for c := range 2 {
+	for c := range names {
 		hs[c] = report.Truncate(hs[c], widths[c])
 	}
 	out := []string{line(hs)}
@@ -350,7 +382,7 @@ func (d *dialog) servePayload() ([]byte, error) {
 func (v *offersView) headers() []string {
 	h := report.OfferHeadersIn(v.lang)
 	if v.serving {
-		h[6], h[7] = v.lang.T("1M tok time"), v.lang.T("$/Mtok out")
+		h[6], h[7], h[8] = v.lang.T("1M tok time"), v.lang.T("$/Mtok out"), "TPOT ms"
 	}
 	return h
 }

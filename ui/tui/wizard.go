@@ -159,11 +159,12 @@ func (w *wizard) setSize(width, height int) {
 		// the group would give it as built (the group's rule: shortened
 		// to the box, our groups having no title or footer), in one call,
 		// as a list shortened twice or grown then shortened scrolls
-		// otherwise than a list sized once.
+		// otherwise than a list sized once. A field built without a
+		// height (every option shown: Framework, Task) gets 0 back, huh's
+		// "as tall as its options", or it stays as short as the smallest
+		// box it was ever shrunk to (issue 31: Task lost "inference").
 		for _, f := range w.fields[i] {
-			if h, ok := w.heights[f]; ok {
-				f.WithHeight(min(h, max(height, 3)))
-			}
+			f.WithHeight(min(w.heights[f], max(height, 3)))
 		}
 	}
 	w.sizedAt[i] = w.sizeGen
@@ -352,7 +353,7 @@ const (
 )
 
 func (w *wizard) buildPages(hfEnabled bool) []page {
-	return slices.Concat(w.modelPages(hfEnabled), w.trainingPages(), []page{w.recipePage()}, w.switchPages(),
+	return slices.Concat(w.modelPages(hfEnabled), w.trainingPages(), w.recipePages(), w.switchPages(),
 		[]page{w.quantPage()}, w.datasetPages(), []page{w.servePage(w.input)}, w.deploymentPages())
 }
 
@@ -391,11 +392,20 @@ func (w *wizard) modelPages(hfEnabled bool) []page {
 		{title: "Model", backTo: "Workload", check: func() error { return adapterError(a, cat) }, fields: func(static bool) []huh.Field {
 			title, desc := T("Model"), T("/ searches; custom… and config.json are at the end")
 			opts := modelOptions(cat, hfEnabled, w.lang)
-			s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(modelListHeight).Value(&a.Model)
 			if static {
+				s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(modelListHeight).Value(&a.Model)
 				return []huh.Field{s} // huh's accessible runner, which draws nothing
 			}
-			c := cacheSelect(s, title, desc, opts, modelListHeight, &a.Model) // forty options: the dozen in view drawn once per keystroke
+			// "/" finds a model by its catalog key and Hugging Face ids
+			// too (meta-llama/Llama-3.1-8B): the window draws the labels.
+			for i := range opts {
+				if m, err := cat.Model(opts[i].Value); err == nil {
+					opts[i].Key = searchKey(opts[i].Key, strings.Join(append([]string{m.Key}, m.Aliases...), " "))
+				}
+			}
+			s := newSelect[string](w.theme).Title(title).Description(desc).Options(opts...).Height(modelListHeight).Value(&a.Model)
+			hint := T("no model matches: esc clears the search; custom… and config.json, at the end, take any other model")
+			c := cacheSelect(s, title, desc, opts, modelListHeight, &a.Model, hint) // forty options: the dozen in view drawn once per keystroke
 			c.WithTheme(w.theme)
 			w.heights[c] = modelListHeight
 			return []huh.Field{c}
@@ -595,14 +605,14 @@ func (w *wizard) deploymentPages() []page {
 				huh.NewOption(T("ZeRO-2  + gradients"), model.ZeRO2),
 				huh.NewOption(T("ZeRO-3  + parameters"), model.ZeRO3)).Value(&a.Strategy).Validate(validate).
 				DescriptionFunc(func() string {
-					if strings.EqualFold(strings.TrimSpace(a.GPUs), "auto") && !inference() {
+					if auto, _, err := parseGPUs(a.GPUs); auto && err == nil && !inference() {
 						return T("auto GPUs: FSDP where DDP does not fit")
 					}
 					return ""
 				}, &a.GPUs)
 			w.checks[strategy] = func() error { return validate(a.Strategy) }
 			return []huh.Field{
-				input(T("GPUs"), T("auto: the fewest whole instances that fit; or a number"), &a.GPUs, gpusValidator),
+				input(T("GPUs"), T("auto: the fewest whole instances that fit; ≤8 (or up to 8): the same, at most 8 GPUs; or a number"), &a.GPUs, gpusValidator),
 				strategy,
 			}
 		}},

@@ -1,10 +1,12 @@
-package model
+package decide
 
 import (
 	"errors"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // InterruptionRate is how often a spot instance is reclaimed: the fraction
@@ -27,16 +29,12 @@ type InterruptionRate struct {
 	Assumption bool `json:"assumption"`
 }
 
-// ErrInvalidSpot is wrapped by the spot computations when an input is out
-// of range.
-var ErrInvalidSpot = errors.New("invalid spot estimate input")
-
 // ParseAdvisorBucket returns the bounds of a Spot Instance Advisor
 // frequency-of-interruption label as fractions: "<5%" → 0, 0.05;
 // "5-10%" → 0.05, 0.10; ">20%" → 0.20, 0 (no upper bound).
 func ParseAdvisorBucket(label string) (low, high float64, err error) {
 	s := strings.TrimSpace(label)
-	bad := Errorf(ErrInvalidSpot, "interruption bucket %q: want <N%%, N-M%% or >N%%", label)
+	bad := model.Errorf(model.ErrInvalidSpot, "interruption bucket %q: want <N%%, N-M%% or >N%%", label)
 	num := strings.TrimSuffix(s, "%")
 	if num == s {
 		return 0, 0, bad
@@ -92,7 +90,7 @@ func perHour(f float64) float64 {
 	if f >= 1 {
 		return math.Inf(1)
 	}
-	return -math.Log1p(-f) / HoursPerMonth
+	return -math.Log1p(-f) / model.HoursPerMonth
 }
 
 // YoungInterval returns Young's first-order optimum checkpoint interval,
@@ -120,7 +118,7 @@ func DalyInterval(delta, mtbi float64) float64 {
 // at the given bandwidth (bytes per second), in hours: δ of Young and Daly.
 func CheckpointWriteHours(bytes, bytesPerSecond float64) (float64, error) {
 	if !(bytes > 0) || !(bytesPerSecond > 0) || math.IsInf(bytes, 0) || math.IsInf(bytesPerSecond, 0) {
-		return 0, Errorf(ErrInvalidSpot, "checkpoint of %g B at %g B/s: both must be > 0", bytes, bytesPerSecond)
+		return 0, model.Errorf(model.ErrInvalidSpot, "checkpoint of %g B at %g B/s: both must be > 0", bytes, bytesPerSecond)
 	}
 	return bytes / bytesPerSecond / 3600, nil
 }
@@ -189,7 +187,7 @@ var ErrSpotNeverFinishes = errors.New("spot job would not finish")
 // when λL ≥ 1.
 func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	bad := func(what string, v float64) (SpotEstimate, error) {
-		return SpotEstimate{}, Errorf(ErrInvalidSpot, "%s must be a finite number ≥ 0, got %g", what, v)
+		return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "%s must be a finite number ≥ 0, got %g", what, v)
 	}
 	for _, f := range []struct {
 		name string
@@ -202,7 +200,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 		}
 	}
 	if in.JobHours == 0 {
-		return SpotEstimate{}, Errorf(ErrInvalidSpot, "job hours must be > 0")
+		return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "job hours must be > 0")
 	}
 	nodes := max(in.Nodes, 1)
 	lambda := float64(nodes) * in.Rate.PerHour()
@@ -218,7 +216,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 		return e, nil
 	}
 	if math.IsInf(lambda, 1) {
-		return SpotEstimate{}, Errorf(ErrSpotNeverFinishes, "an interruption rate of %.0f%% a month reclaims every instance", in.Rate.PerMonth*100)
+		return SpotEstimate{}, model.Errorf(ErrSpotNeverFinishes, "an interruption rate of %.0f%% a month reclaims every instance", in.Rate.PerMonth*100)
 	}
 	mtbi := 1 / lambda
 	if delta > 0 {
@@ -228,7 +226,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	tau := in.CheckpointEveryHours
 	if tau == 0 {
 		if delta == 0 {
-			return SpotEstimate{}, Errorf(ErrInvalidSpot, "give a checkpoint write time (δ > 0) or a checkpoint interval")
+			return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "give a checkpoint write time (δ > 0) or a checkpoint interval")
 		}
 		tau = e.DalyIntervalHours
 	}
@@ -238,7 +236,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	l := r + (tau+delta)/2
 	e.LostHoursPerInterrupt = l
 	if lambda*l >= 1 {
-		return SpotEstimate{}, Errorf(ErrSpotNeverFinishes, "one interruption every %.2g h but each costs %.2g h (restart %.2g h + half of %.2g h between checkpoints)",
+		return SpotEstimate{}, model.Errorf(ErrSpotNeverFinishes, "one interruption every %.2g h but each costs %.2g h (restart %.2g h + half of %.2g h between checkpoints)",
 			mtbi, l, r, tau+delta)
 	}
 	e.ExpectedHours = base / (1 - lambda*l)

@@ -1,7 +1,7 @@
-package model
+package decide
 
 import (
-	"slices"
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // Defaults of the spot assumptions, used when the user gives none. Both
@@ -11,7 +11,7 @@ const (
 	// throughput of an AWS gp3 EBS volume (EBS VolumeSpecification:
 	// "Throughput … a number from 125 - 1000 and is valid only for gp3
 	// volumes"): the slowest disk a cloud instance usually writes to.
-	DefaultCheckpointWriteBytesPerSecond = 125 * MiB
+	DefaultCheckpointWriteBytesPerSecond = 125 * model.MiB
 	// DefaultRestartHours is 10 minutes from an interruption to training
 	// again (new instance, image, loading the checkpoint): an assumption,
 	// no published figure.
@@ -38,19 +38,19 @@ type SpotAssumptions struct {
 // States ZeRO-Offload keeps in host RAM (HostOffload) are saved all the
 // same; that figure also holds the fp32 gradient partition of the CPU
 // step, so with offload δ is an upper bound too.
-func CheckpointBytesPerInstance(e *Estimate, gpusPerInstance int) float64 {
+func CheckpointBytesPerInstance(e *model.Estimate, gpusPerInstance int) float64 {
 	perGPU := e.States.Weights + e.States.OptimizerStates + e.States.HostOffload
 	switch e.Workload.Strategy {
-	case Single, DDP, "":
+	case model.Single, model.DDP, "":
 		return perGPU
 	}
 	return perGPU * float64(max(gpusPerInstance, 1))
 }
 
-// OfferDecision is what a view shows beside one offer beyond its price:
+// Decision is what a view shows beside one offer beyond its price:
 // the job on spot with interruptions counted, and the break-even of each
 // commitment term.
-type OfferDecision struct {
+type Decision struct {
 	// Spot is nil when the offer has no job (no dataset, or serving), no
 	// spot price, or SpotErr says why the estimate failed.
 	Spot    *SpotEstimate
@@ -60,23 +60,23 @@ type OfferDecision struct {
 	CheckpointWriteHours float64
 	// Commitment has one entry per term with a price; nil when there is
 	// none.
-	Commitment []BreakEven
-	Prices     CommitmentPrices // the whole deployment's prices in each mode
+	Commitment []model.BreakEven
+	Prices     model.CommitmentPrices // the whole deployment's prices in each mode
 }
 
-// DecideOffer computes o's decision: CommitmentPricesFor × o.Instances, then
+// ForOffer computes o's decision: CommitmentPricesFor × o.Instances, then
 // SpotExpectedCost with rate and a, and CommitmentBreakEven for
 // usedHoursPerMonth (0: HoursPerMonth) against on-demand and the spot
 // job's expected cost per useful hour when there is one.
-func DecideOffer(cat *Catalog, o *Offer, rate InterruptionRate, a SpotAssumptions, usedHoursPerMonth float64) OfferDecision {
-	var d OfferDecision
+func ForOffer(cat *model.Catalog, o *model.Offer, rate InterruptionRate, a SpotAssumptions, usedHoursPerMonth float64) Decision {
+	var d Decision
 	p, ok := cat.CommitmentPricesFor(o.Instance, o.Region)
 	if !ok {
 		return d
 	}
 	n := float64(max(o.Instances, 1))
 	p.OnDemand, p.Spot, p.Reserved1y, p.Reserved3y = p.OnDemand*n, p.Spot*n, p.Reserved1y*n, p.Reserved3y*n
-	if o.Pricing == Spot && o.USDPerHour > 0 {
+	if o.Pricing == model.Spot && o.USDPerHour > 0 {
 		p.Spot = o.USDPerHour // the price the offer was ranked with
 	}
 	d.Prices = p
@@ -96,42 +96,14 @@ func DecideOffer(cat *Catalog, o *Offer, rate InterruptionRate, a SpotAssumption
 		}
 	}
 	if usedHoursPerMonth == 0 {
-		usedHoursPerMonth = HoursPerMonth
+		usedHoursPerMonth = model.HoursPerMonth
 	}
 	cp := p
 	if d.Spot != nil && d.Spot.ExpectedUSD > 0 {
 		cp.Spot = d.Spot.ExpectedUSD / o.JobHours // interruptions counted
 	}
-	if be, err := CommitmentBreakEven(cp, min(usedHoursPerMonth, HoursPerMonth)); err == nil && len(be) > 0 {
+	if be, err := model.CommitmentBreakEven(cp, min(usedHoursPerMonth, model.HoursPerMonth)); err == nil && len(be) > 0 {
 		d.Commitment = be
 	}
 	return d
-}
-
-// Savings ranks the single changes to (w, q) by what they save on the
-// cheapest offer's job (EvalCheapestJob), trying the GPU types and regions
-// of rec's offers (the ones that already run the workload: at most
-// maxEach of each, in ranked order), so the list costs a bounded number
-// of Recommend calls. rec is Recommend(w, cat, q)'s result: the ranking
-// starts from its estimates (any other rec is only slower).
-func Savings(cat *Catalog, w Workload, q Query, rec *Recommendation, maxEach int) (baseUSD float64, out []Saving, err error) {
-	var gpus, regions []string
-	for i := range rec.Offers {
-		o := &rec.Offers[i]
-		if len(gpus) < maxEach && !slices.Contains(gpus, o.GPU.Key) {
-			gpus = append(gpus, o.GPU.Key)
-		}
-		if len(regions) < maxEach && !slices.Contains(regions, o.Region) {
-			regions = append(regions, o.Region)
-		}
-	}
-	// Changes act on the answers after defaults: "twice the micro-batch"
-	// must double the batch that runs, whether or not it was typed.
-	w.Defaults()
-	s := Scenario{Workload: w, Query: q}
-	baseUSD, out, err = RankSavings(s, newCheapestJob(cat, rec.estimates).eval, ScenarioChanges(s, gpus, regions))
-	if err != nil {
-		return 0, nil, Msg("savings: %v", err)
-	}
-	return baseUSD, out, nil
 }

@@ -1,25 +1,27 @@
-package model
+package decide
 
 import (
 	"math"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func TestCheckpointBytesPerInstance(t *testing.T) {
 	// States per GPU: 2 GB weights + 12 GB optimizer states (gradients are
 	// not saved); 8 GPUs an instance.
-	states := Memory{Weights: 2e9, Gradients: 2e9, OptimizerStates: 12e9}
+	states := model.Memory{Weights: 2e9, Gradients: 2e9, OptimizerStates: 12e9}
 	tests := []struct {
-		strategy Strategy
+		strategy model.Strategy
 		want     float64
 	}{
-		{Single, 14e9},    // one copy
-		{DDP, 14e9},       // rank 0 writes the replicated copy
-		{ZeRO2, 8 * 14e9}, // each GPU its shard, 8 per instance
-		{FSDP, 8 * 14e9},
+		{model.Single, 14e9},    // one copy
+		{model.DDP, 14e9},       // rank 0 writes the replicated copy
+		{model.ZeRO2, 8 * 14e9}, // each GPU its shard, 8 per instance
+		{model.FSDP, 8 * 14e9},
 	}
 	for _, tt := range tests {
-		e := &Estimate{States: states}
+		e := &model.Estimate{States: states}
 		e.Workload.Strategy = tt.strategy
 		if got := CheckpointBytesPerInstance(e, 8); got != tt.want {
 			t.Errorf("%s: %g B, want %g", tt.strategy, got, tt.want)
@@ -28,8 +30,8 @@ func TestCheckpointBytesPerInstance(t *testing.T) {
 	// ZeRO-3 with both offloads: nothing of the states on the GPU, 14 GB +
 	// a 4 GB fp32 gradient partition in host RAM; the checkpoint still
 	// saves them (never 0 B, which the spot estimate refuses).
-	off := &Estimate{States: Memory{Gradients: 2e9, HostOffload: 18e9}}
-	off.Workload.Strategy = ZeRO3
+	off := &model.Estimate{States: model.Memory{Gradients: 2e9, HostOffload: 18e9}}
+	off.Workload.Strategy = model.ZeRO3
 	if got := CheckpointBytesPerInstance(off, 8); got != 8*18e9 {
 		t.Errorf("zero3 with offload: %g B, want %g", got, 8*18e9)
 	}
@@ -38,19 +40,19 @@ func TestCheckpointBytesPerInstance(t *testing.T) {
 func TestDecideOffer(t *testing.T) {
 	// One GCP instance, 2 per deployment: on demand $4/h, spot $1.60/h,
 	// 37%/55% off for 1y/3y (discounts.toml's GCP rates).
-	in := &Instance{Provider: "gcp", Type: "a2-highgpu-1g", GPUCount: 1,
-		Prices: []RegionPrice{{Region: "us-central1", OnDemandUSD: 4, SpotUSD: 1.6}}}
-	cat := &Catalog{Discounts: []Discount{{Provider: "gcp", Term: Reserved1y, Fraction: 0.37}, {Provider: "gcp", Term: Reserved3y, Fraction: 0.55}}}
-	est := &Estimate{States: Memory{Weights: 1e9, OptimizerStates: 2.6e9}}
-	est.Workload.Task, est.Workload.Strategy = TaskFinetune, DDP
-	o := &Offer{Instance: in, Region: "us-central1", Pricing: OnDemand, Instances: 2, GPUs: 2, USDPerHour: 8,
+	in := &model.Instance{Provider: "gcp", Type: "a2-highgpu-1g", GPUCount: 1,
+		Prices: []model.RegionPrice{{Region: "us-central1", OnDemandUSD: 4, SpotUSD: 1.6}}}
+	cat := &model.Catalog{Discounts: []model.Discount{{Provider: "gcp", Term: model.Reserved1y, Fraction: 0.37}, {Provider: "gcp", Term: model.Reserved3y, Fraction: 0.55}}}
+	est := &model.Estimate{States: model.Memory{Weights: 1e9, OptimizerStates: 2.6e9}}
+	est.Workload.Task, est.Workload.Strategy = model.TaskFinetune, model.DDP
+	o := &model.Offer{Instance: in, Region: "us-central1", Pricing: model.OnDemand, Instances: 2, GPUs: 2, USDPerHour: 8,
 		JobHours: 10, JobUSD: 80, HasJob: true, Estimate: est}
 	// δ = 3.6e9 B / 1e9 B/s = 3.6 s = 0.001 h; f = 10%/month, 2 nodes:
 	// λ = 2 × −ln(0.9)/730 = 2.886663e-4 /h, M = 3464.2 h;
 	// Daly τ ≈ √(2 × 0.001 × 3464.2) = 2.632 h (+ small terms) < W = 10 h.
 	a := SpotAssumptions{CheckpointWriteBytesPerSecond: 1e9, RestartHours: 0.25}
 	rate := InterruptionRate{PerMonth: 0.10, LowPerMonth: 0.05, HighPerMonth: 0.10, Source: "test"}
-	d := DecideOffer(cat, o, rate, a, 500)
+	d := ForOffer(cat, o, rate, a, 500)
 	if p := d.Prices; !near(p.OnDemand, 8, 1e-12) || !near(p.Spot, 3.2, 1e-12) || !near(p.Reserved1y, 5.04, 1e-12) || !near(p.Reserved3y, 3.6, 1e-12) {
 		t.Fatalf("prices = %+v, want 8, 3.2, 5.04, 3.6 (× 2 instances)", p)
 	}
@@ -86,12 +88,12 @@ func TestDecideOffer(t *testing.T) {
 	// Inference, or no dataset: no spot estimate; unknown region: nothing.
 	serve := *o
 	serve.HasJob = false
-	if d := DecideOffer(cat, &serve, rate, a, 0); d.Spot != nil || len(d.Commitment) != 2 || d.Commitment[0].UsedHoursPerMonth != 730 {
+	if d := ForOffer(cat, &serve, rate, a, 0); d.Spot != nil || len(d.Commitment) != 2 || d.Commitment[0].UsedHoursPerMonth != 730 {
 		t.Errorf("no job: %+v, want commitments at 730 h and no spot", d)
 	}
 	elsewhere := *o
 	elsewhere.Region = "mars-1"
-	if d := DecideOffer(cat, &elsewhere, rate, a, 0); d.Spot != nil || d.Commitment != nil {
+	if d := ForOffer(cat, &elsewhere, rate, a, 0); d.Spot != nil || d.Commitment != nil {
 		t.Errorf("unlisted region: %+v, want nothing", d)
 	}
 }
