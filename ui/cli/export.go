@@ -307,7 +307,7 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 		}
 	}
 	if err != nil {
-		if errors.Is(err, launch.ErrNoStack) && !strings.Contains(err.Error(), "--wheel") {
+		if errors.Is(err, launch.ErrNoStack) && !launch.FixNamed(err) {
 			flag := "--image IMAGE"
 			if ef.format == launch.FormatSkyPilot {
 				flag = "--wheel VARIANT"

@@ -168,8 +168,12 @@ func (t torchValue) String() string {
 
 func (t torchValue) Set(s string) error {
 	v, err := model.ParseTorchVersion(s)
+	var te *model.TorchError
+	if errors.As(err, &te) { // the flag names itself: the reason alone
+		return te.Why
+	}
 	if err != nil {
-		return errors.New(strings.TrimPrefix(err.Error(), "torch "))
+		return err
 	}
 	*t.v = v
 	return nil
