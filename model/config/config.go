@@ -504,7 +504,7 @@ func (c *CustomModel) validate() error {
 	}
 	a := c.Architecture()
 	if err := a.Validate(); err != nil {
-		return Errorf("workload.custom", "%s", strings.TrimPrefix(err.Error(), model.ErrInvalidArchitecture.Error()+": "))
+		return &Error{Key: "workload.custom", Msg: kindMessage(err)}
 	}
 	return nil
 }
@@ -1133,8 +1133,12 @@ func (t *tTorch) UnmarshalTOML(v any) error {
 		return badValue("want the release in quotes, e.g. %q (a number reads 2.10 as 2.1), got %s", model.DefaultTorch.String(), model.DescribeTOML(v))
 	}
 	tv, err := model.ParseTorchVersion(s)
+	var te *model.TorchError
+	if errors.As(err, &te) { // under its key: the value and the reason
+		return badValue("%q: %s", te.Value, te.Why)
+	}
 	if err != nil {
-		return badValue("%s", strings.TrimPrefix(err.Error(), "torch "))
+		return err
 	}
 	t.v = tv
 	return nil
