@@ -15,6 +15,7 @@ import (
 	"github.com/gpuplan/gpuplan/data/hf"
 	"github.com/gpuplan/gpuplan/data/probes"
 	"github.com/gpuplan/gpuplan/data/update"
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/ui/cli"
 	"github.com/gpuplan/gpuplan/ui/tui"
@@ -53,7 +54,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		LoadCatalog: data.LoadWith,
 		Readers:     hf.Readers(),
 		RunTUI:      tui.Run,
-		UpdateCatalog: func(ctx context.Context, o cli.CatalogUpdate) (string, error) {
+		UpdateCatalog: func(ctx context.Context, o cli.CatalogUpdate) ([]model.Message, error) {
 			var sources []string
 			if len(o.Sources) > 0 {
 				sources = o.Sources
@@ -65,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			// http.DefaultTransport honours HTTPS_PROXY; Run bounds the time.
 			sum, err := update.Run(ctx, update.Options{Sources: sources, Providers: providers, Force: o.Force,
 				AllowRedirects: o.AllowRedirects, Progress: o.Progress})
-			return sum.Text(), err
+			return sum.Lines(), err
 		},
 		UpdateDir: data.UpdateDir,
 		SpotRates: data.SpotRates,

@@ -1,7 +1,6 @@
 package data
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
@@ -40,7 +39,7 @@ var skyPilotClouds = []string{
 // so no folder quietly becomes a cloud that exports would then name.
 func csvCloud(p string) (string, error) {
 	if filepath.Base(p) != "vms.csv" {
-		return "", fmt.Errorf("catalog %s: a SkyPilot catalog is a file named vms.csv in a folder named for its cloud (<cloud>/vms.csv, e.g. ~/.sky/catalogs/v8/aws/vms.csv); copy it there", p)
+		return "", model.Msg("catalog %s: a SkyPilot catalog is a file named vms.csv in a folder named for its cloud (<cloud>/vms.csv, e.g. ~/.sky/catalogs/v8/aws/vms.csv); copy it there", p)
 	}
 	dir := filepath.Dir(p)
 	if abs, err := filepath.Abs(p); err == nil {
@@ -49,7 +48,7 @@ func csvCloud(p string) (string, error) {
 	folder := filepath.Base(dir)
 	cloud := strings.ToLower(folder)
 	if !slices.Contains(skyPilotClouds, cloud) {
-		return "", fmt.Errorf("catalog %s: the folder %q is not a cloud SkyPilot knows, and the folder names the cloud; copy the file to <cloud>/vms.csv (e.g. aws/vms.csv, as in ~/.sky/catalogs/v8/aws/vms.csv)", p, folder)
+		return "", model.Msg("catalog %s: the folder %q is not a cloud SkyPilot knows, and the folder names the cloud; copy the file to <cloud>/vms.csv (e.g. aws/vms.csv, as in ~/.sky/catalogs/v8/aws/vms.csv)", p, folder)
 	}
 	return cloud, nil
 }
@@ -60,7 +59,7 @@ func csvCloud(p string) (string, error) {
 // instance types region by region. room is the number of instances
 // merged before this file at most (see merge); size is the file's size
 // in bytes; date (YYYY-MM-DD) dates its rows, as a vms.csv has no date.
-func readCSVOverlay(p string, r io.Reader, size int64, date string, base *model.Catalog, room int) (catalogFile, []string, error) {
+func readCSVOverlay(p string, r io.Reader, size int64, date string, base *model.Catalog, room int) (catalogFile, []model.Message, error) {
 	provider, err := csvCloud(p)
 	if err != nil {
 		return catalogFile{}, nil, err
@@ -73,7 +72,7 @@ func readCSVOverlay(p string, r io.Reader, size int64, date string, base *model.
 	}
 	f := catalogFile{name: p, origin: p, full: insts, backing: backing, room: room, date: date}
 	if len(f.full) == 0 {
-		return catalogFile{}, warnings, fmt.Errorf("catalog %s: no GPU instances found", p)
+		return catalogFile{}, warnings, model.Msg("catalog %s: no GPU instances found", p)
 	}
 	return f, warnings, nil
 }

@@ -1,8 +1,6 @@
 package data
 
 import (
-	"fmt"
-
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -38,9 +36,9 @@ func CutGuards(base *model.Catalog, insts []model.Instance) []Guard {
 		if !ok || in.PriceCurrency() != "USD" {
 			continue
 		}
-		per, oldPer, unit := 1.0, 1.0, "/h"
+		per, oldPer, perGPU := 1.0, 1.0, false
 		if in.GPUCount > 0 && old.GPUCount > 0 {
-			per, oldPer, unit = float64(in.GPUCount), float64(old.GPUCount), " per GPU-hour"
+			per, oldPer, perGPU = float64(in.GPUCount), float64(old.GPUCount), true
 		}
 		for _, p := range in.Prices {
 			q, ok := regionPriceOf(old, p.Region)
@@ -53,9 +51,12 @@ func CutGuards(base *model.Catalog, insts []model.Instance) []Guard {
 			}{{"on-demand", p.OnDemandUSD, q.OnDemandUSD}, {"spot", p.SpotUSD, q.SpotUSD}} {
 				now, then := m.usd/per, m.was/oldPer
 				if m.usd > 0 && m.was > 0 && now < cutFraction*then {
-					out = append(out, Guard{in.Provider, in.Type, p.Region, "price-cut", fmt.Sprintf(
-						"%s $%.4g%s is under half the catalog's $%.4g%s for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand",
-						m.mode, now, unit, then, unit, (1-now/then)*100)})
+					key := "%s %s/h is under half the catalog's %s/h for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand"
+					if perGPU {
+						key = "%s %s per GPU-hour is under half the catalog's %s per GPU-hour for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand"
+					}
+					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-cut", Origin: in.Origin,
+						Msg: model.Msg(key, model.Msg(m.mode), model.USDPerHour(now), model.USDPerHour(then), (1-now/then)*100)})
 				}
 			}
 		}

@@ -1,8 +1,6 @@
 package data
 
 import (
-	"fmt"
-
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -57,9 +55,9 @@ func FloorGuards(floors map[string]float64, insts []model.Instance) []Guard {
 				usd  float64
 			}{{"on-demand", p.OnDemandUSD}, {"spot", p.SpotUSD}} {
 				if per := m.usd / float64(in.GPUCount); m.usd > 0 && per < floorFraction*floor {
-					out = append(out, Guard{in.Provider, in.Type, p.Region, "below-floor", fmt.Sprintf(
-						"%s $%.4g per GPU-hour is below half the lowest %s price in the catalog ($%.4g per GPU-hour, spot included): a fake or mistyped price?",
-						m.mode, per, in.GPU, floor)})
+					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-floor", Origin: in.Origin, Msg: model.Msg(
+						"%s %s per GPU-hour is below half the lowest %s price in the catalog (%s per GPU-hour, spot included): a fake or mistyped price?",
+						model.Msg(m.mode), model.USDPerHour(per), in.GPU, model.USDPerHour(floor))})
 				}
 			}
 		}

@@ -858,7 +858,7 @@ func TestCSVOverlayKeepsCuratedTypes(t *testing.T) {
 	if p3.Retired == "" || p3.Offered() {
 		t.Errorf("p3.2xlarge retired %q, offered %v after a CSV priced it; want it still retired", p3.Retired, p3.Offered())
 	}
-	all := strings.Join(warnings, "\n")
+	all := strings.Join(model.Strings(warnings), "\n")
 	for _, want := range []string{
 		"GPUs differ from the catalog's sourced entries (file ≠ catalog) for 1 type: lambda/gpu_8x_h100_sxm5 (12 × h100-sxm ≠ 8 × h100-sxm)",
 		"prices for 1 type the catalog has as retired (aws/p3.2xlarge); they stay retired",

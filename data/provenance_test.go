@@ -1,9 +1,12 @@
 package data
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,5 +101,46 @@ prices = [{ region = "us-east-1", on_demand = 19.80 }]
 			}
 			break
 		}
+	}
+}
+
+// TestOverlayWarningsSummarized: warnings about one overlay file come as
+// a few examples of each kind and a count of the rest, and their prices
+// read as the tables print them (issue 31 item 7: a 100,000-row vms.csv
+// printed 100,000 warning lines, and a median as 1.6500000000000001).
+func TestOverlayWarningsSummarized(t *testing.T) {
+	const types = 20_000
+	var b strings.Builder
+	b.WriteString(awsHeader)
+	for i := range types { // spot above on-demand, in a region AWS does not have
+		fmt.Fprintf(&b, "zz%06d.xlarge,T4,1,4,16,,0.5,0.9,xx-test-1,xxt1-az1\n", i)
+	}
+	// Per GPU 0.3, 1.1, 2.2 and 5: the median is (1.1 + 2.2) / 2.
+	for _, r := range []string{"us-east-1,use1-az1", "us-east-2,use2-az1", "us-west-2,usw2-az1", "eu-west-1,euw1-az1"} {
+		price := map[string]string{"us-east-1": "0.3", "us-east-2": "1.1", "us-west-2": "2.2", "eu-west-1": "5"}[strings.Split(r, ",")[0]]
+		fmt.Fprintf(&b, "zz-median.xlarge,T4,1,4,16,,%s,,%s\n", price, r)
+	}
+	p := awsOverlay(t, b.String())
+	_, warnings, err := LoadWith([]string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := model.Strings(warnings)
+	all := strings.Join(lines, "\n")
+	for _, want := range []string{
+		p + ":2: zz000000.xlarge in xx-test-1: spot $0.9000 above on-demand $0.5000; spot dropped\n",
+		p + ": and 19,997 more like these\n",
+		"catalog " + p + ": aws/zz-median.xlarge us-east-1: on-demand $0.3000 per GPU is below 60% of the type's median over regions $1.65",
+		"catalog " + p + ": and 19,997 more like these",
+	} {
+		if !strings.Contains(all+"\n", want) {
+			t.Errorf("warnings lack %q", want)
+		}
+	}
+	if len(lines) > 12 {
+		t.Errorf("%d warnings for one file, want a few of each kind:\n%s", len(lines), strings.Join(lines[:min(len(lines), 20)], "\n"))
+	}
+	if long := regexp.MustCompile(`\d\.\d{6,}`).FindString(all); long != "" {
+		t.Errorf("a number printed as %s, not as the tables print it:\n%s", long, strings.Join(lines[:min(len(lines), 20)], "\n"))
 	}
 }

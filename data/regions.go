@@ -52,7 +52,7 @@ func loadRegions(fsys fs.FS) ([]model.ProviderRegions, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("regions.toml: %w", unwrapPathError(err))
+		return nil, model.Msg("regions.toml: %v", unwrapPathError(err))
 	}
 	return decodeRegions(b)
 }
@@ -60,18 +60,18 @@ func loadRegions(fsys fs.FS) ([]model.ProviderRegions, error) {
 func decodeRegions(b []byte) ([]model.ProviderRegions, error) {
 	const name = "regions.toml"
 	if err := safeio.CheckTOMLDepth(b); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, model.Msg("%s: %v", name, err)
 	}
 	var raw rawRegions
 	md, err := toml.Decode(string(b), &raw)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, model.Msg("%s: %v", name, err)
 	}
 	if extra := md.Undecoded(); len(extra) > 0 {
-		return nil, fmt.Errorf("%s: %s", name, unknownKeyMsg(extra[0]))
+		return nil, model.Msg("%s: %s", name, unknownKeyMsg(extra[0]))
 	}
 	if raw.SchemaVersion == nil || *raw.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("%s: want schema_version = %d", name, SchemaVersion)
+		return nil, model.Msg("%s: want schema_version = %d", name, SchemaVersion)
 	}
 	var errs []error
 	var out []model.ProviderRegions
@@ -79,7 +79,7 @@ func decodeRegions(b []byte) ([]model.ProviderRegions, error) {
 	seen := map[[2]string]bool{}
 	for _, p := range raw.Provider {
 		bad := func(format string, args ...any) {
-			errs = append(errs, fmt.Errorf("%s: provider %q: %s", name, model.Printable(p.Provider), fmt.Sprintf(format, args...)))
+			errs = append(errs, model.Msg("%s: provider %q: %s", name, model.Printable(p.Provider), model.Msg(format, args...)))
 		}
 		if err := safeio.CheckName(p.Provider); err != nil || p.Provider == "" {
 			bad("want a provider key such as \"aws\"")
@@ -97,7 +97,7 @@ func decodeRegions(b []byte) ([]model.ProviderRegions, error) {
 		pr := model.ProviderRegions{Provider: p.Provider, Rule: p.Rule, Source: p.Source, AsOf: string(p.AsOf)}
 		for _, r := range p.Regions {
 			if rows++; rows > maxRegionRows {
-				return nil, fmt.Errorf("%s: more than %d regions", name, maxRegionRows)
+				return nil, model.Msg("%s: more than %d regions", name, maxRegionRows)
 			}
 			where := fmt.Sprintf("region %q", model.Printable(r.Region))
 			if err := safeio.CheckName(r.Region); err != nil || r.Region == "" {

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // gpuMemoryMiB returns the memory per GPU that a SkyPilot GpuInfo cell
@@ -91,7 +93,7 @@ func parsePyLiteral(s string) (any, error) {
 	}
 	p.space()
 	if p.i != len(p.s) {
-		return nil, fmt.Errorf("unexpected %q at byte %d", p.s[p.i], p.i)
+		return nil, model.Msg("unexpected %q at byte %d", p.s[p.i], p.i)
 	}
 	return v, nil
 }
@@ -111,7 +113,7 @@ func (p *pyParser) space() {
 
 func (p *pyParser) value(depth int) (any, error) {
 	if depth > maxPyDepth {
-		return nil, errors.New("nested too deeply")
+		return nil, model.Msg("nested too deeply")
 	}
 	p.space()
 	if p.i >= len(p.s) {
@@ -148,7 +150,7 @@ func (p *pyParser) dict(depth int) (any, error) {
 		}
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return nil, fmt.Errorf("want ':' after a dict key at byte %d", p.i)
+			return nil, model.Msg("want ':' after a dict key at byte %d", p.i)
 		}
 		p.i++
 		v, err := p.value(depth + 1)
@@ -197,7 +199,7 @@ func (p *pyParser) sep(end byte) error {
 	case p.s[p.i] == end:
 		return nil
 	}
-	return fmt.Errorf("want ',' or %q at byte %d, got %q", end, p.i, p.s[p.i])
+	return model.Msg("want ',' or %q at byte %d, got %q", end, p.i, p.s[p.i])
 }
 
 func (p *pyParser) str() (any, error) {
@@ -230,7 +232,7 @@ func (p *pyParser) bare() (any, error) {
 	}
 	w := strings.TrimSpace(p.s[start:p.i])
 	if w == "" {
-		return nil, fmt.Errorf("unexpected %q at byte %d", p.s[start], start)
+		return nil, model.Msg("unexpected %q at byte %d", p.s[start], start)
 	}
 	switch w {
 	case "True":

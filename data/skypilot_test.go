@@ -40,7 +40,7 @@ func testCatalog() *model.Catalog {
 	return c
 }
 
-func readFixture(t *testing.T, file, provider string) ([]model.Instance, []string) {
+func readFixture(t *testing.T, file, provider string) ([]model.Instance, []model.Message) {
 	t.Helper()
 	f, err := os.Open(filepath.Join("testdata", "skypilot", file))
 	if err != nil {
@@ -84,8 +84,9 @@ func wantLines(t *testing.T, what string, got, want []string) {
 
 // wantWarnings checks that each fragment occurs in exactly one warning and
 // that there are no other warnings.
-func wantWarnings(t *testing.T, got []string, fragments ...string) {
+func wantWarnings(t *testing.T, warnings []model.Message, fragments ...string) {
 	t.Helper()
+	got := model.Strings(warnings)
 	if len(got) != len(fragments) {
 		t.Errorf("got %d warnings, want %d:\n  %s", len(got), len(fragments), strings.Join(got, "\n  "))
 	}
@@ -117,7 +118,7 @@ func TestReadSkyPilotCSVAWS(t *testing.T) {
 		"aws.csv:2: rows of accelerators that are not GPUs",
 		`aws.csv:3: accelerator "Radeon Pro V520" with 8 GiB (e.g. g4ad.xlarge) is not a GPU of the catalog`,
 		"aws.csv:11: fractional L4 GPUs (AcceleratorCount < 1, e.g. g6f.large × 0.125)",
-		"aws.csv:12: p4d.24xlarge in us-west-2: spot 30 above on-demand 21.957642; spot dropped",
+		"aws.csv:12: p4d.24xlarge in us-west-2: spot $30.00 above on-demand $21.96; spot dropped",
 		"aws.csv:15: p5e.48xlarge has no price in any region; skipped",
 	)
 	for _, in := range insts {

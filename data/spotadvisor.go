@@ -12,6 +12,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/decide"
 )
 
@@ -50,24 +51,24 @@ type advisorFile struct {
 func ParseSpotAdvisor(r io.Reader) (*SpotAdvisor, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxSpotAdvisorBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("spot advisor: %w", err)
+		return nil, model.Msg("spot advisor: %v", err)
 	}
 	if len(b) > maxSpotAdvisorBytes {
-		return nil, fmt.Errorf("spot advisor: larger than %d MiB; is this spot-advisor-data.json?", maxSpotAdvisorBytes>>20)
+		return nil, model.Msg("spot advisor: larger than %d MiB; is this spot-advisor-data.json?", maxSpotAdvisorBytes>>20)
 	}
 	var f advisorFile
 	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("spot advisor: not the advisor's JSON: %w", err)
+		return nil, model.Msg("spot advisor: not the advisor's JSON: %v", err)
 	}
 	if len(f.Ranges) == 0 || f.SpotAdvisor == nil {
-		return nil, errors.New(`spot advisor: missing "ranges" or "spot_advisor": is this spot-advisor-data.json?`)
+		return nil, model.Msg(`spot advisor: missing "ranges" or "spot_advisor": is this spot-advisor-data.json?`)
 	}
 	source := "AWS Spot Instance Advisor (" + SpotAdvisorURL + ")"
 	buckets := make(map[int]decide.InterruptionRate, len(f.Ranges))
 	for _, rg := range f.Ranges {
 		rate, err := decide.RateFromBucket(rg.Label, source)
 		if err != nil {
-			return nil, fmt.Errorf("spot advisor: range %d: %w", rg.Index, err)
+			return nil, model.Msg("spot advisor: range %d: %v", rg.Index, err)
 		}
 		buckets[rg.Index] = rate
 	}
@@ -88,11 +89,11 @@ func ParseSpotAdvisor(r io.Reader) (*SpotAdvisor, error) {
 		for _, t := range types {
 			e := linux[t]
 			if e.Range == nil {
-				return nil, fmt.Errorf(`spot advisor: %s %s: missing "r"`, region, t)
+				return nil, model.Msg(`spot advisor: %s %s: missing "r"`, region, t)
 			}
 			rate, ok := buckets[*e.Range]
 			if !ok {
-				return nil, fmt.Errorf(`spot advisor: %s %s: "r" = %d names no range`, region, t, *e.Range)
+				return nil, model.Msg(`spot advisor: %s %s: "r" = %d names no range`, region, t, *e.Range)
 			}
 			m[t] = rate
 		}
@@ -141,28 +142,28 @@ func parseSpotDefaults(b []byte) (*SpotDefaults, error) {
 	}
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
 	if err != nil {
-		return nil, fmt.Errorf("interruptions.toml: %w", err)
+		return nil, model.Msg("interruptions.toml: %v", err)
 	}
 	if u := md.Undecoded(); len(u) > 0 {
-		return nil, fmt.Errorf("interruptions.toml: unknown keys %q", u)
+		return nil, model.Msg("interruptions.toml: unknown keys %q", u)
 	}
 	if f.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("interruptions.toml: schema_version %d, this build reads %d", f.SchemaVersion, SchemaVersion)
+		return nil, model.Msg("interruptions.toml: schema_version %d, this build reads %d", f.SchemaVersion, SchemaVersion)
 	}
 	if f.Fallback == nil {
-		return nil, errors.New("interruptions.toml: missing [fallback]")
+		return nil, model.Msg("interruptions.toml: missing [fallback]")
 	}
 	rate := func(e *interruptionEntry, what string) (decide.InterruptionRate, error) {
 		if e.Source == "" || e.AsOf.IsZero() {
-			return decide.InterruptionRate{}, fmt.Errorf("interruptions.toml: %s: source and as_of are required", what)
+			return decide.InterruptionRate{}, model.Msg("interruptions.toml: %s: source and as_of are required", what)
 		}
 		r, err := decide.RateFromBucket(e.Bucket, e.Source)
 		if err != nil {
-			return r, fmt.Errorf("interruptions.toml: %s: %w", what, err)
+			return r, model.Msg("interruptions.toml: %s: %v", what, err)
 		}
 		if e.PerMonth != nil {
 			if !(*e.PerMonth >= 0 && *e.PerMonth < 1) {
-				return r, fmt.Errorf("interruptions.toml: %s: per_month must be in [0, 1), got %g", what, *e.PerMonth)
+				return r, model.Msg("interruptions.toml: %s: per_month must be in [0, 1), got %g", what, *e.PerMonth)
 			}
 			r.PerMonth = *e.PerMonth
 		}
@@ -179,7 +180,7 @@ func parseSpotDefaults(b []byte) (*SpotDefaults, error) {
 			continue
 		}
 		if _, dup := d.providers[e.Provider]; dup || e.Provider == "" {
-			errs = append(errs, fmt.Errorf("interruptions.toml: provider %q is empty or listed twice", e.Provider))
+			errs = append(errs, model.Msg("interruptions.toml: provider %q is empty or listed twice", e.Provider))
 			continue
 		}
 		d.providers[e.Provider] = r

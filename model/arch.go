@@ -2,7 +2,6 @@ package model
 
 import (
 	"errors"
-	"fmt"
 	"math"
 )
 
@@ -475,7 +474,7 @@ func (a *Architecture) TotalLayers() int { return a.Layers + a.DecoderLayers }
 // Errors wrap ErrInvalidArchitecture.
 func (a *Architecture) Validate() error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrInvalidArchitecture, fmt.Sprintf(format, args...))
+		return Errorf(ErrInvalidArchitecture, format, args...)
 	}
 	for _, f := range []struct {
 		name string

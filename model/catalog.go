@@ -614,9 +614,9 @@ func notFound(what, name string, keys []string, list string) error {
 		name = name[:maxSuggestRunes] + "…"
 	}
 	if s := Closest(name, keys, 3); len(s) > 0 {
-		return fmt.Errorf("%w: unknown %s %q; did you mean %s? (list them with %s)", ErrNotFound, what, name, OrList(quoteAll(s)), list)
+		return Errorf(ErrNotFound, "unknown "+what+" %q; did you mean %s? (list them with %s)", name, OrMsg(quoteAll(s)), list)
 	}
-	return fmt.Errorf("%w: unknown %s %q (list them with %s)", ErrNotFound, what, name, list)
+	return Errorf(ErrNotFound, "unknown "+what+" %q (list them with %s)", name, list)
 }
 
 func quoteAll(s []string) []string {

@@ -2,7 +2,6 @@ package model
 
 import (
 	"errors"
-	"fmt"
 	"math"
 )
 
@@ -77,7 +76,7 @@ type BreakEven struct {
 // interruptions are counted.
 func CommitmentBreakEven(p CommitmentPrices, usedHoursPerMonth float64) ([]BreakEven, error) {
 	if !(usedHoursPerMonth > 0) || usedHoursPerMonth > HoursPerMonth {
-		return nil, fmt.Errorf("%w: hours of use per month must be in (0, %d], got %g", ErrInvalidSpot, HoursPerMonth, usedHoursPerMonth)
+		return nil, Errorf(ErrInvalidSpot, "hours of use per month must be in (0, %d], got %g", HoursPerMonth, usedHoursPerMonth)
 	}
 	var out []BreakEven
 	for _, t := range []struct {

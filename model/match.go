@@ -3,7 +3,6 @@ package model
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -508,7 +507,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	rec.Offers = sc.offers
 	rejected := sc.nearMisses()
 	if sc.considered == 0 {
-		return rec, fmt.Errorf("%w: no instance in the catalog matches %s", ErrNoOffers, m.describeFilters())
+		return rec, Errorf(ErrNoOffers, "no instance in the catalog matches %s", m.describeFilters())
 	}
 	sortOffers(rec.Offers, q.Sort)
 	// Reasons are formatted for the near misses kept only: a savings
@@ -924,7 +923,7 @@ func (o *Offer) WarningMessages() []Message {
 			RoundChance(o.OOMChance)*100, o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
 	}
 	if o.Pricing == Spot {
-		out = append(out, Msg("spot: can be reclaimed at short notice; checkpoint often and resume"))
+		out = append(out, Msg(SpotWarning))
 	}
 	if m, ok := o.commitmentMessage(); ok {
 		out = append(out, m)

@@ -92,4 +92,4 @@ func (e *KindError) Unwrap() []error { return []error{e.Kind, e.Msg} }
 
 // Message is the error as one message: the kind's words, then the
 // sentence.
-func (e *KindError) Message() Message { return Msg("%v: %v", e.Kind, e.Msg) }
+func (e *KindError) Message() Message { return Msg("%s: %s", e.Kind, e.Msg) }

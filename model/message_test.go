@@ -42,7 +42,7 @@ func TestErrMessage(t *testing.T) {
 		t.Errorf("ErrMessage(Message) = %#v", got)
 	}
 	kind := Errorf(ErrNotFound, "unknown %s %q", "gpu", "h10")
-	if got := ErrMessage(kind); got.Key != "%v: %v" || got.String() != `not found: unknown gpu "h10"` {
+	if got := ErrMessage(kind); got.Key != "%s: %s" || got.String() != `not found: unknown gpu "h10"` {
 		t.Errorf("ErrMessage(KindError) = %#v %q", got, got.String())
 	}
 	wrapped := fmt.Errorf("wrapped: %w", m)

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -134,13 +133,13 @@ func (p Provenance) LineParts() []Message {
 }
 
 // StaleNote is the suggestion shown when Stale: how old the prices are and
-// the command that refreshes them; "" when fresh.
-func (p Provenance) StaleNote(now time.Time) string {
+// the command that refreshes them; the zero Message when fresh.
+func (p Provenance) StaleNote(now time.Time) Message {
 	if !p.Stale(now) {
-		return ""
+		return Message{}
 	}
 	d, _ := time.Parse(time.DateOnly, p.PricesAsOf())
-	return fmt.Sprintf("prices are %d days old (as of %s); refresh them with gpuplan catalog update",
+	return Msg("prices are %d days old (as of %s); refresh them with gpuplan catalog update",
 		int(now.Sub(d).Hours()/24), p.PricesAsOf())
 }
 
@@ -177,6 +176,10 @@ func (in *Instance) RegionProvenance(region string) (source, origin, asOf string
 // names an overlay file — catalog update's or the user's — rather than
 // the embedded catalog.
 func FromOverlay(origin string) bool { return origin != "" && origin != "embedded" }
+
+// SpotWarning is the warning of a spot offer: the capacity can be taken
+// back. Launch files say it in their notes.
+const SpotWarning = "spot: can be reclaimed at short notice; checkpoint often and resume"
 
 // ArmHostWarning is the warning of an offer on an arm64 host (Grace,
 // Graviton): pip wheels and container images built for x86_64 do not run.

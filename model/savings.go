@@ -2,7 +2,6 @@ package model
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -45,7 +44,7 @@ type Saving struct {
 func RankSavings[S any](base S, eval func(S) (usd float64, ok bool), changes []Change[S]) (baseUSD float64, out []Saving, err error) {
 	baseUSD, ok := eval(base)
 	if !ok || math.IsNaN(baseUSD) || math.IsInf(baseUSD, 0) {
-		return 0, nil, fmt.Errorf("%w: the plan as it stands has no cost to compare with", ErrNoOffers)
+		return 0, nil, Errorf(ErrNoOffers, "the plan as it stands has no cost to compare with")
 	}
 	for _, c := range changes {
 		usd, ok := eval(c.Apply(base))
@@ -216,7 +215,7 @@ func Savings(cat *Catalog, w Workload, q Query, rec *Recommendation, maxEach int
 	s := Scenario{Workload: w, Query: q}
 	baseUSD, out, err = RankSavings(s, newCheapestJob(cat, rec.estimates).eval, ScenarioChanges(s, gpus, regions))
 	if err != nil {
-		return 0, nil, fmt.Errorf("savings: %w", err)
+		return 0, nil, Msg("savings: %v", err)
 	}
 	return baseUSD, out, nil
 }

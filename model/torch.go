@@ -43,22 +43,34 @@ var oldestTorch = TorchVersion{1, 6}
 func ParseTorchVersion(s string) (TorchVersion, error) {
 	parts := strings.Split(strings.TrimSpace(s), ".")
 	if len(parts) < 2 || len(parts) > 3 {
-		return TorchVersion{}, fmt.Errorf("torch %q: want major.minor, e.g. %s", s, DefaultTorch)
+		return TorchVersion{}, &TorchError{s, Msg("want major.minor, e.g. %s", DefaultTorch)}
 	}
 	var v [3]int
 	for i, p := range parts {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 0 || n > 999 || p == "" || p[0] == '+' {
-			return TorchVersion{}, fmt.Errorf("torch %q: want major.minor, e.g. %s", s, DefaultTorch)
+			return TorchVersion{}, &TorchError{s, Msg("want major.minor, e.g. %s", DefaultTorch)}
 		}
 		v[i] = n
 	}
 	t := TorchVersion{v[0], v[1]}
 	if !t.AtLeast(oldestTorch.Major, oldestTorch.Minor) || t.Major > 9 {
-		return TorchVersion{}, fmt.Errorf("torch %q: want %s or later (torch.cuda.amp), e.g. %s", s, oldestTorch, DefaultTorch)
+		return TorchVersion{}, &TorchError{s, Msg("want %s or later (torch.cuda.amp), e.g. %s", oldestTorch, DefaultTorch)}
 	}
 	return t, nil
 }
+
+// TorchError is ParseTorchVersion's error: the value and what is wrong
+// with it, which a flag's error shows after its own name.
+type TorchError struct {
+	Value string
+	Why   Message
+}
+
+func (e *TorchError) Error() string { return e.Message().String() }
+
+// Message is the error as one message: "torch \"2\": want major.minor, …".
+func (e *TorchError) Message() Message { return Msg("torch %q: %s", e.Value, e.Why) }
 
 // String returns "major.minor", or "" when unset.
 func (v TorchVersion) String() string {

@@ -3,7 +3,6 @@ package model
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 )
@@ -280,11 +279,14 @@ var ErrInvalidWorkload = errors.New("invalid workload")
 // FieldError is a Validate error about one field, named by its TOML key
 // (batch_size); the CLI shows the matching flag (--batch-size).
 type FieldError struct {
-	Field string // TOML key, e.g. "batch_size"
-	Msg   string // what is wrong and what is valid
+	Field string  // TOML key, e.g. "batch_size"
+	Msg   Message // what is wrong and what is valid
 }
 
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg.String() }
+
+// Message is the error as one message, its key first.
+func (e *FieldError) Message() Message { return Msg("%s: %s", e.Field, e.Msg) }
 
 // Unwrap makes errors.Is(err, ErrInvalidWorkload) hold.
 func (e *FieldError) Unwrap() error { return ErrInvalidWorkload }
@@ -304,7 +306,7 @@ const (
 // are *FieldError wrapping ErrInvalidWorkload, or wrap ErrInvalidArchitecture.
 func (w *Workload) Validate() error {
 	bad := func(field, format string, args ...any) error {
-		return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+		return &FieldError{Field: field, Msg: Msg(format, args...)}
 	}
 	intRange := func(field string, v, lo, hi int) error {
 		if v < lo || v > hi {
@@ -313,37 +315,34 @@ func (w *Workload) Validate() error {
 		return nil
 	}
 	if !containsEnum(Frameworks, w.Framework) {
-		return bad("framework", "want %s", OrList(EnumNames(Frameworks)))
+		return bad("framework", "want %s", OrMsg(EnumNames(Frameworks)))
 	}
 	if !containsEnum(Tasks, w.Task) {
-		return bad("task", "want %s", OrList(EnumNames(Tasks)))
+		return bad("task", "want %s", OrMsg(EnumNames(Tasks)))
 	}
 	if !containsEnum(PrecisionsFor(w.Task), w.Precision) {
-		kind := "training"
-		if !w.Task.Training() {
-			kind = "inference"
+		// Whole sentences, so a translation need not assemble "a training
+		// precision" from English words.
+		valid := OrMsg(EnumNames(PrecisionsFor(w.Task)))
+		switch {
+		case !w.Task.Training():
+			if w.Precision == AMPBF16 || w.Precision == AMPFP16 {
+				return bad("precision", "%q is not an inference precision (for inference say bf16 or fp16); want %s", w.Precision, valid)
+			}
+			return bad("precision", "%q is not an inference precision; want %s", w.Precision, valid)
+		case w.Precision == FP16:
+			return bad("precision", "%q is not a training precision (mixed-precision fp16 training is amp-fp16); want %s", w.Precision, valid)
 		}
-		hint := ""
-		switch w.Precision {
-		case FP16:
-			hint = " (mixed-precision fp16 training is amp-fp16)"
-		case AMPBF16, AMPFP16:
-			hint = " (for inference say bf16 or fp16)"
-		}
-		article := "a"
-		if kind == "inference" {
-			article = "an"
-		}
-		return bad("precision", "%q is not %s %s precision%s; want %s", w.Precision, article, kind, hint, OrList(EnumNames(PrecisionsFor(w.Task))))
+		return bad("precision", "%q is not a training precision; want %s", w.Precision, valid)
 	}
 	if w.Task.Training() && !containsEnum(Optimizers, w.Optimizer) {
-		return bad("optimizer", "want %s", OrList(EnumNames(Optimizers)))
+		return bad("optimizer", "want %s", OrMsg(EnumNames(Optimizers)))
 	}
 	if !containsEnum(Recipes, w.Recipe) || !containsEnum(Losses, w.Loss) || !containsEnum(QuantTypes, w.QuantType) {
 		return bad("recipe", "recipe %q, loss %q or quant_type %q is not one gpuplan knows; see ParseRecipe, ParseLoss, ParseQuantType", w.Recipe, w.Loss, w.QuantType)
 	}
 	if !containsEnum(Strategies, w.Strategy) {
-		return bad("strategy", "want %s", OrList(EnumNames(Strategies)))
+		return bad("strategy", "want %s", OrMsg(EnumNames(Strategies)))
 	}
 	if err := w.Model.Validate(); err != nil {
 		return err
@@ -463,12 +462,12 @@ func (w *Workload) WarningMessages() []Message {
 // NoAttentionWarning is the one line for a flash-attention answer given
 // for a model without attention layers (Family.HasAttention): it is
 // ignored, not refused, so one config can serve several models.
-func NoAttentionWarning(m *Architecture) string {
-	name := m.Name
-	if name == "" {
-		name = "this model"
+func NoAttentionWarning(m *Architecture) Message {
+	name := any(m.Name)
+	if m.Name == "" {
+		name = Msg("this model")
 	}
-	return fmt.Sprintf("flash attention ignored: %s is a convolutional network (%s), without attention layers; drop --flash-attention (flash_attention)", name, m.Family)
+	return Msg("flash attention ignored: %v is a convolutional network (%s), without attention layers; drop --flash-attention (flash_attention)", name, m.Family)
 }
 
 // Flash reports whether fused attention is on (false before Defaults when unset).

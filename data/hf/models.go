@@ -2,8 +2,6 @@ package hf
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -674,11 +672,11 @@ var visionTowers = map[string]func(raw map[string]json.RawMessage, textHidden in
 func visionConfig(raw map[string]json.RawMessage) (*fields, error) {
 	v, ok := raw["vision_config"]
 	if !ok || isNull(v) {
-		return nil, errors.New(`missing "vision_config"`)
+		return nil, model.Msg(`missing "vision_config"`)
 	}
 	obj, err := decodeObject(v)
 	if err != nil {
-		return nil, fmt.Errorf("vision_config: %w", err)
+		return nil, model.Msg("vision_config: %v", err)
 	}
 	return &fields{raw: obj}, nil
 }

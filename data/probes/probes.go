@@ -8,7 +8,6 @@ package probes
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -93,7 +92,7 @@ func Keep(dir string, s *probe.Suite, r *probe.Result) (string, error) {
 	// sees a partial file.
 	if err := os.Link(tmp.Name(), path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return path, fmt.Errorf("%w: %s", ErrKept, path)
+			return path, model.Errorf(ErrKept, "%s", path)
 		}
 		return "", err
 	}
@@ -104,23 +103,23 @@ func Keep(dir string, s *probe.Suite, r *probe.Result) (string, error) {
 // one suite. A file that is not a regular file, too large, not the
 // suite's format, or names a key twice is left out with a warning naming
 // it; so are the files past MaxFiles.
-func Load(dir string) (*probe.Suite, []string) {
+func Load(dir string) (*probe.Suite, []model.Message) {
 	var out probe.Suite
-	var warnings []string
+	var warnings []model.Message
 	names, err := filepath.Glob(filepath.Join(dir, "*.toml"))
 	if err != nil || len(names) == 0 {
 		return &out, nil
 	}
 	sort.Strings(names)
 	if len(names) > MaxFiles {
-		warnings = append(warnings, fmt.Sprintf("%s: %d kept probes, reading the first %d", dir, len(names), MaxFiles))
+		warnings = append(warnings, model.Msg("%s: %d kept probes, reading the first %d", dir, len(names), MaxFiles))
 		names = names[:MaxFiles]
 	}
 	archs, ids := map[string]bool{}, map[string]bool{}
 	for _, name := range names {
 		s, err := readKept(name)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("%s: %v; left out", name, err))
+			warnings = append(warnings, model.Msg("%s: %v; left out", name, err))
 			continue
 		}
 		dup := ""
@@ -130,7 +129,7 @@ func Load(dir string) (*probe.Suite, []string) {
 			}
 		}
 		if dup != "" {
-			warnings = append(warnings, fmt.Sprintf("%s: case %s is kept in another file too; left out", name, model.Printable(dup)))
+			warnings = append(warnings, model.Msg("%s: case %s is kept in another file too; left out", name, model.Printable(dup)))
 			continue
 		}
 		for _, c := range s.Case {
@@ -163,7 +162,7 @@ func readKept(path string) (*probe.Suite, error) {
 		for i, k := range u {
 			keys[i] = k.String()
 		}
-		return nil, fmt.Errorf("unknown keys %s", model.Printable(strings.Join(keys, ", ")))
+		return nil, model.Msg("unknown keys %s", model.Printable(strings.Join(keys, ", ")))
 	}
 	if err := s.Check(); err != nil {
 		return nil, err

@@ -101,14 +101,14 @@ func TestLoadHostile(t *testing.T) {
 		}
 		found := false
 		for _, w := range warnings {
-			found = found || strings.Contains(w, want)
+			found = found || strings.Contains(w.String(), want)
 		}
 		if !found {
 			t.Errorf("no warning %q in %q", want, warnings)
 		}
 	}
 	for _, w := range warnings {
-		if strings.ContainsAny(w, "\x1b\n") {
+		if strings.ContainsAny(w.String(), "\x1b\n") {
 			t.Errorf("a warning has a control character: %q", w)
 		}
 	}

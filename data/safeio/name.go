@@ -31,7 +31,7 @@ func CheckName(s string) error {
 	}
 	if i := strings.IndexFunc(s, model.Invisible); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(s[i:])
-		return fmt.Errorf("invisible character U+%04X at byte %d; names must show every character they hold, delete it", r, i)
+		return model.Msg("invisible character U+%04X at byte %d; names must show every character they hold, delete it", r, i)
 	}
 	return nil
 }
@@ -43,16 +43,16 @@ func CheckSource(s string) error { return check(s, MaxSourceBytes) }
 
 func check(s string, maxBytes int) error {
 	if len(s) > maxBytes {
-		return fmt.Errorf("%d bytes long, the limit is %d", len(s), maxBytes)
+		return model.Msg("%d bytes long, the limit is %d", len(s), maxBytes)
 	}
 	for i, r := range s {
 		if r == utf8.RuneError {
 			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
-				return fmt.Errorf("invalid UTF-8 at byte %d; save the file as UTF-8", i)
+				return model.Msg("invalid UTF-8 at byte %d; save the file as UTF-8", i)
 			}
 		}
 		if forbidden(r) {
-			return fmt.Errorf("control character %s at byte %d; names must be printable text on one line", runeName(r), i)
+			return model.Msg("control character %s at byte %d; names must be printable text on one line", runeName(r), i)
 		}
 	}
 	return nil

@@ -113,10 +113,10 @@ func parseAzurePage(body []byte, prices azurePrices, skipped map[string]bool) (s
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var p azurePage
 	if err := dec.Decode(&p); err != nil {
-		return "", 0, fmt.Errorf("malformed JSON: %w", err)
+		return "", 0, model.Msg("malformed JSON: %v", err)
 	}
 	if p.Items == nil {
-		return "", 0, errors.New(`no "Items" array: the API's response format changed`)
+		return "", 0, model.Msg(`no "Items" array: the API's response format changed`)
 	}
 	for i, it := range *p.Items {
 		for _, f := range []struct {
@@ -124,11 +124,11 @@ func parseAzurePage(body []byte, prices azurePrices, skipped map[string]bool) (s
 			ok   bool
 		}{{"currencyCode", it.CurrencyCode != nil}, {"retailPrice", it.RetailPrice != nil}, {"armRegionName", it.ArmRegionName != nil}, {"armSkuName", it.ArmSkuName != nil}} {
 			if !f.ok {
-				return "", 0, fmt.Errorf("item %d has no %q: the API's response format changed", i, f.name)
+				return "", 0, model.Msg("item %d has no %q: the API's response format changed", i, f.name)
 			}
 		}
 		if *it.CurrencyCode != "USD" {
-			return "", 0, fmt.Errorf("prices in %q, want USD (gpuplan ranks other currencies only with an exchange rate)", *it.CurrencyCode)
+			return "", 0, model.Msg("prices in %q, want USD (gpuplan ranks other currencies only with an exchange rate)", *it.CurrencyCode)
 		}
 		sku, region, usd := *it.ArmSkuName, *it.ArmRegionName, *it.RetailPrice
 		if it.Type != "Consumption" || it.UnitOfMeasure != "1 Hour" || strings.Contains(it.ProductName, "Windows") ||
@@ -184,7 +184,7 @@ func fetchAzure(ctx context.Context, o Options, g *getter, base *model.Catalog) 
 				return f, nil
 			}
 		}
-		srcErrs = append(srcErrs, fmt.Errorf("%s: %w", src, err))
+		srcErrs = append(srcErrs, model.Msg("%s: %v", src, err))
 		if ctx.Err() != nil {
 			break
 		}
@@ -203,11 +203,11 @@ func fetchAzurePages(ctx context.Context, o Options, g *getter, first string) (a
 	next, seen, final := first, 0, first
 	for page := 1; next != ""; page++ {
 		if page > o.MaxPages {
-			return nil, nil, "", fmt.Errorf("more than %d pages: the answer never ends (raise Options.MaxPages if the price list really grew)", o.MaxPages)
+			return nil, nil, "", model.Msg("more than %d pages: the answer never ends (raise Options.MaxPages if the price list really grew)", o.MaxPages)
 		}
 		u, err := url.Parse(next)
 		if err != nil || u.Scheme != start.Scheme || u.Host != start.Host {
-			return nil, nil, "", fmt.Errorf("page %d: NextPageLink %.80q leaves %s", page, next, start.Host)
+			return nil, nil, "", model.Msg("page %d: NextPageLink %.80q leaves %s", page, next, start.Host)
 		}
 		body, got, err := g.get(ctx, next, azureMaxPage)
 		// The API answers 429 under load; gpuhunt waits 3 s and retries
@@ -218,14 +218,14 @@ func fetchAzurePages(ctx context.Context, o Options, g *getter, first string) (a
 			body, got, err = g.get(ctx, next, azureMaxPage)
 		}
 		if err != nil {
-			return nil, nil, "", fmt.Errorf("page %d: %w", page, err)
+			return nil, nil, "", model.Msg("page %d: %v", page, err)
 		}
 		if page == 1 {
 			final = got
 		}
 		var n int
 		if next, n, err = parseAzurePage(body, prices, skipped); err != nil {
-			return nil, nil, "", fmt.Errorf("page %d: %w", page, err)
+			return nil, nil, "", model.Msg("page %d: %v", page, err)
 		}
 		seen += n
 		if next == "" && n >= azurePageSize {
@@ -282,14 +282,14 @@ func azureInstances(base *model.Catalog, prices azurePrices, skipped map[string]
 		f.insts = append(f.insts, in)
 	}
 	if len(unknown) > 0 {
-		f.warnings = append(f.warnings, fmt.Sprintf("%d N-series sizes have no shape in the catalog or the fetcher's table and were left out: %s", len(unknown), sample(unknown)))
+		f.warnings = append(f.warnings, model.Msg("%d N-series sizes have no shape in the catalog or the fetcher's table and were left out: %s", len(unknown), sample(unknown)))
 	}
 	if len(retired) > 0 {
-		f.warnings = append(f.warnings, fmt.Sprintf("%d retired sizes still priced, left retired: %s", len(retired), sample(retired)))
+		f.warnings = append(f.warnings, model.Msg("%d retired sizes still priced, left retired: %s", len(retired), sample(retired)))
 	}
 	if len(skipped) > 0 {
 		names := slices.Sorted(maps.Keys(skipped))
-		f.warnings = append(f.warnings, fmt.Sprintf("%d meters with unusable names skipped: %s", len(names), sample(names)))
+		f.warnings = append(f.warnings, model.Msg("%d meters with unusable names skipped: %s", len(names), sample(names)))
 	}
 	return f
 }

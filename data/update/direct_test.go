@@ -148,7 +148,7 @@ func TestAzureGolden(t *testing.T) {
 `; text != want {
 		t.Errorf("summary (docs/data.md sample):\n%s\nwant:\n%s", text, want)
 	}
-	warn := strings.Join(az.Warnings, "\n")
+	warn := strings.Join(model.Strings(az.Warnings), "\n")
 	for _, w := range []string{"Standard_NV6ads_A10_v5", "retired sizes still priced, left retired: Standard_NC6s_v3"} {
 		if !strings.Contains(warn, w) {
 			t.Errorf("warnings %q lack %q", warn, w)
@@ -210,7 +210,7 @@ func TestOCIGolden(t *testing.T) {
 `; text != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", text, want)
 	}
-	if w := strings.Join(oci.Warnings, "\n"); !strings.Contains(w, "BM.GPU.X99.8") {
+	if w := strings.Join(model.Strings(oci.Warnings), "\n"); !strings.Contains(w, "BM.GPU.X99.8") {
 		t.Errorf("warnings %q do not name the unknown BM.GPU.X99.8", w)
 	}
 	c := loadOverlay(t, file)

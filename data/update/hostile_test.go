@@ -251,8 +251,8 @@ func TestHostileFakeCheapPrices(t *testing.T) {
 	}
 	for _, w := range []string{
 		"guards: 2 of 23 region prices held back (not written, so never ranked):\n",
-		"    lambda/gpu_1x_h100_sxm5 us-east-1: on-demand $0.01 per GPU-hour is below half the lowest h100-sxm price in the catalog ($0.8015 per GPU-hour, spot included): a fake or mistyped price?\n",
-		"    lambda/gpu_8x_h100_cheap us-east-1: on-demand $0.00625 per GPU-hour is below half the lowest h100-sxm price in the catalog ($0.8015 per GPU-hour, spot included): a fake or mistyped price?\n",
+		"    lambda/gpu_1x_h100_sxm5 us-east-1: on-demand $0.0100 per GPU-hour is below half the lowest h100-sxm price in the catalog ($0.8015 per GPU-hour, spot included): a fake or mistyped price?\n",
+		"    lambda/gpu_8x_h100_cheap us-east-1: on-demand $0.0063 per GPU-hour is below half the lowest h100-sxm price in the catalog ($0.8015 per GPU-hour, spot included): a fake or mistyped price?\n",
 	} {
 		if !strings.Contains(sum.Text(), w) {
 			t.Errorf("summary lacks %q:\n%s", w, sum.Text())

@@ -4,13 +4,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // ErrOverlayTooLarge is wrapped when an overlay would be larger than a
@@ -26,7 +26,7 @@ var ErrOverlayTooLarge = errors.New("overlay too large")
 // created, replaced or removed, whatever name or symbolic link is there.
 func install(dir, name string, b []byte) error {
 	if max := safeio.Overlay.MaxBytes; int64(len(b)) > max {
-		return fmt.Errorf("%w: %d KiB, above the %d KiB a catalog overlay may have (the source lists far more than a price list holds; check it)", ErrOverlayTooLarge, (len(b)+1023)>>10, max>>10)
+		return model.Errorf(ErrOverlayTooLarge, "%d KiB, above the %d KiB a catalog overlay may have (the source lists far more than a price list holds; check it)", (len(b)+1023)>>10, max>>10)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -60,7 +60,7 @@ func install(dir, name string, b []byte) error {
 	if err := data.CheckOverlay(filepath.Join(dir, tmp)); err != nil {
 		// Named as the file it would have become, not the temporary one.
 		msg := strings.ReplaceAll(err.Error(), filepath.Join(dir, tmp), filepath.Join(dir, name))
-		return fmt.Errorf("the overlay written does not read back, so it was not installed: %s", msg)
+		return model.Msg("the overlay written does not read back, so it was not installed: %s", msg)
 	}
 	return root.Rename(tmp, name)
 }

@@ -3,7 +3,6 @@ package update
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // Limits bound what one update may take from the network. They follow
@@ -87,18 +88,18 @@ func newClient(o *Options, l Limits) *http.Client {
 func redirectPolicy(allow []string) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		if len(via) >= 10 {
-			return fmt.Errorf("%w: more than 10 redirects", ErrRedirect)
+			return model.Errorf(ErrRedirect, "more than 10 redirects")
 		}
 		first := via[0].URL
 		to := req.URL
 		if first.Scheme == "https" && to.Scheme != "https" {
-			return fmt.Errorf("%w: %s redirects from https to %.200q", ErrRedirect, first.Host, to.String())
+			return model.Errorf(ErrRedirect, "%s redirects from https to %.200q", first.Host, to.String())
 		}
 		if strings.EqualFold(to.Host, first.Host) ||
 			slices.ContainsFunc(allow, func(h string) bool { return strings.EqualFold(h, to.Host) || strings.EqualFold(h, to.Hostname()) }) {
 			return nil
 		}
-		return fmt.Errorf("%w: %s redirects to another host, %.200q (allow it with --allow-redirect %s)", ErrRedirect, first.Host, to.String(), to.Hostname())
+		return model.Errorf(ErrRedirect, "%s redirects to another host, %.200q (allow it with --allow-redirect %s)", first.Host, to.String(), to.Hostname())
 	}
 }
 
@@ -140,13 +141,13 @@ func (g *getter) get(ctx context.Context, u string, limit int64) ([]byte, string
 	}
 	b, err := io.ReadAll(&countReader{r: io.LimitReader(resp.Body, limit+1), got: &got, g: g})
 	if err != nil {
-		return nil, final, fmt.Errorf("reading the response: %w", g.cause(ctx, err))
+		return nil, final, model.Msg("reading the response: %v", g.cause(ctx, err))
 	}
 	if int64(len(b)) > limit {
-		return nil, final, fmt.Errorf("response larger than %d MiB", limit>>20)
+		return nil, final, model.Msg("response larger than %d MiB", limit>>20)
 	}
 	if resp.ContentLength >= 0 && int64(len(b)) != resp.ContentLength {
-		return nil, final, fmt.Errorf("truncated response: %d of %d bytes", len(b), resp.ContentLength)
+		return nil, final, model.Msg("truncated response: %d of %d bytes", len(b), resp.ContentLength)
 	}
 	return b, final, nil
 }
@@ -178,7 +179,7 @@ func (g *getter) watch(got *atomic.Int64, cancel context.CancelCauseFunc) func()
 			case <-t.C:
 				n := got.Load()
 				if n-last < max(least, 1) {
-					cancel(fmt.Errorf("%w: %d bytes in %v, under %d bytes/s: the server does not answer or drips; try again later or another source", ErrStalled, n-last, l.Window, l.MinRate))
+					cancel(model.Errorf(ErrStalled, "%d bytes in %v, under %d bytes/s: the server does not answer or drips; try again later or another source", n-last, l.Window, l.MinRate))
 					return
 				}
 				last = n

@@ -2,10 +2,11 @@ package update
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // overlayNames maps each provider update can fetch to the one file name
@@ -51,10 +52,10 @@ func CheckProviders(names []string) error {
 	seen := map[string]bool{}
 	for _, p := range names {
 		if _, ok := overlayNames[p]; !ok {
-			return fmt.Errorf("%w %s: catalog update fetches %s", ErrUnknownProvider, quote(p), strings.Join(KnownProviders(), ", "))
+			return model.Msg("%v %s: catalog update fetches %s", ErrUnknownProvider, quote(p), strings.Join(KnownProviders(), ", "))
 		}
 		if seen[p] {
-			return fmt.Errorf("provider %s given twice", p)
+			return model.Msg("provider %s given twice", p)
 		}
 		seen[p] = true
 	}

@@ -18,7 +18,6 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
-	"fmt"
 
 	"net/http"
 	"os"
@@ -109,7 +108,7 @@ type Progress struct {
 // Summary is what Run did, one entry per provider in Options order.
 type Summary struct {
 	Providers []ProviderSummary
-	Notes     []string // what Run decided for the whole update (providers left out)
+	Notes     []model.Message // what Run decided for the whole update (providers left out)
 }
 
 // ProviderSummary is one provider's result. Err is set when the update
@@ -120,9 +119,9 @@ type ProviderSummary struct {
 	File     string // the overlay written
 	Types    int    // instance types in the new file
 	Added    []string
-	Removed  []string    // types of the current catalog the source no longer lists
-	Moved    []PriceMove // on-demand prices that moved more than 10%
-	Warnings []string    // the importer's and fetcher's notes (rows and sizes left out)
+	Removed  []string        // types of the current catalog the source no longer lists
+	Moved    []PriceMove     // on-demand prices that moved more than 10%
+	Warnings []model.Message // the importer's and fetcher's notes (rows and sizes left out)
 	// Held are the guards' price findings (data.PriceRule): those prices
 	// were not written, so they are never ranked; the type keeps its
 	// previous price in that region, and a new type left with no price is
@@ -135,11 +134,11 @@ type ProviderSummary struct {
 }
 
 // failure says what a failed update left: the previous overlay, or none.
-func (p *ProviderSummary) failure() string {
+func (p *ProviderSummary) failure() model.Message {
 	if p.Kept {
-		return "previous overlay kept"
+		return model.Msg("previous overlay kept")
 	}
-	return "no previous overlay"
+	return model.Msg("no previous overlay")
 }
 
 // PriceMove is an on-demand price change of one type in one region.
@@ -175,7 +174,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 				left = append(left, "oci")
 			}
 			if len(left) > 0 {
-				sum.Notes = append(sum.Notes, fmt.Sprintf("%s not fetched: a --source mirror serves SkyPilot's files, and they come from their own price APIs", strings.Join(left, " and ")))
+				sum.Notes = append(sum.Notes, model.Msg("%s not fetched: a --source mirror serves SkyPilot's files, and they come from their own price APIs", strings.Join(left, " and ")))
 			}
 		}
 	}
@@ -185,7 +184,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if o.Sources != nil {
 		for _, p := range o.Providers {
 			if p == "azure" && o.AzureSources == nil || p == "oci" && o.OCISources == nil {
-				return Summary{}, fmt.Errorf("%w: %s comes from its own price API, not from a SkyPilot mirror; drop --source or leave %s out of --providers", ErrNoMirror, p, p)
+				return Summary{}, model.Errorf(ErrNoMirror, "%s comes from its own price API, not from a SkyPilot mirror; drop --source or leave %s out of --providers", p, p)
 			}
 		}
 	}
@@ -215,7 +214,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if o.Dir == "" {
 		d, err := data.UpdateDir()
 		if err != nil {
-			return Summary{}, fmt.Errorf("catalog update: no data directory: %w", err)
+			return Summary{}, model.Msg("catalog update: no data directory: %v", err)
 		}
 		o.Dir = d
 	}
@@ -236,13 +235,13 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 			}
 		}
 		pctx, cancel := context.WithTimeoutCause(ctx, limits.Provider,
-			fmt.Errorf("%w: %s's update ran past its %v", ErrDeadline, p, limits.Provider))
+			model.Errorf(ErrDeadline, "%s's update ran past its %v", p, limits.Provider))
 		ps := runProvider(pctx, o, g, base, p)
 		cancel()
 		if ps.Err != nil {
 			_, statErr := os.Stat(ps.File)
 			ps.Kept = statErr == nil
-			errs = append(errs, fmt.Errorf("%s: %w (%s)", p, ps.Err, ps.failure()))
+			errs = append(errs, model.Msg("%s: %v (%s)", p, ps.Err, ps.failure()))
 		}
 		sum.Providers = append(sum.Providers, ps)
 		if o.Progress != nil {
@@ -266,7 +265,7 @@ var ErrNoMirror = errors.New("no mirror for this provider")
 type fetched struct {
 	insts    []model.Instance
 	url      string
-	warnings []string
+	warnings []model.Message
 	credit   string // the overlay header's data line
 }
 
@@ -314,17 +313,17 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 	}
 	sort.Strings(ps.Removed)
 	if len(current) > 0 && 2*len(ps.Removed) > len(current) && !o.Force {
-		ps.Err = fmt.Errorf("%s lists %d of the catalog's %d %s types: %w; check the source or pass --force", ps.URL, len(current)-len(ps.Removed), len(current), provider, ErrDropped)
+		ps.Err = model.Msg("%s lists %d of the catalog's %d %s types: %v; check the source or pass --force", ps.URL, len(current)-len(ps.Removed), len(current), provider, ErrDropped)
 		return ps
 	}
 	insts = ps.guard(base, insts)
 	switch {
 	case len(insts) > 0:
 	case len(ps.Held) > 0:
-		ps.Err = fmt.Errorf("%w: the guards held back all %d region prices %s lists (%s); nothing written", ErrAllHeld, ps.Prices, ps.URL, ps.Held[0])
+		ps.Err = model.Errorf(ErrAllHeld, "the guards held back all %d region prices %s lists (%s); nothing written", ps.Prices, ps.URL, ps.Held[0])
 		return ps
 	default:
-		ps.Err = fmt.Errorf("%s lists no priced %s instance type; nothing written", ps.URL, provider)
+		ps.Err = model.Msg("%s lists no priced %s instance type; nothing written", ps.URL, provider)
 		return ps
 	}
 	for i := range insts {
@@ -354,7 +353,7 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		// Earlier versions took OCI from SkyPilot; that overlay would patch
 		// the same types with older prices, so the fresh file replaces it.
 		if err := removeIn(o.Dir, "skypilot-oci.toml"); err == nil {
-			ps.Warnings = append(ps.Warnings, "removed skypilot-oci.toml: OCI now comes from Oracle's price list")
+			ps.Warnings = append(ps.Warnings, model.Msg("removed skypilot-oci.toml: OCI now comes from Oracle's price list"))
 		}
 	}
 	return ps
@@ -411,7 +410,7 @@ func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalo
 			f.url, f.credit = sourceURL(final), "Data: SkyPilot authors, Apache-2.0."
 			return f, nil
 		}
-		srcErrs = append(srcErrs, fmt.Errorf("%s: %w", url, err))
+		srcErrs = append(srcErrs, model.Msg("%s: %v", url, err))
 		if ctx.Err() != nil {
 			break
 		}
@@ -429,9 +428,9 @@ func (e *statusError) Error() string { return "HTTP " + e.status }
 
 // importCSV checks the currency and the last line, then reads the file
 // with the embedded catalog's importer.
-func importCSV(body []byte, url, provider string, base *model.Catalog) ([]model.Instance, []string, error) {
+func importCSV(body []byte, url, provider string, base *model.Catalog) ([]model.Instance, []model.Message, error) {
 	if len(body) > 0 && body[len(body)-1] != '\n' {
-		return nil, nil, errors.New("truncated file: the last line has no newline")
+		return nil, nil, model.Msg("truncated file: the last line has no newline")
 	}
 	if err := checkCurrency(body); err != nil {
 		return nil, nil, err
@@ -458,60 +457,77 @@ func checkCurrency(body []byte) error {
 			return nil
 		}
 		if col < len(rec) && rec[col] != "" && !strings.EqualFold(rec[col], "USD") {
-			return fmt.Errorf("prices in %s, want USD (gpuplan ranks other currencies only with an exchange rate)", rec[col])
+			return model.Msg("prices in %s, want USD (gpuplan ranks other currencies only with an exchange rate)", rec[col])
 		}
 	}
 }
 
-// Text is the summary as `catalog update` prints it: the notes of the
-// whole update, then one block per provider with types added and removed,
-// on-demand prices moved more than 10%, every guard's verdict and the
-// fetcher's notes, each kind as a count with a few examples.
+// Text is the summary in English, a line each (Lines).
 func (s Summary) Text() string {
 	var b strings.Builder
+	for _, l := range s.Lines() {
+		b.WriteString(l.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Lines is the summary a line each, as messages for translation: per
+// provider the types fetched and the file written, what was added,
+// removed and moved, what the guards held back or flagged (a few
+// examples of each), and the importer's notes. Indented lines start
+// with their spaces, outside the message.
+func (s Summary) Lines() []model.Message {
+	var out []model.Message
+	line := func(indent int, m model.Message) {
+		if indent > 0 {
+			m = model.Msg(strings.Repeat(" ", indent)+"%v", m)
+		}
+		out = append(out, m)
+	}
 	for _, n := range s.Notes {
-		fmt.Fprintf(&b, "note: %s\n", n)
+		line(0, model.Msg("note: %v", n))
 	}
 	for _, p := range s.Providers {
 		if p.Err != nil {
 			// The error itself is Run's, printed once by the caller.
-			fmt.Fprintf(&b, "%s: failed, %s\n", p.Provider, p.failure())
+			line(0, model.Msg("%s: failed, %v", p.Provider, p.failure()))
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %d types from %s → %s\n", p.Provider, p.Types, p.URL, p.File)
-		fmt.Fprintf(&b, "  added %d, removed %d, prices moved >10%%: %d\n", len(p.Added), len(p.Removed), len(p.Moved))
+		line(0, model.Msg("%s: %d types from %s → %s", p.Provider, p.Types, p.URL, p.File))
+		line(2, model.Msg("added %d, removed %d, prices moved >10%%: %d", len(p.Added), len(p.Removed), len(p.Moved)))
 		for _, m := range p.Moved {
-			fmt.Fprintf(&b, "  %s %s: $%.2f → $%.2f/h (%+.0f%%)\n", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100)
+			line(2, model.Msg("%s %s: $%.2f → $%.2f/h (%+.0f%%)", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100))
 		}
 		if len(p.Held) == 0 {
-			fmt.Fprintf(&b, "  guards: %d region prices checked, none held back\n", p.Prices)
+			line(2, model.Msg("guards: %d region prices checked, none held back", p.Prices))
 		} else {
-			fmt.Fprintf(&b, "  guards: %d of %d region prices held back (not written, so never ranked):\n", len(p.Held), p.Prices)
-			examples(&b, p.Held)
+			line(2, model.Msg("guards: %d of %d region prices held back (not written, so never ranked):", len(p.Held), p.Prices))
+			examples(line, p.Held)
 		}
 		if len(p.Flags) > 0 {
-			fmt.Fprintf(&b, "  guards: %d other findings (written):\n", len(p.Flags))
-			examples(&b, p.Flags)
+			line(2, model.Msg("guards: %d other findings (written):", len(p.Flags)))
+			examples(line, p.Flags)
 		}
 		for _, w := range p.Warnings[:min(len(p.Warnings), 2*shownExamples)] {
-			fmt.Fprintf(&b, "  note: %s\n", w)
+			line(2, model.Msg("note: %v", w))
 		}
 		if n := len(p.Warnings) - 2*shownExamples; n > 0 {
-			fmt.Fprintf(&b, "  … and %d more notes\n", n)
+			line(2, model.Msg("… and %d more notes", n))
 		}
 	}
-	return b.String()
+	return out
 }
 
 // shownExamples is how many findings of a kind the summary shows.
 const shownExamples = 3
 
-// examples writes the first few findings, one a line, and how many more.
-func examples(b *strings.Builder, gs []data.Guard) {
+// examples adds the first few findings, one a line, and how many more.
+func examples(line func(int, model.Message), gs []data.Guard) {
 	for _, g := range gs[:min(len(gs), shownExamples)] {
-		fmt.Fprintf(b, "    %s\n", g)
+		line(4, g.Message())
 	}
 	if n := len(gs) - shownExamples; n > 0 {
-		fmt.Fprintf(b, "    … and %d more\n", n)
+		line(4, model.Msg("… and %d more", n))
 	}
 }

@@ -130,7 +130,7 @@ func TestDecodeConfigErrors(t *testing.T) {
 			if !errors.As(err, &ce) || !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Decode() error = %v, want a *Error", err)
 			}
-			if ce.Key != tt.key || (tt.line > 0 && ce.Line != tt.line) || !strings.Contains(ce.Msg, tt.msg) {
+			if ce.Key != tt.key || (tt.line > 0 && ce.Line != tt.line) || !strings.Contains(ce.Msg.String(), tt.msg) {
 				t.Errorf("Decode() = key %q line %d msg %q; want key %q line %d msg containing %q", ce.Key, ce.Line, ce.Msg, tt.key, tt.line, tt.msg)
 			}
 			if strings.Contains(err.Error(), "\n") || strings.HasPrefix(err.Error(), "toml:") {
@@ -229,7 +229,7 @@ func TestResolve(t *testing.T) {
 			tt.edit(&c.Workload)
 			_, _, err := c.Workload.Resolve(cat, Readers{})
 			var ce *Error
-			if !errors.As(err, &ce) || ce.Key != tt.key || !strings.Contains(ce.Msg, tt.msg) {
+			if !errors.As(err, &ce) || ce.Key != tt.key || !strings.Contains(ce.Msg.String(), tt.msg) {
 				t.Errorf("Resolve() error = %v, want key %s with %q", err, tt.key, tt.msg)
 			}
 		})

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -84,7 +83,7 @@ func Encode(c *Config) ([]byte, error) {
 		e.int("vocab", m.Vocab, "vocabulary size")
 	}
 	if c.ServeLaunch != nil && w.Serve != (serve.Serving{}) {
-		return nil, errors.New("a serving export's [serve] section replaces the workload's serving answers: set one of them")
+		return nil, model.Msg("a serving export's [serve] section replaces the workload's serving answers: set one of them")
 	}
 	e.encodeServe(&w.Serve)
 

@@ -3,7 +3,6 @@ package config
 import (
 	"cmp"
 	"errors"
-	"strconv"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/serve"
@@ -101,7 +100,7 @@ func checkServeRanges(s *serve.Serving) error {
 		{"max_num_seqs", s.MaxNumSeqs, model.MaxBatch},
 	} {
 		if f.v < 0 || f.v > f.max {
-			return &Error{Key: f.key, Msg: "must be 1–" + strconv.Itoa(f.max) + ", got " + strconv.Itoa(f.v) + "; leave it out for the default"}
+			return &Error{Key: f.key, Msg: model.Msg("must be 1–%d, got %d; leave it out for the default", f.max, f.v)}
 		}
 	}
 	for _, f := range []struct {
@@ -116,7 +115,7 @@ func checkServeRanges(s *serve.Serving) error {
 		}
 	}
 	if s.Concurrency > 0 && s.RequestsPerSec > 0 {
-		return &Error{Key: "requests_per_sec", Msg: "give concurrency or requests_per_sec, not both"}
+		return &Error{Key: "requests_per_sec", Msg: model.Msg("give concurrency or requests_per_sec, not both")}
 	}
 	return nil
 }

@@ -1,9 +1,10 @@
 package decide
 
 import (
-	"github.com/gpuplan/gpuplan/model"
 	"math"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func TestCheckpointBytesPerInstance(t *testing.T) {

@@ -2,11 +2,11 @@ package decide
 
 import (
 	"errors"
-	"fmt"
-	"github.com/gpuplan/gpuplan/model"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // InterruptionRate is how often a spot instance is reclaimed: the fraction
@@ -34,7 +34,7 @@ type InterruptionRate struct {
 // "5-10%" → 0.05, 0.10; ">20%" → 0.20, 0 (no upper bound).
 func ParseAdvisorBucket(label string) (low, high float64, err error) {
 	s := strings.TrimSpace(label)
-	bad := fmt.Errorf("%w: interruption bucket %q: want <N%%, N-M%% or >N%%", model.ErrInvalidSpot, label)
+	bad := model.Errorf(model.ErrInvalidSpot, "interruption bucket %q: want <N%%, N-M%% or >N%%", label)
 	num := strings.TrimSuffix(s, "%")
 	if num == s {
 		return 0, 0, bad
@@ -118,7 +118,7 @@ func DalyInterval(delta, mtbi float64) float64 {
 // at the given bandwidth (bytes per second), in hours: δ of Young and Daly.
 func CheckpointWriteHours(bytes, bytesPerSecond float64) (float64, error) {
 	if !(bytes > 0) || !(bytesPerSecond > 0) || math.IsInf(bytes, 0) || math.IsInf(bytesPerSecond, 0) {
-		return 0, fmt.Errorf("%w: checkpoint of %g B at %g B/s: both must be > 0", model.ErrInvalidSpot, bytes, bytesPerSecond)
+		return 0, model.Errorf(model.ErrInvalidSpot, "checkpoint of %g B at %g B/s: both must be > 0", bytes, bytesPerSecond)
 	}
 	return bytes / bytesPerSecond / 3600, nil
 }
@@ -187,7 +187,7 @@ var ErrSpotNeverFinishes = errors.New("spot job would not finish")
 // when λL ≥ 1.
 func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	bad := func(what string, v float64) (SpotEstimate, error) {
-		return SpotEstimate{}, fmt.Errorf("%w: %s must be a finite number ≥ 0, got %g", model.ErrInvalidSpot, what, v)
+		return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "%s must be a finite number ≥ 0, got %g", what, v)
 	}
 	for _, f := range []struct {
 		name string
@@ -200,7 +200,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 		}
 	}
 	if in.JobHours == 0 {
-		return SpotEstimate{}, fmt.Errorf("%w: job hours must be > 0", model.ErrInvalidSpot)
+		return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "job hours must be > 0")
 	}
 	nodes := max(in.Nodes, 1)
 	lambda := float64(nodes) * in.Rate.PerHour()
@@ -216,7 +216,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 		return e, nil
 	}
 	if math.IsInf(lambda, 1) {
-		return SpotEstimate{}, fmt.Errorf("%w: an interruption rate of %.0f%% a month reclaims every instance", ErrSpotNeverFinishes, in.Rate.PerMonth*100)
+		return SpotEstimate{}, model.Errorf(ErrSpotNeverFinishes, "an interruption rate of %.0f%% a month reclaims every instance", in.Rate.PerMonth*100)
 	}
 	mtbi := 1 / lambda
 	if delta > 0 {
@@ -226,7 +226,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	tau := in.CheckpointEveryHours
 	if tau == 0 {
 		if delta == 0 {
-			return SpotEstimate{}, fmt.Errorf("%w: give a checkpoint write time (δ > 0) or a checkpoint interval", model.ErrInvalidSpot)
+			return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "give a checkpoint write time (δ > 0) or a checkpoint interval")
 		}
 		tau = e.DalyIntervalHours
 	}
@@ -236,8 +236,8 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	l := r + (tau+delta)/2
 	e.LostHoursPerInterrupt = l
 	if lambda*l >= 1 {
-		return SpotEstimate{}, fmt.Errorf("%w: one interruption every %.2g h but each costs %.2g h (restart %.2g h + half of %.2g h between checkpoints)",
-			ErrSpotNeverFinishes, mtbi, l, r, tau+delta)
+		return SpotEstimate{}, model.Errorf(ErrSpotNeverFinishes, "one interruption every %.2g h but each costs %.2g h (restart %.2g h + half of %.2g h between checkpoints)",
+			mtbi, l, r, tau+delta)
 	}
 	e.ExpectedHours = base / (1 - lambda*l)
 	e.ExpectedInterruptions = lambda * e.ExpectedHours

@@ -2,9 +2,10 @@ package decide
 
 import (
 	"errors"
-	"github.com/gpuplan/gpuplan/model"
 	"math"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func near(got, want, rel float64) bool {

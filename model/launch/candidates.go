@@ -1,7 +1,6 @@
 package launch
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -85,8 +84,8 @@ func notSkyPilotCloud(provider string) error {
 	if skyPilotCloud(provider) {
 		return nil
 	}
-	return fmt.Errorf("%w: SkyPilot has no cloud named %q (resources.cloud takes %s: sky/skylet/constants.py ALL_CLOUDS); pick another format",
-		ErrPlan, model.Printable(provider), strings.Join(skyPilotClouds, ", "))
+	return model.Errorf(ErrPlan, "SkyPilot has no cloud named %q (resources.cloud takes %s: sky/skylet/constants.py ALL_CLOUDS); pick another format",
+		model.Printable(provider), strings.Join(skyPilotClouds, ", "))
 }
 
 func skyPilotCloud(provider string) bool {

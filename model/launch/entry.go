@@ -61,7 +61,7 @@ func entryPoint(w *model.Workload) (module, why string) {
 // has no entry point.
 func (p *Plan) checkEntry() error {
 	if p.Script == "" && p.Module == "" {
-		return fmt.Errorf("%w: %s", ErrNoEntryPoint, p.NoEntry)
+		return model.Errorf(ErrNoEntryPoint, "%s", p.NoEntry)
 	}
 	return nil
 }

@@ -176,10 +176,10 @@ var ErrPlan = errors.New("cannot plan the launch")
 // as is (GPUs that do not split evenly over the nodes).
 func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if o == nil || o.Instance == nil || o.GPU == nil || o.Estimate == nil {
-		return nil, fmt.Errorf("%w: the offer has no instance, GPU or estimate", ErrPlan)
+		return nil, model.Errorf(ErrPlan, "the offer has no instance, GPU or estimate")
 	}
 	if err := CheckWheel(opt.Wheel); err != nil { // wheel.go
-		return nil, fmt.Errorf("%w: wheel %w", ErrPlan, err)
+		return nil, model.Errorf(ErrPlan, "wheel %v", err)
 	}
 	w.Defaults()
 	e := o.Estimate
@@ -187,8 +187,8 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	qt, dq := ew.FourBit()
 	nodes := max(o.Instances, 1)
 	if o.GPUs%nodes != 0 {
-		return nil, fmt.Errorf("%w: %d GPUs do not split evenly over %d nodes of %s; ask for a multiple of %d GPUs",
-			ErrPlan, o.GPUs, nodes, o.Instance.Type, nodes)
+		return nil, model.Errorf(ErrPlan, "%d GPUs do not split evenly over %d nodes of %s; ask for a multiple of %d GPUs",
+			o.GPUs, nodes, o.Instance.Type, nodes)
 	}
 	accel, guessed := instanceAccelerator(o.Instance, o.GPU)
 	var priceFrom, priceSource, priceAsOf string
@@ -265,7 +265,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		p.K8sKind = KindTrainJob
 	case KindPyTorchJob:
 	default:
-		return nil, fmt.Errorf("%w: Kubernetes kind %q: want %s or %s", ErrPlan, p.K8sKind, KindTrainJob, KindPyTorchJob)
+		return nil, model.Errorf(ErrPlan, "Kubernetes kind %q: want %s or %s", p.K8sKind, KindTrainJob, KindPyTorchJob)
 	}
 	p.Network = NetworkFor(p.Provider, p.InstanceType, p.Nodes)
 	if p.Script == "" {

@@ -172,15 +172,15 @@ func probeUsage(gpus, procs, nodes int) []string {
 func (p *Plan) probeSpec() (*probeSpec, error) {
 	e := p.Estimate
 	if e == nil || p.GPU == nil {
-		return nil, fmt.Errorf("%w: the plan has no estimate to probe", ErrPlan)
+		return nil, model.Errorf(ErrPlan, "the plan has no estimate to probe")
 	}
 	w := &e.Workload
 	a := &w.Model
 	if p.Precision == model.FP8 {
-		return nil, fmt.Errorf("%w: probe: fp8 training needs Transformer Engine or torchao in the script, and the launch files pass --bf16; probe --precision amp-bf16 instead", ErrPlan)
+		return nil, model.Errorf(ErrPlan, "probe: fp8 training needs Transformer Engine or torchao in the script, and the launch files pass --bf16; probe --precision amp-bf16 instead")
 	}
 	if p.Precision == model.INT8 || p.Precision == model.INT4 {
-		return nil, fmt.Errorf("%w: probe: %s weights are served, not run in batches; probe a serving plan (--task inference on a decoder) instead", ErrPlan, p.Precision)
+		return nil, model.Errorf(ErrPlan, "probe: %s weights are served, not run in batches; probe a serving plan (--task inference on a decoder) instead", p.Precision)
 	}
 	build, err := probeBuildFor(a, w)
 	if err != nil {
@@ -243,8 +243,8 @@ func (p *Plan) probeSpec() (*probeSpec, error) {
 	loraDropout := w.LoRADropout
 	if p.Task.Adapters() {
 		if build.HFHead != "causal-lm" || !llamaNames(build.HFModelType) {
-			return nil, fmt.Errorf("%w: probe: the launch files target Llama's module names (%s); %s (%s) has other names, so neither the launch files nor the probe would find the adapters' targets",
-				ErrPlan, strings.Join(p.loraModules(), " "), model.Printable(p.Model), build.HFModelType)
+			return nil, model.Errorf(ErrPlan, "probe: the launch files target Llama's module names (%s); %s (%s) has other names, so neither the launch files nor the probe would find the adapters' targets",
+				strings.Join(p.loraModules(), " "), model.Printable(p.Model), build.HFModelType)
 		}
 		t.LoRA = &probeLoRA{R: p.LoRARank, Alpha: trlLoRAAlpha, Dropout: trlLoRADropout, Targets: p.loraModules(), TaskType: "CAUSAL_LM"}
 		loraDropout = trlLoRADropout
@@ -255,8 +255,8 @@ func (p *Plan) probeSpec() (*probeSpec, error) {
 			// bitsandbytes stores them in the compute dtype
 			// (bnb_4bit_quant_storage; TRL's --bnb_4bit_quant_storage), which
 			// the launch files do not pass: neither they nor a probe of them run.
-			return nil, fmt.Errorf("%w: probe: QLoRA sharded by %s needs --bnb_4bit_quant_storage %s, which the launch files do not pass; probe it on one GPU or with ddp",
-				ErrPlan, p.Strategy, p.loadDtype())
+			return nil, model.Errorf(ErrPlan, "probe: QLoRA sharded by %s needs --bnb_4bit_quant_storage %s, which the launch files do not pass; probe it on one GPU or with ddp",
+				p.Strategy, p.loadDtype())
 		}
 		t.QLoRA = &probeQuant{QuantType: string(p.QuantType), DoubleQuant: p.DoubleQuant}
 	}
@@ -308,13 +308,13 @@ func probeBuildFor(a *model.Architecture, w *model.Workload) (*probeBuild, error
 	if a.Family == model.FamilyCNN || a.Family == model.FamilyUNet {
 		tv, ok := torchvisionNames[a.Key]
 		if !ok {
-			return nil, fmt.Errorf("%w: probe: no builder for %s: the probe builds torchvision's ResNets and EfficientNets (%s), not YOLO or U-Nets",
-				ErrPlan, name, strings.Join(sortedKeys(torchvisionNames), ", "))
+			return nil, model.Errorf(ErrPlan, "probe: no builder for %s: the probe builds torchvision's ResNets and EfficientNets (%s), not YOLO or U-Nets",
+				name, strings.Join(sortedKeys(torchvisionNames), ", "))
 		}
 		return &probeBuild{Builder: "torchvision", Torchvision: tv, NumClasses: 1000, HFConfig: map[string]any{}}, nil
 	}
 	if !a.HasShape() {
-		return nil, fmt.Errorf("%w: probe: %s has no transformer shape (layers, hidden, heads) to build", ErrPlan, name)
+		return nil, model.Errorf(ErrPlan, "probe: %s has no transformer shape (layers, hidden, heads) to build", name)
 	}
 	b := &probeBuild{Builder: "transformers", Vocab: a.Vocab, Norm: string(a.Norm), GatedMLP: a.GatedMLP}
 	maxPos := max(a.MaxPositions, w.SeqLen, w.ContextLen)
@@ -351,7 +351,7 @@ func probeBuildFor(a *model.Architecture, w *model.Workload) (*probeBuild, error
 				"n_positions": maxPos, "vocab_size": a.Vocab, "tie_word_embeddings": a.Tied,
 				"resid_pdrop": drop, "embd_pdrop": drop, "attn_pdrop": drop}
 		default:
-			return nil, fmt.Errorf("%w: probe: no transformers model type has %s's shape (%s norm, gated MLP %v)", ErrPlan, name, a.Norm, a.GatedMLP)
+			return nil, model.Errorf(ErrPlan, "probe: no transformers model type has %s's shape (%s norm, gated MLP %v)", name, a.Norm, a.GatedMLP)
 		}
 		b.HFConfig = dec
 	case model.FamilyEncoder:
@@ -369,7 +369,7 @@ func probeBuildFor(a *model.Architecture, w *model.Workload) (*probeBuild, error
 			"hidden_dropout_prob": drop, "attention_probs_dropout_prob": drop, "num_labels": 2}
 	case model.FamilyEncoderDecoder:
 		if a.EncoderSeqLen > 0 || a.LearnedPositions > 0 {
-			return nil, fmt.Errorf("%w: probe: no builder for %s: the probe builds T5-style text encoder-decoders, not audio models", ErrPlan, name)
+			return nil, model.Errorf(ErrPlan, "probe: no builder for %s: the probe builds T5-style text encoder-decoders, not audio models", name)
 		}
 		ff := "relu"
 		if a.GatedMLP {
@@ -385,7 +385,7 @@ func probeBuildFor(a *model.Architecture, w *model.Workload) (*probeBuild, error
 			"intermediate_size": a.FFN, "image_size": w.ImageSize, "patch_size": max(a.PatchSize, 1), "num_labels": max(a.Vocab, 1),
 			"hidden_dropout_prob": drop, "attention_probs_dropout_prob": drop, "qkv_bias": true}
 	default:
-		return nil, fmt.Errorf("%w: probe: no builder for the %s family", ErrPlan, a.Family)
+		return nil, model.Errorf(ErrPlan, "probe: no builder for the %s family", a.Family)
 	}
 	cfg, _ := json.Marshal(b.HFConfig)
 	sum := sha256.Sum256(append([]byte(b.HFModelType+"\n"), cfg...))
@@ -424,7 +424,7 @@ func (s *Serve) Probe() ([]byte, error) {
 		return nil, err
 	}
 	if s.Plan == nil || s.Arch == nil || s.Plan.Offer.GPU == nil {
-		return nil, fmt.Errorf("%w: the deployment has no serving plan to probe", ErrPlan)
+		return nil, model.Errorf(ErrPlan, "the deployment has no serving plan to probe")
 	}
 	sp, a := s.Plan, s.Arch
 	modelKey, arch := a.Key, (*probe.Arch)(nil)
@@ -467,11 +467,11 @@ func (s *Serve) Probe() ([]byte, error) {
 func renderProbe(header []string, spec *probeSpec) ([]byte, error) {
 	inner, err := json.Marshal(spec)
 	if err != nil {
-		return nil, fmt.Errorf("%w: probe: %v", ErrPlan, err)
+		return nil, model.Errorf(ErrPlan, "probe: %v", err)
 	}
 	lit, err := json.Marshal(string(asciiJSON(inner)))
 	if err != nil {
-		return nil, fmt.Errorf("%w: probe: %v", ErrPlan, err)
+		return nil, model.Errorf(ErrPlan, "probe: %v", err)
 	}
 	if strings.Count(probeTemplate, probeMarker) != 1 {
 		panic("launch: probe.py lost its plan marker line")

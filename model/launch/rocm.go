@@ -1,7 +1,7 @@
 package launch
 
 import (
-	"fmt"
+	"errors"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -65,20 +65,31 @@ func (p *Plan) checkWheel() error {
 	}
 	switch {
 	case p.ROCm() && p.Wheel == "":
-		return fmt.Errorf("%w: %s is an AMD GPU: name a ROCm wheel variant of PyTorch to install, such as --wheel %s", ErrNoStack, name, ROCmWheelExample)
+		return fixNamed{model.Errorf(ErrNoStack, "%s is an AMD GPU: name a ROCm wheel variant of PyTorch to install, such as --wheel %s", name, ROCmWheelExample)}
 	case p.ROCm() && !rocmWheel(p.Wheel):
-		return fmt.Errorf("%w: %s is an AMD GPU and %s is not a ROCm wheel variant: name one, such as --wheel %s", ErrNoStack, name, model.Printable(p.Wheel), ROCmWheelExample)
+		return fixNamed{model.Errorf(ErrNoStack, "%s is an AMD GPU and %s is not a ROCm wheel variant: name one, such as --wheel %s", name, model.Printable(p.Wheel), ROCmWheelExample)}
 	case p.Wheel == "":
-		return fmt.Errorf("%w: %s, or name a PyTorch wheel variant to install", ErrNoStack, p.Stack.Reason)
+		return model.Errorf(ErrNoStack, "%s, or name a PyTorch wheel variant to install", p.Stack.Reason)
 	case !p.ROCm() && rocmWheel(p.Wheel):
 		cuda := p.Stack.Wheel
 		if cuda == "" {
 			cuda = "cu126"
 		}
-		return fmt.Errorf("%w: %s is an NVIDIA GPU and %s is a ROCm wheel variant: name a CUDA one, such as --wheel %s", ErrNoStack, name, model.Printable(p.Wheel), cuda)
+		return fixNamed{model.Errorf(ErrNoStack, "%s is an NVIDIA GPU and %s is a ROCm wheel variant: name a CUDA one, such as --wheel %s", name, model.Printable(p.Wheel), cuda)}
 	}
 	return nil
 }
+
+// fixNamed marks an ErrNoStack error whose sentence already names the
+// flag that fixes it ("such as --wheel rocm6.4"), so a caller adds no
+// hint of its own (FixNamed).
+type fixNamed struct{ error }
+
+func (e fixNamed) Unwrap() error { return e.error }
+
+// FixNamed reports whether err's sentence already names the flag that
+// fixes it.
+func FixNamed(err error) bool { return errors.As(err, new(fixNamed)) }
 
 // checkImage is the docker and Kubernetes refusal when no image runs on
 // the GPU. It wraps ErrNoStack, whose fix is --image.
@@ -87,7 +98,7 @@ func (p *Plan) checkImage() error {
 	case p.Image != "":
 		return nil
 	case p.ROCm():
-		return fmt.Errorf("%w: %s is an AMD GPU: name a ROCm PyTorch image to run, such as %s", ErrNoStack, model.Printable(p.GPU.Name), ROCmImageExample)
+		return model.Errorf(ErrNoStack, "%s is an AMD GPU: name a ROCm PyTorch image to run, such as %s", model.Printable(p.GPU.Name), ROCmImageExample)
 	}
-	return fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
+	return model.Errorf(ErrNoStack, "%s, or name a container image to run", p.noImageReason())
 }

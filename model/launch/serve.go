@@ -104,19 +104,19 @@ type Serve struct {
 func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, error) {
 	o := sp.Offer
 	if o.Instance == nil || o.GPU == nil || o.GPUsPerNode < 1 {
-		return nil, fmt.Errorf("%w: the serving offer has no instance or GPU", ErrPlan)
+		return nil, model.Errorf(ErrPlan, "the serving offer has no instance or GPU")
 	}
 	if o.GPU.Vendor != "nvidia" {
-		return nil, fmt.Errorf("%w: %s is not an NVIDIA GPU: gpuplan writes vLLM's CUDA files (the vllm/vllm-openai image, nvidia.com/gpu); on %s use vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm)",
-			ErrPlan, model.Printable(o.GPU.Name), model.Printable(o.Instance.Type))
+		return nil, model.Errorf(ErrPlan, "%s is not an NVIDIA GPU: gpuplan writes vLLM's CUDA files (the vllm/vllm-openai image, nvidia.com/gpu); on %s use vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm)",
+			model.Printable(o.GPU.Name), model.Printable(o.Instance.Type))
 	}
 	if !sp.Fits {
-		return nil, fmt.Errorf("%w: the model does not fit on %s: %s", ErrPlan, o.Instance.Type, strings.Join(sp.Reasons, "; "))
+		return nil, model.Errorf(ErrPlan, "the model does not fit on %s: %s", o.Instance.Type, strings.Join(sp.Reasons, "; "))
 	}
 	perReplica := sp.TP * sp.PP
 	if perReplica < 1 || perReplica > o.GPUsPerNode {
-		return nil, fmt.Errorf("%w: one replica needs %d GPUs (TP %d × PP %d), more than the %d of one %s; a replica across nodes needs a Ray cluster, which gpuplan does not write",
-			ErrPlan, perReplica, sp.TP, sp.PP, o.GPUsPerNode, o.Instance.Type)
+		return nil, model.Errorf(ErrPlan, "one replica needs %d GPUs (TP %d × PP %d), more than the %d of one %s; a replica across nodes needs a Ray cluster, which gpuplan does not write",
+			perReplica, sp.TP, sp.PP, o.GPUsPerNode, o.Instance.Type)
 	}
 	accel, _ := instanceAccelerator(o.Instance, o.GPU)
 	s := &Serve{
@@ -256,7 +256,7 @@ func (s *Serve) Render(f Format) ([]byte, error) {
 	case FormatProbe:
 		return s.Probe()
 	}
-	return nil, fmt.Errorf("format %q: want toml, skypilot, torchrun, docker or k8s", f)
+	return nil, model.Msg("format %q: want toml, skypilot, torchrun, docker or k8s", f)
 }
 
 // check refuses values that are not UTF-8 text or cannot be shell words.
@@ -356,7 +356,7 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 		return nil, err
 	}
 	if why := SkyPilotRefuses(s.Provider, s.InstanceType, s.Accelerator, s.GPUsPerInstance); why != "" {
-		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)
+		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
 	}
 	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
 	var accel *yaml.Node // none where SkyPilot's catalog counts the GPUs otherwise (SkyPilotGPUCount); vllm's -tp is the plan's

@@ -171,7 +171,7 @@ func (p *Plan) checkText() error {
 	}
 	for _, v := range vals {
 		if !utf8.ValidString(v) {
-			return fmt.Errorf("%w: %q is not UTF-8 text", ErrPlan, model.Printable(v))
+			return model.Errorf(ErrPlan, "%q is not UTF-8 text", model.Printable(v))
 		}
 	}
 	return nil
@@ -191,7 +191,7 @@ func (p *Plan) checkShellWords() error {
 	}
 	for _, v := range vals {
 		if _, err := syntax.Quote(v.v, syntax.LangPOSIX); err != nil {
-			return fmt.Errorf("%w: %s %q cannot be written into a shell script: %v", ErrPlan, v.what, model.Printable(v.v), err)
+			return model.Errorf(ErrPlan, "%s %q cannot be written into a shell script: %v", v.what, model.Printable(v.v), err)
 		}
 	}
 	return nil

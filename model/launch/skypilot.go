@@ -65,7 +65,7 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 		return nil, err
 	}
 	if why := SkyPilotRefuses(p.Provider, p.InstanceType, p.Accelerator, p.GPUsPerInstance); why != "" {
-		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)
+		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
 	}
 	setup := []string{
 		"set -e",

@@ -1,9 +1,10 @@
 package launch
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // wheels are the PyTorch CUDA wheel variants (the index
@@ -40,5 +41,5 @@ func CheckWheel(w string) error {
 	if r := []rune(w); len(r) > 40 {
 		w = string(r[:40]) + "…"
 	}
-	return fmt.Errorf("%q is not a PyTorch wheel variant gpuplan knows; want %s", w, strings.Join(Wheels(), ", "))
+	return model.Msg("%q is not a PyTorch wheel variant gpuplan knows; want %s", w, strings.Join(Wheels(), ", "))
 }

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -251,7 +250,7 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 	changes, phases := Changes(pl, gpus, regions)
 	baseUSD, ranked, err := model.RankSavings(pl, Eval(cat), changes)
 	if err != nil {
-		return 0, nil, fmt.Errorf("plan savings: %w", err)
+		return 0, nil, model.Msg("plan savings: %v", err)
 	}
 	out = make([]Saving, len(ranked))
 	for i, s := range ranked {

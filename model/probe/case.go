@@ -71,13 +71,13 @@ func RunID(r *Result) string {
 func Cases(r *Result) (*Suite, error) {
 	switch {
 	case r.Kind == "serve":
-		return nil, fmt.Errorf("%w: a serving probe is compared, not kept: the calibration suite has no serving cases (model/testdata/serving_calibration.toml holds those, by hand)", ErrNotKept)
+		return nil, model.Errorf(ErrNotKept, "a serving probe is compared, not kept: the calibration suite has no serving cases (model/testdata/serving_calibration.toml holds those, by hand)")
 	case r.Smoke:
-		return nil, fmt.Errorf("%w: a --cpu-smoke run measured a tiny model on the CPU, not the plan", ErrNotKept)
+		return nil, model.Errorf(ErrNotKept, "a --cpu-smoke run measured a tiny model on the CPU, not the plan")
 	case r.Status != "ok":
-		return nil, fmt.Errorf("%w: the run ran out of GPU memory before its measured steps; gpuplan probe compare shows how far it got", ErrNotKept)
+		return nil, model.Errorf(ErrNotKept, "the run ran out of GPU memory before its measured steps; gpuplan probe compare shows how far it got")
 	case r.Device == nil:
-		return nil, fmt.Errorf("%w: the result names no GPU", ErrNotKept)
+		return nil, model.Errorf(ErrNotKept, "the result names no GPU")
 	}
 	id := RunID(r)
 	source := "gpuplan probe (gpuplan export --format probe) on " + r.Summary()
@@ -113,7 +113,7 @@ func Cases(r *Result) (*Suite, error) {
 		out = append(out, c)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: the result has no peak memory, nvidia-smi figure or throughput", ErrNotKept)
+		return nil, model.Errorf(ErrNotKept, "the result has no peak memory, nvidia-smi figure or throughput")
 	}
 	s := &Suite{Case: out}
 	if r.Arch != nil && r.Arch.Key == r.Settings.Model {
@@ -221,7 +221,7 @@ func (s *Suite) Encode(header []string) ([]byte, error) {
 // not have. The error names the case.
 func (s *Suite) Check() error {
 	if len(s.Case) > 64 || len(s.Arch) > 64 {
-		return errors.New("more than 64 cases or architectures")
+		return model.Msg("more than 64 cases or architectures")
 	}
 	for i := range s.Arch {
 		if err := s.Arch[i].check(); err != nil {
@@ -231,7 +231,7 @@ func (s *Suite) Check() error {
 	for i := range s.Case {
 		c := &s.Case[i]
 		if err := c.check(); err != nil {
-			return fmt.Errorf("case %s: %v", model.Printable(c.ID), err)
+			return model.Msg("case %s: %v", model.Printable(c.ID), err)
 		}
 	}
 	return nil
@@ -249,12 +249,12 @@ func (c *Case) check() error {
 		}
 	}
 	if c.ID == "" || c.Source == "" || c.Quote == "" {
-		return errors.New("id, source and quote are required")
+		return model.Msg("id, source and quote are required")
 	}
 	switch c.Kind + "/" + c.Quantity {
 	case "memory/allocated", "memory/nvidia-smi", "time/samples_per_second", "time/tokens_per_second", "time/gpu_hours":
 	default:
-		return fmt.Errorf("kind %q with quantity %q: the suite has memory allocated or nvidia-smi, time samples_per_second, tokens_per_second or gpu_hours",
+		return model.Msg("kind %q with quantity %q: the suite has memory allocated or nvidia-smi, time samples_per_second, tokens_per_second or gpu_hours",
 			model.Printable(c.Kind), model.Printable(c.Quantity))
 	}
 	for _, f := range []struct {
@@ -268,7 +268,7 @@ func (c *Case) check() error {
 		}
 	}
 	if !(c.Published > 0) || !(c.Tolerance > 0) {
-		return errors.New("published and tolerance must be > 0")
+		return model.Msg("published and tolerance must be > 0")
 	}
 	return c.Settings.check()
 }

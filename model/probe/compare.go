@@ -2,7 +2,6 @@ package probe
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/serve"
@@ -58,11 +57,11 @@ func Compare(r *Result, cat *model.Catalog) (*Comparison, error) {
 	}
 	w, g, err := r.Settings.Workload(cat, r.Arch)
 	if err != nil {
-		return nil, fmt.Errorf("%w: plan.%v", ErrNoEstimate, err)
+		return nil, model.Errorf(ErrNoEstimate, "plan.%v", err)
 	}
 	e, err := model.Compute(w, g)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoEstimate, err)
+		return nil, model.Errorf(ErrNoEstimate, "%v", err)
 	}
 	c := &Comparison{Result: r, Estimate: &e}
 	c.Notes = append(c.Notes, r.notes()...)
@@ -164,26 +163,26 @@ func compareServe(r *Result, cat *model.Catalog) (*Comparison, error) {
 	if r.Arch != nil && r.Arch.Key == s.Model {
 		var err error
 		if a, err = r.Arch.Architecture(); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrNoEstimate, err)
+			return nil, model.Errorf(ErrNoEstimate, "%v", err)
 		}
 	} else {
 		m, err := cat.Model(s.Model)
 		if err != nil {
-			return nil, fmt.Errorf("%w: plan.model: %v", ErrNoEstimate, err)
+			return nil, model.Errorf(ErrNoEstimate, "plan.model: %v", err)
 		}
 		a = *m
 	}
 	g, err := cat.GPU(s.GPU)
 	if err != nil {
-		return nil, fmt.Errorf("%w: plan.gpu: %v", ErrNoEstimate, err)
+		return nil, model.Errorf(ErrNoEstimate, "plan.gpu: %v", err)
 	}
 	wf, err := serve.ParseWeightFormat(s.WeightFormat)
 	if err != nil {
-		return nil, fmt.Errorf("%w: plan.weight_format: %v", ErrNoEstimate, err)
+		return nil, model.Errorf(ErrNoEstimate, "plan.weight_format: %v", err)
 	}
 	kv, err := serve.ParseKVCacheDType(s.KVCacheDType)
 	if err != nil {
-		return nil, fmt.Errorf("%w: plan.kv_cache_dtype: %v", ErrNoEstimate, err)
+		return nil, model.Errorf(ErrNoEstimate, "plan.kv_cache_dtype: %v", err)
 	}
 	offer := serve.Offer{Name: s.Provider + " " + s.InstanceType, GPU: g, GPUsPerNode: max(s.GPUsPerNode, 1)}
 	for i := range cat.Instances {
@@ -196,7 +195,7 @@ func compareServe(r *Result, cat *model.Catalog) (*Comparison, error) {
 		GPUMemoryUtilization: s.GPUMemoryUtilization, MaxNumSeqs: s.MaxNumSeqs, MaxNumBatchedTokens: s.MaxNumBatchedTokens}
 	sp, err := serve.PlanServing(&a, sv, offer)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoEstimate, err)
+		return nil, model.Errorf(ErrNoEstimate, "%v", err)
 	}
 	c := &Comparison{Result: r, Serve: &sp, ModelName: a.Name}
 	c.Notes = append(c.Notes, r.notes()...)

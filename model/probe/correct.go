@@ -1,7 +1,6 @@
 package probe
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -36,7 +35,7 @@ func Prepare(s *Suite, cat *model.Catalog) ([]Kept, []error) {
 	for _, c := range s.Case {
 		k, err := prepareOne(c, archs[c.Model], cat)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("case %s: %w", model.Printable(c.ID), err))
+			errs = append(errs, model.Msg("case %s: %v", model.Printable(c.ID), err))
 			continue
 		}
 		out = append(out, k)
@@ -50,7 +49,7 @@ func prepareOne(c Case, arch *Arch, cat *model.Catalog) (Kept, error) {
 		return Kept{}, err
 	}
 	if !w.Task.Training() {
-		return Kept{}, fmt.Errorf("task %s: only training cases correct estimates", w.Task)
+		return Kept{}, model.Msg("task %s: only training cases correct estimates", w.Task)
 	}
 	e, err := model.Compute(w, g)
 	if err != nil {
@@ -75,17 +74,17 @@ func prepareOne(c Case, arch *Arch, cat *model.Catalog) (Kept, error) {
 	case "tokens_per_second":
 		predicted = e.SamplesPerSecond * float64(e.Workload.SeqLen)
 	default:
-		return Kept{}, fmt.Errorf("quantity %q: want allocated, nvidia-smi, samples_per_second or tokens_per_second", model.Printable(c.Quantity))
+		return Kept{}, model.Msg("quantity %q: want allocated, nvidia-smi, samples_per_second or tokens_per_second", model.Printable(c.Quantity))
 	}
 	if !(predicted > 0) || !(published > 0) {
-		return Kept{}, fmt.Errorf("no %s to compare: estimated %.4g, measured %.4g", c.Quantity, predicted, published)
+		return Kept{}, model.Msg("no %s to compare: estimated %.4g, measured %.4g", c.Quantity, predicted, published)
 	}
 	k.Ratio = published / predicted
 	if c.Kind == "time" {
 		k.Ratio = predicted / published
 	}
 	if math.IsNaN(k.Ratio) || math.IsInf(k.Ratio, 0) {
-		return Kept{}, fmt.Errorf("residual %v", k.Ratio)
+		return Kept{}, model.Msg("residual %v", k.Ratio)
 	}
 	return k, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"regexp"
 	"strings"
@@ -151,7 +150,7 @@ var versionKey = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,31}$`)
 // range is refused, the error wrapping ErrResult and naming the key.
 func Parse(b []byte) (*Result, error) {
 	if !utf8.Valid(b) {
-		return nil, fmt.Errorf("%w: not UTF-8 text", ErrResult)
+		return nil, model.Errorf(ErrResult, "not UTF-8 text")
 	}
 	var line []byte
 	n := 0
@@ -163,18 +162,18 @@ func Parse(b []byte) (*Result, error) {
 	}
 	switch {
 	case n == 0:
-		return nil, fmt.Errorf("%w: no line starting with {\"…gpuplan_probe…; give the JSON line the probe script printed", ErrResult)
+		return nil, model.Errorf(ErrResult, "no line starting with {\"…gpuplan_probe…; give the JSON line the probe script printed")
 	case n > 1:
-		return nil, fmt.Errorf("%w: %d probe lines; give one run's line per file", ErrResult, n)
+		return nil, model.Errorf(ErrResult, "%d probe lines; give one run's line per file", n)
 	case len(line) > MaxLineBytes:
-		return nil, fmt.Errorf("%w: the probe line is %d bytes, more than %d", ErrResult, len(line), MaxLineBytes)
+		return nil, model.Errorf(ErrResult, "the probe line is %d bytes, more than %d", len(line), MaxLineBytes)
 	}
 	r := &Result{Line: append([]byte(nil), line...)}
 	if err := strict(line, r); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrResult, err)
+		return nil, model.Errorf(ErrResult, "%v", err)
 	}
 	if err := r.check(); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrResult, err)
+		return nil, model.Errorf(ErrResult, "%v", err)
 	}
 	return r, nil
 }
@@ -189,18 +188,18 @@ func strict(b []byte, v any) error {
 		var se *json.SyntaxError
 		switch {
 		case errors.As(err, &te):
-			return fmt.Errorf("%s: want %s, got %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+			return model.Msg("%s: want %s, got %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
 		case errors.As(err, &se):
 			msg := se.Error()
 			if bytes.Contains(b, []byte("NaN")) || bytes.Contains(b, []byte("Infinity")) {
 				msg += " (NaN and Infinity are not JSON numbers)"
 			}
-			return fmt.Errorf("not JSON at byte %d: %s", se.Offset, msg)
+			return model.Msg("not JSON at byte %d: %s", se.Offset, msg)
 		}
 		return errors.New(model.Printable(err.Error()))
 	}
 	if d.More() {
-		return errors.New("more than one JSON value on the line")
+		return model.Msg("more than one JSON value on the line")
 	}
 	return nil
 }
@@ -224,27 +223,27 @@ func jsonKind(k string) string {
 // check validates r after decoding and decodes its plan.
 func (r *Result) check() error {
 	if r.Probe != Schema {
-		return fmt.Errorf("gpuplan_probe: schema %d, this gpuplan reads %d; export the probe again with this gpuplan", r.Probe, Schema)
+		return model.Msg("gpuplan_probe: schema %d, this gpuplan reads %d; export the probe again with this gpuplan", r.Probe, Schema)
 	}
 	switch r.Kind {
 	case "train", "serve":
 	default:
-		return fmt.Errorf("kind: want train or serve, got %q", model.Printable(r.Kind))
+		return model.Msg("kind: want train or serve, got %q", model.Printable(r.Kind))
 	}
 	switch r.Status {
 	case "ok", "oom":
 	default:
-		return fmt.Errorf("status: want ok or oom, got %q", model.Printable(r.Status))
+		return model.Msg("status: want ok or oom, got %q", model.Printable(r.Status))
 	}
 	if _, err := time.Parse(time.RFC3339, r.Date); err != nil {
-		return fmt.Errorf("date: want an RFC 3339 time such as 2026-05-01T12:00:00Z, got %q", model.Printable(r.Date))
+		return model.Msg("date: want an RFC 3339 time such as 2026-05-01T12:00:00Z, got %q", model.Printable(r.Date))
 	}
 	if len(r.Versions) > maxList {
-		return fmt.Errorf("versions: %d entries, more than %d", len(r.Versions), maxList)
+		return model.Msg("versions: %d entries, more than %d", len(r.Versions), maxList)
 	}
 	for k, v := range r.Versions {
 		if !versionKey.MatchString(k) {
-			return fmt.Errorf("versions: key %q is not a package name", model.Printable(k))
+			return model.Msg("versions: key %q is not a package name", model.Printable(k))
 		}
 		if err := text("versions."+k, v, maxText); err != nil {
 			return err
@@ -260,7 +259,7 @@ func (r *Result) check() error {
 			return err
 		}
 		if d.Count < 0 || d.Count > maxSmallCount {
-			return fmt.Errorf("device.count: %d is out of range", d.Count)
+			return model.Msg("device.count: %d is out of range", d.Count)
 		}
 	}
 	if err := r.Ran.check(); err != nil {
@@ -270,7 +269,7 @@ func (r *Result) check() error {
 		return err
 	}
 	if len(r.Plan) == 0 || string(r.Plan) == "null" {
-		return errors.New("plan: missing")
+		return model.Msg("plan: missing")
 	}
 	if r.Arch != nil {
 		if err := r.Arch.check(); err != nil {
@@ -280,14 +279,14 @@ func (r *Result) check() error {
 	if r.Kind == "serve" {
 		s := &ServeSettings{}
 		if err := strict(r.Plan, s); err != nil {
-			return fmt.Errorf("plan: %w", err)
+			return model.Msg("plan: %v", err)
 		}
 		r.Serve = s
 		return s.check()
 	}
 	s := &Settings{}
 	if err := strict(r.Plan, s); err != nil {
-		return fmt.Errorf("plan: %w", err)
+		return model.Msg("plan: %v", err)
 	}
 	r.Settings = s
 	return s.check()
@@ -318,14 +317,14 @@ func (r *Ran) check() error {
 		v int
 	}{{"world_size", r.WorldSize}, {"micro_batch", r.MicroBatch}, {"grad_accum", r.GradAccum}} {
 		if n.v < 0 || n.v > maxSmallCount {
-			return fmt.Errorf("ran.%s: %d is out of range", n.k, n.v)
+			return model.Msg("ran.%s: %d is out of range", n.k, n.v)
 		}
 	}
 	if r.SeqLen != nil && (*r.SeqLen < 0 || *r.SeqLen > maxSmallCount) {
-		return fmt.Errorf("ran.seq_len: %d is out of range", *r.SeqLen)
+		return model.Msg("ran.seq_len: %d is out of range", *r.SeqLen)
 	}
 	if len(r.Notes) > maxList || len(r.Argv) > maxList {
-		return fmt.Errorf("ran: more than %d notes or arguments", maxList)
+		return model.Msg("ran: more than %d notes or arguments", maxList)
 	}
 	for _, n := range r.Notes {
 		if err := text("ran.notes", n, maxNote); err != nil {
@@ -366,7 +365,7 @@ func (m *Measured) check() error {
 		}
 	}
 	if len(m.StepSecondsAll) > 1<<12 {
-		return fmt.Errorf("measured.step_seconds_all: %d entries, more than %d", len(m.StepSecondsAll), 1<<12)
+		return model.Msg("measured.step_seconds_all: %d entries, more than %d", len(m.StepSecondsAll), 1<<12)
 	}
 	for i := range m.StepSecondsAll {
 		if err := number("measured.step_seconds_all", &m.StepSecondsAll[i], maxSeconds); err != nil {
@@ -376,7 +375,7 @@ func (m *Measured) check() error {
 	switch m.TermsFrom {
 	case "", "allocator", "tensors":
 	default:
-		return fmt.Errorf("measured.terms_from: want allocator or tensors, got %q", model.Printable(m.TermsFrom))
+		return model.Msg("measured.terms_from: want allocator or tensors, got %q", model.Printable(m.TermsFrom))
 	}
 	return nil
 }
@@ -390,10 +389,10 @@ func (s *Settings) check() error {
 		}
 	}
 	if s.Model == "" || s.GPU == "" || s.Task == "" || s.Precision == "" {
-		return errors.New("plan: model, gpu, task and precision are required")
+		return model.Msg("plan: model, gpu, task and precision are required")
 	}
 	if len(s.LoRATargets) > 16 {
-		return errors.New("plan.lora_targets: more than 16 targets")
+		return model.Msg("plan.lora_targets: more than 16 targets")
 	}
 	for _, t := range s.LoRATargets {
 		if err := text("plan.lora_targets", t, 16); err != nil {
@@ -401,14 +400,14 @@ func (s *Settings) check() error {
 		}
 	}
 	if math.IsNaN(s.LoRADropout) || s.LoRADropout < 0 || s.LoRADropout >= 1 {
-		return fmt.Errorf("plan.lora_dropout: want [0, 1), got %v", s.LoRADropout)
+		return model.Msg("plan.lora_dropout: want [0, 1), got %v", s.LoRADropout)
 	}
 	for _, n := range []struct {
 		k string
 		v int
 	}{{"gpus", s.GPUs}, {"tp", s.TP}, {"batch", s.Batch}, {"grad_accum", s.GradAccum}, {"seq_len", s.SeqLen}, {"image_size", s.ImageSize}, {"lora_rank", s.LoRARank}} {
 		if n.v < 0 || n.v > maxSmallCount {
-			return fmt.Errorf("plan.%s: %d is out of range", n.k, n.v)
+			return model.Msg("plan.%s: %d is out of range", n.k, n.v)
 		}
 	}
 	return nil
@@ -422,7 +421,7 @@ func (s *ServeSettings) check() error {
 		}
 	}
 	if s.Model == "" || s.GPU == "" {
-		return errors.New("plan: model and gpu are required")
+		return model.Msg("plan: model and gpu are required")
 	}
 	for _, n := range []struct {
 		k string
@@ -430,7 +429,7 @@ func (s *ServeSettings) check() error {
 	}{{"gpus_per_node", s.GPUsPerNode}, {"max_model_len", s.MaxModelLen}, {"max_num_seqs", s.MaxNumSeqs}, {"max_num_batched_tokens", s.MaxNumBatchedTokens},
 		{"tp", s.TP}, {"pp", s.PP}, {"replicas_per_node", s.ReplicasPerNode}, {"prompt_tokens", s.PromptTokens}, {"output_tokens", s.OutputTokens}, {"concurrency", s.Concurrency}} {
 		if n.v < 0 || n.v > maxSmallCount {
-			return fmt.Errorf("plan.%s: %d is out of range", n.k, n.v)
+			return model.Msg("plan.%s: %d is out of range", n.k, n.v)
 		}
 	}
 	if err := number("plan.gpu_memory_utilization", &s.GPUMemoryUtilization, 1); err != nil {
@@ -447,7 +446,7 @@ func (a *Arch) check() error {
 	}
 	for _, n := range []int{a.Layers, a.Hidden, a.Heads, a.FFN, a.Vocab, a.KVHeads, a.HeadDim, a.DecoderLayers, a.Experts, a.ExpertsPerToken, a.PatchSize, a.ImageSize} {
 		if n < 0 || n > maxSmallCount {
-			return fmt.Errorf("arch: %d is out of range", n)
+			return model.Msg("arch: %d is out of range", n)
 		}
 	}
 	return number("arch.params", &a.Params, maxCount)
@@ -458,14 +457,14 @@ func (a *Arch) check() error {
 // more than max bytes.
 func text(key, s string, max int) error {
 	if len(s) > max {
-		return fmt.Errorf("%s: %d bytes, more than %d", key, len(s), max)
+		return model.Msg("%s: %d bytes, more than %d", key, len(s), max)
 	}
 	if !utf8.ValidString(s) {
-		return fmt.Errorf("%s: not UTF-8 text", key)
+		return model.Msg("%s: not UTF-8 text", key)
 	}
 	for i, r := range s {
 		if model.Unprintable(r) {
-			return fmt.Errorf("%s: control character %U at byte %d", key, r, i)
+			return model.Msg("%s: control character %U at byte %d", key, r, i)
 		}
 	}
 	return nil
@@ -477,7 +476,7 @@ func number(key string, v *float64, max float64) error {
 		return nil
 	}
 	if math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > max {
-		return fmt.Errorf("%s: %v is out of range (0 to %.3g)", key, *v, max)
+		return model.Msg("%s: %v is out of range (0 to %.3g)", key, *v, max)
 	}
 	return nil
 }

@@ -112,7 +112,7 @@ func ArchOf(key string, a *model.Architecture) *Arch {
 func (a *Arch) Architecture() (model.Architecture, error) {
 	fam, err := model.ParseFamily(a.Family)
 	if err != nil {
-		return model.Architecture{}, fmt.Errorf("arch.family: %w", err)
+		return model.Architecture{}, model.Msg("arch.family: %v", err)
 	}
 	out := model.Architecture{Key: a.Key, Name: a.Key, Family: fam, Layers: a.Layers, Hidden: a.Hidden, Heads: a.Heads,
 		FFN: a.FFN, Vocab: a.Vocab, Norm: model.Norm(a.Norm), Tied: a.Tied, KVHeads: a.KVHeads, GatedMLP: a.Gated,
@@ -123,7 +123,7 @@ func (a *Arch) Architecture() (model.Architecture, error) {
 		Source: a.Source, DecoderLayers: a.DecoderLayers, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken,
 		Params: a.Params}
 	if err := out.Validate(); err != nil {
-		return out, fmt.Errorf("arch %s: %w", model.Printable(a.Key), err)
+		return out, model.Msg("arch %s: %v", model.Printable(a.Key), err)
 	}
 	return out, nil
 }
@@ -192,13 +192,13 @@ func (s *Settings) Workload(cat *model.Catalog, arch *Arch) (model.Workload, *mo
 	default:
 		m, err := cat.Model(s.Model)
 		if err != nil {
-			return model.Workload{}, nil, fmt.Errorf("model: %w", err)
+			return model.Workload{}, nil, model.Msg("model: %v", err)
 		}
 		a = *m
 	}
 	g, err := cat.GPU(s.GPU)
 	if err != nil {
-		return model.Workload{}, nil, fmt.Errorf("gpu: %w", err)
+		return model.Workload{}, nil, model.Msg("gpu: %v", err)
 	}
 	w := model.Workload{
 		Settings: model.Settings{MicroBatch: s.Batch, GradAccum: s.GradAccum, SeqLen: s.SeqLen, ImageSize: s.ImageSize,
@@ -250,7 +250,7 @@ func (s *Settings) Workload(cat *model.Catalog, arch *Arch) (model.Workload, *mo
 	}
 	for _, p := range parse {
 		if err := p.f(); err != nil {
-			return w, nil, fmt.Errorf("%s: %w", p.key, err)
+			return w, nil, model.Msg("%s: %v", p.key, err)
 		}
 	}
 	w.Defaults()

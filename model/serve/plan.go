@@ -96,7 +96,7 @@ const serveMaxNodes = 64
 // The error wraps ErrInvalid when s is invalid for a.
 func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	if o.GPU == nil || o.GPUsPerNode < 1 {
-		return Plan{}, fmt.Errorf("%w: offer %q has no GPUs", ErrInvalid, o.Name)
+		return Plan{}, model.Errorf(ErrInvalid, "offer %q has no GPUs", o.Name)
 	}
 	s = s.Defaults(o.GPU)
 	if err := s.Validate(a); err != nil {

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"errors"
-	"fmt"
 	"math"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -196,7 +195,7 @@ func (s Serving) Defaults(g *model.GPU) Serving {
 // valid. Errors wrap ErrInvalid.
 func (s *Serving) Validate(a *model.Architecture) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+		return model.Errorf(ErrInvalid, format, args...)
 	}
 	if !a.HasShape() || !a.Family.Generative() {
 		return bad("serving needs a generative transformer with a known shape (layers, hidden size, heads)")
@@ -262,14 +261,14 @@ func (s *Serving) Validate(a *model.Architecture) error {
 // other, vllm/model_executor/layers/linear.py QKVParallelLinear).
 func tpOK(a *model.Architecture, tp int) error {
 	if tp < 1 || tp&(tp-1) != 0 {
-		return fmt.Errorf("tp must be a power of two, got %d", tp)
+		return model.Msg("tp must be a power of two, got %d", tp)
 	}
 	if a.Heads%tp != 0 {
-		return fmt.Errorf("the model's %d attention heads are not divisible by tp %d", a.Heads, tp)
+		return model.Msg("the model's %d attention heads are not divisible by tp %d", a.Heads, tp)
 	}
 	kv := a.EffectiveKVHeads()
 	if kv%tp != 0 && tp%kv != 0 {
-		return fmt.Errorf("the model's %d KV heads and tp %d do not divide each other", kv, tp)
+		return model.Msg("the model's %d KV heads and tp %d do not divide each other", kv, tp)
 	}
 	return nil
 }

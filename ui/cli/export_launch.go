@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"fmt"
+	"errors"
 	"slices"
 	"strings"
 
@@ -28,7 +28,7 @@ func parseK8sKind(s string) (string, error) {
 	case "pytorchjob":
 		return launch.KindPyTorchJob, nil
 	}
-	return "", fmt.Errorf("want %s", joinOr(k8sKinds))
+	return "", model.Msg("want %s", joinOr(k8sKinds))
 }
 
 // k8sKindValue is --k8s-kind; it stores launch's kind name.
@@ -82,8 +82,8 @@ func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.
 	}
 	q, err := qf.query(fs, cat, autoGPUs, base)
 	if err != nil {
-		if ff.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
-			return w, q, usage(fmt.Errorf("%s: %w", ff.path, err))
+		if ff.cfg != nil && errors.As(err, new(fileValueError)) {
+			return w, q, usage(model.Msg("%s: %v", ff.path, err))
 		}
 		return w, q, err
 	}

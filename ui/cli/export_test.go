@@ -48,7 +48,7 @@ func runExportCLI(t *testing.T, args ...string) (code int, stdout, stderr string
 		Stdout: &out, Stderr: &errb,
 		Getenv:      func(string) string { return "" },
 		Version:     "test",
-		LoadCatalog: func([]string) (*model.Catalog, []string, error) { return exportCatalog(), nil, nil },
+		LoadCatalog: func([]string) (*model.Catalog, []model.Message, error) { return exportCatalog(), nil, nil },
 	})
 	return code, out.String(), errb.String()
 }

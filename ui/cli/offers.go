@@ -33,7 +33,7 @@ func parseMarketPricing(s string) (model.Pricing, error) {
 		for _, m := range marketPricing {
 			names = append(names, string(m))
 		}
-		return "", fmt.Errorf("--pricing %q: want %s", s, model.OrList(names))
+		return "", model.Msg("--pricing %q: want %v", s, model.OrMsg(names))
 	}
 	return p, nil
 }
@@ -54,7 +54,7 @@ func usdCNYRates(rate float64) (map[string]float64, error) {
 		return nil, nil
 	}
 	if math.IsNaN(rate) || math.IsInf(rate, 0) || rate <= 0 || rate > 1000 {
-		return nil, fmt.Errorf("--usd-cny %g: want how many CNY one USD buys, e.g. 7.1", rate)
+		return nil, model.Msg("--usd-cny %g: want how many CNY one USD buys, e.g. 7.1", rate)
 	}
 	return map[string]float64{"CNY": 1 / rate}, nil
 }
@@ -126,14 +126,14 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (market.Query, er
 	}
 	if f.nvlink {
 		if q.Interconnect != "" && q.Interconnect != market.LinkNVLink {
-			return q, fmt.Errorf("--nvlink and --interconnect %s: give one", f.interconnect)
+			return q, model.Msg("--nvlink and --interconnect %s: give one", f.interconnect)
 		}
 		q.Interconnect = market.LinkNVLink
 	}
 	q.InfiniBand = f.infiniband || f.efa
 	if f.sort != "" {
 		if q.Sort, err = market.ParseSort(f.sort); err != nil {
-			return q, fmt.Errorf("--%w", err) // the flag's name: `sort "x": want …` → `--sort "x": want …`
+			return q, model.Msg("--%v", err) // the flag's name: `sort "x": want …` → `--sort "x": want …`
 		}
 	}
 	if f.groupBy != "" {
@@ -183,7 +183,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				case "md":
 					out = "markdown"
 				default:
-					return usage(fmt.Errorf("--format %q: want table, csv or markdown", f.format))
+					return usage(model.Msg("--format %q: want table, csv or markdown", f.format))
 				}
 			}
 			cat, warnings, err := env.LoadCatalog(*overlays)
@@ -210,10 +210,9 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				}
 				hidden = all - len(res.Rows)
 			}
-			footer := ""
+			var footer model.Message
 			if hidden > 0 {
-				footer = fmt.Sprintf("%d marketplace %s hidden (--providers %s, or --marketplaces)", hidden,
-					map[bool]string{true: "offer", false: "offers"}[hidden == 1], strings.Join(markets, ","))
+				footer = model.Msg("%d marketplace "+model.Plural(hidden, "offer")+" hidden (--providers %s, or --marketplaces)", hidden, strings.Join(markets, ","))
 			}
 			prov := catalogProvenance(env, cat)
 			m := report.MarketJSON{NeedsRate: report.NeedsRate(cat, q.Providers, q.ExchangeRates),
@@ -222,8 +221,8 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				m.USDCNY = &f.usdCNY
 			}
 			staleNote(env, prov)
-			if footer != "" && out != "table" { // keep the data clean for scripts
-				notef(env.lang, env.Stderr, "%s", footer)
+			if !footer.IsZero() && out != "table" { // keep the data clean for scripts
+				notef(env.lang, env.Stderr, footer)
 			}
 			switch {
 			case out == outJSON: // one pass, no second copy: 100,000 rows are ~80 MB of JSON
@@ -244,8 +243,8 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if err := report.WriteMarket(env.Stdout, r, &res, m); err != nil {
 				return err
 			}
-			if footer != "" {
-				_, err = fmt.Fprintln(env.Stdout, termsafe.Lines(localize(env.lang, footer)))
+			if !footer.IsZero() {
+				_, err = fmt.Fprintln(env.Stdout, termsafe.Lines(env.lang.Message(footer)))
 			}
 			return err
 		},
@@ -308,8 +307,8 @@ func staleNote(env *Env, p model.Provenance) {
 	if env.Now != nil {
 		now = env.Now
 	}
-	if s := p.StaleNote(now()); s != "" {
-		notef(env.lang, env.Stderr, "%s", s)
+	if m := p.StaleNote(now()); !m.IsZero() {
+		notef(env.lang, env.Stderr, m)
 	}
 }
 

@@ -25,7 +25,7 @@ type Probes struct {
 	// true, and nothing is written, when the run was kept before.
 	Keep func(dir string, s *probe.Suite, r *probe.Result) (path string, already bool, err error)
 	// Load reads the kept cases of dir, with a warning per file left out.
-	Load func(dir string) (*probe.Suite, []string)
+	Load func(dir string) (*probe.Suite, []model.Message)
 }
 
 func newProbeCmd(env *Env, overlays *[]string) *cobra.Command {
@@ -46,7 +46,7 @@ family and recipe; probe export writes the kept cases, ready to contribute.`,
   gpuplan probe export -o my-cases.toml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usage(errors.New("say what to do: gpuplan probe compare|add|export (see gpuplan probe --help)"))
+			return usage(model.Msg("say what to do: gpuplan probe compare|add|export (see gpuplan probe --help)"))
 		},
 	}
 	cmd.AddCommand(newProbeCompareCmd(env, overlays), newProbeAddCmd(env, overlays), newProbeExportCmd(env, overlays))
@@ -56,7 +56,7 @@ family and recipe; probe export writes the kept cases, ready to contribute.`,
 // probesOf returns env's probe store or a usage error for builds without one.
 func probesOf(env *Env) (*Probes, error) {
 	if env.Probes == nil || env.Probes.ReadResult == nil || env.Probes.Dir == nil || env.Probes.Keep == nil || env.Probes.Load == nil {
-		return nil, errors.New("this build keeps no probes")
+		return nil, model.Msg("this build keeps no probes")
 	}
 	return env.Probes, nil
 }
@@ -70,7 +70,7 @@ func readProbe(env *Env, path string) (*probe.Result, error) {
 	}
 	r, err := ps.ReadResult(path)
 	if err != nil {
-		return nil, usage(fmt.Errorf("%s: %w", path, err))
+		return nil, usage(model.Msg("%s: %v", path, err))
 	}
 	return r, nil
 }
@@ -94,7 +94,7 @@ func newProbeCompareCmd(env *Env, overlays *[]string) *cobra.Command {
 			}
 			c, err := probe.Compare(r, cat)
 			if err != nil {
-				return usage(fmt.Errorf("%s: %w", args[0], err))
+				return usage(model.Msg("%s: %v", args[0], err))
 			}
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			if asJSON {
@@ -125,23 +125,23 @@ func newProbeAddCmd(env *Env, overlays *[]string) *cobra.Command {
 				return err
 			}
 			if _, err := probe.Compare(r, cat); err != nil { // a run this gpuplan cannot estimate would correct nothing
-				return usage(fmt.Errorf("%s: %w", args[0], err))
+				return usage(model.Msg("%s: %v", args[0], err))
 			}
 			s, err := probe.Cases(r)
 			if err != nil {
-				return usage(fmt.Errorf("%s: %w", args[0], err))
+				return usage(model.Msg("%s: %v", args[0], err))
 			}
 			kept, errs := probe.Prepare(s, cat)
 			if len(errs) > 0 {
-				return usage(fmt.Errorf("%s: %w", args[0], errs[0]))
+				return usage(model.Msg("%s: %v", args[0], errs[0]))
 			}
 			dir, err := ps.Dir()
 			if err != nil {
-				return fmt.Errorf("the data directory: %w", err)
+				return model.Msg("the data directory: %v", err)
 			}
 			path, already, err := ps.Keep(dir, s, r)
 			if err != nil {
-				return fmt.Errorf("keeping %s: %w", args[0], err)
+				return model.Msg("keeping %s: %v", args[0], err)
 			}
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			if already {
@@ -193,12 +193,12 @@ func newProbeExportCmd(env *Env, overlays *[]string) *cobra.Command {
 			}
 			dir, err := ps.Dir()
 			if err != nil {
-				return fmt.Errorf("the data directory: %w", err)
+				return model.Msg("the data directory: %v", err)
 			}
 			s, warnings := ps.Load(dir)
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			if len(s.Case) == 0 {
-				return usage(fmt.Errorf("no kept probes in %s; gpuplan probe add RESULT.json keeps one", dir))
+				return usage(model.Msg("no kept probes in %s; gpuplan probe add RESULT.json keeps one", dir))
 			}
 			runs := map[string]bool{}
 			for _, c := range s.Case {
@@ -220,9 +220,9 @@ func newProbeExportCmd(env *Env, overlays *[]string) *cobra.Command {
 			}
 			if err := atomicfile.WriteFileAtomicMode(output, out, 0o644, force); err != nil {
 				if errors.Is(err, atomicfile.ErrFileExists) {
-					return usage(fmt.Errorf("%s exists; pass --force to overwrite it", output))
+					return usage(model.Msg("%s exists; pass --force to overwrite it", output))
 				}
-				return usage(fmt.Errorf("-o: %w", err))
+				return usage(model.Msg("-o: %v", err))
 			}
 			env.lang.Fprintf(env.Stderr, "gpuplan: wrote %d cases to %s\n", len(s.Case), output)
 			return nil
@@ -237,7 +237,7 @@ func newProbeExportCmd(env *Env, overlays *[]string) *cobra.Command {
 func exactlyOneFile(verb string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != 1 {
-			return usage(fmt.Errorf("give one result file: gpuplan probe %s RESULT.json (the probe script's output)", verb))
+			return usage(model.Msg("give one result file: gpuplan probe %s RESULT.json (the probe script's output)", verb))
 		}
 		return nil
 	}
@@ -246,7 +246,7 @@ func exactlyOneFile(verb string) cobra.PositionalArgs {
 // keptProbes loads and prepares the user's kept probes against cat, once
 // per command; nil without a store or kept cases. Files and cases left out
 // are warnings.
-func keptProbes(env *Env, cat *model.Catalog) ([]probe.Kept, []string) {
+func keptProbes(env *Env, cat *model.Catalog) ([]probe.Kept, []model.Message) {
 	ps, err := probesOf(env)
 	if err != nil {
 		return nil, nil
@@ -261,7 +261,7 @@ func keptProbes(env *Env, cat *model.Catalog) ([]probe.Kept, []string) {
 	s, warnings := ps.Load(dir)
 	kept, errs := probe.Prepare(s, cat)
 	for _, e := range errs {
-		warnings = append(warnings, fmt.Sprintf("kept probe %v; not used", e))
+		warnings = append(warnings, model.Msg("kept probe %v; not used", e))
 	}
 	return kept, warnings
 }
@@ -277,7 +277,7 @@ func probeLine(env *Env, e *model.Estimate, kept []probe.Kept) (string, *report.
 
 // estimateProbe is the correction of e by the kept probes close to it:
 // the line the report ends with, its JSON, and warnings about kept files.
-func estimateProbe(env *Env, cat *model.Catalog, e *model.Estimate) (string, *report.ProbeCorrectionJSON, []string) {
+func estimateProbe(env *Env, cat *model.Catalog, e *model.Estimate) (string, *report.ProbeCorrectionJSON, []model.Message) {
 	if e.GPU == nil || !e.Workload.Task.Training() {
 		return "", nil, nil
 	}
@@ -314,7 +314,7 @@ func writeProbeLine(env *Env, line string) error {
 // probes close to them: one per GPU type among the first limit offers (0:
 // all), for that type's best-ranked offer, whose estimate (GPU count and
 // strategy) the correction scales.
-func recommendProbes(env *Env, cat *model.Catalog, rec *model.Recommendation, limit int) ([]string, []report.ProbeCorrectionJSON, []string) {
+func recommendProbes(env *Env, cat *model.Catalog, rec *model.Recommendation, limit int) ([]string, []report.ProbeCorrectionJSON, []model.Message) {
 	if len(rec.Offers) == 0 {
 		return nil, nil, nil
 	}

@@ -97,9 +97,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if changed("max-gpus") {
 		switch {
 		case f.maxGPUs < 1 || f.maxGPUs > model.MaxGPUs:
-			return q, usage(fmt.Errorf("--max-gpus must be 1–%d, got %d", model.MaxGPUs, f.maxGPUs))
+			return q, usage(model.Msg("--max-gpus must be 1–%d, got %d", model.MaxGPUs, f.maxGPUs))
 		case !autoGPUs:
-			return q, usage(errors.New("--max-gpus caps the GPU count recommend picks, and --gpus fixes it: give one of them"))
+			return q, usage(model.Msg("--max-gpus caps the GPU count recommend picks, and --gpus fixes it: give one of them"))
 		}
 		q.MaxGPUs = f.maxGPUs
 	}
@@ -109,17 +109,17 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if changed("usd-cny") {
 		rates, err := usdCNYRates(f.usdCNY)
 		if err != nil || rates == nil {
-			return q, usage(fmt.Errorf("--usd-cny %v: want how many CNY one USD buys, e.g. 7.1", f.usdCNY))
+			return q, usage(model.Msg("--usd-cny %v: want how many CNY one USD buys, e.g. 7.1", f.usdCNY))
 		}
 		q.ExchangeRates = rates
 	}
 	for name, v := range map[string]float64{"max-price-hour": f.maxPrice, "budget-month": f.budget, "budget-job": f.budgetJob, "deadline-hours": f.deadline} {
 		if fs.Changed(name) && !(v > 0) {
-			return q, usage(fmt.Errorf("--%s must be > 0, got %v", name, v))
+			return q, usage(model.Msg("--%s must be > 0, got %v", name, v))
 		}
 	}
 	if fs.Changed("hours-per-month") && !(f.hoursPerMonth > 0 && f.hoursPerMonth <= 744) {
-		return q, usage(fmt.Errorf("--hours-per-month must be in (0, 744], got %v", f.hoursPerMonth))
+		return q, usage(model.Msg("--hours-per-month must be in (0, 744], got %v", f.hoursPerMonth))
 	}
 	providers, regions := map[string]bool{}, map[string]bool{}
 	for _, in := range cat.Instances {
@@ -138,7 +138,14 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			continue
 		}
 		if !providers[p] {
-			return q, usage(fmt.Errorf("%s: unknown provider %q%s (list: gpuplan catalog instances)", source, p, suggest(p, providers)))
+			err := error(model.Msg("%s: unknown provider %q (list: gpuplan catalog instances)", source, p))
+			if s := suggest(p, providers); !s.IsZero() {
+				err = model.Msg("%s: unknown provider %q; did you mean %s? (list: gpuplan catalog instances)", source, p, s)
+			}
+			if !changed("providers") {
+				err = fileValueError{err}
+			}
+			return q, usage(err)
 		}
 		ps = append(ps, p)
 	}
@@ -148,7 +155,7 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	q.Providers = ps
 	for _, c := range q.Countries {
 		if _, ok := model.CountryCode(c); !ok {
-			return q, usage(fmt.Errorf("--country: unknown country %q; want an ISO 3166-1 alpha-2 code such as DE or an English name such as Germany", c))
+			return q, usage(model.Msg("--country: unknown country %q; want an ISO 3166-1 alpha-2 code such as DE or an English name such as Germany", c))
 		}
 	}
 	for _, r := range q.Regions {
@@ -162,14 +169,24 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			found = found || isPrefix && strings.HasPrefix(name, prefix)
 		}
 		if !found {
-			return q, usage(fmt.Errorf("--regions: no offer is in %q%s (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", r, suggest(r, regions)))
+			if s := suggest(r, regions); !s.IsZero() {
+				return q, usage(model.Msg("--regions: no offer is in %q; did you mean %s? (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", r, s))
+			}
+			return q, usage(model.Msg("--regions: no offer is in %q (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", r))
 		}
 	}
 	return q, nil
 }
 
-// suggest returns "; did you mean …?" with the closest of names, or "".
-func suggest(s string, names map[string]bool) string {
+// fileValueError marks a query error about a value of the --config file
+// (not a flag), which the caller names the file for.
+type fileValueError struct{ error }
+
+func (e fileValueError) Unwrap() error { return e.error }
+
+// suggest is the closest of names as a message ("a", "b" or "c"), or
+// the zero message when none is close.
+func suggest(s string, names map[string]bool) model.Message {
 	list := make([]string, 0, len(names))
 	for n := range names {
 		list = append(list, n)
@@ -177,12 +194,12 @@ func suggest(s string, names map[string]bool) string {
 	slices.Sort(list)
 	close := model.Closest(s, list, 3)
 	if len(close) == 0 {
-		return ""
+		return model.Message{}
 	}
 	for i, c := range close {
 		close[i] = strconv.Quote(c)
 	}
-	return "; did you mean " + strings.Join(close, ", ") + "?"
+	return model.OrMsg(close)
 }
 
 func newRecommendCmd(env *Env, overlays *[]string) *cobra.Command {
@@ -207,10 +224,10 @@ nothing else is left.`,
   gpuplan recommend --model resnet50 --dataset-samples 1.28M --epochs 90 --gpus 8 --sort job
   gpuplan recommend --config gpuplan.toml --pricing spot
   gpuplan recommend --model llama-3.1-70b --task finetune --dataset-tokens 1B --checkpointing --allow-multi-node --deadline-hours 48 --json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if qf.limit < 0 {
-				return usage(fmt.Errorf("--limit %d: want 0 (all offers) or a positive count", qf.limit))
+				return usage(model.Msg("--limit %d: want 0 (all offers) or a positive count", qf.limit))
 			}
 			if sl, ok, err := loadServe(cmd, env, *overlays, &wf, configPath); ok || err != nil {
 				if err != nil {
@@ -232,15 +249,15 @@ nothing else is left.`,
 			}
 			q, err := qf.query(cmd.Flags(), cat, file.autoGPUs(cmd.Flags()), baseQuery)
 			if err != nil {
-				if file.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
-					return usage(fmt.Errorf("%s: %w", file.path, err))
+				if file.cfg != nil && errors.As(err, new(fileValueError)) {
+					return usage(model.Msg("%s: %v", file.path, err))
 				}
 				return err
 			}
 			if wf.gpu != "" { // recommend --gpu: only offers with that GPU
 				g, err := cat.GPU(wf.gpu)
 				if err != nil {
-					return usage(fmt.Errorf("--gpu: %w", err))
+					return usage(model.Msg("--gpu: %v", err))
 				}
 				q.GPUs = []string{g.Key}
 			}
@@ -253,7 +270,7 @@ nothing else is left.`,
 				return usage(err)
 			}
 			if q.DeadlineHours > 0 && w.DatasetSamples == 0 && w.DatasetTokens == 0 {
-				warnings = append(warnings, "--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored")
+				warnings = append(warnings, model.Msg("--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored"))
 			}
 			if output, err = outputFormat(cmd, asJSON, output); err != nil {
 				return err
@@ -296,7 +313,7 @@ nothing else is left.`,
 				return report.WritePareto(env.Stdout, r, &rec, d, answers)
 			}
 			if n := len(report.NeedsRate(cat, q.Providers, q.ExchangeRates)); n > 0 {
-				warnings = append(warnings, fmt.Sprintf("%d CNY-priced instance %s not ranked: needs --usd-cny RATE (1 USD = RATE CNY)", n, map[bool]string{true: "type", false: "types"}[n == 1]))
+				warnings = append(warnings, model.Msg("%d CNY-priced instance "+model.Plural(n, "type")+" not ranked: needs --usd-cny RATE (1 USD = RATE CNY)", n))
 			}
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
@@ -355,5 +372,5 @@ func retiredProviders(cat *model.Catalog, ps []string, source string) error {
 	if len(why) == 0 {
 		return nil
 	}
-	return usage(fmt.Errorf("%s: %s: none of its instance types is offered; pick another provider (list: gpuplan catalog instances)", source, strings.Join(why, "; ")))
+	return usage(model.Msg("%s: %s: none of its instance types is offered; pick another provider (list: gpuplan catalog instances)", source, strings.Join(why, "; ")))
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/data/update"
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
@@ -57,16 +58,16 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 		Example: `  gpuplan catalog update
   gpuplan catalog update --providers aws,gcp
   gpuplan catalog update --source https://mirror.example.com/catalogs`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if env.UpdateCatalog == nil {
-				return fmt.Errorf("this build cannot update the catalog")
+				return model.Msg("this build cannot update the catalog")
 			}
 			for i, s := range o.Sources {
 				s = strings.TrimRight(strings.TrimSpace(s), "/")
 				u, err := url.Parse(s)
 				if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
-					return usage(fmt.Errorf("--source %q: want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)", s))
+					return usage(model.Msg("--source %q: want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)", s))
 				}
 				o.Sources[i] = s
 			}
@@ -74,19 +75,19 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 				o.Providers[i] = strings.ToLower(strings.TrimSpace(p))
 			}
 			if err := update.CheckProviders(o.Providers); err != nil {
-				return usage(fmt.Errorf("--providers: %w", err))
+				return usage(model.Msg("--providers: %v", err))
 			}
 			if len(o.Sources) > 0 {
 				for _, p := range o.Providers {
 					if !slices.Contains(update.MirrorProviders(), p) {
-						return usage(fmt.Errorf("--source serves SkyPilot's files (every provider but azure and oci); %s comes from its own price API: leave it out of --providers or drop --source", p))
+						return usage(model.Msg("--source serves SkyPilot's files (every provider but azure and oci); %s comes from its own price API: leave it out of --providers or drop --source", p))
 					}
 				}
 			}
 			for i, h := range o.AllowRedirects {
 				h = strings.ToLower(strings.TrimSpace(h))
 				if h == "" || strings.ContainsAny(h, "/@ ") || strings.IndexFunc(h, func(r rune) bool { return !termsafe.Safe(r) }) >= 0 {
-					return usage(fmt.Errorf("--allow-redirect %q: want a host name such as mirror.example.com (or host:port)", h))
+					return usage(model.Msg("--allow-redirect %q: want a host name such as mirror.example.com (or host:port)", h))
 				}
 				o.AllowRedirects[i] = h
 			}
@@ -96,12 +97,14 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 				ctx = context.Background()
 			}
 			summary, err := env.UpdateCatalog(ctx, o)
-			io.WriteString(env.Stdout, termsafe.Lines(localizeLines(env.lang, summary)))
+			for _, l := range summary {
+				fmt.Fprintln(env.Stdout, termsafe.Lines(env.lang.Message(l)))
+			}
 			if err != nil {
 				if errors.Is(err, update.ErrUnknownProvider) || errors.Is(err, update.ErrNoMirror) {
-					return usage(fmt.Errorf("catalog update: %w", err))
+					return usage(model.Msg("catalog update: %v", err))
 				}
-				return fmt.Errorf("catalog update: %w", err)
+				return model.Msg("catalog update: %v", err)
 			}
 			return nil
 		},

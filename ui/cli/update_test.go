@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/data/update"
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // runUpdateCLI runs gpuplan catalog update with a fake UpdateCatalog that
@@ -24,14 +25,20 @@ func runUpdateCLI(t *testing.T, summary string, runErr error, args ...string) (c
 		Stdout: &out, Stderr: &errb,
 		Getenv:  func(string) string { return "" },
 		Version: "test",
-		UpdateCatalog: func(_ context.Context, o CatalogUpdate) (string, error) {
+		UpdateCatalog: func(_ context.Context, o CatalogUpdate) ([]model.Message, error) {
 			asked = &o
 			if o.Progress != nil {
 				o.Progress(update.Progress{Provider: "lambda", Total: 2})
 				o.Progress(update.Progress{Provider: "lambda", Total: 2, Bytes: 21504, Elapsed: 1234 * time.Millisecond, Done: true})
 				o.Progress(update.Progress{Provider: "gcp", Index: 1, Total: 2, Bytes: 0, Elapsed: 30 * time.Second, Done: true, Err: update.ErrStalled})
 			}
-			return summary, runErr
+			var lines []model.Message
+			for _, l := range strings.Split(strings.TrimSuffix(summary, "\n"), "\n") {
+				if l != "" {
+					lines = append(lines, model.Msg("%s", l))
+				}
+			}
+			return lines, runErr
 		},
 	})
 	return code, asked, out.String(), errb.String()

@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/csv"
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -31,7 +30,7 @@ func (i intValue) Set(s string) error {
 	}
 	q, err := model.ParseQuantity(s)
 	if err != nil || q != math.Trunc(q) || q > math.MaxInt32 {
-		return fmt.Errorf("want a whole number such as 8 or 2k")
+		return model.Msg("want a whole number such as 8 or 2k")
 	}
 	*i.v = int(q)
 	return nil
@@ -52,7 +51,7 @@ func (f floatValue) String() string {
 func (f floatValue) Set(s string) error {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("want a number such as 0.4")
+		return model.Msg("want a number such as 0.4")
 	}
 	*f.v = v
 	return nil
@@ -79,7 +78,7 @@ func (f noneFloatValue) Set(s string) error {
 	}
 	if err := floatValue(f).Set(s); err != nil || *f.v < 0 {
 		*f.v = 0
-		return fmt.Errorf(`want a number of milliseconds such as 50, or "none"`)
+		return model.Msg(`want a number of milliseconds such as 50, or "none"`)
 	}
 	return nil
 }
@@ -101,7 +100,7 @@ func (q quantityValue) String() string {
 func (q quantityValue) Set(s string) error {
 	v, err := model.ParseQuantity(s)
 	if err != nil {
-		return fmt.Errorf("want a count such as 7e9, 7B, 110M or 1.2T")
+		return model.Msg("want a count such as 7e9, 7B, 110M or 1.2T")
 	}
 	*q.v = v
 	return nil
@@ -127,7 +126,7 @@ func (e enumValue[T]) String() string {
 func (e enumValue[T]) Set(s string) error {
 	v, err := e.parse(s)
 	if err != nil {
-		return fmt.Errorf("want %s", joinOr(e.names))
+		return model.Msg("want %s", joinOr(e.names))
 	}
 	*e.v = v
 	return nil
@@ -135,12 +134,12 @@ func (e enumValue[T]) Set(s string) error {
 
 func (e enumValue[T]) Type() string { return "string" }
 
-func joinOr[T ~string](names []T) string {
+func joinOr[T ~string](names []T) model.Message {
 	s := make([]string, len(names))
 	for i, n := range names {
 		s[i] = string(n)
 	}
-	return model.OrList(s)
+	return model.OrMsg(s)
 }
 
 // tokensValue is a sequence length: a k suffix means 1024, as in "8k
@@ -156,7 +155,7 @@ func (t tokensValue) Set(s string) error {
 	}
 	n, err := model.ParseTokens(s)
 	if err != nil {
-		return fmt.Errorf("want a whole number of tokens such as 2048 or 8k (8192)")
+		return model.Msg("want a whole number of tokens such as 2048 or 8k (8192)")
 	}
 	*t.v = n
 	return nil
@@ -197,8 +196,12 @@ func (t torchValue) String() string {
 
 func (t torchValue) Set(s string) error {
 	v, err := model.ParseTorchVersion(s)
+	var te *model.TorchError
+	if errors.As(err, &te) { // the flag names itself: the reason alone
+		return te.Why
+	}
 	if err != nil {
-		return errors.New(strings.TrimPrefix(err.Error(), "torch "))
+		return err
 	}
 	*t.v = v
 	return nil

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
 	"reflect"
 	"strings"
 
@@ -212,7 +210,7 @@ func (f *workloadFlags) merge(fs *pflag.FlagSet, w *config.WorkloadAnswers) erro
 		v := r.value(f)
 		if r.check != nil {
 			if err := r.check(v); err != nil {
-				return usage(fmt.Errorf("--%s %w", r.name, err))
+				return usage(model.Msg("--%s %v", r.name, err))
 			}
 		}
 		to := reflect.ValueOf(r.value(&dst).(target).target()).Elem()
@@ -232,7 +230,7 @@ type target interface{ target() any }
 
 func atLeast1(v pflag.Value) error {
 	if n := *v.(target).target().(*int); n <= 0 {
-		return fmt.Errorf("must be ≥ 1, got %d", n)
+		return model.Msg("must be ≥ 1, got %d", n)
 	}
 	return nil
 }
@@ -247,7 +245,7 @@ func positiveOrNone(v pflag.Value) error {
 
 func positive(v pflag.Value) error {
 	if x := *v.(target).target().(*float64); !(x > 0) {
-		return fmt.Errorf("must be > 0, got %v", x)
+		return model.Msg("must be > 0, got %v", x)
 	}
 	return nil
 }
@@ -256,7 +254,7 @@ func positive(v pflag.Value) error {
 func fraction(hint string) func(pflag.Value) error {
 	return func(v pflag.Value) error {
 		if x := *v.(target).target().(*float64); !(x > 0 && x <= 1) {
-			return fmt.Errorf("must be in (0, 1], got %v (%s)", x, hint)
+			return model.Msg("must be in (0, 1], got %v (%s)", x, hint)
 		}
 		return nil
 	}
@@ -266,9 +264,9 @@ func fraction(hint string) func(pflag.Value) error {
 // --config file's request (zero without one): the one merge of flags over
 // a file. Model flags replace the base's model. It checks what only flags
 // can get wrong; the model itself is resolved by config.WorkloadAnswers.
-func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base config.WorkloadAnswers) (config.WorkloadAnswers, []string, error) {
+func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base config.WorkloadAnswers) (config.WorkloadAnswers, []model.Message, error) {
 	w := base
-	var warnings []string
+	var warnings []model.Message
 	changed := fs.Changed
 	anyShape := false
 	for _, n := range []string{"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "family"} {
@@ -281,13 +279,13 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		}
 	}
 	if sources > 1 {
-		return w, nil, usage(errors.New("give one of --model, --params or --hf-config"))
+		return w, nil, usage(model.Msg("give one of --model, --params or --hf-config"))
 	}
 	replaceModel := func() { w.Model, w.HFConfig, w.Custom, w.Safetensors = "", "", nil, "" }
 	switch {
 	case changed("model"):
 		if _, err := cat.Model(f.model); err != nil {
-			return w, nil, usage(fmt.Errorf("--model: %w", err))
+			return w, nil, usage(model.Msg("--model: %v", err))
 		}
 		replaceModel()
 		w.Model = f.model
@@ -296,13 +294,13 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		w.HFConfig = f.set.HFConfig
 	case changed("params"):
 		if p := f.custom.Params; p < 1 || p > model.MaxParams {
-			return w, nil, usage(fmt.Errorf("--params must be between 1 and %.0e, got %g", model.MaxParams, f.custom.Params))
+			return w, nil, usage(model.Msg("--params must be between 1 and %.0e, got %g", model.MaxParams, f.custom.Params))
 		}
 		replaceModel()
 		w.Custom = &config.CustomModel{Params: f.custom.Params}
 	case anyShape || changed("safetensors"):
 	case w.Model == "" && w.HFConfig == "" && w.Custom == nil:
-		return w, nil, usage(errors.New("no model: give --model KEY (list: gpuplan catalog models), --params N, --hf-config PATH or --safetensors PATH"))
+		return w, nil, usage(model.Msg("no model: give --model KEY (list: gpuplan catalog models), --params N, --hf-config PATH or --safetensors PATH"))
 	}
 	if changed("safetensors") {
 		w.Safetensors = f.set.Safetensors
@@ -311,14 +309,14 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		// A shape on the command line is a custom model; over a catalog
 		// model it starts from that model's shape.
 		if w.HFConfig != "" {
-			return w, nil, usage(errors.New("--layers, --hidden, --heads, --kv-heads, --ffn, --vocab and --family describe a custom model; edit the config.json instead"))
+			return w, nil, usage(model.Msg("--layers, --hidden, --heads, --kv-heads, --ffn, --vocab and --family describe a custom model; edit the config.json instead"))
 		}
 		if w.Custom == nil {
 			w.Custom = &config.CustomModel{}
 			if w.Model != "" {
 				a, err := cat.Model(w.Model)
 				if err != nil {
-					return w, nil, usage(fmt.Errorf("--model: %w", err))
+					return w, nil, usage(model.Msg("--model: %v", err))
 				}
 				w.Custom = config.AnswersFor(model.Workload{Model: model.Architecture{Family: a.Family, Layers: a.Layers,
 					Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.KVHeads, FFN: a.FFN, Vocab: a.Vocab}}).Custom
@@ -330,7 +328,7 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		if changed("family") {
 			fam, err := model.ParseFamily(f.family)
 			if err != nil {
-				return w, nil, usage(fmt.Errorf("--family: %w", err))
+				return w, nil, usage(model.Msg("--family: %v", err))
 			}
 			c.Family = fam
 		}
@@ -354,15 +352,15 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 					missing = append(missing, m.n)
 				}
 			}
-			return w, nil, usage(fmt.Errorf("a custom shape needs %s as well", strings.Join(missing, ", ")))
+			return w, nil, usage(model.Msg("a custom shape needs %s as well", strings.Join(missing, ", ")))
 		}
 	}
 
 	if changed("concurrency") && changed("rps") {
-		return w, nil, usage(errors.New("give --concurrency or --rps, not both"))
+		return w, nil, usage(model.Msg("give --concurrency or --rps, not both"))
 	}
 	if changed("dataset-samples") && changed("dataset-tokens") {
-		return w, nil, usage(errors.New("give --dataset-samples or --dataset-tokens, not both"))
+		return w, nil, usage(model.Msg("give --dataset-samples or --dataset-tokens, not both"))
 	}
 	if err := f.merge(fs, &w); err != nil {
 		return w, nil, err
@@ -388,16 +386,16 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		w.Strategy = model.DDP
 	}
 	if changed("strategy") && f.set.Strategy == model.Single && w.GPUs/max(w.TP, 1) > 1 {
-		warnings = append(warnings, fmt.Sprintf("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
+		warnings = append(warnings, model.Msg("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
 	}
 	return w, warnings, nil
 }
 
 // ignoredFlags warns about flags that do not apply to the resolved
 // workload w.
-func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []string {
+func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []model.Message {
 	changed := fs.Changed
-	var warnings []string
+	var warnings []model.Message
 	vision := w.Model.Family.Vision()
 	task := w.Task
 	if task == "" {
@@ -419,12 +417,12 @@ func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []string {
 		{"grad-accum", task == model.TaskInference, "inference has no gradients"},
 	} {
 		if changed(ig.flag) && ig.when {
-			warnings = append(warnings, fmt.Sprintf("--%s ignored: %s", ig.flag, ig.why))
+			warnings = append(warnings, model.Msg("--%s ignored: %v", ig.flag, model.Msg(ig.why)))
 		}
 	}
 	for _, n := range serveFlagNames {
 		if changed(n) && task != model.TaskInference {
-			warnings = append(warnings, fmt.Sprintf("--%s ignored: it is for --task inference", n))
+			warnings = append(warnings, model.Msg("--%s ignored: it is for --task inference", n))
 		}
 	}
 	return append(warnings, ignoredEstimatorFlags(fs, w)...)

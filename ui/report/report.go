@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -298,7 +297,7 @@ func USD(v float64) string {
 	case math.IsNaN(v) || v < 0:
 		return "—"
 	case v > 0 && v < 0.005:
-		return "$" + smallUSD(v)
+		return "$" + model.SmallUSD(v)
 	case v < 100:
 		return fmt.Sprintf("$%.2f", v)
 	case v < 1e6:
@@ -309,36 +308,10 @@ func USD(v float64) string {
 	return fmt.Sprintf("$%.2g", v)
 }
 
-// USDPerHour formats an hourly price by one rule for a whole column: two
-// decimals from $1 ("$1.01", "$113.59", "$1,113.59"), four below
-// ("$0.3785", "$0.4200": the catalog's prices have up to four), and two
-// significant digits below $0.0001 ("$0.0000010") so no price reads as
-// free; "—" when unknown (0 or less).
-func USDPerHour(v float64) string {
-	switch {
-	case math.IsNaN(v) || v <= 0:
-		return "—"
-	case v < 0.0001:
-		return "$" + smallUSD(v)
-	case v < 1:
-		return fmt.Sprintf("$%.4f", v)
-	case v < 1e15:
-		return "$" + humanize.FormatFloat("#,###.##", v)
-	}
-	return fmt.Sprintf("$%.2g", v)
-}
-
-// smallUSD prints 0 < v < 0.01 with two significant digits and no
-// exponent: 0.0012 → "0.0012", 1e-6 → "0.0000010". The exponent is read
-// from v's rounded scientific form, so 0.00999 counts as 0.010.
-func smallUSD(v float64) string {
-	sci := strconv.FormatFloat(v, 'e', 1, 64) // "1.0e-06"
-	exp, err := strconv.Atoi(sci[strings.IndexByte(sci, 'e')+1:])
-	if err != nil || exp > -1 {
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 1-exp, 64)
-}
+// USDPerHour formats an hourly price by one rule for a whole column
+// (model.USDPerHour): "$1.01", "$1,113.59", "$0.3785", "$0.0000010"; "—"
+// when unknown (0 or less).
+func USDPerHour(v float64) string { return model.USDPerHour(v) }
 
 // segmentNames label the bar's segments, in Memory order.
 var segmentNames = [6]string{"weights", "gradients", "optimizer states", "activations", "KV cache", "overhead"}
