@@ -13,16 +13,19 @@ import (
 // may import (its non-test files), the one-way layering model/doc.go
 // states: model is the core and imports none of them; serve and market
 // build on model alone; the configuration file on model and serve; plans
-// on model and the configuration file; launch files on model, config and
-// serve. A package missing here fails the test, so a new one states its
+// on model, the configuration file and serve (a service phase is priced
+// by the serving ranking, as recommend ranks it); launch files on model,
+// config and serve. A package missing here fails the test, so a new one states its
 // place.
 var modelImports = map[string][]string{
 	"model":                    {},
 	"model/serve":              {"model"},
 	"model/market":             {"model"},
 	"model/config":             {"model", "model/serve"},
-	"model/plan":               {"model", "model/config"},
-	"model/launch":             {"model", "model/config", "model/serve"},
+	"model/plan":               {"model", "model/config", "model/serve"},
+	"model/decide":             {"model"},
+	"model/probe":              {"model", "model/serve"},
+	"model/launch":             {"model", "model/config", "model/serve", "model/probe"},
 	"model/internal/modeltest": {"model"},
 	"model/market/markettest":  {"model"},
 }

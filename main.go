@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/signal"
@@ -12,7 +13,10 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
+	"github.com/gpuplan/gpuplan/data/probes"
 	"github.com/gpuplan/gpuplan/data/update"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/ui/cli"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
@@ -50,7 +54,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		LoadCatalog: data.LoadWith,
 		Readers:     hf.Readers(),
 		RunTUI:      tui.Run,
-		UpdateCatalog: func(ctx context.Context, o cli.CatalogUpdate) (string, error) {
+		UpdateCatalog: func(ctx context.Context, o cli.CatalogUpdate) ([]model.Message, error) {
 			var sources []string
 			if len(o.Sources) > 0 {
 				sources = o.Sources
@@ -59,13 +63,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if len(o.Providers) > 0 {
 				providers = o.Providers
 			}
-			// http.DefaultTransport honours HTTPS_PROXY; Run adds a timeout.
-			sum, err := update.Run(ctx, update.Options{Sources: sources, Providers: providers, Force: o.Force, Progress: o.Progress})
-			return sum.Text(), err
+			// http.DefaultTransport honours HTTPS_PROXY; Run bounds the time.
+			sum, err := update.Run(ctx, update.Options{Sources: sources, Providers: providers, Force: o.Force,
+				AllowRedirects: o.AllowRedirects, Progress: o.Progress})
+			return sum.Lines(), err
 		},
 		UpdateDir: data.UpdateDir,
 		SpotRates: data.SpotRates,
+		Probes:    keptProbes(),
 	})
+}
+
+// keptProbes wires data/probes into the command line: probe results read
+// bounded, the user's runs kept under the XDG data directory.
+func keptProbes() *cli.Probes {
+	return &cli.Probes{
+		ReadResult: probes.ReadResult,
+		Dir:        probes.Dir,
+		Keep: func(dir string, s *probe.Suite, r *probe.Result) (string, bool, error) {
+			path, err := probes.Keep(dir, s, r)
+			if errors.Is(err, probes.ErrKept) {
+				return path, true, nil
+			}
+			return path, false, err
+		},
+		Load: probes.Load,
+	}
 }
 
 func buildVersion() string {

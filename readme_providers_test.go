@@ -14,6 +14,9 @@ import (
 var providerNames = map[string]string{
 	"aws": "AWS", "gcp": "GCP", "azure": "Azure", "lambda": "Lambda", "oci": "OCI", "nebius": "Nebius",
 	"paperspace": "Paperspace", "fluidstack": "Fluidstack", "do": "DigitalOcean", "vast": "Vast", "cudo": "Cudo",
+	"runpod": "RunPod", "verda": "Verda", "hyperstack": "Hyperstack", "primeintellect": "Prime Intellect",
+	"shadeform": "Shadeform", "jarvislabs": "JarvisLabs", "seeweb": "Seeweb", "yotta": "Yotta", "daytona": "Daytona",
+	"lium": "Lium", "hyperbolic": "Hyperbolic", "simplepod": "SimplePod",
 }
 
 // TestREADMEIntroProviders (issue 31 item 10: the introduction listed

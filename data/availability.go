@@ -1,8 +1,6 @@
 package data
 
 import (
-	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -49,19 +47,19 @@ func (r *rawInstanceExt) apply(in *model.Instance) []error {
 	if r.SkyPilotAccelerator != nil {
 		in.SkyPilotAccelerator = *r.SkyPilotAccelerator
 		if strings.TrimSpace(*r.SkyPilotAccelerator) == "" || strings.ContainsAny(*r.SkyPilotAccelerator, ":,\t\n\"'") {
-			errs = append(errs, fmt.Errorf("skypilot_accelerator %q: want SkyPilot's accelerator name such as \"A100-80GB\" (no colons, commas or quotes)", *r.SkyPilotAccelerator))
+			errs = append(errs, model.Msg("skypilot_accelerator %q: want SkyPilot's accelerator name such as \"A100-80GB\" (no colons, commas or quotes)", *r.SkyPilotAccelerator))
 		}
 	}
 	if r.CPUArch != nil {
 		in.CPUArch = *r.CPUArch
 		if !contains(cpuArchs, *r.CPUArch) {
-			errs = append(errs, fmt.Errorf("cpu_arch %q: want %s", *r.CPUArch, model.OrList(cpuArchs)))
+			errs = append(errs, model.Msg("cpu_arch %q: want %s", *r.CPUArch, model.OrMsg(cpuArchs)))
 		}
 	}
 	if r.MissingSince != nil {
 		in.MissingSince = string(*r.MissingSince)
 		if r.MissingSource == nil {
-			errs = append(errs, errors.New("missing_since needs missing_source: say which fetch no longer lists the type"))
+			errs = append(errs, model.Msg("missing_since needs missing_source: say which fetch no longer lists the type"))
 		}
 	}
 	if r.MissingSource != nil {
@@ -73,7 +71,7 @@ func (r *rawInstanceExt) apply(in *model.Instance) []error {
 	if r.Currency != nil {
 		in.Currency = *r.Currency
 		if !currencyPattern().MatchString(*r.Currency) {
-			errs = append(errs, fmt.Errorf("currency %q: want an ISO 4217 code such as USD or CNY", *r.Currency))
+			errs = append(errs, model.Msg("currency %q: want an ISO 4217 code such as USD or CNY", *r.Currency))
 		}
 	}
 	return errs
@@ -92,10 +90,10 @@ func (r *rawPriceExt) apply(rp *model.RegionPrice, region string, hasBasic bool)
 			continue
 		}
 		if err := positive(f.key, *f.v); err != nil {
-			errs = append(errs, fmt.Errorf("prices %q: %w (leave the key out when not sold)", region, err))
+			errs = append(errs, model.Msg("prices %q: %v (leave the key out when not sold)", region, err))
 		}
 		if *f.v > 10000 {
-			errs = append(errs, fmt.Errorf("prices %q: %s above 10000 per hour; prices are per instance-hour", region, f.key))
+			errs = append(errs, model.Msg("prices %q: %s above 10000 per hour; prices are per instance-hour", region, f.key))
 		}
 		*f.dst = *f.v
 	}
@@ -103,7 +101,7 @@ func (r *rawPriceExt) apply(rp *model.RegionPrice, region string, hasBasic bool)
 		rp.Reservation = *r.Reservation
 	}
 	if !hasBasic && r.FlexStart == nil && r.CapacityBlock == nil && !rp.Reservation {
-		errs = append(errs, fmt.Errorf("prices %q: give on_demand, spot, flex_start, capacity_block or reservation = true", region))
+		errs = append(errs, model.Msg("prices %q: give on_demand, spot, flex_start, capacity_block or reservation = true", region))
 	}
 	return errs
 }

@@ -1,7 +1,6 @@
 package data
 
 import (
-	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
@@ -16,7 +15,9 @@ import (
 // hyperbolic, hyperstack, jarvislabs, lambda, lium, mithril, nebius, oci,
 // primeintellect, runpod, seeweb, shadeform, spheron, vast, verda, yotta),
 // its v6 folders the embedded catalog still reads (do, fluidstack,
-// paperspace: their rows' source in data/catalog/instances), and the read_catalog("<cloud>/vms.csv")
+// paperspace: their rows' source in data/catalog/instances), its v7
+// folder simplepod (embedded too, though the stored copy of SkyPilot's
+// sky/catalog has no simplepod reader), and the read_catalog("<cloud>/vms.csv")
 // or get_catalog_path calls of skypilot-org/skypilot sky/catalog/
 // (azure_catalog.py, ibm_catalog.py, scp_catalog.py, vsphere_catalog.py,
 // ppio_catalog.py, modal_catalog.py, latitude_catalog.py,
@@ -25,7 +26,7 @@ import (
 var skyPilotClouds = []string{
 	"aws", "azure", "cloudrift", "cudo", "daytona", "do", "fluidstack", "gcp", "hyperbolic", "hyperstack",
 	"ibm", "jarvislabs", "lambda", "latitude", "lium", "mithril", "modal", "nebius", "novita", "oci",
-	"paperspace", "ppio", "primeintellect", "quantacloud", "runpod", "scp", "seeweb", "shadeform", "spheron",
+	"paperspace", "ppio", "primeintellect", "quantacloud", "runpod", "scp", "seeweb", "shadeform", "simplepod", "spheron",
 	"vast", "verda", "vsphere", "yotta",
 }
 
@@ -38,7 +39,7 @@ var skyPilotClouds = []string{
 // so no folder quietly becomes a cloud that exports would then name.
 func csvCloud(p string) (string, error) {
 	if filepath.Base(p) != "vms.csv" {
-		return "", fmt.Errorf("catalog %s: a SkyPilot catalog is a file named vms.csv in a folder named for its cloud (<cloud>/vms.csv, e.g. ~/.sky/catalogs/v8/aws/vms.csv); copy it there", p)
+		return "", model.Msg("catalog %s: a SkyPilot catalog is a file named vms.csv in a folder named for its cloud (<cloud>/vms.csv, e.g. ~/.sky/catalogs/v8/aws/vms.csv); copy it there", p)
 	}
 	dir := filepath.Dir(p)
 	if abs, err := filepath.Abs(p); err == nil {
@@ -47,7 +48,7 @@ func csvCloud(p string) (string, error) {
 	folder := filepath.Base(dir)
 	cloud := strings.ToLower(folder)
 	if !slices.Contains(skyPilotClouds, cloud) {
-		return "", fmt.Errorf("catalog %s: the folder %q is not a cloud SkyPilot knows, and the folder names the cloud; copy the file to <cloud>/vms.csv (e.g. aws/vms.csv, as in ~/.sky/catalogs/v8/aws/vms.csv)", p, folder)
+		return "", model.Msg("catalog %s: the folder %q is not a cloud SkyPilot knows, and the folder names the cloud; copy the file to <cloud>/vms.csv (e.g. aws/vms.csv, as in ~/.sky/catalogs/v8/aws/vms.csv)", p, folder)
 	}
 	return cloud, nil
 }
@@ -57,21 +58,21 @@ func csvCloud(p string) (string, error) {
 // origin is the file, so they replace the embedded prices of the same
 // instance types region by region. room is the number of instances
 // merged before this file at most (see merge); size is the file's size
-// in bytes.
-func readCSVOverlay(p string, r io.Reader, size int64, base *model.Catalog, room int) (catalogFile, []string, error) {
+// in bytes; date (YYYY-MM-DD) dates its rows, as a vms.csv has no date.
+func readCSVOverlay(p string, r io.Reader, size int64, date string, base *model.Catalog, room int) (catalogFile, []model.Message, error) {
 	provider, err := csvCloud(p)
 	if err != nil {
 		return catalogFile{}, nil, err
 	}
 	// Types are distinct and complete, from p (Origin, Source) and dated
-	// as the catalog they update: merge takes them as they are.
-	insts, backing, warnings, err := readSkyPilotCSVAsOf(r, p, provider, CatalogGPUResolver(base), room, size, base.AsOf)
+	// by the file: merge takes them as they are.
+	insts, backing, warnings, err := readSkyPilotCSVAsOf(r, p, provider, CatalogGPUResolver(base), room, size, date)
 	if err != nil {
 		return catalogFile{}, warnings, err
 	}
-	f := catalogFile{name: p, origin: p, full: insts, backing: backing, room: room}
+	f := catalogFile{name: p, origin: p, full: insts, backing: backing, room: room, date: date}
 	if len(f.full) == 0 {
-		return catalogFile{}, warnings, fmt.Errorf("catalog %s: no GPU instances found", p)
+		return catalogFile{}, warnings, model.Msg("catalog %s: no GPU instances found", p)
 	}
 	return f, warnings, nil
 }

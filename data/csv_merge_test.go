@@ -43,7 +43,7 @@ gpu_1x_zz,H100,1.0,26.0,200.0,2.49,us-east-1,,
 		if err != nil {
 			t.Fatalf("LoadWith(%v): %v", paths, err)
 		}
-		if !strings.Contains(strings.Join(warnings, "\n"), "aws/g4dn.xlarge xx-test-9: region not offered") {
+		if !strings.Contains(strings.Join(model.Strings(warnings), "\n"), "aws/g4dn.xlarge xx-test-9: region not offered") {
 			t.Errorf("LoadWith(%v): no unknown-region warning for the patched type; warnings %q", paths, warnings)
 		}
 		want := len(base.Instances) + len(paths) // one new type per file

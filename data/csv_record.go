@@ -2,8 +2,9 @@ package data
 
 import (
 	"bytes"
-	"fmt"
 	"io"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // maxCSVRecord bounds a record of a SkyPilot vms.csv: its rows are under
@@ -42,11 +43,14 @@ type RecordTooLongError struct {
 	Quoted bool // it is long because a quoted field stays open
 }
 
-func (e *RecordTooLongError) Error() string {
+func (e *RecordTooLongError) Error() string { return e.Message().String() }
+
+// Message is the error as a message, for translation.
+func (e *RecordTooLongError) Message() model.Message {
 	if e.Quoted && e.Lines > 1 {
-		return fmt.Sprintf("a quoted field opens here and is not closed within %d MiB (%d lines): not a SkyPilot vms.csv (its rows are under 1 KB)", e.Max>>20, e.Lines)
+		return model.Msg("a quoted field opens here and is not closed within %d MiB (%d lines): not a SkyPilot vms.csv (its rows are under 1 KB)", e.Max>>20, e.Lines)
 	}
-	return fmt.Sprintf("a line longer than %d MiB: not a SkyPilot vms.csv (its rows are under 1 KB)", e.Max>>20)
+	return model.Msg("a line longer than %d MiB: not a SkyPilot vms.csv (its rows are under 1 KB)", e.Max>>20)
 }
 
 var quote = []byte{'"'}

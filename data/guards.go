@@ -1,7 +1,8 @@
 package data
 
 import (
-	"fmt"
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -13,15 +14,21 @@ import (
 // Guard is one suspicious price or shape found by Guards.
 type Guard struct {
 	Provider, Type, Region string
-	Rule                   string // "spot-above-on-demand", "below-median", "form-factor", "unknown-region"
-	Msg                    string
+	Rule                   string // "spot-above-on-demand", "below-median", "below-floor", "price-cut", "form-factor", "unknown-region"
+	Msg                    model.Message
+	// Origin is the file that set the price (the region's) or the row
+	// (model.PriceProvenance): "embedded" or an overlay's path.
+	Origin string
 }
 
-func (g Guard) String() string {
+func (g Guard) String() string { return g.Message().String() }
+
+// Message is the finding as one line: "aws/p4d.24xlarge us-east-1: ...".
+func (g Guard) Message() model.Message {
 	if g.Region != "" {
-		return fmt.Sprintf("%s/%s %s: %s", g.Provider, g.Type, g.Region, g.Msg)
+		return model.Msg("%s/%s %s: %v", g.Provider, g.Type, g.Region, g.Msg)
 	}
-	return fmt.Sprintf("%s/%s: %s", g.Provider, g.Type, g.Msg)
+	return model.Msg("%s/%s: %v", g.Provider, g.Type, g.Msg)
 }
 
 // medianFraction is the share of its family's median per-GPU on-demand
@@ -80,9 +87,11 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 		name := strings.ToLower(in.Type)
 		switch {
 		case strings.Contains(name, "pci") && g.Interconnect != "" && g.Interconnect != "pcie":
-			gd.out = append(gd.out, Guard{in.Provider, in.Type, "", "form-factor", fmt.Sprintf("named PCIe but its GPU %s is an %s module", g.Key, g.Interconnect)})
+			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
+				Msg: model.Msg("named PCIe but its GPU %s is an %s module", g.Key, g.Interconnect)})
 		case strings.Contains(name, "sxm") && g.Interconnect == "pcie":
-			gd.out = append(gd.out, Guard{in.Provider, in.Type, "", "form-factor", fmt.Sprintf("named SXM but its GPU %s is a PCIe card", g.Key)})
+			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Rule: "form-factor", Origin: in.Origin,
+				Msg: model.Msg("named SXM but its GPU %s is a PCIe card", g.Key)})
 		}
 	}
 	gd.perGPU = gd.perGPU[:0]
@@ -95,15 +104,23 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 	if len(gd.perGPU) >= 3 {
 		m = median(gd.perGPU)
 	}
-	for _, p := range in.Prices {
+	for i := range in.Prices {
+		p := &in.Prices[i]
+		finding := func(rule string, msg model.Message) {
+			_, origin, _ := model.PriceProvenance(in, p)
+			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: rule, Msg: msg, Origin: origin})
+		}
+		// Prices as the tables print them (model.USDPerHour), not %g's
+		// 3.2247587500000003.
 		switch {
 		case p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD*spotTolerance:
-			gd.out = append(gd.out, Guard{in.Provider, in.Type, p.Region, "spot-above-on-demand", fmt.Sprintf("on-demand %g is below spot %g: not an on-demand price", p.OnDemandUSD, p.SpotUSD)})
+			finding("spot-above-on-demand", model.Msg("on-demand %s is below spot %s: not an on-demand price", model.USDPerHour(p.OnDemandUSD), model.USDPerHour(p.SpotUSD)))
 		case p.OnDemandUSD > 0 && m > 0 && p.OnDemandUSD/float64(in.GPUCount) < medianFraction*m:
-			gd.out = append(gd.out, Guard{in.Provider, in.Type, p.Region, "below-median", fmt.Sprintf("on-demand %g per GPU is below %.0f%% of the type's median over regions %g (a flex-start or promotional price?)", p.OnDemandUSD/float64(in.GPUCount), medianFraction*100, m)})
+			finding("below-median", model.Msg("on-demand %s per GPU is below %.0f%% of the type's median over regions %s (a flex-start or promotional price?)",
+				model.USDPerHour(p.OnDemandUSD/float64(in.GPUCount)), medianFraction*100, model.USDPerHour(m)))
 		}
 		if gd.known && !gd.regions[p.Region] {
-			gd.out = append(gd.out, Guard{in.Provider, in.Type, p.Region, "unknown-region", "region not offered by " + in.Provider + " in the catalog (typo?)"})
+			finding("unknown-region", model.Msg("region not offered by %s in the catalog (typo?)", in.Provider))
 		}
 	}
 }
@@ -124,7 +141,7 @@ func KnownRegions(c *model.Catalog) map[string]map[string]bool {
 
 // overlayGuards returns the guard findings for the instances overlays
 // changed, as warnings for LoadWith.
-func overlayGuards(base, merged *model.Catalog, files []catalogFile) []string {
+func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Message {
 	// merge lays out the embedded instances first, in base's order, then
 	// the ones overlays add: an instance changed if it is past base's or
 	// an overlay names its type. Only base's few hundred types are keyed,
@@ -184,12 +201,52 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []string {
 	}
 	work(&gds[0])
 	wg.Wait()
-	out := make([]string, 0, len(gds[0].out)+len(gds[1].out))
-	for _, gd := range gds {
-		for _, g := range gd.out {
-			out = append(out, g.String())
+	return summarizeGuards(append(gds[0].out, gds[1].out...))
+}
+
+// summarizeGuards turns findings into warnings: by file (the overlay
+// that set the price or row) and rule, at most shownPerKind of each,
+// sorted, then how many more — a 100,000-row overlay with one mistake
+// repeated warns in a few lines, not 100,000.
+func summarizeGuards(found []Guard) []model.Message {
+	type group struct {
+		origin, rule string
+		name         model.Message
+		lines        []string
+		msgs         map[string]model.Message
+	}
+	var groups []*group
+	at := map[[2]string]*group{}
+	for _, g := range found {
+		k := [2]string{g.Origin, g.Rule}
+		gr := at[k]
+		if gr == nil {
+			gr = &group{origin: g.Origin, rule: g.Rule, msgs: map[string]model.Message{}}
+			at[k] = gr
+			groups = append(groups, gr)
+		}
+		name := model.Msg("embedded catalog")
+		if model.FromOverlay(g.Origin) {
+			name = model.Msg("catalog %s", g.Origin)
+		}
+		gr.name = name
+		m := model.Msg("%v: %v", name, g.Message())
+		line := m.String()
+		gr.lines = append(gr.lines, line)
+		gr.msgs[line] = m
+	}
+	slices.SortFunc(groups, func(a, b *group) int {
+		return cmp.Or(strings.Compare(a.origin, b.origin), strings.Compare(a.rule, b.rule))
+	})
+	var out []model.Message
+	for _, gr := range groups {
+		sort.Strings(gr.lines)
+		for _, l := range gr.lines[:min(len(gr.lines), shownPerKind)] {
+			out = append(out, gr.msgs[l])
+		}
+		if more := len(gr.lines) - shownPerKind; more > 0 {
+			out = append(out, moreLikeThese(gr.name, more))
 		}
 	}
-	sort.Strings(out)
 	return out
 }

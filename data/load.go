@@ -1,6 +1,7 @@
 package data
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -46,9 +47,9 @@ var sharedCatalog = sync.OnceValue(func() *model.Catalog {
 	return &c
 })
 
-// copyCatalog copies src's entries and indexes them, so a change to the
-// copy (an overlay's price patch, a caller's edit) reaches no other
-// catalog.
+// copyCatalog copies src's entries, so a change to the copy (an overlay's
+// price patch, a caller's edit) reaches no other catalog; src must be
+// indexed.
 func copyCatalog(src *model.Catalog) *model.Catalog {
 	c := *src
 	c.GPUs = slices.Clone(c.GPUs)
@@ -68,7 +69,9 @@ func copyCatalog(src *model.Catalog) *model.Catalog {
 		prices = append(prices, in.Prices...)
 		in.Prices = prices[start:len(prices):len(prices)]
 	}
-	c.Index()
+	// The indexes (names → positions) hold for the copy, whose slices keep
+	// src's order: they are shared, never written (Index makes new maps;
+	// a merge re-indexes), so each Load need not hash every name again.
 	return &c
 }
 
@@ -94,7 +97,7 @@ func load(fsys fs.FS) (*model.Catalog, error) {
 			defer wg.Done()
 			b, err := fs.ReadFile(fsys, name)
 			if err != nil {
-				errs[i] = fmt.Errorf("%s: %w", path.Base(name), unwrapPathError(err))
+				errs[i] = model.Msg("%s: %v", path.Base(name), unwrapPathError(err))
 				return
 			}
 			errs[i] = decode(b, path.Base(name), "embedded", &files[i])
@@ -107,6 +110,11 @@ func load(fsys fs.FS) (*model.Catalog, error) {
 		merged = append(merged, all)
 	}
 	var c model.Catalog
+	regions, err := loadRegions(fsys)
+	if err != nil {
+		merged = append(merged, err)
+	}
+	c.Regions = regions // before merge, which indexes the catalog
 	_ = merge(&c, files, &merged)
 	if len(merged) > 0 {
 		return nil, errors.Join(merged...)
@@ -130,6 +138,9 @@ type catalogFile struct {
 	backing   []model.Instance
 	room      int
 	discounts []model.Discount
+	// date is the file's modification date (fileDate); "" for the
+	// embedded files.
+	date string
 }
 
 // rawFile is the TOML shape of every catalog file; see docs/schemas.md,
@@ -196,8 +207,20 @@ type rawModel struct {
 	Pooler                 bool     `toml:"pooler"`
 	Experts                int      `toml:"experts"`
 	ExpertsPerToken        int      `toml:"experts_per_token"`
+	SharedExperts          int      `toml:"shared_experts"`
+	DenseLayers            int      `toml:"dense_layers"`
+	DenseFFN               int      `toml:"dense_ffn"`
+	QKNorm                 bool     `toml:"qk_norm"`
+	QLoRARank              int      `toml:"q_lora_rank"`
+	KVLoRARank             int      `toml:"kv_lora_rank"`
+	RopeHeadDim            int      `toml:"rope_head_dim"`
+	VHeadDim               int      `toml:"v_head_dim"`
+	VisionParams           float64  `toml:"vision_params"`
 	ExtraParams            float64  `toml:"extra_params"`
 	MaxPositions           int      `toml:"max_positions"`
+	ModelType              string   `toml:"model_type"`
+	Activation             string   `toml:"activation"`
+	ParallelResidual       bool     `toml:"parallel_residual"`
 	EncoderSeqLen          int      `toml:"encoder_seq_len"`
 	PatchSize              int      `toml:"patch_size"`
 	Channels               int      `toml:"channels"`
@@ -264,10 +287,10 @@ type date string
 func (d *date) UnmarshalTOML(v any) error {
 	t, ok := v.(time.Time)
 	if !ok {
-		return fmt.Errorf("want a date such as 2026-11-30 (no quotes), got %T %v", v, v)
+		return model.Msg("want a date such as 2026-11-30 (no quotes), got %T %v", v, v)
 	}
 	if t.Hour() != 0 || t.Minute() != 0 || t.Second() != 0 || t.Nanosecond() != 0 {
-		return fmt.Errorf("want a date such as 2026-11-30, got a date-time %v", v)
+		return model.Msg("want a date such as 2026-11-30, got a date-time %v", v)
 	}
 	*d = date(t.Format(time.DateOnly))
 	return nil
@@ -279,7 +302,7 @@ var keyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // Cross-file checks (unknown GPUs, duplicate keys) happen in merge.
 func decode(b []byte, name, origin string, out *catalogFile) error {
 	if err := safeio.CheckTOMLDepth(b); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return model.Msg("%s: %v", name, err)
 	}
 	var raw rawFile
 	md, err := toml.Decode(string(b), &raw)
@@ -287,14 +310,14 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			if pe.LastKey != "" && !strings.Contains(pe.Message, pe.LastKey) {
-				return fmt.Errorf("%s:%d: %s: %s", name, pe.Position.Line, pe.LastKey, pe.Message)
+				return model.Msg("%s:%d: %s: %s", name, pe.Position.Line, pe.LastKey, pe.Message)
 			}
-			return fmt.Errorf("%s:%d: %s", name, pe.Position.Line, pe.Message)
+			return model.Msg("%s:%d: %s", name, pe.Position.Line, pe.Message)
 		}
 		if ce := config.TOMLValueError(err); ce != nil { // worded as a config file's: "want a whole number such as 8, got a string"
-			return fmt.Errorf("%s:%d: %s: %s", name, ce.Line, ce.Key, ce.Msg)
+			return model.Msg("%s:%d: %s: %s", name, ce.Line, ce.Key, ce.Msg)
 		}
-		return fmt.Errorf("%s: %w", name, err)
+		return model.Msg("%s: %v", name, err)
 	}
 	if extra := md.Undecoded(); len(extra) > 0 {
 		const shown = 5 // a typo repeats; a hostile file has 100,000
@@ -305,23 +328,23 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 		if len(extra) > shown {
 			msgs = append(msgs, fmt.Sprintf("and %d more unknown keys", len(extra)-shown))
 		}
-		return fmt.Errorf("%s: %s", name, strings.Join(msgs, "; "))
+		return model.Msg("%s: %s", name, strings.Join(msgs, "; "))
 	}
 	if raw.SchemaVersion == nil {
-		return fmt.Errorf("%s: missing schema_version (add schema_version = %d at the top)", name, SchemaVersion)
+		return model.Msg("%s: missing schema_version (add schema_version = %d at the top)", name, SchemaVersion)
 	}
 	if *raw.SchemaVersion != SchemaVersion {
-		return fmt.Errorf("%s: schema_version %d is not supported; this gpuplan reads %d", name, *raw.SchemaVersion, SchemaVersion)
+		return model.Msg("%s: schema_version %d is not supported; this gpuplan reads %d", name, *raw.SchemaVersion, SchemaVersion)
 	}
 	if len(raw.GPU)+len(raw.Model)+len(raw.Instance)+len(raw.Discount) == 0 {
-		return fmt.Errorf("%s: no entries; want [[gpu]], [[model]], [[instance]] or [[discount]] tables", name)
+		return model.Msg("%s: no entries; want [[gpu]], [[model]], [[instance]] or [[discount]] tables", name)
 	}
 	*out = catalogFile{name: name, origin: origin}
 	var errs []error
 	for i := range raw.GPU {
 		g, err := raw.GPU[i].validate()
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: gpu %s: %w", name, entryName(raw.GPU[i].Key, i), err))
+			errs = append(errs, model.Msg("%s: gpu %s: %v", name, entryName(raw.GPU[i].Key, i), err))
 			continue
 		}
 		out.gpus = append(out.gpus, g)
@@ -329,7 +352,7 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 	for i := range raw.Model {
 		m, err := raw.Model[i].validate()
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: model %s: %w", name, entryName(raw.Model[i].Key, i), err))
+			errs = append(errs, model.Msg("%s: model %s: %v", name, entryName(raw.Model[i].Key, i), err))
 			continue
 		}
 		out.models = append(out.models, m)
@@ -341,7 +364,7 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 		}
 		in, err := r.validate(origin)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: instance %s: %w", name, entryName(r.Type, i), err))
+			errs = append(errs, model.Msg("%s: instance %s: %v", name, entryName(r.Type, i), err))
 			continue
 		}
 		out.instances = append(out.instances, in)
@@ -349,7 +372,7 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 	for i := range raw.Discount {
 		d, err := raw.Discount[i].validate()
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: discount #%d: %w", name, i+1, err))
+			errs = append(errs, model.Msg("%s: discount #%d: %v", name, i+1, err))
 			continue
 		}
 		out.discounts = append(out.discounts, d)
@@ -406,7 +429,7 @@ func checkNames(fields ...field) []error {
 			check = safeio.CheckSource
 		}
 		if err := check(f.v); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", f.key, err))
+			errs = append(errs, model.Msg("%s: %v", f.key, err))
 		}
 	}
 	return errs
@@ -418,7 +441,7 @@ func checkList(key string, vs []string) []error {
 	var errs []error
 	for i, v := range vs {
 		if err := safeio.CheckName(v); err != nil {
-			errs = append(errs, fmt.Errorf("%s[%d]: %w", key, i+1, err))
+			errs = append(errs, model.Msg("%s[%d]: %v", key, i+1, err))
 		}
 	}
 	return errs
@@ -427,21 +450,21 @@ func checkList(key string, vs []string) []error {
 // check helpers: each returns an error naming the TOML key.
 func positive(key string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
-		return fmt.Errorf("%s must be > 0, got %v", key, v)
+		return model.Msg("%s must be > 0, got %v", key, v)
 	}
 	return nil
 }
 
 func nonNegative(key string, v float64) error {
 	if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%s must be ≥ 0, got %v", key, v)
+		return model.Msg("%s must be ≥ 0, got %v", key, v)
 	}
 	return nil
 }
 
 func required(key, v string) error {
 	if strings.TrimSpace(v) == "" {
-		return fmt.Errorf("missing %s", key)
+		return model.Msg("missing %s", key)
 	}
 	return nil
 }
@@ -451,14 +474,14 @@ func checkKey(key string) error {
 		return err
 	}
 	if !keyPattern().MatchString(key) {
-		return fmt.Errorf("key %q must be lowercase letters, digits, '-' and '.'", key)
+		return model.Msg("key %q must be lowercase letters, digits, '-' and '.'", key)
 	}
 	return nil
 }
 
 func checkDate(key string, d date) error {
 	if d == "" {
-		return fmt.Errorf("missing %s (a date such as 2026-11-30)", key)
+		return model.Msg("missing %s (a date such as 2026-11-30)", key)
 	}
 	return nil
 }
@@ -490,16 +513,16 @@ func (r *rawGPU) validate() (model.GPU, error) {
 		errs = append(errs, nonNegative(f.k, f.v))
 	}
 	if !contains(vendors, r.Vendor) {
-		errs = append(errs, fmt.Errorf("vendor %q: want %s", r.Vendor, strings.Join(vendors, ", ")))
+		errs = append(errs, model.Msg("vendor %q: want %s", r.Vendor, strings.Join(vendors, ", ")))
 	}
 	if r.Vendor == "nvidia" && !ccPattern().MatchString(r.ComputeCapability) {
-		errs = append(errs, fmt.Errorf("compute_capability %q: want major.minor such as 8.0", r.ComputeCapability))
+		errs = append(errs, model.Msg("compute_capability %q: want major.minor such as 8.0", r.ComputeCapability))
 	}
 	if r.UsableMemoryMiB > r.MemoryGiB*1024 {
-		errs = append(errs, fmt.Errorf("usable_memory_mib %v exceeds memory_gib %v", r.UsableMemoryMiB, r.MemoryGiB))
+		errs = append(errs, model.Msg("usable_memory_mib %v exceeds memory_gib %v", r.UsableMemoryMiB, r.MemoryGiB))
 	}
 	if r.MemoryGiB > 4096 {
-		errs = append(errs, fmt.Errorf("memory_gib %v is per GPU; this looks like an instance total", r.MemoryGiB))
+		errs = append(errs, model.Msg("memory_gib %v is per GPU; this looks like an instance total", r.MemoryGiB))
 	}
 	return g, errors.Join(errs...)
 }
@@ -512,8 +535,10 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		HeadDim: r.HeadDim, FFN: r.FFN, GatedMLP: r.GatedMLP, Vocab: r.Vocab, Tied: r.Tied, Norm: model.Norm(r.Norm),
 		NormsPerLayer: r.NormsPerLayer, LinearBias: r.LinearBias, Dropout: r.Dropout, QKVBias: r.QKVBias, LearnedPositions: r.LearnedPositions,
 		TokenTypes: r.TokenTypes, Pooler: r.Pooler, Experts: r.Experts, ExpertsPerToken: r.ExpertsPerToken,
+		SharedExperts: r.SharedExperts, DenseLayers: r.DenseLayers, DenseFFN: r.DenseFFN, QKNorm: r.QKNorm,
+		QLoRARank: r.QLoRARank, KVLoRARank: r.KVLoRARank, RopeHeadDim: r.RopeHeadDim, VHeadDim: r.VHeadDim, VisionParams: r.VisionParams,
 		FusedQKV: r.FusedQKV, FusedGateUp: r.FusedGateUp,
-		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
+		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, ModelType: r.ModelType, Activation: r.Activation, ParallelResidual: r.ParallelResidual, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
 		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,
 		ActivationMiBPerSample: r.ActivationMiBPerSample, DefaultBatch: r.DefaultBatch, DefaultSeqLen: r.DefaultSeqLen,
 		DefaultImageSize: r.DefaultImageSize, OptimizerSource: r.OptimizerSource,
@@ -522,7 +547,7 @@ func (r *rawModel) validate() (model.Architecture, error) {
 	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
 		positive("published_params", r.PublishedParams), required("params_source", r.ParamsSource)}
 	errs = append(errs, checkNames(field{key: "key", v: r.Key}, field{key: "name", v: r.Name}, field{key: "family", v: r.Family},
-		field{key: "norm", v: r.Norm}, field{key: "source", v: r.Source, source: true}, field{key: "params_source", v: r.ParamsSource, source: true})...)
+		field{key: "norm", v: r.Norm}, field{key: "model_type", v: r.ModelType}, field{key: "activation", v: r.Activation}, field{key: "source", v: r.Source, source: true}, field{key: "params_source", v: r.ParamsSource, source: true})...)
 	errs = append(errs, checkList("aliases", r.Aliases)...)
 	if r.DefaultOptimizer != "" || r.OptimizerSource != "" { // a recipe's optimizer cites the recipe
 		opt, err := model.ParseOptimizer(r.DefaultOptimizer)
@@ -539,17 +564,21 @@ func (r *rawModel) validate() (model.Architecture, error) {
 	if ferr != nil {
 		errs = append(errs, ferr)
 	} else if err := a.Validate(); err != nil {
-		errs = append(errs, errors.New(strings.TrimPrefix(err.Error(), model.ErrInvalidArchitecture.Error()+": ")))
+		var ke *model.KindError
+		if errors.As(err, &ke) { // the sentence alone: the entry names the model
+			err = ke.Msg
+		}
+		errs = append(errs, err)
 	}
 	if r.Norm != "" && r.Norm != string(model.LayerNorm) && r.Norm != string(model.RMSNorm) {
-		errs = append(errs, fmt.Errorf("norm %q: want layernorm or rmsnorm", r.Norm))
+		errs = append(errs, model.Msg("norm %q: want layernorm or rmsnorm", r.Norm))
 	}
 	if ferr == nil && !fam.Transformer() {
 		if r.ForwardGMACs <= 0 || r.ImageSize <= 0 {
-			errs = append(errs, fmt.Errorf("a %s needs forward_gmacs and image_size", fam))
+			errs = append(errs, model.Msg("a %s needs forward_gmacs and image_size", fam))
 		}
 		if r.ActivationMiBPerSample <= 0 {
-			errs = append(errs, fmt.Errorf("a %s needs activation_mib_per_sample", fam))
+			errs = append(errs, model.Msg("a %s needs activation_mib_per_sample", fam))
 		}
 	}
 	for _, d := range []struct {
@@ -557,7 +586,7 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		v int
 	}{{"default_batch", r.DefaultBatch}, {"default_seq_len", r.DefaultSeqLen}, {"default_image_size", r.DefaultImageSize}} {
 		if d.v < 0 {
-			errs = append(errs, fmt.Errorf("%s must be ≥ 0, got %d", d.k, d.v))
+			errs = append(errs, model.Msg("%s must be ≥ 0, got %d", d.k, d.v))
 		}
 	}
 	return a, errors.Join(errs...)
@@ -587,14 +616,14 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 	nameErrs := checkNames(names...)
 	for i, p := range r.Prices {
 		if err := safeio.CheckName(p.Region); err != nil {
-			nameErrs = append(nameErrs, fmt.Errorf("prices[%d].region: %w", i+1, err))
+			nameErrs = append(nameErrs, model.Msg("prices[%d].region: %v", i+1, err))
 		}
 	}
 	if len(nameErrs) > 0 {
 		return in, errors.Join(append(errs, nameErrs...)...) // later messages would repeat the bad text
 	}
 	if r.Provider != "" && !keyPattern().MatchString(r.Provider) {
-		errs = append(errs, fmt.Errorf("provider %q must be lowercase letters, digits and '-'", r.Provider))
+		errs = append(errs, model.Msg("provider %q must be lowercase letters, digits and '-'", r.Provider))
 	}
 	in.complete = r.GPU != nil && r.GPUCount != nil && r.VCPUs != nil && r.MemoryGiB != nil && r.Source != nil && r.AsOf != nil
 	if r.GPU != nil {
@@ -603,13 +632,13 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 	if r.GPUCount != nil {
 		in.GPUCount = *r.GPUCount
 		if *r.GPUCount < 1 || *r.GPUCount > 1024 {
-			errs = append(errs, fmt.Errorf("gpu_count must be 1–1024, got %d", *r.GPUCount))
+			errs = append(errs, model.Msg("gpu_count must be 1–1024, got %d", *r.GPUCount))
 		}
 	}
 	if r.VCPUs != nil {
 		in.VCPUs = *r.VCPUs
 		if *r.VCPUs < 1 {
-			errs = append(errs, fmt.Errorf("vcpus must be ≥ 1, got %d", *r.VCPUs))
+			errs = append(errs, model.Msg("vcpus must be ≥ 1, got %d", *r.VCPUs))
 		}
 	}
 	if r.MemoryGiB != nil {
@@ -627,7 +656,7 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 	if r.Interconnect != nil {
 		in.Interconnect = *r.Interconnect
 		if !contains(interconnects, *r.Interconnect) {
-			errs = append(errs, fmt.Errorf("interconnect %q: want %s", *r.Interconnect, strings.Join(interconnects, ", ")))
+			errs = append(errs, model.Msg("interconnect %q: want %s", *r.Interconnect, strings.Join(interconnects, ", ")))
 		}
 	}
 	if r.Retired != nil {
@@ -642,7 +671,7 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 	}
 	errs = append(errs, r.rawInstanceExt.apply(&in.Instance)...)
 	if in.complete && len(r.Prices) == 0 {
-		errs = append(errs, errors.New("missing prices (one { region, on_demand, spot } per region)"))
+		errs = append(errs, model.Msg("missing prices (one { region, on_demand, spot } per region)"))
 	}
 	if !in.complete && r.GPU != nil {
 		var miss []string
@@ -652,37 +681,37 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 			}
 		}
 		sort.Strings(miss)
-		errs = append(errs, fmt.Errorf("missing %s", strings.Join(miss, ", ")))
+		errs = append(errs, model.Msg("missing %s", strings.Join(miss, ", ")))
 	}
 	seen := map[string]bool{}
 	for _, p := range r.Prices {
 		rp := model.RegionPrice{Region: p.Region}
 		if p.Region == "" {
-			errs = append(errs, errors.New("prices: an entry has no region"))
+			errs = append(errs, model.Msg("prices: an entry has no region"))
 			continue
 		}
 		if seen[p.Region] {
-			errs = append(errs, fmt.Errorf("prices: region %q listed twice", p.Region))
+			errs = append(errs, model.Msg("prices: region %q listed twice", p.Region))
 		}
 		seen[p.Region] = true
 		if p.OnDemand != nil {
 			if err := positive("on_demand", *p.OnDemand); err != nil {
-				errs = append(errs, fmt.Errorf("prices %q: %w (leave the key out when unknown)", p.Region, err))
+				errs = append(errs, model.Msg("prices %q: %v (leave the key out when unknown)", p.Region, err))
 			}
 			rp.OnDemandUSD = *p.OnDemand
 		}
 		if p.Spot != nil {
 			if err := positive("spot", *p.Spot); err != nil {
-				errs = append(errs, fmt.Errorf("prices %q: %w (leave the key out when unknown)", p.Region, err))
+				errs = append(errs, model.Msg("prices %q: %v (leave the key out when unknown)", p.Region, err))
 			}
 			rp.SpotUSD = *p.Spot
 		}
 		errs = append(errs, p.rawPriceExt.apply(&rp, p.Region, p.OnDemand != nil || p.Spot != nil)...)
 		if rp.OnDemandUSD > 0 && rp.SpotUSD > rp.OnDemandUSD*1.0001 {
-			errs = append(errs, fmt.Errorf("prices %q: spot %v is dearer than on_demand %v", p.Region, rp.SpotUSD, rp.OnDemandUSD))
+			errs = append(errs, model.Msg("prices %q: spot %v is dearer than on_demand %v", p.Region, rp.SpotUSD, rp.OnDemandUSD))
 		}
 		if rp.OnDemandUSD > maxUSDPerHour || rp.SpotUSD > maxUSDPerHour {
-			errs = append(errs, fmt.Errorf("prices %q: above %d USD/hour; prices are per instance-hour", p.Region, maxUSDPerHour))
+			errs = append(errs, model.Msg("prices %q: above %d USD/hour; prices are per instance-hour", p.Region, maxUSDPerHour))
 		}
 		in.Prices = append(in.Prices, rp)
 	}
@@ -697,10 +726,10 @@ func (r *rawDiscount) validate() (model.Discount, error) {
 		field{key: "source", v: r.Source, source: true})...)
 	errs = append(errs, checkList("prefixes", r.Prefixes)...)
 	if terr != nil || (term != model.Reserved1y && term != model.Reserved3y) {
-		errs = append(errs, fmt.Errorf("term %q: want reserved-1y or reserved-3y", r.Term))
+		errs = append(errs, model.Msg("term %q: want reserved-1y or reserved-3y", r.Term))
 	}
 	if !(r.Fraction > 0 && r.Fraction < 1) {
-		errs = append(errs, fmt.Errorf("fraction must be between 0 and 1 (0.37 is 37%% off), got %v", r.Fraction))
+		errs = append(errs, model.Msg("fraction must be between 0 and 1 (0.37 is 37%% off), got %v", r.Fraction))
 	}
 	return d, errors.Join(errs...)
 }
@@ -735,14 +764,14 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 		for _, in := range f.instances {
 			k := instKey{in.Provider, in.Type}
 			if inFile[k] {
-				*errs = append(*errs, fmt.Errorf("%s: instance %q: duplicate (provider %s)", f.name, in.Type, in.Provider))
+				*errs = append(*errs, model.Msg("%s: instance %q: duplicate (provider %s)", f.name, in.Type, in.Provider))
 				continue
 			}
 			inFile[k] = true
 			i, ok := instAt[k]
 			if !ok {
 				if !in.complete {
-					*errs = append(*errs, fmt.Errorf("%s: instance %q: not in the catalog, so it needs gpu, gpu_count, vcpus, memory_gib, source and as_of", f.name, in.Type))
+					*errs = append(*errs, model.Msg("%s: instance %q: not in the catalog, so it needs gpu, gpu_count, vcpus, memory_gib, source and as_of", f.name, in.Type))
 					continue
 				}
 				instAt[k] = len(c.Instances)
@@ -750,7 +779,7 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 				c.Instances = append(c.Instances, in.Instance)
 				continue
 			}
-			patchInstance(&c.Instances[i], in)
+			patchInstance(&c.Instances[i], in, f.date)
 		}
 		last := fi == len(files)-1
 		if last && inPlace {
@@ -836,7 +865,7 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 			if !ok {
 				file = in.Origin
 			}
-			*errs = append(*errs, fmt.Errorf("%s: %s", file, msg))
+			*errs = append(*errs, model.Msg("%s: %s", file, msg))
 		}
 	}
 	c.Index()
@@ -877,7 +906,7 @@ func mergeByKey[T any](dst *[]T, at map[string]int, items []T, key func(*T) stri
 	for i := range items {
 		k := key(&items[i])
 		if seen[k] {
-			*errs = append(*errs, fmt.Errorf("%s: %s %q: duplicate key", file, kind, k))
+			*errs = append(*errs, model.Msg("%s: %s %q: duplicate key", file, model.Msg(kind), k))
 			continue
 		}
 		seen[k] = true
@@ -896,7 +925,7 @@ func checkAliases(owner map[string]string, kind, key string, aliases []string, e
 	for _, a := range aliases {
 		k := strings.ToLower(a)
 		if o, ok := owner[k]; ok && o != key {
-			*errs = append(*errs, fmt.Errorf("%s %q: alias %q is also an alias of %q", kind, key, a, o))
+			*errs = append(*errs, model.Msg("%s %q: alias %q is also an alias of %q", model.Msg(kind), key, a, o))
 		}
 		owner[k] = key
 	}
@@ -933,30 +962,31 @@ type skyPilotKept struct {
 }
 
 // warnings says what was kept, a line per kind with a few examples.
-func (k *skyPilotKept) warnings(file string) []string {
-	examples := func(s []string) string {
-		if len(s) > 3 {
-			return strings.Join(s[:3], ", ") + fmt.Sprintf(" and %d more", len(s)-3)
+func (k *skyPilotKept) warnings(file string) []model.Message {
+	examples := func(s []string) model.Message {
+		if len(s) > shownPerKind {
+			return model.Msg("%s and %s more", strings.Join(s[:shownPerKind], ", "), model.Grouped(len(s)-shownPerKind))
 		}
-		return strings.Join(s, ", ")
+		return model.Msg("%s", strings.Join(s, ", "))
 	}
-	// Counts and examples are arguments, never words in the sentence, so
-	// the command line can translate it (ui/cli errorFormats).
-	var out []string
+	var out []model.Message
 	if len(k.shape) > 0 {
-		out = append(out, fmt.Sprintf("catalog %s: GPUs differ from the catalog's sourced entries (file ≠ catalog) for %s: %s; the catalog's are kept, the prices taken from the file",
-			file, model.Count(len(k.shape), "type"), examples(k.shape)))
+		out = append(out, model.Msg("catalog %s: GPUs differ from the catalog's sourced entries (file ≠ catalog) for %v: %v; the catalog's are kept, the prices taken from the file",
+			file, countMsg(len(k.shape), "type"), examples(k.shape)))
 	}
 	if len(k.retired) > 0 {
-		out = append(out, fmt.Sprintf("catalog %s: prices for %s the catalog has as retired (%s); they stay retired (gpuplan catalog instances --all lists them)",
-			file, model.Count(len(k.retired), "type"), examples(k.retired)))
+		out = append(out, model.Msg("catalog %s: prices for %v the catalog has as retired (%v); they stay retired (gpuplan catalog instances --all lists them)",
+			file, countMsg(len(k.retired), "type"), examples(k.retired)))
 	}
 	return out
 }
 
 // patchInstance applies an overlay entry over an existing instance: set
-// fields win, prices are merged by region.
-func patchInstance(dst *model.Instance, p instanceEntry) {
+// fields win, prices are merged by region. A price patch's regions are
+// sourced to the entry, or to its file when it gives no source, and dated
+// by its as_of, else by date (the file's, fileDate): never left to the
+// instance's own source and date, which are the catalog's.
+func patchInstance(dst *model.Instance, p instanceEntry, date string) {
 	if p.complete {
 		old := *dst
 		*dst = p.Instance
@@ -989,8 +1019,9 @@ func patchInstance(dst *model.Instance, p instanceEntry) {
 	}
 	s := p.Instance
 	// A price patch sources the regions it names, not the whole instance.
+	source, asOf := cmp.Or(s.Source, s.Origin), cmp.Or(s.AsOf, date)
 	for i := range s.Prices {
-		s.Prices[i].Source, s.Prices[i].Origin, s.Prices[i].AsOf = s.Source, s.Origin, s.AsOf
+		s.Prices[i].Source, s.Prices[i].Origin, s.Prices[i].AsOf = source, s.Origin, asOf
 	}
 	dst.Prices = mergePrices(dst.Prices, s.Prices)
 	ext := patchExt(dst, &s)
@@ -1052,10 +1083,10 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 // compiled catalog and with every other such result, and with overlays
 // its untouched instances still share their prices (a short command then
 // copies nothing: ~300 KB of fresh pages). Load gives a copy to change.
-func LoadWith(paths []string) (*model.Catalog, []string, error) {
+func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 	files := []catalogFile{}
 	var errs []error
-	var warnings []string
+	var warnings []model.Message
 	if dir, err := os.UserConfigDir(); err == nil {
 		matches, _ := filepath.Glob(filepath.Join(dir, "gpuplan", "catalog.d", "*.toml"))
 		sort.Strings(matches)
@@ -1105,7 +1136,7 @@ func baseFiles(c *model.Catalog) []catalogFile {
 // readOverlay reads one user catalog file through safeio: a regular file
 // (a FIFO or device is refused without blocking), at most safeio.CSV or
 // safeio.Overlay bytes.
-func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string, error) {
+func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []model.Message, error) {
 	csv := strings.EqualFold(filepath.Ext(p), ".csv")
 	kind := safeio.Overlay
 	if csv {
@@ -1116,24 +1147,31 @@ func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []string
 		// at once (each fresh MB costs page faults).
 		f, fi, err := safeio.Open(p)
 		if err != nil {
-			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, err)
+			return catalogFile{}, nil, model.Msg("catalog %s: %v", p, err)
 		}
 		defer f.Close()
 		if fi.Size() > kind.MaxBytes {
-			return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, tooLarge(kind))
+			return catalogFile{}, nil, model.Msg("catalog %s: %v", p, tooLarge(kind))
 		}
-		return readCSVOverlay(p, &capReader{r: f, left: kind.MaxBytes, kind: kind}, fi.Size(), base, room) // records bounded by readSkyPilotCSV
+		return readCSVOverlay(p, &capReader{r: f, left: kind.MaxBytes, kind: kind}, fi.Size(), fileDate(fi), base, room) // records bounded by readSkyPilotCSV
 	}
-	b, err := safeio.ReadFile(p, kind)
+	b, fi, err := safeio.ReadFileInfo(p, kind)
 	if err != nil {
-		return catalogFile{}, nil, fmt.Errorf("catalog %s: %w", p, err)
+		return catalogFile{}, nil, model.Msg("catalog %s: %v", p, err)
 	}
 	var f catalogFile
 	if err := decode(b, p, p, &f); err != nil {
 		return catalogFile{}, nil, err
 	}
+	f.date = fileDate(fi)
 	return f, nil, nil
 }
+
+// fileDate is the local date an overlay file was last written, which
+// dates the prices it sets without an as_of of their own (a SkyPilot
+// vms.csv has no date column; SkyPilot writes the file when it fetches
+// it).
+func fileDate(fi fs.FileInfo) string { return fi.ModTime().Format(time.DateOnly) }
 
 // unwrapPathError drops the *PathError's repeated path.
 func unwrapPathError(err error) error {
@@ -1176,5 +1214,5 @@ func (c *capReader) Read(b []byte) (int, error) {
 // tooLarge is safeio.ReadFile's error for a file above k's cap (caps are
 // whole MiB).
 func tooLarge(k safeio.Kind) error {
-	return fmt.Errorf("%w: above the %d MiB limit for a %s", safeio.ErrTooLarge, k.MaxBytes>>20, k.Name)
+	return model.Errorf(safeio.ErrTooLarge, "above the %d MiB limit for a %s", k.MaxBytes>>20, k.Name)
 }

@@ -44,6 +44,16 @@ func TestLoadEmbedded(t *testing.T) {
 	for _, alias := range []struct{ in, want string }{
 		{"ResNet-50", "resnet50"}, {"bert-base-uncased", "bert-base"}, {"Llama-3.1-8B", "llama-3.1-8b"},
 		{"meta-llama/Llama-3.1-8B", "llama-3.1-8b"}, {"H100", "h100-sxm"},
+		// Hugging Face ids of the 2025–2026 models, base and instruct (issue 32).
+		{"Qwen/Qwen3-8B", "qwen3-8b"}, {"Qwen/Qwen3-8B-Base", "qwen3-8b"}, {"Qwen/Qwen3-30B-A3B", "qwen3-30b-a3b"},
+		{"Qwen/Qwen2.5-Coder-7B-Instruct", "qwen2.5-coder-7b"}, {"meta-llama/Llama-3.3-70B-Instruct", "llama-3.3-70b"},
+		{"meta-llama/Llama-3.2-1B-Instruct", "llama-3.2-1b"}, {"meta-llama/Llama-4-Scout-17B-16E-Instruct", "llama-4-scout"},
+		{"google/gemma-3-27b-it", "gemma-3-27b"}, {"google/gemma-2-2b-it", "gemma-2-2b"}, {"openai/gpt-oss-120b", "gpt-oss-120b"},
+		{"deepseek-ai/DeepSeek-R1", "deepseek-v3"}, {"deepseek-ai/DeepSeek-R1-Distill-Llama-8B", "llama-3.1-8b"},
+		{"deepseek-ai/DeepSeek-R1-Distill-Qwen-32B", "qwen2.5-32b"}, {"mistralai/Mistral-Small-24B-Instruct-2501", "mistral-small-24b"},
+		{"mistralai/Mistral-Nemo-Instruct-2407", "mistral-nemo-12b"}, {"microsoft/phi-4", "phi-4"},
+		{"HuggingFaceTB/SmolLM3-3B", "smollm3-3b"}, {"answerdotai/ModernBERT-base", "modernbert-base"},
+		{"openai/whisper-large-v3-turbo", "whisper-large-v3-turbo"},
 	} {
 		if m, err := c.Model(alias.in); err == nil {
 			if m.Key != alias.want {
@@ -276,6 +286,10 @@ func TestBrokenFiles(t *testing.T) {
 			[]string{`p.toml: instance "i.1\nrm -rf /": type: control character \n (newline) at byte 3`}},
 		{"bidi override in a region", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, `region = "r1"`, `region = "r1\u202e"`, 1)},
 			[]string{`p.toml: instance "i.1": prices[1].region: control character U+202E at byte 2`}},
+		{"zero-width space in a region", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, `region = "r1"`, `region = "r\u200b1"`, 1)},
+			[]string{`p.toml: instance "i.1": prices[1].region: invisible character U+200B at byte 1; names must show every character they hold`}},
+		{"variation selector in a GPU name", map[string]string{"catalog/gpus.toml": strings.Replace(okGPU, `name = "X1"`, `name = "X1\ufe0f"`, 1)},
+			[]string{`gpus.toml: gpu "x1": name: invisible character U+FE0F at byte 2`}},
 		{"ESC in a SkyPilot accelerator name", map[string]string{"catalog/instances/p.toml": strings.Replace(okInstance, `type = "i.1"`, `type = "i.1"`+"\nskypilot_accelerator = \"A\\u001b[2J\"", 1)},
 			[]string{`p.toml: instance "i.1": skypilot_accelerator: control character \x1b (ESC) at byte 1`}},
 		{"DEL in a discount prefix", map[string]string{"catalog/discounts.toml": strings.Replace(okDiscount, `fraction = 0.3`, "fraction = 0.3\nprefixes = [\"p\\u007f\"]", 1)},
@@ -304,6 +318,31 @@ func TestBrokenFiles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestOverlayInvisibleName: an overlay whose region holds a zero-width
+// space ("us-east-\u200b1" prints as us-east-1 beside the real one) is
+// refused with the key and the character, nothing loaded (attack test M3).
+func TestOverlayInvisibleName(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	overlay := filepath.Join(dir, "zw.toml")
+	if err := os.WriteFile(overlay, []byte(`schema_version = 1
+[[instance]]
+provider = "aws"
+type = "p4d.24xlarge"
+source = "a price server"
+prices = [{ region = "us-east-\u200b1", on_demand = 1.5 }]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := LoadWith([]string{overlay})
+	if err == nil || !strings.Contains(err.Error(), "prices[1].region: invisible character U+200B at byte 8") {
+		t.Fatalf("LoadWith(overlay with U+200B in a region) = %v, want the invisible character named", err)
+	}
+	if c != nil {
+		t.Error("a refused overlay still returned a catalog")
 	}
 }
 
@@ -819,7 +858,7 @@ func TestCSVOverlayKeepsCuratedTypes(t *testing.T) {
 	if p3.Retired == "" || p3.Offered() {
 		t.Errorf("p3.2xlarge retired %q, offered %v after a CSV priced it; want it still retired", p3.Retired, p3.Offered())
 	}
-	all := strings.Join(warnings, "\n")
+	all := strings.Join(model.Strings(warnings), "\n")
 	for _, want := range []string{
 		"GPUs differ from the catalog's sourced entries (file ≠ catalog) for 1 type: lambda/gpu_8x_h100_sxm5 (12 × h100-sxm ≠ 8 × h100-sxm)",
 		"prices for 1 type the catalog has as retired (aws/p3.2xlarge); they stay retired",

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/csv"
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"math/bits"
@@ -82,6 +81,19 @@ func (e *CSVError) Error() string {
 
 func (e *CSVError) Unwrap() error { return e.Err }
 
+// Message is the error as one message: file, line and column, then the
+// problem.
+func (e *CSVError) Message() model.Message {
+	m := model.Msg("%s", e.File)
+	if e.Line > 0 {
+		m = model.Msg("%s:%d", e.File, e.Line)
+	}
+	if e.Column != "" {
+		m = model.Msg("%s: column %s", m, e.Column)
+	}
+	return model.Msg("%s: %s", m, e.Err)
+}
+
 // ReadSkyPilotCSV reads one SkyPilot catalog vms.csv (schema v6–v8: columns
 // mapped by header name, order differs per cloud) for provider (e.g. "aws";
 // the caller infers it from the path .../aws/vms.csv or asks) and returns one
@@ -135,9 +147,12 @@ func (e *CSVError) Unwrap() error { return e.Err }
 // instance-hour (the TOML catalog's cap), an empty file, a header without a required column,
 // a row with a different number of fields than the header, a malformed
 // quote, a number that does not parse or is negative, infinite or NaN, an
-// empty AcceleratorCount or Region on a GPU row. Warnings are one line each,
-// "vms.csv:12: ...", with repeated warnings counted on the first line.
-func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]model.Instance, []string, error) {
+// empty AcceleratorCount on a GPU row. A GPU row with an empty Region (a
+// flavor sold nowhere, as Seeweb lists them) is skipped with a warning.
+// Warnings are one line each,
+// "vms.csv:12: ...", with repeated warnings counted on the first line, and
+// at most a few of each kind (warnings.lines).
+func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]model.Instance, []model.Message, error) {
 	insts, _, warnings, err := readSkyPilotCSV(r, name, provider, gpus, 0, 0)
 	return insts, warnings, err
 }
@@ -148,16 +163,16 @@ func ReadSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver) ([]mo
 // instances after it. size is the file's size in bytes (0 when unknown):
 // the table of types is sized once, from the types and bytes of the first
 // sampleRows rows.
-func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64) (insts, backing []model.Instance, warnings []string, err error) {
+func readSkyPilotCSV(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64) (insts, backing []model.Instance, warnings []model.Message, err error) {
 	return readSkyPilotCSVAsOf(r, name, provider, gpus, room, size, "")
 }
 
 // readSkyPilotCSVAsOf is readSkyPilotCSV giving every instance asOf (a
 // vms.csv carries no date; an overlay takes its catalog's), so no second
 // pass over 100,000 instances sets it.
-func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64, asOf string) (insts, backing []model.Instance, warnings []string, err error) {
+func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, room int, size int64, asOf string) (insts, backing []model.Instance, warnings []model.Message, err error) {
 	if gpus == nil {
-		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no GPU resolver")}
+		return nil, nil, nil, &CSVError{File: name, Err: model.Msg("no GPU resolver")}
 	}
 	// While rows are read, what stays is the pointer-free runs (typeRun)
 	// and what goes is encoding/csv's string per record: the collector
@@ -169,7 +184,7 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, nil, nil, &CSVError{File: name, Err: errors.New("empty file, want a header line naming the columns")}
+		return nil, nil, nil, &CSVError{File: name, Err: model.Msg("empty file, want a header line naming the columns")}
 	}
 	if err != nil {
 		return nil, nil, nil, csvReadError(name, err, 0, 0)
@@ -202,7 +217,7 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 		free <- b
 	}
 	if p.rows == 0 {
-		return nil, nil, nil, &CSVError{File: name, Err: errors.New("no data rows after the header")}
+		return nil, nil, nil, &CSVError{File: name, Err: model.Msg("no data rows after the header")}
 	}
 	if p.gcp {
 		p.combineGCP()
@@ -213,7 +228,7 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 	backing = p.instances()
 	insts = finishImport(p.provider, backing[room:])
 	if len(insts) == 0 {
-		p.warn.add(0, "nogpu", fmt.Sprintf("no GPU instance types among %d rows", p.rows))
+		p.warn.add(0, "nogpu", model.Msg("no GPU instance types among %s rows", model.Grouped(p.rows)))
 	}
 	return insts, backing[:room+len(insts)], p.warn.lines(name), nil
 }
@@ -230,14 +245,14 @@ func csvReadError(name string, err error, got, want int) error {
 		return &CSVError{File: name, Err: err}
 	}
 	if errors.Is(pe.Err, csv.ErrFieldCount) {
-		return &CSVError{File: name, Line: pe.StartLine, Err: fmt.Errorf("got %d fields, want %d (one per header column)", got, want)}
+		return &CSVError{File: name, Line: pe.StartLine, Err: model.Msg("got %d fields, want %d (one per header column)", got, want)}
 	}
 	if pe.StartLine != pe.Line && errors.Is(pe.Err, csv.ErrQuote) {
 		// A quote left open runs the record on to where the reader gave
 		// up; the line to fix is where it opened.
-		return &CSVError{File: name, Line: pe.StartLine, Err: fmt.Errorf("a quoted field opens in this record and runs to line %d: %w", pe.Line, pe.Err)}
+		return &CSVError{File: name, Line: pe.StartLine, Err: model.Msg("a quoted field opens in this record and runs to line %d: %v", pe.Line, pe.Err)}
 	}
-	return &CSVError{File: name, Line: pe.Line, Err: fmt.Errorf("character %d: %w", pe.Column, pe.Err)}
+	return &CSVError{File: name, Line: pe.Line, Err: model.Msg("character %d: %v", pe.Column, pe.Err)}
 }
 
 // knownColumns are the columns the importer reads, in the order of the
@@ -283,7 +298,7 @@ func mapHeader(name string, header []string) (*columns, error) {
 			h = strings.TrimPrefix(h, "\ufeff") // a byte-order mark from spreadsheet exports
 		}
 		if _, dup := at[h]; dup && h != "" {
-			return nil, &CSVError{File: name, Line: 1, Column: h, Err: errors.New("appears twice in the header")}
+			return nil, &CSVError{File: name, Line: 1, Column: h, Err: model.Msg("appears twice in the header")}
 		}
 		at[h] = i
 	}
@@ -294,7 +309,7 @@ func mapHeader(name string, header []string) (*columns, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &CSVError{File: name, Line: 1, Err: fmt.Errorf("missing column %s; a SkyPilot vms.csv header names %s",
+		return nil, &CSVError{File: name, Line: 1, Err: model.Msg("missing column %s; a SkyPilot vms.csv header names %s",
 			strings.Join(missing, ", "), strings.Join(requiredColumns, ", "))}
 	}
 	var cols columns
@@ -335,15 +350,15 @@ func number(cols *columns, rec []string, line int, name string, k int) (v float6
 	v, perr := strconv.ParseFloat(s, 64)
 	switch {
 	case perr != nil:
-		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number, got %q", s)}
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("want a number, got %q", s)}
 	case math.IsNaN(v) || math.IsInf(v, 0):
-		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a finite number, got %q", s)}
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("want a finite number, got %q", s)}
 	case v < 0:
-		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number ≥ 0, got %q", s)}
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("want a number ≥ 0, got %q", s)}
 	case v > maxNumber:
-		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("want a number ≤ %g, got %q", float64(maxNumber), s)}
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("want a number ≤ %g, got %q", float64(maxNumber), s)}
 	case (k == cPrice || k == cSpotPrice) && v > maxUSDPerHour:
-		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: fmt.Errorf("%s USD/hour is above %d; prices are per instance-hour", s, maxUSDPerHour)}
+		return 0, false, &CSVError{File: name, Line: line, Column: col, Err: model.Msg("%s USD/hour is above %d; prices are per instance-hour", s, maxUSDPerHour)}
 	}
 	return v, true, nil
 }
@@ -543,7 +558,7 @@ func (p *parser) row(line int, rec []string) error {
 		return nil // a CPU-only machine
 	}
 	if typ == "" {
-		p.warn.add(line, "notype", "rows with an AcceleratorName but no InstanceType skipped")
+		p.warn.add(line, "notype", model.Msg("rows with an AcceleratorName but no InstanceType skipped"))
 		return nil
 	}
 	count, ok, err := p.gpuCount(line, rec, typ, accel)
@@ -555,7 +570,10 @@ func (p *parser) row(line int, rec []string) error {
 		return err
 	}
 	if region == "" {
-		return errNoRegion(p.name, line)
+		// Seeweb's catalog lists flavors out of stock everywhere with an
+		// empty Region: sold nowhere, so not an offer.
+		p.warn.add(line, "noregion", model.Msg("GPU rows without a Region (sold in no region) skipped"))
+		return nil
 	}
 	if o.onDemand, o.spot, err = p.prices(line, rec); err != nil {
 		return err
@@ -612,17 +630,17 @@ func (p *parser) gpuCount(line int, rec []string, typ, accel string) (int, bool,
 		return 0, false, err
 	}
 	if !present {
-		return 0, false, &CSVError{File: p.name, Line: line, Column: colAccelCount, Err: fmt.Errorf("empty for accelerator %q, want the number of accelerators", accel)}
+		return 0, false, &CSVError{File: p.name, Line: line, Column: colAccelCount, Err: model.Msg("empty for accelerator %q, want the number of accelerators", accel)}
 	}
 	switch {
 	case v < 1:
-		p.warn.add(line, "fraction:"+accel, fmt.Sprintf("fractional %s GPUs (AcceleratorCount < 1, e.g. %s × %g) skipped: gpuplan models whole GPUs", accel, typ, v))
+		p.warn.add(line, "fraction:"+accel, model.Msg("fractional %s GPUs (AcceleratorCount < 1, e.g. %s × %g) skipped: gpuplan models whole GPUs", accel, typ, v))
 		return 0, false, nil
 	case v != math.Trunc(v):
-		p.warn.add(line, "fraction:"+accel, fmt.Sprintf("%s with %g %s GPUs skipped: gpuplan models whole GPUs", typ, v, accel))
+		p.warn.add(line, "fraction:"+accel, model.Msg("%s with %g %s GPUs skipped: gpuplan models whole GPUs", typ, v, accel))
 		return 0, false, nil
 	case v > maxGPUCount:
-		p.warn.add(line, "toomany:"+typ, fmt.Sprintf("%s with %g GPUs skipped: more than %d", typ, v, maxGPUCount))
+		p.warn.add(line, "toomany:"+typ, model.Msg("%s with %g GPUs skipped: more than %d", typ, v, maxGPUCount))
 		return 0, false, nil
 	}
 	return int(v), true, nil
@@ -648,7 +666,7 @@ func (p *parser) region(line int, rec []string) (string, error) {
 }
 
 func errNoRegion(name string, line int) error {
-	return &CSVError{File: name, Line: line, Column: colRegion, Err: errors.New("empty, want the cloud region")}
+	return &CSVError{File: name, Line: line, Column: colRegion, Err: model.Msg("empty, want the cloud region")}
 }
 
 // prices parses Price and SpotPrice; 0 or empty is unknown.
@@ -672,14 +690,15 @@ func (p *parser) resolve(o *offer, accel string, memMiB float64) bool {
 		return true
 	}
 	if nonGPU(accel) {
-		p.warn.add(o.line, "nongpu", "rows of accelerators that are not GPUs (FPGA, TPU, Gaudi, Inferentia, Trainium) skipped")
+		p.warn.add(o.line, "nongpu", model.Msg("rows of accelerators that are not GPUs (FPGA, TPU, Gaudi, Inferentia, Trainium) skipped"))
 		return false
 	}
-	mem := ""
+	mem, memMsg := "", model.Msg("")
 	if memMiB > 0 {
-		mem = fmt.Sprintf(" with %.4g GiB", memMiB/1024)
+		gib := strconv.FormatFloat(memMiB/1024, 'g', 4, 64)
+		mem, memMsg = " with "+gib+" GiB", model.Msg(" with %s GiB", gib)
 	}
-	p.warn.add(o.line, "unknown:"+accel+mem, fmt.Sprintf("accelerator %q%s (e.g. %s) is not a GPU of the catalog; its rows skipped", accel, mem, o.typ))
+	p.warn.add(o.line, "unknown:"+accel+mem, model.Msg("accelerator %q%s (e.g. %s) is not a GPU of the catalog; its rows skipped", accel, memMsg, o.typ))
 	return false
 }
 
@@ -940,7 +959,7 @@ func (p *parser) sortRuns(names string) (order []uint64, mask uint64) {
 func (p *parser) mergeRun(t, b *typeRun) {
 	if p.strs[b.gpu] != p.strs[t.gpu] || b.count != t.count || b.vcpus != t.vcpus || b.memGiB != t.memGiB {
 		typ := p.runName(t)
-		p.warn.addN(b.line, b.rows, "conflict:"+typ, fmt.Sprintf("%s differs from its first row at line %d (%d× %s, %d vCPUs, %g GiB there; %d× %s, %d vCPUs, %g GiB here); the differing rows skipped",
+		p.warn.addN(b.line, b.rows, "conflict:"+typ, model.Msg("%s differs from its first row at line %d (%d× %s, %d vCPUs, %g GiB there; %d× %s, %d vCPUs, %g GiB here); the differing rows skipped",
 			typ, t.line, t.count, p.strs[t.gpu], t.vcpus, t.memGiB, b.count, p.strs[b.gpu], b.vcpus, b.memGiB))
 		return
 	}
@@ -981,7 +1000,7 @@ func (p *parser) finishRegions(t *typeRun, typ string) int {
 			if spot <= od*spotTolerance {
 				spot = od
 			} else {
-				p.warn.add(t.line, "spot>od:"+typ, fmt.Sprintf("%s in %s: spot %g above on-demand %g; spot dropped", typ, p.strs[rp.region], spot, od))
+				p.warn.add(t.line, "spot>od:"+typ, model.Msg("%s in %s: spot %s above on-demand %s; spot dropped", typ, p.strs[rp.region], model.USDPerHour(spot), model.USDPerHour(od)))
 				spot = 0
 			}
 		}
@@ -989,7 +1008,7 @@ func (p *parser) finishRegions(t *typeRun, typ string) int {
 			continue
 		}
 		if od > maxUSDPerHour || spot > maxUSDPerHour || rp.flexStart > maxUSDPerHour { // a GCP VM + GPU sum; single rows are errors
-			p.warn.add(t.line, "cap:"+typ, fmt.Sprintf("%s in %s: above %d USD/hour; region dropped", typ, p.strs[rp.region], maxUSDPerHour))
+			p.warn.add(t.line, "cap:"+typ, model.Msg("%s in %s: above %d USD/hour; region dropped", typ, p.strs[rp.region], maxUSDPerHour))
 			continue
 		}
 		rp.spot = spot
@@ -998,25 +1017,29 @@ func (p *parser) finishRegions(t *typeRun, typ string) int {
 	}
 	t.n = int32(n)
 	if n == 0 {
-		p.warn.add(t.line, "noprice:"+typ, fmt.Sprintf("%s has no price in any region; skipped", typ))
+		p.warn.add(t.line, "noprice:"+typ, model.Msg("%s has no price in any region; skipped", typ))
 	}
 	return n
 }
 
-// warnings collects warnings, one per key, counting repeats.
+// warnings collects a file's warnings: one per key, counting the rows it
+// stands for. A key's kind is its part before ":" ("spot>od" for every
+// type's "spot>od:TYPE"): lines shows a few of each kind, so a hostile or
+// broken 100,000-row file warns in a few lines, not 100,000.
 type warnings struct {
 	byKey map[string]*warning
 }
 
 type warning struct {
 	line, n int
-	msg     string
+	key     string
+	msg     model.Message
 }
 
-func (w *warnings) add(line int, key, msg string) { w.addN(line, 1, key, msg) }
+func (w *warnings) add(line int, key string, msg model.Message) { w.addN(line, 1, key, msg) }
 
 // addN is add for n rows at once, the first of them at line.
-func (w *warnings) addN(line, n int, key, msg string) {
+func (w *warnings) addN(line, n int, key string, msg model.Message) {
 	if w.byKey == nil {
 		w.byKey = map[string]*warning{}
 	}
@@ -1024,32 +1047,65 @@ func (w *warnings) addN(line, n int, key, msg string) {
 		x.n += n
 		return
 	}
-	w.byKey[key] = &warning{line: line, n: n, msg: msg}
+	w.byKey[key] = &warning{line: line, n: n, key: key, msg: msg}
 }
 
-// lines returns the warnings in order of their first line.
-func (w *warnings) lines(name string) []string {
+// shownPerKind is how many warnings of one kind lines lists; the rest are
+// counted.
+const shownPerKind = 3
+
+// lines returns the warnings in order of their first line, as
+// "name:line: warning (N rows)", at most shownPerKind of a kind, the
+// last of them followed by how many more of that kind there are.
+func (w *warnings) lines(name string) []model.Message {
 	ws := make([]*warning, 0, len(w.byKey))
+	total := map[string]int{}
 	for _, x := range w.byKey {
 		ws = append(ws, x)
+		total[warningKind(x.key)]++
 	}
 	slices.SortFunc(ws, func(a, b *warning) int {
 		if a.line != b.line {
 			return a.line - b.line
 		}
-		return strings.Compare(a.msg, b.msg)
+		return strings.Compare(a.key, b.key)
 	})
-	out := make([]string, len(ws))
-	for i, x := range ws {
-		s := name
+	var out []model.Message
+	shown := map[string]int{}
+	for _, x := range ws {
+		kind := warningKind(x.key)
+		if shown[kind] == shownPerKind {
+			continue
+		}
+		shown[kind]++
+		m := model.Msg("%s: %v", name, x.msg)
 		if x.line > 0 {
-			s += ":" + strconv.Itoa(x.line)
+			m = model.Msg("%s:%d: %v", name, x.line, x.msg)
 		}
-		s += ": " + x.msg
 		if x.n > 1 {
-			s += " (" + model.Count(x.n, "row") + ")"
+			m = model.Msg("%v (%v)", m, countMsg(x.n, "row"))
 		}
-		out[i] = s
+		out = append(out, m)
+		if more := total[kind] - shownPerKind; shown[kind] == shownPerKind && more > 0 {
+			out = append(out, moreLikeThese(name, more))
+		}
 	}
 	return out
+}
+
+// warningKind is the kind of a warnings key: its part before ":".
+func warningKind(key string) string {
+	kind, _, _ := strings.Cut(key, ":")
+	return kind
+}
+
+// moreLikeThese is the line after the last warning of a kind shown: how
+// many more of it a file has.
+func moreLikeThese(name any, n int) model.Message {
+	return model.Msg("%v: and %s more like these", name, model.Grouped(n))
+}
+
+// countMsg is model.Count as a message: "1 row", "12,345 rows".
+func countMsg(n int, noun string) model.Message {
+	return model.Msg("%s "+model.Plural(n, noun), model.Grouped(n))
 }

@@ -158,7 +158,7 @@ func (p *parser) gcpRow(line int, rec []string, typ, accel string) error {
 	}
 	// GPU row
 	if nonGPU(accel) {
-		p.warn.add(line, "nongpu", "rows of accelerators that are not GPUs (FPGA, TPU, Gaudi, Inferentia, Trainium) skipped")
+		p.warn.add(line, "nongpu", model.Msg("rows of accelerators that are not GPUs (FPGA, TPU, Gaudi, Inferentia, Trainium) skipped"))
 		return nil
 	}
 	count, ok, err := p.gpuCount(line, rec, "a GCP GPU row", accel)
@@ -218,7 +218,7 @@ func (p *parser) combineGCP() {
 	}
 	sort.Strings(types)
 	for _, t := range types {
-		p.warn.add(0, "gcp-nogpu:"+t, fmt.Sprintf("GCP machine type %s has no GPU row of the same zone; skipped", t))
+		p.warn.add(0, "gcp-nogpu:"+t, model.Msg("GCP machine type %s has no GPU row of the same zone; skipped", t))
 	}
 	for _, k := range g.order {
 		gpu := g.gpus[k]
@@ -233,11 +233,11 @@ func (p *parser) combineGCP() {
 			}
 		}
 		if !gpu.used {
-			why := "no GCP machine type with these GPUs in its zone"
+			why := model.Msg("no GCP machine type with these GPUs in its zone")
 			if n1GPUs[gpu.accel] {
-				why = "they attach to N1 VMs and the file has no n1-standard row for their zone"
+				why = model.Msg("they attach to N1 VMs and the file has no n1-standard row for their zone")
 			}
-			p.warn.add(gpu.line, "gcp-unused:"+gpu.accel, fmt.Sprintf("GPU rows for %s skipped: %s", gpu.accel, why))
+			p.warn.add(gpu.line, "gcp-unused:"+gpu.accel, model.Msg("GPU rows for %s skipped: %v", gpu.accel, why))
 		}
 	}
 }
@@ -284,7 +284,7 @@ func (p *parser) markFlexStart() {
 		r := g.gpus[k]
 		if r.onDemand > 0 && r.spot > r.onDemand {
 			r.flexStart, r.onDemand = r.onDemand, 0
-			p.warn.add(r.line, "dws-spot:"+r.accel, fmt.Sprintf("GCP %s GPU rows priced on-demand below spot: a flex-start (DWS) price, kept as flex_start, on-demand unknown", r.accel))
+			p.warn.add(r.line, "dws-spot:"+r.accel, model.Msg("GCP %s GPU rows priced on-demand below spot: a flex-start (DWS) price, kept as flex_start, on-demand unknown", r.accel))
 			continue
 		}
 		if r.onDemand > 0 {
@@ -299,7 +299,7 @@ func (p *parser) markFlexStart() {
 		}
 		if m := median(prices); r.onDemand < flexStartFraction*m {
 			r.flexStart, r.onDemand = r.onDemand, 0
-			p.warn.add(r.line, "dws-median:"+r.accel, fmt.Sprintf("GCP %s GPU rows priced on-demand below %.0f%% of the median %g: a flex-start (DWS) price, kept as flex_start, on-demand unknown", r.accel, flexStartFraction*100, m))
+			p.warn.add(r.line, "dws-median:"+r.accel, model.Msg("GCP %s GPU rows priced on-demand below %.0f%% of the median %s: a flex-start (DWS) price, kept as flex_start, on-demand unknown", r.accel, flexStartFraction*100, model.USDPerHour(m)))
 		}
 	}
 }

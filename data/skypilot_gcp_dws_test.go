@@ -70,7 +70,7 @@ func TestGCPFlexStart(t *testing.T) {
 	if in := findInstance(insts, "a3-highgpu-8g"); in == nil || in.SkyPilotAccelerator != "H100" {
 		t.Errorf("a3-highgpu-8g SkyPilot accelerator = %+v, want H100", in)
 	}
-	wantWarnings(t, warns, "GCP A100-80GB GPU rows priced on-demand below spot", "GCP H100 GPU rows priced on-demand below 60% of the median 86.12736")
+	wantWarnings(t, warns, "GCP A100-80GB GPU rows priced on-demand below spot", "GCP H100 GPU rows priced on-demand below 60% of the median $86.13")
 }
 
 func near(a, b float64) bool { return a-b < 1e-6 && b-a < 1e-6 }

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // gpuMemoryMiB returns the memory per GPU that a SkyPilot GpuInfo cell
@@ -16,8 +18,13 @@ import (
 // {'Gpus': [{'Name': 'A100', 'Count': 8, 'MemoryInfo': {'SizeInMiB': 40960}}], 'TotalGpuMemoryInMiB': 327680}.
 // Keys are matched case-insensitively (DigitalOcean writes them in lower
 // case). SizeInMiB is per GPU except on Vast, where it is the memory of all
-// count GPUs; TotalGpuMemoryInMiB, used only when SizeInMiB is missing, is
-// for all GPUs except on Lambda and DigitalOcean, where it is per GPU.
+// count GPUs, and on Prime Intellect, where it is the memory of all count
+// GPUs too (its 8×A100 80GB rows say 655360); TotalGpuMemoryInMiB, used only
+// when SizeInMiB is missing, is for all GPUs except on Lambda and
+// DigitalOcean, where it is per GPU. RunPod's and Shadeform's fetchers write
+// gigabytes in SizeInMiB ('SizeInMiB': 80 on an 80 GB A100): a per-GPU size
+// under 512 is no GPU's memory in MiB, so it is read as GB (GPUs of 1 GB and
+// less are not sold for machine learning).
 func gpuMemoryMiB(info, provider string, count int) float64 {
 	info = strings.TrimSpace(info)
 	if !strings.HasPrefix(info, "{") || count < 1 {
@@ -34,8 +41,11 @@ func gpuMemoryMiB(info, provider string, count int) float64 {
 		mi, _ := first["memoryinfo"].(map[string]any)
 		if size := pyNumber(mi["sizeinmib"]); size > 0 {
 			mem = size
-			if provider == "vast" {
+			if provider == "vast" || provider == "primeintellect" {
 				mem /= float64(count)
+			}
+			if mem < 512 {
+				mem *= 1024 // the nominal "80 GB" of an A100 80GB is 80 GiB
 			}
 		}
 	}
@@ -83,7 +93,7 @@ func parsePyLiteral(s string) (any, error) {
 	}
 	p.space()
 	if p.i != len(p.s) {
-		return nil, fmt.Errorf("unexpected %q at byte %d", p.s[p.i], p.i)
+		return nil, model.Msg("unexpected %q at byte %d", p.s[p.i], p.i)
 	}
 	return v, nil
 }
@@ -103,7 +113,7 @@ func (p *pyParser) space() {
 
 func (p *pyParser) value(depth int) (any, error) {
 	if depth > maxPyDepth {
-		return nil, errors.New("nested too deeply")
+		return nil, model.Msg("nested too deeply")
 	}
 	p.space()
 	if p.i >= len(p.s) {
@@ -140,7 +150,7 @@ func (p *pyParser) dict(depth int) (any, error) {
 		}
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return nil, fmt.Errorf("want ':' after a dict key at byte %d", p.i)
+			return nil, model.Msg("want ':' after a dict key at byte %d", p.i)
 		}
 		p.i++
 		v, err := p.value(depth + 1)
@@ -189,7 +199,7 @@ func (p *pyParser) sep(end byte) error {
 	case p.s[p.i] == end:
 		return nil
 	}
-	return fmt.Errorf("want ',' or %q at byte %d, got %q", end, p.i, p.s[p.i])
+	return model.Msg("want ',' or %q at byte %d, got %q", end, p.i, p.s[p.i])
 }
 
 func (p *pyParser) str() (any, error) {
@@ -222,7 +232,7 @@ func (p *pyParser) bare() (any, error) {
 	}
 	w := strings.TrimSpace(p.s[start:p.i])
 	if w == "" {
-		return nil, fmt.Errorf("unexpected %q at byte %d", p.s[start], start)
+		return nil, model.Msg("unexpected %q at byte %d", p.s[start], start)
 	}
 	switch w {
 	case "True":

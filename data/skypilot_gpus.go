@@ -86,6 +86,12 @@ var skyPilotGPUNames = map[string]string{
 	"rtx3060": "rtx-3060", "rtx3070": "rtx-3070", "rtx3080": "rtx-3080", "rtx3090": "rtx-3090",
 	"rtx4060": "rtx-4060", "rtx4070": "rtx-4070", "rtx4090": "rtx-4090", "rtx5090": "rtx-5090",
 	"m4000": "quadro-m4000", "p4000": "quadro-p4000",
+	// Hyperstack's names (its n3-* flavors: "A100-80G-PCIe", "H100-80G-SXM5";
+	// the -NVLink flavors are PCIe cards joined by NVLink bridges).
+	"a10080gpcie": "a100-pcie-80gb", "a10080gpcienvlink": "a100-pcie-80gb",
+	"h10080gpcie": "h100-pcie", "h10080gpcienvlink": "h100-pcie", "h10080gsxm5": "h100-sxm",
+	// Lium's "RTXPRO6000-WK" is the Workstation Edition.
+	"rtxpro6000wk": "rtx-pro-6000-ws",
 }
 
 // gpuFamilies are the GPUs one SkyPilot name covers; the first member is the

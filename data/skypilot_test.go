@@ -40,7 +40,7 @@ func testCatalog() *model.Catalog {
 	return c
 }
 
-func readFixture(t *testing.T, file, provider string) ([]model.Instance, []string) {
+func readFixture(t *testing.T, file, provider string) ([]model.Instance, []model.Message) {
 	t.Helper()
 	f, err := os.Open(filepath.Join("testdata", "skypilot", file))
 	if err != nil {
@@ -84,8 +84,9 @@ func wantLines(t *testing.T, what string, got, want []string) {
 
 // wantWarnings checks that each fragment occurs in exactly one warning and
 // that there are no other warnings.
-func wantWarnings(t *testing.T, got []string, fragments ...string) {
+func wantWarnings(t *testing.T, warnings []model.Message, fragments ...string) {
 	t.Helper()
+	got := model.Strings(warnings)
 	if len(got) != len(fragments) {
 		t.Errorf("got %d warnings, want %d:\n  %s", len(got), len(fragments), strings.Join(got, "\n  "))
 	}
@@ -117,7 +118,7 @@ func TestReadSkyPilotCSVAWS(t *testing.T) {
 		"aws.csv:2: rows of accelerators that are not GPUs",
 		`aws.csv:3: accelerator "Radeon Pro V520" with 8 GiB (e.g. g4ad.xlarge) is not a GPU of the catalog`,
 		"aws.csv:11: fractional L4 GPUs (AcceleratorCount < 1, e.g. g6f.large × 0.125)",
-		"aws.csv:12: p4d.24xlarge in us-west-2: spot 30 above on-demand 21.957642; spot dropped",
+		"aws.csv:12: p4d.24xlarge in us-west-2: spot $30.00 above on-demand $21.96; spot dropped",
 		"aws.csv:15: p5e.48xlarge has no price in any region; skipped",
 	)
 	for _, in := range insts {
@@ -238,6 +239,10 @@ func TestReadSkyPilotCSVErrors(t *testing.T) {
 			`vms.csv:2: column InstanceType: control character \n (newline) at byte 11; names must be printable text on one line`},
 		{"ESC in a region", awsHeader + "g4dn.xlarge,T4,1,4.0,16.0,,0.5,,\x1b[2Jus-east-1,use1-az1\n", 2,
 			`vms.csv:2: column Region: control character \x1b (ESC) at byte 0; names must be printable text on one line`},
+		{"zero-width space in a region", awsHeader + "g4dn.xlarge,T4,1,4.0,16.0,,0.5,,us-east-\u200b1,use1-az1\n", 2,
+			`vms.csv:2: column Region: invisible character U+200B at byte 8; names must show every character they hold, delete it`},
+		{"soft hyphen in an instance type", awsHeader + "g4dn.\u00adxlarge,T4,1,4.0,16.0,,0.5,,us-east-1,use1-az1\n", 2,
+			`vms.csv:2: column InstanceType: invisible character U+00AD at byte 5; names must show every character they hold, delete it`},
 		{"NUL in an accelerator name", awsHeader + "g4dn.xlarge,T\x004,1,4.0,16.0,,0.5,,us-east-1,use1-az1\n", 2,
 			`vms.csv:2: column AcceleratorName: control character \x00 (NUL) at byte 1; names must be printable text on one line`},
 		{"invalid UTF-8 in a zone", awsHeader + "g4dn.xlarge,T4,1,4.0,16.0,,0.5,,us-east-1,use1-\xffaz1\n", 2,
@@ -246,7 +251,6 @@ func TestReadSkyPilotCSVErrors(t *testing.T) {
 			`vms.csv:2: column InstanceType: 300 bytes long, the limit is 256`},
 		{"empty count", awsHeader + "g4dn.xlarge,T4,,4.0,16.0,,0.5,,us-east-1,use1-az1\n", 2,
 			`vms.csv:2: column AcceleratorCount: empty for accelerator "T4", want the number of accelerators`},
-		{"empty region", awsHeader + "g4dn.xlarge,T4,1,4.0,16.0,,0.5,,,use1-az1\n", 2, "vms.csv:2: column Region: empty, want the cloud region"},
 		{"bare quote", awsHeader + "g4dn.xlarge,T4,1,4.0,16.0,a\"b,0.5,,us-east-1,use1-az1\n", 2,
 			`vms.csv:2: character 28: bare " in non-quoted-field`},
 	}
@@ -262,6 +266,22 @@ func TestReadSkyPilotCSVErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReadSkyPilotCSVNoRegion: Seeweb's catalog (v8/seeweb/vms.csv @
+// 004a1aef) lists flavors sold nowhere with an empty Region; they are
+// skipped with one warning, the rest of the file is read.
+func TestReadSkyPilotCSVNoRegion(t *testing.T) {
+	const csv = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n" +
+		"ECS1GPU6,L4,1,4,32.0,0.38,it-fr2,,\n" +
+		"ECS4GPU6,L4,8,32,256.0,3.04,,,\n" +
+		"ECS1GPU8,H100,1,16,256.0,1.89,,,\n"
+	insts, warns, err := ReadSkyPilotCSV(strings.NewReader(csv), "vms.csv", "seeweb", CatalogGPUResolver(testCatalog()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines(t, "instances", summary(insts), []string{"ECS1GPU6 l4×1 4/32 it-fr2 0.38/-"})
+	wantWarnings(t, warns, "vms.csv:3: GPU rows without a Region (sold in no region) skipped (2 rows)")
 }
 
 func TestReadSkyPilotCSVHeader(t *testing.T) {
@@ -309,6 +329,11 @@ func TestGPUMemoryMiB(t *testing.T) {
 		{"Lambda total is per GPU", "{'Gpus': [{'Name': 'V100'}], 'TotalGpuMemoryInMiB': 16384}", "lambda", 8, 16384},
 		{"Cudo string count", "{'Gpus': [{'Count': '1.0', 'MemoryInfo': {'SizeInMiB': '49152'}}]}", "cudo", 1, 49152},
 		{"double quotes, tuple, None", `{"Gpus": ({"MemoryInfo": {"SizeInMiB": 8192}, "X": None, "Y": True},)}`, "aws", 1, 8192},
+		// skypilot-catalog catalogs/v8/runpod/vms.csv @ 01acdfd4 and v8/shadeform/vms.csv @ 002363da write GB.
+		{"RunPod GB in SizeInMiB", "{'Gpus': [{'Name': 'RTX 4090', 'Manufacturer': 'Nvidia', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 24}}], 'TotalGpuMemoryInMiB': 24}", "runpod", 1, 24576},
+		{"Shadeform GB in SizeInMiB", "{'Gpus': [{'Name': 'H200', 'Manufacturer': 'NVIDIA', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 141}, 'TotalGpuMemoryInMiB': 1128}]}", "shadeform", 8, 144384},
+		// v8/primeintellect/vms.csv @ d9a304ea: SizeInMiB of 8 A100 80GB is 655360.
+		{"Prime Intellect SizeInMiB of all GPUs ÷ 8", `{"Gpus":[{"Name":"A100-80GB","Count":8,"MemoryInfo":{"SizeInMiB":655360}}],"TotalGpuMemoryInMiB":5242880}`, "primeintellect", 8, 81920},
 		{"bare name (Azure)", "V100", "azure", 1, 0},
 		{"empty (FPGA)", "", "aws", 1, 0},
 		{"malformed", "{'Gpus': [", "aws", 1, 0},
@@ -350,6 +375,8 @@ func TestCatalogGPUResolver(t *testing.T) {
 		{"fallback name table", "Radeon MI25", 0, "Standard_NV4as_v4", "mi25"},
 		{"fallback needs the key in the catalog", "GH200", 0, "gpu_1x_gh200", ""},
 		{"48 GB RTX 4090 is another card", "RTX4090", 49140, "1x-RTX_4090", ""},
+		{"Hyperstack H100 PCIe", "H100-80G-PCIe", 81920, "n3-H100x1", "h100-pcie"},
+		{"Hyperstack H100 SXM5", "H100-80G-SXM5", 81920, "n3-H100-SXM5x8", "h100-sxm"},
 		{"FPGA", "Virtex UltraScale (VU9P)", 0, "f1.2xlarge", ""},
 		{"empty", "", 0, "x", ""},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 )
 
 // SpotAdvisorURL is AWS's public, credential-free Spot Instance Advisor
@@ -27,7 +28,7 @@ const maxSpotAdvisorBytes = 32 << 20
 // (Linux), the interruption bucket.
 type SpotAdvisor struct {
 	GlobalRate string // the feed's average over everything, "<10%"
-	rates      map[string]map[string]model.InterruptionRate
+	rates      map[string]map[string]decide.InterruptionRate
 }
 
 type advisorFile struct {
@@ -50,28 +51,28 @@ type advisorFile struct {
 func ParseSpotAdvisor(r io.Reader) (*SpotAdvisor, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxSpotAdvisorBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("spot advisor: %w", err)
+		return nil, model.Msg("spot advisor: %v", err)
 	}
 	if len(b) > maxSpotAdvisorBytes {
-		return nil, fmt.Errorf("spot advisor: larger than %d MiB; is this spot-advisor-data.json?", maxSpotAdvisorBytes>>20)
+		return nil, model.Msg("spot advisor: larger than %d MiB; is this spot-advisor-data.json?", maxSpotAdvisorBytes>>20)
 	}
 	var f advisorFile
 	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("spot advisor: not the advisor's JSON: %w", err)
+		return nil, model.Msg("spot advisor: not the advisor's JSON: %v", err)
 	}
 	if len(f.Ranges) == 0 || f.SpotAdvisor == nil {
-		return nil, errors.New(`spot advisor: missing "ranges" or "spot_advisor": is this spot-advisor-data.json?`)
+		return nil, model.Msg(`spot advisor: missing "ranges" or "spot_advisor": is this spot-advisor-data.json?`)
 	}
 	source := "AWS Spot Instance Advisor (" + SpotAdvisorURL + ")"
-	buckets := make(map[int]model.InterruptionRate, len(f.Ranges))
+	buckets := make(map[int]decide.InterruptionRate, len(f.Ranges))
 	for _, rg := range f.Ranges {
-		rate, err := model.RateFromBucket(rg.Label, source)
+		rate, err := decide.RateFromBucket(rg.Label, source)
 		if err != nil {
-			return nil, fmt.Errorf("spot advisor: range %d: %w", rg.Index, err)
+			return nil, model.Msg("spot advisor: range %d: %v", rg.Index, err)
 		}
 		buckets[rg.Index] = rate
 	}
-	a := &SpotAdvisor{GlobalRate: f.GlobalRate, rates: make(map[string]map[string]model.InterruptionRate, len(f.SpotAdvisor))}
+	a := &SpotAdvisor{GlobalRate: f.GlobalRate, rates: make(map[string]map[string]decide.InterruptionRate, len(f.SpotAdvisor))}
 	regions := make([]string, 0, len(f.SpotAdvisor))
 	for region := range f.SpotAdvisor {
 		regions = append(regions, region)
@@ -84,15 +85,15 @@ func ParseSpotAdvisor(r io.Reader) (*SpotAdvisor, error) {
 			types = append(types, t)
 		}
 		sort.Strings(types)
-		m := make(map[string]model.InterruptionRate, len(linux))
+		m := make(map[string]decide.InterruptionRate, len(linux))
 		for _, t := range types {
 			e := linux[t]
 			if e.Range == nil {
-				return nil, fmt.Errorf(`spot advisor: %s %s: missing "r"`, region, t)
+				return nil, model.Msg(`spot advisor: %s %s: missing "r"`, region, t)
 			}
 			rate, ok := buckets[*e.Range]
 			if !ok {
-				return nil, fmt.Errorf(`spot advisor: %s %s: "r" = %d names no range`, region, t, *e.Range)
+				return nil, model.Msg(`spot advisor: %s %s: "r" = %d names no range`, region, t, *e.Range)
 			}
 			m[t] = rate
 		}
@@ -103,9 +104,9 @@ func ParseSpotAdvisor(r io.Reader) (*SpotAdvisor, error) {
 
 // Rate returns the advisor's bucket for an instance type in a region
 // (Linux), and whether the feed lists it.
-func (a *SpotAdvisor) Rate(region, instanceType string) (model.InterruptionRate, bool) {
+func (a *SpotAdvisor) Rate(region, instanceType string) (decide.InterruptionRate, bool) {
 	if a == nil {
-		return model.InterruptionRate{}, false
+		return decide.InterruptionRate{}, false
 	}
 	r, ok := a.rates[region][instanceType]
 	return r, ok
@@ -125,8 +126,8 @@ type interruptionEntry struct {
 // SpotDefaults are the interruption rates assumed per provider when no
 // published figure covers an instance (data/spot/interruptions.toml).
 type SpotDefaults struct {
-	providers map[string]model.InterruptionRate
-	fallback  model.InterruptionRate
+	providers map[string]decide.InterruptionRate
+	fallback  decide.InterruptionRate
 }
 
 // LoadSpotDefaults returns the embedded defaults; it fails only on a bug
@@ -141,35 +142,35 @@ func parseSpotDefaults(b []byte) (*SpotDefaults, error) {
 	}
 	md, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&f)
 	if err != nil {
-		return nil, fmt.Errorf("interruptions.toml: %w", err)
+		return nil, model.Msg("interruptions.toml: %v", err)
 	}
 	if u := md.Undecoded(); len(u) > 0 {
-		return nil, fmt.Errorf("interruptions.toml: unknown keys %q", u)
+		return nil, model.Msg("interruptions.toml: unknown keys %q", u)
 	}
 	if f.SchemaVersion != SchemaVersion {
-		return nil, fmt.Errorf("interruptions.toml: schema_version %d, this build reads %d", f.SchemaVersion, SchemaVersion)
+		return nil, model.Msg("interruptions.toml: schema_version %d, this build reads %d", f.SchemaVersion, SchemaVersion)
 	}
 	if f.Fallback == nil {
-		return nil, errors.New("interruptions.toml: missing [fallback]")
+		return nil, model.Msg("interruptions.toml: missing [fallback]")
 	}
-	rate := func(e *interruptionEntry, what string) (model.InterruptionRate, error) {
+	rate := func(e *interruptionEntry, what string) (decide.InterruptionRate, error) {
 		if e.Source == "" || e.AsOf.IsZero() {
-			return model.InterruptionRate{}, fmt.Errorf("interruptions.toml: %s: source and as_of are required", what)
+			return decide.InterruptionRate{}, model.Msg("interruptions.toml: %s: source and as_of are required", what)
 		}
-		r, err := model.RateFromBucket(e.Bucket, e.Source)
+		r, err := decide.RateFromBucket(e.Bucket, e.Source)
 		if err != nil {
-			return r, fmt.Errorf("interruptions.toml: %s: %w", what, err)
+			return r, model.Msg("interruptions.toml: %s: %v", what, err)
 		}
 		if e.PerMonth != nil {
 			if !(*e.PerMonth >= 0 && *e.PerMonth < 1) {
-				return r, fmt.Errorf("interruptions.toml: %s: per_month must be in [0, 1), got %g", what, *e.PerMonth)
+				return r, model.Msg("interruptions.toml: %s: per_month must be in [0, 1), got %g", what, *e.PerMonth)
 			}
 			r.PerMonth = *e.PerMonth
 		}
 		r.Assumption = true
 		return r, nil
 	}
-	d := &SpotDefaults{providers: map[string]model.InterruptionRate{}}
+	d := &SpotDefaults{providers: map[string]decide.InterruptionRate{}}
 	var errs []error
 	for i := range f.Provider {
 		e := &f.Provider[i]
@@ -179,7 +180,7 @@ func parseSpotDefaults(b []byte) (*SpotDefaults, error) {
 			continue
 		}
 		if _, dup := d.providers[e.Provider]; dup || e.Provider == "" {
-			errs = append(errs, fmt.Errorf("interruptions.toml: provider %q is empty or listed twice", e.Provider))
+			errs = append(errs, model.Msg("interruptions.toml: provider %q is empty or listed twice", e.Provider))
 			continue
 		}
 		d.providers[e.Provider] = r
@@ -195,7 +196,7 @@ func parseSpotDefaults(b []byte) (*SpotDefaults, error) {
 // else the provider's default, else the fallback; the defaults carry
 // Assumption = true so every view can label them. adv may be nil (no
 // feed downloaded).
-func (d *SpotDefaults) SpotRate(adv *SpotAdvisor, provider, region, instanceType string) model.InterruptionRate {
+func (d *SpotDefaults) SpotRate(adv *SpotAdvisor, provider, region, instanceType string) decide.InterruptionRate {
 	if provider == "aws" {
 		if r, ok := adv.Rate(region, instanceType); ok {
 			return r

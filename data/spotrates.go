@@ -3,12 +3,12 @@ package data
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 )
 
 // SpotAdvisorFile is the name `catalog update` saves the AWS Spot Instance
@@ -23,7 +23,7 @@ var spotAdvisorKind = safeio.Kind{Name: "spot advisor feed", MaxBytes: maxSpotAd
 // there, else the embedded defaults, labelled as assumptions. A feed that
 // is present but unreadable gives a warning and the defaults; a missing
 // one is normal (no warning).
-func SpotRates() (rate func(provider, region, instanceType string) model.InterruptionRate, warnings []string, err error) {
+func SpotRates() (rate func(provider, region, instanceType string) decide.InterruptionRate, warnings []model.Message, err error) {
 	d, err := LoadSpotDefaults()
 	if err != nil {
 		return nil, nil, err
@@ -33,11 +33,11 @@ func SpotRates() (rate func(provider, region, instanceType string) model.Interru
 		path := filepath.Join(dir, SpotAdvisorFile)
 		adv, err = readSpotAdvisor(path)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("%s: %v; spot interruption rates are assumptions (run gpuplan catalog update)", path, err))
+			warnings = append(warnings, model.Msg("%s: %v; spot interruption rates are assumptions (run gpuplan catalog update)", path, err))
 			adv = nil
 		}
 	}
-	return func(provider, region, instanceType string) model.InterruptionRate {
+	return func(provider, region, instanceType string) decide.InterruptionRate {
 		return d.SpotRate(adv, provider, region, instanceType)
 	}, warnings, nil
 }

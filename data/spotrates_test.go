@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func TestSpotRates(t *testing.T) {
@@ -45,7 +47,7 @@ func TestSpotRates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := strings.Join(warnings, "\n"); tt.warn == "" && got != "" || !strings.Contains(got, tt.warn) {
+			if got := strings.Join(model.Strings(warnings), "\n"); tt.warn == "" && got != "" || !strings.Contains(got, tt.warn) {
 				t.Errorf("warnings = %q, want one naming %q", got, tt.warn)
 			}
 			r := rate(tt.provider, tt.region, tt.typ)

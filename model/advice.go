@@ -60,12 +60,16 @@ type Advice struct {
 // FitAdvice returns the changes that lower w's per-GPU memory below
 // capBytes, or as far as they go, each applied alone to w: activation
 // checkpointing, flash attention, mixed precision, pure bf16 instead of
-// autocast, a chunked loss instead of fp32 logits, an 8-bit optimizer, ZeRO-3/FSDP over
-// the fewest GPUs (up to 64) that fit, LoRA or QLoRA instead of full
-// training, a smaller micro-batch with gradient accumulation to keep the
-// global batch; for inference int8/int4 weights, fewer concurrent sequences
-// and tensor parallelism. Changes that do not lower memory are left out.
-// Ordered: those that fit first, then by total.
+// autocast, a chunked loss instead of fp32 logits, an 8-bit optimizer,
+// ZeRO-3/FSDP over the fewest GPUs (up to 64) that fit and share the
+// global batch (Workload.OnGPUs), a smaller micro-batch with gradient
+// accumulation to keep the global batch; for inference int8/int4 weights,
+// fewer concurrent sequences and tensor parallelism. Every change keeps
+// the job: its task, model and global batch (no LoRA instead of full
+// training); the one exception, a per-GPU micro-batch whose global batch
+// is too small to share (1 sample), shards at that micro-batch per GPU
+// and says the global batch it makes. Changes that do not lower memory
+// are left out. Ordered: those that fit first, then by total.
 func FitAdvice(w Workload, capBytes float64) []Advice {
 	w.Defaults()
 	base, err := Compute(w, nil)
@@ -115,30 +119,44 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 			v.Optimizer = AdamW8bit
 			try(Msg("use 8-bit AdamW (bitsandbytes)"), v)
 		}
-		tp := max(w.TP, 1)
-		for n := 2; n <= 64; n *= 2 {
-			v = w
-			v.GPUs, v.Strategy = n*tp, ZeRO3
-			e, err := Compute(v, nil)
-			if err == nil && (e.Memory.Total() <= capBytes || n == 64) {
-				try(Msg("shard with ZeRO-3 or FSDP over %d GPUs", n*tp), v)
-				break
+		// Sharding over more GPUs keeps the job's global batch, even one
+		// whose micro-batch was per GPU: the GPU count is w's, so is the
+		// batch (a count that cannot share it is skipped). A per-GPU
+		// micro-batch too small to share (a global batch of 1) shards at
+		// that micro-batch per GPU, and the advice says the batch it makes.
+		shardOver := func(from Workload) (shard Workload) {
+			for n := 2; n <= 64; n *= 2 {
+				v, ok := from.OnGPUs(n * max(w.TP, 1))
+				if !ok {
+					continue
+				}
+				v.Strategy = ZeRO3
+				e, err := Compute(v, nil)
+				if err != nil {
+					continue
+				}
+				shard = v
+				if e.Memory.Total() <= capBytes {
+					break
+				}
+			}
+			return shard
+		}
+		pinned := w
+		pinned.BatchPerGPU = false
+		shard := shardOver(pinned)
+		switch {
+		case shard.GPUs > 0 && shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum:
+			try(Msg("shard with ZeRO-3 or FSDP over %d GPUs", shard.GPUs), shard)
+		case shard.GPUs > 0:
+			try(Msg("shard with ZeRO-3 or FSDP over %d GPUs at micro-batch %d × accumulation %d (same global batch)", shard.GPUs, shard.MicroBatch, shard.GradAccum), shard)
+		case w.BatchPerGPU:
+			if shard = shardOver(w); shard.GPUs > 0 {
+				try(Msg("shard with ZeRO-3 or FSDP over %d GPUs (micro-batch %d per GPU: a global batch of %d)", shard.GPUs, shard.MicroBatch, shard.GlobalBatch()), shard)
 			}
 		}
-		switch w.Task {
-		case TaskTrain, TaskFinetune:
-			if w.Model.HasShape() {
-				v = w
-				v.Task = TaskLoRA
-				try(Msg("fine-tune LoRA adapters instead of all weights"), v)
-				v.Task = TaskQLoRA
-				try(Msg("fine-tune QLoRA adapters over a 4-bit base"), v)
-			}
-		case TaskLoRA:
-			v = w
-			v.Task = TaskQLoRA
-			try(Msg("use QLoRA: a 4-bit NF4 base"), v)
-		}
+		// LoRA or QLoRA instead of the task asked are not advice: they
+		// train another model (issue 31: advice keeps the job).
 		if w.MicroBatch > 1 {
 			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.MicroBatch {
 				v = w
@@ -271,8 +289,9 @@ const (
 // g, at most n, largest saving first, each computed with Compute on g.
 // The candidates are FitAdvice's (activation checkpointing, flash
 // attention, mixed or pure bf16 precision, a chunked loss, 8-bit AdamW,
-// ZeRO-3, LoRA or QLoRA, micro-batch with gradient accumulation, int8/int4
-// weights, fewer sequences, tensor parallelism) and half the LoRA rank.
+// ZeRO-3, micro-batch with gradient accumulation, int8/int4 weights,
+// fewer sequences, tensor parallelism), less those g cannot run (pure
+// bf16 on a GPU without bf16: CannotRun).
 //
 // When w does not fit g, the changes that make it fit come first, then by
 // memory (FitAdvice's order). When it fits, a change must pay without the
@@ -290,16 +309,10 @@ func Tips(w Workload, g *GPU, n int) []Tip {
 	usable := UsableBytes(g)
 	fits := base.Memory.Total() <= usable
 	cands := FitAdvice(w, usable)
-	if w.Task.Adapters() && w.LoRARank >= 16 {
-		v := w
-		v.LoRARank = w.LoRARank / 2
-		m := Msg("LoRA rank %d instead of %d (fewer adapter weights, gradients and optimizer states)", v.LoRARank, w.LoRARank)
-		cands = append(cands, Advice{Change: m.String(), Msg: m, Workload: v})
-	}
 	var out []Tip
 	for _, c := range cands {
-		if fits && c.Workload.GPUs != w.GPUs {
-			continue
+		if fits && c.Workload.GPUs != w.GPUs || !CannotRun(&c.Workload, g).IsZero() {
+			continue // another GPU count is another offer; a precision g lacks is no tip for g
 		}
 		e, err := Compute(c.Workload, g)
 		if err != nil {

@@ -2,7 +2,6 @@ package model
 
 import (
 	"errors"
-	"fmt"
 	"math"
 )
 
@@ -71,6 +70,40 @@ type Architecture struct {
 	Pooler           bool // BERT's pooler: one h×h dense layer with bias
 	Experts          int  // MoE experts per layer; 0 or 1 means dense
 	ExpertsPerToken  int  // MoE experts active per token (top-k)
+	// SharedExperts are MLPs of FFN size that every token runs in each MoE
+	// layer besides its routed experts (DeepSeek-V3 n_shared_experts,
+	// modeling_deepseek_v3.py DeepseekV3MoE.shared_experts; Llama 4's one
+	// Llama4TextMoe.shared_expert). Read only with Experts > 1.
+	SharedExperts int
+	// DenseLayers are layers of an MoE model whose MLP is one dense MLP of
+	// DenseFFN instead of experts (DeepSeek-V3 first_k_dense_replace;
+	// Llama 4 Maverick's layers outside moe_layers, whose MLP is
+	// intermediate_size_mlp; Qwen3-MoE mlp_only_layers). Where they sit
+	// does not change a count. Read only with Experts > 1.
+	DenseLayers int
+	DenseFFN    int // the dense layers' MLP inner size; 0 means FFN
+	// QKNorm is an RMSNorm of HeadDim on the queries and one on the keys
+	// in every attention block (transformers modeling_qwen3.py
+	// Qwen3Attention.q_norm/k_norm, modeling_gemma3.py): 2·HeadDim
+	// parameters per layer.
+	QKNorm bool
+	// Multi-head latent attention (DeepSeek-V2, arXiv 2405.04434, §2.1;
+	// transformers modeling_deepseek_v3.py DeepseekV3Attention), used
+	// when KVLoRARank > 0: keys and values are projected down to a
+	// KVLoRARank latent plus a shared RopeHeadDim rotary key
+	// (kv_a_proj_with_mqa), normalised (kv_a_layernorm) and projected up
+	// per head to the no-rope key (HeadDim − RopeHeadDim) and the value
+	// (VHeadDim) by kv_b_proj; queries likewise through a QLoRARank latent
+	// when QLoRARank > 0 (q_a_proj, q_a_layernorm, q_b_proj), else one
+	// q_proj. HeadDim is the query/key head size (qk_nope_head_dim +
+	// qk_rope_head_dim); VHeadDim 0 means HeadDim. vLLM caches only the
+	// latent and the rotary key per token and layer.
+	QLoRARank, KVLoRARank, RopeHeadDim, VHeadDim int
+	// VisionParams are a multimodal checkpoint's vision tower and
+	// projector (Gemma 3's SigLIP encoder, Llama 4's vision model): they
+	// are resident, so ParamCount counts them, but text tokens do not run
+	// them, so ActiveParams and the FLOPs per token leave them out.
+	VisionParams float64
 	// ExtraParams are parameters the shape formula does not model, e.g.
 	// Whisper's convolutional front end; the catalog documents each. It may
 	// be negative to remove what the formula over-counts (missing biases).
@@ -79,6 +112,20 @@ type Architecture struct {
 	// hidden_dropout_prob, attention_dropout, resid_pdrop… above 0): its
 	// masks are kept for backward. Llama-style models have none.
 	Dropout bool
+	// ModelType is the Hugging Face config.json model_type ("llama",
+	// "gpt_neox", "opt", "gpt2", "distilbert"), which selects the modeling
+	// code's own eager attention where it saves more or less than the
+	// generic formula (see implementationSaves); "" is the generic one.
+	ModelType string
+	// Activation is the MLP activation as config.json names it
+	// (hidden_act, activation_function): "gelu_new" (GPT-2's tanh formula
+	// written in Python ops) and "relu" save differently from a single
+	// GeLU kernel; "" is a GeLU (or SiLU for gated MLPs).
+	Activation string
+	// ParallelResidual is GPT-NeoX's use_parallel_residual (GPT-J,
+	// Falcon's parallel_attn): attention and MLP read the same block
+	// input, so both norms save one tensor.
+	ParallelResidual bool
 	// MaxPositions bounds the sequence length (max_position_embeddings).
 	MaxPositions int
 	// EncoderSeqLen fixes the encoder's length for encoder-decoders whose
@@ -153,62 +200,161 @@ func (a *Architecture) HasShape() bool {
 }
 
 // attnParams returns one attention block's parameters: the query, key,
-// value and output projections, with GQA/MQA key/value widths.
+// value and output projections, with GQA/MQA key/value widths, their
+// biases, and the query/key norms (QKNorm); multi-head latent attention
+// has its own projections (mlaParams).
 func (a *Architecture) attnParams() float64 {
-	h := float64(a.Hidden)
-	qd := float64(a.Heads * a.EffectiveHeadDim())
-	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
-	p := h*qd + 2*h*kvd + qd*h
-	switch {
-	case a.LinearBias:
-		p += qd + 2*kvd + h
-	case a.QKVBias:
-		p += qd + 2*kvd
+	p := a.attnLinear()
+	if a.KVLoRARank == 0 {
+		qd := float64(a.Heads * a.EffectiveHeadDim())
+		kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
+		switch {
+		case a.LinearBias:
+			p += qd + 2*kvd + float64(a.Hidden)
+		case a.QKVBias:
+			p += qd + 2*kvd
+		}
+	} else {
+		p += float64(a.KVLoRARank + a.QLoRARank) // kv_a_layernorm, q_a_layernorm (RMSNorm weights)
+	}
+	if a.QKNorm {
+		p += 2 * float64(a.EffectiveHeadDim())
 	}
 	return p
 }
 
-// mlpParams returns one expert's MLP parameters: two matrices, or three
-// for a gated (SwiGLU/GeGLU) MLP.
-func (a *Architecture) mlpParams() float64 {
-	h, f := float64(a.Hidden), float64(a.FFN)
+// attnLinear returns one attention block's projection weights, without
+// biases or norms. Multi-head latent attention (see Architecture.KVLoRARank),
+// with h the width, a heads, d the query/key head size, r the rotary part,
+// v the value head size:
+//
+//	q_a_proj h·QLoRARank + q_b_proj QLoRARank·a·d   (or q_proj h·a·d)
+//	kv_a_proj_with_mqa h·(KVLoRARank + r) + kv_b_proj KVLoRARank·a·(d − r + v)
+//	o_proj a·v·h
+func (a *Architecture) attnLinear() float64 {
+	h := float64(a.Hidden)
+	if a.KVLoRARank > 0 {
+		heads, d, r, v := float64(a.Heads), float64(a.EffectiveHeadDim()), float64(a.RopeHeadDim), float64(a.vHeadDim())
+		q := h * heads * d
+		if a.QLoRARank > 0 {
+			q = float64(a.QLoRARank) * (h + heads*d)
+		}
+		kv := h*float64(a.KVLoRARank+a.RopeHeadDim) + float64(a.KVLoRARank)*heads*(d-r+v)
+		return q + kv + heads*v*h
+	}
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
+	return 2*h*qd + 2*h*kvd
+}
+
+func (a *Architecture) vHeadDim() int {
+	if a.VHeadDim > 0 {
+		return a.VHeadDim
+	}
+	return a.EffectiveHeadDim()
+}
+
+// mlpParams returns the parameters of one MLP of inner size f: two
+// matrices, or three for a gated (SwiGLU/GeGLU) MLP, with biases when
+// LinearBias.
+func (a *Architecture) mlpParams(f int) float64 {
+	h, ff := float64(a.Hidden), float64(f)
 	if a.GatedMLP {
-		p := 3 * h * f
+		p := 3 * h * ff
 		if a.LinearBias {
-			p += 2*f + h
+			p += 2*ff + h
 		}
 		return p
 	}
-	p := 2 * h * f
+	p := 2 * h * ff
 	if a.LinearBias {
-		p += f + h
+		p += ff + h
 	}
 	return p
 }
 
+// mlpLinear returns the weights of one MLP of inner size f, without biases.
+func (a *Architecture) mlpLinear(f int) float64 {
+	if a.GatedMLP {
+		return 3 * float64(a.Hidden) * float64(f)
+	}
+	return 2 * float64(a.Hidden) * float64(f)
+}
+
+// experts returns the FFN-sized MLPs resident in an MoE layer: routed
+// plus shared experts; 1 for a dense model.
 func (a *Architecture) experts() int {
 	if a.Experts > 1 {
-		return a.Experts
+		return a.Experts + a.SharedExperts
 	}
 	return 1
 }
 
-// ActiveExperts returns the experts each token runs through: an MoE's
-// ExpertsPerToken (top-k), else 1.
+// ActiveExperts returns the FFN-sized MLPs a token runs in an MoE layer:
+// its top-k routed experts plus the shared ones; 1 for a dense model.
 func (a *Architecture) ActiveExperts() int {
 	if a.Experts > 1 && a.ExpertsPerToken > 0 {
-		return a.ExpertsPerToken
+		return a.ExpertsPerToken + a.SharedExperts
 	}
 	return 1
 }
 
-// layerParams returns one block's parameters with e experts resident.
-func (a *Architecture) layerParams(e int) float64 {
-	p := a.attnParams() + float64(e)*a.mlpParams() + float64(a.normsPerLayer())*a.normParams()
+// denseLayers returns the layers with a dense MLP in an MoE model.
+func (a *Architecture) denseLayers() int {
 	if a.Experts > 1 {
-		p += float64(a.Hidden * a.Experts) // router
+		return min(a.DenseLayers, a.Layers)
+	}
+	return 0
+}
+
+func (a *Architecture) denseFFN() int {
+	if a.DenseFFN > 0 {
+		return a.DenseFFN
+	}
+	return a.FFN
+}
+
+// mlpStack returns the MLP parameters of all Layers blocks with e
+// FFN-sized MLPs in each MoE layer, per(f) being one MLP of inner size f:
+// dense models L·per(FFN); MoE models e·per(FFN) in each MoE layer and
+// per(DenseFFN) in each dense one.
+func (a *Architecture) mlpStack(e int, per func(f int) float64) float64 {
+	dense := a.denseLayers()
+	return float64(a.Layers-dense)*float64(e)*per(a.FFN) + float64(dense)*per(a.denseFFN())
+}
+
+// blocksParams returns the Layers blocks' parameters with e FFN-sized MLPs
+// in each MoE layer: attention, norms and MLPs, plus each MoE layer's
+// router (h × experts, no bias).
+func (a *Architecture) blocksParams(e int) float64 {
+	l := float64(a.Layers)
+	p := l*(a.attnParams()+float64(a.normsPerLayer())*a.normParams()) + a.mlpStack(e, a.mlpParams)
+	if a.Experts > 1 {
+		p += float64(a.Layers-a.denseLayers()) * float64(a.Hidden*a.Experts)
 	}
 	return p
+}
+
+// layerParams returns one block's parameters with e FFN-sized MLPs in each
+// MoE layer: the mean over the blocks, so that Layers × layerParams is
+// the blocks' total also when some layers are dense (DenseLayers).
+func (a *Architecture) layerParams(e int) float64 {
+	if a.Layers == 0 {
+		return 0
+	}
+	return a.blocksParams(e) / float64(a.Layers)
+}
+
+// largestLayerParams returns the largest block with every expert resident:
+// an MoE layer when the model mixes dense and MoE layers, the unit FSDP
+// and ZeRO-3 gather whole.
+func (a *Architecture) largestLayerParams() float64 {
+	if a.denseLayers() == 0 {
+		return a.layerParams(a.experts())
+	}
+	base := a.attnParams() + float64(a.normsPerLayer())*a.normParams()
+	moe := float64(a.experts())*a.mlpParams(a.FFN) + float64(a.Hidden*a.Experts)
+	return base + max(moe, a.mlpParams(a.denseFFN()))
 }
 
 // embeddingParams returns the input embedding tables: tokens (or ViT's
@@ -246,11 +392,12 @@ func (a *Architecture) headParams() float64 {
 	return p
 }
 
-// stackParams returns all blocks plus the final norms, with e experts
-// resident. For post-norm encoders (BERT) there is no final norm, but the
-// embedding LayerNorm has the same size, so the count is unchanged.
+// stackParams returns all blocks plus the final norms, with e FFN-sized
+// MLPs in each MoE layer. For post-norm encoders (BERT) there is no final
+// norm, but the embedding LayerNorm has the same size, so the count is
+// unchanged.
 func (a *Architecture) stackParams(e int) float64 {
-	p := float64(a.Layers)*a.layerParams(e) + a.normParams()
+	p := a.blocksParams(e) + a.normParams()
 	if a.Family == FamilyEncoderDecoder {
 		cross := a.attnParams() + a.normParams()
 		p += float64(a.DecoderLayers)*(a.layerParams(e)+cross) + a.normParams()
@@ -260,25 +407,28 @@ func (a *Architecture) stackParams(e int) float64 {
 
 // ParamCount returns the total parameter count: Params when set, else the
 // shape formula. Tied embeddings count once; MoE counts every expert (all
-// are resident in memory).
+// are resident in memory); a vision tower (VisionParams) is counted.
 //
 // The formula sums the modules of the Hugging Face implementation: per block
-// the attention projections (q: h×a·d, k and v: h×kv·d, o: a·d×h), the MLP
-// (2 or 3 matrices of h×ffn, per expert, plus the router), and the norms;
-// then embeddings, learned positions, the untied LM head and final norms
-// (method of Narayanan et al., 2021, "Efficient Large-Scale Language Model
-// Training on GPU Clusters", §5.1, generalised to GQA, gated MLPs and MoE).
+// the attention projections (q: h×a·d, k and v: h×kv·d, o: a·d×h; or
+// multi-head latent attention's, see attnLinear), the MLP (2 or 3 matrices
+// of h×ffn, per routed and shared expert, plus the router; dense layers of
+// an MoE model one MLP of DenseFFN), and the norms; then embeddings,
+// learned positions, the untied LM head and final norms (method of
+// Narayanan et al., 2021, "Efficient Large-Scale Language Model Training on
+// GPU Clusters", §5.1, generalised to GQA, gated MLPs and MoE).
 func (a *Architecture) ParamCount() float64 {
 	if a.Params > 0 || !a.HasShape() {
 		return a.Params
 	}
-	return a.embeddingParams() + a.stackParams(a.experts()) + a.headParams() + a.ExtraParams
+	return a.embeddingParams() + a.stackParams(a.experts()) + a.headParams() + a.ExtraParams + a.VisionParams
 }
 
-// ActiveParams returns the parameters used per token: for MoE only
-// ExpertsPerToken experts of each layer, otherwise ParamCount.
+// ActiveParams returns the parameters used per text token: for MoE only
+// the routed experts of ExpertsPerToken and the shared ones in each MoE
+// layer, and never a vision tower; otherwise ParamCount.
 func (a *Architecture) ActiveParams() float64 {
-	if a.Experts <= 1 || !a.HasShape() || a.Params > 0 {
+	if !a.HasShape() || a.Params > 0 {
 		return a.ParamCount()
 	}
 	return a.embeddingParams() + a.stackParams(a.ActiveExperts()) + a.headParams() + a.ExtraParams
@@ -286,27 +436,20 @@ func (a *Architecture) ActiveParams() float64 {
 
 // LinearParams returns the parameters of the blocks' linear layers (the
 // weights QLoRA stores in NF4 and int8/int4 inference quantizes), without
-// biases, norms, embeddings or the LM head. Without a shape it estimates
-// them as ParamCount minus a 2% allowance for embeddings and norms.
+// biases, norms, routers, embeddings, the LM head or a vision tower.
+// Without a shape it estimates them as ParamCount minus a 2% allowance for
+// embeddings and norms.
 func (a *Architecture) LinearParams() float64 {
 	if !a.HasShape() {
 		return 0.98 * a.ParamCount()
 	}
-	h := float64(a.Hidden)
-	qd := float64(a.Heads * a.EffectiveHeadDim())
-	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
-	attn := 2*h*qd + 2*h*kvd
-	mlp := 2 * h * float64(a.FFN)
-	if a.GatedMLP {
-		mlp = 3 * h * float64(a.FFN)
-	}
-	layer := attn + float64(a.experts())*mlp
-	p := float64(a.Layers) * layer
+	attn := a.attnLinear()
+	p := float64(a.Layers)*attn + a.mlpStack(a.experts(), a.mlpLinear)
 	if a.Family == FamilyEncoderDecoder {
-		p += float64(a.DecoderLayers) * (layer + attn)
+		p += float64(a.DecoderLayers) * (2*attn + float64(a.experts())*a.mlpLinear(a.FFN))
 	}
 	if a.Params > 0 { // explicit count with a shape: scale to it
-		full := a.embeddingParams() + a.stackParams(a.experts()) + a.headParams() + a.ExtraParams
+		full := a.embeddingParams() + a.stackParams(a.experts()) + a.headParams() + a.ExtraParams + a.VisionParams
 		if full > 0 {
 			p *= a.Params / full
 		}
@@ -331,7 +474,7 @@ func (a *Architecture) TotalLayers() int { return a.Layers + a.DecoderLayers }
 // Errors wrap ErrInvalidArchitecture.
 func (a *Architecture) Validate() error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrInvalidArchitecture, fmt.Sprintf(format, args...))
+		return Errorf(ErrInvalidArchitecture, format, args...)
 	}
 	for _, f := range []struct {
 		name string
@@ -346,7 +489,10 @@ func (a *Architecture) Validate() error {
 		{"encoder_seq_len", float64(a.EncoderSeqLen)}, {"patch_size", float64(a.PatchSize)},
 		{"image_size", float64(a.ImageSize)}, {"channels", float64(a.Channels)},
 		{"learned_positions", float64(a.LearnedPositions)}, {"token_types", float64(a.TokenTypes)},
-		{"norms_per_layer", float64(a.NormsPerLayer)},
+		{"norms_per_layer", float64(a.NormsPerLayer)}, {"shared_experts", float64(a.SharedExperts)},
+		{"dense_layers", float64(a.DenseLayers)}, {"dense_ffn", float64(a.DenseFFN)}, {"q_lora_rank", float64(a.QLoRARank)},
+		{"kv_lora_rank", float64(a.KVLoRARank)}, {"rope_head_dim", float64(a.RopeHeadDim)}, {"v_head_dim", float64(a.VHeadDim)},
+		{"vision_params", a.VisionParams},
 	} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return bad("%s must be ≥ 0, got %v", f.name, f.v)
@@ -380,6 +526,23 @@ func (a *Architecture) Validate() error {
 	}
 	if a.Experts > 1 && (a.ExpertsPerToken < 1 || a.ExpertsPerToken > a.Experts) {
 		return bad("experts_per_token must be 1–%d, got %d", a.Experts, a.ExpertsPerToken)
+	}
+	if (a.SharedExperts > 0 || a.DenseLayers > 0 || a.DenseFFN > 0) && a.Experts < 2 {
+		return bad("shared_experts, dense_layers and dense_ffn need experts ≥ 2")
+	}
+	if a.DenseLayers > a.Layers || a.SharedExperts > 1<<10 || a.DenseFFN > 1<<22 {
+		return bad("dense_layers must be ≤ layers (%d), shared_experts ≤ 1024, dense_ffn ≤ 4194304", a.Layers)
+	}
+	if a.QLoRARank > 0 || a.RopeHeadDim > 0 || a.VHeadDim > 0 {
+		if a.KVLoRARank == 0 {
+			return bad("q_lora_rank, rope_head_dim and v_head_dim describe multi-head latent attention: give kv_lora_rank")
+		}
+	}
+	if a.KVLoRARank > 0 && (a.HeadDim == 0 || a.RopeHeadDim >= a.HeadDim || a.KVLoRARank > 1<<16 || a.QLoRARank > 1<<16 || a.VHeadDim > 1<<16) {
+		return bad("multi-head latent attention needs head_dim (qk_nope_head_dim + qk_rope_head_dim) above rope_head_dim, and ranks and v_head_dim ≤ 65536")
+	}
+	if a.VisionParams > MaxParams {
+		return bad("vision_params %.3g is above the %.0e limit", a.VisionParams, MaxParams)
 	}
 	if a.Family == FamilyEncoderDecoder && a.DecoderLayers < 1 {
 		return bad("an encoder-decoder needs decoder_layers ≥ 1")

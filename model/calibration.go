@@ -1,83 +1,210 @@
 package model
 
-import "sort"
+import (
+	"math"
+	"sort"
+)
 
-// Band is a 90% range around an estimate: the true value fell between
-// Lo × estimate and Hi × estimate for 90% of the calibration cases of the
-// same kind (data/testdata/calibration/cases.toml), as measured ratios of
-// published to estimated.
+// BandLevels is how many quantiles of its residuals a Band keeps: the
+// levels 0.05, 0.10, …, 0.95.
+const BandLevels = 19
+
+// BandLevel returns the probability level of quantile i of a Band,
+// 0.05·(i+1).
+func BandLevel(i int) float64 { return 0.05 * float64(i+1) }
+
+// Band is the 90% range around an estimate and the error distribution
+// behind it, from the calibration suite (data/testdata/calibration/
+// cases*.toml) scored out of sample: every case predicted with the fitted
+// constants (Tuning) refitted without its source (leave-one-source-out
+// cross-validation), as residuals r = log(true / estimated), grouped by
+// comparable workloads (BandGroups).
+//
+// The range is split-conformal (Vovk et al., 2005; Lei et al., 2018,
+// "Distribution-Free Predictive Inference for Regression", §2.2): the
+// ⌊(n+1)·0.05⌋-th and ⌈(n+1)·0.95⌉-th smallest of the group's n
+// residuals (the extremes when n is too small for them), then widened
+// for few sources — residuals of one source share its setup, so a group
+// knows only as many independent errors as it has sources k: every
+// quantile moves away from the group's median residual by the factor
+// t(0.95, k−1)/z(0.95), that of a 90% prediction interval whose spread is
+// estimated from k draws over one whose spread is known (NIST/
+// SEMATECH e-Handbook of Statistical Methods, §1.3.6.7.2, critical values
+// of Student's t) — and never narrower than the spread across sources (it
+// holds every source's median residual). It always holds the estimate
+// itself (Lo ≤ 1 ≤ Hi).
 type Band struct {
-	Lo, Hi float64 // multipliers of the estimate
-	Cases  int     // calibration cases behind the band
+	Lo, Hi  float64 // multipliers of the estimate: true/estimated at the ends of the 90% range
+	Cases   int     // calibration cases behind the band; 0 for the fallback band
+	Sources int     // distinct sources among them
+	// Group names the calibration group, coarsest part first:
+	// "memory/nvidia-smi/decoder/pure16", "time/cnn", "memory/all"
+	// (BandGroups).
+	Group string
+	// q are the quantiles of the widened residuals at BandLevel(i), q[0]
+	// = log Lo and q[BandLevels-1] = log Hi.
+	q [BandLevels]float64
 }
 
-// BandKey names the calibration group an estimate of kind ("memory" or
-// "time") falls in: the kind and, when the group has cases, the family
-// class ("transformer" or "vision") — comparable cases, as the issue asks.
-// Adapter training sharded by FSDP/ZeRO-3 over several GPUs is its own
-// memory group (ShardedAdapters): its peak is mostly the gradients FSDP
-// keeps for frozen weights sharing a unit with the adapters, a population
-// apart from single-GPU and full fine-tuning rows.
-func BandKey(kind string, w *Workload) string {
-	vision := !w.Model.Family.Transformer() || w.Model.Family == FamilyViT
-	key := kind
+// fallbackBand is the band when no calibration group applies (none does
+// for a kind without cases): ×0.75–×1.33, uniform in log.
+var fallbackBand = func() Band {
+	b := Band{Lo: 0.75, Hi: 1 / 0.75, Group: "uncalibrated/fallback"}
+	for i := range b.q {
+		b.q[i] = math.Log(0.75) * (1 - 2*float64(i)/float64(BandLevels-1))
+	}
+	return b
+}()
+
+// init sets each generated band's range from its quantiles, so that the
+// two agree exactly.
+func init() {
+	for _, b := range calibrationBands {
+		b.Lo, b.Hi = math.Exp(b.q[0]), math.Exp(b.q[BandLevels-1])
+	}
+}
+
+// NewBand returns a band from its range, counts, group and quantiles
+// (log ratios at BandLevel(i), non-decreasing); the generator of
+// calibration_bands.go and tests build bands with it.
+func NewBand(group string, cases, sources int, q [BandLevels]float64) Band {
+	return Band{Lo: math.Exp(q[0]), Hi: math.Exp(q[BandLevels-1]), Cases: cases, Sources: sources, Group: group, q: q}
+}
+
+// Quantiles returns the band's quantiles of log(true/estimated) at
+// BandLevel(i).
+func (b Band) Quantiles() [BandLevels]float64 { return b.q }
+
+// Exceedance returns the probability that the true value exceeds x times
+// the estimate, from the band's quantiles, linearly interpolated in log
+// ratio: 0.95 or more below the range (reported as 0.95), 0.05 or less
+// above it (reported as 0.05).
+func (b *Band) Exceedance(x float64) float64 {
+	l := math.Log(x)
+	last := BandLevels - 1
 	switch {
-	case kind == "memory" && ShardedAdapters(w):
-		key = "memory/sharded-adapters"
-	case kind == "memory" && vision:
-		key = "memory/vision"
-	case kind == "memory":
-		key = "memory/transformer"
-	case kind == "time" && vision:
-		key = "time/vision"
-	case kind == "time":
-		key = "time/transformer"
+	case l <= b.q[0]:
+		return 1 - BandLevel(0)
+	case l >= b.q[last]:
+		return 1 - BandLevel(last)
 	}
-	if _, ok := calibrationBands[key]; ok {
-		return key
-	}
-	return kind
-}
-
-// BandFor returns the band of an estimate of kind for w; a wide default
-// (×0.75–×1.33) when no calibration group applies.
-func BandFor(kind string, w *Workload) Band {
-	if b, ok := calibrationBands[BandKey(kind, w)]; ok {
-		return b
-	}
-	return Band{Lo: 0.75, Hi: 1.0 / 0.75}
-}
-
-// BandFromRatios returns the 5th–95th percentile band of ratios
-// (published / estimated), linearly interpolated; the generator of
-// calibration_bands.go uses it.
-func BandFromRatios(r []float64) Band {
-	if len(r) == 0 {
-		return Band{Lo: 1, Hi: 1}
-	}
-	s := append([]float64(nil), r...)
-	sort.Float64s(s)
-	q := func(p float64) float64 {
-		x := p * float64(len(s)-1)
-		i := int(x)
-		if i+1 >= len(s) {
-			return s[len(s)-1]
+	for i := 1; i <= last; i++ {
+		if l <= b.q[i] {
+			lo, hi := b.q[i-1], b.q[i]
+			p := BandLevel(i)
+			if hi > lo {
+				p = BandLevel(i-1) + (l-lo)/(hi-lo)*(BandLevel(i)-BandLevel(i-1))
+			}
+			return 1 - p
 		}
-		return s[i] + (x-float64(i))*(s[i+1]-s[i])
 	}
-	return Band{Lo: min(q(0.05), 1), Hi: max(q(0.95), 1), Cases: len(s)}
+	return 1 - BandLevel(last)
 }
 
-// CalibrationBand returns the band of a calibration group by key
-// ("memory", "time/vision", …), as BandKey names them.
-func CalibrationBand(key string) (Band, bool) {
-	b, ok := calibrationBands[key]
-	return b, ok
+// BandGroups returns the calibration groups an estimate of kind falls in,
+// finest first; its band is that of the first group the suite has enough
+// sources for (calibration_bands.go), else BandFor's fallback.
+//
+//	memory: memory/reading/family/recipe, memory/reading/family,
+//	        memory/reading, memory/all — reading is what was measured:
+//	        "allocated" (torch.cuda.max_memory_allocated), "reserved"
+//	        (max_memory_reserved) or "nvidia-smi", the figure estimates
+//	        print; recipe is TrainingRecipe or "inference"
+//	time:   time/family/strategy/link, time/family/strategy,
+//	        time/family, time/all — link is "one-gpu", the GPU's
+//	        interconnect ("nvlink", "pcie", …) or "network" when the
+//	        GPUs span nodes
+//
+// g and h matter for time only (g may be nil for memory).
+func BandGroups(kind, reading string, w *Workload, g *GPU, h Host) []string {
+	parts := bandParts(kind, reading, w, g, h)
+	out := make([]string, 0, len(parts))
+	for n := len(parts); n >= 1; n-- {
+		out = append(out, string(appendGroup(nil, parts[:n])))
+	}
+	return out
 }
 
-// ShardedAdapters reports LoRA/QLoRA training whose parameters FSDP or
-// ZeRO-3 shard over more than one GPU: the calibration group of its own
-// (see phases in memory.go for the frozen-weight gradients of FSDP).
-func ShardedAdapters(w *Workload) bool {
-	return w.Task.Adapters() && w.Strategy.ZeROStage() >= 3 && w.GPUs/max(w.TP, 1) > 1
+// bandParts returns the parts of w's finest calibration group of kind.
+func bandParts(kind, reading string, w *Workload, g *GPU, h Host) [4]string {
+	if kind == "memory" {
+		recipe := "inference"
+		if w.Task.Training() {
+			recipe = string(w.TrainingRecipe())
+		}
+		return [4]string{kind, reading, string(w.Model.Family), recipe}
+	}
+	link := "one-gpu"
+	switch {
+	case w.GPUs <= 1:
+	case h.GPUsPerNode > 0 && w.GPUs > h.GPUsPerNode:
+		link = "network"
+	case g == nil || g.Interconnect == "":
+		link = "pcie"
+	default:
+		link = g.Interconnect
+	}
+	return [4]string{kind, string(w.Model.Family), string(w.Strategy), link}
 }
+
+// appendGroup appends parts joined by "/" to b; the kind alone is
+// "kind/all" (every case of the kind).
+func appendGroup(b []byte, parts []string) []byte {
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, '/')
+		}
+		b = append(b, p...)
+	}
+	if len(parts) == 1 {
+		b = append(b, "/all"...)
+	}
+	return b
+}
+
+// bandFor returns the band of the first of w's groups of kind that the
+// suite covers (see BandGroups), or the fallback band; it allocates
+// nothing.
+func bandFor(kind, reading string, w *Workload, g *GPU, h Host) *Band {
+	parts := bandParts(kind, reading, w, g, h)
+	var buf [96]byte
+	for n := len(parts); n >= 1; n-- {
+		if b, ok := calibrationBands[string(appendGroup(buf[:0], parts[:n]))]; ok {
+			return b
+		}
+	}
+	return &fallbackBand
+}
+
+// CalibrationBand returns the band of a calibration group by name, as
+// BandGroups names them ("memory/all", …).
+func CalibrationBand(group string) (Band, bool) {
+	b, ok := calibrationBands[group]
+	if !ok {
+		return Band{}, false
+	}
+	return *b, true
+}
+
+// CalibrationGroups returns the names of the groups that have a band of
+// their own, sorted.
+func CalibrationGroups() []string {
+	out := make([]string, 0, len(calibrationBands))
+	for g := range calibrationBands {
+		out = append(out, g)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// BandFor returns the band an estimate of kind ("memory" for the reading
+// given, "time") of w on g over h gets: the first of BandGroups the suite
+// covers, else ×0.75–×1.33.
+func BandFor(kind, reading string, w *Workload, g *GPU, h Host) Band {
+	return *bandFor(kind, reading, w, g, h)
+}
+
+// RoundChance rounds a probability to the nearest 5%, as reports print a
+// chance of running out of memory ("about 30%"): finer steps would claim
+// more than a few dozen calibration sources can tell.
+func RoundChance(p float64) float64 { return math.Round(p*20) / 20 }

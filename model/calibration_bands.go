@@ -2,13 +2,44 @@
 
 package model
 
-// calibrationBands are the 5th–95th percentiles of true / estimated over the
-// calibration suite (data/testdata/calibration/cases.toml), by kind and class.
-var calibrationBands = map[string]Band{
-	"memory":                  {Lo: 0.9430, Hi: 1.0536, Cases: 43},
-	"memory/sharded-adapters": {Lo: 0.8862, Hi: 1.0030, Cases: 10},
-	"memory/transformer":      {Lo: 0.9430, Hi: 1.0536, Cases: 43},
-	"time":                    {Lo: 0.7489, Hi: 1.2908, Cases: 37},
-	"time/transformer":        {Lo: 0.7426, Hi: 1.2184, Cases: 29},
-	"time/vision":             {Lo: 0.9068, Hi: 1.3169, Cases: 8},
+// DefaultTuning is the fit of the fitted constants on every source of the
+// calibration suite (data/testdata/calibration/cases*.toml; see Tuning).
+var DefaultTuning = Tuning{
+	HFUTransformer:        0.57,
+	HopperFactor:          0.8,
+	WidthKnee:             1024,
+	AttentionEfficiency:   0.66,
+	MFUSmallFinetune:      0.27,
+	MFUConv:               0.43,
+	MFUConvTF32:           0.15,
+	MFUFP32:               0.57,
+	CNNTrafficFactor:      10.5,
+	FragmentationFraction: 0,
+}
+
+// calibrationBands are the bands of the calibration groups with enough
+// sources, from the leave-one-source-out residuals of the suite (see Band);
+// init sets Lo and Hi from q.
+var calibrationBands = map[string]*Band{
+	"memory/all":                         {Cases: 120, Sources: 17, Group: "memory/all", q: [BandLevels]float64{-0.14430, -0.04693, -0.02642, -0.00671, 0.00013, 0.00355, 0.00411, 0.00573, 0.00900, 0.01405, 0.02547, 0.03195, 0.03721, 0.04930, 0.07522, 0.10055, 0.13704, 0.18110, 0.24307}},
+	"memory/allocated":                   {Cases: 91, Sources: 10, Group: "memory/allocated", q: [BandLevels]float64{-0.15314, -0.05435, -0.03281, -0.00798, -0.00002, 0.00303, 0.00367, 0.00473, 0.00570, 0.01231, 0.02458, 0.03164, 0.03390, 0.04092, 0.05729, 0.07728, 0.09799, 0.16137, 0.24907}},
+	"memory/allocated/decoder":           {Cases: 88, Sources: 9, Group: "memory/allocated/decoder", q: [BandLevels]float64{-0.12497, -0.03872, -0.02820, -0.00116, 0.00155, 0.00315, 0.00382, 0.00492, 0.00614, 0.01405, 0.02675, 0.03306, 0.03437, 0.04664, 0.05969, 0.08090, 0.10078, 0.16356, 0.25233}},
+	"memory/allocated/decoder/inference": {Cases: 26, Sources: 4, Group: "memory/allocated/decoder/inference", q: [BandLevels]float64{-0.00188, -0.00025, 0.00181, 0.00312, 0.00331, 0.00370, 0.00388, 0.00395, 0.00445, 0.00575, 0.00650, 0.00663, 0.00676, 0.01218, 0.03651, 0.05962, 0.07119, 0.16982, 0.29927}},
+	"memory/allocated/decoder/pure16":    {Cases: 62, Sources: 6, Group: "memory/allocated/decoder/pure16", q: [BandLevels]float64{-0.16612, -0.06383, -0.04303, -0.03536, -0.01222, -0.00018, 0.00244, 0.00985, 0.02226, 0.02753, 0.03162, 0.03302, 0.03973, 0.05855, 0.07936, 0.09937, 0.11565, 0.17064, 0.32294}},
+	"memory/nvidia-smi":                  {Cases: 12, Sources: 4, Group: "memory/nvidia-smi", q: [BandLevels]float64{-0.20771, -0.01347, -0.01246, -0.00897, -0.00110, 0.00379, 0.00621, 0.00786, 0.00922, 0.00950, 0.00983, 0.01187, 0.01819, 0.03590, 0.04691, 0.04986, 0.08894, 0.14868, 0.25598}},
+	"memory/reserved":                    {Cases: 17, Sources: 3, Group: "memory/reserved", q: [BandLevels]float64{-0.25446, -0.13382, -0.12029, -0.10022, -0.09971, -0.06712, -0.05886, -0.00477, 0.08447, 0.11732, 0.12687, 0.14166, 0.17432, 0.21658, 0.23923, 0.27304, 0.30280, 0.32964, 0.73700}},
+	"time/all":                           {Cases: 93, Sources: 15, Group: "time/all", q: [BandLevels]float64{-0.45592, -0.36244, -0.32465, -0.24509, -0.19355, -0.16725, -0.12914, -0.11456, -0.06873, -0.01136, 0.04368, 0.08018, 0.11883, 0.14579, 0.19685, 0.24428, 0.30734, 0.35143, 0.42795}},
+	"time/cnn":                           {Cases: 29, Sources: 5, Group: "time/cnn", q: [BandLevels]float64{-0.47960, -0.31058, -0.22761, -0.20901, -0.18073, -0.15027, -0.13760, -0.10146, -0.04776, 0.01127, 0.04337, 0.07117, 0.10842, 0.13779, 0.26037, 0.29437, 0.36638, 0.43290, 0.51380}},
+	"time/cnn/ddp":                       {Cases: 8, Sources: 3, Group: "time/cnn/ddp", q: [BandLevels]float64{-0.31621, -0.28524, -0.26591, -0.22353, -0.18114, -0.14070, -0.10511, -0.06951, -0.02319, 0.03742, 0.09804, 0.12406, 0.12413, 0.12419, 0.19181, 0.28644, 0.38107, 0.42563, 0.49806}},
+	"time/cnn/ddp/nvlink":                {Cases: 6, Sources: 3, Group: "time/cnn/ddp/nvlink", q: [BandLevels]float64{-0.27197, -0.21142, -0.18114, -0.15087, -0.12544, -0.10002, -0.07460, -0.04917, -0.00588, 0.03742, 0.08072, 0.12402, 0.19166, 0.25930, 0.32694, 0.39459, 0.42045, 0.44632, 0.49806}},
+	"time/cnn/single":                    {Cases: 21, Sources: 5, Group: "time/cnn/single", q: [BandLevels]float64{-0.47960, -0.34085, -0.30301, -0.23125, -0.20632, -0.15384, -0.14491, -0.13577, -0.10375, 0.01127, 0.03297, 0.05899, 0.07422, 0.15729, 0.26037, 0.28665, 0.43007, 0.44423, 0.51380}},
+	"time/cnn/single/one-gpu":            {Cases: 21, Sources: 5, Group: "time/cnn/single/one-gpu", q: [BandLevels]float64{-0.47960, -0.34085, -0.30301, -0.23125, -0.20632, -0.15384, -0.14491, -0.13577, -0.10375, 0.01127, 0.03297, 0.05899, 0.07422, 0.15729, 0.26037, 0.28665, 0.43007, 0.44423, 0.51380}},
+	"time/decoder":                       {Cases: 39, Sources: 7, Group: "time/decoder", q: [BandLevels]float64{-0.50558, -0.40140, -0.37563, -0.35936, -0.30829, -0.26082, -0.22280, -0.20864, -0.16604, -0.12159, -0.10666, -0.03615, 0.14735, 0.22931, 0.25811, 0.32014, 0.37104, 0.46509, 0.57278}},
+	"time/decoder/fsdp":                  {Cases: 29, Sources: 4, Group: "time/decoder/fsdp", q: [BandLevels]float64{-0.57526, -0.42295, -0.41157, -0.34520, -0.28624, -0.24730, -0.22313, -0.21154, -0.17290, -0.15752, -0.09726, -0.02704, 0.11746, 0.29923, 0.32370, 0.38524, 0.46099, 0.60435, 0.73477}},
+	"time/decoder/fsdp/network":          {Cases: 7, Sources: 3, Group: "time/decoder/fsdp/network", q: [BandLevels]float64{-0.53819, -0.53512, -0.53359, -0.50060, -0.45187, -0.40315, -0.36712, -0.35649, -0.34585, -0.33522, -0.28851, -0.24180, -0.19509, -0.14825, -0.10134, -0.05443, -0.02282, -0.02181, 0.00000}},
+	"time/encoder":                       {Cases: 24, Sources: 3, Group: "time/encoder", q: [BandLevels]float64{-0.81481, -0.31041, -0.27697, -0.21450, -0.17000, -0.10053, -0.05085, 0.06840, 0.07103, 0.07419, 0.11337, 0.13821, 0.14663, 0.16728, 0.18149, 0.22825, 0.36185, 0.42265, 0.52611}},
+	"time/encoder/ddp":                   {Cases: 12, Sources: 3, Group: "time/encoder/ddp", q: [BandLevels]float64{-0.32948, -0.07467, -0.00577, 0.03831, 0.03899, 0.05881, 0.09456, 0.10622, 0.10883, 0.11300, 0.11901, 0.14187, 0.19358, 0.32223, 0.39246, 0.39259, 0.42494, 0.47571, 0.49602}},
+	"time/encoder/ddp/nvlink":            {Cases: 12, Sources: 3, Group: "time/encoder/ddp/nvlink", q: [BandLevels]float64{-0.32948, -0.07467, -0.00577, 0.03831, 0.03899, 0.05881, 0.09456, 0.10622, 0.10883, 0.11300, 0.11901, 0.14187, 0.19358, 0.32223, 0.39246, 0.39259, 0.42494, 0.47571, 0.49602}},
+	"time/encoder/single":                {Cases: 12, Sources: 3, Group: "time/encoder/single", q: [BandLevels]float64{-0.72641, -0.53422, -0.34631, -0.21362, -0.17756, -0.14363, -0.11148, -0.09145, -0.07596, -0.03987, 0.00320, 0.09541, 0.16251, 0.16263, 0.18562, 0.23604, 0.25898, 0.26621, 0.37615}},
+	"time/encoder/single/one-gpu":        {Cases: 12, Sources: 3, Group: "time/encoder/single/one-gpu", q: [BandLevels]float64{-0.72641, -0.53422, -0.34631, -0.21362, -0.17756, -0.14363, -0.11148, -0.09145, -0.07596, -0.03987, 0.00320, 0.09541, 0.16251, 0.16263, 0.18562, 0.23604, 0.25898, 0.26621, 0.37615}},
 }

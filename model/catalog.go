@@ -254,6 +254,28 @@ const (
 // Archs lists the architectures the filter accepts.
 var Archs = []Arch{ArchX86, ArchARM}
 
+// ProviderRetirement reports whether provider p has nothing left to
+// offer because the catalog retired every one of its instance types
+// (cudo: retired 2026-03-31, the day Cudo Compute shut its public cloud
+// down): date is the latest retirement and source that type's citation.
+// ok is false when p still offers a type, has one only missing from the
+// latest fetch, or is not in the catalog.
+func (c *Catalog) ProviderRetirement(p string) (date, source string, ok bool) {
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if in.Provider != p {
+			continue
+		}
+		if in.Retired == "" {
+			return "", "", false
+		}
+		if in.Retired > date { // ISO dates order as strings
+			date, source = in.Retired, in.RetiredSource
+		}
+	}
+	return date, source, date != ""
+}
+
 // Arch returns the host CPU architecture, "x86_64" unless the catalog says
 // otherwise.
 func (in *Instance) Arch() string {
@@ -394,12 +416,15 @@ type Catalog struct {
 	Instances []Instance
 	Discounts []Discount
 	Models    []Architecture
+	// Regions is where each provider's regions are (geo.go).
+	Regions []ProviderRegions
 	// AsOf is the newest as_of date of the entries, YYYY-MM-DD.
 	AsOf string
 
 	gpus     map[string]int // normalised keys, names and aliases
 	gpuByKey map[string]int // exact keys: the hot path of matching
 	models   map[string]int
+	geo      *geoIndex
 }
 
 // Price returns the USD/hour of one instance in region r for mode p, and
@@ -459,7 +484,7 @@ func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[stri
 // MarketplaceProviders sell other people's machines at prices that change
 // by the hour: their catalog rows are snapshots, not price lists, so they
 // are offered only when asked for by name.
-var MarketplaceProviders = []string{"vast"}
+var MarketplaceProviders = []string{"vast", "lium", "hyperbolic", "simplepod"}
 
 // ErrNotFound is wrapped by lookups of unknown keys.
 var ErrNotFound = errors.New("not found")
@@ -468,9 +493,29 @@ var ErrNotFound = errors.New("not found")
 // "resnet_50", "resnet 50" → "resnet50"); "." is kept because it separates
 // versions ("llama-3.1-8b" vs "llama-31-8b").
 func NormKey(s string) string {
+	s = strings.TrimSpace(s)
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+	if ascii { // the common case, in one allocation: Index runs on every Load
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == '-' || c == '_' || c == ' ' || c == '/':
+			case 'A' <= c && c <= 'Z':
+				b.WriteByte(c + 'a' - 'A')
+			default:
+				b.WriteByte(c)
+			}
+		}
+		return b.String()
+	}
+	for _, r := range strings.ToLower(s) {
 		switch r {
 		case '-', '_', ' ', '/':
 			continue
@@ -493,15 +538,21 @@ func (c *Catalog) Index() {
 		}
 	}
 	c.models = make(map[string]int, len(c.Models)*3)
+	add := func(k string, i int) {
+		c.models[NormKey(k)] = i
+		if _, after, ok := strings.Cut(k, "/"); ok {
+			a := NormKey(after)
+			if _, taken := c.models[a]; !taken {
+				c.models[a] = i
+			}
+		}
+	}
 	for i := range c.Models {
 		m := &c.Models[i]
-		for _, k := range append([]string{m.Key, m.Name}, m.Aliases...) {
-			c.models[NormKey(k)] = i
-			if _, after, ok := strings.Cut(k, "/"); ok {
-				if _, taken := c.models[NormKey(after)]; !taken {
-					c.models[NormKey(after)] = i
-				}
-			}
+		add(m.Key, i)
+		add(m.Name, i)
+		for _, k := range m.Aliases {
+			add(k, i)
 		}
 	}
 	// Keys win over aliases of other entries.
@@ -512,6 +563,7 @@ func (c *Catalog) Index() {
 		c.gpus[NormKey(c.GPUs[i].Key)] = i
 		c.gpuByKey[c.GPUs[i].Key] = i
 	}
+	c.indexGeo()
 }
 
 // GPU returns the GPU with that key or alias. The error wraps ErrNotFound
@@ -562,9 +614,9 @@ func notFound(what, name string, keys []string, list string) error {
 		name = name[:maxSuggestRunes] + "…"
 	}
 	if s := Closest(name, keys, 3); len(s) > 0 {
-		return fmt.Errorf("%w: unknown %s %q; did you mean %s? (list them with %s)", ErrNotFound, what, name, OrList(quoteAll(s)), list)
+		return Errorf(ErrNotFound, "unknown "+what+" %q; did you mean %s? (list them with %s)", name, OrMsg(quoteAll(s)), list)
 	}
-	return fmt.Errorf("%w: unknown %s %q (list them with %s)", ErrNotFound, what, name, list)
+	return Errorf(ErrNotFound, "unknown "+what+" %q (list them with %s)", name, list)
 }
 
 func quoteAll(s []string) []string {

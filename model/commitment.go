@@ -1,7 +1,7 @@
 package model
 
 import (
-	"fmt"
+	"errors"
 	"math"
 )
 
@@ -76,7 +76,7 @@ type BreakEven struct {
 // interruptions are counted.
 func CommitmentBreakEven(p CommitmentPrices, usedHoursPerMonth float64) ([]BreakEven, error) {
 	if !(usedHoursPerMonth > 0) || usedHoursPerMonth > HoursPerMonth {
-		return nil, fmt.Errorf("%w: hours of use per month must be in (0, %d], got %g", ErrInvalidSpot, HoursPerMonth, usedHoursPerMonth)
+		return nil, Errorf(ErrInvalidSpot, "hours of use per month must be in (0, %d], got %g", HoursPerMonth, usedHoursPerMonth)
 	}
 	var out []BreakEven
 	for _, t := range []struct {
@@ -165,3 +165,7 @@ func (o *Offer) commitmentMessage() (m Message, ok bool) {
 	}
 	return Msg("%s commits to %.0f h: $%.0f whatever the job uses", Msg(string(o.Pricing)), CommitmentHours(o.Pricing), o.CommitmentUSD), true
 }
+
+// ErrInvalidSpot is wrapped by the spot computations when an input is out
+// of range.
+var ErrInvalidSpot = errors.New("invalid spot estimate input")

@@ -128,3 +128,12 @@ func TestJobBill(t *testing.T) {
 		t.Errorf("warning %q does not name the commitment and the job's own cost", w)
 	}
 }
+
+// near reports whether got is within rel of want (absolutely near 0 when
+// want is 0).
+func near(got, want, rel float64) bool {
+	if want == 0 {
+		return math.Abs(got) < 1e-12
+	}
+	return math.Abs(got-want) <= rel*math.Abs(want)
+}

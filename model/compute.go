@@ -126,32 +126,19 @@ func datasetSamples(w *Workload) float64 {
 	return 0
 }
 
-// Utilisation defaults by family. Model FLOPs utilisation is achieved model
-// FLOP/s over the dense peak (Chowdhery et al., 2022, "PaLM", Appendix B),
-// with FLOPs counted as in ForwardFLOPsPerSample; the time model applies
-// these as hardware FLOPs utilisation (DefaultHFU), so recomputation costs
-// time without lowering them again. The calibration suite
-// (data/testdata/calibration) checks them against published throughput.
+// Utilisation constants that are sourced, not fitted (the fitted ones are
+// Tuning's). Model FLOPs utilisation is achieved model FLOP/s over the
+// dense peak (Chowdhery et al., 2022, "PaLM", Appendix B), with FLOPs
+// counted as in ForwardFLOPsPerSample.
 const (
-	// MFUTransformer: BERT-large phase-1 pre-training on one A100 (44% amp,
-	// 48% tf32, DeepLearningExamples); with DataParallelEfficiency it gives
-	// Llama 2 pre-training on A100-80GB (45/43/38/46% end to end for
-	// 7B/13B/34B/70B from Touvron et al., 2023, Table 2 GPU-hours).
+	// MFUTransformer is the MFU of transformer inference prefill and of
+	// estimates without a GPU: Llama 2 pre-training on A100-80GB ran at
+	// 45/43/38/46% end to end for 7B/13B/34B/70B (Touvron et al., 2023,
+	// Table 2 GPU-hours). No calibration case times inference.
 	MFUTransformer = 0.45
-	// MFUSmallFinetune: fine-tuning transformers under 10⁹ parameters runs
-	// short, small batches: BERT-large SQuAD fine-tuning on A100 reaches 26%
-	// (amp) and 29% (tf32) (DeepLearningExamples).
-	MFUSmallFinetune = 0.27
-	// MFUConv: convolutional networks on tensor cores: ResNet-50 v1.5 at
-	// 19% (A100 amp) and 24% (V100 amp) (DeepLearningExamples).
-	MFUConv = 0.21
-	// MFUConvTF32: ResNet-50 v1.5 in tf32 on A100 reaches 15%.
-	MFUConvTF32 = 0.15
-	// MFUFP32: fp32 on CUDA cores reaches a large share of its low peak:
-	// ResNet-50 57% and BERT-large SQuAD 57% on V100 (DeepLearningExamples).
-	MFUFP32 = 0.55
 	// MFUFP8: fp8 runs measured against the fp8 peak: 28% for a 3B model on
-	// H100 (mosaicml/llm-foundry benchmarking table, amp_fp8).
+	// H100 (mosaicml/llm-foundry benchmarking table, amp_fp8); no fp8
+	// calibration case, so not fitted.
 	MFUFP8 = 0.28
 	// MBU is the memory-bandwidth utilisation of decoding (bytes read per
 	// second over peak bandwidth), the metric of Databricks' "LLM Inference
@@ -161,20 +148,83 @@ const (
 	MBU = 0.60
 )
 
-// DefaultMFU returns the MFU used when the user gives none, by family,
-// size, task and precision (see the constants above).
-func DefaultMFU(w *Workload) float64 {
+// utilClass is which utilisation figure a workload is timed at.
+type utilClass int
+
+const (
+	utilTransformer   utilClass = iota // HFUTransformer × width (training), MFUTransformer (inference)
+	utilSmallFinetune                  // Tuning.MFUSmallFinetune
+	utilConv                           // Tuning.MFUConv
+	utilConvTF32                       // Tuning.MFUConvTF32
+	utilFP32                           // Tuning.MFUFP32
+	utilFP8                            // MFUFP8
+)
+
+// utilClassOf returns w's utilisation class: by precision first (fp32,
+// fp8), then familyClass.
+func utilClassOf(w *Workload) utilClass {
+	switch w.Precision {
+	case FP32:
+		return utilFP32
+	case FP8:
+		return utilFP8
+	}
+	return familyClass(w)
+}
+
+// familyClass returns w's class by family (convolutional networks, in
+// tf32 apart), size and task (fine-tuning transformers under 10⁹
+// parameters), whatever the precision.
+func familyClass(w *Workload) utilClass {
 	switch {
-	case w.Precision == FP32:
-		return MFUFP32
-	case w.Precision == FP8:
-		return MFUFP8
 	case !w.Model.Family.Transformer() && w.Precision == TF32:
-		return MFUConvTF32
+		return utilConvTF32
 	case !w.Model.Family.Transformer():
-		return MFUConv
+		return utilConv
 	case w.Task != TaskTrain && w.Task != TaskInference && w.Model.ParamCount() < 1e9:
-		return MFUSmallFinetune
+		return utilSmallFinetune
+	}
+	return utilTransformer
+}
+
+// DefaultMFU returns the MFU used when the user gives none and no GPU is
+// known (and for inference), by family, size, task and precision (see
+// utilisation).
+func DefaultMFU(w *Workload) float64 { return utilisation(w, w.tuning(), false) }
+
+// utilisation returns the figure of w's class in t; a field of 0 falls
+// back to the next coarser figure (fp32 to the family's, tf32 CNNs to
+// 16-bit CNNs, CNNs and small fine-tunes to transformers). Transformers
+// get HFUTransformer scaled by widthFactor when hardware is true (the
+// time model), MFUTransformer otherwise.
+func utilisation(w *Workload, t *Tuning, hardware bool) float64 {
+	c := utilClassOf(w)
+	if c == utilFP32 {
+		if t.MFUFP32 > 0 {
+			return t.MFUFP32
+		}
+		c = familyClass(w)
+	}
+	switch c {
+	case utilFP8:
+		return MFUFP8
+	case utilConvTF32:
+		if t.MFUConvTF32 > 0 {
+			return t.MFUConvTF32
+		}
+		fallthrough
+	case utilConv:
+		if t.MFUConv > 0 {
+			return t.MFUConv
+		}
+		return t.HFUTransformer
+	case utilSmallFinetune:
+		if t.MFUSmallFinetune > 0 {
+			return t.MFUSmallFinetune
+		}
+	}
+	if hardware {
+		return t.HFUTransformer * widthFactor(&w.Model, t)
 	}
 	return MFUTransformer
 }

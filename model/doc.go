@@ -17,9 +17,15 @@
 //   - model/config: the configuration file (decode, validate, encode,
 //     [serve], [launch], answers); imports model and serve.
 //   - model/plan: work in phases (plan file, cost, check, savings);
-//     imports model and config.
+//     imports model, config and serve (a service phase is priced by the
+//     serving ranking).
+//   - model/decide: spot's expected cost with interruptions and the
+//     commitments' break-even beside one offer; imports model only.
+//   - model/probe: a probe run's result read back, compared with the
+//     estimate, kept as calibration cases; imports model and serve.
 //   - model/launch: the files that launch one offer (SkyPilot, torchrun,
-//     vllm, docker, Kubernetes, DeepSpeed); imports model, config, serve.
+//     vllm, docker, Kubernetes, DeepSpeed, the probe script); imports
+//     model, config, serve and probe.
 //
 // Nothing under model/ imports ui/ or data/, os or net.
 package model

@@ -256,7 +256,16 @@ func ParseEnum[T ~string](s, what string, valid []T, aliases map[string]T) (T, e
 	if v, ok := aliases[k]; ok {
 		return v, nil
 	}
-	return "", fmt.Errorf("%s %q: want %s", what, s, OrList(EnumNames(valid)))
+	return "", Msg("%s %q: want %v", what, s, OrMsg(EnumNames(valid)))
+}
+
+// OrMsg is OrList as a message ("%s or %s"), so a translation says "or"
+// in its language.
+func OrMsg(names []string) Message {
+	if len(names) < 2 {
+		return Msg("%s", OrList(names))
+	}
+	return Msg("%s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // OrList joins names as "a, b or c", for messages that list what is valid.
@@ -291,7 +300,7 @@ func (v *QuantType) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, Pars
 func unmarshalEnum[T ~string](dst *T, x any, parse func(string) (T, error)) error {
 	s, ok := x.(string)
 	if !ok {
-		return fmt.Errorf("want a string in quotes, got %s", DescribeTOML(x))
+		return Msg("want a string in quotes, got %s", DescribeTOML(x))
 	}
 	v, err := parse(s)
 	if err != nil {

@@ -40,11 +40,15 @@ type Estimate struct {
 	// context or NCCL's buffers, which nvidia-smi shows.
 	TorchAllocated, TorchReserved float64
 	// MemoryBand is the 90% range of the nvidia-smi total, bytes, from
-	// the calibration residuals of comparable cases (BandFor "memory").
+	// the out-of-sample calibration errors of comparable cases
+	// (MemoryCalibration).
 	MemoryBand [2]float64
-	// TimeBand is the 90% range of Hours (BandFor "time"); zero without
+	// TimeBand is the 90% range of Hours (TimeCalibration); zero without
 	// time.
 	TimeBand [2]float64
+	// memBand and timeBand are the calibration bands behind MemoryBand
+	// and TimeBand (bandFor); timeBand is nil without a GPU.
+	memBand, timeBand *Band
 
 	FLOPsPerSample float64 // model FLOPs of one training sample (or inference request), no recomputation
 	// HardwareFLOPsPerSample adds what activation checkpointing recomputes.
@@ -140,8 +144,8 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	e.PeakPhase = e.Phases[peak].Phase
 	e.TorchAllocated = e.Memory.Tensors()
 	e.TorchReserved = e.TorchAllocated + e.Overhead.Workspace + e.Overhead.Fragmentation
-	mb := BandFor("memory", &e.Workload)
-	e.MemoryBand = [2]float64{e.Memory.Total() * mb.Lo, e.Memory.Total() * mb.Hi}
+	e.memBand = bandFor("memory", "nvidia-smi", &e.Workload, g, Host{})
+	e.MemoryBand = [2]float64{e.Memory.Total() * e.memBand.Lo, e.Memory.Total() * e.memBand.Hi}
 
 	dp := float64(w.GPUs / w.TP)
 	if w.Task == TaskInference {
@@ -211,6 +215,7 @@ func (e *Estimate) time(g *GPU, h Host) {
 	e.PeakTFLOPS = g.PeakTFLOPS(w.Precision)
 	e.SamplesPerSecond, e.Hours, e.GPUHours, e.HasTime = 0, 0, 0, false
 	e.CommSeconds, e.MemoryBound, e.InputBound, e.HFU, e.HFUAchieved = 0, false, false, 0, 0
+	e.timeBand = bandFor("time", "", w, g, h)
 	peak := float64(w.GPUs) * e.PeakTFLOPS * 1e12 // FLOP/s, all GPUs
 	if peak <= 0 {
 		return
@@ -264,9 +269,41 @@ func (e *Estimate) time(g *GPU, h Host) {
 		e.Hours = e.Samples * perSample / 3600
 		e.GPUHours = e.Hours * float64(w.GPUs)
 		e.HasTime = true
-		tb := BandFor("time", w)
-		e.TimeBand = [2]float64{e.Hours * tb.Lo, e.Hours * tb.Hi}
+		e.TimeBand = [2]float64{e.Hours * e.timeBand.Lo, e.Hours * e.timeBand.Hi}
 	}
+}
+
+// MemoryCalibration returns the band behind MemoryBand: the calibration
+// group of the nvidia-smi total and its out-of-sample errors.
+func (e *Estimate) MemoryCalibration() Band {
+	if e.memBand == nil {
+		return fallbackBand
+	}
+	return *e.memBand
+}
+
+// TimeCalibration returns the band behind TimeBand; the fallback band
+// without a GPU.
+func (e *Estimate) TimeCalibration() Band {
+	if e.timeBand == nil {
+		return fallbackBand
+	}
+	return *e.timeBand
+}
+
+// OOMChance returns the probability, 0.05–0.95, that the job needs more
+// than usable bytes per GPU: where usable falls in the out-of-sample
+// error distribution of comparable calibration cases
+// (MemoryCalibration, Band.Exceedance). It is the chance of running out
+// of memory a borderline verdict states; 0.05 means at most 5% (the
+// range's top fits), 0.95 at least 95%.
+func (e *Estimate) OOMChance(usable float64) float64 {
+	total := e.Memory.Total()
+	if total <= 0 {
+		return 0
+	}
+	b := e.MemoryCalibration()
+	return b.Exceedance(usable / total)
 }
 
 // PhaseList returns the phases e has: three for training, one for
@@ -373,7 +410,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 		add("tensor parallel over %d GPUs splits weights, states and most activations (Megatron-LM, Korthikanti et al. 2022 §4.2.1)", w.TP)
 	}
 	o := e.Overhead
-	add("overhead: CUDA context %.0f MiB, workspaces %.0f MiB, NCCL %.0f MiB, allocator fragmentation %.0f%% of activations and gradients", o.CUDAContext/MiB, o.Workspace/MiB, o.Communication/MiB, FragmentationFraction*100)
+	add("overhead: CUDA context %.0f MiB, workspaces %.0f MiB, NCCL %.0f MiB, allocator fragmentation %.0f%% of activations and gradients", o.CUDAContext/MiB, o.Workspace/MiB, o.Communication/MiB, w.tuning().FragmentationFraction*100)
 	switch w.Framework {
 	case JAX:
 		add("JAX preallocates 75%% of GPU memory by default (XLA_PYTHON_CLIENT_PREALLOCATE); the figure here is what the job needs")
@@ -400,12 +437,12 @@ func (e *Estimate) AssumptionMessages() []Message {
 		default:
 			var attn any = ""
 			if w.Flash() && w.Model.Family == FamilyDecoder && a.HasShape() {
-				attn = Msg("; fused attention at %.0f%% of that, a causal kernel running about half the attention FLOPs counted (Dao 2023, §3.1.1)", AttentionEfficiency*100)
+				attn = Msg("; fused attention at %.0f%% of that, a causal kernel running about half the attention FLOPs counted (Dao 2023, §3.1.1)", w.tuning().AttentionEfficiency*100)
 			}
 			add("time: %.3g dense TFLOPS (%s), the matmuls at %.2f of it (by family, GPU generation and width; llm-foundry, DeepLearningExamples, Llama 2)%s; HFU %.2f (recomputed FLOPs counted), MFU %.2f (PaLM App. B counting)", e.PeakTFLOPS, e.Precision, e.HFU, attn, e.HFUAchieved, e.MFU)
 		}
 		if e.MemoryBound {
-			add("memory-bound: moving %d× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
+			add("memory-bound: moving %.3g× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", w.tuning().CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 		if w.GPUs/w.TP > 1 && w.Task.Training() && w.MFU == 0 {
 			add("collectives: %s ring traffic over %.0f GB/s per GPU (%d GPUs per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, e.Host.GPUsPerNode, e.CommSeconds)
@@ -426,11 +463,11 @@ func (e *Estimate) AssumptionMessages() []Message {
 			add("decoding is timed as the slower of compute and reading weights + KV cache at %.0f%% of %.0f GB/s", MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 	}
-	mb := BandFor("memory", w)
-	add("90%% range: %.2f–%.2f GiB per GPU (nvidia-smi), from %d calibration cases (%s)", e.MemoryBand[0]/GiB, e.MemoryBand[1]/GiB, mb.Cases, BandKey("memory", w))
+	mb := e.MemoryCalibration()
+	add("90%% range: %.2f–%.2f GiB per GPU (nvidia-smi), from the out-of-sample errors of %d calibration cases from %d sources (%s)", e.MemoryBand[0]/GiB, e.MemoryBand[1]/GiB, mb.Cases, mb.Sources, mb.Group)
 	if e.HasTime {
-		tb := BandFor("time", w)
-		add("90%% range of the time: %.3g–%.3g h, from %d calibration cases (%s)", e.TimeBand[0], e.TimeBand[1], tb.Cases, BandKey("time", w))
+		tb := e.TimeCalibration()
+		add("90%% range of the time: %.3g–%.3g h, from the out-of-sample errors of %d calibration cases from %d sources (%s)", e.TimeBand[0], e.TimeBand[1], tb.Cases, tb.Sources, tb.Group)
 	}
 	if e.Samples == 0 {
 		add("no dataset given: job time and cost are not computed")

@@ -253,9 +253,16 @@ func TestTraps(t *testing.T) {
 		}
 	})
 	t.Run("CUDA context and fragmentation are in the overhead", func(t *testing.T) {
-		e := compute(t, Workload{Settings: Settings{MicroBatch: 8}, Model: gpt2Small})
-		if e.Overhead.CUDAContext != CUDAContextBytes || e.Overhead.Fragmentation <= 0 {
-			t.Errorf("overhead %+v lacks the CUDA context or fragmentation", e.Overhead)
+		tn := Tuning{HFUTransformer: 0.5, FragmentationFraction: 0.1}
+		e := compute(t, Workload{Settings: Settings{MicroBatch: 8}, Model: gpt2Small, Tuning: &tn})
+		var dyn float64 // the largest activations and gradients of any phase, as overhead takes them
+		var acts, grads float64
+		for _, p := range e.PhaseList() {
+			acts, grads = max(acts, p.Memory.Activations), max(grads, p.Memory.Gradients)
+		}
+		dyn = acts + grads
+		if e.Overhead.CUDAContext != CUDAContextBytes || math.Abs(e.Overhead.Fragmentation-0.1*dyn) > 1 || dyn <= 0 {
+			t.Errorf("overhead %+v lacks the CUDA context or 10%% fragmentation of %.4g B", e.Overhead, dyn)
 		}
 	})
 	t.Run("ZeRO-3 shards model states, never activations: GPT-2 at a large batch barely drops", func(t *testing.T) {
@@ -416,7 +423,8 @@ func TestMaxMicroBatch(t *testing.T) {
 }
 
 func TestFitAdvice(t *testing.T) {
-	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 2048}, Model: llama2_7B}
+	// A global batch of 8 (1 × 8): sharding over up to 8 GPUs keeps it.
+	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, GradAccum: 8, SeqLen: 2048}, Model: llama2_7B}
 	adv := FitAdvice(w, 80*GiB*(1-FitMargin))
 	if len(adv) == 0 {
 		t.Fatal("no advice for a full fine-tune of 7B on one 80 GiB GPU")
@@ -424,17 +432,43 @@ func TestFitAdvice(t *testing.T) {
 	if !adv[0].Fits {
 		t.Errorf("first advice %q does not fit", adv[0].Change)
 	}
-	var sawZeRO, sawLoRA bool
+	var sawZeRO bool
 	for _, a := range adv {
 		e, _ := Compute(a.Workload, nil)
 		if e.Memory.Total() != a.Total {
 			t.Errorf("%q: Total %.4g B, recomputed %.4g B", a.Change, a.Total, e.Memory.Total())
 		}
 		sawZeRO = sawZeRO || a.Workload.Strategy == ZeRO3
-		sawLoRA = sawLoRA || a.Workload.Task == TaskLoRA
+		// Advice keeps the job (issue 31): never another task (LoRA for a
+		// full fine-tune) or model.
+		if a.Workload.Task != TaskFinetune || a.Workload.Model.Key != llama2_7B.Key {
+			t.Errorf("%q changes the job: task %s, model %s", a.Change, a.Workload.Task, a.Workload.Model.Key)
+		}
 	}
-	if !sawZeRO || !sawLoRA {
-		t.Errorf("advice lacks ZeRO-3 (%v) or LoRA (%v): %+v", sawZeRO, sawLoRA, adv)
+	if !sawZeRO {
+		t.Errorf("advice lacks ZeRO-3: %+v", adv)
+	}
+	// A global batch of one sample cannot be shared by two GPUs: no
+	// sharding is advised rather than one that changes the batch.
+	w.GradAccum = 1
+	for _, a := range FitAdvice(w, 80*GiB*(1-FitMargin)) {
+		if a.Workload.Strategy == ZeRO3 {
+			t.Errorf("global batch 1: %q", a.Change)
+		}
+	}
+}
+
+// TestFitAdviceKeepsGlobalBatch: sharding over more GPUs keeps a global
+// batch the job states (micro-batch 1 × accumulation 8 = 8): each of n
+// GPUs accumulates 8 ÷ n, and a GPU count that cannot share it (none
+// here up to 8) is not advised.
+func TestFitAdviceKeepsGlobalBatch(t *testing.T) {
+	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, GradAccum: 8, SeqLen: 2048}, Model: llama2_7B}
+	for _, a := range FitAdvice(w, 40*GiB*(1-FitMargin)) {
+		v := a.Workload
+		if g := v.GlobalBatch(); g != 8 {
+			t.Errorf("%q: global batch %d (micro-batch %d × accumulation %d × %d GPUs), want 8", a.Change, g, v.MicroBatch, v.GradAccum, v.GPUs)
+		}
 	}
 }
 

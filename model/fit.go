@@ -22,7 +22,11 @@ type Fit struct {
 	// against UsableBytes: VerdictFits when even its top fits,
 	// VerdictBorderline when the band straddles it, VerdictNoFit when
 	// even its bottom does not.
-	Verdict       FitVerdict
+	Verdict FitVerdict
+	// OOMChance is, for a borderline verdict, the probability (0.05–0.95)
+	// that the job needs more than UsableBytes (Estimate.OOMChance); 0
+	// otherwise.
+	OOMChance     float64
 	MaxMicroBatch int      // largest micro-batch (sequences for inference) that fits; 0 if none
 	Advice        []Advice // when it does not fit: changes that help, those that fit first
 	// Tips are the single changes that save the most on this GPU type,
@@ -57,6 +61,9 @@ func CheckFit(e *Estimate, g *GPU) Fit {
 	if !f.Refused.IsZero() {
 		f.Verdict = VerdictCannotRun
 	}
+	if f.Verdict == VerdictBorderline {
+		f.OOMChance = e.OOMChance(f.UsableBytes)
+	}
 	f.MaxMicroBatch, _ = MaxMicroBatch(e.Workload, f.UsableBytes)
 	if !f.Fits && f.Refused.IsZero() {
 		f.Advice = FitAdvice(e.Workload, f.UsableBytes)
@@ -79,8 +86,9 @@ const (
 )
 
 // VerdictFor weighs a memory band (low, high bytes) against usable bytes:
-// fits when even its top fits, borderline when it straddles them, does
-// not fit when even its bottom does not.
+// fits when even its top fits (at most a 5% chance of needing more),
+// borderline when it straddles them (Estimate.OOMChance says how likely
+// running out is), does not fit when even its bottom does not.
 func VerdictFor(band [2]float64, usable float64) FitVerdict {
 	switch {
 	case band[1] <= usable:

@@ -3,7 +3,6 @@ package model
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -15,10 +14,14 @@ import (
 type Query struct {
 	Providers []string // provider keys; empty means all
 	GPUs      []string // GPU keys; empty means all
-	// Regions are region names or prefixes ("us-east-1", "us-", "europe-");
+	// Regions are region names, prefixes ("us-east-1", "us-", "europe-")
+	// or continents ("europe", "eu", "asia", "north-america": geo.go);
 	// empty means all.
 	Regions []string
-	Pricing Pricing // OnDemand when empty
+	// Countries keep regions in these countries (ISO 3166-1 alpha-2 codes
+	// or English names, geo.go); empty means any.
+	Countries []string
+	Pricing   Pricing // OnDemand when empty
 	// AutoGPUs picks, per instance type, the fewest GPUs (whole instances)
 	// that fit and meet DeadlineHours; otherwise the workload's GPUs are used.
 	AutoGPUs bool
@@ -42,11 +45,19 @@ type Query struct {
 	// ranked.
 	ExchangeRates map[string]float64
 
-	// AllowPrecisionFallback lets a GPU without bf16 or fp8, when that is
-	// the precision asked for, run the framework's fallback
-	// (GPU.RunPrecision); otherwise its offers are near misses naming it.
-	// Mixed precision (amp-bf16, amp-fp16) always falls back.
+	// AllowPrecisionFallback lets a GPU without the precision asked for
+	// run the framework's fallback (GPU.RunPrecision: amp-bf16 → amp-fp16,
+	// bf16 → fp16, fp8 → bf16); otherwise its offers are near misses
+	// naming it.
 	AllowPrecisionFallback bool
+	// PrecisionAsked says the user named the precision (--precision typed
+	// on the command line). Only a precision left to its default adapts to
+	// the GPU without AllowPrecisionFallback, as vLLM's --dtype auto loads
+	// bf16 weights in fp16 where the GPU has no bf16
+	// (vllm/config/model.py _resolve_auto_dtype): the default amp-bf16
+	// runs amp-fp16 on a T4 or V100, an amp-bf16 asked for does not.
+	// Pure bf16 and fp8 never adapt on their own.
+	PrecisionAsked bool
 }
 
 // SortKey orders offers.
@@ -90,6 +101,10 @@ type Offer struct {
 	// (VerdictFor), as estimate does: an offer fits at the point estimate
 	// but is borderline when the top of the band is past the usable memory.
 	Verdict FitVerdict
+	// OOMChance is, for a borderline offer, the probability (0.05–0.95)
+	// that the job needs more than UsableBytes (Estimate.OOMChance); 0
+	// otherwise.
+	OOMChance float64
 
 	USDPerHour float64 // the whole deployment
 	MonthlyUSD float64 // USDPerHour × hours per month
@@ -149,6 +164,9 @@ const (
 	RejectJobBudget RejectKind = "job budget"
 	RejectDeadline  RejectKind = "deadline"
 	RejectInvalid   RejectKind = "invalid deployment"
+	// RejectBatch: the instance's GPUs cannot share the job's global batch
+	// in whole samples (Workload.OnGPUs), so renting them would change it.
+	RejectBatch RejectKind = "global batch"
 )
 
 // ReasonCount is how many offers one kind of rejection removed.
@@ -216,10 +234,11 @@ type estimateKey struct {
 }
 
 type matcher struct {
-	w     Workload
-	cat   *Catalog
-	q     Query
-	cache map[estimateKey]*estimateResult
+	w       Workload
+	cat     *Catalog
+	q       Query
+	regions RegionFilter // q.Regions and q.Countries, parsed once
+	cache   map[estimateKey]*estimateResult
 	// shapes memoises shape per shapeKey: a 100,000-type overlay has a few
 	// dozen distinct shapes, and each miss formats its reason.
 	shapes map[shapeKey]shapeResult
@@ -283,6 +302,7 @@ type estimateResult struct {
 	e        Estimate
 	err      error
 	fallback Precision // precision actually used when the GPU lacks the asked one
+	batch    bool      // err: the GPUs cannot share the global batch (Workload.OnGPUs)
 }
 
 // estimate returns the (cached) estimate of w on n GPUs of g with strategy s.
@@ -291,12 +311,18 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 	if r, ok := m.cached(k); ok {
 		return r
 	}
-	w := m.w
-	w.GPUs, w.Strategy = n, s
-	if w.GPUs%w.TP != 0 {
-		w.TP = 1
-	}
+	// The job on n GPUs keeps its global batch (Workload.OnGPUs): the
+	// accumulation, then the micro-batch, shrink to carry it.
+	w, ok := m.w.OnGPUs(n)
+	w.Strategy = s
 	r := &estimateResult{}
+	if !ok {
+		r.err = Msg("%d GPUs cannot share a global batch of %d (micro-batch %d × gradient accumulation %d) in whole samples: make it a multiple of %d (grad_accum) to run on them",
+			n/w.TP, m.w.GlobalBatch(), m.w.MicroBatch, m.w.GradAccum, n/w.TP)
+		r.batch = true
+		m.cache[k] = r
+		return r
+	}
 	if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision {
 		r.fallback, w.Precision = run, run
 	}
@@ -321,7 +347,7 @@ func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateR
 		m.cache[k] = base
 		return base
 	}
-	r := &estimateResult{e: base.e, err: base.err, fallback: base.fallback}
+	r := &estimateResult{e: base.e, err: base.err, fallback: base.fallback, batch: base.batch}
 	if r.err == nil {
 		r.e.Retime(g, h)
 	}
@@ -351,8 +377,9 @@ func timingHost(w *Workload, n int, h Host) Host {
 //
 // An offer fits when the per-GPU need is within UsableBytes of its GPU,
 // the host RAM meets HostRAMNeed, the GPU supports the precision (or a
-// documented fallback: amp-bf16 → amp-fp16 without bf16, fp8 → bf16
-// without fp8; pure bf16 training has no fallback), and it meets the price,
+// documented fallback when the query allows it or the precision is the
+// default (Query.PrecisionAsked): amp-bf16 → amp-fp16 without bf16, fp8 →
+// bf16 without fp8; pure bf16 training has no fallback), and it meets the price,
 // budget and deadline limits. Multi-node offers need AllowMultiNode; the
 // instance count is ceil(GPUs / GPUs per instance). Of the instance types
 // with the same provider, region and GPU, only the cheapest that fits is
@@ -433,13 +460,13 @@ func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
 
 // shapeQuery is the part of a Query that shape and sizedGPUs read.
 type shapeQuery struct {
-	autoGPUs, precisionFallback, multiNode bool
-	maxNodes, maxGPUs                      int
-	deadlineHours                          float64
+	autoGPUs, precisionFallback, precisionAsked, multiNode bool
+	maxNodes, maxGPUs                                      int
+	deadlineHours                                          float64
 }
 
 func shapeQueryOf(q *Query) shapeQuery {
-	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.AllowMultiNode, q.MaxNodes, q.MaxGPUs, q.DeadlineHours}
+	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.PrecisionAsked, q.AllowMultiNode, q.MaxNodes, q.MaxGPUs, q.DeadlineHours}
 }
 
 // recommendShared is Recommend reusing shared's estimates when w (defaulted)
@@ -480,7 +507,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	rec.Offers = sc.offers
 	rejected := sc.nearMisses()
 	if sc.considered == 0 {
-		return rec, fmt.Errorf("%w: no instance in the catalog matches %s", ErrNoOffers, m.describeFilters())
+		return rec, Errorf(ErrNoOffers, "no instance in the catalog matches %s", m.describeFilters())
 	}
 	sortOffers(rec.Offers, q.Sort)
 	// Reasons are formatted for the near misses kept only: a savings
@@ -527,7 +554,7 @@ func recommendQuery(q Query, w *Workload) Query {
 // estimates and shapes when they were made for w (and for q's shape
 // query); shared (nil: none) is reset to w's when they were not.
 func newMatcher(w Workload, cat *Catalog, q Query, shared *sharedEstimates) matcher {
-	m := matcher{w: w, cat: cat, q: q}
+	m := matcher{w: w, cat: cat, q: q, regions: q.RegionFilter(cat)}
 	switch {
 	case shared == nil:
 		m.cache = make(map[estimateKey]*estimateResult, 64)
@@ -572,7 +599,7 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 	)
 	for j := range in.Prices {
 		rp := &in.Prices[j]
-		if !q.AllowsRegion(rp.Region) {
+		if !m.regions.Match(in.Provider, rp.Region) {
 			continue
 		}
 		unit, ok := m.cat.Price(in, rp, q.Pricing, q.ExchangeRates)
@@ -722,7 +749,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	usable := UsableBytes(g)
 	if why := CannotRun(w, g); !why.IsZero() {
 		return deployment{}, RejectPrecision, why
-	} else if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision && (w.Precision == BF16 || w.Precision == FP8) && !m.q.AllowPrecisionFallback {
+	} else if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision && !m.q.AllowPrecisionFallback &&
+		(w.Precision == BF16 || w.Precision == FP8 || m.q.PrecisionAsked) {
 		return deployment{}, RejectPrecision, Msg("%s has no %s; it would run %s (allow_precision_fallback)", g.Name, w.Precision, run)
 	}
 	if why := frameworkSupport(g, w.Framework); !why.IsZero() {
@@ -790,6 +818,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	switch {
 	case last.r == nil:
 		return last, RejectInvalid, Msg("no valid GPU count")
+	case last.r.err != nil && last.r.batch:
+		return last, RejectBatch, ErrMessage(last.r.err)
 	case last.r.err != nil:
 		return last, RejectInvalid, ErrMessage(last.r.err)
 	case lastNeed > usable && last.gpus > 1:
@@ -845,6 +875,9 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	}
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
 	o.Verdict = VerdictFor(e.MemoryBand, o.UsableBytes)
+	if o.Verdict == VerdictBorderline {
+		o.OOMChance = e.OOMChance(o.UsableBytes)
+	}
 	o.MonthlyUSD = o.USDPerHour * m.q.HoursPerMonth
 	if e.HasTime {
 		o.JobHours = e.Hours
@@ -886,11 +919,11 @@ func (o *Offer) WarningMessages() []Message {
 	}
 	w := &o.Estimate.Workload
 	if o.Verdict == VerdictBorderline {
-		out = append(out, Msg("~ borderline: the 90%% band reaches %.2f GiB, past the %.2f GiB usable; leave room or use a smaller micro-batch",
-			o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
+		out = append(out, Msg("~ borderline: about %.0f%% chance of running out of memory (the 90%% range reaches %.2f GiB, past the %.2f GiB usable); leave room or use a smaller micro-batch",
+			RoundChance(o.OOMChance)*100, o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
 	}
 	if o.Pricing == Spot {
-		out = append(out, Msg("spot: can be reclaimed at short notice; checkpoint often and resume"))
+		out = append(out, Msg(SpotWarning))
 	}
 	if m, ok := o.commitmentMessage(); ok {
 		out = append(out, m)
@@ -947,9 +980,12 @@ func (q *Query) AllowsGPU(key string) bool {
 	return len(q.GPUs) == 0 || slices.Contains(q.GPUs, key)
 }
 
-// AllowsRegion reports whether q lets offers in region r through
-// (RegionMatches of q.Regions).
-func (q *Query) AllowsRegion(r string) bool { return RegionMatches(r, q.Regions) }
+// RegionFilter returns q's region and country filter (Regions and
+// Countries) over cat's geography, parsed once: its Match decides each
+// provider's region.
+func (q *Query) RegionFilter(cat *Catalog) RegionFilter {
+	return NewRegionFilter(cat, q.Regions, q.Countries)
+}
 
 // RegionMatches applies a region filter: r matches when wants is empty,
 // names r, or holds a prefix of r ending in '-' ("us-") or '*' ("asia*",
@@ -974,6 +1010,9 @@ func (m *matcher) describeFilters() string {
 	if len(m.q.Regions) > 0 {
 		parts = append(parts, "regions "+strings.Join(m.q.Regions, ","))
 	}
+	if len(m.q.Countries) > 0 {
+		parts = append(parts, "countries "+strings.Join(m.q.Countries, ","))
+	}
 	parts = append(parts, "pricing "+string(m.q.Pricing))
 	return strings.Join(parts, ", ") + " (list them with gpuplan catalog instances)"
 }
@@ -983,7 +1022,7 @@ func (m *matcher) describeFilters() string {
 // above one sized to the job on the cost keys. An 8-GPU host running a
 // 1-GPU job on all 8 GPUs finishes about 8× sooner at about the same job
 // cost; closer than 10% is inside the estimate's own error (the 90% time
-// bands of calibration_bands.go, and BandFor's ×0.75–×1.33 default, are
+// bands of calibration_bands.go, and the ×0.75–×1.33 fallback, are
 // all wider than ±10%), while the bigger host adds data-parallel
 // communication the estimate only approximates, idle GPUs when the count
 // is fixed, and a larger reservation to obtain. So a near tie goes to the
@@ -1128,6 +1167,20 @@ func sortOffers(offers []Offer, k SortKey) {
 // GPU (frameworkSupport).
 func unchangeable(kind RejectKind) bool { return kind == RejectSoftware }
 
+// rejectTier orders near misses by how near they are: those a setting
+// or more memory would fix first, then hosts whose GPU count cannot
+// share the global batch (a host of that size would change the job),
+// then hosts no setting can make run.
+func rejectTier(kind RejectKind) int {
+	switch {
+	case unchangeable(kind):
+		return 2
+	case kind == RejectBatch:
+		return 1
+	}
+	return 0
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -1154,7 +1207,7 @@ func keepNearMiss(r []Rejection, x Rejection, n int) []Rejection {
 // price, provider and type. (New-user trial: the cheapest misses were AMD
 // hosts no ROCm build supports, ahead of 8-GPU hosts a few GiB short.)
 func compareRejections(a, b Rejection) int {
-	if c := cmp.Compare(b2i(unchangeable(a.Kind)), b2i(unchangeable(b.Kind))); c != 0 {
+	if c := cmp.Compare(rejectTier(a.Kind), rejectTier(b.Kind)); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(max(a.ShortBytes, 0), max(b.ShortBytes, 0)); c != 0 {

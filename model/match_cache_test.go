@@ -102,18 +102,19 @@ func TestRecommendCachesMatchDirectEstimate(t *testing.T) {
 // carries estimates from one call to the next while the workload is the
 // same, prices every change as a fresh eval does (a new EvalCheapestJob
 // per call shares nothing). The changes mix query-only ones (pricing, one
-// GPU, one region) with workload changes (LoRA, QLoRA, checkpointing), in
-// the order RankSavings runs them.
+// GPU, one region) with workload changes (8-bit AdamW, a smaller
+// micro-batch with more accumulation, checkpointing), in the order
+// RankSavings runs them.
 func TestEvalCheapestJobSharedEstimates(t *testing.T) {
 	cat := testCatalog()
-	base := Scenario{Workload: Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B},
+	base := Scenario{Workload: Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 2, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B},
 		Query: Query{AutoGPUs: true, AllowMultiNode: true}}
 	changes := ScenarioChanges(base, []string{"g16", "g40", "g80"}, []string{"us-east-1", "eu-west-1"})
 	kinds := map[string]bool{}
 	for _, c := range changes {
 		kinds[c.Kind] = true
 	}
-	if !kinds["pricing"] || !kinds["gpu"] || !kinds["region"] || !kinds["adapters"] {
+	if !kinds["pricing"] || !kinds["gpu"] || !kinds["region"] || !kinds["batch"] || !kinds["checkpointing"] {
 		t.Fatalf("changes %v lack a kind this test needs", kinds)
 	}
 	shared := EvalCheapestJob(cat)

@@ -402,10 +402,80 @@ func TestOfferVerdict(t *testing.T) {
 			if o.Verdict != tt.want {
 				t.Errorf("verdict %q, want %q", o.Verdict, tt.want)
 			}
-			band := fmt.Sprintf("band reaches %.2f GiB, past the %.2f GiB usable", top/GiB, tt.usable/GiB)
+			band := fmt.Sprintf("chance of running out of memory (the 90%% range reaches %.2f GiB, past the %.2f GiB usable)", top/GiB, tt.usable/GiB)
 			if got := hasWarning(o, band); got != (tt.want == VerdictBorderline) {
 				t.Errorf("warning %q present = %v; warnings %v", band, got, o.Warnings())
 			}
+			// Usable memory above the need but below the band's top: some
+			// chance of running out, less than with usable at the need.
+			if tt.want == VerdictBorderline && (o.OOMChance <= 0.05 || o.OOMChance >= e.OOMChance(need) || o.OOMChance != e.OOMChance(tt.usable)) {
+				t.Errorf("OOM chance %.3f, want between 0.05 and %.3f (usable at the need)", o.OOMChance, e.OOMChance(need))
+			}
+			if tt.want == VerdictFits && o.OOMChance != 0 {
+				t.Errorf("a fitting offer has an OOM chance %.3f", o.OOMChance)
+			}
 		})
+	}
+}
+
+// TestPrecisionAskedNoFallback: the fallback rule for each way a precision
+// can reach Recommend. G16 (compute capability 7.0) has no bf16: amp-bf16
+// left to its default adapts to amp-fp16 there, as vLLM's --dtype auto
+// does; amp-bf16 asked for (Query.PrecisionAsked) is a near miss naming
+// the fallback switch unless AllowPrecisionFallback; G40 (8.0) runs it
+// either way.
+func TestPrecisionAskedNoFallback(t *testing.T) {
+	w := small
+	w.Precision = AMPBF16
+	for _, tt := range []struct {
+		name          string
+		asked, allow  bool
+		g16Offered    bool
+		g16NearMissed bool
+	}{
+		{"default amp-bf16 adapts", false, false, true, false},
+		{"amp-bf16 asked: near miss", true, false, false, true},
+		{"amp-bf16 asked, fallback allowed", true, true, true, false},
+	} {
+		r := recommend(t, w, Query{Providers: []string{"p1"}, PrecisionAsked: tt.asked, AllowPrecisionFallback: tt.allow})
+		g16, g40 := false, false
+		for _, o := range r.Offers {
+			g16 = g16 || o.GPU.Key == "g16"
+			g40 = g40 || o.GPU.Key == "g40"
+		}
+		near := false
+		for _, x := range r.Rejected {
+			near = near || x.Instance.GPU == "g16" && strings.Contains(x.Reason, "has no amp-bf16; it would run amp-fp16 (allow_precision_fallback)")
+		}
+		if g16 != tt.g16Offered || near != tt.g16NearMissed || !g40 {
+			t.Errorf("%s: G16 offered %v, near miss %v, G40 offered %v; want %v, %v, true", tt.name, g16, near, g40, tt.g16Offered, tt.g16NearMissed)
+		}
+	}
+}
+
+// TestProviderRetirement: a provider is retired only when every one of
+// its types is, on the latest date among them; one type still offered
+// (or only missing from a fetch) keeps it; an unknown provider is not.
+func TestProviderRetirement(t *testing.T) {
+	c := &Catalog{Instances: []Instance{
+		{Provider: "gone", Type: "a", Retired: "2026-03-01", RetiredSource: "first"},
+		{Provider: "gone", Type: "b", Retired: "2026-03-31", RetiredSource: "shut down"},
+		{Provider: "half", Type: "a", Retired: "2026-03-31"},
+		{Provider: "half", Type: "b"},
+		{Provider: "fetch", Type: "a", MissingSince: "2026-11-30"},
+	}}
+	for _, tt := range []struct {
+		p, date, source string
+		ok              bool
+	}{
+		{"gone", "2026-03-31", "shut down", true},
+		{"half", "", "", false},
+		{"fetch", "", "", false},
+		{"nobody", "", "", false},
+	} {
+		date, source, ok := c.ProviderRetirement(tt.p)
+		if date != tt.date || source != tt.source || ok != tt.ok {
+			t.Errorf("%s: %q %q %v, want %q %q %v", tt.p, date, source, ok, tt.date, tt.source, tt.ok)
+		}
 	}
 }

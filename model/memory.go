@@ -92,6 +92,15 @@ const (
 	// (PyTorch 2.10, CUDA 13, unslothai/unsloth-zoo#1053); we take 430 MiB.
 	// Without lazy loading it was 636 MiB to over 1 GB.
 	CUDAContextBytes = 430 * MiB
+	// CUDAContextEagerBytes is the CUDA context before PyTorch 1.13, which
+	// loaded every kernel of its libraries at the first CUDA call (CUDA's
+	// eager module loading): 1343 MiB read with nvidia-smi after one tiny
+	// tensor on a V100 with PyTorch 1.10 and CUDA 11.2 (transformers docs,
+	// "Model training anatomy": "the kernels alone take up 1.3GB"; the
+	// same page as the suite's hf-anatomy cases, a reading, not a fit);
+	// pytorch/pytorch#86509 measured 636 MiB with eager loading for a
+	// process that used fewer libraries.
+	CUDAContextEagerBytes = 1343 * MiB
 	// CUBLASWorkspaceBytes is cuBLAS's workspace per handle and stream:
 	// PyTorch allocates 32 MiB on Hopper and Blackwell and 8.125 MiB
 	// (":4096:2:16:8") on older GPUs (PyTorch CUDA semantics notes, "cuBLAS
@@ -103,13 +112,6 @@ const (
 	// for the two ring neighbours of each GPU. NCCL may use several
 	// channels, each with its own buffers, so this is a lower bound.
 	NCCLBufferBytes = 2 * 4 * MiB
-	// FragmentationFraction is the share of dynamically allocated memory
-	// (activations and gradients, freed and re-allocated every step) that
-	// PyTorch's caching allocator holds reserved but cannot reuse. No
-	// systematic measurement is published; the ZeRO paper (§3.2) saw over
-	// 30% of memory unusable in extreme cases, PyTorch's notes describe the
-	// "slivers" that expandable_segments avoids. 10% is our typical case.
-	FragmentationFraction = 0.10
 )
 
 // recipeBytes are bytes per trainable parameter of each model state
@@ -296,14 +298,15 @@ func (a *Architecture) blockActivation(s, sKV, b, p, t float64, flash, cross boo
 //	RMSNorm as Hugging Face (modeling_llama.py LlamaRMSNorm) and LitGPT
 //	    write it: the input upcast to fp32 (kept by pow) and the normalised
 //	    tensor in the input dtype (kept by the weight multiply): 4 + 2 bytes
-//	    in 16-bit, 4 + 4 under autocast
+//	    in 16-bit, 4 + 4 under autocast and in fp32 (where the upcast is the
+//	    input itself, but the normalised tensor is still a tensor of its own)
 func (a *Architecture) normExtra(n, p float64, autocast bool) float64 {
 	resid := p
 	if autocast {
 		resid = 4
 	}
 	per := resid - p
-	if a.Norm == RMSNorm && p < 4 {
+	if a.Norm == RMSNorm {
 		per = 4 + resid - p
 	}
 	return float64(a.normsPerLayer()) * n * float64(a.Hidden) * per
@@ -324,7 +327,7 @@ func (a *Architecture) autocastSoftmax(s, sKV, b, t float64, flash, cross bool) 
 }
 
 // softmaxInput returns what unfused attention's softmax keeps beside its
-// output on PyTorch before 1.11 (Workload.TorchBefore111): its input, the
+// output on PyTorch before 1.11 (Workload.Torch before 1.11): its input, the
 // masked scores, a·s·sKV·b elements split by t, in the dtype the softmax
 // output is counted in (p; fp32 under torch.autocast, where Hugging Face's
 // additive attention mask is cast to the fp32 parameters' dtype,
@@ -373,7 +376,7 @@ func (a *Architecture) softmaxInput(s, sKV, b, p, t float64, flash, cross, autoc
 // the replicated (not tensor-parallel) input.
 func autocastRecasts(w *Workload, n, nEnc float64, cross bool) float64 {
 	a := &w.Model
-	fusedQKV := a.FusedQKV || w.LitGPT
+	fusedQKV := a.FusedQKV || w.Trainer == TrainerLitGPT
 	// Copies of the QKV input, the MLP input and, per decoder layer, the
 	// encoder output that the block's projections save.
 	qkv, mlp, kv := 3.0, 1.0, 2.0
@@ -573,7 +576,8 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 		if autocast {
 			x += a.autocastSoftmax(sq, sk, b, t, flash, cross) + autocastRecasts(w, sq*b, sEnc*b, cross) // cross-attention casts the encoder output
 		}
-		if w.TorchBefore111 {
+		x += w.implementationSaves(sq, sk, b, p, t, flash, cross, autocast)
+		if !w.torchAtLeast(1, 11) {
 			x += a.softmaxInput(sq, sk, b, p, t, flash, cross, autocast)
 		}
 		return x
@@ -779,7 +783,7 @@ func (a *Architecture) largestModule() float64 {
 // blockParams returns one block's parameters (a decoder block of an
 // encoder-decoder adds cross-attention).
 func (a *Architecture) blockParams() float64 {
-	blk := a.layerParams(a.experts())
+	blk := a.largestLayerParams()
 	if a.Family == FamilyEncoderDecoder {
 		blk += a.attnParams() + a.normParams()
 	}
@@ -861,7 +865,7 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		base.OptimizerStates, stepTemp = 0, 0
 		*states = base
 	}
-	persistGrads := w.GradAccum > 1 || s.r == RecipeDeepSpeed || w.LegacyTorch
+	persistGrads := w.GradAccum > 1 || s.r == RecipeDeepSpeed || !w.torchAtLeast(2, 0)
 	fwd := base
 	fwd.CastCache = castCache
 	fwd.Activations = act.blocks + act.logits
@@ -949,7 +953,7 @@ func newStepShape(w *Workload) stepShape {
 		s.trainable = s.total
 		s.frozenParamBytes = s.rb.weight
 	}
-	s.mixedUnits = w.LitGPT && w.Task == TaskLoRA && w.Strategy == FSDP && s.dp > 1
+	s.mixedUnits = w.Trainer == TrainerLitGPT && w.Task == TaskLoRA && w.Strategy == FSDP && s.dp > 1
 	return s
 }
 
@@ -971,7 +975,7 @@ func modelStates(w *Workload, s *stepShape) (base Memory, stepGrads float64) {
 	base.Weights = (s.frozen + s.trainable*s.rb.weight) / s.t / s.shard(3)
 	base.Gradients = s.trainable * s.rb.grad / s.t / s.shard(2)
 	// LoRA under FSDP where the adapters share each block's unit with
-	// frozen weights (w.LitGPT: auto_wrap_policy={Block}; Hugging Face's
+	// frozen weights (TrainerLitGPT: auto_wrap_policy={Block}; Hugging Face's
 	// Trainer wraps the LoRA modules apart instead): "FSDP supports mixing
 	// frozen and non-frozen, but ... the gradient memory usage will be
 	// higher than expected (namely, equivalent to not freezing those
@@ -1067,7 +1071,7 @@ func stepTemporaries(w *Workload, s *stepShape) float64 {
 		// stage_1_and_2.py step(): the 16-bit gradient partition is
 		// flattened and converted to the fp32 master's dtype.
 		return s.trainable * 4 / s.t / s.shard(1)
-	case (w.Optimizer == Adam || w.Optimizer == AdamW) && w.LegacyTorch:
+	case (w.Optimizer == Adam || w.Optimizer == AdamW) && !w.torchAtLeast(2, 0):
 		// The for-loop Adam (and transformers' AdamW) makes one
 		// denominator temporary per parameter: the largest one's.
 		return min(w.Model.largestModule(), s.trainable) * s.rb.state / s.t
@@ -1096,12 +1100,12 @@ func stepTemporaries(w *Workload, s *stepShape) float64 {
 // keeps the output embeddings 16-bit, get_keys_to_not_convert) in the load
 // dtype (current bitsandbytes nn/modules.py Params4bit._quantize keeps it),
 // so .to is a no-op: one 16-bit copy. Lightning Fabric's
-// BitsandbytesPrecision (w.LitGPT) also quantizes the LM head and
+// BitsandbytesPrecision (TrainerLitGPT) also quantizes the LM head and
 // quantizes from fp16, so a bf16 model makes two 16-bit copies of it.
 func fourBitLinear(w *Workload) (params, work float64) {
 	a := &w.Model
 	params, largest, copies := a.LinearParams(), a.largestLinear(), 1.0
-	if w.LitGPT {
+	if w.Trainer == TrainerLitGPT {
 		head := a.headParams()
 		params += head
 		largest = max(largest, head)
@@ -1170,6 +1174,15 @@ func memory(w *Workload, ov *Overhead, ph *[3]PhaseMemory, states *Memory) (Memo
 	return ph[peak].Memory, peak
 }
 
+// cudaContextBytes returns the CUDA context of w's PyTorch: lazy module
+// loading from 1.13 (TorchVersion), eager before.
+func cudaContextBytes(w *Workload) float64 {
+	if (w.Framework == PyTorch || w.Framework == "") && !w.torchAtLeast(1, 13) {
+		return CUDAContextEagerBytes
+	}
+	return CUDAContextBytes
+}
+
 // kvCache returns the KV cache bytes for all concurrent sequences, before
 // tensor parallelism: 2 (K and V) · layers · kv_heads · head_dim · context ·
 // sequences · bytes (Pope et al., 2022, "Efficiently Scaling Transformer
@@ -1193,13 +1206,13 @@ func kvCache(w *Workload) float64 {
 // m at the peak and the dynamic allocations dyn of the step.
 func overhead(w *Workload, m, dyn Memory) Overhead {
 	o := Overhead{
-		CUDAContext: CUDAContextBytes,
+		CUDAContext: cudaContextBytes(w),
 		Workspace:   CUBLASWorkspaceBytes,
 	}
 	if w.GPUs > 1 {
 		o.Communication = NCCLBufferBytes
 	}
-	o.Fragmentation = FragmentationFraction * (dyn.Activations + dyn.Gradients)
+	o.Fragmentation = w.tuning().FragmentationFraction * (dyn.Activations + dyn.Gradients)
 	if math.IsNaN(o.Fragmentation) {
 		o.Fragmentation = 0
 	}

@@ -29,7 +29,7 @@ func TestAutocastRecasts(t *testing.T) {
 			25_165_824, "(2 + 1) copies × 2 B × 1024 × 4096"},
 		{"Phi-3 fused qkv_proj and gate_up_proj", Workload{Settings: Settings{Task: TaskTrain}, Model: phi3}, 1024, 0, false,
 			0, "both fused"},
-		{"LitGPT fuses QKV, not fc_1/fc_2", Workload{Settings: Settings{Task: TaskTrain}, Model: llama, LitGPT: true}, 1024, 0, false,
+		{"LitGPT fuses QKV, not fc_1/fc_2", Workload{Model: llama, Settings: Settings{Task: TaskTrain, Trainer: TrainerLitGPT}}, 1024, 0, false,
 			8_388_608, "gate/up: 1 copy × 2 B × 1024 × 4096"},
 		{"LoRA q,v without adapter dropout", Workload{Settings: Settings{Task: TaskLoRA, LoRATargets: []string{"q", "v"}}, Model: llama}, 1024, 0, false,
 			8_388_608, "two lora_A casts, one already counted: 1 copy × 2 B × 1024 × 4096"},
@@ -105,12 +105,12 @@ func TestSoftmaxInputBeforeTorch111(t *testing.T) {
 			t.Errorf("%s: softmaxInput = %.0f B, want %.0f B", tt.name, got, tt.want)
 		}
 	}
-	// Wired into the saved activations only for TorchBefore111: 24 layers × 64 MiB.
+	// Wired into the saved activations only before PyTorch 1.11: 24 layers × 64 MiB.
 	w := Workload{Settings: Settings{Task: TaskFinetune, Precision: AMPFP16, MicroBatch: 4, SeqLen: 512, TP: 1, FlashAttention: Bool(false), Checkpointing: Bool(false)}, Model: bert}
 	now := trainingActivations(&w, RecipeAutocast).blocks
-	w.TorchBefore111 = true
+	w.Torch = TorchVersion{1, 10}
 	if got := trainingActivations(&w, RecipeAutocast).blocks - now; got != 24*67_108_864 {
-		t.Errorf("TorchBefore111 adds %.0f B, want %d B", got, 24*67_108_864)
+		t.Errorf("PyTorch 1.10 adds %.0f B, want %d B", got, 24*67_108_864)
 	}
 }
 

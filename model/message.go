@@ -1,7 +1,6 @@
 package model
 
 import (
-	"errors"
 	"fmt"
 )
 
@@ -41,12 +40,56 @@ func Strings(ms []Message) []string {
 // IsZero reports whether m is the empty message ("no message").
 func (m Message) IsZero() bool { return m.Key == "" }
 
-// ErrMessage is err as a message: the error's own Message when it is one
-// (errors.As), else its English text as an untranslated key.
-func ErrMessage(err error) Message {
-	var m Message
-	if errors.As(err, &m) {
-		return m
+// Unwrap returns m's arguments that are errors, so errors.Is and errors.As
+// see through a message that names an error: Msg("--config %s: %v",
+// path, err). An error argument takes %v (fmt.Sprintf has no %w); a UI
+// renders it in its language too (ui/i18n Printer.Error).
+func (m Message) Unwrap() []error {
+	var out []error
+	for _, a := range m.Args {
+		if err, ok := a.(error); ok {
+			out = append(out, err)
+		}
 	}
-	return Message{Key: "%s", Args: []any{err.Error()}}
+	return out
 }
+
+// ErrMessage is err as a message: err itself when it is a Message, the
+// message it gives (Message() Message, as a *KindError or a
+// *FieldError does), else a message whose only argument is err, which
+// reads as err.Error() in English and which a UI renders as it renders
+// errors (ui/i18n Printer.Error).
+func ErrMessage(err error) Message {
+	switch e := err.(type) {
+	case Message:
+		return e
+	case interface{ Message() Message }:
+		return e.Message()
+	}
+	return Msg("%v", err)
+}
+
+// KindError is an error of a kind callers branch on (errors.Is(err,
+// Kind): ErrInvalidWorkload, ErrNotFound, ErrBadQuantity, ...) with the
+// sentence a user reads. It reads "kind: sentence", as fmt.Errorf("%w:
+// %s", kind, sentence) did, and gives both as one message (Message) for
+// translation.
+type KindError struct {
+	Kind error
+	Msg  Message
+}
+
+// Errorf returns a *KindError of kind whose sentence is Msg(key, args...).
+func Errorf(kind error, key string, args ...any) error {
+	return &KindError{Kind: kind, Msg: Msg(key, args...)}
+}
+
+func (e *KindError) Error() string { return e.Kind.Error() + ": " + e.Msg.String() }
+
+// Unwrap makes errors.Is(err, e.Kind) hold and lets errors.As find the
+// sentence.
+func (e *KindError) Unwrap() []error { return []error{e.Kind, e.Msg} }
+
+// Message is the error as one message: the kind's words, then the
+// sentence.
+func (e *KindError) Message() Message { return Msg("%s: %s", e.Kind, e.Msg) }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -31,14 +32,41 @@ func TestMessageEnglish(t *testing.T) {
 	}
 }
 
-// TestErrMessage: an error that is a Message keeps its key for
-// translation; any other error keeps its English text.
+// TestErrMessage: an error that is a Message, or gives one, keeps its key
+// for translation; any other error is the one argument of a message that
+// reads as its English text (a UI renders the error itself), never a
+// part of it.
 func TestErrMessage(t *testing.T) {
 	m := Msg("needs %d GPUs", 8)
-	if got := ErrMessage(fmt.Errorf("wrapped: %w", m)); got.Key != m.Key || got.String() != "needs 8 GPUs" {
-		t.Errorf("errMessage(wrapped Message) = %#v", got)
+	if got := ErrMessage(m); got.Key != m.Key || got.String() != "needs 8 GPUs" {
+		t.Errorf("ErrMessage(Message) = %#v", got)
 	}
-	if got := ErrMessage(fmt.Errorf("bad %s", "x")); got.String() != "bad x" {
-		t.Errorf("errMessage(plain) = %q", got.String())
+	kind := Errorf(ErrNotFound, "unknown %s %q", "gpu", "h10")
+	if got := ErrMessage(kind); got.Key != "%s: %s" || got.String() != `not found: unknown gpu "h10"` {
+		t.Errorf("ErrMessage(KindError) = %#v %q", got, got.String())
+	}
+	wrapped := fmt.Errorf("wrapped: %w", m)
+	if got := ErrMessage(wrapped); got.String() != "wrapped: needs 8 GPUs" || !errors.Is(got, wrapped) {
+		t.Errorf("ErrMessage(wrapped Message) = %#v: want the whole text, the error its argument", got)
+	}
+}
+
+// TestMessageUnwrap: errors.Is and errors.As see through a message that
+// names an error, and through a kind error to its kind and sentence.
+func TestMessageUnwrap(t *testing.T) {
+	kind := Errorf(ErrBadQuantity, "%q is not a number", "7Q")
+	err := error(Msg("--params: %v", kind))
+	if !errors.Is(err, ErrBadQuantity) {
+		t.Error("errors.Is does not reach the kind through the message")
+	}
+	var ke *KindError
+	if !errors.As(err, &ke) || ke.Msg.Key != "%q is not a number" {
+		t.Errorf("errors.As finds %#v", ke)
+	}
+	if got := err.Error(); got != `--params: bad quantity: "7Q" is not a number` {
+		t.Errorf("English %q", got)
+	}
+	if Msg("no error %d", 1).Unwrap() != nil {
+		t.Error("a message without error arguments unwraps to some")
 	}
 }

@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -134,13 +133,13 @@ func (p Provenance) LineParts() []Message {
 }
 
 // StaleNote is the suggestion shown when Stale: how old the prices are and
-// the command that refreshes them; "" when fresh.
-func (p Provenance) StaleNote(now time.Time) string {
+// the command that refreshes them; the zero Message when fresh.
+func (p Provenance) StaleNote(now time.Time) Message {
 	if !p.Stale(now) {
-		return ""
+		return Message{}
 	}
 	d, _ := time.Parse(time.DateOnly, p.PricesAsOf())
-	return fmt.Sprintf("prices are %d days old (as of %s); refresh them with gpuplan catalog update",
+	return Msg("prices are %d days old (as of %s); refresh them with gpuplan catalog update",
 		int(now.Sub(d).Hours()/24), p.PricesAsOf())
 }
 
@@ -159,13 +158,28 @@ func (o *Offer) PriceAsOf() string {
 }
 
 func (o *Offer) priceProvenance() (source, origin, asOf string) {
-	for i := range o.Instance.Prices {
-		if rp := &o.Instance.Prices[i]; rp.Region == o.Region && rp.Source != "" {
-			return PriceProvenance(o.Instance, rp)
+	return o.Instance.RegionProvenance(o.Region)
+}
+
+// RegionProvenance returns the source, origin and as_of of in's price in
+// region: the overlay's that set it, else the instance's.
+func (in *Instance) RegionProvenance(region string) (source, origin, asOf string) {
+	for i := range in.Prices {
+		if rp := &in.Prices[i]; rp.Region == region {
+			return PriceProvenance(in, rp)
 		}
 	}
-	return o.Instance.Source, o.Instance.Origin, o.Instance.AsOf
+	return in.Source, in.Origin, in.AsOf
 }
+
+// FromOverlay reports whether origin (an instance's or a price's Origin)
+// names an overlay file — catalog update's or the user's — rather than
+// the embedded catalog.
+func FromOverlay(origin string) bool { return origin != "" && origin != "embedded" }
+
+// SpotWarning is the warning of a spot offer: the capacity can be taken
+// back. Launch files say it in their notes.
+const SpotWarning = "spot: can be reclaimed at short notice; checkpoint often and resume"
 
 // ArmHostWarning is the warning of an offer on an arm64 host (Grace,
 // Graviton): pip wheels and container images built for x86_64 do not run.
@@ -174,7 +188,7 @@ const ArmHostWarning = "arm64 host: wheels and images must be arm64"
 // PriceProvenance returns the source, origin and as_of of a region's price:
 // the overlay's that patched it, else the instance's.
 func PriceProvenance(in *Instance, rp *RegionPrice) (source, origin, asOf string) {
-	if rp.Source != "" {
+	if rp.Source != "" || rp.Origin != "" {
 		asOf = rp.AsOf
 		if asOf == "" {
 			asOf = in.AsOf

@@ -65,7 +65,7 @@ func TestProvenanceStale(t *testing.T) {
 		{"2027-03-01", "prices are 91 days old (as of 2026-11-30); refresh them with gpuplan catalog update"},
 	}
 	for _, tt := range tests {
-		if got := p.StaleNote(day(tt.now)); got != tt.note {
+		if got := p.StaleNote(day(tt.now)).String(); got != tt.note {
 			t.Errorf("at %s: %q, want %q", tt.now, got, tt.note)
 		}
 	}

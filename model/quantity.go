@@ -2,7 +2,6 @@ package model
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -28,7 +27,7 @@ func ParseQuantity(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	t = strings.NewReplacer("_", "", ",", "").Replace(t)
 	if t == "" {
-		return 0, fmt.Errorf("%w: empty; want a number such as 7e9, 7B or 110M", ErrBadQuantity)
+		return 0, Errorf(ErrBadQuantity, "empty; want a number such as 7e9, 7B or 110M")
 	}
 	mult := 1.0
 	low := strings.ToLower(t)
@@ -41,11 +40,11 @@ func ParseQuantity(s string) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%w: %q is not a number; want e.g. 7e9, 7B, 110M or 1.2T", ErrBadQuantity, s)
+		return 0, Errorf(ErrBadQuantity, "%q is not a number; want e.g. 7e9, 7B, 110M or 1.2T", s)
 	}
 	v *= mult
 	if v < 0 || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%w: %q must be a finite number ≥ 0", ErrBadQuantity, s)
+		return 0, Errorf(ErrBadQuantity, "%q must be a finite number ≥ 0", s)
 	}
 	return v, nil
 }
@@ -75,17 +74,22 @@ func ParseBytes(s string) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(t, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return 0, fmt.Errorf("%w: %q is not a size; want e.g. 40GiB, 80GB or 512MiB", ErrBadQuantity, s)
+		return 0, Errorf(ErrBadQuantity, "%q is not a size; want e.g. 40GiB, 80GB or 512MiB", s)
 	}
 	v *= mult
 	if math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%w: %q is too large", ErrBadQuantity, s)
+		return 0, Errorf(ErrBadQuantity, "%q is too large", s)
 	}
 	return v, nil
 }
 
 // FormatCount renders a count with a decimal suffix: 6.74B, 110M, 1.28M, 512.
 func FormatCount(v float64) string {
+	if math.Abs(v) >= 1e4 {
+		// Round to the 3 digits shown before picking the unit, so that
+		// 999,885,952 reads 1B, not 1000M.
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	}
 	switch a := math.Abs(v); {
 	case a >= 1e12:
 		return trimZeros(v/1e12, 3) + "T"
@@ -123,7 +127,7 @@ func ParseTokens(s string) (int, error) {
 		return 0, err
 	}
 	if v != math.Trunc(v) || v > math.MaxInt32 {
-		return 0, fmt.Errorf("%w: %q is not a whole number of tokens", ErrBadQuantity, s)
+		return 0, Errorf(ErrBadQuantity, "%q is not a whole number of tokens", s)
 	}
 	return int(v), nil
 }

@@ -147,7 +147,10 @@ func TestFourBitWorkspace(t *testing.T) {
 		{true, 2 * 2 * head, blockLinear + head},
 	}
 	for _, tt := range tests {
-		w := Workload{Settings: Settings{Task: TaskInference, Precision: INT4, QuantType: QuantNF4, DoubleQuant: Bool(false)}, Model: llama2_7B, LitGPT: tt.fabric}
+		w := Workload{Settings: Settings{Task: TaskInference, Precision: INT4, QuantType: QuantNF4, DoubleQuant: Bool(false)}, Model: llama2_7B}
+		if tt.fabric {
+			w.Trainer = TrainerLitGPT
+		}
 		e, err := Compute(w, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -277,7 +280,7 @@ func FuzzParseRecipeEnums(f *testing.F) {
 	})
 }
 
-// TestLegacyTorch: PyTorch < 2.0 keeps zeroed gradients through forward
+// TestLegacyTorch: PyTorch < 2.0 (1.13 here) keeps zeroed gradients through forward
 // and steps Adam parameter by parameter, so the optimizer step holds one
 // temporary the size of the largest parameter (llama-2-7b: the 32000 ×
 // 4096 embedding, fp32 under autocast) instead of the foreach temporary
@@ -288,7 +291,7 @@ func TestLegacyTorch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.LegacyTorch = true
+	w.Torch = TorchVersion{1, 13}
 	old, err := Compute(w, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -349,7 +352,10 @@ func TestFSDPMixedUnits(t *testing.T) {
 		{true, 1, blocks * 2 / 2},
 	}
 	for _, tt := range tests {
-		w := Workload{Settings: Settings{Task: TaskLoRA, Precision: BF16, Strategy: FSDP, GPUs: 2, MicroBatch: 1, GradAccum: tt.accum, SeqLen: 512}, Model: llama2_7B, LitGPT: tt.litgpt}
+		w := Workload{Settings: Settings{Task: TaskLoRA, Precision: BF16, Strategy: FSDP, GPUs: 2, MicroBatch: 1, GradAccum: tt.accum, SeqLen: 512}, Model: llama2_7B}
+		if tt.litgpt {
+			w.Trainer = TrainerLitGPT
+		}
 		e, err := Compute(w, nil)
 		if err != nil {
 			t.Fatal(err)

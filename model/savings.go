@@ -2,7 +2,6 @@ package model
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -45,7 +44,7 @@ type Saving struct {
 func RankSavings[S any](base S, eval func(S) (usd float64, ok bool), changes []Change[S]) (baseUSD float64, out []Saving, err error) {
 	baseUSD, ok := eval(base)
 	if !ok || math.IsNaN(baseUSD) || math.IsInf(baseUSD, 0) {
-		return 0, nil, fmt.Errorf("%w: the plan as it stands has no cost to compare with", ErrNoOffers)
+		return 0, nil, Errorf(ErrNoOffers, "the plan as it stands has no cost to compare with")
 	}
 	for _, c := range changes {
 		usd, ok := eval(c.Apply(base))
@@ -69,11 +68,14 @@ func RankSavings[S any](base S, eval func(S) (usd float64, ok bool), changes []C
 
 // ScenarioChanges lists the single changes worth trying on s: every other
 // pricing mode; each GPU type of gpuKeys alone; every region of regions
-// alone; for training, mixed-precision bf16 instead of fp32/tf32, LoRA and
-// QLoRA instead of full fine-tuning (and QLoRA instead of LoRA), and
-// activation checkpointing with twice the micro-batch (half the gradient
-// accumulation, same global batch when it divides); for inference, int8
-// and int4 weights. Changes equal to s are left out.
+// alone; for training, changes that keep the job (its task, model and
+// global batch): mixed-precision bf16 instead of fp32/tf32, 8-bit AdamW
+// states, a smaller micro-batch with the accumulation that keeps the
+// global batch (half, and one sample), activation checkpointing (with
+// twice the micro-batch when the accumulation halves to pay for it), and
+// FSDP sharding instead of DDP on a fixed GPU count; for inference, int8
+// and int4 weights. LoRA or QLoRA instead of the task asked are not
+// offered: they train another model. Changes equal to s are left out.
 func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 	var out []Change[Scenario]
 	add := func(kind string, m Message, f func(*Scenario)) {
@@ -102,34 +104,54 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 	}
 	w := s.Workload
 	w.Defaults() // checkpointing is on by default for QLoRA
-	if w.Task.Training() {
-		if w.Precision == FP32 || w.Precision == TF32 {
-			add("precision", Msg("train in amp-bf16"), func(b *Scenario) { b.Workload.Precision = AMPBF16 })
-		}
-		switch w.Task {
-		case TaskTrain, TaskFinetune:
-			if w.Model.HasShape() {
-				add("adapters", Msg("fine-tune LoRA adapters"), func(b *Scenario) { b.Workload.Task = TaskLoRA })
-				add("adapters", Msg("fine-tune QLoRA adapters"), func(b *Scenario) { b.Workload.Task = TaskQLoRA })
-			}
-		case TaskLoRA:
-			add("adapters", Msg("use QLoRA (4-bit base)"), func(b *Scenario) { b.Workload.Task = TaskQLoRA })
-		}
-		if !w.Ckpt() {
-			add("checkpointing+batch", Msg("activation checkpointing with twice the micro-batch"), func(b *Scenario) {
-				b.Workload.Checkpointing = Bool(true)
-				b.Workload.MicroBatch = max(b.Workload.MicroBatch, 1) * 2
-				if b.Workload.GradAccum >= 2 && b.Workload.GradAccum%2 == 0 {
-					b.Workload.GradAccum /= 2 // same global batch
-				}
-			})
-		}
-	} else {
+	if !w.Task.Training() {
 		for _, p := range []Precision{INT8, INT4} {
 			if weightRank(p) < weightRank(w.Precision) {
 				add("precision", Msg("serve %s weights", p), func(b *Scenario) { b.Workload.Precision = p })
 			}
 		}
+		return out
+	}
+	if w.Precision == FP32 || w.Precision == TF32 {
+		// Suggested, not asked for: amp-bf16 adapts to amp-fp16 on a GPU
+		// without bf16 (Query.PrecisionAsked), as mixed precision does.
+		add("precision", Msg("train in amp-bf16"), func(b *Scenario) { b.Workload.Precision, b.Query.PrecisionAsked = AMPBF16, false })
+	}
+	if w.Optimizer == Adam || w.Optimizer == AdamW {
+		add("precision", Msg("8-bit AdamW states (bitsandbytes)"), func(b *Scenario) { b.Workload.Optimizer = AdamW8bit })
+	}
+	for _, micro := range smallerMicroBatches(w.MicroBatch) {
+		accum := w.GradAccum * w.MicroBatch / micro
+		add("batch", Msg("micro-batch %d with gradient accumulation %d (same global batch)", micro, accum), func(b *Scenario) {
+			b.Workload.MicroBatch, b.Workload.GradAccum = micro, accum
+		})
+	}
+	if !w.Ckpt() {
+		add("checkpointing", Msg("activation checkpointing (same batch; about 33%% more compute)"), func(b *Scenario) { b.Workload.Checkpointing = Bool(true) })
+		if w.GradAccum >= 2 && w.GradAccum%2 == 0 {
+			add("checkpointing+batch", Msg("activation checkpointing with twice the micro-batch and half the accumulation (same global batch)"), func(b *Scenario) {
+				b.Workload.Checkpointing = Bool(true)
+				b.Workload.MicroBatch, b.Workload.GradAccum = b.Workload.MicroBatch*2, b.Workload.GradAccum/2
+			})
+		}
+	}
+	if !s.Query.AutoGPUs && w.GPUs > 1 && (w.Strategy == DDP || w.Strategy == Single) && w.Framework == PyTorch {
+		// On auto the matcher already tries FSDP where DDP does not fit.
+		add("sharding", Msg("shard parameters, gradients and optimizer states with FSDP (as ZeRO-3)"), func(b *Scenario) { b.Workload.Strategy = FSDP })
+	}
+	return out
+}
+
+// smallerMicroBatches are the micro-batches below m that the savings try
+// with more accumulation: half of m and 1, each dividing m so the
+// accumulation that keeps the global batch is whole.
+func smallerMicroBatches(m int) []int {
+	var out []int
+	if m >= 4 && m%2 == 0 {
+		out = append(out, m/2)
+	}
+	if m > 1 {
+		out = append(out, 1)
 	}
 	return out
 }
@@ -168,4 +190,32 @@ func (c *cheapestJob) eval(s Scenario) (float64, bool) {
 		usd = o.JobUSD
 	}
 	return max(usd, o.USDPerHour*HoursPerMonth*float64(TermMonths(o.Pricing))), true
+}
+
+// Savings ranks the single changes to (w, q) by what they save on the
+// cheapest offer's job (EvalCheapestJob), trying the GPU types and regions
+// of rec's offers (the ones that already run the workload: at most
+// maxEach of each, in ranked order), so the list costs a bounded number
+// of Recommend calls. rec is Recommend(w, cat, q)'s result: the ranking
+// starts from its estimates (any other rec is only slower).
+func Savings(cat *Catalog, w Workload, q Query, rec *Recommendation, maxEach int) (baseUSD float64, out []Saving, err error) {
+	var gpus, regions []string
+	for i := range rec.Offers {
+		o := &rec.Offers[i]
+		if len(gpus) < maxEach && !slices.Contains(gpus, o.GPU.Key) {
+			gpus = append(gpus, o.GPU.Key)
+		}
+		if len(regions) < maxEach && !slices.Contains(regions, o.Region) {
+			regions = append(regions, o.Region)
+		}
+	}
+	// Changes act on the answers after defaults: "twice the micro-batch"
+	// must double the batch that runs, whether or not it was typed.
+	w.Defaults()
+	s := Scenario{Workload: w, Query: q}
+	baseUSD, out, err = RankSavings(s, newCheapestJob(cat, rec.estimates).eval, ScenarioChanges(s, gpus, regions))
+	if err != nil {
+		return 0, nil, Msg("savings: %v", err)
+	}
+	return baseUSD, out, nil
 }

@@ -71,11 +71,22 @@ func TestScenarioChanges(t *testing.T) {
 	got := names(ScenarioChanges(full, []string{"a100-80gb", "h100-sxm"}, []string{"us-east-1", "us-west-2"}))
 	want := []string{
 		"pay on-demand instead of spot", "pay reserved-1y instead of spot", "pay reserved-3y instead of spot",
-		"run on h100-sxm", "rent in us-west-2", "train in amp-bf16",
-		"fine-tune LoRA adapters", "fine-tune QLoRA adapters", "activation checkpointing with twice the micro-batch",
+		"run on h100-sxm", "rent in us-west-2", "train in amp-bf16", "8-bit AdamW states (bitsandbytes)",
+		"micro-batch 1 with gradient accumulation 8 (same global batch)",
+		"activation checkpointing (same batch; about 33% more compute)",
+		"activation checkpointing with twice the micro-batch and half the accumulation (same global batch)",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("ScenarioChanges(fp32 fine-tune on spot) =\n%q\nwant\n%q", got, want)
+	}
+	// Every change keeps the job (issue 31): the task, the model and the
+	// global batch (2 × 4 = 8 samples per step) stay.
+	for _, c := range ScenarioChanges(full, []string{"h100-sxm"}, []string{"us-west-2"}) {
+		v := c.Apply(full).Workload
+		v.Defaults()
+		if v.Task != TaskFinetune || v.Model.Layers != 2 || v.GlobalBatch() != 8 {
+			t.Errorf("%q changes the job: task %s, %d layers, global batch %d", c.Name, v.Task, v.Model.Layers, v.GlobalBatch())
+		}
 	}
 	// checkpointing+batch keeps the global batch: 2 × 4 → 4 × 2.
 	for _, c := range ScenarioChanges(full, nil, nil) {

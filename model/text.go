@@ -20,6 +20,18 @@ func Unprintable(r rune) bool {
 		(r >= 0x2066 && r <= 0x2069) || r == 0x200E || r == 0x200F || r == 0x061C
 }
 
+// Invisible reports whether r shows nothing, or changes how its
+// neighbours show, on a terminal: a format character (Unicode category
+// Cf: zero-width space and joiners, the byte-order mark, the soft hyphen,
+// bidirectional controls, tag characters), another default-ignorable code
+// point (Hangul fillers, U+034F) or a variation selector. Two names that
+// differ only in such characters look the same, so plan text and catalog
+// names refuse them (Unicode Standard Annex #31 §2.3 and UTS #39 §3.1
+// treat them as not to be shown in identifiers for that reason).
+func Invisible(r rune) bool {
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r)
+}
+
 // Printable returns s with every Unprintable rune and invalid UTF-8 byte
 // written as an escape (\n, \r, \t, \xNN, \uNNNN); other text, including
 // non-ASCII letters, is kept. A clean s is returned as is.

@@ -50,100 +50,72 @@ func HostOf(inst *Instance, g *GPU) Host {
 	return h
 }
 
-// Utilisation constants of the time model. Model FLOPs follow PaLM
-// (Chowdhery et al., 2022, App. B): MFU never counts recomputation;
-// hardware FLOPs (recomputation included) are what the GPU executes, at
-// a hardware FLOPs utilisation (HFU, Korthikanti et al., 2022, §6) that
-// depends on the GPU generation, precision and model width.
+// Generation factors of the time model beyond Tuning.HopperFactor. Model
+// FLOPs follow PaLM (Chowdhery et al., 2022, App. B): MFU never counts
+// recomputation; hardware FLOPs (recomputation included) are what the GPU
+// executes, at a hardware FLOPs utilisation (HFU, Korthikanti et al.,
+// 2022, §6) that depends on the GPU generation, precision and model width
+// (Tuning).
 const (
-	// HFUTransformer is the HFU of transformer training on an Ampere GPU
-	// in 16-bit for a model of width ≥ 4096: between Llama 2's 45% MFU
-	// (Touvron et al. 2023, Table 2 GPU-hours, no recomputation reported),
-	// BERT-large pre-training's 44% (DeepLearningExamples) and MosaicML's
-	// 55–77% HFU on A100 (llm-foundry scripts/train/benchmarking/README.md,
-	// "A100 80GB" table).
-	HFUTransformer = 0.52
-	// HopperFactor scales HFU on Hopper and newer: the same llm-foundry
-	// configurations reach 0.61–0.72× the A100 MFU on H100 at 2k tokens
-	// (7b 46.4/64.2, 13b 39.8/59.6, 3b 41.7/62.1, 1b 41.8/59.9,
-	// 760m 34.9/56.9), the tensor cores outrunning everything else.
-	// Blackwell is assumed alike (no published comparison).
-	HopperFactor = 0.68
-	// CDNA3Factor scales HFU on AMD CDNA 3 (MI300X, MI325X): in MLPerf
-	// Training v5.0's Llama 2 70B LoRA (one 8-GPU node, June 2025) the
-	// MI300X came out "slightly worse" than the H100 and the MI325X up to
-	// 8% better than the H200 (AMD, "AMD Expands AI Momentum with First
-	// MLPerf Training Submission", 2025-06-04; xpu.pub's summary of the
-	// round), so a CDNA 3 GPU runs at Hopper's speed per GPU, not at its
-	// higher peak: HopperFactor × 989.5/1307.4 (the dense bf16 peaks).
-	CDNA3Factor = HopperFactor * 989.5 / 1307.4
-	// CDNA4Factor scales HFU on AMD CDNA 4 (MI350X, MI355X): MLPerf
-	// Training v6.0 (June 2026) put the MI355X "within 5% of NVIDIA B200"
-	// (AMD, "Technical Dive into AMD's MLPerf Training v6.0 Submission"),
-	// so parity with Blackwell per GPU: HopperFactor × 2250/2516.6.
-	CDNA4Factor = HopperFactor * 2250 / 2516.6
-	// WidthKnee sets how narrow models lose HFU: h/(h+WidthKnee),
-	// normalised to 1 at h = 4096. llm-foundry's A100 table falls from
-	// ~60% at d_model 2048 to ~45% at 768 (125m).
-	WidthKnee = 256
-	// AttentionEfficiency is the HFU of fused attention relative to the
-	// matmuls: llm-foundry's 7b on A100 falls from 73% HFU at 4k tokens
-	// to 63% at 64k, where attention is most of the FLOPs; FlashAttention-2
-	// reaches "50-73% of the theoretical maximum FLOPs/s on A100" (Dao,
-	// 2023, abstract), GEMMs somewhat more.
-	AttentionEfficiency = 0.8
+	// CDNA3PeakRatio scales HopperFactor on AMD CDNA 3 (MI300X, MI325X):
+	// in MLPerf Training v5.0's Llama 2 70B LoRA (one 8-GPU node, June
+	// 2025) the MI300X came out "slightly worse" than the H100 and the
+	// MI325X up to 8% better than the H200 (AMD, "AMD Expands AI Momentum
+	// with First MLPerf Training Submission", 2025-06-04; xpu.pub's
+	// summary of the round), so a CDNA 3 GPU runs at Hopper's speed per
+	// GPU, not at its higher peak: 989.5/1307.4 (the dense bf16 peaks).
+	CDNA3PeakRatio = 989.5 / 1307.4
+	// CDNA4PeakRatio scales HopperFactor on AMD CDNA 4 (MI350X, MI355X):
+	// MLPerf Training v6.0 (June 2026) put the MI355X "within 5% of
+	// NVIDIA B200" (AMD, "Technical Dive into AMD's MLPerf Training v6.0
+	// Submission"), so parity with Blackwell per GPU: 2250/2516.6.
+	CDNA4PeakRatio = 2250 / 2516.6
 	// CausalAttentionWork is the share of the counted s² attention FLOPs
 	// a causal kernel executes: FlashAttention-2 skips the blocks above
 	// the diagonal, about half (Dao, 2023, §3.1.1 "Causal masking"),
 	// while MFU counts the full square (PaLM App. B).
 	CausalAttentionWork = 0.5
-	// CNNTrafficFactor is the bytes a convolutional network moves per
-	// byte of saved activations in one training step (forward writes and
-	// reads, batch norm and activation passes, backward reads and
-	// gradient writes), at MBU of the peak bandwidth. Fitted to
-	// DeepLearningExamples' EfficientNet-B0 (depthwise, memory-bound):
-	// 2489 img/s on A100 80GB and 1301 on V100 16GB in AMP, and checked
-	// against its TF32/FP32 rows (1078, 655 img/s) and ResNet-50.
-	CNNTrafficFactor = 10
 )
 
-// genFactor returns the HFU factor of g's generation (HopperFactor for
-// Hopper and Blackwell, CDNA3Factor and CDNA4Factor for AMD's CDNA 3
-// and 4, 1 otherwise).
-func genFactor(g *GPU) float64 {
+// genFactor returns the HFU factor of g's generation in t: HopperFactor
+// for Hopper and Blackwell, scaled by CDNA3PeakRatio and CDNA4PeakRatio
+// for AMD's CDNA 3 and 4, 1 otherwise.
+func genFactor(g *GPU, t *Tuning) float64 {
+	if t.HopperFactor <= 0 {
+		return 1 // Tuning's zero value: no effect
+	}
 	switch g.Architecture {
 	case "hopper", "blackwell":
-		return HopperFactor
+		return t.HopperFactor
 	case "cdna3":
-		return CDNA3Factor
+		return t.HopperFactor * CDNA3PeakRatio
 	case "cdna4":
-		return CDNA4Factor
+		return t.HopperFactor * CDNA4PeakRatio
 	}
 	return 1
 }
 
-// widthFactor returns h/(h+WidthKnee) normalised to 1 at h = 4096; 1
-// without a shape.
-func widthFactor(a *Architecture) float64 {
+// widthFactor returns h/(h+WidthKnee) normalised to 1 at h = 4096, at
+// most 1.05; 1 without a shape.
+func widthFactor(a *Architecture, t *Tuning) float64 {
 	if !a.HasShape() {
 		return 1
 	}
-	h := float64(a.Hidden)
-	return min(h/(h+WidthKnee)/(4096.0/(4096+WidthKnee)), 1.05)
+	h, k := float64(a.Hidden), t.WidthKnee
+	return min(h/(h+k)/(4096/(4096+k)), 1.05)
 }
 
-// DefaultHFU returns the hardware FLOPs utilisation assumed for w on g:
-// the family constant of DefaultMFU for convolutional networks, fp32 and
-// small fine-tunes, and for transformer training HFUTransformer; both
-// scaled by the generation (genFactor) and, for transformers, the width
-// (widthFactor). fp8 keeps its own measured figure (MFUFP8).
+// DefaultHFU returns the hardware FLOPs utilisation assumed for w on g
+// (utilisation with w's Tuning): the class figure for convolutional
+// networks, fp32 and small fine-tunes, HFUTransformer scaled by the
+// width (widthFactor) for transformer training; all scaled by the
+// generation (genFactor) but fp8, which keeps its own measured figure
+// (MFUFP8).
 func DefaultHFU(w *Workload, g *GPU) float64 {
-	u := DefaultMFU(w)
-	if w.Model.Family.Transformer() && u == MFUTransformer {
-		u = HFUTransformer * widthFactor(&w.Model)
-	}
+	t := w.tuning()
+	u := utilisation(w, t, true)
 	if w.Precision != FP8 && g != nil {
-		u *= genFactor(g)
+		u *= genFactor(g, t)
 	}
 	return u
 }
@@ -238,13 +210,21 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 	if w.Flash() && w.Model.Family == FamilyDecoder {
 		attn *= CausalAttentionWork
 	}
-	compute := perGPU * (other/(u*peak) + attn/(u*AttentionEfficiency*peak)) / float64(w.TP)
+	t := w.tuning()
+	compute := perGPU * other / (u * peak) / float64(w.TP)
+	if attn > 0 {
+		ae := t.AttentionEfficiency
+		if ae <= 0 {
+			ae = 1 // Tuning's zero value: no effect
+		}
+		compute += perGPU * attn / (u * ae * peak) / float64(w.TP)
+	}
 	compute += float64(w.GradAccum) * dequantSeconds(w, g) // QLoRA: per micro-batch, whatever its size
-	if !w.Model.Family.Transformer() && g.MemoryBandwidthGBps > 0 {
+	if !w.Model.Family.Transformer() && g.MemoryBandwidthGBps > 0 && t.CNNTrafficFactor > 0 {
 		// Roofline (Williams et al., 2009): a CNN step takes at least the
 		// time to move its activation traffic at MBU of peak bandwidth.
 		act := w.Model.ActivationMiBPerSample * MiB * visionScale(w.ImageSize, w.Model.ImageSize) * activationBytes(w.Precision) / 2
-		mem := perGPU * CNNTrafficFactor * act / (g.MemoryBandwidthGBps * 1e9 * MBU)
+		mem := perGPU * t.CNNTrafficFactor * act / (g.MemoryBandwidthGBps * 1e9 * MBU)
 		compute = max(compute, mem)
 	}
 	bytes, whole := commBytesPerStep(w)
@@ -315,7 +295,7 @@ func dequantSeconds(w *Workload, g *GPU) float64 {
 	params, _ := fourBitLinear(w)
 	_, dq := w.FourBit()
 	bytes := FourBitBytesPerParam(dq) + 2
-	if w.LitGPT && w.Precision != FP16 {
+	if w.Trainer == TrainerLitGPT && w.Precision != FP16 {
 		bytes += 2 + 2 // the .to(bf16) copy
 	}
 	return float64(passes) * params / float64(w.TP) * bytes / (g.MemoryBandwidthGBps * 1e9 * MBU)

@@ -58,19 +58,31 @@ func TestRecomputeCostsHardwareFLOPs(t *testing.T) {
 }
 
 // TestHFU: Hopper runs at HopperFactor of Ampere's utilisation, narrow
-// models lose some, width 4096 is the reference.
+// models lose some, width 4096 is the reference; a Tuning field of 0
+// falls back to the coarser figure.
 func TestHFU(t *testing.T) {
-	w := Workload{Settings: Settings{Task: TaskTrain}, Model: llama2_7B}
+	tn := Tuning{HFUTransformer: 0.5, HopperFactor: 0.7, WidthKnee: 256, MFUConv: 0.2}
+	w := Workload{Settings: Settings{Task: TaskTrain}, Model: llama2_7B, Tuning: &tn}
 	w.Defaults()
-	if got := DefaultHFU(&w, testA100); got != HFUTransformer {
-		t.Errorf("A100, h = 4096: HFU %.4f, want %.4f", got, HFUTransformer)
+	if got := DefaultHFU(&w, testA100); got != 0.5 {
+		t.Errorf("A100, h = 4096: HFU %.4f, want 0.5", got)
 	}
-	if got := DefaultHFU(&w, testH100); math.Abs(got-HFUTransformer*HopperFactor) > 1e-12 {
-		t.Errorf("H100: HFU %.4f, want %.4f", got, HFUTransformer*HopperFactor)
+	if got := DefaultHFU(&w, testH100); math.Abs(got-0.5*0.7) > 1e-12 {
+		t.Errorf("H100: HFU %.4f, want 0.35", got)
 	}
 	w.Model = gpt2Small // h = 768: (768/1024)/(4096/4352)
-	if got, want := DefaultHFU(&w, testA100), HFUTransformer*(768.0/1024)/(4096.0/4352); math.Abs(got-want) > 1e-12 {
+	if got, want := DefaultHFU(&w, testA100), 0.5*(768.0/1024)/(4096.0/4352); math.Abs(got-want) > 1e-12 {
 		t.Errorf("gpt2: HFU %.4f, want %.4f", got, want)
+	}
+	// fp32 without MFUFP32 is timed as the family's 16-bit figure; a tf32
+	// CNN without MFUConvTF32 as a 16-bit CNN.
+	w.Precision = FP32
+	if got, want := DefaultHFU(&w, testA100), 0.5*(768.0/1024)/(4096.0/4352); math.Abs(got-want) > 1e-12 {
+		t.Errorf("gpt2 fp32: HFU %.4f, want %.4f", got, want)
+	}
+	w.Model, w.Precision = Architecture{Key: "cnn", Family: FamilyCNN, Params: 25e6, ForwardGMACs: 4, ActivationMiBPerSample: 100, ImageSize: 224}, TF32
+	if got := DefaultHFU(&w, testA100); got != 0.2 {
+		t.Errorf("tf32 CNN: HFU %.4f, want MFUConv 0.2", got)
 	}
 }
 
@@ -113,6 +125,8 @@ func TestCollectives(t *testing.T) {
 func TestCNNRoofline(t *testing.T) {
 	eff := Architecture{Key: "efficientnet-b0", Family: FamilyCNN, Params: 5288548, ForwardGMACs: 0.386, ActivationMiBPerSample: 42.05, ImageSize: 224}
 	w := Workload{Settings: Settings{MicroBatch: 256, DatasetSamples: 1.28e6}, Model: eff}
+	tn := Tuning{HFUTransformer: 0.52, HopperFactor: 0.68, MFUConv: 0.21, CNNTrafficFactor: 10}
+	w.Tuning = &tn
 	a, _ := Compute(w, testA100)
 	h, _ := Compute(w, testH100)
 	if !a.MemoryBound || !h.MemoryBound {
@@ -122,7 +136,7 @@ func TestCNNRoofline(t *testing.T) {
 		t.Errorf("H100/A100 speed-up %.3f, want the bandwidth ratio %.3f", r, want)
 	}
 	// 10 × 42.05 MiB per image at 60% of 2039 GB/s.
-	if want := 2039e9 * MBU / (CNNTrafficFactor * 42.05 * MiB); math.Abs(a.SamplesPerSecond/want-1) > 1e-9 {
+	if want := 2039e9 * MBU / (10 * 42.05 * MiB); math.Abs(a.SamplesPerSecond/want-1) > 1e-9 {
 		t.Errorf("A100: %.1f img/s, want %.1f", a.SamplesPerSecond, want)
 	}
 }

@@ -3,7 +3,6 @@ package model
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 )
@@ -16,31 +15,17 @@ type Workload struct {
 	Model Architecture // resolved architecture (catalog entry, custom shape or config.json)
 
 	LoRADropout float64 // dropout on each adapter's input (PEFT lora_dropout); 0, PEFT's default, keeps no mask
-	// LegacyTorch is PyTorch < 2.0's defaults, for measurements taken
-	// then: zero_grad(set_to_none=False) zeroes the gradients without
-	// freeing them, so they stay allocated through the next forward, and
-	// torch.optim steps parameter by parameter (foreach=None meant the
-	// for-loop; 2.0 made foreach the CUDA default, torch/optim/optimizer.py
-	// _default_to_fused_or_foreach).
-	LegacyTorch bool
-	// TorchBefore111 is PyTorch before 1.11 (2021 and early-2022
-	// measurements): autograd's softmax keeps its input for backward
-	// beside its output (pytorch/pytorch#64000, fixed by #66018 for 1.11),
-	// so unfused attention keeps its scores twice; see softmaxInput.
-	TorchBefore111 bool
-	// LitGPT is a job run by LitGPT on Lightning Fabric, whose choices
-	// change memory: bitsandbytes through Fabric's BitsandbytesPrecision
-	// makes every nn.Linear, the LM head included, 4-bit (its
-	// module_init_context replaces torch.nn.Linear), quantized from an
-	// fp16 copy (_Linear4bit._quantize_weight casts to torch.half), so a
-	// bf16 forward dequantizes to fp16 and casts to bf16: two 16-bit
-	// copies (src/lightning/fabric/plugins/precision/bitsandbytes.py,
-	// Lightning 2.1); and multi-GPU LoRA wraps each Block, adapters and
-	// frozen weights together, as one FSDP unit (finetune/lora.py,
-	// FSDPStrategy(auto_wrap_policy={Block})). Without it: Hugging Face
-	// (load_in_4bit keeps the head 16-bit; Trainer wraps LoRA modules in
-	// their own FSDP units, peft fsdp_auto_wrap_policy).
-	LitGPT bool
+	// BatchPerGPU is set by Defaults when the request names no gradient
+	// accumulation (nor takes an adapter recipe's batch): the micro-batch
+	// is then per GPU, as Trainer's per_device_train_batch_size is, and the
+	// global batch is micro-batch × data-parallel GPUs wherever the job
+	// runs. Otherwise the global batch (GlobalBatch) is the job's and
+	// OnGPUs keeps it on any GPU count by scaling the accumulation.
+	BatchPerGPU bool
+	// Tuning overrides DefaultTuning, the constants fitted to the
+	// calibration suite; nil for every estimate a user sees. The
+	// calibration's cross-validation sets it (see Tuning).
+	Tuning *Tuning
 }
 
 // Settings are the workload settings the user states and the estimate
@@ -86,6 +71,11 @@ type Settings struct {
 	Loss        Loss      // LM loss implementation; LossAuto is Hugging Face's fp32 upcast
 	QuantType   QuantType // QLoRA base format; QuantAuto is NF4
 	DoubleQuant *bool     // QLoRA double quantization of the absmax constants; nil is on
+	// Torch is the PyTorch release the job runs on; zero is DefaultTorch
+	// (see TorchVersion for what it changes).
+	Torch TorchVersion
+	// Trainer is the training library; "" is TrainerHF (see Trainer).
+	Trainer Trainer
 	Switches
 }
 
@@ -118,6 +108,13 @@ func (s Settings) Clone() Settings {
 	return s
 }
 
+// AdapterGradAccum is the gradient accumulation of LoRA and QLoRA when
+// the request names neither a micro-batch nor an accumulation: with a
+// micro-batch of 1, the global batch of 16 of the QLoRA reference recipe
+// (artidoro/qlora qlora.py defaults; Dettmers et al. 2023, appendix B,
+// batch size 16 for the 7B–13B models).
+const AdapterGradAccum = 16
+
 // Defaults returned by DefaultLoRATargets and used by Workload.Defaults.
 const (
 	DefaultLoRARank   = 16
@@ -144,8 +141,16 @@ func (w *Workload) Defaults() {
 	if w.Framework == "" {
 		w.Framework = PyTorch
 	}
+	if w.Torch.IsZero() {
+		w.Torch = DefaultTorch
+	}
+	if w.Trainer == "" {
+		w.Trainer = TrainerHF
+	}
 	if w.FlashAttention == nil {
-		w.FlashAttention = Bool(w.Framework == PyTorch)
+		// scaled_dot_product_attention came with PyTorch 2.0; before it,
+		// Hugging Face's default attention was the eager one.
+		w.FlashAttention = Bool(w.Framework == PyTorch && w.torchAtLeast(2, 0))
 	}
 	if w.Task == "" {
 		w.Task = TaskTrain
@@ -155,6 +160,14 @@ func (w *Workload) Defaults() {
 	}
 	if w.Optimizer == "" {
 		w.Optimizer = cmp.Or(w.Model.DefaultOptimizer, AdamW)
+	}
+	if dp := max(w.GPUs, 1) / max(w.TP, 1); w.Task.Adapters() && w.MicroBatch == 0 && w.GradAccum == 0 && dp > 0 && AdapterGradAccum%dp == 0 {
+		// The QLoRA reference recipe (artidoro/qlora qlora.py:
+		// per_device_train_batch_size=1, gradient_accumulation_steps=16):
+		// a global batch of 16 in one-sample micro-batches, which keeps an
+		// 8B LoRA on an 80 GB card and its QLoRA on a 24 GB one; GPUs
+		// given share it (a count that cannot takes the per-GPU default).
+		w.MicroBatch, w.GradAccum = 1, AdapterGradAccum/dp
 	}
 	if w.MicroBatch == 0 {
 		w.MicroBatch = max(w.Model.DefaultBatch, defaultMicroBatch)
@@ -176,6 +189,7 @@ func (w *Workload) Defaults() {
 	}
 	if w.GradAccum == 0 {
 		w.GradAccum = 1
+		w.BatchPerGPU = true
 	}
 	if w.Checkpointing == nil {
 		w.Checkpointing = Bool(w.Task == TaskQLoRA)
@@ -216,6 +230,42 @@ func (w *Workload) Defaults() {
 	}
 }
 
+// GlobalBatch is the samples per optimizer step: micro-batch ×
+// gradient accumulation × data-parallel replicas (GPUs ÷ TP).
+func (w *Workload) GlobalBatch() int {
+	return max(w.MicroBatch, 1) * max(w.GradAccum, 1) * max(w.GPUs/max(w.TP, 1), 1)
+}
+
+// OnGPUs returns w on n GPUs (tensor parallelism dropped to 1 when it
+// does not divide n) with the same global batch: each data-parallel
+// replica takes GlobalBatch ÷ replicas samples per step, as the largest
+// micro-batch up to w's that divides them times the accumulation that
+// makes them up; the micro-batch never grows, so neither does memory.
+// ok is false when the replicas cannot split the global batch into whole
+// samples. A workload whose micro-batch is per GPU (BatchPerGPU) or that
+// is not training moves unchanged.
+func (w Workload) OnGPUs(n int) (v Workload, ok bool) {
+	v = w
+	v.GPUs = n
+	if v.TP < 1 || n%v.TP != 0 {
+		v.TP = 1
+	}
+	if w.BatchPerGPU || !w.Task.Training() || n < 1 {
+		return v, true
+	}
+	global, dp := w.GlobalBatch(), n/v.TP
+	if global%dp != 0 {
+		return v, false
+	}
+	per := global / dp
+	micro := min(max(w.MicroBatch, 1), per)
+	for per%micro != 0 {
+		micro--
+	}
+	v.MicroBatch, v.GradAccum = micro, per/micro
+	return v, true
+}
+
 func maxIfSet(n int) int {
 	if n > 0 {
 		return n
@@ -229,11 +279,14 @@ var ErrInvalidWorkload = errors.New("invalid workload")
 // FieldError is a Validate error about one field, named by its TOML key
 // (batch_size); the CLI shows the matching flag (--batch-size).
 type FieldError struct {
-	Field string // TOML key, e.g. "batch_size"
-	Msg   string // what is wrong and what is valid
+	Field string  // TOML key, e.g. "batch_size"
+	Msg   Message // what is wrong and what is valid
 }
 
-func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg.String() }
+
+// Message is the error as one message, its key first.
+func (e *FieldError) Message() Message { return Msg("%s: %s", e.Field, e.Msg) }
 
 // Unwrap makes errors.Is(err, ErrInvalidWorkload) hold.
 func (e *FieldError) Unwrap() error { return ErrInvalidWorkload }
@@ -253,7 +306,7 @@ const (
 // are *FieldError wrapping ErrInvalidWorkload, or wrap ErrInvalidArchitecture.
 func (w *Workload) Validate() error {
 	bad := func(field, format string, args ...any) error {
-		return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+		return &FieldError{Field: field, Msg: Msg(format, args...)}
 	}
 	intRange := func(field string, v, lo, hi int) error {
 		if v < lo || v > hi {
@@ -262,37 +315,34 @@ func (w *Workload) Validate() error {
 		return nil
 	}
 	if !containsEnum(Frameworks, w.Framework) {
-		return bad("framework", "want %s", OrList(EnumNames(Frameworks)))
+		return bad("framework", "want %s", OrMsg(EnumNames(Frameworks)))
 	}
 	if !containsEnum(Tasks, w.Task) {
-		return bad("task", "want %s", OrList(EnumNames(Tasks)))
+		return bad("task", "want %s", OrMsg(EnumNames(Tasks)))
 	}
 	if !containsEnum(PrecisionsFor(w.Task), w.Precision) {
-		kind := "training"
-		if !w.Task.Training() {
-			kind = "inference"
+		// Whole sentences, so a translation need not assemble "a training
+		// precision" from English words.
+		valid := OrMsg(EnumNames(PrecisionsFor(w.Task)))
+		switch {
+		case !w.Task.Training():
+			if w.Precision == AMPBF16 || w.Precision == AMPFP16 {
+				return bad("precision", "%q is not an inference precision (for inference say bf16 or fp16); want %s", w.Precision, valid)
+			}
+			return bad("precision", "%q is not an inference precision; want %s", w.Precision, valid)
+		case w.Precision == FP16:
+			return bad("precision", "%q is not a training precision (mixed-precision fp16 training is amp-fp16); want %s", w.Precision, valid)
 		}
-		hint := ""
-		switch w.Precision {
-		case FP16:
-			hint = " (mixed-precision fp16 training is amp-fp16)"
-		case AMPBF16, AMPFP16:
-			hint = " (for inference say bf16 or fp16)"
-		}
-		article := "a"
-		if kind == "inference" {
-			article = "an"
-		}
-		return bad("precision", "%q is not %s %s precision%s; want %s", w.Precision, article, kind, hint, OrList(EnumNames(PrecisionsFor(w.Task))))
+		return bad("precision", "%q is not a training precision; want %s", w.Precision, valid)
 	}
 	if w.Task.Training() && !containsEnum(Optimizers, w.Optimizer) {
-		return bad("optimizer", "want %s", OrList(EnumNames(Optimizers)))
+		return bad("optimizer", "want %s", OrMsg(EnumNames(Optimizers)))
 	}
 	if !containsEnum(Recipes, w.Recipe) || !containsEnum(Losses, w.Loss) || !containsEnum(QuantTypes, w.QuantType) {
 		return bad("recipe", "recipe %q, loss %q or quant_type %q is not one gpuplan knows; see ParseRecipe, ParseLoss, ParseQuantType", w.Recipe, w.Loss, w.QuantType)
 	}
 	if !containsEnum(Strategies, w.Strategy) {
-		return bad("strategy", "want %s", OrList(EnumNames(Strategies)))
+		return bad("strategy", "want %s", OrMsg(EnumNames(Strategies)))
 	}
 	if err := w.Model.Validate(); err != nil {
 		return err
@@ -412,12 +462,12 @@ func (w *Workload) WarningMessages() []Message {
 // NoAttentionWarning is the one line for a flash-attention answer given
 // for a model without attention layers (Family.HasAttention): it is
 // ignored, not refused, so one config can serve several models.
-func NoAttentionWarning(m *Architecture) string {
-	name := m.Name
-	if name == "" {
-		name = "this model"
+func NoAttentionWarning(m *Architecture) Message {
+	name := any(m.Name)
+	if m.Name == "" {
+		name = Msg("this model")
 	}
-	return fmt.Sprintf("flash attention ignored: %s is a convolutional network (%s), without attention layers; drop --flash-attention (flash_attention)", name, m.Family)
+	return Msg("flash attention ignored: %v is a convolutional network (%s), without attention layers; drop --flash-attention (flash_attention)", name, m.Family)
 }
 
 // Flash reports whether fused attention is on (false before Defaults when unset).

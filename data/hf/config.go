@@ -56,7 +56,7 @@ var ErrConfig = errors.New("invalid config.json")
 func ParseConfig(data []byte) (*Config, error) {
 	c, err := parseConfig(data, true)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		return nil, model.Msg("%v: %v", ErrConfig, err)
 	}
 	return c, nil
 }
@@ -75,11 +75,11 @@ func ReadConfig(path string) (*Config, error) {
 	}
 	data, err := safeio.ReadFile(file, safeio.HFConfig) // regular files only, never blocks
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, model.Msg("%s: %v", file, err)
 	}
 	c, err := parseConfig(data, true)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %w", file, ErrConfig, err)
+		return nil, model.Msg("%s: %v: %v", file, ErrConfig, err)
 	}
 	if c.Arch.Name == c.ModelType || c.Arch.Name == "" {
 		name := strings.TrimSuffix(filepath.Base(file), ".json") // my-model.json → my-model
@@ -102,7 +102,7 @@ func ReadConfig(path string) (*Config, error) {
 // which is not searched for another.
 func parseConfig(data []byte, top bool) (*Config, error) {
 	if len(data) > MaxConfigBytes {
-		return nil, fmt.Errorf("%d bytes is above the %d MiB limit for a config.json", len(data), MaxConfigBytes>>20)
+		return nil, model.Msg("%d bytes is above the %d MiB limit for a config.json", len(data), MaxConfigBytes>>20)
 	}
 	raw, err := decodeObject(data)
 	if err != nil {
@@ -127,11 +127,19 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 			}
 			inner, err := parseConfig(tc, false)
 			if err != nil {
-				return nil, fmt.Errorf("text_config: %w", err)
+				return nil, model.Msg("text_config: %v", err)
 			}
-			inner.Warnings = append([]string{fmt.Sprintf(
-				"model_type %q: read its text_config (model_type %q) only; the vision or audio tower is not counted",
-				c.ModelType, inner.ModelType)}, inner.Warnings...)
+			if tower, ok := visionTowers[c.ModelType]; ok {
+				v, err := tower(raw, inner.Arch.Hidden)
+				if err != nil {
+					return nil, err
+				}
+				inner.Arch.VisionParams = v
+			} else {
+				inner.Warnings = append([]string{fmt.Sprintf(
+					"model_type %q: read its text_config (model_type %q) only; the vision or audio tower is not counted",
+					c.ModelType, inner.ModelType)}, inner.Warnings...)
+			}
 			inner.ModelType, inner.DType, inner.Quantized = c.ModelType, cmp.Or(inner.DType, c.DType), cmp.Or(inner.Quantized, c.Quantized)
 			if inner.Quantization == (Quantization{}) {
 				inner.Quantization = c.Quantization
@@ -150,17 +158,24 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 	}
 	delta := m(f, a)
 	a.Dropout = f.dropout()
+	// What selects the modeling code's own saved tensors
+	// (model.Architecture.ModelType, Activation, ParallelResidual).
+	if known {
+		a.ModelType = c.ModelType
+	}
+	a.Activation = f.name("hidden_act", "activation_function")
+	a.ParallelResidual = f.bool(false, "use_parallel_residual", "parallel_attn")
 	if len(f.errs) > 0 {
 		err := error(joined(f.errs))
 		if !known && c.ModelType != "" {
-			err = fmt.Errorf("model_type %q, read through the generic keys: %w", c.ModelType, err)
+			err = model.Msg("model_type %q, read through the generic keys: %v", c.ModelType, err)
 		}
 		return nil, err
 	}
 	if delta < 0 { // fewer parameters than the formula: carry the exact count
 		exact := a.ParamCount() + delta
 		if exact < 1 {
-			return nil, fmt.Errorf("the shape gives %.0f parameters", exact)
+			return nil, model.Msg("the shape gives %.0f parameters", exact)
 		}
 		a.Params = exact
 	} else {
@@ -191,19 +206,19 @@ func displayName(nameOrPath, modelType string) string {
 func decodeObject(data []byte) (map[string]json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
-		return nil, errors.New("empty file: want a JSON object")
+		return nil, model.Msg("empty file: want a JSON object")
 	}
 	if trimmed[0] != '{' {
-		return nil, fmt.Errorf("want a JSON object, got %s", describe(trimmed))
+		return nil, model.Msg("want a JSON object, got %s", describe(trimmed))
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
 			line, col := lineCol(data, se.Offset)
-			return nil, fmt.Errorf("malformed JSON at line %d, column %d: %w", line, col, err)
+			return nil, model.Msg("malformed JSON at line %d, column %d: %v", line, col, err)
 		}
-		return nil, fmt.Errorf("malformed JSON: %w", err)
+		return nil, model.Msg("malformed JSON: %v", err)
 	}
 	return raw, nil
 }
@@ -258,7 +273,7 @@ type fields struct {
 }
 
 func (f *fields) fail(format string, args ...any) {
-	f.errs = append(f.errs, fmt.Errorf(format, args...))
+	f.errs = append(f.errs, model.Msg(format, args...))
 }
 
 // lookup returns the first of keys that is present and not null.
@@ -395,6 +410,20 @@ func (f *fields) name(keys ...string) string {
 		return ""
 	}
 	return s
+}
+
+// ints returns the array of whole numbers at key, or nil.
+func (f *fields) ints(key string) []int {
+	_, v, ok := f.lookup([]string{key})
+	if !ok {
+		return nil
+	}
+	var ns []int
+	if err := json.Unmarshal(v, &ns); err != nil || len(ns) > maxField {
+		f.fail("%s: want a list of whole numbers, got %s", key, describe(v))
+		return nil
+	}
+	return ns
 }
 
 // texts returns the array of strings at key, or nil.

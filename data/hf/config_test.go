@@ -87,6 +87,70 @@ var fixtures = []struct {
 		"[K] whisper_large_multi_v2", 448, model.FP32},
 	{"whisper-large-v3", "whisper", model.FamilyEncoderDecoder, 1_543_490_560, 0, 1.55e9,
 		"Radford et al. (2022), \"Whisper\", Table 1: large 1550M (v3: 128 mel bins, +1 token)", 448, model.AMPFP16},
+	// Open models of 2025–2026 (issue 32): where each copy comes from is in
+	// testdata/config/SOURCES.md.
+	{"qwen3-0.6b", "qwen3", model.FamilyDecoder, 596_049_920, 0, 596_049_920, "[K] qwen3_0.6b_en", 40960, model.AMPBF16},
+	{"qwen3-1.7b", "qwen3", model.FamilyDecoder, 1_720_574_976, 0, 1_720_574_976, "[K] qwen3_1.7b_en", 40960, model.AMPBF16},
+	{"qwen3-4b", "qwen3", model.FamilyDecoder, 4_022_468_096, 0, 4_022_468_096, "[K] qwen3_4b_en", 40960, model.AMPBF16},
+	{"qwen3-14b", "qwen3", model.FamilyDecoder, 14_768_307_200, 0, 14_768_307_200, "[K] qwen3_14b_en", 40960, model.AMPBF16},
+	{"qwen3-32b", "qwen3", model.FamilyDecoder, 32_762_123_264, 0, 32_762_123_264, "[K] qwen3_32b_en", 40960, model.AMPBF16},
+	{"qwen3-30b-a3b", "qwen3_moe", model.FamilyDecoder, 30_532_122_624, 3_353_032_704, 30_532_122_624,
+		"[K] qwen3_moe_30b_a3b_en; model card: 3.3B activated", 40960, model.AMPBF16},
+	{"qwen3-235b-a22b", "qwen3_moe", model.FamilyDecoder, 235_093_634_560, 22_190_763_520, 235_093_634_560,
+		"[K] qwen3_moe_235b_a22b_en; model card: 22B activated", 40960, model.AMPBF16},
+	{"qwen3-coder-480b-a35b", "qwen3_moe", model.FamilyDecoder, 480_154_875_392, 35_474_765_312, 480e9,
+		"Qwen3-Coder-480B-A35B-Instruct model card: 480B total, 35B activated", 262144, model.AMPBF16},
+	{"qwen2.5-0.5b", "qwen2", model.FamilyDecoder, 494_032_768, 0, 494_032_768, "[K] qwen2.5_0.5b_en", 32768, model.AMPBF16},
+	{"qwen2.5-1.5b", "qwen2", model.FamilyDecoder, 1_543_714_304, 0, 1.54e9, "Qwen2.5-1.5B model card: 1.54B", 32768, model.AMPBF16},
+	{"qwen2.5-3b", "qwen2", model.FamilyDecoder, 3_085_938_688, 0, 3_085_938_688, "[K] qwen2.5_3b_en", 32768, model.AMPBF16},
+	{"qwen2.5-14b", "qwen2", model.FamilyDecoder, 14_770_033_664, 0, 14.7e9, "Qwen2.5-14B model card: 14.7B", 131072, model.AMPBF16},
+	{"qwen2.5-32b", "qwen2", model.FamilyDecoder, 32_763_876_352, 0, 32_763_876_352, "[K] qwen2.5_instruct_32b_en", 131072, model.AMPBF16},
+	{"llama-3.2-1b", "llama", model.FamilyDecoder, 1_235_814_400, 0, 1_498_482_688 - 128256*2048,
+		"[K] llama3.2_1b minus its stored copy of the tied head", 131072, model.AMPBF16},
+	{"llama-3.2-3b", "llama", model.FamilyDecoder, 3_212_749_824, 0, 3_606_752_256 - 128256*3072,
+		"[K] llama3.2_3b minus its stored copy of the tied head", 131072, model.AMPBF16},
+	{"llama-3.3-70b", "llama", model.FamilyDecoder, 70_553_706_496, 0, 70_553_706_496,
+		"[H] Llama-3.3-70B-Instruct-quantized.w4a16: 70_553_706_496", 131072, model.AMPBF16},
+	{"llama-3.1-405b", "llama", model.FamilyDecoder, 405_853_388_800, 0, 405e9, "Llama 3.1 model card: 405B", 131072, model.AMPBF16},
+	{"llama-4-scout", "llama4", model.FamilyDecoder, 108_641_793_536, 17_172_894_720, 109e9,
+		"Llama 4 model card: 109B total, 17B active (vision tower 871,932,416 in the total, not in the active)", 10485760, model.AMPBF16},
+	{"llama-4-maverick", "llama4", model.FamilyDecoder, 401_583_781_376, 17_184_691_200, 400e9,
+		"Llama 4 model card: 400B total, 17B active", 1048576, model.AMPBF16},
+	{"gemma-2-2b", "gemma2", model.FamilyDecoder, 2_614_341_888, 0, 2_614_341_888, "[K] gemma2_2b_en", 8192, model.AMPBF16},
+	{"gemma-2-27b", "gemma2", model.FamilyDecoder, 27_227_128_320, 0, 27_227_128_320, "[K] gemma2_27b_en", 8192, model.AMPBF16},
+	{"gemma-3-1b", "gemma3_text", model.FamilyDecoder, 999_885_952, 0, 999_885_952, "[K] gemma3_1b", 32768, model.AMPBF16},
+	{"gemma-3-4b", "gemma3", model.FamilyDecoder, 4_300_079_472, 3_880_263_168, 4_300_079_472,
+		"[K] medgemma_4b (gemma-3-4b's architecture with HF's 262208-row vocabulary)", 131072, model.AMPBF16},
+	{"gemma-3-12b", "gemma3", model.FamilyDecoder, 12_187_325_040, 11_766_034_176, 12_187_079_280,
+		"[K] gemma3_12b, with 64 vocabulary rows fewer (−245,760)", 131072, model.AMPBF16},
+	{"gemma-3-27b", "gemma3", model.FamilyDecoder, 27_432_406_640, 27_009_346_304, 27_432_406_640,
+		"[K] medgemma_instruct_27b (gemma-3-27b's architecture)", 131072, model.AMPBF16},
+	{"gpt-oss-20b", "gpt_oss", model.FamilyDecoder, 20_914_757_184, 4_187_440_704, 20_914_757_184,
+		"[K] gpt_oss_20b_en; [H] openai/gpt-oss-20b; model card 3.61B active without the input embedding", 131072, ""},
+	{"gpt-oss-120b", "gpt_oss", model.FamilyDecoder, 116_829_156_672, 5_711_982_912, 116_829_156_672,
+		"[K] gpt_oss_120b_en; [H] openai/gpt-oss-120b", 131072, ""},
+	{"deepseek-v3", "deepseek_v3", model.FamilyDecoder, 671_026_404_352, 37_552_282_624, 671e9,
+		"DeepSeek-V3 README: 671B total, 37B activated", 163840, model.AMPBF16},
+	{"mistral-small-24b", "mistral", model.FamilyDecoder, 23_572_403_200, 0, 23_572_403_200,
+		"[K] magistral_small_2506_en (Mistral Small 3.1's language model)", 32768, model.AMPBF16},
+	{"mistral-nemo", "mistral", model.FamilyDecoder, 12_247_782_400, 0, 12_247_782_400,
+		"Mistral-Nemo-Instruct-2407 model.safetensors.index.json total_size 24,495,564,800 B bf16 / 2", 131072, model.AMPBF16},
+	{"mixtral-8x22b", "mixtral", model.FamilyDecoder, 140_620_634_112, 39_152_031_744, 141e9,
+		"Mistral AI: 141B total, 39B active", 65536, model.AMPBF16},
+	{"phi-4", "phi3", model.FamilyDecoder, 14_659_507_200, 0, 14_659_507_200,
+		"microsoft/phi-4 model.safetensors.index.json total_size 29,319,014,400 B bf16 / 2", 16384, model.AMPBF16},
+	{"phi-4-mini", "phi3", model.FamilyDecoder, 3_836_021_760, 0, 0, "Phi-4-mini-instruct model card: 3.8B, rounded to two digits (0.95% apart)", 131072, model.AMPBF16},
+	{"smollm2-135m", "llama", model.FamilyDecoder, 134_515_008, 0, 135e6, "SmolLM2-135M model card: 135M", 8192, model.AMPBF16},
+	{"smollm2-360m", "llama", model.FamilyDecoder, 361_821_120, 0, 0, "SmolLM2-360M model card: 360M, rounded (0.51% apart)", 8192, model.AMPBF16},
+	{"smollm2-1.7b", "llama", model.FamilyDecoder, 1_711_376_384, 0, 0, "SmolLM2-1.7B model card: 1.7B, rounded (0.67% apart)", 8192, model.AMPBF16},
+	{"smollm3-3b", "smollm3", model.FamilyDecoder, 3_075_098_624, 0, 3_075_100_928, "[K] smollm3_3b_en (+2,304)", 65536, model.AMPBF16},
+	{"modernbert-base", "modernbert", model.FamilyEncoder, 149_014_272, 0, 149e6,
+		"ModernBERT paper (arXiv 2412.13663) and model card: 149M", 8192, ""},
+	{"modernbert-large", "modernbert", model.FamilyEncoder, 394_781_696, 0, 395e6, "ModernBERT model card: 395M", 8192, ""},
+	{"whisper-tiny", "whisper", model.FamilyEncoderDecoder, 37_760_640, 0, 37_760_640, "[K] whisper_tiny_multi", 448, model.FP32},
+	{"whisper-small", "whisper", model.FamilyEncoderDecoder, 241_734_912, 0, 241_734_912, "[K] whisper_small_multi", 448, model.FP32},
+	{"whisper-large-v3-turbo", "whisper", model.FamilyEncoderDecoder, 808_878_080, 0, 809e6,
+		"whisper-large-v3-turbo model card: 809M", 448, model.AMPFP16},
 }
 
 func TestParseConfigFixtures(t *testing.T) {
@@ -186,6 +250,32 @@ func TestParseConfigMapping(t *testing.T) {
 		{"whisper-large-v3", func(a model.Architecture) bool { return a.Tied && a.LearnedPositions == 448 && a.DecoderLayers == 32 }},
 		{"mixtral-8x7b", func(a model.Architecture) bool { return a.Experts == 8 && a.ExpertsPerToken == 2 }},
 		{"llama-2-7b", func(a model.Architecture) bool { return a.Name == "meta-llama/Llama-2-7b-hf" }},
+		{"qwen3-8b", func(a model.Architecture) bool { return a.QKNorm && a.HeadDim == 128 && a.ExtraParams == 0 }},
+		{"qwen3-30b-a3b", func(a model.Architecture) bool {
+			return a.FFN == 768 && a.Experts == 128 && a.ExpertsPerToken == 8 && a.DenseLayers == 0 && a.QKNorm
+		}},
+		{"deepseek-v3", func(a model.Architecture) bool {
+			return a.KVLoRARank == 512 && a.QLoRARank == 1536 && a.RopeHeadDim == 64 && a.HeadDim == 192 && a.VHeadDim == 128 &&
+				a.DenseLayers == 3 && a.DenseFFN == 18432 && a.FFN == 2048 && a.SharedExperts == 1 && a.KVHeads == 128
+		}},
+		{"llama-4-scout", func(a model.Architecture) bool {
+			return a.Experts == 16 && a.SharedExperts == 1 && a.DenseLayers == 0 && a.VisionParams == 871_932_416
+		}},
+		{"llama-4-maverick", func(a model.Architecture) bool {
+			return a.Experts == 128 && a.DenseLayers == 24 && a.DenseFFN == 16384 && a.FFN == 8192
+		}},
+		{"gemma-3-4b", func(a model.Architecture) bool {
+			return a.Vocab == 262208 && a.Heads == 8 && a.KVHeads == 4 && a.HeadDim == 256 && a.QKNorm && a.NormsPerLayer == 4 &&
+				a.Tied && a.VisionParams == 419_816_304
+		}},
+		{"gemma-3-1b", func(a model.Architecture) bool { return a.Vocab == 262144 && a.VisionParams == 0 && a.QKNorm }},
+		{"gpt-oss-20b", func(a model.Architecture) bool {
+			return a.LinearBias && a.Experts == 32 && a.ExpertsPerToken == 4 && a.ExtraParams == 24*(32+64)
+		}},
+		{"modernbert-base", func(a model.Architecture) bool {
+			return a.Family == model.FamilyEncoder && a.Params == 149_014_272 && a.GatedMLP && !a.LinearBias
+		}},
+		{"smollm3-3b", func(a model.Architecture) bool { return a.Tied && a.KVHeads == 4 }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -224,6 +314,10 @@ func TestParseConfigFusedProjections(t *testing.T) {
 		{"roberta-base", false, false, "query/key/value"},
 		{"flan-t5-xl", false, false, "modeling_t5.py q/k/v, wi_0/wi_1"},
 		{"whisper-large-v3", false, false, "modeling_whisper.py q_proj/k_proj/v_proj"},
+		{"gpt-oss-20b", false, true, "modeling_gpt_oss.py q_proj/k_proj/v_proj, GptOssExperts.gate_up_proj"},
+		{"modernbert-base", true, true, "modeling_modernbert.py Wqkv, ModernBertMLP.Wi"},
+		{"qwen3-8b", false, false, "modeling_qwen3.py q_proj/k_proj/v_proj"},
+		{"deepseek-v3", false, false, "modeling_deepseek_v3.py: the dense and shared MLPs have gate_proj/up_proj"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -272,6 +366,24 @@ func TestParseConfigErrors(t *testing.T) {
 			[]string{`missing "num_experts_per_tok"`}},
 		{"bad quantization_config", `{"model_type": "gpt2", "n_embd": 8, "n_layer": 2, "n_head": 2, "vocab_size": 10, "n_positions": 8, "quantization_config": {"bits": "four"}}`,
 			[]string{`quantization_config: bits: want a whole number`}},
+
+		{"latent attention without its ranks", `{"model_type": "deepseek_v3", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10,
+			"qk_nope_head_dim": 16, "v_head_dim": 16, "moe_intermediate_size": 8, "n_routed_experts": 4, "num_experts_per_tok": 2}`,
+			[]string{`missing "qk_rope_head_dim"`, `missing "kv_lora_rank"`}},
+		{"dense layers without their size", `{"model_type": "deepseek_v3", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10,
+			"qk_nope_head_dim": 16, "qk_rope_head_dim": 8, "v_head_dim": 16, "kv_lora_rank": 8, "moe_intermediate_size": 8,
+			"n_routed_experts": 4, "num_experts_per_tok": 2, "first_k_dense_replace": 1}`,
+			[]string{`missing "intermediate_size"`}},
+		{"mlp_only_layers not a list", `{"model_type": "qwen3_moe", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10,
+			"intermediate_size": 32, "moe_intermediate_size": 8, "num_experts": 4, "num_experts_per_tok": 2, "mlp_only_layers": "all"}`,
+			[]string{`mlp_only_layers: want a list of whole numbers`}},
+		{"wrapper without its vision tower", `{"model_type": "gemma3", "text_config": {"model_type": "gemma3_text", "hidden_size": 64,
+			"num_hidden_layers": 2, "intermediate_size": 128}}`,
+			[]string{`missing "vision_config"`}},
+		{"vision tower without its size", `{"model_type": "llama4", "text_config": {"model_type": "llama4_text", "hidden_size": 64,
+			"num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 32, "vocab_size": 10, "num_local_experts": 4,
+			"num_experts_per_tok": 1}, "vision_config": {"hidden_size": 32}}`,
+			[]string{`missing "intermediate_size"`, `missing "projector_input_dim"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -528,5 +640,41 @@ func TestDisplayName(t *testing.T) {
 		if got := displayName(in, "llama"); got != want {
 			t.Errorf("displayName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestParseConfigMoELayers: which layers are dense follows the modeling
+// code: Qwen3MoeDecoderLayer (mlp_only_layers, or (i+1) not a multiple of
+// decoder_sparse_step) and Llama4TextConfig (moe_layers, else every
+// interleave_moe_layer_step-th from step−1).
+func TestParseConfigMoELayers(t *testing.T) {
+	const qwen = `{"model_type": "qwen3_moe", "hidden_size": 64, "num_hidden_layers": 4, "num_attention_heads": 4, "vocab_size": 10,
+		"intermediate_size": 32, "moe_intermediate_size": 8, "num_experts": 4, "num_experts_per_tok": 2`
+	const llama4 = `{"model_type": "llama4_text", "hidden_size": 64, "num_hidden_layers": 6, "num_attention_heads": 4, "vocab_size": 10,
+		"intermediate_size": 8, "intermediate_size_mlp": 32, "num_local_experts": 4, "num_experts_per_tok": 1`
+	for _, tt := range []struct {
+		name, json string
+		dense      int
+	}{
+		{"qwen3_moe all sparse", qwen + `}`, 0},
+		{"qwen3_moe step 2, layer 0 dense by list", qwen + `, "decoder_sparse_step": 2, "mlp_only_layers": [0]}`, 2},
+		{"qwen3_moe listed layers", qwen + `, "mlp_only_layers": [1, 2]}`, 2},
+		{"llama4 every layer", llama4 + `}`, 0},
+		{"llama4 step 2", llama4 + `, "interleave_moe_layer_step": 2}`, 3},
+		{"llama4 step 4: layers 3", llama4 + `, "interleave_moe_layer_step": 4}`, 5},
+		{"llama4 moe_layers wins", llama4 + `, "interleave_moe_layer_step": 2, "moe_layers": [5]}`, 5},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ParseConfig([]byte(tt.json))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Arch.DenseLayers != tt.dense {
+				t.Errorf("DenseLayers = %d, want %d", c.Arch.DenseLayers, tt.dense)
+			}
+			if tt.dense > 0 && c.Arch.DenseFFN != 32 {
+				t.Errorf("DenseFFN = %d, want 32", c.Arch.DenseFFN)
+			}
+		})
 	}
 }

@@ -22,6 +22,11 @@
 // does; encoder-decoders count the generation model (T5ForConditionalGeneration,
 // WhisperForConditionalGeneration).
 //
+// A multimodal wrapper (gemma3, llama4, llava, mllama, ...) is read through
+// its text_config; for gemma3 and llama4 the vision tower and projector are
+// counted too, from vision_config (model.Architecture.VisionParams: resident,
+// not run per text token), for the others a warning says they are not.
+//
 // An unknown model_type falls back to the generic keys (hidden_size,
 // num_hidden_layers, num_attention_heads, ...) read as a Llama-style decoder,
 // with a warning in Config.Warnings. A missing required key is an error that

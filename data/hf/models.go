@@ -1,6 +1,7 @@
 package hf
 
 import (
+	"encoding/json"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -20,8 +21,15 @@ var mappings = map[string]mapping{
 	"mixtral":         mixtral,
 	"qwen2":           qwen2,
 	"qwen3":           qwen3,
+	"qwen3_moe":       qwen3MoE,
 	"gemma":           gemma,
 	"gemma2":          gemma2,
+	"gemma3_text":     gemma3Text,
+	"llama4_text":     llama4Text,
+	"gpt_oss":         gptOss,
+	"deepseek_v3":     deepseekV3,
+	"smollm3":         smollm3,
+	"modernbert":      modernBERT,
 	"phi3":            phi3,
 	"phi":             phi,
 	"gpt2":            gpt2,
@@ -114,14 +122,145 @@ func qwen2(f *fields, a *model.Architecture) float64 {
 }
 
 // qwen3 drops Qwen2's q/k/v biases and adds q_norm and k_norm, RMSNorms of
-// head_dim (default 128) on queries and keys. Extra: L·2·head_dim.
+// head_dim (default 128) on queries and keys (QKNorm).
 func qwen3(f *fields, a *model.Architecture) float64 {
 	d := llamaStyle(f, a, false)
 	if a.HeadDim == 0 {
 		a.HeadDim = 128
 	}
-	return d + float64(a.Layers)*2*float64(a.HeadDim)
+	a.QKNorm = true
+	return d
 }
+
+// qwen3MoE is Qwen3 with num_experts MLPs of moe_intermediate_size per
+// layer, num_experts_per_tok of them per token, no shared expert and a
+// router without bias (modeling_qwen3_moe.py Qwen3MoeSparseMoeBlock).
+// Layer i is dense (one MLP of intermediate_size) when it is in
+// mlp_only_layers or (i+1) is not a multiple of decoder_sparse_step
+// (Qwen3MoeDecoderLayer).
+func qwen3MoE(f *fields, a *model.Architecture) float64 {
+	d := qwen3(f, a)
+	dense := a.FFN
+	a.FFN = f.need("moe_intermediate_size")
+	a.Experts = f.need("num_experts")
+	a.ExpertsPerToken = f.need("num_experts_per_tok")
+	step := f.int(1, "decoder_sparse_step")
+	only := map[int]bool{}
+	for _, i := range f.ints("mlp_only_layers") {
+		only[i] = true
+	}
+	for i := range a.Layers {
+		if only[i] || step < 1 || (i+1)%step != 0 {
+			a.DenseLayers++
+		}
+	}
+	if a.DenseLayers > 0 {
+		a.DenseFFN = dense
+	}
+	return d
+}
+
+// llama4Text reads Llama 4's language model (modeling_llama4.py
+// Llama4TextModel): Llama attention (head_dim default 128; the L2 query/key
+// norm has no weights), and in each layer of moe_layers (default every
+// interleave_moe_layer_step-th, counting from step−1) num_local_experts
+// gated MLPs of intermediate_size (Llama4TextExperts), a router without
+// bias and one shared expert of the same size (Llama4TextMoe); the other
+// layers have one dense MLP of intermediate_size_mlp.
+func llama4Text(f *fields, a *model.Architecture) float64 {
+	d := llamaStyle(f, a, false)
+	if a.HeadDim == 0 {
+		a.HeadDim = 128
+	}
+	a.Experts = f.need("num_local_experts")
+	a.ExpertsPerToken = f.need("num_experts_per_tok")
+	a.SharedExperts = 1
+	moe := len(f.ints("moe_layers"))
+	if !f.has("moe_layers") {
+		step := f.int(1, "interleave_moe_layer_step")
+		moe = 0
+		for i := step - 1; step > 0 && i < a.Layers; i += step {
+			moe++
+		}
+	}
+	a.DenseLayers = max(a.Layers-moe, 0)
+	if a.DenseLayers > 0 {
+		a.DenseFFN = f.need("intermediate_size_mlp")
+	}
+	return d
+}
+
+// gptOss (modeling_gpt_oss.py): attention with q, k, v and o biases
+// (attention_bias, default true) and one learned sink logit per head
+// (GptOssAttention.sinks); in every layer num_local_experts gated MLPs of
+// intermediate_size with biases (GptOssExperts: gate_up_proj and its bias
+// of 2·ffn, down_proj and its bias of h), stored as one gate/up
+// projection, and a router with a bias (GptOssTopKRouter). Extra: the
+// router biases and sinks, L·(experts + heads); without attention_bias
+// minus the attention biases the formula counts.
+func gptOss(f *fields, a *model.Architecture) float64 {
+	decoderShape(f, a)
+	a.GatedMLP, a.FusedGateUp = true, true
+	a.Norm = model.RMSNorm
+	a.Tied = f.bool(false, "tie_word_embeddings")
+	a.LinearBias = true
+	a.Experts = f.need("num_local_experts")
+	a.ExpertsPerToken = f.need("num_experts_per_tok", "experts_per_token")
+	if a.HeadDim == 0 && a.Heads > 0 {
+		a.HeadDim = a.Hidden / a.Heads
+	}
+	d := float64(a.Layers) * float64(a.Experts+a.Heads)
+	if !f.bool(true, "attention_bias") {
+		kv := a.KVHeads
+		if kv == 0 {
+			kv = a.Heads
+		}
+		d -= float64(a.Layers) * float64((a.Heads+2*kv)*a.HeadDim+a.Hidden)
+	}
+	return d
+}
+
+// deepseekV3 (modeling_deepseek_v3.py): multi-head latent attention
+// (q_lora_rank, kv_lora_rank, qk_nope_head_dim + qk_rope_head_dim per
+// query/key head, v_head_dim), the first first_k_dense_replace layers with
+// one MLP of intermediate_size, the others n_routed_experts MLPs of
+// moe_intermediate_size plus n_shared_experts shared ones and a router
+// (DeepseekV3TopkRouter.weight; e_score_correction_bias is a buffer).
+// Extra: with attention_bias, the biases of q_a_proj, kv_a_proj_with_mqa
+// and o_proj. The multi-token-prediction layer of the checkpoint
+// (num_nextn_predict_layers) is not loaded by transformers and not counted.
+func deepseekV3(f *fields, a *model.Architecture) float64 {
+	a.Hidden = f.need("hidden_size")
+	a.Layers = f.need("num_hidden_layers")
+	a.Heads = f.need("num_attention_heads")
+	a.KVHeads = a.Heads // every head gets its own key and value from the latent
+	a.Vocab = f.need("vocab_size")
+	a.MaxPositions = f.int(0, "max_position_embeddings")
+	a.RopeHeadDim = f.need("qk_rope_head_dim")
+	a.HeadDim = f.need("qk_nope_head_dim") + a.RopeHeadDim
+	a.VHeadDim = f.need("v_head_dim")
+	a.KVLoRARank = f.need("kv_lora_rank")
+	a.QLoRARank = f.int(0, "q_lora_rank") // null: one q_proj (DeepSeek-V2-Lite)
+	a.GatedMLP = true
+	a.Norm = model.RMSNorm
+	a.Tied = f.bool(false, "tie_word_embeddings")
+	a.FFN = f.need("moe_intermediate_size")
+	a.Experts = f.need("n_routed_experts")
+	a.ExpertsPerToken = f.need("num_experts_per_tok")
+	a.SharedExperts = f.int(0, "n_shared_experts")
+	a.DenseLayers = min(f.int(0, "first_k_dense_replace"), a.Layers)
+	if a.DenseLayers > 0 {
+		a.DenseFFN = f.need("intermediate_size")
+	}
+	if f.bool(false, "attention_bias") {
+		return float64(a.Layers) * float64(a.QLoRARank+a.KVLoRARank+a.RopeHeadDim+a.Hidden)
+	}
+	return 0
+}
+
+// smollm3 is Llama with tied embeddings by default; the layers that skip
+// rotary positions (no_rope_layers) have no parameters of their own.
+func smollm3(f *fields, a *model.Architecture) float64 { return llamaStyle(f, a, true) }
 
 // gemma is Llama with a GeGLU MLP, tied embeddings by default and head_dim
 // 256 by default, which need not equal hidden_size/heads (gemma-7b: 16 ×
@@ -138,6 +277,71 @@ func gemma(f *fields, a *model.Architecture) float64 {
 func gemma2(f *fields, a *model.Architecture) float64 {
 	d := gemma(f, a)
 	a.NormsPerLayer = 4
+	return d
+}
+
+// gemma3Text is Gemma 2's layer with q_norm and k_norm of head_dim
+// (modeling_gemma3.py Gemma3Attention). The published configs leave most
+// keys to Gemma3TextConfig's defaults (configuration_gemma3.py:
+// vocab_size 262208, 8 heads, 4 KV heads, head_dim 256, 131072 positions,
+// tied), so only hidden_size, num_hidden_layers and intermediate_size are
+// required.
+func gemma3Text(f *fields, a *model.Architecture) float64 {
+	a.Hidden = f.need("hidden_size")
+	a.Layers = f.need("num_hidden_layers")
+	a.FFN = f.need("intermediate_size")
+	a.Heads = f.int(8, "num_attention_heads")
+	a.KVHeads = f.int(4, "num_key_value_heads")
+	a.HeadDim = f.int(256, "head_dim")
+	a.Vocab = f.int(262208, "vocab_size")
+	a.MaxPositions = f.int(131072, "max_position_embeddings")
+	a.GatedMLP = true
+	a.Norm = model.RMSNorm
+	a.NormsPerLayer = 4
+	a.QKNorm = true
+	a.Tied = f.bool(true, "tie_word_embeddings")
+	if f.bool(false, "attention_bias") {
+		a.QKVBias = true
+		return float64(a.Layers) * float64(a.Hidden)
+	}
+	return 0
+}
+
+// modernBERT counts ModernBertModel (modeling_modernbert.py): token
+// embeddings and their LayerNorm, pre-norm layers with one Wqkv and one Wo
+// projection and a GeGLU MLP whose Wi computes gate and up at once, a
+// final LayerNorm; rotary positions, no pooler, the MLM decoder tied.
+// Biases on linears only with attention_bias and mlp_bias, on LayerNorms
+// only with norm_bias (all false by default). Extra, signed: the norms
+// have h (not the formula's 2h) parameters without norm_bias, and layer 0
+// has no attention norm (attn_norm is nn.Identity): 2L+1 norms against the
+// formula's 2L + 1 of 2h; biases of one projection kind only.
+func modernBERT(f *fields, a *model.Architecture) float64 {
+	a.Family = model.FamilyEncoder
+	a.Hidden = f.need("hidden_size")
+	a.Layers = f.need("num_hidden_layers")
+	a.Heads = f.need("num_attention_heads")
+	a.FFN = f.need("intermediate_size")
+	a.Vocab = f.need("vocab_size")
+	a.MaxPositions = f.int(8192, "max_position_embeddings")
+	a.Norm = model.LayerNorm
+	a.GatedMLP, a.FusedQKV, a.FusedGateUp = true, true, true
+	a.Tied = true
+	h, l, ffn := float64(a.Hidden), float64(a.Layers), float64(a.FFN)
+	norm := h
+	if f.bool(false, "norm_bias") {
+		norm = 2 * h
+	}
+	d := (2*l+1)*norm - (4*l+2)*h
+	attnBias, mlpBias := f.bool(false, "attention_bias"), f.bool(false, "mlp_bias")
+	switch {
+	case attnBias && mlpBias:
+		a.LinearBias = true
+	case attnBias:
+		d += l * 4 * h
+	case mlpBias:
+		d += l * (2*ffn + h)
+	}
 	return d
 }
 
@@ -453,4 +657,92 @@ func generic(f *fields, a *model.Architecture) float64 {
 		a.Family = model.FamilyEncoder
 	}
 	return 0
+}
+
+// visionTowers count the vision tower and projector of the multimodal
+// wrappers whose language model is read from text_config: raw is the
+// wrapper's config.json, textHidden the language model's width. The result
+// goes to model.Architecture.VisionParams (resident, not run per token).
+var visionTowers = map[string]func(raw map[string]json.RawMessage, textHidden int) (float64, error){
+	"gemma3": gemma3Vision,
+	"llama4": llama4Vision,
+}
+
+// visionConfig returns the fields of the wrapper's vision_config.
+func visionConfig(raw map[string]json.RawMessage) (*fields, error) {
+	v, ok := raw["vision_config"]
+	if !ok || isNull(v) {
+		return nil, model.Msg(`missing "vision_config"`)
+	}
+	obj, err := decodeObject(v)
+	if err != nil {
+		return nil, model.Msg("vision_config: %v", err)
+	}
+	return &fields{raw: obj}, nil
+}
+
+// vitBlocks returns n pre-norm ViT blocks of width h and MLP size i with
+// biases on every linear and LayerNorms with bias: q, k, v, o, fc1, fc2
+// and two norms (SigLIP's SiglipEncoderLayer, Llama 4's
+// Llama4VisionEncoderLayer).
+func vitBlocks(n, h, i float64) float64 {
+	return n * (4*(h*h+h) + (h*i + i) + (i*h + h) + 2*2*h)
+}
+
+// gemma3Vision counts Gemma3ForConditionalGeneration's vision side: a SigLIP
+// vision transformer (modeling_siglip.py SiglipVisionTransformer: patch
+// convolution with bias, (image_size/patch_size)² learned positions, the
+// blocks, post_layernorm, and the attention-pooling head unless
+// vision_use_head is false, as Gemma 3 sets it) and Gemma3MultiModalProjector
+// (mm_input_projection_weight vision×text, mm_soft_emb_norm of the vision
+// width). Gemma 3 4B: 416,866,032 + 2,950,272 = 419,816,304, the difference
+// between KerasHub's medgemma_4b (4,300,079,472) and the language model.
+func gemma3Vision(raw map[string]json.RawMessage, textHidden int) (float64, error) {
+	f, err := visionConfig(raw)
+	if err != nil {
+		return 0, err
+	}
+	h := float64(f.need("hidden_size"))
+	i := float64(f.need("intermediate_size"))
+	n := float64(f.need("num_hidden_layers"))
+	img, patch := f.need("image_size"), f.need("patch_size")
+	c := float64(f.int(3, "num_channels"))
+	useHead := f.bool(true, "vision_use_head")
+	if len(f.errs) > 0 {
+		return 0, joined(f.errs)
+	}
+	side := float64(img / patch)
+	p := c*float64(patch*patch)*h + h + side*side*h + vitBlocks(n, h, i) + 2*h
+	if useHead { // SiglipMultiheadAttentionPoolingHead: probe, MultiheadAttention, LayerNorm, MLP
+		p += h + (4*h*h + 4*h) + 2*h + (h*i + i) + (i*h + h)
+	}
+	return p + h*float64(textHidden) + h, nil
+}
+
+// llama4Vision counts Llama4ForConditionalGeneration's vision side
+// (modeling_llama4.py): Llama4VisionModel (an unfolded patch projection
+// without bias, a class embedding, (image_size/patch_size)² + 1 learned
+// positions, layernorm_pre and layernorm_post, the blocks, and the
+// pixel-shuffle adapter Llama4VisionMLP2: fc1 intermediate_size ×
+// projector_input_dim and fc2 projector_output_dim², both without bias)
+// and Llama4MultiModalProjector (vision_output_dim × text width, no bias).
+// Llama 4 Scout and Maverick: 871,932,416.
+func llama4Vision(raw map[string]json.RawMessage, textHidden int) (float64, error) {
+	f, err := visionConfig(raw)
+	if err != nil {
+		return 0, err
+	}
+	h := float64(f.need("hidden_size"))
+	i := float64(f.need("intermediate_size"))
+	n := float64(f.need("num_hidden_layers"))
+	img, patch := f.need("image_size"), f.need("patch_size")
+	c := float64(f.int(3, "num_channels"))
+	in, out := float64(f.need("projector_input_dim")), float64(f.need("projector_output_dim"))
+	vout := float64(f.need("vision_output_dim"))
+	if len(f.errs) > 0 {
+		return 0, joined(f.errs)
+	}
+	side := float64(img / patch)
+	p := c*float64(patch*patch)*h + h + (side*side+1)*h + 2*2*h + vitBlocks(n, h, i)
+	return p + i*in + out*out + vout*float64(textHidden), nil
 }

@@ -19,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // TensorCounts is what the headers of a safetensors checkpoint say about
@@ -102,7 +103,7 @@ var ErrSafetensors = errors.New("invalid safetensors")
 func ParseSafetensorsHeader(r io.Reader, fileSize int64) (TensorCounts, error) {
 	tensors, warns, err := parseHeader(r, fileSize)
 	if err != nil {
-		return TensorCounts{}, fmt.Errorf("%w: %w", ErrSafetensors, err)
+		return TensorCounts{}, model.Msg("%v: %v", ErrSafetensors, err)
 	}
 	var c TensorCounts
 	for _, t := range tensors {
@@ -142,32 +143,32 @@ func parseHeader(r io.Reader, fileSize int64) ([]tensor, []string, error) {
 	var prefix [8]byte
 	if _, err := io.ReadFull(r, prefix[:]); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, nil, errors.New("shorter than the 8-byte header length")
+			return nil, nil, model.Msg("shorter than the 8-byte header length")
 		}
 		return nil, nil, err
 	}
 	n := binary.LittleEndian.Uint64(prefix[:])
 	switch {
 	case n > MaxHeaderBytes:
-		return nil, nil, fmt.Errorf("header length %d bytes is above the %d MB limit of the safetensors format (not a safetensors file, or corrupt)", n, MaxHeaderBytes/1_000_000)
+		return nil, nil, model.Msg("header length %d bytes is above the %d MB limit of the safetensors format (not a safetensors file, or corrupt)", n, MaxHeaderBytes/1_000_000)
 	case fileSize >= 0 && n > uint64(max(fileSize-8, 0)):
-		return nil, nil, fmt.Errorf("header length %d bytes is past the end of the %d-byte file (truncated?)", n, fileSize)
+		return nil, nil, model.Msg("header length %d bytes is past the end of the %d-byte file (truncated?)", n, fileSize)
 	case n < 2:
-		return nil, nil, fmt.Errorf("header length %d bytes is too short for a JSON object", n)
+		return nil, nil, model.Msg("header length %d bytes is too short for a JSON object", n)
 	}
 	var buf bytes.Buffer // grows as bytes arrive: a false length costs nothing
 	if got, err := io.CopyN(&buf, r, int64(n)); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, nil, fmt.Errorf("header truncated: %d of %d bytes", got, n)
+			return nil, nil, model.Msg("header truncated: %d of %d bytes", got, n)
 		}
 		return nil, nil, err
 	}
 	head := buf.Bytes()
 	if !utf8.Valid(head) {
-		return nil, nil, errors.New("header is not UTF-8")
+		return nil, nil, model.Msg("header is not UTF-8")
 	}
 	if len(head) == 0 || head[0] != '{' {
-		return nil, nil, fmt.Errorf("header must be a JSON object, starts with %q", describe(head))
+		return nil, nil, model.Msg("header must be a JSON object, starts with %q", describe(head))
 	}
 	dataLen := int64(maxDataBytes)
 	if fileSize >= 0 {
@@ -189,7 +190,7 @@ func parseHeader(r io.Reader, fileSize int64) ([]tensor, []string, error) {
 	last := ""
 	for _, t := range tensors {
 		if t.begin < end {
-			return nil, nil, fmt.Errorf("tensors %q and %q overlap at data bytes %d–%d", last, t.name, t.begin, end)
+			return nil, nil, model.Msg("tensors %q and %q overlap at data bytes %d–%d", last, t.name, t.begin, end)
 		}
 		covered += t.end - t.begin
 		end, last = t.end, t.name
@@ -209,7 +210,7 @@ func parseHeader(r io.Reader, fileSize int64) ([]tensor, []string, error) {
 // names are an error (a JSON map would silently keep the last).
 func decodeTensors(head []byte, dataLen int64, sized bool) ([]tensor, error) {
 	dec := json.NewDecoder(bytes.NewReader(head))
-	syntax := func(err error) error { return fmt.Errorf("header JSON: %w", err) }
+	syntax := func(err error) error { return model.Msg("header JSON: %v", err) }
 	if _, err := dec.Token(); err != nil { // the opening '{', checked by the caller
 		return nil, syntax(err)
 	}
@@ -232,17 +233,17 @@ func decodeTensors(head []byte, dataLen int64, sized bool) ([]tensor, error) {
 		if err := dec.Decode(&e); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) && te.Field == "" { // the entry itself is not an object
-				return nil, fmt.Errorf("tensor %q: want an object with dtype, shape and data_offsets, got %s", name, te.Value)
+				return nil, model.Msg("tensor %q: want an object with dtype, shape and data_offsets, got %s", name, te.Value)
 			}
 			return nil, syntax(err)
 		}
 		if seen[name] {
-			return nil, fmt.Errorf("tensor %q appears twice", name)
+			return nil, model.Msg("tensor %q appears twice", name)
 		}
 		seen[name] = true
 		t, err := parseTensor(name, e, dataLen, sized)
 		if err != nil {
-			return nil, fmt.Errorf("tensor %q: %w", name, err)
+			return nil, model.Msg("tensor %q: %v", name, err)
 		}
 		tensors = append(tensors, t)
 	}
@@ -252,7 +253,7 @@ func decodeTensors(head []byte, dataLen int64, sized bool) ([]tensor, error) {
 	// The writer may pad the header with trailing spaces (for alignment);
 	// anything else after the object is an error.
 	if rest := bytes.TrimSpace(head[dec.InputOffset():]); len(rest) > 0 {
-		return nil, fmt.Errorf("header JSON: unexpected %s after the object", describe(rest))
+		return nil, model.Msg("header JSON: unexpected %s after the object", describe(rest))
 	}
 	return tensors, nil
 }
@@ -268,49 +269,49 @@ type entry struct {
 // data section (an upper bound only when the file size is unknown).
 func parseTensor(name string, e entry, dataLen int64, sized bool) (tensor, error) {
 	if e.DType == nil && e.Shape == nil && e.Offsets == nil { // null or {}
-		return tensor{}, errors.New("want an object with dtype, shape and data_offsets, got none of them")
+		return tensor{}, model.Msg("want an object with dtype, shape and data_offsets, got none of them")
 	}
 	t := tensor{name: name}
 	if e.DType == nil || json.Unmarshal(e.DType, &t.dtype) != nil {
-		return tensor{}, fmt.Errorf("dtype: want a string such as \"BF16\", got %s", orMissing(e.DType))
+		return tensor{}, model.Msg("dtype: want a string such as \"BF16\", got %s", orMissing(e.DType))
 	}
 	width, ok := dtypeBits[t.dtype]
 	if !ok {
-		return tensor{}, fmt.Errorf("unknown dtype %q (want one of %s)", t.dtype, dtypeList())
+		return tensor{}, model.Msg("unknown dtype %q (want one of %s)", t.dtype, dtypeList())
 	}
 	var shape, offsets []uint64
 	if e.Shape == nil || isNull(e.Shape) || json.Unmarshal(e.Shape, &shape) != nil {
-		return tensor{}, fmt.Errorf("shape: want a list of whole numbers ≥ 0, got %s", orMissing(e.Shape))
+		return tensor{}, model.Msg("shape: want a list of whole numbers ≥ 0, got %s", orMissing(e.Shape))
 	}
 	if e.Offsets == nil || json.Unmarshal(e.Offsets, &offsets) != nil || len(offsets) != 2 {
-		return tensor{}, fmt.Errorf("data_offsets: want [begin, end] in bytes, got %s", orMissing(e.Offsets))
+		return tensor{}, model.Msg("data_offsets: want [begin, end] in bytes, got %s", orMissing(e.Offsets))
 	}
 	numel := uint64(1)
 	for _, d := range shape {
 		hi, lo := bits.Mul64(numel, d)
 		if hi != 0 || lo > maxDataBytes*2 {
-			return tensor{}, fmt.Errorf("shape %s has too many elements", describe(e.Shape))
+			return tensor{}, model.Msg("shape %s has too many elements", describe(e.Shape))
 		}
 		numel = lo
 	}
 	// numel ≤ 2⁶¹ and width ≤ 64, so the product fits in 67 bits: check it.
 	hi, nbits := bits.Mul64(numel, width)
 	if hi != 0 || nbits/8 > maxDataBytes {
-		return tensor{}, fmt.Errorf("shape %s of %s is larger than 1 EiB", describe(e.Shape), t.dtype)
+		return tensor{}, model.Msg("shape %s of %s is larger than 1 EiB", describe(e.Shape), t.dtype)
 	}
 	if nbits%8 != 0 {
-		return tensor{}, fmt.Errorf("shape %s of %s is not a whole number of bytes", describe(e.Shape), t.dtype)
+		return tensor{}, model.Msg("shape %s of %s is not a whole number of bytes", describe(e.Shape), t.dtype)
 	}
 	begin, end := offsets[0], offsets[1]
 	switch {
 	case begin > end:
-		return tensor{}, fmt.Errorf("data_offsets [%d, %d]: begin is after end", begin, end)
+		return tensor{}, model.Msg("data_offsets [%d, %d]: begin is after end", begin, end)
 	case end-begin != nbits/8:
-		return tensor{}, fmt.Errorf("data_offsets [%d, %d] hold %d bytes, but %s %s needs %d", begin, end, end-begin, t.dtype, describe(e.Shape), nbits/8)
+		return tensor{}, model.Msg("data_offsets [%d, %d] hold %d bytes, but %s %s needs %d", begin, end, end-begin, t.dtype, describe(e.Shape), nbits/8)
 	case end > uint64(dataLen) && sized:
-		return tensor{}, fmt.Errorf("data_offsets [%d, %d] end past the %d data bytes of the file (truncated?)", begin, end, dataLen)
+		return tensor{}, model.Msg("data_offsets [%d, %d] end past the %d data bytes of the file (truncated?)", begin, end, dataLen)
 	case end > uint64(dataLen):
-		return tensor{}, fmt.Errorf("data_offsets [%d, %d] end past 1 EiB", begin, end)
+		return tensor{}, model.Msg("data_offsets [%d, %d] end past 1 EiB", begin, end)
 	}
 	t.numel, t.begin, t.end = int64(numel), int64(begin), int64(end)
 	t.buffer = isBuffer(name, t.dtype, shape)
@@ -408,9 +409,9 @@ func ReadSafetensors(path string) (TensorCounts, error) {
 	case len(indexes) == 0 && len(files) == 1:
 		return readFile(filepath.Join(path, files[0]))
 	case len(indexes) == 0 && len(files) == 0:
-		return TensorCounts{}, fmt.Errorf("%s: no %s, model.safetensors or other .safetensors file", path, IndexFile)
+		return TensorCounts{}, model.Msg("%s: no %s, model.safetensors or other .safetensors file", path, IndexFile)
 	}
-	return TensorCounts{}, fmt.Errorf("%s: %s and no %s or model.safetensors: give the file to count",
+	return TensorCounts{}, model.Msg("%s: %s and no %s or model.safetensors: give the file to count",
 		path, strings.Join(append(indexes, files...), ", "), IndexFile)
 }
 
@@ -437,15 +438,15 @@ func readFile(path string) (TensorCounts, error) {
 func readShard(path string) ([]tensor, []string, error) {
 	f, fi, err := safeio.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w; want a .safetensors file", path, err)
+		return nil, nil, model.Msg("%s: %v; want a .safetensors file", path, err)
 	}
 	defer f.Close()
 	tensors, warns, err := parseHeader(f, fi.Size())
 	if errors.Is(err, os.ErrDeadlineExceeded) { // safeio.Open's deadline
-		return nil, nil, fmt.Errorf("%s: %w", path, safeio.Stalled())
+		return nil, nil, model.Msg("%s: %v", path, safeio.Stalled())
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w: %w", path, ErrSafetensors, err)
+		return nil, nil, model.Msg("%s: %v: %v", path, ErrSafetensors, err)
 	}
 	return tensors, warns, nil
 }
@@ -454,11 +455,11 @@ func readShard(path string) ([]tensor, []string, error) {
 func readIndex(path string) (TensorCounts, error) {
 	data, err := safeio.ReadFile(path, safeio.SafetensorsIndex) // regular files only, never blocks
 	if err != nil {
-		return TensorCounts{}, fmt.Errorf("%s: %w", path, err)
+		return TensorCounts{}, model.Msg("%s: %v", path, err)
 	}
 	shards, weightMap, totalSize, err := parseIndex(data)
 	if err != nil {
-		return TensorCounts{}, fmt.Errorf("%s: %w: %w", path, ErrSafetensors, err)
+		return TensorCounts{}, model.Msg("%s: %v: %v", path, ErrSafetensors, err)
 	}
 	dir := filepath.Dir(path)
 	var c TensorCounts
@@ -511,7 +512,7 @@ func readIndex(path string) (TensorCounts, error) {
 // to be plain names), the weight map, and metadata.total_size (-1 if absent).
 func parseIndex(data []byte) (shards []string, weightMap map[string]string, totalSize int64, err error) {
 	if len(data) > maxIndexBytes {
-		return nil, nil, 0, fmt.Errorf("index is above the %d MiB limit", maxIndexBytes>>20)
+		return nil, nil, 0, model.Msg("index is above the %d MiB limit", maxIndexBytes>>20)
 	}
 	raw, err := decodeObject(data)
 	if err != nil {
@@ -521,32 +522,32 @@ func parseIndex(data []byte) (shards []string, weightMap map[string]string, tota
 	if m, ok := raw["metadata"]; ok && !isNull(m) {
 		meta, err := decodeObject(m)
 		if err != nil {
-			return nil, nil, 0, fmt.Errorf("metadata: %w", err)
+			return nil, nil, 0, model.Msg("metadata: %v", err)
 		}
 		if ts, ok := meta["total_size"]; ok && !isNull(ts) {
 			if totalSize, err = parseSize(ts); err != nil {
-				return nil, nil, 0, fmt.Errorf("metadata.total_size: %w", err)
+				return nil, nil, 0, model.Msg("metadata.total_size: %v", err)
 			}
 		}
 	}
 	wm, ok := raw["weight_map"]
 	if !ok || isNull(wm) {
-		return nil, nil, 0, errors.New(`missing "weight_map"`)
+		return nil, nil, 0, model.Msg(`missing "weight_map"`)
 	}
 	if err := json.Unmarshal(wm, &weightMap); err != nil || bytes.TrimSpace(wm)[0] != '{' {
-		return nil, nil, 0, fmt.Errorf("weight_map: want an object of tensor name to shard file, got %s", describe(wm))
+		return nil, nil, 0, model.Msg("weight_map: want an object of tensor name to shard file, got %s", describe(wm))
 	}
 	if len(weightMap) == 0 {
-		return nil, nil, 0, errors.New("weight_map is empty")
+		return nil, nil, 0, model.Msg("weight_map is empty")
 	}
 	set := map[string]bool{}
 	for _, s := range weightMap {
 		if !set[s] {
 			if s == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) || filepath.IsAbs(s) || filepath.VolumeName(s) != "" {
-				return nil, nil, 0, fmt.Errorf("weight_map: shard %q must be a file name in the index's directory", s)
+				return nil, nil, 0, model.Msg("weight_map: shard %q must be a file name in the index's directory", s)
 			}
 			if err := safeio.CheckName(s); err != nil {
-				return nil, nil, 0, fmt.Errorf("weight_map: shard %q: %w", s, err)
+				return nil, nil, 0, model.Msg("weight_map: shard %q: %v", s, err)
 			}
 			set[s] = true
 			shards = append(shards, s)
@@ -560,7 +561,7 @@ func parseIndex(data []byte) (shards []string, weightMap map[string]string, tota
 // (1.5e10) is accepted.
 func parseSize(v json.RawMessage) (int64, error) {
 	s := string(bytes.TrimSpace(v))
-	bad := fmt.Errorf("want a whole number of bytes, got %s", describe(v))
+	bad := model.Msg("want a whole number of bytes, got %s", describe(v))
 	if s == "" || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
 		return 0, bad
 	}

@@ -2,6 +2,7 @@ package safeio
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -18,27 +19,40 @@ const (
 // CheckName reports why s cannot be a name-like value (a model name,
 // _name_or_path, instance type, region, provider, alias): invalid UTF-8,
 // a control character (C0 including newline, tab, ESC and NUL; DEL; C1), a
-// bidirectional override that makes text display in another order, or more
-// than MaxNameBytes bytes. Names end up in tables, shell scripts and YAML:
-// they are data, never layout. The error names the character and how to
+// bidirectional override that makes text display in another order, an
+// invisible character (model.Invisible: zero-width space or joiner, soft
+// hyphen, byte-order mark, variation selector, …; two regions reading
+// "us-east-1" must be one region), or more than MaxNameBytes bytes. Names
+// end up in tables, shell scripts and YAML: they are data, never layout. The error names the character and how to
 // fix it; callers prefix the file and field.
-func CheckName(s string) error { return check(s, MaxNameBytes) }
+func CheckName(s string) error {
+	if err := check(s, MaxNameBytes); err != nil {
+		return err
+	}
+	if i := strings.IndexFunc(s, model.Invisible); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		return model.Msg("invisible character U+%04X at byte %d; names must show every character they hold, delete it", r, i)
+	}
+	return nil
+}
 
-// CheckSource is CheckName for a source citation, which may be a long URL.
+// CheckSource is CheckName for a source citation, which may be a long URL;
+// it refuses control and bidirectional characters, not the invisible ones
+// (a citation is not compared as a name).
 func CheckSource(s string) error { return check(s, MaxSourceBytes) }
 
 func check(s string, maxBytes int) error {
 	if len(s) > maxBytes {
-		return fmt.Errorf("%d bytes long, the limit is %d", len(s), maxBytes)
+		return model.Msg("%d bytes long, the limit is %d", len(s), maxBytes)
 	}
 	for i, r := range s {
 		if r == utf8.RuneError {
 			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
-				return fmt.Errorf("invalid UTF-8 at byte %d; save the file as UTF-8", i)
+				return model.Msg("invalid UTF-8 at byte %d; save the file as UTF-8", i)
 			}
 		}
 		if forbidden(r) {
-			return fmt.Errorf("control character %s at byte %d; names must be printable text on one line", runeName(r), i)
+			return model.Msg("control character %s at byte %d; names must be printable text on one line", runeName(r), i)
 		}
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // Kind is a kind of input file: its name in errors and its size cap.
@@ -60,7 +62,7 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 	if fi, err := os.Stat(path); err != nil {
 		return nil, nil, unwrapPath(err)
 	} else if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%w: %s", ErrNotRegular, describeMode(fi.Mode()))
+		return nil, nil, model.Errorf(ErrNotRegular, "%s", describeMode(fi.Mode()))
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
 	if err != nil {
@@ -73,7 +75,7 @@ func Open(path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, nil, fmt.Errorf("%w: %s", ErrNotRegular, describeMode(fi.Mode()))
+		return nil, nil, model.Errorf(ErrNotRegular, "%s", describeMode(fi.Mode()))
 	}
 	_ = f.SetReadDeadline(time.Now().Add(ReadTimeout)) // os.ErrNoDeadline for ordinary files
 	return f, fi, nil
@@ -89,37 +91,44 @@ var ErrStalled = errors.New("no data")
 // Stalled is the error for a read from Open's file that hit ReadTimeout
 // (os.ErrDeadlineExceeded), for callers that stream the file themselves.
 func Stalled() error {
-	return fmt.Errorf("%w within %v: it waits for data like a pipe; give a regular file", ErrStalled, ReadTimeout)
+	return model.Msg("%s within %v: it waits for data like a pipe; give a regular file", ErrStalled, ReadTimeout)
 }
 
 // ReadFile reads the regular file at path, at most k.MaxBytes of it.
 // Errors say what was wrong without repeating path.
 func ReadFile(path string, k Kind) ([]byte, error) {
+	b, _, err := ReadFileInfo(path, k)
+	return b, err
+}
+
+// ReadFileInfo is ReadFile that also returns the file's information as
+// it was opened (its modification time dates an overlay that gives none).
+func ReadFileInfo(path string, k Kind) ([]byte, fs.FileInfo, error) {
 	f, fi, err := Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	if fi.Size() > k.MaxBytes {
-		return nil, tooLarge(k)
+		return nil, nil, tooLarge(k)
 	}
 	// A regular file can still grow while read (or lie in Size, as /proc
 	// files do): read one byte past the cap to notice.
 	b, err := io.ReadAll(io.LimitReader(f, k.MaxBytes+1))
 	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return nil, Stalled()
+		return nil, nil, Stalled()
 	}
 	if err != nil {
-		return nil, unwrapPath(err)
+		return nil, nil, unwrapPath(err)
 	}
 	if int64(len(b)) > k.MaxBytes {
-		return nil, tooLarge(k)
+		return nil, nil, tooLarge(k)
 	}
-	return b, nil
+	return b, fi, nil
 }
 
 func tooLarge(k Kind) error {
-	return fmt.Errorf("%w: above the %s limit for a %s", ErrTooLarge, sizeString(k.MaxBytes), k.Name)
+	return model.Errorf(ErrTooLarge, "above the %s limit for a %s", sizeString(k.MaxBytes), model.Msg(k.Name))
 }
 
 func sizeString(n int64) string {
@@ -132,20 +141,20 @@ func sizeString(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-func describeMode(m fs.FileMode) string {
+func describeMode(m fs.FileMode) model.Message {
 	switch {
 	case m.IsDir():
-		return "is a directory"
+		return model.Msg("is a directory")
 	case m&fs.ModeNamedPipe != 0:
-		return "is a FIFO (named pipe)"
+		return model.Msg("is a FIFO (named pipe)")
 	case m&fs.ModeSocket != 0:
-		return "is a socket"
+		return model.Msg("is a socket")
 	case m&fs.ModeCharDevice != 0:
-		return "is a character device"
+		return model.Msg("is a character device")
 	case m&fs.ModeDevice != 0:
-		return "is a device"
+		return model.Msg("is a device")
 	}
-	return "is a special file"
+	return model.Msg("is a special file")
 }
 
 // unwrapPath drops a *PathError's operation and path, which callers print

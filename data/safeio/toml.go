@@ -1,6 +1,6 @@
 package safeio
 
-import "fmt"
+import "github.com/gpuplan/gpuplan/model"
 
 // MaxTOMLDepth bounds how deep a TOML file nests: arrays and inline tables
 // (brackets, table headers included) plus the dots of the dotted key being
@@ -44,7 +44,7 @@ func CheckTOMLDepth(b []byte) error {
 			dots = 0
 		}
 		if depth+dots > MaxTOMLDepth {
-			return fmt.Errorf("line %d: tables, arrays and dotted keys nest more than %d deep; flatten them into [table] sections", line, MaxTOMLDepth)
+			return model.Msg("line %d: tables, arrays and dotted keys nest more than %d deep; flatten them into [table] sections", line, MaxTOMLDepth)
 		}
 	}
 	return nil

@@ -113,10 +113,10 @@ func parseAzurePage(body []byte, prices azurePrices, skipped map[string]bool) (s
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var p azurePage
 	if err := dec.Decode(&p); err != nil {
-		return "", 0, fmt.Errorf("malformed JSON: %w", err)
+		return "", 0, model.Msg("malformed JSON: %v", err)
 	}
 	if p.Items == nil {
-		return "", 0, errors.New(`no "Items" array: the API's response format changed`)
+		return "", 0, model.Msg(`no "Items" array: the API's response format changed`)
 	}
 	for i, it := range *p.Items {
 		for _, f := range []struct {
@@ -124,11 +124,11 @@ func parseAzurePage(body []byte, prices azurePrices, skipped map[string]bool) (s
 			ok   bool
 		}{{"currencyCode", it.CurrencyCode != nil}, {"retailPrice", it.RetailPrice != nil}, {"armRegionName", it.ArmRegionName != nil}, {"armSkuName", it.ArmSkuName != nil}} {
 			if !f.ok {
-				return "", 0, fmt.Errorf("item %d has no %q: the API's response format changed", i, f.name)
+				return "", 0, model.Msg("item %d has no %q: the API's response format changed", i, f.name)
 			}
 		}
 		if *it.CurrencyCode != "USD" {
-			return "", 0, fmt.Errorf("prices in %q, want USD (gpuplan ranks other currencies only with an exchange rate)", *it.CurrencyCode)
+			return "", 0, model.Msg("prices in %q, want USD (gpuplan ranks other currencies only with an exchange rate)", *it.CurrencyCode)
 		}
 		sku, region, usd := *it.ArmSkuName, *it.ArmRegionName, *it.RetailPrice
 		if it.Type != "Consumption" || it.UnitOfMeasure != "1 Hour" || strings.Contains(it.ProductName, "Windows") ||
@@ -170,21 +170,21 @@ const azurePageSize = 100
 // (a 429 or failure moves to the next), following NextPageLink on the
 // same host for at most o.MaxPages pages, and maps the sizes to the
 // catalog's Azure types or to azureShapes.
-func fetchAzure(ctx context.Context, o Options, base *model.Catalog) (fetched, error) {
+func fetchAzure(ctx context.Context, o Options, g *getter, base *model.Catalog) (fetched, error) {
 	var srcErrs []error
 	for _, src := range o.AzureSources {
 		first := strings.TrimSuffix(src, "?") + "?" + azureQuery
-		prices, skipped, err := fetchAzurePages(ctx, o, first)
+		prices, skipped, final, err := fetchAzurePages(ctx, o, g, first)
 		if err == nil {
 			f := azureInstances(base, prices, skipped)
-			f.url = src
+			f.url = sourceURL(final) // where the first page came from, without the filter
 			if len(f.insts) == 0 {
 				err = errors.New("no N-series size of the catalog in the answer")
 			} else {
 				return f, nil
 			}
 		}
-		srcErrs = append(srcErrs, fmt.Errorf("%s: %w", src, err))
+		srcErrs = append(srcErrs, model.Msg("%s: %v", src, err))
 		if ctx.Err() != nil {
 			break
 		}
@@ -192,35 +192,40 @@ func fetchAzure(ctx context.Context, o Options, base *model.Catalog) (fetched, e
 	return fetched{}, errors.Join(srcErrs...)
 }
 
-func fetchAzurePages(ctx context.Context, o Options, first string) (azurePrices, map[string]bool, error) {
+// fetchAzurePages follows the pages from first and returns their meters
+// and the URL the first page finally came from.
+func fetchAzurePages(ctx context.Context, o Options, g *getter, first string) (azurePrices, map[string]bool, string, error) {
 	start, err := url.Parse(first)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	prices, skipped := azurePrices{}, map[string]bool{}
-	next, seen := first, 0
+	next, seen, final := first, 0, first
 	for page := 1; next != ""; page++ {
 		if page > o.MaxPages {
-			return nil, nil, fmt.Errorf("more than %d pages: the answer never ends (raise Options.MaxPages if the price list really grew)", o.MaxPages)
+			return nil, nil, "", model.Msg("more than %d pages: the answer never ends (raise Options.MaxPages if the price list really grew)", o.MaxPages)
 		}
 		u, err := url.Parse(next)
 		if err != nil || u.Scheme != start.Scheme || u.Host != start.Host {
-			return nil, nil, fmt.Errorf("page %d: NextPageLink %.80q leaves %s", page, next, start.Host)
+			return nil, nil, "", model.Msg("page %d: NextPageLink %.80q leaves %s", page, next, start.Host)
 		}
-		body, err := fetch(ctx, o.Client, next, azureMaxPage)
+		body, got, err := g.get(ctx, next, azureMaxPage)
 		// The API answers 429 under load; gpuhunt waits 3 s and retries
 		// (catalog audit §4). Three tries, 3 s and 6 s apart, then the
 		// next source.
 		for try := 1; try < 3 && isTooMany(err) && ctx.Err() == nil; try++ {
 			o.Sleep(ctx, time.Duration(try)*3*time.Second)
-			body, err = fetch(ctx, o.Client, next, azureMaxPage)
+			body, got, err = g.get(ctx, next, azureMaxPage)
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("page %d: %w", page, err)
+			return nil, nil, "", model.Msg("page %d: %v", page, err)
+		}
+		if page == 1 {
+			final = got
 		}
 		var n int
 		if next, n, err = parseAzurePage(body, prices, skipped); err != nil {
-			return nil, nil, fmt.Errorf("page %d: %w", page, err)
+			return nil, nil, "", model.Msg("page %d: %v", page, err)
 		}
 		seen += n
 		if next == "" && n >= azurePageSize {
@@ -230,7 +235,7 @@ func fetchAzurePages(ctx context.Context, o Options, first string) (azurePrices,
 			next = first + "&$skip=" + strconv.Itoa(seen)
 		}
 	}
-	return prices, skipped, nil
+	return prices, skipped, final, nil
 }
 
 func isTooMany(err error) bool {
@@ -277,14 +282,14 @@ func azureInstances(base *model.Catalog, prices azurePrices, skipped map[string]
 		f.insts = append(f.insts, in)
 	}
 	if len(unknown) > 0 {
-		f.warnings = append(f.warnings, fmt.Sprintf("%d N-series sizes have no shape in the catalog or the fetcher's table and were left out: %s", len(unknown), sample(unknown)))
+		f.warnings = append(f.warnings, model.Msg("%d N-series sizes have no shape in the catalog or the fetcher's table and were left out: %s", len(unknown), sample(unknown)))
 	}
 	if len(retired) > 0 {
-		f.warnings = append(f.warnings, fmt.Sprintf("%d retired sizes still priced, left retired: %s", len(retired), sample(retired)))
+		f.warnings = append(f.warnings, model.Msg("%d retired sizes still priced, left retired: %s", len(retired), sample(retired)))
 	}
 	if len(skipped) > 0 {
 		names := slices.Sorted(maps.Keys(skipped))
-		f.warnings = append(f.warnings, fmt.Sprintf("%d meters with unusable names skipped: %s", len(names), sample(names)))
+		f.warnings = append(f.warnings, model.Msg("%d meters with unusable names skipped: %s", len(names), sample(names)))
 	}
 	return f
 }

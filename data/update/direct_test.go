@@ -142,10 +142,13 @@ func TestAzureGolden(t *testing.T) {
 	if want := `azure: 6 types from https://prices.azure.com/api/retail/prices → ~/.local/share/gpuplan/catalog.d/azure-retail.toml
   added 2, removed 15, prices moved >10%: 1
   Standard_NC48ads_A100_v4 eastus: $7.35 → $9.55/h (+30%)
+  guards: 7 region prices checked, none held back
+  note: 1 N-series sizes have no shape in the catalog or the fetcher's table and were left out: Standard_NV6ads_A10_v5
+  note: 1 retired sizes still priced, left retired: Standard_NC6s_v3
 `; text != want {
 		t.Errorf("summary (docs/data.md sample):\n%s\nwant:\n%s", text, want)
 	}
-	warn := strings.Join(az.Warnings, "\n")
+	warn := strings.Join(model.Strings(az.Warnings), "\n")
 	for _, w := range []string{"Standard_NV6ads_A10_v5", "retired sizes still priced, left retired: Standard_NC6s_v3"} {
 		if !strings.Contains(warn, w) {
 			t.Errorf("warnings %q lack %q", warn, w)
@@ -201,10 +204,13 @@ func TestOCIGolden(t *testing.T) {
 	text := strings.NewReplacer(s.URL+"/oci/products.json", DefaultOCISources[0].Products, dir, "~/.local/share/gpuplan/catalog.d").Replace(sum.Text())
 	if want := `oci: 4 types from https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/ → ~/.local/share/gpuplan/catalog.d/oci-pricelist.toml
   added 1, removed 18, prices moved >10%: 0
+  guards: 12 region prices checked, none held back
+  note: 1 GPU shapes without a known GPU, price or size left out: BM.GPU.X99.8
+  note: removed skypilot-oci.toml: OCI now comes from Oracle's price list
 `; text != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", text, want)
 	}
-	if w := strings.Join(oci.Warnings, "\n"); !strings.Contains(w, "BM.GPU.X99.8") {
+	if w := strings.Join(model.Strings(oci.Warnings), "\n"); !strings.Contains(w, "BM.GPU.X99.8") {
 		t.Errorf("warnings %q do not name the unknown BM.GPU.X99.8", w)
 	}
 	c := loadOverlay(t, file)

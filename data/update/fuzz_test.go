@@ -30,12 +30,14 @@ func FuzzAzurePage(f *testing.F) {
 }
 
 // FuzzOCI: any price list and shapes file give an error or instances with
-// plain names, whole GPU counts and prices under the catalog's ceiling.
+// plain names, whole GPU counts and prices under the catalog's ceiling,
+// whose overlay reads back (checkWritable).
 func FuzzOCI(f *testing.F) {
 	base, err := data.Load()
 	if err != nil {
 		f.Fatal(err)
 	}
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, products, shapes []byte) {
 		prices, err := parseOCIProducts(products)
 		if err != nil {
@@ -55,5 +57,6 @@ func FuzzOCI(f *testing.F) {
 				}
 			}
 		}
+		checkWritable(t, dir, base, "oci", got.insts) // fuzz_overlay_test.go
 	})
 }

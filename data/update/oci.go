@@ -116,16 +116,16 @@ type ociPrice struct {
 func parseOCIProducts(body []byte) (map[string]ociPrice, error) {
 	var p ociProducts
 	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&p); err != nil {
-		return nil, fmt.Errorf("price list: malformed JSON: %w", err)
+		return nil, model.Msg("price list: malformed JSON: %v", err)
 	}
 	if p.Items == nil {
-		return nil, errors.New(`price list: no "items" array: the format changed`)
+		return nil, model.Msg(`price list: no "items" array: the format changed`)
 	}
 	out := map[string]ociPrice{}
 	var other string
 	for i, it := range *p.Items {
 		if it.PartNumber == nil {
-			return nil, fmt.Errorf("price list: item %d has no \"partNumber\": the format changed", i)
+			return nil, model.Msg("price list: item %d has no \"partNumber\": the format changed", i)
 		}
 		for _, l := range it.CurrencyCodeLocalizations {
 			if l.CurrencyCode != "USD" {
@@ -140,7 +140,7 @@ func parseOCIProducts(body []byte) (map[string]ociPrice, error) {
 		}
 	}
 	if len(out) == 0 && other != "" {
-		return nil, fmt.Errorf("price list: prices in %q, want USD (gpuplan ranks other currencies only with an exchange rate)", other)
+		return nil, model.Msg("price list: prices in %q, want USD (gpuplan ranks other currencies only with an exchange rate)", other)
 	}
 	return out, nil
 }
@@ -153,10 +153,10 @@ func parseOCIProducts(body []byte) (map[string]ociPrice, error) {
 func ociInstances(body []byte, prices map[string]ociPrice, base *model.Catalog) (fetched, error) {
 	var s ociShapes
 	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&s); err != nil {
-		return fetched{}, fmt.Errorf("shapes: malformed JSON: %w", err)
+		return fetched{}, model.Msg("shapes: malformed JSON: %v", err)
 	}
 	if s.Items == nil {
-		return fetched{}, errors.New(`shapes: no "items" array: the format changed`)
+		return fetched{}, model.Msg(`shapes: no "items" array: the format changed`)
 	}
 	known := map[string]*model.Instance{}
 	allRegions := map[string]bool{}
@@ -173,7 +173,7 @@ func ociInstances(body []byte, prices map[string]ociPrice, base *model.Catalog) 
 	var skipped []string
 	for i, sh := range *s.Items {
 		if sh.Name == nil {
-			return fetched{}, fmt.Errorf("shapes: item %d has no \"name\": the format changed", i)
+			return fetched{}, model.Msg("shapes: item %d has no \"name\": the format changed", i)
 		}
 		// The estimator appends display notes: "BM.GPU.GB200.4 (NVL72)".
 		name, _, _ := strings.Cut(*sh.Name, " (")
@@ -252,39 +252,41 @@ func ociInstances(body []byte, prices map[string]ociPrice, base *model.Catalog) 
 	}
 	slices.SortFunc(f.insts, func(a, b model.Instance) int { return strings.Compare(a.Type, b.Type) })
 	if len(f.insts) == 0 {
-		return fetched{}, errors.New("no priced GPU shape: the shapes or the price list changed")
+		return fetched{}, model.Msg("no priced GPU shape: the shapes or the price list changed")
 	}
 	if len(skipped) > 0 {
-		f.warnings = append(f.warnings, fmt.Sprintf("%d GPU shapes without a known GPU, price or size left out: %s", len(skipped), sample(skipped)))
+		f.warnings = append(f.warnings, model.Msg("%d GPU shapes without a known GPU, price or size left out: %s", len(skipped), sample(skipped)))
 	}
 	return f, nil
 }
 
 // fetchOCI reads the price list and shapes from each of o.OCISources in
 // turn until one pair answers.
-func fetchOCI(ctx context.Context, o Options, base *model.Catalog) (fetched, error) {
+func fetchOCI(ctx context.Context, o Options, g *getter, base *model.Catalog) (fetched, error) {
 	var srcErrs []error
 	for _, src := range o.OCISources {
+		var final string
 		f, err := func() (fetched, error) {
-			pb, err := fetch(ctx, o.Client, src.Products, ociMaxBody)
+			pb, got, err := g.get(ctx, src.Products, ociMaxBody)
+			final = got
 			if err != nil {
-				return fetched{}, fmt.Errorf("price list: %w", err)
+				return fetched{}, model.Msg("price list: %v", err)
 			}
 			prices, err := parseOCIProducts(pb)
 			if err != nil {
 				return fetched{}, err
 			}
-			sb, err := fetch(ctx, o.Client, src.Shapes, ociMaxBody)
+			sb, _, err := g.get(ctx, src.Shapes, ociMaxBody)
 			if err != nil {
-				return fetched{}, fmt.Errorf("shapes: %w", err)
+				return fetched{}, model.Msg("shapes: %v", err)
 			}
 			return ociInstances(sb, prices, base)
 		}()
 		if err == nil {
-			f.url = src.Products
+			f.url = sourceURL(final) // the price list, where it finally came from
 			return f, nil
 		}
-		srcErrs = append(srcErrs, fmt.Errorf("%s: %w", src.Products, err))
+		srcErrs = append(srcErrs, model.Msg("%s: %v", src.Products, err))
 		if ctx.Err() != nil {
 			break
 		}

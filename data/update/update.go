@@ -18,8 +18,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
-	"fmt"
-	"io"
+
 	"net/http"
 	"os"
 	"path/filepath"
@@ -43,17 +42,34 @@ var DefaultSources = []string{
 // nebius from SkyPilot's files, refreshed upstream every 7 hours (catalog
 // audit §4); azure from the Azure Retail Prices API (SkyPilot's Azure file
 // is hand-updated and US-only) and oci from Oracle's public price list
-// and cost-estimator shapes, both credential-free.
-var DefaultProviders = []string{"aws", "gcp", "lambda", "nebius", "azure", "oci"}
+// and cost-estimator shapes, both credential-free; and the providers whose
+// SkyPilot v8 file is their price list (hyperstack, jarvislabs, seeweb,
+// verda, daytona, shadeform, primeintellect).
+//
+// Left to --providers: the marketplaces (vast, lium, hyperbolic: per-host
+// offers, left out of rankings anyway), runpod (its v8 rows repeat the
+// on-demand price as the spot price, a placeholder the embedded catalog
+// drops and an overlay would rank) and yotta (its file ends without a
+// newline, which the download check takes for a truncated file).
+var DefaultProviders = []string{"aws", "gcp", "lambda", "nebius", "azure", "oci",
+	"hyperstack", "jarvislabs", "seeweb", "verda", "daytona", "shadeform", "primeintellect"}
 
 // maxBody caps one download: SkyPilot's largest v8 file (aws) is ≈3.7 MB.
 const maxBody = 64 << 20
 
 // Options configure Run. Zero values pick the defaults.
 type Options struct {
-	Client  *http.Client // nil: a client with a 2-minute timeout on http.DefaultTransport (honours HTTPS_PROXY)
-	Dir     string       // where overlays go; "" is data.UpdateDir()
-	Sources []string     // base URLs tried in order (a mirror via --source); nil is DefaultSources
+	// Client fetches; nil is one on http.DefaultTransport (which honours
+	// HTTPS_PROXY) with Limits.Connect. Either way its redirects are
+	// limited to the host asked and AllowRedirects.
+	Client *http.Client
+	Dir    string // where overlays go; "" is data.UpdateDir()
+	// Sources are SkyPilot base URLs tried in order; nil is DefaultSources.
+	// A mirror given here serves aws, gcp, lambda and nebius only: with
+	// Sources set, Providers defaults to those, and azure or oci without
+	// AzureSources or OCISources of their own is refused rather than
+	// fetched from the public endpoints.
+	Sources []string
 	// AzureSources are Retail Prices API endpoints tried in order; nil is
 	// DefaultAzureSources.
 	AzureSources []string
@@ -68,13 +84,31 @@ type Options struct {
 	Providers []string // nil is DefaultProviders
 	Force     bool     // accept a result that drops more than half of a provider's types
 	Now       func() time.Time
-	// Progress is called after each provider with providers done and total.
-	Progress func(done, total int64)
+	// Limits bound the network; zero fields are DefaultLimits'.
+	Limits Limits
+	// AllowRedirects are hosts (or host:port) a redirect may lead to
+	// besides the host asked.
+	AllowRedirects []string
+	// Progress is called as bytes arrive and when each provider is done.
+	Progress func(Progress)
+}
+
+// Progress is where an update is: the provider being fetched (Index of
+// Total, from 0), the bytes it has received, and whether it is done (Err
+// set when it failed).
+type Progress struct {
+	Provider     string
+	Index, Total int
+	Bytes        int64
+	Elapsed      time.Duration
+	Done         bool
+	Err          error
 }
 
 // Summary is what Run did, one entry per provider in Options order.
 type Summary struct {
 	Providers []ProviderSummary
+	Notes     []model.Message // what Run decided for the whole update (providers left out)
 }
 
 // ProviderSummary is one provider's result. Err is set when the update
@@ -85,19 +119,26 @@ type ProviderSummary struct {
 	File     string // the overlay written
 	Types    int    // instance types in the new file
 	Added    []string
-	Removed  []string    // types of the current catalog the source no longer lists
-	Moved    []PriceMove // on-demand prices that moved more than 10%
-	Warnings []string    // importer warnings and guard findings
-	Err      error
-	Kept     bool // on Err: a previous overlay existed and was kept
+	Removed  []string        // types of the current catalog the source no longer lists
+	Moved    []PriceMove     // on-demand prices that moved more than 10%
+	Warnings []model.Message // the importer's and fetcher's notes (rows and sizes left out)
+	// Held are the guards' price findings (data.PriceRule): those prices
+	// were not written, so they are never ranked; the type keeps its
+	// previous price in that region, and a new type left with no price is
+	// not added. Flags are the other findings (a name that contradicts
+	// its GPU), written as they are.
+	Held, Flags []data.Guard
+	Prices      int // region prices checked by the guards
+	Err         error
+	Kept        bool // on Err: a previous overlay existed and was kept
 }
 
 // failure says what a failed update left: the previous overlay, or none.
-func (p *ProviderSummary) failure() string {
+func (p *ProviderSummary) failure() model.Message {
 	if p.Kept {
-		return "previous overlay kept"
+		return model.Msg("previous overlay kept")
 	}
-	return "no previous overlay"
+	return model.Msg("no previous overlay")
 }
 
 // PriceMove is an on-demand price change of one type in one region.
@@ -114,14 +155,41 @@ var ErrDropped = errors.New("drops more than half of the provider's types")
 // providers' errors (each also in its ProviderSummary); files of failed
 // providers are left as they were.
 func Run(ctx context.Context, o Options) (Summary, error) {
-	if o.Client == nil {
-		o.Client = &http.Client{Timeout: 2 * time.Minute}
+	var sum Summary
+	if o.Providers == nil {
+		o.Providers = DefaultProviders
+		if o.Sources != nil {
+			// The defaults a mirror can serve: not the opt-in ones.
+			o.Providers = nil
+			for _, p := range DefaultProviders {
+				if slices.Contains(skyPilotProviders, p) {
+					o.Providers = append(o.Providers, p)
+				}
+			}
+			var left []string
+			if o.AzureSources == nil {
+				left = append(left, "azure")
+			}
+			if o.OCISources == nil {
+				left = append(left, "oci")
+			}
+			if len(left) > 0 {
+				sum.Notes = append(sum.Notes, model.Msg("%s not fetched: a --source mirror serves SkyPilot's files, and they come from their own price APIs", strings.Join(left, " and ")))
+			}
+		}
+	}
+	if err := CheckProviders(o.Providers); err != nil {
+		return Summary{}, err
+	}
+	if o.Sources != nil {
+		for _, p := range o.Providers {
+			if p == "azure" && o.AzureSources == nil || p == "oci" && o.OCISources == nil {
+				return Summary{}, model.Errorf(ErrNoMirror, "%s comes from its own price API, not from a SkyPilot mirror; drop --source or leave %s out of --providers", p, p)
+			}
+		}
 	}
 	if o.Sources == nil {
 		o.Sources = DefaultSources
-	}
-	if o.Providers == nil {
-		o.Providers = DefaultProviders
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -146,30 +214,50 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if o.Dir == "" {
 		d, err := data.UpdateDir()
 		if err != nil {
-			return Summary{}, fmt.Errorf("catalog update: no data directory: %w", err)
+			return Summary{}, model.Msg("catalog update: no data directory: %v", err)
 		}
 		o.Dir = d
 	}
+	limits := o.Limits.withDefaults()
+	client := newClient(&o, limits)
 	base, err := data.Load()
 	if err != nil {
 		return Summary{}, err
 	}
-	var sum Summary
 	var errs []error
 	for i, p := range o.Providers {
-		ps := runProvider(ctx, o, base, p)
+		start := time.Now()
+		g := &getter{client: client, limits: limits}
+		if o.Progress != nil {
+			o.Progress(Progress{Provider: p, Index: i, Total: len(o.Providers)})
+			g.received = func(n int64) {
+				o.Progress(Progress{Provider: p, Index: i, Total: len(o.Providers), Bytes: n, Elapsed: time.Since(start)})
+			}
+		}
+		pctx, cancel := context.WithTimeoutCause(ctx, limits.Provider,
+			model.Errorf(ErrDeadline, "%s's update ran past its %v", p, limits.Provider))
+		ps := runProvider(pctx, o, g, base, p)
+		cancel()
 		if ps.Err != nil {
 			_, statErr := os.Stat(ps.File)
 			ps.Kept = statErr == nil
-			errs = append(errs, fmt.Errorf("%s: %w (%s)", p, ps.Err, ps.failure()))
+			errs = append(errs, model.Msg("%s: %v (%s)", p, ps.Err, ps.failure()))
 		}
 		sum.Providers = append(sum.Providers, ps)
 		if o.Progress != nil {
-			o.Progress(int64(i+1), int64(len(o.Providers)))
+			o.Progress(Progress{Provider: p, Index: i, Total: len(o.Providers), Bytes: g.total, Elapsed: time.Since(start), Done: true, Err: ps.Err})
 		}
 	}
 	return sum, errors.Join(errs...)
 }
+
+// ErrAllHeld is wrapped when the guards held back every price a source
+// lists: it is broken or hostile, and no overlay is written.
+var ErrAllHeld = errors.New("every price held back")
+
+// ErrNoMirror is wrapped when a provider that no SkyPilot mirror serves
+// (azure, oci) is asked for with a mirror and no source of its own.
+var ErrNoMirror = errors.New("no mirror for this provider")
 
 // fetched is what one provider's fetcher brought: instances in the
 // catalog's schema, the URL they came from, the file they go to and the
@@ -177,33 +265,29 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 type fetched struct {
 	insts    []model.Instance
 	url      string
-	warnings []string
+	warnings []model.Message
 	credit   string // the overlay header's data line
 }
 
 // overlayFile is the file a provider's overlay goes to: SkyPilot's files
 // as skypilot-PROVIDER.toml, the direct fetchers under their source's name.
+// The name comes from overlayNames only (CheckProviders refused any
+// other provider before).
 func overlayFile(dir, provider string) string {
-	switch provider {
-	case "azure":
-		return filepath.Join(dir, "azure-retail.toml")
-	case "oci":
-		return filepath.Join(dir, "oci-pricelist.toml")
-	}
-	return filepath.Join(dir, "skypilot-"+provider+".toml")
+	return filepath.Join(dir, overlayNames[provider])
 }
 
-func runProvider(ctx context.Context, o Options, base *model.Catalog, provider string) ProviderSummary {
+func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog, provider string) ProviderSummary {
 	ps := ProviderSummary{Provider: provider, File: overlayFile(o.Dir, provider)}
 	var f fetched
 	var err error
 	switch provider {
 	case "azure":
-		f, err = fetchAzure(ctx, o, base)
+		f, err = fetchAzure(ctx, o, g, base)
 	case "oci":
-		f, err = fetchOCI(ctx, o, base)
+		f, err = fetchOCI(ctx, o, g, base)
 	default:
-		f, err = fetchSkyPilot(ctx, o, base, provider)
+		f, err = fetchSkyPilot(ctx, o, g, base, provider)
 	}
 	if err != nil {
 		ps.Err = err
@@ -220,8 +304,30 @@ func runProvider(ctx context.Context, o Options, base *model.Catalog, provider s
 	}
 	fetched := map[string]bool{}
 	for i := range insts {
+		fetched[insts[i].Type] = true
+	}
+	for t := range current {
+		if !fetched[t] {
+			ps.Removed = append(ps.Removed, t)
+		}
+	}
+	sort.Strings(ps.Removed)
+	if len(current) > 0 && 2*len(ps.Removed) > len(current) && !o.Force {
+		ps.Err = model.Msg("%s lists %d of the catalog's %d %s types: %v; check the source or pass --force", ps.URL, len(current)-len(ps.Removed), len(current), provider, ErrDropped)
+		return ps
+	}
+	insts = ps.guard(base, insts)
+	switch {
+	case len(insts) > 0:
+	case len(ps.Held) > 0:
+		ps.Err = model.Errorf(ErrAllHeld, "the guards held back all %d region prices %s lists (%s); nothing written", ps.Prices, ps.URL, ps.Held[0])
+		return ps
+	default:
+		ps.Err = model.Msg("%s lists no priced %s instance type; nothing written", ps.URL, provider)
+		return ps
+	}
+	for i := range insts {
 		in := &insts[i]
-		fetched[in.Type] = true
 		old, ok := current[in.Type]
 		if !ok {
 			ps.Added = append(ps.Added, in.Type)
@@ -235,87 +341,81 @@ func runProvider(ctx context.Context, o Options, base *model.Catalog, provider s
 			}
 		}
 	}
-	for t := range current {
-		if !fetched[t] {
-			ps.Removed = append(ps.Removed, t)
-		}
-	}
 	sort.Strings(ps.Added)
-	sort.Strings(ps.Removed)
 	ps.Types = len(insts)
-	if len(current) > 0 && 2*len(ps.Removed) > len(current) && !o.Force {
-		ps.Err = fmt.Errorf("%s lists %d of the catalog's %d %s types: %w; check the source or pass --force", ps.URL, len(current)-len(ps.Removed), len(current), provider, ErrDropped)
-		return ps
-	}
-	for _, g := range data.Guards(base, insts, nil) {
-		ps.Warnings = append(ps.Warnings, g.String())
-	}
 	var b bytes.Buffer
 	writeOverlay(&b, provider, ps.URL, f.credit, now, insts, current, ps.Removed)
-	if err := writeAtomic(o.Dir, ps.File, b.Bytes()); err != nil {
+	if err := install(o.Dir, overlayNames[provider], b.Bytes()); err != nil {
 		ps.Err = err
 		return ps
 	}
 	if provider == "oci" {
 		// Earlier versions took OCI from SkyPilot; that overlay would patch
 		// the same types with older prices, so the fresh file replaces it.
-		if err := os.Remove(filepath.Join(o.Dir, "skypilot-oci.toml")); err == nil {
-			ps.Warnings = append(ps.Warnings, "removed skypilot-oci.toml: OCI now comes from Oracle's price list")
+		if err := removeIn(o.Dir, "skypilot-oci.toml"); err == nil {
+			ps.Warnings = append(ps.Warnings, model.Msg("removed skypilot-oci.toml: OCI now comes from Oracle's price list"))
 		}
 	}
 	return ps
 }
 
+// guard runs the guards over insts (data.Guards, data.FloorGuards
+// against the embedded catalog's floor per GPU, and data.CutGuards
+// against the same type's price in base) and returns insts without
+// the region prices a price rule flagged (ps.Held); a type of the catalog
+// left with no price keeps its old prices (it is not written, and not
+// counted as removed), a new one is not added. Other findings go to
+// ps.Flags.
+func (ps *ProviderSummary) guard(base *model.Catalog, insts []model.Instance) []model.Instance {
+	found := append(data.Guards(base, insts, nil), data.FloorGuards(data.GPUFloors(base), insts)...)
+	found = append(found, data.CutGuards(base, insts)...)
+	held := map[[2]string]bool{}
+	for _, g := range found {
+		if data.PriceRule(g.Rule) {
+			if !held[[2]string{g.Type, g.Region}] {
+				ps.Held = append(ps.Held, g)
+			}
+			held[[2]string{g.Type, g.Region}] = true
+		} else {
+			ps.Flags = append(ps.Flags, g)
+		}
+	}
+	out := insts[:0:0]
+	for _, in := range insts {
+		ps.Prices += len(in.Prices)
+		if len(held) > 0 {
+			in.Prices = slices.DeleteFunc(slices.Clone(in.Prices), func(p model.RegionPrice) bool { return held[[2]string{in.Type, p.Region}] })
+			if len(in.Prices) == 0 {
+				continue
+			}
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
 // fetchSkyPilot reads provider's SkyPilot v8 file from each of o.Sources
-// in turn until one answers with a file the importer accepts.
-func fetchSkyPilot(ctx context.Context, o Options, base *model.Catalog, provider string) (fetched, error) {
+// in turn until one answers with a file the importer accepts. The URL
+// recorded is the one the file finally came from (after redirects).
+func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalog, provider string) (fetched, error) {
 	var srcErrs []error
 	for _, s := range o.Sources {
 		url := strings.TrimSuffix(s, "/") + "/v8/" + provider + "/vms.csv"
-		body, err := fetch(ctx, o.Client, url, maxBody)
+		body, final, err := g.get(ctx, url, maxBody)
 		var f fetched
 		if err == nil {
-			f.insts, f.warnings, err = importCSV(body, url, provider, base)
+			f.insts, f.warnings, err = importCSV(body, sourceURL(final), provider, base)
 		}
 		if err == nil {
-			f.url, f.credit = url, "Data: SkyPilot authors, Apache-2.0."
+			f.url, f.credit = sourceURL(final), "Data: SkyPilot authors, Apache-2.0."
 			return f, nil
 		}
-		srcErrs = append(srcErrs, fmt.Errorf("%s: %w", url, err))
+		srcErrs = append(srcErrs, model.Msg("%s: %v", url, err))
 		if ctx.Err() != nil {
 			break
 		}
 	}
 	return fetched{}, errors.Join(srcErrs...)
-}
-
-// fetch GETs url; any status but 200 is an error (429 and 5xx send Run to
-// the next source).
-func fetch(ctx context.Context, c *http.Client, url string, limit int64) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("User-Agent", "gpuplan-catalog-update")
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, &statusError{resp.StatusCode, resp.Status}
-	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading the response: %w", err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("response larger than %d MiB", limit>>20)
-	}
-	if resp.ContentLength >= 0 && int64(len(b)) != resp.ContentLength {
-		return nil, fmt.Errorf("truncated response: %d of %d bytes", len(b), resp.ContentLength)
-	}
-	return b, nil
 }
 
 // statusError is an HTTP answer other than 200.
@@ -328,9 +428,9 @@ func (e *statusError) Error() string { return "HTTP " + e.status }
 
 // importCSV checks the currency and the last line, then reads the file
 // with the embedded catalog's importer.
-func importCSV(body []byte, url, provider string, base *model.Catalog) ([]model.Instance, []string, error) {
+func importCSV(body []byte, url, provider string, base *model.Catalog) ([]model.Instance, []model.Message, error) {
 	if len(body) > 0 && body[len(body)-1] != '\n' {
-		return nil, nil, errors.New("truncated file: the last line has no newline")
+		return nil, nil, model.Msg("truncated file: the last line has no newline")
 	}
 	if err := checkCurrency(body); err != nil {
 		return nil, nil, err
@@ -357,48 +457,77 @@ func checkCurrency(body []byte) error {
 			return nil
 		}
 		if col < len(rec) && rec[col] != "" && !strings.EqualFold(rec[col], "USD") {
-			return fmt.Errorf("prices in %s, want USD (gpuplan ranks other currencies only with an exchange rate)", rec[col])
+			return model.Msg("prices in %s, want USD (gpuplan ranks other currencies only with an exchange rate)", rec[col])
 		}
 	}
 }
 
-// writeAtomic writes path through a temporary file in dir and a rename,
-// so a failure never leaves half a file.
-func writeAtomic(dir, path string, b []byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".update-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
-
-// Text is the summary as `catalog update` prints it: one block per
-// provider with types added and removed and on-demand prices moved more
-// than 10%.
+// Text is the summary in English, a line each (Lines).
 func (s Summary) Text() string {
 	var b strings.Builder
+	for _, l := range s.Lines() {
+		b.WriteString(l.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Lines is the summary a line each, as messages for translation: per
+// provider the types fetched and the file written, what was added,
+// removed and moved, what the guards held back or flagged (a few
+// examples of each), and the importer's notes. Indented lines start
+// with their spaces, outside the message.
+func (s Summary) Lines() []model.Message {
+	var out []model.Message
+	line := func(indent int, m model.Message) {
+		if indent > 0 {
+			m = model.Msg(strings.Repeat(" ", indent)+"%v", m)
+		}
+		out = append(out, m)
+	}
+	for _, n := range s.Notes {
+		line(0, model.Msg("note: %v", n))
+	}
 	for _, p := range s.Providers {
 		if p.Err != nil {
 			// The error itself is Run's, printed once by the caller.
-			fmt.Fprintf(&b, "%s: failed, %s\n", p.Provider, p.failure())
+			line(0, model.Msg("%s: failed, %v", p.Provider, p.failure()))
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %d types from %s → %s\n", p.Provider, p.Types, p.URL, p.File)
-		fmt.Fprintf(&b, "  added %d, removed %d, prices moved >10%%: %d\n", len(p.Added), len(p.Removed), len(p.Moved))
+		line(0, model.Msg("%s: %d types from %s → %s", p.Provider, p.Types, p.URL, p.File))
+		line(2, model.Msg("added %d, removed %d, prices moved >10%%: %d", len(p.Added), len(p.Removed), len(p.Moved)))
 		for _, m := range p.Moved {
-			fmt.Fprintf(&b, "  %s %s: $%.2f → $%.2f/h (%+.0f%%)\n", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100)
+			line(2, model.Msg("%s %s: $%.2f → $%.2f/h (%+.0f%%)", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100))
+		}
+		if len(p.Held) == 0 {
+			line(2, model.Msg("guards: %d region prices checked, none held back", p.Prices))
+		} else {
+			line(2, model.Msg("guards: %d of %d region prices held back (not written, so never ranked):", len(p.Held), p.Prices))
+			examples(line, p.Held)
+		}
+		if len(p.Flags) > 0 {
+			line(2, model.Msg("guards: %d other findings (written):", len(p.Flags)))
+			examples(line, p.Flags)
+		}
+		for _, w := range p.Warnings[:min(len(p.Warnings), 2*shownExamples)] {
+			line(2, model.Msg("note: %v", w))
+		}
+		if n := len(p.Warnings) - 2*shownExamples; n > 0 {
+			line(2, model.Msg("… and %d more notes", n))
 		}
 	}
-	return b.String()
+	return out
+}
+
+// shownExamples is how many findings of a kind the summary shows.
+const shownExamples = 3
+
+// examples adds the first few findings, one a line, and how many more.
+func examples(line func(int, model.Message), gs []data.Guard) {
+	for _, g := range gs[:min(len(gs), shownExamples)] {
+		line(4, g.Message())
+	}
+	if n := len(gs) - shownExamples; n > 0 {
+		line(4, model.Msg("… and %d more", n))
+	}
 }

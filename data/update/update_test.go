@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -50,16 +51,27 @@ func server(t *testing.T, override map[string]http.HandlerFunc) *httptest.Server
 func TestRunGolden(t *testing.T) {
 	s := server(t, nil)
 	dir := t.TempDir()
-	var calls []int64
+	var done []string
+	var bytes int64
 	sum, err := Run(context.Background(), Options{
 		Client: s.Client(), Dir: dir, Sources: []string{s.URL + "/good"}, Providers: []string{"lambda", "gcp"},
-		Force: true, Now: fixedNow, Progress: func(done, total int64) { calls = append(calls, done*10+total) },
+		Force: true, Now: fixedNow, Progress: func(p Progress) {
+			if p.Done {
+				done = append(done, fmt.Sprintf("%s %d/%d %v", p.Provider, p.Index+1, p.Total, p.Err))
+			}
+			if p.Provider == "lambda" {
+				bytes = max(bytes, p.Bytes)
+			}
+		},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(calls) != 2 || calls[1] != 22 {
-		t.Errorf("progress calls %v, want done/total 1/2 then 2/2", calls)
+	if want := []string{"lambda 1/2 <nil>", "gcp 2/2 <nil>"}; !slices.Equal(done, want) {
+		t.Errorf("progress when done %q, want %q", done, want)
+	}
+	if fi, err := os.Stat("testdata/v8/lambda/vms.csv"); err != nil || bytes != fi.Size() {
+		t.Errorf("lambda progress reached %d bytes, want the file's size", bytes)
 	}
 	for _, p := range []string{"lambda", "gcp"} {
 		got, err := os.ReadFile(filepath.Join(dir, "skypilot-"+p+".toml"))

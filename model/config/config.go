@@ -255,6 +255,11 @@ type Selection struct {
 	JobHours     float64 // 0 without a dataset
 	JobUSD       float64 // 0 without a dataset
 	CatalogAsOf  string  // YYYY-MM-DD of the catalog the prices come from
+	// PriceOrigin, PriceSource and PriceAsOf say where the price came
+	// from when an overlay file set it (model.FromOverlay): the file, its
+	// source and date (model.Offer.Provenance); empty for the catalog's
+	// own prices, which CatalogAsOf dates.
+	PriceOrigin, PriceSource, PriceAsOf string
 }
 
 // NewSelection records offer o, priced from a catalog dated asOf.
@@ -262,6 +267,9 @@ func NewSelection(o *model.Offer, asOf string) *Selection {
 	s := &Selection{Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
 		GPUs: o.GPUs, Instances: o.Instances, Pricing: o.Pricing, USDPerHour: roundSig(o.USDPerHour, 6),
 		MonthlyUSD: math.Round(o.MonthlyUSD*100) / 100, CatalogAsOf: asOf}
+	if source, origin := o.Provenance(); model.FromOverlay(origin) {
+		s.PriceOrigin, s.PriceSource, s.PriceAsOf = origin, source, o.PriceAsOf()
+	}
 	if o.HasJob {
 		s.JobHours, s.JobUSD = roundSig(o.JobHours, 4), math.Round(o.JobUSD*100)/100
 	}
@@ -273,19 +281,23 @@ var ErrInvalid = errors.New("invalid configuration")
 
 // Error is a problem with one key of a configuration file.
 type Error struct {
-	Key  string // dotted TOML key: "workload.batch_size"; empty for the whole file
-	Line int    // 1-based; 0 when unknown
-	Msg  string // what is wrong and what is valid
+	Key  string        // dotted TOML key: "workload.batch_size"; empty for the whole file
+	Line int           // 1-based; 0 when unknown
+	Msg  model.Message // what is wrong and what is valid
 }
 
-func (e *Error) Error() string {
+func (e *Error) Error() string { return e.Message().String() }
+
+// Message is the error as one message, key and line first, for a UI to
+// translate.
+func (e *Error) Message() model.Message {
 	switch {
 	case e.Key != "" && e.Line > 0:
-		return fmt.Sprintf("%s (line %d): %s", e.Key, e.Line, e.Msg)
+		return model.Msg("%s (line %d): %s", e.Key, e.Line, e.Msg)
 	case e.Key != "":
-		return e.Key + ": " + e.Msg
+		return model.Msg("%s: %s", e.Key, e.Msg)
 	case e.Line > 0:
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+		return model.Msg("line %d: %s", e.Line, e.Msg)
 	}
 	return e.Msg
 }
@@ -296,7 +308,7 @@ func (e *Error) Unwrap() error { return ErrInvalid }
 // Errorf returns a *Error about key, its message formatted as
 // fmt.Sprintf does.
 func Errorf(key, format string, args ...any) error {
-	return &Error{Key: key, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Key: key, Msg: model.Msg(format, args...)}
 }
 
 // Limits of the search answers.
@@ -308,10 +320,10 @@ const maxHoursPerMonth = 744 // 31 × 24
 func (c *Config) Validate() error {
 	w := &c.Workload
 	if w.Framework != "" && !slices.Contains(model.Frameworks, w.Framework) {
-		return Errorf("workload.framework", "want %s", model.OrList(model.EnumNames(model.Frameworks)))
+		return Errorf("workload.framework", "want %s", model.OrMsg(model.EnumNames(model.Frameworks)))
 	}
 	if w.Task != "" && !slices.Contains(model.Tasks, w.Task) {
-		return Errorf("workload.task", "want %s", model.OrList(model.EnumNames(model.Tasks)))
+		return Errorf("workload.task", "want %s", model.OrMsg(model.EnumNames(model.Tasks)))
 	}
 	sources := 0
 	for _, set := range []bool{w.Model != "", w.HFConfig != "", w.Custom != nil} {
@@ -330,23 +342,26 @@ func (c *Config) Validate() error {
 	if w.Precision != "" {
 		valid := model.PrecisionsFor(w.Task)
 		if !slices.Contains(valid, w.Precision) {
-			return Errorf("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmp.Or(w.Task, model.TaskTrain), model.OrList(model.EnumNames(valid)))
+			return Errorf("workload.precision", "%q is not valid for task %s; want %s", w.Precision, cmp.Or(w.Task, model.TaskTrain), model.OrMsg(model.EnumNames(valid)))
 		}
 	}
 	if w.Optimizer != "" && !slices.Contains(model.Optimizers, w.Optimizer) {
-		return Errorf("workload.optimizer", "want %s", model.OrList(model.EnumNames(model.Optimizers)))
+		return Errorf("workload.optimizer", "want %s", model.OrMsg(model.EnumNames(model.Optimizers)))
 	}
 	if w.Strategy != "" && !slices.Contains(model.Strategies, w.Strategy) {
-		return Errorf("workload.strategy", "want %s", model.OrList(model.EnumNames(model.Strategies)))
+		return Errorf("workload.strategy", "want %s", model.OrMsg(model.EnumNames(model.Strategies)))
 	}
 	if !slices.Contains(model.Recipes, w.Recipe) {
-		return Errorf("workload.recipe", "want %s", model.OrList(model.EnumNames(model.Recipes[1:])))
+		return Errorf("workload.recipe", "want %s", model.OrMsg(model.EnumNames(model.Recipes[1:])))
 	}
 	if !slices.Contains(model.Losses, w.Loss) {
-		return Errorf("workload.loss", "want %s", model.OrList(model.EnumNames(model.Losses[1:])))
+		return Errorf("workload.loss", "want %s", model.OrMsg(model.EnumNames(model.Losses[1:])))
+	}
+	if w.Trainer != "" && !slices.Contains(model.Trainers, w.Trainer) {
+		return Errorf("workload.trainer", "want %s", model.OrList(model.EnumNames(model.Trainers)))
 	}
 	if !slices.Contains(model.QuantTypes, w.QuantType) {
-		return Errorf("workload.quant_type", "want %s", model.OrList(model.EnumNames(model.QuantTypes[1:])))
+		return Errorf("workload.quant_type", "want %s", model.OrMsg(model.EnumNames(model.QuantTypes[1:])))
 	}
 	for _, f := range []struct {
 		key    string
@@ -376,7 +391,7 @@ func (c *Config) Validate() error {
 		{"dataset_samples", w.DatasetSamples, model.MaxDataset}, {"dataset_tokens", w.DatasetTokens, model.MaxDataset},
 		{"epochs", w.Epochs, model.MaxEpochs}, {"mfu", w.MFU, 1},
 	} {
-		if err := checkFloat("workload."+f.key, f.v, f.max); err != nil {
+		if err := CheckFloat("workload."+f.key, f.v, f.max); err != nil {
 			return err
 		}
 	}
@@ -402,10 +417,10 @@ func (c *Config) Validate() error {
 		}
 	}
 	if s.Pricing != "" && !slices.Contains(model.PricingModes, s.Pricing) {
-		return Errorf("search.pricing", "want %s", model.OrList(model.EnumNames(model.PricingModes)))
+		return Errorf("search.pricing", "want %s", model.OrMsg(model.EnumNames(model.PricingModes)))
 	}
 	if s.Sort != "" && !slices.Contains(model.SortKeys, s.Sort) {
-		return Errorf("search.sort", "want %s", model.OrList(model.EnumNames(model.SortKeys)))
+		return Errorf("search.sort", "want %s", model.OrMsg(model.EnumNames(model.SortKeys)))
 	}
 	switch w := &c.Workload; {
 	case s.MaxGPUs < 0 || s.MaxGPUs > model.MaxGPUs:
@@ -421,7 +436,7 @@ func (c *Config) Validate() error {
 		{"hours_per_month", s.HoursPerMonth, maxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
 		{"usd_cny", s.USDCNY, 1000},
 	} {
-		if err := checkFloat("search."+f.key, f.v, f.max); err != nil {
+		if err := CheckFloat("search."+f.key, f.v, f.max); err != nil {
 			return err
 		}
 	}
@@ -434,7 +449,7 @@ func (c *Config) Validate() error {
 			{"activations_gib", e.ActivationsGiB}, {"kv_cache_gib", e.KVCacheGiB}, {"overhead_gib", e.OverheadGiB},
 			{"total_gib", e.TotalGiB}, {"total_flops", e.TotalFLOPs}, {"hours", e.Hours}, {"gpu_hours", e.GPUHours},
 		} {
-			if err := checkFloat("estimate."+f.key, f.v, math.MaxFloat64); err != nil {
+			if err := CheckFloat("estimate."+f.key, f.v, math.MaxFloat64); err != nil {
 				return err
 			}
 		}
@@ -450,9 +465,9 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// checkFloat accepts 0 (unset) and finite values in (0, max]; a value
+// CheckFloat accepts 0 (unset) and finite values in (0, max]; a value
 // written as 0 is reported, since the encoder never writes one.
-func checkFloat(key string, v, max float64) error {
+func CheckFloat(key string, v, max float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > max {
 		return Errorf(key, "must be > 0 and ≤ %g, got %v", max, v)
 	}
@@ -474,9 +489,9 @@ func CheckText(key, s string, required bool) error {
 
 func (c *CustomModel) validate() error {
 	if c.Family != "" && !slices.Contains(model.Families, c.Family) {
-		return Errorf("workload.custom.family", "want %s", model.OrList(model.EnumNames(model.Families)))
+		return Errorf("workload.custom.family", "want %s", model.OrMsg(model.EnumNames(model.Families)))
 	}
-	if err := checkFloat("workload.custom.params", c.Params, model.MaxParams); err != nil {
+	if err := CheckFloat("workload.custom.params", c.Params, model.MaxParams); err != nil {
 		return err
 	}
 	for _, f := range []struct {
@@ -489,7 +504,7 @@ func (c *CustomModel) validate() error {
 	}
 	a := c.Architecture()
 	if err := a.Validate(); err != nil {
-		return Errorf("workload.custom", "%s", strings.TrimPrefix(err.Error(), model.ErrInvalidArchitecture.Error()+": "))
+		return &Error{Key: "workload.custom", Msg: kindMessage(err)}
 	}
 	return nil
 }
@@ -504,6 +519,11 @@ func (s *Selection) validate() error {
 			return err
 		}
 	}
+	for _, f := range []struct{ key, v string }{{"price_origin", s.PriceOrigin}, {"price_source", s.PriceSource}} {
+		if err := CheckText("selection."+f.key, f.v, false); err != nil {
+			return err
+		}
+	}
 	if err := CheckText("selection.gpu", s.GPU, false); err != nil {
 		return err
 	}
@@ -514,19 +534,22 @@ func (s *Selection) validate() error {
 		return Errorf("selection.instances", "must be 1–%d, got %d", model.MaxGPUs, s.Instances)
 	}
 	if s.Pricing != "" && !slices.Contains(model.PricingModes, s.Pricing) {
-		return Errorf("selection.pricing", "want %s", model.OrList(model.EnumNames(model.PricingModes)))
+		return Errorf("selection.pricing", "want %s", model.OrMsg(model.EnumNames(model.PricingModes)))
 	}
 	for _, f := range []struct {
 		key string
 		v   float64
 	}{{"price_per_hour_usd", s.USDPerHour}, {"monthly_cost_usd", s.MonthlyUSD}, {"job_hours", s.JobHours}, {"job_cost_usd", s.JobUSD}} {
-		if err := checkFloat("selection."+f.key, f.v, 1e12); err != nil {
+		if err := CheckFloat("selection."+f.key, f.v, 1e12); err != nil {
 			return err
 		}
 	}
-	if s.CatalogAsOf != "" {
-		if _, err := time.Parse(time.DateOnly, s.CatalogAsOf); err != nil || !datePattern().MatchString(s.CatalogAsOf) {
-			return Errorf("selection.catalog_as_of", "want a date such as \"2026-11-30\", got %q", s.CatalogAsOf)
+	for _, f := range []struct{ key, v string }{{"catalog_as_of", s.CatalogAsOf}, {"price_as_of", s.PriceAsOf}} {
+		if f.v == "" {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, f.v); err != nil || !datePattern().MatchString(f.v) {
+			return Errorf("selection."+f.key, "want a date such as \"2026-11-30\", got %q", f.v)
 		}
 	}
 	return nil
@@ -541,13 +564,20 @@ func (s *Selection) validate() error {
 // "auto" leaves GPUs to the search. Warnings come from the readers.
 // Errors are *Error naming the key.
 func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Workload, []string, error) {
+	out, warnings, err := w.WorkloadMessages(cat, rd)
+	return out, model.Strings(warnings), err
+}
+
+// WorkloadMessages is Workload with its warnings as messages, for a UI to
+// translate (the readers' own are English text, as their functions give).
+func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (model.Workload, []model.Message, error) {
 	out := model.Workload{Settings: w.Settings.Clone()}
-	var warnings []string
+	var warnings []model.Message
 	switch {
 	case w.Model != "":
 		a, err := cat.Model(w.Model)
 		if err != nil {
-			return out, nil, &Error{Key: "workload.model", Msg: strings.TrimPrefix(err.Error(), model.ErrNotFound.Error()+": ")}
+			return out, nil, &Error{Key: "workload.model", Msg: kindMessage(err)}
 		}
 		out.Model = *a
 	case w.HFConfig != "":
@@ -559,14 +589,14 @@ func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Worklo
 			return out, nil, Errorf("workload.hf_config", "%v", err)
 		}
 		out.Model = a
-		warnings = ws
+		warnings = readerMessages(ws)
 		if out.Precision == "" && p != "" { // the checkpoint's format: model.FromCheckpoint's rule
 			task, prec, note := model.FromCheckpoint(cmp.Or(out.Task, model.TaskTrain), p)
 			if task != cmp.Or(out.Task, model.TaskTrain) {
 				out.Task = task
 			}
 			if out.Precision = prec; note != "" {
-				warnings = append(warnings, note)
+				warnings = append(warnings, model.Msg(note)) // a fixed sentence
 			}
 		}
 	case w.Custom != nil:
@@ -584,7 +614,7 @@ func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Worklo
 		if err != nil {
 			return out, nil, Errorf("workload.safetensors", "%v", err)
 		}
-		out.Model, warnings = a, append(warnings, ws...)
+		out.Model, warnings = a, append(warnings, readerMessages(ws)...)
 	}
 	if out.FlashAttention != nil && out.Model.Family != "" && !out.Model.Family.HasAttention() {
 		warnings = append(warnings, model.NoAttentionWarning(&out.Model)) // one line, then the answer is dropped
@@ -596,10 +626,25 @@ func (w *WorkloadAnswers) Workload(cat *model.Catalog, rd Readers) (model.Worklo
 	return out, warnings, nil
 }
 
+// readerMessages are a reader's warnings (English text) as messages.
+func readerMessages(ws []string) []model.Message {
+	out := make([]model.Message, len(ws))
+	for i, w := range ws {
+		out[i] = model.Msg("%s", w)
+	}
+	return out
+}
+
 // Resolve is Workload with Defaults applied and Validate passed; a
 // validation error names the workload key ("workload.tp").
 func (w *WorkloadAnswers) Resolve(cat *model.Catalog, rd Readers) (model.Workload, []string, error) {
-	out, warnings, err := w.Workload(cat, rd)
+	out, warnings, err := w.ResolveMessages(cat, rd)
+	return out, model.Strings(warnings), err
+}
+
+// ResolveMessages is Resolve with its warnings as messages.
+func (w *WorkloadAnswers) ResolveMessages(cat *model.Catalog, rd Readers) (model.Workload, []model.Message, error) {
+	out, warnings, err := w.WorkloadMessages(cat, rd)
 	if err != nil {
 		return out, warnings, err
 	}
@@ -617,7 +662,18 @@ func AsError(err error) error {
 	if errors.As(err, &fe) {
 		return &Error{Key: "workload." + fe.Field, Msg: fe.Msg}
 	}
-	return Errorf("workload.model", "%s", strings.TrimPrefix(err.Error(), model.ErrInvalidArchitecture.Error()+": "))
+	return &Error{Key: "workload.model", Msg: kindMessage(err)}
+}
+
+// kindMessage is the sentence of a kind error (model.KindError: "not
+// found: unknown model …" says "unknown model …" under its key), else
+// err as a message.
+func kindMessage(err error) model.Message {
+	var ke *model.KindError
+	if errors.As(err, &ke) {
+		return ke.Msg
+	}
+	return model.ErrMessage(err)
 }
 
 // rawConfig is the file's TOML shape. Every value has a type whose
@@ -662,6 +718,8 @@ type rawWorkload struct {
 	Recipe         model.Recipe    `toml:"recipe"`
 	Loss           model.Loss      `toml:"loss"`
 	QuantType      model.QuantType `toml:"quant_type"`
+	Torch          tTorch          `toml:"torch"`
+	Trainer        model.Trainer   `toml:"trainer"`
 	DoubleQuant    tBool           `toml:"double_quant"`
 	model.Switches                 // decoded by their toml tags
 }
@@ -742,6 +800,9 @@ type rawSelection struct {
 	JobHours     tFloat   `toml:"job_hours"`
 	JobUSD       tFloat   `toml:"job_cost_usd"`
 	CatalogAsOf  tDate    `toml:"catalog_as_of"`
+	PriceOrigin  tString  `toml:"price_origin"`
+	PriceSource  tString  `toml:"price_source"`
+	PriceAsOf    tDate    `toml:"price_as_of"`
 }
 
 // configKeys lists each table's keys for "did you mean" on typos; built
@@ -780,12 +841,12 @@ func Decode(b []byte) (Config, error) {
 	if extra := md.Undecoded(); len(extra) > 0 {
 		k := extra[0]
 		table := strings.Join(k[:len(k)-1], ".")
-		msg := fmt.Sprintf("unknown key %q", k[len(k)-1])
+		msg := model.Msg("unknown key %q", k[len(k)-1])
 		if valid, ok := configKeys()[table]; ok {
 			if s := model.Closest(k[len(k)-1], valid, 1); len(s) > 0 {
-				msg += fmt.Sprintf("; did you mean %q?", s[0])
+				msg = model.Msg("unknown key %q; did you mean %q?", k[len(k)-1], s[0])
 			} else {
-				msg += "; valid keys: " + strings.Join(valid, ", ")
+				msg = model.Msg("unknown key %q; valid keys: %s", k[len(k)-1], strings.Join(valid, ", "))
 			}
 		}
 		return Config{}, &Error{Key: k.String(), Msg: msg}
@@ -802,7 +863,7 @@ func Decode(b []byte) (Config, error) {
 	c := Config{Lang: raw.Lang.v}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
-		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Switches: rw.Switches},
+		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Torch: rw.Torch.v, Trainer: rw.Trainer, Switches: rw.Switches},
 		Model:    rw.Model.v,
 		HFConfig: rw.HFConfig.v,
 		AutoGPUs: rw.GPUs.auto,
@@ -871,7 +932,8 @@ func Decode(b []byte) (Config, error) {
 	if rs := raw.Selection; rs != nil {
 		c.Selection = &Selection{Provider: rs.Provider.v, InstanceType: rs.InstanceType.v, Region: rs.Region.v, GPU: rs.GPU.v,
 			GPUs: rs.GPUs.v, Instances: rs.Instances.v, Pricing: rs.Pricing.v, USDPerHour: rs.USDPerHour.v,
-			MonthlyUSD: rs.MonthlyUSD.v, JobHours: rs.JobHours.v, JobUSD: rs.JobUSD.v, CatalogAsOf: rs.CatalogAsOf.v}
+			MonthlyUSD: rs.MonthlyUSD.v, JobHours: rs.JobHours.v, JobUSD: rs.JobUSD.v, CatalogAsOf: rs.CatalogAsOf.v,
+			PriceOrigin: rs.PriceOrigin.v, PriceSource: rs.PriceSource.v, PriceAsOf: rs.PriceAsOf.v}
 		zeros = append(zeros, []struct {
 			key string
 			set bool
@@ -925,16 +987,16 @@ var tomlKeyError = sync.OnceValue(func() *regexp.Regexp {
 func typeError(msg string) error {
 	m := tomlKeyError().FindStringSubmatch(msg)
 	if m == nil {
-		return &Error{Msg: msg}
+		return &Error{Msg: ValueMessage(msg)}
 	}
 	line, _ := strconv.Atoi(m[1])
-	ce := &Error{Key: m[2], Line: line, Msg: m[7]}
+	ce := &Error{Key: m[2], Line: line, Msg: ValueMessage(m[7])}
 	if gotType, wantType := cmp.Or(m[3], m[6]), cmp.Or(m[4], m[5]); wantType != "" {
 		want := map[string]string{"integer": "a whole number such as 8", "float": "a number such as 3 or 0.5", "string": "a string in quotes",
 			"boolean": "true or false", "slice": "an array", "map": "a table", "table": "a table"}[wantType]
 		got := map[string]string{"string": "a string", "int64": "a whole number", "float64": "a number", "bool": "a boolean",
 			"[]any": "an array", "map[string]any": "a table", "[]map[string]any": "an array of tables", "time.Time": "a date-time"}[gotType]
-		ce.Msg = "want " + cmp.Or(want, wantType) + ", got " + cmp.Or(got, gotType)
+		ce.Msg = model.Msg("want " + cmp.Or(want, wantType) + ", got " + cmp.Or(got, gotType)) // a fixed sentence
 	}
 	return ce
 }
@@ -947,7 +1009,7 @@ func TOMLParseError(err error) *Error {
 	if !errors.As(err, &pe) {
 		return nil
 	}
-	return &Error{Key: pe.LastKey, Line: pe.Position.Line, Msg: TidyTOMLMessage(pe.Message)}
+	return &Error{Key: pe.LastKey, Line: pe.Position.Line, Msg: ValueMessage(TidyTOMLMessage(pe.Message))}
 }
 
 // TOMLValueError words the TOML library's error about a value of the
@@ -957,13 +1019,46 @@ func TOMLParseError(err error) *Error {
 // err is not such an error.
 func TOMLValueError(err error) *Error {
 	var ce *Error
-	if errors.As(typeError(TidyTOMLMessage(err.Error())), &ce) && ce.Key != "" && strings.HasPrefix(ce.Msg, "want ") {
+	if errors.As(typeError(TidyTOMLMessage(err.Error())), &ce) && ce.Key != "" && strings.HasPrefix(ce.Msg.String(), "want ") {
 		return ce
 	}
 	return nil
 }
 
-func badValue(format string, args ...any) error { return fmt.Errorf(format, args...) }
+// badValue is a value error of an UnmarshalTOML method. The TOML library
+// keeps only its text (toml.ParseError.Message, no Unwrap), so its
+// message is remembered here for ValueMessage to give back: what a UI
+// translates is the message, never the text matched against formats.
+func badValue(format string, args ...any) error {
+	m := model.Msg(format, args...)
+	valueErrors.Lock()
+	defer valueErrors.Unlock()
+	if valueErrors.m == nil || len(valueErrors.m) >= maxValueErrors {
+		valueErrors.m = map[string]model.Message{} // a decode stops at its first error: a few suffice
+	}
+	valueErrors.m[m.String()] = m
+	return m
+}
+
+// valueErrors are the messages badValue returned, by their text.
+var valueErrors struct {
+	sync.Mutex
+	m map[string]model.Message
+}
+
+const maxValueErrors = 64
+
+// ValueMessage is the message whose text the TOML library kept from a
+// value error (badValue), or the library's own text as an untranslated
+// message.
+func ValueMessage(text string) model.Message {
+	valueErrors.Lock()
+	defer valueErrors.Unlock()
+	if m, ok := valueErrors.m[text]; ok {
+		return m
+	}
+	return model.Msg("%s", text)
+}
 
 type tInt struct {
 	v   int
@@ -1026,6 +1121,27 @@ func (t *tBool) ptr() *bool {
 		return nil
 	}
 	return model.Bool(t.v)
+}
+
+// tTorch is workload.torch, the PyTorch release ("2.4"), written in
+// quotes: a TOML number would read 2.10 as 2.1.
+type tTorch struct{ v model.TorchVersion }
+
+func (t *tTorch) UnmarshalTOML(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return badValue("want the release in quotes, e.g. %q (a number reads 2.10 as 2.1), got %s", model.DefaultTorch.String(), model.DescribeTOML(v))
+	}
+	tv, err := model.ParseTorchVersion(s)
+	var te *model.TorchError
+	if errors.As(err, &te) { // under its key: the value and the reason
+		return badValue("%q: %s", te.Value, te.Why)
+	}
+	if err != nil {
+		return err
+	}
+	t.v = tv
+	return nil
 }
 
 type tString struct{ v string }

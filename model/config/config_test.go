@@ -42,7 +42,7 @@ func TestConfigRoundTrip(t *testing.T) {
 	hf := Config{Workload: WorkloadAnswers{Settings: model.Settings{Epochs: 3, DatasetSamples: 1}, HFConfig: `C:\models\é "quoted"\config.json`}}
 	params := Config{Workload: WorkloadAnswers{Settings: model.Settings{ImageSize: 224}, Custom: &CustomModel{Family: model.FamilyCNN, Params: 25.6e6}}}
 	cjk := Config{Workload: WorkloadAnswers{Model: "llama"}, Selection: &Selection{Provider: "云", InstanceType: "ＧＰＵ服务器-🚀",
-		Region: "東京 1", GPUs: 1, Instances: 1}}
+		Region: "東京 1", GPUs: 1, Instances: 1, PriceOrigin: `C:\价格\neg "q".toml`, PriceSource: "协议价 2031", PriceAsOf: "2031-05-17"}}
 	for name, c := range map[string]Config{"full": fullConfig(), "custom shape": custom, "hf path": hf, "params only": params, "cjk and emoji": cjk} {
 		t.Run(name, func(t *testing.T) {
 			b, err := Encode(&c)
@@ -130,7 +130,7 @@ func TestDecodeConfigErrors(t *testing.T) {
 			if !errors.As(err, &ce) || !errors.Is(err, ErrInvalid) {
 				t.Fatalf("Decode() error = %v, want a *Error", err)
 			}
-			if ce.Key != tt.key || (tt.line > 0 && ce.Line != tt.line) || !strings.Contains(ce.Msg, tt.msg) {
+			if ce.Key != tt.key || (tt.line > 0 && ce.Line != tt.line) || !strings.Contains(ce.Msg.String(), tt.msg) {
 				t.Errorf("Decode() = key %q line %d msg %q; want key %q line %d msg containing %q", ce.Key, ce.Line, ce.Msg, tt.key, tt.line, tt.msg)
 			}
 			if strings.Contains(err.Error(), "\n") || strings.HasPrefix(err.Error(), "toml:") {
@@ -229,7 +229,7 @@ func TestResolve(t *testing.T) {
 			tt.edit(&c.Workload)
 			_, _, err := c.Workload.Resolve(cat, Readers{})
 			var ce *Error
-			if !errors.As(err, &ce) || ce.Key != tt.key || !strings.Contains(ce.Msg, tt.msg) {
+			if !errors.As(err, &ce) || ce.Key != tt.key || !strings.Contains(ce.Msg.String(), tt.msg) {
 				t.Errorf("Resolve() error = %v, want key %s with %q", err, tt.key, tt.msg)
 			}
 		})

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -68,6 +67,8 @@ func Encode(c *Config) ([]byte, error) {
 	e.str("recipe", string(w.Recipe), "autocast, fsdp-mixed, deepspeed, pure16 or fp32 (default: from precision and strategy)")
 	e.str("loss", string(w.Loss), "hf-fp32, fused, chunked or native (default hf-fp32)")
 	e.str("quant_type", string(w.QuantType), "qlora: nf4 or fp4 (default nf4)")
+	e.str("torch", w.Torch.String(), "PyTorch release the job runs on (default the current stable)")
+	e.str("trainer", string(w.Trainer), "hf or litgpt (default hf)")
 	e.boolp("double_quant", w.DoubleQuant, "qlora: quantize the absmax constants again (default true)")
 	e.switches(&w.Switches)
 	if m := w.Custom; m != nil {
@@ -82,7 +83,7 @@ func Encode(c *Config) ([]byte, error) {
 		e.int("vocab", m.Vocab, "vocabulary size")
 	}
 	if c.ServeLaunch != nil && w.Serve != (serve.Serving{}) {
-		return nil, errors.New("a serving export's [serve] section replaces the workload's serving answers: set one of them")
+		return nil, model.Msg("a serving export's [serve] section replaces the workload's serving answers: set one of them")
 	}
 	e.encodeServe(&w.Serve)
 
@@ -147,6 +148,9 @@ func Encode(c *Config) ([]byte, error) {
 		e.float("job_hours", sel.JobHours, "")
 		e.float("job_cost_usd", sel.JobUSD, "the whole job")
 		e.str("catalog_as_of", sel.CatalogAsOf, "prices change: check before renting")
+		e.str("price_origin", sel.PriceOrigin, "the price is this overlay file's, not the catalog's")
+		e.str("price_source", sel.PriceSource, "")
+		e.str("price_as_of", sel.PriceAsOf, "")
 	}
 	// The export sections, each by the TOML library after a blank line.
 	for _, sec := range []struct {

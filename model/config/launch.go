@@ -15,24 +15,27 @@ type Launch struct {
 	// Notes are written as comment lines before the section.
 	Notes []string `toml:"-"`
 
-	Provider     string   `toml:"provider"`
-	InstanceType string   `toml:"instance_type"`
-	Region       string   `toml:"region"`
-	Pricing      string   `toml:"pricing"`
-	USDPerHour   float64  `toml:"usd_per_hour"`
-	GPU          string   `toml:"gpu"`
-	Accelerator  string   `toml:"accelerator"`
-	GPUsPerNode  int      `toml:"gpus_per_node"`
-	Nodes        int      `toml:"nodes"`
-	Strategy     string   `toml:"strategy"`
-	Precision    string   `toml:"precision"`
-	Name         string   `toml:"name"`
-	Script       string   `toml:"script"`
-	ScriptArgs   []string `toml:"script_args"`
-	DiskGB       int      `toml:"disk_gb"`
-	Image        string   `toml:"image,omitempty"`
-	TorchWheel   string   `toml:"torch_wheel,omitempty"`
-	Port         int      `toml:"port"`
+	Provider     string  `toml:"provider"`
+	InstanceType string  `toml:"instance_type"`
+	Region       string  `toml:"region"`
+	Pricing      string  `toml:"pricing"`
+	USDPerHour   float64 `toml:"usd_per_hour"`
+	GPU          string  `toml:"gpu"`
+	Accelerator  string  `toml:"accelerator"`
+	GPUsPerNode  int     `toml:"gpus_per_node"`
+	Nodes        int     `toml:"nodes"`
+	Strategy     string  `toml:"strategy"`
+	Precision    string  `toml:"precision"`
+	Name         string  `toml:"name"`
+	// Script is the user's training script; Module the installed Python
+	// module run instead when there is none (model/launch TRLSFTModule).
+	Script     string   `toml:"script,omitempty"`
+	Module     string   `toml:"module,omitempty"`
+	ScriptArgs []string `toml:"script_args"`
+	DiskGB     int      `toml:"disk_gb"`
+	Image      string   `toml:"image,omitempty"`
+	TorchWheel string   `toml:"torch_wheel,omitempty"`
+	Port       int      `toml:"port"`
 
 	Stack LaunchStack `toml:"stack"`
 }

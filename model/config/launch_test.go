@@ -29,7 +29,7 @@ func TestDecodeConfigLaunch(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Decode([]byte(tt.in))
 			var ce *Error
-			if !errors.As(err, &ce) || ce.Key != tt.key || ce.Line != tt.line || !strings.Contains(ce.Msg, tt.msg) {
+			if !errors.As(err, &ce) || ce.Key != tt.key || ce.Line != tt.line || !strings.Contains(ce.Msg.String(), tt.msg) {
 				t.Errorf("Decode() = %#v; want key %q line %d msg containing %q", err, tt.key, tt.line, tt.msg)
 			}
 		})

@@ -50,7 +50,7 @@ func TestDecodeConfigRecipeErrors(t *testing.T) {
 	} {
 		_, err := Decode([]byte(tc.in))
 		var ce *Error
-		if !errors.As(err, &ce) || ce.Key != tc.key || !strings.Contains(ce.Msg, tc.msg) {
+		if !errors.As(err, &ce) || ce.Key != tc.key || !strings.Contains(ce.Msg.String(), tc.msg) {
 			t.Errorf("Decode(%q) = %v; want key %s and %q", tc.in, err, tc.key, tc.msg)
 		}
 	}

@@ -3,7 +3,6 @@ package config
 import (
 	"cmp"
 	"errors"
-	"strconv"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/serve"
@@ -54,6 +53,9 @@ func (r *rawServe) serving() (serve.Serving, error) {
 		Concurrency: r.Concurrency.v, RequestsPerSec: r.RequestsPerSec.v, TTFTTargetMs: r.TTFTMs.v, TPOTTargetMs: r.TPOTMs.v,
 		TP: r.TensorParallelSize.v, PP: r.PipelineParallelSize.v, Replicas: r.Replicas.v,
 		GPUMemoryUtilization: r.GPUMemoryUtilization.v, MaxNumBatchedTokens: r.MaxNumBatchedTokens.v, MaxNumSeqs: r.MaxNumSeqs.v}
+	// tpot_ms = 0 written out asks for no TPOT target; left out, the
+	// default (serve.DefaultTPOTTargetMs) applies.
+	s.NoTPOTTarget = r.TPOTMs.set && r.TPOTMs.v == 0
 	var err error
 	if r.WeightFormat.v != "" {
 		if s.WeightFormat, err = serve.ParseWeightFormat(r.WeightFormat.v); err != nil {
@@ -98,7 +100,7 @@ func checkServeRanges(s *serve.Serving) error {
 		{"max_num_seqs", s.MaxNumSeqs, model.MaxBatch},
 	} {
 		if f.v < 0 || f.v > f.max {
-			return &Error{Key: f.key, Msg: "must be 1–" + strconv.Itoa(f.max) + ", got " + strconv.Itoa(f.v) + "; leave it out for the default"}
+			return &Error{Key: f.key, Msg: model.Msg("must be 1–%d, got %d; leave it out for the default", f.max, f.v)}
 		}
 	}
 	for _, f := range []struct {
@@ -108,12 +110,12 @@ func checkServeRanges(s *serve.Serving) error {
 		{"requests_per_sec", s.RequestsPerSec, maxServeRate}, {"ttft_ms", s.TTFTTargetMs, maxServeLatency},
 		{"tpot_ms", s.TPOTTargetMs, maxServeLatency}, {"gpu_memory_utilization", s.GPUMemoryUtilization, 1},
 	} {
-		if err := checkFloat(f.key, f.v, f.max); err != nil {
+		if err := CheckFloat(f.key, f.v, f.max); err != nil {
 			return err
 		}
 	}
 	if s.Concurrency > 0 && s.RequestsPerSec > 0 {
-		return &Error{Key: "requests_per_sec", Msg: "give concurrency or requests_per_sec, not both"}
+		return &Error{Key: "requests_per_sec", Msg: model.Msg("give concurrency or requests_per_sec, not both")}
 	}
 	return nil
 }
@@ -134,6 +136,9 @@ func (e *encoder) encodeServe(s *serve.Serving) {
 	e.float("requests_per_sec", s.RequestsPerSec, "arrival rate, instead of concurrency")
 	e.float("ttft_ms", s.TTFTTargetMs, "target time to first token")
 	e.float("tpot_ms", s.TPOTTargetMs, "target time per output token")
+	if s.NoTPOTTarget && s.TPOTTargetMs == 0 {
+		e.kv("tpot_ms", "0.0", "no TPOT target (left out: 100 ms, faster than people read)")
+	}
 	e.int("tensor_parallel_size", s.TP, "GPUs per replica inside a node")
 	e.int("pipeline_parallel_size", s.PP, "stages across nodes")
 	e.int("replicas", s.Replicas, "copies behind a load balancer")
@@ -153,7 +158,11 @@ func (e *encoder) encodeServe(s *serve.Serving) {
 // the GPU has no bf16 (vllm/config/model.py _resolve_auto_dtype), so it
 // allows that fallback; a weight format given asks for itself. Without a
 // prompt length, a request fills its context: prompt = max_model_len −
-// output.
+// output. Without a load (concurrency, requests_per_sec or sequences) the
+// question is a price per token (serve.Serving.PerToken) at the default
+// concurrency; without a TPOT target the target is
+// serve.DefaultTPOTTargetMs, one that reads as interactive, unless the
+// request asked for none.
 func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 	s := r.Serve
 	if s.WeightFormat == "" {
@@ -179,7 +188,13 @@ func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 		s.PromptTokens = max(s.MaxModelLen-s.OutputTokens, 1)
 	}
 	if s.Concurrency == 0 && s.RequestsPerSec == 0 {
+		// No load named (neither [serve]'s nor the older sequences): the
+		// question is what a token costs, at the default concurrency.
+		s.PerToken = r.Sequences == 0
 		s.Concurrency = cmp.Or(r.Sequences, w.Sequences)
+	}
+	if s.TPOTTargetMs == 0 && !s.NoTPOTTarget {
+		s.TPOTTargetMs, s.DefaultTPOT = serve.DefaultTPOTTargetMs, true
 	}
 	if s.TP == 0 {
 		s.TP = r.TP

@@ -74,22 +74,62 @@ func TestAnswersServing(t *testing.T) {
 		w    model.Workload
 		want serve.Serving
 	}{
+		// A load named (sequences here) is the question: ranked by the cost
+		// of carrying it. No TPOT target named: the default, 100 ms.
 		{"older keys fill in", WorkloadAnswers{Settings: model.Settings{ContextLen: 8192, GenTokens: 512, Sequences: 16, TP: 2}},
 			model.Workload{Settings: model.Settings{Precision: model.INT4, ContextLen: 8192, GenTokens: 512, Sequences: 16}},
-			serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 7680, OutputTokens: 512, Concurrency: 16, TP: 2}},
+			serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 8192, PromptTokens: 7680, OutputTokens: 512, Concurrency: 16, TP: 2,
+				TPOTTargetMs: serve.DefaultTPOTTargetMs, DefaultTPOT: true}},
 		{"prompt and output give the context", WorkloadAnswers{Serve: serve.Serving{PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3}},
 			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 4096, GenTokens: 256, Sequences: 1}},
 			// bf16 from the precision is vLLM's --dtype auto: fp16 where the GPU has no bf16
-			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 1200, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3, AllowPrecisionFallback: true}},
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 1200, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3, AllowPrecisionFallback: true,
+				TPOTTargetMs: serve.DefaultTPOTTargetMs, DefaultTPOT: true}},
+		// No load named: a price per token, at the workload's sequences.
 		{"a bf16 weight format asks for bf16 itself", WorkloadAnswers{Serve: serve.Serving{WeightFormat: serve.WeightBF16}},
 			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
-			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
-		{"the weight format wins over the precision", WorkloadAnswers{Serve: serve.Serving{WeightFormat: serve.WeightGPTQ}},
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4,
+				PerToken: true, TPOTTargetMs: serve.DefaultTPOTTargetMs, DefaultTPOT: true}},
+		{"the weight format wins over the precision", WorkloadAnswers{Serve: serve.Serving{WeightFormat: serve.WeightGPTQ, TPOTTargetMs: 50}},
 			model.Workload{Settings: model.Settings{Precision: model.FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
-			serve.Serving{WeightFormat: serve.WeightGPTQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4}},
+			serve.Serving{WeightFormat: serve.WeightGPTQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4,
+				PerToken: true, TPOTTargetMs: 50}},
+		{"no TPOT target asked", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
+			model.Workload{Settings: model.Settings{Precision: model.FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
+			serve.Serving{WeightFormat: serve.WeightFP8, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},
 	} {
 		if got := tc.r.Serving(&tc.w); got != tc.want {
 			t.Errorf("%s: got %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestServeNoTPOTTargetRoundTrip: tpot_ms = 0 written out asks for no
+// TPOT target (the default, 100 ms, applies when the key is left out), and
+// the encoder writes it back so the file reopens the same.
+func TestServeNoTPOTTargetRoundTrip(t *testing.T) {
+	head := "schema_version = 1\n[workload]\ntask = \"inference\"\nmodel = \"llama-3.1-8b\"\n[serve]\nconcurrency = 8\n"
+	for _, tc := range []struct {
+		body string
+		none bool
+	}{{"tpot_ms = 0\n", true}, {"", false}} {
+		c, err := Decode([]byte(head + tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Workload.Serve.NoTPOTTarget != tc.none {
+			t.Fatalf("%q: no TPOT target %v, want %v", tc.body, c.Workload.Serve.NoTPOTTarget, tc.none)
+		}
+		out, err := Encode(&c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Decode(out)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if back.Workload.Serve != c.Workload.Serve {
+			t.Errorf("%q: round trip %+v, want %+v\n%s", tc.body, back.Workload.Serve, c.Workload.Serve, out)
 		}
 	}
 }

@@ -47,11 +47,11 @@ func TestSwitchesCodec(t *testing.T) {
 			}
 			var ce *Error
 			_, err = Decode([]byte(head + key + " = 1\n"))
-			if !errors.As(err, &ce) || ce.Key != "workload."+key || ce.Line != 7 || ce.Msg != "want true or false, got a whole number" {
+			if !errors.As(err, &ce) || ce.Key != "workload."+key || ce.Line != 7 || ce.Msg.String() != "want true or false, got a whole number" {
 				t.Errorf("%s = 1: %#v", key, err)
 			}
 			_, err = Decode([]byte(head + key + "s = true\n"))
-			if !errors.As(err, &ce) || !strings.Contains(ce.Msg, "did you mean \""+key+"\"") {
+			if !errors.As(err, &ce) || !strings.Contains(ce.Msg.String(), "did you mean \""+key+"\"") {
 				t.Errorf("%ss: %v, want a did-you-mean of %q", key, err, key)
 			}
 		})

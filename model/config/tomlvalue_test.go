@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/gpuplan/gpuplan/model"
+
 	"errors"
 	"testing"
 
@@ -21,8 +23,8 @@ func TestTOMLValueError(t *testing.T) {
 		name, doc string
 		want      *Error
 	}{
-		{"a quoted count", "[[instance]]\ngpu_count = \"8\"\n", &Error{Key: "instance.gpu_count", Line: 2, Msg: "want a whole number such as 8, got a string"}},
-		{"a count as a table", "[[instance]]\nprice = 1.5\ngpu_count = { n = 8 }\n", &Error{Key: "instance.gpu_count", Line: 3, Msg: "want a whole number such as 8, got a table"}},
+		{"a quoted count", "[[instance]]\ngpu_count = \"8\"\n", &Error{Key: "instance.gpu_count", Line: 2, Msg: model.Msg("want a whole number such as 8, got a string")}},
+		{"a count as a table", "[[instance]]\nprice = 1.5\ngpu_count = { n = 8 }\n", &Error{Key: "instance.gpu_count", Line: 3, Msg: model.Msg("want a whole number such as 8, got a table")}},
 		{"not a type error", "[[instance]]\ngpu_count = \n", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -31,7 +33,7 @@ func TestTOMLValueError(t *testing.T) {
 				t.Fatal("decoded")
 			}
 			got := TOMLValueError(err)
-			if (got == nil) != (tt.want == nil) || got != nil && *got != *tt.want {
+			if (got == nil) != (tt.want == nil) || got != nil && (got.Key != tt.want.Key || got.Line != tt.want.Line || got.Msg.String() != tt.want.Msg.String()) {
 				t.Errorf("TOMLValueError(%q) = %+v, want %+v", err, got, tt.want)
 			}
 			if got != nil && !errors.Is(got, ErrInvalid) {

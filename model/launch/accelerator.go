@@ -102,3 +102,38 @@ func SkyPilotRefuses(provider, instanceType, accelerator string, count int) stri
 	return fmt.Sprintf("SkyPilot's GCP catalog attaches %s:%d only to %s, not to %s (sky/catalog/gcp_catalog.py, _ACC_INSTANCE_TYPE_DICTS)",
 		accelerator, count, strings.Join(byCount[count], ", "), instanceType)
 }
+
+// skyPilotGPUCounts are the instance types whose GPUs per node in
+// SkyPilot's catalog differ from the provider's, keyed by cloud and
+// instance type as the provider spells it, with SkyPilot's count:
+//
+//   - azure Standard_ND96isr_H100_v5: AcceleratorCount 12 in SkyPilot's
+//     catalogs/v6 and v8 azure/vms.csv (v8 read in the fork
+//     coopslarhette/skypilot-catalog @ 20291d7eda23); Microsoft Learn, ND
+//     H100 v5 series: 8 H100 GPUs (an HGX H100 8-GPU board), which the
+//     catalog keeps (data/internal/gencatalog fixes).
+//
+// model/launch's tests check the table against SkyPilot's rows kept in
+// testdata/skypilot_accelerators.csv for every instance type of the
+// embedded catalog.
+var skyPilotGPUCounts = map[[2]string]int{
+	{"azure", "Standard_ND96isr_H100_v5"}: 12,
+}
+
+// SkyPilotGPUCount returns the GPUs per node SkyPilot's catalog gives
+// instanceType (as the provider spells it): ours unless the catalogs
+// disagree (skyPilotGPUCounts). SkyPilot refuses a task whose accelerators
+// count differs from its catalog's ("Infeasible resource demands found":
+// sky/clouds/cloud.py _check_instance_type_accelerators_combination
+// compares name and count), and with instance_type alone it infers the
+// accelerators from its catalog (sky/resources.py, the accelerators
+// property) and sets $SKYPILOT_NUM_GPUS_PER_NODE to that count (SkyPilot
+// docs, environment variables: "the same as the count in accelerators").
+// So where they disagree a SkyPilot file names the instance type without
+// accelerators and pins the processes per node from the plan.
+func SkyPilotGPUCount(provider, instanceType string, ours int) int {
+	if n, ok := skyPilotGPUCounts[[2]string{provider, instanceType}]; ok {
+		return n
+	}
+	return ours
+}

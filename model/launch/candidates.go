@@ -1,7 +1,6 @@
 package launch
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -15,8 +14,12 @@ type Candidate struct {
 	InstanceType    string // as the provider spells it
 	Accelerator     string // SkyPilot's name
 	GPUsPerInstance int
-	NetworkTier     string // "best" or ""
-	USDPerHour      float64
+	// SkyPilotGPUs is the GPUs per node SkyPilot's catalog gives the
+	// type (SkyPilotGPUCount); the file writes no accelerators when it
+	// differs from GPUsPerInstance.
+	SkyPilotGPUs int
+	NetworkTier  string // "best" or ""
+	USDPerHour   float64
 }
 
 // maxCandidates bounds the failover list: enough to ride out a capacity
@@ -54,17 +57,26 @@ func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 		seen[k] = true
 		out = append(out, Candidate{
 			Provider: o.Instance.Provider, Region: o.Region, InstanceType: typ, Accelerator: accel,
-			GPUsPerInstance: o.Instance.GPUCount, NetworkTier: NetworkFor(o.Instance.Provider, typ, p.Nodes).Tier,
-			USDPerHour: o.USDPerHour,
+			GPUsPerInstance: o.Instance.GPUCount, SkyPilotGPUs: SkyPilotGPUCount(o.Instance.Provider, typ, o.Instance.GPUCount),
+			NetworkTier: NetworkFor(o.Instance.Provider, typ, p.Nodes).Tier,
+			USDPerHour:  o.USDPerHour,
 		})
 	}
 	return out
 }
 
-// skyPilotClouds is constants.ALL_CLOUDS of SkyPilot's
-// sky/skylet/constants.py: the values resources.cloud accepts.
+// skyPilotClouds are the values resources.cloud accepts: constants.ALL_CLOUDS
+// of SkyPilot's sky/skylet/constants.py as stored (through hyperbolic),
+// and the clouds SkyPilot added since, each with its catalog reader
+// sky/catalog/<cloud>_catalog.py in skypilot-org/skypilot (daytona, lium,
+// mithril, primeintellect, seeweb, shadeform, spheron, verda, yotta, and
+// cloudrift, latitude, modal, novita, ppio, quantacloud). Hyperstack,
+// JarvisLabs and SimplePod have no reader there: a launch file for them
+// is refused.
 var skyPilotClouds = []string{"aws", "azure", "gcp", "ibm", "lambda", "scp", "oci", "kubernetes", "runpod", "vast",
-	"vsphere", "cudo", "fluidstack", "paperspace", "do", "nebius", "ssh", "hyperbolic"}
+	"vsphere", "cudo", "fluidstack", "paperspace", "do", "nebius", "ssh", "hyperbolic",
+	"daytona", "lium", "mithril", "primeintellect", "seeweb", "shadeform", "spheron", "verda", "yotta",
+	"cloudrift", "latitude", "modal", "novita", "ppio", "quantacloud"}
 
 // notSkyPilotCloud is the error for a provider SkyPilot has no cloud for
 // (an overlay's own), nil for one it has.
@@ -72,8 +84,8 @@ func notSkyPilotCloud(provider string) error {
 	if skyPilotCloud(provider) {
 		return nil
 	}
-	return fmt.Errorf("%w: SkyPilot has no cloud named %q (resources.cloud takes %s: sky/skylet/constants.py ALL_CLOUDS); pick another format",
-		ErrPlan, model.Printable(provider), strings.Join(skyPilotClouds, ", "))
+	return model.Errorf(ErrPlan, "SkyPilot has no cloud named %q (resources.cloud takes %s: sky/skylet/constants.py ALL_CLOUDS); pick another format",
+		model.Printable(provider), strings.Join(skyPilotClouds, ", "))
 }
 
 func skyPilotCloud(provider string) bool {

@@ -15,7 +15,8 @@ var dockerRunFlags = []string{"--gpus all", "--rm", "--ipc=host", "--ulimit meml
 const dockerShell = "bash"
 
 // Docker returns a POSIX shell script around one `docker run --gpus all`
-// of the NGC PyTorch image for the GPU, with the current directory mounted
+// of the NGC PyTorch image for the GPU (on AMD GPUs the user's ROCm image
+// with ROCm's devices instead, rocmDockerFlags), with the current directory mounted
 // at /workspace. Inside, the container installs requirements.txt (and
 // DeepSpeed for ZeRO) and execs torchrun. Across nodes each node runs the
 // same script with HEAD_IP set; the containers use the host network so NCCL
@@ -33,8 +34,11 @@ const dockerShell = "bash"
 // The error wraps ErrNoStack when no image fits the GPU and Options.Image
 // is empty, and ErrPlan when a value cannot be a shell word.
 func (p *Plan) Docker() ([]byte, error) {
-	if p.Image == "" {
-		return nil, fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
+	if err := p.checkImage(); err != nil {
+		return nil, err
+	}
+	if err := p.checkEntry(); err != nil {
+		return nil, err
 	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
@@ -58,7 +62,11 @@ func (p *Plan) Docker() ([]byte, error) {
 		b.WriteString(heredoc(DeepSpeedFile, string(ds)))
 	}
 	inner := p.dockerInner(rdzv)
-	words := []string{"docker run " + strings.Join(dockerRunFlags, " ")}
+	run := dockerRunFlags
+	if p.ROCm() {
+		run = rocmDockerFlags
+	}
+	words := []string{"docker run " + strings.Join(run, " ")}
 	if p.Nodes > 1 {
 		words = append(words, "--network=host", "-e HEAD_IP")
 	}
@@ -89,8 +97,11 @@ func (p *Plan) dockerInner(rdzv rendezvous) string {
 }
 
 func (p *Plan) imageComment() string {
-	if p.Image == p.Stack.Image && p.Stack.ImageCUDA != "" {
+	switch {
+	case p.Image == p.Stack.Image && p.Stack.ImageCUDA != "":
 		return fmt.Sprintf("image: NGC PyTorch with CUDA %s: host driver ≥ %s", p.Stack.ImageCUDA, p.Stack.ImageDriver)
+	case p.ROCm():
+		return "image: " + p.Image + " (chosen with --image): a ROCm build of PyTorch for the AMD GPUs, reached through /dev/kfd and /dev/dri (host: the amdgpu driver)"
 	}
 	return "image: " + p.Image + " (chosen with --image)"
 }

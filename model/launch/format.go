@@ -46,12 +46,14 @@ func ParseFormat(s string) (Format, error) {
 		return FormatSkyPilot, nil
 	case "shell", "sh":
 		return FormatTorchrun, nil
+	case "probe", "probe.py":
+		return FormatProbe, nil
 	}
 	names := make([]string, len(Formats))
 	for i, f := range Formats {
 		names[i] = string(f)
 	}
-	return "", fmt.Errorf("format %q: want %s or %s", s, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
+	return "", model.Msg("format %q: want %s or %s", s, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // ErrNoStack is wrapped when a format has to install software (SkyPilot's
@@ -76,61 +78,75 @@ func (p *Plan) Render(f Format) ([]byte, error) {
 		q := *p
 		q.K8sKind = KindPyTorchJob
 		return q.Kubernetes()
+	case FormatProbe:
+		return p.Probe()
 	}
-	return nil, fmt.Errorf("format %q: want toml, skypilot, torchrun, docker, k8s or pytorchjob", f)
+	return nil, model.Msg("format %q: want toml, skypilot, torchrun, docker, k8s or pytorchjob", f)
 }
 
 // Notes returns what the user should know before launching, one sentence
 // each: the software stack, spot interruptions, idle GPUs, strategy hints.
-// The renderers put them in a comment at the top; the CLI prints them.
-func (p *Plan) Notes() []string {
-	out := p.Stack.Notes()
+// The renderers put them in a comment at the top (in English).
+func (p *Plan) Notes() []string { return model.Strings(p.NoteMessages()) }
+
+// NoteMessages are Notes as messages, for the CLI to print translated.
+func (p *Plan) NoteMessages() []model.Message {
+	out := p.Stack.NoteMessages()
 	if p.Spot() {
-		out = append(out, "spot capacity can be reclaimed at short notice: checkpoint often to storage that outlives the node and resume from the last checkpoint")
+		out = append(out, model.Msg("spot capacity can be reclaimed at short notice: checkpoint often to storage that outlives the node and resume from the last checkpoint"))
 	}
 	if p.CatalogType != p.InstanceType {
-		out = append(out, fmt.Sprintf("%s is GCP's %s with %d × %s attached", p.CatalogType, p.InstanceType, p.GPUsPerInstance, p.Accelerator))
+		out = append(out, model.Msg("%s is GCP's %s with %d × %s attached", p.CatalogType, p.InstanceType, p.GPUsPerInstance, p.Accelerator))
 	}
 	if p.AcceleratorGuessed {
-		out = append(out, fmt.Sprintf("SkyPilot accelerator name %s comes from gpuplan's per-GPU table (the catalog row has none): check it with sky show-gpus", p.Accelerator))
+		out = append(out, model.Msg("SkyPilot accelerator name %s comes from gpuplan's per-GPU table (the catalog row has none): check it with sky show-gpus", p.Accelerator))
 	}
 	if p.Task.Training() {
-		var ph []string
-		if p.ModelID == PlaceholderModelID {
-			ph = append(ph, "the model id "+p.ModelID)
+		trlData := p.Dataset == PlaceholderDataset && p.Module == TRLSFTModule // said with what TRL takes
+		placeModel, placeData := p.ModelID == PlaceholderModelID, p.Dataset == PlaceholderDataset && !trlData
+		switch {
+		case placeModel && placeData:
+			out = append(out, model.Msg("replace the model id %s and the dataset %s in the script arguments", p.ModelID, p.Dataset))
+		case placeModel:
+			out = append(out, model.Msg("replace the model id %s in the script arguments", p.ModelID))
+		case placeData:
+			out = append(out, model.Msg("replace the dataset %s in the script arguments", p.Dataset))
 		}
-		if p.Dataset == PlaceholderDataset {
-			ph = append(ph, "the dataset "+p.Dataset)
-		}
-		if len(ph) > 0 {
-			out = append(out, "replace "+strings.Join(ph, " and ")+" in the script arguments")
+		if trlData {
+			out = append(out, model.Msg(TRLDatasetNote, p.Dataset))
 		}
 	}
 	switch {
 	case p.Network.EFA > 0:
-		out = append(out, fmt.Sprintf("%d EFA devices per node carry NCCL between nodes (FI_PROVIDER=efa)", p.Network.EFA))
+		out = append(out, model.Msg("%d EFA devices per node carry NCCL between nodes (FI_PROVIDER=efa)", p.Network.EFA))
 	case p.Network.InfiniBand:
-		out = append(out, "InfiniBand between nodes: on Kubernetes through the RDMA shared device plugin ("+RDMAResource+")")
+		out = append(out, model.Msg("InfiniBand between nodes: on Kubernetes through the RDMA shared device plugin (%s)", RDMAResource))
 	case p.Nodes > 1 && p.Network.Tier == "":
-		out = append(out, "no fast fabric known for "+p.Provider+" "+p.InstanceType+": NCCL may fall back to TCP between nodes")
+		out = append(out, model.Msg("no fast fabric known for %s %s: NCCL may fall back to TCP between nodes", p.Provider, p.InstanceType))
 	}
 	if p.ProcsPerNode < p.GPUsPerInstance {
-		out = append(out, fmt.Sprintf("uses %d of the %d GPUs of each %s", p.ProcsPerNode, p.GPUsPerInstance, p.InstanceType))
+		out = append(out, model.Msg("uses %d of the %d GPUs of each %s", p.ProcsPerNode, p.GPUsPerInstance, p.InstanceType))
 	}
 	if p.CPUArch == "arm64" {
-		out = append(out, model.ArmHostWarning)
+		out = append(out, model.Msg(model.ArmHostWarning))
 	}
 	if p.Task.Training() && p.Loss != "" && trlLossType(p.Loss) == "" {
-		out = append(out, fmt.Sprintf("the estimate assumed the %s loss, which TRL has no --loss_type for: the script must compute it (TRL's default chunked_nll needs less memory than was priced)", p.Loss))
+		out = append(out, model.Msg("the estimate assumed the %s loss, which TRL has no --loss_type for: the script must compute it (TRL's default chunked_nll needs less memory than was priced)", p.Loss))
+	}
+	if p.Module == TRLSFTModule && p.Optimizer == model.SGDMomentum {
+		out = append(out, model.Msg("the estimate assumed SGD with momentum; the Trainer's --optim sgd keeps none (transformers Trainer.get_optimizer_cls_and_kwargs), so the run holds less optimizer state than was priced"))
 	}
 	if p.Precision == model.FP8 {
-		out = append(out, "fp8 training needs Transformer Engine or torchao in the script; the launcher passes --bf16")
+		out = append(out, model.Msg("fp8 training needs Transformer Engine or torchao in the script; the launcher passes --bf16"))
 	}
 	switch {
 	case p.ZeRO() > 0:
-		out = append(out, fmt.Sprintf("DeepSpeed ZeRO stage %d: the script reads %s (Hugging Face Trainer: --deepspeed); install deepspeed", p.ZeRO(), DeepSpeedFile))
+		out = append(out, model.Msg("DeepSpeed ZeRO stage %d: the script reads %s (Hugging Face Trainer: --deepspeed); install deepspeed", p.ZeRO(), DeepSpeedFile))
 	case p.Strategy == model.FSDP:
-		out = append(out, `FSDP: Hugging Face Trainer shards with --fsdp "full_shard auto_wrap"; a custom loop wraps the model in torch.distributed.fsdp itself`)
+		out = append(out, model.Msg(`FSDP: Hugging Face Trainer shards with --fsdp "full_shard auto_wrap"; a custom loop wraps the model in torch.distributed.fsdp itself`))
+	}
+	if p.PriceFrom != "" { // the $/h of the summary line is not the catalog's
+		out = append(out, model.Msg("the price is from overlay %s (%s, as of %s)", p.PriceFrom, p.PriceSource, p.PriceAsOf))
 	}
 	return out
 }
@@ -149,6 +165,9 @@ func (p *Plan) summary() string {
 // headerLines are the comment lines every format starts with.
 func (p *Plan) headerLines() []string {
 	lines := []string{"generated by gpuplan export: " + p.summary()}
+	if e := p.entryComment(); e != "" {
+		lines = append(lines, e)
+	}
 	for _, n := range p.Notes() {
 		lines = append(lines, "note: "+n)
 	}

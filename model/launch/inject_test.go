@@ -87,7 +87,13 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 		p.K8sKind = KindPyTorchJob
 	}
 	if shape&64 != 0 {
-		p.Candidates = []Candidate{{Provider: s, Region: s, InstanceType: s, Accelerator: s, GPUsPerInstance: 8, NetworkTier: p.Network.Tier}}
+		p.Candidates = []Candidate{{Provider: s, Region: s, InstanceType: s, Accelerator: s, GPUsPerInstance: 8, SkyPilotGPUs: 8, NetworkTier: p.Network.Tier}}
+	}
+	if shape&(16|32) == 32 { // PyTorchJob shapes without EFA run on AMD GPUs, with a ROCm image and wheel
+		p.GPU.Vendor, p.GPU.ComputeCapability = "amd", ""
+		p.Stack = Advise(p.GPU)
+		p.Stack.Reason = s
+		p.Image, p.Wheel = "rocm/pytorch:latest", "rocm6.4"
 	}
 	if shape&128 != 0 && shellToo { // the derived TRL/TrainingArguments flags, which carry the model id and dataset
 		p.Checkpointing, p.Loss = shape&1 == 0, []model.Loss{model.LossHFUpcast, model.LossChunked, model.LossFused}[int(shape>>1)%3]
@@ -95,6 +101,9 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 	}
 	if shellToo {
 		p.Name, p.Script = s, s
+		if s == "" { // no script: NewPlan's installed entry point for a fine-tune
+			p.Module = TRLSFTModule
+		}
 		if s != "" { // "" is no image and no wheel: ErrNoStack, tested elsewhere
 			p.Image, p.Wheel = s, s
 		}
@@ -233,6 +242,7 @@ func FuzzScriptInjection(f *testing.F) {
 		f.Add(s, uint8(i))
 	}
 	f.Add("org/m'$(id)`x`", uint8(128|8|2)) // derived args with a hostile model id and dataset
+	f.Add("mi300x'$(id)", uint8(32|4|2|1))  // AMD GPUs: ROCm's docker devices
 	f.Fuzz(func(t *testing.T, s string, shape uint8) {
 		deadline := time.Now().Add(10 * time.Second)
 		p := injectedPlan(s, shape, true)
@@ -284,6 +294,9 @@ func FuzzScriptInjection(f *testing.F) {
 		// Docker: the same preamble, then docker run … bash -c INNER, and
 		// INNER itself is the setup commands then exec torchrun.
 		dockerArgv := []string{"docker", "run", "--gpus", "all", "--rm", "--ipc=host", "--ulimit", "memlock=-1", "--ulimit", "stack=67108864"}
+		if p.ROCm() {
+			dockerArgv = []string{"docker", "run", "--device=/dev/kfd", "--device=/dev/dri", "--group-add", "video", "--rm", "--ipc=host"}
+		}
 		if p.Nodes > 1 {
 			dockerArgv = append(dockerArgv, "--network=host", "-e", "HEAD_IP")
 		}
@@ -366,6 +379,7 @@ func FuzzYAMLInjection(f *testing.F) {
 	for i, s := range injectSeeds {
 		f.Add(s, uint8(i))
 	}
+	f.Add("mi300x: {x: 1}", uint8(32|2|1)) // AMD GPUs: amd.com/gpu, no toleration
 	f.Fuzz(func(t *testing.T, s string, shape uint8) {
 		p := injectedPlan(s, shape, false)
 		if !utf8.ValidString(s) {
@@ -445,6 +459,12 @@ func FuzzYAMLInjection(f *testing.F) {
 					t.Fatalf("nodeSelector = %v for instance type %q", sel, s)
 				}
 				c := spec["containers"].([]any)[0].(map[string]any)
+				if lim, ok := get(c, "resources", "limits").(map[string]any); ok && lim[p.gpuResource()] == nil {
+					t.Fatalf("container limits %v lack %s", lim, p.gpuResource())
+				}
+				if _, tol := spec["tolerations"]; tol == p.ROCm() {
+					t.Fatalf("tolerations %v on a pod for %s GPUs", spec["tolerations"], p.GPU.Vendor)
+				}
 				args, ok := c["args"]
 				if !ok { // a TrainJob patch: the script is in spec.trainer
 					args = get(doc, "spec", "trainer", "args")

@@ -28,7 +28,8 @@ const (
 )
 
 // Kubernetes returns the manifests that run the plan on a cluster with
-// NVIDIA's device plugin.
+// NVIDIA's device plugin, or on AMD GPUs AMD's (AMDGPUResource instead of
+// nvidia.com/gpu, no NVIDIA toleration; the image is the user's ROCm one).
 //
 // One node: a batch/v1 Job whose pod has restartPolicy Never and a
 // podFailurePolicy that ignores pods the cluster disrupted (condition
@@ -72,8 +73,11 @@ const (
 // The error wraps ErrNoStack when no image fits the GPU and Options.Image is
 // empty, and ErrPlan when a value cannot be a shell word.
 func (p *Plan) Kubernetes() ([]byte, error) {
-	if p.Image == "" {
-		return nil, fmt.Errorf("%w: %s, or name a container image to run", ErrNoStack, p.noImageReason())
+	if err := p.checkImage(); err != nil {
+		return nil, err
+	}
+	if err := p.checkEntry(); err != nil {
+		return nil, err
 	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
@@ -94,9 +98,14 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		))
 		args = p.argsWithConfig(configDir + "/" + DeepSpeedFile)
 	}
-	header := append(p.headerLines(), p.imageComment(),
-		"the image must hold the script in "+workDir+": build one FROM "+p.Image+" with your code, or pass yours with --image",
-		"gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
+	header := append(p.headerLines(), p.imageComment())
+	if p.Script != "" {
+		header = append(header, "the image must hold the script in "+workDir+": build one FROM "+p.Image+" with your code, or pass yours with --image")
+	}
+	if p.ROCm() {
+		header = append(header, "AMD GPU: the pods request "+AMDGPUResource+" from AMD's device plugin (ROCm/k8s-device-plugin) and carry no NVIDIA toleration; add your cluster's if its AMD nodes are tainted")
+	}
+	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
 	if p.Spot() {
 		header = append(header, "spot: checkpoints go to the PersistentVolumeClaim "+p.Bucket+" mounted at "+CheckpointDir+": create it (ReadWriteMany across nodes) or replace the name")
 	}
@@ -104,7 +113,7 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		header = append(header, "spot: checkpoints go to the PersistentVolumeClaim "+p.Bucket+" mounted at "+CheckpointDir+": create it (ReadWriteMany across nodes) or replace the name")
 	}
 	if !ValidLabelValue(p.InstanceType) {
-		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value; pods go to any node with free %s (add your cluster's GPU label, e.g. nvidia.com/gpu.product)", p.InstanceType, GPUResource))
+		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value; pods go to any node with free %s (add your cluster's GPU label, e.g. nvidia.com/gpu.product)", p.InstanceType, p.gpuResource()))
 	}
 	switch {
 	case p.Nodes == 1:
@@ -164,7 +173,7 @@ func (p *Plan) trainJob(labels *yaml.Node, args []string, header *[]string) *yam
 	}
 	podPatch := mapping(
 		kv{"nodeSelector", p.nodeSelector()},
-		kv{"tolerations", gpuTolerations()},
+		kv{"tolerations", p.tolerations()},
 		kv{"volumes", seq(volumes...)},
 		kv{"containers", seq(mapping(container...))},
 	)
@@ -270,7 +279,7 @@ func (p *Plan) resources() *yaml.Node {
 	cpu := max(int(float64(p.HostVCPUs)*share*k8sRequestFrac), 1)
 	memGi := max(int(p.HostMemoryGiB*share*k8sRequestFrac), 1)
 	mem := fmt.Sprintf("%dGi", memGi)
-	limits := []kv{{GPUResource, integer(p.ProcsPerNode)}, {"memory", str(mem)}}
+	limits := []kv{{p.gpuResource(), integer(p.ProcsPerNode)}, {"memory", str(mem)}}
 	requests := []kv{{"cpu", str(fmt.Sprint(cpu))}, {"memory", str(mem)}}
 	if p.Network.EFA > 0 {
 		limits = append(limits, kv{EFAResource, integer(p.Network.EFA)})
@@ -290,6 +299,15 @@ func (p *Plan) securityContext() *yaml.Node {
 		return nil
 	}
 	return mapping(kv{"capabilities", mapping(kv{"add", strs("IPC_LOCK")})})
+}
+
+// tolerations are the pod's: NVIDIA's GPU taint, none on AMD GPUs
+// (AMDGPUResource).
+func (p *Plan) tolerations() *yaml.Node {
+	if p.ROCm() {
+		return nil
+	}
+	return gpuTolerations()
 }
 
 func gpuTolerations() *yaml.Node {
@@ -340,7 +358,7 @@ func (p *Plan) podSpec(restartPolicy, container, script string, ports *yaml.Node
 	return mapping(
 		kv{"restartPolicy", rp},
 		kv{"nodeSelector", p.nodeSelector()},
-		kv{"tolerations", gpuTolerations()},
+		kv{"tolerations", p.tolerations()},
 		kv{"containers", seq(mapping(
 			kv{"name", str(container)},
 			kv{"image", str(p.Image)},

@@ -59,6 +59,9 @@ type testCase struct {
 	w        model.Workload
 	q        model.Query
 	instance string
+	// script is the user's --script, which pre-training needs (it has no
+	// installed entry point); plan uses it unless the options name one.
+	script string
 }
 
 var cases = []testCase{
@@ -76,7 +79,7 @@ var cases = []testCase{
 		q: model.Query{Pricing: model.OnDemand},
 	},
 	{
-		name: "two_nodes_spot", instance: "p5.48xlarge",
+		name: "two_nodes_spot", instance: "p5.48xlarge", script: "train.py",
 		w: model.Workload{
 			Settings: model.Settings{Task: model.TaskTrain, MicroBatch: 4, SeqLen: 4096, GradAccum: 2, Checkpointing: model.Bool(true), GPUs: 16, Strategy: model.FSDP, DatasetTokens: 20e9},
 			Model:    llama8B,
@@ -96,6 +99,9 @@ func plan(t *testing.T, tc testCase, opt launch.Options) *launch.Plan {
 		o := &rec.Offers[i]
 		if o.Instance.Type != tc.instance {
 			continue
+		}
+		if opt.Script == "" {
+			opt.Script = tc.script
 		}
 		p, err := launch.NewPlan(tc.w, o, opt)
 		if err != nil {
@@ -158,11 +164,11 @@ func TestPlanShape(t *testing.T) {
 		pricing                    model.Pricing
 		usdPerHourMin, usdPerHourM float64
 	}{
-		{c: cases[0], nodes: 1, procs: 1, perInstance: 1, strategy: model.Single, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 true --gradient_checkpointing true --dtype bfloat16 --loss_type nll --use_peft --lora_r 16 --lora_target_modules q_proj k_proj v_proj o_proj --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant --num_train_epochs 1 --max_length 2048 --per_device_train_batch_size 2 --gradient_accumulation_steps 8",
+		{c: cases[0], nodes: 1, procs: 1, perInstance: 1, strategy: model.Single, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 true --gradient_checkpointing true --dtype bfloat16 --loss_type nll --optim adamw_torch --learning_rate 2e-04 --use_peft --lora_r 16 --lora_alpha 32 --lora_target_modules q_proj k_proj v_proj o_proj --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant --num_train_epochs 1 --max_length 2048 --per_device_train_batch_size 2 --gradient_accumulation_steps 8",
 			accel: "A10G", wheel: "cu130", minDisk: 100, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.OnDemand},
-		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 true --deepspeed ds_config.json --gradient_checkpointing true --dtype float32 --loss_type nll --num_train_epochs 1 --max_length 4096 --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
+		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 true --deepspeed ds_config.json --gradient_checkpointing true --dtype float32 --loss_type nll --optim adamw_torch --learning_rate 2e-05 --num_train_epochs 1 --max_length 4096 --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
 			accel: "A100-80GB", wheel: "cu130", minDisk: 250, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", pricing: model.OnDemand},
-		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir /checkpoints/gpuplan-llama-3-1-8b --bf16 true --fsdp full_shard auto_wrap --gradient_checkpointing true --dtype float32 --loss_type nll --num_train_epochs 1 --max_length 4096 --per_device_train_batch_size 4 --gradient_accumulation_steps 2",
+		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir /checkpoints/gpuplan-llama-3-1-8b --bf16 true --fsdp full_shard auto_wrap --gradient_checkpointing true --dtype float32 --loss_type nll --optim adamw_torch --num_train_epochs 1 --max_length 4096 --per_device_train_batch_size 4 --gradient_accumulation_steps 2",
 			accel: "H100", wheel: "cu130", minDisk: 300, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.Spot},
 	} {
 		p := plan(t, tc.c, launch.Options{})

@@ -10,17 +10,18 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// Defaults of Options.
-const (
-	DefaultScript = "train.py"
-	DefaultPort   = 29500 // torchrun's master port and our rendezvous port
-)
+// DefaultPort is torchrun's master port and our rendezvous port.
+const DefaultPort = 29500
 
 // Options are the launch choices that are neither in the workload nor in the
 // offer. The zero value picks every default.
 type Options struct {
-	Name   string // job, task and cluster name; "" is "gpuplan-" + the model key
-	Script string // entry point torchrun runs; "" is DefaultScript
+	Name string // job, task and cluster name; "" is "gpuplan-" + the model key
+	// Script is the user's training script torchrun runs; "" runs the
+	// installed entry point for the workload (TRLSFTModule for a decoder
+	// LM's fine-tuning), and workloads without one are refused by the
+	// formats that start the job (ErrNoEntryPoint).
+	Script string
 	// ScriptArgs are passed to the script; nil derives them from the plan
 	// (see Plan.ScriptArgs), an empty non-nil slice passes none.
 	ScriptArgs []string
@@ -89,6 +90,9 @@ type Plan struct {
 	Region       string
 	Pricing      model.Pricing
 	USDPerHour   float64 // the whole deployment
+	// PriceFrom is the overlay file that set the price, with its source
+	// and date (model.Offer.Provenance); "" for the catalog's own price.
+	PriceFrom, PriceSource, PriceAsOf string
 
 	GPU         *model.GPU
 	Accelerator string // SkyPilot's accelerator name, e.g. "A100-80GB"
@@ -121,7 +125,10 @@ type Plan struct {
 	// Loss is the language-model loss the estimate assumed
 	// (Workload.LossImpl) for a decoder LM, whose script is TRL's SFT; ""
 	// for other models, whose loss the estimate does not size this way.
-	Loss        model.Loss
+	Loss model.Loss
+	// Optimizer is the estimate's, written as the Trainer's --optim
+	// (trlOptim).
+	Optimizer   model.Optimizer
 	LoRARank    int      // lora and qlora
 	LoRATargets []string // q k v o gate up down
 	// QLoRA's 4-bit format and double quantization as estimated
@@ -133,12 +140,17 @@ type Plan struct {
 	// turns on what the estimate assumed (ZeRO-Offload and the like).
 	model.Switches
 
-	Script     string
-	ScriptArgs []string // see Options.ScriptArgs
-	DiskGB     int
-	Image      string
-	Wheel      string
-	Port       int
+	// Script is the user's entry point (Options.Script); "" when the plan
+	// runs Module. Module is the installed Python module torchrun runs
+	// with -m (TRLSFTModule), "" when Script is set or there is none;
+	// NoEntry then says why there is none (pre-training, encoders, vision
+	// models: see entryPoint).
+	Script, Module, NoEntry string
+	ScriptArgs              []string // see Options.ScriptArgs
+	DiskGB                  int
+	Image                   string
+	Wheel                   string
+	Port                    int
 
 	ModelID   string // Hugging Face repo id the script loads
 	Dataset   string // dataset id or path the script trains on
@@ -150,6 +162,10 @@ type Plan struct {
 	K8sKind    string      // KindTrainJob or KindPyTorchJob for several nodes
 
 	Stack Stack
+
+	// Estimate is the offer's estimate the plan launches: the shape and
+	// figures the probe script builds and compares with (Probe).
+	Estimate *model.Estimate
 }
 
 // ErrPlan is wrapped by NewPlan errors.
@@ -160,7 +176,10 @@ var ErrPlan = errors.New("cannot plan the launch")
 // as is (GPUs that do not split evenly over the nodes).
 func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if o == nil || o.Instance == nil || o.GPU == nil || o.Estimate == nil {
-		return nil, fmt.Errorf("%w: the offer has no instance, GPU or estimate", ErrPlan)
+		return nil, model.Errorf(ErrPlan, "the offer has no instance, GPU or estimate")
+	}
+	if err := CheckWheel(opt.Wheel); err != nil { // wheel.go
+		return nil, model.Errorf(ErrPlan, "wheel %v", err)
 	}
 	w.Defaults()
 	e := o.Estimate
@@ -168,11 +187,18 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	qt, dq := ew.FourBit()
 	nodes := max(o.Instances, 1)
 	if o.GPUs%nodes != 0 {
-		return nil, fmt.Errorf("%w: %d GPUs do not split evenly over %d nodes of %s; ask for a multiple of %d GPUs",
-			ErrPlan, o.GPUs, nodes, o.Instance.Type, nodes)
+		return nil, model.Errorf(ErrPlan, "%d GPUs do not split evenly over %d nodes of %s; ask for a multiple of %d GPUs",
+			o.GPUs, nodes, o.Instance.Type, nodes)
 	}
 	accel, guessed := instanceAccelerator(o.Instance, o.GPU)
+	var priceFrom, priceSource, priceAsOf string
+	if source, origin := o.Provenance(); model.FromOverlay(origin) {
+		priceFrom, priceSource, priceAsOf = origin, source, o.PriceAsOf()
+	}
 	p := &Plan{
+		PriceFrom:          priceFrom,
+		PriceSource:        priceSource,
+		PriceAsOf:          priceAsOf,
 		Name:               opt.Name,
 		Model:              modelName(&w.Model),
 		Task:               ew.Task,
@@ -199,6 +225,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		MaxLength:          textLength(ew),
 		Checkpointing:      ew.Ckpt(),
 		Loss:               lmLoss(ew),
+		Optimizer:          ew.Optimizer,
 		LoRARank:           ew.LoRARank,
 		QuantType:          qt,
 		DoubleQuant:        dq,
@@ -214,6 +241,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		Dataset:            opt.Dataset,
 		Bucket:             opt.Bucket,
 		K8sKind:            opt.Kubernetes,
+		Estimate:           e,
 	}
 	if p.Name == "" {
 		p.Name = "gpuplan-" + slug(w.Model.Key, "custom")
@@ -237,11 +265,11 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		p.K8sKind = KindTrainJob
 	case KindPyTorchJob:
 	default:
-		return nil, fmt.Errorf("%w: Kubernetes kind %q: want %s or %s", ErrPlan, p.K8sKind, KindTrainJob, KindPyTorchJob)
+		return nil, model.Errorf(ErrPlan, "Kubernetes kind %q: want %s or %s", p.K8sKind, KindTrainJob, KindPyTorchJob)
 	}
 	p.Network = NetworkFor(p.Provider, p.InstanceType, p.Nodes)
 	if p.Script == "" {
-		p.Script = DefaultScript
+		p.Module, p.NoEntry = entryPoint(ew)
 	}
 	if p.DiskGB <= 0 {
 		p.DiskGB = DiskSizeGB(ew, e.Params)
@@ -290,9 +318,11 @@ const DeepSpeedFile = "ds_config.json"
 // must match the DeepSpeed config), the epochs (TrainingArguments
 // num_train_epochs, default 3) and for text models the tokens per sample
 // (TRL SFTConfig max_length, default 1024; named max_seq_length before
-// TRL 0.16). LoRA and QLoRA add TRL's ModelConfig flags (trl sft and the
-// TRL example scripts parse them): --use_peft, --lora_r,
-// --lora_target_modules, and for QLoRA --load_in_4bit with the estimated
+// TRL 0.16). The estimate's optimizer is --optim (trlOptim); fine-tuning
+// gets TRL's recommended --learning_rate (sftLearningRate,
+// loraLearningRate). LoRA and QLoRA add TRL's ModelConfig flags (trl sft and the
+// TRL example scripts parse them): --use_peft, --lora_r, --lora_alpha
+// (loraAlphaPerRank × r), --lora_target_modules, and for QLoRA --load_in_4bit with the estimated
 // 4-bit type and double quantization (NF4 with nested quantization by
 // default, as the QLoRA paper trains). A script with its own flags takes
 // Options.ScriptArgs instead. Inference gets none.
@@ -353,8 +383,15 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	if lt := trlLossType(p.Loss); lt != "" {
 		a = append(a, "--loss_type", lt)
 	}
+	a = append(a, "--optim", trlOptim(p.Optimizer))
+	switch {
+	case p.Task.Adapters():
+		a = append(a, "--learning_rate", loraLearningRate)
+	case p.Task == model.TaskFinetune:
+		a = append(a, "--learning_rate", sftLearningRate)
+	}
 	if p.Task.Adapters() {
-		a = append(a, "--use_peft", "--lora_r", fmt.Sprint(p.LoRARank), "--lora_target_modules")
+		a = append(a, "--use_peft", "--lora_r", fmt.Sprint(p.LoRARank), "--lora_alpha", fmt.Sprint(loraAlphaPerRank*p.LoRARank), "--lora_target_modules")
 		for _, t := range p.LoRATargets {
 			a = append(a, t+"_proj") // Llama/Mistral/Qwen module names
 		}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/serve"
@@ -57,6 +59,9 @@ type Serve struct {
 	// older: CUDA 13.0 dropped them; Advise), empty when current.
 	LastCUDA   string
 	USDPerHour float64 // the whole deployment
+	// PriceFrom, PriceSource and PriceAsOf are Plan's: the overlay that
+	// set the price; "" for the catalog's own.
+	PriceFrom, PriceSource, PriceAsOf string
 
 	// TP × PP GPUs make one replica (one vLLM engine); ReplicasPerNode
 	// engines share a node through vLLM's --data-parallel-size; Replicas in
@@ -83,6 +88,11 @@ type Serve struct {
 	// says why, in English.
 	FallbackFrom serve.WeightFormat
 	Fallback     string
+
+	// Arch and Plan are the model and serving plan NewServe was given: the
+	// probe script compares vLLM's figures with them (Probe).
+	Arch *model.Architecture
+	Plan *serve.Plan
 }
 
 // NewServe builds the deployment for plan sp of model a. The error wraps
@@ -94,19 +104,19 @@ type Serve struct {
 func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, error) {
 	o := sp.Offer
 	if o.Instance == nil || o.GPU == nil || o.GPUsPerNode < 1 {
-		return nil, fmt.Errorf("%w: the serving offer has no instance or GPU", ErrPlan)
+		return nil, model.Errorf(ErrPlan, "the serving offer has no instance or GPU")
 	}
 	if o.GPU.Vendor != "nvidia" {
-		return nil, fmt.Errorf("%w: %s is not an NVIDIA GPU: gpuplan writes vLLM's CUDA files (the vllm/vllm-openai image, nvidia.com/gpu); on %s use vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm)",
-			ErrPlan, model.Printable(o.GPU.Name), model.Printable(o.Instance.Type))
+		return nil, model.Errorf(ErrPlan, "%s is not an NVIDIA GPU: gpuplan writes vLLM's CUDA files (the vllm/vllm-openai image, nvidia.com/gpu); on %s use vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm)",
+			model.Printable(o.GPU.Name), model.Printable(o.Instance.Type))
 	}
 	if !sp.Fits {
-		return nil, fmt.Errorf("%w: the model does not fit on %s: %s", ErrPlan, o.Instance.Type, strings.Join(sp.Reasons, "; "))
+		return nil, model.Errorf(ErrPlan, "the model does not fit on %s: %s", o.Instance.Type, strings.Join(sp.Reasons, "; "))
 	}
 	perReplica := sp.TP * sp.PP
 	if perReplica < 1 || perReplica > o.GPUsPerNode {
-		return nil, fmt.Errorf("%w: one replica needs %d GPUs (TP %d × PP %d), more than the %d of one %s; a replica across nodes needs a Ray cluster, which gpuplan does not write",
-			ErrPlan, perReplica, sp.TP, sp.PP, o.GPUsPerNode, o.Instance.Type)
+		return nil, model.Errorf(ErrPlan, "one replica needs %d GPUs (TP %d × PP %d), more than the %d of one %s; a replica across nodes needs a Ray cluster, which gpuplan does not write",
+			perReplica, sp.TP, sp.PP, o.GPUsPerNode, o.Instance.Type)
 	}
 	accel, _ := instanceAccelerator(o.Instance, o.GPU)
 	s := &Serve{
@@ -118,6 +128,10 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		USDPerHour: sp.USDPerHour,
 		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
 		Serving: sp.Serving, Image: opt.Image,
+		Arch: a, Plan: sp,
+	}
+	if source, origin, asOf := o.Instance.RegionProvenance(opt.Region); model.FromOverlay(origin) {
+		s.PriceFrom, s.PriceSource, s.PriceAsOf = origin, source, asOf
 	}
 	s.ReplicasPerNode = min(s.Replicas, o.GPUsPerNode/perReplica)
 	noBF16 := false
@@ -239,8 +253,10 @@ func (s *Serve) Render(f Format) ([]byte, error) {
 		return s.SkyPilot()
 	case FormatK8s, FormatPyTorchJob:
 		return s.Kubernetes()
+	case FormatProbe:
+		return s.Probe()
 	}
-	return nil, fmt.Errorf("format %q: want toml, skypilot, torchrun, docker or k8s", f)
+	return nil, model.Msg("format %q: want toml, skypilot, torchrun, docker or k8s", f)
 }
 
 // check refuses values that are not UTF-8 text or cannot be shell words.
@@ -257,6 +273,9 @@ func (s *Serve) headerLines() []string {
 		s.USDPerHour, s.TP, s.PP, model.Count(s.Replicas, "replica"))}
 	if s.ModelID == PlaceholderModelID {
 		lines = append(lines, "note: replace the placeholder model id "+PlaceholderModelID)
+	}
+	if s.PriceFrom != "" {
+		lines = append(lines, fmt.Sprintf("note: the price is from overlay %s (%s, as of %s)", s.PriceFrom, s.PriceSource, s.PriceAsOf))
 	}
 	if s.CPUArch == "arm64" {
 		lines = append(lines, "note: "+model.ArmHostWarning)
@@ -337,16 +356,20 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 		return nil, err
 	}
 	if why := SkyPilotRefuses(s.Provider, s.InstanceType, s.Accelerator, s.GPUsPerInstance); why != "" {
-		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)
+		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
 	}
 	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
+	var accel *yaml.Node // none where SkyPilot's catalog counts the GPUs otherwise (SkyPilotGPUCount); vllm's -tp is the plan's
+	if SkyPilotGPUCount(s.Provider, s.InstanceType, s.GPUsPerInstance) == s.GPUsPerInstance {
+		accel = str(fmt.Sprintf("%s:%d", s.Accelerator, s.GPUsPerInstance))
+	}
 	doc := mapping(
 		kv{"name", str(s.Name)},
 		kv{"resources", mapping(
 			kv{"cloud", str(s.Provider)},
 			kv{"region", str(s.Region)},
 			kv{"instance_type", str(s.InstanceType)},
-			kv{"accelerators", str(fmt.Sprintf("%s:%d", s.Accelerator, s.GPUsPerInstance))},
+			kv{"accelerators", accel},
 			kv{"use_spot", boolean(s.Pricing == model.Spot)},
 			kv{"disk_size", integer(s.DiskGB)},
 			kv{"ports", integer(VLLMPort)},
@@ -449,6 +472,11 @@ func (s *Serve) ServeLaunch() *config.ServeLaunch {
 	v.GPUMemoryUtilization, v.MaxNumSeqs, v.MaxNumBatchedTokens = s.Serving.GPUMemoryUtilization, s.Serving.MaxNumSeqs, s.Serving.MaxNumBatchedTokens
 	v.Image, v.Port, v.VLLMArgs = s.Image, VLLMPort, s.VLLMArgs()
 	v.PromptTokens, v.OutputTokens, v.Concurrency = s.Serving.PromptTokens, s.Serving.OutputTokens, s.Serving.Concurrency
+	if s.Serving.PerToken {
+		// The concurrency was the default, not a load asked for: left out,
+		// the file reopens as the same price-per-token question.
+		v.Concurrency = 0
+	}
 	v.RequestsPerSec, v.TTFTMs, v.TPOTMs = s.Serving.RequestsPerSec, s.Serving.TTFTTargetMs, s.Serving.TPOTTargetMs
 	return v
 }

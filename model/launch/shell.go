@@ -70,18 +70,32 @@ func (p *Plan) torchrunArgv(rdzv rendezvous, scriptArgs []string) []word {
 		w = append(w, rawWord("--nnodes="+rdzv.nnodes), rawWord("--nproc-per-node="+rdzv.nproc), rawWord("--node-rank="+rdzv.nodeRank),
 			rawWord("--master-addr="+rdzv.master), rawWord("--master-port="+port))
 	}
-	w = append(w, lit(p.Script))
+	w = append(w, p.entryWords()...)
 	return append(w, lits(scriptArgs)...)
+}
+
+// entryWords are what torchrun starts: the user's script, or -m MODULE for
+// the installed entry point.
+func (p *Plan) entryWords() []word {
+	if p.Script == "" && p.Module != "" {
+		return []word{rawWord("-m"), lit(p.Module)}
+	}
+	return []word{lit(p.Script)}
 }
 
 // torchrunWords returns the torchrun command line, one flag (with its
 // value) per element, every value quoted.
 func (p *Plan) torchrunWords(rdzv rendezvous, scriptArgs []string) []string {
 	argv := p.torchrunArgv(rdzv, scriptArgs)
-	n := len(argv) - len(scriptArgs) // torchrun, its flags and the script: one per line
-	out := make([]string, n, len(argv))
-	for i, a := range argv[:n] {
-		out[i] = a.shell()
+	n := len(argv) - len(scriptArgs) // torchrun, its flags and the script (-m MODULE): one per line
+	out := make([]string, 0, len(argv))
+	for i := 0; i < n; i++ {
+		w := argv[i].shell()
+		if argv[i].raw && argv[i].text == "-m" && i+1 < n {
+			i++
+			w += " " + argv[i].shell()
+		}
+		out = append(out, w)
 	}
 	return append(out, flagGroups(argv[n:])...)
 }
@@ -146,7 +160,7 @@ func argQuote(s string) string {
 // JSON hold only UTF-8, and the catalog and config.json readers reject
 // anything else, so such a value is a caller's bug. The error wraps ErrPlan.
 func (p *Plan) checkText() error {
-	vals := []string{p.Name, p.Model, p.Provider, p.InstanceType, p.CatalogType, p.Region, p.Accelerator, p.Script, p.Image, p.Wheel,
+	vals := []string{p.Name, p.Model, p.Provider, p.InstanceType, p.CatalogType, p.Region, p.Accelerator, p.Script, p.Module, p.Image, p.Wheel,
 		p.ModelID, p.Dataset, p.Bucket, p.OutputDir}
 	vals = append(append(vals, p.ScriptArgs...), p.LoRATargets...)
 	for _, c := range p.Candidates {
@@ -157,7 +171,7 @@ func (p *Plan) checkText() error {
 	}
 	for _, v := range vals {
 		if !utf8.ValidString(v) {
-			return fmt.Errorf("%w: %q is not UTF-8 text", ErrPlan, model.Printable(v))
+			return model.Errorf(ErrPlan, "%q is not UTF-8 text", model.Printable(v))
 		}
 	}
 	return nil
@@ -177,7 +191,7 @@ func (p *Plan) checkShellWords() error {
 	}
 	for _, v := range vals {
 		if _, err := syntax.Quote(v.v, syntax.LangPOSIX); err != nil {
-			return fmt.Errorf("%w: %s %q cannot be written into a shell script: %v", ErrPlan, v.what, model.Printable(v.v), err)
+			return model.Errorf(ErrPlan, "%s %q cannot be written into a shell script: %v", v.what, model.Printable(v.v), err)
 		}
 	}
 	return nil
@@ -193,23 +207,26 @@ func heredoc(file, content string) string {
 // setupLines are the shell commands that prepare a container or VM after
 // PyTorch is installed: the script's requirements, DeepSpeed for ZeRO, and
 // for training the libraries the derived flags need (derivedArgs: TRL's
-// SFTConfig and ScriptArguments parse them, so transformers and trl for
-// every training task; PEFT adds LoRA's adapters, bitsandbytes quantizes
-// QLoRA's base to NF4).
+// SFTConfig and ScriptArguments parse them, and TRL's SFT script is the
+// default entry point, so transformers and trl ≥ MinTRL for every
+// training task; PEFT adds LoRA's adapters, bitsandbytes quantizes
+// QLoRA's base to NF4 and runs 8-bit AdamW).
 func (p *Plan) setupLines() []string {
 	lines := []string{"if [ -f requirements.txt ]; then pip install -r requirements.txt; fi"}
 	if p.ZeRO() > 0 {
 		lines = append(lines, "pip install deepspeed")
 	}
-	switch {
-	case p.Task == model.TaskQLoRA:
-		lines = append(lines, "pip install transformers trl peft bitsandbytes")
-	case p.Task == model.TaskLoRA:
-		lines = append(lines, "pip install transformers trl peft")
-	case p.Task.Training():
-		lines = append(lines, "pip install transformers trl")
+	if !p.Task.Training() {
+		return lines
 	}
-	return lines
+	pkgs := "pip install transformers \"trl>=" + MinTRL + "\""
+	if p.Task.Adapters() {
+		pkgs += " peft"
+	}
+	if p.Task == model.TaskQLoRA || p.Optimizer == model.AdamW8bit {
+		pkgs += " bitsandbytes"
+	}
+	return append(lines, pkgs)
 }
 
 // commentBlock writes lines as shell/YAML/TOML comments. Lines carry data

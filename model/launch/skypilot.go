@@ -52,8 +52,11 @@ const (
 // cloud (an overlay's own provider), SkyPilot would refuse the instance
 // type (SkyPilotRefuses) or a value cannot be a shell word.
 func (p *Plan) SkyPilot() ([]byte, error) {
-	if p.Wheel == "" {
-		return nil, fmt.Errorf("%w: %s, or name a PyTorch wheel variant to install", ErrNoStack, p.Stack.Reason)
+	if err := p.checkWheel(); err != nil {
+		return nil, err
+	}
+	if err := p.checkEntry(); err != nil {
+		return nil, err
 	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
@@ -62,7 +65,7 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 		return nil, err
 	}
 	if why := SkyPilotRefuses(p.Provider, p.InstanceType, p.Accelerator, p.GPUsPerInstance); why != "" {
-		return nil, fmt.Errorf("%w: %s; pick another instance type or format", ErrPlan, why)
+		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
 	}
 	setup := []string{
 		"set -e",
@@ -73,8 +76,10 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 		setup = append(setup, strings.TrimSuffix(heredoc(DeepSpeedFile, string(ds)), "\n"))
 	}
 	nproc := skyNumGPUsPerNode
-	if p.ProcsPerNode != p.GPUsPerInstance {
-		nproc = fmt.Sprint(p.ProcsPerNode) // fewer processes than the node's GPUs
+	if p.ProcsPerNode != p.GPUsPerInstance || p.skyPilotCountsDiffer() {
+		// fewer processes than the node's GPUs, or SkyPilot would count
+		// the node's GPUs from its own catalog (SkyPilotGPUCount)
+		nproc = fmt.Sprint(p.ProcsPerNode)
 	}
 	run := []string{
 		"set -e",
@@ -92,6 +97,11 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	}
 	if len(p.Candidates) > 0 {
 		header = append(header, fmt.Sprintf("failover: %d equivalent offers follow the first in resources.ordered, cheapest first", len(p.Candidates)))
+	}
+	if n := SkyPilotGPUCount(p.Provider, p.InstanceType, p.GPUsPerInstance); n != p.GPUsPerInstance {
+		header = append(header, fmt.Sprintf("SkyPilot's catalog gives %s %d GPUs per node, the provider %d: resources names the instance type without accelerators "+
+			"(SkyPilot refuses %s:%d on it) and torchrun starts %d processes per node, not $SKYPILOT_NUM_GPUS_PER_NODE (%d)",
+			p.InstanceType, n, p.GPUsPerInstance, p.Accelerator, p.GPUsPerInstance, p.ProcsPerNode, n))
 	}
 	doc := mapping(
 		kv{"name", str(p.Name)},
@@ -115,14 +125,15 @@ const hfHomeExport = `export HF_HOME="${HF_HOME:-$HOME/.cache/huggingface}"`
 // in resources.ordered with the shared fields (use_spot, disk_size,
 // job_recovery) beside it.
 func (p *Plan) skyResources() *yaml.Node {
-	own := Candidate{Provider: p.Provider, Region: p.Region, InstanceType: p.InstanceType, Accelerator: p.Accelerator,
-		GPUsPerInstance: p.GPUsPerInstance, NetworkTier: p.Network.Tier}
+	own := p.ownCandidate()
 	offer := func(c Candidate) []kv {
 		pairs := []kv{
 			{"cloud", str(c.Provider)},
 			{"region", str(c.Region)},
 			{"instance_type", str(c.InstanceType)},
-			{"accelerators", str(fmt.Sprintf("%s:%d", c.Accelerator, c.GPUsPerInstance))},
+		}
+		if c.SkyPilotGPUs == c.GPUsPerInstance { // else SkyPilot takes its catalog's (SkyPilotGPUCount)
+			pairs = append(pairs, kv{"accelerators", str(fmt.Sprintf("%s:%d", c.Accelerator, c.GPUsPerInstance))})
 		}
 		if c.NetworkTier != "" {
 			pairs = append(pairs, kv{"network_tier", str(c.NetworkTier)})
@@ -145,6 +156,25 @@ func (p *Plan) skyResources() *yaml.Node {
 		pairs = append(pairs, kv{"ordered", seq(items...)})
 	}
 	return mapping(pairs...)
+}
+
+// ownCandidate is the plan's own offer as a SkyPilot candidate.
+func (p *Plan) ownCandidate() Candidate {
+	return Candidate{Provider: p.Provider, Region: p.Region, InstanceType: p.InstanceType, Accelerator: p.Accelerator,
+		GPUsPerInstance: p.GPUsPerInstance, SkyPilotGPUs: SkyPilotGPUCount(p.Provider, p.InstanceType, p.GPUsPerInstance),
+		NetworkTier: p.Network.Tier}
+}
+
+// skyPilotCountsDiffer reports whether SkyPilot's catalog gives the plan's
+// instance type, or a failover candidate's, another GPU count than the
+// provider: $SKYPILOT_NUM_GPUS_PER_NODE would then be SkyPilot's count.
+func (p *Plan) skyPilotCountsDiffer() bool {
+	for _, c := range append([]Candidate{p.ownCandidate()}, p.Candidates...) {
+		if c.SkyPilotGPUs != c.GPUsPerInstance {
+			return true
+		}
+	}
+	return false
 }
 
 // recoveryStrategy is SkyPilot's managed-job recovery strategy
@@ -170,8 +200,14 @@ func (p *Plan) skyFileMounts() *yaml.Node {
 }
 
 func (p *Plan) wheelComment() string {
+	if p.ROCm() {
+		return "ROCm wheel chosen with --wheel, for the AMD GPU"
+	}
 	if p.Wheel == p.Stack.Wheel && p.Stack.Supported {
 		return fmt.Sprintf("%s, compute capability %s: driver ≥ %s", p.Stack.Arch, p.Stack.ComputeCapability, p.Stack.MinDriver)
+	}
+	if strings.HasPrefix(p.Wheel, "rocm") {
+		return "ROCm wheel chosen with --wheel: the host needs the matching ROCm driver"
 	}
 	return "wheel chosen with --wheel"
 }

@@ -20,6 +20,9 @@ type Stack struct {
 	// GPU (Kepler, non-NVIDIA); Reason says why and what to do instead.
 	Supported bool
 	Reason    string
+	// ROCm is set for an AMD GPU: PyTorch runs there from its ROCm wheels
+	// (rocmWheels) or a ROCm image, which the user names.
+	ROCm bool
 
 	// MinCUDA is the first CUDA toolkit that compiles for the GPU ("11.8"
 	// for Hopper); empty when older than anything still shipped.
@@ -54,31 +57,34 @@ func IndexURL(wheel string) string {
 }
 
 // Notes returns the advice as sentences for the user, most important first.
-func (s *Stack) Notes() []string {
+func (s *Stack) Notes() []string { return model.Strings(s.NoteMessages()) }
+
+// NoteMessages are Notes as messages, for translation.
+func (s *Stack) NoteMessages() []model.Message {
 	if !s.Supported {
-		return []string{s.Reason}
+		return []model.Message{model.Msg("%s", s.Reason)}
 	}
-	var out []string
-	out = append(out, fmt.Sprintf("%s (compute capability %s, %s): PyTorch %s wheels (CUDA %s) need NVIDIA driver ≥ %s",
+	var out []model.Message
+	out = append(out, model.Msg("%s (compute capability %s, %s): PyTorch %s wheels (CUDA %s) need NVIDIA driver ≥ %s",
 		s.GPU, s.ComputeCapability, s.Arch, s.Wheel, s.WheelCUDA, s.MinDriver))
 	if s.LastCUDA != "" {
-		out = append(out, fmt.Sprintf("%s needs a CUDA %s build: CUDA 13.0 dropped Maxwell, Pascal and Volta, so no cu13x wheel or CUDA 13 image runs on it", s.Arch, s.LastCUDA))
+		out = append(out, model.Msg("%s needs a CUDA %s build: CUDA 13.0 dropped Maxwell, Pascal and Volta, so no cu13x wheel or CUDA 13 image runs on it", s.Arch, s.LastCUDA))
 	}
 	if s.MinCUDA != "" && s.LastCUDA == "" {
-		out = append(out, fmt.Sprintf("%s needs CUDA ≥ %s", s.Arch, s.MinCUDA))
+		out = append(out, model.Msg("%s needs CUDA ≥ %s", s.Arch, s.MinCUDA))
 	}
 	for _, alt := range s.AltWheels {
 		if d, ok := wheelDriver[alt]; ok {
-			out = append(out, fmt.Sprintf("older driver? %s wheels need driver ≥ %s", alt, d))
+			out = append(out, model.Msg("older driver? %s wheels need driver ≥ %s", alt, d))
 		}
 	}
 	switch {
 	case s.FP8:
-		out = append(out, "bf16 and fp8 run natively (fp8 training needs a library such as Transformer Engine)")
+		out = append(out, model.Msg("bf16 and fp8 run natively (fp8 training needs a library such as Transformer Engine)"))
 	case s.BF16:
-		out = append(out, "bf16 runs natively; no fp8")
+		out = append(out, model.Msg("bf16 runs natively; no fp8"))
 	default:
-		out = append(out, "no bf16: train in amp-fp16 with loss scaling")
+		out = append(out, model.Msg("no bf16: train in amp-fp16 with loss scaling"))
 	}
 	return out
 }
@@ -173,7 +179,8 @@ func Advise(g *model.GPU) Stack {
 	s := Stack{GPU: g.Name, ComputeCapability: g.ComputeCapability, Arch: g.Architecture}
 	major, minor, ok := parseCC(g.ComputeCapability)
 	if !ok {
-		s.Reason = fmt.Sprintf("%s is not an NVIDIA CUDA GPU: the CUDA stack advice does not apply; install a ROCm build of PyTorch and pass --image", g.Name)
+		s.Reason = fmt.Sprintf("%s is not an NVIDIA CUDA GPU: the CUDA stack advice does not apply; it needs a ROCm build of PyTorch (a ROCm wheel for SkyPilot with --wheel, a ROCm image for docker and Kubernetes with --image)", g.Name)
+		s.ROCm = g.Vendor == "amd"
 		if g.Vendor == "nvidia" {
 			s.Reason = fmt.Sprintf("%s has no compute capability in the catalog: cannot pick a CUDA build", g.Name)
 		}

@@ -101,15 +101,36 @@ func validateSkyPilot(t *testing.T, b []byte, sc skyCatalog) (skyTask, []string)
 		if o.Cloud == "gcp" && strings.Contains(o.InstanceType, "+") {
 			add("instance_type %q is not a GCP machine type", o.InstanceType)
 		}
+		// SkyPilot's own rows for the type (testdata/skypilot_accelerators.csv):
+		// accelerators must equal one of them, name and count
+		// (_check_instance_type_accelerators_combination); without
+		// accelerators SkyPilot takes its row's.
+		own := skyPilotAccelerators(t)[[2]string{o.Cloud, o.InstanceType}]
+		if o.Accelerators == "" && len(own) > 0 {
+			if o.Cloud == "gcp" {
+				add("gcp %s without accelerators", o.InstanceType)
+			}
+			o.Accelerators = fmt.Sprintf("%s:%g", own[0].name, own[0].count)
+			var in *model.Instance
+			for _, c := range sc[[2]string{o.Cloud, o.InstanceType}] {
+				in = c
+			}
+			if in != nil && float64(in.GPUCount) != own[0].count && strings.Contains(task.Run, "$SKYPILOT_NUM_GPUS_PER_NODE") {
+				add("%s %s: SkyPilot counts %g GPUs, the node has %d, and run reads $SKYPILOT_NUM_GPUS_PER_NODE", o.Cloud, o.InstanceType, own[0].count, in.GPUCount)
+			}
+		}
 		m := acceleratorsRE.FindStringSubmatch(o.Accelerators)
 		if m == nil {
 			add("accelerators %q: want NAME:COUNT", o.Accelerators)
 			continue
 		}
 		n, _ := strconv.Atoi(m[2])
+		if len(own) > 0 && !slices.ContainsFunc(own, func(a skyAccel) bool { return strings.EqualFold(a.name, m[1]) && a.count == float64(n) }) {
+			add("%s %s with %s: SkyPilot's catalog gives it %+v (Infeasible resource demands)", o.Cloud, o.InstanceType, o.Accelerators, own)
+		}
 		var match *model.Instance
 		for _, in := range sc[[2]string{o.Cloud, o.InstanceType}] {
-			if strings.EqualFold(in.SkyPilotAccelerator, m[1]) && in.GPUCount == n {
+			if strings.EqualFold(in.SkyPilotAccelerator, m[1]) && (in.GPUCount == n || len(own) > 0) {
 				match = in
 			}
 		}
@@ -181,95 +202,22 @@ func bashSyntax(src string) error {
 	return err
 }
 
-// scriptFlags are the script flags gpuplan writes with their arity as
-// HfArgumentParser builds them (transformers src/transformers/hf_argparser.py,
-// _parse_dataclass_field): "bool" is a bool field with a default, which
-// gets nargs='?' (bare, or one of yes/true/t/y/1/no/false/f/n/0); "1" one
-// value; "+" a list field (nargs='+'); "int" one integer.
-//
-//   - transformers src/transformers/training_args.py TrainingArguments:
-//     output_dir str, bf16 and fp16 and gradient_checkpointing bool,
-//     tf32 Optional[bool] = None (no default, so no nargs='?': "1bool"),
-//     per_device_train_batch_size and gradient_accumulation_steps int,
-//     deepspeed str, fsdp str (one word list "full_shard auto_wrap"),
-//     num_train_epochs float.
-//   - trl trl/trainer/sft_config.py SFTConfig: max_length Optional[int]
-//     (1024 by default; max_seq_length before TRL 0.16), loss_type
-//     Optional[str] (one value: nll, dft or chunked_nll).
-//   - trl trl/trainer/base_config.py _BaseConfig (SFTConfig's base) @
-//     f2cd57710ae3: bf16 Optional[bool] = None, so "1bool" under TRL
-//     (TrainingArguments' bool takes a value too, so gpuplan writes one);
-//     gradient_checkpointing bool = True ("bool").
-//   - trl trl/trainer/model_config.py ModelConfig: model_name_or_path str,
-//     use_peft bool, lora_r int, lora_target_modules list[str],
-//     load_in_4bit bool, bnb_4bit_quant_type str (nf4 or fp4),
-//     use_bnb_nested_quant bool.
-//   - trl trl/scripts/utils.py ScriptArguments: dataset_name str.
-var scriptFlags = map[string]string{
-	"--output_dir": "1", "--bf16": "1bool", "--fp16": "bool", "--loss_type": "1", "--tf32": "1bool", "--gradient_checkpointing": "bool",
-	"--per_device_train_batch_size": "int", "--gradient_accumulation_steps": "int", "--deepspeed": "1", "--fsdp": "1",
-	"--model_name_or_path": "1", "--use_peft": "bool", "--lora_r": "int", "--lora_target_modules": "+",
-	"--load_in_4bit": "bool", "--bnb_4bit_quant_type": "1", "--use_bnb_nested_quant": "bool", "--dataset_name": "1",
-	"--num_train_epochs": "1", "--max_length": "int", "--dtype": "1",
-}
+var boolWords = append(slices.Clone(boolTrue), boolFalse...)
 
-var boolWords = []string{"yes", "true", "t", "y", "1", "no", "false", "f", "n", "0"}
-
-// checkScriptArgs parses args as HfArgumentParser would with scriptFlags
-// and returns what it would stop on.
-func checkScriptArgs(args []string) []string {
-	var bad []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		kind, ok := scriptFlags[a]
-		if !ok {
-			bad = append(bad, fmt.Sprintf("%s: not a TrainingArguments/TRL flag", a))
-			continue
-		}
-		next := func() (string, bool) {
-			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "--") {
-				i++
-				return args[i], true
-			}
-			return "", false
-		}
-		switch kind {
-		case "bool":
-			if i+1 < len(args) && slices.Contains(boolWords, strings.ToLower(args[i+1])) {
-				i++
-			}
-		case "1bool":
-			if v, ok := next(); !ok || !slices.Contains(boolWords, strings.ToLower(v)) {
-				bad = append(bad, a+": expected one argument (true or false)")
-			}
-		case "1":
-			if _, ok := next(); !ok {
-				bad = append(bad, a+": expected one argument")
-			}
-		case "int":
-			if v, ok := next(); !ok {
-				bad = append(bad, a+": expected one argument")
-			} else if _, err := strconv.Atoi(v); err != nil {
-				bad = append(bad, a+": invalid int value "+v)
-			}
-		case "+":
-			n := 0
-			for i+1 < len(args) && !strings.HasPrefix(args[i+1], "--") {
-				i++
-				n++
-			}
-			if n == 0 {
-				bad = append(bad, a+": expected at least one argument")
-			}
-		}
+// checkScriptArgs parses args as TRL's SFT script does (sftParser) and
+// returns what it would stop on.
+func checkScriptArgs(t *testing.T, args []string) []string {
+	t.Helper()
+	if _, err := sftParser(t).parse(args); err != nil {
+		return []string{err.Error()}
 	}
-	return bad
+	return nil
 }
 
 // TestScriptArgsTF32 is the named defect: --tf32 was written bare, which
 // HfArgumentParser refuses ("argument --tf32: expected one argument").
 func TestScriptArgsTF32(t *testing.T) {
-	if bad := checkScriptArgs([]string{"--tf32", "--per_device_train_batch_size", "16"}); len(bad) != 1 {
+	if bad := checkScriptArgs(t, []string{"--tf32", "--per_device_train_batch_size", "16"}); len(bad) != 1 {
 		t.Fatalf("the checker accepts a bare --tf32: %v", bad)
 	}
 	tc := cases[1]
@@ -280,7 +228,7 @@ func TestScriptArgsTF32(t *testing.T) {
 	if i < 0 || i+1 >= len(p.ScriptArgs) || p.ScriptArgs[i+1] != "true" {
 		t.Fatalf("tf32 args %q, want --tf32 true", p.ScriptArgs)
 	}
-	if bad := checkScriptArgs(p.ScriptArgs); len(bad) > 0 {
+	if bad := checkScriptArgs(t, p.ScriptArgs); len(bad) > 0 {
 		t.Error(bad)
 	}
 	for _, f := range launch.Formats {
@@ -397,7 +345,7 @@ func TestSweepCatalog(t *testing.T) {
 				t.Fatalf("%s/%s: %v", o.Instance.Provider, o.Instance.Type, err)
 			}
 			where := fmt.Sprintf("%s/%s %d× %s", o.Instance.Provider, o.Instance.Type, o.Instances, o.Pricing)
-			if bad := checkScriptArgs(p.ScriptArgs); len(bad) > 0 {
+			if bad := checkScriptArgs(t, p.ScriptArgs); len(bad) > 0 {
 				t.Errorf("%s: script args: %v", where, bad)
 			}
 			checkDeepSpeed(t, where, p)

@@ -23,7 +23,7 @@ func (p *Plan) Launch() (*config.Launch, error) {
 		Pricing: string(p.Pricing), USDPerHour: p.USDPerHour,
 		GPU: p.GPU.Key, Accelerator: p.Accelerator, GPUsPerNode: p.ProcsPerNode, Nodes: p.Nodes,
 		Strategy: string(p.Strategy), Precision: string(p.Precision),
-		Name: p.Name, Script: p.Script, ScriptArgs: p.ScriptArgs, DiskGB: p.DiskGB,
+		Name: p.Name, Script: p.Script, Module: p.Module, ScriptArgs: p.ScriptArgs, DiskGB: p.DiskGB,
 		Image: p.Image, TorchWheel: p.Wheel, Port: p.Port,
 		Stack: config.LaunchStack{
 			ComputeCapability: p.Stack.ComputeCapability, Arch: p.Stack.Arch, Supported: p.Stack.Supported,

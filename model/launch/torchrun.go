@@ -16,6 +16,9 @@ import (
 // config. Every value is quoted with mvdan.cc/sh's syntax.Quote; the error
 // wraps ErrPlan when one cannot be a shell word (see checkShellWords).
 func (p *Plan) Torchrun() ([]byte, error) {
+	if err := p.checkEntry(); err != nil {
+		return nil, err
+	}
 	if err := p.checkShellWords(); err != nil {
 		return nil, err
 	}

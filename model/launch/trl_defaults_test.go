@@ -132,7 +132,7 @@ func TestTrainingArgsPinDefaults(t *testing.T) {
 			if got := parseTrainer(p.ScriptArgs, false); got != want {
 				t.Errorf("TrainingArguments runs %+v, the estimate assumed %+v\nargs %q", got, want, p.ScriptArgs)
 			}
-			if bad := checkScriptArgs(p.ScriptArgs); len(bad) > 0 {
+			if bad := checkScriptArgs(t, p.ScriptArgs); len(bad) > 0 {
 				t.Errorf("HfArgumentParser would stop on %v", bad)
 			}
 			notes := strings.Join(p.Notes(), "\n")

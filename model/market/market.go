@@ -21,9 +21,12 @@ type Query struct {
 	// VRAMGiB bounds the memory per GPU (ParseVRAMRange), on top of GPUs.
 	VRAMGiB   Bounds
 	Providers []string // provider keys; empty means all (marketplaces too)
-	// Regions are region names or prefixes ("us-east-1", "us-", "europe-",
-	// "asia*"), the rule of model.Query.Regions; empty means all.
-	Regions       []string
+	// Regions are region names, prefixes ("us-east-1", "us-", "europe-",
+	// "asia*") or continents ("europe", "eu"), the rule of model.Query.Regions;
+	// empty means all.
+	Regions []string
+	// Countries are model.Query.Countries: ISO codes or names; empty means any.
+	Countries     []string
 	Pricing       model.Pricing // the price rows are filtered, ranked and collapsed by; model.OnDemand when empty
 	MaxUSDPerHour float64       // whole instance, in Pricing; 0 means no limit
 	Arch          model.Arch    // "" means any
@@ -64,6 +67,8 @@ type Row struct {
 	// Region's, and tables mark it "≥".
 	SpotVaries           bool
 	Source, Origin, AsOf string // of this price: the region's overlay when it set one, else the instance's
+	// Geo is where Region is (Catalog.Geo); zero when not known.
+	Geo model.RegionGeo
 }
 
 // Arch returns the host's CPU architecture (InstanceArch).
@@ -241,7 +246,13 @@ func (q *Query) validate(c *model.Catalog) error {
 			return unknownName("provider", p, sortedKeys(all), model.Msg("gpuplan catalog instances"))
 		}
 	}
+	if err := validateCountries(q.Countries); err != nil {
+		return err
+	}
 	for _, r := range q.Regions {
+		if model.ContinentWords(r) != nil {
+			continue // a continent matches whatever regions are there
+		}
 		found := false
 		for i := 0; i < len(c.Instances) && !found; i++ {
 			for j := range c.Instances[i].Prices {
@@ -339,6 +350,7 @@ func New(c *model.Catalog) *Market { return &Market{c: c} }
 type marketBase struct {
 	pricing    model.Pricing
 	regions    []string
+	countries  []string
 	allRegions bool
 	rates      map[string]float64
 
@@ -412,7 +424,7 @@ func (v *View) Len() int {
 func (v *View) Row(k int) *Row { return v.sel.row(v.b, k) }
 
 func (b *marketBase) matches(q *Query) bool {
-	return b.pricing == q.Pricing && b.allRegions == q.AllRegions && slices.Equal(b.regions, q.Regions) &&
+	return b.pricing == q.Pricing && b.allRegions == q.AllRegions && slices.Equal(b.regions, q.Regions) && slices.Equal(b.countries, q.Countries) &&
 		maps.Equal(b.rates, q.ExchangeRates)
 }
 
@@ -450,9 +462,10 @@ func (m *Market) base(q *Query) *marketBase {
 // (Market.once), only of the types that pass only, within limit USD/h.
 func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *marketBase {
 	b := &marketBase{
-		pricing: q.Pricing, regions: slices.Clone(q.Regions), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
+		pricing: q.Pricing, regions: slices.Clone(q.Regions), countries: slices.Clone(q.Countries), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
 		orders: map[Sort][]int32{}, sorted: map[Sort]*marketSel{},
 	}
+	rf := model.NewRegionFilter(c, q.Regions, q.Countries)
 	var prices []regionPrice // scratch, reused per instance
 	// Every row's Regions is a window of one pool: one allocation, not one
 	// per row. Windows are recorded as offsets while the pool grows.
@@ -471,7 +484,7 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			usd, ok := c.ListPrice(in, rp, q.Pricing, q.ExchangeRates)
-			if !ok || !model.RegionMatches(rp.Region, q.Regions) || limit > 0 && usd > limit {
+			if !ok || !rf.Match(in.Provider, rp.Region) || limit > 0 && usd > limit {
 				continue
 			}
 			prices = append(prices, regionPrice{usd, int32(j)})
@@ -513,6 +526,7 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 		r := &b.rows[i]
 		r.Regions = pool[spans[i][0]:spans[i][1]:spans[i][1]]
 		r.Region = r.Regions[0]
+		r.Geo, _ = c.Geo(r.Instance.Provider, r.Region)
 		b.gpuID[i], b.providerID[i], b.regionAt[i] = id(0, r.GPU.Key), id(1, r.Instance.Provider), spans[i][0]
 		b.price[i], b.regionEnd[i] = rowPrice{r.USDPerHour, r.USDPerGPUHour()}, spans[i][1]
 	}
@@ -867,4 +881,15 @@ func groupMarket(v *View, by GroupBy) []Group {
 		}
 	}
 	return groups
+}
+
+// validateCountries refuses a --country value that names no known country,
+// with the closest codes.
+func validateCountries(cs []string) error {
+	for _, c := range cs {
+		if _, ok := model.CountryCode(c); !ok {
+			return unknownName("country", c, model.CountryCodes(), model.Msg("ISO 3166-1 alpha-2 codes such as DE, FR, US"))
+		}
+	}
+	return nil
 }

@@ -44,8 +44,9 @@ var ErrBadFilter = errors.New("bad filter")
 // (the valid forms, "a or b" lists, nested errors) are Messages too.
 type filterError struct{ msg model.Message }
 
-func (e *filterError) Error() string        { return e.msg.String() }
-func (e *filterError) Is(target error) bool { return target == ErrBadFilter }
+func (e *filterError) Error() string          { return e.msg.String() }
+func (e *filterError) Message() model.Message { return e.msg }
+func (e *filterError) Is(target error) bool   { return target == ErrBadFilter }
 
 // As sets a *Message target to the error's message.
 func (e *filterError) As(target any) bool {
@@ -66,12 +67,7 @@ func badEnum[T ~string](what, s string, valid []T) error {
 }
 
 // orMsg is model.OrList as a message: "a, b or c" with its "or" translatable.
-func orMsg(names []string) model.Message {
-	if len(names) < 2 {
-		return model.Msg("%s", model.OrList(names))
-	}
-	return model.Msg("%s or %s", strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
-}
+func orMsg(names []string) model.Message { return model.OrMsg(names) }
 
 // Bounds is an inclusive range. Min 0 means no lower bound and Max 0 no
 // upper bound, so the zero Bounds accepts everything.

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -37,6 +38,9 @@ func Check(cat *model.Catalog, pl *Plan) []model.Message {
 		case in.Retired != "":
 			out = append(out, model.Msg("phase %q: %s %s was retired on %s", ph.Name, ph.Provider, ph.Instance, in.Retired))
 			continue
+		case in.MissingSince != "":
+			out = append(out, model.Msg("phase %q: %s %s is not in the latest price fetch (missing since %s): the plan's price for it is unchecked", ph.Name, ph.Provider, ph.Instance, in.MissingSince))
+			continue
 		}
 		var rp *model.RegionPrice
 		for j := range in.Prices {
@@ -51,14 +55,15 @@ func Check(cat *model.Catalog, pl *Plan) []model.Message {
 		if in.PriceCurrency() != "USD" {
 			continue
 		}
-		unit, ok := cat.Price(in, rp, ph.Pricing, nil)
+		pricing := cmp.Or(ph.Pricing, model.OnDemand) // a phase without a mode is compared as the search's default
+		unit, ok := cat.Price(in, rp, pricing, nil)
 		if !ok {
-			out = append(out, model.Msg("phase %q: the catalog has no %s price for %s %s in %s", ph.Name, model.Msg(string(ph.Pricing)), ph.Provider, ph.Instance, ph.Region))
+			out = append(out, model.Msg("phase %q: the catalog has no %s price for %s %s in %s", ph.Name, model.Msg(string(pricing)), ph.Provider, ph.Instance, ph.Region))
 			continue
 		}
 		want := unit * float64(max(ph.Instances, 1))
 		if math.Abs(ph.USDPerHour-want) > planPriceTolerance*want {
-			out = append(out, model.Msg("phase %q: the plan prices %s %s in %s (%s) at $%.4g/h; the catalog (as of %s) says $%.4g/h", ph.Name, ph.Provider, ph.Instance, ph.Region, model.Msg(string(ph.Pricing)), ph.USDPerHour, cat.AsOf, want))
+			out = append(out, model.Msg("phase %q: the plan prices %s %s in %s (%s) at $%.4g/h; the catalog (as of %s) says $%.4g/h", ph.Name, ph.Provider, ph.Instance, ph.Region, model.Msg(string(pricing)), ph.USDPerHour, cat.AsOf, want))
 		}
 	}
 	return out

@@ -45,16 +45,16 @@ func Decode(b []byte) (Plan, error) {
 		if ce := config.TOMLParseError(err); ce != nil {
 			return Plan{}, ce
 		}
-		return Plan{}, &config.Error{Msg: config.TidyTOMLMessage(err.Error())}
+		return Plan{}, &config.Error{Msg: config.ValueMessage(config.TidyTOMLMessage(err.Error()))}
 	}
 	for _, k := range md.Undecoded() {
 		if slices.Contains(planTables, k[0]) {
 			continue
 		}
-		msg := fmt.Sprintf("unknown key %q", k[len(k)-1])
+		msg := model.Msg("unknown key %q", k[len(k)-1])
 		if k[0] == "phase" && len(k) == 2 {
 			if s := model.Closest(k[1], planPhaseKeys, 1); len(s) > 0 {
-				msg += fmt.Sprintf("; did you mean %q?", s[0])
+				msg = model.Msg("unknown key %q; did you mean %q?", k[len(k)-1], s[0])
 			}
 		}
 		return Plan{}, &config.Error{Key: k.String(), Msg: msg}
@@ -96,6 +96,9 @@ func Decode(b []byte) (Plan, error) {
 		if p.Instances < 0 || p.Instances > 100000 {
 			return Plan{}, config.Errorf(key("instances"), "must be in [0, 100000], got %d", p.Instances)
 		}
+	}
+	if err := checkFile(f.Name, f.Phases); err != nil { // names.go
+		return Plan{}, err
 	}
 	return Plan{Name: f.Name, Phases: f.Phases}, nil
 }

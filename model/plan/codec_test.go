@@ -3,10 +3,12 @@ package plan
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
@@ -86,6 +88,27 @@ func FuzzDecodePlan(f *testing.F) {
 				t.Errorf("multi-line error: %q", err)
 			}
 			return
+		}
+		// What DecodePlan lets through: names distinct once normalised,
+		// nothing invisible, money and durations within their bounds.
+		seen := map[string]bool{}
+		for _, ph := range p.Phases {
+			if k := NameKey(ph.Name); seen[k] {
+				t.Fatalf("two phases named %q once normalised", k)
+			} else {
+				seen[k] = true
+			}
+			for _, s := range []string{p.Name, ph.Name, ph.Config, ph.Provider, ph.Instance, ph.Region} {
+				if strings.ContainsFunc(s, Invisible) {
+					t.Fatalf("invisible character kept in %q", s)
+				}
+			}
+			if !(ph.USDPerHour <= MaxUSDPerHour && ph.JobHours <= MaxJobHours && ph.Months <= MaxMonths && ph.HoursPerMonth <= model.HoursPerMonth) {
+				t.Fatalf("phase %q out of bounds: %+v", ph.Name, ph)
+			}
+		}
+		if _, total, err := p.Cost(); err == nil && (math.IsInf(total, 0) || math.IsNaN(total)) {
+			t.Fatalf("total %v", total)
 		}
 		if _, _, err := p.Cost(); err == nil {
 			out, err := Encode(&p)

@@ -8,7 +8,9 @@
 // "Plan" here means phases. A serving layout (TP × PP × replicas) is
 // serve's, the files that launch one offer are model/launch's.
 //
-// It imports model and model/config (and nothing else in the module). Like
+// It imports model, model/config and model/serve (a service phase of a
+// served LLM is priced by serve's ranking, as recommend ranks it; nothing
+// else in the module). Like
 // model it is plain Go: no terminal UI, no file or network access. Errors
 // of the plan file are the configuration file's *Error, with the key and
 // line.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -37,10 +38,11 @@ func (pl *Plan) PhaseNames() []string {
 var ErrNoPhase = errors.New("no such phase")
 
 // phaseError is Plan.Phase's error: what to type, and ErrNoPhase.
-type phaseError struct{ msg string }
+type phaseError struct{ msg model.Message }
 
-func (e *phaseError) Error() string        { return e.msg }
-func (e *phaseError) Is(target error) bool { return target == ErrNoPhase }
+func (e *phaseError) Error() string          { return e.msg.String() }
+func (e *phaseError) Message() model.Message { return e.msg }
+func (e *phaseError) Is(target error) bool   { return target == ErrNoPhase }
 
 // Phase returns the phase named name. Without a name, or with one no
 // phase has, the error lists the phases and how to pick one.
@@ -55,11 +57,23 @@ func (pl *Plan) Phase(name string) (*Phase, error) {
 	list := strings.Join(quoted, ", ")
 	switch s := model.Closest(name, pl.PhaseNames(), 1); {
 	case name == "":
-		return nil, &phaseError{fmt.Sprintf("a plan with phases %s: pick one with --phase NAME (gpuplan plan FILE prices the whole plan)", list)}
+		return nil, &phaseError{model.Msg("a plan with phases %s: pick one with --phase NAME (gpuplan plan FILE prices the whole plan)", list)}
 	case len(s) > 0:
-		return nil, &phaseError{fmt.Sprintf("no phase %q; did you mean %q? The plan's phases are %s", model.Printable(name), s[0], list)}
+		return nil, &phaseError{model.Msg("no phase %q; did you mean %q? The plan's phases are %s", model.Printable(name), s[0], list)}
 	}
-	return nil, &phaseError{fmt.Sprintf("no phase %q; the plan's phases are %s", model.Printable(name), list)}
+	return nil, &phaseError{model.Msg("no phase %q; the plan's phases are %s", model.Printable(name), list)}
+}
+
+// ConfigPath returns the file the phase's Config names, for a plan read
+// from the folder dir: an absolute path as given, a relative one joined
+// to dir (the plan's own folder, so a plan and its configurations move
+// together). "" when the phase names no file. The caller reads it through
+// the same bounded reader as any configuration (model reads no files).
+func (p *Phase) ConfigPath(dir string) string {
+	if p.Config == "" || filepath.IsAbs(p.Config) {
+		return p.Config
+	}
+	return filepath.Join(dir, p.Config)
 }
 
 // ConfigTOML writes the phase's answers as a configuration file

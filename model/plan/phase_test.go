@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -184,4 +185,19 @@ func FuzzPhaseAnswers(f *testing.F) {
 			t.Fatalf("%q = %q: read back differs:\n%s\nwant\n%s", k, v, b2, b1)
 		}
 	})
+}
+
+func TestPhaseConfigPath(t *testing.T) {
+	dir := filepath.Join("plans", "llama")
+	for _, tt := range []struct{ config, want string }{
+		{"", ""},
+		{"serve.toml", filepath.Join(dir, "serve.toml")},
+		{filepath.Join("..", "x.toml"), filepath.Join("plans", "x.toml")},
+		{string(filepath.Separator) + filepath.Join("tmp", "x", "real.toml"), string(filepath.Separator) + filepath.Join("tmp", "x", "real.toml")},
+	} {
+		p := Phase{Name: "p", Config: tt.config}
+		if got := p.ConfigPath(dir); got != tt.want {
+			t.Errorf("ConfigPath(%q) of config %q = %q, want %q", dir, tt.config, got, tt.want)
+		}
+	}
 }

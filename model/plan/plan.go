@@ -3,7 +3,6 @@ package plan
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"math"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -64,7 +63,7 @@ type PhaseCost struct {
 // least the whole commitment.
 func (p *Phase) Cost() (PhaseCost, error) {
 	bad := func(format string, a ...any) (PhaseCost, error) {
-		return PhaseCost{}, fmt.Errorf("%w: phase %q: %s", ErrInvalid, p.Name, fmt.Sprintf(format, a...))
+		return PhaseCost{}, model.Errorf(ErrInvalid, "phase %q: %s", p.Name, model.Msg(format, a...))
 	}
 	finite := func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 	switch {
@@ -93,7 +92,7 @@ func (p *Phase) Cost() (PhaseCost, error) {
 // joins the problems of all phases that cannot be priced.
 func (pl *Plan) Cost() (phases []PhaseCost, totalUSD float64, err error) {
 	if len(pl.Phases) == 0 {
-		return nil, 0, fmt.Errorf("%w: no phases: add one with [[phase]]", ErrInvalid)
+		return nil, 0, model.Errorf(ErrInvalid, "no phases: add one with [[phase]]")
 	}
 	var errs []error
 	for i := range pl.Phases {

@@ -2,10 +2,10 @@ package plan
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // PhaseScenario is one phase of a plan as the engine prices it: the
@@ -18,6 +18,54 @@ type PhaseScenario struct {
 	JobHours float64
 	// Months and HoursPerMonth are a service's duration (Phase).
 	Months, HoursPerMonth float64
+	// Serve is the serving request of a phase that serves an LLM
+	// (serve.ServesModel), nil otherwise: such a phase is priced on the
+	// serving ranking's first plan (serve.RankServing: the cheapest per
+	// hour that carries a fixed load), as recommend --task inference
+	// ranks it, not on the batch estimate. ServePrecision is the
+	// workload's precision Serve's weight format came from: a change of
+	// precision (serve int8 or int4 weights) serves that format instead.
+	Serve          *serve.Serving
+	ServePrecision model.Precision
+}
+
+// WithServing returns ph priced as the serving request s (the phase's
+// workload resolved by config.WorkloadAnswers.Serving).
+func (ph PhaseScenario) WithServing(s serve.Serving) PhaseScenario {
+	ph.Serve, ph.ServePrecision = &s, ph.Workload.Precision
+	return ph
+}
+
+// serving is the request the phase's current scenario asks: Serve, with
+// the weight format of a changed precision.
+func (ph *PhaseScenario) serving() serve.Serving {
+	s := *ph.Serve
+	if ph.Workload.Precision != ph.ServePrecision {
+		s.WeightFormat = serve.WeightFormatFor(ph.Workload.Precision)
+		s.AllowPrecisionFallback = s.AllowPrecisionFallback || s.WeightFormat == serve.WeightBF16
+	}
+	return s
+}
+
+// servePlans ranks the phase's serving request on the offers its query
+// allows (serve.Offers, serve.RankServing).
+func (ph *PhaseScenario) servePlans(cat *model.Catalog) ([]serve.Plan, error) {
+	return serve.RankServing(&ph.Workload.Model, ph.serving(), serve.Offers(cat, ph.Query))
+}
+
+// priceServing prices the phase on the serving ranking's first plan that
+// meets the load and targets: its price per hour over the service's
+// months (a commitment's whole term at least); ok is false when no plan
+// meets them.
+func (ph *PhaseScenario) priceServing(cat *model.Catalog) (float64, bool) {
+	plans, err := ph.servePlans(cat)
+	if err != nil || len(plans) == 0 || !plans[0].Meets {
+		return 0, false
+	}
+	p := &plans[0]
+	c, err := (&Phase{Name: ph.Name, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, Months: ph.Months,
+		HoursPerMonth: ph.HoursPerMonth, JobHours: ph.JobHours}).Cost()
+	return c.USD, err == nil
 }
 
 // Scenario is a plan's phases as the engine prices them.
@@ -75,8 +123,9 @@ func (ph *PhaseScenario) PriceOn(o *model.Offer) (float64, error) {
 
 // Eval returns an eval for model.RankSavings over a whole plan: each phase
 // on the engine's best offer for its scenario (model.Recommend's first offer:
-// the cheapest job with a dataset, else the cheapest hour), priced by
-// PriceOn, summed. Spot is priced without interruptions, as
+// the cheapest job with a dataset, else the cheapest hour; a serving
+// phase's first plan of the serving ranking, PhaseScenario.Serve), priced
+// by PriceOn, summed. Spot is priced without interruptions, as
 // model.EvalCheapestJob. ok is false when a phase has no offer.
 //
 // Each phase keeps its own estimates from one call to the next (most
@@ -91,6 +140,14 @@ func Eval(cat *model.Catalog) func(Scenario) (float64, bool) {
 		total := 0.0
 		for i := range pl {
 			ph := &pl[i]
+			if ph.Serve != nil {
+				usd, ok := ph.priceServing(cat)
+				if !ok {
+					return 0, false
+				}
+				total += usd
+				continue
+			}
 			o, ok := finders[i].Offer(ph.Workload, ph.Query)
 			if !ok {
 				return 0, false
@@ -162,6 +219,20 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 	for i := range pl {
 		q := pl[i].Query
 		q.GPUs, q.Regions, q.Sort = nil, nil, ""
+		if pl[i].Serve != nil { // the serving ranking's offers that carry the load
+			ph := pl[i]
+			ph.Query = q
+			plans, _ := ph.servePlans(cat)
+			for j := range plans {
+				if p := &plans[j]; p.Meets && len(gpus[i]) < maxEach && !slices.Contains(gpus[i], p.Offer.GPU.Key) {
+					gpus[i] = append(gpus[i], p.Offer.GPU.Key)
+				}
+				if p := &plans[j]; p.Meets && len(regions[i]) < maxEach && !slices.Contains(regions[i], p.Offer.Region) {
+					regions[i] = append(regions[i], p.Offer.Region)
+				}
+			}
+			continue
+		}
 		rec, err := model.Recommend(pl[i].Workload, cat, q)
 		if err != nil {
 			continue // the phase's own changes still run; eval says if it has no offer
@@ -179,7 +250,7 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 	changes, phases := Changes(pl, gpus, regions)
 	baseUSD, ranked, err := model.RankSavings(pl, Eval(cat), changes)
 	if err != nil {
-		return 0, nil, fmt.Errorf("plan savings: %w", err)
+		return 0, nil, model.Msg("plan savings: %v", err)
 	}
 	out = make([]Saving, len(ranked))
 	for i, s := range ranked {

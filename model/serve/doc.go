@@ -3,7 +3,8 @@
 // targets), one GPU's memory as vLLM lays it out (weights, profiling peak,
 // KV cache), prefill and decode speed, and the serving plan on an offer:
 // tensor × pipeline parallel degrees and replicas chosen for the load at
-// the lowest cost per million output tokens. "Plan" here means that
+// the lowest cost: per hour for a fixed load, per million output tokens
+// for a price-per-token question. "Plan" here means that
 // layout; phased plans are model/plan's, launch files model/launch's.
 //
 // It imports only model (architectures, GPUs, the catalog and the

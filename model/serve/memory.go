@@ -55,11 +55,8 @@ const (
 	// TestServeCalibration.
 	SamplerBytesPerLogit = 38.4
 	// NonTorchBytes is memory allocated outside PyTorch on one GPU:
-	// "0.13 GiB" at TP 1; NonTorchTPBytes is added with tensor parallelism,
-	// 0.55 GiB in all at TP 2 (NCCL communicators and vLLM's custom
-	// all-reduce buffers).
-	NonTorchBytes   = 0.13 * model.GiB
-	NonTorchTPBytes = 0.42 * model.GiB
+	// "0.13 GiB" at TP 1; tensor parallelism adds Tuning.NonTorchTPGiB.
+	NonTorchBytes = 0.13 * model.GiB
 )
 
 // Int4GroupBytesPerParam is AWQ/GPTQ int4 storage per weight with group
@@ -116,6 +113,13 @@ func KVBytesPerToken(a *model.Architecture, kv KVCacheDType, tp, pp int) float64
 		b = 1
 	}
 	layers := math.Ceil(float64(a.Layers) / float64(max(pp, 1)))
+	if a.KVLoRARank > 0 {
+		// Multi-head latent attention: one latent of kv_lora_rank plus the
+		// rotary key per token and layer, the same on every TP rank
+		// (vllm/v1/attention/backends/mla/common.py: "a single latent
+		// vector to represent the per-token entry of the KV cache").
+		return layers * float64(a.KVLoRARank+a.RopeHeadDim) * b
+	}
 	return 2 * layers * float64(kvHeadsPerGPU(a, tp)*a.EffectiveHeadDim()) * b
 }
 
@@ -149,7 +153,7 @@ func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memor
 	m.Activation = ActivationBytes(a, s.MaxNumBatchedTokens, s.MaxNumSeqs, tp)
 	m.NonTorch = NonTorchBytes
 	if tp > 1 {
-		m.NonTorch += NonTorchTPBytes
+		m.NonTorch += s.tuning().NonTorchTPGiB * model.GiB
 	}
 	m.KVCache = m.BudgetBytes - m.Weights - m.Activation - m.NonTorch
 	m.KVBytesPerToken = KVBytesPerToken(a, s.KVCacheDType, tp, pp)

@@ -37,26 +37,27 @@ func ServesModel(a *model.Architecture) bool { return a.HasShape() && a.Family.G
 // its cheapest region in q.Pricing (on-demand when unset), under the same
 // pricing rules as model.Recommend (model.Catalog.Price: retired types and prices in a
 // currency without a rate are skipped) and q's provider, region, GPU and
-// hourly price filters, and only GPUs the speed model can time
-// (Timed). Names read "provider type region pricing".
+// hourly price filters, and only GPUs vLLM serves on and the speed model
+// can time (Unservable). Names read "provider type region pricing".
 func Offers(cat *model.Catalog, q model.Query) []Offer {
 	if q.Pricing == "" {
 		q.Pricing = model.OnDemand
 	}
 	var out []Offer
+	regions := q.RegionFilter(cat)
 	for i := range cat.Instances {
 		in := &cat.Instances[i]
 		if !in.Offered() || in.GPUCount < 1 || !q.AllowsProvider(in.Provider) || !q.AllowsGPU(in.GPU) {
 			continue
 		}
 		g, err := cat.GPU(in.GPU)
-		if err != nil || !Timed(g) {
+		if err != nil || !Unservable(g).IsZero() {
 			continue
 		}
 		best, region := 0.0, ""
 		for j := range in.Prices {
 			rp := &in.Prices[j]
-			if !q.AllowsRegion(rp.Region) {
+			if !regions.Match(in.Provider, rp.Region) {
 				continue
 			}
 			usd, ok := cat.Price(in, rp, q.Pricing, q.ExchangeRates)
@@ -84,4 +85,35 @@ func Offers(cat *model.Catalog, q model.Query) []Offer {
 // plan at 0 tokens/s.
 func Timed(g *model.GPU) bool {
 	return g.MemoryBandwidthGBps > 0 && (g.BF16TFLOPS > 0 || g.FP16TFLOPS > 0)
+}
+
+// vllmROCmArchitectures are the AMD architectures vLLM's ROCm build runs
+// on, as the catalog names them: "MI200s (gfx90a), MI300 (gfx942), MI350
+// (gfx950), Radeon RX 7900 series (gfx1100/1101), Radeon RX 9000 series
+// (gfx1200/1201)" (vLLM docs, getting_started/installation/
+// gpu.rocm.inc.md, requirements).
+var vllmROCmArchitectures = []string{"cdna2", "cdna3", "cdna4", "rdna3", "rdna4"}
+
+// Unservable returns why vLLM cannot serve on g at all, whatever the model
+// and format, or a zero Message when it can:
+//   - an NVIDIA GPU below compute capability 7.0 (Pascal, Maxwell,
+//     Kepler): vLLM's CUDA build needs "compute capability 7.0 or higher
+//     (e.g., V100, T4, RTX20xx, A100, L4, H100, etc.)" (vLLM docs,
+//     getting_started/installation/gpu.cuda.inc.md, requirements);
+//   - an AMD GPU outside vLLM's ROCm list (vllmROCmArchitectures): the
+//     Radeon Pro V520 (RDNA 1), the Instinct MI25 (GCN 5);
+//   - a GPU without the memory bandwidth or 16-bit peak the speed model
+//     times decode and prefill with (Timed).
+//
+// The message names the GPU and what would serve.
+func Unservable(g *model.GPU) model.Message {
+	switch {
+	case g.Vendor == "nvidia" && g.ComputeCapability != "" && !g.CCAtLeast(7, 0):
+		return model.Msg("vLLM needs compute capability 7.0 or newer (Volta, Turing and later); %s is %s", g.Name, g.ComputeCapability)
+	case g.Vendor == "amd" && !slices.Contains(vllmROCmArchitectures, g.Architecture):
+		return model.Msg("vLLM's ROCm build runs on Instinct MI200, MI300 and MI350 and Radeon RX 7900 and 9000 GPUs; %s (%s) is not one of them", g.Name, g.Architecture)
+	case !Timed(g):
+		return model.Msg("the catalog has no memory bandwidth or 16-bit TFLOPS for %s, which the serving speed model needs", g.Name)
+	}
+	return model.Message{}
 }

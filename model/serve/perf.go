@@ -6,17 +6,8 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
-// Serving speed constants.
+// Serving speed constants; the utilisations are fitted (Tuning).
 const (
-	// MFU is the share of the dense peak that prefill (and decode
-	// steps with enough sequences to be compute-bound) reaches; MBU
-	// the share of peak memory bandwidth a decode step reaches while
-	// streaming the weights and the KV cache (the MBU of Databricks, "LLM
-	// Inference Performance Engineering: Best Practices", 2023). Both are
-	// global: chosen once against all throughput cases of
-	// testdata/serving_calibration.toml, never per case.
-	MFU = 0.45
-	MBU = 0.75
 	// PCIeGBps is PCIe 4.0 ×16 between GPUs without NVLink: 16 GT/s × 16
 	// lanes ≈ 32 GB/s each way (PCI-SIG PCIe 4.0 base specification),
 	// counted both ways like GPU.InterconnectGBps.
@@ -147,8 +138,8 @@ func tpCommSec(a *model.Architecture, hw *Hardware, tokens float64, tp, pp int) 
 func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp, batch int) Perf {
 	g := hw.GPU
 	gpus := float64(tp * pp)
-	peak := servePeakFLOPS(g, s.WeightFormat) * MFU
-	bw := g.MemoryBandwidthGBps * 1e9 * MBU
+	peak := servePeakFLOPS(g, s.WeightFormat) * s.tuning().MFU
+	bw := g.MemoryBandwidthGBps * 1e9 * s.tuning().MBU
 	var p Perf
 	if peak <= 0 || bw <= 0 || batch < 1 {
 		return p

@@ -90,13 +90,13 @@ const serveMaxNodes = 64
 
 // PlanServing plans serving a with s on offer o: TP, PP and Replicas as
 // given, or chosen (auto) to meet the load and latency targets at the
-// lowest cost per million output tokens. TP is a power of two dividing the
+// question's lowest cost (betterPlan). TP is a power of two dividing the
 // node's GPUs that vLLM accepts for the model's heads (tpOK); PP is 1 unless
 // the model does not fit one node. Auto replicas fill every rented node.
 // The error wraps ErrInvalid when s is invalid for a.
 func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	if o.GPU == nil || o.GPUsPerNode < 1 {
-		return Plan{}, fmt.Errorf("%w: offer %q has no GPUs", ErrInvalid, o.Name)
+		return Plan{}, model.Errorf(ErrInvalid, "offer %q has no GPUs", o.Name)
 	}
 	s = s.Defaults(o.GPU)
 	if err := s.Validate(a); err != nil {
@@ -164,8 +164,12 @@ func tpChoices(a *model.Architecture, s Serving, perNode int) []int {
 	return c
 }
 
-// betterPlan orders plans: meeting targets first, then fitting, then the
-// lowest cost per million output tokens, then fewer GPUs per replica.
+// betterPlan orders plans: meeting targets first, then fitting, then by
+// the question's cost (Serving.PerToken): for a fixed load the lowest
+// price per hour that carries it, ties (and plans without a price) to
+// fewer GPUs, then to the lower cost per million output tokens (the
+// faster plan); for a price per token the lowest cost
+// per million output tokens; then fewer GPUs per replica.
 func betterPlan(p, q *Plan) bool {
 	if p.Meets != q.Meets {
 		return p.Meets
@@ -173,10 +177,26 @@ func betterPlan(p, q *Plan) bool {
 	if p.Fits != q.Fits {
 		return p.Fits
 	}
+	if !p.Serving.PerToken && p.Fits {
+		if c := cmp.Compare(p.USDPerHour, q.USDPerHour); c != 0 {
+			return c < 0
+		}
+		// No price (estimate on a GPU) or the same: fewer GPUs rented.
+		if c := cmp.Compare(p.GPUs, q.GPUs); c != 0 {
+			return c < 0
+		}
+	}
 	if c := cmp.Compare(p.USDPerMOutput, q.USDPerMOutput); c != 0 {
 		return c < 0
 	}
 	return p.TP*p.PP < q.TP*q.PP
+}
+
+// SlowerThanReading reports whether p streams text slower than its reader
+// reads (TPOT above ReadingTPOTMs): a plan that meets a loose or absent
+// TPOT target but makes a chat wait for each word.
+func (p *Plan) SlowerThanReading() bool {
+	return p.Fits && p.Perf.TPOTSec*1e3 > ReadingTPOTMs
 }
 
 // planOne sizes replicas for a fixed TP and PP.
@@ -329,9 +349,11 @@ func sort1(n int, f func(int) bool) int {
 }
 
 // RankServing plans a with s on every offer and returns the plans, those
-// meeting the load and latency targets first, each group by cost per
-// million output tokens, cheapest first. Offers that cannot hold the model
-// come last with their reasons. The error wraps ErrInvalid.
+// meeting the load and latency targets first, each group by the
+// question's cost, cheapest first (betterPlan: $ per hour that carries a
+// fixed load, or $ per million output tokens when s.PerToken). Offers
+// that cannot hold the model come last with their reasons. The error
+// wraps ErrInvalid.
 func RankServing(a *model.Architecture, s Serving, offers []Offer) ([]Plan, error) {
 	plans := make([]Plan, 0, len(offers))
 	for _, o := range offers {

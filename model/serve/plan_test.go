@@ -39,8 +39,9 @@ func servingOffers(tb testing.TB, cat *model.Catalog) []serve.Offer {
 // TestRankServing70BAWQ ranks serving offers for the case: Llama 3.1
 // 70B AWQ, 8k context (6k prompt, 2k output), 32 concurrent users, TPOT ≤
 // 50 ms. What an ML engineer expects: the A10G cannot hold 37 GiB of
-// weights; H100s, with 3.35 TB/s, give the lowest $/Mtok; every plan that
-// meets the targets is ranked before those that do not, cheapest first.
+// weights; H100s, with 3.35 TB/s, carry the load cheapest; every plan that
+// meets the targets is ranked before those that do not, cheapest per hour
+// first (the load is fixed: PerToken is false).
 func TestRankServing70BAWQ(t *testing.T) {
 	cat, err := data.Load()
 	if err != nil {
@@ -65,8 +66,8 @@ func TestRankServing70BAWQ(t *testing.T) {
 		} else if seenMiss {
 			t.Errorf("%s meets the targets but is ranked after one that does not", p.Offer.Name)
 		}
-		if i > 0 && p.Meets && plans[i-1].Meets && p.USDPerMOutput < plans[i-1].USDPerMOutput {
-			t.Errorf("%s ($%.2f/Mtok) ranked after %s ($%.2f/Mtok)", p.Offer.Name, p.USDPerMOutput, plans[i-1].Offer.Name, plans[i-1].USDPerMOutput)
+		if i > 0 && p.Meets && plans[i-1].Meets && p.USDPerHour < plans[i-1].USDPerHour {
+			t.Errorf("%s ($%.2f/h) ranked after %s ($%.2f/h)", p.Offer.Name, p.USDPerHour, plans[i-1].Offer.Name, plans[i-1].USDPerHour)
 		}
 		if p.Offer.Name == "1×A10G" && (p.Meets || p.Fits && p.PP == 1) {
 			t.Errorf("70B AWQ (37 GiB of weights) fits one 24 GB A10G only split over nodes, and then too slowly; got PP %d, meets %v", p.PP, p.Meets)
@@ -161,3 +162,74 @@ func TestPlanServingIdleReplicasCarryNothing(t *testing.T) {
 
 // relNear reports whether got is within 1e-9 of want, relatively.
 func relNear(got, want float64) bool { return math.Abs(got-want) <= 1e-9*math.Abs(want) }
+
+// TestRankServingObjective: the question decides the order. Llama 3.1 8B
+// bf16, 64 concurrent requests: a fixed load ranks by the price per hour
+// of the plan that carries it within the TPOT target, a price-per-token
+// question (PerToken) by $ per million output tokens; each order holds
+// over the plans that meet the targets. The two disagree here: one A100
+// 80GB ($1.80/h) carries the load cheapest, one H100 ($3/h) gives the
+// cheapest token.
+func TestRankServingObjective(t *testing.T) {
+	cat, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := cat.Model("llama-3.1-8b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, perToken := range []bool{false, true} {
+		s := serve.Serving{MaxModelLen: 4096, PromptTokens: 2048, OutputTokens: 512, Concurrency: 64,
+			TPOTTargetMs: serve.DefaultTPOTTargetMs, PerToken: perToken}
+		plans, err := serve.RankServing(a, s, servingOffers(t, cat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := func(p *serve.Plan) float64 {
+			if perToken {
+				return p.USDPerMOutput
+			}
+			return p.USDPerHour
+		}
+		met := 0
+		for i := range plans {
+			if !plans[i].Meets {
+				continue
+			}
+			met++
+			if plans[i].Perf.TPOTSec*1e3 > serve.DefaultTPOTTargetMs {
+				t.Errorf("per token %v: %s meets at TPOT %.1f ms", perToken, plans[i].Offer.Name, plans[i].Perf.TPOTSec*1e3)
+			}
+			if i > 0 && plans[i-1].Meets && key(&plans[i]) < key(&plans[i-1]) {
+				t.Errorf("per token %v: %s (%.4g) ranked after %s (%.4g)", perToken, plans[i].Offer.Name, key(&plans[i]), plans[i-1].Offer.Name, key(&plans[i-1]))
+			}
+		}
+		if met < 2 {
+			t.Errorf("per token %v: %d plans meet; the test needs two", perToken, met)
+		}
+		if want := map[bool]string{false: "1×A100 80GB", true: "1×H100 SXM"}[perToken]; plans[0].Offer.Name != want {
+			t.Errorf("per token %v: first %s, want %s", perToken, plans[0].Offer.Name, want)
+		}
+	}
+}
+
+// TestReadingSpeed: the reading threshold is 238 words a minute at 0.75
+// words per token, 60,000 ÷ 317.33 = 189.08 ms per token (Brysbaert 2019;
+// Databricks' 0.75 words per token), above the default target of 100 ms
+// (Databricks: 10 tokens/s, ~450 words a minute).
+func TestReadingSpeed(t *testing.T) {
+	if math.Abs(serve.ReadingTPOTMs-189.0756) > 0.001 || serve.DefaultTPOTTargetMs != 100 {
+		t.Errorf("ReadingTPOTMs %.4f, DefaultTPOTTargetMs %g; want 189.0756 and 100", serve.ReadingTPOTMs, serve.DefaultTPOTTargetMs)
+	}
+	for _, tt := range []struct {
+		tpotMs float64
+		fits   bool
+		slow   bool
+	}{{150, true, false}, {190, true, true}, {400, false, false}} {
+		p := serve.Plan{Fits: tt.fits, Perf: serve.Perf{TPOTSec: tt.tpotMs / 1e3}}
+		if p.SlowerThanReading() != tt.slow {
+			t.Errorf("TPOT %g ms, fits %v: slower than reading %v, want %v", tt.tpotMs, tt.fits, !tt.slow, tt.slow)
+		}
+	}
+}

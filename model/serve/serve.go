@@ -2,7 +2,6 @@ package serve
 
 import (
 	"errors"
-	"fmt"
 	"math"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -56,6 +55,10 @@ func ParseKVCacheDType(s string) (KVCacheDType, error) {
 // and how it is split over GPUs. Zero values mean "the default" (see
 // Defaults) or, for TP, PP and Replicas, "pick for me" (auto).
 type Serving struct {
+	// Tuning overrides DefaultTuning, the constants fitted to the serving
+	// calibration; nil for every estimate a user sees.
+	Tuning *Tuning
+
 	WeightFormat WeightFormat
 	KVCacheDType KVCacheDType
 	MaxModelLen  int // --max-model-len: prompt + output tokens one request may hold
@@ -69,9 +72,24 @@ type Serving struct {
 	RequestsPerSec float64
 
 	// Latency targets, 0 for none: time to first token and time per output
-	// token, in milliseconds.
+	// token, in milliseconds. A request that names no TPOT target gets
+	// DefaultTPOTTargetMs (config.WorkloadAnswers.Serving: DefaultTPOT
+	// says so) unless NoTPOTTarget.
 	TTFTTargetMs float64
 	TPOTTargetMs float64
+	// DefaultTPOT: TPOTTargetMs is DefaultTPOTTargetMs, not asked for.
+	DefaultTPOT bool
+	// NoTPOTTarget: the request asks for no TPOT target (tpot_ms = 0,
+	// --tpot-ms none), so the default does not apply.
+	NoTPOTTarget bool
+
+	// PerToken asks the price of a token rather than of carrying a load:
+	// the request names no concurrency or requests per second, so plans
+	// rank by $ per million output tokens at the default concurrency.
+	// Otherwise the load is the question's and plans rank by the cost of
+	// carrying it within the latency targets, $ per hour (the order of the
+	// total over any duration, too).
+	PerToken bool
 
 	TP       int // tensor-parallel degree inside a node; 0: auto
 	PP       int // pipeline-parallel stages across nodes; 0: auto (1 unless the model needs more)
@@ -94,6 +112,29 @@ type Serving struct {
 	// answer (search.allow_multi_node), not written in [serve].
 	AllowMultiNode bool
 }
+
+// Latency a reader perceives. Databricks' benchmarking guide ("Conduct
+// your own LLM endpoint benchmarking", the TPOT paragraph): "a TPOT of 100
+// milliseconds per token would be 10 tokens per second per user, or ~450
+// words per minute, which is faster than a typical person can read" (so
+// 0.75 words per token). Brysbaert (2019), "How many words do we read per
+// minute? A review and meta-analysis of reading rate", J. Memory and
+// Language 109: adults read English non-fiction silently at 238 words per
+// minute (most between 175 and 300).
+const (
+	// DefaultTPOTTargetMs is the TPOT target of a request that names
+	// none: 100 ms per token streams text faster than people read, so a
+	// chat reads as interactive.
+	DefaultTPOTTargetMs = 100.0
+	// ReadingTPOTMs is the TPOT at which text streams as fast as the
+	// average adult reads: 60,000 ms ÷ (238 words/min ÷ 0.75 words per
+	// token) ≈ 189 ms. A plan slower than this (SlowerThanReading) makes
+	// its reader wait for each word.
+	ReadingTPOTMs = 60_000 / (readingWordsPerMin / wordsPerToken)
+
+	readingWordsPerMin = 238.0
+	wordsPerToken      = 0.75
+)
 
 // ErrInvalid is wrapped by every Serving.Validate error.
 var ErrInvalid = errors.New("invalid serving workload")
@@ -154,7 +195,7 @@ func (s Serving) Defaults(g *model.GPU) Serving {
 // valid. Errors wrap ErrInvalid.
 func (s *Serving) Validate(a *model.Architecture) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+		return model.Errorf(ErrInvalid, format, args...)
 	}
 	if !a.HasShape() || !a.Family.Generative() {
 		return bad("serving needs a generative transformer with a known shape (layers, hidden size, heads)")
@@ -220,14 +261,14 @@ func (s *Serving) Validate(a *model.Architecture) error {
 // other, vllm/model_executor/layers/linear.py QKVParallelLinear).
 func tpOK(a *model.Architecture, tp int) error {
 	if tp < 1 || tp&(tp-1) != 0 {
-		return fmt.Errorf("tp must be a power of two, got %d", tp)
+		return model.Msg("tp must be a power of two, got %d", tp)
 	}
 	if a.Heads%tp != 0 {
-		return fmt.Errorf("the model's %d attention heads are not divisible by tp %d", a.Heads, tp)
+		return model.Msg("the model's %d attention heads are not divisible by tp %d", a.Heads, tp)
 	}
 	kv := a.EffectiveKVHeads()
 	if kv%tp != 0 && tp%kv != 0 {
-		return fmt.Errorf("the model's %d KV heads and tp %d do not divide each other", kv, tp)
+		return model.Msg("the model's %d KV heads and tp %d do not divide each other", kv, tp)
 	}
 	return nil
 }

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -27,13 +25,12 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 		// A parent with subcommands: an unknown list lands here.
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usage(fmt.Errorf("say which list: gpuplan catalog gpus, instances or models (or catalog update)"))
+				return usage(model.Msg("say which list: gpuplan catalog gpus, instances or models (or catalog update)"))
 			}
-			msg := fmt.Sprintf("unknown list %q: want gpus, instances, models or update", args[0])
 			if s := model.Closest(args[0], catalogLists, 1); len(s) > 0 {
-				msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+				return usage(model.Msg("unknown list %q: want gpus, instances, models or update (did you mean %q?)", args[0], s[0]))
 			}
-			return usage(fmt.Errorf("%s", msg))
+			return usage(model.Msg("unknown list %q: want gpus, instances, models or update", args[0]))
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return nil },
 	}
@@ -43,7 +40,7 @@ fetched, the files in $XDG_CONFIG_HOME/gpuplan/catalog.d/*.toml and --catalog FI
 		c := &cobra.Command{
 			Use:   name,
 			Short: short,
-			Args:  cobra.NoArgs,
+			Args:  noArgs,
 			RunE: func(cmd *cobra.Command, _ []string) error {
 				out, err := outputFormat(cmd, asJSON, output)
 				if err != nil {

@@ -8,7 +8,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -24,9 +23,11 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
 
@@ -41,15 +42,15 @@ type Env struct {
 
 	// LoadCatalog returns the embedded catalog overlaid with the user's
 	// catalog.d files and the given paths, plus warnings.
-	LoadCatalog func(overlays []string) (*model.Catalog, []string, error)
+	LoadCatalog func(overlays []string) (*model.Catalog, []model.Message, error)
 	// Readers read config.json and safetensors files for config.WorkloadAnswers.
 	Readers config.Readers
 	// RunTUI opens the configurator; nil when the build has none.
 	RunTUI func(ctx context.Context, cat *model.Catalog, opts tui.Options) error
 
-	// UpdateCatalog runs gpuplan catalog update and returns its summary
-	// text; nil when the build cannot.
-	UpdateCatalog func(ctx context.Context, o CatalogUpdate) (string, error)
+	// UpdateCatalog runs gpuplan catalog update and returns its summary,
+	// a line each; nil when the build cannot.
+	UpdateCatalog func(ctx context.Context, o CatalogUpdate) ([]model.Message, error)
 	// UpdateDir is the directory catalog update writes to, to tell its
 	// overlays from hand-written ones; nil or an error means unknown.
 	UpdateDir func() (string, error)
@@ -58,7 +59,12 @@ type Env struct {
 	// SpotRates returns the spot interruption rate of an instance type in
 	// a region (data.SpotRates: the AWS advisor feed if downloaded, else
 	// defaults marked as assumptions) and warnings; nil: no rates.
-	SpotRates func() (func(provider, region, instanceType string) model.InterruptionRate, []string, error)
+	SpotRates func() (func(provider, region, instanceType string) decide.InterruptionRate, []model.Message, error)
+
+	// Probes reads probe results and keeps the user's probes (data/probes);
+	// nil: the probe commands say the build has none, and estimates go
+	// uncorrected.
+	Probes *Probes
 
 	// lang prints messages in the language of --lang, the config's lang
 	// key or the environment (resolveLang); nil is English.
@@ -93,7 +99,7 @@ func Run(env Env) int {
 	// The embedded catalog is tested; a load error comes from the user's
 	// overlay files, so it is a usage error.
 	if load := env.LoadCatalog; load != nil {
-		env.LoadCatalog = func(paths []string) (*model.Catalog, []string, error) {
+		env.LoadCatalog = func(paths []string) (*model.Catalog, []model.Message, error) {
 			c, w, err := load(paths)
 			if err != nil {
 				err = usage(err)
@@ -136,11 +142,10 @@ func unknownCommand(root *cobra.Command, args []string) error {
 	if subcommand(root, name) != nil {
 		return nil
 	}
-	msg := fmt.Sprintf("unknown command %q for %q", name, root.Name())
 	if s := root.SuggestionsFor(name); len(s) > 0 {
-		msg += fmt.Sprintf("; did you mean %q?", s[0])
+		return usage(model.Msg("unknown command %q for %q; did you mean %q? (see %s --help)", name, root.Name(), s[0], root.Name()))
 	}
-	return usage(fmt.Errorf("%s (see %s --help)", msg, root.Name()))
+	return usage(model.Msg("unknown command %q for %q (see %s --help)", name, root.Name(), root.Name()))
 }
 
 // opensConfigurator reports whether args run the root command itself:
@@ -217,14 +222,13 @@ func unknownHelpTopic(root *cobra.Command, topic []string) error {
 			return nil // an argument of the command: cobra shows the command's help, as for --help
 		}
 		asked := strings.Join(topic[:i+1], " ")
-		msg := fmt.Sprintf("unknown help topic %q", asked)
 		if c.SuggestionsMinimumDistance <= 0 {
 			c.SuggestionsMinimumDistance = 2
 		}
 		if s := c.SuggestionsFor(w); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean %q?", strings.Join(append(slices.Clone(topic[:i]), s[0]), " "))
+			return usage(model.Msg("unknown help topic %q; did you mean %q? (see %s --help)", asked, strings.Join(append(slices.Clone(topic[:i]), s[0]), " "), root.Name()))
 		}
-		return usage(fmt.Errorf("%s (see %s --help)", msg, root.Name()))
+		return usage(model.Msg("unknown help topic %q (see %s --help)", asked, root.Name()))
 	}
 	return nil
 }
@@ -245,55 +249,59 @@ func exitStatus(p *i18n.Printer, stderr io.Writer, err error) int {
 		io.WriteString(stderr, errorLine(p, sanitize(se.Error())))
 		return se.ExitCode()
 	}
-	msg := oneLine(err)
-	io.WriteString(stderr, errorLine(p, msg))
+	io.WriteString(stderr, errorLine(p, oneLine(p, err)))
 	var ue usageError
 	var fe *model.FieldError
 	switch {
-	case strings.HasPrefix(err.Error(), "unknown command"), strings.HasPrefix(err.Error(), "accepts "),
-		errors.As(err, &ue), errors.As(err, &fe), errors.Is(err, model.ErrInvalidWorkload),
+	case errors.As(err, &ue), errors.As(err, &fe), errors.Is(err, model.ErrInvalidWorkload),
 		errors.Is(err, model.ErrInvalidArchitecture), errors.Is(err, model.ErrNotFound), errors.Is(err, model.ErrBadQuantity):
 		return ExitUsage
 	}
 	return ExitError
 }
 
-// oneLine renders err on one line: joined errors are separated by "; ",
-// and a field error names its flag.
-func oneLine(err error) string {
-	var fe *model.FieldError
-	if errors.As(err, &fe) && !strings.Contains(err.Error(), "config") {
-		return sanitize(flagName(fe.Field) + ": " + fe.Msg)
+// oneLine renders err in p's language on one line, by its structure
+// (i18n.Printer.Error), never by matching its English text: joined errors
+// are separated by "; ", and an error that is a workload field's alone
+// names its flag.
+func oneLine(p *i18n.Printer, err error) string {
+	inner := err
+	if ue, ok := err.(usageError); ok {
+		inner = ue.err
 	}
-	return sanitize(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; "))
+	if fe, ok := inner.(*model.FieldError); ok {
+		return sanitize(p.Sprintf("%s: %s", flagName(fe.Field), p.Message(fe.Msg)))
+	}
+	return sanitize(strings.ReplaceAll(strings.TrimSpace(p.Error(err)), "\n", p.T("; ")))
 }
 
 // maxMessage bounds an error line: a 100 KB value typed by mistake should
 // not fill the screen.
 const maxMessage = 600
 
-// sanitize makes a message safe to print: control characters (escape
-// sequences from a file's bytes) are shown as \xNN, and an overlong line is
-// cut with "…".
+// sanitize is termsafe.String (every control, escape sequence, invisible
+// or format character written as an escape) cut to maxMessage runes.
 func sanitize(s string) string {
-	var b strings.Builder
+	s = termsafe.String(s)
+	if utf8.RuneCountInString(s) <= maxMessage {
+		return s
+	}
 	n := 0
-	for _, r := range s {
+	for i := range s {
 		if n == maxMessage {
-			b.WriteString("…")
-			break
+			return s[:i] + "…"
 		}
 		n++
-		switch {
-		case r == utf8.RuneError:
-			b.WriteString("\\ufffd")
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			b.WriteRune(r)
-		}
 	}
-	return b.String()
+	return s
+}
+
+// sayf writes one line to w in p's language (key ends in a newline),
+// through termsafe: the line names paths and names the user or a file gave
+// (gpuplan: wrote … to PATH), so a newline or escape in them is shown
+// escaped, never acted on.
+func sayf(p *i18n.Printer, w io.Writer, key string, args ...any) {
+	io.WriteString(w, termsafe.String(strings.TrimSuffix(p.Sprintf(key, args...), "\n"))+"\n")
 }
 
 func newRoot(env *Env) *cobra.Command {
@@ -314,7 +322,7 @@ commands below from scripts (add --json for machine-readable output).`,
   gpuplan catalog gpus`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Args:          cobra.NoArgs,
+		Args:          noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runTUI(cmd, env, configPath, overlays)
 		},
@@ -342,6 +350,7 @@ commands below from scripts (add --json for machine-readable output).`,
 		{"recommend", func() *cobra.Command { return newRecommendCmd(env, &overlays) }},
 		{"offers", func() *cobra.Command { return newOffersCmd(env, &overlays, "offers") }},
 		{"plan", func() *cobra.Command { return newPlanCmd(env) }},
+		{"probe", func() *cobra.Command { return newProbeCmd(env, &overlays) }},
 	}
 	named := ""
 	if len(env.Args) > 0 {
@@ -387,7 +396,7 @@ func newCompletionCmd(root *cobra.Command) *cobra.Command {
   gpuplan completion fish > ~/.config/fish/completions/gpuplan.fish`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 || !slices.Contains(shells, args[0]) {
-				return usage(fmt.Errorf("say which shell: gpuplan completion %s", strings.Join(shells, "|")))
+				return usage(model.Msg("say which shell: gpuplan completion %s", strings.Join(shells, "|")))
 			}
 			return nil
 		},
@@ -406,12 +415,30 @@ func newCompletionCmd(root *cobra.Command) *cobra.Command {
 	}
 }
 
-// flagError turns pflag's messages into ours: an unknown flag suggests
-// the closest known one; bad values say what is valid.
+// flagError turns pflag's errors into ours, by their types: an unknown
+// flag suggests the closest known one; bad values say what is valid.
 func flagError(cmd *cobra.Command, err error) error {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
-		name, _, _ = strings.Cut(name, "=")
+	var (
+		missing  *pflag.NotExistError
+		invalid  *pflag.InvalidValueError
+		required *pflag.ValueRequiredError
+		syntax   *pflag.InvalidSyntaxError
+	)
+	switch {
+	case errors.As(err, &missing) && missing.GetSpecifiedShortnames() != "":
+		return usage(model.Msg("unknown shorthand flag %q in -%s (see %s --help)", missing.GetSpecifiedName()[:1], missing.GetSpecifiedShortnames(), cmd.CommandPath()))
+	case errors.As(err, &invalid):
+		// Our value's own error says what is valid.
+		return usage(model.Msg("%s %q: %v", "--"+invalid.GetFlag().Name, invalid.GetValue(), errors.Unwrap(invalid)))
+	case errors.As(err, &required):
+		return usage(model.Msg("flag needs an argument: --%s (see %s --help)", required.GetSpecifiedName(), cmd.CommandPath()))
+	case errors.As(err, &syntax):
+		return usage(model.Msg("bad flag syntax: %s (see %s --help)", syntax.GetSpecifiedFlag(), cmd.CommandPath()))
+	case !errors.As(err, &missing):
+		return usage(model.Msg("%v (see %s --help)", err, cmd.CommandPath()))
+	}
+	{
+		name, _, _ := strings.Cut(missing.GetSpecifiedName(), "=")
 		var names []string
 		cmd.Flags().VisitAll(func(f *pflag.Flag) {
 			if !f.Hidden {
@@ -423,26 +450,28 @@ func flagError(cmd *cobra.Command, err error) error {
 			if f := cmd.Flags().Lookup(s); f != nil && f.Shorthand != "" {
 				shown = "-" + f.Shorthand + "/" + shown // as help shows it: -o/--output
 			}
-			return usage(fmt.Errorf("unknown flag --%s; did you mean %s? (see %s --help)", name, shown, cmd.CommandPath()))
+			return usage(model.Msg("unknown flag --%s; did you mean %s? (see %s --help)", name, shown, cmd.CommandPath()))
 		}
-		return usage(fmt.Errorf("unknown flag --%s (see %s --help)", name, cmd.CommandPath()))
+		return usage(model.Msg("unknown flag --%s (see %s --help)", name, cmd.CommandPath()))
 	}
-	// pflag: invalid argument "x" for "--batch-size" flag: <our message>
-	if rest, ok := strings.CutPrefix(msg, "invalid argument "); ok {
-		if i := strings.Index(rest, " for \""); i > 0 {
-			val := rest[:i]
-			rest = rest[i+len(" for \""):]
-			if j := strings.Index(rest, "\" flag: "); j > 0 {
-				flag := rest[:j]
-				why := rest[j+len("\" flag: "):]
-				if k := strings.LastIndex(flag, "--"); k >= 0 {
-					flag = flag[k:]
-				}
-				return usage(fmt.Errorf("%s %s: %s", flag, val, why))
-			}
+}
+
+// noArgs is cobra.NoArgs as a usage error carrying a message.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usage(model.Msg("unknown command %q for %q", args[0], cmd.CommandPath()))
+	}
+	return nil
+}
+
+// exactArgs is cobra.ExactArgs as a usage error carrying a message.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usage(model.Msg("accepts %d arg(s), received %d", n, len(args)))
 		}
+		return nil
 	}
-	return usage(fmt.Errorf("%s (see %s --help)", msg, cmd.CommandPath()))
 }
 
 func newVersionCmd(env *Env, overlays *[]string) *cobra.Command {
@@ -451,7 +480,7 @@ func newVersionCmd(env *Env, overlays *[]string) *cobra.Command {
 		Short: "Print the version and the catalog date",
 		Example: `  gpuplan version
   gpuplan version --json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cat, _, err := env.LoadCatalog(*overlays)
 			if err != nil {
@@ -506,9 +535,9 @@ func renderer(env *Env, w io.Writer) (*report.Renderer, int) {
 func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) error {
 	var cfg *config.Config
 	var cat *model.Catalog
-	var warnings []string
+	var warnings []model.Message
 	if configPath == stdinPath { // stdin is the configurator's keyboard
-		return usage(errors.New("--config -: the configurator reads keys from standard input; give the configuration as a file"))
+		return usage(model.Msg("--config -: the configurator reads keys from standard input; give the configuration as a file"))
 	}
 	var planFile *plan.Plan // phase19: a plan file opens with its phases
 	if configPath != "" {
@@ -524,7 +553,7 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		// (tp, lora_rank): a file it could not fix is refused here.
 		if c != nil {
 			if _, _, err := c.Workload.Resolve(cat, env.Readers); err != nil {
-				return usage(fmt.Errorf("%s: %w", configPath, err))
+				return usage(model.Msg("%s: %v", configPath, err))
 			}
 		}
 		cfg = c
@@ -532,10 +561,10 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 	in, inOK := env.Stdin.(*os.File)
 	out, outOK := env.Stdout.(*os.File)
 	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
-		return usage(errors.New("the configurator needs a terminal on stdin and stdout; for scripts use gpuplan estimate or gpuplan recommend (see gpuplan --help)"))
+		return usage(model.Msg("the configurator needs a terminal on stdin and stdout; for scripts use gpuplan estimate or gpuplan recommend (see gpuplan --help)"))
 	}
 	if env.RunTUI == nil {
-		return errors.New("this build has no configurator; use gpuplan estimate or gpuplan recommend")
+		return model.Msg("this build has no configurator; use gpuplan estimate or gpuplan recommend")
 	}
 	if cat == nil {
 		var err error
@@ -557,10 +586,11 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		opts.ConfigPath, opts.PlanPath = "", configPath
 	}
 	opts.PriceNote = priceNote(env, cat)
+	var probeWarnings []model.Message
+	opts.Probes, probeWarnings = keptProbes(env, cat) // the panel shows the correction of close estimates
+	warnings = append(warnings, probeWarnings...)
 	opts.SpotRate = lazySpotRate(env.SpotRates)
-	for _, w := range warnings { // on screen at start; printed too, so the scrollback keeps them
-		opts.Warnings = append(opts.Warnings, localize(env.lang, w))
-	}
+	opts.Warnings = env.lang.Messages(warnings) // on screen at start; printed too, so the scrollback keeps them
 	printWarningsIn(env.lang, env.Stderr, warnings)
 	return env.RunTUI(cmd.Context(), cat, opts)
 }

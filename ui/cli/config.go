@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -25,11 +24,11 @@ func readConfig(path string) (config.Config, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return config.Config{}, usage(fmt.Errorf("--config %s: %w", path, err))
+		return config.Config{}, usage(model.Msg("--config %s: %v", path, err))
 	}
 	c, err := config.Decode(b)
 	if err != nil {
-		return config.Config{}, usage(fmt.Errorf("%s: %w", path, err))
+		return config.Config{}, usage(model.Msg("%s: %v", path, err))
 	}
 	c.Workload.RelativeTo(filepath.Dir(path))
 	return c, nil
@@ -72,19 +71,19 @@ func (b *fromFile) selection() *config.Selection {
 
 // resolve turns the request into a workload; an error names the flag when
 // a flag set the key, else the file and the key.
-func (b *fromFile) resolve(req config.WorkloadAnswers, cat *model.Catalog, rd config.Readers, fs *pflag.FlagSet) (model.Workload, []string, error) {
-	w, ws, err := req.Workload(cat, rd)
+func (b *fromFile) resolve(req config.WorkloadAnswers, cat *model.Catalog, rd config.Readers, fs *pflag.FlagSet) (model.Workload, []model.Message, error) {
+	w, ws, err := req.WorkloadMessages(cat, rd)
 	if err == nil {
 		return w, ws, b.check(w, fs)
 	}
 	var ce *config.Error
 	if errors.As(err, &ce) {
 		if flag := flagName(strings.TrimPrefix(ce.Key, "workload.")); fs.Changed(flag[2:]) {
-			return w, nil, usage(fmt.Errorf("%s: %s", flag, ce.Msg))
+			return w, nil, usage(model.Msg("%s: %s", flag, ce.Msg))
 		}
 	}
 	if b.path != "" {
-		return w, nil, usage(fmt.Errorf("%s: %w", b.path, err))
+		return w, nil, usage(model.Msg("%s: %v", b.path, err))
 	}
 	return w, nil, usage(err)
 }
@@ -102,7 +101,7 @@ func (b *fromFile) check(w model.Workload, fs *pflag.FlagSet) error {
 	if err == nil || errors.As(err, &fe) && fs.Changed(flagName(fe.Field)[2:]) {
 		return nil // no error, or one the flag check will report by flag name
 	}
-	return usage(fmt.Errorf("%s: %w", b.path, config.AsError(err)))
+	return usage(model.Msg("%s: %v", b.path, config.AsError(err)))
 }
 
 // autoGPUs reports whether recommend picks the GPU count: --gpus wins, then
@@ -120,7 +119,7 @@ func (b *fromFile) autoGPUs(fs *pflag.FlagSet) bool {
 // workload is the one path from flags and file to a workload: the file's
 // request, the flags over it, resolved and checked. Warnings are the
 // file's and the flags', in that order.
-func (b *fromFile) workload(fs *pflag.FlagSet, cat *model.Catalog, rd config.Readers, wf *workloadFlags) (model.Workload, []string, error) {
+func (b *fromFile) workload(fs *pflag.FlagSet, cat *model.Catalog, rd config.Readers, wf *workloadFlags) (model.Workload, []model.Message, error) {
 	req, warnings, err := wf.request(fs, cat, b.request())
 	if err != nil {
 		return model.Workload{}, nil, err
@@ -135,7 +134,7 @@ func (b *fromFile) workload(fs *pflag.FlagSet, cat *model.Catalog, rd config.Rea
 // loadWorkload is the start of estimate and recommend: the catalog, the
 // --config file as a base, the workload flags over it, checked. Warnings
 // are the catalog's, the file's and the flags', in that order.
-func loadWorkload(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlags, configPath string) (*model.Catalog, model.Workload, fromFile, []string, error) {
+func loadWorkload(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlags, configPath string) (*model.Catalog, model.Workload, fromFile, []model.Message, error) {
 	cat, warnings, err := env.LoadCatalog(overlays)
 	if err != nil {
 		return nil, model.Workload{}, fromFile{}, nil, err

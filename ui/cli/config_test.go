@@ -26,7 +26,7 @@ func runCLI(t *testing.T, args ...string) (int, string, string) {
 		RunTUI: func(context.Context, *model.Catalog, tui.Options) error {
 			t.Error("RunTUI called without a terminal")
 			return nil
-		}})
+		}, Probes: testProbes()})
 	return code, out.String(), errb.String()
 }
 

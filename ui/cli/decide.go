@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -35,23 +35,23 @@ func (f *decideFlags) register(fs *pflag.FlagSet) {
 
 // assumptions returns the spot inputs: the flags given, else the defaults
 // marked as assumptions.
-func (f *decideFlags) assumptions(fs *pflag.FlagSet) (model.SpotAssumptions, error) {
-	a := model.SpotAssumptions{CheckpointWriteBytesPerSecond: model.DefaultCheckpointWriteBytesPerSecond, RestartHours: model.DefaultRestartHours,
+func (f *decideFlags) assumptions(fs *pflag.FlagSet) (decide.SpotAssumptions, error) {
+	a := decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours,
 		WriteDefaulted: true, RestartDefaulted: true}
 	if fs.Changed("checkpoint-write-gbps") {
 		if !(f.writeGBps > 0) {
-			return a, usage(fmt.Errorf("--checkpoint-write-gbps must be > 0, got %v", f.writeGBps))
+			return a, usage(model.Msg("--checkpoint-write-gbps must be > 0, got %v", f.writeGBps))
 		}
 		a.CheckpointWriteBytesPerSecond, a.WriteDefaulted = f.writeGBps*1e9, false
 	}
 	if fs.Changed("restart-minutes") {
 		if !(f.restartMin >= 0) {
-			return a, usage(fmt.Errorf("--restart-minutes must be ≥ 0, got %v", f.restartMin))
+			return a, usage(model.Msg("--restart-minutes must be ≥ 0, got %v", f.restartMin))
 		}
 		a.RestartHours, a.RestartDefaulted = f.restartMin/60, false
 	}
 	if fs.Changed("max-job-cost") && !(f.maxJobCost > 0) {
-		return a, usage(fmt.Errorf("--max-job-cost must be > 0, got %v", f.maxJobCost))
+		return a, usage(model.Msg("--max-job-cost must be > 0, got %v", f.maxJobCost))
 	}
 	return a, nil
 }
@@ -61,7 +61,7 @@ func (f *decideFlags) assumptions(fs *pflag.FlagSet) (model.SpotAssumptions, err
 // number of days or weeks (3d, 2w); it returns the hours from now.
 func ParseFinishBy(s string, now time.Time) (float64, error) {
 	s = strings.TrimSpace(s)
-	bad := fmt.Errorf("--finish-by %q: want a date (2027-01-31), an RFC 3339 time, or a duration (36h, 3d, 2w)", s)
+	bad := model.Msg("--finish-by %q: want a date (2027-01-31), an RFC 3339 time, or a duration (36h, 3d, 2w)", s)
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return model.HoursUntil(now, t), nil
 	}
@@ -86,13 +86,13 @@ func ParseFinishBy(s string, now time.Time) (float64, error) {
 
 // decide computes the decisions for rec and, with --pareto, --finish-by
 // or --max-job-cost, the answers; warnings come from the spot data.
-func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w model.Workload, q model.Query, rec *model.Recommendation) (*report.Decisions, []string, error) {
+func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w model.Workload, q model.Query, rec *model.Recommendation) (*report.Decisions, []model.Message, error) {
 	a, err := f.assumptions(cmd.Flags())
 	if err != nil {
 		return nil, nil, err
 	}
 	in := report.DecideInput{Catalog: cat, Workload: w, Query: q, Spot: a, HoursPerMonth: q.HoursPerMonth, Savings: !f.noSavings, Hints: true}
-	var warnings []string
+	var warnings []model.Message
 	if env.SpotRates != nil {
 		rate, warn, err := env.SpotRates()
 		if err != nil {
@@ -124,16 +124,16 @@ func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, now 
 // first offer detail), not before the screen opens; nil without a loader.
 // A feed that cannot be read leaves the embedded defaults, which are
 // labelled as assumptions anyway.
-func lazySpotRate(load func() (func(provider, region, instanceType string) model.InterruptionRate, []string, error)) func(provider, region, instanceType string) model.InterruptionRate {
+func lazySpotRate(load func() (func(provider, region, instanceType string) decide.InterruptionRate, []model.Message, error)) func(provider, region, instanceType string) decide.InterruptionRate {
 	if load == nil {
 		return nil
 	}
 	var once sync.Once
-	var rate func(provider, region, instanceType string) model.InterruptionRate
-	return func(provider, region, instanceType string) model.InterruptionRate {
+	var rate func(provider, region, instanceType string) decide.InterruptionRate
+	return func(provider, region, instanceType string) decide.InterruptionRate {
 		once.Do(func() { rate, _, _ = load() })
 		if rate == nil {
-			return model.InterruptionRate{Source: "no spot data could be loaded", Assumption: true}
+			return decide.InterruptionRate{Source: "no spot data could be loaded", Assumption: true}
 		}
 		return rate(provider, region, instanceType)
 	}

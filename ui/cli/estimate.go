@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -27,7 +25,7 @@ when it does not. Every formula is listed under Assumptions.`,
   gpuplan estimate --model resnet50 --dataset-samples 1.28M --epochs 90 --gpus 8 --gpu a100-80gb
   gpuplan estimate --config gpuplan.toml --batch-size 16
   gpuplan estimate --model llama-3.1-70b --task inference --precision int4 --context-len 8192 --sequences 16 --gpu h100-sxm`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			sl, serving, err := loadServe(cmd, env, *overlays, &wf, configPath)
 			switch {
@@ -40,7 +38,7 @@ when it does not. Every formula is listed under Assumptions.`,
 				}
 				return runServeEstimate(cmd, env, sl, &wf, asJSON)
 			case serving:
-				printWarningsIn(env.lang, env.Stderr, []string{"without --gpu this is the batch estimate; give --gpu NAME for vLLM's serving layout (KV capacity, concurrent sequences, TTFT/TPOT, tokens/s)"})
+				printWarningsIn(env.lang, env.Stderr, []model.Message{model.Msg("without --gpu this is the batch estimate; give --gpu NAME for vLLM's serving layout (KV capacity, concurrent sequences, TTFT/TPOT, tokens/s)")})
 			}
 			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
@@ -50,16 +48,16 @@ when it does not. Every formula is listed under Assumptions.`,
 			switch {
 			case wf.gpu != "":
 				if gpu, err = cat.GPU(wf.gpu); err != nil {
-					return usage(fmt.Errorf("--gpu: %w", err))
+					return usage(model.Msg("--gpu: %v", err))
 				}
 			case file.cfg != nil && file.cfg.Selection != nil && file.cfg.Selection.GPU != "":
 				// The file's picked offer gives the GPU for time and fit.
 				if gpu, err = cat.GPU(file.cfg.Selection.GPU); err != nil {
-					return usage(fmt.Errorf("%s: selection.gpu: %w", file.path, err))
+					return usage(model.Msg("%s: selection.gpu: %v", file.path, err))
 				}
 			}
 			if gpu == nil && cmd.Flags().Changed("mfu") {
-				warnings = append(warnings, "--mfu is used for time, which needs --gpu NAME; ignored")
+				warnings = append(warnings, model.Msg("--mfu is used for time, which needs --gpu NAME; ignored"))
 			}
 			e, err := model.Compute(w, gpu)
 			if err != nil {
@@ -70,15 +68,20 @@ when it does not. Every formula is listed under Assumptions.`,
 				f := model.CheckFit(&e, gpu)
 				fit = &f
 			}
+			probeText, probeJSON, pw := estimateProbe(env, cat, &e) // the user's kept probes close to it
+			warnings = append(warnings, pw...)
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			if output, err = outputFormat(cmd, asJSON, output); err != nil {
 				return err
 			}
 			if output == outJSON {
-				return writeJSON(env.Stdout, report.NewEstimateJSON(&e, fit))
+				return writeJSON(env.Stdout, withProbe(report.NewEstimateJSON(&e, fit), probeJSON))
 			}
 			r, width := renderer(env, env.Stdout)
-			return report.WriteEstimate(env.Stdout, r, &e, fit, width)
+			if err := report.WriteEstimate(env.Stdout, r, &e, fit, width); err != nil {
+				return err
+			}
+			return writeProbeLine(env, probeText)
 		},
 	}
 	wf.register(cmd.Flags())

@@ -1,16 +1,14 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
 )
 
 // ignoredEstimatorFlags warns about estimator flags that do not apply to w.
-func ignoredEstimatorFlags(fs *pflag.FlagSet, w *model.Workload) []string {
-	var warnings []string
+func ignoredEstimatorFlags(fs *pflag.FlagSet, w *model.Workload) []model.Message {
+	var warnings []model.Message
 	train := w.Task.Training() || w.Task == ""
 	for _, ig := range []struct {
 		flag string
@@ -23,7 +21,7 @@ func ignoredEstimatorFlags(fs *pflag.FlagSet, w *model.Workload) []string {
 		{"double-quant", w.Task != model.TaskQLoRA, "only qlora quantizes the base to 4 bits"},
 	} {
 		if fs.Changed(ig.flag) && ig.when {
-			warnings = append(warnings, fmt.Sprintf("--%s ignored: %s", ig.flag, ig.why))
+			warnings = append(warnings, model.Msg("--%s ignored: %v", ig.flag, model.Msg(ig.why)))
 		}
 	}
 	return warnings
@@ -66,9 +64,9 @@ func (e suggestValue[T]) Set(s string) error {
 	// "auto" is left out of the suggestions: it is contained in
 	// "autocats" and would win over "autocast".
 	if c := model.Closest(s, names[1:], 1); len(c) > 0 {
-		return fmt.Errorf("did you mean %q? want %s", c[0], model.OrList(names))
+		return model.Msg("did you mean %q? want %v", c[0], model.OrMsg(names))
 	}
-	return fmt.Errorf("want %s", model.OrList(names))
+	return model.Msg("want %v", model.OrMsg(names))
 }
 
 func (e suggestValue[T]) Type() string { return "string" }

@@ -61,10 +61,10 @@ instances that fit are used. Files are written atomically and never overwritten
 without --force; -o - (the default) writes to stdout.`,
 		Example: `  gpuplan export --model llama-3.1-8b --task qlora --batch-size 1 --seq-len 2048 --instance aws/g5.2xlarge --format skypilot -o qlora.yaml
   gpuplan export --model llama-3.1-8b --task finetune --strategy zero3 --gpus 8 --batch-size 2 --checkpointing --instance aws/p4de.24xlarge --format k8s
-  gpuplan export --model llama-3.1-8b --gpus 16 --strategy fsdp --batch-size 1 --checkpointing --instance aws/p5.48xlarge --pricing spot --format torchrun
-  gpuplan export --model bert-large --task finetune --instance gcp/g2-standard-4 --region us-central1 --format docker
+  gpuplan export --model llama-3.1-8b --task finetune --gpus 16 --strategy fsdp --batch-size 1 --checkpointing --instance aws/p5.48xlarge --pricing spot --format torchrun
+  gpuplan export --model bert-large --task finetune --script train_bert.py --instance gcp/g2-standard-4 --region us-central1 --format docker
   gpuplan export --config gpuplan.toml --format skypilot -o run.yaml`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runExport(cmd, env, *overlays, &wf, &qf, &ef)
 		},
@@ -72,15 +72,18 @@ without --force; -o - (the default) writes to stdout.`,
 	fs := cmd.Flags()
 	fs.StringVar(&ef.instance, "instance", "", "PROVIDER/TYPE to launch on, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)")
 	fs.StringVar(&ef.region, "region", "", "region to launch in (default: the cheapest that prices the instance)")
-	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, exportFormats}, "format", "toml, skypilot, torchrun, docker, k8s or pytorchjob")
+	fs.Var(enumValue[launch.Format]{&ef.format, launch.ParseFormat, exportFormats}, "format", "toml, skypilot, torchrun, docker, k8s, pytorchjob or probe (a script that measures the plan on the GPU)")
 	fs.StringVarP(&ef.output, "output", "o", "-", "file to write; - writes to stdout")
 	fs.BoolVar(&ef.force, "force", false, "overwrite the output file if it exists")
 	fs.StringVar(&ef.name, "name", "", "job, task and cluster name (default gpuplan-MODEL)")
-	fs.StringVar(&ef.script, "script", launch.DefaultScript, "training script torchrun runs")
+	fs.StringVar(&ef.script, "script", "", "your training script for torchrun (default: TRL's SFT script, "+launch.TRLSFTModule+", for fine-tuning a decoder LM; other workloads need one)")
 	fs.StringVar(&ef.scriptArgs, "script-args", "", "arguments for the script, replacing the Hugging Face Trainer flags derived from the plan ('' passes none)")
 	fs.Var(intValue{&ef.diskGB}, "disk-gb", "root disk per node in GB (default: sized from the weights, checkpoints and dataset)")
 	fs.StringVar(&ef.image, "image", "", "container image for docker and k8s (default: the NGC PyTorch image for the GPU)")
 	fs.StringVar(&ef.wheel, "wheel", "", "PyTorch wheel variant SkyPilot installs, e.g. cu126 (default: the one for the GPU)")
+	_ = cmd.RegisterFlagCompletionFunc("wheel", func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return list(s, launch.Wheels())
+	})
 	fs.StringVar(&ef.config, "config", "", "start from an exported configuration: its workload, and its picked offer as --instance, --region and --pricing unless given")
 	registerLaunchFlags(fs, &ef)
 	wf.register(fs)
@@ -96,7 +99,7 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	fs := cmd.Flags()
 	for _, name := range exportIgnoredQueryFlags {
 		if fs.Changed(name) {
-			return usage(fmt.Errorf("--%s does not apply to export: --instance names the provider and type, --region the region", name))
+			return usage(model.Msg("--%s does not apply to export: --instance names the provider and type, --region the region", name))
 		}
 	}
 	cat, warnings, err := env.LoadCatalog(overlays)
@@ -123,10 +126,10 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if fs.Changed("gpu") {
 		g, err := cat.GPU(wf.gpu)
 		if err != nil {
-			return usage(fmt.Errorf("--gpu: %w", err))
+			return usage(model.Msg("--gpu: %v", err))
 		}
 		if g.Key != in.GPU {
-			return usage(fmt.Errorf("--gpu %s does not match %s/%s, which has %s; drop --gpu", wf.gpu, in.Provider, in.Type, in.GPU))
+			return usage(model.Msg("--gpu %s does not match %s/%s, which has %s; drop --gpu", wf.gpu, in.Provider, in.Type, in.GPU))
 		}
 	}
 	w, q, err := exportQuery(fs, cat, &ff, in, w, qf)
@@ -156,9 +159,9 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 		return err
 	}
 	printWarningsIn(env.lang, env.Stderr, warnings)
-	for _, s := range offer.Warnings() {
-		if !strings.HasPrefix(s, "spot:") && s != model.ArmHostWarning { // the plan's notes say them, in the file too
-			printWarningsIn(env.lang, env.Stderr, []string{s})
+	for _, m := range offer.WarningMessages() {
+		if m.Key != model.SpotWarning && m.Key != model.ArmHostWarning { // the plan's notes say them, in the file too
+			printWarningsIn(env.lang, env.Stderr, []model.Message{m})
 		}
 	}
 	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {
@@ -168,10 +171,10 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if plan.Nodes > 1 {
 		gpus = fmt.Sprintf("%d nodes × %s", plan.Nodes, gpus)
 	}
-	env.lang.Fprintf(env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
+	sayf(env.lang, env.Stderr, "gpuplan: wrote %s for %s/%s in %s (%s, %s) to %s\n",
 		ef.format, plan.Provider, plan.InstanceType, plan.Region, gpus, env.lang.T(string(plan.Pricing)), ef.output)
-	for _, n := range plan.Notes() {
-		notef(env.lang, env.Stderr, "%s", n)
+	for _, n := range plan.NoteMessages() {
+		notef(env.lang, env.Stderr, n)
 	}
 	return nil
 }
@@ -193,17 +196,17 @@ func exportInstance(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, qf *que
 		}
 	}
 	if ef.instance == "" {
-		return nil, usage(errors.New("--instance PROVIDER/TYPE is required, e.g. --instance aws/p4de.24xlarge (list: gpuplan catalog instances)"))
+		return nil, usage(model.Msg("--instance PROVIDER/TYPE is required, e.g. --instance aws/p4de.24xlarge (list: gpuplan catalog instances)"))
 	}
 	in, err := findInstance(cat, ef.instance)
 	if err != nil {
 		return nil, usage(err)
 	}
 	if in.Retired != "" {
-		return nil, usage(fmt.Errorf("%s/%s was retired by the provider on %s; pick another instance (gpuplan recommend)", in.Provider, in.Type, in.Retired))
+		return nil, usage(model.Msg("%s/%s was retired by the provider on %s; pick another instance (gpuplan recommend)", in.Provider, in.Type, in.Retired))
 	}
 	if in.MissingSince != "" { // as recommend, which does not rank it
-		return nil, usage(fmt.Errorf("%s/%s was not in the latest catalog fetch (since %s), so it is not priced; pick another instance (gpuplan recommend)",
+		return nil, usage(model.Msg("%s/%s was not in the latest catalog fetch (since %s), so it is not priced; pick another instance (gpuplan recommend)",
 			in.Provider, in.Type, in.MissingSince))
 	}
 	return in, nil
@@ -230,11 +233,18 @@ func exportOffer(cat *model.Catalog, in *model.Instance, region string, w *model
 		return nil, usage(err)
 	}
 	if len(rec.Offers) == 0 {
-		reason := "does not run the workload"
+		reason, verdict := "does not run the workload", "does not fit"
 		if len(rec.Rejected) > 0 {
 			reason = rec.Rejected[0].Reason
+			switch rec.Rejected[0].Kind {
+			case model.RejectVRAM, model.RejectHostRAM:
+			case model.RejectPrecision, model.RejectSoftware:
+				verdict = "cannot run the job" // not memory: the GPU lacks the precision or the framework
+			default:
+				verdict = "is refused" // a limit: GPU count, nodes, price, budget, deadline
+			}
 		}
-		return nil, usage(fmt.Errorf("%s/%s does not fit: %s (see gpuplan recommend for instances that do)", in.Provider, in.Type, reason))
+		return nil, usage(model.Msg("%s/%s %s: %s (see gpuplan recommend for instances that do)", in.Provider, in.Type, verdict, reason))
 	}
 	offer := &rec.Offers[0]
 	for i := range rec.Offers { // the cheapest region; ties keep Recommend's order
@@ -249,6 +259,9 @@ func exportOffer(cat *model.Catalog, in *model.Instance, region string, w *model
 // its arguments, disk, image and wheel, and for SkyPilot the next-best
 // equivalent offers as failover candidates.
 func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w model.Workload, offer *model.Offer, q model.Query) (launch.Options, error) {
+	if err := launch.CheckWheel(ef.wheel); err != nil {
+		return launch.Options{}, usage(model.Msg("--wheel %v", err))
+	}
 	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel,
 		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind}
 	if ef.format == launch.FormatSkyPilot {
@@ -257,12 +270,12 @@ func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w mod
 	if fs.Changed("script-args") {
 		words, err := shlex.Split(ef.scriptArgs)
 		if err != nil {
-			return opt, usage(fmt.Errorf("--script-args: %w (quote as in a shell)", err))
+			return opt, usage(model.Msg("--script-args: %v (quote as in a shell)", err))
 		}
 		opt.ScriptArgs = words
 	}
 	if fs.Changed("disk-gb") && ef.diskGB <= 0 {
-		return opt, usage(fmt.Errorf("--disk-gb must be ≥ 1, got %d", ef.diskGB))
+		return opt, usage(model.Msg("--disk-gb must be ≥ 1, got %d", ef.diskGB))
 	}
 	return opt, nil
 }
@@ -290,18 +303,18 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 		}
 		cfg.Search = exportSearch(offer, q)
 		if out, err = config.Encode(&cfg); err != nil {
-			return nil, fmt.Errorf("--format toml: %w", err)
+			return nil, model.Msg("--format toml: %v", err)
 		}
 	}
 	if err != nil {
-		if errors.Is(err, launch.ErrNoStack) {
+		if errors.Is(err, launch.ErrNoStack) && !launch.FixNamed(err) {
 			flag := "--image IMAGE"
 			if ef.format == launch.FormatSkyPilot {
 				flag = "--wheel VARIANT"
 			}
-			err = fmt.Errorf("%w (%s)", err, flag)
+			err = model.Msg("%v (%s)", err, flag)
 		}
-		return nil, usage(fmt.Errorf("--format %s: %w", ef.format, err))
+		return nil, usage(model.Msg("--format %s: %v", ef.format, err))
 	}
 	return out, nil
 }
@@ -321,9 +334,9 @@ func writeExport(env *Env, ef *exportFlags, out []byte) (toFile bool, err error)
 	}
 	if err := atomicfile.WriteFileAtomicMode(ef.output, out, mode, ef.force); err != nil {
 		if errors.Is(err, atomicfile.ErrFileExists) {
-			return false, usage(fmt.Errorf("%s exists; pass --force to overwrite it", ef.output))
+			return false, usage(model.Msg("%s exists; pass --force to overwrite it", ef.output))
 		}
-		return false, usage(fmt.Errorf("-o: %w", err))
+		return false, usage(model.Msg("-o: %v", err))
 	}
 	return true, nil
 }
@@ -334,7 +347,7 @@ func writeExport(env *Env, ef *exportFlags, out []byte) (toFile bool, err error)
 func findInstance(cat *model.Catalog, spec string) (*model.Instance, error) {
 	provider, typ, ok := strings.Cut(strings.TrimSpace(spec), "/")
 	if !ok || provider == "" || typ == "" {
-		return nil, fmt.Errorf("--instance %q: want PROVIDER/TYPE, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)", spec)
+		return nil, model.Msg("--instance %q: want PROVIDER/TYPE, e.g. aws/p4de.24xlarge (list: gpuplan catalog instances)", spec)
 	}
 	provider = strings.ToLower(provider)
 	var providers, types []string
@@ -352,26 +365,24 @@ func findInstance(cat *model.Catalog, spec string) (*model.Instance, error) {
 		types = append(types, in.Type)
 	}
 	if len(types) == 0 {
-		msg := fmt.Sprintf("--instance %s: unknown provider %q", spec, provider)
 		if s := model.Closest(provider, providers, 1); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean %q?", s[0])
+			return nil, model.Msg("--instance %s: unknown provider %q; did you mean %q? (list: gpuplan catalog instances)", spec, provider, s[0])
 		}
-		return nil, fmt.Errorf("%s (list: gpuplan catalog instances)", msg)
+		return nil, model.Msg("--instance %s: unknown provider %q (list: gpuplan catalog instances)", spec, provider)
 	}
 	for i := range cat.Instances { // case-insensitive second chance: "P4DE.24XLARGE"
 		if in := &cat.Instances[i]; in.Provider == provider && strings.EqualFold(in.Type, typ) {
 			return in, nil
 		}
 	}
-	msg := fmt.Sprintf("--instance %s: unknown %s instance type %q", spec, provider, typ)
 	if s := model.Closest(typ, types, 3); len(s) > 0 {
 		q := make([]string, len(s))
 		for i, v := range s {
 			q[i] = provider + "/" + v
 		}
-		msg += "; did you mean " + joinOr(q) + "?"
+		return nil, model.Msg("--instance %s: unknown %s instance type %q; did you mean %s? (list: gpuplan catalog instances --provider %s)", spec, provider, typ, joinOr(q), provider)
 	}
-	return nil, fmt.Errorf("%s (list: gpuplan catalog instances --provider %s)", msg, provider)
+	return nil, model.Msg("--instance %s: unknown %s instance type %q (list: gpuplan catalog instances --provider %s)", spec, provider, typ, provider)
 }
 
 // checkPriced reports, as one sentence, why in cannot be rented in region
@@ -387,23 +398,22 @@ func checkPriced(cat *model.Catalog, in *model.Instance, region string, p model.
 		}
 	}
 	if region != "" && !slices.Contains(regions, region) {
-		msg := fmt.Sprintf("--region %s: %s is not offered there", region, name)
 		if s := model.Closest(region, regions, 1); len(s) > 0 {
-			msg += fmt.Sprintf("; did you mean %q?", s[0])
+			return model.Msg("--region %s: %s is not offered there; did you mean %q? (regions: %s)", region, name, s[0], strings.Join(regions, ", "))
 		}
-		return fmt.Errorf("%s (regions: %s)", msg, strings.Join(regions, ", "))
+		return model.Msg("--region %s: %s is not offered there (regions: %s)", region, name, strings.Join(regions, ", "))
 	}
 	if region != "" && !slices.Contains(priced, region) {
-		return fmt.Errorf("%s has no %s price in %s; %s", name, p, region, otherModes(cat, in, region, p))
+		return model.Msg("%s has no %s price in %s; %s", name, model.Msg(string(p)), region, otherModes(cat, in, region, p))
 	}
 	if len(priced) == 0 {
-		return fmt.Errorf("%s has no %s price in any region; %s", name, p, otherModes(cat, in, "", p))
+		return model.Msg("%s has no %s price in any region; %s", name, model.Msg(string(p)), otherModes(cat, in, "", p))
 	}
 	return nil
 }
 
 // otherModes suggests the pricing modes that do have a price.
-func otherModes(cat *model.Catalog, in *model.Instance, region string, not model.Pricing) string {
+func otherModes(cat *model.Catalog, in *model.Instance, region string, not model.Pricing) model.Message {
 	var modes []string
 	for _, m := range model.PricingModes {
 		if m == not {
@@ -417,9 +427,9 @@ func otherModes(cat *model.Catalog, in *model.Instance, region string, not model
 		}
 	}
 	if len(modes) == 0 {
-		return "the catalog has no price for it there"
+		return model.Msg("the catalog has no price for it there")
 	}
-	return "try " + joinOr(modes)
+	return model.Msg("try %s", joinOr(modes))
 }
 
 // hasPrice mirrors model's pricing rules: spot and on-demand need their own

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"fmt"
+	"errors"
 	"slices"
 	"strings"
 
@@ -13,9 +13,9 @@ import (
 )
 
 // exportFormats are the --format choices: launch.Formats plus the
-// Kubeflow Training Operator v1 PyTorchJob, which launch parses and renders
-// but keeps out of its default list.
-var exportFormats = append(slices.Clone(launch.Formats), launch.FormatPyTorchJob)
+// Kubeflow Training Operator v1 PyTorchJob and the probe script, which
+// launch parses and renders but keeps out of its default list.
+var exportFormats = append(slices.Clone(launch.Formats), launch.FormatPyTorchJob, launch.FormatProbe)
 
 // k8sKinds are the --k8s-kind choices, spelled as on the command line.
 var k8sKinds = []string{"trainjob", "pytorchjob"}
@@ -28,7 +28,7 @@ func parseK8sKind(s string) (string, error) {
 	case "pytorchjob":
 		return launch.KindPyTorchJob, nil
 	}
-	return "", fmt.Errorf("want %s", joinOr(k8sKinds))
+	return "", model.Msg("want %s", joinOr(k8sKinds))
 }
 
 // k8sKindValue is --k8s-kind; it stores launch's kind name.
@@ -82,8 +82,8 @@ func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.
 	}
 	q, err := qf.query(fs, cat, autoGPUs, base)
 	if err != nil {
-		if ff.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
-			return w, q, usage(fmt.Errorf("%s: %w", ff.path, err))
+		if ff.cfg != nil && errors.As(err, new(fileValueError)) {
+			return w, q, usage(model.Msg("%s: %v", ff.path, err))
 		}
 		return w, q, err
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/gpuplan/gpuplan/data"
 )
 
@@ -133,7 +135,7 @@ func slicesContains(s []string, v string) bool {
 
 // TestExportLaunchFlags: the launch options reach the files.
 func TestExportLaunchFlags(t *testing.T) {
-	two := []string{"--params", "1B", "--gpus", "16", "--strategy", "fsdp", "--batch-size", "1", "--seq-len", "512", "--instance", "aws/p5.48xlarge"}
+	two := []string{"--params", "1B", "--task", "finetune", "--gpus", "16", "--strategy", "fsdp", "--batch-size", "1", "--seq-len", "512", "--instance", "aws/p5.48xlarge"}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -173,7 +175,7 @@ func TestExportLaunchFlags(t *testing.T) {
 // offer of the ranking (p5.48xlarge in us-west-2 after us-east-1) as an
 // ordered candidate; lambda's 1-GPU type is not equivalent to 8 GPUs.
 func TestExportAlternatives(t *testing.T) {
-	code, out, errs := runExportCLI(t, "--params", "1B", "--gpus", "8", "--batch-size", "1", "--seq-len", "512",
+	code, out, errs := runExportCLI(t, "--params", "1B", "--task", "finetune", "--gpus", "8", "--batch-size", "1", "--seq-len", "512",
 		"--instance", "aws/p5.48xlarge", "--region", "us-east-1", "--format", "skypilot")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -184,5 +186,79 @@ func TestExportAlternatives(t *testing.T) {
 	}
 	if strings.Contains(out, "gpu_1x_h100_sxm5") {
 		t.Errorf("a 1-GPU type is not an equivalent of 8 GPUs:\n%s", out)
+	}
+}
+
+// TestExportRunnableFiles: the files the command line writes for the
+// issue's journeys start a real entry point and reach the GPUs. LoRA on
+// Llama 3.1 8B runs TRL's SFT script; pre-training names --script; AMD
+// GPUs name --wheel or --image with a ROCm example and, given them, use
+// ROCm's devices; Azure ND H100 v5 is written as SkyPilot's catalog
+// accepts it.
+func TestExportRunnableFiles(t *testing.T) {
+	lora := []string{"export", "--model", "llama-3.1-8b", "--task", "lora", "--batch-size", "1", "--seq-len", "2048"}
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		code    int
+		want    []string
+		notWant []string
+	}{
+		{"LoRA runs TRL's SFT script", append(append([]string{}, lora...), "--instance", "aws/g6e.xlarge", "--format", "skypilot"), 0,
+			[]string{"-m trl.scripts.sft", "--lora_alpha 32", `pip install transformers "trl>=1.4" peft`}, []string{"train.py"}},
+		{"pre-training names --script", []string{"export", "--model", "llama-3.1-8b", "--task", "train", "--gpus", "8", "--strategy", "fsdp", "--batch-size", "1", "--checkpointing", "--instance", "aws/p5.48xlarge", "--format", "docker"},
+			ExitUsage, []string{"no training entry point: pre-training Llama 3.1 8B", "name your training script with --script"}, nil},
+		{"pre-training with --script", []string{"export", "--model", "llama-3.1-8b", "--task", "train", "--gpus", "8", "--strategy", "fsdp", "--batch-size", "1", "--checkpointing", "--instance", "aws/p5.48xlarge", "--format", "docker",
+			"--script", "pretrain.py"}, 0, []string{"pretrain.py"}, []string{"trl.scripts.sft"}},
+		{"AMD without a wheel", append(append([]string{}, lora...), "--instance", "oci/BM.GPU.MI300X.8", "--format", "skypilot"), ExitUsage,
+			[]string{"name a ROCm wheel variant of PyTorch to install, such as --wheel rocm6.4"}, nil},
+		{"AMD without an image", append(append([]string{}, lora...), "--instance", "oci/BM.GPU.MI300X.8", "--format", "k8s"), ExitUsage,
+			[]string{"name a ROCm PyTorch image to run, such as rocm/pytorch (--image IMAGE)"}, nil},
+		{"AMD docker", append(append([]string{}, lora...), "--instance", "oci/BM.GPU.MI300X.8", "--format", "docker", "--image", "rocm/pytorch:latest"), 0,
+			[]string{"docker run --device=/dev/kfd --device=/dev/dri --group-add video"}, []string{"--gpus"}},
+		{"AMD Kubernetes", append(append([]string{}, lora...), "--instance", "oci/BM.GPU.MI300X.8", "--format", "k8s", "--image", "rocm/pytorch:latest"), 0,
+			[]string{"amd.com/gpu: 8"}, []string{"nvidia.com/gpu", "tolerations"}},
+		{"AMD SkyPilot", append(append([]string{}, lora...), "--instance", "oci/BM.GPU.MI300X.8", "--format", "skypilot", "--wheel", "rocm6.4"), 0,
+			[]string{"accelerators: MI300X:8", "whl/rocm6.4"}, nil},
+		{"ND H100 v5", append(append([]string{}, lora...), "--gpus", "8", "--instance", "azure/Standard_ND96isr_H100_v5", "--format", "skypilot"), 0,
+			[]string{"instance_type: Standard_ND96isr_H100_v5", "--nproc-per-node=8"}, []string{"--nproc-per-node=$SKYPILOT_NUM_GPUS_PER_NODE"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, errs)
+			}
+			got := out + errs
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("has %q:\n%s", w, out)
+				}
+			}
+			if !strings.Contains(tc.name, "ND H100") {
+				return
+			}
+			// The ND offer names no accelerators (its failover candidates keep theirs).
+			var task struct {
+				Resources struct {
+					InstanceType string              `yaml:"instance_type"`
+					Accelerators string              `yaml:"accelerators"`
+					Ordered      []map[string]string `yaml:"ordered"`
+				} `yaml:"resources"`
+			}
+			if err := yaml.Unmarshal([]byte(out), &task); err != nil {
+				t.Fatal(err)
+			}
+			offers := append(task.Resources.Ordered, map[string]string{"instance_type": task.Resources.InstanceType, "accelerators": task.Resources.Accelerators})
+			for _, o := range offers {
+				if o["instance_type"] == "Standard_ND96isr_H100_v5" && o["accelerators"] != "" {
+					t.Errorf("ND H100 v5 with accelerators %s, which SkyPilot's catalog (12 GPUs) refuses", o["accelerators"])
+				}
+			}
+		})
 	}
 }

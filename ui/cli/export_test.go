@@ -48,7 +48,7 @@ func runExportCLI(t *testing.T, args ...string) (code int, stdout, stderr string
 		Stdout: &out, Stderr: &errb,
 		Getenv:      func(string) string { return "" },
 		Version:     "test",
-		LoadCatalog: func([]string) (*model.Catalog, []string, error) { return exportCatalog(), nil, nil },
+		LoadCatalog: func([]string) (*model.Catalog, []model.Message, error) { return exportCatalog(), nil, nil },
 	})
 	return code, out.String(), errb.String()
 }
@@ -120,8 +120,10 @@ func TestExportErrors(t *testing.T) {
 		{"retired", append(small, "--instance", "aws/p3.old"), "was retired by the provider on 2024-01-01"},
 		{"not in the latest fetch", append(small, "--instance", "aws/g5.gone"), "aws/g5.gone was not in the latest catalog fetch (since 2026-11-30), so it is not priced"},
 		{"recommend-only flag", append(small, "--instance", "aws/g5.2xlarge", "--providers", "gcp"), "--providers does not apply to export"},
-		{"bad format", append(small, "--instance", "aws/g5.2xlarge", "--format", "helm"), `--format "helm": want toml, skypilot, torchrun, docker, k8s or pytorchjob`},
-		{"GPU without a stack", append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge", "--format", "skypilot"), "no supported software stack"},
+		{"bad format", append(small, "--instance", "aws/g5.2xlarge", "--format", "helm"), `--format "helm": want toml, skypilot, torchrun, docker, k8s, pytorchjob or probe`},
+		{"GPU without a stack", append(small, "--task", "inference", "--precision", "fp16", "--allow-precision-fallback", "--instance", "aws/p2.xlarge", "--format", "skypilot"), "no supported software stack"},
+		// fp16 typed on the command line is asked for: a K80 (no fp16) runs it only with the fallback allowed.
+		{"precision asked, GPU without it", append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge", "--format", "skypilot"), "has no fp16; it would run fp32 (allow_precision_fallback)"},
 		{"--gpu that is not the instance's", append(small, "--instance", "aws/g5.2xlarge", "--gpu", "h100-sxm"), "--gpu h100-sxm does not match aws/g5.2xlarge"},
 		{"uneven GPUs", append(small, "--gpus", "9", "--instance", "aws/p5.48xlarge"), "9 GPUs do not split evenly over 2 nodes"},
 		{"bad disk", append(small, "--instance", "aws/g5.2xlarge", "--disk-gb", "0"), "--disk-gb must be ≥ 1"},
@@ -146,8 +148,10 @@ func TestExportErrors(t *testing.T) {
 
 // TestExportOldGPU: torchrun and toml need no software stack, so a K80
 // still exports them, and --wheel or --image stand in for the missing one.
+// It has no fp16, so the fp16 asked for runs as fp32 with the fallback
+// allowed.
 func TestExportOldGPU(t *testing.T) {
-	args := append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge")
+	args := append(small, "--task", "inference", "--precision", "fp16", "--allow-precision-fallback", "--instance", "aws/p2.xlarge", "--script", "infer.py")
 	for _, extra := range [][]string{
 		{"--format", "torchrun"}, {"--format", "toml"},
 		{"--format", "skypilot", "--wheel", "cu118"}, {"--format", "docker", "--image", "registry.example/k80:1"},

@@ -57,6 +57,7 @@ func helpExamples(t *testing.T, help string) [][]string {
 // examples name are made in a scratch directory.
 func TestHelpExamples(t *testing.T) {
 	plan, err := os.ReadFile(filepath.Join("testdata", "plan-two-phases.toml"))
+	probeRun, perr := os.ReadFile(filepath.Join("testdata", "probe", "qlora-a10g.json"))
 	dir := t.TempDir()
 	t.Chdir(dir)
 	if err != nil {
@@ -65,9 +66,17 @@ func TestHelpExamples(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "plan.toml"), plan, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// result.json as the probe script prints it; probe add keeps it under XDG_DATA_HOME.
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "result.json"), probeRun, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
 	// gpuplan.toml as the configurator's ctrl+e writes it: workload, search and the offer chosen.
-	if code, _, errs := runCLI(t, "export", "--model", "bert-large", "--task", "finetune", "--dataset-samples", "88k",
-		"--instance", "gcp/g2-standard-4", "--format", "toml", "-o", "gpuplan.toml"); code != 0 {
+	if code, _, errs := runCLI(t, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--batch-size", "1", "--seq-len", "1024",
+		"--dataset-tokens", "20M", "--instance", "gcp/g2-standard-4", "--format", "toml", "-o", "gpuplan.toml"); code != 0 {
 		t.Fatalf("export gpuplan.toml: exit %d: %s", code, errs)
 	}
 	ran := 0

@@ -3,17 +3,16 @@ package cli
 import (
 	"fmt"
 	"io"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // The command line's language: --lang, else the --config file's top-level
@@ -52,7 +51,7 @@ func resolveLang(env *Env) error {
 		}
 	}
 	if flagged && strings.TrimSpace(flag) == "" {
-		return usage(fmt.Errorf("--lang %q: give en or zh-CN", flag))
+		return usage(model.Msg("--lang %q: give en or zh-CN", flag))
 	}
 	var cfgLang, cfgPath string
 	if !flagged {
@@ -66,149 +65,40 @@ func resolveLang(env *Env) error {
 	env.lang = i18n.New(i18n.Detect(env.Getenv))
 	if err != nil {
 		if flagged {
-			return usage(fmt.Errorf("--lang: %v", err))
+			return usage(model.Msg("--lang: %v", err))
 		}
-		return usage(fmt.Errorf("%s: lang: %v", cfgPath, err))
+		return usage(model.Msg("%s: lang: %v", cfgPath, err))
 	}
 	env.lang = i18n.New(tag)
 	return nil
 }
 
-// localize renders an English message in p's language by matching it
-// against the English format strings of errorFormats and formatting the
-// matched values into their catalogue translation; the %s and %v values
-// are messages too (a file name, or the error it wraps) and are rendered
-// the same way. Errors come from model, data and ui/cli as English text;
-// matching at print time translates them without every package carrying
-// a printer. A message that matches nothing is printed as it is.
-func localize(p *i18n.Printer, msg string) string {
-	if !p.Chinese() {
-		return msg
-	}
-	return localizeDepth(p, msg, 0)
-}
-
-func localizeDepth(p *i18n.Printer, msg string, depth int) string {
-	if t := p.T(msg); t != msg || depth > 8 {
-		return t // a fixed sentence
-	}
-	for _, f := range compiledFormats() {
-		m := f.re.FindStringSubmatch(msg)
-		if m == nil {
-			continue
-		}
-		zh := p.Format(f.key)
-		if zh == f.key {
-			continue // no translation: try a more general format
-		}
-		args := make([]any, len(f.verbs))
-		for i, v := range f.verbs {
-			s := m[i+1]
-			if (v == 's' || v == 'v') && strings.ContainsRune(s, ' ') { // one word is a name or a typed value
-				s = localizeDepth(p, s, depth+1)
-			}
-			args[i] = s
-		}
-		return fmt.Sprintf(stringVerbs(zh), args...)
-	}
-	return msg
-}
-
-// verbRE matches a fmt verb with its flags, width and argument index.
-var verbRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%[-+# 0]*(\[\d+\])?\d*(\.\d*)?[a-zA-Z%]`) })
-
-// stringVerbs turns every verb of a translation into %s (keeping an
-// explicit argument index): the values are the text matched in English,
-// already formatted.
-func stringVerbs(format string) string {
-	return verbRE().ReplaceAllStringFunc(format, func(v string) string {
-		if v == "%%" {
-			return v
-		}
-		if i := strings.Index(v, "["); i >= 0 {
-			return "%" + v[i:strings.Index(v, "]")+1] + "s"
-		}
-		return "%s"
-	})
-}
-
-type errorFormat struct {
-	key   string
-	re    *regexp.Regexp
-	verbs []byte
-}
-
-// compiledFormats are errorFormats as anchored regular expressions, the
-// most specific (most literal text) first.
-var compiledFormats = sync.OnceValue(func() []errorFormat {
-	out := make([]errorFormat, 0, len(errorFormats))
-	for _, key := range errorFormats {
-		var re strings.Builder
-		var verbs []byte
-		re.WriteString("^")
-		rest := key
-		for {
-			loc := verbRE().FindStringIndex(rest)
-			if loc == nil {
-				re.WriteString(regexp.QuoteMeta(rest))
-				break
-			}
-			re.WriteString(regexp.QuoteMeta(rest[:loc[0]]))
-			v := rest[loc[0]:loc[1]]
-			switch c := v[len(v)-1]; c {
-			case '%':
-				re.WriteString("%")
-			case 'd':
-				re.WriteString(`(-?\d+)`)
-				verbs = append(verbs, c)
-			case 'q':
-				re.WriteString(`("(?:[^"\\]|\\.)*")`)
-				verbs = append(verbs, c)
-			default:
-				re.WriteString(`(.*?)`) // may be empty: "%q%s" with no suggestions
-				verbs = append(verbs, c)
-			}
-			rest = rest[loc[1]:]
-		}
-		re.WriteString("$")
-		out = append(out, errorFormat{key: key, re: regexp.MustCompile("(?s)" + re.String()), verbs: verbs})
-	}
-	// Separators ("%s: %s", "%s or %s") come last, in the order listed:
-	// a path before its error, then a list's last item.
-	literal := func(k string) int {
-		if n := len(verbRE().ReplaceAllString(k, "")); n > 5 {
-			return n
-		}
-		return 0
-	}
-	sort.SliceStable(out, func(i, j int) bool { return literal(out[i].key) > literal(out[j].key) })
-	return out
-})
-
-// printWarningsIn is printWarnings in p's language.
-func printWarningsIn(p *i18n.Printer, w io.Writer, warnings []string) {
-	for _, s := range warnings {
+// printWarningsIn prints warnings in p's language, one a line, made
+// safe for the terminal (their values come from files).
+func printWarningsIn(p *i18n.Printer, w io.Writer, warnings []model.Message) {
+	for _, m := range warnings {
 		if p.Chinese() {
-			fmt.Fprintf(w, "gpuplan：警告：%s\n", localize(p, s))
+			fmt.Fprintf(w, "gpuplan：警告：%s\n", termsafe.String(p.Message(m)))
 			continue
 		}
-		fmt.Fprintf(w, "gpuplan: warning: %s\n", s)
+		fmt.Fprintf(w, "gpuplan: warning: %s\n", termsafe.String(m.String()))
 	}
 }
 
-// notef writes a "gpuplan: note:" line in p's language.
-func notef(p *i18n.Printer, w io.Writer, format string, args ...any) {
+// notef writes a "gpuplan: note:" line of m in p's language.
+func notef(p *i18n.Printer, w io.Writer, m model.Message) {
 	if p.Chinese() {
-		fmt.Fprintf(w, "gpuplan：提示：%s\n", localize(p, fmt.Sprintf(format, args...)))
+		fmt.Fprintf(w, "gpuplan：提示：%s\n", termsafe.String(p.Message(m)))
 		return
 	}
-	fmt.Fprintf(w, "gpuplan: note: "+format+"\n", args...)
+	fmt.Fprintf(w, "gpuplan: note: %s\n", termsafe.String(m.String()))
 }
 
-// errorLine is the one line exitStatus prints for msg.
+// errorLine is the one line exitStatus prints for msg, already in p's
+// language (oneLine).
 func errorLine(p *i18n.Printer, msg string) string {
 	if p.Chinese() {
-		return "gpuplan：" + localize(p, msg) + "\n"
+		return "gpuplan：" + msg + "\n"
 	}
 	return "gpuplan: " + msg + "\n"
 }
@@ -404,18 +294,4 @@ func zeroDefault(f *pflag.Flag) bool {
 		return true
 	}
 	return false
-}
-
-// localizeLines localizes each line of a multi-line text (catalog update's
-// summary), keeping its indentation.
-func localizeLines(p *i18n.Printer, text string) string {
-	if !p.Chinese() {
-		return text
-	}
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		body := strings.TrimLeft(l, " ")
-		lines[i] = l[:len(l)-len(body)] + localize(p, body)
-	}
-	return strings.Join(lines, "\n")
 }

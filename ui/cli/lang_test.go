@@ -3,10 +3,13 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -16,7 +19,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/data/hf"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/tui"
@@ -35,7 +40,7 @@ func runLang(t *testing.T, lang string, args ...string) (int, string, string) {
 		RunTUI: func(context.Context, *model.Catalog, tui.Options) error {
 			t.Error("RunTUI called without a terminal")
 			return nil
-		}})
+		}, Probes: testProbes()})
 	return code, out.String(), errb.String()
 }
 
@@ -56,6 +61,10 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 	for _, m := range cat.Models {
 		a.Add(m.Key + " " + m.Name)
 	}
+	for _, code := range model.CountryCodes() {
+		a.Add(code) // the region cell's "(FI)"
+	}
+	a.Add("eu north-america") // continents, as --regions takes them
 	for _, in := range cat.Instances {
 		a.Add(in.Provider + " " + in.Type)
 		for _, p := range in.Prices {
@@ -91,7 +100,7 @@ func cliAllowlist(t *testing.T) i18n.Allowlist {
 	a.Add(`bash zsh fish powershell shell en zh-CN
 		train finetune lora qlora inference single sgd-momentum awq gptq trainjob pytorchjob k8s docker torchrun toml
 		table json csv markdown JSON CSV TOML YAML SkyPilot Kubernetes Kubeflow Trainer Training Operator NGC PEFT
-		MLP Transformer ZeRO-Offload safetensors RFC ID GQA MQA
+		MLP Transformer ZeRO-Offload safetensors RFC ISO ID GQA MQA
 		AWS Azure OCI Oracle GitHub InfiniBand EFA Elastic Fabric Adapter API URL S3
 		recomend modle x fr help lama h10 extra zzz foo xx
 		phase TiB on-demand reserved-1y reserved-3y cu skypilot Engine
@@ -160,7 +169,13 @@ func TestChineseCLILeaksNoEnglish(t *testing.T) {
 		{[]string{"recommend", "--model", "bert-large", "--regions", "xx-"}, 2},
 		{[]string{"recommend", "--model", "bert-large", "--pricing", "foo"}, 2},
 		{[]string{"export", "--model", "bert-large", "--task", "finetune", "--instance", "aws/g6.xlarge", "--pricing", "spot",
-			"--format", "skypilot", "-o", filepath.Join(t.TempDir(), "task.yaml")}, 0},
+			"--format", "skypilot", "--script", "train.py", "-o", filepath.Join(t.TempDir(), "task.yaml")}, 0},
+		{[]string{"export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "aws/g6.xlarge", "--batch-size", "1", "--seq-len", "1024",
+			"--format", "docker", "-o", filepath.Join(t.TempDir(), "qlora.sh")}, 0},
+		{[]string{"probe", "--help"}, 0},
+		{[]string{"probe", "compare", "testdata/probe/qlora-a10g.json"}, 0},
+		{[]string{"probe", "compare", "testdata/probe/serve-l40s.json"}, 0},
+		{[]string{"probe", "compare", "testdata/probe/none.json"}, 2},
 	} {
 		code, out, errs := runLang(t, zhLocale, tc.args...)
 		name := strings.Join(tc.args, " ")
@@ -224,35 +239,54 @@ func TestLangChoice(t *testing.T) {
 	}
 }
 
-// TestLocalize: English messages from ui/cli, model and the OS are
-// matched against the catalogue's formats and rendered in Chinese; the
-// values (paths, keys, typed words) are kept as they were written.
-func TestLocalize(t *testing.T) {
+// TestErrorLinesByKey: the command line's error lines are rendered from
+// their messages and the errors they name (i18n.Printer.Error), so the
+// Chinese line is the catalogue's translation with the values kept as
+// typed, and the English line is the error's text byte for byte; nothing
+// is translated by matching English text against formats (issue 31).
+func TestErrorLinesByKey(t *testing.T) {
 	p := i18n.New(language.SimplifiedChinese)
-	for _, tc := range []struct{ en, zh string }{
-		{"--config run.toml: no such file or directory", "--config run.toml：没有这个文件或目录"},
-		{`run.toml: workload.bach_size: unknown key "bach_size"; did you mean "batch_size"?`,
-			`run.toml：workload.bach_size：没有键 "bach_size"；是不是 "batch_size"？`},
-		{`run.toml: workload.epochs (line 4): must be > 0, got -1`, `run.toml：workload.epochs（第 4 行）：必须大于 0，实际为 -1`},
-		{`unknown flag --modle; did you mean --model? (see gpuplan estimate --help)`,
-			`没有参数 --modle；是不是想用 --model？（见 gpuplan estimate --help）`},
-		{`--task "foo": want train, finetune, lora, qlora or inference`, `--task "foo"：应为 train, finetune, lora, qlora 或 inference`},
-		{"43 marketplace offers hidden (--providers vast, or --marketplaces)", "43 个算力市场报价未显示（--providers vast，或 --marketplaces）"},
-		{"nothing we know", "nothing we know"}, // no format: as it was
-		{"a: b: c", "a：b：c"},
-		// a separator ("%s and %s") never splits a sentence a format matches whole
-		{"workload.epochs: must be > 0 and ≤ 1e+06, got -1", "workload.epochs：必须大于 0 且 ≤ 1e+06，实际为 -1"},
-		{"aws: 312 types from https://example.org/aws/vms.csv → /tmp/aws.toml", "aws：312 种规格，来自 https://example.org/aws/vms.csv → /tmp/aws.toml"},
-		{"added 3, removed 1, prices moved >10%: 2", "新增 3 种，移除 1 种，价格变动超过 10%：2 种"},
-		{"gcp: failed, previous overlay kept", "gcp：失败，保留了原来的叠加文件"},
+	cfgErr := &config.Error{Key: "workload.epochs", Line: 4, Msg: model.Msg("must be > 0, got %v", -1)}
+	for _, tc := range []struct {
+		err error
+		en  string
+		zh  string
+	}{
+		{usage(model.Msg("--config %s: %v", "run.toml", syscall.ENOENT)), "--config run.toml: no such file or directory", "--config run.toml：没有这个文件或目录"},
+		{model.Msg("%s: %v", "run.toml", &config.Error{Key: "workload.bach_size", Msg: model.Msg("unknown key %q; did you mean %q?", "bach_size", "batch_size")}),
+			`run.toml: workload.bach_size: unknown key "bach_size"; did you mean "batch_size"?`, `run.toml：workload.bach_size：没有键 "bach_size"；是不是 "batch_size"？`},
+		{model.Msg("%s: %v", "run.toml", cfgErr), `run.toml: workload.epochs (line 4): must be > 0, got -1`, `run.toml：workload.epochs（第 4 行）：必须大于 0，实际为 -1`},
+		{usage(model.Msg("unknown flag --%s; did you mean %s? (see %s --help)", "modle", "--model", "gpuplan estimate")),
+			`unknown flag --modle; did you mean --model? (see gpuplan estimate --help)`, `没有参数 --modle；是不是想用 --model？（见 gpuplan estimate --help）`},
+		{errors.Join(model.Msg("line %d: %s", 2, "x"), syscall.EACCES), "line 2: x; permission denied", "第 2 行：x；权限不足"},
+		{errors.New("nothing we know"), "nothing we know", "nothing we know"}, // no key: as it was
 	} {
-		if got := localize(p, tc.en); got != tc.zh {
-			t.Errorf("localize(%q) = %q, want %q", tc.en, got, tc.zh)
+		if got := oneLine(p, tc.err); got != tc.zh {
+			t.Errorf("zh %q:\n got %q\nwant %q", tc.err, got, tc.zh)
 		}
-		if got := localize(nil, tc.en); got != tc.en {
-			t.Errorf("English localize(%q) = %q", tc.en, got)
+		if got := oneLine(nil, tc.err); got != tc.en {
+			t.Errorf("en %q: got %q", tc.err, got)
 		}
 	}
+}
+
+// FuzzOneLine: any error text (they carry file names and typed values),
+// alone or inside a message, is rendered without a panic, on one line,
+// and English is the text as it is.
+func FuzzOneLine(f *testing.F) {
+	for _, s := range []string{"--config x: no such file or directory", "%s: %s", "a: b or c", "\x00: :", `unknown command "" for ""`} {
+		f.Add(s)
+	}
+	p := i18n.New(language.SimplifiedChinese)
+	f.Fuzz(func(t *testing.T, s string) {
+		err := model.Msg("--config %s: %v", "run.toml", errors.New(s))
+		if got := oneLine(p, err); strings.Contains(got, "\n") {
+			t.Fatalf("two lines: %q", got)
+		}
+		if got := oneLine(nil, errors.New(s)); got != sanitize(strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")) {
+			t.Fatalf("English changed: %q → %q", s, got)
+		}
+	})
 }
 
 // TestChineseHelpAligned: the flag table of Chinese help starts every
@@ -284,21 +318,6 @@ func TestChineseHelpAligned(t *testing.T) {
 	}
 }
 
-// FuzzLocalize: any message (they carry file names and typed values) is
-// rendered without a panic, and English is left as it is.
-func FuzzLocalize(f *testing.F) {
-	for _, s := range []string{"--config x: no such file or directory", "%s: %s", "a: b or c", "\x00: :", `unknown command "" for ""`} {
-		f.Add(s)
-	}
-	p := i18n.New(language.SimplifiedChinese)
-	f.Fuzz(func(t *testing.T, s string) {
-		_ = localize(p, s)
-		if got := localize(nil, s); got != s {
-			t.Fatalf("English changed: %q → %q", s, got)
-		}
-	})
-}
-
 // FuzzScanFlag: the pre-scan of --lang and --config never panics and
 // agrees with the last --name=value it is given.
 func FuzzScanFlag(f *testing.F) {
@@ -318,18 +337,6 @@ func FuzzScanFlag(f *testing.F) {
 			t.Fatalf("scanFlag(%q) = %q, %v; want %q", args, got, ok, v)
 		}
 	})
-}
-
-// BenchmarkLocalize: one nested error line (file, key, line, message)
-// matched against the formats, as exitStatus prints it.
-func BenchmarkLocalize(b *testing.B) {
-	p := i18n.New(language.SimplifiedChinese)
-	msg := `run.toml: workload.bach_size (line 4): unknown key "bach_size"; did you mean "batch_size"?`
-	localize(p, msg) // compile the formats outside the loop
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		localize(p, msg)
-	}
 }
 
 // TestChineseCompletions: the descriptions __complete prints beside each
@@ -385,6 +392,63 @@ func TestChineseDataWarnings(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
 		if leaks := i18n.Leaks(line, allow); len(leaks) > 0 {
 			t.Errorf("English left: %q in\n%s", leaks, line)
+		}
+	}
+}
+
+// TestChineseErrorsByKey: errors that reached the Chinese command line in
+// English — filter errors, provider errors, value hints, loader errors,
+// Hugging Face config.json errors, flag errors, a vms.csv's summarised
+// warnings — are rendered from their message keys, whole, with no English
+// word left (issue 31: "Chinese without guesswork"). Every line is one
+// line and keeps the values the user typed.
+func TestChineseErrorsByKey(t *testing.T) {
+	allow := cliAllowlist(t)
+	allow.Add("awz Q z") // what the cases type
+	dir := t.TempDir()
+	badOverlay := writeFile(t, "bad.toml", "schema_version = 1\n[[instance]]\nprovider = \"aws\"\ntype = \"zz.new\"\ngpu = \"t4\"\ngpu_count = 2000\nvcpus = 4\nmemory_gib = 16\nsource = \"x\"\nas_of = 2026-11-30\nprices = [{ region = \"us-east-1\", on_demand = 1.0 }]\n")
+	hfPath := filepath.Join(dir, "config.json")
+	if err := os.WriteFile(hfPath, []byte(`{"model_type": "llama", "hidden_size": "big"`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	csv := filepath.Join(dir, "aws", "vms.csv")
+	var rows strings.Builder
+	rows.WriteString("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone\n")
+	for i := range 5 { // spot above on-demand: three shown, two counted
+		fmt.Fprintf(&rows, "zz%d.xlarge,T4,1,4,16,,0.5,0.9,us-east-1,use1-az1\n", i)
+	}
+	if err := os.MkdirAll(filepath.Dir(csv), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(csv, []byte(rows.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string // a part of the Chinese output
+	}{
+		{[]string{"offers", "H100:x"}, "两次给出名称"},                                                                  // a filter error
+		{[]string{"recommend", "--model", "bert-large", "--providers", "awz"}, `没有云厂商 "awz"`},                     // a provider error
+		{[]string{"estimate", "--params", "7B", "--layers", "32", "--hidden", "4096", "--heads", "33"}, "模型结构无效"}, // an architecture value hint
+		{[]string{"estimate", "--model", "bert-large", "--task", "inference", "--precision", "amp-bf16"}, "不是推理精度"},
+		{[]string{"estimate", "--params", "7Q"}, `--params "7Q"：`},                       // a quantity, its flag
+		{[]string{"catalog", "gpus", "--catalog", badOverlay}, "`gpu_count` 必须是 1–1024"}, // a loader error
+		{[]string{"estimate", "--hf-config", hfPath}, "JSON"},                            // a Hugging Face config.json error
+		{[]string{"offers", "-z"}, "没有短参数"},                                              // pflag's error, by its type
+		{[]string{"catalog", "gpus", "--catalog", csv}, "另有 2 条同类警告"},                    // a vms.csv's warnings, summarised
+	} {
+		t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+		t.Setenv("HOME", t.TempDir())
+		var stdout, stderr bytes.Buffer
+		Run(Env{Args: tc.args, Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Version: "test",
+			Getenv: func(k string) string { return map[string]string{"LANG": zhLocale}[k] }, LoadCatalog: data.LoadWith, Readers: hf.Readers()})
+		out, errs := stdout.String(), stderr.String()
+		name := strings.Join(tc.args, " ")
+		if !strings.Contains(out+errs, strings.ReplaceAll(tc.want, "`", "")) {
+			t.Errorf("%s: no %q in:\n%s%s", name, tc.want, out, errs)
+		}
+		if leaks := i18n.Leaks(errs, allow); len(leaks) > 0 {
+			t.Errorf("%s: English left in Chinese output: %q\n%s", name, leaks, errs)
 		}
 	}
 }

@@ -1,11 +1,10 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/hbollon/go-edlib"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -91,7 +90,7 @@ func (o outputValue) String() string { return *o.v }
 func (o outputValue) Set(s string) error {
 	s = strings.ToLower(strings.TrimSpace(s))
 	if !slices.Contains(o.choices, s) {
-		return fmt.Errorf("want %s", joinOr(o.choices))
+		return model.Msg("want %s", joinOr(o.choices))
 	}
 	*o.v = s
 	return nil
@@ -103,7 +102,7 @@ func (outputValue) Type() string { return "format" }
 // its completion.
 func addOutputFlag(cmd *cobra.Command, v *string, choices ...string) {
 	*v = outTable
-	cmd.Flags().VarP(outputValue{v, choices}, "output", "o", "output format: "+joinOr(choices)+" (--json is -o json)")
+	cmd.Flags().VarP(outputValue{v, choices}, "output", "o", "output format: "+model.OrList(choices)+" (--json is -o json)")
 	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(choices, cobra.ShellCompDirectiveNoFileComp))
 }
 
@@ -115,7 +114,7 @@ func serveJSON(cmd *cobra.Command, asJSON bool, o string) (bool, error) {
 		return false, err
 	}
 	if o == outCSV {
-		return false, usage(errors.New("-o csv: the serving report prints a table or JSON (-o json)"))
+		return false, usage(model.Msg("-o csv: the serving report prints a table or JSON (-o json)"))
 	}
 	return o == outJSON, nil
 }
@@ -127,7 +126,7 @@ func outputFormat(cmd *cobra.Command, asJSON bool, o string) (string, error) {
 		return o, nil
 	}
 	if cmd.Flags().Changed("output") && o != outJSON {
-		return "", usage(fmt.Errorf("--json and -o %s disagree; give one", o))
+		return "", usage(model.Msg("--json and -o %s disagree; give one", o))
 	}
 	return outJSON, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/report"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // marketPricing are the modes --pricing takes on the market: the pricing
@@ -32,7 +33,7 @@ func parseMarketPricing(s string) (model.Pricing, error) {
 		for _, m := range marketPricing {
 			names = append(names, string(m))
 		}
-		return "", fmt.Errorf("--pricing %q: want %s", s, model.OrList(names))
+		return "", model.Msg("--pricing %q: want %v", s, model.OrMsg(names))
 	}
 	return p, nil
 }
@@ -53,7 +54,7 @@ func usdCNYRates(rate float64) (map[string]float64, error) {
 		return nil, nil
 	}
 	if math.IsNaN(rate) || math.IsInf(rate, 0) || rate <= 0 || rate > 1000 {
-		return nil, fmt.Errorf("--usd-cny %g: want how many CNY one USD buys, e.g. 7.1", rate)
+		return nil, model.Msg("--usd-cny %g: want how many CNY one USD buys, e.g. 7.1", rate)
 	}
 	return map[string]float64{"CNY": 1 / rate}, nil
 }
@@ -61,7 +62,7 @@ func usdCNYRates(rate float64) (map[string]float64, error) {
 // marketFlags are the flags of gpuplan offers.
 type marketFlags struct {
 	vram, pricing, maxPrice, arch, interconnect, sort, groupBy, format, output string
-	regions, providers                                                         []string
+	regions, providers, countries                                              []string
 	provider                                                                   string // the old --provider, kept for scripts
 	nvlink, infiniband, efa, allRegions, all, asJSON, marketplaces             bool
 	usdCNY                                                                     float64
@@ -88,6 +89,11 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (market.Query, er
 	for _, r := range f.regions {
 		if r = strings.TrimSpace(r); r != "" {
 			q.Regions = append(q.Regions, r)
+		}
+	}
+	for _, c := range f.countries {
+		if c = strings.TrimSpace(c); c != "" {
+			q.Countries = append(q.Countries, c)
 		}
 	}
 	if f.provider != "" {
@@ -120,14 +126,14 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (market.Query, er
 	}
 	if f.nvlink {
 		if q.Interconnect != "" && q.Interconnect != market.LinkNVLink {
-			return q, fmt.Errorf("--nvlink and --interconnect %s: give one", f.interconnect)
+			return q, model.Msg("--nvlink and --interconnect %s: give one", f.interconnect)
 		}
 		q.Interconnect = market.LinkNVLink
 	}
 	q.InfiniBand = f.infiniband || f.efa
 	if f.sort != "" {
 		if q.Sort, err = market.ParseSort(f.sort); err != nil {
-			return q, fmt.Errorf("--%w", err) // the flag's name: `sort "x": want …` → `--sort "x": want …`
+			return q, model.Msg("--%v", err) // the flag's name: `sort "x": want …` → `--sort "x": want …`
 		}
 	}
 	if f.groupBy != "" {
@@ -136,6 +142,11 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (market.Query, er
 		}
 	}
 	q.AllRegions, q.Retired = f.allRegions, f.all
+	if !f.all { // --all lists retired types: a retired provider's are there to see
+		if err := retiredProviders(cat, q.Providers, "--providers"); err != nil {
+			return q, err
+		}
+	}
 	if q.ExchangeRates, err = usdCNYRates(f.usdCNY); err != nil {
 		return q, err
 	}
@@ -156,7 +167,8 @@ its cheapest region unless --all-regions, regions at the same price collapsed in
 "+N". GPU specs: H100, H100:8, A100-80GB:4+, h100:1..4, 24GB..80GB:2 (several, or
 comma-separated, match any). Prices are per hour in the --pricing mode.`,
 		Example: `  gpuplan offers H100:8
-  gpuplan offers --vram 24GB..48GB --max-price 1 --regions europe-
+  gpuplan offers --vram 24GB..48GB --max-price 1 --regions europe
+  gpuplan offers H100:8 --country de,fr
   gpuplan offers A100,H100 --group-by provider --sort gpu-price
   gpuplan offers L40S --all-regions --format markdown
   gpuplan catalog instances --providers lambda --json`,
@@ -171,7 +183,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				case "md":
 					out = "markdown"
 				default:
-					return usage(fmt.Errorf("--format %q: want table, csv or markdown", f.format))
+					return usage(model.Msg("--format %q: want table, csv or markdown", f.format))
 				}
 			}
 			cat, warnings, err := env.LoadCatalog(*overlays)
@@ -198,10 +210,9 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				}
 				hidden = all - len(res.Rows)
 			}
-			footer := ""
+			var footer model.Message
 			if hidden > 0 {
-				footer = fmt.Sprintf("%d marketplace %s hidden (--providers %s, or --marketplaces)", hidden,
-					map[bool]string{true: "offer", false: "offers"}[hidden == 1], strings.Join(markets, ","))
+				footer = model.Msg("%d marketplace "+model.Plural(hidden, "offer")+" hidden (--providers %s, or --marketplaces)", hidden, strings.Join(markets, ","))
 			}
 			prov := catalogProvenance(env, cat)
 			m := report.MarketJSON{NeedsRate: report.NeedsRate(cat, q.Providers, q.ExchangeRates),
@@ -210,8 +221,8 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				m.USDCNY = &f.usdCNY
 			}
 			staleNote(env, prov)
-			if footer != "" && out != "table" { // keep the data clean for scripts
-				notef(env.lang, env.Stderr, "%s", footer)
+			if !footer.IsZero() && out != "table" { // keep the data clean for scripts
+				notef(env.lang, env.Stderr, footer)
 			}
 			switch {
 			case out == outJSON: // one pass, no second copy: 100,000 rows are ~80 MB of JSON
@@ -232,15 +243,16 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if err := report.WriteMarket(env.Stdout, r, &res, m); err != nil {
 				return err
 			}
-			if footer != "" {
-				_, err = fmt.Fprintln(env.Stdout, localize(env.lang, footer))
+			if !footer.IsZero() {
+				_, err = fmt.Fprintln(env.Stdout, termsafe.Lines(env.lang.Message(footer)))
 			}
 			return err
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.vram, "vram", "", "memory per GPU: 24GB..80GB, 40GB+, 80GB")
-	fl.StringSliceVar(&f.regions, "regions", nil, "regions or prefixes (us-east-1, europe-, asia*); comma-separated")
+	fl.StringSliceVar(&f.regions, "regions", nil, "regions, prefixes (us-east-1, europe-, asia*) or continents (europe, eu, asia, north-america); comma-separated")
+	fl.StringSliceVar(&f.countries, "country", nil, "regions in these countries: ISO codes or names (de, fr, \"united states\"); comma-separated")
 	fl.StringSliceVar(&f.providers, "providers", nil, "providers (aws, gcp, azure, lambda, …); comma-separated")
 	fl.StringVar(&f.provider, "provider", "", "one provider (same as --providers)")
 	_ = fl.MarkHidden("provider")
@@ -255,7 +267,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	fl.StringVar(&f.groupBy, "group-by", "", "gpu, provider or region, with price ranges per group")
 	fl.BoolVar(&f.allRegions, "all-regions", false, "one row per region price instead of each type's cheapest")
 	fl.BoolVar(&f.all, "all", false, "include retired instance types, marked")
-	fl.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast), left out unless --providers names them")
+	fl.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast, lium, hyperbolic, simplepod), left out unless --providers names them")
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON")
 	addOutputFlag(cmd, &f.output, outTable, outJSON, outCSV, "markdown")
 	fl.StringVar(&f.format, "format", "", "same as -o: table, csv or markdown")
@@ -295,8 +307,8 @@ func staleNote(env *Env, p model.Provenance) {
 	if env.Now != nil {
 		now = env.Now
 	}
-	if s := p.StaleNote(now()); s != "" {
-		notef(env.lang, env.Stderr, "%s", s)
+	if m := p.StaleNote(now()); !m.IsZero() {
+		notef(env.lang, env.Stderr, m)
 	}
 }
 

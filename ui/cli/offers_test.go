@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,25 +56,28 @@ func TestOffersMarketplaces(t *testing.T) {
 		}
 		lines := strings.Split(strings.TrimSpace(out), "\n")[1:]
 		for _, l := range lines {
-			vast = vast || strings.HasPrefix(l, "vast,")
+			p, _, _ := strings.Cut(l, ",")
+			vast = vast || slices.Contains(model.MarketplaceProviders, p)
 		}
 		return len(lines), vast, out, errs
 	}
+	// Vast, Lium, Hyperbolic and SimplePod sell per-host offers (model.MarketplaceProviders).
+	const markets = "hyperbolic,lium,simplepod,vast"
 	nAll, vastAll, _, errsAll := count("--marketplaces")
 	nDef, vastDef, _, errsDef := count()
-	nVast, _, _, errsVast := count("--providers", "vast")
+	nVast, _, _, errsVast := count("--providers", markets)
 	if !vastAll || vastDef || nVast == 0 || nDef+nVast != nAll {
-		t.Fatalf("rows: default %d (vast %v), --marketplaces %d (vast %v), --providers vast %d; want vast only when asked, default + vast = all", nDef, vastDef, nAll, vastAll, nVast)
+		t.Fatalf("rows: default %d (marketplaces %v), --marketplaces %d (marketplaces %v), --providers %s %d; want marketplaces only when asked, default + marketplaces = all", nDef, vastDef, nAll, vastAll, markets, nVast)
 	}
-	want := fmt.Sprintf("gpuplan: note: %d marketplace offers hidden (--providers vast, or --marketplaces)\n", nVast)
+	want := fmt.Sprintf("gpuplan: note: %d marketplace offers hidden (--providers %s, or --marketplaces)\n", nVast, markets)
 	if errsDef != want || errsAll != "" || errsVast != "" {
-		t.Errorf("notes: default %q (want %q), --marketplaces %q, --providers vast %q", errsDef, want, errsAll, errsVast)
+		t.Errorf("notes: default %q (want %q), --marketplaces %q, --providers %s %q", errsDef, want, errsAll, markets, errsVast)
 	}
 	// The table says it in its footer, on stdout.
 	if _, out, _ := runCLI(t, "offers", "RTX4090"); !strings.HasSuffix(out, strings.TrimPrefix(want, "gpuplan: note: ")) {
 		t.Errorf("table lacks the footer %q:\n%s", want, out)
 	}
-	const left = "Marketplace offers (vast) left out: their prices change by the hour; --providers vast ranks them.\n"
+	const left = "Marketplace offers (hyperbolic, lium, simplepod, vast) left out: their prices change by the hour; --providers hyperbolic,lium,simplepod,vast ranks them.\n"
 	if _, out, _ := runCLI(t, "recommend", "--model", "bert-large"); !strings.Contains(out, left) {
 		t.Errorf("recommend does not say it left marketplaces out:\n%s", out)
 	}
@@ -85,7 +89,7 @@ func TestOffersMarketplaces(t *testing.T) {
 // TestCountsGrouped: the human output groups counts of 10,000 and more
 // as the configurator does, in both languages; JSON keeps numbers (trial
 // 15 N8: "100207 offers", "overlay … (100000 types)"). The catalog has
-// 396 instance types; the overlay adds 12,000 more (one type a row).
+// 777 instance types; the overlay adds 12,000 more (one type a row).
 // The offers table's lines are ui/report's TestMarketCountLines.
 func TestCountsGrouped(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "aws", "vms.csv")
@@ -94,15 +98,15 @@ func TestCountsGrouped(t *testing.T) {
 	}
 	_, base, _ := runCLI(t, "version", "--json")
 	var v struct{ Instances int }
-	if err := json.Unmarshal([]byte(base), &v); err != nil || v.Instances != 396 {
-		t.Fatalf("version --json: %v, %d instances; this test counts on the catalog's 396", err, v.Instances)
+	if err := json.Unmarshal([]byte(base), &v); err != nil || v.Instances != 777 {
+		t.Fatalf("version --json: %v, %d instances; this test counts on the catalog's 777", err, v.Instances)
 	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"version"}, " 12,396 instance types, "},
-		{[]string{"--lang", "zh-CN", "version"}, "12,396 种实例规格"},
+		{[]string{"version"}, " 12,777 instance types, "},
+		{[]string{"--lang", "zh-CN", "version"}, "12,777 种实例规格"},
 		{[]string{"offers", "--providers", "lambda"}, "overlay " + p + " (12,000 types)"},
 		{[]string{"--lang", "zh-CN", "offers", "--providers", "lambda"}, "覆盖文件 " + p + "（12,000 种规格）"},
 	} {
@@ -112,8 +116,8 @@ func TestCountsGrouped(t *testing.T) {
 		}
 	}
 	_, js, _ := runCLI(t, "version", "--json", "--catalog", p)
-	if !strings.Contains(js, `"instances": 12396`) {
-		t.Errorf("version --json: %s; want the number 12396", js)
+	if !strings.Contains(js, `"instances": 12777`) {
+		t.Errorf("version --json: %s; want the number 12777", js)
 	}
 }
 

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"path/filepath"
 
@@ -12,6 +11,8 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/model/serve"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // addPhaseFlag adds --phase NAME, which picks a phase of a plan given with
@@ -46,7 +47,7 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 	phase, _ := cmd.Flags().GetString("phase") // "" when the command has no --phase
 	if path == "" {
 		if phase != "" {
-			return fromFile{}, usage(fmt.Errorf("--phase picks a phase of a plan: give the plan with --config PLAN.toml"))
+			return fromFile{}, usage(model.Msg("--phase picks a phase of a plan: give the plan with --config PLAN.toml"))
 		}
 		return fromFile{}, nil
 	}
@@ -71,27 +72,27 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 	}
 	if !plan.IsPlan(b) {
 		if phase != "" {
-			return fromFile{}, usage(fmt.Errorf("--phase %s: %s has no [[phase]] tables; it is a configuration, read without --phase", model.Printable(phase), path))
+			return fromFile{}, usage(model.Msg("--phase %s: %s has no [[phase]] tables; it is a configuration, read without --phase", termsafe.String(phase), path))
 		}
 		return readFromFileIn(path, in)
 	}
 	pl, err := plan.Decode(b)
 	if err != nil {
-		return fromFile{}, usage(fmt.Errorf("%s: %w", path, err))
+		return fromFile{}, usage(model.Msg("%s: %v", path, err))
 	}
 	ph, err := pl.Phase(phase)
 	if err != nil {
-		return fromFile{}, usage(fmt.Errorf("%s: %w", path, err))
+		return fromFile{}, usage(model.Msg("%s: %v", path, err))
 	}
 	if len(ph.Answers) == 0 && ph.Config != "" {
 		if path == stdinPath {
-			return fromFile{}, usage(fmt.Errorf("--config -: phase %q names the file %q, which is relative to a plan on disk; give the plan as a file", ph.Name, ph.Config))
+			return fromFile{}, usage(model.Msg("--config -: phase %q names the file %q, which is relative to a plan on disk; give the plan as a file", ph.Name, ph.Config))
 		}
-		return readFromFile(filepath.Join(filepath.Dir(path), ph.Config))
+		return readFromFile(ph.ConfigPath(filepath.Dir(path)))
 	}
 	c, err := ph.ConfigFromAnswers()
 	if err != nil {
-		return fromFile{}, usage(fmt.Errorf("%s: %w", path, err))
+		return fromFile{}, usage(model.Msg("%s: %v", path, err))
 	}
 	if path != stdinPath {
 		c.Workload.RelativeTo(filepath.Dir(path))
@@ -119,21 +120,29 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan
 				c.Workload.RelativeTo(filepath.Dir(path))
 			}
 		case ph.Config != "":
-			if c, err = readConfig(filepath.Join(filepath.Dir(path), ph.Config)); err != nil {
-				err = fmt.Errorf("phase %q: %w", ph.Name, err)
+			if c, err = readConfig(ph.ConfigPath(filepath.Dir(path))); err != nil {
+				err = model.Msg("phase %q: %v", ph.Name, err)
 			}
 		default:
-			err = fmt.Errorf("phase %q has neither answers nor config, so there is no workload to change; add [phase.answers]", ph.Name)
+			err = model.Msg("phase %q has neither answers nor config, so there is no workload to change; add [phase.answers]", ph.Name)
 		}
 		if err != nil {
 			return nil, err
 		}
 		w, _, err := c.Workload.Workload(cat, env.Readers)
 		if err != nil {
-			return nil, fmt.Errorf("phase %q: %w", ph.Name, err)
+			return nil, model.Msg("phase %q: %v", ph.Name, err)
 		}
 		q := c.Search.Query(c.Workload.AutoGPUs || c.Workload.GPUs == 0)
-		pl = append(pl, plan.PhaseScenarioFor(ph, w, q, cat))
+		ps := plan.PhaseScenarioFor(ph, w, q, cat)
+		if ps.Workload.Task == model.TaskInference && serve.ServesModel(&ps.Workload.Model) {
+			// A served LLM: priced on the serving ranking, as recommend
+			// ranks it (the request as resolveServe builds it).
+			s := c.Workload.Serving(&ps.Workload)
+			c.Search.ServeSearch(&s)
+			ps = ps.WithServing(s)
+		}
+		pl = append(pl, ps)
 	}
 	return pl, nil
 }
@@ -163,13 +172,13 @@ func readConfigOrPlan(path string) (*config.Config, *plan.Plan, error) {
 	}
 	pl, err := plan.Decode(b)
 	if err != nil {
-		return nil, nil, usage(fmt.Errorf("%s: %w", path, err))
+		return nil, nil, usage(model.Msg("%s: %v", path, err))
 	}
 	for i := range pl.Phases {
 		if ph := &pl.Phases[i]; len(ph.Answers) > 0 {
 			c, err := ph.ConfigFromAnswers()
 			if err != nil {
-				return nil, nil, usage(fmt.Errorf("%s: %w", path, err))
+				return nil, nil, usage(model.Msg("%s: %v", path, err))
 			}
 			c.Workload.RelativeTo(filepath.Dir(path))
 			c.Selection = nil // the offer is the phase's, kept in the plan

@@ -30,11 +30,12 @@ func TestConfigPhase(t *testing.T) {
 		// flags still override the phase's answers
 		{"flag over phase", []string{"estimate", "--config", plan, "--phase", "fine-tune", "--seq-len", "1024"}, 0,
 			[]string{"batch 1 × 1024 tokens", "97.7k samples"}, ""},
-		// The phase's offer, gcp g2-standard-4, has one L4: the GPU of the
-		// estimate, as a configuration's picked offer; serving is planned
-		// on it with max_model_len 8192 = 7936 prompt + 256 output tokens.
+		// The phase's offer, gcp n1-standard-8+2xT4, has two T4s: the GPUs
+		// of the estimate, as a configuration's picked offer; serving is
+		// planned on them with max_model_len 8192 = 7936 prompt + 256
+		// output tokens, TP 2 holding 8 requests within the default TPOT.
 		{"serve phase", []string{"estimate", "--config", plan, "--phase", "serve"}, 0,
-			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 1 × NVIDIA L4"}, ""},
+			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 2 × NVIDIA T4: TP 2"}, ""},
 		{"phase's GPU", []string{"estimate", "--config", plan, "--phase", "fine-tune"}, 0,
 			[]string{"wall clock on 1 × NVIDIA L4"}, ""},
 		{"no phase", []string{"recommend", "--config", plan}, 2, nil,
@@ -82,18 +83,19 @@ func TestConfigPhaseStdinAndBadAnswers(t *testing.T) {
 }
 
 // TestPlanSavings: gpuplan plan ranks single changes over the whole plan.
-// docs/examples/plan.toml: fine-tune on gcp g2-standard-4 spot ($0.2818/h,
-// the engine's 20.596 h), serve on the same type on-demand ($0.7068/h) for
-// 6 months × 730 h = 4,380 h. Serving on spot instead: 4,380 × (0.7068 −
-// 0.2818) = $1,861.50 saved (the catalog's prices unrounded: within
-// $0.10) of about 4,380 × 0.7068 + 24.5 × 0.2818 ≈ $3,103, 60% (the
-// engine's QLoRA fine-tune: 24.5 h on an L4, 4 h of it dequantizing).
+// testdata/plan-answers.toml: fine-tune on gcp g2-standard-4 spot
+// ($0.2818/h, the engine's ~23 h, 4 h of them dequantizing QLoRA's 4-bit
+// weights), serve on one n1-standard-8 with two T4s
+// on-demand ($1.08/h, the serving ranking's first for 8 requests within
+// the default TPOT) for 6 months × 730 h = 4,380 h. Serving on spot
+// instead, that type's $0.45446/h: 4,380 × (1.08 − 0.45446) = $2,739.87
+// saved of about 4,380 × 1.08 + ~23 × 0.2818 ≈ $4,737, 58%.
 func TestPlanSavings(t *testing.T) {
 	code, out, errOut := runCLI(t, "plan", "testdata/plan-answers.toml")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, w := range []string{"What saves the most on the whole plan", "now $3,103", "pay spot instead of on-demand (serve)", "saves $1,861 (60%)"} {
+	for _, w := range []string{"What saves the most on the whole plan", "now $4,737", "pay spot instead of on-demand (serve)", "saves $2,740 (58%)"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("stdout lacks %q:\n%s", w, out)
 		}
@@ -117,8 +119,8 @@ func TestPlanSavings(t *testing.T) {
 		t.Fatalf("--json: %v\n%s", err, out)
 	}
 	top := j.Savings.Changes[0]
-	if s := j.Savings; math.Abs(s.BaseUSD-3102) > 1 || top.Change != "pay spot instead of on-demand" || math.Abs(top.SavingUSD-1861.50) > 0.1 ||
-		top.SavingPct != 60 || len(top.Phases) != 1 || top.Phases[0] != "serve" {
+	if s := j.Savings; math.Abs(s.BaseUSD-4736) > 1 || top.Change != "pay spot instead of on-demand" || math.Abs(top.SavingUSD-2739.87) > 0.1 ||
+		math.Round(top.SavingPct) != 58 || len(top.Phases) != 1 || top.Phases[0] != "serve" {
 		t.Errorf("--json savings: base %g, first %+v", s.BaseUSD, top)
 	}
 	// Phases without answers, naming files that are not there: the plan is
@@ -171,5 +173,69 @@ func benchPlan(b *testing.B, extra ...string) {
 			Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith}); code != 0 {
 			b.Fatalf("exit %d: %s", code, errb.String())
 		}
+	}
+}
+
+// TestPhaseConfigPath: a phase's config = "/abs/path.toml" is read as
+// given, not under the plan's folder (attack test M2: "/tmp/x/real.toml"
+// became PLANDIR/tmp/x/real.toml); a relative one stays relative to the
+// plan's folder. Both go through the bounded reader: /dev/zero is refused.
+func TestPhaseConfigPath(t *testing.T) {
+	planDir, elsewhere := t.TempDir(), t.TempDir()
+	abs := filepath.Join(elsewhere, "real.toml")
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(abs, bertConfig)
+	write(filepath.Join(planDir, "rel.toml"), strings.Replace(bertConfig, "seq_len = 384", "seq_len = 256", 1))
+	planFile := filepath.Join(planDir, "plan.toml")
+	write(planFile, `schema_version = 1
+[[phase]]
+name = "abs"
+config = "`+filepath.ToSlash(abs)+`"
+provider = "aws"
+instance = "g6.xlarge"
+region = "us-east-1"
+pricing = "on-demand"
+instances = 1
+usd_per_hour = 0.8048
+months = 1.0
+hours_per_month = 100.0
+
+[[phase]]
+name = "rel"
+config = "rel.toml"
+provider = "aws"
+instance = "g6.xlarge"
+region = "us-east-1"
+pricing = "on-demand"
+instances = 1
+usd_per_hour = 0.8048
+months = 1.0
+hours_per_month = 100.0
+
+[[phase]]
+name = "zero"
+config = "/dev/zero"
+provider = "aws"
+instance = "g6.xlarge"
+region = "us-east-1"
+pricing = "on-demand"
+instances = 1
+usd_per_hour = 0.8048
+months = 1.0
+hours_per_month = 100.0
+`)
+	for _, tt := range []struct{ phase, want string }{{"abs", `"seq_len": 384`}, {"rel", `"seq_len": 256`}} {
+		code, out, errOut := runCLI(t, "estimate", "--config", planFile, "--phase", tt.phase, "--json")
+		if code != 0 || !strings.Contains(out, tt.want) {
+			t.Errorf("phase %s: exit %d, stdout lacks %s; stderr %q", tt.phase, code, tt.want, errOut)
+		}
+	}
+	code, _, errOut := runCLI(t, "estimate", "--config", planFile, "--phase", "zero")
+	if code != 2 || !strings.Contains(errOut, "/dev/zero") || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("config = /dev/zero: exit %d, stderr %q; want exit 2 and one line naming /dev/zero", code, errOut)
 	}
 }

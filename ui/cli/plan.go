@@ -2,13 +2,13 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"math"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -22,11 +22,11 @@ func readPlan(path string) (plan.Plan, error) {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return plan.Plan{}, usage(fmt.Errorf("%s: %w", path, err))
+		return plan.Plan{}, usage(model.Msg("%s: %v", path, err))
 	}
 	p, err := plan.Decode(b)
 	if err != nil {
-		return plan.Plan{}, usage(fmt.Errorf("%s: %w", path, err))
+		return plan.Plan{}, usage(model.Msg("%s: %v", path, err))
 	}
 	return p, nil
 }
@@ -47,7 +47,7 @@ every phase it applies to, the phases priced by the estimator on their best
 offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.`,
 		Example: `  gpuplan plan plan.toml
   gpuplan plan plan.toml --json`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := readPlan(args[0])
 			if err != nil {
@@ -55,10 +55,10 @@ offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.
 			}
 			phases, total, err := p.Cost()
 			if err != nil {
-				return usage(fmt.Errorf("%s: %w", args[0], err))
+				return usage(model.Msg("%s: %v", args[0], err))
 			}
 			if math.IsInf(total, 0) || math.IsNaN(total) {
-				return usage(fmt.Errorf("%s: the total is not a finite number of dollars; check usd_per_hour, job_hours and months", args[0]))
+				return usage(model.Msg("%s: the total is not a finite number of dollars; check usd_per_hour, job_hours and months", args[0]))
 			}
 			// The plan prices with its own figures; what the catalog says
 			// otherwise of its offers is noted, not refused (a negotiated
@@ -66,7 +66,7 @@ offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.
 			overlays, _ := cmd.Flags().GetStringArray("catalog")
 			cat, _, catErr := env.LoadCatalog(overlays)
 			if catErr == nil {
-				printWarningsIn(env.lang, env.Stderr, env.lang.Messages(plan.Check(cat, &p)))
+				printWarningsIn(env.lang, env.Stderr, plan.Check(cat, &p))
 			}
 			var base float64
 			var savings []plan.Saving

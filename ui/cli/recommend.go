@@ -18,6 +18,7 @@ import (
 // queryFlags are recommend's search flags.
 type queryFlags struct {
 	providers, regions []string
+	countries          []string
 	pricing            model.Pricing
 	maxPrice, budget   float64
 	budgetJob          float64
@@ -33,7 +34,8 @@ type queryFlags struct {
 
 func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.providers, "providers", nil, "only these providers: aws,gcp,azure,lambda,… (default all)")
-	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, or prefixes ending in '-': us-east-1,europe- (default all)")
+	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, prefixes ending in '-', or continents: us-east-1,europe-,europe,asia,north-america (default all)")
+	fs.StringSliceVar(&f.countries, "country", nil, "only regions in these countries, ISO codes or names: de,fr,\"united states\" (default any)")
 	fs.Var(enumValue[model.Pricing]{&f.pricing, model.ParsePricing, model.PricingModes}, "pricing", "on-demand, spot, reserved-1y or reserved-3y (default on-demand)")
 	fs.Var(floatValue{&f.maxPrice}, "max-price-hour", "only offers up to this USD per hour")
 	fs.Var(floatValue{&f.budget}, "budget-month", "only offers up to this USD per month")
@@ -61,6 +63,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if changed("regions") {
 		q.Regions = f.regions
 	}
+	if changed("country") {
+		q.Countries = f.countries
+	}
 	if changed("pricing") {
 		q.Pricing = f.pricing
 	}
@@ -85,12 +90,16 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if changed("allow-precision-fallback") {
 		q.AllowPrecisionFallback = f.precisionFallback
 	}
+	// A precision typed on the command line is asked for; the default (or
+	// a file's, as the configurator writes its default answer) adapts to
+	// the GPU (model.Query.PrecisionAsked).
+	q.PrecisionAsked = changed("precision")
 	if changed("max-gpus") {
 		switch {
 		case f.maxGPUs < 1 || f.maxGPUs > model.MaxGPUs:
-			return q, usage(fmt.Errorf("--max-gpus must be 1–%d, got %d", model.MaxGPUs, f.maxGPUs))
+			return q, usage(model.Msg("--max-gpus must be 1–%d, got %d", model.MaxGPUs, f.maxGPUs))
 		case !autoGPUs:
-			return q, usage(errors.New("--max-gpus caps the GPU count recommend picks, and --gpus fixes it: give one of them"))
+			return q, usage(model.Msg("--max-gpus caps the GPU count recommend picks, and --gpus fixes it: give one of them"))
 		}
 		q.MaxGPUs = f.maxGPUs
 	}
@@ -100,17 +109,17 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if changed("usd-cny") {
 		rates, err := usdCNYRates(f.usdCNY)
 		if err != nil || rates == nil {
-			return q, usage(fmt.Errorf("--usd-cny %v: want how many CNY one USD buys, e.g. 7.1", f.usdCNY))
+			return q, usage(model.Msg("--usd-cny %v: want how many CNY one USD buys, e.g. 7.1", f.usdCNY))
 		}
 		q.ExchangeRates = rates
 	}
 	for name, v := range map[string]float64{"max-price-hour": f.maxPrice, "budget-month": f.budget, "budget-job": f.budgetJob, "deadline-hours": f.deadline} {
 		if fs.Changed(name) && !(v > 0) {
-			return q, usage(fmt.Errorf("--%s must be > 0, got %v", name, v))
+			return q, usage(model.Msg("--%s must be > 0, got %v", name, v))
 		}
 	}
 	if fs.Changed("hours-per-month") && !(f.hoursPerMonth > 0 && f.hoursPerMonth <= 744) {
-		return q, usage(fmt.Errorf("--hours-per-month must be in (0, 744], got %v", f.hoursPerMonth))
+		return q, usage(model.Msg("--hours-per-month must be in (0, 744], got %v", f.hoursPerMonth))
 	}
 	providers, regions := map[string]bool{}, map[string]bool{}
 	for _, in := range cat.Instances {
@@ -129,12 +138,30 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			continue
 		}
 		if !providers[p] {
-			return q, usage(fmt.Errorf("%s: unknown provider %q%s (list: gpuplan catalog instances)", source, p, suggest(p, providers)))
+			err := error(model.Msg("%s: unknown provider %q (list: gpuplan catalog instances)", source, p))
+			if s := suggest(p, providers); !s.IsZero() {
+				err = model.Msg("%s: unknown provider %q; did you mean %s? (list: gpuplan catalog instances)", source, p, s)
+			}
+			if !changed("providers") {
+				err = fileValueError{err}
+			}
+			return q, usage(err)
 		}
 		ps = append(ps, p)
 	}
+	if err := retiredProviders(cat, ps, source); err != nil {
+		return q, err
+	}
 	q.Providers = ps
+	for _, c := range q.Countries {
+		if _, ok := model.CountryCode(c); !ok {
+			return q, usage(model.Msg("--country: unknown country %q; want an ISO 3166-1 alpha-2 code such as DE or an English name such as Germany", c))
+		}
+	}
 	for _, r := range q.Regions {
+		if model.ContinentWords(r) != nil {
+			continue // a continent: every provider's regions there
+		}
 		prefix, isPrefix := strings.CutSuffix(r, "*")
 		isPrefix = isPrefix || strings.HasSuffix(r, "-")
 		found := strings.TrimSpace(r) == "" || regions[r]
@@ -142,14 +169,24 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			found = found || isPrefix && strings.HasPrefix(name, prefix)
 		}
 		if !found {
-			return q, usage(fmt.Errorf("--regions: no offer is in %q%s (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", r, suggest(r, regions)))
+			if s := suggest(r, regions); !s.IsZero() {
+				return q, usage(model.Msg("--regions: no offer is in %q; did you mean %s? (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", r, s))
+			}
+			return q, usage(model.Msg("--regions: no offer is in %q (a trailing '-' matches a prefix, e.g. us-; list: gpuplan catalog instances --json)", r))
 		}
 	}
 	return q, nil
 }
 
-// suggest returns "; did you mean …?" with the closest of names, or "".
-func suggest(s string, names map[string]bool) string {
+// fileValueError marks a query error about a value of the --config file
+// (not a flag), which the caller names the file for.
+type fileValueError struct{ error }
+
+func (e fileValueError) Unwrap() error { return e.error }
+
+// suggest is the closest of names as a message ("a", "b" or "c"), or
+// the zero message when none is close.
+func suggest(s string, names map[string]bool) model.Message {
 	list := make([]string, 0, len(names))
 	for n := range names {
 		list = append(list, n)
@@ -157,12 +194,12 @@ func suggest(s string, names map[string]bool) string {
 	slices.Sort(list)
 	close := model.Closest(s, list, 3)
 	if len(close) == 0 {
-		return ""
+		return model.Message{}
 	}
 	for i, c := range close {
 		close[i] = strconv.Quote(c)
 	}
-	return "; did you mean " + strings.Join(close, ", ") + "?"
+	return model.OrMsg(close)
 }
 
 func newRecommendCmd(env *Env, overlays *[]string) *cobra.Command {
@@ -187,10 +224,10 @@ nothing else is left.`,
   gpuplan recommend --model resnet50 --dataset-samples 1.28M --epochs 90 --gpus 8 --sort job
   gpuplan recommend --config gpuplan.toml --pricing spot
   gpuplan recommend --model llama-3.1-70b --task finetune --dataset-tokens 1B --checkpointing --allow-multi-node --deadline-hours 48 --json`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if qf.limit < 0 {
-				return usage(fmt.Errorf("--limit %d: want 0 (all offers) or a positive count", qf.limit))
+				return usage(model.Msg("--limit %d: want 0 (all offers) or a positive count", qf.limit))
 			}
 			if sl, ok, err := loadServe(cmd, env, *overlays, &wf, configPath); ok || err != nil {
 				if err != nil {
@@ -212,15 +249,15 @@ nothing else is left.`,
 			}
 			q, err := qf.query(cmd.Flags(), cat, file.autoGPUs(cmd.Flags()), baseQuery)
 			if err != nil {
-				if file.cfg != nil && !strings.HasPrefix(err.Error(), "--") {
-					return usage(fmt.Errorf("%s: %w", file.path, err))
+				if file.cfg != nil && errors.As(err, new(fileValueError)) {
+					return usage(model.Msg("%s: %v", file.path, err))
 				}
 				return err
 			}
 			if wf.gpu != "" { // recommend --gpu: only offers with that GPU
 				g, err := cat.GPU(wf.gpu)
 				if err != nil {
-					return usage(fmt.Errorf("--gpu: %w", err))
+					return usage(model.Msg("--gpu: %v", err))
 				}
 				q.GPUs = []string{g.Key}
 			}
@@ -233,7 +270,7 @@ nothing else is left.`,
 				return usage(err)
 			}
 			if q.DeadlineHours > 0 && w.DatasetSamples == 0 && w.DatasetTokens == 0 {
-				warnings = append(warnings, "--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored")
+				warnings = append(warnings, model.Msg("--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored"))
 			}
 			if output, err = outputFormat(cmd, asJSON, output); err != nil {
 				return err
@@ -255,6 +292,8 @@ nothing else is left.`,
 				return err
 			}
 			warnings = append(warnings, dwarn...)
+			probeText, probeJSON, pw := recommendProbes(env, cat, &rec, qf.limit) // the user's kept probes close to the offers
+			warnings = append(warnings, pw...)
 			hints := wouldFit(w, cat, q, &rec)
 			if output == outJSON {
 				limit := qf.limit
@@ -266,7 +305,7 @@ nothing else is left.`,
 				j.AddDecisions(&rec, d)
 				j.Answers = answers
 				j.WouldFit = report.NewWouldFitJSON(hints)
-				return writeJSONStream(env.Stdout, j)
+				return writeJSONStream(env.Stdout, withProbes(j, probeJSON))
 			}
 			if df.pareto {
 				printWarningsIn(env.lang, env.Stderr, warnings)
@@ -274,7 +313,7 @@ nothing else is left.`,
 				return report.WritePareto(env.Stdout, r, &rec, d, answers)
 			}
 			if n := len(report.NeedsRate(cat, q.Providers, q.ExchangeRates)); n > 0 {
-				warnings = append(warnings, fmt.Sprintf("%d CNY-priced instance %s not ranked: needs --usd-cny RATE (1 USD = RATE CNY)", n, map[bool]string{true: "type", false: "types"}[n == 1]))
+				warnings = append(warnings, model.Msg("%d CNY-priced instance "+model.Plural(n, "type")+" not ranked: needs --usd-cny RATE (1 USD = RATE CNY)", n))
 			}
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
@@ -283,6 +322,11 @@ nothing else is left.`,
 			}
 			if err := report.WriteWouldFit(env.Stdout, r, hints); err != nil {
 				return err
+			}
+			for _, l := range probeText {
+				if err := writeProbeLine(env, l); err != nil {
+					return err
+				}
 			}
 			if rate := q.ExchangeRates["CNY"]; rate > 0 {
 				if _, err := env.lang.Fprintf(env.Stdout, "CNY prices converted at 1 USD = %.4g CNY.\n", 1/rate); err != nil {
@@ -310,4 +354,23 @@ nothing else is left.`,
 	cmd.Flags().Lookup("gpus").Usage = "total GPUs (default: per instance type, the fewest whole instances that fit)"
 	cmd.Flags().SortFlags = false
 	return cmd
+}
+
+// retiredProviders refuses a provider list whose every provider is
+// retired (model.Catalog.ProviderRetirement): nothing could match, and
+// "no instance matches" would hide why. The message gives the date and
+// the catalog's source. A list with one provider still offering passes.
+func retiredProviders(cat *model.Catalog, ps []string, source string) error {
+	var why []string
+	for _, p := range ps {
+		date, src, ok := cat.ProviderRetirement(p)
+		if !ok {
+			return nil
+		}
+		why = append(why, fmt.Sprintf("%s shut down on %s (%s)", p, date, src))
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	return usage(model.Msg("%s: %s: none of its instance types is offered; pick another provider (list: gpuplan catalog instances)", source, strings.Join(why, "; ")))
 }

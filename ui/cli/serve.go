@@ -33,7 +33,7 @@ func (a autoInt) Set(s string) error {
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil || n < 1 {
-		return errors.New(`want a whole number ≥ 1 or "auto"`)
+		return model.Msg(`want a whole number ≥ 1 or "auto"`)
 	}
 	*a.n = n
 	return nil
@@ -51,7 +51,7 @@ type serveLoad struct {
 	s        serve.Serving  // the request; PlanServing applies vLLM's defaults per GPU
 	req      config.WorkloadAnswers
 	file     fromFile
-	warnings []string
+	warnings []model.Message
 }
 
 // loadServe resolves the request as loadWorkload does when it is a serving
@@ -106,7 +106,7 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 		if !fs.Changed("strategy") && ff.path != "" {
 			src = ff.path + ": workload.strategy " + string(strategy)
 		}
-		return nil, true, usage(fmt.Errorf("%s does not apply to --task inference: serving splits the model with --tp (tensor parallel inside a node), --pp (pipeline parallel across nodes) and --replicas", src))
+		return nil, true, usage(model.Msg("%s does not apply to --task inference: serving splits the model with --tp (tensor parallel inside a node), --pp (pipeline parallel across nodes) and --replicas", src))
 	}
 	w.Defaults()
 	req.TP = tp
@@ -130,7 +130,7 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	}
 	sl.warnings = append(append(rws, ws...), ignoredFlags(fs, &w)...)
 	if fs.Changed("batch-size") {
-		sl.warnings = append(sl.warnings, "--batch-size ignored: serving takes --concurrency or --rps")
+		sl.warnings = append(sl.warnings, model.Msg("--batch-size ignored: serving takes --concurrency or --rps"))
 	}
 	return sl, true, nil
 }
@@ -138,9 +138,9 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 // serveErr turns a serve.ErrInvalid error into a usage error that
 // names the flag.
 func serveErr(err error) error {
-	if errors.Is(err, serve.ErrInvalid) {
-		msg := strings.TrimPrefix(err.Error(), serve.ErrInvalid.Error()+": ")
-		return usage(fmt.Errorf("serving: %s", msg))
+	var ke *model.KindError
+	if errors.As(err, &ke) && ke.Kind == serve.ErrInvalid {
+		return usage(model.Msg("serving: %s", ke.Msg))
 	}
 	return err
 }
@@ -179,17 +179,17 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	switch {
 	case wf.gpu != "":
 		if g, err = sl.cat.GPU(wf.gpu); err != nil {
-			return usage(fmt.Errorf("--gpu: %w", err))
+			return usage(model.Msg("--gpu: %v", err))
 		}
 	case sl.file.cfg != nil && sl.file.cfg.Selection != nil && sl.file.cfg.Selection.GPU != "":
 		if g, err = sl.cat.GPU(sl.file.cfg.Selection.GPU); err != nil {
-			return usage(fmt.Errorf("%s: selection.gpu: %w", sl.file.path, err))
+			return usage(model.Msg("%s: selection.gpu: %v", sl.file.path, err))
 		}
 	default:
-		return usage(errors.New("--task inference plans serving per GPU as vLLM does: give --gpu NAME (list: gpuplan catalog gpus) and --gpus N, or rank offers with gpuplan recommend"))
+		return usage(model.Msg("--task inference plans serving per GPU as vLLM does: give --gpu NAME (list: gpuplan catalog gpus) and --gpus N, or rank offers with gpuplan recommend"))
 	}
-	if !serve.Timed(g) {
-		return usage(fmt.Errorf("--gpu %s: the catalog has no memory bandwidth or 16-bit TFLOPS for it, which serving speed needs; pick another GPU", g.Key))
+	if why := serve.Unservable(g); !why.IsZero() {
+		return usage(model.Msg("--gpu %s: %s; pick another GPU (gpuplan recommend --task inference ranks those that serve)", g.Key, why))
 	}
 	gpus := 0
 	switch {
@@ -202,7 +202,7 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 		sl.s.PP = 1 // --gpus is one node: no pipeline across nodes unless --pp says so
 	}
 	if sl.s.TP > 0 && gpus > 0 && gpus%(sl.s.TP*max(sl.s.PP, 1)) != 0 {
-		return usage(fmt.Errorf("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
+		return usage(model.Msg("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
 	}
 	p, err := serve.PlanServing(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s))
 	if err != nil {
@@ -216,9 +216,10 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	return report.WriteServeEstimate(env.Stdout, r, &sl.w, &p, nil)
 }
 
-// runServeRecommend ranks the catalog's offers for a serving request by
-// cost per million output tokens among those meeting the load and latency
-// targets (serve.RankServing), auto TP and replicas unless given.
+// runServeRecommend ranks the catalog's offers for a serving request
+// among those meeting the load and latency targets (serve.RankServing):
+// by the cost per hour of a load given, else per million output tokens;
+// auto TP and replicas unless given.
 func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadFlags, qf *queryFlags, asJSON bool) error {
 	fs := cmd.Flags()
 	var base model.Query
@@ -232,13 +233,16 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 	if wf.gpu != "" {
 		g, err := sl.cat.GPU(wf.gpu)
 		if err != nil {
-			return usage(fmt.Errorf("--gpu: %w", err))
+			return usage(model.Msg("--gpu: %v", err))
+		}
+		if why := serve.Unservable(g); !why.IsZero() {
+			return usage(model.Msg("--gpu %s: %s; pick another GPU, or leave --gpu out to rank those that serve", g.Key, env.lang.Message(why)))
 		}
 		q.GPUs = []string{g.Key}
 	}
 	for _, n := range []string{"gpus", "budget-month", "deadline-hours", "sort", "allow-multi-node"} {
 		if fs.Changed(n) {
-			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by $ per million output tokens", n))
+			sl.warnings = append(sl.warnings, model.Msg("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by the cost of the load given (per hour), or per million output tokens without one", n))
 		}
 	}
 	plans, err := serve.RankServing(&sl.w.Model, sl.s, serve.Offers(sl.cat, q))
@@ -285,7 +289,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	}
 	for _, n := range exportServeIgnored {
 		if fs.Changed(n) {
-			sl.warnings = append(sl.warnings, fmt.Sprintf("--%s ignored: serving runs vllm serve; the split is --tp, --pp and --replicas", n))
+			sl.warnings = append(sl.warnings, model.Msg("--%s ignored: serving runs vllm serve; the split is --tp, --pp and --replicas", n))
 		}
 	}
 	q, err := qf.query(fs, cat, true, model.Query{})
@@ -304,16 +308,22 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if ef.region != "" {
 		q.Regions = []string{ef.region}
 	}
+	if g, err := cat.GPU(in.GPU); err == nil {
+		if why := serve.Unservable(g); !why.IsZero() {
+			return true, usage(model.Msg("%s/%s cannot serve with vLLM: %s; pick another instance (gpuplan recommend --task inference ranks those that serve)",
+				in.Provider, in.Type, env.lang.Message(why)))
+		}
+	}
 	offers := serve.Offers(&one, q)
 	if len(offers) == 0 {
-		return true, usage(fmt.Errorf("%s/%s has no %s price to serve from", in.Provider, in.Type, q.Pricing))
+		return true, usage(model.Msg("%s/%s has no %s price to serve from", in.Provider, in.Type, model.Msg(string(q.Pricing))))
 	}
 	p, err := serve.PlanServing(&sl.w.Model, sl.s, offers[0])
 	if err != nil {
 		return true, serveErr(err)
 	}
 	if !p.Fits {
-		return true, usage(fmt.Errorf("%s/%s cannot serve the model: %s (see gpuplan recommend --task inference)", in.Provider, in.Type, strings.Join(p.Reasons, "; ")))
+		return true, usage(model.Msg("%s/%s cannot serve the model: %s (see gpuplan recommend --task inference)", in.Provider, in.Type, strings.Join(p.Reasons, "; ")))
 	}
 	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image})
 	if err != nil {
@@ -321,7 +331,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	}
 	out, err := srv.Render(ef.format)
 	if err != nil {
-		return true, usage(fmt.Errorf("--format %s: %w", ef.format, err))
+		return true, usage(model.Msg("--format %s: %v", ef.format, err))
 	}
 	if ef.format == launch.FormatTOML {
 		// The whole configuration, so `gpuplan --config` reopens it: the
@@ -337,14 +347,14 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
 		cfg.ServeLaunch = srv.ServeLaunch()
 		if out, err = config.Encode(&cfg); err != nil {
-			return true, fmt.Errorf("--format toml: %w", err)
+			return true, model.Msg("--format toml: %v", err)
 		}
 	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {
 		return true, err
 	}
-	env.lang.Fprintf(env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
+	sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
 		ef.format, in.Provider, in.Type, p.Offer.Region, model.Count(p.Nodes, "node"), in.GPUCount, in.GPU, p.TP, p.PP, model.Count(p.Replicas, "replica"), env.lang.T(string(p.Offer.Pricing)), ef.output)
 	return true, nil
 }

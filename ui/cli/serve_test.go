@@ -65,8 +65,10 @@ func TestServeEstimate(t *testing.T) {
 		{"70b bf16 on one GPU", []string{"--model", "llama-3.1-70b", "--max-model-len", "4k", "--gpu", "h100-sxm", "--gpus", "1"},
 			1, 0, 2 * 80 * 8 * 128 * 2, "bf16", 4096, false, 0},
 		// The older keys: context-len is max_model_len; 8B: 2 × 32 × 8 × 128 × 2 B.
+		// 8 sequences on one A10G decode slower than the default TPOT
+		// target (100 ms), so two replicas share them.
 		{"older keys", []string{"--model", "llama-3.1-8b", "--context-len", "4096", "--sequences", "8", "--gpu", "a10g"},
-			1, 1, 131072, "bf16", 4096, true, 1},
+			1, 2, 131072, "bf16", 4096, true, 1},
 		// A quantized config.json is served in its format.
 		{"awq config.json", []string{"--hf-config", awq, "--max-model-len", "4096", "--gpu", "l4"},
 			1, 1, 131072, "awq", 4096, true, 1},
@@ -141,8 +143,9 @@ func TestServeErrors(t *testing.T) {
 	}
 }
 
-// TestServeRecommend: offers meeting the targets come first, cheapest per
-// million output tokens first; the others say why.
+// TestServeRecommend: offers meeting the targets come first, the
+// cheapest per hour that carries the fixed load (32 concurrent requests)
+// first; the others say why.
 func TestServeRecommend(t *testing.T) {
 	code, out, errs := runServeCLI(t, "recommend", "--json", "--model", "llama-3.1-70b", "--task", "inference", "--weight-format", "awq",
 		"--max-model-len", "8k", "--prompt-tokens", "2k", "--output-tokens", "512", "--concurrency", "32", "--tpot-ms", "50", "--providers", "aws,lambda")
@@ -174,10 +177,10 @@ func TestServeRecommend(t *testing.T) {
 		if !o.Meets || !o.Fits || len(o.Reasons) != 0 || o.Memory.KVCacheGiB <= 0 {
 			t.Errorf("offer %d %s: meets %v, fits %v, KV cache %v GiB, reasons %q: a miss among the offers", i, o.Offer, o.Meets, o.Fits, o.Memory.KVCacheGiB, o.Reasons)
 		}
-		if o.USDPerMillionOutputTokens == nil || *o.USDPerMillionOutputTokens < last {
-			t.Errorf("offer %d %s: $/Mtok %v out of order (previous %v)", i, o.Offer, o.USDPerMillionOutputTokens, last)
+		if o.USDPerHour == nil || *o.USDPerHour < last {
+			t.Errorf("offer %d %s: $/h %v out of order (previous %v)", i, o.Offer, o.USDPerHour, last)
 		} else {
-			last = *o.USDPerMillionOutputTokens
+			last = *o.USDPerHour
 		}
 		if o.TPOTMs > 50 || o.TP < 1 || o.Replicas < 1 || o.KVTokens < 8192 {
 			t.Errorf("offer %d %s meets with tpot %v ms, tp %d, replicas %d, kv %d", i, o.Offer, o.TPOTMs, o.TP, o.Replicas, o.KVTokens)

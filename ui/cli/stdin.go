@@ -2,13 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 )
 
@@ -21,21 +20,21 @@ const stdinPath = "-"
 // paths (hf_config) are taken from the working directory.
 func readConfigStdin(in io.Reader) (config.Config, error) {
 	if in == nil {
-		return config.Config{}, usage(errors.New("--config -: standard input is not available here; give a file"))
+		return config.Config{}, usage(model.Msg("--config -: standard input is not available here; give a file"))
 	}
 	b, err := io.ReadAll(io.LimitReader(in, safeio.Config.MaxBytes+1))
 	if err != nil {
-		return config.Config{}, usage(fmt.Errorf("--config -: reading standard input: %w", err))
+		return config.Config{}, usage(model.Msg("--config -: reading standard input: %v", err))
 	}
 	if int64(len(b)) > safeio.Config.MaxBytes {
-		return config.Config{}, usage(fmt.Errorf("--config -: standard input is above the %d KiB limit for a config", safeio.Config.MaxBytes>>10))
+		return config.Config{}, usage(model.Msg("--config -: standard input is above the %d KiB limit for a config", safeio.Config.MaxBytes>>10))
 	}
 	if err := safeio.CheckTOMLDepth(b); err != nil {
-		return config.Config{}, usage(fmt.Errorf("--config -: %w", err))
+		return config.Config{}, usage(model.Msg("--config -: %v", err))
 	}
 	c, err := config.Decode(b)
 	if err != nil {
-		return config.Config{}, usage(fmt.Errorf("standard input: %w", err))
+		return config.Config{}, usage(model.Msg("standard input: %v", err))
 	}
 	return c, nil
 }

@@ -2,26 +2,37 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/progress"
 	"github.com/charmbracelet/x/term"
+	"github.com/dustin/go-humanize"
 	"github.com/spf13/cobra"
 
+	"github.com/gpuplan/gpuplan/data/update"
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // CatalogUpdate is what gpuplan catalog update asks of Env.UpdateCatalog
 // (main wires data/update.Run): empty lists mean the defaults.
 type CatalogUpdate struct {
-	Providers []string
+	Providers []string // checked: update.CheckProviders
 	Sources   []string // base URLs tried in order; --source puts a mirror first
-	Force     bool     // accept a result that drops more than half of a provider's types
-	// Progress is called after each provider; nil when quiet.
-	Progress func(done, total int64)
+	// AllowRedirects are hosts a redirect may lead to besides the host
+	// asked (--allow-redirect).
+	AllowRedirects []string
+	Force          bool // accept a result that drops more than half of a provider's types
+	// Progress is called as bytes arrive and when each provider is done.
+	Progress func(update.Progress)
 }
 
 func newUpdateCmd(env *Env) *cobra.Command {
@@ -35,62 +46,116 @@ public OCI price list (all credential-free), checks them with the same importer 
 and writes one dated overlay per provider to $XDG_DATA_HOME/gpuplan/catalog.d/,
 which every later command reads. A provider whose fetch fails keeps its previous
 file (exit 1); a result that drops more than half of a provider's types is refused
-unless --force. It honours HTTPS_PROXY and runs only when asked.`,
+unless --force. Prices the guards flag (spot above on-demand, far below the
+type's median, below half the lowest price the catalog knows for the GPU, or
+below half the type's own catalog price in that region) are held back, --force
+or not: not written, so never ranked, and listed in the summary.
+
+Each provider has 5 minutes, a connection 15 s, and a transfer slower than 1 KiB/s
+over 30 s is cut off. Redirects are followed on the same host only (--allow-redirect
+adds one). --source is a SkyPilot mirror: with it, azure and oci (their own APIs)
+are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 		Example: `  gpuplan catalog update
   gpuplan catalog update --providers aws,gcp
   gpuplan catalog update --source https://mirror.example.com/catalogs`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if env.UpdateCatalog == nil {
-				return fmt.Errorf("this build cannot update the catalog")
+				return model.Msg("this build cannot update the catalog")
 			}
 			for i, s := range o.Sources {
 				s = strings.TrimRight(strings.TrimSpace(s), "/")
-				if !strings.HasPrefix(s, "https://") && !strings.HasPrefix(s, "http://") {
-					return usage(fmt.Errorf("--source %q: want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)", s))
+				u, err := url.Parse(s)
+				if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
+					return usage(model.Msg("--source %q: want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)", s))
 				}
 				o.Sources[i] = s
 			}
 			for i, p := range o.Providers {
 				o.Providers[i] = strings.ToLower(strings.TrimSpace(p))
 			}
-			bar := progressBar(env.lang, env.Stderr)
-			if bar != nil {
-				o.Progress = bar
+			if err := update.CheckProviders(o.Providers); err != nil {
+				return usage(model.Msg("--providers: %v", err))
 			}
+			if len(o.Sources) > 0 {
+				for _, p := range o.Providers {
+					if !slices.Contains(update.MirrorProviders(), p) {
+						return usage(model.Msg("--source serves SkyPilot's files (every provider but azure and oci); %s comes from its own price API: leave it out of --providers or drop --source", p))
+					}
+				}
+			}
+			for i, h := range o.AllowRedirects {
+				h = strings.ToLower(strings.TrimSpace(h))
+				if h == "" || strings.ContainsAny(h, "/@ ") || strings.IndexFunc(h, func(r rune) bool { return !termsafe.Safe(r) }) >= 0 {
+					return usage(model.Msg("--allow-redirect %q: want a host name such as mirror.example.com (or host:port)", h))
+				}
+				o.AllowRedirects[i] = h
+			}
+			o.Progress = updateProgress(env.lang, env.Stderr)
 			ctx := cmd.Context()
 			if ctx == nil {
 				ctx = context.Background()
 			}
 			summary, err := env.UpdateCatalog(ctx, o)
-			if bar != nil {
-				fmt.Fprint(env.Stderr, "\r\x1b[2K") // clear the bar's line
+			for _, l := range summary {
+				fmt.Fprintln(env.Stdout, termsafe.Lines(env.lang.Message(l)))
 			}
-			fmt.Fprint(env.Stdout, localizeLines(env.lang, summary))
 			if err != nil {
-				return fmt.Errorf("catalog update: %w", err)
+				if errors.Is(err, update.ErrUnknownProvider) || errors.Is(err, update.ErrNoMirror) {
+					return usage(model.Msg("catalog update: %v", err))
+				}
+				return model.Msg("catalog update: %v", err)
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&o.Providers, "providers", nil, "only these providers (aws, gcp, lambda, nebius, azure, oci); comma-separated")
-	cmd.Flags().StringArrayVar(&o.Sources, "source", nil, "a mirror's base URL, tried instead of the defaults; repeatable, in order")
+	cmd.Flags().StringSliceVar(&o.Providers, "providers", nil, "only these providers (default: "+strings.Join(update.DefaultProviders, ", ")+"; also runpod, yotta, vast, lium, hyperbolic); comma-separated")
+	cmd.Flags().StringArrayVar(&o.Sources, "source", nil, "a SkyPilot mirror's base URL, tried instead of the defaults (every provider but azure and oci); repeatable, in order")
+	cmd.Flags().StringArrayVar(&o.AllowRedirects, "allow-redirect", nil, "a host redirects may lead to besides the one asked; repeatable")
 	cmd.Flags().BoolVar(&o.Force, "force", false, "accept a result that drops more than half of a provider's types")
+	_ = cmd.RegisterFlagCompletionFunc("providers", func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return list(s, update.KnownProviders())
+	})
 	return cmd
 }
 
-// progressBar returns a callback drawing a bubbles progress bar on w when
-// w is a terminal, or nil (quiet) when it is piped or a file.
-func progressBar(p *i18n.Printer, w io.Writer) func(done, total int64) {
+// updateProgress returns the progress callback: on a terminal, one line
+// redrawn in place (a bar over the providers, the provider and bytes so
+// far), cleared at the end; otherwise one line on w per provider when it
+// is done, with its bytes and time, so a log says where the time went.
+func updateProgress(p *i18n.Printer, w io.Writer) func(update.Progress) {
 	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(f.Fd()) {
-		return nil
+		return func(pr update.Progress) {
+			if !pr.Done {
+				return
+			}
+			state := p.T("done")
+			if pr.Err != nil {
+				state = p.T("failed")
+			}
+			p.Fprintf(w, "gpuplan: catalog update: %s %s (%s in %s)\n", termsafe.String(pr.Provider), state,
+				humanize.Bytes(uint64(pr.Bytes)), pr.Elapsed.Round(100*time.Millisecond))
+		}
 	}
-	bar := progress.New(progress.WithWidth(40), progress.WithDefaultBlend())
-	return func(done, total int64) {
-		if total <= 0 {
+	bar := progress.New(progress.WithWidth(30), progress.WithDefaultBlend())
+	var last time.Time
+	return func(pr update.Progress) {
+		if pr.Total <= 0 {
 			return
 		}
-		p.Fprintf(w, "\r%s %d/%d providers", bar.ViewAs(float64(done)/float64(total)), done, total)
+		if !pr.Done && time.Since(last) < 100*time.Millisecond && pr.Bytes > 0 {
+			return // a redraw per chunk would flood a slow terminal
+		}
+		last = time.Now()
+		done := pr.Index
+		if pr.Done {
+			done++
+		}
+		p.Fprintf(w, "\r\x1b[2K%s %d/%d providers · %s %s", bar.ViewAs(float64(done)/float64(pr.Total)), done, pr.Total,
+			termsafe.String(pr.Provider), humanize.Bytes(uint64(pr.Bytes)))
+		if pr.Done && done == pr.Total {
+			io.WriteString(w, "\r\x1b[2K") // clear the line for the summary
+		}
 	}
 }

@@ -2,7 +2,7 @@ package cli
 
 import (
 	"encoding/csv"
-	"fmt"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -30,7 +30,7 @@ func (i intValue) Set(s string) error {
 	}
 	q, err := model.ParseQuantity(s)
 	if err != nil || q != math.Trunc(q) || q > math.MaxInt32 {
-		return fmt.Errorf("want a whole number such as 8 or 2k")
+		return model.Msg("want a whole number such as 8 or 2k")
 	}
 	*i.v = int(q)
 	return nil
@@ -51,13 +51,41 @@ func (f floatValue) String() string {
 func (f floatValue) Set(s string) error {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("want a number such as 0.4")
+		return model.Msg("want a number such as 0.4")
 	}
 	*f.v = v
 	return nil
 }
 
 func (floatValue) Type() string { return "float" }
+
+// noneFloatValue is floatValue that also takes "none", stored as -1 (a
+// target asked to be absent; the merge turns it into the request's
+// NoTPOTTarget).
+type noneFloatValue struct{ v *float64 }
+
+func (f noneFloatValue) String() string {
+	if f.v != nil && *f.v == -1 {
+		return "none"
+	}
+	return floatValue(f).String()
+}
+
+func (f noneFloatValue) Set(s string) error {
+	if strings.EqualFold(strings.TrimSpace(s), "none") {
+		*f.v = -1
+		return nil
+	}
+	if err := floatValue(f).Set(s); err != nil || *f.v < 0 {
+		*f.v = 0
+		return model.Msg(`want a number of milliseconds such as 50, or "none"`)
+	}
+	return nil
+}
+
+func (noneFloatValue) Type() string { return "ms|none" }
+
+func (f noneFloatValue) target() any { return f.v }
 
 // quantityValue is a count with an optional suffix: 7B, 110M, 1.2T, 7e9.
 type quantityValue struct{ v *float64 }
@@ -72,7 +100,7 @@ func (q quantityValue) String() string {
 func (q quantityValue) Set(s string) error {
 	v, err := model.ParseQuantity(s)
 	if err != nil {
-		return fmt.Errorf("want a count such as 7e9, 7B, 110M or 1.2T")
+		return model.Msg("want a count such as 7e9, 7B, 110M or 1.2T")
 	}
 	*q.v = v
 	return nil
@@ -98,7 +126,7 @@ func (e enumValue[T]) String() string {
 func (e enumValue[T]) Set(s string) error {
 	v, err := e.parse(s)
 	if err != nil {
-		return fmt.Errorf("want %s", joinOr(e.names))
+		return model.Msg("want %s", joinOr(e.names))
 	}
 	*e.v = v
 	return nil
@@ -106,12 +134,12 @@ func (e enumValue[T]) Set(s string) error {
 
 func (e enumValue[T]) Type() string { return "string" }
 
-func joinOr[T ~string](names []T) string {
+func joinOr[T ~string](names []T) model.Message {
 	s := make([]string, len(names))
 	for i, n := range names {
 		s[i] = string(n)
 	}
-	return model.OrList(s)
+	return model.OrMsg(s)
 }
 
 // tokensValue is a sequence length: a k suffix means 1024, as in "8k
@@ -127,7 +155,7 @@ func (t tokensValue) Set(s string) error {
 	}
 	n, err := model.ParseTokens(s)
 	if err != nil {
-		return fmt.Errorf("want a whole number of tokens such as 2048 or 8k (8192)")
+		return model.Msg("want a whole number of tokens such as 2048 or 8k (8192)")
 	}
 	*t.v = n
 	return nil
@@ -156,6 +184,32 @@ func (b boolValue) target() any       { return b.v }
 func (l listValue) target() any       { return l.v }
 
 // stringValue is a text flag (a path or a catalog key).
+// torchValue is --torch: the PyTorch release, "2.4".
+type torchValue struct{ v *model.TorchVersion }
+
+func (t torchValue) String() string {
+	if t.v == nil {
+		return ""
+	}
+	return t.v.String()
+}
+
+func (t torchValue) Set(s string) error {
+	v, err := model.ParseTorchVersion(s)
+	var te *model.TorchError
+	if errors.As(err, &te) { // the flag names itself: the reason alone
+		return te.Why
+	}
+	if err != nil {
+		return err
+	}
+	*t.v = v
+	return nil
+}
+
+func (torchValue) Type() string  { return "string" }
+func (t torchValue) target() any { return t.v }
+
 type stringValue struct{ v *string }
 
 func (s stringValue) String() string {

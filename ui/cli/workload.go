@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
 	"reflect"
 	"strings"
 
@@ -126,6 +124,12 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return suggestValue[model.Loss]{&f.set.Loss, model.ParseLoss, model.Losses}
 		}},
+	{name: "torch", key: "workload.torch", usage: "PyTorch release the job runs on, e.g. 1.13 or 2.4: older releases keep gradients between steps, step Adam per parameter, load every CUDA kernel and have no fused attention (default " + model.DefaultTorch.String() + ", the current stable)",
+		value: func(f *workloadFlags) pflag.Value { return torchValue{&f.set.Torch} }},
+	{name: "trainer", key: "workload.trainer", usage: "training library: hf (Transformers, PEFT, Accelerate) or litgpt (LitGPT on Lightning Fabric) (default hf)",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.Trainer]{&f.set.Trainer, model.ParseTrainer, model.Trainers}
+		}},
 	{name: "quant-type", key: "workload.quant_type", usage: "qlora: bitsandbytes 4-bit type nf4 or fp4 (default nf4)",
 		value: func(f *workloadFlags) pflag.Value {
 			return suggestValue[model.QuantType]{&f.set.QuantType, model.ParseQuantType, model.QuantTypes}
@@ -159,8 +163,8 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.RequestsPerSec} }},
 	{name: "ttft-ms", key: "serve.ttft_ms", usage: "serving: target time to first token, ms", check: positive,
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.TTFTTargetMs} }},
-	{name: "tpot-ms", key: "serve.tpot_ms", usage: "serving: target time per output token, ms", check: positive,
-		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.TPOTTargetMs} }},
+	{name: "tpot-ms", key: "serve.tpot_ms", usage: "serving: target time per output token, ms, or none (default 100: 10 tokens/s, faster than people read)", check: positiveOrNone,
+		value: func(f *workloadFlags) pflag.Value { return noneFloatValue{&f.set.Serve.TPOTTargetMs} }},
 	{name: "pp", key: "serve.pipeline_parallel_size", usage: "serving: pipeline-parallel stages across nodes (default: 1 unless the model needs more; estimate with --gpus: 1)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.PP} }},
 	{name: "replicas", key: "serve.replicas", usage: "serving: model copies behind a load balancer, or auto",
@@ -206,11 +210,16 @@ func (f *workloadFlags) merge(fs *pflag.FlagSet, w *config.WorkloadAnswers) erro
 		v := r.value(f)
 		if r.check != nil {
 			if err := r.check(v); err != nil {
-				return usage(fmt.Errorf("--%s %w", r.name, err))
+				return usage(model.Msg("--%s %v", r.name, err))
 			}
 		}
 		to := reflect.ValueOf(r.value(&dst).(target).target()).Elem()
 		to.Set(reflect.ValueOf(v.(target).target()).Elem())
+	}
+	if fs.Changed("tpot-ms") { // none (-1 here) asks for no target; a number clears a file's none
+		sv := &dst.set.Serve
+		sv.NoTPOTTarget = sv.TPOTTargetMs < 0
+		sv.TPOTTargetMs = max(sv.TPOTTargetMs, 0)
 	}
 	*w = dst.set
 	return nil
@@ -221,14 +230,22 @@ type target interface{ target() any }
 
 func atLeast1(v pflag.Value) error {
 	if n := *v.(target).target().(*int); n <= 0 {
-		return fmt.Errorf("must be ≥ 1, got %d", n)
+		return model.Msg("must be ≥ 1, got %d", n)
 	}
 	return nil
 }
 
+// positiveOrNone checks a target that may be none (noneFloatValue's -1).
+func positiveOrNone(v pflag.Value) error {
+	if *v.(target).target().(*float64) == -1 {
+		return nil
+	}
+	return positive(v)
+}
+
 func positive(v pflag.Value) error {
 	if x := *v.(target).target().(*float64); !(x > 0) {
-		return fmt.Errorf("must be > 0, got %v", x)
+		return model.Msg("must be > 0, got %v", x)
 	}
 	return nil
 }
@@ -237,7 +254,7 @@ func positive(v pflag.Value) error {
 func fraction(hint string) func(pflag.Value) error {
 	return func(v pflag.Value) error {
 		if x := *v.(target).target().(*float64); !(x > 0 && x <= 1) {
-			return fmt.Errorf("must be in (0, 1], got %v (%s)", x, hint)
+			return model.Msg("must be in (0, 1], got %v (%s)", x, hint)
 		}
 		return nil
 	}
@@ -247,9 +264,9 @@ func fraction(hint string) func(pflag.Value) error {
 // --config file's request (zero without one): the one merge of flags over
 // a file. Model flags replace the base's model. It checks what only flags
 // can get wrong; the model itself is resolved by config.WorkloadAnswers.
-func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base config.WorkloadAnswers) (config.WorkloadAnswers, []string, error) {
+func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base config.WorkloadAnswers) (config.WorkloadAnswers, []model.Message, error) {
 	w := base
-	var warnings []string
+	var warnings []model.Message
 	changed := fs.Changed
 	anyShape := false
 	for _, n := range []string{"layers", "hidden", "heads", "kv-heads", "ffn", "vocab", "family"} {
@@ -262,13 +279,13 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		}
 	}
 	if sources > 1 {
-		return w, nil, usage(errors.New("give one of --model, --params or --hf-config"))
+		return w, nil, usage(model.Msg("give one of --model, --params or --hf-config"))
 	}
 	replaceModel := func() { w.Model, w.HFConfig, w.Custom, w.Safetensors = "", "", nil, "" }
 	switch {
 	case changed("model"):
 		if _, err := cat.Model(f.model); err != nil {
-			return w, nil, usage(fmt.Errorf("--model: %w", err))
+			return w, nil, usage(model.Msg("--model: %v", err))
 		}
 		replaceModel()
 		w.Model = f.model
@@ -277,13 +294,13 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		w.HFConfig = f.set.HFConfig
 	case changed("params"):
 		if p := f.custom.Params; p < 1 || p > model.MaxParams {
-			return w, nil, usage(fmt.Errorf("--params must be between 1 and %.0e, got %g", model.MaxParams, f.custom.Params))
+			return w, nil, usage(model.Msg("--params must be between 1 and %.0e, got %g", model.MaxParams, f.custom.Params))
 		}
 		replaceModel()
 		w.Custom = &config.CustomModel{Params: f.custom.Params}
 	case anyShape || changed("safetensors"):
 	case w.Model == "" && w.HFConfig == "" && w.Custom == nil:
-		return w, nil, usage(errors.New("no model: give --model KEY (list: gpuplan catalog models), --params N, --hf-config PATH or --safetensors PATH"))
+		return w, nil, usage(model.Msg("no model: give --model KEY (list: gpuplan catalog models), --params N, --hf-config PATH or --safetensors PATH"))
 	}
 	if changed("safetensors") {
 		w.Safetensors = f.set.Safetensors
@@ -292,14 +309,14 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		// A shape on the command line is a custom model; over a catalog
 		// model it starts from that model's shape.
 		if w.HFConfig != "" {
-			return w, nil, usage(errors.New("--layers, --hidden, --heads, --kv-heads, --ffn, --vocab and --family describe a custom model; edit the config.json instead"))
+			return w, nil, usage(model.Msg("--layers, --hidden, --heads, --kv-heads, --ffn, --vocab and --family describe a custom model; edit the config.json instead"))
 		}
 		if w.Custom == nil {
 			w.Custom = &config.CustomModel{}
 			if w.Model != "" {
 				a, err := cat.Model(w.Model)
 				if err != nil {
-					return w, nil, usage(fmt.Errorf("--model: %w", err))
+					return w, nil, usage(model.Msg("--model: %v", err))
 				}
 				w.Custom = config.AnswersFor(model.Workload{Model: model.Architecture{Family: a.Family, Layers: a.Layers,
 					Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.KVHeads, FFN: a.FFN, Vocab: a.Vocab}}).Custom
@@ -311,7 +328,7 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		if changed("family") {
 			fam, err := model.ParseFamily(f.family)
 			if err != nil {
-				return w, nil, usage(fmt.Errorf("--family: %w", err))
+				return w, nil, usage(model.Msg("--family: %v", err))
 			}
 			c.Family = fam
 		}
@@ -335,15 +352,15 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 					missing = append(missing, m.n)
 				}
 			}
-			return w, nil, usage(fmt.Errorf("a custom shape needs %s as well", strings.Join(missing, ", ")))
+			return w, nil, usage(model.Msg("a custom shape needs %s as well", strings.Join(missing, ", ")))
 		}
 	}
 
 	if changed("concurrency") && changed("rps") {
-		return w, nil, usage(errors.New("give --concurrency or --rps, not both"))
+		return w, nil, usage(model.Msg("give --concurrency or --rps, not both"))
 	}
 	if changed("dataset-samples") && changed("dataset-tokens") {
-		return w, nil, usage(errors.New("give --dataset-samples or --dataset-tokens, not both"))
+		return w, nil, usage(model.Msg("give --dataset-samples or --dataset-tokens, not both"))
 	}
 	if err := f.merge(fs, &w); err != nil {
 		return w, nil, err
@@ -369,16 +386,16 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 		w.Strategy = model.DDP
 	}
 	if changed("strategy") && f.set.Strategy == model.Single && w.GPUs/max(w.TP, 1) > 1 {
-		warnings = append(warnings, fmt.Sprintf("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
+		warnings = append(warnings, model.Msg("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
 	}
 	return w, warnings, nil
 }
 
 // ignoredFlags warns about flags that do not apply to the resolved
 // workload w.
-func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []string {
+func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []model.Message {
 	changed := fs.Changed
-	var warnings []string
+	var warnings []model.Message
 	vision := w.Model.Family.Vision()
 	task := w.Task
 	if task == "" {
@@ -400,12 +417,12 @@ func ignoredFlags(fs *pflag.FlagSet, w *model.Workload) []string {
 		{"grad-accum", task == model.TaskInference, "inference has no gradients"},
 	} {
 		if changed(ig.flag) && ig.when {
-			warnings = append(warnings, fmt.Sprintf("--%s ignored: %s", ig.flag, ig.why))
+			warnings = append(warnings, model.Msg("--%s ignored: %v", ig.flag, model.Msg(ig.why)))
 		}
 	}
 	for _, n := range serveFlagNames {
 		if changed(n) && task != model.TaskInference {
-			warnings = append(warnings, fmt.Sprintf("--%s ignored: it is for --task inference", n))
+			warnings = append(warnings, model.Msg("--%s ignored: it is for --task inference", n))
 		}
 	}
 	return append(warnings, ignoredEstimatorFlags(fs, w)...)

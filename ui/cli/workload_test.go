@@ -16,10 +16,11 @@ import (
 // config encoder, and reads back as the same request.
 func TestWorkloadTableKeys(t *testing.T) {
 	samples := map[string]string{ // the first valid value by the flag's type, where that is not enough
-		"bool": "true", "int": "3", "tokens": "3", "float": "0.5", "count": "3", "stringSlice": "q,v", "count|auto": "2",
+		"bool": "true", "int": "3", "tokens": "3", "float": "0.5", "count": "3", "stringSlice": "q,v", "count|auto": "2", "ms|none": "none",
 	}
 	enums := map[string]string{"framework": "jax", "task": "lora", "precision": "fp32", "optimizer": "sgd", "strategy": "zero3",
-		"recipe": "pure16", "loss": "chunked", "quant-type": "fp4", "weight-format": "fp8", "kv-cache-dtype": "fp8"}
+		"recipe": "pure16", "loss": "chunked", "quant-type": "fp4", "weight-format": "fp8", "kv-cache-dtype": "fp8",
+		"torch": "1.13", "trainer": "litgpt"}
 	base := config.WorkloadAnswers{Model: "gpt2"}
 	for _, r := range workloadTable {
 		if r.key == "" {

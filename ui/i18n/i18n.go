@@ -3,6 +3,7 @@ package i18n
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"sort"
 	"strings"
 	"sync"
@@ -125,16 +126,68 @@ func (p *Printer) T(s string) string {
 }
 
 // Message renders a model message in p's language; its arguments that
-// are themselves messages are rendered first.
+// are themselves messages, or errors, are rendered first (Error).
 func (p *Printer) Message(m model.Message) string {
 	args := make([]any, len(m.Args))
 	for i, a := range m.Args {
-		if n, ok := a.(model.Message); ok {
+		switch n := a.(type) {
+		case model.Message:
 			a = p.Message(n)
+		case error:
+			a = p.Error(n)
 		}
 		args[i] = a
 	}
 	return p.Sprintf(m.Key, args...)
+}
+
+// Error renders err in p's language by its structure, never by matching
+// its English text against formats:
+//   - a model.Message, or an error that gives one (Message() model.Message:
+//     a *model.KindError, *model.FieldError, *config.Error), through the
+//     catalogue, its error arguments rendered the same way;
+//   - errors joined by errors.Join, one a line, as their Error has them;
+//   - a *fs.PathError as "op path: reason";
+//   - a wrapper whose text is the error it wraps (a usage mark) as that error;
+//   - any other error with nothing inside (a sentinel, an OS error number)
+//     by its text as a key, which is the sentence itself;
+//   - what is left (fmt.Errorf text around an error) as it is: English.
+//
+// English (a nil Printer) is err.Error(), byte for byte.
+func (p *Printer) Error(err error) string {
+	if err == nil {
+		return ""
+	}
+	if p == nil {
+		return err.Error()
+	}
+	switch e := err.(type) {
+	case model.Message:
+		return p.Message(e)
+	case interface{ Message() model.Message }:
+		return p.Message(e.Message())
+	case *fs.PathError:
+		return p.Sprintf("%s %s: %s", e.Op, e.Path, p.Error(e.Err))
+	case interface{ Unwrap() []error }:
+		parts := e.Unwrap()
+		text := make([]string, len(parts))
+		for i, part := range parts {
+			text[i] = part.Error()
+		}
+		if strings.Join(text, "\n") != err.Error() {
+			return err.Error() // fmt.Errorf with several %w: its own words
+		}
+		for i, part := range parts {
+			text[i] = p.Error(part)
+		}
+		return strings.Join(text, "\n")
+	case interface{ Unwrap() error }:
+		if inner := e.Unwrap(); inner != nil && inner.Error() == err.Error() {
+			return p.Error(inner)
+		}
+		return err.Error()
+	}
+	return p.T(err.Error())
 }
 
 // Messages renders each of ms.

@@ -1,11 +1,15 @@
 package i18n
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"unicode"
 
@@ -383,5 +387,35 @@ func TestTracingListsUntranslated(t *testing.T) {
 	p.Sprintf("%s %d", "x", 1) // no words: nothing to translate
 	if got := p.Untranslated(); !slices.Equal(got, []string{"a message nobody translated %d"}) {
 		t.Errorf("Untranslated = %q", got)
+	}
+}
+
+// TestErrorByStructure: an error is rendered by what it is made of — a
+// message and the errors it names, a kind error, errors.Join's parts, a
+// path error, an OS error number — each part through the catalogue, so
+// no English sentence is matched against formats; English is Error()
+// byte for byte.
+func TestErrorByStructure(t *testing.T) {
+	zh := New(language.SimplifiedChinese)
+	notFound := &fs.PathError{Op: "open", Path: "run.toml", Err: syscall.ENOENT}
+	kind := model.Errorf(model.ErrNotFound, "unknown %s %q (list them with %s)", model.Msg("model"), "lama", "gpuplan catalog models")
+	for _, tc := range []struct {
+		err error
+		zh  string
+	}{
+		{model.Msg("--config %s: %v", "run.toml", syscall.ENOENT), "--config run.toml：没有这个文件或目录"},
+		{model.Msg("--config %s: %v", "run.toml", notFound), "--config run.toml：open run.toml：没有这个文件或目录"},
+		{kind, `未找到：没有名为 "lama" 的模型（用 gpuplan catalog models 列出）`},
+		{model.Msg("%s: %v", "--model", kind), `--model：未找到：没有名为 "lama" 的模型（用 gpuplan catalog models 列出）`},
+		{errors.Join(model.Msg("--config %s: %v", "a.toml", syscall.ENOENT), syscall.EACCES), "--config a.toml：没有这个文件或目录\n权限不足"},
+		{fmt.Errorf("%w", model.Msg("no phases: add a [[phase]] table for each step")), "没有阶段：请为每一步加一个 [[phase]] 表"},
+		{fmt.Errorf("made up %d: %w", 1, syscall.ENOENT), "made up 1: no such file or directory"}, // fmt's own words: as they are
+	} {
+		if got := zh.Error(tc.err); got != tc.zh {
+			t.Errorf("%q: got %q, want %q", tc.err, got, tc.zh)
+		}
+		if got := (*Printer)(nil).Error(tc.err); got != tc.err.Error() {
+			t.Errorf("English %q, want %q", got, tc.err.Error())
+		}
 	}
 }

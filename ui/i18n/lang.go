@@ -1,9 +1,9 @@
 package i18n
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/model"
 	"golang.org/x/text/language"
 )
 
@@ -55,7 +55,7 @@ func Parse(s string) (language.Tag, error) {
 	if ok && (tag != language.English || isEnglish(s)) {
 		return tag, nil
 	}
-	return language.English, fmt.Errorf("unknown language %q: use en or zh-CN", s)
+	return language.English, model.Msg("unknown language %q: use en or zh-CN", s)
 }
 
 func isEnglish(s string) bool {

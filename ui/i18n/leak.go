@@ -32,10 +32,12 @@ func DefaultAllowlist() Allowlist {
 		PyTorch TensorFlow JAX vLLM DeepSpeed Megatron LM Hugging Face FlashAttention bitsandbytes GPTQ AWQ Liger
 		torch autocast nvidia smi max_memory_allocated max_memory_reserved scaled_dot_product_attention
 		pure16 fsdp-mixed deepspeed hf upcast fused chunked native eager
+		litgpt LitGPT Lightning Transformers Accelerate PEFT Adam
 		token r tp gpuplan USD CNY ViT CNN U-Net
 		Korthikanti Kaplan Dao PaLM MatMul4Bit MBU GPT N L e absmax logits softmax log-softmax dropout dtype roofline eager
 		amp-bf16 amp-fp16 AdamW Cut Cross-Entropy MixedPrecision Llama llm-foundry DeepLearningExamples DALI JPEG
-		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N all-reduce TTFT TPOT KiB PP auto`)
+		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N all-reduce TTFT TPOT KiB PP auto none Brysbaert
+		transformers peft vllm torchvision trl`)
 	for _, w := range markedWords() {
 		a[w] = true
 	}

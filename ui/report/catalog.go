@@ -108,6 +108,11 @@ type ModelRowJSON struct {
 	TiedEmbeddings   bool     `json:"tied_embeddings,omitempty"`
 	Experts          int      `json:"experts,omitempty"`
 	ExpertsPerToken  int      `json:"experts_per_token,omitempty"`
+	SharedExperts    int      `json:"shared_experts,omitempty"`
+	DenseLayers      int      `json:"dense_layers,omitempty"`
+	DenseFFN         int      `json:"dense_ffn,omitempty"`
+	KVLoRARank       int      `json:"kv_lora_rank,omitempty"`
+	VisionParams     int64    `json:"vision_params,omitempty"`
 	MaxPositions     int      `json:"max_positions,omitempty"`
 	PatchSize        int      `json:"patch_size,omitempty"`
 	ImageSize        int      `json:"image_size,omitempty"`
@@ -131,7 +136,8 @@ func NewModelRows(c *model.Catalog) []ModelRowJSON {
 			Params: i64(a.ParamCount()), ActiveParams: i64(a.ActiveParams()), PublishedParams: i64(a.PublishedParams),
 			Layers: a.Layers, DecoderLayers: a.DecoderLayers, Hidden: a.Hidden, Heads: a.Heads, KVHeads: a.KVHeads,
 			HeadDim: a.HeadDim, FFN: a.FFN, GatedMLP: a.GatedMLP, Vocab: a.Vocab, TiedEmbeddings: a.Tied,
-			Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken, MaxPositions: a.MaxPositions, PatchSize: a.PatchSize,
+			Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken, SharedExperts: a.SharedExperts, DenseLayers: a.DenseLayers,
+			DenseFFN: a.DenseFFN, KVLoRARank: a.KVLoRARank, VisionParams: i64(a.VisionParams), MaxPositions: a.MaxPositions, PatchSize: a.PatchSize,
 			ImageSize: a.ImageSize, ForwardGMACs: a.ForwardGMACs, ActivationMiB: a.ActivationMiBPerSample,
 			DefaultBatch: a.DefaultBatch, DefaultSeqLen: a.DefaultSeqLen, DefaultImageSize: a.DefaultImageSize,
 			Source: a.Source, ParamsSource: a.ParamsSource, AsOf: a.AsOf,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -16,8 +17,8 @@ import (
 // the time-against-cost Pareto front, and the single changes that save
 // the most. Build with Decide.
 type Decisions struct {
-	Offers        []model.OfferDecision // parallel to Recommendation.Offers
-	Spot          model.SpotAssumptions
+	Offers        []decide.Decision // parallel to Recommendation.Offers
+	Spot          decide.SpotAssumptions
 	HoursPerMonth float64
 	Front         []model.TimeCost // ParetoFront of every offer, fastest first
 	SavingsBase   float64          // the plan's cost the savings are measured against
@@ -33,8 +34,8 @@ type DecideInput struct {
 	Query    model.Query
 	// Rate gives the interruption rate of a spot instance type in a region
 	// (data.SpotRates); nil leaves out the spot estimates.
-	Rate          func(provider, region, instanceType string) model.InterruptionRate
-	Spot          model.SpotAssumptions
+	Rate          func(provider, region, instanceType string) decide.InterruptionRate
+	Spot          decide.SpotAssumptions
 	HoursPerMonth float64 // the user's use a month for commitments; 0: 730
 	// Savings turns on the "what saves the most" list (a few dozen
 	// Recommend calls).
@@ -47,17 +48,17 @@ const savingsPerKind = 6
 
 // Decide computes the decisions for rec.
 func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
-	d := &Decisions{Spot: in.Spot, HoursPerMonth: in.HoursPerMonth, Hints: in.Hints, Offers: make([]model.OfferDecision, len(rec.Offers))}
+	d := &Decisions{Spot: in.Spot, HoursPerMonth: in.HoursPerMonth, Hints: in.Hints, Offers: make([]decide.Decision, len(rec.Offers))}
 	if d.HoursPerMonth == 0 {
 		d.HoursPerMonth = model.HoursPerMonth
 	}
 	for i := range rec.Offers {
 		o := &rec.Offers[i]
-		var rate model.InterruptionRate
+		var rate decide.InterruptionRate
 		if in.Rate != nil {
 			rate = in.Rate(o.Instance.Provider, o.Region, o.Instance.Type)
 		}
-		d.Offers[i] = model.DecideOffer(in.Catalog, o, rate, in.Spot, d.HoursPerMonth)
+		d.Offers[i] = decide.ForOffer(in.Catalog, o, rate, in.Spot, d.HoursPerMonth)
 		if in.Rate == nil { // no rates at all: no spot estimate rather than a rate of zero
 			d.Offers[i].Spot, d.Offers[i].SpotErr = nil, ""
 		}
@@ -74,9 +75,9 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 }
 
 // SpotJSON is an offer's job on spot with interruptions counted
-// (model.SpotExpectedCost), with the assumptions it rests on.
+// (decide.SpotExpectedCost), with the assumptions it rests on.
 type SpotJSON struct {
-	model.SpotEstimate
+	decide.SpotEstimate
 	CheckpointWriteHours float64 `json:"checkpoint_write_hours"`
 	RestartHours         float64 `json:"restart_hours"`
 	// Assumptions names each input that is not a published figure:
@@ -143,7 +144,7 @@ func (j *RecommendJSON) AddDecisions(rec *model.Recommendation, d *Decisions) {
 }
 
 // spotAssumptions lists the inputs of an estimate that are assumptions.
-func spotAssumptions(rate model.InterruptionRate, a model.SpotAssumptions) []string {
+func spotAssumptions(rate decide.InterruptionRate, a decide.SpotAssumptions) []string {
 	out := []string{}
 	if rate.Assumption {
 		out = append(out, "interruption rate")
@@ -157,7 +158,7 @@ func spotAssumptions(rate model.InterruptionRate, a model.SpotAssumptions) []str
 	return out
 }
 
-func newSpotJSON(e *model.SpotEstimate, a model.SpotAssumptions, od *model.OfferDecision) *SpotJSON {
+func newSpotJSON(e *decide.SpotEstimate, a decide.SpotAssumptions, od *decide.Decision) *SpotJSON {
 	r := *e
 	for _, f := range []*float64{&r.InterruptionsPerHour, &r.Rate.PerMonth, &r.Rate.LowPerMonth, &r.Rate.HighPerMonth} {
 		*f = Round(*f, 6)
@@ -184,7 +185,7 @@ func roundBreakEven(b model.BreakEven) model.BreakEven {
 }
 
 // SpotLineIn is SpotLine in lang's language.
-func SpotLineIn(lang *i18n.Printer, e *model.SpotEstimate, a model.SpotAssumptions) string {
+func SpotLineIn(lang *i18n.Printer, e *decide.SpotEstimate, a decide.SpotAssumptions) string {
 	var b strings.Builder
 	lang.Fprintf(&b, "expected %s (P10–P90 %s–%s) in %s, %.2f interruptions", USD(e.ExpectedUSD), USD(e.P10USD), USD(e.P90USD),
 		HoursIn(lang, e.ExpectedHours), e.ExpectedInterruptions)

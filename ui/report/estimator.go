@@ -12,9 +12,9 @@ import (
 // PyTorch totals beside nvidia-smi's, the per-phase memory and the 90%
 // bands. JSON field names are stable: add, never rename.
 
-// BandConfidence is the share of calibration cases a band covers: the
-// bands are the 5th–95th percentiles of true / estimated
-// (model.BandFromRatios over data/testdata/calibration/cases.toml).
+// BandConfidence is the share of out-of-sample calibration errors a band
+// is built to hold (model.Band: split-conformal over the
+// leave-one-source-out residuals of data/testdata/calibration).
 const BandConfidence = 0.9
 
 // BandJSON is a 90% range of an estimate, in the estimate's unit.
@@ -23,6 +23,8 @@ type BandJSON struct {
 	High       float64 `json:"high"`
 	Confidence float64 `json:"confidence"` // BandConfidence
 	Cases      int     `json:"cases"`      // calibration cases behind the band; 0 for the fallback band
+	Sources    int     `json:"sources"`    // distinct sources among them
+	Group      string  `json:"group"`      // calibration group, e.g. "memory/nvidia-smi/decoder" (model.BandGroups)
 }
 
 // PhaseJSON is the memory live at one phase of a step.
@@ -53,12 +55,11 @@ func NewBreakdownJSON(m model.Memory) BreakdownJSON {
 }
 
 func newBandJSON(lo, hi float64, b model.Band) BandJSON {
-	return BandJSON{Low: lo, High: hi, Confidence: BandConfidence, Cases: b.Cases}
+	return BandJSON{Low: lo, High: hi, Confidence: BandConfidence, Cases: b.Cases, Sources: b.Sources, Group: b.Group}
 }
 
 // addEstimatorV2 fills out's estimator v2 fields from e and f.
 func addEstimatorV2(out *EstimateJSON, e *model.Estimate, f *model.Fit) {
-	w := &e.Workload
 	if e.Recipe != model.RecipeAuto {
 		out.Recipe = string(e.Recipe)
 	}
@@ -70,14 +71,17 @@ func addEstimatorV2(out *EstimateJSON, e *model.Estimate, f *model.Fit) {
 	for _, p := range e.PhaseList() {
 		m.Phases = append(m.Phases, PhaseJSON{Phase: string(p.Phase), Bytes: NewBreakdownJSON(p.Memory)})
 	}
-	b := newBandJSON(e.MemoryBand[0], e.MemoryBand[1], model.BandFor("memory", w))
+	b := newBandJSON(e.MemoryBand[0], e.MemoryBand[1], e.MemoryCalibration())
 	b.Low, b.High = float64(i64(b.Low)), float64(i64(b.High))
 	m.Band = &b
 	if e.HasTime {
-		out.Time = &TimeJSON{Hours: e.Hours, Band: newBandJSON(e.TimeBand[0], e.TimeBand[1], model.BandFor("time", w))}
+		out.Time = &TimeJSON{Hours: e.Hours, Band: newBandJSON(e.TimeBand[0], e.TimeBand[1], e.TimeCalibration())}
 	}
 	if f != nil && out.GPU != nil {
 		out.GPU.Verdict = string(f.Verdict)
+		if f.Verdict == model.VerdictBorderline {
+			out.GPU.OOMChance = ptr(model.RoundChance(f.OOMChance))
+		}
 		if !f.Refused.IsZero() {
 			out.GPU.Refused = f.Refused.String()
 		}
@@ -203,12 +207,13 @@ func BandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 	return p.Sprintf("(%.2f–%s at %.0f%%)", e.MemoryBand[0]/model.GiB, GiB(e.MemoryBand[1]), BandConfidence*100)
 }
 
-// BorderlineNoteIn says why a job that fits at the point estimate is
-// borderline: the top of the band is past the usable memory.
+// BorderlineNoteIn says why a job is borderline and how likely it is to
+// run out of memory: the band straddles the usable memory, which falls
+// where f.OOMChance says in the out-of-sample errors behind it.
 // p is the language (nil: English).
 func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *model.Fit) string {
-	return p.Sprintf("borderline: the %.0f%% band reaches %s, past the %s usable; leave room or take the advice of a smaller micro-batch",
-		BandConfidence*100, GiB(e.MemoryBand[1]), GiB(f.UsableBytes))
+	return p.Sprintf("borderline: about %.0f%% chance of running out of memory (the %.0f%% band reaches %s, past the %s usable); leave room or take the advice of a smaller micro-batch",
+		model.RoundChance(f.OOMChance)*100, BandConfidence*100, GiB(e.MemoryBand[1]), GiB(f.UsableBytes))
 }
 
 // TimeBandNoteIn is the job time's band: "90% range 1.6 h – 2.6 h".

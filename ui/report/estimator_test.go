@@ -28,7 +28,7 @@ func handEstimate(t *testing.T) (*model.Estimate, *model.Fit) {
 	e.Phases[0] = model.PhaseMemory{Phase: model.PhaseForward, Memory: model.Memory{Weights: 4 * model.GiB, Activations: 5 * model.GiB}}
 	e.Phases[1] = model.PhaseMemory{Phase: model.PhaseBackward, Memory: e.Memory}
 	e.Phases[2] = model.PhaseMemory{Phase: model.PhaseStep, Memory: model.Memory{Weights: 4 * model.GiB, Temporaries: 1}}
-	f := &model.Fit{GPU: g, UsableBytes: 15 * model.GiB, Verdict: model.VerdictBorderline}
+	f := &model.Fit{GPU: g, UsableBytes: 15 * model.GiB, Verdict: model.VerdictBorderline, OOMChance: 0.4273}
 	return e, f
 }
 
@@ -53,7 +53,8 @@ func TestEstimateJSONv2(t *testing.T) {
 		} `json:"memory"`
 		Time *TimeJSON `json:"time"`
 		GPU  struct {
-			Verdict string `json:"verdict"`
+			Verdict   string   `json:"verdict"`
+			OOMChance *float64 `json:"oom_chance"`
 		} `json:"gpu"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
@@ -82,6 +83,16 @@ func TestEstimateJSONv2(t *testing.T) {
 	}
 	if v.Recipe != "autocast" || v.GPU.Verdict != "borderline" {
 		t.Errorf("recipe %q verdict %q", v.Recipe, v.GPU.Verdict)
+	}
+	if v.GPU.OOMChance == nil || *v.GPU.OOMChance != 0.45 { // 0.4273 to the nearest 0.05
+		t.Errorf("oom_chance %v, want 0.45", v.GPU.OOMChance)
+	}
+	if got, want := BorderlineNoteIn(nil, e, f), "borderline: about 45% chance of running out of memory (the 90% band reaches 16.00 GiB, past the 15.00 GiB usable); leave room or take the advice of a smaller micro-batch"; got != want {
+		t.Errorf("borderline note\n got %q\nwant %q", got, want)
+	}
+	f.Verdict, f.OOMChance = model.VerdictFits, 0
+	if b, _ := json.Marshal(NewEstimateJSON(e, f)); strings.Contains(string(b), "oom_chance") {
+		t.Errorf("a fitting GPU has an oom_chance: %s", b)
 	}
 
 	// Inference: no recipe key, one phase, no time without a dataset.

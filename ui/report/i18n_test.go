@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -127,16 +128,16 @@ func renderLeakCase(t testing.TB, c leakCase, p *i18n.Printer) string {
 	}
 	// The decisions recommend prints under the table: spot estimates (at
 	// an assumed rate where the fixture has none), commitments, savings.
-	rate := func(provider, region, typ string) model.InterruptionRate {
+	rate := func(provider, region, typ string) decide.InterruptionRate {
 		if provider == "aws" {
-			return model.InterruptionRate{PerMonth: 0.075, LowPerMonth: 0.05, HighPerMonth: 0.1, Bucket: "5-10%", Source: "test"}
+			return decide.InterruptionRate{PerMonth: 0.075, LowPerMonth: 0.05, HighPerMonth: 0.1, Bucket: "5-10%", Source: "test"}
 		}
-		return model.InterruptionRate{PerMonth: 0.1, Assumption: true, Source: "test"}
+		return decide.InterruptionRate{PerMonth: 0.1, Assumption: true, Source: "test"}
 	}
 	q := c.q
 	d := Decide(&rec, DecideInput{Catalog: cat, Workload: w, Query: q, Rate: rate, Savings: true, Hints: true,
-		Spot: model.SpotAssumptions{CheckpointWriteBytesPerSecond: model.DefaultCheckpointWriteBytesPerSecond,
-			RestartHours: model.DefaultRestartHours, WriteDefaulted: true, RestartDefaulted: true}})
+		Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond,
+			RestartHours: decide.DefaultRestartHours, WriteDefaulted: true, RestartDefaulted: true}})
 	if err := WriteDecisions(&b, r, &rec, d); err != nil {
 		t.Fatal(err)
 	}

@@ -102,37 +102,42 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) e
 		if row.Arch() == model.ArchARM {
 			notes = append(notes, "arm64")
 		}
-		if row.Origin != "" && row.Origin != "embedded" {
-			notes = append(notes, lang.T("overlay"))
-		}
 		if row.Marketplace() {
 			notes = append(notes, lang.T("marketplace"))
 		}
 		return append(cells, strings.Join(notes, lang.T(", ")))
 	}
 	header = append(header, lang.T("notes"))
-	var arm, overlay bool
+	var arm bool
 	for i := range res.Rows {
 		arm = arm || res.Rows[i].Arch() == model.ArchARM
-		overlay = overlay || res.Rows[i].Origin != "" && res.Rows[i].Origin != "embedded"
+	}
+	// A price an overlay set gets OverlayMark, named under the table.
+	var overlays overlayPrices
+	table := func(at []int) string {
+		rows := make([][]string, 0, len(at))
+		marked := make([]bool, 0, len(at))
+		for _, i := range at {
+			row := &res.Rows[i]
+			rows = append(rows, mark(row))
+			marked = append(marked, overlays.add(row.Source, row.Origin, row.AsOf))
+		}
+		markPrices(rows, 4, marked)
+		return r.tableRight(header, rows, right)
 	}
 	if len(res.Groups) == 0 {
-		rows := make([][]string, 0, len(res.Rows))
-		for i := range res.Rows {
-			rows = append(rows, mark(&res.Rows[i]))
+		at := make([]int, len(res.Rows))
+		for i := range at {
+			at[i] = i
 		}
-		fmt.Fprintln(w, r.tableRight(header, rows, right))
+		fmt.Fprintln(w, table(at))
 	} else {
 		for gi, g := range res.Groups {
 			if gi > 0 {
 				fmt.Fprintln(w)
 			}
 			fmt.Fprintln(w, MarketGroupLine(lang, &g))
-			rows := make([][]string, 0, len(g.Rows))
-			for _, i := range g.Rows {
-				rows = append(rows, mark(&res.Rows[i]))
-			}
-			fmt.Fprintln(w, r.tableRight(header, rows, right))
+			fmt.Fprintln(w, table(g.Rows))
 		}
 	}
 	fmt.Fprintln(w, marketCountLine(lang, res))
@@ -153,8 +158,8 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) e
 	if arm {
 		lang.Fprintf(w, "arm64: %s.\n", lang.T(ArchNote))
 	}
-	if overlay {
-		fmt.Fprintln(w, lang.T("overlay: the row's price comes from an overlay file (origin in --json)."))
+	for _, l := range overlays.legend(lang, OverlayMark) {
+		fmt.Fprintln(w, l)
 	}
 	p := model.Provenance{}
 	for _, o := range m.Prices.Origins {

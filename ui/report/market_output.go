@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/market"
 )
 
@@ -34,6 +35,9 @@ type MarketRowJSON struct {
 	OnDemandUSDPerHour *float64 `json:"on_demand_usd_per_hour"`
 	SpotUSDPerHour     *float64 `json:"spot_usd_per_hour"`
 	Region             string   `json:"region"`          // first of regions
+	Country            string   `json:"country"`         // of region: ISO 3166-1 alpha-2; "" when not known
+	City               string   `json:"city"`            // of region, where the provider names one
+	Continent          string   `json:"continent"`       // of region: europe, asia, north-america, …; "" when not known
 	Regions            []string `json:"regions"`         // every region at this price
 	RegionsOffered     int      `json:"regions_offered"` // regions with any price in this mode
 	Marketplace        bool     `json:"marketplace"`     // price changes by the hour
@@ -92,7 +96,8 @@ func NewMarketListJSON(res *market.Result) MarketListJSON {
 			Interconnect: in.Interconnect, Fabric: r.Fabric(), Arch: string(r.Arch()), Pricing: string(r.Pricing),
 			USDPerHour: r.USDPerHour, USDPerGPUHour: round6(r.USDPerGPUHour()), USDPerGiBHour: round6(r.USDPerGiBHour()),
 			OnDemandUSDPerHour: knownUSD(r.OnDemandUSD), SpotUSDPerHour: knownUSD(r.SpotUSD),
-			Region: r.Region, Regions: append([]string{}, r.Regions...), RegionsOffered: r.Offered,
+			Region: r.Region, Country: r.Geo.Country, City: r.Geo.City, Continent: r.Geo.Continent,
+			Regions: append([]string{}, r.Regions...), RegionsOffered: r.Offered,
 			Marketplace: r.Marketplace(), Retired: in.Retired, Source: r.Source, AsOf: r.AsOf, Origin: r.Origin,
 		}
 	}
@@ -113,6 +118,7 @@ var MarketCSVHeader = []string{
 	"vcpus_per_gpu", "ram_gib_per_gpu", "interconnect", "fabric", "arch", "pricing", "usd_per_hour",
 	"usd_per_gpu_hour", "usd_per_gib_hour", "on_demand_usd_per_hour", "spot_usd_per_hour", "region",
 	"regions", "regions_offered", "marketplace", "retired", "source", "as_of", "origin",
+	"country", "city", "continent",
 }
 
 // csvText neutralises a text cell that a spreadsheet would run as a
@@ -138,6 +144,7 @@ func MarketCSV(res *market.Result) (string, error) {
 			r.Pricing, csvFloat(r.USDPerHour), csvFloat(r.USDPerGPUHour), csvFloat(r.USDPerGiBHour), csvPtr(r.OnDemandUSDPerHour),
 			csvPtr(r.SpotUSDPerHour), csvText(r.Region), csvText(strings.Join(r.Regions, " ")), strconv.Itoa(r.RegionsOffered),
 			strconv.FormatBool(r.Marketplace), r.Retired, csvText(r.Source), csvText(r.AsOf), csvText(r.Origin),
+			r.Country, csvText(r.City), r.Continent,
 		})
 	}
 	var b strings.Builder
@@ -177,7 +184,7 @@ func MarketMarkdownRow(r *market.Row) []string {
 	if f := r.Fabric(); f != "" {
 		link += " + " + f
 	}
-	region := r.Region
+	region := r.Region + model.RegionCountrySuffix(r.Region, r.Geo.Country)
 	if n := len(r.Regions) - 1; n > 0 {
 		region += " +" + strconv.Itoa(n)
 	}

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // PlanJSON is the --json output of gpuplan plan: each phase as written
@@ -44,7 +44,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 	st, lang := NewStyles(r), r.Lang
 	var b strings.Builder
 	if p.Name != "" {
-		fmt.Fprintf(&b, "%s\n", st.Title.Render(model.Printable(p.Name)))
+		fmt.Fprintf(&b, "%s\n", st.Title.Render(termsafe.String(p.Name)))
 	}
 	rows := make([][]string, len(costs))
 	for i, c := range costs {
@@ -64,7 +64,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 		if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
 			cost += lang.T(" (whole term)")
 		}
-		rows[i] = []string{model.Printable(ph.Name), r.Cut(model.Printable(offer), 44), PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
+		rows[i] = []string{termsafe.String(ph.Name), r.Cut(termsafe.String(offer), 44), PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
 	}
 	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
 	if lang.Chinese() {
@@ -113,7 +113,7 @@ func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []pla
 	st, lang := NewStyles(r), r.Lang
 	var b strings.Builder
 	if err != nil {
-		fmt.Fprintf(&b, "\n%s %s\n", st.Heading.Render(lang.T("What saves the most:")), model.Printable(err.Error()))
+		fmt.Fprintf(&b, "\n%s %s\n", st.Heading.Render(lang.T("What saves the most:")), termsafe.String(err.Error()))
 		_, err := io.WriteString(r.Writer(out), b.String())
 		return err
 	}
@@ -123,8 +123,8 @@ func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []pla
 		if !s.ChangeMsg.IsZero() {
 			change = lang.Message(s.ChangeMsg)
 		}
-		name := lang.Sprintf("%s (%s)", model.Printable(change), strings.Join(s.Phases, ", "))
-		fmt.Fprintf(&b, "  %s %s\n", PadRight(model.Printable(name), 60), what)
+		name := lang.Sprintf("%s (%s)", termsafe.String(change), strings.Join(s.Phases, ", "))
+		fmt.Fprintf(&b, "  %s %s\n", PadRight(termsafe.String(name), 60), what)
 	}
 	shown := 0
 	for i := range savings {

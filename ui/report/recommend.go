@@ -48,8 +48,11 @@ type OfferJSON struct {
 	GPUMemoryGiB    float64 `json:"gpu_memory_gib"`
 	VRAMNeedGiB     float64 `json:"vram_need_gib"`
 	VRAMHeadroomPct float64 `json:"vram_headroom_pct"`
-	// Verdict is "fits" or "borderline" (model.FitVerdict), as estimate's.
+	// Verdict is "fits" or "borderline" (model.FitVerdict), as estimate's;
+	// OOMChance, when borderline, the probability (0.05–0.95, to the
+	// nearest 0.05) that the job needs more than the usable VRAM.
 	Verdict         string   `json:"verdict"`
+	OOMChance       *float64 `json:"oom_chance,omitempty"`
 	Pricing         string   `json:"pricing"`
 	PricePerHourUSD float64  `json:"price_per_hour_usd"`
 	MonthlyCostUSD  float64  `json:"monthly_cost_usd"`
@@ -69,6 +72,11 @@ type OfferJSON struct {
 	CommitmentUSD  *float64 `json:"commitment_usd,omitempty"`
 	OnDemandJobUSD *float64 `json:"on_demand_job_usd,omitempty"`
 	GPUsNeeded     int      `json:"gpus_needed,omitempty"`
+	// BatchSize and GradAccum split the global batch over this offer's
+	// GPUs (model.Workload.OnGPUs): micro-batch per GPU and accumulation
+	// steps; training only.
+	BatchSize int `json:"batch_size,omitempty"`
+	GradAccum int `json:"grad_accum,omitempty"`
 	// Spot and Commitment are filled by AddDecisions.
 	Spot       *SpotJSON         `json:"spot,omitempty"`
 	Commitment []model.BreakEven `json:"commitment,omitempty"`
@@ -101,6 +109,9 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.PriceAsOf(),
 	}
 	j.Source, j.Origin = o.Provenance() // an overlay's region price names the overlay
+	if o.Verdict == model.VerdictBorderline {
+		j.OOMChance = ptr(model.RoundChance(o.OOMChance))
+	}
 	if o.HasJob {
 		j.JobHours, j.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
 	}
@@ -111,6 +122,9 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 		j.OnDemandJobUSD = ptr(Round(v, 2))
 	}
 	j.GPUsNeeded = o.SizedGPUs
+	if e := o.Estimate; e != nil && e.Workload.Task.Training() {
+		j.BatchSize, j.GradAccum = e.Workload.MicroBatch, e.Workload.GradAccum
+	}
 	return j
 }
 
@@ -232,18 +246,23 @@ func sizedTableNote(p *i18n.Printer, offers []model.Offer, k model.SortKey) stri
 // shown offer is borderline: the top of its 90% memory band is past its
 // usable VRAM (model.VerdictBorderline), as estimate's "~ borderline".
 func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
-	n, top := 0, 0.0
+	n, top, lo, hi := 0, 0.0, 1.0, 0.0
 	for i := range offers {
 		if o := &offers[i]; o.Verdict == model.VerdictBorderline {
 			n++
 			top = max(top, o.Estimate.MemoryBand[1])
+			lo, hi = min(lo, model.RoundChance(o.OOMChance)), max(hi, model.RoundChance(o.OOMChance))
 		}
 	}
 	if n == 0 {
 		return ""
 	}
-	return p.Sprintf("~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM; leave room or use a smaller micro-batch",
-		n, p.T(marketPlural(n, "offer", "offers")), BandConfidence*100, GiB(top))
+	chance := p.Sprintf("about %.0f%%", hi*100)
+	if lo < hi {
+		chance = p.Sprintf("%.0f–%.0f%%", lo*100, hi*100)
+	}
+	return p.Sprintf("~ borderline (%d %s): %s chance of running out of memory; the %.0f%% band reaches %s per GPU, past the usable VRAM; leave room or use a smaller micro-batch",
+		n, p.T(marketPlural(n, "offer", "offers")), chance, BandConfidence*100, GiB(top))
 }
 
 // dropOrder is which offer columns go first when the terminal is narrow:
@@ -355,7 +374,14 @@ func CollapseRegions(offers []model.Offer, n int) (out []model.Offer, used int) 
 
 // SameButRegion reports whether two offers differ only by region.
 func SameButRegion(a, b *model.Offer) bool {
-	return a.Instance == b.Instance && a.GPUs == b.GPUs && a.USDPerHour == b.USDPerHour && a.JobUSD == b.JobUSD && a.Pricing == b.Pricing
+	if a.Instance != b.Instance || a.GPUs != b.GPUs || a.USDPerHour != b.USDPerHour || a.JobUSD != b.JobUSD || a.Pricing != b.Pricing {
+		return false
+	}
+	// A price an overlay set is not the catalog's, even when equal: its
+	// row names the overlay (OverlayMark).
+	as, ao := a.Provenance()
+	bs, bo := b.Provenance()
+	return as == bs && ao == bo && a.PriceAsOf() == b.PriceAsOf()
 }
 
 // CutRegion is Truncate for a region that may end in " +N" (other
@@ -416,6 +442,9 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		gpus += p.T(" (each offer uses the GPU count it shows)")
 	}
 	p.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render(p.T("VRAM")), GiB(base.Memory.Total()), gpus, SortName(p, rec.Sort))
+	if rec.AutoGPUs && w.Task.Training() {
+		fmt.Fprintf(&b, "%s\n", st.Muted.Render(GlobalBatchNoteIn(p, w, rec.Offers)))
+	}
 	fmt.Fprintf(&b, "%s\n\n", st.Muted.Render(ReasonSummaryIn(p, rec)))
 	if len(rec.Offers) == 0 {
 		fmt.Fprintf(&b, "%s\n", st.Bad.Render(p.T("No offer runs this workload with these filters.")))
@@ -427,9 +456,14 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		}
 		offers, shown := CollapseRegions(rec.Offers, limit)
 		rows := make([][]string, len(offers))
+		var overlays overlayPrices
+		marked := make([]bool, len(offers))
 		for i := range offers {
 			rows[i] = OfferRowIn(p, &offers[i])
+			source, origin := offers[i].Provenance()
+			marked[i] = overlays.add(source, origin, offers[i].PriceAsOf())
 		}
+		markPrices(rows, 4, marked)
 		if r.Plain {
 			plainOfferRows(rows, rec.Offers, limit)
 		}
@@ -457,7 +491,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 				break
 			}
 		}
-		for _, note := range []string{commitNote, sizedTableNote(p, offers, rec.Sort)} {
+		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, sizedTableNote(p, offers, rec.Sort)) {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
 			}
@@ -508,4 +542,27 @@ func SortName(p *i18n.Printer, k model.SortKey) string {
 		return string(k)
 	}
 	return p.T("sort " + string(k))
+}
+
+// GlobalBatchNoteIn says what recommend did with w's global batch when it
+// picked the GPU count per offer: kept, its accumulation shared out over
+// the GPUs (model.Workload.OnGPUs, with the split on the offer with the
+// most GPUs as the example), or, with the micro-batch per GPU
+// (model.Workload.BatchPerGPU), grown with them.
+func GlobalBatchNoteIn(p *i18n.Printer, w *model.Workload, offers []model.Offer) string {
+	if w.BatchPerGPU {
+		return p.Sprintf("no gradient accumulation given: the micro-batch of %d is per GPU, so the global batch is %d × each offer's GPUs (--grad-accum fixes it)",
+			w.MicroBatch, w.MicroBatch)
+	}
+	var most *model.Workload
+	for i := range offers {
+		if e := offers[i].Estimate; e != nil && e.Workload.GPUs > 1 && (most == nil || e.Workload.GPUs > most.GPUs) {
+			most = &e.Workload
+		}
+	}
+	if most == nil {
+		return p.Sprintf("global batch %d (micro-batch %d × gradient accumulation %d) kept on every offer", w.GlobalBatch(), w.MicroBatch, w.GradAccum)
+	}
+	return p.Sprintf("global batch %d (micro-batch %d × gradient accumulation %d) kept on every offer: its GPUs share it, e.g. %d GPUs at %d × %d",
+		w.GlobalBatch(), w.MicroBatch, w.GradAccum, most.GPUs, most.MicroBatch, most.GradAccum)
 }

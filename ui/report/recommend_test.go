@@ -66,13 +66,18 @@ func TestOfferBorderline(t *testing.T) {
 		verdict  model.FitVerdict
 		headroom string
 		note     string
+		oom      float64
 	}{
-		{model.VerdictBorderline, "~5%", "~ borderline (1 offer): the 90% band reaches 24.13 GiB per GPU, past the usable VRAM; leave room or use a smaller micro-batch"},
-		{model.VerdictFits, "5%", ""},
+		{model.VerdictBorderline, "~5%", "~ borderline (1 offer): about 30% chance of running out of memory; the 90% band reaches 24.13 GiB per GPU, past the usable VRAM; leave room or use a smaller micro-batch", 0.31},
+		{model.VerdictFits, "5%", "", 0},
 	} {
-		o := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, HeadroomPct: 5, Verdict: tt.verdict, Estimate: e}
-		if got := NewOfferJSON(&o).Verdict; got != string(tt.verdict) {
-			t.Errorf("JSON verdict %q, want %q", got, tt.verdict)
+		o := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, HeadroomPct: 5, Verdict: tt.verdict, Estimate: e, OOMChance: tt.oom}
+		j := NewOfferJSON(&o)
+		if j.Verdict != string(tt.verdict) {
+			t.Errorf("JSON verdict %q, want %q", j.Verdict, tt.verdict)
+		}
+		if (j.OOMChance != nil) != (tt.verdict == model.VerdictBorderline) || j.OOMChance != nil && *j.OOMChance != 0.3 {
+			t.Errorf("%s: JSON oom_chance %v, want 0.3 (0.31 to the nearest 0.05) only when borderline", tt.verdict, j.OOMChance)
 		}
 		if row := OfferRow(&o); row[len(row)-1] != tt.headroom {
 			t.Errorf("%s: headroom cell %q, want %q", tt.verdict, row[len(row)-1], tt.headroom)

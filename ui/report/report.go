@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -45,6 +44,8 @@ type ModelJSON struct {
 // WorkloadJSON echoes the workload after defaults, in TOML key names.
 type WorkloadJSON struct {
 	Framework      string   `json:"framework"`
+	Torch          string   `json:"torch,omitempty"`   // PyTorch release, for PyTorch jobs
+	Trainer        string   `json:"trainer,omitempty"` // training library, for training jobs
 	Task           string   `json:"task"`
 	Precision      string   `json:"precision"`
 	Optimizer      string   `json:"optimizer,omitempty"`
@@ -144,7 +145,11 @@ type FitJSON struct {
 	// "borderline" or "does not fit" (model.FitVerdict); "cannot run"
 	// when the GPU cannot run the precision at all, and Refused says why.
 	Verdict string `json:"verdict"`
-	Refused string `json:"refused,omitempty"`
+	// OOMChance is, when borderline, the probability (0.05–0.95, to the
+	// nearest 0.05) that the job needs more than usable_bytes
+	// (model.Fit.OOMChance); left out otherwise.
+	OOMChance *float64 `json:"oom_chance,omitempty"`
+	Refused   string   `json:"refused,omitempty"`
 	// Tips are the single changes that save the most on this GPU type,
 	// largest saving first (model.Tips), fitting or not.
 	Tips []TipJSON `json:"tips"`
@@ -233,10 +238,26 @@ func NewEstimateJSON(e *model.Estimate, f *model.Fit) EstimateJSON {
 	return out
 }
 
+// torchOf returns the PyTorch release of a PyTorch job, "" otherwise.
+func torchOf(w *model.Workload) string {
+	if w.Framework != model.PyTorch {
+		return ""
+	}
+	return w.Torch.String()
+}
+
+// trainerOf returns the training library of a training job, "" otherwise.
+func trainerOf(w *model.Workload) string {
+	if !w.Task.Training() {
+		return ""
+	}
+	return string(w.Trainer)
+}
+
 // NewWorkloadJSON echoes w in TOML key names.
 func NewWorkloadJSON(w *model.Workload) WorkloadJSON {
 	return WorkloadJSON{
-		Framework: string(w.Framework), Task: string(w.Task), Precision: string(w.Precision),
+		Framework: string(w.Framework), Torch: torchOf(w), Trainer: trainerOf(w), Task: string(w.Task), Precision: string(w.Precision),
 		Optimizer: string(w.Optimizer), BatchSize: w.MicroBatch, SeqLen: w.SeqLen, ImageSize: w.ImageSize,
 		GradAccum: w.GradAccum, Checkpointing: w.Ckpt(), FlashAttention: w.Flash(), LoRARank: w.LoRARank,
 		LoRATargets: w.LoRATargets, DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens, Epochs: w.Epochs,
@@ -276,7 +297,7 @@ func USD(v float64) string {
 	case math.IsNaN(v) || v < 0:
 		return "—"
 	case v > 0 && v < 0.005:
-		return "$" + smallUSD(v)
+		return "$" + model.SmallUSD(v)
 	case v < 100:
 		return fmt.Sprintf("$%.2f", v)
 	case v < 1e6:
@@ -287,36 +308,10 @@ func USD(v float64) string {
 	return fmt.Sprintf("$%.2g", v)
 }
 
-// USDPerHour formats an hourly price by one rule for a whole column: two
-// decimals from $1 ("$1.01", "$113.59", "$1,113.59"), four below
-// ("$0.3785", "$0.4200": the catalog's prices have up to four), and two
-// significant digits below $0.0001 ("$0.0000010") so no price reads as
-// free; "—" when unknown (0 or less).
-func USDPerHour(v float64) string {
-	switch {
-	case math.IsNaN(v) || v <= 0:
-		return "—"
-	case v < 0.0001:
-		return "$" + smallUSD(v)
-	case v < 1:
-		return fmt.Sprintf("$%.4f", v)
-	case v < 1e15:
-		return "$" + humanize.FormatFloat("#,###.##", v)
-	}
-	return fmt.Sprintf("$%.2g", v)
-}
-
-// smallUSD prints 0 < v < 0.01 with two significant digits and no
-// exponent: 0.0012 → "0.0012", 1e-6 → "0.0000010". The exponent is read
-// from v's rounded scientific form, so 0.00999 counts as 0.010.
-func smallUSD(v float64) string {
-	sci := strconv.FormatFloat(v, 'e', 1, 64) // "1.0e-06"
-	exp, err := strconv.Atoi(sci[strings.IndexByte(sci, 'e')+1:])
-	if err != nil || exp > -1 {
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 1-exp, 64)
-}
+// USDPerHour formats an hourly price by one rule for a whole column
+// (model.USDPerHour): "$1.01", "$1,113.59", "$0.3785", "$0.0000010"; "—"
+// when unknown (0 or less).
+func USDPerHour(v float64) string { return model.USDPerHour(v) }
 
 // segmentNames label the bar's segments, in Memory order.
 var segmentNames = [6]string{"weights", "gradients", "optimizer states", "activations", "KV cache", "overhead"}
@@ -439,6 +434,9 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 			line("  %s", st.Muted.Render(p.T("pure bf16 training has no fp16 fallback (fp16 needs loss scaling): --precision amp-fp16 runs there")))
 		} else {
 			line("%s %s: %s", VerdictWordIn(p, f.Verdict, &st), head, NeedsLineIn(p, e))
+			if f.Verdict == model.VerdictBorderline {
+				line("  %s", st.Warn.Render(BorderlineNoteIn(p, e, f)))
+			}
 			if len(f.Advice) > 0 {
 				line("  %s", st.Heading.Render(p.T("fit advice (each change alone):")))
 				for _, a := range f.Advice {
@@ -529,7 +527,14 @@ func DescribeWorkloadIn(p *i18n.Printer, w *model.Workload) string {
 	if w.TP > 1 {
 		gpus += fmt.Sprintf(" tp=%d", w.TP)
 	}
-	parts = append(parts, gpus, string(w.Framework))
+	fw := string(w.Framework)
+	if w.Framework == model.PyTorch && !w.Torch.IsZero() && w.Torch != model.DefaultTorch {
+		fw += " " + w.Torch.String() // an older stack changes memory: say so
+	}
+	if w.Trainer == model.TrainerLitGPT && w.Task.Training() {
+		fw += " · litgpt"
+	}
+	parts = append(parts, gpus, fw)
 	return strings.Join(parts, " · ")
 }
 

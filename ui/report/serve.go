@@ -14,15 +14,21 @@ import (
 // ServingJSON echoes the serving workload after defaults, in [serve] key
 // names. Scripts rely on the field names: add fields, never rename them.
 type ServingJSON struct {
-	WeightFormat         string  `json:"weight_format"`
-	KVCacheDType         string  `json:"kv_cache_dtype"`
-	MaxModelLen          int     `json:"max_model_len"`
-	PromptTokens         int     `json:"prompt_tokens"`
-	OutputTokens         int     `json:"output_tokens"`
-	Concurrency          int     `json:"concurrency,omitempty"`
-	RequestsPerSec       float64 `json:"requests_per_sec,omitempty"`
-	TTFTTargetMs         float64 `json:"ttft_target_ms,omitempty"`
-	TPOTTargetMs         float64 `json:"tpot_target_ms,omitempty"`
+	WeightFormat   string  `json:"weight_format"`
+	KVCacheDType   string  `json:"kv_cache_dtype"`
+	MaxModelLen    int     `json:"max_model_len"`
+	PromptTokens   int     `json:"prompt_tokens"`
+	OutputTokens   int     `json:"output_tokens"`
+	Concurrency    int     `json:"concurrency,omitempty"`
+	RequestsPerSec float64 `json:"requests_per_sec,omitempty"`
+	TTFTTargetMs   float64 `json:"ttft_target_ms,omitempty"`
+	TPOTTargetMs   float64 `json:"tpot_target_ms,omitempty"`
+	// TPOTTargetDefault: tpot_target_ms is the default (100 ms), not asked
+	// for. Objective is what recommend ranks by: "usd_per_hour" (the cost
+	// of carrying a fixed load) or "usd_per_million_output_tokens" (a
+	// price per token: no load given).
+	TPOTTargetDefault    bool    `json:"tpot_target_default,omitempty"`
+	Objective            string  `json:"objective"`
 	GPUMemoryUtilization float64 `json:"gpu_memory_utilization"`
 	MaxNumBatchedTokens  int     `json:"max_num_batched_tokens"`
 	MaxNumSeqs           int     `json:"max_num_seqs"`
@@ -32,8 +38,16 @@ type ServingJSON struct {
 func NewServingJSON(s *serve.Serving) ServingJSON {
 	return ServingJSON{WeightFormat: string(s.WeightFormat), KVCacheDType: string(s.KVCacheDType), MaxModelLen: s.MaxModelLen,
 		PromptTokens: s.PromptTokens, OutputTokens: s.OutputTokens, Concurrency: s.Concurrency, RequestsPerSec: s.RequestsPerSec,
-		TTFTTargetMs: s.TTFTTargetMs, TPOTTargetMs: s.TPOTTargetMs, GPUMemoryUtilization: s.GPUMemoryUtilization,
-		MaxNumBatchedTokens: s.MaxNumBatchedTokens, MaxNumSeqs: s.MaxNumSeqs}
+		TTFTTargetMs: s.TTFTTargetMs, TPOTTargetMs: s.TPOTTargetMs, TPOTTargetDefault: s.DefaultTPOT, Objective: objective(s),
+		GPUMemoryUtilization: s.GPUMemoryUtilization, MaxNumBatchedTokens: s.MaxNumBatchedTokens, MaxNumSeqs: s.MaxNumSeqs}
+}
+
+// objective names what a serving ranking minimises (serve.Serving.PerToken).
+func objective(s *serve.Serving) string {
+	if s.PerToken {
+		return "usd_per_million_output_tokens"
+	}
+	return "usd_per_hour"
 }
 
 // ServeMemoryJSON is one GPU's memory as vLLM lays it out, in GiB, with
@@ -82,13 +96,22 @@ type ServePlanJSON struct {
 	USDPerMillionInputTokens  *float64 `json:"usd_per_million_input_tokens"`
 	Fits                      bool     `json:"fits"`
 	Meets                     bool     `json:"meets"`
-	Reasons                   []string `json:"reasons"`
+	// SlowerThanReading: the TPOT is above serve.ReadingTPOTMs (189 ms),
+	// text streams slower than people read (serve.Plan.SlowerThanReading).
+	SlowerThanReading bool     `json:"slower_than_reading"`
+	Reasons           []string `json:"reasons"`
 	// WeightFormat is what vLLM loads on this GPU; FallbackFrom the format
 	// asked for when the GPU cannot run it (precision fallback allowed),
 	// with Fallback saying why; both empty otherwise.
 	WeightFormat string `json:"weight_format"`
 	FallbackFrom string `json:"fallback_from,omitempty"`
 	Fallback     string `json:"fallback,omitempty"`
+	// Source, AsOf and Origin say where the price came from, as an
+	// offer's do (an overlay's region price names the overlay); left out
+	// for an offer not from the catalog.
+	Source string `json:"source,omitempty"`
+	AsOf   string `json:"as_of,omitempty"`
+	Origin string `json:"origin,omitempty"`
 }
 
 // finite returns a rounded v, or nil when v is 0 (no price) or infinite.
@@ -116,13 +139,14 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		TTFTMs: Round(p.Perf.TTFTSec*1e3, 4), TPOTMs: Round(p.Perf.TPOTSec*1e3, 4),
 		OutputTokensPerS: Round(p.OutputTokensPerSec, 4), InputTokensPerS: Round(p.InputTokensPerSec, 4),
 		RequestsPerS: Round(p.RequestsPerSec, 4), USDPerHour: finite(p.USDPerHour, 6),
-		Fits: p.Fits, Meets: p.Meets, Reasons: append([]string{}, p.Reasons...),
+		Fits: p.Fits, Meets: p.Meets, SlowerThanReading: p.SlowerThanReading(), Reasons: append([]string{}, p.Reasons...),
 		WeightFormat: string(p.Serving.WeightFormat), FallbackFrom: string(p.FallbackFrom), Fallback: p.Fallback.String()}
 	if o.GPU != nil {
 		j.GPU = o.GPU.Key
 	}
 	if in := o.Instance; in != nil {
 		j.Provider, j.InstanceType = in.Provider, in.Type
+		j.Source, j.Origin, j.AsOf = in.RegionProvenance(o.Region)
 	}
 	if p.Fits {
 		j.USDPerMillionOutputTokens = finite(p.USDPerMOutput, 4)
@@ -152,8 +176,9 @@ func NewServeEstimateJSON(w *model.Workload, p *serve.Plan) ServeEstimateJSON {
 
 // ServeRecommendJSON is recommend --task inference, in recommend's
 // training shape: Offers are the plans that meet the load and latency
-// targets, cheapest per million output tokens first (what the table
-// ranks); Rejected are the nearest misses, as many as the training
+// targets, cheapest first by serving.objective (what the table ranks:
+// the cost per hour of a fixed load, or per million output tokens);
+// Rejected are the nearest misses, as many as the training
 // report keeps, in RankServing's order (fitting but too slow first, the
 // table's "Near misses"); Considered and Meeting count every offer, so a
 // --limit or the cut of the misses hides nothing.
@@ -351,10 +376,34 @@ func serveRow(p *serve.Plan, cut func(string, int) string) []string {
 	if p.Fits {
 		usdOut = USD(p.USDPerMOutput)
 		ttft, tpot = fmt.Sprintf("%.0f", p.Perf.TTFTSec*1e3), fmt.Sprintf("%.1f", p.Perf.TPOTSec*1e3)
+		if p.SlowerThanReading() {
+			tpot += " " + SlowMark
+		}
 		tps = fmt.Sprintf("%.0f", p.OutputTokensPerSec)
 	}
 	return []string{provider, cut(typ, 26), cut(p.Offer.Region, 18), gpus, split,
 		model.FormatCount(float64(p.Memory.KVTokens)), ttft, tpot, tps, USD(p.USDPerHour), usdOut}
+}
+
+// SlowMark marks a TPOT slower than people read (serve.ReadingTPOTMs).
+const SlowMark = "‡"
+
+// ServeTargetsIn says the latency targets a ranking holds plans to, the
+// default TPOT with where it comes from (serve.DefaultTPOTTargetMs).
+func ServeTargetsIn(lang *i18n.Printer, s *serve.Serving) string {
+	var parts []string
+	switch {
+	case s.DefaultTPOT:
+		parts = append(parts, lang.Sprintf("TPOT ≤ %g ms, the default: 10 tokens/s, about 450 words a minute, faster than people read (--tpot-ms sets it, none drops it)", s.TPOTTargetMs))
+	case s.TPOTTargetMs > 0:
+		parts = append(parts, lang.Sprintf("TPOT ≤ %g ms", s.TPOTTargetMs))
+	default:
+		parts = append(parts, lang.T("no TPOT target"))
+	}
+	if s.TTFTTargetMs > 0 {
+		parts = append(parts, lang.Sprintf("TTFT ≤ %g ms", s.TTFTTargetMs))
+	}
+	return lang.Sprintf("targets: %s", strings.Join(parts, lang.T("; ")))
 }
 
 // ServeHeaders are ServeRow's column names.
@@ -375,7 +424,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · %d + %d tokens · %s", s.WeightFormat, s.PromptTokens, s.OutputTokens, load)))
 	var rows [][]string
 	var misses []*serve.Plan
-	fallback := false
+	var overlays overlayPrices
+	var marked []bool
+	fallback, slow := false, false
 	for i := range plans {
 		p := &plans[i]
 		if !p.Meets {
@@ -383,12 +434,21 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			continue
 		}
 		if limit == 0 || len(rows) < limit {
+			in := p.Offer.Instance
+			marked = append(marked, in != nil && overlays.add(in.RegionProvenance(p.Offer.Region)))
 			rows = append(rows, serveRow(p, r.Cut))
 			fallback = fallback || p.FallbackFrom != ""
+			slow = slow || p.SlowerThanReading()
 		}
 	}
+	markPrices(rows, 9, marked)
 	meets := len(plans) - len(misses)
-	line("%d of %d offers meet the load and latency targets; cheapest per million output tokens first", meets, len(plans))
+	if s.PerToken {
+		line("%d of %d offers meet the load and latency targets; cheapest per million output tokens first (no load given: --rps or --concurrency ranks by the cost of carrying it)", meets, len(plans))
+	} else {
+		line("%d of %d offers meet the load and latency targets; cheapest per hour that carries the load first", meets, len(plans))
+	}
+	line("%s", st.Muted.Render(ServeTargetsIn(lang, s)))
 	line("")
 	if len(rows) > 0 {
 		line("%s", serveTable(r, translate(lang, ServeHeaders...), rows))
@@ -398,6 +458,12 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	}
 	if fallback {
 		line("%s", st.Muted.Render(lang.Sprintf("↺ is the weight format vLLM loads on a GPU that cannot run %s: the row is sized and timed in it", s.WeightFormat)))
+	}
+	if slow {
+		line("%s", st.Warn.Render(lang.Sprintf("%s TPOT slower than people read: above %.0f ms per token (238 words a minute, Brysbaert 2019, at 0.75 words per token)", SlowMark, serve.ReadingTPOTMs)))
+	}
+	for _, l := range overlays.legend(lang, OverlayMark) {
+		line("%s", st.Muted.Render(l))
 	}
 	if len(misses) > 0 {
 		line("")

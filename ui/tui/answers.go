@@ -122,6 +122,8 @@ type filled struct {
 	modelKey, batch, length string
 	optimizer               model.Optimizer // the model's recipe's (Architecture.DefaultOptimizer) or AdamW
 	vision                  bool
+	adapters                bool // filled for LoRA/QLoRA, whose default batch is the recipe's (model.AdapterGradAccum)
+	fileBatch               bool // the batch filled is a file's batch_size, not the model's default
 	noAttention             bool // a CNN: no flash-attention question, no answer sent
 	task                    model.Task
 	framework               model.Framework
@@ -278,6 +280,7 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	a.PrecisionFallback = s.AllowPrecisionFallback
 	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
 	a.fill.batch, a.fill.length = a.Batch, a.Length
+	a.fill.fileBatch = w.MicroBatch > 0
 	a.fill.ckpt, a.fill.flash = a.Checkpointing, a.Flash
 	a.Serve.fromServing(w.Serve)
 	a.reconcile(cat, nil)
@@ -372,7 +375,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 	if a.Model == modelHF {
 		modelKey += ":" + a.hf.path
 	}
-	if ok && modelKey != a.fill.modelKey {
+	if ok && (modelKey != a.fill.modelKey || a.Task.Adapters() != a.fill.adapters) {
 		w := model.Workload{Settings: model.Settings{Task: a.Task}, Model: m}
 		w.Defaults()
 		batch, length := fmtInt(w.MicroBatch), fmtInt(w.SeqLen)
@@ -414,6 +417,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 			a.DatasetUnit = unitOptions(vision)[0]
 		}
 		a.fill.modelKey, a.fill.batch, a.fill.length, a.fill.vision = modelKey, batch, length, vision
+		a.fill.adapters, a.fill.fileBatch = a.Task.Adapters(), false
 		a.fill.noAttention = !m.Family.HasAttention()
 	}
 	if a.Task != a.fill.task {
@@ -492,8 +496,37 @@ func regionsOf(cat *model.Catalog, chosen []string) (names []string, by map[stri
 }
 
 // isRegionPattern reports whether r is a prefix pattern ("europe-",
-// "us*") rather than a region name; patterns are kept as typed.
-func isRegionPattern(r string) bool { return strings.HasSuffix(r, "-") || strings.HasSuffix(r, "*") }
+// "us*") or a continent ("europe", model.ContinentWords) rather than a
+// region name; patterns are kept as typed.
+func isRegionPattern(r string) bool {
+	return strings.HasSuffix(r, "-") || strings.HasSuffix(r, "*") || model.ContinentWords(r) != nil
+}
+
+// continentLabels name the continents in the region question.
+var continentLabels = map[string]string{
+	"africa": "Africa", "asia": "Asia", "europe": "Europe", "north-america": "North America",
+	"oceania": "Oceania", "south-america": "South America",
+}
+
+// regionContinents lists, in model.Continents order, the continents some
+// of the regions are in.
+func regionContinents(cat *model.Catalog, names []string, by map[string][]string) []string {
+	has := map[string]bool{}
+	for _, r := range names {
+		for _, p := range by[r] {
+			if g, ok := cat.Geo(p, r); ok {
+				has[g.Continent] = true
+			}
+		}
+	}
+	var out []string
+	for _, c := range model.Continents {
+		if has[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // pruneRegions keeps the regions the chosen providers have, and patterns,
 // so a region choice is never stale after the providers change.
@@ -651,6 +684,12 @@ func (a *answers) config() (config.Config, error) {
 	var err error
 	if w.MicroBatch, err = parseWhole(a.batchLabel(), a.Batch, 1, 1<<20); err != nil {
 		return c, err
+	}
+	if a.Task.Adapters() && a.Batch == a.fill.batch && !a.fill.fileBatch && a.extra.GradAccum == 0 {
+		// LoRA's and QLoRA's untouched default batch is the recipe's, one
+		// sample × 16 steps kept on any GPU count (model.Workload.Defaults),
+		// as on the command line with no --batch-size: not a batch given.
+		w.MicroBatch = 0
 	}
 	length, err := parseWhole("length", a.Length, 1, 1<<24)
 	if !a.fill.vision && strings.TrimSpace(a.Length) != "" { // tokens: 8k is 8192, as model cards say

@@ -110,7 +110,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	}
 	// width 0: the form is sized once, by the layout below
 	m.wiz = newWizard(a, cat, m.hf.check(), theme, 0, 20, lang)
-	m.panel = panel{st: st, lang: lang, cache: &panelCache{}}
+	m.panel = panel{st: st, lang: lang, cache: &panelCache{}, probes: opts.Probes}
 	m.offers = newOffersView(st, m.keys.Table)
 	m.offers.lang = lang
 	m.detail = newDetailView(st, m.keys.Table)
@@ -140,7 +140,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	if m.learnHF(m.res) {
 		// Opened with a config.json: the file's batch and length stand;
 		// the model's defaults apply from the next change of model on.
-		m.a.fill.modelKey = modelHF + ":" + m.a.hf.path
+		m.a.fill.modelKey, m.a.fill.adapters = modelHF+":"+m.a.hf.path, m.a.Task.Adapters()
 		m.a.fill.vision = m.a.hf.arch.Family.Vision()
 		m.lastKey = m.a.key()
 		m.savedKey = m.lastKey
@@ -239,6 +239,13 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.PasteMsg:
+		if m.screen == screenBrowse && m.dialog == nil && m.notice == nil && !m.tooSmall() {
+			var cmd tea.Cmd
+			m.browse, cmd = m.browse.update(msg) // the filter line takes it (browse.go)
+			m.layout()
+			return m, cmd
+		}
 	}
 	// Other messages are huh's own (field updates, options loaded, page
 	// moves): they belong to the dialog while one is open, else the form.
@@ -726,7 +733,7 @@ func (m *app) layout() {
 		m.keys.Export.SetEnabled(false) // an answer does not parse: nothing to export (the footer says which)
 	}
 	if m.screen == screenOffers && m.offers.serving {
-		m.keys.Sort.SetEnabled(false) // serving offers are ranked by $ per million output tokens only
+		m.keys.Sort.SetEnabled(false) // serving offers are ranked by the question's cost only (serve.RankServing)
 	}
 	if m.screen == screenOffers && len(m.offers.shown) == 0 {
 		for _, b := range []*key.Binding{&m.keys.Open, &m.keys.Sort, &m.keys.Provider, &m.keys.Regions} {

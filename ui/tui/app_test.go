@@ -130,8 +130,10 @@ func TestHFConfigEntry(t *testing.T) {
 	if !strings.Contains(screenText(m), "my-bert") {
 		t.Errorf("the panel does not show the config.json's model:\n%s", screenText(m))
 	}
-	if m.a.Batch != fmt.Sprint(bert.DefaultBatch) || m.a.Length != fmt.Sprint(bert.DefaultSeqLen) {
-		t.Errorf("batch %s × %s, want the config.json model's defaults %d × %d", m.a.Batch, m.a.Length, bert.DefaultBatch, bert.DefaultSeqLen)
+	def := model.Workload{Settings: model.Settings{Task: m.a.Task}, Model: *bert} // for the task asked: LoRA's batch is its recipe's
+	def.Defaults()
+	if m.a.Batch != fmt.Sprint(def.MicroBatch) || m.a.Length != fmt.Sprint(bert.DefaultSeqLen) {
+		t.Errorf("batch %s × %s, want the config.json model's defaults %d × %d", m.a.Batch, m.a.Length, def.MicroBatch, bert.DefaultSeqLen)
 	}
 	// Reopened from a file, the file's batch stands.
 	c0, _ := m.a.config()
@@ -177,10 +179,13 @@ func TestFitAdviceWhenNothingFits(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), tab, up, up, enter, runes("/"))
 	m = drive(t, m, append(typed("llama 3.1 70b"), enter)...) // full fine-tune of 70B on one GPU
 	text := screenText(m)
-	for _, want := range []string{"no offer runs this workload", "What would fit", "ZeRO-3", "QLoRA", "needs 1356.2 GiB per GPU"} {
+	for _, want := range []string{"no offer runs this workload", "What would fit", "ZeRO-3", "needs 1314.6 GiB per GPU"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("panel lacks %q:\n%s", want, text)
 		}
+	}
+	if strings.Contains(text, "LoRA") { // advice keeps the job (issue 31): no adapters for a full fine-tune
+		t.Errorf("panel advises another task:\n%s", text)
 	}
 	checkFits(t, m.View().Content, 120, 40)
 }

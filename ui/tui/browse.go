@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -79,8 +80,15 @@ type browsedMsg struct {
 	err  error
 }
 
+// maxFilter bounds the filter line, in runes: the longest useful line (a
+// GPU, every filter, a dozen providers and regions) is under 200; a
+// paste of a whole file is cut here rather than split, parsed and drawn
+// on every keystroke (60 KB took seconds a key).
+const maxFilter = 512
+
 func newBrowseView(st *report.Styles, cat *model.Catalog) browseView {
 	in := textinput.New()
+	in.CharLimit = maxFilter // pastes too (textinput cuts them)
 	in.Prompt = "filter › "
 	in.Placeholder = fmt.Sprintf("e.g. %s", "H100:8 vram=40GB+ regions=europe- max-price=2 pricing=spot")
 	s := in.Styles()
@@ -399,6 +407,9 @@ func (v *browseView) setFilter(name, val string) tea.Cmd {
 // marketplaces left out.
 func (v *browseView) note() string {
 	var parts []string
+	if utf8.RuneCountInString(v.input.Value()) >= maxFilter {
+		parts = append(parts, v.lang.Sprintf("the filter takes at most %d characters", maxFilter))
+	}
 	if v.limit != "" {
 		parts = append(parts, v.lang.Sprintf("the offers are limited to %s (ctrl+x clears)", v.limit))
 	}
@@ -454,10 +465,28 @@ var (
 // numeric cells are right-aligned.
 func numeric(c int) bool { return c >= 3 && c <= 8 }
 
+// inputView is the filter line as drawn: every rune a terminal would act
+// on or not show (a bidi override, a zero-width space: termsafe) written
+// as its escape, as the error line under it does, with the cursor kept on
+// the same rune. The line parsed is what was typed.
+func (v browseView) inputView() string {
+	val := v.input.Value()
+	shown := printable(val)
+	if shown == val {
+		return v.input.View()
+	}
+	in := v.input // a copy: only the drawing changes
+	in.CharLimit = 0
+	pos := len([]rune(printable(string([]rune(val)[:in.Position()]))))
+	in.SetValue(shown)
+	in.SetCursor(pos)
+	return in.View()
+}
+
 // view draws the filter line, its status, and the list.
 func (v browseView) view() string {
 	w := max(v.width, 1)
-	out := []string{report.Truncate(v.input.View(), w), report.Truncate(v.status(), w)}
+	out := []string{report.Truncate(v.inputView(), w), report.Truncate(v.status(), w)}
 	h := v.listHeight()
 	end := min(v.top+h, v.numLines())
 	cells := make([][]string, 0, end-v.top)

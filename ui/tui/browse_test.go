@@ -18,6 +18,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -112,6 +113,26 @@ func TestBrowseLineErrors(t *testing.T) {
 				t.Errorf("the line under the filter does not show the error:\n%s", s)
 			}
 		})
+	}
+}
+
+// TestBrowseLineShowsEscapes: a filter line holding a bidi override or a
+// zero-width space (pasted) is drawn with them escaped, as the error
+// line under it (attack test L1); the cursor stays after the last rune.
+func TestBrowseLineShowsEscapes(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{"regions=us-east-1\u200b", `regions=us-east-1\u200b`},
+		{"l4 \u202eregions=x", `l4 \u202eregions=x`},
+	} {
+		v := openBrowse(t, 120, 40)
+		v.setText(tt.line)
+		first := strings.Split(ansi.Strip(v.view()), "\n")[0]
+		if !strings.Contains(first, "filter › "+tt.want) || strings.ContainsAny(first, "\u200b\u202e") {
+			t.Errorf("%q: filter line %q, want it to show %q", tt.line, first, tt.want)
+		}
+		if v.input.Value() != tt.line {
+			t.Errorf("%q: the line typed became %q", tt.line, v.input.Value())
+		}
 	}
 }
 
@@ -299,8 +320,15 @@ func TestOffersCollapseRegions(t *testing.T) {
 	if s := screenText(m); !strings.Contains(s, "us-east-1 +1") || strings.Contains(s, "us-west-1     1×a100-40gb") {
 		t.Errorf("the A100 row is not collapsed:\n%s", s)
 	}
-	if o := m.offers.selected(); o == nil || o.Region != "us-east-1" {
-		t.Errorf("selected offer's region = %v, want us-east-1", o)
+	var a100 *model.Offer // the collapsed row's offer
+	for _, i := range m.offers.shown {
+		if o := &m.offers.all[i]; o.GPU.Key == "a100-40gb" {
+			a100 = o
+			break
+		}
+	}
+	if a100 == nil || a100.Region != "us-east-1" {
+		t.Errorf("the A100 row's offer = %v, want one in us-east-1", a100)
 	}
 	m = drive(t, m, runes("r"))
 	if len(m.offers.shown) != 13 || !strings.Contains(screenText(m), "us-west-1") {
@@ -378,6 +406,10 @@ func BenchmarkBrowseKeystroke(b *testing.B) {
 		{"tab-sort-all", "", []tea.Msg{tab}},
 		// Every region price grouped by GPU, provider, region: ctrl+g.
 		{"ctrl+g-group-all", "--all-regions", []tea.Msg{ctrl('g')}},
+		// A line one rune short of maxFilter (a paste): 126 region
+		// prefixes, the last edited; then 170 GPU words.
+		{"max-line-regions", longLine("regions=", "us-,eu-,"), []tea.Msg{tea.KeyPressMsg{Code: tea.KeyBackspace}, runes("-")}},
+		{"max-line-gpus", longLine("", "l4 "), []tea.Msg{runes(" "), tea.KeyPressMsg{Code: tea.KeyBackspace}}},
 	}
 	for _, tc := range cases {
 		for _, list := range []bool{false, true} {
@@ -415,6 +447,14 @@ func BenchmarkBrowseKeystroke(b *testing.B) {
 			})
 		}
 	}
+}
+
+// longLine is prefix and repeats of unit, cut to maxFilter-1 runes at the
+// end of a word or list item, so one more key fits.
+func longLine(prefix, unit string) string {
+	s := prefix + strings.Repeat(unit, maxFilter)
+	s = s[:maxFilter-1]
+	return strings.TrimRight(s[:strings.LastIndexAny(s, ", ")], ", ")
 }
 
 // browsedMsgs runs cmd (a tea.Batch too) and returns the browses it made.
@@ -461,9 +501,12 @@ func TestBrowseAsync(t *testing.T) {
 
 // TestBrowsePickAdvice: when nothing fits the GPU picked, the advice of
 // what would fit aims at that GPU, not at the largest one on the market:
-// the default QLoRA of Llama 3.1 8B needs 48.89 GiB per GPU, an L4 has 24.
+// QLoRA of Llama 3.1 8B at micro-batch 4 needs about 45 GiB per GPU, an
+// L4 has 24 (the default one-sample micro-batch fits it).
 func TestBrowsePickAdvice(t *testing.T) {
-	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), ctrlB)
+	var c config.Config
+	c.Workload.Model, c.Workload.Task, c.Workload.MicroBatch = "llama-3.1-8b", model.TaskQLoRA, 4
+	m := start(t, newTestApp(t, testCatalog(t), Options{Config: &c}), size(120, 40), ctrlB)
 	m = drive(t, m, msgs(typed("l4:1 providers=aws"), enter)...)
 	if len(m.res.rec.Offers) != 0 || m.res.adviceOn == nil || m.res.adviceOn.Key != "l4" {
 		t.Errorf("%d offers, advice on %v; want none, advice on the l4", len(m.res.rec.Offers), m.res.adviceOn)

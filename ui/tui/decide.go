@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -19,13 +20,13 @@ import (
 // estimates).
 type decider struct {
 	cat  *model.Catalog
-	rate func(provider, region, instanceType string) model.InterruptionRate
+	rate func(provider, region, instanceType string) decide.InterruptionRate
 }
 
 // spotAssumptions are the configurator's spot inputs: the defaults, each
 // an assumption (the command line has flags to change them).
-var spotAssumptions = model.SpotAssumptions{CheckpointWriteBytesPerSecond: model.DefaultCheckpointWriteBytesPerSecond,
-	RestartHours: model.DefaultRestartHours, WriteDefaulted: true, RestartDefaulted: true}
+var spotAssumptions = decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond,
+	RestartHours: decide.DefaultRestartHours, WriteDefaulted: true, RestartDefaulted: true}
 
 // content is the detail view's text: offerDetail, then the decisions.
 func (d *detailView) content(o *model.Offer, r *result, asOf string) string {
@@ -51,12 +52,12 @@ func (dc decider) lines(lang *i18n.Printer, st *report.Styles, o *model.Offer, r
 	T := lang.T
 	add("")
 	add("%s", st.Heading.Render(T("Spot and commitments")))
-	var rate model.InterruptionRate
+	var rate decide.InterruptionRate
 	if dc.rate != nil {
 		rate = dc.rate(o.Instance.Provider, o.Region, o.Instance.Type)
 	}
 	hpm := r.cfg.Search.HoursPerMonth
-	od := model.DecideOffer(dc.cat, o, rate, spotAssumptions, min(hpm, model.HoursPerMonth))
+	od := decide.ForOffer(dc.cat, o, rate, spotAssumptions, min(hpm, model.HoursPerMonth))
 	switch {
 	case dc.rate == nil:
 	case od.Spot != nil:
@@ -101,7 +102,7 @@ func (dc decider) serveLines(lang *i18n.Printer, st *report.Styles, o *model.Off
 	hpm := cmpOrHours(r.cfg.Search.HoursPerMonth)
 	add("")
 	add("%s", st.Heading.Render(lang.T("Commitments")))
-	od := model.DecideOffer(dc.cat, o, model.InterruptionRate{}, spotAssumptions, hpm)
+	od := decide.ForOffer(dc.cat, o, decide.InterruptionRate{}, spotAssumptions, hpm)
 	if len(od.Commitment) > 0 {
 		add("  commitment: %s", report.CommitmentLineIn(lang, od.Commitment))
 	} else {
@@ -250,7 +251,7 @@ func timeCostChart(lang *i18n.Printer, st *report.Styles, pts, front []model.Tim
 // writeAccessibleDecisions is the accessible summary's part of the
 // detail view: the spot and commitment lines of the best offers and,
 // instead of the chart, the Pareto front as a table.
-func writeAccessibleDecisions(w io.Writer, r *report.Renderer, cat *model.Catalog, res *result, rate func(provider, region, instanceType string) model.InterruptionRate) error {
+func writeAccessibleDecisions(w io.Writer, r *report.Renderer, cat *model.Catalog, res *result, rate func(provider, region, instanceType string) decide.InterruptionRate) error {
 	if len(res.rec.Offers) == 0 {
 		return nil
 	}

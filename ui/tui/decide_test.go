@@ -10,15 +10,15 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // assumedRate is a provider default as data.SpotRates gives it with no
 // advisor feed: 20% a month, an assumption.
-func assumedRate(string, string, string) model.InterruptionRate {
-	return model.InterruptionRate{PerMonth: 0.2, LowPerMonth: 0.2, Bucket: ">20%", Source: "test default", Assumption: true}
+func assumedRate(string, string, string) decide.InterruptionRate {
+	return decide.InterruptionRate{PerMonth: 0.2, LowPerMonth: 0.2, Bucket: ">20%", Source: "test default", Assumption: true}
 }
 
 // TestGoldenChart pins the bottom of an offer's detail: spot and
@@ -55,7 +55,7 @@ func TestAccessibleDecisions(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		rate func(string, string, string) model.InterruptionRate
+		rate func(string, string, string) decide.InterruptionRate
 		want []string
 	}{
 		{"assumed rates", assumedRate, []string{"Spot and commitments", "Commitment", "Time against cost", "job time", "vs next cheaper", "cheapest", "(assumption"}},

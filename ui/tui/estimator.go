@@ -150,8 +150,8 @@ func (p panel) memoryDetailLines(e *model.Estimate, best *model.Offer) []string 
 	lines := []string{st.Muted.Render(band),
 		st.Muted.Render(lang.Sprintf("torch allocated %s, reserved %s", report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved)))}
 	if best != nil && model.VerdictFor(e.MemoryBand, best.UsableBytes) == model.VerdictBorderline {
-		lines = append(lines, st.Warn.Render(lang.Sprintf("~ borderline on %s: the band reaches %s of %s usable",
-			printable(best.GPU.Name), report.GiB(e.MemoryBand[1]), report.GiB(best.UsableBytes))))
+		lines = append(lines, st.Warn.Render(lang.Sprintf("~ borderline on %s: about %.0f%% chance of running out of memory; the band reaches %s of %s usable",
+			printable(best.GPU.Name), model.RoundChance(e.OOMChance(best.UsableBytes))*100, report.GiB(e.MemoryBand[1]), report.GiB(best.UsableBytes))))
 	}
 	return lines
 }

@@ -76,6 +76,7 @@ var exportFormats = []huh.Option[launch.Format]{
 	huh.NewOption("torchrun script", launch.FormatTorchrun),
 	huh.NewOption("docker run script", launch.FormatDocker),
 	huh.NewOption("Kubernetes Job / PyTorchJob", launch.FormatK8s),
+	huh.NewOption("probe script: measures the plan on the GPU", launch.FormatProbe),
 }
 
 // localFormats are exportFormats with their labels in lang (the values,
@@ -93,6 +94,7 @@ func localFormats(lang *i18n.Printer) []huh.Option[launch.Format] {
 var defaultNames = map[launch.Format]string{
 	launch.FormatSkyPilot: "./gpuplan-sky.yaml", launch.FormatTorchrun: "./gpuplan-torchrun.sh",
 	launch.FormatDocker: "./gpuplan-docker.sh", launch.FormatK8s: "./gpuplan-k8s.yaml",
+	launch.FormatProbe: "./gpuplan-probe.py",
 }
 
 // newExportDialog asks for the format and the file name; cfg is the
@@ -185,6 +187,10 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		// The CLI's advice (--image) names a flag the configurator lacks.
 		return nil, path, perm, fmt.Errorf("%s is an AMD GPU: no CUDA build applies, so no %s can be written for it; "+
 			"export the gpuplan TOML instead, and write a ROCm image (such as rocm/pytorch) in your launch file", d.offer.GPU.Name, formatName(d.format))
+	}
+	if errors.Is(err, launch.ErrNoEntryPoint) {
+		// The CLI's advice (--script) names a flag the configurator lacks.
+		return nil, path, perm, fmt.Errorf("%w; the configurator takes no script: export the gpuplan TOML, then run gpuplan export --config FILE --script YOUR_SCRIPT --format %s", err, d.format)
 	}
 	if err != nil {
 		return nil, path, perm, err

@@ -18,6 +18,7 @@ import (
 // configurator's file had one resources block, the command line's five
 // candidates.
 func TestExportSameAsCommandLine(t *testing.T) {
+	const hyperscalers = `providers = ["aws", "azure", "gcp", "lambda", "nebius"]`
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no catalog.d overlays from the user running the tests
 	cat, _, err := data.LoadWith(nil)
 	if err != nil {
@@ -29,9 +30,11 @@ func TestExportSameAsCommandLine(t *testing.T) {
 		failover bool   // gpuplan export lists candidates (its serving files have none)
 	}{
 		{"the defaults", "", true},
-		{"lora on spot", `[workload]` + "\nmodel = \"llama-3.1-8b\"\ntask = \"lora\"\nepochs = 1\ngpus = 1\n[search]\npricing = \"spot\"", true},
-		{"zero3 on 8 GPUs", `[workload]` + "\nmodel = \"llama-3.1-8b\"\ntask = \"finetune\"\nepochs = 1\nstrategy = \"zero3\"\ngpus = 8", true},
-		{"serving llama 70b", `[workload]` + "\nmodel = \"llama-3.1-70b\"\ntask = \"inference\"\nprecision = \"bf16\"\nseq_len = 8192\nbatch_size = 16", false},
+		// The hyperscalers' offers, so the best is an NVIDIA host with
+		// failover candidates (an AMD or single-seller best has none to list).
+		{"lora on spot", `[workload]` + "\nmodel = \"llama-3.1-8b\"\ntask = \"lora\"\nepochs = 1\ngpus = 1\n[search]\npricing = \"spot\"\n" + hyperscalers, true},
+		{"zero3 on 8 GPUs", `[workload]` + "\nmodel = \"llama-3.1-8b\"\ntask = \"finetune\"\nepochs = 1\nstrategy = \"zero3\"\ngpus = 8\n[search]\n" + hyperscalers, true},
+		{"serving llama 70b", `[workload]` + "\nmodel = \"llama-3.1-70b\"\ntask = \"inference\"\nprecision = \"bf16\"\nseq_len = 8192\nbatch_size = 16\n[search]\n" + hyperscalers, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Chdir(t.TempDir()) // the configurator writes ./gpuplan.toml and ./gpuplan-sky.yaml

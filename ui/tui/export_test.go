@@ -18,16 +18,23 @@ import (
 
 func TestExportFormats(t *testing.T) {
 	cat := embeddedCatalog(t)
-	a, err := cat.Model("bert-large")
-	if err != nil {
-		t.Fatal(err)
+	offerFor := func(key string, w model.Workload) (*model.Offer, model.Workload) {
+		a, err := cat.Model(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Model = *a
+		rec, err := model.Recommend(w, cat, model.Query{Providers: []string{"aws"}})
+		if err != nil || len(rec.Offers) == 0 {
+			t.Fatal(err, len(rec.Offers))
+		}
+		return &rec.Offers[0], w
 	}
-	w := model.Workload{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 32, SeqLen: 384, DatasetSamples: 88000, Epochs: 2}, Model: *a}
-	rec, err := model.Recommend(w, cat, model.Query{Providers: []string{"aws"}})
-	if err != nil || len(rec.Offers) == 0 {
-		t.Fatal(err, len(rec.Offers))
-	}
-	offer := &rec.Offers[0]
+	// LoRA on Llama 3.1 8B runs TRL's SFT script; BERT has no installed
+	// entry point, so only its TOML is written and the launch formats say
+	// how to name a script.
+	lora, lw := offerFor("llama-3.1-8b", model.Workload{Settings: model.Settings{Task: model.TaskLoRA, MicroBatch: 1, SeqLen: 1024, DatasetTokens: 20e6}})
+	bert, bw := offerFor("bert-large", model.Workload{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 32, SeqLen: 384, DatasetSamples: 88000, Epochs: 2}})
 	for _, tt := range []struct {
 		format launch.Format
 		name   string
@@ -35,21 +42,25 @@ func TestExportFormats(t *testing.T) {
 		perm   fs.FileMode
 	}{
 		{launch.FormatTOML, defaultExport, "[launch]", 0o644},
-		{launch.FormatSkyPilot, "./gpuplan-sky.yaml", "instance_type: " + offer.Instance.Type, 0o644},
-		{launch.FormatTorchrun, "./gpuplan-torchrun.sh", "torchrun", 0o755},
+		{launch.FormatSkyPilot, "./gpuplan-sky.yaml", "instance_type: " + lora.Instance.Type, 0o644},
+		{launch.FormatTorchrun, "./gpuplan-torchrun.sh", "-m trl.scripts.sft", 0o755},
 		{launch.FormatDocker, "./gpuplan-docker.sh", "docker run --gpus all", 0o755},
 		{launch.FormatK8s, "./gpuplan-k8s.yaml", "nvidia.com/gpu", 0o644},
 	} {
-		d := newExportDialog(defaultExport, config.Config{Workload: config.WorkloadAnswers{Settings: w.Settings, Model: "bert-large"}}, offer, tt.format, newTheme(), 60, nil)
+		d := newExportDialog(defaultExport, config.Config{Workload: config.WorkloadAnswers{Settings: lw.Settings, Model: "llama-3.1-8b"}}, lora, tt.format, newTheme(), 60, nil)
 		out, path, perm, err := d.payload()
 		if err != nil || path != tt.name || perm != tt.perm || !strings.Contains(string(out), tt.want) {
 			t.Errorf("%s: path %s perm %v err %v; output lacks %q", tt.format, path, perm, err, tt.want)
 		}
+		d = newExportDialog(defaultExport, config.Config{Workload: config.WorkloadAnswers{Settings: bw.Settings, Model: "bert-large"}}, bert, tt.format, newTheme(), 60, nil)
+		out, _, _, err = d.payload()
 		if tt.format == launch.FormatTOML {
 			// One encoder call wrote it: it reads back, [launch] included.
 			if c, err := config.Decode(out); err != nil || c.Workload.Model != "bert-large" || strings.Count(string(out), "schema_version") != 1 {
 				t.Errorf("the exported TOML does not reload (%v):\n%s", err, out)
 			}
+		} else if err == nil || !strings.Contains(err.Error(), "gpuplan export --config FILE --script YOUR_SCRIPT --format "+string(tt.format)) {
+			t.Errorf("%s for BERT: err %v; want the way to name a script", tt.format, err)
 		}
 	}
 	d := newExportDialog(defaultExport, config.Config{}, nil, launch.FormatSkyPilot, newTheme(), 60, nil)

@@ -38,6 +38,7 @@ type offersView struct {
 	none          string // when nothing passed: how many offers each check removed
 	width, height int
 	serving       bool          // the offers are serving plans (headers)
+	perToken      bool          // serving ranked per million output tokens, not per hour of the load (serve.Serving.PerToken)
 	tpot          []float64     // serving: each offer's TPOT in ms, in the last column (headroom is vLLM's constant)
 	lang          *i18n.Printer // the table's language (nil: English)
 }
@@ -64,6 +65,7 @@ func (v *offersView) setResult(r *result) {
 	}
 	v.all, v.sort, v.problem, v.none = nil, "", "", ""
 	v.serving = r != nil && r.serve != nil
+	v.perToken = v.serving && len(r.serve) > 0 && r.serve[0].Serving.PerToken
 	v.tpot = v.tpot[:0]
 	if v.serving {
 		for i := range r.rec.Offers {
@@ -288,6 +290,17 @@ func (v *offersView) refresh(keep *model.Offer) {
 		widths[c] = cols[c].Width
 	}
 	cutTable(rows, widths, 3) // cells, as lipgloss measures them (CJK: 2); the region's "+N" kept
+	if cols[9].Width == 0 {
+		// A cut GPUs cell lost its leading "~" to the "…": put it back
+		// in the same width, as the panel's table does.
+		for i, r := range rows {
+			if v.all[v.shown[i]].Verdict == model.VerdictBorderline && !strings.HasPrefix(r[4], "~") {
+				if rs := []rune(r[4]); len(rs) >= 2 {
+					r[4] = "~…" + string(rs[2:])
+				}
+			}
+		}
+	}
 	trows := make([]table.Row, len(rows))
 	for i, r := range rows {
 		trows[i] = r
@@ -350,8 +363,11 @@ func (v offersView) view() string {
 			wrap.Render(st.Bad.Render("✗ "+v.problem)) + "\n" + wrap.Render(st.Muted.Render(where))
 	}
 	sorted := p.Sprintf("sorted by %s (s) · %s (p) · enter: details", report.SortName(p, v.sort), filter)
-	if v.serving { // serve.RankServing's order, which s does not change (trial L5: it said "price")
+	switch { // serve.RankServing's order, which s does not change (trial L5: it said "price")
+	case v.serving && v.perToken:
 		sorted = p.Sprintf("sorted by $ per million output tokens · %s (p) · enter: details", filter)
+	case v.serving:
+		sorted = p.Sprintf("sorted by $ per hour that carries the load · %s (p) · enter: details", filter)
 	}
 	head := st.Heading.Render(p.Sprintf("All offers: %d", len(v.shown))) + st.Muted.Render(" · "+sorted+v.regionsNote())
 	if len(v.shown) == 0 {

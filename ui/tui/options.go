@@ -7,7 +7,9 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -51,7 +53,11 @@ type Options struct {
 	Warnings []string
 	// SpotRate is the spot interruption rate of an instance type in a
 	// region (data.SpotRates); nil leaves out the spot estimates.
-	SpotRate func(provider, region, instanceType string) model.InterruptionRate
+	SpotRate func(provider, region, instanceType string) decide.InterruptionRate
+	// Probes are the user's kept probe runs (gpuplan probe add) with their
+	// residuals: the panel shows an estimate corrected by those close to
+	// it (same GPU, family and recipe) beside the estimate; nil shows none.
+	Probes []probe.Kept
 	// Lang is the language of the screens (a --lang flag or config key,
 	// through i18n.Resolve); the zero tag (language.Und) follows the
 	// environment, i18n.Detect(Getenv). Request values (option values,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -231,6 +232,7 @@ type panel struct {
 	width, height int
 	cache         *panelCache   // shared by copies: View has a value receiver
 	lang          *i18n.Printer // the panel's language (nil: English)
+	probes        []probe.Kept  // the user's kept probe runs (Options.Probes)
 }
 
 // panelCache keeps the last drawing: the panel changes only with its
@@ -395,6 +397,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	add("")
 	add(vram, bar)
 	add(p.memoryDetailLines(pe, best)...)
+	add(p.probeLines(pe, iw)...)
 	parts := report.BreakdownLinesIn(p.lang, mem, st)
 	if iw >= 72 && len(parts) > 2 { // two columns
 		half := (len(parts) + 1) / 2
@@ -605,8 +608,9 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 		for i, r := range rows {
 			picked[i] = pick(r, cols)
 		}
+		at := -1
 		if !slices.Contains(cols, 8) { // no headroom column, so no "~" in it
-			at := slices.Index(cols, 3) // the GPUs, else the instance
+			at = slices.Index(cols, 3) // the GPUs, else the instance
 			if at < 0 {
 				at = slices.Index(cols, 1)
 			}
@@ -639,6 +643,17 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 			continue
 		}
 		cutTable(picked, widths, slices.Index(cols, 2)) // the region's name is cut, never its "+N"
+		if at >= 0 {
+			// A cut name lost its leading "~" to the "…": put it back in
+			// the same width ("~…GB__10__60"), so the mark survives.
+			for i, r := range picked {
+				if offers[i].Verdict == model.VerdictBorderline && !strings.HasPrefix(r[at], "~") {
+					if rs := []rune(r[at]); len(rs) >= 2 {
+						r[at] = "~…" + string(rs[2:])
+					}
+				}
+			}
+		}
 		t := table.New().Headers(headers...).Rows(picked...).Wrap(false).
 			Border(lipgloss.HiddenBorder()).BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 			BorderColumn(false).BorderHeader(false).

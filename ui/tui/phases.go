@@ -110,9 +110,11 @@ func (v *planView) defaultPhaseName(task model.Task) string {
 	return name
 }
 
+// has reports whether the plan has a phase of that name once normalised
+// (plan.NameKey, as DecodePlan compares them).
 func (v *planView) has(name string) bool {
 	for i := range v.plan.Phases {
-		if v.plan.Phases[i].Name == name {
+		if plan.NameKey(v.plan.Phases[i].Name) == plan.NameKey(name) {
 			return true
 		}
 	}
@@ -179,13 +181,16 @@ func (v *planView) commit() tea.Cmd {
 	case strings.ContainsFunc(p.Name, model.Unprintable):
 		v.err = v.lang.T("the name has control characters")
 		return nil
+	case strings.ContainsFunc(p.Name, plan.Invisible):
+		v.err = v.lang.T("the name has an invisible character (zero-width, BOM, soft hyphen…)")
+		return nil
 	case v.has(p.Name):
 		v.err = v.lang.Sprintf("the plan has a phase %q already: give another name", p.Name)
 		return nil
 	}
 	if p.Months > 0 {
 		m, err := strconv.ParseFloat(strings.TrimSpace(v.months.Value()), 64)
-		if err != nil || !(m > 0 && m <= 120) {
+		if err != nil || !(m > 0 && m <= plan.MaxMonths) {
 			v.err = v.lang.T("months: a number of months in (0, 120], such as 6")
 			return nil
 		}
@@ -224,7 +229,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	var b strings.Builder
 	title := v.lang.T("Plan")
 	if v.plan.Name != "" {
-		title += ": " + model.Printable(v.plan.Name)
+		title += ": " + printable(v.plan.Name)
 	}
 	b.WriteString(st.Heading.Render(title) + "\n")
 	if len(v.plan.Phases) == 0 && v.pending == nil {
@@ -269,13 +274,13 @@ func (v *planView) view(st *report.Styles, width int) string {
 	provW, regionW := 0, 0
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
-		insts[i] = model.Printable(p.Instance)
-		provW = max(provW, ansi.StringWidth(model.Printable(p.Provider)))
+		insts[i] = printable(p.Instance)
+		provW = max(provW, ansi.StringWidth(printable(p.Provider)))
 		region := p.Region
 		if p.Instances > 1 {
 			region += fmt.Sprintf(" ×%d", p.Instances)
 		}
-		regionW = max(regionW, ansi.StringWidth(model.Printable(region)))
+		regionW = max(regionW, ansi.StringWidth(printable(region)))
 	}
 	instW := offerW - provW - 1 - regionW - 1
 	withRegion := instW >= 8
@@ -285,9 +290,9 @@ func (v *planView) view(st *report.Styles, width int) string {
 	cutColumn(insts, max(instW, 4), false)
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
-		offer := model.Printable(p.Provider) + " " + insts[i]
+		offer := printable(p.Provider) + " " + insts[i]
 		if withRegion {
-			offer += " " + model.Printable(p.Region)
+			offer += " " + printable(p.Region)
 		}
 		if p.Instances > 1 {
 			offer += fmt.Sprintf(" ×%d", p.Instances)
@@ -299,7 +304,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 				dur += fmt.Sprintf(" × %g h", p.HoursPerMonth)
 			}
 		}
-		names[i], offers[i], durs[i] = model.Printable(p.Name), strings.TrimSpace(offer), dur
+		names[i], offers[i], durs[i] = printable(p.Name), strings.TrimSpace(offer), dur
 	}
 	cutColumn(names, nameW, false)
 	cutColumn(durs, durW, false)

@@ -252,7 +252,11 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 		add(st.Warn.Render("! ") + reason)
 	}
 	add("")
-	add(st.Heading.Render(lang.Sprintf("Offers: %d of %d meet the targets", meets, len(r.serve))) + st.Muted.Render(" · "+T("by $ per million output tokens")))
+	order := T("by $ per hour that carries the load") // serve.RankServing's order for the question
+	if bs.PerToken {
+		order = T("by $ per million output tokens")
+	}
+	add(st.Heading.Render(lang.Sprintf("Offers: %d of %d meet the targets", meets, len(r.serve))) + st.Muted.Render(" · "+order))
 	room := ih - len(lines) - 1
 	var rows [][]string
 	for i := range r.serve {

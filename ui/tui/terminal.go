@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
+
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // utf8Locale reports whether the locale can show UTF-8: the first of
@@ -24,15 +26,13 @@ func utf8Locale(getenv func(string) string) bool {
 	return true
 }
 
-// printable drops what a terminal would act on instead of showing: ESC
-// and every escape sequence it starts (CSI, OSC, DCS, …), the other C0
-// controls (tabs and newlines become spaces), DEL, the C1 controls
-// (U+0080–U+009F) and invalid UTF-8. For names that come from catalogs,
-// overlays and config files before they are drawn: a name must never move
-// the cursor, set the title or write the clipboard.
-func printable(s string) string {
-	return filterControls(s, false)
-}
+// printable is termsafe.String, the one sanitiser of text from outside
+// the program (names from catalogs, overlays, plan and config files,
+// messages quoting them) before it is drawn: whatever a terminal would act
+// on or not show is written as a visible escape (\x1b, \n, \u200b), so
+// a name never moves the cursor, sets the title, writes the clipboard or
+// hides a character.
+func printable(s string) string { return termsafe.String(s) }
 
 // termFrame is the frame as written to the terminal: only the styling
 // the program itself emits (SGR, ESC[…m) survives; any other escape

@@ -46,22 +46,22 @@ func TestUTF8Locale(t *testing.T) {
 	}
 }
 
+// printable is termsafe.String: what a terminal would act on is shown as
+// an escape, never dropped (a dropped character would make two names look
+// the same) and never acted on.
 func TestPrintable(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"g6.xlarge", "g6.xlarge"},
 		{"東京リージョン-１ «≈» ±½", "東京リージョン-１ «≈» ±½"},
-		{"\x1b[31mred\x1b[0m", "red"},                  // SGR from data: not ours, dropped too
-		{"title\x1b]0;pwned\x07 x", "title x"},         // OSC window title, BEL-terminated
-		{"clip\x1b]52;c;aGk=\x1b\\ x", "clip x"},       // OSC 52 clipboard, ST-terminated
-		{"a\x1b[2J\x1b[Hb", "ab"},                      // clear screen, cursor home
-		{"a\x1bPq#0;2;0;0;0\x1b\\b", "ab"},             // DCS (sixel)
-		{"a\x1b7b", "ab"},                              // two-byte escape (save cursor)
-		{"bell\x07 bs\b del\x7f", "bell bs del"},       // other C0 controls and DEL
-		{"tab\there\nnew\rline", "tab here new line"},  // layout controls become spaces
-		{"c1 \u009b31m csi", "c1 31m csi"},             // C1 CSI (U+009B)
-		{"bad \xff\xfe utf8", "bad  utf8"},             // invalid UTF-8
-		{"unterminated \x1b]0;title", "unterminated "}, // an OSC that never ends
-		{"trailing esc\x1b", "trailing esc"},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},                // SGR from data: not ours
+		{"title\x1b]0;pwned\x07 x", `title\x1b]0;pwned\a x`},        // OSC window title, BEL-terminated
+		{"clip\x1b]52;c;aGk=\x1b\\ x", `clip\x1b]52;c;aGk=\x1b\ x`}, // OSC 52 clipboard, ST-terminated
+		{"a\x1b[2J\x1b[Hb", `a\x1b[2J\x1b[Hb`},                      // clear screen, cursor home
+		{"bell\x07 bs\b del\x7f", `bell\a bs\b del\x7f`},            // other C0 controls and DEL
+		{"tab\there\nnew\rline", `tab\there\nnew\rline`},            // layout controls
+		{"c1 \u009b31m csi", `c1 \u009b31m csi`},                    // C1 CSI (U+009B)
+		{"bad \xff\xfe utf8", `bad \xff\xfe utf8`},                  // invalid UTF-8
+		{"zero\u200bwidth", `zero\u200bwidth`},                      // invisible
 	}
 	for _, tt := range tests {
 		if got := printable(tt.in); got != tt.want {

@@ -240,12 +240,20 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 	names, by := regionsOf(w.cat, chosen)
 	var opts []huh.Option[string]
 	for _, r := range selected {
-		if isRegionPattern(r) {
+		if isRegionPattern(r) && model.ContinentWords(r) == nil {
 			opts = append(opts, huh.NewOption(printable(r)+w.lang.T(" (prefix)"), r).Selected(true))
 		}
 	}
+	// Continents first: every chosen provider's regions there, whatever
+	// each calls them (model.Catalog.Geo).
+	for _, c := range regionContinents(w.cat, names, by) {
+		opts = append(opts, huh.NewOption(w.lang.T(continentLabels[c])+w.lang.T(" (all providers)"), c).Selected(slices.Contains(selected, c)))
+	}
 	for _, r := range names {
 		label := r
+		if g, ok := w.cat.Geo(by[r][0], r); ok && g.Country != "" {
+			label += model.RegionCountrySuffix(r, g.Country)
+		}
 		if len(chosen) != 1 {
 			label += "  " + strings.Join(by[r], ", ")
 		}

@@ -33,6 +33,7 @@ func Source(c *model.Catalog) ([]byte, error) {
 	writeSlice(&b, "Instances", reflect.ValueOf(c.Instances))
 	writeSlice(&b, "Discounts", reflect.ValueOf(c.Discounts))
 	writeSlice(&b, "Models", reflect.ValueOf(c.Models))
+	writeSlice(&b, "Regions", reflect.ValueOf(c.Regions))
 	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {

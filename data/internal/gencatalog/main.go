@@ -36,7 +36,9 @@ import (
 )
 
 // allProviders are the clouds generated when -providers is not given.
-var allProviders = []string{"aws", "gcp", "azure", "lambda", "oci", "nebius", "cudo", "vast", "paperspace", "fluidstack", "do"}
+var allProviders = []string{"aws", "gcp", "azure", "lambda", "oci", "nebius", "cudo", "vast", "paperspace", "fluidstack", "do",
+	"hyperstack", "jarvislabs", "seeweb", "verda", "yotta", "daytona", "shadeform", "primeintellect", "runpod",
+	"lium", "hyperbolic", "simplepod"}
 
 func main() { os.Exit(run(os.Args[1:], os.Stderr)) }
 
@@ -187,10 +189,12 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "%s: %s\n", provider, w)
 	}
-	if provider == "azure" {
+	if provider == "azure" || provider == "runpod" {
 		// SkyPilot's Azure rows for scarce types repeat the on-demand price as
 		// the spot price (its catalog README: "H100 rows spot = on-demand"): a
 		// placeholder, not a spot offer, so the spot price is left unknown.
+		// RunPod's v8 rows repeat it on every row (1x_RTX4090_SECURE: 0.74
+		// and 0.74), where RunPod's interruptible price is lower.
 		for i := range insts {
 			for j := range insts[i].Prices {
 				if p := &insts[i].Prices[j]; p.SpotUSD > 0 && p.SpotUSD == p.OnDemandUSD {
@@ -221,6 +225,11 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 			in.Source += "; retired: " + f.source
 		}
 	}
+	for _, in := range handRows[provider] {
+		in.Provider, in.AsOf = provider, o.asOf
+		insts = append(insts, in)
+	}
+	sort.SliceStable(insts, func(i, j int) bool { return insts[i].Type < insts[j].Type })
 	for t := range fixes[provider] {
 		if !hasType(insts, t) {
 			fmt.Fprintf(stderr, "gencatalog: %s: fix for %s matches no imported type\n", provider, t)

@@ -1,5 +1,7 @@
 package main
 
+import "github.com/gpuplan/gpuplan/model"
+
 // The hand-maintained tables of the generator: where the snapshot files come
 // from, the facts the snapshot gets wrong or lacks, and the N1 host prices
 // the snapshot left out. Every row names its source.
@@ -26,35 +28,61 @@ var provenances = map[string]provenance{ // key: SHA-256 of the file
 	"cd9340c65a874d375d97c80087098c72622d1f05bfeb0eaa5ef4611e12ac9ef6": {"skypilot-org/skypilot-catalog", "catalogs/v6/paperspace/vms.csv", "e520054145d1bce6748bcf18c9a25ddd6ea9a348", true},
 	"eef17d1446c062facdee30c82dee2b233d1690c7a3bf5af95a362080b867616e": {"skypilot-org/skypilot-catalog", "catalogs/v6/fluidstack/vms.csv", "002403bca05e2ab5110637448f3b1654c983d5d5", false},
 	"d973e260a01f3175dc677e28146681c05b574b82b5ee02f2c62cf9d8b1264ae2": {"skypilot-org/skypilot-catalog", "catalogs/v6/do/vms.csv", "1fbe7331dd1f13d70ac4f249bb7ee7a659fc6b6a", true},
+	// The providers added in 2026-12, read from the stored copy of
+	// skypilot-org/skypilot-catalog one file version at a time: the whole
+	// file (CRLF line endings written as LF; each size checked equal to the
+	// source's less one byte per line) unless filtered. Which stored version
+	// is the newest cannot be told from the store; where two were compared
+	// (verda) the one whose GpuInfo sizes are per GPU and whose GPU names
+	// are normalised (a later fix) was taken.
+	"9e522845d942f383e93b239731033c6e9ff4c67a7d01722fc5b1e032f9740a22": {"skypilot-org/skypilot-catalog", "catalogs/v8/hyperstack/vms.csv", "fdc9d908ab0b2af9f468f139fb3f662c8c6b3257", false},
+	"15691ff686168e50732e0917a77b25d85097418c4ace41b1a7aac39d3dabd1ad": {"skypilot-org/skypilot-catalog", "catalogs/v8/jarvislabs/vms.csv", "57d65781a544958d7d07014f062f7d1cad8415a7", false},
+	"b3bacc16a10216a0dcbccee0be327b392e27373b856c4f1715801d61c6a4ae1c": {"skypilot-org/skypilot-catalog", "catalogs/v8/seeweb/vms.csv", "004a1aef76542bb40d12fcedaaf091551ddf5fb4", false},
+	"55fb503033bc310095a8edaf939a6c0b23feced8ee0519c83328803d4dd807ef": {"skypilot-org/skypilot-catalog", "catalogs/v8/verda/vms.csv", "000c1d0bf24621f4ac37cfa585f0897c1aa1d9cf", false},
+	"1deed84b1b846a3cd125a2842186e7d73da21f64159d46d3cb18f44382b0b781": {"skypilot-org/skypilot-catalog", "catalogs/v8/yotta/vms.csv", "1f6904890c9bb9408f1d11e2865c3c1ee4d409c0", false},
+	"56ea297853fbee2332ed1c7e31731b0c05926f8ef4239ec1b65765b3fa56a212": {"skypilot-org/skypilot-catalog", "catalogs/v8/daytona/vms.csv", "0eb5da57210acb5149367bd2b2f23237591aa2f5", false},
+	"7f902e5fd15b3c7bbb77488c7e89d4160a525a694108df2d5c15b1be7afe335f": {"skypilot-org/skypilot-catalog", "catalogs/v8/shadeform/vms.csv", "002363dac75913b446b2d3d564ae795678849dfd", false},
+	"1ddf656e58e513b7fb59f25120ab46289793e9ad1ae014db090ce10edf592109": {"skypilot-org/skypilot-catalog", "catalogs/v8/primeintellect/vms.csv", "d9a304ea01e96cd4a043159c60d9326d8de4cf0f", false},
+	"50f022641b784123de139ab448359026f97cd8d746efaea0ab975132a2fff66a": {"skypilot-org/skypilot-catalog", "catalogs/v8/lium/vms.csv", "04a03aee12247fb62be7a2ee9d460bbf6dff30b1", false},
+	"85ce687bbf9da3618fb88b190a42606d088f7f213dbc385dcf2b834601a72e4c": {"skypilot-org/skypilot-catalog", "catalogs/v8/hyperbolic/vms.csv", "0082b0435f3912ae4c566856b272455cc78f4f61", false},
+	"6a26fa75764a172c0f91870d2e9d58842501ace29e2801ae8b0d5c38a8321ff4": {"skypilot-org/skypilot-catalog", "catalogs/v7/simplepod/vms.csv", "1010b7594439e103435466844552cf3580460085", false},
+	// RunPod's v8 file is 2,167,070 characters (one row per type and
+	// zone): only three type blocks were read whole (1x_A100-80GB_SECURE,
+	// 1x_RTX4090_SECURE, 4x_RTX4090_SECURE, 48 zones each); `gpuplan
+	// catalog update --providers runpod` fetches the rest.
+	"ff2060dbf448b5c04c8dbdc1c32d75ab41ccf4345c15ed42345ad6fb0eea8680": {"skypilot-org/skypilot-catalog", "catalogs/v8/runpod/vms.csv", "01acdfd419ce5afae1289ff14825b893ced0c196", true},
 }
 
 // Sources cited by the fixes below.
 const (
-	srcNDH100v5      = "Microsoft Learn, ND H100 v5 series (MicrosoftDocs/azure-docs sizes/gpu-accelerated/includes/ndh100v5-series-summary.md and -specs.md): 8 H100 GPUs with NVLink 4.0, 8 × 400 Gb/s InfiniBand (3.2 Tb/s per VM), 28000 GiB local disk"
-	srcNCH100v5      = "Microsoft Learn, NCads H100 v5 series (includes/ncadsh100v5-series-summary.md): NVIDIA H100 NVL GPUs, 94 GB each; specs: 3576–7152 GiB local disk, 40,000–80,000 Mbps"
-	srcNDA100v4      = "Microsoft Learn, ND A100 v4 series (includes/ndasra100v4-series-specs.md, nd-a100-v4 summary): 8 A100 40GB with NVLink 3.0, 8 × 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM), 6000 GiB local disk"
-	srcNDmA100       = "Microsoft Learn, NDm A100 v4 series (includes/ndma100v4-series-summary.md): 8 A100 80GB with NVLink 3.0, 8 × 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM)"
-	srcNCA100v4      = "Microsoft Learn, NC A100 v4 series (includes/nca100v4-series-summary.md): up to 4 NVIDIA A100 PCIe GPUs, 80 GB each"
-	srcNDv2          = "Microsoft Learn, NDv2 series (includes/ndv2-series-summary.md): 8 V100 32GB NVLINK-connected GPUs, 100 Gb/s InfiniBand EDR"
-	srcNCv3Ret       = "Microsoft Learn, 'NCv3 and NC6s NC12s NC24s retirement' (MicrosoftDocs/azure-docs articles/virtual-machines/ncv3-nc6s-nc12s-nc24s-retirement.md): retired September 30, 2025"
-	srcNCRet         = "Microsoft Learn, NC-series page (includes/nc-series-summary.md): NC and NC_Promo retired September 6, 2023 (not August 31: the retirement was extended)"
-	srcNVRet         = "Microsoft Learn, 'NV series retirement' (sizes/migration-guides/nv-series-retirement.md): NV and NV_Promo retired September 6, 2023 (extended by one year; NVv3/NVv4 not affected)"
-	srcP4d           = "AWS Compute Blog, 'Amazon EC2 P4d instances deep dive' (2020): 8 A100 40GB with NVSwitch, 400 Gbps EFA, 8 TB local NVMe"
-	srcP5            = "Hugging Face guide to AWS accelerated instances (as summarised by agenticdaily.ai): p5.48xlarge 8 H100, NVLink, 400 GB/s EFA (3200 Gbps), 30.72 TB local NVMe"
-	srcP3            = "AWS News Blog, 'New – Amazon EC2 Instances with Up to 8 NVIDIA Tesla V100 GPUs (P3)' (2017), table: p3.2xlarge up to 10 Gbps, no NVLink; p3.8xlarge 10 Gbps, NVLink 200 GB/s; p3.16xlarge 25 Gbps, NVLink 300 GB/s"
-	srcGCPA2         = "Google Cloud GPU table (as quoted in huggingface.co/spaces/Elfsong/gcp_allocator): A100 40GB and 80GB 'NVLink Full Mesh @ 600 GBps' — a full mesh of 8 or 16 A100s at 600 GB/s per GPU is the NVSwitch baseboard"
-	srcHGX           = "NVIDIA HGX 8-GPU baseboards (H100/H200/B200/B300 SXM) connect all eight GPUs through NVSwitch chips; an 8-GPU SXM instance is one such board"
-	srcLambda        = "Lambda instance type name: *_sxm4/_sxm5/_sxm6 are SXM boards, *_pcie PCIe cards"
-	srcLambdaA100    = "very likely A100 40GB PCIe: Lambda names SXM parts _sxm4 and gpu_1x_a100_sxm4 exists separately (catalog audit #9, 'likely'; Lambda's API description not re-read)"
-	srcNC24rsRet     = "Microsoft Learn, 'Migrate your Standard_NC24rs_v3 virtual machine size' (MicrosoftDocs/azure-docs nc24rsv3-retirement.md, updated): NCv3-series sizes, including Standard_NC24rs_v3, retired on September 30, 2025 (catalog audit #6)"
-	srcP3Ret         = "AWS: 'AWS API no longer describes p3. instances. They are no longer listed as commercially available' (docs.aws.amazon.com/ec2/latest/instancetypes/ec2-instance-regions.html, as quoted in dstackai/gpuhunt PR #233, 2026-05-25); no retirement date published, the date is that PR's (catalog audit #4)"
-	srcCudoRet       = "Cudo Compute: 'The public, on-demand CUDO Compute platform was officially shut down on March 31, 2026' (dstackai/dstack PR #4018, 2026-07-09; dstackai/gpuhunt PR #237 'Drop Cudo provider'; catalog audit #3)"
-	srcNDmA100Mem    = "Microsoft Learn, NDm A100 v4 specs (includes/ndma100v4-series-specs.md): 'Memory 1900 GiB; Local Storage 6400 GiB' (the Azure SKU API's 1800 is what SkyPilot copied; catalog audit #7)"
-	srcAzPriceUnconf = "price unverified: datareceipts/data-receipts 109-gpu-pricing/hyperscalers.json (third party, from prices.azure.com, retrieved 2026-11-09) lists eastus NC48ads_A100_v4 $9.554, NC96ads_A100_v4 $19.108, NC80adis_H100_v5 $17.64; kept at the snapshot's price until the Azure Retail Prices API confirms (gpuplan catalog update fetches it; catalog audit #11)"
-	srcNebiusUnconf  = "price unverified: tgarg01/silybench-data derived/cost.json (third party) quotes nebius.com/prices 'HGX H100' $3.85/GPU-h on 2026-09-25, possibly a different SKU; kept at the snapshot's price (catalog audit #12)"
-	srcOCIB300Mem    = "GPU memory: OCI's shape table says 2100 GB per BM.GPU.B300.8 (262.5 GB per GPU, as SkyPilot fetch_oci.py GPU_MEMORY_GB cites docs.oracle.com computeshapes); the GPU entry keeps NVIDIA's HGX B300 datasheet 270 GB (catalog audit #13)"
-	srcOCIGB300Mem   = "GPU memory: OCI's shape table gives 278 GB per GB300 (SkyPilot fetch_oci.py GPU_MEMORY_GB, citing docs.oracle.com computeshapes); the GPU entry keeps NVIDIA's Blackwell Ultra datasheet GB300 279 GB (catalog audit #13)"
-	srcNVv4Win       = "Microsoft Learn, NVv4 series (includes/nvv4-series-summary.md): 'NVv4 virtual machines currently support only Windows guest operating system' — no Linux, no PyTorch (catalog audit #8)"
+	srcNDH100v5       = "Microsoft Learn, ND H100 v5 series (MicrosoftDocs/azure-docs sizes/gpu-accelerated/includes/ndh100v5-series-summary.md and -specs.md): 8 H100 GPUs with NVLink 4.0, 8 × 400 Gb/s InfiniBand (3.2 Tb/s per VM), 28000 GiB local disk"
+	srcNCH100v5       = "Microsoft Learn, NCads H100 v5 series (includes/ncadsh100v5-series-summary.md): NVIDIA H100 NVL GPUs, 94 GB each; specs: 3576–7152 GiB local disk, 40,000–80,000 Mbps"
+	srcNDA100v4       = "Microsoft Learn, ND A100 v4 series (includes/ndasra100v4-series-specs.md, nd-a100-v4 summary): 8 A100 40GB with NVLink 3.0, 8 × 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM), 6000 GiB local disk"
+	srcNDmA100        = "Microsoft Learn, NDm A100 v4 series (includes/ndma100v4-series-summary.md): 8 A100 80GB with NVLink 3.0, 8 × 200 Gb/s HDR InfiniBand (1.6 Tb/s per VM)"
+	srcNCA100v4       = "Microsoft Learn, NC A100 v4 series (includes/nca100v4-series-summary.md): up to 4 NVIDIA A100 PCIe GPUs, 80 GB each"
+	srcNDv2           = "Microsoft Learn, NDv2 series (includes/ndv2-series-summary.md): 8 V100 32GB NVLINK-connected GPUs, 100 Gb/s InfiniBand EDR"
+	srcNCv3Ret        = "Microsoft Learn, 'NCv3 and NC6s NC12s NC24s retirement' (MicrosoftDocs/azure-docs articles/virtual-machines/ncv3-nc6s-nc12s-nc24s-retirement.md): retired September 30, 2025"
+	srcNCRet          = "Microsoft Learn, NC-series page (includes/nc-series-summary.md): NC and NC_Promo retired September 6, 2023 (not August 31: the retirement was extended)"
+	srcNVRet          = "Microsoft Learn, 'NV series retirement' (sizes/migration-guides/nv-series-retirement.md): NV and NV_Promo retired September 6, 2023 (extended by one year; NVv3/NVv4 not affected)"
+	srcP4d            = "AWS Compute Blog, 'Amazon EC2 P4d instances deep dive' (2020): 8 A100 40GB with NVSwitch, 400 Gbps EFA, 8 TB local NVMe"
+	srcP5             = "Hugging Face guide to AWS accelerated instances (as summarised by agenticdaily.ai): p5.48xlarge 8 H100, NVLink, 400 GB/s EFA (3200 Gbps), 30.72 TB local NVMe"
+	srcP3             = "AWS News Blog, 'New – Amazon EC2 Instances with Up to 8 NVIDIA Tesla V100 GPUs (P3)' (2017), table: p3.2xlarge up to 10 Gbps, no NVLink; p3.8xlarge 10 Gbps, NVLink 200 GB/s; p3.16xlarge 25 Gbps, NVLink 300 GB/s"
+	srcGCPA2          = "Google Cloud GPU table (as quoted in huggingface.co/spaces/Elfsong/gcp_allocator): A100 40GB and 80GB 'NVLink Full Mesh @ 600 GBps' — a full mesh of 8 or 16 A100s at 600 GB/s per GPU is the NVSwitch baseboard"
+	srcHGX            = "NVIDIA HGX 8-GPU baseboards (H100/H200/B200/B300 SXM) connect all eight GPUs through NVSwitch chips; an 8-GPU SXM instance is one such board"
+	srcLambda         = "Lambda instance type name: *_sxm4/_sxm5/_sxm6 are SXM boards, *_pcie PCIe cards"
+	srcLambdaA100     = "very likely A100 40GB PCIe: Lambda names SXM parts _sxm4 and gpu_1x_a100_sxm4 exists separately (catalog audit #9, 'likely'; Lambda's API description not re-read)"
+	srcNC24rsRet      = "Microsoft Learn, 'Migrate your Standard_NC24rs_v3 virtual machine size' (MicrosoftDocs/azure-docs nc24rsv3-retirement.md, updated): NCv3-series sizes, including Standard_NC24rs_v3, retired on September 30, 2025 (catalog audit #6)"
+	srcP3Ret          = "AWS: 'AWS API no longer describes p3. instances. They are no longer listed as commercially available' (docs.aws.amazon.com/ec2/latest/instancetypes/ec2-instance-regions.html, as quoted in dstackai/gpuhunt PR #233, 2026-05-25); no retirement date published, the date is that PR's (catalog audit #4)"
+	srcCudoRet        = "Cudo Compute: 'The public, on-demand CUDO Compute platform was officially shut down on March 31, 2026' (dstackai/dstack PR #4018, 2026-07-09; dstackai/gpuhunt PR #237 'Drop Cudo provider'; catalog audit #3)"
+	srcNDmA100Mem     = "Microsoft Learn, NDm A100 v4 specs (includes/ndma100v4-series-specs.md): 'Memory 1900 GiB; Local Storage 6400 GiB' (the Azure SKU API's 1800 is what SkyPilot copied; catalog audit #7)"
+	srcAzPriceUnconf  = "price unverified: datareceipts/data-receipts 109-gpu-pricing/hyperscalers.json (third party, from prices.azure.com, retrieved 2026-11-09) lists eastus NC48ads_A100_v4 $9.554, NC96ads_A100_v4 $19.108, NC80adis_H100_v5 $17.64; kept at the snapshot's price until the Azure Retail Prices API confirms (gpuplan catalog update fetches it; catalog audit #11)"
+	srcNebiusUnconf   = "price unverified: tgarg01/silybench-data derived/cost.json (third party) quotes nebius.com/prices 'HGX H100' $3.85/GPU-h on 2026-09-25, possibly a different SKU; kept at the snapshot's price (catalog audit #12)"
+	srcOCIB300Mem     = "GPU memory: OCI's shape table says 2100 GB per BM.GPU.B300.8 (262.5 GB per GPU, as SkyPilot fetch_oci.py GPU_MEMORY_GB cites docs.oracle.com computeshapes); the GPU entry keeps NVIDIA's HGX B300 datasheet 270 GB (catalog audit #13)"
+	srcOCIGB300Mem    = "GPU memory: OCI's shape table gives 278 GB per GB300 (SkyPilot fetch_oci.py GPU_MEMORY_GB, citing docs.oracle.com computeshapes); the GPU entry keeps NVIDIA's Blackwell Ultra datasheet GB300 279 GB (catalog audit #13)"
+	srcRunPodA100     = "RunPod's own GPU name in the row's GpuInfo: 'A100 PCIe' (SkyPilot's AcceleratorName A100-80GB does not say the form factor)"
+	srcPIUpstream     = "Prime Intellect's row names the upstream instance type (UpstreamCloudId)"
+	srcHyperstackPCIe = "Hyperstack's own catalog (skypilot-org/skypilot-catalog catalogs/v8/hyperstack/vms.csv @ fdc9d908): n3-A100x*/n3-H100x* are A100-80G-PCIe/H100-80G-PCIe, n3-H100-SXM5x8 is H100-80G-SXM5"
+	srcNVv4Win        = "Microsoft Learn, NVv4 series (includes/nvv4-series-summary.md): 'NVv4 virtual machines currently support only Windows guest operating system' — no Linux, no PyTorch (catalog audit #8)"
 )
 
 // fix corrects or enriches one instance type. Zero fields keep the
@@ -136,6 +164,24 @@ var fixes = map[string]map[string]fix{
 		"gpu_2x_a100":           {gpu: "a100-pcie-40gb", source: srcLambdaA100},
 		"gpu_4x_a100":           {gpu: "a100-pcie-40gb", source: srcLambdaA100},
 	},
+	"runpod": {
+		"1x_A100-80GB_SECURE": {gpu: "a100-pcie-80gb", source: srcRunPodA100},
+	},
+	"primeintellect": {
+		"hyperstack__1xA100_80GB__28__120":           {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x1; " + srcHyperstackPCIe},
+		"hyperstack__2xA100_80GB__60__240":           {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x2; " + srcHyperstackPCIe},
+		"hyperstack__4xA100_80GB__124__480":          {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x4; " + srcHyperstackPCIe},
+		"hyperstack__8xA100_80GB__252__1920__NVLINK": {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x8-NVLink; " + srcHyperstackPCIe},
+		"hyperstack__1xH100_80GB__28__180":           {gpu: "h100-pcie", source: srcPIUpstream + " n3-H100x1; " + srcHyperstackPCIe},
+		"hyperstack__2xH100_80GB__60__360":           {gpu: "h100-pcie", source: srcPIUpstream + " n3-H100x2; " + srcHyperstackPCIe},
+		"hyperstack__4xH100_80GB__124__720":          {gpu: "h100-pcie", source: srcPIUpstream + " n3-H100x4; " + srcHyperstackPCIe},
+		"hyperstack__8xH100_80GB__252__1440":         {gpu: "h100-pcie", source: srcPIUpstream + " n3-H100x8; " + srcHyperstackPCIe},
+		"hyperstack__8xH100_80GB__192__960":          {gpu: "h100-sxm", source: srcPIUpstream + " n3-H100-SXM5x8; " + srcHyperstackPCIe},
+		"oblivus__1xA100_80GB__28__120":              {gpu: "a100-pcie-80gb", source: srcPIUpstream + " A100_PCIE_80GB"},
+		"oblivus__2xA100_80GB__60__240":              {gpu: "a100-pcie-80gb", source: srcPIUpstream + " A100_PCIE_80GB"},
+		"oblivus__4xA100_80GB__124__480":             {gpu: "a100-pcie-80gb", source: srcPIUpstream + " A100_PCIE_80GB"},
+		"oblivus__8xA100_80GB__252__1440":            {gpu: "a100-pcie-80gb", source: srcPIUpstream + " A100_PCIE_80GB"},
+	},
 	"fluidstack": {
 		"H100_PCIE_80GB::1": {gpu: "h100-pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
 		"H100_PCIE_80GB::2": {gpu: "h100-pcie", interconnect: "pcie", source: "Fluidstack instance type name H100_PCIE_80GB"},
@@ -212,3 +258,21 @@ var n1HostSizes = []int{4, 8, 16, 32, 64}
 var retiredProviders = map[string]fix{
 	"cudo": {retired: "2026-03-31", source: srcCudoRet},
 }
+
+// handRows are instance types no SkyPilot file carries, transcribed from
+// the provider's published price list; each names its sources. They are
+// appended to the provider's imported types.
+var handRows = map[string][]model.Instance{
+	"do": {
+		{Type: "gpu-mi300x1-192gb", GPU: "mi300x", GPUCount: 1, VCPUs: 20, MemoryGiB: 240,
+			Prices: []model.RegionPrice{{Region: "atl1", OnDemandUSD: 1.99}}, SkyPilotAccelerator: "MI300X", Source: srcDOMI300X},
+		{Type: "gpu-mi300x8-1536gb", GPU: "mi300x", GPUCount: 8, VCPUs: 160, MemoryGiB: 1920, Interconnect: "infinity-fabric",
+			Prices: []model.RegionPrice{{Region: "atl1", OnDemandUSD: 15.92}}, SkyPilotAccelerator: "MI300X",
+			Source: srcDOMI300X + "; interconnect: the GPU catalog's infinity-fabric (8 OAM GPUs on one baseboard)"},
+	},
+}
+
+const srcDOMI300X = "price: DigitalOcean Droplet pricing (docs.digitalocean.com/products/droplets/details/pricing, validated 28 May 2026), " +
+	"'AMD MI300X $1.99 per hour', 'AMD MI300X (8x) $15.92 per hour'; slugs: DigitalOcean Droplets release notes, 12 June 2025 " +
+	"('gpu-mi300x1-192gb (1 GPU) and gpu-mi300x8-1536gb (8 GPUs)'); vCPUs, memory (245760 and 1966080 MiB) and region atl1: " +
+	"DigitalOcean's /v2/sizes answer as transcribed in third-party client code (stored public code, repository not named by the index), unconfirmed by DigitalOcean's pages"

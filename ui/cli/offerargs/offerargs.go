@@ -18,14 +18,14 @@ import (
 // as the flags of gpuplan offers (ui/cli/offers.go); the booleans take no
 // value.
 var (
-	marketValueFlags = []string{"vram", "regions", "providers", "pricing", "max-price", "arch", "interconnect", "sort", "group-by"}
+	marketValueFlags = []string{"vram", "regions", "country", "providers", "pricing", "max-price", "arch", "interconnect", "sort", "group-by"}
 	marketBoolFlags  = []string{"nvlink", "infiniband", "efa", "all-regions", "all"}
 )
 
 // Parse parses what follows `gpuplan offers` on a command line, already
 // split into words: GPU specs (market.ParseGPUSpec; several, or
 // comma-separated, match any) and the command's filters as --name value,
-// --name=value or name=value (vram, regions, providers, pricing,
+// --name=value or name=value (vram, regions, country, providers, pricing,
 // max-price, arch, interconnect, sort, group-by; and the switches nvlink,
 // infiniband, efa, all-regions, all). The configurator's browse screen
 // reads its filter line with it, so that one grammar serves both.
@@ -116,6 +116,8 @@ func set(q *market.Query, name, val string) error {
 		q.VRAMGiB, err = market.ParseVRAMRange(val)
 	case "regions":
 		q.Regions = append(q.Regions, list()...)
+	case "country", "countries":
+		q.Countries = append(q.Countries, list()...)
 	case "providers":
 		for _, p := range list() {
 			q.Providers = append(q.Providers, strings.ToLower(p))

@@ -3,6 +3,7 @@ package offerargs
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,4 +99,15 @@ func specs(t testing.TB, c *model.Catalog, s ...string) []market.GPUSpec {
 		}
 	}
 	return out
+}
+
+// The browser's filter line takes regions=europe and country=de.
+func TestMarketArgsGeography(t *testing.T) {
+	q, err := Parse([]string{"regions=europe,us-", "country=de,France"}, markettest.Catalog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(q.Regions, []string{"europe", "us-"}) || !slices.Equal(q.Countries, []string{"de", "France"}) {
+		t.Errorf("regions %v countries %v", q.Regions, q.Countries)
+	}
 }

@@ -1,0 +1,328 @@
+package data_test
+
+import (
+	"math"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// tuneField is one fitted constant of model.Tuning: the kind of case it
+// moves and the grid it is fitted over.
+type tuneField struct {
+	name string
+	kind string
+	ptr  func(*model.Tuning) *float64
+	grid []float64
+}
+
+// gridOf returns lo, lo+step, … ≤ hi, rounded to 10⁻⁶ so that values
+// print as written; with zero, 0 first (the field's "no effect" value).
+func gridOf(lo, hi, step float64, zero bool) []float64 {
+	var g []float64
+	if zero {
+		g = append(g, 0)
+	}
+	for i := 0; ; i++ {
+		v := math.Round((lo+float64(i)*step)*1e6) / 1e6
+		if v > hi+1e-9 {
+			return g
+		}
+		g = append(g, v)
+	}
+}
+
+// tuneFields are every field of model.Tuning with its grid
+// (TestTuneFieldsCoverTuning holds that none is missing). Grids span
+// what is physically plausible, not what the suite suggests.
+var tuneFields = []tuneField{
+	{"HFUTransformer", "time", func(t *model.Tuning) *float64 { return &t.HFUTransformer }, gridOf(0.20, 0.80, 0.01, false)},
+	{"HopperFactor", "time", func(t *model.Tuning) *float64 { return &t.HopperFactor }, gridOf(0.40, 1.20, 0.01, false)},
+	{"WidthKnee", "time", func(t *model.Tuning) *float64 { return &t.WidthKnee }, gridOf(16, 1024, 16, true)},
+	{"AttentionEfficiency", "time", func(t *model.Tuning) *float64 { return &t.AttentionEfficiency }, gridOf(0.40, 1.20, 0.02, false)},
+	{"MFUSmallFinetune", "time", func(t *model.Tuning) *float64 { return &t.MFUSmallFinetune }, gridOf(0.05, 0.80, 0.01, true)},
+	{"MFUConv", "time", func(t *model.Tuning) *float64 { return &t.MFUConv }, gridOf(0.05, 0.80, 0.01, true)},
+	{"MFUConvTF32", "time", func(t *model.Tuning) *float64 { return &t.MFUConvTF32 }, gridOf(0.05, 0.80, 0.01, true)},
+	{"MFUFP32", "time", func(t *model.Tuning) *float64 { return &t.MFUFP32 }, gridOf(0.05, 0.90, 0.01, true)},
+	{"CNNTrafficFactor", "time", func(t *model.Tuning) *float64 { return &t.CNNTrafficFactor }, gridOf(1, 30, 0.5, true)},
+	{"FragmentationFraction", "memory", func(t *model.Tuning) *float64 { return &t.FragmentationFraction }, gridOf(0.01, 0.40, 0.01, true)},
+}
+
+// TestTuneFieldsCoverTuning: every fitted constant is fitted inside the
+// cross-validation; a Tuning field without a tuneField would keep a
+// value chosen outside it.
+func TestTuneFieldsCoverTuning(t *testing.T) {
+	typ := reflect.TypeFor[model.Tuning]()
+	if typ.NumField() != len(tuneFields) {
+		t.Fatalf("model.Tuning has %d fields, tuneFields %d", typ.NumField(), len(tuneFields))
+	}
+	for i, f := range tuneFields {
+		var tn model.Tuning
+		*f.ptr(&tn) = 1
+		if got := reflect.ValueOf(tn).FieldByName(f.name); !got.IsValid() || got.Float() != 1 {
+			t.Errorf("tuneFields[%d] %s does not set model.Tuning.%s", i, f.name, f.name)
+		}
+	}
+}
+
+// fitTuning fits model.Tuning to runs: starting from model.TuningPrior,
+// each field in turn takes the grid value with the least mean absolute
+// log error, log(true/estimated), over the cases it moves, each source
+// weighing the same within a kind (a case weighs 1 / its source's cases
+// of that kind), ties broken by tieBetter; sweeps repeat until no field
+// changes (coordinate descent, deterministic). A field no case moves
+// keeps its prior.
+func fitTuning(runs []*calCaseRun) model.Tuning {
+	tn := model.TuningPrior
+	perSource := map[[2]string]int{}
+	for _, run := range runs {
+		perSource[[2]string{run.c.Kind, run.src}]++
+	}
+	weight := func(run *calCaseRun) float64 { return 1 / float64(perSource[[2]string{run.c.Kind, run.src}]) }
+	for sweep := 0; sweep < 50; sweep++ {
+		changed := false
+		for _, f := range tuneFields {
+			p := f.ptr(&tn)
+			cur, prior := *p, *f.ptr(&model.TuningPrior)
+			if !slices.Contains(f.grid, prior) {
+				panic(f.name + ": the prior is not on the grid")
+			}
+			var moved []*calCaseRun
+			for _, run := range runs {
+				if run.c.Kind != f.kind {
+					continue
+				}
+				*p = f.grid[0]
+				a := run.predict(&tn).r
+				*p = f.grid[len(f.grid)-1]
+				if b := run.predict(&tn).r; math.Abs(a-b) > 1e-12 {
+					moved = append(moved, run)
+				}
+			}
+			*p = cur
+			if len(moved) == 0 {
+				continue
+			}
+			best, bestLoss := cur, math.Inf(1)
+			for _, v := range f.grid {
+				*p = v
+				loss := 0.0
+				for _, run := range moved {
+					loss += weight(run) * math.Abs(run.predict(&tn).r)
+				}
+				if loss < bestLoss-1e-12 || math.Abs(loss-bestLoss) <= 1e-12 && tieBetter(v, best, cur, prior) {
+					best, bestLoss = v, loss
+				}
+			}
+			*p = best
+			changed = changed || best != cur
+		}
+		if !changed {
+			break
+		}
+	}
+	return tn
+}
+
+// tieBetter reports whether grid value v beats best when both fit
+// equally: the current value first (a flat stretch, where another field
+// explains the cases, keeps what was fitted before), then the one
+// nearest the prior, then the smaller.
+func tieBetter(v, best, cur, prior float64) bool {
+	switch {
+	case v == cur || best == cur:
+		return v == cur
+	case math.Abs(v-prior) != math.Abs(best-prior):
+		return math.Abs(v-prior) < math.Abs(best-prior)
+	}
+	return v < best
+}
+
+// cvResult is the leave-one-source-out cross-validation of the suite.
+type cvResult struct {
+	full     model.Tuning            // fitted on every source: the shipped model.DefaultTuning
+	folds    map[string]model.Tuning // fitted without the source named
+	sources  []string                // sorted
+	cv       []calPrediction         // case i estimated by the fold without its source
+	inSample []calPrediction         // case i estimated by full
+}
+
+// crossValidate fits the constants on all sources, and again without
+// each source, scoring that source's cases with the latter.
+func crossValidate(runs []*calCaseRun) cvResult {
+	res := cvResult{folds: map[string]model.Tuning{}}
+	seen := map[string]bool{}
+	for _, run := range runs {
+		if !seen[run.src] {
+			seen[run.src] = true
+			res.sources = append(res.sources, run.src)
+		}
+	}
+	sort.Strings(res.sources)
+	res.full = fitTuning(runs)
+	res.cv = make([]calPrediction, len(runs))
+	res.inSample = make([]calPrediction, len(runs))
+	for i, run := range runs {
+		res.inSample[i] = run.predict(&res.full)
+	}
+	for _, src := range res.sources {
+		var train []*calCaseRun
+		for _, run := range runs {
+			if run.src != src {
+				train = append(train, run)
+			}
+		}
+		tn := fitTuning(train)
+		res.folds[src] = tn
+		for i, run := range runs {
+			if run.src == src {
+				res.cv[i] = run.predict(&tn)
+			}
+		}
+	}
+	return res
+}
+
+// minBandSources is the fewest sources a calibration group needs for a
+// band of its own; groups with fewer fall back to the next coarser one
+// (model.BandGroups). The kind's own group ("memory/all", "time/all")
+// always has one.
+const minBandSources = 3
+
+// median returns the median of x (type 7), 0 for none.
+func median(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	return model.Quantile(s, 0.5)
+}
+
+// bandsFrom builds the band of every calibration group with enough
+// sources from the residuals of runs (pred[i] for runs[i]), leaving out
+// the cases of source skip ("" for none).
+func bandsFrom(runs []*calCaseRun, pred []calPrediction, skip string) map[string]model.Band {
+	groups := map[string]map[string][]float64{}
+	for i, run := range runs {
+		if run.src == skip {
+			continue
+		}
+		for _, g := range run.groups {
+			if groups[g] == nil {
+				groups[g] = map[string][]float64{}
+			}
+			groups[g][run.src] = append(groups[g][run.src], pred[i].r)
+		}
+	}
+	out := map[string]model.Band{}
+	for g, bySource := range groups {
+		if len(bySource) >= minBandSources || strings.HasSuffix(g, "/all") {
+			out[g] = model.ConformalBand(g, bySource)
+		}
+	}
+	return out
+}
+
+// bandForRun returns the band a case gets from bands: its first group
+// that has one, as model.BandFor looks them up.
+func bandForRun(bands map[string]model.Band, run *calCaseRun) (model.Band, bool) {
+	for _, g := range run.groups {
+		if b, ok := bands[g]; ok {
+			return b, true
+		}
+	}
+	return model.Band{}, false
+}
+
+// inside reports whether residual r is within band b's 90% range.
+func inside(b model.Band, r float64) bool {
+	q := b.Quantiles()
+	return r >= q[0]-1e-9 && r <= q[model.BandLevels-1]+1e-9
+}
+
+// coverage counts, by reading, the cases whose cross-validated residual
+// is inside its band: printed, from bands built with every source;
+// fresh, from bands built without the case's own source (how the range
+// holds on a source the suite has never seen).
+type coverage struct{ n, printed, fresh int }
+
+func coverageOf(runs []*calCaseRun, res cvResult, bands map[string]model.Band) map[string]*coverage {
+	out := map[string]*coverage{}
+	without := map[string]map[string]model.Band{}
+	for _, src := range res.sources {
+		without[src] = bandsFrom(runs, res.cv, src)
+	}
+	for i, run := range runs {
+		for _, key := range []string{run.c.Kind, run.c.Kind + "/" + readingOf(&run.c)} {
+			if out[key] == nil {
+				out[key] = &coverage{}
+			}
+			c := out[key]
+			c.n++
+			if b, ok := bandForRun(bands, run); ok && inside(b, res.cv[i].r) {
+				c.printed++
+			}
+			if b, ok := bandForRun(without[run.src], run); ok && inside(b, res.cv[i].r) {
+				c.fresh++
+			}
+		}
+	}
+	return out
+}
+
+// TestBandOf: a band holds its conformal ends widened for few sources,
+// every source's median and 1.
+func TestBandOf(t *testing.T) {
+	// Three sources, 20 residuals each, evenly from −0.1 to +0.1 and one
+	// source shifted by +0.3: its median must be inside.
+	by := map[string][]float64{}
+	for _, s := range []string{"a", "b"} {
+		for i := range 20 {
+			by[s] = append(by[s], -0.1+0.2*float64(i)/19)
+		}
+	}
+	by["c"] = []float64{0.3, 0.3, 0.3}
+	b := model.ConformalBand("time/all", by)
+	q := b.Quantiles()
+	if b.Cases != 43 || b.Sources != 3 {
+		t.Errorf("%d cases, %d sources, want 43 and 3", b.Cases, b.Sources)
+	}
+	// n = 43: the ⌊44·0.05⌋ = 2nd smallest is −0.1 (a and b share their
+	// values), the ⌈44·0.95⌉ = 42nd is 0.3; the median (type 7, the 22nd)
+	// is a's and b's 11th value, −0.1 + 0.2·10/19; both ends move away
+	// from it by t(0.95, 2)/z(0.95) = 2.920/1.645.
+	med, f := -0.1+0.2*10/19, 2.920/1.645
+	if want := med + f*(-0.1-med); math.Abs(q[0]-want) > 1e-4 {
+		t.Errorf("bottom %.5f, want %.5f", q[0], want)
+	}
+	if want := med + f*(0.3-med); math.Abs(q[model.BandLevels-1]-want) > 1e-4 {
+		t.Errorf("top %.5f, want %.5f", q[model.BandLevels-1], want)
+	}
+	// A source far off widens the range to its median even when the
+	// conformal ends do not reach it.
+	by["d"] = []float64{0.9, 0.9}
+	by["e"], by["f"] = by["a"], by["b"]
+	if q := model.ConformalBand("time/all", by).Quantiles(); q[model.BandLevels-1] < 0.9 {
+		t.Errorf("top %.3f, want at least source d's median 0.9", q[model.BandLevels-1])
+	}
+	for i := 1; i < model.BandLevels; i++ {
+		if q[i] < q[i-1] {
+			t.Fatalf("quantiles decrease at %d: %v", i, q)
+		}
+	}
+	if b.Lo > 1 || b.Hi < 1 {
+		t.Errorf("range ×%.3f–×%.3f does not hold the estimate", b.Lo, b.Hi)
+	}
+	// By hand: t(0.95, 2)/z(0.95) = 2.920/1.645.
+	if got := model.SmallSampleFactor(3); math.Abs(got-2.920/1.645) > 1e-12 {
+		t.Errorf("factor for 3 sources %.4f, want %.4f", got, 2.920/1.645)
+	}
+	if got := model.SmallSampleFactor(100); got != 1 {
+		t.Errorf("factor for 100 sources %.4f, want 1", got)
+	}
+}

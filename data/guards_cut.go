@@ -1,0 +1,75 @@
+package data
+
+import (
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// cutFraction is the share of a type's own catalog price below which a
+// fetched price for the same type, region and mode is flagged (rule
+// "price-cut"). It is a policy choice, not a measured bound: no provider
+// halves a list price overnight without notice (and EC2 says its spot
+// prices "adjust gradually"), so a price under half of what the catalog
+// knows for the very same type is far likelier a unit error, a per-GPU
+// price written per instance or a forged price list meant to rank first
+// (attack test M1: lambda gpu_8x_h100_sxm5 $31.92 → $3.30) than a cut. A
+// real cut that deep is accepted by writing it in an overlay by hand.
+const cutFraction = 0.5
+
+// CutGuards flags each price of insts (USD, on demand or spot) below
+// cutFraction × the price base lists for the same provider, type, region
+// and mode: rule "price-cut". Prices compare per GPU-hour when both sides
+// have GPUs (a type whose GPU count grows at the same price is a cut too),
+// else per instance-hour. Types, regions and modes base does not price
+// are not checked (FloorGuards covers them).
+func CutGuards(base *model.Catalog, insts []model.Instance) []Guard {
+	type key struct{ provider, typ string }
+	known := map[key]*model.Instance{}
+	for i := range base.Instances {
+		if in := &base.Instances[i]; in.PriceCurrency() == "USD" {
+			known[key{in.Provider, in.Type}] = in
+		}
+	}
+	var out []Guard
+	for i := range insts {
+		in := &insts[i]
+		old, ok := known[key{in.Provider, in.Type}]
+		if !ok || in.PriceCurrency() != "USD" {
+			continue
+		}
+		per, oldPer, perGPU := 1.0, 1.0, false
+		if in.GPUCount > 0 && old.GPUCount > 0 {
+			per, oldPer, perGPU = float64(in.GPUCount), float64(old.GPUCount), true
+		}
+		for _, p := range in.Prices {
+			q, ok := regionPriceOf(old, p.Region)
+			if !ok {
+				continue
+			}
+			for _, m := range []struct {
+				mode     string
+				usd, was float64
+			}{{"on-demand", p.OnDemandUSD, q.OnDemandUSD}, {"spot", p.SpotUSD, q.SpotUSD}} {
+				now, then := m.usd/per, m.was/oldPer
+				if m.usd > 0 && m.was > 0 && now < cutFraction*then {
+					key := "%s %s/h is under half the catalog's %s/h for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand"
+					if perGPU {
+						key = "%s %s per GPU-hour is under half the catalog's %s per GPU-hour for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand"
+					}
+					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-cut", Origin: in.Origin,
+						Msg: model.Msg(key, model.Msg(m.mode), model.USDPerHour(now), model.USDPerHour(then), (1-now/then)*100)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// regionPriceOf returns in's price in region.
+func regionPriceOf(in *model.Instance, region string) (model.RegionPrice, bool) {
+	for _, p := range in.Prices {
+		if p.Region == region {
+			return p, true
+		}
+	}
+	return model.RegionPrice{}, false
+}

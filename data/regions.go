@@ -1,0 +1,137 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// regionsFile is where catalog/ keeps the region geography; it has its own
+// schema (below), is embedded only (overlays place new regions by the
+// providers' naming rules) and may be absent (no geography).
+const regionsFile = "catalog/regions.toml"
+
+// maxRegionRows bounds the table: every cloud has well under a hundred
+// regions; more is a broken or hostile file.
+const maxRegionRows = 5000
+
+type rawRegions struct {
+	SchemaVersion *int `toml:"schema_version"`
+	Provider      []struct {
+		Provider string `toml:"provider"`
+		Source   string `toml:"source"`
+		AsOf     date   `toml:"as_of"`
+		Rule     string `toml:"rule"`
+		Regions  []struct {
+			Region    string `toml:"region"`
+			Continent string `toml:"continent"`
+			Country   string `toml:"country"`
+			City      string `toml:"city"`
+		} `toml:"regions"`
+	} `toml:"provider"`
+}
+
+var geoRules = []string{model.GeoISOCountry, model.GeoPlaceCountryContinent, model.GeoCityCountryN}
+
+// loadRegions reads catalog/regions.toml from fsys, if present: one
+// [[provider]] block per provider with source, as_of, an optional naming
+// rule and regions = [{ region, country, city, continent }], country an
+// ISO 3166-1 alpha-2 code of model's table, continent a model.Continents
+// key (given only when the country is not known). Every problem is
+// reported, each naming the provider and region.
+func loadRegions(fsys fs.FS) ([]model.ProviderRegions, error) {
+	b, err := fs.ReadFile(fsys, regionsFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, model.Msg("regions.toml: %v", unwrapPathError(err))
+	}
+	return decodeRegions(b)
+}
+
+func decodeRegions(b []byte) ([]model.ProviderRegions, error) {
+	const name = "regions.toml"
+	if err := safeio.CheckTOMLDepth(b); err != nil {
+		return nil, model.Msg("%s: %v", name, err)
+	}
+	var raw rawRegions
+	md, err := toml.Decode(string(b), &raw)
+	if err != nil {
+		return nil, model.Msg("%s: %v", name, err)
+	}
+	if extra := md.Undecoded(); len(extra) > 0 {
+		return nil, model.Msg("%s: %s", name, unknownKeyMsg(extra[0]))
+	}
+	if raw.SchemaVersion == nil || *raw.SchemaVersion != SchemaVersion {
+		return nil, model.Msg("%s: want schema_version = %d", name, SchemaVersion)
+	}
+	var errs []error
+	var out []model.ProviderRegions
+	rows := 0
+	seen := map[[2]string]bool{}
+	for _, p := range raw.Provider {
+		bad := func(format string, args ...any) {
+			errs = append(errs, model.Msg("%s: provider %q: %s", name, model.Printable(p.Provider), model.Msg(format, args...)))
+		}
+		if err := safeio.CheckName(p.Provider); err != nil || p.Provider == "" {
+			bad("want a provider key such as \"aws\"")
+			continue
+		}
+		if p.Source == "" {
+			bad("missing source (where the regions' places come from)")
+		}
+		if err := checkDate("as_of", p.AsOf); err != nil {
+			bad("%v", err)
+		}
+		if p.Rule != "" && !slices.Contains(geoRules, p.Rule) {
+			bad("rule %q: want %s", model.Printable(p.Rule), strings.Join(geoRules, ", "))
+		}
+		pr := model.ProviderRegions{Provider: p.Provider, Rule: p.Rule, Source: p.Source, AsOf: string(p.AsOf)}
+		for _, r := range p.Regions {
+			if rows++; rows > maxRegionRows {
+				return nil, model.Msg("%s: more than %d regions", name, maxRegionRows)
+			}
+			where := fmt.Sprintf("region %q", model.Printable(r.Region))
+			if err := safeio.CheckName(r.Region); err != nil || r.Region == "" {
+				bad("%s: want the provider's region name", where)
+				continue
+			}
+			if seen[[2]string{p.Provider, r.Region}] {
+				bad("%s twice", where)
+				continue
+			}
+			seen[[2]string{p.Provider, r.Region}] = true
+			if err := safeio.CheckName(r.City); err != nil {
+				bad("%s: city: %v", where, err)
+			}
+			if r.Country != "" {
+				if code, ok := model.CountryCode(r.Country); !ok || code != r.Country {
+					bad("%s: country %q: want an upper-case ISO 3166-1 alpha-2 code of a known country, such as DE", where, model.Printable(r.Country))
+				}
+			}
+			if r.Continent != "" && !slices.Contains(model.Continents, r.Continent) {
+				bad("%s: continent %q: want %s", where, model.Printable(r.Continent), strings.Join(model.Continents, ", "))
+			}
+			if r.Country == "" && r.Continent == "" {
+				bad("%s: want a country or a continent", where)
+			}
+			pr.Regions = append(pr.Regions, model.RegionGeo{Region: r.Region, Country: r.Country, City: r.City, Continent: r.Continent})
+		}
+		if len(pr.Regions) == 0 && pr.Rule == "" {
+			bad("no regions and no rule")
+		}
+		out = append(out, pr)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}

@@ -1,0 +1,425 @@
+package update
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/data/safeio"
+)
+
+// The hostile-server suite: local servers (httptest, 127.0.0.1 only)
+// answering as an attacker or a broken mirror would. Each case must end
+// with one error saying what was wrong and the previous overlay kept byte
+// for byte. The limits are shrunk so the suite takes about a second; a
+// safety context of 20 s turns a hang into a failure (ErrStalled or
+// ErrDeadline is asserted, never a time).
+
+// fastLimits are Limits small enough for tests: a 150 ms window at 2 KB/s
+// (300 bytes a window), 2 s a provider.
+var fastLimits = Limits{Connect: time.Second, Provider: 2 * time.Second, Window: 150 * time.Millisecond, MinRate: 2000}
+
+const previous = "# previous overlay\n"
+
+// hostileRun runs one provider's update against srcs with fastLimits and a
+// previous overlay in a fresh directory, and returns the error and what the
+// previous overlay holds afterwards.
+func hostileRun(t *testing.T, o Options) (Summary, error, string) {
+	t.Helper()
+	if o.Dir == "" {
+		o.Dir = t.TempDir()
+	}
+	old := overlayFile(o.Dir, o.Providers[0])
+	if err := os.WriteFile(old, []byte(previous), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o.Limits == (Limits{}) {
+		o.Limits = fastLimits
+	}
+	o.Now = fixedNow
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // a hang fails, it does not block the suite
+	defer cancel()
+	sum, err := Run(ctx, o)
+	if ctx.Err() != nil {
+		t.Fatalf("Run did not return within the safety timeout: %v", err)
+	}
+	b, _ := os.ReadFile(old)
+	left, _ := filepath.Glob(filepath.Join(o.Dir, ".update-*"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+	return sum, err, string(b)
+}
+
+// wantRefused checks err wraps target, names the previous overlay kept,
+// and that the overlay is byte for byte what it was.
+func wantRefused(t *testing.T, err error, target error, fragment, got string) {
+	t.Helper()
+	if !errors.Is(err, target) || !strings.Contains(err.Error(), fragment) || !strings.Contains(err.Error(), "previous overlay kept") {
+		t.Errorf("error = %v\nwant %v with %q and 'previous overlay kept'", err, target, fragment)
+	}
+	if got != previous {
+		t.Errorf("previous overlay replaced:\n%.300s", got)
+	}
+}
+
+// dripServer answers 200 and then writes every tick bytes per tick until
+// the client goes away.
+func dripServer(t *testing.T, bytes int, tick time.Duration) *httptest.Server {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		chunk := []byte(strings.Repeat("x", bytes))
+		for {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(tick):
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func TestHostileSlowDrip(t *testing.T) {
+	s := dripServer(t, 1, 20*time.Millisecond) // 50 bytes/s, under 2000
+	_, err, got := hostileRun(t, Options{Sources: []string{s.URL}, Providers: []string{"lambda"}})
+	wantRefused(t, err, ErrStalled, "does not answer or drips", got)
+}
+
+func TestHostileNoAnswer(t *testing.T) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // accepts, never answers
+	}))
+	t.Cleanup(s.Close)
+	for _, p := range []string{"lambda", "azure", "oci"} {
+		t.Run(p, func(t *testing.T) {
+			_, err, got := hostileRun(t, Options{Sources: []string{s.URL}, AzureSources: []string{s.URL + "/prices"},
+				OCISources: ociAt(s.URL), Providers: []string{p}})
+			wantRefused(t, err, ErrStalled, "does not answer or drips", got)
+		})
+	}
+}
+
+// A server fast enough for the rate but never done hits the provider's
+// deadline.
+func TestHostileEndlessBody(t *testing.T) {
+	s := dripServer(t, 200, 10*time.Millisecond) // 20 KB/s: passes the rate, never ends
+	l := fastLimits
+	l.Provider = 500 * time.Millisecond
+	_, err, got := hostileRun(t, Options{Sources: []string{s.URL}, Providers: []string{"lambda"}, Limits: l})
+	wantRefused(t, err, ErrDeadline, "ran past its 500ms", got)
+}
+
+// Pages that never end: a NextPageLink to the next page, forever, each
+// page full. The page cap or the provider's deadline ends it.
+func TestHostileEndlessPages(t *testing.T) {
+	page1, _ := os.ReadFile("testdata/azure/page1.json")
+	items := strings.SplitN(strings.SplitN(string(page1), `"Items": [`, 2)[1], `"NextPageLink"`, 2)[0]
+	var n atomic.Int64
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := n.Add(1)
+		fmt.Fprintf(w, `{"Items": [%s "NextPageLink": "http://%s/prices?$skip=%d"}`, items, r.Host, i*100)
+	}))
+	t.Cleanup(s.Close)
+	_, err, got := hostileRun(t, Options{AzureSources: []string{s.URL + "/prices"}, Providers: []string{"azure"}, MaxPages: 50})
+	wantRefused(t, err, err, "more than 50 pages", got)
+	if n.Load() != 50 {
+		t.Errorf("%d pages fetched, want 50 (the cap)", n.Load())
+	}
+	_, err, got = hostileRun(t, Options{AzureSources: []string{s.URL + "/prices"}, Providers: []string{"azure"},
+		Limits: Limits{Connect: time.Second, Provider: 300 * time.Millisecond, Window: 150 * time.Millisecond, MinRate: 2000}})
+	if !errors.Is(err, ErrDeadline) && !strings.Contains(fmt.Sprint(err), "more than 1000 pages") {
+		t.Errorf("error = %v, want the deadline or the page cap", err)
+	}
+	if got != previous {
+		t.Errorf("previous overlay replaced")
+	}
+}
+
+// Redirects stay on the host asked unless the user allows another; the
+// source recorded is where the file finally came from.
+func TestHostileRedirect(t *testing.T) {
+	good := server(t, nil)
+	var offHits atomic.Int64
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		offHits.Add(1)
+		http.Redirect(w, r, good.URL+"/good"+r.URL.Path, http.StatusFound)
+	}))
+	t.Cleanup(other.Close)
+	redirector := server(t, map[string]http.HandlerFunc{
+		"/off/": func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+strings.TrimPrefix(r.URL.Path, "/off"), http.StatusFound)
+		},
+		"/same/": func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "/good"+strings.TrimPrefix(r.URL.Path, "/same"), http.StatusMovedPermanently)
+		},
+	})
+	t.Run("off-host refused", func(t *testing.T) {
+		_, err, got := hostileRun(t, Options{Sources: []string{redirector.URL + "/off"}, Providers: []string{"lambda"}})
+		wantRefused(t, err, ErrRedirect, "redirects to another host", got)
+		if offHits.Load() != 0 {
+			t.Errorf("the other host was asked %d times", offHits.Load())
+		}
+	})
+	t.Run("same host followed, final URL recorded", func(t *testing.T) {
+		sum, err, got := hostileRun(t, Options{Sources: []string{redirector.URL + "/same"}, Providers: []string{"lambda"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := redirector.URL + "/good/v8/lambda/vms.csv"
+		if sum.Providers[0].URL != want || !strings.Contains(got, "source = \""+want+" fetched") {
+			t.Errorf("source %q, want the final URL %q in the summary and the overlay", sum.Providers[0].URL, want)
+		}
+	})
+	t.Run("allowed host followed", func(t *testing.T) {
+		u, _ := url.Parse(other.URL)
+		g, _ := url.Parse(good.URL)
+		sum, err, _ := hostileRun(t, Options{Sources: []string{redirector.URL + "/off"}, Providers: []string{"lambda"}, AllowRedirects: []string{u.Host, g.Host}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := good.URL + "/good/v8/lambda/vms.csv"; sum.Providers[0].URL != want {
+			t.Errorf("source %q, want %q", sum.Providers[0].URL, want)
+		}
+	})
+	t.Run("azure and oci too", func(t *testing.T) {
+		for _, p := range []string{"azure", "oci"} {
+			_, err, got := hostileRun(t, Options{AzureSources: []string{redirector.URL + "/off/prices"}, OCISources: ociAt(redirector.URL + "/off"), Providers: []string{p}})
+			wantRefused(t, err, ErrRedirect, "redirects to another host", got)
+		}
+	})
+}
+
+// lambdaWith is the lambda fixture with extra rows.
+func lambdaWith(t *testing.T, extra ...string) string {
+	b, err := os.ReadFile("testdata/v8/lambda/vms.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b) + strings.Join(extra, "")
+}
+
+const h100Info = `"{'Gpus': [{'Name': 'H100', 'Manufacturer': 'NVIDIA', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 81920}"`
+
+// A mirror listing thousands of extra types would write an overlay larger
+// than the reader accepts (which stopped every later command): refused.
+func TestHostileOversizedOverlay(t *testing.T) {
+	var rows []string
+	for i := range 3000 {
+		rows = append(rows, fmt.Sprintf("gpu_8x_h100_x%04d,H100,8.0,208.0,1800.0,23.92,us-east-1,%s,\n", i, h100Info))
+	}
+	body := lambdaWith(t, rows...)
+	s := server(t, map[string]http.HandlerFunc{"/big/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/big"}, Providers: []string{"lambda"}})
+	wantRefused(t, err, ErrOverlayTooLarge, fmt.Sprintf("above the %d KiB a catalog overlay may have", safeio.Overlay.MaxBytes>>10), got)
+}
+
+// A fake cheap price — a new 8×H100 type at $0.05/h, and a known type cut
+// to a cent in one region — is held back: not written, so never ranked,
+// and said in the summary.
+func TestHostileFakeCheapPrices(t *testing.T) {
+	body := strings.Replace(lambdaWith(t, "gpu_8x_h100_cheap,H100,8.0,208.0,1800.0,0.05,us-east-1,"+h100Info+",\n"),
+		"gpu_1x_h100_sxm5,H100,1.0,26.0,225.0,4.29,", "gpu_1x_h100_sxm5,H100,1.0,26.0,225.0,0.01,", 1)
+	s := server(t, map[string]http.HandlerFunc{"/fake/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	dir := t.TempDir()
+	sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/fake"}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := sum.Providers[0]
+	if len(ps.Held) != 2 || ps.Held[0].Type != "gpu_8x_h100_cheap" && ps.Held[1].Type != "gpu_8x_h100_cheap" {
+		t.Fatalf("held %v, want gpu_8x_h100_cheap and gpu_1x_h100_sxm5 us-east-1", ps.Held)
+	}
+	if strings.Contains(got, "gpu_8x_h100_cheap") || strings.Contains(got, "0.01") || strings.Contains(got, "0.05") {
+		t.Errorf("a held price was written:\n%s", got)
+	}
+	for _, w := range []string{
+		"guards: 2 of 23 region prices held back (not written, so never ranked):\n",
+		"    lambda/gpu_1x_h100_sxm5 us-east-1: on-demand $0.0100 per GPU-hour is below half the lowest h100-sxm price in the catalog ($0.8015 per GPU-hour, spot included): a fake or mistyped price?\n",
+		"    lambda/gpu_8x_h100_cheap us-east-1: on-demand $0.0063 per GPU-hour is below half the lowest h100-sxm price in the catalog ($0.8015 per GPU-hour, spot included): a fake or mistyped price?\n",
+	} {
+		if !strings.Contains(sum.Text(), w) {
+			t.Errorf("summary lacks %q:\n%s", w, sum.Text())
+		}
+	}
+	// What every later command loads: no cheap type, and the known type
+	// keeps its embedded price in that region.
+	c := loadOverlay(t, filepath.Join(dir, "skypilot-lambda.toml"))
+	if findInst(c, "lambda", "gpu_8x_h100_cheap") != nil {
+		t.Error("the fake type reached the catalog")
+	}
+	base, _ := data.Load()
+	want, _ := regionPrice(findInst(base, "lambda", "gpu_1x_h100_sxm5"), "us-east-1")
+	if p, _ := regionPrice(findInst(c, "lambda", "gpu_1x_h100_sxm5"), "us-east-1"); p.OnDemandUSD != want.OnDemandUSD {
+		t.Errorf("gpu_1x_h100_sxm5 us-east-1 at %v, want the catalog's %v kept", p.OnDemandUSD, want.OnDemandUSD)
+	}
+}
+
+// A price list cutting a type the catalog already prices by 90%
+// (gpu_8x_h100_sxm5 $31.92 → $3.30, $0.4125 per GPU-hour: just above the
+// below-floor guard's half of $0.8015) is held back by the same-type rule
+// "price-cut", --force or not, and the catalog's price is kept (attack
+// test M1).
+func TestHostileDeepPriceCut(t *testing.T) {
+	body := strings.Replace(lambdaWith(t), "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,", "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,3.30,", 1)
+	if !strings.Contains(body, ",3.30,") {
+		t.Fatal("fixture: gpu_8x_h100_sxm5 row not found")
+	}
+	s := server(t, map[string]http.HandlerFunc{"/cut/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	for _, force := range []bool{false, true} {
+		dir := t.TempDir()
+		sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/cut"}, Providers: []string{"lambda"}, Force: force})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps := sum.Providers[0]
+		if len(ps.Held) != 1 || ps.Held[0].Type != "gpu_8x_h100_sxm5" || ps.Held[0].Rule != "price-cut" {
+			t.Fatalf("force %v: held %v, want gpu_8x_h100_sxm5 us-east-1 by price-cut", force, ps.Held)
+		}
+		// 3.30 / 8 = 0.4125 per GPU-hour against 31.92 / 8 = 3.99: 89.66% less.
+		want := "    lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $0.4125 per GPU-hour is under half the catalog's $3.99 per GPU-hour for this type and region (90% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand\n"
+		if !strings.Contains(sum.Text(), "guards: 1 of 22 region prices held back (not written, so never ranked):\n") || !strings.Contains(sum.Text(), want) {
+			t.Errorf("force %v: summary lacks the held cut %q:\n%s", force, want, sum.Text())
+		}
+		if strings.Contains(got, "3.3") {
+			t.Errorf("force %v: the cut price was written:\n%s", force, got)
+		}
+		c := loadOverlay(t, filepath.Join(dir, "skypilot-lambda.toml"))
+		if p, _ := regionPrice(findInst(c, "lambda", "gpu_8x_h100_sxm5"), "us-east-1"); p.OnDemandUSD != 31.92 {
+			t.Errorf("force %v: gpu_8x_h100_sxm5 us-east-1 at %v, want the catalog's 31.92 kept", force, p.OnDemandUSD)
+		}
+	}
+}
+
+// Provider names are checked against the known set before anything is
+// asked or written: an unknown name, a path, a name given twice.
+func TestHostileProviderNames(t *testing.T) {
+	var hits atomic.Int64
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Write([]byte(lambdaWith(t)))
+	}))
+	t.Cleanup(s.Close)
+	top := t.TempDir()
+	dir := filepath.Join(top, "a", "b", "catalog.d") // not created yet
+	for _, tc := range []struct{ name, want string }{
+		{"cudo", `unknown provider "cudo"`},
+		{"x/../../evil", `unknown provider "x/../../evil"`},
+		{"../../../../../../tmp/evil", `unknown provider "../../../../../../tmp/evil"`},
+		{"lambda\x1b]0;pwned\x07", `unknown provider "lambda\x1b]0;pwned\a"`},
+		{"", `unknown provider ""`},
+	} {
+		_, err := Run(context.Background(), Options{Dir: dir, Sources: []string{s.URL}, Providers: []string{"lambda", tc.name}, Now: fixedNow})
+		if !errors.Is(err, ErrUnknownProvider) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error = %v, want %s", tc.name, err, tc.want)
+		}
+	}
+	if _, err := Run(context.Background(), Options{Dir: dir, Sources: []string{s.URL}, Providers: []string{"lambda", "lambda"}}); err == nil {
+		t.Error("a provider given twice was accepted")
+	}
+	if hits.Load() != 0 {
+		t.Errorf("the server was asked %d times", hits.Load())
+	}
+	var made []string
+	filepath.WalkDir(top, func(p string, _ os.DirEntry, _ error) error {
+		if p != top {
+			made = append(made, p)
+		}
+		return nil
+	})
+	if len(made) > 0 {
+		t.Errorf("created %v", made)
+	}
+}
+
+// --source is a SkyPilot mirror: azure and oci, which it cannot serve,
+// are refused when asked for, and left out (with a note) by default,
+// never fetched from their public endpoints.
+func TestHostileSourceCoversEveryFetcher(t *testing.T) {
+	var hits atomic.Int64
+	s := server(t, nil)
+	counting := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		hits.Add(1)
+		if r.URL.Host != strings.TrimPrefix(s.URL, "http://") {
+			return nil, fmt.Errorf("asked %s", r.URL.Host)
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	for _, p := range []string{"azure", "oci"} {
+		_, err := Run(context.Background(), Options{Client: counting, Dir: t.TempDir(), Sources: []string{s.URL + "/good"}, Providers: []string{p}})
+		if !errors.Is(err, ErrNoMirror) {
+			t.Errorf("%s with a mirror: error = %v, want ErrNoMirror", p, err)
+		}
+	}
+	if hits.Load() != 0 {
+		t.Errorf("%d requests for providers the mirror cannot serve", hits.Load())
+	}
+	sum, err := Run(context.Background(), Options{Client: counting, Dir: t.TempDir(), Sources: []string{s.URL + "/good"}, Force: true, Now: fixedNow})
+	var asked []string
+	for _, p := range sum.Providers {
+		asked = append(asked, p.Provider)
+	}
+	if strings.Join(asked, ",") != "aws,gcp,lambda,nebius,hyperstack,jarvislabs,seeweb,verda,daytona,shadeform,primeintellect" || !strings.HasPrefix(sum.Text(), "note: azure and oci not fetched: a --source mirror serves SkyPilot's files") {
+		t.Errorf("default providers with a mirror: %v (error %v), summary:\n%s", asked, err, sum.Text())
+	}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// An overlay the reader refuses is not installed: the previous one stays.
+func TestInstallReadsBack(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "skypilot-lambda.toml"), []byte(previous), 0o644)
+	err := install(dir, "skypilot-lambda.toml", []byte("schema_version = 1\n[[instance]]\ntype = \"x\"\ngpu = \"no-such-gpu\"\n"))
+	b, _ := os.ReadFile(filepath.Join(dir, "skypilot-lambda.toml"))
+	if err == nil || !strings.Contains(err.Error(), "does not read back, so it was not installed") || string(b) != previous {
+		t.Errorf("install of a bad overlay: %v; file now %q", err, b)
+	}
+	// A symbolic link in the overlay's place is replaced, never followed.
+	outside := filepath.Join(t.TempDir(), "victim")
+	os.WriteFile(outside, []byte("victim\n"), 0o644)
+	os.Remove(filepath.Join(dir, "skypilot-lambda.toml"))
+	os.Symlink(outside, filepath.Join(dir, "skypilot-lambda.toml"))
+	good := "schema_version = 1\nprovider = \"lambda\"\n[[instance]]\ntype = \"gpu_1x_a10\"\nsource = \"test\"\nas_of = 2026-12-01\nprices = [{ region = \"us-east-1\", on_demand = 0.75 }]\n"
+	if err := install(dir, "skypilot-lambda.toml", []byte(good)); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "victim\n" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+}
+
+// A source whose every price the guards hold back, or that lists no type,
+// writes nothing and keeps the previous overlay.
+func TestHostileNothingLeft(t *testing.T) {
+	head := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+	cheap := head + "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,0.05,us-east-1," + h100Info + ",\n"
+	s := server(t, map[string]http.HandlerFunc{
+		"/cheap/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(cheap)) },
+		"/empty/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(head)) },
+	})
+	_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/cheap"}, Providers: []string{"lambda"}, Force: true})
+	wantRefused(t, err, ErrAllHeld, "the guards held back all 1 region prices", got)
+	_, err, got = hostileRun(t, Options{Sources: []string{s.URL + "/empty"}, Providers: []string{"lambda"}, Force: true})
+	if err == nil || !strings.Contains(err.Error(), "no data rows after the header") || got != previous {
+		t.Errorf("an empty file: %v; overlay %q", err, got)
+	}
+}

@@ -1,0 +1,220 @@
+package update
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Limits bound what one update may take from the network. They follow
+// curl's --connect-timeout, --max-time and --speed-limit/--speed-time
+// (curl(1)): a connection must open in Connect, each provider finishes in
+// Provider (every source and page included), and a transfer that moves
+// fewer than MinRate bytes a second over any Window — a server that
+// accepts and never answers, or drips a byte at a time — is aborted.
+type Limits struct {
+	Connect  time.Duration // TCP connect and TLS handshake
+	Provider time.Duration // one provider's whole update
+	Window   time.Duration // the span MinRate is averaged over
+	MinRate  int64         // bytes per second, at least
+}
+
+// DefaultLimits: 15 s to connect; 5 minutes a provider (the Azure API's
+// hundreds of pages take one to two); at least 1 KiB/s over 30 s (curl's
+// default --speed-time; the smallest real file, SkyPilot's nebius, is 20
+// KB, so a live server passes the first window).
+var DefaultLimits = Limits{Connect: 15 * time.Second, Provider: 5 * time.Minute, Window: 30 * time.Second, MinRate: 1 << 10}
+
+// withDefaults fills l's zero fields from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.Connect > 0 {
+		d.Connect = l.Connect
+	}
+	if l.Provider > 0 {
+		d.Provider = l.Provider
+	}
+	if l.Window > 0 {
+		d.Window = l.Window
+	}
+	if l.MinRate > 0 {
+		d.MinRate = l.MinRate
+	}
+	return d
+}
+
+// ErrStalled is wrapped when a transfer moved fewer than Limits.MinRate
+// bytes a second over a Limits.Window (no answer, or a drip).
+var ErrStalled = errors.New("too slow")
+
+// ErrDeadline is wrapped when a provider's update ran past
+// Limits.Provider.
+var ErrDeadline = errors.New("took too long")
+
+// ErrRedirect is wrapped when a server redirects to another host than the
+// one asked (and not one of Options.AllowRedirects), or from https to http.
+var ErrRedirect = errors.New("redirect refused")
+
+// newClient returns the client update fetches with: o.Client, or one on a
+// copy of http.DefaultTransport (which honours HTTPS_PROXY) with the
+// connect and TLS handshake bounded by l.Connect. Either way redirects
+// follow redirectPolicy.
+func newClient(o *Options, l Limits) *http.Client {
+	var c http.Client
+	if o.Client != nil {
+		c = *o.Client
+	} else {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.DialContext = (&net.Dialer{Timeout: l.Connect, KeepAlive: 30 * time.Second}).DialContext
+		t.TLSHandshakeTimeout = l.Connect
+		c.Transport = t
+	}
+	c.CheckRedirect = redirectPolicy(o.AllowRedirects)
+	return &c
+}
+
+// redirectPolicy follows a redirect only to the host first asked (the
+// same host and port) or to one of allow (a host, or host:port), never
+// from https to http, at most 10 times (net/http's own limit).
+func redirectPolicy(allow []string) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return model.Errorf(ErrRedirect, "more than 10 redirects")
+		}
+		first := via[0].URL
+		to := req.URL
+		if first.Scheme == "https" && to.Scheme != "https" {
+			return model.Errorf(ErrRedirect, "%s redirects from https to %.200q", first.Host, to.String())
+		}
+		if strings.EqualFold(to.Host, first.Host) ||
+			slices.ContainsFunc(allow, func(h string) bool { return strings.EqualFold(h, to.Host) || strings.EqualFold(h, to.Hostname()) }) {
+			return nil
+		}
+		return model.Errorf(ErrRedirect, "%s redirects to another host, %.200q (allow it with --allow-redirect %s)", first.Host, to.String(), to.Hostname())
+	}
+}
+
+// getter fetches over one client within one provider's limits, counting
+// the bytes for progress.
+type getter struct {
+	client *http.Client
+	limits Limits
+	// received is called with the bytes read so far by this getter; nil
+	// when nobody asks.
+	received func(total int64)
+	total    int64
+}
+
+// get GETs u and returns its body (at most limit bytes) and the URL it
+// finally came from (after redirects). Any status but 200 is an error
+// (429 and 5xx send the caller to its next source). A transfer slower
+// than the limits' MinRate over a Window is cut off with ErrStalled;
+// ctx's end (the provider's deadline) ends it too, with ctx's cause.
+func (g *getter) get(ctx context.Context, u string, limit int64) ([]byte, string, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var got atomic.Int64
+	stop := g.watch(&got, cancel)
+	defer stop()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	req.Header.Set("User-Agent", "gpuplan-catalog-update")
+	resp, err := g.client.Do(req)
+	if err != nil {
+		return nil, "", g.cause(ctx, err)
+	}
+	defer resp.Body.Close()
+	final := resp.Request.URL.String()
+	if resp.StatusCode != http.StatusOK {
+		return nil, final, &statusError{resp.StatusCode, resp.Status}
+	}
+	b, err := io.ReadAll(&countReader{r: io.LimitReader(resp.Body, limit+1), got: &got, g: g})
+	if err != nil {
+		return nil, final, model.Msg("reading the response: %v", g.cause(ctx, err))
+	}
+	if int64(len(b)) > limit {
+		return nil, final, model.Msg("response larger than %d MiB", limit>>20)
+	}
+	if resp.ContentLength >= 0 && int64(len(b)) != resp.ContentLength {
+		return nil, final, model.Msg("truncated response: %d of %d bytes", len(b), resp.ContentLength)
+	}
+	return b, final, nil
+}
+
+// cause is err, or the reason ctx was cancelled (a stall, the provider's
+// deadline) when it was.
+func (g *getter) cause(ctx context.Context, err error) error {
+	if c := context.Cause(ctx); c != nil && !errors.Is(c, context.Canceled) {
+		return c
+	}
+	return err
+}
+
+// watch cancels the request with ErrStalled when fewer than MinRate ×
+// Window bytes arrived in a Window (waiting for the answer included). The
+// returned func stops it.
+func (g *getter) watch(got *atomic.Int64, cancel context.CancelCauseFunc) func() {
+	l := g.limits
+	least := l.MinRate * int64(l.Window/time.Millisecond) / 1000
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(l.Window)
+		defer t.Stop()
+		last := int64(0)
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				n := got.Load()
+				if n-last < max(least, 1) {
+					cancel(model.Errorf(ErrStalled, "%d bytes in %v, under %d bytes/s: the server does not answer or drips; try again later or another source", n-last, l.Window, l.MinRate))
+					return
+				}
+				last = n
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// countReader counts what passes for the stall watch and for progress.
+type countReader struct {
+	r   io.Reader
+	got *atomic.Int64
+	g   *getter
+}
+
+func (c *countReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	if n > 0 {
+		c.got.Add(int64(n))
+		c.g.total += int64(n)
+		if c.g.received != nil {
+			c.g.received(c.g.total)
+		}
+	}
+	return n, err
+}
+
+// sourceURL is u as an overlay's source records it: without its query
+// (the Azure filter) and user information.
+func sourceURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	p.RawQuery, p.ForceQuery, p.User, p.Fragment = "", false, nil, ""
+	return p.String()
+}

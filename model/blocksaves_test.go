@@ -1,0 +1,86 @@
+package model
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+)
+
+// TestBlockSavesFixture holds the block model (blockActivation, normExtra,
+// autocastSoftmax, autocastRecasts, implementationSaves) to what autograd
+// saved for one block of each Hugging Face family, measured by
+// data/testdata/calibration/saved/saved_tensors.py at hidden 64, 4 heads,
+// MLP 256, batch 2, sequence 32 and 64: the bytes per s·b·h (alpha, the
+// input included) and per a·s²·b (beta). Beta must match exactly; alpha
+// within 1.2 B, what the model leaves out: the norms' per-token statistics
+// (LayerNorm's mean and rstd, RMSNorm's rsqrt: 8·2/64 = 0.25 B at most)
+// and the rotary cos and sin tables, which the script builds per block and
+// Hugging Face once per forward for all layers (2 tables × 16 × 4 B / 128
+// = 1 B under autocast).
+func TestBlockSavesFixture(t *testing.T) {
+	raw, err := os.ReadFile("../data/testdata/calibration/saved/saved_tensors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx struct {
+		Batch, Hidden, Heads, FFN int
+		SeqLens                   []int `json:"seq_lens"`
+		Blocks                    map[string]map[string]struct {
+			Alpha, Beta float64
+			Torch2Alpha *float64 `json:"torch2_alpha"`
+		}
+	}
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatal(err)
+	}
+	base := Architecture{Family: FamilyDecoder, Layers: 1, Hidden: fx.Hidden, Heads: fx.Heads, FFN: fx.FFN, Vocab: 8, Norm: LayerNorm, LinearBias: true}
+	arch := map[string]Architecture{}
+	with := func(f func(a *Architecture)) Architecture { a := base; f(&a); return a }
+	arch["bert"] = with(func(a *Architecture) { a.Family, a.Dropout = FamilyEncoder, true })
+	arch["distilbert"] = with(func(a *Architecture) { a.Family, a.Dropout, a.ModelType = FamilyEncoder, true, "distilbert" })
+	arch["vit"] = with(func(a *Architecture) { a.Family = FamilyEncoder })
+	arch["opt"] = with(func(a *Architecture) { a.Dropout, a.ModelType, a.Activation = true, "opt", "relu" })
+	arch["gpt2"] = with(func(a *Architecture) {
+		a.Dropout, a.ModelType, a.Activation, a.FusedQKV = true, "gpt2", "gelu_new", true
+	})
+	arch["gpt_neox"] = with(func(a *Architecture) { a.ModelType, a.ParallelResidual, a.FusedQKV = "gpt_neox", true, true })
+	arch["llama_eager"] = with(func(a *Architecture) {
+		a.ModelType, a.Norm, a.GatedMLP, a.KVHeads, a.LinearBias = "llama", RMSNorm, true, 2, false
+	})
+	modes := map[string]struct {
+		p        float64
+		autocast bool
+	}{"fp32": {4, false}, "autocast-bf16": {2, true}, "bf16": {2, false}}
+	b := float64(fx.Batch)
+	h, heads := float64(fx.Hidden), float64(fx.Heads)
+	for name, a := range arch {
+		for mode, m := range modes {
+			want := fx.Blocks[name][mode]
+			if want.Alpha == 0 {
+				t.Fatalf("%s %s: not in the fixture", name, mode)
+			}
+			if want.Torch2Alpha != nil {
+				want.Alpha = *want.Torch2Alpha
+			}
+			w := Workload{Settings: Settings{Task: TaskTrain, Precision: BF16}, Model: a}
+			bytes := func(s float64) float64 {
+				x := a.blockActivation(s, s, b, m.p, 1, false, false) + a.normExtra(s*b, m.p, m.autocast) +
+					w.implementationSaves(s, s, b, m.p, 1, false, false, m.autocast)
+				if m.autocast {
+					x += a.autocastSoftmax(s, s, b, 1, false, false) + autocastRecasts(&w, s*b, s*b, false)
+				}
+				return x
+			}
+			s1, s2 := float64(fx.SeqLens[0]), float64(fx.SeqLens[1])
+			y1, y2 := bytes(s1), bytes(s2)
+			// y = alpha·s·b·h + beta·a·s²·b at two lengths.
+			det := s1*b*h*heads*s2*s2*b - heads*s1*s1*b*s2*b*h
+			alpha := (y1*heads*s2*s2*b - heads*s1*s1*b*y2) / det
+			beta := (s1*b*h*y2 - s2*b*h*y1) / det
+			if math.Abs(beta-want.Beta) > 0.01 || math.Abs(alpha-want.Alpha) > 1.2 {
+				t.Errorf("%s %s: alpha %.2f beta %.2f, autograd saved alpha %.2f beta %.2f", name, mode, alpha, beta, want.Alpha, want.Beta)
+			}
+		}
+	}
+}

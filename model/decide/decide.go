@@ -1,0 +1,109 @@
+package decide
+
+import (
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Defaults of the spot assumptions, used when the user gives none. Both
+// are assumptions about the user's setup and are labelled so in every view.
+const (
+	// DefaultCheckpointWriteBytesPerSecond is 125 MiB/s, the baseline
+	// throughput of an AWS gp3 EBS volume (EBS VolumeSpecification:
+	// "Throughput … a number from 125 - 1000 and is valid only for gp3
+	// volumes"): the slowest disk a cloud instance usually writes to.
+	DefaultCheckpointWriteBytesPerSecond = 125 * model.MiB
+	// DefaultRestartHours is 10 minutes from an interruption to training
+	// again (new instance, image, loading the checkpoint): an assumption,
+	// no published figure.
+	DefaultRestartHours = 10.0 / 60
+)
+
+// SpotAssumptions are the user's (or default) figures SpotExpectedCost
+// needs beyond the catalog.
+type SpotAssumptions struct {
+	CheckpointWriteBytesPerSecond float64
+	RestartHours                  float64
+	// Defaulted is true for each figure the user did not give: a view
+	// labels those "assumption".
+	WriteDefaulted, RestartDefaulted bool
+}
+
+// CheckpointBytesPerInstance is what one instance writes for a training
+// checkpoint: the model states a resume needs, weights and optimizer
+// states (gradients are not saved; Rajbhandari et al., 2020, "ZeRO", §3.1
+// for the states), per GPU as e shards them. Replicated strategies
+// (single, DDP) write one copy from rank 0; sharded ones (ZeRO, FSDP)
+// write every GPU's shard, each instance its own GPUs' in parallel. For
+// LoRA the frozen base is counted too, so δ is an upper bound there.
+// States ZeRO-Offload keeps in host RAM (HostOffload) are saved all the
+// same; that figure also holds the fp32 gradient partition of the CPU
+// step, so with offload δ is an upper bound too.
+func CheckpointBytesPerInstance(e *model.Estimate, gpusPerInstance int) float64 {
+	perGPU := e.States.Weights + e.States.OptimizerStates + e.States.HostOffload
+	switch e.Workload.Strategy {
+	case model.Single, model.DDP, "":
+		return perGPU
+	}
+	return perGPU * float64(max(gpusPerInstance, 1))
+}
+
+// Decision is what a view shows beside one offer beyond its price:
+// the job on spot with interruptions counted, and the break-even of each
+// commitment term.
+type Decision struct {
+	// Spot is nil when the offer has no job (no dataset, or serving), no
+	// spot price, or SpotErr says why the estimate failed.
+	Spot    *SpotEstimate
+	SpotErr string
+	// CheckpointWriteHours is δ, the time to write one checkpoint, used
+	// for Spot.
+	CheckpointWriteHours float64
+	// Commitment has one entry per term with a price; nil when there is
+	// none.
+	Commitment []model.BreakEven
+	Prices     model.CommitmentPrices // the whole deployment's prices in each mode
+}
+
+// ForOffer computes o's decision: CommitmentPricesFor × o.Instances, then
+// SpotExpectedCost with rate and a, and CommitmentBreakEven for
+// usedHoursPerMonth (0: HoursPerMonth) against on-demand and the spot
+// job's expected cost per useful hour when there is one.
+func ForOffer(cat *model.Catalog, o *model.Offer, rate InterruptionRate, a SpotAssumptions, usedHoursPerMonth float64) Decision {
+	var d Decision
+	p, ok := cat.CommitmentPricesFor(o.Instance, o.Region)
+	if !ok {
+		return d
+	}
+	n := float64(max(o.Instances, 1))
+	p.OnDemand, p.Spot, p.Reserved1y, p.Reserved3y = p.OnDemand*n, p.Spot*n, p.Reserved1y*n, p.Reserved3y*n
+	if o.Pricing == model.Spot && o.USDPerHour > 0 {
+		p.Spot = o.USDPerHour // the price the offer was ranked with
+	}
+	d.Prices = p
+	if o.HasJob && o.Estimate != nil && o.Estimate.Workload.Task.Training() && p.Spot > 0 && o.JobHours > 0 {
+		in := SpotInput{JobHours: o.JobHours, SpotUSDPerHour: p.Spot, OnDemandUSDPerHour: p.OnDemand,
+			Nodes: o.Instances, Rate: rate, RestartHours: a.RestartHours}
+		delta, err := CheckpointWriteHours(CheckpointBytesPerInstance(o.Estimate, o.Instance.GPUCount), a.CheckpointWriteBytesPerSecond)
+		if err == nil {
+			in.CheckpointWriteHours, d.CheckpointWriteHours = delta, delta
+			var e SpotEstimate
+			if e, err = SpotExpectedCost(in); err == nil {
+				d.Spot = &e
+			}
+		}
+		if err != nil {
+			d.SpotErr = err.Error()
+		}
+	}
+	if usedHoursPerMonth == 0 {
+		usedHoursPerMonth = model.HoursPerMonth
+	}
+	cp := p
+	if d.Spot != nil && d.Spot.ExpectedUSD > 0 {
+		cp.Spot = d.Spot.ExpectedUSD / o.JobHours // interruptions counted
+	}
+	if be, err := model.CommitmentBreakEven(cp, min(usedHoursPerMonth, model.HoursPerMonth)); err == nil && len(be) > 0 {
+		d.Commitment = be
+	}
+	return d
+}

@@ -1,0 +1,286 @@
+package decide
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// InterruptionRate is how often a spot instance is reclaimed: the fraction
+// of instances interrupted in a month, as AWS's Spot Instance Advisor
+// publishes it ("Frequency of interruption represents the rate at which
+// Spot has reclaimed capacity during the trailing month", in the buckets
+// <5%, 5-10%, 10-15%, 15-20% and >20%).
+type InterruptionRate struct {
+	// PerMonth is the fraction, 0–1, used for the estimate: the middle of a
+	// bounded bucket, the lower bound of ">20%", or the user's own figure.
+	PerMonth float64 `json:"per_month"`
+	// LowPerMonth and HighPerMonth bound it; HighPerMonth is 0 when the
+	// bucket has no upper bound (">20%").
+	LowPerMonth  float64 `json:"low_per_month"`
+	HighPerMonth float64 `json:"high_per_month"`
+	Bucket       string  `json:"bucket,omitempty"` // the advisor's label: "5-10%"
+	Source       string  `json:"source"`
+	// Assumption is true when no published figure exists for this
+	// instance and region: a provider default, to be shown as such.
+	Assumption bool `json:"assumption"`
+}
+
+// ParseAdvisorBucket returns the bounds of a Spot Instance Advisor
+// frequency-of-interruption label as fractions: "<5%" → 0, 0.05;
+// "5-10%" → 0.05, 0.10; ">20%" → 0.20, 0 (no upper bound).
+func ParseAdvisorBucket(label string) (low, high float64, err error) {
+	s := strings.TrimSpace(label)
+	bad := model.Errorf(model.ErrInvalidSpot, "interruption bucket %q: want <N%%, N-M%% or >N%%", label)
+	num := strings.TrimSuffix(s, "%")
+	if num == s {
+		return 0, 0, bad
+	}
+	pct := func(v string) (float64, bool) {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		return f / 100, err == nil && f >= 0 && f <= 100
+	}
+	switch {
+	case strings.HasPrefix(num, "<"):
+		h, ok := pct(num[1:])
+		if !ok || h == 0 {
+			return 0, 0, bad
+		}
+		return 0, h, nil
+	case strings.HasPrefix(num, ">"):
+		l, ok := pct(num[1:])
+		if !ok || l >= 1 {
+			return 0, 0, bad
+		}
+		return l, 0, nil
+	}
+	a, b, ok := strings.Cut(num, "-")
+	l, ok1 := pct(a)
+	h, ok2 := pct(b)
+	if !ok || !ok1 || !ok2 || h <= l {
+		return 0, 0, bad
+	}
+	return l, h, nil
+}
+
+// RateFromBucket turns an advisor label into a rate: the middle of a
+// bounded bucket, the lower bound of an open one (">20%" is at least 20%).
+func RateFromBucket(label, source string) (InterruptionRate, error) {
+	l, h, err := ParseAdvisorBucket(label)
+	if err != nil {
+		return InterruptionRate{}, err
+	}
+	r := InterruptionRate{LowPerMonth: l, HighPerMonth: h, Bucket: label, Source: source, PerMonth: l}
+	if h > 0 {
+		r.PerMonth = (l + h) / 2
+	}
+	return r, nil
+}
+
+// PerHour converts the monthly fraction into a Poisson rate per instance
+// hour. If a fraction f of instances is interrupted at least once in a
+// month of HoursPerMonth hours, P(no interruption) = e^(−λ·730) = 1 − f,
+// so λ = −ln(1 − f) / 730; a fraction of 1 or more gives +Inf.
+func (r InterruptionRate) PerHour() float64 { return perHour(r.PerMonth) }
+
+func perHour(f float64) float64 {
+	if f >= 1 {
+		return math.Inf(1)
+	}
+	return -math.Log1p(-f) / model.HoursPerMonth
+}
+
+// YoungInterval returns Young's first-order optimum checkpoint interval,
+// √(2·δ·M), in the unit of its arguments: δ is the time to write one
+// checkpoint, M the mean time between interruptions. J. W. Young, "A first
+// order approximation to the optimum checkpoint interval", Communications
+// of the ACM 17(9), 1974.
+func YoungInterval(delta, mtbi float64) float64 { return math.Sqrt(2 * delta * mtbi) }
+
+// DalyInterval returns Daly's higher-order optimum checkpoint interval
+// (compute time between checkpoints) for Poisson interruptions:
+// √(2δM)·[1 + ⅓·√(δ/2M) + ⅑·(δ/2M)] − δ when δ < 2M, else M. To first
+// order it is Young's √(2δM). J. T. Daly, "A higher order estimate of the
+// optimum checkpoint interval for restart dumps", Future Generation
+// Computer Systems 22(3), 2006, §4 (perturbation solution).
+func DalyInterval(delta, mtbi float64) float64 {
+	if delta >= 2*mtbi {
+		return mtbi
+	}
+	xi := delta / (2 * mtbi)
+	return YoungInterval(delta, mtbi)*(1+math.Sqrt(xi)/3+xi/9) - delta
+}
+
+// CheckpointWriteHours is the time to write a checkpoint of the given size
+// at the given bandwidth (bytes per second), in hours: δ of Young and Daly.
+func CheckpointWriteHours(bytes, bytesPerSecond float64) (float64, error) {
+	if !(bytes > 0) || !(bytesPerSecond > 0) || math.IsInf(bytes, 0) || math.IsInf(bytesPerSecond, 0) {
+		return 0, model.Errorf(model.ErrInvalidSpot, "checkpoint of %g B at %g B/s: both must be > 0", bytes, bytesPerSecond)
+	}
+	return bytes / bytesPerSecond / 3600, nil
+}
+
+// SpotInput is one job on spot capacity.
+type SpotInput struct {
+	JobHours           float64 // uninterrupted wall-clock hours of the job (Offer.JobHours)
+	SpotUSDPerHour     float64 // the whole deployment on spot
+	OnDemandUSDPerHour float64 // the same deployment on demand; 0 when unknown
+	// Nodes is the number of instances; a synchronous job stops when any
+	// one is reclaimed, so the job's rate is Nodes × the instance's.
+	Nodes int
+	Rate  InterruptionRate
+	// CheckpointWriteHours is δ, the time to save one checkpoint (see
+	// CheckpointWriteHours); RestartHours is R, the billed time from an
+	// interruption until training resumes (new instance, image, loading
+	// the checkpoint).
+	CheckpointWriteHours, RestartHours float64
+	// CheckpointEveryHours is τ, the compute time between checkpoints;
+	// 0 picks DalyInterval.
+	CheckpointEveryHours float64
+}
+
+// SpotEstimate is the expected outcome of a job on spot beside on-demand.
+// Hours are wall-clock, USD the whole job.
+type SpotEstimate struct {
+	InterruptionsPerHour  float64          `json:"interruptions_per_hour"` // λ of the whole deployment
+	CheckpointEveryHours  float64          `json:"checkpoint_every_hours"` // τ used
+	YoungIntervalHours    float64          `json:"young_interval_hours"`
+	DalyIntervalHours     float64          `json:"daly_interval_hours"`
+	LostHoursPerInterrupt float64          `json:"lost_hours_per_interruption"` // R + (τ+δ)/2
+	ExpectedInterruptions float64          `json:"expected_interruptions"`
+	ExpectedHours         float64          `json:"expected_hours"`
+	ExpectedUSD           float64          `json:"expected_usd"`
+	P10Hours              float64          `json:"p10_hours"`
+	P90Hours              float64          `json:"p90_hours"`
+	P10USD                float64          `json:"p10_usd"`
+	P90USD                float64          `json:"p90_usd"`
+	P10Interruptions      int              `json:"p10_interruptions"`
+	P90Interruptions      int              `json:"p90_interruptions"`
+	OnDemandHours         float64          `json:"on_demand_hours"`
+	OnDemandUSD           float64          `json:"on_demand_usd"`          // 0 when the on-demand price is unknown
+	SavingUSD             float64          `json:"saving_usd"`             // OnDemandUSD − ExpectedUSD; negative when spot costs more
+	HighRateExpectedUSD   float64          `json:"high_rate_expected_usd"` // at the bucket's upper bound; 0 when open
+	Rate                  InterruptionRate `json:"rate"`
+}
+
+// ErrSpotNeverFinishes is wrapped when interruptions come faster than the
+// job can make progress between them (λ·(R + (τ+δ)/2) ≥ 1).
+var ErrSpotNeverFinishes = errors.New("spot job would not finish")
+
+// SpotExpectedCost estimates a job on spot with periodic checkpoints, to
+// first order (Young 1974, the model behind YoungInterval):
+//
+//   - productive time with checkpoints: B = W·(1 + δ/τ);
+//   - each interruption costs L = R + (τ+δ)/2: the restart, and on average
+//     half a checkpoint period of lost work;
+//   - interruptions arrive as a Poisson process at λ per wall-clock hour,
+//     so the expected wall time T solves T = B + λ·T·L: T = B / (1 − λL),
+//     with λ·T interruptions and T × spot price in USD (billed throughout);
+//   - the risk range is the 10th and 90th percentile of the Poisson count
+//     N ~ Poisson(λT): hours B + N·L.
+//
+// With λ = 0 no checkpoints are needed (τ = W, δ is not paid). The error
+// wraps ErrInvalidSpot for inputs out of range and ErrSpotNeverFinishes
+// when λL ≥ 1.
+func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
+	bad := func(what string, v float64) (SpotEstimate, error) {
+		return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "%s must be a finite number ≥ 0, got %g", what, v)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"job hours", in.JobHours}, {"spot price", in.SpotUSDPerHour}, {"on-demand price", in.OnDemandUSDPerHour},
+		{"checkpoint write hours", in.CheckpointWriteHours}, {"restart hours", in.RestartHours},
+		{"checkpoint interval", in.CheckpointEveryHours}, {"interruption rate", in.Rate.PerMonth}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 0) {
+			return bad(f.name, f.v)
+		}
+	}
+	if in.JobHours == 0 {
+		return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "job hours must be > 0")
+	}
+	nodes := max(in.Nodes, 1)
+	lambda := float64(nodes) * in.Rate.PerHour()
+	e := SpotEstimate{InterruptionsPerHour: lambda, Rate: in.Rate, OnDemandHours: in.JobHours,
+		OnDemandUSD: in.JobHours * in.OnDemandUSDPerHour}
+	w, delta, r := in.JobHours, in.CheckpointWriteHours, in.RestartHours
+	if lambda == 0 {
+		e.CheckpointEveryHours = w
+		e.ExpectedHours, e.P10Hours, e.P90Hours = w, w, w
+		e.ExpectedUSD = w * in.SpotUSDPerHour
+		e.P10USD, e.P90USD = e.ExpectedUSD, e.ExpectedUSD
+		e.finish(in)
+		return e, nil
+	}
+	if math.IsInf(lambda, 1) {
+		return SpotEstimate{}, model.Errorf(ErrSpotNeverFinishes, "an interruption rate of %.0f%% a month reclaims every instance", in.Rate.PerMonth*100)
+	}
+	mtbi := 1 / lambda
+	if delta > 0 {
+		e.YoungIntervalHours = YoungInterval(delta, mtbi)
+		e.DalyIntervalHours = DalyInterval(delta, mtbi)
+	}
+	tau := in.CheckpointEveryHours
+	if tau == 0 {
+		if delta == 0 {
+			return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "give a checkpoint write time (δ > 0) or a checkpoint interval")
+		}
+		tau = e.DalyIntervalHours
+	}
+	tau = min(tau, w) // a period longer than the job is one checkpoint at the end
+	e.CheckpointEveryHours = tau
+	base := w * (1 + delta/tau)
+	l := r + (tau+delta)/2
+	e.LostHoursPerInterrupt = l
+	if lambda*l >= 1 {
+		return SpotEstimate{}, model.Errorf(ErrSpotNeverFinishes, "one interruption every %.2g h but each costs %.2g h (restart %.2g h + half of %.2g h between checkpoints)",
+			mtbi, l, r, tau+delta)
+	}
+	e.ExpectedHours = base / (1 - lambda*l)
+	e.ExpectedInterruptions = lambda * e.ExpectedHours
+	e.ExpectedUSD = e.ExpectedHours * in.SpotUSDPerHour
+	e.P10Interruptions = PoissonQuantile(e.ExpectedInterruptions, 0.10)
+	e.P90Interruptions = PoissonQuantile(e.ExpectedInterruptions, 0.90)
+	e.P10Hours = base + float64(e.P10Interruptions)*l
+	e.P90Hours = base + float64(e.P90Interruptions)*l
+	e.P10USD, e.P90USD = e.P10Hours*in.SpotUSDPerHour, e.P90Hours*in.SpotUSDPerHour
+	if in.Rate.HighPerMonth > 0 && in.Rate.HighPerMonth > in.Rate.PerMonth {
+		hi := in
+		hi.Rate.PerMonth, hi.Rate.HighPerMonth = in.Rate.HighPerMonth, 0
+		hi.CheckpointEveryHours = tau
+		if he, err := SpotExpectedCost(hi); err == nil {
+			e.HighRateExpectedUSD = he.ExpectedUSD
+		}
+	}
+	e.finish(in)
+	return e, nil
+}
+
+func (e *SpotEstimate) finish(in SpotInput) {
+	if in.OnDemandUSDPerHour > 0 {
+		e.SavingUSD = e.OnDemandUSD - e.ExpectedUSD
+	}
+}
+
+// PoissonQuantile returns the smallest k with P(N ≤ k) ≥ q for
+// N ~ Poisson(mu): the q-quantile of the interruption count. It sums the
+// probability mass in log space, so large means do not underflow.
+func PoissonQuantile(mu, q float64) int {
+	if !(mu > 0) || !(q > 0) {
+		return 0
+	}
+	q = min(q, 1-1e-12)
+	limit := int(mu + 40*math.Sqrt(mu) + 40)
+	cdf := 0.0
+	for k := 0; k < limit; k++ {
+		lg, _ := math.Lgamma(float64(k + 1))
+		cdf += math.Exp(-mu + float64(k)*math.Log(mu) - lg)
+		if cdf >= q {
+			return k
+		}
+	}
+	return limit
+}

@@ -1,0 +1,240 @@
+package decide
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+func near(got, want, rel float64) bool {
+	if want == 0 {
+		return math.Abs(got) < 1e-12
+	}
+	return math.Abs(got-want) <= rel*math.Abs(want)
+}
+
+func TestParseAdvisorBucket(t *testing.T) {
+	tests := []struct {
+		label     string
+		low, high float64
+		err       error
+	}{
+		{label: "<5%", low: 0, high: 0.05},
+		{label: "5-10%", low: 0.05, high: 0.10},
+		{label: "10-15%", low: 0.10, high: 0.15},
+		{label: "15-20%", low: 0.15, high: 0.20},
+		{label: ">20%", low: 0.20, high: 0},
+		{label: " <10% ", low: 0, high: 0.10}, // the advisor's global_rate
+		{label: "5-10", err: model.ErrInvalidSpot},
+		{label: "10-5%", err: model.ErrInvalidSpot},
+		{label: "<0%", err: model.ErrInvalidSpot},
+		{label: ">100%", err: model.ErrInvalidSpot},
+		{label: "lots%", err: model.ErrInvalidSpot},
+		{label: "", err: model.ErrInvalidSpot},
+	}
+	for _, tt := range tests {
+		l, h, err := ParseAdvisorBucket(tt.label)
+		if !errors.Is(err, tt.err) {
+			t.Errorf("ParseAdvisorBucket(%q) error = %v, want %v", tt.label, err, tt.err)
+			continue
+		}
+		if err == nil && (!near(l, tt.low, 1e-12) || !near(h, tt.high, 1e-12)) {
+			t.Errorf("ParseAdvisorBucket(%q) = %g, %g; want %g, %g", tt.label, l, h, tt.low, tt.high)
+		}
+	}
+}
+
+func TestRateFromBucket(t *testing.T) {
+	tests := []struct {
+		name, label string
+		want        float64
+	}{
+		{name: "bounded bucket: middle of 5 and 10", label: "5-10%", want: 0.075},
+		{name: "<5%: middle of 0 and 5", label: "<5%", want: 0.025},
+		{name: "open bucket: at least 20%", label: ">20%", want: 0.20},
+	}
+	for _, tt := range tests {
+		r, err := RateFromBucket(tt.label, "test")
+		if err != nil || !near(r.PerMonth, tt.want, 1e-12) {
+			t.Errorf("%s: RateFromBucket(%q).PerMonth = %g (%v), want %g", tt.name, tt.label, r.PerMonth, err, tt.want)
+		}
+	}
+}
+
+func TestInterruptionRatePerHour(t *testing.T) {
+	tests := []struct {
+		name string
+		f    float64
+		want float64
+	}{
+		{name: "none", f: 0, want: 0},
+		{name: "f = 1 − e^−0.73 gives λ = 0.73/730 = 0.001/h", f: 1 - math.Exp(-0.73), want: 0.001},
+		{name: "10%: −ln 0.9 / 730 = 0.105360516/730", f: 0.10, want: 0.105360515657826 / 730},
+		{name: "every instance: +Inf", f: 1, want: math.Inf(1)},
+	}
+	for _, tt := range tests {
+		got := InterruptionRate{PerMonth: tt.f}.PerHour()
+		if math.IsInf(tt.want, 1) && math.IsInf(got, 1) {
+			continue
+		}
+		if !near(got, tt.want, 1e-9) {
+			t.Errorf("%s: PerHour() = %.10g, want %.10g", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestDalyInterval checks DalyInterval against the optima J. T. Daly
+// reports in FGCS 22(3), 2006, and against Young's √(2δM).
+func TestDalyInterval(t *testing.T) {
+	const minute = 1.0 / 60 // hours
+	tests := []struct {
+		name        string
+		delta, mtbi float64 // hours
+		want        float64 // hours
+		tol         float64 // relative; the paper rounds
+	}{
+		// Fig. 3 caption: "M=24 h, Ts=500 h, R=10 min, and δ=5 min. The new model predicts τopt=117 min."
+		{name: "Daly Fig. 3: M=24 h δ=5 min → 117 min", delta: 5 * minute, mtbi: 24, want: 117 * minute, tol: 0.005},
+		// Fig. 4 caption: "M=6 h, Ts=500 h, R=10 min, and δ=5 min. The new model predicts τopt=57 min."
+		{name: "Daly Fig. 4: M=6 h δ=5 min → 57 min", delta: 5 * minute, mtbi: 6, want: 57 * minute, tol: 0.01},
+		// Fig. 5 caption: "M=15 min, Ts=500 h, R=10 min, and δ=5 min. The new model predicts τopt=9.1 min."
+		{name: "Daly Fig. 5: M=15 min δ=5 min → 9.1 min", delta: 5 * minute, mtbi: 15 * minute, want: 9.1 * minute, tol: 0.01},
+		// √(2·0.02·100) = 2; ξ = 0.02/200 = 1e-4: 2·(1 + 0.01/3 + 1e-4/9) − 0.02 = 1.98668889
+		{name: "δ=0.02 h M=100 h: 2·(1+0.01/3+1e-4/9) − 0.02", delta: 0.02, mtbi: 100, want: 1.986688888888889, tol: 1e-12},
+		{name: "δ ≥ 2M: checkpoint every M", delta: 3, mtbi: 1, want: 1, tol: 1e-12},
+	}
+	for _, tt := range tests {
+		if got := DalyInterval(tt.delta, tt.mtbi); !near(got, tt.want, tt.tol) {
+			t.Errorf("%s: DalyInterval() = %.4g h, want %.4g h", tt.name, got, tt.want)
+		}
+	}
+	if got := YoungInterval(0.02, 100); !near(got, 2, 1e-12) {
+		t.Errorf("YoungInterval(0.02, 100) = %g, want √4 = 2", got)
+	}
+}
+
+func TestCheckpointWriteHours(t *testing.T) {
+	// 16 GB of model state at 1 GB/s: 16 s = 16/3600 h.
+	got, err := CheckpointWriteHours(16e9, 1e9)
+	if err != nil || !near(got, 16.0/3600, 1e-12) {
+		t.Errorf("CheckpointWriteHours(16e9, 1e9) = %g, %v; want %g", got, err, 16.0/3600)
+	}
+	for _, c := range [][2]float64{{0, 1e9}, {1e9, 0}, {math.NaN(), 1}, {1, math.Inf(1)}} {
+		if _, err := CheckpointWriteHours(c[0], c[1]); !errors.Is(err, model.ErrInvalidSpot) {
+			t.Errorf("CheckpointWriteHours(%g, %g) error = %v, want model.ErrInvalidSpot", c[0], c[1], err)
+		}
+	}
+}
+
+func TestPoissonQuantile(t *testing.T) {
+	// μ = 1.0228884: P(0) = e^−μ = 0.35955, P(≤1) = 0.72734, P(≤2) = 0.91544.
+	tests := []struct {
+		mu, q float64
+		want  int
+	}{
+		{1.0228884, 0.10, 0},
+		{1.0228884, 0.50, 1},
+		{1.0228884, 0.90, 2},
+		{1.0228884, 0.95, 3},
+		{0, 0.9, 0},
+		// μ = 2: P(≤2) = e^−2·(1+2+2) = 0.67668, P(≤3) = 0.85712, P(≤4) = 0.94735
+		{2, 0.90, 4},
+		// large mean: no underflow; the median of Poisson(1000) is 1000
+		{1000, 0.5, 1000},
+	}
+	for _, tt := range tests {
+		if got := PoissonQuantile(tt.mu, tt.q); got != tt.want {
+			t.Errorf("PoissonQuantile(%g, %g) = %d, want %d", tt.mu, tt.q, got, tt.want)
+		}
+	}
+}
+
+func TestSpotExpectedCost(t *testing.T) {
+	// λ = 0.01/h per instance: f = 1 − e^(−0.01·730) = 1 − e^−7.3.
+	lambda01 := InterruptionRate{PerMonth: 1 - math.Exp(-7.3)}
+	base := SpotInput{JobHours: 100, SpotUSDPerHour: 1.5, OnDemandUSDPerHour: 4, Nodes: 1, Rate: lambda01,
+		CheckpointWriteHours: 0.02, RestartHours: 0.25, CheckpointEveryHours: 2}
+	with := func(f func(*SpotInput)) SpotInput { in := base; f(&in); return in }
+	tests := []struct {
+		name string
+		in   SpotInput
+		// expected: wall hours, interruptions, USD, P10/P90 hours
+		hours, n, usd, p10, p90 float64
+		err                     error
+	}{
+		{
+			// B = 100·(1 + 0.02/2) = 101; L = 0.25 + (2+0.02)/2 = 1.26; λL = 0.0126
+			// T = 101/0.9874 = 102.288839 h; N = 1.0228884; USD = 1.5·T = 153.433259
+			// N ~ Poisson(1.0229): P10 = 0, P90 = 2 → 101 h and 101 + 2·1.26 = 103.52 h
+			name: "100 h, λ=0.01/h, τ=2 h: T = 101/(1 − 0.01·1.26)", in: base,
+			hours: 102.28883937613935, n: 1.0228883937613935, usd: 153.43325906420904, p10: 101, p90: 103.52,
+		},
+		{
+			// two nodes: λ = 0.02; L = 1.26; T = 101/(1 − 0.0252) = 103.610997 h; N = 2.0722199
+			// Poisson(2.0722): P(≤0)=0.1259, so P10 = 0; P(≤3)=0.8442, P(≤4)=0.9405 → P90 = 4
+			name: "2 nodes double λ: T = 101/(1 − 0.02·1.26)", in: with(func(in *SpotInput) { in.Nodes = 2 }),
+			hours: 103.61099712761592, n: 2.0722199425523185, usd: 155.41649569142388, p10: 101, p90: 101 + 4*1.26,
+		},
+		{
+			// τ = 0 picks Daly: τ = 1.9866889; B = 100·(1 + 0.02/1.9866889) = 101.00670;
+			// L = 0.25 + (1.9866889+0.02)/2 = 1.25334444; T = B/(1 − 0.0125334444) = 102.288730 h
+			name: "τ from Daly's optimum", in: with(func(in *SpotInput) { in.CheckpointEveryHours = 0 }),
+			hours: 102.28873026686038, n: 1.0228873026686038, usd: 153.43309540029057, p10: 101.00670014, p90: 101.00670014 + 2*1.2533444444,
+		},
+		{
+			name: "no interruptions: the job as on demand, at the spot price", in: with(func(in *SpotInput) { in.Rate = InterruptionRate{} }),
+			hours: 100, n: 0, usd: 150, p10: 100, p90: 100,
+		},
+		{
+			// λL = 0.01·(99.75 + 0.25 ...): τ = 100 h (capped at W), L = 10 + 50.01 = 60.01 ≥ 1/0.01
+			name: "restart 60 h with λ=0.01: never finishes",
+			in:   with(func(in *SpotInput) { in.RestartHours = 60; in.CheckpointEveryHours = 200 }), err: ErrSpotNeverFinishes,
+		},
+		{name: "no job hours", in: with(func(in *SpotInput) { in.JobHours = 0 }), err: model.ErrInvalidSpot},
+		{name: "negative restart", in: with(func(in *SpotInput) { in.RestartHours = -1 }), err: model.ErrInvalidSpot},
+		{name: "NaN price", in: with(func(in *SpotInput) { in.SpotUSDPerHour = math.NaN() }), err: model.ErrInvalidSpot},
+		{name: "no δ and no τ", in: with(func(in *SpotInput) { in.CheckpointWriteHours, in.CheckpointEveryHours = 0, 0 }), err: model.ErrInvalidSpot},
+		{name: "rate 100%", in: with(func(in *SpotInput) { in.Rate.PerMonth = 1 }), err: ErrSpotNeverFinishes},
+	}
+	for _, tt := range tests {
+		e, err := SpotExpectedCost(tt.in)
+		if !errors.Is(err, tt.err) {
+			t.Errorf("%s: error = %v, want %v", tt.name, err, tt.err)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		for _, c := range []struct {
+			what      string
+			got, want float64
+		}{{"hours", e.ExpectedHours, tt.hours}, {"interruptions", e.ExpectedInterruptions, tt.n}, {"USD", e.ExpectedUSD, tt.usd},
+			{"P10 hours", e.P10Hours, tt.p10}, {"P90 hours", e.P90Hours, tt.p90}} {
+			if !near(c.got, c.want, 1e-8) {
+				t.Errorf("%s: %s = %.10g, want %.10g", tt.name, c.what, c.got, c.want)
+			}
+		}
+		if want := 400 - tt.usd; !near(e.SavingUSD, want, 1e-8) {
+			t.Errorf("%s: SavingUSD = %.6g, want 100 h × $4 − %.6g = %.6g", tt.name, e.SavingUSD, tt.usd, want)
+		}
+	}
+}
+
+func TestSpotHighRate(t *testing.T) {
+	// Bucket 5-10%: estimate at 7.5%, high at 10%.
+	r, _ := RateFromBucket("5-10%", "test")
+	in := SpotInput{JobHours: 100, SpotUSDPerHour: 1, Rate: r, CheckpointWriteHours: 0.02, RestartHours: 0.25, CheckpointEveryHours: 2}
+	e, err := SpotExpectedCost(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// λ(10%) = 0.105360516/730 = 1.44329e-4; T = 101/(1 − 1.44329e-4·1.26) = 101.018369 h at $1/h.
+	if want := 101 / (1 - 0.105360515657826/730*1.26); !near(e.HighRateExpectedUSD, want, 1e-9) {
+		t.Errorf("HighRateExpectedUSD = %.8g, want %.8g", e.HighRateExpectedUSD, want)
+	}
+	if e.HighRateExpectedUSD <= e.ExpectedUSD {
+		t.Errorf("the bucket's upper rate costs %.4g, not more than its middle %.4g", e.HighRateExpectedUSD, e.ExpectedUSD)
+	}
+}

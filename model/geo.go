@@ -1,0 +1,290 @@
+package model
+
+import (
+	"slices"
+	"strings"
+)
+
+// Region geography: where each provider's regions are, so that a search
+// can say "Europe" or "Germany" across providers that name their regions
+// each their own way (AWS eu-central-1, GCP europe-west3, Nebius eu-north1,
+// Fluidstack FINLAND, RunPod DE).
+
+// RegionGeo is where one region of one provider is.
+type RegionGeo struct {
+	Region    string // the provider's region name, as in RegionPrice.Region
+	Continent string // a Continents key; empty when not known
+	Country   string // ISO 3166-1 alpha-2, upper case; empty when not known
+	City      string // where the provider names one; often empty
+}
+
+// Geo rules for providers whose region names carry their geography, so
+// regions that appear after the table was written (a marketplace's new
+// hosts, a catalog update) are placed too.
+const (
+	// GeoISOCountry: the region is an ISO 3166-1 alpha-2 code (RunPod,
+	// Prime Intellect and Lium write "DE", "US").
+	GeoISOCountry = "iso-country"
+	// GeoPlaceCountryContinent: "place, CC, continent code" (Vast.ai:
+	// "Bavaria, DE, EU", ", US, NA").
+	GeoPlaceCountryContinent = "place-country-continent"
+	// GeoCityCountryN: "city-country-n" (Shadeform: "paris-france-1",
+	// "kansascity-usa-1"); the country is a name (countryNames).
+	GeoCityCountryN = "city-country-n"
+)
+
+// ProviderRegions is one provider's region geography with its source.
+type ProviderRegions struct {
+	Provider string
+	Rule     string // "" or one of the Geo* rules, tried after Regions
+	Regions  []RegionGeo
+	Source   string
+	AsOf     string
+}
+
+// Continents are the continent keys a region filter takes, with the UN
+// M49 standard's continental regions (Americas split into North America —
+// with Central America and the Caribbean — and South America; the Middle
+// East is Asia's Western Asia).
+var Continents = []string{"africa", "asia", "europe", "north-america", "oceania", "south-america"}
+
+// continentAliases map what people type to continent keys: the keys
+// themselves, common abbreviations and groups.
+var continentAliases = map[string][]string{
+	"africa": {"africa"}, "asia": {"asia"}, "europe": {"europe"}, "eu": {"europe"},
+	"north-america": {"north-america"}, "northamerica": {"north-america"}, "na": {"north-america"},
+	"south-america": {"south-america"}, "southamerica": {"south-america"}, "sa": {"south-america"},
+	"oceania":  {"oceania"},
+	"americas": {"north-america", "south-america"}, "apac": {"asia", "oceania"},
+}
+
+// ContinentWords returns the continents a region-filter word names
+// ("europe", "eu", "north-america", "apac"), or nil when it names none.
+// Case and spaces are folded: "North America" is north-america.
+func ContinentWords(w string) []string {
+	k := strings.ReplaceAll(strings.ToLower(strings.TrimSpace(w)), " ", "-")
+	return continentAliases[k]
+}
+
+// continentOfCode maps the two-letter continent codes Vast.ai writes to
+// continent keys.
+var continentOfCode = map[string]string{
+	"AF": "africa", "AS": "asia", "EU": "europe", "NA": "north-america", "OC": "oceania", "SA": "south-america",
+}
+
+// countries maps ISO 3166-1 alpha-2 codes to the English short name and the
+// UN M49 continent (unstats.un.org/unsd/methodology/m49: Europe, Asia with
+// Western Asia, Africa, Oceania, Americas split at the Panama–Colombia
+// border). It covers every country a catalog region is in and their
+// neighbours; a code not here is still accepted where a provider writes
+// it, with no continent.
+var countries = map[string]struct{ name, continent string }{
+	"AE": {"United Arab Emirates", "asia"}, "AR": {"Argentina", "south-america"}, "AT": {"Austria", "europe"},
+	"AU": {"Australia", "oceania"}, "BE": {"Belgium", "europe"}, "BG": {"Bulgaria", "europe"},
+	"BH": {"Bahrain", "asia"}, "BR": {"Brazil", "south-america"}, "CA": {"Canada", "north-america"},
+	"CH": {"Switzerland", "europe"}, "CL": {"Chile", "south-america"}, "CN": {"China", "asia"},
+	"CO": {"Colombia", "south-america"}, "CZ": {"Czechia", "europe"}, "DE": {"Germany", "europe"},
+	"DK": {"Denmark", "europe"}, "EE": {"Estonia", "europe"}, "EG": {"Egypt", "africa"},
+	"ES": {"Spain", "europe"}, "FI": {"Finland", "europe"}, "FR": {"France", "europe"},
+	"GB": {"United Kingdom", "europe"}, "GR": {"Greece", "europe"}, "HK": {"Hong Kong", "asia"},
+	"HR": {"Croatia", "europe"}, "HU": {"Hungary", "europe"}, "ID": {"Indonesia", "asia"},
+	"IE": {"Ireland", "europe"}, "IL": {"Israel", "asia"}, "IN": {"India", "asia"},
+	"IS": {"Iceland", "europe"}, "IT": {"Italy", "europe"}, "JP": {"Japan", "asia"},
+	"KE": {"Kenya", "africa"}, "KR": {"South Korea", "asia"}, "LT": {"Lithuania", "europe"},
+	"LU": {"Luxembourg", "europe"}, "LV": {"Latvia", "europe"}, "MA": {"Morocco", "africa"},
+	"MX": {"Mexico", "north-america"}, "MY": {"Malaysia", "asia"}, "NG": {"Nigeria", "africa"},
+	"NL": {"Netherlands", "europe"}, "NO": {"Norway", "europe"}, "NZ": {"New Zealand", "oceania"},
+	"PH": {"Philippines", "asia"}, "PL": {"Poland", "europe"}, "PT": {"Portugal", "europe"},
+	"QA": {"Qatar", "asia"}, "RO": {"Romania", "europe"}, "RS": {"Serbia", "europe"},
+	"RU": {"Russia", "europe"}, "SA": {"Saudi Arabia", "asia"}, "SE": {"Sweden", "europe"},
+	"SG": {"Singapore", "asia"}, "SI": {"Slovenia", "europe"}, "SK": {"Slovakia", "europe"},
+	"TH": {"Thailand", "asia"}, "TR": {"Türkiye", "asia"}, "TW": {"Taiwan", "asia"},
+	"UA": {"Ukraine", "europe"}, "US": {"United States", "north-america"}, "VN": {"Vietnam", "asia"},
+	"ZA": {"South Africa", "africa"},
+}
+
+// countryNames are the country names Shadeform writes in its region
+// names ("paris-france-1"), by ISO code.
+var countryNames = map[string]string{
+	"usa": "US", "canada": "CA", "france": "FR", "poland": "PL", "japan": "JP", "india": "IN",
+	"germany": "DE", "finland": "FI", "norway": "NO", "sweden": "SE", "netherlands": "NL",
+	"uk": "GB", "iceland": "IS", "australia": "AU", "singapore": "SG", "spain": "ES", "italy": "IT",
+}
+
+// CountryCode returns the ISO 3166-1 alpha-2 code a --country value
+// names: a code in any case ("de") or an English name ("Germany",
+// "united states"). ok is false when it names no country of the table.
+func CountryCode(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if up := strings.ToUpper(s); len(up) == 2 {
+		_, ok := countries[up]
+		return up, ok
+	}
+	for code, c := range countries {
+		if strings.EqualFold(c.name, s) {
+			return code, true
+		}
+	}
+	return "", false
+}
+
+// CountryName returns the English short name of an ISO code, or the code.
+func CountryName(code string) string {
+	if c, ok := countries[code]; ok {
+		return c.name
+	}
+	return code
+}
+
+// CountryCodes lists the known ISO codes, sorted (for did-you-mean).
+func CountryCodes() []string {
+	out := make([]string, 0, len(countries))
+	for k := range countries {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// continentOf is the continent of an ISO code, "" when unknown.
+func continentOf(code string) string { return countries[code].continent }
+
+// geoIndex finds a provider's region geography: the table first, then the
+// provider's rule.
+type geoIndex struct {
+	src   *ProviderRegions // &Catalog.Regions[0] when built, to tell a stale index
+	table map[[2]string]RegionGeo
+	rules map[string]string
+}
+
+func buildGeo(regions []ProviderRegions) *geoIndex {
+	g := &geoIndex{table: map[[2]string]RegionGeo{}, rules: map[string]string{}}
+	if len(regions) > 0 {
+		g.src = &regions[0]
+	}
+	for i := range regions {
+		p := &regions[i]
+		if p.Rule != "" {
+			g.rules[p.Provider] = p.Rule
+		}
+		for _, r := range p.Regions {
+			if r.Continent == "" {
+				r.Continent = continentOf(r.Country)
+			}
+			g.table[[2]string{p.Provider, r.Region}] = r
+		}
+	}
+	return g
+}
+
+// indexGeo (re)builds the geography index unless it was built from the
+// same Regions (a copied catalog shares it: Load copies the compiled
+// catalog on every call).
+func (c *Catalog) indexGeo() {
+	if c.geo != nil && (len(c.Regions) == 0 && c.geo.src == nil || len(c.Regions) > 0 && c.geo.src == &c.Regions[0]) {
+		return
+	}
+	c.geo = buildGeo(c.Regions)
+}
+
+// Geo returns where provider's region is, and whether anything is known
+// of it: the region table of catalog/regions.toml, else the provider's
+// naming rule (GeoISOCountry, GeoPlaceCountryContinent, GeoCityCountryN).
+func (c *Catalog) Geo(provider, region string) (RegionGeo, bool) {
+	if c.geo == nil {
+		c.indexGeo()
+	}
+	if g, ok := c.geo.table[[2]string{provider, region}]; ok {
+		return g, true
+	}
+	switch c.geo.rules[provider] {
+	case GeoISOCountry:
+		if code := strings.ToUpper(strings.TrimSpace(region)); len(code) == 2 && continentOf(code) != "" {
+			return RegionGeo{Region: region, Country: code, Continent: continentOf(code)}, true
+		}
+	case GeoPlaceCountryContinent:
+		parts := strings.Split(region, ",")
+		if len(parts) == 3 {
+			code, cont := strings.TrimSpace(parts[1]), continentOfCode[strings.TrimSpace(parts[2])]
+			if cont == "" {
+				cont = continentOf(code)
+			}
+			if len(code) == 2 && cont != "" {
+				return RegionGeo{Region: region, Country: code, Continent: cont, City: strings.TrimSpace(parts[0])}, true
+			}
+		}
+	case GeoCityCountryN:
+		parts := strings.Split(region, "-")
+		if len(parts) == 3 {
+			if code, ok := countryNames[parts[1]]; ok {
+				return RegionGeo{Region: region, Country: code, Continent: continentOf(code)}, true
+			}
+		}
+	}
+	return RegionGeo{Region: region}, false
+}
+
+// RegionCountrySuffix is what tables add after a region name to say its
+// country: " (FI)" after eu-north1, nothing when the country is unknown
+// or the name already says it (RunPod's "FI", Vast's "Bavaria, DE, EU").
+func RegionCountrySuffix(region, country string) string {
+	if country == "" || region == country || strings.Contains(region, ", "+country+",") {
+		return ""
+	}
+	return " (" + country + ")"
+}
+
+// RegionFilter is Query.Regions and Query.Countries parsed once: region
+// names, prefixes ("us-", "asia*"), continents ("europe", "eu") and
+// countries (ISO codes). A region passes when the names or continents
+// match (any of them; none given: any region) and its country is one of
+// the countries (none given: any country).
+type RegionFilter struct {
+	names      []string // exact names and prefixes
+	continents []string
+	countries  []string
+	c          *Catalog
+}
+
+// NewRegionFilter parses regions (names, prefixes, continents) and countries
+// (codes or English names) over c's geography.
+func NewRegionFilter(c *Catalog, regions, countries []string) RegionFilter {
+	f := RegionFilter{c: c}
+	for _, w := range regions {
+		if cs := ContinentWords(w); cs != nil {
+			f.continents = append(f.continents, cs...)
+		} else {
+			f.names = append(f.names, w)
+		}
+	}
+	for _, w := range countries {
+		if code, ok := CountryCode(w); ok {
+			f.countries = append(f.countries, code)
+		} else {
+			f.countries = append(f.countries, strings.ToUpper(strings.TrimSpace(w)))
+		}
+	}
+	return f
+}
+
+// any reports whether the filter lets every region through.
+func (f *RegionFilter) any() bool {
+	return len(f.names) == 0 && len(f.continents) == 0 && len(f.countries) == 0
+}
+
+// Match applies the filter to one provider's region.
+func (f *RegionFilter) Match(provider, region string) bool {
+	if f.any() {
+		return true
+	}
+	if len(f.names) > 0 && RegionMatches(region, f.names) && len(f.countries) == 0 {
+		return true
+	}
+	if len(f.continents) == 0 && len(f.countries) == 0 {
+		return false
+	}
+	g, _ := f.c.Geo(provider, region)
+	where := len(f.names) == 0 && len(f.continents) == 0 ||
+		len(f.names) > 0 && RegionMatches(region, f.names) || slices.Contains(f.continents, g.Continent) && g.Continent != ""
+	return where && (len(f.countries) == 0 || slices.Contains(f.countries, g.Country) && g.Country != "")
+}

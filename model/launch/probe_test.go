@@ -1,0 +1,930 @@
+package launch_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/probe"
+	"github.com/gpuplan/gpuplan/model/serve"
+)
+
+// catalogPlan resolves the workload on one catalog instance as gpuplan
+// export does (model.Recommend on that instance alone, the cheapest region).
+func catalogPlan(t *testing.T, cat *model.Catalog, modelKey string, set model.Settings, instance string) *launch.Plan {
+	t.Helper()
+	m, err := cat.Model(modelKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := model.Workload{Settings: set, Model: *m}
+	one := *cat
+	one.Instances = nil
+	for _, in := range cat.Instances {
+		if in.Provider+"/"+in.Type == instance {
+			one.Instances = append(one.Instances, in)
+		}
+	}
+	if len(one.Instances) != 1 {
+		t.Fatalf("no instance %s", instance)
+	}
+	w.Defaults()
+	rec, err := model.Recommend(w, &one, model.Query{Pricing: model.OnDemand, AllowMultiNode: w.GPUs > one.Instances[0].GPUCount})
+	if err != nil || len(rec.Offers) == 0 {
+		t.Fatalf("%s on %s: %v %+v", modelKey, instance, err, rec.Rejected)
+	}
+	offer := &rec.Offers[0]
+	for i := range rec.Offers {
+		if rec.Offers[i].USDPerHour < offer.USDPerHour {
+			offer = &rec.Offers[i]
+		}
+	}
+	p, err := launch.NewPlan(w, offer, launch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// catalogServe plans serving the model on one catalog instance, as gpuplan
+// export --task inference does.
+func catalogServe(t *testing.T, cat *model.Catalog, modelKey string, s serve.Serving, instance string) *launch.Serve {
+	t.Helper()
+	m, err := cat.Model(modelKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := *cat
+	one.Instances = nil
+	for _, in := range cat.Instances {
+		if in.Provider+"/"+in.Type == instance {
+			one.Instances = append(one.Instances, in)
+		}
+	}
+	offers := serve.Offers(&one, model.Query{Pricing: model.OnDemand})
+	if len(offers) == 0 {
+		t.Fatalf("no serving offer on %s", instance)
+	}
+	sp, err := serve.PlanServing(m, s, offers[0])
+	if err != nil || !sp.Fits {
+		t.Fatalf("serving %s on %s: %v %v", modelKey, instance, err, sp.Reasons)
+	}
+	srv, err := launch.NewServe(m, &sp, launch.ServeOptions{Region: sp.Offer.Region, Pricing: sp.Offer.Pricing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
+func loadCatalog(t *testing.T) *model.Catalog {
+	t.Helper()
+	cat, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+// probeCase is one plan the probe is written for.
+type probeCase struct {
+	name     string
+	model    string
+	set      model.Settings
+	instance string
+}
+
+// probeCases cover each builder, strategy and recipe the script has.
+var probeCases = []probeCase{
+	{"qlora-llama8b", "llama-3.1-8b", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048}, "aws/g5.2xlarge"},
+	{"resnet50-amp", "resnet50", model.Settings{Task: model.TaskTrain, Precision: model.AMPFP16, MicroBatch: 256}, "aws/g5.2xlarge"},
+	{"lora-llama8b-chunked", "llama-3.1-8b", model.Settings{Task: model.TaskLoRA, MicroBatch: 2, SeqLen: 4096, Loss: model.LossChunked, Checkpointing: model.Bool(true)}, "aws/p4de.24xlarge"},
+	{"fsdp-llama8b", "llama-3.1-8b", model.Settings{Task: model.TaskFinetune, MicroBatch: 1, SeqLen: 4096, GradAccum: 4, GPUs: 8, Strategy: model.FSDP, Checkpointing: model.Bool(true)}, "aws/p4de.24xlarge"},
+	{"zero3-offload-llama8b", "llama-3.1-8b", model.Settings{Task: model.TaskFinetune, MicroBatch: 1, SeqLen: 2048, GPUs: 8, Strategy: model.ZeRO3, Checkpointing: model.Bool(true), Switches: model.Switches{OffloadOptimizer: true}}, "aws/p4de.24xlarge"},
+	{"ddp-2nodes-gpt2", "gpt2-xl", model.Settings{Task: model.TaskTrain, MicroBatch: 4, SeqLen: 1024, GPUs: 16, Strategy: model.DDP}, "aws/p4de.24xlarge"},
+	{"bert-finetune", "bert-large", model.Settings{Task: model.TaskFinetune, Precision: model.FP32, MicroBatch: 16, SeqLen: 384}, "aws/g6e.xlarge"},
+	{"t5-pure-bf16", "t5-large", model.Settings{Task: model.TaskFinetune, Precision: model.BF16, MicroBatch: 8, SeqLen: 512, Optimizer: model.Adafactor}, "aws/g5.2xlarge"},
+	{"vit-tf32-sgd", "vit-b-16", model.Settings{Task: model.TaskTrain, Precision: model.TF32, MicroBatch: 64, Optimizer: model.SGDMomentum}, "aws/g5.2xlarge"},
+	{"mixtral-qlora", "mixtral-8x7b", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 1024}, "aws/p4de.24xlarge"},
+	{"resnet50-infer", "resnet50", model.Settings{Task: model.TaskInference, Precision: model.FP16, MicroBatch: 64}, "aws/g5.2xlarge"},
+}
+
+// planOf decodes the plan literal of a probe script as Python would read it:
+// the marker line's JSON string literal (json.loads of a Python literal that
+// is also JSON), then the JSON text it holds.
+func planOf(t testing.TB, script []byte) map[string]any {
+	t.Helper()
+	var lit string
+	n := 0
+	for _, line := range strings.Split(string(script), "\n") {
+		if rest, ok := strings.CutPrefix(line, "PLAN = json.loads("); ok {
+			end := strings.LastIndex(rest, ")  # gpuplan: the plan, one JSON string literal")
+			if end < 0 {
+				t.Fatalf("PLAN line has no closing marker: %.200q", line)
+			}
+			lit, n = rest[:end], n+1
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d PLAN lines, want 1", n)
+	}
+	for i := 0; i < len(lit); i++ {
+		if lit[i] < 0x20 || lit[i] > 0x7e {
+			t.Fatalf("the PLAN literal has byte %#x at %d: want printable ASCII", lit[i], i)
+		}
+	}
+	var inner string
+	if err := json.Unmarshal([]byte(lit), &inner); err != nil {
+		t.Fatalf("the PLAN literal is not one JSON string: %v", err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(inner), &out); err != nil {
+		t.Fatalf("the PLAN string is not JSON: %v", err)
+	}
+	return out
+}
+
+// checkHeader fails unless every line before the docstring is the shebang,
+// the fixed coding line or a comment with no control character: plan text
+// can only be comments there.
+func checkHeader(t testing.TB, script []byte) {
+	t.Helper()
+	if !utf8.Valid(script) {
+		t.Fatal("the script is not UTF-8")
+	}
+	lines := strings.Split(string(script), "\n")
+	if lines[0] != "#!/usr/bin/env python3" || lines[1] != "# -*- coding: utf-8 -*-" {
+		t.Fatalf("script starts %q %q", lines[0], lines[1])
+	}
+	for i, l := range lines[2:] {
+		if strings.HasPrefix(l, `"""gpuplan probe:`) {
+			return
+		}
+		if !strings.HasPrefix(l, "# ") {
+			t.Fatalf("header line %d is not a comment: %q", i+3, l)
+		}
+		for _, r := range l {
+			if r == '\r' || r == 0 || r == '\f' || r == '\v' || model.Unprintable(r) {
+				t.Fatalf("header line %d has %U: %q", i+3, r, l)
+			}
+		}
+	}
+	t.Fatal("no docstring after the header")
+}
+
+// TestProbeScripts writes the probe for each plan and checks it: the header
+// is comments, the plan literal decodes to what the plan says, and the
+// scripts compile (python3 -m py_compile) and print their plan (--plan)
+// exactly as Go wrote it.
+func TestProbeScripts(t *testing.T) {
+	cat := loadCatalog(t)
+	dir := t.TempDir()
+	var files []string
+	specs := map[string]map[string]any{}
+	for _, pc := range probeCases {
+		p := catalogPlan(t, cat, pc.model, pc.set, pc.instance)
+		out, err := p.Render(launch.FormatProbe)
+		if err != nil {
+			t.Fatalf("%s: %v", pc.name, err)
+		}
+		checkHeader(t, out)
+		spec := planOf(t, out)
+		tr := spec["train"].(map[string]any)
+		if tr["micro_batch"] != float64(p.MicroBatch) || tr["grad_accum"] != float64(p.GradAccum) || tr["gpus"] != float64(p.GPUs()) ||
+			tr["checkpointing"] != p.Checkpointing || tr["strategy"] != string(p.Strategy) || tr["precision"] != string(p.Precision) {
+			t.Errorf("%s: the probe's recipe %v is not the plan's (batch %d × %d, %d GPUs, %s, %s, checkpointing %v)",
+				pc.name, tr, p.MicroBatch, p.GradAccum, p.GPUs(), p.Strategy, p.Precision, p.Checkpointing)
+		}
+		if p.ZeRO() > 0 {
+			var ds, want any
+			b, _ := json.Marshal(tr["deepspeed"])
+			_ = json.Unmarshal(b, &ds)
+			_ = json.Unmarshal(p.DeepSpeedConfig(), &want)
+			if !reflect.DeepEqual(ds, want) {
+				t.Errorf("%s: the probe's DeepSpeed config %v is not the launch files' %v", pc.name, ds, want)
+			}
+		}
+		path := filepath.Join(dir, pc.name+".py")
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+		specs[path] = spec
+	}
+	srv := catalogServe(t, cat, "llama-3.1-8b", serve.Serving{MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 256, Concurrency: 16}, "aws/g6e.xlarge")
+	out, err := srv.Render(launch.FormatProbe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkHeader(t, out)
+	path := filepath.Join(dir, "serve-llama8b.py")
+	_ = os.WriteFile(path, out, 0o644)
+	files, specs[path] = append(files, path), planOf(t, out)
+
+	py := pythonWith()
+	if py == "" {
+		needPython(t)
+	}
+	if b, err := exec.Command(py, append([]string{"-m", "py_compile"}, files...)...).CombinedOutput(); err != nil {
+		t.Fatalf("py_compile: %v\n%s", err, b)
+	}
+	for _, f := range files {
+		b, err := exec.Command(py, f, "--plan").Output()
+		if err != nil {
+			t.Fatalf("%s --plan: %v", f, err)
+		}
+		var got map[string]any
+		if err := json.Unmarshal(b, &got); err != nil || !reflect.DeepEqual(got, specs[f]) {
+			t.Errorf("%s --plan printed another plan than Go wrote (%v):\n%s", filepath.Base(f), err, b)
+		}
+	}
+}
+
+// TestProbeRefuses: models and recipes the probe cannot build or would
+// measure wrongly get ErrPlan and a sentence saying why.
+func TestProbeRefuses(t *testing.T) {
+	cat := loadCatalog(t)
+	for _, tc := range []struct {
+		pc   probeCase
+		want string
+	}{
+		{probeCase{"yolo", "yolov8n", model.Settings{Task: model.TaskTrain, MicroBatch: 16}, "aws/g5.2xlarge"}, "not YOLO or U-Nets"},
+		{probeCase{"unet", "sd15-unet", model.Settings{Task: model.TaskTrain, MicroBatch: 2}, "aws/g5.2xlarge"}, "not YOLO or U-Nets"},
+		{probeCase{"whisper", "whisper-large-v3", model.Settings{Task: model.TaskFinetune, MicroBatch: 2, SeqLen: 448}, "aws/g6e.xlarge"}, "not audio models"},
+		{probeCase{"fp8", "llama-3.1-8b", model.Settings{Task: model.TaskFinetune, Precision: model.FP8, MicroBatch: 1, GPUs: 8, Strategy: model.FSDP}, "aws/p5.48xlarge"}, "fp8 training"},
+		{probeCase{"gpt2-lora", "gpt2-xl", model.Settings{Task: model.TaskLoRA, MicroBatch: 4, SeqLen: 1024}, "aws/g6e.xlarge"}, "Llama's module names"},
+		{probeCase{"fsdp-qlora", "llama-3.1-70b", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048, GPUs: 8, Strategy: model.FSDP}, "aws/p4de.24xlarge"}, "--bnb_4bit_quant_storage bfloat16"},
+	} {
+		p := catalogPlan(t, cat, tc.pc.model, tc.pc.set, tc.pc.instance)
+		_, err := p.Render(launch.FormatProbe)
+		if !errors.Is(err, launch.ErrPlan) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want ErrPlan saying %q", tc.pc.name, err, tc.want)
+		}
+	}
+	if _, err := (&launch.Plan{}).Probe(); !errors.Is(err, launch.ErrPlan) {
+		t.Errorf("a plan without an estimate: err = %v, want ErrPlan", err)
+	}
+	if f, err := launch.ParseFormat("probe"); err != nil || f != launch.FormatProbe {
+		t.Errorf(`ParseFormat("probe") = %q, %v`, f, err)
+	}
+}
+
+// parseResult parses the probe's stdout and fails unless it is a result.
+func parseResult(t *testing.T, stdout, stderr string) *probe.Result {
+	t.Helper()
+	r, err := probe.Parse([]byte(stdout))
+	if err != nil {
+		t.Fatalf("the probe's line does not parse: %v\nstdout: %s\nstderr: %s", err, stdout, stderr)
+	}
+	return r
+}
+
+// TestProbeCPUSmoke runs the generated scripts end to end with --cpu-smoke
+// on Debian's CPU PyTorch: the QLoRA plan (adapters, checkpointing, bf16
+// autocast), the ResNet-50 AMP plan (a CNN, fp16 swapped for CPU bf16), a
+// chunked-loss LoRA plan, the serving plan against the stand-in server,
+// and the FSDP plan under torchrun with two processes (DDP over gloo). Each
+// prints one line probe.Parse accepts, reports no device figures, and
+// writes nothing outside its working directory.
+func TestProbeCPUSmoke(t *testing.T) {
+	py := needPython(t, "torch")
+	cat := loadCatalog(t)
+	byName := map[string]probeCase{}
+	for _, pc := range probeCases {
+		byName[pc.name] = pc
+	}
+	for _, name := range []string{"qlora-llama8b", "resnet50-amp", "lora-llama8b-chunked"} {
+		pc := byName[name]
+		p := catalogPlan(t, cat, pc.model, pc.set, pc.instance)
+		script, err := p.Render(launch.FormatProbe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, code, dir, home := runProbe(t, py, script, nil, "--cpu-smoke", "--warmup", "1", "--steps", "2")
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s", name, code, stderr)
+		}
+		r := parseResult(t, stdout, stderr)
+		m := r.Measured
+		if !r.Smoke || r.Device != nil || m.PeakAllocated != nil || m.NvidiaSMIUsed != nil || r.Versions["cuda"] != "" {
+			t.Errorf("%s: smoke run reports device figures: %s", name, stdout)
+		}
+		if m.Steps == nil || *m.Steps != 2 || m.SamplesPerSecond == nil || *m.SamplesPerSecond <= 0 || m.Weights == nil || *m.Weights <= 0 ||
+			m.Gradients == nil || *m.Gradients <= 0 || m.OptimizerStates == nil || *m.OptimizerStates <= 0 || m.TermsFrom != "tensors" {
+			t.Errorf("%s: measured %+v", name, m)
+		}
+		if r.Settings == nil || r.Settings.Model != pc.model || r.Settings.Batch != p.MicroBatch {
+			t.Errorf("%s: plan keys %+v", name, r.Settings)
+		}
+		if p.Task.Adapters() && (r.Ran.TrainableParams == nil || r.Ran.Params == nil || *r.Ran.TrainableParams >= *r.Ran.Params) {
+			t.Errorf("%s: adapters should train a fraction of the parameters: %+v", name, r.Ran)
+		}
+		emptyDir(t, home)
+		if _, err := os.Stat(filepath.Join(dir, ".gpuplan-probe")); err != nil {
+			t.Errorf("%s: no ./.gpuplan-probe: %v", name, err)
+		}
+	}
+
+	srv := catalogServe(t, cat, "llama-3.1-8b", serve.Serving{MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 256, Concurrency: 16}, "aws/g6e.xlarge")
+	script, err := srv.Render(launch.FormatProbe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code, _, home := runProbe(t, py, script, nil, "--cpu-smoke", "--requests", "4")
+	if code != 0 {
+		t.Fatalf("serve smoke: exit %d\n%s", code, stderr)
+	}
+	r := parseResult(t, stdout, stderr)
+	m := r.Measured
+	if r.Kind != "serve" || r.Serve == nil || m.KVCacheTokens == nil || *m.KVCacheTokens != 1024 || m.KVCacheTokensMetr == nil ||
+		*m.KVCacheTokensMetr != 1024 || m.OutputTokensPerS == nil || *m.OutputTokensPerS <= 0 || m.TTFTSeconds == nil || m.Requests == nil || *m.Requests != 4 {
+		t.Errorf("serve smoke: %s", stdout)
+	}
+	if !reflect.DeepEqual(r.Ran.Argv, srv.VLLMArgs()) {
+		t.Errorf("serve smoke ran %q, the serving files pass %q", r.Ran.Argv, srv.VLLMArgs())
+	}
+	emptyDir(t, home)
+
+	pc := byName["fsdp-llama8b"]
+	p := catalogPlan(t, cat, pc.model, pc.set, pc.instance)
+	script, err = p.Render(launch.FormatProbe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two ranks started as torchrun starts them (its environment); Debian's
+	// torch 1.13 torchrun fails on Python 3.11 before starting any.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gpuplan-probe.py")
+	_ = os.WriteFile(path, script, 0o644)
+	port := freePort(t)
+	var out, errb [2]bytes.Buffer
+	var cmds [2]*exec.Cmd
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	for rank := range 2 {
+		cmd := exec.CommandContext(ctx, py, path, "--cpu-smoke", "--warmup", "1", "--steps", "2")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1", "GPUPLAN_PROBE_DEBUG=1", "MASTER_ADDR=127.0.0.1", fmt.Sprintf("MASTER_PORT=%d", port),
+			"WORLD_SIZE=2", fmt.Sprintf("RANK=%d", rank), fmt.Sprintf("LOCAL_RANK=%d", rank), "LOCAL_WORLD_SIZE=2")
+		cmd.Stdout, cmd.Stderr = &out[rank], &errb[rank]
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds[rank] = cmd
+	}
+	var failed []string
+	for rank, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			failed = append(failed, fmt.Sprintf("rank %d: %v\n%s", rank, err, errb[rank].String()))
+			cancel() // the other rank waits for this one in vain
+		}
+	}
+	if failed != nil {
+		t.Fatal(strings.Join(failed, "\n"))
+	}
+	if out[1].Len() != 0 {
+		t.Errorf("rank 1 printed %q; only rank 0 prints the result", out[1].String())
+	}
+	r = parseResult(t, out[0].String(), errb[0].String())
+	if r.Ran.WorldSize != 2 || r.Measured.SamplesPerStep == nil || *r.Measured.SamplesPerStep != 2*2 ||
+		!strings.Contains(strings.Join(r.Ran.Notes, " "), "DDP over gloo in place of fsdp") {
+		t.Errorf("two-rank smoke: %s", out[0].String())
+	}
+}
+
+// fakeNvidiaSMI writes an nvidia-smi that answers the probe's queries: the
+// driver version, the first GPU, and the memory used by the fake vLLM
+// server (its pid file in the working directory) or else by its parent
+// (the probe), 1234 MiB.
+func fakeNvidiaSMI(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	script := `#!/bin/sh
+case "$*" in
+*driver_version*) echo "550.54.15" ;;
+*compute_cap*) echo "0, Fake L40S, 46068, 8.9" ;;
+*compute-apps*) if [ -f fake-vllm.pid ]; then echo "$(cat fake-vllm.pid), 43008"; else echo "$PPID, 1234"; fi ;;
+*) exit 1 ;;
+esac
+`
+	if err := os.WriteFile(filepath.Join(dir, "nvidia-smi"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestProbeFakeCUDA runs the CUDA path of the script (no --cpu-smoke)
+// against a fake torch.cuda (testdata/probe/fakecuda/sitecustomize.py) and
+// a fake nvidia-smi: the real torchvision ResNet is built and trained on
+// the CPU while every device figure comes from the fakes, which the result
+// must carry: GPU name and memory, CUDA and driver versions, peak allocated
+// and reserved, nvidia-smi's process memory, the CUDA context, the terms
+// from allocator deltas, and the GradScaler of amp-fp16. A plan that needs
+// transformers is refused in one line, exit 2, when it is missing.
+func TestProbeFakeCUDA(t *testing.T) {
+	py := needPython(t, "torch", "torchvision")
+	cat := loadCatalog(t)
+	stub, err := filepath.Abs("testdata/probe/fakecuda")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PYTHONPATH=" + stub, "PATH=" + fakeNvidiaSMI(t) + string(os.PathListSeparator) + os.Getenv("PATH")}
+	p := catalogPlan(t, cat, "resnet18", model.Settings{Task: model.TaskTrain, Precision: model.AMPFP16, MicroBatch: 2, ImageSize: 64,
+		Checkpointing: model.Bool(true)}, "aws/g5.2xlarge")
+	script, err := p.Render(launch.FormatProbe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code, _, home := runProbe(t, py, script, env, "--warmup", "1", "--steps", "2")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	r := parseResult(t, stdout, stderr)
+	const gib = 1 << 30
+	m := r.Measured
+	switch {
+	case r.Smoke || r.Device == nil || r.Device.Name != "Fake GPU" || r.Device.MemoryBytes != 24*gib || r.Device.ComputeCapability != "8.6":
+		t.Errorf("device: %+v", r.Device)
+	case r.Versions["cuda"] != "12.4" || r.Versions["driver"] != "550.54.15" || r.Versions["torchvision"] == "":
+		t.Errorf("versions: %v", r.Versions)
+	case m.PeakAllocated == nil || *m.PeakAllocated != 17*gib || m.PeakReserved == nil || *m.PeakReserved != 18*gib:
+		t.Errorf("peaks: %+v", m)
+	case m.NvidiaSMIUsed == nil || *m.NvidiaSMIUsed != 1234*(1<<20) || m.CUDAContext == nil || *m.CUDAContext != 1234*(1<<20):
+		t.Errorf("nvidia-smi: %+v", m)
+	case m.TermsFrom != "allocator" || m.Weights == nil || *m.Weights <= 0 || m.OptimizerStates == nil:
+		t.Errorf("terms: %+v", m)
+	case !r.Ran.GradScaler || r.Ran.Builder != "torchvision" || !r.Ran.Checkpointing || r.Ran.Autocast == nil || *r.Ran.Autocast != "float16":
+		t.Errorf("ran: %+v", r.Ran)
+	}
+	emptyDir(t, home)
+
+	q := catalogPlan(t, cat, "llama-3.1-8b", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048}, "aws/g5.2xlarge")
+	script, err = q.Render(launch.FormatProbe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pythonWith("transformers") != "" {
+		t.Skip("transformers is installed here: the refusal is not reachable")
+	}
+	stdout, stderr, code, _, _ = runProbe(t, py, script, env)
+	want := "gpuplan probe: this plan needs the Python package transformers: pip install transformers, then run again\n"
+	if code != 2 || stdout != "" || stderr != want {
+		t.Errorf("missing transformers: exit %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, want)
+	}
+}
+
+// TestProbeNoCUDA: without --cpu-smoke on a machine with no GPU the probe
+// says so in one line and exits 2.
+func TestProbeNoCUDA(t *testing.T) {
+	py := needPython(t, "torch")
+	p := catalogPlan(t, loadCatalog(t), "resnet50", model.Settings{Task: model.TaskTrain, MicroBatch: 32}, "aws/g5.2xlarge")
+	script, err := p.Render(launch.FormatProbe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code, _, _ := runProbe(t, py, script, nil)
+	if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "no CUDA device is visible") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// probeFlags reads a launch file's script arguments into flag → value
+// ("" for a flag without one, values joined by spaces when several).
+func probeFlags(args []string) map[string]string {
+	out := map[string]string{}
+	for i := 0; i < len(args); i++ {
+		if !strings.HasPrefix(args[i], "--") {
+			continue
+		}
+		var vals []string
+		for j := i + 1; j < len(args) && !strings.HasPrefix(args[j], "--"); j++ {
+			vals = append(vals, args[j])
+		}
+		out[args[i]] = strings.Join(vals, " ")
+	}
+	return out
+}
+
+// launchArgv is the last command of a shell launch file, parsed by
+// mvdan.cc/sh as the shell would run it.
+func launchArgv(t *testing.T, script []byte) []string {
+	t.Helper()
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(bytes.NewReader(script), "")
+	if err != nil || len(f.Stmts) == 0 {
+		t.Fatalf("the launch file does not parse: %v", err)
+	}
+	call, ok := f.Stmts[len(f.Stmts)-1].Cmd.(*syntax.CallExpr)
+	if !ok {
+		t.Fatalf("the launch file's last statement is %T, not a command", f.Stmts[len(f.Stmts)-1].Cmd)
+	}
+	argv, err := expand.Fields(&expand.Config{Env: expand.ListEnviron("HOME=/home")}, call.Args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return argv
+}
+
+// TestProbeReviews records the line-by-line review of the probe against
+// the launch file for the three workloads the issue names: the probe runs
+// the same precision, batch, sequence, checkpointing and optimizer as the
+// torchrun file's TRL/Trainer flags, and the serving probe starts the same
+// vllm serve command.
+func TestProbeReviews(t *testing.T) {
+	cat := loadCatalog(t)
+	for _, tc := range []struct {
+		name string
+		pc   probeCase
+		want map[string]string // launch flag → the probe's value, as the review found them
+	}{
+		{"QLoRA on Llama 3.1 8B", probeCase{"qlora", "llama-3.1-8b", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048, GradAccum: 8}, "aws/g5.2xlarge"},
+			map[string]string{
+				"--bf16": "true", "--dtype": "bfloat16", "--per_device_train_batch_size": "1", "--gradient_accumulation_steps": "8",
+				"--max_length": "2048", "--gradient_checkpointing": "true", "--loss_type": "nll", "--lora_r": "16",
+				"--lora_target_modules": "q_proj k_proj v_proj o_proj", "--load_in_4bit": "", "--bnb_4bit_quant_type": "nf4", "--use_bnb_nested_quant": "",
+				"--optim": "adamw_torch",
+			}},
+		{"ResNet-50 AMP", probeCase{"rn50", "resnet50", model.Settings{Task: model.TaskTrain, Precision: model.AMPFP16, MicroBatch: 256}, "aws/g5.2xlarge"},
+			map[string]string{
+				"--fp16": "true", "--dtype": "float32", "--per_device_train_batch_size": "256", "--gradient_accumulation_steps": "1",
+				"--gradient_checkpointing": "false", "--optim": "sgd",
+			}},
+	} {
+		p := catalogPlan(t, cat, tc.pc.model, tc.pc.set, tc.pc.instance)
+		if tc.pc.model == "resnet50" {
+			p.Script = "train_imagenet.py" // no installed entry point pre-trains a CNN: the user names theirs
+		}
+		sh, err := p.Render(launch.FormatTorchrun)
+		if err != nil {
+			t.Fatal(err)
+		}
+		argv := launchArgv(t, sh)
+		flags := probeFlags(argv)
+		for k, v := range tc.want {
+			if got, ok := flags[k]; !ok || got != v {
+				t.Errorf("%s: the launch file has %s %q, the review expected %q", tc.name, k, got, v)
+			}
+		}
+		script, err := p.Render(launch.FormatProbe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := planOf(t, script)
+		tr := spec["train"].(map[string]any)
+		// Precision: --bf16/--fp16 true is torch.autocast in that dtype (with
+		// a GradScaler for fp16); --dtype is the dtype the weights load in.
+		wantAutocast := map[string]string{"--bf16": "bfloat16", "--fp16": "float16"}
+		for flag, dtype := range wantAutocast {
+			if flags[flag] == "true" && (tr["autocast"] != dtype || tr["grad_scaler"] != (dtype == "float16")) {
+				t.Errorf("%s: %s true, the probe autocasts %v with grad scaler %v", tc.name, flag, tr["autocast"], tr["grad_scaler"])
+			}
+		}
+		if tr["load_dtype"] != flags["--dtype"] {
+			t.Errorf("%s: --dtype %s, the probe loads %v", tc.name, flags["--dtype"], tr["load_dtype"])
+		}
+		// Batch and accumulation.
+		if fmt.Sprint(tr["micro_batch"]) != flags["--per_device_train_batch_size"] || fmt.Sprint(tr["grad_accum"]) != flags["--gradient_accumulation_steps"] {
+			t.Errorf("%s: the probe runs %v × %v, the launch file %s × %s", tc.name, tr["micro_batch"], tr["grad_accum"],
+				flags["--per_device_train_batch_size"], flags["--gradient_accumulation_steps"])
+		}
+		// Sequence: --max_length, none for images (the probe's image size is the estimate's).
+		if want := flags["--max_length"]; want != "" && fmt.Sprint(tr["seq_len"]) != want || want == "" && tr["seq_len"] != float64(0) {
+			t.Errorf("%s: --max_length %q, the probe's sequence %v", tc.name, want, tr["seq_len"])
+		}
+		if flags["--max_length"] == "" && tr["image_size"] != float64(224) {
+			t.Errorf("%s: the probe's images are %v px, the estimate's 224", tc.name, tr["image_size"])
+		}
+		// Checkpointing.
+		if fmt.Sprint(tr["checkpointing"]) != flags["--gradient_checkpointing"] {
+			t.Errorf("%s: --gradient_checkpointing %s, the probe %v", tc.name, flags["--gradient_checkpointing"], tr["checkpointing"])
+		}
+		// Optimizer: the launch file's --optim (adamw_torch: torch.optim.AdamW;
+		// sgd: SGD, with momentum as torchvision's ImageNet recipe) is the
+		// probe's.
+		wantOpt := map[string]string{"adamw_torch": "adamw", "sgd": "sgd-momentum"}[flags["--optim"]]
+		if tr["optimizer"] != wantOpt {
+			t.Errorf("%s: the probe's optimizer %v, the launch file's --optim %s", tc.name, tr["optimizer"], flags["--optim"])
+		}
+		lora, _ := tr["lora"].(map[string]any)
+		if _, peft := flags["--use_peft"]; peft != (lora != nil) {
+			t.Errorf("%s: --use_peft %v, the probe's adapters %v", tc.name, peft, lora)
+		}
+		if lora != nil {
+			if fmt.Sprint(lora["r"]) != flags["--lora_r"] || strings.Join(anyStrings(lora["targets"]), " ") != flags["--lora_target_modules"] {
+				t.Errorf("%s: LoRA %v, the launch file r %s on %s", tc.name, lora, flags["--lora_r"], flags["--lora_target_modules"])
+			}
+			q, _ := tr["qlora"].(map[string]any)
+			_, nested := flags["--use_bnb_nested_quant"]
+			if q == nil || q["quant_type"] != flags["--bnb_4bit_quant_type"] || q["double_quant"] != nested {
+				t.Errorf("%s: 4-bit %v, the launch file %s nested %v", tc.name, q, flags["--bnb_4bit_quant_type"], nested)
+			}
+			if tr["loss"] != "hf-fp32" || flags["--loss_type"] != "nll" {
+				t.Errorf("%s: loss %v, the launch file --loss_type %s", tc.name, tr["loss"], flags["--loss_type"])
+			}
+		}
+		if launched := anyStrings(spec["launch_args"]); !reflect.DeepEqual(launched, p.ScriptArgs) {
+			t.Errorf("%s: the probe records launch args %q, the plan %q", tc.name, launched, p.ScriptArgs)
+		}
+	}
+
+	// vLLM serving of Llama 3.1 8B: the probe starts vllm serve with the
+	// serving script's model id and engine flags, word for word.
+	srv := catalogServe(t, cat, "llama-3.1-8b", serve.Serving{MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 256, Concurrency: 16}, "aws/g6e.xlarge")
+	sh, err := srv.Render(launch.FormatTorchrun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := launchArgv(t, sh)
+	script, err := srv.Render(launch.FormatProbe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv := planOf(t, script)["serve"].(map[string]any)
+	want := append([]string{"exec", "vllm", "serve", sv["model_id"].(string)}, anyStrings(sv["argv"])...)
+	if !reflect.DeepEqual(argv, want) {
+		t.Errorf("serving: the launch script runs %q, the probe %q", argv, want)
+	}
+	for _, f := range []string{"--dtype", "--max-model-len", "--gpu-memory-utilization", "--max-num-seqs", "--max-num-batched-tokens", "--kv-cache-dtype"} {
+		if !strings.Contains(strings.Join(argv, " "), f) {
+			t.Errorf("serving: the launch script lacks %s: %q", f, argv)
+		}
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func anyStrings(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, len(list))
+	for i, x := range list {
+		out[i], _ = x.(string)
+	}
+	return out
+}
+
+// probeSeeds are strings that would break a naively written script: line
+// breaks Python honours (\n, \r), a coding declaration, quotes that close
+// the literal, escapes, NUL, control and bidirectional characters.
+var probeSeeds = []string{
+	"x\nimport os; os.system('id')\n",
+	"x\rimport os; os.system('id')",
+	"# -*- coding: latin-1 -*-",
+	`"); import os; os.system("id"); ("`,
+	`""" + __import__("os").system("id") + """`,
+	`\"); x = ("\\`,
+	"\\u0022); import os #",
+	"a\x00b",
+	"\x1b]0;pwned\x07",
+	"\u2028evil\u2029\u0085",
+	"\u202eevil\u2066",
+	"\xff\xfe invalid",
+	"😀 astral",
+	"meta-llama/Llama-3.1-8B",
+	"",
+}
+
+// hostilePlan is a QLoRA plan (shape&2: ZeRO-3 on 8 GPUs) whose every name
+// a catalog, config.json or flag can set is s.
+func hostilePlan(t testing.TB, s string, shape uint8) (*launch.Plan, error) {
+	a := model.Architecture{Key: s, Name: s, Aliases: []string{s}, Family: model.FamilyDecoder, Layers: 4, Hidden: 256, Heads: 4,
+		KVHeads: 2, FFN: 512, GatedMLP: true, Vocab: 1000, Norm: model.RMSNorm}
+	g := model.GPU{Key: s, Name: s, Aliases: []string{s}, Vendor: "nvidia", Architecture: s, ComputeCapability: "8.0",
+		MemoryGiB: 80, BF16TFLOPS: 312, FP16TFLOPS: 312, FP32TFLOPS: 19.5, TF32TFLOPS: 156, MemoryBandwidthGBps: 2039}
+	in := model.Instance{Provider: s, Type: s, GPU: s, GPUCount: 8, VCPUs: 96, MemoryGiB: 1152}
+	set := model.Settings{Task: model.TaskQLoRA, MicroBatch: 2, SeqLen: 512, GPUs: 1}
+	if shape&2 != 0 {
+		set = model.Settings{Task: model.TaskFinetune, MicroBatch: 1, SeqLen: 512, GPUs: 8, Strategy: model.ZeRO3}
+	}
+	w := model.Workload{Settings: set, Model: a}
+	e, err := model.Compute(w, &g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &model.Offer{Instance: &in, GPU: &g, Region: s, Pricing: model.OnDemand, Instances: 1, GPUs: w.GPUs, Strategy: e.Workload.Strategy,
+		USDPerHour: 10, Estimate: &e}
+	opt := launch.Options{Name: s, Dataset: s, Bucket: s}
+	if shape&1 != 0 {
+		opt.ModelID = s
+	}
+	return launch.NewPlan(w, o, opt)
+}
+
+// withoutPlan is the script with its header comments dropped and the plan
+// literal put back to the template's marker: what must equal probe.py.
+func withoutPlan(t testing.TB, script []byte) string {
+	t.Helper()
+	s := string(script)
+	i := strings.Index(s, `"""gpuplan probe:`)
+	if i < 0 {
+		t.Fatal("no docstring")
+	}
+	s = s[i:]
+	start := strings.Index(s, "PLAN = json.loads(")
+	end := strings.Index(s, ")  # gpuplan: the plan, one JSON string literal")
+	if start < 0 || end < start {
+		t.Fatal("no plan line")
+	}
+	return s[:start] + `PLAN = json.loads("{}"` + s[end:]
+}
+
+// FuzzProbeInjection puts one string into every name of a plan and checks
+// the probe script: it is refused only when the string is not text, its
+// header is comments, the template around the plan is byte for byte
+// probe.py, and the plan literal decodes (as Python's json.loads reads a
+// literal made of JSON's escapes) to exactly the plan's values. Seeds run
+// as ordinary tests; run longer with
+//
+//	go test -run='^$' -fuzz=FuzzProbeInjection -fuzztime=5m ./model/launch/
+func FuzzProbeInjection(f *testing.F) {
+	for i, s := range probeSeeds {
+		f.Add(s, uint8(i))
+	}
+	tmpl, err := os.ReadFile("probe.py")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, s string, shape uint8) {
+		p, err := hostilePlan(t, s, shape)
+		if err != nil {
+			t.Fatalf("NewPlan: %v", err)
+		}
+		out, err := p.Probe()
+		if !utf8.ValidString(s) {
+			if !errors.Is(err, launch.ErrPlan) {
+				t.Fatalf("%q is not text, but the probe was written: err = %v", s, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("Probe: %v", err)
+		}
+		checkHeader(t, out)
+		if got := withoutPlan(t, out); got != string(tmpl) {
+			t.Fatalf("the script around the plan is not probe.py")
+		}
+		spec := planOf(t, out)
+		wl := spec["workload"].(map[string]any)
+		if spec["name"] != p.Name || wl["gpu"] != s || (s != "" && wl["model"] != s) {
+			t.Fatalf("plan names changed: name %q (want %q), gpu %q, model %q (want %q)", spec["name"], p.Name, wl["gpu"], wl["model"], s)
+		}
+		if got := anyStrings(spec["launch_args"]); !reflect.DeepEqual(got, p.ScriptArgs) {
+			t.Fatalf("launch args\n got %q\nwant %q", got, p.ScriptArgs)
+		}
+		if shape&4 == 0 || s == "" { // NewServe never leaves the model id empty
+			return
+		}
+		// The serving probe of the same names.
+		sv := &launch.Serve{Name: "gpuplan-serve", Model: s, ModelID: s, Provider: s, InstanceType: s, CatalogType: s, Region: s,
+			Pricing: model.OnDemand, Accelerator: s, GPUsPerInstance: 8, TP: 1, PP: 1, ReplicasPerNode: 1, Replicas: 1, Nodes: 1, Image: "img",
+			Serving: serve.Serving{WeightFormat: serve.WeightBF16, KVCacheDType: serve.KVAuto, MaxModelLen: 4096, GPUMemoryUtilization: 0.9,
+				MaxNumSeqs: 64, MaxNumBatchedTokens: 2048, PromptTokens: 512, OutputTokens: 128},
+			Arch: &p.Estimate.Workload.Model, Plan: &serve.Plan{Offer: serve.Offer{GPU: p.GPU}}}
+		out, err = sv.Probe()
+		if hasPOSIXTrouble(s) {
+			if !errors.Is(err, launch.ErrPlan) {
+				t.Fatalf("serving %q: err = %v, want ErrPlan as the serving files", s, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("serving Probe: %v", err)
+		}
+		checkHeader(t, out)
+		if got := withoutPlan(t, out); got != string(tmpl) {
+			t.Fatalf("the serving script around the plan is not probe.py")
+		}
+		srv := planOf(t, out)["serve"].(map[string]any)
+		if srv["model_id"] != s || !reflect.DeepEqual(anyStrings(srv["argv"]), sv.VLLMArgs()) {
+			t.Fatalf("serving plan changed: %v", srv)
+		}
+	})
+}
+
+func hasPOSIXTrouble(s string) bool {
+	_, err := syntax.Quote(s, syntax.LangPOSIX)
+	return err != nil || !utf8.ValidString(s)
+}
+
+// TestProbeHostilePlanInPython: Python itself reads the hostile plans'
+// literal back as Go wrote it (--plan prints it), and compiles the script.
+func TestProbeHostilePlanInPython(t *testing.T) {
+	py := pythonWith()
+	if py == "" {
+		needPython(t)
+	}
+	dir := t.TempDir()
+	for i, s := range probeSeeds {
+		if !utf8.ValidString(s) {
+			continue
+		}
+		p, err := hostilePlan(t, s, uint8(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := p.Probe()
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("p%d.py", i))
+		_ = os.WriteFile(path, out, 0o644)
+		if b, err := exec.Command(py, "-m", "py_compile", path).CombinedOutput(); err != nil {
+			t.Fatalf("%q: py_compile: %v\n%s", s, err, b)
+		}
+		b, err := exec.Command(py, path, "--plan").Output()
+		if err != nil {
+			t.Fatalf("%q: --plan: %v", s, err)
+		}
+		var got map[string]any
+		if err := json.Unmarshal(b, &got); err != nil || !reflect.DeepEqual(got, planOf(t, out)) {
+			t.Errorf("%q: Python read another plan (%v):\n%s", s, err, b)
+		}
+	}
+}
+
+// TestProbeFakeVLLM runs the serving path (no --cpu-smoke) against a fake
+// vllm package and `vllm serve` (testdata/probe/fakevllm: vLLM's start-up
+// log lines, /health, /metrics, streamed completions) and a fake
+// nvidia-smi: the probe starts the serving files' command word for word
+// (plus its port), reads the KV-cache tokens and bytes, the weights and the
+// concurrency from the log, the blocks from /metrics, times the load, takes
+// the device and vLLM's memory from nvidia-smi, and stops the server.
+func TestProbeFakeVLLM(t *testing.T) {
+	py := needPython(t)
+	cat := loadCatalog(t)
+	fake, err := filepath.Abs("testdata/probe/fakevllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := fakeNvidiaSMI(t)
+	wrapper := "#!/bin/sh\nexec " + py + " " + filepath.Join(fake, "vllm_serve.py") + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "vllm"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := catalogServe(t, cat, "llama-3.1-8b", serve.Serving{MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 256, Concurrency: 16}, "aws/g6e.xlarge")
+	script, err := srv.Render(launch.FormatProbe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PYTHONPATH=" + fake, "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}
+	stdout, stderr, code, dir, home := runProbe(t, py, script, env, "--requests", "4", "--timeout", "60")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	r := parseResult(t, stdout, stderr)
+	m := r.Measured
+	const gib, mib = 1 << 30, 1 << 20
+	eq := func(v *float64, want float64) bool { return v != nil && *v == want }
+	switch {
+	case r.Smoke || r.Device == nil || r.Device.Name != "Fake L40S" || r.Device.MemoryBytes != 46068*mib || r.Versions["driver"] != "550.54.15":
+		t.Errorf("device %+v, versions %v", r.Device, r.Versions)
+	case !eq(m.KVCacheTokens, 211712) || !eq(m.KVCacheTokensMetr, 211712) || !eq(m.GPUBlocks, 13232) || !eq(m.MaxConcurrency, 25.84):
+		t.Errorf("KV figures %+v", m)
+	case !eq(m.KVCacheBytes, math.Trunc(24.23*gib)) || !eq(m.Weights, math.Trunc(14.99*gib)): // int(float(GiB) * 2**30) in the script
+		t.Errorf("memory figures %+v", m)
+	case !eq(m.NvidiaSMIUsed, 43008*mib) || !eq(m.Requests, 4) || !eq(m.OutputTokens, 4*256) || m.OutputTokensPerS == nil || m.TPOTSeconds == nil:
+		t.Errorf("load %+v", m)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "fake-vllm-argv.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var argv []string
+	_ = json.Unmarshal(b, &argv)
+	want := append([]string{"serve", srv.ModelID}, srv.VLLMArgs()...)
+	if len(argv) != len(want)+4 || !reflect.DeepEqual(argv[:len(want)], want) || argv[len(want)] != "--port" || argv[len(want)+3] != "127.0.0.1" {
+		t.Errorf("vllm ran with %q, the serving files pass %q", argv, want)
+	}
+	pid, _ := os.ReadFile(filepath.Join(dir, "fake-vllm.pid"))
+	if n, err := strconv.Atoi(strings.TrimSpace(string(pid))); err != nil || processAlive(n) {
+		t.Errorf("the vllm server (pid %q) was left running", pid)
+	}
+	emptyDir(t, home)
+	if _, err := os.Stat(filepath.Join(dir, ".gpuplan-probe", "vllm-serve.log")); err != nil {
+		t.Errorf("no server log in the working directory: %v", err)
+	}
+}

@@ -1,0 +1,96 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+)
+
+// Invisible is model.Invisible: a rune that shows nothing or changes how
+// its neighbours show, which plan text refuses.
+func Invisible(r rune) bool { return model.Invisible(r) }
+
+// NameKey is what two phase names are compared by: the name in
+// Unicode normalisation form NFKC (full-width "ｔｒａｉｎ" and "train",
+// the ligature "ﬁne-tune" and "fine-tune" are one name; UAX #15) with its
+// runs of white space made one space and trimmed.
+func NameKey(name string) string {
+	return strings.Join(strings.Fields(norm.NFKC.String(name)), " ")
+}
+
+// CheckText reports an invisible or format character (Invisible) in
+// plan text, naming it; a name must show every character it holds.
+func CheckText(key, s string) error {
+	if i := strings.IndexFunc(s, Invisible); i >= 0 {
+		r := []rune(s[i:])[0]
+		return config.Errorf(key, "%s has the invisible character U+%04X at byte %d; names must show every character they hold", quoteShown(s), r, i)
+	}
+	return nil
+}
+
+// quoteShown is strconv.Quote that also escapes Invisible runes (a Hangul
+// filler is a letter to strconv.IsPrint, and %q would print it as is).
+func quoteShown(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for s != "" {
+		i := strings.IndexFunc(s, Invisible)
+		if i < 0 {
+			i = len(s)
+		}
+		q := strconv.Quote(s[:i])
+		b.WriteString(q[1 : len(q)-1])
+		if i == len(s) {
+			break
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r > 0xffff {
+			fmt.Fprintf(&b, `\U%08x`, r)
+		} else {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		s = s[i+n:]
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// checkFile is Decode's check of what its field-by-field checks
+// do not cover: invisible characters in any text, phase names that are
+// the same after NameKey, and money and durations out of bounds
+// (checkBounds).
+func checkFile(name string, phases []Phase) error {
+	if err := CheckText("name", name); err != nil {
+		return err
+	}
+	seen := map[string]int{}
+	for i := range phases {
+		p := &phases[i]
+		key := func(k string) string { return fmt.Sprintf("phase[%d].%s", i, k) }
+		for _, t := range []struct{ k, v string }{{"name", p.Name}, {"config", p.Config}, {"provider", p.Provider}, {"instance", p.Instance}, {"region", p.Region}} {
+			if err := CheckText(key(t.k), t.v); err != nil {
+				return err
+			}
+		}
+		for k, v := range p.Answers {
+			if err := CheckText(key("answers."+k), k+v); err != nil {
+				return err
+			}
+		}
+		nk := NameKey(p.Name)
+		if j, ok := seen[nk]; ok {
+			return config.Errorf(key("name"), "%s is the name of phase[%d] (%s) too, once normalised (NFKC, spaces); give each phase its own name, --phase picks by it", quoteShown(p.Name), j, quoteShown(phases[j].Name))
+		}
+		seen[nk] = i
+		if err := checkBounds(p, key); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package plan
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/internal/modeltest"
+)
+
+// planWith is a valid plan file with phases given as TOML bodies.
+func planWith(phases ...string) string {
+	s := "schema_version = 1\n"
+	for _, p := range phases {
+		s += "\n[[phase]]\n" + p + "\n"
+	}
+	return s
+}
+
+const okPhase = "provider = \"aws\"\ninstance = \"g6.xlarge\"\nregion = \"us-east-1\"\npricing = \"on-demand\"\ninstances = 1\nusd_per_hour = 0.8048\n"
+
+// TestDecodeRefuses: each hostile plan file is refused with its full
+// message, naming the key; the values a real plan has pass.
+func TestDecodeRefuses(t *testing.T) {
+	tests := []struct{ name, file, want string }{
+		{"duplicate names", planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "train"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "train" is the name of phase[0] ("train") too, once normalised (NFKC, spaces); give each phase its own name, --phase picks by it`},
+		{"full-width twin", planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "ｔｒａｉｎ"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "ｔｒａｉｎ" is the name of phase[0] ("train") too, once normalised (NFKC, spaces); give each phase its own name, --phase picks by it`},
+		{"ligature and spaces", planWith(`name = "ﬁne-tune  v2"`+"\n"+okPhase+"job_hours = 5", `name = " fine-tune v2 "`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: " fine-tune v2 " is the name of phase[0] ("ﬁne-tune  v2") too, once normalised (NFKC, spaces); give each phase its own name, --phase picks by it`},
+		{"zero-width space", planWith(`name = "train\u200b"` + "\n" + okPhase + "job_hours = 5"),
+			`phase[0].name: "train\u200b" has the invisible character U+200B at byte 5; names must show every character they hold`},
+		{"byte-order mark", planWith(`name = "\ufefftrain"` + "\n" + okPhase + "job_hours = 5"),
+			`phase[0].name: "\ufefftrain" has the invisible character U+FEFF at byte 0; names must show every character they hold`},
+		{"soft hyphen", planWith(`name = "fine\u00adtune"` + "\n" + okPhase + "job_hours = 5"),
+			`phase[0].name: "fine\u00adtune" has the invisible character U+00AD at byte 4; names must show every character they hold`},
+		{"tag characters", planWith(`name = "serve\U000E0041"` + "\n" + okPhase + "job_hours = 5"),
+			`phase[0].name: "serve\U000e0041" has the invisible character U+E0041 at byte 5; names must show every character they hold`},
+		{"Hangul filler", `schema_version = 1` + "\nname = \"plan\u3164\"\n" + planWith(`name = "x"` + "\n" + okPhase + "job_hours = 5")[len("schema_version = 1\n"):],
+			`name: "plan\u3164" has the invisible character U+3164 at byte 4; names must show every character they hold`},
+		{"invisible in the region", planWith("name = \"x\"\n" + strings.Replace(okPhase, "us-east-1", "us-east-1\u200d", 1) + "job_hours = 5"),
+			`phase[0].region: "us-east-1\u200d" has the invisible character U+200D at byte 9; names must show every character they hold`},
+		{"price above the cap", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "1e300", 1) + "job_hours = 5"),
+			`phase[0].usd_per_hour: must be > 0 and ≤ 1e+07, got 1e+300`},
+		{"infinite price", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "inf", 1) + "job_hours = 5"),
+			`phase[0].usd_per_hour: must be > 0 and ≤ 1e+07, got +Inf`},
+		{"NaN hours", planWith("name = \"x\"\n" + okPhase + "job_hours = nan"),
+			`phase[0].job_hours: must be > 0 and ≤ 1e+07, got NaN`},
+		{"a billion months", planWith("name = \"x\"\n" + okPhase + "months = 1e9"),
+			`phase[0].months: must be > 0 and ≤ 120, got 1e+09`},
+		{"negative months", planWith("name = \"x\"\n" + okPhase + "months = -1"),
+			`phase[0].months: must be > 0 and ≤ 120, got -1`},
+		{"hours_per_month over a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 800"),
+			`phase[0].hours_per_month: must be > 0 and ≤ 730, got 800`},
+	}
+	for _, tt := range tests {
+		_, err := Decode([]byte(tt.file))
+		if err == nil || err.Error() != tt.want || !errors.Is(err, config.ErrInvalid) {
+			t.Errorf("%s:\n got %v\nwant %s", tt.name, err, tt.want)
+		}
+	}
+	for _, ok := range []string{
+		planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "train 2"`+"\n"+okPhase+"months = 120"),
+		planWith(`name = "微调"`+"\n"+okPhase+"job_hours = 1e7", `name = "部署"`+"\n"+okPhase+"months = 0.5\nhours_per_month = 730"),
+	} {
+		if _, err := Decode([]byte(ok)); err != nil {
+			t.Errorf("a valid plan refused: %v\n%s", err, ok)
+		}
+	}
+}
+
+// TestCheckPlanEveryNote: each note CheckPlan writes, in full, with the
+// cases the first test lacks: a phase without a pricing mode (compared as
+// on-demand; the note read "no  price" with its word missing) and a type
+// the latest fetch no longer lists.
+func TestCheckPlanEveryNote(t *testing.T) {
+	cat := modeltest.Catalog()
+	cat.AsOf = "2026-11-30"
+	for i := range cat.Instances {
+		if in := &cat.Instances[i]; in.Type == "huge.8" {
+			in.MissingSince = "2026-12-01"
+		}
+	}
+	pl := Plan{Phases: []Phase{
+		{Name: "no mode, as listed", Provider: "p1", Instance: "small.1", Region: "us-east-1", Instances: 1, USDPerHour: 1, JobHours: 1},
+		{Name: "no mode, cheaper", Provider: "p1", Instance: "small.1", Region: "us-east-1", Instances: 1, USDPerHour: 0.5, JobHours: 1},
+		{Name: "gone", Provider: "p2", Instance: "huge.8", Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, USDPerHour: 80, JobHours: 1},
+	}}
+	var got []string
+	for _, m := range Check(cat, &pl) {
+		got = append(got, m.String())
+	}
+	want := []string{
+		`phase "no mode, cheaper": the plan prices p1 small.1 in us-east-1 (on-demand) at $0.5/h; the catalog (as of 2026-11-30) says $1/h`,
+		`phase "gone": p2 huge.8 is not in the latest price fetch (missing since 2026-12-01): the plan's price for it is unchecked`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, s := range got {
+		if strings.Contains(s, "  ") {
+			t.Errorf("a word is missing: %q", s)
+		}
+	}
+}

@@ -1,0 +1,200 @@
+package probe
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Kept is one of the user's kept cases with its residual against this
+// gpuplan's estimate of the same workload.
+type Kept struct {
+	Case   Case
+	Run    string       // the probe run it came from (RunID; one run gives up to three cases)
+	GPU    string       // catalog GPU key
+	Family model.Family // the model's family
+	Recipe model.Recipe // the training recipe it ran
+	// Ratio is true ÷ estimated as the calibration bands use it: measured
+	// ÷ estimated memory; estimated ÷ measured throughput (true time ÷
+	// estimated time).
+	Ratio float64
+}
+
+// Prepare estimates each case's workload again and keeps its residual;
+// cases this gpuplan cannot estimate (a model or GPU gone from the
+// catalog) are returned as errors, one per case, naming its id.
+func Prepare(s *Suite, cat *model.Catalog) ([]Kept, []error) {
+	archs := map[string]*Arch{}
+	for i := range s.Arch {
+		archs[s.Arch[i].Key] = &s.Arch[i]
+	}
+	var out []Kept
+	var errs []error
+	for _, c := range s.Case {
+		k, err := prepareOne(c, archs[c.Model], cat)
+		if err != nil {
+			errs = append(errs, model.Msg("case %s: %v", model.Printable(c.ID), err))
+			continue
+		}
+		out = append(out, k)
+	}
+	return out, errs
+}
+
+func prepareOne(c Case, arch *Arch, cat *model.Catalog) (Kept, error) {
+	w, g, err := c.Settings.Workload(cat, arch)
+	if err != nil {
+		return Kept{}, err
+	}
+	if !w.Task.Training() {
+		return Kept{}, model.Msg("task %s: only training cases correct estimates", w.Task)
+	}
+	e, err := model.Compute(w, g)
+	if err != nil {
+		return Kept{}, err
+	}
+	k := Kept{Case: c, Run: runOf(c.ID), GPU: g.Key, Family: e.Workload.Model.Family, Recipe: e.Recipe}
+	published := c.Published
+	switch c.Unit {
+	case "GB":
+		published *= 1e9
+	case "MiB":
+		published *= model.MiB
+	}
+	var predicted float64
+	switch c.Quantity {
+	case "allocated":
+		predicted = e.TorchAllocated
+	case "nvidia-smi":
+		predicted = e.Memory.Total()
+	case "samples_per_second":
+		predicted = e.SamplesPerSecond
+	case "tokens_per_second":
+		predicted = e.SamplesPerSecond * float64(e.Workload.SeqLen)
+	default:
+		return Kept{}, model.Msg("quantity %q: want allocated, nvidia-smi, samples_per_second or tokens_per_second", model.Printable(c.Quantity))
+	}
+	if !(predicted > 0) || !(published > 0) {
+		return Kept{}, model.Msg("no %s to compare: estimated %.4g, measured %.4g", c.Quantity, predicted, published)
+	}
+	k.Ratio = published / predicted
+	if c.Kind == "time" {
+		k.Ratio = predicted / published
+	}
+	if math.IsNaN(k.Ratio) || math.IsInf(k.Ratio, 0) {
+		return Kept{}, model.Msg("residual %v", k.Ratio)
+	}
+	return k, nil
+}
+
+// runOf is the run id of a case id: the id without its quantity suffix.
+func runOf(id string) string {
+	for _, suf := range []string{"-allocated", "-nvidia-smi", "-throughput"} {
+		if r, ok := strings.CutSuffix(id, suf); ok {
+			return r
+		}
+	}
+	return id
+}
+
+// Correction is an estimate scaled by the residuals of the kept cases
+// close to it.
+type Correction struct {
+	GPU    string // the GPU's name
+	Family model.Family
+	Recipe model.Recipe
+	Runs   int // probe runs behind the correction
+
+	// MemoryRatio is the geometric mean of measured ÷ estimated memory
+	// (nvidia-smi cases when there are any, else allocated); 0 when no case
+	// measured memory. Memory is the corrected per-GPU total, Estimated
+	// the uncorrected one.
+	MemoryRatio, Memory, EstimatedMemory float64
+	MemoryRuns                           int
+	// TimeRatio is the geometric mean of true ÷ estimated time; 0 when no
+	// case measured throughput. SamplesPerSecond and Hours are corrected
+	// (Hours 0 without a dataset), the Estimated fields not.
+	TimeRatio, SamplesPerSecond, EstimatedSamplesPerSecond float64
+	Hours, EstimatedHours                                  float64
+	TimeRuns                                               int
+}
+
+// OK reports whether any kept case was close enough to correct.
+func (c *Correction) OK() bool { return c.Runs > 0 }
+
+// Correct returns the correction of estimate e by the kept cases close to
+// it: training on the same GPU, a model of the same family, the same
+// training recipe (model.Workload.TrainingRecipe). Memory is the total per
+// GPU (what nvidia-smi shows) times the geometric mean of the nvidia-smi
+// residuals; with only allocated cases, the tensors' share (torch
+// allocated) times theirs. Time divides the throughput by the mean
+// true ÷ estimated time. An estimate without a GPU, or inference, gets
+// none (OK false).
+func Correct(e *model.Estimate, kept []Kept) Correction {
+	var c Correction
+	if e == nil || e.GPU == nil || !e.Workload.Task.Training() {
+		return c
+	}
+	c.GPU, c.Family, c.Recipe = e.GPU.Name, e.Workload.Model.Family, e.Recipe
+	var smi, alloc, tim []float64
+	runs, memRuns, timeRuns := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, k := range kept {
+		if k.GPU != e.GPU.Key || k.Family != c.Family || k.Recipe != c.Recipe {
+			continue
+		}
+		runs[k.Run] = true
+		switch k.Case.Quantity {
+		case "nvidia-smi":
+			smi = append(smi, k.Ratio)
+			memRuns[k.Run] = true
+		case "allocated":
+			alloc = append(alloc, k.Ratio)
+			memRuns[k.Run] = true
+		default:
+			tim = append(tim, k.Ratio)
+			timeRuns[k.Run] = true
+		}
+	}
+	c.Runs, c.MemoryRuns, c.TimeRuns = len(runs), len(memRuns), len(timeRuns)
+	c.EstimatedMemory = e.Memory.Total()
+	c.EstimatedSamplesPerSecond, c.EstimatedHours = e.SamplesPerSecond, e.Hours
+	c.Memory, c.SamplesPerSecond, c.Hours = c.EstimatedMemory, c.EstimatedSamplesPerSecond, c.EstimatedHours
+	switch {
+	case len(smi) > 0:
+		c.MemoryRatio = geomean(smi)
+		c.Memory = c.EstimatedMemory * c.MemoryRatio
+	case len(alloc) > 0:
+		c.MemoryRatio = geomean(alloc)
+		c.Memory = c.EstimatedMemory + e.TorchAllocated*(c.MemoryRatio-1)
+	}
+	if len(tim) > 0 {
+		c.TimeRatio = geomean(tim)
+		c.SamplesPerSecond = c.EstimatedSamplesPerSecond / c.TimeRatio
+		c.Hours = c.EstimatedHours * c.TimeRatio
+	}
+	return c
+}
+
+func geomean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += math.Log(v)
+	}
+	return math.Exp(s / float64(len(x)))
+}
+
+// Runs lists the distinct runs of kept cases, sorted.
+func Runs(kept []Kept) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, k := range kept {
+		if !seen[k.Run] {
+			seen[k.Run] = true
+			out = append(out, k.Run)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

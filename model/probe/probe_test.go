@@ -1,0 +1,325 @@
+package probe_test
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/probe"
+)
+
+// The testdata results are written by hand in the probe script's format
+// (model/launch/probe.py emit): the keys are the script's, the figures are
+// made up for the tests and measure nothing.
+
+func read(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func parse(t testing.TB, name string) *probe.Result {
+	t.Helper()
+	r, err := probe.Parse(read(t, name))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return r
+}
+
+func catalog(t testing.TB) *model.Catalog {
+	t.Helper()
+	cat, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
+}
+
+func TestParse(t *testing.T) {
+	r := parse(t, "qlora-a10g.json")
+	if r.Kind != "train" || r.Settings == nil || r.Settings.Model != "llama-3.1-8b" || r.Settings.GPU != "a10g" ||
+		*r.Measured.PeakAllocated != 11.42e9 || r.Device.Name != "NVIDIA A10G" || r.Versions["bitsandbytes"] != "0.44.1" {
+		t.Errorf("qlora: %+v", r)
+	}
+	if got := r.Summary(); got != "NVIDIA A10G, torch 2.5.1, CUDA 12.4, driver 550.54.15, transformers 4.46.3, peft 0.13.2, bitsandbytes 0.44.1, 2026-11-20" {
+		t.Errorf("Summary = %q", got)
+	}
+	s := parse(t, "serve-l40s.json")
+	if s.Kind != "serve" || s.Serve == nil || s.Serve.GPU != "l40s" || *s.Measured.KVCacheTokens != 211712 {
+		t.Errorf("serve: %+v", s)
+	}
+	// The script's messages saved with the line (2>&1) are skipped.
+	mixed := append([]byte("gpuplan probe: writing a random llama checkpoint\n"), read(t, "qlora-a10g.json")...)
+	mixed = append(mixed, "gpuplan probe: peak allocated 10.64 GiB, estimated 10.03 GiB\n"...)
+	if _, err := probe.Parse(mixed); err != nil {
+		t.Errorf("messages around the line: %v", err)
+	}
+}
+
+// TestParseHostile: what is not a probe's line is one error naming the
+// key, wrapping ErrResult; nothing panics.
+func TestParseHostile(t *testing.T) {
+	good := string(bytes.TrimSpace(read(t, "qlora-a10g.json")))
+	sub := func(old, new string) string {
+		if !strings.Contains(good, old) {
+			t.Fatalf("fixture lacks %q", old)
+		}
+		return strings.Replace(good, old, new, 1)
+	}
+	for _, tc := range []struct {
+		name, in, want string
+	}{
+		{"empty", "", "no line starting with"},
+		{"not json", "hello\n", "no line starting with"},
+		{"two lines", good + "\n" + good, "2 probe lines"},
+		{"huge", `{"gpuplan_probe":1,"pad":"` + strings.Repeat("x", probe.MaxLineBytes) + `"}`, "more than 65536"},
+		{"NaN", sub(`"samples_per_second":0.3425`, `"samples_per_second":NaN`), "NaN and Infinity are not JSON numbers"},
+		{"Infinity", sub(`"step_seconds":2.92`, `"step_seconds":Infinity`), "NaN and Infinity"},
+		{"huge number", sub(`"step_seconds":2.92`, `"step_seconds":1e308`), "measured.step_seconds: 1e+308 is out of range"},
+		{"negative", sub(`"peak_allocated_bytes":11420000000`, `"peak_allocated_bytes":-1`), "measured.peak_allocated_bytes: -1 is out of range"},
+		{"string for number", sub(`"peak_allocated_bytes":11420000000`, `"peak_allocated_bytes":"11 GB"`), "measured.peak_allocated_bytes: want a number, got string"},
+		{"number for string", sub(`"name":"NVIDIA A10G"`, `"name":42`), "device.name: want a string, got number"},
+		{"list for object", sub(`"device":{"compute_capability":"8.6","count":1,"memory_bytes":23836033024,"name":"NVIDIA A10G"}`, `"device":["NVIDIA A10G"]`), "device: want an object, got array"},
+		{"control character", sub(`"name":"NVIDIA A10G"`, `"name":"NVIDIA\u001b[2J A10G"`), "device.name: control character U+001B"},
+		{"newline in note", sub(`"notes":[]`, `"notes":["a\nb"]`), "ran.notes: control character U+000A"},
+		{"bidi override", sub(`"gpu":"a10g"`, `"gpu":"a10g\u202e"`), "plan.gpu: control character U+202E"},
+		{"unknown key", sub(`"kind":"train"`, `"kind":"train","extra":1`), `unknown field "extra"`},
+		{"unknown plan key", sub(`"batch":1,`, `"batch":1,"bach":2,`), `plan: json: unknown field "bach"`},
+		{"wrong plan type", sub(`"batch":1,`, `"batch":"one",`), `plan: batch: want a number, got string`},
+		{"schema", sub(`"gpuplan_probe":1`, `"gpuplan_probe":2`), "schema 2, this gpuplan reads 1"},
+		{"kind", sub(`"kind":"train"`, `"kind":"bake"`), `kind: want train or serve`},
+		{"date", sub(`"date":"2026-11-20T09:14:02Z"`, `"date":"yesterday"`), "date: want an RFC 3339 time"},
+		{"missing plan", sub(`"plan":{`, `"plan_":{`), `unknown field "plan_"`},
+		{"invalid UTF-8", good[:40] + "\xff" + good[40:], "not UTF-8"},
+		{"trailing value", good + ` {}`, "more than one JSON value"},
+		{"version key", sub(`"python":"3.11.10"`, `"Py thon":"3.11.10"`), "is not a package name"},
+		{"many notes", sub(`"notes":[]`, `"notes":[`+strings.Repeat(`"n",`, 70)+`"n"]`), "more than 64 notes"},
+		{"lora dropout", sub(`"lora_dropout":0.05`, `"lora_dropout":1.5`), "plan.lora_dropout"},
+	} {
+		r, err := probe.Parse([]byte(tc.in))
+		if r != nil || !errors.Is(err, probe.ErrResult) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Parse = %v, %v; want ErrResult saying %q", tc.name, r != nil, err, tc.want)
+		}
+		if err != nil && strings.ContainsAny(err.Error(), "\n\r\x1b") {
+			t.Errorf("%s: the error has a control character: %q", tc.name, err)
+		}
+	}
+}
+
+// FuzzParse: any input is a result or one error line; an accepted result
+// has finite figures and printable names.
+func FuzzParse(f *testing.F) {
+	for _, name := range []string{"qlora-a10g.json", "resnet50-a10g.json", "serve-l40s.json"} {
+		f.Add(read(f, name))
+	}
+	f.Add([]byte(`{"gpuplan_probe":1,"kind":"train","measured":{"step_seconds":NaN}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := probe.Parse(b)
+		if err != nil {
+			if r != nil || !errors.Is(err, probe.ErrResult) {
+				t.Fatalf("err %v with a result", err)
+			}
+			return
+		}
+		for _, v := range []*float64{r.Measured.PeakAllocated, r.Measured.StepSeconds, r.Measured.SamplesPerSecond, r.Measured.KVCacheTokens} {
+			if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0) {
+				t.Fatalf("accepted %v", *v)
+			}
+		}
+		if (r.Kind == "train") != (r.Settings != nil) || (r.Kind == "serve") != (r.Serve != nil) {
+			t.Fatalf("kind %s without its plan", r.Kind)
+		}
+		for _, s := range append([]string{r.Kind, r.Date, r.Ran.Builder}, r.Ran.Notes...) {
+			if model.Printable(s) != s {
+				t.Fatalf("accepted %q", s)
+			}
+		}
+	})
+}
+
+// TestCompare: the QLoRA run against the estimate of its own keys, term by
+// term; each error is estimated ÷ measured − 1 and each band check is the
+// band's own.
+func TestCompare(t *testing.T) {
+	cat := catalog(t)
+	r := parse(t, "qlora-a10g.json")
+	c, err := probe.Compare(r, cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c.Estimate
+	want := map[string]float64{
+		"weights bytes": e.States.Weights, "gradients bytes": e.States.Gradients, "optimizer states bytes": e.States.OptimizerStates,
+		"peak allocated bytes": e.TorchAllocated, "peak reserved bytes": e.TorchReserved, "nvidia-smi bytes": e.Memory.Total(),
+		"step time s": 1 / e.SamplesPerSecond, "throughput samples/s": e.SamplesPerSecond, "throughput tokens/s": 2048 * e.SamplesPerSecond,
+	}
+	if len(c.Rows) != len(want) {
+		t.Fatalf("%d rows, want %d: %+v", len(c.Rows), len(want), c.Rows)
+	}
+	for _, row := range c.Rows {
+		est, ok := want[row.Term+" "+row.Unit]
+		if !ok || math.Abs(row.Estimated-est) > 1e-6*est {
+			t.Errorf("%s %s: estimated %v, want %v", row.Term, row.Unit, row.Estimated, est)
+		}
+		if e := row.Estimated/row.Measured - 1; math.Abs(row.Err-e) > 1e-12 {
+			t.Errorf("%s: err %v, want %v", row.Term, row.Err, e)
+		}
+		if row.HasBand && row.Inside != (row.Measured >= row.Band[0] && row.Measured <= row.Band[1]) {
+			t.Errorf("%s: inside %v for %v in %v", row.Term, row.Inside, row.Measured, row.Band)
+		}
+		if row.Term == "nvidia-smi" && row.Band != e.MemoryBand {
+			t.Errorf("nvidia-smi band %v, the estimate prints %v", row.Band, e.MemoryBand)
+		}
+	}
+	if e.GPU.Key != "a10g" || e.Workload.Task != model.TaskQLoRA || e.Workload.LoRADropout != 0.05 || e.Workload.SeqLen != 2048 {
+		t.Errorf("estimated another workload: %+v", e.Workload.Settings)
+	}
+
+	s, err := probe.Compare(parse(t, "serve-l40s.json"), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Serve == nil || !s.Serve.Fits || len(s.Rows) != 7 || s.Rows[0].Term != "KV cache" || s.Rows[0].Estimated != float64(s.Serve.Memory.KVTokens) {
+		t.Errorf("serving rows %+v", s.Rows)
+	}
+}
+
+// TestCasesRoundTrip: a result becomes the suite's cases, with the line as
+// quote, and the TOML decodes back to the same cases.
+func TestCasesRoundTrip(t *testing.T) {
+	r := parse(t, "qlora-a10g.json")
+	s, err := probe.Cases(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Case) != 3 {
+		t.Fatalf("%d cases", len(s.Case))
+	}
+	id := probe.RunID(r)
+	for i, want := range []struct {
+		id, quantity, unit string
+		published          float64
+	}{
+		{id + "-allocated", "allocated", "GB", 11.42},    // 11,420,000,000 B / 1e9
+		{id + "-nvidia-smi", "nvidia-smi", "MiB", 12016}, // 12,599,689,216 B / 2^20
+		{id + "-throughput", "tokens_per_second", "tokens/s", 701.44},
+	} {
+		c := s.Case[i]
+		if c.ID != want.id || c.Quantity != want.quantity || c.Unit != want.unit || c.Published != want.published || c.Torch != "2.5" ||
+			c.Quote != string(r.Line) || c.Settings.Model != "llama-3.1-8b" || !strings.Contains(c.Source, "NVIDIA A10G, torch 2.5.1") {
+			t.Errorf("case %d = %+v", i, c)
+		}
+	}
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(s); err != nil {
+		t.Fatal(err)
+	}
+	var back probe.Suite
+	md, err := toml.Decode(buf.String(), &back)
+	if err != nil || len(md.Undecoded()) > 0 {
+		t.Fatalf("%v %v\n%s", err, md.Undecoded(), buf.String())
+	}
+	if len(back.Case) != 3 || back.Case[1].Torch != "2.5" || *back.Case[0].Checkpointing != true || back.Case[0].LoRATargets[3] != "o" {
+		t.Errorf("round trip: %+v", back.Case)
+	}
+	// The case's torch is the release the probe ran on, major.minor, and
+	// empty when the result's version is not a release.
+	for v, want := range map[string]string{"2.5.1": "2.5", "2.6.0+cu124": "2.6", "1.13.1": "1.13", "2.7.0a0+git1234": "2.7",
+		"2": "", "nightly": "", "1.5.0": "", "": ""} {
+		r.Versions["torch"] = v
+		s, err := probe.Cases(r)
+		if err != nil || s.Case[0].Torch != want {
+			t.Errorf("torch %q: case torch %q, want %q (%v)", v, s.Case[0].Torch, want, err)
+		}
+	}
+	for _, name := range []string{"serve-l40s.json"} {
+		if _, err := probe.Cases(parse(t, name)); !errors.Is(err, probe.ErrNotKept) {
+			t.Errorf("%s: err = %v, want ErrNotKept", name, err)
+		}
+	}
+}
+
+// TestCorrect: a kept case that measured 1.10 × the estimate's nvidia-smi
+// memory and 0.80 × its throughput corrects an estimate of the same GPU,
+// family and recipe by exactly those factors (time × 1/0.8 = 1.25), and
+// leaves an estimate on another GPU, of another family, or with another
+// recipe alone.
+func TestCorrect(t *testing.T) {
+	cat := catalog(t)
+	r := parse(t, "qlora-a10g.json")
+	w, g, err := r.Settings.Workload(cat, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.DatasetTokens = 1e7
+	e, err := model.Compute(w, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := probe.Cases(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The kept run measured 1.10 × and 0.80 × the estimate of its own keys.
+	for i := range s.Case {
+		c := &s.Case[i]
+		switch c.Quantity {
+		case "allocated":
+			c.Published = 1.10 * e.TorchAllocated / 1e9
+		case "nvidia-smi":
+			c.Torch = "" // the estimate's own release, so its CUDA context
+			c.Published = 1.10 * e.Memory.Total() / model.MiB
+		case "tokens_per_second":
+			c.Published = 0.80 * e.SamplesPerSecond * 2048
+		}
+	}
+	kept, errs := probe.Prepare(s, cat)
+	if len(errs) > 0 || len(kept) != 3 {
+		t.Fatalf("Prepare: %d kept, %v", len(kept), errs)
+	}
+	// A close workload: the same model, GPU and recipe at another batch.
+	close := w
+	close.MicroBatch, close.SeqLen = 2, 1024
+	ec, err := model.Compute(close, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := probe.Correct(&ec, kept)
+	if !c.OK() || c.Runs != 1 || c.MemoryRuns != 1 || c.TimeRuns != 1 {
+		t.Fatalf("close: %+v", c)
+	}
+	if math.Abs(c.MemoryRatio-1.10) > 1e-9 || math.Abs(c.Memory-1.10*ec.Memory.Total()) > 1 || c.EstimatedMemory != ec.Memory.Total() {
+		t.Errorf("memory: ratio %v, %v vs %v", c.MemoryRatio, c.Memory, ec.Memory.Total())
+	}
+	if math.Abs(c.TimeRatio-1.25) > 1e-9 || math.Abs(c.Hours-1.25*ec.Hours) > 1e-9 || math.Abs(c.SamplesPerSecond-0.8*ec.SamplesPerSecond) > 1e-9 {
+		t.Errorf("time: ratio %v, %v h vs %v h", c.TimeRatio, c.Hours, ec.Hours)
+	}
+	// Distant workloads: another GPU, another family, another recipe.
+	l4, _ := cat.GPU("l4")
+	eg, _ := model.Compute(w, l4)
+	rn, _ := cat.Model("resnet50")
+	vis := model.Workload{Settings: model.Settings{Task: model.TaskTrain, MicroBatch: 64}, Model: *rn}
+	ev, _ := model.Compute(vis, g)
+	pure := w
+	pure.Precision, pure.Recipe = model.BF16, model.RecipeAuto // pure16
+	ep, _ := model.Compute(pure, g)
+	for name, e := range map[string]*model.Estimate{"other GPU": &eg, "other family": &ev, "other recipe": &ep} {
+		if c := probe.Correct(e, kept); c.OK() {
+			t.Errorf("%s corrected: %+v", name, c)
+		}
+	}
+	if c := probe.Correct(&ec, nil); c.OK() {
+		t.Errorf("no kept cases corrected: %+v", c)
+	}
+}

@@ -1,0 +1,507 @@
+package probe
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Result is the probe script's JSON line: what ran, on what, and what it
+// measured. Parse returns it checked; Line is the line as read, the quote a
+// kept case carries.
+type Result struct {
+	Probe    int               `json:"gpuplan_probe"` // Schema
+	Kind     string            `json:"kind"`          // "train" or "serve"
+	Status   string            `json:"status"`        // "ok", or "oom" when the GPU ran out of memory
+	Smoke    bool              `json:"smoke"`         // --cpu-smoke: a tiny model on the CPU, not the plan
+	Date     string            `json:"date"`          // UTC, RFC 3339
+	Versions map[string]string `json:"versions"`      // python, torch, cuda, driver, transformers, vllm…
+	Device   *Device           `json:"device"`        // nil on the CPU
+	Plan     json.RawMessage   `json:"plan"`          // Settings (train) or ServeSettings (serve)
+	Arch     *Arch             `json:"arch,omitempty"`
+	Ran      Ran               `json:"ran"`
+	Measured Measured          `json:"measured"`
+
+	Line     []byte         `json:"-"` // the JSON line as read
+	Settings *Settings      `json:"-"` // Plan, for kind train
+	Serve    *ServeSettings `json:"-"` // Plan, for kind serve
+}
+
+// Device is the GPU the probe ran on, as torch.cuda reports it.
+type Device struct {
+	Name              string  `json:"name"`
+	MemoryBytes       float64 `json:"memory_bytes"`
+	ComputeCapability string  `json:"compute_capability"`
+	Count             int     `json:"count"`
+}
+
+// Ran is what the script did, where it may differ from the plan's keys:
+// the builder, the kernels and dtypes it applied, the world size.
+type Ran struct {
+	Builder         string   `json:"builder"` // transformers, torchvision, vllm
+	Smoke           bool     `json:"smoke"`
+	Model           string   `json:"model,omitempty"` // the smoke model
+	MetaInit        bool     `json:"meta_init,omitempty"`
+	Params          *float64 `json:"params,omitempty"`
+	TrainableParams *float64 `json:"trainable_params,omitempty"`
+	Attention       string   `json:"attention,omitempty"`
+	Autocast        *string  `json:"autocast,omitempty"`
+	LoadDtype       string   `json:"load_dtype,omitempty"`
+	GradScaler      bool     `json:"grad_scaler,omitempty"`
+	Checkpointing   bool     `json:"checkpointing,omitempty"`
+	Loss            string   `json:"loss,omitempty"`
+	Optimizer       string   `json:"optimizer,omitempty"`
+	Strategy        string   `json:"strategy,omitempty"`
+	WorldSize       int      `json:"world_size,omitempty"`
+	MicroBatch      int      `json:"micro_batch,omitempty"`
+	GradAccum       int      `json:"grad_accum,omitempty"`
+	SeqLen          *int     `json:"seq_len,omitempty"`
+	Argv            []string `json:"argv,omitempty"` // serving: vllm serve's engine flags
+	Notes           []string `json:"notes"`
+}
+
+// Measured are the figures, bytes and seconds; nil is not measured (on
+// the CPU, the device figures; without nvidia-smi, its column).
+type Measured struct {
+	// Training.
+	WarmupSteps       *float64  `json:"warmup_steps,omitempty"`
+	Steps             *float64  `json:"steps,omitempty"`
+	StepSeconds       *float64  `json:"step_seconds,omitempty"` // median of the measured optimizer steps
+	StepSecondsAll    []float64 `json:"step_seconds_all,omitempty"`
+	SamplesPerStep    *float64  `json:"samples_per_step,omitempty"`
+	SamplesPerSecond  *float64  `json:"samples_per_second,omitempty"` // all GPUs
+	TokensPerSecond   *float64  `json:"tokens_per_second,omitempty"`
+	PeakAllocated     *float64  `json:"peak_allocated_bytes,omitempty"` // torch.cuda.max_memory_allocated, the largest rank
+	PeakReserved      *float64  `json:"peak_reserved_bytes,omitempty"`
+	NvidiaSMIUsed     *float64  `json:"nvidia_smi_used_bytes,omitempty"` // the process (serving: vLLM's processes)
+	CUDAContext       *float64  `json:"cuda_context_bytes,omitempty"`
+	Weights           *float64  `json:"weights_bytes,omitempty"`
+	Gradients         *float64  `json:"gradients_bytes,omitempty"`
+	OptimizerStates   *float64  `json:"optimizer_states_bytes,omitempty"`
+	TermsFrom         string    `json:"terms_from,omitempty"` // "allocator" (memory_allocated deltas) or "tensors" (summed sizes)
+	KVCacheTokens     *float64  `json:"kv_cache_tokens,omitempty"`
+	KVCacheTokensMetr *float64  `json:"kv_cache_tokens_metrics,omitempty"`
+	GPUBlocks         *float64  `json:"gpu_blocks,omitempty"`
+	KVCacheBytes      *float64  `json:"kv_cache_bytes,omitempty"`
+	MaxConcurrency    *float64  `json:"max_concurrency,omitempty"`
+	Requests          *float64  `json:"requests,omitempty"`
+	Concurrency       *float64  `json:"concurrency,omitempty"`
+	WallSeconds       *float64  `json:"wall_seconds,omitempty"`
+	OutputTokens      *float64  `json:"output_tokens,omitempty"`
+	OutputTokensPerS  *float64  `json:"output_tokens_per_second,omitempty"`
+	InputTokensPerS   *float64  `json:"input_tokens_per_second,omitempty"`
+	TTFTSeconds       *float64  `json:"ttft_seconds,omitempty"`
+	TPOTSeconds       *float64  `json:"tpot_seconds,omitempty"`
+	StartupSeconds    *float64  `json:"startup_seconds,omitempty"`
+}
+
+// ServeSettings are a serving plan's keys as the probe echoes them: the
+// model, the GPU and node, vLLM's engine flags and the planned load.
+type ServeSettings struct {
+	Model                string  `json:"model"`
+	GPU                  string  `json:"gpu"`
+	Provider             string  `json:"provider"`
+	InstanceType         string  `json:"instance_type"`
+	GPUsPerNode          int     `json:"gpus_per_node"`
+	WeightFormat         string  `json:"weight_format"`
+	KVCacheDType         string  `json:"kv_cache_dtype"`
+	MaxModelLen          int     `json:"max_model_len"`
+	GPUMemoryUtilization float64 `json:"gpu_memory_utilization"`
+	MaxNumSeqs           int     `json:"max_num_seqs"`
+	MaxNumBatchedTokens  int     `json:"max_num_batched_tokens"`
+	TP                   int     `json:"tp"`
+	PP                   int     `json:"pp"`
+	ReplicasPerNode      int     `json:"replicas_per_node"`
+	PromptTokens         int     `json:"prompt_tokens"`
+	OutputTokens         int     `json:"output_tokens"`
+	Concurrency          int     `json:"concurrency"`
+	RequestsPerSec       float64 `json:"requests_per_sec,omitempty"`
+}
+
+// ErrResult is wrapped by every Parse error.
+var ErrResult = errors.New("not a probe result")
+
+// Limits on a result: a real line is a few KB; beyond these it is not one.
+const (
+	MaxLineBytes  = 64 << 10
+	maxText       = 256  // a name, version, dtype
+	maxNote       = 512  // one note
+	maxList       = 64   // notes, argv, step times, versions
+	maxBytes      = 1e15 // a PB of GPU memory
+	maxSeconds    = 1e7  // ~116 days
+	maxRate       = 1e12 // samples or tokens per second
+	maxCount      = 1e13 // parameters, tokens, blocks
+	maxSmallCount = 1 << 24
+)
+
+var versionKey = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,31}$`)
+
+// Parse reads the probe's JSON line from b: the one line that starts with
+// {"…gpuplan_probe…; other lines (the script's messages, when stderr was
+// saved with it) are skipped. Decoding is strict: an unknown key, a wrong
+// type, NaN or Infinity, a control character in a string or a figure out of
+// range is refused, the error wrapping ErrResult and naming the key.
+func Parse(b []byte) (*Result, error) {
+	if !utf8.Valid(b) {
+		return nil, model.Errorf(ErrResult, "not UTF-8 text")
+	}
+	var line []byte
+	n := 0
+	for _, l := range bytes.Split(b, []byte("\n")) {
+		l = bytes.TrimSpace(l)
+		if len(l) > 0 && l[0] == '{' && bytes.Contains(l, []byte(`"gpuplan_probe"`)) {
+			line, n = l, n+1
+		}
+	}
+	switch {
+	case n == 0:
+		return nil, model.Errorf(ErrResult, "no line starting with {\"…gpuplan_probe…; give the JSON line the probe script printed")
+	case n > 1:
+		return nil, model.Errorf(ErrResult, "%d probe lines; give one run's line per file", n)
+	case len(line) > MaxLineBytes:
+		return nil, model.Errorf(ErrResult, "the probe line is %d bytes, more than %d", len(line), MaxLineBytes)
+	}
+	r := &Result{Line: append([]byte(nil), line...)}
+	if err := strict(line, r); err != nil {
+		return nil, model.Errorf(ErrResult, "%v", err)
+	}
+	if err := r.check(); err != nil {
+		return nil, model.Errorf(ErrResult, "%v", err)
+	}
+	return r, nil
+}
+
+// strict decodes b into v refusing unknown keys and trailing data, with
+// the error naming the key and the type wanted.
+func strict(b []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &te):
+			return model.Msg("%s: want %s, got %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+		case errors.As(err, &se):
+			msg := se.Error()
+			if bytes.Contains(b, []byte("NaN")) || bytes.Contains(b, []byte("Infinity")) {
+				msg += " (NaN and Infinity are not JSON numbers)"
+			}
+			return model.Msg("not JSON at byte %d: %s", se.Offset, msg)
+		}
+		return errors.New(model.Printable(err.Error()))
+	}
+	if d.More() {
+		return model.Msg("more than one JSON value on the line")
+	}
+	return nil
+}
+
+func jsonKind(k string) string {
+	switch k {
+	case "float64", "int", "int64":
+		return "a number"
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "slice":
+		return "a list"
+	case "map", "struct", "ptr":
+		return "an object"
+	}
+	return k
+}
+
+// check validates r after decoding and decodes its plan.
+func (r *Result) check() error {
+	if r.Probe != Schema {
+		return model.Msg("gpuplan_probe: schema %d, this gpuplan reads %d; export the probe again with this gpuplan", r.Probe, Schema)
+	}
+	switch r.Kind {
+	case "train", "serve":
+	default:
+		return model.Msg("kind: want train or serve, got %q", model.Printable(r.Kind))
+	}
+	switch r.Status {
+	case "ok", "oom":
+	default:
+		return model.Msg("status: want ok or oom, got %q", model.Printable(r.Status))
+	}
+	if _, err := time.Parse(time.RFC3339, r.Date); err != nil {
+		return model.Msg("date: want an RFC 3339 time such as 2026-05-01T12:00:00Z, got %q", model.Printable(r.Date))
+	}
+	if len(r.Versions) > maxList {
+		return model.Msg("versions: %d entries, more than %d", len(r.Versions), maxList)
+	}
+	for k, v := range r.Versions {
+		if !versionKey.MatchString(k) {
+			return model.Msg("versions: key %q is not a package name", model.Printable(k))
+		}
+		if err := text("versions."+k, v, maxText); err != nil {
+			return err
+		}
+	}
+	if d := r.Device; d != nil {
+		for _, t := range []struct{ k, v string }{{"device.name", d.Name}, {"device.compute_capability", d.ComputeCapability}} {
+			if err := text(t.k, t.v, maxText); err != nil {
+				return err
+			}
+		}
+		if err := number("device.memory_bytes", &d.MemoryBytes, maxBytes); err != nil {
+			return err
+		}
+		if d.Count < 0 || d.Count > maxSmallCount {
+			return model.Msg("device.count: %d is out of range", d.Count)
+		}
+	}
+	if err := r.Ran.check(); err != nil {
+		return err
+	}
+	if err := r.Measured.check(); err != nil {
+		return err
+	}
+	if len(r.Plan) == 0 || string(r.Plan) == "null" {
+		return model.Msg("plan: missing")
+	}
+	if r.Arch != nil {
+		if err := r.Arch.check(); err != nil {
+			return err
+		}
+	}
+	if r.Kind == "serve" {
+		s := &ServeSettings{}
+		if err := strict(r.Plan, s); err != nil {
+			return model.Msg("plan: %v", err)
+		}
+		r.Serve = s
+		return s.check()
+	}
+	s := &Settings{}
+	if err := strict(r.Plan, s); err != nil {
+		return model.Msg("plan: %v", err)
+	}
+	r.Settings = s
+	return s.check()
+}
+
+func (r *Ran) check() error {
+	for _, t := range []struct{ k, v string }{{"builder", r.Builder}, {"model", r.Model}, {"attention", r.Attention},
+		{"load_dtype", r.LoadDtype}, {"loss", r.Loss}, {"optimizer", r.Optimizer}, {"strategy", r.Strategy}} {
+		if err := text("ran."+t.k, t.v, maxText); err != nil {
+			return err
+		}
+	}
+	if r.Autocast != nil {
+		if err := text("ran.autocast", *r.Autocast, maxText); err != nil {
+			return err
+		}
+	}
+	for _, f := range []struct {
+		k string
+		v *float64
+	}{{"params", r.Params}, {"trainable_params", r.TrainableParams}} {
+		if err := number("ran."+f.k, f.v, maxCount); err != nil {
+			return err
+		}
+	}
+	for _, n := range []struct {
+		k string
+		v int
+	}{{"world_size", r.WorldSize}, {"micro_batch", r.MicroBatch}, {"grad_accum", r.GradAccum}} {
+		if n.v < 0 || n.v > maxSmallCount {
+			return model.Msg("ran.%s: %d is out of range", n.k, n.v)
+		}
+	}
+	if r.SeqLen != nil && (*r.SeqLen < 0 || *r.SeqLen > maxSmallCount) {
+		return model.Msg("ran.seq_len: %d is out of range", *r.SeqLen)
+	}
+	if len(r.Notes) > maxList || len(r.Argv) > maxList {
+		return model.Msg("ran: more than %d notes or arguments", maxList)
+	}
+	for _, n := range r.Notes {
+		if err := text("ran.notes", n, maxNote); err != nil {
+			return err
+		}
+	}
+	for _, a := range r.Argv {
+		if err := text("ran.argv", a, maxText); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (m *Measured) check() error {
+	type lim struct {
+		k   string
+		v   *float64
+		max float64
+	}
+	for _, l := range []lim{
+		{"warmup_steps", m.WarmupSteps, maxSmallCount}, {"steps", m.Steps, maxSmallCount}, {"step_seconds", m.StepSeconds, maxSeconds},
+		{"samples_per_step", m.SamplesPerStep, maxCount}, {"samples_per_second", m.SamplesPerSecond, maxRate},
+		{"tokens_per_second", m.TokensPerSecond, maxRate}, {"peak_allocated_bytes", m.PeakAllocated, maxBytes},
+		{"peak_reserved_bytes", m.PeakReserved, maxBytes}, {"nvidia_smi_used_bytes", m.NvidiaSMIUsed, maxBytes},
+		{"cuda_context_bytes", m.CUDAContext, maxBytes}, {"weights_bytes", m.Weights, maxBytes},
+		{"gradients_bytes", m.Gradients, maxBytes}, {"optimizer_states_bytes", m.OptimizerStates, maxBytes},
+		{"kv_cache_tokens", m.KVCacheTokens, maxCount}, {"kv_cache_tokens_metrics", m.KVCacheTokensMetr, maxCount},
+		{"gpu_blocks", m.GPUBlocks, maxCount}, {"kv_cache_bytes", m.KVCacheBytes, maxBytes},
+		{"max_concurrency", m.MaxConcurrency, maxCount}, {"requests", m.Requests, maxCount}, {"concurrency", m.Concurrency, maxCount},
+		{"wall_seconds", m.WallSeconds, maxSeconds}, {"output_tokens", m.OutputTokens, maxCount},
+		{"output_tokens_per_second", m.OutputTokensPerS, maxRate}, {"input_tokens_per_second", m.InputTokensPerS, maxRate},
+		{"ttft_seconds", m.TTFTSeconds, maxSeconds}, {"tpot_seconds", m.TPOTSeconds, maxSeconds},
+		{"startup_seconds", m.StartupSeconds, maxSeconds},
+	} {
+		if err := number("measured."+l.k, l.v, l.max); err != nil {
+			return err
+		}
+	}
+	if len(m.StepSecondsAll) > 1<<12 {
+		return model.Msg("measured.step_seconds_all: %d entries, more than %d", len(m.StepSecondsAll), 1<<12)
+	}
+	for i := range m.StepSecondsAll {
+		if err := number("measured.step_seconds_all", &m.StepSecondsAll[i], maxSeconds); err != nil {
+			return err
+		}
+	}
+	switch m.TermsFrom {
+	case "", "allocator", "tensors":
+	default:
+		return model.Msg("measured.terms_from: want allocator or tensors, got %q", model.Printable(m.TermsFrom))
+	}
+	return nil
+}
+
+func (s *Settings) check() error {
+	for _, t := range []struct{ k, v string }{{"model", s.Model}, {"gpu", s.GPU}, {"task", s.Task}, {"precision", s.Precision},
+		{"strategy", s.Strategy}, {"framework", s.Framework}, {"recipe", s.Recipe}, {"loss", s.Loss}, {"optimizer", s.Optimizer},
+		{"quant_type", s.QuantType}, {"torch", s.Torch}, {"trainer", s.Trainer}} {
+		if err := text("plan."+t.k, t.v, maxText); err != nil {
+			return err
+		}
+	}
+	if s.Model == "" || s.GPU == "" || s.Task == "" || s.Precision == "" {
+		return model.Msg("plan: model, gpu, task and precision are required")
+	}
+	if len(s.LoRATargets) > 16 {
+		return model.Msg("plan.lora_targets: more than 16 targets")
+	}
+	for _, t := range s.LoRATargets {
+		if err := text("plan.lora_targets", t, 16); err != nil {
+			return err
+		}
+	}
+	if math.IsNaN(s.LoRADropout) || s.LoRADropout < 0 || s.LoRADropout >= 1 {
+		return model.Msg("plan.lora_dropout: want [0, 1), got %v", s.LoRADropout)
+	}
+	for _, n := range []struct {
+		k string
+		v int
+	}{{"gpus", s.GPUs}, {"tp", s.TP}, {"batch", s.Batch}, {"grad_accum", s.GradAccum}, {"seq_len", s.SeqLen}, {"image_size", s.ImageSize}, {"lora_rank", s.LoRARank}} {
+		if n.v < 0 || n.v > maxSmallCount {
+			return model.Msg("plan.%s: %d is out of range", n.k, n.v)
+		}
+	}
+	return nil
+}
+
+func (s *ServeSettings) check() error {
+	for _, t := range []struct{ k, v string }{{"model", s.Model}, {"gpu", s.GPU}, {"provider", s.Provider}, {"instance_type", s.InstanceType},
+		{"weight_format", s.WeightFormat}, {"kv_cache_dtype", s.KVCacheDType}} {
+		if err := text("plan."+t.k, t.v, maxText); err != nil {
+			return err
+		}
+	}
+	if s.Model == "" || s.GPU == "" {
+		return model.Msg("plan: model and gpu are required")
+	}
+	for _, n := range []struct {
+		k string
+		v int
+	}{{"gpus_per_node", s.GPUsPerNode}, {"max_model_len", s.MaxModelLen}, {"max_num_seqs", s.MaxNumSeqs}, {"max_num_batched_tokens", s.MaxNumBatchedTokens},
+		{"tp", s.TP}, {"pp", s.PP}, {"replicas_per_node", s.ReplicasPerNode}, {"prompt_tokens", s.PromptTokens}, {"output_tokens", s.OutputTokens}, {"concurrency", s.Concurrency}} {
+		if n.v < 0 || n.v > maxSmallCount {
+			return model.Msg("plan.%s: %d is out of range", n.k, n.v)
+		}
+	}
+	if err := number("plan.gpu_memory_utilization", &s.GPUMemoryUtilization, 1); err != nil {
+		return err
+	}
+	return number("plan.requests_per_sec", &s.RequestsPerSec, maxRate)
+}
+
+func (a *Arch) check() error {
+	for _, t := range []struct{ k, v string }{{"arch.key", a.Key}, {"arch.family", a.Family}, {"arch.norm", a.Norm}} {
+		if err := text(t.k, t.v, maxText); err != nil {
+			return err
+		}
+	}
+	for _, n := range []int{a.Layers, a.Hidden, a.Heads, a.FFN, a.Vocab, a.KVHeads, a.HeadDim, a.DecoderLayers, a.Experts, a.ExpertsPerToken, a.PatchSize, a.ImageSize} {
+		if n < 0 || n > maxSmallCount {
+			return model.Msg("arch: %d is out of range", n)
+		}
+	}
+	return number("arch.params", &a.Params, maxCount)
+}
+
+// text refuses what cannot be shown on one line of a terminal or a TOML
+// string: invalid UTF-8, control and bidirectional formatting characters,
+// more than max bytes.
+func text(key, s string, max int) error {
+	if len(s) > max {
+		return model.Msg("%s: %d bytes, more than %d", key, len(s), max)
+	}
+	if !utf8.ValidString(s) {
+		return model.Msg("%s: not UTF-8 text", key)
+	}
+	for i, r := range s {
+		if model.Unprintable(r) {
+			return model.Msg("%s: control character %U at byte %d", key, r, i)
+		}
+	}
+	return nil
+}
+
+// number refuses a figure that is not finite, negative, or above max.
+func number(key string, v *float64, max float64) error {
+	if v == nil {
+		return nil
+	}
+	if math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 || *v > max {
+		return model.Msg("%s: %v is out of range (0 to %.3g)", key, *v, max)
+	}
+	return nil
+}
+
+// Summary is the result in a few words: "NVIDIA L4, torch 2.5.1, CUDA 12.4,
+// driver 550.54, 2026-05-01".
+func (r *Result) Summary() string {
+	var parts []string
+	if r.Device != nil && r.Device.Name != "" {
+		parts = append(parts, r.Device.Name)
+	} else {
+		parts = append(parts, "CPU")
+	}
+	for _, k := range []string{"torch", "cuda", "driver", "transformers", "peft", "bitsandbytes", "deepspeed", "torchvision", "vllm"} {
+		if v := r.Versions[k]; v != "" {
+			name := k
+			switch k {
+			case "cuda":
+				name = "CUDA"
+			}
+			parts = append(parts, name+" "+v)
+		}
+	}
+	if len(r.Date) >= 10 {
+		parts = append(parts, r.Date[:10])
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,66 @@
+package serve
+
+import "github.com/gpuplan/gpuplan/model"
+
+// Tuning is every constant of the serving model that is fitted to
+// published measurements rather than read from vLLM's source or a
+// datasheet. DefaultTuning (calibration_bands.go, generated) is the fit
+// on every source of testdata/serving_calibration*.toml; the serving
+// calibration test refits it without each source in turn
+// (leave-one-source-out cross-validation), as the training suite does
+// with model.Tuning, and builds the 90% ranges from those out-of-sample
+// errors (model.ConformalBand).
+type Tuning struct {
+	// MFU is the share of the dense peak that prefill (and decode steps
+	// with enough sequences to be compute-bound) reaches.
+	MFU float64
+	// MBU is the share of peak memory bandwidth a decode step reaches
+	// while streaming the weights and the KV cache (the MBU of
+	// Databricks, "LLM Inference Performance Engineering: Best
+	// Practices", 2023).
+	MBU float64
+	// NonTorchTPGiB is the memory outside PyTorch's allocator that tensor
+	// parallelism adds on each GPU, GiB, beyond NonTorchBytes: NCCL's
+	// communicators and channel buffers (NCCL_BUFFSIZE, 4 MiB per channel
+	// and peer by default) and vLLM's custom all-reduce buffers
+	// (vllm/distributed/device_communicators/custom_all_reduce.py). It
+	// depends on the NCCL version, its channel count and the links, so it
+	// is fitted: the suite's readings run from 0.12 GiB (two PCIe cards,
+	// vllm#13061: 0.25 GiB in all) to 1.79 GiB (two H100s, vllm#10511).
+	NonTorchTPGiB float64
+}
+
+// TuningPrior is what each fitted constant is before any serving
+// measurement informs it (a fold of the cross-validation whose remaining
+// sources say nothing of it): MFU 0.52, Megatron-LM's share of peak on
+// A100s (Narayanan et al., 2021, abstract; model.TuningPrior's
+// HFUTransformer); MBU 1, the bandwidth roofline itself (Williams et al.,
+// 2009); no tensor-parallel memory.
+var TuningPrior = Tuning{MFU: 0.52, MBU: 1, NonTorchTPGiB: 0}
+
+// tuning returns the constants s is estimated with: s.Tuning when set
+// (the calibration's cross-validation), else DefaultTuning.
+func (s *Serving) tuning() *Tuning {
+	if s.Tuning != nil {
+		return s.Tuning
+	}
+	return &DefaultTuning
+}
+
+// newBand is calibration_bands.go's constructor of a band.
+func newBand(group string, cases, sources int, q [model.BandLevels]float64) *model.Band {
+	b := model.NewBand(group, cases, sources, q)
+	return &b
+}
+
+// CalibrationBand returns the 90% range of a serving estimate of kind
+// "kv-cache" (vLLM's KV cache per GPU) or "throughput" (output tokens/s):
+// the published figure over the estimate, from the leave-one-source-out
+// errors of the serving calibration.
+func CalibrationBand(kind string) (model.Band, bool) {
+	b, ok := calibrationBands["serve/"+kind]
+	if !ok {
+		return model.Band{}, false
+	}
+	return *b, true
+}

@@ -1,0 +1,139 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// TorchVersion is the PyTorch release a job runs on, major.minor ("2.4");
+// the zero value is unset (Workload.Defaults gives DefaultTorch). Rented
+// images and older CUDA drivers often run an older stack, and these
+// behaviours changed between releases (each is read where it applies):
+//
+//   - 1.11: softmax's backward no longer keeps its input beside its output
+//     (pytorch/pytorch#64000, fixed by #66018); see softmaxInput.
+//   - 1.13: CUDA_MODULE_LOADING=LAZY is set when the user has not
+//     (pytorch/pytorch#86509, "[1.13] Sets CUDA_MODULE_LOADING to LAZY"):
+//     the CUDA context loads kernels as they are first used; see
+//     cudaContextBytes.
+//   - 2.0: Optimizer.zero_grad(set_to_none=True) is the default (before,
+//     gradients were zeroed in place and stayed allocated through the next
+//     forward); torch.optim defaults to the foreach implementations on CUDA
+//     (torch/optim/optimizer.py _default_to_fused_or_foreach; before, a
+//     for-loop over parameters); torch.nn.functional.scaled_dot_product_
+//     attention exists, so fused attention is the default (PyTorch 2.0
+//     release notes).
+//
+// The fused optimizers (fused=True) have never been the default, so no
+// release changes that.
+type TorchVersion struct{ Major, Minor int }
+
+// DefaultTorch is the current stable PyTorch release: v2.10.0 is the
+// "stable release" of the PyTorch documentation's version list
+// (docs.pytorch.org, versions page, read 2026-12).
+var DefaultTorch = TorchVersion{2, 10}
+
+// oldestTorch is the oldest release gpuplan models: 1.6 brought
+// torch.cuda.amp (autocast), which every mixed-precision recipe assumes.
+var oldestTorch = TorchVersion{1, 6}
+
+// ParseTorchVersion reads "2.4", "1.13" or "2.4.1" (the patch release is
+// ignored: none of the behaviours above changed in one).
+func ParseTorchVersion(s string) (TorchVersion, error) {
+	parts := strings.Split(strings.TrimSpace(s), ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return TorchVersion{}, &TorchError{s, Msg("want major.minor, e.g. %s", DefaultTorch)}
+	}
+	var v [3]int
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 999 || p == "" || p[0] == '+' {
+			return TorchVersion{}, &TorchError{s, Msg("want major.minor, e.g. %s", DefaultTorch)}
+		}
+		v[i] = n
+	}
+	t := TorchVersion{v[0], v[1]}
+	if !t.AtLeast(oldestTorch.Major, oldestTorch.Minor) || t.Major > 9 {
+		return TorchVersion{}, &TorchError{s, Msg("want %s or later (torch.cuda.amp), e.g. %s", oldestTorch, DefaultTorch)}
+	}
+	return t, nil
+}
+
+// TorchError is ParseTorchVersion's error: the value and what is wrong
+// with it, which a flag's error shows after its own name.
+type TorchError struct {
+	Value string
+	Why   Message
+}
+
+func (e *TorchError) Error() string { return e.Message().String() }
+
+// Message is the error as one message: "torch \"2\": want major.minor, …".
+func (e *TorchError) Message() Message { return Msg("torch %q: %s", e.Value, e.Why) }
+
+// String returns "major.minor", or "" when unset.
+func (v TorchVersion) String() string {
+	if v == (TorchVersion{}) {
+		return ""
+	}
+	return fmt.Sprintf("%d.%d", v.Major, v.Minor)
+}
+
+// IsZero reports whether v is unset.
+func (v TorchVersion) IsZero() bool { return v == TorchVersion{} }
+
+// AtLeast reports whether v is release major.minor or later.
+func (v TorchVersion) AtLeast(major, minor int) bool {
+	return v.Major > major || v.Major == major && v.Minor >= minor
+}
+
+// Trainer is the training library that runs the job, where its choices
+// change memory; TrainerHF is the default.
+type Trainer string
+
+// Trainers, spelled as in TOML and on the command line.
+const (
+	// TrainerHF is Hugging Face Transformers with PEFT, Accelerate and
+	// bitsandbytes (and plain PyTorch loops): three query/key/value
+	// Linears unless the model fuses them, load_in_4bit keeps the LM head
+	// 16-bit (get_keys_to_not_convert), and the Trainer wraps LoRA modules
+	// in their own FSDP units (peft fsdp_auto_wrap_policy).
+	TrainerHF Trainer = "hf"
+	// TrainerLitGPT is LitGPT on Lightning Fabric: one fused qkv Linear
+	// (litgpt/model.py CausalSelfAttention.qkv); bitsandbytes through
+	// Fabric's BitsandbytesPrecision makes every nn.Linear 4-bit, the LM
+	// head included, quantized from an fp16 copy (_Linear4bit.
+	// _quantize_weight casts to torch.half), so a bf16 forward dequantizes
+	// to fp16 and casts to bf16: two 16-bit copies (src/lightning/fabric/
+	// plugins/precision/bitsandbytes.py, Lightning 2.1); multi-GPU LoRA
+	// wraps each Block, adapters and frozen weights together, as one FSDP
+	// unit (finetune/lora.py, FSDPStrategy(auto_wrap_policy={Block})).
+	TrainerLitGPT Trainer = "litgpt"
+)
+
+// Trainers lists the valid trainers, the default first.
+var Trainers = []Trainer{TrainerHF, TrainerLitGPT}
+
+// ParseTrainer parses a trainer name.
+func ParseTrainer(s string) (Trainer, error) {
+	return ParseEnum(s, "trainer", Trainers, trainerAliases)
+}
+
+var trainerAliases = map[string]Trainer{
+	"transformers": TrainerHF, "huggingface": TrainerHF, "hugging-face": TrainerHF, "peft": TrainerHF,
+	"lit-gpt": TrainerLitGPT, "lightning": TrainerLitGPT,
+}
+
+// UnmarshalTOML decodes a trainer as ParseTrainer reads it.
+func (v *Trainer) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, ParseTrainer) }
+
+// torchAtLeast reports whether w runs on PyTorch major.minor or later; an
+// unset Torch is DefaultTorch.
+func (w *Workload) torchAtLeast(major, minor int) bool {
+	v := w.Torch
+	if v.IsZero() {
+		v = DefaultTorch
+	}
+	return v.AtLeast(major, minor)
+}

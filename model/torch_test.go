@@ -1,0 +1,93 @@
+package model
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestParseTorchVersion: releases as pip prints them, the patch ignored;
+// anything else is refused with the form it wants.
+func TestParseTorchVersion(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want TorchVersion
+		ok   bool
+	}{
+		{"2.10", TorchVersion{2, 10}, true},
+		{" 1.13 ", TorchVersion{1, 13}, true},
+		{"2.4.1", TorchVersion{2, 4}, true},
+		{"1.6", TorchVersion{1, 6}, true},
+		{"1.5", TorchVersion{}, false}, // before torch.cuda.amp
+		{"2", TorchVersion{}, false},
+		{"2.x", TorchVersion{}, false},
+		{"2.4.1.0", TorchVersion{}, false},
+		{"+2.4", TorchVersion{}, false},
+		{"2.-1", TorchVersion{}, false},
+		{"10.0", TorchVersion{}, false},
+		{"", TorchVersion{}, false},
+	} {
+		got, err := ParseTorchVersion(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("ParseTorchVersion(%q) = %v, %v; want %v, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "major.minor") && !strings.Contains(err.Error(), "or later") {
+			t.Errorf("ParseTorchVersion(%q): %v does not say what it wants", tt.in, err)
+		}
+	}
+}
+
+// FuzzParseTorchVersion: user input never panics, and what parses prints
+// back as itself.
+func FuzzParseTorchVersion(f *testing.F) {
+	for _, s := range []string{"2.10", "1.13.1", "", "2.", ".4", "99999999999999999999.1", "1.\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseTorchVersion(s)
+		if err != nil {
+			if !utf8.ValidString(err.Error()) {
+				t.Fatalf("error is not UTF-8: %q", err)
+			}
+			return
+		}
+		if w, err := ParseTorchVersion(v.String()); err != nil || w != v {
+			t.Fatalf("%q parses to %v, which reads back as %v, %v", s, v, w, err)
+		}
+	})
+}
+
+// TestTorchBehaviours: what each release switches, by hand from
+// TorchVersion's list: the CUDA context (eager before 1.13), fused
+// attention by default (from 2.0), and the unset release being the
+// current stable one.
+func TestTorchBehaviours(t *testing.T) {
+	for _, tt := range []struct {
+		v       TorchVersion
+		context float64
+		flash   bool
+	}{
+		{TorchVersion{1, 10}, CUDAContextEagerBytes, false},
+		{TorchVersion{1, 13}, CUDAContextBytes, false},
+		{TorchVersion{2, 0}, CUDAContextBytes, true},
+		{TorchVersion{}, CUDAContextBytes, true},
+	} {
+		w := Workload{Settings: Settings{Torch: tt.v}, Model: Architecture{Family: FamilyDecoder, Layers: 2, Hidden: 64, Heads: 4, FFN: 256, Vocab: 100}}
+		w.Defaults()
+		if got := cudaContextBytes(&w); got != tt.context {
+			t.Errorf("torch %v: CUDA context %.0f B, want %.0f B", tt.v, got, tt.context)
+		}
+		if w.Flash() != tt.flash {
+			t.Errorf("torch %v: flash attention by default %v, want %v", tt.v, w.Flash(), tt.flash)
+		}
+		if tt.v.IsZero() && w.Torch != DefaultTorch {
+			t.Errorf("unset torch defaults to %v, want %v", w.Torch, DefaultTorch)
+		}
+	}
+	if tr, err := ParseTrainer("LitGPT"); err != nil || tr != TrainerLitGPT {
+		t.Errorf("ParseTrainer(LitGPT) = %v, %v", tr, err)
+	}
+	if _, err := ParseTrainer("keras"); err == nil {
+		t.Error("ParseTrainer(keras) accepted")
+	}
+}

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/tui"
+)
+
+// negotiated is a price patch in the user's catalog.d without source or
+// as_of, cheap enough to top a QLoRA ranking and a serving one.
+const negotiated = `schema_version = 1
+[[instance]]
+provider = "nebius"
+type = "gpu-h100-sxm_1gpu-16vcpu-200gb"
+prices = [{ region = "eu-north1", on_demand = 0.05, spot = 0.04 }]
+`
+
+// runWithCatalogD runs the command line with overlay (dated 2031-05-17
+// at noon UTC) as the only file of the user's catalog.d; it returns the
+// exit status, stdout, stderr and the overlay's path.
+func runWithCatalogD(t *testing.T, overlay string, args ...string) (int, string, string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	t.Setenv("HOME", dir)
+	path := filepath.Join(dir, "config", "gpuplan", "catalog.d", "negotiated.toml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(overlay), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2031, 5, 17, 12, 0, 0, 0, time.UTC)
+	if err := os.Chtimes(path, day, day); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith,
+		RunTUI: func(context.Context, *model.Catalog, tui.Options) error {
+			t.Error("RunTUI called without a terminal")
+			return nil
+		}})
+	return code, out.String(), errb.String(), path
+}
+
+// TestOverlayPriceOnTheRow: a price from catalog.d that becomes the top
+// offer says where it came from on the row — the table marks it and
+// names the file and date under it, the JSON gives the overlay's origin,
+// source and as_of, and an export records them in the selection and the
+// launch file's notes (issue 31 item 7: the row said "embedded" with the
+// snapshot's source and date, and no table marked it).
+func TestOverlayPriceOnTheRow(t *testing.T) {
+	const day = "2031-05-17"
+	legend := func(path string) string { return "* price from overlay " + path + " (as of " + day + ")" }
+	t.Run("recommend", func(t *testing.T) {
+		code, out, errs, path := runWithCatalogD(t, negotiated, "recommend", "--model", "llama-3.1-8b", "--task", "qlora")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		lines := strings.Split(out, "\n")
+		top := ""
+		for i, l := range lines {
+			if strings.HasPrefix(l, "provider ") && i+1 < len(lines) {
+				top = lines[i+1]
+				break
+			}
+		}
+		if !strings.Contains(top, "gpu-h100-sxm_1gpu-16vcpu-200gb") || !strings.Contains(top, "$0.05*") {
+			t.Errorf("top row %q: want the overlay's offer with its price marked $0.05*\n%s", top, out)
+		}
+		if !strings.Contains(out, legend(path)+"\n") {
+			t.Errorf("no legend %q under the table:\n%s", legend(path), out)
+		}
+		code, out, errs, path = runWithCatalogD(t, negotiated, "recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--json")
+		var rec struct{ Offers []offerFrom }
+		if err := json.Unmarshal([]byte(out), &rec); err != nil || code != 0 || len(rec.Offers) == 0 {
+			t.Fatalf("exit %d, %v: %s", code, err, errs)
+		}
+		o := rec.Offers[0]
+		if o.InstanceType != "gpu-h100-sxm_1gpu-16vcpu-200gb" || o.Origin != path || o.Source != path || o.AsOf != day {
+			t.Errorf("top offer %+v: want the overlay's origin, source and as_of (%s, %s)", o, path, day)
+		}
+	})
+	t.Run("serving", func(t *testing.T) {
+		args := []string{"recommend", "--model", "llama-3.1-8b", "--task", "inference", "--concurrency", "8"}
+		code, out, errs, path := runWithCatalogD(t, negotiated, args...)
+		if code != 0 || !strings.Contains(out, "$0.05*") || !strings.Contains(out, legend(path)+"\n") {
+			t.Errorf("exit %d: want the overlay's price marked and named:\n%s%s", code, out, errs)
+		}
+		code, out, errs, path = runWithCatalogD(t, negotiated, append(args, "--json")...)
+		var rec struct{ Offers []offerFrom }
+		if err := json.Unmarshal([]byte(out), &rec); err != nil || code != 0 || len(rec.Offers) == 0 {
+			t.Fatalf("exit %d, %v: %s", code, err, errs)
+		}
+		found := false
+		for _, o := range rec.Offers {
+			if o.InstanceType == "gpu-h100-sxm_1gpu-16vcpu-200gb" {
+				found = true
+				if o.Origin != path || o.Source != path || o.AsOf != day {
+					t.Errorf("serving offer %+v: want the overlay's origin, source and as_of", o)
+				}
+			} else if o.Origin != "embedded" || o.AsOf == "" || o.Source == "" {
+				t.Errorf("serving offer %+v: want the catalog's provenance", o)
+				break
+			}
+		}
+		if !found {
+			t.Errorf("the overlay's offer is not in the serving ranking")
+		}
+	})
+	t.Run("offers", func(t *testing.T) {
+		code, out, errs, path := runWithCatalogD(t, negotiated, "offers", "h100-sxm:1")
+		if code != 0 || !strings.Contains(out, "$0.0500*") || !strings.Contains(out, legend(path)+"\n") {
+			t.Errorf("exit %d: want the overlay's price marked and named:\n%s%s", code, out, errs)
+		}
+	})
+	t.Run("export", func(t *testing.T) {
+		export := []string{"export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "nebius/gpu-h100-sxm_1gpu-16vcpu-200gb", "-o", "-"}
+		code, out, errs, path := runWithCatalogD(t, negotiated, export...)
+		for _, want := range []string{"price_origin = " + quoteTOML(path), "price_source = " + quoteTOML(path), `price_as_of = "` + day + `"`} {
+			if code != 0 || !strings.Contains(out, want) {
+				t.Errorf("exit %d: the exported selection lacks %s:\n%s%s", code, want, out, errs)
+			}
+		}
+		code, out, errs, path = runWithCatalogD(t, negotiated, append(export, "--format", "skypilot")...)
+		if want := "# note: the price is from overlay " + path + " (" + path + ", as of " + day + ")\n"; code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d: the SkyPilot file lacks %q:\n%s%s", code, want, out, errs)
+		}
+	})
+}
+
+// offerFrom is the part of an offer's JSON that says where its price
+// came from.
+type offerFrom struct {
+	InstanceType string `json:"instance_type"`
+	Source       string `json:"source"`
+	AsOf         string `json:"as_of"`
+	Origin       string `json:"origin"`
+}
+
+// quoteTOML quotes s as a TOML basic string (the test paths have no
+// quotes or backslashes).
+func quoteTOML(s string) string { return `"` + s + `"` }

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuplan/gpuplan/data/update"
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// runUpdateCLI runs gpuplan catalog update with a fake UpdateCatalog that
+// records what it was asked, reports progress as Run does and returns
+// summary; stderr is a buffer (not a terminal).
+func runUpdateCLI(t *testing.T, summary string, runErr error, args ...string) (code int, asked *CatalogUpdate, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Run(Env{
+		Args:   append([]string{"catalog", "update"}, args...),
+		Stdout: &out, Stderr: &errb,
+		Getenv:  func(string) string { return "" },
+		Version: "test",
+		UpdateCatalog: func(_ context.Context, o CatalogUpdate) ([]model.Message, error) {
+			asked = &o
+			if o.Progress != nil {
+				o.Progress(update.Progress{Provider: "lambda", Total: 2})
+				o.Progress(update.Progress{Provider: "lambda", Total: 2, Bytes: 21504, Elapsed: 1234 * time.Millisecond, Done: true})
+				o.Progress(update.Progress{Provider: "gcp", Index: 1, Total: 2, Bytes: 0, Elapsed: 30 * time.Second, Done: true, Err: update.ErrStalled})
+			}
+			var lines []model.Message
+			for _, l := range strings.Split(strings.TrimSuffix(summary, "\n"), "\n") {
+				if l != "" {
+					lines = append(lines, model.Msg("%s", l))
+				}
+			}
+			return lines, runErr
+		},
+	})
+	return code, asked, out.String(), errb.String()
+}
+
+// Provider names are checked before anything runs: exit 2, one line,
+// nothing asked of the updater.
+func TestUpdateProviderNames(t *testing.T) {
+	for _, tc := range []struct{ arg, want string }{
+		{"x/../../evil", `gpuplan: --providers: unknown provider "x/../../evil": catalog update fetches aws, azure, daytona, gcp, hyperbolic, hyperstack, jarvislabs, lambda, lium, nebius, oci, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta` + "\n"},
+		{"cudo", `gpuplan: --providers: unknown provider "cudo": catalog update fetches aws, azure, daytona, gcp, hyperbolic, hyperstack, jarvislabs, lambda, lium, nebius, oci, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta` + "\n"},
+		{"aws,AWS", "gpuplan: --providers: provider aws given twice\n"},
+		{"lambda\x1b]0;pwned\x07", `gpuplan: --providers: unknown provider "lambda\x1b]0;pwned\a": catalog update fetches aws, azure, daytona, gcp, hyperbolic, hyperstack, jarvislabs, lambda, lium, nebius, oci, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta` + "\n"},
+	} {
+		code, asked, _, errs := runUpdateCLI(t, "", nil, "--providers", tc.arg)
+		if code != ExitUsage || asked != nil || errs != tc.want {
+			t.Errorf("--providers %q: exit %d, ran %v, stderr %q; want 2, not run, %q", tc.arg, code, asked != nil, errs, tc.want)
+		}
+	}
+}
+
+// --source is a SkyPilot mirror: azure and oci cannot come from it.
+func TestUpdateSourceRefusesDirectFetchers(t *testing.T) {
+	for _, p := range []string{"azure", "oci", "aws,oci"} {
+		code, asked, _, errs := runUpdateCLI(t, "", nil, "--source", "https://mirror.example.com/catalogs", "--providers", p)
+		want := "gpuplan: --source serves SkyPilot's files (every provider but azure and oci); " + strings.TrimPrefix(p, "aws,") + " comes from its own price API: leave it out of --providers or drop --source\n"
+		if code != ExitUsage || asked != nil || errs != want {
+			t.Errorf("--providers %s with --source: exit %d, ran %v, stderr %q; want 2, not run, %q", p, code, asked != nil, errs, want)
+		}
+	}
+	code, asked, _, _ := runUpdateCLI(t, "", nil, "--source", "https://mirror.example.com/catalogs/", "--allow-redirect", "CDN.example.com")
+	if code != 0 || asked == nil || asked.Sources[0] != "https://mirror.example.com/catalogs" || asked.AllowRedirects[0] != "cdn.example.com" {
+		t.Errorf("a mirror with defaults: exit %d, asked %+v", code, asked)
+	}
+	for _, bad := range []string{"ftp://x/y", "https://", "mirror.example.com"} {
+		if code, _, _, _ := runUpdateCLI(t, "", nil, "--source", bad); code != ExitUsage {
+			t.Errorf("--source %q: exit %d, want 2", bad, code)
+		}
+	}
+	if code, _, _, _ := runUpdateCLI(t, "", nil, "--allow-redirect", "evil.example/path"); code != ExitUsage {
+		t.Errorf("--allow-redirect with a path: exit %d, want 2", code)
+	}
+}
+
+// Off a terminal, each provider's end is one line on stderr; the summary
+// (names and URLs from a server) reaches stdout through termsafe, and the
+// update's errors say their kind.
+func TestUpdateSummaryAndProgress(t *testing.T) {
+	summary := "lambda: 21 types from http://127.0.0.1/\x1b]0;pwned\x07v8 → /tmp/x\n  note: a\rforged\n"
+	code, _, out, errs := runUpdateCLI(t, summary, errors.New("gcp: too slow (previous overlay kept)"))
+	if want := "lambda: 21 types from http://127.0.0.1/\\x1b]0;pwned\\av8 → /tmp/x\n  note: a\\rforged\n"; out != want {
+		t.Errorf("stdout %q, want %q", out, want)
+	}
+	if want := "gpuplan: catalog update: lambda done (22 kB in 1.2s)\n" +
+		"gpuplan: catalog update: gcp failed (0 B in 30s)\n" +
+		"gpuplan: catalog update: gcp: too slow (previous overlay kept)\n"; code != ExitError || errs != want {
+		t.Errorf("exit %d, stderr %q; want 1, %q", code, errs, want)
+	}
+}
+
+// The success line of export names the -o path through termsafe: an
+// escape sequence or a newline in it is shown, never acted on.
+func TestExportSuccessLineSanitised(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "job\x1b]0;pwned\x07\nforged: wrote.yaml")
+	code, _, errs := runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "--format", "skypilot", "-o", path)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := "gpuplan: wrote skypilot for aws/g5.2xlarge in us-east-1 (1 × A10G, on-demand) to " + dir + "/job\\x1b]0;pwned\\a\\nforged: wrote.yaml\n"
+	if first, _, _ := strings.Cut(errs, "\n"); first+"\n" != want {
+		t.Errorf("stderr %q, want first line %q", errs, want)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("the file is not where asked: %v", err)
+	}
+}
