@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -568,29 +569,8 @@ func modelName(a *model.Architecture) string {
 }
 
 // slug turns s into a DNS-1123 label of at most 52 characters (room for
-// "-deepspeed" and Kubernetes' pod suffixes within 63): lowercase letters,
-// digits and single dashes. "Llama-3.1 8B" → "llama-3-1-8b".
+// "-deepspeed" and Kubernetes' pod suffixes within 63), or fallback when
+// nothing of s is left.
 func slug(s, fallback string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		default:
-			dash = true
-		}
-	}
-	out := b.String()
-	if len(out) > 52 {
-		out = strings.TrimRight(out[:52], "-")
-	}
-	if out == "" {
-		return fallback
-	}
-	return out
+	return cmp.Or(model.Slug(s, 52), fallback)
 }

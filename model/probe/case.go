@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -173,29 +174,9 @@ func round5(v float64) float64 {
 	return out
 }
 
-// slug is s in lowercase letters, digits and single dashes.
+// slug is s as model.Slug makes it, at most 40 bytes, or "x".
 func slug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		default:
-			dash = true
-		}
-		if b.Len() >= 40 {
-			break
-		}
-	}
-	if b.Len() == 0 {
-		return "x"
-	}
-	return b.String()
+	return cmp.Or(model.Slug(s, 40), "x")
 }
 
 // Encode writes s in the suite's TOML, header lines first as comments.
