@@ -7,14 +7,16 @@ import "github.com/gpuplan/gpuplan/model"
 // DefaultTuning is the fit of the serving constants on every source of
 // the serving calibration (testdata/serving_calibration*.toml; see Tuning).
 var DefaultTuning = Tuning{
-	MFU:           0.55,
-	MBU:           0.65,
-	NonTorchTPGiB: 0,
+	MFU:             0.55,
+	MBU:             0.64,
+	NonTorchTPGiB:   0,
+	StepOverheadSec: 0,
 }
 
 // serveBands are the 90% ranges of the serving estimates, from the
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
-	"serve/kv-cache":   newBand("serve/kv-cache", 17, 6, [model.BandLevels]float64{-0.51123, -0.01763, -0.01727, -0.01465, -0.00432, -0.00414, -0.00216, -0.00047, 0.00012, 0.00012, 0.00067, 0.01158, 0.02503, 0.03615, 0.04299, 0.04786, 0.07072, 0.10768, 0.25550}),
-	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-1.70345, -1.39228, -1.08744, -0.89318, -0.86488, -0.68299, -0.53564, -0.46157, -0.41085, -0.24494, -0.06648, 0.07806, 0.21017, 0.33743, 0.45356, 0.51035, 0.55503, 0.61957, 0.70340}),
+	"serve/kv-cache":   newBand("serve/kv-cache", 17, 6, [model.BandLevels]float64{-0.51073, -0.01740, -0.01705, -0.01421, -0.00432, -0.00275, -0.00146, -0.00047, 0.00012, 0.00012, 0.00093, 0.01171, 0.02528, 0.03665, 0.04299, 0.04786, 0.07072, 0.10740, 0.25550}),
+	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-2.62693, -1.44581, -1.23054, -1.15987, -1.00985, -1.00238, -0.97126, -0.81453, -0.50072, -0.06895, -0.03295, -0.02308, 0.00925, 0.07060, 0.12553, 0.17104, 0.41105, 0.58358, 0.78757}),
+	"serve/tpot":       newBand("serve/tpot", 9, 1, [model.BandLevels]float64{-1.15141, -0.93772, -0.82295, -0.70026, -0.57757, -0.38871, -0.19986, -0.09305, -0.06827, -0.04350, 0.55935, 1.16219, 1.47864, 1.50871, 1.53878, 1.54916, 1.55953, 1.60016, 1.74193}),
 }
