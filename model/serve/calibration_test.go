@@ -229,7 +229,6 @@ var serveTuneFields = []struct {
 	{"StepOverheadSec", []string{"tpot"}, func(t *Tuning) *float64 { return &t.StepOverheadSec }, serveGrid(0, 0.010, 0.00025)},
 }
 
-
 func serveGrid(lo, hi, step float64) []float64 {
 	var g []float64
 	for i := 0; ; i++ {
