@@ -8,15 +8,15 @@ import "github.com/gpuplan/gpuplan/model"
 // the serving calibration (testdata/serving_calibration*.toml; see Tuning).
 var DefaultTuning = Tuning{
 	MFU:             0.55,
-	MBU:             0.64,
+	MBU:             0.66,
 	NonTorchTPGiB:   0,
-	StepOverheadSec: 0,
+	StepOverheadSec: 0.00025,
 }
 
 // serveBands are the 90% ranges of the serving estimates, from the
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
 	"serve/kv-cache":   newBand("serve/kv-cache", 17, 6, [model.BandLevels]float64{-0.51073, -0.01740, -0.01705, -0.01421, -0.00432, -0.00275, -0.00146, -0.00047, 0.00012, 0.00012, 0.00093, 0.01171, 0.02528, 0.03665, 0.04299, 0.04786, 0.07072, 0.10740, 0.25550}),
-	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-1.49312, -0.94642, -0.78448, -0.63440, -0.29339, -0.24306, -0.13723, -0.05444, -0.01101, 0.03898, 0.06914, 0.13959, 0.20217, 0.24990, 0.31691, 0.38975, 0.43843, 0.50591, 0.83385}),
-	"serve/tpot":       newBand("serve/tpot", 9, 1, [model.BandLevels]float64{-1.12014, -0.72713, -0.58693, -0.50304, -0.41914, -0.26862, -0.11809, -0.04100, -0.03735, -0.03370, 0.00388, 0.04146, 0.08736, 0.14159, 0.19582, 0.26144, 0.32706, 0.37262, 0.42361}),
+	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.96136, -0.40243, -0.33265, -0.28540, -0.27393, -0.09507, -0.03127, 0.00180, 0.04308, 0.08607, 0.08841, 0.09742, 0.19170, 0.32973, 0.34984, 0.43445, 0.46285, 0.52965, 0.71902}),
+	"serve/tpot":       newBand("serve/tpot", 9, 1, [model.BandLevels]float64{-1.23292, -0.84876, -0.71643, -0.64383, -0.57123, -0.41891, -0.26659, -0.18594, -0.17695, -0.16797, -0.14202, -0.11607, -0.06159, 0.02143, 0.10445, 0.18097, 0.25748, 0.29663, 0.30021}),
 }

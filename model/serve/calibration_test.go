@@ -114,10 +114,23 @@ func (c *serveCase) predict(tn *Tuning) (got, r float64) {
 		got = p.TPOTSec * 1000
 		return got, math.Log(got / c.published)
 	default:
-		p := Speed(c.a, &s, &mem, &hw, c.tp, 1, serveMaxBatch(&s, &mem))
+		p := Speed(c.a, &s, &mem, &hw, c.tp, 1, trtNoEvictBatch(&s, &mem))
 		got = p.OutputTokensPerSec
 	}
 	return got, math.Log(c.published / got)
+}
+
+// trtNoEvictBatch is the most sequences TensorRT-LLM runs at once under
+// its default capacity scheduler policy, GUARANTEED_NO_EVICT: a request is
+// admitted only when the KV cache can hold its prompt plus its whole
+// output ("to guarantee that a started request is never paused",
+// TensorRT-LLM docs, performance tuning guide, "Useful Runtime Options",
+// Capacity Scheduler Policy), where vLLM (serveMaxBatch) admits on what a
+// sequence holds now and preempts. The [[throughput]] cases are
+// TensorRT-LLM's, so they are estimated with its admission.
+func trtNoEvictBatch(s *Serving, mem *Memory) int {
+	kv := mem.KVTokens / max(s.PromptTokens+s.OutputTokens, 1)
+	return max(0, min(s.MaxNumSeqs, kv))
 }
 
 // loadServingCalibration decodes every serving calibration file strictly
