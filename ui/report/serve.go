@@ -253,8 +253,15 @@ func ServeAssumptionsIn(lang *i18n.Printer) []string {
 	)
 }
 
-// ServeFiguresIn is ServeFigures in lang's language.
+// ServeFiguresIn is ServeFigures in lang's language: the memory lines
+// (serveMemoryFigures), then the speed lines when the model fits.
 func ServeFiguresIn(lang *i18n.Printer, p *serve.Plan) []string {
+	return append(serveMemoryFigures(lang, p), serveSpeedFigures(lang, p)...)
+}
+
+// serveMemoryFigures are one GPU's memory and KV cache, with the KV
+// cache's 90% range from the serving calibration (serve.CalibrationBand).
+func serveMemoryFigures(lang *i18n.Printer, p *serve.Plan) []string {
 	m := &p.Memory
 	s := &p.Serving
 	lines := []string{
@@ -264,14 +271,35 @@ func ServeFiguresIn(lang *i18n.Printer, p *serve.Plan) []string {
 		lang.Sprintf("KV cache %s tokens (%s per token per GPU): %.1f concurrent %d-token sequences",
 			model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), m.MaxConcurrency, s.MaxModelLen),
 	}
+	if b, ok := serve.CalibrationBand("kv-cache"); ok && m.KVCache > 0 {
+		lines = append(lines, lang.Sprintf("90%% range of the KV cache: %s–%s per GPU, from the out-of-sample errors of %d calibration cases from %d sources (%s)",
+			GiB(m.KVCache*b.Lo), GiB(m.KVCache*b.Hi), b.Cases, b.Sources, b.Group))
+	}
+	return lines
+}
+
+// serveSpeedFigures are the replica's speed and cost, with the 90% ranges
+// of TPOT and output throughput from the serving calibration; none when
+// the model does not fit.
+func serveSpeedFigures(lang *i18n.Printer, p *serve.Plan) []string {
 	if !p.Fits {
-		return lines
+		return nil
 	}
 	pf := &p.Perf
-	lines = append(lines,
+	lines := []string{
 		lang.Sprintf("TTFT %.0f ms · TPOT %.1f ms at %s per replica", pf.TTFTSec*1e3, pf.TPOTSec*1e3, Count(lang, pf.Batch, "sequence")),
 		lang.Sprintf("%.0f output tokens/s · %.0f input tokens/s · %.3g requests/s over %s",
-			p.OutputTokensPerSec, p.InputTokensPerSec, p.RequestsPerSec, Count(lang, p.Replicas, "replica")))
+			p.OutputTokensPerSec, p.InputTokensPerSec, p.RequestsPerSec, Count(lang, p.Replicas, "replica")),
+	}
+	// The TPOT band is of speed (1 / TPOT), so it divides the TPOT.
+	if b, ok := serve.CalibrationBand("tpot"); ok && pf.TPOTSec > 0 {
+		lines = append(lines, lang.Sprintf("90%% range of the TPOT: %.1f–%.1f ms, from the out-of-sample errors of %d calibration cases from %d sources (%s)",
+			pf.TPOTSec*1e3/b.Hi, pf.TPOTSec*1e3/b.Lo, b.Cases, b.Sources, b.Group))
+	}
+	if b, ok := serve.CalibrationBand("throughput"); ok && p.OutputTokensPerSec > 0 {
+		lines = append(lines, lang.Sprintf("90%% range of the output: %.0f–%.0f tokens/s, from the out-of-sample errors of %d calibration cases from %d sources (%s)",
+			p.OutputTokensPerSec*b.Lo, p.OutputTokensPerSec*b.Hi, b.Cases, b.Sources, b.Group))
+	}
 	if p.USDPerHour > 0 {
 		lines = append(lines, lang.Sprintf("%s per million output tokens · %s per million input tokens at %s/h",
 			USD(p.USDPerMOutput), USD(p.USDPerMInput), USD(p.USDPerHour)))
@@ -329,14 +357,14 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 	if sized {
 		line("")
 		line("%s  per GPU", st.Heading.Render(lang.T("Memory")))
-		for _, l := range ServeFiguresIn(lang, p)[:2] {
+		for _, l := range serveMemoryFigures(lang, p) {
 			line("  %s", l)
 		}
 	}
 	if p.Fits {
 		line("")
 		line("%s", st.Heading.Render(lang.T("Speed")))
-		for _, l := range ServeFiguresIn(lang, p)[2:] {
+		for _, l := range serveSpeedFigures(lang, p) {
 			line("  %s", l)
 		}
 	}
