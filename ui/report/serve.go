@@ -272,8 +272,8 @@ func serveMemoryFigures(lang *i18n.Printer, p *serve.Plan) []string {
 			model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), m.MaxConcurrency, s.MaxModelLen),
 	}
 	if b, ok := serve.CalibrationBand("kv-cache"); ok && m.KVCache > 0 {
-		lines = append(lines, lang.Sprintf("90%% range of the KV cache: %s–%s per GPU, from the out-of-sample errors of %d calibration cases from %d sources (%s)",
-			GiB(m.KVCache*b.Lo), GiB(m.KVCache*b.Hi), b.Cases, b.Sources, b.Group))
+		lines = append(lines, lang.Sprintf("90%% range of the KV cache: %s–%s per GPU, from the out-of-sample errors of %s from %s (%s)",
+			GiB(m.KVCache*b.Lo), GiB(m.KVCache*b.Hi), Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
 	}
 	return lines
 }
@@ -293,12 +293,12 @@ func serveSpeedFigures(lang *i18n.Printer, p *serve.Plan) []string {
 	}
 	// The TPOT band is of speed (1 / TPOT), so it divides the TPOT.
 	if b, ok := serve.CalibrationBand("tpot"); ok && pf.TPOTSec > 0 {
-		lines = append(lines, lang.Sprintf("90%% range of the TPOT: %.1f–%.1f ms, from the out-of-sample errors of %d calibration cases from %d sources (%s)",
-			pf.TPOTSec*1e3/b.Hi, pf.TPOTSec*1e3/b.Lo, b.Cases, b.Sources, b.Group))
+		lines = append(lines, lang.Sprintf("90%% range of the TPOT: %.1f–%.1f ms, from the out-of-sample errors of %s from %s (%s)",
+			pf.TPOTSec*1e3/b.Hi, pf.TPOTSec*1e3/b.Lo, Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
 	}
 	if b, ok := serve.CalibrationBand("throughput"); ok && p.OutputTokensPerSec > 0 {
-		lines = append(lines, lang.Sprintf("90%% range of the output: %.0f–%.0f tokens/s, from the out-of-sample errors of %d calibration cases from %d sources (%s)",
-			p.OutputTokensPerSec*b.Lo, p.OutputTokensPerSec*b.Hi, b.Cases, b.Sources, b.Group))
+		lines = append(lines, lang.Sprintf("90%% range of the output: %.0f–%.0f tokens/s, from the out-of-sample errors of %s from %s (%s)",
+			p.OutputTokensPerSec*b.Lo, p.OutputTokensPerSec*b.Hi, Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
 	}
 	if p.USDPerHour > 0 {
 		lines = append(lines, lang.Sprintf("%s per million output tokens · %s per million input tokens at %s/h",
