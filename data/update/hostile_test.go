@@ -423,3 +423,37 @@ func TestHostileNothingLeft(t *testing.T) {
 		t.Errorf("an empty file: %v; overlay %q", err, got)
 	}
 }
+
+// A password in a --source URL (https://user:secret@host/...) is never
+// shown nor written: not in an error naming the URL, a redirect's
+// refusal, the summary or the overlay's source (issue 29 L2).
+func TestHostileUserinfoRedacted(t *testing.T) {
+	s := server(t, map[string]http.HandlerFunc{
+		"/off/": func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "https://user:secret@elsewhere.example/x", http.StatusFound)
+		},
+	})
+	withUser := func(path string) string {
+		u, _ := url.Parse(s.URL + path)
+		u.User = url.UserPassword("user", "secret")
+		return u.String()
+	}
+	for _, path := range []string{"/missing", "/off"} {
+		_, err, _ := hostileRun(t, Options{Sources: []string{withUser(path)}, Providers: []string{"lambda"}})
+		if err == nil || strings.Contains(err.Error(), "secret") {
+			t.Errorf("%s: error %v: want one, without the password", path, err)
+		}
+		if err != nil && path == "/missing" && !strings.Contains(err.Error(), "user:xxxxx@") {
+			t.Errorf("%s: error %v: want the URL with its password redacted (user:xxxxx@)", path, err)
+		}
+	}
+	dir := t.TempDir()
+	sum, err, _ := hostileRun(t, Options{Dir: dir, Sources: []string{withUser("/good")}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "skypilot-lambda.toml"))
+	if strings.Contains(sum.Text(), "secret") || strings.Contains(string(b), "secret") {
+		t.Errorf("the password was shown or written:\n%s\n%s", sum.Text(), b)
+	}
+}

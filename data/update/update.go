@@ -410,7 +410,7 @@ func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalo
 			f.url, f.credit = sourceURL(final), "Data: SkyPilot authors, Apache-2.0."
 			return f, nil
 		}
-		srcErrs = append(srcErrs, model.Msg("%s: %v", url, err))
+		srcErrs = append(srcErrs, model.Msg("%s: %v", Redact(url), err))
 		if ctx.Err() != nil {
 			break
 		}
