@@ -83,7 +83,7 @@ func TestDecodeRefuses(t *testing.T) {
 		planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "train 2"`+"\n"+okPhase+"months = 120"),
 		planWith(`name = "微调"`+"\n"+okPhase+"job_hours = 1e7", `name = "部署"`+"\n"+okPhase+"months = 0.5\nhours_per_month = 730"),
 		planWith(`name = "smoke test"`+"\n"+okPhase+"job_hours = 0.001", `name = "demo"`+"\n"+strings.Replace(okPhase, "instances = 1", "instances = 131072", 1)+"months = 0.001\nhours_per_month = 1"),
-		planWith(`name = "answers only"`+"\nusd_per_hour = 0.001\njob_hours = 5"),
+		planWith(`name = "answers only"` + "\nusd_per_hour = 0.001\njob_hours = 5"),
 	} {
 		if _, err := Decode([]byte(ok)); err != nil {
 			t.Errorf("a valid plan refused: %v\n%s", err, ok)
