@@ -41,6 +41,15 @@ func TestDecodeRefuses(t *testing.T) {
 			`phase[0].name: "serve\U000e0041" has the invisible character U+E0041 at byte 5; names must show every character they hold`},
 		{"Hangul filler", `schema_version = 1` + "\nname = \"plan\u3164\"\n" + planWith(`name = "x"` + "\n" + okPhase + "job_hours = 5")[len("schema_version = 1\n"):],
 			`name: "plan\u3164" has the invisible character U+3164 at byte 4; names must show every character they hold`},
+		// Issue 29 L5: names that look alike across scripts.
+		{"Cyrillic a in a Latin name", planWith(`name = "trаin"` + "\n" + okPhase + "job_hours = 5"),
+			`phase[0].name: "trаin" mixes the Latin and Cyrillic scripts (U+0430 at byte 2); write a name in one script (digits, spaces and punctuation go with any), so two names cannot look alike`},
+		{"Greek omicron in a Latin name", planWith(`name = "serve-prοd"` + "\n" + okPhase + "job_hours = 5"),
+			`phase[0].name: "serve-prοd" mixes the Latin and Greek scripts (U+03BF at byte 8); write a name in one script (digits, spaces and punctuation go with any), so two names cannot look alike`},
+		{"all-Cyrillic twin", planWith(`name = "ape"`+"\n"+okPhase+"job_hours = 5", `name = "аре"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "аре" looks like the name of phase[0] ("ape") (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it`},
+		{"digit one for l", planWith(`name = "stage l"`+"\n"+okPhase+"job_hours = 5", `name = "stage 1"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "stage 1" looks like the name of phase[0] ("stage l") (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it`},
 		{"invisible in the region", planWith("name = \"x\"\n" + strings.Replace(okPhase, "us-east-1", "us-east-1\u200d", 1) + "job_hours = 5"),
 			`phase[0].region: "us-east-1\u200d" has the invisible character U+200D at byte 9; names must show every character they hold`},
 		{"price above the cap", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "1e300", 1) + "job_hours = 5"),
@@ -84,6 +93,8 @@ func TestDecodeRefuses(t *testing.T) {
 		planWith(`name = "微调"`+"\n"+okPhase+"job_hours = 1e7", `name = "部署"`+"\n"+okPhase+"months = 0.5\nhours_per_month = 730"),
 		planWith(`name = "smoke test"`+"\n"+okPhase+"job_hours = 0.001", `name = "demo"`+"\n"+strings.Replace(okPhase, "instances = 1", "instances = 131072", 1)+"months = 0.001\nhours_per_month = 1"),
 		planWith(`name = "answers only"` + "\nusd_per_hour = 0.001\njob_hours = 5"),
+		// One script, or Latin with CJK, Arabic…: names people write.
+		planWith(`name = "QLoRA 微调"`+"\n"+okPhase+"job_hours = 5", `name = "サービング 本番 v2"`+"\n"+okPhase+"months = 2", `name = "обучение 2"`+"\n"+okPhase+"months = 1"),
 	} {
 		if _, err := Decode([]byte(ok)); err != nil {
 			t.Errorf("a valid plan refused: %v\n%s", err, ok)
