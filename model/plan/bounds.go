@@ -17,8 +17,9 @@ import (
 // subnormal) from pricing a phase at nothing: MinUSDPerHour is a tenth of
 // a cent an hour, below any price list's row; MinJobHours (3.6 s) and
 // MinMonths (about 44 minutes) are below the shortest billing a provider
-// charges (a minute); a service billed less than MinHoursPerMonth, one
-// hour a month, is not a service. 0 leaves a field out (a job has no
+// charges (a minute), and MinHoursPerMonth (3.6 s a month) is any
+// configuration's search.hours_per_month that is not absurd. 0 leaves a
+// field out (a job has no
 // months, a service no job_hours; 0 hours_per_month is the whole month).
 const (
 	MaxUSDPerHour    = 1e7
@@ -27,7 +28,7 @@ const (
 	MinUSDPerHour    = 0.001
 	MinJobHours      = 0.001
 	MinMonths        = 0.001
-	MinHoursPerMonth = 1
+	MinHoursPerMonth = 0.001
 )
 
 // checkBounds refuses a phase's usd_per_hour, job_hours, months or

@@ -63,7 +63,7 @@ func TestDecodeRefuses(t *testing.T) {
 		{"negative months", planWith("name = \"x\"\n" + okPhase + "months = -1"),
 			`phase[0].months: must be 0.001–120 months (or left out), got -1`},
 		{"hours_per_month over a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 800"),
-			`phase[0].hours_per_month: must be 1–730 hours a month (or left out), got 800`},
+			`phase[0].hours_per_month: must be 0.001–730 hours a month (or left out), got 800`},
 		// Issue 29 item 5: absurdly small values and instance counts.
 		{"subnormal job hours", planWith("name = \"x\"\n" + okPhase + "job_hours = 1e-300"),
 			`phase[0].job_hours: must be 0.001–1e+07 hours (or left out), got 1e-300`},
@@ -73,8 +73,8 @@ func TestDecodeRefuses(t *testing.T) {
 			`phase[0].usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got 1e-09`},
 		{"tiny months", planWith("name = \"x\"\n" + okPhase + "months = 5e-324"),
 			`phase[0].months: must be 0.001–120 months (or left out), got 5e-324`},
-		{"a minute a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 0.0166"),
-			`phase[0].hours_per_month: must be 1–730 hours a month (or left out), got 0.0166`},
+		{"a tenth of a second a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 3e-5"),
+			`phase[0].hours_per_month: must be 0.001–730 hours a month (or left out), got 3e-05`},
 		{"zero instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = 0", 1) + "job_hours = 5"),
 			`phase[0].instances: must be 1–131072 for the offer aws g6.xlarge, got 0`},
 		{"negative instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = -3", 1) + "job_hours = 5"),
@@ -91,7 +91,7 @@ func TestDecodeRefuses(t *testing.T) {
 	for _, ok := range []string{
 		planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "train 2"`+"\n"+okPhase+"months = 120"),
 		planWith(`name = "微调"`+"\n"+okPhase+"job_hours = 1e7", `name = "部署"`+"\n"+okPhase+"months = 0.5\nhours_per_month = 730"),
-		planWith(`name = "smoke test"`+"\n"+okPhase+"job_hours = 0.001", `name = "demo"`+"\n"+strings.Replace(okPhase, "instances = 1", "instances = 131072", 1)+"months = 0.001\nhours_per_month = 1"),
+		planWith(`name = "smoke test"`+"\n"+okPhase+"job_hours = 0.001", `name = "demo"`+"\n"+strings.Replace(okPhase, "instances = 1", "instances = 131072", 1)+"months = 0.001\nhours_per_month = 0.001"),
 		planWith(`name = "answers only"` + "\nusd_per_hour = 0.001\njob_hours = 5"),
 		// One script, or Latin with CJK, Arabic…: names people write.
 		planWith(`name = "QLoRA 微调"`+"\n"+okPhase+"job_hours = 5", `name = "サービング 本番 v2"`+"\n"+okPhase+"months = 2", `name = "обучение 2"`+"\n"+okPhase+"months = 1"),

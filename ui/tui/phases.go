@@ -74,11 +74,11 @@ func newPhase(a *answers, o *model.Offer) (plan.Phase, error) {
 	p := plan.Phase{Answers: ans, Provider: o.Instance.Provider, Instance: o.Instance.Type, Region: o.Region,
 		Pricing: o.Pricing, Instances: max(o.Instances, 1), USDPerHour: phaseRound(o.USDPerHour, 6)}
 	if o.HasJob && c.Workload.Task != model.TaskInference {
-		p.JobHours = phaseRound(o.JobHours, 5)
+		p.JobHours = max(phaseRound(o.JobHours, 5), plan.MinJobHours) // a job of seconds: what the plan file takes
 	} else {
 		p.Months = 1
 		if h := c.Search.HoursPerMonth; h > 0 && h < model.HoursPerMonth {
-			p.HoursPerMonth = h
+			p.HoursPerMonth = max(h, plan.MinHoursPerMonth)
 		}
 	}
 	return p, nil
