@@ -93,9 +93,6 @@ func Decode(b []byte) (Plan, error) {
 				return Plan{}, config.Errorf(key("pricing"), "%q: want one of %s", p.Pricing, joinPricing())
 			}
 		}
-		if p.Instances < 0 || p.Instances > 100000 {
-			return Plan{}, config.Errorf(key("instances"), "must be in [0, 100000], got %d", p.Instances)
-		}
 	}
 	if err := checkFile(f.Name, f.Phases); err != nil { // names.go
 		return Plan{}, err
