@@ -19,8 +19,9 @@
 //   - model/plan: work in phases (plan file, cost, check, savings);
 //     imports model, config and serve (a service phase is priced by the
 //     serving ranking).
-//   - model/decide: spot's expected cost with interruptions and the
-//     commitments' break-even beside one offer; imports model only.
+//   - model/decide: spot's expected cost with interruptions, the
+//     commitments' break-even beside one offer, and the offers' time–cost
+//     front for a deadline or budget; imports model only.
 //   - model/probe: a probe run's result read back, compared with the
 //     estimate, kept as calibration cases; imports model and serve.
 //   - model/launch: the files that launch one offer (SkyPilot, torchrun,

@@ -60,7 +60,7 @@ type Decision struct {
 	CheckpointWriteHours float64
 	// Commitment has one entry per term with a price; nil when there is
 	// none.
-	Commitment []model.BreakEven
+	Commitment []BreakEven
 	Prices     model.CommitmentPrices // the whole deployment's prices in each mode
 }
 
@@ -102,7 +102,7 @@ func ForOffer(cat *model.Catalog, o *model.Offer, rate InterruptionRate, a SpotA
 	if d.Spot != nil && d.Spot.ExpectedUSD > 0 {
 		cp.Spot = d.Spot.ExpectedUSD / o.JobHours // interruptions counted
 	}
-	if be, err := model.CommitmentBreakEven(cp, min(usedHoursPerMonth, model.HoursPerMonth)); err == nil && len(be) > 0 {
+	if be, err := CommitmentBreakEven(cp, min(usedHoursPerMonth, model.HoursPerMonth)); err == nil && len(be) > 0 {
 		d.Commitment = be
 	}
 	return d
