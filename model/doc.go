@@ -13,7 +13,8 @@
 //   - model/serve: inference serving as vLLM does it (KV cache, speed,
 //     TP × PP × replicas on an offer); imports model only.
 //   - model/market: browsing the market without a workload (GPU specs,
-//     filters, rows, groups); imports model only.
+//     filters, rows, groups, where the prices came from); imports model
+//     only.
 //   - model/config: the configuration file (decode, validate, encode,
 //     [serve], [launch], answers); imports model and serve.
 //   - model/plan: work in phases (plan file, cost, check, savings);
