@@ -590,8 +590,8 @@ func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (mode
 		}
 		out.Model = a
 		warnings = readerMessages(ws)
-		if out.Precision == "" && p != "" { // the checkpoint's format: model.FromCheckpoint's rule
-			task, prec, note := model.FromCheckpoint(cmp.Or(out.Task, model.TaskTrain), p)
+		if out.Precision == "" && p != "" { // the checkpoint's format: FromCheckpoint's rule
+			task, prec, note := FromCheckpoint(cmp.Or(out.Task, model.TaskTrain), p)
 			if task != cmp.Or(out.Task, model.TaskTrain) {
 				out.Task = task
 			}
