@@ -11,7 +11,9 @@ import (
 
 // modelImports are the packages of this module each package under model/
 // may import (its non-test files), the one-way layering model/doc.go
-// states: model is the core and imports none of them; serve and market
+// states: model is the core and imports none of them; show (text safe to
+// print, prices as tables write them) imports nothing and is everyone's;
+// serve and market
 // build on model alone; the configuration file on model and serve; plans
 // on model, the configuration file and serve (a service phase is priced
 // by the serving ranking, as recommend ranks it); launch files on model,
@@ -19,13 +21,14 @@ import (
 // place.
 var modelImports = map[string][]string{
 	"model":                    {},
-	"model/serve":              {"model"},
-	"model/market":             {"model"},
-	"model/config":             {"model", "model/serve"},
-	"model/plan":               {"model", "model/config", "model/serve"},
-	"model/decide":             {"model"},
-	"model/probe":              {"model", "model/serve"},
-	"model/launch":             {"model", "model/config", "model/serve", "model/probe"},
+	"model/show":               {},
+	"model/serve":              {"model", "model/show"},
+	"model/market":             {"model", "model/show"},
+	"model/config":             {"model", "model/serve", "model/show"},
+	"model/plan":               {"model", "model/config", "model/serve", "model/show"},
+	"model/decide":             {"model", "model/show"},
+	"model/probe":              {"model", "model/serve", "model/show"},
+	"model/launch":             {"model", "model/config", "model/serve", "model/probe", "model/show"},
 	"model/internal/modeltest": {"model"},
 	"model/market/markettest":  {"model"},
 }

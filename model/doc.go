@@ -10,6 +10,8 @@
 // The packages under it build on this one and never the other way round
 // (layering_test.go at the repository root holds the rule):
 //
+//   - model/show: text made safe to print and prices as the tables write
+//     them; imports nothing of gpuplan's, and every package may use it.
 //   - model/serve: inference serving as vLLM does it (KV cache, speed,
 //     TP × PP × replicas on an offer); imports model only.
 //   - model/market: browsing the market without a workload (GPU specs,

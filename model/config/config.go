@@ -19,6 +19,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/serve"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // SchemaVersion is the version of the configuration file that
@@ -481,7 +482,7 @@ func CheckText(key, s string, required bool) error {
 	if required && strings.TrimSpace(s) == "" {
 		return Errorf(key, "missing; want a non-empty string")
 	}
-	if !utf8.ValidString(s) || strings.IndexFunc(s, model.Unprintable) >= 0 {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, show.Unprintable) >= 0 {
 		return Errorf(key, "%q has control characters or invalid UTF-8", s)
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Candidate is one more place SkyPilot may launch the same job: an
@@ -85,7 +86,7 @@ func notSkyPilotCloud(provider string) error {
 		return nil
 	}
 	return model.Errorf(ErrPlan, "SkyPilot has no cloud named %q (resources.cloud takes %s: sky/skylet/constants.py ALL_CLOUDS); pick another format",
-		model.Printable(provider), strings.Join(skyPilotClouds, ", "))
+		show.Printable(provider), strings.Join(skyPilotClouds, ", "))
 }
 
 func skyPilotCloud(provider string) bool {

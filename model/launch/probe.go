@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/probe"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // FormatProbe is a Python script that runs a few steps of the plan on the
@@ -244,7 +245,7 @@ func (p *Plan) probeSpec() (*probeSpec, error) {
 	if p.Task.Adapters() {
 		if build.HFHead != "causal-lm" || !llamaNames(build.HFModelType) {
 			return nil, model.Errorf(ErrPlan, "probe: the launch files target Llama's module names (%s); %s (%s) has other names, so neither the launch files nor the probe would find the adapters' targets",
-				strings.Join(p.loraModules(), " "), model.Printable(p.Model), build.HFModelType)
+				strings.Join(p.loraModules(), " "), show.Printable(p.Model), build.HFModelType)
 		}
 		t.LoRA = &probeLoRA{R: p.LoRARank, Alpha: trlLoRAAlpha, Dropout: trlLoRADropout, Targets: p.loraModules(), TaskType: "CAUSAL_LM"}
 		loraDropout = trlLoRADropout
@@ -304,7 +305,7 @@ var torchvisionNames = map[string]string{
 // BERT, RoBERTa, T5 and ViT), or a torchvision classifier. The error wraps
 // ErrPlan for models the script cannot build (YOLO, U-Nets, Whisper).
 func probeBuildFor(a *model.Architecture, w *model.Workload) (*probeBuild, error) {
-	name := model.Printable(modelName(a))
+	name := show.Printable(modelName(a))
 	if a.Family == model.FamilyCNN || a.Family == model.FamilyUNet {
 		tv, ok := torchvisionNames[a.Key]
 		if !ok {

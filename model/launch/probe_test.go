@@ -26,6 +26,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/model/serve"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // catalogPlan resolves the workload on one catalog instance as gpuplan
@@ -182,7 +183,7 @@ func checkHeader(t testing.TB, script []byte) {
 			t.Fatalf("header line %d is not a comment: %q", i+3, l)
 		}
 		for _, r := range l {
-			if r == '\r' || r == 0 || r == '\f' || r == '\v' || model.Unprintable(r) {
+			if r == '\r' || r == 0 || r == '\f' || r == '\v' || show.Unprintable(r) {
 				t.Fatalf("header line %d has %U: %q", i+3, r, l)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/serve"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Serving defaults.
@@ -108,7 +109,7 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 	}
 	if o.GPU.Vendor != "nvidia" {
 		return nil, model.Errorf(ErrPlan, "%s is not an NVIDIA GPU: gpuplan writes vLLM's CUDA files (the vllm/vllm-openai image, nvidia.com/gpu); on %s use vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm)",
-			model.Printable(o.GPU.Name), model.Printable(o.Instance.Type))
+			show.Printable(o.GPU.Name), show.Printable(o.Instance.Type))
 	}
 	if !sp.Fits {
 		return nil, model.Errorf(ErrPlan, "the model does not fit on %s: %s", o.Instance.Type, strings.Join(sp.Reasons, "; "))
@@ -456,7 +457,7 @@ func (s *Serve) ServeLaunch() *config.ServeLaunch {
 		"[serve]: tensor_parallel_size … max_num_batched_tokens are vLLM's engine flags in snake case;",
 		"vllm_args is what vllm serve <model_id> gets; replicas_per_node engines share a node (--data-parallel-size)")
 	for i, n := range notes {
-		notes[i] = yamlLineBreaks.Replace(model.Printable(n)) // as commentBlock
+		notes[i] = yamlLineBreaks.Replace(show.Printable(n)) // as commentBlock
 	}
 	v := &config.ServeLaunch{Notes: notes}
 	v.Provider, v.InstanceType, v.Region, v.Pricing, v.USDPerHour = s.Provider, s.InstanceType, s.Region, string(s.Pricing), s.USDPerHour

@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // word is one word of a shell command line. Values from the plan (script,
@@ -171,7 +172,7 @@ func (p *Plan) checkText() error {
 	}
 	for _, v := range vals {
 		if !utf8.ValidString(v) {
-			return model.Errorf(ErrPlan, "%q is not UTF-8 text", model.Printable(v))
+			return model.Errorf(ErrPlan, "%q is not UTF-8 text", show.Printable(v))
 		}
 	}
 	return nil
@@ -191,7 +192,7 @@ func (p *Plan) checkShellWords() error {
 	}
 	for _, v := range vals {
 		if _, err := syntax.Quote(v.v, syntax.LangPOSIX); err != nil {
-			return model.Errorf(ErrPlan, "%s %q cannot be written into a shell script: %v", v.what, model.Printable(v.v), err)
+			return model.Errorf(ErrPlan, "%s %q cannot be written into a shell script: %v", v.what, show.Printable(v.v), err)
 		}
 	}
 	return nil
@@ -239,7 +240,7 @@ func (p *Plan) setupLines() []string {
 func commentBlock(lines []string) string {
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString("# " + yamlLineBreaks.Replace(model.Printable(l)) + "\n")
+		b.WriteString("# " + yamlLineBreaks.Replace(show.Printable(l)) + "\n")
 	}
 	return b.String()
 }

@@ -1,8 +1,8 @@
 package launch
 
 import (
-	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Launch returns the plan as the config file's [launch] section
@@ -15,7 +15,7 @@ func (p *Plan) Launch() (*config.Launch, error) {
 	}
 	notes := p.headerLines()
 	for i, n := range notes {
-		notes[i] = yamlLineBreaks.Replace(model.Printable(n)) // as commentBlock
+		notes[i] = yamlLineBreaks.Replace(show.Printable(n)) // as commentBlock
 	}
 	return &config.Launch{
 		Notes:    notes,

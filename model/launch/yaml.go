@@ -5,9 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/model/show"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/gpuplan/gpuplan/model"
 )
 
 // YAML is built as yaml.Node trees so keys keep a readable order and
@@ -52,7 +51,7 @@ func str(s string) *yaml.Node {
 		// it picks a block for multi-line text by itself: quoted, a tab
 		// is \t.
 		n.Style = yaml.DoubleQuotedStyle
-	case !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && model.Unprintable(r) }):
+	case !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && show.Unprintable(r) }):
 		n.Style = yaml.LiteralStyle
 	}
 	return n
