@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
 	"github.com/gpuplan/gpuplan/model/show"
 )
 
@@ -46,7 +47,7 @@ func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 		}
 		if o == nil || o.Instance == nil || o.GPU == nil || max(o.Instances, 1) != p.Nodes ||
 			o.Instance.GPUCount != p.GPUsPerInstance || o.GPUs != p.GPUs() || o.Pricing != p.Pricing ||
-			Advise(o.GPU).Wheel != p.Wheel || !skyPilotCloud(o.Instance.Provider) {
+			stack.Advise(o.GPU).Wheel != p.Wheel || !skyPilotCloud(o.Instance.Provider) {
 			continue
 		}
 		typ := ProviderInstanceType(o.Instance.Provider, o.Instance.Type)

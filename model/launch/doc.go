@@ -5,8 +5,9 @@
 // [launch] section of gpuplan's TOML; and for a serving plan
 // (serve.Plan, NewServe) a vllm serve line, its docker run, a SkyServe
 // service YAML, a Kubernetes Deployment and Service, and a [serve]
-// section. It also advises the software stack for the GPU: the CUDA toolkit and driver it needs, the
-// PyTorch wheel to install, the NGC image to run, bf16 and fp8.
+// section. The software stack those files install for the GPU (CUDA
+// toolkit and driver, PyTorch wheel, NGC image, bf16 and fp8) is
+// model/launch/stack's advice.
 //
 // Build a Plan with NewPlan from a model.Workload and a model.Offer that
 // model.Recommend returned, then call Render with a Format. It imports

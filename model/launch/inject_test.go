@@ -18,6 +18,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
 )
 
 // The injection fuzz tests put one string (as a catalog, a config.json or
@@ -63,7 +64,7 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 		Strategy: model.FSDP, Precision: model.AMPBF16, MicroBatch: 2, GradAccum: 4,
 		Script: "train.py", ScriptArgs: []string{"--bf16", "--run_name", "r"},
 		DiskGB: 200, Image: "nvcr.io/nvidia/pytorch:25.12-py3", Wheel: "cu130", Port: DefaultPort,
-		Stack:   Advise(gpu),
+		Stack:   stack.Advise(gpu),
 		ModelID: s, Dataset: s, Bucket: s, OutputDir: s, CatalogType: s, K8sKind: KindTrainJob,
 	}
 	p.Stack.Reason = s
@@ -91,7 +92,7 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 	}
 	if shape&(16|32) == 32 { // PyTorchJob shapes without EFA run on AMD GPUs, with a ROCm image and wheel
 		p.GPU.Vendor, p.GPU.ComputeCapability = "amd", ""
-		p.Stack = Advise(p.GPU)
+		p.Stack = stack.Advise(p.GPU)
 		p.Stack.Reason = s
 		p.Image, p.Wheel = "rocm/pytorch:latest", "rocm6.4"
 	}
@@ -432,7 +433,7 @@ func FuzzYAMLInjection(f *testing.F) {
 			t.Fatalf("checkpoint bucket mount: %+v\n%s", task.FileMounts, sky)
 		}
 		setup := parseScript(t, task.Setup, syntax.LangBash)
-		if len(setup) < 2 || !reflect.DeepEqual(setup[1].argv, []string{"pip", "install", "torch", "--index-url", IndexURL(p.Wheel)}) {
+		if len(setup) < 2 || !reflect.DeepEqual(setup[1].argv, []string{"pip", "install", "torch", "--index-url", stack.IndexURL(p.Wheel)}) {
 			t.Fatalf("SkyPilot setup:\n%s", task.Setup)
 		}
 		run := parseScript(t, task.Run, syntax.LangBash)

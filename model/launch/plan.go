@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
 )
 
 // DefaultPort is torchrun's master port and our rendezvous port.
@@ -161,7 +162,7 @@ type Plan struct {
 	Candidates []Candidate // SkyPilot failover candidates after the plan's own offer
 	K8sKind    string      // KindTrainJob or KindPyTorchJob for several nodes
 
-	Stack Stack
+	Stack stack.Stack
 
 	// Estimate is the offer's estimate the plan launches: the shape and
 	// figures the probe script builds and compares with (Probe).
@@ -178,7 +179,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if o == nil || o.Instance == nil || o.GPU == nil || o.Estimate == nil {
 		return nil, model.Errorf(ErrPlan, "the offer has no instance, GPU or estimate")
 	}
-	if err := CheckWheel(opt.Wheel); err != nil { // wheel.go
+	if err := stack.CheckWheel(opt.Wheel); err != nil { // wheel.go
 		return nil, model.Errorf(ErrPlan, "wheel %v", err)
 	}
 	w.Defaults()
@@ -236,7 +237,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		Image:              opt.Image,
 		Wheel:              opt.Wheel,
 		Port:               opt.Port,
-		Stack:              Advise(o.GPU),
+		Stack:              stack.Advise(o.GPU),
 		ModelID:            opt.ModelID,
 		Dataset:            opt.Dataset,
 		Bucket:             opt.Bucket,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
 	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/model/show"
 )
@@ -125,7 +126,7 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		Provider: o.Instance.Provider, InstanceType: ProviderInstanceType(o.Instance.Provider, o.Instance.Type),
 		CatalogType: o.Instance.Type, Region: opt.Region, Pricing: opt.Pricing,
 		Accelerator: accel, GPUsPerInstance: o.GPUsPerNode, HostVCPUs: o.Instance.VCPUs, HostMemoryGiB: o.Instance.MemoryGiB, CPUArch: o.Instance.CPUArch,
-		LastCUDA:   Advise(o.GPU).LastCUDA,
+		LastCUDA:   stack.Advise(o.GPU).LastCUDA,
 		USDPerHour: sp.USDPerHour,
 		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
 		Serving: sp.Serving, Image: opt.Image,

@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
 	"github.com/gpuplan/gpuplan/model/show"
 )
 
@@ -70,7 +71,7 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	}
 	setup := []string{
 		"set -e",
-		fmt.Sprintf("pip install torch --index-url %s  # %s", shellQuote(IndexURL(p.Wheel)), show.Printable(p.wheelComment())),
+		fmt.Sprintf("pip install torch --index-url %s  # %s", shellQuote(stack.IndexURL(p.Wheel)), show.Printable(p.wheelComment())),
 	}
 	setup = append(setup, p.setupLines()...)
 	if ds := p.DeepSpeedConfig(); ds != nil {

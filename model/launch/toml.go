@@ -2,6 +2,7 @@ package launch
 
 import (
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
 	"github.com/gpuplan/gpuplan/model/show"
 )
 
@@ -27,7 +28,7 @@ func (p *Plan) Launch() (*config.Launch, error) {
 		Image: p.Image, TorchWheel: p.Wheel, Port: p.Port,
 		Stack: config.LaunchStack{
 			ComputeCapability: p.Stack.ComputeCapability, Arch: p.Stack.Arch, Supported: p.Stack.Supported,
-			MinCUDA: p.Stack.MinCUDA, LastCUDA: p.Stack.LastCUDA, TorchIndexURL: IndexURL(p.Wheel),
+			MinCUDA: p.Stack.MinCUDA, LastCUDA: p.Stack.LastCUDA, TorchIndexURL: stack.IndexURL(p.Wheel),
 			MinDriver: p.Stack.MinDriver, BF16: p.Stack.BF16, FP8: p.Stack.FP8,
 		},
 	}, nil
