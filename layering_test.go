@@ -28,8 +28,9 @@ var modelImports = map[string][]string{
 	"model/plan":               {"model", "model/config", "model/serve", "model/show"},
 	"model/decide":             {"model", "model/show"},
 	"model/probe":              {"model", "model/serve", "model/show"},
-	"model/launch":             {"model", "model/config", "model/serve", "model/probe", "model/show", "model/launch/stack"},
+	"model/launch":             {"model", "model/config", "model/serve", "model/probe", "model/show", "model/launch/stack", "model/launch/cloud"},
 	"model/launch/stack":       {"model"},
+	"model/launch/cloud":       {"model"},
 	"model/internal/modeltest": {"model"},
 	"model/market/markettest":  {"model"},
 }

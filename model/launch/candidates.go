@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
 	"github.com/gpuplan/gpuplan/model/show"
 )
@@ -51,16 +52,16 @@ func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 			continue
 		}
 		typ := ProviderInstanceType(o.Instance.Provider, o.Instance.Type)
-		accel, _ := instanceAccelerator(o.Instance, o.GPU)
+		accel, _ := cloud.InstanceAccelerator(o.Instance, o.GPU)
 		k := key{o.Instance.Provider, o.Region, typ}
-		if seen[k] || SkyPilotRefuses(o.Instance.Provider, typ, accel, o.Instance.GPUCount) != "" {
+		if seen[k] || cloud.SkyPilotRefuses(o.Instance.Provider, typ, accel, o.Instance.GPUCount) != "" {
 			continue
 		}
 		seen[k] = true
 		out = append(out, Candidate{
 			Provider: o.Instance.Provider, Region: o.Region, InstanceType: typ, Accelerator: accel,
-			GPUsPerInstance: o.Instance.GPUCount, SkyPilotGPUs: SkyPilotGPUCount(o.Instance.Provider, typ, o.Instance.GPUCount),
-			NetworkTier: NetworkFor(o.Instance.Provider, typ, p.Nodes).Tier,
+			GPUsPerInstance: o.Instance.GPUCount, SkyPilotGPUs: cloud.SkyPilotGPUCount(o.Instance.Provider, typ, o.Instance.GPUCount),
+			NetworkTier: cloud.NetworkFor(o.Instance.Provider, typ, p.Nodes).Tier,
 			USDPerHour:  o.USDPerHour,
 		})
 	}

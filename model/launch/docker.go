@@ -81,7 +81,7 @@ func (p *Plan) Docker() ([]byte, error) {
 		for i := range p.Network.EFA {
 			words = append(words, fmt.Sprintf("--device /dev/infiniband/uverbs%d", i))
 		}
-		for _, e := range p.Network.env() {
+		for _, e := range p.Network.Env() {
 			words = append(words, "-e "+e[0]+"="+shellQuote(e[1]))
 		}
 	}

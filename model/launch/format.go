@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
 )
 
 // Format is an export format, spelled as on the command line.
@@ -120,7 +121,7 @@ func (p *Plan) NoteMessages() []model.Message {
 	case p.Network.EFA > 0:
 		out = append(out, model.Msg("%d EFA devices per node carry NCCL between nodes (FI_PROVIDER=efa)", p.Network.EFA))
 	case p.Network.InfiniBand:
-		out = append(out, model.Msg("InfiniBand between nodes: on Kubernetes through the RDMA shared device plugin (%s)", RDMAResource))
+		out = append(out, model.Msg("InfiniBand between nodes: on Kubernetes through the RDMA shared device plugin (%s)", cloud.RDMAResource))
 	case p.Nodes > 1 && p.Network.Tier == "":
 		out = append(out, model.Msg("no fast fabric known for %s %s: NCCL may fall back to TCP between nodes", p.Provider, p.InstanceType))
 	}

@@ -18,6 +18,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
 )
 
@@ -82,7 +83,7 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 		p.Task, p.LoRARank, p.LoRATargets = model.TaskQLoRA, 16, []string{s}
 	}
 	if shape&16 != 0 {
-		p.Network = Network{Tier: "best", EFA: 4}
+		p.Network = cloud.Network{Tier: "best", EFA: 4}
 	}
 	if shape&32 != 0 {
 		p.K8sKind = KindPyTorchJob
@@ -283,7 +284,7 @@ func FuzzScriptInjection(f *testing.F) {
 		}
 		dockerWant := slices.Clone(want) // docker passes HF_HOME with -e
 		want = append(want, []string{"export", "HF_HOME=/HOME/.cache/huggingface"})
-		for _, e := range p.Network.env() {
+		for _, e := range p.Network.Env() {
 			want = append(want, []string{"export", e[0] + "=" + e[1]})
 		}
 		if p.ZeRO() > 0 {
@@ -311,7 +312,7 @@ func FuzzScriptInjection(f *testing.F) {
 			for i := range p.Network.EFA {
 				dockerArgv = append(dockerArgv, "--device", "/dev/infiniband/uverbs"+itoa(i))
 			}
-			for _, e := range p.Network.env() {
+			for _, e := range p.Network.Env() {
 				dockerArgv = append(dockerArgv, "-e", e[0]+"="+e[1])
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
 )
 
@@ -158,9 +159,9 @@ type Plan struct {
 	Bucket    string // checkpoint bucket for spot (SkyPilot)
 	OutputDir string // where the script writes checkpoints: CheckpointDir/<name> on spot, "outputs" otherwise
 
-	Network    Network     // inter-node fabric, for several nodes
-	Candidates []Candidate // SkyPilot failover candidates after the plan's own offer
-	K8sKind    string      // KindTrainJob or KindPyTorchJob for several nodes
+	Network    cloud.Network // inter-node fabric, for several nodes
+	Candidates []Candidate   // SkyPilot failover candidates after the plan's own offer
+	K8sKind    string        // KindTrainJob or KindPyTorchJob for several nodes
 
 	Stack stack.Stack
 
@@ -191,7 +192,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		return nil, model.Errorf(ErrPlan, "%d GPUs do not split evenly over %d nodes of %s; ask for a multiple of %d GPUs",
 			o.GPUs, nodes, o.Instance.Type, nodes)
 	}
-	accel, guessed := instanceAccelerator(o.Instance, o.GPU)
+	accel, guessed := cloud.InstanceAccelerator(o.Instance, o.GPU)
 	var priceFrom, priceSource, priceAsOf string
 	if source, origin := o.Provenance(); model.FromOverlay(origin) {
 		priceFrom, priceSource, priceAsOf = origin, source, o.PriceAsOf()
@@ -268,7 +269,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	default:
 		return nil, model.Errorf(ErrPlan, "Kubernetes kind %q: want %s or %s", p.K8sKind, KindTrainJob, KindPyTorchJob)
 	}
-	p.Network = NetworkFor(p.Provider, p.InstanceType, p.Nodes)
+	p.Network = cloud.NetworkFor(p.Provider, p.InstanceType, p.Nodes)
 	if p.Script == "" {
 		p.Module, p.NoEntry = entryPoint(ew)
 	}

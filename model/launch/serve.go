@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
 	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/model/show"
@@ -120,7 +121,7 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		return nil, model.Errorf(ErrPlan, "one replica needs %d GPUs (TP %d × PP %d), more than the %d of one %s; a replica across nodes needs a Ray cluster, which gpuplan does not write",
 			perReplica, sp.TP, sp.PP, o.GPUsPerNode, o.Instance.Type)
 	}
-	accel, _ := instanceAccelerator(o.Instance, o.GPU)
+	accel, _ := cloud.InstanceAccelerator(o.Instance, o.GPU)
 	s := &Serve{
 		Name: opt.Name, Model: modelName(a), ModelID: opt.ModelID,
 		Provider: o.Instance.Provider, InstanceType: ProviderInstanceType(o.Instance.Provider, o.Instance.Type),
@@ -357,12 +358,12 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 	if err := notSkyPilotCloud(s.Provider); err != nil {
 		return nil, err
 	}
-	if why := SkyPilotRefuses(s.Provider, s.InstanceType, s.Accelerator, s.GPUsPerInstance); why != "" {
+	if why := cloud.SkyPilotRefuses(s.Provider, s.InstanceType, s.Accelerator, s.GPUsPerInstance); why != "" {
 		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
 	}
 	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
 	var accel *yaml.Node // none where SkyPilot's catalog counts the GPUs otherwise (SkyPilotGPUCount); vllm's -tp is the plan's
-	if SkyPilotGPUCount(s.Provider, s.InstanceType, s.GPUsPerInstance) == s.GPUsPerInstance {
+	if cloud.SkyPilotGPUCount(s.Provider, s.InstanceType, s.GPUsPerInstance) == s.GPUsPerInstance {
 		accel = str(fmt.Sprintf("%s:%d", s.Accelerator, s.GPUsPerInstance))
 	}
 	doc := mapping(

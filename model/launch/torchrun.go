@@ -41,7 +41,7 @@ func (p *Plan) Torchrun() ([]byte, error) {
 		b.WriteString(`: "${HEAD_IP:?set HEAD_IP to the address of the rendezvous node}"` + "\n")
 	}
 	b.WriteString(hfHomeExport + "\n")
-	for _, e := range p.Network.env() {
+	for _, e := range p.Network.Env() {
 		b.WriteString("export " + e[0] + "=" + shellQuote(e[1]) + "\n")
 	}
 	if ds := p.DeepSpeedConfig(); ds != nil {
