@@ -10,8 +10,12 @@
 // model/launch/stack's advice.
 //
 // Build a Plan with NewPlan from a model.Workload and a model.Offer that
-// model.Recommend returned, then call Render with a Format. It imports
-// model, model/config and model/serve only. Like package model it is plain
+// model.Recommend returned, then call Render with a Format; the probe
+// script (FormatProbe) is model/launch/probescript's, which builds on
+// this package. It imports model, model/show, model/config, model/serve
+// and the two packages below it, model/launch/stack and
+// model/launch/cloud (the providers' accelerator names and networks).
+// Like package model it is plain
 // Go: no files, no network, no terminal. YAML is
 // generated with a YAML library (never string templates), so the SkyPilot
 // and Kubernetes output always parses.

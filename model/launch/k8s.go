@@ -99,7 +99,7 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		))
 		args = p.argsWithConfig(configDir + "/" + DeepSpeedFile)
 	}
-	header := append(p.headerLines(), p.imageComment())
+	header := append(p.HeaderLines(), p.imageComment())
 	if p.Script != "" {
 		header = append(header, "the image must hold the script in "+workDir+": build one FROM "+p.Image+" with your code, or pass yours with --image")
 	}

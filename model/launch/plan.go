@@ -166,7 +166,7 @@ type Plan struct {
 	Stack stack.Stack
 
 	// Estimate is the offer's estimate the plan launches: the shape and
-	// figures the probe script builds and compares with (Probe).
+	// figures the probe script builds and compares with (probescript.Train).
 	Estimate *model.Estimate
 }
 
@@ -202,7 +202,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		PriceSource:        priceSource,
 		PriceAsOf:          priceAsOf,
 		Name:               opt.Name,
-		Model:              modelName(&w.Model),
+		Model:              ModelName(&w.Model),
 		Task:               ew.Task,
 		Provider:           o.Instance.Provider,
 		InstanceType:       ProviderInstanceType(o.Instance.Provider, o.Instance.Type),
@@ -224,7 +224,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		MicroBatch:         ew.MicroBatch,
 		GradAccum:          ew.GradAccum,
 		Epochs:             ew.Epochs,
-		MaxLength:          textLength(ew),
+		MaxLength:          TextLength(ew),
 		Checkpointing:      ew.Ckpt(),
 		Loss:               lmLoss(ew),
 		Optimizer:          ew.Optimizer,
@@ -350,7 +350,7 @@ const DeepSpeedFile = "ds_config.json"
 //     QLoRA (bfloat16, or float16 for an fp16 precision; for QLoRA it is
 //     also bnb_4bit_compute_dtype and the dtype of the parts not
 //     quantized), the 16-bit weights of a pure bf16/fp16 recipe, float32
-//     for mixed precision (fp32 master weights) and fp32/tf32 (loadDtype);
+//     for mixed precision (fp32 master weights) and fp32/tf32 (LoadDtype);
 //   - --loss_type for a decoder LM (SFTConfig.loss_type: unset means
 //     "chunked_nll", which never builds the full logits): the estimate's
 //     hf-fp32 loss is TRL's "nll" (the model's own loss, transformers
@@ -381,7 +381,7 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	case p.ZeRO() > 0:
 		a = append(a, "--deepspeed", deepspeedPath)
 	}
-	a = append(a, "--gradient_checkpointing", strconv.FormatBool(p.Checkpointing), "--dtype", p.loadDtype())
+	a = append(a, "--gradient_checkpointing", strconv.FormatBool(p.Checkpointing), "--dtype", p.LoadDtype())
 	if lt := trlLossType(p.Loss); lt != "" {
 		a = append(a, "--loss_type", lt)
 	}
@@ -414,9 +414,9 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 		"--gradient_accumulation_steps", fmt.Sprint(p.GradAccum))
 }
 
-// loadDtype is the dtype the estimate sized the weights in, spelled as
+// LoadDtype is the dtype the estimate sized the weights in, spelled as
 // TRL's --dtype takes it (see derivedArgs).
-func (p *Plan) loadDtype() string {
+func (p *Plan) LoadDtype() string {
 	half := "bfloat16"
 	if p.Precision == model.AMPFP16 || p.Precision == model.FP16 {
 		half = "float16"
@@ -451,9 +451,9 @@ func trlLossType(l model.Loss) string {
 	return ""
 }
 
-// textLength is the tokens per sample of a text model's training job, 0
+// TextLength is the tokens per sample of a text model's training job, 0
 // for models that take images (their script sizes inputs itself).
-func textLength(w *model.Workload) int {
+func TextLength(w *model.Workload) int {
 	if w.Model.Family.Vision() {
 		return 0
 	}
@@ -559,7 +559,7 @@ func ProviderInstanceType(provider, catalogType string) string {
 	return catalogType
 }
 
-func modelName(a *model.Architecture) string {
+func ModelName(a *model.Architecture) string {
 	switch {
 	case a.Name != "":
 		return a.Name

@@ -90,7 +90,7 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 		fmt.Sprintf(`MASTER_ADDR=$(echo "%s" | head -n1)`, skyNodeIPs),
 		continued(p.torchrunWords(rendezvous{nnodes: skyNumNodes, nproc: nproc, nodeRank: skyNodeRank, master: "$MASTER_ADDR"}, p.ScriptArgs), "  "),
 	}
-	header := p.headerLines()
+	header := p.HeaderLines()
 	if p.Spot() {
 		header = append(header,
 			"spot: launch with `sky jobs launch --secret HF_TOKEN <this file>`; the managed job is relaunched after a preemption (job_recovery)",

@@ -11,12 +11,12 @@ import (
 //
 // The error wraps ErrPlan when a value is not UTF-8 text.
 func (p *Plan) Launch() (*config.Launch, error) {
-	if err := p.checkText(); err != nil {
+	if err := p.CheckText(); err != nil {
 		return nil, err
 	}
-	notes := p.headerLines()
+	notes := p.HeaderLines()
 	for i, n := range notes {
-		notes[i] = yamlLineBreaks.Replace(show.Printable(n)) // as commentBlock
+		notes[i] = yamlLineBreaks.Replace(show.Printable(n)) // as CommentBlock
 	}
 	return &config.Launch{
 		Notes:    notes,

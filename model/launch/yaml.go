@@ -82,7 +82,7 @@ func boolean(b bool) *yaml.Node {
 // and the comment lines at the top of the first.
 func encodeYAML(comment []string, docs ...*yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
-	buf.WriteString(commentBlock(comment))
+	buf.WriteString(CommentBlock(comment))
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	for _, d := range docs {

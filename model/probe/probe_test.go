@@ -17,7 +17,7 @@ import (
 )
 
 // The testdata results are written by hand in the probe script's format
-// (model/launch/probe.py emit): the keys are the script's, the figures are
+// (model/launch/probescript/probe.py emit): the keys are the script's, the figures are
 // made up for the tests and measure nothing.
 
 func read(t testing.TB, name string) []byte {

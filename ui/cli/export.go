@@ -291,7 +291,7 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 	if ef.format == launch.FormatTOML {
 		l, err = plan.Launch()
 	} else {
-		out, err = plan.Render(ef.format)
+		out, err = renderPlan(plan, ef.format)
 	}
 	if l != nil {
 		// The whole configuration, so `gpuplan --config` reopens it, with
