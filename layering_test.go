@@ -17,10 +17,11 @@ import (
 // and serve; plans
 // on model, the configuration file and serve (a service phase is priced
 // by the serving ranking, as recommend ranks it); launch files on model,
-// config and serve, with the software stack (launch/stack) and the
-// providers' instance facts (launch/cloud) below them and the probe
-// script (launch/probescript) above. A package missing here fails the
-// test, so a new one states its place.
+// config and serve, with the software stack (launch/stack), the
+// providers' instance facts (launch/cloud) and the DeepSpeed config
+// (launch/deepspeed) below them and the probe script
+// (launch/probescript) above. A package missing here fails the test, so
+// a new one states its place.
 var modelImports = map[string][]string{
 	"model":                    {},
 	"model/show":               {},
@@ -30,9 +31,10 @@ var modelImports = map[string][]string{
 	"model/plan":               {"model", "model/config", "model/serve", "model/show"},
 	"model/decide":             {"model", "model/show"},
 	"model/probe":              {"model", "model/serve", "model/show"},
-	"model/launch":             {"model", "model/config", "model/serve", "model/show", "model/launch/stack", "model/launch/cloud"},
+	"model/launch":             {"model", "model/config", "model/serve", "model/show", "model/launch/stack", "model/launch/cloud", "model/launch/deepspeed"},
 	"model/launch/stack":       {"model"},
 	"model/launch/cloud":       {"model"},
+	"model/launch/deepspeed":   {"model"},
 	"model/launch/probescript": {"model", "model/launch", "model/probe", "model/show"},
 	"model/internal/modeltest": {"model"},
 	"model/market/markettest":  {"model"},

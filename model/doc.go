@@ -29,10 +29,11 @@
 //     estimate, kept as calibration cases; imports model and serve.
 //   - model/launch: the files that launch one offer (SkyPilot, torchrun,
 //     vllm, docker, Kubernetes, DeepSpeed); imports model, config, serve
-//     and its two leaves: model/launch/stack (the CUDA, driver, PyTorch
-//     wheel and image a GPU needs) and model/launch/cloud (providers'
-//     accelerator names and networks). model/launch/probescript writes
-//     the probe script from a launch plan; it imports launch and probe.
+//     and its leaves: model/launch/stack (the CUDA, driver, PyTorch wheel
+//     and image a GPU needs), model/launch/cloud (providers' accelerator
+//     names and networks) and model/launch/deepspeed (ds_config.json).
+//     model/launch/probescript writes the probe script from a launch
+//     plan; it imports launch and probe.
 //
 // Nothing under model/ imports ui/ or data/, os or net.
 package model

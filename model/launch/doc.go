@@ -13,8 +13,9 @@
 // model.Recommend returned, then call Render with a Format; the probe
 // script (FormatProbe) is model/launch/probescript's, which builds on
 // this package. It imports model, model/show, model/config, model/serve
-// and the two packages below it, model/launch/stack and
-// model/launch/cloud (the providers' accelerator names and networks).
+// and the packages below it: model/launch/stack, model/launch/cloud (the
+// providers' accelerator names and networks) and model/launch/deepspeed
+// (ds_config.json).
 // Like package model it is plain
 // Go: no files, no network, no terminal. YAML is
 // generated with a YAML library (never string templates), so the SkyPilot

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch/cloud"
+	"github.com/gpuplan/gpuplan/model/launch/deepspeed"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
 )
 
@@ -310,6 +311,14 @@ func (p *Plan) ZeRO() int {
 
 // DeepSpeedFile is where the DeepSpeed config is written next to the script.
 const DeepSpeedFile = "ds_config.json"
+
+// DeepSpeedConfig returns the plan's DeepSpeed config (deepspeed.Config:
+// its ZeRO stage, precision, micro-batch, accumulation, GPUs and offload);
+// nil for strategies other than ZeRO.
+func (p *Plan) DeepSpeedConfig() []byte {
+	return deepspeed.Config(deepspeed.Settings{Stage: p.ZeRO(), MicroBatch: p.MicroBatch, GradAccum: p.GradAccum, GPUs: p.GPUs(),
+		Precision: p.Precision, OffloadOptimizer: p.OffloadOptimizer, OffloadParams: p.OffloadParams})
+}
 
 // derivedArgs are the script arguments the plan implies, spelled as Hugging
 // Face Trainer's TrainingArguments flags (the convention of the transformers
