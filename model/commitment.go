@@ -1,31 +1,5 @@
 package model
 
-// CommitmentPrices are one deployment's hourly prices, USD, in each pricing
-// mode; 0 means not offered. Reserved prices are on-demand less the
-// provider's published discount (discounts.toml), as Recommend prices them.
-type CommitmentPrices struct {
-	OnDemand, Spot, Reserved1y, Reserved3y float64
-}
-
-// CommitmentPricesFor returns the prices of one instance in one region, and
-// whether the region is listed; multiply by the instance count for a
-// multi-node deployment.
-func (c *Catalog) CommitmentPricesFor(in *Instance, region string) (CommitmentPrices, bool) {
-	for i := range in.Prices {
-		rp := &in.Prices[i]
-		if rp.Region != region {
-			continue
-		}
-		var p CommitmentPrices
-		p.OnDemand, _ = c.Price(in, rp, OnDemand, nil)
-		p.Spot, _ = c.Price(in, rp, Spot, nil)
-		p.Reserved1y, _ = c.Price(in, rp, Reserved1y, nil)
-		p.Reserved3y, _ = c.Price(in, rp, Reserved3y, nil)
-		return p, true
-	}
-	return CommitmentPrices{}, false
-}
-
 // TermMonths is the length of a reserved term in months: 12 or 36; 0 for
 // modes without a commitment.
 func TermMonths(p Pricing) int {

@@ -6,22 +6,6 @@ import (
 	"testing"
 )
 
-func TestCommitPricesFor(t *testing.T) {
-	cat := &Catalog{
-		Instances: []Instance{{Provider: "gcp", Type: "a2-highgpu-1g", Prices: []RegionPrice{{Region: "us-central1", OnDemandUSD: 4, SpotUSD: 1.6}}}},
-		Discounts: []Discount{{Provider: "gcp", Term: Reserved1y, Fraction: 0.37}, {Provider: "gcp", Term: Reserved3y, Fraction: 0.55}},
-	}
-	p, ok := cat.CommitmentPricesFor(&cat.Instances[0], "us-central1")
-	od, f1, f3 := 4.0, 0.37, 0.55 // variables: float64 arithmetic as price() does it, not exact constants
-	want := CommitmentPrices{OnDemand: od, Spot: 1.6, Reserved1y: od * (1 - f1), Reserved3y: od * (1 - f3)}
-	if !ok || p != want {
-		t.Errorf("CommitmentPricesFor = %+v, %v; want %+v", p, ok, want)
-	}
-	if _, ok := cat.CommitmentPricesFor(&cat.Instances[0], "europe-west4"); ok {
-		t.Error("CommitmentPricesFor an unlisted region reported ok")
-	}
-}
-
 // Trap (issue 17): --pricing reserved-1y priced a 5-minute job on a
 // year's reservation at $3.62. The job's bill is the commitment when the
 // term bills more than the job runs: hours × price, or term × 730 h ×

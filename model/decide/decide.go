@@ -61,7 +61,7 @@ type Decision struct {
 	// Commitment has one entry per term with a price; nil when there is
 	// none.
 	Commitment []BreakEven
-	Prices     model.CommitmentPrices // the whole deployment's prices in each mode
+	Prices     CommitmentPrices // the whole deployment's prices in each mode
 }
 
 // ForOffer computes o's decision: CommitmentPricesFor × o.Instances, then
@@ -70,7 +70,7 @@ type Decision struct {
 // job's expected cost per useful hour when there is one.
 func ForOffer(cat *model.Catalog, o *model.Offer, rate InterruptionRate, a SpotAssumptions, usedHoursPerMonth float64) Decision {
 	var d Decision
-	p, ok := cat.CommitmentPricesFor(o.Instance, o.Region)
+	p, ok := CommitmentPricesFor(cat, o.Instance, o.Region)
 	if !ok {
 		return d
 	}

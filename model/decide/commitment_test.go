@@ -7,10 +7,26 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
+func TestCommitPricesFor(t *testing.T) {
+	cat := &model.Catalog{
+		Instances: []model.Instance{{Provider: "gcp", Type: "a2-highgpu-1g", Prices: []model.RegionPrice{{Region: "us-central1", OnDemandUSD: 4, SpotUSD: 1.6}}}},
+		Discounts: []model.Discount{{Provider: "gcp", Term: model.Reserved1y, Fraction: 0.37}, {Provider: "gcp", Term: model.Reserved3y, Fraction: 0.55}},
+	}
+	p, ok := CommitmentPricesFor(cat, &cat.Instances[0], "us-central1")
+	od, f1, f3 := 4.0, 0.37, 0.55 // variables: float64 arithmetic as price() does it, not exact constants
+	want := CommitmentPrices{OnDemand: od, Spot: 1.6, Reserved1y: od * (1 - f1), Reserved3y: od * (1 - f3)}
+	if !ok || p != want {
+		t.Errorf("CommitmentPricesFor = %+v, %v; want %+v", p, ok, want)
+	}
+	if _, ok := CommitmentPricesFor(cat, &cat.Instances[0], "europe-west4"); ok {
+		t.Error("CommitmentPricesFor an unlisted region reported ok")
+	}
+}
+
 func TestCommitmentBreakEven(t *testing.T) {
 	// On demand $4/h, spot $1.60/h, 1 year at 37% off ($2.52/h), 3 years
 	// at 55% off ($1.80/h): the GCP discounts in discounts.toml.
-	p := model.CommitmentPrices{OnDemand: 4, Spot: 1.6, Reserved1y: 4 * (1 - 0.37), Reserved3y: 4 * (1 - 0.55)}
+	p := CommitmentPrices{OnDemand: 4, Spot: 1.6, Reserved1y: 4 * (1 - 0.37), Reserved3y: 4 * (1 - 0.55)}
 	tests := []struct {
 		name                  string
 		used                  float64
@@ -53,7 +69,7 @@ func TestCommitmentBreakEven(t *testing.T) {
 		}
 	}
 	// Spot at $3/h: 1y beats it above 1839.6/3 = 613.2 h.
-	got, _ := CommitmentBreakEven(model.CommitmentPrices{OnDemand: 4, Spot: 3, Reserved1y: 2.52}, 700)
+	got, _ := CommitmentBreakEven(CommitmentPrices{OnDemand: 4, Spot: 3, Reserved1y: 2.52}, 700)
 	if len(got) != 1 || !near(got[0].VsSpotHoursPerMonth, 613.2, 1e-12) || !got[0].BeatsSpot {
 		t.Errorf("1y vs $3 spot at 700 h: %+v, want break-even 613.2 h and beating spot", got)
 	}

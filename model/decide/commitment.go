@@ -6,6 +6,32 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 )
 
+// CommitmentPrices are one deployment's hourly prices, USD, in each pricing
+// mode; 0 means not offered. Reserved prices are on-demand less the
+// provider's published discount (discounts.toml), as Recommend prices them.
+type CommitmentPrices struct {
+	OnDemand, Spot, Reserved1y, Reserved3y float64
+}
+
+// CommitmentPricesFor returns the prices of one instance in one region, and
+// whether the region is listed; multiply by the instance count for a
+// multi-node deployment.
+func CommitmentPricesFor(c *model.Catalog, in *model.Instance, region string) (CommitmentPrices, bool) {
+	for i := range in.Prices {
+		rp := &in.Prices[i]
+		if rp.Region != region {
+			continue
+		}
+		var p CommitmentPrices
+		p.OnDemand, _ = c.Price(in, rp, model.OnDemand, nil)
+		p.Spot, _ = c.Price(in, rp, model.Spot, nil)
+		p.Reserved1y, _ = c.Price(in, rp, model.Reserved1y, nil)
+		p.Reserved3y, _ = c.Price(in, rp, model.Reserved3y, nil)
+		return p, true
+	}
+	return CommitmentPrices{}, false
+}
+
 // BreakEven says when a commitment pays: a commitment is billed for every
 // hour of the term (HoursPerMonth a month) whether used or not, so against
 // a pay-as-you-go price p it wins above c·730/p used hours a month, where c
@@ -37,7 +63,7 @@ type BreakEven struct {
 // spotUSDPerHour may be the spot price or, better, a spot job's expected
 // cost per useful hour (SpotEstimate.ExpectedUSD / JobHours), so that
 // interruptions are counted.
-func CommitmentBreakEven(p model.CommitmentPrices, usedHoursPerMonth float64) ([]BreakEven, error) {
+func CommitmentBreakEven(p CommitmentPrices, usedHoursPerMonth float64) ([]BreakEven, error) {
 	if !(usedHoursPerMonth > 0) || usedHoursPerMonth > model.HoursPerMonth {
 		return nil, model.Errorf(ErrInvalidSpot, "hours of use per month must be in (0, %d], got %g", model.HoursPerMonth, usedHoursPerMonth)
 	}
