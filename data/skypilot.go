@@ -19,6 +19,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Column names of a SkyPilot catalog vms.csv (schema v6–v8). Their order
@@ -1062,7 +1063,7 @@ func (p *parser) finishRegions(t *typeRun, typ string) int {
 			if spot <= od*spotTolerance {
 				spot = od
 			} else {
-				p.warn.add(t.line, "spot>od:"+typ, model.Msg("%s in %s: spot %s above on-demand %s; spot dropped", typ, p.strs[rp.region], model.USDPerHour(spot), model.USDPerHour(od)))
+				p.warn.add(t.line, "spot>od:"+typ, model.Msg("%s in %s: spot %s above on-demand %s; spot dropped", typ, p.strs[rp.region], show.USDPerHour(spot), show.USDPerHour(od)))
 				spot = 0
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // MaxPhases bounds a plan file's phases: a plan is a handful of steps;
@@ -126,8 +127,8 @@ func planText(key, s string, required bool) error {
 	if err := config.CheckText(key, s, required); err != nil {
 		return err
 	}
-	if strings.ContainsFunc(s, model.Unprintable) {
-		return config.Errorf(key, "%q has control characters", model.Printable(s))
+	if strings.ContainsFunc(s, show.Unprintable) {
+		return config.Errorf(key, "%q has control characters", show.Printable(s))
 	}
 	return nil
 }

@@ -11,13 +11,13 @@ import (
 	"github.com/mtibben/confusables"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
-// Invisible is model.Invisible: a rune that shows nothing or changes how
+// Invisible is show.Invisible: a rune that shows nothing or changes how
 // its neighbours show, which plan text refuses.
-func Invisible(r rune) bool { return model.Invisible(r) }
+func Invisible(r rune) bool { return show.Invisible(r) }
 
 // NameKey is what two phase names are compared by: the name in
 // Unicode normalisation form NFKC (full-width "ｔｒａｉｎ" and "train",

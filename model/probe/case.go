@@ -11,6 +11,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Case is one calibration case in the suite's format
@@ -183,7 +184,7 @@ func slug(s string) string {
 func (s *Suite) Encode(header []string) ([]byte, error) {
 	var b strings.Builder
 	for _, h := range header {
-		b.WriteString("# " + model.Printable(h) + "\n")
+		b.WriteString("# " + show.Printable(h) + "\n")
 	}
 	if len(header) > 0 {
 		b.WriteString("\n")
@@ -212,7 +213,7 @@ func (s *Suite) Check() error {
 	for i := range s.Case {
 		c := &s.Case[i]
 		if err := c.check(); err != nil {
-			return model.Msg("case %s: %v", model.Printable(c.ID), err)
+			return model.Msg("case %s: %v", show.Printable(c.ID), err)
 		}
 	}
 	return nil
@@ -236,7 +237,7 @@ func (c *Case) check() error {
 	case "memory/allocated", "memory/nvidia-smi", "time/samples_per_second", "time/tokens_per_second", "time/gpu_hours":
 	default:
 		return model.Msg("kind %q with quantity %q: the suite has memory allocated or nvidia-smi, time samples_per_second, tokens_per_second or gpu_hours",
-			model.Printable(c.Kind), model.Printable(c.Quantity))
+			show.Printable(c.Kind), show.Printable(c.Quantity))
 	}
 	for _, f := range []struct {
 		k   string

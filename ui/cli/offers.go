@@ -293,16 +293,16 @@ func marketplacesIn(cat *model.Catalog) []string {
 }
 
 // catalogProvenance says where cat's prices came from.
-func catalogProvenance(env *Env, cat *model.Catalog) model.Provenance {
+func catalogProvenance(env *Env, cat *model.Catalog) market.Provenance {
 	dir := ""
 	if env.UpdateDir != nil {
 		dir, _ = env.UpdateDir()
 	}
-	return model.CatalogProvenance(cat, dir)
+	return market.CatalogProvenance(cat, dir)
 }
 
-// staleNote prints, once on stderr, that prices are past model.StaleAfter.
-func staleNote(env *Env, p model.Provenance) {
+// staleNote prints, once on stderr, that prices are past market.StaleAfter.
+func staleNote(env *Env, p market.Provenance) {
 	now := time.Now
 	if env.Now != nil {
 		now = env.Now
@@ -314,7 +314,7 @@ func staleNote(env *Env, p model.Provenance) {
 
 // priceNote is the configurator header's word on the prices besides the
 // catalog date: how many overlays and catalog update files changed them,
-// and, past model.StaleAfter, the command that refreshes them.
+// and, past market.StaleAfter, the command that refreshes them.
 func priceNote(env *Env, cat *model.Catalog) string {
 	p := catalogProvenance(env, cat)
 	var parts []string

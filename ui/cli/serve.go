@@ -329,7 +329,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if err != nil {
 		return true, usage(err)
 	}
-	out, err := srv.Render(ef.format)
+	out, err := renderServe(srv, ef.format)
 	if err != nil {
 		return true, usage(model.Msg("--format %s: %v", ef.format, err))
 	}

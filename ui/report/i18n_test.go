@@ -233,7 +233,7 @@ func renderCatalogs(t *testing.T, p *i18n.Printer) string {
 			t.Fatal(err)
 		}
 		m := MarketJSON{MarketListJSON: NewMarketListJSON(&res), NeedsRate: NeedsRate(cat, nil, nil),
-			Prices: NewProvenanceJSON(model.CatalogProvenance(cat, ""))}
+			Prices: NewProvenanceJSON(market.CatalogProvenance(cat, ""))}
 		m.USDCNY = &rate
 		m.NeedsRate = append(m.NeedsRate, NeedsRateJSON{Provider: "aliyun", InstanceType: "ecs.gn7i-c8g1.2xlarge", Currency: "CNY"})
 		if err := WriteMarket(&b, r, &res, m); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -297,7 +298,7 @@ func USD(v float64) string {
 	case math.IsNaN(v) || v < 0:
 		return "—"
 	case v > 0 && v < 0.005:
-		return "$" + model.SmallUSD(v)
+		return "$" + show.SmallUSD(v)
 	case v < 100:
 		return fmt.Sprintf("$%.2f", v)
 	case v < 1e6:
@@ -309,9 +310,9 @@ func USD(v float64) string {
 }
 
 // USDPerHour formats an hourly price by one rule for a whole column
-// (model.USDPerHour): "$1.01", "$1,113.59", "$0.3785", "$0.0000010"; "—"
+// (show.USDPerHour): "$1.01", "$1,113.59", "$0.3785", "$0.0000010"; "—"
 // when unknown (0 or less).
-func USDPerHour(v float64) string { return model.USDPerHour(v) }
+func USDPerHour(v float64) string { return show.USDPerHour(v) }
 
 // segmentNames label the bar's segments, in Memory order.
 var segmentNames = [6]string{"weights", "gradients", "optimizer states", "activations", "KV cache", "overhead"}

@@ -16,6 +16,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/model/show"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -181,7 +182,7 @@ func (v *planView) commit() tea.Cmd {
 	case p.Name == "":
 		v.err = v.lang.T("give the phase a name, such as fine-tune or serve")
 		return nil
-	case strings.ContainsFunc(p.Name, model.Unprintable):
+	case strings.ContainsFunc(p.Name, show.Unprintable):
 		v.err = v.lang.T("the name has control characters")
 		return nil
 	case strings.ContainsFunc(p.Name, plan.Invisible):
