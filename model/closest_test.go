@@ -47,22 +47,3 @@ func TestClosestPrefixFirst(t *testing.T) {
 		t.Errorf("Closest(a10x) = %q, want [a10g H100]: A10G is a10g", got)
 	}
 }
-
-func TestSlug(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"Llama-3.1 8B", 52, "llama-3-1-8b"},
-		{"  --Qwen/Qwen3-0.6B--  ", 52, "qwen-qwen3-0-6b"},
-		{"通义千问", 52, ""},
-		{"a\x1b[31mb", 52, "a-31mb"},
-		{"abcd efgh", 5, "abcd"}, // the cut lands on a dash, which goes
-		{"abcdef", 3, "abc"},
-	} {
-		if got := model.Slug(c.in, c.max); got != c.want {
-			t.Errorf("Slug(%q, %d) = %q, want %q", c.in, c.max, got, c.want)
-		}
-	}
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/launch/cloud"
 	"github.com/gpuplan/gpuplan/model/launch/deepspeed"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // DefaultPort is torchrun's master port and our rendezvous port.
@@ -583,5 +584,5 @@ func ModelName(a *model.Architecture) string {
 // "-deepspeed" and Kubernetes' pod suffixes within 63), or fallback when
 // nothing of s is left.
 func slug(s, fallback string) string {
-	return cmp.Or(model.Slug(s, 52), fallback)
+	return cmp.Or(show.Slug(s, 52), fallback)
 }

@@ -3,6 +3,7 @@ package plan
 import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Bounds of a plan phase's money, durations and instances, as the
@@ -54,7 +55,7 @@ func checkBounds(p *Phase, key func(string) string) error {
 	}
 	if p.Provider != "" || p.Instance != "" {
 		if p.Instances < 1 || p.Instances > model.MaxGPUs {
-			return config.Errorf(key("instances"), "must be 1–%d for the offer %s %s, got %d", model.MaxGPUs, model.Printable(p.Provider), model.Printable(p.Instance), p.Instances)
+			return config.Errorf(key("instances"), "must be 1–%d for the offer %s %s, got %d", model.MaxGPUs, show.Printable(p.Provider), show.Printable(p.Instance), p.Instances)
 		}
 	} else if p.Instances < 0 || p.Instances > model.MaxGPUs {
 		return config.Errorf(key("instances"), "must be 0–%d, got %d", model.MaxGPUs, p.Instances)

@@ -177,7 +177,7 @@ func round5(v float64) float64 {
 
 // slug is s as model.Slug makes it, at most 40 bytes, or "x".
 func slug(s string) string {
-	return cmp.Or(model.Slug(s, 40), "x")
+	return cmp.Or(show.Slug(s, 40), "x")
 }
 
 // Encode writes s in the suite's TOML, header lines first as comments.
