@@ -1121,7 +1121,24 @@ func sortValue(o *Offer, k SortKey) float64 {
 	return o.USDPerHour * slack
 }
 
+// RiskyOOMChance is the chance of running out of memory, as reports
+// round it (RoundChance), above which a borderline offer is risky: it
+// ranks after every offer that fits, whatever the sort key, so that a
+// 40% chance of an OOM is never the "best" while an offer that fits
+// exists. At or below it (5%, 10%) a borderline offer ranks as one that
+// fits, marked "~" in the tables.
+const RiskyOOMChance = 0.10
+
+// Risky reports whether o is borderline with a rounded chance of running
+// out of memory above RiskyOOMChance.
+func (o *Offer) Risky() bool {
+	return o.Verdict == VerdictBorderline && RoundChance(o.OOMChance) > RiskyOOMChance
+}
+
 func compareOffers(a, b *Offer, k SortKey) int {
+	if c := cmp.Compare(b2i(a.Risky()), b2i(b.Risky())); c != 0 {
+		return c // offers that fit first
+	}
 	if c := cmp.Compare(sortValue(a, k), sortValue(b, k)); c != 0 {
 		return c
 	}
