@@ -263,7 +263,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 		return writeJSON(env.Stdout, report.NewServeRecommendJSON(&sl.w, &s, plans, limit))
 	}
 	r, _ := renderer(env, env.Stdout)
-	return report.WriteServeRecommend(env.Stdout, r, &sl.w, &s, plans, qf.limit)
+	return report.WriteServeRecommend(env.Stdout, r, &sl.w, &s, plans, qf.limit, q.HoursPerMonth)
 }
 
 // exportServeIgnored are export flags for training launchers.

@@ -355,7 +355,7 @@ func renderServing(t *testing.T, p *i18n.Printer) string {
 	if err := WriteServeEstimate(&b, r, &w, &plans[0], nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteServeRecommend(&b, r, &w, &s, plans, 5); err != nil {
+	if err := WriteServeRecommend(&b, r, &w, &s, plans, 5, 0); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

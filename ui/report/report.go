@@ -462,6 +462,8 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 		line("  %s wall clock on %d × %s, %s GPU-hours (MFU %.2f of %.4g TFLOPS %s)", st.Value.Render(HoursIn(p, e.Hours)), w.GPUs, e.GPU.Name,
 			model.FormatCount(e.GPUHours), e.MFU, e.PeakTFLOPS, e.Precision)
 		line("  %s", st.Muted.Render(TimeBandNoteIn(p, e)))
+	case e.NoBandwidth:
+		line("  %s", st.Muted.Render(p.Sprintf("no time: the catalog has no memory bandwidth for %s, which this workload's time needs", e.GPU.Name)))
 	case e.GPU != nil && e.SamplesPerSecond > 0:
 		line("  %.4g samples/s on %d × %s (give --dataset-samples or --dataset-tokens for job time)", e.SamplesPerSecond, w.GPUs, e.GPU.Name)
 	case e.GPU == nil:

@@ -1,9 +1,11 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -438,8 +440,11 @@ func ServeTargetsIn(lang *i18n.Printer, s *serve.Serving) string {
 var ServeHeaders = []string{"provider", "instance", "region", "GPUs", "split", "KV tokens", "TTFT ms", "TPOT ms", "out tok/s", "$/h", "$/Mtok out"}
 
 // WriteServeRecommend writes the ranking: the offers meeting the targets
-// (at most limit, 0: all), then the cheapest near misses with reasons.
-func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve.Serving, plans []serve.Plan, limit int) error {
+// (at most limit, 0: all), the first of them as the "best:" line (its
+// price per hour and per month of hoursPerMonth billed hours, 730 when
+// 0), as training's recommend ends, then the cheapest near misses with
+// reasons.
+func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve.Serving, plans []serve.Plan, limit int, hoursPerMonth float64) error {
 	st := NewStyles(r)
 	lang := r.Lang
 	var b strings.Builder
@@ -493,6 +498,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	for _, l := range overlays.legend(lang, OverlayMark) {
 		line("%s", st.Muted.Render(l))
 	}
+	if i := slices.IndexFunc(plans, func(p serve.Plan) bool { return p.Meets }); i >= 0 {
+		writeServeBest(&b, lang, st, &plans[i], cmp.Or(hoursPerMonth, model.HoursPerMonth))
+	}
 	if len(misses) > 0 {
 		line("")
 		line("%s", st.Heading.Render(lang.T("Near misses")))
@@ -528,4 +536,22 @@ func ServeOfferName(lang *i18n.Printer, o *serve.Offer) string {
 		return o.Name
 	}
 	return fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, o.Region, PricingName(lang, o.Pricing))
+}
+
+// writeServeBest writes the serving ranking's answer as recommend's
+// "best:" line: where, per hour, per month of hoursPerMonth, and the
+// pricing mode.
+func writeServeBest(b *strings.Builder, lang *i18n.Printer, st Styles, p *serve.Plan, hoursPerMonth float64) {
+	o := &p.Offer
+	best, hour, month := st.Good.Render(lang.T("best:")), USD(p.USDPerHour), USD(p.USDPerHour*hoursPerMonth)
+	if in := o.Instance; in != nil {
+		lang.Fprintf(b, "\n%s %s %s in %s: %s per hour, %s per month", best, in.Provider, in.Type, o.Region, hour, month)
+	} else {
+		lang.Fprintf(b, "\n%s %s: %s per hour, %s per month", best, o.Name, hour, month)
+	}
+	if o.Pricing != "" {
+		lang.Fprintf(b, " (%s)\n", PricingName(lang, o.Pricing))
+	} else {
+		b.WriteByte('\n')
+	}
 }
