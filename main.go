@@ -79,12 +79,12 @@ func restoreGC() {
 // run is main without os.Exit, so tests can call it with fake streams.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cli.Run(cli.Env{
-		Args:        args,
-		Stdin:       stdin,
-		Stdout:      stdout,
-		Stderr:      stderr,
-		Getenv:      os.Getenv,
-		Version:     buildVersion(),
+		Args:    args,
+		Stdin:   stdin,
+		Stdout:  stdout,
+		Stderr:  stderr,
+		Getenv:  os.Getenv,
+		Version: buildVersion(),
 		LoadCatalog: func(overlays []string) (*model.Catalog, []model.Message, error) {
 			cat, warnings, err := data.LoadWith(overlays)
 			if cat != nil && len(cat.Instances) >= largeCatalog {
