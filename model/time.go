@@ -109,12 +109,12 @@ func widthFactor(a *Architecture, t *Tuning) float64 {
 // (utilisation with w's Tuning): the class figure for convolutional
 // networks, fp32 and small fine-tunes, HFUTransformer scaled by the
 // width (widthFactor) for transformer training; all scaled by the
-// generation (genFactor) but fp8, which keeps its own measured figure
-// (MFUFP8).
+// generation (genFactor). fp8 runs at its family's figure: stepTime
+// applies it to the fp8 peak for the GEMMs only.
 func DefaultHFU(w *Workload, g *GPU) float64 {
 	t := w.tuning()
 	u := utilisation(w, t, true)
-	if w.Precision != FP8 && g != nil {
+	if g != nil {
 		u *= genFactor(g, t)
 	}
 	return u
@@ -217,7 +217,7 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 		if ae <= 0 {
 			ae = 1 // Tuning's zero value: no effect
 		}
-		compute += perGPU * attn / (u * ae * peak) / float64(w.TP)
+		compute += perGPU * attn / (u * ae * fp8AttentionPeak(w, g, peak)) / float64(w.TP)
 	}
 	compute += float64(w.GradAccum) * dequantSeconds(w, g) // QLoRA: per micro-batch, whatever its size
 	if !w.Model.Family.Transformer() && g.MemoryBandwidthGBps > 0 && t.CNNTrafficFactor > 0 {
@@ -247,6 +247,23 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 		}
 	}
 	return compute + exposed, exposed
+}
+
+// fp8AttentionPeak returns the peak FLOP/s attention runs at: peak, but
+// under fp8, where Transformer Engine runs only its modules' GEMMs (Linear,
+// LayerNormLinear, LayerNormMLP) in fp8 and dot-product attention in the
+// 16-bit compute dtype unless the recipe asks otherwise
+// (transformer_engine/common/recipe/__init__.py, DelayedScaling: "fp8_dpa:
+// bool, default = False — Whether to enable FP8 dot product attention"):
+// the 16-bit peak.
+func fp8AttentionPeak(w *Workload, g *GPU, peak float64) float64 {
+	if w.Precision != FP8 || g == nil {
+		return peak
+	}
+	if bf := g.PeakTFLOPS(BF16); bf > 0 {
+		return bf * 1e12
+	}
+	return peak
 }
 
 // bnbFusedMaxTokens is the most rows (tokens) bitsandbytes' fused 4-bit
