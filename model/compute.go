@@ -137,8 +137,10 @@ const (
 	// Table 2 GPU-hours). No calibration case times inference.
 	MFUTransformer = 0.45
 	// MFUFP8: fp8 runs measured against the fp8 peak: 28% for a 3B model on
-	// H100 (mosaicml/llm-foundry benchmarking table, amp_fp8); no fp8
-	// calibration case, so not fitted.
+	// H100 (mosaicml/llm-foundry benchmarking table, amp_fp8). Only the
+	// MFU reported without a GPU uses it; the time model runs fp8 training
+	// as Transformer Engine does (stepTime: the linear GEMMs at the fp8
+	// peak, attention at the 16-bit peak) at the family's utilisation.
 	MFUFP8 = 0.28
 	// MBU is the memory-bandwidth utilisation of decoding (bytes read per
 	// second over peak bandwidth), the metric of Databricks' "LLM Inference
@@ -205,9 +207,13 @@ func utilisation(w *Workload, t *Tuning, hardware bool) float64 {
 		}
 		c = familyClass(w)
 	}
+	if c == utilFP8 {
+		if !hardware {
+			return MFUFP8
+		}
+		c = familyClass(w)
+	}
 	switch c {
-	case utilFP8:
-		return MFUFP8
 	case utilConvTF32:
 		if t.MFUConvTF32 > 0 {
 			return t.MFUConvTF32

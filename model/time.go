@@ -109,12 +109,12 @@ func widthFactor(a *Architecture, t *Tuning) float64 {
 // (utilisation with w's Tuning): the class figure for convolutional
 // networks, fp32 and small fine-tunes, HFUTransformer scaled by the
 // width (widthFactor) for transformer training; all scaled by the
-// generation (genFactor) but fp8, which keeps its own measured figure
-// (MFUFP8).
+// generation (genFactor). fp8 runs at its family's figure: stepTime
+// applies it to the fp8 peak for the GEMMs only.
 func DefaultHFU(w *Workload, g *GPU) float64 {
 	t := w.tuning()
 	u := utilisation(w, t, true)
-	if w.Precision != FP8 && g != nil {
+	if g != nil {
 		u *= genFactor(g, t)
 	}
 	return u
@@ -217,7 +217,7 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 		if ae <= 0 {
 			ae = 1 // Tuning's zero value: no effect
 		}
-		compute += perGPU * attn / (u * ae * peak) / float64(w.TP)
+		compute += perGPU * attn / (u * ae * fp8AttentionPeak(w, g, peak)) / float64(w.TP)
 	}
 	compute += float64(w.GradAccum) * dequantSeconds(w, g) // QLoRA: per micro-batch, whatever its size
 	if !w.Model.Family.Transformer() && g.MemoryBandwidthGBps > 0 && t.CNNTrafficFactor > 0 {
@@ -246,7 +246,79 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 			exposed = max(comm-hide, 0)
 		}
 	}
+	if g.MemoryBandwidthGBps > 0 {
+		compute += optimizerStepBytes(w) / (g.MemoryBandwidthGBps * 1e9 * MBU)
+	}
 	return compute + exposed, exposed
+}
+
+// optimizerStepBytes returns the bytes one GPU reads and writes in one
+// optimizer step, 0 for inference and when the optimizer runs on the host
+// (OffloadOptimizer). The step is elementwise over the parameters it
+// owns (sharded from ZeRO-1, split by tensor parallelism) and bound by
+// memory bandwidth, so stepTime times it at MBU of the peak bandwidth, once
+// per step whatever the accumulation. Per parameter, with p the bytes of
+// the parameter stepped (the fp32 master where the recipe keeps one), g
+// of the gradient stepped, s of one optimizer state and S of all of them:
+//
+//	PyTorch Adam/AdamW (foreach, the CUDA default from 2.0;
+//	torch/optim/adam.py _multi_tensor_adam): _foreach_lerp_(exp_avgs,
+//	grads) 2s+g, _foreach_mul_(exp_avg_sqs) 2s, _foreach_addcmul_(exp_avg_sqs,
+//	grads, grads) 2s+2g, _foreach_sqrt 2s, _foreach_div_ 2s, _foreach_add_
+//	2s, _foreach_addcdiv_(params, exp_avgs, denom) 2p+2s: 12s + 3g + 2p;
+//	AdamW's decoupled decay _foreach_mul_(params) 2p more. The for-loop
+//	before 2.0 (_single_tensor_adam) makes the same passes and two more
+//	(exp_avg.mul_().add_(), denom's sqrt() then div): 14s + 3g + 2p.
+//	anything else (SGD, Adafactor, 8-bit AdamW, DeepSpeed's FusedAdam,
+//	TensorFlow's ResourceApplyAdam kernel): each tensor read once and the
+//	updated ones written once, g + 2p + 2S.
+//	a fp32 master (DeepSpeed's recipe): the updated 16-bit weights are
+//	written back, 2 more.
+func optimizerStepBytes(w *Workload) float64 {
+	if !w.Task.Training() || w.OffloadOptimizer {
+		return 0
+	}
+	st := newStepShape(w)
+	rb := st.rb
+	p, g := rb.weight, rb.grad
+	if rb.master > 0 {
+		p, g = rb.master, rb.master // the fp32 gradient partition (stepTemporaries)
+	}
+	s := rb.state
+	var per float64
+	torchAdam := (w.Framework == PyTorch || w.Framework == "") && st.r != RecipeDeepSpeed && (w.Optimizer == Adam || w.Optimizer == AdamW)
+	switch {
+	case torchAdam && w.torchAtLeast(2, 0):
+		per = 12*s + 3*g + 2*p
+	case torchAdam:
+		per = 14*s + 3*g + 2*p
+	default:
+		per = g + 2*p + 2*optimizerStateBytes(w.Optimizer, s, &w.Model)
+	}
+	if torchAdam && w.Optimizer == AdamW {
+		per += 2 * p
+	}
+	if rb.master > 0 {
+		per += rb.weight
+	}
+	return per * st.trainable / st.t / st.shard(1)
+}
+
+// fp8AttentionPeak returns the peak FLOP/s attention runs at: peak, but
+// under fp8, where Transformer Engine runs only its modules' GEMMs (Linear,
+// LayerNormLinear, LayerNormMLP) in fp8 and dot-product attention in the
+// 16-bit compute dtype unless the recipe asks otherwise
+// (transformer_engine/common/recipe/__init__.py, DelayedScaling: "fp8_dpa:
+// bool, default = False — Whether to enable FP8 dot product attention"):
+// the 16-bit peak.
+func fp8AttentionPeak(w *Workload, g *GPU, peak float64) float64 {
+	if w.Precision != FP8 || g == nil {
+		return peak
+	}
+	if bf := g.PeakTFLOPS(BF16); bf > 0 {
+		return bf * 1e12
+	}
+	return peak
 }
 
 // bnbFusedMaxTokens is the most rows (tokens) bitsandbytes' fused 4-bit

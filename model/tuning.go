@@ -13,7 +13,9 @@ package model
 // (leave-one-source-out cross-validation) to report the accuracy a run
 // the suite has never seen gets; the fitter minimises the mean absolute
 // log error, each source weighing the same, over a grid per field,
-// one field at a time (data/calibration_test.go, fitTuning). A field
+// one field at a time and HFUTransformer jointly with the constants it
+// trades off against, from two fixed starting points, keeping the lower
+// loss (data/calibration_cv_test.go, fitTuning). A field
 // no remaining case informs keeps its TuningPrior value.
 //
 // A utilisation is a share of the dense peak at the run's precision

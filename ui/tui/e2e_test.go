@@ -166,8 +166,8 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the exported file does not load: %v\n%s", err, b)
 	}
-	if s := cfg.Selection; s == nil || s.Provider != "lambda" || s.InstanceType != "gpu_1x_h100_pcie" || s.CatalogAsOf != "2026-11-30" {
-		t.Errorf("selection = %+v, want the top offer, lambda gpu_1x_h100_pcie", s)
+	if s := cfg.Selection; s == nil || s.Provider != "lambda" || s.InstanceType != "gpu_1x_a100_sxm4" || s.CatalogAsOf != "2026-11-30" {
+		t.Errorf("selection = %+v, want the top offer, lambda gpu_1x_a100_sxm4 (the cheapest job: $0.60 on the A100 40GB)", s)
 	}
 	w := cfg.Workload
 	if w.Model != "bert-large" || w.Task != model.TaskFinetune || w.MicroBatch != 32 || w.SeqLen != 384 ||
