@@ -232,7 +232,18 @@ func (d *dialog) init() tea.Cmd { return d.form.Init() }
 // done reports whether the form was answered.
 func (d *dialog) done() bool { return d.form.State == huh.StateCompleted }
 
+// update passes msg to the dialog's form; a key's focus moves are made
+// at once (settle), so that the keys read with it go where it moved.
 func (d *dialog) update(msg tea.Msg) tea.Cmd {
+	cmd := d.step(msg)
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+		cmd = settle(cmd, d.step)
+	}
+	return cmd
+}
+
+func (d *dialog) step(msg tea.Msg) tea.Cmd {
 	f, cmd := d.form.Update(msg)
 	d.form = f.(*huh.Form)
 	if d.followFormat() {
