@@ -55,8 +55,8 @@ func settleDepth(cmd tea.Cmd, update func(tea.Msg) tea.Cmd, depth int) tea.Cmd {
 // focusMoves are the functions of huh's focus commands: each only
 // returns its message.
 var focusMoves = map[string]bool{
-	funcName(huh.NextField):        true,
-	funcName(huh.PrevField):        true,
+	funcName(huh.NextField):       true,
+	funcName(huh.PrevField):       true,
 	"charm.land/huh/v2.nextGroup": true,
 	"charm.land/huh/v2.prevGroup": true,
 }
