@@ -30,7 +30,7 @@ type serveAnswers struct {
 	RPS          string // requests per second; empty: the concurrent sequences are the load
 	TTFTMs       string // empty: no target
 	TPOTMs       string // empty: serve.DefaultTPOTTargetMs; none: no target
-	TP           int // 0: auto
+	TP           int    // 0: auto
 
 	extra serve.Serving // the file's [serve] keys not asked: pp, replicas, engine settings
 }
