@@ -442,7 +442,7 @@ func (v *browseView) status() string {
 }
 
 // browseColumns are the column sets of the list, widest first, as
-// indexes of market.MarketMarkdownRow's cells: provider, instance, GPUs,
+// indexes of report.MarketTableRow's cells: provider, instance, GPUs,
 // VRAM GiB, $/h, $/GPU-h, spot $/h, vCPUs/GPU, RAM GiB/GPU, interconnect,
 // region, as of. The first set that fits is used.
 var browseColumns = [][]int{
@@ -492,7 +492,7 @@ func (v browseView) view() string {
 	cells := make([][]string, 0, end-v.top)
 	for i := v.top; i < end; i++ {
 		if r := v.rowAt(i); r != nil {
-			c := report.MarketMarkdownRow(r)
+			c := report.MarketTableRow(r) // prices as the tables print them
 			for j := range c {
 				c[j] = printable(c[j])
 			}
