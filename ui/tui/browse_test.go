@@ -3,8 +3,8 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
