@@ -32,6 +32,7 @@ type offersView struct {
 	more          []int         // per shown offer: the other regions at its price, collapsed into it ("+N")
 	allRegions    bool          // one row per region: nothing collapsed (r)
 	sort          model.SortKey
+	resorted      bool   // s changed the sort: the next result opens on its first (best) offer
 	provider      string // "" shows all
 	problem       string // why there is no ranking: an answer does not parse or validate
 	where         string // the question page to fix it on, when known
@@ -59,9 +60,16 @@ func (v *offersView) restyle() {
 // it is still there (never on a stale row).
 func (v *offersView) setResult(r *result) {
 	var keep *model.Offer
-	if o := v.selected(); o != nil {
+	if o := v.selected(); o != nil && !(v.resorted && r != nil) {
 		c := *o
 		keep = &c
+	}
+	if v.resorted && r != nil {
+		// The offer selected under the old key would keep the cursor, and
+		// the view, where it lands: the cheapest offer went to the end of
+		// a headroom sort, which then looked smallest first.
+		v.resorted = false
+		v.table.SetCursor(0)
 	}
 	v.all, v.sort, v.problem, v.none = nil, "", "", ""
 	v.serving = r != nil && r.serve != nil

@@ -372,8 +372,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			shown, _ := report.CollapseRegions(r.rec.Offers, max(ih-len(lines)-1, 1))
 			for i, g := range shown {
 				prefix := st.Muted.Render("     ")
-				if i == 0 {
+				switch i {
+				case 0:
 					prefix = st.Good.Render(padCells(T("best"), 5))
+				case 1: // a second offer with no label read as a second "best"
+					prefix = st.Muted.Render(padCells(T("then"), 5))
 				}
 				add(prefix + offerLine(p.lang, &g, iw-5))
 			}
