@@ -526,12 +526,16 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	}
 	add("")
 	source, origin := o.Provenance()
-	src := lang.Sprintf("source: %s", sourceIn(lang, source))
+	src := sourceIn(lang, source)
 	if origin != "" && origin != "embedded" {
 		src += lang.Sprintf(" (overlay %s)", origin)
 	}
 	if a := o.PriceAsOf(); a != "" {
-		src += lang.Sprintf(", as of %s", a)
+		// one format, so Chinese puts the date before the (English)
+		// citation: no "，截至" after English text
+		src = lang.Sprintf("source: %s, as of %s", src, a)
+	} else {
+		src = lang.Sprintf("source: %s", src)
 	}
 	add("%s", st.Muted.Render(printable(src)))
 	if asOf != "" {
@@ -563,11 +567,33 @@ func wrapKeepingUnits(line string, width int) string {
 // fragments (the SkyPilot attribution, ", filtered") in words of lang; the
 // rest is a citation and stays as written.
 func sourceIn(lang *i18n.Printer, source string) string {
-	for _, f := range []string{" (SkyPilot authors, Apache-2.0)", ", filtered"} {
+	if !lang.Chinese() {
+		return source
+	}
+	for _, f := range sourceFragments {
 		source = strings.ReplaceAll(source, f, lang.T(f))
 	}
-	return source
+	if strings.HasPrefix(source, "price: ") {
+		source = lang.T("price: ") + strings.TrimPrefix(source, "price: ")
+	}
+	return unconfirmedRE.ReplaceAllStringFunc(source, func(m string) string {
+		return lang.Sprintf(", unconfirmed by %s's pages", unconfirmedRE.FindStringSubmatch(m)[1])
+	})
 }
+
+// sourceFragments are the catalog's source notes' own words (its
+// labels, its notes on how a figure was found), which a translation
+// gives in the reader's language; the citations stay as written.
+var sourceFragments = []string{
+	" (SkyPilot authors, Apache-2.0)", ", filtered",
+	" (stored public code, repository not named by the index)",
+	"; interconnect: ", "; retired: ", "; GPU: ", "; N1 host: ", "; slugs: ", "; specs: ", "; price unverified: ",
+	"the GPU is a PCIe card",
+}
+
+// unconfirmedRE is a source's note that no page of the provider's
+// confirms a figure: ", unconfirmed by DigitalOcean's pages".
+var unconfirmedRE = regexp.MustCompile(`, unconfirmed by ([^,;()]+?)'s pages`)
 
 // jobHoursIn is the job's time for the detail's "time × price = cost"
 // line, and the sign between: the fewest decimals (1 to 3) at which the

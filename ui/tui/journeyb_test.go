@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -79,5 +81,60 @@ func TestCompactPanelLabelsSecondOffer(t *testing.T) {
 		if !strings.Contains(lines[bestLine+1], c.then+" ") {
 			t.Errorf("%v: the line under %q is not labelled %q:\n%s\n%s", c.opts.Lang, c.best, c.then, lines[bestLine], lines[bestLine+1])
 		}
+	}
+}
+
+// The Chinese offer detail says its source in Chinese where the words
+// are the catalog's own (labels, how a figure was found; the citations
+// stay as written), the date before the English citation (no "，截至"
+// after English), and the add-to-plan line joins with the locale's list
+// separator, not ASCII commas.
+func TestChineseDetailSourceAndPlanLine(t *testing.T) {
+	m := start(t, newTestApp(t, embeddedCatalog(t), zhOptions()), size(120, 40))
+	m.a.Providers = []string{"do"}
+	m.a.Task, m.a.Model = model.TaskInference, "llama-3.1-8b"
+	m.recompute()
+	var do *model.Offer
+	for i := range m.res.rec.Offers {
+		if o := &m.res.rec.Offers[i]; o.Instance.Type == "gpu-mi300x1-192gb" {
+			do = o
+		}
+	}
+	if do == nil {
+		t.Fatalf("no gpu-mi300x1-192gb offer (err %v)", m.res.recErr)
+	}
+	detail := strings.Join(strings.Fields(ansi.Strip(offerDetail(m.lang, m.st, do, m.res, m.cat.AsOf, 400))), " ")
+	i := strings.Index(detail, "来源")
+	if i < 0 {
+		t.Fatalf("no source line:\n%s", detail)
+	}
+	src := detail[i:]
+	for _, bad := range []string{"stored public code", "unconfirmed by", "，截至", "source:"} {
+		if strings.Contains(src, bad) {
+			t.Errorf("the Chinese source line has %q:\n%s", bad, src)
+		}
+	}
+	for _, want := range []string{"来源（截至 ", "（公开存储的代码，索引未给出仓库名）", "未经 DigitalOcean 官方页面确认"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the Chinese source line lacks %q:\n%s", want, src)
+		}
+	}
+
+	m = drive(t, m, ctrlO)
+	for range m.offers.shown {
+		if o := m.offers.selected(); o != nil && o.Instance.Type == do.Instance.Type {
+			break
+		}
+		m = drive(t, m, down)
+	}
+	m = drive(t, m, runes("a"))
+	line := ""
+	for _, l := range strings.Split(screenText(m), "\n") {
+		if strings.Contains(l, "gpu-mi300x1-192gb") {
+			line = l
+		}
+	}
+	if line == "" || strings.Contains(line, ", ") || !strings.Contains(line, "、") || !strings.Contains(line, "/小时") {
+		t.Errorf("the add-to-plan line: %q; want 、 between its parts and /小时", line)
 	}
 }

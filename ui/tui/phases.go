@@ -329,7 +329,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	}
 	if v.pending != nil {
 		p := v.pending
-		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(fmt.Sprintf(" · %s %s %s, %s, %s/h", p.Provider, p.Instance, p.Region, report.PricingName(v.lang, p.Pricing), report.USD(p.USDPerHour))) + "\n")
+		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + p.Region, report.PricingName(v.lang, p.Pricing), v.lang.Sprintf("%s/h", report.USD(p.USDPerHour))}, v.lang.T(", "))) + "\n")
 		b.WriteString("  " + v.name.View() + "\n")
 		if p.Months > 0 {
 			b.WriteString("  " + v.months.View() + st.Muted.Render(v.lang.T(" (a service: how long it runs)")) + "\n")
