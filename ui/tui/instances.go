@@ -179,6 +179,29 @@ var (
 	serveDropOrder   = []int{6, 7, 3}    // $/month, 1M tok time, region: TPOT and $/Mtok stay
 )
 
+// shrinkWidest takes over cells from the columns sh names (widths
+// indexed by column), a cell at a time from the widest above its least
+// (the first in sh on a tie): long free text (an instance type, a
+// region) is cut before a short name (the provider) and before a column
+// with room to spare is left wide, so no column is cut to a stub while
+// another keeps cells it does not need. It returns the cells it could
+// not take. Numbers are never in sh: they are dropped, not cut.
+func shrinkWidest(widths []int, sh []shrinkTo, over int) int {
+	for ; over > 0; over-- {
+		best := -1
+		for i, s := range sh {
+			if widths[s.col] > s.least && (best < 0 || widths[s.col] > widths[sh[best].col]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return over
+		}
+		widths[sh[best].col]--
+	}
+	return 0
+}
+
 // columns are the table's columns; widths fit the terminal: the cell
 // padding (one each side) is counted, long names are cut with "…" before
 // any column is dropped.
@@ -212,6 +235,11 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		attempts = append(attempts, attempt{drop, tableShrink})
 	}
 	attempts = append(attempts, attempt{last - 1, tableShrinkTight}, attempt{last, tableShrink}, attempt{last, tableShrinkTight})
+	gpusFloor := 0 // the widest GPUs cell without its precision note
+	for _, r := range rows {
+		g, _, _ := strings.Cut(r[4], " ↺")
+		gpusFloor = max(gpusFloor, lipgloss.Width(g))
+	}
 	var widths []int
 	for _, at := range attempts {
 		widths = slices.Clone(natural)
@@ -224,11 +252,13 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 				total += w + pad
 			}
 		}
-		for _, sh := range at.shrink {
-			if cut := min(total-v.width, widths[sh.col]-sh.least); cut > 0 {
-				widths[sh.col] -= cut
-				total -= cut
-			}
+		if over := total - v.width; over > 0 {
+			// The names and the GPUs' notes ("↺amp-fp16") first, then the
+			// GPUs themselves ("1 of 8×h100-sxm" says what is rented).
+			first := append(slices.Clone(at.shrink[:3]), shrinkTo{4, max(at.shrink[3].least, gpusFloor)})
+			left := shrinkWidest(widths, first, over)
+			left = shrinkWidest(widths, at.shrink[3:], left)
+			total -= over - left
 		}
 		if total <= v.width {
 			break

@@ -138,3 +138,32 @@ func TestChineseDetailSourceAndPlanLine(t *testing.T) {
 		t.Errorf("the add-to-plan line: %q; want 、 between its parts and /小时", line)
 	}
 }
+
+// Columns get their widths by content: numbers and short names whole,
+// long free text (instance types) cut in the middle, CJK by display
+// width. Before: at 120×40 the offers cut hyperstack to "hyp…ck" while
+// the GPUs kept spare cells, at 80×24 the browser cut "us-east-1 (US) +1" to
+// "us-…US) +1", the Chinese plan cut its cost header to "费" and the
+// duration to "作业 1… 小时"; at 120×40 the panel cut "~1×rtx-a4000"
+// to "~1×r…000" beside a whole "primeintellect".
+func TestColumnsByContent(t *testing.T) {
+	cat := embeddedCatalog(t)
+	m := start(t, newTestApp(t, cat, Options{}), size(120, 40), ctrlO)
+	if s := screenText(m); !strings.Contains(s, " hyperstack ") || !strings.Contains(s, " primeintellect ") {
+		t.Errorf("offers at 120×40: a provider cut:\n%s", s)
+	}
+	m = start(t, newTestApp(t, cat, Options{}), size(80, 24), ctrlB)
+	if s := screenText(m); !strings.Contains(s, " us-east-1 +1") {
+		t.Errorf("browser at 80×24: us-east-1 +1 cut:\n%s", s)
+	}
+	m = start(t, newTestApp(t, cat, Options{}), size(120, 40))
+	if s := screenText(m); !strings.Contains(s, "~1×rtx-a4000 ") {
+		t.Errorf("panel at 120×40: the GPUs cut:\n%s", s)
+	}
+	m = start(t, newTestApp(t, cat, zhOptions()), size(80, 24), ctrlO, runes("a"), enter)
+	s := screenText(m)
+	checkFits(t, m.View().Content, 80, 24)
+	if !strings.Contains(s, "费用\n") || !strings.Contains(s, "作业 11.9 小时") {
+		t.Errorf("Chinese plan at 80×24: the cost header or the duration cut:\n%s", s)
+	}
+}
