@@ -812,7 +812,7 @@ func (m app) render() (out string) {
 	var body string
 	switch {
 	case m.dialog != nil:
-		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Center, m.dialog.view(m.st))
+		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Center, m.dialog.view(m.st, bodyH))
 	case m.notice != nil:
 		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Center, m.notice.view(m.st, m.lang, min(m.width-4, 84), bodyH))
 	case m.screen == screenOffers:

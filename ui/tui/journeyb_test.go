@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -165,5 +166,32 @@ func TestColumnsByContent(t *testing.T) {
 	checkFits(t, m.View().Content, 80, 24)
 	if !strings.Contains(s, "费用\n") || !strings.Contains(s, "作业 11.9 小时") {
 		t.Errorf("Chinese plan at 80×24: the cost header or the duration cut:\n%s", s)
+	}
+}
+
+// The export dialog's refusal at 80×24 stays on screen with its border,
+// and the command it suggests wraps between flags, never inside one
+// ("gpuplan export --" / "config FILE" broke copy and paste).
+func TestExportRefusalFitsAndKeepsCommand(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(sz[0], sz[1])}, bertAnswers()...)...)
+		m = drive(t, m, ctrlE, down, down, enter, enter) // torchrun: BERT has no entry point
+		if m.dialog == nil || m.dialog.err == nil {
+			t.Fatalf("%v: no refusal:\n%s", sz, screenText(m))
+		}
+		s := screenText(m)
+		checkFits(t, m.View().Content, sz[0], sz[1])
+		if !strings.Contains(s, "╚") || !strings.Contains(s, "╔") {
+			t.Errorf("%v: the dialog lost a border:\n%s", sz, s)
+		}
+		for _, l := range strings.Split(s, "\n") {
+			l = strings.TrimRight(strings.Trim(strings.TrimSpace(l), "║"), " ")
+			if strings.HasSuffix(l, "-") || strings.HasSuffix(l, "--config") || strings.HasSuffix(l, "--script") || strings.HasSuffix(l, "--format") {
+				t.Errorf("%v: a line ends inside a command: %q", sz, l)
+			}
+		}
+		if !strings.Contains(s, "--script YOUR_SCRIPT") || !strings.Contains(s, "--config FILE") {
+			t.Errorf("%v: the suggested command is split:\n%s", sz, s)
+		}
 	}
 }
