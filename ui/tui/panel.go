@@ -630,6 +630,20 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 			}
 			total += widths[c] + pad
 		}
+		if g := slices.Index(cols, 3); g >= 0 && total > width {
+			// The GPUs give up their precision note's words first
+			// ("1×quadro-rtx-6000 ↺amp-fp16" → "1×quadro-rtx-6000 ↺"): the
+			// mark stays, and the GPU name is not cut to a stub.
+			total -= widths[g]
+			widths[g] = lipgloss.Width(headers[g])
+			for _, r := range picked {
+				if name, _, ok := strings.Cut(r[g], "↺"); ok {
+					r[g] = name + "↺"
+				}
+				widths[g] = max(widths[g], lipgloss.Width(r[g]))
+			}
+			total += widths[g]
+		}
 		for over := total - width; over > 0; over = total - width {
 			// Cut the widest shrinkable column by one cell at a time.
 			widest := -1
