@@ -423,3 +423,53 @@ func TestHostileNothingLeft(t *testing.T) {
 		t.Errorf("an empty file: %v; overlay %q", err, got)
 	}
 }
+
+// A price list adding a new type at a tenth of what the provider asks for
+// the same GPU (attack test 3 H1: 8×H100 at $3.30/h next to Lambda's
+// $31.92) is held back by "below-peer": the price-cut guard compares a
+// type only with itself, and the below-floor guard's half of the cheapest
+// H100 anywhere is lower still.
+func TestHostileNewTypeBelowPeers(t *testing.T) {
+	body := lambdaWith(t, "gpu_8x_h100_sxm5b,H100,8.0,208.0,1800.0,3.30,us-east-1,"+h100Info+",\n")
+	s := server(t, map[string]http.HandlerFunc{"/peer/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	dir := t.TempDir()
+	sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/peer"}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := sum.Providers[0]
+	if len(ps.Held) != 1 || ps.Held[0].Type != "gpu_8x_h100_sxm5b" || ps.Held[0].Rule != "below-peer" {
+		t.Fatalf("held %v, want gpu_8x_h100_sxm5b us-east-1 by below-peer", ps.Held)
+	}
+	// 3.30 / 8 = $0.4125 against the embedded gpu_8x_h100_sxm5's 31.92 / 8
+	// = $3.99, Lambda's cheapest H100 SXM per GPU-hour: 0.103 < 0.4.
+	for _, w := range []string{
+		"guards: 1 of 23 region prices held back (not written, so never ranked):\n",
+		"    lambda/gpu_8x_h100_sxm5b us-east-1: on-demand $0.4125 per GPU-hour is under 40% of the $3.99 per GPU-hour lambda asks for the same h100-sxm in gpu_8x_h100_sxm5: a fake or mistyped price?\n",
+	} {
+		if !strings.Contains(sum.Text(), w) {
+			t.Errorf("summary lacks %q:\n%s", w, sum.Text())
+		}
+	}
+	if strings.Contains(got, "gpu_8x_h100_sxm5b") {
+		t.Errorf("the held type was written:\n%s", got)
+	}
+	if findInst(loadOverlay(t, filepath.Join(dir, "skypilot-lambda.toml")), "lambda", "gpu_8x_h100_sxm5b") != nil {
+		t.Error("the fake type reached the catalog")
+	}
+}
+
+// A type name with a Cyrillic х among Latin letters (gpu_8х_h100_sxm5,
+// which reads as Lambda's own type) refuses the file, as any name the
+// catalog could not hold does (attack test 3 H1).
+func TestHostileMixedScriptType(t *testing.T) {
+	body := lambdaWith(t, "gpu_8\u0445_h100_sxm5,H100,8.0,208.0,1800.0,3.30,us-east-1,"+h100Info+",\n")
+	s := server(t, map[string]http.HandlerFunc{"/cyr/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/cyr"}, Providers: []string{"lambda"}})
+	if err == nil || !strings.Contains(err.Error(), "InstanceType: mixes Latin and Cyrillic letters (U+0445 at byte 5)") || !strings.Contains(err.Error(), "previous overlay kept") {
+		t.Errorf("error = %v, want the mixed-script type refused", err)
+	}
+	if got != previous {
+		t.Errorf("previous overlay replaced:\n%.300s", got)
+	}
+}

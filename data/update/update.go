@@ -360,8 +360,9 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 }
 
 // guard runs the guards over insts (data.Guards, data.FloorGuards
-// against the embedded catalog's floor per GPU, and data.CutGuards
-// against the same type's price in base) and returns insts without
+// against the embedded catalog's floor per GPU, data.CutGuards against
+// the same type's price in base and data.PeerGuards against the
+// provider's other types of the same GPU in base) and returns insts without
 // the region prices a price rule flagged (ps.Held); a type of the catalog
 // left with no price keeps its old prices (it is not written, and not
 // counted as removed), a new one is not added. Other findings go to
@@ -369,6 +370,7 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 func (ps *ProviderSummary) guard(base *model.Catalog, insts []model.Instance) []model.Instance {
 	found := append(data.Guards(base, insts, nil), data.FloorGuards(data.GPUFloors(base), insts)...)
 	found = append(found, data.CutGuards(base, insts)...)
+	found = append(found, data.PeerGuards(base, insts)...)
 	held := map[[2]string]bool{}
 	for _, g := range found {
 		if data.PriceRule(g.Rule) {
