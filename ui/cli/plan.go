@@ -53,6 +53,9 @@ offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.
 			if err != nil {
 				return err
 			}
+			if err := checkPhaseConfigs(args[0], &p); err != nil {
+				return err
+			}
 			phases, total, err := p.Cost()
 			if err != nil {
 				return usage(model.Msg("%s: %v", args[0], err))
