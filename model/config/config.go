@@ -395,6 +395,14 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"dataset_samples", w.DatasetSamples}, {"dataset_tokens", w.DatasetTokens}} {
+		if f.v > 0 && f.v < 1 { // less than one sample or token is no dataset, and 1e-300 prints 300-digit figures
+			return Errorf("workload."+f.key, "must be ≥ 1, got %v; leave the key out for no dataset", f.v)
+		}
+	}
 	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
 		return Errorf("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
 	}

@@ -104,6 +104,9 @@ func Decode(b []byte) (Plan, error) {
 	if err := checkAnswers(f.Phases); err != nil { // answers.go
 		return Plan{}, err
 	}
+	if err := checkFloors(b, f.Phases); err != nil { // floors.go
+		return Plan{}, err
+	}
 	return Plan{Name: f.Name, Phases: f.Phases}, nil
 }
 
