@@ -473,3 +473,20 @@ func TestHostileMixedScriptType(t *testing.T) {
 		t.Errorf("previous overlay replaced:\n%.300s", got)
 	}
 }
+
+// Rows priced 0 or 1e-300 (under the catalog's precision) were dropped
+// without a word while every other row left out got a note (attack test 3,
+// L6): the summary counts them.
+func TestHostileZeroPricesNoted(t *testing.T) {
+	a10 := `gpu_1x_a10,A10,1.0,30.0,200.0,%s,us-west-1,"{'Gpus': [{'Name': 'A10', 'Manufacturer': 'NVIDIA', 'Count': 1.0, 'MemoryInfo': {'SizeInMiB': 24576}}], 'TotalGpuMemoryInMiB': 24576}",` + "\n"
+	body := lambdaWith(t, fmt.Sprintf(a10, "0"), fmt.Sprintf(a10, "1e-300"))
+	s := server(t, map[string]http.HandlerFunc{"/zero/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	sum, err, _ := hostileRun(t, Options{Sources: []string{s.URL + "/zero"}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "/zero/v8/lambda/vms.csv:24: rows priced 0 or under $0.000001 (the catalog's precision) skipped (2 rows)\n"
+	if !strings.Contains(sum.Text(), "  note: ") || !strings.Contains(sum.Text(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, sum.Text())
+	}
+}
