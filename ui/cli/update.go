@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,10 +67,15 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 			for i, s := range o.Sources {
 				s = strings.TrimRight(strings.TrimSpace(s), "/")
 				u, err := url.Parse(s)
-				if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
+				if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Hostname() == "" || !validPort(u.Port()) {
 					return usage(model.Msg("--source %q: want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)", s))
 				}
 				o.Sources[i] = s
+			}
+			if cmd.Flags().Changed("providers") && len(o.Providers) == 0 {
+				// --providers "" (a variable left empty) means no provider,
+				// not every one: as "lambda," is refused.
+				return usage(model.Msg("--providers is empty; name the providers to update, or leave the flag out for the defaults"))
 			}
 			for i, p := range o.Providers {
 				o.Providers[i] = strings.ToLower(strings.TrimSpace(p))
@@ -158,4 +164,15 @@ func updateProgress(p *i18n.Printer, w io.Writer) func(update.Progress) {
 			io.WriteString(w, "\r\x1b[2K") // clear the line for the summary
 		}
 	}
+}
+
+// validPort reports whether a URL's port is empty (the scheme's) or a TCP
+// port, 1–65535: url.Parse takes any digits, and the dial's "invalid port"
+// would come as a network failure, exit 1, for what is a usage error.
+func validPort(port string) bool {
+	if port == "" {
+		return true
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n >= 1 && n <= 65535
 }
