@@ -490,3 +490,57 @@ func TestHostileZeroPricesNoted(t *testing.T) {
 		t.Errorf("summary lacks %q:\n%s", want, sum.Text())
 	}
 }
+
+// A mirror that does not answer for one provider is not asked for the
+// next: they are skipped with a line each, so a silent or dripping
+// --source costs one stall window, not one per provider (attack test 3,
+// L5: 13 providers × 30 s one after another).
+func TestHostileSilentSourceGivenUp(t *testing.T) {
+	var hits atomic.Int64
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		<-r.Context().Done() // accepts, never answers
+	}))
+	t.Cleanup(s.Close)
+	sum, err, got := hostileRun(t, Options{Sources: []string{s.URL}, Providers: []string{"lambda", "nebius", "hyperstack"}})
+	wantRefused(t, err, ErrStalled, "does not answer or drips", got)
+	if n := hits.Load(); n != 1 {
+		t.Errorf("%d requests, want 1: the silent source asked again", n)
+	}
+	for _, ps := range sum.Providers[1:] {
+		if !errors.Is(ps.Err, ErrSkipped) || !strings.Contains(ps.Err.Error(), s.URL+": not asked: it did not answer for lambda") {
+			t.Errorf("%s: %v, want skipped: not asked", ps.Provider, ps.Err)
+		}
+	}
+	if !strings.Contains(err.Error(), "nebius: skipped: "+s.URL+": not asked: it did not answer for lambda (no previous overlay)") {
+		t.Errorf("error lacks nebius's line:\n%v", err)
+	}
+	// A source that answers (even with an error status) is asked again.
+	hits.Store(0)
+	e := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Error(w, "no", http.StatusInternalServerError)
+	}))
+	t.Cleanup(e.Close)
+	_, err, _ = hostileRun(t, Options{Sources: []string{e.URL}, Providers: []string{"lambda", "nebius"}})
+	if hits.Load() != 2 || errors.Is(err, ErrSkipped) {
+		t.Errorf("%d requests, error %v; want both providers asked", hits.Load(), err)
+	}
+}
+
+// The update as a whole is bounded (Limits.Total): providers not reached
+// by then are skipped, each with a line, and nothing is asked.
+func TestHostileTotalDeadline(t *testing.T) {
+	var hits atomic.Int64
+	s := server(t, map[string]http.HandlerFunc{"/": func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }})
+	l := fastLimits
+	l.Total = time.Nanosecond
+	sum, err, got := hostileRun(t, Options{Sources: []string{s.URL}, Providers: []string{"lambda", "nebius"}, Limits: l})
+	wantRefused(t, err, ErrSkipped, "not fetched: took too long: the update ran past its 1ns in all", got)
+	if hits.Load() != 0 || len(sum.Providers) != 2 || !errors.Is(sum.Providers[1].Err, ErrDeadline) {
+		t.Errorf("%d requests, providers %+v", hits.Load(), sum.Providers)
+	}
+	if DefaultLimits.Total <= 0 || DefaultLimits.Total > 15*time.Minute {
+		t.Errorf("DefaultLimits.Total = %v, want a stated bound", DefaultLimits.Total)
+	}
+}

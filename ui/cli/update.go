@@ -48,13 +48,15 @@ and writes one dated overlay per provider to $XDG_DATA_HOME/gpuplan/catalog.d/,
 which every later command reads. A provider whose fetch fails keeps its previous
 file (exit 1); a result that drops more than half of a provider's types is refused
 unless --force. Prices the guards flag (spot above on-demand, far below the
-type's median, below half the lowest price the catalog knows for the GPU, or
-below half the type's own catalog price in that region) are held back, --force
+type's median, below half the lowest price the catalog knows for the GPU,
+below half the type's own catalog price in that region, or below 0.4 × what the
+provider asks for the same GPU in another type) are held back, --force
 or not: not written, so never ranked, and listed in the summary.
 
-Each provider has 5 minutes, a connection 15 s, and a transfer slower than 1 KiB/s
-over 30 s is cut off. Redirects are followed on the same host only (--allow-redirect
-adds one). --source is a SkyPilot mirror: with it, azure and oci (their own APIs)
+Each provider has 5 minutes, the whole update 10, a connection 15 s, and a transfer
+slower than 1 KiB/s over 30 s is cut off; a source that did not answer for one
+provider is not asked for the next (those left without one are skipped).
+Redirects are followed on the same host only (--allow-redirect adds one). --source is a SkyPilot mirror: with it, azure and oci (their own APIs)
 are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 		Example: `  gpuplan catalog update
   gpuplan catalog update --providers aws,gcp
