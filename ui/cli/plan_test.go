@@ -85,6 +85,8 @@ func TestTinyFiguresRefused(t *testing.T) {
 		{[]string{"offers", "--usd-cny", "0.14"}, `--usd-cny "0.14": want how many CNY one USD buys`},
 		{[]string{"recommend", "--model", "gpt2", "--usd-cny", "0"}, `--usd-cny "0": want how many CNY one USD buys, from 1 to 20`},
 		{[]string{"recommend", "--model", "gpt2", "--usd-cny", "710"}, `--usd-cny "710": want how many CNY one USD buys, from 1 to 20`},
+		{[]string{"recommend", "--config", writeFile(t, "r.toml", "schema_version = 1\n[workload]\nmodel = \"gpt2\"\n[search]\nusd_cny = 0.14\n")},
+			"search.usd_cny: want how many CNY one USD buys, from 1 to 20, e.g. 7.1; got 0.14"},
 	} {
 		code, out, errOut := runCLI(t, tc.args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {

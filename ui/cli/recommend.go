@@ -106,7 +106,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if changed("sort") {
 		q.Sort = f.sort
 	}
-	q.ExchangeRates = usdCNYRates(f.usdCNY)
+	if changed("usd-cny") { // else the configuration's search.usd_cny, set above
+		q.ExchangeRates = usdCNYRates(f.usdCNY)
+	}
 	for name, v := range map[string]float64{"max-price-hour": f.maxPrice, "budget-month": f.budget, "budget-job": f.budgetJob, "deadline-hours": f.deadline} {
 		if fs.Changed(name) && !(v > 0) {
 			return q, usage(model.Msg("--%s must be > 0, got %v", name, v))

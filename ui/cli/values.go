@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // Flag values with messages that say what is valid. pflag's own numeric
@@ -59,27 +60,17 @@ func (f floatValue) Set(s string) error {
 
 func (floatValue) Type() string { return "float" }
 
-// USD→CNY rates --usd-cny accepts (CNY one USD buys). The rate has stayed
-// between 6.0 and 8.8 since China unified its exchange rates in 1994
-// (8.7 then, 6.04 at its 2014 high, about 7.1 in 2026); 1 to 20 leaves room
-// for any real move and refuses a rate written the other way round (0.14
-// CNY→USD) or per 100 USD (710), and figures like 1e-300 that would print
-// prices of 300 digits.
-const (
-	minUSDCNY = 1
-	maxUSDCNY = 20
-)
-
 // usdCNYValue is --usd-cny RATE, refused at parse time outside
-// [minUSDCNY, maxUSDCNY], 0 included: offers and recommend share it.
+// [config.MinUSDCNY, config.MaxUSDCNY], 0 included: offers, recommend and
+// the configuration's search.usd_cny share the bound.
 type usdCNYValue struct{ v *float64 }
 
 func (f usdCNYValue) String() string { return floatValue(f).String() }
 
 func (f usdCNYValue) Set(s string) error {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || !(v >= minUSDCNY && v <= maxUSDCNY) {
-		return model.Msg("want how many CNY one USD buys, from %d to %d, e.g. 7.1", minUSDCNY, maxUSDCNY)
+	if err != nil || !(v >= config.MinUSDCNY && v <= config.MaxUSDCNY) {
+		return model.Msg("want how many CNY one USD buys, from %d to %d, e.g. 7.1", config.MinUSDCNY, config.MaxUSDCNY)
 	}
 	*f.v = v
 	return nil
