@@ -78,6 +78,7 @@ func TestTinyFiguresRefused(t *testing.T) {
 	}{
 		{[]string{"estimate", "--model", "gpt2", "--dataset-tokens", "1e-300"}, "--dataset-tokens must be ≥ 1, got 1e-300"},
 		{[]string{"estimate", "--model", "gpt2", "--dataset-samples", "0.5"}, "--dataset-samples must be ≥ 1, got 0.5"},
+		{[]string{"estimate", "--model", "gpt2", "--dataset-tokens", "1M", "--epochs", "1e-300"}, "--epochs: 1e-300 epochs of a 1e+06-sample or -token dataset is less than one sample or token in all"},
 		{[]string{"estimate", "--config", writeFile(t, "c.toml", "schema_version = 1\n[workload]\nmodel = \"gpt2\"\ndataset_tokens = 1e-300\n")},
 			"workload.dataset_tokens: must be ≥ 1, got 1e-300; leave the key out for no dataset"},
 		{[]string{"offers", "--usd-cny", "0"}, `--usd-cny "0": want how many CNY one USD buys, from 1 to 20, e.g. 7.1`},
