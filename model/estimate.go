@@ -43,12 +43,20 @@ type Estimate struct {
 	// the out-of-sample calibration errors of comparable cases
 	// (MemoryCalibration).
 	MemoryBand [2]float64
+	// AllocatedBand and ReservedBand are the 90% ranges of TorchAllocated
+	// and TorchReserved, bytes, from the out-of-sample errors of the
+	// calibration cases that read the same figure (memory/allocated…,
+	// memory/reserved…: AllocatedCalibration, ReservedCalibration): many
+	// sources and users read the torch allocator's figures, not
+	// nvidia-smi's, and the suite's errors differ by reading.
+	AllocatedBand, ReservedBand [2]float64
 	// TimeBand is the 90% range of Hours (TimeCalibration); zero without
 	// time.
 	TimeBand [2]float64
 	// memBand and timeBand are the calibration bands behind MemoryBand
 	// and TimeBand (bandFor); timeBand is nil without a GPU.
 	memBand, timeBand *Band
+	allocBand, resBand *Band
 
 	FLOPsPerSample float64 // model FLOPs of one training sample (or inference request), no recomputation
 	// HardwareFLOPsPerSample adds what activation checkpointing recomputes.
@@ -146,6 +154,10 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	e.TorchReserved = e.TorchAllocated + e.Overhead.Workspace + e.Overhead.Fragmentation
 	e.memBand = bandFor("memory", "nvidia-smi", &e.Workload, g, Host{})
 	e.MemoryBand = [2]float64{e.Memory.Total() * e.memBand.Lo, e.Memory.Total() * e.memBand.Hi}
+	e.allocBand = bandFor("memory", "allocated", &e.Workload, g, Host{})
+	e.AllocatedBand = [2]float64{e.TorchAllocated * e.allocBand.Lo, e.TorchAllocated * e.allocBand.Hi}
+	e.resBand = bandFor("memory", "reserved", &e.Workload, g, Host{})
+	e.ReservedBand = [2]float64{e.TorchReserved * e.resBand.Lo, e.TorchReserved * e.resBand.Hi}
 
 	dp := float64(w.GPUs / w.TP)
 	if w.Task == TaskInference {
@@ -280,6 +292,24 @@ func (e *Estimate) MemoryCalibration() Band {
 		return fallbackBand
 	}
 	return *e.memBand
+}
+
+// AllocatedCalibration returns the band behind AllocatedBand: the
+// calibration group of max_memory_allocated readings.
+func (e *Estimate) AllocatedCalibration() Band {
+	if e.allocBand == nil {
+		return fallbackBand
+	}
+	return *e.allocBand
+}
+
+// ReservedCalibration returns the band behind ReservedBand: the
+// calibration group of max_memory_reserved readings.
+func (e *Estimate) ReservedCalibration() Band {
+	if e.resBand == nil {
+		return fallbackBand
+	}
+	return *e.resBand
 }
 
 // TimeCalibration returns the band behind TimeBand; the fallback band

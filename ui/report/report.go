@@ -83,6 +83,10 @@ type MemoryJSON struct {
 	PeakPhase           string      `json:"peak_phase"` // the phase PerGPUBytes is taken at
 	Phases              []PhaseJSON `json:"phases"`     // memory at each phase of the step
 	Band                *BandJSON   `json:"band"`       // 90% range of PerGPUBytes.Total, bytes
+	// TorchAllocatedBand and TorchReservedBand are the 90% ranges of the
+	// two torch figures, bytes, from the calibration cases that read them.
+	TorchAllocatedBand *BandJSON `json:"torch_allocated_band,omitempty"`
+	TorchReservedBand  *BandJSON `json:"torch_reserved_band,omitempty"`
 }
 
 // BreakdownJSON is Memory in integer bytes (NewBreakdownJSON).
