@@ -55,7 +55,7 @@ type Estimate struct {
 	TimeBand [2]float64
 	// memBand and timeBand are the calibration bands behind MemoryBand
 	// and TimeBand (bandFor); timeBand is nil without a GPU.
-	memBand, timeBand *Band
+	memBand, timeBand  *Band
 	allocBand, resBand *Band
 
 	FLOPsPerSample float64 // model FLOPs of one training sample (or inference request), no recomputation
