@@ -101,8 +101,9 @@ func NeedsLine(e *model.Estimate) string { return NeedsLineIn(nil, e) }
 
 // NeedsLineIn is NeedsLine in p's language.
 func NeedsLineIn(p *i18n.Printer, e *model.Estimate) string {
-	return p.Sprintf("needs %s, %.2f–%s at %.0f%%", GiB(e.Memory.Total()), e.MemoryBand[0]/model.GiB,
-		GiB(e.MemoryBand[1]), BandConfidence*100)
+	b := e.ResidentBand() // MemoryBand unless paged optimizer states may page out
+	return p.Sprintf("needs %s, %.2f–%s at %.0f%%", GiB(e.ResidentNeed()), b[0]/model.GiB,
+		GiB(b[1]), BandConfidence*100)
 }
 
 // TotalsLine names the two PyTorch totals beside nvidia-smi's and the
@@ -224,7 +225,7 @@ func BandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 // p is the language (nil: English).
 func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *model.Fit) string {
 	return p.Sprintf("borderline: about %.0f%% chance of running out of memory (the %.0f%% band reaches %s, past the %s usable); leave room or take the advice of a smaller micro-batch",
-		model.RoundChance(f.OOMChance)*100, BandConfidence*100, GiB(e.MemoryBand[1]), GiB(f.UsableBytes))
+		model.RoundChance(f.OOMChance)*100, BandConfidence*100, GiB(e.ResidentBand()[1]), GiB(f.UsableBytes))
 }
 
 // TimeBandNoteIn is the job time's band: "90% range 1.6 h – 2.6 h".

@@ -536,7 +536,9 @@ func (w *wizard) trainingPages() []page {
 				huh.NewOption(T("SGD         no state"), model.SGD),
 				huh.NewOption(T("SGD+momentum 4 bytes per parameter"), model.SGDMomentum),
 				huh.NewOption(T("Adafactor   factored second moments"), model.Adafactor),
-				huh.NewOption(T("AdamW 8-bit 2 bytes per parameter (bitsandbytes)"), model.AdamW8bit)).Value(&a.Optimizer)}
+				huh.NewOption(T("AdamW 8-bit 2 bytes per parameter (bitsandbytes)"), model.AdamW8bit),
+				huh.NewOption(T("Paged AdamW 8 bytes per parameter in unified memory (bitsandbytes)"), model.PagedAdamW),
+				huh.NewOption(T("Paged AdamW 8-bit 2 bytes per parameter in unified memory (bitsandbytes)"), model.PagedAdamW8bit)).Value(&a.Optimizer)}
 		}},
 		{title: "Memory savers", hide: func() bool { return inference() || a.fill.noAttention }, fields: func(bool) []huh.Field {
 			return []huh.Field{ckptConfirm(), flashConfirm()}
