@@ -90,8 +90,40 @@ func TestCNNSavesFixture(t *testing.T) {
 			}
 		}
 	}
-	if checked != 36 {
-		t.Errorf("checked %d rows, want 2 models × 3 sizes × 3 batches × 2 precisions = 36", checked)
+	// YOLOv8n (yolov8n_saved_tensors.py): the catalog's DERIVED 92.36 MiB
+	// per sample at 640 px against the rebuilt network's saves.
+	raw, err = os.ReadFile("testdata/calibration/saved/yolov8n_saved_tensors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var yolo struct {
+		ByBatch map[string]struct{ Bytes16 float64 } `json:"by_batch"`
+	}
+	if err := json.Unmarshal(raw, &yolo); err != nil {
+		t.Fatal(err)
+	}
+	arch, err := cat.Model("yolov8n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for batch, got := range yolo.ByBatch {
+		var w model.Workload
+		w.Model = *arch
+		w.Task, w.Precision, w.Optimizer = model.TaskTrain, model.AMPFP16, model.SGDMomentum
+		w.MicroBatch, w.ImageSize = atoi(t, batch), 640
+		w.Defaults()
+		e, err := model.Compute(w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		act := e.PhaseList()[0].Memory.Activations
+		if r := act/got.Bytes16 - 1; math.Abs(r) > 0.015 {
+			t.Errorf("yolov8n 640 px batch %s: estimate %.0f B, autograd saved %.0f B (%+.2f%%)", batch, act, got.Bytes16, 100*r)
+		}
+		checked++
+	}
+	if checked != 38 {
+		t.Errorf("checked %d rows, want 2 models × 3 sizes × 3 batches × 2 precisions + 2 YOLOv8n = 38", checked)
 	}
 }
 
