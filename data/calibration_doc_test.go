@@ -93,6 +93,50 @@ func calibrationDoc(runs []*calCaseRun, res cvResult, bands map[string]model.Ban
 	return b.String()
 }
 
+// readmeFile holds the accuracy summary (readmeAccuracy) between
+// accuracyStart and accuracyEnd: the README's calibration table.
+const (
+	readmeFile    = "../README.md"
+	accuracyStart = "<!-- accuracy:start -->\n"
+	accuracyEnd   = "<!-- accuracy:end -->"
+)
+
+// readmeAccuracy is the README's summary of sum: every figure out of
+// sample (LOSO CV), the in-sample one beside it, labelled.
+func readmeAccuracy(runs []*calCaseRun, res cvResult, sum []summaryRow) string {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "Training: %d published measurements from %d sources, each source scored by a model refitted without it (leave-one-source-out cross-validation, LOSO CV); error = estimate / measurement − 1, negative too low.\n\n", len(runs), len(res.sources))
+	b.WriteString("| Kind / reading | Cases | Sources | Median \\|error\\| (LOSO CV) | Median signed error (LOSO CV) | Inside the printed 90% range | Inside a range built without the source | Median \\|error\\| (in-sample) |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range sum {
+		fmt.Fprintf(&b, "| %s | %d | %d | %.1f%% | %+.1f%% | %.0f%% | %.0f%% | %.1f%% |\n", r.name, r.cases, r.sources, r.cvAbs*100, r.cvSigned*100, r.printed*100, r.fresh*100, r.inAbs*100)
+	}
+	return b.String()
+}
+
+// writeBetween puts content between start and end in file; with check
+// it only reports whether file already holds it there.
+func writeBetween(t *testing.T, file, start, end, content string, update bool) {
+	t.Helper()
+	md, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, j := bytes.Index(md, []byte(start)), bytes.Index(md, []byte(end))
+	if i < 0 || j < i {
+		t.Fatalf("%s lacks the %q … %q markers", file, start, end)
+	}
+	if !update {
+		if string(md[i+len(start):j]) != content {
+			t.Errorf("%s's accuracy summary is not the suite's: go test ./data -run TestCalibration -update", file)
+		}
+		return
+	}
+	out := append(append(append([]byte{}, md[:i+len(start)]...), content...), md[j:]...)
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // calibrationDocIntro starts docs/calibration.md when it does not exist.
 const calibrationDocIntro = `# Calibration
 
