@@ -436,6 +436,14 @@ type CheapestFinder struct {
 // NewCheapestFinder returns a finder over cat with no estimates yet.
 func NewCheapestFinder(cat *Catalog) *CheapestFinder { return newCheapestFinder(cat, nil) }
 
+// CheapestFinder returns a finder over cat that starts from the estimates
+// this Recommend made (cat must be the catalog it ran on): a ranking whose
+// first workload and query are r's estimates nothing again. The finder
+// reads r's estimates and never writes them, so r stays safe to share.
+func (r *Recommendation) CheapestFinder(cat *Catalog) *CheapestFinder {
+	return newCheapestFinder(cat, r.estimates)
+}
+
 // newCheapestFinder starts a finder from the estimates of a Recommend
 // (nil: none), which it reads and never writes.
 func newCheapestFinder(cat *Catalog, from *sharedEstimates) *CheapestFinder {

@@ -251,11 +251,12 @@ func TestSortOffersMatchesSort(t *testing.T) {
 	}
 }
 
-// TestSavingsStartsFromRecommend: the savings eval Savings runs starts
-// from the estimates of the Recommend it is given (its first eval is the
-// same workload and query: nothing is estimated again), prices as an eval
-// from nothing does, and never writes the Recommendation's estimates, so
-// a view may keep reading it while a ranking runs.
+// TestSavingsStartsFromRecommend: a Recommendation's finder (the
+// savings ranking's, advice.Savings) starts from the estimates of the
+// Recommend it is given (its first search is the same workload and query:
+// nothing is estimated again), finds what a finder from nothing does, and
+// never writes the Recommendation's estimates, so a view may keep reading
+// it while a ranking runs.
 func TestSavingsStartsFromRecommend(t *testing.T) {
 	cat := testCatalog()
 	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B}
@@ -266,34 +267,42 @@ func TestSavingsStartsFromRecommend(t *testing.T) {
 	}
 	from := rec.estimates
 	if from == nil || len(from.cache) == 0 || len(from.shapes) == 0 {
-		t.Fatal("Recommend kept no estimates for Savings to start from")
+		t.Fatal("Recommend kept no estimates for a finder to start from")
 	}
 	estimates, shapes := len(from.cache), len(from.shapes)
-	c := newCheapestJob(cat, from)
-	got, ok := c.eval(Scenario{Workload: w, Query: q})
-	want, wantOK := EvalCheapestJob(cat)(Scenario{Workload: w, Query: q})
-	if got != want || ok != wantOK || !ok {
-		t.Fatalf("eval from Recommend's estimates $%.6g (%v), from nothing $%.6g (%v)", got, ok, want, wantOK)
+	c := rec.CheapestFinder(cat)
+	// same compares the prices the savings eval reads.
+	same := func(w Workload, q Query) bool {
+		o, ok := c.Offer(w, q)
+		want, wantOK := NewCheapestFinder(cat).Offer(w, q)
+		if ok != wantOK || !ok {
+			t.Errorf("finder from Recommend's estimates found an offer: %v, from nothing: %v", ok, wantOK)
+			return false
+		}
+		if o.JobUSD != want.JobUSD || o.MonthlyUSD != want.MonthlyUSD || o.USDPerHour != want.USDPerHour {
+			t.Errorf("finder from Recommend's estimates $%.6g job, $%.6g/h; from nothing $%.6g job, $%.6g/h", o.JobUSD, o.USDPerHour, want.JobUSD, want.USDPerHour)
+		}
+		return true
+	}
+	if !same(w, q) {
+		t.FailNow()
 	}
 	if n := len(c.shared.cache) + len(c.shared.shapes); n != 0 {
-		t.Errorf("the eval of Recommend's own scenario made %d estimates and shapes again", n)
+		t.Errorf("the search of Recommend's own scenario made %d estimates and shapes again", n)
 	}
 	// A deadline makes auto GPUs try more GPUs: new estimates, same workload.
 	dq := q
 	dq.DeadlineHours = rec.Offers[0].JobHours / 3
-	got, ok = c.eval(Scenario{Workload: w, Query: dq})
-	want, wantOK = EvalCheapestJob(cat)(Scenario{Workload: w, Query: dq})
-	if got != want || ok != wantOK {
-		t.Errorf("eval with a deadline from Recommend's estimates $%.6g (%v), from nothing $%.6g (%v)", got, ok, want, wantOK)
-	}
+	same(w, dq)
 	if len(c.shared.cache) == 0 {
 		t.Error("the deadline made no new estimate: the test checks no write")
 	}
-	if _, _, err := Savings(cat, w, q, &rec, 3); err != nil {
-		t.Fatal(err)
-	}
+	// Another workload leaves Recommend's estimates behind.
+	w2 := w
+	w2.MicroBatch = 2
+	same(w2, q)
 	if len(from.cache) != estimates || len(from.shapes) != shapes {
-		t.Errorf("the eval wrote the Recommendation's estimates: %d → %d estimates, %d → %d shapes",
+		t.Errorf("the finder wrote the Recommendation's estimates: %d → %d estimates, %d → %d shapes",
 			estimates, len(from.cache), shapes, len(from.shapes))
 	}
 }

@@ -168,19 +168,13 @@ func smallerMicroBatches(m int) []int {
 // stays the same (most changes only change the query), so it must not be
 // called concurrently.
 func EvalCheapestJob(cat *Catalog) func(Scenario) (float64, bool) {
-	return newCheapestJob(cat, nil).eval
+	return cheapestJob{NewCheapestFinder(cat)}.eval
 }
 
 // cheapestJob is EvalCheapestJob's eval on a CheapestFinder.
 type cheapestJob struct{ *CheapestFinder }
 
-// newCheapestJob starts an eval from the estimates of a Recommend (nil:
-// none), which it reads and never writes.
-func newCheapestJob(cat *Catalog, from *sharedEstimates) *cheapestJob {
-	return &cheapestJob{newCheapestFinder(cat, from)}
-}
-
-func (c *cheapestJob) eval(s Scenario) (float64, bool) {
+func (c cheapestJob) eval(s Scenario) (float64, bool) {
 	o, ok := c.Offer(s.Workload, s.Query)
 	if !ok {
 		return 0, false
@@ -213,7 +207,7 @@ func Savings(cat *Catalog, w Workload, q Query, rec *Recommendation, maxEach int
 	// must double the batch that runs, whether or not it was typed.
 	w.Defaults()
 	s := Scenario{Workload: w, Query: q}
-	baseUSD, out, err = RankSavings(s, newCheapestJob(cat, rec.estimates).eval, ScenarioChanges(s, gpus, regions))
+	baseUSD, out, err = RankSavings(s, cheapestJob{rec.CheapestFinder(cat)}.eval, ScenarioChanges(s, gpus, regions))
 	if err != nil {
 		return 0, nil, Msg("savings: %v", err)
 	}
