@@ -187,10 +187,10 @@ type Recommendation struct {
 	Sort       SortKey
 	AutoGPUs   bool // each offer picked its own GPU count
 
-	// estimates is what this Recommend estimated, for Savings to start
+	// estimates is what this Recommend estimated, for advice.Savings to start
 	// from: its first eval is this same workload and query, and would
 	// otherwise estimate every GPU type again. Never written after
-	// Recommend returns (Savings works on a copy), so a Recommendation
+	// Recommend returns (advice.Savings works on a copy), so a Recommendation
 	// stays safe to share.
 	estimates *sharedEstimates
 }
