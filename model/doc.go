@@ -18,7 +18,8 @@
 //     filters, rows, groups, where the prices came from); imports model
 //     only.
 //   - model/config: the configuration file (decode, validate, encode,
-//     [serve], [launch], answers); imports model and serve.
+//     [serve], [launch], answers, the quantities typed in them); imports
+//     model and serve.
 //   - model/plan: work in phases (plan file, cost, check, savings);
 //     imports model, advice, config and serve (a service phase is priced
 //     by the serving ranking; a plan's savings are advice's ranking).
