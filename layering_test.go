@@ -14,9 +14,9 @@ import (
 // states: model is the core and imports none of them; show (text safe to
 // print, prices as tables write them) imports nothing and is everyone's;
 // serve and market build on model alone; the configuration file on model
-// and serve; plans
-// on model, the configuration file and serve (a service phase is priced
-// by the serving ranking, as recommend ranks it); launch files on model,
+// and serve; fit checks, tips and savings (advice) on model alone; plans
+// on model, advice, the configuration file and serve (a service phase is
+// priced by the serving ranking, as recommend ranks it); launch files on model,
 // config and serve, with the software stack (launch/stack), the
 // providers' instance facts (launch/cloud) and the DeepSpeed config
 // (launch/deepspeed) below them and the probe script
@@ -28,7 +28,8 @@ var modelImports = map[string][]string{
 	"model/serve":              {"model", "model/show"},
 	"model/market":             {"model", "model/show"},
 	"model/config":             {"model", "model/serve", "model/show"},
-	"model/plan":               {"model", "model/config", "model/serve", "model/show"},
+	"model/advice":             {"model"},
+	"model/plan":               {"model", "model/advice", "model/config", "model/serve", "model/show"},
 	"model/decide":             {"model", "model/show"},
 	"model/probe":              {"model", "model/serve", "model/show"},
 	"model/launch":             {"model", "model/config", "model/serve", "model/show", "model/launch/stack", "model/launch/cloud", "model/launch/deepspeed"},

@@ -109,33 +109,3 @@ func TestOOMChance(t *testing.T) {
 		t.Errorf("less usable memory must not lower the chance: %.3f at the top, %.3f at the bottom", lo, hi)
 	}
 }
-
-// TestCheckFitOOMChance: a borderline fit carries the chance of running
-// out at its usable memory; a fitting one none.
-func TestCheckFitOOMChance(t *testing.T) {
-	w := Workload{Settings: Settings{Task: TaskLoRA, MicroBatch: 1, SeqLen: 2048}, Model: llama2_7B}
-	e, err := Compute(w, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []struct {
-		usable float64
-		want   FitVerdict
-	}{
-		{(e.Memory.Total() + e.MemoryBand[1]) / 2, VerdictBorderline},
-		{e.MemoryBand[1] * 1.01, VerdictFits},
-	} {
-		g := &GPU{Name: "G", MemoryGiB: tt.usable / (1 - FitMargin) / GiB, ComputeCapability: "8.0", BF16TFLOPS: 100}
-		f := CheckFit(&e, g)
-		if f.Verdict != tt.want {
-			t.Fatalf("usable %.4g B: verdict %q, want %q", tt.usable, f.Verdict, tt.want)
-		}
-		want := 0.0
-		if tt.want == VerdictBorderline {
-			want = e.OOMChance(f.UsableBytes)
-		}
-		if f.OOMChance != want || tt.want == VerdictBorderline && (want <= 0.05 || want >= 0.95) {
-			t.Errorf("%s: OOM chance %.3f, want %.3f inside (0.05, 0.95)", tt.want, f.OOMChance, want)
-		}
-	}
-}

@@ -18,10 +18,15 @@
 //     filters, rows, groups, where the prices came from); imports model
 //     only.
 //   - model/config: the configuration file (decode, validate, encode,
-//     [serve], [launch], answers); imports model and serve.
+//     [serve], [launch], answers, the quantities typed in them); imports
+//     model and serve.
 //   - model/plan: work in phases (plan file, cost, check, savings);
-//     imports model, config and serve (a service phase is priced by the
-//     serving ranking).
+//     imports model, advice, config and serve (a service phase is priced
+//     by the serving ranking; a plan's savings are advice's ranking).
+//   - model/advice: whether an estimate fits a GPU type and what to
+//     change when it does not (CheckFit, MaxMicroBatch, fit advice), the
+//     tips that save most on one GPU type, and the changes ranked by what
+//     they save on the cheapest job (Savings); imports model only.
 //   - model/decide: spot's expected cost with interruptions, the
 //     commitments' break-even beside one offer, and the offers' time–cost
 //     front for a deadline or budget; imports model only.

@@ -28,18 +28,6 @@ func ExampleCompute() {
 	// total above states: true
 }
 
-func ExampleParseQuantity() {
-	for _, s := range []string{"7B", "110M", "1.28M", "2T"} {
-		v, _ := model.ParseQuantity(s)
-		fmt.Printf("%s = %.4g\n", s, v)
-	}
-	// Output:
-	// 7B = 7e+09
-	// 110M = 1.1e+08
-	// 1.28M = 1.28e+06
-	// 2T = 2e+12
-}
-
 func ExampleParseGPUSpec() {
 	cat := &model.Catalog{GPUs: []model.GPU{
 		{Key: "h100-sxm", Aliases: []string{"H100"}, Vendor: "nvidia", MemoryGiB: 80},

@@ -187,10 +187,10 @@ type Recommendation struct {
 	Sort       SortKey
 	AutoGPUs   bool // each offer picked its own GPU count
 
-	// estimates is what this Recommend estimated, for Savings to start
+	// estimates is what this Recommend estimated, for advice.Savings to start
 	// from: its first eval is this same workload and query, and would
 	// otherwise estimate every GPU type again. Never written after
-	// Recommend returns (Savings works on a copy), so a Recommendation
+	// Recommend returns (advice.Savings works on a copy), so a Recommendation
 	// stays safe to share.
 	estimates *sharedEstimates
 }
@@ -435,6 +435,14 @@ type CheapestFinder struct {
 
 // NewCheapestFinder returns a finder over cat with no estimates yet.
 func NewCheapestFinder(cat *Catalog) *CheapestFinder { return newCheapestFinder(cat, nil) }
+
+// CheapestFinder returns a finder over cat that starts from the estimates
+// this Recommend made (cat must be the catalog it ran on): a ranking whose
+// first workload and query are r's estimates nothing again. The finder
+// reads r's estimates and never writes them, so r stays safe to share.
+func (r *Recommendation) CheapestFinder(cat *Catalog) *CheapestFinder {
+	return newCheapestFinder(cat, r.estimates)
+}
 
 // newCheapestFinder starts a finder from the estimates of a Recommend
 // (nil: none), which it reads and never writes.

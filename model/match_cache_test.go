@@ -98,99 +98,32 @@ func TestRecommendCachesMatchDirectEstimate(t *testing.T) {
 	}
 }
 
-// TestEvalCheapestJobSharedEstimates checks that the savings eval, which
-// carries estimates from one call to the next while the workload is the
-// same, prices every change as a fresh eval does (a new EvalCheapestJob
-// per call shares nothing). The changes mix query-only ones (pricing, one
-// GPU, one region) with workload changes (8-bit AdamW, a smaller
-// micro-batch with more accumulation, checkpointing), in the order
-// RankSavings runs them.
-func TestEvalCheapestJobSharedEstimates(t *testing.T) {
-	cat := testCatalog()
-	base := Scenario{Workload: Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 2, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B},
-		Query: Query{AutoGPUs: true, AllowMultiNode: true}}
-	changes := ScenarioChanges(base, []string{"g16", "g40", "g80"}, []string{"us-east-1", "eu-west-1"})
-	kinds := map[string]bool{}
-	for _, c := range changes {
-		kinds[c.Kind] = true
-	}
-	if !kinds["pricing"] || !kinds["gpu"] || !kinds["region"] || !kinds["batch"] || !kinds["checkpointing"] {
-		t.Fatalf("changes %v lack a kind this test needs", kinds)
-	}
-	shared := EvalCheapestJob(cat)
-	scenarios := []Scenario{base}
-	for _, c := range changes {
-		scenarios = append(scenarios, c.Apply(base), base) // back and forth between workloads
-	}
-	priced := 0
-	for i, s := range scenarios {
-		got, gotOK := shared(s)
-		want, wantOK := EvalCheapestJob(cat)(s)
-		if got != want || gotOK != wantOK {
-			t.Errorf("scenario %d (%s, %s): shared eval $%.6g (%v), fresh $%.6g (%v)", i, s.Workload.Task, s.Query.Pricing, got, gotOK, want, wantOK)
-		}
-		if wantOK {
-			priced++
-		}
-	}
-	if priced < len(scenarios)/2 {
-		t.Errorf("only %d of %d scenarios priced: the test compares too little", priced, len(scenarios))
-	}
-}
-
-// TestEvalCheapestJobShapeQuery: the shared eval keeps deployment shapes
-// only while the query's part that shape reads stays the same; a call
-// with another deadline, GPU count mode, node limit or precision
-// fallback prices as a fresh eval does, and so does the way back.
-func TestEvalCheapestJobShapeQuery(t *testing.T) {
-	cat := testCatalog()
-	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B}
-	base := Query{AutoGPUs: true, AllowMultiNode: true}
-	shared := EvalCheapestJob(cat)
-	fresh := func(q Query) (float64, bool) { return EvalCheapestJob(cat)(Scenario{Workload: w, Query: q}) }
-	free, ok := fresh(base)
-	if !ok {
-		t.Fatal("the base query prices nothing")
-	}
-	var hours float64
-	if r, err := Recommend(w, cat, base); err == nil && len(r.Offers) > 0 {
-		hours = r.Offers[0].JobHours
-	}
-	queries := []Query{
-		base,
-		{AutoGPUs: true, AllowMultiNode: true, DeadlineHours: hours / 3}, // the cheapest misses it
-		base,
-		{AutoGPUs: true}, // one node only
-		{AutoGPUs: true, AllowMultiNode: true, MaxNodes: 1}, // likewise, by the limit
-		{AutoGPUs: false, AllowMultiNode: true},             // the workload's own GPU count
-		{AutoGPUs: true, AllowMultiNode: true, AllowPrecisionFallback: true},
-		base,
-	}
-	changed := false
-	for i, q := range queries {
-		got, gotOK := shared(Scenario{Workload: w, Query: q})
-		want, wantOK := fresh(q)
-		if got != want || gotOK != wantOK {
-			t.Errorf("query %d %+v: shared eval $%.6g (%v), fresh $%.6g (%v)", i, q, got, gotOK, want, wantOK)
-		}
-		changed = changed || want != free || wantOK != ok
-	}
-	if !changed {
-		t.Error("no query priced differently from the base: the test compares too little")
-	}
-}
-
 // TestCheapestOnlyIsFirstOffer: the savings evals' short path (one best
 // offer kept, no groups, no sort) picks the very offer Recommend ranks
 // first, field for field, under each sort key and pricing mode.
 func TestCheapestOnlyIsFirstOffer(t *testing.T) {
 	cat := testCatalog()
-	base := Scenario{Workload: Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B},
-		Query: Query{AutoGPUs: true, AllowMultiNode: true}}
-	scenarios := []Scenario{base}
-	for _, c := range ScenarioChanges(base, []string{"g16", "g40", "g80"}, []string{"us-east-1", "eu-west-1"}) {
-		scenarios = append(scenarios, c.Apply(base))
+	type scenario struct {
+		Workload Workload
+		Query    Query
 	}
+	base := scenario{Workload: Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B},
+		Query: Query{AutoGPUs: true, AllowMultiNode: true}}
+	scenarios := []scenario{base}
+	// The changes a savings ranking tries on base (advice.ScenarioChanges):
+	// each pricing mode, GPU type and region, 8-bit states, checkpointing.
+	change := func(f func(*scenario)) { s := base; f(&s); scenarios = append(scenarios, s) }
+	for _, p := range PricingModes {
+		change(func(s *scenario) { s.Query.Pricing = p })
+	}
+	for _, g := range []string{"g16", "g40", "g80"} {
+		change(func(s *scenario) { s.Query.GPUs = []string{g} })
+	}
+	for _, r := range []string{"us-east-1", "eu-west-1"} {
+		change(func(s *scenario) { s.Query.Regions = []string{r} })
+	}
+	change(func(s *scenario) { s.Workload.Optimizer = AdamW8bit })
+	change(func(s *scenario) { s.Workload.Checkpointing = Bool(true) })
 	noData := base
 	noData.Workload.DatasetTokens = 0 // ranks by hourly price
 	scenarios = append(scenarios, noData)
@@ -251,11 +184,12 @@ func TestSortOffersMatchesSort(t *testing.T) {
 	}
 }
 
-// TestSavingsStartsFromRecommend: the savings eval Savings runs starts
-// from the estimates of the Recommend it is given (its first eval is the
-// same workload and query: nothing is estimated again), prices as an eval
-// from nothing does, and never writes the Recommendation's estimates, so
-// a view may keep reading it while a ranking runs.
+// TestSavingsStartsFromRecommend: a Recommendation's finder (the
+// savings ranking's, advice.Savings) starts from the estimates of the
+// Recommend it is given (its first search is the same workload and query:
+// nothing is estimated again), finds what a finder from nothing does, and
+// never writes the Recommendation's estimates, so a view may keep reading
+// it while a ranking runs.
 func TestSavingsStartsFromRecommend(t *testing.T) {
 	cat := testCatalog()
 	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8}, Model: llama2_7B}
@@ -266,34 +200,42 @@ func TestSavingsStartsFromRecommend(t *testing.T) {
 	}
 	from := rec.estimates
 	if from == nil || len(from.cache) == 0 || len(from.shapes) == 0 {
-		t.Fatal("Recommend kept no estimates for Savings to start from")
+		t.Fatal("Recommend kept no estimates for a finder to start from")
 	}
 	estimates, shapes := len(from.cache), len(from.shapes)
-	c := newCheapestJob(cat, from)
-	got, ok := c.eval(Scenario{Workload: w, Query: q})
-	want, wantOK := EvalCheapestJob(cat)(Scenario{Workload: w, Query: q})
-	if got != want || ok != wantOK || !ok {
-		t.Fatalf("eval from Recommend's estimates $%.6g (%v), from nothing $%.6g (%v)", got, ok, want, wantOK)
+	c := rec.CheapestFinder(cat)
+	// same compares the prices the savings eval reads.
+	same := func(w Workload, q Query) bool {
+		o, ok := c.Offer(w, q)
+		want, wantOK := NewCheapestFinder(cat).Offer(w, q)
+		if ok != wantOK || !ok {
+			t.Errorf("finder from Recommend's estimates found an offer: %v, from nothing: %v", ok, wantOK)
+			return false
+		}
+		if o.JobUSD != want.JobUSD || o.MonthlyUSD != want.MonthlyUSD || o.USDPerHour != want.USDPerHour {
+			t.Errorf("finder from Recommend's estimates $%.6g job, $%.6g/h; from nothing $%.6g job, $%.6g/h", o.JobUSD, o.USDPerHour, want.JobUSD, want.USDPerHour)
+		}
+		return true
+	}
+	if !same(w, q) {
+		t.FailNow()
 	}
 	if n := len(c.shared.cache) + len(c.shared.shapes); n != 0 {
-		t.Errorf("the eval of Recommend's own scenario made %d estimates and shapes again", n)
+		t.Errorf("the search of Recommend's own scenario made %d estimates and shapes again", n)
 	}
 	// A deadline makes auto GPUs try more GPUs: new estimates, same workload.
 	dq := q
 	dq.DeadlineHours = rec.Offers[0].JobHours / 3
-	got, ok = c.eval(Scenario{Workload: w, Query: dq})
-	want, wantOK = EvalCheapestJob(cat)(Scenario{Workload: w, Query: dq})
-	if got != want || ok != wantOK {
-		t.Errorf("eval with a deadline from Recommend's estimates $%.6g (%v), from nothing $%.6g (%v)", got, ok, want, wantOK)
-	}
+	same(w, dq)
 	if len(c.shared.cache) == 0 {
 		t.Error("the deadline made no new estimate: the test checks no write")
 	}
-	if _, _, err := Savings(cat, w, q, &rec, 3); err != nil {
-		t.Fatal(err)
-	}
+	// Another workload leaves Recommend's estimates behind.
+	w2 := w
+	w2.MicroBatch = 2
+	same(w2, q)
 	if len(from.cache) != estimates || len(from.shapes) != shapes {
-		t.Errorf("the eval wrote the Recommendation's estimates: %d → %d estimates, %d → %d shapes",
+		t.Errorf("the finder wrote the Recommendation's estimates: %d → %d estimates, %d → %d shapes",
 			estimates, len(from.cache), shapes, len(from.shapes))
 	}
 }

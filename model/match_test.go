@@ -359,17 +359,6 @@ func TestGPUFilterReasonsAndROCm(t *testing.T) {
 	}
 }
 
-func TestSameGlobalBatch(t *testing.T) {
-	for _, tt := range []struct{ global, limit, micro, accum int }{
-		{256, 160, 128, 2}, {1000, 160, 125, 8}, {768, 160, 128, 6}, {7, 4, 1, 7}, {64, 64, 64, 1},
-	} {
-		m, a := sameGlobalBatch(tt.global, tt.limit)
-		if m != tt.micro || a != tt.accum || m*a != tt.global {
-			t.Errorf("sameGlobalBatch(%d, %d) = %d × %d, want %d × %d", tt.global, tt.limit, m, a, tt.micro, tt.accum)
-		}
-	}
-}
-
 // Offers carry estimate's fit verdict (new-user trial: estimate said
 // "~ borderline" for an L4 that recommend listed as a plain row). The
 // GPU is sized so usable VRAM sits halfway between the point estimate

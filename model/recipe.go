@@ -165,6 +165,11 @@ func (l *Loss) UnmarshalText(b []byte) error {
 	return err
 }
 
+// CountsLogits reports whether w's training computes vocabulary logits
+// (LMs always, encoders only when pre-training), so a loss implementation
+// can matter to its memory.
+func (w *Workload) CountsLogits() bool { return countsLogits(w) }
+
 // LossImpl returns the loss implementation w uses: w.Loss when set, else
 // the Hugging Face fp32 upcast, the default path of every PyTorch LM
 // trained through transformers (and what TensorFlow/JAX LMs do when they

@@ -169,8 +169,8 @@ func TestFitVerdict(t *testing.T) {
 		want   FitVerdict
 	}{{hi * 1.01, VerdictFits}, {(lo + hi) / 2, VerdictBorderline}, {lo * 0.99, VerdictNoFit}} {
 		g := &GPU{Key: "x", Name: "x", MemoryGiB: tt.usable / (1 - FitMargin) / GiB, BF16TFLOPS: 100, ComputeCapability: "8.0"}
-		if f := CheckFit(&e, g); f.Verdict != tt.want {
-			t.Errorf("usable %.4g B: %s, want %s", f.UsableBytes, f.Verdict, tt.want)
+		if v := VerdictFor(e.ResidentBand(), UsableBytes(g)); v != tt.want {
+			t.Errorf("usable %.4g B: %s, want %s", UsableBytes(g), v, tt.want)
 		}
 	}
 }

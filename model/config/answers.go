@@ -12,7 +12,6 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/show"
 )
 
@@ -34,7 +33,7 @@ var answerTables = map[string]reflect.Type{
 // configuration file (schema_version, [workload], [search], [serve]), each
 // value as the
 // configuration file would hold it: counts typed as "100M" become
-// numbers (model.ParseQuantity, as the flags read them), lists typed as
+// numbers (config.ParseQuantity, as the flags read them), lists typed as
 // "q_proj,v_proj" arrays, the rest strings. The key says the table; a bare
 // key is a [workload] key. Decode then checks every value, so a
 // phase is read by the same decoder as a configuration file. Errors are
@@ -98,7 +97,7 @@ func answerValue(rt reflect.Type, key, v string) string {
 	s := strings.TrimSpace(v)
 	switch ft {
 	case reflect.TypeFor[tInt](), reflect.TypeFor[tFloat]():
-		if x, err := model.ParseQuantity(s); err == nil {
+		if x, err := ParseQuantity(s); err == nil {
 			return strconv.FormatFloat(x, 'g', -1, 64)
 		}
 	case reflect.TypeFor[tBool]():

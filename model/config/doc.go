@@ -5,7 +5,9 @@
 // model.Workload and model.Query (a checkpoint's stored format picks the
 // task and precision: FromCheckpoint), and encoded back; with the estimate
 // snapshot, the picked offer and the [launch] section an export writes.
-// Plan phases hold the same answers (AnswersTOML, PhaseAnswers).
+// Plan phases hold the same answers (AnswersTOML, PhaseAnswers). The
+// quantities typed in answers and flags ("7B", "88k", "8k" tokens, "40GiB")
+// are read here too (ParseQuantity, ParseTokens, ParseBytes).
 //
 // It imports model and model/serve only. Like model it is plain Go: no
 // terminal UI, no file or network access; what must be read (a Hugging

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/serve"
 )
 
@@ -12,7 +13,7 @@ import (
 // phase's workload and search, and its duration as the plan gives it.
 type PhaseScenario struct {
 	Name string
-	model.Scenario
+	advice.Scenario
 	// JobHours is the plan's job time, used when the engine cannot time
 	// the job (no dataset); 0 for a service.
 	JobHours float64
@@ -74,7 +75,7 @@ type Scenario []PhaseScenario
 // Saving is a single change to a plan and what it saves over the
 // whole plan; Phases names the phases it changes.
 type Saving struct {
-	model.Saving
+	advice.Saving
 	Phases []string `json:"phases"`
 }
 
@@ -101,7 +102,7 @@ func PhaseScenarioFor(p *Phase, w model.Workload, q model.Query, cat *model.Cata
 		q.HoursPerMonth = p.HoursPerMonth
 	}
 	w.Defaults() // changes act on the answers after defaults, as Savings
-	return PhaseScenario{Name: p.Name, Scenario: model.Scenario{Workload: w, Query: q}, JobHours: p.JobHours,
+	return PhaseScenario{Name: p.Name, Scenario: advice.Scenario{Workload: w, Query: q}, JobHours: p.JobHours,
 		Months: p.Months, HoursPerMonth: p.HoursPerMonth}
 }
 
@@ -121,12 +122,12 @@ func (ph *PhaseScenario) PriceOn(o *model.Offer) (float64, error) {
 	return c.USD, err
 }
 
-// Eval returns an eval for model.RankSavings over a whole plan: each phase
+// Eval returns an eval for advice.RankSavings over a whole plan: each phase
 // on the engine's best offer for its scenario (model.Recommend's first offer:
 // the cheapest job with a dataset, else the cheapest hour; a serving
 // phase's first plan of the serving ranking, PhaseScenario.Serve), priced
 // by PriceOn, summed. Spot is priced without interruptions, as
-// model.EvalCheapestJob. ok is false when a phase has no offer.
+// advice.EvalCheapestJob. ok is false when a phase has no offer.
 //
 // Each phase keeps its own estimates from one call to the next (most
 // changes only change the query), so the eval must not be called
@@ -163,15 +164,15 @@ func Eval(cat *model.Catalog) func(Scenario) (float64, bool) {
 }
 
 // Changes lists the single changes worth trying on a plan: the union
-// of each phase's model.ScenarioChanges (gpuKeys[i] and regions[i] are phase
+// of each phase's advice.ScenarioChanges (gpuKeys[i] and regions[i] are phase
 // i's candidates), by name. A change is applied to every phase it was
 // listed for ("pay spot instead of on-demand" to every on-demand phase,
 // "run on l4" to every phase that is not on l4 alone); phases[name] says
 // which.
-func Changes(pl Scenario, gpuKeys, regions [][]string) (changes []model.Change[Scenario], phases map[string][]string) {
+func Changes(pl Scenario, gpuKeys, regions [][]string) (changes []advice.Change[Scenario], phases map[string][]string) {
 	type perPhase struct {
 		i int
-		c model.Change[model.Scenario]
+		c advice.Change[advice.Scenario]
 	}
 	var order []string
 	byName := map[string][]perPhase{}
@@ -183,7 +184,7 @@ func Changes(pl Scenario, gpuKeys, regions [][]string) (changes []model.Change[S
 		if i < len(regions) {
 			r = regions[i]
 		}
-		for _, c := range model.ScenarioChanges(pl[i].Scenario, g, r) {
+		for _, c := range advice.ScenarioChanges(pl[i].Scenario, g, r) {
 			if _, ok := byName[c.Name]; !ok {
 				order = append(order, c.Name)
 			}
@@ -196,7 +197,7 @@ func Changes(pl Scenario, gpuKeys, regions [][]string) (changes []model.Change[S
 		for _, e := range each {
 			phases[name] = append(phases[name], pl[e.i].Name)
 		}
-		changes = append(changes, model.Change[Scenario]{Name: name, Msg: each[0].c.Msg, Kind: each[0].c.Kind,
+		changes = append(changes, advice.Change[Scenario]{Name: name, Msg: each[0].c.Msg, Kind: each[0].c.Kind,
 			Apply: func(b Scenario) Scenario {
 				b = slices.Clone(b)
 				for _, e := range each {
@@ -248,7 +249,7 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 		}
 	}
 	changes, phases := Changes(pl, gpus, regions)
-	baseUSD, ranked, err := model.RankSavings(pl, Eval(cat), changes)
+	baseUSD, ranked, err := advice.RankSavings(pl, Eval(cat), changes)
 	if err != nil {
 		return 0, nil, model.Msg("plan savings: %v", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
 
@@ -45,8 +46,8 @@ func TestPhasePriceOn(t *testing.T) {
 func TestPlanSavingsArithmetic(t *testing.T) {
 	price := map[model.Pricing][2]float64{model.OnDemand: {2, 1}, model.Spot: {0.8, 0.4}, model.Reserved1y: {0.6, 0.6}, model.Reserved3y: {0.45, 0.45}}
 	pl := Scenario{
-		{Name: "fine-tune", Scenario: model.Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskQLoRA}}, Query: model.Query{Pricing: model.Spot}}},
-		{Name: "serve", Scenario: model.Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskInference, Precision: model.INT4}}, Query: model.Query{Pricing: model.OnDemand}}, Months: 6},
+		{Name: "fine-tune", Scenario: advice.Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskQLoRA}}, Query: model.Query{Pricing: model.Spot}}},
+		{Name: "serve", Scenario: advice.Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskInference, Precision: model.INT4}}, Query: model.Query{Pricing: model.OnDemand}}, Months: 6},
 	}
 	eval := func(p Scenario) (float64, bool) {
 		total := 0.0
@@ -61,7 +62,7 @@ func TestPlanSavingsArithmetic(t *testing.T) {
 		return total, true
 	}
 	changes, phases := Changes(pl, nil, nil)
-	base, got, err := model.RankSavings(pl, eval, changes)
+	base, got, err := advice.RankSavings(pl, eval, changes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestPlanSavingsArithmetic(t *testing.T) {
 		{"pay reserved-1y instead of spot", []string{"fine-tune"}, 8 - 5256},
 	}
 	for _, w := range want {
-		i := slices.IndexFunc(got, func(s model.Saving) bool { return s.Change == w.change })
+		i := slices.IndexFunc(got, func(s advice.Saving) bool { return s.Change == w.change })
 		if i < 0 {
 			t.Errorf("%q not ranked: %+v", w.change, got)
 			continue
@@ -104,8 +105,8 @@ func TestPlanSavingsArithmetic(t *testing.T) {
 // applied to both.
 func TestPlanChangesEveryPhase(t *testing.T) {
 	pl := Scenario{
-		{Name: "a", Scenario: model.Scenario{Query: model.Query{Pricing: model.OnDemand, GPUs: []string{"a100-80gb"}}}, JobHours: 1},
-		{Name: "b", Scenario: model.Scenario{Query: model.Query{Pricing: model.OnDemand, GPUs: []string{"l4"}}}, JobHours: 1},
+		{Name: "a", Scenario: advice.Scenario{Query: model.Query{Pricing: model.OnDemand, GPUs: []string{"a100-80gb"}}}, JobHours: 1},
+		{Name: "b", Scenario: advice.Scenario{Query: model.Query{Pricing: model.OnDemand, GPUs: []string{"l4"}}}, JobHours: 1},
 	}
 	changes, phases := Changes(pl, [][]string{{"a100-80gb", "l4"}, {"l4", "h100-sxm"}}, nil)
 	for name, want := range map[string][]string{"pay spot instead of on-demand": {"a", "b"}, "run on l4": {"a"}, "run on h100-sxm": {"b"}, "run on a100-80gb": {"a"}} {
@@ -116,7 +117,7 @@ func TestPlanChangesEveryPhase(t *testing.T) {
 			t.Errorf("%q on %v, want %v", name, phases[name], want)
 		}
 	}
-	i := slices.IndexFunc(changes, func(c model.Change[Scenario]) bool { return c.Name == "pay spot instead of on-demand" })
+	i := slices.IndexFunc(changes, func(c advice.Change[Scenario]) bool { return c.Name == "pay spot instead of on-demand" })
 	after := changes[i].Apply(pl)
 	if after[0].Query.Pricing != model.Spot || after[1].Query.Pricing != model.Spot || pl[0].Query.Pricing != model.OnDemand {
 		t.Errorf("spot applied: %v %v; base left %v", after[0].Query.Pricing, after[1].Query.Pricing, pl[0].Query.Pricing)

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -63,9 +64,9 @@ when it does not. Every formula is listed under Assumptions.`,
 			if err != nil {
 				return err
 			}
-			var fit *model.Fit
+			var fit *advice.Fit
 			if gpu != nil {
-				f := model.CheckFit(&e, gpu)
+				f := advice.CheckFit(&e, gpu)
 				fit = &f
 			}
 			probeText, probeJSON, pw := estimateProbe(env, cat, &e) // the user's kept probes close to it

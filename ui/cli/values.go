@@ -29,7 +29,7 @@ func (i intValue) Set(s string) error {
 		*i.v = n // range is checked where the value is used, with its name
 		return nil
 	}
-	q, err := model.ParseQuantity(s)
+	q, err := config.ParseQuantity(s)
 	if err != nil || q != math.Trunc(q) || q > math.MaxInt32 {
 		return model.Msg("want a whole number such as 8 or 2k")
 	}
@@ -117,7 +117,7 @@ func (q quantityValue) String() string {
 }
 
 func (q quantityValue) Set(s string) error {
-	v, err := model.ParseQuantity(s)
+	v, err := config.ParseQuantity(s)
 	if err != nil {
 		return model.Msg("want a count such as 7e9, 7B, 110M or 1.2T")
 	}
@@ -172,7 +172,7 @@ func (t tokensValue) Set(s string) error {
 		*t.v = n // range is checked where the value is used, with its name
 		return nil
 	}
-	n, err := model.ParseTokens(s)
+	n, err := config.ParseTokens(s)
 	if err != nil {
 		return model.Msg("want a whole number of tokens such as 2048 or 8k (8192)")
 	}

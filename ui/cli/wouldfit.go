@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -14,7 +15,7 @@ const maxFitHints = 4
 // wouldFit returns, when rec ranks no offer, the single changes that make
 // some offer rank, best first (the cheapest job, else hour, of the ranking
 // each gives), at most maxFitHints. The changes are those estimate --gpu
-// advises (model.FitAdvice) for the GPU of the nearest near miss, or the
+// advises (advice.FitAdvice) for the GPU of the nearest near miss, or the
 // largest GPU when no near miss was short of memory, and dropping each
 // search limit that removed offers. Each is ranked by model.Recommend as
 // the command would with it: computed, never a canned answer.
@@ -29,7 +30,7 @@ func wouldFit(w model.Workload, cat *model.Catalog, q model.Query, rec *model.Re
 	}
 	var changes []change
 	if capBytes, sized := fitTarget(cat, rec, w, q.AutoGPUs); capBytes > 0 {
-		for _, a := range model.FitAdvice(sized, capBytes) {
+		for _, a := range advice.FitAdvice(sized, capBytes) {
 			v := a.Workload
 			if v.GPUs == sized.GPUs && v.Strategy == sized.Strategy { // not a sharding change: the command's own GPUs
 				v.GPUs, v.Strategy = w.GPUs, w.Strategy

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -22,7 +23,7 @@ type Decisions struct {
 	HoursPerMonth float64
 	Front         []decide.TimeCost // ParetoFront of every offer, fastest first
 	SavingsBase   float64           // the plan's cost the savings are measured against
-	Savings       []model.Saving
+	Savings       []advice.Saving
 	SavingsErr    string
 	Hints         bool // name the command-line flags that change the assumptions
 }
@@ -66,7 +67,7 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 	d.Front = decide.ParetoFront(decide.OfferPoints(rec.Offers))
 	if in.Savings && len(rec.Offers) > 0 {
 		var err error
-		d.SavingsBase, d.Savings, err = model.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind)
+		d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind)
 		if err != nil {
 			d.SavingsErr = err.Error()
 		}
@@ -97,9 +98,9 @@ type ParetoJSON struct {
 // SavingsJSON is the "what saves the most" list: single changes priced by
 // the real engine against BaseUSD, the cheapest offer's job (or month).
 type SavingsJSON struct {
-	BaseUSD float64        `json:"base_usd"`
-	Changes []model.Saving `json:"changes"`
-	Error   string         `json:"error,omitempty"`
+	BaseUSD float64         `json:"base_usd"`
+	Changes []advice.Saving `json:"changes"`
+	Error   string          `json:"error,omitempty"`
 }
 
 // AssumptionsJSON are the spot inputs used for every offer.
@@ -135,7 +136,7 @@ func (j *RecommendJSON) AddDecisions(rec *model.Recommendation, d *Decisions) {
 	if d.Savings == nil && d.SavingsErr == "" {
 		return // not asked (--no-savings) or nothing to compare with
 	}
-	s := &SavingsJSON{BaseUSD: Round(d.SavingsBase, 2), Changes: []model.Saving{}, Error: d.SavingsErr}
+	s := &SavingsJSON{BaseUSD: Round(d.SavingsBase, 2), Changes: []advice.Saving{}, Error: d.SavingsErr}
 	for _, c := range d.Savings {
 		c.USD, c.SavingUSD, c.SavingPct = Round(c.USD, 2), Round(c.SavingUSD, 2), Round(c.SavingPct, 1)
 		s.Changes = append(s.Changes, c)
@@ -472,7 +473,7 @@ const minSavingUSD = 0.005
 // SavingsList renders up to n changes that save money, largest first; when
 // none does, the up to 3 that cost least more, so the user sees the
 // current choice is already the cheapest.
-func SavingsList(savings []model.Saving, n int) string { return SavingsListIn(nil, savings, n) }
+func SavingsList(savings []advice.Saving, n int) string { return SavingsListIn(nil, savings, n) }
 
 // SavedPct is a saving's share of the cost it is taken from, percent: whole
 // from 1%, one decimal below ("0.3%": $10 of $3,102 is not "0%"), and
@@ -489,8 +490,8 @@ func SavedPct(p float64) string {
 
 // SavingsListIn is SavingsList in lang's language; changes are padded by
 // display width.
-func SavingsListIn(lang *i18n.Printer, savings []model.Saving, n int) string {
-	change := func(s *model.Saving) string {
+func SavingsListIn(lang *i18n.Printer, savings []advice.Saving, n int) string {
+	change := func(s *advice.Saving) string {
 		if s.ChangeMsg.IsZero() {
 			return PadRight(lang.T(s.Change), 52)
 		}

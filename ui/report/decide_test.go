@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/decide"
 )
 
@@ -28,16 +29,16 @@ func TestParetoStep(t *testing.T) {
 func TestSavingsList(t *testing.T) {
 	tests := []struct {
 		name    string
-		savings []model.Saving
+		savings []advice.Saving
 		want    []string // lines, in order
 	}{
-		{"savings first, no-difference and dearer hidden", []model.Saving{
+		{"savings first, no-difference and dearer hidden", []advice.Saving{
 			{Change: "pay spot instead of on-demand", SavingUSD: 30, SavingPct: 75},
 			{Change: "use QLoRA (4-bit base)", SavingUSD: 4, SavingPct: 10},
 			{Change: "rent in us-east4", SavingUSD: 0},
 			{Change: "run on a100-80gb", SavingUSD: -3},
 		}, []string{"pay spot instead of on-demand", "saves $30.00 (75%)", "use QLoRA (4-bit base)", "saves $4.00 (10%)"}},
-		{"nothing saves: the nearest dearer, no-difference skipped", []model.Saving{
+		{"nothing saves: the nearest dearer, no-difference skipped", []advice.Saving{
 			{Change: "rent in us-east4", SavingUSD: 0},
 			{Change: "run on a100-80gb", SavingUSD: -3},
 			{Change: "pay reserved-1y instead of on-demand", SavingUSD: -40000},

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -59,7 +60,7 @@ func newBandJSON(lo, hi float64, b model.Band) BandJSON {
 }
 
 // addEstimatorV2 fills out's estimator v2 fields from e and f.
-func addEstimatorV2(out *EstimateJSON, e *model.Estimate, f *model.Fit) {
+func addEstimatorV2(out *EstimateJSON, e *model.Estimate, f *advice.Fit) {
 	if e.Recipe != model.RecipeAuto {
 		out.Recipe = string(e.Recipe)
 	}
@@ -223,7 +224,7 @@ func BandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 // run out of memory: the band straddles the usable memory, which falls
 // where f.OOMChance says in the out-of-sample errors behind it.
 // p is the language (nil: English).
-func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *model.Fit) string {
+func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *advice.Fit) string {
 	return p.Sprintf("borderline: about %.0f%% chance of running out of memory (the %.0f%% band reaches %s, past the %s usable); leave room or take the advice of a smaller micro-batch",
 		model.RoundChance(f.OOMChance)*100, BandConfidence*100, GiB(e.ResidentBand()[1]), GiB(f.UsableBytes))
 }

@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 )
 
 // An estimate whose figures are set by hand, so every number in the JSON
 // is known; Compute fills the rest (assumptions, FLOPs).
-func handEstimate(t *testing.T) (*model.Estimate, *model.Fit) {
+func handEstimate(t *testing.T) (*model.Estimate, *advice.Fit) {
 	t.Helper()
 	g := &model.GPU{Key: "l4", Name: "NVIDIA L4", MemoryGiB: 24}
 	c, err := model.Compute(model.Workload{Settings: model.Settings{Task: model.TaskLoRA}, Model: model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 256, Heads: 4, KVHeads: 4, FFN: 1024, Vocab: 1000}}, nil)
@@ -30,7 +31,7 @@ func handEstimate(t *testing.T) (*model.Estimate, *model.Fit) {
 	e.Phases[0] = model.PhaseMemory{Phase: model.PhaseForward, Memory: model.Memory{Weights: 4 * model.GiB, Activations: 5 * model.GiB}}
 	e.Phases[1] = model.PhaseMemory{Phase: model.PhaseBackward, Memory: e.Memory}
 	e.Phases[2] = model.PhaseMemory{Phase: model.PhaseStep, Memory: model.Memory{Weights: 4 * model.GiB, Temporaries: 1}}
-	f := &model.Fit{GPU: g, UsableBytes: 15 * model.GiB, Verdict: model.VerdictBorderline, OOMChance: 0.4273}
+	f := &advice.Fit{GPU: g, UsableBytes: 15 * model.GiB, Verdict: model.VerdictBorderline, OOMChance: 0.4273}
 	return e, f
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/model/serve"
@@ -110,7 +111,7 @@ func renderLeakCase(t testing.TB, c leakCase, p *i18n.Printer) string {
 	if err != nil {
 		t.Fatalf("%s: %v", c.name, err)
 	}
-	f := model.CheckFit(&e, g)
+	f := advice.CheckFit(&e, g)
 	if err := WriteEstimate(&b, r, &e, &f, 120); err != nil {
 		t.Fatal(err)
 	}

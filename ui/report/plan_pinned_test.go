@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
-	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/plan"
 )
 
@@ -21,8 +21,8 @@ import (
 // why).
 func TestPlanSavingsSaysPinned(t *testing.T) {
 	savings := []plan.Saving{
-		{Saving: model.Saving{Change: "activation checkpointing", Kind: "checkpointing", SavingUSD: -36.16, SavingPct: -50}, Phases: []string{"lora"}},
-		{Saving: model.Saving{Change: "run on b200", Kind: "gpu", SavingUSD: -40, SavingPct: -55}, Phases: []string{"lora"}},
+		{Saving: advice.Saving{Change: "activation checkpointing", Kind: "checkpointing", SavingUSD: -36.16, SavingPct: -50}, Phases: []string{"lora"}},
+		{Saving: advice.Saving{Change: "run on b200", Kind: "gpu", SavingUSD: -40, SavingPct: -55}, Phases: []string{"lora"}},
 	}
 	r := &Renderer{Profile: colorprofile.NoTTY}
 	for _, tc := range []struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/show"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
@@ -152,11 +153,11 @@ type FitJSON struct {
 	Verdict string `json:"verdict"`
 	// OOMChance is, when borderline, the probability (0.05–0.95, to the
 	// nearest 0.05) that the job needs more than usable_bytes
-	// (model.Fit.OOMChance); left out otherwise.
+	// (advice.Fit.OOMChance); left out otherwise.
 	OOMChance *float64 `json:"oom_chance,omitempty"`
 	Refused   string   `json:"refused,omitempty"`
 	// Tips are the single changes that save the most on this GPU type,
-	// largest saving first (model.Tips), fitting or not.
+	// largest saving first (advice.Tips), fitting or not.
 	Tips []TipJSON `json:"tips"`
 }
 
@@ -184,7 +185,7 @@ func i64(v float64) int64 { return int64(math.Round(v)) }
 func ptr(v float64) *float64 { return &v }
 
 // NewEstimateJSON builds the JSON view of e; f is nil without --gpu.
-func NewEstimateJSON(e *model.Estimate, f *model.Fit) EstimateJSON {
+func NewEstimateJSON(e *model.Estimate, f *advice.Fit) EstimateJSON {
 	w := &e.Workload
 	m := e.Memory
 	p := parts(m)
@@ -382,7 +383,7 @@ func PadRight(s string, n int) string {
 // WriteEstimate prints the readable report of gpuplan estimate: the
 // workload, the per-GPU VRAM breakdown with its bar, the fit on the GPU
 // given (with advice), compute and time, warnings and assumptions.
-func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, width int) error {
+func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit, width int) error {
 	st := NewStyles(r)
 	p := r.Lang
 	w := &e.Workload
@@ -495,7 +496,7 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 // TipLineIn is one tip in words with its figures: "use 8-bit AdamW
 // (bitsandbytes): 12.27 → 9.10 GiB (−26%), job cost −0%".
 // p is the language (nil: English).
-func TipLineIn(p *i18n.Printer, t *model.Tip) string {
+func TipLineIn(p *i18n.Printer, t *advice.Tip) string {
 	change := t.Change
 	if !t.Msg.IsZero() {
 		change = p.Message(t.Msg)
@@ -623,9 +624,9 @@ func Count(p *i18n.Printer, n int, noun string) string {
 	return fmt.Sprintf(strings.Replace(p.Format("%d "+noun), "%d", "%s", 1), model.Grouped(n))
 }
 
-// AdviceChange is one fit-advice change in p's language (model.Advice
+// AdviceChange is one fit-advice change in p's language (advice.Advice
 // keeps the English sentence in Change and its message in Msg).
-func AdviceChange(p *i18n.Printer, a model.Advice) string {
+func AdviceChange(p *i18n.Printer, a advice.Advice) string {
 	if a.Msg.Key == "" {
 		return p.T(a.Change)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // FitHint is one change, applied alone, that makes a workload no offer
-// runs rank offers: a memory change (model.FitAdvice) or a search limit
+// runs rank offers: a memory change (advice.FitAdvice) or a search limit
 // dropped, with the ranking it gives.
 type FitHint struct {
 	Change model.Message // "turn on activation checkpointing (…)", "without --deadline-hours"

@@ -317,7 +317,7 @@ func fmtCount(v float64) string {
 		if v >= s.m {
 			x := v / s.m
 			if t := fmtFloat(x); len(t) <= 5 {
-				if back, err := model.ParseQuantity(t + s.suffix); err == nil && back == v {
+				if back, err := config.ParseQuantity(t + s.suffix); err == nil && back == v {
 					return t + s.suffix
 				}
 			}
@@ -550,7 +550,7 @@ func parseWhole(label, s string, lo, hi int) (int, error) {
 	if s == "" {
 		return 0, nil
 	}
-	v, err := model.ParseQuantity(s)
+	v, err := config.ParseQuantity(s)
 	if err != nil || v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
 		return 0, model.Msg("%s: want a whole number from %d to %d, got %q", model.Msg(label), lo, hi, s)
 	}
@@ -569,7 +569,7 @@ func parseCount(label, s string, hi float64) (float64, error) {
 	if s == "" {
 		return 0, nil
 	}
-	v, err := model.ParseQuantity(s)
+	v, err := config.ParseQuantity(s)
 	if err != nil || v < 0 {
 		return 0, model.Msg("%s: want a count such as 20M, 88k or 1.2B, got %q", model.Msg(label), s)
 	}
@@ -693,7 +693,7 @@ func (a *answers) config() (config.Config, error) {
 	}
 	length, err := parseWhole("length", a.Length, 1, 1<<24)
 	if !a.fill.vision && strings.TrimSpace(a.Length) != "" { // tokens: 8k is 8192, as model cards say
-		if length, err = model.ParseTokens(a.Length); err == nil && (length < 1 || length > 1<<24) {
+		if length, err = config.ParseTokens(a.Length); err == nil && (length < 1 || length > 1<<24) {
 			err = errors.New("out of range")
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"charm.land/lipgloss/v2/table"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/model/serve"
@@ -33,9 +34,9 @@ type result struct {
 	est      *model.Estimate // per-GPU need, no GPU
 	rec      model.Recommendation
 	recErr   error // no instance passes the filters
-	advice   []model.Advice
+	advice   []advice.Advice
 	adviceOn *model.GPU     // the largest GPU the advice is for
-	tips     []model.Tip    // on the best offer's GPU: the changes that save the most
+	tips     []advice.Tip   // on the best offer's GPU: the changes that save the most
 	serving  *serve.Serving // the serving request, when the answers serve an LLM
 	serve    []serve.Plan   // its plans, serve.RankServing's order; nil when not serving
 	elapsed  time.Duration
@@ -195,11 +196,11 @@ func compute(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, 
 	r.est = &e
 	r.rec, r.recErr = model.Recommend(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs))
 	if b := r.best(); b != nil && b.Estimate != nil {
-		r.tips = model.Tips(b.Estimate.Workload, b.GPU, panelTips)
+		r.tips = advice.Tips(b.Estimate.Workload, b.GPU, panelTips)
 	}
 	if len(r.rec.Offers) == 0 {
 		if g := cmp.Or(pickedGPU(cat, cfg.Search.GPUs), largestGPU(cat, cfg.Search.Providers)); g != nil { // pickedGPU: browse.go
-			r.advice, r.adviceOn = model.FitAdvice(w, model.UsableBytes(g)), g
+			r.advice, r.adviceOn = advice.FitAdvice(w, model.UsableBytes(g)), g
 		}
 	}
 	computeServe(r, cat, &cfg) // serving an LLM: the panel and the offers are vLLM's plans
@@ -441,7 +442,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 // panelTips is how many tips the panel shows: the offers need the room.
 const panelTips = 2
 
-// tipLines are the panel's tips (model.Tips on the best offer's GPU):
+// tipLines are the panel's tips (advice.Tips on the best offer's GPU):
 // figures first, so a narrow panel cuts the words, never the saving; the
 // job's dollars when the offer bills by the hour (not a reserved term).
 func (p panel) tipLines(r *result, best *model.Offer) []string {
@@ -516,7 +517,7 @@ func offerWorkloadWarnings(lang *i18n.Printer, r *result, o *model.Offer) []stri
 }
 
 // tipChange is a tip's change in lang (its message when it has one).
-func tipChange(lang *i18n.Printer, t *model.Tip) string {
+func tipChange(lang *i18n.Printer, t *advice.Tip) string {
 	if t.Msg.IsZero() {
 		return lang.T(t.Change)
 	}
@@ -524,7 +525,7 @@ func tipChange(lang *i18n.Printer, t *model.Tip) string {
 }
 
 // adviceChange is an advice's change in lang (its message when it has one).
-func adviceChange(lang *i18n.Printer, a *model.Advice) string {
+func adviceChange(lang *i18n.Printer, a *advice.Advice) string {
 	if a.Msg.IsZero() {
 		return lang.T(a.Change)
 	}

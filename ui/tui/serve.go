@@ -68,7 +68,7 @@ func (s *serveAnswers) serving() (serve.Serving, error) {
 		if strings.TrimSpace(in) == "" {
 			return 0, nil
 		}
-		n, err := model.ParseTokens(in)
+		n, err := config.ParseTokens(in)
 		if err != nil || n < 1 || n > 1<<24 {
 			return 0, model.Msg("%s: want a whole number of tokens such as 512 or 2k, got %q", model.Msg(label), in)
 		}
@@ -116,7 +116,7 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 			if strings.TrimSpace(in) == "" {
 				return nil
 			}
-			if n, err := model.ParseTokens(in); err != nil || n < 1 || n > 1<<24 {
+			if n, err := config.ParseTokens(in); err != nil || n < 1 || n > 1<<24 {
 				return model.Msg("%s: want a whole number of tokens such as 512 or 2k, got %q", model.Msg(label), in)
 			}
 			return nil

@@ -1,38 +1,40 @@
-package model
+package advice
 
 import (
 	"cmp"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // Scenario is what a saving is computed over: the workload and the
 // search (pricing mode, GPU types, regions). Evaluate it with the real
 // engine, e.g. EvalCheapestJob.
 type Scenario struct {
-	Workload Workload
-	Query    Query
+	Workload model.Workload
+	Query    model.Query
 }
 
 // Change is one single change to a base S, named in words ("pay spot
 // instead of on-demand").
 type Change[S any] struct {
 	Name  string
-	Msg   Message // Name as a message, for translation; zero when not given
-	Kind  string  // "pricing", "gpu", "precision", "adapters", "checkpointing+batch", "region"
+	Msg   model.Message // Name as a message, for translation; zero when not given
+	Kind  string        // "pricing", "gpu", "precision", "adapters", "checkpointing+batch", "region"
 	Apply func(S) S
 }
 
 // Saving is a change with what it saves: BaseUSD − USD, positive when the
 // change is cheaper.
 type Saving struct {
-	Change    string  `json:"change"`
-	Kind      string  `json:"kind"`
-	USD       float64 `json:"usd"`        // cost with the change
-	SavingUSD float64 `json:"saving_usd"` // base cost − USD
-	SavingPct float64 `json:"saving_pct"` // SavingUSD / base cost × 100
-	ChangeMsg Message `json:"-"`          // Change as a message, for translation
+	Change    string        `json:"change"`
+	Kind      string        `json:"kind"`
+	USD       float64       `json:"usd"`        // cost with the change
+	SavingUSD float64       `json:"saving_usd"` // base cost − USD
+	SavingPct float64       `json:"saving_pct"` // SavingUSD / base cost × 100
+	ChangeMsg model.Message `json:"-"`          // Change as a message, for translation
 }
 
 // RankSavings evaluates each change applied alone to base with eval (the
@@ -44,7 +46,7 @@ type Saving struct {
 func RankSavings[S any](base S, eval func(S) (usd float64, ok bool), changes []Change[S]) (baseUSD float64, out []Saving, err error) {
 	baseUSD, ok := eval(base)
 	if !ok || math.IsNaN(baseUSD) || math.IsInf(baseUSD, 0) {
-		return 0, nil, Errorf(ErrNoOffers, "the plan as it stands has no cost to compare with")
+		return 0, nil, model.Errorf(model.ErrNoOffers, "the plan as it stands has no cost to compare with")
 	}
 	for _, c := range changes {
 		usd, ok := eval(c.Apply(base))
@@ -78,7 +80,7 @@ func RankSavings[S any](base S, eval func(S) (usd float64, ok bool), changes []C
 // offered: they train another model. Changes equal to s are left out.
 func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 	var out []Change[Scenario]
-	add := func(kind string, m Message, f func(*Scenario)) {
+	add := func(kind string, m model.Message, f func(*Scenario)) {
 		out = append(out, Change[Scenario]{Name: m.String(), Msg: m, Kind: kind, Apply: func(b Scenario) Scenario {
 			b.Query.GPUs = slices.Clone(b.Query.GPUs)
 			b.Query.Regions = slices.Clone(b.Query.Regions)
@@ -86,58 +88,58 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 			return b
 		}})
 	}
-	cur := cmp.Or(s.Query.Pricing, OnDemand)
-	for _, p := range PricingModes {
+	cur := cmp.Or(s.Query.Pricing, model.OnDemand)
+	for _, p := range model.PricingModes {
 		if p != cur {
-			add("pricing", Msg("pay %s instead of %s", Msg(string(p)), Msg(string(cur))), func(b *Scenario) { b.Query.Pricing = p })
+			add("pricing", model.Msg("pay %s instead of %s", model.Msg(string(p)), model.Msg(string(cur))), func(b *Scenario) { b.Query.Pricing = p })
 		}
 	}
 	for _, g := range gpuKeys {
 		if !(len(s.Query.GPUs) == 1 && s.Query.GPUs[0] == g) {
-			add("gpu", Msg("run on %s", g), func(b *Scenario) { b.Query.GPUs = []string{g} })
+			add("gpu", model.Msg("run on %s", g), func(b *Scenario) { b.Query.GPUs = []string{g} })
 		}
 	}
 	for _, r := range regions {
 		if !(len(s.Query.Regions) == 1 && s.Query.Regions[0] == r) {
-			add("region", Msg("rent in %s", r), func(b *Scenario) { b.Query.Regions = []string{r} })
+			add("region", model.Msg("rent in %s", r), func(b *Scenario) { b.Query.Regions = []string{r} })
 		}
 	}
 	w := s.Workload
 	w.Defaults() // checkpointing is on by default for QLoRA
 	if !w.Task.Training() {
-		for _, p := range []Precision{INT8, INT4} {
+		for _, p := range []model.Precision{model.INT8, model.INT4} {
 			if weightRank(p) < weightRank(w.Precision) {
-				add("precision", Msg("serve %s weights", p), func(b *Scenario) { b.Workload.Precision = p })
+				add("precision", model.Msg("serve %s weights", p), func(b *Scenario) { b.Workload.Precision = p })
 			}
 		}
 		return out
 	}
-	if w.Precision == FP32 || w.Precision == TF32 {
+	if w.Precision == model.FP32 || w.Precision == model.TF32 {
 		// Suggested, not asked for: amp-bf16 adapts to amp-fp16 on a GPU
 		// without bf16 (Query.PrecisionAsked), as mixed precision does.
-		add("precision", Msg("train in amp-bf16"), func(b *Scenario) { b.Workload.Precision, b.Query.PrecisionAsked = AMPBF16, false })
+		add("precision", model.Msg("train in amp-bf16"), func(b *Scenario) { b.Workload.Precision, b.Query.PrecisionAsked = model.AMPBF16, false })
 	}
-	if w.Optimizer == Adam || w.Optimizer == AdamW {
-		add("precision", Msg("8-bit AdamW states (bitsandbytes)"), func(b *Scenario) { b.Workload.Optimizer = AdamW8bit })
+	if w.Optimizer == model.Adam || w.Optimizer == model.AdamW {
+		add("precision", model.Msg("8-bit AdamW states (bitsandbytes)"), func(b *Scenario) { b.Workload.Optimizer = model.AdamW8bit })
 	}
 	for _, micro := range smallerMicroBatches(w.MicroBatch) {
 		accum := w.GradAccum * w.MicroBatch / micro
-		add("batch", Msg("micro-batch %d with gradient accumulation %d (same global batch)", micro, accum), func(b *Scenario) {
+		add("batch", model.Msg("micro-batch %d with gradient accumulation %d (same global batch)", micro, accum), func(b *Scenario) {
 			b.Workload.MicroBatch, b.Workload.GradAccum = micro, accum
 		})
 	}
 	if !w.Ckpt() {
-		add("checkpointing", Msg("activation checkpointing (same batch; about 33%% more compute)"), func(b *Scenario) { b.Workload.Checkpointing = Bool(true) })
+		add("checkpointing", model.Msg("activation checkpointing (same batch; about 33%% more compute)"), func(b *Scenario) { b.Workload.Checkpointing = model.Bool(true) })
 		if w.GradAccum >= 2 && w.GradAccum%2 == 0 {
-			add("checkpointing+batch", Msg("activation checkpointing with twice the micro-batch and half the accumulation (same global batch)"), func(b *Scenario) {
-				b.Workload.Checkpointing = Bool(true)
+			add("checkpointing+batch", model.Msg("activation checkpointing with twice the micro-batch and half the accumulation (same global batch)"), func(b *Scenario) {
+				b.Workload.Checkpointing = model.Bool(true)
 				b.Workload.MicroBatch, b.Workload.GradAccum = b.Workload.MicroBatch*2, b.Workload.GradAccum/2
 			})
 		}
 	}
-	if !s.Query.AutoGPUs && w.GPUs > 1 && (w.Strategy == DDP || w.Strategy == Single) && w.Framework == PyTorch {
+	if !s.Query.AutoGPUs && w.GPUs > 1 && (w.Strategy == model.DDP || w.Strategy == model.Single) && w.Framework == model.PyTorch {
 		// On auto the matcher already tries FSDP where DDP does not fit.
-		add("sharding", Msg("shard parameters, gradients and optimizer states with FSDP (as ZeRO-3)"), func(b *Scenario) { b.Workload.Strategy = FSDP })
+		add("sharding", model.Msg("shard parameters, gradients and optimizer states with FSDP (as ZeRO-3)"), func(b *Scenario) { b.Workload.Strategy = model.FSDP })
 	}
 	return out
 }
@@ -167,20 +169,14 @@ func smallerMicroBatches(m int) []int {
 // The eval reuses estimates from one call to the next while the workload
 // stays the same (most changes only change the query), so it must not be
 // called concurrently.
-func EvalCheapestJob(cat *Catalog) func(Scenario) (float64, bool) {
-	return newCheapestJob(cat, nil).eval
+func EvalCheapestJob(cat *model.Catalog) func(Scenario) (float64, bool) {
+	return cheapestJob{model.NewCheapestFinder(cat)}.eval
 }
 
 // cheapestJob is EvalCheapestJob's eval on a CheapestFinder.
-type cheapestJob struct{ *CheapestFinder }
+type cheapestJob struct{ *model.CheapestFinder }
 
-// newCheapestJob starts an eval from the estimates of a Recommend (nil:
-// none), which it reads and never writes.
-func newCheapestJob(cat *Catalog, from *sharedEstimates) *cheapestJob {
-	return &cheapestJob{newCheapestFinder(cat, from)}
-}
-
-func (c *cheapestJob) eval(s Scenario) (float64, bool) {
+func (c cheapestJob) eval(s Scenario) (float64, bool) {
 	o, ok := c.Offer(s.Workload, s.Query)
 	if !ok {
 		return 0, false
@@ -189,7 +185,7 @@ func (c *cheapestJob) eval(s Scenario) (float64, bool) {
 	if o.HasJob {
 		usd = o.JobUSD
 	}
-	return max(usd, o.USDPerHour*HoursPerMonth*float64(TermMonths(o.Pricing))), true
+	return max(usd, o.USDPerHour*model.HoursPerMonth*float64(model.TermMonths(o.Pricing))), true
 }
 
 // Savings ranks the single changes to (w, q) by what they save on the
@@ -198,7 +194,7 @@ func (c *cheapestJob) eval(s Scenario) (float64, bool) {
 // maxEach of each, in ranked order), so the list costs a bounded number
 // of Recommend calls. rec is Recommend(w, cat, q)'s result: the ranking
 // starts from its estimates (any other rec is only slower).
-func Savings(cat *Catalog, w Workload, q Query, rec *Recommendation, maxEach int) (baseUSD float64, out []Saving, err error) {
+func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Recommendation, maxEach int) (baseUSD float64, out []Saving, err error) {
 	var gpus, regions []string
 	for i := range rec.Offers {
 		o := &rec.Offers[i]
@@ -213,9 +209,9 @@ func Savings(cat *Catalog, w Workload, q Query, rec *Recommendation, maxEach int
 	// must double the batch that runs, whether or not it was typed.
 	w.Defaults()
 	s := Scenario{Workload: w, Query: q}
-	baseUSD, out, err = RankSavings(s, newCheapestJob(cat, rec.estimates).eval, ScenarioChanges(s, gpus, regions))
+	baseUSD, out, err = RankSavings(s, cheapestJob{rec.CheapestFinder(cat)}.eval, ScenarioChanges(s, gpus, regions))
 	if err != nil {
-		return 0, nil, Msg("savings: %v", err)
+		return 0, nil, model.Msg("savings: %v", err)
 	}
 	return baseUSD, out, nil
 }

@@ -1,9 +1,12 @@
-package model
+package advice
 
 import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
 
 func TestRankSavings(t *testing.T) {
@@ -12,22 +15,22 @@ func TestRankSavings(t *testing.T) {
 		if len(s.Query.GPUs) == 1 && s.Query.GPUs[0] == "none-fits" {
 			return 0, false
 		}
-		price := map[Pricing]float64{"": 10, OnDemand: 10, Spot: 4, Reserved1y: 6.3}[s.Query.Pricing]
+		price := map[model.Pricing]float64{"": 10, model.OnDemand: 10, model.Spot: 4, model.Reserved1y: 6.3}[s.Query.Pricing]
 		if price == 0 {
 			return 0, false
 		}
 		hours := 100.0
-		if s.Workload.Task == TaskQLoRA {
+		if s.Workload.Task == model.TaskQLoRA {
 			hours = 50
 		}
 		return price * hours, true
 	}
-	base := Scenario{Workload: Workload{Settings: Settings{Task: TaskLoRA}}}
+	base := Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskLoRA}}}
 	changes := []Change[Scenario]{
-		{Name: "spot", Kind: "pricing", Apply: func(s Scenario) Scenario { s.Query.Pricing = Spot; return s }},
-		{Name: "qlora", Kind: "adapters", Apply: func(s Scenario) Scenario { s.Workload.Task = TaskQLoRA; return s }},
-		{Name: "1y", Kind: "pricing", Apply: func(s Scenario) Scenario { s.Query.Pricing = Reserved1y; return s }},
-		{Name: "3y (no price)", Kind: "pricing", Apply: func(s Scenario) Scenario { s.Query.Pricing = Reserved3y; return s }},
+		{Name: "spot", Kind: "pricing", Apply: func(s Scenario) Scenario { s.Query.Pricing = model.Spot; return s }},
+		{Name: "qlora", Kind: "adapters", Apply: func(s Scenario) Scenario { s.Workload.Task = model.TaskQLoRA; return s }},
+		{Name: "1y", Kind: "pricing", Apply: func(s Scenario) Scenario { s.Query.Pricing = model.Reserved1y; return s }},
+		{Name: "3y (no price)", Kind: "pricing", Apply: func(s Scenario) Scenario { s.Query.Pricing = model.Reserved3y; return s }},
 		{Name: "nothing fits", Kind: "gpu", Apply: func(s Scenario) Scenario { s.Query.GPUs = []string{"none-fits"}; return s }},
 	}
 	baseUSD, got, err := RankSavings(base, eval, changes)
@@ -46,14 +49,14 @@ func TestRankSavings(t *testing.T) {
 	}
 	for i := range want {
 		g, w := got[i], want[i]
-		if g.Change != w.Change || g.Kind != w.Kind || !near(g.USD, w.USD, 1e-12) || !near(g.SavingUSD, w.SavingUSD, 1e-12) || !near(g.SavingPct, w.SavingPct, 1e-12) {
+		if g.Change != w.Change || g.Kind != w.Kind || !modeltest.Near(g.USD, w.USD, 1e-12) || !modeltest.Near(g.SavingUSD, w.SavingUSD, 1e-12) || !modeltest.Near(g.SavingPct, w.SavingPct, 1e-12) {
 			t.Errorf("saving %d = %+v, want %+v", i, g, w)
 		}
 	}
-	if _, _, err := RankSavings(Scenario{Query: Query{Pricing: Reserved3y}}, eval, changes); !errors.Is(err, ErrNoOffers) {
+	if _, _, err := RankSavings(Scenario{Query: model.Query{Pricing: model.Reserved3y}}, eval, changes); !errors.Is(err, model.ErrNoOffers) {
 		t.Errorf("RankSavings with a base that does not run: error = %v, want ErrNoOffers", err)
 	}
-	if base.Query.Pricing != "" || base.Workload.Task != TaskLoRA {
+	if base.Query.Pricing != "" || base.Workload.Task != model.TaskLoRA {
 		t.Errorf("RankSavings changed its base: %+v", base)
 	}
 }
@@ -66,8 +69,8 @@ func TestScenarioChanges(t *testing.T) {
 		}
 		return out
 	}
-	full := Scenario{Workload: Workload{Settings: Settings{Task: TaskFinetune, Precision: FP32, MicroBatch: 2, GradAccum: 4}, Model: Architecture{Family: FamilyDecoder, Layers: 2, Hidden: 8, Heads: 2, Vocab: 10}},
-		Query: Query{Pricing: Spot, GPUs: []string{"a100-80gb"}, Regions: []string{"us-east-1"}}}
+	full := Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskFinetune, Precision: model.FP32, MicroBatch: 2, GradAccum: 4}, Model: model.Architecture{Family: model.FamilyDecoder, Layers: 2, Hidden: 8, Heads: 2, Vocab: 10}},
+		Query: model.Query{Pricing: model.Spot, GPUs: []string{"a100-80gb"}, Regions: []string{"us-east-1"}}}
 	got := names(ScenarioChanges(full, []string{"a100-80gb", "h100-sxm"}, []string{"us-east-1", "us-west-2"}))
 	want := []string{
 		"pay on-demand instead of spot", "pay reserved-1y instead of spot", "pay reserved-3y instead of spot",
@@ -84,7 +87,7 @@ func TestScenarioChanges(t *testing.T) {
 	for _, c := range ScenarioChanges(full, []string{"h100-sxm"}, []string{"us-west-2"}) {
 		v := c.Apply(full).Workload
 		v.Defaults()
-		if v.Task != TaskFinetune || v.Model.Layers != 2 || v.GlobalBatch() != 8 {
+		if v.Task != model.TaskFinetune || v.Model.Layers != 2 || v.GlobalBatch() != 8 {
 			t.Errorf("%q changes the job: task %s, %d layers, global batch %d", c.Name, v.Task, v.Model.Layers, v.GlobalBatch())
 		}
 	}
@@ -97,7 +100,7 @@ func TestScenarioChanges(t *testing.T) {
 			}
 		}
 	}
-	serve := Scenario{Workload: Workload{Settings: Settings{Task: TaskInference, Precision: BF16}}}
+	serve := Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskInference, Precision: model.BF16}}}
 	if got, want := names(ScenarioChanges(serve, nil, nil)), []string{
 		"pay spot instead of on-demand", "pay reserved-1y instead of on-demand", "pay reserved-3y instead of on-demand",
 		"serve int8 weights", "serve int4 weights"}; !slices.Equal(got, want) {

@@ -1,7 +1,9 @@
-package model
+package advice
 
 import (
 	"sort"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // MaxMicroBatch returns the largest micro-batch per GPU whose total fits
@@ -9,9 +11,9 @@ import (
 // batch grows (each phase is affine in it; the peak is their maximum), so
 // a doubling search then a bisection find it in O(log batch) evaluations.
 // The error is Compute's.
-func MaxMicroBatch(w Workload, capBytes float64) (int, error) {
-	batchOf := func(w *Workload) *int {
-		if w.Task == TaskInference {
+func MaxMicroBatch(w model.Workload, capBytes float64) (int, error) {
+	batchOf := func(w *model.Workload) *int {
+		if w.Task == model.TaskInference {
 			return &w.Sequences
 		}
 		return &w.MicroBatch
@@ -20,7 +22,7 @@ func MaxMicroBatch(w Workload, capBytes float64) (int, error) {
 	fits := func(b int) (bool, error) {
 		v := w
 		*batchOf(&v) = b
-		e, err := Compute(v, nil)
+		e, err := model.Compute(v, nil)
 		return e.ResidentNeed() <= capBytes, err
 	}
 	ok, err := fits(1)
@@ -28,13 +30,13 @@ func MaxMicroBatch(w Workload, capBytes float64) (int, error) {
 		return 0, err
 	}
 	lo, hi := 1, 2 // fits(lo); hi unknown
-	for hi <= MaxBatch {
+	for hi <= model.MaxBatch {
 		if ok, _ := fits(hi); !ok {
 			break
 		}
 		lo, hi = hi, hi*2
 	}
-	if hi > MaxBatch {
+	if hi > model.MaxBatch {
 		return lo, nil
 	}
 	for hi-lo > 1 { // fits(lo), !fits(hi)
@@ -50,11 +52,11 @@ func MaxMicroBatch(w Workload, capBytes float64) (int, error) {
 
 // Advice is one change that lowers the per-GPU memory of a workload.
 type Advice struct {
-	Change   string   // what to change, in words: "turn on activation checkpointing"
-	Msg      Message  // Change as a message, for translation (Msg.String() == Change)
-	Workload Workload // the workload with the change applied
-	Total    float64  // per-GPU bytes after the change
-	Fits     bool     // whether Total fits the capacity asked about
+	Change   string         // what to change, in words: "turn on activation checkpointing"
+	Msg      model.Message  // Change as a message, for translation (Msg.String() == Change)
+	Workload model.Workload // the workload with the change applied
+	Total    float64        // per-GPU bytes after the change
+	Fits     bool           // whether Total fits the capacity asked about
 }
 
 // FitAdvice returns the changes that lower w's per-GPU memory below
@@ -70,15 +72,15 @@ type Advice struct {
 // is too small to share (1 sample), shards at that micro-batch per GPU
 // and says the global batch it makes. Changes that do not lower memory
 // are left out. Ordered: those that fit first, then by total.
-func FitAdvice(w Workload, capBytes float64) []Advice {
+func FitAdvice(w model.Workload, capBytes float64) []Advice {
 	w.Defaults()
-	base, err := Compute(w, nil)
+	base, err := model.Compute(w, nil)
 	if err != nil {
 		return nil
 	}
 	var out []Advice
-	try := func(m Message, v Workload) {
-		e, err := Compute(v, nil)
+	try := func(m model.Message, v model.Workload) {
+		e, err := model.Compute(v, nil)
 		if err != nil || e.Memory.Total() >= base.Memory.Total()*0.999 {
 			return
 		}
@@ -91,47 +93,47 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 	if w.Task.Training() {
 		if !w.Ckpt() {
 			v = w
-			v.Checkpointing = Bool(true)
-			try(Msg("turn on activation checkpointing (about 33%% more compute)"), v)
+			v.Checkpointing = model.Bool(true)
+			try(model.Msg("turn on activation checkpointing (about 33%% more compute)"), v)
 		}
 		if !w.Flash() && w.Model.HasShape() {
 			v = w
-			v.FlashAttention = Bool(true)
-			try(Msg("use flash attention (fused scaled_dot_product_attention)"), v)
+			v.FlashAttention = model.Bool(true)
+			try(model.Msg("use flash attention (fused scaled_dot_product_attention)"), v)
 		}
-		if w.Precision == FP32 || w.Precision == TF32 {
+		if w.Precision == model.FP32 || w.Precision == model.TF32 {
 			v = w
-			v.Precision = AMPBF16
-			try(Msg("train in mixed precision (amp-bf16; amp-fp16 on GPUs without bf16)"), v)
+			v.Precision = model.AMPBF16
+			try(model.Msg("train in mixed precision (amp-bf16; amp-fp16 on GPUs without bf16)"), v)
 		}
-		if r := w.TrainingRecipe(); (r == RecipeAutocast || r == RecipeFSDPMixed) && w.Task != TaskQLoRA {
+		if r := w.TrainingRecipe(); (r == model.RecipeAutocast || r == model.RecipeFSDPMixed) && w.Task != model.TaskQLoRA {
 			v = w
-			v.Precision, v.Recipe = BF16, RecipeAuto
-			try(Msg("load the model in bf16 and train in pure bf16 (no fp32 copy, no cast cache; needs bf16 hardware)"), v)
+			v.Precision, v.Recipe = model.BF16, model.RecipeAuto
+			try(model.Msg("load the model in bf16 and train in pure bf16 (no fp32 copy, no cast cache; needs bf16 hardware)"), v)
 		}
-		if countsLogits(&w) && w.LossImpl() == LossHFUpcast && w.Model.HasShape() {
+		if w.CountsLogits() && w.LossImpl() == model.LossHFUpcast && w.Model.HasShape() {
 			v = w
-			v.Loss = LossChunked
-			try(Msg("use a chunked linear cross-entropy (Liger, Cut Cross-Entropy) instead of fp32 logits"), v)
+			v.Loss = model.LossChunked
+			try(model.Msg("use a chunked linear cross-entropy (Liger, Cut Cross-Entropy) instead of fp32 logits"), v)
 		}
-		if w.Optimizer == Adam || w.Optimizer == AdamW {
+		if w.Optimizer == model.Adam || w.Optimizer == model.AdamW {
 			v = w
-			v.Optimizer = AdamW8bit
-			try(Msg("use 8-bit AdamW (bitsandbytes)"), v)
+			v.Optimizer = model.AdamW8bit
+			try(model.Msg("use 8-bit AdamW (bitsandbytes)"), v)
 		}
 		// Sharding over more GPUs keeps the job's global batch, even one
 		// whose micro-batch was per GPU: the GPU count is w's, so is the
 		// batch (a count that cannot share it is skipped). A per-GPU
 		// micro-batch too small to share (a global batch of 1) shards at
 		// that micro-batch per GPU, and the advice says the batch it makes.
-		shardOver := func(from Workload) (shard Workload) {
+		shardOver := func(from model.Workload) (shard model.Workload) {
 			for n := 2; n <= 64; n *= 2 {
 				v, ok := from.OnGPUs(n * max(w.TP, 1))
 				if !ok {
 					continue
 				}
-				v.Strategy = ZeRO3
-				e, err := Compute(v, nil)
+				v.Strategy = model.ZeRO3
+				e, err := model.Compute(v, nil)
 				if err != nil {
 					continue
 				}
@@ -147,12 +149,12 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 		shard := shardOver(pinned)
 		switch {
 		case shard.GPUs > 0 && shard.MicroBatch == w.MicroBatch && shard.GradAccum == w.GradAccum:
-			try(Msg("shard with ZeRO-3 or FSDP over %d GPUs", shard.GPUs), shard)
+			try(model.Msg("shard with ZeRO-3 or FSDP over %d GPUs", shard.GPUs), shard)
 		case shard.GPUs > 0:
-			try(Msg("shard with ZeRO-3 or FSDP over %d GPUs at micro-batch %d × accumulation %d (same global batch)", shard.GPUs, shard.MicroBatch, shard.GradAccum), shard)
+			try(model.Msg("shard with ZeRO-3 or FSDP over %d GPUs at micro-batch %d × accumulation %d (same global batch)", shard.GPUs, shard.MicroBatch, shard.GradAccum), shard)
 		case w.BatchPerGPU:
 			if shard = shardOver(w); shard.GPUs > 0 {
-				try(Msg("shard with ZeRO-3 or FSDP over %d GPUs (micro-batch %d per GPU: a global batch of %d)", shard.GPUs, shard.MicroBatch, shard.GlobalBatch()), shard)
+				try(model.Msg("shard with ZeRO-3 or FSDP over %d GPUs (micro-batch %d per GPU: a global batch of %d)", shard.GPUs, shard.MicroBatch, shard.GlobalBatch()), shard)
 			}
 		}
 		// LoRA or QLoRA instead of the task asked are not advice: they
@@ -162,27 +164,27 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 				v = w
 				global := w.MicroBatch * w.GradAccum
 				v.MicroBatch, v.GradAccum = sameGlobalBatch(global, b)
-				try(Msg("micro-batch %d with gradient accumulation %d (same global batch of %d)", v.MicroBatch, v.GradAccum, global), v)
+				try(model.Msg("micro-batch %d with gradient accumulation %d (same global batch of %d)", v.MicroBatch, v.GradAccum, global), v)
 			} else if err == nil && b == 0 {
 				v = w
 				v.MicroBatch = 1
 				v.GradAccum = w.MicroBatch * w.GradAccum
-				try(Msg("micro-batch 1 with gradient accumulation %d (same global batch)", v.GradAccum), v)
+				try(model.Msg("micro-batch 1 with gradient accumulation %d (same global batch)", v.GradAccum), v)
 			}
 		}
 	} else {
-		for _, p := range []Precision{INT8, INT4} {
+		for _, p := range []model.Precision{model.INT8, model.INT4} {
 			if weightRank(p) < weightRank(w.Precision) {
 				v = w
 				v.Precision = p
-				try(Msg("serve %s-quantized weights (GPTQ/AWQ)", p), v)
+				try(model.Msg("serve %s-quantized weights (GPTQ/AWQ)", p), v)
 			}
 		}
 		if w.Sequences > 1 {
 			if b, err := MaxMicroBatch(w, capBytes); err == nil && b >= 1 && b < w.Sequences {
 				v = w
 				v.Sequences = b
-				try(Msg("decode %d sequences at a time", b), v)
+				try(model.Msg("decode %d sequences at a time", b), v)
 			}
 		}
 		if w.Model.HasShape() {
@@ -196,9 +198,9 @@ func FitAdvice(w Workload, capBytes float64) []Advice {
 				if v.GPUs%n != 0 {
 					v.GPUs = n
 				}
-				e, err := Compute(v, nil)
+				e, err := model.Compute(v, nil)
 				if err == nil && (e.Memory.Total() <= capBytes || n == 8) {
-					try(Msg("split the model with tensor parallelism over %d GPUs", n), v)
+					try(model.Msg("split the model with tensor parallelism over %d GPUs", n), v)
 					break
 				}
 			}
@@ -220,17 +222,17 @@ func sameGlobalBatch(global, limit int) (micro, accum int) {
 }
 
 // weightRank orders inference precisions by bytes per weight.
-func weightRank(p Precision) int {
+func weightRank(p model.Precision) int {
 	switch p {
-	case FP32:
+	case model.FP32:
 		return 5
-	case FP16, BF16:
+	case model.FP16, model.BF16:
 		return 4
-	case FP8:
+	case model.FP8:
 		return 3
-	case INT8:
+	case model.INT8:
 		return 2
-	case INT4:
+	case model.INT4:
 		return 1
 	}
 	return 4
@@ -250,8 +252,8 @@ func sortAdvice(a []Advice) {
 // per GPU-hour, as every offer of one GPU type bills).
 type Tip struct {
 	Change   string
-	Msg      Message  // Change as a message, for translation
-	Workload Workload // the workload with the change applied
+	Msg      model.Message  // Change as a message, for translation
+	Workload model.Workload // the workload with the change applied
 	// Bytes and BaseBytes are per-GPU memory after and before (Compute's
 	// nvidia-smi total).
 	Bytes, BaseBytes float64
@@ -300,21 +302,21 @@ const (
 // the cost, or TipMinMemoryPct of the memory at no more than TipSlowerPct
 // extra cost, and changes of the GPU count are left out (the offer would
 // change with them). Without a job time, memory alone ranks.
-func Tips(w Workload, g *GPU, n int) []Tip {
+func Tips(w model.Workload, g *model.GPU, n int) []Tip {
 	w.Defaults()
-	base, err := Compute(w, g)
+	base, err := model.Compute(w, g)
 	if err != nil || n <= 0 {
 		return nil
 	}
-	usable := UsableBytes(g)
+	usable := model.UsableBytes(g)
 	fits := base.Memory.Total() <= usable
 	cands := FitAdvice(w, usable)
 	var out []Tip
 	for _, c := range cands {
-		if fits && c.Workload.GPUs != w.GPUs || !CannotRun(&c.Workload, g).IsZero() {
+		if fits && c.Workload.GPUs != w.GPUs || !model.CannotRun(&c.Workload, g).IsZero() {
 			continue // another GPU count is another offer; a precision g lacks is no tip for g
 		}
-		e, err := Compute(c.Workload, g)
+		e, err := model.Compute(c.Workload, g)
 		if err != nil {
 			continue
 		}

@@ -1,13 +1,16 @@
-package model
+package advice
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
 
 // a100 is the A100 80GB's datasheet figures (NVIDIA A100 Tensor Core GPU
 // datasheet: 19.5 TFLOPS fp32, 156 tf32, 312 bf16/fp16 dense, 2,039 GB/s).
-var a100 = &GPU{Key: "a100-80gb", Name: "A100 80GB", MemoryGiB: 80, ComputeCapability: "8.0",
+var a100 = &model.GPU{Key: "a100-80gb", Name: "A100 80GB", MemoryGiB: 80, ComputeCapability: "8.0",
 	FP32TFLOPS: 19.5, TF32TFLOPS: 156, FP16TFLOPS: 312, BF16TFLOPS: 312, MemoryBandwidthGBps: 2039}
 
 // TestTips checks the rules Tips ranks by, on workloads whose best change
@@ -15,19 +18,19 @@ var a100 = &GPU{Key: "a100-80gb", Name: "A100 80GB", MemoryGiB: 80, ComputeCapab
 func TestTips(t *testing.T) {
 	tests := []struct {
 		name  string
-		w     Workload
+		w     model.Workload
 		first string // the top tip's change starts with this
 		// costAtLeast is the top tip's job-cost saving, %, at least: fp32
 		// on CUDA cores (19.5 TFLOPS) against bf16 tensor cores (312) is
 		// compute bound, so the time falls by far more than half.
 		costAtLeast float64
 	}{
-		{"ResNet-50 in fp32: mixed precision first", Workload{Settings: Settings{Task: TaskTrain, Precision: FP32, MicroBatch: 256, ImageSize: 224, DatasetSamples: 1.28e6, Epochs: 1}, Model: resnet50},
+		{"ResNet-50 in fp32: mixed precision first", model.Workload{Settings: model.Settings{Task: model.TaskTrain, Precision: model.FP32, MicroBatch: 256, ImageSize: 224, DatasetSamples: 1.28e6, Epochs: 1}, Model: modeltest.ResNet50},
 			"train in mixed precision", 50},
 		// QLoRA 8B at 4 × 4096 keeps Hugging Face's fp32 logits: 4 × 4096 ×
 		// 128,256 × 4 bytes = 7.8 GiB for the logits alone, more for their
 		// gradient; a chunked loss saves memory at no compute cost.
-		{"QLoRA 8B: the chunked loss saves memory for free", Workload{Settings: Settings{Task: TaskQLoRA, MicroBatch: 4, SeqLen: 4096, DatasetTokens: 20e6}, Model: llama31_8B},
+		{"QLoRA 8B: the chunked loss saves memory for free", model.Workload{Settings: model.Settings{Task: model.TaskQLoRA, MicroBatch: 4, SeqLen: 4096, DatasetTokens: 20e6}, Model: modeltest.Llama31_8B},
 			"use a chunked linear cross-entropy", -TipSlowerPct},
 	}
 	for _, tt := range tests {
@@ -66,7 +69,7 @@ func TestTips(t *testing.T) {
 // When nothing fits, changes that make it fit come first (FitAdvice's
 // order), each cutting memory.
 func TestTipsWhenNothingFits(t *testing.T) {
-	w := Workload{Settings: Settings{Task: TaskLoRA, MicroBatch: 4, SeqLen: 4096}, Model: llama31_8B}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskLoRA, MicroBatch: 4, SeqLen: 4096}, Model: modeltest.Llama31_8B}
 	tips := Tips(w, a100, 3)
 	if len(tips) == 0 || !tips[0].Fits {
 		t.Fatalf("LoRA 8B at 4 × 4096 on 80 GB: want a first tip that fits, got %+v", tips)
@@ -85,15 +88,15 @@ func TestTipsWhenNothingFits(t *testing.T) {
 // target (Hu et al., 2021, "LoRA", §4.1), so the trained parameters fall
 // from 13.6M to 6.8M at rank 16 → 8 on q,k,v,o of Llama 3.1 8B.
 func TestTipsLoRARank(t *testing.T) {
-	w := Workload{Settings: Settings{Task: TaskLoRA, LoRARank: 16, MicroBatch: 1, SeqLen: 512, Checkpointing: Bool(true)}, Model: llama31_8B}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskLoRA, LoRARank: 16, MicroBatch: 1, SeqLen: 512, Checkpointing: model.Bool(true)}, Model: modeltest.Llama31_8B}
 	w.Defaults()
-	base, err := Compute(w, a100)
+	base, err := model.Compute(w, a100)
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := w
 	v.LoRARank = 8
-	half, err := Compute(v, a100)
+	half, err := model.Compute(v, a100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +113,7 @@ func TestTipsLoRARank(t *testing.T) {
 // BenchmarkTips is the panel's cost per recompute: Tips on the default
 // QLoRA journey (every candidate computed on the GPU).
 func BenchmarkTips(b *testing.B) {
-	w := Workload{Settings: Settings{Task: TaskQLoRA, MicroBatch: 4, SeqLen: 4096, DatasetTokens: 20e6}, Model: llama31_8B}
+	w := model.Workload{Settings: model.Settings{Task: model.TaskQLoRA, MicroBatch: 4, SeqLen: 4096, DatasetTokens: 20e6}, Model: modeltest.Llama31_8B}
 	for b.Loop() {
 		Tips(w, a100, 2)
 	}

@@ -1,0 +1,51 @@
+package advice
+
+import "github.com/gpuplan/gpuplan/model"
+
+// Fit is how an estimate fits one GPU type.
+type Fit struct {
+	GPU         *model.GPU
+	UsableBytes float64 // per GPU, after FitMargin
+	Fits        bool    // the per-GPU total is within UsableBytes
+	// Verdict weighs the estimate's 90% band (Estimate.MemoryBand)
+	// against UsableBytes: VerdictFits when even its top fits,
+	// VerdictBorderline when the band straddles it, VerdictNoFit when
+	// even its bottom does not.
+	Verdict model.FitVerdict
+	// OOMChance is, for a borderline verdict, the probability (0.05–0.95)
+	// that the job needs more than UsableBytes (Estimate.OOMChance); 0
+	// otherwise.
+	OOMChance     float64
+	MaxMicroBatch int      // largest micro-batch (sequences for inference) that fits; 0 if none
+	Advice        []Advice // when it does not fit: changes that help, those that fit first
+	// Tips are the single changes that save the most on this GPU type,
+	// fitting or not (Tips; at most TipCount), quantified.
+	Tips []Tip
+	// Refused says why g cannot run the workload's precision at all
+	// (CannotRun: pure bf16 training below compute capability 8.0 has no
+	// fallback); Fits is then false, whatever the memory.
+	Refused model.Message
+}
+
+// TipCount is how many tips CheckFit keeps: the few that matter most.
+const TipCount = 3
+
+// CheckFit reports whether e (computed from its Workload) fits g, the
+// largest batch that would, and fit advice when it does not.
+func CheckFit(e *model.Estimate, g *model.GPU) Fit {
+	f := Fit{GPU: g, UsableBytes: model.UsableBytes(g), Refused: model.CannotRun(&e.Workload, g)}
+	f.Fits = e.ResidentNeed() <= f.UsableBytes && f.Refused.IsZero()
+	f.Verdict = model.VerdictFor(e.ResidentBand(), f.UsableBytes)
+	if !f.Refused.IsZero() {
+		f.Verdict = model.VerdictCannotRun
+	}
+	if f.Verdict == model.VerdictBorderline {
+		f.OOMChance = e.OOMChance(f.UsableBytes)
+	}
+	f.MaxMicroBatch, _ = MaxMicroBatch(e.Workload, f.UsableBytes)
+	if !f.Fits && f.Refused.IsZero() {
+		f.Advice = FitAdvice(e.Workload, f.UsableBytes)
+	}
+	f.Tips = Tips(e.Workload, g, TipCount)
+	return f
+}

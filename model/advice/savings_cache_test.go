@@ -1,0 +1,90 @@
+package advice
+
+import (
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/internal/modeltest"
+)
+
+// TestEvalCheapestJobSharedEstimates checks that the savings eval, which
+// carries estimates from one call to the next while the workload is the
+// same, prices every change as a fresh eval does (a new EvalCheapestJob
+// per call shares nothing). The changes mix query-only ones (pricing, one
+// GPU, one region) with workload changes (8-bit AdamW, a smaller
+// micro-batch with more accumulation, checkpointing), in the order
+// RankSavings runs them.
+func TestEvalCheapestJobSharedEstimates(t *testing.T) {
+	cat := modeltest.Catalog()
+	base := Scenario{Workload: model.Workload{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 2, SeqLen: 512, DatasetTokens: 1e8}, Model: modeltest.Llama2_7B},
+		Query: model.Query{AutoGPUs: true, AllowMultiNode: true}}
+	changes := ScenarioChanges(base, []string{"g16", "g40", "g80"}, []string{"us-east-1", "eu-west-1"})
+	kinds := map[string]bool{}
+	for _, c := range changes {
+		kinds[c.Kind] = true
+	}
+	if !kinds["pricing"] || !kinds["gpu"] || !kinds["region"] || !kinds["batch"] || !kinds["checkpointing"] {
+		t.Fatalf("changes %v lack a kind this test needs", kinds)
+	}
+	shared := EvalCheapestJob(cat)
+	scenarios := []Scenario{base}
+	for _, c := range changes {
+		scenarios = append(scenarios, c.Apply(base), base) // back and forth between workloads
+	}
+	priced := 0
+	for i, s := range scenarios {
+		got, gotOK := shared(s)
+		want, wantOK := EvalCheapestJob(cat)(s)
+		if got != want || gotOK != wantOK {
+			t.Errorf("scenario %d (%s, %s): shared eval $%.6g (%v), fresh $%.6g (%v)", i, s.Workload.Task, s.Query.Pricing, got, gotOK, want, wantOK)
+		}
+		if wantOK {
+			priced++
+		}
+	}
+	if priced < len(scenarios)/2 {
+		t.Errorf("only %d of %d scenarios priced: the test compares too little", priced, len(scenarios))
+	}
+}
+
+// TestEvalCheapestJobShapeQuery: the shared eval keeps deployment shapes
+// only while the query's part that shape reads stays the same; a call
+// with another deadline, GPU count mode, node limit or precision
+// fallback prices as a fresh eval does, and so does the way back.
+func TestEvalCheapestJobShapeQuery(t *testing.T) {
+	cat := modeltest.Catalog()
+	w := model.Workload{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 1, SeqLen: 512, DatasetTokens: 1e8}, Model: modeltest.Llama2_7B}
+	base := model.Query{AutoGPUs: true, AllowMultiNode: true}
+	shared := EvalCheapestJob(cat)
+	fresh := func(q model.Query) (float64, bool) { return EvalCheapestJob(cat)(Scenario{Workload: w, Query: q}) }
+	free, ok := fresh(base)
+	if !ok {
+		t.Fatal("the base query prices nothing")
+	}
+	var hours float64
+	if r, err := model.Recommend(w, cat, base); err == nil && len(r.Offers) > 0 {
+		hours = r.Offers[0].JobHours
+	}
+	queries := []model.Query{
+		base,
+		{AutoGPUs: true, AllowMultiNode: true, DeadlineHours: hours / 3}, // the cheapest misses it
+		base,
+		{AutoGPUs: true}, // one node only
+		{AutoGPUs: true, AllowMultiNode: true, MaxNodes: 1}, // likewise, by the limit
+		{AutoGPUs: false, AllowMultiNode: true},             // the workload's own GPU count
+		{AutoGPUs: true, AllowMultiNode: true, AllowPrecisionFallback: true},
+		base,
+	}
+	changed := false
+	for i, q := range queries {
+		got, gotOK := shared(Scenario{Workload: w, Query: q})
+		want, wantOK := fresh(q)
+		if got != want || gotOK != wantOK {
+			t.Errorf("query %d %+v: shared eval $%.6g (%v), fresh $%.6g (%v)", i, q, got, gotOK, want, wantOK)
+		}
+		changed = changed || want != free || wantOK != ok
+	}
+	if !changed {
+		t.Error("no query priced differently from the base: the test compares too little")
+	}
+}

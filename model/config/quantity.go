@@ -1,0 +1,102 @@
+package config
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// countSuffixes are the decimal multipliers people write after counts:
+// 7B parameters, 1.2M images, 2T tokens.
+var countSuffixes = []struct {
+	s string
+	m float64
+}{
+	{"k", 1e3}, {"m", 1e6}, {"b", 1e9}, {"g", 1e9}, {"t", 1e12}, {"p", 1e15},
+}
+
+// ParseQuantity parses a count such as "7e9", "7B", "110M", "1.2k",
+// "1_000_000" or "1,281,167". Suffixes are decimal (k 10³, M 10⁶, B/G 10⁹,
+// T 10¹², P 10¹⁵), case-insensitive. The result is finite and ≥ 0; the
+// error wraps model.ErrBadQuantity and says what is accepted.
+func ParseQuantity(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	t = strings.NewReplacer("_", "", ",", "").Replace(t)
+	if t == "" {
+		return 0, model.Errorf(model.ErrBadQuantity, "empty; want a number such as 7e9, 7B or 110M")
+	}
+	mult := 1.0
+	low := strings.ToLower(t)
+	for _, c := range countSuffixes {
+		if strings.HasSuffix(low, c.s) && len(low) > len(c.s) {
+			mult = c.m
+			t = t[:len(t)-len(c.s)]
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, model.Errorf(model.ErrBadQuantity, "%q is not a number; want e.g. 7e9, 7B, 110M or 1.2T", s)
+	}
+	v *= mult
+	if v < 0 || math.IsInf(v, 0) {
+		return 0, model.Errorf(model.ErrBadQuantity, "%q must be a finite number ≥ 0", s)
+	}
+	return v, nil
+}
+
+// byteUnits maps unit suffixes to bytes: binary for KiB–TiB, decimal for
+// kB–TB (GPU vendors' "GB" of memory are GiB, which is why we want it said).
+var byteUnits = []struct {
+	s string
+	m float64
+}{
+	{"kib", model.KiB}, {"mib", model.MiB}, {"gib", model.GiB}, {"tib", 1 << 40},
+	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12}, {"b", 1},
+}
+
+// ParseBytes parses a size such as "40GiB", "80 GB", "512MiB" or "1e9"
+// (bytes). GiB/MiB are binary, GB/MB decimal. The error wraps
+// model.ErrBadQuantity.
+func ParseBytes(s string) (float64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	mult := 1.0
+	for _, u := range byteUnits {
+		if strings.HasSuffix(t, u.s) && len(t) > len(u.s) {
+			mult = u.m
+			t = strings.TrimSpace(t[:len(t)-len(u.s)])
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return 0, model.Errorf(model.ErrBadQuantity, "%q is not a size; want e.g. 40GiB, 80GB or 512MiB", s)
+	}
+	v *= mult
+	if math.IsInf(v, 0) {
+		return 0, model.Errorf(model.ErrBadQuantity, "%q is too large", s)
+	}
+	return v, nil
+}
+
+// ParseTokens parses a sequence length: a k suffix means 1024 tokens, as
+// "8k context" does on model cards (8192); otherwise as ParseQuantity. The
+// result is a whole number ≥ 0; the error wraps model.ErrBadQuantity.
+func ParseTokens(s string) (int, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if n, ok := strings.CutSuffix(t, "k"); ok {
+		if k, err := strconv.ParseFloat(n, 64); err == nil && k > 0 && k <= 1<<14 && k*1024 == math.Trunc(k*1024) {
+			return int(k * 1024), nil
+		}
+	}
+	v, err := ParseQuantity(s)
+	if err != nil {
+		return 0, err
+	}
+	if v != math.Trunc(v) || v > math.MaxInt32 {
+		return 0, model.Errorf(model.ErrBadQuantity, "%q is not a whole number of tokens", s)
+	}
+	return int(v), nil
+}
