@@ -841,7 +841,10 @@ type PhaseMemory struct {
 // saved activations and logits, and gradients only when they persist
 // across micro-batches (gradient accumulation, DeepSpeed's contiguous
 // gradient partition; otherwise optimizer.zero_grad() frees them,
-// set_to_none=True being PyTorch's default since 2.0).
+// set_to_none=True being PyTorch's default since 2.0), or when the loop
+// zeroes them only after the forward pass (ZeroGradBeforeBackward): the
+// previous step's gradients are then alive at the forward peak, and
+// freed, from PyTorch 2.0, by the zero_grad just before backward.
 // Backward: the larger of its start (forward end plus the logits'
 // gradient and the reduce buckets) and its end (all gradients, buckets,
 // no activations).
@@ -865,16 +868,22 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		base.OptimizerStates, stepTemp = 0, 0
 		*states = base
 	}
+	// persistGrads: gradients held from one backward to the next; the
+	// previous step's are also alive through this forward when the loop
+	// zeroes them only before backward.
 	persistGrads := w.GradAccum > 1 || s.r == RecipeDeepSpeed || !w.torchAtLeast(2, 0)
 	fwd := base
 	fwd.CastCache = castCache
 	fwd.Activations = act.blocks + act.logits
 	fwd.Buffers = persistBuf
 	fwd.Temporaries = s.quantWork
-	if !persistGrads {
+	if !persistGrads && w.ZeroGrad != ZeroGradBeforeBackward {
 		fwd.Gradients = 0
 	}
 	bwdStart := fwd
+	if !persistGrads {
+		bwdStart.Gradients = 0 // zero_grad(set_to_none=True) before backward
+	}
 	bwdStart.Activations += max(act.lossBwd, act.blockGrad)
 	if act.recompute > 0 {
 		// Checkpointed: the loss backward with the logits alive, then each
