@@ -44,8 +44,8 @@ type ModelJSON struct {
 // WorkloadJSON echoes the workload after defaults, in TOML key names.
 type WorkloadJSON struct {
 	Framework      string   `json:"framework"`
-	Torch          string   `json:"torch,omitempty"`   // PyTorch release, for PyTorch jobs
-	Trainer        string   `json:"trainer,omitempty"` // training library, for training jobs
+	Torch          string   `json:"torch,omitempty"`     // PyTorch release, for PyTorch jobs
+	Trainer        string   `json:"trainer,omitempty"`   // training library, for training jobs
 	ZeroGrad       string   `json:"zero_grad,omitempty"` // zero_grad placement, when not after the step
 	Task           string   `json:"task"`
 	Precision      string   `json:"precision"`
