@@ -21,6 +21,7 @@ require (
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/hbollon/go-edlib v1.7.0
+	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/text v0.40.0
 	k8s.io/api v0.37.2

@@ -39,21 +39,64 @@ func main() {
 	// line ends on with status 0, instead of SIGPIPE killing the process
 	// (status 141).
 	signal.Ignore(syscall.SIGPIPE)
+	shortGC()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// shortGCPercent paces the collector of a command over a small catalog.
+// Such a command allocates a few MB and ends: at Go's default 100 the
+// heap's 4 MB starting goal is near, and the runtime returns and touches
+// again pages it would have kept (recommend --json: 1,610 page faults and
+// 17.5 ms CPU at 100, 1,330 and 13.8 ms at 400, no collection at either).
+// A large catalog (largeCatalog instance types, an overlay of SkyPilot's
+// size) and the configurator, which stays, go back to the default.
+const (
+	shortGCPercent = 400
+	largeCatalog   = 20_000
+)
+
+// gcDefault is the collector's percentage before shortGC: Go's 100 or
+// the user's GOGC.
+var gcDefault = -1
+
+// shortGC raises the collector's percentage for the command unless the
+// user set GOGC.
+func shortGC() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		gcDefault = debug.SetGCPercent(shortGCPercent)
+	}
+}
+
+// restoreGC puts the collector's percentage back (a large catalog, the
+// configurator).
+func restoreGC() {
+	if gcDefault >= 0 {
+		debug.SetGCPercent(gcDefault)
+		gcDefault = -1
+	}
 }
 
 // run is main without os.Exit, so tests can call it with fake streams.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cli.Run(cli.Env{
-		Args:        args,
-		Stdin:       stdin,
-		Stdout:      stdout,
-		Stderr:      stderr,
-		Getenv:      os.Getenv,
-		Version:     buildVersion(),
-		LoadCatalog: data.LoadWith,
-		Readers:     hf.Readers(),
-		RunTUI:      tui.Run,
+		Args:    args,
+		Stdin:   stdin,
+		Stdout:  stdout,
+		Stderr:  stderr,
+		Getenv:  os.Getenv,
+		Version: buildVersion(),
+		LoadCatalog: func(overlays []string) (*model.Catalog, []model.Message, error) {
+			cat, warnings, err := data.LoadWith(overlays)
+			if cat != nil && len(cat.Instances) >= largeCatalog {
+				restoreGC()
+			}
+			return cat, warnings, err
+		},
+		Readers: hf.Readers(),
+		RunTUI: func(ctx context.Context, cat *model.Catalog, opts tui.Options) error {
+			restoreGC()
+			return tui.Run(ctx, cat, opts)
+		},
 		UpdateCatalog: func(ctx context.Context, o cli.CatalogUpdate) ([]model.Message, error) {
 			var sources []string
 			if len(o.Sources) > 0 {

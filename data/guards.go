@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Guard is one suspicious price or shape found by Guards.
@@ -110,14 +111,14 @@ func (gd *guarder) guard(c *model.Catalog, in *model.Instance, known map[string]
 			_, origin, _ := model.PriceProvenance(in, p)
 			gd.out = append(gd.out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: rule, Msg: msg, Origin: origin})
 		}
-		// Prices as the tables print them (model.USDPerHour), not %g's
+		// Prices as the tables print them (show.USDPerHour), not %g's
 		// 3.2247587500000003.
 		switch {
 		case p.OnDemandUSD > 0 && p.SpotUSD > p.OnDemandUSD*spotTolerance:
-			finding("spot-above-on-demand", model.Msg("on-demand %s is below spot %s: not an on-demand price", model.USDPerHour(p.OnDemandUSD), model.USDPerHour(p.SpotUSD)))
+			finding("spot-above-on-demand", model.Msg("on-demand %s is below spot %s: not an on-demand price", show.USDPerHour(p.OnDemandUSD), show.USDPerHour(p.SpotUSD)))
 		case p.OnDemandUSD > 0 && m > 0 && p.OnDemandUSD/float64(in.GPUCount) < medianFraction*m:
 			finding("below-median", model.Msg("on-demand %s per GPU is below %.0f%% of the type's median over regions %s (a flex-start or promotional price?)",
-				model.USDPerHour(p.OnDemandUSD/float64(in.GPUCount)), medianFraction*100, model.USDPerHour(m)))
+				show.USDPerHour(p.OnDemandUSD/float64(in.GPUCount)), medianFraction*100, show.USDPerHour(m)))
 		}
 		if gd.known && !gd.regions[p.Region] {
 			finding("unknown-region", model.Msg("region not offered by %s in the catalog (typo?)", in.Provider))

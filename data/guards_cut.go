@@ -2,6 +2,7 @@ package data
 
 import (
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // cutFraction is the share of a type's own catalog price below which a
@@ -56,7 +57,7 @@ func CutGuards(base *model.Catalog, insts []model.Instance) []Guard {
 						key = "%s %s per GPU-hour is under half the catalog's %s per GPU-hour for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand"
 					}
 					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-cut", Origin: in.Origin,
-						Msg: model.Msg(key, model.Msg(m.mode), model.USDPerHour(now), model.USDPerHour(then), (1-now/then)*100)})
+						Msg: model.Msg(key, model.Msg(m.mode), show.USDPerHour(now), show.USDPerHour(then), (1-now/then)*100)})
 				}
 			}
 		}

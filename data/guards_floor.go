@@ -2,6 +2,7 @@ package data
 
 import (
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // floorFraction is the share of a GPU's floor price below which a fetched
@@ -57,7 +58,7 @@ func FloorGuards(floors map[string]float64, insts []model.Instance) []Guard {
 				if per := m.usd / float64(in.GPUCount); m.usd > 0 && per < floorFraction*floor {
 					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-floor", Origin: in.Origin, Msg: model.Msg(
 						"%s %s per GPU-hour is below half the lowest %s price in the catalog (%s per GPU-hour, spot included): a fake or mistyped price?",
-						model.Msg(m.mode), model.USDPerHour(per), in.GPU, model.USDPerHour(floor))})
+						model.Msg(m.mode), show.USDPerHour(per), in.GPU, show.USDPerHour(floor))})
 				}
 			}
 		}

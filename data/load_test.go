@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 )
 
 func TestLoadEmbedded(t *testing.T) {
@@ -569,7 +570,7 @@ prices = [{ region = "us-east-1", on_demand = 20 }]
 	if c.AsOf != "2099-12-01" {
 		t.Errorf("catalog as of %s, want the patch's 2099-12-01", c.AsOf)
 	}
-	p := model.CatalogProvenance(c, dir)
+	p := market.CatalogProvenance(c, dir)
 	if !strings.Contains(p.Line(), "updated 2099-12-01 by catalog update") {
 		t.Errorf("provenance %q does not date the update by its as_of", p.Line())
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // regionsFile is where catalog/ keeps the region geography; it has its own
@@ -79,7 +80,7 @@ func decodeRegions(b []byte) ([]model.ProviderRegions, error) {
 	seen := map[[2]string]bool{}
 	for _, p := range raw.Provider {
 		bad := func(format string, args ...any) {
-			errs = append(errs, model.Msg("%s: provider %q: %s", name, model.Printable(p.Provider), model.Msg(format, args...)))
+			errs = append(errs, model.Msg("%s: provider %q: %s", name, show.Printable(p.Provider), model.Msg(format, args...)))
 		}
 		if err := safeio.CheckName(p.Provider); err != nil || p.Provider == "" {
 			bad("want a provider key such as \"aws\"")
@@ -92,14 +93,14 @@ func decodeRegions(b []byte) ([]model.ProviderRegions, error) {
 			bad("%v", err)
 		}
 		if p.Rule != "" && !slices.Contains(geoRules, p.Rule) {
-			bad("rule %q: want %s", model.Printable(p.Rule), strings.Join(geoRules, ", "))
+			bad("rule %q: want %s", show.Printable(p.Rule), strings.Join(geoRules, ", "))
 		}
 		pr := model.ProviderRegions{Provider: p.Provider, Rule: p.Rule, Source: p.Source, AsOf: string(p.AsOf)}
 		for _, r := range p.Regions {
 			if rows++; rows > maxRegionRows {
 				return nil, model.Msg("%s: more than %d regions", name, maxRegionRows)
 			}
-			where := fmt.Sprintf("region %q", model.Printable(r.Region))
+			where := fmt.Sprintf("region %q", show.Printable(r.Region))
 			if err := safeio.CheckName(r.Region); err != nil || r.Region == "" {
 				bad("%s: want the provider's region name", where)
 				continue
@@ -114,11 +115,11 @@ func decodeRegions(b []byte) ([]model.ProviderRegions, error) {
 			}
 			if r.Country != "" {
 				if code, ok := model.CountryCode(r.Country); !ok || code != r.Country {
-					bad("%s: country %q: want an upper-case ISO 3166-1 alpha-2 code of a known country, such as DE", where, model.Printable(r.Country))
+					bad("%s: country %q: want an upper-case ISO 3166-1 alpha-2 code of a known country, such as DE", where, show.Printable(r.Country))
 				}
 			}
 			if r.Continent != "" && !slices.Contains(model.Continents, r.Continent) {
-				bad("%s: continent %q: want %s", where, model.Printable(r.Continent), strings.Join(model.Continents, ", "))
+				bad("%s: continent %q: want %s", where, show.Printable(r.Continent), strings.Join(model.Continents, ", "))
 			}
 			if r.Country == "" && r.Continent == "" {
 				bad("%s: want a country or a continent", where)

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/csv"
 	"errors"
+	"hash/maphash"
 	"io"
 	"math"
 	"math/bits"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Column names of a SkyPilot catalog vms.csv (schema v6–v8). Their order
@@ -230,6 +232,7 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 	if len(insts) == 0 {
 		p.warn.add(0, "nogpu", model.Msg("no GPU instance types among %s rows", model.Grouped(p.rows)))
 	}
+	p.dups.warn(&p.warn)
 	return insts, backing[:room+len(insts)], p.warn.lines(name), nil
 }
 
@@ -482,6 +485,65 @@ type parser struct {
 	gpuInfos map[string]uint64
 	gpuMem   map[uint64]float64
 	gcpRows  gcpRows
+	dups     dupRows
+}
+
+// dupRows finds rows that repeat an earlier row's instance type, region
+// and zone: add folds them (the lowest price of each kind wins), and the
+// file gets one warning saying so (warning). A row is known by a hash of
+// the three (maphash, 64 bits), not a copy of them: a 100,000-row file
+// keeps a map of integers.
+type dupRows struct {
+	seed     maphash.Seed
+	first    map[uint64]int // the hash's first line
+	n, line  int            // repeated rows; the first repeat's line
+	examples []model.Message
+}
+
+// shownDups is how many repeated rows the warning names.
+const shownDups = 3
+
+// see records a GPU row; a repeat is counted, the first few named.
+func (d *dupRows) see(line int, typ, region, zone string) {
+	if d.first == nil {
+		d.seed, d.first = maphash.MakeSeed(), map[uint64]int{}
+	}
+	var h maphash.Hash
+	h.SetSeed(d.seed)
+	h.WriteString(typ)
+	h.WriteByte(0)
+	h.WriteString(region)
+	h.WriteByte(0)
+	h.WriteString(zone)
+	k := h.Sum64()
+	at, ok := d.first[k]
+	if !ok {
+		d.first[k] = line
+		return
+	}
+	if d.n == 0 {
+		d.line = line
+	}
+	d.n++
+	if len(d.examples) < shownDups {
+		d.examples = append(d.examples, model.Msg("%s %s %s (lines %d, %d)", typ, region, zone, at, line))
+	}
+}
+
+// warn adds the file's one warning about repeated rows, if any.
+func (d *dupRows) warn(w *warnings) {
+	if d.n == 0 {
+		return
+	}
+	ex := d.examples[0]
+	for _, e := range d.examples[1:] {
+		ex = model.Msg("%v, %v", ex, e)
+	}
+	if d.n == 1 {
+		w.add(d.line, "dup", model.Msg("1 row repeats the instance type, region and zone of an earlier row, %v; the lower on-demand and the lower spot price of the two are kept", ex))
+		return
+	}
+	w.add(d.line, "dup", model.Msg("%s rows repeat the instance type, region and zone of an earlier row, e.g. %v; the lowest on-demand and the lowest spot price of the repeated rows are kept", model.Grouped(d.n), ex))
 }
 
 // newParser returns a parser that leaves room zero instances in front of
@@ -582,6 +644,7 @@ func (p *parser) row(line int, rec []string) error {
 	if !p.resolve(&o, accel, p.gpuMemory(rec, count)) {
 		return nil
 	}
+	p.dups.see(line, typ, region, zone)
 	p.add(&o)
 	return nil
 }
@@ -1000,7 +1063,7 @@ func (p *parser) finishRegions(t *typeRun, typ string) int {
 			if spot <= od*spotTolerance {
 				spot = od
 			} else {
-				p.warn.add(t.line, "spot>od:"+typ, model.Msg("%s in %s: spot %s above on-demand %s; spot dropped", typ, p.strs[rp.region], model.USDPerHour(spot), model.USDPerHour(od)))
+				p.warn.add(t.line, "spot>od:"+typ, model.Msg("%s in %s: spot %s above on-demand %s; spot dropped", typ, p.strs[rp.region], show.USDPerHour(spot), show.USDPerHour(od)))
 				spot = 0
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // GCP bills a GPU VM as two parts: the machine type (vCPUs and memory) and
@@ -299,7 +300,7 @@ func (p *parser) markFlexStart() {
 		}
 		if m := median(prices); r.onDemand < flexStartFraction*m {
 			r.flexStart, r.onDemand = r.onDemand, 0
-			p.warn.add(r.line, "dws-median:"+r.accel, model.Msg("GCP %s GPU rows priced on-demand below %.0f%% of the median %s: a flex-start (DWS) price, kept as flex_start, on-demand unknown", r.accel, flexStartFraction*100, model.USDPerHour(m)))
+			p.warn.add(r.line, "dws-median:"+r.accel, model.Msg("GCP %s GPU rows priced on-demand below %.0f%% of the median %s: a flex-start (DWS) price, kept as flex_start, on-demand unknown", r.accel, flexStartFraction*100, show.USDPerHour(m)))
 		}
 	}
 }

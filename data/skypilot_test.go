@@ -541,3 +541,31 @@ func TestSortKey(t *testing.T) {
 		}
 	}
 }
+
+// Rows that repeat an earlier row's instance type, region and zone are
+// folded (the lowest on-demand and the lowest spot price kept), with one
+// warning for the file: how many, a few examples with their lines, and
+// which price won (issue 29 item 6). A zone of its own is not a repeat.
+func TestReadSkyPilotCSVDuplicateRows(t *testing.T) {
+	in := awsHeader +
+		"g4dn.xlarge,T4,1,4,16,,0.526,0.2,us-east-1,use1-az1\n" +
+		"g4dn.xlarge,T4,1,4,16,,0.40,0.3,us-east-1,use1-az1\n" + // repeat of line 2
+		"g4dn.xlarge,T4,1,4,16,,0.50,,us-east-1,use1-az2\n" + // another zone: not a repeat
+		"g4dn.2xlarge,T4,1,8,32,,0.752,,us-east-1,use1-az1\n" +
+		"g4dn.xlarge,T4,1,4,16,,0.6,,us-east-1,use1-az1\n" + // repeat of line 2, in a later run
+		"g4dn.2xlarge,T4,1,8,32,,0.752,,us-east-1,use1-az1\n" + // repeat of line 5
+		"g4dn.2xlarge,T4,1,8,32,,0.752,,us-east-1,use1-az1\n" // and again
+	insts, warns, err := ReadSkyPilotCSV(strings.NewReader(in), "vms.csv", "aws", CatalogGPUResolver(testCatalog()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantLines(t, "instances", summary(insts), []string{
+		"g4dn.2xlarge t4×1 8/32 us-east-1 0.752/-",
+		"g4dn.xlarge t4×1 4/16 us-east-1 0.4/0.2",
+	})
+	got := model.Strings(warns)
+	want := "vms.csv:3: 4 rows repeat the instance type, region and zone of an earlier row, e.g. g4dn.xlarge us-east-1 use1-az1 (lines 2, 3), g4dn.xlarge us-east-1 use1-az1 (lines 2, 6), g4dn.2xlarge us-east-1 use1-az1 (lines 5, 7); the lowest on-demand and the lowest spot price of the repeated rows are kept"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("warnings:\n  %s\nwant one:\n  %s", strings.Join(got, "\n  "), want)
+	}
+}

@@ -10,22 +10,30 @@
 // The packages under it build on this one and never the other way round
 // (layering_test.go at the repository root holds the rule):
 //
+//   - model/show: text made safe to print and prices as the tables write
+//     them; imports nothing of gpuplan's, and every package may use it.
 //   - model/serve: inference serving as vLLM does it (KV cache, speed,
 //     TP × PP × replicas on an offer); imports model only.
 //   - model/market: browsing the market without a workload (GPU specs,
-//     filters, rows, groups); imports model only.
+//     filters, rows, groups, where the prices came from); imports model
+//     only.
 //   - model/config: the configuration file (decode, validate, encode,
 //     [serve], [launch], answers); imports model and serve.
 //   - model/plan: work in phases (plan file, cost, check, savings);
 //     imports model, config and serve (a service phase is priced by the
 //     serving ranking).
-//   - model/decide: spot's expected cost with interruptions and the
-//     commitments' break-even beside one offer; imports model only.
+//   - model/decide: spot's expected cost with interruptions, the
+//     commitments' break-even beside one offer, and the offers' time–cost
+//     front for a deadline or budget; imports model only.
 //   - model/probe: a probe run's result read back, compared with the
 //     estimate, kept as calibration cases; imports model and serve.
 //   - model/launch: the files that launch one offer (SkyPilot, torchrun,
-//     vllm, docker, Kubernetes, DeepSpeed, the probe script); imports
-//     model, config, serve and probe.
+//     vllm, docker, Kubernetes, DeepSpeed); imports model, config, serve
+//     and its leaves: model/launch/stack (the CUDA, driver, PyTorch wheel
+//     and image a GPU needs), model/launch/cloud (providers' accelerator
+//     names and networks) and model/launch/deepspeed (ds_config.json).
+//     model/launch/probescript writes the probe script from a launch
+//     plan; it imports launch and probe.
 //
 // Nothing under model/ imports ui/ or data/, os or net.
 package model

@@ -92,6 +92,10 @@ type Estimate struct {
 	// both 0 when HasTime is false (no GPU or no dataset).
 	Hours, GPUHours float64
 	HasTime         bool
+	// NoBandwidth is true when timing the workload needs the GPU's memory
+	// bandwidth and the catalog has none: HasTime is then false
+	// (needsBandwidth).
+	NoBandwidth bool
 
 	genericShape bool
 	prefillFLOPs float64 // inference: the prompt's share of FLOPsPerSample
@@ -217,7 +221,8 @@ func (e *Estimate) time(g *GPU, h Host) {
 	e.CommSeconds, e.MemoryBound, e.InputBound, e.HFU, e.HFUAchieved = 0, false, false, 0, 0
 	e.timeBand = bandFor("time", "", w, g, h)
 	peak := float64(w.GPUs) * e.PeakTFLOPS * 1e12 // FLOP/s, all GPUs
-	if peak <= 0 {
+	e.NoBandwidth = peak > 0 && g.MemoryBandwidthGBps <= 0 && needsBandwidth(w)
+	if peak <= 0 || e.NoBandwidth {
 		return
 	}
 	var perSample float64 // seconds per sample, all GPUs

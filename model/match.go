@@ -901,8 +901,17 @@ func (m *matcher) limits(o *Offer) (RejectKind, Message) {
 		return RejectJobBudget, Msg("$%.0f for the job is above the $%.0f job budget", o.JobUSD, q.BudgetJobUSD)
 	case q.DeadlineHours > 0 && o.HasJob && o.JobHours > q.DeadlineHours:
 		return RejectDeadline, Msg("takes %.1f h, over the %.0f h deadline", o.JobHours, q.DeadlineHours)
+	case q.DeadlineHours > 0 && !o.HasJob && o.Estimate != nil && o.Estimate.Samples > 0 && o.untimed():
+		// A job with no time cannot be shown to meet the deadline.
+		return RejectDeadline, Msg("no time estimate on %s, so the %.0f h deadline cannot be checked", o.GPU.Name, q.DeadlineHours)
 	}
 	return "", Message{}
+}
+
+// untimed reports whether the catalog lacks a figure the offer's time
+// needs: a peak rate for the precision, or the memory bandwidth.
+func (o *Offer) untimed() bool {
+	return o.Estimate.GPU != nil && (o.Estimate.PeakTFLOPS == 0 || o.Estimate.NoBandwidth)
 }
 
 // Warnings returns what the user should know before renting the offer:
@@ -948,6 +957,9 @@ func (o *Offer) WarningMessages() []Message {
 	}
 	if o.Estimate.GPU != nil && o.Estimate.PeakTFLOPS == 0 {
 		out = append(out, Msg("no published compute rate for %s: time and job cost unknown", o.GPU.Name))
+	}
+	if o.Estimate.NoBandwidth {
+		out = append(out, Msg("no published memory bandwidth for %s, which this workload's time needs: time and job cost unknown", o.GPU.Name))
 	}
 	if o.Instance.Retired != "" {
 		out = append(out, Msg("retired by the provider on %s", o.Instance.Retired))
@@ -1109,7 +1121,24 @@ func sortValue(o *Offer, k SortKey) float64 {
 	return o.USDPerHour * slack
 }
 
+// RiskyOOMChance is the chance of running out of memory, as reports
+// round it (RoundChance), above which a borderline offer is risky: it
+// ranks after every offer that fits, whatever the sort key, so that a
+// 40% chance of an OOM is never the "best" while an offer that fits
+// exists. At or below it (5%, 10%) a borderline offer ranks as one that
+// fits, marked "~" in the tables.
+const RiskyOOMChance = 0.10
+
+// Risky reports whether o is borderline with a rounded chance of running
+// out of memory above RiskyOOMChance.
+func (o *Offer) Risky() bool {
+	return o.Verdict == VerdictBorderline && RoundChance(o.OOMChance) > RiskyOOMChance
+}
+
 func compareOffers(a, b *Offer, k SortKey) int {
+	if c := cmp.Compare(b2i(a.Risky()), b2i(b.Risky())); c != 0 {
+		return c // offers that fit first
+	}
 	if c := cmp.Compare(sortValue(a, k), sortValue(b, k)); c != 0 {
 		return c
 	}

@@ -388,6 +388,13 @@ func (w *Workload) Validate() error {
 		return bad("strategy", "%s is a PyTorch strategy (DeepSpeed ZeRO, torch FSDP); with %s use ddp (data parallel)%s", w.Strategy, w.Framework,
 			map[bool]string{true: " or fsdp (sharded jit)", false: ""}[w.Framework == JAX])
 	}
+	if w.Task == TaskQLoRA && w.Framework != "" && w.Framework != PyTorch {
+		// QLoRA here is bitsandbytes' 4-bit NF4 base weights under PEFT
+		// adapters (Dettmers et al., 2023; DequantPasses follows
+		// bitsandbytes' MatMul4Bit), both PyTorch libraries. LoRA itself
+		// exists for Keras (KerasHub enable_lora) and Flax (nnx.LoRA).
+		return bad("framework", "qlora quantizes with bitsandbytes, a PyTorch library; with %s use lora (Keras or Flax adapters) or --framework pytorch", w.Framework)
+	}
 	if w.Task == TaskInference && w.Strategy.ZeROStage() > 0 {
 		return bad("strategy", "%s shards training state; inference splits a model with --tp and replicates it with ddp", w.Strategy)
 	}

@@ -30,7 +30,7 @@ type Config struct {
 	DType string
 	// Quantized is the weight format of a quantized checkpoint
 	// (quantization_config): FP8, INT8 or INT4; "" when not quantized.
-	// model.FromCheckpoint turns it into the workload for a task: a 4-bit
+	// config.FromCheckpoint turns it into the workload for a task: a 4-bit
 	// checkpoint is fine-tuned with QLoRA, inference keeps the format.
 	Quantized model.Precision
 	// Quantization is quantization_config as written: the method ("awq",

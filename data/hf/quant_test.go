@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // TestQuantizationConfig: quantization_config as the quantizers write it
 // (transformers' AwqConfig, GPTQConfig, BitsAndBytesConfig, FineGrainedFP8Config
 // serialise quant_method and their bit fields) is exposed as method and
-// bits, and the 4-bit ones are fine-tuned as QLoRA (model.FromCheckpoint).
+// bits, and the 4-bit ones are fine-tuned as QLoRA (config.FromCheckpoint).
 func TestQuantizationConfig(t *testing.T) {
 	const shape = `"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
 		"intermediate_size": 11008, "vocab_size": 32000, "torch_dtype": "float16", `
@@ -43,7 +44,7 @@ func TestQuantizationConfig(t *testing.T) {
 			if p != tt.format {
 				t.Errorf("inference precision %s, want the stored %s", p, tt.format)
 			}
-			if task, _, _ := model.FromCheckpoint(model.TaskFinetune, p); task != tt.finetuneT {
+			if task, _, _ := config.FromCheckpoint(model.TaskFinetune, p); task != tt.finetuneT {
 				t.Errorf("finetune on this checkpoint estimates %s, want %s", task, tt.finetuneT)
 			}
 		})

@@ -19,6 +19,7 @@ import (
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/probe"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Result is the kind of a probe result file: one JSON line of a few KB,
@@ -129,7 +130,7 @@ func Load(dir string) (*probe.Suite, []model.Message) {
 			}
 		}
 		if dup != "" {
-			warnings = append(warnings, model.Msg("%s: case %s is kept in another file too; left out", name, model.Printable(dup)))
+			warnings = append(warnings, model.Msg("%s: case %s is kept in another file too; left out", name, show.Printable(dup)))
 			continue
 		}
 		for _, c := range s.Case {
@@ -162,7 +163,7 @@ func readKept(path string) (*probe.Suite, error) {
 		for i, k := range u {
 			keys[i] = k.String()
 		}
-		return nil, model.Msg("unknown keys %s", model.Printable(strings.Join(keys, ", ")))
+		return nil, model.Msg("unknown keys %s", show.Printable(strings.Join(keys, ", ")))
 	}
 	if err := s.Check(); err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Length caps of name-like values, in bytes. A model id on the Hugging Face
@@ -20,7 +21,7 @@ const (
 // _name_or_path, instance type, region, provider, alias): invalid UTF-8,
 // a control character (C0 including newline, tab, ESC and NUL; DEL; C1), a
 // bidirectional override that makes text display in another order, an
-// invisible character (model.Invisible: zero-width space or joiner, soft
+// invisible character (show.Invisible: zero-width space or joiner, soft
 // hyphen, byte-order mark, variation selector, …; two regions reading
 // "us-east-1" must be one region), or more than MaxNameBytes bytes. Names
 // end up in tables, shell scripts and YAML: they are data, never layout. The error names the character and how to
@@ -29,7 +30,7 @@ func CheckName(s string) error {
 	if err := check(s, MaxNameBytes); err != nil {
 		return err
 	}
-	if i := strings.IndexFunc(s, model.Invisible); i >= 0 {
+	if i := strings.IndexFunc(s, show.Invisible); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(s[i:])
 		return model.Msg("invisible character U+%04X at byte %d; names must show every character they hold, delete it", r, i)
 	}
@@ -58,9 +59,9 @@ func check(s string, maxBytes int) error {
 	return nil
 }
 
-// forbidden is model.Unprintable: control and bidirectional formatting
+// forbidden is show.Unprintable: control and bidirectional formatting
 // characters.
-func forbidden(r rune) bool { return model.Unprintable(r) }
+func forbidden(r rune) bool { return show.Unprintable(r) }
 
 func runeName(r rune) string {
 	switch r {
@@ -83,7 +84,7 @@ func runeName(r rune) string {
 // Sanitize returns s safe to print on a terminal or in a one-line message:
 // invalid UTF-8 bytes become \xNN, control and bidirectional formatting
 // characters become \n, \t, \xNN or \uNNNN escapes; everything else,
-// including non-ASCII letters, is kept (model.Printable). For display only:
+// including non-ASCII letters, is kept (show.Printable). For display only:
 // names that fail CheckName are rejected at load time, not sanitized into
 // the catalog.
-func Sanitize(s string) string { return model.Printable(s) }
+func Sanitize(s string) string { return show.Printable(s) }

@@ -184,7 +184,7 @@ func fetchAzure(ctx context.Context, o Options, g *getter, base *model.Catalog) 
 				return f, nil
 			}
 		}
-		srcErrs = append(srcErrs, model.Msg("%s: %v", src, err))
+		srcErrs = append(srcErrs, model.Msg("%s: %v", Redact(src), err))
 		if ctx.Err() != nil {
 			break
 		}

@@ -19,7 +19,7 @@ import (
 func checkWritable(t *testing.T, dir string, base *model.Catalog, provider string, insts []model.Instance) {
 	t.Helper()
 	var ps ProviderSummary
-	kept := ps.guard(base, insts)
+	kept := ps.guard(base, nil, insts)
 	current := map[string]*model.Instance{}
 	for i := range base.Instances {
 		if in := &base.Instances[i]; in.Provider == provider && in.Retired == "" {

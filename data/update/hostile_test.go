@@ -423,3 +423,101 @@ func TestHostileNothingLeft(t *testing.T) {
 		t.Errorf("an empty file: %v; overlay %q", err, got)
 	}
 }
+
+// A password in a --source URL (https://user:secret@host/...) is never
+// shown nor written: not in an error naming the URL, a redirect's
+// refusal, the summary or the overlay's source (issue 29 L2).
+func TestHostileUserinfoRedacted(t *testing.T) {
+	s := server(t, map[string]http.HandlerFunc{
+		"/off/": func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, "https://user:secret@elsewhere.example/x", http.StatusFound)
+		},
+	})
+	withUser := func(path string) string {
+		u, _ := url.Parse(s.URL + path)
+		u.User = url.UserPassword("user", "secret")
+		return u.String()
+	}
+	for _, path := range []string{"/missing", "/off"} {
+		_, err, _ := hostileRun(t, Options{Sources: []string{withUser(path)}, Providers: []string{"lambda"}})
+		if err == nil || strings.Contains(err.Error(), "secret") {
+			t.Errorf("%s: error %v: want one, without the password", path, err)
+		}
+		if err != nil && path == "/missing" && !strings.Contains(err.Error(), "user:xxxxx@") {
+			t.Errorf("%s: error %v: want the URL with its password redacted (user:xxxxx@)", path, err)
+		}
+	}
+	dir := t.TempDir()
+	sum, err, _ := hostileRun(t, Options{Dir: dir, Sources: []string{withUser("/good")}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "skypilot-lambda.toml"))
+	if strings.Contains(sum.Text(), "secret") || strings.Contains(string(b), "secret") {
+		t.Errorf("the password was shown or written:\n%s\n%s", sum.Text(), b)
+	}
+}
+
+// The price-cut guard compares a fetch with the embedded catalog and with
+// the overlay it replaces, so a cut made in steps is caught (issue 29 item
+// 7): successive halvings of a known type (each under half of the embedded
+// price after the first), a known type raised and then cut by more than
+// half, and a type the embedded catalog lacks, added at $30 and then cut
+// to $4 (87% less, $0.50 per GPU-hour: above the below-floor guard).
+func TestHostileCumulativeCut(t *testing.T) {
+	const row = "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,"
+	newRow := func(price string) string {
+		return "gpu_8x_h100_new,H100,8.0,208.0,1800.0," + price + ",us-east-1," + h100Info + ",\n"
+	}
+	var body atomic.Value
+	s := server(t, map[string]http.HandlerFunc{"/steps/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body.Load().(string))) }})
+	run := func(dir string, price, added string) ProviderSummary {
+		t.Helper()
+		b := strings.Replace(lambdaWith(t, newRow(added)), row, "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,"+price+",", 1)
+		body.Store(b)
+		sum, err := Run(context.Background(), Options{Dir: dir, Sources: []string{s.URL + "/steps"}, Providers: []string{"lambda"}, Limits: fastLimits, Now: fixedNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum.Providers[0]
+	}
+	held := func(ps ProviderSummary, typ string) bool {
+		for _, g := range ps.Held {
+			if g.Type == typ && g.Rule == "price-cut" {
+				return true
+			}
+		}
+		return false
+	}
+	t.Run("halved twice", func(t *testing.T) {
+		dir := t.TempDir()
+		if ps := run(dir, "17.00", "30.00"); held(ps, "gpu_8x_h100_sxm5") { // 47% under 31.92: passes
+			t.Fatalf("first step held: %v", ps.Held)
+		}
+		if ps := run(dir, "9.00", "30.00"); !held(ps, "gpu_8x_h100_sxm5") {
+			t.Errorf("second step (72%% under the embedded $31.92) not held: %v", ps.Held)
+		}
+	})
+	t.Run("raised, then cut", func(t *testing.T) {
+		dir := t.TempDir()
+		run(dir, "60.00", "30.00")
+		if ps := run(dir, "25.00", "30.00"); !held(ps, "gpu_8x_h100_sxm5") { // 58% under the previous $60
+			t.Errorf("a cut of 58%% from the previous overlay not held: %v", ps.Held)
+		}
+	})
+	t.Run("added, then cut", func(t *testing.T) {
+		dir := t.TempDir()
+		if ps := run(dir, "27.92", "30.00"); held(ps, "gpu_8x_h100_new") || len(ps.Held) > 0 {
+			t.Fatalf("first step held: %v", ps.Held)
+		}
+		ps := run(dir, "27.92", "4.00")
+		if !held(ps, "gpu_8x_h100_new") {
+			t.Fatalf("an 87%% cut of a type the previous overlay added not held: %v", ps.Held)
+		}
+		// Held, so not written: a new type left with no price is not added.
+		got, _ := os.ReadFile(filepath.Join(dir, "skypilot-lambda.toml"))
+		if strings.Contains(string(got), "gpu_8x_h100_new") {
+			t.Errorf("the cut price of gpu_8x_h100_new was written:\n%.3000s", got)
+		}
+	})
+}

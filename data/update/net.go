@@ -93,13 +93,13 @@ func redirectPolicy(allow []string) func(*http.Request, []*http.Request) error {
 		first := via[0].URL
 		to := req.URL
 		if first.Scheme == "https" && to.Scheme != "https" {
-			return model.Errorf(ErrRedirect, "%s redirects from https to %.200q", first.Host, to.String())
+			return model.Errorf(ErrRedirect, "%s redirects from https to %.200q", first.Host, to.Redacted())
 		}
 		if strings.EqualFold(to.Host, first.Host) ||
 			slices.ContainsFunc(allow, func(h string) bool { return strings.EqualFold(h, to.Host) || strings.EqualFold(h, to.Hostname()) }) {
 			return nil
 		}
-		return model.Errorf(ErrRedirect, "%s redirects to another host, %.200q (allow it with --allow-redirect %s)", first.Host, to.String(), to.Hostname())
+		return model.Errorf(ErrRedirect, "%s redirects to another host, %.200q (allow it with --allow-redirect %s)", first.Host, to.Redacted(), to.Hostname())
 	}
 }
 
@@ -132,6 +132,9 @@ func (g *getter) get(ctx context.Context, u string, limit int64) ([]byte, string
 	req.Header.Set("User-Agent", "gpuplan-catalog-update")
 	resp, err := g.client.Do(req)
 	if err != nil {
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			ue.URL = Redact(ue.URL) // net/http leaves a redirect target's password in
+		}
 		return nil, "", g.cause(ctx, err)
 	}
 	defer resp.Body.Close()
@@ -206,6 +209,17 @@ func (c *countReader) Read(b []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// Redact is u with its password, if any, replaced by "xxxxx"
+// (url.URL.Redacted): what an error or a line on the terminal shows of a
+// URL the user typed. An unparsable u is returned as it is.
+func Redact(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	return p.Redacted()
 }
 
 // sourceURL is u as an overlay's source records it: without its query

@@ -286,7 +286,7 @@ func fetchOCI(ctx context.Context, o Options, g *getter, base *model.Catalog) (f
 			f.url = sourceURL(final) // the price list, where it finally came from
 			return f, nil
 		}
-		srcErrs = append(srcErrs, model.Msg("%s: %v", src.Products, err))
+		srcErrs = append(srcErrs, model.Msg("%s: %v", Redact(src.Products), err))
 		if ctx.Err() != nil {
 			break
 		}

@@ -316,7 +316,16 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		ps.Err = model.Msg("%s lists %d of the catalog's %d %s types: %v; check the source or pass --force", ps.URL, len(current)-len(ps.Removed), len(current), provider, ErrDropped)
 		return ps
 	}
-	insts = ps.guard(base, insts)
+	// The overlay this one replaces: the cut guard compares with it too,
+	// so a price cut in steps (each under half of the last, or of a type
+	// the embedded catalog lacks) is caught.
+	var prev *model.Catalog
+	if _, err := os.Lstat(ps.File); err == nil {
+		if prev, err = data.OverlayCatalog(ps.File); err != nil {
+			ps.Warnings = append(ps.Warnings, model.Msg("the previous overlay does not read (%v); prices compared with the embedded catalog only", err))
+		}
+	}
+	insts = ps.guard(base, prev, insts)
 	switch {
 	case len(insts) > 0:
 	case len(ps.Held) > 0:
@@ -361,14 +370,19 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 
 // guard runs the guards over insts (data.Guards, data.FloorGuards
 // against the embedded catalog's floor per GPU, and data.CutGuards
-// against the same type's price in base) and returns insts without
+// against the same type's price in base, the embedded catalog, and in
+// prev, the overlay being replaced merged over it, when there is one)
+// and returns insts without
 // the region prices a price rule flagged (ps.Held); a type of the catalog
 // left with no price keeps its old prices (it is not written, and not
 // counted as removed), a new one is not added. Other findings go to
 // ps.Flags.
-func (ps *ProviderSummary) guard(base *model.Catalog, insts []model.Instance) []model.Instance {
+func (ps *ProviderSummary) guard(base, prev *model.Catalog, insts []model.Instance) []model.Instance {
 	found := append(data.Guards(base, insts, nil), data.FloorGuards(data.GPUFloors(base), insts)...)
 	found = append(found, data.CutGuards(base, insts)...)
+	if prev != nil {
+		found = append(found, data.CutGuards(prev, insts)...)
+	}
 	held := map[[2]string]bool{}
 	for _, g := range found {
 		if data.PriceRule(g.Rule) {
@@ -410,7 +424,7 @@ func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalo
 			f.url, f.credit = sourceURL(final), "Data: SkyPilot authors, Apache-2.0."
 			return f, nil
 		}
-		srcErrs = append(srcErrs, model.Msg("%s: %v", url, err))
+		srcErrs = append(srcErrs, model.Msg("%s: %v", Redact(url), err))
 		if ctx.Err() != nil {
 			break
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // answerKey is an answer's key: "batch_size" (a [workload] key) or a
@@ -48,10 +49,10 @@ func AnswersTOML(answers map[string]string) ([]byte, error) {
 	for _, k := range keys {
 		v := answers[k]
 		if !answerKey().MatchString(k) {
-			return nil, Errorf("answers."+model.Printable(k), "not a key: want a configuration key such as batch_size or search.pricing")
+			return nil, Errorf("answers."+show.Printable(k), "not a key: want a configuration key such as batch_size or search.pricing")
 		}
-		if strings.ContainsFunc(v, model.Unprintable) {
-			return nil, Errorf("answers."+k, "%q has control characters", model.Printable(v))
+		if strings.ContainsFunc(v, show.Unprintable) {
+			return nil, Errorf("answers."+k, "%q has control characters", show.Printable(v))
 		}
 		table, key := "workload", k
 		if i := strings.LastIndexByte(k, '.'); i >= 0 {

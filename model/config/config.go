@@ -19,6 +19,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/serve"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // SchemaVersion is the version of the configuration file that
@@ -484,7 +485,7 @@ func CheckText(key, s string, required bool) error {
 	if required && strings.TrimSpace(s) == "" {
 		return Errorf(key, "missing; want a non-empty string")
 	}
-	if !utf8.ValidString(s) || strings.IndexFunc(s, model.Unprintable) >= 0 {
+	if !utf8.ValidString(s) || strings.IndexFunc(s, show.Unprintable) >= 0 {
 		return Errorf(key, "%q has control characters or invalid UTF-8", s)
 	}
 	return nil
@@ -593,8 +594,8 @@ func (w *WorkloadAnswers) WorkloadMessages(cat *model.Catalog, rd Readers) (mode
 		}
 		out.Model = a
 		warnings = readerMessages(ws)
-		if out.Precision == "" && p != "" { // the checkpoint's format: model.FromCheckpoint's rule
-			task, prec, note := model.FromCheckpoint(cmp.Or(out.Task, model.TaskTrain), p)
+		if out.Precision == "" && p != "" { // the checkpoint's format: FromCheckpoint's rule
+			task, prec, note := FromCheckpoint(cmp.Or(out.Task, model.TaskTrain), p)
 			if task != cmp.Or(out.Task, model.TaskTrain) {
 				out.Task = task
 			}

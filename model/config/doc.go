@@ -2,7 +2,8 @@
 // gives (workload, search, [serve], custom model), decoded strictly from
 // TOML (unknown keys refused with did-you-mean, typed values, ranges
 // checked) and validated, resolved against the catalog into a
-// model.Workload and model.Query, and encoded back; with the estimate
+// model.Workload and model.Query (a checkpoint's stored format picks the
+// task and precision: FromCheckpoint), and encoded back; with the estimate
 // snapshot, the picked offer and the [launch] section an export writes.
 // Plan phases hold the same answers (AnswersTOML, PhaseAnswers).
 //

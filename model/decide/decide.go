@@ -60,8 +60,8 @@ type Decision struct {
 	CheckpointWriteHours float64
 	// Commitment has one entry per term with a price; nil when there is
 	// none.
-	Commitment []model.BreakEven
-	Prices     model.CommitmentPrices // the whole deployment's prices in each mode
+	Commitment []BreakEven
+	Prices     CommitmentPrices // the whole deployment's prices in each mode
 }
 
 // ForOffer computes o's decision: CommitmentPricesFor × o.Instances, then
@@ -70,7 +70,7 @@ type Decision struct {
 // job's expected cost per useful hour when there is one.
 func ForOffer(cat *model.Catalog, o *model.Offer, rate InterruptionRate, a SpotAssumptions, usedHoursPerMonth float64) Decision {
 	var d Decision
-	p, ok := cat.CommitmentPricesFor(o.Instance, o.Region)
+	p, ok := CommitmentPricesFor(cat, o.Instance, o.Region)
 	if !ok {
 		return d
 	}
@@ -102,7 +102,7 @@ func ForOffer(cat *model.Catalog, o *model.Offer, rate InterruptionRate, a SpotA
 	if d.Spot != nil && d.Spot.ExpectedUSD > 0 {
 		cp.Spot = d.Spot.ExpectedUSD / o.JobHours // interruptions counted
 	}
-	if be, err := model.CommitmentBreakEven(cp, min(usedHoursPerMonth, model.HoursPerMonth)); err == nil && len(be) > 0 {
+	if be, err := CommitmentBreakEven(cp, min(usedHoursPerMonth, model.HoursPerMonth)); err == nil && len(be) > 0 {
 		d.Commitment = be
 	}
 	return d

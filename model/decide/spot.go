@@ -34,7 +34,7 @@ type InterruptionRate struct {
 // "5-10%" → 0.05, 0.10; ">20%" → 0.20, 0 (no upper bound).
 func ParseAdvisorBucket(label string) (low, high float64, err error) {
 	s := strings.TrimSpace(label)
-	bad := model.Errorf(model.ErrInvalidSpot, "interruption bucket %q: want <N%%, N-M%% or >N%%", label)
+	bad := model.Errorf(ErrInvalidSpot, "interruption bucket %q: want <N%%, N-M%% or >N%%", label)
 	num := strings.TrimSuffix(s, "%")
 	if num == s {
 		return 0, 0, bad
@@ -118,7 +118,7 @@ func DalyInterval(delta, mtbi float64) float64 {
 // at the given bandwidth (bytes per second), in hours: δ of Young and Daly.
 func CheckpointWriteHours(bytes, bytesPerSecond float64) (float64, error) {
 	if !(bytes > 0) || !(bytesPerSecond > 0) || math.IsInf(bytes, 0) || math.IsInf(bytesPerSecond, 0) {
-		return 0, model.Errorf(model.ErrInvalidSpot, "checkpoint of %g B at %g B/s: both must be > 0", bytes, bytesPerSecond)
+		return 0, model.Errorf(ErrInvalidSpot, "checkpoint of %g B at %g B/s: both must be > 0", bytes, bytesPerSecond)
 	}
 	return bytes / bytesPerSecond / 3600, nil
 }
@@ -187,7 +187,7 @@ var ErrSpotNeverFinishes = errors.New("spot job would not finish")
 // when λL ≥ 1.
 func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	bad := func(what string, v float64) (SpotEstimate, error) {
-		return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "%s must be a finite number ≥ 0, got %g", what, v)
+		return SpotEstimate{}, model.Errorf(ErrInvalidSpot, "%s must be a finite number ≥ 0, got %g", what, v)
 	}
 	for _, f := range []struct {
 		name string
@@ -200,7 +200,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 		}
 	}
 	if in.JobHours == 0 {
-		return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "job hours must be > 0")
+		return SpotEstimate{}, model.Errorf(ErrInvalidSpot, "job hours must be > 0")
 	}
 	nodes := max(in.Nodes, 1)
 	lambda := float64(nodes) * in.Rate.PerHour()
@@ -226,7 +226,7 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	tau := in.CheckpointEveryHours
 	if tau == 0 {
 		if delta == 0 {
-			return SpotEstimate{}, model.Errorf(model.ErrInvalidSpot, "give a checkpoint write time (δ > 0) or a checkpoint interval")
+			return SpotEstimate{}, model.Errorf(ErrInvalidSpot, "give a checkpoint write time (δ > 0) or a checkpoint interval")
 		}
 		tau = e.DalyIntervalHours
 	}
@@ -284,3 +284,7 @@ func PoissonQuantile(mu, q float64) int {
 	}
 	return limit
 }
+
+// ErrInvalidSpot is wrapped by the spot computations when an input is out
+// of range.
+var ErrInvalidSpot = errors.New("invalid spot estimate input")

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"math"
 	"testing"
-
-	"github.com/gpuplan/gpuplan/model"
 )
 
 func near(got, want, rel float64) bool {
@@ -27,12 +25,12 @@ func TestParseAdvisorBucket(t *testing.T) {
 		{label: "15-20%", low: 0.15, high: 0.20},
 		{label: ">20%", low: 0.20, high: 0},
 		{label: " <10% ", low: 0, high: 0.10}, // the advisor's global_rate
-		{label: "5-10", err: model.ErrInvalidSpot},
-		{label: "10-5%", err: model.ErrInvalidSpot},
-		{label: "<0%", err: model.ErrInvalidSpot},
-		{label: ">100%", err: model.ErrInvalidSpot},
-		{label: "lots%", err: model.ErrInvalidSpot},
-		{label: "", err: model.ErrInvalidSpot},
+		{label: "5-10", err: ErrInvalidSpot},
+		{label: "10-5%", err: ErrInvalidSpot},
+		{label: "<0%", err: ErrInvalidSpot},
+		{label: ">100%", err: ErrInvalidSpot},
+		{label: "lots%", err: ErrInvalidSpot},
+		{label: "", err: ErrInvalidSpot},
 	}
 	for _, tt := range tests {
 		l, h, err := ParseAdvisorBucket(tt.label)
@@ -122,8 +120,8 @@ func TestCheckpointWriteHours(t *testing.T) {
 		t.Errorf("CheckpointWriteHours(16e9, 1e9) = %g, %v; want %g", got, err, 16.0/3600)
 	}
 	for _, c := range [][2]float64{{0, 1e9}, {1e9, 0}, {math.NaN(), 1}, {1, math.Inf(1)}} {
-		if _, err := CheckpointWriteHours(c[0], c[1]); !errors.Is(err, model.ErrInvalidSpot) {
-			t.Errorf("CheckpointWriteHours(%g, %g) error = %v, want model.ErrInvalidSpot", c[0], c[1], err)
+		if _, err := CheckpointWriteHours(c[0], c[1]); !errors.Is(err, ErrInvalidSpot) {
+			t.Errorf("CheckpointWriteHours(%g, %g) error = %v, want ErrInvalidSpot", c[0], c[1], err)
 		}
 	}
 }
@@ -192,10 +190,10 @@ func TestSpotExpectedCost(t *testing.T) {
 			name: "restart 60 h with λ=0.01: never finishes",
 			in:   with(func(in *SpotInput) { in.RestartHours = 60; in.CheckpointEveryHours = 200 }), err: ErrSpotNeverFinishes,
 		},
-		{name: "no job hours", in: with(func(in *SpotInput) { in.JobHours = 0 }), err: model.ErrInvalidSpot},
-		{name: "negative restart", in: with(func(in *SpotInput) { in.RestartHours = -1 }), err: model.ErrInvalidSpot},
-		{name: "NaN price", in: with(func(in *SpotInput) { in.SpotUSDPerHour = math.NaN() }), err: model.ErrInvalidSpot},
-		{name: "no δ and no τ", in: with(func(in *SpotInput) { in.CheckpointWriteHours, in.CheckpointEveryHours = 0, 0 }), err: model.ErrInvalidSpot},
+		{name: "no job hours", in: with(func(in *SpotInput) { in.JobHours = 0 }), err: ErrInvalidSpot},
+		{name: "negative restart", in: with(func(in *SpotInput) { in.RestartHours = -1 }), err: ErrInvalidSpot},
+		{name: "NaN price", in: with(func(in *SpotInput) { in.SpotUSDPerHour = math.NaN() }), err: ErrInvalidSpot},
+		{name: "no δ and no τ", in: with(func(in *SpotInput) { in.CheckpointWriteHours, in.CheckpointEveryHours = 0, 0 }), err: ErrInvalidSpot},
 		{name: "rate 100%", in: with(func(in *SpotInput) { in.Rate.PerMonth = 1 }), err: ErrSpotNeverFinishes},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,9 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Candidate is one more place SkyPilot may launch the same job: an
@@ -45,20 +48,20 @@ func (p *Plan) candidatesFrom(alts []*model.Offer) []Candidate {
 		}
 		if o == nil || o.Instance == nil || o.GPU == nil || max(o.Instances, 1) != p.Nodes ||
 			o.Instance.GPUCount != p.GPUsPerInstance || o.GPUs != p.GPUs() || o.Pricing != p.Pricing ||
-			Advise(o.GPU).Wheel != p.Wheel || !skyPilotCloud(o.Instance.Provider) {
+			stack.Advise(o.GPU).Wheel != p.Wheel || !skyPilotCloud(o.Instance.Provider) {
 			continue
 		}
 		typ := ProviderInstanceType(o.Instance.Provider, o.Instance.Type)
-		accel, _ := instanceAccelerator(o.Instance, o.GPU)
+		accel, _ := cloud.InstanceAccelerator(o.Instance, o.GPU)
 		k := key{o.Instance.Provider, o.Region, typ}
-		if seen[k] || SkyPilotRefuses(o.Instance.Provider, typ, accel, o.Instance.GPUCount) != "" {
+		if seen[k] || cloud.SkyPilotRefuses(o.Instance.Provider, typ, accel, o.Instance.GPUCount) != "" {
 			continue
 		}
 		seen[k] = true
 		out = append(out, Candidate{
 			Provider: o.Instance.Provider, Region: o.Region, InstanceType: typ, Accelerator: accel,
-			GPUsPerInstance: o.Instance.GPUCount, SkyPilotGPUs: SkyPilotGPUCount(o.Instance.Provider, typ, o.Instance.GPUCount),
-			NetworkTier: NetworkFor(o.Instance.Provider, typ, p.Nodes).Tier,
+			GPUsPerInstance: o.Instance.GPUCount, SkyPilotGPUs: cloud.SkyPilotGPUCount(o.Instance.Provider, typ, o.Instance.GPUCount),
+			NetworkTier: cloud.NetworkFor(o.Instance.Provider, typ, p.Nodes).Tier,
 			USDPerHour:  o.USDPerHour,
 		})
 	}
@@ -85,7 +88,7 @@ func notSkyPilotCloud(provider string) error {
 		return nil
 	}
 	return model.Errorf(ErrPlan, "SkyPilot has no cloud named %q (resources.cloud takes %s: sky/skylet/constants.py ALL_CLOUDS); pick another format",
-		model.Printable(provider), strings.Join(skyPilotClouds, ", "))
+		show.Printable(provider), strings.Join(skyPilotClouds, ", "))
 }
 
 func skyPilotCloud(provider string) bool {

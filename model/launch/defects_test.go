@@ -7,6 +7,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
 )
 
 // The named defects of issue 18 (shared/research/launch-audit.md), one test
@@ -78,7 +79,7 @@ func TestDefectAcceleratorPerInstance(t *testing.T) {
 		if err != nil || len(in.Prices) == 0 {
 			continue
 		}
-		if launch.SkyPilotAccelerator(g, in.Provider, in.Type) == in.SkyPilotAccelerator {
+		if cloud.SkyPilotAccelerator(g, in.Provider, in.Type) == in.SkyPilotAccelerator {
 			continue
 		}
 		differ++
@@ -119,7 +120,7 @@ func TestDefectMultiNodeNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Network != (launch.Network{Tier: "best", EFA: 32}) {
+	if p.Network != (cloud.Network{Tier: "best", EFA: 32}) {
 		t.Errorf("network %+v, want best with 32 EFA devices (SkyPilot EFA_DEVICE_COUNT)", p.Network)
 	}
 	task, bad := validateSkyPilot(t, []byte(render(t, p, launch.FormatSkyPilot)), newSkyCatalog(cat))
@@ -127,7 +128,7 @@ func TestDefectMultiNodeNetwork(t *testing.T) {
 		t.Errorf("SkyPilot network_tier %q: %v", task.Resources.NetworkTier, bad)
 	}
 	for _, c := range containersOf(t, []byte(render(t, p, launch.FormatK8s))) {
-		if q := c.Resources.Limits[launch.EFAResource]; q.Value() != 32 {
+		if q := c.Resources.Limits[cloud.EFAResource]; q.Value() != 32 {
 			t.Errorf("EFA limit %s, want 32", q.String())
 		}
 	}
@@ -213,22 +214,22 @@ func TestNetworkFor(t *testing.T) {
 	for _, tc := range []struct {
 		provider, typ string
 		nodes         int
-		want          launch.Network
+		want          cloud.Network
 	}{
-		{"aws", "p5.48xlarge", 1, launch.Network{}},
-		{"aws", "p5.48xlarge", 2, launch.Network{Tier: "best", EFA: 32}},
-		{"aws", "p4d.24xlarge", 4, launch.Network{Tier: "best", EFA: 4}},
-		{"aws", "p5en.48xlarge", 2, launch.Network{Tier: "best", EFA: 16}},
-		{"aws", "g6e.48xlarge", 2, launch.Network{Tier: "best", EFA: 4}},
-		{"aws", "g5.2xlarge", 2, launch.Network{}}, // no EFA: SkyPilot would refuse network_tier best
-		{"gcp", "a3-megagpu-8g", 2, launch.Network{Tier: "best"}},
-		{"nebius", "gpu-h100-sxm", 2, launch.Network{Tier: "best"}},
-		{"azure", "Standard_ND96isr_H100_v5", 2, launch.Network{InfiniBand: true}},
-		{"azure", "Standard_ND96asr_v4", 2, launch.Network{InfiniBand: true}},
-		{"azure", "Standard_NC80adis_H100_v5", 2, launch.Network{}},
-		{"lambda", "gpu_8x_h100_sxm5", 2, launch.Network{}},
+		{"aws", "p5.48xlarge", 1, cloud.Network{}},
+		{"aws", "p5.48xlarge", 2, cloud.Network{Tier: "best", EFA: 32}},
+		{"aws", "p4d.24xlarge", 4, cloud.Network{Tier: "best", EFA: 4}},
+		{"aws", "p5en.48xlarge", 2, cloud.Network{Tier: "best", EFA: 16}},
+		{"aws", "g6e.48xlarge", 2, cloud.Network{Tier: "best", EFA: 4}},
+		{"aws", "g5.2xlarge", 2, cloud.Network{}}, // no EFA: SkyPilot would refuse network_tier best
+		{"gcp", "a3-megagpu-8g", 2, cloud.Network{Tier: "best"}},
+		{"nebius", "gpu-h100-sxm", 2, cloud.Network{Tier: "best"}},
+		{"azure", "Standard_ND96isr_H100_v5", 2, cloud.Network{InfiniBand: true}},
+		{"azure", "Standard_ND96asr_v4", 2, cloud.Network{InfiniBand: true}},
+		{"azure", "Standard_NC80adis_H100_v5", 2, cloud.Network{}},
+		{"lambda", "gpu_8x_h100_sxm5", 2, cloud.Network{}},
 	} {
-		if got := launch.NetworkFor(tc.provider, tc.typ, tc.nodes); got != tc.want {
+		if got := cloud.NetworkFor(tc.provider, tc.typ, tc.nodes); got != tc.want {
 			t.Errorf("NetworkFor(%s, %s, %d) = %+v, want %+v", tc.provider, tc.typ, tc.nodes, got, tc.want)
 		}
 	}

@@ -45,10 +45,10 @@ func (p *Plan) Docker() ([]byte, error) {
 	}
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
-	b.WriteString(commentBlock(append(p.headerLines(), p.imageComment())))
+	b.WriteString(CommentBlock(append(p.HeaderLines(), p.imageComment())))
 	rdzv := rendezvous{nproc: fmt.Sprint(p.ProcsPerNode), standalone: p.Nodes == 1}
 	if p.Nodes > 1 {
-		b.WriteString(commentBlock([]string{
+		b.WriteString(CommentBlock([]string{
 			fmt.Sprintf("run this same script on each of the %d nodes, with HEAD_IP set to the address of one of them:", p.Nodes),
 			"  HEAD_IP=10.0.0.1 sh launch.sh",
 		}))
@@ -81,7 +81,7 @@ func (p *Plan) Docker() ([]byte, error) {
 		for i := range p.Network.EFA {
 			words = append(words, fmt.Sprintf("--device /dev/infiniband/uverbs%d", i))
 		}
-		for _, e := range p.Network.env() {
+		for _, e := range p.Network.Env() {
 			words = append(words, "-e "+e[0]+"="+shellQuote(e[1]))
 		}
 	}

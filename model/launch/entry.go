@@ -40,7 +40,7 @@ var ErrNoEntryPoint = errors.New("no training entry point")
 // torchvision's references/classification/train.py) live in the
 // repositories and are not installed with the wheels.
 func entryPoint(w *model.Workload) (module, why string) {
-	name := modelName(&w.Model)
+	name := ModelName(&w.Model)
 	switch {
 	case w.Task == model.TaskInference:
 		return "", fmt.Sprintf("%s inference has no script to run: gpuplan writes serving files (vllm serve) for the decoder LMs vLLM serves; name your inference script with --script", name)

@@ -18,6 +18,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
 )
 
 // The injection fuzz tests put one string (as a catalog, a config.json or
@@ -63,7 +65,7 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 		Strategy: model.FSDP, Precision: model.AMPBF16, MicroBatch: 2, GradAccum: 4,
 		Script: "train.py", ScriptArgs: []string{"--bf16", "--run_name", "r"},
 		DiskGB: 200, Image: "nvcr.io/nvidia/pytorch:25.12-py3", Wheel: "cu130", Port: DefaultPort,
-		Stack:   Advise(gpu),
+		Stack:   stack.Advise(gpu),
 		ModelID: s, Dataset: s, Bucket: s, OutputDir: s, CatalogType: s, K8sKind: KindTrainJob,
 	}
 	p.Stack.Reason = s
@@ -81,7 +83,7 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 		p.Task, p.LoRARank, p.LoRATargets = model.TaskQLoRA, 16, []string{s}
 	}
 	if shape&16 != 0 {
-		p.Network = Network{Tier: "best", EFA: 4}
+		p.Network = cloud.Network{Tier: "best", EFA: 4}
 	}
 	if shape&32 != 0 {
 		p.K8sKind = KindPyTorchJob
@@ -91,7 +93,7 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 	}
 	if shape&(16|32) == 32 { // PyTorchJob shapes without EFA run on AMD GPUs, with a ROCm image and wheel
 		p.GPU.Vendor, p.GPU.ComputeCapability = "amd", ""
-		p.Stack = Advise(p.GPU)
+		p.Stack = stack.Advise(p.GPU)
 		p.Stack.Reason = s
 		p.Image, p.Wheel = "rocm/pytorch:latest", "rocm6.4"
 	}
@@ -282,7 +284,7 @@ func FuzzScriptInjection(f *testing.F) {
 		}
 		dockerWant := slices.Clone(want) // docker passes HF_HOME with -e
 		want = append(want, []string{"export", "HF_HOME=/HOME/.cache/huggingface"})
-		for _, e := range p.Network.env() {
+		for _, e := range p.Network.Env() {
 			want = append(want, []string{"export", e[0] + "=" + e[1]})
 		}
 		if p.ZeRO() > 0 {
@@ -310,7 +312,7 @@ func FuzzScriptInjection(f *testing.F) {
 			for i := range p.Network.EFA {
 				dockerArgv = append(dockerArgv, "--device", "/dev/infiniband/uverbs"+itoa(i))
 			}
-			for _, e := range p.Network.env() {
+			for _, e := range p.Network.Env() {
 				dockerArgv = append(dockerArgv, "-e", e[0]+"="+e[1])
 			}
 		}
@@ -432,7 +434,7 @@ func FuzzYAMLInjection(f *testing.F) {
 			t.Fatalf("checkpoint bucket mount: %+v\n%s", task.FileMounts, sky)
 		}
 		setup := parseScript(t, task.Setup, syntax.LangBash)
-		if len(setup) < 2 || !reflect.DeepEqual(setup[1].argv, []string{"pip", "install", "torch", "--index-url", IndexURL(p.Wheel)}) {
+		if len(setup) < 2 || !reflect.DeepEqual(setup[1].argv, []string{"pip", "install", "torch", "--index-url", stack.IndexURL(p.Wheel)}) {
 			t.Fatalf("SkyPilot setup:\n%s", task.Setup)
 		}
 		run := parseScript(t, task.Run, syntax.LangBash)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -98,7 +99,7 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		))
 		args = p.argsWithConfig(configDir + "/" + DeepSpeedFile)
 	}
-	header := append(p.headerLines(), p.imageComment())
+	header := append(p.HeaderLines(), p.imageComment())
 	if p.Script != "" {
 		header = append(header, "the image must hold the script in "+workDir+": build one FROM "+p.Image+" with your code, or pass yours with --image")
 	}
@@ -265,7 +266,7 @@ func (p *Plan) envVars() *yaml.Node {
 		mapping(kv{"name", str("HF_TOKEN")}, kv{"valueFrom", mapping(kv{"secretKeyRef", mapping(
 			kv{"name", str(hfTokenSecret)}, kv{"key", str(hfTokenKey)}, kv{"optional", boolean(true)})})}),
 	}
-	for _, e := range p.Network.env() {
+	for _, e := range p.Network.Env() {
 		items = append(items, mapping(kv{"name", str(e[0])}, kv{"value", str(e[1])}))
 	}
 	return seq(items...)
@@ -282,12 +283,12 @@ func (p *Plan) resources() *yaml.Node {
 	limits := []kv{{p.gpuResource(), integer(p.ProcsPerNode)}, {"memory", str(mem)}}
 	requests := []kv{{"cpu", str(fmt.Sprint(cpu))}, {"memory", str(mem)}}
 	if p.Network.EFA > 0 {
-		limits = append(limits, kv{EFAResource, integer(p.Network.EFA)})
-		requests = append(requests, kv{EFAResource, integer(p.Network.EFA)})
+		limits = append(limits, kv{cloud.EFAResource, integer(p.Network.EFA)})
+		requests = append(requests, kv{cloud.EFAResource, integer(p.Network.EFA)})
 	}
 	if p.Network.InfiniBand {
-		limits = append(limits, kv{RDMAResource, integer(1)})
-		requests = append(requests, kv{RDMAResource, integer(1)})
+		limits = append(limits, kv{cloud.RDMAResource, integer(1)})
+		requests = append(requests, kv{cloud.RDMAResource, integer(1)})
 	}
 	return mapping(kv{"limits", mapping(limits...)}, kv{"requests", mapping(requests...)})
 }

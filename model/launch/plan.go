@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,10 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
+	"github.com/gpuplan/gpuplan/model/launch/deepspeed"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // DefaultPort is torchrun's master port and our rendezvous port.
@@ -157,14 +162,14 @@ type Plan struct {
 	Bucket    string // checkpoint bucket for spot (SkyPilot)
 	OutputDir string // where the script writes checkpoints: CheckpointDir/<name> on spot, "outputs" otherwise
 
-	Network    Network     // inter-node fabric, for several nodes
-	Candidates []Candidate // SkyPilot failover candidates after the plan's own offer
-	K8sKind    string      // KindTrainJob or KindPyTorchJob for several nodes
+	Network    cloud.Network // inter-node fabric, for several nodes
+	Candidates []Candidate   // SkyPilot failover candidates after the plan's own offer
+	K8sKind    string        // KindTrainJob or KindPyTorchJob for several nodes
 
-	Stack Stack
+	Stack stack.Stack
 
 	// Estimate is the offer's estimate the plan launches: the shape and
-	// figures the probe script builds and compares with (Probe).
+	// figures the probe script builds and compares with (probescript.Train).
 	Estimate *model.Estimate
 }
 
@@ -178,7 +183,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if o == nil || o.Instance == nil || o.GPU == nil || o.Estimate == nil {
 		return nil, model.Errorf(ErrPlan, "the offer has no instance, GPU or estimate")
 	}
-	if err := CheckWheel(opt.Wheel); err != nil { // wheel.go
+	if err := stack.CheckWheel(opt.Wheel); err != nil { // wheel.go
 		return nil, model.Errorf(ErrPlan, "wheel %v", err)
 	}
 	w.Defaults()
@@ -190,7 +195,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		return nil, model.Errorf(ErrPlan, "%d GPUs do not split evenly over %d nodes of %s; ask for a multiple of %d GPUs",
 			o.GPUs, nodes, o.Instance.Type, nodes)
 	}
-	accel, guessed := instanceAccelerator(o.Instance, o.GPU)
+	accel, guessed := cloud.InstanceAccelerator(o.Instance, o.GPU)
 	var priceFrom, priceSource, priceAsOf string
 	if source, origin := o.Provenance(); model.FromOverlay(origin) {
 		priceFrom, priceSource, priceAsOf = origin, source, o.PriceAsOf()
@@ -200,7 +205,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		PriceSource:        priceSource,
 		PriceAsOf:          priceAsOf,
 		Name:               opt.Name,
-		Model:              modelName(&w.Model),
+		Model:              ModelName(&w.Model),
 		Task:               ew.Task,
 		Provider:           o.Instance.Provider,
 		InstanceType:       ProviderInstanceType(o.Instance.Provider, o.Instance.Type),
@@ -222,7 +227,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		MicroBatch:         ew.MicroBatch,
 		GradAccum:          ew.GradAccum,
 		Epochs:             ew.Epochs,
-		MaxLength:          textLength(ew),
+		MaxLength:          TextLength(ew),
 		Checkpointing:      ew.Ckpt(),
 		Loss:               lmLoss(ew),
 		Optimizer:          ew.Optimizer,
@@ -236,7 +241,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		Image:              opt.Image,
 		Wheel:              opt.Wheel,
 		Port:               opt.Port,
-		Stack:              Advise(o.GPU),
+		Stack:              stack.Advise(o.GPU),
 		ModelID:            opt.ModelID,
 		Dataset:            opt.Dataset,
 		Bucket:             opt.Bucket,
@@ -267,7 +272,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	default:
 		return nil, model.Errorf(ErrPlan, "Kubernetes kind %q: want %s or %s", p.K8sKind, KindTrainJob, KindPyTorchJob)
 	}
-	p.Network = NetworkFor(p.Provider, p.InstanceType, p.Nodes)
+	p.Network = cloud.NetworkFor(p.Provider, p.InstanceType, p.Nodes)
 	if p.Script == "" {
 		p.Module, p.NoEntry = entryPoint(ew)
 	}
@@ -309,6 +314,14 @@ func (p *Plan) ZeRO() int {
 // DeepSpeedFile is where the DeepSpeed config is written next to the script.
 const DeepSpeedFile = "ds_config.json"
 
+// DeepSpeedConfig returns the plan's DeepSpeed config (deepspeed.Config:
+// its ZeRO stage, precision, micro-batch, accumulation, GPUs and offload);
+// nil for strategies other than ZeRO.
+func (p *Plan) DeepSpeedConfig() []byte {
+	return deepspeed.Config(deepspeed.Settings{Stage: p.ZeRO(), MicroBatch: p.MicroBatch, GradAccum: p.GradAccum, GPUs: p.GPUs(),
+		Precision: p.Precision, OffloadOptimizer: p.OffloadOptimizer, OffloadParams: p.OffloadParams})
+}
+
 // derivedArgs are the script arguments the plan implies, spelled as Hugging
 // Face Trainer's TrainingArguments flags (the convention of the transformers
 // example scripts) and TRL's: --model_name_or_path (TRL ModelConfig),
@@ -348,7 +361,7 @@ const DeepSpeedFile = "ds_config.json"
 //     QLoRA (bfloat16, or float16 for an fp16 precision; for QLoRA it is
 //     also bnb_4bit_compute_dtype and the dtype of the parts not
 //     quantized), the 16-bit weights of a pure bf16/fp16 recipe, float32
-//     for mixed precision (fp32 master weights) and fp32/tf32 (loadDtype);
+//     for mixed precision (fp32 master weights) and fp32/tf32 (LoadDtype);
 //   - --loss_type for a decoder LM (SFTConfig.loss_type: unset means
 //     "chunked_nll", which never builds the full logits): the estimate's
 //     hf-fp32 loss is TRL's "nll" (the model's own loss, transformers
@@ -379,7 +392,7 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	case p.ZeRO() > 0:
 		a = append(a, "--deepspeed", deepspeedPath)
 	}
-	a = append(a, "--gradient_checkpointing", strconv.FormatBool(p.Checkpointing), "--dtype", p.loadDtype())
+	a = append(a, "--gradient_checkpointing", strconv.FormatBool(p.Checkpointing), "--dtype", p.LoadDtype())
 	if lt := trlLossType(p.Loss); lt != "" {
 		a = append(a, "--loss_type", lt)
 	}
@@ -412,9 +425,9 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 		"--gradient_accumulation_steps", fmt.Sprint(p.GradAccum))
 }
 
-// loadDtype is the dtype the estimate sized the weights in, spelled as
+// LoadDtype is the dtype the estimate sized the weights in, spelled as
 // TRL's --dtype takes it (see derivedArgs).
-func (p *Plan) loadDtype() string {
+func (p *Plan) LoadDtype() string {
 	half := "bfloat16"
 	if p.Precision == model.AMPFP16 || p.Precision == model.FP16 {
 		half = "float16"
@@ -449,9 +462,9 @@ func trlLossType(l model.Loss) string {
 	return ""
 }
 
-// textLength is the tokens per sample of a text model's training job, 0
+// TextLength is the tokens per sample of a text model's training job, 0
 // for models that take images (their script sizes inputs itself).
-func textLength(w *model.Workload) int {
+func TextLength(w *model.Workload) int {
 	if w.Model.Family.Vision() {
 		return 0
 	}
@@ -557,7 +570,7 @@ func ProviderInstanceType(provider, catalogType string) string {
 	return catalogType
 }
 
-func modelName(a *model.Architecture) string {
+func ModelName(a *model.Architecture) string {
 	switch {
 	case a.Name != "":
 		return a.Name
@@ -568,29 +581,8 @@ func modelName(a *model.Architecture) string {
 }
 
 // slug turns s into a DNS-1123 label of at most 52 characters (room for
-// "-deepspeed" and Kubernetes' pod suffixes within 63): lowercase letters,
-// digits and single dashes. "Llama-3.1 8B" → "llama-3-1-8b".
+// "-deepspeed" and Kubernetes' pod suffixes within 63), or fallback when
+// nothing of s is left.
 func slug(s, fallback string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		default:
-			dash = true
-		}
-	}
-	out := b.String()
-	if len(out) > 52 {
-		out = strings.TrimRight(out[:52], "-")
-	}
-	if out == "" {
-		return fallback
-	}
-	return out
+	return cmp.Or(show.Slug(s, 52), fallback)
 }

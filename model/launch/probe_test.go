@@ -24,8 +24,10 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/probescript"
 	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/model/serve"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // catalogPlan resolves the workload on one catalog instance as gpuplan
@@ -182,7 +184,7 @@ func checkHeader(t testing.TB, script []byte) {
 			t.Fatalf("header line %d is not a comment: %q", i+3, l)
 		}
 		for _, r := range l {
-			if r == '\r' || r == 0 || r == '\f' || r == '\v' || model.Unprintable(r) {
+			if r == '\r' || r == 0 || r == '\f' || r == '\v' || show.Unprintable(r) {
 				t.Fatalf("header line %d has %U: %q", i+3, r, l)
 			}
 		}
@@ -201,7 +203,7 @@ func TestProbeScripts(t *testing.T) {
 	specs := map[string]map[string]any{}
 	for _, pc := range probeCases {
 		p := catalogPlan(t, cat, pc.model, pc.set, pc.instance)
-		out, err := p.Render(launch.FormatProbe)
+		out, err := probescript.Train(p)
 		if err != nil {
 			t.Fatalf("%s: %v", pc.name, err)
 		}
@@ -230,7 +232,7 @@ func TestProbeScripts(t *testing.T) {
 		specs[path] = spec
 	}
 	srv := catalogServe(t, cat, "llama-3.1-8b", serve.Serving{MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 256, Concurrency: 16}, "aws/g6e.xlarge")
-	out, err := srv.Render(launch.FormatProbe)
+	out, err := probescript.Serve(srv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,12 +276,12 @@ func TestProbeRefuses(t *testing.T) {
 		{probeCase{"fsdp-qlora", "llama-3.1-70b", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048, GPUs: 8, Strategy: model.FSDP}, "aws/p4de.24xlarge"}, "--bnb_4bit_quant_storage bfloat16"},
 	} {
 		p := catalogPlan(t, cat, tc.pc.model, tc.pc.set, tc.pc.instance)
-		_, err := p.Render(launch.FormatProbe)
+		_, err := probescript.Train(p)
 		if !errors.Is(err, launch.ErrPlan) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: err = %v, want ErrPlan saying %q", tc.pc.name, err, tc.want)
 		}
 	}
-	if _, err := (&launch.Plan{}).Probe(); !errors.Is(err, launch.ErrPlan) {
+	if _, err := probescript.Train(&launch.Plan{}); !errors.Is(err, launch.ErrPlan) {
 		t.Errorf("a plan without an estimate: err = %v, want ErrPlan", err)
 	}
 	if f, err := launch.ParseFormat("probe"); err != nil || f != launch.FormatProbe {
@@ -314,7 +316,7 @@ func TestProbeCPUSmoke(t *testing.T) {
 	for _, name := range []string{"qlora-llama8b", "resnet50-amp", "lora-llama8b-chunked"} {
 		pc := byName[name]
 		p := catalogPlan(t, cat, pc.model, pc.set, pc.instance)
-		script, err := p.Render(launch.FormatProbe)
+		script, err := probescript.Train(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -344,7 +346,7 @@ func TestProbeCPUSmoke(t *testing.T) {
 	}
 
 	srv := catalogServe(t, cat, "llama-3.1-8b", serve.Serving{MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 256, Concurrency: 16}, "aws/g6e.xlarge")
-	script, err := srv.Render(launch.FormatProbe)
+	script, err := probescript.Serve(srv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +367,7 @@ func TestProbeCPUSmoke(t *testing.T) {
 
 	pc := byName["fsdp-llama8b"]
 	p := catalogPlan(t, cat, pc.model, pc.set, pc.instance)
-	script, err = p.Render(launch.FormatProbe)
+	script, err = probescript.Train(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +451,7 @@ func TestProbeFakeCUDA(t *testing.T) {
 	env := []string{"PYTHONPATH=" + stub, "PATH=" + fakeNvidiaSMI(t) + string(os.PathListSeparator) + os.Getenv("PATH")}
 	p := catalogPlan(t, cat, "resnet18", model.Settings{Task: model.TaskTrain, Precision: model.AMPFP16, MicroBatch: 2, ImageSize: 64,
 		Checkpointing: model.Bool(true)}, "aws/g5.2xlarge")
-	script, err := p.Render(launch.FormatProbe)
+	script, err := probescript.Train(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,7 +479,7 @@ func TestProbeFakeCUDA(t *testing.T) {
 	emptyDir(t, home)
 
 	q := catalogPlan(t, cat, "llama-3.1-8b", model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 2048}, "aws/g5.2xlarge")
-	script, err = q.Render(launch.FormatProbe)
+	script, err = probescript.Train(q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -496,7 +498,7 @@ func TestProbeFakeCUDA(t *testing.T) {
 func TestProbeNoCUDA(t *testing.T) {
 	py := needPython(t, "torch")
 	p := catalogPlan(t, loadCatalog(t), "resnet50", model.Settings{Task: model.TaskTrain, MicroBatch: 32}, "aws/g5.2xlarge")
-	script, err := p.Render(launch.FormatProbe)
+	script, err := probescript.Train(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -582,7 +584,7 @@ func TestProbeReviews(t *testing.T) {
 				t.Errorf("%s: the launch file has %s %q, the review expected %q", tc.name, k, got, v)
 			}
 		}
-		script, err := p.Render(launch.FormatProbe)
+		script, err := probescript.Train(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -652,7 +654,7 @@ func TestProbeReviews(t *testing.T) {
 		t.Fatal(err)
 	}
 	argv := launchArgv(t, sh)
-	script, err := srv.Render(launch.FormatProbe)
+	script, err := probescript.Serve(srv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -764,7 +766,7 @@ func FuzzProbeInjection(f *testing.F) {
 	for i, s := range probeSeeds {
 		f.Add(s, uint8(i))
 	}
-	tmpl, err := os.ReadFile("probe.py")
+	tmpl, err := os.ReadFile(filepath.Join("probescript", "probe.py")) // the template probescript embeds
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -773,7 +775,7 @@ func FuzzProbeInjection(f *testing.F) {
 		if err != nil {
 			t.Fatalf("NewPlan: %v", err)
 		}
-		out, err := p.Probe()
+		out, err := probescript.Train(p)
 		if !utf8.ValidString(s) {
 			if !errors.Is(err, launch.ErrPlan) {
 				t.Fatalf("%q is not text, but the probe was written: err = %v", s, err)
@@ -804,7 +806,7 @@ func FuzzProbeInjection(f *testing.F) {
 			Serving: serve.Serving{WeightFormat: serve.WeightBF16, KVCacheDType: serve.KVAuto, MaxModelLen: 4096, GPUMemoryUtilization: 0.9,
 				MaxNumSeqs: 64, MaxNumBatchedTokens: 2048, PromptTokens: 512, OutputTokens: 128},
 			Arch: &p.Estimate.Workload.Model, Plan: &serve.Plan{Offer: serve.Offer{GPU: p.GPU}}}
-		out, err = sv.Probe()
+		out, err = probescript.Serve(sv)
 		if hasPOSIXTrouble(s) {
 			if !errors.Is(err, launch.ErrPlan) {
 				t.Fatalf("serving %q: err = %v, want ErrPlan as the serving files", s, err)
@@ -846,7 +848,7 @@ func TestProbeHostilePlanInPython(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := p.Probe()
+		out, err := probescript.Train(p)
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
@@ -886,7 +888,7 @@ func TestProbeFakeVLLM(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := catalogServe(t, cat, "llama-3.1-8b", serve.Serving{MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 256, Concurrency: 16}, "aws/g6e.xlarge")
-	script, err := srv.Render(launch.FormatProbe)
+	script, err := probescript.Serve(srv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // AMD GPUs run ROCm builds of PyTorch, so their files differ from the CUDA
@@ -61,13 +62,13 @@ func rocmWheel(wheel string) bool { return strings.HasPrefix(strings.ToLower(whe
 func (p *Plan) checkWheel() error {
 	name := ""
 	if p.GPU != nil {
-		name = model.Printable(p.GPU.Name)
+		name = show.Printable(p.GPU.Name)
 	}
 	switch {
 	case p.ROCm() && p.Wheel == "":
 		return fixNamed{model.Errorf(ErrNoStack, "%s is an AMD GPU: name a ROCm wheel variant of PyTorch to install, such as --wheel %s", name, ROCmWheelExample)}
 	case p.ROCm() && !rocmWheel(p.Wheel):
-		return fixNamed{model.Errorf(ErrNoStack, "%s is an AMD GPU and %s is not a ROCm wheel variant: name one, such as --wheel %s", name, model.Printable(p.Wheel), ROCmWheelExample)}
+		return fixNamed{model.Errorf(ErrNoStack, "%s is an AMD GPU and %s is not a ROCm wheel variant: name one, such as --wheel %s", name, show.Printable(p.Wheel), ROCmWheelExample)}
 	case p.Wheel == "":
 		return model.Errorf(ErrNoStack, "%s, or name a PyTorch wheel variant to install", p.Stack.Reason)
 	case !p.ROCm() && rocmWheel(p.Wheel):
@@ -75,7 +76,7 @@ func (p *Plan) checkWheel() error {
 		if cuda == "" {
 			cuda = "cu126"
 		}
-		return fixNamed{model.Errorf(ErrNoStack, "%s is an NVIDIA GPU and %s is a ROCm wheel variant: name a CUDA one, such as --wheel %s", name, model.Printable(p.Wheel), cuda)}
+		return fixNamed{model.Errorf(ErrNoStack, "%s is an NVIDIA GPU and %s is a ROCm wheel variant: name a CUDA one, such as --wheel %s", name, show.Printable(p.Wheel), cuda)}
 	}
 	return nil
 }
@@ -98,7 +99,7 @@ func (p *Plan) checkImage() error {
 	case p.Image != "":
 		return nil
 	case p.ROCm():
-		return model.Errorf(ErrNoStack, "%s is an AMD GPU: name a ROCm PyTorch image to run, such as %s", model.Printable(p.GPU.Name), ROCmImageExample)
+		return model.Errorf(ErrNoStack, "%s is an AMD GPU: name a ROCm PyTorch image to run, such as %s", show.Printable(p.GPU.Name), ROCmImageExample)
 	}
 	return model.Errorf(ErrNoStack, "%s, or name a container image to run", p.noImageReason())
 }

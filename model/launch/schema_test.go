@@ -16,6 +16,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
 )
 
 // The structs below mirror SkyPilot's task schema, sky/utils/schemas.py
@@ -261,7 +262,7 @@ func TestSkyPilotAcceleratorNames(t *testing.T) {
 				continue // FPGAs and GPUs the catalog does not have
 			}
 			g, _ := cat.GPU(key)
-			if got := launch.SkyPilotAccelerator(g, provider, typ); got != accel {
+			if got := cloud.SkyPilotAccelerator(g, provider, typ); got != accel {
 				t.Errorf("%s %s (%s): accelerator %q, SkyPilot's is %q", provider, typ, key, got, accel)
 			}
 			checked++

@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // word is one word of a shell command line. Values from the plan (script,
@@ -156,10 +157,10 @@ func argQuote(s string) string {
 	return shellQuote(s)
 }
 
-// checkText reports a plan value that is not UTF-8 text: YAML, TOML and
+// CheckText reports a plan value that is not UTF-8 text: YAML, TOML and
 // JSON hold only UTF-8, and the catalog and config.json readers reject
 // anything else, so such a value is a caller's bug. The error wraps ErrPlan.
-func (p *Plan) checkText() error {
+func (p *Plan) CheckText() error {
 	vals := []string{p.Name, p.Model, p.Provider, p.InstanceType, p.CatalogType, p.Region, p.Accelerator, p.Script, p.Module, p.Image, p.Wheel,
 		p.ModelID, p.Dataset, p.Bucket, p.OutputDir}
 	vals = append(append(vals, p.ScriptArgs...), p.LoRATargets...)
@@ -171,7 +172,7 @@ func (p *Plan) checkText() error {
 	}
 	for _, v := range vals {
 		if !utf8.ValidString(v) {
-			return model.Errorf(ErrPlan, "%q is not UTF-8 text", model.Printable(v))
+			return model.Errorf(ErrPlan, "%q is not UTF-8 text", show.Printable(v))
 		}
 	}
 	return nil
@@ -180,9 +181,9 @@ func (p *Plan) checkText() error {
 // checkShellWords reports a plan value that cannot be one word of a POSIX
 // sh script (syntax.Quote refuses NUL, control characters and other
 // non-printable runes for POSIX, which has no $'…' escapes), and fails
-// checkText. The error wraps ErrPlan and names the value.
+// CheckText. The error wraps ErrPlan and names the value.
 func (p *Plan) checkShellWords() error {
-	if err := p.checkText(); err != nil {
+	if err := p.CheckText(); err != nil {
 		return err
 	}
 	vals := []struct{ what, v string }{{"script", p.Script}, {"image", p.Image}, {"wheel", p.Wheel}, {"name", p.Name}}
@@ -191,7 +192,7 @@ func (p *Plan) checkShellWords() error {
 	}
 	for _, v := range vals {
 		if _, err := syntax.Quote(v.v, syntax.LangPOSIX); err != nil {
-			return model.Errorf(ErrPlan, "%s %q cannot be written into a shell script: %v", v.what, model.Printable(v.v), err)
+			return model.Errorf(ErrPlan, "%s %q cannot be written into a shell script: %v", v.what, show.Printable(v.v), err)
 		}
 	}
 	return nil
@@ -229,17 +230,17 @@ func (p *Plan) setupLines() []string {
 	return append(lines, pkgs)
 }
 
-// commentBlock writes lines as shell/YAML/TOML comments. Lines carry data
+// CommentBlock writes lines as shell/YAML/TOML comments. Lines carry data
 // (model names, instance types, regions), so each is made printable first:
 // a newline in a name cannot end the comment and start a command.
 //
 // YAML also ends a line at U+2028 and U+2029 (and U+0085, a control
 // character Printable already escapes), which are printable text
 // elsewhere, so they are escaped here too.
-func commentBlock(lines []string) string {
+func CommentBlock(lines []string) string {
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString("# " + yamlLineBreaks.Replace(model.Printable(l)) + "\n")
+		b.WriteString("# " + yamlLineBreaks.Replace(show.Printable(l)) + "\n")
 	}
 	return b.String()
 }

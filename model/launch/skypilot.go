@@ -7,6 +7,9 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // SkyPilot environment variables set on every node of a task (SkyPilot docs,
@@ -64,12 +67,12 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	if err := notSkyPilotCloud(p.Provider); err != nil {
 		return nil, err
 	}
-	if why := SkyPilotRefuses(p.Provider, p.InstanceType, p.Accelerator, p.GPUsPerInstance); why != "" {
+	if why := cloud.SkyPilotRefuses(p.Provider, p.InstanceType, p.Accelerator, p.GPUsPerInstance); why != "" {
 		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
 	}
 	setup := []string{
 		"set -e",
-		fmt.Sprintf("pip install torch --index-url %s  # %s", shellQuote(IndexURL(p.Wheel)), model.Printable(p.wheelComment())),
+		fmt.Sprintf("pip install torch --index-url %s  # %s", shellQuote(stack.IndexURL(p.Wheel)), show.Printable(p.wheelComment())),
 	}
 	setup = append(setup, p.setupLines()...)
 	if ds := p.DeepSpeedConfig(); ds != nil {
@@ -87,7 +90,7 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 		fmt.Sprintf(`MASTER_ADDR=$(echo "%s" | head -n1)`, skyNodeIPs),
 		continued(p.torchrunWords(rendezvous{nnodes: skyNumNodes, nproc: nproc, nodeRank: skyNodeRank, master: "$MASTER_ADDR"}, p.ScriptArgs), "  "),
 	}
-	header := p.headerLines()
+	header := p.HeaderLines()
 	if p.Spot() {
 		header = append(header,
 			"spot: launch with `sky jobs launch --secret HF_TOKEN <this file>`; the managed job is relaunched after a preemption (job_recovery)",
@@ -98,7 +101,7 @@ func (p *Plan) SkyPilot() ([]byte, error) {
 	if len(p.Candidates) > 0 {
 		header = append(header, fmt.Sprintf("failover: %d equivalent offers follow the first in resources.ordered, cheapest first", len(p.Candidates)))
 	}
-	if n := SkyPilotGPUCount(p.Provider, p.InstanceType, p.GPUsPerInstance); n != p.GPUsPerInstance {
+	if n := cloud.SkyPilotGPUCount(p.Provider, p.InstanceType, p.GPUsPerInstance); n != p.GPUsPerInstance {
 		header = append(header, fmt.Sprintf("SkyPilot's catalog gives %s %d GPUs per node, the provider %d: resources names the instance type without accelerators "+
 			"(SkyPilot refuses %s:%d on it) and torchrun starts %d processes per node, not $SKYPILOT_NUM_GPUS_PER_NODE (%d)",
 			p.InstanceType, n, p.GPUsPerInstance, p.Accelerator, p.GPUsPerInstance, p.ProcsPerNode, n))
@@ -161,7 +164,7 @@ func (p *Plan) skyResources() *yaml.Node {
 // ownCandidate is the plan's own offer as a SkyPilot candidate.
 func (p *Plan) ownCandidate() Candidate {
 	return Candidate{Provider: p.Provider, Region: p.Region, InstanceType: p.InstanceType, Accelerator: p.Accelerator,
-		GPUsPerInstance: p.GPUsPerInstance, SkyPilotGPUs: SkyPilotGPUCount(p.Provider, p.InstanceType, p.GPUsPerInstance),
+		GPUsPerInstance: p.GPUsPerInstance, SkyPilotGPUs: cloud.SkyPilotGPUCount(p.Provider, p.InstanceType, p.GPUsPerInstance),
 		NetworkTier: p.Network.Tier}
 }
 

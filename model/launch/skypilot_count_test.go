@@ -8,6 +8,7 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
 )
 
 // TestSkyPilotGPUCountTable: launch's table of per-node GPU counts
@@ -33,7 +34,7 @@ func TestSkyPilotGPUCountTable(t *testing.T) {
 				differ++
 			}
 		}
-		if got := launch.SkyPilotGPUCount(in.Provider, typ, in.GPUCount); got != want {
+		if got := cloud.SkyPilotGPUCount(in.Provider, typ, in.GPUCount); got != want {
 			t.Errorf("%s/%s: SkyPilotGPUCount = %d, SkyPilot's catalog says %d (gpuplan %d)", in.Provider, typ, got, want, in.GPUCount)
 		}
 	}

@@ -1,8 +1,9 @@
 package launch
 
 import (
-	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Launch returns the plan as the config file's [launch] section
@@ -10,12 +11,12 @@ import (
 //
 // The error wraps ErrPlan when a value is not UTF-8 text.
 func (p *Plan) Launch() (*config.Launch, error) {
-	if err := p.checkText(); err != nil {
+	if err := p.CheckText(); err != nil {
 		return nil, err
 	}
-	notes := p.headerLines()
+	notes := p.HeaderLines()
 	for i, n := range notes {
-		notes[i] = yamlLineBreaks.Replace(model.Printable(n)) // as commentBlock
+		notes[i] = yamlLineBreaks.Replace(show.Printable(n)) // as CommentBlock
 	}
 	return &config.Launch{
 		Notes:    notes,
@@ -27,7 +28,7 @@ func (p *Plan) Launch() (*config.Launch, error) {
 		Image: p.Image, TorchWheel: p.Wheel, Port: p.Port,
 		Stack: config.LaunchStack{
 			ComputeCapability: p.Stack.ComputeCapability, Arch: p.Stack.Arch, Supported: p.Stack.Supported,
-			MinCUDA: p.Stack.MinCUDA, LastCUDA: p.Stack.LastCUDA, TorchIndexURL: IndexURL(p.Wheel),
+			MinCUDA: p.Stack.MinCUDA, LastCUDA: p.Stack.LastCUDA, TorchIndexURL: stack.IndexURL(p.Wheel),
 			MinDriver: p.Stack.MinDriver, BF16: p.Stack.BF16, FP8: p.Stack.FP8,
 		},
 	}, nil

@@ -24,10 +24,10 @@ func (p *Plan) Torchrun() ([]byte, error) {
 	}
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
-	b.WriteString(commentBlock(p.headerLines()))
+	b.WriteString(CommentBlock(p.HeaderLines()))
 	rdzv := rendezvous{nproc: fmt.Sprint(p.ProcsPerNode), standalone: p.Nodes == 1}
 	if p.Nodes > 1 {
-		b.WriteString(commentBlock([]string{
+		b.WriteString(CommentBlock([]string{
 			fmt.Sprintf("run this same script on each of the %d nodes, with HEAD_IP set to the address of one of them:", p.Nodes),
 			"  HEAD_IP=10.0.0.1 sh launch.sh",
 		}))
@@ -35,13 +35,13 @@ func (p *Plan) Torchrun() ([]byte, error) {
 		rdzv.c10d = true
 		rdzv.master = "$HEAD_IP"
 	}
-	b.WriteString(commentBlock([]string{"gated models: export HF_TOKEN first (huggingface_hub reads it)"}))
+	b.WriteString(CommentBlock([]string{"gated models: export HF_TOKEN first (huggingface_hub reads it)"}))
 	b.WriteString("set -e\n")
 	if p.Nodes > 1 {
 		b.WriteString(`: "${HEAD_IP:?set HEAD_IP to the address of the rendezvous node}"` + "\n")
 	}
 	b.WriteString(hfHomeExport + "\n")
-	for _, e := range p.Network.env() {
+	for _, e := range p.Network.Env() {
 		b.WriteString("export " + e[0] + "=" + shellQuote(e[1]) + "\n")
 	}
 	if ds := p.DeepSpeedConfig(); ds != nil {

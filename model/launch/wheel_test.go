@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
 )
 
 // Options.Wheel is one of the known variants or the GPU's own.
@@ -16,7 +17,7 @@ func TestNewPlanWheelKnownOnly(t *testing.T) {
 	if err == nil || err.Error() != want || !errors.Is(err, launch.ErrPlan) {
 		t.Errorf("error %v, want %s", err, want)
 	}
-	for _, w := range append(launch.Wheels(), "") {
+	for _, w := range append(stack.Wheels(), "") {
 		if _, err := launch.NewPlan(o.Estimate.Workload, o, launch.Options{Wheel: w}); err != nil {
 			t.Errorf("wheel %q: %v", w, err)
 		}

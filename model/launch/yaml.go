@@ -5,9 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/model/show"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/gpuplan/gpuplan/model"
 )
 
 // YAML is built as yaml.Node trees so keys keep a readable order and
@@ -52,7 +51,7 @@ func str(s string) *yaml.Node {
 		// it picks a block for multi-line text by itself: quoted, a tab
 		// is \t.
 		n.Style = yaml.DoubleQuotedStyle
-	case !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && model.Unprintable(r) }):
+	case !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && show.Unprintable(r) }):
 		n.Style = yaml.LiteralStyle
 	}
 	return n
@@ -83,7 +82,7 @@ func boolean(b bool) *yaml.Node {
 // and the comment lines at the top of the first.
 func encodeYAML(comment []string, docs ...*yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
-	buf.WriteString(commentBlock(comment))
+	buf.WriteString(CommentBlock(comment))
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	for _, d := range docs {

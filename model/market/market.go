@@ -471,6 +471,19 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 	// per row. Windows are recorded as offsets while the pool grows.
 	var pool []string
 	var spans [][2]int32
+	if !q.AllRegions {
+		// Room for a row per instance type that passes, the usual count
+		// at its cheapest price: grown by doubling, 100,000 rows of 224
+		// bytes ended in a 29 MB array after a 15 MB one.
+		n := 0
+		for i := range c.Instances {
+			in := &c.Instances[i]
+			if g, err := c.GPU(in.GPU); err == nil && !slices.ContainsFunc(only, func(p instancePred) bool { return !p(in, g) }) {
+				n++
+			}
+		}
+		b.rows = make([]Row, 0, n)
+	}
 	for i := range c.Instances {
 		in := &c.Instances[i]
 		g, err := c.GPU(in.GPU)
@@ -565,11 +578,57 @@ func (m *Market) Browse(q Query) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	if m.once && v.sel.ownAt == nil && v.Len() > 0 {
+		// Nothing reuses a one-query base: its rows move into order in
+		// place instead of being copied (100,000 rows are 22 MB).
+		res.Rows = gatherInPlace(v.b.rows, v.sel.keep)
+		v.b.rows = nil
+		return res, nil
+	}
 	res.Rows = make([]Row, v.Len())
 	for k := range res.Rows {
 		res.Rows[k] = *v.Row(k)
 	}
 	return res, nil
+}
+
+// gatherInPlace moves rows[keep[k]] to rows[k] for each k, in place, and
+// returns rows[:len(keep)]; keep's indexes are distinct. The rows keep
+// does not name fill the positions after it, so that "position p takes
+// the row at src[p]" is a permutation, applied one cycle at a time.
+func gatherInPlace(rows []Row, keep []int32) []Row {
+	n := len(keep)
+	src := make([]int32, len(rows))
+	copy(src, keep)
+	seen := make([]bool, len(rows))
+	for _, i := range keep {
+		seen[i] = true
+	}
+	k := n
+	for i := range rows {
+		if !seen[i] {
+			src[k] = int32(i)
+			k++
+		}
+	}
+	clear(seen)
+	for p := range rows {
+		if seen[p] {
+			continue
+		}
+		tmp := rows[p]
+		for q := p; ; {
+			seen[q] = true
+			from := int(src[q])
+			if from == p {
+				rows[q] = tmp
+				break
+			}
+			rows[q] = rows[from]
+			q = from
+		}
+	}
+	return rows[:n:n]
 }
 
 // WithDefaults is q as View reads it: on-demand pricing and the price

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // MaxPhases bounds a plan file's phases: a plan is a handful of steps;
@@ -93,9 +94,6 @@ func Decode(b []byte) (Plan, error) {
 				return Plan{}, config.Errorf(key("pricing"), "%q: want one of %s", p.Pricing, joinPricing())
 			}
 		}
-		if p.Instances < 0 || p.Instances > 100000 {
-			return Plan{}, config.Errorf(key("instances"), "must be in [0, 100000], got %d", p.Instances)
-		}
 	}
 	if err := checkFile(f.Name, f.Phases); err != nil { // names.go
 		return Plan{}, err
@@ -129,8 +127,8 @@ func planText(key, s string, required bool) error {
 	if err := config.CheckText(key, s, required); err != nil {
 		return err
 	}
-	if strings.ContainsFunc(s, model.Unprintable) {
-		return config.Errorf(key, "%q has control characters", model.Printable(s))
+	if strings.ContainsFunc(s, show.Unprintable) {
+		return config.Errorf(key, "%q has control characters", show.Printable(s))
 	}
 	return nil
 }

@@ -2,19 +2,22 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
+	"github.com/mtibben/confusables"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
-// Invisible is model.Invisible: a rune that shows nothing or changes how
+// Invisible is show.Invisible: a rune that shows nothing or changes how
 // its neighbours show, which plan text refuses.
-func Invisible(r rune) bool { return model.Invisible(r) }
+func Invisible(r rune) bool { return show.Invisible(r) }
 
 // NameKey is what two phase names are compared by: the name in
 // Unicode normalisation form NFKC (full-width "ｔｒａｉｎ" and "train",
@@ -61,9 +64,78 @@ func quoteShown(s string) string {
 	return b.String()
 }
 
+// LookAlike reports whether two names look the same: the same
+// skeleton (UTS #39 §4, Confusable Detection: Cyrillic "аре" and Latin
+// "ape", "stage 1" and "stage l") once NameKey'd. Case counts: "Train"
+// and "train" do not look alike.
+func LookAlike(a, b string) bool {
+	return confusables.Skeleton(NameKey(a)) == confusables.Skeleton(NameKey(b))
+}
+
+// scriptNames are unicode.Scripts' names, sorted, for scriptOf.
+var scriptNames = func() []string {
+	names := make([]string, 0, len(unicode.Scripts))
+	for n := range unicode.Scripts {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}()
+
+// scriptOf is r's Unicode script (UAX #24), "Unknown" for none.
+func scriptOf(r rune) string {
+	for _, n := range scriptNames {
+		if unicode.Is(unicode.Scripts[n], r) {
+			return n
+		}
+	}
+	return "Unknown"
+}
+
+// cjk are the scripts written together in Chinese, Japanese and Korean
+// text (UTS #39 §5.1's Highly Restrictive combinations).
+var cjk = []string{"Han", "Hiragana", "Katakana", "Bopomofo", "Hangul"}
+
+// CheckScripts refuses a name that mixes scripts the way a spoof does
+// (UTS #39 §5.2, Moderately Restrictive): its letters must be of one
+// script (Han, Hiragana, Katakana, Bopomofo and Hangul count as one), or
+// Latin and one other that is not Cyrillic or Greek (whose letters look
+// like Latin ones); Common and Inherited characters (digits, spaces,
+// punctuation, combining marks) go with any. "QLoRA 微调" passes, "trаin"
+// with a Cyrillic а does not.
+func CheckScripts(key, name string) error {
+	var seen []string // script groups in order of appearance
+	group := func(s string) string {
+		if slices.Contains(cjk, s) {
+			return "Han"
+		}
+		return s
+	}
+	for i, r := range name {
+		s := scriptOf(r)
+		if s == "Common" || s == "Inherited" || slices.Contains(seen, group(s)) {
+			continue
+		}
+		seen = append(seen, group(s))
+		if len(seen) == 1 {
+			continue
+		}
+		if len(seen) == 2 && slices.Contains(seen, "Latin") && !slices.Contains(seen, "Cyrillic") && !slices.Contains(seen, "Greek") {
+			continue
+		}
+		first := seen[0]
+		if first == "Latin" && len(seen) > 2 {
+			first = seen[1]
+		}
+		return config.Errorf(key, "%s mixes the %s and %s scripts (U+%04X at byte %d); write a name in one script (digits, spaces and punctuation go with any), so two names cannot look alike", quoteShown(name), first, s, r, i)
+	}
+	return nil
+}
+
 // checkFile is Decode's check of what its field-by-field checks
 // do not cover: invisible characters in any text, phase names that are
-// the same after NameKey, and money and durations out of bounds
+// the same after NameKey, mix scripts (CheckScripts) or look like
+// another's (LookAlike), and money and durations out of bounds
 // (checkBounds).
 func checkFile(name string, phases []Phase) error {
 	if err := CheckText("name", name); err != nil {
@@ -88,6 +160,14 @@ func checkFile(name string, phases []Phase) error {
 			return config.Errorf(key("name"), "%s is the name of phase[%d] (%s) too, once normalised (NFKC, spaces); give each phase its own name, --phase picks by it", quoteShown(p.Name), j, quoteShown(phases[j].Name))
 		}
 		seen[nk] = i
+		if err := CheckScripts(key("name"), p.Name); err != nil {
+			return err
+		}
+		for j := range i {
+			if LookAlike(p.Name, phases[j].Name) {
+				return config.Errorf(key("name"), "%s looks like the name of phase[%d] (%s) (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it", quoteShown(p.Name), j, quoteShown(phases[j].Name))
+			}
+		}
 		if err := checkBounds(p, key); err != nil {
 			return err
 		}

@@ -41,20 +41,46 @@ func TestDecodeRefuses(t *testing.T) {
 			`phase[0].name: "serve\U000e0041" has the invisible character U+E0041 at byte 5; names must show every character they hold`},
 		{"Hangul filler", `schema_version = 1` + "\nname = \"plan\u3164\"\n" + planWith(`name = "x"` + "\n" + okPhase + "job_hours = 5")[len("schema_version = 1\n"):],
 			`name: "plan\u3164" has the invisible character U+3164 at byte 4; names must show every character they hold`},
+		// Issue 29 L5: names that look alike across scripts.
+		{"Cyrillic a in a Latin name", planWith(`name = "trаin"` + "\n" + okPhase + "job_hours = 5"),
+			`phase[0].name: "trаin" mixes the Latin and Cyrillic scripts (U+0430 at byte 2); write a name in one script (digits, spaces and punctuation go with any), so two names cannot look alike`},
+		{"Greek omicron in a Latin name", planWith(`name = "serve-prοd"` + "\n" + okPhase + "job_hours = 5"),
+			`phase[0].name: "serve-prοd" mixes the Latin and Greek scripts (U+03BF at byte 8); write a name in one script (digits, spaces and punctuation go with any), so two names cannot look alike`},
+		{"all-Cyrillic twin", planWith(`name = "ape"`+"\n"+okPhase+"job_hours = 5", `name = "аре"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "аре" looks like the name of phase[0] ("ape") (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it`},
+		{"digit one for l", planWith(`name = "stage l"`+"\n"+okPhase+"job_hours = 5", `name = "stage 1"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "stage 1" looks like the name of phase[0] ("stage l") (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it`},
 		{"invisible in the region", planWith("name = \"x\"\n" + strings.Replace(okPhase, "us-east-1", "us-east-1\u200d", 1) + "job_hours = 5"),
 			`phase[0].region: "us-east-1\u200d" has the invisible character U+200D at byte 9; names must show every character they hold`},
 		{"price above the cap", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "1e300", 1) + "job_hours = 5"),
-			`phase[0].usd_per_hour: must be > 0 and ≤ 1e+07, got 1e+300`},
+			`phase[0].usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got 1e+300`},
 		{"infinite price", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "inf", 1) + "job_hours = 5"),
-			`phase[0].usd_per_hour: must be > 0 and ≤ 1e+07, got +Inf`},
+			`phase[0].usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got +Inf`},
 		{"NaN hours", planWith("name = \"x\"\n" + okPhase + "job_hours = nan"),
-			`phase[0].job_hours: must be > 0 and ≤ 1e+07, got NaN`},
+			`phase[0].job_hours: must be 0.001–1e+07 hours (or left out), got NaN`},
 		{"a billion months", planWith("name = \"x\"\n" + okPhase + "months = 1e9"),
-			`phase[0].months: must be > 0 and ≤ 120, got 1e+09`},
+			`phase[0].months: must be 0.001–120 months (or left out), got 1e+09`},
 		{"negative months", planWith("name = \"x\"\n" + okPhase + "months = -1"),
-			`phase[0].months: must be > 0 and ≤ 120, got -1`},
+			`phase[0].months: must be 0.001–120 months (or left out), got -1`},
 		{"hours_per_month over a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 800"),
-			`phase[0].hours_per_month: must be > 0 and ≤ 730, got 800`},
+			`phase[0].hours_per_month: must be 0.001–730 hours a month (or left out), got 800`},
+		// Issue 29 item 5: absurdly small values and instance counts.
+		{"subnormal job hours", planWith("name = \"x\"\n" + okPhase + "job_hours = 1e-300"),
+			`phase[0].job_hours: must be 0.001–1e+07 hours (or left out), got 1e-300`},
+		{"negative job hours", planWith("name = \"x\"\n" + okPhase + "job_hours = -5"),
+			`phase[0].job_hours: must be 0.001–1e+07 hours (or left out), got -5`},
+		{"a price of a nanodollar", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "1e-9", 1) + "job_hours = 5"),
+			`phase[0].usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got 1e-09`},
+		{"tiny months", planWith("name = \"x\"\n" + okPhase + "months = 5e-324"),
+			`phase[0].months: must be 0.001–120 months (or left out), got 5e-324`},
+		{"a tenth of a second a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 3e-5"),
+			`phase[0].hours_per_month: must be 0.001–730 hours a month (or left out), got 3e-05`},
+		{"zero instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = 0", 1) + "job_hours = 5"),
+			`phase[0].instances: must be 1–131072 for the offer aws g6.xlarge, got 0`},
+		{"negative instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = -3", 1) + "job_hours = 5"),
+			`phase[0].instances: must be 1–131072 for the offer aws g6.xlarge, got -3`},
+		{"a million instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = 1000000", 1) + "job_hours = 5"),
+			`phase[0].instances: must be 1–131072 for the offer aws g6.xlarge, got 1000000`},
 	}
 	for _, tt := range tests {
 		_, err := Decode([]byte(tt.file))
@@ -65,6 +91,10 @@ func TestDecodeRefuses(t *testing.T) {
 	for _, ok := range []string{
 		planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "train 2"`+"\n"+okPhase+"months = 120"),
 		planWith(`name = "微调"`+"\n"+okPhase+"job_hours = 1e7", `name = "部署"`+"\n"+okPhase+"months = 0.5\nhours_per_month = 730"),
+		planWith(`name = "smoke test"`+"\n"+okPhase+"job_hours = 0.001", `name = "demo"`+"\n"+strings.Replace(okPhase, "instances = 1", "instances = 131072", 1)+"months = 0.001\nhours_per_month = 0.001"),
+		planWith(`name = "answers only"` + "\nusd_per_hour = 0.001\njob_hours = 5"),
+		// One script, or Latin with CJK, Arabic…: names people write.
+		planWith(`name = "QLoRA 微调"`+"\n"+okPhase+"job_hours = 5", `name = "サービング 本番 v2"`+"\n"+okPhase+"months = 2", `name = "обучение 2"`+"\n"+okPhase+"months = 1"),
 	} {
 		if _, err := Decode([]byte(ok)); err != nil {
 			t.Errorf("a valid plan refused: %v\n%s", err, ok)

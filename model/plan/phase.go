@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // IsPlan reports whether b is a plan file: TOML with [[phase]] tables.
@@ -59,9 +60,9 @@ func (pl *Plan) Phase(name string) (*Phase, error) {
 	case name == "":
 		return nil, &phaseError{model.Msg("a plan with phases %s: pick one with --phase NAME (gpuplan plan FILE prices the whole plan)", list)}
 	case len(s) > 0:
-		return nil, &phaseError{model.Msg("no phase %q; did you mean %q? The plan's phases are %s", model.Printable(name), s[0], list)}
+		return nil, &phaseError{model.Msg("no phase %q; did you mean %q? The plan's phases are %s", show.Printable(name), s[0], list)}
 	}
-	return nil, &phaseError{model.Msg("no phase %q; the plan's phases are %s", model.Printable(name), list)}
+	return nil, &phaseError{model.Msg("no phase %q; the plan's phases are %s", show.Printable(name), list)}
 }
 
 // ConfigPath returns the file the phase's Config names, for a plan read

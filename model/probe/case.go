@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Case is one calibration case in the suite's format
@@ -173,36 +175,16 @@ func round5(v float64) float64 {
 	return out
 }
 
-// slug is s in lowercase letters, digits and single dashes.
+// slug is s as model.Slug makes it, at most 40 bytes, or "x".
 func slug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			dash = false
-		default:
-			dash = true
-		}
-		if b.Len() >= 40 {
-			break
-		}
-	}
-	if b.Len() == 0 {
-		return "x"
-	}
-	return b.String()
+	return cmp.Or(show.Slug(s, 40), "x")
 }
 
 // Encode writes s in the suite's TOML, header lines first as comments.
 func (s *Suite) Encode(header []string) ([]byte, error) {
 	var b strings.Builder
 	for _, h := range header {
-		b.WriteString("# " + model.Printable(h) + "\n")
+		b.WriteString("# " + show.Printable(h) + "\n")
 	}
 	if len(header) > 0 {
 		b.WriteString("\n")
@@ -231,7 +213,7 @@ func (s *Suite) Check() error {
 	for i := range s.Case {
 		c := &s.Case[i]
 		if err := c.check(); err != nil {
-			return model.Msg("case %s: %v", model.Printable(c.ID), err)
+			return model.Msg("case %s: %v", show.Printable(c.ID), err)
 		}
 	}
 	return nil
@@ -255,7 +237,7 @@ func (c *Case) check() error {
 	case "memory/allocated", "memory/nvidia-smi", "time/samples_per_second", "time/tokens_per_second", "time/gpu_hours":
 	default:
 		return model.Msg("kind %q with quantity %q: the suite has memory allocated or nvidia-smi, time samples_per_second, tokens_per_second or gpu_hours",
-			model.Printable(c.Kind), model.Printable(c.Quantity))
+			show.Printable(c.Kind), show.Printable(c.Quantity))
 	}
 	for _, f := range []struct {
 		k   string

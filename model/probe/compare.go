@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/serve"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Row is one measured figure beside its estimate.
@@ -102,7 +103,7 @@ func Compare(r *Result, cat *model.Catalog) (*Comparison, error) {
 	if r.Status != "ok" || e.SamplesPerSecond <= 0 {
 		if r.Status == "oom" {
 			c.Notes = append(c.Notes, model.Msg("the run ran out of GPU memory; gpuplan estimated %.2f GiB per GPU on the %s",
-				e.Memory.Total()/model.GiB, model.Printable(g.Name)))
+				e.Memory.Total()/model.GiB, show.Printable(g.Name)))
 		}
 		return c, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Kept is one of the user's kept cases with its residual against this
@@ -35,7 +36,7 @@ func Prepare(s *Suite, cat *model.Catalog) ([]Kept, []error) {
 	for _, c := range s.Case {
 		k, err := prepareOne(c, archs[c.Model], cat)
 		if err != nil {
-			errs = append(errs, model.Msg("case %s: %v", model.Printable(c.ID), err))
+			errs = append(errs, model.Msg("case %s: %v", show.Printable(c.ID), err))
 			continue
 		}
 		out = append(out, k)
@@ -74,7 +75,7 @@ func prepareOne(c Case, arch *Arch, cat *model.Catalog) (Kept, error) {
 	case "tokens_per_second":
 		predicted = e.SamplesPerSecond * float64(e.Workload.SeqLen)
 	default:
-		return Kept{}, model.Msg("quantity %q: want allocated, nvidia-smi, samples_per_second or tokens_per_second", model.Printable(c.Quantity))
+		return Kept{}, model.Msg("quantity %q: want allocated, nvidia-smi, samples_per_second or tokens_per_second", show.Printable(c.Quantity))
 	}
 	if !(predicted > 0) || !(published > 0) {
 		return Kept{}, model.Msg("no %s to compare: estimated %.4g, measured %.4g", c.Quantity, predicted, published)

@@ -13,10 +13,11 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/probe"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // The testdata results are written by hand in the probe script's format
-// (model/launch/probe.py emit): the keys are the script's, the figures are
+// (model/launch/probescript/probe.py emit): the keys are the script's, the figures are
 // made up for the tests and measure nothing.
 
 func read(t testing.TB, name string) []byte {
@@ -141,7 +142,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("kind %s without its plan", r.Kind)
 		}
 		for _, s := range append([]string{r.Kind, r.Date, r.Ran.Builder}, r.Ran.Notes...) {
-			if model.Printable(s) != s {
+			if show.Printable(s) != s {
 				t.Fatalf("accepted %q", s)
 			}
 		}

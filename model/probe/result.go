@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Result is the probe script's JSON line: what ran, on what, and what it
@@ -196,7 +197,7 @@ func strict(b []byte, v any) error {
 			}
 			return model.Msg("not JSON at byte %d: %s", se.Offset, msg)
 		}
-		return errors.New(model.Printable(err.Error()))
+		return errors.New(show.Printable(err.Error()))
 	}
 	if d.More() {
 		return model.Msg("more than one JSON value on the line")
@@ -228,22 +229,22 @@ func (r *Result) check() error {
 	switch r.Kind {
 	case "train", "serve":
 	default:
-		return model.Msg("kind: want train or serve, got %q", model.Printable(r.Kind))
+		return model.Msg("kind: want train or serve, got %q", show.Printable(r.Kind))
 	}
 	switch r.Status {
 	case "ok", "oom":
 	default:
-		return model.Msg("status: want ok or oom, got %q", model.Printable(r.Status))
+		return model.Msg("status: want ok or oom, got %q", show.Printable(r.Status))
 	}
 	if _, err := time.Parse(time.RFC3339, r.Date); err != nil {
-		return model.Msg("date: want an RFC 3339 time such as 2026-05-01T12:00:00Z, got %q", model.Printable(r.Date))
+		return model.Msg("date: want an RFC 3339 time such as 2026-05-01T12:00:00Z, got %q", show.Printable(r.Date))
 	}
 	if len(r.Versions) > maxList {
 		return model.Msg("versions: %d entries, more than %d", len(r.Versions), maxList)
 	}
 	for k, v := range r.Versions {
 		if !versionKey.MatchString(k) {
-			return model.Msg("versions: key %q is not a package name", model.Printable(k))
+			return model.Msg("versions: key %q is not a package name", show.Printable(k))
 		}
 		if err := text("versions."+k, v, maxText); err != nil {
 			return err
@@ -375,7 +376,7 @@ func (m *Measured) check() error {
 	switch m.TermsFrom {
 	case "", "allocator", "tensors":
 	default:
-		return model.Msg("measured.terms_from: want allocator or tensors, got %q", model.Printable(m.TermsFrom))
+		return model.Msg("measured.terms_from: want allocator or tensors, got %q", show.Printable(m.TermsFrom))
 	}
 	return nil
 }
@@ -463,7 +464,7 @@ func text(key, s string, max int) error {
 		return model.Msg("%s: not UTF-8 text", key)
 	}
 	for i, r := range s {
-		if model.Unprintable(r) {
+		if show.Unprintable(r) {
 			return model.Msg("%s: control character %U at byte %d", key, r, i)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Schema is the version of the probe's JSON line this package reads.
@@ -123,7 +124,7 @@ func (a *Arch) Architecture() (model.Architecture, error) {
 		Source: a.Source, DecoderLayers: a.DecoderLayers, Experts: a.Experts, ExpertsPerToken: a.ExpertsPerToken,
 		Params: a.Params}
 	if err := out.Validate(); err != nil {
-		return out, model.Msg("arch %s: %v", model.Printable(a.Key), err)
+		return out, model.Msg("arch %s: %v", show.Printable(a.Key), err)
 	}
 	return out, nil
 }

@@ -7,14 +7,16 @@ import "github.com/gpuplan/gpuplan/model"
 // DefaultTuning is the fit of the serving constants on every source of
 // the serving calibration (testdata/serving_calibration*.toml; see Tuning).
 var DefaultTuning = Tuning{
-	MFU:           0.55,
-	MBU:           0.65,
-	NonTorchTPGiB: 0,
+	MFU:             0.55,
+	MBU:             0.66,
+	NonTorchTPGiB:   0,
+	StepOverheadSec: 0.00025,
 }
 
 // serveBands are the 90% ranges of the serving estimates, from the
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
-	"serve/kv-cache":   newBand("serve/kv-cache", 17, 6, [model.BandLevels]float64{-0.51123, -0.01763, -0.01727, -0.01465, -0.00432, -0.00414, -0.00216, -0.00047, 0.00012, 0.00012, 0.00067, 0.01158, 0.02503, 0.03615, 0.04299, 0.04786, 0.07072, 0.10768, 0.25550}),
-	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-1.70345, -1.39228, -1.08744, -0.89318, -0.86488, -0.68299, -0.53564, -0.46157, -0.41085, -0.24494, -0.06648, 0.07806, 0.21017, 0.33743, 0.45356, 0.51035, 0.55503, 0.61957, 0.70340}),
+	"serve/kv-cache":   newBand("serve/kv-cache", 17, 6, [model.BandLevels]float64{-0.51073, -0.01740, -0.01705, -0.01421, -0.00432, -0.00275, -0.00146, -0.00047, 0.00012, 0.00012, 0.00093, 0.01171, 0.02528, 0.03665, 0.04299, 0.04786, 0.07072, 0.10740, 0.25550}),
+	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.96136, -0.40243, -0.33265, -0.28540, -0.27393, -0.09507, -0.03127, 0.00180, 0.04308, 0.08607, 0.08841, 0.09742, 0.19170, 0.32973, 0.34984, 0.43445, 0.46285, 0.52965, 0.71902}),
+	"serve/tpot":       newBand("serve/tpot", 9, 1, [model.BandLevels]float64{-1.23292, -0.84876, -0.71643, -0.64383, -0.57123, -0.41891, -0.26659, -0.18594, -0.17695, -0.16797, -0.14202, -0.11607, -0.06159, 0.02143, 0.10445, 0.18097, 0.25748, 0.29663, 0.30021}),
 }

@@ -61,6 +61,22 @@ type servingCalibration struct {
 		OutputTokensPerSec       float64 `toml:"output_tokens_per_sec"`
 		Tolerance                float64
 	}
+	// TPOT is vLLM's mean time per output token (excluding the first) of
+	// `concurrency` requests sent at once (benchmark_serving.py with
+	// --num-prompts concurrency and no request rate), on vLLM's
+	// defaults for the GPU unless the case gives the server's flags.
+	TPOT []struct {
+		Case, Model, Quote, Note string
+		GPU, Source, Group       string
+		WeightFormat             string `toml:"weight_format"`
+		TP, Prompt, Output       int
+		Concurrency              int
+		Util                     float64
+		MaxModelLen              int     `toml:"max_model_len"`
+		MaxNumSeqs               int     `toml:"max_num_seqs"`
+		TPOTms                   float64 `toml:"tpot_ms"`
+		Tolerance                float64
+	}
 }
 
 // serveInSampleFile holds the cases the serving model was built on, each
@@ -69,15 +85,17 @@ const serveInSampleFile = "serving_calibration.toml"
 
 // serveCase is one serving measurement ready to estimate.
 type serveCase struct {
-	name, kind, src string // kind: "kv-cache" or "throughput"
+	name, kind, src string // kind: "kv-cache", "throughput" or "tpot"
 	file            string // the testdata file it came from
 	a               *model.Architecture
 	gpu             *model.GPU
 	s               Serving
 	tp              int
-	published       float64 // model.GiB of KV cache, or output tokens/s
+	published       float64 // model.GiB of KV cache, output tokens/s, or TPOT in ms
 	tolerance       float64
 	quote           string
+	concurrency     int    // tpot: requests at once
+	url             string // the page the figure is quoted from
 }
 
 // predict estimates c with tn; r is log(published / estimated).
@@ -85,14 +103,34 @@ func (c *serveCase) predict(tn *Tuning) (got, r float64) {
 	s := c.s
 	s.Tuning = tn
 	mem := MemoryOn(c.a, &s, c.gpu, c.tp, 1)
-	if c.kind == "kv-cache" {
+	hw := Hardware{GPU: c.gpu, InterconnectGBps: c.gpu.InterconnectGBps, NVLink: c.gpu.Interconnect == "nvlink"}
+	switch c.kind {
+	case "kv-cache":
 		got = mem.KVCache / model.GiB
-	} else {
-		hw := Hardware{GPU: c.gpu, InterconnectGBps: c.gpu.InterconnectGBps, NVLink: c.gpu.Interconnect == "nvlink"}
-		p := Speed(c.a, &s, &mem, &hw, c.tp, 1, serveMaxBatch(&s, &mem))
+	case "tpot":
+		// A longer TPOT is a slower estimate: the residual keeps the
+		// sign of the throughput's (positive = estimate too slow).
+		p := Speed(c.a, &s, &mem, &hw, c.tp, 1, min(c.concurrency, serveMaxBatch(&s, &mem)))
+		got = p.TPOTSec * 1000
+		return got, math.Log(got / c.published)
+	default:
+		p := Speed(c.a, &s, &mem, &hw, c.tp, 1, trtNoEvictBatch(&s, &mem))
 		got = p.OutputTokensPerSec
 	}
 	return got, math.Log(c.published / got)
+}
+
+// trtNoEvictBatch is the most sequences TensorRT-LLM runs at once under
+// its default capacity scheduler policy, GUARANTEED_NO_EVICT: a request is
+// admitted only when the KV cache can hold its prompt plus its whole
+// output ("to guarantee that a started request is never paused",
+// TensorRT-LLM docs, performance tuning guide, "Useful Runtime Options",
+// Capacity Scheduler Policy), where vLLM (serveMaxBatch) admits on what a
+// sequence holds now and preempts. The [[throughput]] cases are
+// TensorRT-LLM's, so they are estimated with its admission.
+func trtNoEvictBatch(s *Serving, mem *Memory) int {
+	kv := mem.KVTokens / max(s.PromptTokens+s.OutputTokens, 1)
+	return max(0, min(s.MaxNumSeqs, kv))
 }
 
 // loadServingCalibration decodes every serving calibration file strictly
@@ -149,7 +187,7 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 			a, g, src := resolve(m.Case, m.Model, m.GPU, m.Source, m.Group)
 			s := Serving{WeightFormat: WeightFormat(m.WeightFormat), MaxModelLen: m.MaxModelLen, GPUMemoryUtilization: m.Util,
 				PromptTokens: 1, OutputTokens: 1}.Defaults(g)
-			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "kv-cache", src: src, a: a, gpu: g, s: s, tp: max(m.TP, 1),
+			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "kv-cache", src: src, url: m.Source, a: a, gpu: g, s: s, tp: max(m.TP, 1),
 				published: m.KVCacheGiB, tolerance: m.Tolerance, quote: m.Quote})
 		}
 		for _, m := range c.Throughput {
@@ -163,8 +201,22 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 			if tol == 0 {
 				tol = 0.35
 			}
-			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "throughput", src: src, a: a, gpu: g, s: s, tp: max(m.TP, 1),
+			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "throughput", src: src, url: m.Source, a: a, gpu: g, s: s, tp: max(m.TP, 1),
 				published: m.OutputTokensPerSec, tolerance: tol, quote: m.Quote})
+		}
+		for _, m := range c.TPOT {
+			a, g, src := resolve(m.Case, m.Model, m.GPU, m.Source, m.Group)
+			if m.Concurrency < 1 || m.TPOTms <= 0 {
+				tb.Fatalf("%s: %q: want concurrency ≥ 1 and tpot_ms > 0", f, m.Case)
+			}
+			s := Serving{WeightFormat: WeightFormat(m.WeightFormat), PromptTokens: m.Prompt, OutputTokens: m.Output,
+				GPUMemoryUtilization: m.Util, MaxModelLen: m.MaxModelLen, MaxNumSeqs: m.MaxNumSeqs}.Defaults(g)
+			tol := m.Tolerance
+			if tol == 0 {
+				tol = 0.35
+			}
+			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "tpot", src: src, url: m.Source, a: a, gpu: g, s: s, tp: max(m.TP, 1),
+				published: m.TPOTms, tolerance: tol, quote: m.Quote, concurrency: m.Concurrency})
 		}
 	}
 	return out
@@ -174,13 +226,20 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 // (TestServeTuneFieldsCoverTuning holds that none is missing); grids span
 // what is physically plausible.
 var serveTuneFields = []struct {
-	name, kind string
-	ptr        func(*Tuning) *float64
-	grid       []float64
+	name  string
+	kinds []string // the case kinds the field moves
+	ptr   func(*Tuning) *float64
+	grid  []float64
 }{
-	{"MFU", "throughput", func(t *Tuning) *float64 { return &t.MFU }, serveGrid(0.10, 0.90, 0.01)},
-	{"MBU", "throughput", func(t *Tuning) *float64 { return &t.MBU }, serveGrid(0.30, 1.00, 0.01)},
-	{"NonTorchTPGiB", "kv-cache", func(t *Tuning) *float64 { return &t.NonTorchTPGiB }, serveGrid(0, 4, 0.01)},
+	// MFU is the prefill's share of peak: full-load throughput spends a
+	// good part of its time in prefill, a TPOT of 1024 output tokens a few
+	// percent (the other requests' prompts), too little to fit it on.
+	{"MFU", []string{"throughput"}, func(t *Tuning) *float64 { return &t.MFU }, serveGrid(0.10, 0.90, 0.01)},
+	{"MBU", []string{"throughput", "tpot"}, func(t *Tuning) *float64 { return &t.MBU }, serveGrid(0.30, 1.00, 0.01)},
+	{"NonTorchTPGiB", []string{"kv-cache"}, func(t *Tuning) *float64 { return &t.NonTorchTPGiB }, serveGrid(0, 4, 0.01)},
+	// The step overhead is vLLM's (its scheduler and sampler in Python):
+	// only vLLM's own speed readings inform it, not TensorRT-LLM's table.
+	{"StepOverheadSec", []string{"tpot"}, func(t *Tuning) *float64 { return &t.StepOverheadSec }, serveGrid(0, 0.010, 0.00025)},
 }
 
 func serveGrid(lo, hi, step float64) []float64 {
@@ -199,7 +258,7 @@ func TestServeTuneFieldsCoverTuning(t *testing.T) {
 	for _, f := range serveTuneFields {
 		*f.ptr(&tn) = 1
 	}
-	if tn != (Tuning{MFU: 1, MBU: 1, NonTorchTPGiB: 1}) || len(serveTuneFields) != 3 {
+	if tn != (Tuning{MFU: 1, MBU: 1, NonTorchTPGiB: 1, StepOverheadSec: 1}) || len(serveTuneFields) != 4 {
 		t.Errorf("serveTuneFields do not cover ServeTuning: %+v", tn)
 	}
 }
@@ -223,7 +282,7 @@ func fitServeTuning(cases []*serveCase) Tuning {
 			cur, prior := *p, *f.ptr(&TuningPrior)
 			var moved []*serveCase
 			for _, c := range cases {
-				if c.kind != f.kind {
+				if !slices.Contains(f.kinds, c.kind) {
 					continue
 				}
 				*p = f.grid[0]
@@ -286,6 +345,7 @@ func TestServeCalibration(t *testing.T) {
 	sort.Strings(sources)
 	cv := make([]float64, len(cases))
 	cvGot := make([]float64, len(cases))
+	var folds []Tuning
 	for _, src := range sources {
 		var train []*serveCase
 		for _, c := range cases {
@@ -294,6 +354,8 @@ func TestServeCalibration(t *testing.T) {
 			}
 		}
 		tn := fitServeTuning(train)
+		folds = append(folds, tn)
+		t.Logf("fold without %s: %+v", src, tn)
 		for i, c := range cases {
 			if c.src == src {
 				cvGot[i], cv[i] = c.predict(&tn)
@@ -324,8 +386,9 @@ func TestServeCalibration(t *testing.T) {
 			t.Errorf("%s %s: %.4g, published %.4g (%s): off by %+.1f%% (tolerance %.0f%%)", c.kind, c.name, got, c.published, c.quote, e*100, c.tolerance*100)
 		}
 	}
-	for _, kind := range []string{"kv-cache", "throughput"} {
-		var abs, signed []float64
+	var summary []serveSummary
+	for _, kind := range serveKinds {
+		var abs, signed, inAbs, inSigned []float64
 		in := 0
 		b := bands["serve/"+kind]
 		q := b.Quantiles()
@@ -338,8 +401,12 @@ func TestServeCalibration(t *testing.T) {
 			if cv[i] >= q[0]-1e-9 && cv[i] <= q[model.BandLevels-1]+1e-9 {
 				in++
 			}
+			_, r := c.predict(&full)
+			inAbs, inSigned = append(inAbs, math.Abs(math.Exp(-r)-1)), append(inSigned, math.Exp(-r)-1)
 		}
 		cover := float64(in) / float64(len(abs))
+		summary = append(summary, serveSummary{kind: kind, cases: len(abs), sources: len(bySource[kind]), cvAbs: median(abs), cvSigned: median(signed),
+			cover: cover, inAbs: median(inAbs), inSigned: median(inSigned), band: b})
 		t.Logf("serve/%-10s %2d cases %d sources: LOSO CV median |error| %5.1f%%, signed %+5.1f%%; inside the 90%% range ×%.3f–×%.3f %5.1f%%",
 			kind, len(abs), len(bySource[kind]), median(abs)*100, median(signed)*100, b.Lo, b.Hi, cover*100)
 		if cover < 0.88 {
@@ -347,9 +414,15 @@ func TestServeCalibration(t *testing.T) {
 		}
 	}
 	t.Logf("fitted on all sources: %+v (prior %+v)", full, TuningPrior)
+	doc := serveCalibrationDoc(cases, cv, cvGot, full, folds, summary)
 	if *updateServeCalibration {
 		writeServeBands(t, full, bands)
+		writeServeDoc(t, doc)
 		return
+	}
+	if got := readServeDoc(t); got != doc {
+		t.Errorf("%s: the serving calibration between %q and %q is not this run's: go test ./model/serve -run TestServeCalibration -update",
+			serveDocFile, serveDocStart, serveDocEnd)
 	}
 	if DefaultTuning != full {
 		t.Errorf("DefaultTuning is %+v, the fit on every source %+v: go test ./model/serve -run TestServeCalibration -update", DefaultTuning, full)
@@ -402,6 +475,112 @@ func writeServeBands(t *testing.T, full Tuning, bands map[string]model.Band) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile("calibration_bands.go", src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// serveKinds are the kinds of serving case, in the order reports list them.
+var serveKinds = []string{"kv-cache", "throughput", "tpot"}
+
+// serveSummary is one kind's accuracy for the calibration document.
+type serveSummary struct {
+	kind                   string
+	cases, sources         int
+	cvAbs, cvSigned, cover float64
+	inAbs, inSigned        float64
+	band                   model.Band
+}
+
+// The serving calibration's part of the calibration document, between
+// its own markers (the training part is written by go test ./data).
+const (
+	serveDocFile  = "../../docs/calibration.md"
+	serveDocStart = "<!-- serving-calibration:start -->\n"
+	serveDocEnd   = "<!-- serving-calibration:end -->"
+)
+
+var serveKindReading = map[string]string{
+	"kv-cache":   "KV cache per GPU (vLLM's \"Available KV cache memory\")",
+	"throughput": "output tokens/s at full load",
+	"tpot":       "TPOT of N requests at once (vLLM benchmark_serving.py)",
+}
+
+// serveCalibrationDoc renders the serving calibration: accuracy by kind,
+// out of sample and in sample, the fitted constants, and every case.
+func serveCalibrationDoc(cases []*serveCase, cv, cvGot []float64, full Tuning, folds []Tuning, sum []serveSummary) string {
+	var b strings.Builder
+	files := map[string]bool{}
+	srcs := map[string]bool{}
+	for _, c := range cases {
+		files[c.file], srcs[c.src] = true, true
+	}
+	fl := slices.Sorted(func(yield func(string) bool) {
+		for f := range files {
+			if !yield("`" + f + "`") {
+				return
+			}
+		}
+	})
+	fmt.Fprintf(&b, "### Serving (vLLM)\n\n%d published serving measurements from %d sources (%s in `model/serve/testdata/`), checked by `go test ./model/serve -run TestServeCalibration`, which writes this part with `-update`. ",
+		len(cases), len(srcs), strings.Join(fl, ", "))
+	b.WriteString("Accuracy is **leave-one-source-out cross-validated**: each source is estimated with the serving constants (`serve.Tuning`) refitted without it. ")
+	b.WriteString("An error is estimate / measurement − 1 of the KV cache, or of the speed (output tokens/s, or 1 / TPOT: a TPOT estimated 10% short is a speed error of +11%): positive over-states. ")
+	b.WriteString("A kind with one source has no other source to learn from when it is left out: its constants then come from the other kinds' sources or the prior.\n\n")
+	b.WriteString("| Kind | Reading | Cases | Sources | LOSO CV median \\|error\\| | LOSO CV median signed error | Inside the printed 90% range | 90% range (× estimate) | In-sample median \\|error\\| | In-sample median signed error |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range sum {
+		fmt.Fprintf(&b, "| serve/%s | %s | %d | %d | %.1f%% | %+.1f%% | %.0f%% | ×%.3f–×%.3f | %.1f%% | %+.1f%% |\n",
+			r.kind, serveKindReading[r.kind], r.cases, r.sources, r.cvAbs*100, r.cvSigned*100, r.cover*100, r.band.Lo, r.band.Hi, r.inAbs*100, r.inSigned*100)
+	}
+	b.WriteString("\nFitted constants (`serve.Tuning`, refitted in every fold by `fitServeTuning`): shipped is the fit on every source.\n\n")
+	b.WriteString("| Constant | Shipped (fit on every source) | Prior | Fits without one source: min–max |\n|---|---|---|---|\n")
+	for _, f := range serveTuneFields {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := range folds {
+			v := *f.ptr(&folds[i])
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s–%s |\n", f.name, strconv.FormatFloat(*f.ptr(&full), 'g', -1, 64),
+			strconv.FormatFloat(*f.ptr(&TuningPrior), 'g', -1, 64), strconv.FormatFloat(lo, 'g', -1, 64), strconv.FormatFloat(hi, 'g', -1, 64))
+	}
+	b.WriteString("\n| Kind | Case | Published | Shipped estimate | LOSO CV estimate | Source |\n|---|---|---|---|---|---|\n")
+	unit := map[string]string{"kv-cache": " GiB", "throughput": " tok/s", "tpot": " ms"}
+	for i, c := range cases {
+		got, r := c.predict(&full)
+		src := c.url
+		fmt.Fprintf(&b, "| %s | %s | %s%s | %s (%+.1f%%) | %s (%+.1f%%) | [source](%s) |\n", c.kind, strings.ReplaceAll(c.name, "|", "\\|"),
+			strconv.FormatFloat(c.published, 'g', 4, 64), unit[c.kind], strconv.FormatFloat(got, 'g', 4, 64), (math.Exp(-r)-1)*100,
+			strconv.FormatFloat(cvGot[i], 'g', 4, 64), (math.Exp(-cv[i])-1)*100, src)
+	}
+	return b.String()
+}
+
+func readServeDoc(t *testing.T) string {
+	md, err := os.ReadFile(serveDocFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, j := bytes.Index(md, []byte(serveDocStart)), bytes.Index(md, []byte(serveDocEnd))
+	if i < 0 || j < i {
+		t.Fatalf("%s lacks the %q … %q markers", serveDocFile, serveDocStart, serveDocEnd)
+	}
+	return string(md[i+len(serveDocStart) : j])
+}
+
+// writeServeDoc puts doc between the serving markers of serveDocFile,
+// appending the markers at the end when the file has none.
+func writeServeDoc(t *testing.T, doc string) {
+	md, err := os.ReadFile(serveDocFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, j := bytes.Index(md, []byte(serveDocStart)), bytes.Index(md, []byte(serveDocEnd))
+	if i < 0 || j < i {
+		md = append(md, []byte("\n"+serveDocStart+serveDocEnd+"\n")...)
+		i, j = bytes.Index(md, []byte(serveDocStart)), bytes.Index(md, []byte(serveDocEnd))
+	}
+	out := append(append(append([]byte{}, md[:i+len(serveDocStart)]...), doc...), md[j:]...)
+	if err := os.WriteFile(serveDocFile, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

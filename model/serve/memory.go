@@ -55,9 +55,37 @@ const (
 	// TestServeCalibration.
 	SamplerBytesPerLogit = 38.4
 	// NonTorchBytes is memory allocated outside PyTorch on one GPU:
-	// "0.13 GiB" at TP 1; tensor parallelism adds Tuning.NonTorchTPGiB.
+	// "0.13 GiB" at TP 1; tensor parallelism adds vLLM's custom
+	// all-reduce buffers (customAllReduceBytes) and NCCL's
+	// (Tuning.NonTorchTPGiB).
 	NonTorchBytes = 0.13 * model.GiB
 )
+
+// CustomAllReduceMaxBytes is vLLM's custom all-reduce buffer size per
+// rank, max_size=8192 × 1024 in CustomAllreduce.__init__
+// (vllm/distributed/device_communicators/custom_all_reduce.py).
+const CustomAllReduceMaxBytes = 8192 * 1024
+
+// customAllReduceBytes returns the IPC buffers vLLM's custom all-reduce
+// allocates outside PyTorch on each of tp GPUs: CustomAllreduce._complete_init
+// calls create_shared_buffer for the metadata plus a max_size scratch
+// buffer and for a max_size registered input buffer (ops.meta_size() is a
+// few KiB, left out); peers' buffers are mapped, not allocated. It is 0
+// where vLLM leaves custom all-reduce off: world sizes other than 2, 4, 6
+// and 8 (_SUPPORTED_WORLD_SIZES), and more than two GPUs that are not
+// fully connected by NVLink. The 8 MiB rank_data tensor is a torch
+// allocation and is not counted here.
+func customAllReduceBytes(g *model.GPU, tp int) float64 {
+	switch tp {
+	case 2, 4, 6, 8:
+	default:
+		return 0
+	}
+	if tp > 2 && g.Interconnect != "nvlink" {
+		return 0
+	}
+	return 2 * CustomAllReduceMaxBytes
+}
 
 // Int4GroupBytesPerParam is AWQ/GPTQ int4 storage per weight with group
 // size 128: the 4-bit weight, one fp16 scale and one 4-bit zero point per
@@ -153,7 +181,7 @@ func MemoryOn(a *model.Architecture, s *Serving, g *model.GPU, tp, pp int) Memor
 	m.Activation = ActivationBytes(a, s.MaxNumBatchedTokens, s.MaxNumSeqs, tp)
 	m.NonTorch = NonTorchBytes
 	if tp > 1 {
-		m.NonTorch += s.tuning().NonTorchTPGiB * model.GiB
+		m.NonTorch += customAllReduceBytes(g, tp) + s.tuning().NonTorchTPGiB*model.GiB
 	}
 	m.KVCache = m.BudgetBytes - m.Weights - m.Activation - m.NonTorch
 	m.KVBytesPerToken = KVBytesPerToken(a, s.KVCacheDType, tp, pp)

@@ -129,7 +129,8 @@ func tpCommSec(a *model.Architecture, hw *Hardware, tokens float64, tp, pp int) 
 // (prompt + output/2) at peak bandwidth × MBU, or does batch ×
 // DecodeFLOPs at peak × MFU; tensor-parallel all-reduces add
 // tpCommSec. A pipeline of pp stages runs pp micro-batches of batch/pp, so a
-// token passes pp stages: TPOT is pp stage-steps.
+// token passes pp stages: TPOT is pp stage-steps, plus the engine's fixed
+// per-step time (Tuning.StepOverheadSec: scheduling, sampling, launches).
 //
 // In steady state each sequence's prompt is prefilled in chunks between
 // decode steps (vLLM's chunked prefill), so batch requests cost batch
@@ -154,7 +155,7 @@ func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp,
 	flopSec := micro * DecodeFLOPs(a, ctx) / (gpus * peak)
 	stage := max(memSec, flopSec) + tpCommSec(a, hw, micro, tp, pp)
 	p.MemoryBound = memSec >= flopSec
-	p.StepSec = stage * float64(pp)
+	p.StepSec = stage*float64(pp) + s.tuning().StepOverheadSec
 
 	cycle := float64(batch)*p.PrefillSec + out*p.StepSec
 	p.TPOTSec = cycle / out

@@ -33,12 +33,12 @@ func nearExact(got, want float64) bool { return modeltest.Near(got, want, 1e-9) 
 //	bytes           68,451,041,280 × (0.5 + 2.5/128) + 2,102,665,216 × 2 = 39,767,785,472
 //	per GPU (TP 2)  19,883,892,736 B = 18.52 GiB                  (issue: "≈ 18.5 GiB")
 //	activation      8192 tokens, 1024 seqs (H100 defaults): 2·8192·8192 + 1024·128256·38.4 = 5,177,448,857.6 B
-//	non-torch       0.13 + 0.42 GiB = 590,558,003.2 B
+//	non-torch       0.13 + 0.42 GiB + 2 × 8 MiB custom all-reduce = 607,335,219.2 B
 //	budget          0.9 × 80 GiB = 77,309,411,328 B
-//	KV cache        77,309,411,328 − 19,883,892,736 − 5,177,448,857.6 − 590,558,003.2 = 51,657,511,731.2 B (48.1 GiB)
+//	KV cache        77,309,411,328 − 19,883,892,736 − 5,177,448,857.6 − 607,335,219.2 = 51,640,734,515.2 B (48.1 GiB)
 //	per token/GPU   2 × 80 layers × 4 KV heads × 128 × 2 B = 163,840 B
-//	tokens          ⌊51,657,511,731.2 / (16 × 163,840)⌋ = 19,705 blocks × 16 = 315,280 tokens
-//	concurrency     315,280 / 8192 = 38.49 requests of 8k
+//	tokens          ⌊51,640,734,515.2 / (16 × 163,840)⌋ = 19,699 blocks × 16 = 315,184 tokens
+//	concurrency     315,184 / 8192 = 38.47 requests of 8k
 func TestServe70BAWQOn2xH100(t *testing.T) {
 	s := Serving{WeightFormat: WeightAWQ, MaxModelLen: 8192, PromptTokens: 6144, OutputTokens: 2048, Tuning: &workedTuning}.Defaults(&h100SXM)
 	if err := s.Validate(&llama31_70B); err != nil {
@@ -51,11 +51,11 @@ func TestServe70BAWQOn2xH100(t *testing.T) {
 	}{
 		{"weights per GPU", m.Weights, 19883892736},
 		{"activation", m.Activation, 5177448857.6},
-		{"non-torch", m.NonTorch, 590558003.2},
-		{"KV cache", m.KVCache, 51657511731.2},
+		{"non-torch", m.NonTorch, 607335219.2},
+		{"KV cache", m.KVCache, 51640734515.2},
 		{"KV bytes per token", m.KVBytesPerToken, 163840},
-		{"KV tokens", float64(m.KVTokens), 315280},
-		{"max concurrency", m.MaxConcurrency, 315280.0 / 8192},
+		{"KV tokens", float64(m.KVTokens), 315184},
+		{"max concurrency", m.MaxConcurrency, 315184.0 / 8192},
 	} {
 		if !nearExact(c.got, c.want) {
 			t.Errorf("%s = %.6g, want %.6g", c.name, c.got, c.want)
@@ -168,5 +168,24 @@ func TestServeSpeedDecodeBound(t *testing.T) {
 	}
 	if got := USDPerMillionTokens(3.6, 1000); !nearExact(got, 1) {
 		t.Errorf("USDPerMillionTokens(3.6 $/h, 1000 tok/s) = %v, want 1 (3.6 / 3.6e6 × 1e6)", got)
+	}
+}
+
+// TestCustomAllReduceBytes: vLLM's custom all-reduce allocates two 8 MiB
+// IPC buffers per rank (custom_all_reduce.py _complete_init) for world
+// sizes 2, 4, 6, 8, and only for two GPUs when they are not all NVLink-connected.
+func TestCustomAllReduceBytes(t *testing.T) {
+	pcie := model.GPU{Key: "rtx-4090", Interconnect: "pcie"}
+	for _, c := range []struct {
+		g    *model.GPU
+		tp   int
+		want float64
+	}{
+		{&h100SXM, 1, 0}, {&h100SXM, 2, 16 << 20}, {&h100SXM, 3, 0}, {&h100SXM, 4, 16 << 20}, {&h100SXM, 8, 16 << 20}, {&h100SXM, 16, 0},
+		{&pcie, 2, 16 << 20}, {&pcie, 4, 0}, {&pcie, 8, 0},
+	} {
+		if got := customAllReduceBytes(c.g, c.tp); got != c.want {
+			t.Errorf("%s TP %d: %g B, want %g", c.g.Key, c.tp, got, c.want)
+		}
 	}
 }

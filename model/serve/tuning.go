@@ -28,6 +28,17 @@ type Tuning struct {
 	// is fitted: the suite's readings run from 0.12 GiB (two PCIe cards,
 	// vllm#13061: 0.25 GiB in all) to 1.79 GiB (two H100s, vllm#10511).
 	NonTorchTPGiB float64
+	// StepOverheadSec is the fixed time of one engine step that the
+	// roofline does not see, seconds: vLLM's scheduler, input preparation,
+	// sampling and output processing on the CPU, and kernel launches not
+	// hidden by CUDA graphs. vLLM's own profile of Llama 3 8B on one H100
+	// (vLLM blog, "vLLM v0.6.0: 2.7x Throughput Improvement and 5x Latency
+	// Reduction", 2024-09-05, "Performance Diagnosis") found that "29% of
+	// the total execution time is spent on scheduling" (v0.5.3); how much
+	// of it later releases overlap with the GPU (multi-step and
+	// asynchronous scheduling) varies, so it is fitted, from 0 (the
+	// roofline alone).
+	StepOverheadSec float64
 }
 
 // TuningPrior is what each fitted constant is before any serving
@@ -35,8 +46,8 @@ type Tuning struct {
 // sources say nothing of it): MFU 0.52, Megatron-LM's share of peak on
 // A100s (Narayanan et al., 2021, abstract; model.TuningPrior's
 // HFUTransformer); MBU 1, the bandwidth roofline itself (Williams et al.,
-// 2009); no tensor-parallel memory.
-var TuningPrior = Tuning{MFU: 0.52, MBU: 1, NonTorchTPGiB: 0}
+// 2009); no tensor-parallel memory and no step overhead.
+var TuningPrior = Tuning{MFU: 0.52, MBU: 1, NonTorchTPGiB: 0, StepOverheadSec: 0}
 
 // tuning returns the constants s is estimated with: s.Tuning when set
 // (the calibration's cross-validation), else DefaultTuning.

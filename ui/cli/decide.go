@@ -63,10 +63,10 @@ func ParseFinishBy(s string, now time.Time) (float64, error) {
 	s = strings.TrimSpace(s)
 	bad := model.Msg("--finish-by %q: want a date (2027-01-31), an RFC 3339 time, or a duration (36h, 3d, 2w)", s)
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return model.HoursUntil(now, t), nil
+		return decide.HoursUntil(now, t), nil
 	}
 	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return model.HoursUntil(now, t), nil
+		return decide.HoursUntil(now, t), nil
 	}
 	for suffix, hours := range map[string]float64{"d": 24, "w": 24 * 7} {
 		if n, ok := strings.CutSuffix(s, suffix); ok {
@@ -106,7 +106,7 @@ func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w
 // answers returns the direct questions asked (--finish-by, --max-job-cost).
 func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, now time.Time) ([]report.Answer, error) {
 	var out []report.Answer
-	pts := model.OfferPoints(rec.Offers)
+	pts := decide.OfferPoints(rec.Offers)
 	if fs.Changed("finish-by") {
 		h, err := ParseFinishBy(f.finishBy, now)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 )
 
@@ -82,7 +83,7 @@ without --force; -o - (the default) writes to stdout.`,
 	fs.StringVar(&ef.image, "image", "", "container image for docker and k8s (default: the NGC PyTorch image for the GPU)")
 	fs.StringVar(&ef.wheel, "wheel", "", "PyTorch wheel variant SkyPilot installs, e.g. cu126 (default: the one for the GPU)")
 	_ = cmd.RegisterFlagCompletionFunc("wheel", func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return list(s, launch.Wheels())
+		return list(s, stack.Wheels())
 	})
 	fs.StringVar(&ef.config, "config", "", "start from an exported configuration: its workload, and its picked offer as --instance, --region and --pricing unless given")
 	registerLaunchFlags(fs, &ef)
@@ -259,7 +260,7 @@ func exportOffer(cat *model.Catalog, in *model.Instance, region string, w *model
 // its arguments, disk, image and wheel, and for SkyPilot the next-best
 // equivalent offers as failover candidates.
 func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w model.Workload, offer *model.Offer, q model.Query) (launch.Options, error) {
-	if err := launch.CheckWheel(ef.wheel); err != nil {
+	if err := stack.CheckWheel(ef.wheel); err != nil {
 		return launch.Options{}, usage(model.Msg("--wheel %v", err))
 	}
 	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel,
@@ -290,7 +291,7 @@ func renderExport(fs *pflag.FlagSet, cat *model.Catalog, wf *workloadFlags, ef *
 	if ef.format == launch.FormatTOML {
 		l, err = plan.Launch()
 	} else {
-		out, err = plan.Render(ef.format)
+		out, err = renderPlan(plan, ef.format)
 	}
 	if l != nil {
 		// The whole configuration, so `gpuplan --config` reopens it, with

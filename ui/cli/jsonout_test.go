@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -113,4 +118,118 @@ func FuzzWriteJSONStream(f *testing.F) {
 			t.Errorf("writeJSONStream:\n%q\nwriteJSON:\n%q", got, want)
 		}
 	})
+}
+
+// fillRow sets every exported field of the struct v points to from the
+// tables below, seed picking the values, so that no field is left at its
+// zero value unless the seed says so: nil and empty slices, nil and set
+// pointers, escaped and invalid strings, floats in both of encoding/json's
+// forms.
+func fillRow(v reflect.Value, seed int) {
+	strs := []string{"", "aws", "a<b>&c", "tab\tnl\n", "\u2028", "a\xffb", "日本", "\x00"}
+	floats := []float64{0, 1, 0.1, -0.0, 1e-7, 1e21, 123456789.125, 0.36979999999999996, 12.29}
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if !f.CanSet() {
+			continue
+		}
+		k := seed + 3*i
+		switch f.Kind() {
+		case reflect.String:
+			if f.Type() != reflect.TypeFor[string]() && !utf8.ValidString(strs[k%len(strs)]) {
+				// A named string type (model.Pricing: constants) misses
+				// invalidUTF8String, which is for string: jsontext's U+FFFD
+				// (see writeJSONStream).
+				k++
+			}
+			f.SetString(strs[k%len(strs)])
+		case reflect.Int:
+			f.SetInt(int64([]int{0, 1, 8, -2, 1 << 40}[k%5]))
+		case reflect.Float64:
+			f.SetFloat(floats[k%len(floats)])
+		case reflect.Bool:
+			f.SetBool(k%2 == 1)
+		case reflect.Pointer:
+			if k%3 == 0 {
+				continue // nil
+			}
+			p := reflect.New(f.Type().Elem())
+			switch p.Elem().Kind() {
+			case reflect.Float64:
+				p.Elem().SetFloat(floats[k%len(floats)])
+			case reflect.Struct:
+				fillRow(p.Elem(), k)
+			}
+			f.Set(p)
+		case reflect.Slice:
+			switch k % 3 {
+			case 0: // nil
+			case 1:
+				f.Set(reflect.MakeSlice(f.Type(), 0, 0))
+			case 2:
+				s := reflect.MakeSlice(f.Type(), 2, 2)
+				for j := range 2 {
+					switch e := s.Index(j); e.Kind() {
+					case reflect.String:
+						e.SetString(strs[(k+j)%len(strs)])
+					case reflect.Struct:
+						fillRow(e, k+j)
+					}
+				}
+				f.Set(s)
+			}
+		case reflect.Struct:
+			fillRow(f, k)
+		}
+	}
+}
+
+// TestRowTokensSame holds the rows that write themselves as tokens
+// (report.MarketRowJSON, report.OfferJSON: MarshalJSONTo) to encoding/json's
+// bytes, which go through reflection and every field: a field added to the
+// struct and not to its MarshalJSONTo fails here.
+func TestRowTokensSame(t *testing.T) {
+	for seed := range 24 {
+		var m report.MarketRowJSON
+		var o report.OfferJSON
+		fillRow(reflect.ValueOf(&m).Elem(), seed)
+		fillRow(reflect.ValueOf(&o).Elem(), seed)
+		for _, v := range []any{m, o, []report.MarketRowJSON{m, {}}, []report.OfferJSON{o, {}},
+			report.MarketJSON{MarketListJSON: report.MarketListJSON{Rows: []report.MarketRowJSON{m}}},
+			report.RecommendJSON{Offers: []report.OfferJSON{o}}} {
+			want, got := writeJSONBoth(t, v)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("seed %d, %T: writeJSONStream:\n%s\nwriteJSON:\n%s", seed, v, got, want)
+			}
+		}
+	}
+}
+
+// TestStreamMarketJSONSame holds report.StreamMarketJSON, which offers
+// --json writes, to encoding/json's bytes of the MarketJSON it stands for,
+// over the embedded catalog's market: plain, grouped, every region.
+func TestStreamMarketJSONSame(t *testing.T) {
+	cat, _, err := data.LoadWith(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed, q := range []market.Query{{}, {GroupBy: market.GroupProvider}, {AllRegions: true, Pricing: model.Spot}} {
+		res, err := market.Browse(cat, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m report.MarketJSON
+		fillRow(reflect.ValueOf(&m).Elem(), seed) // every member of MarketJSON's own
+		m.MarketListJSON = report.NewMarketListJSON(&res)
+		var a, b bytes.Buffer
+		if err := writeJSON(&a, m); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeJSONStream(&b, report.StreamMarketJSON(m, &res)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Fatalf("%+v: StreamMarketJSON differs from MarketJSON (%d and %d bytes)", q, b.Len(), a.Len())
+		}
+	}
 }

@@ -49,6 +49,9 @@ func plainBools(root *cobra.Command) {
 // --modle for --model is one edit, as people make it.
 func suggestFlag(name string, names []string) string {
 	name = strings.ToLower(name)
+	if m, ok := meantFlags[name]; ok && slices.Contains(names, m) {
+		return m
+	}
 	if len(name) > maxFlagName {
 		return "" // a pasted value, not a flag name: O(n·m) is not worth it
 	}
@@ -66,6 +69,17 @@ func suggestFlag(name string, names []string) string {
 		}
 	}
 	return best
+}
+
+// meantFlags are names people type for a flag that spelling does not
+// find: a Hugging Face config.json is --hf-config, which --config-json
+// is closer to --config (a TOML file) in letters than to (a held-out user
+// tried it first).
+var meantFlags = map[string]string{
+	"config-json":    "hf-config",
+	"hf-config-json": "hf-config",
+	"model-config":   "hf-config",
+	"hf-json":        "hf-config",
 }
 
 // maxFlagName is the longest unknown flag suggestFlag compares; ours are

@@ -43,7 +43,7 @@ func TestHelpBooleans(t *testing.T) {
 
 // TestSuggestFlag: the closest flag by name; issue 18's --output got --tp.
 func TestSuggestFlag(t *testing.T) {
-	names := []string{"model", "gpu", "gpus", "tp", "output", "json", "batch-size", "seq-len", "providers", "regions", "pricing"}
+	names := []string{"model", "gpu", "gpus", "tp", "output", "json", "batch-size", "seq-len", "providers", "regions", "pricing", "config", "hf-config"}
 	for _, tc := range []struct{ in, want string }{
 		{"output", "output"},  // exact name on a command that lacks it is not here; see below
 		{"outptu", "output"},  // transposition: one edit (OSA)
@@ -56,8 +56,9 @@ func TestSuggestFlag(t *testing.T) {
 		{"batch", "batch-size"},
 		{"gpuz", "gpu"},
 		{"tpp", "tp"},
-		{"verbose", ""}, // nothing near: no guess
-		{"ut", ""},      // "ut" occurs in "output" but is no prefix
+		{"verbose", ""},              // nothing near: no guess
+		{"ut", ""},                   // "ut" occurs in "output" but is no prefix
+		{"config-json", "hf-config"}, // meant, not spelt: --config is a TOML file
 	} {
 		got := suggestFlag(tc.in, names)
 		if tc.in == "output" {

@@ -205,7 +205,13 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if len(q.Providers) == 0 && !f.marketplaces && len(markets) > 0 {
 				all := len(res.Rows)
 				q.Providers = slices.DeleteFunc(providerNames(cat), func(p string) bool { return slices.Contains(model.MarketplaceProviders, p) })
-				if res, err = market.Browse(cat, q); err != nil {
+				if q.GroupBy == market.GroupNone && len(q.Providers) > 0 {
+					// The same rows as browsing again with q.Providers (every
+					// provider but the marketplaces), in the same (total)
+					// order: no second pass over the catalog.
+					res.Query.Providers = q.Providers
+					res.Rows = slices.DeleteFunc(res.Rows, func(r market.Row) bool { return slices.Contains(model.MarketplaceProviders, r.Instance.Provider) })
+				} else if res, err = market.Browse(cat, q); err != nil { // groups index the rows
 					return usage(err)
 				}
 				hidden = all - len(res.Rows)
@@ -226,8 +232,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			}
 			switch {
 			case out == outJSON: // one pass, no second copy: 100,000 rows are ~80 MB of JSON
-				m.MarketListJSON = report.NewMarketListJSON(&res) // only here: the rows laid out again cost 35 MB at 100,000
-				return writeJSONStream(env.Stdout, m)
+				return writeJSONStream(env.Stdout, report.StreamMarketJSON(m, &res)) // rows laid out one at a time
 			case out == outCSV:
 				s, err := report.MarketCSV(&res)
 				if err != nil {
@@ -293,16 +298,16 @@ func marketplacesIn(cat *model.Catalog) []string {
 }
 
 // catalogProvenance says where cat's prices came from.
-func catalogProvenance(env *Env, cat *model.Catalog) model.Provenance {
+func catalogProvenance(env *Env, cat *model.Catalog) market.Provenance {
 	dir := ""
 	if env.UpdateDir != nil {
 		dir, _ = env.UpdateDir()
 	}
-	return model.CatalogProvenance(cat, dir)
+	return market.CatalogProvenance(cat, dir)
 }
 
-// staleNote prints, once on stderr, that prices are past model.StaleAfter.
-func staleNote(env *Env, p model.Provenance) {
+// staleNote prints, once on stderr, that prices are past market.StaleAfter.
+func staleNote(env *Env, p market.Provenance) {
 	now := time.Now
 	if env.Now != nil {
 		now = env.Now
@@ -314,7 +319,7 @@ func staleNote(env *Env, p model.Provenance) {
 
 // priceNote is the configurator header's word on the prices besides the
 // catalog date: how many overlays and catalog update files changed them,
-// and, past model.StaleAfter, the command that refreshes them.
+// and, past market.StaleAfter, the command that refreshes them.
 func priceNote(env *Env, cat *model.Catalog) string {
 	p := catalogProvenance(env, cat)
 	var parts []string

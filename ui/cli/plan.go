@@ -43,8 +43,9 @@ not run all month); on a 1- or 3-year commitment the whole term is owed.
 
 Then what saves the most on the whole plan: each single change (pricing mode,
 GPU type, region, precision, LoRA/QLoRA, checkpointing and batch) applied to
-every phase it applies to, the phases priced by the estimator on their best
-offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.`,
+every phase it applies to, the phases priced by the estimator on their own
+provider, region and GPU type (a change of the workload stays on that pinned
+offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Phases need [phase.answers] (or config) for it.`,
 		Example: `  gpuplan plan plan.toml
   gpuplan plan plan.toml --json`,
 		Args: exactArgs(1),
@@ -85,7 +86,7 @@ offers, ranked by dollars saved. Phases need [phase.answers] (or config) for it.
 			if err := report.WritePlan(env.Stdout, r, &p, phases, total); err != nil || noSavings {
 				return err
 			}
-			return report.WritePlanSavings(env.Stdout, r, base, savings, savingsErr)
+			return report.WritePlanSavings(env.Stdout, r, total, base, savings, savingsErr)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")

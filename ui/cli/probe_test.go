@@ -30,7 +30,7 @@ func testProbes() *Probes {
 }
 
 // The testdata/probe results are written by hand in the probe script's
-// format (model/launch/probe.py); their figures are made up.
+// format (model/launch/probescript/probe.py); their figures are made up.
 
 // runProbeCLI runs the command line with kept probes under dataHome.
 func runProbeCLI(t *testing.T, dataHome string, args ...string) (int, string, string) {

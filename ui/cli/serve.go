@@ -263,7 +263,7 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 		return writeJSON(env.Stdout, report.NewServeRecommendJSON(&sl.w, &s, plans, limit))
 	}
 	r, _ := renderer(env, env.Stdout)
-	return report.WriteServeRecommend(env.Stdout, r, &sl.w, &s, plans, qf.limit)
+	return report.WriteServeRecommend(env.Stdout, r, &sl.w, &s, plans, qf.limit, q.HoursPerMonth)
 }
 
 // exportServeIgnored are export flags for training launchers.
@@ -329,7 +329,7 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if err != nil {
 		return true, usage(err)
 	}
-	out, err := srv.Render(ef.format)
+	out, err := renderServe(srv, ef.format)
 	if err != nil {
 		return true, usage(model.Msg("--format %s: %v", ef.format, err))
 	}

@@ -67,7 +67,17 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 				s = strings.TrimRight(strings.TrimSpace(s), "/")
 				u, err := url.Parse(s)
 				if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
+					if err == nil {
+						s = u.Redacted() // a password typed in the URL is never shown
+					}
 					return usage(model.Msg("--source %q: want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)", s))
+				}
+				if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+					// The file path is appended to the base, so a query
+					// would end up in the middle of it; and a query often
+					// holds a token, which is not shown either.
+					u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+					return usage(model.Msg("--source %q: a mirror's base URL has no query (?…) or fragment (#…); drop them (files are SOURCE/v8/PROVIDER/vms.csv)", strings.TrimRight(u.Redacted(), "/")))
 				}
 				o.Sources[i] = s
 			}

@@ -116,3 +116,28 @@ func TestExportSuccessLineSanitised(t *testing.T) {
 		t.Errorf("the file is not where asked: %v", err)
 	}
 }
+
+// A password in --source is never shown, and a query or fragment (which
+// would land in the middle of the file path, and often holds a token) is
+// refused with one line that shows neither (issue 29 L2, L3).
+func TestUpdateSourceSecrets(t *testing.T) {
+	for _, tc := range []struct{ arg, want string }{
+		{"ftp://user:secret@mirror.example.com/c",
+			"gpuplan: --source \"ftp://user:xxxxx@mirror.example.com/c\": want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+		{"https://user:secret@mirror.example.com/c?token=tok3n",
+			"gpuplan: --source \"https://user:xxxxx@mirror.example.com/c\": a mirror's base URL has no query (?…) or fragment (#…); drop them (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+		{"https://mirror.example.com/c#tok3n",
+			"gpuplan: --source \"https://mirror.example.com/c\": a mirror's base URL has no query (?…) or fragment (#…); drop them (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+		{"https://mirror.example.com/c?",
+			"gpuplan: --source \"https://mirror.example.com/c\": a mirror's base URL has no query (?…) or fragment (#…); drop them (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+	} {
+		code, asked, _, errs := runUpdateCLI(t, "", nil, "--source", tc.arg)
+		if code != ExitUsage || asked != nil || errs != tc.want {
+			t.Errorf("--source %q: exit %d, ran %v, stderr %q; want 2, not run, %q", tc.arg, code, asked != nil, errs, tc.want)
+		}
+	}
+	code, asked, _, _ := runUpdateCLI(t, "", nil, "--source", "https://user:secret@mirror.example.com/c")
+	if code != 0 || asked == nil || asked.Sources[0] != "https://user:secret@mirror.example.com/c" {
+		t.Errorf("a mirror with a password: exit %d, asked %+v; want it passed on (the client sends it as basic auth)", code, asked)
+	}
+}

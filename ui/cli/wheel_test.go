@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// --wheel takes only the variants gpuplan knows (launch.Wheels): anything
+// --wheel takes only the variants gpuplan knows (stack.Wheels): anything
 // else was written into the pip index URL (quoted, but not a variant).
 func TestExportWheelKnownOnly(t *testing.T) {
 	args := append(small, "--instance", "aws/g5.2xlarge", "--format", "skypilot")

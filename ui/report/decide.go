@@ -20,8 +20,8 @@ type Decisions struct {
 	Offers        []decide.Decision // parallel to Recommendation.Offers
 	Spot          decide.SpotAssumptions
 	HoursPerMonth float64
-	Front         []model.TimeCost // ParetoFront of every offer, fastest first
-	SavingsBase   float64          // the plan's cost the savings are measured against
+	Front         []decide.TimeCost // ParetoFront of every offer, fastest first
+	SavingsBase   float64           // the plan's cost the savings are measured against
 	Savings       []model.Saving
 	SavingsErr    string
 	Hints         bool // name the command-line flags that change the assumptions
@@ -63,7 +63,7 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 			d.Offers[i].Spot, d.Offers[i].SpotErr = nil, ""
 		}
 	}
-	d.Front = model.ParetoFront(model.OfferPoints(rec.Offers))
+	d.Front = decide.ParetoFront(decide.OfferPoints(rec.Offers))
 	if in.Savings && len(rec.Offers) > 0 {
 		var err error
 		d.SavingsBase, d.Savings, err = model.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind)
@@ -87,7 +87,7 @@ type SpotJSON struct {
 
 // ParetoJSON is one offer on the time-against-cost front.
 type ParetoJSON struct {
-	model.TimeCost
+	decide.TimeCost
 	Provider     string `json:"provider"`
 	InstanceType string `json:"instance_type"`
 	Region       string `json:"region"`
@@ -129,7 +129,7 @@ func (j *RecommendJSON) AddDecisions(rec *model.Recommendation, d *Decisions) {
 	j.Pareto = []ParetoJSON{}
 	for _, p := range d.Front {
 		o := &rec.Offers[p.Index]
-		j.Pareto = append(j.Pareto, ParetoJSON{TimeCost: model.TimeCost{Index: p.Index, Hours: Round(p.Hours, 3), USD: Round(p.USD, 2)},
+		j.Pareto = append(j.Pareto, ParetoJSON{TimeCost: decide.TimeCost{Index: p.Index, Hours: Round(p.Hours, 3), USD: Round(p.USD, 2)},
 			Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)})
 	}
 	if d.Savings == nil && d.SavingsErr == "" {
@@ -175,7 +175,7 @@ func newSpotJSON(e *decide.SpotEstimate, a decide.SpotAssumptions, od *decide.De
 	return s
 }
 
-func roundBreakEven(b model.BreakEven) model.BreakEven {
+func roundBreakEven(b decide.BreakEven) decide.BreakEven {
 	b.USDPerHour = Round(b.USDPerHour, 4)
 	for _, f := range []*float64{&b.MonthlyUSD, &b.TermUSD, &b.OnDemandMonthlyUSD, &b.SpotMonthlyUSD, &b.EffectiveUSDPerUsedHour} {
 		*f = Round(*f, 2)
@@ -208,7 +208,7 @@ func SpotLineIn(lang *i18n.Printer, e *decide.SpotEstimate, a decide.SpotAssumpt
 }
 
 // CommitmentLineIn is CommitmentLine in lang's language.
-func CommitmentLineIn(lang *i18n.Printer, bs []model.BreakEven) string {
+func CommitmentLineIn(lang *i18n.Printer, bs []decide.BreakEven) string {
 	var parts []string
 	for _, b := range bs {
 		term := strings.TrimPrefix(string(b.Term), "reserved-")
@@ -338,13 +338,13 @@ func AnswerText(lang *i18n.Printer, a *Answer) string {
 	return lang.Message(a.Msg)
 }
 
-func answerOffer(rec *model.Recommendation, p model.TimeCost) *ParetoJSON {
+func answerOffer(rec *model.Recommendation, p decide.TimeCost) *ParetoJSON {
 	o := &rec.Offers[p.Index]
-	return &ParetoJSON{TimeCost: model.TimeCost{Index: p.Index, Hours: Round(p.Hours, 3), USD: Round(p.USD, 2)},
+	return &ParetoJSON{TimeCost: decide.TimeCost{Index: p.Index, Hours: Round(p.Hours, 3), USD: Round(p.USD, 2)},
 		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)}
 }
 
-func describePoint(rec *model.Recommendation, p model.TimeCost) model.Message {
+func describePoint(rec *model.Recommendation, p decide.TimeCost) model.Message {
 	o := &rec.Offers[p.Index]
 	return model.Msg("%s %s in %s (%s): %s, %s", o.Instance.Provider, o.Instance.Type, o.Region, model.Msg(string(o.Pricing)),
 		hoursMsg(p.Hours), USD(p.USD))
@@ -366,45 +366,45 @@ func hoursMsg(h float64) model.Message {
 
 // AnswerFinishWithin answers "the cheapest offer that finishes within
 // hours" (asked as as, e.g. "2027-01-31").
-func AnswerFinishWithin(rec *model.Recommendation, pts []model.TimeCost, hours float64, as string) Answer {
+func AnswerFinishWithin(rec *model.Recommendation, pts []decide.TimeCost, hours float64, as string) Answer {
 	a := Answer{Question: "finish-by " + as, Limit: Round(hours, 3)}
 	if len(pts) == 0 {
 		a.setText(model.Msg("no offer has a job time: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	if p, ok := model.CheapestWithin(pts, hours); ok {
+	if p, ok := decide.CheapestWithin(pts, hours); ok {
 		a.Offer = answerOffer(rec, p)
 		a.setText(model.Msg("cheapest finishing within %s: %s", hoursMsg(hours), describePoint(rec, p)))
 		return a
 	}
-	fast := slices.MinFunc(pts, func(a, b model.TimeCost) int { return cmp.Compare(a.Hours, b.Hours) })
+	fast := slices.MinFunc(pts, func(a, b decide.TimeCost) int { return cmp.Compare(a.Hours, b.Hours) })
 	a.setText(model.Msg("no offer finishes within %s; the fastest is %s", hoursMsg(hours), describePoint(rec, fast)))
 	return a
 }
 
 // AnswerMaxJobCost answers "the fastest offer whose job costs at most usd".
-func AnswerMaxJobCost(rec *model.Recommendation, pts []model.TimeCost, usd float64) Answer {
+func AnswerMaxJobCost(rec *model.Recommendation, pts []decide.TimeCost, usd float64) Answer {
 	a := Answer{Question: "max-job-cost", Limit: usd}
 	if len(pts) == 0 {
 		a.setText(model.Msg("no offer has a job cost: give a dataset (--dataset-samples or --dataset-tokens)"))
 		return a
 	}
-	if p, ok := model.FastestWithin(pts, usd); ok {
+	if p, ok := decide.FastestWithin(pts, usd); ok {
 		a.Offer = answerOffer(rec, p)
 		a.setText(model.Msg("fastest within %s: %s", USD(usd), describePoint(rec, p)))
 		return a
 	}
-	cheap := slices.MinFunc(pts, func(a, b model.TimeCost) int { return cmp.Compare(a.USD, b.USD) })
+	cheap := slices.MinFunc(pts, func(a, b decide.TimeCost) int { return cmp.Compare(a.USD, b.USD) })
 	a.setText(model.Msg("no offer's job costs %s or less; the cheapest is %s", USD(usd), describePoint(rec, cheap)))
 	return a
 }
 
 // ParetoStep is how a front point compares with the next slower, cheaper
 // one: "2.0× faster for +10%".
-func ParetoStep(p, next model.TimeCost) string { return ParetoStepIn(nil, p, next) }
+func ParetoStep(p, next decide.TimeCost) string { return ParetoStepIn(nil, p, next) }
 
 // ParetoStepIn is ParetoStep in lang's language.
-func ParetoStepIn(lang *i18n.Printer, p, next model.TimeCost) string {
+func ParetoStepIn(lang *i18n.Printer, p, next decide.TimeCost) string {
 	if next.USD <= 0 || p.Hours <= 0 {
 		return ""
 	}

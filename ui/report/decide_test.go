@@ -5,17 +5,18 @@ import (
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 )
 
 func TestParetoStep(t *testing.T) {
 	tests := []struct {
-		p, next model.TimeCost
+		p, next decide.TimeCost
 		want    string
 	}{
-		{model.TimeCost{Hours: 5, USD: 110}, model.TimeCost{Hours: 10, USD: 100}, "2.0× faster for +10%"},
-		{model.TimeCost{Hours: 1, USD: 100.5}, model.TimeCost{Hours: 3, USD: 100}, "3.0× faster for +0.5%"},
-		{model.TimeCost{Hours: 2, USD: 300}, model.TimeCost{Hours: 3, USD: 100}, "1.5× faster for +200%"},
-		{model.TimeCost{Hours: 2, USD: 3}, model.TimeCost{Hours: 3, USD: 0}, ""},
+		{decide.TimeCost{Hours: 5, USD: 110}, decide.TimeCost{Hours: 10, USD: 100}, "2.0× faster for +10%"},
+		{decide.TimeCost{Hours: 1, USD: 100.5}, decide.TimeCost{Hours: 3, USD: 100}, "3.0× faster for +0.5%"},
+		{decide.TimeCost{Hours: 2, USD: 300}, decide.TimeCost{Hours: 3, USD: 100}, "1.5× faster for +200%"},
+		{decide.TimeCost{Hours: 2, USD: 3}, decide.TimeCost{Hours: 3, USD: 0}, ""},
 	}
 	for _, tt := range tests {
 		if got := ParetoStep(tt.p, tt.next); got != tt.want {

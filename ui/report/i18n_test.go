@@ -233,7 +233,7 @@ func renderCatalogs(t *testing.T, p *i18n.Printer) string {
 			t.Fatal(err)
 		}
 		m := MarketJSON{MarketListJSON: NewMarketListJSON(&res), NeedsRate: NeedsRate(cat, nil, nil),
-			Prices: NewProvenanceJSON(model.CatalogProvenance(cat, ""))}
+			Prices: NewProvenanceJSON(market.CatalogProvenance(cat, ""))}
 		m.USDCNY = &rate
 		m.NeedsRate = append(m.NeedsRate, NeedsRateJSON{Provider: "aliyun", InstanceType: "ecs.gn7i-c8g1.2xlarge", Currency: "CNY"})
 		if err := WriteMarket(&b, r, &res, m); err != nil {
@@ -355,7 +355,7 @@ func renderServing(t *testing.T, p *i18n.Printer) string {
 	if err := WriteServeEstimate(&b, r, &w, &plans[0], nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteServeRecommend(&b, r, &w, &s, plans, 5); err != nil {
+	if err := WriteServeRecommend(&b, r, &w, &s, plans, 5, 0); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

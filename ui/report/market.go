@@ -33,13 +33,13 @@ type NeedsRateJSON struct {
 	Origin       string `json:"origin"`
 }
 
-// ProvenanceJSON is where the prices came from (model.Provenance).
+// ProvenanceJSON is where the prices came from (market.Provenance).
 type ProvenanceJSON struct {
 	AsOf    string            `json:"as_of"` // newest list prices: embedded or catalog update
 	Origins []PriceOriginJSON `json:"origins"`
 }
 
-// PriceOriginJSON is one model.PriceOrigin.
+// PriceOriginJSON is one market.PriceOrigin.
 type PriceOriginJSON struct {
 	Origin  string `json:"origin"` // "embedded" or a file path
 	Updated bool   `json:"updated"`
@@ -48,7 +48,7 @@ type PriceOriginJSON struct {
 }
 
 // NewProvenanceJSON lays out p for JSON.
-func NewProvenanceJSON(p model.Provenance) ProvenanceJSON {
+func NewProvenanceJSON(p market.Provenance) ProvenanceJSON {
 	out := ProvenanceJSON{AsOf: p.PricesAsOf(), Origins: []PriceOriginJSON{}}
 	for _, o := range p.Origins {
 		out.Origins = append(out.Origins, PriceOriginJSON{Origin: o.Origin, Updated: o.Updated, AsOf: o.AsOf, Types: o.Types})
@@ -161,9 +161,9 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) e
 	for _, l := range overlays.legend(lang, OverlayMark) {
 		fmt.Fprintln(w, l)
 	}
-	p := model.Provenance{}
+	p := market.Provenance{}
 	for _, o := range m.Prices.Origins {
-		p.Origins = append(p.Origins, model.PriceOrigin{Origin: o.Origin, Updated: o.Updated, AsOf: o.AsOf, Types: o.Types})
+		p.Origins = append(p.Origins, market.PriceOrigin{Origin: o.Origin, Updated: o.Updated, AsOf: o.AsOf, Types: o.Types})
 	}
 	_, err := fmt.Fprintf(w, "%s%s\n", lang.Sprintf("prices: %s", strings.Join(lang.Messages(p.LineParts()), lang.T("; "))), lang.T("."))
 	return err

@@ -81,25 +81,20 @@ func knownUSD(v float64) *float64 {
 
 // NewMarketListJSON lays out res for encoding/json.
 func NewMarketListJSON(res *market.Result) MarketListJSON {
+	out := newMarketListHead(res)
+	out.Rows = make([]MarketRowJSON, len(res.Rows))
+	for i := range res.Rows {
+		out.Rows[i] = marketRowJSON(&res.Rows[i])
+		out.Rows[i].Regions = append([]string{}, out.Rows[i].Regions...)
+	}
+	return out
+}
+
+// newMarketListHead is NewMarketListJSON without the rows.
+func newMarketListHead(res *market.Result) MarketListJSON {
 	out := MarketListJSON{
 		Pricing: string(res.Query.Pricing), Sort: string(res.Query.Sort), GroupBy: string(res.Query.GroupBy),
-		AllRegions: res.Query.AllRegions,
-		Rows:       make([]MarketRowJSON, len(res.Rows)), Groups: make([]MarketGroupJSON, len(res.Groups)),
-	}
-	for i := range res.Rows {
-		r := &res.Rows[i]
-		in := r.Instance
-		out.Rows[i] = MarketRowJSON{
-			Provider: in.Provider, InstanceType: in.Type, GPU: r.GPU.Key, GPUCount: in.GPUCount,
-			VRAMGiB: r.VRAMGiB(), TotalVRAMGiB: round6(r.TotalVRAMGiB()), VCPUs: in.VCPUs, RAMGiB: in.MemoryGiB,
-			VCPUsPerGPU: round6(r.VCPUsPerGPU()), RAMGiBPerGPU: round6(r.RAMPerGPUGiB()),
-			Interconnect: in.Interconnect, Fabric: r.Fabric(), Arch: string(r.Arch()), Pricing: string(r.Pricing),
-			USDPerHour: r.USDPerHour, USDPerGPUHour: round6(r.USDPerGPUHour()), USDPerGiBHour: round6(r.USDPerGiBHour()),
-			OnDemandUSDPerHour: knownUSD(r.OnDemandUSD), SpotUSDPerHour: knownUSD(r.SpotUSD),
-			Region: r.Region, Country: r.Geo.Country, City: r.Geo.City, Continent: r.Geo.Continent,
-			Regions: append([]string{}, r.Regions...), RegionsOffered: r.Offered,
-			Marketplace: r.Marketplace(), Retired: in.Retired, Source: r.Source, AsOf: r.AsOf, Origin: r.Origin,
-		}
+		AllRegions: res.Query.AllRegions, Groups: make([]MarketGroupJSON, len(res.Groups)),
 	}
 	for i, g := range res.Groups {
 		out.Groups[i] = MarketGroupJSON{
@@ -109,6 +104,26 @@ func NewMarketListJSON(res *market.Result) MarketListJSON {
 		}
 	}
 	return out
+}
+
+// marketRowJSON lays out one row; its Regions is r's (never nil), shared.
+func marketRowJSON(r *market.Row) MarketRowJSON {
+	in := r.Instance
+	regions := r.Regions
+	if regions == nil {
+		regions = []string{}
+	}
+	return MarketRowJSON{
+		Provider: in.Provider, InstanceType: in.Type, GPU: r.GPU.Key, GPUCount: in.GPUCount,
+		VRAMGiB: r.VRAMGiB(), TotalVRAMGiB: round6(r.TotalVRAMGiB()), VCPUs: in.VCPUs, RAMGiB: in.MemoryGiB,
+		VCPUsPerGPU: round6(r.VCPUsPerGPU()), RAMGiBPerGPU: round6(r.RAMPerGPUGiB()),
+		Interconnect: in.Interconnect, Fabric: r.Fabric(), Arch: string(r.Arch()), Pricing: string(r.Pricing),
+		USDPerHour: r.USDPerHour, USDPerGPUHour: round6(r.USDPerGPUHour()), USDPerGiBHour: round6(r.USDPerGiBHour()),
+		OnDemandUSDPerHour: knownUSD(r.OnDemandUSD), SpotUSDPerHour: knownUSD(r.SpotUSD),
+		Region: r.Region, Country: r.Geo.Country, City: r.Geo.City, Continent: r.Geo.Continent,
+		Regions: regions, RegionsOffered: r.Offered,
+		Marketplace: r.Marketplace(), Retired: in.Retired, Source: r.Source, AsOf: r.AsOf, Origin: r.Origin,
+	}
 }
 
 // MarketCSVHeader is the CSV header: the JSON field names, regions joined

@@ -108,8 +108,16 @@ const planSavingsShown = 8
 
 // WritePlanSavings prints the changes that save money on the whole plan,
 // largest first, with the phases each changes; when none does, the three
-// that cost least more; err says why there is no list.
-func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []plan.Saving, err error) error {
+// that cost least more; err says why there is no list. A plan phase pins
+// its provider, region and GPU type (plan.PhaseScenarioFor), so a change
+// of the workload is priced on that pinned offer, not on the best offer
+// of the whole catalog as recommend prices it: its line says so, lest
+// "checkpointing costs more" here read as contradicting recommend's
+// "checkpointing saves". planUSD is the plan's own total (WritePlan's):
+// the header names it beside baseUSD when the two print differently, as
+// they do when the estimator's job hours or prices moved since the plan
+// was written.
+func WritePlanSavings(out io.Writer, r *Renderer, planUSD, baseUSD float64, savings []plan.Saving, err error) error {
 	st, lang := NewStyles(r), r.Lang
 	var b strings.Builder
 	if err != nil {
@@ -117,13 +125,20 @@ func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []pla
 		_, err := io.WriteString(r.Writer(out), b.String())
 		return err
 	}
-	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator; the plan's phases on their best offers now %s)", USD(baseUSD))))
+	head := lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator on each phase's pinned provider, region and GPU type; the plan's phases re-priced that way now %s)", USD(baseUSD))
+	if USD(planUSD) != USD(baseUSD) {
+		head = lang.Sprintf("What saves the most on the whole plan (each change alone, on every phase it applies to, priced by the estimator on each phase's pinned provider, region and GPU type; the plan's phases re-priced that way now %s, against the plan's own %s)", USD(baseUSD), USD(planUSD))
+	}
+	fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(head))
 	line := func(s *plan.Saving, what string) {
 		change := s.Change
 		if !s.ChangeMsg.IsZero() {
 			change = lang.Message(s.ChangeMsg)
 		}
 		name := lang.Sprintf("%s (%s)", termsafe.String(change), strings.Join(s.Phases, ", "))
+		if pinnedKind(s.Kind) {
+			name = lang.Sprintf("%s (%s, on the pinned offer)", termsafe.String(change), strings.Join(s.Phases, ", "))
+		}
 		fmt.Fprintf(&b, "  %s %s\n", PadRight(termsafe.String(name), 60), what)
 	}
 	shown := 0
@@ -144,4 +159,16 @@ func WritePlanSavings(out io.Writer, r *Renderer, baseUSD float64, savings []pla
 	}
 	_, err = io.WriteString(r.Writer(out), b.String())
 	return err
+}
+
+// pinnedKind reports whether a change of kind k keeps the phase on its
+// pinned provider, region and GPU type: a change of the workload
+// (precision, batch, checkpointing, sharding), not of the offer (pricing
+// mode, GPU type, region).
+func pinnedKind(k string) bool {
+	switch k {
+	case "pricing", "gpu", "region":
+		return false
+	}
+	return true
 }

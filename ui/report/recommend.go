@@ -12,6 +12,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -78,8 +79,8 @@ type OfferJSON struct {
 	BatchSize int `json:"batch_size,omitempty"`
 	GradAccum int `json:"grad_accum,omitempty"`
 	// Spot and Commitment are filled by AddDecisions.
-	Spot       *SpotJSON         `json:"spot,omitempty"`
-	Commitment []model.BreakEven `json:"commitment,omitempty"`
+	Spot       *SpotJSON          `json:"spot,omitempty"`
+	Commitment []decide.BreakEven `json:"commitment,omitempty"`
 }
 
 // RejectionJSON is one near miss.

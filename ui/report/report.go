@@ -10,6 +10,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
@@ -307,7 +308,7 @@ func USD(v float64) string {
 	case math.IsNaN(v) || v < 0:
 		return "—"
 	case v > 0 && v < 0.005:
-		return "$" + model.SmallUSD(v)
+		return "$" + show.SmallUSD(v)
 	case v < 100:
 		return fmt.Sprintf("$%.2f", v)
 	case v < 1e6:
@@ -319,9 +320,9 @@ func USD(v float64) string {
 }
 
 // USDPerHour formats an hourly price by one rule for a whole column
-// (model.USDPerHour): "$1.01", "$1,113.59", "$0.3785", "$0.0000010"; "—"
+// (show.USDPerHour): "$1.01", "$1,113.59", "$0.3785", "$0.0000010"; "—"
 // when unknown (0 or less).
-func USDPerHour(v float64) string { return model.USDPerHour(v) }
+func USDPerHour(v float64) string { return show.USDPerHour(v) }
 
 // segmentNames label the bar's segments, in Memory order.
 var segmentNames = [6]string{"weights", "gradients", "optimizer states", "activations", "KV cache", "overhead"}
@@ -471,6 +472,8 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 		line("  %s wall clock on %d × %s, %s GPU-hours (MFU %.2f of %.4g TFLOPS %s)", st.Value.Render(HoursIn(p, e.Hours)), w.GPUs, e.GPU.Name,
 			model.FormatCount(e.GPUHours), e.MFU, e.PeakTFLOPS, e.Precision)
 		line("  %s", st.Muted.Render(TimeBandNoteIn(p, e)))
+	case e.NoBandwidth:
+		line("  %s", st.Muted.Render(p.Sprintf("no time: the catalog has no memory bandwidth for %s, which this workload's time needs", e.GPU.Name)))
 	case e.GPU != nil && e.SamplesPerSecond > 0:
 		line("  %.4g samples/s on %d × %s (give --dataset-samples or --dataset-tokens for job time)", e.SamplesPerSecond, w.GPUs, e.GPU.Name)
 	case e.GPU == nil:

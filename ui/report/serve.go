@@ -1,9 +1,11 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -253,8 +255,15 @@ func ServeAssumptionsIn(lang *i18n.Printer) []string {
 	)
 }
 
-// ServeFiguresIn is ServeFigures in lang's language.
+// ServeFiguresIn is ServeFigures in lang's language: the memory lines
+// (serveMemoryFigures), then the speed lines when the model fits.
 func ServeFiguresIn(lang *i18n.Printer, p *serve.Plan) []string {
+	return append(serveMemoryFigures(lang, p), serveSpeedFigures(lang, p)...)
+}
+
+// serveMemoryFigures are one GPU's memory and KV cache, with the KV
+// cache's 90% range from the serving calibration (serve.CalibrationBand).
+func serveMemoryFigures(lang *i18n.Printer, p *serve.Plan) []string {
 	m := &p.Memory
 	s := &p.Serving
 	lines := []string{
@@ -264,14 +273,35 @@ func ServeFiguresIn(lang *i18n.Printer, p *serve.Plan) []string {
 		lang.Sprintf("KV cache %s tokens (%s per token per GPU): %.1f concurrent %d-token sequences",
 			model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), m.MaxConcurrency, s.MaxModelLen),
 	}
+	if b, ok := serve.CalibrationBand("kv-cache"); ok && m.KVCache > 0 {
+		lines = append(lines, lang.Sprintf("90%% range of the KV cache: %s–%s per GPU, from the out-of-sample errors of %s from %s (%s)",
+			GiB(m.KVCache*b.Lo), GiB(m.KVCache*b.Hi), Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
+	}
+	return lines
+}
+
+// serveSpeedFigures are the replica's speed and cost, with the 90% ranges
+// of TPOT and output throughput from the serving calibration; none when
+// the model does not fit.
+func serveSpeedFigures(lang *i18n.Printer, p *serve.Plan) []string {
 	if !p.Fits {
-		return lines
+		return nil
 	}
 	pf := &p.Perf
-	lines = append(lines,
+	lines := []string{
 		lang.Sprintf("TTFT %.0f ms · TPOT %.1f ms at %s per replica", pf.TTFTSec*1e3, pf.TPOTSec*1e3, Count(lang, pf.Batch, "sequence")),
 		lang.Sprintf("%.0f output tokens/s · %.0f input tokens/s · %.3g requests/s over %s",
-			p.OutputTokensPerSec, p.InputTokensPerSec, p.RequestsPerSec, Count(lang, p.Replicas, "replica")))
+			p.OutputTokensPerSec, p.InputTokensPerSec, p.RequestsPerSec, Count(lang, p.Replicas, "replica")),
+	}
+	// The TPOT band is of speed (1 / TPOT), so it divides the TPOT.
+	if b, ok := serve.CalibrationBand("tpot"); ok && pf.TPOTSec > 0 {
+		lines = append(lines, lang.Sprintf("90%% range of the TPOT: %.1f–%.1f ms, from the out-of-sample errors of %s from %s (%s)",
+			pf.TPOTSec*1e3/b.Hi, pf.TPOTSec*1e3/b.Lo, Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
+	}
+	if b, ok := serve.CalibrationBand("throughput"); ok && p.OutputTokensPerSec > 0 {
+		lines = append(lines, lang.Sprintf("90%% range of the output: %.0f–%.0f tokens/s, from the out-of-sample errors of %s from %s (%s)",
+			p.OutputTokensPerSec*b.Lo, p.OutputTokensPerSec*b.Hi, Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
+	}
 	if p.USDPerHour > 0 {
 		lines = append(lines, lang.Sprintf("%s per million output tokens · %s per million input tokens at %s/h",
 			USD(p.USDPerMOutput), USD(p.USDPerMInput), USD(p.USDPerHour)))
@@ -329,14 +359,14 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 	if sized {
 		line("")
 		line("%s  per GPU", st.Heading.Render(lang.T("Memory")))
-		for _, l := range ServeFiguresIn(lang, p)[:2] {
+		for _, l := range serveMemoryFigures(lang, p) {
 			line("  %s", l)
 		}
 	}
 	if p.Fits {
 		line("")
 		line("%s", st.Heading.Render(lang.T("Speed")))
-		for _, l := range ServeFiguresIn(lang, p)[2:] {
+		for _, l := range serveSpeedFigures(lang, p) {
 			line("  %s", l)
 		}
 	}
@@ -410,8 +440,11 @@ func ServeTargetsIn(lang *i18n.Printer, s *serve.Serving) string {
 var ServeHeaders = []string{"provider", "instance", "region", "GPUs", "split", "KV tokens", "TTFT ms", "TPOT ms", "out tok/s", "$/h", "$/Mtok out"}
 
 // WriteServeRecommend writes the ranking: the offers meeting the targets
-// (at most limit, 0: all), then the cheapest near misses with reasons.
-func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve.Serving, plans []serve.Plan, limit int) error {
+// (at most limit, 0: all), the first of them as the "best:" line (its
+// price per hour and per month of hoursPerMonth billed hours, 730 when
+// 0), as training's recommend ends, then the cheapest near misses with
+// reasons.
+func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve.Serving, plans []serve.Plan, limit int, hoursPerMonth float64) error {
 	st := NewStyles(r)
 	lang := r.Lang
 	var b strings.Builder
@@ -465,6 +498,9 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	for _, l := range overlays.legend(lang, OverlayMark) {
 		line("%s", st.Muted.Render(l))
 	}
+	if i := slices.IndexFunc(plans, func(p serve.Plan) bool { return p.Meets }); i >= 0 {
+		writeServeBest(&b, lang, st, &plans[i], cmp.Or(hoursPerMonth, model.HoursPerMonth))
+	}
 	if len(misses) > 0 {
 		line("")
 		line("%s", st.Heading.Render(lang.T("Near misses")))
@@ -500,4 +536,22 @@ func ServeOfferName(lang *i18n.Printer, o *serve.Offer) string {
 		return o.Name
 	}
 	return fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, o.Region, PricingName(lang, o.Pricing))
+}
+
+// writeServeBest writes the serving ranking's answer as recommend's
+// "best:" line: where, per hour, per month of hoursPerMonth, and the
+// pricing mode.
+func writeServeBest(b *strings.Builder, lang *i18n.Printer, st Styles, p *serve.Plan, hoursPerMonth float64) {
+	o := &p.Offer
+	best, hour, month := st.Good.Render(lang.T("best:")), USD(p.USDPerHour), USD(p.USDPerHour*hoursPerMonth)
+	if in := o.Instance; in != nil {
+		lang.Fprintf(b, "\n%s %s %s in %s: %s per hour, %s per month", best, in.Provider, in.Type, o.Region, hour, month)
+	} else {
+		lang.Fprintf(b, "\n%s %s: %s per hour, %s per month", best, o.Name, hour, month)
+	}
+	if o.Pricing != "" {
+		lang.Fprintf(b, " (%s)\n", PricingName(lang, o.Pricing))
+	} else {
+		b.WriteByte('\n')
+	}
 }

@@ -200,9 +200,9 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case browsedMsg: // browse.go
-		m.browse.receive(msg)
+		cmd := m.browse.receive(msg)
 		m.layout()
-		return m, nil
+		return m, cmd
 	case crashMsg:
 		if m.crash.info == nil {
 			m.crash.info = msg.info

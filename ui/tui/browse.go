@@ -67,9 +67,18 @@ type browseView struct {
 	pending     bool
 	pendingText string
 	// pendingQuery is what the browse on its way is for (defaults filled),
-	// for the status line meanwhile.
-	pendingQuery market.Query
-	lang         *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
+	// for the status line meanwhile; pendingQ is it as parsed, for the
+	// command.
+	pendingQuery, pendingQ market.Query
+	// inflight says a browse command is running. One runs at a time: keys
+	// typed meanwhile (unbracketed pastes arrive as thousands of them)
+	// only change the pending line, and receive starts the browse of the
+	// latest line when the running one is back, so the work follows the
+	// browses the screen can show, not the keys (10 KB typed kept the
+	// screen busy ~33 s when each key started a browse of its own).
+	inflight bool
+	errText  string        // the line err is about
+	lang     *i18n.Printer // the screen's language (nil: English); the filter grammar stays English
 }
 
 // browsedMsg carries a browse of the filter line; seq drops stale ones.
@@ -149,10 +158,13 @@ func (v *browseView) apply() tea.Cmd {
 		v.err = ""
 		return nil
 	}
+	if v.err != "" && text == v.errText {
+		return nil // the same bad line (keys past maxFilter): parsed already
+	}
 	q, err := parseBrowseLine(text, v.cat)
 	if err != nil {
 		v.seq++ // a browse on its way is for an older line: dropped
-		v.pending, v.err = false, errTextIn(v.lang, err)
+		v.pending, v.err, v.errText = false, errTextIn(v.lang, err), text
 		return nil
 	}
 	if len(q.Providers) == 0 {
@@ -168,24 +180,45 @@ func (v *browseView) apply() tea.Cmd {
 		v.receive(browse().(browsedMsg))
 		return nil
 	}
-	v.pending, v.pendingText, v.pendingQuery = true, text, q.WithDefaults()
-	return browse
+	v.pending, v.pendingText, v.pendingQuery, v.pendingQ = true, text, q.WithDefaults(), q
+	if v.inflight {
+		return nil // receive starts it when the running browse is back
+	}
+	return v.launch()
+}
+
+// launch starts the browse of the pending line in a command.
+func (v *browseView) launch() tea.Cmd {
+	v.inflight = true
+	seq, sel, q, text := v.seq, v.market, v.pendingQ, v.pendingText
+	return func() tea.Msg {
+		res, err := sel.View(q)
+		return browsedMsg{seq: seq, text: text, res: res, err: err}
+	}
 }
 
 // receive shows a browse unless a newer line was typed since; an error
 // of Browse's checks (an unknown provider or region) keeps the last list.
-func (v *browseView) receive(msg browsedMsg) {
+// When a newer line waits (pending), it returns the command browsing it.
+func (v *browseView) receive(msg browsedMsg) tea.Cmd {
+	if v.async {
+		v.inflight = false
+	}
 	if msg.seq != v.seq {
-		return
+		if v.async && v.pending {
+			return v.launch()
+		}
+		return nil
 	}
 	v.pending = false
 	if msg.err != nil {
-		v.err = errTextIn(v.lang, msg.err)
-		return
+		v.err, v.errText = errTextIn(v.lang, msg.err), msg.text
+		return nil
 	}
 	keep := v.selected()
 	v.res, v.text, v.err = msg.res, msg.text, ""
 	v.index(keep)
+	return nil
 }
 
 // parseBrowseLine splits the filter line into words as a shell would

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -481,11 +482,16 @@ func TestBrowseAsync(t *testing.T) {
 	v := openBrowse(t, 120, 40)
 	v.async = true
 	first, second := v.setText("l4"), v.setText("a100-80gb:8")
-	if first == nil || second == nil || !v.pending || !strings.Contains(ansi.Strip(v.status()), "browsing…") {
-		t.Fatalf("async browse: commands %v %v, pending %v; want two commands, pending shown", first != nil, second != nil, v.pending)
+	if first == nil || second != nil || !v.pending || !strings.Contains(ansi.Strip(v.status()), "browsing…") {
+		t.Fatalf("async browse: commands %v %v, pending %v; want one command (one browse at a time), pending shown", first != nil, second != nil, v.pending)
 	}
-	v.receive(second().(browsedMsg))
-	v.receive(first().(browsedMsg)) // older: dropped
+	next := v.receive(first().(browsedMsg)) // typed over: dropped, and the latest line browsed
+	if next == nil {
+		t.Fatal("the browse of the line typed meanwhile did not start")
+	}
+	if v.receive(next().(browsedMsg)) != nil {
+		t.Error("a browse started with nothing pending")
+	}
 	if got := shownRows(v); !slices.Equal(got, []string{"aws p4de.24xlarge us-east-1 40.97"}) || v.pending {
 		t.Errorf("rows %q (pending %v), want the a100-80gb:8 row only", got, v.pending)
 	}
@@ -493,10 +499,84 @@ func TestBrowseAsync(t *testing.T) {
 	if v.setText("a100-80gb:8") != nil { // back to the line shown: nothing to browse
 		t.Error("the line shown was browsed again")
 	}
-	v.receive(stale().(browsedMsg))
+	if v.receive(stale().(browsedMsg)) != nil {
+		t.Error("a browse started for the line shown")
+	}
 	if got := shownRows(v); len(got) != 1 || v.pending {
 		t.Errorf("a stale browse replaced the list: %q", got)
 	}
+}
+
+// typedKeys types s into the browser's filter as unbracketed key events
+// faster than the browses come back (a paste in a terminal without
+// bracketed paste), and then lets the browses run, one at a time as the
+// program would: it returns the model and how many browses ran.
+func typedKeys(t testing.TB, m app, s string) (app, int) {
+	var tm tea.Model = m
+	var queue []tea.Cmd
+	for _, r := range s {
+		var cmd tea.Cmd
+		tm, cmd = tm.Update(runes(string(r)))
+		if cmd != nil {
+			queue = append(queue, cmd)
+		}
+	}
+	browses := 0
+	for len(queue) > 0 {
+		cmd := queue[0]
+		queue = queue[1:]
+		for _, msg := range browsedMsgs(cmd) {
+			browses++
+			var next tea.Cmd
+			tm, next = tm.Update(msg)
+			if next != nil {
+				queue = append(queue, next)
+			}
+		}
+	}
+	return tm.(app), browses
+}
+
+// Issue 29 L4: 10 KB typed into the filter as key events is bounded to
+// maxFilter runes, and browsed twice — the first key's line, then the
+// latest — not once per key (each key's browse ran, ~33 s in all over a
+// large catalog); the list shown is the latest line's.
+func TestBrowseTypingCoalesced(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), ctrlB)
+	m.async, m.browse.async = true, true
+	typed := strings.Repeat("l4 ", 10<<10/3)
+	m, browses := typedKeys(t, m, typed)
+	if n := utf8.RuneCountInString(m.browse.input.Value()); n != maxFilter {
+		t.Errorf("filter holds %d runes after 10 KB typed, want %d", n, maxFilter)
+	}
+	if browses != 2 {
+		t.Errorf("%d browses for %d keys, want 2 (the first key's line, then the latest)", browses, len(typed))
+	}
+	if m.browse.pending || m.browse.inflight || m.browse.text != m.browse.input.Value() {
+		t.Errorf("pending %v, in flight %v, shown %q; want the latest line shown", m.browse.pending, m.browse.inflight, m.browse.text)
+	}
+}
+
+// BenchmarkBrowseTyping is 10 KB typed into the filter as key events
+// over a 100,000-offer overlay, faster than the browses come back, and
+// the browses that then run (TestBrowseTypingCoalesced: two); an op is
+// the whole 10 KB.
+func BenchmarkBrowseTyping(b *testing.B) {
+	cat := bigOverlay(b)
+	typed := strings.Repeat("l4 ", 10<<10/3)
+	var cpu time.Duration // the machine may be shared: CPU time, beside the wall time
+	for b.Loop() {
+		b.StopTimer()
+		m := start(b, newTestApp(b, cat, Options{}), size(120, 40), ctrlB)
+		m.async, m.browse.async = true, true
+		b.StartTimer()
+		c := cpuTime()
+		m, browses := typedKeys(b, m, typed)
+		_ = m.View()
+		cpu += cpuTime() - c
+		b.ReportMetric(float64(browses), "browses")
+	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 // TestBrowsePickAdvice: when nothing fits the GPU picked, the advice of

@@ -78,11 +78,11 @@ func (dc decider) lines(lang *i18n.Printer, st *report.Styles, o *model.Offer, r
 		add("  %s", st.Muted.Render(lang.Sprintf("assumptions: checkpoint write %.3g GB/s (a gp3 disk), restart %.0f min; commitments at %.0f h/month",
 			spotAssumptions.CheckpointWriteBytesPerSecond/1e9, spotAssumptions.RestartHours*60, cmpOrHours(hpm))))
 	}
-	pts := model.OfferPoints(r.rec.Offers)
+	pts := decide.OfferPoints(r.rec.Offers)
 	if len(pts) < 2 {
 		return lines
 	}
-	front := model.ParetoFront(pts)
+	front := decide.ParetoFront(pts)
 	add("")
 	add("%s", st.Heading.Render(lang.Sprintf("Time against cost: %d of %d offers on the front", len(front), len(pts))))
 	sel := selectedIndex(r.rec.Offers, o)
@@ -109,16 +109,16 @@ func (dc decider) serveLines(lang *i18n.Printer, st *report.Styles, o *model.Off
 		add("  %s", st.Muted.Render(lang.Sprintf("commitment: no published 1- or 3-year rate for %s", o.Instance.Provider)))
 	}
 	add("  %s", st.Muted.Render(lang.Sprintf("a service runs all month: commitments compared at %.0f h/month", hpm)))
-	var pts []model.TimeCost
+	var pts []decide.TimeCost
 	for i := range r.rec.Offers {
 		if p := servePlanFor(r, &r.rec.Offers[i]); p != nil && p.Perf.TPOTSec > 0 {
-			pts = append(pts, model.TimeCost{Index: i, Hours: p.Perf.TPOTSec, USD: p.USDPerMOutput})
+			pts = append(pts, decide.TimeCost{Index: i, Hours: p.Perf.TPOTSec, USD: p.USDPerMOutput})
 		}
 	}
 	if len(pts) < 2 {
 		return lines
 	}
-	front := model.ParetoFront(pts)
+	front := decide.ParetoFront(pts)
 	add("")
 	add("%s", st.Heading.Render(lang.Sprintf("TPOT against $ per million output tokens: %d of %d offers on the front", len(front), len(pts))))
 	sel := selectedIndex(r.rec.Offers, o)
@@ -172,7 +172,7 @@ const (
 // front in the good colour, the selected offer (index sel) on top. Both
 // axes are logarithmic when the values span more than ten times, as
 // offers do.
-func timeCostChart(lang *i18n.Printer, st *report.Styles, pts, front []model.TimeCost, sel, width, height int, axis chartAxis) string {
+func timeCostChart(lang *i18n.Printer, st *report.Styles, pts, front []decide.TimeCost, sel, width, height int, axis chartAxis) string {
 	minX, maxX, minY, maxY := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, p := range pts {
 		minX, maxX = min(minX, p.Hours), max(maxX, p.Hours)
@@ -197,7 +197,7 @@ func timeCostChart(lang *i18n.Printer, st *report.Styles, pts, front []model.Tim
 		grid[i] = []rune(strings.Repeat(" ", plotW))
 		style[i] = make([]int, plotW)
 	}
-	put := func(p model.TimeCost, mark rune, s int) {
+	put := func(p decide.TimeCost, mark rune, s int) {
 		x, y := scale(p.Hours, minX, maxX, plotW), plotH-1-scale(p.USD, minY, maxY, plotH)
 		if style[y][x] <= s {
 			grid[y][x], style[y][x] = mark, s

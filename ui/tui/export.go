@@ -14,6 +14,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/probescript"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/i18n"
@@ -182,7 +183,11 @@ func (d *dialog) payload() (out []byte, path string, perm fs.FileMode, err error
 		out, err := config.Encode(&c)
 		return out, path, perm, err
 	}
-	f, err := lp.Render(d.format)
+	render := lp.Render
+	if d.format == launch.FormatProbe { // the probe script is probescript's
+		render = func(launch.Format) ([]byte, error) { return probescript.Train(lp) }
+	}
+	f, err := render(d.format)
 	if errors.Is(err, launch.ErrNoStack) && d.offer.GPU.Vendor == "amd" {
 		// The CLI's advice (--image) names a flag the configurator lacks.
 		return nil, path, perm, fmt.Errorf("%s is an AMD GPU: no CUDA build applies, so no %s can be written for it; "+

@@ -109,8 +109,12 @@ func start(tb testing.TB, m tea.Model, msgs ...tea.Msg) app {
 
 // drive sends msgs to m in order, running the commands each returns
 // (and theirs) before the next message, as the program would. Text
-// cursors stay steady (their blink timers are dropped, see blinks);
-// commands still running after a second (spinner ticks) are dropped.
+// cursors stay steady (their blink timers are dropped, see blinks).
+// No other command of the configurator waits on a timer, so each is
+// awaited up to cmdWait: a loaded machine can take over a second to
+// estimate or write an export, and dropping that message (as a
+// one-second limit did) left the export dialog open in
+// TestExportSameAsCommandLine under load.
 func drive(tb testing.TB, m tea.Model, msgs ...tea.Msg) app {
 	tb.Helper()
 	for _, msg := range msgs {
@@ -159,6 +163,11 @@ func step(tb testing.TB, m tea.Model, first tea.Cmd) tea.Model {
 	return m
 }
 
+// cmdWait bounds how long drive waits for one command: long enough for
+// any real work on a busy CI machine, short enough that a command that
+// never returns fails its test (as a missing message) instead of hanging.
+const cmdWait = 30 * time.Second
+
 func run(cmd tea.Cmd) tea.Msg {
 	if cmd == nil {
 		return nil
@@ -168,7 +177,7 @@ func run(cmd tea.Cmd) tea.Msg {
 	select {
 	case msg := <-ch:
 		return msg
-	case <-time.After(time.Second):
+	case <-time.After(cmdWait):
 		return nil
 	}
 }

@@ -453,9 +453,15 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	}
 	add("%s", st.Muted.Render(printable(host)))
 	add("")
-	add("%s", st.Heading.Render(T("Why it fits")))
 	e := o.Estimate
 	sp := servePlanFor(r, o)
+	if o.Verdict == model.VerdictBorderline && sp == nil {
+		// The top of the memory band is past the usable VRAM: the
+		// heading must not promise a fit the figures below doubt.
+		add("%s", st.Heading.Render(lang.Sprintf("Why it may not fit (about %.0f%% chance of running out of memory)", model.RoundChance(o.OOMChance)*100)))
+	} else {
+		add("%s", st.Heading.Render(T("Why it fits")))
+	}
 	if sp != nil {
 		e = nil // serving: vLLM's layout, not the batch estimate
 		add("  TP %d × PP %d, %s on %s", sp.TP, sp.PP, report.Count(lang, sp.Replicas, "replica"), report.Count(lang, sp.Nodes, "instance"))

@@ -42,7 +42,7 @@ type Options struct {
 	Getenv func(string) string
 
 	// PriceNote is what the header says about the prices besides the
-	// catalog date (model.Provenance: "+2 overlays", "prices 120 days old:
+	// catalog date (market.Provenance: "+2 overlays", "prices 120 days old:
 	// gpuplan catalog update"); "" says nothing more.
 	PriceNote string
 	// Warnings are the catalog's load warnings (overlays: a provider named

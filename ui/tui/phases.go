@@ -16,6 +16,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/plan"
+	"github.com/gpuplan/gpuplan/model/show"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -74,11 +75,11 @@ func newPhase(a *answers, o *model.Offer) (plan.Phase, error) {
 	p := plan.Phase{Answers: ans, Provider: o.Instance.Provider, Instance: o.Instance.Type, Region: o.Region,
 		Pricing: o.Pricing, Instances: max(o.Instances, 1), USDPerHour: phaseRound(o.USDPerHour, 6)}
 	if o.HasJob && c.Workload.Task != model.TaskInference {
-		p.JobHours = phaseRound(o.JobHours, 5)
+		p.JobHours = max(phaseRound(o.JobHours, 5), plan.MinJobHours) // a job of seconds: what the plan file takes
 	} else {
 		p.Months = 1
 		if h := c.Search.HoursPerMonth; h > 0 && h < model.HoursPerMonth {
-			p.HoursPerMonth = h
+			p.HoursPerMonth = max(h, plan.MinHoursPerMonth)
 		}
 	}
 	return p, nil
@@ -111,14 +112,17 @@ func (v *planView) defaultPhaseName(task model.Task) string {
 }
 
 // has reports whether the plan has a phase of that name once normalised
-// (plan.NameKey, as DecodePlan compares them).
-func (v *planView) has(name string) bool {
+// or one that looks like it (plan.LookAlike, as plan.Decode compares them).
+func (v *planView) has(name string) bool { return v.lookAlike(name) != "" }
+
+// lookAlike is the name of the plan's phase that looks like name, or "".
+func (v *planView) lookAlike(name string) string {
 	for i := range v.plan.Phases {
-		if plan.NameKey(v.plan.Phases[i].Name) == plan.NameKey(name) {
-			return true
+		if plan.LookAlike(v.plan.Phases[i].Name, name) {
+			return v.plan.Phases[i].Name
 		}
 	}
-	return false
+	return ""
 }
 
 // startAdd opens the prompt for phase p.
@@ -178,20 +182,23 @@ func (v *planView) commit() tea.Cmd {
 	case p.Name == "":
 		v.err = v.lang.T("give the phase a name, such as fine-tune or serve")
 		return nil
-	case strings.ContainsFunc(p.Name, model.Unprintable):
+	case strings.ContainsFunc(p.Name, show.Unprintable):
 		v.err = v.lang.T("the name has control characters")
 		return nil
 	case strings.ContainsFunc(p.Name, plan.Invisible):
 		v.err = v.lang.T("the name has an invisible character (zero-width, BOM, soft hyphen…)")
 		return nil
+	case plan.CheckScripts("name", p.Name) != nil:
+		v.err = v.lang.T("the name mixes scripts (a Cyrillic or Greek letter among Latin ones?): write it in one script")
+		return nil
 	case v.has(p.Name):
-		v.err = v.lang.Sprintf("the plan has a phase %q already: give another name", p.Name)
+		v.err = v.lang.Sprintf("the plan has a phase %q already: give another name", v.lookAlike(p.Name))
 		return nil
 	}
 	if p.Months > 0 {
 		m, err := strconv.ParseFloat(strings.TrimSpace(v.months.Value()), 64)
-		if err != nil || !(m > 0 && m <= plan.MaxMonths) {
-			v.err = v.lang.T("months: a number of months in (0, 120], such as 6")
+		if err != nil || !(m >= plan.MinMonths && m <= plan.MaxMonths) {
+			v.err = v.lang.T("months: a number of months in [0.001, 120], such as 6")
 			return nil
 		}
 		p.Months = m

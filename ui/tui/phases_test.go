@@ -120,6 +120,16 @@ func TestPlanPrompt(t *testing.T) {
 	if !m.plan.prompting() || !strings.Contains(screenText(m), `has a phase "fine-tune" already`) {
 		t.Errorf("a taken name was accepted:\n%s", screenText(m))
 	}
+	// A name that only looks different (Cyrillic е for e), or mixes
+	// scripts, is refused as the plan file would be (issue 29 L5).
+	m = drive(t, m, msgs(clearLine, typed("fin\u0435-tune"), enter)...)
+	if !m.plan.prompting() || !strings.Contains(screenText(m), "mixes scripts") {
+		t.Errorf("a mixed-script name was accepted:\n%s", screenText(m))
+	}
+	m = drive(t, m, msgs(clearLine, typed("fine\u2010tune"), enter)...)
+	if !m.plan.prompting() || !strings.Contains(screenText(m), `has a phase "fine-tune" already`) {
+		t.Errorf("a look-alike name was accepted:\n%s", screenText(m))
+	}
 	m = drive(t, m, clearLine, enter)
 	if !m.plan.prompting() || !strings.Contains(screenText(m), "give the phase a name") {
 		t.Errorf("an empty name was accepted:\n%s", screenText(m))

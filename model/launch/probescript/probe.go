@@ -1,4 +1,4 @@
-package launch
+package probescript
 
 import (
 	"cmp"
@@ -11,14 +11,10 @@ import (
 	"unicode/utf16"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/probe"
+	"github.com/gpuplan/gpuplan/model/show"
 )
-
-// FormatProbe is a Python script that runs a few steps of the plan on the
-// rented GPU and prints what it measured as one JSON line (Plan.Probe,
-// Serve.Probe). Like FormatPyTorchJob it is parsed and rendered but kept
-// out of Formats, whose every entry each plan renders.
-const FormatProbe Format = "probe"
 
 // probeTemplate is the script; the plan goes into its marker line as one
 // JSON string literal.
@@ -123,7 +119,7 @@ type probeServe struct {
 	Vocab        int      `json:"vocab"`
 }
 
-// Probe returns the probe script for the plan: a self-contained Python
+// Train returns the probe script for the training plan p: a self-contained Python
 // file that builds the model from its shape with random weights, applies
 // the recipe the launch files run (precision and autocast, optimizer,
 // activation checkpointing, attention kernel, LoRA/QLoRA through PEFT and
@@ -133,16 +129,16 @@ type probeServe struct {
 // that the script parses with json.loads; the other plan text is in
 // comments made printable. The error wraps ErrPlan when the plan has no
 // estimate, or its model or recipe has no probe (see probeFor).
-func (p *Plan) Probe() ([]byte, error) {
-	if err := p.checkText(); err != nil {
+func Train(p *launch.Plan) ([]byte, error) {
+	if err := p.CheckText(); err != nil {
 		return nil, err
 	}
-	spec, err := p.probeSpec()
+	spec, err := trainSpec(p)
 	if err != nil {
 		return nil, err
 	}
 	var header []string
-	for _, l := range p.headerLines() {
+	for _, l := range p.HeaderLines() {
 		if !strings.HasPrefix(l, "note: replace ") { // the placeholders are the launch files'; the probe reads no dataset or weights
 			header = append(header, l)
 		}
@@ -157,7 +153,7 @@ func probeUsage(gpus, procs, nodes int) []string {
 	switch {
 	case nodes > 1:
 		run = fmt.Sprintf("on each of the %d nodes: torchrun --nnodes=%d --nproc-per-node=%d --rdzv-backend=c10d --rdzv-endpoint=$HEAD_IP:%d gpuplan-probe.py > result.json",
-			nodes, nodes, procs, DefaultPort)
+			nodes, nodes, procs, launch.DefaultPort)
 	case gpus > 1:
 		run = fmt.Sprintf("torchrun --standalone --nnodes=1 --nproc-per-node=%d gpuplan-probe.py > result.json", procs)
 	}
@@ -169,18 +165,18 @@ func probeUsage(gpus, procs, nodes int) []string {
 	}
 }
 
-func (p *Plan) probeSpec() (*probeSpec, error) {
+func trainSpec(p *launch.Plan) (*probeSpec, error) {
 	e := p.Estimate
 	if e == nil || p.GPU == nil {
-		return nil, model.Errorf(ErrPlan, "the plan has no estimate to probe")
+		return nil, model.Errorf(launch.ErrPlan, "the plan has no estimate to probe")
 	}
 	w := &e.Workload
 	a := &w.Model
 	if p.Precision == model.FP8 {
-		return nil, model.Errorf(ErrPlan, "probe: fp8 training needs Transformer Engine or torchao in the script, and the launch files pass --bf16; probe --precision amp-bf16 instead")
+		return nil, model.Errorf(launch.ErrPlan, "probe: fp8 training needs Transformer Engine or torchao in the script, and the launch files pass --bf16; probe --precision amp-bf16 instead")
 	}
 	if p.Precision == model.INT8 || p.Precision == model.INT4 {
-		return nil, model.Errorf(ErrPlan, "probe: %s weights are served, not run in batches; probe a serving plan (--task inference on a decoder) instead", p.Precision)
+		return nil, model.Errorf(launch.ErrPlan, "probe: %s weights are served, not run in batches; probe a serving plan (--task inference on a decoder) instead", p.Precision)
 	}
 	build, err := probeBuildFor(a, w)
 	if err != nil {
@@ -193,9 +189,9 @@ func (p *Plan) probeSpec() (*probeSpec, error) {
 	}
 	t := &probeTrain{
 		Training:  p.Task.Training(),
-		Precision: string(p.Precision), LoadDtype: p.loadDtype(), Optimizer: string(w.Optimizer),
+		Precision: string(p.Precision), LoadDtype: p.LoadDtype(), Optimizer: string(w.Optimizer),
 		Strategy: string(p.Strategy), Checkpointing: p.Checkpointing, Attention: "eager",
-		MicroBatch: p.MicroBatch, GradAccum: p.GradAccum, SeqLen: textLength(w), ImageSize: w.ImageSize,
+		MicroBatch: p.MicroBatch, GradAccum: p.GradAccum, SeqLen: launch.TextLength(w), ImageSize: w.ImageSize,
 		GPUs: p.GPUs(), Nodes: p.Nodes, ProcsPerNode: p.ProcsPerNode, TF32: p.Precision == model.TF32,
 	}
 	switch {
@@ -243,10 +239,10 @@ func (p *Plan) probeSpec() (*probeSpec, error) {
 	loraDropout := w.LoRADropout
 	if p.Task.Adapters() {
 		if build.HFHead != "causal-lm" || !llamaNames(build.HFModelType) {
-			return nil, model.Errorf(ErrPlan, "probe: the launch files target Llama's module names (%s); %s (%s) has other names, so neither the launch files nor the probe would find the adapters' targets",
-				strings.Join(p.loraModules(), " "), model.Printable(p.Model), build.HFModelType)
+			return nil, model.Errorf(launch.ErrPlan, "probe: the launch files target Llama's module names (%s); %s (%s) has other names, so neither the launch files nor the probe would find the adapters' targets",
+				strings.Join(loraModules(p), " "), show.Printable(p.Model), build.HFModelType)
 		}
-		t.LoRA = &probeLoRA{R: p.LoRARank, Alpha: trlLoRAAlpha, Dropout: trlLoRADropout, Targets: p.loraModules(), TaskType: "CAUSAL_LM"}
+		t.LoRA = &probeLoRA{R: p.LoRARank, Alpha: trlLoRAAlpha, Dropout: trlLoRADropout, Targets: loraModules(p), TaskType: "CAUSAL_LM"}
 		loraDropout = trlLoRADropout
 	}
 	if p.Task == model.TaskQLoRA {
@@ -255,8 +251,8 @@ func (p *Plan) probeSpec() (*probeSpec, error) {
 			// bitsandbytes stores them in the compute dtype
 			// (bnb_4bit_quant_storage; TRL's --bnb_4bit_quant_storage), which
 			// the launch files do not pass: neither they nor a probe of them run.
-			return nil, model.Errorf(ErrPlan, "probe: QLoRA sharded by %s needs --bnb_4bit_quant_storage %s, which the launch files do not pass; probe it on one GPU or with ddp",
-				p.Strategy, p.loadDtype())
+			return nil, model.Errorf(launch.ErrPlan, "probe: QLoRA sharded by %s needs --bnb_4bit_quant_storage %s, which the launch files do not pass; probe it on one GPU or with ddp",
+				p.Strategy, p.LoadDtype())
 		}
 		t.QLoRA = &probeQuant{QuantType: string(p.QuantType), DoubleQuant: p.DoubleQuant}
 	}
@@ -269,13 +265,13 @@ func (p *Plan) probeSpec() (*probeSpec, error) {
 		"weights_bytes": e.States.Weights, "gradients_bytes": e.States.Gradients, "optimizer_states_bytes": e.States.OptimizerStates,
 		"params": e.Params, "trainable_params": e.TrainableParams, "samples_per_second": e.SamplesPerSecond,
 	}
-	return &probeSpec{Schema: probe.Schema, Kind: "train", Name: p.Name, Summary: p.summary(), Workload: settings,
+	return &probeSpec{Schema: probe.Schema, Kind: "train", Name: p.Name, Summary: p.Summary(), Workload: settings,
 		Arch: arch, Build: build, Train: t, Launch: p.ScriptArgs, Estimate: est}, nil
 }
 
 // loraModules are the adapters' module names the launch files pass
 // (derivedArgs: q → q_proj, Llama/Mistral/Qwen names).
-func (p *Plan) loraModules() []string {
+func loraModules(p *launch.Plan) []string {
 	out := make([]string, len(p.LoRATargets))
 	for i, t := range p.LoRATargets {
 		out[i] = t + "_proj"
@@ -304,17 +300,17 @@ var torchvisionNames = map[string]string{
 // BERT, RoBERTa, T5 and ViT), or a torchvision classifier. The error wraps
 // ErrPlan for models the script cannot build (YOLO, U-Nets, Whisper).
 func probeBuildFor(a *model.Architecture, w *model.Workload) (*probeBuild, error) {
-	name := model.Printable(modelName(a))
+	name := show.Printable(launch.ModelName(a))
 	if a.Family == model.FamilyCNN || a.Family == model.FamilyUNet {
 		tv, ok := torchvisionNames[a.Key]
 		if !ok {
-			return nil, model.Errorf(ErrPlan, "probe: no builder for %s: the probe builds torchvision's ResNets and EfficientNets (%s), not YOLO or U-Nets",
+			return nil, model.Errorf(launch.ErrPlan, "probe: no builder for %s: the probe builds torchvision's ResNets and EfficientNets (%s), not YOLO or U-Nets",
 				name, strings.Join(sortedKeys(torchvisionNames), ", "))
 		}
 		return &probeBuild{Builder: "torchvision", Torchvision: tv, NumClasses: 1000, HFConfig: map[string]any{}}, nil
 	}
 	if !a.HasShape() {
-		return nil, model.Errorf(ErrPlan, "probe: %s has no transformer shape (layers, hidden, heads) to build", name)
+		return nil, model.Errorf(launch.ErrPlan, "probe: %s has no transformer shape (layers, hidden, heads) to build", name)
 	}
 	b := &probeBuild{Builder: "transformers", Vocab: a.Vocab, Norm: string(a.Norm), GatedMLP: a.GatedMLP}
 	maxPos := max(a.MaxPositions, w.SeqLen, w.ContextLen)
@@ -351,7 +347,7 @@ func probeBuildFor(a *model.Architecture, w *model.Workload) (*probeBuild, error
 				"n_positions": maxPos, "vocab_size": a.Vocab, "tie_word_embeddings": a.Tied,
 				"resid_pdrop": drop, "embd_pdrop": drop, "attn_pdrop": drop}
 		default:
-			return nil, model.Errorf(ErrPlan, "probe: no transformers model type has %s's shape (%s norm, gated MLP %v)", name, a.Norm, a.GatedMLP)
+			return nil, model.Errorf(launch.ErrPlan, "probe: no transformers model type has %s's shape (%s norm, gated MLP %v)", name, a.Norm, a.GatedMLP)
 		}
 		b.HFConfig = dec
 	case model.FamilyEncoder:
@@ -369,7 +365,7 @@ func probeBuildFor(a *model.Architecture, w *model.Workload) (*probeBuild, error
 			"hidden_dropout_prob": drop, "attention_probs_dropout_prob": drop, "num_labels": 2}
 	case model.FamilyEncoderDecoder:
 		if a.EncoderSeqLen > 0 || a.LearnedPositions > 0 {
-			return nil, model.Errorf(ErrPlan, "probe: no builder for %s: the probe builds T5-style text encoder-decoders, not audio models", name)
+			return nil, model.Errorf(launch.ErrPlan, "probe: no builder for %s: the probe builds T5-style text encoder-decoders, not audio models", name)
 		}
 		ff := "relu"
 		if a.GatedMLP {
@@ -385,7 +381,7 @@ func probeBuildFor(a *model.Architecture, w *model.Workload) (*probeBuild, error
 			"intermediate_size": a.FFN, "image_size": w.ImageSize, "patch_size": max(a.PatchSize, 1), "num_labels": max(a.Vocab, 1),
 			"hidden_dropout_prob": drop, "attention_probs_dropout_prob": drop, "qkv_bias": true}
 	default:
-		return nil, model.Errorf(ErrPlan, "probe: no builder for the %s family", a.Family)
+		return nil, model.Errorf(launch.ErrPlan, "probe: no builder for the %s family", a.Family)
 	}
 	cfg, _ := json.Marshal(b.HFConfig)
 	sum := sha256.Sum256(append([]byte(b.HFModelType+"\n"), cfg...))
@@ -413,18 +409,18 @@ func sortedKeys(m map[string]string) []string {
 	return out
 }
 
-// Probe returns the serving probe script: it starts vllm serve with the
+// Serve returns the serving probe script for s: it starts vllm serve with the
 // serving files' engine flags (VLLMArgs), reads vLLM's KV-cache figures
 // from its log and /metrics, and times a closed loop of the planned
 // prompt and output lengths at the concurrency the plan gives one node.
 // The error wraps ErrPlan when the deployment has no plan (NewServe sets
 // it) or its values are not text.
-func (s *Serve) Probe() ([]byte, error) {
-	if err := s.check(); err != nil {
+func Serve(s *launch.Serve) ([]byte, error) {
+	if err := s.Check(); err != nil {
 		return nil, err
 	}
 	if s.Plan == nil || s.Arch == nil || s.Plan.Offer.GPU == nil {
-		return nil, model.Errorf(ErrPlan, "the deployment has no serving plan to probe")
+		return nil, model.Errorf(launch.ErrPlan, "the deployment has no serving plan to probe")
 	}
 	sp, a := s.Plan, s.Arch
 	modelKey, arch := a.Key, (*probe.Arch)(nil)
@@ -447,7 +443,7 @@ func (s *Serve) Probe() ([]byte, error) {
 	spec := &probeSpec{Schema: probe.Schema, Kind: "serve", Name: s.Name, Workload: settings, Arch: arch, Estimate: est,
 		Serve: &probeServe{ModelID: s.ModelID, Argv: s.VLLMArgs(), PromptTokens: max(v.PromptTokens, 1), OutputTokens: max(v.OutputTokens, 1),
 			Concurrency: conc, MaxModelLen: v.MaxModelLen, Vocab: a.Vocab}}
-	lines := s.headerLines()
+	lines := s.HeaderLines()
 	spec.Summary = lines[0]
 	lines = append(lines,
 		"probe: starts vllm serve with the serving files' flags on this node, reads vLLM's KV-cache size from its log and /metrics,",
@@ -467,18 +463,18 @@ func (s *Serve) Probe() ([]byte, error) {
 func renderProbe(header []string, spec *probeSpec) ([]byte, error) {
 	inner, err := json.Marshal(spec)
 	if err != nil {
-		return nil, model.Errorf(ErrPlan, "probe: %v", err)
+		return nil, model.Errorf(launch.ErrPlan, "probe: %v", err)
 	}
 	lit, err := json.Marshal(string(asciiJSON(inner)))
 	if err != nil {
-		return nil, model.Errorf(ErrPlan, "probe: %v", err)
+		return nil, model.Errorf(launch.ErrPlan, "probe: %v", err)
 	}
 	if strings.Count(probeTemplate, probeMarker) != 1 {
-		panic("launch: probe.py lost its plan marker line")
+		panic("probescript: probe.py lost its plan marker line")
 	}
 	var b strings.Builder
 	b.WriteString("#!/usr/bin/env python3\n# -*- coding: utf-8 -*-\n")
-	b.WriteString(commentBlock(header))
+	b.WriteString(launch.CommentBlock(header))
 	b.WriteString(strings.Replace(probeTemplate, probeMarker,
 		`PLAN = json.loads(`+string(lit)+`)  # gpuplan: the plan, one JSON string literal`, 1))
 	return []byte(b.String()), nil

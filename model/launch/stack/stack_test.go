@@ -1,4 +1,4 @@
-package launch_test
+package stack_test
 
 import (
 	"strconv"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/launch/stack"
 )
 
 // cudaMajor returns 12 for "cu126", 13 for "cu130".
@@ -73,7 +73,7 @@ func TestAdvise(t *testing.T) {
 			g: model.GPU{Name: "MI300X", Vendor: "amd"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := launch.Advise(&tc.g)
+			s := stack.Advise(&tc.g)
 			if s.Supported != tc.supported {
 				t.Fatalf("Supported = %v (%s), want %v", s.Supported, s.Reason, tc.supported)
 			}
@@ -97,8 +97,8 @@ func TestAdvise(t *testing.T) {
 					t.Errorf("alternative %s is a CUDA 13 wheel for a GPU CUDA 13 dropped", alt)
 				}
 			}
-			if launch.IndexURL(s.Wheel) != "https://download.pytorch.org/whl/"+s.Wheel {
-				t.Errorf("IndexURL %q", launch.IndexURL(s.Wheel))
+			if stack.IndexURL(s.Wheel) != "https://download.pytorch.org/whl/"+s.Wheel {
+				t.Errorf("IndexURL %q", stack.IndexURL(s.Wheel))
 			}
 		})
 	}
@@ -114,7 +114,7 @@ func TestAdviseCatalog(t *testing.T) {
 	wheels := map[string]string{}
 	for i := range cat.GPUs {
 		g := &cat.GPUs[i]
-		s := launch.Advise(g)
+		s := stack.Advise(g)
 		if g.Vendor != "nvidia" {
 			if s.Supported {
 				t.Errorf("%s (%s): CUDA advice for a non-NVIDIA GPU", g.Key, g.Vendor)
@@ -137,7 +137,7 @@ func TestAdviseCatalog(t *testing.T) {
 }
 
 func TestStackNotes(t *testing.T) {
-	v100 := launch.Advise(&model.GPU{Name: "NVIDIA V100", Vendor: "nvidia", ComputeCapability: "7.0", Architecture: "volta"})
+	v100 := stack.Advise(&model.GPU{Name: "NVIDIA V100", Vendor: "nvidia", ComputeCapability: "7.0", Architecture: "volta"})
 	notes := strings.Join(v100.Notes(), "\n")
 	for _, want := range []string{"cu126", "560.28.03", "CUDA 13.0 dropped Maxwell, Pascal and Volta", "no bf16"} {
 		if !strings.Contains(notes, want) {

@@ -1,4 +1,4 @@
-package launch
+package cloud
 
 import (
 	"fmt"
@@ -48,13 +48,13 @@ func SkyPilotAccelerator(g *model.GPU, provider, instanceType string) string {
 	return strings.ToUpper(g.Key)
 }
 
-// instanceAccelerator returns SkyPilot's accelerator name for the
+// InstanceAccelerator returns SkyPilot's accelerator name for the
 // instance: the name the catalog kept from SkyPilot's own row
 // (Instance.SkyPilotAccelerator, e.g. Cudo "H100-SXM", Vast "RTXA6000"),
 // which is what SkyPilot checks accelerators against. Only when the row has
 // none (an overlay without skypilot_accelerator) does it fall back to the
 // per-GPU table, and guessed says so.
-func instanceAccelerator(in *model.Instance, g *model.GPU) (name string, guessed bool) {
+func InstanceAccelerator(in *model.Instance, g *model.GPU) (name string, guessed bool) {
 	if in.SkyPilotAccelerator != "" {
 		return in.SkyPilotAccelerator, false
 	}

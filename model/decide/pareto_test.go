@@ -1,10 +1,12 @@
-package model
+package decide
 
 import (
 	"math"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 func TestParetoFront(t *testing.T) {
@@ -59,7 +61,7 @@ func TestSelectors(t *testing.T) {
 }
 
 func TestOfferPoints(t *testing.T) {
-	offers := []Offer{{JobHours: 5, JobUSD: 50, HasJob: true}, {}, {JobHours: 2, JobUSD: 80, HasJob: true}}
+	offers := []model.Offer{{JobHours: 5, JobUSD: 50, HasJob: true}, {}, {JobHours: 2, JobUSD: 80, HasJob: true}}
 	want := []TimeCost{{0, 5, 50}, {2, 2, 80}}
 	if got := OfferPoints(offers); !slices.Equal(got, want) {
 		t.Errorf("OfferPoints = %v, want %v", got, want)

@@ -1,10 +1,12 @@
-package model
+package decide
 
 import (
 	"cmp"
 	"math"
 	"slices"
 	"time"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // TimeCost is one way to run a job as a point of wall-clock hours against
@@ -18,7 +20,7 @@ type TimeCost struct {
 
 // OfferPoints returns the offers that have a job time and cost as points,
 // Index being the offer's position in offers.
-func OfferPoints(offers []Offer) []TimeCost {
+func OfferPoints(offers []model.Offer) []TimeCost {
 	pts := make([]TimeCost, 0, len(offers))
 	for i := range offers {
 		if o := &offers[i]; o.HasJob {

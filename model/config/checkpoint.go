@@ -1,4 +1,6 @@
-package model
+package config
+
+import "github.com/gpuplan/gpuplan/model"
 
 // FromCheckpoint returns the task and precision to estimate when the user
 // asked for task t without naming a precision and the checkpoint (a
@@ -28,35 +30,35 @@ package model
 //
 // The returned precision is "" where the task's default applies
 // (Workload.Defaults picks it).
-func FromCheckpoint(t Task, ckpt Precision) (task Task, p Precision, note string) {
+func FromCheckpoint(t model.Task, ckpt model.Precision) (task model.Task, p model.Precision, note string) {
 	switch {
-	case ckpt == FP32 && t == TaskInference:
-		return t, FP16, "the checkpoint is stored in fp32: the estimate serves it in fp16, as vLLM's --dtype auto does (half the memory); give --precision fp32 to keep it"
-	case ckpt == FP32 && t == TaskLoRA:
+	case ckpt == model.FP32 && t == model.TaskInference:
+		return t, model.FP16, "the checkpoint is stored in fp32: the estimate serves it in fp16, as vLLM's --dtype auto does (half the memory); give --precision fp32 to keep it"
+	case ckpt == model.FP32 && t == model.TaskLoRA:
 		return t, "", "the checkpoint is stored in fp32: LoRA keeps its frozen base in 16 bits, so the estimate uses the task's default precision; give --precision fp32 to keep it"
 	case ckpt == "" || !t.Training():
 		return t, ckpt, ""
 	}
 	switch ckpt {
-	case BF16:
-		return t, AMPBF16, ""
-	case FP16:
-		return t, AMPFP16, ""
-	case INT4:
+	case model.BF16:
+		return t, model.AMPBF16, ""
+	case model.FP16:
+		return t, model.AMPFP16, ""
+	case model.INT4:
 		switch t {
-		case TaskFinetune, TaskLoRA:
-			return TaskQLoRA, "", "the checkpoint is quantized to 4 bits: fine-tuning it is QLoRA (frozen 4-bit weights, trained LoRA adapters), so the estimate is for --task qlora"
-		case TaskTrain:
+		case model.TaskFinetune, model.TaskLoRA:
+			return model.TaskQLoRA, "", "the checkpoint is quantized to 4 bits: fine-tuning it is QLoRA (frozen 4-bit weights, trained LoRA adapters), so the estimate is for --task qlora"
+		case model.TaskTrain:
 			return t, "", "the checkpoint is quantized to 4 bits; training from scratch does not use its weights, so the estimate uses the default precision"
 		}
 		return t, "", ""
-	case INT8:
+	case model.INT8:
 		switch t {
-		case TaskFinetune:
-			return TaskLoRA, "", "the checkpoint is quantized to 8 bits: fine-tuning it trains LoRA adapters over the frozen weights, so the estimate is for --task lora with a 16-bit base (the 8-bit base takes about half that)"
-		case TaskLoRA:
+		case model.TaskFinetune:
+			return model.TaskLoRA, "", "the checkpoint is quantized to 8 bits: fine-tuning it trains LoRA adapters over the frozen weights, so the estimate is for --task lora with a 16-bit base (the 8-bit base takes about half that)"
+		case model.TaskLoRA:
 			return t, "", "the checkpoint is quantized to 8 bits: the estimate counts the frozen base at 16 bits (about twice what it takes)"
-		case TaskTrain:
+		case model.TaskTrain:
 			return t, "", "the checkpoint is quantized to 8 bits; training from scratch does not use its weights, so the estimate uses the default precision"
 		}
 		return t, "", ""

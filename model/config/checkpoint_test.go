@@ -1,10 +1,11 @@
-package model_test
+package config_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 func TestFromCheckpoint(t *testing.T) {
@@ -38,7 +39,7 @@ func TestFromCheckpoint(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			task, p, note := model.FromCheckpoint(tt.task, tt.ckpt)
+			task, p, note := config.FromCheckpoint(tt.task, tt.ckpt)
 			if task != tt.wantTask || p != tt.wantP {
 				t.Errorf("FromCheckpoint(%s, %q) = %s, %q; want %s, %q", tt.task, tt.ckpt, task, p, tt.wantTask, tt.wantP)
 			}

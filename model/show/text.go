@@ -1,4 +1,4 @@
-package model
+package show
 
 import (
 	"fmt"
@@ -73,4 +73,34 @@ func Printable(s string) string {
 func isInvalidAt(s string, i int) bool {
 	_, size := utf8.DecodeRuneInString(s[i:])
 	return size == 1
+}
+
+// Slug returns s as lowercase ASCII letters, digits and single dashes
+// (every other run of characters becomes one dash, none leads or trails),
+// cut to at most max bytes: safe as a file name, an id and a DNS-1123
+// label (RFC 1123 §2.1 as Kubernetes reads it). "Llama-3.1 8B" →
+// "llama-3-1-8b". Empty when s has no ASCII letter or digit.
+func Slug(s string, max int) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+		if b.Len() >= max {
+			break
+		}
+	}
+	out := b.String()
+	if len(out) > max {
+		out = out[:max]
+	}
+	return strings.TrimRight(out, "-")
 }

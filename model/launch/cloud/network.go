@@ -1,4 +1,4 @@
-package launch
+package cloud
 
 import (
 	"strings"
@@ -100,9 +100,9 @@ func azureRDMA(t string) bool {
 	return strings.Contains(feat, "r")
 }
 
-// env returns the environment variables the fabric needs in the job's
+// Env returns the environment variables the fabric needs in the job's
 // processes, in a fixed order.
-func (n Network) env() [][2]string {
+func (n Network) Env() [][2]string {
 	if n.EFA > 0 {
 		return efaEnv
 	}

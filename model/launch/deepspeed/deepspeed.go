@@ -1,4 +1,4 @@
-package launch
+package deepspeed
 
 import (
 	"encoding/json"
@@ -55,27 +55,39 @@ type dsOffload struct {
 	Device string `json:"device"`
 }
 
-// DeepSpeedConfig returns the DeepSpeed config for a ZeRO strategy:
-// zero_optimization.stage from the strategy, bf16 or fp16 enabled per the
-// precision (amp-bf16, bf16 and fp8 → bf16; amp-fp16 → fp16; fp32 and tf32
-// → neither), the micro-batch and gradient accumulation of the plan, and
+// Settings are what a DeepSpeed config depends on in a launch plan.
+type Settings struct {
+	Stage      int // ZeRO stage 1–3; 0 for strategies other than ZeRO
+	MicroBatch int // per GPU
+	GradAccum  int
+	GPUs       int // data-parallel world size
+	Precision  model.Precision
+	// OffloadOptimizer is ZeRO-Offload of the optimizer states to host
+	// RAM; OffloadParams ZeRO-3's offload of the parameters too.
+	OffloadOptimizer, OffloadParams bool
+}
+
+// Config returns the DeepSpeed config JSON for a ZeRO stage:
+// zero_optimization.stage, bf16 or fp16 enabled per the precision
+// (amp-bf16, bf16 and fp8 → bf16; amp-fp16 → fp16; fp32 and tf32 →
+// neither), the micro-batch and gradient accumulation, and
 // train_batch_size = micro-batch × accumulation × GPUs, the identity
 // DeepSpeed asserts (deepspeed/runtime/config.py, _batch_assertion) and
 // Hugging Face's integration fills the same way
 // (transformers integrations/deepspeed.py, trainer_config_process).
-// It returns nil for other strategies.
-func (p *Plan) DeepSpeedConfig() []byte {
-	stage := p.ZeRO()
+// It returns nil for stage 0.
+func Config(s Settings) []byte {
+	stage := s.Stage
 	if stage == 0 {
 		return nil
 	}
 	c := dsConfig{
-		TrainBatch: p.MicroBatch * p.GradAccum * p.GPUs(),
-		MicroBatch: p.MicroBatch,
-		GradAccum:  p.GradAccum,
+		TrainBatch: s.MicroBatch * s.GradAccum * s.GPUs,
+		MicroBatch: s.MicroBatch,
+		GradAccum:  s.GradAccum,
 		ZeRO:       dsZeROConf{Stage: stage, OverlapComm: true, ContiguousGradients: true},
 	}
-	switch p.Precision {
+	switch s.Precision {
 	case model.AMPBF16, model.BF16, model.FP8:
 		c.BF16.Enabled = true
 	case model.AMPFP16, model.FP16:
@@ -84,11 +96,11 @@ func (p *Plan) DeepSpeedConfig() []byte {
 	if stage == 3 {
 		c.ZeRO.Stage3Gather16Bit = model.Bool(true)
 	}
-	if p.OffloadOptimizer {
+	if s.OffloadOptimizer {
 		c.ZeRO.OffloadOptimizer = &dsOffload{Device: "cpu"}
 		c.Optimizer = &dsOptimizer{Type: "AdamW", Params: map[string]string{"lr": "auto", "betas": "auto", "eps": "auto", "weight_decay": "auto"}}
 	}
-	if p.OffloadParams {
+	if s.OffloadParams {
 		c.ZeRO.OffloadParam = &dsOffload{Device: "cpu"}
 	}
 	b, err := json.MarshalIndent(c, "", "  ")
