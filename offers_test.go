@@ -134,7 +134,7 @@ func TestOffersBadFilters(t *testing.T) {
 		{[]string{"offers", "--group-by", "colour"}, "colour"},
 		{[]string{"offers", "--pricing", "spto"}, "want on-demand, spot, reserved-1y, reserved-3y, flex-start or capacity-block"},
 		{[]string{"offers", "--format", "xml"}, "want table, csv or markdown"},
-		{[]string{"offers", "--usd-cny", "-7"}, "--usd-cny -7"},
+		{[]string{"offers", "--usd-cny", "-7"}, `--usd-cny "-7": want how many CNY one USD buys, from 1 to 20`},
 		{[]string{"catalog", "instancs"}, `did you mean "instances"`},
 	}
 	for _, tt := range tests {
@@ -311,7 +311,7 @@ func TestRecommendUSDCNY(t *testing.T) {
 		{[]string{"--model", "gpt2", "--task", "finetune", "--providers", "alibaba,aws"}, 0, "", "1 CNY-priced instance type not ranked: needs --usd-cny RATE"},
 		{[]string{"--model", "gpt2", "--task", "finetune", "--providers", "alibaba", "--usd-cny", "7.1"}, 0, "CNY prices converted at 1 USD = 7.1 CNY.", ""},
 		{[]string{"--config", cfg}, 0, "CNY prices converted at 1 USD = 7.1 CNY.", ""},
-		{[]string{"--model", "gpt2", "--usd-cny", "0"}, 2, "", "--usd-cny 0: want how many CNY one USD buys"},
+		{[]string{"--model", "gpt2", "--usd-cny", "0"}, 2, "", `--usd-cny "0": want how many CNY one USD buys, from 1 to 20`},
 	}
 	for _, tt := range tests {
 		code, out, errs := runArgs(t, append(base, tt.args...)...)

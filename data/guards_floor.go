@@ -68,11 +68,11 @@ func FloorGuards(floors map[string]float64, insts []model.Instance) []Guard {
 
 // PriceRule reports whether a guard's rule is about a price (the price is
 // wrong, not the shape or the name): "spot-above-on-demand",
-// "below-median", "below-floor" and "price-cut". catalog update holds such
-// prices back.
+// "below-median", "below-floor", "price-cut" and "below-peer". catalog
+// update holds such prices back.
 func PriceRule(rule string) bool {
 	switch rule {
-	case "spot-above-on-demand", "below-median", "below-floor", "price-cut":
+	case "spot-above-on-demand", "below-median", "below-floor", "price-cut", "below-peer":
 		return true
 	}
 	return false

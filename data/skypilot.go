@@ -734,13 +734,22 @@ func errNoRegion(name string, line int) error {
 
 // prices parses Price and SpotPrice; 0 or empty is unknown.
 func (p *parser) prices(line int, rec []string) (onDemand, spot float64, err error) {
-	if onDemand, _, err = number(p.cols, rec, line, p.name, cPrice); err != nil {
+	var odGiven, spotGiven bool
+	if onDemand, odGiven, err = number(p.cols, rec, line, p.name, cPrice); err != nil {
 		return 0, 0, err
 	}
-	if spot, _, err = number(p.cols, rec, line, p.name, cSpotPrice); err != nil {
+	if spot, spotGiven, err = number(p.cols, rec, line, p.name, cSpotPrice); err != nil {
 		return 0, 0, err
 	}
-	return roundPrice(onDemand), roundPrice(spot), nil
+	onDemand, spot = roundPrice(onDemand), roundPrice(spot)
+	if (odGiven || spotGiven) && onDemand == 0 && spot == 0 {
+		// A 0 in one column is that mode's "none" (AWS's spot-only rows
+		// have Price 0.0, vast's SpotPrice 0.00); a row whose every price
+		// is 0, or under the catalog's precision (1e-300), has none and
+		// is left out: said, as the other rows left out are.
+		p.warn.add(line, "zeroprice", model.Msg("rows priced 0 or under $0.000001 (the catalog's precision) skipped"))
+	}
+	return onDemand, spot, nil
 }
 
 // resolve sets o.gpu; false (with a warning) when the accelerator is not a

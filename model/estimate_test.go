@@ -377,6 +377,9 @@ func TestValidate(t *testing.T) {
 		{"LoRA target twice", func(w *Workload) { w.Task = TaskLoRA; w.LoRATargets = []string{"q", "q"} }, "lora_targets"},
 		{"ZeRO with TensorFlow", func(w *Workload) { w.Framework = TensorFlow; w.Strategy = ZeRO3; w.GPUs = 8 }, "strategy"},
 		{"negative epochs", func(w *Workload) { w.Epochs = -1 }, "epochs"},
+		// less than one sample or token in all (attack test 3, L4)
+		{"1e-300 epochs", func(w *Workload) { w.DatasetTokens, w.Epochs = 1e6, 1e-300 }, "epochs"},
+		{"1e-300 tokens", func(w *Workload) { w.DatasetTokens = 1e-300 }, "epochs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -440,6 +440,12 @@ func (w *Workload) Validate() error {
 	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
 		return bad("dataset_tokens", "give the dataset in samples or in tokens, not both")
 	}
+	// A job of less than one sample or token in all (a dataset or epochs
+	// of 1e-300) trains nothing, and its hours and cost print as figures
+	// of 300 digits.
+	if n := max(w.DatasetSamples, w.DatasetTokens); n > 0 && n*w.Epochs < 1 {
+		return bad("epochs", "%v epochs of a %v-sample or -token dataset is less than one sample or token in all; give at least one", w.Epochs, n)
+	}
 	if w.LoRADropout < 0 || w.LoRADropout >= 1 || math.IsNaN(w.LoRADropout) {
 		return bad("lora_dropout", "must be in [0, 1), got %v", w.LoRADropout)
 	}

@@ -168,6 +168,18 @@ func TestCheckName(t *testing.T) {
 		{"NEL", "a\u0085b", "U+0085"},
 		{"invalid UTF-8", "a\xffb", "invalid UTF-8 at byte 1"},
 		{"truncated UTF-8", "a\xe6\xa8", "invalid UTF-8 at byte 1"},
+		// UTS #39 Highly Restrictive: one script, or Latin with Han and its
+		// companions; Common and Inherited characters go with any.
+		{"Cyrillic х in a Latin type", "gpu_8\u0445_h100_sxm5", "mixes Latin and Cyrillic letters (U+0445 at byte 5)"},
+		{"Cyrillic а appended", "gpu_8x_h100_sxm5_\u0430", "mixes Latin and Cyrillic letters (U+0430 at byte 17)"},
+		{"Greek ο in a region", "us-east-1\u03bf", "mixes Latin and Greek letters"},
+		{"Cyrillic first, then Latin", "\u0441pu", "mixes Cyrillic and Latin letters (U+0070 at byte 2)"},
+		{"all Cyrillic", "\u0441\u0435\u0440\u0432\u0435\u0440-1", ""},
+		{"all Greek with digits", "\u03b1\u03b2-8", ""},
+		{"Japanese with Latin", "\u30e2\u30c7\u30eb\u540d-\u3082\u3067\u308b-7b", ""},
+		{"Korean with Latin", "\ubaa8\ub378-7b", ""},
+		{"Latin with a combining accent", "cafe\u0301", ""},
+		{"Han with Cyrillic", "\u6a21\u0430", "mixes Han and Cyrillic letters"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

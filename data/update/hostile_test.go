@@ -521,3 +521,124 @@ func TestHostileCumulativeCut(t *testing.T) {
 		}
 	})
 }
+
+// A price list adding a new type at a tenth of what the provider asks for
+// the same GPU (attack test 3 H1: 8×H100 at $3.30/h next to Lambda's
+// $31.92) is held back by "below-peer": the price-cut guard compares a
+// type only with itself, and the below-floor guard's half of the cheapest
+// H100 anywhere is lower still.
+func TestHostileNewTypeBelowPeers(t *testing.T) {
+	body := lambdaWith(t, "gpu_8x_h100_sxm5b,H100,8.0,208.0,1800.0,3.30,us-east-1,"+h100Info+",\n")
+	s := server(t, map[string]http.HandlerFunc{"/peer/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	dir := t.TempDir()
+	sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/peer"}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := sum.Providers[0]
+	if len(ps.Held) != 1 || ps.Held[0].Type != "gpu_8x_h100_sxm5b" || ps.Held[0].Rule != "below-peer" {
+		t.Fatalf("held %v, want gpu_8x_h100_sxm5b us-east-1 by below-peer", ps.Held)
+	}
+	// 3.30 / 8 = $0.4125 against the embedded gpu_8x_h100_sxm5's 31.92 / 8
+	// = $3.99, Lambda's cheapest H100 SXM per GPU-hour: 0.103 < 0.4.
+	for _, w := range []string{
+		"guards: 1 of 23 region prices held back (not written, so never ranked):\n",
+		"    lambda/gpu_8x_h100_sxm5b us-east-1: on-demand $0.4125 per GPU-hour is under 40% of the $3.99 per GPU-hour lambda asks for the same h100-sxm in gpu_8x_h100_sxm5: a fake or mistyped price?\n",
+	} {
+		if !strings.Contains(sum.Text(), w) {
+			t.Errorf("summary lacks %q:\n%s", w, sum.Text())
+		}
+	}
+	if strings.Contains(got, "gpu_8x_h100_sxm5b") {
+		t.Errorf("the held type was written:\n%s", got)
+	}
+	if findInst(loadOverlay(t, filepath.Join(dir, "skypilot-lambda.toml")), "lambda", "gpu_8x_h100_sxm5b") != nil {
+		t.Error("the fake type reached the catalog")
+	}
+}
+
+// A type name with a Cyrillic х among Latin letters (gpu_8х_h100_sxm5,
+// which reads as Lambda's own type) refuses the file, as any name the
+// catalog could not hold does (attack test 3 H1).
+func TestHostileMixedScriptType(t *testing.T) {
+	body := lambdaWith(t, "gpu_8\u0445_h100_sxm5,H100,8.0,208.0,1800.0,3.30,us-east-1,"+h100Info+",\n")
+	s := server(t, map[string]http.HandlerFunc{"/cyr/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/cyr"}, Providers: []string{"lambda"}})
+	if err == nil || !strings.Contains(err.Error(), "InstanceType: mixes Latin and Cyrillic letters (U+0445 at byte 5)") || !strings.Contains(err.Error(), "previous overlay kept") {
+		t.Errorf("error = %v, want the mixed-script type refused", err)
+	}
+	if got != previous {
+		t.Errorf("previous overlay replaced:\n%.300s", got)
+	}
+}
+
+// Rows priced 0 or 1e-300 (under the catalog's precision) were dropped
+// without a word while every other row left out got a note (attack test 3,
+// L6): the summary counts them.
+func TestHostileZeroPricesNoted(t *testing.T) {
+	a10 := `gpu_1x_a10,A10,1.0,30.0,200.0,%s,us-west-1,"{'Gpus': [{'Name': 'A10', 'Manufacturer': 'NVIDIA', 'Count': 1.0, 'MemoryInfo': {'SizeInMiB': 24576}}], 'TotalGpuMemoryInMiB': 24576}",` + "\n"
+	body := lambdaWith(t, fmt.Sprintf(a10, "0"), fmt.Sprintf(a10, "1e-300"))
+	s := server(t, map[string]http.HandlerFunc{"/zero/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	sum, err, _ := hostileRun(t, Options{Sources: []string{s.URL + "/zero"}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "/zero/v8/lambda/vms.csv:24: rows priced 0 or under $0.000001 (the catalog's precision) skipped (2 rows)\n"
+	if !strings.Contains(sum.Text(), "  note: ") || !strings.Contains(sum.Text(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, sum.Text())
+	}
+}
+
+// A mirror that does not answer for one provider is not asked for the
+// next: they are skipped with a line each, so a silent or dripping
+// --source costs one stall window, not one per provider (attack test 3,
+// L5: 13 providers × 30 s one after another).
+func TestHostileSilentSourceGivenUp(t *testing.T) {
+	var hits atomic.Int64
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		<-r.Context().Done() // accepts, never answers
+	}))
+	t.Cleanup(s.Close)
+	sum, err, got := hostileRun(t, Options{Sources: []string{s.URL}, Providers: []string{"lambda", "nebius", "hyperstack"}})
+	wantRefused(t, err, ErrStalled, "does not answer or drips", got)
+	if n := hits.Load(); n != 1 {
+		t.Errorf("%d requests, want 1: the silent source asked again", n)
+	}
+	for _, ps := range sum.Providers[1:] {
+		if !errors.Is(ps.Err, ErrSkipped) || !strings.Contains(ps.Err.Error(), s.URL+": not asked: it did not answer for lambda") {
+			t.Errorf("%s: %v, want skipped: not asked", ps.Provider, ps.Err)
+		}
+	}
+	if !strings.Contains(err.Error(), "nebius: skipped: "+s.URL+": not asked: it did not answer for lambda (no previous overlay)") {
+		t.Errorf("error lacks nebius's line:\n%v", err)
+	}
+	// A source that answers (even with an error status) is asked again.
+	hits.Store(0)
+	e := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		http.Error(w, "no", http.StatusInternalServerError)
+	}))
+	t.Cleanup(e.Close)
+	_, err, _ = hostileRun(t, Options{Sources: []string{e.URL}, Providers: []string{"lambda", "nebius"}})
+	if hits.Load() != 2 || errors.Is(err, ErrSkipped) {
+		t.Errorf("%d requests, error %v; want both providers asked", hits.Load(), err)
+	}
+}
+
+// The update as a whole is bounded (Limits.Total): providers not reached
+// by then are skipped, each with a line, and nothing is asked.
+func TestHostileTotalDeadline(t *testing.T) {
+	var hits atomic.Int64
+	s := server(t, map[string]http.HandlerFunc{"/": func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }})
+	l := fastLimits
+	l.Total = time.Nanosecond
+	sum, err, got := hostileRun(t, Options{Sources: []string{s.URL}, Providers: []string{"lambda", "nebius"}, Limits: l})
+	wantRefused(t, err, ErrSkipped, "not fetched: took too long: the update ran past its 1ns in all", got)
+	if hits.Load() != 0 || len(sum.Providers) != 2 || !errors.Is(sum.Providers[1].Err, ErrDeadline) {
+		t.Errorf("%d requests, providers %+v", hits.Load(), sum.Providers)
+	}
+	if DefaultLimits.Total <= 0 || DefaultLimits.Total > 15*time.Minute {
+		t.Errorf("DefaultLimits.Total = %v, want a stated bound", DefaultLimits.Total)
+	}
+}

@@ -24,15 +24,18 @@ import (
 type Limits struct {
 	Connect  time.Duration // TCP connect and TLS handshake
 	Provider time.Duration // one provider's whole update
+	Total    time.Duration // the whole update, every provider; the ones not reached are skipped
 	Window   time.Duration // the span MinRate is averaged over
 	MinRate  int64         // bytes per second, at least
 }
 
 // DefaultLimits: 15 s to connect; 5 minutes a provider (the Azure API's
-// hundreds of pages take one to two); at least 1 KiB/s over 30 s (curl's
-// default --speed-time; the smallest real file, SkyPilot's nebius, is 20
-// KB, so a live server passes the first window).
-var DefaultLimits = Limits{Connect: 15 * time.Second, Provider: 5 * time.Minute, Window: 30 * time.Second, MinRate: 1 << 10}
+// hundreds of pages take one to two); 10 minutes in all (13 providers one
+// after another, each a second or two but Azure's one to two minutes);
+// at least 1 KiB/s over 30 s (curl's default --speed-time; the smallest
+// real file, SkyPilot's nebius, is 20 KB, so a live server passes the
+// first window).
+var DefaultLimits = Limits{Connect: 15 * time.Second, Provider: 5 * time.Minute, Total: 10 * time.Minute, Window: 30 * time.Second, MinRate: 1 << 10}
 
 // withDefaults fills l's zero fields from DefaultLimits.
 func (l Limits) withDefaults() Limits {
@@ -42,6 +45,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.Provider > 0 {
 		d.Provider = l.Provider
+	}
+	if l.Total > 0 {
+		d.Total = l.Total
 	}
 	if l.Window > 0 {
 		d.Window = l.Window
@@ -59,6 +65,28 @@ var ErrStalled = errors.New("too slow")
 // ErrDeadline is wrapped when a provider's update ran past
 // Limits.Provider.
 var ErrDeadline = errors.New("took too long")
+
+// ErrSkipped is wrapped when a provider is not fetched at all: the update
+// ran past Limits.Total, or every source it would be fetched from failed
+// to answer for an earlier provider.
+var ErrSkipped = errors.New("skipped")
+
+// noAnswer reports whether err means the server did not answer (it was
+// silent, dripped, could not be reached or ran past the deadline), as
+// against answering with a status, a redirect elsewhere or a bad file:
+// a source that did not answer for one provider is not asked for the
+// next.
+func noAnswer(err error) bool {
+	if errors.Is(err, ErrRedirect) {
+		return false
+	}
+	var se *statusError
+	if errors.As(err, &se) {
+		return false
+	}
+	var ne net.Error
+	return errors.Is(err, ErrStalled) || errors.Is(err, ErrDeadline) || errors.As(err, &ne)
+}
 
 // ErrRedirect is wrapped when a server redirects to another host than the
 // one asked (and not one of Options.AllowRedirects), or from https to http.

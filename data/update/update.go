@@ -224,6 +224,16 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	if limits.Total > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, limits.Total,
+			model.Errorf(ErrDeadline, "the update ran past its %v in all", limits.Total))
+		defer cancel()
+	}
+	// silent holds the SkyPilot sources that did not answer for a
+	// provider (noAnswer): the next providers skip them, so a silent or
+	// dripping mirror costs one provider's wait, not one per provider.
+	silent := map[string]error{}
 	var errs []error
 	for i, p := range o.Providers {
 		start := time.Now()
@@ -236,7 +246,12 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		}
 		pctx, cancel := context.WithTimeoutCause(ctx, limits.Provider,
 			model.Errorf(ErrDeadline, "%s's update ran past its %v", p, limits.Provider))
-		ps := runProvider(pctx, o, g, base, p)
+		var ps ProviderSummary
+		if ctx.Err() != nil {
+			ps = ProviderSummary{Provider: p, File: overlayFile(o.Dir, p), Err: model.Errorf(ErrSkipped, "not fetched: %v", context.Cause(ctx))}
+		} else {
+			ps = runProvider(pctx, o, g, base, p, silent)
+		}
 		cancel()
 		if ps.Err != nil {
 			_, statErr := os.Stat(ps.File)
@@ -277,7 +292,7 @@ func overlayFile(dir, provider string) string {
 	return filepath.Join(dir, overlayNames[provider])
 }
 
-func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog, provider string) ProviderSummary {
+func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog, provider string, silent map[string]error) ProviderSummary {
 	ps := ProviderSummary{Provider: provider, File: overlayFile(o.Dir, provider)}
 	var f fetched
 	var err error
@@ -287,7 +302,7 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 	case "oci":
 		f, err = fetchOCI(ctx, o, g, base)
 	default:
-		f, err = fetchSkyPilot(ctx, o, g, base, provider)
+		f, err = fetchSkyPilot(ctx, o, g, base, provider, silent)
 	}
 	if err != nil {
 		ps.Err = err
@@ -369,10 +384,11 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 }
 
 // guard runs the guards over insts (data.Guards, data.FloorGuards
-// against the embedded catalog's floor per GPU, and data.CutGuards
-// against the same type's price in base, the embedded catalog, and in
-// prev, the overlay being replaced merged over it, when there is one)
-// and returns insts without
+// against the embedded catalog's floor per GPU, data.CutGuards against
+// the same type's price in base, the embedded catalog, and in prev, the
+// overlay being replaced merged over it, when there is one, and
+// data.PeerGuards against the provider's other types of the same GPU in
+// base) and returns insts without
 // the region prices a price rule flagged (ps.Held); a type of the catalog
 // left with no price keeps its old prices (it is not written, and not
 // counted as removed), a new one is not added. Other findings go to
@@ -383,6 +399,7 @@ func (ps *ProviderSummary) guard(base, prev *model.Catalog, insts []model.Instan
 	if prev != nil {
 		found = append(found, data.CutGuards(prev, insts)...)
 	}
+	found = append(found, data.PeerGuards(base, insts)...)
 	held := map[[2]string]bool{}
 	for _, g := range found {
 		if data.PriceRule(g.Rule) {
@@ -410,12 +427,24 @@ func (ps *ProviderSummary) guard(base, prev *model.Catalog, insts []model.Instan
 
 // fetchSkyPilot reads provider's SkyPilot v8 file from each of o.Sources
 // in turn until one answers with a file the importer accepts. The URL
-// recorded is the one the file finally came from (after redirects).
-func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalog, provider string) (fetched, error) {
+// recorded is the one the file finally came from (after redirects). A
+// source in silent (it did not answer for an earlier provider) is not
+// asked; one that does not answer now is added to it. With every source
+// silent the provider is skipped (ErrSkipped).
+func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalog, provider string, silent map[string]error) (fetched, error) {
 	var srcErrs []error
+	skipped := 0
 	for _, s := range o.Sources {
+		if why, ok := silent[s]; ok {
+			skipped++
+			srcErrs = append(srcErrs, model.Msg("%s: not asked: %v", s, why))
+			continue
+		}
 		url := strings.TrimSuffix(s, "/") + "/v8/" + provider + "/vms.csv"
 		body, final, err := g.get(ctx, url, maxBody)
+		if err != nil && noAnswer(err) {
+			silent[s] = model.Msg("it did not answer for %s", provider)
+		}
 		var f fetched
 		if err == nil {
 			f.insts, f.warnings, err = importCSV(body, sourceURL(final), provider, base)
@@ -428,6 +457,9 @@ func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalo
 		if ctx.Err() != nil {
 			break
 		}
+	}
+	if skipped == len(o.Sources) {
+		return fetched{}, model.Errorf(ErrSkipped, "%v", errors.Join(srcErrs...))
 	}
 	return fetched{}, errors.Join(srcErrs...)
 }

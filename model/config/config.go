@@ -166,6 +166,17 @@ func (a *SearchAnswers) ServeSearch(s *serve.Serving) {
 	s.AllowMultiNode = a.AllowMultiNode
 }
 
+// USD→CNY rates search.usd_cny and --usd-cny accept (CNY one USD buys).
+// The rate has stayed between 6.0 and 8.8 since China unified its
+// exchange rates in 1994 (8.7 then, 6.04 at its 2014 high, about 7.1 in
+// 2026); 1 to 20 leaves room for any real move and refuses a rate written
+// the other way round (0.14, CNY→USD) or per 100 USD (710), and figures
+// like 1e-300 that would print prices of 300 digits.
+const (
+	MinUSDCNY = 1
+	MaxUSDCNY = 20
+)
+
 // ExchangeRates returns the rates of Query.ExchangeRates (USD per unit)
 // from the rate the user gave; nil without one.
 func (s *SearchAnswers) ExchangeRates() map[string]float64 {
@@ -399,6 +410,14 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"dataset_samples", w.DatasetSamples}, {"dataset_tokens", w.DatasetTokens}} {
+		if f.v > 0 && f.v < 1 { // less than one sample or token is no dataset, and 1e-300 prints 300-digit figures
+			return Errorf("workload."+f.key, "must be ≥ 1, got %v; leave the key out for no dataset", f.v)
+		}
+	}
 	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
 		return Errorf("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
 	}
@@ -438,11 +457,14 @@ func (c *Config) Validate() error {
 	}{
 		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10}, {"budget_job", s.BudgetJob, 1e10},
 		{"hours_per_month", s.HoursPerMonth, maxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
-		{"usd_cny", s.USDCNY, 1000},
+		{"usd_cny", s.USDCNY, MaxUSDCNY},
 	} {
 		if err := CheckFloat("search."+f.key, f.v, f.max); err != nil {
 			return err
 		}
+	}
+	if s.USDCNY > 0 && s.USDCNY < MinUSDCNY {
+		return Errorf("search.usd_cny", "want how many CNY one USD buys, from %d to %d, e.g. 7.1; got %v", MinUSDCNY, MaxUSDCNY, s.USDCNY)
 	}
 	if e := c.Estimate; e != nil {
 		for _, f := range []struct {

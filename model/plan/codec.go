@@ -36,8 +36,9 @@ var planPhaseKeys = []string{"name", "config", "answers", "provider", "instance"
 
 // Decode reads a plan file ([[phase]] tables, see Plan) strictly: an
 // unknown key, a pricing mode that does not exist, text with control
-// characters or more than MaxPhases phases is an error naming the key
-// (a *config.Error wrapping config.ErrInvalid). Costs are checked by
+// characters, more than MaxPhases phases or a phase's answers the
+// configuration decoder refuses is an error naming the key (a
+// *config.Error wrapping config.ErrInvalid). Costs are checked by
 // Plan.Cost.
 func Decode(b []byte) (Plan, error) {
 	var f planFile
@@ -96,6 +97,12 @@ func Decode(b []byte) (Plan, error) {
 		}
 	}
 	if err := checkFile(f.Name, f.Phases); err != nil { // names.go
+		return Plan{}, err
+	}
+	if err := checkAnswers(f.Phases); err != nil { // answers.go
+		return Plan{}, err
+	}
+	if err := checkGivenZero(b, f.Phases); err != nil { // floors.go
 		return Plan{}, err
 	}
 	return Plan{Name: f.Name, Phases: f.Phases}, nil

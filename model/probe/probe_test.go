@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -107,6 +108,23 @@ func TestParseHostile(t *testing.T) {
 		{"version key", sub(`"python":"3.11.10"`, `"Py thon":"3.11.10"`), "is not a package name"},
 		{"many notes", sub(`"notes":[]`, `"notes":[`+strings.Repeat(`"n",`, 70)+`"n"]`), "more than 64 notes"},
 		{"lora dropout", sub(`"lora_dropout":0.05`, `"lora_dropout":1.5`), "plan.lora_dropout"},
+		// Attack test 3, M3: impossible readings skewed estimates ×8e4.
+		{"smi above the device", sub(`"nvidia_smi_used_bytes":12599689216`, `"nvidia_smi_used_bytes":30000000000`),
+			"measured.nvidia_smi_used_bytes: 30000000000 bytes is more than the 23836033024 bytes of device.memory_bytes × device.count; a GPU cannot use more memory than it has"},
+		{"peak above the device", sub(`"peak_allocated_bytes":11420000000`, `"peak_allocated_bytes":29000000000`), "measured.peak_allocated_bytes: 29000000000 bytes is more than the 23836033024 bytes"},
+		{"reserved above the device", sub(`"peak_reserved_bytes":12101615616`, `"peak_reserved_bytes":23836033025`), "measured.peak_reserved_bytes: 23836033025 bytes is more than"},
+		{"device memory 0", sub(`"memory_bytes":23836033024`, `"memory_bytes":0`), "device.memory_bytes: 0; a GPU has memory"},
+		{"duplicate key", sub(`"peak_allocated_bytes":11420000000`, `"peak_allocated_bytes":11420000000,"peak_allocated_bytes":5`), `key "peak_allocated_bytes" given twice in one object`},
+		{"duplicate top-level key", sub(`"kind":"train"`, `"kind":"train","kind":"train"`), `key "kind" given twice`},
+		{"duplicate plan key", sub(`"batch":1,`, `"batch":1,"batch":1,`), `key "batch" given twice`},
+		{"fractional bytes", sub(`"peak_allocated_bytes":11420000000`, `"peak_allocated_bytes":11420000000.5`), "measured.peak_allocated_bytes: 1.14200000005e+10 is not a whole number of bytes"},
+		{"fractional device bytes", sub(`"memory_bytes":23836033024`, `"memory_bytes":23836033024.25`), "device.memory_bytes: 2.383603302425e+10 is not a whole number of bytes"},
+		{"batch 0", sub(`"batch":1,`, `"batch":0,`), "plan.batch: 0; a training step takes at least one sample"},
+		{"future date", sub(`"date":"2026-11-20T09:14:02Z"`, `"date":"2999-01-01T00:00:00Z"`), "date: 2999-01-01T00:00:00Z is in the future"},
+		{"escape in status, quoted once", sub(`"status":"ok"`, `"status":"\u001b[31mx"`), `status: want ok or oom, got "\x1b[31mx"`},
+		{"escape in kind, quoted once", sub(`"kind":"train"`, `"kind":"\u001b[31mx"`), `kind: want train or serve, got "\x1b[31mx"`},
+		{"overflowing number", sub(`"step_seconds":2.92`, `"step_seconds":1e999999999`), "measured.step_seconds: 1e999999999 is out of range"},
+		{"overflowing int", sub(`"batch":1,`, `"batch":1e30,`), "plan: batch: want a whole number, got 1e30"},
 	} {
 		r, err := probe.Parse([]byte(tc.in))
 		if r != nil || !errors.Is(err, probe.ErrResult) || !strings.Contains(err.Error(), tc.want) {
@@ -114,6 +132,26 @@ func TestParseHostile(t *testing.T) {
 		}
 		if err != nil && strings.ContainsAny(err.Error(), "\n\r\x1b") {
 			t.Errorf("%s: the error has a control character: %q", tc.name, err)
+		}
+	}
+}
+
+// TestParseClockSkew: a result dated up to a day after now is the two
+// machines' clocks disagreeing; later is refused.
+func TestParseClockSkew(t *testing.T) {
+	b := read(t, "qlora-a10g.json") // dated 2026-11-20T09:14:02Z
+	ran := time.Date(2026, 11, 20, 9, 14, 2, 0, time.UTC)
+	for _, tc := range []struct {
+		now  time.Time
+		want string
+	}{
+		{ran, ""},
+		{ran.Add(-24 * time.Hour), ""},
+		{ran.Add(-24*time.Hour - time.Second), "date: 2026-11-20T09:14:02Z is in the future (now 2026-11-19T09:14:01Z)"},
+	} {
+		_, err := probe.ParseAt(b, tc.now)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("now %v: %v, want %q", tc.now, err, tc.want)
 		}
 	}
 }

@@ -149,7 +149,17 @@ var versionKey = regexp.MustCompile(`^[a-z0-9][a-z0-9_.-]{0,31}$`)
 // saved with it) are skipped. Decoding is strict: an unknown key, a wrong
 // type, NaN or Infinity, a control character in a string or a figure out of
 // range is refused, the error wrapping ErrResult and naming the key.
-func Parse(b []byte) (*Result, error) {
+func Parse(b []byte) (*Result, error) { return ParseAt(b, time.Now()) }
+
+// maxClockSkew is how far in the future of now a result's date may be:
+// the machine that ran the probe and this one may disagree by hours
+// (time zones written as UTC, clocks never synchronised), not by more
+// than a day; a later date is a made-up file.
+const maxClockSkew = 24 * time.Hour
+
+// ParseAt is Parse with the time now: a result dated more than
+// maxClockSkew after it is refused.
+func ParseAt(b []byte, now time.Time) (*Result, error) {
 	if !utf8.Valid(b) {
 		return nil, model.Errorf(ErrResult, "not UTF-8 text")
 	}
@@ -170,10 +180,13 @@ func Parse(b []byte) (*Result, error) {
 		return nil, model.Errorf(ErrResult, "the probe line is %d bytes, more than %d", len(line), MaxLineBytes)
 	}
 	r := &Result{Line: append([]byte(nil), line...)}
+	if err := uniqueKeys(line); err != nil {
+		return nil, model.Errorf(ErrResult, "%v", err)
+	}
 	if err := strict(line, r); err != nil {
 		return nil, model.Errorf(ErrResult, "%v", err)
 	}
-	if err := r.check(); err != nil {
+	if err := r.check(now); err != nil {
 		return nil, model.Errorf(ErrResult, "%v", err)
 	}
 	return r, nil
@@ -188,6 +201,14 @@ func strict(b []byte, v any) error {
 		var te *json.UnmarshalTypeError
 		var se *json.SyntaxError
 		switch {
+		case errors.As(err, &te) && strings.HasPrefix(te.Value, "number "):
+			// A number the field cannot hold: 1e999999999 in a float64, 1.5
+			// or 1e30 in an int.
+			n := strings.TrimPrefix(te.Value, "number ")
+			if k := te.Type.Kind().String(); k == "int" || k == "int64" {
+				return model.Msg("%s: want a whole number, got %s", te.Field, show.Printable(n))
+			}
+			return model.Msg("%s: %s is out of range", te.Field, show.Printable(n))
 		case errors.As(err, &te):
 			return model.Msg("%s: want %s, got %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
 		case errors.As(err, &se):
@@ -221,30 +242,35 @@ func jsonKind(k string) string {
 	return k
 }
 
-// check validates r after decoding and decodes its plan.
-func (r *Result) check() error {
+// check validates r after decoding and decodes its plan; now bounds the
+// date.
+func (r *Result) check(now time.Time) error {
 	if r.Probe != Schema {
 		return model.Msg("gpuplan_probe: schema %d, this gpuplan reads %d; export the probe again with this gpuplan", r.Probe, Schema)
 	}
 	switch r.Kind {
 	case "train", "serve":
 	default:
-		return model.Msg("kind: want train or serve, got %q", show.Printable(r.Kind))
+		return model.Msg("kind: want train or serve, got %q", r.Kind)
 	}
 	switch r.Status {
 	case "ok", "oom":
 	default:
-		return model.Msg("status: want ok or oom, got %q", show.Printable(r.Status))
+		return model.Msg("status: want ok or oom, got %q", r.Status)
 	}
-	if _, err := time.Parse(time.RFC3339, r.Date); err != nil {
-		return model.Msg("date: want an RFC 3339 time such as 2026-05-01T12:00:00Z, got %q", show.Printable(r.Date))
+	date, err := time.Parse(time.RFC3339, r.Date)
+	if err != nil {
+		return model.Msg("date: want an RFC 3339 time such as 2026-05-01T12:00:00Z, got %q", r.Date)
+	}
+	if date.After(now.Add(maxClockSkew)) {
+		return model.Msg("date: %s is in the future (now %s); a probe result records when it ran", r.Date, now.UTC().Format(time.RFC3339))
 	}
 	if len(r.Versions) > maxList {
 		return model.Msg("versions: %d entries, more than %d", len(r.Versions), maxList)
 	}
 	for k, v := range r.Versions {
 		if !versionKey.MatchString(k) {
-			return model.Msg("versions: key %q is not a package name", show.Printable(k))
+			return model.Msg("versions: key %q is not a package name", k)
 		}
 		if err := text("versions."+k, v, maxText); err != nil {
 			return err
@@ -259,6 +285,12 @@ func (r *Result) check() error {
 		if err := number("device.memory_bytes", &d.MemoryBytes, maxBytes); err != nil {
 			return err
 		}
+		if d.MemoryBytes != math.Trunc(d.MemoryBytes) {
+			return model.Msg("device.memory_bytes: %v is not a whole number of bytes", d.MemoryBytes)
+		}
+		if d.MemoryBytes < 1 {
+			return model.Msg("device.memory_bytes: 0; a GPU has memory, and the readings are checked against it")
+		}
 		if d.Count < 0 || d.Count > maxSmallCount {
 			return model.Msg("device.count: %d is out of range", d.Count)
 		}
@@ -267,6 +299,9 @@ func (r *Result) check() error {
 		return err
 	}
 	if err := r.Measured.check(); err != nil {
+		return err
+	}
+	if err := r.Measured.fits(r.Device); err != nil {
 		return err
 	}
 	if len(r.Plan) == 0 || string(r.Plan) == "null" {
@@ -365,6 +400,16 @@ func (m *Measured) check() error {
 			return err
 		}
 	}
+	for _, b := range []struct {
+		k string
+		v *float64
+	}{{"peak_allocated_bytes", m.PeakAllocated}, {"peak_reserved_bytes", m.PeakReserved}, {"nvidia_smi_used_bytes", m.NvidiaSMIUsed},
+		{"cuda_context_bytes", m.CUDAContext}, {"weights_bytes", m.Weights}, {"gradients_bytes", m.Gradients},
+		{"optimizer_states_bytes", m.OptimizerStates}, {"kv_cache_bytes", m.KVCacheBytes}} {
+		if b.v != nil && *b.v != math.Trunc(*b.v) {
+			return model.Msg("measured.%s: %v is not a whole number of bytes", b.k, *b.v)
+		}
+	}
 	if len(m.StepSecondsAll) > 1<<12 {
 		return model.Msg("measured.step_seconds_all: %d entries, more than %d", len(m.StepSecondsAll), 1<<12)
 	}
@@ -376,7 +421,31 @@ func (m *Measured) check() error {
 	switch m.TermsFrom {
 	case "", "allocator", "tensors":
 	default:
-		return model.Msg("measured.terms_from: want allocator or tensors, got %q", show.Printable(m.TermsFrom))
+		return model.Msg("measured.terms_from: want allocator or tensors, got %q", m.TermsFrom)
+	}
+	return nil
+}
+
+// fits refuses memory readings the device could not hold: torch's peaks
+// are one device's (the largest rank's), nvidia-smi's reading sums the
+// run's processes over every GPU of the machine (probe.py
+// smi_process_bytes), so at most memory_bytes × count. A reading above
+// them is a made-up or corrupted file, and kept it would skew every
+// corrected estimate by its ratio.
+func (m *Measured) fits(d *Device) error {
+	if d == nil {
+		return nil
+	}
+	gpus := float64(max(d.Count, 1))
+	for _, f := range []struct {
+		k   string
+		v   *float64
+		max float64
+	}{{"peak_allocated_bytes", m.PeakAllocated, d.MemoryBytes}, {"peak_reserved_bytes", m.PeakReserved, d.MemoryBytes},
+		{"nvidia_smi_used_bytes", m.NvidiaSMIUsed, d.MemoryBytes * gpus}} {
+		if f.v != nil && *f.v > f.max {
+			return model.Msg("measured.%s: %.0f bytes is more than the %.0f bytes of device.memory_bytes × device.count; a GPU cannot use more memory than it has", f.k, *f.v, f.max)
+		}
 	}
 	return nil
 }
@@ -410,6 +479,9 @@ func (s *Settings) check() error {
 		if n.v < 0 || n.v > maxSmallCount {
 			return model.Msg("plan.%s: %d is out of range", n.k, n.v)
 		}
+	}
+	if s.Batch < 1 {
+		return model.Msg("plan.batch: %d; a training step takes at least one sample", s.Batch)
 	}
 	return nil
 }
@@ -505,4 +577,49 @@ func (r *Result) Summary() string {
 		parts = append(parts, r.Date[:10])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// uniqueKeys refuses a JSON object that gives a key twice: encoding/json
+// keeps the last, so {"memory_bytes": 1, "memory_bytes": 9e14} would read
+// as another file than the one a reader sees.
+func uniqueKeys(b []byte) error {
+	type frame struct {
+		obj, wantKey bool
+		keys         map[string]bool
+	}
+	var stack []*frame
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return nil // strict reports malformed JSON; io.EOF ends
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if k, ok := tok.(string); ok && top != nil && top.obj && top.wantKey {
+			if top.keys[k] {
+				return model.Msg("key %q given twice in one object; a probe result gives each key once", k)
+			}
+			top.keys[k], top.wantKey = true, false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			stack = append(stack, &frame{obj: tok == json.Delim('{'), wantKey: true, keys: map[string]bool{}})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				top = stack[len(stack)-1]
+			} else {
+				top = nil
+			}
+		}
+		if top != nil && top.obj {
+			top.wantKey = true // the value ended
+		}
+	}
 }

@@ -36,12 +36,22 @@ func USDPerHour(v float64) string {
 
 // SmallUSD prints 0 < v < 0.01 with two significant digits and no
 // exponent: 0.0012 → "0.0012", 1e-6 → "0.0000010". The exponent is read
-// from v's rounded scientific form, so 0.00999 counts as 0.010.
+// from v's rounded scientific form, so 0.00999 counts as 0.010. Below
+// smallestPlain the exponent stays ("1.0e-300"): written out, 1e-300
+// would be 300 digits of zeros.
 func SmallUSD(v float64) string {
 	sci := strconv.FormatFloat(v, 'e', 1, 64) // "1.0e-06"
 	exp, err := strconv.Atoi(sci[strings.IndexByte(sci, 'e')+1:])
-	if err != nil || exp > -1 {
+	switch {
+	case err != nil || exp > -1:
 		return strconv.FormatFloat(v, 'f', 2, 64)
+	case exp < smallestPlain:
+		return sci
 	}
 	return strconv.FormatFloat(v, 'f', 1-exp, 64)
 }
+
+// smallestPlain is the smallest power of ten SmallUSD writes out:
+// "0.00000010" (ten characters) for 1e-7; no real price or cost is
+// smaller, and smaller ones keep their exponent.
+const smallestPlain = -7

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -47,16 +46,14 @@ func strs[T ~string](vs []T) []string {
 	return out
 }
 
-// usdCNYRates turns --usd-cny RATE (1 USD = RATE CNY) into the
-// ExchangeRates of a query (USD per unit of the currency); nil for 0.
-func usdCNYRates(rate float64) (map[string]float64, error) {
+// usdCNYRates turns --usd-cny RATE (1 USD = RATE CNY, checked by
+// usdCNYValue) into the ExchangeRates of a query (USD per unit of the
+// currency); nil for 0, the flag not given.
+func usdCNYRates(rate float64) map[string]float64 {
 	if rate == 0 {
-		return nil, nil
+		return nil
 	}
-	if math.IsNaN(rate) || math.IsInf(rate, 0) || rate <= 0 || rate > 1000 {
-		return nil, model.Msg("--usd-cny %g: want how many CNY one USD buys, e.g. 7.1", rate)
-	}
-	return map[string]float64{"CNY": 1 / rate}, nil
+	return map[string]float64{"CNY": 1 / rate}
 }
 
 // marketFlags are the flags of gpuplan offers.
@@ -147,9 +144,7 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (market.Query, er
 			return q, err
 		}
 	}
-	if q.ExchangeRates, err = usdCNYRates(f.usdCNY); err != nil {
-		return q, err
-	}
+	q.ExchangeRates = usdCNYRates(f.usdCNY)
 	return q, nil
 }
 
@@ -277,7 +272,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	addOutputFlag(cmd, &f.output, outTable, outJSON, outCSV, "markdown")
 	fl.StringVar(&f.format, "format", "", "same as -o: table, csv or markdown")
 	_ = fl.MarkHidden("format")
-	fl.Float64Var(&f.usdCNY, "usd-cny", 0, "rank CNY prices at 1 USD = RATE CNY (no rate is assumed)")
+	fl.Var(usdCNYValue{&f.usdCNY}, "usd-cny", "rank CNY prices at 1 USD = RATE CNY (no rate is assumed)")
 	for name, vals := range map[string][]string{"pricing": strs(marketPricing), "arch": strs(model.Archs),
 		"interconnect": market.Interconnects, "sort": strs(market.Sorts), "group-by": strs(market.Groups)} {
 		_ = cmd.RegisterFlagCompletionFunc(name, byPrefix(cobra.FixedCompletions(vals, noFile)))

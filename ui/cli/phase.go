@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -100,6 +102,42 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 	return fromFile{path: path, cfg: &c}, nil
 }
 
+// readPhaseConfig reads the configuration file a phase of the plan at
+// path names (config = FILE, relative to the plan's folder) through the
+// same bounded reader and decoder as --config; the error names the phase
+// and exits with status 2.
+func readPhaseConfig(path string, ph *plan.Phase) (config.Config, error) {
+	file := ph.ConfigPath(filepath.Dir(path))
+	b, err := safeio.ReadTOML(file, safeio.Config) // regular file, size and nesting capped, never blocks
+	var c config.Config
+	if err == nil {
+		c, err = config.Decode(b)
+	} else if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if err != nil {
+		return config.Config{}, usage(model.Msg("%s: phase %q config %s: %v", path, ph.Name, termsafe.String(file), err))
+	}
+	c.Workload.RelativeTo(filepath.Dir(file))
+	return c, nil
+}
+
+// checkPhaseConfigs reads the configuration file of every phase that
+// names one, so a missing, special (/dev/zero, a FIFO) or malformed file
+// is an error before anything is priced, with --no-savings too. A phase
+// with answers too prices its answers (plan.Decode checked them), but a
+// file it names that cannot be read is still a mistake worth a stop.
+func checkPhaseConfigs(path string, p *plan.Plan) error {
+	for i := range p.Phases {
+		if ph := &p.Phases[i]; ph.Config != "" {
+			if _, err := readPhaseConfig(path, ph); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // planSavingsPerKind bounds the GPU types and regions tried per phase, as
 // recommend's savings (report.savingsPerKind).
 const planSavingsPerKind = 6
@@ -120,9 +158,7 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan
 				c.Workload.RelativeTo(filepath.Dir(path))
 			}
 		case ph.Config != "":
-			if c, err = readConfig(ph.ConfigPath(filepath.Dir(path))); err != nil {
-				err = model.Msg("phase %q: %v", ph.Name, err)
-			}
+			c, err = readPhaseConfig(path, ph)
 		default:
 			err = model.Msg("phase %q has neither answers nor config, so there is no workload to change; add [phase.answers]", ph.Name)
 		}

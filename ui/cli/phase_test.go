@@ -43,7 +43,7 @@ func TestConfigPhase(t *testing.T) {
 		{"typo", []string{"estimate", "--config", plan, "--phase", "serv"}, 2, nil, `did you mean "serve"?`},
 		{"phase without plan", []string{"estimate", "--model", "gpt2", "--phase", "serve"}, 2, nil, "give the plan with --config"},
 		// the serve phase names serve.toml and has no answers: that file is read
-		{"config file of a phase", []string{"estimate", "--config", "testdata/plan-two-phases.toml", "--phase", "serve"}, 2, nil, "serve.toml"},
+		{"config file of a phase", []string{"estimate", "--config", writeFile(t, "plan.toml", strings.Replace(twoPhases(t), "name = \"serve\"\n", "name = \"serve\"\nconfig = \"serve.toml\"\n", 1)), "--phase", "serve"}, 2, nil, "serve.toml"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := runCLI(t, tt.args...)
@@ -123,10 +123,10 @@ func TestPlanSavings(t *testing.T) {
 		math.Round(top.SavingPct) != 58 || len(top.Phases) != 1 || top.Phases[0] != "serve" {
 		t.Errorf("--json savings: base %g, first %+v", s.BaseUSD, top)
 	}
-	// Phases without answers, naming files that are not there: the plan is
-	// still priced, and the savings say why they are missing.
+	// A phase without answers or a file: the plan is still priced, and
+	// the savings say why they are missing.
 	code, out, _ = runCLI(t, "plan", "testdata/plan-two-phases.toml")
-	if code != 0 || !strings.Contains(out, "Total $1,453") || !strings.Contains(out, `What saves the most: phase "serve"`) {
+	if code != 0 || !strings.Contains(out, "Total $1,453") || !strings.Contains(out, `What saves the most: phase "serve" has neither answers nor config`) {
 		t.Errorf("plan without answers: exit %d:\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "plan", "testdata/plan-answers.toml", "--no-savings")
@@ -237,5 +237,55 @@ hours_per_month = 100.0
 	code, _, errOut := runCLI(t, "estimate", "--config", planFile, "--phase", "zero")
 	if code != 2 || !strings.Contains(errOut, "/dev/zero") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("config = /dev/zero: exit %d, stderr %q; want exit 2 and one line naming /dev/zero", code, errOut)
+	}
+}
+
+// twoPhases is testdata/plan-two-phases.toml (a plan whose phases name no
+// configuration file).
+func twoPhases(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/plan-two-phases.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A phase whose answers do not decode or whose configuration file cannot
+// be read stops the plan: one line naming the phase and the key or file,
+// exit 2, with --no-savings too (attack test 3, M2: each was priced with
+// exit 0, the error only inside the savings line).
+func TestPlanRefusesBadPhase(t *testing.T) {
+	answers := func(a string) string {
+		return strings.Replace(twoPhases(t), "[phase.answers]\n", "[phase.answers]\n"+a+"\n", 1)
+	}
+	config := func(file string) string {
+		return strings.Replace(twoPhases(t), "name = \"serve\"\n", "name = \"serve\"\nconfig = \""+file+"\"\n", 1)
+	}
+	fifo := filepath.Join(t.TempDir(), "fifo.toml")
+	if err := mkfifo(fifo); err != nil {
+		t.Skip(err)
+	}
+	for _, tc := range []struct{ name, plan, want string }{
+		{"batch size 0", answers(`batch_size = "0"`), `phase "fine-tune" answers.batch_size: must be > 0`},
+		{"batch size NaN", answers(`batch_size = "NaN"`), `phase "fine-tune" answers.batch_size: want a whole number such as 8, got "NaN"`},
+		{"negative tokens", strings.Replace(twoPhases(t), `dataset_tokens = "100M"`, `dataset_tokens = "-100M"`, 1), `phase "fine-tune" answers.dataset_tokens: want a number such as 3 or 0.5, got "-100M"`},
+		{"unknown key", answers(`evil = "x"`), `phase "fine-tune" answers.evil: unknown key "evil"`},
+		{"search pricing", answers(`"search.pricing" = "free"`), `phase "fine-tune" answers.search.pricing: pricing "free"`},
+		{"/dev/zero", config("/dev/zero"), `phase "serve" config /dev/zero: not a regular file`},
+		{"FIFO", config(fifo), `phase "serve" config ` + fifo + `: not a regular file`},
+		{"missing", config("nothing.toml"), `phase "serve" config `},
+		{"not TOML", config("/etc/passwd"), `phase "serve" config /etc/passwd: line 1`},
+	} {
+		path := filepath.Join(t.TempDir(), "plan.toml")
+		if err := os.WriteFile(path, []byte(tc.plan), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"plan", path}, {"plan", path, "--no-savings"}, {"plan", path, "--json"}} {
+			code, out, errOut := runCLI(t, args...)
+			if code != 2 || out != "" || !strings.Contains(errOut, path+": "+tc.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("%s %v: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", tc.name, args[2:], code, out, errOut, tc.want)
+			}
+		}
 	}
 }

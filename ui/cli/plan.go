@@ -54,6 +54,9 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 			if err != nil {
 				return err
 			}
+			if err := checkPhaseConfigs(args[0], &p); err != nil {
+				return err
+			}
 			phases, total, err := p.Cost()
 			if err != nil {
 				return usage(model.Msg("%s: %v", args[0], err))

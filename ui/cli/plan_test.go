@@ -66,3 +66,35 @@ func TestPlanCheckedAgainstCatalog(t *testing.T) {
 		t.Errorf("zh-CN stderr %q, want %q", errOut, want)
 	}
 }
+
+// Tiny or absurd figures given on the command line are one line and exit
+// 2 (attack test 3, L4): a dataset of less than one token or sample, and
+// an exchange rate outside 1–20 CNY per USD, the same bound for offers and
+// recommend (offers took 0 and 1e-300, recommend refused 0).
+func TestTinyFiguresRefused(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"estimate", "--model", "gpt2", "--dataset-tokens", "1e-300"}, "--dataset-tokens must be ≥ 1, got 1e-300"},
+		{[]string{"estimate", "--model", "gpt2", "--dataset-samples", "0.5"}, "--dataset-samples must be ≥ 1, got 0.5"},
+		{[]string{"estimate", "--model", "gpt2", "--dataset-tokens", "1M", "--epochs", "1e-300"}, "--epochs: 1e-300 epochs of a 1e+06-sample or -token dataset is less than one sample or token in all"},
+		{[]string{"estimate", "--config", writeFile(t, "c.toml", "schema_version = 1\n[workload]\nmodel = \"gpt2\"\ndataset_tokens = 1e-300\n")},
+			"workload.dataset_tokens: must be ≥ 1, got 1e-300; leave the key out for no dataset"},
+		{[]string{"offers", "--usd-cny", "0"}, `--usd-cny "0": want how many CNY one USD buys, from 1 to 20, e.g. 7.1`},
+		{[]string{"offers", "--usd-cny", "1e-300"}, `--usd-cny "1e-300": want how many CNY one USD buys, from 1 to 20`},
+		{[]string{"offers", "--usd-cny", "0.14"}, `--usd-cny "0.14": want how many CNY one USD buys`},
+		{[]string{"recommend", "--model", "gpt2", "--usd-cny", "0"}, `--usd-cny "0": want how many CNY one USD buys, from 1 to 20`},
+		{[]string{"recommend", "--model", "gpt2", "--usd-cny", "710"}, `--usd-cny "710": want how many CNY one USD buys, from 1 to 20`},
+		{[]string{"recommend", "--config", writeFile(t, "r.toml", "schema_version = 1\n[workload]\nmodel = \"gpt2\"\n[search]\nusd_cny = 0.14\n")},
+			"search.usd_cny: want how many CNY one USD buys, from 1 to 20, e.g. 7.1; got 0.14"},
+	} {
+		code, out, errOut := runCLI(t, tc.args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %.80q, stderr %q; want exit 2 and one line with %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+	if code, _, errOut := runCLI(t, "offers", "--usd-cny", "7.1", "h100"); code != 0 {
+		t.Errorf("--usd-cny 7.1: exit %d: %s", code, errOut)
+	}
+}

@@ -235,3 +235,30 @@ func TestKeptProbeCorrectsEstimate(t *testing.T) {
 		t.Errorf("recommend --json has no probe_corrections")
 	}
 }
+
+// probe add refuses a result whose readings the device cannot hold (30 GB
+// used on a 24 GB A10G, attack test 3 M3): one line, exit 2, nothing kept,
+// so no later estimate is corrected by it.
+func TestProbeAddRefusesImpossibleMemory(t *testing.T) {
+	data := t.TempDir()
+	b, err := os.ReadFile(filepath.Join("testdata", "probe", "qlora-a10g.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ old, new, want string }{
+		{`"nvidia_smi_used_bytes":12599689216`, `"nvidia_smi_used_bytes":30000000000`, "measured.nvidia_smi_used_bytes: 30000000000 bytes is more than the 23836033024 bytes"},
+		{`"memory_bytes":23836033024`, `"memory_bytes":0`, "device.memory_bytes: 0"},
+	} {
+		if !strings.Contains(string(b), tc.old) {
+			t.Fatalf("fixture lacks %q", tc.old)
+		}
+		path := writeFile(t, "result.json", strings.Replace(string(b), tc.old, tc.new, 1))
+		code, out, errs := runProbeCLI(t, data, "probe", "add", path)
+		if code != ExitUsage || out != "" || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", tc.new, code, out, errs, tc.want)
+		}
+	}
+	if kept, _ := filepath.Glob(filepath.Join(data, "gpuplan", "probes", "*")); len(kept) > 0 {
+		t.Errorf("kept %v", kept)
+	}
+}

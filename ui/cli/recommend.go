@@ -48,7 +48,7 @@ func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.Var(intValue{&f.limit}, "limit", "show at most N offers; 0 shows all (--json: all unless given)")
 	// The aliases are model.ParseSortKey's (cost is the job's cost), said here so none is a surprise.
 	fs.Var(enumValue[model.SortKey]{&f.sort, model.ParseSortKey, model.SortKeys}, "sort", "price, monthly, job, time or headroom (default job with a dataset, else price; also hourly = price, month = monthly, cost = job, fastest = time)")
-	fs.Var(floatValue{&f.usdCNY}, "usd-cny", "rank CNY-priced overlay rows at 1 USD = RATE CNY (none is assumed)")
+	fs.Var(usdCNYValue{&f.usdCNY}, "usd-cny", "rank CNY-priced overlay rows at 1 USD = RATE CNY (none is assumed)")
 }
 
 // query returns the search over base (from --config; zero for none):
@@ -106,12 +106,8 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if changed("sort") {
 		q.Sort = f.sort
 	}
-	if changed("usd-cny") {
-		rates, err := usdCNYRates(f.usdCNY)
-		if err != nil || rates == nil {
-			return q, usage(model.Msg("--usd-cny %v: want how many CNY one USD buys, e.g. 7.1", f.usdCNY))
-		}
-		q.ExchangeRates = rates
+	if changed("usd-cny") { // else the configuration's search.usd_cny, set above
+		q.ExchangeRates = usdCNYRates(f.usdCNY)
 	}
 	for name, v := range map[string]float64{"max-price-hour": f.maxPrice, "budget-month": f.budget, "budget-job": f.budgetJob, "deadline-hours": f.deadline} {
 		if fs.Changed(name) && !(v > 0) {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,13 +48,15 @@ and writes one dated overlay per provider to $XDG_DATA_HOME/gpuplan/catalog.d/,
 which every later command reads. A provider whose fetch fails keeps its previous
 file (exit 1); a result that drops more than half of a provider's types is refused
 unless --force. Prices the guards flag (spot above on-demand, far below the
-type's median, below half the lowest price the catalog knows for the GPU, or
-below half the type's own catalog price in that region) are held back, --force
+type's median, below half the lowest price the catalog knows for the GPU,
+below half the type's own catalog price in that region, or below 0.4 × what the
+provider asks for the same GPU in another type) are held back, --force
 or not: not written, so never ranked, and listed in the summary.
 
-Each provider has 5 minutes, a connection 15 s, and a transfer slower than 1 KiB/s
-over 30 s is cut off. Redirects are followed on the same host only (--allow-redirect
-adds one). --source is a SkyPilot mirror: with it, azure and oci (their own APIs)
+Each provider has 5 minutes, the whole update 10, a connection 15 s, and a transfer
+slower than 1 KiB/s over 30 s is cut off; a source that did not answer for one
+provider is not asked for the next (those left without one are skipped).
+Redirects are followed on the same host only (--allow-redirect adds one). --source is a SkyPilot mirror: with it, azure and oci (their own APIs)
 are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 		Example: `  gpuplan catalog update
   gpuplan catalog update --providers aws,gcp
@@ -66,7 +69,7 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 			for i, s := range o.Sources {
 				s = strings.TrimRight(strings.TrimSpace(s), "/")
 				u, err := url.Parse(s)
-				if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Host == "" {
+				if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Hostname() == "" || !validPort(u.Port()) {
 					if err == nil {
 						s = u.Redacted() // a password typed in the URL is never shown
 					}
@@ -80,6 +83,11 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 					return usage(model.Msg("--source %q: a mirror's base URL has no query (?…) or fragment (#…); drop them (files are SOURCE/v8/PROVIDER/vms.csv)", strings.TrimRight(u.Redacted(), "/")))
 				}
 				o.Sources[i] = s
+			}
+			if cmd.Flags().Changed("providers") && len(o.Providers) == 0 {
+				// --providers "" (a variable left empty) means no provider,
+				// not every one: as "lambda," is refused.
+				return usage(model.Msg("--providers is empty; name the providers to update, or leave the flag out for the defaults"))
 			}
 			for i, p := range o.Providers {
 				o.Providers[i] = strings.ToLower(strings.TrimSpace(p))
@@ -168,4 +176,15 @@ func updateProgress(p *i18n.Printer, w io.Writer) func(update.Progress) {
 			io.WriteString(w, "\r\x1b[2K") // clear the line for the summary
 		}
 	}
+}
+
+// validPort reports whether a URL's port is empty (the scheme's) or a TCP
+// port, 1–65535: url.Parse takes any digits, and the dial's "invalid port"
+// would come as a network failure, exit 1, for what is a usage error.
+func validPort(port string) bool {
+	if port == "" {
+		return true
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n >= 1 && n <= 65535
 }

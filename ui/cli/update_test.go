@@ -51,6 +51,8 @@ func TestUpdateProviderNames(t *testing.T) {
 		{"x/../../evil", `gpuplan: --providers: unknown provider "x/../../evil": catalog update fetches aws, azure, daytona, gcp, hyperbolic, hyperstack, jarvislabs, lambda, lium, nebius, oci, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta` + "\n"},
 		{"cudo", `gpuplan: --providers: unknown provider "cudo": catalog update fetches aws, azure, daytona, gcp, hyperbolic, hyperstack, jarvislabs, lambda, lium, nebius, oci, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta` + "\n"},
 		{"aws,AWS", "gpuplan: --providers: provider aws given twice\n"},
+		// empty is no provider, not all of them (attack test 3, L7)
+		{"", "gpuplan: --providers is empty; name the providers to update, or leave the flag out for the defaults\n"},
 		{"lambda\x1b]0;pwned\x07", `gpuplan: --providers: unknown provider "lambda\x1b]0;pwned\a": catalog update fetches aws, azure, daytona, gcp, hyperbolic, hyperstack, jarvislabs, lambda, lium, nebius, oci, primeintellect, runpod, seeweb, shadeform, vast, verda, yotta` + "\n"},
 	} {
 		code, asked, _, errs := runUpdateCLI(t, "", nil, "--providers", tc.arg)
@@ -73,10 +75,15 @@ func TestUpdateSourceRefusesDirectFetchers(t *testing.T) {
 	if code != 0 || asked == nil || asked.Sources[0] != "https://mirror.example.com/catalogs" || asked.AllowRedirects[0] != "cdn.example.com" {
 		t.Errorf("a mirror with defaults: exit %d, asked %+v", code, asked)
 	}
-	for _, bad := range []string{"ftp://x/y", "https://", "mirror.example.com"} {
-		if code, _, _, _ := runUpdateCLI(t, "", nil, "--source", bad); code != ExitUsage {
-			t.Errorf("--source %q: exit %d, want 2", bad, code)
+	// A port out of range is a usage error before any dial, not the
+	// network failure (exit 1) it was (attack test 3, L7).
+	for _, bad := range []string{"ftp://x/y", "https://", "mirror.example.com", "http://127.0.0.1:99999/ok", "http://127.0.0.1:0/ok", "http://:8080/ok"} {
+		if code, asked, _, errs := runUpdateCLI(t, "", nil, "--source", bad); code != ExitUsage || asked != nil || !strings.Contains(errs, "want a base URL such as") {
+			t.Errorf("--source %q: exit %d, ran %v, stderr %q; want 2, not run", bad, code, asked != nil, errs)
 		}
+	}
+	if code, asked, _, _ := runUpdateCLI(t, "", nil, "--source", "http://127.0.0.1:65535/ok"); code != 0 || asked == nil {
+		t.Errorf("--source with port 65535: exit %d", code)
 	}
 	if code, _, _, _ := runUpdateCLI(t, "", nil, "--allow-redirect", "evil.example/path"); code != ExitUsage {
 		t.Errorf("--allow-redirect with a path: exit %d, want 2", code)

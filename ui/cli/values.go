@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 )
 
 // Flag values with messages that say what is valid. pflag's own numeric
@@ -58,6 +59,24 @@ func (f floatValue) Set(s string) error {
 }
 
 func (floatValue) Type() string { return "float" }
+
+// usdCNYValue is --usd-cny RATE, refused at parse time outside
+// [config.MinUSDCNY, config.MaxUSDCNY], 0 included: offers, recommend and
+// the configuration's search.usd_cny share the bound.
+type usdCNYValue struct{ v *float64 }
+
+func (f usdCNYValue) String() string { return floatValue(f).String() }
+
+func (f usdCNYValue) Set(s string) error {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(v >= config.MinUSDCNY && v <= config.MaxUSDCNY) {
+		return model.Msg("want how many CNY one USD buys, from %d to %d, e.g. 7.1", config.MinUSDCNY, config.MaxUSDCNY)
+	}
+	*f.v = v
+	return nil
+}
+
+func (usdCNYValue) Type() string { return "float" }
 
 // noneFloatValue is floatValue that also takes "none", stored as -1 (a
 // target asked to be absent; the merge turns it into the request's

@@ -94,9 +94,9 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.LoRARank} }},
 	{name: "lora-targets", key: "workload.lora_targets", usage: "LoRA target projections: q,k,v,o,gate,up,down (default q,k,v,o)",
 		value: func(f *workloadFlags) pflag.Value { return listValue{&f.set.LoRATargets, &f.listed} }},
-	{name: "dataset-samples", key: "workload.dataset_samples", usage: "samples (images, sequences, requests) per epoch: 1.28M",
+	{name: "dataset-samples", key: "workload.dataset_samples", usage: "samples (images, sequences, requests) per epoch: 1.28M", check: atLeastOne,
 		value: func(f *workloadFlags) pflag.Value { return quantityValue{&f.set.DatasetSamples} }},
-	{name: "dataset-tokens", key: "workload.dataset_tokens", usage: "tokens per epoch: 2T",
+	{name: "dataset-tokens", key: "workload.dataset_tokens", usage: "tokens per epoch: 2T", check: atLeastOne,
 		value: func(f *workloadFlags) pflag.Value { return quantityValue{&f.set.DatasetTokens} }},
 	{name: "epochs", key: "workload.epochs", usage: "passes over the dataset (default 1)", check: positive,
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Epochs} }},
@@ -235,6 +235,16 @@ type target interface{ target() any }
 func atLeast1(v pflag.Value) error {
 	if n := *v.(target).target().(*int); n <= 0 {
 		return model.Msg("must be ≥ 1, got %d", n)
+	}
+	return nil
+}
+
+// atLeastOne checks a count given as a quantity (a dataset's samples or
+// tokens): a dataset of less than one sample or token is none, and 1e-300
+// printed step counts and FLOPs of 300 digits.
+func atLeastOne(v pflag.Value) error {
+	if x := *v.(target).target().(*float64); !(x >= 1) {
+		return model.Msg("must be ≥ 1, got %v", x)
 	}
 	return nil
 }

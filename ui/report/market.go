@@ -78,6 +78,19 @@ func NeedsRate(c *model.Catalog, providers []string, rates map[string]float64) [
 // ArchNote is the warning an arm64 host carries wherever it is listed.
 const ArchNote = "arm64 host: wheels and images must be arm64"
 
+// MarketTableRow is MarketMarkdownRow for a terminal table (this
+// command's and the configurator's market browser): the price columns by
+// one rule (USDPerHour), not the catalog's own decimals: "$0.3785",
+// "$0.4200", "$23.60", "$58.89".
+func MarketTableRow(row *market.Row) []string {
+	cells := MarketMarkdownRow(row)
+	cells[4], cells[5], cells[6] = USDPerHour(row.USDPerHour), USDPerHour(row.USDPerGPUHour()), USDPerHour(row.SpotUSD)
+	if row.SpotVaries && row.SpotUSD > 0 {
+		cells[6] = "≥" + cells[6] // the lowest of the row's regions: at least this
+	}
+	return cells
+}
+
 // WriteMarket prints a market listing as a table: one row per choice,
 // "+N" after a region counting the other regions at the same price, and
 // under it the notes a reader needs (groups' price ranges, arm64 hosts,
@@ -88,15 +101,9 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) e
 	header := translate(lang, append([]string{}, MarketMarkdownHeader...)...)
 	right := map[int]bool{3: true, 4: true, 5: true, 6: true, 7: true, 8: true}
 	mark := func(row *market.Row) []string {
-		cells := MarketMarkdownRow(row)
+		cells := MarketTableRow(row)
 		for i := range cells {
 			cells[i] = r.Cut(cells[i], 40)
-		}
-		// The price columns by one rule (USDPerHour), not the catalog's own
-		// decimals: "$0.3785", "$0.4200", "$23.60".
-		cells[4], cells[5], cells[6] = USDPerHour(row.USDPerHour), USDPerHour(row.USDPerGPUHour()), USDPerHour(row.SpotUSD)
-		if row.SpotVaries && row.SpotUSD > 0 {
-			cells[6] = "≥" + cells[6] // the lowest of the row's regions: at least this
 		}
 		var notes []string
 		if row.Arch() == model.ArchARM {

@@ -56,3 +56,35 @@ func TestUSDSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestMoneyNeverLong: whatever figure reaches the money formatters, they
+// print a short string (attack test 3, L4: 1e-300 printed as a
+// 300-character figure).
+func TestMoneyNeverLong(t *testing.T) {
+	for _, tt := range []struct {
+		v            float64
+		usd, perHour string
+	}{
+		{1e-7, "$0.00000010", "$0.00000010"},
+		{1.5e-8, "$1.5e-08", "$1.5e-08"},
+		{1e-300, "$1.0e-300", "$1.0e-300"},
+		{5e-324, "$4.9e-324", "$4.9e-324"}, // the smallest float64
+		{math.MaxFloat64, "$1.8e+308", "$1.8e+308"},
+		{math.Inf(1), "$+Inf", "$+Inf"},
+	} {
+		if got := USD(tt.v); got != tt.usd {
+			t.Errorf("USD(%g) = %q, want %q", tt.v, got, tt.usd)
+		}
+		if got := USDPerHour(tt.v); got != tt.perHour {
+			t.Errorf("USDPerHour(%g) = %q, want %q", tt.v, got, tt.perHour)
+		}
+	}
+	for e := -330; e <= 310; e++ {
+		for _, m := range []float64{1, 4.99, 9.999} {
+			v := m * math.Pow(10, float64(e))
+			if u, h := USD(v), USDPerHour(v); len(u) > 24 || len(h) > 24 {
+				t.Errorf("%g: USD %q, USDPerHour %q: longer than 24 bytes", v, u, h)
+			}
+		}
+	}
+}

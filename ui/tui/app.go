@@ -238,7 +238,13 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.footer.say(errTextIn(m.lang, msg.err), true)
 		return m, nil
 	case tea.KeyPressMsg:
-		return m.key(msg)
+		before, said := m.screen, m.footer.status
+		next, cmd := m.key(msg)
+		if n, ok := next.(app); ok && n.screen != before && n.footer.status == said && !n.footer.isErr {
+			n.footer.say("", false) // what happened on the screen left ("exported to …") is not news on this one
+			next = n
+		}
+		return next, cmd
 	case tea.PasteMsg:
 		if m.screen == screenBrowse && m.dialog == nil && m.notice == nil && !m.tooSmall() {
 			var cmd tea.Cmd
@@ -327,7 +333,7 @@ func (m app) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		case key.Matches(msg, m.keys.Sort):
 			m.a.extra.Sort = m.offers.nextSort()
-			m.offers.sort = m.a.extra.Sort
+			m.offers.sort, m.offers.resorted = m.a.extra.Sort, true
 			m.sortNote = m.lang.Sprintf("sorting by %s…", report.SortName(m.lang, m.a.extra.Sort))
 			m.footer.say(m.sortNote, false)
 			return m, m.recompute()
@@ -806,7 +812,7 @@ func (m app) render() (out string) {
 	var body string
 	switch {
 	case m.dialog != nil:
-		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Center, m.dialog.view(m.st))
+		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Center, m.dialog.view(m.st, bodyH))
 	case m.notice != nil:
 		body = lipgloss.Place(m.width, bodyH, lipgloss.Center, lipgloss.Center, m.notice.view(m.st, m.lang, min(m.width-4, 84), bodyH))
 	case m.screen == screenOffers:

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -475,7 +476,7 @@ func (v *browseView) status() string {
 }
 
 // browseColumns are the column sets of the list, widest first, as
-// indexes of market.MarketMarkdownRow's cells: provider, instance, GPUs,
+// indexes of report.MarketTableRow's cells: provider, instance, GPUs,
 // VRAM GiB, $/h, $/GPU-h, spot $/h, vCPUs/GPU, RAM GiB/GPU, interconnect,
 // region, as of. The first set that fits is used.
 var browseColumns = [][]int{
@@ -490,8 +491,12 @@ var browseColumns = [][]int{
 // browseShrink are the cells cut (with "…") down to these widths before
 // a set is given up: the instance, then the region; browseShrinkTight
 // when even the narrowest set is too wide.
+// regionCountry is the country a region cell names after it
+// (model.RegionCountrySuffix): " (US)".
+var regionCountry = regexp.MustCompile(` \([A-Z]{2}\)`)
+
 var (
-	browseShrink      = []shrinkTo{{1, 13}, {10, 11}}
+	browseShrink      = []shrinkTo{{1, 10}, {10, 12}, {2, 12}, {0, 8}}
 	browseShrinkTight = []shrinkTo{{1, 10}, {10, 10}, {2, 9}, {0, 6}}
 )
 
@@ -525,7 +530,7 @@ func (v browseView) view() string {
 	cells := make([][]string, 0, end-v.top)
 	for i := v.top; i < end; i++ {
 		if r := v.rowAt(i); r != nil {
-			c := report.MarketMarkdownRow(r)
+			c := report.MarketTableRow(r) // prices as the tables print them
 			for j := range c {
 				c[j] = printable(c[j])
 			}
@@ -542,6 +547,11 @@ func (v browseView) view() string {
 		}
 		for k, col := range cols {
 			all[col] = widths[k]
+		}
+		for _, c := range cells { // a region too wide loses its country before its name is cut ("us-e…US) +1")
+			if c != nil && ansi.StringWidth(c[10]) > all[10] {
+				c[10] = regionCountry.ReplaceAllString(c[10], "")
+			}
 		}
 		cutTable(cells, all, 10)
 	}
@@ -630,12 +640,14 @@ func (v *browseView) fit(cells [][]string, w int) (cols, widths []int) {
 		return t - gap
 	}
 	shrink := func(sh []shrinkTo) {
+		var at []shrinkTo // by position in cols
 		for _, s := range sh {
 			if k := slices.Index(cols, s.col); k >= 0 {
-				if cut := min(total(cols, widths)-w, widths[k]-s.least); cut > 0 {
-					widths[k] -= cut
-				}
+				at = append(at, shrinkTo{k, s.least})
 			}
+		}
+		if over := total(cols, widths) - w; over > 0 {
+			shrinkWidest(widths, at, over)
 		}
 	}
 	for _, set := range browseColumns {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -654,6 +655,32 @@ func TestBrowseStatusWhileBrowsing(t *testing.T) {
 		}
 		if got := ansi.Strip(v.status()); !strings.Contains(got, tc.want) {
 			t.Errorf("line %q: status %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
+
+// TestBrowsePricesAsTables: the browser prints money as the command
+// line's tables do (report.USDPerHour: "$58.89", "$23.60", "$0.3785"),
+// not the catalog's own decimals ("$58.8928", "$23.6", "$0.3").
+func TestBrowsePricesAsTables(t *testing.T) {
+	for _, cat := range []*model.Catalog{testCatalog(t), embeddedCatalog(t)} {
+		v := newBrowseView(testStyles(), cat)
+		v.setSize(160, 60)
+		v.open("")
+		view := ansi.Strip(v.view())
+		money := regexp.MustCompile(`\$([0-9][0-9,]*)(\.[0-9]+)?`)
+		found := money.FindAllStringSubmatch(view, -1)
+		if len(found) == 0 {
+			t.Fatalf("no price on screen:\n%s", view)
+		}
+		for _, m := range found {
+			want := 2
+			if m[1] == "0" {
+				want = 4
+			}
+			if len(m[2]) != want+1 {
+				t.Errorf("price %s: want %d decimals, as report.USDPerHour prints", m[0], want)
+			}
 		}
 	}
 }

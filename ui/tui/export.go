@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
@@ -237,7 +239,18 @@ func (d *dialog) init() tea.Cmd { return d.form.Init() }
 // done reports whether the form was answered.
 func (d *dialog) done() bool { return d.form.State == huh.StateCompleted }
 
+// update passes msg to the dialog's form; a key's focus moves are made
+// at once (settle), so that the keys read with it go where it moved.
 func (d *dialog) update(msg tea.Msg) tea.Cmd {
+	cmd := d.step(msg)
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+		cmd = settle(cmd, d.step)
+	}
+	return cmd
+}
+
+func (d *dialog) step(msg tea.Msg) tea.Cmd {
 	f, cmd := d.form.Update(msg)
 	d.form = f.(*huh.Form)
 	if d.followFormat() {
@@ -291,13 +304,57 @@ func formatName(f launch.Format) string {
 	return string(f)
 }
 
-func (d *dialog) view(st *report.Styles) string {
+// view draws the dialog in at most height lines: when the error under
+// the form would push the border off the screen, the form loses lines
+// from its top (the format list; the focus is on the name below it).
+func (d *dialog) view(st *report.Styles, height int) string {
 	title := map[dialogKind]string{dialogExportName: "Export", dialogExportOverwrite: "Export", dialogQuit: "Quit"}[d.kind]
-	body := st.Heading.Render(d.lang.T(title)) + "\n" + d.form.View()
+	form := d.form.View()
+	var errText string
 	if d.err != nil {
-		body += "\n" + lipgloss.NewStyle().Width(d.width).Render(st.Bad.Render("✗ "+errIn(d.lang, d.err)))
+		errText = "\n" + st.Bad.Render(wrapCommands("✗ "+errIn(d.lang, d.err), d.width))
 	}
-	return st.Dialog.Render(body)
+	if room := height - st.Dialog.GetVerticalFrameSize() - 1 - lipgloss.Height(errText) + btoi(errText != ""); room > 0 {
+		if lines := strings.Split(form, "\n"); len(lines) > room {
+			form = strings.Join(lines[len(lines)-room:], "\n")
+		}
+	}
+	return st.Dialog.Render(st.Heading.Render(d.lang.T(title)) + "\n" + form + errText)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// flagArg is a command-line flag and its value ("--config FILE"), which
+// wrapCommands keeps on one line.
+var flagArg = regexp.MustCompile(`(^|\s)(gpuplan|--[a-z][a-z-]*) ([^\s-][^\s]*)`)
+
+// wrapCommands wraps s at width breaking only at spaces, never inside a
+// flag ("--" then "-script") nor between a flag and its value or
+// "gpuplan" and its command, so a suggested command copies whole.
+func wrapCommands(s string, width int) string {
+	const nbsp = "\u00a0"
+	glued := flagArg.ReplaceAllString(s, "$1$2"+nbsp+"$3")
+	glued = flagArg.ReplaceAllString(glued, "$1$2"+nbsp+"$3") // overlapping pairs: "gpuplan export --config FILE"
+	var lines []string
+	line := ""
+	for _, w := range strings.Split(glued, " ") { // ansi.Wordwrap breaks after a hyphen too
+		switch {
+		case line == "":
+			line = w
+		case ansi.StringWidth(line)+1+ansi.StringWidth(w) <= width:
+			line += " " + w
+		default:
+			lines, line = append(lines, line), w
+		}
+	}
+	lines = append(lines, line)
+	out := ansi.Hardwrap(strings.Join(lines, "\n"), max(width, 1), false) // a word wider than the dialog
+	return strings.ReplaceAll(out, nbsp, " ")
 }
 
 // writeConfig writes data to path in a command: no file I/O in Update.

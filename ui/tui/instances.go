@@ -32,6 +32,7 @@ type offersView struct {
 	more          []int         // per shown offer: the other regions at its price, collapsed into it ("+N")
 	allRegions    bool          // one row per region: nothing collapsed (r)
 	sort          model.SortKey
+	resorted      bool   // s changed the sort: the next result opens on its first (best) offer
 	provider      string // "" shows all
 	problem       string // why there is no ranking: an answer does not parse or validate
 	where         string // the question page to fix it on, when known
@@ -59,9 +60,16 @@ func (v *offersView) restyle() {
 // it is still there (never on a stale row).
 func (v *offersView) setResult(r *result) {
 	var keep *model.Offer
-	if o := v.selected(); o != nil {
+	if o := v.selected(); o != nil && !(v.resorted && r != nil) {
 		c := *o
 		keep = &c
+	}
+	if v.resorted && r != nil {
+		// The offer selected under the old key would keep the cursor, and
+		// the view, where it lands: the cheapest offer went to the end of
+		// a headroom sort, which then looked smallest first.
+		v.resorted = false
+		v.table.SetCursor(0)
 	}
 	v.all, v.sort, v.problem, v.none = nil, "", "", ""
 	v.serving = r != nil && r.serve != nil
@@ -171,6 +179,29 @@ var (
 	serveDropOrder   = []int{6, 7, 3}    // $/month, 1M tok time, region: TPOT and $/Mtok stay
 )
 
+// shrinkWidest takes over cells from the columns sh names (widths
+// indexed by column), a cell at a time from the widest above its least
+// (the first in sh on a tie): long free text (an instance type, a
+// region) is cut before a short name (the provider) and before a column
+// with room to spare is left wide, so no column is cut to a stub while
+// another keeps cells it does not need. It returns the cells it could
+// not take. Numbers are never in sh: they are dropped, not cut.
+func shrinkWidest(widths []int, sh []shrinkTo, over int) int {
+	for ; over > 0; over-- {
+		best := -1
+		for i, s := range sh {
+			if widths[s.col] > s.least && (best < 0 || widths[s.col] > widths[sh[best].col]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return over
+		}
+		widths[sh[best].col]--
+	}
+	return 0
+}
+
 // columns are the table's columns; widths fit the terminal: the cell
 // padding (one each side) is counted, long names are cut with "…" before
 // any column is dropped.
@@ -204,6 +235,11 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		attempts = append(attempts, attempt{drop, tableShrink})
 	}
 	attempts = append(attempts, attempt{last - 1, tableShrinkTight}, attempt{last, tableShrink}, attempt{last, tableShrinkTight})
+	gpusFloor := 0 // the widest GPUs cell without its precision note
+	for _, r := range rows {
+		g, _, _ := strings.Cut(r[4], " ↺")
+		gpusFloor = max(gpusFloor, lipgloss.Width(g))
+	}
 	var widths []int
 	for _, at := range attempts {
 		widths = slices.Clone(natural)
@@ -216,11 +252,13 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 				total += w + pad
 			}
 		}
-		for _, sh := range at.shrink {
-			if cut := min(total-v.width, widths[sh.col]-sh.least); cut > 0 {
-				widths[sh.col] -= cut
-				total -= cut
-			}
+		if over := total - v.width; over > 0 {
+			// The names and the GPUs' notes ("↺amp-fp16") first, then the
+			// GPUs themselves ("1 of 8×h100-sxm" says what is rented).
+			first := append(slices.Clone(at.shrink[:3]), shrinkTo{4, max(at.shrink[3].least, gpusFloor)})
+			left := shrinkWidest(widths, first, over)
+			left = shrinkWidest(widths, at.shrink[3:], left)
+			total -= over - left
 		}
 		if total <= v.width {
 			break
@@ -524,12 +562,16 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	}
 	add("")
 	source, origin := o.Provenance()
-	src := lang.Sprintf("source: %s", sourceIn(lang, source))
+	src := sourceIn(lang, source)
 	if origin != "" && origin != "embedded" {
 		src += lang.Sprintf(" (overlay %s)", origin)
 	}
 	if a := o.PriceAsOf(); a != "" {
-		src += lang.Sprintf(", as of %s", a)
+		// one format, so Chinese puts the date before the (English)
+		// citation: no "，截至" after English text
+		src = lang.Sprintf("source: %s, as of %s", src, a)
+	} else {
+		src = lang.Sprintf("source: %s", src)
 	}
 	add("%s", st.Muted.Render(printable(src)))
 	if asOf != "" {
@@ -561,11 +603,33 @@ func wrapKeepingUnits(line string, width int) string {
 // fragments (the SkyPilot attribution, ", filtered") in words of lang; the
 // rest is a citation and stays as written.
 func sourceIn(lang *i18n.Printer, source string) string {
-	for _, f := range []string{" (SkyPilot authors, Apache-2.0)", ", filtered"} {
+	if !lang.Chinese() {
+		return source
+	}
+	for _, f := range sourceFragments {
 		source = strings.ReplaceAll(source, f, lang.T(f))
 	}
-	return source
+	if strings.HasPrefix(source, "price: ") {
+		source = lang.T("price: ") + strings.TrimPrefix(source, "price: ")
+	}
+	return unconfirmedRE.ReplaceAllStringFunc(source, func(m string) string {
+		return lang.Sprintf(", unconfirmed by %s's pages", unconfirmedRE.FindStringSubmatch(m)[1])
+	})
 }
+
+// sourceFragments are the catalog's source notes' own words (its
+// labels, its notes on how a figure was found), which a translation
+// gives in the reader's language; the citations stay as written.
+var sourceFragments = []string{
+	" (SkyPilot authors, Apache-2.0)", ", filtered",
+	" (stored public code, repository not named by the index)",
+	"; interconnect: ", "; retired: ", "; GPU: ", "; N1 host: ", "; slugs: ", "; specs: ", "; price unverified: ",
+	"the GPU is a PCIe card",
+}
+
+// unconfirmedRE is a source's note that no page of the provider's
+// confirms a figure: ", unconfirmed by DigitalOcean's pages".
+var unconfirmedRE = regexp.MustCompile(`, unconfirmed by ([^,;()]+?)'s pages`)
 
 // jobHoursIn is the job's time for the detail's "time × price = cost"
 // line, and the sign between: the fewest decimals (1 to 3) at which the

@@ -181,7 +181,19 @@ func (p *pagedForm) Init() tea.Cmd {
 // groups taking the focus means the page was left (huh's nextGroupMsg,
 // prevGroupMsg): the form steps back onto the page, for a return (its
 // focus is redone then), and the page before or after is shown.
+//
+// A key's focus moves are made before Update returns (settle), so that
+// the next key, read with it, goes to the field it moved to.
 func (p *pagedForm) Update(msg tea.Msg) tea.Cmd {
+	cmd := p.update(msg)
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg:
+		cmd = settle(cmd, p.update)
+	}
+	return cmd
+}
+
+func (p *pagedForm) update(msg tea.Msg) tea.Cmd {
 	if p.State != huh.StateNormal {
 		return nil
 	}

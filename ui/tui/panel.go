@@ -372,8 +372,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			shown, _ := report.CollapseRegions(r.rec.Offers, max(ih-len(lines)-1, 1))
 			for i, g := range shown {
 				prefix := st.Muted.Render("     ")
-				if i == 0 {
+				switch i {
+				case 0:
 					prefix = st.Good.Render(padCells(T("best"), 5))
+				case 1: // a second offer with no label read as a second "best"
+					prefix = st.Muted.Render(padCells(T("then"), 5))
 				}
 				add(prefix + offerLine(p.lang, &g, iw-5))
 			}
@@ -590,8 +593,10 @@ var offerColumns = [][]int{
 }
 
 // shrinkable columns may be cut (with "…") down to this many cells
-// before a column is dropped: instance, region and GPUs.
-var shrinkable = map[int]int{1: 12, 2: 9, 3: 8}
+// before a column is dropped: provider, instance, region and GPUs, the
+// widest first, so a long provider name gives way before the GPUs are
+// cut to a stub ("1×qu…p16" beside a whole "primeintellect").
+var shrinkable = map[int]int{0: 6, 1: 10, 2: 9, 3: 8}
 
 // offersTable renders offers as a borderless table at most width cells
 // wide: the instance, region and GPU columns are cut first (ending in
@@ -625,11 +630,27 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 			}
 			total += widths[c] + pad
 		}
+		if g := slices.Index(cols, 3); g >= 0 && total > width {
+			// The GPUs give up their precision note's words first
+			// ("1×quadro-rtx-6000 ↺amp-fp16" → "1×quadro-rtx-6000 ↺"): the
+			// mark stays, and the GPU name is not cut to a stub.
+			total -= widths[g]
+			widths[g] = lipgloss.Width(headers[g])
+			for _, r := range picked {
+				if name, _, ok := strings.Cut(r[g], "↺"); ok {
+					r[g] = name + "↺"
+				}
+				widths[g] = max(widths[g], lipgloss.Width(r[g]))
+			}
+			total += widths[g]
+		}
 		for over := total - width; over > 0; over = total - width {
 			// Cut the widest shrinkable column by one cell at a time.
 			widest := -1
 			for c := range cols {
-				if least, ok := shrinkable[cols[c]]; ok && widths[c] > least && (widest < 0 || widths[c] > widths[widest]) {
+				least, ok := shrinkable[cols[c]]
+				least = max(least, lipgloss.Width(headers[c])) // headers are not cut
+				if ok && widths[c] > least && (widest < 0 || widths[c] > widths[widest]) {
 					widest = c
 				}
 			}

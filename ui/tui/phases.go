@@ -232,6 +232,19 @@ func (v *planView) listKey(msg tea.KeyPressMsg) {
 
 // view draws the plan: a row per phase (offer, duration, cost), the
 // total, and the prompt when a phase is being added.
+// phaseDuration is a phase's duration cell: the job's time, or the
+// months a service runs.
+func (v *planView) phaseDuration(p *plan.Phase) string {
+	if p.Months > 0 {
+		dur := v.lang.Sprintf("%g months", p.Months)
+		if p.HoursPerMonth > 0 {
+			dur += fmt.Sprintf(" × %g h", p.HoursPerMonth)
+		}
+		return dur
+	}
+	return v.lang.Sprintf("%s job", report.HoursIn(v.lang, p.JobHours))
+}
+
 func (v *planView) view(st *report.Styles, width int) string {
 	var b strings.Builder
 	title := v.lang.T("Plan")
@@ -262,9 +275,29 @@ func (v *planView) view(st *report.Styles, width int) string {
 	if width >= wideWidth {
 		nameW, offerW, durW, costW = 14, 44, 18, 12
 	}
+	// The duration and the cost are never cut (a cut "作业 4… 小时" lost
+	// its number, a cut header read "费"): their columns take the cells
+	// they need, in display width, from the offer, whose instance types
+	// are cut with a middle ellipsis (cutColumn).
+	durs := make([]string, len(v.plan.Phases))
+	for i := range v.plan.Phases {
+		durs[i] = v.phaseDuration(&v.plan.Phases[i])
+	}
+	need := func(w int, header string, cells []string) int {
+		w = max(w, ansi.StringWidth(header))
+		for _, c := range cells {
+			w = max(w, ansi.StringWidth(c))
+		}
+		return w
+	}
+	grownDur, grownCost := need(durW, v.lang.T("duration"), durs), need(costW, v.lang.T("cost"), costs)
+	offerW -= grownDur - durW + grownCost - costW
+	durW, costW = grownDur, grownCost
+	offerW = max(offerW, 12)
 	cell := func(s string, w int) string { return report.PadRight(report.Truncate(s, w), w) } // the phases' cells are cut below
+	right := func(s string, w int) string { return strings.Repeat(" ", max(w-ansi.StringWidth(s), 0)) + s }
 	row := func(mark, name, offer, pricing, usdH, dur, cost string) string {
-		return fmt.Sprintf("%s%s %s %s %7s %s %*s", mark, cell(name, nameW), cell(offer, offerW), cell(pricing, 11), usdH, cell(dur, durW), costW, cost)
+		return fmt.Sprintf("%s%s %s %s %s %s %s", mark, cell(name, nameW), cell(offer, offerW), cell(pricing, 11), right(usdH, 7), cell(dur, durW), right(cost, costW))
 	}
 	if len(v.plan.Phases) > 0 {
 		offerCol := "offer"
@@ -277,7 +310,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	// are cut as a column (cutColumn) to what the widest provider and
 	// region leave, the region dropped when that is under 8 cells.
 	n := len(v.plan.Phases)
-	names, offers, durs, insts := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	names, offers, insts := make([]string, n), make([]string, n), make([]string, n)
 	provW, regionW := 0, 0
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
@@ -304,17 +337,9 @@ func (v *planView) view(st *report.Styles, width int) string {
 		if p.Instances > 1 {
 			offer += fmt.Sprintf(" ×%d", p.Instances)
 		}
-		dur := v.lang.Sprintf("%s job", report.HoursIn(v.lang, p.JobHours))
-		if p.Months > 0 {
-			dur = v.lang.Sprintf("%g months", p.Months)
-			if p.HoursPerMonth > 0 {
-				dur += fmt.Sprintf(" × %g h", p.HoursPerMonth)
-			}
-		}
-		names[i], offers[i], durs[i] = printable(p.Name), strings.TrimSpace(offer), dur
+		names[i], offers[i] = printable(p.Name), strings.TrimSpace(offer)
 	}
 	cutColumn(names, nameW, false)
-	cutColumn(durs, durW, false)
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
 		mark := "  "
@@ -336,7 +361,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 	}
 	if v.pending != nil {
 		p := v.pending
-		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(fmt.Sprintf(" · %s %s %s, %s, %s/h", p.Provider, p.Instance, p.Region, report.PricingName(v.lang, p.Pricing), report.USD(p.USDPerHour))) + "\n")
+		b.WriteString("\n" + st.Heading.Render(v.lang.T("Add a phase")) + st.Muted.Render(" · "+strings.Join([]string{p.Provider + " " + p.Instance + " " + p.Region, report.PricingName(v.lang, p.Pricing), v.lang.Sprintf("%s/h", report.USD(p.USDPerHour))}, v.lang.T(", "))) + "\n")
 		b.WriteString("  " + v.name.View() + "\n")
 		if p.Months > 0 {
 			b.WriteString("  " + v.months.View() + st.Muted.Render(v.lang.T(" (a service: how long it runs)")) + "\n")

@@ -93,13 +93,11 @@ func (c *cachedSelect[T]) changed() { c.drawn, c.view = false, "" }
 // group keeps holding it.
 func (c *cachedSelect[T]) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 	c.changed()
-	clears := false // the key clears a set filter (huh's clearFilter)
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if c.move(msg) {
 			return c, nil
 		}
-		clears = !c.GetFiltering() && c.keys != nil && c.keys.ClearFilter.Enabled() && key.Matches(msg, c.keys.ClearFilter)
 	case tea.PasteMsg, tea.BackgroundColorMsg:
 	default:
 		// The group sends every field a message of its own after each
@@ -116,8 +114,13 @@ func (c *cachedSelect[T]) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 		c.query, _ = c.query.Update(msg)
 	}
 	_, cmd := c.Select.Update(msg)
-	if clears || open && !c.GetFiltering() && len(c.win.matches(c.query.Value())) == 0 {
-		c.query.Reset() // huh empties its filter: cleared, or closed on no match
+	if !filtered(c.Select) {
+		// huh's filter is neither open nor set: it emptied it (cleared,
+		// closed on no match). Known by its keys (huh enables esc only
+		// then), not by the key just pressed: the form's keys may be a
+		// copy (filterKeys.restore), and a cleared filter then stayed
+		// drawn as "/70b" over the whole list.
+		c.query.Reset()
 	}
 	c.win.follow(c)
 	return c, cmd

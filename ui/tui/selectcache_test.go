@@ -2,6 +2,7 @@ package tui
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -110,5 +111,49 @@ func TestWindowFiltersAsHuh(t *testing.T) {
 		if !c.GetFiltering() || c.query.Value() != "llama 3" {
 			t.Errorf("%dx%d: the filter is not open on %q: %q", sz.Width, sz.Height, "llama 3", c.query.Value())
 		}
+	}
+}
+
+// TestModelSearchShownIsApplied: the model list's search line and the
+// list agree after a search is left: abandoned with esc, both are
+// cleared (the line kept "/70b" over the whole list, before and after
+// leaving the page and coming back); picked with enter, both stay.
+func TestModelSearchShownIsApplied(t *testing.T) {
+	modelPane := func(m app) string {
+		v := screenText(m)
+		if i := strings.Index(v, "Model"); i >= 0 {
+			v = v[i:]
+		}
+		var left []string // the form's column, left of the panel
+		for _, l := range strings.Split(v, "\n") {
+			if i := strings.Index(l, "│"); i >= 0 {
+				l = l[:i]
+			}
+			left = append(left, l)
+		}
+		return strings.Join(left, "\n")
+	}
+	for _, c := range []struct {
+		name   string
+		keys   []tea.Msg
+		search bool // the search is kept
+	}{
+		{"esc", msgs(esc), false},
+		{"esc, then next page and back", msgs(esc, enter, esc), false},
+		{"enter, then back", msgs(enter, esc), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+			m = drive(t, m, enter, enter)
+			m = drive(t, m, msgs(typed("/70b"), c.keys)...)
+			if got := focusedTitle(m); got != "Model" {
+				t.Fatalf("on page %q, want Model", got)
+			}
+			pane := modelPane(m)
+			shown, whole := strings.Contains(pane, "/70b"), strings.Contains(pane, "Qwen")
+			if shown != c.search || whole == c.search {
+				t.Errorf("search line shown %v, whole list %v; want the search kept %v in both:\n%s", shown, whole, c.search, pane)
+			}
+		})
 	}
 }

@@ -29,8 +29,8 @@ type serveAnswers struct {
 	OutputTokens string // empty: 256 (model.DefaultGenTokens)
 	RPS          string // requests per second; empty: the concurrent sequences are the load
 	TTFTMs       string // empty: no target
-	TPOTMs       string
-	TP           int // 0: auto
+	TPOTMs       string // empty: serve.DefaultTPOTTargetMs; none: no target
+	TP           int    // 0: auto
 
 	extra serve.Serving // the file's [serve] keys not asked: pp, replicas, engine settings
 }
@@ -50,6 +50,9 @@ func (s *serveAnswers) fromServing(v serve.Serving) {
 	s.WeightFormat, s.KVCacheDType, s.TP = v.WeightFormat, v.KVCacheDType, v.TP
 	s.PromptTokens, s.OutputTokens = fmtInt(v.PromptTokens), fmtInt(v.OutputTokens)
 	s.RPS, s.TTFTMs, s.TPOTMs = fmtFloatOrEmpty(v.RequestsPerSec), fmtFloatOrEmpty(v.TTFTTargetMs), fmtFloatOrEmpty(v.TPOTTargetMs)
+	if v.NoTPOTTarget && v.TPOTTargetMs == 0 {
+		s.TPOTMs = "none" // the file's tpot_ms = 0: empty would be the default
+	}
 	s.extra = serve.Serving{MaxModelLen: v.MaxModelLen, Concurrency: v.Concurrency, PP: v.PP, Replicas: v.Replicas,
 		GPUMemoryUtilization: v.GPUMemoryUtilization, MaxNumBatchedTokens: v.MaxNumBatchedTokens, MaxNumSeqs: v.MaxNumSeqs}
 }
@@ -87,10 +90,21 @@ func (s *serveAnswers) serving() (serve.Serving, error) {
 	if v.TTFTTargetMs, err = parsePositive("time to first token", s.TTFTMs, 3.6e6); err != nil {
 		return v, err
 	}
-	if v.TPOTTargetMs, err = parsePositive("time per output token", s.TPOTMs, 3.6e6); err != nil {
+	if v.TPOTTargetMs, v.NoTPOTTarget, err = parseTPOT(s.TPOTMs); err != nil {
 		return v, err
 	}
 	return v, nil
+}
+
+// parseTPOT reads the TPOT answer: empty, the default
+// (serve.DefaultTPOTTargetMs, applied by the model); none, no target
+// (--tpot-ms none); or milliseconds.
+func parseTPOT(in string) (ms float64, none bool, err error) {
+	if strings.EqualFold(strings.TrimSpace(in), "none") {
+		return 0, true, nil
+	}
+	ms, err = parsePositive("time per output token", in, 3.6e6)
+	return ms, false, err
 }
 
 // servePage asks the serving questions; hidden unless serving an LLM.
@@ -123,7 +137,8 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 			input(T("Output tokens"), T("generated per request; empty: 256"), &s.OutputTokens, tokens("output tokens")),
 			input(T("Requests per second"), T("empty: the concurrent sequences are the load"), &s.RPS, positiveValidator("requests per second", 1e6)),
 			input(T("Time to first token (ms)"), T("target; empty: none"), &s.TTFTMs, positiveValidator("time to first token", 3.6e6)),
-			input(T("Time per output token (ms)"), T("target; empty: none"), &s.TPOTMs, positiveValidator("time per output token", 3.6e6)),
+			input(T("Time per output token (ms)"), w.lang.Sprintf("target; empty: %g, faster than people read; none: no target", serve.DefaultTPOTTargetMs),
+				&s.TPOTMs, func(in string) error { _, _, err := parseTPOT(in); return err }),
 			newSelect[int](w.theme).Title(T("Tensor parallel")).Inline(true).Options(
 				huh.NewOption("auto", 0), huh.NewOption("1", 1), huh.NewOption("2", 2), huh.NewOption("4", 4), huh.NewOption("8", 8)).Value(&s.TP),
 		}

@@ -339,3 +339,43 @@ func TestServingExportWritesNoJob(t *testing.T) {
 		t.Errorf("serving export's selection: %+v", c.Selection)
 	}
 }
+
+// TestServingTPOTDefaultSaid: the TPOT question says its real default
+// (an empty answer plans for serve.DefaultTPOTTargetMs, as the command
+// line does), in English and Chinese, and "none" asks for no target,
+// which a file's tpot_ms = 0 keeps through the configurator.
+func TestServingTPOTDefaultSaid(t *testing.T) {
+	for _, c := range []struct {
+		opts Options
+		want string
+	}{{Options{}, "empty: 100, faster than people read; none: no target"}, {zhOptions(), "留空：100（快于阅读速度）；none：不限"}} {
+		m := start(t, newTestApp(t, testCatalog(t), c.opts), size(120, 40))
+		var desc string
+		for _, p := range m.wiz.pages {
+			if p.title != "Serving" {
+				continue
+			}
+			for _, f := range p.fields(false) {
+				if v := strings.Join(strings.Fields(ansi.Strip(f.View())), " "); strings.Contains(v, "none") {
+					desc += v + "\n"
+				}
+			}
+		}
+		if !strings.Contains(desc, c.want) {
+			t.Errorf("%v: no TPOT field says %q:\n%s", c.opts.Lang, c.want, desc)
+		}
+	}
+	m := servingApp(t, 120, 40)
+	m.a.Serve.TPOTMs = ""
+	cfg, err := m.a.config()
+	if err != nil || cfg.Workload.Serve.TPOTTargetMs != 0 || cfg.Workload.Serve.NoTPOTTarget {
+		t.Fatalf("empty TPOT: %+v, %v; want the default left to the model", cfg.Workload.Serve, err)
+	}
+	m.a.Serve.TPOTMs = "None"
+	if cfg, err = m.a.config(); err != nil || !cfg.Workload.Serve.NoTPOTTarget {
+		t.Fatalf("TPOT none: %+v, %v; want no target", cfg.Workload.Serve, err)
+	}
+	if back := answersFromConfig(testCatalog(t), &cfg); back.Serve.TPOTMs != "none" {
+		t.Errorf("a file's tpot_ms = 0 reads back as %q, want none", back.Serve.TPOTMs)
+	}
+}

@@ -1,0 +1,114 @@
+package data
+
+import (
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
+)
+
+// Peer fractions: the share of the cheapest price per GPU-hour at which a
+// provider already offers a GPU in another type below which a fetched
+// price for that GPU is flagged (rule "below-peer"). CutGuards compares a
+// type only with itself, so a new type (or a renamed one: Lambda's
+// gpu_8x_h100_sxm5 at $31.92 listed again as gpu_8x_h100_sxm5b at $3.30)
+// escaped it.
+//
+// Measured on the embedded catalog (2026-12-02): for every offered USD
+// type, its cheapest price per GPU-hour over the cheapest of the same
+// provider's other types with the same GPU. The lowest ratios on demand
+// are 0.559 (primeintellect's datacrunch 8×A100-40GB against its
+// lambdalabs one), 0.697–0.699 (lium RTXPRO6000, T4 sizes at AWS and
+// Azure); on spot 0.170 (aws p5.48xlarge against p5.4xlarge), 0.330 (aws
+// g4dn.xlarge), 0.365 (aws p5en.48xlarge). The fractions sit below those
+// with room for a real price drop: no legitimate offer of the snapshot is
+// flagged, and the 90%-cheaper attack (0.103 of Lambda's own H100 price)
+// is.
+const (
+	peerOnDemandFraction = 0.4
+	peerSpotFraction     = 0.1
+)
+
+// PeerGuards flags each new or changed price of insts (USD, per GPU-hour;
+// a region price equal to base's for the same type is not checked) below
+// the peer fraction of the cheapest price per GPU-hour base lists for the
+// same provider and GPU in another offered type, on demand against on
+// demand and spot against spot: rule "below-peer". A provider base has
+// no other type of that GPU for is not checked (FloorGuards covers it).
+func PeerGuards(base *model.Catalog, insts []model.Instance) []Guard {
+	type peer struct {
+		typ string
+		usd float64 // per GPU-hour
+	}
+	type key struct{ provider, gpu string }
+	// The two cheapest types per provider, GPU and mode: a type's peer is
+	// the cheapest other than itself.
+	cheapest := map[key]*[2][2]peer{}
+	self := map[[2]string]*model.Instance{}
+	for i := range base.Instances {
+		in := &base.Instances[i]
+		if in.PriceCurrency() != "USD" {
+			continue
+		}
+		self[[2]string{in.Provider, in.Type}] = in
+		if !in.Offered() || in.GPUCount <= 0 {
+			continue
+		}
+		k := key{in.Provider, in.GPU}
+		c := cheapest[k]
+		if c == nil {
+			c = &[2][2]peer{}
+			cheapest[k] = c
+		}
+		for mode := range 2 {
+			low := 0.0
+			for _, p := range in.Prices {
+				usd := [2]float64{p.OnDemandUSD, p.SpotUSD}[mode] / float64(in.GPUCount)
+				if usd > 0 && (low == 0 || usd < low) {
+					low = usd
+				}
+			}
+			if low == 0 {
+				continue
+			}
+			two := &c[mode]
+			switch {
+			case two[0].typ == "" || low < two[0].usd:
+				two[1], two[0] = two[0], peer{in.Type, low}
+			case two[1].typ == "" || low < two[1].usd:
+				two[1] = peer{in.Type, low}
+			}
+		}
+	}
+	var out []Guard
+	for i := range insts {
+		in := &insts[i]
+		c := cheapest[key{in.Provider, in.GPU}]
+		if c == nil || in.GPUCount <= 0 || in.PriceCurrency() != "USD" {
+			continue
+		}
+		old := self[[2]string{in.Provider, in.Type}]
+		for _, p := range in.Prices {
+			var was model.RegionPrice
+			if old != nil {
+				was, _ = regionPriceOf(old, p.Region)
+			}
+			for mode, m := range [2]struct {
+				name     string
+				usd, was float64
+				fraction float64
+			}{{"on-demand", p.OnDemandUSD, was.OnDemandUSD, peerOnDemandFraction}, {"spot", p.SpotUSD, was.SpotUSD, peerSpotFraction}} {
+				ref := c[mode][0]
+				if ref.typ == in.Type {
+					ref = c[mode][1]
+				}
+				per := m.usd / float64(in.GPUCount)
+				if ref.typ == "" || m.usd <= 0 || m.usd == m.was || per >= m.fraction*ref.usd {
+					continue
+				}
+				out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin, Msg: model.Msg(
+					"%s %s per GPU-hour is under %.0f%% of the %s per GPU-hour %s asks for the same %s in %s: a fake or mistyped price?",
+					model.Msg(m.name), show.USDPerHour(per), m.fraction*100, show.USDPerHour(ref.usd), in.Provider, in.GPU, ref.typ)})
+			}
+		}
+	}
+	return out
+}
