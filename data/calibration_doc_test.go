@@ -98,16 +98,35 @@ func calibrationDoc(runs []*calCaseRun, res cvResult, bands map[string]model.Ban
 // the measurement than llm-analysis, on the cases llm-analysis applies to
 // (those with llm_analysis), by reading kind and training or inference.
 func writeLLMAnalysisShare(b *bytes.Buffer, runs []*calCaseRun, res cvResult) {
-	type row struct {
-		n, closer int
-		g, l      []float64
+	rows, names := llmAnalysisShare(runs, res)
+	if len(names) == 0 {
+		return
 	}
-	rows := map[string]*row{}
+	b.WriteString("\ngpuplan beside llm-analysis, on every case llm-analysis applies to (the `llm_analysis` column; gpuplan's error cross-validated): closer is a smaller |error| than llm-analysis's on the same case.\n\n")
+	b.WriteString("| Cases | Count | gpuplan closer | gpuplan median \\|error\\| (LOSO CV) | llm-analysis median \\|error\\| |\n|---|---|---|---|---|\n")
+	for _, k := range names {
+		r := rows[k]
+		fmt.Fprintf(b, "| %s | %d | %d (%.0f%%) | %.1f%% | %.1f%% |\n", k, r.n, r.closer, 100*float64(r.closer)/float64(r.n), 100*median(r.g), 100*median(r.l))
+	}
+}
+
+// shareRow counts the cases of one row of llmAnalysisShare: how many,
+// how many gpuplan is closer on, and both tools' |errors|.
+type shareRow struct {
+	n, closer int
+	g, l      []float64
+}
+
+// llmAnalysisShare compares gpuplan (LOSO CV) with llm-analysis on the
+// cases with llm_analysis: "all", "training", "inference" and each of
+// those by reading, "all" first.
+func llmAnalysisShare(runs []*calCaseRun, res cvResult) (map[string]*shareRow, []string) {
+	rows := map[string]*shareRow{}
 	var names []string
 	add := func(k string, g, l float64) {
 		r := rows[k]
 		if r == nil {
-			r = &row{}
+			r = &shareRow{}
 			rows[k] = r
 			names = append(names, k)
 		}
@@ -131,20 +150,64 @@ func writeLLMAnalysisShare(b *bytes.Buffer, runs []*calCaseRun, res cvResult) {
 		add(task, g, l)
 		add(task+" · "+readingOf(c), g, l)
 	}
-	if len(names) == 0 {
-		return
-	}
 	sort.Slice(names, func(i, j int) bool {
 		if (names[i] == "all") != (names[j] == "all") {
 			return names[i] == "all"
 		}
 		return names[i] < names[j]
 	})
-	b.WriteString("\ngpuplan beside llm-analysis, on every case llm-analysis applies to (the `llm_analysis` column; gpuplan's error cross-validated): closer is a smaller |error| than llm-analysis's on the same case.\n\n")
-	b.WriteString("| Cases | Count | gpuplan closer | gpuplan median \\|error\\| (LOSO CV) | llm-analysis median \\|error\\| |\n|---|---|---|---|---|\n")
-	for _, k := range names {
-		r := rows[k]
-		fmt.Fprintf(b, "| %s | %d | %d (%.0f%%) | %.1f%% | %.1f%% |\n", k, r.n, r.closer, 100*float64(r.closer)/float64(r.n), 100*median(r.g), 100*median(r.l))
+	return rows, names
+}
+
+// readmeFile holds the accuracy summary (readmeAccuracy) between
+// accuracyStart and accuracyEnd: the README's calibration table.
+const (
+	readmeFile    = "../README.md"
+	accuracyStart = "<!-- accuracy:start -->\n"
+	accuracyEnd   = "<!-- accuracy:end -->"
+)
+
+// readmeAccuracy is the README's summary of sum: every figure out of
+// sample (LOSO CV), the in-sample one beside it, labelled.
+func readmeAccuracy(runs []*calCaseRun, res cvResult, sum []summaryRow) string {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "Training: %d published measurements from %d sources, each source scored by a model refitted without it (leave-one-source-out cross-validation, LOSO CV); error = estimate / measurement − 1, negative too low.\n\n", len(runs), len(res.sources))
+	b.WriteString("| Kind / reading | Cases | Sources | Median \\|error\\| (LOSO CV) | Median signed error (LOSO CV) | Inside the printed 90% range | Inside a range built without the source | Median \\|error\\| (in-sample) |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range sum {
+		fmt.Fprintf(&b, "| %s | %d | %d | %.1f%% | %+.1f%% | %.0f%% | %.0f%% | %.1f%% |\n", r.name, r.cases, r.sources, r.cvAbs*100, r.cvSigned*100, r.printed*100, r.fresh*100, r.inAbs*100)
+	}
+	if rows, names := llmAnalysisShare(runs, res); len(names) > 0 {
+		b.WriteString("\nBeside llm-analysis (cli99/llm-analysis, run offline on every case it applies to; [docs/calibration.md](docs/calibration.md)):\n\n")
+		b.WriteString("| Cases | Count | gpuplan closer | gpuplan median \\|error\\| (LOSO CV) | llm-analysis median \\|error\\| |\n|---|---|---|---|---|\n")
+		for _, k := range names {
+			r := rows[k]
+			fmt.Fprintf(&b, "| %s | %d | %d (%.0f%%) | %.1f%% | %.1f%% |\n", k, r.n, r.closer, 100*float64(r.closer)/float64(r.n), 100*median(r.g), 100*median(r.l))
+		}
+	}
+	return b.String()
+}
+
+// writeBetween puts content between start and end in file; with check
+// it only reports whether file already holds it there.
+func writeBetween(t *testing.T, file, start, end, content string, update bool) {
+	t.Helper()
+	md, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, j := bytes.Index(md, []byte(start)), bytes.Index(md, []byte(end))
+	if i < 0 || j < i {
+		t.Fatalf("%s lacks the %q … %q markers", file, start, end)
+	}
+	if !update {
+		if string(md[i+len(start):j]) != content {
+			t.Errorf("%s's accuracy summary is not the suite's: go test ./data -run TestCalibration -update", file)
+		}
+		return
+	}
+	out := append(append(append([]byte{}, md[:i+len(start)]...), content...), md[j:]...)
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -480,6 +480,7 @@ func TestCalibration(t *testing.T) {
 	}
 
 	doc := calibrationDoc(runs, res, bands, sum)
+	writeBetween(t, readmeFile, accuracyStart, accuracyEnd, readmeAccuracy(runs, res, sum), *updateCalibration)
 	if *updateCalibration {
 		writeBands(t, res.full, bands)
 		writeDoc(t, doc)

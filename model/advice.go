@@ -21,7 +21,7 @@ func MaxMicroBatch(w Workload, capBytes float64) (int, error) {
 		v := w
 		*batchOf(&v) = b
 		e, err := Compute(v, nil)
-		return e.Memory.Total() <= capBytes, err
+		return e.ResidentNeed() <= capBytes, err
 	}
 	ok, err := fits(1)
 	if err != nil || !ok {

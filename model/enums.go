@@ -120,10 +120,26 @@ const (
 	SGDMomentum Optimizer = "sgd-momentum"
 	Adafactor   Optimizer = "adafactor"
 	AdamW8bit   Optimizer = "adamw-8bit"
+	// PagedAdamW and PagedAdamW8bit are bitsandbytes' paged AdamW (32-bit
+	// states) and AdamW8bit: the states of large tensors live in CUDA
+	// unified memory (see PagedOptimizer).
+	PagedAdamW     Optimizer = "paged-adamw"
+	PagedAdamW8bit Optimizer = "paged-adamw8bit"
 )
 
 // Optimizers lists the valid optimizers, the default first.
-var Optimizers = []Optimizer{AdamW, Adam, SGD, SGDMomentum, Adafactor, AdamW8bit}
+var Optimizers = []Optimizer{AdamW, Adam, SGD, SGDMomentum, Adafactor, AdamW8bit, PagedAdamW, PagedAdamW8bit}
+
+// Paged reports whether o is a bitsandbytes paged optimizer:
+// Optimizer8bit.get_state_buffer (bitsandbytes/optim/optimizer.py) puts the
+// state of every parameter of at least 1e5 elements in F.get_paged
+// (bitsandbytes/functional.py: lib.cget_managed_ptr, cudaMallocManaged
+// unified memory, registered with GlobalPageManager), not in PyTorch's
+// caching allocator. torch.cuda.max_memory_allocated and
+// max_memory_reserved never count those states; nvidia-smi shows the pages
+// resident on the GPU, all of them while the GPU has room (the driver
+// evicts pages to host RAM only under memory pressure).
+func (o Optimizer) Paged() bool { return o == PagedAdamW || o == PagedAdamW8bit }
 
 // Strategy is how training is spread over data-parallel GPUs.
 type Strategy string
@@ -220,6 +236,8 @@ func ParseOptimizer(s string) (Optimizer, error) {
 
 var optimizerAliases = map[string]Optimizer{
 	"adamw8bit": AdamW8bit, "adamw_8bit": AdamW8bit, "adam8bit": AdamW8bit, "8bit-adam": AdamW8bit,
+	"paged_adamw": PagedAdamW, "paged_adamw_32bit": PagedAdamW, "paged-adamw-32bit": PagedAdamW, "pagedadamw": PagedAdamW,
+	"paged_adamw_8bit": PagedAdamW8bit, "paged-adamw-8bit": PagedAdamW8bit, "pagedadamw8bit": PagedAdamW8bit,
 	"momentum": SGDMomentum, "sgd_momentum": SGDMomentum,
 }
 

@@ -39,16 +39,28 @@ type Estimate struct {
 	// and the caching allocator's fragmentation. Neither includes the CUDA
 	// context or NCCL's buffers, which nvidia-smi shows.
 	TorchAllocated, TorchReserved float64
+	// PagedOptimizer is the part of Memory.OptimizerStates a bitsandbytes
+	// paged optimizer keeps in CUDA unified memory (Optimizer.Paged): in
+	// the nvidia-smi total, not in TorchAllocated or TorchReserved.
+	PagedOptimizer float64
 	// MemoryBand is the 90% range of the nvidia-smi total, bytes, from
 	// the out-of-sample calibration errors of comparable cases
 	// (MemoryCalibration).
 	MemoryBand [2]float64
+	// AllocatedBand and ReservedBand are the 90% ranges of TorchAllocated
+	// and TorchReserved, bytes, from the out-of-sample errors of the
+	// calibration cases that read the same figure (memory/allocated…,
+	// memory/reserved…: AllocatedCalibration, ReservedCalibration): many
+	// sources and users read the torch allocator's figures, not
+	// nvidia-smi's, and the suite's errors differ by reading.
+	AllocatedBand, ReservedBand [2]float64
 	// TimeBand is the 90% range of Hours (TimeCalibration); zero without
 	// time.
 	TimeBand [2]float64
 	// memBand and timeBand are the calibration bands behind MemoryBand
 	// and TimeBand (bandFor); timeBand is nil without a GPU.
-	memBand, timeBand *Band
+	memBand, timeBand  *Band
+	allocBand, resBand *Band
 
 	FLOPsPerSample float64 // model FLOPs of one training sample (or inference request), no recomputation
 	// HardwareFLOPsPerSample adds what activation checkpointing recomputes.
@@ -146,10 +158,17 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 		e.Recipe = w.TrainingRecipe()
 	}
 	e.PeakPhase = e.Phases[peak].Phase
-	e.TorchAllocated = e.Memory.Tensors()
+	// Paged optimizer states are in unified memory, outside the caching
+	// allocator: nvidia-smi counts them, torch's two figures do not.
+	e.PagedOptimizer = pagedOptimizerBytes(&e.Workload, &e.Memory)
+	e.TorchAllocated = e.Memory.Tensors() - e.PagedOptimizer
 	e.TorchReserved = e.TorchAllocated + e.Overhead.Workspace + e.Overhead.Fragmentation
 	e.memBand = bandFor("memory", "nvidia-smi", &e.Workload, g, Host{})
 	e.MemoryBand = [2]float64{e.Memory.Total() * e.memBand.Lo, e.Memory.Total() * e.memBand.Hi}
+	e.allocBand = bandFor("memory", "allocated", &e.Workload, g, Host{})
+	e.AllocatedBand = [2]float64{e.TorchAllocated * e.allocBand.Lo, e.TorchAllocated * e.allocBand.Hi}
+	e.resBand = bandFor("memory", "reserved", &e.Workload, g, Host{})
+	e.ReservedBand = [2]float64{e.TorchReserved * e.resBand.Lo, e.TorchReserved * e.resBand.Hi}
 
 	dp := float64(w.GPUs / w.TP)
 	if w.Task == TaskInference {
@@ -287,6 +306,24 @@ func (e *Estimate) MemoryCalibration() Band {
 	return *e.memBand
 }
 
+// AllocatedCalibration returns the band behind AllocatedBand: the
+// calibration group of max_memory_allocated readings.
+func (e *Estimate) AllocatedCalibration() Band {
+	if e.allocBand == nil {
+		return fallbackBand
+	}
+	return *e.allocBand
+}
+
+// ReservedCalibration returns the band behind ReservedBand: the
+// calibration group of max_memory_reserved readings.
+func (e *Estimate) ReservedCalibration() Band {
+	if e.resBand == nil {
+		return fallbackBand
+	}
+	return *e.resBand
+}
+
 // TimeCalibration returns the band behind TimeBand; the fallback band
 // without a GPU.
 func (e *Estimate) TimeCalibration() Band {
@@ -308,7 +345,7 @@ func (e *Estimate) OOMChance(usable float64) float64 {
 		return 0
 	}
 	b := e.MemoryCalibration()
-	return b.Exceedance(usable / total)
+	return b.Exceedance(usable / e.ResidentNeed())
 }
 
 // PhaseList returns the phases e has: three for training, one for
@@ -321,7 +358,7 @@ func (e *Estimate) PhaseList() []PhaseMemory {
 }
 
 // Fits reports whether the per-GPU total fits capBytes.
-func (e *Estimate) Fits(capBytes float64) bool { return e.Memory.Total() <= capBytes }
+func (e *Estimate) Fits(capBytes float64) bool { return e.ResidentNeed() <= capBytes }
 
 // Assumptions returns the choices behind the numbers, one sentence each,
 // for reports: formulas, constants, defaults and fallbacks.
@@ -357,6 +394,12 @@ func (e *Estimate) AssumptionMessages() []Message {
 			add("frozen base weights: %s; LoRA rank %d on %v: %.3g trainable parameters with %.4g bytes each of weight, gradient and optimizer state", base, w.LoRARank, w.LoRATargets, e.TrainableParams, rb.weight+rb.grad+ob)
 		default:
 			add("model states: %.4g bytes/parameter = %.0f weights + %.0f gradients + %.4g optimizer (%s; ZeRO paper §3.1 accounting)", rb.weight+rb.grad+ob, rb.weight, rb.grad, ob, w.Optimizer)
+		}
+		if e.PagedOptimizer > 0 {
+			add("paged optimizer: %.2f GiB of optimizer states in CUDA unified memory (bitsandbytes get_paged, cudaMallocManaged): nvidia-smi shows them while resident, torch max_memory_allocated and max_memory_reserved do not count them", e.PagedOptimizer/GiB)
+		}
+		if w.OptimizerInBackward {
+			add("optimizer in backward: each parameter is stepped by its post-accumulate-grad hook and its gradient freed, so about one parameter's gradient is live (%.2f GiB), not all of them (torchtune optimizer_in_bwd)", e.States.Gradients/GiB)
 		}
 		if e.Memory.CastCache > 0 || e.Recipe == RecipeAutocast {
 			add("torch.autocast keeps a 16-bit cast of every matmul weight until backward and saves norm inputs and softmax in fp32 (autocast_mode.cpp fp32 list)")

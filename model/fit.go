@@ -56,8 +56,8 @@ const TipCount = 3
 // largest batch that would, and fit advice when it does not.
 func CheckFit(e *Estimate, g *GPU) Fit {
 	f := Fit{GPU: g, UsableBytes: UsableBytes(g), Refused: CannotRun(&e.Workload, g)}
-	f.Fits = e.Memory.Total() <= f.UsableBytes && f.Refused.IsZero()
-	f.Verdict = VerdictFor(e.MemoryBand, f.UsableBytes)
+	f.Fits = e.ResidentNeed() <= f.UsableBytes && f.Refused.IsZero()
+	f.Verdict = VerdictFor(e.ResidentBand(), f.UsableBytes)
 	if !f.Refused.IsZero() {
 		f.Verdict = VerdictCannotRun
 	}

@@ -617,7 +617,7 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 		if !reason.IsZero() {
 			short := 0.0
 			if kind == RejectVRAM && shape.r != nil {
-				short = shape.r.e.Memory.Total() - UsableBytes(g)
+				short = shape.r.e.ResidentNeed() - UsableBytes(g)
 			}
 			sc.reject(counts, Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), ReasonMsg: reason, Kind: kind, ShortBytes: short})
 			continue
@@ -764,7 +764,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			return d, RejectInvalid, ErrMessage(r.err)
 		}
 		// Memory first: allowing multi-node does not help a GPU too small.
-		if need := r.e.Memory.Total(); need > usable {
+		if need := r.e.ResidentNeed(); need > usable {
 			return d, RejectVRAM, Msg("needs %.1f GiB per GPU, has %.1f GiB usable", need/GiB, usable/GiB)
 		}
 		if nodes > m.q.MaxNodes {
@@ -805,7 +805,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			if r.err != nil {
 				continue
 			}
-			lastNeed = r.e.Memory.Total()
+			lastNeed = r.e.ResidentNeed()
 			if lastNeed > usable || !m.hostRAM(in, &r.e).IsZero() {
 				continue
 			}
@@ -870,11 +870,11 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	o := Offer{
 		Instance: in, GPU: g, Region: region, Pricing: m.q.Pricing,
 		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy,
-		NeedBytes: e.Memory.Total(), UsableBytes: UsableBytes(g),
+		NeedBytes: e.ResidentNeed(), UsableBytes: UsableBytes(g),
 		USDPerHour: unit * float64(d.nodes), Estimate: e, Asked: m.w.Precision, Fallback: d.r.fallback,
 	}
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
-	o.Verdict = VerdictFor(e.MemoryBand, o.UsableBytes)
+	o.Verdict = VerdictFor(e.ResidentBand(), o.UsableBytes)
 	if o.Verdict == VerdictBorderline {
 		o.OOMChance = e.OOMChance(o.UsableBytes)
 	}
@@ -1082,7 +1082,7 @@ func (m *matcher) sizedGPUs(g *GPU, d *deployment) int {
 				continue
 			}
 			r := m.estimate(g, n, s)
-			if r.err != nil || r.e.Memory.Total() > usable {
+			if r.err != nil || r.e.ResidentNeed() > usable {
 				continue
 			}
 			if m.q.DeadlineHours > 0 && r.e.HasTime && r.e.Hours > m.q.DeadlineHours {

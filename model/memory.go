@@ -176,8 +176,10 @@ func optimizerStateBytes(o Optimizer, state float64, a *Architecture) float64 {
 			return 4 * (1/float64(a.Hidden) + 1/float64(a.FFN))
 		}
 		return 4 * 2 / adafactorDefaultWidth
-	case AdamW8bit:
+	case AdamW8bit, PagedAdamW8bit:
 		return 2 * (1 + 4.0/blockSize8bit)
+	case PagedAdamW:
+		return 2 * 4 // bitsandbytes optim_bits=32: fp32 states whatever the parameter's dtype (Optimizer2State.init_state)
 	}
 	return 2 * state
 }
@@ -930,6 +932,10 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	act := trainingActivations(w, s.r)
 	persistBuf, bwdBuf := commBuffers(w, &s, &base)
 	stepTemp := stepTemporaries(w, &s)
+	if w.OptimizerInBackward {
+		base.Gradients, stepGrads, stepTemp = optimizerInBackward(w, &s)
+		*states = base
+	}
 
 	if w.OffloadOptimizer {
 		// ZeRO-Offload (Ren et al., 2021, "ZeRO-Offload", §4.1): the fp32

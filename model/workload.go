@@ -103,6 +103,12 @@ type Switches struct {
 	// when used. DeepSpeedZeroOffloadParamConfig (deepspeed/runtime/zero/
 	// offload_config.py): "Valid only with stage 3", so only with zero3.
 	OffloadParams bool `toml:"offload_params" json:"offload_params,omitempty" note:"DeepSpeed ZeRO-3: 16-bit parameter partition in host RAM"`
+	// OptimizerInBackward steps each parameter in a hook as soon as its
+	// gradient is accumulated and frees the gradient (torchtune
+	// optimizer_in_bwd; Tensor.register_post_accumulate_grad_hook, PyTorch
+	// 2.1): the step never holds every gradient at once (see
+	// optimizerInBackward). torchtune refuses it with gradient accumulation.
+	OptimizerInBackward bool `toml:"optimizer_in_backward" json:"optimizer_in_backward,omitempty" note:"step each parameter in backward and free its gradient (torchtune optimizer_in_bwd)"`
 }
 
 // Clone returns a copy of s that shares no slice with it.
@@ -167,7 +173,7 @@ func (w *Workload) Defaults() {
 	if w.Optimizer == "" {
 		w.Optimizer = cmp.Or(w.Model.DefaultOptimizer, AdamW)
 	}
-	if dp := max(w.GPUs, 1) / max(w.TP, 1); w.Task.Adapters() && w.MicroBatch == 0 && w.GradAccum == 0 && dp > 0 && AdapterGradAccum%dp == 0 {
+	if dp := max(w.GPUs, 1) / max(w.TP, 1); w.Task.Adapters() && w.MicroBatch == 0 && w.GradAccum == 0 && dp > 0 && AdapterGradAccum%dp == 0 && !w.OptimizerInBackward {
 		// The QLoRA reference recipe (artidoro/qlora qlora.py:
 		// per_device_train_batch_size=1, gradient_accumulation_steps=16):
 		// a global batch of 16 in one-sample micro-batches, which keeps an
@@ -400,6 +406,9 @@ func (w *Workload) Validate() error {
 	}
 	if w.OffloadOptimizer && (!w.Task.Training() || !w.Strategy.OffloadsOptimizer()) {
 		return bad("offload_optimizer", "DeepSpeed offloads optimizer states only when training with a ZeRO strategy (zero1, zero2 or zero3), got %s %s", cmp.Or(w.Task, TaskTrain), w.Strategy)
+	}
+	if msg := w.optimizerInBackwardInvalid(); !msg.IsZero() {
+		return &FieldError{Field: "optimizer_in_backward", Msg: msg}
 	}
 	if w.OffloadParams && (!w.Task.Training() || w.Strategy != ZeRO3) {
 		return bad("offload_params", "DeepSpeed offloads parameters only when training with zero3, got %s %s", cmp.Or(w.Task, TaskTrain), w.Strategy)

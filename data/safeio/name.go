@@ -2,10 +2,7 @@ package safeio
 
 import (
 	"fmt"
-	"slices"
 	"strings"
-	"sync"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -27,7 +24,7 @@ const (
 // invisible character (show.Invisible: zero-width space or joiner, soft
 // hyphen, byte-order mark, variation selector, …; two regions reading
 // "us-east-1" must be one region), letters of scripts that do not belong
-// together (mixedScript: a Cyrillic х in "gpu_8х_h100_sxm5" makes a type
+// together (show.MixedScript: a Cyrillic х in "gpu_8х_h100_sxm5" makes a type
 // that reads as Lambda's own), or more than MaxNameBytes bytes. Names
 // end up in tables, shell scripts and YAML: they are data, never layout. The error names the character and how to
 // fix it; callers prefix the file and field.
@@ -39,83 +36,12 @@ func CheckName(s string) error {
 		r, _ := utf8.DecodeRuneInString(s[i:])
 		return model.Msg("invisible character U+%04X at byte %d; names must show every character they hold, delete it", r, i)
 	}
-	if i, a, b := mixedScript(s); i >= 0 {
+	if i, a, b := show.MixedScript(s); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(s[i:])
 		return model.Msg("mixes %s and %s letters (U+%04X at byte %d): a name that looks like another must be that name; retype it in one script", a, b, r, i)
 	}
 	return nil
 }
-
-// mixedScript returns the byte offset of the first letter of s whose
-// script does not go with the letters before it, and the two scripts'
-// names; -1 when s passes. Common (digits, punctuation) and Inherited
-// (combining marks) characters go with any script. The rule is UTS #39
-// §5.2's "Highly Restrictive" level (https://www.unicode.org/reports/tr39/#Restriction_Level_Detection):
-// one script, or Latin with Han and the scripts written with it
-// (Hiragana and Katakana, Bopomofo, Hangul), so "模型-7b" passes and
-// Latin mixed with Cyrillic or Greek, the look-alike alphabets, does not.
-func mixedScript(s string) (int, string, string) {
-	var seen []string // the scripts met so far, in order
-	for i, r := range s {
-		sc := scriptOf(r)
-		if sc == "" || slices.Contains(seen, sc) {
-			continue
-		}
-		seen = append(seen, sc)
-		if len(seen) > 1 && !allowedMix(seen) {
-			return i, seen[0], sc
-		}
-	}
-	return -1, "", ""
-}
-
-// allowedMix reports whether scripts (all different) may share a name
-// under UTS #39's Highly Restrictive level.
-func allowedMix(scripts []string) bool {
-	for _, set := range [][]string{
-		{"Latin", "Han", "Hiragana", "Katakana"},
-		{"Latin", "Han", "Bopomofo"},
-		{"Latin", "Han", "Hangul"},
-	} {
-		if !slices.ContainsFunc(scripts, func(sc string) bool { return !slices.Contains(set, sc) }) {
-			return true
-		}
-	}
-	return false
-}
-
-// scriptOf is the Unicode script of r, "" for Common, Inherited and
-// unassigned code points.
-func scriptOf(r rune) string {
-	if r < 0x80 {
-		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' {
-			return "Latin"
-		}
-		return ""
-	}
-	if unicode.Is(unicode.Common, r) || unicode.Is(unicode.Inherited, r) {
-		return ""
-	}
-	for _, name := range scriptNames() {
-		if unicode.Is(unicode.Scripts[name], r) {
-			return name
-		}
-	}
-	return ""
-}
-
-// scriptNames is unicode.Scripts' keys in a fixed order, the common
-// scripts of names first so most look-ups end early.
-var scriptNames = sync.OnceValue(func() []string {
-	names := []string{"Latin", "Han", "Cyrillic", "Greek", "Hiragana", "Katakana", "Hangul"}
-	for n := range unicode.Scripts {
-		if !slices.Contains(names, n) && n != "Common" && n != "Inherited" {
-			names = append(names, n)
-		}
-	}
-	slices.Sort(names[7:])
-	return names
-})
 
 // CheckSource is CheckName for a source citation, which may be a long URL;
 // it refuses control and bidirectional characters, not the invisible ones

@@ -99,7 +99,10 @@ const loraAlphaPerRank = 2
 //     (model/memory.go); the fused form the Trainer picks by default on
 //     torch ≥ 2.8 has none. Adam is AdamW with the Trainer's default
 //     weight_decay 0.
-//   - 8-bit AdamW: "adamw_bnb_8bit", bitsandbytes' AdamW8bit.
+//   - 8-bit AdamW: "adamw_bnb_8bit", bitsandbytes' AdamW8bit; the paged
+//     ones "paged_adamw_32bit" and "paged_adamw_8bit" (transformers
+//     OptimizerNames PAGED_ADAMW, PAGED_ADAMW_8BIT: bitsandbytes'
+//     PagedAdamW and PagedAdamW8bit).
 //   - Adafactor: "adafactor" (no momentum, as the estimate sizes it).
 //   - SGD with or without momentum: "sgd", torch.optim.SGD with no
 //     momentum (the Trainer passes none); Notes says so for momentum.
@@ -107,6 +110,10 @@ func trlOptim(o model.Optimizer) string {
 	switch o {
 	case model.AdamW8bit:
 		return "adamw_bnb_8bit"
+	case model.PagedAdamW:
+		return "paged_adamw_32bit"
+	case model.PagedAdamW8bit:
+		return "paged_adamw_8bit"
 	case model.Adafactor:
 		return "adafactor"
 	case model.SGD, model.SGDMomentum:

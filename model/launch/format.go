@@ -137,6 +137,12 @@ func (p *Plan) NoteMessages() []model.Message {
 	if p.Task.Training() && p.Loss != "" && trlLossType(p.Loss) == "" {
 		out = append(out, model.Msg("the estimate assumed the %s loss, which TRL has no --loss_type for: the script must compute it (TRL's default chunked_nll needs less memory than was priced)", p.Loss))
 	}
+	if p.Task.Training() && p.OptimizerInBackward {
+		// Trainer has no optimizer-in-backward (transformers
+		// Trainer.create_optimizer steps after backward): the script must
+		// register the hooks, as torchtune's recipes do.
+		out = append(out, model.Msg("the estimate assumed the optimizer steps in backward (torchtune optimizer_in_bwd): the Trainer steps after backward and holds every gradient, so the script must register Tensor.register_post_accumulate_grad_hook steps as torchtune's register_optim_in_bwd_hooks does, or run torchtune"))
+	}
 	if p.Module == TRLSFTModule && p.Optimizer == model.SGDMomentum {
 		out = append(out, model.Msg("the estimate assumed SGD with momentum; the Trainer's --optim sgd keeps none (transformers Trainer.get_optimizer_cls_and_kwargs), so the run holds less optimizer state than was priced"))
 	}

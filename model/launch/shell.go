@@ -224,7 +224,7 @@ func (p *Plan) setupLines() []string {
 	if p.Task.Adapters() {
 		pkgs += " peft"
 	}
-	if p.Task == model.TaskQLoRA || p.Optimizer == model.AdamW8bit {
+	if p.Task == model.TaskQLoRA || p.Optimizer == model.AdamW8bit || p.Optimizer.Paged() {
 		pkgs += " bitsandbytes"
 	}
 	return append(lines, pkgs)

@@ -2,10 +2,8 @@ package plan
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/mtibben/confusables"
@@ -72,62 +70,13 @@ func LookAlike(a, b string) bool {
 	return confusables.Skeleton(NameKey(a)) == confusables.Skeleton(NameKey(b))
 }
 
-// scriptNames are unicode.Scripts' names, sorted, for scriptOf.
-var scriptNames = func() []string {
-	names := make([]string, 0, len(unicode.Scripts))
-	for n := range unicode.Scripts {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}()
-
-// scriptOf is r's Unicode script (UAX #24), "Unknown" for none.
-func scriptOf(r rune) string {
-	for _, n := range scriptNames {
-		if unicode.Is(unicode.Scripts[n], r) {
-			return n
-		}
-	}
-	return "Unknown"
-}
-
-// cjk are the scripts written together in Chinese, Japanese and Korean
-// text (UTS #39 §5.1's Highly Restrictive combinations).
-var cjk = []string{"Han", "Hiragana", "Katakana", "Bopomofo", "Hangul"}
-
-// CheckScripts refuses a name that mixes scripts the way a spoof does
-// (UTS #39 §5.2, Moderately Restrictive): its letters must be of one
-// script (Han, Hiragana, Katakana, Bopomofo and Hangul count as one), or
-// Latin and one other that is not Cyrillic or Greek (whose letters look
-// like Latin ones); Common and Inherited characters (digits, spaces,
-// punctuation, combining marks) go with any. "QLoRA 微调" passes, "trаin"
-// with a Cyrillic а does not.
+// CheckScripts refuses a name whose letters mix scripts the way a spoof
+// does (show.MixedScript, UTS #39's Highly Restrictive level): "QLoRA 微调"
+// passes, "trаin" with a Cyrillic а does not.
 func CheckScripts(key, name string) error {
-	var seen []string // script groups in order of appearance
-	group := func(s string) string {
-		if slices.Contains(cjk, s) {
-			return "Han"
-		}
-		return s
-	}
-	for i, r := range name {
-		s := scriptOf(r)
-		if s == "Common" || s == "Inherited" || slices.Contains(seen, group(s)) {
-			continue
-		}
-		seen = append(seen, group(s))
-		if len(seen) == 1 {
-			continue
-		}
-		if len(seen) == 2 && slices.Contains(seen, "Latin") && !slices.Contains(seen, "Cyrillic") && !slices.Contains(seen, "Greek") {
-			continue
-		}
-		first := seen[0]
-		if first == "Latin" && len(seen) > 2 {
-			first = seen[1]
-		}
-		return config.Errorf(key, "%s mixes the %s and %s scripts (U+%04X at byte %d); write a name in one script (digits, spaces and punctuation go with any), so two names cannot look alike", quoteShown(name), first, s, r, i)
+	if i, a, b := show.MixedScript(name); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(name[i:])
+		return config.Errorf(key, "%s mixes the %s and %s scripts (U+%04X at byte %d); write a name in one script (digits, spaces and punctuation go with any), so two names cannot look alike", quoteShown(name), a, b, r, i)
 	}
 	return nil
 }

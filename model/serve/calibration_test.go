@@ -415,6 +415,7 @@ func TestServeCalibration(t *testing.T) {
 	}
 	t.Logf("fitted on all sources: %+v (prior %+v)", full, TuningPrior)
 	doc := serveCalibrationDoc(cases, cv, cvGot, full, folds, summary)
+	readmeServeAccuracy(t, cases, summary, *updateServeCalibration)
 	if *updateServeCalibration {
 		writeServeBands(t, full, bands)
 		writeServeDoc(t, doc)
@@ -553,6 +554,41 @@ func serveCalibrationDoc(cases []*serveCase, cv, cvGot []float64, full Tuning, f
 			strconv.FormatFloat(cvGot[i], 'g', 4, 64), (math.Exp(-cv[i])-1)*100, src)
 	}
 	return b.String()
+}
+
+// readmeServeAccuracy writes (update) or checks the README's serving
+// rows of its calibration table, between the serving-accuracy markers.
+func readmeServeAccuracy(t *testing.T, cases []*serveCase, sum []serveSummary, update bool) {
+	t.Helper()
+	const file, start, end = "../../README.md", "<!-- serving-accuracy:start -->\n", "<!-- serving-accuracy:end -->"
+	srcs := map[string]bool{}
+	for _, c := range cases {
+		srcs[c.src] = true
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Serving (vLLM): %d published measurements from %d sources, LOSO CV as above.\n\n", len(cases), len(srcs))
+	b.WriteString("| Kind | Cases | Sources | Median \\|error\\| (LOSO CV) | Median signed error (LOSO CV) | Inside the printed 90% range | Median \\|error\\| (in-sample) |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range sum {
+		fmt.Fprintf(&b, "| serve/%s | %d | %d | %.1f%% | %+.1f%% | %.0f%% | %.1f%% |\n", r.kind, r.cases, r.sources, r.cvAbs*100, r.cvSigned*100, r.cover*100, r.inAbs*100)
+	}
+	md, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, j := bytes.Index(md, []byte(start)), bytes.Index(md, []byte(end))
+	if i < 0 || j < i {
+		t.Fatalf("%s lacks the %q … %q markers", file, start, end)
+	}
+	if !update {
+		if string(md[i+len(start):j]) != b.String() {
+			t.Errorf("%s's serving accuracy is not the suite's: go test ./model/serve -run TestServeCalibration -update", file)
+		}
+		return
+	}
+	out := append(append(append([]byte{}, md[:i+len(start)]...), b.String()...), md[j:]...)
+	if err := os.WriteFile(file, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func readServeDoc(t *testing.T) string {

@@ -78,6 +78,11 @@ type Plan struct {
 	FallbackFrom WeightFormat
 	Fallback     model.Message
 
+	// Grown says why an automatic pipeline holds a replica on more stages
+	// than the smallest layout tried: the reason PP 1 (or the last smaller
+	// PP) did not fit on the node. Zero when PP was given or is 1.
+	Grown model.Message
+
 	Fits    bool     // the model and one full-length request fit
 	Meets   bool     // fits, carries the load and meets the latency targets
 	Reasons []string // why not, in words
@@ -118,7 +123,11 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		s.WeightFormat = run
 	}
 	var best *Plan
+	var smaller model.Message // why the last smaller pipeline did not fit
 	for _, pp := range ppChoices(a, s) {
+		if best != nil && len(best.ReasonMsgs) > 0 {
+			smaller = best.ReasonMsgs[0]
+		}
 		for _, tp := range tpChoices(a, s, o.GPUsPerNode) {
 			p := planOne(a, s, o, tp, pp)
 			if best == nil || betterPlan(&p, best) {
@@ -128,6 +137,12 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		if best != nil && best.Fits && s.PP == 0 {
 			break // pipeline parallelism only when one node's TP cannot hold the model
 		}
+	}
+	if best != nil && s.PP == 0 && best.PP > 1 && !smaller.IsZero() {
+		// The larger pipeline is a consequence, never a silent choice: say
+		// what the smaller one lacked (issue 30: a 29000-token request on one
+		// RTX 3090 moved to PP 2 over two nodes with no word why).
+		best.Grown = model.Msg("PP %d because a smaller pipeline does not fit: %s", best.PP, smaller)
 	}
 	if best == nil {
 		return Plan{Offer: o, Serving: s, Reasons: []string{fmt.Sprintf(

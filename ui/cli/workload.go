@@ -69,7 +69,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Precision]{&f.set.Precision, model.ParsePrecision, append(append([]model.Precision{}, model.TrainingPrecisions...), model.FP16, model.INT8, model.INT4)}
 		}},
-	{name: "optimizer", key: "workload.optimizer", usage: "adamw, adam, sgd, sgd-momentum, adafactor or adamw-8bit (default: the model's training recipe's, e.g. sgd-momentum for ResNets; else adamw)",
+	{name: "optimizer", key: "workload.optimizer", usage: "adamw, adam, sgd, sgd-momentum, adafactor, adamw-8bit, paged-adamw or paged-adamw8bit (default: the model's training recipe's, e.g. sgd-momentum for ResNets; else adamw)",
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Optimizer]{&f.set.Optimizer, model.ParseOptimizer, model.Optimizers}
 		}},
@@ -142,6 +142,8 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.DoubleQuant} }},
 	{name: "offload-optimizer", key: "workload.offload_optimizer", usage: "DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU (zero1, zero2 or zero3)",
 		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OffloadOptimizer} }},
+	{name: "optimizer-in-backward", key: "workload.optimizer_in_backward", usage: "step each parameter in backward and free its gradient at once (torchtune optimizer_in_bwd; PyTorch 2.1+, not with --grad-accum > 1 or DeepSpeed)",
+		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OptimizerInBackward} }},
 	{name: "offload-params", key: "workload.offload_params", usage: "DeepSpeed ZeRO-3 parameter offload: the 16-bit parameter partition in host RAM, each layer fetched when used (zero3)",
 		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OffloadParams} }},
 

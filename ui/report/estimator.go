@@ -74,6 +74,13 @@ func addEstimatorV2(out *EstimateJSON, e *model.Estimate, f *model.Fit) {
 	b := newBandJSON(e.MemoryBand[0], e.MemoryBand[1], e.MemoryCalibration())
 	b.Low, b.High = float64(i64(b.Low)), float64(i64(b.High))
 	m.Band = &b
+	if e.TorchAllocated > 0 {
+		ab := newBandJSON(e.AllocatedBand[0], e.AllocatedBand[1], e.AllocatedCalibration())
+		ab.Low, ab.High = float64(i64(ab.Low)), float64(i64(ab.High))
+		rb := newBandJSON(e.ReservedBand[0], e.ReservedBand[1], e.ReservedCalibration())
+		rb.Low, rb.High = float64(i64(rb.Low)), float64(i64(rb.High))
+		m.TorchAllocatedBand, m.TorchReservedBand = &ab, &rb
+	}
 	if e.HasTime {
 		out.Time = &TimeJSON{Hours: e.Hours, Band: newBandJSON(e.TimeBand[0], e.TimeBand[1], e.TimeCalibration())}
 	}
@@ -94,18 +101,23 @@ func NeedsLine(e *model.Estimate) string { return NeedsLineIn(nil, e) }
 
 // NeedsLineIn is NeedsLine in p's language.
 func NeedsLineIn(p *i18n.Printer, e *model.Estimate) string {
-	return p.Sprintf("needs %s, %.2f–%s at %.0f%%", GiB(e.Memory.Total()), e.MemoryBand[0]/model.GiB,
-		GiB(e.MemoryBand[1]), BandConfidence*100)
+	b := e.ResidentBand() // MemoryBand unless paged optimizer states may page out
+	return p.Sprintf("needs %s, %.2f–%s at %.0f%%", GiB(e.ResidentNeed()), b[0]/model.GiB,
+		GiB(b[1]), BandConfidence*100)
 }
 
 // TotalsLine names the two PyTorch totals beside nvidia-smi's and the
-// phase that peaks: "torch allocated 13.10 GiB, reserved 14.20 GiB; peak
-// in backward".
+// phase that peaks, each torch figure with its 90% range from the
+// calibration cases that read it: "torch allocated 13.10 GiB
+// (12.10–14.50 GiB), reserved 14.20 GiB (12.90–16.00 GiB) at 90%; peak in
+// backward".
 func TotalsLine(e *model.Estimate) string { return TotalsLineIn(nil, e) }
 
 // TotalsLineIn is TotalsLine in p's language.
 func TotalsLineIn(p *i18n.Printer, e *model.Estimate) string {
-	s := p.Sprintf("torch allocated %s, reserved %s", GiB(e.TorchAllocated), GiB(e.TorchReserved))
+	s := p.Sprintf("torch allocated %s (%.2f–%s), reserved %s (%.2f–%s) at %.0f%%",
+		GiB(e.TorchAllocated), e.AllocatedBand[0]/model.GiB, GiB(e.AllocatedBand[1]),
+		GiB(e.TorchReserved), e.ReservedBand[0]/model.GiB, GiB(e.ReservedBand[1]), BandConfidence*100)
 	if e.TorchAllocated <= 0 {
 		return "" // an estimate without a memory model (none today)
 	}
@@ -213,7 +225,7 @@ func BandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 // p is the language (nil: English).
 func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *model.Fit) string {
 	return p.Sprintf("borderline: about %.0f%% chance of running out of memory (the %.0f%% band reaches %s, past the %s usable); leave room or take the advice of a smaller micro-batch",
-		model.RoundChance(f.OOMChance)*100, BandConfidence*100, GiB(e.MemoryBand[1]), GiB(f.UsableBytes))
+		model.RoundChance(f.OOMChance)*100, BandConfidence*100, GiB(e.ResidentBand()[1]), GiB(f.UsableBytes))
 }
 
 // TimeBandNoteIn is the job time's band: "90% range 1.6 h – 2.6 h".

@@ -24,6 +24,8 @@ func handEstimate(t *testing.T) (*model.Estimate, *model.Fit) {
 	e.TorchAllocated, e.TorchReserved = 12.875*model.GiB, 13.5*model.GiB
 	e.PeakPhase = model.PhaseBackward
 	e.MemoryBand = [2]float64{13 * model.GiB, 16 * model.GiB}
+	e.AllocatedBand = [2]float64{12 * model.GiB, 14.5 * model.GiB}
+	e.ReservedBand = [2]float64{12.5 * model.GiB, 17.25 * model.GiB}
 	e.HasTime, e.Hours, e.TimeBand, e.GPU = true, 2, [2]float64{1.5, 2.6}, g
 	e.Phases[0] = model.PhaseMemory{Phase: model.PhaseForward, Memory: model.Memory{Weights: 4 * model.GiB, Activations: 5 * model.GiB}}
 	e.Phases[1] = model.PhaseMemory{Phase: model.PhaseBackward, Memory: e.Memory}
@@ -111,7 +113,7 @@ func TestEstimatorLines(t *testing.T) {
 	e.MemoryBand = [2]float64{14.4 * model.GiB, 16.3 * model.GiB}
 	for _, tc := range []struct{ got, want string }{
 		{NeedsLine(e), "needs 15.20 GiB, 14.40–16.30 GiB at 90%"},
-		{TotalsLine(e), "torch allocated 12.88 GiB, reserved 13.50 GiB; peak at backward"},
+		{TotalsLine(e), "torch allocated 12.88 GiB (12.00–14.50 GiB), reserved 13.50 GiB (12.50–17.25 GiB) at 90%; peak at backward"},
 		{RecipeLine(e), "recipe autocast · loss hf-fp32"},
 	} {
 		if tc.got != tc.want {

@@ -85,6 +85,10 @@ type MemoryJSON struct {
 	PeakPhase           string      `json:"peak_phase"` // the phase PerGPUBytes is taken at
 	Phases              []PhaseJSON `json:"phases"`     // memory at each phase of the step
 	Band                *BandJSON   `json:"band"`       // 90% range of PerGPUBytes.Total, bytes
+	// TorchAllocatedBand and TorchReservedBand are the 90% ranges of the
+	// two torch figures, bytes, from the calibration cases that read them.
+	TorchAllocatedBand *BandJSON `json:"torch_allocated_band,omitempty"`
+	TorchReservedBand  *BandJSON `json:"torch_reserved_band,omitempty"`
 }
 
 // BreakdownJSON is Memory in integer bytes (NewBreakdownJSON).
@@ -424,13 +428,17 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *model.Fit, 
 		line("")
 		g := f.GPU
 		head := p.Sprintf("%s (%s usable: %s)", g.Name, GiB(f.UsableBytes), UsableOfIn(p, g))
+		if e.PagedOptimizer > 0 {
+			line("%s", st.Muted.Render(p.Sprintf("paged optimizer: fit counts the %s that must stay on the GPU; its %s of states page out to host RAM when the GPU is full (slower steps, not out of memory)",
+				GiB(e.ResidentNeed()), GiB(e.PagedOptimizer))))
+		}
 		if f.Fits {
 			line("%s %s", VerdictWordIn(p, f.Verdict, &st), head)
 			what := "largest micro-batch that fits"
 			if w.Task == model.TaskInference {
 				what = "most concurrent sequences that fit"
 			}
-			line("  headroom %s; %s: %d", GiB(f.UsableBytes-e.Memory.Total()), p.T(what), f.MaxMicroBatch)
+			line("  headroom %s; %s: %d", GiB(f.UsableBytes-e.ResidentNeed()), p.T(what), f.MaxMicroBatch)
 			if f.Verdict == model.VerdictBorderline {
 				line("  %s", st.Warn.Render(BorderlineNoteIn(p, e, f)))
 			}

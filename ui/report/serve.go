@@ -102,6 +102,9 @@ type ServePlanJSON struct {
 	// text streams slower than people read (serve.Plan.SlowerThanReading).
 	SlowerThanReading bool     `json:"slower_than_reading"`
 	Reasons           []string `json:"reasons"`
+	// Grown says why an automatic pipeline has more than one stage: what
+	// the smaller pipeline lacked (serve.Plan.Grown); empty otherwise.
+	Grown string `json:"grown,omitempty"`
 	// WeightFormat is what vLLM loads on this GPU; FallbackFrom the format
 	// asked for when the GPU cannot run it (precision fallback allowed),
 	// with Fallback saying why; both empty otherwise.
@@ -141,7 +144,7 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		TTFTMs: Round(p.Perf.TTFTSec*1e3, 4), TPOTMs: Round(p.Perf.TPOTSec*1e3, 4),
 		OutputTokensPerS: Round(p.OutputTokensPerSec, 4), InputTokensPerS: Round(p.InputTokensPerSec, 4),
 		RequestsPerS: Round(p.RequestsPerSec, 4), USDPerHour: finite(p.USDPerHour, 6),
-		Fits: p.Fits, Meets: p.Meets, SlowerThanReading: p.SlowerThanReading(), Reasons: append([]string{}, p.Reasons...),
+		Fits: p.Fits, Meets: p.Meets, SlowerThanReading: p.SlowerThanReading(), Reasons: append([]string{}, p.Reasons...), Grown: p.Grown.String(),
 		WeightFormat: string(p.Serving.WeightFormat), FallbackFrom: string(p.FallbackFrom), Fallback: p.Fallback.String()}
 	if o.GPU != nil {
 		j.GPU = o.GPU.Key
@@ -349,6 +352,9 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 		line("%s %s", st.Bad.Render(lang.T("✗ cannot serve on")), head)
 	default:
 		line("%s %s", st.Bad.Render(lang.T("✗ does not fit")), head)
+	}
+	if !p.Grown.IsZero() {
+		line("  %s", st.Warn.Render("↑ "+lang.Message(p.Grown)))
 	}
 	for _, reason := range ServeReasons(lang, p) {
 		line("  %s", reason)

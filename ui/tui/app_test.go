@@ -31,8 +31,8 @@ func bertAnswers() []tea.Msg {
 		runes("/"), typed("bert-large"), enter, // model
 		enter,                                       // precision amp-bf16
 		replace("32"), enter, replace("384"), enter, // batch, length
-		enter,        // optimizer adamw
-		enter, enter, // checkpointing off, flash on
+		enter,               // optimizer adamw
+		enter, enter, enter, // checkpointing off, flash on, optimizer in backward off
 		enter, enter, // recipe auto, loss hf-fp32
 		replace("88k"), enter, left, enter, replace("2"), enter, // dataset 88k samples, 2 epochs
 		enter,        // single GPU
@@ -53,6 +53,27 @@ func TestBertFlow(t *testing.T) {
 	w := c.Workload
 	if w.Model != "bert-large" || w.Task != "finetune" || w.MicroBatch != 32 || w.SeqLen != 384 || w.DatasetSamples != 88000 || w.Epochs != 2 || w.GPUs != 1 {
 		t.Errorf("answers = %+v", w)
+	}
+}
+
+// TestOptimizerInBackwardQuestion: the Memory savers page asks whether
+// the optimizer steps in backward (torchtune optimizer_in_bwd), and the
+// answer reaches the workload the configurator writes.
+func TestOptimizerInBackwardQuestion(t *testing.T) {
+	answers := msgs(
+		enter, up, up, enter, runes("/"), typed("bert-large"), enter, enter,
+		replace("32"), enter, replace("384"), enter, enter,
+		enter, enter, left, enter, // checkpointing off, flash on, optimizer in backward on
+		enter, enter, replace("88k"), enter, left, enter, replace("2"), enter,
+		enter, enter, enter, enter, enter, enter, enter, enter,
+	)
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(120, 40)}, answers...)...)
+	c, err := m.a.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Workload.OptimizerInBackward {
+		t.Errorf("optimizer in backward answered on, the workload has it off: %+v", c.Workload.Switches)
 	}
 }
 

@@ -100,6 +100,8 @@ func TestEndToEnd(t *testing.T) {
 	keys(tm, enter)
 	await(t, sc, "┃ Flash attention")
 	keys(tm, enter)
+	await(t, sc, "┃ Optimizer in backward")
+	keys(tm, enter)
 	await(t, sc, "page 7 of 11: Recipe and loss")
 	keys(tm, enter) // recipe auto
 	await(t, sc, "┃ Loss")

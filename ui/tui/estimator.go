@@ -111,6 +111,10 @@ func (a *answers) estimatorConfig(w *config.WorkloadAnswers) {
 	for _, q := range switchQuestions {
 		*q.field(&w.Switches) = *q.field(&a.Switches) && q.shown(w.Task, w.Strategy)
 	}
+	// Asked on the Memory savers page whatever the strategy: a DeepSpeed
+	// strategy or gradient accumulation with it on is refused by the
+	// workload's validation, which says why.
+	w.OptimizerInBackward = a.Switches.OptimizerInBackward
 	if a.Task == model.TaskQLoRA {
 		w.QuantType = a.QuantType
 		if !a.DoubleQuant {

@@ -166,6 +166,8 @@ func TestUX17NoFlashQuestionForCNNTyped(t *testing.T) {
 		t.Errorf("ResNet-50's Memory savers page asks about flash attention:\n%s", sc.em.String())
 	}
 	keys(tm, enter)
+	await(t, sc, "┃ Optimizer in backward")
+	keys(tm, enter)
 	await(t, sc, ": Recipe")
 	_ = tm.Quit()
 }

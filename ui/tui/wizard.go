@@ -489,6 +489,14 @@ func (w *wizard) trainingPages() []page {
 			Description(T("fused attention that never stores the s² scores (PyTorch SDPA default)")).
 			Affirmative(T("on")).Negative(T("off")).Value(&a.Flash)
 	}
+	// The optimizer in backward frees each gradient once stepped (torchtune
+	// optimizer_in_bwd); the workload refuses it with gradient
+	// accumulation and DeepSpeed, and says so.
+	oibConfirm := func() huh.Field {
+		return huh.NewConfirm().Title(T("Optimizer in backward")).
+			Description(T("step each parameter as soon as its gradient is ready and free it (torchtune optimizer_in_bwd); not with gradient accumulation or DeepSpeed")).
+			Affirmative(T("on")).Negative(T("off")).Value(&a.Switches.OptimizerInBackward)
+	}
 	return []page{
 		{title: "Precision", hide: inference, fields: func(bool) []huh.Field {
 			return []huh.Field{newSelect[model.Precision](w.theme).Title(T("Training precision")).
@@ -536,14 +544,16 @@ func (w *wizard) trainingPages() []page {
 				huh.NewOption(T("SGD         no state"), model.SGD),
 				huh.NewOption(T("SGD+momentum 4 bytes per parameter"), model.SGDMomentum),
 				huh.NewOption(T("Adafactor   factored second moments"), model.Adafactor),
-				huh.NewOption(T("AdamW 8-bit 2 bytes per parameter (bitsandbytes)"), model.AdamW8bit)).Value(&a.Optimizer)}
+				huh.NewOption(T("AdamW 8-bit 2 bytes per parameter (bitsandbytes)"), model.AdamW8bit),
+				huh.NewOption(T("Paged AdamW 8 bytes per parameter in unified memory (bitsandbytes)"), model.PagedAdamW),
+				huh.NewOption(T("Paged AdamW 8-bit 2 bytes per parameter in unified memory (bitsandbytes)"), model.PagedAdamW8bit)).Value(&a.Optimizer)}
 		}},
 		{title: "Memory savers", hide: func() bool { return inference() || a.fill.noAttention }, fields: func(bool) []huh.Field {
-			return []huh.Field{ckptConfirm(), flashConfirm()}
+			return []huh.Field{ckptConfirm(), flashConfirm(), oibConfirm()}
 		}},
 		// A CNN has no attention layers: the same page without the flash question.
 		{title: "Memory savers", hide: func() bool { return inference() || !a.fill.noAttention }, fields: func(bool) []huh.Field {
-			return []huh.Field{ckptConfirm()}
+			return []huh.Field{ckptConfirm(), oibConfirm()}
 		}},
 		// vLLM picks its attention backend itself: no question when serving an LLM.
 		{title: "Memory savers", hide: func() bool { return training() || a.servingLLM(cat) || a.fill.noAttention }, fields: func(bool) []huh.Field { return []huh.Field{flashConfirm()} }},
