@@ -41,6 +41,7 @@ func calibrationDoc(runs []*calCaseRun, res cvResult, bands map[string]model.Ban
 		fmt.Fprintf(&b, "| %s | %d | %d | %.1f%% | %+.1f%% | %.0f%% | %.0f%% | %.1f%% | %+.1f%% |\n", r.name, r.cases, r.sources,
 			r.cvAbs*100, r.cvSigned*100, r.printed*100, r.fresh*100, r.inAbs*100, r.inSigned*100)
 	}
+	writeLLMAnalysisShare(&b, runs, res)
 	b.WriteString("\nFitted constants (`model.Tuning`, fitted inside the cross-validation by `fitTuning`): shipped is the fit on every source; the range over the folds shows how much each leans on a single source. A fold keeps the prior when no remaining case informs the constant.\n\n")
 	b.WriteString("| Constant | Shipped (fit on every source) | Prior | Fits without one source: min–max |\n|---|---|---|---|\n")
 	for _, f := range tuneFields {
@@ -64,7 +65,7 @@ func calibrationDoc(runs []*calCaseRun, res cvResult, bands map[string]model.Ban
 		v := bands[g]
 		fmt.Fprintf(&b, "| `%s` | %d | %d | ×%.3f–×%.3f |\n", g, v.Cases, v.Sources, v.Lo, v.Hi)
 	}
-	b.WriteString("\nBeside gpuplan: Accelerate's `accelerate estimate-memory` (model size × 4 for fp32 Adam training, × 2 for 16-bit, × 1 at the inference dtype; src/accelerate/commands/estimate.py), llm-analysis (cli99/llm-analysis d841e40: weights + KV cache + activations for inference, `estimated_peak_memory_per_gpu` for mixed-precision training; data/testdata/calibration/run_llm_analysis.py) and DeepSpeed's `estimate_zero2_model_states_mem_needs` (model states only), for the same case, where they apply.\n\n")
+	b.WriteString("\nBeside gpuplan: Accelerate's `accelerate estimate-memory` (model size × 4 for fp32 Adam training, × 2 for 16-bit, × 1 at the inference dtype; src/accelerate/commands/estimate.py), llm-analysis (cli99/llm-analysis d841e40: weights + KV cache + activations for inference, `estimated_peak_memory_per_gpu` for full-parameter 16-bit training, the optimizer as its docstring says to express one; data/testdata/calibration/run_llm_analysis.py) and DeepSpeed's `estimate_zero2_model_states_mem_needs` (model states only), for the same case, where they apply.\n\n")
 	b.WriteString("| Case | Measures | Published | gpuplan (LOSO CV) | Error (LOSO CV) | Error (in-sample) | In its 90% range | Accelerate estimate-memory | llm-analysis | DeepSpeed estimator | Source |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for i, run := range runs {
@@ -93,6 +94,71 @@ func calibrationDoc(runs []*calCaseRun, res cvResult, bands map[string]model.Ban
 	return b.String()
 }
 
+// writeLLMAnalysisShare writes how often gpuplan (LOSO CV) is closer to
+// the measurement than llm-analysis, on the cases llm-analysis applies to
+// (those with llm_analysis), by reading kind and training or inference.
+func writeLLMAnalysisShare(b *bytes.Buffer, runs []*calCaseRun, res cvResult) {
+	rows, names := llmAnalysisShare(runs, res)
+	if len(names) == 0 {
+		return
+	}
+	b.WriteString("\ngpuplan beside llm-analysis, on every case llm-analysis applies to (the `llm_analysis` column; gpuplan's error cross-validated): closer is a smaller |error| than llm-analysis's on the same case.\n\n")
+	b.WriteString("| Cases | Count | gpuplan closer | gpuplan median \\|error\\| (LOSO CV) | llm-analysis median \\|error\\| |\n|---|---|---|---|---|\n")
+	for _, k := range names {
+		r := rows[k]
+		fmt.Fprintf(b, "| %s | %d | %d (%.0f%%) | %.1f%% | %.1f%% |\n", k, r.n, r.closer, 100*float64(r.closer)/float64(r.n), 100*median(r.g), 100*median(r.l))
+	}
+}
+
+// shareRow counts the cases of one row of llmAnalysisShare: how many,
+// how many gpuplan is closer on, and both tools' |errors|.
+type shareRow struct {
+	n, closer int
+	g, l      []float64
+}
+
+// llmAnalysisShare compares gpuplan (LOSO CV) with llm-analysis on the
+// cases with llm_analysis: "all", "training", "inference" and each of
+// those by reading, "all" first.
+func llmAnalysisShare(runs []*calCaseRun, res cvResult) (map[string]*shareRow, []string) {
+	rows := map[string]*shareRow{}
+	var names []string
+	add := func(k string, g, l float64) {
+		r := rows[k]
+		if r == nil {
+			r = &shareRow{}
+			rows[k] = r
+			names = append(names, k)
+		}
+		r.n++
+		if math.Abs(g) < math.Abs(l) {
+			r.closer++
+		}
+		r.g, r.l = append(r.g, math.Abs(g)), append(r.l, math.Abs(l))
+	}
+	for i, run := range runs {
+		c := &run.c
+		if c.LLMAnalysis <= 0 {
+			continue
+		}
+		g, l := errOf(res.cv[i].r), c.LLMAnalysis/c.Published-1
+		task := "training"
+		if c.Task == "inference" {
+			task = "inference"
+		}
+		add("all", g, l)
+		add(task, g, l)
+		add(task+" · "+readingOf(c), g, l)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if (names[i] == "all") != (names[j] == "all") {
+			return names[i] == "all"
+		}
+		return names[i] < names[j]
+	})
+	return rows, names
+}
+
 // readmeFile holds the accuracy summary (readmeAccuracy) between
 // accuracyStart and accuracyEnd: the README's calibration table.
 const (
@@ -109,6 +175,14 @@ func readmeAccuracy(runs []*calCaseRun, res cvResult, sum []summaryRow) string {
 	b.WriteString("| Kind / reading | Cases | Sources | Median \\|error\\| (LOSO CV) | Median signed error (LOSO CV) | Inside the printed 90% range | Inside a range built without the source | Median \\|error\\| (in-sample) |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range sum {
 		fmt.Fprintf(&b, "| %s | %d | %d | %.1f%% | %+.1f%% | %.0f%% | %.0f%% | %.1f%% |\n", r.name, r.cases, r.sources, r.cvAbs*100, r.cvSigned*100, r.printed*100, r.fresh*100, r.inAbs*100)
+	}
+	if rows, names := llmAnalysisShare(runs, res); len(names) > 0 {
+		b.WriteString("\nBeside llm-analysis (cli99/llm-analysis, run offline on every case it applies to; [docs/calibration.md](docs/calibration.md)):\n\n")
+		b.WriteString("| Cases | Count | gpuplan closer | gpuplan median \\|error\\| (LOSO CV) | llm-analysis median \\|error\\| |\n|---|---|---|---|---|\n")
+		for _, k := range names {
+			r := rows[k]
+			fmt.Fprintf(&b, "| %s | %d | %d (%.0f%%) | %.1f%% | %.1f%% |\n", k, r.n, r.closer, 100*float64(r.closer)/float64(r.n), 100*median(r.g), 100*median(r.l))
+		}
 	}
 	return b.String()
 }

@@ -99,6 +99,7 @@ type calCase struct {
 	// library (--trainer): the user's answers for the stack a run used.
 	Torch       string  `toml:"torch"`
 	Trainer     string  `toml:"trainer"`
+	ZeroGrad    string  `toml:"zero_grad"`
 	LLMAnalysis float64 `toml:"llm_analysis"`
 	Published   float64 `toml:"published"`
 	Unit        string  `toml:"unit"`
@@ -267,6 +268,10 @@ func prepareCase(t *testing.T, cat *model.Catalog, archs map[string]model.Archit
 	}
 	if c.Trainer != "" {
 		w.Trainer, err = model.ParseTrainer(c.Trainer)
+		must(err)
+	}
+	if c.ZeroGrad != "" {
+		w.ZeroGrad, err = model.ParseZeroGrad(c.ZeroGrad)
 		must(err)
 	}
 	if c.Framework != "" {

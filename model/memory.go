@@ -765,6 +765,10 @@ const (
 	// DSMaxLiveParameters is stage3_max_live_parameters, pp_int(1e9): the
 	// most gathered parameters resident per GPU before release.
 	DSMaxLiveParameters = 1e9
+	// DSMaxReuseDistance is stage3_max_reuse_distance, pp_int(1e9)
+	// elements: a gathered parameter used again within that many elements
+	// of the module trace is not released (see dsReuseKept).
+	DSMaxReuseDistance = 1e9
 	// DSSubGroupSize is sub_group_size, pp_int(1e9): ZeRO-3 steps the
 	// optimizer one sub-group of its partition at a time, with an fp32
 	// gradient of that size.
@@ -802,21 +806,90 @@ func (a *Architecture) blockParams() float64 {
 //	      FSDP does not reshard after forward (torch FSDP docs,
 //	      reshard_after_forward / FULL_SHARD root behaviour).
 //	ZeRO-3: the module being computed plus up to DSPrefetchBucketSize
-//	      elements prefetched, never more than DSMaxLiveParameters.
+//	      elements prefetched, never more than DSMaxLiveParameters; and
+//	      where backward turns (the end of forward, and with checkpointing
+//	      each block's recomputed forward), the modules reused within
+//	      DSMaxReuseDistance, which stay gathered (dsReuseKept), the
+//	      prefetch then filling up to DSMaxLiveParameters.
 //
-// Without a shape the whole model is one unit and is gathered whole.
-func gatheredParams(a *Architecture, r Recipe) float64 {
+// elem is DeepSpeed's elements per parameter (ds_numel counts the stored
+// tensor: 1 for 16- and 32-bit weights, about 1/4 for bitsandbytes 4-bit
+// packed into bnb_4bit_quant_storage bf16). Without a shape the whole
+// model is one unit and is gathered whole.
+func gatheredParams(a *Architecture, r Recipe, ckpt bool, elem float64) float64 {
 	if !a.HasShape() {
 		return a.ParamCount()
 	}
 	if r == RecipeDeepSpeed {
-		return min(a.largestModule()+min(DSPrefetchBucketSize, a.blockParams()), DSMaxLiveParameters)
+		live, prefetch := DSMaxLiveParameters/elem, DSPrefetchBucketSize/elem
+		g := min(a.largestModule()+min(prefetch, a.blockParams()), live)
+		if blk := a.dsBlockModules(); blk != nil {
+			// The turn from forward to backward: the last blocks and the head.
+			var tail []float64
+			for n := 0; n < a.Layers && sum(tail) < DSMaxReuseDistance/elem; n++ {
+				tail = append(tail, blk...)
+			}
+			if h := a.headParams(); h > 0 {
+				tail = append(tail, h)
+			}
+			kept := dsReuseKept(tail, DSMaxReuseDistance/elem)
+			if ckpt {
+				kept = max(kept, dsReuseKept(blk, DSMaxReuseDistance/elem))
+			}
+			g = max(g, kept+max(0, min(prefetch, live-kept)))
+		}
+		return g
 	}
 	root := a.ParamCount() - float64(a.TotalLayers())*a.layerParams(a.experts())
 	if a.Family == FamilyEncoderDecoder {
 		root -= float64(a.DecoderLayers) * (a.attnParams() + a.normParams())
 	}
 	return 2*a.blockParams() + max(root, 0)
+}
+
+// dsBlockModules returns the parameters of one block's linear modules in
+// forward order (q, k, v, o, then gate, up, down or fc1, fc2), the units
+// ZeRO-3 fetches and releases one submodule at a time; nil for shapes
+// whose modules are not these (MoE, latent attention, encoder-decoder).
+func (a *Architecture) dsBlockModules() []float64 {
+	if a.Experts > 1 || a.KVLoRARank > 0 || a.Family == FamilyEncoderDecoder || a.FFN == 0 {
+		return nil
+	}
+	h := float64(a.Hidden)
+	qd := float64(a.Heads * a.EffectiveHeadDim())
+	kvd := float64(a.EffectiveKVHeads() * a.EffectiveHeadDim())
+	ff := h * float64(a.FFN)
+	m := []float64{h * qd, h * kvd, h * kvd, qd * h}
+	if a.GatedMLP {
+		return append(m, ff, ff, ff)
+	}
+	return append(m, ff, ff)
+}
+
+// dsReuseKept returns the parameters ZeRO-3 keeps gathered where backward
+// turns, for mods, the modules before the turn in forward order, and
+// dist, stage3_max_reuse_distance in parameters. Releasing a module,
+// PartitionedParameterCoordinator.__params_to_release walks the module
+// trace from the next step and keeps every parameter it meets until the
+// parameters traversed reach max_reuse_dist_in_numel (deepspeed/runtime/
+// zero/partitioned_param_coordinator.py). Between a module's forward and
+// its backward lie the modules after it twice (their forward, then their
+// backward in reverse), so module j stays when 2·Σ_{i>j} mods[i] < dist.
+func dsReuseKept(mods []float64, dist float64) float64 {
+	kept, after := 0.0, 0.0
+	for j := len(mods) - 1; j >= 0 && 2*after < dist; j-- {
+		kept += mods[j]
+		after += mods[j]
+	}
+	return kept
+}
+
+func sum(xs []float64) float64 {
+	t := 0.0
+	for _, x := range xs {
+		t += x
+	}
+	return t
 }
 
 // Phase is a point of the training step where memory peaks.
@@ -843,7 +916,10 @@ type PhaseMemory struct {
 // saved activations and logits, and gradients only when they persist
 // across micro-batches (gradient accumulation, DeepSpeed's contiguous
 // gradient partition; otherwise optimizer.zero_grad() frees them,
-// set_to_none=True being PyTorch's default since 2.0).
+// set_to_none=True being PyTorch's default since 2.0), or when the loop
+// zeroes them only after the forward pass (ZeroGradBeforeBackward): the
+// previous step's gradients are then alive at the forward peak, and
+// freed, from PyTorch 2.0, by the zero_grad just before backward.
 // Backward: the larger of its start (forward end plus the logits'
 // gradient and the reduce buckets) and its end (all gradients, buckets,
 // no activations).
@@ -871,16 +947,22 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		base.OptimizerStates, stepTemp = 0, 0
 		*states = base
 	}
+	// persistGrads: gradients held from one backward to the next; the
+	// previous step's are also alive through this forward when the loop
+	// zeroes them only before backward.
 	persistGrads := w.GradAccum > 1 || s.r == RecipeDeepSpeed || !w.torchAtLeast(2, 0)
 	fwd := base
 	fwd.CastCache = castCache
 	fwd.Activations = act.blocks + act.logits
 	fwd.Buffers = persistBuf
 	fwd.Temporaries = s.quantWork
-	if !persistGrads {
+	if !persistGrads && w.ZeroGrad != ZeroGradBeforeBackward {
 		fwd.Gradients = 0
 	}
 	bwdStart := fwd
+	if !persistGrads {
+		bwdStart.Gradients = 0 // zero_grad(set_to_none=True) before backward
+	}
 	bwdStart.Activations += max(act.lossBwd, act.blockGrad)
 	if act.recompute > 0 {
 		// Checkpointed: the loss backward with the logits alive, then each
@@ -1010,7 +1092,11 @@ func modelStates(w *Workload, s *stepShape) (base Memory, stepGrads float64) {
 		if w.Task.Adapters() {
 			gb = s.frozenParamBytes // 4-bit weights are gathered as stored (bnb_4bit_quant_storage)
 		}
-		base.Gathered = min(gatheredParams(a, s.r)*gb/s.t, full-base.Weights)
+		elem := 1.0
+		if w.Task == TaskQLoRA {
+			elem = gb / 2 // packed 4-bit in a 16-bit bnb_4bit_quant_storage
+		}
+		base.Gathered = min(gatheredParams(a, s.r, w.Ckpt(), elem)*gb/s.t, full-base.Weights)
 		if w.OffloadParams {
 			// Parameter offload: zero.Init stores each parameter's
 			// partition on remote_device = offload_param.device, "cpu"
@@ -1018,7 +1104,7 @@ func modelStates(w *Workload, s *stepShape) (base Memory, stepGrads float64) {
 			// and _partition_param); the GPU keeps only what is gathered
 			// (stage3_max_live_parameters, gatheredParams).
 			base.HostOffload = base.Weights
-			base.Gathered = min(gatheredParams(a, s.r)*gb/s.t, full)
+			base.Gathered = min(gatheredParams(a, s.r, w.Ckpt(), elem)*gb/s.t, full)
 			base.Weights = 0
 		}
 	}

@@ -93,13 +93,34 @@ func TestDeepSpeedBuffers(t *testing.T) {
 	}
 }
 
-// TestZeRO3Gathered: DeepSpeed gathers the largest module (llama-2-7b's
-// 32000 × 4096 embedding) plus the 5e7-element prefetch bucket, in 16-bit;
-// FSDP the root unit (two 131M tables and the final norm) plus two blocks.
+// TestZeRO3Gathered: at the turn from forward to backward DeepSpeed keeps
+// what is reused within stage3_max_reuse_distance (1e9): walking back from
+// llama-2-7b's LM head (32000 × 4096 = 131.07M), module j stays while twice
+// the parameters after it are under 1e9, i.e. while they are under 5e8:
+// the head, the last block (3 × 45.09M MLP + 4 × 16.78M attention,
+// 333.45M so far), then the second-to-last block's down, up, gate (468.71M),
+// o (485.49M) and v (after v 502.27M ≥ 5e8: k and q are released); plus
+// the 5e7-element prefetch bucket, in 16-bit. FSDP the root unit (two
+// 131M tables and the final norm) plus two blocks.
 func TestZeRO3Gathered(t *testing.T) {
 	ds, _ := Compute(Workload{Settings: Settings{Strategy: ZeRO3, GPUs: 8}, Model: llama2_7B}, nil)
-	if want := (32000*4096 + 5e7) * 2.0; ds.States.Gathered != want {
+	mlp, attn := 4096*11008.0, 4096*4096.0
+	kept := 32000*4096 + (3*mlp + 4*attn) + 3*mlp + 2*attn
+	if want := (kept + 5e7) * 2.0; ds.States.Gathered != want {
 		t.Errorf("ZeRO-3 gathered %.6g B, want %.6g B", ds.States.Gathered, want)
+	}
+	// Checkpointed, each block's recomputed forward turns into its
+	// backward too: a lone block keeps all 7 modules (2 × 185.6M < 1e9
+	// for q); the turn above is larger.
+	if got, want := dsReuseKept([]float64{attn, attn, attn, attn, mlp, mlp, mlp}, 1e9), 4*attn+3*mlp; got != want {
+		t.Errorf("dsReuseKept(block) = %.6g, want %.6g", got, want)
+	}
+	// Llama 2 70B's block (q, k, v, o = 67.1M, 8.4M, 8.4M, 67.1M; gate, up,
+	// down = 234.9M each): down, up and gate stay (2 × 469.8M < 1e9), o
+	// does not (2 × 704.6M).
+	big := 8192 * 28672.0
+	if got, want := dsReuseKept([]float64{8192 * 8192, 8192 * 1024, 8192 * 1024, 8192 * 8192, big, big, big}, 1e9), 3*big; got != want {
+		t.Errorf("dsReuseKept(70B block) = %.6g, want %.6g", got, want)
 	}
 	fsdp, _ := Compute(Workload{Settings: Settings{Strategy: FSDP, GPUs: 8}, Model: llama2_7B}, nil)
 	block := 4*4096*4096.0 + 3*4096*11008 + 2*4096

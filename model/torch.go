@@ -128,6 +128,49 @@ var trainerAliases = map[string]Trainer{
 // UnmarshalTOML decodes a trainer as ParseTrainer reads it.
 func (v *Trainer) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, ParseTrainer) }
 
+// ZeroGrad is where the training loop calls optimizer.zero_grad(), which
+// decides whether the previous step's gradients are alive at the forward
+// pass's peak; ZeroGradAfterStep is the default.
+type ZeroGrad string
+
+// Zero-grad placements, spelled as in TOML and on the command line.
+const (
+	// ZeroGradAfterStep zeroes right after optimizer.step() (or before the
+	// forward pass, which frees the same tensors at the same point): the
+	// Hugging Face Trainer calls model.zero_grad() after
+	// self.optimizer.step() and self.lr_scheduler.step() (transformers
+	// trainer.py _inner_training_loop); LitGPT's finetune scripts call
+	// optimizer.zero_grad() after optimizer.step().
+	ZeroGradAfterStep ZeroGrad = "after-step"
+	// ZeroGradBeforeBackward zeroes after the forward pass, just before
+	// loss.backward(): pytorch/examples imagenet/main.py ("compute
+	// gradient and do SGD step": optimizer.zero_grad(); loss.backward();
+	// optimizer.step() after output = model(images)) and Lightning
+	// Trainer's automatic optimization, whose Closure runs training_step,
+	// then zero_grad, then backward (src/lightning/pytorch/loops/
+	// optimization/automatic.py, Closure.closure). The previous step's
+	// gradients live through this step's forward; from PyTorch 2.0
+	// (set_to_none=True) zero_grad frees them before backward, before 2.0
+	// they stay allocated as zeros.
+	ZeroGradBeforeBackward ZeroGrad = "before-backward"
+)
+
+// ZeroGrads lists the valid placements, the default first.
+var ZeroGrads = []ZeroGrad{ZeroGradAfterStep, ZeroGradBeforeBackward}
+
+// ParseZeroGrad parses a zero-grad placement.
+func ParseZeroGrad(s string) (ZeroGrad, error) {
+	return ParseEnum(s, "zero-grad", ZeroGrads, zeroGradAliases)
+}
+
+var zeroGradAliases = map[string]ZeroGrad{
+	"after-optimizer-step": ZeroGradAfterStep, "before-forward": ZeroGradAfterStep, "step": ZeroGradAfterStep,
+	"after-forward": ZeroGradBeforeBackward, "backward": ZeroGradBeforeBackward,
+}
+
+// UnmarshalTOML decodes a placement as ParseZeroGrad reads it.
+func (v *ZeroGrad) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, ParseZeroGrad) }
+
 // torchAtLeast reports whether w runs on PyTorch major.minor or later; an
 // unset Torch is DefaultTorch.
 func (w *Workload) torchAtLeast(major, minor int) bool {

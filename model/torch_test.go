@@ -91,3 +91,45 @@ func TestTorchBehaviours(t *testing.T) {
 		t.Error("ParseTrainer(keras) accepted")
 	}
 }
+
+// TestZeroGradPlacement: zeroing after the forward keeps the previous
+// step's gradients (fp32: 4 B per parameter) alive at the forward's end;
+// PyTorch 2.x's set_to_none then frees them before backward, while 1.x
+// keeps them (as zeros) at every phase whatever the placement.
+func TestZeroGradPlacement(t *testing.T) {
+	for _, tt := range []struct {
+		v          TorchVersion
+		zg         ZeroGrad
+		fwd, bwdSt float64 // gradient bytes per parameter at forward end, at backward start
+	}{
+		{TorchVersion{2, 4}, "", 0, 0},
+		{TorchVersion{2, 4}, ZeroGradAfterStep, 0, 0},
+		{TorchVersion{2, 4}, ZeroGradBeforeBackward, 4, 0},
+		{TorchVersion{1, 10}, ZeroGradAfterStep, 4, 4},
+		{TorchVersion{1, 10}, ZeroGradBeforeBackward, 4, 4},
+	} {
+		w := Workload{Settings: Settings{Torch: tt.v, ZeroGrad: tt.zg, Task: TaskFinetune, Precision: FP32, Optimizer: Adam, GPUs: 1, TP: 1},
+			Model: Architecture{Family: FamilyDecoder, Layers: 2, Hidden: 64, Heads: 4, FFN: 256, Vocab: 100}}
+		w.Defaults()
+		var out [3]PhaseMemory
+		var states Memory
+		phases(&w, &out, &states)
+		p := w.Model.ParamCount()
+		if got := out[0].Memory.Gradients; got != tt.fwd*p {
+			t.Errorf("torch %v %q: forward-end gradients %.0f B, want %.0f B", tt.v, tt.zg, got, tt.fwd*p)
+		}
+		s := newStepShape(&w)
+		act := trainingActivations(&w, s.r)
+		// backward start is the forward end plus the loss and block gradients;
+		// a larger backward end (all gradients, no activations) may be reported instead.
+		if out[1].Memory.Activations > 0 && out[1].Memory.Gradients != tt.bwdSt*p {
+			t.Errorf("torch %v %q: backward-start gradients %.0f B, want %.0f B (activations %.0f)", tt.v, tt.zg, out[1].Memory.Gradients, tt.bwdSt*p, act.blocks)
+		}
+	}
+	if z, err := ParseZeroGrad("Before-Backward"); err != nil || z != ZeroGradBeforeBackward {
+		t.Errorf("ParseZeroGrad(Before-Backward) = %v, %v", z, err)
+	}
+	if _, err := ParseZeroGrad("sometimes"); err == nil {
+		t.Error("ParseZeroGrad(sometimes) accepted")
+	}
+}

@@ -76,6 +76,9 @@ type Settings struct {
 	Torch TorchVersion
 	// Trainer is the training library; "" is TrainerHF (see Trainer).
 	Trainer Trainer
+	// ZeroGrad is where the loop calls optimizer.zero_grad(); "" is
+	// ZeroGradAfterStep (see ZeroGrad).
+	ZeroGrad ZeroGrad
 	Switches
 }
 
@@ -152,6 +155,9 @@ func (w *Workload) Defaults() {
 	}
 	if w.Trainer == "" {
 		w.Trainer = TrainerHF
+	}
+	if w.ZeroGrad == "" {
+		w.ZeroGrad = ZeroGradAfterStep
 	}
 	if w.FlashAttention == nil {
 		// scaled_dot_product_attention came with PyTorch 2.0; before it,

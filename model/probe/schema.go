@@ -46,6 +46,9 @@ type Settings struct {
 	// (model.Trainer; empty: hf).
 	Torch   string `toml:"torch,omitempty" json:"torch,omitempty"`
 	Trainer string `toml:"trainer,omitempty" json:"trainer,omitempty"`
+	// ZeroGrad is where the loop calls optimizer.zero_grad()
+	// (model.ZeroGrad; empty: after-step).
+	ZeroGrad string `toml:"zero_grad,omitempty" json:"zero_grad,omitempty"`
 }
 
 // Arch is a model outside the catalog in the suite's [[arch]] keys
@@ -153,6 +156,9 @@ func SettingsFor(w *model.Workload, gpu, modelKey string) Settings {
 	if w.Trainer != "" && w.Trainer != model.TrainerHF {
 		s.Trainer = string(w.Trainer)
 	}
+	if w.ZeroGrad != "" && w.ZeroGrad != model.ZeroGradAfterStep {
+		s.ZeroGrad = string(w.ZeroGrad)
+	}
 	if !w.Model.Family.Vision() {
 		s.SeqLen = w.SeqLen
 	}
@@ -222,6 +228,12 @@ func (s *Settings) Workload(cat *model.Catalog, arch *Arch) (model.Workload, *mo
 		{"trainer", func() (err error) {
 			if s.Trainer != "" {
 				w.Trainer, err = model.ParseTrainer(s.Trainer)
+			}
+			return
+		}},
+		{"zero_grad", func() (err error) {
+			if s.ZeroGrad != "" {
+				w.ZeroGrad, err = model.ParseZeroGrad(s.ZeroGrad)
 			}
 			return
 		}},

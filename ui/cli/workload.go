@@ -130,6 +130,10 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Trainer]{&f.set.Trainer, model.ParseTrainer, model.Trainers}
 		}},
+	{name: "zero-grad", key: "workload.zero_grad", usage: "where the training loop calls optimizer.zero_grad(): after-step (Hugging Face Trainer, LitGPT) or before-backward (after the forward, as pytorch/examples and Lightning's Trainer do: the last step's gradients stay alive through the forward) (default after-step)",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.ZeroGrad]{&f.set.ZeroGrad, model.ParseZeroGrad, model.ZeroGrads}
+		}},
 	{name: "quant-type", key: "workload.quant_type", usage: "qlora: bitsandbytes 4-bit type nf4 or fp4 (default nf4)",
 		value: func(f *workloadFlags) pflag.Value {
 			return suggestValue[model.QuantType]{&f.set.QuantType, model.ParseQuantType, model.QuantTypes}

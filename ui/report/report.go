@@ -46,8 +46,9 @@ type ModelJSON struct {
 // WorkloadJSON echoes the workload after defaults, in TOML key names.
 type WorkloadJSON struct {
 	Framework      string   `json:"framework"`
-	Torch          string   `json:"torch,omitempty"`   // PyTorch release, for PyTorch jobs
-	Trainer        string   `json:"trainer,omitempty"` // training library, for training jobs
+	Torch          string   `json:"torch,omitempty"`     // PyTorch release, for PyTorch jobs
+	Trainer        string   `json:"trainer,omitempty"`   // training library, for training jobs
+	ZeroGrad       string   `json:"zero_grad,omitempty"` // zero_grad placement, when not after the step
 	Task           string   `json:"task"`
 	Precision      string   `json:"precision"`
 	Optimizer      string   `json:"optimizer,omitempty"`
@@ -260,10 +261,19 @@ func trainerOf(w *model.Workload) string {
 	return string(w.Trainer)
 }
 
+// zeroGradOf returns the zero_grad placement of a training job when it is
+// not the default, "" otherwise.
+func zeroGradOf(w *model.Workload) string {
+	if !w.Task.Training() || w.ZeroGrad == "" || w.ZeroGrad == model.ZeroGradAfterStep {
+		return ""
+	}
+	return string(w.ZeroGrad)
+}
+
 // NewWorkloadJSON echoes w in TOML key names.
 func NewWorkloadJSON(w *model.Workload) WorkloadJSON {
 	return WorkloadJSON{
-		Framework: string(w.Framework), Torch: torchOf(w), Trainer: trainerOf(w), Task: string(w.Task), Precision: string(w.Precision),
+		Framework: string(w.Framework), Torch: torchOf(w), Trainer: trainerOf(w), ZeroGrad: zeroGradOf(w), Task: string(w.Task), Precision: string(w.Precision),
 		Optimizer: string(w.Optimizer), BatchSize: w.MicroBatch, SeqLen: w.SeqLen, ImageSize: w.ImageSize,
 		GradAccum: w.GradAccum, Checkpointing: w.Ckpt(), FlashAttention: w.Flash(), LoRARank: w.LoRARank,
 		LoRATargets: w.LoRATargets, DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens, Epochs: w.Epochs,
@@ -545,6 +555,9 @@ func DescribeWorkloadIn(p *i18n.Printer, w *model.Workload) string {
 	}
 	if w.Trainer == model.TrainerLitGPT && w.Task.Training() {
 		fw += " · litgpt"
+	}
+	if zg := zeroGradOf(w); zg != "" {
+		fw += " · zero_grad " + zg // the last step's gradients live through the forward
 	}
 	parts = append(parts, gpus, fw)
 	return strings.Join(parts, " · ")
