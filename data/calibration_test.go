@@ -79,6 +79,7 @@ type calCase struct {
 	Framework     string   `toml:"framework"`
 	OffloadOpt    bool     `toml:"offload_optimizer"`
 	OffloadParams bool     `toml:"offload_params"`
+	OptInBwd      bool     `toml:"optimizer_in_backward"` // --optimizer-in-backward
 	Recipe        string   `toml:"recipe"`
 	Loss          string   `toml:"loss"`
 	Optimizer     string   `toml:"optimizer"`
@@ -253,7 +254,7 @@ func prepareCase(t *testing.T, cat *model.Catalog, archs map[string]model.Archit
 	}
 	w := model.Workload{
 		Settings: model.Settings{MicroBatch: c.Batch, GradAccum: c.GradAccum, SeqLen: c.SeqLen, ImageSize: c.ImageSize, GPUs: c.GPUs, FlashAttention: c.Flash, Checkpointing: c.Checkpointing, LoRARank: c.LoRARank, LoRATargets: c.LoRATargets, DoubleQuant: c.DoubleQuant, DatasetTokens: c.Tokens, TP: c.TP,
-			Switches: model.Switches{OffloadOptimizer: c.OffloadOpt, OffloadParams: c.OffloadParams}},
+			Switches: model.Switches{OffloadOptimizer: c.OffloadOpt, OffloadParams: c.OffloadParams, OptimizerInBackward: c.OptInBwd}},
 		Model:       a,
 		LoRADropout: c.LoRADropout,
 	}

