@@ -105,7 +105,13 @@ func TestParseHostile(t *testing.T) {
 		{"missing plan", sub(`"plan":{`, `"plan_":{`), `unknown field "plan_"`},
 		{"invalid UTF-8", good[:40] + "\xff" + good[40:], "not UTF-8"},
 		{"trailing value", good + ` {}`, "more than one JSON value"},
-		{"version key", sub(`"python":"3.11.10"`, `"Py thon":"3.11.10"`), "is not a package name"},
+		{"version key", sub(`"python":"3.11.10"`, `"py thon":"3.11.10"`), "is not a package name"},
+		// Attack test 4, N5: encoding/json matched keys ignoring case.
+		{"key differing by case", sub(`"status":"ok"`, `"status":"oom","Status":"ok"`), `key "Status": a probe result's keys are lowercase ASCII`},
+		{"key in capitals beside it", sub(`"peak_allocated_bytes":11420000000`, `"peak_allocated_bytes":11420000000,"PEAK_ALLOCATED_BYTES":5`), `key "PEAK_ALLOCATED_BYTES"`},
+		{"key in capitals alone", sub(`"peak_allocated_bytes":11420000000`, `"Peak_Allocated_Bytes":11420000000`), `key "Peak_Allocated_Bytes"`},
+		{"key with a long s", sub(`"status":"ok"`, `"ſtatus":"ok"`), `key "ſtatus"`},
+		{"plan key in capitals", sub(`"batch":1,`, `"BATCH":1,`), `key "BATCH"`},
 		{"many notes", sub(`"notes":[]`, `"notes":[`+strings.Repeat(`"n",`, 70)+`"n"]`), "more than 64 notes"},
 		{"lora dropout", sub(`"lora_dropout":0.05`, `"lora_dropout":1.5`), "plan.lora_dropout"},
 		// Attack test 3, M3: impossible readings skewed estimates ×8e4.

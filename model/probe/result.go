@@ -579,6 +579,21 @@ func (r *Result) Summary() string {
 	return strings.Join(parts, ", ")
 }
 
+// exactKey reports whether k has no uppercase ASCII letter and no
+// non-ASCII character. encoding/json matches a key to a field ignoring case
+// (and folds "ſ" to "s", "K" to "k"), so "Status" would set status and
+// "PEAK_ALLOCATED_BYTES" overwrite peak_allocated_bytes; every key the
+// probe script writes (and every versions key) is lowercase ASCII, so
+// refusing the rest makes the match exact.
+func exactKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // uniqueKeys refuses a JSON object that gives a key twice: encoding/json
 // keeps the last, so {"memory_bytes": 1, "memory_bytes": 9e14} would read
 // as another file than the one a reader sees.
@@ -600,6 +615,9 @@ func uniqueKeys(b []byte) error {
 			top = stack[len(stack)-1]
 		}
 		if k, ok := tok.(string); ok && top != nil && top.obj && top.wantKey {
+			if !exactKey(k) {
+				return model.Msg("key %q: a probe result's keys are lowercase ASCII, matched exactly; the script writes none other", k)
+			}
 			if top.keys[k] {
 				return model.Msg("key %q given twice in one object; a probe result gives each key once", k)
 			}
