@@ -642,3 +642,37 @@ func TestHostileTotalDeadline(t *testing.T) {
 		t.Errorf("DefaultLimits.Total = %v, want a stated bound", DefaultLimits.Total)
 	}
 }
+
+// Names a mirror spells outside the catalog's character set, or that read
+// as a type or region the provider has, refuse the file before anything is
+// written (attack test 4, N1 and N6: "ɡpu_8x_h100_sxm5" with U+0261 at 41%
+// of the real price ranked first; quotes, $( ) and backticks were written
+// and warned about on every later command instead).
+func TestHostileLookalikeNames(t *testing.T) {
+	const h100Row = ",H100,8.0,208.0,1800.0,13.00,"
+	for _, tc := range []struct{ name, row, want string }{
+		{"latin small script g", "\u0261pu_8x_h100_sxm5" + h100Row + "us-east-1," + h100Info + ",\n",
+			`instance type "ɡpu_8x_h100_sxm5": character 'ɡ' (U+0261) at byte 0 is not one the catalog's types use (ASCII letters, digits and + - . _ :)`},
+		{"full-width digit", "gpu_\uff18x_h100_sxm5" + h100Row + "us-east-1," + h100Info + ",\n", `character '８' (U+FF18) at byte 4`},
+		{"trailing combining accent", "gpu_8x_h100_sxm5\u0301" + h100Row + "us-east-1," + h100Info + ",\n", `(U+0301) at byte 16`},
+		{"no-break space", "gpu_8x_h100\u00a0sxm5" + h100Row + "us-east-1," + h100Info + ",\n", `(U+00A0) at byte 11`},
+		{"ASCII lookalike", "gpu_8x_h1OO_sxm5" + h100Row + "us-east-1," + h100Info + ",\n",
+			`instance type "gpu_8x_h1OO_sxm5" reads as "gpu_8x_h100_sxm5" but is another name`},
+		{"shell in a type", `"gpu_1x_gh200'""$(touch x);#",GH200,1,64,432,2.29,us-east-1,,` + "\n", `character '\'' (U+0027) at byte 12`},
+		{"backtick in a type", "gpu_1x_gh200`id`,GH200,1,64,432,2.29,us-east-1,,\n", "character '`' (U+0060)"},
+		{"shell in a region", "gpu_1x_gh200,GH200,1,64,432,2.29,us-east-1$(touch${IFS}x),,\n", `gpu_1x_gh200: region "us-east-1$(touch${IFS}x)": character '$' (U+0024) at byte 9`},
+		{"region lookalike", "gpu_1x_gh200,GH200,1,64,432,2.29,us-east-l,,\n", `gpu_1x_gh200: region "us-east-l" reads as "us-east-1"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := lambdaWith(t, tc.row)
+			s := server(t, map[string]http.HandlerFunc{"/n/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+			_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/n"}, Providers: []string{"lambda"}})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "previous overlay kept") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error = %v\nwant one line with %q and 'previous overlay kept'", err, tc.want)
+			}
+			if got != previous {
+				t.Errorf("previous overlay replaced:\n%.300s", got)
+			}
+		})
+	}
+}

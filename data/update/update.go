@@ -310,6 +310,10 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 	}
 	insts := f.insts
 	ps.URL, ps.Warnings = f.url, f.warnings
+	if err := checkNames(base, provider, insts); err != nil {
+		ps.Err = model.Msg("%s: %v", ps.URL, err)
+		return ps
+	}
 	now := o.Now().UTC()
 	current := map[string]*model.Instance{}
 	for i := range base.Instances {
