@@ -676,3 +676,32 @@ func TestHostileLookalikeNames(t *testing.T) {
 		})
 	}
 }
+
+// A mirror inventing spot prices for a provider that sells none (Lambda:
+// the embedded catalog has no lambda spot price) is held back with a
+// line, the on-demand prices written (attack test 4, N2: a spot market
+// made up at a third of on-demand ranked first under --pricing spot).
+func TestHostileInventedSpotMarket(t *testing.T) {
+	body := strings.Replace(lambdaWith(t), "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,us-east-1,"+h100Info+",",
+		"gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,us-east-1,"+h100Info+",9.50", 1)
+	if !strings.Contains(body, ",9.50") {
+		t.Fatal("fixture row not found")
+	}
+	s := server(t, map[string]http.HandlerFunc{"/spot/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	dir := t.TempDir()
+	sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/spot"}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "  note: 1 spot prices held back (not written, so never ranked): the embedded catalog lists no lambda spot price, and a source cannot add a spot market\n"
+	if !strings.Contains(sum.Text(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, sum.Text())
+	}
+	if strings.Contains(got, "9.5") {
+		t.Errorf("the invented spot price was written:\n%s", got)
+	}
+	p, _ := regionPrice(findInst(loadOverlay(t, filepath.Join(dir, "skypilot-lambda.toml")), "lambda", "gpu_8x_h100_sxm5"), "us-east-1")
+	if p.SpotUSD != 0 || p.OnDemandUSD != 27.92 {
+		t.Errorf("gpu_8x_h100_sxm5 us-east-1 = %+v, want on-demand 27.92 and no spot", p)
+	}
+}
