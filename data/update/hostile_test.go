@@ -443,8 +443,16 @@ func TestHostileUserinfoRedacted(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "secret") {
 			t.Errorf("%s: error %v: want one, without the password", path, err)
 		}
-		if err != nil && path == "/missing" && !strings.Contains(err.Error(), "user:xxxxx@") {
-			t.Errorf("%s: error %v: want the URL with its password redacted (user:xxxxx@)", path, err)
+		if err != nil && path == "/missing" && (!strings.Contains(err.Error(), "//xxxxx@") || strings.Contains(err.Error(), "user")) {
+			t.Errorf("%s: error %v: want the URL with its user information redacted (//xxxxx@)", path, err)
+		}
+	}
+	// Attack test 4, N4: a token given as the user name alone was shown
+	// (url.URL.Redacted hides passwords only), in the request's error too.
+	for _, src := range []string{"http://S3CRETPW@127.0.0.1:1/x", s.URL[:7] + "S3CRETPW@" + s.URL[7:] + "/missing"} {
+		_, err, _ := hostileRun(t, Options{Sources: []string{src}, Providers: []string{"lambda"}})
+		if err == nil || strings.Contains(err.Error(), "S3CRETPW") || !strings.Contains(err.Error(), "//xxxxx@") {
+			t.Errorf("%s: error %v: want one with //xxxxx@ and without the token", src, err)
 		}
 	}
 	dir := t.TempDir()
