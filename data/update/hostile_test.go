@@ -713,3 +713,19 @@ func TestHostileInventedSpotMarket(t *testing.T) {
 		t.Errorf("gpu_8x_h100_sxm5 us-east-1 = %+v, want on-demand 27.92 and no spot", p)
 	}
 }
+
+// A spot price written as 0 is read as none, and said (attack test 4: it
+// vanished without a word, where an on-demand 0 got a note).
+func TestHostileZeroSpotNoted(t *testing.T) {
+	a10 := `gpu_1x_a10,A10,1.0,30.0,200.0,1.29,us-west-1,"{'Gpus': [{'Name': 'A10', 'Manufacturer': 'NVIDIA', 'Count': 1.0, 'MemoryInfo': {'SizeInMiB': 24576}}], 'TotalGpuMemoryInMiB': 24576}",0` + "\n"
+	body := lambdaWith(t, a10)
+	s := server(t, map[string]http.HandlerFunc{"/zsp/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	sum, err, _ := hostileRun(t, Options{Sources: []string{s.URL + "/zsp"}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "/zsp/v8/lambda/vms.csv:24: rows with a spot price of 0 (or under $0.000001) read as having no spot price\n"
+	if !strings.Contains(sum.Text(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, sum.Text())
+	}
+}
