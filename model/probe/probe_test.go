@@ -239,6 +239,29 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// TestKeptNoteOmitsEmptyFields: a result without ran.builder read "probe
+// built with , attention sdpa" in its kept cases' note (attack test 4).
+func TestKeptNoteOmitsEmptyFields(t *testing.T) {
+	good := string(bytes.TrimSpace(read(t, "qlora-a10g.json")))
+	if !strings.Contains(good, `"builder":"transformers"`) {
+		t.Fatal("fixture lacks the builder")
+	}
+	r, err := probe.Parse([]byte(strings.Replace(good, `"builder":"transformers"`, `"builder":""`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := probe.Cases(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "probe, attention sdpa, autocast bfloat16, weights loaded in bfloat16, 1 process, 10 measured steps after 3 warm-up, median step 2.92 s"
+	for _, c := range s.Case {
+		if c.Note != want {
+			t.Errorf("%s: note %q, want %q", c.ID, c.Note, want)
+		}
+	}
+}
+
 // TestCompare: the QLoRA run against the estimate of its own keys, term by
 // term; each error is estimated ÷ measured − 1 and each band check is the
 // band's own.
