@@ -498,8 +498,11 @@ var firstTorch = time.Date(2017, 1, 1, 0, 0, 0, 0, time.UTC)
 // realCC are the CUDA compute capabilities NVIDIA lists (CUDA GPU Compute
 // Capability, developer.nvidia.com/cuda-gpus, with its legacy table: Kepler
 // 3.x to Blackwell 12.1; 10.1 is Jetson Thor's before CUDA 13 renamed it
-// 11.0). Earlier ones predate every PyTorch build.
+// 11.0). Earlier ones predate every PyTorch build. On ROCm torch reports
+// the gfx target's major.minor (hipDeviceProp_t: gfx90a 9.0, gfx942 9.4,
+// gfx950 9.5, gfx1100 11.0), so 9.4 and 9.5 are real too.
 var realCC = map[string]bool{
+	"9.4": true, "9.5": true,
 	"3.0": true, "3.2": true, "3.5": true, "3.7": true, "5.0": true, "5.2": true, "5.3": true, "6.0": true, "6.1": true, "6.2": true,
 	"7.0": true, "7.2": true, "7.5": true, "8.0": true, "8.6": true, "8.7": true, "8.9": true, "9.0": true,
 	"10.0": true, "10.1": true, "10.3": true, "11.0": true, "12.0": true, "12.1": true,
