@@ -239,6 +239,40 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// TestAttack4Files: the re-attack's result files (testdata/attack4, as the
+// attacker wrote them) are each refused with one line naming the key, by
+// Parse or, for the device against the plan's GPU, by Compare; its good.json
+// is read.
+func TestAttack4Files(t *testing.T) {
+	cat := catalog(t)
+	for file, want := range map[string]string{
+		"m_devbig.json":          "device.memory_bytes: 238360330240 bytes is more than the 25769803776 bytes (24 GiB) of the plan's GPU a10g",
+		"n_case_dup.json":        `key "PEAK_ALLOCATED_BYTES": a probe result's keys are lowercase ASCII`,
+		"n_case_only.json":       `key "Peak_Allocated_Bytes"`,
+		"m_case_dup_status.json": `key "Status"`,
+		"n_alloc_gt_res.json":    "measured.peak_allocated_bytes: 20500000000 is more than peak_reserved_bytes 10800000000",
+		"n_cc_bad.json":          `device.compute_capability: "99.9" is not a CUDA compute capability`,
+		"n_count0.json":          "device.count: 0; the probe ran on at least one GPU",
+		"n_ctx_over.json":        "measured.cuda_context_bytes: 45000000000 bytes is more than the 23836033024 bytes of device.memory_bytes",
+		"n_w_over.json":          "measured.weights_bytes: 25700000000 bytes is more than the 23836033024 bytes of device.memory_bytes",
+		"n_old.json":             "date: 0001-01-01T00:00:00Z is before PyTorch's first release",
+		"n_sps_mismatch.json":    "measured.samples_per_second: 400, but samples_per_step ÷ step_seconds is 0.4",
+		"n_steps_mismatch.json":  "measured.steps: 3, but step_seconds_all lists 10 step times",
+		"good.json":              "",
+	} {
+		r, err := probe.Parse(read(t, "attack4/"+file))
+		if err == nil {
+			_, err = probe.Compare(r, cat)
+		}
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", file, err)
+		case want != "" && (!errors.Is(err, probe.ErrResult) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%s: %v\nwant one line with %q", file, err, want)
+		}
+	}
+}
+
 // TestKeptNoteOmitsEmptyFields: a result without ran.builder read "probe
 // built with , attention sdpa" in its kept cases' note (attack test 4).
 func TestKeptNoteOmitsEmptyFields(t *testing.T) {
