@@ -22,9 +22,17 @@ import (
 // with room for a real price drop: no legitimate offer of the snapshot is
 // flagged, and the 90%-cheaper attack (0.103 of Lambda's own H100 price)
 // is.
+//
+// A spot price of a GPU the provider sells on spot in no other type is
+// compared with the on-demand peer instead, at peerSpotOnDemandFraction:
+// the lowest spot price per GPU-hour of the embedded catalog over the
+// cheapest on-demand price of the same provider's other types of that GPU
+// is 0.077 (azure Standard_NC4as_T4_v3 against Standard_NC8as_T4_v3), then
+// 0.109 (gcp P100 sizes), so the fraction is 0.05, not the spot-to-spot 0.1.
 const (
-	peerOnDemandFraction = 0.4
-	peerSpotFraction     = 0.1
+	peerOnDemandFraction     = 0.4
+	peerSpotFraction         = 0.1
+	peerSpotOnDemandFraction = 0.05
 )
 
 // PeerGuards flags each new or changed price of insts (USD, per GPU-hour;
@@ -78,6 +86,13 @@ func PeerGuards(base *model.Catalog, insts []model.Instance) []Guard {
 			}
 		}
 	}
+	// other is the cheapest of two that is not typ.
+	other := func(two [2]peer, typ string) peer {
+		if two[0].typ == typ {
+			return two[1]
+		}
+		return two[0]
+	}
 	var out []Guard
 	for i := range insts {
 		in := &insts[i]
@@ -96,12 +111,19 @@ func PeerGuards(base *model.Catalog, insts []model.Instance) []Guard {
 				usd, was float64
 				fraction float64
 			}{{"on-demand", p.OnDemandUSD, was.OnDemandUSD, peerOnDemandFraction}, {"spot", p.SpotUSD, was.SpotUSD, peerSpotFraction}} {
-				ref := c[mode][0]
-				if ref.typ == in.Type {
-					ref = c[mode][1]
+				ref := other(c[mode], in.Type)
+				againstOnDemand := mode == 1 && ref.typ == ""
+				if againstOnDemand {
+					ref, m.fraction = other(c[0], in.Type), peerSpotOnDemandFraction
 				}
 				per := m.usd / float64(in.GPUCount)
 				if ref.typ == "" || m.usd <= 0 || m.usd == m.was || per >= m.fraction*ref.usd {
+					continue
+				}
+				if againstOnDemand {
+					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin, Msg: model.Msg(
+						"spot %s per GPU-hour is under %.0f%% of the on-demand %s per GPU-hour %s asks for the same %s in %s, and it sells that GPU on spot in no other type: a fake or mistyped price?",
+						show.USDPerHour(per), m.fraction*100, show.USDPerHour(ref.usd), in.Provider, in.GPU, ref.typ)})
 					continue
 				}
 				out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin, Msg: model.Msg(

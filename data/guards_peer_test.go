@@ -40,6 +40,12 @@ func TestPeerGuards(t *testing.T) {
 		{"spot at a twentieth", h100("g1b", 1, 3, 0.1),
 			"p/g1b r1: spot $0.1000 per GPU-hour is under 10% of the $2.00 per GPU-hour p asks for the same h100-sxm in g1: a fake or mistyped price?"},
 		{"spot at a fifth is kept", h100("g1b", 1, 3, 0.4), ""},
+		// Attack test 4, N2: a spot price where the provider sells the GPU
+		// on spot in no other type was not compared at all. a100-80gb: a8's
+		// on-demand $1.79 per GPU-hour × 0.05 = $0.0895.
+		{"spot with no spot peer, against on-demand", model.Instance{Provider: "p", Type: "a1", GPU: "a100-80gb", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r1", OnDemandUSD: 1.8, SpotUSD: 0.08}}},
+			"p/a1 r1: spot $0.0800 per GPU-hour is under 5% of the on-demand $1.79 per GPU-hour p asks for the same a100-80gb in a8, and it sells that GPU on spot in no other type: a fake or mistyped price?"},
+		{"spot with no spot peer above 5% is kept", model.Instance{Provider: "p", Type: "a1", GPU: "a100-80gb", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r1", OnDemandUSD: 1.8, SpotUSD: 0.09}}}, ""},
 		{"another GPU has its own peers", model.Instance{Provider: "p", Type: "a1", GPU: "a100-80gb", GPUCount: 1, Prices: []model.RegionPrice{{Region: "r1", OnDemandUSD: 0.5}}},
 			"p/a1 r1: on-demand $0.5000 per GPU-hour is under 40% of the $1.79 per GPU-hour p asks for the same a100-80gb in a8: a fake or mistyped price?"},
 		{"another provider is not compared", model.Instance{Provider: "q", Type: "g8b", GPU: "h100-sxm", GPUCount: 8, Prices: []model.RegionPrice{{Region: "r1", OnDemandUSD: 3.3}}}, ""},
@@ -103,7 +109,26 @@ func TestPeerFractionsBelowEmbeddedSpread(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("lowest same-provider same-GPU ratio: on demand %.3f, spot %.3f", low[0], low[1])
+	// Spot over the on-demand peer, the comparison made when no other type
+	// of that GPU is sold on spot.
+	spotOD := 1.0
+	for _, types := range cheapest {
+		for typ, m := range types {
+			other := 0.0
+			for t2, m2 := range types {
+				if t2 != typ && m2[0] > 0 && (other == 0 || m2[0] < other) {
+					other = m2[0]
+				}
+			}
+			if m[1] > 0 && other > 0 {
+				spotOD = min(spotOD, m[1]/other)
+			}
+		}
+	}
+	t.Logf("lowest same-provider same-GPU ratio: on demand %.3f, spot %.3f, spot over on-demand %.3f", low[0], low[1], spotOD)
+	if peerSpotOnDemandFraction >= spotOD {
+		t.Errorf("peerSpotOnDemandFraction %v flags the embedded catalog's own spot %.3f", peerSpotOnDemandFraction, spotOD)
+	}
 	if peerOnDemandFraction >= low[0] || peerSpotFraction >= low[1] {
 		t.Errorf("fractions %v/%v flag the embedded catalog's own spread %.3f/%.3f", peerOnDemandFraction, peerSpotFraction, low[0], low[1])
 	}

@@ -229,8 +229,8 @@ func decodeTensors(head []byte, dataLen int64, sized bool) ([]tensor, error) {
 			}
 			continue
 		}
-		var e entry
-		if err := dec.Decode(&e); err != nil {
+		var m map[string]json.RawMessage
+		if err := dec.Decode(&m); err != nil {
 			var te *json.UnmarshalTypeError
 			if errors.As(err, &te) && te.Field == "" { // the entry itself is not an object
 				return nil, model.Msg("tensor %q: want an object with dtype, shape and data_offsets, got %s", name, te.Value)
@@ -241,6 +241,10 @@ func decodeTensors(head []byte, dataLen int64, sized bool) ([]tensor, error) {
 			return nil, model.Msg("tensor %q appears twice", name)
 		}
 		seen[name] = true
+		// The members by their exact names, as safetensors' serde reader
+		// takes them: decoding into a struct would let "DTYPE" or "Shape"
+		// stand for them (encoding/json ignores case).
+		e := entry{DType: m["dtype"], Shape: m["shape"], Offsets: m["data_offsets"]}
 		t, err := parseTensor(name, e, dataLen, sized)
 		if err != nil {
 			return nil, model.Msg("tensor %q: %v", name, err)
@@ -258,11 +262,9 @@ func decodeTensors(head []byte, dataLen int64, sized bool) ([]tensor, error) {
 	return tensors, nil
 }
 
-// entry is a header member as written; its fields are checked by parseTensor.
+// entry is a header member's three fields as written; parseTensor checks them.
 type entry struct {
-	DType   json.RawMessage `json:"dtype"`
-	Shape   json.RawMessage `json:"shape"`
-	Offsets json.RawMessage `json:"data_offsets"`
+	DType, Shape, Offsets json.RawMessage
 }
 
 // parseTensor checks one header entry against dataLen, the size of the

@@ -171,6 +171,9 @@ func TestParseSafetensorsHeaderErrors(t *testing.T) {
 		{"second object", obj(`{} {}`), 0, "header JSON: unexpected {} after the object"},
 		{"duplicate name", obj(`{"a": {"dtype": "U8", "shape": [0], "data_offsets": [0, 0]}, "a": {"dtype": "U8", "shape": [0], "data_offsets": [0, 0]}}`), -1,
 			`tensor "a" appears twice`},
+		// Attack test 4, N5: keys are matched exactly, as serde does.
+		{"dtype in capitals", obj(`{"a": {"DTYPE": "U8", "shape": [0], "data_offsets": [0, 0]}}`), -1, `tensor "a": dtype: want a string such as "BF16", got nothing`},
+		{"shape by another case", obj(`{"a": {"dtype": "U8", "Shape": [0], "data_offsets": [0, 0]}}`), -1, `tensor "a": shape: want a list`},
 		{"truncated JSON", obj(`{"a": {"dtype": "U8"`), 0, "header JSON: unexpected EOF"},
 		{"key not a string", obj(`{1: 2}`), 0, "header JSON: invalid character '1'"},
 		{"not UTF-8", obj("{\"\xff\": 1}"), 0, "not UTF-8"},

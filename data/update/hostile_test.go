@@ -443,8 +443,16 @@ func TestHostileUserinfoRedacted(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "secret") {
 			t.Errorf("%s: error %v: want one, without the password", path, err)
 		}
-		if err != nil && path == "/missing" && !strings.Contains(err.Error(), "user:xxxxx@") {
-			t.Errorf("%s: error %v: want the URL with its password redacted (user:xxxxx@)", path, err)
+		if err != nil && path == "/missing" && (!strings.Contains(err.Error(), "//xxxxx@") || strings.Contains(err.Error(), "user")) {
+			t.Errorf("%s: error %v: want the URL with its user information redacted (//xxxxx@)", path, err)
+		}
+	}
+	// Attack test 4, N4: a token given as the user name alone was shown
+	// (url.URL.Redacted hides passwords only), in the request's error too.
+	for _, src := range []string{"http://S3CRETPW@127.0.0.1:1/x", s.URL[:7] + "S3CRETPW@" + s.URL[7:] + "/missing"} {
+		_, err, _ := hostileRun(t, Options{Sources: []string{src}, Providers: []string{"lambda"}})
+		if err == nil || strings.Contains(err.Error(), "S3CRETPW") || !strings.Contains(err.Error(), "//xxxxx@") {
+			t.Errorf("%s: error %v: want one with //xxxxx@ and without the token", src, err)
 		}
 	}
 	dir := t.TempDir()
@@ -640,5 +648,84 @@ func TestHostileTotalDeadline(t *testing.T) {
 	}
 	if DefaultLimits.Total <= 0 || DefaultLimits.Total > 15*time.Minute {
 		t.Errorf("DefaultLimits.Total = %v, want a stated bound", DefaultLimits.Total)
+	}
+}
+
+// Names a mirror spells outside the catalog's character set, or that read
+// as a type or region the provider has, refuse the file before anything is
+// written (attack test 4, N1 and N6: "ɡpu_8x_h100_sxm5" with U+0261 at 41%
+// of the real price ranked first; quotes, $( ) and backticks were written
+// and warned about on every later command instead).
+func TestHostileLookalikeNames(t *testing.T) {
+	const h100Row = ",H100,8.0,208.0,1800.0,13.00,"
+	for _, tc := range []struct{ name, row, want string }{
+		{"latin small script g", "\u0261pu_8x_h100_sxm5" + h100Row + "us-east-1," + h100Info + ",\n",
+			`instance type "ɡpu_8x_h100_sxm5": character 'ɡ' (U+0261) at byte 0 is not one the catalog's types use (ASCII letters, digits and + - . _ :)`},
+		{"full-width digit", "gpu_\uff18x_h100_sxm5" + h100Row + "us-east-1," + h100Info + ",\n", `character '８' (U+FF18) at byte 4`},
+		{"trailing combining accent", "gpu_8x_h100_sxm5\u0301" + h100Row + "us-east-1," + h100Info + ",\n", `(U+0301) at byte 16`},
+		{"no-break space", "gpu_8x_h100\u00a0sxm5" + h100Row + "us-east-1," + h100Info + ",\n", `(U+00A0) at byte 11`},
+		{"ASCII lookalike", "gpu_8x_h1OO_sxm5" + h100Row + "us-east-1," + h100Info + ",\n",
+			`instance type "gpu_8x_h1OO_sxm5" reads as "gpu_8x_h100_sxm5" but is another name`},
+		{"shell in a type", `"gpu_1x_gh200'""$(touch x);#",GH200,1,64,432,2.29,us-east-1,,` + "\n", `character '\'' (U+0027) at byte 12`},
+		{"backtick in a type", "gpu_1x_gh200`id`,GH200,1,64,432,2.29,us-east-1,,\n", "character '`' (U+0060)"},
+		{"shell in a region", "gpu_1x_gh200,GH200,1,64,432,2.29,us-east-1$(touch${IFS}x),,\n", `gpu_1x_gh200: region "us-east-1$(touch${IFS}x)": character '$' (U+0024) at byte 9`},
+		{"region lookalike", "gpu_1x_gh200,GH200,1,64,432,2.29,us-east-l,,\n", `gpu_1x_gh200: region "us-east-l" reads as "us-east-1"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := lambdaWith(t, tc.row)
+			s := server(t, map[string]http.HandlerFunc{"/n/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+			_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/n"}, Providers: []string{"lambda"}})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "previous overlay kept") || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error = %v\nwant one line with %q and 'previous overlay kept'", err, tc.want)
+			}
+			if got != previous {
+				t.Errorf("previous overlay replaced:\n%.300s", got)
+			}
+		})
+	}
+}
+
+// A mirror inventing spot prices for a provider that sells none (Lambda:
+// the embedded catalog has no lambda spot price) is held back with a
+// line, the on-demand prices written (attack test 4, N2: a spot market
+// made up at a third of on-demand ranked first under --pricing spot).
+func TestHostileInventedSpotMarket(t *testing.T) {
+	body := strings.Replace(lambdaWith(t), "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,us-east-1,"+h100Info+",",
+		"gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,us-east-1,"+h100Info+",9.50", 1)
+	if !strings.Contains(body, ",9.50") {
+		t.Fatal("fixture row not found")
+	}
+	s := server(t, map[string]http.HandlerFunc{"/spot/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	dir := t.TempDir()
+	sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/spot"}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "  note: 1 spot prices held back (not written, so never ranked): the embedded catalog lists no lambda spot price, and a source cannot add a spot market\n"
+	if !strings.Contains(sum.Text(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, sum.Text())
+	}
+	if strings.Contains(got, "9.5") {
+		t.Errorf("the invented spot price was written:\n%s", got)
+	}
+	p, _ := regionPrice(findInst(loadOverlay(t, filepath.Join(dir, "skypilot-lambda.toml")), "lambda", "gpu_8x_h100_sxm5"), "us-east-1")
+	if p.SpotUSD != 0 || p.OnDemandUSD != 27.92 {
+		t.Errorf("gpu_8x_h100_sxm5 us-east-1 = %+v, want on-demand 27.92 and no spot", p)
+	}
+}
+
+// A spot price written as 0 is read as none, and said (attack test 4: it
+// vanished without a word, where an on-demand 0 got a note).
+func TestHostileZeroSpotNoted(t *testing.T) {
+	a10 := `gpu_1x_a10,A10,1.0,30.0,200.0,1.29,us-west-1,"{'Gpus': [{'Name': 'A10', 'Manufacturer': 'NVIDIA', 'Count': 1.0, 'MemoryInfo': {'SizeInMiB': 24576}}], 'TotalGpuMemoryInMiB': 24576}",0` + "\n"
+	body := lambdaWith(t, a10)
+	s := server(t, map[string]http.HandlerFunc{"/zsp/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	sum, err, _ := hostileRun(t, Options{Sources: []string{s.URL + "/zsp"}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "/zsp/v8/lambda/vms.csv:24: rows with a spot price of 0 (or under $0.000001) read as having no spot price\n"
+	if !strings.Contains(sum.Text(), want) {
+		t.Errorf("summary lacks %q:\n%s", want, sum.Text())
 	}
 }

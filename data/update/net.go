@@ -121,13 +121,13 @@ func redirectPolicy(allow []string) func(*http.Request, []*http.Request) error {
 		first := via[0].URL
 		to := req.URL
 		if first.Scheme == "https" && to.Scheme != "https" {
-			return model.Errorf(ErrRedirect, "%s redirects from https to %.200q", first.Host, to.Redacted())
+			return model.Errorf(ErrRedirect, "%s redirects from https to %.200q", first.Host, redactURL(to))
 		}
 		if strings.EqualFold(to.Host, first.Host) ||
 			slices.ContainsFunc(allow, func(h string) bool { return strings.EqualFold(h, to.Host) || strings.EqualFold(h, to.Hostname()) }) {
 			return nil
 		}
-		return model.Errorf(ErrRedirect, "%s redirects to another host, %.200q (allow it with --allow-redirect %s)", first.Host, to.Redacted(), to.Hostname())
+		return model.Errorf(ErrRedirect, "%s redirects to another host, %.200q (allow it with --allow-redirect %s)", first.Host, redactURL(to), to.Hostname())
 	}
 }
 
@@ -239,15 +239,40 @@ func (c *countReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// Redact is u with its password, if any, replaced by "xxxxx"
-// (url.URL.Redacted): what an error or a line on the terminal shows of a
-// URL the user typed. An unparsable u is returned as it is.
+// Redact is u as an error or a line on the terminal shows a URL the user
+// typed: its user information, name and password alike, replaced by
+// "xxxxx" (url.URL.Redacted hides the password only, and a token is often
+// given as the name alone: https://TOKEN@host/…). A u that does not parse
+// loses everything from after "scheme://" to its last "@" before any ? or
+// #, where user information would be: an unparsed URL's secret is never
+// echoed.
 func Redact(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
+		start := 0
+		if i := strings.Index(u, "://"); i >= 0 {
+			start = i + 3
+		}
+		end := len(u)
+		if i := strings.IndexAny(u[start:], "?#"); i >= 0 {
+			end = start + i
+		}
+		if at := strings.LastIndexByte(u[start:end], '@'); at >= 0 {
+			return u[:start] + "xxxxx@" + u[start+at+1:]
+		}
 		return u
 	}
-	return p.Redacted()
+	return redactURL(p)
+}
+
+// redactURL is Redact for a parsed URL.
+func redactURL(p *url.URL) string {
+	if p.User == nil {
+		return p.String()
+	}
+	q := *p
+	q.User = url.User("xxxxx")
+	return q.String()
 }
 
 // sourceURL is u as an overlay's source records it: without its query

@@ -415,7 +415,10 @@ func TestProbeCPUSmoke(t *testing.T) {
 // fakeNvidiaSMI writes an nvidia-smi that answers the probe's queries: the
 // driver version, the first GPU, and the memory used by the fake vLLM
 // server (its pid file in the working directory) or else by its parent
-// (the probe), 1234 MiB.
+// (the probe): 1234 MiB the first time (the CUDA context, read before
+// anything is allocated), then 19666 MiB (the fake torch's 18 GiB reserved
+// and that context: nvidia-smi's reading holds what torch reserved, which
+// probe.Parse checks).
 func fakeNvidiaSMI(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -423,7 +426,9 @@ func fakeNvidiaSMI(t *testing.T) string {
 case "$*" in
 *driver_version*) echo "550.54.15" ;;
 *compute_cap*) echo "0, Fake L40S, 46068, 8.9" ;;
-*compute-apps*) if [ -f fake-vllm.pid ]; then echo "$(cat fake-vllm.pid), 43008"; else echo "$PPID, 1234"; fi ;;
+*compute-apps*) if [ -f fake-vllm.pid ]; then echo "$(cat fake-vllm.pid), 43008"
+	elif [ -f '` + filepath.Join(dir, "context-read") + `' ]; then echo "$PPID, 19666"
+	else touch '` + filepath.Join(dir, "context-read") + `'; echo "$PPID, 1234"; fi ;;
 *) exit 1 ;;
 esac
 `
@@ -469,7 +474,7 @@ func TestProbeFakeCUDA(t *testing.T) {
 		t.Errorf("versions: %v", r.Versions)
 	case m.PeakAllocated == nil || *m.PeakAllocated != 17*gib || m.PeakReserved == nil || *m.PeakReserved != 18*gib:
 		t.Errorf("peaks: %+v", m)
-	case m.NvidiaSMIUsed == nil || *m.NvidiaSMIUsed != 1234*(1<<20) || m.CUDAContext == nil || *m.CUDAContext != 1234*(1<<20):
+	case m.NvidiaSMIUsed == nil || *m.NvidiaSMIUsed != 19666*(1<<20) || m.CUDAContext == nil || *m.CUDAContext != 1234*(1<<20):
 		t.Errorf("nvidia-smi: %+v", m)
 	case m.TermsFrom != "allocator" || m.Weights == nil || *m.Weights <= 0 || m.OptimizerStates == nil:
 		t.Errorf("terms: %+v", m)

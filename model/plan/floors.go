@@ -10,9 +10,10 @@ import (
 	"github.com/gpuplan/gpuplan/model/config"
 )
 
-// checkGivenZero refuses a hours_per_month the file writes out as 0 (or
-// 0.0): the decoder cannot tell it from the key left out (the whole
-// month, 730 h), which it would silently become; checkBounds
+// checkGivenZero refuses a hours_per_month, job_hours or months the file
+// writes out as 0 (or 0.0): the decoder cannot tell it from the key left
+// out (for hours_per_month the whole month, 730 h, which it would silently
+// become); checkBounds
 // (bounds.go) holds the ranges of every figure, so b is read again only
 // for the keys each phase gives.
 func checkGivenZero(b []byte, phases []Phase) error {
@@ -22,13 +23,32 @@ func checkGivenZero(b []byte, phases []Phase) error {
 	if _, err := toml.NewDecoder(bytes.NewReader(b)).Decode(&raw); err != nil {
 		return nil // Decode reported it
 	}
-	for i := range phases {
-		given := false
-		if i < len(raw.Phase) {
-			_, given = raw.Phase[i]["hours_per_month"]
+	given := func(i int, k string) bool {
+		if i >= len(raw.Phase) {
+			return false
 		}
-		if given && phases[i].HoursPerMonth == 0 {
+		_, ok := raw.Phase[i][k]
+		return ok
+	}
+	for i := range phases {
+		if given(i, "hours_per_month") && phases[i].HoursPerMonth == 0 {
 			return config.Errorf(fmt.Sprintf("phase[%d].hours_per_month", i), "must be %g–%g hours a month, got 0; leave the key out for the whole month (730 h)", MinHoursPerMonth, float64(model.HoursPerMonth))
+		}
+		// job_hours = 0.0 or months = 0.0 would otherwise read as left out,
+		// and Cost say "give job_hours or months, not both or neither" of a
+		// key the file gives.
+		for _, f := range []struct {
+			k        string
+			v        float64
+			min, max float64
+			unit     model.Message
+		}{
+			{"job_hours", phases[i].JobHours, MinJobHours, MaxJobHours, model.Msg("hours")},
+			{"months", phases[i].Months, MinMonths, MaxMonths, model.Msg("months")},
+		} {
+			if given(i, f.k) && f.v == 0 {
+				return config.Errorf(fmt.Sprintf("phase[%d].%s", i, f.k), "must be %g–%g %v (or left out), got %v", f.min, f.max, f.unit, f.v)
+			}
 		}
 	}
 	return nil

@@ -142,7 +142,11 @@ func ranTorch(v string) string {
 // ranNote says how the probe ran, for the case's note.
 func (r *Result) ranNote() string {
 	n := r.Ran
-	parts := []string{"probe built with " + n.Builder}
+	head := "probe"
+	if n.Builder != "" { // a field left empty is left out, not "built with ,"
+		head += " built with " + n.Builder
+	}
+	parts := []string{head}
 	if n.Attention != "" {
 		parts = append(parts, "attention "+n.Attention)
 	}

@@ -53,6 +53,9 @@ var ErrNoEstimate = errors.New("cannot estimate the probed workload")
 // bytes, the weights, the concurrency the cache holds, and throughput,
 // time to first token and per output token under the planned load.
 func Compare(r *Result, cat *model.Catalog) (*Comparison, error) {
+	if err := r.CheckDevice(cat); err != nil {
+		return nil, model.Errorf(ErrResult, "%v", err)
+	}
 	if r.Kind == "serve" {
 		return compareServe(r, cat)
 	}

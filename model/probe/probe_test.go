@@ -105,7 +105,13 @@ func TestParseHostile(t *testing.T) {
 		{"missing plan", sub(`"plan":{`, `"plan_":{`), `unknown field "plan_"`},
 		{"invalid UTF-8", good[:40] + "\xff" + good[40:], "not UTF-8"},
 		{"trailing value", good + ` {}`, "more than one JSON value"},
-		{"version key", sub(`"python":"3.11.10"`, `"Py thon":"3.11.10"`), "is not a package name"},
+		{"version key", sub(`"python":"3.11.10"`, `"py thon":"3.11.10"`), "is not a package name"},
+		// Attack test 4, N5: encoding/json matched keys ignoring case.
+		{"key differing by case", sub(`"status":"ok"`, `"status":"oom","Status":"ok"`), `key "Status": a probe result's keys are lowercase ASCII`},
+		{"key in capitals beside it", sub(`"peak_allocated_bytes":11420000000`, `"peak_allocated_bytes":11420000000,"PEAK_ALLOCATED_BYTES":5`), `key "PEAK_ALLOCATED_BYTES"`},
+		{"key in capitals alone", sub(`"peak_allocated_bytes":11420000000`, `"Peak_Allocated_Bytes":11420000000`), `key "Peak_Allocated_Bytes"`},
+		{"key with a long s", sub(`"status":"ok"`, `"ſtatus":"ok"`), `key "ſtatus"`},
+		{"plan key in capitals", sub(`"batch":1,`, `"BATCH":1,`), `key "BATCH"`},
 		{"many notes", sub(`"notes":[]`, `"notes":[`+strings.Repeat(`"n",`, 70)+`"n"]`), "more than 64 notes"},
 		{"lora dropout", sub(`"lora_dropout":0.05`, `"lora_dropout":1.5`), "plan.lora_dropout"},
 		// Attack test 3, M3: impossible readings skewed estimates ×8e4.
@@ -125,6 +131,21 @@ func TestParseHostile(t *testing.T) {
 		{"escape in kind, quoted once", sub(`"kind":"train"`, `"kind":"\u001b[31mx"`), `kind: want train or serve, got "\x1b[31mx"`},
 		{"overflowing number", sub(`"step_seconds":2.92`, `"step_seconds":1e999999999`), "measured.step_seconds: 1e999999999 is out of range"},
 		{"overflowing int", sub(`"batch":1,`, `"batch":1e30,`), "plan: batch: want a whole number, got 1e30"},
+		// Attack test 4, N3: readings that contradict the device or each other.
+		{"weights above the device", sub(`"weights_bytes":5901385728`, `"weights_bytes":25700000000`),
+			"measured.weights_bytes: 25700000000 bytes is more than the 23836033024 bytes of device.memory_bytes; a GPU cannot use more memory than it has"},
+		{"context above the device", sub(`"cuda_context_bytes":438304768`, `"cuda_context_bytes":45000000000`), "measured.cuda_context_bytes: 45000000000 bytes is more than"},
+		{"allocated above reserved", sub(`"peak_allocated_bytes":11420000000`, `"peak_allocated_bytes":12101615617`),
+			"measured.peak_allocated_bytes: 12101615617 is more than peak_reserved_bytes 12101615616; torch allocates inside what it reserved"},
+		{"reserved above nvidia-smi", sub(`"nvidia_smi_used_bytes":12599689216`, `"nvidia_smi_used_bytes":12101615615`),
+			"measured.nvidia_smi_used_bytes: 12101615615 is less than peak_reserved_bytes 12101615616; nvidia-smi's reading of the run holds what torch reserved"},
+		{"device count 0", sub(`"count":1,`, `"count":0,`), "device.count: 0; the probe ran on at least one GPU"},
+		{"compute capability made up", sub(`"compute_capability":"8.6"`, `"compute_capability":"99.9"`), `device.compute_capability: "99.9" is not a CUDA compute capability`},
+		{"compute capability empty", sub(`"compute_capability":"8.6"`, `"compute_capability":""`), `device.compute_capability: "" is not`},
+		{"samples/s against the step time", sub(`"samples_per_second":0.3425`, `"samples_per_second":400`),
+			"measured.samples_per_second: 400, but samples_per_step ÷ step_seconds is 0.342466"},
+		{"steps against the step times", sub(`"steps":10,`, `"steps":3,`), "measured.steps: 3, but step_seconds_all lists 10 step times"},
+		{"date before torch", sub(`"date":"2026-11-20T09:14:02Z"`, `"date":"2016-12-31T23:59:59Z"`), "date: 2016-12-31T23:59:59Z is before PyTorch's first release"},
 	} {
 		r, err := probe.Parse([]byte(tc.in))
 		if r != nil || !errors.Is(err, probe.ErrResult) || !strings.Contains(err.Error(), tc.want) {
@@ -133,6 +154,37 @@ func TestParseHostile(t *testing.T) {
 		if err != nil && strings.ContainsAny(err.Error(), "\n\r\x1b") {
 			t.Errorf("%s: the error has a control character: %q", tc.name, err)
 		}
+	}
+}
+
+// TestCompareDevice: a device the plan's GPU cannot be is refused before
+// anything is estimated (attack test 4, N3: 238 GB on an "NVIDIA A10G" was
+// believed, and every reading checked against it).
+func TestCompareDevice(t *testing.T) {
+	good := string(bytes.TrimSpace(read(t, "qlora-a10g.json")))
+	cat := catalog(t)
+	for _, tc := range []struct{ name, old, new, want string }{
+		// a10g: 24 GiB = 25769803776 bytes (data/gpus.toml); +1% is 26027501813.76.
+		{"ten times the memory", `"memory_bytes":23836033024`, `"memory_bytes":238360330240`,
+			"device.memory_bytes: 238360330240 bytes is more than the 25769803776 bytes (24 GiB) of the plan's GPU a10g"},
+		{"just above 1%", `"memory_bytes":23836033024`, `"memory_bytes":26027501814`, "device.memory_bytes: 26027501814 bytes"},
+		{"another compute capability", `"compute_capability":"8.6"`, `"compute_capability":"9.0"`, "device.compute_capability: 9.0, but the plan's GPU a10g has 8.6"},
+	} {
+		r, err := probe.Parse([]byte(strings.Replace(good, tc.old, tc.new, 1)))
+		if err != nil {
+			t.Fatalf("%s: Parse: %v", tc.name, err)
+		}
+		if _, err := probe.Compare(r, cat); !errors.Is(err, probe.ErrResult) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Compare = %v; want ErrResult saying %q", tc.name, err, tc.want)
+		}
+	}
+	// The vendor's 24 GiB itself (a driver never reports more) is taken.
+	r, err := probe.Parse([]byte(strings.Replace(good, `"memory_bytes":23836033024`, `"memory_bytes":25769803776`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := probe.Compare(r, cat); err != nil {
+		t.Errorf("24 GiB on an a10g: %v", err)
 	}
 }
 
@@ -185,6 +237,63 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAttack4Files: the re-attack's result files (testdata/attack4, as the
+// attacker wrote them) are each refused with one line naming the key, by
+// Parse or, for the device against the plan's GPU, by Compare; its good.json
+// is read.
+func TestAttack4Files(t *testing.T) {
+	cat := catalog(t)
+	for file, want := range map[string]string{
+		"m_devbig.json":          "device.memory_bytes: 238360330240 bytes is more than the 25769803776 bytes (24 GiB) of the plan's GPU a10g",
+		"n_case_dup.json":        `key "PEAK_ALLOCATED_BYTES": a probe result's keys are lowercase ASCII`,
+		"n_case_only.json":       `key "Peak_Allocated_Bytes"`,
+		"m_case_dup_status.json": `key "Status"`,
+		"n_alloc_gt_res.json":    "measured.peak_allocated_bytes: 20500000000 is more than peak_reserved_bytes 10800000000",
+		"n_cc_bad.json":          `device.compute_capability: "99.9" is not a CUDA compute capability`,
+		"n_count0.json":          "device.count: 0; the probe ran on at least one GPU",
+		"n_ctx_over.json":        "measured.cuda_context_bytes: 45000000000 bytes is more than the 23836033024 bytes of device.memory_bytes",
+		"n_w_over.json":          "measured.weights_bytes: 25700000000 bytes is more than the 23836033024 bytes of device.memory_bytes",
+		"n_old.json":             "date: 0001-01-01T00:00:00Z is before PyTorch's first release",
+		"n_sps_mismatch.json":    "measured.samples_per_second: 400, but samples_per_step ÷ step_seconds is 0.4",
+		"n_steps_mismatch.json":  "measured.steps: 3, but step_seconds_all lists 10 step times",
+		"good.json":              "",
+	} {
+		r, err := probe.Parse(read(t, "attack4/"+file))
+		if err == nil {
+			_, err = probe.Compare(r, cat)
+		}
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%s: %v", file, err)
+		case want != "" && (!errors.Is(err, probe.ErrResult) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%s: %v\nwant one line with %q", file, err, want)
+		}
+	}
+}
+
+// TestKeptNoteOmitsEmptyFields: a result without ran.builder read "probe
+// built with , attention sdpa" in its kept cases' note (attack test 4).
+func TestKeptNoteOmitsEmptyFields(t *testing.T) {
+	good := string(bytes.TrimSpace(read(t, "qlora-a10g.json")))
+	if !strings.Contains(good, `"builder":"transformers"`) {
+		t.Fatal("fixture lacks the builder")
+	}
+	r, err := probe.Parse([]byte(strings.Replace(good, `"builder":"transformers"`, `"builder":""`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := probe.Cases(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "probe, attention sdpa, autocast bfloat16, weights loaded in bfloat16, 1 process, 10 measured steps after 3 warm-up, median step 2.92 s"
+	for _, c := range s.Case {
+		if c.Note != want {
+			t.Errorf("%s: note %q, want %q", c.ID, c.Note, want)
+		}
+	}
 }
 
 // TestCompare: the QLoRA run against the estimate of its own keys, term by

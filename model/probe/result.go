@@ -262,6 +262,9 @@ func (r *Result) check(now time.Time) error {
 	if err != nil {
 		return model.Msg("date: want an RFC 3339 time such as 2026-05-01T12:00:00Z, got %q", r.Date)
 	}
+	if date.Before(firstTorch) {
+		return model.Msg("date: %s is before PyTorch's first release (January 2017); a probe result records when it ran", r.Date)
+	}
 	if date.After(now.Add(maxClockSkew)) {
 		return model.Msg("date: %s is in the future (now %s); a probe result records when it ran", r.Date, now.UTC().Format(time.RFC3339))
 	}
@@ -291,8 +294,11 @@ func (r *Result) check(now time.Time) error {
 		if d.MemoryBytes < 1 {
 			return model.Msg("device.memory_bytes: 0; a GPU has memory, and the readings are checked against it")
 		}
-		if d.Count < 0 || d.Count > maxSmallCount {
-			return model.Msg("device.count: %d is out of range", d.Count)
+		if d.Count < 1 || d.Count > maxSmallCount {
+			return model.Msg("device.count: %d; the probe ran on at least one GPU (1 to %d)", d.Count, maxSmallCount)
+		}
+		if !realCC[d.ComputeCapability] {
+			return model.Msg("device.compute_capability: %q is not a CUDA compute capability (3.0 to 12.1, as NVIDIA lists them)", d.ComputeCapability)
 		}
 	}
 	if err := r.Ran.check(); err != nil {
@@ -302,6 +308,9 @@ func (r *Result) check(now time.Time) error {
 		return err
 	}
 	if err := r.Measured.fits(r.Device); err != nil {
+		return err
+	}
+	if err := r.Measured.consistent(r.Status); err != nil {
 		return err
 	}
 	if len(r.Plan) == 0 || string(r.Plan) == "null" {
@@ -426,8 +435,9 @@ func (m *Measured) check() error {
 	return nil
 }
 
-// fits refuses memory readings the device could not hold: torch's peaks
-// are one device's (the largest rank's), nvidia-smi's reading sums the
+// fits refuses memory readings the device could not hold: torch's peaks,
+// the weights' delta and the CUDA context are one device's (the largest
+// rank's), nvidia-smi's reading sums the
 // run's processes over every GPU of the machine (probe.py
 // smi_process_bytes), so at most memory_bytes × count. A reading above
 // them is a made-up or corrupted file, and kept it would skew every
@@ -436,16 +446,93 @@ func (m *Measured) fits(d *Device) error {
 	if d == nil {
 		return nil
 	}
-	gpus := float64(max(d.Count, 1))
 	for _, f := range []struct {
-		k   string
-		v   *float64
-		max float64
-	}{{"peak_allocated_bytes", m.PeakAllocated, d.MemoryBytes}, {"peak_reserved_bytes", m.PeakReserved, d.MemoryBytes},
-		{"nvidia_smi_used_bytes", m.NvidiaSMIUsed, d.MemoryBytes * gpus}} {
-		if f.v != nil && *f.v > f.max {
-			return model.Msg("measured.%s: %.0f bytes is more than the %.0f bytes of device.memory_bytes × device.count; a GPU cannot use more memory than it has", f.k, *f.v, f.max)
+		k string
+		v *float64
+	}{{"peak_allocated_bytes", m.PeakAllocated}, {"peak_reserved_bytes", m.PeakReserved},
+		{"weights_bytes", m.Weights}, {"cuda_context_bytes", m.CUDAContext}} {
+		if f.v != nil && *f.v > d.MemoryBytes {
+			return model.Msg("measured.%s: %.0f bytes is more than the %.0f bytes of device.memory_bytes; a GPU cannot use more memory than it has", f.k, *f.v, d.MemoryBytes)
 		}
+	}
+	if all := d.MemoryBytes * float64(max(d.Count, 1)); m.NvidiaSMIUsed != nil && *m.NvidiaSMIUsed > all {
+		return model.Msg("measured.%s: %.0f bytes is more than the %.0f bytes of device.memory_bytes × device.count; a GPU cannot use more memory than it has", "nvidia_smi_used_bytes", *m.NvidiaSMIUsed, all)
+	}
+	return nil
+}
+
+// consistent refuses figures that contradict each other as the probe
+// script writes them (model/launch/probescript/probe.py, train): torch's
+// caching allocator serves every allocation from reserved segments, so
+// max_memory_allocated ≤ max_memory_reserved since the same
+// reset_peak_memory_stats; nvidia-smi's reading of the process, taken
+// after the steps, holds the reserved segments (the allocator returns none
+// to the driver without empty_cache, which the script never calls) — but
+// after an out-of-memory error the allocator has freed its cached blocks
+// (release_cached_blocks before raising), so that check is for ok runs;
+// "steps" is len(step_seconds_all); samples_per_second is
+// samples_per_step ÷ step_seconds.
+func (m *Measured) consistent(status string) error {
+	if m.PeakAllocated != nil && m.PeakReserved != nil && *m.PeakAllocated > *m.PeakReserved {
+		return model.Msg("measured.peak_allocated_bytes: %.0f is more than peak_reserved_bytes %.0f; torch allocates inside what it reserved", *m.PeakAllocated, *m.PeakReserved)
+	}
+	if status == "ok" && m.PeakReserved != nil && m.NvidiaSMIUsed != nil && *m.PeakReserved > *m.NvidiaSMIUsed {
+		return model.Msg("measured.nvidia_smi_used_bytes: %.0f is less than peak_reserved_bytes %.0f; nvidia-smi's reading of the run holds what torch reserved, so it was not this run's (remove the key if nvidia-smi saw another process)", *m.NvidiaSMIUsed, *m.PeakReserved)
+	}
+	if m.Steps != nil && m.StepSecondsAll != nil && *m.Steps != float64(len(m.StepSecondsAll)) {
+		return model.Msg("measured.steps: %v, but step_seconds_all lists %d step times", *m.Steps, len(m.StepSecondsAll))
+	}
+	if m.SamplesPerSecond != nil && m.SamplesPerStep != nil && m.StepSeconds != nil && *m.StepSeconds > 0 {
+		want := *m.SamplesPerStep / *m.StepSeconds
+		if math.Abs(*m.SamplesPerSecond-want) > 1e-3*want {
+			return model.Msg("measured.samples_per_second: %v, but samples_per_step ÷ step_seconds is %.6g", *m.SamplesPerSecond, want)
+		}
+	}
+	return nil
+}
+
+// firstTorch is PyTorch's first public release (0.1, January 2017): a
+// probe run is not older.
+var firstTorch = time.Date(2017, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// realCC are the CUDA compute capabilities NVIDIA lists (CUDA GPU Compute
+// Capability, developer.nvidia.com/cuda-gpus, with its legacy table: Kepler
+// 3.x to Blackwell 12.1; 10.1 is Jetson Thor's before CUDA 13 renamed it
+// 11.0). Earlier ones predate every PyTorch build. On ROCm torch reports
+// the gfx target's major.minor (hipDeviceProp_t: gfx90a 9.0, gfx942 9.4,
+// gfx950 9.5, gfx1100 11.0), so 9.4 and 9.5 are real too.
+var realCC = map[string]bool{
+	"9.4": true, "9.5": true,
+	"3.0": true, "3.2": true, "3.5": true, "3.7": true, "5.0": true, "5.2": true, "5.3": true, "6.0": true, "6.1": true, "6.2": true,
+	"7.0": true, "7.2": true, "7.5": true, "8.0": true, "8.6": true, "8.7": true, "8.9": true, "9.0": true,
+	"10.0": true, "10.1": true, "10.3": true, "11.0": true, "12.0": true, "12.1": true,
+}
+
+// CheckDevice refuses a result whose device cannot be the plan's GPU as
+// cat describes it: device.memory_bytes more than that GPU's memory (the
+// vendor's GiB; the driver reports a little less, never more), or another
+// compute capability. Compare calls it.
+func (r *Result) CheckDevice(cat *model.Catalog) error {
+	d := r.Device
+	if d == nil {
+		return nil
+	}
+	name := ""
+	switch {
+	case r.Settings != nil:
+		name = r.Settings.GPU
+	case r.Serve != nil:
+		name = r.Serve.GPU
+	}
+	g, err := cat.GPU(name)
+	if err != nil {
+		return nil // Compare names the unknown GPU
+	}
+	if vendor := g.MemoryGiB * model.GiB; d.MemoryBytes > vendor*1.01 {
+		return model.Msg("device.memory_bytes: %.0f bytes is more than the %.0f bytes (%g GiB) of the plan's GPU %s; the driver reports a little less than the vendor's figure, never more", d.MemoryBytes, vendor, g.MemoryGiB, g.Key)
+	}
+	if g.ComputeCapability != "" && d.ComputeCapability != g.ComputeCapability {
+		return model.Msg("device.compute_capability: %s, but the plan's GPU %s has %s", d.ComputeCapability, g.Key, g.ComputeCapability)
 	}
 	return nil
 }
@@ -579,6 +666,21 @@ func (r *Result) Summary() string {
 	return strings.Join(parts, ", ")
 }
 
+// exactKey reports whether k has no uppercase ASCII letter and no
+// non-ASCII character. encoding/json matches a key to a field ignoring case
+// (and folds "ſ" to "s", "K" to "k"), so "Status" would set status and
+// "PEAK_ALLOCATED_BYTES" overwrite peak_allocated_bytes; every key the
+// probe script writes (and every versions key) is lowercase ASCII, so
+// refusing the rest makes the match exact.
+func exactKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; c >= 'A' && c <= 'Z' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // uniqueKeys refuses a JSON object that gives a key twice: encoding/json
 // keeps the last, so {"memory_bytes": 1, "memory_bytes": 9e14} would read
 // as another file than the one a reader sees.
@@ -600,6 +702,9 @@ func uniqueKeys(b []byte) error {
 			top = stack[len(stack)-1]
 		}
 		if k, ok := tok.(string); ok && top != nil && top.obj && top.wantKey {
+			if !exactKey(k) {
+				return model.Msg("key %q: a probe result's keys are lowercase ASCII, matched exactly; the script writes none other", k)
+			}
 			if top.keys[k] {
 				return model.Msg("key %q given twice in one object; a probe result gives each key once", k)
 			}

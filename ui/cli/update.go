@@ -70,17 +70,16 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 				s = strings.TrimRight(strings.TrimSpace(s), "/")
 				u, err := url.Parse(s)
 				if err != nil || u.Scheme != "https" && u.Scheme != "http" || u.Hostname() == "" || !validPort(u.Port()) {
-					if err == nil {
-						s = u.Redacted() // a password typed in the URL is never shown
-					}
-					return usage(model.Msg("--source %q: want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)", s))
+					// User information typed in the URL (a password, or a
+					// token as the name) is never shown, parsed or not.
+					return usage(model.Msg("--source %q: want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)", update.Redact(s)))
 				}
 				if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
 					// The file path is appended to the base, so a query
 					// would end up in the middle of it; and a query often
 					// holds a token, which is not shown either.
 					u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
-					return usage(model.Msg("--source %q: a mirror's base URL has no query (?…) or fragment (#…); drop them (files are SOURCE/v8/PROVIDER/vms.csv)", strings.TrimRight(u.Redacted(), "/")))
+					return usage(model.Msg("--source %q: a mirror's base URL has no query (?…) or fragment (#…); drop them (files are SOURCE/v8/PROVIDER/vms.csv)", strings.TrimRight(update.Redact(u.String()), "/")))
 				}
 				o.Sources[i] = s
 			}

@@ -130,9 +130,18 @@ func TestExportSuccessLineSanitised(t *testing.T) {
 func TestUpdateSourceSecrets(t *testing.T) {
 	for _, tc := range []struct{ arg, want string }{
 		{"ftp://user:secret@mirror.example.com/c",
-			"gpuplan: --source \"ftp://user:xxxxx@mirror.example.com/c\": want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+			"gpuplan: --source \"ftp://xxxxx@mirror.example.com/c\": want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
 		{"https://user:secret@mirror.example.com/c?token=tok3n",
-			"gpuplan: --source \"https://user:xxxxx@mirror.example.com/c\": a mirror's base URL has no query (?…) or fragment (#…); drop them (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+			"gpuplan: --source \"https://xxxxx@mirror.example.com/c\": a mirror's base URL has no query (?…) or fragment (#…); drop them (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+		// Attack test 4, N4: a token as the user name was shown whole
+		// (url.URL.Redacted hides passwords only), and a URL that does not
+		// parse was echoed raw.
+		{"ftp://S3CRETPW@mirror.example.com/c",
+			"gpuplan: --source \"ftp://xxxxx@mirror.example.com/c\": want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+		{"http://u:S3CRETPW@[::1/x",
+			"gpuplan: --source \"http://xxxxx@[::1/x\": want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+		{"http://u:S3/CRETPW@mirror.example.com:x/c",
+			"gpuplan: --source \"http://xxxxx@mirror.example.com:x/c\": want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
 		{"https://mirror.example.com/c#tok3n",
 			"gpuplan: --source \"https://mirror.example.com/c\": a mirror's base URL has no query (?…) or fragment (#…); drop them (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
 		{"https://mirror.example.com/c?",
