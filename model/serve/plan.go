@@ -85,6 +85,13 @@ type Plan struct {
 
 	Fits    bool     // the model and one full-length request fit
 	Meets   bool     // fits, carries the load and meets the latency targets
+	// Borderline says why a plan that Meets may not in practice: the 90%
+	// range of its TPOT (the serve/tpot calibration band) crosses the TPOT
+	// target, or the low end of its KV cache's range (serve/kv-cache) holds
+	// fewer sequences than its batch. Zero when the whole range meets, or
+	// when the plan does not meet. Such plans rank after those that meet
+	// with their range (betterPlan).
+	Borderline model.Message
 	Reasons []string // why not, in words
 	// ReasonMsgs are Reasons as messages, for translation (same order).
 	ReasonMsgs []model.Message
@@ -188,6 +195,9 @@ func tpChoices(a *model.Architecture, s Serving, perNode int) []int {
 func betterPlan(p, q *Plan) bool {
 	if p.Meets != q.Meets {
 		return p.Meets
+	}
+	if pb, qb := !p.Borderline.IsZero(), !q.Borderline.IsZero(); pb != qb {
+		return qb
 	}
 	if p.Fits != q.Fits {
 		return p.Fits
@@ -345,7 +355,34 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	p.USDPerMOutput = USDPerMillionTokens(p.USDPerHour, p.OutputTokensPerSec)
 	p.USDPerMInput = USDPerMillionTokens(p.USDPerHour, p.InputTokensPerSec)
 	p.Meets = len(p.Reasons) == 0
+	if p.Meets {
+		p.Borderline = borderline(&s, &p.Memory, &p.Perf)
+	}
 	return p
+}
+
+// borderline says why a plan meeting its targets at the estimate may miss
+// them within the estimate's 90% range, or zero: the serve/tpot band is of
+// speed (published ÷ estimated tokens/s), so the slow end of the TPOT is
+// TPOT ÷ Lo; the serve/kv-cache band is of KV cache bytes, so its low end
+// holds KVTokens × Lo tokens, which must hold the batch's sequences at the
+// occupancy serveMaxBatch counts.
+func borderline(s *Serving, m *Memory, pf *Perf) model.Message {
+	if b, ok := calibrationBands["serve/tpot"]; ok && s.TPOTTargetMs > 0 && b.Lo > 0 {
+		if slow := pf.TPOTSec * 1e3 / b.Lo; slow > s.TPOTTargetMs {
+			return model.Msg("the 90%% range of the TPOT, %.1f–%.1f ms, crosses the %.1f ms target",
+				pf.TPOTSec*1e3/b.Hi, slow, s.TPOTTargetMs)
+		}
+	}
+	if b, ok := calibrationBands["serve/kv-cache"]; ok && pf.Batch > 0 {
+		lo := *m
+		lo.KVTokens = int(float64(m.KVTokens) * b.Lo)
+		if n := serveMaxBatch(s, &lo); n < pf.Batch {
+			return model.Msg("the low end of the KV cache's 90%% range, %s tokens, holds %d of the %d sequences each replica needs",
+				model.FormatCount(float64(lo.KVTokens)), n, pf.Batch)
+		}
+	}
+	return model.Message{}
 }
 
 // sort1 returns the smallest b in [1, n] with f(b) true, or n+1; f must be

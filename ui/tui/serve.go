@@ -266,6 +266,9 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	for _, reason := range reasons {
 		add(st.Warn.Render("! ") + reason)
 	}
+	if bl := best.Borderline; !bl.IsZero() { // as recommend's "borderline:" under its best line
+		add(st.Warn.Render("~ ") + lang.Message(bl))
+	}
 	add("")
 	order := T("by $ per hour that carries the load") // serve.RankServing's order for the question
 	if bs.PerToken {
