@@ -83,8 +83,8 @@ type Plan struct {
 	// PP) did not fit on the node. Zero when PP was given or is 1.
 	Grown model.Message
 
-	Fits    bool     // the model and one full-length request fit
-	Meets   bool     // fits, carries the load and meets the latency targets
+	Fits  bool // the model and one full-length request fit
+	Meets bool // fits, carries the load and meets the latency targets
 	// Borderline says why a plan that Meets may not in practice: the 90%
 	// range of its TPOT (the serve/tpot calibration band) crosses the TPOT
 	// target, or the low end of its KV cache's range (serve/kv-cache) holds
@@ -92,7 +92,7 @@ type Plan struct {
 	// when the plan does not meet. Such plans rank after those that meet
 	// with their range (betterPlan).
 	Borderline model.Message
-	Reasons []string // why not, in words
+	Reasons    []string // why not, in words
 	// ReasonMsgs are Reasons as messages, for translation (same order).
 	ReasonMsgs []model.Message
 }
