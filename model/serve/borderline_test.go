@@ -76,3 +76,37 @@ func TestServingBorderline(t *testing.T) {
 		t.Errorf("first plan %s: meets %v, borderline %v; want one meeting across its range", p.Offer.Name, p.Meets, p.Borderline)
 	}
 }
+
+// TestServingNearMissesClosestFirst (issue 31 round 4, item 2): at an
+// unreachable TPOT target (3 ms for 70B bf16) no plan meets, and the near
+// misses ranked first must be those that come closest: each offer at its
+// fastest layout (8×H100 at TP 8, not 1×H100 replicas), and the offers in
+// order of Shortfall, here TPOT ÷ 3 ms. Failing before: misses ranked by
+// $/h, the cheapest (slowest) first.
+func TestServingNearMissesClosestFirst(t *testing.T) {
+	cat, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := cat.Model("llama-3.1-70b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := serve.Serving{MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 300, RequestsPerSec: 5, TPOTTargetMs: 3}
+	plans, err := serve.RankServing(a, s, servingOffers(t, cat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plans[0].Meets || !plans[0].Fits || plans[0].Offer.Name != "8×H100 SXM" || plans[0].TP != 8 {
+		t.Fatalf("closest %s TP %d (meets %v): want 8×H100 SXM at TP 8, the fastest layout", plans[0].Offer.Name, plans[0].TP, plans[0].Meets)
+	}
+	for i := 1; i < len(plans) && plans[i].Fits; i++ {
+		p, q := &plans[i-1], &plans[i]
+		if q.Shortfall < p.Shortfall {
+			t.Errorf("%s (%.2f× short) ranked after %s (%.2f×)", q.Offer.Name, q.Shortfall, p.Offer.Name, p.Shortfall)
+		}
+		if want := q.Perf.TPOTSec * 1e3 / 3; q.Shortfall < want*(1-1e-9) {
+			t.Errorf("%s: shortfall %.3f, want at least TPOT %.2f ms ÷ 3 ms = %.3f", q.Offer.Name, q.Shortfall, q.Perf.TPOTSec*1e3, want)
+		}
+	}
+}

@@ -92,7 +92,14 @@ type Plan struct {
 	// when the plan does not meet. Such plans rank after those that meet
 	// with their range (betterPlan).
 	Borderline model.Message
-	Reasons    []string // why not, in words
+	// Shortfall is how far a plan that fits falls short of the question,
+	// the largest of TPOT ÷ TPOT target, TTFT ÷ TTFT target and the load
+	// asked ÷ the load carried; 1 when it meets them all (or misses only
+	// for a reason of layout: nodes, a Ray cluster). Near misses rank by
+	// it, closest first (betterPlan), and each offer keeps its closest
+	// layout. 0 when the plan does not fit.
+	Shortfall float64
+	Reasons   []string // why not, in words
 	// ReasonMsgs are Reasons as messages, for translation (same order).
 	ReasonMsgs []model.Message
 }
@@ -202,6 +209,13 @@ func betterPlan(p, q *Plan) bool {
 	if p.Fits != q.Fits {
 		return p.Fits
 	}
+	if !p.Meets && p.Fits {
+		// Near misses: the closest to the targets first (issue 31 round 4:
+		// a 41.4 ms offer listed before an 18 ms one at a 3 ms target).
+		if c := cmp.Compare(p.Shortfall, q.Shortfall); c != 0 {
+			return c < 0
+		}
+	}
 	if !p.Serving.PerToken && p.Fits {
 		if c := cmp.Compare(p.USDPerHour, q.USDPerHour); c != 0 {
 			return c < 0
@@ -279,6 +293,7 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		return nodes * perNode
 	}
 	var batch int
+	short := 1.0 // Shortfall
 	switch {
 	case s.RequestsPerSec > 0:
 		capacity := speed(bLat).RequestsPerSec
@@ -287,6 +302,7 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		batch = sort1(bMax, func(b int) bool { return speed(b).RequestsPerSec >= share })
 		if batch > bMax || speed(batch).RequestsPerSec < share*0.999 {
 			batch = bMax
+			short = max(short, share/speed(bMax).RequestsPerSec)
 			p.reason("%d replicas carry %.3g requests/s, fewer than the %.3g asked",
 				r, float64(r)*speed(bMax).RequestsPerSec, s.RequestsPerSec)
 		}
@@ -298,6 +314,7 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		if batch > bMax {
 			p.reason("%d concurrent requests over %d replicas need %d sequences each; the KV cache or max_num_seqs holds %d",
 				c, r, batch, bMax)
+			short = max(short, float64(batch)/float64(bMax))
 			batch = bMax
 		}
 		p.Replicas = r
@@ -325,6 +342,13 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 			busy += float64(r-hiN) * speed(lo).RequestsPerSec / p.Perf.RequestsPerSec
 		}
 	}
+	if s.TTFTTargetMs > 0 {
+		short = max(short, p.Perf.TTFTSec*1e3/s.TTFTTargetMs)
+	}
+	if s.TPOTTargetMs > 0 {
+		short = max(short, p.Perf.TPOTSec*1e3/s.TPOTTargetMs)
+	}
+	p.Shortfall = short
 	if !latOK(p.Perf) {
 		if s.TTFTTargetMs > 0 && p.Perf.TTFTSec*1e3 > s.TTFTTargetMs {
 			p.reason("time to first token %.0f ms, target %.0f ms", p.Perf.TTFTSec*1e3, s.TTFTTargetMs)
