@@ -35,6 +35,10 @@ type result struct {
 	recErr   error // no instance passes the filters
 	advice   []model.Advice
 	adviceOn *model.GPU     // the largest GPU the advice is for
+	// hints are what would make the workload rank offers when none does,
+	// each change alone, as recommend's "What would make it fit"
+	// (report.WouldFit): a budget or deadline, not only memory.
+	hints []report.FitHint
 	tips     []model.Tip    // on the best offer's GPU: the changes that save the most
 	serving  *serve.Serving // the serving request, when the answers serve an LLM
 	serve    []serve.Plan   // its plans, serve.RankServing's order; nil when not serving
@@ -196,6 +200,9 @@ func compute(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, 
 	r.rec, r.recErr = model.Recommend(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs))
 	if b := r.best(); b != nil && b.Estimate != nil {
 		r.tips = model.Tips(b.Estimate.Workload, b.GPU, panelTips)
+	}
+	if len(r.rec.Offers) == 0 && r.recErr == nil {
+		r.hints = report.WouldFit(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs), &r.rec)
 	}
 	if len(r.rec.Offers) == 0 {
 		if g := cmp.Or(pickedGPU(cat, cfg.Search.GPUs), largestGPU(cat, cfg.Search.Providers)); g != nil { // pickedGPU: browse.go
@@ -481,7 +488,12 @@ func (p panel) noFitLines(r *result, width int) []string {
 	if len(r.rec.Reasons) > 0 { // budget, deadline, price limit: what removed them
 		lines = append(lines, wrapLines(st.Muted.Render(report.ReasonSummaryIn(p.lang, &r.rec)), width)...)
 	}
-	if len(r.advice) > 0 {
+	if len(r.hints) > 0 { // recommend's answer: a budget or a limit may be what blocks, not memory
+		lines = append(lines, st.Heading.Render(p.lang.T("What would make it fit (each change alone)")))
+		for i := range r.hints {
+			lines = append(lines, wrapLines(st.Good.Render("→ ")+report.FitHintLine(p.lang, &r.hints[i]), width)...)
+		}
+	} else if len(r.advice) > 0 {
 		lines = append(lines, st.Heading.Render(p.lang.Sprintf("What would fit %s (each change alone):", r.adviceOn.Name)))
 		for _, a := range r.advice {
 			mark := st.Bad.Render("✗")
