@@ -34,15 +34,15 @@ type result struct {
 	rec      model.Recommendation
 	recErr   error // no instance passes the filters
 	advice   []model.Advice
-	adviceOn *model.GPU     // the largest GPU the advice is for
+	adviceOn *model.GPU // the largest GPU the advice is for
 	// hints are what would make the workload rank offers when none does,
 	// each change alone, as recommend's "What would make it fit"
 	// (report.WouldFit): a budget or deadline, not only memory.
-	hints []report.FitHint
-	tips     []model.Tip    // on the best offer's GPU: the changes that save the most
-	serving  *serve.Serving // the serving request, when the answers serve an LLM
-	serve    []serve.Plan   // its plans, serve.RankServing's order; nil when not serving
-	elapsed  time.Duration
+	hints   []report.FitHint
+	tips    []model.Tip    // on the best offer's GPU: the changes that save the most
+	serving *serve.Serving // the serving request, when the answers serve an LLM
+	serve   []serve.Plan   // its plans, serve.RankServing's order; nil when not serving
+	elapsed time.Duration
 }
 
 // ok reports whether the answers gave an estimate.
