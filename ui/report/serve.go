@@ -538,7 +538,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			if i == 3 {
 				break
 			}
-			line("  %s: %s", ServeOfferName(lang, &p.Offer), strings.Join(ServeReasons(lang, p), lang.T("; ")))
+			line("  %s", lang.Sprintf("%s: %s", ServeOfferName(lang, &p.Offer), strings.Join(ServeReasons(lang, p), lang.T("; "))))
 		}
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
