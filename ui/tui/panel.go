@@ -348,7 +348,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	w := &r.workload
 	best := r.best()
 	if best != nil && best.Estimate != nil {
-		w = &best.Estimate.Workload // with "auto" GPUs, the count and strategy the best offer uses
+		head := best.Estimate.Workload // with "auto" GPUs, the count and strategy the best offer uses
+		// The precision asked for, as the CLI's header: a GPU's fallback
+		// (amp-fp16 on a GPU without bf16) is marked on its offer (↺).
+		head.Precision = r.workload.Precision
+		w = &head
 	}
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
