@@ -17,7 +17,7 @@ func TestJobBudget(t *testing.T) {
 		words string
 	}{
 		{"under the job budget", Query{BudgetJobUSD: 100}, Offer{HasJob: true, JobUSD: 80, MonthlyUSD: 50000}, "", ""},
-		{"over the job budget", Query{BudgetJobUSD: 100}, Offer{HasJob: true, JobUSD: 150}, RejectJobBudget, "$150 for the job is above the $100 job budget"},
+		{"over the job budget", Query{BudgetJobUSD: 100}, Offer{HasJob: true, JobUSD: 150}, RejectJobBudget, "$150.00 for the job is above the $100.00 job budget"},
 		{"no job time: not judged", Query{BudgetJobUSD: 100}, Offer{MonthlyUSD: 50000}, "", ""},
 		// the monthly budget still applies beside it: $40/h × 730 h = $29,200
 		{"monthly budget beside it", Query{BudgetJobUSD: 100, BudgetMonthUSD: 10000}, Offer{HasJob: true, JobUSD: 20, MonthlyUSD: 29200}, RejectBudget, "$29200/month"},

@@ -145,6 +145,10 @@ type Rejection struct {
 	// ShortBytes is how far the offer is from fitting: the VRAM per GPU
 	// the job needs above what the GPU has usable (RejectVRAM), else 0.
 	ShortBytes float64
+	// JobUSD is the whole job's cost when a job budget rejected the offer
+	// (RejectJobBudget), else 0: such misses are nearest by it, not by the
+	// hourly price (a cheap slow GPU can cost more for the job).
+	JobUSD float64
 }
 
 // RejectKind classifies rejections, to say which filter removed the offers.
@@ -638,7 +642,11 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 			}
 		}
 		if kind, why := m.limits(&o); !why.IsZero() {
-			sc.reject(counts, Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Instances: o.Instances, ReasonMsg: why, Kind: kind})
+			x := Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Instances: o.Instances, ReasonMsg: why, Kind: kind}
+			if kind == RejectJobBudget {
+				x.JobUSD = o.JobUSD
+			}
+			sc.reject(counts, x)
 			continue
 		}
 		sc.add(best, &o, offerGroup{in.Provider, rp.Region, g, o.SizedGPUs > 0 && o.GPUs > o.SizedGPUs})
@@ -906,7 +914,7 @@ func (m *matcher) limits(o *Offer) (RejectKind, Message) {
 	case q.BudgetMonthUSD > 0 && o.MonthlyUSD > q.BudgetMonthUSD:
 		return RejectBudget, Msg("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
 	case q.BudgetJobUSD > 0 && o.HasJob && o.JobUSD > q.BudgetJobUSD:
-		return RejectJobBudget, Msg("$%.0f for the job is above the $%.0f job budget", o.JobUSD, q.BudgetJobUSD)
+		return RejectJobBudget, Msg("$%.2f for the job is above the $%.2f job budget", o.JobUSD, q.BudgetJobUSD)
 	case q.DeadlineHours > 0 && o.HasJob && o.JobHours > q.DeadlineHours:
 		return RejectDeadline, Msg("takes %.1f h, over the %.0f h deadline", o.JobHours, q.DeadlineHours)
 	case q.DeadlineHours > 0 && !o.HasJob && o.Estimate != nil && o.Estimate.Samples > 0 && o.untimed():
@@ -1249,6 +1257,11 @@ func compareRejections(a, b Rejection) int {
 	}
 	if c := cmp.Compare(max(a.ShortBytes, 0), max(b.ShortBytes, 0)); c != 0 {
 		return c
+	}
+	if a.JobUSD > 0 && b.JobUSD > 0 { // both over the job budget: the cheaper job is nearer
+		if c := cmp.Compare(a.JobUSD, b.JobUSD); c != 0 {
+			return c
+		}
 	}
 	if c := cmp.Compare(a.USDPerHour, b.USDPerHour); c != 0 {
 		return c

@@ -79,6 +79,9 @@ type WorkloadAnswers struct {
 func AnswersFor(w model.Workload) WorkloadAnswers {
 	a := WorkloadAnswers{Settings: w.Settings.Clone()}
 	m := &w.Model
+	if m.Family != "" && !m.Family.HasAttention() {
+		a.FlashAttention = nil // no attention layers: reloading would warn that it is ignored
+	}
 	if m.Key != "" {
 		a.Model = m.Key
 		return a

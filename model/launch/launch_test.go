@@ -480,11 +480,11 @@ func TestServeRefusesWhatItCannotWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	amd := *g
-	amd.Vendor, amd.Name = "amd", "AMD Instinct test"
-	sp := plan(&in, &amd)
-	if _, err := launch.NewServe(&llama70B, &sp, launch.ServeOptions{Region: "us-east-1"}); !errors.Is(err, launch.ErrPlan) || !strings.Contains(err.Error(), "is not an NVIDIA GPU") {
-		t.Errorf("serving on an AMD GPU: err = %v", err)
+	other := *g
+	other.Vendor, other.Name = "intel", "Intel Gaudi test"
+	sp := plan(&in, &other)
+	if _, err := launch.NewServe(&llama70B, &sp, launch.ServeOptions{Region: "us-east-1"}); !errors.Is(err, launch.ErrPlan) || !strings.Contains(err.Error(), "neither an NVIDIA nor an AMD GPU") {
+		t.Errorf("serving on an Intel GPU: err = %v", err)
 	}
 
 	lab := in

@@ -21,6 +21,10 @@ const (
 	// vllm/vllm-openai, vLLM docs "Using Docker"); pin a release tag with
 	// ServeOptions.Image for reproducible deployments.
 	DefaultVLLMImage = "vllm/vllm-openai:latest"
+	// DefaultVLLMROCmImage is vLLM's official image for AMD GPUs, whose
+	// entrypoint is the same OpenAI server (vLLM docs, "GPU installation",
+	// AMD ROCm, "Pre-built images": Docker Hub vllm/vllm-openai-rocm).
+	DefaultVLLMROCmImage = "vllm/vllm-openai-rocm:latest"
 	// VLLMPort is the port vllm serve listens on by default (vLLM docs,
 	// "OpenAI-Compatible Server": http://localhost:8000).
 	VLLMPort = 8000
@@ -75,6 +79,11 @@ type Serve struct {
 
 	Serving serve.Serving // with Defaults applied
 	Image   string
+	// ROCm is set on AMD GPUs: the files run vLLM's ROCm image
+	// (DefaultVLLMROCmImage) with the ROCm devices (vllmROCmDockerFlags)
+	// and request amd.com/gpu, where NVIDIA's get the CUDA image, --gpus
+	// all and nvidia.com/gpu.
+	ROCm bool
 
 	// HalfForBF16 is set when bf16 weights are served on a GPU without
 	// bf16 (compute capability below 8.0): vLLM refuses bfloat16 there
@@ -109,8 +118,8 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 	if o.Instance == nil || o.GPU == nil || o.GPUsPerNode < 1 {
 		return nil, model.Errorf(ErrPlan, "the serving offer has no instance or GPU")
 	}
-	if o.GPU.Vendor != "nvidia" {
-		return nil, model.Errorf(ErrPlan, "%s is not an NVIDIA GPU: gpuplan writes vLLM's CUDA files (the vllm/vllm-openai image, nvidia.com/gpu); on %s use vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm)",
+	if o.GPU.Vendor != "nvidia" && o.GPU.Vendor != "amd" {
+		return nil, model.Errorf(ErrPlan, "%s is neither an NVIDIA nor an AMD GPU: gpuplan writes vLLM's CUDA and ROCm files only; on %s install vLLM's build for it (docs.vllm.ai, GPU installation)",
 			show.Printable(o.GPU.Name), show.Printable(o.Instance.Type))
 	}
 	if !sp.Fits {
@@ -130,7 +139,7 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		LastCUDA:   stack.Advise(o.GPU).LastCUDA,
 		USDPerHour: sp.USDPerHour,
 		TP:         sp.TP, PP: sp.PP, Replicas: max(sp.Replicas, 1), Nodes: max(sp.Nodes, 1),
-		Serving: sp.Serving, Image: opt.Image,
+		Serving: sp.Serving, Image: opt.Image, ROCm: o.GPU.Vendor == "amd",
 		Arch: a, Plan: sp,
 	}
 	if source, origin, asOf := o.Instance.RegionProvenance(opt.Region); model.FromOverlay(origin) {
@@ -170,6 +179,9 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 	}
 	if s.Image == "" {
 		s.Image = DefaultVLLMImage
+		if s.ROCm {
+			s.Image = DefaultVLLMROCmImage
+		}
 	}
 	// The download is the checkpoint: --quantization fp8 quantizes a 16-bit
 	// one on load, so unless the repo is an fp8 checkpoint (its name says
@@ -321,7 +333,11 @@ func (s *Serve) words() []string {
 func (s *Serve) Script() []byte {
 	var b strings.Builder
 	b.WriteString("#!/bin/sh\n")
-	b.WriteString(CommentBlock(append(s.HeaderLines(), "install vLLM (pip install vllm); gated models: export HF_TOKEN first",
+	install := "install vLLM (pip install vllm); gated models: export HF_TOKEN first"
+	if s.ROCm { // PyPI's vllm wheel is CUDA's
+		install = "install vLLM's ROCm build (docs.vllm.ai, GPU installation, AMD ROCm) or run in the " + DefaultVLLMROCmImage + " image; gated models: export HF_TOKEN first"
+	}
+	b.WriteString(CommentBlock(append(s.HeaderLines(), install,
 		fmt.Sprintf("serves the OpenAI API on port %d; readiness: GET %s", VLLMPort, VLLMHealthPath))))
 	b.WriteString("set -e\n" + hfHomeExport + "\n")
 	b.WriteString("exec " + continued(s.words(), "  ") + "\n")
@@ -338,12 +354,27 @@ func (s *Serve) Docker() []byte {
 	b.WriteString("#!/bin/sh\n")
 	b.WriteString(CommentBlock(append(s.HeaderLines(), "gated models: export HF_TOKEN first")))
 	b.WriteString("set -e\n")
-	words := []string{"docker run --gpus all --rm --ipc=host", fmt.Sprintf("-p %d:%d", VLLMPort, VLLMPort),
+	b.WriteString(continued(s.dockerWords(), "  ") + "\n")
+	return []byte(b.String())
+}
+
+// vllmROCmDockerFlags give the container the host's AMD GPUs as vLLM's
+// ROCm docs run its image (docs/getting_started/installation/gpu.rocm.inc.md,
+// "Pre-built images": --group-add=video, --cap-add=SYS_PTRACE,
+// --security-opt seccomp=unconfined, --device /dev/kfd, --device
+// /dev/dri, --ipc=host); NVIDIA's --gpus all does not see AMD GPUs.
+const vllmROCmDockerFlags = "docker run --rm --ipc=host --group-add=video --cap-add=SYS_PTRACE --security-opt seccomp=unconfined --device /dev/kfd --device /dev/dri"
+
+// dockerWords is the docker run of the vLLM image, CUDA's or ROCm's.
+func (s *Serve) dockerWords() []string {
+	run := "docker run --gpus all --rm --ipc=host"
+	if s.ROCm {
+		run = vllmROCmDockerFlags
+	}
+	words := []string{run, fmt.Sprintf("-p %d:%d", VLLMPort, VLLMPort),
 		"-e HF_TOKEN -e HF_HOME=" + hfCacheDir, `-v "$HOME/.cache/huggingface":` + hfCacheDir,
 		shellQuote(s.Image), "--model " + shellQuote(s.ModelID)}
-	words = append(words, flagGroups(lits(s.VLLMArgs()))...)
-	b.WriteString(continued(words, "  ") + "\n")
-	return []byte(b.String())
+	return append(words, flagGroups(lits(s.VLLMArgs()))...)
 }
 
 // SkyPilot returns a SkyServe service YAML (SkyPilot docs, "Serving
@@ -360,6 +391,11 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 		return nil, model.Errorf(ErrPlan, "%s; pick another instance type or format", why)
 	}
 	run := []string{"set -e", hfHomeExport, continued(s.words(), "  ")}
+	setup := "set -e\npip install vllm\n"
+	if s.ROCm { // PyPI's vllm is CUDA's: run vLLM's ROCm image on the node
+		setup = "set -e\ndocker pull " + shellQuote(s.Image) + "\n"
+		run = []string{"set -e", "mkdir -p \"$HOME/.cache/huggingface\"", continued(s.dockerWords(), "  ")}
+	}
 	var accel *yaml.Node // none where SkyPilot's catalog counts the GPUs otherwise (SkyPilotGPUCount); vllm's -tp is the plan's
 	if cloud.SkyPilotGPUCount(s.Provider, s.InstanceType, s.GPUsPerInstance) == s.GPUsPerInstance {
 		accel = str(fmt.Sprintf("%s:%d", s.Accelerator, s.GPUsPerInstance))
@@ -380,7 +416,7 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 			kv{"readiness_probe", mapping(kv{"path", str(VLLMHealthPath)}, kv{"initial_delay_seconds", integer(skyServeInitialDelay)})},
 			kv{"replicas", integer(s.Nodes)},
 		)},
-		kv{"setup", str("set -e\npip install vllm\n")},
+		kv{"setup", str(setup)},
 		kv{"run", str(strings.Join(run, "\n") + "\n")},
 	)
 	return encodeYAML(append(s.HeaderLines(), "launch: sky serve up -n "+s.Name+" --secret HF_TOKEN <this file>"), doc)
@@ -396,6 +432,9 @@ func (s *Serve) SkyPilot() ([]byte, error) {
 func (s *Serve) Kubernetes() ([]byte, error) {
 	p := &Plan{Name: s.Name, InstanceType: s.InstanceType, ProcsPerNode: s.TP * s.PP, GPUsPerInstance: s.GPUsPerInstance,
 		HostVCPUs: s.HostVCPUs, HostMemoryGiB: s.HostMemoryGiB}
+	if s.Plan != nil {
+		p.GPU = s.Plan.Offer.GPU // amd.com/gpu and no NVIDIA toleration on AMD GPUs (gpuResource, tolerations)
+	}
 	labels := mapping(kv{"app.kubernetes.io/name", str(s.Name)}, kv{"app.kubernetes.io/managed-by", str("gpuplan")})
 	selector := mapping(kv{"app.kubernetes.io/name", str(s.Name)})
 	one := *s
@@ -417,7 +456,7 @@ func (s *Serve) Kubernetes() ([]byte, error) {
 				kv{"metadata", mapping(kv{"labels", labels})},
 				kv{"spec", mapping(
 					kv{"nodeSelector", p.nodeSelector()},
-					kv{"tolerations", gpuTolerations()},
+					kv{"tolerations", p.tolerations()},
 					kv{"containers", seq(mapping(
 						kv{"name", str("vllm")},
 						kv{"image", str(s.Image)},

@@ -2,6 +2,7 @@ package launch_test
 
 import (
 	"errors"
+	corev1 "k8s.io/api/core/v1"
 	"reflect"
 	"slices"
 	"strconv"
@@ -200,6 +201,16 @@ func vllmCommand(t *testing.T, script string) []string {
 	return argv
 }
 
+// gpuDocker reports whether a docker argv reaches the GPUs: --gpus on
+// NVIDIA's, the ROCm devices of vLLM's ROCm docs on AMD's.
+func gpuDocker(s *launch.Serve, argv []string) bool {
+	if !s.ROCm {
+		return slices.Contains(argv, "--gpus")
+	}
+	j := strings.Join(argv, " ")
+	return !slices.Contains(argv, "--gpus") && strings.Contains(j, "--device /dev/kfd") && strings.Contains(j, "--device /dev/dri") && strings.Contains(j, "--group-add=video")
+}
+
 // checkServeFile parses one serving file back and compares it field by
 // field with the deployment.
 func checkServeFile(t *testing.T, s *launch.Serve, f launch.Format, out []byte, sc skyCatalog) []string {
@@ -215,7 +226,7 @@ func checkServeFile(t *testing.T, s *launch.Serve, f launch.Format, out []byte, 
 		got := vllmCommand(t, string(out))
 		i := slices.Index(got, s.Image)
 		if i < 0 || !reflect.DeepEqual(got[i+1:], append([]string{"--model", s.ModelID}, s.VLLMArgs()...)) ||
-			!slices.Contains(got, "--gpus") || !slices.Contains(got, "--ipc=host") || !slices.Contains(got, "8000:8000") {
+			!gpuDocker(s, got) || !slices.Contains(got, "--ipc=host") || !slices.Contains(got, "8000:8000") {
 			bad = append(bad, "docker argv "+strings.Join(got, " "))
 		}
 	case launch.FormatSkyPilot:
@@ -225,7 +236,14 @@ func checkServeFile(t *testing.T, s *launch.Serve, f launch.Format, out []byte, 
 			task.Service.Replicas == nil || *task.Service.Replicas != s.Nodes {
 			bad = append(bad, "service section")
 		}
-		if got := vllmCommand(t, task.Run); !reflect.DeepEqual(got, want) {
+		if s.ROCm { // vLLM's ROCm image on the node: PyPI's vllm is CUDA's
+			got := vllmCommand(t, task.Run)
+			i := slices.Index(got, s.Image)
+			if i < 0 || !reflect.DeepEqual(got[i+1:], append([]string{"--model", s.ModelID}, s.VLLMArgs()...)) || !gpuDocker(s, got) ||
+				strings.Contains(task.Setup, "pip install vllm") {
+				bad = append(bad, "ROCm run argv "+strings.Join(got, " "))
+			}
+		} else if got := vllmCommand(t, task.Run); !reflect.DeepEqual(got, want) {
 			bad = append(bad, "run argv "+strings.Join(got, " "))
 		}
 	case launch.FormatK8s:
@@ -236,7 +254,11 @@ func checkServeFile(t *testing.T, s *launch.Serve, f launch.Format, out []byte, 
 		}
 		dp := d.Deployments[0]
 		c := dp.Spec.Template.Spec.Containers[0]
-		gpus := c.Resources.Limits["nvidia.com/gpu"]
+		res := corev1.ResourceName(launch.GPUResource)
+		if s.ROCm {
+			res = launch.AMDGPUResource
+		}
+		gpus := c.Resources.Limits[res]
 		one := *s
 		one.ReplicasPerNode = 1
 		if *dp.Spec.Replicas != int32(s.Replicas) || gpus.Value() != int64(s.TP*s.PP) ||
@@ -246,7 +268,13 @@ func checkServeFile(t *testing.T, s *launch.Serve, f launch.Format, out []byte, 
 		if c.ReadinessProbe == nil || c.ReadinessProbe.HTTPGet == nil || c.ReadinessProbe.HTTPGet.Path != "/health" || c.ReadinessProbe.HTTPGet.Port.IntValue() != 8000 {
 			bad = append(bad, "readiness probe")
 		}
-		checkPodBasics(t, dp.Spec.Template.Spec.Tolerations, dp.Spec.Template.Spec.Volumes, c.VolumeMounts)
+		if s.ROCm { // AMD documents no GPU taint: no NVIDIA toleration
+			if len(dp.Spec.Template.Spec.Tolerations) != 0 || hasLimit(c.Resources.Limits, launch.GPUResource) {
+				bad = append(bad, "NVIDIA toleration or resource on an AMD GPU")
+			}
+		} else {
+			checkPodBasics(t, dp.Spec.Template.Spec.Tolerations, dp.Spec.Template.Spec.Volumes, c.VolumeMounts)
+		}
 		checkHFEnv(t, c.Env)
 		if sv := d.Services[0]; sv.Spec.Ports[0].Port != 8000 || sv.Spec.Selector["app.kubernetes.io/name"] != s.Name {
 			bad = append(bad, "Service port or selector")
@@ -324,3 +352,5 @@ func TestServe70BAWQ(t *testing.T) {
 		t.Errorf("a given --model-id is kept: %v %v", s2, err)
 	}
 }
+
+func hasLimit(l corev1.ResourceList, name corev1.ResourceName) bool { _, ok := l[name]; return ok }

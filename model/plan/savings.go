@@ -166,7 +166,8 @@ func Eval(cat *model.Catalog) func(Scenario) (float64, bool) {
 // Changes lists the single changes worth trying on a plan: the union
 // of each phase's advice.ScenarioChanges (gpuKeys[i] and regions[i] are phase
 // i's candidates), by name. A change is applied to every phase it was
-// listed for ("pay spot instead of on-demand" to every on-demand phase,
+// listed for ("pay spot instead of on-demand" to every on-demand
+// training phase, never to a serving one, which must stay up;
 // "run on l4" to every phase that is not on l4 alone); phases[name] says
 // which.
 func Changes(pl Scenario, gpuKeys, regions [][]string) (changes []advice.Change[Scenario], phases map[string][]string) {
@@ -185,6 +186,12 @@ func Changes(pl Scenario, gpuKeys, regions [][]string) (changes []advice.Change[
 			r = regions[i]
 		}
 		for _, c := range advice.ScenarioChanges(pl[i].Scenario, g, r) {
+			if pl[i].Serve != nil && c.Kind == "pricing" && c.Name == model.Msg("pay %s instead of %s", model.Msg(string(model.Spot)), model.Msg(string(cmp.Or(pl[i].Query.Pricing, model.OnDemand)))).String() {
+				// A service must stay up: spot capacity is reclaimed at short
+				// notice (every cloud's spot terms), so it is no saving for a
+				// serving phase; its launch files say so when asked for.
+				continue
+			}
 			if _, ok := byName[c.Name]; !ok {
 				order = append(order, c.Name)
 			}

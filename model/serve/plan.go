@@ -83,9 +83,23 @@ type Plan struct {
 	// PP) did not fit on the node. Zero when PP was given or is 1.
 	Grown model.Message
 
-	Fits    bool     // the model and one full-length request fit
-	Meets   bool     // fits, carries the load and meets the latency targets
-	Reasons []string // why not, in words
+	Fits  bool // the model and one full-length request fit
+	Meets bool // fits, carries the load and meets the latency targets
+	// Borderline says why a plan that Meets may not in practice: the 90%
+	// range of its TPOT (the serve/tpot calibration band) crosses the TPOT
+	// target, or the low end of its KV cache's range (serve/kv-cache) holds
+	// fewer sequences than its batch. Zero when the whole range meets, or
+	// when the plan does not meet. Such plans rank after those that meet
+	// with their range (betterPlan).
+	Borderline model.Message
+	// Shortfall is how far a plan that fits falls short of the question,
+	// the largest of TPOT ÷ TPOT target, TTFT ÷ TTFT target and the load
+	// asked ÷ the load carried; 1 when it meets them all (or misses only
+	// for a reason of layout: nodes, a Ray cluster). Near misses rank by
+	// it, closest first (betterPlan), and each offer keeps its closest
+	// layout. 0 when the plan does not fit.
+	Shortfall float64
+	Reasons   []string // why not, in words
 	// ReasonMsgs are Reasons as messages, for translation (same order).
 	ReasonMsgs []model.Message
 }
@@ -189,8 +203,18 @@ func betterPlan(p, q *Plan) bool {
 	if p.Meets != q.Meets {
 		return p.Meets
 	}
+	if pb, qb := !p.Borderline.IsZero(), !q.Borderline.IsZero(); pb != qb {
+		return qb
+	}
 	if p.Fits != q.Fits {
 		return p.Fits
+	}
+	if !p.Meets && p.Fits {
+		// Near misses: the closest to the targets first (issue 31 round 4:
+		// a 41.4 ms offer listed before an 18 ms one at a 3 ms target).
+		if c := cmp.Compare(p.Shortfall, q.Shortfall); c != 0 {
+			return c < 0
+		}
 	}
 	if !p.Serving.PerToken && p.Fits {
 		if c := cmp.Compare(p.USDPerHour, q.USDPerHour); c != 0 {
@@ -269,6 +293,7 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		return nodes * perNode
 	}
 	var batch int
+	short := 1.0 // Shortfall
 	switch {
 	case s.RequestsPerSec > 0:
 		capacity := speed(bLat).RequestsPerSec
@@ -277,6 +302,7 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		batch = sort1(bMax, func(b int) bool { return speed(b).RequestsPerSec >= share })
 		if batch > bMax || speed(batch).RequestsPerSec < share*0.999 {
 			batch = bMax
+			short = max(short, share/speed(bMax).RequestsPerSec)
 			p.reason("%d replicas carry %.3g requests/s, fewer than the %.3g asked",
 				r, float64(r)*speed(bMax).RequestsPerSec, s.RequestsPerSec)
 		}
@@ -288,6 +314,7 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		if batch > bMax {
 			p.reason("%d concurrent requests over %d replicas need %d sequences each; the KV cache or max_num_seqs holds %d",
 				c, r, batch, bMax)
+			short = max(short, float64(batch)/float64(bMax))
 			batch = bMax
 		}
 		p.Replicas = r
@@ -315,6 +342,13 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 			busy += float64(r-hiN) * speed(lo).RequestsPerSec / p.Perf.RequestsPerSec
 		}
 	}
+	if s.TTFTTargetMs > 0 {
+		short = max(short, p.Perf.TTFTSec*1e3/s.TTFTTargetMs)
+	}
+	if s.TPOTTargetMs > 0 {
+		short = max(short, p.Perf.TPOTSec*1e3/s.TPOTTargetMs)
+	}
+	p.Shortfall = short
 	if !latOK(p.Perf) {
 		if s.TTFTTargetMs > 0 && p.Perf.TTFTSec*1e3 > s.TTFTTargetMs {
 			p.reason("time to first token %.0f ms, target %.0f ms", p.Perf.TTFTSec*1e3, s.TTFTTargetMs)
@@ -345,7 +379,34 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	p.USDPerMOutput = USDPerMillionTokens(p.USDPerHour, p.OutputTokensPerSec)
 	p.USDPerMInput = USDPerMillionTokens(p.USDPerHour, p.InputTokensPerSec)
 	p.Meets = len(p.Reasons) == 0
+	if p.Meets {
+		p.Borderline = borderline(&s, &p.Memory, &p.Perf)
+	}
 	return p
+}
+
+// borderline says why a plan meeting its targets at the estimate may miss
+// them within the estimate's 90% range, or zero: the serve/tpot band is of
+// speed (published ÷ estimated tokens/s), so the slow end of the TPOT is
+// TPOT ÷ Lo; the serve/kv-cache band is of KV cache bytes, so its low end
+// holds KVTokens × Lo tokens, which must hold the batch's sequences at the
+// occupancy serveMaxBatch counts.
+func borderline(s *Serving, m *Memory, pf *Perf) model.Message {
+	if b, ok := calibrationBands["serve/tpot"]; ok && s.TPOTTargetMs > 0 && b.Lo > 0 {
+		if slow := pf.TPOTSec * 1e3 / b.Lo; slow > s.TPOTTargetMs {
+			return model.Msg("the 90%% range of the TPOT, %.1f–%.1f ms, crosses the %.1f ms target",
+				pf.TPOTSec*1e3/b.Hi, slow, s.TPOTTargetMs)
+		}
+	}
+	if b, ok := calibrationBands["serve/kv-cache"]; ok && pf.Batch > 0 {
+		lo := *m
+		lo.KVTokens = int(float64(m.KVTokens) * b.Lo)
+		if n := serveMaxBatch(s, &lo); n < pf.Batch {
+			return model.Msg("the low end of the KV cache's 90%% range, %s tokens, holds %d of the %d sequences each replica needs",
+				model.FormatCount(float64(lo.KVTokens)), n, pf.Batch)
+		}
+	}
+	return model.Message{}
 }
 
 // sort1 returns the smallest b in [1, n] with f(b) true, or n+1; f must be

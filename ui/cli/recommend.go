@@ -290,7 +290,7 @@ nothing else is left.`,
 			warnings = append(warnings, dwarn...)
 			probeText, probeJSON, pw := recommendProbes(env, cat, &rec, qf.limit) // the user's kept probes close to the offers
 			warnings = append(warnings, pw...)
-			hints := wouldFit(w, cat, q, &rec)
+			hints := report.WouldFit(w, cat, q, &rec)
 			if output == outJSON {
 				limit := qf.limit
 				if !cmd.Flags().Changed("limit") {

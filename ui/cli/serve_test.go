@@ -172,8 +172,11 @@ func TestServeRecommend(t *testing.T) {
 			t.Errorf("rejected %d: %+v: want provider, type, a price, ≥ 1 instance and a reason", i, x)
 		}
 	}
-	last := 0.0
+	last, borderline := 0.0, false
 	for i, o := range r.Offers {
+		if b := o.Borderline != ""; b != borderline { // borderline rows rank after, each group by $/h
+			last, borderline = 0, b
+		}
 		if !o.Meets || !o.Fits || len(o.Reasons) != 0 || o.Memory.KVCacheGiB <= 0 {
 			t.Errorf("offer %d %s: meets %v, fits %v, KV cache %v GiB, reasons %q: a miss among the offers", i, o.Offer, o.Meets, o.Fits, o.Memory.KVCacheGiB, o.Reasons)
 		}

@@ -153,7 +153,7 @@ func TestCatalogueRoundTrip(t *testing.T) {
 		t.Error("New of English or an unsupported language is the English (nil) printer")
 	}
 	// Worked by hand from zh-CN.toml: the reordered verbs land in place.
-	if got := p.Sprintf("%s (%g GiB, %s usable after the %.0f%% margin)", "NVIDIA L4", 24.0, "21.37 GiB", 5.0); got != "NVIDIA L4（24 GiB，留出 5% 余量后可用 21.37 GiB）" {
+	if got := p.Sprintf("%s (%g GiB, %s usable after the %.0f%% margin)", "NVIDIA L4", 24.0, "21.37 GiB", 5.0); got != "NVIDIA L4（24 GiB，留出 5% 安全余量后可用 21.37 GiB）" {
 		t.Errorf("reordered = %q", got)
 	}
 	if got := p.Message(model.Msg("recipe %s: %s", model.RecipeDeepSpeed, model.Msg("fp32 throughout"))); got != "精度方案 deepspeed：全程 fp32" {

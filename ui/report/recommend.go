@@ -524,7 +524,7 @@ func RejectionPrice(p *i18n.Printer, x *model.Rejection) string {
 	if x.Instances > 1 {
 		return p.Sprintf("%d × %s/h", x.Instances, USD(x.USDPerHour/float64(x.Instances)))
 	}
-	return USD(x.USDPerHour) + "/h"
+	return p.Sprintf("%s/h", USD(x.USDPerHour))
 }
 
 // RejectionReason is a near miss's reason in p's language (its message

@@ -100,8 +100,12 @@ type ServePlanJSON struct {
 	Meets                     bool     `json:"meets"`
 	// SlowerThanReading: the TPOT is above serve.ReadingTPOTMs (189 ms),
 	// text streams slower than people read (serve.Plan.SlowerThanReading).
-	SlowerThanReading bool     `json:"slower_than_reading"`
-	Reasons           []string `json:"reasons"`
+	SlowerThanReading bool `json:"slower_than_reading"`
+	// Borderline says why a plan that meets its targets at the estimate
+	// may not across the estimate's 90% range (serve.Plan.Borderline);
+	// empty when the range meets them too, or the plan does not meet.
+	Borderline string   `json:"borderline,omitempty"`
+	Reasons    []string `json:"reasons"`
 	// Grown says why an automatic pipeline has more than one stage: what
 	// the smaller pipeline lacked (serve.Plan.Grown); empty otherwise.
 	Grown string `json:"grown,omitempty"`
@@ -144,7 +148,7 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		TTFTMs: Round(p.Perf.TTFTSec*1e3, 4), TPOTMs: Round(p.Perf.TPOTSec*1e3, 4),
 		OutputTokensPerS: Round(p.OutputTokensPerSec, 4), InputTokensPerS: Round(p.InputTokensPerSec, 4),
 		RequestsPerS: Round(p.RequestsPerSec, 4), USDPerHour: finite(p.USDPerHour, 6),
-		Fits: p.Fits, Meets: p.Meets, SlowerThanReading: p.SlowerThanReading(), Reasons: append([]string{}, p.Reasons...), Grown: p.Grown.String(),
+		Fits: p.Fits, Meets: p.Meets, SlowerThanReading: p.SlowerThanReading(), Borderline: p.Borderline.String(), Reasons: append([]string{}, p.Reasons...), Grown: p.Grown.String(),
 		WeightFormat: string(p.Serving.WeightFormat), FallbackFrom: string(p.FallbackFrom), Fallback: p.Fallback.String()}
 	if o.GPU != nil {
 		j.GPU = o.GPU.Key
@@ -415,6 +419,9 @@ func serveRow(p *serve.Plan, cut func(string, int) string) []string {
 		if p.SlowerThanReading() {
 			tpot += " " + SlowMark
 		}
+		if !p.Borderline.IsZero() {
+			tpot = "~" + tpot // as training's "~ borderline"; the note below says why
+		}
 		tps = fmt.Sprintf("%.0f", p.OutputTokensPerSec)
 	}
 	return []string{provider, cut(typ, 26), cut(p.Offer.Region, 18), gpus, split,
@@ -466,13 +473,20 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	var overlays overlayPrices
 	var marked []bool
 	fallback, slow := false, false
+	borderline, sure := 0, 0
 	for i := range plans {
 		p := &plans[i]
 		if !p.Meets {
 			misses = append(misses, p)
 			continue
 		}
+		if p.Borderline.IsZero() {
+			sure++
+		}
 		if limit == 0 || len(rows) < limit {
+			if !p.Borderline.IsZero() {
+				borderline++
+			}
 			in := p.Offer.Instance
 			marked = append(marked, in != nil && overlays.add(in.RegionProvenance(p.Offer.Region)))
 			rows = append(rows, serveRow(p, r.Cut))
@@ -501,11 +515,21 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	if slow {
 		line("%s", st.Warn.Render(lang.Sprintf("%s TPOT slower than people read: above %.0f ms per token (238 words a minute, Brysbaert 2019, at 0.75 words per token)", SlowMark, serve.ReadingTPOTMs)))
 	}
+	if borderline > 0 {
+		line("%s", st.Warn.Render(lang.Sprintf("~ borderline (%d %s): meets the targets at the estimate, not across its 90%% range (serving calibration); ranked after the offers that meet them with their range",
+			borderline, lang.T(marketPlural(borderline, "offer", "offers")))))
+		if sure == 0 {
+			line("%s", st.Warn.Render(lang.Sprintf("no offer meets the targets across its 90%% range: a looser --tpot-ms, more replicas or a faster GPU leaves room")))
+		}
+	}
 	for _, l := range overlays.legend(lang, OverlayMark) {
 		line("%s", st.Muted.Render(l))
 	}
 	if i := slices.IndexFunc(plans, func(p serve.Plan) bool { return p.Meets }); i >= 0 {
 		writeServeBest(&b, lang, st, &plans[i], cmp.Or(hoursPerMonth, model.HoursPerMonth))
+		if bl := plans[i].Borderline; !bl.IsZero() {
+			line("%s", st.Warn.Render(lang.Sprintf("  borderline: %s", lang.Message(bl))))
+		}
 	}
 	if len(misses) > 0 {
 		line("")
@@ -514,7 +538,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 			if i == 3 {
 				break
 			}
-			line("  %s: %s", ServeOfferName(lang, &p.Offer), strings.Join(ServeReasons(lang, p), lang.T("; ")))
+			line("  %s", lang.Sprintf("%s: %s", ServeOfferName(lang, &p.Offer), strings.Join(ServeReasons(lang, p), lang.T("; "))))
 		}
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())

@@ -35,11 +35,15 @@ type result struct {
 	rec      model.Recommendation
 	recErr   error // no instance passes the filters
 	advice   []advice.Advice
-	adviceOn *model.GPU     // the largest GPU the advice is for
-	tips     []advice.Tip   // on the best offer's GPU: the changes that save the most
-	serving  *serve.Serving // the serving request, when the answers serve an LLM
-	serve    []serve.Plan   // its plans, serve.RankServing's order; nil when not serving
-	elapsed  time.Duration
+	adviceOn *model.GPU // the largest GPU the advice is for
+	// hints are what would make the workload rank offers when none does,
+	// each change alone, as recommend's "What would make it fit"
+	// (report.WouldFit): a budget or deadline, not only memory.
+	hints   []report.FitHint
+	tips    []advice.Tip   // on the best offer's GPU: the changes that save the most
+	serving *serve.Serving // the serving request, when the answers serve an LLM
+	serve   []serve.Plan   // its plans, serve.RankServing's order; nil when not serving
+	elapsed time.Duration
 }
 
 // ok reports whether the answers gave an estimate.
@@ -198,6 +202,9 @@ func compute(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, 
 	if b := r.best(); b != nil && b.Estimate != nil {
 		r.tips = advice.Tips(b.Estimate.Workload, b.GPU, panelTips)
 	}
+	if len(r.rec.Offers) == 0 && r.recErr == nil {
+		r.hints = report.WouldFit(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs), &r.rec)
+	}
 	if len(r.rec.Offers) == 0 {
 		if g := cmp.Or(pickedGPU(cat, cfg.Search.GPUs), largestGPU(cat, cfg.Search.Providers)); g != nil { // pickedGPU: browse.go
 			r.advice, r.adviceOn = advice.FitAdvice(w, model.UsableBytes(g)), g
@@ -342,7 +349,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	w := &r.workload
 	best := r.best()
 	if best != nil && best.Estimate != nil {
-		w = &best.Estimate.Workload // with "auto" GPUs, the count and strategy the best offer uses
+		head := best.Estimate.Workload // with "auto" GPUs, the count and strategy the best offer uses
+		// The precision asked for, as the CLI's header: a GPU's fallback
+		// (amp-fp16 on a GPU without bf16) is marked on its offer (↺).
+		head.Precision = r.workload.Precision
+		w = &head
 	}
 	var lines []string
 	add := func(s ...string) { lines = append(lines, s...) }
@@ -482,7 +493,12 @@ func (p panel) noFitLines(r *result, width int) []string {
 	if len(r.rec.Reasons) > 0 { // budget, deadline, price limit: what removed them
 		lines = append(lines, wrapLines(st.Muted.Render(report.ReasonSummaryIn(p.lang, &r.rec)), width)...)
 	}
-	if len(r.advice) > 0 {
+	if len(r.hints) > 0 { // recommend's answer: a budget or a limit may be what blocks, not memory
+		lines = append(lines, st.Heading.Render(p.lang.T("What would make it fit (each change alone)")))
+		for i := range r.hints {
+			lines = append(lines, wrapLines(st.Good.Render("→ ")+report.FitHintLine(p.lang, &r.hints[i]), width)...)
+		}
+	} else if len(r.advice) > 0 {
 		lines = append(lines, st.Heading.Render(p.lang.Sprintf("What would fit %s (each change alone):", r.adviceOn.Name)))
 		for _, a := range r.advice {
 			mark := st.Bad.Render("✗")

@@ -262,9 +262,12 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	pf := &best.Perf
 	add(st.Heading.Render(T("Speed")+" ")+lang.Sprintf("%.0f output tokens/s · TTFT %.0f ms · TPOT %.1f ms", best.OutputTokensPerSec, pf.TTFTSec*1e3, pf.TPOTSec*1e3),
 		st.Heading.Render(T("Cost")+" ")+st.Value.Render(report.USD(best.USDPerMOutput))+" "+T("per million output tokens")+
-			st.Muted.Render(" · "+lang.Sprintf("%s input", report.USD(best.USDPerMInput))+" · "+report.USD(best.USDPerHour)+"/h"))
+			st.Muted.Render(" · "+lang.Sprintf("%s input", report.USD(best.USDPerMInput))+" · "+lang.Sprintf("%s/h", report.USD(best.USDPerHour))))
 	for _, reason := range reasons {
 		add(st.Warn.Render("! ") + reason)
+	}
+	if bl := best.Borderline; !bl.IsZero() { // as recommend's "borderline:" under its best line
+		add(st.Warn.Render("~ ") + lang.Message(bl))
 	}
 	add("")
 	order := T("by $ per hour that carries the load") // serve.RankServing's order for the question
