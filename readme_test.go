@@ -293,3 +293,15 @@ func TestHeadingAnchors(t *testing.T) {
 		t.Error("a line in a code block taken for a heading")
 	}
 }
+
+// The README is the newcomer's one screen of what, how and where to read
+// on (issue 28: under 300 lines); the manual lives in docs/.
+func TestREADMEShort(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte("\n")); n >= 300 {
+		t.Errorf("README.md has %d lines, want under 300: move detail to docs/", n)
+	}
+}
