@@ -670,6 +670,14 @@ func TestHostileLookalikeNames(t *testing.T) {
 		{"backtick in a type", "gpu_1x_gh200`id`,GH200,1,64,432,2.29,us-east-1,,\n", "character '`' (U+0060)"},
 		{"shell in a region", "gpu_1x_gh200,GH200,1,64,432,2.29,us-east-1$(touch${IFS}x),,\n", `gpu_1x_gh200: region "us-east-1$(touch${IFS}x)": character '$' (U+0024) at byte 9`},
 		{"region lookalike", "gpu_1x_gh200,GH200,1,64,432,2.29,us-east-l,,\n", `gpu_1x_gh200: region "us-east-l" reads as "us-east-1"`},
+		// Re-attack 3: a case-only or '-'-for-'_' copy of a real type, and a
+		// region with a precomposed accent, read as the real names.
+		{"case-only copy", "GPU_8X_H100_SXM5" + h100Row + "us-east-1," + h100Info + ",\n",
+			`instance type "GPU_8X_H100_SXM5" reads as "gpu_8x_h100_sxm5" but is another name`},
+		{"dashes for underscores", "gpu-8x-h100-sxm5" + h100Row + "us-east-1," + h100Info + ",\n",
+			`instance type "gpu-8x-h100-sxm5" reads as "gpu_8x_h100_sxm5" but is another name`},
+		{"region with a precomposed accent", "gpu_1x_gh200,GH200,1,64,432,2.29,us-\u00e9ast-1,,\n", `region "us-éast-1" reads as "us-east-1"`},
+		{"upper-case region", "gpu_1x_gh200,GH200,1,64,432,2.29,US-EAST-1,,\n", `region "US-EAST-1" reads as "us-east-1"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body := lambdaWith(t, tc.row)
@@ -727,5 +735,34 @@ func TestHostileZeroSpotNoted(t *testing.T) {
 	want := "/zsp/v8/lambda/vms.csv:24: rows with a spot price of 0 (or under $0.000001) read as having no spot price\n"
 	if !strings.Contains(sum.Text(), want) {
 		t.Errorf("summary lacks %q:\n%s", want, sum.Text())
+	}
+}
+
+// No two of a provider's names in the embedded catalog read as one
+// (lookKey): else that provider's own honest price list would be refused
+// by checkNames as a look-alike of itself.
+func TestEmbeddedNamesReadApart(t *testing.T) {
+	base, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[[3]string]string{}
+	for i := range base.Instances {
+		in := &base.Instances[i]
+		names := []string{in.Type}
+		for _, p := range in.Prices {
+			names = append(names, p.Region)
+		}
+		for j, n := range names {
+			kind := "region"
+			if j == 0 {
+				kind = "type"
+			}
+			k := [3]string{in.Provider, kind, lookKey(n)}
+			if other, ok := seen[k]; ok && other != n {
+				t.Errorf("%s %s %q reads as %q (look-alike key %q)", in.Provider, kind, n, other, k[2])
+			}
+			seen[k] = n
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/mtibben/confusables"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -88,7 +89,7 @@ func badRune(s string, ok func(rune) bool) (int, rune) {
 type lookalikes map[string][]string
 
 func (l lookalikes) known(s string) {
-	k := confusables.Skeleton(s)
+	k := lookKey(s)
 	if !slices.Contains(l[k], s) {
 		l[k] = append(l[k], s)
 	}
@@ -97,10 +98,32 @@ func (l lookalikes) known(s string) {
 // check returns the name of l that s reads as (the same skeleton) when s
 // is not one of them, else "" after adding s.
 func (l lookalikes) check(s string) string {
-	k := confusables.Skeleton(s)
+	k := lookKey(s)
 	if names := l[k]; len(names) > 0 && !slices.Contains(names, s) {
 		return names[0]
 	}
 	l.known(s)
 	return ""
+}
+
+// lookKey is what two names that read as one share: the confusables
+// skeleton (UTS #39 §4) of the name with its accents dropped (NFD, then
+// no combining marks) and '-' read as '_', folded to lower case. So
+// "GPU_1X_H100_PCIE", "gpu-1x-h100-pcie" and "us-éast-1" read as
+// Lambda's gpu_1x_h100_pcie and us-east-1 (a re-attack ranked a case-only
+// copy of a real type first at 59% off).
+func lookKey(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		if r == '-' {
+			r = '_'
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	// Folded before the skeleton (which maps m to rn but leaves M) and
+	// after it (it maps 0 to O).
+	return strings.ToLower(confusables.Skeleton(b.String()))
 }
