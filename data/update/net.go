@@ -248,21 +248,25 @@ func (c *countReader) Read(b []byte) (int, error) {
 // echoed.
 func Redact(u string) string {
 	p, err := url.Parse(u)
-	if err != nil {
-		start := 0
-		if i := strings.Index(u, "://"); i >= 0 {
-			start = i + 3
-		}
-		end := len(u)
-		if i := strings.IndexAny(u[start:], "?#"); i >= 0 {
-			end = start + i
-		}
-		if at := strings.LastIndexByte(u[start:end], '@'); at >= 0 {
-			return u[:start] + "xxxxx@" + u[start+at+1:]
-		}
-		return u
+	if err == nil && (p.User != nil || !strings.Contains(u, "@")) {
+		return redactURL(p)
 	}
-	return redactURL(p)
+	// Not parsed, or parsed with no authority ("user:pw@host/x" reads as
+	// scheme "user" and an opaque rest; "https:pw@host" too): everything
+	// before the last '@' ahead of a query goes, over-hiding a path's '@'
+	// rather than showing a secret.
+	start := 0
+	if i := strings.Index(u, "://"); i >= 0 {
+		start = i + 3
+	}
+	end := len(u)
+	if i := strings.IndexAny(u[start:], "?#"); i >= 0 {
+		end = start + i
+	}
+	if at := strings.LastIndexByte(u[start:end], '@'); at >= 0 {
+		return u[:start] + "xxxxx@" + u[start+at+1:]
+	}
+	return u
 }
 
 // redactURL is Redact for a parsed URL.

@@ -142,6 +142,14 @@ func TestUpdateSourceSecrets(t *testing.T) {
 			"gpuplan: --source \"http://xxxxx@[::1/x\": want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
 		{"http://u:S3/CRETPW@mirror.example.com:x/c",
 			"gpuplan: --source \"http://xxxxx@mirror.example.com:x/c\": want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+		// Re-attack 3, finding 4: URLs without "//" parsed with no user
+		// information and were echoed with their password.
+		{"user:SECRETPW123@127.0.0.1:8795/ok",
+			"gpuplan: --source \"xxxxx@127.0.0.1:8795/ok\": want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+		{"https:SECRETPW123@127.0.0.1/ok",
+			"gpuplan: --source \"xxxxx@127.0.0.1/ok\": want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
+		{"mirror.example.com:SECRETPW123@x/ok",
+			"gpuplan: --source \"xxxxx@x/ok\": want a base URL such as https://mirror.example.com/catalogs (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
 		{"https://mirror.example.com/c#tok3n",
 			"gpuplan: --source \"https://mirror.example.com/c\": a mirror's base URL has no query (?…) or fragment (#…); drop them (files are SOURCE/v8/PROVIDER/vms.csv)\n"},
 		{"https://mirror.example.com/c?",
