@@ -220,44 +220,14 @@ func (s *Settings) Workload(cat *model.Catalog, arch *Arch) (model.Workload, *mo
 		key string
 		f   func() error
 	}{
-		{"torch", func() (err error) {
-			if s.Torch != "" {
-				w.Torch, err = model.ParseTorchVersion(s.Torch)
-			}
-			return
-		}},
-		{"trainer", func() (err error) {
-			if s.Trainer != "" {
-				w.Trainer, err = model.ParseTrainer(s.Trainer)
-			}
-			return
-		}},
-		{"zero_grad", func() (err error) {
-			if s.ZeroGrad != "" {
-				w.ZeroGrad, err = model.ParseZeroGrad(s.ZeroGrad)
-			}
-			return
-		}},
-		{"framework", func() (err error) {
-			if s.Framework != "" {
-				w.Framework, err = model.ParseFramework(s.Framework)
-			}
-			return
-		}},
+		{"torch", func() error { return optional(s.Torch, model.ParseTorchVersion, &w.Torch) }},
+		{"trainer", func() error { return optional(s.Trainer, model.ParseTrainer, &w.Trainer) }},
+		{"zero_grad", func() error { return optional(s.ZeroGrad, model.ParseZeroGrad, &w.ZeroGrad) }},
+		{"framework", func() error { return optional(s.Framework, model.ParseFramework, &w.Framework) }},
 		{"task", func() (err error) { w.Task, err = model.ParseTask(s.Task); return }},
 		{"precision", func() (err error) { w.Precision, err = model.ParsePrecision(s.Precision); return }},
-		{"strategy", func() (err error) {
-			if s.Strategy != "" {
-				w.Strategy, err = model.ParseStrategy(s.Strategy)
-			}
-			return
-		}},
-		{"optimizer", func() (err error) {
-			if s.Optimizer != "" {
-				w.Optimizer, err = model.ParseOptimizer(s.Optimizer)
-			}
-			return
-		}},
+		{"strategy", func() error { return optional(s.Strategy, model.ParseStrategy, &w.Strategy) }},
+		{"optimizer", func() error { return optional(s.Optimizer, model.ParseOptimizer, &w.Optimizer) }},
 		{"recipe", func() (err error) { w.Recipe, err = model.ParseRecipe(s.Recipe); return }},
 		{"loss", func() (err error) { w.Loss, err = model.ParseLoss(s.Loss); return }},
 		{"quant_type", func() (err error) { w.QuantType, err = model.ParseQuantType(s.QuantType); return }},
@@ -300,4 +270,18 @@ func (s *Settings) describe() string {
 		parts = append(parts, fmt.Sprintf("%d GPUs %s", s.GPUs, s.Strategy))
 	}
 	return strings.Join(parts, " ")
+}
+
+// optional parses v into dst with parse when v is given; an empty v
+// leaves dst at its default.
+func optional[T any](v string, parse func(string) (T, error), dst *T) error {
+	if v == "" {
+		return nil
+	}
+	x, err := parse(v)
+	if err != nil {
+		return err
+	}
+	*dst = x
+	return nil
 }

@@ -45,12 +45,16 @@ func (t *tokens) name(n string) { t.tok(jsontext.String(n)) }
 
 func (t *tokens) str(n, s string) {
 	t.name(n)
+	t.strValue(s)
+}
+
+// strValue writes s as encoding/json would: each invalid UTF-8 byte as
+// the escape \ufffd (jsontext writes the character itself).
+func (t *tokens) strValue(s string) {
 	if t.err != nil {
 		return
 	}
 	if !utf8.ValidString(s) {
-		// encoding/json writes each invalid byte as the escape \ufffd,
-		// jsontext the character itself.
 		b, err := json.Marshal(s)
 		if err == nil {
 			err = t.enc.WriteValue(b)
@@ -105,18 +109,7 @@ func (t *tokens) strs(n string, v []string) {
 	t.name(n)
 	t.tok(jsontext.BeginArray)
 	for _, s := range v {
-		if t.err != nil {
-			return
-		}
-		if !utf8.ValidString(s) {
-			b, err := json.Marshal(s)
-			if err == nil {
-				err = t.enc.WriteValue(b)
-			}
-			t.err = err
-			continue
-		}
-		t.tok(jsontext.String(s))
+		t.strValue(s)
 	}
 	t.tok(jsontext.EndArray)
 }
