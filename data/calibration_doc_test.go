@@ -187,8 +187,9 @@ func readmeAccuracy(runs []*calCaseRun, res cvResult, sum []summaryRow) string {
 	return b.String()
 }
 
-// writeBetween puts content between start and end in file; with check
-// it only reports whether file already holds it there.
+// writeBetween puts content between start and end in file (update), or
+// reports whether file already holds it there: the README's accuracy
+// summary and docs/calibration.md's table.
 func writeBetween(t *testing.T, file, start, end, content string, update bool) {
 	t.Helper()
 	md, err := os.ReadFile(file)
@@ -207,41 +208,6 @@ func writeBetween(t *testing.T, file, start, end, content string, update bool) {
 	}
 	out := append(append(append([]byte{}, md[:i+len(start)]...), content...), md[j:]...)
 	if err := os.WriteFile(file, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// calibrationDocIntro starts docs/calibration.md when it does not exist.
-const calibrationDocIntro = `# Calibration
-
-The estimator is checked against published measurements — peak memory logged by training
-scripts, framework benchmark tables, papers' GPU-hours — each with its exact configuration, what
-the figure includes, the source and the quoted line, in ` + "`data/testdata/calibration/cases*.toml`" + `.
-` + "`go test ./data -run TestCalibration`" + ` fits the constants of ` + "`model.Tuning`" + ` (utilisations, the
-Hopper and width factors, the CNN roofline's traffic, allocator fragmentation) inside a
-leave-one-source-out cross-validation, reports every accuracy figure out of sample, builds the
-90% ranges from the cross-validated errors and checks that they hold at least 88% of them. The
-table below, the shipped constants and the ranges in ` + "`model/calibration_bands.go`" + ` are written by
-` + "`go test ./data -run TestCalibration -update`" + `.
-
-`
-
-// writeDoc puts table between the calibration markers of
-// calibrationDocFile, creating the file when it does not exist.
-func writeDoc(t *testing.T, table string) {
-	md, err := os.ReadFile(calibrationDocFile)
-	if os.IsNotExist(err) {
-		md, err = []byte(calibrationDocIntro+calibrationStart+calibrationEnd+"\n"), nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	i, j := bytes.Index(md, []byte(calibrationStart)), bytes.Index(md, []byte(calibrationEnd))
-	if i < 0 || j < i {
-		t.Fatalf("%s lacks the %q … %q markers", calibrationDocFile, calibrationStart, calibrationEnd)
-	}
-	out := append(append(append([]byte{}, md[:i+len(calibrationStart)]...), table...), md[j:]...)
-	if err := os.WriteFile(calibrationDocFile, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -482,13 +482,10 @@ func TestCalibration(t *testing.T) {
 
 	doc := calibrationDoc(runs, res, bands, sum)
 	writeBetween(t, readmeFile, accuracyStart, accuracyEnd, readmeAccuracy(runs, res, sum), *updateCalibration)
+	writeBetween(t, calibrationDocFile, calibrationStart, calibrationEnd, doc, *updateCalibration)
 	if *updateCalibration {
 		writeBands(t, res.full, bands)
-		writeDoc(t, doc)
 		return
-	}
-	if md, err := os.ReadFile(calibrationDocFile); err != nil || !bytes.Contains(md, []byte(doc)) {
-		t.Errorf("%s's calibration table is not the suite's: go test ./data -run TestCalibration -update", calibrationDocFile)
 	}
 	if model.DefaultTuning != res.full {
 		t.Errorf("model.DefaultTuning is %+v, the fit on every source %+v: go test ./data -run TestCalibration -update", model.DefaultTuning, res.full)

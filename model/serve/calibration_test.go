@@ -420,14 +420,10 @@ func TestServeCalibration(t *testing.T) {
 	t.Logf("fitted on all sources: %+v (prior %+v)", full, TuningPrior)
 	doc := serveCalibrationDoc(cases, cv, cvGot, full, folds, summary)
 	readmeServeAccuracy(t, cases, summary, *updateServeCalibration)
+	docSection(t, serveDocFile, serveDocStart, serveDocEnd, doc, *updateServeCalibration)
 	if *updateServeCalibration {
 		writeServeBands(t, full, bands)
-		writeServeDoc(t, doc)
 		return
-	}
-	if got := readServeDoc(t); got != doc {
-		t.Errorf("%s: the serving calibration between %q and %q is not this run's: go test ./model/serve -run TestServeCalibration -update",
-			serveDocFile, serveDocStart, serveDocEnd)
 	}
 	if DefaultTuning != full {
 		t.Errorf("DefaultTuning is %+v, the fit on every source %+v: go test ./model/serve -run TestServeCalibration -update", DefaultTuning, full)
@@ -575,6 +571,14 @@ func readmeServeAccuracy(t *testing.T, cases []*serveCase, sum []serveSummary, u
 	for _, r := range sum {
 		fmt.Fprintf(&b, "| serve/%s | %d | %d | %.1f%% | %+.1f%% | %.0f%% | %.1f%% |\n", r.kind, r.cases, r.sources, r.cvAbs*100, r.cvSigned*100, r.cover*100, r.inAbs*100)
 	}
+	docSection(t, file, start, end, b.String(), update)
+}
+
+// docSection puts content between start and end in file (update), or
+// reports whether file already holds it there: docs/calibration.md's
+// serving part and the README's serving accuracy.
+func docSection(t *testing.T, file, start, end, content string, update bool) {
+	t.Helper()
 	md, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -584,43 +588,13 @@ func readmeServeAccuracy(t *testing.T, cases []*serveCase, sum []serveSummary, u
 		t.Fatalf("%s lacks the %q … %q markers", file, start, end)
 	}
 	if !update {
-		if string(md[i+len(start):j]) != b.String() {
-			t.Errorf("%s's serving accuracy is not the suite's: go test ./model/serve -run TestServeCalibration -update", file)
+		if string(md[i+len(start):j]) != content {
+			t.Errorf("%s between %q and %q is not the serving calibration's: go test ./model/serve -run TestServeCalibration -update", file, start, end)
 		}
 		return
 	}
-	out := append(append(append([]byte{}, md[:i+len(start)]...), b.String()...), md[j:]...)
+	out := append(append(append([]byte{}, md[:i+len(start)]...), content...), md[j:]...)
 	if err := os.WriteFile(file, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readServeDoc(t *testing.T) string {
-	md, err := os.ReadFile(serveDocFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i, j := bytes.Index(md, []byte(serveDocStart)), bytes.Index(md, []byte(serveDocEnd))
-	if i < 0 || j < i {
-		t.Fatalf("%s lacks the %q … %q markers", serveDocFile, serveDocStart, serveDocEnd)
-	}
-	return string(md[i+len(serveDocStart) : j])
-}
-
-// writeServeDoc puts doc between the serving markers of serveDocFile,
-// appending the markers at the end when the file has none.
-func writeServeDoc(t *testing.T, doc string) {
-	md, err := os.ReadFile(serveDocFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i, j := bytes.Index(md, []byte(serveDocStart)), bytes.Index(md, []byte(serveDocEnd))
-	if i < 0 || j < i {
-		md = append(md, []byte("\n"+serveDocStart+serveDocEnd+"\n")...)
-		i, j = bytes.Index(md, []byte(serveDocStart)), bytes.Index(md, []byte(serveDocEnd))
-	}
-	out := append(append(append([]byte{}, md[:i+len(serveDocStart)]...), doc...), md[j:]...)
-	if err := os.WriteFile(serveDocFile, out, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
