@@ -748,9 +748,11 @@ func (p *parser) prices(line int, rec []string) (onDemand, spot float64, err err
 		// is 0, or under the catalog's precision (1e-300), has none and
 		// is left out: said, as the other rows left out are.
 		p.warn.add(line, "zeroprice", model.Msg("rows priced 0 or under $0.000001 (the catalog's precision) skipped"))
-	} else if spotGiven && spot == 0 {
+	} else if spotGiven && spot == 0 && p.provider != "vast" {
 		// Said too, as an on-demand 0 is: a spot price written as 0 is read
-		// as none, not as free.
+		// as none, not as free. Not for Vast: its SpotPrice is the
+		// interruptible minimum bid, 0.00 for every host that takes no
+		// bids, so the note came with every update and told nothing.
 		p.warn.add(line, "zerospot", model.Msg("rows with a spot price of 0 (or under $0.000001) read as having no spot price"))
 	}
 	return onDemand, spot, nil

@@ -182,10 +182,10 @@ func TestReadSkyPilotCSVQuirks(t *testing.T) {
 				"1x-RTX_4090-32-65536 rtx-4090×1 32/64 , US, NA 0.35/-",
 				"2x-H200-32-65536 h200×2 32/64 Hafnarfjarðarkaupstaður, IS, EU 5.3/- Michigan, US, NA 5.18/-",
 			},
-			// Vast writes SpotPrice 0.00 for "no spot": said once, with the
-			// count (attack test 4: a spot 0 vanished without a word).
-			warnings: []string{`vast.csv:2: rows with a spot price of 0 (or under $0.000001) read as having no spot price (5 rows)`,
-				`vast.csv:5: accelerator "RTX4090" with 47.99 GiB (e.g. 1x-RTX_4090-32-65536) is not a GPU of the catalog`},
+			// Vast writes SpotPrice 0.00 for "no spot" (a host taking no
+			// bids): read as none without a note, which came with every
+			// update (attack round 3).
+			warnings: []string{`vast.csv:5: accelerator "RTX4090" with 47.99 GiB (e.g. 1x-RTX_4090-32-65536) is not a GPU of the catalog`},
 		},
 		{
 			// Lower-case GpuInfo keys; a CPU row with AcceleratorCount 0 and no name.

@@ -738,6 +738,29 @@ func TestHostileZeroSpotNoted(t *testing.T) {
 	}
 }
 
+// Vast's SpotPrice 0.00 is a host taking no bids: read as no spot price
+// without a note (round 3: the note came with every update).
+func TestHostileVastZeroSpotSilent(t *testing.T) {
+	b, err := os.ReadFile("testdata/v8/vast/vms.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := server(t, map[string]http.HandlerFunc{"/vz/": func(w http.ResponseWriter, r *http.Request) { w.Write(b) }})
+	dir := t.TempDir()
+	sum, err, _ := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/vz"}, Providers: []string{"vast"}, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(sum.Text(), "spot price of 0") {
+		t.Errorf("summary notes Vast's 0.00 spot prices:\n%s", sum.Text())
+	}
+	c := loadOverlay(t, filepath.Join(dir, "skypilot-vast.toml"))
+	p, ok := regionPrice(findInst(c, "vast", "1x-H100_NVL-32-65536"), "Texas, US, NA")
+	if !ok || p.SpotUSD != 0 || p.OnDemandUSD != 2 {
+		t.Errorf("1x-H100_NVL-32-65536 Texas = %+v (%v), want on-demand 2 and no spot", p, ok)
+	}
+}
+
 // No two of a provider's names in the embedded catalog read as one
 // (lookKey): else that provider's own honest price list would be refused
 // by checkNames as a look-alike of itself.
