@@ -1,9 +1,7 @@
 package update
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -110,9 +108,8 @@ type azurePrices map[string]map[string]*[2]azureMeter
 // gpuplan does not rank (Windows, Low Priority, dev/test, not hourly) and
 // names that could not go into an overlay are skipped.
 func parseAzurePage(body []byte, prices azurePrices, skipped map[string]bool) (string, int, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
 	var p azurePage
-	if err := dec.Decode(&p); err != nil {
+	if err := decodeStrict(body, &p); err != nil {
 		return "", 0, model.Msg("malformed JSON: %v", err)
 	}
 	if p.Items == nil {

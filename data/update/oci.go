@@ -1,9 +1,7 @@
 package update
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -115,7 +113,7 @@ type ociPrice struct {
 // error.
 func parseOCIProducts(body []byte) (map[string]ociPrice, error) {
 	var p ociProducts
-	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&p); err != nil {
+	if err := decodeStrict(body, &p); err != nil {
 		return nil, model.Msg("price list: malformed JSON: %v", err)
 	}
 	if p.Items == nil {
@@ -152,7 +150,7 @@ func parseOCIProducts(body []byte) (map[string]ociPrice, error) {
 // region is not published).
 func ociInstances(body []byte, prices map[string]ociPrice, base *model.Catalog) (fetched, error) {
 	var s ociShapes
-	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&s); err != nil {
+	if err := decodeStrict(body, &s); err != nil {
 		return fetched{}, model.Msg("shapes: malformed JSON: %v", err)
 	}
 	if s.Items == nil {
