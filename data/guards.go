@@ -202,7 +202,90 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 	}
 	work(&gds[0])
 	wg.Wait()
-	return summarizeGuards(append(gds[0].out, gds[1].out...))
+	found := append(gds[0].out, gds[1].out...)
+	// The price guards catalog update runs, against the embedded catalog:
+	// each builds its look-up of base once, then one map look-up per
+	// instance (a CSV overlay's 100,000 stay linear).
+	var changed []int // positions in merged of base's touched instances
+	for i := range nb {
+		if touched[i] {
+			changed = append(changed, i)
+		}
+	}
+	touchedInsts := make([]model.Instance, len(changed))
+	for j, i := range changed {
+		touchedInsts[j] = merged.Instances[i]
+	}
+	floors := baseFloors()
+	for _, insts := range [][]model.Instance{touchedInsts, added} {
+		found = append(found, FloorGuards(floors, insts)...)
+		found = append(found, CutGuards(base, insts)...)
+		found = append(found, PeerGuards(base, insts)...)
+	}
+	held := holdFlagged(merged, nb, changed, found)
+	return append(held, summarizeGuards(found)...)
+}
+
+// baseFloors is GPUFloors of the embedded catalog, computed once.
+var baseFloors = sync.OnceValue(func() map[string]float64 { return GPUFloors(sharedCatalog()) })
+
+// holdFlagged sets RegionPrice.Held on each price a price rule of found
+// flagged (PriceRule) that an overlay set, in merged's instances changed
+// (base's, patched) and past them (added), and sets each such finding's
+// Origin to the file that set the price (model.PriceProvenance: a patched
+// instance is the embedded catalog's, its region price the overlay's). It
+// returns a line per overlay saying how many prices it held. Findings are
+// looked up by provider and type, so the pass costs one map look-up per
+// instance, and nothing when there are none.
+func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []model.Message {
+	type key struct{ provider, typ string }
+	at := map[key][]int{}
+	for i, g := range found {
+		if PriceRule(g.Rule) {
+			k := key{g.Provider, g.Type}
+			at[k] = append(at[k], i)
+		}
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	count := map[string]int{} // held prices per overlay
+	var order []string
+	hold := func(in *model.Instance, cloned bool) {
+		gs := at[key{in.Provider, in.Type}]
+		for _, gi := range gs {
+			g := &found[gi]
+			j := slices.IndexFunc(in.Prices, func(p model.RegionPrice) bool { return p.Region == g.Region })
+			if j < 0 {
+				continue
+			}
+			_, origin, _ := model.PriceProvenance(in, &in.Prices[j])
+			g.Origin = origin
+			if !model.FromOverlay(origin) || in.Prices[j].Held {
+				continue
+			}
+			if !cloned { // base's instance: its prices may be shared with the compiled catalog
+				in.Prices, cloned = slices.Clone(in.Prices), true
+			}
+			in.Prices[j].Held = true
+			if count[origin] == 0 {
+				order = append(order, origin)
+			}
+			count[origin]++
+		}
+	}
+	for _, i := range changed {
+		hold(&merged.Instances[i], false)
+	}
+	for i := nb; i < len(merged.Instances); i++ {
+		hold(&merged.Instances[i], true)
+	}
+	sort.Strings(order)
+	var out []model.Message
+	for _, o := range order {
+		out = append(out, model.Msg("catalog %s: %d region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them", o, count[o]))
+	}
+	return out
 }
 
 // summarizeGuards turns findings into warnings: by file (the overlay

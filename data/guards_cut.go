@@ -13,7 +13,8 @@ import (
 // knows for the very same type is far likelier a unit error, a per-GPU
 // price written per instance or a forged price list meant to rank first
 // (attack test M1: lambda gpu_8x_h100_sxm5 $31.92 → $3.30) than a cut. A
-// real cut that deep is accepted by writing it in an overlay by hand.
+// real cut that deep is ranked by writing it in an overlay by hand and
+// passing --trust-overlay (the guards hold it at load too).
 const cutFraction = 0.5
 
 // CutGuards flags each price of insts (USD, on demand or spot) below
@@ -52,9 +53,9 @@ func CutGuards(base *model.Catalog, insts []model.Instance) []Guard {
 			}{{"on-demand", p.OnDemandUSD, q.OnDemandUSD}, {"spot", p.SpotUSD, q.SpotUSD}} {
 				now, then := m.usd/per, m.was/oldPer
 				if m.usd > 0 && m.was > 0 && now < cutFraction*then {
-					key := "%s %s/h is under half the catalog's %s/h for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand"
+					key := "%s %s/h is under half the catalog's %s/h for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
 					if perGPU {
-						key = "%s %s per GPU-hour is under half the catalog's %s per GPU-hour for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand"
+						key = "%s %s per GPU-hour is under half the catalog's %s per GPU-hour for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
 					}
 					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-cut", Origin: in.Origin,
 						Msg: model.Msg(key, model.Msg(m.mode), show.USDPerHour(now), show.USDPerHour(then), (1-now/then)*100)})

@@ -326,6 +326,11 @@ type RegionPrice struct {
 	// Reservation is set when the type is sold here under a reservation
 	// or committed-use contract whose price is not public.
 	Reservation bool
+	// Held is set when a price guard flagged this price and an overlay
+	// set it (data.LoadWith: below the GPU's floor, a deep cut, far below
+	// the provider's own price for the GPU...): it is never ranked unless
+	// Catalog.TrustOverlays is set.
+	Held bool
 	// Source, Origin and AsOf are set when an overlay patched this
 	// region's price; empty means the instance's.
 	Source, Origin, AsOf string
@@ -420,6 +425,9 @@ type Catalog struct {
 	Regions []ProviderRegions
 	// AsOf is the newest as_of date of the entries, YYYY-MM-DD.
 	AsOf string
+	// TrustOverlays ranks overlay prices the guards held (RegionPrice.Held):
+	// the user vouched for them (--trust-overlay).
+	TrustOverlays bool
 
 	gpus     map[string]int // normalised keys, names and aliases
 	gpuByKey map[string]int // exact keys: the hot path of matching
@@ -435,10 +443,11 @@ type Catalog struct {
 // or spot only has no on-demand offer. An on-demand price below the same
 // region's spot price is not on-demand (GCP's flex-start SKUs slipped into
 // SkyPilot's on-demand column, catalog audit #1) and is never ranked, nor
-// are retired types (Instance.Retired). Non-USD prices need a rate in
+// are retired types (Instance.Retired), nor an overlay's price the guards
+// held (RegionPrice.Held) unless c.TrustOverlays. Non-USD prices need a rate in
 // rates (USD per unit of the currency).
 func (c *Catalog) Price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
-	if !in.Offered() {
+	if !in.Offered() || r.Held && !c.TrustOverlays {
 		return 0, false
 	}
 	return c.ListPrice(in, r, p, rates)

@@ -66,6 +66,10 @@ type Env struct {
 	// uncorrected.
 	Probes *Probes
 
+	// trustOverlay is --trust-overlay: rank the overlay prices the guards
+	// held back (model.Catalog.TrustOverlays).
+	trustOverlay bool
+
 	// lang prints messages in the language of --lang, the config's lang
 	// key or the environment (resolveLang); nil is English.
 	lang *i18n.Printer
@@ -103,6 +107,9 @@ func Run(env Env) int {
 			c, w, err := load(paths)
 			if err != nil {
 				err = usage(err)
+			}
+			if c != nil {
+				c.TrustOverlays = env.trustOverlay // --trust-overlay, parsed by now
 			}
 			return c, w, err
 		}
@@ -331,6 +338,7 @@ commands below from scripts (add --json for machine-readable output).`,
 	root.SuggestionsMinimumDistance = 2 // cobra's default, which SuggestionsFor alone does not apply
 	root.SetVersionTemplate("gpuplan {{.Version}}\n")
 	root.PersistentFlags().StringArrayVar(&overlays, "catalog", nil, "overlay a catalog file (our TOML schema, or a SkyPilot vms.csv); repeatable")
+	root.PersistentFlags().BoolVar(&env.trustOverlay, "trust-overlay", false, "rank overlay prices the guards flag as fake or mistyped (far below the GPU's floor or the provider's own price); without it they are listed, not ranked")
 	root.Flags().StringVar(&configPath, "config", "", "open the configurator with the answers in an exported TOML file")
 	root.PersistentFlags().String("lang", "", "output language: en or zh-CN (default: the config file's lang, else LC_ALL/LC_MESSAGES/LANG)") // read by resolveLang
 	root.SetFlagErrorFunc(flagError)

@@ -25,9 +25,16 @@ prices = [{ region = "eu-north1", on_demand = 0.05, spot = 0.04 }]
 `
 
 // runWithCatalogD runs the command line with overlay (dated 2031-05-17
-// at noon UTC) as the only file of the user's catalog.d; it returns the
+// at noon UTC) as the only file of the user's catalog.d and
+// --trust-overlay (the negotiated $0.05 is far below any H100's floor: the
+// guards hold it otherwise, TestOverlayHeldUnlessTrusted); it returns the
 // exit status, stdout, stderr and the overlay's path.
 func runWithCatalogD(t *testing.T, overlay string, args ...string) (int, string, string, string) {
+	t.Helper()
+	return runWithCatalogDTrust(t, overlay, append(args, "--trust-overlay")...)
+}
+
+func runWithCatalogDTrust(t *testing.T, overlay string, args ...string) (int, string, string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
@@ -152,3 +159,31 @@ type offerFrom struct {
 // quoteTOML quotes s as a TOML basic string (the test paths have no
 // quotes or backslashes).
 func quoteTOML(s string) string { return `"` + s + `"` }
+
+// TestOverlayHeldUnlessTrusted: a hand-written price the guards flag (the
+// negotiated H100 at $0.05/h, under half of any H100's floor) is kept out
+// of the ranking with one line on stderr saying how many and how to rank
+// them, and ranked with --trust-overlay (round 3, LOW: overlays were not
+// guarded at load).
+func TestOverlayHeldUnlessTrusted(t *testing.T) {
+	args := []string{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--gpu", "h100-sxm", "--json"}
+	top := func(out string) string {
+		var rec struct{ Offers []offerFrom }
+		if err := json.Unmarshal([]byte(out), &rec); err != nil || len(rec.Offers) == 0 {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return rec.Offers[0].InstanceType
+	}
+	code, out, errs, path := runWithCatalogDTrust(t, negotiated, args...)
+	want := "gpuplan: warning: catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them\n"
+	if code != 0 || !strings.Contains(errs, want) || !strings.Contains(errs, "nebius/gpu-h100-sxm_1gpu-16vcpu-200gb eu-north1: on-demand $0.0500 per GPU-hour is below half the lowest h100-sxm price") {
+		t.Errorf("exit %d, stderr lacks %q and the floor finding:\n%s", code, want, errs)
+	}
+	if got := top(out); got == "gpu-h100-sxm_1gpu-16vcpu-200gb" {
+		t.Errorf("the held price ranked first without --trust-overlay")
+	}
+	code, out, errs, _ = runWithCatalogDTrust(t, negotiated, append(args, "--trust-overlay")...)
+	if got := top(out); code != 0 || got != "gpu-h100-sxm_1gpu-16vcpu-200gb" {
+		t.Errorf("exit %d, top %s with --trust-overlay, want the overlay's offer: %s", code, got, errs)
+	}
+}
