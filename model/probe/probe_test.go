@@ -273,6 +273,60 @@ func TestAttack4Files(t *testing.T) {
 	}
 }
 
+// TestAttack5Files: results whose figures contradict each other
+// (testdata/attack5, each good.json with one figure changed) are refused
+// with one line naming the figures that disagree (tokens/s against
+// samples/s × seq_len, weights above the peak, more processes than GPUs);
+// a device that is not the plan's GPU, or a bigger machine than planned,
+// is read with a warning (round 3, LOW).
+func TestAttack5Files(t *testing.T) {
+	cat := catalog(t)
+	for file, want := range map[string]string{
+		"n_tps_mismatch.json":   "measured.tokens_per_second: 8192, but samples_per_second × seq_len is 819.2 (0.4 × 2048)",
+		"n_w_gt_peak.json":      "measured.weights_bytes: 10600000000 is more than peak_allocated_bytes 10500000000",
+		"n_world_gt_count.json": "ran.world_size: 2 processes, but device.count is 1",
+	} {
+		_, err := probe.Parse(read(t, "attack5/"+file))
+		if !errors.Is(err, probe.ErrResult) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v\nwant one line with %q", file, err, want)
+		}
+	}
+	for file, want := range map[string]string{
+		"w_dev_name.json": `device.name "NVIDIA A100-SXM4-40GB" is not the plan's GPU a10g: the figures are of another GPU; run the probe on the plan's GPU, or plan for the one it ran on`,
+		"w_count8.json":   "device.count 8 is more than the plan's 1 GPUs: the probe ran on a bigger machine; its figures are of the 1 GPUs it used",
+		"good.json":       "",
+	} {
+		dir := "attack5/"
+		if file == "good.json" {
+			dir = "attack4/"
+		}
+		r, err := probe.Parse(read(t, dir+file))
+		if err == nil {
+			_, err = probe.Compare(r, cat)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		var got []string
+		for _, w := range r.DeviceWarnings(cat) {
+			got = append(got, w.String())
+		}
+		if strings.Join(got, "\n") != want {
+			t.Errorf("%s: warnings %q, want %q", file, got, want)
+		}
+	}
+	// The real results of testdata warn of nothing.
+	for _, file := range []string{"qlora-a10g.json", "resnet50-a10g.json", "serve-l40s.json"} {
+		r, err := probe.Parse(read(t, file))
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if w := r.DeviceWarnings(cat); len(w) > 0 {
+			t.Errorf("%s: %v", file, w)
+		}
+	}
+}
+
 // TestKeptNoteOmitsEmptyFields: a result without ran.builder read "probe
 // built with , attention sdpa" in its kept cases' note (attack test 4).
 func TestKeptNoteOmitsEmptyFields(t *testing.T) {

@@ -334,7 +334,45 @@ func (r *Result) check(now time.Time) error {
 		return model.Msg("plan: %v", err)
 	}
 	r.Settings = s
-	return s.check()
+	if err := s.check(); err != nil {
+		return err
+	}
+	return r.agree()
+}
+
+// agree refuses a training result whose figures contradict each other or
+// the run as probe.py writes them (model/launch/probescript/probe.py,
+// train): tokens_per_second is samples_per_second × ran.seq_len (the
+// plan's seq_len when ran has none); the weights are allocated on the GPU
+// before the measured steps, whose peak (torch.cuda.max_memory_allocated
+// since reset_peak_memory_stats, which starts from what is allocated then)
+// so holds them — when the weights are a memory_allocated delta, or
+// summed tensors the plan does not offload; and each process of the run
+// takes a GPU of the machine, so ran.world_size ≤ device.count
+// (torch.cuda.device_count).
+func (r *Result) agree() error {
+	m, s := &r.Measured, r.Settings
+	seq := 0
+	switch {
+	case r.Ran.SeqLen != nil:
+		seq = *r.Ran.SeqLen
+	case !r.Smoke:
+		seq = s.SeqLen
+	}
+	if m.TokensPerSecond != nil && m.SamplesPerSecond != nil && seq > 0 {
+		want := *m.SamplesPerSecond * float64(seq)
+		if math.Abs(*m.TokensPerSecond-want) > 1e-3*want {
+			return model.Msg("measured.tokens_per_second: %v, but samples_per_second × seq_len is %.6g (%v × %d); the probe writes one from the other, so the file was changed: run the probe again or remove tokens_per_second", *m.TokensPerSecond, want, *m.SamplesPerSecond, seq)
+		}
+	}
+	onGPU := m.TermsFrom == "allocator" || m.TermsFrom == "tensors" && !s.OffloadParams
+	if onGPU && m.Weights != nil && m.PeakAllocated != nil && *m.Weights > *m.PeakAllocated {
+		return model.Msg("measured.weights_bytes: %.0f is more than peak_allocated_bytes %.0f; the peak holds the weights on the GPU, so one figure is wrong: run the probe again", *m.Weights, *m.PeakAllocated)
+	}
+	if d := r.Device; d != nil && r.Ran.WorldSize > d.Count {
+		return model.Msg("ran.world_size: %d processes, but device.count is %d; each process of the run takes a GPU of the machine: run the probe again", r.Ran.WorldSize, d.Count)
+	}
+	return nil
 }
 
 func (r *Ran) check() error {
@@ -535,6 +573,57 @@ func (r *Result) CheckDevice(cat *model.Catalog) error {
 		return model.Msg("device.compute_capability: %s, but the plan's GPU %s has %s", d.ComputeCapability, g.Key, g.ComputeCapability)
 	}
 	return nil
+}
+
+// DeviceWarnings are what a result's device says against its plan without
+// making the figures impossible: device.name names another GPU than the
+// plan's (cat resolves it to another key, or, a name cat does not know,
+// it does not contain the plan GPU's model, "a10g" in "NVIDIA A10G"), or
+// device.count (torch.cuda.device_count: every GPU of the machine) is more
+// than the plan's GPUs (a bigger machine: the figures are of
+// ran.world_size GPUs, and nvidia-smi's reading sums the run's processes).
+func (r *Result) DeviceWarnings(cat *model.Catalog) []model.Message {
+	d := r.Device
+	if d == nil || r.Smoke {
+		return nil
+	}
+	name, gpus := "", 0
+	switch {
+	case r.Settings != nil:
+		name, gpus = r.Settings.GPU, r.Settings.GPUs
+	case r.Serve != nil:
+		name, gpus = r.Serve.GPU, r.Serve.GPUsPerNode
+	}
+	g, err := cat.GPU(name)
+	if err != nil {
+		return nil
+	}
+	var out []model.Message
+	other := false
+	if dg, err := cat.GPU(d.Name); err == nil {
+		other = dg.Key != g.Key
+	} else {
+		family, _, _ := strings.Cut(g.Key, "-")
+		other = !strings.Contains(alnumLower(d.Name), alnumLower(family))
+	}
+	if other {
+		out = append(out, model.Msg("device.name %q is not the plan's GPU %s: the figures are of another GPU; run the probe on the plan's GPU, or plan for the one it ran on", show.Printable(d.Name), g.Key))
+	}
+	if gpus > 0 && d.Count > gpus {
+		out = append(out, model.Msg("device.count %d is more than the plan's %d GPUs: the probe ran on a bigger machine; its figures are of the %d GPUs it used", d.Count, gpus, max(r.Ran.WorldSize, 1)))
+	}
+	return out
+}
+
+// alnumLower is s lower-cased with only its ASCII letters and digits.
+func alnumLower(s string) string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(s) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
 }
 
 func (s *Settings) check() error {

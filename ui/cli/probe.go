@@ -96,7 +96,7 @@ func newProbeCompareCmd(env *Env, overlays *[]string) *cobra.Command {
 			if err != nil {
 				return usage(model.Msg("%s: %v", args[0], err))
 			}
-			printWarningsIn(env.lang, env.Stderr, warnings)
+			printWarningsIn(env.lang, env.Stderr, append(warnings, fileWarnings(args[0], r.DeviceWarnings(cat))...))
 			if asJSON {
 				return writeJSON(env.Stdout, report.NewProbeJSON(c))
 			}
@@ -127,6 +127,7 @@ func newProbeAddCmd(env *Env, overlays *[]string) *cobra.Command {
 			if _, err := probe.Compare(r, cat); err != nil { // a run this gpuplan cannot estimate would correct nothing
 				return usage(model.Msg("%s: %v", args[0], err))
 			}
+			warnings = append(warnings, fileWarnings(args[0], r.DeviceWarnings(cat))...)
 			s, err := probe.Cases(r)
 			if err != nil {
 				return usage(model.Msg("%s: %v", args[0], err))
@@ -357,4 +358,13 @@ func withProbes(j report.RecommendJSON, js []report.ProbeCorrectionJSON) any {
 		return j
 	}
 	return recommendProbeJSON{j, js}
+}
+
+// fileWarnings prefixes each warning with the file it is about.
+func fileWarnings(path string, ws []model.Message) []model.Message {
+	out := make([]model.Message, len(ws))
+	for i, w := range ws {
+		out[i] = model.Msg("%s: %v", path, w)
+	}
+	return out
 }

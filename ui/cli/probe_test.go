@@ -262,3 +262,30 @@ func TestProbeAddRefusesImpossibleMemory(t *testing.T) {
 		t.Errorf("kept %v", kept)
 	}
 }
+
+// TestProbeContradictions: a result whose figures contradict each other
+// exits 2 with one line naming them, keeping nothing; one run on another
+// GPU than its plan's is compared and kept with a warning line naming the
+// file (round 3, LOW).
+func TestProbeContradictions(t *testing.T) {
+	data := t.TempDir()
+	bad := filepath.Join("testdata", "probe", "contradict-tps.json")
+	for _, verb := range []string{"compare", "add"} {
+		code, out, errs := runProbeCLI(t, data, "probe", verb, bad)
+		want := "gpuplan: " + bad + ": not a probe result: measured.tokens_per_second: 8192, but samples_per_second × seq_len is 819.2 (0.4 × 2048)"
+		if code != ExitUsage || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and one line starting %q", verb, code, out, errs, want)
+		}
+	}
+	if entries, _ := os.ReadDir(data); len(entries) != 0 {
+		t.Errorf("a contradictory result was kept: %v", entries)
+	}
+	other := filepath.Join("testdata", "probe", "other-gpu.json")
+	want := "gpuplan: warning: " + other + ": device.name \"NVIDIA A100-SXM4-40GB\" is not the plan's GPU a10g: the figures are of another GPU; run the probe on the plan's GPU, or plan for the one it ran on\n"
+	for _, verb := range []string{"compare", "add"} {
+		code, _, errs := runProbeCLI(t, data, "probe", verb, other)
+		if code != 0 || errs != want {
+			t.Errorf("%s: exit %d, stderr %q; want exit 0 and %q", verb, code, errs, want)
+		}
+	}
+}
