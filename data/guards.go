@@ -221,6 +221,7 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 		found = append(found, FloorGuards(floors, insts)...)
 		found = append(found, CutGuards(base, insts)...)
 		found = append(found, PeerGuards(base, insts)...)
+		found = append(found, lookalikeGuards(insts)...)
 	}
 	held := holdFlagged(merged, nb, changed, found)
 	return append(held, summarizeGuards(found)...)
@@ -241,7 +242,7 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []
 	type key struct{ provider, typ string }
 	at := map[key][]int{}
 	for i, g := range found {
-		if PriceRule(g.Rule) {
+		if PriceRule(g.Rule) || g.Rule == "look-alike" {
 			k := key{g.Provider, g.Type}
 			at[k] = append(at[k], i)
 		}
@@ -255,23 +256,25 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []
 		gs := at[key{in.Provider, in.Type}]
 		for _, gi := range gs {
 			g := &found[gi]
-			j := slices.IndexFunc(in.Prices, func(p model.RegionPrice) bool { return p.Region == g.Region })
-			if j < 0 {
-				continue
+			for j := range in.Prices {
+				// A type's finding (a look-alike name) holds all its prices.
+				if g.Region != "" && in.Prices[j].Region != g.Region {
+					continue
+				}
+				_, origin, _ := model.PriceProvenance(in, &in.Prices[j])
+				g.Origin = origin
+				if !model.FromOverlay(origin) || in.Prices[j].Held {
+					continue
+				}
+				if !cloned { // base's instance: its prices may be shared with the compiled catalog
+					in.Prices, cloned = slices.Clone(in.Prices), true
+				}
+				in.Prices[j].Held = true
+				if count[origin] == 0 {
+					order = append(order, origin)
+				}
+				count[origin]++
 			}
-			_, origin, _ := model.PriceProvenance(in, &in.Prices[j])
-			g.Origin = origin
-			if !model.FromOverlay(origin) || in.Prices[j].Held {
-				continue
-			}
-			if !cloned { // base's instance: its prices may be shared with the compiled catalog
-				in.Prices, cloned = slices.Clone(in.Prices), true
-			}
-			in.Prices[j].Held = true
-			if count[origin] == 0 {
-				order = append(order, origin)
-			}
-			count[origin]++
 		}
 	}
 	for _, i := range changed {

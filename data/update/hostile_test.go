@@ -293,7 +293,7 @@ func TestHostileDeepPriceCut(t *testing.T) {
 			t.Fatalf("force %v: held %v, want gpu_8x_h100_sxm5 us-east-1 by price-cut", force, ps.Held)
 		}
 		// 3.30 / 8 = 0.4125 per GPU-hour against 31.92 / 8 = 3.99: 89.66% less.
-		want := "    lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $0.4125 per GPU-hour is under half the catalog's $3.99 per GPU-hour for this type and region (90% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand\n"
+		want := "    lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $0.4125 per GPU-hour is under half the catalog's $3.99 per GPU-hour for this type and region (90% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay\n"
 		if !strings.Contains(sum.Text(), "guards: 1 of 22 region prices held back (not written, so never ranked):\n") || !strings.Contains(sum.Text(), want) {
 			t.Errorf("force %v: summary lacks the held cut %q:\n%s", force, want, sum.Text())
 		}

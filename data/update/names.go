@@ -5,9 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mtibben/confusables"
-	"golang.org/x/text/unicode/norm"
-
+	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -106,24 +104,5 @@ func (l lookalikes) check(s string) string {
 	return ""
 }
 
-// lookKey is what two names that read as one share: the confusables
-// skeleton (UTS #39 §4) of the name with its accents dropped (NFD, then
-// no combining marks) and '-' read as '_', folded to lower case. So
-// "GPU_1X_H100_PCIE", "gpu-1x-h100-pcie" and "us-éast-1" read as
-// Lambda's gpu_1x_h100_pcie and us-east-1 (a re-attack ranked a case-only
-// copy of a real type first at 59% off).
-func lookKey(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(s) {
-		if unicode.Is(unicode.Mn, r) {
-			continue
-		}
-		if r == '-' {
-			r = '_'
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	// Folded before the skeleton (which maps m to rn but leaves M) and
-	// after it (it maps 0 to O).
-	return strings.ToLower(confusables.Skeleton(b.String()))
-}
+// lookKey is data.LookKey: what two names that read as one share.
+func lookKey(s string) string { return data.LookKey(s) }
