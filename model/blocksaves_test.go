@@ -11,7 +11,8 @@ import (
 // autocastSoftmax, autocastRecasts, implementationSaves) to what autograd
 // saved for one block of each Hugging Face family, measured by
 // data/testdata/calibration/saved/saved_tensors.py at hidden 64, 4 heads,
-// MLP 256, batch 2, sequence 32 and 64: the bytes per s·b·h (alpha, the
+// MLP 256, batch 2, sequence 32 and 64, in fp32, autocast bf16, pure bf16
+// and pure fp16 (OPT upcasts its softmax there, 4 B per score more): the bytes per s·b·h (alpha, the
 // input included) and per a·s²·b (beta). Beta must match exactly; alpha
 // within 1.2 B, what the model leaves out: the norms' per-token statistics
 // (LayerNorm's mean and rstd, RMSNorm's rsqrt: 8·2/64 = 0.25 B at most)
@@ -51,7 +52,8 @@ func TestBlockSavesFixture(t *testing.T) {
 	modes := map[string]struct {
 		p        float64
 		autocast bool
-	}{"fp32": {4, false}, "autocast-bf16": {2, true}, "bf16": {2, false}}
+		prec     Precision
+	}{"fp32": {4, false, FP32}, "autocast-bf16": {2, true, AMPBF16}, "bf16": {2, false, BF16}, "fp16": {2, false, FP16}}
 	b := float64(fx.Batch)
 	h, heads := float64(fx.Hidden), float64(fx.Heads)
 	for name, a := range arch {
@@ -63,7 +65,7 @@ func TestBlockSavesFixture(t *testing.T) {
 			if want.Torch2Alpha != nil {
 				want.Alpha = *want.Torch2Alpha
 			}
-			w := Workload{Settings: Settings{Task: TaskTrain, Precision: BF16}, Model: a}
+			w := Workload{Settings: Settings{Task: TaskTrain, Precision: m.prec}, Model: a}
 			bytes := func(s float64) float64 {
 				x := a.blockActivation(s, s, b, m.p, 1, false, false) + a.normExtra(s*b, m.p, m.autocast) +
 					w.implementationSaves(s, s, b, m.p, 1, false, false, m.autocast)
