@@ -86,3 +86,53 @@ func TestBlockSavesFixture(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheHeld: GPT-2 large (36 layers, hidden 1280) in 16-bit, batch 1 ×
+// 1024 tokens, eager attention, Hugging Face: the returned cache keeps each
+// layer's c_attn output, 36 · 3 · 1280 · 1024 · 2 = 283,115,520 bytes, to the
+// end of forward only; none under SDPA, with checkpointing (no cache), in
+// LitGPT (no cache returned) or for a model whose attention saves the views.
+func TestCacheHeld(t *testing.T) {
+	gpt2 := Architecture{Family: FamilyDecoder, Layers: 36, Hidden: 1280, Heads: 20, FFN: 5120, Vocab: 50257, Tied: true, Norm: LayerNorm,
+		LinearBias: true, FusedQKV: true, LearnedPositions: 1024, MaxPositions: 1024, Dropout: true, ModelType: "gpt2", Activation: "gelu_new"}
+	g := &GPU{Key: "g", Name: "G", MemoryGiB: 80, ComputeCapability: "8.0", FP32TFLOPS: 19.5, FP16TFLOPS: 312, BF16TFLOPS: 312, MemoryBandwidthGBps: 1555}
+	base := Workload{Settings: Settings{Task: TaskTrain, Precision: FP16, Optimizer: SGD, MicroBatch: 1, SeqLen: 1024, GPUs: 1, FlashAttention: Bool(false)}, Model: gpt2}
+	tests := []struct {
+		name string
+		edit func(w *Workload)
+		want float64
+	}{
+		{"eager", func(*Workload) {}, 283115520},
+		{"sdpa", func(w *Workload) { w.FlashAttention = Bool(true) }, 0},
+		{"checkpointing", func(w *Workload) { w.Checkpointing = Bool(true) }, 0},
+		{"litgpt", func(w *Workload) { w.Trainer = TrainerLitGPT }, 0},
+		{"opt", func(w *Workload) { w.Model.ModelType, w.Model.Activation = "opt", "relu" }, 0},
+	}
+	for _, tt := range tests {
+		w := base
+		tt.edit(&w)
+		w.Defaults()
+		if got := cacheHeld(&w, 1024, 1, 2, 1); got != tt.want {
+			t.Errorf("%s: cacheHeld %.0f, want %.0f", tt.name, got, tt.want)
+		}
+		e, err := Compute(w, g)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		// Forward end holds the cache; backward starts without it.
+		act := trainingActivations(&e.Workload, e.Recipe)
+		if act.cache != tt.want {
+			t.Errorf("%s: trainingActivations cache %.0f, want %.0f", tt.name, act.cache, tt.want)
+		}
+		if tt.name == "checkpointing" {
+			continue // backward recomputes: its own phase formula
+		}
+		fwd, bwd := e.Phases[0].Memory.Activations, e.Phases[1].Memory.Activations
+		if want := act.blocks + act.logits + tt.want; math.Abs(fwd-want) > 1 {
+			t.Errorf("%s: forward-end activations %.0f, want %.0f", tt.name, fwd, want)
+		}
+		if want := act.blocks + act.logits + max(act.lossBwd, act.blockGrad); math.Abs(bwd-want) > 1 {
+			t.Errorf("%s: backward activations %.0f, want %.0f (no cache)", tt.name, bwd, want)
+		}
+	}
+}
