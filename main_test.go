@@ -74,7 +74,6 @@ func TestBadInput(t *testing.T) {
 		{[]string{"estimate", "--model", "gpt2", "--framework", "tensorflow", "--strategy", "zero3", "--gpus", "8"}, "is a PyTorch strategy"},
 		{[]string{"estimate", "--model", "gpt2", "--task", "lora", "--lora-targets", "q,q"}, "listed twice"},
 		{[]string{"estimate", "--model", "gpt2", "--epochs", "1e308"}, "--epochs"},
-		{[]string{"estimate", "--model", "gpt2", "--precision", "fp16"}, "amp-fp16"},
 		{[]string{"estimate", "--model", "\x1b[31mred"}, `\x1b[31mred`},
 		{[]string{"export", "--model", "gpt2", "--instance", "aws/p9.bogus"}, "aws/p9.bogus"},
 		{[]string{"--config", "/nonexistent/gpuplan.toml"}, "/nonexistent/gpuplan.toml"},

@@ -37,7 +37,13 @@ var upcastSoftmaxTypes = map[string]bool{
 //	OPT:         torch.max(attn_weights, finfo.min) after the mask keeps its
 //	             input (modeling_opt.py OPTAttention), and attention dropout
 //	             is config.attention_dropout, 0.0 for the released models
-func (a *Architecture) scoreBytes(p float64, autocast bool) float64 {
+//	             (F.dropout with p = 0 returns its input: ATen/native/
+//	             Dropout.cpp _dropout); in a pure fp16 model (half) the
+//	             softmax is upcast — "upcast to fp32 if the weights are in
+//	             fp16" (modeling_opt.py, transformers PR 17437:
+//	             softmax(dtype=torch.float32).to(torch.float16)) — keeping
+//	             its fp32 output and the fp16 copy the matmul with V saves
+func (a *Architecture) scoreBytes(p float64, autocast, half bool) float64 {
 	drop := 0.0
 	if a.Dropout && a.ModelType != "opt" {
 		drop = 1
@@ -47,7 +53,7 @@ func (a *Architecture) scoreBytes(p float64, autocast bool) float64 {
 	case p == 4:
 		x = 4 + drop*5
 	default:
-		upcast := autocast || upcastSoftmaxTypes[a.ModelType]
+		upcast := autocast || upcastSoftmaxTypes[a.ModelType] || half && a.ModelType == "opt"
 		soft := p
 		if upcast {
 			soft = 4
@@ -110,7 +116,8 @@ func (w *Workload) implementationSaves(sq, sk, b, p, t float64, flash, cross, au
 		if autocast {
 			counted += 2
 		}
-		x += (a.scoreBytes(p, autocast) - counted) * float64(a.Heads) * sq * sk * b / t
+		half := w.Precision == FP16 && p == 2 && !autocast // model.half(): pure fp16
+		x += (a.scoreBytes(p, autocast, half) - counted) * float64(a.Heads) * sq * sk * b / t
 		if w.Trainer != TrainerLitGPT && kvd < qd {
 			x += 2 * (qd - kvd) * n * p / t
 		}

@@ -11,7 +11,8 @@ import (
 // autocastSoftmax, autocastRecasts, implementationSaves) to what autograd
 // saved for one block of each Hugging Face family, measured by
 // data/testdata/calibration/saved/saved_tensors.py at hidden 64, 4 heads,
-// MLP 256, batch 2, sequence 32 and 64: the bytes per s·b·h (alpha, the
+// MLP 256, batch 2, sequence 32 and 64, in fp32, autocast bf16, pure bf16
+// and pure fp16 (OPT upcasts its softmax there, 4 B per score more): the bytes per s·b·h (alpha, the
 // input included) and per a·s²·b (beta). Beta must match exactly; alpha
 // within 1.2 B, what the model leaves out: the norms' per-token statistics
 // (LayerNorm's mean and rstd, RMSNorm's rsqrt: 8·2/64 = 0.25 B at most)
@@ -51,7 +52,8 @@ func TestBlockSavesFixture(t *testing.T) {
 	modes := map[string]struct {
 		p        float64
 		autocast bool
-	}{"fp32": {4, false}, "autocast-bf16": {2, true}, "bf16": {2, false}}
+		prec     Precision
+	}{"fp32": {4, false, FP32}, "autocast-bf16": {2, true, AMPBF16}, "bf16": {2, false, BF16}, "fp16": {2, false, FP16}}
 	b := float64(fx.Batch)
 	h, heads := float64(fx.Hidden), float64(fx.Heads)
 	for name, a := range arch {
@@ -63,7 +65,7 @@ func TestBlockSavesFixture(t *testing.T) {
 			if want.Torch2Alpha != nil {
 				want.Alpha = *want.Torch2Alpha
 			}
-			w := Workload{Settings: Settings{Task: TaskTrain, Precision: BF16}, Model: a}
+			w := Workload{Settings: Settings{Task: TaskTrain, Precision: m.prec}, Model: a}
 			bytes := func(s float64) float64 {
 				x := a.blockActivation(s, s, b, m.p, 1, false, false) + a.normExtra(s*b, m.p, m.autocast) +
 					w.implementationSaves(s, s, b, m.p, 1, false, false, m.autocast)
@@ -81,6 +83,56 @@ func TestBlockSavesFixture(t *testing.T) {
 			if math.Abs(beta-want.Beta) > 0.01 || math.Abs(alpha-want.Alpha) > 1.2 {
 				t.Errorf("%s %s: alpha %.2f beta %.2f, autograd saved alpha %.2f beta %.2f", name, mode, alpha, beta, want.Alpha, want.Beta)
 			}
+		}
+	}
+}
+
+// TestCacheHeld: GPT-2 large (36 layers, hidden 1280) in 16-bit, batch 1 ×
+// 1024 tokens, eager attention, Hugging Face: the returned cache keeps each
+// layer's c_attn output, 36 · 3 · 1280 · 1024 · 2 = 283,115,520 bytes, to the
+// end of forward only; none under SDPA, with checkpointing (no cache), in
+// LitGPT (no cache returned) or for a model whose attention saves the views.
+func TestCacheHeld(t *testing.T) {
+	gpt2 := Architecture{Family: FamilyDecoder, Layers: 36, Hidden: 1280, Heads: 20, FFN: 5120, Vocab: 50257, Tied: true, Norm: LayerNorm,
+		LinearBias: true, FusedQKV: true, LearnedPositions: 1024, MaxPositions: 1024, Dropout: true, ModelType: "gpt2", Activation: "gelu_new"}
+	g := &GPU{Key: "g", Name: "G", MemoryGiB: 80, ComputeCapability: "8.0", FP32TFLOPS: 19.5, FP16TFLOPS: 312, BF16TFLOPS: 312, MemoryBandwidthGBps: 1555}
+	base := Workload{Settings: Settings{Task: TaskTrain, Precision: FP16, Optimizer: SGD, MicroBatch: 1, SeqLen: 1024, GPUs: 1, FlashAttention: Bool(false)}, Model: gpt2}
+	tests := []struct {
+		name string
+		edit func(w *Workload)
+		want float64
+	}{
+		{"eager", func(*Workload) {}, 283115520},
+		{"sdpa", func(w *Workload) { w.FlashAttention = Bool(true) }, 0},
+		{"checkpointing", func(w *Workload) { w.Checkpointing = Bool(true) }, 0},
+		{"litgpt", func(w *Workload) { w.Trainer = TrainerLitGPT }, 0},
+		{"opt", func(w *Workload) { w.Model.ModelType, w.Model.Activation = "opt", "relu" }, 0},
+	}
+	for _, tt := range tests {
+		w := base
+		tt.edit(&w)
+		w.Defaults()
+		if got := cacheHeld(&w, 1024, 1, 2, 1); got != tt.want {
+			t.Errorf("%s: cacheHeld %.0f, want %.0f", tt.name, got, tt.want)
+		}
+		e, err := Compute(w, g)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		// Forward end holds the cache; backward starts without it.
+		act := trainingActivations(&e.Workload, e.Recipe)
+		if act.cache != tt.want {
+			t.Errorf("%s: trainingActivations cache %.0f, want %.0f", tt.name, act.cache, tt.want)
+		}
+		if tt.name == "checkpointing" {
+			continue // backward recomputes: its own phase formula
+		}
+		fwd, bwd := e.Phases[0].Memory.Activations, e.Phases[1].Memory.Activations
+		if want := act.blocks + act.logits + tt.want; math.Abs(fwd-want) > 1 {
+			t.Errorf("%s: forward-end activations %.0f, want %.0f", tt.name, fwd, want)
+		}
+		if want := act.blocks + act.logits + max(act.lossBwd, act.blockGrad); math.Abs(bwd-want) > 1 {
+			t.Errorf("%s: backward activations %.0f, want %.0f (no cache)", tt.name, bwd, want)
 		}
 	}
 }

@@ -82,7 +82,9 @@ func (f Family) Vision() bool { return f == FamilyViT || f == FamilyCNN || f == 
 type Precision string
 
 // Precisions, spelled as in TOML and on the command line. The amp- forms are
-// mixed precision (16-bit compute with fp32 master weights); bf16 is pure bf16.
+// mixed precision (16-bit compute with fp32 master weights); bf16 and fp16
+// for training are pure 16-bit (model.to(torch.bfloat16) or model.half(), no
+// fp32 copy, no autocast).
 const (
 	FP32    Precision = "fp32"
 	TF32    Precision = "tf32"
@@ -97,7 +99,7 @@ const (
 
 // TrainingPrecisions and InferencePrecisions list what each kind of task accepts.
 var (
-	TrainingPrecisions  = []Precision{AMPBF16, AMPFP16, BF16, FP32, TF32, FP8}
+	TrainingPrecisions  = []Precision{AMPBF16, AMPFP16, BF16, FP16, FP32, TF32, FP8}
 	InferencePrecisions = []Precision{BF16, FP16, FP32, FP8, INT8, INT4}
 )
 

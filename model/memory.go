@@ -514,6 +514,33 @@ type savedActivations struct {
 	// recomputes on unpacking its saved tensors), after the loss and head
 	// backward have freed the logits and their gradient.
 	recompute float64
+	// cache is what the key/value cache the model returns keeps beyond
+	// the saved tensors (cacheHeld): alive to the end of forward, and
+	// freed with the output before backward in Hugging Face's Trainer.
+	cache float64
+}
+
+// cacheHeld returns the bytes per GPU that the key/value cache a Hugging
+// Face causal LM returns in training keeps alive beyond what autograd
+// saves, for s·b tokens at p bytes over t. The models return it whenever
+// config.use_cache is set (the default) and gradient checkpointing is off
+// (modeling_gpt2.py GPT2Model.forward turns use_cache off only for
+// checkpointing; GPT2Attention: present = (key, value)). Modeled for
+// GPT-2's eager attention: key and value are views of the fused c_attn
+// output (split, then _split_heads' view and permute), while _attn's
+// torch.matmul saves reshaped copies of the permuted heads (at::matmul
+// folds the batch dimensions with reshape, a copy for a permuted tensor),
+// so the cache alone keeps the whole c_attn output, 3·h elements per
+// token per layer. Under SDPA the kernel saves those views: nothing more.
+// (The same holds, unmodeled, where the cache keeps a tensor attention
+// copies: Llama's repeat_kv under grouped-query attention, GPT-NeoX's fp32
+// rotated key under SDPA.)
+func cacheHeld(w *Workload, s, b, p, t float64) float64 {
+	a := &w.Model
+	if w.Trainer != TrainerHF || w.Ckpt() || w.Flash() || a.ModelType != "gpt2" || !a.HasShape() {
+		return 0
+	}
+	return float64(a.Layers) * 3 * float64(a.Hidden) * s * b * p / t
 }
 
 // trainingActivations returns activation bytes per GPU for one micro-batch.
@@ -604,7 +631,7 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 			stored = float64(a.Layers) * blk
 		}
 	}
-	out := savedActivations{blocks: stored + resid*max(s, sEnc)*b*h, recompute: peakBlock} // + embedding output
+	out := savedActivations{blocks: stored + resid*max(s, sEnc)*b*h, recompute: peakBlock, cache: cacheHeld(w, s, b, p, t)} // + embedding output
 	// Backward through a block allocates the gradients of its saved
 	// tensors while they are alive: one block's worth at a time.
 	out.blockGrad = a.blockActivation(s, s, b, p, t, flash, false)
@@ -960,6 +987,7 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		fwd.Gradients = 0
 	}
 	bwdStart := fwd
+	fwd.Activations += act.cache // the output, with its cache, is dropped before backward
 	if !persistGrads {
 		bwdStart.Gradients = 0 // zero_grad(set_to_none=True) before backward
 	}

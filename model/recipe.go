@@ -69,7 +69,7 @@ func (r *Recipe) UnmarshalText(b []byte) error {
 }
 
 // TrainingRecipe returns the recipe w runs: w.Recipe when set, else from
-// precision and strategy. fp32/tf32 → fp32; bf16 → pure16; mixed
+// precision and strategy. fp32/tf32 → fp32; bf16, fp16 → pure16; mixed
 // precision (amp-*, fp8) → deepspeed under ZeRO (the strategy is run by
 // DeepSpeed, which is what `gpuplan export` writes), fsdp-mixed under FSDP,
 // autocast on one GPU or DDP (torch.autocast is PyTorch's AMP, and
@@ -82,7 +82,7 @@ func (w *Workload) TrainingRecipe() Recipe {
 	switch w.Precision {
 	case FP32, TF32:
 		return RecipeFP32
-	case BF16:
+	case BF16, FP16:
 		return RecipePure16
 	}
 	switch w.Strategy {

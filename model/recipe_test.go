@@ -18,6 +18,7 @@ func TestTrainingRecipe(t *testing.T) {
 		{AMPBF16, ZeRO1, "", RecipeDeepSpeed},
 		{AMPFP16, ZeRO3, "", RecipeDeepSpeed},
 		{BF16, ZeRO3, "", RecipePure16},
+		{FP16, Single, "", RecipePure16}, // model.half()
 		{FP32, DDP, "", RecipeFP32},
 		{TF32, Single, "", RecipeFP32},
 		{AMPBF16, DDP, RecipeDeepSpeed, RecipeDeepSpeed},

@@ -342,8 +342,6 @@ func (w *Workload) Validate() error {
 				return bad("precision", "%q is not an inference precision (for inference say bf16 or fp16); want %s", w.Precision, valid)
 			}
 			return bad("precision", "%q is not an inference precision; want %s", w.Precision, valid)
-		case w.Precision == FP16:
-			return bad("precision", "%q is not a training precision (mixed-precision fp16 training is amp-fp16); want %s", w.Precision, valid)
 		}
 		return bad("precision", "%q is not a training precision; want %s", w.Precision, valid)
 	}

@@ -65,7 +65,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Task]{&f.set.Task, model.ParseTask, model.Tasks}
 		}},
-	{name: "precision", key: "workload.precision", usage: "training: amp-bf16, amp-fp16, bf16, fp32, tf32, fp8; inference: bf16, fp16, fp32, fp8, int8, int4",
+	{name: "precision", key: "workload.precision", usage: "training: amp-bf16, amp-fp16, bf16, fp16 (pure 16-bit), fp32, tf32, fp8; inference: bf16, fp16, fp32, fp8, int8, int4",
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Precision]{&f.set.Precision, model.ParsePrecision, append(append([]model.Precision{}, model.TrainingPrecisions...), model.FP16, model.INT8, model.INT4)}
 		}},

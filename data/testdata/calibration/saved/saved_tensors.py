@@ -35,6 +35,11 @@ Precisions:
   bf16          pure bf16 weights and activations (model.to(bfloat16);
                 HF from_pretrained(torch_dtype=...) for float16 saves the same
                 bytes)
+  fp16          pure fp16 (model.half()): the code's `dtype == torch.float16`
+                branches taken (OPT's softmax upcast). Torch 1.13 has no CPU
+                fp16 kernels (addmm, bmm, layer_norm: "not implemented for
+                'Half'"), so the block runs in bf16, the same element size,
+                with HALF standing for torch.float16 in those branches.
 Dropout with p > 0 goes through torch.native_dropout, the fused kernel CUDA
 runs (at::dropout takes it when is_fused_kernel_acceptable: a CUDA tensor,
 0 < p < 1), which saves a 1-byte bool mask; the CPU path would save a mask in
@@ -99,6 +104,7 @@ from torch.overrides import TorchFunctionMode
 B, H, A, FFN = 2, 64, 4, 256
 SEQS = (32, 64)
 BF16 = torch.bfloat16
+HALF = torch.float16  # the dtype the modeling code's fp16 branches test; bf16 in mode "fp16"
 
 
 # ---------------------------------------------------------------- autocast as on CUDA
@@ -237,8 +243,8 @@ def opt(p, x, bufs, drop=0.1, attn_drop=0.0):
     w = w.view(b, A, s, s) + bufs["causal_add"]
     w = torch.max(w, torch.tensor(torch.finfo(w.dtype).min))
     w = w.view(b * A, s, s)
-    if w.dtype == torch.float16:
-        w = F.softmax(w, dim=-1, dtype=torch.float32).to(torch.float16)
+    if w.dtype == HALF:
+        w = F.softmax(w, dim=-1, dtype=torch.float32).to(HALF)
     else:
         w = F.softmax(w, dim=-1)
     w = dropout(w, attn_drop)
@@ -404,7 +410,9 @@ def storage_key(t):
 def measure(name, mode, s):
     torch.manual_seed(0)
     shape_fn, block = BLOCKS[name]
-    wdtype = BF16 if mode == "bf16" else torch.float32
+    global HALF
+    HALF = BF16 if mode == "fp16" else torch.float16
+    wdtype = BF16 if mode in ("bf16", "fp16") else torch.float32
     p = params(shape_fn(), wdtype)
     for n in p:  # norm weights start at 1, as the models initialise them
         if n.endswith("ln1.w") or n.endswith("ln2.w") or n in ("n1", "n2"):
@@ -454,7 +462,7 @@ def main():
            "blocks": {}}
     for name in BLOCKS:
         out["blocks"][name] = {}
-        for mode in ("fp32", "autocast-bf16", "bf16"):
+        for mode in ("fp32", "autocast-bf16", "bf16", "fp16"):
             runs = {s: measure(name, mode, s) for s in SEQS}
             y = [runs[s]["activation"] + runs[s]["input"] for s in SEQS]
             # y_i = alpha*s_i*b*h + beta*a*s_i^2*b, two equations
