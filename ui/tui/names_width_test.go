@@ -1,0 +1,58 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// Names before figures (#31): at 80×24 the offers table cut provider and
+// instance names to 6 and 10 cells ("pri…ct", "datac…_182") while it
+// still showed the job's time beside its cost, and at 120×40 the GPUs
+// column kept the width of its longest cell while the types were cut.
+// The figures another implies go first: the names keep 10 and 16 cells,
+// every cut is marked "…", and no two rows read the same.
+func TestOfferNamesBeforeFigures(t *testing.T) {
+	cat := testCatalog(t)
+	for i, typ := range []string{"datacrunch__1xH100_80GB__30__120", "massedcompute__1xA100_80GB__30__120", "datacrunch__1xL40S_48GB__30__120"} {
+		gpu := []string{"h100-sxm", "a100-80gb", "l40s"}[i]
+		cat.Instances = append(cat.Instances, model.Instance{Provider: "primeintellect", Type: typ, GPU: gpu, GPUCount: 1, VCPUs: 16,
+			MemoryGiB: 120, Source: "test fixture", AsOf: "2026-11-30", Prices: []model.RegionPrice{{Region: "FI", OnDemandUSD: 0.97}}})
+	}
+	cat.Index()
+	cfg := qloraConfig(nil, model.OnDemand, 1)
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		m := start(t, newTestApp(t, cat, Options{Config: cfg}), size(sz[0], sz[1]), ctrlO)
+		checkFits(t, screenText(m), sz[0], sz[1])
+		cols, rows := m.offers.table.Columns(), m.offers.table.Rows()
+		if cols[1].Width < min(10, len("primeintellect")) || cols[2].Width < 16 {
+			t.Errorf("%dx%d: provider %d and instance %d cells wide, want ≥ 10 and ≥ 16:\n%s", sz[0], sz[1], cols[1].Width, cols[2].Width, screenText(m))
+		}
+		whole := map[string]bool{}
+		for _, in := range cat.Instances {
+			whole[in.Provider], whole[in.Type] = true, true
+		}
+		seen := map[string]bool{}
+		for _, r := range rows {
+			for _, c := range r[1:3] {
+				if !whole[c] && !strings.Contains(c, "…") {
+					t.Errorf("%dx%d: %q is cut with no ellipsis", sz[0], sz[1], c)
+				}
+				if ansi.StringWidth(c) > cols[2].Width {
+					t.Errorf("%dx%d: %q wider than its column", sz[0], sz[1], c)
+				}
+			}
+			key := strings.Join(r[1:5], "|")
+			if seen[key] {
+				t.Errorf("%dx%d: two rows read %s", sz[0], sz[1], key)
+			}
+			seen[key] = true
+		}
+		if n := strings.Count(screenText(m), "prim"); n != 3 {
+			t.Errorf("%dx%d: %d rows of primeintellect, want 3:\n%s", sz[0], sz[1], n, screenText(m))
+		}
+	}
+}
