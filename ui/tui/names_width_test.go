@@ -56,3 +56,28 @@ func TestOfferNamesBeforeFigures(t *testing.T) {
 		}
 	}
 }
+
+// The panel's table at 120×40 (#31): in Chinese it kept the headroom
+// column (余量) and cut every instance type to 10 cells ("gpu_1…sxm4");
+// the names now keep at least 12 cells while a figure can go instead.
+func TestPanelNamesBeforeHeadroom(t *testing.T) {
+	for _, opts := range []Options{{}, zhOptions()} {
+		m := start(t, newTestApp(t, testCatalog(t), opts), size(120, 40))
+		text := screenText(m)
+		rows := 0
+		for _, l := range strings.Split(text, "\n") {
+			_, after, ok := strings.Cut(l, "│ lambda ")
+			if !ok {
+				continue
+			}
+			rows++
+			typ := strings.Fields(after)[0]
+			if w := ansi.StringWidth(typ); w < 12 && strings.Contains(typ, "…") {
+				t.Errorf("%v: the panel cuts an instance type to %d cells: %q\n%s", opts.Lang, w, typ, text)
+			}
+		}
+		if rows == 0 {
+			t.Fatalf("%v: no lambda row in the panel:\n%s", opts.Lang, text)
+		}
+	}
+}
