@@ -508,7 +508,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	path := m.opts.ConfigPath
-	if path == "" {
+	if path == "" || !typable(path) {
 		path = defaultExport
 	}
 	if picked == nil {

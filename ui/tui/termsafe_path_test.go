@@ -32,3 +32,23 @@ func TestPathsShownEscaped(t *testing.T) {
 		}
 	}
 }
+
+// Answers opened from a path with a control character (#29, found live):
+// the export dialog offered that path in its text input, which drops
+// control characters, so ctrl+e, enter, enter wrote "a]0;xb.toml", a file
+// the user never named. The default name is offered instead.
+func TestExportDefaultNameTypable(t *testing.T) {
+	for _, tt := range []struct{ path, want string }{
+		{"/tmp/a\x1b]0;x\x07b.toml", defaultExport},
+		{"/tmp/a\xffb.toml", defaultExport},
+		{"/tmp/ok.toml", "/tmp/ok.toml"},
+	} {
+		m := start(t, newTestApp(t, testCatalog(t), Options{ConfigPath: tt.path}), size(120, 40), ctrlE)
+		if m.dialog == nil {
+			t.Fatal("ctrl+e opened no dialog")
+		}
+		if m.dialog.path != tt.want {
+			t.Errorf("opened from %q: the export offers %q, want %q", tt.path, m.dialog.path, tt.want)
+		}
+	}
+}
