@@ -81,3 +81,29 @@ func TestPanelNamesBeforeHeadroom(t *testing.T) {
 		}
 	}
 }
+
+// The serving panel's table (#31): at 120×40 it kept the split column
+// (TP×PP×replicas, which the "best" line above states) and cut the names
+// to 12 cells, "primei…llect  datacr…__1450"; the split goes first now.
+func TestServingPanelNamesBeforeSplit(t *testing.T) {
+	headers := []string{"provider", "instance", "GPUs", "split", "TPOT ms", "$/Mtok"}
+	rows := [][]string{
+		{"primeintellect", "datacrunch__8xH200_141GB__176__1450", "8×h200", "TP8×PP1×1", "9.6", "$1.33"},
+		{"primeintellect", "datacrunch__8xH100_80GB__176__1480", "8×h100-sxm", "TP8×PP1×1", "10.7", "$1.46"},
+		{"hyperstack", "n3-H100x8-NVLink", "8×h100-sxm", "TP8×PP1×1", "10.7", "$1.44"},
+	}
+	out := plainRows(headers, rows, 67, 3, 3)
+	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 67 {
+			t.Errorf("wider than 67 cells: %q", l)
+		}
+		f := strings.Fields(l)
+		if f[0] == "provider" {
+			continue
+		}
+		if f[0] != "primeintellect" && f[0] != "hyperstack" || ansi.StringWidth(f[1]) < 16 {
+			t.Errorf("names cut below 16 cells while the split is shown:\n%s", out)
+			break
+		}
+	}
+}
