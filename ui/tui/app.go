@@ -171,6 +171,16 @@ func (m app) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	if m.crash.info != nil {
 		return m, tea.Quit
 	}
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.Code == tea.KeyEscape && k.Mod == tea.ModAlt {
+		// Two escapes in one read ("\x1b\x1b": a quick double press, tmux
+		// send-keys Escape Escape) reach us as one alt+esc, the terminal
+		// convention for alt (ultraviolet's decoder reads ESC + key as
+		// that key with alt). No binding here is alt+esc, so it was
+		// dropped: it is two escapes, each going back one level.
+		res, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+		res, cmd2 := res.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+		return res, tea.Batch(cmd, cmd2)
+	}
 	res, cmd = m.update(msg)
 	next := res.(app)
 	next.layout() // cheap when nothing changed size
@@ -498,7 +508,7 @@ func (m app) openExport() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	path := m.opts.ConfigPath
-	if path == "" {
+	if path == "" || !typable(path) {
 		path = defaultExport
 	}
 	if picked == nil {

@@ -210,7 +210,7 @@ func (d *dialog) askOverwrite(theme huh.Theme) {
 	d.kind, d.overwrite, d.err, d.writing = dialogExportOverwrite, false, nil, false
 	T := d.lang.T
 	d.form = huh.NewForm(huh.NewGroup(
-		huh.NewConfirm().Title(report.Truncate(d.lang.Sprintf("Overwrite %s?", d.path), d.width-4)).
+		huh.NewConfirm().Title(report.Truncate(d.lang.Sprintf("Overwrite %s?", printable(d.path)), d.width-4)).
 			Description(T("it exists; no keeps it and asks for another name")).
 			Affirmative(T("overwrite")).Negative(T("no")).Value(&d.overwrite),
 	)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(d.width)
@@ -312,7 +312,7 @@ func (d *dialog) view(st *report.Styles, height int) string {
 	form := d.form.View()
 	var errText string
 	if d.err != nil {
-		errText = "\n" + st.Bad.Render(wrapCommands("✗ "+errIn(d.lang, d.err), d.width))
+		errText = "\n" + st.Bad.Render(wrapCommands("✗ "+printable(errIn(d.lang, d.err)), d.width))
 	}
 	if room := height - st.Dialog.GetVerticalFrameSize() - 1 - lipgloss.Height(errText) + btoi(errText != ""); room > 0 {
 		if lines := strings.Split(form, "\n"); len(lines) > room {

@@ -67,7 +67,11 @@ func (f *footer) setSize(w int) {
 	f.help.SetWidth(f.width)
 }
 
-func (f *footer) say(s string, isErr bool) { f.status, f.isErr = s, isErr }
+// say sets the status line. It often quotes a path or a name from a file
+// ("exported to PATH"), so it goes through printable: a control character
+// is shown escaped (\x1b, \n), never dropped by the renderer, and two
+// different paths never read the same.
+func (f *footer) say(s string, isErr bool) { f.status, f.isErr = printable(s), isErr }
 
 // view renders the footer for keys k; full shows every key. The status
 // line is left out when there is nothing to say; short help that does

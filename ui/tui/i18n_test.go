@@ -66,6 +66,7 @@ func zhScreens() []zhScreen {
 		}},
 		{name: "serving", set: serving},
 		{name: "serving-detail", set: serving, then: msgs(ctrlO, enter)}, // commitments and the TPOT chart
+		{name: "serving-offers", set: serving, then: msgs(ctrlO)},        // the serving offers list and its columns
 	}
 }
 

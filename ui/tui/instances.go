@@ -175,6 +175,12 @@ type shrinkTo struct{ col, least int }
 var (
 	tableShrink      = []shrinkTo{{2, 10}, {1, 6}, {3, 9}, {4, 8}} // instance, provider, region, GPUs
 	tableShrinkTight = []shrinkTo{{2, 7}, {1, 4}, {3, 9}, {4, 8}}
+	// tableShrinkRoomy are the widths the names keep while a figure that
+	// another one implies ($/month from $/h, the job's time from its cost,
+	// the headroom) is still on screen: at 80 and 120 columns those went
+	// before a provider read "pri…ct" and an instance type "datac…_182"
+	// (#31).
+	tableShrinkRoomy = []shrinkTo{{2, 16}, {1, 10}, {3, 9}, {4, 10}}
 	tableDropOrder   = []int{9, 6, 7, 3} // headroom, $/month, job time, region
 	serveDropOrder   = []int{6, 7, 3}    // $/month, 1M tok time, region: TPOT and $/Mtok stay
 )
@@ -231,6 +237,11 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 	}
 	last := len(drops)
 	var attempts []attempt
+	// The roomy names first, dropping the figures before the region
+	// (which tells two regions of one type apart); then as before.
+	for drop := 0; drop < last && drops[max(drop-1, 0)] != 3; drop++ {
+		attempts = append(attempts, attempt{drop, tableShrinkRoomy})
+	}
 	for drop := 0; drop < last; drop++ {
 		attempts = append(attempts, attempt{drop, tableShrink})
 	}
@@ -255,9 +266,27 @@ func (v *offersView) columns(rows [][]string) []table.Column {
 		if over := total - v.width; over > 0 {
 			// The names and the GPUs' notes ("↺amp-fp16") first, then the
 			// GPUs themselves ("1 of 8×h100-sxm" says what is rented).
-			first := append(slices.Clone(at.shrink[:3]), shrinkTo{4, max(at.shrink[3].least, gpusFloor)})
-			left := shrinkWidest(widths, first, over)
-			left = shrinkWidest(widths, at.shrink[3:], left)
+			// The GPUs cell keeps its count and GPU ("1 of 8×a100-80gb",
+			// 16 cells) while the figures go; then names and GPUs are cut
+			// alike, a GPU name longer than 12 cells with "…".
+			roomy := &at.shrink[0] == &tableShrinkRoomy[0]
+			floor := min(gpusFloor, 12)
+			if roomy {
+				floor = min(gpusFloor, 16)
+			}
+			first := append(slices.Clone(at.shrink[:3]), shrinkTo{4, max(at.shrink[3].least, floor)})
+			left := over
+			if roomy {
+				// The region and GPUs give way, then the provider,
+				// before the instance type goes below 24 cells: the type
+				// names the offer.
+				left = shrinkWidest(widths, []shrinkTo{{2, 24}, {3, 12}, {4, floor}}, left)
+				left = shrinkWidest(widths, []shrinkTo{{1, 14}, {3, 9}, {4, floor}}, left)
+				left = shrinkWidest(widths, first, left)
+			} else {
+				left = shrinkWidest(widths, first, left)
+				left = shrinkWidest(widths, at.shrink[3:], left)
+			}
 			total -= over - left
 		}
 		if total <= v.width {

@@ -114,3 +114,40 @@ func TestEscClosesHelp(t *testing.T) {
 		t.Errorf("offers, ? esc: screen %v, full help %v; want the offers with the help closed", m.screen, m.fullHelp)
 	}
 }
+
+// Escape twice quickly (#31: tmux send-keys Escape Escape) arrives as one
+// read, "\x1b\x1b", which bubbletea v2 delivers as alt+esc. It was
+// swallowed; it acts as two escapes, as it would typed slowly: from an
+// offer's detail back to the wizard, and two pages back in the wizard.
+func TestEscapeBurst(t *testing.T) {
+	altEsc := tea.KeyPressMsg{Code: tea.KeyEscape, Mod: tea.ModAlt}
+	if altEsc.String() != "alt+esc" {
+		t.Fatalf("the burst reads %q", altEsc.String())
+	}
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	m = drive(t, m, ctrlO, enter)
+	if m.screen != screenDetail {
+		t.Fatal("enter did not open the detail")
+	}
+	m = drive(t, m, altEsc)
+	if m.screen != screenWizard {
+		t.Errorf("esc esc on the detail: screen %v, want the wizard", m.screen)
+	}
+	// As esc, esc one at a time: back two of the pages shown.
+	slow := drive(t, toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)), "Batch and length"), esc, esc)
+	m = toPage(t, m, "Batch and length")
+	first := m.wiz.focusedPage()
+	m = drive(t, m, altEsc)
+	if got, want := m.wiz.focusedPage(), slow.wiz.focusedPage(); got != want || want >= first {
+		t.Errorf("esc esc on page %d: page %d, want %d as esc, esc", first, got, want)
+	}
+	m = drive(t, m, ctrlE)
+	if m.dialog == nil {
+		t.Fatal("ctrl+e opened no dialog")
+	}
+	slow = drive(t, slow, ctrlE, esc, esc)
+	m = drive(t, m, altEsc)
+	if m.dialog != nil || m.wiz.focusedPage() != slow.wiz.focusedPage() {
+		t.Errorf("esc esc on the export dialog: dialog %v, page %d; want it closed and page %d", m.dialog != nil, m.wiz.focusedPage(), slow.wiz.focusedPage())
+	}
+}

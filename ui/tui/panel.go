@@ -615,6 +615,17 @@ var offerColumns = [][]int{
 // cut to a stub ("1×qu…p16" beside a whole "primeintellect").
 var shrinkable = map[int]int{0: 6, 1: 10, 2: 9, 3: 8}
 
+// roomyShrinkable are the widths the names keep while a figure another
+// implies ($/month, the job's time, the headroom) can go instead, as in
+// the offers table (tableShrinkRoomy): at 120×40 the panel showed
+// "prim…ect  …__30__120  1×h1…sxm" beside a $/month column (#31).
+var roomyShrinkable = map[int]int{0: 10, 1: 16, 2: 9, 3: 10}
+
+// tightRoomyShrinkable is the next step: the instance type, which names
+// the offer, keeps 14 cells while the provider and region go down to 8
+// and 9 (the GPUs to 11: "1×a100-80gb").
+var tightRoomyShrinkable = map[int]int{0: 8, 1: 14, 2: 9, 3: 11}
+
 // offersTable renders offers as a borderless table at most width cells
 // wide: the instance, region and GPU columns are cut first (ending in
 // "…"), then columns are dropped, never the other way round.
@@ -624,7 +635,23 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 		rows[i] = offerRow(lang, &offers[i])
 	}
 	const pad = 2 // PaddingRight below
-	for n, cols := range offerColumns {
+	type attempt struct {
+		cols  []int
+		least map[int]int
+	}
+	var attempts []attempt
+	for _, least := range []map[int]int{roomyShrinkable, tightRoomyShrinkable, {0: 8, 1: 12, 2: 9, 3: 9}} {
+		for _, cols := range offerColumns {
+			if slices.Contains(cols, 2) && slices.Contains(cols, 3) { // the region (it tells two regions of a type apart) and the GPUs stay
+				attempts = append(attempts, attempt{cols, least})
+			}
+		}
+	}
+	for _, cols := range offerColumns {
+		attempts = append(attempts, attempt{cols, shrinkable})
+	}
+	for n, at0 := range attempts {
+		cols := at0.cols
 		headers := pick(report.OfferHeadersIn(lang), cols)
 		picked := make([][]string, len(rows))
 		for i, r := range rows {
@@ -665,7 +692,7 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 			// Cut the widest shrinkable column by one cell at a time.
 			widest := -1
 			for c := range cols {
-				least, ok := shrinkable[cols[c]]
+				least, ok := at0.least[cols[c]]
 				least = max(least, lipgloss.Width(headers[c])) // headers are not cut
 				if ok && widths[c] > least && (widest < 0 || widths[c] > widths[widest]) {
 					widest = c
@@ -677,7 +704,7 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 			widths[widest]--
 			total--
 		}
-		if total > width && n < len(offerColumns)-1 {
+		if total > width && n < len(attempts)-1 {
 			continue
 		}
 		cutTable(picked, widths, slices.Index(cols, 2)) // the region's name is cut, never its "+N"

@@ -484,7 +484,7 @@ func (m app) openPlanExport() (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	path := m.plan.path
-	if path == "" {
+	if path == "" || !typable(path) {
 		path = defaultPlanExport
 	}
 	m.dialog = newExportDialog(path, config.Config{}, nil, launch.FormatTOML, m.theme, m.dialogWidth(), m.lang)

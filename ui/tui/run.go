@@ -363,7 +363,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 		}
 		if p.check != nil {
 			if err := p.check(); err != nil {
-				fmt.Fprintf(prompts, "✗ %s\n", errIn(lang, err))
+				fmt.Fprintf(prompts, "✗ %s\n", printable(errIn(lang, err)))
 				back := slices.IndexFunc(w.pages, func(q page) bool { return q.title == p.backTo })
 				if back < 0 {
 					back = i
@@ -406,7 +406,7 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 		err = atomicfile.WriteFileAtomic(abs, data, false)
 		if errors.Is(err, atomicfile.ErrFileExists) {
 			overwrite := false
-			c := huh.NewConfirm().Title(lang.Sprintf("Overwrite %s?", abs)).Value(&overwrite)
+			c := huh.NewConfirm().Title(lang.Sprintf("Overwrite %s?", printable(abs))).Value(&overwrite)
 			c.WithTheme(plain)
 			if err := ask(c, prompts, in); err != nil {
 				return ended(err)
@@ -418,10 +418,10 @@ func runAccessible(ctx context.Context, cat *model.Catalog, opts Options, st *re
 			err = atomicfile.WriteFileAtomic(abs, data, true)
 		}
 		if err != nil {
-			fmt.Fprintf(prompts, "✗ %s\n", err)
+			fmt.Fprintf(prompts, "✗ %s\n", printable(err.Error()))
 			continue
 		}
-		fmt.Fprintln(prompts, lang.Sprintf("exported to %s", abs))
+		fmt.Fprintln(prompts, lang.Sprintf("exported to %s", printable(abs)))
 		return nil
 	}
 }

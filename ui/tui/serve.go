@@ -304,7 +304,10 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 // nameLeast cells. The figures the rows are compared by (TPOT, $/Mtok)
 // stay in view.
 func plainRows(headers []string, rows [][]string, width, names, drop int) string {
-	const nameFloor, nameLeast = 12, 6
+	// The column drop goes before a name is cut below nameRoomy: at
+	// 120×40 the serving panel kept TP×PP×replicas and read
+	// "primei…llect  datacr…0__45" (#31).
+	const nameRoomy, nameFloor, nameLeast = 16, 12, 6
 	widths := make([]int, len(headers))
 	for c, h := range headers {
 		widths[c] = ansi.StringWidth(h)
@@ -337,10 +340,11 @@ func plainRows(headers []string, rows [][]string, width, names, drop int) string
 			widths[widest]--
 		}
 	}
-	shrink(nameFloor)
+	shrink(nameRoomy)
 	if total() > width && drop >= 0 {
 		widths[drop] = 0
 	}
+	shrink(nameFloor)
 	shrink(nameLeast)
 	cutWidths := slices.Clone(widths)
 	for c := names; c < len(cutWidths); c++ {

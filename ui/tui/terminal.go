@@ -34,6 +34,13 @@ func utf8Locale(getenv func(string) string) bool {
 // hides a character.
 func printable(s string) string { return termsafe.String(s) }
 
+// typable reports whether a path can be the export dialog's default name:
+// the text input drops control characters (and cannot show invalid
+// UTF-8), so answers opened from "a\x1b]0;xb.toml" were exported to
+// "a]0;xb.toml", another file, without a word. Such a path is not offered;
+// the default name is, in view.
+func typable(path string) bool { return termsafe.String(path) == path }
+
 // termFrame is the frame as written to the terminal: only the styling
 // the program itself emits (SGR, ESC[…m) survives; any other escape
 // sequence or control that reached the frame from data is dropped
