@@ -348,6 +348,19 @@ func (e *Estimate) OOMChance(usable float64) float64 {
 	return b.Exceedance(usable / e.ResidentNeed())
 }
 
+// OverrunChance returns the probability, 0.05–0.95, that the job takes
+// longer than hours: where hours falls in the out-of-sample error
+// distribution of comparable calibration cases (TimeCalibration,
+// Band.Exceedance), as OOMChance does for memory. It is the chance of
+// missing a deadline that falls inside TimeBand; 0 without a time.
+func (e *Estimate) OverrunChance(hours float64) float64 {
+	if !e.HasTime || e.Hours <= 0 {
+		return 0
+	}
+	b := e.TimeCalibration()
+	return b.Exceedance(hours / e.Hours)
+}
+
 // PhaseList returns the phases e has: three for training, one for
 // inference.
 func (e *Estimate) PhaseList() []PhaseMemory {
