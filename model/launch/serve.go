@@ -517,7 +517,11 @@ func (s *Serve) ServeLaunch() *config.ServeLaunch {
 		// the file reopens as the same price-per-token question.
 		v.Concurrency = 0
 	}
-	v.RequestsPerSec, v.TTFTMs, v.TPOTMs = s.Serving.RequestsPerSec, s.Serving.TTFTTargetMs, s.Serving.TPOTTargetMs
+	v.RequestsPerSec, v.TTFTMs = s.Serving.RequestsPerSec, s.Serving.TTFTTargetMs
+	if !s.Serving.DefaultTPOT { // left out, the default target applies again
+		t := s.Serving.TPOTTargetMs
+		v.TPOTMs = &t
+	}
 	return v
 }
 

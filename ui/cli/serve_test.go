@@ -266,7 +266,7 @@ func TestServeExport(t *testing.T) {
 	}
 	s := c.Workload.Serve
 	if s.WeightFormat != serve.WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 ||
-		s.TP != 2 || s.TTFTTargetMs != 2000 || s.Replicas < 1 || c.Workload.Task != model.TaskInference {
+		s.TP != 2 || s.TTFTTargetMs != 2000 || s.Replicas != 0 || c.Workload.Task != model.TaskInference {
 		t.Errorf("reopened [serve] %+v, task %s", s, c.Workload.Task)
 	}
 	if c.Workload.Strategy != "" || c.Workload.Optimizer != "" {
