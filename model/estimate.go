@@ -506,7 +506,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 			add("memory-bound: moving %.3g× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", w.tuning().CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 		if w.GPUs/w.TP > 1 && w.Task.Training() && w.MFU == 0 {
-			add("collectives: %s ring traffic over %.0f GB/s per GPU (%d GPUs per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, e.Host.GPUsPerNode, e.CommSeconds)
+			add("collectives: %s ring traffic over %.0f GB/s per GPU (%s per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, CountMsg(e.Host.GPUsPerNode, "GPU"), e.CommSeconds)
 		}
 		if w.OffloadOptimizer || w.OffloadParams {
 			// No sourced throughput for DeepSpeedCPUAdam or parameter
