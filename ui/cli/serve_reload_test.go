@@ -38,7 +38,7 @@ func TestServeExportReloadsRanking(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"--model", "llama-3.1-8b", "--task", "inference", "--concurrency", "16"},
-		{"--model", "llama-3.1-70b", "--task", "inference", "--rps", "2", "--max-model-len", "8k", "--output-tokens", "512", "--tpot-ms", "none"},
+		{"--model", "llama-3.1-70b", "--task", "inference", "--rps", "2", "--max-model-len", "8K", "--output-tokens", "512", "--tpot-ms", "none"},
 	} {
 		want := rank(args...)
 		top := want.Offers[0]
@@ -66,6 +66,33 @@ func TestServeExportReloadsRanking(t *testing.T) {
 		}
 		if strings.Contains(string(text), "\ntensor_parallel_size") || strings.Contains(string(text), "\nreplicas =") {
 			t.Errorf("%v: the export pins a split nobody asked for:\n%s", args, text)
+		}
+	}
+}
+
+// TestServeExportLengthAndModelID: the vllm serve line of a serving export
+// holds --max-model-len as vLLM means it, the longest request it accepts:
+// with average prompt and output lengths given (1000 + 200), the model's
+// context (4096, Llama 3.1 8B's default here), not their sum; and it loads
+// the Instruct repo the user named the model by, which the catalog's
+// Llama 3.1 8B stands for too, not the base (issue 31).
+func TestServeExportLengthAndModelID(t *testing.T) {
+	for _, tc := range []struct {
+		model, id string
+	}{
+		{"meta-llama/Llama-3.1-8B-Instruct", "vllm serve meta-llama/Llama-3.1-8B-Instruct "},
+		{"llama-3.1-8b", "vllm serve meta-llama/Llama-3.1-8B "},
+	} {
+		code, out, errs := runServeCLI(t, "export", "--model", tc.model, "--task", "inference", "--prompt-tokens", "1000", "--output-tokens", "200",
+			"--concurrency", "8", "--instance", "aws/g6e.xlarge", "--format", "torchrun")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.model, code, errs)
+		}
+		if !strings.Contains(out, tc.id) {
+			t.Errorf("%s: want %q in:\n%s", tc.model, tc.id, out)
+		}
+		if !strings.Contains(out, "--max-model-len 4096") || strings.Contains(out, "--max-model-len 1200") {
+			t.Errorf("%s: want --max-model-len 4096 (the model's context), not the average 1200:\n%s", tc.model, out)
 		}
 	}
 }
