@@ -104,7 +104,7 @@ func TestOfferLate(t *testing.T) {
 		jsonChance *float64
 	}{
 		{0.44, "~28.6 h", "~ job time (1 offer): about 45% chance of missing the 30 h deadline, which falls inside the 90% range of the time; ranked after the offers that meet it at the range's slow end",
-			"~ 任务用时（1 个报价）：错过 30 小时截止时间的概率约 45%——截止时间落在用时的 90% 区间内；排在按区间上限也能按时完成的报价之后", ptr(0.45)},
+			"~ 作业时长（1 个报价）：错过 30 小时截止时间的概率约 45%——截止时间落在用时的 90% 区间内；排在按区间上限也能按时完成的报价之后", ptr(0.45)},
 		{0, "28.6 h", "", "", nil},
 	} {
 		o := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, HeadroomPct: 5, Verdict: model.VerdictFits, Estimate: e,
