@@ -348,6 +348,19 @@ func (e *Estimate) OOMChance(usable float64) float64 {
 	return b.Exceedance(usable / e.ResidentNeed())
 }
 
+// OverrunChance returns the probability, 0.05–0.95, that the job takes
+// longer than hours: where hours falls in the out-of-sample error
+// distribution of comparable calibration cases (TimeCalibration,
+// Band.Exceedance), as OOMChance does for memory. It is the chance of
+// missing a deadline that falls inside TimeBand; 0 without a time.
+func (e *Estimate) OverrunChance(hours float64) float64 {
+	if !e.HasTime || e.Hours <= 0 {
+		return 0
+	}
+	b := e.TimeCalibration()
+	return b.Exceedance(hours / e.Hours)
+}
+
 // PhaseList returns the phases e has: three for training, one for
 // inference.
 func (e *Estimate) PhaseList() []PhaseMemory {
@@ -493,7 +506,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 			add("memory-bound: moving %.3g× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", w.tuning().CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 		if w.GPUs/w.TP > 1 && w.Task.Training() && w.MFU == 0 {
-			add("collectives: %s ring traffic over %.0f GB/s per GPU (%d GPUs per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, e.Host.GPUsPerNode, e.CommSeconds)
+			add("collectives: %s ring traffic over %.0f GB/s per GPU (%s per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, CountMsg(e.Host.GPUsPerNode, "GPU"), e.CommSeconds)
 		}
 		if w.OffloadOptimizer || w.OffloadParams {
 			// No sourced throughput for DeepSpeedCPUAdam or parameter

@@ -126,6 +126,16 @@ type Offer struct {
 	// the job up (auto GPUs on a bigger host). See Oversized.
 	SizedGPUs int
 
+	// LateChance is, when the deadline falls inside the 90% range of the
+	// job's time (Estimate.TimeBand: it meets the deadline at the range's
+	// fast end, not at its slow end), the probability (0.05–0.95) that the
+	// job takes longer (Estimate.OverrunChance); 0 when the slow end meets
+	// it or without a deadline. Such an offer ranks after every one that
+	// meets the deadline at the slow end; DeadlineHours is the deadline
+	// it was weighed against, for its warning.
+	LateChance    float64
+	DeadlineHours float64
+
 	// Fallback is the precision the GPU runs instead of Asked (amp-fp16
 	// for amp-bf16 without bf16); empty when it runs as asked.
 	Asked, Fallback Precision
@@ -758,8 +768,10 @@ type deployment struct {
 }
 
 // shape picks the GPU count on one instance type: the workload's own, or
-// on auto the fewest whole instances that fit (and meet the deadline). It
-// returns the reason when none does.
+// on auto the fewest whole instances that fit and meet the deadline at the
+// slow end of their 90% time range, else the fewest that meet it at the
+// fast end (a late offer: Offer.LateChance). It returns the reason when
+// none does.
 func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) {
 	w := &m.w
 	usable := UsableBytes(g)
@@ -801,7 +813,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	if m.q.MaxGPUs > 0 && in.GPUCount > m.q.MaxGPUs {
 		return deployment{}, RejectGPULimit, Msg("has %d GPUs, above the %d-GPU limit", in.GPUCount, m.q.MaxGPUs)
 	}
-	var last deployment
+	var last, late deployment // late: the fewest GPUs whose time range straddles the deadline
 	lastNeed := 0.0
 	for nodes := 1; nodes <= m.q.MaxNodes; nodes *= 2 {
 		n := nodes * in.GPUCount
@@ -825,11 +837,20 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			if lastNeed > usable || !m.hostRAM(in, &r.e).IsZero() {
 				continue
 			}
-			if m.q.DeadlineHours > 0 && r.e.HasTime && r.e.Hours > m.q.DeadlineHours {
+			switch deadlineVerdict(&r.e, m.q.DeadlineHours) {
+			case VerdictNoFit:
+				continue
+			case VerdictBorderline: // kept unless more GPUs meet it at the slow end
+				if late.r == nil {
+					late = d
+				}
 				continue
 			}
 			return d, "", Message{}
 		}
+	}
+	if late.r != nil {
+		return late, "", Message{}
 	}
 	switch {
 	case last.r == nil:
@@ -845,7 +866,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	case !m.hostRAM(in, &last.r.e).IsZero():
 		return last, RejectHostRAM, m.hostRAM(in, &last.r.e)
 	case m.q.DeadlineHours > 0:
-		return last, RejectDeadline, Msg("takes %.1f h on %d GPUs, over the %.0f h deadline", last.r.e.Hours, last.gpus, m.q.DeadlineHours)
+		return last, RejectDeadline, Msg("takes %.1f h on %s (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
+			last.r.e.Hours, CountMsg(last.gpus, "GPU"), last.r.e.TimeBand[0], last.r.e.TimeBand[1], m.q.DeadlineHours)
 	}
 	return last, RejectInvalid, Msg("does not fit")
 }
@@ -895,6 +917,9 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 		o.OOMChance = e.OOMChance(o.UsableBytes)
 	}
 	o.MonthlyUSD = o.USDPerHour * m.q.HoursPerMonth
+	if deadlineVerdict(e, m.q.DeadlineHours) == VerdictBorderline {
+		o.LateChance, o.DeadlineHours = e.OverrunChance(m.q.DeadlineHours), m.q.DeadlineHours
+	}
 	if e.HasTime {
 		o.JobHours = e.Hours
 		o.JobUSD, o.CommitmentUSD = jobBill(o.Pricing, o.USDPerHour, e.Hours)
@@ -915,14 +940,31 @@ func (m *matcher) limits(o *Offer) (RejectKind, Message) {
 		return RejectBudget, Msg("$%.0f/month is above the $%.0f budget", o.MonthlyUSD, q.BudgetMonthUSD)
 	case q.BudgetJobUSD > 0 && o.HasJob && o.JobUSD > q.BudgetJobUSD:
 		return RejectJobBudget, Msg("$%.2f for the job is above the $%.2f job budget", o.JobUSD, q.BudgetJobUSD)
-	case q.DeadlineHours > 0 && o.HasJob && o.JobHours > q.DeadlineHours:
-		return RejectDeadline, Msg("takes %.1f h, over the %.0f h deadline", o.JobHours, q.DeadlineHours)
+	case q.DeadlineHours > 0 && o.HasJob && deadlineVerdict(o.Estimate, q.DeadlineHours) == VerdictNoFit:
+		return RejectDeadline, Msg("takes %.1f h (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
+			o.JobHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1], q.DeadlineHours)
 	case q.DeadlineHours > 0 && !o.HasJob && o.Estimate != nil && o.Estimate.Samples > 0 && o.untimed():
 		// A job with no time cannot be shown to meet the deadline.
 		return RejectDeadline, Msg("no time estimate on %s, so the %.0f h deadline cannot be checked", o.GPU.Name, q.DeadlineHours)
 	}
 	return "", Message{}
 }
+
+// deadlineVerdict weighs the 90% range of e's time (Estimate.TimeBand)
+// against a deadline as VerdictFor weighs memory: fits when the range's
+// slow end meets it, borderline when only its fast end does
+// (Estimate.OverrunChance says how likely missing it is), does not fit
+// when even the fast end is past it. Fits without a deadline or a time.
+func deadlineVerdict(e *Estimate, deadline float64) FitVerdict {
+	if deadline <= 0 || e == nil || !e.HasTime {
+		return VerdictFits
+	}
+	return VerdictFor(e.TimeBand, deadline)
+}
+
+// Late reports whether o may miss the deadline: its time range straddles
+// it (LateChance).
+func (o *Offer) Late() bool { return o.LateChance > 0 }
 
 // untimed reports whether the catalog lacks a figure the offer's time
 // needs: a peak rate for the precision, or the memory bandwidth.
@@ -946,6 +988,10 @@ func (o *Offer) WarningMessages() []Message {
 	if o.Verdict == VerdictBorderline {
 		out = append(out, Msg("~ borderline: about %.0f%% chance of running out of memory (the 90%% range reaches %.2f GiB, past the %.2f GiB usable); leave room or use a smaller micro-batch",
 			RoundChance(o.OOMChance)*100, o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
+	}
+	if o.Late() {
+		out = append(out, Msg("~ may miss the deadline: about %.0f%% chance the job takes longer than %.0f h (the 90%% range of its time is %.1f–%.1f h)",
+			RoundChance(o.LateChance)*100, o.DeadlineHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1]))
 	}
 	if o.Pricing == Spot {
 		out = append(out, Msg(SpotWarning))
@@ -1101,8 +1147,15 @@ func (m *matcher) sizedGPUs(g *GPU, d *deployment) int {
 			if r.err != nil || r.e.ResidentNeed() > usable {
 				continue
 			}
-			if m.q.DeadlineHours > 0 && r.e.HasTime && r.e.Hours > m.q.DeadlineHours {
+			// As shape: a count that meets the deadline only at the fast
+			// end of its time range is sized when the deployment's is too.
+			switch deadlineVerdict(&r.e, m.q.DeadlineHours) {
+			case VerdictNoFit:
 				continue
+			case VerdictBorderline:
+				if deadlineVerdict(&d.r.e, m.q.DeadlineHours) != VerdictBorderline {
+					continue
+				}
 			}
 			return n
 		}
@@ -1154,6 +1207,9 @@ func (o *Offer) Risky() bool {
 func compareOffers(a, b *Offer, k SortKey) int {
 	if c := cmp.Compare(b2i(a.Risky()), b2i(b.Risky())); c != 0 {
 		return c // offers that fit first
+	}
+	if c := cmp.Compare(b2i(a.Late()), b2i(b.Late())); c != 0 {
+		return c // then those that meet the deadline at the slow end of their time range
 	}
 	if c := cmp.Compare(sortValue(a, k), sortValue(b, k)); c != 0 {
 		return c

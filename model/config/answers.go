@@ -33,7 +33,8 @@ var answerTables = map[string]reflect.Type{
 // configuration file (schema_version, [workload], [search], [serve]), each
 // value as the
 // configuration file would hold it: counts typed as "100M" become
-// numbers (config.ParseQuantity, as the flags read them), lists typed as
+// numbers (config.ParseQuantity, token counts config.ParseTokens, as the
+// flags read them), lists typed as
 // "q_proj,v_proj" arrays, the rest strings. The key says the table; a bare
 // key is a [workload] key. Decode then checks every value, so a
 // phase is read by the same decoder as a configuration file. Errors are
@@ -84,6 +85,14 @@ func AnswersTOML(answers map[string]string) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
+// tokenKeys are the answer keys that count tokens, read by ParseTokens
+// (vLLM's 8K = 8192, 8k = 8000) as the command line reads their flags,
+// where other counts read by ParseQuantity (88k samples = 88000).
+var tokenKeys = map[string]bool{
+	"seq_len": true, "context_len": true, "gen_tokens": true,
+	"max_model_len": true, "prompt_tokens": true, "output_tokens": true, "max_num_batched_tokens": true,
+}
+
 // answerValue writes typed value v of key in the table of raw type rt as
 // a TOML value. Unknown keys are written as strings; Decode names
 // them with "did you mean".
@@ -95,6 +104,11 @@ func answerValue(rt reflect.Type, key, v string) string {
 		}
 	}
 	s := strings.TrimSpace(v)
+	if tokenKeys[key] {
+		if n, err := ParseTokens(s); err == nil { // as the flags read them: 8K is 8192
+			return strconv.Itoa(n)
+		}
+	}
 	switch ft {
 	case reflect.TypeFor[tInt](), reflect.TypeFor[tFloat]():
 		if x, err := ParseQuantity(s); err == nil {

@@ -189,6 +189,18 @@ func (s *SearchAnswers) ExchangeRates() map[string]float64 {
 	return nil
 }
 
+// GPUsAuto reports whether the workload leaves the GPU count to gpuplan:
+// gpus = "auto", or no gpus key at all, as recommend without --gpus picks
+// the fewest whole instances that fit. The command line and the
+// configurator both read a file's count through it (and Config.Query), so
+// a file without gpus ranks the same offers in both (issue 31: the
+// configurator read it as one GPU, recommend as auto).
+func (w *WorkloadAnswers) GPUsAuto() bool { return w.AutoGPUs || w.GPUs == 0 }
+
+// Query returns the configuration's search as a Query for
+// model.Recommend, with auto GPUs as the workload says (GPUsAuto).
+func (c *Config) Query() model.Query { return c.Search.Query(c.Workload.GPUsAuto()) }
+
 // Query returns the search as a Query for model.Recommend; autoGPUs comes from
 // the workload's gpus = "auto".
 func (s *SearchAnswers) Query(autoGPUs bool) model.Query {

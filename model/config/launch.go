@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 
 	"github.com/BurntSushi/toml"
 )
@@ -79,28 +80,50 @@ type ServeLaunch struct {
 	Accelerator          string  `toml:"accelerator"`
 	GPUsPerNode          int     `toml:"gpus_per_node"`
 	Nodes                int     `toml:"nodes"`
-	Replicas             int     `toml:"replicas"`
+	Replicas             int     `toml:"replicas,omitzero"`
 	ReplicasPerNode      int     `toml:"replicas_per_node"`
-	TensorParallelSize   int     `toml:"tensor_parallel_size"`
-	PipelineParallelSize int     `toml:"pipeline_parallel_size"`
+	TensorParallelSize   int     `toml:"tensor_parallel_size,omitzero"`
+	PipelineParallelSize int     `toml:"pipeline_parallel_size,omitzero"`
 	ModelID              string  `toml:"model_id"`
-	WeightFormat         string  `toml:"weight_format"`
-	KVCacheDType         string  `toml:"kv_cache_dtype"`
-	MaxModelLen          int     `toml:"max_model_len"`
+	WeightFormat         string  `toml:"weight_format,omitempty"`
+	KVCacheDType         string  `toml:"kv_cache_dtype,omitempty"`
+	MaxModelLen          int     `toml:"max_model_len,omitzero"`
 	// The request's lengths, load and targets (gpuplan's [serve] keys,
 	// not vLLM flags), so that gpuplan --config reopens the plan.
-	PromptTokens         int      `toml:"prompt_tokens,omitempty"`
-	OutputTokens         int      `toml:"output_tokens,omitempty"`
-	Concurrency          int      `toml:"concurrency,omitempty"`
-	RequestsPerSec       float64  `toml:"requests_per_sec,omitempty"`
-	TTFTMs               float64  `toml:"ttft_ms,omitempty"`
-	TPOTMs               float64  `toml:"tpot_ms,omitempty"`
-	GPUMemoryUtilization float64  `toml:"gpu_memory_utilization"`
-	MaxNumSeqs           int      `toml:"max_num_seqs"`
-	MaxNumBatchedTokens  int      `toml:"max_num_batched_tokens"`
+	PromptTokens         int      `toml:"prompt_tokens,omitzero"`
+	OutputTokens         int      `toml:"output_tokens,omitzero"`
+	Concurrency          int      `toml:"concurrency,omitzero"`
+	RequestsPerSec       float64  `toml:"requests_per_sec,omitzero"`
+	TTFTMs               float64  `toml:"ttft_ms,omitzero"`
+	TPOTMs               *float64 `toml:"tpot_ms,omitempty"` // nil: the default target; 0: none
+	GPUMemoryUtilization float64  `toml:"gpu_memory_utilization,omitzero"`
+	MaxNumSeqs           int      `toml:"max_num_seqs,omitzero"`
+	MaxNumBatchedTokens  int      `toml:"max_num_batched_tokens,omitzero"`
 	Image                string   `toml:"image"`
 	Port                 int      `toml:"port"`
 	VLLMArgs             []string `toml:"vllm_args"`
+}
+
+// Asked replaces the request keys of s — the split, vLLM's engine
+// settings, the lengths, the load and the targets, all of which Decode
+// reads back as requests — by the answers a gives (a.Serve, and a.TP for
+// the split), 0 and left out where gpuplan chose: the deployment's own
+// values stay in vllm_args and the comment lines. A file so written
+// reopens as the user's question, and `gpuplan recommend --config` ranks
+// the same offers as the command that wrote it, instead of pinning every
+// GPU to the exported offer's TP and replicas (issue 31).
+func (s *ServeLaunch) Asked(a *WorkloadAnswers) {
+	s.Notes = append(s.Notes, "the request keys (tensor_parallel_size, replicas, max_model_len, concurrency …) are the answers as asked,",
+		"left out where gpuplan chooses per offer; vllm_args are this offer's")
+	r := &a.Serve
+	s.TensorParallelSize, s.PipelineParallelSize, s.Replicas = cmp.Or(r.TP, a.TP), r.PP, r.Replicas
+	s.WeightFormat, s.KVCacheDType, s.MaxModelLen = string(r.WeightFormat), string(r.KVCacheDType), r.MaxModelLen
+	s.PromptTokens, s.OutputTokens, s.Concurrency, s.RequestsPerSec = r.PromptTokens, r.OutputTokens, r.Concurrency, r.RequestsPerSec
+	s.TTFTMs, s.TPOTMs = r.TTFTTargetMs, nil
+	if r.TPOTTargetMs > 0 || r.NoTPOTTarget {
+		s.TPOTMs = &r.TPOTTargetMs
+	}
+	s.GPUMemoryUtilization, s.MaxNumSeqs, s.MaxNumBatchedTokens = r.GPUMemoryUtilization, r.MaxNumSeqs, r.MaxNumBatchedTokens
 }
 
 // EncodeServeLaunch writes s as its comment lines and the [serve] table,

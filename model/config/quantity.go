@@ -81,20 +81,43 @@ func ParseBytes(s string) (float64, error) {
 	return v, nil
 }
 
-// ParseTokens parses a sequence length: a k suffix means 1024 tokens, as
-// "8k context" does on model cards (8192); otherwise as ParseQuantity. The
-// result is a whole number ≥ 0; the error wraps model.ErrBadQuantity.
+// tokenSuffixes are vLLM's multipliers of token counts
+// (vllm/engine/arg_utils.py human_readable_int, which --max-model-len and
+// --max-num-batched-tokens take): lowercase decimal (k 10³, m 10⁶, g 10⁹,
+// t 10¹²), uppercase binary (K 2¹⁰, M 2²⁰, G 2³⁰, T 2⁴⁰).
+var tokenSuffixes = map[byte]struct {
+	mult   float64
+	binary bool
+}{
+	'k': {1e3, false}, 'm': {1e6, false}, 'g': {1e9, false}, 't': {1e12, false},
+	'K': {1 << 10, true}, 'M': {1 << 20, true}, 'G': {1 << 30, true}, 'T': {1 << 40, true},
+}
+
+// ParseTokens parses a token count — a sequence length, a context, a
+// prompt or an output — as vLLM's human_readable_int reads
+// --max-model-len (vllm/engine/arg_utils.py): a lowercase suffix is
+// decimal ("8k" 8000, "25.6k" 25600), an uppercase one binary ("8K" 8192,
+// "128K" 131072, whole numbers only: "1.5K" is refused, as vLLM does);
+// otherwise a plain number ("4096", "2e3", "1_000"). The one token parser
+// of the command line, the configurator and configuration and plan files,
+// so "1k" means the same everywhere. The result is a whole number ≥ 0
+// within int32; the error wraps model.ErrBadQuantity.
 func ParseTokens(s string) (int, error) {
-	t := strings.ToLower(strings.TrimSpace(s))
-	if n, ok := strings.CutSuffix(t, "k"); ok {
-		if k, err := strconv.ParseFloat(n, 64); err == nil && k > 0 && k <= 1<<14 && k*1024 == math.Trunc(k*1024) {
-			return int(k * 1024), nil
+	t := strings.NewReplacer("_", "", ",", "").Replace(strings.TrimSpace(s))
+	mult, binary := 1.0, false
+	if n := len(t); n > 1 {
+		if suf, ok := tokenSuffixes[t[n-1]]; ok {
+			mult, binary, t = suf.mult, suf.binary, t[:n-1]
 		}
 	}
-	v, err := ParseQuantity(s)
-	if err != nil {
-		return 0, err
+	v, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+	switch {
+	case err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0:
+		return 0, model.Errorf(model.ErrBadQuantity, "%q is not a token count; want e.g. 4096, 8K (8192) or 8k (8000)", s)
+	case binary && v != math.Trunc(v):
+		return 0, model.Errorf(model.ErrBadQuantity, "%q: a binary suffix (K, M) takes a whole number, as vLLM does; write %s or a decimal suffix", s, strings.ToLower(s))
 	}
+	v *= mult
 	if v != math.Trunc(v) || v > math.MaxInt32 {
 		return 0, model.Errorf(model.ErrBadQuantity, "%q is not a whole number of tokens", s)
 	}

@@ -74,8 +74,14 @@ func TestParseTokens(t *testing.T) {
 		in   string
 		want int
 		err  bool
-	}{{"8k", 8192, false}, {"128K", 131072, false}, {"1.5k", 1536, false}, {"2048", 2048, false}, {"1.3k", 1300, false},
-		{"2e3", 2000, false}, {"", 0, true}, {"x", 0, true}, {"1.5", 0, true}, {"-4", 0, true}} {
+	}{
+		// vLLM's human_readable_int (vllm/engine/arg_utils.py): lowercase
+		// decimal, uppercase binary, decimals with decimal suffixes only.
+		{"1k", 1000, false}, {"1K", 1024, false}, {"25.6k", 25600, false}, {"8k", 8000, false}, {"8K", 8192, false},
+		{"128K", 131072, false}, {"1.5k", 1500, false}, {"1.5K", 0, true}, {"2m", 2000000, false}, {"1M", 1 << 20, false},
+		{"2048", 2048, false}, {"1.3k", 1300, false}, {"1_000", 1000, false}, {" 4K ", 4096, false},
+		{"2e3", 2000, false}, {"", 0, true}, {"x", 0, true}, {"k", 0, true}, {"1.5", 0, true}, {"-4", 0, true},
+		{"1.0001k", 0, true}, {"3T", 0, true}, {"7B", 0, true}} {
 		got, err := ParseTokens(tt.in)
 		if (err != nil) != tt.err || !tt.err && got != tt.want {
 			t.Errorf("ParseTokens(%q) = %d, %v; want %d (error %v)", tt.in, got, err, tt.want, tt.err)

@@ -179,7 +179,11 @@ func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 		case r.SeqLen > 0: // inference: tokens per sequence are the context (Workload.Defaults)
 			s.MaxModelLen = r.SeqLen
 		case s.PromptTokens > 0:
-			s.MaxModelLen = s.PromptTokens + s.OutputTokens
+			// Prompt and output are averages: the longest request is
+			// longer, and vLLM rejects a request past --max-model-len.
+			// The model's default context, as without them, unless one
+			// average request is longer.
+			s.MaxModelLen = max(s.PromptTokens+s.OutputTokens, w.ContextLen)
 		default:
 			s.MaxModelLen = w.ContextLen
 		}

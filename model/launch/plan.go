@@ -540,6 +540,26 @@ func hfRepoID(a *model.Architecture) string {
 	return PlaceholderModelID
 }
 
+// RepoIDAsNamed returns the Hugging Face repo id the user named the model
+// by, when named is one of the catalog model's "org/name" aliases
+// (case-insensitive; spelled as the catalog does): the catalog's Llama
+// 3.1 8B stands for the base and the Instruct checkpoints alike, which
+// share the architecture, and a user who picked
+// "meta-llama/Llama-3.1-8B-Instruct" serves that one, not hfRepoID's base.
+// "" otherwise.
+func RepoIDAsNamed(named string, a *model.Architecture) string {
+	named = strings.TrimSpace(named)
+	if !strings.Contains(named, "/") {
+		return ""
+	}
+	for _, al := range a.Aliases {
+		if strings.EqualFold(al, named) && hfRepoID(&model.Architecture{Aliases: []string{al}}) == al {
+			return al
+		}
+	}
+	return ""
+}
+
 // Name returns s as a job name every receiving tool accepts: a DNS-1035
 // label (lowercase letters, digits and '-', starting with a letter, ending
 // with a letter or digit) of at most 52 characters, room for "-deepspeed"

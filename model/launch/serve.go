@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strings"
@@ -40,8 +41,12 @@ const (
 // ServeOptions are the serving launch choices that serve.Plan does not
 // hold. The zero value picks every default.
 type ServeOptions struct {
-	Name    string        // deployment name; "" is "gpuplan-serve-" + the model key
-	ModelID string        // Hugging Face repo id vLLM loads; "" from the catalog alias, else PlaceholderModelID
+	Name    string // deployment name; "" is "gpuplan-serve-" + the model key
+	ModelID string // Hugging Face repo id vLLM loads; "" from NamedAs or the catalog alias, else PlaceholderModelID
+	// NamedAs is the name the user gave the model (--model, workload.model):
+	// when it is one of the catalog's repo aliases (an Instruct checkpoint)
+	// it is the repo loaded (RepoIDAsNamed).
+	NamedAs string
 	Region  string        // the offer's region (serve.Offer carries it only in its Name)
 	Pricing model.Pricing // the offer's pricing; "" is on-demand
 	Image   string        // vLLM image for docker and Kubernetes; "" is DefaultVLLMImage
@@ -164,7 +169,7 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 	}
 	s.Name = Name(s.Name)
 	if s.ModelID == "" {
-		s.ModelID = hfRepoID(a)
+		s.ModelID = cmp.Or(RepoIDAsNamed(opt.NamedAs, a), hfRepoID(a))
 		// A catalog alias names the 16-bit base; AWQ and GPTQ need a checkpoint
 		// quantized ahead of time (vLLM reads its quantization_config), and the
 		// base would not fit where the plan says. Repos of such checkpoints name
@@ -517,7 +522,11 @@ func (s *Serve) ServeLaunch() *config.ServeLaunch {
 		// the file reopens as the same price-per-token question.
 		v.Concurrency = 0
 	}
-	v.RequestsPerSec, v.TTFTMs, v.TPOTMs = s.Serving.RequestsPerSec, s.Serving.TTFTTargetMs, s.Serving.TPOTTargetMs
+	v.RequestsPerSec, v.TTFTMs = s.Serving.RequestsPerSec, s.Serving.TTFTTargetMs
+	if !s.Serving.DefaultTPOT { // left out, the default target applies again
+		t := s.Serving.TPOTTargetMs
+		v.TPOTMs = &t
+	}
 	return v
 }
 

@@ -147,7 +147,7 @@ func (r *Result) notes() []model.Message {
 	}
 	if s := r.Settings; s != nil && !r.Smoke {
 		if r.Ran.WorldSize > 0 && r.Ran.WorldSize != s.GPUs {
-			out = append(out, model.Msg("ran on %d processes, the plan on %d GPUs", r.Ran.WorldSize, s.GPUs))
+			out = append(out, model.Msg("ran on %s, the plan on %s", model.CountMsg(r.Ran.WorldSize, "process"), model.CountMsg(s.GPUs, "GPU")))
 		}
 		if r.Ran.MicroBatch > 0 && r.Ran.MicroBatch != s.Batch {
 			out = append(out, model.Msg("ran micro-batch %d, the plan %d", r.Ran.MicroBatch, s.Batch))

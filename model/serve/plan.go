@@ -2,7 +2,6 @@ package serve
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 
@@ -159,8 +158,8 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		best.Grown = model.Msg("PP %d because a smaller pipeline does not fit: %s", best.PP, smaller)
 	}
 	if best == nil {
-		return Plan{Offer: o, Serving: s, Reasons: []string{fmt.Sprintf(
-			"no tensor-parallel degree up to %d GPUs per node suits the model's %d heads", o.GPUsPerNode, a.Heads)}}, nil
+		m := model.Msg("no tensor-parallel degree up to %s per node suits the model's %d heads", model.CountMsg(o.GPUsPerNode, "GPU"), a.Heads)
+		return Plan{Offer: o, Serving: s, Reasons: []string{m.String()}, ReasonMsgs: []model.Message{m}}, nil
 	}
 	if s.WeightFormat != asked {
 		best.FallbackFrom = asked
@@ -303,8 +302,8 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		if batch > bMax || speed(batch).RequestsPerSec < share*0.999 {
 			batch = bMax
 			short = max(short, share/speed(bMax).RequestsPerSec)
-			p.reason("%d replicas carry %.3g requests/s, fewer than the %.3g asked",
-				r, float64(r)*speed(bMax).RequestsPerSec, s.RequestsPerSec)
+			p.reason("%.3g requests/s on %s, fewer than the %.3g asked",
+				float64(r)*speed(bMax).RequestsPerSec, model.CountMsg(r, "replica"), s.RequestsPerSec)
 		}
 		p.Replicas = r
 	default:
@@ -312,8 +311,8 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		r := replicasFor((c + bLat - 1) / bLat)
 		batch = (c + r - 1) / r
 		if batch > bMax {
-			p.reason("%d concurrent requests over %d replicas need %d sequences each; the KV cache or max_num_seqs holds %d",
-				c, r, batch, bMax)
+			p.reason("%d concurrent requests over %s need %d sequences each; the KV cache or max_num_seqs holds %d",
+				c, model.CountMsg(r, "replica"), batch, bMax)
 			short = max(short, float64(batch)/float64(bMax))
 			batch = bMax
 		}
@@ -366,8 +365,8 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 		p.reason("needs %d nodes, more than %d", p.Nodes, serveMaxNodes)
 	}
 	if nodesPerReplica > 1 && !s.AllowMultiNode {
-		p.reason("one replica spans %d instances (TP %d × PP %d over %d GPUs each): pipeline parallel across nodes needs a Ray cluster (allow_multi_node)",
-			nodesPerReplica, tp, pp, o.GPUsPerNode)
+		p.reason("one replica spans %d instances (TP %d × PP %d over %s each): pipeline parallel across nodes needs a Ray cluster (allow_multi_node)",
+			nodesPerReplica, tp, pp, model.CountMsg(o.GPUsPerNode, "GPU"))
 	}
 	p.GPUs = p.Nodes * o.GPUsPerNode
 	p.Serving.Replicas = p.Replicas

@@ -111,7 +111,7 @@ func (b *fromFile) autoGPUs(fs *pflag.FlagSet) bool {
 	case fs.Changed("gpus"):
 		return false
 	case b.cfg != nil:
-		return b.cfg.Workload.AutoGPUs || b.cfg.Workload.GPUs == 0
+		return b.cfg.Workload.GPUsAuto()
 	}
 	return true
 }

@@ -169,7 +169,7 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan
 		if err != nil {
 			return nil, model.Msg("phase %q: %v", ph.Name, err)
 		}
-		q := c.Search.Query(c.Workload.AutoGPUs || c.Workload.GPUs == 0)
+		q := c.Query()
 		ps := plan.PhaseScenarioFor(ph, w, q, cat)
 		if ps.Workload.Task == model.TaskInference && serve.ServesModel(&ps.Workload.Model) {
 			// A served LLM: priced on the serving ranking, as recommend

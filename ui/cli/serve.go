@@ -266,6 +266,32 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 	return report.WriteServeRecommend(env.Stdout, r, &sl.w, &s, plans, qf.limit, q.HoursPerMonth)
 }
 
+// serveSearchAsked is the search a serving export writes: the file's
+// [search] under the flags, as runServeRecommend ranks with (and --gpu),
+// not narrowed to the exported offer, so the file reopens on the same
+// ranking; the offer is in [selection].
+func serveSearchAsked(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, qf *queryFlags, wf *workloadFlags) (config.SearchAnswers, error) {
+	var a config.SearchAnswers
+	if ff.cfg != nil {
+		a = ff.cfg.Search
+	}
+	q, err := qf.query(fs, cat, true, a.Query(false))
+	if err != nil {
+		return a, err
+	}
+	a.Providers, a.Regions, a.GPUs, a.Pricing = q.Providers, q.Regions, q.GPUs, q.Pricing
+	a.MaxPriceHour, a.HoursPerMonth, a.AllowPrecisionFallback = q.MaxUSDPerHour, q.HoursPerMonth, q.AllowPrecisionFallback
+	if f := fs.Lookup("allow-multi-node"); f != nil && f.Changed {
+		a.AllowMultiNode = q.AllowMultiNode
+	}
+	if wf.gpu != "" {
+		if g, err := cat.GPU(wf.gpu); err == nil {
+			a.GPUs = []string{g.Key}
+		}
+	}
+	return a, nil
+}
+
 // exportServeIgnored are export flags for training launchers.
 var exportServeIgnored = []string{"script", "script-args", "wheel", "disk-gb", "gpus"}
 
@@ -325,7 +351,8 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if !p.Fits {
 		return true, usage(model.Msg("%s/%s cannot serve the model: %s (see gpuplan recommend --task inference)", in.Provider, in.Type, strings.Join(p.Reasons, "; ")))
 	}
-	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image})
+	srv, err := launch.NewServe(&sl.w.Model, &p, launch.ServeOptions{Name: ef.name, ModelID: ef.modelID, NamedAs: sl.req.Model,
+		Region: p.Offer.Region, Pricing: p.Offer.Pricing, Image: ef.image})
 	if err != nil {
 		return true, usage(err)
 	}
@@ -337,15 +364,21 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 		// The whole configuration, so `gpuplan --config` reopens it: the
 		// [serve] table is the plan's (model/launch), with the request's
 		// lengths, load and targets.
+		// The answers as asked, not the offer's derived split and
+		// engine settings (those are in vllm_args): reopened, the file
+		// ranks what `gpuplan recommend` ranked for the same answers.
 		cfg := config.Config{Workload: sl.req}
 		cw := &cfg.Workload
 		cw.GPUs, cw.AutoGPUs, cw.Strategy, cw.TP, cw.Serve = 0, false, "", 0, serve.Serving{}
-		cw.ContextLen, cw.GenTokens, cw.Sequences = 0, 0, 0 // in [serve] as max_model_len, output_tokens, concurrency
-		cfg.Search = config.SearchAnswers{Providers: []string{in.Provider}, Regions: []string{p.Offer.Region}, Pricing: p.Offer.Pricing,
-			AllowPrecisionFallback: sl.s.AllowPrecisionFallback}
+		search, err := serveSearchAsked(fs, cat, &sl.file, qf, wf)
+		if err != nil {
+			return true, err
+		}
+		cfg.Search = search
 		cfg.Selection = &config.Selection{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region, GPU: in.GPU,
 			GPUs: p.GPUs, Instances: p.Nodes, Pricing: p.Offer.Pricing, USDPerHour: p.USDPerHour, CatalogAsOf: cat.AsOf}
 		cfg.ServeLaunch = srv.ServeLaunch()
+		cfg.ServeLaunch.Asked(&sl.req)
 		if out, err = config.Encode(&cfg); err != nil {
 			return true, model.Msg("--format toml: %v", err)
 		}

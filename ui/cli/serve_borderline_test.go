@@ -14,7 +14,7 @@ import (
 // meet the target across their range, and the JSON says why. Failing
 // before: best was do gpu-mi300x1-192gb, no borderline field.
 func TestServeBorderlineRanking(t *testing.T) {
-	args := []string{"recommend", "--model", "llama-3.1-70b", "--task", "inference", "--rps", "5", "--prompt-tokens", "1k", "--output-tokens", "300"}
+	args := []string{"recommend", "--model", "llama-3.1-70b", "--task", "inference", "--rps", "5", "--prompt-tokens", "1K", "--output-tokens", "300"}
 	code, out, errOut := runCLI(t, append(args, "--json", "--limit", "0")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -67,7 +67,7 @@ func TestServeBorderlineRanking(t *testing.T) {
 // 5 ms; now they come closest first. Failing before: 41.4 ms first.
 func TestServeNearMissesClosest(t *testing.T) {
 	code, out, errOut := runCLI(t, "recommend", "--model", "llama-3.1-70b", "--task", "inference", "--rps", "5",
-		"--prompt-tokens", "1k", "--output-tokens", "300", "--tpot-ms", "3")
+		"--prompt-tokens", "1K", "--output-tokens", "300", "--tpot-ms", "3")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

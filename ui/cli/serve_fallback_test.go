@@ -78,7 +78,9 @@ func TestServeFallbackExportReopens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"allow_precision_fallback = true", `weight_format = "fp8"`, `"--dtype", "float16"`} {
+	// fp8 as asked (--precision), not the V100's fp16: the file holds the
+	// answers (issue 31), vllm_args this offer's fallback.
+	for _, want := range []string{"allow_precision_fallback = true", `precision = "fp8"`, `"--dtype", "float16"`} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("exported TOML lacks %s:\n%s", want, b)
 		}

@@ -50,7 +50,7 @@ func serveRecommend(t *testing.T, args ...string) serveRanking {
 // by $ per million output tokens; --tpot-ms none drops the target and
 // flags the plans slower than reading.
 func TestServeFixedLoadRanksByCarryingCost(t *testing.T) {
-	load := []string{"--model", "llama-3.1-70b", "--rps", "20", "--prompt-tokens", "2k", "--output-tokens", "512", "--max-model-len", "8k"}
+	load := []string{"--model", "llama-3.1-70b", "--rps", "20", "--prompt-tokens", "2K", "--output-tokens", "512", "--max-model-len", "8K"}
 	r := serveRecommend(t, load...)
 	if r.Serving.TPOTTargetMs != 100 || !r.Serving.TPOTTargetDefault || r.Serving.Objective != "usd_per_hour" {
 		t.Errorf("fixed load: serving %+v, want the default 100 ms TPOT target and usd_per_hour", r.Serving)

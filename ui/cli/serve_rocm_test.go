@@ -12,7 +12,7 @@ import (
 // (gpu.rocm.inc.md, "Pre-built images") and request amd.com/gpu. Failing
 // before: exit 2 for every format.
 func TestServeExportAMD(t *testing.T) {
-	base := []string{"export", "--model", "llama-3.1-70b", "--task", "inference", "--rps", "5", "--prompt-tokens", "1k",
+	base := []string{"export", "--model", "llama-3.1-70b", "--task", "inference", "--rps", "5", "--prompt-tokens", "1K",
 		"--output-tokens", "300", "--instance", "do/gpu-mi300x1-192gb", "-o", "-"}
 	for _, tc := range []struct {
 		format    string

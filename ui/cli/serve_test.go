@@ -56,13 +56,13 @@ func TestServeEstimate(t *testing.T) {
 	}{
 		// The case: 70B AWQ at 8k on 2×H100 80GB with TP 2 fits;
 		// 2 × 80 × (8/2) × 128 × 2 B = 163840 B per token.
-		{"70b awq 8k tp2", []string{"--model", "llama-3.1-70b", "--weight-format", "awq", "--max-model-len", "8k", "--gpu", "h100-sxm", "--gpus", "2", "--tp", "2"},
+		{"70b awq 8k tp2", []string{"--model", "llama-3.1-70b", "--weight-format", "awq", "--max-model-len", "8K", "--gpu", "h100-sxm", "--gpus", "2", "--tp", "2"},
 			2, 1, 163840, "awq", 8192, true, 30},
 		// fp8 KV cache halves it: 81920 B.
-		{"70b awq fp8 kv", []string{"--model", "llama-3.1-70b", "--weight-format", "int4", "--kv-cache-dtype", "fp8", "--max-model-len", "8k", "--gpu", "h100-sxm", "--gpus", "2", "--tp", "2"},
+		{"70b awq fp8 kv", []string{"--model", "llama-3.1-70b", "--weight-format", "int4", "--kv-cache-dtype", "fp8", "--max-model-len", "8K", "--gpu", "h100-sxm", "--gpus", "2", "--tp", "2"},
 			2, 1, 81920, "awq", 8192, true, 60},
 		// bf16 70B (~131 GiB of weights) cannot fit one 80 GB GPU.
-		{"70b bf16 on one GPU", []string{"--model", "llama-3.1-70b", "--max-model-len", "4k", "--gpu", "h100-sxm", "--gpus", "1"},
+		{"70b bf16 on one GPU", []string{"--model", "llama-3.1-70b", "--max-model-len", "4K", "--gpu", "h100-sxm", "--gpus", "1"},
 			1, 0, 2 * 80 * 8 * 128 * 2, "bf16", 4096, false, 0},
 		// The older keys: context-len is max_model_len; 8B: 2 × 32 × 8 × 128 × 2 B.
 		// 8 sequences on one A10G decode slower than the default TPOT
@@ -148,7 +148,7 @@ func TestServeErrors(t *testing.T) {
 // first; the others say why.
 func TestServeRecommend(t *testing.T) {
 	code, out, errs := runServeCLI(t, "recommend", "--json", "--model", "llama-3.1-70b", "--task", "inference", "--weight-format", "awq",
-		"--max-model-len", "8k", "--prompt-tokens", "2k", "--output-tokens", "512", "--concurrency", "32", "--tpot-ms", "50", "--providers", "aws,lambda")
+		"--max-model-len", "8K", "--prompt-tokens", "2K", "--output-tokens", "512", "--concurrency", "32", "--tpot-ms", "50", "--providers", "aws,lambda")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -194,7 +194,7 @@ func TestServeRecommend(t *testing.T) {
 	}
 	// --limit cuts the offers, not the counts.
 	code, out, errs = runServeCLI(t, "recommend", "-o", "json", "--model", "llama-3.1-70b", "--task", "inference", "--weight-format", "awq",
-		"--max-model-len", "8k", "--prompt-tokens", "2k", "--output-tokens", "512", "--concurrency", "32", "--tpot-ms", "50", "--providers", "aws,lambda", "--limit", "2")
+		"--max-model-len", "8K", "--prompt-tokens", "2K", "--output-tokens", "512", "--concurrency", "32", "--tpot-ms", "50", "--providers", "aws,lambda", "--limit", "2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -231,7 +231,7 @@ func TestServeEstimateNoFitJSON(t *testing.T) {
 // TestServeExport: the serving files for each format, and the TOML reopens
 // as the same request.
 func TestServeExport(t *testing.T) {
-	args := []string{"--model", "llama-3.1-70b", "--task", "inference", "--weight-format", "awq", "--max-model-len", "8k",
+	args := []string{"--model", "llama-3.1-70b", "--task", "inference", "--weight-format", "awq", "--max-model-len", "8K",
 		"--output-tokens", "512", "--concurrency", "32", "--tp", "2", "--ttft-ms", "2000", "--instance", "aws/p5.48xlarge", "--region", "us-east-1"}
 	// Hugging Face model id as model/launch hfRepoID derives it from the catalog alias.
 	for _, tc := range []struct {
@@ -266,7 +266,7 @@ func TestServeExport(t *testing.T) {
 	}
 	s := c.Workload.Serve
 	if s.WeightFormat != serve.WeightAWQ || s.MaxModelLen != 8192 || s.OutputTokens != 512 || s.Concurrency != 32 ||
-		s.TP != 2 || s.TTFTTargetMs != 2000 || s.Replicas < 1 || c.Workload.Task != model.TaskInference {
+		s.TP != 2 || s.TTFTTargetMs != 2000 || s.Replicas != 0 || c.Workload.Task != model.TaskInference {
 		t.Errorf("reopened [serve] %+v, task %s", s, c.Workload.Task)
 	}
 	if c.Workload.Strategy != "" || c.Workload.Optimizer != "" {
@@ -285,7 +285,7 @@ func TestServeExport(t *testing.T) {
 
 // TestServeFlagsIgnored: serving flags on a training task are named.
 func TestServeFlagsIgnored(t *testing.T) {
-	code, _, errs := runServeCLI(t, "estimate", "--model", "llama-3.1-8b", "--task", "lora", "--max-model-len", "8k", "--rps", "3")
+	code, _, errs := runServeCLI(t, "estimate", "--model", "llama-3.1-8b", "--task", "lora", "--max-model-len", "8K", "--rps", "3")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

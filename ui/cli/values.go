@@ -161,8 +161,8 @@ func joinOr[T ~string](names []T) model.Message {
 	return model.OrMsg(s)
 }
 
-// tokensValue is a sequence length: a k suffix means 1024, as in "8k
-// context" on model cards (8192 tokens); other forms as intValue.
+// tokensValue is a token count read by config.ParseTokens, vLLM's
+// convention: 8K is 8192, 8k 8000; other forms as intValue.
 type tokensValue struct{ v *int }
 
 func (t tokensValue) String() string { return intValue(t).String() }
@@ -174,7 +174,7 @@ func (t tokensValue) Set(s string) error {
 	}
 	n, err := config.ParseTokens(s)
 	if err != nil {
-		return model.Msg("want a whole number of tokens such as 2048 or 8k (8192)")
+		return model.Msg("want a whole number of tokens such as 2048, 8K (8192) or 8k (8000)")
 	}
 	*t.v = n
 	return nil

@@ -7,7 +7,7 @@ func TestTokensValue(t *testing.T) {
 		in   string
 		want int
 		err  bool
-	}{{"8k", 8192, false}, {"8K", 8192, false}, {"1.5k", 1536, false}, {"4096", 4096, false}, {"128k", 131072, false},
+	}{{"8k", 8000, false}, {"8K", 8192, false}, {"1.5k", 1500, false}, {"1.5K", 0, true}, {"4096", 4096, false}, {"128K", 131072, false},
 		{"2048", 2048, false}, {"x", 0, true}, {"1.3k", 1300, false}, {"-1", -1, false}} {
 		var v int
 		err := tokensValue{&v}.Set(tt.in)

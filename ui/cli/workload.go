@@ -80,7 +80,7 @@ var workloadTable = []workloadFlag{
 
 	{name: "batch-size", key: "workload.batch_size", usage: "micro-batch per GPU (default: the model's)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.MicroBatch} }},
-	{name: "seq-len", key: "workload.seq_len", usage: "tokens per sample; 8k is 8192 (default: the model's)", check: atLeast1,
+	{name: "seq-len", key: "workload.seq_len", usage: "tokens per sample; 8K is 8192, 8k 8000 (default: the model's)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.SeqLen} }},
 	{name: "image-size", key: "workload.image_size", usage: "pixels per side for vision models (default: the model's)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.ImageSize} }},
@@ -104,11 +104,11 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GPUs} }},
 	{name: "tp", key: "workload.tp", usage: "tensor-parallel degree (default 1)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.TP} }},
-	{name: "context-len", key: "workload.context_len", usage: "inference: tokens per sequence in the KV cache, prompt + generated; 8k is 8192 (default: seq-len)", check: atLeast1,
+	{name: "context-len", key: "workload.context_len", usage: "inference: tokens per sequence in the KV cache, prompt + generated; 8K is 8192, 8k 8000 (default: seq-len)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.ContextLen} }},
 	{name: "sequences", key: "workload.sequences", usage: "inference: sequences decoded concurrently (default: batch-size)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Sequences} }},
-	{name: "gen-tokens", key: "workload.gen_tokens", usage: "inference: tokens generated per sequence; 1k is 1024 (default 256)",
+	{name: "gen-tokens", key: "workload.gen_tokens", usage: "inference: tokens generated per sequence; 1K is 1024, 1k 1000 (default 256)",
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.GenTokens} }},
 	{name: "mfu", key: "workload.mfu", usage: "model FLOPs utilisation 0–1 for time estimates (default: calibrated per family and precision)",
 		check: fraction("0.4 means 40% of peak"), value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.MFU} }},
@@ -157,7 +157,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[serve.KVCacheDType]{&f.set.Serve.KVCacheDType, serve.ParseKVCacheDType, serve.KVCacheDTypes}
 		}},
-	{name: "max-model-len", key: "serve.max_model_len", usage: "serving: tokens one request may hold, prompt + output; 8k is 8192 (default: --context-len)", check: atLeast1,
+	{name: "max-model-len", key: "serve.max_model_len", usage: "serving: tokens one request may hold, prompt + output; 8K is 8192, 8k 8000 (default: --context-len, else the model's context, at least prompt + output)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.MaxModelLen} }},
 	{name: "prompt-tokens", key: "serve.prompt_tokens", usage: "serving: average prompt tokens per request (default: max-model-len − output-tokens)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.PromptTokens} }},

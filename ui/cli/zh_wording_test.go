@@ -15,7 +15,7 @@ func TestChineseWordingRound4(t *testing.T) {
 	if !strings.Contains(out, "/小时  作业费用") || strings.Contains(out, "/h  ") {
 		t.Errorf("near misses: want prices per 小时:\n%s", out)
 	}
-	_, out, _ = runCLI(t, "recommend", "--model", "llama-3.1-70b", "--task", "inference", "--rps", "5", "--prompt-tokens", "1k",
+	_, out, _ = runCLI(t, "recommend", "--model", "llama-3.1-70b", "--task", "inference", "--rps", "5", "--prompt-tokens", "1K",
 		"--output-tokens", "300", "--tpot-ms", "3", "--lang", "zh-CN")
 	if strings.Contains(out, "按需实例:") || !strings.Contains(out, "按需实例：") {
 		t.Errorf("serving near misses: want a full-width colon after 按需实例:\n%s", out)

@@ -52,16 +52,21 @@ type OfferJSON struct {
 	// Verdict is "fits" or "borderline" (model.FitVerdict), as estimate's;
 	// OOMChance, when borderline, the probability (0.05–0.95, to the
 	// nearest 0.05) that the job needs more than the usable VRAM.
-	Verdict         string   `json:"verdict"`
-	OOMChance       *float64 `json:"oom_chance,omitempty"`
-	Pricing         string   `json:"pricing"`
-	PricePerHourUSD float64  `json:"price_per_hour_usd"`
-	MonthlyCostUSD  float64  `json:"monthly_cost_usd"`
-	JobHours        *float64 `json:"job_hours"`
-	JobCostUSD      *float64 `json:"job_cost_usd"`
-	Warnings        []string `json:"warnings"`
-	Source          string   `json:"source"`
-	AsOf            string   `json:"as_of"`
+	Verdict   string   `json:"verdict"`
+	OOMChance *float64 `json:"oom_chance,omitempty"`
+	// DeadlineMissChance is, when the deadline falls inside the 90% range
+	// of the job's time (model.Offer.LateChance), the probability
+	// (0.05–0.95, to the nearest 0.05) that the job takes longer; left
+	// out when the range's slow end meets it or there is no deadline.
+	DeadlineMissChance *float64 `json:"deadline_miss_chance,omitempty"`
+	Pricing            string   `json:"pricing"`
+	PricePerHourUSD    float64  `json:"price_per_hour_usd"`
+	MonthlyCostUSD     float64  `json:"monthly_cost_usd"`
+	JobHours           *float64 `json:"job_hours"`
+	JobCostUSD         *float64 `json:"job_cost_usd"`
+	Warnings           []string `json:"warnings"`
+	Source             string   `json:"source"`
+	AsOf               string   `json:"as_of"`
 	// Origin is where the price came from: "embedded" or an overlay path
 	// (catalog update's or the user's).
 	Origin string `json:"origin"`
@@ -112,6 +117,9 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 	j.Source, j.Origin = o.Provenance() // an overlay's region price names the overlay
 	if o.Verdict == model.VerdictBorderline {
 		j.OOMChance = ptr(model.RoundChance(o.OOMChance))
+	}
+	if o.Late() {
+		j.DeadlineMissChance = ptr(model.RoundChance(o.LateChance))
 	}
 	if o.HasJob {
 		j.JobHours, j.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
@@ -164,6 +172,9 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 	job, cost := "—", "—"
 	if o.HasJob {
 		job, cost = HoursIn(p, o.JobHours), USD(o.JobUSD)
+		if o.Late() {
+			job = "~" + job // may miss the deadline; the warning has the range
+		}
 	}
 	headroom := fmt.Sprintf("%.0f%%", o.HeadroomPct)
 	if o.Verdict == model.VerdictBorderline {
@@ -264,6 +275,30 @@ func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 	}
 	return p.Sprintf("~ borderline (%d %s): %s chance of running out of memory; the %.0f%% band reaches %s per GPU, past the usable VRAM; leave room or use a smaller micro-batch",
 		n, p.T(marketPlural(n, "offer", "offers")), chance, BandConfidence*100, GiB(top))
+}
+
+// lateTableNote explains the "~" job-time mark of OfferRow when a shown
+// offer may miss the deadline: the deadline falls inside the 90% range of
+// its time (model.Offer.Late), so it ranks after every offer whose range
+// meets the deadline at its slow end.
+func lateTableNote(p *i18n.Printer, offers []model.Offer) string {
+	n, deadline, lo, hi := 0, 0.0, 1.0, 0.0
+	for i := range offers {
+		if o := &offers[i]; o.Late() {
+			n++
+			deadline = o.DeadlineHours
+			lo, hi = min(lo, model.RoundChance(o.LateChance)), max(hi, model.RoundChance(o.LateChance))
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	chance := p.Sprintf("about %.0f%%", hi*100)
+	if lo < hi {
+		chance = p.Sprintf("%.0f–%.0f%%", lo*100, hi*100)
+	}
+	return p.Sprintf("~ job time (%d %s): %s chance of missing the %.0f h deadline, which falls inside the %.0f%% range of the time; ranked after the offers that meet it at the range's slow end",
+		n, p.T(marketPlural(n, "offer", "offers")), chance, deadline, BandConfidence*100)
 }
 
 // dropOrder is which offer columns go first when the terminal is narrow:
@@ -483,8 +518,10 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 			more := len(runs) - len(offers)
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s", model.Grouped(more), p.T(marketPlural(more, "offer", "offers")), p.T(moreHint))))
 		}
-		if note := borderlineTableNote(p, offers); note != "" {
-			fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
+		for _, note := range []string{borderlineTableNote(p, offers), lateTableNote(p, offers)} {
+			if note != "" {
+				fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
+			}
 		}
 		for i := range offers {
 			if o := &offers[i]; o.Fallback != "" {

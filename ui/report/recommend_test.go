@@ -88,6 +88,46 @@ func TestOfferBorderline(t *testing.T) {
 	}
 }
 
+// TestOfferLate: an offer whose time range straddles the deadline
+// (model.Offer.Late, issue 31) says so in its JSON (deadline_miss_chance),
+// its job-time cell ("~") and the note under the table, in both
+// languages; one that meets it at the range's slow end carries none.
+func TestOfferLate(t *testing.T) {
+	g := &model.GPU{Key: "v100", Name: "V100", MemoryGiB: 16}
+	inst := &model.Instance{Provider: "p", Type: "g.1", GPU: "v100", GPUCount: 1}
+	e := &model.Estimate{Hours: 28.6, HasTime: true, TimeBand: [2]float64{16.9, 48.4}}
+	zh := i18n.New(language.SimplifiedChinese)
+	for _, tt := range []struct {
+		late       float64
+		job, note  string
+		noteZH     string
+		jsonChance *float64
+	}{
+		{0.44, "~28.6 h", "~ job time (1 offer): about 45% chance of missing the 30 h deadline, which falls inside the 90% range of the time; ranked after the offers that meet it at the range's slow end",
+			"~ 作业时长（1 个报价）：错过 30 小时截止时间的概率约 45%——截止时间落在用时的 90% 区间内；排在按区间上限也能按时完成的报价之后", ptr(0.45)},
+		{0, "28.6 h", "", "", nil},
+	} {
+		o := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, HeadroomPct: 5, Verdict: model.VerdictFits, Estimate: e,
+			JobHours: 28.6, JobUSD: 4, HasJob: true, LateChance: tt.late}
+		if tt.late > 0 {
+			o.DeadlineHours = 30
+		}
+		j := NewOfferJSON(&o)
+		if (j.DeadlineMissChance == nil) != (tt.jsonChance == nil) || j.DeadlineMissChance != nil && *j.DeadlineMissChance != *tt.jsonChance {
+			t.Errorf("late %v: JSON deadline_miss_chance %v, want %v", tt.late, j.DeadlineMissChance, tt.jsonChance)
+		}
+		if row := OfferRow(&o); row[6] != tt.job {
+			t.Errorf("late %v: job-time cell %q, want %q", tt.late, row[6], tt.job)
+		}
+		if got := lateTableNote(nil, []model.Offer{o}); got != tt.note {
+			t.Errorf("late %v: note\n got %q\nwant %q", tt.late, got, tt.note)
+		}
+		if got := lateTableNote(zh, []model.Offer{o}); got != tt.noteZH {
+			t.Errorf("late %v: Chinese note\n got %q\nwant %q", tt.late, got, tt.noteZH)
+		}
+	}
+}
+
 // TestMarketCountLines: the offers table's group heading and footer count
 // group 10,000 and more as the configurator does, in both languages
 // (trial 15b N8: "aws: 14387 offers", "100207 offers (cheapest region per

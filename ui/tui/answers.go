@@ -237,7 +237,7 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	switch {
 	case c.Search.AllowMultiNode:
 		a.Distribution = distMulti
-	case w.AutoGPUs || w.GPUs > 1:
+	case w.GPUsAuto() || w.GPUs > 1: // no gpus key: auto, as recommend reads it
 		a.Distribution = distNode
 	default:
 		a.Distribution = distSingle
@@ -245,7 +245,7 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	if w.GPUs > 0 {
 		a.GPUs = fmtInt(w.GPUs)
 	}
-	if n := c.Search.MaxGPUs; n > 0 && w.AutoGPUs {
+	if n := c.Search.MaxGPUs; n > 0 && w.GPUsAuto() {
 		a.GPUs = "≤" + fmtInt(n)
 	}
 	if w.Strategy != "" && w.Strategy != model.Single {
@@ -740,6 +740,11 @@ func (a *answers) config() (config.Config, error) {
 			w.GPUs = n
 		}
 		w.Strategy = a.Strategy
+		if auto && a.Strategy == model.DDP {
+			// DDP is the default of several GPUs: left to the count, as
+			// recommend without --gpus reads it (single on one GPU).
+			w.Strategy = ""
+		}
 		c.Search.AllowMultiNode = a.Distribution == distMulti
 	}
 	x := &a.extra

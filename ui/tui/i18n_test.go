@@ -74,8 +74,8 @@ func zhScreens() []zhScreen {
 func serving(m *app) {
 	a := m.a
 	a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
-	a.Batch, a.Length = "32", "8k"
-	a.Serve = serveAnswers{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512", TPOTMs: "50"}
+	a.Batch, a.Length = "32", "8K"
+	a.Serve = serveAnswers{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVAuto, PromptTokens: "2K", OutputTokens: "512", TPOTMs: "50"}
 	m.recompute()
 }
 

@@ -198,12 +198,12 @@ func compute(cat *model.Catalog, cfg config.Config, cfgErr error, hf *hfReader, 
 		return r
 	}
 	r.est = &e
-	r.rec, r.recErr = model.Recommend(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs))
+	r.rec, r.recErr = model.Recommend(w, cat, cfg.Query())
 	if b := r.best(); b != nil && b.Estimate != nil {
 		r.tips = advice.Tips(b.Estimate.Workload, b.GPU, panelTips)
 	}
 	if len(r.rec.Offers) == 0 && r.recErr == nil {
-		r.hints = report.WouldFit(w, cat, cfg.Search.Query(cfg.Workload.AutoGPUs), &r.rec)
+		r.hints = report.WouldFit(w, cat, cfg.Query(), &r.rec)
 	}
 	if len(r.rec.Offers) == 0 {
 		if g := cmp.Or(pickedGPU(cat, cfg.Search.GPUs), largestGPU(cat, cfg.Search.Providers)); g != nil { // pickedGPU: browse.go
@@ -399,7 +399,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		return lines
 	}
 	summary := report.DescribeWorkloadIn(p.lang, w)
-	if asked := r.cfg.Workload.Strategy; best != nil && asked != model.Single && w.GPUs > 1 && w.Strategy != asked {
+	asked := r.cfg.Workload.Strategy
+	if asked == "" && r.cfg.Workload.GPUsAuto() {
+		asked = model.DDP // the default of several GPUs (answers.config leaves it to the count)
+	}
+	if best != nil && asked != model.Single && w.GPUs > 1 && w.Strategy != asked {
 		// auto GPUs: the matcher falls back from DDP to FSDP where DDP does not fit
 		summary += p.lang.Sprintf(" (%s did not fit)", strings.ToUpper(string(asked)))
 	}

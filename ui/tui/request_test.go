@@ -74,6 +74,13 @@ func TestOneRequestThreeWays(t *testing.T) {
 			`model = "t5-base"` + "\nframework = \"jax\"\ntask = \"finetune\"\nepochs = 1\ncheckpointing = false\ngpus = 4\nstrategy = \"ddp\""},
 		{"search: spot on aws and gcp, budget", "--model qwen2.5-7b --task lora --epochs 1 --gpus 1", "--providers aws,gcp --pricing spot --budget-month 5000",
 			`model = "qwen2.5-7b"` + "\ntask = \"lora\"\nepochs = 1\ngpus = 1\n[search]\nproviders = [\"aws\", \"gcp\"]\npricing = \"spot\"\nbudget_month = 5000"},
+		// No gpus key: the GPU count is gpuplan's to pick, as recommend
+		// without --gpus (issue 31: the configurator read the file as one
+		// GPU, and its near misses and order differed from recommend's).
+		{"no gpus key: auto", "--model resnet50 --task train --dataset-samples 1.28M --epochs 90", "",
+			`model = "resnet50"` + "\ntask = \"train\"\ndataset_samples = 1280000\nepochs = 90"},
+		{"no gpus key, up to 4 GPUs", "--model llama-3.1-8b --task lora --epochs 1", "--max-gpus 4 --providers aws,gcp,lambda",
+			`model = "llama-3.1-8b"` + "\ntask = \"lora\"\nepochs = 1\n[search]\nmax_gpus = 4\nproviders = [\"aws\", \"gcp\", \"lambda\"]"},
 	}
 	cat, _, err := data.LoadWith(nil)
 	if err != nil {

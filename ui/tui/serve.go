@@ -396,7 +396,7 @@ func (d *dialog) servePayload() ([]byte, error) {
 	if !p.Fits {
 		return nil, fmt.Errorf("%s cannot serve the model: %s", o.Instance.Type, strings.Join(p.Reasons, "; "))
 	}
-	srv, err := launch.NewServe(a, &p, launch.ServeOptions{Region: o.Region, Pricing: o.Pricing})
+	srv, err := launch.NewServe(a, &p, launch.ServeOptions{NamedAs: d.cfg.Workload.Model, Region: o.Region, Pricing: o.Pricing})
 	if err != nil {
 		return nil, err
 	}

@@ -22,8 +22,8 @@ func servingApp(t *testing.T, w, h int) app {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(w, h))
 	a := m.a
 	a.Task, a.Model, a.InferPrecision = model.TaskInference, "llama-3.1-70b", model.BF16
-	a.Batch, a.Length = "32", "8k"
-	a.Serve = serveAnswers{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512", TPOTMs: "50"}
+	a.Batch, a.Length = "32", "8K"
+	a.Serve = serveAnswers{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVAuto, PromptTokens: "2K", OutputTokens: "512", TPOTMs: "50"}
 	m.recompute()
 	return m
 }
@@ -220,7 +220,7 @@ func TestServingFallbackShows(t *testing.T) {
 	a := m.a
 	a.Task, a.Model, a.InferPrecision, a.PrecisionFallback = model.TaskInference, "llama-3.1-8b", model.FP8, true
 	a.GPUKeys = []string{"v100-16gb"} // compute capability 7.0: no fp8 in vLLM
-	a.Serve = serveAnswers{WeightFormat: serve.WeightFP8, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512"}
+	a.Serve = serveAnswers{WeightFormat: serve.WeightFP8, KVCacheDType: serve.KVAuto, PromptTokens: "2K", OutputTokens: "512"}
 	m.recompute()
 	if m.res == nil || len(m.res.serve) == 0 || m.res.serve[0].Fallback.IsZero() {
 		t.Fatalf("no fallback plan on a V100: %+v", m.res)
@@ -255,7 +255,7 @@ func TestServingOffersSortAndNames(t *testing.T) {
 	a := m.a
 	a.Task, a.Model, a.InferPrecision, a.PrecisionFallback = model.TaskInference, "llama-3.1-8b", model.FP16, true
 	a.GPUKeys = []string{"v100-16gb"}
-	a.Serve = serveAnswers{WeightFormat: serve.WeightFP16, KVCacheDType: serve.KVAuto, PromptTokens: "2k", OutputTokens: "512"}
+	a.Serve = serveAnswers{WeightFormat: serve.WeightFP16, KVCacheDType: serve.KVAuto, PromptTokens: "2K", OutputTokens: "512"}
 	m.recompute()
 	m = drive(t, m, ctrlO)
 	text := screenText(m)
