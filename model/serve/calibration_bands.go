@@ -7,16 +7,16 @@ import "github.com/gpuplan/gpuplan/model"
 // DefaultTuning is the fit of the serving constants on every source of
 // the serving calibration (testdata/serving_calibration*.toml; see Tuning).
 var DefaultTuning = Tuning{
-	MFU:             0.55,
-	MBU:             0.66,
+	MFU:             0.48,
+	MBU:             0.69,
 	NonTorchTPGiB:   0,
-	StepOverheadSec: 0.00025,
+	StepOverheadSec: 0,
 }
 
 // serveBands are the 90% ranges of the serving estimates, from the
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
 	"serve/kv-cache":   newBand("serve/kv-cache", 21, 8, [model.BandLevels]float64{-0.48019, -0.07723, -0.01914, -0.01914, -0.01638, -0.01613, -0.01556, -0.00394, -0.00209, -0.00068, 0.00025, 0.00025, 0.00119, 0.01777, 0.03311, 0.04056, 0.04629, 0.08020, 0.24041}),
-	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.96136, -0.40243, -0.33265, -0.28540, -0.27393, -0.09507, -0.03127, 0.00180, 0.04308, 0.08607, 0.08841, 0.09742, 0.19170, 0.32973, 0.34984, 0.43445, 0.46285, 0.52965, 0.71902}),
-	"serve/tpot":       newBand("serve/tpot", 9, 1, [model.BandLevels]float64{-1.23292, -0.84876, -0.71643, -0.64383, -0.57123, -0.41891, -0.26659, -0.18594, -0.17695, -0.16797, -0.14202, -0.11607, -0.06159, 0.02143, 0.10445, 0.18097, 0.25748, 0.29663, 0.30021}),
+	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.86605, -0.53334, -0.46360, -0.36718, -0.34874, -0.28729, -0.20152, -0.13739, -0.10240, -0.06553, -0.00498, 0.04604, 0.12166, 0.20187, 0.21247, 0.30767, 0.40410, 0.50470, 0.64596}),
+	"serve/tpot":       newBand("serve/tpot", 19, 4, [model.BandLevels]float64{-0.61847, -0.38961, -0.31224, -0.27851, -0.25132, -0.20370, -0.14281, -0.08214, -0.07057, -0.04664, 0.00818, 0.10168, 0.22751, 0.28475, 0.29889, 0.30688, 0.31217, 0.37661, 0.70345}),
 }

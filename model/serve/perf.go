@@ -47,7 +47,7 @@ type Perf struct {
 	Batch       int     // sequences decoding together on one replica in steady state
 	PrefillSec  float64 // one prompt alone: compute-bound
 	TTFTSec     float64 // PrefillSec plus one decode step it waits behind
-	TPOTSec     float64 // per output token under load, prefill chunks included
+	TPOTSec     float64 // per output token after the first, under load: other requests' prompt chunks included
 	StepSec     float64 // one decode step of Batch sequences, without prefill
 	MemoryBound bool    // the decode step is bound by memory bandwidth, not compute
 
@@ -119,23 +119,53 @@ func tpCommSec(a *model.Architecture, hw *Hardware, tokens float64, tp, pp int) 
 	return t
 }
 
+// lookupBytes returns the bytes of one GPU's share of the input embedding
+// tables that a decode step does not read whole: vLLM's
+// VocabParallelEmbedding gathers only the rows of the batch's tokens
+// (vllm/model_executor/layers/vocab_parallel_embedding.py, forward:
+// F.embedding of the masked input ids). A tied table is read whole anyway,
+// as the LM head's weight (ParallelLMHead, the logits matmul of
+// vllm/model_executor/layers/logits_processor.py). Embeddings stay 16-bit
+// in every weight format (weightBytesPerLinear).
+func lookupBytes(a *model.Architecture, tp, pp int) float64 {
+	if a.Tied {
+		return 0
+	}
+	return 2 * float64(a.Vocab+a.LearnedPositions+a.TokenTypes) * float64(a.Hidden) / float64(tp*pp)
+}
+
 // Speed returns the speed of one replica (tp × pp GPUs) serving a with s
 // (Defaults applied), holding batch sequences at once.
 //
-// Prefill is compute-bound: PrefillFLOPs over tp·pp GPUs × peak × MFU.
-// A decode step is bound by the slower of memory and compute (Pope et al.,
-// 2022, "Efficiently Scaling Transformer Inference", §2): every GPU reads its
-// weights once and the KV cache of every sequence at the mean context
-// (prompt + output/2) at peak bandwidth × MBU, or does batch ×
-// DecodeFLOPs at peak × MFU; tensor-parallel all-reduces add
-// tpCommSec. A pipeline of pp stages runs pp micro-batches of batch/pp, so a
-// token passes pp stages: TPOT is pp stage-steps, plus the engine's fixed
-// per-step time (Tuning.StepOverheadSec: scheduling, sampling, launches).
+// Prefill alone (PrefillSec, in TTFT) is compute-bound: PrefillFLOPs over
+// tp·pp GPUs × peak × MFU. An engine step carrying d decode tokens and f
+// prompt tokens takes the slower of memory and compute (Pope et al., 2022,
+// "Efficiently Scaling Transformer Inference", §2): every GPU reads its
+// weights once — all but the embedding rows it gathers (lookupBytes) — and
+// the KV cache of every decoding sequence at the mean context (prompt +
+// output/2) at peak bandwidth × MBU, or does d × DecodeFLOPs + f prompt
+// tokens' share of PrefillFLOPs at peak × MFU; tensor-parallel all-reduces
+// of d + f tokens add tpCommSec, and the engine adds its fixed per-step
+// time (Tuning.StepOverheadSec: scheduling, sampling, launches). A pipeline
+// of pp stages runs pp micro-batches of batch/pp, so a step is pp
+// stage-steps.
 //
-// In steady state each sequence's prompt is prefilled in chunks between
-// decode steps (vLLM's chunked prefill), so batch requests cost batch
-// prefills plus output_tokens steps: TPOT is that time ÷ output tokens,
-// requests per second batch ÷ that time.
+// vLLM's V1 scheduler always chunks prefill into the running decode steps
+// (vllm/v1/core/sched/scheduler.py: running requests' decode tokens first,
+// then waiting prompts within max_num_batched_tokens), so a prompt of p
+// tokens rides in k = ⌈(p + b − 1) ÷ max_num_batched_tokens⌉ steps beside
+// the other b − 1 sequences of its micro-batch. In steady state every
+// sequence is busy in every step, prefilling (k steps) or decoding (out − 1
+// steps), so a cycle in which each of b sequences is served once has k +
+// out − 1 steps (more when the token budget cannot hold all its tokens),
+// b·k of them carrying a prompt; a prompt that rides in a memory-bound
+// step costs next to nothing. Requests per second is batch ÷ cycle. TPOT is
+// what vLLM's benchmark client reports, a request's latency less its time
+// to first token over its output tokens less one
+// (vllm/benchmarks/serve.py, calculate_metrics: "tpot =
+// latency_minus_ttft / (output_len - 1)"): a request lives one cycle and
+// its first token comes from its own prefill steps, so TPOT is the cycle
+// less those k steps over out − 1.
 func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp, batch int) Perf {
 	g := hw.GPU
 	gpus := float64(tp * pp)
@@ -149,17 +179,38 @@ func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp,
 	prompt, out := float64(s.PromptTokens), float64(s.OutputTokens)
 	p.PrefillSec = PrefillFLOPs(a, s.PromptTokens)/(gpus*peak) + tpCommSec(a, hw, prompt, tp, pp)*float64(pp)
 
-	micro := math.Ceil(float64(batch) / float64(pp))
+	b := math.Ceil(float64(batch) / float64(pp)) // sequences of one micro-batch
 	ctx := prompt + out/2
-	memSec := (mem.Weights + micro*ctx*mem.KVBytesPerToken) / bw
-	flopSec := micro * DecodeFLOPs(a, ctx) / (gpus * peak)
-	stage := max(memSec, flopSec) + tpCommSec(a, hw, micro, tp, pp)
-	p.MemoryBound = memSec >= flopSec
-	p.StepSec = stage*float64(pp) + s.tuning().StepOverheadSec
+	memSec := (max(mem.Weights-lookupBytes(a, tp, pp), 0) + b*ctx*mem.KVBytesPerToken) / bw
+	decodeFLOPs := DecodeFLOPs(a, ctx)
+	promptFLOPs := PrefillFLOPs(a, s.PromptTokens) / max(prompt, 1)
+	step := func(d, f float64) float64 {
+		flopSec := (d*decodeFLOPs + f*promptFLOPs) / (gpus * peak)
+		return (max(memSec, flopSec)+tpCommSec(a, hw, d+f, tp, pp))*float64(pp) + s.tuning().StepOverheadSec
+	}
+	p.StepSec = step(b, 0)
+	p.MemoryBound = memSec >= b*decodeFLOPs/(gpus*peak)
 
-	cycle := float64(batch)*p.PrefillSec + out*p.StepSec
-	p.TPOTSec = cycle / out
+	budget := float64(max(s.MaxNumBatchedTokens, 1))
+	k := math.Max(1, math.Ceil((prompt+b-1)/budget)) // steps one prompt is chunked into
+	steps := math.Max(k+out-1, math.Ceil(b*(prompt+out-1)/budget))
+	var cycle, own float64
+	if b*k <= steps {
+		// One prompt in flight at a time: b·k steps carry a chunk of
+		// p/k prompt tokens beside b − 1 decodes, the rest decode only.
+		pre := step(b-1, prompt/k)
+		cycle = b*k*pre + (steps-b*k)*p.StepSec
+		own = k * pre
+	} else {
+		// More prompt chunks than steps: every step carries its share.
+		avg := step(b*(out-1)/steps, b*prompt/steps)
+		cycle, own = steps*avg, k*avg
+	}
 	p.TTFTSec = p.PrefillSec + p.StepSec
+	p.TPOTSec = p.StepSec
+	if out > 1 {
+		p.TPOTSec = (cycle - own) / (out - 1)
+	}
 	p.RequestsPerSec = float64(batch) / cycle
 	p.OutputTokensPerSec = p.RequestsPerSec * out
 	p.InputTokensPerSec = p.RequestsPerSec * prompt

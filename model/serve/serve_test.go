@@ -155,16 +155,23 @@ func TestServeValidate(t *testing.T) {
 // TestServeSpeedDecodeBound checks one memory-bound decode step by hand:
 // llama-3.1-8b bf16 on one H100, batch 1, prompt 1000, output 200.
 //
-//	weights 16,060,522,496 B; KV read 1 × 1100 tokens × 131,072 B = 144,179,200 B
-//	step = 16,204,701,696 / (3350e9 × 0.75) = 6.4496 ms (compute 2·7.5e9 FLOPs is ~0.03 ms)
+//	weights 16,060,522,496 B, of which the step reads all but the input
+//	embedding (gathered by row): 128,256 × 4096 × 2 B = 1,050,673,152 B, so
+//	15,009,849,344 B; KV read 1 × 1100 tokens × 131,072 B = 144,179,200 B
+//	step = 15,154,028,544 / (3350e9 × 0.75) = 6.0315 ms (compute 2·7.5e9 FLOPs is ~0.03 ms)
+//
+// At one sequence TPOT is that step: the request's own prompt is in its TTFT.
 func TestServeSpeedDecodeBound(t *testing.T) {
 	s := Serving{PromptTokens: 1000, OutputTokens: 200, Tuning: &workedTuning}.Defaults(&h100SXM)
 	m := MemoryOn(&modeltest.Llama31_8B, &s, &h100SXM, 1, 1)
 	hw := Hardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
 	p := Speed(&modeltest.Llama31_8B, &s, &m, &hw, 1, 1, 1)
-	want := (16060522496.0 + 1100*131072) / (3350e9 * workedTuning.MBU)
+	want := (16060522496.0 - 128256*4096*2 + 1100*131072) / (3350e9 * workedTuning.MBU)
 	if !p.MemoryBound || !nearExact(p.StepSec, want) {
 		t.Errorf("step %.6g s (memory-bound %v), want %.6g s", p.StepSec, p.MemoryBound, want)
+	}
+	if !nearExact(p.TPOTSec, p.StepSec) {
+		t.Errorf("TPOT %.6g s at one sequence, want the decode step %.6g s", p.TPOTSec, p.StepSec)
 	}
 	if got := USDPerMillionTokens(3.6, 1000); !nearExact(got, 1) {
 		t.Errorf("USDPerMillionTokens(3.6 $/h, 1000 tok/s) = %v, want 1 (3.6 / 3.6e6 × 1e6)", got)
@@ -187,5 +194,32 @@ func TestCustomAllReduceBytes(t *testing.T) {
 		if got := customAllReduceBytes(c.g, c.tp); got != c.want {
 			t.Errorf("%s TP %d: %g B, want %g", c.g.Key, c.tp, got, c.want)
 		}
+	}
+}
+
+// TestServeSpeedChunkedPrefill checks the steady-state cycle of vLLM's
+// chunked prefill by its counts: llama-3.1-8b bf16 on one H100, 4
+// sequences, prompt 1000, output 200, max_num_batched_tokens 8192. A prompt
+// fits one step beside the other 3 decodes (k = ⌈1003 ÷ 8192⌉ = 1), so a
+// cycle is k + out − 1 = 200 steps, 4 of them carrying a prompt and 196
+// decoding 4 sequences: cycle = 4·pre + 196·step, TPOT = (cycle − pre) ÷
+// 199 (vLLM's (latency − TTFT) ÷ (output − 1)), 4 requests per cycle.
+func TestServeSpeedChunkedPrefill(t *testing.T) {
+	a := &modeltest.Llama31_8B
+	s := Serving{PromptTokens: 1000, OutputTokens: 200, Tuning: &workedTuning}.Defaults(&h100SXM)
+	m := MemoryOn(a, &s, &h100SXM, 1, 1)
+	hw := Hardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
+	p := Speed(a, &s, &m, &hw, 1, 1, 4)
+	peak := servePeakFLOPS(&h100SXM, WeightBF16) * workedTuning.MFU
+	memSec := (m.Weights - lookupBytes(a, 1, 1) + 4*1100*m.KVBytesPerToken) / (3350e9 * workedTuning.MBU)
+	pre := max(memSec, (3*DecodeFLOPs(a, 1100)+PrefillFLOPs(a, 1000))/peak)
+	step := max(memSec, 4*DecodeFLOPs(a, 1100)/peak)
+	cycle := 4*pre + 196*step
+	if s.MaxNumBatchedTokens != 8192 || !nearExact(p.StepSec, step) || !nearExact(p.TPOTSec, (cycle-pre)/199) || !nearExact(p.RequestsPerSec, 4/cycle) {
+		t.Errorf("step %.6g s, TPOT %.6g s, %.6g requests/s; want %.6g, %.6g, %.6g (pre %.6g s)",
+			p.StepSec, p.TPOTSec, p.RequestsPerSec, step, (cycle-pre)/199, 4/cycle, pre)
+	}
+	if pre <= memSec {
+		t.Errorf("a 1000-token prompt step should be compute-bound: %.6g s against memory %.6g s", pre, memSec)
 	}
 }
