@@ -65,10 +65,12 @@ type servingCalibration struct {
 		OutputTokensPerSec       float64 `toml:"output_tokens_per_sec"`
 		Tolerance                float64
 	}
-	// TPOT is vLLM's mean time per output token (excluding the first) of
-	// `concurrency` requests sent at once (benchmark_serving.py with
-	// --num-prompts concurrency and no request rate), on vLLM's
-	// defaults for the GPU unless the case gives the server's flags.
+	// TPOT is vLLM's time per output token (excluding the first: (latency
+	// − TTFT) ÷ (output tokens − 1), vllm/benchmarks/serve.py) with
+	// `concurrency` requests in flight — sent at once (benchmark_serving.py
+	// --num-prompts N, no request rate) or kept in flight by the client
+	// (--max-concurrency N) — on vLLM's defaults for the GPU unless the
+	// case gives the server's flags.
 	TPOT []struct {
 		Case, Model, Quote, Note string
 		GPU, Source, Group       string
@@ -503,7 +505,7 @@ const (
 var serveKindReading = map[string]string{
 	"kv-cache":   "KV cache per GPU (vLLM's \"Available KV cache memory\")",
 	"throughput": "output tokens/s at full load",
-	"tpot":       "TPOT of N requests at once (vLLM benchmark_serving.py)",
+	"tpot":       "TPOT with N requests in flight ((latency − TTFT) ÷ (output − 1), vLLM's benchmark client)",
 }
 
 // serveCalibrationDoc renders the serving calibration: accuracy by kind,
