@@ -223,3 +223,73 @@ func TestServeSpeedChunkedPrefill(t *testing.T) {
 		t.Errorf("a 1000-token prompt step should be compute-bound: %.6g s against memory %.6g s", pre, memSec)
 	}
 }
+
+// TestBurstTPOTSchedule follows vLLM's V1 scheduler by hand for three
+// 60-token prompts sent at once with a 100-token budget and 3 output
+// tokens (llama-3.1-8b bf16, one H100):
+//
+//	step 0: no decodes; prompt 0 whole (60), prompt 1's first 40   → s(0, 100)
+//	step 1: request 0 decodes; prompt 1's last 20, prompt 2 (60)    → s(1, 80)
+//	step 2: requests 0, 1, 2 decode (request 0's last token)         → s(3, 0)
+//	step 3: requests 1, 2 decode (their last)                        → s(2, 0)
+//
+// Request 0's TPOT window is steps 1–2, requests 1's and 2's steps 2–3, so
+// the mean TPOT is (s(1,80) + s(3,0) + 2·(s(3,0) + s(2,0))) ÷ 3 ÷ 2. One
+// request alone, or prompts that all fit the first step, leave every
+// window without a prompt: the decode step of Speed.
+func TestBurstTPOTSchedule(t *testing.T) {
+	a := &modeltest.Llama31_8B
+	hw := Hardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
+	s := Serving{PromptTokens: 60, OutputTokens: 3, MaxNumBatchedTokens: 100, Tuning: &workedTuning}.Defaults(&h100SXM)
+	m := MemoryOn(a, &s, &h100SXM, 1, 1)
+	step, _ := stepTime(a, &s, &m, &hw, 1, 1, 3)
+	want := (step(1, 80) + step(3, 0) + 2*(step(3, 0)+step(2, 0))) / 3 / 2
+	if got := BurstTPOTSec(a, &s, &m, &hw, 1, 3); !nearExact(got, want) {
+		t.Errorf("3 prompts of 60 in a 100-token budget: TPOT %.6g s, want %.6g s", got, want)
+	}
+
+	s = Serving{PromptTokens: 1000, OutputTokens: 200, Tuning: &workedTuning}.Defaults(&h100SXM)
+	m = MemoryOn(a, &s, &h100SXM, 1, 1)
+	for _, n := range []int{1, 8} { // 8 × 1000 tokens fit the 8192-token step
+		if got, want := BurstTPOTSec(a, &s, &m, &hw, 1, n), Speed(a, &s, &m, &hw, 1, 1, n).StepSec; !nearExact(got, want) {
+			t.Errorf("%d prompts in one step: TPOT %.6g s, want the decode step of %d, %.6g s", n, got, n, want)
+		}
+	}
+	if got := BurstTPOTSec(a, &s, &m, &hw, 1, 0); got != 0 {
+		t.Errorf("no requests: TPOT %v, want 0", got)
+	}
+}
+
+// TestCachedPromptTokens: vLLM serves a shared prefix from the cache in
+// whole 16-token blocks and always computes the last prompt token.
+func TestCachedPromptTokens(t *testing.T) {
+	for _, c := range []struct{ shared, prompt, want int }{
+		{0, 100, 0}, {40, 40, 32}, {48, 48, 32}, {49, 49, 48}, {16, 16, 0}, {17, 100, 16}, {100, 1000, 96}, {1000, 1000, 992},
+	} {
+		s := Serving{SharedPrefixTokens: c.shared, PromptTokens: c.prompt}
+		if got := s.CachedPromptTokens(); got != c.want {
+			t.Errorf("shared %d of a %d-token prompt: %d cached, want %d", c.shared, c.prompt, got, c.want)
+		}
+	}
+}
+
+// TestSharedPrefixPrefill: a cached prefix of c tokens leaves the prefill
+// of the other p − c tokens attending to all p, PrefillFLOPs(p) −
+// PrefillFLOPs(c) (2N(p − c) + 2L(p² − c²)·d_attn); llama-3.1-8b, a
+// 1000-token prompt of which 512 are shared, one H100. A shared prefix
+// longer than the prompt is refused.
+func TestSharedPrefixPrefill(t *testing.T) {
+	a := &modeltest.Llama31_8B
+	hw := Hardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
+	s := Serving{PromptTokens: 1000, OutputTokens: 200, SharedPrefixTokens: 512, Tuning: &workedTuning}.Defaults(&h100SXM)
+	m := MemoryOn(a, &s, &h100SXM, 1, 1)
+	p := Speed(a, &s, &m, &hw, 1, 1, 1)
+	peak := servePeakFLOPS(&h100SXM, WeightBF16) * workedTuning.MFU
+	if want := (PrefillFLOPs(a, 1000) - PrefillFLOPs(a, 512)) / peak; !nearExact(p.PrefillSec, want) {
+		t.Errorf("prefill %.6g s with 512 cached, want %.6g s", p.PrefillSec, want)
+	}
+	bad := Serving{PromptTokens: 100, OutputTokens: 10, SharedPrefixTokens: 101}
+	if err := bad.Validate(a); !errors.Is(err, ErrInvalid) {
+		t.Errorf("shared prefix over the prompt: got %v, want ErrInvalid", err)
+	}
+}

@@ -129,6 +129,7 @@ func TestServeErrors(t *testing.T) {
 		{"tp not a power of two", append([]string{"estimate", "--tp", "3", "--gpus", "3"}, base...), "tp must be a power of two"},
 		{"longer than the model", append([]string{"estimate", "--max-model-len", "1M"}, base...), "above the model's 131072 positions"},
 		{"prompt and output over the context", append([]string{"estimate", "--max-model-len", "1000", "--prompt-tokens", "900", "--output-tokens", "200"}, base...), "exceed max_model_len 1000"},
+		{"shared prefix over the prompt", append([]string{"estimate", "--prompt-tokens", "100", "--shared-prefix-tokens", "200"}, base...), "shared_prefix_tokens (200) exceed prompt_tokens 100"},
 		{"zero output", append([]string{"estimate", "--output-tokens", "0"}, base...), "--output-tokens must be ≥ 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
