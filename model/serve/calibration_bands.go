@@ -8,7 +8,7 @@ import "github.com/gpuplan/gpuplan/model"
 // the serving calibration (testdata/serving_calibration*.toml; see Tuning).
 var DefaultTuning = Tuning{
 	MFU:             0.48,
-	MBU:             0.69,
+	MBU:             0.7,
 	NonTorchTPGiB:   0,
 	StepOverheadSec: 0,
 }
@@ -17,6 +17,6 @@ var DefaultTuning = Tuning{
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
 	"serve/kv-cache":   newBand("serve/kv-cache", 21, 8, [model.BandLevels]float64{-0.48019, -0.07723, -0.01914, -0.01914, -0.01638, -0.01613, -0.01556, -0.00394, -0.00209, -0.00068, 0.00025, 0.00025, 0.00119, 0.01777, 0.03311, 0.04056, 0.04629, 0.08020, 0.24041}),
-	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.86605, -0.53334, -0.46360, -0.36718, -0.34874, -0.28729, -0.20152, -0.13739, -0.10240, -0.06553, -0.00498, 0.04604, 0.12166, 0.20187, 0.21247, 0.30767, 0.40410, 0.50470, 0.64596}),
-	"serve/tpot":       newBand("serve/tpot", 19, 4, [model.BandLevels]float64{-0.61847, -0.38961, -0.31224, -0.27851, -0.25132, -0.20370, -0.14281, -0.08214, -0.07057, -0.04664, 0.00818, 0.10168, 0.22751, 0.28475, 0.29889, 0.30688, 0.31217, 0.37661, 0.70345}),
+	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.88283, -0.53259, -0.47417, -0.38181, -0.36082, -0.28516, -0.20422, -0.14358, -0.10462, -0.06448, -0.00855, 0.04473, 0.11816, 0.19216, 0.20472, 0.29411, 0.38855, 0.49447, 0.62857}),
+	"serve/tpot":       newBand("serve/tpot", 19, 4, [model.BandLevels]float64{-0.58872, -0.35266, -0.33130, -0.31519, -0.28339, -0.25882, -0.24326, -0.20699, -0.16828, -0.09189, -0.03193, -0.00501, 0.00935, 0.06508, 0.17364, 0.26014, 0.28220, 0.29130, 0.30203}),
 }
