@@ -21,6 +21,7 @@ type rawServe struct {
 	MaxModelLen          tInt     `toml:"max_model_len"`
 	PromptTokens         tInt     `toml:"prompt_tokens"`
 	OutputTokens         tInt     `toml:"output_tokens"`
+	SharedPrefixTokens   tInt     `toml:"shared_prefix_tokens"`
 	Concurrency          tInt     `toml:"concurrency"`
 	RequestsPerSec       tFloat   `toml:"requests_per_sec"`
 	TTFTMs               tFloat   `toml:"ttft_ms"`
@@ -49,7 +50,7 @@ type rawServe struct {
 // serving checks the table's request keys and returns them. Errors are
 // *Error naming the key.
 func (r *rawServe) serving() (serve.Serving, error) {
-	s := serve.Serving{MaxModelLen: r.MaxModelLen.v, PromptTokens: r.PromptTokens.v, OutputTokens: r.OutputTokens.v,
+	s := serve.Serving{MaxModelLen: r.MaxModelLen.v, PromptTokens: r.PromptTokens.v, OutputTokens: r.OutputTokens.v, SharedPrefixTokens: r.SharedPrefixTokens.v,
 		Concurrency: r.Concurrency.v, RequestsPerSec: r.RequestsPerSec.v, TTFTTargetMs: r.TTFTMs.v, TPOTTargetMs: r.TPOTMs.v,
 		TP: r.TensorParallelSize.v, PP: r.PipelineParallelSize.v, Replicas: r.Replicas.v,
 		GPUMemoryUtilization: r.GPUMemoryUtilization.v, MaxNumBatchedTokens: r.MaxNumBatchedTokens.v, MaxNumSeqs: r.MaxNumSeqs.v}
@@ -94,7 +95,8 @@ func checkServeRanges(s *serve.Serving) error {
 		v, max int
 	}{
 		{"max_model_len", s.MaxModelLen, model.MaxSeqLen}, {"prompt_tokens", s.PromptTokens, model.MaxSeqLen},
-		{"output_tokens", s.OutputTokens, model.MaxSeqLen}, {"concurrency", s.Concurrency, model.MaxBatch},
+		{"output_tokens", s.OutputTokens, model.MaxSeqLen}, {"shared_prefix_tokens", s.SharedPrefixTokens, model.MaxSeqLen},
+		{"concurrency", s.Concurrency, model.MaxBatch},
 		{"tensor_parallel_size", s.TP, model.MaxGPUs}, {"pipeline_parallel_size", s.PP, model.MaxGPUs},
 		{"replicas", s.Replicas, model.MaxGPUs}, {"max_num_batched_tokens", s.MaxNumBatchedTokens, model.MaxSeqLen},
 		{"max_num_seqs", s.MaxNumSeqs, model.MaxBatch},
@@ -132,6 +134,7 @@ func (e *encoder) encodeServe(s *serve.Serving) {
 	e.int("max_model_len", s.MaxModelLen, "tokens one request may hold, prompt + output")
 	e.int("prompt_tokens", s.PromptTokens, "average prompt tokens per request")
 	e.int("output_tokens", s.OutputTokens, "average generated tokens per request")
+	e.int("shared_prefix_tokens", s.SharedPrefixTokens, "prompt tokens every request starts with alike (a system prompt)")
 	e.int("concurrency", s.Concurrency, "requests in flight")
 	e.float("requests_per_sec", s.RequestsPerSec, "arrival rate, instead of concurrency")
 	e.float("ttft_ms", s.TTFTTargetMs, "target time to first token")

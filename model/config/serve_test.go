@@ -19,6 +19,7 @@ kv_cache_dtype = "fp8"
 max_model_len = 8192
 prompt_tokens = 7000
 output_tokens = 1000
+shared_prefix_tokens = 512
 concurrency = 32
 tpot_ms = 50
 tensor_parallel_size = 2
@@ -29,7 +30,7 @@ gpu_memory_utilization = 0.92
 		t.Fatal(err)
 	}
 	want := serve.Serving{WeightFormat: serve.WeightAWQ, KVCacheDType: serve.KVFP8, MaxModelLen: 8192, PromptTokens: 7000, OutputTokens: 1000,
-		Concurrency: 32, TPOTTargetMs: 50, TP: 2, GPUMemoryUtilization: 0.92}
+		SharedPrefixTokens: 512, Concurrency: 32, TPOTTargetMs: 50, TP: 2, GPUMemoryUtilization: 0.92}
 	if c.Workload.Serve != want {
 		t.Fatalf("decoded %+v, want %+v", c.Workload.Serve, want)
 	}
@@ -57,6 +58,7 @@ func TestServeConfigErrors(t *testing.T) {
 		{`concurrency = 4` + "\n" + `requests_per_sec = 2.0`, "serve.requests_per_sec"},
 		{`gpu_memory_utilization = 1.5`, "serve.gpu_memory_utilization"},
 		{`max_model_len = -1`, "serve.max_model_len"},
+		{`shared_prefix_tokens = -5`, "serve.shared_prefix_tokens"},
 		{`tensor_paralel_size = 2`, `did you mean "tensor_parallel_size"`},
 		{`ttft_ms = "fast"`, "serve.ttft_ms"},
 	} {

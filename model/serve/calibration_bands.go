@@ -7,16 +7,16 @@ import "github.com/gpuplan/gpuplan/model"
 // DefaultTuning is the fit of the serving constants on every source of
 // the serving calibration (testdata/serving_calibration*.toml; see Tuning).
 var DefaultTuning = Tuning{
-	MFU:             0.55,
-	MBU:             0.66,
+	MFU:             0.48,
+	MBU:             0.7,
 	NonTorchTPGiB:   0,
-	StepOverheadSec: 0.00025,
+	StepOverheadSec: 0,
 }
 
 // serveBands are the 90% ranges of the serving estimates, from the
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
 	"serve/kv-cache":   newBand("serve/kv-cache", 21, 8, [model.BandLevels]float64{-0.48019, -0.07723, -0.01914, -0.01914, -0.01638, -0.01613, -0.01556, -0.00394, -0.00209, -0.00068, 0.00025, 0.00025, 0.00119, 0.01777, 0.03311, 0.04056, 0.04629, 0.08020, 0.24041}),
-	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.96136, -0.40243, -0.33265, -0.28540, -0.27393, -0.09507, -0.03127, 0.00180, 0.04308, 0.08607, 0.08841, 0.09742, 0.19170, 0.32973, 0.34984, 0.43445, 0.46285, 0.52965, 0.71902}),
-	"serve/tpot":       newBand("serve/tpot", 9, 1, [model.BandLevels]float64{-1.23292, -0.84876, -0.71643, -0.64383, -0.57123, -0.41891, -0.26659, -0.18594, -0.17695, -0.16797, -0.14202, -0.11607, -0.06159, 0.02143, 0.10445, 0.18097, 0.25748, 0.29663, 0.30021}),
+	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.88283, -0.53259, -0.47417, -0.38181, -0.36082, -0.28516, -0.20422, -0.14358, -0.10462, -0.06448, -0.00855, 0.04473, 0.11816, 0.19216, 0.20472, 0.29411, 0.38855, 0.49447, 0.62857}),
+	"serve/tpot":       newBand("serve/tpot", 19, 4, [model.BandLevels]float64{-0.58872, -0.35266, -0.33130, -0.31519, -0.28339, -0.25882, -0.24326, -0.20699, -0.16828, -0.09189, -0.03193, -0.00501, 0.00935, 0.06508, 0.17364, 0.26014, 0.28220, 0.29130, 0.30203}),
 }

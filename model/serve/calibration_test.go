@@ -65,16 +65,22 @@ type servingCalibration struct {
 		OutputTokensPerSec       float64 `toml:"output_tokens_per_sec"`
 		Tolerance                float64
 	}
-	// TPOT is vLLM's mean time per output token (excluding the first) of
-	// `concurrency` requests sent at once (benchmark_serving.py with
-	// --num-prompts concurrency and no request rate), on vLLM's
-	// defaults for the GPU unless the case gives the server's flags.
+	// TPOT is vLLM's time per output token (excluding the first: (latency
+	// − TTFT) ÷ (output tokens − 1), vllm/benchmarks/serve.py) with
+	// `concurrency` requests in flight — sent at once (benchmark_serving.py
+	// --num-prompts N, no request rate) or kept in flight by the client
+	// (--max-concurrency N) — on vLLM's defaults for the GPU unless the
+	// case gives the server's flags. AtOnce says the client sent them all
+	// at once and waited for all (BurstTPOTSec), where otherwise it kept
+	// `concurrency` in flight, sending a new one as one ended (Speed).
 	TPOT []struct {
 		Case, Model, Quote, Note string
 		GPU, Source, Group       string
 		WeightFormat             string `toml:"weight_format"`
 		TP, Prompt, Output       int
 		Concurrency              int
+		AtOnce                   bool `toml:"at_once"`
+		SharedPrefixTokens       int  `toml:"shared_prefix_tokens"` // --shared-prefix-tokens
 		Util                     float64
 		MaxModelLen              int     `toml:"max_model_len"`
 		MaxNumSeqs               int     `toml:"max_num_seqs"`
@@ -98,7 +104,8 @@ type serveCase struct {
 	published       float64 // model.GiB of KV cache, output tokens/s, or TPOT in ms
 	tolerance       float64
 	quote           string
-	concurrency     int    // tpot: requests at once
+	concurrency     int    // tpot: requests in flight
+	atOnce          bool   // tpot: sent together, not kept in flight
 	url             string // the page the figure is quoted from
 }
 
@@ -114,8 +121,12 @@ func (c *serveCase) predict(tn *Tuning) (got, r float64) {
 	case "tpot":
 		// A longer TPOT is a slower estimate: the residual keeps the
 		// sign of the throughput's (positive = estimate too slow).
-		p := Speed(c.a, &s, &mem, &hw, c.tp, 1, min(c.concurrency, serveMaxBatch(&s, &mem)))
-		got = p.TPOTSec * 1000
+		n := min(c.concurrency, serveMaxBatch(&s, &mem))
+		if c.atOnce {
+			got = BurstTPOTSec(c.a, &s, &mem, &hw, c.tp, n) * 1000
+		} else {
+			got = Speed(c.a, &s, &mem, &hw, c.tp, 1, n).TPOTSec * 1000
+		}
 		return got, math.Log(got / c.published)
 	default:
 		p := Speed(c.a, &s, &mem, &hw, c.tp, 1, trtNoEvictBatch(&s, &mem))
@@ -214,13 +225,13 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 				tb.Fatalf("%s: %q: want concurrency ≥ 1 and tpot_ms > 0", f, m.Case)
 			}
 			s := Serving{WeightFormat: WeightFormat(m.WeightFormat), PromptTokens: m.Prompt, OutputTokens: m.Output,
-				GPUMemoryUtilization: m.Util, MaxModelLen: m.MaxModelLen, MaxNumSeqs: m.MaxNumSeqs}.Defaults(g)
+				SharedPrefixTokens: m.SharedPrefixTokens, GPUMemoryUtilization: m.Util, MaxModelLen: m.MaxModelLen, MaxNumSeqs: m.MaxNumSeqs}.Defaults(g)
 			tol := m.Tolerance
 			if tol == 0 {
 				tol = 0.35
 			}
 			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "tpot", src: src, url: m.Source, a: a, gpu: g, s: s, tp: max(m.TP, 1),
-				published: m.TPOTms, tolerance: tol, quote: m.Quote, concurrency: m.Concurrency})
+				published: m.TPOTms, tolerance: tol, quote: m.Quote, concurrency: m.Concurrency, atOnce: m.AtOnce})
 		}
 	}
 	return out
@@ -503,7 +514,7 @@ const (
 var serveKindReading = map[string]string{
 	"kv-cache":   "KV cache per GPU (vLLM's \"Available KV cache memory\")",
 	"throughput": "output tokens/s at full load",
-	"tpot":       "TPOT of N requests at once (vLLM benchmark_serving.py)",
+	"tpot":       "TPOT with N requests in flight ((latency − TTFT) ÷ (output − 1), vLLM's benchmark client)",
 }
 
 // serveCalibrationDoc renders the serving calibration: accuracy by kind,

@@ -47,7 +47,7 @@ type Perf struct {
 	Batch       int     // sequences decoding together on one replica in steady state
 	PrefillSec  float64 // one prompt alone: compute-bound
 	TTFTSec     float64 // PrefillSec plus one decode step it waits behind
-	TPOTSec     float64 // per output token under load, prefill chunks included
+	TPOTSec     float64 // per output token after the first, under load: other requests' prompt chunks included
 	StepSec     float64 // one decode step of Batch sequences, without prefill
 	MemoryBound bool    // the decode step is bound by memory bandwidth, not compute
 
@@ -119,23 +119,53 @@ func tpCommSec(a *model.Architecture, hw *Hardware, tokens float64, tp, pp int) 
 	return t
 }
 
+// lookupBytes returns the bytes of one GPU's share of the input embedding
+// tables that a decode step does not read whole: vLLM's
+// VocabParallelEmbedding gathers only the rows of the batch's tokens
+// (vllm/model_executor/layers/vocab_parallel_embedding.py, forward:
+// F.embedding of the masked input ids). A tied table is read whole anyway,
+// as the LM head's weight (ParallelLMHead, the logits matmul of
+// vllm/model_executor/layers/logits_processor.py). Embeddings stay 16-bit
+// in every weight format (weightBytesPerLinear).
+func lookupBytes(a *model.Architecture, tp, pp int) float64 {
+	if a.Tied {
+		return 0
+	}
+	return 2 * float64(a.Vocab+a.LearnedPositions+a.TokenTypes) * float64(a.Hidden) / float64(tp*pp)
+}
+
 // Speed returns the speed of one replica (tp × pp GPUs) serving a with s
 // (Defaults applied), holding batch sequences at once.
 //
-// Prefill is compute-bound: PrefillFLOPs over tp·pp GPUs × peak × MFU.
-// A decode step is bound by the slower of memory and compute (Pope et al.,
-// 2022, "Efficiently Scaling Transformer Inference", §2): every GPU reads its
-// weights once and the KV cache of every sequence at the mean context
-// (prompt + output/2) at peak bandwidth × MBU, or does batch ×
-// DecodeFLOPs at peak × MFU; tensor-parallel all-reduces add
-// tpCommSec. A pipeline of pp stages runs pp micro-batches of batch/pp, so a
-// token passes pp stages: TPOT is pp stage-steps, plus the engine's fixed
-// per-step time (Tuning.StepOverheadSec: scheduling, sampling, launches).
+// Prefill alone (PrefillSec, in TTFT) is compute-bound: PrefillFLOPs over
+// tp·pp GPUs × peak × MFU. An engine step carrying d decode tokens and f
+// prompt tokens takes the slower of memory and compute (Pope et al., 2022,
+// "Efficiently Scaling Transformer Inference", §2): every GPU reads its
+// weights once — all but the embedding rows it gathers (lookupBytes) — and
+// the KV cache of every decoding sequence at the mean context (prompt +
+// output/2) at peak bandwidth × MBU, or does d × DecodeFLOPs + f prompt
+// tokens' share of PrefillFLOPs at peak × MFU; tensor-parallel all-reduces
+// of d + f tokens add tpCommSec, and the engine adds its fixed per-step
+// time (Tuning.StepOverheadSec: scheduling, sampling, launches). A pipeline
+// of pp stages runs pp micro-batches of batch/pp, so a step is pp
+// stage-steps.
 //
-// In steady state each sequence's prompt is prefilled in chunks between
-// decode steps (vLLM's chunked prefill), so batch requests cost batch
-// prefills plus output_tokens steps: TPOT is that time ÷ output tokens,
-// requests per second batch ÷ that time.
+// vLLM's V1 scheduler always chunks prefill into the running decode steps
+// (vllm/v1/core/sched/scheduler.py: running requests' decode tokens first,
+// then waiting prompts within max_num_batched_tokens), so a prompt of p
+// tokens rides in k = ⌈(p + b − 1) ÷ max_num_batched_tokens⌉ steps beside
+// the other b − 1 sequences of its micro-batch. In steady state every
+// sequence is busy in every step, prefilling (k steps) or decoding (out − 1
+// steps), so a cycle in which each of b sequences is served once has k +
+// out − 1 steps (more when the token budget cannot hold all its tokens),
+// b·k of them carrying a prompt; a prompt that rides in a memory-bound
+// step costs next to nothing. Requests per second is batch ÷ cycle. TPOT is
+// what vLLM's benchmark client reports, a request's latency less its time
+// to first token over its output tokens less one
+// (vllm/benchmarks/serve.py, calculate_metrics: "tpot =
+// latency_minus_ttft / (output_len - 1)"): a request lives one cycle and
+// its first token comes from its own prefill steps, so TPOT is the cycle
+// less those k steps over out − 1.
 func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp, batch int) Perf {
 	g := hw.GPU
 	gpus := float64(tp * pp)
@@ -147,31 +177,134 @@ func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp,
 	}
 	p.Batch = batch
 	prompt, out := float64(s.PromptTokens), float64(s.OutputTokens)
-	p.PrefillSec = PrefillFLOPs(a, s.PromptTokens)/(gpus*peak) + tpCommSec(a, hw, prompt, tp, pp)*float64(pp)
+	cached := s.CachedPromptTokens()
+	u := prompt - float64(cached) // prompt tokens computed per request
+	p.PrefillSec = (PrefillFLOPs(a, s.PromptTokens)-PrefillFLOPs(a, cached))/(gpus*peak) + tpCommSec(a, hw, u, tp, pp)*float64(pp)
 
-	micro := math.Ceil(float64(batch) / float64(pp))
-	ctx := prompt + out/2
-	memSec := (mem.Weights + micro*ctx*mem.KVBytesPerToken) / bw
-	flopSec := micro * DecodeFLOPs(a, ctx) / (gpus * peak)
-	stage := max(memSec, flopSec) + tpCommSec(a, hw, micro, tp, pp)
-	p.MemoryBound = memSec >= flopSec
-	p.StepSec = stage*float64(pp) + s.tuning().StepOverheadSec
+	b := math.Ceil(float64(batch) / float64(pp)) // sequences of one micro-batch
+	step, memSec := stepTime(a, s, mem, hw, tp, pp, b)
+	p.StepSec = step(b, 0)
+	p.MemoryBound = memSec >= b*DecodeFLOPs(a, prompt+out/2)/(gpus*peak)
 
-	cycle := float64(batch)*p.PrefillSec + out*p.StepSec
-	p.TPOTSec = cycle / out
+	budget := float64(max(s.MaxNumBatchedTokens, 1))
+	k := math.Max(1, math.Ceil((u+b-1)/budget)) // steps one prompt is chunked into
+	steps := math.Max(k+out-1, math.Ceil(b*(u+out-1)/budget))
+	var cycle, own float64
+	if b*k <= steps {
+		// One prompt in flight at a time: b·k steps carry a chunk of
+		// p/k prompt tokens beside b − 1 decodes, the rest decode only.
+		pre := step(b-1, u/k)
+		cycle = b*k*pre + (steps-b*k)*p.StepSec
+		own = k * pre
+	} else {
+		// More prompt chunks than steps: every step carries its share.
+		avg := step(b*(out-1)/steps, b*u/steps)
+		cycle, own = steps*avg, k*avg
+	}
 	p.TTFTSec = p.PrefillSec + p.StepSec
+	p.TPOTSec = p.StepSec
+	if out > 1 {
+		p.TPOTSec = (cycle - own) / (out - 1)
+	}
 	p.RequestsPerSec = float64(batch) / cycle
 	p.OutputTokensPerSec = p.RequestsPerSec * out
 	p.InputTokensPerSec = p.RequestsPerSec * prompt
 	return p
 }
 
+// stepTime returns the time of one engine step of a replica holding b
+// sequences (one micro-batch of a pp-stage pipeline) as a function of the
+// decode tokens d and prompt tokens f it carries, in seconds (see Speed),
+// and the memory time of the step, the weights and b sequences' KV cache
+// at the mean context read once.
+func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp int, b float64) (func(d, f float64) float64, float64) {
+	gpus := float64(tp * pp)
+	peak := servePeakFLOPS(hw.GPU, s.WeightFormat) * s.tuning().MFU
+	bw := hw.GPU.MemoryBandwidthGBps * 1e9 * s.tuning().MBU
+	prompt, out := float64(s.PromptTokens), float64(s.OutputTokens)
+	ctx := prompt + out/2
+	memSec := (max(mem.Weights-lookupBytes(a, tp, pp), 0) + b*ctx*mem.KVBytesPerToken) / bw
+	decodeFLOPs := DecodeFLOPs(a, ctx)
+	cached := s.CachedPromptTokens()
+	promptFLOPs := (PrefillFLOPs(a, s.PromptTokens) - PrefillFLOPs(a, cached)) / max(prompt-float64(cached), 1)
+	return func(d, f float64) float64 {
+		flopSec := (d*decodeFLOPs + f*promptFLOPs) / (gpus * peak)
+		return (max(memSec, flopSec)+tpCommSec(a, hw, d+f, tp, pp))*float64(pp) + s.tuning().StepOverheadSec
+	}, memSec
+}
+
+// BurstTPOTSec returns the mean TPOT, in seconds, of n requests that reach
+// an idle replica (tp GPUs, no pipeline) at the same moment, as vLLM's
+// benchmark client reports it when it sends them all at once
+// (vllm/benchmarks/serve.py with --num-prompts n and no --request-rate:
+// every request is issued without waiting; calculate_metrics: "tpot =
+// latency_minus_ttft / (output_len - 1)", averaged over requests). It
+// follows vLLM's V1 scheduler step by step
+// (vllm/v1/core/sched/scheduler.py, schedule): each step first gives one
+// token to every running request that has finished its prompt, then
+// fills what is left of the token budget (max_num_batched_tokens) with
+// the waiting prompts in arrival order, the last one chunked. A request's
+// first token comes from the step that finishes its prompt; its TPOT
+// window is the out − 1 steps after it, so it carries only the prompt
+// chunks scheduled after its own: the first prompts' windows hold every
+// later prompt, the last one's none — about half the others' prefill on
+// average, where Speed's steady load (each request replaced as it ends)
+// puts every other prompt in the window. Steps time as in Speed, with the
+// KV cache of all n sequences. It is 0 when n < 1 or the output is one
+// token.
+func BurstTPOTSec(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, n int) float64 {
+	out := s.OutputTokens
+	if n < 1 || out < 2 || s.PromptTokens < 1 {
+		return 0
+	}
+	step, _ := stepTime(a, s, mem, hw, tp, 1, float64(n))
+	budget := max(s.MaxNumBatchedTokens, 1)
+	// doneAt is the step that finishes each prompt, non-decreasing as
+	// prompts are taken in arrival order; started and ended count the
+	// requests decoding in step j (doneAt < j ≤ doneAt + out − 1).
+	doneAt := make([]int, 0, n)
+	cum := []float64{0} // cum[j] = time of steps 0 … j−1
+	started, ended := 0, 0
+	decoding := func(j int) int {
+		for started < len(doneAt) && doneAt[started] < j {
+			started++
+		}
+		for ended < started && doneAt[ended]+out-1 < j {
+			ended++
+		}
+		return started - ended
+	}
+	// The first prompt computes the shared prefix (CachedPromptTokens);
+	// the others find its blocks cached.
+	rem, u := s.PromptTokens, max(s.PromptTokens-s.CachedPromptTokens(), 1)
+	for j := 0; len(doneAt) < n || j <= doneAt[n-1]+out-1; j++ {
+		d := decoding(j)
+		room, f := max(budget-d, 0), 0
+		for room > 0 && len(doneAt) < n {
+			take := min(room, rem)
+			f, room, rem = f+take, room-take, rem-take
+			if rem == 0 {
+				doneAt, rem = append(doneAt, j), u
+			}
+		}
+		cum = append(cum, cum[j]+step(float64(d), float64(f)))
+	}
+	var sum float64
+	for _, e := range doneAt {
+		sum += cum[e+out] - cum[e+1] // steps e+1 … e+out−1
+	}
+	return sum / float64(n) / float64(out-1)
+}
+
 // serveMaxBatch returns the most sequences one replica can hold: vLLM's
 // max_num_seqs, and the KV cache at each sequence's mean occupancy
-// (prompt + output/2 tokens; the scheduler preempts when it runs out).
+// (prompt + output/2 tokens; the scheduler preempts when it runs out), the
+// cached shared prefix held once for all (its blocks are shared by
+// reference count, vllm/v1/core/block_pool.py).
 func serveMaxBatch(s *Serving, mem *Memory) int {
-	occ := float64(s.PromptTokens) + float64(s.OutputTokens)/2
-	kv := int(float64(mem.KVTokens) / occ)
+	c := float64(s.CachedPromptTokens())
+	occ := float64(s.PromptTokens) - c + float64(s.OutputTokens)/2
+	kv := int(max(float64(mem.KVTokens)-c, 0) / occ)
 	return max(0, min(s.MaxNumSeqs, kv))
 }
 

@@ -95,6 +95,14 @@ type Serving struct {
 	PP       int // pipeline-parallel stages across nodes; 0: auto (1 unless the model needs more)
 	Replicas int // independent copies behind a load balancer; 0: auto
 
+	// SharedPrefixTokens is how many tokens at the start of every
+	// prompt are the same for all requests (a system prompt, a few-shot
+	// preamble; all of it when every request sends one prompt). vLLM's
+	// automatic prefix caching, on by default in V1, keeps their KV
+	// blocks once and computes them once (CachedPromptTokens); 0 means
+	// prompts share nothing.
+	SharedPrefixTokens int
+
 	GPUMemoryUtilization float64 // --gpu-memory-utilization, 0–1; 0 means 0.9
 	MaxNumBatchedTokens  int     // --max-num-batched-tokens; 0 means vLLM's default for the GPU
 	MaxNumSeqs           int     // --max-num-seqs; 0 means vLLM's default for the GPU
@@ -111,6 +119,18 @@ type Serving struct {
 	// do not write; otherwise such a plan is a near miss. The search's
 	// answer (search.allow_multi_node), not written in [serve].
 	AllowMultiNode bool
+}
+
+// CachedPromptTokens returns the prompt tokens of each request that vLLM's
+// automatic prefix caching serves from the KV cache instead of computing:
+// the shared prefix (SharedPrefixTokens) in whole KV blocks, as only full
+// blocks are hashed and looked up (vllm/v1/core/kv_cache_utils.py,
+// hash_request_tokens), and never the last prompt token, which is always
+// computed for its logits (vllm/v1/core/kv_cache_manager.py,
+// get_computed_blocks: "max_cache_hit_length = request.num_tokens - 1").
+func (s *Serving) CachedPromptTokens() int {
+	c := min(s.SharedPrefixTokens, s.PromptTokens-1)
+	return max(c/vllmBlockSize*vllmBlockSize, 0)
 }
 
 // Latency a reader perceives. Databricks' benchmarking guide ("Conduct
@@ -209,7 +229,7 @@ func (s *Serving) Validate(a *model.Architecture) error {
 		{"requests_per_sec", s.RequestsPerSec}, {"ttft_target_ms", s.TTFTTargetMs},
 		{"tpot_target_ms", s.TPOTTargetMs}, {"tp", float64(s.TP)}, {"pp", float64(s.PP)},
 		{"replicas", float64(s.Replicas)}, {"max_num_batched_tokens", float64(s.MaxNumBatchedTokens)},
-		{"max_num_seqs", float64(s.MaxNumSeqs)},
+		{"max_num_seqs", float64(s.MaxNumSeqs)}, {"shared_prefix_tokens", float64(s.SharedPrefixTokens)},
 	} {
 		if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return bad("%s must be ≥ 0, got %v", f.name, f.v)
@@ -220,6 +240,9 @@ func (s *Serving) Validate(a *model.Architecture) error {
 	}
 	if s.PromptTokens < 1 {
 		return bad("prompt_tokens must be ≥ 1, got %d", s.PromptTokens)
+	}
+	if s.SharedPrefixTokens > s.PromptTokens {
+		return bad("shared_prefix_tokens (%d) exceed prompt_tokens %d", s.SharedPrefixTokens, s.PromptTokens)
 	}
 	if s.MaxModelLen > 0 && s.PromptTokens+s.OutputTokens > s.MaxModelLen {
 		return bad("prompt_tokens + output_tokens (%d) exceed max_model_len %d", s.PromptTokens+s.OutputTokens, s.MaxModelLen)

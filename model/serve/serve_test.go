@@ -155,16 +155,23 @@ func TestServeValidate(t *testing.T) {
 // TestServeSpeedDecodeBound checks one memory-bound decode step by hand:
 // llama-3.1-8b bf16 on one H100, batch 1, prompt 1000, output 200.
 //
-//	weights 16,060,522,496 B; KV read 1 × 1100 tokens × 131,072 B = 144,179,200 B
-//	step = 16,204,701,696 / (3350e9 × 0.75) = 6.4496 ms (compute 2·7.5e9 FLOPs is ~0.03 ms)
+//	weights 16,060,522,496 B, of which the step reads all but the input
+//	embedding (gathered by row): 128,256 × 4096 × 2 B = 1,050,673,152 B, so
+//	15,009,849,344 B; KV read 1 × 1100 tokens × 131,072 B = 144,179,200 B
+//	step = 15,154,028,544 / (3350e9 × 0.75) = 6.0315 ms (compute 2·7.5e9 FLOPs is ~0.03 ms)
+//
+// At one sequence TPOT is that step: the request's own prompt is in its TTFT.
 func TestServeSpeedDecodeBound(t *testing.T) {
 	s := Serving{PromptTokens: 1000, OutputTokens: 200, Tuning: &workedTuning}.Defaults(&h100SXM)
 	m := MemoryOn(&modeltest.Llama31_8B, &s, &h100SXM, 1, 1)
 	hw := Hardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
 	p := Speed(&modeltest.Llama31_8B, &s, &m, &hw, 1, 1, 1)
-	want := (16060522496.0 + 1100*131072) / (3350e9 * workedTuning.MBU)
+	want := (16060522496.0 - 128256*4096*2 + 1100*131072) / (3350e9 * workedTuning.MBU)
 	if !p.MemoryBound || !nearExact(p.StepSec, want) {
 		t.Errorf("step %.6g s (memory-bound %v), want %.6g s", p.StepSec, p.MemoryBound, want)
+	}
+	if !nearExact(p.TPOTSec, p.StepSec) {
+		t.Errorf("TPOT %.6g s at one sequence, want the decode step %.6g s", p.TPOTSec, p.StepSec)
 	}
 	if got := USDPerMillionTokens(3.6, 1000); !nearExact(got, 1) {
 		t.Errorf("USDPerMillionTokens(3.6 $/h, 1000 tok/s) = %v, want 1 (3.6 / 3.6e6 × 1e6)", got)
@@ -187,5 +194,102 @@ func TestCustomAllReduceBytes(t *testing.T) {
 		if got := customAllReduceBytes(c.g, c.tp); got != c.want {
 			t.Errorf("%s TP %d: %g B, want %g", c.g.Key, c.tp, got, c.want)
 		}
+	}
+}
+
+// TestServeSpeedChunkedPrefill checks the steady-state cycle of vLLM's
+// chunked prefill by its counts: llama-3.1-8b bf16 on one H100, 4
+// sequences, prompt 1000, output 200, max_num_batched_tokens 8192. A prompt
+// fits one step beside the other 3 decodes (k = ⌈1003 ÷ 8192⌉ = 1), so a
+// cycle is k + out − 1 = 200 steps, 4 of them carrying a prompt and 196
+// decoding 4 sequences: cycle = 4·pre + 196·step, TPOT = (cycle − pre) ÷
+// 199 (vLLM's (latency − TTFT) ÷ (output − 1)), 4 requests per cycle.
+func TestServeSpeedChunkedPrefill(t *testing.T) {
+	a := &modeltest.Llama31_8B
+	s := Serving{PromptTokens: 1000, OutputTokens: 200, Tuning: &workedTuning}.Defaults(&h100SXM)
+	m := MemoryOn(a, &s, &h100SXM, 1, 1)
+	hw := Hardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
+	p := Speed(a, &s, &m, &hw, 1, 1, 4)
+	peak := servePeakFLOPS(&h100SXM, WeightBF16) * workedTuning.MFU
+	memSec := (m.Weights - lookupBytes(a, 1, 1) + 4*1100*m.KVBytesPerToken) / (3350e9 * workedTuning.MBU)
+	pre := max(memSec, (3*DecodeFLOPs(a, 1100)+PrefillFLOPs(a, 1000))/peak)
+	step := max(memSec, 4*DecodeFLOPs(a, 1100)/peak)
+	cycle := 4*pre + 196*step
+	if s.MaxNumBatchedTokens != 8192 || !nearExact(p.StepSec, step) || !nearExact(p.TPOTSec, (cycle-pre)/199) || !nearExact(p.RequestsPerSec, 4/cycle) {
+		t.Errorf("step %.6g s, TPOT %.6g s, %.6g requests/s; want %.6g, %.6g, %.6g (pre %.6g s)",
+			p.StepSec, p.TPOTSec, p.RequestsPerSec, step, (cycle-pre)/199, 4/cycle, pre)
+	}
+	if pre <= memSec {
+		t.Errorf("a 1000-token prompt step should be compute-bound: %.6g s against memory %.6g s", pre, memSec)
+	}
+}
+
+// TestBurstTPOTSchedule follows vLLM's V1 scheduler by hand for three
+// 60-token prompts sent at once with a 100-token budget and 3 output
+// tokens (llama-3.1-8b bf16, one H100):
+//
+//	step 0: no decodes; prompt 0 whole (60), prompt 1's first 40   → s(0, 100)
+//	step 1: request 0 decodes; prompt 1's last 20, prompt 2 (60)    → s(1, 80)
+//	step 2: requests 0, 1, 2 decode (request 0's last token)         → s(3, 0)
+//	step 3: requests 1, 2 decode (their last)                        → s(2, 0)
+//
+// Request 0's TPOT window is steps 1–2, requests 1's and 2's steps 2–3, so
+// the mean TPOT is (s(1,80) + s(3,0) + 2·(s(3,0) + s(2,0))) ÷ 3 ÷ 2. One
+// request alone, or prompts that all fit the first step, leave every
+// window without a prompt: the decode step of Speed.
+func TestBurstTPOTSchedule(t *testing.T) {
+	a := &modeltest.Llama31_8B
+	hw := Hardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
+	s := Serving{PromptTokens: 60, OutputTokens: 3, MaxNumBatchedTokens: 100, Tuning: &workedTuning}.Defaults(&h100SXM)
+	m := MemoryOn(a, &s, &h100SXM, 1, 1)
+	step, _ := stepTime(a, &s, &m, &hw, 1, 1, 3)
+	want := (step(1, 80) + step(3, 0) + 2*(step(3, 0)+step(2, 0))) / 3 / 2
+	if got := BurstTPOTSec(a, &s, &m, &hw, 1, 3); !nearExact(got, want) {
+		t.Errorf("3 prompts of 60 in a 100-token budget: TPOT %.6g s, want %.6g s", got, want)
+	}
+
+	s = Serving{PromptTokens: 1000, OutputTokens: 200, Tuning: &workedTuning}.Defaults(&h100SXM)
+	m = MemoryOn(a, &s, &h100SXM, 1, 1)
+	for _, n := range []int{1, 8} { // 8 × 1000 tokens fit the 8192-token step
+		if got, want := BurstTPOTSec(a, &s, &m, &hw, 1, n), Speed(a, &s, &m, &hw, 1, 1, n).StepSec; !nearExact(got, want) {
+			t.Errorf("%d prompts in one step: TPOT %.6g s, want the decode step of %d, %.6g s", n, got, n, want)
+		}
+	}
+	if got := BurstTPOTSec(a, &s, &m, &hw, 1, 0); got != 0 {
+		t.Errorf("no requests: TPOT %v, want 0", got)
+	}
+}
+
+// TestCachedPromptTokens: vLLM serves a shared prefix from the cache in
+// whole 16-token blocks and always computes the last prompt token.
+func TestCachedPromptTokens(t *testing.T) {
+	for _, c := range []struct{ shared, prompt, want int }{
+		{0, 100, 0}, {40, 40, 32}, {48, 48, 32}, {49, 49, 48}, {16, 16, 0}, {17, 100, 16}, {100, 1000, 96}, {1000, 1000, 992},
+	} {
+		s := Serving{SharedPrefixTokens: c.shared, PromptTokens: c.prompt}
+		if got := s.CachedPromptTokens(); got != c.want {
+			t.Errorf("shared %d of a %d-token prompt: %d cached, want %d", c.shared, c.prompt, got, c.want)
+		}
+	}
+}
+
+// TestSharedPrefixPrefill: a cached prefix of c tokens leaves the prefill
+// of the other p − c tokens attending to all p, PrefillFLOPs(p) −
+// PrefillFLOPs(c) (2N(p − c) + 2L(p² − c²)·d_attn); llama-3.1-8b, a
+// 1000-token prompt of which 512 are shared, one H100. A shared prefix
+// longer than the prompt is refused.
+func TestSharedPrefixPrefill(t *testing.T) {
+	a := &modeltest.Llama31_8B
+	hw := Hardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
+	s := Serving{PromptTokens: 1000, OutputTokens: 200, SharedPrefixTokens: 512, Tuning: &workedTuning}.Defaults(&h100SXM)
+	m := MemoryOn(a, &s, &h100SXM, 1, 1)
+	p := Speed(a, &s, &m, &hw, 1, 1, 1)
+	peak := servePeakFLOPS(&h100SXM, WeightBF16) * workedTuning.MFU
+	if want := (PrefillFLOPs(a, 1000) - PrefillFLOPs(a, 512)) / peak; !nearExact(p.PrefillSec, want) {
+		t.Errorf("prefill %.6g s with 512 cached, want %.6g s", p.PrefillSec, want)
+	}
+	bad := Serving{PromptTokens: 100, OutputTokens: 10, SharedPrefixTokens: 101}
+	if err := bad.Validate(a); !errors.Is(err, ErrInvalid) {
+		t.Errorf("shared prefix over the prompt: got %v, want ErrInvalid", err)
 	}
 }

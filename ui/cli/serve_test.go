@@ -65,10 +65,10 @@ func TestServeEstimate(t *testing.T) {
 		{"70b bf16 on one GPU", []string{"--model", "llama-3.1-70b", "--max-model-len", "4K", "--gpu", "h100-sxm", "--gpus", "1"},
 			1, 0, 2 * 80 * 8 * 128 * 2, "bf16", 4096, false, 0},
 		// The older keys: context-len is max_model_len; 8B: 2 × 32 × 8 × 128 × 2 B.
-		// 8 sequences on one A10G decode slower than the default TPOT
-		// target (100 ms), so two replicas share them.
+		// 8 sequences on one A10G decode within the default TPOT target
+		// (100 ms; about 94 ms), so one replica holds them.
 		{"older keys", []string{"--model", "llama-3.1-8b", "--context-len", "4096", "--sequences", "8", "--gpu", "a10g"},
-			1, 2, 131072, "bf16", 4096, true, 1},
+			1, 1, 131072, "bf16", 4096, true, 1},
 		// A quantized config.json is served in its format.
 		{"awq config.json", []string{"--hf-config", awq, "--max-model-len", "4096", "--gpu", "l4"},
 			1, 1, 131072, "awq", 4096, true, 1},
@@ -129,6 +129,7 @@ func TestServeErrors(t *testing.T) {
 		{"tp not a power of two", append([]string{"estimate", "--tp", "3", "--gpus", "3"}, base...), "tp must be a power of two"},
 		{"longer than the model", append([]string{"estimate", "--max-model-len", "1M"}, base...), "above the model's 131072 positions"},
 		{"prompt and output over the context", append([]string{"estimate", "--max-model-len", "1000", "--prompt-tokens", "900", "--output-tokens", "200"}, base...), "exceed max_model_len 1000"},
+		{"shared prefix over the prompt", append([]string{"estimate", "--prompt-tokens", "100", "--shared-prefix-tokens", "200"}, base...), "shared_prefix_tokens (200) exceed prompt_tokens 100"},
 		{"zero output", append([]string{"estimate", "--output-tokens", "0"}, base...), "--output-tokens must be ≥ 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

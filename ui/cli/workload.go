@@ -163,6 +163,8 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.PromptTokens} }},
 	{name: "output-tokens", key: "serve.output_tokens", usage: "serving: average generated tokens per request (default: --gen-tokens)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.OutputTokens} }},
+	{name: "shared-prefix-tokens", key: "serve.shared_prefix_tokens", usage: "serving: prompt tokens every request starts with alike, such as a system prompt (vLLM computes them once; default 0)",
+		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.SharedPrefixTokens} }},
 	{name: "concurrency", key: "serve.concurrency", usage: "serving: requests in flight (default: --sequences)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.Concurrency} }},
 	{name: "rps", key: "serve.requests_per_sec", usage: "serving: requests per second, instead of --concurrency", check: positive,

@@ -16,15 +16,17 @@ import (
 // ServingJSON echoes the serving workload after defaults, in [serve] key
 // names. Scripts rely on the field names: add fields, never rename them.
 type ServingJSON struct {
-	WeightFormat   string  `json:"weight_format"`
-	KVCacheDType   string  `json:"kv_cache_dtype"`
-	MaxModelLen    int     `json:"max_model_len"`
-	PromptTokens   int     `json:"prompt_tokens"`
-	OutputTokens   int     `json:"output_tokens"`
-	Concurrency    int     `json:"concurrency,omitempty"`
-	RequestsPerSec float64 `json:"requests_per_sec,omitempty"`
-	TTFTTargetMs   float64 `json:"ttft_target_ms,omitempty"`
-	TPOTTargetMs   float64 `json:"tpot_target_ms,omitempty"`
+	WeightFormat string `json:"weight_format"`
+	KVCacheDType string `json:"kv_cache_dtype"`
+	MaxModelLen  int    `json:"max_model_len"`
+	PromptTokens int    `json:"prompt_tokens"`
+	OutputTokens int    `json:"output_tokens"`
+	// SharedPrefixTokens: prompt tokens every request shares (cached by vLLM).
+	SharedPrefixTokens int     `json:"shared_prefix_tokens,omitempty"`
+	Concurrency        int     `json:"concurrency,omitempty"`
+	RequestsPerSec     float64 `json:"requests_per_sec,omitempty"`
+	TTFTTargetMs       float64 `json:"ttft_target_ms,omitempty"`
+	TPOTTargetMs       float64 `json:"tpot_target_ms,omitempty"`
 	// TPOTTargetDefault: tpot_target_ms is the default (100 ms), not asked
 	// for. Objective is what recommend ranks by: "usd_per_hour" (the cost
 	// of carrying a fixed load) or "usd_per_million_output_tokens" (a
@@ -39,7 +41,7 @@ type ServingJSON struct {
 // NewServingJSON returns s (with Defaults applied) as JSON.
 func NewServingJSON(s *serve.Serving) ServingJSON {
 	return ServingJSON{WeightFormat: string(s.WeightFormat), KVCacheDType: string(s.KVCacheDType), MaxModelLen: s.MaxModelLen,
-		PromptTokens: s.PromptTokens, OutputTokens: s.OutputTokens, Concurrency: s.Concurrency, RequestsPerSec: s.RequestsPerSec,
+		PromptTokens: s.PromptTokens, OutputTokens: s.OutputTokens, SharedPrefixTokens: s.SharedPrefixTokens, Concurrency: s.Concurrency, RequestsPerSec: s.RequestsPerSec,
 		TTFTTargetMs: s.TTFTTargetMs, TPOTTargetMs: s.TPOTTargetMs, TPOTTargetDefault: s.DefaultTPOT, Objective: objective(s),
 		GPUMemoryUtilization: s.GPUMemoryUtilization, MaxNumBatchedTokens: s.MaxNumBatchedTokens, MaxNumSeqs: s.MaxNumSeqs}
 }

@@ -53,7 +53,7 @@ func (s *serveAnswers) fromServing(v serve.Serving) {
 	if v.NoTPOTTarget && v.TPOTTargetMs == 0 {
 		s.TPOTMs = "none" // the file's tpot_ms = 0: empty would be the default
 	}
-	s.extra = serve.Serving{MaxModelLen: v.MaxModelLen, Concurrency: v.Concurrency, PP: v.PP, Replicas: v.Replicas,
+	s.extra = serve.Serving{MaxModelLen: v.MaxModelLen, SharedPrefixTokens: v.SharedPrefixTokens, Concurrency: v.Concurrency, PP: v.PP, Replicas: v.Replicas,
 		GPUMemoryUtilization: v.GPUMemoryUtilization, MaxNumBatchedTokens: v.MaxNumBatchedTokens, MaxNumSeqs: v.MaxNumSeqs}
 }
 
