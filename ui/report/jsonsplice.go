@@ -1,0 +1,414 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+)
+
+// RowSplicer lets the long row lists of a document (offers --json's
+// market rows, recommend --json's offers) skip jsontext's per-token work:
+// even written as tokens (see tokens) a row cost ~60 state-machine steps,
+// most of `offers --json`'s time over 100,000 rows. Encode the document
+// with go-json-experiment/json into the splicer (it is the io.Writer) and
+// with Marshalers among the options: the lists then write an empty array
+// to the encoder and the splicer writes their rows, laid out by hand as
+// the encoder would lay them out, between its brackets as the bytes pass
+// through. The bytes are the encoder's (TestStreamMarketJSONSame,
+// TestWriteJSONStreamSame); a list goes through the tokens when the
+// options are not encoding/json's with a multi-line indent.
+type RowSplicer struct {
+	w       io.Writer
+	off     int64 // bytes passed to w so far
+	pending []splice
+	err     error // a splice's first error
+}
+
+type splice struct {
+	at    int64 // output offset of the byte after the list's '['
+	write func(io.Writer) error
+}
+
+// NewRowSplicer returns a splicer writing to w.
+func NewRowSplicer(w io.Writer) *RowSplicer { return &RowSplicer{w: w} }
+
+// Err is the first error a list's rows met (a NaN or infinite figure),
+// which the encoder reports as a write error.
+func (s *RowSplicer) Err() error { return s.err }
+
+// Write passes p to the underlying writer, writing each pending list's
+// rows where its offset falls.
+func (s *RowSplicer) Write(p []byte) (int, error) {
+	n := 0
+	for len(s.pending) > 0 && s.pending[0].at <= s.off+int64(len(p)) {
+		k := int(s.pending[0].at - s.off)
+		if err := s.pass(p[:k]); err != nil {
+			return n, err
+		}
+		n, p = n+k, p[k:]
+		if err := s.run(); err != nil {
+			return n, err
+		}
+	}
+	if err := s.pass(p); err != nil {
+		return n, err
+	}
+	return n + len(p), nil
+}
+
+func (s *RowSplicer) pass(p []byte) error {
+	if len(p) == 0 {
+		return nil
+	}
+	m, err := s.w.Write(p)
+	s.off += int64(m)
+	return err
+}
+
+// run writes the first pending list's rows.
+func (s *RowSplicer) run() error {
+	sp := s.pending[0]
+	s.pending = s.pending[1:]
+	if err := sp.write(s.w); err != nil {
+		if s.err == nil {
+			s.err = err
+		}
+		return err
+	}
+	return nil
+}
+
+// Marshalers are the caller marshalers that splice the row lists.
+func (s *RowSplicer) Marshalers() *jsonv2.Marshalers {
+	return jsonv2.JoinMarshalers(
+		jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, m marketRows) error {
+			rows := m.res.Rows
+			return s.list(enc, len(rows), m.MarshalJSONTo, func(b []byte, i int, l *rowLayout) ([]byte, error) {
+				r := marketRowJSON(&rows[i])
+				return r.appendJSON(b, l)
+			})
+		}),
+		jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, offers []OfferJSON) error {
+			if offers == nil {
+				return errors.ErrUnsupported // null, the default
+			}
+			opts := enc.Options()
+			return s.list(enc, len(offers), nil, func(b []byte, i int, l *rowLayout) ([]byte, error) {
+				return offers[i].appendJSON(b, l, opts)
+			})
+		}),
+	)
+}
+
+// list writes an array of n rows: an empty one to enc and a splice that
+// lays each row out with row. Without a multi-line indent and
+// encoding/json's escaping and omitempty, or without rows, it writes them as tokens
+// (tokens, nil: the default arshaler).
+func (s *RowSplicer) list(enc *jsontext.Encoder, n int, tokens func(*jsontext.Encoder) error,
+	row func(b []byte, i int, l *rowLayout) ([]byte, error)) error {
+	opts := enc.Options()
+	indent, ok1 := jsonv2.GetOption(opts, jsontext.WithIndent)
+	prefix, _ := jsonv2.GetOption(opts, jsontext.WithIndentPrefix)
+	multi, _ := jsonv2.GetOption(opts, jsontext.Multiline)
+	html, _ := jsonv2.GetOption(opts, jsontext.EscapeForHTML)
+	js, _ := jsonv2.GetOption(opts, jsontext.EscapeForJS)
+	// Legacy omitempty: a member's emptiness is decided before it is
+	// written, never by the bytes (the empty array the encoder sees).
+	legacy, _ := jsonv2.GetOption(opts, jsonv1.OmitEmptyWithLegacySemantics)
+	if n == 0 || !ok1 || !multi || !html || !js || !legacy || indent == "" {
+		if tokens == nil {
+			return errors.ErrUnsupported
+		}
+		return tokens(enc)
+	}
+	if err := enc.WriteToken(jsontext.BeginArray); err != nil {
+		return err
+	}
+	at, depth := enc.OutputOffset(), enc.StackDepth()
+	l := newRowLayout(prefix, indent, depth)
+	write := func(w io.Writer) error {
+		b := make([]byte, 0, 64<<10)
+		var err error
+		for i := range n {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, l.open...)
+			if b, err = row(b, i, l); err != nil {
+				return err
+			}
+			if len(b) > 48<<10 {
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
+		}
+		b = append(b, l.close...)
+		_, err = w.Write(b)
+		return err
+	}
+	if at <= s.off { // the '[' has gone through already (jsontext v1.27 never flushes there)
+		if err := write(s.w); err != nil {
+			if s.err == nil {
+				s.err = err
+			}
+			return err
+		}
+	} else {
+		s.pending = append(s.pending, splice{at, write})
+	}
+	return enc.WriteToken(jsontext.EndArray)
+}
+
+// rowLayout is the whitespace of one list's rows: open before a row's
+// '{', member before each member name (and a member array's ']'), elem
+// before a member array's elements, end before its '}', close before the
+// list's ']'; nested is the indent prefix of a member's nested lines.
+type rowLayout struct {
+	open, member, elem, end, close string
+	nested                         string
+}
+
+func newRowLayout(prefix, indent string, depth int) *rowLayout {
+	line := func(n int) string { return "\n" + prefix + strings.Repeat(indent, n) }
+	return &rowLayout{
+		open: line(depth), member: line(depth + 1), elem: line(depth + 2), end: line(depth), close: line(depth - 1),
+		nested: prefix + strings.Repeat(indent, depth+1),
+	}
+}
+
+// rowBuf appends one object's members as encoding/json writes them,
+// keeping the first error.
+type rowBuf struct {
+	b     []byte
+	l     *rowLayout
+	first bool
+	err   error
+}
+
+func (r *rowBuf) name(n string) {
+	if !r.first {
+		r.b = append(r.b, ',')
+	}
+	r.first = false
+	r.b = append(r.b, r.l.member...)
+	r.b = append(r.b, '"')
+	r.b = append(r.b, n...) // the names are ASCII constants
+	r.b = append(r.b, '"', ':', ' ')
+}
+
+func (r *rowBuf) str(n, s string) {
+	r.name(n)
+	r.b = appendJSONString(r.b, s)
+}
+
+func (r *rowBuf) int(n string, v int) {
+	r.name(n)
+	r.b = strconv.AppendInt(r.b, int64(v), 10)
+}
+
+func (r *rowBuf) float(n string, v float64) {
+	r.name(n)
+	r.floatValue(v)
+}
+
+func (r *rowBuf) floatValue(v float64) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		if r.err == nil {
+			r.err = errNonFinite
+		}
+		return
+	}
+	r.b = appendJSONFloat(r.b, v)
+}
+
+func (r *rowBuf) floatPtr(n string, v *float64) {
+	if v == nil {
+		r.name(n)
+		r.b = append(r.b, "null"...)
+		return
+	}
+	r.float(n, *v)
+}
+
+func (r *rowBuf) bool(n string, v bool) {
+	r.name(n)
+	r.b = strconv.AppendBool(r.b, v)
+}
+
+func (r *rowBuf) strs(n string, v []string) {
+	r.name(n)
+	switch {
+	case v == nil:
+		r.b = append(r.b, "null"...)
+	case len(v) == 0:
+		r.b = append(r.b, '[', ']')
+	default:
+		r.b = append(r.b, '[')
+		for i, s := range v {
+			if i > 0 {
+				r.b = append(r.b, ',')
+			}
+			r.b = append(r.b, r.l.elem...)
+			r.b = appendJSONString(r.b, s)
+		}
+		r.b = append(r.b, r.l.member...)
+		r.b = append(r.b, ']')
+	}
+}
+
+func (r *rowBuf) done() ([]byte, error) {
+	r.b = append(r.b, r.l.end...)
+	r.b = append(r.b, '}')
+	return r.b, r.err
+}
+
+func newRowBuf(b []byte, l *rowLayout) rowBuf {
+	return rowBuf{b: append(b, '{'), l: l, first: true}
+}
+
+// appendJSON appends r's object from its '{' as MarshalJSONTo writes it.
+func (r *MarketRowJSON) appendJSON(b []byte, l *rowLayout) ([]byte, error) {
+	t := newRowBuf(b, l)
+	t.str("provider", r.Provider)
+	t.str("instance_type", r.InstanceType)
+	t.str("gpu", r.GPU)
+	t.int("gpu_count", r.GPUCount)
+	t.float("vram_gib", r.VRAMGiB)
+	t.float("total_vram_gib", r.TotalVRAMGiB)
+	t.int("vcpus", r.VCPUs)
+	t.float("ram_gib", r.RAMGiB)
+	t.float("vcpus_per_gpu", r.VCPUsPerGPU)
+	t.float("ram_gib_per_gpu", r.RAMGiBPerGPU)
+	t.str("interconnect", r.Interconnect)
+	t.str("fabric", r.Fabric)
+	t.str("arch", r.Arch)
+	t.str("pricing", r.Pricing)
+	t.float("usd_per_hour", r.USDPerHour)
+	t.float("usd_per_gpu_hour", r.USDPerGPUHour)
+	t.float("usd_per_gib_hour", r.USDPerGiBHour)
+	t.floatPtr("on_demand_usd_per_hour", r.OnDemandUSDPerHour)
+	t.floatPtr("spot_usd_per_hour", r.SpotUSDPerHour)
+	t.str("region", r.Region)
+	t.str("country", r.Country)
+	t.str("city", r.City)
+	t.str("continent", r.Continent)
+	t.strs("regions", r.Regions)
+	t.int("regions_offered", r.RegionsOffered)
+	t.bool("marketplace", r.Marketplace)
+	t.str("retired", r.Retired)
+	t.str("source", r.Source)
+	t.str("as_of", r.AsOf)
+	t.str("origin", r.Origin)
+	return t.done()
+}
+
+// appendJSON appends o's object from its '{' as MarshalJSONTo writes it;
+// the decisions (spot, commitment) are marshaled with opts, indented to
+// the member's depth.
+func (o *OfferJSON) appendJSON(b []byte, l *rowLayout, opts jsonv2.Options) ([]byte, error) {
+	t := newRowBuf(b, l)
+	t.str("provider", o.Provider)
+	t.str("instance_type", o.InstanceType)
+	t.str("region", o.Region)
+	t.str("gpu", o.GPU)
+	t.int("gpu_count", o.GPUCount)
+	t.int("gpus_per_instance", o.GPUsPerInstance)
+	t.int("instances", o.Instances)
+	t.str("strategy", o.Strategy)
+	t.float("gpu_memory_gib", o.GPUMemoryGiB)
+	t.float("vram_need_gib", o.VRAMNeedGiB)
+	t.float("vram_headroom_pct", o.VRAMHeadroomPct)
+	t.str("verdict", o.Verdict)
+	if o.OOMChance != nil {
+		t.float("oom_chance", *o.OOMChance)
+	}
+	t.str("pricing", o.Pricing)
+	t.float("price_per_hour_usd", o.PricePerHourUSD)
+	t.float("monthly_cost_usd", o.MonthlyCostUSD)
+	t.floatPtr("job_hours", o.JobHours)
+	t.floatPtr("job_cost_usd", o.JobCostUSD)
+	t.strs("warnings", o.Warnings)
+	t.str("source", o.Source)
+	t.str("as_of", o.AsOf)
+	t.str("origin", o.Origin)
+	if o.CommitmentUSD != nil {
+		t.float("commitment_usd", *o.CommitmentUSD)
+	}
+	if o.OnDemandJobUSD != nil {
+		t.float("on_demand_job_usd", *o.OnDemandJobUSD)
+	}
+	if o.GPUsNeeded != 0 {
+		t.int("gpus_needed", o.GPUsNeeded)
+	}
+	if o.BatchSize != 0 {
+		t.int("batch_size", o.BatchSize)
+	}
+	if o.GradAccum != 0 {
+		t.int("grad_accum", o.GradAccum)
+	}
+	if o.Spot != nil {
+		t.value("spot", o.Spot, opts)
+	}
+	if len(o.Commitment) != 0 {
+		t.value("commitment", o.Commitment, opts)
+	}
+	return t.done()
+}
+
+// value marshals v with opts, its nested lines indented to the member's.
+func (r *rowBuf) value(n string, v any, opts jsonv2.Options) {
+	r.name(n)
+	if r.err != nil {
+		return
+	}
+	b, err := jsonv2.Marshal(v, opts, jsontext.WithIndentPrefix(r.l.nested))
+	if err != nil {
+		r.err = err
+		return
+	}
+	r.b = append(r.b, b...)
+}
+
+// appendJSONString appends s quoted as encoding/json quotes it (HTML
+// escaping on): printable ASCII other than " \ < > & as is, the rest
+// (rare in a catalog) through encoding/json itself.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string never fails
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendJSONFloat appends v as encoding/json writes a float64 (its
+// floatEncoder): the shortest decimal that reads back, in exponent form
+// below 1e-6 and from 1e21, with a two-digit negative exponent's zero
+// dropped (1e-07 → 1e-7). v is finite.
+func appendJSONFloat(b []byte, v float64) []byte {
+	abs := math.Abs(v)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, v, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
