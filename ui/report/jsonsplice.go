@@ -1,12 +1,13 @@
 package report
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -175,6 +176,9 @@ func (s *RowSplicer) list(enc *jsontext.Encoder, n int, tokens func(*jsontext.En
 type rowLayout struct {
 	open, member, elem, end, close string
 	nested                         string
+
+	enc *jsontext.Encoder // rowBuf.value's, into buf
+	buf bytes.Buffer
 }
 
 func newRowLayout(prefix, indent string, depth int) *rowLayout {
@@ -364,34 +368,93 @@ func (o *OfferJSON) appendJSON(b []byte, l *rowLayout, opts jsonv2.Options) ([]b
 	return t.done()
 }
 
-// value marshals v with opts, its nested lines indented to the member's.
+// value marshals v with opts, its nested lines indented to the member's,
+// through one encoder per list.
 func (r *rowBuf) value(n string, v any, opts jsonv2.Options) {
 	r.name(n)
 	if r.err != nil {
 		return
 	}
-	b, err := jsonv2.Marshal(v, opts, jsontext.WithIndentPrefix(r.l.nested))
-	if err != nil {
-		r.err = err
-		return
+	l := r.l
+	if l.enc == nil {
+		l.enc = jsontext.NewEncoder(&l.buf, opts, jsontext.WithIndentPrefix(l.nested))
 	}
-	r.b = append(r.b, b...)
+	l.buf.Reset()
+	l.enc.Reset(&l.buf, opts, jsontext.WithIndentPrefix(l.nested))
+	if r.err = jsonv2.MarshalEncode(l.enc, v); r.err == nil {
+		r.b = append(r.b, bytes.TrimSuffix(l.buf.Bytes(), []byte("\n"))...)
+	}
 }
 
-// appendJSONString appends s quoted as encoding/json quotes it (HTML
-// escaping on): printable ASCII other than " \ < > & as is, the rest
-// (rare in a catalog) through encoding/json itself.
+// appendJSONString appends s quoted as encoding/json quotes it with
+// HTML escaping (encoding/json/encode.go appendString): printable ASCII
+// but " \ < > & as is; \b \f \n \r \t and \" \\ short; other control
+// bytes and < > & as \u00XX; each invalid UTF-8 byte as \ufffd; U+2028
+// and U+2029 as \u2028 and \u2029.
 func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string never fails
-			return append(b, q...)
-		}
-	}
+	const hex = "0123456789abcdef"
 	b = append(b, '"')
-	b = append(b, s...)
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if jsonSafe[c] {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// jsonSafe marks the ASCII bytes encoding/json writes as they are with
+// HTML escaping: printable, DEL included, but " \ < > &.
+var jsonSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = true
+	}
+	for _, c := range `"\<>&` {
+		t[c] = false
+	}
+	return t
+}()
 
 // appendJSONFloat appends v as encoding/json writes a float64 (its
 // floatEncoder): the shortest decimal that reads back, in exponent form
