@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"math"
@@ -177,8 +176,7 @@ type rowLayout struct {
 	open, member, elem, end, close string
 	nested                         string
 
-	enc *jsontext.Encoder // rowBuf.value's, into buf
-	buf bytes.Buffer
+	valueOpts jsonv2.Options // rowBuf.value's
 }
 
 func newRowLayout(prefix, indent string, depth int) *rowLayout {
@@ -368,21 +366,19 @@ func (o *OfferJSON) appendJSON(b []byte, l *rowLayout, opts jsonv2.Options) ([]b
 	return t.done()
 }
 
-// value marshals v with opts, its nested lines indented to the member's,
-// through one encoder per list.
+// value marshals v with opts, its nested lines indented to the member's.
 func (r *rowBuf) value(n string, v any, opts jsonv2.Options) {
 	r.name(n)
 	if r.err != nil {
 		return
 	}
 	l := r.l
-	if l.enc == nil {
-		l.enc = jsontext.NewEncoder(&l.buf, opts, jsontext.WithIndentPrefix(l.nested))
+	if l.valueOpts == nil {
+		l.valueOpts = jsonv2.JoinOptions(opts, jsontext.WithIndentPrefix(l.nested))
 	}
-	l.buf.Reset()
-	l.enc.Reset(&l.buf, opts, jsontext.WithIndentPrefix(l.nested))
-	if r.err = jsonv2.MarshalEncode(l.enc, v); r.err == nil {
-		r.b = append(r.b, bytes.TrimSuffix(l.buf.Bytes(), []byte("\n"))...)
+	var b []byte
+	if b, r.err = jsonv2.Marshal(v, l.valueOpts); r.err == nil {
+		r.b = append(r.b, b...)
 	}
 }
 
