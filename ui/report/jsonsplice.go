@@ -91,7 +91,14 @@ func (s *RowSplicer) Marshalers() *jsonv2.Marshalers {
 		jsonv2.MarshalToFunc(func(enc *jsontext.Encoder, m marketRows) error {
 			rows := m.res.Rows
 			return s.list(enc, len(rows), m.MarshalJSONTo, func(b []byte, i int, l *rowLayout) ([]byte, error) {
-				r := marketRowJSON(&rows[i])
+				r := marketRowFields(&rows[i])
+				od, spot := rows[i].OnDemandUSD, rows[i].SpotUSD // knownUSD's, on the stack
+				if od > 0 {
+					r.OnDemandUSDPerHour = &od
+				}
+				if spot > 0 {
+					r.SpotUSDPerHour = &spot
+				}
 				return r.appendJSON(b, l)
 			})
 		}),
