@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -11,6 +12,8 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+
+	"github.com/gpuplan/gpuplan/model/decide"
 )
 
 // RowSplicer lets the long row lists of a document (offers --json's
@@ -184,6 +187,19 @@ type rowLayout struct {
 	nested                         string
 
 	valueOpts jsonv2.Options // rowBuf.value's
+
+	prefix, indent string
+	depth          int
+	next           *rowLayout // deeper's
+}
+
+// deeper is the layout of objects that are elements of a row member's
+// array (two levels deeper), made once.
+func (l *rowLayout) deeper() *rowLayout {
+	if l.next == nil {
+		l.next = newRowLayout(l.prefix, l.indent, l.depth+2)
+	}
+	return l.next
 }
 
 func newRowLayout(prefix, indent string, depth int) *rowLayout {
@@ -191,6 +207,7 @@ func newRowLayout(prefix, indent string, depth int) *rowLayout {
 	return &rowLayout{
 		open: line(depth), member: line(depth + 1), elem: line(depth + 2), end: line(depth), close: line(depth - 1),
 		nested: prefix + strings.Repeat(indent, depth+1),
+		prefix: prefix, indent: indent, depth: depth,
 	}
 }
 
@@ -368,9 +385,64 @@ func (o *OfferJSON) appendJSON(b []byte, l *rowLayout, opts jsonv2.Options) ([]b
 		t.value("spot", o.Spot, opts)
 	}
 	if len(o.Commitment) != 0 {
-		t.value("commitment", o.Commitment, opts)
+		if breakEvenFields {
+			t.breakEvens("commitment", o.Commitment)
+		} else {
+			t.value("commitment", o.Commitment, opts)
+		}
 	}
 	return t.done()
+}
+
+// breakEvenNames are decide.BreakEven's JSON names in order, as
+// breakEvens writes them; breakEvenFields is false when the type has
+// changed since (its members then go through reflection).
+var (
+	breakEvenNames = []string{"term", "usd_per_hour", "monthly_usd", "term_usd", "break_even_vs_on_demand_hours_per_month",
+		"break_even_vs_spot_hours_per_month", "used_hours_per_month", "on_demand_monthly_usd", "spot_monthly_usd",
+		"beats_on_demand", "beats_spot", "effective_usd_per_used_hour"}
+	breakEvenFields = func() bool {
+		t := reflect.TypeFor[decide.BreakEven]()
+		if t.NumField() != len(breakEvenNames) {
+			return false
+		}
+		for i, n := range breakEvenNames {
+			if t.Field(i).Tag.Get("json") != n {
+				return false
+			}
+		}
+		return true
+	}()
+)
+
+// breakEvens writes an offer's commitment terms (a non-empty list) as
+// encoding/json does, one level deeper than the row's members.
+func (r *rowBuf) breakEvens(n string, v []decide.BreakEven) {
+	r.name(n)
+	r.b = append(r.b, '[')
+	for i := range v {
+		e := &v[i]
+		if i > 0 {
+			r.b = append(r.b, ',')
+		}
+		r.b = append(r.b, r.l.elem...)
+		inner := rowBuf{b: append(r.b, '{'), l: r.l.deeper(), first: true, err: r.err}
+		inner.str("term", string(e.Term))
+		inner.float("usd_per_hour", e.USDPerHour)
+		inner.float("monthly_usd", e.MonthlyUSD)
+		inner.float("term_usd", e.TermUSD)
+		inner.float("break_even_vs_on_demand_hours_per_month", e.VsOnDemandHoursPerMonth)
+		inner.float("break_even_vs_spot_hours_per_month", e.VsSpotHoursPerMonth)
+		inner.float("used_hours_per_month", e.UsedHoursPerMonth)
+		inner.float("on_demand_monthly_usd", e.OnDemandMonthlyUSD)
+		inner.float("spot_monthly_usd", e.SpotMonthlyUSD)
+		inner.bool("beats_on_demand", e.BeatsOnDemand)
+		inner.bool("beats_spot", e.BeatsSpot)
+		inner.float("effective_usd_per_used_hour", e.EffectiveUSDPerUsedHour)
+		r.b, r.err = inner.done()
+	}
+	r.b = append(r.b, r.l.member...)
+	r.b = append(r.b, ']')
 }
 
 // value marshals v with opts, its nested lines indented to the member's.

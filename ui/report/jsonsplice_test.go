@@ -9,6 +9,9 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 )
 
 // TestAppendJSONSame holds the splicer's strings and floats to
@@ -40,7 +43,10 @@ func TestRowSplicerSame(t *testing.T) {
 		h := float64(i) * 1.25
 		return OfferJSON{Provider: "p<" + string(rune('a'+i%26)), InstanceType: "t\xff", GPU: "h100", GPUCount: i,
 			VRAMNeedGiB: 1e-7 * float64(i), Warnings: []string{"w1", "w\u2028"}[:i%3%2+i%3/2], JobHours: &h,
-			GPUsNeeded: i % 2, Commitment: nil}
+			GPUsNeeded: i % 2}
+	}
+	if !breakEvenFields {
+		t.Fatal("decide.BreakEven changed: update breakEvenNames and rowBuf.breakEvens")
 	}
 	type inner struct {
 		Offers []OfferJSON `json:"offers"`
@@ -56,7 +62,12 @@ func TestRowSplicerSame(t *testing.T) {
 	var d doc
 	d.A, d.Empty, d.Z = "x", []OfferJSON{}, 3
 	for i := range 700 {
-		d.Big = append(d.Big, offer(i))
+		o := offer(i)
+		for k := range i % 3 {
+			o.Commitment = append(o.Commitment, decide.BreakEven{Term: model.Reserved1y, USDPerHour: 0.4438 * float64(k+i), MonthlyUSD: 1e-7,
+				BeatsSpot: k == 1, EffectiveUSDPerUsedHour: 1e22})
+		}
+		d.Big = append(d.Big, o)
 	}
 	d.In.Offers = []OfferJSON{offer(1), offer(2)}
 	base := jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.WithIndent("  "))
