@@ -662,6 +662,9 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 		if !ok {
 			continue // no price in this mode here: not an offer
 		}
+		if sc.beyond(unit, q.HoursPerMonth) {
+			continue // cannot beat the least offer kept: no shape, no estimate
+		}
 		if g == nil {
 			var err error
 			if g, err = m.cat.GPU(in.GPU); err != nil {
@@ -748,6 +751,27 @@ func (sc *offerScan) add(best map[offerGroup]int, o *Offer, k offerGroup) {
 	}
 	best[k] = len(sc.offers)
 	sc.offers = append(sc.offers, *o)
+}
+
+// beyond reports, in a cheapestOnly scan on a cost key (price, monthly),
+// that an offer at unit USD an hour per instance cannot come before the
+// least offer kept: an offer bills at least one instance, and ranks by
+// its price (× hours a month) times a slack of 1 or more (sortValue), so
+// unit above the kept offer's sort value loses on the key, and a risky
+// offer loses before it; a kept risky offer bounds nothing. Skipping it
+// leaves Offers[0] as it was, with no estimate made.
+func (sc *offerScan) beyond(unit, hoursPerMonth float64) bool {
+	if !sc.cheapestOnly || len(sc.offers) == 0 {
+		return false
+	}
+	best := &sc.offers[0]
+	switch sc.sort {
+	case SortPrice:
+		return !best.Risky() && unit > sortValue(best, SortPrice)
+	case SortMonthly:
+		return !best.Risky() && unit*hoursPerMonth > sortValue(best, SortMonthly)
+	}
+	return false
 }
 
 // reject counts x by kind in counts and keeps it when it is the current

@@ -148,3 +148,50 @@ func TestCheapestWithinSame(t *testing.T) {
 		t.Errorf("only %d scenarios derived: the test compares too little", derivedN)
 	}
 }
+
+// TestCheapestFinderIsFirstOffer: the finder's offer, whose scan skips
+// prices that cannot beat the least offer kept (offerScan.beyond), is the
+// full ranking's first, for every change of several workloads, on the
+// price, monthly and job keys.
+func TestCheapestFinderIsFirstOffer(t *testing.T) {
+	cat := modeltest.Catalog()
+	ws := []model.Workload{
+		{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 2, SeqLen: 512, DatasetTokens: 1e8}, Model: modeltest.Llama2_7B},
+		{Settings: model.Settings{Task: model.TaskFinetune, MicroBatch: 4, SeqLen: 2048}, Model: modeltest.Llama2_7B},
+		{Settings: model.Settings{Task: model.TaskQLoRA, MicroBatch: 1, SeqLen: 1024}, Model: modeltest.Llama2_7B},
+	}
+	compared := 0
+	for wi, w := range ws {
+		for _, q := range []model.Query{{AutoGPUs: true, AllowMultiNode: true}, {AutoGPUs: true, HoursPerMonth: 200}, {AutoGPUs: true, Pricing: model.Spot}} {
+			w.Defaults()
+			base := Scenario{Workload: w, Query: q}
+			scenarios := []Scenario{base}
+			for _, c := range ScenarioChanges(base, []string{"g16", "g40", "g80"}, []string{"us-east-1", "eu-west-1"}) {
+				scenarios = append(scenarios, c.Apply(base))
+			}
+			f := model.NewCheapestFinder(cat)
+			for si, s := range scenarios {
+				got, ok := f.Offer(s.Workload, s.Query)
+				fq := s.Query
+				fq.Sort = ""
+				rec, err := model.Recommend(s.Workload, cat, fq)
+				wantOK := err == nil && len(rec.Offers) > 0
+				if ok != wantOK {
+					t.Errorf("workload %d, scenario %d: finder found %v, ranking %v", wi, si, ok, wantOK)
+					continue
+				}
+				if !ok {
+					continue
+				}
+				compared++
+				want := &rec.Offers[0]
+				if got.Instance != want.Instance || got.Region != want.Region || got.USDPerHour != want.USDPerHour || got.GPUs != want.GPUs || got.JobUSD != want.JobUSD {
+					t.Errorf("workload %d, scenario %d: finder %s %s $%g, ranking %s %s $%g", wi, si, got.Instance.Type, got.Region, got.USDPerHour, want.Instance.Type, want.Region, want.USDPerHour)
+				}
+			}
+		}
+	}
+	if compared < 20 {
+		t.Errorf("only %d offers compared", compared)
+	}
+}
