@@ -480,6 +480,50 @@ func (f *CheapestFinder) Offer(w Workload, q Query) (o *Offer, ok bool) {
 	return &rec.Offers[0], true
 }
 
+// CheapestWithin returns, when it can be read off r's offers, what a
+// CheapestFinder's Offer(w, sub) returns: r is Recommend(w, cat, q)'s
+// result and sub is q with only GPUs and Regions changed to ask for a
+// subset of what q asks (GPUs within q's, Regions anywhere when q names
+// none, Countries the same). The other fields decide every offer's
+// price, fit and limits alike, so the ranking's least offer that sub
+// keeps is Offer's (compareOffers orders every pair; r's offers are the
+// best of each group, sorted). derived is false when sub is no such
+// subset, r's sort is not the one Offer ranks by (q.Sort cleared) or w is
+// not r's workload; the caller then runs Offer. ok is false when no offer
+// of r passes sub.
+func (r *Recommendation) CheapestWithin(cat *Catalog, w Workload, q, sub Query) (o *Offer, ok, derived bool) {
+	if r.estimates == nil {
+		return nil, false, false
+	}
+	w.Defaults()
+	if !reflect.DeepEqual(w, r.estimates.w) {
+		return nil, false, false
+	}
+	if def := recommendQuery(Query{}, &w).Sort; r.Sort != def {
+		return nil, false, false
+	}
+	a, b := q, sub
+	a.GPUs, a.Regions, b.GPUs, b.Regions = nil, nil, nil, nil
+	a.Sort, b.Sort = "", ""
+	if !reflect.DeepEqual(a, b) {
+		return nil, false, false
+	}
+	if len(q.GPUs) > 0 && (len(sub.GPUs) == 0 || slices.ContainsFunc(sub.GPUs, func(g string) bool { return !slices.Contains(q.GPUs, g) })) {
+		return nil, false, false
+	}
+	if len(q.Regions) > 0 && !slices.Equal(q.Regions, sub.Regions) {
+		return nil, false, false
+	}
+	rf := sub.RegionFilter(cat)
+	for i := range r.Offers {
+		o := &r.Offers[i]
+		if sub.AllowsGPU(o.Instance.GPU) && rf.Match(o.Instance.Provider, o.Region) {
+			return o, true, true
+		}
+	}
+	return nil, false, true
+}
+
 // shapeQuery is the part of a Query that shape and sizedGPUs read.
 type shapeQuery struct {
 	autoGPUs, precisionFallback, precisionAsked, multiNode bool
@@ -628,6 +672,9 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 		if !ok {
 			continue // no price in this mode here: not an offer
 		}
+		if sc.beyond(unit, q.HoursPerMonth) {
+			continue // cannot beat the least offer kept: no shape, no estimate
+		}
 		if g == nil {
 			var err error
 			if g, err = m.cat.GPU(in.GPU); err != nil {
@@ -714,6 +761,27 @@ func (sc *offerScan) add(best map[offerGroup]int, o *Offer, k offerGroup) {
 	}
 	best[k] = len(sc.offers)
 	sc.offers = append(sc.offers, *o)
+}
+
+// beyond reports, in a cheapestOnly scan on a cost key (price, monthly),
+// that an offer at unit USD an hour per instance cannot come before the
+// least offer kept: an offer bills at least one instance, and ranks by
+// its price (× hours a month) times a slack of 1 or more (sortValue), so
+// unit above the kept offer's sort value loses on the key, and a risky
+// offer loses before it; a kept risky offer bounds nothing. Skipping it
+// leaves Offers[0] as it was, with no estimate made.
+func (sc *offerScan) beyond(unit, hoursPerMonth float64) bool {
+	if !sc.cheapestOnly || len(sc.offers) == 0 {
+		return false
+	}
+	best := &sc.offers[0]
+	switch sc.sort {
+	case SortPrice:
+		return !best.Risky() && unit > sortValue(best, SortPrice)
+	case SortMonthly:
+		return !best.Risky() && unit*hoursPerMonth > sortValue(best, SortMonthly)
+	}
+	return false
 }
 
 // reject counts x by kind in counts and keeps it when it is the current

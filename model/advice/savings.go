@@ -181,11 +181,16 @@ func (c cheapestJob) eval(s Scenario) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
+	return jobCost(o), true
+}
+
+// jobCost is what EvalCheapestJob prices o at.
+func jobCost(o *model.Offer) float64 {
 	usd := o.MonthlyUSD
 	if o.HasJob {
 		usd = o.JobUSD
 	}
-	return max(usd, o.USDPerHour*model.HoursPerMonth*float64(model.TermMonths(o.Pricing))), true
+	return max(usd, o.USDPerHour*model.HoursPerMonth*float64(model.TermMonths(o.Pricing)))
 }
 
 // Savings ranks the single changes to (w, q) by what they save on the
@@ -209,7 +214,20 @@ func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Rec
 	// must double the batch that runs, whether or not it was typed.
 	w.Defaults()
 	s := Scenario{Workload: w, Query: q}
-	baseUSD, out, err = RankSavings(s, cheapestJob{rec.CheapestFinder(cat)}.eval, ScenarioChanges(s, gpus, regions))
+	find := cheapestJob{rec.CheapestFinder(cat)}
+	// The base and the changes of GPU type or region rank a subset of
+	// rec's offers: read off them (Recommendation.CheapestWithin) instead
+	// of ranking the catalog again.
+	eval := func(sc Scenario) (float64, bool) {
+		if o, ok, derived := rec.CheapestWithin(cat, sc.Workload, q, sc.Query); derived {
+			if !ok {
+				return 0, false
+			}
+			return jobCost(o), true
+		}
+		return find.eval(sc)
+	}
+	baseUSD, out, err = RankSavings(s, eval, ScenarioChanges(s, gpus, regions))
 	if err != nil {
 		return 0, nil, model.Msg("savings: %v", err)
 	}

@@ -108,10 +108,22 @@ func newMarketListHead(res *market.Result) MarketListJSON {
 
 // marketRowJSON lays out one row; its Regions is r's (never nil), shared.
 func marketRowJSON(r *market.Row) MarketRowJSON {
+	j := marketRowFields(r)
+	j.OnDemandUSDPerHour, j.SpotUSDPerHour = knownUSD(r.OnDemandUSD), knownUSD(r.SpotUSD)
+	return j
+}
+
+// noRegions is a row's Regions when it has none: [] in JSON, not null.
+var noRegions = []string{}
+
+// marketRowFields is marketRowJSON without the two optional prices
+// (nil): the splicer points them at its own variables, so that a row
+// allocates nothing.
+func marketRowFields(r *market.Row) MarketRowJSON {
 	in := r.Instance
 	regions := r.Regions
 	if regions == nil {
-		regions = []string{}
+		regions = noRegions[:0:0]
 	}
 	return MarketRowJSON{
 		Provider: in.Provider, InstanceType: in.Type, GPU: r.GPU.Key, GPUCount: in.GPUCount,
@@ -119,7 +131,6 @@ func marketRowJSON(r *market.Row) MarketRowJSON {
 		VCPUsPerGPU: round6(r.VCPUsPerGPU()), RAMGiBPerGPU: round6(r.RAMPerGPUGiB()),
 		Interconnect: in.Interconnect, Fabric: r.Fabric(), Arch: string(r.Arch()), Pricing: string(r.Pricing),
 		USDPerHour: r.USDPerHour, USDPerGPUHour: round6(r.USDPerGPUHour()), USDPerGiBHour: round6(r.USDPerGiBHour()),
-		OnDemandUSDPerHour: knownUSD(r.OnDemandUSD), SpotUSDPerHour: knownUSD(r.SpotUSD),
 		Region: r.Region, Country: r.Geo.Country, City: r.Geo.City, Continent: r.Geo.Continent,
 		Regions: regions, RegionsOffered: r.Offered,
 		Marketplace: r.Marketplace(), Retired: in.Retired, Source: r.Source, AsOf: r.AsOf, Origin: r.Origin,
