@@ -357,6 +357,9 @@ func (o *OfferJSON) appendJSON(b []byte, l *rowLayout, opts jsonv2.Options) ([]b
 	if o.OOMChance != nil {
 		t.float("oom_chance", *o.OOMChance)
 	}
+	if o.DeadlineMissChance != nil {
+		t.float("deadline_miss_chance", *o.DeadlineMissChance)
+	}
 	t.str("pricing", o.Pricing)
 	t.float("price_per_hour_usd", o.PricePerHourUSD)
 	t.float("monthly_cost_usd", o.MonthlyCostUSD)
