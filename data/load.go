@@ -1095,9 +1095,14 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 	paths = append(updatedOverlays(), paths...) // fetched prices first: hand-written overlays win
 	base := sharedCatalog()                     // read only
 	room := len(base.Instances)                 // instances merged before the next file, at most
+	names := NewNameCheck(base)
 	for _, p := range paths {
 		f, w, err := readOverlay(p, base, room)
 		warnings = append(warnings, w...)
+		if err == nil {
+			w, err = refuseNames(&f, names) // the same checks as catalog update's
+			warnings = append(warnings, w...)
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -678,6 +678,13 @@ func TestHostileLookalikeNames(t *testing.T) {
 			`instance type "gpu-8x-h100-sxm5" reads as "gpu_8x_h100_sxm5" but is another name`},
 		{"region with a precomposed accent", "gpu_1x_gh200,GH200,1,64,432,2.29,us-\u00e9ast-1,,\n", `region "us-éast-1" reads as "us-east-1"`},
 		{"upper-case region", "gpu_1x_gh200,GH200,1,64,432,2.29,US-EAST-1,,\n", `region "US-EAST-1" reads as "us-east-1"`},
+		// Re-attack 5: stray punctuation at an end, or a doubled separator.
+		{"trailing dot", "gpu_1x_gh200.,GH200,1,64,432,0.29,us-east-1,,\n", `instance type "gpu_1x_gh200." reads as "gpu_1x_gh200" but is another name`},
+		{"trailing underscore", "gpu_1x_gh200_,GH200,1,64,432,0.29,us-east-1,,\n", `instance type "gpu_1x_gh200_" reads as "gpu_1x_gh200"`},
+		{"trailing colon", "gpu_1x_gh200:,GH200,1,64,432,0.29,us-east-1,,\n", `instance type "gpu_1x_gh200:" reads as "gpu_1x_gh200"`},
+		{"doubled underscore", "gpu__1x_gh200,GH200,1,64,432,0.29,us-east-1,,\n", `instance type "gpu__1x_gh200" reads as "gpu_1x_gh200"`},
+		{"region with a trailing dot", "gpu_1x_gh200,GH200,1,64,432,2.29,us-east-1.,,\n", `region "us-east-1." reads as "us-east-1"`},
+		{"region with a trailing comma", "gpu_1x_gh200,GH200,1,64,432,2.29,\"us-east-1,\",,\n", `region "us-east-1," reads as "us-east-1"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body := lambdaWith(t, tc.row)
@@ -758,7 +765,7 @@ func TestEmbeddedNamesReadApart(t *testing.T) {
 			if j == 0 {
 				kind = "type"
 			}
-			k := [3]string{in.Provider, kind, lookKey(n)}
+			k := [3]string{in.Provider, kind, data.LookKey(n)}
 			if other, ok := seen[k]; ok && other != n {
 				t.Errorf("%s %s %q reads as %q (look-alike key %q)", in.Provider, kind, n, other, k[2])
 			}

@@ -310,9 +310,12 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 	}
 	insts := f.insts
 	ps.URL, ps.Warnings = f.url, f.warnings
-	if err := checkNames(base, provider, insts); err != nil {
-		ps.Err = model.Msg("%s: %v", ps.URL, err)
-		return ps
+	names := data.NewNameCheck(base)
+	for i := range insts {
+		if err := names.Check(&insts[i]); err != nil {
+			ps.Err = model.Msg("%s: %v", ps.URL, err)
+			return ps
+		}
 	}
 	var spotHeld int
 	if insts, spotHeld = holdSpot(base, provider, insts); spotHeld > 0 {

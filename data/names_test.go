@@ -1,0 +1,108 @@
+package data
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// LookKey reads a name with stray or doubled punctuation, a case-only or
+// accented copy as the real name (a re-attack: gpu_1x_gh200. at a low
+// price ranked first and hid the real row), and keeps real names apart.
+func TestLookKey(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"gpu_1x_gh200.", "gpu_1x_gh200", true},
+		{"gpu_1x_gh200_", "gpu_1x_gh200", true},
+		{"gpu_1x_gh200:", "gpu_1x_gh200", true},
+		{".gpu_1x_gh200", "gpu_1x_gh200", true},
+		{"gpu__1x_gh200", "gpu_1x_gh200", true},
+		{"gpu_1x-gh200", "gpu_1x_gh200", true},
+		{"gpu/1x gh200", "gpu_1x_gh200", true},
+		{"GPU_1X_GH200", "gpu_1x_gh200", true},
+		{"us-east-1.", "us-east-1", true},
+		{"us-east-1,", "us-east-1", true},
+		{"US-EAST-1", "us-east-1", true},
+		{"us-éast-1", "us-east-1", true},
+		{"p4d.24xlarge", "p4d-24xlarge", true},
+		{"gpu_1x_gh200", "gpu_1x_h100", false},
+		{"us-east-1", "us-east-2", false},
+		{"gpu_1x_a10", "gpu_1x_a100", false},
+	} {
+		if got := LookKey(tc.a) == LookKey(tc.b); got != tc.same {
+			t.Errorf("LookKey(%q)=%q, LookKey(%q)=%q: same %v, want %v", tc.a, LookKey(tc.a), tc.b, LookKey(tc.b), got, tc.same)
+		}
+	}
+}
+
+// An overlay (catalog.d, --catalog TOML or SkyPilot CSV) is checked by
+// the same NameCheck as catalog update: a case-only copy of a real type,
+// a region that reads as a real one and a type that is a spreadsheet
+// formula are skipped with one summarised warning; a file with no good
+// row is refused.
+func TestOverlayNamesChecked(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	gpu := `"{'Gpus': [{'Name': 'GH200', 'Manufacturer': 'NVIDIA', 'Count': 1.0, 'MemoryInfo': {'SizeInMiB': 98304}}], 'TotalGpuMemoryInMiB': 98304}"`
+	row := func(typ, region, price string) string {
+		return typ + ",GH200,1.0,64.0,432.0," + price + "," + region + "," + gpu + ",\n"
+	}
+	head := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"
+	csv := filepath.Join(dir, "lambda", "vms.csv")
+	os.MkdirAll(filepath.Dir(csv), 0o755)
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(csv, head+row("gpu_1x_gh200", "us-east-1", "1.49")+row("GPU_1X_GH200", "us-east-1", "0.10")+
+		row("gpu_1x_gh200.", "us-east-1", "0.10")+row("gpu_2x_gh200", "US-EAST-1", "0.20")+
+		row(`"=HYPERLINK(""http://x"",""y"")"`, "us-east-1", "0.10"))
+	c, w, err := LoadWith([]string{csv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range c.Instances {
+		if in := &c.Instances[i]; in.Provider == "lambda" && in.Type != "gpu_1x_gh200" && strings.Contains(strings.ToLower(in.Type), "gh200") {
+			t.Errorf("look-alike type %q loaded", in.Type)
+		}
+		if in := &c.Instances[i]; strings.Contains(in.Type, "HYPERLINK") {
+			t.Errorf("formula type %q loaded", in.Type)
+		}
+	}
+	text := ""
+	for _, m := range w {
+		text += m.String() + "\n"
+	}
+	for _, want := range []string{"4 instance rows skipped for their names", `"GPU_1X_GH200" reads as "gpu_1x_gh200"`, `"gpu_1x_gh200." reads as "gpu_1x_gh200"`, "and 1 more"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("warnings lack %q:\n%s", want, text)
+		}
+	}
+	write(csv, head+row("gpu_1x_gh200", "us-east-1", "1.49")+row("gpu_2x_gh200", `"us-east-1,"`, "0.10"))
+	if _, w, err = LoadWith([]string{csv}); err != nil || len(w) == 0 || !strings.Contains(w[len(w)-1].String(), `1 instance rows skipped for their names (a name that reads as another is a cheap fake of it): gpu_2x_gh200: region "us-east-1," reads as "us-east-1"`) {
+		t.Errorf("a look-alike region: %v %v", w, err)
+	}
+
+	toml := filepath.Join(dir, "lab.toml")
+	write(toml, `schema_version = 1
+[[instance]]
+provider = "lambda"
+type = "GPU_1X_GH200"
+gpu = "gh200"
+gpu_count = 1
+vcpus = 64
+memory_gib = 432
+source = "hand"
+as_of = 2026-11-30
+prices = [{ region = "us-east-1", on_demand = 0.1 }]
+`)
+	_, _, err = LoadWith([]string{toml})
+	if err == nil || !strings.Contains(err.Error(), `every instance row has a name the catalog refuses, first: instance type "GPU_1X_GH200" reads as "gpu_1x_gh200"`) {
+		t.Errorf("a wholly look-alike overlay: err %v", err)
+	}
+}
