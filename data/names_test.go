@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // LookKey reads a name with stray or doubled punctuation, a case-only or
@@ -104,5 +105,54 @@ prices = [{ region = "us-east-1", on_demand = 0.1 }]
 	_, _, err = LoadWith([]string{toml})
 	if err == nil || !strings.Contains(err.Error(), `every instance row has a name the catalog refuses, first: instance type "GPU_1X_GH200" reads as "gpu_1x_gh200"`) {
 		t.Errorf("a wholly look-alike overlay: err %v", err)
+	}
+}
+
+// A future as_of in an overlay is refused (it became the catalog date in
+// version, headers and exports); a CSV modified in the future is dated
+// today with a warning (re-attack 5, finding 7).
+func TestFutureDates(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	toml := filepath.Join(dir, "future.toml")
+	os.WriteFile(toml, []byte(`schema_version = 1
+[[instance]]
+provider = "lambda"
+type = "gpu_1x_gh200"
+as_of = 2099-12-31
+prices = [{ region = "us-east-1", on_demand = 1.49 }]
+`), 0o644)
+	if _, _, err := LoadWith([]string{toml}); err == nil || !strings.Contains(err.Error(), "date 2099-12-31 is in the future") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("future as_of: err %v, want one line refusing 2099-12-31", err)
+	}
+
+	csv := filepath.Join(dir, "lambda", "vms.csv")
+	os.MkdirAll(filepath.Dir(csv), 0o755)
+	os.WriteFile(csv, []byte("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n"+
+		`gpu_1x_gh200,GH200,1.0,64.0,432.0,1.49,us-east-1,"{'Gpus': [{'Name': 'GH200', 'Manufacturer': 'NVIDIA', 'Count': 1.0, 'MemoryInfo': {'SizeInMiB': 98304}}], 'TotalGpuMemoryInMiB': 98304}",`+"\n"), 0o644)
+	future := time.Date(2099, 12, 31, 12, 0, 0, 0, time.Local)
+	if err := os.Chtimes(csv, future, future); err != nil {
+		t.Fatal(err)
+	}
+	c, w, err := LoadWith([]string{csv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	today := time.Now().Format(time.DateOnly)
+	found := false
+	for _, m := range w {
+		found = found || strings.Contains(m.String(), "modified 2099-12-31, in the future; its prices are dated today ("+today+")")
+	}
+	if !found {
+		t.Errorf("no warning for a future mtime: %v", w)
+	}
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		for _, p := range in.Prices {
+			if p.AsOf > today || in.AsOf > today && in.Provider == "lambda" {
+				t.Errorf("%s %s dated %q/%q, after today", in.Type, p.Region, in.AsOf, p.AsOf)
+			}
+		}
 	}
 }
