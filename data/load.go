@@ -603,6 +603,11 @@ func (r *rawModel) validate() (model.Architecture, error) {
 // so anything above is a typo or a hostile file, not a price.
 const maxUSDPerHour = 10000
 
+// minUSDPerHour is the least price a catalog file may give: the catalog's
+// precision (roundPrice keeps 6 decimals), below which catalog update and
+// a CSV read a price as none; 1e-300 is no price but a way to rank first.
+const minUSDPerHour = 0.000001
+
 var interconnects = []string{"nvlink", "nvswitch", "pcie", "infinity-fabric"}
 
 func (r *rawInstance) validate(origin string) (instanceEntry, error) {
@@ -715,6 +720,9 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 		errs = append(errs, p.rawPriceExt.apply(&rp, p.Region, p.OnDemand != nil || p.Spot != nil)...)
 		if rp.OnDemandUSD > 0 && rp.SpotUSD > rp.OnDemandUSD*1.0001 {
 			errs = append(errs, model.Msg("prices %q: spot %v is dearer than on_demand %v", p.Region, rp.SpotUSD, rp.OnDemandUSD))
+		}
+		if rp.OnDemandUSD > 0 && rp.OnDemandUSD < minUSDPerHour || rp.SpotUSD > 0 && rp.SpotUSD < minUSDPerHour {
+			errs = append(errs, model.Msg("prices %q: under $0.000001 USD/hour, the catalog's precision; leave the key out when unknown", p.Region))
 		}
 		if rp.OnDemandUSD > maxUSDPerHour || rp.SpotUSD > maxUSDPerHour {
 			errs = append(errs, model.Msg("prices %q: above %d USD/hour; prices are per instance-hour", p.Region, maxUSDPerHour))

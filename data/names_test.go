@@ -156,3 +156,20 @@ prices = [{ region = "us-east-1", on_demand = 1.49 }]
 		}
 	}
 }
+
+// A TOML price under the catalog's precision ($0.000001, what catalog
+// update and a CSV read as none) is refused: 1e-300 ranked first
+// (re-attack 5, finding 14).
+func TestOverlayPriceFloor(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	for _, v := range []string{"on_demand = 1e-300", "on_demand = 1.0, spot = 5e-7"} {
+		p := filepath.Join(dir, "tiny.toml")
+		os.WriteFile(p, []byte("schema_version = 1\n[[instance]]\nprovider = \"lambda\"\ntype = \"gpu_1x_gh200\"\nas_of = 2026-11-30\nprices = [{ region = \"us-east-1\", "+v+" }]\n"), 0o644)
+		_, _, err := LoadWith([]string{p})
+		if err == nil || !strings.Contains(err.Error(), `prices "us-east-1": under $0.000001 USD/hour, the catalog's precision`) {
+			t.Errorf("%s: err %v", v, err)
+		}
+	}
+}

@@ -100,7 +100,10 @@ func checkFile(name string, phases []Phase) error {
 			}
 		}
 		for k, v := range p.Answers {
-			if err := CheckText(key("answers."+k), k+v); err != nil {
+			if err := CheckText(key("answers"), k); err != nil {
+				return err
+			}
+			if err := CheckText(key("answers."+k), v); err != nil {
 				return err
 			}
 		}

@@ -52,6 +52,12 @@ func TestDecodeRefuses(t *testing.T) {
 			`phase[1].name: "stage 1" looks like the name of phase[0] ("stage l") (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it`},
 		{"invisible in the region", planWith("name = \"x\"\n" + strings.Replace(okPhase, "us-east-1", "us-east-1\u200d", 1) + "job_hours = 5"),
 			`phase[0].region: "us-east-1\u200d" has the invisible character U+200D at byte 9; names must show every character they hold`},
+		// Re-attack 5: the key and the value apart, the byte counted in the
+		// value; config and answers together refused.
+		{"invisible in an answer", planWith("name = \"x\"\n" + okPhase + "job_hours = 5\n[phase.answers]\nmodel = \"llama-3.1-8b\u200b\""),
+			`phase[0].answers.model: "llama-3.1-8b\u200b" has the invisible character U+200B at byte 12; names must show every character they hold`},
+		{"config and answers", planWith("name = \"x\"\nconfig = \"a.toml\"\n" + okPhase + "job_hours = 5\n[phase.answers]\nmodel = \"llama-3.1-8b\""),
+			`phase[0].config: give config or answers, not both: a phase is one configuration`},
 		{"price above the cap", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "1e300", 1) + "job_hours = 5"),
 			`phase[0].usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got 1e+300`},
 		{"infinite price", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "inf", 1) + "job_hours = 5"),
