@@ -68,8 +68,10 @@ func TestDecodeRefuses(t *testing.T) {
 			`phase[0].months: must be 0.001–120 months (or left out), got 1e+09`},
 		{"negative months", planWith("name = \"x\"\n" + okPhase + "months = -1"),
 			`phase[0].months: must be 0.001–120 months (or left out), got -1`},
+		{"hours_per_month of a 31-day month passes; above is refused", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 744.5"),
+			`phase[0].hours_per_month: must be 0.001–744 hours a month (or left out), got 744.5`},
 		{"hours_per_month over a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 800"),
-			`phase[0].hours_per_month: must be 0.001–730 hours a month (or left out), got 800`},
+			`phase[0].hours_per_month: must be 0.001–744 hours a month (or left out), got 800`},
 		// Issue 29 item 5: absurdly small values and instance counts.
 		{"subnormal job hours", planWith("name = \"x\"\n" + okPhase + "job_hours = 1e-300"),
 			`phase[0].job_hours: must be 0.001–1e+07 hours (or left out), got 1e-300`},
@@ -80,7 +82,7 @@ func TestDecodeRefuses(t *testing.T) {
 		{"tiny months", planWith("name = \"x\"\n" + okPhase + "months = 5e-324"),
 			`phase[0].months: must be 0.001–120 months (or left out), got 5e-324`},
 		{"a tenth of a second a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 3e-5"),
-			`phase[0].hours_per_month: must be 0.001–730 hours a month (or left out), got 3e-05`},
+			`phase[0].hours_per_month: must be 0.001–744 hours a month (or left out), got 3e-05`},
 		{"zero instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = 0", 1) + "job_hours = 5"),
 			`phase[0].instances: must be 1–131072 for the offer aws g6.xlarge, got 0`},
 		{"negative instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = -3", 1) + "job_hours = 5"),
@@ -99,6 +101,8 @@ func TestDecodeRefuses(t *testing.T) {
 		planWith(`name = "微调"`+"\n"+okPhase+"job_hours = 1e7", `name = "部署"`+"\n"+okPhase+"months = 0.5\nhours_per_month = 730"),
 		planWith(`name = "smoke test"`+"\n"+okPhase+"job_hours = 0.001", `name = "demo"`+"\n"+strings.Replace(okPhase, "instances = 1", "instances = 131072", 1)+"months = 0.001\nhours_per_month = 0.001"),
 		planWith(`name = "answers only"` + "\nusd_per_hour = 0.001\njob_hours = 5"),
+		// A 31-day month, as --hours-per-month and the configuration allow.
+		planWith(`name = "always on"` + "\n" + okPhase + "months = 1\nhours_per_month = 744"),
 		// One script, or Latin with CJK, Arabic…: names people write.
 		planWith(`name = "QLoRA 微调"`+"\n"+okPhase+"job_hours = 5", `name = "サービング 本番 v2"`+"\n"+okPhase+"months = 2", `name = "обучение 2"`+"\n"+okPhase+"months = 1"),
 	} {
