@@ -165,9 +165,11 @@ var MarketMarkdownHeader = []string{
 }
 
 // mdCell escapes a cell for a GitHub-flavoured Markdown table: a pipe ends
-// the cell and a newline the row.
+// the cell and a newline the row; brackets would make a name from a file
+// a link ([x](http://…)) and angle brackets an autolink or HTML tag.
 func mdCell(s string) string {
-	s = strings.NewReplacer("\\", "\\\\", "|", "\\|", "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	s = strings.NewReplacer("\\", "\\\\", "|", "\\|", "[", "\\[", "]", "\\]", "<", "\\<", ">", "\\>",
+		"\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 	if s == "" {
 		return "—"
 	}
