@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -70,6 +72,9 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 			overlays, _ := cmd.Flags().GetStringArray("catalog")
 			cat, _, catErr := env.LoadCatalog(overlays)
 			if catErr == nil {
+				if err := checkPlanModels(cat, &p); err != nil {
+					return usage(model.Msg("%s: %v", args[0], err))
+				}
 				printWarningsIn(env.lang, env.Stderr, plan.Check(cat, &p))
 			}
 			var base float64
@@ -95,4 +100,29 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
 	cmd.Flags().BoolVar(&noSavings, "no-savings", false, "leave out what saves the most on the whole plan")
 	return cmd
+}
+
+// checkPlanModels refuses a phase whose answers name a model the catalog
+// lacks, as recommend --config --phase does: exit 2 when the plan is
+// read, not a note inside the savings (re-attack 5).
+func checkPlanModels(cat *model.Catalog, p *plan.Plan) error {
+	for i := range p.Phases {
+		ph := &p.Phases[i]
+		if len(ph.Answers) == 0 {
+			continue
+		}
+		c, err := ph.ConfigFromAnswers()
+		if err != nil || c.Workload.Model == "" {
+			continue // Decode checked the answers; a custom model has none
+		}
+		if _, err := cat.Model(c.Workload.Model); err != nil {
+			var ce *config.Error
+			if errors.As(config.AsError(err), &ce) {
+				ce.Key = fmt.Sprintf("phase %q answers.model", ph.Name)
+				return ce
+			}
+			return err
+		}
+	}
+	return nil
 }

@@ -67,6 +67,16 @@ func TestPlanCheckedAgainstCatalog(t *testing.T) {
 	}
 }
 
+// A phase's answers naming a model the catalog lacks exit 2 when the plan
+// is read, as recommend --config --phase does (re-attack 5, finding 9).
+func TestPlanUnknownModel(t *testing.T) {
+	p := writeFile(t, "plan.toml", "schema_version = 1\n[[phase]]\nname = \"ft\"\nusd_per_hour = 1.0\njob_hours = 2.0\n[phase.answers]\nmodel = \"llama-9.9-nope\"\ntask = \"qlora\"\n")
+	code, _, errOut := runCLI(t, "plan", p)
+	if want := `phase "ft" answers.model: unknown model "llama-9.9-nope"`; code != 2 || !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q; want 2 and one line with %q", code, errOut, want)
+	}
+}
+
 // Tiny or absurd figures given on the command line are one line and exit
 // 2 (attack test 3, L4): a dataset of less than one token or sample, and
 // an exchange rate outside 1–20 CNY per USD, the same bound for offers and
