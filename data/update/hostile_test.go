@@ -126,6 +126,20 @@ func TestHostileEndlessBody(t *testing.T) {
 	wantRefused(t, err, ErrDeadline, "ran past its 500ms", got)
 }
 
+// A source cut by the provider's deadline answered, too slowly: the next
+// provider it is not asked for says so, not "did not answer" (re-attack 5,
+// finding 11).
+func TestHostileSlowSourceSaysSo(t *testing.T) {
+	s := dripServer(t, 200, 10*time.Millisecond)
+	l := fastLimits
+	l.Provider = 500 * time.Millisecond
+	sum, _, _ := hostileRun(t, Options{Sources: []string{s.URL}, Providers: []string{"lambda", "nebius"}, Limits: l})
+	if len(sum.Providers) != 2 || !errors.Is(sum.Providers[1].Err, ErrSkipped) ||
+		!strings.Contains(sum.Providers[1].Err.Error(), s.URL+": not asked: it did not finish in 500ms for lambda") {
+		t.Errorf("second provider: %+v, want skipped: it did not finish in 500ms", sum.Providers)
+	}
+}
+
 // Pages that never end: a NextPageLink to the next page, forever, each
 // page full. The page cap or the provider's deadline ends it.
 func TestHostileEndlessPages(t *testing.T) {
@@ -166,6 +180,10 @@ func TestHostileRedirect(t *testing.T) {
 		"/off/": func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, other.URL+strings.TrimPrefix(r.URL.Path, "/off"), http.StatusFound)
 		},
+		"/file/": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Location", "file:///etc/passwd")
+			w.WriteHeader(http.StatusFound)
+		},
 		"/same/": func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/good"+strings.TrimPrefix(r.URL.Path, "/same"), http.StatusMovedPermanently)
 		},
@@ -175,6 +193,13 @@ func TestHostileRedirect(t *testing.T) {
 		wantRefused(t, err, ErrRedirect, "redirects to another host", got)
 		if offHits.Load() != 0 {
 			t.Errorf("the other host was asked %d times", offHits.Load())
+		}
+	})
+	t.Run("file: refused without an empty --allow-redirect", func(t *testing.T) {
+		_, err, got := hostileRun(t, Options{Sources: []string{redirector.URL + "/file"}, Providers: []string{"lambda"}})
+		wantRefused(t, err, ErrRedirect, `redirects to "file:///etc/passwd", not an http(s) URL with a host`, got)
+		if err != nil && strings.Contains(err.Error(), "--allow-redirect") {
+			t.Errorf("suggests --allow-redirect for a file: URL: %v", err)
 		}
 	})
 	t.Run("same host followed, final URL recorded", func(t *testing.T) {

@@ -494,6 +494,9 @@ func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalo
 		body, final, err := g.get(ctx, url, maxBody)
 		if err != nil && noAnswer(err) {
 			silent[s] = model.Msg("it did not answer for %s", provider)
+			if errors.Is(err, ErrDeadline) { // it answered, too slowly
+				silent[s] = model.Msg("it did not finish in %v for %s", g.limits.Provider, provider)
+			}
 		}
 		var f fetched
 		if err == nil {
