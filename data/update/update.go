@@ -595,6 +595,14 @@ func (s Summary) Lines() []model.Message {
 		}
 		line(0, model.Msg("%s: %d types from %s → %s", p.Provider, p.Types, p.URL, p.File))
 		line(2, model.Msg("added %d, removed %d, prices moved >10%%: %d", len(p.Added), len(p.Removed), len(p.Moved)))
+		for _, l := range []struct {
+			what  model.Message
+			types []string
+		}{{model.Msg("added"), p.Added}, {model.Msg("removed"), p.Removed}} {
+			if len(l.types) > 0 {
+				line(4, model.Msg("%v: %v", l.what, namedFew(l.types)))
+			}
+		}
 		for _, m := range p.Moved {
 			line(2, model.Msg("%s %s: $%.2f → $%.2f/h (%+.0f%%)", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100))
 		}
@@ -616,6 +624,17 @@ func (s Summary) Lines() []model.Message {
 		}
 	}
 	return out
+}
+
+// namedFew is the first shownExamples names, comma-separated, and "and N
+// more" after them: a summary says which types came and went, so one
+// made up by a mirror is seen (re-attack 5, finding 5).
+func namedFew(names []string) model.Message {
+	shown := strings.Join(names[:min(len(names), shownExamples)], ", ")
+	if n := len(names) - shownExamples; n > 0 {
+		return model.Msg("%s and %d more", shown, n)
+	}
+	return model.Msg("%s", shown)
 }
 
 // shownExamples is how many findings of a kind the summary shows.
