@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 
@@ -15,10 +16,25 @@ import (
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
-// readPlan reads and decodes a plan file ([[phase]] tables). Errors name
-// the file and the key and exit with status 2.
-func readPlan(path string) (plan.Plan, error) {
-	b, err := safeio.ReadTOML(path, safeio.Config)
+// readPlan reads and decodes a plan file ([[phase]] tables); "-" reads
+// standard input, as --config - does. Errors name the file and the key
+// and exit with status 2.
+func readPlan(path string, in io.Reader) (plan.Plan, error) {
+	var b []byte
+	var err error
+	if path == stdinPath {
+		if in == nil {
+			return plan.Plan{}, usage(model.Msg("plan -: standard input is not available here; give a file"))
+		}
+		if b, err = io.ReadAll(io.LimitReader(in, safeio.Plan.MaxBytes+1)); err == nil && int64(len(b)) > safeio.Plan.MaxBytes {
+			return plan.Plan{}, usage(model.Msg("plan -: standard input is above the %d KiB limit for a plan", safeio.Plan.MaxBytes>>10))
+		}
+		if err == nil {
+			err = safeio.CheckTOMLDepth(b)
+		}
+	} else {
+		b, err = safeio.ReadTOML(path, safeio.Plan)
+	}
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -52,7 +68,7 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
   gpuplan plan plan.toml --json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := readPlan(args[0])
+			p, err := readPlan(args[0], cmd.InOrStdin())
 			if err != nil {
 				return err
 			}

@@ -77,6 +77,27 @@ func TestPlanUnknownModel(t *testing.T) {
 	}
 }
 
+// `plan -` reads standard input as --config - does, and a plan over the
+// size cap says "plan", not "config" (re-attack 5, finding 10).
+func TestPlanStdinAndCap(t *testing.T) {
+	b, err := os.ReadFile("testdata/plan-two-phases.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLIIn(t, string(b), "plan", "--no-savings", "-")
+	if code != 0 || !strings.Contains(out, "Total $1,453") {
+		t.Errorf("plan -: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	big := "# " + strings.Repeat("x", 257<<10) + "\n" + string(b)
+	if code, _, errOut = runCLIIn(t, big, "plan", "-"); code != 2 || !strings.Contains(errOut, "above the 256 KiB limit for a plan") {
+		t.Errorf("plan - over the cap: exit %d, stderr %q", code, errOut)
+	}
+	p := writeFile(t, "big.toml", big)
+	if code, _, errOut = runCLI(t, "plan", p); code != 2 || !strings.Contains(errOut, "limit for a plan") {
+		t.Errorf("plan FILE over the cap: exit %d, stderr %q", code, errOut)
+	}
+}
+
 // Tiny or absurd figures given on the command line are one line and exit
 // 2 (attack test 3, L4): a dataset of less than one token or sample, and
 // an exchange rate outside 1–20 CNY per USD, the same bound for offers and
