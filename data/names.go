@@ -1,7 +1,10 @@
 package data
 
 import (
+	"fmt"
+	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -9,6 +12,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // Characters a mirror's names may hold, measured on the embedded catalog
@@ -65,26 +69,26 @@ func (c *NameCheck) of(provider string) (types, regions lookalikes) {
 // accepts is known to later checks.
 func (c *NameCheck) Check(in *model.Instance) error {
 	if j, r := badRune(in.Provider, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' }); j >= 0 {
-		return model.Msg("provider %q: character %q (U+%04X) at byte %d is not one the catalog's providers use (a-z, 0-9, -)", in.Provider, r, r, j)
+		return model.Msg("provider %q: character %q (U+%04X) at byte %d is not one the catalog's providers use (a-z, 0-9, -)", shown(in.Provider), shownRune(r), r, j)
 	}
 	if j, r := badRune(in.Type, func(r rune) bool { return asciiAlnum(r) || strings.ContainsRune(typePunct, r) }); j >= 0 {
-		return model.Msg("instance type %q: character %q (U+%04X) at byte %d is not one the catalog's types use (ASCII letters, digits and + - . _ :); the source must spell the name as the provider does", in.Type, r, r, j)
+		return model.Msg("instance type %q: character %q (U+%04X) at byte %d is not one the catalog's types use (ASCII letters, digits and + - . _ :); the source must spell the name as the provider does", shown(in.Type), shownRune(r), r, j)
 	}
 	types, regions := c.of(in.Provider)
 	if other := types.check(in.Type); other != "" {
-		return model.Msg("instance type %q reads as %q but is another name; the source must spell the name as the provider does", in.Type, other)
+		return model.Msg("instance type %q reads as %q but is another name; the source must spell the name as the provider does", shown(in.Type), other)
 	}
 	for _, p := range in.Prices {
 		if j, r := badRune(p.Region, func(r rune) bool {
 			return asciiAlnum(r) || strings.ContainsRune(regionPunct, r) || r > 0x7f && unicode.IsLetter(r)
 		}); j >= 0 {
-			return model.Msg("%s: region %q: character %q (U+%04X) at byte %d is not one the catalog's regions use (letters, digits, space, comma, hyphen, _, ., parentheses)", in.Type, p.Region, r, r, j)
+			return model.Msg("%s: region %q: character %q (U+%04X) at byte %d is not one the catalog's regions use (letters, digits, space, comma, hyphen, _, ., parentheses)", shown(in.Type), shown(p.Region), shownRune(r), r, j)
 		}
 		if strings.TrimSpace(p.Region) != p.Region || strings.Contains(p.Region, "  ") {
-			return model.Msg("%s: region %q has a space at an end or two together; a region reads as one name", in.Type, p.Region)
+			return model.Msg("%s: region %q has a space at an end or two together; a region reads as one name", shown(in.Type), shown(p.Region))
 		}
 		if other := regions.check(p.Region); other != "" {
-			return model.Msg("%s: region %q reads as %q but is another name; the source must spell the name as the provider does", in.Type, p.Region, other)
+			return model.Msg("%s: region %q reads as %q but is another name; the source must spell the name as the provider does", shown(in.Type), shown(p.Region), other)
 		}
 	}
 	return nil
@@ -216,4 +220,28 @@ func refuseNames(f *catalogFile, names *NameCheck) ([]model.Message, error) {
 		ex = model.Msg("%v; and %d more", ex, len(why)-3)
 	}
 	return []model.Message{model.Msg("catalog %s: %d instance rows skipped for their names (a name that reads as another is a cheap fake of it): %v", f.name, len(why), ex)}, nil
+}
+
+// shown formats a name from a file for an error: %q is show.Quote, so a
+// Hangul filler (U+3164, U+115F) or a variation selector (U+FE0F) is
+// escaped, not printed as the blank or nothing it looks like.
+type shown string
+
+func (s shown) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		io.WriteString(f, show.Quote(string(s)))
+		return
+	}
+	io.WriteString(f, show.Printable(string(s)))
+}
+
+// shownRune is shown for one character: '\u3164' for an invisible one.
+type shownRune rune
+
+func (r shownRune) Format(f fmt.State, verb rune) {
+	if show.Invisible(rune(r)) {
+		fmt.Fprintf(f, `'\u%04x'`, rune(r))
+		return
+	}
+	io.WriteString(f, strconv.QuoteRune(rune(r)))
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/data/synthcsv"
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // LookKey reads a name with stray or doubled punctuation, a case-only or
@@ -197,5 +198,27 @@ func TestCSVRowCap(t *testing.T) {
 	_, _, err := LoadWith([]string{p})
 	if err == nil || !strings.Contains(err.Error(), "vms.csv:5: more than 3 data rows; SkyPilot's largest vms.csv (AWS, about 3.7 MB) has a tenth of that") || strings.Contains(err.Error(), "\n") {
 		t.Errorf("above the cap: %v", err)
+	}
+}
+
+// A refused name's error escapes what would print as blank or nothing: a
+// Hangul filler (U+3164, U+115F) or a variation selector (U+FE0F), which
+// %q prints as they are (re-attack 5, finding 14).
+func TestNameErrorsEscapeInvisible(t *testing.T) {
+	base, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ typ, want string }{
+		{"gpu\u3164x", `instance type "gpu\u3164x": character '\u3164' (U+3164) at byte 3`},
+		{"gpu\u115fx", `instance type "gpu\u115fx": character '\u115f' (U+115F) at byte 3`},
+		{"gpu\ufe0f", `instance type "gpu\ufe0f": character '\ufe0f' (U+FE0F) at byte 3`},
+		{"gpu\u00e9", `instance type "gpué": character 'é' (U+00E9) at byte 3`},
+	} {
+		in := model.Instance{Provider: "lambda", Type: tc.typ, Prices: []model.RegionPrice{{Region: "us-east-1"}}}
+		err := NewNameCheck(base).Check(&in)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %s", tc.typ, err, tc.want)
+		}
 	}
 }
