@@ -646,6 +646,10 @@ func TestHostileSilentSourceGivenUp(t *testing.T) {
 	if !strings.Contains(err.Error(), "nebius: skipped: "+s.URL+": not asked: it did not answer for lambda (no previous overlay)") {
 		t.Errorf("error lacks nebius's line:\n%v", err)
 	}
+	// The summary says skipped as the error does (re-attack 5, finding 11).
+	if text := sum.Text(); !strings.Contains(text, "nebius: skipped, no previous overlay") || strings.Contains(text, "nebius: failed") {
+		t.Errorf("summary does not say nebius was skipped:\n%s", text)
+	}
 	// A source that answers (even with an error status) is asked again.
 	hits.Store(0)
 	e := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

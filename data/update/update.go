@@ -590,6 +590,10 @@ func (s Summary) Lines() []model.Message {
 	for _, p := range s.Providers {
 		if p.Err != nil {
 			// The error itself is Run's, printed once by the caller.
+			if errors.Is(p.Err, ErrSkipped) { // as the error says: not asked, so not failed
+				line(0, model.Msg("%s: skipped, %v", p.Provider, p.failure()))
+				continue
+			}
 			line(0, model.Msg("%s: failed, %v", p.Provider, p.failure()))
 			continue
 		}
