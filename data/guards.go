@@ -221,7 +221,6 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 		found = append(found, FloorGuards(floors, insts)...)
 		found = append(found, CutGuards(base, insts)...)
 		found = append(found, PeerGuards(base, insts)...)
-		found = append(found, lookalikeGuards(insts)...)
 	}
 	held := holdFlagged(merged, nb, changed, found)
 	return append(held, summarizeGuards(found)...)
@@ -242,7 +241,7 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []
 	type key struct{ provider, typ string }
 	at := map[key][]int{}
 	for i, g := range found {
-		if PriceRule(g.Rule) || g.Rule == "look-alike" {
+		if PriceRule(g.Rule) {
 			k := key{g.Provider, g.Type}
 			at[k] = append(at[k], i)
 		}
@@ -257,7 +256,7 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []
 		for _, gi := range gs {
 			g := &found[gi]
 			for j := range in.Prices {
-				// A type's finding (a look-alike name) holds all its prices.
+				// A type's finding holds all its prices.
 				if g.Region != "" && in.Prices[j].Region != g.Region {
 					continue
 				}

@@ -293,6 +293,12 @@ func (d *date) UnmarshalTOML(v any) error {
 		return model.Msg("want a date such as 2026-11-30, got a date-time %v", v)
 	}
 	*d = date(t.Format(time.DateOnly))
+	// A later date would become the catalog's date in version, headers and
+	// exports (re-attack 5: as_of = 2099-12-31); a day's slack covers
+	// time zones.
+	if tomorrow := time.Now().AddDate(0, 0, 1).Format(time.DateOnly); string(*d) > tomorrow {
+		return model.Msg("date %s is in the future (after %s): a price or a retirement is dated when it was seen", *d, tomorrow)
+	}
 	return nil
 }
 
@@ -597,6 +603,11 @@ func (r *rawModel) validate() (model.Architecture, error) {
 // so anything above is a typo or a hostile file, not a price.
 const maxUSDPerHour = 10000
 
+// minUSDPerHour is the least price a catalog file may give: the catalog's
+// precision (roundPrice keeps 6 decimals), below which catalog update and
+// a CSV read a price as none; 1e-300 is no price but a way to rank first.
+const minUSDPerHour = 0.000001
+
 var interconnects = []string{"nvlink", "nvswitch", "pcie", "infinity-fabric"}
 
 func (r *rawInstance) validate(origin string) (instanceEntry, error) {
@@ -709,6 +720,9 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 		errs = append(errs, p.rawPriceExt.apply(&rp, p.Region, p.OnDemand != nil || p.Spot != nil)...)
 		if rp.OnDemandUSD > 0 && rp.SpotUSD > rp.OnDemandUSD*1.0001 {
 			errs = append(errs, model.Msg("prices %q: spot %v is dearer than on_demand %v", p.Region, rp.SpotUSD, rp.OnDemandUSD))
+		}
+		if rp.OnDemandUSD > 0 && rp.OnDemandUSD < minUSDPerHour || rp.SpotUSD > 0 && rp.SpotUSD < minUSDPerHour {
+			errs = append(errs, model.Msg("prices %q: under $0.000001 USD/hour, the catalog's precision; leave the key out when unknown", p.Region))
 		}
 		if rp.OnDemandUSD > maxUSDPerHour || rp.SpotUSD > maxUSDPerHour {
 			errs = append(errs, model.Msg("prices %q: above %d USD/hour; prices are per instance-hour", p.Region, maxUSDPerHour))
@@ -1095,9 +1109,14 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 	paths = append(updatedOverlays(), paths...) // fetched prices first: hand-written overlays win
 	base := sharedCatalog()                     // read only
 	room := len(base.Instances)                 // instances merged before the next file, at most
+	names := NewNameCheck(base)
 	for _, p := range paths {
 		f, w, err := readOverlay(p, base, room)
 		warnings = append(warnings, w...)
+		if err == nil {
+			w, err = refuseNames(&f, names) // the same checks as catalog update's
+			warnings = append(warnings, w...)
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -1153,7 +1172,9 @@ func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []model.
 		if fi.Size() > kind.MaxBytes {
 			return catalogFile{}, nil, model.Msg("catalog %s: %v", p, tooLarge(kind))
 		}
-		return readCSVOverlay(p, &capReader{r: f, left: kind.MaxBytes, kind: kind}, fi.Size(), fileDate(fi), base, room) // records bounded by readSkyPilotCSV
+		day, w := fileDate(p, fi)
+		cf, w2, err := readCSVOverlay(p, &capReader{r: f, left: kind.MaxBytes, kind: kind}, fi.Size(), day, base, room) // records bounded by readSkyPilotCSV
+		return cf, append(w, w2...), err
 	}
 	b, fi, err := safeio.ReadFileInfo(p, kind)
 	if err != nil {
@@ -1163,15 +1184,26 @@ func readOverlay(p string, base *model.Catalog, room int) (catalogFile, []model.
 	if err := decode(b, p, p, &f); err != nil {
 		return catalogFile{}, nil, err
 	}
-	f.date = fileDate(fi)
-	return f, nil, nil
+	day, w := fileDate(p, fi)
+	f.date = day
+	return f, w, nil
 }
 
 // fileDate is the local date an overlay file was last written, which
 // dates the prices it sets without an as_of of their own (a SkyPilot
 // vms.csv has no date column; SkyPilot writes the file when it fetches
 // it).
-func fileDate(fi fs.FileInfo) string { return fi.ModTime().Format(time.DateOnly) }
+// A file modified after tomorrow (a clock set wrong, or a file made to
+// look fresh) is dated today, with a warning: its date would otherwise
+// become the catalog's date in version, headers and exports.
+func fileDate(p string, fi fs.FileInfo) (string, []model.Message) {
+	now := time.Now()
+	if fi.ModTime().After(now.AddDate(0, 0, 1)) {
+		today := now.Format(time.DateOnly)
+		return today, []model.Message{model.Msg("catalog %s: modified %s, in the future; its prices are dated today (%s)", p, fi.ModTime().Format(time.DateOnly), today)}
+	}
+	return fi.ModTime().Format(time.DateOnly), nil
+}
 
 // unwrapPathError drops the *PathError's repeated path.
 func unwrapPathError(err error) error {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
@@ -537,12 +538,13 @@ func TestPricePatchAsOf(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	patch := filepath.Join(dir, "skypilot-aws.toml")
+	day := time.Now().AddDate(0, 0, 1).Format(time.DateOnly) // after every embedded date; later is refused
 	os.WriteFile(patch, []byte(`schema_version = 1
 provider = "aws"
 [[instance]]
 type = "p4d.24xlarge"
 source = "fetched by gpuplan catalog update"
-as_of = 2099-12-01
+as_of = `+day+`
 prices = [{ region = "us-east-1", on_demand = 20 }]
 `), 0o644)
 	c, _, err := LoadWith([]string{patch})
@@ -554,24 +556,24 @@ prices = [{ region = "us-east-1", on_demand = 20 }]
 		t.Skip("p4d.24xlarge not in the catalog")
 	}
 	in := &c.Instances[i]
-	if in.AsOf == "2099-12-01" {
+	if in.AsOf == day {
 		t.Errorf("the price patch re-dated the whole instance")
 	}
 	for _, region := range []string{"us-east-1", "us-west-2"} {
 		o := model.Offer{Instance: in, Region: region}
 		want := in.AsOf
 		if region == "us-east-1" {
-			want = "2099-12-01"
+			want = day
 		}
 		if got := o.PriceAsOf(); got != want {
 			t.Errorf("%s: price as of %s, want %s", region, got, want)
 		}
 	}
-	if c.AsOf != "2099-12-01" {
-		t.Errorf("catalog as of %s, want the patch's 2099-12-01", c.AsOf)
+	if c.AsOf != day {
+		t.Errorf("catalog as of %s, want the patch's %s", c.AsOf, day)
 	}
 	p := market.CatalogProvenance(c, dir)
-	if !strings.Contains(p.Line(), "updated 2099-12-01 by catalog update") {
+	if !strings.Contains(p.Line(), "updated "+day+" by catalog update") {
 		t.Errorf("provenance %q does not date the update by its as_of", p.Line())
 	}
 }

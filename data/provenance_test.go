@@ -14,8 +14,9 @@ import (
 )
 
 // overlayDay is the modification time the tests give overlay files: noon
-// UTC, the same date in every time zone from UTC−11 to UTC+11.
-var overlayDay = time.Date(2031, 5, 17, 12, 0, 0, 0, time.UTC)
+// UTC, the same date in every time zone from UTC−11 to UTC+11; in the
+// past, as a later date is dated today (fileDate).
+var overlayDay = time.Date(2021, 5, 17, 12, 0, 0, 0, time.UTC)
 
 // writeDated writes an overlay file dated overlayDay.
 func writeDated(t *testing.T, path, text string) {
@@ -79,9 +80,9 @@ prices = [{ region = "us-east-1", on_demand = 19.80 }]
 		provider, typ, region string
 		source, origin, asOf  string
 	}{
-		{"nebius", "gpu-h100-sxm_1gpu-16vcpu-200gb", "eu-north1", bare, bare, "2031-05-17"},
-		{"aws", "p4d.24xlarge", "us-east-1", "our 2026 enterprise agreement", sourced, "2031-05-17"},
-		{"lambda", "gpu_8x_h100_sxm5", "us-east-1", "SkyPilot catalog " + csv, csv, "2031-05-17"},
+		{"nebius", "gpu-h100-sxm_1gpu-16vcpu-200gb", "eu-north1", bare, bare, "2021-05-17"},
+		{"aws", "p4d.24xlarge", "us-east-1", "our 2026 enterprise agreement", sourced, "2021-05-17"},
+		{"lambda", "gpu_8x_h100_sxm5", "us-east-1", "SkyPilot catalog " + csv, csv, "2021-05-17"},
 	} {
 		o := offerAt(t, c, tc.provider, tc.typ, tc.region)
 		source, origin := o.Provenance()

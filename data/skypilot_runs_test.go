@@ -323,8 +323,8 @@ func TestCSVOverlayProvenance(t *testing.T) {
 	if !ok {
 		t.Fatal("zz-new.xlarge not in the merged catalog")
 	}
-	if in.Origin != p || in.Source != "SkyPilot catalog "+p || in.AsOf != "2031-05-17" {
-		t.Errorf("origin %q, source %q, as_of %q; want %q, %q, 2031-05-17", in.Origin, in.Source, in.AsOf, p, "SkyPilot catalog "+p)
+	if in.Origin != p || in.Source != "SkyPilot catalog "+p || in.AsOf != "2021-05-17" {
+		t.Errorf("origin %q, source %q, as_of %q; want %q, %q, 2021-05-17", in.Origin, in.Source, in.AsOf, p, "SkyPilot catalog "+p)
 	}
 }
 

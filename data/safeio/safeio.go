@@ -26,6 +26,7 @@ type Kind struct {
 // every zone) is a few tens of MiB.
 var (
 	Config  = Kind{"config", 256 << 10}          // gpuplan.toml (--config)
+	Plan    = Kind{"plan", 256 << 10}            // gpuplan plan FILE
 	Overlay = Kind{"catalog overlay", 256 << 10} // --catalog and catalog.d TOML
 	CSV     = Kind{"SkyPilot CSV", 128 << 20}    // vms.csv
 	// HFConfig is a Hugging Face config.json; the largest known (Phi-3's

@@ -141,6 +141,8 @@ func TestAzureGolden(t *testing.T) {
 	text := strings.NewReplacer(s.URL+"/az", "https://prices.azure.com", dir, "~/.local/share/gpuplan/catalog.d").Replace(sum.Text())
 	if want := `azure: 6 types from https://prices.azure.com/api/retail/prices → ~/.local/share/gpuplan/catalog.d/azure-retail.toml
   added 2, removed 15, prices moved >10%: 1
+    added: Standard_ND96isr_H200_v5, Standard_ND96isr_MI300X_v5
+    removed: Standard_NC16as_T4_v3, Standard_NC40ads_H100_v5, Standard_NC4as_T4_v3 and 12 more
   Standard_NC48ads_A100_v4 eastus: $7.35 → $9.55/h (+30%)
   guards: 7 region prices checked, none held back
   note: 1 N-series sizes have no shape in the catalog or the fetcher's table and were left out: Standard_NV6ads_A10_v5
@@ -204,6 +206,8 @@ func TestOCIGolden(t *testing.T) {
 	text := strings.NewReplacer(s.URL+"/oci/products.json", DefaultOCISources[0].Products, dir, "~/.local/share/gpuplan/catalog.d").Replace(sum.Text())
 	if want := `oci: 4 types from https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/ → ~/.local/share/gpuplan/catalog.d/oci-pricelist.toml
   added 1, removed 18, prices moved >10%: 0
+    added: VM.GPU.L40S.1
+    removed: BM.GPU.A10.4, BM.GPU.A100-v2.8, BM.GPU.B200.8 and 15 more
   guards: 12 region prices checked, none held back
   note: 1 GPU shapes without a known GPU, price or size left out: BM.GPU.X99.8
   note: removed skypilot-oci.toml: OCI now comes from Oracle's price list

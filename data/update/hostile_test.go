@@ -126,6 +126,20 @@ func TestHostileEndlessBody(t *testing.T) {
 	wantRefused(t, err, ErrDeadline, "ran past its 500ms", got)
 }
 
+// A source cut by the provider's deadline answered, too slowly: the next
+// provider it is not asked for says so, not "did not answer" (re-attack 5,
+// finding 11).
+func TestHostileSlowSourceSaysSo(t *testing.T) {
+	s := dripServer(t, 200, 10*time.Millisecond)
+	l := fastLimits
+	l.Provider = 500 * time.Millisecond
+	sum, _, _ := hostileRun(t, Options{Sources: []string{s.URL}, Providers: []string{"lambda", "nebius"}, Limits: l})
+	if len(sum.Providers) != 2 || !errors.Is(sum.Providers[1].Err, ErrSkipped) ||
+		!strings.Contains(sum.Providers[1].Err.Error(), s.URL+": not asked: it did not finish in 500ms for lambda") {
+		t.Errorf("second provider: %+v, want skipped: it did not finish in 500ms", sum.Providers)
+	}
+}
+
 // Pages that never end: a NextPageLink to the next page, forever, each
 // page full. The page cap or the provider's deadline ends it.
 func TestHostileEndlessPages(t *testing.T) {
@@ -166,6 +180,10 @@ func TestHostileRedirect(t *testing.T) {
 		"/off/": func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, other.URL+strings.TrimPrefix(r.URL.Path, "/off"), http.StatusFound)
 		},
+		"/file/": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Location", "file:///etc/passwd")
+			w.WriteHeader(http.StatusFound)
+		},
 		"/same/": func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "/good"+strings.TrimPrefix(r.URL.Path, "/same"), http.StatusMovedPermanently)
 		},
@@ -175,6 +193,13 @@ func TestHostileRedirect(t *testing.T) {
 		wantRefused(t, err, ErrRedirect, "redirects to another host", got)
 		if offHits.Load() != 0 {
 			t.Errorf("the other host was asked %d times", offHits.Load())
+		}
+	})
+	t.Run("file: refused without an empty --allow-redirect", func(t *testing.T) {
+		_, err, got := hostileRun(t, Options{Sources: []string{redirector.URL + "/file"}, Providers: []string{"lambda"}})
+		wantRefused(t, err, ErrRedirect, `redirects to "file:///etc/passwd", not an http(s) URL with a host`, got)
+		if err != nil && strings.Contains(err.Error(), "--allow-redirect") {
+			t.Errorf("suggests --allow-redirect for a file: URL: %v", err)
 		}
 	})
 	t.Run("same host followed, final URL recorded", func(t *testing.T) {
@@ -621,6 +646,10 @@ func TestHostileSilentSourceGivenUp(t *testing.T) {
 	if !strings.Contains(err.Error(), "nebius: skipped: "+s.URL+": not asked: it did not answer for lambda (no previous overlay)") {
 		t.Errorf("error lacks nebius's line:\n%v", err)
 	}
+	// The summary says skipped as the error does (re-attack 5, finding 11).
+	if text := sum.Text(); !strings.Contains(text, "nebius: skipped, no previous overlay") || strings.Contains(text, "nebius: failed") {
+		t.Errorf("summary does not say nebius was skipped:\n%s", text)
+	}
 	// A source that answers (even with an error status) is asked again.
 	hits.Store(0)
 	e := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -678,6 +707,13 @@ func TestHostileLookalikeNames(t *testing.T) {
 			`instance type "gpu-8x-h100-sxm5" reads as "gpu_8x_h100_sxm5" but is another name`},
 		{"region with a precomposed accent", "gpu_1x_gh200,GH200,1,64,432,2.29,us-\u00e9ast-1,,\n", `region "us-éast-1" reads as "us-east-1"`},
 		{"upper-case region", "gpu_1x_gh200,GH200,1,64,432,2.29,US-EAST-1,,\n", `region "US-EAST-1" reads as "us-east-1"`},
+		// Re-attack 5: stray punctuation at an end, or a doubled separator.
+		{"trailing dot", "gpu_1x_gh200.,GH200,1,64,432,0.29,us-east-1,,\n", `instance type "gpu_1x_gh200." reads as "gpu_1x_gh200" but is another name`},
+		{"trailing underscore", "gpu_1x_gh200_,GH200,1,64,432,0.29,us-east-1,,\n", `instance type "gpu_1x_gh200_" reads as "gpu_1x_gh200"`},
+		{"trailing colon", "gpu_1x_gh200:,GH200,1,64,432,0.29,us-east-1,,\n", `instance type "gpu_1x_gh200:" reads as "gpu_1x_gh200"`},
+		{"doubled underscore", "gpu__1x_gh200,GH200,1,64,432,0.29,us-east-1,,\n", `instance type "gpu__1x_gh200" reads as "gpu_1x_gh200"`},
+		{"region with a trailing dot", "gpu_1x_gh200,GH200,1,64,432,2.29,us-east-1.,,\n", `region "us-east-1." reads as "us-east-1"`},
+		{"region with a trailing comma", "gpu_1x_gh200,GH200,1,64,432,2.29,\"us-east-1,\",,\n", `region "us-east-1," reads as "us-east-1"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body := lambdaWith(t, tc.row)
@@ -781,7 +817,7 @@ func TestEmbeddedNamesReadApart(t *testing.T) {
 			if j == 0 {
 				kind = "type"
 			}
-			k := [3]string{in.Provider, kind, lookKey(n)}
+			k := [3]string{in.Provider, kind, data.LookKey(n)}
 			if other, ok := seen[k]; ok && other != n {
 				t.Errorf("%s %s %q reads as %q (look-alike key %q)", in.Provider, kind, n, other, k[2])
 			}

@@ -123,6 +123,12 @@ func redirectPolicy(allow []string) func(*http.Request, []*http.Request) error {
 		if first.Scheme == "https" && to.Scheme != "https" {
 			return model.Errorf(ErrRedirect, "%s redirects from https to %.200q", first.Host, redactURL(to))
 		}
+		if to.Scheme != "http" && to.Scheme != "https" || to.Hostname() == "" {
+			// file:, data: and the like: no host to allow, so no
+			// --allow-redirect to suggest (it read "--allow-redirect " with
+			// nothing after).
+			return model.Errorf(ErrRedirect, "%s redirects to %.200q, not an http(s) URL with a host; a mirror serves its files over http(s)", first.Host, redactURL(to))
+		}
 		if strings.EqualFold(to.Host, first.Host) ||
 			slices.ContainsFunc(allow, func(h string) bool { return strings.EqualFold(h, to.Host) || strings.EqualFold(h, to.Hostname()) }) {
 			return nil

@@ -310,9 +310,12 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 	}
 	insts := f.insts
 	ps.URL, ps.Warnings = f.url, f.warnings
-	if err := checkNames(base, provider, insts); err != nil {
-		ps.Err = model.Msg("%s: %v", ps.URL, err)
-		return ps
+	names := data.NewNameCheck(base)
+	for i := range insts {
+		if err := names.Check(&insts[i]); err != nil {
+			ps.Err = model.Msg("%s: %v", ps.URL, err)
+			return ps
+		}
 	}
 	var spotHeld int
 	if insts, spotHeld = holdSpot(base, provider, insts); spotHeld > 0 {
@@ -491,6 +494,9 @@ func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalo
 		body, final, err := g.get(ctx, url, maxBody)
 		if err != nil && noAnswer(err) {
 			silent[s] = model.Msg("it did not answer for %s", provider)
+			if errors.Is(err, ErrDeadline) { // it answered, too slowly
+				silent[s] = model.Msg("it did not finish in %v for %s", g.limits.Provider, provider)
+			}
 		}
 		var f fetched
 		if err == nil {
@@ -584,11 +590,23 @@ func (s Summary) Lines() []model.Message {
 	for _, p := range s.Providers {
 		if p.Err != nil {
 			// The error itself is Run's, printed once by the caller.
+			if errors.Is(p.Err, ErrSkipped) { // as the error says: not asked, so not failed
+				line(0, model.Msg("%s: skipped, %v", p.Provider, p.failure()))
+				continue
+			}
 			line(0, model.Msg("%s: failed, %v", p.Provider, p.failure()))
 			continue
 		}
 		line(0, model.Msg("%s: %d types from %s → %s", p.Provider, p.Types, p.URL, p.File))
 		line(2, model.Msg("added %d, removed %d, prices moved >10%%: %d", len(p.Added), len(p.Removed), len(p.Moved)))
+		for _, l := range []struct {
+			what  model.Message
+			types []string
+		}{{model.Msg("added"), p.Added}, {model.Msg("removed"), p.Removed}} {
+			if len(l.types) > 0 {
+				line(4, model.Msg("%v: %v", l.what, namedFew(l.types)))
+			}
+		}
 		for _, m := range p.Moved {
 			line(2, model.Msg("%s %s: $%.2f → $%.2f/h (%+.0f%%)", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100))
 		}
@@ -610,6 +628,17 @@ func (s Summary) Lines() []model.Message {
 		}
 	}
 	return out
+}
+
+// namedFew is the first shownExamples names, comma-separated, and "and N
+// more" after them: a summary says which types came and went, so one
+// made up by a mirror is seen (re-attack 5, finding 5).
+func namedFew(names []string) model.Message {
+	shown := strings.Join(names[:min(len(names), shownExamples)], ", ")
+	if n := len(names) - shownExamples; n > 0 {
+		return model.Msg("%s and %d more", shown, n)
+	}
+	return model.Msg("%s", shown)
 }
 
 // shownExamples is how many findings of a kind the summary shows.

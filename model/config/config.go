@@ -339,7 +339,10 @@ func Errorf(key, format string, args ...any) error {
 }
 
 // Limits of the search answers.
-const maxHoursPerMonth = 744 // 31 × 24
+// MaxHoursPerMonth bounds hours_per_month, --hours-per-month and a plan
+// phase's hours_per_month alike: 31 × 24, the longest calendar month
+// (model.HoursPerMonth, 730, is the average one).
+const MaxHoursPerMonth = 744
 
 // Validate checks c without a catalog: enums, ranges, one model source,
 // dataset in samples or tokens. Deeper workload checks (a shape that fits
@@ -471,7 +474,7 @@ func (c *Config) Validate() error {
 		v, max float64
 	}{
 		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10}, {"budget_job", s.BudgetJob, 1e10},
-		{"hours_per_month", s.HoursPerMonth, maxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
+		{"hours_per_month", s.HoursPerMonth, MaxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
 		{"usd_cny", s.USDCNY, MaxUSDCNY},
 	} {
 		if err := CheckFloat("search."+f.key, f.v, f.max); err != nil {

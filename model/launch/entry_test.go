@@ -55,6 +55,9 @@ func TestNoEntryPointRefused(t *testing.T) {
 			if out, err := p.Render(launch.FormatTOML); err != nil || strings.Contains(string(out), "script =") || strings.Contains(string(out), "module =") {
 				t.Errorf("toml: err %v, or it names an entry point:\n%s", err, out)
 			}
+			if _, err := launch.NewPlan(w, o, launch.Options{Script: "--help"}); !errors.Is(err, launch.ErrPlan) || !strings.Contains(err.Error(), `script "--help" starts with '-', which torchrun reads as an option`) {
+				t.Errorf("--script --help: err %v, want refused", err)
+			}
 			p, err = launch.NewPlan(w, o, launch.Options{Script: "my_train.py"})
 			if err != nil {
 				t.Fatal(err)

@@ -248,6 +248,11 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		K8sKind:            opt.Kubernetes,
 		Estimate:           e,
 	}
+	if strings.HasPrefix(p.Script, "-") {
+		// torchrun would read it as its own option (export --script --help
+		// wrote --help into the launch line).
+		return nil, model.Errorf(ErrPlan, "script %q starts with '-', which torchrun reads as an option; give its path, e.g. ./%s", p.Script, p.Script)
+	}
 	if p.Name == "" {
 		p.Name = "gpuplan-" + slug(w.Model.Key, "custom")
 	}

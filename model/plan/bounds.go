@@ -47,7 +47,7 @@ func checkBounds(p *Phase, key func(string) string) error {
 		{"usd_per_hour", p.USDPerHour, MinUSDPerHour, MaxUSDPerHour, model.Msg("USD per hour")},
 		{"job_hours", p.JobHours, MinJobHours, MaxJobHours, model.Msg("hours")},
 		{"months", p.Months, MinMonths, MaxMonths, model.Msg("months")},
-		{"hours_per_month", p.HoursPerMonth, MinHoursPerMonth, model.HoursPerMonth, model.Msg("hours a month")},
+		{"hours_per_month", p.HoursPerMonth, MinHoursPerMonth, config.MaxHoursPerMonth, model.Msg("hours a month")},
 	} {
 		if f.v != 0 && !(f.v >= f.min && f.v <= f.max) { // NaN fails both
 			return config.Errorf(key(f.k), "must be %g–%g %v (or left out), got %v", f.min, f.max, f.unit, f.v)

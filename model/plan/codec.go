@@ -86,9 +86,17 @@ func Decode(b []byte) (Plan, error) {
 			}
 		}
 		for k, v := range p.Answers {
-			if err := planText(key("answers."+k), k+v, false); err != nil {
+			// The key and the value apart: an error quotes the one at fault
+			// and counts bytes in it.
+			if err := planText(key("answers"), k, false); err != nil {
 				return Plan{}, err
 			}
+			if err := planText(key("answers."+k), v, false); err != nil {
+				return Plan{}, err
+			}
+		}
+		if p.Config != "" && len(p.Answers) > 0 {
+			return Plan{}, config.Errorf(key("config"), "give config or answers, not both: a phase is one configuration")
 		}
 		if p.Pricing != "" {
 			if _, err := model.ParsePricing(string(p.Pricing)); err != nil {

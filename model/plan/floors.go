@@ -32,7 +32,7 @@ func checkGivenZero(b []byte, phases []Phase) error {
 	}
 	for i := range phases {
 		if given(i, "hours_per_month") && phases[i].HoursPerMonth == 0 {
-			return config.Errorf(fmt.Sprintf("phase[%d].hours_per_month", i), "must be %g–%g hours a month, got 0; leave the key out for the whole month (730 h)", MinHoursPerMonth, float64(model.HoursPerMonth))
+			return config.Errorf(fmt.Sprintf("phase[%d].hours_per_month", i), "must be %g–%g hours a month, got 0; leave the key out for the whole month (730 h)", MinHoursPerMonth, float64(config.MaxHoursPerMonth))
 		}
 		// job_hours = 0.0 or months = 0.0 would otherwise read as left out,
 		// and Cost say "give job_hours or months, not both or neither" of a

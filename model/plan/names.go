@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -35,32 +34,8 @@ func CheckText(key, s string) error {
 	return nil
 }
 
-// quoteShown is strconv.Quote that also escapes Invisible runes (a Hangul
-// filler is a letter to strconv.IsPrint, and %q would print it as is).
-func quoteShown(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for s != "" {
-		i := strings.IndexFunc(s, Invisible)
-		if i < 0 {
-			i = len(s)
-		}
-		q := strconv.Quote(s[:i])
-		b.WriteString(q[1 : len(q)-1])
-		if i == len(s) {
-			break
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r > 0xffff {
-			fmt.Fprintf(&b, `\U%08x`, r)
-		} else {
-			fmt.Fprintf(&b, `\u%04x`, r)
-		}
-		s = s[i+n:]
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// quoteShown is show.Quote.
+func quoteShown(s string) string { return show.Quote(s) }
 
 // LookAlike reports whether two names look the same: the same
 // skeleton (UTS #39 §4, Confusable Detection: Cyrillic "аре" and Latin
@@ -100,7 +75,10 @@ func checkFile(name string, phases []Phase) error {
 			}
 		}
 		for k, v := range p.Answers {
-			if err := CheckText(key("answers."+k), k+v); err != nil {
+			if err := CheckText(key("answers"), k); err != nil {
+				return err
+			}
+			if err := CheckText(key("answers."+k), v); err != nil {
 				return err
 			}
 		}

@@ -52,6 +52,12 @@ func TestDecodeRefuses(t *testing.T) {
 			`phase[1].name: "stage 1" looks like the name of phase[0] ("stage l") (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it`},
 		{"invisible in the region", planWith("name = \"x\"\n" + strings.Replace(okPhase, "us-east-1", "us-east-1\u200d", 1) + "job_hours = 5"),
 			`phase[0].region: "us-east-1\u200d" has the invisible character U+200D at byte 9; names must show every character they hold`},
+		// Re-attack 5: the key and the value apart, the byte counted in the
+		// value; config and answers together refused.
+		{"invisible in an answer", planWith("name = \"x\"\n" + okPhase + "job_hours = 5\n[phase.answers]\nmodel = \"llama-3.1-8b\u200b\""),
+			`phase[0].answers.model: "llama-3.1-8b\u200b" has the invisible character U+200B at byte 12; names must show every character they hold`},
+		{"config and answers", planWith("name = \"x\"\nconfig = \"a.toml\"\n" + okPhase + "job_hours = 5\n[phase.answers]\nmodel = \"llama-3.1-8b\""),
+			`phase[0].config: give config or answers, not both: a phase is one configuration`},
 		{"price above the cap", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "1e300", 1) + "job_hours = 5"),
 			`phase[0].usd_per_hour: must be 0.001–1e+07 USD per hour (or left out), got 1e+300`},
 		{"infinite price", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "inf", 1) + "job_hours = 5"),
@@ -62,8 +68,10 @@ func TestDecodeRefuses(t *testing.T) {
 			`phase[0].months: must be 0.001–120 months (or left out), got 1e+09`},
 		{"negative months", planWith("name = \"x\"\n" + okPhase + "months = -1"),
 			`phase[0].months: must be 0.001–120 months (or left out), got -1`},
+		{"hours_per_month of a 31-day month passes; above is refused", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 744.5"),
+			`phase[0].hours_per_month: must be 0.001–744 hours a month (or left out), got 744.5`},
 		{"hours_per_month over a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 800"),
-			`phase[0].hours_per_month: must be 0.001–730 hours a month (or left out), got 800`},
+			`phase[0].hours_per_month: must be 0.001–744 hours a month (or left out), got 800`},
 		// Issue 29 item 5: absurdly small values and instance counts.
 		{"subnormal job hours", planWith("name = \"x\"\n" + okPhase + "job_hours = 1e-300"),
 			`phase[0].job_hours: must be 0.001–1e+07 hours (or left out), got 1e-300`},
@@ -74,7 +82,7 @@ func TestDecodeRefuses(t *testing.T) {
 		{"tiny months", planWith("name = \"x\"\n" + okPhase + "months = 5e-324"),
 			`phase[0].months: must be 0.001–120 months (or left out), got 5e-324`},
 		{"a tenth of a second a month", planWith("name = \"x\"\n" + okPhase + "months = 2\nhours_per_month = 3e-5"),
-			`phase[0].hours_per_month: must be 0.001–730 hours a month (or left out), got 3e-05`},
+			`phase[0].hours_per_month: must be 0.001–744 hours a month (or left out), got 3e-05`},
 		{"zero instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = 0", 1) + "job_hours = 5"),
 			`phase[0].instances: must be 1–131072 for the offer aws g6.xlarge, got 0`},
 		{"negative instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = -3", 1) + "job_hours = 5"),
@@ -93,6 +101,8 @@ func TestDecodeRefuses(t *testing.T) {
 		planWith(`name = "微调"`+"\n"+okPhase+"job_hours = 1e7", `name = "部署"`+"\n"+okPhase+"months = 0.5\nhours_per_month = 730"),
 		planWith(`name = "smoke test"`+"\n"+okPhase+"job_hours = 0.001", `name = "demo"`+"\n"+strings.Replace(okPhase, "instances = 1", "instances = 131072", 1)+"months = 0.001\nhours_per_month = 0.001"),
 		planWith(`name = "answers only"` + "\nusd_per_hour = 0.001\njob_hours = 5"),
+		// A 31-day month, as --hours-per-month and the configuration allow.
+		planWith(`name = "always on"` + "\n" + okPhase + "months = 1\nhours_per_month = 744"),
 		// One script, or Latin with CJK, Arabic…: names people write.
 		planWith(`name = "QLoRA 微调"`+"\n"+okPhase+"job_hours = 5", `name = "サービング 本番 v2"`+"\n"+okPhase+"months = 2", `name = "обучение 2"`+"\n"+okPhase+"months = 1"),
 	} {

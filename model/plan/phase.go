@@ -83,8 +83,8 @@ func (p *Phase) ConfigTOML() ([]byte, error) { return config.AnswersTOML(p.Answe
 
 // Config returns the configuration the phase stands for: its answers
 // through config.Decode (see ConfigTOML), and the phase's offer as the
-// selection. The answers win over a configuration file the phase also
-// names (Config); a phase with only the file is read by the caller (model
+// selection. Decode refuses a phase with both answers and a configuration
+// file (Config); a phase with only the file is read by the caller (model
 // reads no files), and is an error here. Errors are *config.Error
 // whose key starts with the phase: `phase "serve" answers.precision`.
 func (p *Phase) ConfigFromAnswers() (config.Config, error) {

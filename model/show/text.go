@@ -2,6 +2,7 @@ package show
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -103,4 +104,33 @@ func Slug(s string, max int) string {
 		out = out[:max]
 	}
 	return strings.TrimRight(out, "-")
+}
+
+// Quote is strconv.Quote that also escapes Invisible runes (a Hangul
+// filler, U+3164 or U+115F, is a letter to strconv.IsPrint, and a
+// variation selector a mark, so %q prints them as they are): an error
+// quoting a name shows every character it holds.
+func Quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for s != "" {
+		i := strings.IndexFunc(s, Invisible)
+		if i < 0 {
+			i = len(s)
+		}
+		q := strconv.Quote(s[:i])
+		b.WriteString(q[1 : len(q)-1])
+		if i == len(s) {
+			break
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r > 0xffff {
+			fmt.Fprintf(&b, `\U%08x`, r)
+		} else {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+		s = s[i+n:]
+	}
+	b.WriteByte('"')
+	return b.String()
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"math"
 
@@ -9,14 +11,30 @@ import (
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
-// readPlan reads and decodes a plan file ([[phase]] tables). Errors name
-// the file and the key and exit with status 2.
-func readPlan(path string) (plan.Plan, error) {
-	b, err := safeio.ReadTOML(path, safeio.Config)
+// readPlan reads and decodes a plan file ([[phase]] tables); "-" reads
+// standard input, as --config - does. Errors name the file and the key
+// and exit with status 2.
+func readPlan(path string, in io.Reader) (plan.Plan, error) {
+	var b []byte
+	var err error
+	if path == stdinPath {
+		if in == nil {
+			return plan.Plan{}, usage(model.Msg("plan -: standard input is not available here; give a file"))
+		}
+		if b, err = io.ReadAll(io.LimitReader(in, safeio.Plan.MaxBytes+1)); err == nil && int64(len(b)) > safeio.Plan.MaxBytes {
+			return plan.Plan{}, usage(model.Msg("plan -: standard input is above the %d KiB limit for a plan", safeio.Plan.MaxBytes>>10))
+		}
+		if err == nil {
+			err = safeio.CheckTOMLDepth(b)
+		}
+	} else {
+		b, err = safeio.ReadTOML(path, safeio.Plan)
+	}
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -50,7 +68,7 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
   gpuplan plan plan.toml --json`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := readPlan(args[0])
+			p, err := readPlan(args[0], cmd.InOrStdin())
 			if err != nil {
 				return err
 			}
@@ -70,6 +88,9 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 			overlays, _ := cmd.Flags().GetStringArray("catalog")
 			cat, _, catErr := env.LoadCatalog(overlays)
 			if catErr == nil {
+				if err := checkPlanModels(cat, &p); err != nil {
+					return usage(model.Msg("%s: %v", args[0], err))
+				}
 				printWarningsIn(env.lang, env.Stderr, plan.Check(cat, &p))
 			}
 			var base float64
@@ -95,4 +116,29 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
 	cmd.Flags().BoolVar(&noSavings, "no-savings", false, "leave out what saves the most on the whole plan")
 	return cmd
+}
+
+// checkPlanModels refuses a phase whose answers name a model the catalog
+// lacks, as recommend --config --phase does: exit 2 when the plan is
+// read, not a note inside the savings (re-attack 5).
+func checkPlanModels(cat *model.Catalog, p *plan.Plan) error {
+	for i := range p.Phases {
+		ph := &p.Phases[i]
+		if len(ph.Answers) == 0 {
+			continue
+		}
+		c, err := ph.ConfigFromAnswers()
+		if err != nil || c.Workload.Model == "" {
+			continue // Decode checked the answers; a custom model has none
+		}
+		if _, err := cat.Model(c.Workload.Model); err != nil {
+			var ce *config.Error
+			if errors.As(config.AsError(err), &ce) {
+				ce.Key = fmt.Sprintf("phase %q answers.model", ph.Name)
+				return ce
+			}
+			return err
+		}
+	}
+	return nil
 }

@@ -67,6 +67,37 @@ func TestPlanCheckedAgainstCatalog(t *testing.T) {
 	}
 }
 
+// A phase's answers naming a model the catalog lacks exit 2 when the plan
+// is read, as recommend --config --phase does (re-attack 5, finding 9).
+func TestPlanUnknownModel(t *testing.T) {
+	p := writeFile(t, "plan.toml", "schema_version = 1\n[[phase]]\nname = \"ft\"\nusd_per_hour = 1.0\njob_hours = 2.0\n[phase.answers]\nmodel = \"llama-9.9-nope\"\ntask = \"qlora\"\n")
+	code, _, errOut := runCLI(t, "plan", p)
+	if want := `phase "ft" answers.model: unknown model "llama-9.9-nope"`; code != 2 || !strings.Contains(errOut, want) || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q; want 2 and one line with %q", code, errOut, want)
+	}
+}
+
+// `plan -` reads standard input as --config - does, and a plan over the
+// size cap says "plan", not "config" (re-attack 5, finding 10).
+func TestPlanStdinAndCap(t *testing.T) {
+	b, err := os.ReadFile("testdata/plan-two-phases.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLIIn(t, string(b), "plan", "--no-savings", "-")
+	if code != 0 || !strings.Contains(out, "Total $1,453") {
+		t.Errorf("plan -: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	big := "# " + strings.Repeat("x", 257<<10) + "\n" + string(b)
+	if code, _, errOut = runCLIIn(t, big, "plan", "-"); code != 2 || !strings.Contains(errOut, "above the 256 KiB limit for a plan") {
+		t.Errorf("plan - over the cap: exit %d, stderr %q", code, errOut)
+	}
+	p := writeFile(t, "big.toml", big)
+	if code, _, errOut = runCLI(t, "plan", p); code != 2 || !strings.Contains(errOut, "limit for a plan") {
+		t.Errorf("plan FILE over the cap: exit %d, stderr %q", code, errOut)
+	}
+}
+
 // Tiny or absurd figures given on the command line are one line and exit
 // 2 (attack test 3, L4): a dataset of less than one token or sample, and
 // an exchange rate outside 1–20 CNY per USD, the same bound for offers and

@@ -24,7 +24,7 @@ type = "gpu-h100-sxm_1gpu-16vcpu-200gb"
 prices = [{ region = "eu-north1", on_demand = 0.05, spot = 0.04 }]
 `
 
-// runWithCatalogD runs the command line with overlay (dated 2031-05-17
+// runWithCatalogD runs the command line with overlay (dated 2021-05-17
 // at noon UTC) as the only file of the user's catalog.d and
 // --trust-overlay (the negotiated $0.05 is far below any H100's floor: the
 // guards hold it otherwise, TestOverlayHeldUnlessTrusted); it returns the
@@ -47,7 +47,7 @@ func runWithCatalogDTrust(t *testing.T, overlay string, args ...string) (int, st
 	if err := os.WriteFile(path, []byte(overlay), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	day := time.Date(2031, 5, 17, 12, 0, 0, 0, time.UTC)
+	day := time.Date(2021, 5, 17, 12, 0, 0, 0, time.UTC) // past: a later mtime is dated today
 	if err := os.Chtimes(path, day, day); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func runWithCatalogDTrust(t *testing.T, overlay string, args ...string) (int, st
 // launch file's notes (issue 31 item 7: the row said "embedded" with the
 // snapshot's source and date, and no table marked it).
 func TestOverlayPriceOnTheRow(t *testing.T) {
-	const day = "2031-05-17"
+	const day = "2021-05-17"
 	legend := func(path string) string { return "* price from overlay " + path + " (as of " + day + ")" }
 	t.Run("recommend", func(t *testing.T) {
 		code, out, errs, path := runWithCatalogD(t, negotiated, "recommend", "--model", "llama-3.1-8b", "--task", "qlora")

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -114,8 +115,8 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			return q, usage(model.Msg("--%s must be > 0, got %v", name, v))
 		}
 	}
-	if fs.Changed("hours-per-month") && !(f.hoursPerMonth > 0 && f.hoursPerMonth <= 744) {
-		return q, usage(model.Msg("--hours-per-month must be in (0, 744], got %v", f.hoursPerMonth))
+	if fs.Changed("hours-per-month") && !(f.hoursPerMonth > 0 && f.hoursPerMonth <= config.MaxHoursPerMonth) {
+		return q, usage(model.Msg("--hours-per-month must be in (0, %d], got %v", config.MaxHoursPerMonth, f.hoursPerMonth))
 	}
 	providers, regions := map[string]bool{}, map[string]bool{}
 	for _, in := range cat.Instances {

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -21,14 +22,39 @@ func csvPtr(v *float64) string {
 	return csvFloat(*v)
 }
 
+// CSVCell neutralises a cell that a spreadsheet would run as a formula
+// (OWASP, "CSV Injection": a cell starting with =, +, -, @, tab or
+// carriage return) by a leading "'"; a number (-3.5) is left as it is.
+// Names, sources and origins come from overlays and are untrusted text.
+func CSVCell(s string) string {
+	if s == "" || !strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return s
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "xXnN") { // not 0x…, Inf, NaN
+		return s
+	}
+	return "'" + s
+}
+
+// writeCSV is every CSV writer's: each cell goes through CSVCell.
 func writeCSV(out io.Writer, header []string, rows [][]string) error {
 	w := csv.NewWriter(out)
-	if err := w.Write(header); err != nil {
+	safe := func(rec []string) []string {
+		c := make([]string, len(rec))
+		for i, s := range rec {
+			c[i] = CSVCell(s)
+		}
+		return c
+	}
+	if err := w.Write(safe(header)); err != nil {
 		return err
 	}
-	if err := w.WriteAll(rows); err != nil { // WriteAll flushes
-		return err
+	for _, r := range rows {
+		if err := w.Write(safe(r)); err != nil {
+			return err
+		}
 	}
+	w.Flush()
 	return w.Error()
 }
 

@@ -147,16 +147,6 @@ var MarketCSVHeader = []string{
 	"country", "city", "continent",
 }
 
-// csvText neutralises a text cell that a spreadsheet would run as a
-// formula (OWASP, "CSV Injection": cells starting with =, +, -, @, tab or
-// carriage return): overlay sources and origins are untrusted text.
-func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
 // MarketCSV returns the rows of res as RFC 4180 CSV (encoding/csv) with
 // MarketCSVHeader, for pasting into a spreadsheet. Unknown prices are
 // empty cells.
@@ -165,12 +155,12 @@ func MarketCSV(res *market.Result) (string, error) {
 	recs := make([][]string, 0, len(rows))
 	for _, r := range rows {
 		recs = append(recs, []string{
-			csvText(r.Provider), csvText(r.InstanceType), csvText(r.GPU), strconv.Itoa(r.GPUCount), csvFloat(r.VRAMGiB), csvFloat(r.TotalVRAMGiB),
-			strconv.Itoa(r.VCPUs), csvFloat(r.RAMGiB), csvFloat(r.VCPUsPerGPU), csvFloat(r.RAMGiBPerGPU), csvText(r.Interconnect), r.Fabric, r.Arch,
+			r.Provider, r.InstanceType, r.GPU, strconv.Itoa(r.GPUCount), csvFloat(r.VRAMGiB), csvFloat(r.TotalVRAMGiB),
+			strconv.Itoa(r.VCPUs), csvFloat(r.RAMGiB), csvFloat(r.VCPUsPerGPU), csvFloat(r.RAMGiBPerGPU), r.Interconnect, r.Fabric, r.Arch,
 			r.Pricing, csvFloat(r.USDPerHour), csvFloat(r.USDPerGPUHour), csvFloat(r.USDPerGiBHour), csvPtr(r.OnDemandUSDPerHour),
-			csvPtr(r.SpotUSDPerHour), csvText(r.Region), csvText(strings.Join(r.Regions, " ")), strconv.Itoa(r.RegionsOffered),
-			strconv.FormatBool(r.Marketplace), r.Retired, csvText(r.Source), csvText(r.AsOf), csvText(r.Origin),
-			r.Country, csvText(r.City), r.Continent,
+			csvPtr(r.SpotUSDPerHour), r.Region, strings.Join(r.Regions, " "), strconv.Itoa(r.RegionsOffered),
+			strconv.FormatBool(r.Marketplace), r.Retired, r.Source, r.AsOf, r.Origin,
+			r.Country, r.City, r.Continent,
 		})
 	}
 	var b strings.Builder
@@ -186,9 +176,11 @@ var MarketMarkdownHeader = []string{
 }
 
 // mdCell escapes a cell for a GitHub-flavoured Markdown table: a pipe ends
-// the cell and a newline the row.
+// the cell and a newline the row; brackets would make a name from a file
+// a link ([x](http://…)) and angle brackets an autolink or HTML tag.
 func mdCell(s string) string {
-	s = strings.NewReplacer("\\", "\\\\", "|", "\\|", "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	s = strings.NewReplacer("\\", "\\\\", "|", "\\|", "[", "\\[", "]", "\\]", "<", "\\<", ">", "\\>",
+		"\r\n", " ", "\n", " ", "\r", " ").Replace(s)
 	if s == "" {
 		return "—"
 	}

@@ -52,6 +52,10 @@ func TestMarketOutputs(t *testing.T) {
 	if n := strings.Count(md, "\n"); n != 4 {
 		t.Errorf("Markdown has %d lines, want header, rule and 2 rows", n)
 	}
+	// Re-attack 5: a name from a file must not become a link or a tag.
+	if got := mdCell("[x](http://e)<img src=x>"); got != `\[x\](http://e)\<img src=x\>` {
+		t.Errorf("mdCell = %q", got)
+	}
 	if got := mdCell("a|b\nc\\"); got != `a\|b c\\` {
 		t.Errorf("mdCell = %q", got)
 	}
@@ -92,7 +96,7 @@ func FuzzMarketCSV(f *testing.F) {
 				t.Fatalf("record %q has %d cells, want %d", r, len(r), len(MarketCSVHeader))
 			}
 			for _, cell := range r {
-				if cell != "" && strings.ContainsRune("=+-@\t\r", rune(cell[0])) {
+				if CSVCell(cell) != cell {
 					t.Fatalf("cell %q starts a formula", cell)
 				}
 			}

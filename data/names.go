@@ -1,0 +1,239 @@
+package data
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/mtibben/confusables"
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
+)
+
+// Characters a mirror's names may hold, measured on the embedded catalog
+// (every instance type, region and provider name of the providers update
+// fetches, 2026-12-02): types use ASCII letters, digits and + - . _ (":"
+// appears in other providers' types); regions ASCII letters, digits,
+// space, comma and hyphen, and two Latin letters (Vast's "Bács-Kiskun,
+// HU, EU", "Hafnarfjarðarkaupstaður, IS, EU"); providers a-z only.
+// Anything else — a Latin small script g (U+0261), a full-width digit, a
+// combining accent, a quote, $, ;, #, a backtick — is refused at update
+// time, before anything is written: a name that reads as another is a
+// cheap fake of it, and names end up in launch scripts.
+const (
+	typePunct   = "+-._:"
+	regionPunct = " ,-_.()" // parentheses: Paperspace's "East Coast (NY2)"
+)
+
+// NameCheck refuses instance types, regions and providers outside those
+// sets, and a name new to the catalog whose look-alike key (LookKey) is
+// another's of the same provider (the base catalog's, or one checked
+// before): "gpu_8x_h1OO_sxm5", "GPU_8X_H100_SXM5" or "gpu_8x_h100_sxm5."
+// beside gpu_8x_h100_sxm5. catalog update checks each fetched row with it
+// before writing, and LoadWith each overlay and --catalog row before
+// merging: one check for both doors. Not safe for concurrent use.
+type NameCheck struct {
+	base    *model.Catalog
+	types   map[string]lookalikes // by provider
+	regions map[string]lookalikes
+}
+
+// NewNameCheck returns a check against base's names.
+func NewNameCheck(base *model.Catalog) *NameCheck {
+	return &NameCheck{base: base, types: map[string]lookalikes{}, regions: map[string]lookalikes{}}
+}
+
+func (c *NameCheck) of(provider string) (types, regions lookalikes) {
+	if t, ok := c.types[provider]; ok {
+		return t, c.regions[provider]
+	}
+	types, regions = lookalikes{}, lookalikes{}
+	for i := range c.base.Instances {
+		if in := &c.base.Instances[i]; in.Provider == provider {
+			types.known(in.Type)
+			for _, p := range in.Prices {
+				regions.known(p.Region)
+			}
+		}
+	}
+	c.types[provider], c.regions[provider] = types, regions
+	return types, regions
+}
+
+// Check returns the first name of in that is refused, or nil; a name it
+// accepts is known to later checks.
+func (c *NameCheck) Check(in *model.Instance) error {
+	if j, r := badRune(in.Provider, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' }); j >= 0 {
+		return model.Msg("provider %q: character %q (U+%04X) at byte %d is not one the catalog's providers use (a-z, 0-9, -)", shown(in.Provider), shownRune(r), r, j)
+	}
+	if j, r := badRune(in.Type, func(r rune) bool { return asciiAlnum(r) || strings.ContainsRune(typePunct, r) }); j >= 0 {
+		return model.Msg("instance type %q: character %q (U+%04X) at byte %d is not one the catalog's types use (ASCII letters, digits and + - . _ :); the source must spell the name as the provider does", shown(in.Type), shownRune(r), r, j)
+	}
+	types, regions := c.of(in.Provider)
+	if other := types.check(in.Type); other != "" {
+		return model.Msg("instance type %q reads as %q but is another name; the source must spell the name as the provider does", shown(in.Type), other)
+	}
+	for _, p := range in.Prices {
+		if j, r := badRune(p.Region, func(r rune) bool {
+			return asciiAlnum(r) || strings.ContainsRune(regionPunct, r) || r > 0x7f && unicode.IsLetter(r)
+		}); j >= 0 {
+			return model.Msg("%s: region %q: character %q (U+%04X) at byte %d is not one the catalog's regions use (letters, digits, space, comma, hyphen, _, ., parentheses)", shown(in.Type), shown(p.Region), shownRune(r), r, j)
+		}
+		if strings.TrimSpace(p.Region) != p.Region || strings.Contains(p.Region, "  ") {
+			return model.Msg("%s: region %q has a space at an end or two together; a region reads as one name", shown(in.Type), shown(p.Region))
+		}
+		if other := regions.check(p.Region); other != "" {
+			return model.Msg("%s: region %q reads as %q but is another name; the source must spell the name as the provider does", shown(in.Type), shown(p.Region), other)
+		}
+	}
+	return nil
+}
+
+func asciiAlnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+// badRune returns the byte offset and the first character of s that is
+// not ok, or -1.
+func badRune(s string, ok func(rune) bool) (int, rune) {
+	for i, r := range s {
+		if !ok(r) {
+			return i, r
+		}
+	}
+	return -1, 0
+}
+
+// lookalikes are names by their confusables skeleton; names the catalog
+// has are all kept (two real names may share a skeleton).
+type lookalikes map[string][]string
+
+func (l lookalikes) known(s string) {
+	k := LookKey(s)
+	if !slices.Contains(l[k], s) {
+		l[k] = append(l[k], s)
+	}
+}
+
+// check returns the name of l that s reads as (the same skeleton) when s
+// is not one of them, else "" after adding s.
+func (l lookalikes) check(s string) string {
+	k := LookKey(s)
+	if names := l[k]; len(names) > 0 && !slices.Contains(names, s) {
+		return names[0]
+	}
+	l.known(s)
+	return ""
+}
+
+// lookKeySlow is LookKey by its definition.
+func lookKeySlow(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		if unicode.Is(unicode.Mn, r) {
+			continue
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	// Folded before the skeleton (which maps m to rn but leaves M) and
+	// after it (it maps 0 to O); separators after it, as it maps some
+	// dashes and dots to ASCII ones.
+	sk := strings.ToLower(confusables.Skeleton(b.String()))
+	b.Reset()
+	sep := false
+	for _, r := range sk {
+		if strings.ContainsRune(lookSeparators, r) || unicode.IsSpace(r) {
+			sep = true
+			continue
+		}
+		if sep && b.Len() > 0 {
+			b.WriteByte('_')
+		}
+		sep = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// lookSeparators are the characters LookKey reads as one separator.
+const lookSeparators = "._-:/,"
+
+// refuseNames drops the rows of an overlay or --catalog file whose names
+// NameCheck refuses and returns one warning for them (the count and the
+// first few reasons), or an error when no row is left: the file is wholly
+// bad. Rows keep their order; full stays at the start of its backing.
+func refuseNames(f *catalogFile, names *NameCheck) ([]model.Message, error) {
+	var why []error
+	n := 0
+	keep := f.instances[:0]
+	for i := range f.instances {
+		n++
+		if err := names.Check(&f.instances[i].Instance); err != nil {
+			why = append(why, err)
+			continue
+		}
+		keep = append(keep, f.instances[i])
+	}
+	f.instances = keep
+	full := f.full[:0]
+	for i := range f.full {
+		n++
+		if err := names.Check(&f.full[i]); err != nil {
+			why = append(why, err)
+			continue
+		}
+		full = append(full, f.full[i])
+	}
+	if f.backing != nil {
+		f.backing = f.backing[:f.room+len(full)] // mergeInPlace walks backing
+	}
+	f.full = full
+	if len(why) == 0 {
+		return nil, nil
+	}
+	if len(why) == n {
+		return nil, model.Msg("catalog %s: every instance row has a name the catalog refuses, first: %v", f.name, why[0])
+	}
+	var ex model.Message
+	switch len(why) {
+	case 1:
+		ex = model.Msg("%v", why[0])
+	case 2:
+		ex = model.Msg("%v; %v", why[0], why[1])
+	default:
+		ex = model.Msg("%v; %v; %v", why[0], why[1], why[2])
+	}
+	if len(why) > 3 {
+		ex = model.Msg("%v; and %d more", ex, len(why)-3)
+	}
+	return []model.Message{model.Msg("catalog %s: %d instance rows skipped for their names (a name that reads as another is a cheap fake of it): %v", f.name, len(why), ex)}, nil
+}
+
+// shown formats a name from a file for an error: %q is show.Quote, so a
+// Hangul filler (U+3164, U+115F) or a variation selector (U+FE0F) is
+// escaped, not printed as the blank or nothing it looks like.
+type shown string
+
+func (s shown) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		io.WriteString(f, show.Quote(string(s)))
+		return
+	}
+	io.WriteString(f, show.Printable(string(s)))
+}
+
+// shownRune is shown for one character: '\u3164' for an invisible one.
+type shownRune rune
+
+func (r shownRune) Format(f fmt.State, verb rune) {
+	if show.Invisible(rune(r)) {
+		fmt.Fprintf(f, `'\u%04x'`, rune(r))
+		return
+	}
+	io.WriteString(f, strconv.QuoteRune(rune(r)))
+}
