@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -150,6 +151,12 @@ func llmAnalysisShare(runs []*calCaseRun, res cvResult) (map[string]*shareRow, [
 		add(task, g, l)
 		add(task+" · "+readingOf(c), g, l)
 	}
+	// A task read one way only ("inference · allocated" beside
+	// "inference") is the same set of cases: one row says it.
+	names = slices.DeleteFunc(names, func(k string) bool {
+		task, _, sub := strings.Cut(k, " · ")
+		return sub && rows[k].n == rows[task].n
+	})
 	sort.Slice(names, func(i, j int) bool {
 		if (names[i] == "all") != (names[j] == "all") {
 			return names[i] == "all"
