@@ -117,7 +117,7 @@ func marketRowJSON(r *market.Row) MarketRowJSON {
 var noRegions = []string{}
 
 // marketRowFields is marketRowJSON without the two optional prices
-// (nil): the splicer points them at its own variables, so that a row
+// (nil): marketRows points them at its own variables, so that a row
 // allocates nothing.
 func marketRowFields(r *market.Row) MarketRowJSON {
 	in := r.Instance
