@@ -67,8 +67,17 @@ type Row struct {
 	// Region's, and tables mark it "≥".
 	SpotVaries           bool
 	Source, Origin, AsOf string // of this price: the region's overlay when it set one, else the instance's
-	// Geo is where Region is (Catalog.Geo); zero when not known.
-	Geo model.RegionGeo
+	// geo is where Region is (Catalog.Geo), shared by the rows of a
+	// provider's region; nil when not known (Geo).
+	geo *model.RegionGeo
+}
+
+// Geo returns where Region is (Catalog.Geo); zero when not known.
+func (r *Row) Geo() model.RegionGeo {
+	if r.geo == nil {
+		return model.RegionGeo{}
+	}
+	return *r.geo
 }
 
 // Arch returns the host's CPU architecture (InstanceArch).
@@ -535,11 +544,21 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 	b.gpuID, b.providerID, b.regionAt = make([]int32, len(b.rows)), make([]int32, len(b.rows)), make([]int32, len(b.rows))
 	b.regionID = make([]int32, len(pool))
 	b.price, b.regionEnd = make([]rowPrice, len(b.rows)), make([]int32, len(b.rows))
+	// One RegionGeo per provider's region, not 64 bytes in every row.
+	geos := map[[2]string]*model.RegionGeo{}
 	for i := range b.rows {
 		r := &b.rows[i]
 		r.Regions = pool[spans[i][0]:spans[i][1]:spans[i][1]]
 		r.Region = r.Regions[0]
-		r.Geo, _ = c.Geo(r.Instance.Provider, r.Region)
+		k := [2]string{r.Instance.Provider, r.Region}
+		geo, seen := geos[k]
+		if !seen {
+			if g, ok := c.Geo(k[0], k[1]); ok {
+				geo = &g
+			}
+			geos[k] = geo
+		}
+		r.geo = geo
 		b.gpuID[i], b.providerID[i], b.regionAt[i] = id(0, r.GPU.Key), id(1, r.Instance.Provider), spans[i][0]
 		b.price[i], b.regionEnd[i] = rowPrice{r.USDPerHour, r.USDPerGPUHour()}, spans[i][1]
 	}

@@ -120,7 +120,7 @@ var noRegions = []string{}
 // (nil): marketRows points them at its own variables, so that a row
 // allocates nothing.
 func marketRowFields(r *market.Row) MarketRowJSON {
-	in := r.Instance
+	in, geo := r.Instance, r.Geo()
 	regions := r.Regions
 	if regions == nil {
 		regions = noRegions[:0:0]
@@ -131,7 +131,7 @@ func marketRowFields(r *market.Row) MarketRowJSON {
 		VCPUsPerGPU: round6(r.VCPUsPerGPU()), RAMGiBPerGPU: round6(r.RAMPerGPUGiB()),
 		Interconnect: in.Interconnect, Fabric: r.Fabric(), Arch: string(r.Arch()), Pricing: string(r.Pricing),
 		USDPerHour: r.USDPerHour, USDPerGPUHour: round6(r.USDPerGPUHour()), USDPerGiBHour: round6(r.USDPerGiBHour()),
-		Region: r.Region, Country: r.Geo.Country, City: r.Geo.City, Continent: r.Geo.Continent,
+		Region: r.Region, Country: geo.Country, City: geo.City, Continent: geo.Continent,
 		Regions: regions, RegionsOffered: r.Offered,
 		Marketplace: r.Marketplace(), Retired: in.Retired, Source: r.Source, AsOf: r.AsOf, Origin: r.Origin,
 	}
@@ -210,7 +210,7 @@ func MarketMarkdownRow(r *market.Row) []string {
 	if f := r.Fabric(); f != "" {
 		link += " + " + f
 	}
-	region := r.Region + model.RegionCountrySuffix(r.Region, r.Geo.Country)
+	region := r.Region + model.RegionCountrySuffix(r.Region, r.Geo().Country)
 	if n := len(r.Regions) - 1; n > 0 {
 		region += " +" + strconv.Itoa(n)
 	}
