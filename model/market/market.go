@@ -787,7 +787,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 			return c
 		}
 		ra, rb := &in.Prices[a.j], &in.Prices[b.j]
-		if ra.Source != rb.Source || ra.Origin != rb.Origin {
+		if ra.Patch != rb.Patch {
 			as, ao, _ := model.PriceProvenance(in, ra)
 			bs, bo, _ := model.PriceProvenance(in, rb)
 			if c := strings.Compare(as, bs); c != 0 {
