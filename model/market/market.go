@@ -65,8 +65,10 @@ type Row struct {
 	// SpotVaries is set when Regions' spot prices differ (the row groups
 	// regions by their price in Pricing): SpotUSD is then the lowest, not
 	// Region's, and tables mark it "≥".
-	SpotVaries           bool
-	Source, Origin, AsOf string // of this price: the region's overlay when it set one, else the instance's
+	SpotVaries bool
+	// price is the first of Regions' prices, whose provenance the row's
+	// is (Provenance): 8 bytes, not three strings' 48.
+	price *model.RegionPrice
 	// geo is where Region is (Catalog.Geo), shared by the rows of a
 	// provider's region; nil when not known (Geo).
 	geo *model.RegionGeo
@@ -78,6 +80,16 @@ func (r *Row) Geo() model.RegionGeo {
 		return model.RegionGeo{}
 	}
 	return *r.geo
+}
+
+// Provenance returns the source, origin and as_of of the row's price: the
+// region's overlay when it set one, else the instance's
+// (model.PriceProvenance).
+func (r *Row) Provenance() (source, origin, asOf string) {
+	if r.price == nil {
+		return r.Instance.Source, r.Instance.Origin, r.Instance.AsOf
+	}
+	return model.PriceProvenance(r.Instance, r.price)
 }
 
 // Arch returns the host's CPU architecture (InstanceArch).
@@ -801,7 +813,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 	})
 	for start := 0; start < len(prices); {
 		first := &in.Prices[prices[start].j]
-		src, origin, asOf := model.PriceProvenance(in, first)
+		src, origin, _ := model.PriceProvenance(in, first)
 		end := start + 1
 		for end < len(prices) && prices[end].price == prices[start].price {
 			if s, o, _ := model.PriceProvenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
@@ -811,7 +823,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		}
 		row := Row{
 			Instance: in, GPU: g, Pricing: q.Pricing, Offered: offered, USDPerHour: prices[start].price,
-			Source: src, Origin: origin, AsOf: asOf,
+			price: first,
 		}
 		from := int32(len(pool))
 		for _, p := range prices[start:end] {

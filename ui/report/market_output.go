@@ -121,6 +121,7 @@ var noRegions = []string{}
 // allocates nothing.
 func marketRowFields(r *market.Row) MarketRowJSON {
 	in, geo := r.Instance, r.Geo()
+	source, origin, asOf := r.Provenance()
 	regions := r.Regions
 	if regions == nil {
 		regions = noRegions[:0:0]
@@ -133,7 +134,7 @@ func marketRowFields(r *market.Row) MarketRowJSON {
 		USDPerHour: r.USDPerHour, USDPerGPUHour: round6(r.USDPerGPUHour()), USDPerGiBHour: round6(r.USDPerGiBHour()),
 		Region: r.Region, Country: geo.Country, City: geo.City, Continent: geo.Continent,
 		Regions: regions, RegionsOffered: r.Offered,
-		Marketplace: r.Marketplace(), Retired: in.Retired, Source: r.Source, AsOf: r.AsOf, Origin: r.Origin,
+		Marketplace: r.Marketplace(), Retired: in.Retired, Source: source, AsOf: asOf, Origin: origin,
 	}
 }
 
@@ -220,6 +221,7 @@ func MarketMarkdownRow(r *market.Row) []string {
 	} else if r.Instance.MissingSince != "" {
 		name += " (not in the latest fetch, " + r.Instance.MissingSince + ")"
 	}
+	_, _, asOf := r.Provenance()
 	spot := usd(r.SpotUSD)
 	if r.SpotVaries && r.SpotUSD > 0 {
 		spot = "≥" + spot // the lowest of the row's regions, not Region's: at least this
@@ -227,7 +229,7 @@ func MarketMarkdownRow(r *market.Row) []string {
 	return []string{
 		r.Instance.Provider, name, strconv.Itoa(r.Instance.GPUCount) + "× " + r.GPU.Key,
 		csvFloat(r.GPU.MemoryGiB) + " (" + csvFloat(round6(r.TotalVRAMGiB())) + ")", usd(r.USDPerHour), usd(r.USDPerGPUHour()),
-		spot, csvFloat(round6(r.VCPUsPerGPU())), csvFloat(round6(r.RAMPerGPUGiB())), link, region, r.AsOf,
+		spot, csvFloat(round6(r.VCPUsPerGPU())), csvFloat(round6(r.RAMPerGPUGiB())), link, region, asOf,
 	}
 }
 
