@@ -61,7 +61,7 @@ gpu_1x_zz,H100,1.0,26.0,200.0,2.49,us-east-1,,
 		// A type the catalog has keeps its entry; the CSV's regions are
 		// patched and sourced to it.
 		g4, ok := instanceOf(c, "aws", "g4dn.xlarge")
-		if !ok || g4.Origin != "embedded" || len(g4.Prices) < 2 || !slices.ContainsFunc(g4.Prices, func(p model.RegionPrice) bool { return p.Origin == csv }) {
+		if !ok || g4.Origin != "embedded" || len(g4.Prices) < 2 || !slices.ContainsFunc(g4.Prices, func(p model.RegionPrice) bool { return p.Patched().Origin == csv }) {
 			t.Errorf("LoadWith(%v): g4dn.xlarge not patched by the CSV: %+v", paths, g4)
 		}
 	}

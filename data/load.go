@@ -858,7 +858,9 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 		in := &c.Instances[i] // not a copy
 		c.AsOf = max(c.AsOf, in.AsOf)
 		for _, rp := range in.Prices { // an overlay's price patch dates the regions it sets
-			c.AsOf = max(c.AsOf, rp.AsOf)
+			if rp.Patch != nil {
+				c.AsOf = max(c.AsOf, rp.Patch.AsOf)
+			}
 		}
 		if in.GPU == lastGPU && in.GPU != "" {
 			continue
@@ -961,8 +963,9 @@ func patchFromSkyPilot(dst *model.Instance, in *model.Instance, kept *skyPilotKe
 		kept.retired = append(kept.retired, dst.Provider+"/"+dst.Type)
 	}
 	prices := slices.Clone(in.Prices)
+	patch := &model.PricePatch{Source: in.Source, Origin: in.Origin, AsOf: in.AsOf}
 	for i := range prices {
-		prices[i].Source, prices[i].Origin, prices[i].AsOf = in.Source, in.Origin, in.AsOf
+		prices[i].Patch = patch
 	}
 	dst.Prices = mergePrices(dst.Prices, prices)
 	dst.MissingSince, dst.MissingSource = "", ""
@@ -1023,9 +1026,10 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string) {
 		// The regions the entry does not price keep their old prices with
 		// their old provenance, not the entry's date and file.
 		prices := slices.Clone(old.Prices)
+		oldPatch := &model.PricePatch{Source: old.Source, Origin: old.Origin, AsOf: old.AsOf}
 		for i := range prices {
-			if prices[i].Source == "" && prices[i].Origin == "" && prices[i].AsOf == "" {
-				prices[i].Source, prices[i].Origin, prices[i].AsOf = old.Source, old.Origin, old.AsOf
+			if p := prices[i].Patch; p == nil || *p == (model.PricePatch{}) {
+				prices[i].Patch = oldPatch
 			}
 		}
 		dst.Prices = mergePrices(prices, p.Prices)
@@ -1033,9 +1037,9 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string) {
 	}
 	s := p.Instance
 	// A price patch sources the regions it names, not the whole instance.
-	source, asOf := cmp.Or(s.Source, s.Origin), cmp.Or(s.AsOf, date)
+	patch := &model.PricePatch{Source: cmp.Or(s.Source, s.Origin), Origin: s.Origin, AsOf: cmp.Or(s.AsOf, date)}
 	for i := range s.Prices {
-		s.Prices[i].Source, s.Prices[i].Origin, s.Prices[i].AsOf = source, s.Origin, asOf
+		s.Prices[i].Patch = patch
 	}
 	dst.Prices = mergePrices(dst.Prices, s.Prices)
 	ext := patchExt(dst, &s)
@@ -1076,7 +1080,7 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 					out[i].SpotUSD = u.SpotUSD
 				}
 				mergePriceExt(&out[i], &u)
-				out[i].Source, out[i].Origin, out[i].AsOf = u.Source, u.Origin, u.AsOf
+				out[i].Patch = u.Patch
 				found = true
 			}
 		}

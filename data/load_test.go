@@ -399,10 +399,10 @@ prices = [{ region = "basement", on_demand = 1.0 }]
 				t.Errorf("a price patch relabelled the whole instance: source %q origin %q gpus %d", in.Source, in.Origin, in.GPUCount)
 			}
 			for _, p := range in.Prices {
-				if p.Region == "us-east-1" && (p.OnDemandUSD != 12.5 || p.Source != "our contract" || p.Origin != negotiated) {
+				if p.Region == "us-east-1" && (p.OnDemandUSD != 12.5 || p.Patched().Source != "our contract" || p.Patched().Origin != negotiated) {
 					t.Errorf("us-east-1: %+v, want the negotiated 12.5 from %s", p, negotiated)
 				}
-				if p.Region != "us-east-1" && p.Source != "" {
+				if p.Region != "us-east-1" && p.Patched().Source != "" {
 					t.Errorf("%s took the patch's source: %+v", p.Region, p)
 				}
 			}
@@ -516,7 +516,7 @@ func TestCSVOverlay(t *testing.T) {
 	for _, in := range c.Instances {
 		if in.Provider == "aws" && in.Type == "g4dn.xlarge" {
 			found = true
-			if !slices.ContainsFunc(in.Prices, func(r model.RegionPrice) bool { return r.Origin == p }) {
+			if !slices.ContainsFunc(in.Prices, func(r model.RegionPrice) bool { return r.Patched().Origin == p }) {
 				t.Errorf("g4dn.xlarge has no price from the CSV: %+v", in.Prices)
 			}
 		}
@@ -624,12 +624,12 @@ func TestCSVOverlayKeepsWhatItDoesNotSay(t *testing.T) {
 	for _, p := range got.Prices {
 		switch {
 		case p.Region == "us-east-1":
-			if p.OnDemandUSD != 19.99 || p.Origin != csv {
+			if p.OnDemandUSD != 19.99 || p.Patched().Origin != csv {
 				t.Errorf("us-east-1: %+v, want the CSV's 19.99 sourced to the CSV", p)
 			}
 		default:
-			if p.Origin != "" || p.AsOf != "" { // the instance's: the catalog's
-				t.Errorf("%s, not in the CSV: provenance %q %q, want the catalog's", p.Region, p.Origin, p.AsOf)
+			if p.Patched().Origin != "" || p.Patched().AsOf != "" { // the instance's: the catalog's
+				t.Errorf("%s, not in the CSV: provenance %q %q, want the catalog's", p.Region, p.Patched().Origin, p.Patched().AsOf)
 			}
 		}
 	}
@@ -688,7 +688,7 @@ func TestCSVOverlayFolderNamesTheCloud(t *testing.T) {
 		}
 		if !slices.ContainsFunc(c.Instances, func(in model.Instance) bool {
 			fromFile := func(origin string) bool { return strings.HasSuffix(origin, "vms.csv") }
-			return in.Provider == tc.cloud && (fromFile(in.Origin) || slices.ContainsFunc(in.Prices, func(r model.RegionPrice) bool { return fromFile(r.Origin) }))
+			return in.Provider == tc.cloud && (fromFile(in.Origin) || slices.ContainsFunc(in.Prices, func(r model.RegionPrice) bool { return fromFile(r.Patched().Origin) }))
 		}) {
 			t.Errorf("%s: no %s instance priced from the file", tc.path, tc.cloud)
 		}

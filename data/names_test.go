@@ -153,8 +153,8 @@ prices = [{ region = "us-east-1", on_demand = 1.49 }]
 	for i := range c.Instances {
 		in := &c.Instances[i]
 		for _, p := range in.Prices {
-			if p.AsOf > today || in.AsOf > today && in.Provider == "lambda" {
-				t.Errorf("%s %s dated %q/%q, after today", in.Type, p.Region, in.AsOf, p.AsOf)
+			if p.Patched().AsOf > today || in.AsOf > today && in.Provider == "lambda" {
+				t.Errorf("%s %s dated %q/%q, after today", in.Type, p.Region, in.AsOf, p.Patched().AsOf)
 			}
 		}
 	}

@@ -90,8 +90,8 @@ func TestOffersInEurope(t *testing.T) {
 	}
 	cheapest := map[string]string{} // provider → "type region $"
 	for _, r := range res.Rows {
-		if r.Geo.Continent != "europe" {
-			t.Errorf("%s %s in %s (%s) is not in Europe", r.Instance.Provider, r.Instance.Type, r.Region, r.Geo.Country)
+		if r.Geo().Continent != "europe" {
+			t.Errorf("%s %s in %s (%s) is not in Europe", r.Instance.Provider, r.Instance.Type, r.Region, r.Geo().Country)
 		}
 		if _, ok := cheapest[r.Instance.Provider]; !ok {
 			cheapest[r.Instance.Provider] = fmt.Sprintf("%s %s $%.2f", r.Instance.Type, r.Region, r.USDPerHour)

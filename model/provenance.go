@@ -45,12 +45,12 @@ const ArmHostWarning = "arm64 host: wheels and images must be arm64"
 // PriceProvenance returns the source, origin and as_of of a region's price:
 // the overlay's that patched it, else the instance's.
 func PriceProvenance(in *Instance, rp *RegionPrice) (source, origin, asOf string) {
-	if rp.Source != "" || rp.Origin != "" {
-		asOf = rp.AsOf
+	if p := rp.Patch; p != nil && (p.Source != "" || p.Origin != "") {
+		asOf = p.AsOf
 		if asOf == "" {
 			asOf = in.AsOf
 		}
-		return rp.Source, rp.Origin, asOf
+		return p.Source, p.Origin, asOf
 	}
 	return in.Source, in.Origin, in.AsOf
 }

@@ -7,7 +7,7 @@ import (
 
 func TestOfferProvenanceAndArm(t *testing.T) {
 	in := &Instance{Provider: "lambda", Type: "gpu_1x_gh200", Source: "embedded src", Origin: "embedded", CPUArch: "arm64",
-		Prices: []RegionPrice{{Region: "us-east-1"}, {Region: "us-east-3", Source: "negotiated", Origin: "/c/neg.toml"}}}
+		Prices: []RegionPrice{{Region: "us-east-1"}, {Region: "us-east-3", Patch: &PricePatch{Source: "negotiated", Origin: "/c/neg.toml"}}}}
 	tests := []struct {
 		region, source, origin string
 		overlayWarn            bool

@@ -167,7 +167,7 @@ func TestAzureGolden(t *testing.T) {
 		{"westeurope", 4.1, 0, "the newest meter (2024) over the 2021 one at 3.9; DevTestConsumption 3.5 dropped"},
 	} {
 		p, ok := regionPrice(nc, tc.region)
-		if !ok || p.OnDemandUSD != tc.od || p.SpotUSD != tc.spot || !strings.HasSuffix(p.Origin, "azure-retail.toml") {
+		if !ok || p.OnDemandUSD != tc.od || p.SpotUSD != tc.spot || !strings.HasSuffix(p.Patched().Origin, "azure-retail.toml") {
 			t.Errorf("NC24ads_A100_v4 %s = %+v, want on-demand %v spot %v from azure-retail.toml (%s)", tc.region, p, tc.od, tc.spot, tc.why)
 		}
 	}

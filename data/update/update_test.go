@@ -133,7 +133,7 @@ func TestRunGolden(t *testing.T) {
 			continue
 		}
 		for _, p := range in.Prices {
-			if p.Region == "us-east-1" && (p.OnDemandUSD != 27.92 || !strings.HasSuffix(p.Origin, "skypilot-lambda.toml") || !strings.Contains(p.Source, "fetched 2026-12-01T09:30:00Z")) {
+			if p.Region == "us-east-1" && (p.OnDemandUSD != 27.92 || !strings.HasSuffix(p.Patched().Origin, "skypilot-lambda.toml") || !strings.Contains(p.Patched().Source, "fetched 2026-12-01T09:30:00Z")) {
 				t.Errorf("us-east-1 price %+v, want 27.92 from skypilot-lambda.toml", p)
 			}
 		}

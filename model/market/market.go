@@ -65,10 +65,31 @@ type Row struct {
 	// SpotVaries is set when Regions' spot prices differ (the row groups
 	// regions by their price in Pricing): SpotUSD is then the lowest, not
 	// Region's, and tables mark it "≥".
-	SpotVaries           bool
-	Source, Origin, AsOf string // of this price: the region's overlay when it set one, else the instance's
-	// Geo is where Region is (Catalog.Geo); zero when not known.
-	Geo model.RegionGeo
+	SpotVaries bool
+	// price is the first of Regions' prices, whose provenance the row's
+	// is (Provenance): 8 bytes, not three strings' 48.
+	price *model.RegionPrice
+	// geo is where Region is (Catalog.Geo), shared by the rows of a
+	// provider's region; nil when not known (Geo).
+	geo *model.RegionGeo
+}
+
+// Geo returns where Region is (Catalog.Geo); zero when not known.
+func (r *Row) Geo() model.RegionGeo {
+	if r.geo == nil {
+		return model.RegionGeo{}
+	}
+	return *r.geo
+}
+
+// Provenance returns the source, origin and as_of of the row's price: the
+// region's overlay when it set one, else the instance's
+// (model.PriceProvenance).
+func (r *Row) Provenance() (source, origin, asOf string) {
+	if r.price == nil {
+		return r.Instance.Source, r.Instance.Origin, r.Instance.AsOf
+	}
+	return model.PriceProvenance(r.Instance, r.price)
 }
 
 // Arch returns the host's CPU architecture (InstanceArch).
@@ -535,11 +556,21 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 	b.gpuID, b.providerID, b.regionAt = make([]int32, len(b.rows)), make([]int32, len(b.rows)), make([]int32, len(b.rows))
 	b.regionID = make([]int32, len(pool))
 	b.price, b.regionEnd = make([]rowPrice, len(b.rows)), make([]int32, len(b.rows))
+	// One RegionGeo per provider's region, not 64 bytes in every row.
+	geos := map[[2]string]*model.RegionGeo{}
 	for i := range b.rows {
 		r := &b.rows[i]
 		r.Regions = pool[spans[i][0]:spans[i][1]:spans[i][1]]
 		r.Region = r.Regions[0]
-		r.Geo, _ = c.Geo(r.Instance.Provider, r.Region)
+		k := [2]string{r.Instance.Provider, r.Region}
+		geo, seen := geos[k]
+		if !seen {
+			if g, ok := c.Geo(k[0], k[1]); ok {
+				geo = &g
+			}
+			geos[k] = geo
+		}
+		r.geo = geo
 		b.gpuID[i], b.providerID[i], b.regionAt[i] = id(0, r.GPU.Key), id(1, r.Instance.Provider), spans[i][0]
 		b.price[i], b.regionEnd[i] = rowPrice{r.USDPerHour, r.USDPerGPUHour()}, spans[i][1]
 	}
@@ -768,7 +799,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 			return c
 		}
 		ra, rb := &in.Prices[a.j], &in.Prices[b.j]
-		if ra.Source != rb.Source || ra.Origin != rb.Origin {
+		if ra.Patch != rb.Patch {
 			as, ao, _ := model.PriceProvenance(in, ra)
 			bs, bo, _ := model.PriceProvenance(in, rb)
 			if c := strings.Compare(as, bs); c != 0 {
@@ -782,7 +813,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 	})
 	for start := 0; start < len(prices); {
 		first := &in.Prices[prices[start].j]
-		src, origin, asOf := model.PriceProvenance(in, first)
+		src, origin, _ := model.PriceProvenance(in, first)
 		end := start + 1
 		for end < len(prices) && prices[end].price == prices[start].price {
 			if s, o, _ := model.PriceProvenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
@@ -792,7 +823,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		}
 		row := Row{
 			Instance: in, GPU: g, Pricing: q.Pricing, Offered: offered, USDPerHour: prices[start].price,
-			Source: src, Origin: origin, AsOf: asOf,
+			price: first,
 		}
 		from := int32(len(pool))
 		for _, p := range prices[start:end] {

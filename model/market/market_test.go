@@ -122,6 +122,7 @@ func TestBrowseRow(t *testing.T) {
 		t.Fatalf("Browse() = %d rows, %v; want 1", len(res.Rows), err)
 	}
 	r := &res.Rows[0]
+	source, origin, _ := r.Provenance()
 	checks := []struct {
 		name      string
 		got, want any
@@ -138,8 +139,8 @@ func TestBrowseRow(t *testing.T) {
 		{"vCPUs per GPU = 192 / 8", r.VCPUsPerGPU(), 24.0},
 		{"arch", r.Arch(), model.ArchX86},
 		{"fabric", r.Fabric(), "efa"},
-		{"source", r.Source, "aws src"},
-		{"origin", r.Origin, "embedded"},
+		{"source", source, "aws src"},
+		{"origin", origin, "embedded"},
 	}
 	for _, c := range checks {
 		if g, ok := c.got.(float64); ok && math.Abs(g-c.want.(float64)) <= 1e-12*g {
@@ -173,8 +174,10 @@ func TestBrowseOverlayProvenance(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, r := range res.Rows {
-		got = append(got, r.Region+":"+r.Source+":"+r.Origin)
+	for i := range res.Rows {
+		r := &res.Rows[i]
+		source, origin, _ := r.Provenance()
+		got = append(got, r.Region+":"+source+":"+origin)
 	}
 	if want := "europe-west4:our deal:deal.toml us-central1:gcp src:"; strings.Join(got, " ") != want {
 		t.Errorf("rows = %q, want %q", strings.Join(got, " "), want)

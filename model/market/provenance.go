@@ -59,11 +59,14 @@ func CatalogProvenance(c *model.Catalog, updateDir string) Provenance {
 		add(in.Origin, in.AsOf, seen)
 		for j := range in.Prices {
 			rp := &in.Prices[j]
-			asOf := rp.AsOf // a price patch's own as_of wins for its regions
+			var origin, asOf string
+			if rp.Patch != nil { // a price patch's own as_of wins for its regions
+				origin, asOf = rp.Patch.Origin, rp.Patch.AsOf
+			}
 			if asOf == "" {
 				asOf = in.AsOf
 			}
-			add(rp.Origin, asOf, seen)
+			add(origin, asOf, seen)
 		}
 	}
 	rank := func(o *PriceOrigin) int {

@@ -11,7 +11,7 @@ import (
 func TestCatalogProvenance(t *testing.T) {
 	c := &model.Catalog{Instances: []model.Instance{
 		{Provider: "aws", Type: "a", Origin: "embedded", AsOf: "2026-11-30",
-			Prices: []model.RegionPrice{{Region: "us-east-1"}, {Region: "us-west-2", Origin: "/home/u/.config/gpuplan/catalog.d/neg.toml"}}},
+			Prices: []model.RegionPrice{{Region: "us-east-1"}, {Region: "us-west-2", Patch: &model.PricePatch{Origin: "/home/u/.config/gpuplan/catalog.d/neg.toml"}}}},
 		{Provider: "aws", Type: "b", Origin: "embedded", AsOf: "2026-10-01"},
 		{Provider: "lambda", Type: "c", Origin: "/data/gpuplan/catalog.d/skypilot-lambda.toml", AsOf: "2026-12-01"},
 		{Provider: "lambda", Type: "d", Origin: "/data/gpuplan/catalog.d/skypilot-lambda.toml", AsOf: "2026-12-01"},
@@ -37,7 +37,7 @@ func TestCatalogProvenance(t *testing.T) {
 	// as_of dates the regions it sets, not the instance's embedded date
 	// (new-user trial: overlay as_of 2026-12-01, offers said 2026-11-30).
 	upd := "/data/gpuplan/catalog.d/skypilot-aws.toml"
-	c.Instances[1].Prices = []model.RegionPrice{{Region: "us-east-1", Source: "skypilot", Origin: upd, AsOf: "2026-12-02"}}
+	c.Instances[1].Prices = []model.RegionPrice{{Region: "us-east-1", Patch: &model.PricePatch{Source: "skypilot", Origin: upd, AsOf: "2026-12-02"}}}
 	p2 := CatalogProvenance(c, "/data/gpuplan/catalog.d")
 	if i := slices.IndexFunc(p2.Origins, func(o PriceOrigin) bool { return o.Origin == upd }); i < 0 || p2.Origins[i].AsOf != "2026-12-02" || !p2.Origins[i].Updated {
 		t.Errorf("price-patch origin %+v, want %s updated as of 2026-12-02", p2.Origins, upd)

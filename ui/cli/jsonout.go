@@ -10,8 +10,6 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
-
-	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // jsonIndentOpts are encoding/json's semantics (DefaultOptionsV1: field
@@ -23,13 +21,6 @@ import (
 // The bytes are the same as writeJSON's (TestWriteJSONStreamSame).
 var jsonIndentOpts = jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.WithIndent("  "),
 	jsonv2.WithMarshalers(jsonv2.MarshalToFunc(invalidUTF8String)))
-
-// jsonStreamOpts are jsonIndentOpts with sp's row lists spliced in
-// (report.RowSplicer).
-func jsonStreamOpts(sp *report.RowSplicer) jsonv2.Options {
-	return jsonv2.JoinOptions(jsonv1.DefaultOptionsV1(), jsontext.WithIndent("  "),
-		jsonv2.WithMarshalers(jsonv2.JoinMarshalers(jsonv2.MarshalToFunc(invalidUTF8String), sp.Marshalers())))
-}
 
 // invalidUTF8String writes a string with invalid UTF-8 as encoding/json
 // does, each bad byte as the escape \ufffd (jsontext writes the character
@@ -50,14 +41,11 @@ func invalidUTF8String(enc *jsontext.Encoder, s string) error {
 // document, written through a buffer. One difference remains: a map key
 // with invalid UTF-8 gets the character U+FFFD, not the escape \ufffd
 // (report.RecommendJSON, the document it writes, has no maps). The long
-// row lists (offers, market rows) are laid out by report.RowSplicer.
+// row lists (offers, market rows) write themselves as tokens
+// (report.MarketRowJSON.MarshalJSONTo).
 func writeJSONStream(w io.Writer, v any) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	sp := report.NewRowSplicer(bw)
-	if err := jsonv2.MarshalWrite(sp, v, jsonStreamOpts(sp)); err != nil {
-		if sp.Err() != nil {
-			return sp.Err()
-		}
+	if err := jsonv2.MarshalWrite(bw, v, jsonIndentOpts); err != nil {
 		return err
 	}
 	if err := bw.WriteByte('\n'); err != nil {

@@ -251,8 +251,20 @@ func (m marketRows) MarshalJSONTo(enc *jsontext.Encoder) error {
 	if err := enc.WriteToken(jsontext.BeginArray); err != nil {
 		return err
 	}
+	// The optional prices point at two variables for the whole list,
+	// not two allocations per row (knownUSD): a row is written before
+	// the next one is laid out.
+	var od, spot float64
 	for i := range m.res.Rows {
-		row := marketRowJSON(&m.res.Rows[i])
+		r := &m.res.Rows[i]
+		row := marketRowFields(r)
+		od, spot = r.OnDemandUSD, r.SpotUSD
+		if od > 0 {
+			row.OnDemandUSDPerHour = &od
+		}
+		if spot > 0 {
+			row.SpotUSDPerHour = &spot
+		}
 		if err := row.MarshalJSONTo(enc); err != nil {
 			return err
 		}

@@ -127,7 +127,7 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) e
 		for _, i := range at {
 			row := &res.Rows[i]
 			rows = append(rows, mark(row))
-			marked = append(marked, overlays.add(row.Source, row.Origin, row.AsOf))
+			marked = append(marked, overlays.add(row.Provenance()))
 		}
 		markPrices(rows, 4, marked)
 		return r.tableRight(header, rows, right)

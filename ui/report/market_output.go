@@ -117,10 +117,11 @@ func marketRowJSON(r *market.Row) MarketRowJSON {
 var noRegions = []string{}
 
 // marketRowFields is marketRowJSON without the two optional prices
-// (nil): the splicer points them at its own variables, so that a row
+// (nil): marketRows points them at its own variables, so that a row
 // allocates nothing.
 func marketRowFields(r *market.Row) MarketRowJSON {
-	in := r.Instance
+	in, geo := r.Instance, r.Geo()
+	source, origin, asOf := r.Provenance()
 	regions := r.Regions
 	if regions == nil {
 		regions = noRegions[:0:0]
@@ -131,9 +132,9 @@ func marketRowFields(r *market.Row) MarketRowJSON {
 		VCPUsPerGPU: round6(r.VCPUsPerGPU()), RAMGiBPerGPU: round6(r.RAMPerGPUGiB()),
 		Interconnect: in.Interconnect, Fabric: r.Fabric(), Arch: string(r.Arch()), Pricing: string(r.Pricing),
 		USDPerHour: r.USDPerHour, USDPerGPUHour: round6(r.USDPerGPUHour()), USDPerGiBHour: round6(r.USDPerGiBHour()),
-		Region: r.Region, Country: r.Geo.Country, City: r.Geo.City, Continent: r.Geo.Continent,
+		Region: r.Region, Country: geo.Country, City: geo.City, Continent: geo.Continent,
 		Regions: regions, RegionsOffered: r.Offered,
-		Marketplace: r.Marketplace(), Retired: in.Retired, Source: r.Source, AsOf: r.AsOf, Origin: r.Origin,
+		Marketplace: r.Marketplace(), Retired: in.Retired, Source: source, AsOf: asOf, Origin: origin,
 	}
 }
 
@@ -202,7 +203,7 @@ func MarketMarkdownRow(r *market.Row) []string {
 	if f := r.Fabric(); f != "" {
 		link += " + " + f
 	}
-	region := r.Region + model.RegionCountrySuffix(r.Region, r.Geo.Country)
+	region := r.Region + model.RegionCountrySuffix(r.Region, r.Geo().Country)
 	if n := len(r.Regions) - 1; n > 0 {
 		region += " +" + strconv.Itoa(n)
 	}
@@ -212,6 +213,7 @@ func MarketMarkdownRow(r *market.Row) []string {
 	} else if r.Instance.MissingSince != "" {
 		name += " (not in the latest fetch, " + r.Instance.MissingSince + ")"
 	}
+	_, _, asOf := r.Provenance()
 	spot := usd(r.SpotUSD)
 	if r.SpotVaries && r.SpotUSD > 0 {
 		spot = "≥" + spot // the lowest of the row's regions, not Region's: at least this
@@ -219,7 +221,7 @@ func MarketMarkdownRow(r *market.Row) []string {
 	return []string{
 		r.Instance.Provider, name, strconv.Itoa(r.Instance.GPUCount) + "× " + r.GPU.Key,
 		csvFloat(r.GPU.MemoryGiB) + " (" + csvFloat(round6(r.TotalVRAMGiB())) + ")", usd(r.USDPerHour), usd(r.USDPerGPUHour()),
-		spot, csvFloat(round6(r.VCPUsPerGPU())), csvFloat(round6(r.RAMPerGPUGiB())), link, region, r.AsOf,
+		spot, csvFloat(round6(r.VCPUsPerGPU())), csvFloat(round6(r.RAMPerGPUGiB())), link, region, asOf,
 	}
 }
 

@@ -38,7 +38,7 @@ func Catalog() *model.Catalog {
 			{Provider: "gcp", Type: "a2-highgpu-1g", GPU: "a100-40gb", GPUCount: 1, VCPUs: 12, MemoryGiB: 85, Source: "gcp src",
 				Prices: []model.RegionPrice{
 					{Region: "us-central1", OnDemandUSD: 3.67, SpotUSD: 1.1},
-					{Region: "europe-west4", OnDemandUSD: 3.67, SpotUSD: 1.2, Source: "our deal", Origin: "deal.toml"},
+					{Region: "europe-west4", OnDemandUSD: 3.67, SpotUSD: 1.2, Patch: &model.PricePatch{Source: "our deal", Origin: "deal.toml"}},
 					{Region: "asia-east1", OnDemandUSD: 4},
 				}},
 			{Provider: "gcp", Type: "g2-standard-4", GPU: "l4", GPUCount: 1, VCPUs: 4, MemoryGiB: 16, Interconnect: "pcie",
