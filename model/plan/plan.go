@@ -56,6 +56,12 @@ type PhaseCost struct {
 	// otherwise. USD is never less: a phase shorter than its term still
 	// owes the term.
 	CommitmentUSD float64 `json:"commitment_usd,omitempty"`
+	// Targets, when set, says how the phase's pinned offer stands against
+	// its serving targets (PhaseScenario.PinnedServeNote); Borderline tells
+	// a plan that meets them at the estimate only from one that misses.
+	// Cost leaves both zero; the caller fills them in from the catalog.
+	Targets    model.Message `json:"-"`
+	Borderline bool          `json:"-"`
 }
 
 // Cost prices the phase: billed hours × USDPerHour, the billed hours being
