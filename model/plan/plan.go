@@ -20,9 +20,9 @@ type Plan struct {
 // and Answers holds the configurator's answers (key → value as typed), so
 // the phase reopens as it was asked.
 type Phase struct {
-	Name    string            `toml:"name" json:"name"`
-	Config  string            `toml:"config,omitempty" json:"config,omitempty"`
-	Answers map[string]string `toml:"answers,omitempty" json:"answers,omitempty"`
+	Name    string  `toml:"name" json:"name"`
+	Config  string  `toml:"config,omitempty" json:"config,omitempty"`
+	Answers Answers `toml:"answers,omitempty" json:"answers,omitempty"`
 
 	// The offer chosen: provider, instance type, region, pricing mode and
 	// instance count, with its price when chosen (USD per hour, all
