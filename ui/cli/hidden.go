@@ -16,11 +16,12 @@ import (
 // rank them (Instance.Offered), and without a word a user could not tell
 // a type missing from a mirror from one the provider never had (issue
 // 29). Providers are those of the query (all when none is named); retired
-// types are left out (the provider announced those).
+// types are left out (the provider announced those). The file named is
+// the overlay that marked the types, else catalog update's own.
 func hiddenTypes(env *Env, cat *model.Catalog, providers []string) []model.Message {
 	type hidden struct {
-		n     int
-		since string
+		n           int
+		since, file string
 	}
 	by := map[string]*hidden{}
 	for i := range cat.Instances {
@@ -35,6 +36,9 @@ func hiddenTypes(env *Env, cat *model.Catalog, providers []string) []model.Messa
 		}
 		h.n++
 		h.since = max(h.since, in.MissingSince)
+		if in.Origin != "" && in.Origin != "embedded" {
+			h.file = in.Origin // the overlay that marked it (data's patch sets Origin)
+		}
 	}
 	var dir string
 	if env.UpdateDir != nil {
@@ -53,8 +57,11 @@ func hiddenTypes(env *Env, cat *model.Catalog, providers []string) []model.Messa
 		if h.n == 1 {
 			count = model.Msg("%d instance type", h.n)
 		}
-		file := update.OverlayFile(dir, p)
-		if dir == "" || file == "" {
+		file := h.file
+		if file == "" && dir != "" {
+			file = update.OverlayFile(dir, p)
+		}
+		if file == "" {
 			out = append(out, model.Msg("%s: %v hidden: missing from the latest catalog update (%s); `gpuplan catalog update --providers %s` again or remove its overlay to see them",
 				p, count, h.since, p))
 			continue

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,24 +13,27 @@ import (
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
 
-// hiddenOverlay is what catalog update writes for two lambda types its
-// fetch no longer lists (data/update writeOverlay), and one for aws.
-const hiddenOverlay = `schema_version = 1
+// hiddenLambda and hiddenAWS are what catalog update writes for types
+// its fetch no longer lists (data/update writeOverlay): two of lambda's,
+// one of aws's.
+const hiddenLambda = `schema_version = 1
+provider = "lambda"
 
 [[instance]]
-provider = "lambda"
 type = "gpu_1x_a10"
 missing_since = 2026-12-01
 missing_source = "test: not in the latest fetch"
 
 [[instance]]
-provider = "lambda"
 type = "gpu_1x_a6000"
 missing_since = 2026-12-02
 missing_source = "test: not in the latest fetch"
+`
+
+const hiddenAWS = `schema_version = 1
+provider = "aws"
 
 [[instance]]
-provider = "aws"
 type = "g5.xlarge"
 missing_since = 2026-12-02
 missing_source = "test: not in the latest fetch"
@@ -44,18 +48,26 @@ func TestHiddenTypesSaid(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	home := t.TempDir()
 	t.Setenv("HOME", home)
-	overlay := writeFile(t, "hidden.toml", hiddenOverlay)
-	updateDir := filepath.Join(home, ".local", "share", "gpuplan", "catalog")
+	t.Setenv("XDG_DATA_HOME", "")
+	updateDir := filepath.Join(home, ".local", "share", "gpuplan", "catalog.d")
+	if err := os.MkdirAll(updateDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"skypilot-lambda.toml": hiddenLambda, "skypilot-aws.toml": hiddenAWS} {
+		if err := os.WriteFile(filepath.Join(updateDir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	run := func(args ...string) (int, string, string) {
 		var out, errb bytes.Buffer
-		code := Run(Env{Args: append(args, "--catalog", overlay), Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
 			Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith,
-			UpdateDir: func() (string, error) { return updateDir, nil },
+			UpdateDir: data.UpdateDir,
 			RunTUI:    func(context.Context, *model.Catalog, tui.Options) error { return nil }, Probes: testProbes()})
 		return code, out.String(), errb.String()
 	}
-	lambda := "gpuplan: warning: lambda: 2 instance types hidden: missing from the latest catalog update (2026-12-02); `gpuplan catalog update --providers lambda` again or remove ~/.local/share/gpuplan/catalog/skypilot-lambda.toml to see them\n"
-	aws := "gpuplan: warning: aws: 1 instance type hidden: missing from the latest catalog update (2026-12-02); `gpuplan catalog update --providers aws` again or remove ~/.local/share/gpuplan/catalog/skypilot-aws.toml to see them\n"
+	lambda := "gpuplan: warning: lambda: 2 instance types hidden: missing from the latest catalog update (2026-12-02); `gpuplan catalog update --providers lambda` again or remove ~/.local/share/gpuplan/catalog.d/skypilot-lambda.toml to see them\n"
+	aws := "gpuplan: warning: aws: 1 instance type hidden: missing from the latest catalog update (2026-12-02); `gpuplan catalog update --providers aws` again or remove ~/.local/share/gpuplan/catalog.d/skypilot-aws.toml to see them\n"
 	for _, tc := range []struct {
 		args       []string
 		want, lack []string
