@@ -85,3 +85,20 @@ func TestPhaseNameEscapedOnce(t *testing.T) {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
 }
+
+// TestCostRangesStated: Cost's errors state the range (issue 29: "must be
+// > 0" said none); a phase without usd_per_hour is the common case.
+func TestCostRangesStated(t *testing.T) {
+	for _, tc := range []struct {
+		p    Phase
+		want string
+	}{
+		{Phase{Name: "a", Months: 1}, `invalid plan: phase "a": usd_per_hour must be 0.001–1e+07 USD per hour, got 0`},
+		{Phase{Name: "a", USDPerHour: 1, Months: 1, HoursPerMonth: 800}, `invalid plan: phase "a": hours_per_month must be 0.001–730, got 800`},
+		{Phase{Name: "a", USDPerHour: 1, Months: -1}, `invalid plan: phase "a": job_hours must be 0.001–1e+07, months 0.001–120 and hours_per_month 0.001–730 (or 0, left out), got 0, -1 and 0`},
+	} {
+		if _, err := tc.p.Cost(); err == nil || err.Error() != tc.want {
+			t.Errorf("%+v: %v\nwant %s", tc.p, err, tc.want)
+		}
+	}
+}

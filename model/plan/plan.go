@@ -74,13 +74,13 @@ func (p *Phase) Cost() (PhaseCost, error) {
 	finite := func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 	switch {
 	case !finite(p.USDPerHour) || p.USDPerHour == 0:
-		return bad("usd_per_hour must be > 0, got %g", p.USDPerHour)
+		return bad("usd_per_hour must be %g–%g USD per hour, got %g", MinUSDPerHour, MaxUSDPerHour, p.USDPerHour)
 	case !finite(p.JobHours) || !finite(p.Months) || !finite(p.HoursPerMonth):
-		return bad("job_hours, months and hours_per_month must be ≥ 0")
+		return bad("job_hours must be %g–%g, months %g–%g and hours_per_month %g–%d (or 0, left out), got %g, %g and %g", MinJobHours, MaxJobHours, MinMonths, float64(MaxMonths), MinHoursPerMonth, model.HoursPerMonth, p.JobHours, p.Months, p.HoursPerMonth)
 	case (p.JobHours > 0) == (p.Months > 0):
 		return bad("give job_hours (a job) or months (a service), not both or neither")
 	case p.HoursPerMonth > model.HoursPerMonth:
-		return bad("hours_per_month must be ≤ %d, got %g", model.HoursPerMonth, p.HoursPerMonth)
+		return bad("hours_per_month must be %g–%d, got %g", MinHoursPerMonth, model.HoursPerMonth, p.HoursPerMonth)
 	}
 	c := PhaseCost{Name: p.Name, Hours: p.JobHours}
 	if p.Months > 0 {
