@@ -55,3 +55,36 @@ func TestPlanMarksPinnedServing(t *testing.T) {
 		t.Errorf("the shipped example plan is not on an offer that meets its targets across the range:\n%s", out)
 	}
 }
+
+// TestPlanMarksPinnedServingShort: a serving phase pinned to one
+// g2-standard-4 (one L4) cannot carry 8 requests within 100 ms per token
+// (about 141 ms on one; the serving ranking takes two nodes): its row is
+// marked ✗ and says how many instances carry the load.
+func TestPlanMarksPinnedServingShort(t *testing.T) {
+	p := writeFile(t, "plan.toml", `schema_version = 1
+[[phase]]
+name = "serve"
+provider = "gcp"
+instance = "g2-standard-4"
+region = "us-central1"
+pricing = "on-demand"
+instances = 1
+usd_per_hour = 0.7068
+months = 6.0
+[phase.answers]
+context_len = "8192"
+model = "llama-3.1-8b"
+precision = "int4"
+sequences = "8"
+task = "inference"
+`)
+	code, out, errOut := runCLI(t, "plan", p, "--no-savings")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, w := range []string{"✗ serve ", `✗ phase "serve": carries the phase's load on 2 instances of its pinned offer; the plan rents 1`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("stdout lacks %q:\n%s", w, out)
+		}
+	}
+}
