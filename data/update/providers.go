@@ -86,3 +86,12 @@ func KnownProviders() []string {
 	slices.Sort(names)
 	return names
 }
+
+// OverlayFile is the overlay catalog update writes for provider in dir
+// ("skypilot-lambda.toml"); "" for a provider it does not fetch.
+func OverlayFile(dir, provider string) string {
+	if _, ok := overlayNames[provider]; !ok {
+		return ""
+	}
+	return overlayFile(dir, provider)
+}

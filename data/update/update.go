@@ -103,6 +103,9 @@ type Progress struct {
 	Elapsed      time.Duration
 	Done         bool
 	Err          error
+	// Refused, when Done, are the sources tried before the one used and
+	// why each was not (ProviderSummary.Refused), for stderr.
+	Refused []model.Message
 }
 
 // Summary is what Run did, one entry per provider in Options order.
@@ -131,6 +134,10 @@ type ProviderSummary struct {
 	Prices      int // region prices checked by the guards
 	Err         error
 	Kept        bool // on Err: a previous overlay existed and was kept
+	// Refused are the sources tried before URL and why each was not used
+	// ("SOURCE/v8/lambda/vms.csv: truncated file…"), their URLs redacted
+	// (Redact); nil when the first source served.
+	Refused []model.Message
 }
 
 // failure says what a failed update left: the previous overlay, or none.
@@ -260,7 +267,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		}
 		sum.Providers = append(sum.Providers, ps)
 		if o.Progress != nil {
-			o.Progress(Progress{Provider: p, Index: i, Total: len(o.Providers), Bytes: g.total, Elapsed: time.Since(start), Done: true, Err: ps.Err})
+			o.Progress(Progress{Provider: p, Index: i, Total: len(o.Providers), Bytes: g.total, Elapsed: time.Since(start), Done: true, Err: ps.Err, Refused: ps.Refused})
 		}
 	}
 	return sum, errors.Join(errs...)
@@ -282,6 +289,7 @@ type fetched struct {
 	url      string
 	warnings []model.Message
 	credit   string // the overlay header's data line
+	refused  []model.Message
 }
 
 // overlayFile is the file a provider's overlay goes to: SkyPilot's files
@@ -309,7 +317,7 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		return ps
 	}
 	insts := f.insts
-	ps.URL, ps.Warnings = f.url, f.warnings
+	ps.URL, ps.Warnings, ps.Refused = f.url, f.warnings, f.refused
 	names := data.NewNameCheck(base)
 	for i := range insts {
 		if err := names.Check(&insts[i]); err != nil {
@@ -487,7 +495,7 @@ func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalo
 	for _, s := range o.Sources {
 		if why, ok := silent[s]; ok {
 			skipped++
-			srcErrs = append(srcErrs, model.Msg("%s: not asked: %v", s, why))
+			srcErrs = append(srcErrs, model.Msg("%s: not asked: %v", Redact(s), why))
 			continue
 		}
 		url := strings.TrimSuffix(s, "/") + "/v8/" + provider + "/vms.csv"
@@ -504,6 +512,14 @@ func fetchSkyPilot(ctx context.Context, o Options, g *getter, base *model.Catalo
 		}
 		if err == nil {
 			f.url, f.credit = sourceURL(final), "Data: SkyPilot authors, Apache-2.0."
+			// The sources tried before this one, and why they were not used:
+			// a mirror refused for invalid data is said, not passed over
+			// in silence (issue 29).
+			for _, e := range srcErrs {
+				if m, ok := e.(model.Message); ok {
+					f.refused = append(f.refused, m)
+				}
+			}
 			return f, nil
 		}
 		srcErrs = append(srcErrs, model.Msg("%s: %v", Redact(url), err))

@@ -926,11 +926,7 @@ func Decode(b []byte) (Config, error) {
 	}
 	// Explicit zeros are rejected: the encoder omits unknown and default
 	// values, so a zero is a typo or a "free" price.
-	zeros := []struct {
-		key string
-		set bool
-		v   float64
-	}{
+	zeros := []zeroKey{
 		{"workload.batch_size", rw.BatchSize.set, float64(rw.BatchSize.v)}, {"workload.seq_len", rw.SeqLen.set, float64(rw.SeqLen.v)},
 		{"workload.image_size", rw.ImageSize.set, float64(rw.ImageSize.v)}, {"workload.grad_accum", rw.GradAccum.set, float64(rw.GradAccum.v)},
 		{"workload.lora_rank", rw.LoRARank.set, float64(rw.LoRARank.v)}, {"workload.tp", rw.TP.set, float64(rw.TP.v)},
@@ -939,11 +935,7 @@ func Decode(b []byte) (Config, error) {
 		{"workload.dataset_samples", rw.DatasetSamples.set, rw.DatasetSamples.v}, {"workload.dataset_tokens", rw.DatasetTokens.set, rw.DatasetTokens.v},
 	}
 	if rw.GPUs.set && !rw.GPUs.auto {
-		zeros = append(zeros, struct {
-			key string
-			set bool
-			v   float64
-		}{"workload.gpus", true, float64(rw.GPUs.n)})
+		zeros = append(zeros, zeroKey{"workload.gpus", true, float64(rw.GPUs.n)})
 	}
 	if rs := raw.Search; rs != nil {
 		c.Search = SearchAnswers{Providers: rs.Providers.v, Regions: rs.Regions.v, Pricing: rs.Pricing.v,
@@ -951,11 +943,7 @@ func Decode(b []byte) (Config, error) {
 			DeadlineHours: rs.DeadlineHours.v, AllowMultiNode: rs.AllowMultiNode.v, AllowPrecisionFallback: rs.AllowFallback.v, Sort: rs.Sort,
 			USDCNY: rs.USDCNY.v, BudgetJob: rs.BudgetJob.v, MaxGPUs: rs.MaxGPUs.v}
 		c.Search.GPUs = rs.GPUs.v
-		zeros = append(zeros, []struct {
-			key string
-			set bool
-			v   float64
-		}{
+		zeros = append(zeros, []zeroKey{
 			{"search.max_price_hour", rs.MaxPriceHour.set, rs.MaxPriceHour.v}, {"search.budget_month", rs.BudgetMonth.set, rs.BudgetMonth.v},
 			{"search.hours_per_month", rs.HoursPerMonth.set, rs.HoursPerMonth.v}, {"search.deadline_hours", rs.DeadlineHours.set, rs.DeadlineHours.v},
 			{"search.usd_cny", rs.USDCNY.set, rs.USDCNY.v},
@@ -979,28 +967,67 @@ func Decode(b []byte) (Config, error) {
 			GPUs: rs.GPUs.v, Instances: rs.Instances.v, Pricing: rs.Pricing.v, USDPerHour: rs.USDPerHour.v,
 			MonthlyUSD: rs.MonthlyUSD.v, JobHours: rs.JobHours.v, JobUSD: rs.JobUSD.v, CatalogAsOf: rs.CatalogAsOf.v,
 			PriceOrigin: rs.PriceOrigin.v, PriceSource: rs.PriceSource.v, PriceAsOf: rs.PriceAsOf.v}
-		zeros = append(zeros, []struct {
-			key string
-			set bool
-			v   float64
-		}{
+		zeros = append(zeros, []zeroKey{
 			{"selection.price_per_hour_usd", rs.USDPerHour.set, rs.USDPerHour.v}, {"selection.monthly_cost_usd", rs.MonthlyUSD.set, rs.MonthlyUSD.v},
 			{"selection.job_hours", rs.JobHours.set, rs.JobHours.v}, {"selection.job_cost_usd", rs.JobUSD.set, rs.JobUSD.v},
 		}...)
 	}
 	for _, z := range zeros {
 		if z.set && z.v == 0 {
-			msg := "must be > 0; leave the key out for the default"
-			if strings.HasSuffix(z.key, "_usd") || strings.Contains(z.key, "price") || strings.Contains(z.key, "budget") {
-				msg = "must be > 0; a price of 0 is never free: leave the key out when it is unknown or unlimited"
-			}
-			return Config{}, Errorf(z.key, "%s", msg)
+			return Config{}, zeroError(z.key)
 		}
 	}
 	if err := c.Validate(); err != nil {
 		return Config{}, err
 	}
 	return c, nil
+}
+
+// zeroKey is a figure Decode refuses when the file writes it as 0.
+type zeroKey struct {
+	key string
+	set bool
+	v   float64
+}
+
+// zeroRanges are the ranges Validate holds the figures of zeroKey to, for
+// zeroError to state (issue 29: "must be > 0" said no range). An integer
+// range starts at 1; a figure of money or time at anything above 0.
+var zeroRanges = map[string]struct {
+	max     float64
+	integer bool
+}{
+	"workload.batch_size": {model.MaxBatch, true}, "workload.seq_len": {model.MaxSeqLen, true},
+	"workload.image_size": {model.MaxImage, true}, "workload.grad_accum": {model.MaxBatch, true},
+	"workload.lora_rank": {model.MaxRank, true}, "workload.tp": {model.MaxGPUs, true},
+	"workload.context_len": {model.MaxSeqLen, true}, "workload.sequences": {model.MaxBatch, true},
+	"workload.gpus": {model.MaxGPUs, true}, "search.max_gpus": {model.MaxGPUs, true},
+	"workload.dataset_samples": {model.MaxDataset, true}, "workload.dataset_tokens": {model.MaxDataset, true},
+	"workload.epochs": {model.MaxEpochs, false}, "workload.mfu": {1, false},
+	"search.max_price_hour": {1e7, false}, "search.budget_month": {1e10, false}, "search.budget_job": {1e10, false},
+	"search.hours_per_month": {MaxHoursPerMonth, false}, "search.deadline_hours": {1e7, false},
+	"selection.price_per_hour_usd": {1e12, false}, "selection.monthly_cost_usd": {1e12, false},
+	"selection.job_hours": {1e12, false}, "selection.job_cost_usd": {1e12, false},
+}
+
+// zeroError is Decode's error for key written as 0: the key's range
+// (zeroRanges) and how to leave it unset.
+func zeroError(key string) error {
+	r := zeroRanges[key]
+	price := strings.HasSuffix(key, "_usd") || strings.Contains(key, "price") || strings.Contains(key, "budget")
+	switch {
+	case key == "search.usd_cny":
+		return Errorf(key, "must be %d–%d, got 0; leave the key out for the built-in rate", MinUSDCNY, MaxUSDCNY)
+	case r.max == 0: // a key without a range here: Validate's own words
+		return Errorf(key, "must be > 0, got 0; leave the key out for the default")
+	case price:
+		return Errorf(key, "must be > 0 and ≤ %g, got 0; a price of 0 is never free: leave the key out when it is unknown or unlimited", r.max)
+	case strings.HasPrefix(key, "workload.dataset_"):
+		return Errorf(key, "must be 1–%g, got 0; leave the key out for no dataset", r.max)
+	case r.integer:
+		return Errorf(key, "must be 1–%d, got 0; leave the key out for the default", int64(r.max))
+	}
+	return Errorf(key, "must be > 0 and ≤ %g, got 0; leave the key out for the default", r.max)
 }
 
 // TidyTOMLMessage turns the TOML library's message into one of ours:
@@ -1069,6 +1096,10 @@ func TOMLValueError(err error) *Error {
 	}
 	return nil
 }
+
+// BadValue is badValue for the UnmarshalTOML methods of other packages
+// (a plan's answers): its message survives the TOML library's wrapping.
+func BadValue(format string, args ...any) error { return badValue(format, args...) }
 
 // badValue is a value error of an UnmarshalTOML method. The TOML library
 // keeps only its text (toml.ParseError.Message, no Unwrap), so its

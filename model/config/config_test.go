@@ -104,7 +104,7 @@ func TestDecodeConfigErrors(t *testing.T) {
 		{"precision not for the task", head + "task = \"inference\"\nprecision = \"amp-bf16\"\n", "workload.precision", 0, "not valid for task inference"},
 		{"zero price is never free", head + "[selection]\nprovider = \"a\"\ninstance_type = \"b\"\nregion = \"c\"\ngpus = 1\ninstances = 1\nprice_per_hour_usd = 0\n", "selection.price_per_hour_usd", 0, "never free"},
 		{"zero budget", head + "[search]\nbudget_month = 0\n", "search.budget_month", 0, "leave the key out"},
-		{"zero batch", head + "batch_size = 0\n", "workload.batch_size", 0, "must be > 0"},
+		{"zero batch", head + "batch_size = 0\n", "workload.batch_size", 0, "must be 1–1048576, got 0"},
 		{"negative epochs", head + "epochs = -1\n", "workload.epochs", 0, "must be > 0"},
 		{"nan", head + "mfu = nan\n", "workload.mfu", 4, "finite"},
 		{"two models", head + "hf_config = \"c.json\"\n", "workload.model", 0, "exactly one"},

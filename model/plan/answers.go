@@ -1,5 +1,14 @@
 package plan
 
+import (
+	"maps"
+	"slices"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/show"
+)
+
 // checkAnswers decodes the answers of every phase that has them
 // (Phase.ConfigFromAnswers, the configuration file's own decoder), so a
 // bad answer (batch_size = "0", an unknown key, search.pricing = "free")
@@ -16,4 +25,73 @@ func checkAnswers(phases []Phase) error {
 		}
 	}
 	return nil
+}
+
+// Answers is a phase's answers, key → value as typed: "batch_size" → "8",
+// "search.pricing" → "spot". In TOML a dotted key (search.pricing = "spot"
+// in [phase.answers]) is a nested table; Answers reads it back as its
+// dotted key, so the quoted and the dotted spelling both work (issue 29:
+// the docs show the dotted one, which was refused with a type error).
+// Tables nest at most MaxAnswerDepth keys deep (workload.custom.params is
+// the deepest configuration key); every value is a string, as typed.
+type Answers map[string]string
+
+// MaxAnswerDepth bounds the keys of one dotted answer.
+const MaxAnswerDepth = 3
+
+// UnmarshalTOML flattens the [phase.answers] table (see Answers). A value
+// that is not a string, a table nested deeper than MaxAnswerDepth or a key
+// given both quoted and dotted is an error naming the key.
+func (a *Answers) UnmarshalTOML(v any) error {
+	t, ok := v.(map[string]any)
+	if !ok {
+		return config.BadValue("want a table of answers such as batch_size = \"8\"")
+	}
+	out := Answers{}
+	if err := flattenAnswers(out, "", t, 1); err != nil {
+		return err
+	}
+	*a = out
+	return nil
+}
+
+func flattenAnswers(out Answers, prefix string, t map[string]any, depth int) error {
+	for _, k := range slices.Sorted(maps.Keys(t)) { // the same key at fault every time
+		key := k
+		if prefix != "" {
+			key = prefix + "." + k
+		}
+		switch v := t[k].(type) {
+		case string:
+			if _, dup := out[key]; dup {
+				return config.BadValue("answer %q is given twice, quoted and dotted: keep one", quoted(key))
+			}
+			out[key] = v
+		case map[string]any:
+			if depth >= MaxAnswerDepth {
+				return config.BadValue("answer %q nests deeper than %d keys; answers name configuration keys such as search.pricing", quoted(key), MaxAnswerDepth)
+			}
+			if err := flattenAnswers(out, key, v, depth+1); err != nil {
+				return err
+			}
+		default:
+			return config.BadValue("answer %q: want a quoted string, as typed (%s = \"…\"), got %s", quoted(key), show.Printable(key), tomlKind(v))
+		}
+	}
+	return nil
+}
+
+// tomlKind names the TOML type of a decoded value, for an error.
+func tomlKind(v any) model.Message {
+	switch v.(type) {
+	case int64:
+		return model.Msg("a whole number")
+	case float64:
+		return model.Msg("a number")
+	case bool:
+		return model.Msg("true or false")
+	case []any, []map[string]any:
+		return model.Msg("an array")
+	}
+	return model.Msg("a date or time")
 }

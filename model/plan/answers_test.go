@@ -15,7 +15,11 @@ func TestDecodeRefusesBadAnswers(t *testing.T) {
 	tests := []struct {
 		name, answer, want string
 	}{
-		{"batch size 0", `batch_size = "0"`, `phase "fine-tune" answers.batch_size: must be > 0; leave the key out for the default`},
+		{"batch size 0", `batch_size = "0"`, `phase "fine-tune" answers.batch_size: must be 1–1048576, got 0; leave the key out for the default`},
+		// Issue 29: a zero said "must be > 0" from a generic check, no range.
+		{"seq len 0", `seq_len = "0"`, `phase "fine-tune" answers.seq_len: must be 1–16777216, got 0; leave the key out for the default`},
+		{"epochs 0", `epochs = "0"`, `phase "fine-tune" answers.epochs: must be > 0 and ≤ 1e+06, got 0; leave the key out for the default`},
+		{"dotted pricing", `search.pricing = "free"`, `phase "fine-tune" answers.search.pricing: pricing "free": want on-demand, spot, reserved-1y or reserved-3y`},
 		{"batch size NaN", `batch_size = "NaN"`, `phase "fine-tune" answers.batch_size: want a whole number such as 8, got "NaN"`},
 		{"negative tokens", `dataset_tokens = "-100M"`, `phase "fine-tune" answers.dataset_tokens: want a number such as 3 or 0.5, got "-100M"`},
 		{"unknown key", `evil = "x"`, `phase "fine-tune" answers.evil: unknown key "evil"`},
@@ -30,5 +34,71 @@ func TestDecodeRefusesBadAnswers(t *testing.T) {
 	}
 	if _, err := Decode([]byte(head + `batch_size = "4"` + "\n")); err != nil {
 		t.Errorf("good answers: %v", err)
+	}
+}
+
+// TestDecodeDottedAnswers: in TOML, search.pricing = "spot" inside
+// [phase.answers] is a nested table, which the docs show and Decode
+// refused with a type error (issue 29). It reads as the quoted key does;
+// a table nested past MaxAnswerDepth, a value that is not a string and a
+// key given both ways are errors with their full text.
+func TestDecodeDottedAnswers(t *testing.T) {
+	const head = "schema_version = 1\n[[phase]]\nname = \"serve\"\nusd_per_hour = 1.0\nmonths = 2.0\n[phase.answers]\nmodel = \"llama-3.1-8b\"\n"
+	for _, spelling := range []string{`search.pricing = "spot"`, `"search.pricing" = "spot"`, "[phase.answers.search]\npricing = \"spot\""} {
+		p, err := Decode([]byte(head + spelling + "\n"))
+		if err != nil {
+			t.Errorf("%s: %v", spelling, err)
+			continue
+		}
+		if got := p.Phases[0].Answers["search.pricing"]; got != "spot" || len(p.Phases[0].Answers) != 2 {
+			t.Errorf("%s: answers %v", spelling, p.Phases[0].Answers)
+		}
+		c, err := p.Phases[0].ConfigFromAnswers()
+		if err != nil || c.Search.Pricing != "spot" {
+			t.Errorf("%s: config %v, %v", spelling, c.Search.Pricing, err)
+		}
+	}
+	for _, tc := range []struct{ name, answer, want string }{
+		{"too deep", `a.b.c.d = "x"`, `phase.answers (line 6): answer "a.b.c" nests deeper than 3 keys; answers name configuration keys such as search.pricing`},
+		{"not a string", `batch_size = 8`, `phase.answers (line 6): answer "batch_size": want a quoted string, as typed (batch_size = "…"), got a whole number`},
+		{"both ways", "\"search.pricing\" = \"spot\"\nsearch.pricing = \"spot\"", `phase.answers (line 6): answer "search.pricing" is given twice, quoted and dotted: keep one`},
+	} {
+		_, err := Decode([]byte(head + tc.answer + "\n"))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: %v\nwant %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestPhaseNameEscapedOnce: a --phase value with an escape is quoted with
+// one backslash, "\x1b", where %q of an already escaped name printed
+// "\\x1b" (issue 29).
+func TestPhaseNameEscapedOnce(t *testing.T) {
+	pl := Plan{Phases: []Phase{{Name: "fine-tune"}, {Name: "serve"}}}
+	_, err := pl.Phase("se\x1bx")
+	want := `no phase "se\x1bx"; the plan's phases are "fine-tune", "serve"`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	_, err = Decode([]byte("schema_version = 1\n[[phase]]\nname = \"a\\u001bb\"\nusd_per_hour = 1.0\nmonths = 2.0\n"))
+	if want := `phase[0].name: "a\x1bb" has control characters or invalid UTF-8`; err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}
+
+// TestCostRangesStated: Cost's errors state the range (issue 29: "must be
+// > 0" said none); a phase without usd_per_hour is the common case.
+func TestCostRangesStated(t *testing.T) {
+	for _, tc := range []struct {
+		p    Phase
+		want string
+	}{
+		{Phase{Name: "a", Months: 1}, `invalid plan: phase "a": usd_per_hour must be 0.001–1e+07 USD per hour, got 0`},
+		{Phase{Name: "a", USDPerHour: 1, Months: 1, HoursPerMonth: 800}, `invalid plan: phase "a": hours_per_month must be 0.001–730, got 800`},
+		{Phase{Name: "a", USDPerHour: 1, Months: -1}, `invalid plan: phase "a": job_hours must be 0.001–1e+07, months 0.001–120 and hours_per_month 0.001–730 (or 0, left out), got 0, -1 and 0`},
+	} {
+		if _, err := tc.p.Cost(); err == nil || err.Error() != tc.want {
+			t.Errorf("%+v: %v\nwant %s", tc.p, err, tc.want)
+		}
 	}
 }

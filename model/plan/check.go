@@ -24,6 +24,12 @@ func Check(cat *model.Catalog, pl *Plan) []model.Message {
 	var out []model.Message
 	for i := range pl.Phases {
 		ph := &pl.Phases[i]
+		if ph.Provider == "" || ph.Instance == "" {
+			// Nothing to look up: "phase "a":   is not in the catalog"
+			// printed the two empty names as blanks.
+			out = append(out, model.Msg("phase %q names no offer (provider and instance): the plan's price for it is unchecked", ph.Name))
+			continue
+		}
 		var in *model.Instance
 		for j := range cat.Instances {
 			if c := &cat.Instances[j]; c.Provider == ph.Provider && c.Type == ph.Instance {

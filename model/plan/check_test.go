@@ -26,6 +26,7 @@ func TestCheckPlan(t *testing.T) {
 		phase("retired", "p2", "old.1", "us-east-1", model.OnDemand, 1, 0.01),
 		phase("wrong region", "p1", "big.8", "eu-west-1", model.OnDemand, 1, 8),
 		phase("no spot", "p1", "big.8", "us-east-1", model.Spot, 1, 3),
+		phase("no offer", "", "", "", "", 0, 3),
 	}}
 	got := Check(cat, &pl)
 	want := []string{
@@ -34,6 +35,7 @@ func TestCheckPlan(t *testing.T) {
 		`phase "retired": p2 old.1 was retired on 2025-01-01`,
 		`phase "wrong region": the catalog has no price for p1 big.8 in eu-west-1`,
 		`phase "no spot": the catalog has no spot price for p1 big.8 in us-east-1`,
+		`phase "no offer" names no offer (provider and instance): the plan's price for it is unchecked`,
 	}
 	if len(got) != len(want) {
 		var s []string

@@ -143,7 +143,7 @@ func planText(key, s string, required bool) error {
 		return err
 	}
 	if strings.ContainsFunc(s, show.Unprintable) {
-		return config.Errorf(key, "%q has control characters", show.Printable(s))
+		return config.Errorf(key, "%q has control characters", quoted(s))
 	}
 	return nil
 }

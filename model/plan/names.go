@@ -2,6 +2,8 @@ package plan
 
 import (
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -100,4 +102,17 @@ func checkFile(name string, phases []Phase) error {
 		}
 	}
 	return nil
+}
+
+// quoted prints as %q does, escaping once: strconv.Quote's escapes
+// (\x1b, \u200b), then show.Printable's for what Quote keeps (variation
+// selectors and other default-ignorable runes). %q of show.Printable(s)
+// escaped the backslash again (issue 29: --phase "\x1b" was shown as
+// "\\x1b").
+type quoted string
+
+// Format writes q quoted whatever the verb, so a message's %q (its key,
+// translated unchanged) takes it.
+func (q quoted) Format(f fmt.State, _ rune) {
+	io.WriteString(f, show.Printable(strconv.Quote(string(q))))
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
-	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // IsPlan reports whether b is a plan file: TOML with [[phase]] tables.
@@ -48,21 +47,21 @@ func (e *phaseError) Is(target error) bool   { return target == ErrNoPhase }
 // Phase returns the phase named name. Without a name, or with one no
 // phase has, the error lists the phases and how to pick one.
 func (pl *Plan) Phase(name string) (*Phase, error) {
-	quoted := make([]string, len(pl.Phases))
+	names := make([]string, len(pl.Phases))
 	for i := range pl.Phases {
 		if pl.Phases[i].Name == name && name != "" {
 			return &pl.Phases[i], nil
 		}
-		quoted[i] = strconv.Quote(pl.Phases[i].Name)
+		names[i] = strconv.Quote(pl.Phases[i].Name)
 	}
-	list := strings.Join(quoted, ", ")
+	list := strings.Join(names, ", ")
 	switch s := model.Closest(name, pl.PhaseNames(), 1); {
 	case name == "":
 		return nil, &phaseError{model.Msg("a plan with phases %s: pick one with --phase NAME (gpuplan plan FILE prices the whole plan)", list)}
 	case len(s) > 0:
-		return nil, &phaseError{model.Msg("no phase %q; did you mean %q? The plan's phases are %s", show.Printable(name), s[0], list)}
+		return nil, &phaseError{model.Msg("no phase %q; did you mean %q? The plan's phases are %s", quoted(name), s[0], list)}
 	}
-	return nil, &phaseError{model.Msg("no phase %q; the plan's phases are %s", show.Printable(name), list)}
+	return nil, &phaseError{model.Msg("no phase %q; the plan's phases are %s", quoted(name), list)}
 }
 
 // ConfigPath returns the file the phase's Config names, for a plan read

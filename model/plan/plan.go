@@ -20,9 +20,9 @@ type Plan struct {
 // and Answers holds the configurator's answers (key → value as typed), so
 // the phase reopens as it was asked.
 type Phase struct {
-	Name    string            `toml:"name" json:"name"`
-	Config  string            `toml:"config,omitempty" json:"config,omitempty"`
-	Answers map[string]string `toml:"answers,omitempty" json:"answers,omitempty"`
+	Name    string  `toml:"name" json:"name"`
+	Config  string  `toml:"config,omitempty" json:"config,omitempty"`
+	Answers Answers `toml:"answers,omitempty" json:"answers,omitempty"`
 
 	// The offer chosen: provider, instance type, region, pricing mode and
 	// instance count, with its price when chosen (USD per hour, all
@@ -56,6 +56,12 @@ type PhaseCost struct {
 	// otherwise. USD is never less: a phase shorter than its term still
 	// owes the term.
 	CommitmentUSD float64 `json:"commitment_usd,omitempty"`
+	// Targets, when set, says how the phase's pinned offer stands against
+	// its serving targets (PhaseScenario.PinnedServeNote); Borderline tells
+	// a plan that meets them at the estimate only from one that misses.
+	// Cost leaves both zero; the caller fills them in from the catalog.
+	Targets    model.Message `json:"-"`
+	Borderline bool          `json:"-"`
 }
 
 // Cost prices the phase: billed hours × USDPerHour, the billed hours being
@@ -68,13 +74,13 @@ func (p *Phase) Cost() (PhaseCost, error) {
 	finite := func(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 	switch {
 	case !finite(p.USDPerHour) || p.USDPerHour == 0:
-		return bad("usd_per_hour must be > 0, got %g", p.USDPerHour)
+		return bad("usd_per_hour must be %g–%g USD per hour, got %g", MinUSDPerHour, MaxUSDPerHour, p.USDPerHour)
 	case !finite(p.JobHours) || !finite(p.Months) || !finite(p.HoursPerMonth):
-		return bad("job_hours, months and hours_per_month must be ≥ 0")
+		return bad("job_hours must be %g–%g, months %g–%g and hours_per_month %g–%d (or 0, left out), got %g, %g and %g", MinJobHours, MaxJobHours, MinMonths, float64(MaxMonths), MinHoursPerMonth, model.HoursPerMonth, p.JobHours, p.Months, p.HoursPerMonth)
 	case (p.JobHours > 0) == (p.Months > 0):
 		return bad("give job_hours (a job) or months (a service), not both or neither")
 	case p.HoursPerMonth > model.HoursPerMonth:
-		return bad("hours_per_month must be ≤ %d, got %g", model.HoursPerMonth, p.HoursPerMonth)
+		return bad("hours_per_month must be %g–%d, got %g", MinHoursPerMonth, model.HoursPerMonth, p.HoursPerMonth)
 	}
 	c := PhaseCost{Name: p.Name, Hours: p.JobHours}
 	if p.Months > 0 {

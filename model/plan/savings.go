@@ -266,3 +266,42 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 	}
 	return baseUSD, out, nil
 }
+
+// PinnedServeNote says how the serving plan on the phase's own pinned
+// offer (its instance type, region and pricing mode; instances nodes)
+// stands against the phase's load and latency targets, as recommend
+// --task inference marks its rows: zero when the plan meets them across
+// the estimate's 90% range, a borderline message (serve.Plan.Borderline)
+// when it meets them at the estimate only, and the reasons when it misses
+// them or needs more nodes than the phase rents. Zero too when the phase
+// serves no LLM (Serve nil) or cat does not list the instance type
+// (Check says so).
+func (ph *PhaseScenario) PinnedServeNote(cat *model.Catalog, instance string, instances int) (msg model.Message, borderline bool) {
+	if ph.Serve == nil {
+		return model.Message{}, false
+	}
+	var offers []serve.Offer
+	for _, o := range serve.Offers(cat, ph.Query) {
+		if o.Instance != nil && o.Instance.Type == instance {
+			offers = append(offers, o)
+		}
+	}
+	plans, err := serve.RankServing(&ph.Workload.Model, ph.serving(), offers)
+	if err != nil || len(plans) == 0 {
+		return model.Message{}, false
+	}
+	p := &plans[0]
+	switch {
+	case !p.Meets:
+		reasons := p.ReasonMsgs
+		if len(reasons) == 0 {
+			return model.Msg("misses the phase's load and latency targets on its pinned offer"), false
+		}
+		return model.Msg("misses the phase's load and latency targets on its pinned offer: %v", reasons[0]), false
+	case p.Nodes > max(instances, 1):
+		return model.Msg("carries the phase's load on %d instances of its pinned offer; the plan rents %d", p.Nodes, max(instances, 1)), false
+	case !p.Borderline.IsZero():
+		return model.Msg("borderline on its pinned offer: %v", p.Borderline), true
+	}
+	return model.Message{}, false
+}

@@ -185,11 +185,12 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if err != nil {
 				return err
 			}
-			printWarningsIn(env.lang, env.Stderr, warnings)
 			q, err := f.query(cat, args)
 			if err != nil {
+				printWarningsIn(env.lang, env.Stderr, warnings)
 				return usage(err)
 			}
+			printWarningsIn(env.lang, env.Stderr, append(warnings, hiddenTypes(env, cat, q.Providers)...))
 			res, err := market.Browse(cat, q)
 			if err != nil {
 				return usage(err)

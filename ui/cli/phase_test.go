@@ -281,7 +281,7 @@ func TestPlanRefusesBadPhase(t *testing.T) {
 		t.Skip(err)
 	}
 	for _, tc := range []struct{ name, plan, want string }{
-		{"batch size 0", answers(`batch_size = "0"`), `phase "fine-tune" answers.batch_size: must be > 0`},
+		{"batch size 0", answers(`batch_size = "0"`), `phase "fine-tune" answers.batch_size: must be 1–1048576, got 0`},
 		{"batch size NaN", answers(`batch_size = "NaN"`), `phase "fine-tune" answers.batch_size: want a whole number such as 8, got "NaN"`},
 		{"negative tokens", strings.Replace(twoPhases(t), `dataset_tokens = "100M"`, `dataset_tokens = "-100M"`, 1), `phase "fine-tune" answers.dataset_tokens: want a number such as 3 or 0.5, got "-100M"`},
 		{"unknown key", answers(`evil = "x"`), `phase "fine-tune" answers.evil: unknown key "evil"`},

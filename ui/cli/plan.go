@@ -92,6 +92,7 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 					return usage(model.Msg("%s: %v", args[0], err))
 				}
 				printWarningsIn(env.lang, env.Stderr, plan.Check(cat, &p))
+				markPinnedServing(env, cat, args[0], &p, phases)
 			}
 			var base float64
 			var savings []plan.Saving
@@ -141,4 +142,21 @@ func checkPlanModels(cat *model.Catalog, p *plan.Plan) error {
 		}
 	}
 	return nil
+}
+
+// markPinnedServing fills in each serving phase's verdict on its pinned
+// offer (plan.PhaseScenario.PinnedServeNote), so a row whose offer is
+// borderline or late against the phase's targets says so (issue 31: the
+// example plan's 2×T4 crossed the 100 ms TPOT target unmarked). A phase
+// the engine cannot read is left unmarked: the savings say why.
+func markPinnedServing(env *Env, cat *model.Catalog, path string, p *plan.Plan, costs []plan.PhaseCost) {
+	pl, err := planScenario(env, cat, path, p)
+	if err != nil {
+		return
+	}
+	for i := range pl {
+		if i < len(costs) {
+			costs[i].Targets, costs[i].Borderline = pl[i].PinnedServeNote(cat, p.Phases[i].Instance, p.Phases[i].Instances)
+		}
+	}
 }

@@ -266,6 +266,7 @@ nothing else is left.`,
 			if err != nil {
 				return usage(err)
 			}
+			warnings = append(warnings, hiddenTypes(env, cat, q.Providers)...)
 			if q.DeadlineHours > 0 && w.DatasetSamples == 0 && w.DatasetTokens == 0 {
 				warnings = append(warnings, model.Msg("--deadline-hours needs a dataset (--dataset-samples or --dataset-tokens) to time the job; ignored"))
 			}

@@ -121,6 +121,16 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 				if errors.Is(err, update.ErrUnknownProvider) || errors.Is(err, update.ErrNoMirror) {
 					return usage(model.Msg("catalog update: %v", err))
 				}
+				// One line per provider: joined, the errors of a few
+				// providers made one line past maxMessage, cut at "…"
+				// (issue 29).
+				if j, ok := err.(interface{ Unwrap() []error }); ok && len(j.Unwrap()) > 1 {
+					errs := j.Unwrap()
+					for _, e := range errs {
+						io.WriteString(env.Stderr, errorLine(env.lang, oneLine(env.lang, model.Msg("catalog update: %v", e))))
+					}
+					return model.Msg("catalog update: %d providers failed (a line each above)", len(errs))
+				}
 				return model.Msg("catalog update: %v", err)
 			}
 			return nil
@@ -147,6 +157,7 @@ func updateProgress(p *i18n.Printer, w io.Writer) func(update.Progress) {
 			if !pr.Done {
 				return
 			}
+			sayRefused(p, w, &pr)
 			state := p.T("done")
 			if pr.Err != nil {
 				state = p.T("failed")
@@ -171,6 +182,10 @@ func updateProgress(p *i18n.Printer, w io.Writer) func(update.Progress) {
 		}
 		p.Fprintf(w, "\r\x1b[2K%s %d/%d providers · %s %s", bar.ViewAs(float64(done)/float64(pr.Total)), done, pr.Total,
 			termsafe.String(pr.Provider), humanize.Bytes(uint64(pr.Bytes)))
+		if pr.Done && len(pr.Refused) > 0 {
+			io.WriteString(w, "\r\x1b[2K") // the notes on lines of their own
+			sayRefused(p, w, &pr)
+		}
 		if pr.Done && done == pr.Total {
 			io.WriteString(w, "\r\x1b[2K") // clear the line for the summary
 		}
@@ -186,4 +201,16 @@ func validPort(port string) bool {
 	}
 	n, err := strconv.Atoi(port)
 	return err == nil && n >= 1 && n <= 65535
+}
+
+// sayRefused writes a line on w for each source tried before the one a
+// provider's prices came from, and why it was not used (issue 29: a
+// mirror refused for invalid data was passed over in silence).
+func sayRefused(p *i18n.Printer, w io.Writer, pr *update.Progress) {
+	if pr.Err != nil {
+		return // the error names every source tried
+	}
+	for _, m := range pr.Refused {
+		sayf(p, w, "gpuplan: catalog update: %s: source not used, the next one was: %s\n", pr.Provider, p.Message(m))
+	}
 }

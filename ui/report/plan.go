@@ -26,6 +26,10 @@ type PlanPhaseJSON struct {
 	BilledHours   float64 `json:"billed_hours"`
 	USD           float64 `json:"usd"`
 	CommitmentUSD float64 `json:"commitment_usd,omitempty"`
+	// Targets says how the pinned offer stands against the phase's
+	// serving targets (plan.PhaseCost.Targets); empty when it meets them
+	// across the estimate's range.
+	Targets string `json:"targets,omitempty"`
 }
 
 // NewPlanJSON builds the JSON view of a priced plan.
@@ -33,7 +37,7 @@ func NewPlanJSON(p *plan.Plan, costs []plan.PhaseCost, total float64) PlanJSON {
 	out := PlanJSON{Name: p.Name, TotalUSD: Round(total, 2)}
 	for i := range costs {
 		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: p.Phases[i], BilledHours: Round(costs[i].Hours, 3),
-			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2)})
+			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2), Targets: costs[i].Targets.String()})
 	}
 	return out
 }
@@ -47,6 +51,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 		fmt.Fprintf(&b, "%s\n", st.Title.Render(termsafe.String(p.Name)))
 	}
 	rows := make([][]string, len(costs))
+	var notes []string
 	for i, c := range costs {
 		ph := &p.Phases[i]
 		offer := strings.TrimSpace(fmt.Sprintf("%s %s %s", ph.Provider, ph.Instance, ph.Region))
@@ -64,13 +69,27 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 		if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
 			cost += lang.T(" (whole term)")
 		}
-		rows[i] = []string{termsafe.String(ph.Name), r.Cut(termsafe.String(offer), 44), PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
+		name := termsafe.String(ph.Name)
+		if !c.Targets.IsZero() {
+			// As recommend marks a serving row: ~ borderline, ✗ a miss;
+			// the note below the table says why.
+			mark := "✗"
+			if c.Borderline {
+				mark = "~"
+			}
+			name = mark + " " + name
+			notes = append(notes, lang.Sprintf("%s phase %q: %s", mark, ph.Name, lang.Message(c.Targets)))
+		}
+		rows[i] = []string{name, r.Cut(termsafe.String(offer), 44), PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
 	}
 	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
 	if lang.Chinese() {
 		headers[1] = "报价" // the catalogue's "offer" is the counting word (个报价)
 	}
 	fmt.Fprintf(&b, "%s\n", r.tableRight(headers, rows, map[int]bool{3: true, 5: true, 6: true}))
+	for _, n := range notes {
+		fmt.Fprintf(&b, "%s\n", st.Warn.Render(termsafe.String(n)))
+	}
 	fmt.Fprintf(&b, "%s %s\n", st.Heading.Render(lang.T("Total")), USD(total))
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
