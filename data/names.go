@@ -145,23 +145,17 @@ func lookKeySlow(s string) string {
 	// dashes and dots to ASCII ones.
 	sk := strings.ToLower(confusables.Skeleton(b.String()))
 	b.Reset()
-	sep := false
 	for _, r := range sk {
-		if strings.ContainsRune(lookSeparators, r) || unicode.IsSpace(r) {
-			sep = true
-			continue
+		if !strings.ContainsRune(lookSeparators, r) && !unicode.IsSpace(r) {
+			b.WriteRune(r)
 		}
-		if sep && b.Len() > 0 {
-			b.WriteByte('_')
-		}
-		sep = false
-		b.WriteRune(r)
 	}
 	return b.String()
 }
 
-// lookSeparators are the characters LookKey reads as one separator.
-const lookSeparators = "._-:/,"
+// lookSeparators are the characters LookKey leaves out: what a copy can
+// add, double or drop between the real name's parts.
+const lookSeparators = "._-:/,+"
 
 // refuseNames drops the rows of an overlay or --catalog file whose names
 // NameCheck refuses and returns one warning for them (the count and the

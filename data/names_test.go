@@ -32,6 +32,12 @@ func TestLookKey(t *testing.T) {
 		{"US-EAST-1", "us-east-1", true},
 		{"us-éast-1", "us-east-1", true},
 		{"p4d.24xlarge", "p4d-24xlarge", true},
+		// Re-attack 6: '+' copies and a copy without separators.
+		{"gpu_8x_h100_sxm5+", "gpu_8x_h100_sxm5", true},
+		{"+gpu_8x_h100_sxm5", "gpu_8x_h100_sxm5", true},
+		{"gpu_8x_h100+sxm5", "gpu_8x_h100_sxm5", true},
+		{"gpu+8x+h100+sxm5", "gpu_8x_h100_sxm5", true},
+		{"gpu8xh100sxm5", "gpu_8x_h100_sxm5", true},
 		{"gpu_1x_gh200", "gpu_1x_h100", false},
 		{"us-east-1", "us-east-2", false},
 		{"gpu_1x_a10", "gpu_1x_a100", false},
