@@ -2,6 +2,7 @@ package launch
 
 import (
 	"bytes"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -41,6 +42,9 @@ func seq(items ...*yaml.Node) *yaml.Node {
 func str(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
 	if !strings.Contains(s, "\n") {
+		if yaml11Implicit.MatchString(s) {
+			n.Style = yaml.DoubleQuotedStyle
+		}
 		return n
 	}
 	switch {
@@ -95,3 +99,21 @@ func encodeYAML(comment []string, docs ...*yaml.Node) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// yaml11Implicit matches a plain scalar a YAML 1.1 reader resolves to
+// something other than a string: go-yaml v3 writes `yes`, `off`,
+// `0755`, `1:20` or `2026-12-02` unquoted as strings (YAML 1.2), but
+// SkyPilot reads its YAML with PyYAML and Kubernetes with
+// sigs.k8s.io/yaml (go-yaml v2), both YAML 1.1, which read them as a
+// bool, an octal or base-60 int, or a timestamp. The patterns are
+// PyYAML's implicit resolvers (lib/yaml/resolver.py: bool, float, int,
+// merge, null, timestamp, value), y/n added as YAML 1.1's bool type
+// lists them (yaml.org/type/bool.html).
+var yaml11Implicit = regexp.MustCompile(`^(?:` +
+	`y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF` +
+	`|[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+]?[0-9]+)?` +
+	`|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)` +
+	`|[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+` +
+	`|<<|~|null|Null|NULL|` +
+	`|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?(?:(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)?` +
+	`|=)$`)
