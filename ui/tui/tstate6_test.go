@@ -1,0 +1,80 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+)
+
+// loraFile is a saved LoRA request on Llama 3.1 8B with seq_len 2048
+// (the model's default is 4096), as `gpuplan --config lora.toml` reads it.
+func loraFile() *config.Config {
+	c := &config.Config{}
+	c.Workload.Model, c.Workload.Task = "llama-3.1-8b", model.TaskLoRA
+	c.Workload.SeqLen, c.Workload.DatasetTokens = 2048, 20e6
+	c.Workload.GPUs = 1
+	return c
+}
+
+// A new-user walk: reopening a saved file, then Tab, ↑ (full fine-tune),
+// ↓ (back to LoRA) on the Task list replaced the file's sequence length
+// with the model's default ("↺ Llama 3.1 8B defaults: … sequence length
+// 4096"). Answers loaded from a file are the user's own: moving the cursor
+// through the options keeps them, as it keeps a value typed in the session.
+func TestLoadedAnswersSurviveTaskCursor(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{Config: loraFile()}), size(120, 40))
+	if m.a.Length != "2048" || m.a.Task != model.TaskLoRA {
+		t.Fatalf("loaded: task %s, length %q; want lora, 2048", m.a.Task, m.a.Length)
+	}
+	m = drive(t, m, tab, up)
+	if m.a.Task == model.TaskLoRA {
+		t.Fatalf("↑ on the Task list left the task at %s", m.a.Task)
+	}
+	if m.a.Length != "2048" || strings.Contains(m.footer.status, "sequence length") {
+		t.Errorf("on %s: length %q, status %q; want the file's 2048 kept", m.a.Task, m.a.Length, m.footer.status)
+	}
+	m = drive(t, m, down)
+	if m.a.Task != model.TaskLoRA || m.a.Length != "2048" {
+		t.Errorf("back on %s: length %q; want lora with the file's 2048", m.a.Task, m.a.Length)
+	}
+	c, err := m.a.config()
+	if err != nil || c.Workload.SeqLen != 2048 {
+		t.Errorf("exported seq_len %d (%v), want 2048", c.Workload.SeqLen, err)
+	}
+}
+
+// The configurator and the command line build the workload by one path
+// (config.WorkloadAnswers.Resolve): the same file gives the same micro-
+// batch and gradient accumulation in both, before and after the Task
+// cursor passes over other tasks. A file's batch_size = 1 means one
+// sample per step (accumulation 1), as --config FILE reads it; it had
+// become the LoRA recipe's 1 × 16 once the cursor had left LoRA.
+func TestGradAccumAsCommandLine(t *testing.T) {
+	cat := testCatalog(t)
+	for _, batch := range []int{0, 1, 2} {
+		file := loraFile()
+		file.Workload.MicroBatch = batch
+		want, _, err := file.Workload.Resolve(cat, config.Readers{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := start(t, newTestApp(t, cat, Options{Config: file}), size(120, 40))
+		for _, keys := range [][]any{nil, {tab, up, down}} {
+			m = drive(t, m, msgs(keys...)...)
+			c, err := m.a.config()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := c.Workload.Resolve(cat, config.Readers{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.MicroBatch != want.MicroBatch || got.GradAccum != want.GradAccum || m.res.workload.GradAccum != want.GradAccum {
+				t.Errorf("batch_size %d, keys %d: configurator %d × %d (panel accum %d), command line %d × %d",
+					batch, len(keys), got.MicroBatch, got.GradAccum, m.res.workload.GradAccum, want.MicroBatch, want.GradAccum)
+			}
+		}
+	}
+}
