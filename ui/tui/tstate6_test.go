@@ -78,3 +78,47 @@ func TestGradAccumAsCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// ctrl+o after the request changed (LoRA → serving) kept the cursor on the
+// previous request's offer (row ~34), so a (add a phase) took a $4.89/h
+// offer where the best was $0.55. A new request opens the table at its
+// best row; the cursor stays only while the request is unchanged.
+func TestOffersCursorNewRequest(t *testing.T) {
+	cat := testCatalog(t)
+	serving := loraFile()
+	serving.Workload.Task, serving.Workload.DatasetTokens, serving.Workload.DatasetSamples = model.TaskInference, 0, 1e6
+	s := start(t, newTestApp(t, cat, Options{Config: serving}), size(120, 40), ctrlO)
+	m := start(t, newTestApp(t, cat, Options{Config: loraFile()}), size(120, 40), ctrlO)
+	// A row of the LoRA table whose offer the serving table also holds,
+	// not as its best.
+	row := -1
+	for i := 1; i < len(m.offers.shown) && row < 0; i++ {
+		o := &m.offers.all[m.offers.shown[i]]
+		for j := 1; j < len(s.offers.shown); j++ {
+			if p := &s.offers.all[s.offers.shown[j]]; p.Instance == o.Instance && p.GPUs == o.GPUs && p.Region == o.Region {
+				row = i
+				break
+			}
+		}
+	}
+	if row < 0 {
+		t.Fatal("no LoRA offer is also a serving offer below the best")
+	}
+	for range row {
+		m = drive(t, m, down)
+	}
+	// The same request: back and forth keeps the row.
+	m = drive(t, m, esc, ctrlO)
+	if got := m.offers.table.Cursor(); got != row {
+		t.Errorf("unchanged request: cursor %d, want %d kept", got, row)
+	}
+	// Another request: serving.
+	m = drive(t, m, esc, tab, down, down)
+	if m.a.Task != model.TaskInference {
+		t.Fatalf("task %s, want inference", m.a.Task)
+	}
+	m = drive(t, m, ctrlO)
+	if got := m.offers.table.Cursor(); got != 0 {
+		t.Errorf("new request: cursor on row %d (%s), want the best (0)", got, m.offers.selected().Instance.Type)
+	}
+}
