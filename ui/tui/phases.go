@@ -436,6 +436,13 @@ func (m app) toPlan() (tea.Model, tea.Cmd) {
 func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.plan.prompting() {
 		cmd := m.plan.promptKey(msg)
+		if !m.plan.prompting() && key.Matches(msg, m.keys.Back) && m.plan.back != screenPlan {
+			// Esc drops the phase: back where a was pressed (the offers or
+			// an offer's details), not on to the plan.
+			m.screen = m.plan.back
+			m.layout()
+			return m, cmd
+		}
 		if !m.plan.prompting() && m.plan.err == "" && len(m.plan.plan.Phases) > 0 {
 			m.footer.say(m.planCountNote(), false)
 		}

@@ -122,3 +122,32 @@ func TestOffersCursorNewRequest(t *testing.T) {
 		t.Errorf("new request: cursor on row %d (%s), want the best (0)", got, m.offers.selected().Instance.Type)
 	}
 }
+
+// Esc from the "Add a phase" prompt went on to the plan view, not back to
+// the offers table it was opened from (a second Esc was needed).
+func TestAddPhaseEscBack(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		keys []any
+		want screen
+	}{
+		{"offers", []any{ctrlO}, screenOffers},
+		{"details", []any{ctrlO, enter}, screenDetail},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := start(t, newTestApp(t, testCatalog(t), Options{Config: loraFile()}), size(120, 40))
+			m = drive(t, m, msgs(tt.keys...)...)
+			if m.screen != tt.want {
+				t.Fatalf("screen %v, want %v", m.screen, tt.want)
+			}
+			m = drive(t, m, runes("a"))
+			if !m.plan.prompting() {
+				t.Fatalf("a opened no prompt:\n%s", screenText(m))
+			}
+			m = drive(t, m, esc)
+			if m.screen != tt.want || m.plan.prompting() || len(m.plan.plan.Phases) != 0 {
+				t.Errorf("after esc: screen %v (want %v), prompting %v, %d phases", m.screen, tt.want, m.plan.prompting(), len(m.plan.plan.Phases))
+			}
+		})
+	}
+}
