@@ -63,14 +63,39 @@ func (v *planView) prompting() bool { return v.pending != nil }
 // offer, and the job's hours from the estimate; inference is a service
 // (its "job" is the time per million tokens, not a duration) and runs
 // for months, asked in the prompt, as does a job without a dataset.
-func newPhase(a *answers, o *model.Offer) (plan.Phase, error) {
+func newPhase(a *answers, cat *model.Catalog, o *model.Offer) (plan.Phase, error) {
 	c, err := a.config()
 	if err != nil {
 		return plan.Phase{}, fmt.Errorf("fix the answers first: %w", err)
 	}
-	ans, err := config.PhaseAnswers(&c)
+	asked := c
+	if !c.Workload.Task.Training() {
+		asked.Workload.Epochs = 0 // each request once: not asked
+	}
+	if a.servingLLM(cat) {
+		// Serving an LLM asks for no dataset, GPU count, job budget or
+		// deadline (wizard.go): answers left from another task's job, such
+		// as a LoRA phase's, do not belong to the serve phase; its GPUs
+		// are the offer's.
+		w, s := &asked.Workload, &asked.Search
+		w.DatasetSamples, w.DatasetTokens, w.GPUs, w.AutoGPUs, w.Strategy = 0, 0, 0, false, ""
+		s.BudgetJob, s.DeadlineHours, s.MaxGPUs, s.AllowMultiNode = 0, 0, 0, false
+	}
+	ans, err := config.PhaseAnswers(&asked)
 	if err != nil {
 		return plan.Phase{}, err
+	}
+	for k, s := range ans {
+		// Numbers as the user types them: counts 50M, not 5e+07, and a
+		// budget 1000000, not 1e+06; the same decoder reads both.
+		v, err := strconv.ParseFloat(s, 64)
+		switch {
+		case err != nil:
+		case k == "dataset_samples" || k == "dataset_tokens" || k == "custom.params":
+			ans[k] = fmtCount(v)
+		case strings.ContainsAny(s, "eE"):
+			ans[k] = strconv.FormatFloat(v, 'f', -1, 64)
+		}
 	}
 	p := plan.Phase{Answers: ans, Provider: o.Instance.Provider, Instance: o.Instance.Type, Region: o.Region,
 		Pricing: o.Pricing, Instances: max(o.Instances, 1), USDPerHour: phaseRound(o.USDPerHour, 6)}
@@ -408,7 +433,7 @@ func (m app) addPhase(o *model.Offer) (tea.Model, tea.Cmd) {
 	if o == nil {
 		return m, nil
 	}
-	p, err := newPhase(m.a, o)
+	p, err := newPhase(m.a, m.cat, o)
 	if err != nil {
 		m.footer.say(errText(err), true)
 		return m, nil

@@ -151,3 +151,61 @@ func TestAddPhaseEscBack(t *testing.T) {
 		})
 	}
 }
+
+// An exported plan's serve phase carried the LoRA job's answers
+// (dataset_samples = "5e+07", epochs = "1", "search.deadline_hours" = "1",
+// gpus = "1" beside a 4×V100 offer): a phase writes only the answers
+// that apply to its task, counts as the user types them.
+func TestPhaseAnswersApply(t *testing.T) {
+	file := loraFile()
+	file.Workload.DatasetTokens, file.Workload.DatasetSamples = 0, 50e6
+	file.Search.DeadlineHours, file.Search.BudgetJob = 5000, 1e6
+	m := start(t, newTestApp(t, testCatalog(t), Options{Config: file}), size(120, 40))
+	m = drive(t, m, ctrlO, runes("a"), enter, esc, esc, tab, down, down)
+	if m.a.Task != model.TaskInference {
+		t.Fatalf("task %s, want inference", m.a.Task)
+	}
+	m = drive(t, m, ctrlO, runes("a"), enter)
+	if n := len(m.plan.plan.Phases); n != 2 {
+		t.Fatalf("%d phases, want 2:\n%s", n, screenText(m))
+	}
+	tune, serve := m.plan.plan.Phases[0].Answers, m.plan.plan.Phases[1].Answers
+	for k, want := range map[string]string{"dataset_samples": "50M", "epochs": "1", "search.deadline_hours": "5000", "gpus": "1", "task": "lora"} {
+		if tune[k] != want {
+			t.Errorf("fine-tune phase: %s = %q, want %q", k, tune[k], want)
+		}
+	}
+	for _, k := range []string{"dataset_samples", "dataset_tokens", "epochs", "search.deadline_hours", "search.budget_job", "gpus", "strategy"} {
+		if v, ok := serve[k]; ok {
+			t.Errorf("serve phase: %s = %q, not asked when serving an LLM", k, v)
+		}
+	}
+	if serve["task"] != "inference" || serve["model"] != "llama-3.1-8b" || serve["seq_len"] != "2048" {
+		t.Errorf("serve phase lost its own answers: %v", serve)
+	}
+}
+
+// A phase's numbers read as typed and decode to the same values.
+func TestPhaseAnswersNumbers(t *testing.T) {
+	file := loraFile()
+	file.Workload.DatasetTokens, file.Workload.DatasetSamples = 0, 1.28e6
+	file.Search.BudgetJob, file.Search.BudgetMonth = 1e6, 2500.5
+	m := start(t, newTestApp(t, testCatalog(t), Options{Config: file}), size(120, 40), ctrlO, runes("a"), enter)
+	if len(m.plan.plan.Phases) != 1 {
+		t.Fatalf("no phase:\n%s", screenText(m))
+	}
+	ans := m.plan.plan.Phases[0].Answers
+	for k, want := range map[string]string{"dataset_samples": "1.28M", "search.budget_job": "1000000", "search.budget_month": "2500.5"} {
+		if ans[k] != want {
+			t.Errorf("%s = %q, want %q", k, ans[k], want)
+		}
+	}
+	b, err := config.AnswersTOML(ans)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := config.Decode(b)
+	if err != nil || back.Workload.DatasetSamples != 1.28e6 || back.Search.BudgetJob != 1e6 || back.Search.BudgetMonth != 2500.5 {
+		t.Errorf("read back: %v, %v %v %v", err, back.Workload.DatasetSamples, back.Search.BudgetJob, back.Search.BudgetMonth)
+	}
+}
