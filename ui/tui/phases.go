@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -407,23 +408,25 @@ func (v *planView) view(st *report.Styles, width int) string {
 
 // planKeys are the plan's own keys, in the footer's help on its screens.
 type planKeys struct {
-	Add, Open, Delete key.Binding
+	Add, Open, Edit, Delete key.Binding
 }
 
 func defaultPlanKeys() planKeys {
 	return planKeys{
 		Add:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add to plan")),
 		Open:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "plan")),
+		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open phase")),
 		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete phase")),
 	}
 }
 
 // enable turns the plan keys on for screen s: a on the offers and an
-// offer's details, d on the plan; ctrl+t opens the plan once it has a
+// offer's details, enter (not in the name prompt) and d on the plan; ctrl+t opens the plan once it has a
 // phase (a shows it when adding the first), from all but the browser.
-func (k *planKeys) enable(s screen, dialog bool, phases int) {
+func (k *planKeys) enable(s screen, dialog, prompt bool, phases int) {
 	k.Add.SetEnabled(!dialog && (s == screenOffers || s == screenDetail))
 	k.Delete.SetEnabled(!dialog && s == screenPlan && phases > 0)
+	k.Edit.SetEnabled(!dialog && !prompt && s == screenPlan && phases > 0) // in the prompt, enter adds
 	k.Open.SetEnabled(!dialog && s != screenPlan && s != screenBrowse && phases > 0)
 }
 
@@ -482,6 +485,9 @@ func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	}
+	if key.Matches(msg, m.keys.Plan.Edit) {
+		return m.openPhase(m.plan.cursor)
+	}
 	before := len(m.plan.plan.Phases)
 	m.plan.listKey(msg)
 	if len(m.plan.plan.Phases) != before { // a phase deleted: the count and any "exported to" are stale
@@ -489,6 +495,36 @@ func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.layout()
 	return m, nil
+}
+
+// openPhase opens phase i of the plan in the configurator: its answers
+// become the questions' (as gpuplan --config PLAN.toml --phase NAME
+// opens them), the plan stays as it is. A phase that names a
+// configuration file instead says how to open that file.
+func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
+	if i < 0 || i >= len(m.plan.plan.Phases) {
+		return m, nil
+	}
+	ph := &m.plan.plan.Phases[i]
+	if len(ph.Answers) == 0 {
+		m.footer.say(m.lang.Sprintf("phase %q keeps its answers in %s: open it with gpuplan --config %s", ph.Name, ph.Config, ph.Config), true)
+		return m, nil
+	}
+	c, err := ph.ConfigFromAnswers()
+	if err != nil {
+		m.footer.say(errTextIn(m.lang, err), true)
+		return m, nil
+	}
+	if m.plan.path != "" {
+		c.Workload.RelativeTo(filepath.Dir(m.plan.path))
+	}
+	c.Selection = nil // the offer is the phase's, kept in the plan
+	m.a = answersFromConfig(m.cat, &c)
+	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height, m.lang)
+	m.screen = screenWizard
+	m.footer.say(m.lang.Sprintf("opened phase %q: its answers are the questions'", ph.Name), false)
+	m.layout()
+	return m, tea.Batch(m.wiz.form.Init(), m.recompute())
 }
 
 // planCountNote is the footer line that counts the plan's phases.

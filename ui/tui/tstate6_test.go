@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/plan"
 )
 
 // loraFile is a saved LoRA request on Llama 3.1 8B with seq_len 2048
@@ -207,5 +208,52 @@ func TestPhaseAnswersNumbers(t *testing.T) {
 	back, err := config.Decode(b)
 	if err != nil || back.Workload.DatasetSamples != 1.28e6 || back.Search.BudgetJob != 1e6 || back.Search.BudgetMonth != 2500.5 {
 		t.Errorf("read back: %v, %v %v %v", err, back.Workload.DatasetSamples, back.Search.BudgetJob, back.Search.BudgetMonth)
+	}
+}
+
+// twoPhasePlan is a plan of a LoRA fine-tune and a serving phase, with
+// answers for both, as the plan export writes it.
+func twoPhasePlan() *plan.Plan {
+	return &plan.Plan{Phases: []plan.Phase{
+		{Name: "fine-tune", Provider: "aws", Instance: "g5.xlarge", Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, USDPerHour: 1, JobHours: 10,
+			Answers: map[string]string{"model": "llama-3.1-8b", "task": "lora", "seq_len": "2048", "dataset_tokens": "20M"}},
+		{Name: "serve", Provider: "aws", Instance: "g5.xlarge", Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, USDPerHour: 1, Months: 6,
+			Answers: map[string]string{"model": "llama-3.1-8b", "task": "inference"}},
+	}}
+}
+
+// gpuplan --config plan.toml opened the first phase silently: the status
+// line says which phase opened when --phase named none; named, it says
+// nothing more. In the plan view (ctrl+t), enter opens the phase under the
+// cursor in the configurator.
+func TestOpenPlanPhase(t *testing.T) {
+	pl := twoPhasePlan()
+	c, err := pl.Phases[0].ConfigFromAnswers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := start(t, newTestApp(t, testCatalog(t), Options{Config: &c, Plan: pl, PlanPath: "plan.toml", Phase: "fine-tune"}), size(120, 40))
+	if s := m.footer.status; !strings.Contains(s, `opened phase "fine-tune" of 2`) || !strings.Contains(screenText(m), `opened phase "fine-tune"`) {
+		t.Errorf("status %q, want the phase opened:\n%s", s, screenText(m))
+	}
+	named := start(t, newTestApp(t, testCatalog(t), Options{Config: &c, Plan: pl, PlanPath: "plan.toml", Phase: "fine-tune", PhaseNamed: true}), size(120, 40))
+	if s := named.footer.status; strings.Contains(s, "opened phase") {
+		t.Errorf("--phase named it, status %q", s)
+	}
+
+	m = drive(t, m, ctrlT)
+	if m.screen != screenPlan || !strings.Contains(screenText(m), "enter open phase") {
+		t.Fatalf("ctrl+t: screen %v, footer without enter:\n%s", m.screen, screenText(m))
+	}
+	m = drive(t, m, down, enter)
+	if m.screen != screenWizard || m.a.Task != model.TaskInference || !strings.Contains(m.footer.status, `opened phase "serve"`) {
+		t.Errorf("enter on serve: screen %v, task %s, status %q", m.screen, m.a.Task, m.footer.status)
+	}
+	if !m.res.ok() || m.res.cfg.Workload.Task != model.TaskInference || len(m.plan.plan.Phases) != 2 {
+		t.Errorf("after opening serve: result task %s (%v), %d phases", m.res.cfg.Workload.Task, m.res.err, len(m.plan.plan.Phases))
+	}
+	m = drive(t, m, ctrlT, up, enter)
+	if m.a.Task != model.TaskLoRA || m.a.Length != "2048" {
+		t.Errorf("enter on fine-tune: task %s, length %q", m.a.Task, m.a.Length)
 	}
 }
