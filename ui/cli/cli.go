@@ -340,7 +340,8 @@ commands below from scripts (add --json for machine-readable output).`,
 	root.PersistentFlags().StringArrayVar(&overlays, "catalog", nil, "overlay a catalog file (our TOML schema, or a SkyPilot vms.csv); repeatable")
 	root.PersistentFlags().BoolVar(&env.trustOverlay, "trust-overlay", false, "rank overlay prices the guards flag as fake or mistyped (far below the GPU's floor or the provider's own price); without it they are listed, not ranked")
 	root.Flags().StringVar(&configPath, "config", "", "open the configurator with the answers in an exported TOML file")
-	addPhaseFlag(root)                                                                                                                        // gpuplan --config PLAN.toml --phase NAME opens that phase
+	// gpuplan --config PLAN.toml --phase NAME opens that phase.
+	addPhaseFlag(root)
 	root.PersistentFlags().String("lang", "", "output language: en or zh-CN (default: the config file's lang, else LC_ALL/LC_MESSAGES/LANG)") // read by resolveLang
 	root.SetFlagErrorFunc(flagError)
 	// Every command, in one place. A command line that names one builds
