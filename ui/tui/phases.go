@@ -86,6 +86,13 @@ func newPhase(a *answers, cat *model.Catalog, o *model.Offer) (plan.Phase, error
 	if err != nil {
 		return plan.Phase{}, err
 	}
+	if !c.Workload.Task.Training() {
+		delete(ans, "checkpointing") // a training switch, not asked
+	}
+	if a.servingLLM(cat) {
+		delete(ans, "search.allow_multi_node") // no Distribution page; false is the default
+		delete(ans, "flash_attention")         // vLLM picks its attention backend
+	}
 	for k, s := range ans {
 		// Numbers as the user types them: counts 50M, not 5e+07, and a
 		// budget 1000000, not 1e+06; the same decoder reads both.

@@ -176,7 +176,8 @@ func TestPhaseAnswersApply(t *testing.T) {
 			t.Errorf("fine-tune phase: %s = %q, want %q", k, tune[k], want)
 		}
 	}
-	for _, k := range []string{"dataset_samples", "dataset_tokens", "epochs", "search.deadline_hours", "search.budget_job", "gpus", "strategy"} {
+	for _, k := range []string{"dataset_samples", "dataset_tokens", "epochs", "search.deadline_hours", "search.budget_job", "gpus", "strategy",
+		"checkpointing", "search.allow_multi_node", "flash_attention"} {
 		if v, ok := serve[k]; ok {
 			t.Errorf("serve phase: %s = %q, not asked when serving an LLM", k, v)
 		}
