@@ -340,6 +340,8 @@ commands below from scripts (add --json for machine-readable output).`,
 	root.PersistentFlags().StringArrayVar(&overlays, "catalog", nil, "overlay a catalog file (our TOML schema, or a SkyPilot vms.csv); repeatable")
 	root.PersistentFlags().BoolVar(&env.trustOverlay, "trust-overlay", false, "rank overlay prices the guards flag as fake or mistyped (far below the GPU's floor or the provider's own price); without it they are listed, not ranked")
 	root.Flags().StringVar(&configPath, "config", "", "open the configurator with the answers in an exported TOML file")
+	// gpuplan --config PLAN.toml --phase NAME opens that phase.
+	addPhaseFlag(root)
 	root.PersistentFlags().String("lang", "", "output language: en or zh-CN (default: the config file's lang, else LC_ALL/LC_MESSAGES/LANG)") // read by resolveLang
 	root.SetFlagErrorFunc(flagError)
 	// Every command, in one place. A command line that names one builds
@@ -548,12 +550,17 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		return usage(model.Msg("--config -: the configurator reads keys from standard input; give the configuration as a file"))
 	}
 	var planFile *plan.Plan // phase19: a plan file opens with its phases
+	phase, _ := cmd.Flags().GetString("phase")
+	var phaseName string // the phase whose answers open
+	if phase != "" && configPath == "" {
+		return usage(model.Msg("--phase picks a phase of a plan: give the plan with --config PLAN.toml"))
+	}
 	if configPath != "" {
-		c, pl, err := readConfigOrPlan(configPath)
+		c, pl, name, err := readConfigOrPlan(configPath, phase)
 		if err != nil {
 			return err
 		}
-		planFile = pl
+		planFile, phaseName = pl, name
 		if cat, warnings, err = env.LoadCatalog(overlays); err != nil {
 			return err
 		}
@@ -584,6 +591,8 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		Config:       cfg,
 		ConfigPath:   configPath,
 		Plan:         planFile,
+		Phase:        phaseName,
+		PhaseNamed:   phase != "",
 		Accessible:   env.Getenv("ACCESSIBLE") != "" || env.Getenv("TERM") == "dumb",
 		ReadHFConfig: env.Readers.HFConfig,
 		In:           env.Stdin, Out: env.Stdout, Err: env.Stderr,

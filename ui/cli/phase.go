@@ -196,32 +196,54 @@ func planSavings(env *Env, cat *model.Catalog, path string, p *plan.Plan) (float
 
 // readConfigOrPlan reads the configurator's --config: a configuration, or
 // a plan ([[phase]] tables), which opens with its phases and the answers
-// of its first phase that has answers (nil: none has, the defaults).
-func readConfigOrPlan(path string) (*config.Config, *plan.Plan, error) {
+// of the phase named (--phase NAME, as recommend --config F --phase NAME
+// reads it, its config file too) or else of its first phase that has
+// answers (nil: none has, the defaults). It returns the name of the phase
+// opened ("" for none); --phase on a configuration is an error.
+func readConfigOrPlan(path, phase string) (*config.Config, *plan.Plan, string, error) {
 	b, err := safeio.ReadTOML(path, safeio.Config)
 	if err != nil || !plan.IsPlan(b) {
+		if err == nil && phase != "" {
+			return nil, nil, "", usage(model.Msg("--phase %s: %s has no [[phase]] tables; it is a configuration, read without --phase", termsafe.String(phase), path))
+		}
 		c, err := readConfig(path)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, "", err
 		}
-		return &c, nil, nil
+		return &c, nil, "", nil
 	}
 	pl, err := plan.Decode(b)
 	if err != nil {
-		return nil, nil, usage(model.Msg("%s: %v", path, err))
+		return nil, nil, "", usage(model.Msg("%s: %v", path, err))
 	}
 	for i := range pl.Phases {
-		if ph := &pl.Phases[i]; len(ph.Answers) > 0 {
-			c, err := ph.ConfigFromAnswers()
-			if err != nil {
-				return nil, nil, usage(model.Msg("%s: %v", path, err))
-			}
-			c.Workload.RelativeTo(filepath.Dir(path))
-			c.Selection = nil // the offer is the phase's, kept in the plan
-			return &c, &pl, nil
+		ph := &pl.Phases[i]
+		if phase == "" && len(ph.Answers) == 0 {
+			continue // the first phase with answers
 		}
+		if phase != "" {
+			if ph, err = pl.Phase(phase); err != nil { // as recommend --config F --phase NAME
+				return nil, nil, "", usage(model.Msg("%s: %v", path, err))
+			}
+			if len(ph.Answers) == 0 && ph.Config != "" {
+				c, err := readPhaseConfig(path, ph)
+				if err != nil {
+					return nil, nil, "", err
+				}
+				c.Workload.RelativeTo(filepath.Dir(ph.ConfigPath(filepath.Dir(path))))
+				c.Selection = nil
+				return &c, &pl, ph.Name, nil
+			}
+		}
+		c, err := ph.ConfigFromAnswers()
+		if err != nil {
+			return nil, nil, "", usage(model.Msg("%s: %v", path, err))
+		}
+		c.Workload.RelativeTo(filepath.Dir(path))
+		c.Selection = nil // the offer is the phase's, kept in the plan
+		return &c, &pl, ph.Name, nil
 	}
-	return nil, &pl, nil
+	return nil, &pl, "", nil
 }
 
 // phaseGPU gives a phase's selection the GPU of its instance type in cat

@@ -123,7 +123,7 @@ type filled struct {
 	optimizer               model.Optimizer // the model's recipe's (Architecture.DefaultOptimizer) or AdamW
 	vision                  bool
 	adapters                bool // filled for LoRA/QLoRA, whose default batch is the recipe's (model.AdapterGradAccum)
-	fileBatch               bool // the batch filled is a file's batch_size, not the model's default
+	fileBatch, fileLength   bool // the batch (length) is a file's batch_size (seq_len or image_size): the user's own, never refilled
 	noAttention             bool // a CNN: no flash-attention question, no answer sent
 	task                    model.Task
 	framework               model.Framework
@@ -279,8 +279,11 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	a.Deadline = fmtFloatOrEmpty(s.DeadlineHours)
 	a.PrecisionFallback = s.AllowPrecisionFallback
 	a.extra.MaxPriceHour, a.extra.Sort = s.MaxPriceHour, s.Sort
-	a.fill.batch, a.fill.length = a.Batch, a.Length
+	// The file's batch and length are the user's answers, as if typed:
+	// a default follows the model and task, they do not (fill keeps the
+	// defaults the first reconcile filled in).
 	a.fill.fileBatch = w.MicroBatch > 0
+	a.fill.fileLength = w.SeqLen > 0 && !a.vision(cat) || w.ImageSize > 0 && a.vision(cat)
 	a.fill.ckpt, a.fill.flash = a.Checkpointing, a.Flash
 	a.Serve.fromServing(w.Serve)
 	a.reconcile(cat, nil)
@@ -388,20 +391,20 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 		if m.Name == "" {
 			name = model.Msg("the model")
 		}
-		if focused != &a.Batch && (a.Batch == a.fill.batch || a.Batch == "") {
+		if focused != &a.Batch && (!a.fill.fileBatch && a.Batch == a.fill.batch || a.Batch == "") {
 			if a.Batch != batch && !first {
 				notes = append(notes, model.Msg("%s %s", model.Msg(a.batchLabel()), batch))
 			}
-			a.Batch = batch
+			a.Batch, a.fill.fileBatch = batch, false
 		} else if focused != &a.Batch && !first && a.Batch != batch {
 			notes = append(notes, model.Msg("kept your %s %s (%s's default is %s)", model.Msg(a.batchLabel()), a.Batch, name, batch))
 		}
-		if focused != &a.Length && (a.Length == a.fill.length || a.Length == "" || vision != a.fill.vision) {
+		if focused != &a.Length && (!a.fill.fileLength && a.Length == a.fill.length || a.Length == "" || vision != a.fill.vision) {
 			if a.Length != length && !first {
 				a.fill.vision = vision // for the label
 				notes = append(notes, model.Msg("%s %s", model.Msg(a.lengthLabel()), length))
 			}
-			a.Length = length
+			a.Length, a.fill.fileLength = length, false
 		}
 		if a.Optimizer == a.fill.optimizer || a.Optimizer == "" || first { // follows the model's recipe until changed
 			if a.Optimizer != w.Optimizer && !first && a.Task.Training() {
@@ -417,7 +420,7 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 			a.DatasetUnit = unitOptions(vision)[0]
 		}
 		a.fill.modelKey, a.fill.batch, a.fill.length, a.fill.vision = modelKey, batch, length, vision
-		a.fill.adapters, a.fill.fileBatch = a.Task.Adapters(), false
+		a.fill.adapters = a.Task.Adapters()
 		a.fill.noAttention = !m.Family.HasAttention()
 	}
 	if a.Task != a.fill.task {

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/i18n"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -121,8 +123,14 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	if opts.Plan != nil {
 		m.plan.plan = *opts.Plan
 	}
-	m.browse.localize(lang)
 	m.footer = newFooter(st)
+	if i := slices.IndexFunc(m.plan.plan.Phases, func(p plan.Phase) bool { return p.Name == opts.Phase }); opts.Phase != "" && i >= 0 {
+		m.plan.cursor = i
+		if !opts.PhaseNamed && len(m.plan.plan.Phases) > 1 {
+			m.footer.say(lang.Sprintf("opened phase %q of %d (--phase NAME opens another; ctrl+t lists them, enter opens one)", opts.Phase, len(m.plan.plan.Phases)), false)
+		}
+	}
+	m.browse.localize(lang)
 	m.notice = newNotice(opts.Warnings)
 	m.lastKey = a.key()
 	m.savedKey = m.lastKey
@@ -732,7 +740,7 @@ func (m *app) layout() {
 	m.keys.forScreen(m.screen, wizard && m.wiz.typing() || m.screen == screenBrowse || prompting, wizard && m.filtering(), m.dialog != nil)
 	m.keys.Market.enable(m.screen == screenBrowse && m.dialog == nil, len(m.a.GPUKeys) > 0)
 	m.keys.browseShort = m.screen == screenOffers
-	m.keys.Plan.enable(m.screen, m.dialog != nil, len(m.plan.plan.Phases)) // phases.go
+	m.keys.Plan.enable(m.screen, m.dialog != nil, m.plan.prompting(), len(m.plan.plan.Phases)) // phases.go
 	if prompting {
 		m.keys.Export.SetEnabled(false)
 		m.keys.Back.SetHelp("esc", m.lang.T("cancel"))

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -33,6 +34,7 @@ type offersView struct {
 	allRegions    bool          // one row per region: nothing collapsed (r)
 	sort          model.SortKey
 	resorted      bool   // s changed the sort: the next result opens on its first (best) offer
+	request       string // the request (requestKey) the cursor was placed on: another one opens on its best offer
 	provider      string // "" shows all
 	problem       string // why there is no ranking: an answer does not parse or validate
 	where         string // the question page to fix it on, when known
@@ -57,12 +59,18 @@ func (v *offersView) restyle() {
 }
 
 // setResult shows new offers, keeping the cursor on the same offer when
-// it is still there (never on a stale row).
+// it is still there and the request is the same (never on a stale row):
+// a new request opens on its best offer, which a (add a phase) then takes.
 func (v *offersView) setResult(r *result) {
+	req := requestKey(r)
 	var keep *model.Offer
-	if o := v.selected(); o != nil && !(v.resorted && r != nil) {
+	if o := v.selected(); o != nil && !(v.resorted && r != nil) && req == v.request {
 		c := *o
 		keep = &c
+	}
+	if req != v.request {
+		v.request = req
+		v.table.SetCursor(0)
 	}
 	if v.resorted && r != nil {
 		// The offer selected under the old key would keep the cursor, and
@@ -96,6 +104,19 @@ func (v *offersView) setResult(r *result) {
 		v.provider = ""
 	}
 	v.refresh(keep)
+}
+
+// requestKey identifies the request r answers (its answers as they
+// would be exported); "" for none.
+func requestKey(r *result) string {
+	if r == nil {
+		return ""
+	}
+	b, err := json.Marshal(r.cfg)
+	if err != nil {
+		return fmt.Sprint(r.seq) // cannot happen (plain data); then each recompute is new
+	}
+	return string(b)
 }
 
 // providers lists the providers with offers, for the filter.

@@ -26,6 +26,11 @@ type Options struct {
 	// from PlanPath, its default export path; nil starts with none.
 	Plan     *plan.Plan
 	PlanPath string
+	// Phase is the phase of Plan whose answers Config holds (gpuplan
+	// --config PLAN.toml [--phase NAME]); PhaseNamed says --phase named
+	// it. Unnamed, the status line says which phase was opened.
+	Phase      string
+	PhaseNamed bool
 	// Accessible asks the questions as plain prompts and prints the
 	// answer as text (ACCESSIBLE=1, TERM=dumb): no redrawing screen.
 	Accessible bool

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,14 +64,46 @@ func (v *planView) prompting() bool { return v.pending != nil }
 // offer, and the job's hours from the estimate; inference is a service
 // (its "job" is the time per million tokens, not a duration) and runs
 // for months, asked in the prompt, as does a job without a dataset.
-func newPhase(a *answers, o *model.Offer) (plan.Phase, error) {
+func newPhase(a *answers, cat *model.Catalog, o *model.Offer) (plan.Phase, error) {
 	c, err := a.config()
 	if err != nil {
 		return plan.Phase{}, fmt.Errorf("fix the answers first: %w", err)
 	}
-	ans, err := config.PhaseAnswers(&c)
+	asked := c
+	if !c.Workload.Task.Training() {
+		asked.Workload.Epochs = 0 // each request once: not asked
+	}
+	if a.servingLLM(cat) {
+		// Serving an LLM asks for no dataset, GPU count, job budget or
+		// deadline (wizard.go): answers left from another task's job, such
+		// as a LoRA phase's, do not belong to the serve phase; its GPUs
+		// are the offer's.
+		w, s := &asked.Workload, &asked.Search
+		w.DatasetSamples, w.DatasetTokens, w.GPUs, w.AutoGPUs, w.Strategy = 0, 0, 0, false, ""
+		s.BudgetJob, s.DeadlineHours, s.MaxGPUs, s.AllowMultiNode = 0, 0, 0, false
+	}
+	ans, err := config.PhaseAnswers(&asked)
 	if err != nil {
 		return plan.Phase{}, err
+	}
+	if !c.Workload.Task.Training() {
+		delete(ans, "checkpointing") // a training switch, not asked
+	}
+	if a.servingLLM(cat) {
+		delete(ans, "search.allow_multi_node") // no Distribution page; false is the default
+		delete(ans, "flash_attention")         // vLLM picks its attention backend
+	}
+	for k, s := range ans {
+		// Numbers as the user types them: counts 50M, not 5e+07, and a
+		// budget 1000000, not 1e+06; the same decoder reads both.
+		v, err := strconv.ParseFloat(s, 64)
+		switch {
+		case err != nil:
+		case k == "dataset_samples" || k == "dataset_tokens" || k == "custom.params":
+			ans[k] = fmtCount(v)
+		case strings.ContainsAny(s, "eE"):
+			ans[k] = strconv.FormatFloat(v, 'f', -1, 64)
+		}
 	}
 	p := plan.Phase{Answers: ans, Provider: o.Instance.Provider, Instance: o.Instance.Type, Region: o.Region,
 		Pricing: o.Pricing, Instances: max(o.Instances, 1), USDPerHour: phaseRound(o.USDPerHour, 6)}
@@ -382,23 +415,25 @@ func (v *planView) view(st *report.Styles, width int) string {
 
 // planKeys are the plan's own keys, in the footer's help on its screens.
 type planKeys struct {
-	Add, Open, Delete key.Binding
+	Add, Open, Edit, Delete key.Binding
 }
 
 func defaultPlanKeys() planKeys {
 	return planKeys{
 		Add:    key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add to plan")),
 		Open:   key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "plan")),
+		Edit:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open phase")),
 		Delete: key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "delete phase")),
 	}
 }
 
 // enable turns the plan keys on for screen s: a on the offers and an
-// offer's details, d on the plan; ctrl+t opens the plan once it has a
+// offer's details, enter (not in the name prompt) and d on the plan; ctrl+t opens the plan once it has a
 // phase (a shows it when adding the first), from all but the browser.
-func (k *planKeys) enable(s screen, dialog bool, phases int) {
+func (k *planKeys) enable(s screen, dialog, prompt bool, phases int) {
 	k.Add.SetEnabled(!dialog && (s == screenOffers || s == screenDetail))
 	k.Delete.SetEnabled(!dialog && s == screenPlan && phases > 0)
+	k.Edit.SetEnabled(!dialog && !prompt && s == screenPlan && phases > 0) // in the prompt, enter adds
 	k.Open.SetEnabled(!dialog && s != screenPlan && s != screenBrowse && phases > 0)
 }
 
@@ -408,7 +443,7 @@ func (m app) addPhase(o *model.Offer) (tea.Model, tea.Cmd) {
 	if o == nil {
 		return m, nil
 	}
-	p, err := newPhase(m.a, o)
+	p, err := newPhase(m.a, m.cat, o)
 	if err != nil {
 		m.footer.say(errText(err), true)
 		return m, nil
@@ -436,6 +471,13 @@ func (m app) toPlan() (tea.Model, tea.Cmd) {
 func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.plan.prompting() {
 		cmd := m.plan.promptKey(msg)
+		if !m.plan.prompting() && key.Matches(msg, m.keys.Back) && m.plan.back != screenPlan {
+			// Esc drops the phase: back where a was pressed (the offers or
+			// an offer's details), not on to the plan.
+			m.screen = m.plan.back
+			m.layout()
+			return m, cmd
+		}
 		if !m.plan.prompting() && m.plan.err == "" && len(m.plan.plan.Phases) > 0 {
 			m.footer.say(m.planCountNote(), false)
 		}
@@ -450,6 +492,9 @@ func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	}
+	if key.Matches(msg, m.keys.Plan.Edit) {
+		return m.openPhase(m.plan.cursor)
+	}
 	before := len(m.plan.plan.Phases)
 	m.plan.listKey(msg)
 	if len(m.plan.plan.Phases) != before { // a phase deleted: the count and any "exported to" are stale
@@ -457,6 +502,36 @@ func (m app) planKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	m.layout()
 	return m, nil
+}
+
+// openPhase opens phase i of the plan in the configurator: its answers
+// become the questions' (as gpuplan --config PLAN.toml --phase NAME
+// opens them), the plan stays as it is. A phase that names a
+// configuration file instead says how to open that file.
+func (m app) openPhase(i int) (tea.Model, tea.Cmd) {
+	if i < 0 || i >= len(m.plan.plan.Phases) {
+		return m, nil
+	}
+	ph := &m.plan.plan.Phases[i]
+	if len(ph.Answers) == 0 {
+		m.footer.say(m.lang.Sprintf("phase %q keeps its answers in %s: open it with gpuplan --config %s", ph.Name, ph.Config, ph.Config), true)
+		return m, nil
+	}
+	c, err := ph.ConfigFromAnswers()
+	if err != nil {
+		m.footer.say(errTextIn(m.lang, err), true)
+		return m, nil
+	}
+	if m.plan.path != "" {
+		c.Workload.RelativeTo(filepath.Dir(m.plan.path))
+	}
+	c.Selection = nil // the offer is the phase's, kept in the plan
+	m.a = answersFromConfig(m.cat, &c)
+	m.wiz = newWizard(m.a, m.cat, m.hf.check(), m.theme, m.wiz.width, m.wiz.height, m.lang)
+	m.screen = screenWizard
+	m.footer.say(m.lang.Sprintf("opened phase %q: its answers are the questions'", ph.Name), false)
+	m.layout()
+	return m, tea.Batch(m.wiz.form.Init(), m.recompute())
 }
 
 // planCountNote is the footer line that counts the plan's phases.

@@ -113,8 +113,8 @@ func TestPlanPhases(t *testing.T) {
 }
 
 // TestPlanPrompt: a name taken or empty, or months that are not a
-// number, keep the prompt open with the reason; esc drops the phase; d
-// deletes one.
+// number, keep the prompt open with the reason; esc drops the phase and
+// goes back to the offers; d on the plan deletes one.
 func TestPlanPrompt(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), msgs(size(120, 40), ctrlO, runes("a"), enter, esc, runes("a"), clearLine, typed("fine-tune"), enter)...)
 	if !m.plan.prompting() || !strings.Contains(screenText(m), `has a phase "fine-tune" already`) {
@@ -134,11 +134,11 @@ func TestPlanPrompt(t *testing.T) {
 	if !m.plan.prompting() || !strings.Contains(screenText(m), "give the phase a name") {
 		t.Errorf("an empty name was accepted:\n%s", screenText(m))
 	}
-	m = drive(t, m, esc)
-	if m.plan.prompting() || len(m.plan.plan.Phases) != 1 || m.screen != screenPlan {
-		t.Errorf("esc: prompting %v, %d phases", m.plan.prompting(), len(m.plan.plan.Phases))
+	m = drive(t, m, esc) // back to the offers the prompt was opened on (issue 31)
+	if m.plan.prompting() || len(m.plan.plan.Phases) != 1 || m.screen != screenOffers {
+		t.Errorf("esc: prompting %v, %d phases, screen %v", m.plan.prompting(), len(m.plan.plan.Phases), m.screen)
 	}
-	m = drive(t, m, runes("d"))
+	m = drive(t, m, ctrlT, runes("d"))
 	if len(m.plan.plan.Phases) != 0 {
 		t.Errorf("d left %d phases", len(m.plan.plan.Phases))
 	}
