@@ -32,7 +32,7 @@ type exportFlags struct {
 	config           string
 	// Launch options of model/launch.Options.
 	modelID, dataset, bucket string
-	k8sKind                  string
+	k8sKind, k8sPVC          string
 }
 
 // queryFlags that make no sense when --instance names the instance.
@@ -264,7 +264,7 @@ func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w mod
 		return launch.Options{}, usage(model.Msg("--wheel %v", err))
 	}
 	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel,
-		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind}
+		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind, OutputClaim: ef.k8sPVC}
 	if ef.format == launch.FormatSkyPilot {
 		opt.Alternatives = launch.Alternatives(w, cat, offer, q.AllowPrecisionFallback)
 	}

@@ -150,6 +150,12 @@ func TestExportLaunchFlags(t *testing.T) {
 		{"--k8s-kind pytorchjob", append(append([]string{}, two...), "--format", "k8s", "--k8s-kind", "pytorchjob"), []string{"kind: PyTorchJob"}, 0},
 		{"--format pytorchjob", append(append([]string{}, two...), "--format", "pytorchjob"), []string{"kind: PyTorchJob"}, 0},
 		{"bad --k8s-kind", append(append([]string{}, two...), "--format", "k8s", "--k8s-kind", "mpijob"), nil, ExitUsage},
+		// The trained model is written to a PersistentVolumeClaim, not the
+		// pod's writable layer (restartPolicy Never loses it).
+		{"outputs on a claim", append(append([]string{}, small...), "--instance", "aws/g5.2xlarge", "--format", "k8s"),
+			[]string{"kind: PersistentVolumeClaim", "claimName: gpuplan-outputs", "mountPath: /workspace/outputs"}, 0},
+		{"--k8s-pvc", append(append([]string{}, two...), "--format", "k8s", "--k8s-pvc", "team-runs"),
+			[]string{"name: team-runs", "claimName: team-runs", "- ReadWriteMany"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runExportCLI(t, tc.args...)
