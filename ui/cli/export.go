@@ -86,6 +86,7 @@ without --force; -o - (the default) writes to stdout.`,
 		return list(s, stack.Wheels())
 	})
 	fs.StringVar(&ef.config, "config", "", "start from an exported configuration: its workload, and its picked offer as --instance, --region and --pricing unless given")
+	addPhaseFlag(cmd)
 	registerLaunchFlags(fs, &ef)
 	wf.register(fs)
 	qf.register(fs)
@@ -107,10 +108,11 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	if err != nil {
 		return err
 	}
-	ff, err := readFromFileIn(ef.config, cmd.InOrStdin())
+	ff, err := readFromFileCmd(cmd, ef.config, cmd.InOrStdin()) // phase.go: --config PLAN.toml --phase NAME
 	if err != nil {
 		return err
 	}
+	ff.phaseGPU(cat)
 	in, err := exportInstance(fs, cat, &ff, qf, ef)
 	if err != nil {
 		return err

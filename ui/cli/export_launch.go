@@ -91,6 +91,9 @@ func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.
 	if ff.cfg != nil {
 		base = ff.cfg.Search.Query(false)
 		base.Providers, base.Regions = nil, nil // --instance and --region say where
+		if sel := ff.cfg.Selection; sel != nil && sel.Pricing != "" {
+			base.Pricing = sel.Pricing // the picked offer's (a plan's phase has no [search] pricing); --pricing still wins
+		}
 		if sel := ff.cfg.Selection; autoGPUs && sel != nil && sel.GPUs > 0 &&
 			sel.Provider == in.Provider && sel.InstanceType == in.Type {
 			w.GPUs, autoGPUs = sel.GPUs, false
