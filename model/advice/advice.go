@@ -121,14 +121,26 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			v.Optimizer = model.AdamW8bit
 			try(model.Msg("use 8-bit AdamW (bitsandbytes)"), v)
 		}
-		// Sharding over more GPUs keeps the job's global batch, even one
+		// Sharding over as many or more GPUs keeps the job's global batch, even one
 		// whose micro-batch was per GPU: the GPU count is w's, so is the
 		// batch (a count that cannot share it is skipped). A per-GPU
 		// micro-batch too small to share (a global batch of 1) shards at
 		// that micro-batch per GPU, and the advice says the batch it makes.
+		// Never fewer GPUs than the job has: the count is the user's (or
+		// the near miss's), so ZeRO-3 over 8 GPUs is the advice for an
+		// 8-GPU job, not over 2 (issue 31).
+		var counts []int
+		if w.GPUs >= 2*max(w.TP, 1) {
+			counts = append(counts, w.GPUs)
+		}
+		for n := 2; n <= 64; n *= 2 {
+			if c := n * max(w.TP, 1); c > w.GPUs {
+				counts = append(counts, c)
+			}
+		}
 		shardOver := func(from model.Workload) (shard model.Workload) {
-			for n := 2; n <= 64; n *= 2 {
-				v, ok := from.OnGPUs(n * max(w.TP, 1))
+			for _, n := range counts {
+				v, ok := from.OnGPUs(n)
 				if !ok {
 					continue
 				}
