@@ -65,7 +65,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 		if c.CommitmentUSD > 0 && c.CommitmentUSD >= c.USD {
 			cost += lang.T(" (whole term)")
 		}
-		rows[i] = []string{termsafe.String(ph.Name), r.Cut(termsafe.String(offer), 44-len([]rune(count)))+count, PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
+		rows[i] = []string{termsafe.String(ph.Name), r.Cut(termsafe.String(offer), 44-len([]rune(count))) + count, PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
 	}
 	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
 	if lang.Chinese() {
