@@ -121,14 +121,26 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			v.Optimizer = model.AdamW8bit
 			try(model.Msg("use 8-bit AdamW (bitsandbytes)"), v)
 		}
-		// Sharding over more GPUs keeps the job's global batch, even one
+		// Sharding over as many or more GPUs keeps the job's global batch, even one
 		// whose micro-batch was per GPU: the GPU count is w's, so is the
 		// batch (a count that cannot share it is skipped). A per-GPU
 		// micro-batch too small to share (a global batch of 1) shards at
 		// that micro-batch per GPU, and the advice says the batch it makes.
+		// Never fewer GPUs than the job has: the count is the user's (or
+		// the near miss's), so ZeRO-3 over 8 GPUs is the advice for an
+		// 8-GPU job, not over 2 (issue 31).
+		var counts []int
+		if w.GPUs >= 2*max(w.TP, 1) {
+			counts = append(counts, w.GPUs)
+		}
+		for n := 2; n <= 64; n *= 2 {
+			if c := n * max(w.TP, 1); c > w.GPUs {
+				counts = append(counts, c)
+			}
+		}
 		shardOver := func(from model.Workload) (shard model.Workload) {
-			for n := 2; n <= 64; n *= 2 {
-				v, ok := from.OnGPUs(n * max(w.TP, 1))
+			for _, n := range counts {
+				v, ok := from.OnGPUs(n)
 				if !ok {
 					continue
 				}
@@ -277,15 +289,26 @@ func pctSaved(before, after float64) float64 {
 	return (before - after) / before * 100
 }
 
-// Tip thresholds: a change is worth a line when it saves at least
-// TipMinCostPct of the job's cost, or TipMinMemoryPct of its memory
-// without costing more than TipSlowerPct; smaller figures are inside the
+// Tip thresholds: on a job that fits, a change is worth a line when it
+// saves at least TipMinCostPct of the job's cost, or without a job time
+// TipMinMemoryPct of its memory; smaller figures are inside the
 // estimate's own error (the calibration bands are all wider than ±5%).
 const (
 	TipMinCostPct   = 5.0
 	TipMinMemoryPct = 10.0
-	TipSlowerPct    = 1.0
 )
+
+// keepFitting reports whether t is worth a line on a job that already
+// fits: with a job time it must save TipMinCostPct of the job's cost (a
+// memory saving on a job that fits saves no money on the same GPU type:
+// "turn on activation checkpointing … job cost ±0%" is no saving);
+// without one, memory alone ranks, as TipMinMemoryPct.
+func keepFitting(t Tip, timed bool) bool {
+	if timed {
+		return t.CostSavedPct() >= TipMinCostPct
+	}
+	return t.MemorySavedPct() >= TipMinMemoryPct
+}
 
 // Tips returns the single changes that save the most on w's GPUs of type
 // g, at most n, largest saving first, each computed with Compute on g.
@@ -299,8 +322,8 @@ const (
 // memory (FitAdvice's order). When it fits, a change must pay without the
 // memory: it is ranked by the job cost it saves (GPU-hours on the same
 // GPU type), then the memory; it is kept when it saves TipMinCostPct of
-// the cost, or TipMinMemoryPct of the memory at no more than TipSlowerPct
-// extra cost, and changes of the GPU count are left out (the offer would
+// the cost (keepFitting: a memory saving alone saves nothing on a job
+// that fits), and changes of the GPU count are left out (the offer would
 // change with them). Without a job time, memory alone ranks.
 func Tips(w model.Workload, g *model.GPU, n int) []Tip {
 	w.Defaults()
@@ -324,7 +347,7 @@ func Tips(w model.Workload, g *model.GPU, n int) []Tip {
 		if base.HasTime && e.HasTime {
 			t.GPUHours, t.BaseGPUHours = e.GPUHours, base.GPUHours
 		}
-		if fits && !(t.CostSavedPct() >= TipMinCostPct || t.MemorySavedPct() >= TipMinMemoryPct && t.CostSavedPct() >= -TipSlowerPct) {
+		if fits && !keepFitting(t, base.HasTime && e.HasTime) {
 			continue
 		}
 		if !fits && t.MemorySavedPct() <= 0 {

@@ -88,3 +88,26 @@ func TestSameGlobalBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestFitAdviceKeepsGPUCount: an 8-GPU DDP job (recommend --gpus 8) that
+// does not fit an H200 (141 GiB; 16 bytes × 8B parameters of model states
+// alone are 119 GiB) is advised to shard over its own 8 GPUs, never fewer
+// though 2 would fit: with
+// ZeRO-3 the model states split 8 ways (Rajbhandari et al., 2020, §5.3),
+// and 2 GPUs would be another job (issue 31).
+func TestFitAdviceKeepsGPUCount(t *testing.T) {
+	w := model.Workload{Settings: model.Settings{Task: model.TaskFinetune, GPUs: 8, Strategy: model.DDP, MicroBatch: 4, GradAccum: 4, SeqLen: 2048}, Model: modeltest.Llama31_8B}
+	var saw bool
+	for _, a := range FitAdvice(w, 141*model.GiB*(1-model.FitMargin)) {
+		if a.Workload.Strategy != model.ZeRO3 {
+			continue
+		}
+		saw = true
+		if a.Workload.GPUs < 8 {
+			t.Errorf("%q shards over %d GPUs, fewer than the job's 8", a.Change, a.Workload.GPUs)
+		}
+	}
+	if !saw {
+		t.Error("no ZeRO-3 advice for an 8-GPU DDP job that does not fit")
+	}
+}

@@ -66,7 +66,7 @@ func injectedPlan(s string, shape uint8, shellToo bool) *Plan {
 		Script: "train.py", ScriptArgs: []string{"--bf16", "--run_name", "r"},
 		DiskGB: 200, Image: "nvcr.io/nvidia/pytorch:25.12-py3", Wheel: "cu130", Port: DefaultPort,
 		Stack:   stack.Advise(gpu),
-		ModelID: s, Dataset: s, Bucket: s, OutputDir: s, CatalogType: s, K8sKind: KindTrainJob,
+		ModelID: s, Dataset: s, Bucket: s, OutputDir: s, CatalogType: s, K8sKind: KindTrainJob, OutputClaim: s,
 	}
 	p.Stack.Reason = s
 	if shape&1 != 0 {
@@ -484,12 +484,12 @@ func FuzzYAMLInjection(f *testing.F) {
 				}
 			}
 		}
-		want := []string{"Job"}
+		want := []string{"PersistentVolumeClaim", "Job"}
 		if p.Nodes > 1 {
-			want = []string{p.K8sKind}
+			want = []string{"PersistentVolumeClaim", p.K8sKind}
 		}
 		if p.ZeRO() > 0 {
-			want = append([]string{"ConfigMap"}, want...)
+			want = slices.Insert(want, 1, "ConfigMap")
 		}
 		if !reflect.DeepEqual(kinds, want) {
 			t.Fatalf("Kubernetes kinds %v, want %v:\n%s", kinds, want, k8s)

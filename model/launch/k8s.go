@@ -2,6 +2,7 @@ package launch
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model/launch/cloud"
@@ -74,6 +75,11 @@ const (
 // The error wraps ErrNoStack when no image fits the GPU and Options.Image is
 // empty, and ErrPlan when a value cannot be a shell word.
 func (p *Plan) Kubernetes() ([]byte, error) {
+	if p.OutputClaim == "" { // a Plan built without NewPlan
+		c := *p
+		c.OutputClaim = DefaultOutputClaim
+		p = &c
+	}
 	if err := p.checkImage(); err != nil {
 		return nil, err
 	}
@@ -87,7 +93,7 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		kv{"app.kubernetes.io/name", str(p.Name)},
 		kv{"app.kubernetes.io/managed-by", str("gpuplan")},
 	)
-	var docs []*yaml.Node
+	docs := []*yaml.Node{p.outputClaim(labels)}
 	ds := p.DeepSpeedConfig()
 	args := p.ScriptArgs
 	if ds != nil {
@@ -107,12 +113,9 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		header = append(header, "AMD GPU: the pods request "+AMDGPUResource+" from AMD's device plugin (ROCm/k8s-device-plugin) and carry no NVIDIA toleration; add your cluster's if its AMD nodes are tainted")
 	}
 	header = append(header, "gated models: kubectl create secret generic hf-token --from-literal=token=$HF_TOKEN")
-	if p.Spot() {
-		header = append(header, "spot: checkpoints go to the PersistentVolumeClaim "+p.Bucket+" mounted at "+CheckpointDir+": create it (ReadWriteMany across nodes) or replace the name")
-	}
-	if p.Spot() {
-		header = append(header, "spot: checkpoints go to the PersistentVolumeClaim "+p.Bucket+" mounted at "+CheckpointDir+": create it (ReadWriteMany across nodes) or replace the name")
-	}
+	header = append(header, fmt.Sprintf("outputs: --output_dir %s is on the PersistentVolumeClaim %s mounted at %s, so the trained model outlives the pod; "+
+		"the claim below is created by kubectl apply (%s, %dGi, the cluster's default StorageClass): drop that document to use an existing claim, or name yours with --k8s-pvc",
+		p.OutputDir, p.OutputClaim, p.outputMount(), p.claimAccessMode(), p.DiskGB))
 	if !ValidLabelValue(p.InstanceType) {
 		header = append(header, fmt.Sprintf("no node selector: %q is not a valid label value; pods go to any node with free %s (add your cluster's GPU label, e.g. nvidia.com/gpu.product)", p.InstanceType, p.gpuResource()))
 	}
@@ -325,9 +328,8 @@ func (p *Plan) nodeSelector() *yaml.Node {
 }
 
 // volumes are the pod's volume mounts and volumes: /dev/shm in memory, the
-// Hugging Face cache, on spot the checkpoint PersistentVolumeClaim at
-// CheckpointDir (named Plan.Bucket, a placeholder the user replaces; several
-// nodes need ReadWriteMany), and the DeepSpeed ConfigMap for ZeRO.
+// Hugging Face cache, the PersistentVolumeClaim Plan.OutputClaim at the
+// output directory (outputMount), and the DeepSpeed ConfigMap for ZeRO.
 func (p *Plan) volumes() (mounts, volumes []*yaml.Node) {
 	mounts = []*yaml.Node{
 		mapping(kv{"name", str("dshm")}, kv{"mountPath", str("/dev/shm")}),
@@ -337,15 +339,75 @@ func (p *Plan) volumes() (mounts, volumes []*yaml.Node) {
 		mapping(kv{"name", str("dshm")}, kv{"emptyDir", mapping(kv{"medium", str("Memory")})}),
 		mapping(kv{"name", str("hf-cache")}, kv{"emptyDir", mapping()}),
 	}
-	if p.Spot() {
-		mounts = append(mounts, mapping(kv{"name", str("checkpoints")}, kv{"mountPath", str(CheckpointDir)}))
-		volumes = append(volumes, mapping(kv{"name", str("checkpoints")}, kv{"persistentVolumeClaim", mapping(kv{"claimName", str(p.Bucket)})}))
+	if p.OutputClaim != "" { // none for serving (Serve.Kubernetes)
+		mounts = append(mounts, mapping(kv{"name", str("outputs")}, kv{"mountPath", str(p.outputMount())}))
+		volumes = append(volumes, mapping(kv{"name", str("outputs")}, kv{"persistentVolumeClaim", mapping(kv{"claimName", str(p.OutputClaim)})}))
 	}
 	if p.ZeRO() > 0 {
 		mounts = append(mounts, mapping(kv{"name", str("deepspeed")}, kv{"mountPath", str(configDir)}, kv{"readOnly", boolean(true)}))
 		volumes = append(volumes, mapping(kv{"name", str("deepspeed")}, kv{"configMap", mapping(kv{"name", str(p.configMapName())})}))
 	}
 	return mounts, volumes
+}
+
+// outputMount is where the output claim is mounted: CheckpointDir on spot
+// (the output directory is under it), else the output directory under the
+// working directory. Without it the pod's restartPolicy Never and the
+// container's writable layer would lose the trained model with the pod.
+func (p *Plan) outputMount() string {
+	if path.IsAbs(p.OutputDir) {
+		if p.Spot() {
+			return CheckpointDir
+		}
+		return path.Clean(p.OutputDir)
+	}
+	return path.Join(workDir, p.OutputDir)
+}
+
+// claimAccessMode is ReadWriteOnce for one node (Kubernetes "Persistent
+// Volumes", access modes: mounted read-write by one node) and
+// ReadWriteMany when the pods of several nodes mount the claim.
+func (p *Plan) claimAccessMode() string {
+	if p.Nodes > 1 {
+		return "ReadWriteMany"
+	}
+	return "ReadWriteOnce"
+}
+
+// outputClaim is the v1 PersistentVolumeClaim for the outputs, sized like
+// the root disk (DiskSizeGB counts the checkpoints it holds; as Gi it
+// rounds up) on the cluster's default StorageClass.
+func (p *Plan) outputClaim(labels *yaml.Node) *yaml.Node {
+	return mapping(
+		kv{"apiVersion", str("v1")},
+		kv{"kind", str("PersistentVolumeClaim")},
+		kv{"metadata", mapping(kv{"name", str(p.OutputClaim)}, kv{"labels", labels})},
+		kv{"spec", mapping(
+			kv{"accessModes", strs(p.claimAccessMode())},
+			kv{"resources", mapping(kv{"requests", mapping(kv{"storage", str(fmt.Sprintf("%dGi", max(p.DiskGB, 1)))})})},
+		)},
+	)
+}
+
+// ValidSubdomain reports whether s is a DNS-1123 subdomain, the rule for
+// PersistentVolumeClaim names: 1–253 characters of [a-z0-9.-] starting and
+// ending with [a-z0-9] (k8s.io/apimachinery pkg/util/validation
+// IsDNS1123Subdomain; the tests check the two agree).
+func ValidSubdomain(s string) bool {
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for label := range strings.SplitSeq(s, ".") {
+		if label == "" || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			if c := label[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // podSpec is the pod template spec; restartPolicy "" leaves it to the

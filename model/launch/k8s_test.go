@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -116,6 +117,7 @@ type k8sDocs struct {
 	PyTorchJobs []pytorchJob
 	Deployments []appsv1.Deployment
 	Services    []corev1.Service
+	Claims      []corev1.PersistentVolumeClaim
 }
 
 // decodeK8s splits the stream and decodes each document strictly into its
@@ -167,6 +169,10 @@ func decodeK8s(t *testing.T, b []byte) k8sDocs {
 			var v appsv1.Deployment
 			strict(&v)
 			out.Deployments = append(out.Deployments, v)
+		case "v1 PersistentVolumeClaim":
+			var v corev1.PersistentVolumeClaim
+			strict(&v)
+			out.Claims = append(out.Claims, v)
 		case "v1 Service":
 			var v corev1.Service
 			strict(&v)
@@ -262,6 +268,12 @@ func validateK8s(t *testing.T, b []byte) (k8sDocs, []string) {
 		checkMeta(&e, "ConfigMap", c.ObjectMeta, false)
 		for k := range c.Data {
 			e.add("ConfigMap key", validation.IsConfigMapKey(k))
+		}
+	}
+	for _, c := range d.Claims {
+		checkMeta(&e, "PersistentVolumeClaim", c.ObjectMeta, false)
+		if len(c.Spec.AccessModes) != 1 || c.Spec.Resources.Requests.Storage().IsZero() {
+			e = append(e, fmt.Sprintf("PersistentVolumeClaim %s: want one access mode and a storage request: %+v", c.Name, c.Spec))
 		}
 	}
 	for _, j := range d.Jobs {
@@ -398,6 +410,7 @@ func TestKubernetesSchema(t *testing.T) {
 					}
 					j := d.Jobs[0]
 					checkPodBasics(t, j.Spec.Template.Spec.Tolerations, j.Spec.Template.Spec.Volumes, j.Spec.Template.Spec.Containers[0].VolumeMounts)
+					checkOutputs(t, p, d, j.Spec.Template.Spec.Volumes, j.Spec.Template.Spec.Containers[0].VolumeMounts)
 					if *j.Spec.BackoffLimit != map[bool]int32{true: 3, false: 0}[p.Spot()] || j.Spec.PodFailurePolicy == nil ||
 						j.Spec.PodFailurePolicy.Rules[0].Action != batchv1.PodFailurePolicyActionIgnore ||
 						j.Spec.PodFailurePolicy.Rules[0].OnPodConditions[0].Type != corev1.DisruptionTarget {
@@ -418,6 +431,7 @@ func TestKubernetesSchema(t *testing.T) {
 						t.Errorf("patch targets %s/%s, want the runtime's node job and container", rj.Name, ps.Containers[0].Name)
 					}
 					checkPodBasics(t, ps.Tolerations, ps.Volumes, ps.Containers[0].VolumeMounts)
+					checkOutputs(t, p, d, ps.Volumes, ps.Containers[0].VolumeMounts)
 					for _, want := range []string{"--nnodes=$PET_NNODES", "--nproc-per-node=$PET_NPROC_PER_NODE", "--node-rank=$PET_NODE_RANK", "--master-addr=$PET_MASTER_ADDR", "--master-port=$PET_MASTER_PORT"} {
 						if !strings.Contains(j.Spec.Trainer.Args[0], want) {
 							t.Errorf("TrainJob script lacks %s:\n%s", want, j.Spec.Trainer.Args[0])
@@ -436,6 +450,7 @@ func TestKubernetesSchema(t *testing.T) {
 							t.Errorf("%s container %s ports %+v", k, c.Name, c.Ports)
 						}
 						checkPodBasics(t, r.Template.Spec.Tolerations, r.Template.Spec.Volumes, c.VolumeMounts)
+						checkOutputs(t, p, d, r.Template.Spec.Volumes, c.VolumeMounts)
 					}
 					if total != int32(p.Nodes) || *j.Spec.PyTorchReplicaSpecs["Master"].Replicas != 1 {
 						t.Errorf("replicas total %d, want %d with one Master", total, p.Nodes)
@@ -479,6 +494,74 @@ func checkPodBasics(t *testing.T, tol []corev1.Toleration, vols []corev1.Volume,
 		return v.Name == "dshm" && v.EmptyDir != nil && v.EmptyDir.Medium == corev1.StorageMediumMemory
 	}) || !slices.ContainsFunc(mounts, func(m corev1.VolumeMount) bool { return m.MountPath == "/dev/shm" }) {
 		t.Errorf("no memory-backed /dev/shm: %+v %+v", vols, mounts)
+	}
+}
+
+// checkOutputs: the script's --output_dir is on a mounted
+// PersistentVolumeClaim the export declares, with ReadWriteMany across
+// nodes; a pod with restartPolicy Never otherwise loses the trained model
+// with its writable layer.
+func checkOutputs(t *testing.T, p *launch.Plan, d k8sDocs, vols []corev1.Volume, mounts []corev1.VolumeMount) {
+	t.Helper()
+	out := p.OutputDir
+	if !path.IsAbs(out) {
+		out = path.Join("/workspace", out)
+	}
+	var claim string
+	for _, m := range mounts {
+		if out != m.MountPath && !strings.HasPrefix(out, m.MountPath+"/") {
+			continue
+		}
+		for _, v := range vols {
+			if v.Name == m.Name && v.PersistentVolumeClaim != nil && !m.ReadOnly {
+				claim = v.PersistentVolumeClaim.ClaimName
+			}
+		}
+	}
+	if claim == "" {
+		t.Fatalf("--output_dir %s is on no PersistentVolumeClaim: mounts %+v volumes %+v", out, mounts, vols)
+	}
+	want := corev1.ReadWriteOnce
+	if p.Nodes > 1 {
+		want = corev1.ReadWriteMany
+	}
+	if !slices.ContainsFunc(d.Claims, func(c corev1.PersistentVolumeClaim) bool {
+		return c.Name == claim && slices.Equal(c.Spec.AccessModes, []corev1.PersistentVolumeAccessMode{want})
+	}) {
+		t.Errorf("claim %s (%s) is not declared in the export: %+v", claim, want, d.Claims)
+	}
+}
+
+// TestValidSubdomainAgreesWithApimachinery: launch.ValidSubdomain checks
+// --k8s-pvc; it must match the API server's rule for claim names.
+func TestValidSubdomainAgreesWithApimachinery(t *testing.T) {
+	for _, s := range []string{"", "gpuplan-outputs", "a", "a.b", "a..b", "a.-b", "-a", "a-", "A", "a_b", "a.b-c.d",
+		strings.Repeat("a", 253), strings.Repeat("a", 254), "1x", "é", "a b"} {
+		want := len(validation.IsDNS1123Subdomain(s)) == 0
+		if got := launch.ValidSubdomain(s); got != want {
+			t.Errorf("ValidSubdomain(%q) = %v, apimachinery says %v", s, got, want)
+		}
+	}
+}
+
+// TestKubernetesOutputClaim: --k8s-pvc names the claim; a name the API
+// server would refuse is refused at plan time.
+func TestKubernetesOutputClaim(t *testing.T) {
+	p := plan(t, cases[0], launch.Options{OutputClaim: "team-a.runs"})
+	b, err := p.Kubernetes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, bad := validateK8s(t, b)
+	if len(bad) > 0 || len(d.Claims) != 1 || d.Claims[0].Name != "team-a.runs" {
+		t.Fatalf("claims %+v, problems %v", d.Claims, bad)
+	}
+	rec, err := model.Recommend(cases[0].w, testCatalog(), cases[0].q)
+	if err != nil || len(rec.Offers) == 0 {
+		t.Fatal(err)
+	}
+	if _, err := launch.NewPlan(cases[0].w, &rec.Offers[0], launch.Options{OutputClaim: "Bad_Name"}); !errors.Is(err, launch.ErrPlan) {
+		t.Errorf("claim Bad_Name: err = %v, want ErrPlan", err)
 	}
 }
 

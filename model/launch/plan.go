@@ -55,7 +55,15 @@ type Options struct {
 	// KindTrainJob (Kubeflow Trainer v2), or KindPyTorchJob (Training
 	// Operator v1).
 	Kubernetes string
+	// OutputClaim names the PersistentVolumeClaim the Kubernetes export
+	// mounts at the output directory, so the trained model outlives the
+	// pod; "" is DefaultOutputClaim. It must be a DNS-1123 subdomain.
+	OutputClaim string
 }
+
+// DefaultOutputClaim is the PersistentVolumeClaim the Kubernetes export
+// writes outputs to when Options.OutputClaim is empty.
+const DefaultOutputClaim = "gpuplan-outputs"
 
 // Placeholders the user must replace; each is spelled so a reader sees it
 // is not real, and each is still a valid value for the tool reading it (a
@@ -165,6 +173,9 @@ type Plan struct {
 	Network    cloud.Network // inter-node fabric, for several nodes
 	Candidates []Candidate   // SkyPilot failover candidates after the plan's own offer
 	K8sKind    string        // KindTrainJob or KindPyTorchJob for several nodes
+	// OutputClaim is the PersistentVolumeClaim mounted at the output
+	// directory in Kubernetes (Options.OutputClaim).
+	OutputClaim string
 
 	Stack stack.Stack
 
@@ -246,6 +257,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		Dataset:            opt.Dataset,
 		Bucket:             opt.Bucket,
 		K8sKind:            opt.Kubernetes,
+		OutputClaim:        opt.OutputClaim,
 		Estimate:           e,
 	}
 	if strings.HasPrefix(p.Script, "-") {
@@ -265,6 +277,12 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	}
 	if p.Bucket == "" {
 		p.Bucket = PlaceholderBucket
+	}
+	if p.OutputClaim == "" {
+		p.OutputClaim = DefaultOutputClaim
+	}
+	if !ValidSubdomain(p.OutputClaim) {
+		return nil, model.Errorf(ErrPlan, "PersistentVolumeClaim name %q: want lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters", p.OutputClaim)
 	}
 	p.OutputDir = "outputs"
 	if p.Spot() {

@@ -32,7 +32,36 @@ type exportFlags struct {
 	config           string
 	// Launch options of model/launch.Options.
 	modelID, dataset, bucket string
-	k8sKind                  string
+	k8sKind, k8sPVC          string
+	json                     bool // --json: a summary of what was written on stdout
+}
+
+// exportJSON is export --json: the files written, their formats, and the
+// offer they launch on, for scripts.
+type exportJSON struct {
+	Files []exportFileJSON `json:"files"`
+	Offer exportOfferJSON  `json:"offer"`
+}
+
+type exportFileJSON struct {
+	Path   string `json:"path"`
+	Format string `json:"format"`
+}
+
+type exportOfferJSON struct {
+	Provider     string  `json:"provider"`
+	InstanceType string  `json:"instance_type"`
+	Region       string  `json:"region"`
+	Pricing      string  `json:"pricing"`
+	USDPerHour   float64 `json:"usd_per_hour"`
+	Nodes        int     `json:"nodes"`
+	GPUsPerNode  int     `json:"gpus_per_node"`
+	GPU          string  `json:"gpu"`
+}
+
+// writeExportJSON prints export --json's document on stdout.
+func writeExportJSON(env *Env, ef *exportFlags, o exportOfferJSON) error {
+	return writeJSONStream(env.Stdout, exportJSON{Files: []exportFileJSON{{Path: ef.output, Format: string(ef.format)}}, Offer: o})
 }
 
 // queryFlags that make no sense when --instance names the instance.
@@ -85,7 +114,9 @@ without --force; -o - (the default) writes to stdout.`,
 	_ = cmd.RegisterFlagCompletionFunc("wheel", func(_ *cobra.Command, _ []string, s string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return list(s, stack.Wheels())
 	})
+	fs.BoolVar(&ef.json, "json", false, "print a JSON summary on stdout (the files written, their formats, the offer); needs -o FILE")
 	fs.StringVar(&ef.config, "config", "", "start from an exported configuration: its workload, and its picked offer as --instance, --region and --pricing unless given")
+	addPhaseFlag(cmd)
 	registerLaunchFlags(fs, &ef)
 	wf.register(fs)
 	qf.register(fs)
@@ -103,14 +134,18 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 			return usage(model.Msg("--%s does not apply to export: --instance names the provider and type, --region the region", name))
 		}
 	}
+	if ef.json && ef.output == "-" {
+		return usage(model.Msg("--json prints a summary on stdout, where -o - would write the file: give -o FILE"))
+	}
 	cat, warnings, err := env.LoadCatalog(overlays)
 	if err != nil {
 		return err
 	}
-	ff, err := readFromFileIn(ef.config, cmd.InOrStdin())
+	ff, err := readFromFileCmd(cmd, ef.config, cmd.InOrStdin()) // phase.go: --config PLAN.toml --phase NAME
 	if err != nil {
 		return err
 	}
+	ff.phaseGPU(cat)
 	in, err := exportInstance(fs, cat, &ff, qf, ef)
 	if err != nil {
 		return err
@@ -167,6 +202,12 @@ func runExport(cmd *cobra.Command, env *Env, overlays []string, wf *workloadFlag
 	}
 	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {
 		return err
+	}
+	if ef.json {
+		if err := writeExportJSON(env, ef, exportOfferJSON{Provider: plan.Provider, InstanceType: plan.InstanceType, Region: plan.Region,
+			Pricing: string(plan.Pricing), USDPerHour: plan.USDPerHour, Nodes: plan.Nodes, GPUsPerNode: plan.ProcsPerNode, GPU: plan.GPU.Key}); err != nil {
+			return err
+		}
 	}
 	gpus := fmt.Sprintf("%d × %s", plan.ProcsPerNode, plan.Accelerator)
 	if plan.Nodes > 1 {
@@ -264,7 +305,7 @@ func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w mod
 		return launch.Options{}, usage(model.Msg("--wheel %v", err))
 	}
 	opt := launch.Options{Name: ef.name, Script: ef.script, DiskGB: ef.diskGB, Image: ef.image, Wheel: ef.wheel,
-		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind}
+		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind, OutputClaim: ef.k8sPVC}
 	if ef.format == launch.FormatSkyPilot {
 		opt.Alternatives = launch.Alternatives(w, cat, offer, q.AllowPrecisionFallback)
 	}

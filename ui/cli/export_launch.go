@@ -76,6 +76,7 @@ func registerLaunchFlags(fs *pflag.FlagSet, ef *exportFlags) {
 	fs.StringVar(&ef.modelID, "model-id", "", "Hugging Face repo id the script loads (default: the catalog model's, else "+launch.PlaceholderModelID+")")
 	fs.StringVar(&ef.dataset, "dataset", "", "Hugging Face dataset id or path the script trains on (default "+launch.PlaceholderDataset+")")
 	fs.StringVar(&ef.bucket, "bucket", "", "object-store bucket for spot checkpoints (default "+launch.PlaceholderBucket+", to replace)")
+	fs.StringVar(&ef.k8sPVC, "k8s-pvc", "", "Kubernetes PersistentVolumeClaim mounted at the output directory, so the trained model outlives the pod (default "+launch.DefaultOutputClaim+")")
 	fs.Var(k8sKindValue{&ef.k8sKind}, "k8s-kind", "Kubernetes kind across nodes: trainjob (Kubeflow Trainer v2) or pytorchjob (Training Operator v1) (default trainjob)")
 }
 
@@ -90,6 +91,9 @@ func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.
 	if ff.cfg != nil {
 		base = ff.cfg.Search.Query(false)
 		base.Providers, base.Regions = nil, nil // --instance and --region say where
+		if sel := ff.cfg.Selection; sel != nil && sel.Pricing != "" {
+			base.Pricing = sel.Pricing // the picked offer's (a plan's phase has no [search] pricing); --pricing still wins
+		}
 		if sel := ff.cfg.Selection; autoGPUs && sel != nil && sel.GPUs > 0 &&
 			sel.Provider == in.Provider && sel.InstanceType == in.Type {
 			w.GPUs, autoGPUs = sel.GPUs, false

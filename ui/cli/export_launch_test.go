@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,6 +151,12 @@ func TestExportLaunchFlags(t *testing.T) {
 		{"--k8s-kind pytorchjob", append(append([]string{}, two...), "--format", "k8s", "--k8s-kind", "pytorchjob"), []string{"kind: PyTorchJob"}, 0},
 		{"--format pytorchjob", append(append([]string{}, two...), "--format", "pytorchjob"), []string{"kind: PyTorchJob"}, 0},
 		{"bad --k8s-kind", append(append([]string{}, two...), "--format", "k8s", "--k8s-kind", "mpijob"), nil, ExitUsage},
+		// The trained model is written to a PersistentVolumeClaim, not the
+		// pod's writable layer (restartPolicy Never loses it).
+		{"outputs on a claim", append(append([]string{}, small...), "--instance", "aws/g5.2xlarge", "--format", "k8s"),
+			[]string{"kind: PersistentVolumeClaim", "claimName: gpuplan-outputs", "mountPath: /workspace/outputs"}, 0},
+		{"--k8s-pvc", append(append([]string{}, two...), "--format", "k8s", "--k8s-pvc", "team-runs"),
+			[]string{"name: team-runs", "claimName: team-runs", "- ReadWriteMany"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runExportCLI(t, tc.args...)
@@ -260,5 +267,39 @@ func TestExportRunnableFiles(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExportJSON: export --json (the README says every command takes it)
+// prints the files written, their formats and the offer on stdout; with
+// the file on stdout (-o -) it is a usage error.
+func TestExportJSON(t *testing.T) {
+	args := append(append([]string{}, small...), "--instance", "aws/g5.2xlarge", "--format", "k8s")
+	path := filepath.Join(t.TempDir(), "job.yaml")
+	code, out, errs := runExportCLI(t, append(args, "--json", "-o", path)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Files []struct{ Path, Format string }
+		Offer struct {
+			Provider     string
+			InstanceType string `json:"instance_type"`
+			Nodes        int
+			GPUsPerNode  int `json:"gpus_per_node"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+	}
+	if len(doc.Files) != 1 || doc.Files[0].Path != path || doc.Files[0].Format != "k8s" ||
+		doc.Offer.Provider != "aws" || doc.Offer.InstanceType != "g5.2xlarge" || doc.Offer.Nodes != 1 || doc.Offer.GPUsPerNode != 1 {
+		t.Errorf("summary %+v", doc)
+	}
+	if b, err := os.ReadFile(path); err != nil || !strings.Contains(string(b), "kind: Job") {
+		t.Errorf("file not written: %v", err)
+	}
+	if code, _, errs := runExportCLI(t, append(small, "--json")...); code != ExitUsage || !strings.Contains(errs, "give -o FILE") {
+		t.Errorf("--json to stdout: exit %d, %s", code, errs)
 	}
 }

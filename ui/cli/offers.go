@@ -212,6 +212,23 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				}
 				hidden = all - len(res.Rows)
 			}
+			// An interconnect filter cannot tell rows whose catalog entry
+			// does not state the link (shown as "?"): say how many it left out.
+			if q.Interconnect != "" {
+				wide := res.Query
+				wide.Interconnect = ""
+				if all, err := market.Browse(cat, wide); err == nil {
+					n := 0
+					for i := range all.Rows {
+						if in := all.Rows[i].Instance; in.Interconnect == "" && in.GPUCount > 1 {
+							n++
+						}
+					}
+					if n > 0 {
+						notef(env.lang, env.Stderr, model.Msg("%d "+model.Plural(n, "offer")+" with an unknown interconnect (? in the table) left out by the interconnect filter", n))
+					}
+				}
+			}
 			var footer model.Message
 			if hidden > 0 {
 				footer = model.Msg("%d marketplace "+model.Plural(hidden, "offer")+" hidden (--providers %s, or --marketplaces)", hidden, strings.Join(markets, ","))

@@ -40,6 +40,14 @@ func TestConfigPhase(t *testing.T) {
 			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 2 × NVIDIA T4: TP 1 × PP 1, 2 replicas"}, ""},
 		{"phase's GPU", []string{"estimate", "--config", plan, "--phase", "fine-tune"}, 0,
 			[]string{"wall clock on 1 × NVIDIA L4"}, ""},
+		// export takes --phase as recommend does: the phase's workload on
+		// its offer (gcp g2-standard-4, one L4, spot at the phase's price).
+		{"export phase", []string{"export", "--config", plan, "--phase", "fine-tune", "--format", "skypilot"}, 0,
+			[]string{"Llama 3.1 8B qlora on 1 node × gcp g2-standard-4 (1 × L4 each), us-central1, spot", "use_spot: true"}, ""},
+		{"export phase, --pricing wins", []string{"export", "--config", plan, "--phase", "fine-tune", "--format", "skypilot", "--pricing", "on-demand"}, 0,
+			[]string{"us-central1, on-demand", "use_spot: false"}, ""},
+		{"export without phase", []string{"export", "--config", plan}, 2, nil,
+			`a plan with phases "fine-tune", "serve": pick one with --phase NAME`},
 		{"no phase", []string{"recommend", "--config", plan}, 2, nil,
 			`a plan with phases "fine-tune", "serve": pick one with --phase NAME`},
 		{"typo", []string{"estimate", "--config", plan, "--phase", "serv"}, 2, nil, `did you mean "serve"?`},

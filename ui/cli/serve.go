@@ -388,6 +388,12 @@ func runServeExport(cmd *cobra.Command, env *Env, cat *model.Catalog, ff fromFil
 	if toFile, err := writeExport(env, ef, out); !toFile || err != nil {
 		return true, err
 	}
+	if ef.json {
+		if err := writeExportJSON(env, ef, exportOfferJSON{Provider: in.Provider, InstanceType: in.Type, Region: p.Offer.Region,
+			Pricing: string(p.Offer.Pricing), USDPerHour: p.Offer.USDPerHour, Nodes: p.Nodes, GPUsPerNode: in.GPUCount, GPU: in.GPU}); err != nil {
+			return true, err
+		}
+	}
 	sayf(env.lang, env.Stderr, "gpuplan: wrote %s serving files for %s/%s in %s (%s × %d × %s, TP %d × PP %d, %s, %s) to %s\n",
 		ef.format, in.Provider, in.Type, p.Offer.Region, model.Count(p.Nodes, "node"), in.GPUCount, in.GPU, p.TP, p.PP, model.Count(p.Replicas, "replica"), env.lang.T(string(p.Offer.Pricing)), ef.output)
 	return true, nil

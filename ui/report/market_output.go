@@ -200,6 +200,9 @@ func usd(v float64) string {
 // order, unescaped: for a terminal table as well as for Markdown.
 func MarketMarkdownRow(r *market.Row) []string {
 	link := r.Instance.Interconnect
+	if link == "" && r.Instance.GPUCount > 1 {
+		link = "?" // the catalog's source does not state how the GPUs are joined
+	}
 	if f := r.Fabric(); f != "" {
 		link += " + " + f
 	}

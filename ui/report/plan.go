@@ -55,8 +55,9 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 	for i, c := range costs {
 		ph := &p.Phases[i]
 		offer := strings.TrimSpace(fmt.Sprintf("%s %s %s", ph.Provider, ph.Instance, ph.Region))
+		count := "" // kept whole when a long instance name is cut, as the configurator shows it
 		if ph.Instances > 1 {
-			offer += fmt.Sprintf(" ×%d", ph.Instances)
+			count = fmt.Sprintf(" ×%d", ph.Instances)
 		}
 		dur := lang.Sprintf("%s job", HoursIn(lang, ph.JobHours))
 		if ph.Months > 0 {
@@ -80,7 +81,7 @@ func WritePlan(out io.Writer, r *Renderer, p *plan.Plan, costs []plan.PhaseCost,
 			name = mark + " " + name
 			notes = append(notes, lang.Sprintf("%s phase %q: %s", mark, ph.Name, lang.Message(c.Targets)))
 		}
-		rows[i] = []string{name, r.Cut(termsafe.String(offer), 44), PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
+		rows[i] = []string{name, r.Cut(termsafe.String(offer), 44-len([]rune(count))) + count, PricingName(lang, ph.Pricing), USD(ph.USDPerHour), dur, strings.TrimSuffix(fmt.Sprintf("%.1f", c.Hours), ".0"), cost}
 	}
 	headers := translate(lang, "phase", "offer", "pricing", "$/h", "duration", "billed h", "cost")
 	if lang.Chinese() {

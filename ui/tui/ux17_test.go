@@ -24,6 +24,18 @@ func qloraConfig(providers []string, pricing model.Pricing, gpus int) *config.Co
 	return cfg
 }
 
+// fp32Config is a job that fits and has a tip that saves money: BERT-Large
+// fine-tuned in fp32, where mixed precision cuts the job's cost by far
+// more than TipMinCostPct (a memory-only change on a job that fits is no
+// tip: advice.Tips).
+func fp32Config() *config.Config {
+	cfg := &config.Config{}
+	cfg.Workload.Model, cfg.Workload.Task, cfg.Workload.Precision = "bert-large", model.TaskFinetune, model.FP32
+	cfg.Workload.DatasetTokens = 20e6
+	cfg.Workload.AutoGPUs = true
+	return cfg
+}
+
 // offersScreen opens the full offers table (ctrl+o) at w × h.
 func offersScreen(t *testing.T, cat *model.Catalog, cfg *config.Config, w, h int) string {
 	t.Helper()
@@ -125,7 +137,7 @@ func TestUX17NoFlashQuestionForCNN(t *testing.T) {
 // default QLoRA journey fits an 80 GB GPU, yet a chunked loss halves its
 // memory (Liger/Cut Cross-Entropy against Hugging Face's fp32 logits).
 func TestUX17PanelAdviceWhenItFits(t *testing.T) {
-	m := start(t, newTestApp(t, testCatalog(t), Options{Config: qloraConfig(nil, model.OnDemand, 0)}), size(120, 40))
+	m := start(t, newTestApp(t, testCatalog(t), Options{Config: fp32Config()}), size(120, 40))
 	text := screenText(m)
 	if !strings.Contains(text, "What saves the most") {
 		t.Fatalf("no advice in the panel though the job fits:\n%s", text)
@@ -175,7 +187,7 @@ func TestUX17NoFlashQuestionForCNNTyped(t *testing.T) {
 // At 80×24 the panel sits under the questions in a few lines; the top
 // tip still shows, above the offers.
 func TestUX17CompactPanelTip(t *testing.T) {
-	m := start(t, newTestApp(t, testCatalog(t), Options{Config: qloraConfig(nil, model.OnDemand, 0)}), size(80, 24))
+	m := start(t, newTestApp(t, testCatalog(t), Options{Config: fp32Config()}), size(80, 24))
 	text := screenText(m)
 	checkFits(t, text, 80, 24)
 	tip, best := strings.Index(text, "↓ VRAM −"), strings.Index(text, "best ")
