@@ -500,7 +500,9 @@ func (p panel) noFitLines(r *result, width int) []string {
 	if len(r.hints) > 0 { // recommend's answer: a budget or a limit may be what blocks, not memory
 		lines = append(lines, st.Heading.Render(p.lang.T("What would make it fit (each change alone)")))
 		for i := range r.hints {
-			lines = append(lines, wrapLines(st.Good.Render("→ ")+report.FitHintLine(p.lang, &r.hints[i]), width)...)
+			h := r.hints[i]
+			h.Change = hintChange(h.Change)
+			lines = append(lines, wrapLines(st.Good.Render("→ ")+report.FitHintLine(p.lang, &h), width)...)
 		}
 	} else if len(r.advice) > 0 {
 		lines = append(lines, st.Heading.Render(p.lang.Sprintf("What would fit %s (each change alone):", r.adviceOn.Name)))
@@ -534,6 +536,29 @@ func offerWorkloadWarnings(lang *i18n.Printer, r *result, o *model.Offer) []stri
 	}
 	w := o.Estimate.Workload
 	return lang.Messages(w.WarningMessages())
+}
+
+// hintChange names a would-fit change by the configurator's question
+// where report.WouldFit names the CLI's flag ("without --budget-job"):
+// the configurator has no flags.
+func hintChange(m model.Message) model.Message {
+	empty := func(q string) model.Message { return model.Msg("with %s empty", model.Msg(q)) }
+	answer := func(q, a string) model.Message { return model.Msg("with %s: %s", model.Msg(q), model.Msg(a)) }
+	switch m.Key {
+	case "without --deadline-hours":
+		return empty("Deadline (hours)")
+	case "without --budget-month":
+		return empty("Monthly budget (USD)")
+	case "without --budget-job":
+		return empty("Job budget (USD)")
+	case "with --allow-precision-fallback":
+		return answer("Precision fallback", "yes")
+	case "with --allow-multi-node":
+		return answer("Distribution", "several nodes (multi-node)")
+	case "without --max-gpus":
+		return model.Msg("with %s: %s", model.Msg("GPUs"), "auto") // typed as is in either language
+	}
+	return m
 }
 
 // tipChange is a tip's change in lang (its message when it has one).

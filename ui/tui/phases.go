@@ -304,7 +304,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		if v.lang.Chinese() { // the catalogue's "offer" is the counting noun of "%d offers" (个报价)
 			offerCol = v.lang.T("plan column offer")
 		}
-		b.WriteString(st.Muted.Render(row("  ", v.lang.T("phase"), offerCol, v.lang.T("pricing"), "$/h", v.lang.T("duration"), v.lang.T("cost"))) + "\n")
+		b.WriteString(st.Muted.Render(row("  ", v.lang.T("phase"), offerCol, v.lang.T("pricing"), v.lang.T("$/h"), v.lang.T("duration"), v.lang.T("cost"))) + "\n")
 	}
 	// The offer cell is "provider instance region ×N": the instance types
 	// are cut as a column (cutColumn) to what the widest provider and

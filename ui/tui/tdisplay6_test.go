@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // The quit dialog kept its size when its message wrapped, and huh cut
@@ -37,5 +39,18 @@ func TestQuitDialogShowsButtons(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// The Chinese plan table's header said "$/h" where every other Chinese
+// table says "$/小时".
+func TestPlanHeaderChinese(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), append([]tea.Msg{size(120, 40)}, msgs(twoPhases(), enter)...)...)
+	p := m.plan.plan
+	opts := zhOptions()
+	opts.Plan = &p
+	r := start(t, newTestApp(t, testCatalog(t), opts), size(120, 40), ctrlT)
+	if s := screenText(r); r.screen != screenPlan || !strings.Contains(s, "$/小时") || strings.Contains(s, "$/h ") {
+		t.Errorf("Chinese plan header:\n%s", s)
 	}
 }
