@@ -74,22 +74,31 @@ func TestServePlanFormatFallback(t *testing.T) {
 		want     serve.WeightFormat // the format planned
 		reason   string
 		fallback string
+		auto     bool // bf16 derived from the precision: vLLM's --dtype auto
 	}{
 		{"fp8 on V100, no fallback: near miss", serve.WeightFP8, false, false, serve.WeightFP8,
-			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", ""},
+			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", "", false},
 		{"fp8 on V100, fallback: planned as fp16", serve.WeightFP8, true, true, serve.WeightFP16, "",
-			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0): served as fp16 weights (allow_precision_fallback)"},
+			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0): served as fp16 weights (allow_precision_fallback)", false},
 		{"bf16 on V100, no fallback: near miss", serve.WeightBF16, false, false, serve.WeightBF16,
-			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", ""},
+			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", "", false},
 		{"bf16 on V100, fallback: planned as fp16", serve.WeightBF16, true, true, serve.WeightFP16, "",
-			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0): served as fp16 weights (allow_precision_fallback)"},
-		{"fp16 on V100: no fallback needed", serve.WeightFP16, false, true, serve.WeightFP16, "", ""},
-		{"AWQ on V100, fallback allowed: still a near miss", serve.WeightAWQ, true, false, serve.WeightAWQ, "AWQ kernels need compute capability 7.5", ""},
-		{"int8 on V100, fallback allowed: still a near miss", serve.WeightInt8, true, false, serve.WeightInt8, "INT8 (W8A8) kernels need compute capability 7.5", ""},
+			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0): served as fp16 weights (allow_precision_fallback)", false},
+		// The precision's bf16 is --dtype auto: vLLM loads fp16 on V100
+		// whatever allow_precision_fallback says, and the note says so.
+		{"bf16 as --dtype auto on V100, fallback no: fp16", serve.WeightBF16, false, true, serve.WeightFP16, "",
+			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0): vLLM's --dtype auto serves it as fp16 weights", true},
+		{"bf16 as --dtype auto on V100, fallback yes: fp16", serve.WeightBF16, true, true, serve.WeightFP16, "",
+			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0): vLLM's --dtype auto serves it as fp16 weights", true},
+		{"fp8 with auto set: auto is bf16's only, near miss", serve.WeightFP8, false, false, serve.WeightFP8,
+			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", "", true},
+		{"fp16 on V100: no fallback needed", serve.WeightFP16, false, true, serve.WeightFP16, "", "", false},
+		{"AWQ on V100, fallback allowed: still a near miss", serve.WeightAWQ, true, false, serve.WeightAWQ, "AWQ kernels need compute capability 7.5", "", false},
+		{"int8 on V100, fallback allowed: still a near miss", serve.WeightInt8, true, false, serve.WeightInt8, "INT8 (W8A8) kernels need compute capability 7.5", "", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := base
-			s.WeightFormat, s.AllowPrecisionFallback = tt.f, tt.allow
+			s.WeightFormat, s.AllowPrecisionFallback, s.DTypeAuto = tt.f, tt.allow, tt.auto
 			p, err := serve.PlanServing(a, s, o)
 			if err != nil {
 				t.Fatal(err)

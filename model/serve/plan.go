@@ -122,15 +122,16 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	}
 	asked := s.WeightFormat
 	run, why, ok := FormatOn(asked, o.GPU)
+	auto := s.DTypeAuto && asked == WeightBF16 && run == WeightFP16 // vLLM's --dtype auto does it
 	if !why.IsZero() {
 		p := Plan{Offer: o, Serving: s}
 		switch {
 		case !ok:
 			p.reason("%s", why)
-		case !s.AllowPrecisionFallback:
+		case !s.AllowPrecisionFallback && !auto:
 			p.reason("%s; it would serve %s weights (allow_precision_fallback)", why, run)
 		}
-		if !ok || !s.AllowPrecisionFallback {
+		if !ok || !s.AllowPrecisionFallback && !auto {
 			return p, nil
 		}
 		s.WeightFormat = run
@@ -164,6 +165,9 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	if s.WeightFormat != asked {
 		best.FallbackFrom = asked
 		best.Fallback = model.Msg("%s: served as %s weights (allow_precision_fallback)", why, s.WeightFormat)
+		if auto {
+			best.Fallback = model.Msg("%s: vLLM's --dtype auto serves it as %s weights", why, s.WeightFormat)
+		}
 	}
 	return *best, nil
 }

@@ -113,6 +113,12 @@ type Serving struct {
 	// GPU is a near miss naming why. It is the search's answer
 	// (search.allow_precision_fallback), not written in [serve].
 	AllowPrecisionFallback bool
+	// DTypeAuto: WeightFormat bf16 was derived from the precision, which
+	// gpuplan reads as vLLM's default --dtype auto: that loads a bf16
+	// checkpoint in fp16 where the GPU has no bf16
+	// (vllm/config/model.py _resolve_auto_dtype), whatever the search's
+	// AllowPrecisionFallback says; a fallback then names --dtype auto.
+	DTypeAuto bool
 	// AllowMultiNode lets one replica span instances (pipeline parallel
 	// across nodes), which vLLM runs on a Ray cluster ("Distributed
 	// inference and serving": multi-node needs Ray) that gpuplan's exports

@@ -117,7 +117,7 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	// precision bf16 included (the configurator's default answer), but
 	// --precision bf16 typed on the command line asks for bf16 itself.
 	if fs.Changed("precision") {
-		sl.s.AllowPrecisionFallback = false
+		sl.s.AllowPrecisionFallback, sl.s.DTypeAuto = false, false
 	}
 	if ff.cfg != nil {
 		ff.cfg.Search.ServeSearch(&sl.s)
