@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // The quit dialog kept its size when its message wrapped, and huh cut
@@ -52,5 +54,23 @@ func TestPlanHeaderChinese(t *testing.T) {
 	r := start(t, newTestApp(t, testCatalog(t), opts), size(120, 40), ctrlT)
 	if s := screenText(r); r.screen != screenPlan || !strings.Contains(s, "$/小时") || strings.Contains(s, "$/h ") {
 		t.Errorf("Chinese plan header:\n%s", s)
+	}
+}
+
+// A monthly budget was ignored by serving: the panel showed an offer at
+// $17,476 a month under a $10,000 budget with no word. Now a plan over
+// it is a near miss naming the cost, as in the CLI.
+func TestServingMonthlyBudget(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	m.a.Task, m.a.Model = model.TaskInference, "llama-3.1-8b"
+	m.a.Serve.RPS = "20"
+	m.recompute()
+	before := screenText(m)
+	m.a.Budget = "100"
+	m.recompute()
+	s := screenText(m)
+	flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╰", " ").Replace(s)), " ")
+	if !strings.Contains(flat, "is above the $100 budget") {
+		t.Errorf("no word of the budget:\n%s\nwithout it:\n%s", s, before)
 	}
 }
