@@ -377,11 +377,13 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	bar := report.VRAMBar(mem, capacity, max(min(iw, 72), 4), st)
 	if compact {
 		add(title+st.Muted.Render(" · "+taskName(p.lang, w.Task)+" · "+string(w.Precision)), vram, bar)
-		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3 { // the top tip, the best offer and the count
+		late := best != nil && report.LateNoteShort(p.lang, r.rec.Offers) != ""
+		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3+btoi(late) { // the top tip, the best offer, the late note and the count
 			add(tips[1])
 		}
 		if best != nil {
-			shown, _ := report.CollapseRegions(r.rec.Offers, max(ih-len(lines)-1, 1))
+			room := ih - len(lines) - 1 - btoi(late) // the count under the list, and the note of the "~" rows
+			shown, _ := report.CollapseRegions(r.rec.Offers, max(room, 1))
 			for i, g := range shown {
 				prefix := st.Muted.Render("     ")
 				switch i {
@@ -391,6 +393,9 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 					prefix = st.Muted.Render(padCells(T("then"), 5))
 				}
 				add(prefix + offerLine(p.lang, &g, iw-5))
+			}
+			if note := report.LateNoteShort(p.lang, r.rec.Offers); note != "" { // all of them: one row may be all there is room for
+				add(st.Warn.Render(report.Truncate(note, iw)))
 			}
 			add(st.Muted.Render(p.lang.Sprintf("%s · ctrl+o shows them all", fitCount(p.lang, len(r.rec.Offers)))))
 		} else {
@@ -443,9 +448,13 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if len(warn) == 0 {
 			room += 2
 		}
-		if n := room - 2; n > 0 {
+		late := report.LateNoteShort(p.lang, r.rec.Offers) != ""
+		if n := room - 2 - btoi(late); n > 0 {
 			offers, _ := report.CollapseRegions(r.rec.Offers, n)
 			add(strings.Split(offersTable(p.lang, offers, iw, st), "\n")...)
+			if note := report.LateNoteShort(p.lang, offers); note != "" {
+				add(st.Warn.Render(report.Truncate(note, iw)))
+			}
 		}
 		for _, s := range warn {
 			add(st.Warn.Render("! ") + s)
@@ -587,7 +596,11 @@ func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 	names := printable(fmt.Sprintf("%s %s %s %s", o.Instance.Provider, o.Instance.Type, o.Region, report.OfferGPUsIn(lang, o)))
 	figures := lang.Sprintf("%s/h %s/mo", report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
 	if o.HasJob {
-		figures = lang.Sprintf("%s/h · job %s %s", report.USD(o.USDPerHour), report.HoursIn(lang, o.JobHours), report.USD(o.JobUSD))
+		hours := report.HoursIn(lang, o.JobHours)
+		if o.Late() { // may miss the deadline: the table's mark; the note under the list says why
+			hours = "~" + hours
+		}
+		figures = lang.Sprintf("%s/h · job %s %s", report.USD(o.USDPerHour), hours, report.USD(o.JobUSD))
 	}
 	room := width - lipgloss.Width(figures) - 1
 	if room < 8 { // too narrow for both: the figures alone
@@ -693,6 +706,13 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 				at = slices.Index(cols, 1)
 			}
 			markBorderline(picked, nil, offers, at)
+		}
+		if c := slices.Index(cols, 7); c >= 0 && !slices.Contains(cols, 6) { // no job time, so no "~" in it: on the job cost
+			for i, r := range picked {
+				if offers[i].Late() && !strings.HasPrefix(r[c], "~") {
+					r[c] = "~" + r[c]
+				}
+			}
 		}
 		widths := make([]int, len(cols))
 		total := 0

@@ -74,3 +74,42 @@ func TestServingMonthlyBudget(t *testing.T) {
 		t.Errorf("no word of the budget:\n%s\nwithout it:\n%s", s, before)
 	}
 }
+
+// With a deadline inside some offers' job-time range, those offers rank
+// after and the CLI marks their job time "~" with a note; the panel's
+// list (both layouts) and the ctrl+o table showed neither.
+func TestLateOffersMarked(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m := start(t, newTestApp(t, testCatalog(t), Options{}), size(sz[0], sz[1]))
+			m.a.Task, m.a.Model = model.TaskLoRA, "llama-3.1-8b"
+			m.a.Dataset, m.a.DatasetUnit, m.a.Epochs = "50M", "tokens", "1"
+			m.recompute()
+			if len(m.res.rec.Offers) == 0 || !m.res.rec.Offers[0].HasJob {
+				t.Fatalf("no timed offers:\n%s", screenText(m))
+			}
+			m.a.Deadline = fmt.Sprintf("%.1f", m.res.rec.Offers[0].JobHours*1.05) // inside the best's range
+			m.recompute()
+			late := 0
+			for i := range m.res.rec.Offers {
+				if m.res.rec.Offers[i].Late() {
+					late++
+				}
+			}
+			if late == 0 {
+				t.Fatalf("no late offer at deadline %s h", m.a.Deadline)
+			}
+			s := screenText(m)
+			if !strings.Contains(s, "~ job time (") || !strings.Contains(s, "chance of missing the") || !strings.Contains(s, "~") {
+				t.Errorf("panel: no ~ note (%d late):\n%s", late, s)
+			}
+			if !strings.Contains(s, "offers fit") && !strings.Contains(s, "Offers: ") {
+				t.Errorf("panel: the note pushed out the count:\n%s", s)
+			}
+			m = drive(t, m, ctrlO)
+			if s := screenText(m); !strings.Contains(s, "~ job time (") {
+				t.Errorf("ctrl+o: no ~ note:\n%s", s)
+			}
+		})
+	}
+}
