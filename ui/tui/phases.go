@@ -173,6 +173,18 @@ func (v *planView) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// paste gives a bracketed paste (sanitised by typedSafe) to the focused
+// field of the prompt: the name or the months.
+func (v *planView) paste(msg tea.PasteMsg) tea.Cmd {
+	var cmd tea.Cmd
+	if v.focus == 0 {
+		v.name, cmd = v.name.Update(msg)
+	} else {
+		v.months, cmd = v.months.Update(msg)
+	}
+	return cmd
+}
+
 // commit checks the prompt and adds the phase; a bad name or months stays
 // in the prompt with the reason.
 func (v *planView) commit() tea.Cmd {

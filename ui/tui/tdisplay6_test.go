@@ -113,3 +113,32 @@ func TestLateOffersMarked(t *testing.T) {
 		})
 	}
 }
+
+// #29: a bracketed paste into the plan's phase-name prompt was dropped;
+// it is taken, bounded by the field's 40 characters, without the
+// invisible and bidi characters a paste may carry.
+func TestPhaseNamePaste(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), ctrlO, runes("a"), clearLine)
+	if !m.plan.prompting() {
+		t.Fatalf("no prompt:\n%s", screenText(m))
+	}
+	m = drive(t, m, tea.PasteMsg{Content: "warm\u202eup\u200b\nrun " + strings.Repeat("x", 60)})
+	got := m.plan.name.Value()
+	if want := ("warmup run " + strings.Repeat("x", 60))[:40]; got != want {
+		t.Errorf("name after paste %q, want %q", got, want)
+	}
+}
+
+// #29: text fields showed pasted or typed bidi and invisible characters
+// (U+202E, U+200B) raw; they are not taken.
+func TestInputDropsInvisible(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40))
+	m = toPage(t, m, "Batch and length")
+	m = drive(t, m, clearLine, tea.PasteMsg{Content: "1\u202e2\u200b"}, runes("\u202e"), runes("\u2066"), runes("4"))
+	if m.a.Batch != "124" {
+		t.Errorf("batch %q, want 124", m.a.Batch)
+	}
+	if s := screenText(m); strings.ContainsAny(s, "\u202e\u200b\u2066") {
+		t.Errorf("invisible characters on screen:\n%q", s)
+	}
+}
