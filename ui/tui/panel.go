@@ -594,13 +594,17 @@ func adviceChange(lang *i18n.Printer, a *advice.Advice) string {
 // price per hour and per month.
 func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 	names := printable(fmt.Sprintf("%s %s %s %s", o.Instance.Provider, o.Instance.Type, o.Region, report.OfferGPUsIn(lang, o)))
-	figures := lang.Sprintf("%s/h %s/mo", report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
+	mark := ""
+	if _, origin := o.Provenance(); model.FromOverlay(origin) {
+		mark = report.OverlayMark // an overlay's price (#29)
+	}
+	figures := lang.Sprintf("%s/h %s/mo", report.USD(o.USDPerHour)+mark, report.USD(o.MonthlyUSD))
 	if o.HasJob {
 		hours := report.HoursIn(lang, o.JobHours)
 		if o.Late() { // may miss the deadline: the table's mark; the note under the list says why
 			hours = "~" + hours
 		}
-		figures = lang.Sprintf("%s/h · job %s %s", report.USD(o.USDPerHour), hours, report.USD(o.JobUSD))
+		figures = lang.Sprintf("%s/h · job %s %s", report.USD(o.USDPerHour)+mark, hours, report.USD(o.JobUSD))
 	}
 	room := width - lipgloss.Width(figures) - 1
 	if room < 8 { // too narrow for both: the figures alone
@@ -614,6 +618,9 @@ func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 func offerRow(lang *i18n.Printer, o *model.Offer) []string {
 	row := report.OfferRowIn(lang, o)
 	row[1], row[2] = o.Instance.Type, o.Region // whole: the tables cut them to their columns (cutColumn), report cuts at the end
+	if _, origin := o.Provenance(); model.FromOverlay(origin) {
+		row[4] += report.OverlayMark // an overlay's price, as the CLI's tables mark it (#29); the detail names the file
+	}
 	for i := range row {
 		row[i] = printable(row[i])
 	}

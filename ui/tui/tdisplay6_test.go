@@ -142,3 +142,22 @@ func TestInputDropsInvisible(t *testing.T) {
 		t.Errorf("invisible characters on screen:\n%q", s)
 	}
 }
+
+// #29: the CLI's tables mark a price an overlay set with "*"; the
+// panel and the ctrl+o table did not.
+func TestOverlayPriceMarked(t *testing.T) {
+	cat := testCatalog(t)
+	for i := range cat.Instances {
+		cat.Instances[i].Origin, cat.Instances[i].Source = "catalog.d/prices.toml", "my quote"
+	}
+	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		m := start(t, newTestApp(t, cat, Options{}), size(sz[0], sz[1]))
+		if s := screenText(m); !strings.Contains(s, "*") {
+			t.Errorf("%dx%d panel: no overlay mark:\n%s", sz[0], sz[1], s)
+		}
+		m = drive(t, m, ctrlO)
+		if s := screenText(m); !strings.Contains(s, "*") {
+			t.Errorf("%dx%d ctrl+o: no overlay mark:\n%s", sz[0], sz[1], s)
+		}
+	}
+}
