@@ -162,11 +162,12 @@ type SearchAnswers struct {
 }
 
 // ServeSearch applies to a serving request the search answers it reads:
-// the precision fallback (on top of vLLM's auto, WorkloadAnswers.Serving)
-// and multi-node (a replica across instances).
+// the precision fallback (on top of vLLM's auto, WorkloadAnswers.Serving),
+// multi-node (a replica across instances) and the monthly budget.
 func (a *SearchAnswers) ServeSearch(s *serve.Serving) {
 	s.AllowPrecisionFallback = s.AllowPrecisionFallback || a.AllowPrecisionFallback
 	s.AllowMultiNode = a.AllowMultiNode
+	s.BudgetMonthUSD, s.HoursPerMonth = a.BudgetMonth, a.HoursPerMonth
 }
 
 // USD→CNY rates search.usd_cny and --usd-cny accept (CNY one USD buys).

@@ -171,6 +171,7 @@ func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 	if s.WeightFormat == "" {
 		s.WeightFormat = serve.WeightFormatFor(w.Precision)
 		s.AllowPrecisionFallback = s.WeightFormat == serve.WeightBF16
+		s.DTypeAuto = s.AllowPrecisionFallback
 	}
 	if s.OutputTokens == 0 {
 		s.OutputTokens = cmp.Or(r.GenTokens, w.GenTokens)

@@ -88,11 +88,11 @@ func TestAnswersServing(t *testing.T) {
 		{"averages keep the model's context", WorkloadAnswers{Serve: serve.Serving{PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3}},
 			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 4096, GenTokens: 256, Sequences: 1}},
 			// bf16 from the precision is vLLM's --dtype auto: fp16 where the GPU has no bf16
-			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 4096, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3, AllowPrecisionFallback: true,
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 4096, PromptTokens: 1000, OutputTokens: 200, RequestsPerSec: 3, AllowPrecisionFallback: true, DTypeAuto: true,
 				TPOTTargetMs: serve.DefaultTPOTTargetMs, DefaultTPOT: true}},
 		{"an average request longer than the context", WorkloadAnswers{Serve: serve.Serving{PromptTokens: 6000, OutputTokens: 1000, RequestsPerSec: 3}},
 			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 4096, GenTokens: 256, Sequences: 1}},
-			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 7000, PromptTokens: 6000, OutputTokens: 1000, RequestsPerSec: 3, AllowPrecisionFallback: true,
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 7000, PromptTokens: 6000, OutputTokens: 1000, RequestsPerSec: 3, AllowPrecisionFallback: true, DTypeAuto: true,
 				TPOTTargetMs: serve.DefaultTPOTTargetMs, DefaultTPOT: true}},
 		// No load named: a price per token, at the workload's sequences.
 		{"a bf16 weight format asks for bf16 itself", WorkloadAnswers{Serve: serve.Serving{WeightFormat: serve.WeightBF16}},

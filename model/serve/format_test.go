@@ -74,22 +74,31 @@ func TestServePlanFormatFallback(t *testing.T) {
 		want     serve.WeightFormat // the format planned
 		reason   string
 		fallback string
+		auto     bool // bf16 derived from the precision: vLLM's --dtype auto
 	}{
 		{"fp8 on V100, no fallback: near miss", serve.WeightFP8, false, false, serve.WeightFP8,
-			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", ""},
+			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", "", false},
 		{"fp8 on V100, fallback: planned as fp16", serve.WeightFP8, true, true, serve.WeightFP16, "",
-			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0): served as fp16 weights (allow_precision_fallback)"},
+			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0): served as fp16 weights (allow_precision_fallback)", false},
 		{"bf16 on V100, no fallback: near miss", serve.WeightBF16, false, false, serve.WeightBF16,
-			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", ""},
+			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", "", false},
 		{"bf16 on V100, fallback: planned as fp16", serve.WeightBF16, true, true, serve.WeightFP16, "",
-			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0): served as fp16 weights (allow_precision_fallback)"},
-		{"fp16 on V100: no fallback needed", serve.WeightFP16, false, true, serve.WeightFP16, "", ""},
-		{"AWQ on V100, fallback allowed: still a near miss", serve.WeightAWQ, true, false, serve.WeightAWQ, "AWQ kernels need compute capability 7.5", ""},
-		{"int8 on V100, fallback allowed: still a near miss", serve.WeightInt8, true, false, serve.WeightInt8, "INT8 (W8A8) kernels need compute capability 7.5", ""},
+			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0): served as fp16 weights (allow_precision_fallback)", false},
+		// The precision's bf16 is --dtype auto: vLLM loads fp16 on V100
+		// whatever allow_precision_fallback says, and the note says so.
+		{"bf16 as --dtype auto on V100, fallback no: fp16", serve.WeightBF16, false, true, serve.WeightFP16, "",
+			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0): vLLM's --dtype auto serves it as fp16 weights", true},
+		{"bf16 as --dtype auto on V100, fallback yes: fp16", serve.WeightBF16, true, true, serve.WeightFP16, "",
+			"V100 has no bf16 (vLLM needs compute capability 8.0 for bfloat16; it is 7.0): vLLM's --dtype auto serves it as fp16 weights", true},
+		{"fp8 with auto set: auto is bf16's only, near miss", serve.WeightFP8, false, false, serve.WeightFP8,
+			"V100 has no fp8 (vLLM needs compute capability 7.5 for FP8 weight-only, 8.9 for W8A8; it is 7.0); it would serve fp16 weights (allow_precision_fallback)", "", true},
+		{"fp16 on V100: no fallback needed", serve.WeightFP16, false, true, serve.WeightFP16, "", "", false},
+		{"AWQ on V100, fallback allowed: still a near miss", serve.WeightAWQ, true, false, serve.WeightAWQ, "AWQ kernels need compute capability 7.5", "", false},
+		{"int8 on V100, fallback allowed: still a near miss", serve.WeightInt8, true, false, serve.WeightInt8, "INT8 (W8A8) kernels need compute capability 7.5", "", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := base
-			s.WeightFormat, s.AllowPrecisionFallback = tt.f, tt.allow
+			s.WeightFormat, s.AllowPrecisionFallback, s.DTypeAuto = tt.f, tt.allow, tt.auto
 			p, err := serve.PlanServing(a, s, o)
 			if err != nil {
 				t.Fatal(err)
@@ -154,5 +163,58 @@ func TestServeReplicaAcrossNodes(t *testing.T) {
 		if p.Meets != allow || strings.Contains(why, "needs a Ray cluster") == allow {
 			t.Errorf("allow %v: meets %v, reasons %q", allow, p.Meets, why)
 		}
+	}
+}
+
+// TestServeMonthlyBudget: a plan that meets the load but costs more a
+// month than search.budget_month (USDPerHour × hours per month, 730
+// unless given) is a near miss naming the cost, as Recommend refuses a
+// training offer over it; within the budget it meets. Worked by hand:
+// one node at $1/h is $730 a month, $100 at 100 hours.
+func TestServeMonthlyBudget(t *testing.T) {
+	a := &model.Architecture{Family: model.FamilyDecoder, Layers: 4, Hidden: 1024, Heads: 8, KVHeads: 8, FFN: 4096, Vocab: 32000}
+	base := serve.Serving{WeightFormat: serve.WeightFP16, MaxModelLen: 1024, PromptTokens: 512, OutputTokens: 128, Concurrency: 4}
+	o := serve.Offer{Name: "v100 node", GPU: fmtV100, GPUsPerNode: 1, USDPerHour: 1}
+	for _, tt := range []struct {
+		budget, hours float64
+		meets         bool
+		reason        string
+	}{
+		{0, 0, true, ""},
+		{800, 0, true, ""},
+		{700, 0, false, "$730/month is above the $700 budget"},
+		{700, 100, true, ""},
+		{50, 100, false, "$100/month is above the $50 budget"},
+	} {
+		s := base
+		s.BudgetMonthUSD, s.HoursPerMonth = tt.budget, tt.hours
+		p, err := serve.PlanServing(a, s, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Meets != tt.meets || p.OverBudget == tt.meets || strings.Join(p.Reasons, "; ") != tt.reason {
+			t.Errorf("budget %v, %v h: meets %v over %v reasons %q; want meets %v, %q", tt.budget, tt.hours, p.Meets, p.OverBudget, p.Reasons, tt.meets, tt.reason)
+		}
+	}
+	// Ranked: over the budget, the cheapest that carries the load is the
+	// first near miss, before one that does not fit at all.
+	s := base
+	s.BudgetMonthUSD = 100
+	tiny := *fmtV100
+	tiny.Key, tiny.Name, tiny.MemoryGiB = "tiny", "Tiny", 0.01
+	plans, err := serve.RankServing(a, s, []serve.Offer{
+		{Name: "tiny", GPU: &tiny, GPUsPerNode: 1, USDPerHour: 0.01},
+		{Name: "dear", GPU: fmtV100, GPUsPerNode: 1, USDPerHour: 3},
+		{Name: "cheap", GPU: fmtV100, GPUsPerNode: 1, USDPerHour: 2},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, p := range plans {
+		order = append(order, p.Offer.Name)
+	}
+	if got := strings.Join(order, ","); got != "cheap,dear,tiny" {
+		t.Errorf("near misses ranked %s, want cheap,dear,tiny", got)
 	}
 }

@@ -101,6 +101,10 @@ type Plan struct {
 	Reasons   []string // why not, in words
 	// ReasonMsgs are Reasons as messages, for translation (same order).
 	ReasonMsgs []model.Message
+	// OverBudget: the plan meets the question but costs more a month than
+	// Serving.BudgetMonthUSD (applyBudget); it ranks first of the near
+	// misses, cheapest first, as it carries the load.
+	OverBudget bool
 }
 
 // serveMaxNodes bounds the nodes the planner rents for one offer.
@@ -122,15 +126,16 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	}
 	asked := s.WeightFormat
 	run, why, ok := FormatOn(asked, o.GPU)
+	auto := s.DTypeAuto && asked == WeightBF16 && run == WeightFP16 // vLLM's --dtype auto does it
 	if !why.IsZero() {
 		p := Plan{Offer: o, Serving: s}
 		switch {
 		case !ok:
 			p.reason("%s", why)
-		case !s.AllowPrecisionFallback:
+		case !s.AllowPrecisionFallback && !auto:
 			p.reason("%s; it would serve %s weights (allow_precision_fallback)", why, run)
 		}
-		if !ok || !s.AllowPrecisionFallback {
+		if !ok || !s.AllowPrecisionFallback && !auto {
 			return p, nil
 		}
 		s.WeightFormat = run
@@ -161,9 +166,13 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		m := model.Msg("no tensor-parallel degree up to %s per node suits the model's %d heads", model.CountMsg(o.GPUsPerNode, "GPU"), a.Heads)
 		return Plan{Offer: o, Serving: s, Reasons: []string{m.String()}, ReasonMsgs: []model.Message{m}}, nil
 	}
+	best.applyBudget()
 	if s.WeightFormat != asked {
 		best.FallbackFrom = asked
 		best.Fallback = model.Msg("%s: served as %s weights (allow_precision_fallback)", why, s.WeightFormat)
+		if auto {
+			best.Fallback = model.Msg("%s: vLLM's --dtype auto serves it as %s weights", why, s.WeightFormat)
+		}
 	}
 	return *best, nil
 }
@@ -207,6 +216,9 @@ func betterPlan(p, q *Plan) bool {
 	}
 	if p.Fits != q.Fits {
 		return p.Fits
+	}
+	if p.OverBudget != q.OverBudget { // carries the load: the nearest miss
+		return p.OverBudget
 	}
 	if !p.Meets && p.Fits {
 		// Near misses: the closest to the targets first (issue 31 round 4:
@@ -514,6 +526,25 @@ func FormatOn(f WeightFormat, g *model.GPU) (run WeightFormat, why model.Message
 		}
 	}
 	return f, model.Message{}, true
+}
+
+// applyBudget makes a plan that meets but costs more a month than the
+// budget (Serving.BudgetMonthUSD) a near miss naming the cost, as
+// model.Recommend refuses a training offer (RejectBudget); its
+// OverBudget ranks it first of the near misses (betterPlan).
+func (p *Plan) applyBudget() {
+	s := p.Serving
+	if s.BudgetMonthUSD <= 0 || !p.Meets || p.USDPerHour <= 0 {
+		return
+	}
+	hours := s.HoursPerMonth
+	if hours <= 0 {
+		hours = model.HoursPerMonth
+	}
+	if month := p.USDPerHour * hours; month > s.BudgetMonthUSD {
+		p.Meets, p.Borderline, p.OverBudget = false, model.Message{}, true
+		p.reason("$%.0f/month is above the $%.0f budget", month, s.BudgetMonthUSD)
+	}
 }
 
 // reason records why p is not a fit, in English and as a message.

@@ -113,6 +113,20 @@ type Serving struct {
 	// GPU is a near miss naming why. It is the search's answer
 	// (search.allow_precision_fallback), not written in [serve].
 	AllowPrecisionFallback bool
+	// DTypeAuto: WeightFormat bf16 was derived from the precision, which
+	// gpuplan reads as vLLM's default --dtype auto: that loads a bf16
+	// checkpoint in fp16 where the GPU has no bf16
+	// (vllm/config/model.py _resolve_auto_dtype), whatever the search's
+	// AllowPrecisionFallback says; a fallback then names --dtype auto.
+	DTypeAuto bool
+	// BudgetMonthUSD is the search's monthly budget (search.budget_month,
+	// --budget-month), as Query.BudgetMonthUSD is for training: a plan
+	// that meets the load but costs more a month (USDPerHour ×
+	// HoursPerMonth) is a near miss saying so. 0 means no budget.
+	BudgetMonthUSD float64
+	// HoursPerMonth are the billed hours of that month; 0 means
+	// model.HoursPerMonth (730, always on).
+	HoursPerMonth float64
 	// AllowMultiNode lets one replica span instances (pipeline parallel
 	// across nodes), which vLLM runs on a Ray cluster ("Distributed
 	// inference and serving": multi-node needs Ray) that gpuplan's exports

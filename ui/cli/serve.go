@@ -117,7 +117,7 @@ func resolveServe(fs *pflag.FlagSet, env *Env, cat *model.Catalog, ff fromFile, 
 	// precision bf16 included (the configurator's default answer), but
 	// --precision bf16 typed on the command line asks for bf16 itself.
 	if fs.Changed("precision") {
-		sl.s.AllowPrecisionFallback = false
+		sl.s.AllowPrecisionFallback, sl.s.DTypeAuto = false, false
 	}
 	if ff.cfg != nil {
 		ff.cfg.Search.ServeSearch(&sl.s)
@@ -240,7 +240,8 @@ func runServeRecommend(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workload
 		}
 		q.GPUs = []string{g.Key}
 	}
-	for _, n := range []string{"gpus", "budget-month", "deadline-hours", "sort", "allow-multi-node"} {
+	sl.s.BudgetMonthUSD, sl.s.HoursPerMonth = q.BudgetMonthUSD, q.HoursPerMonth // a plan over it is a near miss
+	for _, n := range []string{"gpus", "deadline-hours", "sort", "allow-multi-node"} {
 		if fs.Changed(n) {
 			sl.warnings = append(sl.warnings, model.Msg("--%s ignored: serving picks nodes, TP and replicas for the load (--tp, --pp, --replicas) and ranks by the cost of the load given (per hour), or per million output tokens without one", n))
 		}

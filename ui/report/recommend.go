@@ -301,6 +301,30 @@ func lateTableNote(p *i18n.Printer, offers []model.Offer) string {
 		n, p.T(marketPlural(n, "offer", "offers")), chance, deadline, BandConfidence*100)
 }
 
+// LateNoteShort is lateTableNote in one short line, for the
+// configurator's panel and offers table, which have one line for it:
+// "~ job time (3 offers): about 40% chance of missing the 24 h deadline;
+// ranked after". Empty when no offer of offers is late.
+func LateNoteShort(p *i18n.Printer, offers []model.Offer) string {
+	n, deadline, lo, hi := 0, 0.0, 1.0, 0.0
+	for i := range offers {
+		if o := &offers[i]; o.Late() {
+			n++
+			deadline = o.DeadlineHours
+			lo, hi = min(lo, model.RoundChance(o.LateChance)), max(hi, model.RoundChance(o.LateChance))
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	chance := p.Sprintf("about %.0f%%", hi*100)
+	if lo < hi {
+		chance = p.Sprintf("%.0f–%.0f%%", lo*100, hi*100)
+	}
+	return p.Sprintf("~ job time (%d %s): %s chance of missing the %.0f h deadline; ranked after",
+		n, p.T(marketPlural(n, "offer", "offers")), chance, deadline)
+}
+
 // dropOrder is which offer columns go first when the terminal is narrow:
 // $/month, headroom, job time, region.
 var dropOrder = []int{5, 8, 6, 2}

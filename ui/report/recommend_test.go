@@ -125,6 +125,13 @@ func TestOfferLate(t *testing.T) {
 		if got := lateTableNote(zh, []model.Offer{o}); got != tt.noteZH {
 			t.Errorf("late %v: Chinese note\n got %q\nwant %q", tt.late, got, tt.noteZH)
 		}
+		short, shortZH := "", ""
+		if tt.late > 0 {
+			short, shortZH = "~ job time (1 offer): about 45% chance of missing the 30 h deadline; ranked after", "~ 作业时长（1 个报价）：错过 30 小时截止时间的概率约 45%；排在后面"
+		}
+		if got, gotZH := LateNoteShort(nil, []model.Offer{o}), LateNoteShort(zh, []model.Offer{o}); got != short || gotZH != shortZH {
+			t.Errorf("late %v: short notes %q / %q, want %q / %q", tt.late, got, gotZH, short, shortZH)
+		}
 	}
 }
 

@@ -179,6 +179,9 @@ func (m app) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	if m.crash.info != nil {
 		return m, tea.Quit
 	}
+	if msg = typedSafe(msg); msg == nil {
+		return m, nil // a key that types only invisible characters
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok && k.Code == tea.KeyEscape && k.Mod == tea.ModAlt {
 		// Two escapes in one read ("\x1b\x1b": a quick double press, tmux
 		// send-keys Escape Escape) reach us as one alt+esc, the terminal
@@ -264,6 +267,9 @@ func (m app) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return next, cmd
 	case tea.PasteMsg:
+		if m.screen == screenPlan && m.plan.prompting() && m.dialog == nil && m.notice == nil {
+			return m, m.plan.paste(msg) // the phase's name or months (bounded by their CharLimit)
+		}
 		if m.screen == screenBrowse && m.dialog == nil && m.notice == nil && !m.tooSmall() {
 			var cmd tea.Cmd
 			m.browse, cmd = m.browse.update(msg) // the filter line takes it (browse.go)

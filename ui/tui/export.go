@@ -211,7 +211,7 @@ func (d *dialog) askOverwrite(theme huh.Theme) {
 	T := d.lang.T
 	d.form = huh.NewForm(huh.NewGroup(
 		huh.NewConfirm().Title(report.Truncate(d.lang.Sprintf("Overwrite %s?", printable(d.path)), d.width-4)).
-			Description(T("it exists; no keeps it and asks for another name")).
+			Description(wrapCommands(T("it exists; no keeps it and asks for another name"), d.width-4)).
 			Affirmative(T("overwrite")).Negative(T("no")).Value(&d.overwrite),
 	)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(d.width)
 }
@@ -226,9 +226,11 @@ func newQuitDialog(theme huh.Theme, width int, lang *i18n.Printer, launch bool) 
 	if launch {
 		title, desc = T("Quit without saving the answers?"), T("a launch file does not reopen them; ctrl+e exports the gpuplan TOML, which --config reopens")
 	}
+	// Wrapped here: huh sizes the group before it wraps a long
+	// description, and the wrapped lines pushed the buttons out of it.
 	d.form = huh.NewForm(huh.NewGroup(
-		huh.NewConfirm().Title(title).
-			Description(desc).
+		huh.NewConfirm().Title(wrapCommands(title, width-4)).
+			Description(wrapCommands(desc, width-4)).
 			Affirmative(T("quit")).Negative(T("stay")).Value(&d.quit),
 	)).WithShowHelp(false).WithKeyMap(dialogKeys()).WithTheme(theme).WithWidth(width)
 	return d

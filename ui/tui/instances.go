@@ -44,6 +44,7 @@ type offersView struct {
 	perToken      bool          // serving ranked per million output tokens, not per hour of the load (serve.Serving.PerToken)
 	tpot          []float64     // serving: each offer's TPOT in ms, in the last column (headroom is vLLM's constant)
 	lang          *i18n.Printer // the table's language (nil: English)
+	note          string        // under the table: why rows have a "~" job time (report.LateNoteShort)
 }
 
 func newOffersView(st *report.Styles, keys table.KeyMap) offersView {
@@ -345,6 +346,14 @@ func (v *offersView) refresh(keep *model.Offer) {
 	}
 	rows := make([][]string, len(v.shown))
 	cursor := 0
+	v.note = ""
+	if !v.serving {
+		shown := make([]model.Offer, len(v.shown))
+		for i, j := range v.shown {
+			shown[i] = v.all[j]
+		}
+		v.note = report.LateNoteShort(v.lang, shown)
+	}
 	for i, j := range v.shown {
 		o := &v.all[j]
 		rows[i] = append([]string{" "}, offerRow(v.lang, o)...)
@@ -397,7 +406,7 @@ func (v *offersView) refresh(keep *model.Offer) {
 	v.table.SetColumns(cols)
 	v.table.SetRows(trows)
 	v.table.SetWidth(v.width)
-	v.table.SetHeight(max(v.height-2, 2))
+	v.table.SetHeight(max(v.height-2-btoi(v.note != ""), 2))
 	v.reveal(max(cursor, 0))
 	v.mark()
 }
@@ -465,7 +474,11 @@ func (v offersView) view() string {
 		}
 		return report.Truncate(head, v.width) + "\n\n" + wrap.Render(st.Muted.Render(msg))
 	}
-	return report.Truncate(head, v.width) + "\n" + v.table.View()
+	out := report.Truncate(head, v.width) + "\n" + v.table.View()
+	if v.note != "" {
+		out += "\n" + st.Warn.Render(report.Truncate(v.note, v.width))
+	}
+	return out
 }
 
 // detailView explains one offer: why it fits, what it costs, what to

@@ -377,11 +377,13 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	bar := report.VRAMBar(mem, capacity, max(min(iw, 72), 4), st)
 	if compact {
 		add(title+st.Muted.Render(" · "+taskName(p.lang, w.Task)+" · "+string(w.Precision)), vram, bar)
-		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3 { // the top tip, the best offer and the count
+		late := best != nil && report.LateNoteShort(p.lang, r.rec.Offers) != ""
+		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3+btoi(late) { // the top tip, the best offer, the late note and the count
 			add(tips[1])
 		}
 		if best != nil {
-			shown, _ := report.CollapseRegions(r.rec.Offers, max(ih-len(lines)-1, 1))
+			room := ih - len(lines) - 1 - btoi(late) // the count under the list, and the note of the "~" rows
+			shown, _ := report.CollapseRegions(r.rec.Offers, max(room, 1))
 			for i, g := range shown {
 				prefix := st.Muted.Render("     ")
 				switch i {
@@ -391,6 +393,9 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 					prefix = st.Muted.Render(padCells(T("then"), 5))
 				}
 				add(prefix + offerLine(p.lang, &g, iw-5))
+			}
+			if note := report.LateNoteShort(p.lang, r.rec.Offers); note != "" { // all of them: one row may be all there is room for
+				add(st.Warn.Render(report.Truncate(note, iw)))
 			}
 			add(st.Muted.Render(p.lang.Sprintf("%s · ctrl+o shows them all", fitCount(p.lang, len(r.rec.Offers)))))
 		} else {
@@ -443,9 +448,13 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if len(warn) == 0 {
 			room += 2
 		}
-		if n := room - 2; n > 0 {
+		late := report.LateNoteShort(p.lang, r.rec.Offers) != ""
+		if n := room - 2 - btoi(late); n > 0 {
 			offers, _ := report.CollapseRegions(r.rec.Offers, n)
 			add(strings.Split(offersTable(p.lang, offers, iw, st), "\n")...)
+			if note := report.LateNoteShort(p.lang, offers); note != "" {
+				add(st.Warn.Render(report.Truncate(note, iw)))
+			}
 		}
 		for _, s := range warn {
 			add(st.Warn.Render("! ") + s)
@@ -500,7 +509,9 @@ func (p panel) noFitLines(r *result, width int) []string {
 	if len(r.hints) > 0 { // recommend's answer: a budget or a limit may be what blocks, not memory
 		lines = append(lines, st.Heading.Render(p.lang.T("What would make it fit (each change alone)")))
 		for i := range r.hints {
-			lines = append(lines, wrapLines(st.Good.Render("→ ")+report.FitHintLine(p.lang, &r.hints[i]), width)...)
+			h := r.hints[i]
+			h.Change = hintChange(h.Change)
+			lines = append(lines, wrapLines(st.Good.Render("→ ")+report.FitHintLine(p.lang, &h), width)...)
 		}
 	} else if len(r.advice) > 0 {
 		lines = append(lines, st.Heading.Render(p.lang.Sprintf("What would fit %s (each change alone):", r.adviceOn.Name)))
@@ -536,6 +547,29 @@ func offerWorkloadWarnings(lang *i18n.Printer, r *result, o *model.Offer) []stri
 	return lang.Messages(w.WarningMessages())
 }
 
+// hintChange names a would-fit change by the configurator's question
+// where report.WouldFit names the CLI's flag ("without --budget-job"):
+// the configurator has no flags.
+func hintChange(m model.Message) model.Message {
+	empty := func(q string) model.Message { return model.Msg("with %s empty", model.Msg(q)) }
+	answer := func(q, a string) model.Message { return model.Msg("with %s: %s", model.Msg(q), model.Msg(a)) }
+	switch m.Key {
+	case "without --deadline-hours":
+		return empty("Deadline (hours)")
+	case "without --budget-month":
+		return empty("Monthly budget (USD)")
+	case "without --budget-job":
+		return empty("Job budget (USD)")
+	case "with --allow-precision-fallback":
+		return answer("Precision fallback", "yes")
+	case "with --allow-multi-node":
+		return answer("Distribution", "several nodes (multi-node)")
+	case "without --max-gpus":
+		return model.Msg("with %s: %s", model.Msg("GPUs"), "auto") // typed as is in either language
+	}
+	return m
+}
+
 // tipChange is a tip's change in lang (its message when it has one).
 func tipChange(lang *i18n.Printer, t *advice.Tip) string {
 	if t.Msg.IsZero() {
@@ -560,9 +594,17 @@ func adviceChange(lang *i18n.Printer, a *advice.Advice) string {
 // price per hour and per month.
 func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 	names := printable(fmt.Sprintf("%s %s %s %s", o.Instance.Provider, o.Instance.Type, o.Region, report.OfferGPUsIn(lang, o)))
-	figures := lang.Sprintf("%s/h %s/mo", report.USD(o.USDPerHour), report.USD(o.MonthlyUSD))
+	mark := ""
+	if _, origin := o.Provenance(); model.FromOverlay(origin) {
+		mark = report.OverlayMark // an overlay's price (#29)
+	}
+	figures := lang.Sprintf("%s/h %s/mo", report.USD(o.USDPerHour)+mark, report.USD(o.MonthlyUSD))
 	if o.HasJob {
-		figures = lang.Sprintf("%s/h · job %s %s", report.USD(o.USDPerHour), report.HoursIn(lang, o.JobHours), report.USD(o.JobUSD))
+		hours := report.HoursIn(lang, o.JobHours)
+		if o.Late() { // may miss the deadline: the table's mark; the note under the list says why
+			hours = "~" + hours
+		}
+		figures = lang.Sprintf("%s/h · job %s %s", report.USD(o.USDPerHour)+mark, hours, report.USD(o.JobUSD))
 	}
 	room := width - lipgloss.Width(figures) - 1
 	if room < 8 { // too narrow for both: the figures alone
@@ -576,6 +618,9 @@ func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 func offerRow(lang *i18n.Printer, o *model.Offer) []string {
 	row := report.OfferRowIn(lang, o)
 	row[1], row[2] = o.Instance.Type, o.Region // whole: the tables cut them to their columns (cutColumn), report cuts at the end
+	if _, origin := o.Provenance(); model.FromOverlay(origin) {
+		row[4] += report.OverlayMark // an overlay's price, as the CLI's tables mark it (#29); the detail names the file
+	}
 	for i := range row {
 		row[i] = printable(row[i])
 	}
@@ -668,6 +713,13 @@ func offersTable(lang *i18n.Printer, offers []model.Offer, width int, st *report
 				at = slices.Index(cols, 1)
 			}
 			markBorderline(picked, nil, offers, at)
+		}
+		if c := slices.Index(cols, 7); c >= 0 && !slices.Contains(cols, 6) { // no job time, so no "~" in it: on the job cost
+			for i, r := range picked {
+				if offers[i].Late() && !strings.HasPrefix(r[c], "~") {
+					r[c] = "~" + r[c]
+				}
+			}
 		}
 		widths := make([]int, len(cols))
 		total := 0

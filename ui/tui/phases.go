@@ -206,6 +206,18 @@ func (v *planView) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// paste gives a bracketed paste (sanitised by typedSafe) to the focused
+// field of the prompt: the name or the months.
+func (v *planView) paste(msg tea.PasteMsg) tea.Cmd {
+	var cmd tea.Cmd
+	if v.focus == 0 {
+		v.name, cmd = v.name.Update(msg)
+	} else {
+		v.months, cmd = v.months.Update(msg)
+	}
+	return cmd
+}
+
 // commit checks the prompt and adds the phase; a bad name or months stays
 // in the prompt with the reason.
 func (v *planView) commit() tea.Cmd {
@@ -337,7 +349,7 @@ func (v *planView) view(st *report.Styles, width int) string {
 		if v.lang.Chinese() { // the catalogue's "offer" is the counting noun of "%d offers" (个报价)
 			offerCol = v.lang.T("plan column offer")
 		}
-		b.WriteString(st.Muted.Render(row("  ", v.lang.T("phase"), offerCol, v.lang.T("pricing"), "$/h", v.lang.T("duration"), v.lang.T("cost"))) + "\n")
+		b.WriteString(st.Muted.Render(row("  ", v.lang.T("phase"), offerCol, v.lang.T("pricing"), v.lang.T("$/h"), v.lang.T("duration"), v.lang.T("cost"))) + "\n")
 	}
 	// The offer cell is "provider instance region ×N": the instance types
 	// are cut as a column (cutColumn) to what the widest provider and

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/mattn/go-runewidth"
 
 	"github.com/gpuplan/gpuplan/ui/termsafe"
@@ -231,4 +232,45 @@ func (a *asciiWriter) Write(p []byte) (int, error) {
 	a.rest = append([]byte(nil), buf[cut:]...)
 	_, err := io.WriteString(a.w, toASCII(string(buf[:cut])))
 	return len(p), err
+}
+
+// typedSafe keeps what a key or a paste types to the runes a terminal
+// shows as themselves (termsafe.Safe): a pasted or typed bidi override
+// (U+202E), zero-width space (U+200B), BOM or control character would
+// sit in an input field and in every line that echoes it, unseen or
+// reordering the text around it. Tabs and line breaks of a paste become
+// spaces (every field is one line). It returns nil for a key that typed
+// only such runes; other messages pass as they are.
+func typedSafe(msg tea.Msg) tea.Msg {
+	switch k := msg.(type) {
+	case tea.PasteMsg:
+		k.Content = strings.Map(func(r rune) rune {
+			switch {
+			case r == '\t' || r == '\n' || r == '\r':
+				return ' '
+			case termsafe.Safe(r):
+				return r
+			}
+			return -1
+		}, k.Content)
+		return k
+	case tea.KeyPressMsg:
+		// Only the invisible runes beyond ASCII: tab, enter and the
+		// control keys are keys, which the Text of some terminals holds.
+		t := strings.Map(func(r rune) rune {
+			if r >= utf8.RuneSelf && !termsafe.Safe(r) {
+				return -1
+			}
+			return r
+		}, k.Text)
+		switch {
+		case t == k.Text:
+		case t == "":
+			return nil
+		default:
+			k.Text = t
+		}
+		return k
+	}
+	return msg
 }
