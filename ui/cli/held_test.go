@@ -66,3 +66,19 @@ func TestOffersHeldNotRanked(t *testing.T) {
 		}
 	}
 }
+
+// TestExportNamesHeldPrice: export of the type in the one region whose
+// price the guards held names that price and --trust-overlay, where it said
+// "no instance in the catalog matches providers lambda, regions us-east-1"
+// (issue #29); trusted, it exports.
+func TestExportNamesHeldPrice(t *testing.T) {
+	args := []string{"export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "lambda/gpu_8x_h100_sxm5", "--region", "us-east-1"}
+	code, out, errs, path := runWithCatalogDTrust(t, fakeH100, args...)
+	want := "lambda/gpu_8x_h100_sxm5 us-east-1: the on-demand price $1.00/h from " + path + " looks fake or mistyped, so the price guards held it (the load's warning says why); pass --trust-overlay to use it"
+	if code != ExitUsage || !strings.Contains(errs, want) || out != "" {
+		t.Errorf("exit %d, stderr lacks %q:\n%s%s", code, want, errs, out)
+	}
+	if code, _, errs, _ := runWithCatalogDTrust(t, fakeH100, append(args, "--trust-overlay")...); code != 0 {
+		t.Errorf("--trust-overlay: exit %d: %s", code, errs)
+	}
+}
