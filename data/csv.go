@@ -72,7 +72,20 @@ func readCSVOverlay(p string, r io.Reader, size int64, date string, base *model.
 	}
 	f := catalogFile{name: p, origin: p, full: insts, backing: backing, room: room, date: date}
 	if len(f.full) == 0 {
-		return catalogFile{}, warnings, model.Msg("catalog %s: no GPU instances found", p)
+		if len(warnings) == 0 {
+			return catalogFile{}, warnings, model.Msg("catalog %s: no GPU instances found", p)
+		}
+		// Every row was skipped: the reasons, or the error says nothing
+		// the user can act on (the warnings are not printed with it).
+		shown := warnings[:min(len(warnings), shownPerKind)]
+		reasons := shown[0]
+		for _, w := range shown[1:] {
+			reasons = model.Msg("%v; %v", reasons, w)
+		}
+		if n := len(warnings) - len(shown); n > 0 {
+			reasons = model.Msg("%v; and %d more", reasons, n)
+		}
+		return catalogFile{}, warnings, model.Msg("catalog %s: no GPU instances found; every row was skipped: %v", p, reasons)
 	}
 	return f, warnings, nil
 }

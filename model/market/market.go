@@ -35,6 +35,12 @@ type Query struct {
 	// (InstanceFabric).
 	InfiniBand bool
 	Retired    bool // include instance types the provider retired
+	// Held includes the overlay prices the load guards held as fake or
+	// mistyped (model.RegionPrice.Held), marked (Row.Held) and ranked
+	// after every other row. Without it they are left out, unless the
+	// catalog trusts its overlays (model.Catalog.TrustOverlays), which
+	// ranks them as any other price (still marked).
+	Held bool
 
 	Sort    Sort    // ByPrice when empty
 	GroupBy GroupBy // GroupNone when empty
@@ -81,6 +87,11 @@ func (r *Row) Geo() model.RegionGeo {
 	}
 	return *r.geo
 }
+
+// Held reports whether the load guards held the row's price as fake or
+// mistyped (model.RegionPrice.Held): tables mark it, and nothing narrows a
+// search to it.
+func (r *Row) Held() bool { return r.price != nil && r.price.Held }
 
 // Provenance returns the source, origin and as_of of the row's price: the
 // region's overlay when it set one, else the instance's
@@ -374,6 +385,9 @@ type marketBase struct {
 	countries  []string
 	allRegions bool
 	rates      map[string]float64
+	// trust is the catalog's TrustOverlays when built: held prices rank
+	// as any other (Query.Held).
+	trust bool
 
 	rows []Row   // Offered counts the regions before the price limit
 	inst []int32 // index into Catalog.Instances of each row
@@ -484,7 +498,7 @@ func (m *Market) base(q *Query) *marketBase {
 func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *marketBase {
 	b := &marketBase{
 		pricing: q.Pricing, regions: slices.Clone(q.Regions), countries: slices.Clone(q.Countries), allRegions: q.AllRegions, rates: maps.Clone(q.ExchangeRates),
-		orders: map[Sort][]int32{}, sorted: map[Sort]*marketSel{},
+		orders: map[Sort][]int32{}, sorted: map[Sort]*marketSel{}, trust: c.TrustOverlays,
 	}
 	rf := model.NewRegionFilter(c, q.Regions, q.Countries)
 	var prices []regionPrice // scratch, reused per instance
@@ -537,7 +551,7 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 		}
 		slices.Sort(b.offerUSD[at:])
 		n := len(b.rows)
-		b.rows, pool, spans = appendCollapsed(b.rows, pool, spans, in, g, q, prices) // reorders prices
+		b.rows, pool, spans = appendCollapsed(b.rows, pool, spans, in, g, q, prices, c.TrustOverlays) // reorders prices
 		for range len(b.rows) - n {
 			b.inst = append(b.inst, int32(i))
 			b.offerAt = append(b.offerAt, at)
@@ -594,7 +608,7 @@ func (b *marketBase) forget() {
 func (b *marketBase) order(k Sort) []int32 {
 	o, ok := b.orders[k]
 	if !ok {
-		o = sortOrder(b.rows, k)
+		o = sortOrder(b.rows, k, b.trust)
 		b.orders[k] = o
 	}
 	return o
@@ -730,7 +744,8 @@ func filterRows(b *marketBase, order []int32, q *Query) *marketSel {
 rows:
 	for i := range b.rows {
 		r := &b.rows[i]
-		if q.MaxUSDPerHour > 0 && r.USDPerHour > q.MaxUSDPerHour || providerOK != nil && !providerOK[b.providerID[i]] {
+		if q.MaxUSDPerHour > 0 && r.USDPerHour > q.MaxUSDPerHour || providerOK != nil && !providerOK[b.providerID[i]] ||
+			r.Held() && !q.Held && !b.trust {
 			continue
 		}
 		for _, p := range preds {
@@ -777,17 +792,25 @@ rows:
 
 // appendCollapsed appends one row per (price, provenance) of the instance
 // type's regions; unless q.AllRegions, only those at its cheapest price.
+// Unless trust (model.Catalog.TrustOverlays), prices the guards held
+// (model.RegionPrice.Held) never collapse with others, nor hide the
+// cheapest price they undercut: that is the cheapest of the others.
 // Each row's regions go to pool, their window to spans.
-func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Instance, g *model.GPU, q *Query, prices []regionPrice) ([]Row, []string, [][2]int32) {
+func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Instance, g *model.GPU, q *Query, prices []regionPrice, trust bool) ([]Row, []string, [][2]int32) {
 	offered := len(prices)
-	if !q.AllRegions { // keep the cheapest only: one pass, then a sort of a few
-		least := prices[0].price
-		for _, p := range prices[1:] {
-			least = min(least, p.price)
+	held := func(p regionPrice) bool { return !trust && in.Prices[p.j].Held }
+	if !q.AllRegions { // keep the cheapest only (of each kind): one pass, then a sort of a few
+		var least [2]float64
+		var seen [2]bool
+		for _, p := range prices {
+			k := b2i(held(p))
+			if !seen[k] || p.price < least[k] {
+				least[k], seen[k] = p.price, true
+			}
 		}
 		n := 0
 		for _, p := range prices {
-			if p.price == least {
+			if p.price == least[b2i(held(p))] {
 				prices[n] = p
 				n++
 			}
@@ -795,6 +818,9 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		prices = prices[:n]
 	}
 	slices.SortFunc(prices, func(a, b regionPrice) int {
+		if c := cmp.Compare(b2i(held(a)), b2i(held(b))); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(a.price, b.price); c != 0 {
 			return c
 		}
@@ -815,7 +841,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		first := &in.Prices[prices[start].j]
 		src, origin, _ := model.PriceProvenance(in, first)
 		end := start + 1
-		for end < len(prices) && prices[end].price == prices[start].price {
+		for end < len(prices) && prices[end].price == prices[start].price && held(prices[end]) == held(prices[start]) {
 			if s, o, _ := model.PriceProvenance(in, &in.Prices[prices[end].j]); s != src || o != origin {
 				break
 			}
@@ -867,19 +893,24 @@ func marketKey(r *Row, k Sort) float64 {
 }
 
 // sortOrder returns the indexes of rows sorted by k, then price,
-// provider, type, region and index. The keys are computed once and the
+// provider, type, region and index; unless trust, held rows (Row.Held)
+// come after all others. The keys are computed once and the
 // comparisons run on a compact index, so that neither are they re-derived
 // n log n times nor wide rows swapped.
-func sortOrder(rows []Row, k Sort) []int32 {
+func sortOrder(rows []Row, k Sort, trust bool) []int32 {
 	type entry struct {
 		key, price float64
 		i          int32
+		held       bool // ranked after every other row
 	}
 	order := make([]entry, len(rows))
 	for i := range rows {
-		order[i] = entry{marketKey(&rows[i], k), rows[i].USDPerHour, int32(i)}
+		order[i] = entry{marketKey(&rows[i], k), rows[i].USDPerHour, int32(i), !trust && rows[i].Held()}
 	}
 	slices.SortFunc(order, func(a, b entry) int {
+		if a.held != b.held {
+			return cmp.Compare(b2i(a.held), b2i(b.held))
+		}
 		if c := cmp.Compare(a.key, b.key); c != 0 {
 			return c
 		}
@@ -982,4 +1013,12 @@ func validateCountries(cs []string) error {
 		}
 	}
 	return nil
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -493,3 +493,65 @@ func TestOfferedProviders(t *testing.T) {
 		t.Errorf("OfferedProviders() = %q, want %q", got, want)
 	}
 }
+
+// TestBrowseHeld: an overlay's $1.00 for lambda's 8× A100 in us-west-1 that
+// the load guards held (issue #29) is neither ranked nor hides the type's
+// real cheapest price ($14.32 in us-east-1); Query.Held lists it marked,
+// after every other row; TrustOverlays ranks it first, still marked.
+func TestBrowseHeld(t *testing.T) {
+	held := func(trust bool) *model.Catalog {
+		c := markettest.Catalog()
+		for i := range c.Instances {
+			if in := &c.Instances[i]; in.Type == "gpu_8x_a100_80gb" {
+				in.Prices = append(in.Prices, model.RegionPrice{Region: "us-west-1", OnDemandUSD: 1, Held: true,
+					Patch: &model.PricePatch{Source: "b", Origin: "b.toml"}})
+			}
+		}
+		c.TrustOverlays = trust
+		return c
+	}
+	marks := func(rows []Row) string {
+		var s []string
+		for _, r := range rows {
+			n := rowNames([]Row{r})
+			if r.Held() {
+				n += " held"
+			}
+			s = append(s, n)
+		}
+		return strings.Join(s, ", ")
+	}
+	tests := []struct {
+		name  string
+		trust bool
+		q     Query
+		want  string
+	}{
+		{"left out", false, Query{Providers: []string{"lambda"}, Sort: ByGPUPrice},
+			"lambda/gpu_1x_gh200@us-east-3 $1.49, lambda/gpu_8x_a100_80gb@us-east-1 $14.32, lambda/gpu_1x_h100_pcie@europe-central-1+2 $2.49"},
+		{"Held: listed last, marked", false, Query{Providers: []string{"lambda"}, Sort: ByGPUPrice, Held: true},
+			"lambda/gpu_1x_gh200@us-east-3 $1.49, lambda/gpu_8x_a100_80gb@us-east-1 $14.32, lambda/gpu_1x_h100_pcie@europe-central-1+2 $2.49, " +
+				"lambda/gpu_8x_a100_80gb@us-west-1 $1 held"},
+		{"all regions: left out", false, Query{Providers: []string{"lambda"}, GPUs: specs(t, held(false), "A100-80GB"), AllRegions: true},
+			"lambda/gpu_8x_a100_80gb@us-east-1 $14.32"},
+		{"trusted: ranked, marked", true, Query{Providers: []string{"lambda"}, GPUs: specs(t, held(false), "A100-80GB")},
+			"lambda/gpu_8x_a100_80gb@us-west-1 $1 held"},
+	}
+	for _, tt := range tests {
+		for _, m := range []*Market{New(held(tt.trust)), nil} {
+			var res Result
+			var err error
+			if m != nil {
+				res, err = m.Browse(tt.q)
+			} else {
+				res, err = Browse(held(tt.trust), tt.q)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := marks(res.Rows); got != tt.want {
+				t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
+			}
+		}
+	}
+}

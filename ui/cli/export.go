@@ -16,6 +16,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/launch"
 	"github.com/gpuplan/gpuplan/model/launch/stack"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // exportFlags are export's own flags; the workload and pricing flags are
@@ -451,7 +452,37 @@ func checkPriced(cat *model.Catalog, in *model.Instance, region string, p model.
 	if len(priced) == 0 {
 		return model.Msg("%s has no %s price in any region; %s", name, model.Msg(string(p)), otherModes(cat, in, "", p))
 	}
-	return nil
+	return checkHeld(cat, in, region, p)
+}
+
+// checkHeld names the overlay price the guards held (RegionPrice.Held) that
+// is in's only price at p in region (any region when ""), which the search
+// would otherwise report as "no instance matches" (issue #29), and how to
+// use it anyway.
+func checkHeld(cat *model.Catalog, in *model.Instance, region string, p model.Pricing) error {
+	if cat.TrustOverlays {
+		return nil
+	}
+	var held *model.RegionPrice
+	for i := range in.Prices {
+		rp := &in.Prices[i]
+		if region != "" && rp.Region != region || !hasPrice(cat, in, rp, p) {
+			continue
+		}
+		if !rp.Held {
+			return nil
+		}
+		if held == nil {
+			held = rp
+		}
+	}
+	if held == nil {
+		return nil
+	}
+	usd, _ := cat.ListPrice(in, held, p, nil)
+	_, origin, _ := model.PriceProvenance(in, held)
+	return model.Msg("%s/%s %s: the %s price %s/h from %s looks fake or mistyped, so the price guards held it (the load's warning says why); pass --trust-overlay to use it",
+		in.Provider, in.Type, held.Region, model.Msg(string(p)), report.USDPerHour(usd), origin)
 }
 
 // otherModes suggests the pricing modes that do have a price.

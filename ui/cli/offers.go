@@ -138,7 +138,7 @@ func (f *marketFlags) query(cat *model.Catalog, args []string) (market.Query, er
 			return q, err
 		}
 	}
-	q.AllRegions, q.Retired = f.allRegions, f.all
+	q.AllRegions, q.Retired, q.Held = f.allRegions, f.all, f.all
 	if !f.all { // --all lists retired types: a retired provider's are there to see
 		if err := retiredProviders(cat, q.Providers, "--providers"); err != nil {
 			return q, err
@@ -284,7 +284,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	fl.StringVar(&f.sort, "sort", "", "price (default), gpu-price, vram-price, vcpus, ram or vram")
 	fl.StringVar(&f.groupBy, "group-by", "", "gpu, provider or region, with price ranges per group")
 	fl.BoolVar(&f.allRegions, "all-regions", false, "one row per region price instead of each type's cheapest")
-	fl.BoolVar(&f.all, "all", false, "include retired instance types, marked")
+	fl.BoolVar(&f.all, "all", false, "include retired instance types and the overlay prices the guards held as fake, marked")
 	fl.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast, lium, hyperbolic, simplepod), left out unless --providers names them")
 	fl.BoolVar(&f.asJSON, "json", false, "print JSON")
 	addOutputFlag(cmd, &f.output, outTable, outJSON, outCSV, "markdown")

@@ -154,6 +154,7 @@ func (r *MarketRowJSON) MarshalJSONTo(enc *jsontext.Encoder) error {
 	t.int("regions_offered", r.RegionsOffered)
 	t.bool("marketplace", r.Marketplace)
 	t.str("retired", r.Retired)
+	t.bool("held", r.Held)
 	t.str("source", r.Source)
 	t.str("as_of", r.AsOf)
 	t.str("origin", r.Origin)

@@ -42,9 +42,13 @@ type MarketRowJSON struct {
 	RegionsOffered     int      `json:"regions_offered"` // regions with any price in this mode
 	Marketplace        bool     `json:"marketplace"`     // price changes by the hour
 	Retired            string   `json:"retired"`         // YYYY-MM-DD; "" when offered
-	Source             string   `json:"source"`
-	AsOf               string   `json:"as_of"`
-	Origin             string   `json:"origin"` // "embedded" or an overlay path
+	// Held is set when the load guards held the price as fake or mistyped
+	// (an overlay's, far below the GPU's floor or the provider's own): it
+	// is listed last, not ranked, unless --trust-overlay.
+	Held   bool   `json:"held"`
+	Source string `json:"source"`
+	AsOf   string `json:"as_of"`
+	Origin string `json:"origin"` // "embedded" or an overlay path
 }
 
 // MarketGroupJSON is one group of gpuplan offers --group-by --json.
@@ -134,7 +138,7 @@ func marketRowFields(r *market.Row) MarketRowJSON {
 		USDPerHour: r.USDPerHour, USDPerGPUHour: round6(r.USDPerGPUHour()), USDPerGiBHour: round6(r.USDPerGiBHour()),
 		Region: r.Region, Country: geo.Country, City: geo.City, Continent: geo.Continent,
 		Regions: regions, RegionsOffered: r.Offered,
-		Marketplace: r.Marketplace(), Retired: in.Retired, Source: source, AsOf: asOf, Origin: origin,
+		Marketplace: r.Marketplace(), Retired: in.Retired, Held: r.Held(), Source: source, AsOf: asOf, Origin: origin,
 	}
 }
 
@@ -145,7 +149,7 @@ var MarketCSVHeader = []string{
 	"vcpus_per_gpu", "ram_gib_per_gpu", "interconnect", "fabric", "arch", "pricing", "usd_per_hour",
 	"usd_per_gpu_hour", "usd_per_gib_hour", "on_demand_usd_per_hour", "spot_usd_per_hour", "region",
 	"regions", "regions_offered", "marketplace", "retired", "source", "as_of", "origin",
-	"country", "city", "continent",
+	"country", "city", "continent", "held",
 }
 
 // MarketCSV returns the rows of res as RFC 4180 CSV (encoding/csv) with
@@ -161,7 +165,7 @@ func MarketCSV(res *market.Result) (string, error) {
 			r.Pricing, csvFloat(r.USDPerHour), csvFloat(r.USDPerGPUHour), csvFloat(r.USDPerGiBHour), csvPtr(r.OnDemandUSDPerHour),
 			csvPtr(r.SpotUSDPerHour), r.Region, strings.Join(r.Regions, " "), strconv.Itoa(r.RegionsOffered),
 			strconv.FormatBool(r.Marketplace), r.Retired, r.Source, r.AsOf, r.Origin,
-			r.Country, r.City, r.Continent,
+			r.Country, r.City, r.Continent, strconv.FormatBool(r.Held),
 		})
 	}
 	var b strings.Builder
@@ -211,6 +215,9 @@ func MarketMarkdownRow(r *market.Row) []string {
 		region += " +" + strconv.Itoa(n)
 	}
 	name := r.Instance.Type
+	if r.Held() {
+		name += " (held: looks fake)" // the guards flagged it: --trust-overlay ranks it
+	}
 	if r.Instance.Retired != "" {
 		name += " (retired " + r.Instance.Retired + ")"
 	} else if r.Instance.MissingSince != "" {

@@ -720,6 +720,12 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, nil
 	case key.Matches(msg, k.Pick):
+		if r := b.selected(); r != nil && r.Held() && !m.cat.TrustOverlays {
+			// The guards held its price as fake (issue #29): a search
+			// narrowed to it would rank a price nobody vouched for.
+			m.footer.say(m.lang.T("that price looks fake or mistyped (held by the catalog guards): not a search to narrow to; gpuplan --trust-overlay ranks it"), true)
+			return m, nil
+		}
 		return m.startFrom(b.selected())
 	case key.Matches(msg, k.ClearGPU):
 		m.a.GPUKeys = nil

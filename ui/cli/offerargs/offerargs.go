@@ -74,7 +74,7 @@ func Parse(args []string, c *model.Catalog) (market.Query, error) {
 			case "all-regions":
 				q.AllRegions = true
 			case "all":
-				q.Retired = true
+				q.Retired, q.Held = true, true
 			}
 			continue
 		}

@@ -28,7 +28,7 @@ func TestParseMarketArgs(t *testing.T) {
 		{"pricing with the market's own modes", []string{"pricing=dws"}, market.Query{Pricing: model.FlexStart}},
 		{"sort and group", []string{"sort=$/gpu", "--group-by", "provider"}, market.Query{Sort: market.ByGPUPrice, GroupBy: market.GroupProvider}},
 		{"switches", []string{"--nvlink", "--efa", "--all-regions", "--all", "arch=aarch64"},
-			market.Query{Interconnect: market.LinkNVLink, InfiniBand: true, AllRegions: true, Retired: true, Arch: model.ArchARM}},
+			market.Query{Interconnect: market.LinkNVLink, InfiniBand: true, AllRegions: true, Retired: true, Held: true, Arch: model.ArchARM}},
 		{"interconnect by name", []string{"interconnect=xgmi"}, market.Query{Interconnect: "infinity-fabric"}},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// fakeH100 is issue #29's overlay: lambda's 8× H100 SXM5 at $1.00/h in
+// us-east-1, far below any H100's floor: the guards hold it.
+const fakeH100 = `schema_version = 1
+[[instance]]
+provider = "lambda"
+type = "gpu_8x_h100_sxm5"
+prices = [{ region = "us-east-1", on_demand = 1.00 }]
+`
+
+// TestOffersHeldNotRanked: the held $1.00 is not listed by gpuplan offers
+// (it ranked first, issue #29); --all lists it last, marked in the table,
+// CSV, Markdown and JSON; --trust-overlay ranks it first, still marked.
+func TestOffersHeldNotRanked(t *testing.T) {
+	args := []string{"offers", "--providers", "lambda", "--sort", "gpu-price"}
+	type row struct {
+		InstanceType string  `json:"instance_type"`
+		USDPerHour   float64 `json:"usd_per_hour"`
+		Held         *bool   `json:"held"`
+	}
+	rows := func(extra ...string) []row {
+		t.Helper()
+		code, out, errs, _ := runWithCatalogDTrust(t, fakeH100, append(append(append([]string{}, args...), "--json"), extra...)...)
+		var v struct{ Rows []row }
+		if err := json.Unmarshal([]byte(out), &v); code != 0 || err != nil || len(v.Rows) == 0 {
+			t.Fatalf("exit %d, %v: %s%s", code, err, out, errs)
+		}
+		return v.Rows
+	}
+	for _, r := range rows() {
+		if r.USDPerHour == 1 {
+			t.Errorf("the held $1.00 is listed without --all: %+v", r)
+		}
+		if r.Held == nil || *r.Held {
+			t.Errorf("row %+v: want held false", r)
+		}
+	}
+	all := rows("--all")
+	if last := all[len(all)-1]; last.USDPerHour != 1 || last.Held == nil || !*last.Held {
+		t.Errorf("--all: last row %+v, want the held $1.00 marked held", last)
+	}
+	if first := rows("--trust-overlay")[0]; first.USDPerHour != 1 || !*first.Held {
+		t.Errorf("--trust-overlay: first row %+v, want the $1.00 ranked first, marked held", first)
+	}
+	for _, format := range []string{"table", "markdown", "csv"} {
+		_, out, _, _ := runWithCatalogDTrust(t, fakeH100, append(append([]string{}, args...), "--all", "-o", format)...)
+		var line string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "gpu_8x_h100_sxm5") && (strings.Contains(l, "$1.00") || strings.Contains(l, ",1,") || strings.Contains(l, "$1 ")) {
+				line = l
+			}
+		}
+		mark, ok := "(held: looks fake)", strings.Contains(line, "(held: looks fake)")
+		if format == "csv" {
+			mark, ok = ",true (the held column, last)", strings.HasSuffix(strings.TrimSpace(line), ",true")
+		}
+		if !ok {
+			t.Errorf("-o %s: the held row %q lacks %q:\n%s", format, line, mark, out)
+		}
+	}
+}
+
+// TestExportNamesHeldPrice: export of the type in the one region whose
+// price the guards held names that price and --trust-overlay, where it said
+// "no instance in the catalog matches providers lambda, regions us-east-1"
+// (issue #29); trusted, it exports.
+func TestExportNamesHeldPrice(t *testing.T) {
+	args := []string{"export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "lambda/gpu_8x_h100_sxm5", "--region", "us-east-1"}
+	code, out, errs, path := runWithCatalogDTrust(t, fakeH100, args...)
+	want := "lambda/gpu_8x_h100_sxm5 us-east-1: the on-demand price $1.00/h from " + path + " looks fake or mistyped, so the price guards held it (the load's warning says why); pass --trust-overlay to use it"
+	if code != ExitUsage || !strings.Contains(errs, want) || out != "" {
+		t.Errorf("exit %d, stderr lacks %q:\n%s%s", code, want, errs, out)
+	}
+	if code, _, errs, _ := runWithCatalogDTrust(t, fakeH100, append(args, "--trust-overlay")...); code != 0 {
+		t.Errorf("--trust-overlay: exit %d: %s", code, errs)
+	}
+}

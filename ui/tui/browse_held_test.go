@@ -1,0 +1,44 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
+)
+
+// TestBrowseHeldNotPicked: an overlay's $0.10 for lambda's 1× A100 40GB in
+// europe-central-1 that the guards held (issue #29) is not listed, nor hides
+// the type's $1.29 rows; --all lists it last, and enter on it narrows no
+// search: the browser stays open and says why.
+func TestBrowseHeldNotPicked(t *testing.T) {
+	cat := testCatalog(t)
+	for i := range cat.Instances {
+		if in := &cat.Instances[i]; in.Type == "gpu_1x_a100_sxm4" {
+			in.Prices = append(in.Prices, model.RegionPrice{Region: "europe-central-1", OnDemandUSD: 0.10, Held: true,
+				Patch: &model.PricePatch{Source: "b", Origin: "b.toml"}})
+		}
+	}
+	base := start(t, newTestApp(t, cat, Options{}), size(120, 40))
+
+	m := drive(t, base, msgs(ctrlB, typed("a100-40gb"), enter)...)
+	if m.screen != screenWizard || !slices.Equal(m.a.Regions, []string{"us-east-1", "us-west-1"}) {
+		t.Errorf("enter on the first row: screen %v, regions %v; want the questions, the $1.29 rows' [us-east-1 us-west-1]", m.screen, m.a.Regions)
+	}
+
+	m = drive(t, base, msgs(ctrlB, typed("a100-40gb --all"))...)
+	rows := shownRows(&m.browse)
+	if len(rows) == 0 || rows[len(rows)-1] != "lambda gpu_1x_a100_sxm4 europe-central-1 0.1" {
+		t.Fatalf("--all: rows %q, want the held $0.10 last", rows)
+	}
+	for range len(rows) - 1 {
+		m = drive(t, m, down)
+	}
+	before := m.a.key()
+	m = drive(t, m, enter)
+	if m.screen != screenBrowse || m.a.key() != before || !strings.Contains(screenText(m), "looks fake") {
+		t.Errorf("enter on the held row: screen %v, answers changed %v; want the browser, unchanged, saying why:\n%s",
+			m.screen, m.a.key() != before, screenText(m))
+	}
+}
