@@ -1067,24 +1067,30 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string) {
 	dst.Origin = s.Origin
 }
 
+// mergePrices is old with upd's prices laid over it region by region: a
+// region in both takes upd's positive prices (and its patch), one only in
+// upd is appended. Regions are found through a map, so an instance priced
+// in many distinct regions merges in linear time (issue 29).
 func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 	out := append([]model.RegionPrice(nil), old...)
+	at := make(map[string][]int, len(old)+len(upd)) // region → its rows in out
+	for i := range out {
+		at[out[i].Region] = append(at[out[i].Region], i)
+	}
 	for _, u := range upd {
-		found := false
-		for i := range out {
-			if out[i].Region == u.Region {
-				if u.OnDemandUSD > 0 {
-					out[i].OnDemandUSD = u.OnDemandUSD
-				}
-				if u.SpotUSD > 0 {
-					out[i].SpotUSD = u.SpotUSD
-				}
-				mergePriceExt(&out[i], &u)
-				out[i].Patch = u.Patch
-				found = true
+		rows, found := at[u.Region]
+		for _, i := range rows {
+			if u.OnDemandUSD > 0 {
+				out[i].OnDemandUSD = u.OnDemandUSD
 			}
+			if u.SpotUSD > 0 {
+				out[i].SpotUSD = u.SpotUSD
+			}
+			mergePriceExt(&out[i], &u)
+			out[i].Patch = u.Patch
 		}
 		if !found {
+			at[u.Region] = []int{len(out)}
 			out = append(out, u)
 		}
 	}
