@@ -793,7 +793,7 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 				c.Instances = append(c.Instances, in.Instance)
 				continue
 			}
-			patchInstance(&c.Instances[i], in, f.date)
+			patchInstance(&c.Instances[i], in, f.date, &kept[fi])
 		}
 		last := fi == len(files)-1
 		if last && inPlace {
@@ -956,9 +956,7 @@ func checkAliases(owner map[string]string, kind, key string, aliases []string, e
 // PCIe A100s named SXM, retired types still priced); skyPilotDisagreements
 // says where they differ. The type is listed, so not missing.
 func patchFromSkyPilot(dst *model.Instance, in *model.Instance, kept *skyPilotKept) {
-	if dst.GPU != in.GPU || dst.GPUCount != in.GPUCount {
-		kept.shape = append(kept.shape, fmt.Sprintf("%s/%s (%d × %s ≠ %d × %s)", dst.Provider, dst.Type, in.GPUCount, in.GPU, dst.GPUCount, dst.GPU))
-	}
+	kept.gpusDiffer(dst, in)
 	if dst.Retired != "" {
 		kept.retired = append(kept.retired, dst.Provider+"/"+dst.Type)
 	}
@@ -971,11 +969,24 @@ func patchFromSkyPilot(dst *model.Instance, in *model.Instance, kept *skyPilotKe
 	dst.MissingSince, dst.MissingSource = "", ""
 }
 
-// skyPilotKept is where one SkyPilot CSV's rows disagree with the
-// catalog's types they patch: GPU or GPU count (the catalog's kept), and
-// types the catalog has as retired (kept retired).
+// skyPilotKept is where one overlay's entries disagree with the
+// catalog's types they patch: GPU or GPU count (the catalog's kept, for
+// a SkyPilot CSV and a TOML overlay alike), and types the catalog has as
+// retired (a CSV's; kept retired).
 type skyPilotKept struct {
 	shape, retired []string
+}
+
+// gpusDiffer records and reports whether in, a file's entry for the
+// catalog's type dst, names other GPUs or another GPU count than dst: the
+// caller keeps dst's, so an overlay cannot make a type's prices in the
+// regions it does not list read as another GPU's (issue 29).
+func (k *skyPilotKept) gpusDiffer(dst, in *model.Instance) bool {
+	if dst.GPU == in.GPU && dst.GPUCount == in.GPUCount {
+		return false
+	}
+	k.shape = append(k.shape, fmt.Sprintf("%s/%s (%d × %s ≠ %d × %s)", dst.Provider, dst.Type, in.GPUCount, in.GPU, dst.GPUCount, dst.GPU))
+	return true
 }
 
 // warnings says what was kept, a line per kind with a few examples.
@@ -1002,11 +1013,16 @@ func (k *skyPilotKept) warnings(file string) []model.Message {
 // fields win, prices are merged by region. A price patch's regions are
 // sourced to the entry, or to its file when it gives no source, and dated
 // by its as_of, else by date (the file's, fileDate): never left to the
-// instance's own source and date, which are the catalog's.
-func patchInstance(dst *model.Instance, p instanceEntry, date string) {
+// instance's own source and date, which are the catalog's. A complete
+// entry naming other GPUs than dst keeps dst's (kept.gpusDiffer), as a
+// SkyPilot CSV's row does.
+func patchInstance(dst *model.Instance, p instanceEntry, date string, kept *skyPilotKept) {
 	if p.complete {
 		old := *dst
 		*dst = p.Instance
+		if kept.gpusDiffer(&old, &p.Instance) {
+			dst.GPU, dst.GPUCount = old.GPU, old.GPUCount
+		}
 		// What the entry leaves unknown stays known: a SkyPilot vms.csv
 		// has no interconnect, network, local disk or (in older files)
 		// CPU column, and an 8-GPU SXM host does not lose its NVSwitch
@@ -1067,24 +1083,30 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string) {
 	dst.Origin = s.Origin
 }
 
+// mergePrices is old with upd's prices laid over it region by region: a
+// region in both takes upd's positive prices (and its patch), one only in
+// upd is appended. Regions are found through a map, so an instance priced
+// in many distinct regions merges in linear time (issue 29).
 func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 	out := append([]model.RegionPrice(nil), old...)
+	at := make(map[string][]int, len(old)+len(upd)) // region → its rows in out
+	for i := range out {
+		at[out[i].Region] = append(at[out[i].Region], i)
+	}
 	for _, u := range upd {
-		found := false
-		for i := range out {
-			if out[i].Region == u.Region {
-				if u.OnDemandUSD > 0 {
-					out[i].OnDemandUSD = u.OnDemandUSD
-				}
-				if u.SpotUSD > 0 {
-					out[i].SpotUSD = u.SpotUSD
-				}
-				mergePriceExt(&out[i], &u)
-				out[i].Patch = u.Patch
-				found = true
+		rows, found := at[u.Region]
+		for _, i := range rows {
+			if u.OnDemandUSD > 0 {
+				out[i].OnDemandUSD = u.OnDemandUSD
 			}
+			if u.SpotUSD > 0 {
+				out[i].SpotUSD = u.SpotUSD
+			}
+			mergePriceExt(&out[i], &u)
+			out[i].Patch = u.Patch
 		}
 		if !found {
+			at[u.Region] = []int{len(out)}
 			out = append(out, u)
 		}
 	}

@@ -871,3 +871,57 @@ func TestCSVOverlayKeepsCuratedTypes(t *testing.T) {
 		}
 	}
 }
+
+// A TOML overlay entry that names other GPUs for a catalog type keeps the
+// catalog's GPUs, as a vms.csv row does, so the type's embedded prices in
+// the regions the entry does not list cannot read as another GPU's
+// (issue 29: gpu = "b200" for lambda's gpu_1x_a10 ranked its A10 prices
+// in 16 regions as B200s). The entry's price is still taken, with one
+// warning.
+func TestTOMLOverlayKeepsCatalogGPUs(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	p := filepath.Join(dir, "gpu.toml")
+	const overlay = `schema_version = 1
+
+[[instance]]
+provider = "lambda"
+type = "gpu_1x_a10"
+gpu = "b200"
+gpu_count = 2
+vcpus = 30
+memory_gib = 200
+source = "test overlay: another GPU for a catalog type"
+as_of = 2026-12-01
+prices = [{ region = "us-east-1", on_demand = 1.10 }]
+`
+	if err := os.WriteFile(p, []byte(overlay), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	base, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, _ := instanceOf(base, "lambda", "gpu_1x_a10")
+	c, warnings, err := LoadWith([]string{p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a10, _ := instanceOf(c, "lambda", "gpu_1x_a10")
+	if a10.GPU != "a10" || a10.GPUCount != 1 {
+		t.Errorf("gpu_1x_a10: %d × %s, want the catalog's 1 × a10", a10.GPUCount, a10.GPU)
+	}
+	if !slices.ContainsFunc(a10.Prices, func(p model.RegionPrice) bool { return p.Region == "us-east-1" && p.OnDemandUSD == 1.10 }) {
+		t.Errorf("gpu_1x_a10 prices %+v lack the overlay's $1.10 in us-east-1", a10.Prices)
+	}
+	if len(a10.Prices) < len(before.Prices) {
+		t.Errorf("gpu_1x_a10: %d regions, want the catalog's %d kept", len(a10.Prices), len(before.Prices))
+	}
+	const want = "catalog " // then the file, then:
+	const shape = ": GPUs differ from the catalog's sourced entries (file ≠ catalog) for 1 type: lambda/gpu_1x_a10 (2 × b200 ≠ 1 × a10); the catalog's are kept, the prices taken from the file"
+	all := strings.Join(model.Strings(warnings), "\n")
+	if strings.Count(all, want+p+shape) != 1 || strings.Count(all, "GPUs differ") != 1 {
+		t.Errorf("warnings lack (once) %q:\n%s", want+p+shape, all)
+	}
+}

@@ -209,6 +209,9 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 			if err := p.row(line, b.fields[i*width:(i+1)*width]); err != nil {
 				return nil, nil, nil, err
 			}
+			if p.tooManyRegions != nil {
+				return nil, nil, nil, p.tooManyRegions
+			}
 			if p.rows == sampleRows && size > 0 {
 				p.reserve(float64(size) / float64(b.offsets[i]))
 			}
@@ -226,6 +229,9 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 	}
 	if p.gcp {
 		p.combineGCP()
+		if p.tooManyRegions != nil {
+			return nil, nil, nil, p.tooManyRegions
+		}
 	}
 	// The instances stay: the collector waits while they are built.
 	restore()
@@ -482,6 +488,15 @@ type parser struct {
 	// of its whole line, which a kept field would otherwise keep alive.
 	strs  []string
 	strAt map[string]int32
+	// regionAt finds the last run's regions (strs index → rps index)
+	// once it has more than a few, so a run of many distinct regions is
+	// read in linear time (issue 29); nil while the run is short.
+	regionAt map[int32]int
+	// isRegion marks the strs that are regions; regions counts them, and
+	// tooManyRegions is the error once there are more than MaxCSVRegions.
+	isRegion       []bool
+	regions        int
+	tooManyRegions error
 	// gpuMemoryMiB is parsed once per distinct GpuInfo cell (gpuInfos
 	// numbers them; a catalog repeats a few dozen over all its rows) and
 	// GPU count: gpuMem is keyed by the cell's number << 32 | count.
@@ -577,6 +592,11 @@ func newParser(name, provider string, gpus GPUResolver, cols *columns, room, typ
 // 250,000 such rows (51 MB) read in 0.56 GB RSS and 6.9 s. A var for
 // the test only.
 var MaxCSVRows = 250_000
+
+// MaxCSVRegions bounds the distinct regions of one vms.csv (one
+// provider): real providers have fewer than 100 (AWS about 35), so a file
+// with more is not a price list. A var for the test only.
+var MaxCSVRegions = 10_000
 
 const (
 	minRowBytes = 150
@@ -827,21 +847,75 @@ func (p *parser) add(o *offer) {
 		})
 		p.names.WriteString(o.typ)
 		r = &p.runs[len(p.runs)-1]
+		p.regionAt = nil
 	}
 	r.rows++
-	var rp *priceRow
-	for j := r.start; j < r.start+int(r.n); j++ {
-		if p.strs[p.rps[j].region] == o.region {
-			rp = &p.rps[j]
-			break
-		}
-	}
+	rp := p.regionRow(r, o.region)
 	if rp == nil {
+		p.seeRegion(o.line, p.str(o.region))
 		p.rps = append(p.rps, priceRow{region: p.str(o.region)})
+		if p.regionAt != nil {
+			p.regionAt[p.rps[len(p.rps)-1].region] = len(p.rps) - 1
+		}
 		r.n++
 		rp = &p.rps[len(p.rps)-1]
 	}
 	rp.fold(o.onDemand, o.spot, o.flexStart, o.spotIgnored)
+}
+
+// seeRegion counts region (a strs index) first seen at line; past
+// MaxCSVRegions distinct regions it sets tooManyRegions.
+func (p *parser) seeRegion(line int, region int32) {
+	if int(region) >= len(p.isRegion) {
+		p.isRegion = append(p.isRegion, make([]bool, int(region)+1-len(p.isRegion))...)
+	}
+	if p.isRegion[region] {
+		return
+	}
+	p.isRegion[region] = true
+	p.regions++
+	if p.regions > MaxCSVRegions && p.tooManyRegions == nil {
+		p.tooManyRegions = &CSVError{File: p.name, Line: line, Err: model.Msg("more than %d distinct regions; a provider has fewer than 100: keep the rows of its real regions", MaxCSVRegions)}
+	}
+}
+
+// regionRow is run r's price row for region, or nil.
+func (p *parser) regionRow(r *typeRun, region string) *priceRow {
+	i, ok := p.strAt[region]
+	if !ok {
+		return nil
+	}
+	if j := p.regionIndex(r, i); j >= 0 {
+		return &p.rps[j]
+	}
+	return nil
+}
+
+// regionIndex is the index in rps of run r's row for region (a strs
+// index), or -1. A run of a few regions is scanned; past shortRun
+// regions they are indexed in regionAt, which holds r's regions until
+// it is set to nil, so many distinct regions cost linear time, not
+// quadratic (issue 29).
+func (p *parser) regionIndex(r *typeRun, region int32) int {
+	const shortRun = 16
+	if p.regionAt == nil && r.n > shortRun {
+		p.regionAt = make(map[int32]int, 2*int(r.n))
+		for j := r.start; j < r.start+int(r.n); j++ {
+			p.regionAt[p.rps[j].region] = j
+		}
+	}
+	if p.regionAt != nil {
+		if j, ok := p.regionAt[region]; ok {
+			return j
+		}
+		return -1
+	}
+	for j := r.start; j < r.start+int(r.n); j++ {
+		if p.rps[j].region == region {
+			return j
+		}
+	}
+	return -1
 }
 
 // fold lowers rp's prices to a row's, region by region; spotIgnored
@@ -912,6 +986,7 @@ func (p *parser) instances() []model.Instance {
 		i := int(order[k] & mask)
 		t := &p.runs[i]
 		j := k + 1
+		p.regionAt = nil // regionIndex's index is t's from here
 		// Different keys are different names: only equal keys are read.
 		for ; j < len(order) && order[j]&^mask == order[k]&^mask && name(&p.runs[order[j]&mask]) == name(t); j++ {
 			p.mergeRun(t, &p.runs[order[j]&mask])
@@ -1054,19 +1129,21 @@ func (p *parser) mergeRun(t, b *typeRun) {
 	}
 	for _, brp := range p.rps[b.start : b.start+int(b.n)] {
 		var rp *priceRow
-		for j := t.start; j < t.start+int(t.n); j++ {
-			if p.rps[j].region == brp.region {
-				rp = &p.rps[j]
-				break
-			}
+		if j := p.regionIndex(t, brp.region); j >= 0 {
+			rp = &p.rps[j]
 		}
 		if rp == nil {
 			if end := t.start + int(t.n); end != len(p.rps) {
-				// Move t's regions to the end, where they can grow.
+				// Move t's regions to the end, where they can grow
+				// (once per type: its runs are merged one after another).
 				p.rps = append(p.rps, p.rps[t.start:end]...)
 				t.start = len(p.rps) - int(t.n)
+				p.regionAt = nil
 			}
 			p.rps = append(p.rps, priceRow{region: brp.region})
+			if p.regionAt != nil {
+				p.regionAt[brp.region] = len(p.rps) - 1
+			}
 			t.n++
 			rp = &p.rps[len(p.rps)-1]
 		}
