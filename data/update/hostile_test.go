@@ -25,9 +25,9 @@ import (
 // safety context of 20 s turns a hang into a failure (ErrStalled or
 // ErrDeadline is asserted, never a time).
 
-// fastLimits are Limits small enough for tests: a 150 ms window at 2 KB/s
+// fastLimits are Limits small enough for tests: a 500 ms window at 600 B/s
 // (300 bytes a window), 2 s a provider.
-var fastLimits = Limits{Connect: time.Second, Provider: 2 * time.Second, Window: 150 * time.Millisecond, MinRate: 2000}
+var fastLimits = Limits{Connect: time.Second, Provider: 2 * time.Second, Window: 500 * time.Millisecond, MinRate: 600}
 
 const previous = "# previous overlay\n"
 
