@@ -282,20 +282,9 @@ func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 // its time (model.Offer.Late), so it ranks after every offer whose range
 // meets the deadline at its slow end.
 func lateTableNote(p *i18n.Printer, offers []model.Offer) string {
-	n, deadline, lo, hi := 0, 0.0, 1.0, 0.0
-	for i := range offers {
-		if o := &offers[i]; o.Late() {
-			n++
-			deadline = o.DeadlineHours
-			lo, hi = min(lo, model.RoundChance(o.LateChance)), max(hi, model.RoundChance(o.LateChance))
-		}
-	}
+	n, chance, deadline := lateSummary(p, offers)
 	if n == 0 {
 		return ""
-	}
-	chance := p.Sprintf("about %.0f%%", hi*100)
-	if lo < hi {
-		chance = p.Sprintf("%.0f–%.0f%%", lo*100, hi*100)
 	}
 	return p.Sprintf("~ job time (%d %s): %s chance of missing the %.0f h deadline, which falls inside the %.0f%% range of the time; ranked after the offers that meet it at the range's slow end",
 		n, p.T(marketPlural(n, "offer", "offers")), chance, deadline, BandConfidence*100)
@@ -306,7 +295,19 @@ func lateTableNote(p *i18n.Printer, offers []model.Offer) string {
 // "~ job time (3 offers): about 40% chance of missing the 24 h deadline;
 // ranked after". Empty when no offer of offers is late.
 func LateNoteShort(p *i18n.Printer, offers []model.Offer) string {
-	n, deadline, lo, hi := 0, 0.0, 1.0, 0.0
+	n, chance, deadline := lateSummary(p, offers)
+	if n == 0 {
+		return ""
+	}
+	return p.Sprintf("~ job time (%d %s): %s chance of missing the %.0f h deadline; ranked after",
+		n, p.T(marketPlural(n, "offer", "offers")), chance, deadline)
+}
+
+// lateSummary counts the late offers of offers (model.Offer.Late) and
+// says their chance of missing the deadline ("about 40%", or "15–35%"
+// when they differ), with the deadline in hours.
+func lateSummary(p *i18n.Printer, offers []model.Offer) (n int, chance string, deadline float64) {
+	lo, hi := 1.0, 0.0
 	for i := range offers {
 		if o := &offers[i]; o.Late() {
 			n++
@@ -314,15 +315,11 @@ func LateNoteShort(p *i18n.Printer, offers []model.Offer) string {
 			lo, hi = min(lo, model.RoundChance(o.LateChance)), max(hi, model.RoundChance(o.LateChance))
 		}
 	}
-	if n == 0 {
-		return ""
-	}
-	chance := p.Sprintf("about %.0f%%", hi*100)
+	chance = p.Sprintf("about %.0f%%", hi*100)
 	if lo < hi {
 		chance = p.Sprintf("%.0f–%.0f%%", lo*100, hi*100)
 	}
-	return p.Sprintf("~ job time (%d %s): %s chance of missing the %.0f h deadline; ranked after",
-		n, p.T(marketPlural(n, "offer", "offers")), chance, deadline)
+	return n, chance, deadline
 }
 
 // dropOrder is which offer columns go first when the terminal is narrow:

@@ -197,18 +197,15 @@ func (v *planView) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 	case "enter":
 		return v.commit()
 	}
-	var cmd tea.Cmd
-	if v.focus == 0 {
-		v.name, cmd = v.name.Update(msg)
-	} else {
-		v.months, cmd = v.months.Update(msg)
-	}
-	return cmd
+	return v.toField(msg)
 }
 
 // paste gives a bracketed paste (sanitised by typedSafe) to the focused
 // field of the prompt: the name or the months.
-func (v *planView) paste(msg tea.PasteMsg) tea.Cmd {
+func (v *planView) paste(msg tea.PasteMsg) tea.Cmd { return v.toField(msg) }
+
+// toField passes msg to the prompt's focused field.
+func (v *planView) toField(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	if v.focus == 0 {
 		v.name, cmd = v.name.Update(msg)
