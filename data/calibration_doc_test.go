@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"sort"
 	"strings"
-	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -192,29 +190,4 @@ func readmeAccuracy(runs []*calCaseRun, res cvResult, sum []summaryRow) string {
 		}
 	}
 	return b.String()
-}
-
-// writeBetween puts content between start and end in file (update), or
-// reports whether file already holds it there: the README's accuracy
-// summary and docs/calibration.md's table.
-func writeBetween(t *testing.T, file, start, end, content string, update bool) {
-	t.Helper()
-	md, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i, j := bytes.Index(md, []byte(start)), bytes.Index(md, []byte(end))
-	if i < 0 || j < i {
-		t.Fatalf("%s lacks the %q … %q markers", file, start, end)
-	}
-	if !update {
-		if string(md[i+len(start):j]) != content {
-			t.Errorf("%s's accuracy summary is not the suite's: go test ./data -run TestCalibration -update", file)
-		}
-		return
-	}
-	out := append(append(append([]byte{}, md[:i+len(start)]...), content...), md[j:]...)
-	if err := os.WriteFile(file, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/gpuplan/gpuplan/internal/docmark"
 	"go/format"
 	"math"
 	"os"
@@ -481,8 +482,8 @@ func TestCalibration(t *testing.T) {
 	}
 
 	doc := calibrationDoc(runs, res, bands, sum)
-	writeBetween(t, readmeFile, accuracyStart, accuracyEnd, readmeAccuracy(runs, res, sum), *updateCalibration)
-	writeBetween(t, calibrationDocFile, calibrationStart, calibrationEnd, doc, *updateCalibration)
+	docmark.Section(t, readmeFile, accuracyStart, accuracyEnd, readmeAccuracy(runs, res, sum), *updateCalibration, calibrationRegen)
+	docmark.Section(t, calibrationDocFile, calibrationStart, calibrationEnd, doc, *updateCalibration, calibrationRegen)
 	if *updateCalibration {
 		writeBands(t, res.full, bands)
 		return
@@ -582,3 +583,6 @@ func writeBands(t *testing.T, full model.Tuning, bands map[string]model.Band) {
 		t.Fatal(err)
 	}
 }
+
+// calibrationRegen rewrites the training calibration's parts of the docs.
+const calibrationRegen = "go test ./data -run TestCalibration -update"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/gpuplan/gpuplan/internal/docmark"
 	"go/format"
 	"math"
 	"os"
@@ -446,7 +447,7 @@ func TestServeCalibration(t *testing.T) {
 	t.Logf("fitted on all sources: %+v (prior %+v)", full, TuningPrior)
 	doc := serveCalibrationDoc(cases, cv, cvGot, full, folds, summary)
 	readmeServeAccuracy(t, cases, summary, *updateServeCalibration)
-	docSection(t, serveDocFile, serveDocStart, serveDocEnd, doc, *updateServeCalibration)
+	docmark.Section(t, serveDocFile, serveDocStart, serveDocEnd, doc, *updateServeCalibration, serveRegen)
 	if *updateServeCalibration {
 		writeServeBands(t, full, bands)
 		return
@@ -605,30 +606,8 @@ func readmeServeAccuracy(t *testing.T, cases []*serveCase, sum []serveSummary, u
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %.1f%% | %+.1f%% | %.0f%% | %.1f%% |\n", name, r.cases, r.sources, r.cvAbs*100, r.cvSigned*100, r.cover*100, r.inAbs*100)
 	}
-	docSection(t, file, start, end, b.String(), update)
+	docmark.Section(t, file, start, end, b.String(), update, serveRegen)
 }
 
-// docSection puts content between start and end in file (update), or
-// reports whether file already holds it there: docs/calibration.md's
-// serving part and the README's serving accuracy.
-func docSection(t *testing.T, file, start, end, content string, update bool) {
-	t.Helper()
-	md, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i, j := bytes.Index(md, []byte(start)), bytes.Index(md, []byte(end))
-	if i < 0 || j < i {
-		t.Fatalf("%s lacks the %q … %q markers", file, start, end)
-	}
-	if !update {
-		if string(md[i+len(start):j]) != content {
-			t.Errorf("%s between %q and %q is not the serving calibration's: go test ./model/serve -run TestServeCalibration -update", file, start, end)
-		}
-		return
-	}
-	out := append(append(append([]byte{}, md[:i+len(start)]...), content...), md[j:]...)
-	if err := os.WriteFile(file, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+// serveRegen rewrites the serving calibration's parts of the docs.
+const serveRegen = "go test ./model/serve -run TestServeCalibration -update"
