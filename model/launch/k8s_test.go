@@ -581,7 +581,7 @@ func TestKubernetesZeROMultiNode(t *testing.T) {
 			t.Fatalf("%s: %v, %d ConfigMaps", kind, bad, len(d.ConfigMaps))
 		}
 		for _, c := range containersOf(t, b) {
-			if !strings.Contains(c.Args[0], "--deepspeed /etc/gpuplan/ds_config.json") || !strings.Contains(c.Args[0], "pip install deepspeed") {
+			if !strings.Contains(c.Args[0], "--deepspeed /etc/gpuplan/gpuplan-deepspeed.json") || !strings.Contains(c.Args[0], "pip install deepspeed") {
 				t.Errorf("%s: script does not use the mounted config:\n%s", kind, c.Args[0])
 			}
 		}

@@ -166,7 +166,7 @@ func TestPlanShape(t *testing.T) {
 	}{
 		{c: cases[0], nodes: 1, procs: 1, perInstance: 1, strategy: model.Single, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 true --gradient_checkpointing true --dtype bfloat16 --loss_type nll --optim adamw_torch --learning_rate 2e-04 --use_peft --lora_r 16 --lora_alpha 32 --lora_target_modules q_proj k_proj v_proj o_proj --load_in_4bit --bnb_4bit_quant_type nf4 --use_bnb_nested_quant --num_train_epochs 1 --max_length 2048 --per_device_train_batch_size 2 --gradient_accumulation_steps 8",
 			accel: "A10G", wheel: "cu130", minDisk: 100, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.OnDemand},
-		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 true --deepspeed ds_config.json --gradient_checkpointing true --dtype float32 --loss_type nll --optim adamw_torch --learning_rate 2e-05 --num_train_epochs 1 --max_length 4096 --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
+		{c: cases[1], nodes: 1, procs: 8, perInstance: 8, strategy: model.ZeRO3, zero: 3, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir outputs --bf16 true --deepspeed gpuplan-deepspeed.json --gradient_checkpointing true --dtype float32 --loss_type nll --optim adamw_torch --learning_rate 2e-05 --num_train_epochs 1 --max_length 4096 --per_device_train_batch_size 4 --gradient_accumulation_steps 4",
 			accel: "A100-80GB", wheel: "cu130", minDisk: 250, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", pricing: model.OnDemand},
 		{c: cases[2], nodes: 2, procs: 8, perInstance: 8, strategy: model.FSDP, spot: true, wantArgs: "--model_name_or_path meta-llama/Llama-3.1-8B --dataset_name CHANGE-ME/dataset --output_dir /checkpoints/gpuplan-llama-3-1-8b --bf16 true --fsdp full_shard auto_wrap --gradient_checkpointing true --dtype float32 --loss_type nll --optim adamw_torch --num_train_epochs 1 --max_length 4096 --per_device_train_batch_size 4 --gradient_accumulation_steps 2",
 			accel: "H100", wheel: "cu130", minDisk: 300, region: "us-east-1", name: "gpuplan-llama-3-1-8b", precision: "amp-bf16", deepspeedNil: true, pricing: model.Spot},
@@ -530,6 +530,30 @@ func TestServeVoltaNote(t *testing.T) {
 		}
 		if got := strings.Contains(string(out), "CUDA 13.0 dropped Maxwell, Pascal and Volta"); got != tt.note {
 			t.Errorf("%s: CUDA 12 note %v, want %v:\n%s", tt.gpu.Key, got, tt.note, out)
+		}
+	}
+}
+
+// A launch file that writes the DeepSpeed config writes it under a name of
+// its own: running it in a directory where the user keeps a ds_config.json
+// (the name DeepSpeed's docs use) must not replace that file.
+func TestDeepSpeedConfigKeepsUsersFile(t *testing.T) {
+	for _, tc := range cases {
+		p := plan(t, tc, launch.Options{})
+		if p.DeepSpeedConfig() == nil {
+			continue
+		}
+		for _, f := range append([]launch.Format{launch.FormatPyTorchJob}, launch.Formats...) {
+			out, err := p.Render(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(out, []byte("ds_config.json")) {
+				t.Errorf("%s/%s names ds_config.json, a file the user may keep; want %s", tc.name, f, launch.DeepSpeedFile)
+			}
+			if f != launch.FormatTOML && !bytes.Contains(out, []byte(launch.DeepSpeedFile)) {
+				t.Errorf("%s/%s does not name %s", tc.name, f, launch.DeepSpeedFile)
+			}
 		}
 	}
 }

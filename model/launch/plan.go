@@ -334,8 +334,10 @@ func (p *Plan) ZeRO() int {
 	return p.Strategy.ZeROStage()
 }
 
-// DeepSpeedFile is where the DeepSpeed config is written next to the script.
-const DeepSpeedFile = "ds_config.json"
+// DeepSpeedFile is where the DeepSpeed config is written next to the script:
+// a name of our own, so running a launch file never replaces a ds_config.json
+// the user keeps in that directory.
+const DeepSpeedFile = "gpuplan-deepspeed.json"
 
 // DeepSpeedConfig returns the plan's DeepSpeed config (deepspeed.Config:
 // its ZeRO stage, precision, micro-batch, accumulation, GPUs and offload);

@@ -178,7 +178,7 @@ func TestSkyPilotSchema(t *testing.T) {
 					t.Errorf("run lacks %s:\n%s", v, task.Run)
 				}
 			}
-			if ds := p.DeepSpeedConfig(); ds != nil && !strings.Contains(task.Setup, "cat > ds_config.json <<'EOF'") {
+			if ds := p.DeepSpeedConfig(); ds != nil && !strings.Contains(task.Setup, "cat > gpuplan-deepspeed.json <<'EOF'") {
 				t.Errorf("ZeRO setup does not write the DeepSpeed config:\n%s", task.Setup)
 			}
 		})

@@ -102,8 +102,8 @@ func (p *Plan) torchrunWords(rdzv rendezvous, scriptArgs []string) []string {
 }
 
 // flagGroups writes the words for the shell, keeping a flag and its value
-// on one line: "--deepspeed", "ds_config.json" → "--deepspeed
-// ds_config.json". A value is a word after a flag that does not itself
+// on one line: "--deepspeed", "gpuplan-deepspeed.json" → "--deepspeed
+// gpuplan-deepspeed.json". A value is a word after a flag that does not itself
 // start with "-".
 func flagGroups(words []word) []string {
 	var out []string

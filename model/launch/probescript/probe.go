@@ -66,7 +66,7 @@ type probeTrain struct {
 	TF32          bool            `json:"tf32"`
 	Optimizer     string          `json:"optimizer"`
 	Strategy      string          `json:"strategy"`
-	DeepSpeed     json.RawMessage `json:"deepspeed,omitempty"` // ds_config.json as the launch files write it
+	DeepSpeed     json.RawMessage `json:"deepspeed,omitempty"` // the DeepSpeed config as the launch files write it (launch.DeepSpeedFile)
 	Checkpointing bool            `json:"checkpointing"`
 	Attention     string          `json:"attention"` // transformers attn_implementation: sdpa or eager
 	Loss          string          `json:"loss"`      // the estimate's LM loss; "" for a model's own
