@@ -80,6 +80,9 @@ func prepareOne(c Case, arch *Arch, cat *model.Catalog) (Kept, error) {
 	if !(predicted > 0) || !(published > 0) {
 		return Kept{}, model.Msg("no %s to compare: estimated %.4g, measured %.4g", c.Quantity, predicted, published)
 	}
+	if err := physical(c, &e, published); err != nil {
+		return Kept{}, err
+	}
 	k.Ratio = published / predicted
 	if c.Kind == "time" {
 		k.Ratio = predicted / published
@@ -88,6 +91,32 @@ func prepareOne(c Case, arch *Arch, cat *model.Catalog) (Kept, error) {
 		return Kept{}, model.Msg("residual %v", k.Ratio)
 	}
 	return k, nil
+}
+
+// physical refuses a measurement no run of the case's plan can give, so
+// a hand-edited or mistaken result cannot scale other estimates: memory
+// below the weights the plan holds on each GPU (its model-state weights,
+// the ZeRO paper's §3.1 accounting, exact for the parameter count and
+// dtype), or a throughput whose model FLOPs (Kaplan et al., 2020, 6N per
+// token, as the estimate counts them) would need more than the GPUs' dense
+// peak, an MFU above 100%.
+func physical(c Case, e *model.Estimate, published float64) error {
+	switch c.Quantity {
+	case "allocated", "nvidia-smi":
+		if floor := e.Memory.Weights; published < floor {
+			return model.Msg("measured %s %.2f GiB is less than the weights alone (%.2f GiB per GPU): not a run of this plan; check the result's model, precision and GPU count", c.Quantity, published/model.GiB, floor/model.GiB)
+		}
+	case "samples_per_second", "tokens_per_second":
+		sps := published
+		if c.Quantity == "tokens_per_second" {
+			sps /= float64(e.Workload.SeqLen)
+		}
+		peak := float64(e.Workload.GPUs) * e.PeakTFLOPS * 1e12
+		if mfu := sps * e.FLOPsPerSample / peak; peak > 0 && mfu > 1 {
+			return model.Msg("measured %s implies %.0f%% MFU, above the GPUs' dense peak: not a run of this plan; check the result's model, batch and GPU", c.Quantity, mfu*100)
+		}
+	}
+	return nil
 }
 
 // runOf is the run id of a case id: the id without its quantity suffix.

@@ -525,3 +525,54 @@ func TestCorrect(t *testing.T) {
 		t.Errorf("no kept cases corrected: %+v", c)
 	}
 }
+
+// TestPreparePhysical: a kept result must be a run its plan can give. The
+// qlora-a10g plan holds its 4-bit base weights on the GPU, so allocated or
+// nvidia-smi memory below e.Memory.Weights is refused; tokens/s whose model
+// FLOPs (FLOPsPerSample per 2048-token sample) exceed the A10G's dense
+// bf16 peak (the catalog's e.PeakTFLOPS) is an MFU above 100% and
+// refused; just above the weights and just below the peak are kept.
+func TestPreparePhysical(t *testing.T) {
+	cat := catalog(t)
+	r := parse(t, "qlora-a10g.json")
+	w, g, err := r.Settings.Workload(cat, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := model.Compute(w, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxTokens := e.PeakTFLOPS * 1e12 / e.FLOPsPerSample * 2048 // MFU 100%
+	for _, tt := range []struct {
+		quantity  string
+		published float64 // in the case's unit: GB, MiB, tokens/s
+		want      string  // "" kept
+	}{
+		{"allocated", 0.5 * e.Memory.Weights / 1e9, "less than the weights alone"},
+		{"allocated", 1.01 * e.Memory.Weights / 1e9, ""},
+		{"nvidia-smi", 0.9 * e.Memory.Weights / model.MiB, "less than the weights alone"},
+		{"tokens_per_second", 1.05 * maxTokens, "MFU, above the GPUs' dense peak"},
+		{"tokens_per_second", 0.95 * maxTokens, ""},
+	} {
+		s, err := probe.Cases(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var one probe.Suite
+		one.Arch = s.Arch
+		for _, c := range s.Case {
+			if c.Quantity == tt.quantity {
+				c.Published = tt.published
+				one.Case = append(one.Case, c)
+			}
+		}
+		kept, errs := probe.Prepare(&one, cat)
+		switch {
+		case tt.want == "" && (len(errs) > 0 || len(kept) != 1):
+			t.Errorf("%s %.4g: %d kept, %v; want kept", tt.quantity, tt.published, len(kept), errs)
+		case tt.want != "" && (len(errs) != 1 || !strings.Contains(errs[0].Error(), tt.want)):
+			t.Errorf("%s %.4g: errors %v; want one containing %q", tt.quantity, tt.published, errs, tt.want)
+		}
+	}
+}
