@@ -339,6 +339,19 @@ func (f *fields) int(def int, keys ...string) int {
 	return n
 }
 
+// count is int for a key that sizes a tensor when present (heads, head
+// dim): the modeling code divides by it or allocates by it, so an explicit
+// 0 is refused (1–maxField) rather than read as "absent"; def when the key
+// is missing or null.
+func (f *fields) count(def int, keys ...string) int {
+	k, v, ok := f.lookup(keys)
+	if !ok {
+		return def
+	}
+	n, _ := f.parseInt(k, v, 1)
+	return n
+}
+
 // parseInt parses a whole number in lo–maxField; ok is false (and the
 // problem recorded, naming that range) otherwise.
 func (f *fields) parseInt(k string, v json.RawMessage, lo int64) (n int, ok bool) {

@@ -350,7 +350,13 @@ func TestParseConfigErrors(t *testing.T) {
 		{"negative", `{"model_type": "gpt2", "n_embd": -768, "n_layer": 2, "n_head": 2, "vocab_size": 10, "n_positions": 8}`,
 			[]string{"n_embd must be 1–2147483647, got -768"}},
 		{"negative optional", `{"model_type": "llama", "hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "vocab_size": 10, "intermediate_size": 16, "num_key_value_heads": -2}`,
-			[]string{"num_key_value_heads must be 0–2147483647, got -2"}},
+			[]string{"num_key_value_heads must be 1–2147483647, got -2"}},
+		// An explicit 0 is no "absent": LlamaConfig takes None as multi-head
+		// attention, but 0 heads divides by zero in the modeling code.
+		{"zero kv heads", `{"model_type": "llama", "hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "vocab_size": 10, "intermediate_size": 16, "num_key_value_heads": 0}`,
+			[]string{"num_key_value_heads must be 1–2147483647, got 0"}},
+		{"zero head_dim", `{"model_type": "llama", "hidden_size": 8, "num_hidden_layers": 2, "num_attention_heads": 2, "vocab_size": 10, "intermediate_size": 16, "head_dim": 0}`,
+			[]string{"head_dim must be 1–2147483647, got 0"}},
 		{"huge", `{"model_type": "gpt2", "n_embd": 1e300, "n_layer": 2, "n_head": 2, "vocab_size": 10, "n_positions": 8}`,
 			[]string{"n_embd: 1e300 is out of range"}},
 		{"zero", `{"model_type": "gpt2", "n_embd": 0, "n_layer": 2, "n_head": 2, "vocab_size": 10, "n_positions": 8}`,

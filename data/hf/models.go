@@ -62,8 +62,8 @@ func decoderShape(f *fields, a *model.Architecture) {
 	a.Hidden = f.need("hidden_size")
 	a.Layers = f.need("num_hidden_layers")
 	a.Heads = f.need("num_attention_heads")
-	a.KVHeads = f.int(0, "num_key_value_heads") // absent: multi-head attention
-	a.HeadDim = f.int(0, "head_dim")            // absent: hidden_size / heads
+	a.KVHeads = f.count(0, "num_key_value_heads") // absent: multi-head attention
+	a.HeadDim = f.count(0, "head_dim")            // absent: hidden_size / heads
 	a.FFN = f.need("intermediate_size")
 	a.Vocab = f.need("vocab_size")
 	a.MaxPositions = f.int(0, "max_position_embeddings")
@@ -291,7 +291,7 @@ func gemma3Text(f *fields, a *model.Architecture) float64 {
 	a.Layers = f.need("num_hidden_layers")
 	a.FFN = f.need("intermediate_size")
 	a.Heads = f.int(8, "num_attention_heads")
-	a.KVHeads = f.int(4, "num_key_value_heads")
+	a.KVHeads = f.count(4, "num_key_value_heads")
 	a.HeadDim = f.int(256, "head_dim")
 	a.Vocab = f.int(262208, "vocab_size")
 	a.MaxPositions = f.int(131072, "max_position_embeddings")
@@ -451,7 +451,7 @@ func falcon(newArch bool) mapping {
 		multiQuery := f.bool(!legacy, "multi_query") // FalconConfig: true; RWConfig: false
 		switch {
 		case newArch:
-			a.KVHeads = f.int(a.Heads, "num_kv_heads", "n_head_kv")
+			a.KVHeads = f.count(a.Heads, "num_kv_heads", "n_head_kv")
 		case multiQuery:
 			a.KVHeads = 1
 		}
@@ -628,8 +628,8 @@ func generic(f *fields, a *model.Architecture) float64 {
 	a.Hidden = f.need("hidden_size", "n_embd", "d_model", "n_embed", "dim")
 	a.Layers = f.need("num_hidden_layers", "n_layer", "num_layers", "n_layers", "encoder_layers")
 	a.Heads = f.need("num_attention_heads", "n_head", "num_heads", "n_heads", "encoder_attention_heads")
-	a.KVHeads = f.int(0, "num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num")
-	a.HeadDim = f.int(0, "head_dim", "d_kv")
+	a.KVHeads = f.count(0, "num_key_value_heads", "num_kv_heads", "n_head_kv", "multi_query_group_num")
+	a.HeadDim = f.count(0, "head_dim", "d_kv")
 	a.Vocab = f.need("vocab_size")
 	a.Tied = f.bool(true, "tie_word_embeddings")
 	a.MaxPositions = f.int(0, "max_position_embeddings", "n_positions", "max_sequence_length", "seq_length")
