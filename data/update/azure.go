@@ -198,14 +198,21 @@ func fetchAzurePages(ctx context.Context, o Options, g *getter, first string) (a
 	}
 	prices, skipped := azurePrices{}, map[string]bool{}
 	next, seen, final := first, 0, first
+	// visited catches a NextPageLink that points back at a page already
+	// read: without it a self-link costs MaxPages fetches before failing.
+	visited := map[string]int{}
 	for page := 1; next != ""; page++ {
 		if page > o.MaxPages {
-			return nil, nil, "", model.Msg("more than %d pages: the answer never ends (raise Options.MaxPages if the price list really grew)", o.MaxPages)
+			return nil, nil, "", model.Msg("more than %d pages: the answer never ends; if the price list really grew, a newer gpuplan reads more", o.MaxPages)
 		}
 		u, err := url.Parse(next)
 		if err != nil || u.Scheme != start.Scheme || u.Host != start.Host {
 			return nil, nil, "", model.Msg("page %d: NextPageLink %.80q leaves %s", page, next, start.Host)
 		}
+		if p, ok := visited[u.String()]; ok {
+			return nil, nil, "", model.Msg("page %d: NextPageLink %.80q points back at page %d: the pages loop", page, next, p)
+		}
+		visited[u.String()] = page
 		body, got, err := g.get(ctx, next, azureMaxPage)
 		// The API answers 429 under load; gpuhunt waits 3 s and retries
 		// (catalog audit §4). Three tries, 3 s and 6 s apart, then the

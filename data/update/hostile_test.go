@@ -140,6 +140,24 @@ func TestHostileSlowSourceSaysSo(t *testing.T) {
 	}
 }
 
+// A NextPageLink back at a page already read is a loop: refused when it
+// repeats, after two fetches, not after the page cap.
+func TestHostileSelfPageLink(t *testing.T) {
+	page1, _ := os.ReadFile("testdata/azure/page1.json")
+	items := strings.SplitN(strings.SplitN(string(page1), `"Items": [`, 2)[1], `"NextPageLink"`, 2)[0]
+	var n atomic.Int64
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		fmt.Fprintf(w, `{"Items": [%s "NextPageLink": "http://%s/prices?page=2"}`, items, r.Host)
+	}))
+	t.Cleanup(s.Close)
+	_, err, got := hostileRun(t, Options{AzureSources: []string{s.URL + "/prices"}, Providers: []string{"azure"}, MaxPages: 50})
+	wantRefused(t, err, err, "points back at page 2: the pages loop", got)
+	if n.Load() != 2 {
+		t.Errorf("%d pages fetched, want 2", n.Load())
+	}
+}
+
 // Pages that never end: a NextPageLink to the next page, forever, each
 // page full. The page cap or the provider's deadline ends it.
 func TestHostileEndlessPages(t *testing.T) {
