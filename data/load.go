@@ -972,7 +972,7 @@ func patchFromSkyPilot(dst *model.Instance, in *model.Instance, kept *skyPilotKe
 // skyPilotKept is where one overlay's entries disagree with the
 // catalog's types they patch: GPU or GPU count (the catalog's kept, for
 // a SkyPilot CSV and a TOML overlay alike), and types the catalog has as
-// retired (a CSV's; kept retired).
+// retired (a CSV's, or a TOML entry's that gives no `retired`; kept retired).
 type skyPilotKept struct {
 	shape, retired []string
 }
@@ -1022,6 +1022,14 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string, kept *skyP
 		*dst = p.Instance
 		if kept.gpusDiffer(&old, &p.Instance) {
 			dst.GPU, dst.GPUCount = old.GPU, old.GPUCount
+		}
+		// A retirement is sourced; an entry that does not mention it does
+		// not revive the type (issue 29). Only `retired` itself (a date,
+		// with its retired_source) replaces it: there is no key to
+		// un-retire a type from an overlay.
+		if old.Retired != "" && dst.Retired == "" {
+			dst.Retired, dst.RetiredSource = old.Retired, old.RetiredSource
+			kept.retired = append(kept.retired, old.Provider+"/"+old.Type)
 		}
 		// What the entry leaves unknown stays known: a SkyPilot vms.csv
 		// has no interconnect, network, local disk or (in older files)

@@ -925,3 +925,61 @@ prices = [{ region = "us-east-1", on_demand = 1.10 }]
 		t.Errorf("warnings lack (once) %q:\n%s", want+p+shape, all)
 	}
 }
+
+// A complete TOML overlay entry for a type the catalog has as retired
+// keeps it retired, with the warning a vms.csv row gets: the retirement
+// is sourced and an entry that does not mention it does not revive the
+// type (issue 29: a full entry for a Cudo type ranked it again). An entry
+// that gives its own `retired` date is taken as it is.
+func TestTOMLOverlayKeepsRetirement(t *testing.T) {
+	const entry = `schema_version = 1
+
+[[instance]]
+provider = "cudo"
+type = "ice-lake-a40-compute_1x12v24gb"
+gpu = "a40"
+gpu_count = 1
+vcpus = 12
+memory_gib = 24
+source = "test overlay: a full entry for a retired type"
+as_of = 2026-12-01
+prices = [{ region = "se-stockholm-1", on_demand = 0.9 }]
+`
+	const kept = ": prices for 1 type the catalog has as retired (cudo/ice-lake-a40-compute_1x12v24gb); they stay retired (gpuplan catalog instances --all lists them)"
+	for _, tc := range []struct {
+		name, extra, retired, source string
+		warned                       bool
+	}{
+		{"silent", "", "2026-03-31", "Cudo Compute: 'The public, on-demand CUDO Compute platform was officially shut down", true},
+		{"own date", "retired = 2026-04-01\nretired_source = \"test: shut down\"\n", "2026-04-01", "test: shut down", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Setenv("XDG_CONFIG_HOME", dir)
+			t.Setenv("XDG_DATA_HOME", dir)
+			p := filepath.Join(dir, "cudo.toml")
+			if err := os.WriteFile(p, []byte(entry+tc.extra), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, warnings, err := LoadWith([]string{p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, _ := instanceOf(c, "cudo", "ice-lake-a40-compute_1x12v24gb")
+			if in.Retired != tc.retired || !strings.HasPrefix(in.RetiredSource, tc.source) || in.Offered() {
+				t.Errorf("retired %q (%q), offered %v; want %q (%q…), not offered", in.Retired, in.RetiredSource, in.Offered(), tc.retired, tc.source)
+			}
+			all := strings.Join(model.Strings(warnings), "\n")
+			if got := strings.Count(all, "catalog "+p+kept); got != btoi(tc.warned) {
+				t.Errorf("warning %q given %d times, want %d:\n%s", "catalog "+p+kept, got, btoi(tc.warned), all)
+			}
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
