@@ -47,9 +47,19 @@ func TestDecodeRefuses(t *testing.T) {
 		{"Greek omicron in a Latin name", planWith(`name = "serve-prοd"` + "\n" + okPhase + "job_hours = 5"),
 			`phase[0].name: "serve-prοd" mixes the Latin and Greek scripts (U+03BF at byte 8); write a name in one script (digits, spaces and punctuation go with any), so two names cannot look alike`},
 		{"all-Cyrillic twin", planWith(`name = "ape"`+"\n"+okPhase+"job_hours = 5", `name = "аре"`+"\n"+okPhase+"months = 2"),
-			`phase[1].name: "аре" looks like the name of phase[0] ("ape") (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it`},
+			`phase[1].name: "аре" reads as the name of phase[0] ("ape") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits, --phase picks by it`},
 		{"digit one for l", planWith(`name = "stage l"`+"\n"+okPhase+"job_hours = 5", `name = "stage 1"`+"\n"+okPhase+"months = 2"),
-			`phase[1].name: "stage 1" looks like the name of phase[0] ("stage l") (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it`},
+			`phase[1].name: "stage 1" reads as the name of phase[0] ("stage l") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits, --phase picks by it`},
+		// Issue 29: case, punctuation and accents alone do not make two
+		// phases (the catalog's look-alike key, show.LookKey).
+		{"case twin", planWith(`name = "Train"`+"\n"+okPhase+"job_hours = 5", `name = "train"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "train" reads as the name of phase[0] ("Train") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits, --phase picks by it`},
+		{"trailing dot", planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "train."`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "train." reads as the name of phase[0] ("train") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits, --phase picks by it`},
+		{"full-width capitals", planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "ＴＲＡＩＮ"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "ＴＲＡＩＮ" reads as the name of phase[0] ("train") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits, --phase picks by it`},
+		{"accent and hyphen", planWith(`name = "fine tune"`+"\n"+okPhase+"job_hours = 5", `name = "fïne-tune"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "fïne-tune" reads as the name of phase[0] ("fine tune") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits, --phase picks by it`},
 		{"invisible in the region", planWith("name = \"x\"\n" + strings.Replace(okPhase, "us-east-1", "us-east-1\u200d", 1) + "job_hours = 5"),
 			`phase[0].region: "us-east-1\u200d" has the invisible character U+200D at byte 9; names must show every character they hold`},
 		// Re-attack 5: the key and the value apart, the byte counted in the
