@@ -66,6 +66,13 @@ func TestDecodeRefuses(t *testing.T) {
 		// value; config and answers together refused.
 		{"invisible in an answer", planWith("name = \"x\"\n" + okPhase + "job_hours = 5\n[phase.answers]\nmodel = \"llama-3.1-8b\u200b\""),
 			`phase[0].answers.model: "llama-3.1-8b\u200b" has the invisible character U+200B at byte 12; names must show every character they hold`},
+		// Issue 29: a phase's configuration file stays in the plan's folder.
+		{"absolute config", planWith("name = \"serve\"\nconfig = \"/etc/passwd\"\n" + okPhase + "job_hours = 5"),
+			`phase "serve" config: "/etc/passwd" is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},
+		{"config up and out", planWith("name = \"serve\"\nconfig = \"sub/../../x.toml\"\n" + okPhase + "job_hours = 5"),
+			`phase "serve" config: "sub/../../x.toml" is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},
+		{"config dot-dot", planWith("name = \"serve\"\nconfig = \"..\"\n" + okPhase + "job_hours = 5"),
+			`phase "serve" config: ".." is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},
 		{"config and answers", planWith("name = \"x\"\nconfig = \"a.toml\"\n" + okPhase + "job_hours = 5\n[phase.answers]\nmodel = \"llama-3.1-8b\""),
 			`phase[0].config: give config or answers, not both: a phase is one configuration`},
 		{"price above the cap", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "1e300", 1) + "job_hours = 5"),
@@ -111,6 +118,8 @@ func TestDecodeRefuses(t *testing.T) {
 		planWith(`name = "微调"`+"\n"+okPhase+"job_hours = 1e7", `name = "部署"`+"\n"+okPhase+"months = 0.5\nhours_per_month = 730"),
 		planWith(`name = "smoke test"`+"\n"+okPhase+"job_hours = 0.001", `name = "demo"`+"\n"+strings.Replace(okPhase, "instances = 1", "instances = 131072", 1)+"months = 0.001\nhours_per_month = 0.001"),
 		planWith(`name = "answers only"` + "\nusd_per_hour = 0.001\njob_hours = 5"),
+		// A configuration file beside the plan or under it.
+		planWith(`name = "a"`+"\nconfig = \"serve.toml\"\n"+okPhase+"job_hours = 5", `name = "b"`+"\nconfig = \"configs/./b/../serve.toml\"\n"+okPhase+"months = 2"),
 		// A 31-day month, as --hours-per-month and the configuration allow.
 		planWith(`name = "always on"` + "\n" + okPhase + "months = 1\nhours_per_month = 744"),
 		// One script, or Latin with CJK, Arabic…: names people write.
