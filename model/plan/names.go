@@ -89,7 +89,7 @@ func checkFile(name string, phases []Phase) error {
 		}
 		nk := NameKey(p.Name)
 		if j, ok := seen[nk]; ok {
-			return config.Errorf(key("name"), "%s is the name of phase[%d] (%s) too, once normalised (NFKC, spaces); give each phase its own name, --phase picks by it", quoteShown(p.Name), j, quoteShown(phases[j].Name))
+			return config.Errorf(key("name"), "%s is the name of phase[%d] (%s) too, once normalised (NFKC, spaces); give each phase its own name (a phase is picked by its name)", quoteShown(p.Name), j, quoteShown(phases[j].Name))
 		}
 		seen[nk] = i
 		if err := CheckScripts(key("name"), p.Name); err != nil {
@@ -97,7 +97,7 @@ func checkFile(name string, phases []Phase) error {
 		}
 		for j := range i {
 			if LookAlike(p.Name, phases[j].Name) {
-				return config.Errorf(key("name"), "%s reads as the name of phase[%d] (%s) once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits, --phase picks by it", quoteShown(p.Name), j, quoteShown(phases[j].Name))
+				return config.Errorf(key("name"), "%s reads as the name of phase[%d] (%s) once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits (a phase is picked by its name)", quoteShown(p.Name), j, quoteShown(phases[j].Name))
 			}
 		}
 		if err := checkBounds(p, key); err != nil {

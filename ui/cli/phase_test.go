@@ -299,6 +299,9 @@ func TestPlanRefusesBadPhase(t *testing.T) {
 		{"missing", config("nothing.toml"), `phase "serve" config DIR/nothing.toml: no such file or directory`},
 		{"not TOML, elsewhere", config("/etc/passwd"), `phase "serve" config: "/etc/passwd" is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},
 		{"up and out", config("../x.toml"), `phase "serve" config: "../x.toml" is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},
+		// Issue 29: two names that read as one, refused on plan without
+		// advice about --phase, which plan does not take.
+		{"case twin names", strings.Replace(twoPhases(t), `name = "serve"`, `name = "Fine-Tune."`, 1), `phase[1].name: "Fine-Tune." reads as the name of phase[0] ("fine-tune") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits (a phase is picked by its name)` + "\n"},
 		// Issue 29: a model the catalog lacks, named in the file, is
 		// refused as it is in answers.
 		{"unknown model in the file", config("unknown.toml"), `phase "serve" config DIR/unknown.toml: workload.model: unknown model "nosuch-model" (list them with gpuplan catalog models)`},
