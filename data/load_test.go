@@ -983,3 +983,37 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// A file that cannot be read stops the load with one line naming it and
+// the way out, which depends on where it came from (issue 29: a broken
+// catalog.d file stopped every command and said only what was wrong).
+func TestOverlayErrorSaysHowToGoOn(t *testing.T) {
+	const broken = "schema_version = 1\n[[instance]\n"
+	const syntax = ":3: expected end of table array name delimiter ']', but got '\\n' instead"
+	for _, tc := range []struct{ name, where, want string }{
+		{"catalog.d", "config", "; fix the file, or move it out of CONFIG/gpuplan/catalog.d"},
+		{"catalog update's", "data", "; run gpuplan catalog update again to replace the file, or delete it"},
+		{"--catalog", "given", "; fix the file, or leave it out of --catalog"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			config, dataDir, given := t.TempDir(), t.TempDir(), t.TempDir()
+			t.Setenv("XDG_CONFIG_HOME", config)
+			t.Setenv("XDG_DATA_HOME", dataDir)
+			dir := map[string]string{"config": filepath.Join(config, "gpuplan", "catalog.d"), "data": filepath.Join(dataDir, "gpuplan", "catalog.d"), "given": given}[tc.where]
+			os.MkdirAll(dir, 0o755)
+			p := filepath.Join(dir, "bad.toml")
+			if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var paths []string
+			if tc.where == "given" {
+				paths = []string{p}
+			}
+			_, _, err := LoadWith(paths)
+			want := p + syntax + strings.ReplaceAll(tc.want, "CONFIG", config)
+			if err == nil || err.Error() != want {
+				t.Errorf("error %v,\nwant %s", err, want)
+			}
+		})
+	}
+}
