@@ -1157,8 +1157,8 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 		}
 		return model.Msg("%v; fix the file, or move it out of %s", err, userDir)
 	}
-	base := sharedCatalog()                     // read only
-	room := len(base.Instances)                 // instances merged before the next file, at most
+	base := sharedCatalog()     // read only
+	room := len(base.Instances) // instances merged before the next file, at most
 	names := NewNameCheck(base)
 	for i, p := range paths {
 		f, w, err := readOverlay(p, base, room)
