@@ -122,13 +122,13 @@ type ProviderSummary struct {
 	File     string // the overlay written
 	Types    int    // instance types in the new file
 	Added    []string
-	Removed  []string        // types of the current catalog the source no longer lists
+	Removed  []string // types of the current catalog the source no longer lists
 	// NewRegions are the regions the file prices that the catalog has for
 	// none of the provider's types, sorted: a mirror that makes one up
 	// is seen in the summary (issue 29).
 	NewRegions []string
-	Moved    []PriceMove     // on-demand prices that moved more than 10%
-	Warnings []model.Message // the importer's and fetcher's notes (rows and sizes left out)
+	Moved      []PriceMove     // on-demand prices that moved more than 10%
+	Warnings   []model.Message // the importer's and fetcher's notes (rows and sizes left out)
 	// Held are the guards' price findings (data.PriceRule): those prices
 	// were not written, so they are never ranked; the type keeps its
 	// previous price in that region, and a new type left with no price is
