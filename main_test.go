@@ -52,7 +52,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"estimate", "--params", "7B", "--layers", "32"}, "needs --hidden, --heads as well"},
 		{[]string{"estimate", "--model", "gpt2", "--params", "7B"}, "give one of --model, --params or --hf-config"},
 		{[]string{"estimate", "--model", "gpt2", "--gpu", "h1000"}, `unknown gpu "h1000"`},
-		{[]string{"estimate", "--model", "gpt2", "--seq-len", "1e12"}, "want a whole number"},
+		{[]string{"estimate", "--model", "gpt2", "--seq-len", "1e12"}, "out of range: at most 16777216"}, // a whole number, too large (issue 29)
 		{[]string{"estimate", "--model", "gpt2", "--batchsize", "8"}, "unknown flag --batchsize; did you mean --batch-size?"},
 		{[]string{"estimate", "--model", "gpt2", "--task", "lora", "--lora-targets", "qq"}, `unknown target "qq"`},
 		{[]string{"estimate", "--model", "resnet50", "--task", "lora"}, "lora needs a transformer shape"},

@@ -972,7 +972,7 @@ func patchFromSkyPilot(dst *model.Instance, in *model.Instance, kept *skyPilotKe
 // skyPilotKept is where one overlay's entries disagree with the
 // catalog's types they patch: GPU or GPU count (the catalog's kept, for
 // a SkyPilot CSV and a TOML overlay alike), and types the catalog has as
-// retired (a CSV's; kept retired).
+// retired (a CSV's, or a TOML entry's that gives no `retired`; kept retired).
 type skyPilotKept struct {
 	shape, retired []string
 }
@@ -1022,6 +1022,14 @@ func patchInstance(dst *model.Instance, p instanceEntry, date string, kept *skyP
 		*dst = p.Instance
 		if kept.gpusDiffer(&old, &p.Instance) {
 			dst.GPU, dst.GPUCount = old.GPU, old.GPUCount
+		}
+		// A retirement is sourced; an entry that does not mention it does
+		// not revive the type (issue 29). Only `retired` itself (a date,
+		// with its retired_source) replaces it: there is no key to
+		// un-retire a type from an overlay.
+		if old.Retired != "" && dst.Retired == "" {
+			dst.Retired, dst.RetiredSource = old.Retired, old.RetiredSource
+			kept.retired = append(kept.retired, old.Provider+"/"+old.Type)
 		}
 		// What the entry leaves unknown stays known: a SkyPilot vms.csv
 		// has no interconnect, network, local disk or (in older files)
@@ -1127,16 +1135,32 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 	files := []catalogFile{}
 	var errs []error
 	var warnings []model.Message
+	given := len(paths) // --catalog files, last
+	var userDir string
 	if dir, err := os.UserConfigDir(); err == nil {
-		matches, _ := filepath.Glob(filepath.Join(dir, "gpuplan", "catalog.d", "*.toml"))
+		userDir = filepath.Join(dir, "gpuplan", "catalog.d")
+		matches, _ := filepath.Glob(filepath.Join(userDir, "*.toml"))
 		sort.Strings(matches)
 		paths = append(matches, paths...)
 	}
-	paths = append(updatedOverlays(), paths...) // fetched prices first: hand-written overlays win
-	base := sharedCatalog()                     // read only
-	room := len(base.Instances)                 // instances merged before the next file, at most
+	updated := updatedOverlays()
+	paths = append(updated, paths...) // fetched prices first: hand-written overlays win
+	// fix says how to go on past a file that cannot be read: every
+	// command reads catalog.d and catalog update's files, so the line
+	// names the way out (issue 29).
+	fix := func(i int, err error) error {
+		switch {
+		case i < len(updated):
+			return model.Msg("%v; run gpuplan catalog update again to replace the file, or delete it", err)
+		case i >= len(paths)-given:
+			return model.Msg("%v; fix the file, or leave it out of --catalog", err)
+		}
+		return model.Msg("%v; fix the file, or move it out of %s", err, userDir)
+	}
+	base := sharedCatalog()     // read only
+	room := len(base.Instances) // instances merged before the next file, at most
 	names := NewNameCheck(base)
-	for _, p := range paths {
+	for i, p := range paths {
 		f, w, err := readOverlay(p, base, room)
 		warnings = append(warnings, w...)
 		if err == nil {
@@ -1144,7 +1168,7 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 			warnings = append(warnings, w...)
 		}
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, fix(i, err))
 			continue
 		}
 		files = append(files, f)

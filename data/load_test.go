@@ -925,3 +925,95 @@ prices = [{ region = "us-east-1", on_demand = 1.10 }]
 		t.Errorf("warnings lack (once) %q:\n%s", want+p+shape, all)
 	}
 }
+
+// A complete TOML overlay entry for a type the catalog has as retired
+// keeps it retired, with the warning a vms.csv row gets: the retirement
+// is sourced and an entry that does not mention it does not revive the
+// type (issue 29: a full entry for a Cudo type ranked it again). An entry
+// that gives its own `retired` date is taken as it is.
+func TestTOMLOverlayKeepsRetirement(t *testing.T) {
+	const entry = `schema_version = 1
+
+[[instance]]
+provider = "cudo"
+type = "ice-lake-a40-compute_1x12v24gb"
+gpu = "a40"
+gpu_count = 1
+vcpus = 12
+memory_gib = 24
+source = "test overlay: a full entry for a retired type"
+as_of = 2026-12-01
+prices = [{ region = "se-stockholm-1", on_demand = 0.9 }]
+`
+	const kept = ": prices for 1 type the catalog has as retired (cudo/ice-lake-a40-compute_1x12v24gb); they stay retired (gpuplan catalog instances --all lists them)"
+	for _, tc := range []struct {
+		name, extra, retired, source string
+		warned                       bool
+	}{
+		{"silent", "", "2026-03-31", "Cudo Compute: 'The public, on-demand CUDO Compute platform was officially shut down", true},
+		{"own date", "retired = 2026-04-01\nretired_source = \"test: shut down\"\n", "2026-04-01", "test: shut down", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Setenv("XDG_CONFIG_HOME", dir)
+			t.Setenv("XDG_DATA_HOME", dir)
+			p := filepath.Join(dir, "cudo.toml")
+			if err := os.WriteFile(p, []byte(entry+tc.extra), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, warnings, err := LoadWith([]string{p})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, _ := instanceOf(c, "cudo", "ice-lake-a40-compute_1x12v24gb")
+			if in.Retired != tc.retired || !strings.HasPrefix(in.RetiredSource, tc.source) || in.Offered() {
+				t.Errorf("retired %q (%q), offered %v; want %q (%q…), not offered", in.Retired, in.RetiredSource, in.Offered(), tc.retired, tc.source)
+			}
+			all := strings.Join(model.Strings(warnings), "\n")
+			if got := strings.Count(all, "catalog "+p+kept); got != btoi(tc.warned) {
+				t.Errorf("warning %q given %d times, want %d:\n%s", "catalog "+p+kept, got, btoi(tc.warned), all)
+			}
+		})
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// A file that cannot be read stops the load with one line naming it and
+// the way out, which depends on where it came from (issue 29: a broken
+// catalog.d file stopped every command and said only what was wrong).
+func TestOverlayErrorSaysHowToGoOn(t *testing.T) {
+	const broken = "schema_version = 1\n[[instance]\n"
+	const syntax = ":3: expected end of table array name delimiter ']', but got '\\n' instead"
+	for _, tc := range []struct{ name, where, want string }{
+		{"catalog.d", "config", "; fix the file, or move it out of CONFIG/gpuplan/catalog.d"},
+		{"catalog update's", "data", "; run gpuplan catalog update again to replace the file, or delete it"},
+		{"--catalog", "given", "; fix the file, or leave it out of --catalog"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			config, dataDir, given := t.TempDir(), t.TempDir(), t.TempDir()
+			t.Setenv("XDG_CONFIG_HOME", config)
+			t.Setenv("XDG_DATA_HOME", dataDir)
+			dir := map[string]string{"config": filepath.Join(config, "gpuplan", "catalog.d"), "data": filepath.Join(dataDir, "gpuplan", "catalog.d"), "given": given}[tc.where]
+			os.MkdirAll(dir, 0o755)
+			p := filepath.Join(dir, "bad.toml")
+			if err := os.WriteFile(p, []byte(broken), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var paths []string
+			if tc.where == "given" {
+				paths = []string{p}
+			}
+			_, _, err := LoadWith(paths)
+			want := p + syntax + strings.ReplaceAll(tc.want, "CONFIG", config)
+			if err == nil || err.Error() != want {
+				t.Errorf("error %v,\nwant %s", err, want)
+			}
+		})
+	}
+}

@@ -8,9 +8,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/mtibben/confusables"
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/show"
 )
@@ -132,30 +129,7 @@ func (l lookalikes) check(s string) string {
 }
 
 // lookKeySlow is LookKey by its definition.
-func lookKeySlow(s string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(s) {
-		if unicode.Is(unicode.Mn, r) {
-			continue
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	// Folded before the skeleton (which maps m to rn but leaves M) and
-	// after it (it maps 0 to O); separators after it, as it maps some
-	// dashes and dots to ASCII ones.
-	sk := strings.ToLower(confusables.Skeleton(b.String()))
-	b.Reset()
-	for _, r := range sk {
-		if !strings.ContainsRune(lookSeparators, r) && !unicode.IsSpace(r) {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// lookSeparators are the characters LookKey leaves out: what a copy can
-// add, double or drop between the real name's parts.
-const lookSeparators = "._-:/,+"
+func lookKeySlow(s string) string { return show.LookKey(s) }
 
 // refuseNames drops the rows of an overlay or --catalog file whose names
 // NameCheck refuses and returns one warning for them (the count and the

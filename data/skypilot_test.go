@@ -235,6 +235,13 @@ func TestReadSkyPilotCSVErrors(t *testing.T) {
 		{"negative price", awsHeader + row("0.5", "-1"), 2, `vms.csv:2: column SpotPrice: want a number ≥ 0, got "-1"`},
 		{"NaN", awsHeader + "g4dn.xlarge,T4,1.0,NaN,16.0,,0.5,,us-east-1,use1-az1\n", 2, `vms.csv:2: column vCPUs: want a finite number, got "NaN"`},
 		{"infinite", awsHeader + row("+Inf", ""), 2, `vms.csv:2: column Price: want a finite number, got "+Inf"`},
+		// Issue 29: strconv reads Go's hex floats; a CSV's numbers are decimal.
+		{"hex float", awsHeader + row("0x1p-3", ""), 2, `vms.csv:2: column Price: want a decimal number such as 3.06, got "0x1p-3"`},
+		{"hex float with a separator", awsHeader + row("0.5", "0x_1p-3"), 2, `vms.csv:2: column SpotPrice: want a decimal number such as 3.06, got "0x_1p-3"`},
+		{"hex count", awsHeader + "g4dn.xlarge,T4,0x1p0,4.0,16.0,,0.5,,us-east-1,use1-az1\n", 2, `vms.csv:2: column AcceleratorCount: want a decimal number such as 3.06, got "0x1p0"`},
+		{"digit separators", awsHeader + row("1_000", ""), 2, `vms.csv:2: column Price: want a decimal number such as 3.06, got "1_000"`},
+		{"Infinity", awsHeader + row("infinity", ""), 2, `vms.csv:2: column Price: want a finite number, got "infinity"`},
+		{"nan", awsHeader + row("0.5", "nan"), 2, `vms.csv:2: column SpotPrice: want a finite number, got "nan"`},
 		{"huge", awsHeader + row("1e12", ""), 2, `vms.csv:2: column Price: want a number ≤ 1e+09, got "1e12"`},
 		{"9e8 USD/h: the TOML overlay's 10000 USD/h cap", awsHeader + row("9e8", ""), 2, `vms.csv:2: column Price: 9e8 USD/hour is above 10000; prices are per instance-hour`},
 		{"spot above the cap", awsHeader + row("", "10000.01"), 2, `vms.csv:2: column SpotPrice: 10000.01 USD/hour is above 10000; prices are per instance-hour`},

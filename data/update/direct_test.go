@@ -143,6 +143,7 @@ func TestAzureGolden(t *testing.T) {
   added 2, removed 15, prices moved >10%: 1
     added: Standard_ND96isr_H200_v5, Standard_ND96isr_MI300X_v5
     removed: Standard_NC16as_T4_v3, Standard_NC40ads_H100_v5, Standard_NC4as_T4_v3 and 12 more
+  new regions (2, none in the catalog before): swedencentral, westeurope
   Standard_NC48ads_A100_v4 eastus: $7.35 → $9.55/h (+30%)
   guards: 7 region prices checked, none held back
   note: 1 N-series sizes have no shape in the catalog or the fetcher's table and were left out: Standard_NV6ads_A10_v5

@@ -122,9 +122,13 @@ type ProviderSummary struct {
 	File     string // the overlay written
 	Types    int    // instance types in the new file
 	Added    []string
-	Removed  []string        // types of the current catalog the source no longer lists
-	Moved    []PriceMove     // on-demand prices that moved more than 10%
-	Warnings []model.Message // the importer's and fetcher's notes (rows and sizes left out)
+	Removed  []string // types of the current catalog the source no longer lists
+	// NewRegions are the regions the file prices that the catalog has for
+	// none of the provider's types, sorted: a mirror that makes one up
+	// is seen in the summary (issue 29).
+	NewRegions []string
+	Moved      []PriceMove     // on-demand prices that moved more than 10%
+	Warnings   []model.Message // the importer's and fetcher's notes (rows and sizes left out)
 	// Held are the guards' price findings (data.PriceRule): those prices
 	// were not written, so they are never ranked; the type keeps its
 	// previous price in that region, and a new type left with no price is
@@ -385,6 +389,7 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		}
 	}
 	sort.Strings(ps.Added)
+	ps.NewRegions = newRegions(base, provider, insts)
 	ps.Types = len(insts)
 	var b bytes.Buffer
 	writeOverlay(&b, provider, ps.URL, f.credit, now, insts, current, ps.Removed)
@@ -623,6 +628,9 @@ func (s Summary) Lines() []model.Message {
 				line(4, model.Msg("%v: %v", l.what, namedFew(l.types)))
 			}
 		}
+		if len(p.NewRegions) > 0 {
+			line(2, model.Msg("new regions (%d, none in the catalog before): %v", len(p.NewRegions), namedFew(p.NewRegions)))
+		}
 		for _, m := range p.Moved {
 			line(2, model.Msg("%s %s: $%.2f → $%.2f/h (%+.0f%%)", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100))
 		}
@@ -643,6 +651,30 @@ func (s Summary) Lines() []model.Message {
 			line(2, model.Msg("… and %d more notes", n))
 		}
 	}
+	return out
+}
+
+// newRegions lists, sorted, the regions insts price that no instance of
+// provider in base has.
+func newRegions(base *model.Catalog, provider string, insts []model.Instance) []string {
+	known := map[string]bool{}
+	for i := range base.Instances {
+		if in := &base.Instances[i]; in.Provider == provider {
+			for _, p := range in.Prices {
+				known[p.Region] = true
+			}
+		}
+	}
+	var out []string
+	for i := range insts {
+		for _, p := range insts[i].Prices {
+			if !known[p.Region] {
+				known[p.Region] = true
+				out = append(out, p.Region)
+			}
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -227,5 +228,34 @@ func TestRunFailureSummary(t *testing.T) {
 		if got := sum.Text(); got != "lambda: failed, "+want+"\n" {
 			t.Errorf("kept=%v: Text() = %q, want %q", kept, got, "lambda: failed, "+want+"\n")
 		}
+	}
+}
+
+// The summary names the regions a file prices that the catalog has for
+// none of the provider's types: their count and the first few (issue 29:
+// a mirror could add made-up regions unseen).
+func TestRunNamesNewRegions(t *testing.T) {
+	b, err := os.ReadFile("testdata/v8/lambda/vms.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.SplitAfter(string(b), "\n")
+	// Four rows repeated in four new regions; the original rows stay.
+	extra := ""
+	for i, r := range []string{"mars-north-1", "ap-moon-1", "zz-void-7", "eu-atlantis-2"} {
+		extra += strings.Replace(rows[1+i], ",us-east-1,", ","+r+",", 1)
+	}
+	csv := string(b) + extra
+	s := server(t, map[string]http.HandlerFunc{"/new/v8/lambda/vms.csv": func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, csv) }})
+	sum, err := Run(context.Background(), Options{Client: s.Client(), Dir: t.TempDir(), Sources: []string{s.URL + "/new"}, Providers: []string{"lambda"}, Force: true, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := sum.Providers[0].NewRegions, []string{"ap-moon-1", "eu-atlantis-2", "mars-north-1", "zz-void-7"}; !slices.Equal(got, want) {
+		t.Errorf("new regions %v, want %v", got, want)
+	}
+	const want = "  new regions (4, none in the catalog before): ap-moon-1, eu-atlantis-2, mars-north-1 and 1 more\n"
+	if text := sum.Text(); strings.Count(text, want) != 1 {
+		t.Errorf("summary lacks %q:\n%s", want, text)
 	}
 }

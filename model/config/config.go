@@ -1146,7 +1146,7 @@ func (t *tInt) UnmarshalTOML(v any) error {
 	switch x := v.(type) {
 	case int64:
 		if x < math.MinInt32 || x > math.MaxInt32 {
-			return badValue("%d is out of range", x)
+			return badValue("%d is out of range: at most %d", x, math.MaxInt32)
 		}
 		t.v, t.set = int(x), true
 		return nil
@@ -1154,6 +1154,9 @@ func (t *tInt) UnmarshalTOML(v any) error {
 		if x == math.Trunc(x) && math.Abs(x) <= math.MaxInt32 {
 			t.v, t.set = int(x), true
 			return nil
+		}
+		if x == math.Trunc(x) { // 1e14 is a whole number, out of range (issue 29)
+			return badValue("%g is out of range: at most %d", x, math.MaxInt32)
 		}
 	}
 	return badValue("want a whole number such as 8, got %s", model.DescribeTOML(v))

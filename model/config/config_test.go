@@ -97,6 +97,9 @@ func TestDecodeConfigErrors(t *testing.T) {
 		{"typo in custom", "schema_version = 1\n[workload.custom]\nlayer = 2\n", "workload.custom.layer", 0, `did you mean "layers"?`},
 		{"string for an int", head + "batch_size = \"eight\"\n", "workload.batch_size", 4, `want a whole number such as 8, got "eight"`},
 		{"fraction for an int", head + "batch_size = 8.5\n", "workload.batch_size", 4, "got 8.5"},
+		// Issue 29: 1e14 is a whole number, too large, not "want a whole number".
+		{"exponent for an int", head + "batch_size = 1e14\n", "workload.batch_size", 4, "1e+14 is out of range: at most 2147483647"},
+		{"huge int", head + "batch_size = 100000000000000\n", "workload.batch_size", 4, "100000000000000 is out of range: at most 2147483647"},
 		{"bool for a float", head + "epochs = true\n", "workload.epochs", 4, "want a number"},
 		{"duplicate key", head + "task = \"train\"\ntask = \"lora\"\n", "workload.task", 5, "already been defined"},
 		{"duplicate table", head + "[workload]\n", "", 4, "already been defined"},

@@ -3,6 +3,7 @@ package plan
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -94,6 +95,12 @@ func Decode(b []byte) (Plan, error) {
 			if err := planText(key("answers."+k), v, false); err != nil {
 				return Plan{}, err
 			}
+		}
+		if p.Config != "" && !filepath.IsLocal(filepath.FromSlash(p.Config)) {
+			// A plan is shared like a configuration; its files stay in its
+			// folder, so one received cannot read /etc/passwd or ~/.ssh
+			// and show a fragment in a parse error (issue 29).
+			return Plan{}, config.Errorf(fmt.Sprintf("phase %s config", quoted(p.Name)), "%q is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..", p.Config)
 		}
 		if p.Config != "" && len(p.Answers) > 0 {
 			return Plan{}, config.Errorf(key("config"), "give config or answers, not both: a phase is one configuration")

@@ -39,12 +39,15 @@ func CheckText(key, s string) error {
 // quoteShown is show.Quote.
 func quoteShown(s string) string { return show.Quote(s) }
 
-// LookAlike reports whether two names look the same: the same
-// skeleton (UTS #39 §4, Confusable Detection: Cyrillic "аре" and Latin
-// "ape", "stage 1" and "stage l") once NameKey'd. Case counts: "Train"
-// and "train" do not look alike.
+// LookAlike reports whether two names read as one: the same
+// show.LookKey once NameKey'd, the key the catalog's name check compares
+// instance types and regions by (UTS #39 §4 skeleton, case, accents and
+// separators set aside): Cyrillic "аре" and Latin "ape", "stage 1" and
+// "stage l", "Train", "train." and "t-rain" (issue 29: "Train" and "train"
+// were two phases, and --phase picked one by case).
 func LookAlike(a, b string) bool {
-	return confusables.Skeleton(NameKey(a)) == confusables.Skeleton(NameKey(b))
+	ka, kb := NameKey(a), NameKey(b)
+	return show.LookKey(ka) == show.LookKey(kb) || confusables.Skeleton(ka) == confusables.Skeleton(kb)
 }
 
 // CheckScripts refuses a name whose letters mix scripts the way a spoof
@@ -86,7 +89,7 @@ func checkFile(name string, phases []Phase) error {
 		}
 		nk := NameKey(p.Name)
 		if j, ok := seen[nk]; ok {
-			return config.Errorf(key("name"), "%s is the name of phase[%d] (%s) too, once normalised (NFKC, spaces); give each phase its own name, --phase picks by it", quoteShown(p.Name), j, quoteShown(phases[j].Name))
+			return config.Errorf(key("name"), "%s is the name of phase[%d] (%s) too, once normalised (NFKC, spaces); give each phase its own name (a phase is picked by its name)", quoteShown(p.Name), j, quoteShown(phases[j].Name))
 		}
 		seen[nk] = i
 		if err := CheckScripts(key("name"), p.Name); err != nil {
@@ -94,7 +97,7 @@ func checkFile(name string, phases []Phase) error {
 		}
 		for j := range i {
 			if LookAlike(p.Name, phases[j].Name) {
-				return config.Errorf(key("name"), "%s looks like the name of phase[%d] (%s) (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it", quoteShown(p.Name), j, quoteShown(phases[j].Name))
+				return config.Errorf(key("name"), "%s reads as the name of phase[%d] (%s) once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits (a phase is picked by its name)", quoteShown(p.Name), j, quoteShown(phases[j].Name))
 			}
 		}
 		if err := checkBounds(p, key); err != nil {

@@ -26,11 +26,11 @@ const okPhase = "provider = \"aws\"\ninstance = \"g6.xlarge\"\nregion = \"us-eas
 func TestDecodeRefuses(t *testing.T) {
 	tests := []struct{ name, file, want string }{
 		{"duplicate names", planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "train"`+"\n"+okPhase+"months = 2"),
-			`phase[1].name: "train" is the name of phase[0] ("train") too, once normalised (NFKC, spaces); give each phase its own name, --phase picks by it`},
+			`phase[1].name: "train" is the name of phase[0] ("train") too, once normalised (NFKC, spaces); give each phase its own name (a phase is picked by its name)`},
 		{"full-width twin", planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "ｔｒａｉｎ"`+"\n"+okPhase+"months = 2"),
-			`phase[1].name: "ｔｒａｉｎ" is the name of phase[0] ("train") too, once normalised (NFKC, spaces); give each phase its own name, --phase picks by it`},
+			`phase[1].name: "ｔｒａｉｎ" is the name of phase[0] ("train") too, once normalised (NFKC, spaces); give each phase its own name (a phase is picked by its name)`},
 		{"ligature and spaces", planWith(`name = "ﬁne-tune  v2"`+"\n"+okPhase+"job_hours = 5", `name = " fine-tune v2 "`+"\n"+okPhase+"months = 2"),
-			`phase[1].name: " fine-tune v2 " is the name of phase[0] ("ﬁne-tune  v2") too, once normalised (NFKC, spaces); give each phase its own name, --phase picks by it`},
+			`phase[1].name: " fine-tune v2 " is the name of phase[0] ("ﬁne-tune  v2") too, once normalised (NFKC, spaces); give each phase its own name (a phase is picked by its name)`},
 		{"zero-width space", planWith(`name = "train\u200b"` + "\n" + okPhase + "job_hours = 5"),
 			`phase[0].name: "train\u200b" has the invisible character U+200B at byte 5; names must show every character they hold`},
 		{"byte-order mark", planWith(`name = "\ufefftrain"` + "\n" + okPhase + "job_hours = 5"),
@@ -47,15 +47,32 @@ func TestDecodeRefuses(t *testing.T) {
 		{"Greek omicron in a Latin name", planWith(`name = "serve-prοd"` + "\n" + okPhase + "job_hours = 5"),
 			`phase[0].name: "serve-prοd" mixes the Latin and Greek scripts (U+03BF at byte 8); write a name in one script (digits, spaces and punctuation go with any), so two names cannot look alike`},
 		{"all-Cyrillic twin", planWith(`name = "ape"`+"\n"+okPhase+"job_hours = 5", `name = "аре"`+"\n"+okPhase+"months = 2"),
-			`phase[1].name: "аре" looks like the name of phase[0] ("ape") (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it`},
+			`phase[1].name: "аре" reads as the name of phase[0] ("ape") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits (a phase is picked by its name)`},
 		{"digit one for l", planWith(`name = "stage l"`+"\n"+okPhase+"job_hours = 5", `name = "stage 1"`+"\n"+okPhase+"months = 2"),
-			`phase[1].name: "stage 1" looks like the name of phase[0] ("stage l") (Unicode confusables, UTS #39); give each phase a name that looks different, --phase picks by it`},
+			`phase[1].name: "stage 1" reads as the name of phase[0] ("stage l") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits (a phase is picked by its name)`},
+		// Issue 29: case, punctuation and accents alone do not make two
+		// phases (the catalog's look-alike key, show.LookKey).
+		{"case twin", planWith(`name = "Train"`+"\n"+okPhase+"job_hours = 5", `name = "train"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "train" reads as the name of phase[0] ("Train") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits (a phase is picked by its name)`},
+		{"trailing dot", planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "train."`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "train." reads as the name of phase[0] ("train") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits (a phase is picked by its name)`},
+		{"full-width capitals", planWith(`name = "train"`+"\n"+okPhase+"job_hours = 5", `name = "ＴＲＡＩＮ"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "ＴＲＡＩＮ" reads as the name of phase[0] ("train") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits (a phase is picked by its name)`},
+		{"accent and hyphen", planWith(`name = "fine tune"`+"\n"+okPhase+"job_hours = 5", `name = "fïne-tune"`+"\n"+okPhase+"months = 2"),
+			`phase[1].name: "fïne-tune" reads as the name of phase[0] ("fine tune") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits (a phase is picked by its name)`},
 		{"invisible in the region", planWith("name = \"x\"\n" + strings.Replace(okPhase, "us-east-1", "us-east-1\u200d", 1) + "job_hours = 5"),
 			`phase[0].region: "us-east-1\u200d" has the invisible character U+200D at byte 9; names must show every character they hold`},
 		// Re-attack 5: the key and the value apart, the byte counted in the
 		// value; config and answers together refused.
 		{"invisible in an answer", planWith("name = \"x\"\n" + okPhase + "job_hours = 5\n[phase.answers]\nmodel = \"llama-3.1-8b\u200b\""),
 			`phase[0].answers.model: "llama-3.1-8b\u200b" has the invisible character U+200B at byte 12; names must show every character they hold`},
+		// Issue 29: a phase's configuration file stays in the plan's folder.
+		{"absolute config", planWith("name = \"serve\"\nconfig = \"/etc/passwd\"\n" + okPhase + "job_hours = 5"),
+			`phase "serve" config: "/etc/passwd" is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},
+		{"config up and out", planWith("name = \"serve\"\nconfig = \"sub/../../x.toml\"\n" + okPhase + "job_hours = 5"),
+			`phase "serve" config: "sub/../../x.toml" is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},
+		{"config dot-dot", planWith("name = \"serve\"\nconfig = \"..\"\n" + okPhase + "job_hours = 5"),
+			`phase "serve" config: ".." is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},
 		{"config and answers", planWith("name = \"x\"\nconfig = \"a.toml\"\n" + okPhase + "job_hours = 5\n[phase.answers]\nmodel = \"llama-3.1-8b\""),
 			`phase[0].config: give config or answers, not both: a phase is one configuration`},
 		{"price above the cap", planWith("name = \"x\"\n" + strings.Replace(okPhase, "0.8048", "1e300", 1) + "job_hours = 5"),
@@ -101,6 +118,8 @@ func TestDecodeRefuses(t *testing.T) {
 		planWith(`name = "微调"`+"\n"+okPhase+"job_hours = 1e7", `name = "部署"`+"\n"+okPhase+"months = 0.5\nhours_per_month = 730"),
 		planWith(`name = "smoke test"`+"\n"+okPhase+"job_hours = 0.001", `name = "demo"`+"\n"+strings.Replace(okPhase, "instances = 1", "instances = 131072", 1)+"months = 0.001\nhours_per_month = 0.001"),
 		planWith(`name = "answers only"` + "\nusd_per_hour = 0.001\njob_hours = 5"),
+		// A configuration file beside the plan or under it.
+		planWith(`name = "a"`+"\nconfig = \"serve.toml\"\n"+okPhase+"job_hours = 5", `name = "b"`+"\nconfig = \"configs/./b/../serve.toml\"\n"+okPhase+"months = 2"),
 		// A 31-day month, as --hours-per-month and the configuration allow.
 		planWith(`name = "always on"` + "\n" + okPhase + "months = 1\nhours_per_month = 744"),
 		// One script, or Latin with CJK, Arabic…: names people write.

@@ -65,9 +65,10 @@ func (pl *Plan) Phase(name string) (*Phase, error) {
 }
 
 // ConfigPath returns the file the phase's Config names, for a plan read
-// from the folder dir: an absolute path as given, a relative one joined
-// to dir (the plan's own folder, so a plan and its configurations move
-// together). "" when the phase names no file. The caller reads it through
+// from the folder dir: joined to dir (the plan's own folder, so a plan
+// and its configurations move together; Decode refuses a path that
+// leaves it, and an absolute one, which is returned as given). "" when
+// the phase names no file. The caller reads it through
 // the same bounded reader as any configuration (model reads no files).
 func (p *Phase) ConfigPath(dir string) string {
 	if p.Config == "" || filepath.IsAbs(p.Config) {

@@ -493,10 +493,19 @@ func newVersionCmd(env *Env, overlays *[]string) *cobra.Command {
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cat, _, err := env.LoadCatalog(*overlays)
+			asJSON, _ := cmd.Flags().GetBool("json")
 			if err != nil {
-				return err
+				// version says what is installed: an overlay that cannot
+				// be read is reported, and does not hide it (issue 29).
+				line := oneLine(env.lang, err)
+				printWarningsIn(env.lang, env.Stderr, []model.Message{model.Msg("%s", line)})
+				if asJSON {
+					return writeJSON(env.Stdout, map[string]any{"version": env.Version, "catalog_error": line})
+				}
+				env.lang.Fprintf(env.Stdout, "gpuplan %s (catalog not loaded: see the warning above)\n", env.Version)
+				return nil
 			}
-			if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
+			if asJSON {
 				return writeJSON(env.Stdout, map[string]any{"version": env.Version, "catalog_as_of": cat.AsOf,
 					"gpus": len(cat.GPUs), "instances": len(cat.Instances), "models": len(cat.Models)})
 			}

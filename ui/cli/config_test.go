@@ -191,3 +191,36 @@ func TestAllowPrecisionFallback(t *testing.T) {
 		t.Errorf("export: exit %d %s; the file lacks allow_precision_fallback = true:\n%s", code, stderr, out)
 	}
 }
+
+// A catalog.d file that cannot be read stops the commands that need the
+// catalog with one line naming it and the way out (exit 2), but not
+// version or help (issue 29: it stopped every command, version too).
+func TestBrokenCatalogDir(t *testing.T) {
+	config := t.TempDir()
+	dir := filepath.Join(config, "gpuplan", "catalog.d")
+	os.MkdirAll(dir, 0o755)
+	bad := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(bad, []byte("schema_version = 1\n[[instance]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := bad + ":3: expected end of table array name delimiter ']', but got '\\n' instead; fix the file, or move it out of " + dir
+	run := func(args ...string) (int, string, string) {
+		t.Setenv("XDG_CONFIG_HOME", config)
+		t.Setenv("XDG_DATA_HOME", t.TempDir())
+		var out, errb bytes.Buffer
+		code := Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+			Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith})
+		return code, out.String(), errb.String()
+	}
+	if code, out, errs := run("catalog", "gpus"); code != 2 || out != "" || errs != "gpuplan: "+line+"\n" {
+		t.Errorf("catalog gpus: exit %d, stdout %q, stderr %q; want 2 and %q", code, out, errs, line)
+	}
+	if code, out, errs := run("version"); code != 0 || out != "gpuplan test (catalog not loaded: see the warning above)\n" || errs != "gpuplan: warning: "+line+"\n" {
+		t.Errorf("version: exit %d, stdout %q, stderr %q; want 0, the version and the warning", code, out, errs)
+	}
+	for _, args := range [][]string{{"help"}, {"--version"}, {"estimate", "--help"}} {
+		if code, out, errs := run(args...); code != 0 || out == "" || errs != "" {
+			t.Errorf("%v: exit %d, stderr %q; want 0 and nothing on stderr", args, code, errs)
+		}
+	}
+}

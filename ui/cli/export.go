@@ -68,6 +68,10 @@ func writeExportJSON(env *Env, ef *exportFlags, o exportOfferJSON) error {
 // queryFlags that make no sense when --instance names the instance.
 var exportIgnoredQueryFlags = []string{"providers", "regions", "limit", "sort"}
 
+// maxDiskGB bounds --disk-gb: 1 PiB, far above any cloud's largest root
+// disk, so a typo (1e14) is refused rather than written to a launch file.
+const maxDiskGB = 1 << 20
+
 func newExportCmd(env *Env, overlays *[]string) *cobra.Command {
 	var wf workloadFlags
 	var qf queryFlags
@@ -317,8 +321,8 @@ func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w mod
 		}
 		opt.ScriptArgs = words
 	}
-	if fs.Changed("disk-gb") && ef.diskGB <= 0 {
-		return opt, usage(model.Msg("--disk-gb must be ≥ 1, got %d", ef.diskGB))
+	if fs.Changed("disk-gb") && (ef.diskGB <= 0 || ef.diskGB > maxDiskGB) {
+		return opt, usage(model.Msg("--disk-gb must be 1–%d, got %d", maxDiskGB, ef.diskGB))
 	}
 	return opt, nil
 }

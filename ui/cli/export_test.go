@@ -126,7 +126,7 @@ func TestExportErrors(t *testing.T) {
 		{"precision asked, GPU without it", append(small, "--task", "inference", "--precision", "fp16", "--instance", "aws/p2.xlarge", "--format", "skypilot"), "has no fp16; it would run fp32 (allow_precision_fallback)"},
 		{"--gpu that is not the instance's", append(small, "--instance", "aws/g5.2xlarge", "--gpu", "h100-sxm"), "--gpu h100-sxm does not match aws/g5.2xlarge"},
 		{"uneven GPUs", append(small, "--gpus", "9", "--instance", "aws/p5.48xlarge"), "9 GPUs do not split evenly over 2 nodes"},
-		{"bad disk", append(small, "--instance", "aws/g5.2xlarge", "--disk-gb", "0"), "--disk-gb must be ≥ 1"},
+		{"bad disk", append(small, "--instance", "aws/g5.2xlarge", "--disk-gb", "0"), "--disk-gb must be 1–1048576, got 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runExportCLI(t, tc.args...)

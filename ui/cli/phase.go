@@ -90,7 +90,11 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		if path == stdinPath {
 			return fromFile{}, usage(model.Msg("--config -: phase %q names the file %q, which is relative to a plan on disk; give the plan as a file", ph.Name, ph.Config))
 		}
-		return readFromFile(ph.ConfigPath(filepath.Dir(path)))
+		c, err := readPhaseConfig(path, ph) // the error names the plan and the phase
+		if err != nil {
+			return fromFile{}, err
+		}
+		return fromFile{path: ph.ConfigPath(filepath.Dir(path)), cfg: &c}, nil
 	}
 	c, err := ph.ConfigFromAnswers()
 	if err != nil {
@@ -108,6 +112,11 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 // and exits with status 2.
 func readPhaseConfig(path string, ph *plan.Phase) (config.Config, error) {
 	file := ph.ConfigPath(filepath.Dir(path))
+	// plan.Decode keeps config in the plan's folder; a link there must
+	// not lead out of it either (issue 29).
+	if !inFolder(filepath.Dir(path), file) {
+		return config.Config{}, usage(model.Msg("%s: phase %q config %s: a link to a file outside the plan's folder; copy the configuration file beside the plan", path, ph.Name, termsafe.String(file)))
+	}
 	b, err := safeio.ReadTOML(file, safeio.Config) // regular file, size and nesting capped, never blocks
 	var c config.Config
 	if err == nil {
@@ -120,6 +129,22 @@ func readPhaseConfig(path string, ph *plan.Phase) (config.Config, error) {
 	}
 	c.Workload.RelativeTo(filepath.Dir(file))
 	return c, nil
+}
+
+// inFolder reports whether file, once links are resolved, is under dir
+// (itself resolved). A file that does not resolve (missing) is left to
+// the reader to report.
+func inFolder(dir, file string) bool {
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		return true
+	}
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return true
+	}
+	rel, err := filepath.Rel(root, real)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // checkPhaseConfigs reads the configuration file of every phase that

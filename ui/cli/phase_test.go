@@ -198,10 +198,12 @@ func benchPlan(b *testing.B, extra ...string) {
 	}
 }
 
-// TestPhaseConfigPath: a phase's config = "/abs/path.toml" is read as
-// given, not under the plan's folder (attack test M2: "/tmp/x/real.toml"
-// became PLANDIR/tmp/x/real.toml); a relative one stays relative to the
-// plan's folder. Both go through the bounded reader: /dev/zero is refused.
+// TestPhaseConfigPath: a phase's config is relative to the plan's folder
+// (attack test M2: "/tmp/x/real.toml" became PLANDIR/tmp/x/real.toml) and
+// stays in it (issue 29: an absolute path, a .. or a link out of the
+// folder read any file and a parse error showed a fragment of it). What
+// is in the folder goes through the bounded reader: a link to /dev/zero
+// is refused as out of the folder, a FIFO in it as not a regular file.
 func TestPhaseConfigPath(t *testing.T) {
 	planDir, elsewhere := t.TempDir(), t.TempDir()
 	abs := filepath.Join(elsewhere, "real.toml")
@@ -212,53 +214,55 @@ func TestPhaseConfigPath(t *testing.T) {
 	}
 	write(abs, bertConfig)
 	write(filepath.Join(planDir, "rel.toml"), strings.Replace(bertConfig, "seq_len = 384", "seq_len = 256", 1))
+	os.Mkdir(filepath.Join(planDir, "sub"), 0o755)
+	write(filepath.Join(planDir, "sub", "in.toml"), strings.Replace(bertConfig, "seq_len = 384", "seq_len = 128", 1))
+	for _, l := range [][2]string{{abs, "out.toml"}, {"/dev/zero", "zero.toml"}, {filepath.Join("sub", "in.toml"), "inside.toml"}} {
+		if err := os.Symlink(l[0], filepath.Join(planDir, l[1])); err != nil {
+			t.Skip(err)
+		}
+	}
+	fifo := filepath.Join(planDir, "fifo.toml")
+	if err := mkfifo(fifo); err != nil {
+		t.Skip(err)
+	}
+	phase := func(name, config string) string {
+		return `
+[[phase]]
+name = "` + name + `"
+config = "` + config + `"
+provider = "aws"
+instance = "g6.xlarge"
+region = "us-east-1"
+pricing = "on-demand"
+instances = 1
+usd_per_hour = 0.8048
+months = 1.0
+hours_per_month = 100.0
+`
+	}
 	planFile := filepath.Join(planDir, "plan.toml")
-	write(planFile, `schema_version = 1
-[[phase]]
-name = "abs"
-config = "`+filepath.ToSlash(abs)+`"
-provider = "aws"
-instance = "g6.xlarge"
-region = "us-east-1"
-pricing = "on-demand"
-instances = 1
-usd_per_hour = 0.8048
-months = 1.0
-hours_per_month = 100.0
-
-[[phase]]
-name = "rel"
-config = "rel.toml"
-provider = "aws"
-instance = "g6.xlarge"
-region = "us-east-1"
-pricing = "on-demand"
-instances = 1
-usd_per_hour = 0.8048
-months = 1.0
-hours_per_month = 100.0
-
-[[phase]]
-name = "zero"
-config = "/dev/zero"
-provider = "aws"
-instance = "g6.xlarge"
-region = "us-east-1"
-pricing = "on-demand"
-instances = 1
-usd_per_hour = 0.8048
-months = 1.0
-hours_per_month = 100.0
-`)
-	for _, tt := range []struct{ phase, want string }{{"abs", `"seq_len": 384`}, {"rel", `"seq_len": 256`}} {
+	write(planFile, "schema_version = 1\n"+phase("rel", "rel.toml")+phase("sub", "sub/in.toml")+phase("inside", "inside.toml")+
+		phase("out", "out.toml")+phase("zero", "zero.toml")+phase("fifo", "fifo.toml"))
+	for _, tt := range []struct{ phase, want string }{{"rel", `"seq_len": 256`}, {"sub", `"seq_len": 128`}, {"inside", `"seq_len": 128`}} {
 		code, out, errOut := runCLI(t, "estimate", "--config", planFile, "--phase", tt.phase, "--json")
 		if code != 0 || !strings.Contains(out, tt.want) {
 			t.Errorf("phase %s: exit %d, stdout lacks %s; stderr %q", tt.phase, code, tt.want, errOut)
 		}
 	}
-	code, _, errOut := runCLI(t, "estimate", "--config", planFile, "--phase", "zero")
-	if code != 2 || !strings.Contains(errOut, "/dev/zero") || strings.Count(errOut, "\n") != 1 {
-		t.Errorf("config = /dev/zero: exit %d, stderr %q; want exit 2 and one line naming /dev/zero", code, errOut)
+	link := func(file string) string {
+		return "gpuplan: " + planFile + `: phase "` + strings.TrimSuffix(file, ".toml") + `" config ` + filepath.Join(planDir, file) + ": a link to a file outside the plan's folder; copy the configuration file beside the plan\n"
+	}
+	for _, tt := range []struct{ phase, want string }{
+		{"out", link("out.toml")},
+		{"zero", link("zero.toml")},
+		{"fifo", "gpuplan: " + planFile + `: phase "fifo" config ` + fifo + ": not a regular file: is a FIFO (named pipe)\n"},
+	} {
+		for _, args := range [][]string{{"estimate", "--config", planFile, "--phase", tt.phase}, {"--config", planFile, "--phase", tt.phase}} {
+			code, out, errOut := runCLI(t, args...)
+			if code != 2 || out != "" || errOut != tt.want {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errOut, tt.want)
+			}
+		}
 	}
 }
 
@@ -284,28 +288,39 @@ func TestPlanRefusesBadPhase(t *testing.T) {
 	config := func(file string) string {
 		return strings.Replace(twoPhases(t), "name = \"serve\"\n", "name = \"serve\"\nconfig = \""+file+"\"\n", 1)
 	}
-	fifo := filepath.Join(t.TempDir(), "fifo.toml")
-	if err := mkfifo(fifo); err != nil {
-		t.Skip(err)
-	}
 	for _, tc := range []struct{ name, plan, want string }{
 		{"batch size 0", answers(`batch_size = "0"`), `phase "fine-tune" answers.batch_size: must be 1–1048576, got 0`},
 		{"batch size NaN", answers(`batch_size = "NaN"`), `phase "fine-tune" answers.batch_size: want a whole number such as 8, got "NaN"`},
 		{"negative tokens", strings.Replace(twoPhases(t), `dataset_tokens = "100M"`, `dataset_tokens = "-100M"`, 1), `phase "fine-tune" answers.dataset_tokens: want a number such as 3 or 0.5, got "-100M"`},
 		{"unknown key", answers(`evil = "x"`), `phase "fine-tune" answers.evil: unknown key "evil"`},
 		{"search pricing", answers(`"search.pricing" = "free"`), `phase "fine-tune" answers.search.pricing: pricing "free"`},
-		{"/dev/zero", config("/dev/zero"), `phase "serve" config /dev/zero: not a regular file`},
-		{"FIFO", config(fifo), `phase "serve" config ` + fifo + `: not a regular file`},
-		{"missing", config("nothing.toml"), `phase "serve" config `},
-		{"not TOML", config("/etc/passwd"), `phase "serve" config /etc/passwd: line 1`},
+		{"/dev/zero", config("/dev/zero"), `phase "serve" config: "/dev/zero" is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},
+		{"FIFO", config("fifo.toml"), `phase "serve" config DIR/fifo.toml: not a regular file: is a FIFO (named pipe)`},
+		{"missing", config("nothing.toml"), `phase "serve" config DIR/nothing.toml: no such file or directory`},
+		{"not TOML, elsewhere", config("/etc/passwd"), `phase "serve" config: "/etc/passwd" is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},
+		{"up and out", config("../x.toml"), `phase "serve" config: "../x.toml" is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..`},
+		// Issue 29: two names that read as one, refused on plan without
+		// advice about --phase, which plan does not take.
+		{"case twin names", strings.Replace(twoPhases(t), `name = "serve"`, `name = "Fine-Tune."`, 1), `phase[1].name: "Fine-Tune." reads as the name of phase[0] ("fine-tune") once case, accents, separators (. _ - : / , + and spaces) and look-alike characters (UTS #39) are set aside; give each phase a name that differs in its letters or digits (a phase is picked by its name)` + "\n"},
+		// Issue 29: a model the catalog lacks, named in the file, is
+		// refused as it is in answers.
+		{"unknown model in the file", config("unknown.toml"), `phase "serve" config DIR/unknown.toml: workload.model: unknown model "nosuch-model" (list them with gpuplan catalog models)`},
 	} {
-		path := filepath.Join(t.TempDir(), "plan.toml")
+		dir := t.TempDir()
+		if err := mkfifo(filepath.Join(dir, "fifo.toml")); err != nil {
+			t.Skip(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "unknown.toml"), []byte("schema_version = 1\n[workload]\nmodel = \"nosuch-model\"\ntask = \"inference\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "plan.toml")
 		if err := os.WriteFile(path, []byte(tc.plan), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		tc.want = "gpuplan: " + path + ": " + strings.ReplaceAll(tc.want, "DIR", dir)
 		for _, args := range [][]string{{"plan", path}, {"plan", path, "--no-savings"}, {"plan", path, "--json"}} {
 			code, out, errOut := runCLI(t, args...)
-			if code != 2 || out != "" || !strings.Contains(errOut, path+": "+tc.want) || strings.Count(errOut, "\n") != 1 {
+			if code != 2 || out != "" || !strings.HasPrefix(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
 				t.Errorf("%s %v: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", tc.name, args[2:], code, out, errOut, tc.want)
 			}
 		}

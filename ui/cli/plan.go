@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -88,8 +89,8 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 			overlays, _ := cmd.Flags().GetStringArray("catalog")
 			cat, _, catErr := env.LoadCatalog(overlays)
 			if catErr == nil {
-				if err := checkPlanModels(cat, &p); err != nil {
-					return usage(model.Msg("%s: %v", args[0], err))
+				if err := checkPlanModels(cat, args[0], &p); err != nil {
+					return err
 				}
 				printWarningsIn(env.lang, env.Stderr, plan.Check(cat, &p))
 				markPinnedServing(env, cat, args[0], &p, phases)
@@ -119,26 +120,40 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 	return cmd
 }
 
-// checkPlanModels refuses a phase whose answers name a model the catalog
-// lacks, as recommend --config --phase does: exit 2 when the plan is
-// read, not a note inside the savings (re-attack 5).
-func checkPlanModels(cat *model.Catalog, p *plan.Plan) error {
+// checkPlanModels refuses a phase whose answers, or the configuration
+// file it names, name a model the catalog lacks, as recommend --config
+// --phase does: exit 2 when the plan (read from path) is read, not a note
+// inside the savings (re-attack 5; issue 29 for the file).
+func checkPlanModels(cat *model.Catalog, path string, p *plan.Plan) error {
 	for i := range p.Phases {
 		ph := &p.Phases[i]
-		if len(ph.Answers) == 0 {
+		var c config.Config
+		var err error
+		switch {
+		case len(ph.Answers) > 0:
+			c, err = ph.ConfigFromAnswers()
+		case ph.Config != "":
+			c, err = readPhaseConfig(path, ph)
+			if err != nil {
+				return err // checkPhaseConfigs read it; names the phase
+			}
+		default:
 			continue
 		}
-		c, err := ph.ConfigFromAnswers()
 		if err != nil || c.Workload.Model == "" {
 			continue // Decode checked the answers; a custom model has none
 		}
 		if _, err := cat.Model(c.Workload.Model); err != nil {
 			var ce *config.Error
-			if errors.As(config.AsError(err), &ce) {
-				ce.Key = fmt.Sprintf("phase %q answers.model", ph.Name)
-				return ce
+			if !errors.As(config.AsError(err), &ce) {
+				return usage(model.Msg("%s: %v", path, err))
 			}
-			return err
+			if len(ph.Answers) > 0 {
+				ce.Key = fmt.Sprintf("phase %q answers.model", ph.Name)
+				return usage(model.Msg("%s: %v", path, ce))
+			}
+			ce.Key = "workload.model"
+			return usage(model.Msg("%s: phase %q config %s: %v", path, ph.Name, ph.ConfigPath(filepath.Dir(path)), ce))
 		}
 	}
 	return nil

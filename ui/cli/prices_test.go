@@ -38,7 +38,7 @@ prices = [{ region = "basement", on_demand = ` + onDemand + ` }]
 func TestOverlayTypeErrorIsFriendly(t *testing.T) {
 	p := labOverlay(t, `"8"`, "1.0")
 	code, _, errs := runCLI(t, "offers", "--catalog", p)
-	want := "gpuplan: " + p + ":6: instance.gpu_count: want a whole number such as 8, got a string\n"
+	want := "gpuplan: " + p + ":6: instance.gpu_count: want a whole number such as 8, got a string; fix the file, or leave it out of --catalog\n"
 	if code != ExitUsage || errs != want {
 		t.Errorf("exit %d, stderr %q; want exit %d, %q", code, errs, ExitUsage, want)
 	}

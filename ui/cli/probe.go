@@ -12,6 +12,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/ui/internal/atomicfile"
 	"github.com/gpuplan/gpuplan/ui/report"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // Probes is what the probe commands read and keep; main wires data/probes.
@@ -146,10 +147,10 @@ func newProbeAddCmd(env *Env, overlays *[]string) *cobra.Command {
 			}
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			if already {
-				env.lang.Fprintf(env.Stdout, "already kept in %s\n", path)
+				env.lang.Fprintf(env.Stdout, "already kept in %s\n", termsafe.String(path))
 				return nil
 			}
-			env.lang.Fprintf(env.Stdout, "kept %d cases of %s in %s\n", len(s.Case), probe.RunID(r), path)
+			env.lang.Fprintf(env.Stdout, "kept %d cases of %s in %s\n", len(s.Case), termsafe.String(probe.RunID(r)), termsafe.String(path))
 			writeKept(env, kept)
 			return nil
 		},
@@ -167,7 +168,7 @@ func writeKept(env *Env, kept []probe.Kept) {
 			within = env.lang.T("outside it")
 		}
 		env.lang.Fprintf(env.Stdout, "  %s %s %.5g %s: gpuplan's estimate is off by %+.1f%% (the suite's tolerance %.0f%%: %s)\n",
-			c.Kind, c.Quantity, c.Published, c.Unit, errPct, c.Tolerance*100, within)
+			termsafe.String(c.Kind), termsafe.String(c.Quantity), c.Published, termsafe.String(c.Unit), errPct, c.Tolerance*100, within) // a kept file is read back
 	}
 }
 
@@ -225,7 +226,7 @@ func newProbeExportCmd(env *Env, overlays *[]string) *cobra.Command {
 				}
 				return usage(model.Msg("-o: %v", err))
 			}
-			env.lang.Fprintf(env.Stderr, "gpuplan: wrote %d cases to %s\n", len(s.Case), output)
+			env.lang.Fprintf(env.Stderr, "gpuplan: wrote %d cases to %s\n", len(s.Case), termsafe.String(output))
 			return nil
 		},
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math"
@@ -287,5 +288,18 @@ func TestProbeContradictions(t *testing.T) {
 		if code != 0 || errs != want {
 			t.Errorf("%s: exit %d, stderr %q; want exit 0 and %q", verb, code, errs, want)
 		}
+	}
+}
+
+// A kept probe file is read back from disk: its words reach the terminal
+// through termsafe, so an escape sequence in one is shown, not run
+// (issue 29 sweep).
+func TestWriteKeptSanitises(t *testing.T) {
+	var out bytes.Buffer
+	env := &Env{Stdout: &out}
+	writeKept(env, []probe.Kept{{Case: probe.Case{Kind: "memory\x1b]0;pwned\x07", Quantity: "allocated\r", Published: 10, Unit: "GB\u202e", Tolerance: 0.1}, Ratio: 1}})
+	const want = "  memory\\x1b]0;pwned\\a allocated\\r 10 GB\\u202e: gpuplan's estimate is off by +0.0% (the suite's tolerance 10%: within it)\n"
+	if out.String() != want {
+		t.Errorf("writeKept = %q, want %q", out.String(), want)
 	}
 }

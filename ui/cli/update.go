@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"os"
 	"slices"
@@ -103,7 +104,7 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 			}
 			for i, h := range o.AllowRedirects {
 				h = strings.ToLower(strings.TrimSpace(h))
-				if h == "" || strings.ContainsAny(h, "/@ ") || strings.IndexFunc(h, func(r rune) bool { return !termsafe.Safe(r) }) >= 0 {
+				if !redirectHost(h) {
 					return usage(model.Msg("--allow-redirect %q: want a host name such as mirror.example.com (or host:port)", h))
 				}
 				o.AllowRedirects[i] = h
@@ -213,4 +214,38 @@ func sayRefused(p *i18n.Printer, w io.Writer, pr *update.Progress) {
 	for _, m := range pr.Refused {
 		sayf(p, w, "gpuplan: catalog update: %s: source not used, the next one was: %s\n", pr.Provider, p.Message(m))
 	}
+}
+
+// redirectHost reports whether h names one host a redirect may lead to:
+// a DNS name (RFC 1123 labels: ASCII letters, digits and inner hyphens,
+// 1–63 bytes each, 253 in all; an IDN in its xn-- form) or an IP address,
+// optionally with :port (1–65535). A wildcard ("*", "*.example.com"), an
+// empty label or a URL is not one (issue 29: --allow-redirect '*' was
+// taken, matching nothing, as if it allowed every host).
+func redirectHost(h string) bool {
+	host := h
+	if hp, port, err := net.SplitHostPort(h); err == nil {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 || strings.ContainsAny(port, "+-") {
+			return false
+		}
+		host = hp
+	}
+	if net.ParseIP(host) != nil {
+		return true
+	}
+	if host == "" || len(host) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(host, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			if c := label[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
 }

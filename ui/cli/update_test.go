@@ -6,12 +6,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gpuplan/gpuplan/data/update"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // runUpdateCLI runs gpuplan catalog update with a fake UpdateCatalog that
@@ -163,5 +165,25 @@ func TestUpdateSourceSecrets(t *testing.T) {
 	code, asked, _, _ := runUpdateCLI(t, "", nil, "--source", "https://user:secret@mirror.example.com/c")
 	if code != 0 || asked == nil || asked.Sources[0] != "https://user:secret@mirror.example.com/c" {
 		t.Errorf("a mirror with a password: exit %d, asked %+v; want it passed on (the client sends it as basic auth)", code, asked)
+	}
+}
+
+// --allow-redirect takes one host name or address, optionally with a
+// port: a wildcard, an empty label or a URL is refused with one line,
+// exit 2, before anything is fetched (issue 29: "*" was taken).
+func TestAllowRedirectHostOnly(t *testing.T) {
+	for _, bad := range []string{"*", "*.example.com", "", " ", ".", "example..com", ".example.com", "-x.example.com", "x-.example.com",
+		"evil.example/path", "user@evil.example", "evil.example:0", "evil.example:65536", "evil.example:+80", "evil.example:", "exa mple.com",
+		"ex_ample.com", "例子.中国", "https://evil.example", "evil.example\x1b[2J", strings.Repeat("a", 64) + ".com"} {
+		want := "gpuplan: --allow-redirect " + strconv.Quote(strings.ToLower(strings.TrimSpace(bad))) + ": want a host name such as mirror.example.com (or host:port)\n"
+		code, asked, out, errs := runUpdateCLI(t, "", nil, "--allow-redirect", bad)
+		if code != ExitUsage || asked != nil || out != "" || errs != termsafe.String(strings.TrimSuffix(want, "\n"))+"\n" {
+			t.Errorf("--allow-redirect %q: exit %d, ran %v, stderr %q; want 2, not run, %q", bad, code, asked != nil, errs, want)
+		}
+	}
+	for _, ok := range []string{"cdn.example.com", "CDN.Example.com:8443", "127.0.0.1", "[::1]:8080", "::1", "xn--fsqu00a.xn--fiqs8s", "localhost"} {
+		if code, asked, _, errs := runUpdateCLI(t, "", nil, "--allow-redirect", ok); code != 0 || asked == nil {
+			t.Errorf("--allow-redirect %q: exit %d, stderr %q; want it taken", ok, code, errs)
+		}
 	}
 }

@@ -29,9 +29,15 @@ func (i intValue) Set(s string) error {
 		*i.v = n // range is checked where the value is used, with its name
 		return nil
 	}
+	// 1e14 and 2k are whole numbers too: kept as Atoi keeps 99999999999,
+	// for the flag's own range check to refuse with its bound (issue 29:
+	// "--batch-size 1e14: want a whole number").
 	q, err := config.ParseQuantity(s)
-	if err != nil || q != math.Trunc(q) || q > math.MaxInt32 {
+	switch {
+	case err != nil || q != math.Trunc(q):
 		return model.Msg("want a whole number such as 8 or 2k")
+	case math.Abs(q) >= 1<<63:
+		return model.Msg("out of range: at most %d", math.MaxInt64)
 	}
 	*i.v = int(q)
 	return nil
@@ -173,6 +179,11 @@ func (t tokensValue) Set(s string) error {
 		return nil
 	}
 	n, err := config.ParseTokens(s)
+	if q, qerr := config.ParseQuantity(s); err != nil && qerr == nil && q == math.Trunc(q) && q > model.MaxSeqLen {
+		// 1e14 is a whole number, too large (issue 29); every token
+		// flag's key has this bound in a configuration file.
+		return model.Msg("out of range: at most %d", model.MaxSeqLen)
+	}
 	if err != nil {
 		return model.Msg("want a whole number of tokens such as 2048, 8K (8192) or 8k (8000)")
 	}

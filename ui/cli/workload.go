@@ -106,7 +106,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.TP} }},
 	{name: "context-len", key: "workload.context_len", usage: "inference: tokens per sequence in the KV cache, prompt + generated; 8K is 8192, 8k 8000 (default: seq-len)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.ContextLen} }},
-	{name: "sequences", key: "workload.sequences", usage: "inference: sequences decoded concurrently (default: batch-size)", check: atLeast1,
+	{name: "sequences", key: "workload.sequences", usage: "inference: sequences decoded concurrently (default: batch-size)", check: between1(model.MaxBatch),
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Sequences} }},
 	{name: "gen-tokens", key: "workload.gen_tokens", usage: "inference: tokens generated per sequence; 1K is 1024, 1k 1000 (default 256)",
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.GenTokens} }},
@@ -165,7 +165,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.OutputTokens} }},
 	{name: "shared-prefix-tokens", key: "serve.shared_prefix_tokens", usage: "serving: prompt tokens every request starts with alike, such as a system prompt (vLLM computes them once; default 0)",
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.SharedPrefixTokens} }},
-	{name: "concurrency", key: "serve.concurrency", usage: "serving: requests in flight (default: --sequences)", check: atLeast1,
+	{name: "concurrency", key: "serve.concurrency", usage: "serving: requests in flight (default: --sequences)", check: between1(model.MaxBatch),
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.Concurrency} }},
 	{name: "rps", key: "serve.requests_per_sec", usage: "serving: requests per second, instead of --concurrency", check: positive,
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.RequestsPerSec} }},
@@ -179,9 +179,9 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return autoInt{&f.set.Serve.Replicas} }},
 	{name: "gpu-memory-utilization", key: "serve.gpu_memory_utilization", usage: "serving: vLLM's share of GPU memory, 0–1 (default 0.9)",
 		check: fraction("0.9 is vLLM's default"), value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.GPUMemoryUtilization} }},
-	{name: "max-num-batched-tokens", key: "serve.max_num_batched_tokens", usage: "serving: tokens per scheduler step (default: vLLM's for the GPU, 8192 or 2048)", check: atLeast1,
+	{name: "max-num-batched-tokens", key: "serve.max_num_batched_tokens", usage: "serving: tokens per scheduler step (default: vLLM's for the GPU, 8192 or 2048)", check: between1(model.MaxSeqLen),
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.MaxNumBatchedTokens} }},
-	{name: "max-num-seqs", key: "serve.max_num_seqs", usage: "serving: sequences per scheduler step (default: vLLM's for the GPU, 1024 or 256)", check: atLeast1,
+	{name: "max-num-seqs", key: "serve.max_num_seqs", usage: "serving: sequences per scheduler step (default: vLLM's for the GPU, 1024 or 256)", check: between1(model.MaxBatch),
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.MaxNumSeqs} }},
 }
 
@@ -235,6 +235,18 @@ func (f *workloadFlags) merge(fs *pflag.FlagSet, w *config.WorkloadAnswers) erro
 
 // target is a flag value's field, for merge to copy.
 type target interface{ target() any }
+
+// between1 checks a count in 1…max, for flags no later check bounds
+// (issue 29: --sequences 1e14 ran a serving ranking of 10^14 requests):
+// the bound the configuration file's key has.
+func between1(max int) func(pflag.Value) error {
+	return func(v pflag.Value) error {
+		if n := *v.(target).target().(*int); n <= 0 || n > max {
+			return model.Msg("must be 1–%d, got %d", max, n)
+		}
+		return nil
+	}
+}
 
 func atLeast1(v pflag.Value) error {
 	if n := *v.(target).target().(*int); n <= 0 {

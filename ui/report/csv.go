@@ -59,9 +59,12 @@ func writeCSV(out io.Writer, header []string, rows [][]string) error {
 }
 
 // WriteRecommendCSV writes the ranked offers, best first; limit ≤ 0 writes all.
+// Each row ends with its price's source, as_of and origin (the overlay
+// file that set it, or "embedded"), as offers -o csv (MarketCSV) and the
+// JSON do.
 func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) error {
 	header := []string{"provider", "instance_type", "region", "gpu", "gpus", "instances", "pricing",
-		"usd_per_hour", "usd_per_month", "job_hours", "job_usd", "headroom_pct"}
+		"usd_per_hour", "usd_per_month", "job_hours", "job_usd", "headroom_pct", "source", "as_of", "origin"}
 	var rows [][]string
 	for i := range rec.Offers {
 		if limit > 0 && i == limit {
@@ -69,12 +72,13 @@ func WriteRecommendCSV(out io.Writer, rec *model.Recommendation, limit int) erro
 		}
 		o := &rec.Offers[i]
 		job, cost := "", ""
+		source, origin := o.Provenance() // the price's: an overlay's region price names the overlay, as offers -o csv
 		if o.HasJob {
 			job, cost = csvFloat(o.JobHours), csvFloat(o.JobUSD)
 		}
 		rows = append(rows, []string{o.Instance.Provider, o.Instance.Type, o.Region, o.GPU.Key, strconv.Itoa(o.GPUs),
 			strconv.Itoa(max(o.Instances, 1)), string(o.Pricing), csvFloat(o.USDPerHour), csvFloat(o.MonthlyUSD), job, cost,
-			strconv.FormatFloat(o.HeadroomPct, 'f', 1, 64)})
+			strconv.FormatFloat(o.HeadroomPct, 'f', 1, 64), source, o.PriceAsOf(), origin})
 	}
 	return writeCSV(out, header, rows)
 }

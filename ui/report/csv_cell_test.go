@@ -64,3 +64,29 @@ func TestCSVWritersNeutraliseFormulas(t *testing.T) {
 		}
 	}
 }
+
+// recommend -o csv names where each price comes from, as offers -o csv
+// does (issue 29): the source, as_of and origin of the region's price,
+// the overlay's when one patched it, else the instance's.
+func TestRecommendCSVProvenance(t *testing.T) {
+	in := &model.Instance{Provider: "aws", Type: "g6.xlarge", GPU: "l4", GPUCount: 1, Source: "catalog source", AsOf: "2026-11-30", Origin: "embedded",
+		Prices: []model.RegionPrice{
+			{Region: "us-east-1", OnDemandUSD: 0.8},
+			{Region: "us-west-2", OnDemandUSD: 0.7, Patch: &model.PricePatch{Source: "=cmd|' /C calc'!A0", Origin: "/home/u/.config/gpuplan/catalog.d/deal.toml", AsOf: "2026-12-01"}},
+		}}
+	rec := &model.Recommendation{Offers: []model.Offer{
+		{Instance: in, Region: "us-east-1", GPU: &model.GPU{Key: "l4"}, GPUs: 1, Pricing: "on_demand", USDPerHour: 0.8, HeadroomPct: 12},
+		{Instance: in, Region: "us-west-2", GPU: &model.GPU{Key: "l4"}, GPUs: 1, Pricing: "on_demand", USDPerHour: 0.7, HeadroomPct: 12},
+	}}
+	var b strings.Builder
+	if err := WriteRecommendCSV(&b, rec, 0); err != nil {
+		t.Fatal(err)
+	}
+	const want = `provider,instance_type,region,gpu,gpus,instances,pricing,usd_per_hour,usd_per_month,job_hours,job_usd,headroom_pct,source,as_of,origin
+aws,g6.xlarge,us-east-1,l4,1,1,on_demand,0.8,0,,,12.0,catalog source,2026-11-30,embedded
+aws,g6.xlarge,us-west-2,l4,1,1,on_demand,0.7,0,,,12.0,'=cmd|' /C calc'!A0,2026-12-01,/home/u/.config/gpuplan/catalog.d/deal.toml
+`
+	if b.String() != want {
+		t.Errorf("recommend CSV:\n%s\nwant\n%s", b.String(), want)
+	}
+}
