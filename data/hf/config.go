@@ -209,7 +209,9 @@ func decodeObject(data []byte) (map[string]json.RawMessage, error) {
 		return nil, model.Msg("empty file: want a JSON object")
 	}
 	if trimmed[0] != '{' {
-		return nil, model.Msg("want a JSON object, got %s", describe(trimmed))
+		// Name the kind, never the content: a config may point hf_config at
+		// any file, and its first bytes are no business of the terminal.
+		return nil, model.Msg("want a JSON object (a config.json starts with {), got %s", model.Msg(jsonKind(trimmed)))
 	}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -221,6 +223,24 @@ func decodeObject(data []byte) (map[string]json.RawMessage, error) {
 		return nil, model.Msg("malformed JSON: %v", err)
 	}
 	return raw, nil
+}
+
+// jsonKind names what a document that is not an object is.
+func jsonKind(v []byte) string {
+	if !json.Valid(v) {
+		return "a file that is not JSON"
+	}
+	switch v[0] {
+	case '[':
+		return "a JSON array"
+	case '"':
+		return "a JSON string"
+	case 't', 'f':
+		return "a JSON boolean"
+	case 'n':
+		return "null"
+	}
+	return "a JSON number"
 }
 
 // lineCol turns a byte offset into a 1-based line and column.

@@ -335,7 +335,9 @@ func TestParseConfigErrors(t *testing.T) {
 		want       []string // substrings of the error
 	}{
 		{"empty", ``, []string{"empty file"}},
-		{"array", `[1, 2]`, []string{"want a JSON object", "[1, 2]"}},
+		{"array", `[1, 2]`, []string{"want a JSON object (a config.json starts with {), got a JSON array"}},
+		// Never the content: hf_config may name any file.
+		{"not JSON", "SECRET_TOKEN=hunter2\n", []string{"got a file that is not JSON"}},
 		{"null", `null`, []string{"want a JSON object"}},
 		{"truncated", `{"model_type": "llama", "hidden_size": 40`, []string{"malformed JSON", "line 1"}},
 		{"syntax on line 3", "{\n\"model_type\": \"llama\",\n\"hidden_size\": 4096,,\n}", []string{"line 3, column"}},
@@ -682,5 +684,16 @@ func TestParseConfigMoELayers(t *testing.T) {
 				t.Errorf("DenseFFN = %d, want 32", c.Arch.DenseFFN)
 			}
 		})
+	}
+}
+
+// A config that is not an object is described by its kind, never quoted:
+// a config file may point hf_config at any file the user can read.
+func TestParseConfigDoesNotEchoContent(t *testing.T) {
+	for _, in := range []string{"SECRET_TOKEN=hunter2\n", `"hunter2"`, `["hunter2"]`, "hunter2 {}"} {
+		_, err := ParseConfig([]byte(in))
+		if err == nil || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("ParseConfig(%q) = %v, want an error without the content", in, err)
+		}
 	}
 }
