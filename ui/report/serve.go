@@ -91,25 +91,19 @@ type ServePlanJSON struct {
 	Memory       ServeMemoryJSON `json:"memory"`
 	// The fields below repeat the memory's KV capacity at the top level,
 	// where scripts ranking offers look for them.
-	KVTokens         int     `json:"kv_tokens"`
-	MaxConcurrency   float64 `json:"max_concurrency"`
-	Batch            int     `json:"batch"` // sequences decoding together per replica
-	TTFTMs           float64 `json:"ttft_ms"`
-	TPOTMs           float64 `json:"tpot_ms"`
-	OutputTokensPerS float64 `json:"output_tokens_per_s"`
-	// TPOTBand and OutputTokensPerSBand are the 90% ranges of tpot_ms
-	// (ms) and output_tokens_per_s (tokens/s), from the serving
-	// calibration (groups "serve/tpot" and "serve/throughput"); left out
-	// when the plan does not fit (ServeBands).
-	TPOTBand                  *BandJSON `json:"tpot_band,omitempty"`
-	OutputTokensPerSBand      *BandJSON `json:"output_tokens_per_s_band,omitempty"`
-	InputTokensPerS           float64   `json:"input_tokens_per_s"`
-	RequestsPerS              float64   `json:"requests_per_s"`
-	USDPerHour                *float64  `json:"usd_per_hour"`
-	USDPerMillionOutputTokens *float64  `json:"usd_per_million_output_tokens"`
-	USDPerMillionInputTokens  *float64  `json:"usd_per_million_input_tokens"`
-	Fits                      bool      `json:"fits"`
-	Meets                     bool      `json:"meets"`
+	KVTokens                  int      `json:"kv_tokens"`
+	MaxConcurrency            float64  `json:"max_concurrency"`
+	Batch                     int      `json:"batch"` // sequences decoding together per replica
+	TTFTMs                    float64  `json:"ttft_ms"`
+	TPOTMs                    float64  `json:"tpot_ms"`
+	OutputTokensPerS          float64  `json:"output_tokens_per_s"`
+	InputTokensPerS           float64  `json:"input_tokens_per_s"`
+	RequestsPerS              float64  `json:"requests_per_s"`
+	USDPerHour                *float64 `json:"usd_per_hour"`
+	USDPerMillionOutputTokens *float64 `json:"usd_per_million_output_tokens"`
+	USDPerMillionInputTokens  *float64 `json:"usd_per_million_input_tokens"`
+	Fits                      bool     `json:"fits"`
+	Meets                     bool     `json:"meets"`
 	// SlowerThanReading: the TPOT is above serve.ReadingTPOTMs (189 ms),
 	// text streams slower than people read (serve.Plan.SlowerThanReading).
 	SlowerThanReading bool `json:"slower_than_reading"`
@@ -133,6 +127,13 @@ type ServePlanJSON struct {
 	Source string `json:"source,omitempty"`
 	AsOf   string `json:"as_of,omitempty"`
 	Origin string `json:"origin,omitempty"`
+
+	// TPOTBand and OutputTokensPerSBand are the 90% ranges of tpot_ms
+	// (ms) and output_tokens_per_s (tokens/s), from the serving
+	// calibration (groups "serve/tpot" and "serve/throughput"); left out
+	// when the plan does not fit (ServeBands).
+	TPOTBand             *BandJSON `json:"tpot_band,omitempty"`
+	OutputTokensPerSBand *BandJSON `json:"output_tokens_per_s_band,omitempty"`
 }
 
 // finite returns a rounded v, or nil when v is 0 (no price) or infinite.
