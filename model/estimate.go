@@ -334,18 +334,21 @@ func (e *Estimate) TimeCalibration() Band {
 }
 
 // OOMChance returns the probability, 0.05–0.95, that the job needs more
-// than usable bytes per GPU: where usable falls in the out-of-sample
-// error distribution of comparable calibration cases
-// (MemoryCalibration, Band.Exceedance). It is the chance of running out
-// of memory a borderline verdict states; 0.05 means at most 5% (the
-// range's top fits), 0.95 at least 95%.
-func (e *Estimate) OOMChance(usable float64) float64 {
+// than capacity bytes per GPU: where capacity falls in the out-of-sample
+// error distribution of comparable calibration cases (MemoryCalibration,
+// Band.Exceedance of capacity ÷ ResidentNeed). It is the chance of
+// running out of memory a borderline verdict states, so capacity is
+// OOMBytes (what the driver exposes), not UsableBytes: FitMargin is our
+// planning margin, and a job that eats into it still runs. 0.05 means at
+// most 5% (the range's top is within capacity), 0.95 at least 95%; 0
+// when the estimate has no memory.
+func (e *Estimate) OOMChance(capacity float64) float64 {
 	total := e.Memory.Total()
 	if total <= 0 {
 		return 0
 	}
 	b := e.MemoryCalibration()
-	return b.Exceedance(usable / e.ResidentNeed())
+	return b.Exceedance(capacity / e.ResidentNeed())
 }
 
 // OverrunChance returns the probability, 0.05–0.95, that the job takes

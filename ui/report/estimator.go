@@ -221,12 +221,14 @@ func BandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 }
 
 // BorderlineNoteIn says why a job is borderline and how likely it is to
-// run out of memory: the band straddles the usable memory, which falls
-// where f.OOMChance says in the out-of-sample errors behind it.
+// run out of memory, two different limits: the band straddles the usable
+// memory (the driver's less model.FitMargin, which the verdict keeps
+// free), and f.OOMChance is the chance the job needs more than all the
+// driver exposes (model.OOMBytes), where CUDA fails.
 // p is the language (nil: English).
 func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *advice.Fit) string {
-	return p.Sprintf("borderline: about %.0f%% chance of running out of memory (the %.0f%% band reaches %s, past the %s usable); leave room or take the advice of a smaller micro-batch",
-		model.RoundChance(f.OOMChance)*100, BandConfidence*100, GiB(e.ResidentBand()[1]), GiB(f.UsableBytes))
+	return p.Sprintf("borderline: the %.0f%% band reaches %s, past the %s usable (the %.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %s the driver exposes; leave room or take the advice of a smaller micro-batch",
+		BandConfidence*100, GiB(e.ResidentBand()[1]), GiB(f.UsableBytes), model.FitMargin*100, model.RoundChance(f.OOMChance)*100, GiB(f.OOMBytes))
 }
 
 // TimeBandNoteIn is the job time's band: "90% range 1.6 h – 2.6 h".
