@@ -488,10 +488,14 @@ func (e *Estimate) AssumptionMessages() []Message {
 		case e.Precision != w.Precision:
 			add("%s has no published %s rate: timed at %s", e.GPU.Name, w.Precision, e.Precision)
 		}
+		// QLoRA's time is LoRA's plus dequantSeconds; say so, and say when
+		// it is LoRA's alone (a given MFU, no memory bandwidth).
 		if n := DequantPasses(w); n > 0 && w.MFU == 0 && e.GPU.MemoryBandwidthGBps > 0 {
 			params, _ := fourBitLinear(w)
-			add("QLoRA: bitsandbytes dequantizes each 4-bit weight to 16 bits %d× per micro-batch (MatMul4Bit: forward above %d tokens, backward, recomputation), %.3g ms for %s weights at %.0f%% of %.0f GB/s (the decode MBU: bitsandbytes publishes no dequantize throughput)",
+			add("QLoRA is timed as LoRA plus the dequantization: bitsandbytes turns each 4-bit weight into a 16-bit one %d× per micro-batch (MatMul4Bit: forward above %d tokens, backward, recomputation), %.3g ms per micro-batch in all for %s weights at %.0f%% of %.0f GB/s (the decode MBU: bitsandbytes publishes no dequantize throughput); the matmuls run at the 16-bit rate",
 				n, bnbFusedMaxTokens, dequantSeconds(w, e.GPU)*1e3, FormatCount(params/float64(w.TP)), MBU*100, e.GPU.MemoryBandwidthGBps)
+		} else if n > 0 {
+			add("QLoRA is timed as LoRA: the dequantization of the 4-bit weights bitsandbytes runs before each matmul (MatMul4Bit) is not costed (an MFU given, or no memory bandwidth for the GPU)")
 		}
 		switch {
 		case w.MFU > 0:
