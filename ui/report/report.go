@@ -213,7 +213,7 @@ func NewEstimateJSON(e *model.Estimate, f *advice.Fit) EstimateJSON {
 			Steps: e.Steps, TotalFLOPs: e.TotalFLOPs, MFU: e.MFU,
 		},
 		Warnings:    append([]string{}, w.Warnings()...),
-		Assumptions: e.Assumptions(),
+		Assumptions: EstimateAssumptions(nil, e),
 	}
 	b := &out.Memory.PerGPUBytes
 	// The total is the sum of the rounded parts, so scripts can check it.
@@ -653,9 +653,14 @@ func WorkloadWarnings(p *i18n.Printer, w *model.Workload) []string {
 	return p.Messages(w.WarningMessages())
 }
 
-// EstimateAssumptions are e's assumptions in p's language.
+// EstimateAssumptions are e's assumptions in p's language, then what the
+// default loss costs when it is a large share (LossAssumptionIn).
 func EstimateAssumptions(p *i18n.Printer, e *model.Estimate) []string {
-	return p.Messages(e.AssumptionMessages())
+	out := p.Messages(e.AssumptionMessages())
+	if s := LossAssumptionIn(p, e); s != "" {
+		out = append(out, s)
+	}
+	return out
 }
 
 // BreakdownLinesIn is BreakdownLines with the part names in p's language
