@@ -334,18 +334,21 @@ func (e *Estimate) TimeCalibration() Band {
 }
 
 // OOMChance returns the probability, 0.05–0.95, that the job needs more
-// than usable bytes per GPU: where usable falls in the out-of-sample
-// error distribution of comparable calibration cases
-// (MemoryCalibration, Band.Exceedance). It is the chance of running out
-// of memory a borderline verdict states; 0.05 means at most 5% (the
-// range's top fits), 0.95 at least 95%.
-func (e *Estimate) OOMChance(usable float64) float64 {
+// than capacity bytes per GPU: where capacity falls in the out-of-sample
+// error distribution of comparable calibration cases (MemoryCalibration,
+// Band.Exceedance of capacity ÷ ResidentNeed). It is the chance of
+// running out of memory a borderline verdict states, so capacity is
+// OOMBytes (what the driver exposes), not UsableBytes: FitMargin is our
+// planning margin, and a job that eats into it still runs. 0.05 means at
+// most 5% (the range's top is within capacity), 0.95 at least 95%; 0
+// when the estimate has no memory.
+func (e *Estimate) OOMChance(capacity float64) float64 {
 	total := e.Memory.Total()
 	if total <= 0 {
 		return 0
 	}
 	b := e.MemoryCalibration()
-	return b.Exceedance(usable / e.ResidentNeed())
+	return b.Exceedance(capacity / e.ResidentNeed())
 }
 
 // OverrunChance returns the probability, 0.05–0.95, that the job takes
@@ -485,10 +488,14 @@ func (e *Estimate) AssumptionMessages() []Message {
 		case e.Precision != w.Precision:
 			add("%s has no published %s rate: timed at %s", e.GPU.Name, w.Precision, e.Precision)
 		}
+		// QLoRA's time is LoRA's plus dequantSeconds; say so, and say when
+		// it is LoRA's alone (a given MFU, no memory bandwidth).
 		if n := DequantPasses(w); n > 0 && w.MFU == 0 && e.GPU.MemoryBandwidthGBps > 0 {
 			params, _ := fourBitLinear(w)
-			add("QLoRA: bitsandbytes dequantizes each 4-bit weight to 16 bits %d× per micro-batch (MatMul4Bit: forward above %d tokens, backward, recomputation), %.3g ms for %s weights at %.0f%% of %.0f GB/s (the decode MBU: bitsandbytes publishes no dequantize throughput)",
+			add("QLoRA is timed as LoRA plus the dequantization: bitsandbytes turns each 4-bit weight into a 16-bit one %d× per micro-batch (MatMul4Bit: forward above %d tokens, backward, recomputation), %.3g ms per micro-batch in all for %s weights at %.0f%% of %.0f GB/s (the decode MBU: bitsandbytes publishes no dequantize throughput); the matmuls run at the 16-bit rate",
 				n, bnbFusedMaxTokens, dequantSeconds(w, e.GPU)*1e3, FormatCount(params/float64(w.TP)), MBU*100, e.GPU.MemoryBandwidthGBps)
+		} else if n > 0 {
+			add("QLoRA is timed as LoRA: the dequantization of the 4-bit weights bitsandbytes runs before each matmul (MatMul4Bit) is not costed (an MFU given, or no memory bandwidth for the GPU)")
 		}
 		switch {
 		case w.MFU > 0:

@@ -102,8 +102,9 @@ type Offer struct {
 	// but is borderline when the top of the band is past the usable memory.
 	Verdict FitVerdict
 	// OOMChance is, for a borderline offer, the probability (0.05–0.95)
-	// that the job needs more than UsableBytes (Estimate.OOMChance); 0
-	// otherwise.
+	// that the job needs more than the memory the driver exposes
+	// (OOMBytes, Estimate.OOMChance): the chance of running out of
+	// memory, not of eating into FitMargin; 0 otherwise.
 	OOMChance float64
 
 	USDPerHour float64 // the whole deployment
@@ -982,7 +983,7 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
 	o.Verdict = VerdictFor(e.ResidentBand(), o.UsableBytes)
 	if o.Verdict == VerdictBorderline {
-		o.OOMChance = e.OOMChance(o.UsableBytes)
+		o.OOMChance = e.OOMChance(OOMBytes(g))
 	}
 	o.MonthlyUSD = o.USDPerHour * m.q.HoursPerMonth
 	if deadlineVerdict(e, m.q.DeadlineHours) == VerdictBorderline {
@@ -1054,8 +1055,8 @@ func (o *Offer) WarningMessages() []Message {
 	}
 	w := &o.Estimate.Workload
 	if o.Verdict == VerdictBorderline {
-		out = append(out, Msg("~ borderline: about %.0f%% chance of running out of memory (the 90%% range reaches %.2f GiB, past the %.2f GiB usable); leave room or use a smaller micro-batch",
-			RoundChance(o.OOMChance)*100, o.Estimate.MemoryBand[1]/GiB, o.UsableBytes/GiB))
+		out = append(out, Msg("~ borderline: the 90%% range reaches %.2f GiB, past the %.2f GiB usable (%.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %.2f GiB the driver exposes; leave room or use a smaller micro-batch",
+			o.Estimate.ResidentBand()[1]/GiB, o.UsableBytes/GiB, FitMargin*100, RoundChance(o.OOMChance)*100, OOMBytes(o.GPU)/GiB))
 	}
 	if o.Late() {
 		out = append(out, Msg("~ may miss the deadline: about %.0f%% chance the job takes longer than %.0f h (the 90%% range of its time is %.1f–%.1f h)",

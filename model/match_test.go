@@ -493,14 +493,19 @@ func TestOfferVerdict(t *testing.T) {
 			if o.Verdict != tt.want {
 				t.Errorf("verdict %q, want %q", o.Verdict, tt.want)
 			}
-			band := fmt.Sprintf("chance of running out of memory (the 90%% range reaches %.2f GiB, past the %.2f GiB usable)", top/GiB, tt.usable/GiB)
+			band := fmt.Sprintf("the 90%% range reaches %.2f GiB, past the %.2f GiB usable (5%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %.2f GiB the driver exposes",
+				top/GiB, tt.usable/GiB, RoundChance(o.OOMChance)*100, tt.usable/(1-FitMargin)/GiB)
 			if got := hasWarning(o, band); got != (tt.want == VerdictBorderline) {
 				t.Errorf("warning %q present = %v; warnings %v", band, got, o.Warnings())
 			}
-			// Usable memory above the need but below the band's top: some
-			// chance of running out, less than with usable at the need.
-			if tt.want == VerdictBorderline && (o.OOMChance <= 0.05 || o.OOMChance >= e.OOMChance(need) || o.OOMChance != e.OOMChance(tt.usable)) {
-				t.Errorf("OOM chance %.3f, want between 0.05 and %.3f (usable at the need)", o.OOMChance, e.OOMChance(need))
+			// Usable memory above the need but below the band's top: the
+			// chance of running out is taken at all the driver exposes
+			// (OOMBytes: usable ÷ 0.95), so it is below the chance of
+			// needing more than the usable memory, itself below even odds.
+			visible := tt.usable / (1 - FitMargin)
+			if tt.want == VerdictBorderline && (o.OOMChance != e.OOMChance(visible) || o.OOMChance > e.OOMChance(tt.usable) || e.OOMChance(tt.usable) >= e.OOMChance(need)) {
+				t.Errorf("OOM chance %.3f, want %.3f (at %.2f GiB), no more than %.3f (at the usable %.2f GiB)", o.OOMChance,
+					e.OOMChance(visible), visible/GiB, e.OOMChance(tt.usable), tt.usable/GiB)
 			}
 			if tt.want == VerdictFits && o.OOMChance != 0 {
 				t.Errorf("a fitting offer has an OOM chance %.3f", o.OOMChance)

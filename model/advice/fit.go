@@ -13,9 +13,11 @@ type Fit struct {
 	// even its bottom does not.
 	Verdict model.FitVerdict
 	// OOMChance is, for a borderline verdict, the probability (0.05–0.95)
-	// that the job needs more than UsableBytes (Estimate.OOMChance); 0
-	// otherwise.
+	// that the job needs more than OOMBytes, the memory the driver
+	// exposes (Estimate.OOMChance): the chance of running out of memory,
+	// not of eating into FitMargin; 0 otherwise.
 	OOMChance     float64
+	OOMBytes      float64  // per GPU, what the driver exposes (model.OOMBytes)
 	MaxMicroBatch int      // largest micro-batch (sequences for inference) that fits; 0 if none
 	Advice        []Advice // when it does not fit: changes that help, those that fit first
 	// Tips are the single changes that save the most on this GPU type,
@@ -33,14 +35,14 @@ const TipCount = 3
 // CheckFit reports whether e (computed from its Workload) fits g, the
 // largest batch that would, and fit advice when it does not.
 func CheckFit(e *model.Estimate, g *model.GPU) Fit {
-	f := Fit{GPU: g, UsableBytes: model.UsableBytes(g), Refused: model.CannotRun(&e.Workload, g)}
+	f := Fit{GPU: g, UsableBytes: model.UsableBytes(g), OOMBytes: model.OOMBytes(g), Refused: model.CannotRun(&e.Workload, g)}
 	f.Fits = e.ResidentNeed() <= f.UsableBytes && f.Refused.IsZero()
 	f.Verdict = model.VerdictFor(e.ResidentBand(), f.UsableBytes)
 	if !f.Refused.IsZero() {
 		f.Verdict = model.VerdictCannotRun
 	}
 	if f.Verdict == model.VerdictBorderline {
-		f.OOMChance = e.OOMChance(f.UsableBytes)
+		f.OOMChance = e.OOMChance(f.OOMBytes)
 	}
 	f.MaxMicroBatch, _ = MaxMicroBatch(e.Workload, f.UsableBytes)
 	if !f.Fits && f.Refused.IsZero() {

@@ -27,12 +27,16 @@ func TestCheckFitOOMChance(t *testing.T) {
 		if f.Verdict != tt.want {
 			t.Fatalf("usable %.4g B: verdict %q, want %q", tt.usable, f.Verdict, tt.want)
 		}
+		// The chance of running out is that of needing more than all the
+		// driver exposes (model.OOMBytes), not more than the usable
+		// memory the verdict keeps after model.FitMargin.
 		want := 0.0
 		if tt.want == model.VerdictBorderline {
-			want = e.OOMChance(f.UsableBytes)
+			want = e.OOMChance(g.MemoryBytes())
 		}
-		if f.OOMChance != want || tt.want == model.VerdictBorderline && (want <= 0.05 || want >= 0.95) {
-			t.Errorf("%s: OOM chance %.3f, want %.3f inside (0.05, 0.95)", tt.want, f.OOMChance, want)
+		if f.OOMBytes != g.MemoryBytes() || f.OOMChance != want || tt.want == model.VerdictBorderline && (want > e.OOMChance(f.UsableBytes) || want >= 0.95) {
+			t.Errorf("%s: OOM chance %.3f at %.4g B, want %.3f at %.4g B (the usable memory's %.3f)", tt.want, f.OOMChance, f.OOMBytes,
+				want, g.MemoryBytes(), e.OOMChance(f.UsableBytes))
 		}
 	}
 }

@@ -168,6 +168,42 @@ func RecipeLineIn(p *i18n.Printer, e *model.Estimate) string {
 	return strings.Join(s, " · ")
 }
 
+// LossShareNote is the share of the per-GPU total above which
+// LossAssumptionIn says what the default loss costs: past it, the loss
+// implementation (which the user may not know) moves the answer more than
+// most calibration errors do.
+const LossShareNote = 0.10
+
+// LossAssumptionIn says in words what the default --loss assumes and
+// what it costs when that is a large share of the peak: the estimate
+// again with a chunked linear cross-entropy (model.LossChunked: the full
+// logits never exist), and the difference, when it is more than
+// LossShareNote of e's total. The default is Hugging Face transformers'
+// loss, which copies the logits to fp32 before the cross-entropy
+// (transformers loss/loss_utils.py ForCausalLMLoss: "Upcast to float if
+// we need to compute the loss to avoid potential precision issues",
+// logits.float()); model.LossHFUpcast. Empty when the loss was chosen
+// (--loss), the job computes no logits, or the share is small.
+// p is the language (nil: English).
+func LossAssumptionIn(p *i18n.Printer, e *model.Estimate) string {
+	w := e.Workload
+	if w.Loss != model.LossAuto || !w.CountsLogits() || !w.Model.HasShape() || w.LossImpl() != model.LossHFUpcast {
+		return ""
+	}
+	total := e.Memory.Total()
+	w.Loss = model.LossChunked
+	c, err := model.Compute(w, e.GPU)
+	if err != nil || total <= 0 {
+		return ""
+	}
+	extra := total - c.Memory.Total()
+	if extra <= LossShareNote*total {
+		return ""
+	}
+	return p.Sprintf("loss: the default loss takes %s per GPU (%.0f%% of the total) more than a chunked linear cross-entropy would (%s in all): gpuplan assumes Hugging Face transformers' loss, which copies the %d-token logits to fp32 before the cross-entropy (transformers loss_utils.py ForCausalLMLoss: logits.float()); if your trainer fuses or chunks the loss (Liger, Cut Cross-Entropy, Unsloth) or frees the logits, give --loss chunked, fused or native",
+		GiB(extra), extra/total*100, GiB(c.Memory.Total()), w.Model.Vocab)
+}
+
 // VerdictWordIn is the fit verdict with its mark: "✓ fits", "~ borderline",
 // "✗ does not fit", styled.
 // p is the language (nil: English).
@@ -221,12 +257,14 @@ func BandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 }
 
 // BorderlineNoteIn says why a job is borderline and how likely it is to
-// run out of memory: the band straddles the usable memory, which falls
-// where f.OOMChance says in the out-of-sample errors behind it.
+// run out of memory, two different limits: the band straddles the usable
+// memory (the driver's less model.FitMargin, which the verdict keeps
+// free), and f.OOMChance is the chance the job needs more than all the
+// driver exposes (model.OOMBytes), where CUDA fails.
 // p is the language (nil: English).
 func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *advice.Fit) string {
-	return p.Sprintf("borderline: about %.0f%% chance of running out of memory (the %.0f%% band reaches %s, past the %s usable); leave room or take the advice of a smaller micro-batch",
-		model.RoundChance(f.OOMChance)*100, BandConfidence*100, GiB(e.ResidentBand()[1]), GiB(f.UsableBytes))
+	return p.Sprintf("borderline: the %.0f%% band reaches %s, past the %s usable (the %.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %s the driver exposes; leave room or take the advice of a smaller micro-batch",
+		BandConfidence*100, GiB(e.ResidentBand()[1]), GiB(f.UsableBytes), model.FitMargin*100, model.RoundChance(f.OOMChance)*100, GiB(f.OOMBytes))
 }
 
 // TimeBandNoteIn is the job time's band: "90% range 1.6 h – 2.6 h".

@@ -31,7 +31,8 @@ func handEstimate(t *testing.T) (*model.Estimate, *advice.Fit) {
 	e.Phases[0] = model.PhaseMemory{Phase: model.PhaseForward, Memory: model.Memory{Weights: 4 * model.GiB, Activations: 5 * model.GiB}}
 	e.Phases[1] = model.PhaseMemory{Phase: model.PhaseBackward, Memory: e.Memory}
 	e.Phases[2] = model.PhaseMemory{Phase: model.PhaseStep, Memory: model.Memory{Weights: 4 * model.GiB, Temporaries: 1}}
-	f := &advice.Fit{GPU: g, UsableBytes: 15 * model.GiB, Verdict: model.VerdictBorderline, OOMChance: 0.4273}
+	// 15 GiB usable of the 15.79 GiB the driver exposes (15 ÷ 0.95).
+	f := &advice.Fit{GPU: g, UsableBytes: 15 * model.GiB, OOMBytes: 15 / 0.95 * model.GiB, Verdict: model.VerdictBorderline, OOMChance: 0.4273}
 	return e, f
 }
 
@@ -58,6 +59,8 @@ func TestEstimateJSONv2(t *testing.T) {
 		GPU  struct {
 			Verdict   string   `json:"verdict"`
 			OOMChance *float64 `json:"oom_chance"`
+			Usable    int64    `json:"usable_bytes"`
+			Visible   int64    `json:"visible_bytes"`
 		} `json:"gpu"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
@@ -90,7 +93,13 @@ func TestEstimateJSONv2(t *testing.T) {
 	if v.GPU.OOMChance == nil || *v.GPU.OOMChance != 0.45 { // 0.4273 to the nearest 0.05
 		t.Errorf("oom_chance %v, want 0.45", v.GPU.OOMChance)
 	}
-	if got, want := BorderlineNoteIn(nil, e, f), "borderline: about 45% chance of running out of memory (the 90% band reaches 16.00 GiB, past the 15.00 GiB usable); leave room or take the advice of a smaller micro-batch"; got != want {
+	// 15 GiB = 16106127360 B usable; 15/0.95 GiB = 16953818273.68 B visible, rounded.
+	if v.GPU.Usable != 16106127360 || v.GPU.Visible != 16953818274 {
+		t.Errorf("usable_bytes %d, visible_bytes %d; want 16106127360, 16953818274", v.GPU.Usable, v.GPU.Visible)
+	}
+	// Two limits, each named: the usable memory the verdict weighs, and
+	// all the driver exposes, which the chance of running out is of.
+	if got, want := BorderlineNoteIn(nil, e, f), "borderline: the 90% band reaches 16.00 GiB, past the 15.00 GiB usable (the 5% margin kept free); about 45% chance of running out of memory, that is of needing more than the 15.79 GiB the driver exposes; leave room or take the advice of a smaller micro-batch"; got != want {
 		t.Errorf("borderline note\n got %q\nwant %q", got, want)
 	}
 	f.Verdict, f.OOMChance = model.VerdictFits, 0

@@ -51,7 +51,9 @@ type OfferJSON struct {
 	VRAMHeadroomPct float64 `json:"vram_headroom_pct"`
 	// Verdict is "fits" or "borderline" (model.FitVerdict), as estimate's;
 	// OOMChance, when borderline, the probability (0.05–0.95, to the
-	// nearest 0.05) that the job needs more than the usable VRAM.
+	// nearest 0.05) that the job runs out of memory: needs more than all
+	// the GPU memory the driver exposes (model.OOMBytes), not the usable
+	// VRAM the verdict weighs (which keeps model.FitMargin free).
 	Verdict   string   `json:"verdict"`
 	OOMChance *float64 `json:"oom_chance,omitempty"`
 	// DeadlineMissChance is, when the deadline falls inside the 90% range
@@ -273,8 +275,8 @@ func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 	if lo < hi {
 		chance = p.Sprintf("%.0f–%.0f%%", lo*100, hi*100)
 	}
-	return p.Sprintf("~ borderline (%d %s): %s chance of running out of memory; the %.0f%% band reaches %s per GPU, past the usable VRAM; leave room or use a smaller micro-batch",
-		n, p.T(marketPlural(n, "offer", "offers")), chance, BandConfidence*100, GiB(top))
+	return p.Sprintf("~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch",
+		n, p.T(marketPlural(n, "offer", "offers")), BandConfidence*100, GiB(top), model.FitMargin*100, chance)
 }
 
 // lateTableNote explains the "~" job-time mark of OfferRow when a shown

@@ -68,7 +68,7 @@ func TestOfferBorderline(t *testing.T) {
 		note     string
 		oom      float64
 	}{
-		{model.VerdictBorderline, "~5%", "~ borderline (1 offer): about 30% chance of running out of memory; the 90% band reaches 24.13 GiB per GPU, past the usable VRAM; leave room or use a smaller micro-batch", 0.31},
+		{model.VerdictBorderline, "~5%", "~ borderline (1 offer): the 90% band reaches 24.13 GiB per GPU, past the usable VRAM (the 5% margin kept free); about 30% chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch", 0.31},
 		{model.VerdictFits, "5%", "", 0},
 	} {
 		o := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, HeadroomPct: 5, Verdict: tt.verdict, Estimate: e, OOMChance: tt.oom}

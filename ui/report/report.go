@@ -145,6 +145,7 @@ type FitJSON struct {
 	Name          string       `json:"name"`
 	MemoryGiB     float64      `json:"memory_gib"`
 	UsableBytes   int64        `json:"usable_bytes"`
+	VisibleBytes  int64        `json:"visible_bytes"` // the driver's memory (nvidia-smi's total, model.OOMBytes): where CUDA runs out
 	Fits          bool         `json:"fits"`
 	MaxMicroBatch int          `json:"max_micro_batch"`
 	Advice        []AdviceJSON `json:"advice"`
@@ -153,8 +154,9 @@ type FitJSON struct {
 	// when the GPU cannot run the precision at all, and Refused says why.
 	Verdict string `json:"verdict"`
 	// OOMChance is, when borderline, the probability (0.05–0.95, to the
-	// nearest 0.05) that the job needs more than usable_bytes
-	// (advice.Fit.OOMChance); left out otherwise.
+	// nearest 0.05) that the job runs out of memory: needs more than
+	// visible_bytes, all the driver exposes (advice.Fit.OOMChance), not
+	// usable_bytes, which keeps model.FitMargin free; left out otherwise.
 	OOMChance *float64 `json:"oom_chance,omitempty"`
 	Refused   string   `json:"refused,omitempty"`
 	// Tips are the single changes that save the most on this GPU type,
@@ -211,7 +213,7 @@ func NewEstimateJSON(e *model.Estimate, f *advice.Fit) EstimateJSON {
 			Steps: e.Steps, TotalFLOPs: e.TotalFLOPs, MFU: e.MFU,
 		},
 		Warnings:    append([]string{}, w.Warnings()...),
-		Assumptions: e.Assumptions(),
+		Assumptions: EstimateAssumptions(nil, e),
 	}
 	b := &out.Memory.PerGPUBytes
 	// The total is the sum of the rounded parts, so scripts can check it.
@@ -226,7 +228,7 @@ func NewEstimateJSON(e *model.Estimate, f *advice.Fit) EstimateJSON {
 		out.Compute.Hours, out.Compute.GPUHours = ptr(e.Hours), ptr(e.GPUHours)
 	}
 	if f != nil {
-		fj := &FitJSON{Key: f.GPU.Key, Name: f.GPU.Name, MemoryGiB: f.GPU.MemoryGiB, UsableBytes: i64(f.UsableBytes),
+		fj := &FitJSON{Key: f.GPU.Key, Name: f.GPU.Name, MemoryGiB: f.GPU.MemoryGiB, UsableBytes: i64(f.UsableBytes), VisibleBytes: i64(f.OOMBytes),
 			Fits: f.Fits, MaxMicroBatch: f.MaxMicroBatch, Advice: []AdviceJSON{}}
 		for _, a := range f.Advice {
 			fj.Advice = append(fj.Advice, AdviceJSON{Change: a.Change, PerGPUBytes: i64(a.Total), Fits: a.Fits})
@@ -651,9 +653,14 @@ func WorkloadWarnings(p *i18n.Printer, w *model.Workload) []string {
 	return p.Messages(w.WarningMessages())
 }
 
-// EstimateAssumptions are e's assumptions in p's language.
+// EstimateAssumptions are e's assumptions in p's language, then what the
+// default loss costs when it is a large share (LossAssumptionIn).
 func EstimateAssumptions(p *i18n.Printer, e *model.Estimate) []string {
-	return p.Messages(e.AssumptionMessages())
+	out := p.Messages(e.AssumptionMessages())
+	if s := LossAssumptionIn(p, e); s != "" {
+		out = append(out, s)
+	}
+	return out
 }
 
 // BreakdownLinesIn is BreakdownLines with the part names in p's language

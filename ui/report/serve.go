@@ -66,6 +66,10 @@ type ServeMemoryJSON struct {
 	KVBytesPerToken int64   `json:"kv_bytes_per_token"`
 	KVTokens        int     `json:"kv_tokens"`
 	MaxConcurrency  float64 `json:"max_concurrency"`
+	// KVCacheBand is the 90% range of kv_cache_gib, GiB per GPU, from the
+	// serving calibration (group "serve/kv-cache"), as training's
+	// memory.band; left out when there is no KV cache (ServeBands).
+	KVCacheBand *BandJSON `json:"kv_cache_band,omitempty"`
 }
 
 // ServePlanJSON is one serving plan: the split, the memory of one GPU, the
@@ -123,6 +127,13 @@ type ServePlanJSON struct {
 	Source string `json:"source,omitempty"`
 	AsOf   string `json:"as_of,omitempty"`
 	Origin string `json:"origin,omitempty"`
+
+	// TPOTBand and OutputTokensPerSBand are the 90% ranges of tpot_ms
+	// (ms) and output_tokens_per_s (tokens/s), from the serving
+	// calibration (groups "serve/tpot" and "serve/throughput"); left out
+	// when the plan does not fit (ServeBands).
+	TPOTBand             *BandJSON `json:"tpot_band,omitempty"`
+	OutputTokensPerSBand *BandJSON `json:"output_tokens_per_s_band,omitempty"`
 }
 
 // finite returns a rounded v, or nil when v is 0 (no price) or infinite.
@@ -159,6 +170,10 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 		j.Provider, j.InstanceType = in.Provider, in.Type
 		j.Source, j.Origin, j.AsOf = in.RegionProvenance(o.Region)
 	}
+	b := ServeBands(p)
+	j.Memory.KVCacheBand = roundBand(b.KVCache, 1.0/model.GiB)
+	j.TPOTBand = roundBand(b.TPOT, 1e3)
+	j.OutputTokensPerSBand = roundBand(b.Output, 1)
 	if p.Fits {
 		j.USDPerMillionOutputTokens = finite(p.USDPerMOutput, 4)
 		j.USDPerMillionInputTokens = finite(p.USDPerMInput, 4)
@@ -270,8 +285,51 @@ func ServeFiguresIn(lang *i18n.Printer, p *serve.Plan) []string {
 	return append(serveMemoryFigures(lang, p), serveSpeedFigures(lang, p)...)
 }
 
+// ServeBandsOf are a serving plan's 90% ranges in the plan's own units:
+// the KV cache in bytes per GPU, the TPOT in seconds, the output in
+// tokens/s. A range is nil where the text prints none: the KV cache's
+// when there is none, the speed's when the plan does not fit.
+type ServeBandsOf struct {
+	KVCache, TPOT, Output *BandJSON
+}
+
+// ServeBands returns p's 90% ranges from the serving calibration
+// (serve.CalibrationBand: the out-of-sample errors of true/estimated per
+// group), which the text (ServeFiguresIn) and the JSON both print. The
+// TPOT band is of speed (1 / TPOT), so it divides the TPOT: its low end
+// is TPOT / Hi.
+func ServeBands(p *serve.Plan) ServeBandsOf {
+	var out ServeBandsOf
+	if b, ok := serve.CalibrationBand("kv-cache"); ok && p.Memory.KVCache > 0 {
+		out.KVCache = ptrBand(newBandJSON(p.Memory.KVCache*b.Lo, p.Memory.KVCache*b.Hi, b))
+	}
+	if !p.Fits {
+		return out
+	}
+	if b, ok := serve.CalibrationBand("tpot"); ok && p.Perf.TPOTSec > 0 {
+		out.TPOT = ptrBand(newBandJSON(p.Perf.TPOTSec/b.Hi, p.Perf.TPOTSec/b.Lo, b))
+	}
+	if b, ok := serve.CalibrationBand("throughput"); ok && p.OutputTokensPerSec > 0 {
+		out.Output = ptrBand(newBandJSON(p.OutputTokensPerSec*b.Lo, p.OutputTokensPerSec*b.Hi, b))
+	}
+	return out
+}
+
+func ptrBand(b BandJSON) *BandJSON { return &b }
+
+// roundBand returns b with its ends times scale (the JSON field's unit),
+// to 4 decimals as the figures beside it; nil for nil.
+func roundBand(b *BandJSON, scale float64) *BandJSON {
+	if b == nil {
+		return nil
+	}
+	r := *b
+	r.Low, r.High = Round(b.Low*scale, 4), Round(b.High*scale, 4)
+	return &r
+}
+
 // serveMemoryFigures are one GPU's memory and KV cache, with the KV
-// cache's 90% range from the serving calibration (serve.CalibrationBand).
+// cache's 90% range from the serving calibration (ServeBands).
 func serveMemoryFigures(lang *i18n.Printer, p *serve.Plan) []string {
 	m := &p.Memory
 	s := &p.Serving
@@ -282,9 +340,9 @@ func serveMemoryFigures(lang *i18n.Printer, p *serve.Plan) []string {
 		lang.Sprintf("KV cache %s tokens (%s per token per GPU): %.1f concurrent %d-token sequences",
 			model.FormatCount(float64(m.KVTokens)), kvPerToken(m.KVBytesPerToken), m.MaxConcurrency, s.MaxModelLen),
 	}
-	if b, ok := serve.CalibrationBand("kv-cache"); ok && m.KVCache > 0 {
+	if b := ServeBands(p).KVCache; b != nil {
 		lines = append(lines, lang.Sprintf("90%% range of the KV cache: %s–%s per GPU, from the out-of-sample errors of %s from %s (%s)",
-			GiB(m.KVCache*b.Lo), GiB(m.KVCache*b.Hi), Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
+			GiB(b.Low), GiB(b.High), Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
 	}
 	return lines
 }
@@ -302,14 +360,14 @@ func serveSpeedFigures(lang *i18n.Printer, p *serve.Plan) []string {
 		lang.Sprintf("%.0f output tokens/s · %.0f input tokens/s · %.3g requests/s over %s",
 			p.OutputTokensPerSec, p.InputTokensPerSec, p.RequestsPerSec, Count(lang, p.Replicas, "replica")),
 	}
-	// The TPOT band is of speed (1 / TPOT), so it divides the TPOT.
-	if b, ok := serve.CalibrationBand("tpot"); ok && pf.TPOTSec > 0 {
+	bands := ServeBands(p)
+	if b := bands.TPOT; b != nil {
 		lines = append(lines, lang.Sprintf("90%% range of the TPOT: %.1f–%.1f ms, from the out-of-sample errors of %s from %s (%s)",
-			pf.TPOTSec*1e3/b.Hi, pf.TPOTSec*1e3/b.Lo, Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
+			b.Low*1e3, b.High*1e3, Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
 	}
-	if b, ok := serve.CalibrationBand("throughput"); ok && p.OutputTokensPerSec > 0 {
+	if b := bands.Output; b != nil {
 		lines = append(lines, lang.Sprintf("90%% range of the output: %.0f–%.0f tokens/s, from the out-of-sample errors of %s from %s (%s)",
-			p.OutputTokensPerSec*b.Lo, p.OutputTokensPerSec*b.Hi, Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
+			b.Low, b.High, Count(lang, b.Cases, "calibration case"), Count(lang, b.Sources, "source"), b.Group))
 	}
 	if p.USDPerHour > 0 {
 		lines = append(lines, lang.Sprintf("%s per million output tokens · %s per million input tokens at %s/h",

@@ -154,8 +154,12 @@ func (p panel) memoryDetailLines(e *model.Estimate, best *model.Offer) []string 
 	lines := []string{st.Muted.Render(band),
 		st.Muted.Render(lang.Sprintf("torch allocated %s, reserved %s", report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved)))}
 	if best != nil && model.VerdictFor(e.MemoryBand, best.UsableBytes) == model.VerdictBorderline {
-		lines = append(lines, st.Warn.Render(lang.Sprintf("~ borderline on %s: about %.0f%% chance of running out of memory; the band reaches %s of %s usable",
-			printable(best.GPU.Name), model.RoundChance(e.OOMChance(best.UsableBytes))*100, report.GiB(e.MemoryBand[1]), report.GiB(best.UsableBytes))))
+		// Two limits: the band against the usable memory (FitMargin kept
+		// free) makes it borderline; running out is needing more than all
+		// the driver exposes (model.OOMBytes).
+		lines = append(lines, st.Warn.Render(lang.Sprintf("~ borderline on %s: the band reaches %s of %s usable; about %.0f%% chance of running out of the %s the driver exposes",
+			printable(best.GPU.Name), report.GiB(e.MemoryBand[1]), report.GiB(best.UsableBytes),
+			model.RoundChance(e.OOMChance(model.OOMBytes(best.GPU)))*100, report.GiB(model.OOMBytes(best.GPU)))))
 	}
 	return lines
 }
