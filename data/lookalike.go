@@ -23,7 +23,7 @@ func LookKey(s string) string {
 			return lookKeySlow(s)
 		}
 	}
-	t := asciiKeys()
+	t := asciiKeys() // a pointer: the table is 2 KB, copied per call by value
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); i++ {
@@ -33,9 +33,10 @@ func LookKey(s string) string {
 }
 
 // asciiKeys is lookKeySlow of each ASCII character: "" for a separator.
-var asciiKeys = sync.OnceValue(func() (t [128]string) {
+var asciiKeys = sync.OnceValue(func() *[128]string {
+	var t [128]string
 	for c := range t {
 		t[c] = lookKeySlow(string(rune(c)))
 	}
-	return t
+	return &t
 })

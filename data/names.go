@@ -35,31 +35,43 @@ const (
 // before writing, and LoadWith each overlay and --catalog row before
 // merging: one check for both doors. Not safe for concurrent use.
 type NameCheck struct {
-	base    *model.Catalog
-	types   map[string]lookalikes // by provider
-	regions map[string]lookalikes
+	base  *model.Catalog
+	names map[string]*providerNames
+	// expect is how many more names the caller is about to check (a
+	// file's rows): the first table made for a provider is sized for them,
+	// so 100,000 names do not grow it a dozen times.
+	expect int
+}
+
+// providerNames are one provider's names as checked so far.
+type providerNames struct {
+	types, regions lookalikes
+	// okRegions are the regions that passed every check: a region cannot
+	// fail later once accepted (its look-alike key is then its own), so a
+	// file's 100,000 prices in a few regions are checked a few times.
+	okRegions map[string]struct{}
 }
 
 // NewNameCheck returns a check against base's names.
 func NewNameCheck(base *model.Catalog) *NameCheck {
-	return &NameCheck{base: base, types: map[string]lookalikes{}, regions: map[string]lookalikes{}}
+	return &NameCheck{base: base, names: map[string]*providerNames{}}
 }
 
-func (c *NameCheck) of(provider string) (types, regions lookalikes) {
-	if t, ok := c.types[provider]; ok {
-		return t, c.regions[provider]
+func (c *NameCheck) of(provider string) *providerNames {
+	if n, ok := c.names[provider]; ok {
+		return n
 	}
-	types, regions = lookalikes{}, lookalikes{}
+	n := &providerNames{types: newLookalikes(c.expect), regions: newLookalikes(0), okRegions: map[string]struct{}{}}
 	for i := range c.base.Instances {
 		if in := &c.base.Instances[i]; in.Provider == provider {
-			types.known(in.Type)
+			n.types.known(LookKey(in.Type), in.Type)
 			for _, p := range in.Prices {
-				regions.known(p.Region)
+				n.regions.known(LookKey(p.Region), p.Region)
 			}
 		}
 	}
-	c.types[provider], c.regions[provider] = types, regions
-	return types, regions
+	c.names[provider] = n
+	return n
 }
 
 // Check returns the first name of in that is refused, or nil; a name it
@@ -71,11 +83,14 @@ func (c *NameCheck) Check(in *model.Instance) error {
 	if j, r := badRune(in.Type, func(r rune) bool { return asciiAlnum(r) || strings.ContainsRune(typePunct, r) }); j >= 0 {
 		return model.Msg("instance type %q: character %q (U+%04X) at byte %d is not one the catalog's types use (ASCII letters, digits and + - . _ :); the source must spell the name as the provider does", shown(in.Type), shownRune(r), r, j)
 	}
-	types, regions := c.of(in.Provider)
-	if other := types.check(in.Type); other != "" {
+	names := c.of(in.Provider)
+	if other := names.types.check(in.Type); other != "" {
 		return model.Msg("instance type %q reads as %q but is another name; the source must spell the name as the provider does", shown(in.Type), other)
 	}
 	for _, p := range in.Prices {
+		if _, ok := names.okRegions[p.Region]; ok {
+			continue
+		}
 		if j, r := badRune(p.Region, func(r rune) bool {
 			return asciiAlnum(r) || strings.ContainsRune(regionPunct, r) || r > 0x7f && unicode.IsLetter(r)
 		}); j >= 0 {
@@ -84,9 +99,10 @@ func (c *NameCheck) Check(in *model.Instance) error {
 		if strings.TrimSpace(p.Region) != p.Region || strings.Contains(p.Region, "  ") {
 			return model.Msg("%s: region %q has a space at an end or two together; a region reads as one name", shown(in.Type), shown(p.Region))
 		}
-		if other := regions.check(p.Region); other != "" {
+		if other := names.regions.check(p.Region); other != "" {
 			return model.Msg("%s: region %q reads as %q but is another name; the source must spell the name as the provider does", shown(in.Type), shown(p.Region), other)
 		}
+		names.okRegions[p.Region] = struct{}{}
 	}
 	return nil
 }
@@ -106,14 +122,28 @@ func badRune(s string, ok func(rune) bool) (int, rune) {
 	return -1, 0
 }
 
-// lookalikes are names by their confusables skeleton; names the catalog
-// has are all kept (two real names may share a skeleton).
-type lookalikes map[string][]string
+// lookalikes are names by their confusables skeleton (LookKey); names
+// the catalog has are all kept (two real names may share a skeleton):
+// the first of a key in first, any later ones in more, which nearly
+// always stays empty (a slice per name cost an allocation each).
+type lookalikes struct {
+	first map[string]string
+	more  map[string][]string
+}
 
-func (l lookalikes) known(s string) {
-	k := LookKey(s)
-	if !slices.Contains(l[k], s) {
-		l[k] = append(l[k], s)
+// newLookalikes returns an empty set sized for n names.
+func newLookalikes(n int) lookalikes {
+	return lookalikes{first: make(map[string]string, n), more: map[string][]string{}}
+}
+
+// known adds s, whose key is k.
+func (l lookalikes) known(k, s string) {
+	f, ok := l.first[k]
+	switch {
+	case !ok:
+		l.first[k] = s
+	case f != s && !slices.Contains(l.more[k], s):
+		l.more[k] = append(l.more[k], s)
 	}
 }
 
@@ -121,11 +151,15 @@ func (l lookalikes) known(s string) {
 // is not one of them, else "" after adding s.
 func (l lookalikes) check(s string) string {
 	k := LookKey(s)
-	if names := l[k]; len(names) > 0 && !slices.Contains(names, s) {
-		return names[0]
+	f, ok := l.first[k]
+	if !ok {
+		l.first[k] = s
+		return ""
 	}
-	l.known(s)
-	return ""
+	if f == s || slices.Contains(l.more[k], s) {
+		return ""
+	}
+	return f
 }
 
 // lookKeySlow is LookKey by its definition.
@@ -138,6 +172,8 @@ func lookKeySlow(s string) string { return show.LookKey(s) }
 func refuseNames(f *catalogFile, names *NameCheck) ([]model.Message, error) {
 	var why []error
 	n := 0
+	names.expect = len(f.instances) + len(f.full)
+	defer func() { names.expect = 0 }()
 	keep := f.instances[:0]
 	for i := range f.instances {
 		n++

@@ -510,14 +510,20 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 		// Room for a row per instance type that passes, the usual count
 		// at its cheapest price: grown by doubling, 100,000 rows of 224
 		// bytes ended in a 29 MB array after a 15 MB one.
-		n := 0
+		// The per-row and per-price tables too, each at most a price of
+		// a type that passes: grown by append, 100,000 rows' pool, spans
+		// and offers allocated ~10 MB for their final ~4.
+		n, np := 0, 0
 		for i := range c.Instances {
 			in := &c.Instances[i]
 			if g, err := c.GPU(in.GPU); err == nil && !slices.ContainsFunc(only, func(p instancePred) bool { return !p(in, g) }) {
 				n++
+				np += len(in.Prices)
 			}
 		}
 		b.rows = make([]Row, 0, n)
+		b.inst, b.offerAt, spans = make([]int32, 0, n), make([]int32, 0, n), make([][2]int32, 0, n)
+		b.offerUSD, pool = make([]float64, 0, np), make([]string, 0, np)
 	}
 	for i := range c.Instances {
 		in := &c.Instances[i]
