@@ -144,7 +144,10 @@ func lookupBytes(a *model.Architecture, tp, pp int) float64 {
 // weights once — all but the embedding rows it gathers (lookupBytes) — and
 // the KV cache of every decoding sequence at the mean context (prompt +
 // output/2) at peak bandwidth × MBU, or does d × DecodeFLOPs + f prompt
-// tokens' share of PrefillFLOPs at peak × MFU; tensor-parallel all-reduces
+// tokens' share of PrefillFLOPs at peak × MFU, plus 2·N for each dummy
+// token that pads the step to its CUDA graph (cudaGraphPadded: vLLM V1
+// runs steps of up to min(max_num_seqs × 2, 512) tokens as captured
+// graphs of fixed sizes); tensor-parallel all-reduces
 // of d + f tokens add tpCommSec, and the engine adds its fixed per-step
 // time (Tuning.StepOverheadSec: scheduling, sampling, launches). A pipeline
 // of pp stages runs pp micro-batches of batch/pp, so a step is pp
@@ -184,7 +187,8 @@ func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp,
 	b := math.Ceil(float64(batch) / float64(pp)) // sequences of one micro-batch
 	step, memSec := stepTime(a, s, mem, hw, tp, pp, b)
 	p.StepSec = step(b, 0)
-	p.MemoryBound = memSec >= b*DecodeFLOPs(a, prompt+out/2)/(gpus*peak)
+	pad := float64(cudaGraphPadded(int(b), cudaGraphMaxSize(s.MaxNumSeqs, s.MaxNumBatchedTokens))) - b
+	p.MemoryBound = memSec >= (b*DecodeFLOPs(a, prompt+out/2)+pad*2*serveMatmulParams(a))/(gpus*peak)
 
 	budget := float64(max(s.MaxNumBatchedTokens, 1))
 	k := math.Max(1, math.Ceil((u+b-1)/budget)) // steps one prompt is chunked into
@@ -214,7 +218,8 @@ func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp,
 
 // stepTime returns the time of one engine step of a replica holding b
 // sequences (one micro-batch of a pp-stage pipeline) as a function of the
-// decode tokens d and prompt tokens f it carries, in seconds (see Speed),
+// decode tokens d and prompt tokens f it carries, in seconds (see Speed;
+// a fractional d + f, the mean of Speed's steps, pads as its ceiling),
 // and the memory time of the step, the weights and b sequences' KV cache
 // at the mean context read once.
 func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp int, b float64) (func(d, f float64) float64, float64) {
@@ -227,10 +232,59 @@ func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, 
 	decodeFLOPs := DecodeFLOPs(a, ctx)
 	cached := s.CachedPromptTokens()
 	promptFLOPs := (PrefillFLOPs(a, s.PromptTokens) - PrefillFLOPs(a, cached)) / max(prompt-float64(cached), 1)
+	maxGraph := cudaGraphMaxSize(s.MaxNumSeqs, s.MaxNumBatchedTokens)
 	return func(d, f float64) float64 {
-		flopSec := (d*decodeFLOPs + f*promptFLOPs) / (gpus * peak)
+		// Dummy tokens padding the step to its CUDA graph run the matmuls
+		// (2·N FLOPs each) and attend to nothing.
+		pad := float64(cudaGraphPadded(int(math.Ceil(d+f)), maxGraph)) - math.Ceil(d+f)
+		flopSec := (d*decodeFLOPs + f*promptFLOPs + pad*2*serveMatmulParams(a)) / (gpus * peak)
 		return (max(memSec, flopSec)+tpCommSec(a, hw, d+f, tp, pp))*float64(pp) + s.tuning().StepOverheadSec
 	}, memSec
+}
+
+// cudaGraphMaxSize returns the largest step, in tokens, that vLLM V1 runs
+// as a captured CUDA graph by default: min(max_num_seqs × 2, 512), and no
+// more than max_num_batched_tokens (vllm/config/compilation.py,
+// CompilationConfig.max_cudagraph_capture_size: "If not specified,
+// max_cudagraph_capture_size is set to min(max_num_seqs*2, 512) by
+// default"; vllm/config/vllm.py, VllmConfig._set_cudagraph_sizes, caps it
+// at max_num_batched_tokens).
+func cudaGraphMaxSize(maxNumSeqs, maxNumBatchedTokens int) int {
+	return max(min(maxNumSeqs*2, 512, maxNumBatchedTokens), 0)
+}
+
+// cudaGraphPadded returns the tokens a vLLM V1 step of n tokens runs: the
+// smallest captured CUDA graph size ≥ n when n ≤ maxSize, else n (the step
+// runs without a graph). The default sizes are 1, 2, 4, then every
+// multiple of 8 below 256, then every 16th from 256 to maxSize
+// (vllm/config/compilation.py, max_cudagraph_capture_size: "[1, 2, 4] +
+// list(range(8, 256, 8)) + list(range(256, max_cudagraph_capture_size +
+// 1, 16))"; vllm/config/vllm.py, VllmConfig._set_cudagraph_sizes, keeps
+// those ≤ maxSize). The model runner pads a step's scheduled tokens,
+// decode and prompt alike, to that size (vllm/v1/worker/gpu_model_runner.py,
+// execute_model: "if self.use_cuda_graph and num_scheduled_tokens <=
+// self.cudagraph_batch_sizes[-1]: # Use piecewise CUDA graphs. # Add
+// padding to the batch size. num_input_tokens =
+// self.vllm_config.pad_for_cudagraph(num_scheduled_tokens)"). When maxSize
+// is not itself one of the sizes, the largest size below it is the limit.
+func cudaGraphPadded(n, maxSize int) int {
+	var size int
+	switch {
+	case n <= 0:
+		return max(n, 0)
+	case n <= 2:
+		size = n
+	case n <= 4:
+		size = 4
+	case n < 256:
+		size = (n + 7) / 8 * 8
+	default:
+		size = 256 + (n-256+15)/16*16
+	}
+	if size > maxSize {
+		return n
+	}
+	return size
 }
 
 // BurstTPOTSec returns the mean TPOT, in seconds, of n requests that reach
