@@ -58,7 +58,7 @@ func TestOfferPeerToPeer(t *testing.T) {
 	geforce := h100SXM
 	geforce.Name, geforce.Interconnect = "NVIDIA GeForce RTX 4090", "pcie"
 	pcie := h100SXM
-	pcie.Name, pcie.Interconnect = "NVIDIA L40S", "pcie"
+	pcie.Name, pcie.Interconnect = "NVIDIA L4", "pcie"
 	for _, c := range []struct {
 		o            Offer
 		nvlink, peer bool
