@@ -42,7 +42,11 @@ type servingCalibration struct {
 		BF16TFLOPS          float64 `toml:"bf16_tflops"`
 		FP8TFLOPS           float64 `toml:"fp8_tflops"`
 		InterconnectGBps    float64 `toml:"interconnect_gbps"`
-		Source              string
+		// PeerToPeer says PCIe GPUs reach each other's memory (NCCL's P2P
+		// transport); false, the default, is host memory (SHM), as the
+		// cases' own logs say where they say it (Hardware.PeerToPeer).
+		PeerToPeer bool `toml:"peer_to_peer"`
+		Source     string
 	}
 	Memory []struct {
 		Case, Model, Note, Quote string
@@ -100,6 +104,7 @@ type serveCase struct {
 	file            string // the testdata file it came from
 	a               *model.Architecture
 	gpu             *model.GPU
+	peerToPeer      bool // Hardware.PeerToPeer of the case's GPUs
 	s               Serving
 	tp              int
 	published       float64 // model.GiB of KV cache, output tokens/s, or TPOT in ms
@@ -115,7 +120,7 @@ func (c *serveCase) predict(tn *Tuning) (got, r float64) {
 	s := c.s
 	s.Tuning = tn
 	mem := MemoryOn(c.a, &s, c.gpu, c.tp, 1)
-	hw := Hardware{GPU: c.gpu, InterconnectGBps: c.gpu.InterconnectGBps, NVLink: c.gpu.Interconnect == "nvlink"}
+	hw := Hardware{GPU: c.gpu, InterconnectGBps: c.gpu.InterconnectGBps, NVLink: c.gpu.Interconnect == "nvlink", PeerToPeer: c.peerToPeer}
 	switch c.kind {
 	case "kv-cache":
 		got = mem.KVCache / model.GiB
@@ -179,6 +184,7 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 			models[m.Key] = a
 		}
 		gpus := map[string]*model.GPU{}
+		p2p := map[*model.GPU]bool{}
 		for _, g := range c.GPU {
 			ic := "nvlink"
 			if g.InterconnectGBps < 100 { // PCIe between consumer cards
@@ -187,6 +193,7 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 			gpus[g.Key] = &model.GPU{Key: g.Key, MemoryGiB: g.MemoryGiB, MemoryBandwidthGBps: g.MemoryBandwidthGBps,
 				BF16TFLOPS: g.BF16TFLOPS, FP16TFLOPS: g.BF16TFLOPS, FP8TFLOPS: g.FP8TFLOPS, ComputeCapability: "9.0",
 				Interconnect: ic, InterconnectGBps: g.InterconnectGBps}
+			p2p[gpus[g.Key]] = g.PeerToPeer
 		}
 		resolve := func(name, model, gpu, source, group string) (*model.Architecture, *model.GPU, string) {
 			a, g := models[model], gpus[gpu]
@@ -203,7 +210,7 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 			a, g, src := resolve(m.Case, m.Model, m.GPU, m.Source, m.Group)
 			s := Serving{WeightFormat: WeightFormat(m.WeightFormat), KVCacheDType: KVCacheDType(m.KVCacheDType), MaxModelLen: m.MaxModelLen,
 				GPUMemoryUtilization: m.Util, MaxNumBatchedTokens: m.MaxNumBatchedTokens, PromptTokens: 1, OutputTokens: 1}.Defaults(g)
-			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "kv-cache", src: src, url: m.Source, a: a, gpu: g, s: s, tp: max(m.TP, 1),
+			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "kv-cache", src: src, url: m.Source, a: a, gpu: g, peerToPeer: p2p[g], s: s, tp: max(m.TP, 1),
 				published: m.KVCacheGiB, tolerance: m.Tolerance, quote: m.Quote})
 		}
 		for _, m := range c.Throughput {
@@ -217,7 +224,7 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 			if tol == 0 {
 				tol = 0.35
 			}
-			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "throughput", src: src, url: m.Source, a: a, gpu: g, s: s, tp: max(m.TP, 1),
+			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "throughput", src: src, url: m.Source, a: a, gpu: g, peerToPeer: p2p[g], s: s, tp: max(m.TP, 1),
 				published: m.OutputTokensPerSec, tolerance: tol, quote: m.Quote})
 		}
 		for _, m := range c.TPOT {
@@ -231,7 +238,7 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 			if tol == 0 {
 				tol = 0.35
 			}
-			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "tpot", src: src, url: m.Source, a: a, gpu: g, s: s, tp: max(m.TP, 1),
+			out = append(out, &serveCase{file: filepath.Base(f), name: m.Case, kind: "tpot", src: src, url: m.Source, a: a, gpu: g, peerToPeer: p2p[g], s: s, tp: max(m.TP, 1),
 				published: m.TPOTms, tolerance: tol, quote: m.Quote, concurrency: m.Concurrency, atOnce: m.AtOnce})
 		}
 	}

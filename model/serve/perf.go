@@ -14,15 +14,11 @@ const (
 	PCIeGBps = 64
 )
 
-// allReduceLatency returns the fixed cost of one small all-reduce over tp
-// GPUs, in seconds: with NVLink vLLM's custom all-reduce, measured on H100
-// at 3.7/4.8/5.9 µs for tp 2/4/8 (sgl-project/sglang#2904, "custom
-// allreduce" table, 512 B); over PCIe NCCL's path, 9.5/9.1/10.1 µs in the
-// same table ("vllm" rows, the NCCL fallback).
-func allReduceLatency(tp int, nvlink bool) float64 {
-	if !nvlink {
-		return 10e-6
-	}
+// customAllReduceLatency returns the fixed cost of one small all-reduce
+// over tp GPUs joined by NVLink, in seconds: vLLM's custom all-reduce,
+// measured on H100 at 3.7/4.8/5.9 µs for tp 2/4/8 (sgl-project/sglang#2904,
+// "custom allreduce" table, 512 B).
+func customAllReduceLatency(tp int) float64 {
 	switch {
 	case tp <= 2:
 		return 3.7e-6
@@ -32,13 +28,103 @@ func allReduceLatency(tp int, nvlink bool) float64 {
 	return 5.9e-6
 }
 
+// ncclPCIeStepSec is NCCL's latency per ring step of its low-latency (LL)
+// protocol over PCIe, in seconds: NVIDIA/nccl src/graph/tuning.cc, hwLat
+// "/* PCI */ … /* Ring (LL/LL128/Simple)*/ { 1.0, 2.5, 5.7 }" (µs), added
+// once per step ("int nsteps = coll == ncclCollAllReduce ?
+// 2*(comm->nRanks-1)"; "comm->latencies[coll][a][p] +=
+// (nsteps-nInterSteps)*intraLat"). Small messages take LL, the protocol of
+// the lowest latency (ncclTopoGetAlgoTime: "*time = lat + (info->nBytes) /
+// (1000 * bw)", the least time chosen).
+const ncclPCIeStepSec = 1.0e-6
+
+// ncclRing is NCCL's ring all-reduce over PCIe as measured at n ranks:
+// t(S) = Lat + 2(n−1)/n · S / BusBW for S bytes (nccl-tests
+// doc/PERFORMANCE.md: "t = (S/B) * (2*(n-1)/n)"; NCCL's own model adds
+// its latency, tuning.cc "*time = lat + (info->nBytes) / (1000 * bw)").
+type ncclRing struct {
+	n     int
+	Lat   float64 // seconds, at n ranks
+	BusBW float64 // bytes/s per link
+}
+
+// ncclRingFrom solves Lat and BusBW from two (bytes, seconds) readings of
+// one n-rank all-reduce table.
+func ncclRingFrom(n int, s1, t1, s2, t2 float64) ncclRing {
+	f := 2 * float64(n-1) / float64(n)
+	bw := f * (s2 - s1) / (t2 - t1)
+	return ncclRing{n: n, Lat: t1 - f*s1/bw, BusBW: bw}
+}
+
+// sec returns one all-reduce of s bytes over tp ranks: the measured
+// latency moved by ncclPCIeStepSec for each ring step more or fewer than
+// at n, the bytes at the measured bus bandwidth.
+func (r ncclRing) sec(tp int, s float64) float64 {
+	lat := r.Lat + 2*float64(tp-r.n)*ncclPCIeStepSec
+	return lat + 2*float64(tp-1)/float64(tp)*s/r.BusBW
+}
+
+var (
+	// ncclPCIeP2P is NCCL over PCIe with GPU peer-to-peer, 4 ranks, in a
+	// CUDA graph as vLLM decodes: four V100 behind one PCIe switch
+	// ("P2P works at PCIe line rate but there is no NVLink"),
+	// haohervchb/sglang-V100#2 (KB read as 1024 B): "| 4 KB | 19.4 us |" and
+	// "| 384 KB | 83.5 us |" (NCCL (PXB) column, "Measured inside a CUDA
+	// graph on this host (4 ranks, fp16)"): 18.7 µs + 9.1 GB/s a link.
+	// The rows between fit within 4% up to 32 KB ("| 32 KB | 24.2 us |":
+	// 24.1 µs); "| 128 KB | 51.8 us |" is 22% above the line (40.3 µs).
+	ncclPCIeP2P = ncclRingFrom(4, 4<<10, 19.4e-6, 384<<10, 83.5e-6)
+	// ncclPCIeSHM is NCCL without peer-to-peer (its SHM transport through
+	// host memory), 2 ranks: two RTX 5070 Ti "no NVLink, no PCIe P2P",
+	// sgl-project/sglang#39605: "a 20 MB all-reduce — `[2048, 5120]` bf16
+	// … — takes 10.9 ms, 1.9 GB/s", and "the 10 KB decode all-reduces
+	// (39 -> 81 µs …)" — 39 µs with the default transport, a 5120-wide
+	// bf16 row: 33.7 µs + 1.93 GB/s. Out of sample at 8 ranks (33.7 + 12 ×
+	// 1 µs = 45.7 µs): eight GeForce RTX 4090 (GeForce cards have no P2P:
+	// "GeForce cards do not support P2P.", NCCL's maintainer in
+	// NVIDIA/nccl-tests#287) all-reduce 8 B in "42.14" µs
+	// (NVIDIA/nccl#1530, all_reduce_perf -g 8, outside a CUDA graph),
+	// eight RTX 3090 in "54.18" µs (NVIDIA/nccl#1439).
+	ncclPCIeSHM = ncclRingFrom(2, 5120*2, 39e-6, 2048*5120*2, 10.9e-3)
+)
+
+// allReduceSec returns one all-reduce of s bytes over tp GPUs of hw, in
+// seconds. With NVLink, vLLM's custom all-reduce: its latency plus a ring's
+// 2(tp−1)/tp of the bytes each way over the link. Over PCIe alone, NCCL:
+// vLLM's custom all-reduce is off for more than two GPUs without full
+// NVLink (custom_all_reduce.py: "if world_size > 2 and not
+// fully_connected: … not supported on more than two PCIe-only GPUs") and
+// for any GPUs without peer-to-peer ("Custom allreduce is disabled because
+// your platform lacks GPU P2P capability"); symmetric memory needs NVLink
+// multicast (symm_mem.py: "if handle.multicast_ptr == 0: … multicast
+// operations are not supported") and quick all-reduce ROCm
+// (quick_all_reduce.py: "Only the ROCm MI300 series is supported"). Two
+// PCIe GPUs with peer-to-peer do run the custom all-reduce
+// (should_custom_ar: "if self.world_size == 2 or self.fully_connected"),
+// whose PCIe time was not found published; NCCL's stands in for it.
+// The PCIe figures are NCCL's measured ones, not the link's datasheet
+// rate: neither transport comes near it at these sizes.
+func allReduceSec(hw *Hardware, tp int, s float64) float64 {
+	switch {
+	case hw.NVLink:
+		return customAllReduceLatency(tp) + 2*float64(tp-1)/float64(tp)*s/(hw.InterconnectGBps/2*1e9)
+	case hw.PeerToPeer:
+		return ncclPCIeP2P.sec(tp, s)
+	}
+	return ncclPCIeSHM.sec(tp, s)
+}
+
 // Hardware is what the speed model needs of a replica's GPUs.
 type Hardware struct {
 	GPU *model.GPU
 	// InterconnectGBps is GPU-to-GPU bandwidth per GPU, both directions,
 	// 10⁹ B/s; NVLink says whether vLLM's custom all-reduce applies.
+	// Without NVLink, PeerToPeer says whether the GPUs reach each other's
+	// memory over PCIe (NCCL's P2P transport) or only through host memory
+	// (its SHM transport); see allReduceSec.
 	InterconnectGBps float64
 	NVLink           bool
+	PeerToPeer       bool
 }
 
 // Perf is the speed of one replica and of all replicas at the load of
@@ -101,20 +187,19 @@ func DecodeFLOPs(a *model.Architecture, c float64) float64 {
 // tpCommSec returns the all-reduce time of one forward pass over `tokens`
 // tokens on one pipeline stage: two all-reduces per layer (after attention
 // and after the MLP, Shoeybi et al., 2019, "Megatron-LM", §3) of tokens × h
-// 16-bit values, as a ring moves 2(tp−1)/tp of the data each way over the
-// link, plus each one's fixed latency. PP adds one send of the hidden states
-// per stage boundary.
+// 16-bit values (allReduceSec). PP adds one send of the hidden states per
+// stage boundary: the bytes one way over the link, plus a two-rank
+// all-reduce's fixed cost on the same path in place of a send's, for which
+// no measurement was found.
 func tpCommSec(a *model.Architecture, hw *Hardware, tokens float64, tp, pp int) float64 {
 	layers := math.Ceil(float64(a.Layers) / float64(pp))
 	bytes := tokens * float64(a.Hidden) * 2
 	var t float64
 	if tp > 1 && hw.InterconnectGBps > 0 {
-		oneWay := hw.InterconnectGBps / 2 * 1e9
-		per := allReduceLatency(tp, hw.NVLink) + 2*float64(tp-1)/float64(tp)*bytes/oneWay
-		t += 2 * layers * per
+		t += 2 * layers * allReduceSec(hw, tp, bytes)
 	}
 	if pp > 1 && hw.InterconnectGBps > 0 {
-		t += bytes/(hw.InterconnectGBps/2*1e9) + allReduceLatency(2, false)
+		t += bytes/(hw.InterconnectGBps/2*1e9) + allReduceSec(hw, 2, 0)
 	}
 	return t
 }
@@ -144,7 +229,10 @@ func lookupBytes(a *model.Architecture, tp, pp int) float64 {
 // weights once — all but the embedding rows it gathers (lookupBytes) — and
 // the KV cache of every decoding sequence at the mean context (prompt +
 // output/2) at peak bandwidth × MBU, or does d × DecodeFLOPs + f prompt
-// tokens' share of PrefillFLOPs at peak × MFU; tensor-parallel all-reduces
+// tokens' share of PrefillFLOPs at peak × MFU, plus 2·N for each dummy
+// token that pads the step to its CUDA graph (cudaGraphPadded: vLLM V1
+// runs steps of up to min(max_num_seqs × 2, 512) tokens as captured
+// graphs of fixed sizes); tensor-parallel all-reduces
 // of d + f tokens add tpCommSec, and the engine adds its fixed per-step
 // time (Tuning.StepOverheadSec: scheduling, sampling, launches). A pipeline
 // of pp stages runs pp micro-batches of batch/pp, so a step is pp
@@ -184,7 +272,8 @@ func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp,
 	b := math.Ceil(float64(batch) / float64(pp)) // sequences of one micro-batch
 	step, memSec := stepTime(a, s, mem, hw, tp, pp, b)
 	p.StepSec = step(b, 0)
-	p.MemoryBound = memSec >= b*DecodeFLOPs(a, prompt+out/2)/(gpus*peak)
+	pad := float64(cudaGraphPadded(int(b), cudaGraphMaxSize(s.MaxNumSeqs, s.MaxNumBatchedTokens))) - b
+	p.MemoryBound = memSec >= (b*DecodeFLOPs(a, prompt+out/2)+pad*2*serveMatmulParams(a))/(gpus*peak)
 
 	budget := float64(max(s.MaxNumBatchedTokens, 1))
 	k := math.Max(1, math.Ceil((u+b-1)/budget)) // steps one prompt is chunked into
@@ -214,7 +303,8 @@ func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp,
 
 // stepTime returns the time of one engine step of a replica holding b
 // sequences (one micro-batch of a pp-stage pipeline) as a function of the
-// decode tokens d and prompt tokens f it carries, in seconds (see Speed),
+// decode tokens d and prompt tokens f it carries, in seconds (see Speed;
+// a fractional d + f, the mean of Speed's steps, pads as its ceiling),
 // and the memory time of the step, the weights and b sequences' KV cache
 // at the mean context read once.
 func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp int, b float64) (func(d, f float64) float64, float64) {
@@ -227,10 +317,59 @@ func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, 
 	decodeFLOPs := DecodeFLOPs(a, ctx)
 	cached := s.CachedPromptTokens()
 	promptFLOPs := (PrefillFLOPs(a, s.PromptTokens) - PrefillFLOPs(a, cached)) / max(prompt-float64(cached), 1)
+	maxGraph := cudaGraphMaxSize(s.MaxNumSeqs, s.MaxNumBatchedTokens)
 	return func(d, f float64) float64 {
-		flopSec := (d*decodeFLOPs + f*promptFLOPs) / (gpus * peak)
+		// Dummy tokens padding the step to its CUDA graph run the matmuls
+		// (2·N FLOPs each) and attend to nothing.
+		pad := float64(cudaGraphPadded(int(math.Ceil(d+f)), maxGraph)) - math.Ceil(d+f)
+		flopSec := (d*decodeFLOPs + f*promptFLOPs + pad*2*serveMatmulParams(a)) / (gpus * peak)
 		return (max(memSec, flopSec)+tpCommSec(a, hw, d+f, tp, pp))*float64(pp) + s.tuning().StepOverheadSec
 	}, memSec
+}
+
+// cudaGraphMaxSize returns the largest step, in tokens, that vLLM V1 runs
+// as a captured CUDA graph by default: min(max_num_seqs × 2, 512), and no
+// more than max_num_batched_tokens (vllm/config/compilation.py,
+// CompilationConfig.max_cudagraph_capture_size: "If not specified,
+// max_cudagraph_capture_size is set to min(max_num_seqs*2, 512) by
+// default"; vllm/config/vllm.py, VllmConfig._set_cudagraph_sizes, caps it
+// at max_num_batched_tokens).
+func cudaGraphMaxSize(maxNumSeqs, maxNumBatchedTokens int) int {
+	return max(min(maxNumSeqs*2, 512, maxNumBatchedTokens), 0)
+}
+
+// cudaGraphPadded returns the tokens a vLLM V1 step of n tokens runs: the
+// smallest captured CUDA graph size ≥ n when n ≤ maxSize, else n (the step
+// runs without a graph). The default sizes are 1, 2, 4, then every
+// multiple of 8 below 256, then every 16th from 256 to maxSize
+// (vllm/config/compilation.py, max_cudagraph_capture_size: "[1, 2, 4] +
+// list(range(8, 256, 8)) + list(range(256, max_cudagraph_capture_size +
+// 1, 16))"; vllm/config/vllm.py, VllmConfig._set_cudagraph_sizes, keeps
+// those ≤ maxSize). The model runner pads a step's scheduled tokens,
+// decode and prompt alike, to that size (vllm/v1/worker/gpu_model_runner.py,
+// execute_model: "if self.use_cuda_graph and num_scheduled_tokens <=
+// self.cudagraph_batch_sizes[-1]: # Use piecewise CUDA graphs. # Add
+// padding to the batch size. num_input_tokens =
+// self.vllm_config.pad_for_cudagraph(num_scheduled_tokens)"). When maxSize
+// is not itself one of the sizes, the largest size below it is the limit.
+func cudaGraphPadded(n, maxSize int) int {
+	var size int
+	switch {
+	case n <= 0:
+		return max(n, 0)
+	case n <= 2:
+		size = n
+	case n <= 4:
+		size = 4
+	case n < 256:
+		size = (n + 7) / 8 * 8
+	default:
+		size = 256 + (n-256+15)/16*16
+	}
+	if size > maxSize {
+		return n
+	}
+	return size
 }
 
 // BurstTPOTSec returns the mean TPOT, in seconds, of n requests that reach

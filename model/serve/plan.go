@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -39,9 +40,15 @@ func OfferFor(in *model.Instance, g *model.GPU, usdPerHour float64, name string)
 }
 
 // hardware returns the interconnect the speed model uses: the GPU's
-// NVLink/Infinity Fabric figure when the node links its GPUs so, else PCIe.
+// NVLink/Infinity Fabric figure when the node links its GPUs so, else PCIe,
+// with peer-to-peer except between GeForce cards ("GeForce cards do not
+// support P2P.", NCCL's maintainer in NVIDIA/nccl-tests#287). A data-centre
+// card's host can still lack it (ai-dynamo/aiconfigurator#1346: "L40S
+// (Ada, no GPU P2P)" on two 8×L40S nodes, where two L4s on another host
+// have it, NVIDIA/cuda-samples#284): an offer does not say, so those take
+// the P2P path.
 func (o *Offer) hardware() Hardware {
-	hw := Hardware{GPU: o.GPU, InterconnectGBps: PCIeGBps}
+	hw := Hardware{GPU: o.GPU, InterconnectGBps: PCIeGBps, PeerToPeer: !strings.Contains(o.GPU.Name, "GeForce")}
 	fast := o.Interconnect != "" && o.Interconnect != "pcie"
 	if fast && o.GPU.InterconnectGBps > 0 {
 		hw.InterconnectGBps = o.GPU.InterconnectGBps

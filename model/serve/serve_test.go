@@ -293,3 +293,73 @@ func TestSharedPrefixPrefill(t *testing.T) {
 		t.Errorf("shared prefix over the prompt: got %v, want ErrInvalid", err)
 	}
 }
+
+// TestCUDAGraphPadded follows vLLM's default capture sizes by hand
+// (vllm/config/compilation.py, max_cudagraph_capture_size: "[1, 2, 4] +
+// list(range(8, 256, 8)) + list(range(256, max_cudagraph_capture_size +
+// 1, 16))", the largest min(max_num_seqs × 2, 512) and no more than
+// max_num_batched_tokens): a step pads up to the next size, and runs
+// unpadded past the largest one.
+func TestCUDAGraphPadded(t *testing.T) {
+	for _, c := range []struct{ seqs, tokens, want int }{
+		{256, 2048, 512}, // RTX A6000 defaults: min(512, 512, 2048)
+		{1024, 8192, 512},
+		{8, 2048, 16},
+		{300, 100, 100},
+		{0, 2048, 0},
+	} {
+		if got := cudaGraphMaxSize(c.seqs, c.tokens); got != c.want {
+			t.Errorf("max_num_seqs %d, max_num_batched_tokens %d: largest graph %d, want %d", c.seqs, c.tokens, got, c.want)
+		}
+	}
+	for _, c := range []struct{ n, maxSize, want int }{
+		{0, 512, 0}, {1, 512, 1}, {2, 512, 2}, {3, 512, 4}, {4, 512, 4}, {5, 512, 8}, {9, 512, 16},
+		{135, 512, 136}, {145, 512, 152}, {248, 512, 248}, {249, 512, 256}, {256, 512, 256},
+		{257, 512, 272}, {275, 512, 288}, {511, 512, 512}, {512, 512, 512}, {513, 512, 513},
+		{90, 100, 96}, {96, 100, 96}, {97, 100, 97}, // sizes to 96 under a limit of 100
+		{245, 250, 248}, {249, 250, 249}, // 248 is the largest size under 250
+		{288, 300, 288}, {289, 300, 289}, // 256, 272, 288 under 300
+		{1, 1, 1}, {2, 1, 2}, {12, 16, 16}, {17, 16, 17},
+	} {
+		if got := cudaGraphPadded(c.n, c.maxSize); got != c.want {
+			t.Errorf("%d tokens, graphs up to %d: runs %d, want %d", c.n, c.maxSize, got, c.want)
+		}
+	}
+}
+
+// TestServeStepGraphPadding checks a compute-bound decode step by hand:
+// llama-3.1-8b bf16 on one H100 (graphs up to min(1024 × 2, 512, 8192) =
+// 512 tokens), 300 sequences at context 100 + 100/2 = 150.
+//
+//	N = 8,030,261,248 − 128,256 × 4096 = 7,504,924,672 parameters multiplied
+//	DecodeFLOPs(150) = 2N + 4 × 32 × 150 × 4096 = 15,088,492,544
+//	memory: (15,009,849,344 + 300 × 150 × 131,072) B ÷ (3350e9 × 0.75) = 8.3216 ms
+//	300 tokens pad to 256 + ⌈44 ÷ 16⌉ × 16 = 304: 4 dummy tokens of 2N each
+//	compute: (300 × 15,088,492,544 + 4 × 15,009,849,344) ÷ (989.5e12 × 0.45) = 10.3006 ms
+//
+// 256 sequences fill a captured size; 600 run past the largest graph,
+// unpadded.
+func TestServeStepGraphPadding(t *testing.T) {
+	a := &modeltest.Llama31_8B
+	hw := Hardware{GPU: &h100SXM, InterconnectGBps: 900, NVLink: true}
+	s := Serving{PromptTokens: 100, OutputTokens: 100, Tuning: &workedTuning}.Defaults(&h100SXM)
+	m := MemoryOn(a, &s, &h100SXM, 1, 1)
+	const twoN, decode, peak = 15009849344.0, 15088492544.0, 989.5e12 * 0.45
+	if got := 2 * serveMatmulParams(a); got != twoN {
+		t.Fatalf("2N = %v, want %v", got, twoN)
+	}
+	if got := DecodeFLOPs(a, 150); got != decode {
+		t.Fatalf("DecodeFLOPs(150) = %v, want %v", got, decode)
+	}
+	for _, c := range []struct{ b, pad float64 }{{300, 4}, {256, 0}, {600, 0}} {
+		step, memSec := stepTime(a, &s, &m, &hw, 1, 1, c.b)
+		wantMem := (twoN + c.b*150*131072) / (3350e9 * 0.75)
+		want := max(wantMem, (c.b*decode+c.pad*twoN)/peak)
+		if got := step(c.b, 0); !nearExact(memSec, wantMem) || !nearExact(got, want) {
+			t.Errorf("%g sequences: step %.6g s (memory %.6g s), want %.6g s (memory %.6g s)", c.b, got, memSec, want, wantMem)
+		}
+	}
+	if step, _ := stepTime(a, &s, &m, &hw, 1, 1, 300); math.Abs(step(300, 0)-10.3006e-3) > 5e-8 {
+		t.Errorf("300 sequences: step %.7g s, want 10.3006 ms", step(300, 0))
+	}
+}
