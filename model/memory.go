@@ -163,7 +163,7 @@ const (
 // AdamW stores each moment in one byte plus block constants.
 func optimizerStateBytes(o Optimizer, state float64, a *Architecture) float64 {
 	switch o {
-	case Adam, AdamW:
+	case Adam, AdamW, AdamWFused:
 		return 2 * state
 	case SGDMomentum:
 		return state
@@ -1199,7 +1199,7 @@ func stepTemporaries(w *Workload, s *stepShape) float64 {
 		// torch.optim's default on CUDA is the foreach implementation
 		// (optimizer.py _default_to_fused_or_foreach); _multi_tensor_adam
 		// allocates exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs), one
-		// state-sized temporary. fused=True avoids it.
+		// state-sized temporary. fused=True (AdamWFused) avoids it.
 		return s.trainable * s.rb.state / s.t / s.shard(1)
 	}
 	return 0
