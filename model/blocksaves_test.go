@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -91,7 +92,8 @@ func TestBlockSavesFixture(t *testing.T) {
 // 1024 tokens, eager attention, Hugging Face: the returned cache keeps each
 // layer's c_attn output, 36 · 3 · 1280 · 1024 · 2 = 283,115,520 bytes, to the
 // end of forward only; none under SDPA, with checkpointing (no cache), in
-// LitGPT (no cache returned) or for a model whose attention saves the views.
+// LitGPT (no cache returned) or for a model whose attention saves the views
+// (OPT). GPT-NeoX and Llama: data/testdata/calibration/saved/present_alive.json.
 func TestCacheHeld(t *testing.T) {
 	gpt2 := Architecture{Family: FamilyDecoder, Layers: 36, Hidden: 1280, Heads: 20, FFN: 5120, Vocab: 50257, Tied: true, Norm: LayerNorm,
 		LinearBias: true, FusedQKV: true, LearnedPositions: 1024, MaxPositions: 1024, Dropout: true, ModelType: "gpt2", Activation: "gelu_new"}
@@ -107,6 +109,14 @@ func TestCacheHeld(t *testing.T) {
 		{"checkpointing", func(w *Workload) { w.Checkpointing = Bool(true) }, 0},
 		{"litgpt", func(w *Workload) { w.Trainer = TrainerLitGPT }, 0},
 		{"opt", func(w *Workload) { w.Model.ModelType, w.Model.Activation = "opt", "relu" }, 0},
+		// GPT-NeoX keeps query_key_value's output through the value view:
+		// the same 36 · 3 · 1280 · 1024 · 2 on this shape
+		{"gpt_neox", func(w *Workload) { w.Model.ModelType, w.Model.ParallelResidual = "gpt_neox", true }, 283115520},
+		// Llama with 4 KV heads of 64 (kvd 256): the rotated key and the
+		// value view, 36 · 2 · 256 · 1024 · 2 = 37,748,736
+		{"llama gqa", func(w *Workload) {
+			w.Model.ModelType, w.Model.Norm, w.Model.GatedMLP, w.Model.KVHeads, w.Model.LinearBias, w.Model.Dropout = "llama", RMSNorm, true, 4, false, false
+		}, 37748736},
 	}
 	for _, tt := range tests {
 		w := base
@@ -133,6 +143,56 @@ func TestCacheHeld(t *testing.T) {
 		}
 		if want := act.blocks + act.logits + max(act.lossBwd, act.blockGrad); math.Abs(bwd-want) > 1 {
 			t.Errorf("%s: backward activations %.0f, want %.0f (no cache)", tt.name, bwd, want)
+		}
+	}
+}
+
+// TestCacheHeldFixture holds cacheHeld to what the returned present kept
+// alive beyond autograd's saved tensors in one block of each family
+// (data/testdata/calibration/saved/present_alive.py, pure bf16, hidden 64,
+// 4 heads, batch 2): per token, in units of h, exactly.
+func TestCacheHeldFixture(t *testing.T) {
+	raw, err := os.ReadFile("../data/testdata/calibration/saved/present_alive.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx struct {
+		Batch, Hidden, Heads int
+		KVHeads              int `json:"kv_heads"`
+		Blocks               map[string]map[string]struct {
+			PerTokenH float64 `json:"per_token_h"`
+		}
+	}
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatal(err)
+	}
+	base := Architecture{Family: FamilyDecoder, Layers: 1, Hidden: fx.Hidden, Heads: fx.Heads, FFN: 4 * fx.Hidden, Vocab: 8, Norm: LayerNorm, LinearBias: true}
+	llama := base
+	llama.ModelType, llama.Norm, llama.GatedMLP, llama.LinearBias = "llama", RMSNorm, true, false
+	arch := map[string]Architecture{"gpt2": base, "gpt_neox": base, "opt": base, "llama_eager": llama, "llama_eager_mha": llama}
+	for name, a := range arch {
+		switch name {
+		case "llama_eager":
+			a.KVHeads = fx.KVHeads
+		case "llama_eager_mha":
+		default:
+			a.ModelType = name
+		}
+		runs := fx.Blocks[name]
+		if len(runs) == 0 {
+			t.Fatalf("%s: not in the fixture", name)
+		}
+		w := Workload{Settings: Settings{Task: TaskTrain, Precision: BF16, FlashAttention: Bool(false)}, Model: a}
+		w.Defaults()
+		for s, r := range runs {
+			var sl float64
+			if _, err := fmt.Sscan(s, &sl); err != nil {
+				t.Fatal(err)
+			}
+			b, h := float64(fx.Batch), float64(fx.Hidden)
+			if got := cacheHeld(&w, sl, b, 2, 1) / (sl * b * h * 2); got != r.PerTokenH {
+				t.Errorf("%s s=%s: cacheHeld %.3g h per token, the present kept %.3g", name, s, got, r.PerTokenH)
+			}
 		}
 	}
 }

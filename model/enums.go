@@ -122,6 +122,15 @@ const (
 	SGDMomentum Optimizer = "sgd-momentum"
 	Adafactor   Optimizer = "adafactor"
 	AdamW8bit   Optimizer = "adamw-8bit"
+	// AdamWFused is torch.optim.AdamW(fused=True) (Hugging Face
+	// TrainingArguments optim="adamw_torch_fused"): the same two moments
+	// as AdamW, stepped by one kernel per tensor group
+	// (torch/optim/adamw.py _fused_adamw → torch._fused_adamw_,
+	// aten/src/ATen/native/cuda/fused_adamw_impl.cu FusedAdamMathFunctor:
+	// param, grad, exp_avg and exp_avg_sq read and written in place), so
+	// the step allocates no temporary, where the foreach default's
+	// _foreach_sqrt(exp_avg_sqs) allocates one state-sized copy.
+	AdamWFused Optimizer = "adamw-fused"
 	// PagedAdamW and PagedAdamW8bit are bitsandbytes' paged AdamW (32-bit
 	// states) and AdamW8bit: the states of large tensors live in CUDA
 	// unified memory (see PagedOptimizer).
@@ -130,7 +139,7 @@ const (
 )
 
 // Optimizers lists the valid optimizers, the default first.
-var Optimizers = []Optimizer{AdamW, Adam, SGD, SGDMomentum, Adafactor, AdamW8bit, PagedAdamW, PagedAdamW8bit}
+var Optimizers = []Optimizer{AdamW, Adam, SGD, SGDMomentum, Adafactor, AdamW8bit, PagedAdamW, PagedAdamW8bit, AdamWFused}
 
 // Paged reports whether o is a bitsandbytes paged optimizer:
 // Optimizer8bit.get_state_buffer (bitsandbytes/optim/optimizer.py) puts the
@@ -241,6 +250,7 @@ var optimizerAliases = map[string]Optimizer{
 	"paged_adamw": PagedAdamW, "paged_adamw_32bit": PagedAdamW, "paged-adamw-32bit": PagedAdamW, "pagedadamw": PagedAdamW,
 	"paged_adamw_8bit": PagedAdamW8bit, "paged-adamw-8bit": PagedAdamW8bit, "pagedadamw8bit": PagedAdamW8bit,
 	"momentum": SGDMomentum, "sgd_momentum": SGDMomentum,
+	"adamw_torch_fused": AdamWFused, "adamw_fused": AdamWFused, "fused-adamw": AdamWFused, "fused_adamw": AdamWFused,
 }
 
 // ParseStrategy parses a distribution strategy.

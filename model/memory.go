@@ -163,7 +163,7 @@ const (
 // AdamW stores each moment in one byte plus block constants.
 func optimizerStateBytes(o Optimizer, state float64, a *Architecture) float64 {
 	switch o {
-	case Adam, AdamW:
+	case Adam, AdamW, AdamWFused:
 		return 2 * state
 	case SGDMomentum:
 		return state
@@ -525,22 +525,37 @@ type savedActivations struct {
 // saves, for s·b tokens at p bytes over t. The models return it whenever
 // config.use_cache is set (the default) and gradient checkpointing is off
 // (modeling_gpt2.py GPT2Model.forward turns use_cache off only for
-// checkpointing; GPT2Attention: present = (key, value)). Modeled for
-// GPT-2's eager attention: key and value are views of the fused c_attn
-// output (split, then _split_heads' view and permute), while _attn's
-// torch.matmul saves reshaped copies of the permuted heads (at::matmul
-// folds the batch dimensions with reshape, a copy for a permuted tensor),
-// so the cache alone keeps the whole c_attn output, 3·h elements per
-// token per layer. Under SDPA the kernel saves those views: nothing more.
-// (The same holds, unmodeled, where the cache keeps a tensor attention
-// copies: Llama's repeat_kv under grouped-query attention, GPT-NeoX's fp32
-// rotated key under SDPA.)
+// checkpointing; GPT2Attention: present = (key, value)). Under eager
+// attention the cache holds tensors that autograd does not save, because
+// torch.matmul saves reshaped copies of permuted heads (at::matmul folds
+// the batch dimensions with reshape, a copy for a permuted tensor):
+//
+//   - GPT-2: key and value are views of the fused c_attn output (split,
+//     then _split_heads' view and permute), so the cache keeps the whole
+//     c_attn output, 3·h elements per token per layer
+//   - GPT-NeoX: the value is a permuted view of query_key_value's output
+//     (modeling_gpt_neox.py, the v4.40-era eager code): 3·h again
+//   - Llama and the families built from it (eager_attention_forward; the
+//     cache entry is the rotated key and the value_states view before
+//     repeat_kv): 2·kvd, the key and value projections' width
+//
+// Counted with saved_tensors_hooks against the returned present
+// (data/testdata/calibration/saved/present_alive.py: 3.0, 3.0 and 2·kvd/h
+// per token, in units of h; OPT's contiguous key and value are the saved
+// storages: 0). Under SDPA the kernel saves those views: nothing more.
 func cacheHeld(w *Workload, s, b, p, t float64) float64 {
 	a := &w.Model
-	if w.Trainer != TrainerHF || w.Ckpt() || w.Flash() || a.ModelType != "gpt2" || !a.HasShape() {
+	if w.Trainer != TrainerHF || w.Ckpt() || w.Flash() || !a.HasShape() {
 		return 0
 	}
-	return float64(a.Layers) * 3 * float64(a.Hidden) * s * b * p / t
+	var per float64
+	switch {
+	case a.ModelType == "gpt2" || a.ModelType == "gpt_neox":
+		per = 3 * float64(a.Hidden)
+	case upcastSoftmaxTypes[a.ModelType]:
+		per = 2 * float64(a.EffectiveKVHeads()*a.EffectiveHeadDim())
+	}
+	return float64(a.Layers) * per * s * b * p / t
 }
 
 // trainingActivations returns activation bytes per GPU for one micro-batch.
@@ -1199,7 +1214,7 @@ func stepTemporaries(w *Workload, s *stepShape) float64 {
 		// torch.optim's default on CUDA is the foreach implementation
 		// (optimizer.py _default_to_fused_or_foreach); _multi_tensor_adam
 		// allocates exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs), one
-		// state-sized temporary. fused=True avoids it.
+		// state-sized temporary. fused=True (AdamWFused) avoids it.
 		return s.trainable * s.rb.state / s.t / s.shard(1)
 	}
 	return 0

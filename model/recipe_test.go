@@ -333,6 +333,36 @@ func TestLegacyTorch(t *testing.T) {
 	}
 }
 
+// TestFusedAdamWTemporaries: torch.optim.AdamW(fused=True) keeps the same
+// two moments as the foreach AdamW but its step allocates nothing
+// (torch/optim/adamw.py _fused_adamw → torch._fused_adamw_, in place),
+// where the foreach step holds _foreach_sqrt(exp_avg_sqs): for
+// llama-2-7b in pure bf16, 2 B × params; moments 2 × 2 B × params either way.
+func TestFusedAdamWTemporaries(t *testing.T) {
+	n := llama2_7B.ParamCount()
+	for _, tt := range []struct {
+		opt  Optimizer
+		temp float64
+	}{{AdamW, 2 * n}, {AdamWFused, 0}} {
+		e, err := Compute(Workload{Settings: Settings{MicroBatch: 1, SeqLen: 512, Precision: BF16, Optimizer: tt.opt}, Model: llama2_7B}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		step := e.Phases[2].Memory
+		if math.Abs(step.Temporaries-tt.temp) > 1 {
+			t.Errorf("%s: step temporaries %.6g B, want %.6g B", tt.opt, step.Temporaries, tt.temp)
+		}
+		if got, want := step.OptimizerStates, 4*n; math.Abs(got-want) > 1 {
+			t.Errorf("%s: optimizer states %.6g B, want %.6g B (two bf16 moments)", tt.opt, got, want)
+		}
+	}
+	for _, s := range []string{"adamw-fused", "adamw_torch_fused", "fused_adamw"} {
+		if o, err := ParseOptimizer(s); err != nil || o != AdamWFused {
+			t.Errorf("ParseOptimizer(%q) = %v, %v; want adamw-fused", s, o, err)
+		}
+	}
+}
+
 // TestBitsandbytesInference: load_in_4bit weights cost bitsandbytes' bytes
 // (6,476,005,376 block-linear parameters of llama-2-7b in 4 bits, the
 // other 262,410,240 in 16-bit) plus one dequantized 4096 × 11008 weight in

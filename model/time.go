@@ -269,7 +269,8 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 //	AdamW's decoupled decay _foreach_mul_(params) 2p more. The for-loop
 //	before 2.0 (_single_tensor_adam) makes the same passes and two more
 //	(exp_avg.mul_().add_(), denom's sqrt() then div): 14s + 3g + 2p.
-//	anything else (SGD, Adafactor, 8-bit AdamW, DeepSpeed's FusedAdam,
+//	anything else (SGD, Adafactor, 8-bit AdamW, torch's fused AdamW
+//	(AdamWFused: one _fused_adamw_ pass), DeepSpeed's FusedAdam,
 //	TensorFlow's ResourceApplyAdam kernel): each tensor read once and the
 //	updated ones written once, g + 2p + 2S.
 //	a fp32 master (DeepSpeed's recipe): the updated 16-bit weights are

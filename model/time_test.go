@@ -191,6 +191,10 @@ func TestOptimizerStepBytes(t *testing.T) {
 		{"amp adam", Workload{Settings: Settings{Precision: AMPBF16, Optimizer: Adam}}, 68 * psi},
 		// PyTorch 1.12's for-loop Adam: 14·4 + 12 + 8
 		{"amp adam 1.12", Workload{Settings: Settings{Precision: AMPBF16, Optimizer: Adam, Torch: TorchVersion{1, 12}}}, 76 * psi},
+		// torch AdamW(fused=True), pure bf16: one _fused_adamw_ pass,
+		// g + 2p + 2·(2 states · 2) = 2 + 4 + 8 = 14 B (the foreach
+		// form's 38 above)
+		{"bf16 adamw fused", Workload{Settings: Settings{Precision: BF16, Optimizer: AdamWFused}}, 14 * psi},
 		// TensorFlow's fused Adam kernel: g + 2p + 2·(2 states · 4) = 28
 		{"tf adam", Workload{Settings: Settings{Framework: TensorFlow, Precision: AMPFP16, Optimizer: Adam}}, 28 * psi},
 		// DeepSpeed ZeRO-2 over 8 GPUs: the fp32 partition, 4 + 8 + 16,

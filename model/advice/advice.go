@@ -116,7 +116,7 @@ func FitAdvice(w model.Workload, capBytes float64) []Advice {
 			v.Loss = model.LossChunked
 			try(model.Msg("use a chunked linear cross-entropy (Liger, Cut Cross-Entropy) instead of fp32 logits"), v)
 		}
-		if w.Optimizer == model.Adam || w.Optimizer == model.AdamW {
+		if w.Optimizer == model.Adam || w.Optimizer == model.AdamW || w.Optimizer == model.AdamWFused {
 			v = w
 			v.Optimizer = model.AdamW8bit
 			try(model.Msg("use 8-bit AdamW (bitsandbytes)"), v)

@@ -119,7 +119,7 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 		// without bf16 (Query.PrecisionAsked), as mixed precision does.
 		add("precision", model.Msg("train in amp-bf16"), func(b *Scenario) { b.Workload.Precision, b.Query.PrecisionAsked = model.AMPBF16, false })
 	}
-	if w.Optimizer == model.Adam || w.Optimizer == model.AdamW {
+	if w.Optimizer == model.Adam || w.Optimizer == model.AdamW || w.Optimizer == model.AdamWFused {
 		add("precision", model.Msg("8-bit AdamW states (bitsandbytes)"), func(b *Scenario) { b.Workload.Optimizer = model.AdamW8bit })
 	}
 	for _, micro := range smallerMicroBatches(w.MicroBatch) {

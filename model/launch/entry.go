@@ -98,7 +98,7 @@ const loraAlphaPerRank = 2
 //     foreach form, whose step temporary the estimate sizes
 //     (model/memory.go); the fused form the Trainer picks by default on
 //     torch ≥ 2.8 has none. Adam is AdamW with the Trainer's default
-//     weight_decay 0.
+//     weight_decay 0. Fused AdamW: "adamw_torch_fused".
 //   - 8-bit AdamW: "adamw_bnb_8bit", bitsandbytes' AdamW8bit; the paged
 //     ones "paged_adamw_32bit" and "paged_adamw_8bit" (transformers
 //     OptimizerNames PAGED_ADAMW, PAGED_ADAMW_8BIT: bitsandbytes'
@@ -110,6 +110,8 @@ func trlOptim(o model.Optimizer) string {
 	switch o {
 	case model.AdamW8bit:
 		return "adamw_bnb_8bit"
+	case model.AdamWFused:
+		return "adamw_torch_fused"
 	case model.PagedAdamW:
 		return "paged_adamw_32bit"
 	case model.PagedAdamW8bit:

@@ -69,7 +69,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Precision]{&f.set.Precision, model.ParsePrecision, append(append([]model.Precision{}, model.TrainingPrecisions...), model.FP16, model.INT8, model.INT4)}
 		}},
-	{name: "optimizer", key: "workload.optimizer", usage: "adamw, adam, sgd, sgd-momentum, adafactor, adamw-8bit, paged-adamw or paged-adamw8bit (default: the model's training recipe's, e.g. sgd-momentum for ResNets; else adamw)",
+	{name: "optimizer", key: "workload.optimizer", usage: "adamw, adam, sgd, sgd-momentum, adafactor, adamw-8bit, paged-adamw, paged-adamw8bit or adamw-fused (torch AdamW fused=True: no step temporary) (default: the model's training recipe's, e.g. sgd-momentum for ResNets; else adamw)",
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Optimizer]{&f.set.Optimizer, model.ParseOptimizer, model.Optimizers}
 		}},

@@ -541,6 +541,7 @@ func (w *wizard) trainingPages() []page {
 			return []huh.Field{newSelect[model.Optimizer](w.theme).Title(T("Optimizer")).Options(
 				huh.NewOption(T("AdamW       8 bytes of state per parameter"), model.AdamW),
 				huh.NewOption(T("Adam        8 bytes of state per parameter"), model.Adam),
+				huh.NewOption(T("AdamW fused 8 bytes per parameter, no step temporary (fused=True)"), model.AdamWFused),
 				huh.NewOption(T("SGD         no state"), model.SGD),
 				huh.NewOption(T("SGD+momentum 4 bytes per parameter"), model.SGDMomentum),
 				huh.NewOption(T("Adafactor   factored second moments"), model.Adafactor),

@@ -97,7 +97,7 @@ def training_args(c, a, d):
         return None
     mixed = prec.startswith("amp")
     opt = c.get("optimizer", "adamw")
-    op = {"adam": 8, "adamw": 8, "sgd": 0, "adafactor": 0, "adamw-8bit": 2, "adam-8bit": 2}.get(opt)
+    op = {"adam": 8, "adamw": 8, "adamw-fused": 8, "sgd": 0, "adafactor": 0, "adamw-8bit": 2, "adam-8bit": 2}.get(opt)
     if op is None:
         return None
     if not mixed and op == 8:
