@@ -167,3 +167,54 @@ func TestFSDPOffloadRules(t *testing.T) {
 		})
 	}
 }
+
+// The copies run under the compute (side streams): the step grows only by
+// what does not fit, and FSDP's CPU step leaves the GPU's optimizer pass
+// out. For Llama 3.1 8B on two L40S-like PCIe Gen4 cards the shard's two
+// copies (2 × 4 B × p / 2 = 32 GB) take 1 s at 32 GB/s, longer than the
+// compute of 1 × 512 tokens, so the excess shows; a micro-batch of
+// 8 × 4096 tokens (64× the compute, the same copies) hides them.
+func TestHostCopiesOverlapCompute(t *testing.T) {
+	g := &GPU{Name: "PCIe Gen4 card", Architecture: "ada", ComputeCapability: "8.9", MemoryGiB: 48, MemoryBandwidthGBps: 864,
+		FP32TFLOPS: 91.6, TF32TFLOPS: 183, FP16TFLOPS: 362.05, BF16TFLOPS: 362.05, Interconnect: "pcie", InterconnectGBps: 64}
+	for _, tt := range []struct {
+		name    string
+		mb, seq int
+		exposed bool
+	}{
+		{"short step", 1, 512, true},
+		{"long step", 8, 4096, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := Workload{Settings: Settings{Task: TaskFinetune, Precision: AMPBF16, Optimizer: AdamW, MicroBatch: tt.mb, SeqLen: tt.seq,
+				GradAccum: 1, GPUs: 2, Strategy: FSDP, Checkpointing: Bool(true)}, Model: llama31_8B}
+			base, off := withSwitchesOn(t, w, g, Switches{OffloadParams: true})
+			h := DefaultHost(g, 2)
+			bStep, comm := base.stepTime(g, h)
+			oStep, _ := off.stepTime(g, h)
+			opt := optimizerStepBytes(&base.Workload) / (g.MemoryBandwidthGBps * 1e9 * MBU)
+			compute := bStep - comm - opt
+			copies := hostTransferSeconds(&off.Workload, g)
+			if want := compute + comm + max(copies-compute, 0); !near(oStep, want, 1e-9) {
+				t.Errorf("step %.6g s with offload, want %.6g (compute %.4g, copies %.4g, comm %.4g)", oStep, want, compute, copies, comm)
+			}
+			if got := copies > compute; got != tt.exposed {
+				t.Errorf("copies %.4g s vs compute %.4g s: exposed %v, want %v", copies, compute, got, tt.exposed)
+			}
+		})
+	}
+}
+
+// withSwitchesOn computes w on g as it is and with switches on.
+func withSwitchesOn(t *testing.T, w Workload, g *GPU, on Switches) (base, switched Estimate) {
+	t.Helper()
+	base, err := Compute(w, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Switches = on
+	if switched, err = Compute(w, g); err != nil {
+		t.Fatal(err)
+	}
+	return base, switched
+}
