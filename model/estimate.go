@@ -481,6 +481,18 @@ func (e *Estimate) AssumptionMessages() []Message {
 	case TensorFlow:
 		add("TensorFlow maps nearly all GPU memory by default; set memory growth to see what the job needs")
 	}
+	fsdpOffload := w.OffloadParams && w.Strategy == FSDP
+	actHost := 0.0
+	if w.OffloadActivations {
+		actHost = trainingActivations(w, w.TrainingRecipe()).ckptInputs
+	}
+	if fsdpOffload {
+		// No sourced CPU optimizer throughput: say so rather than guess.
+		add("FSDP CPU offload (CPUOffload(offload_params=True)): parameter shards, gradients and optimizer states in host RAM, %.2f GiB per GPU; the CPU optimizer step is not timed, so the time and cost are a lower bound", (e.States.HostOffload-actHost)/GiB)
+	}
+	if w.OffloadActivations {
+		add("activation offload (Unsloth's offloaded gradient checkpointing): %.2f GiB of checkpointed block inputs per GPU in host RAM, one block's back on the GPU at a time", actHost/GiB)
+	}
 	if e.GPU != nil {
 		switch {
 		case w.Precision == INT8 || w.Precision == INT4:
@@ -515,10 +527,18 @@ func (e *Estimate) AssumptionMessages() []Message {
 		if w.GPUs/w.TP > 1 && w.Task.Training() && w.MFU == 0 {
 			add("collectives: %s ring traffic over %.0f GB/s per GPU (%s per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, CountMsg(e.Host.GPUsPerNode, "GPU"), e.CommSeconds)
 		}
-		if w.OffloadOptimizer || w.OffloadParams {
+		if !fsdpOffload && (w.OffloadOptimizer || w.OffloadParams) {
 			// No sourced throughput for DeepSpeedCPUAdam or parameter
 			// fetches over PCIe on these hosts: say so rather than guess.
-			add("ZeRO-Offload: %.2f GiB per GPU in host RAM; the CPU optimizer step and the PCIe traffic of offloading are not timed, so the time and cost are a lower bound", e.States.HostOffload/GiB)
+			add("ZeRO-Offload: %.2f GiB per GPU in host RAM; the CPU optimizer step and the PCIe traffic of offloading are not timed, so the time and cost are a lower bound", (e.States.HostOffload-actHost)/GiB)
+		}
+		if fsdpOffload || w.OffloadActivations {
+			h2d, d2h := hostTransferBytes(w)
+			if link := hostLinkGBps(e.GPU); link > 0 {
+				add("host copies: %.3g GB to and %.3g GB from the GPU per step over PCIe at %.0f GB/s each way (the link rate: a lower bound), %.3g s, hidden behind compute where they fit (side streams)", h2d/1e9, d2h/1e9, link, hostTransferSeconds(w, e.GPU))
+			} else {
+				add("host copies: %.3g GB to and %.3g GB from the GPU per step are not timed: the catalog has no host-link figure for %s (its interconnect is GPU-to-GPU), so the time is a lower bound", h2d/1e9, d2h/1e9, e.GPU.Name)
+			}
 		}
 		if e.InputBound {
 			add("input pipeline: %d vCPUs × %.0f images/s cap the throughput", e.Host.VCPUs, e.Host.ImagesPerVCPU)

@@ -514,6 +514,10 @@ type savedActivations struct {
 	// recomputes on unpacking its saved tensors), after the loss and head
 	// backward have freed the logits and their gradient.
 	recompute float64
+	// ckptInputs is the checkpointed block inputs within blocks (0
+	// without checkpointing), ckptOne the largest of them: what
+	// offloadActivations moves to the host and brings back one at a time.
+	ckptInputs, ckptOne float64
 	// cache is what the key/value cache the model returns keeps beyond
 	// the saved tensors (cacheHeld): alive to the end of forward, and
 	// freed with the output before backward in Hugging Face's Trainer.
@@ -626,13 +630,15 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 		}
 		return x
 	}
-	var stored, peakBlock float64
+	var stored, peakBlock, ckptInputs, ckptOne float64
 	switch a.Family {
 	case FamilyEncoderDecoder:
 		enc := block(sEnc, sEnc, false)
 		dec := block(s, s, true)
 		if w.Ckpt() {
-			stored = float64(a.Layers)*resid*sEnc*b*h + float64(a.DecoderLayers)*resid*s*b*h + resid*sEnc*b*h // decoder also keeps the encoder output
+			ckptInputs = float64(a.Layers)*resid*sEnc*b*h + float64(a.DecoderLayers)*resid*s*b*h
+			ckptOne = resid * max(sEnc, s) * b * h
+			stored = ckptInputs + resid*sEnc*b*h // decoder also keeps the encoder output
 			peakBlock = max(enc, dec)
 		} else {
 			stored = float64(a.Layers)*enc + float64(a.DecoderLayers)*dec
@@ -641,12 +647,13 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 		blk := block(s, s, false)
 		if w.Ckpt() {
 			stored = float64(a.Layers) * resid * s * b * h
+			ckptInputs, ckptOne = stored, resid*s*b*h
 			peakBlock = blk
 		} else {
 			stored = float64(a.Layers) * blk
 		}
 	}
-	out := savedActivations{blocks: stored + resid*max(s, sEnc)*b*h, recompute: peakBlock, cache: cacheHeld(w, s, b, p, t)} // + embedding output
+	out := savedActivations{blocks: stored + resid*max(s, sEnc)*b*h, recompute: peakBlock, cache: cacheHeld(w, s, b, p, t), ckptInputs: ckptInputs, ckptOne: ckptOne} // + embedding output
 	// Backward through a block allocates the gradients of its saved
 	// tensors while they are alive: one block's worth at a time.
 	out.blockGrad = a.blockActivation(s, s, b, p, t, flash, false)
@@ -978,6 +985,14 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		base.Gradients, stepGrads, stepTemp = optimizerInBackward(w, &s)
 		*states = base
 	}
+	if w.OffloadParams && w.Strategy == FSDP {
+		fsdpCPUOffload(w, &s, &base, &stepGrads, &stepTemp)
+		*states = base
+	}
+	if w.OffloadActivations {
+		base.HostOffload += offloadActivations(&act)
+		*states = base
+	}
 
 	if w.OffloadOptimizer {
 		// ZeRO-Offload (Ren et al., 2021, "ZeRO-Offload", §4.1): the fp32
@@ -1127,31 +1142,40 @@ func modelStates(w *Workload, s *stepShape) (base Memory, stepGrads float64) {
 	}
 	base.OptimizerStates = s.trainable * ob / s.t / s.shard(1)
 	if s.stage >= 3 {
-		full := (s.frozen + s.trainable*s.rb.weight) / s.t
-		gb := 2.0 // FSDP's param_dtype and DeepSpeed's compute dtype
-		if s.r == RecipeFP32 {
-			gb = 4
-		}
-		if w.Task.Adapters() {
-			gb = s.frozenParamBytes // 4-bit weights are gathered as stored (bnb_4bit_quant_storage)
-		}
-		elem := 1.0
-		if w.Task == TaskQLoRA {
-			elem = gb / 2 // packed 4-bit in a 16-bit bnb_4bit_quant_storage
-		}
-		base.Gathered = min(gatheredParams(a, s.r, w.Ckpt(), elem)*gb/s.t, full-base.Weights)
+		gathered, full := gatheredBytes(w, s)
+		base.Gathered = min(gathered, full-base.Weights)
 		if w.OffloadParams {
 			// Parameter offload: zero.Init stores each parameter's
 			// partition on remote_device = offload_param.device, "cpu"
 			// (deepspeed/runtime/zero/partition_parameters.py, Init.__init__
 			// and _partition_param); the GPU keeps only what is gathered
-			// (stage3_max_live_parameters, gatheredParams).
+			// (stage3_max_live_parameters, gatheredParams). FSDP's
+			// CPUOffload likewise (fsdpCPUOffload).
 			base.HostOffload = base.Weights
-			base.Gathered = min(gatheredParams(a, s.r, w.Ckpt(), elem)*gb/s.t, full)
+			base.Gathered = min(gathered, full)
 			base.Weights = 0
 		}
 	}
 	return base, stepGrads
+}
+
+// gatheredBytes returns the bytes per GPU of the unsharded parameters
+// ZeRO-3/FSDP hold for the units in flight (gatheredParams, in the
+// dtype they are gathered in) and of the whole model unsharded.
+func gatheredBytes(w *Workload, s *stepShape) (gathered, full float64) {
+	full = (s.frozen + s.trainable*s.rb.weight) / s.t
+	gb := 2.0 // FSDP's param_dtype and DeepSpeed's compute dtype
+	if s.r == RecipeFP32 {
+		gb = 4
+	}
+	if w.Task.Adapters() {
+		gb = s.frozenParamBytes // 4-bit weights are gathered as stored (bnb_4bit_quant_storage)
+	}
+	elem := 1.0
+	if w.Task == TaskQLoRA {
+		elem = gb / 2 // packed 4-bit in a 16-bit bnb_4bit_quant_storage
+	}
+	return gatheredParams(&w.Model, s.r, w.Ckpt(), elem) * gb / s.t, full
 }
 
 // castCacheBytes is the autocast cast cache: 16-bit copies of the fp32

@@ -60,7 +60,9 @@ func withSwitches(t *testing.T, w Workload, on Switches) (base, switched Estimat
 
 // Offload is DeepSpeed's, for training under ZeRO: the optimizer's with
 // stages 1–3 ("Valid with stage 1, 2, and 3"), the parameters' with stage 3
-// ("Valid only with stage 3"); anything else is a FieldError naming the key.
+// ("Valid only with stage 3"), or torch FSDP's parameter offload (which
+// has no optimizer-only form: TestFSDPOffloadRules); anything else is a
+// FieldError naming the key.
 func TestOffloadNeedsZeRO(t *testing.T) {
 	for _, tt := range []struct {
 		name, field string
@@ -71,7 +73,6 @@ func TestOffloadNeedsZeRO(t *testing.T) {
 		{"single", "offload_optimizer", Settings{Task: TaskFinetune, Switches: Switches{OffloadOptimizer: true}}},
 		{"inference", "offload_optimizer", Settings{Task: TaskInference, Switches: Switches{OffloadOptimizer: true}}},
 		{"params zero2", "offload_params", Settings{Task: TaskFinetune, GPUs: 8, Strategy: ZeRO2, Switches: Switches{OffloadParams: true}}},
-		{"params fsdp", "offload_params", Settings{Task: TaskFinetune, GPUs: 8, Strategy: FSDP, Switches: Switches{OffloadParams: true}}},
 		{"params single", "offload_params", Settings{Task: TaskFinetune, Switches: Switches{OffloadParams: true}}},
 		{"params inference", "offload_params", Settings{Task: TaskInference, Switches: Switches{OffloadParams: true}}},
 	} {

@@ -246,15 +246,18 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 			exposed = max(comm-hide, 0)
 		}
 	}
+	// Offload copies run on side streams (FSDP's unshard and post-backward
+	// streams; Unsloth's non_blocking copies) under the compute.
+	host := max(hostTransferSeconds(w, g)-compute, 0)
 	if g.MemoryBandwidthGBps > 0 {
 		compute += optimizerStepBytes(w) / (g.MemoryBandwidthGBps * 1e9 * MBU)
 	}
-	return compute + exposed, exposed
+	return compute + exposed + host, exposed
 }
 
 // optimizerStepBytes returns the bytes one GPU reads and writes in one
 // optimizer step, 0 for inference and when the optimizer runs on the host
-// (OffloadOptimizer). The step is elementwise over the parameters it
+// (OffloadOptimizer, FSDP's CPU offload). The step is elementwise over the parameters it
 // owns (sharded from ZeRO-1, split by tensor parallelism) and bound by
 // memory bandwidth, so stepTime times it at MBU of the peak bandwidth, once
 // per step whatever the accumulation. Per parameter, with p the bytes of
@@ -276,7 +279,7 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 //	a fp32 master (DeepSpeed's recipe): the updated 16-bit weights are
 //	written back, 2 more.
 func optimizerStepBytes(w *Workload) float64 {
-	if !w.Task.Training() || w.OffloadOptimizer {
+	if !w.Task.Training() || w.cpuOptimizerStep() {
 		return 0
 	}
 	st := newStepShape(w)

@@ -97,12 +97,25 @@ type Switches struct {
 	// (deepspeed/runtime/zero/offload_config.py): "Valid with stage 1, 2,
 	// and 3", so only with a ZeRO strategy (one GPU included).
 	OffloadOptimizer bool `toml:"offload_optimizer" json:"offload_optimizer,omitempty" note:"DeepSpeed ZeRO-Offload: optimizer states in host RAM"`
-	// OffloadParams is DeepSpeed ZeRO-3 parameter offload (ZeRO-Infinity;
-	// zero_optimization.offload_param.device = "cpu"): the 16-bit parameter
-	// partition lives in host RAM and each layer is gathered to the GPU
-	// when used. DeepSpeedZeroOffloadParamConfig (deepspeed/runtime/zero/
-	// offload_config.py): "Valid only with stage 3", so only with zero3.
-	OffloadParams bool `toml:"offload_params" json:"offload_params,omitempty" note:"DeepSpeed ZeRO-3: 16-bit parameter partition in host RAM"`
+	// OffloadParams is parameter offload to host RAM, with zero3 or fsdp.
+	// With zero3 it is DeepSpeed's (ZeRO-Infinity; zero_optimization.
+	// offload_param.device = "cpu"): the 16-bit parameter partition lives
+	// in host RAM and each layer is gathered to the GPU when used;
+	// DeepSpeedZeroOffloadParamConfig (deepspeed/runtime/zero/
+	// offload_config.py): "Valid only with stage 3". With fsdp it is torch
+	// FSDP's CPUOffload(offload_params=True) (FSDP2: CPUOffloadPolicy;
+	// Accelerate fsdp_offload_params, HF Trainer --fsdp "full_shard
+	// offload"), which "offloads gradients to CPU as well, meaning that the
+	// optimizer step runs on CPU" (torch/distributed/fsdp/api.py,
+	// CPUOffload): see fsdpCPUOffload.
+	OffloadParams bool `toml:"offload_params" json:"offload_params,omitempty" note:"parameter offload to host RAM (DeepSpeed ZeRO-3 offload_param, or torch FSDP CPUOffload: gradients and optimizer step too)"`
+	// OffloadActivations moves the checkpointed input of each block to
+	// host RAM in forward and back in backward, one block at a time
+	// (Unsloth's use_gradient_checkpointing="unsloth", unsloth_zoo
+	// gradient_checkpointing.py Unsloth_Offloaded_Gradient_Checkpointer;
+	// axolotl gradient_checkpointing: offload): only with activation
+	// checkpointing, on a transformer (see offloadActivations).
+	OffloadActivations bool `toml:"offload_activations" json:"offload_activations,omitempty" note:"checkpointed block inputs in host RAM (Unsloth offloaded gradient checkpointing)"`
 	// OptimizerInBackward steps each parameter in a hook as soon as its
 	// gradient is accumulated and frees the gradient (torchtune
 	// optimizer_in_bwd; Tensor.register_post_accumulate_grad_hook, PyTorch
@@ -402,14 +415,32 @@ func (w *Workload) Validate() error {
 	if w.Task == TaskInference && w.Strategy.ZeROStage() > 0 {
 		return bad("strategy", "%s shards training state; inference splits a model with --tp and replicates it with ddp", w.Strategy)
 	}
+	if w.OffloadOptimizer && w.Task.Training() && w.Strategy == FSDP {
+		return bad("offload_optimizer", "torch FSDP has no optimizer-only offload: CPUOffload(offload_params=True) moves parameters, gradients and the optimizer step to the CPU together; set offload_params (--offload-params) instead")
+	}
 	if w.OffloadOptimizer && (!w.Task.Training() || !w.Strategy.OffloadsOptimizer()) {
 		return bad("offload_optimizer", "DeepSpeed offloads optimizer states only when training with a ZeRO strategy (zero1, zero2 or zero3), got %s %s", cmp.Or(w.Task, TaskTrain), w.Strategy)
 	}
 	if msg := w.optimizerInBackwardInvalid(); !msg.IsZero() {
 		return &FieldError{Field: "optimizer_in_backward", Msg: msg}
 	}
-	if w.OffloadParams && (!w.Task.Training() || w.Strategy != ZeRO3) {
-		return bad("offload_params", "DeepSpeed offloads parameters only when training with zero3, got %s %s", cmp.Or(w.Task, TaskTrain), w.Strategy)
+	if w.OffloadParams && (!w.Task.Training() || w.Strategy != ZeRO3 && w.Strategy != FSDP) {
+		return bad("offload_params", "parameters are offloaded only when training with zero3 (DeepSpeed) or fsdp (torch FSDP CPUOffload), got %s %s", cmp.Or(w.Task, TaskTrain), w.Strategy)
+	}
+	if w.OffloadParams && w.Strategy == FSDP && w.Framework != PyTorch && w.Framework != "" {
+		return bad("offload_params", "FSDP CPU offload is torch FSDP's (CPUOffload); with %s use --framework pytorch", w.Framework)
+	}
+	if w.OffloadActivations {
+		switch {
+		case !w.Task.Training():
+			return bad("offload_activations", "activations are offloaded only in training, got %s", w.Task)
+		case !w.Ckpt():
+			return bad("offload_activations", "activation offload moves the checkpointed block inputs (Unsloth's offloaded gradient checkpointing): turn on checkpointing (--checkpointing)")
+		case !w.Model.HasShape() || !w.Model.Family.Transformer():
+			return bad("offload_activations", "activation offload moves each transformer block's checkpointed input; it needs a transformer shape (layers, hidden, heads)")
+		case w.Framework != PyTorch && w.Framework != "":
+			return bad("offload_activations", "activation offload is a PyTorch autograd function (Unsloth); with %s use --framework pytorch", w.Framework)
+		}
 	}
 	if w.Task == TaskInference && w.GenTokens > w.ContextLen && w.Model.Family.Generative() {
 		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)

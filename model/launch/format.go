@@ -143,6 +143,11 @@ func (p *Plan) NoteMessages() []model.Message {
 		// register the hooks, as torchtune's recipes do.
 		out = append(out, model.Msg("the estimate assumed the optimizer steps in backward (torchtune optimizer_in_bwd): the Trainer steps after backward and holds every gradient, so the script must register Tensor.register_post_accumulate_grad_hook steps as torchtune's register_optim_in_bwd_hooks does, or run torchtune"))
 	}
+	if p.Task.Training() && p.OffloadActivations {
+		// Trainer's gradient_checkpointing keeps each checkpointed block
+		// input on the GPU; only a replaced checkpoint function moves it.
+		out = append(out, model.Msg(`the estimate assumed offloaded gradient checkpointing (each block's input in host RAM): Hugging Face Trainer keeps those inputs on the GPU, so run Unsloth (use_gradient_checkpointing="unsloth") or axolotl (activation_offloading: legacy), or patch transformers' checkpoint function as they do`))
+	}
 	if p.Module == TRLSFTModule && p.Optimizer == model.SGDMomentum {
 		out = append(out, model.Msg("the estimate assumed SGD with momentum; the Trainer's --optim sgd keeps none (transformers Trainer.get_optimizer_cls_and_kwargs), so the run holds less optimizer state than was priced"))
 	}
@@ -152,6 +157,8 @@ func (p *Plan) NoteMessages() []model.Message {
 	switch {
 	case p.ZeRO() > 0:
 		out = append(out, model.Msg("DeepSpeed ZeRO stage %d: the script reads %s (Hugging Face Trainer: --deepspeed); install deepspeed", p.ZeRO(), DeepSpeedFile))
+	case p.Strategy == model.FSDP && p.OffloadParams:
+		out = append(out, model.Msg(`FSDP with CPU offload: Hugging Face Trainer shards with --fsdp "full_shard auto_wrap offload"; a custom loop passes cpu_offload=CPUOffload(offload_params=True) to FullyShardedDataParallel, or offload_policy=CPUOffloadPolicy() to fully_shard`))
 	case p.Strategy == model.FSDP:
 		out = append(out, model.Msg(`FSDP: Hugging Face Trainer shards with --fsdp "full_shard auto_wrap"; a custom loop wraps the model in torch.distributed.fsdp itself`))
 	}

@@ -351,7 +351,8 @@ func (p *Plan) DeepSpeedConfig() []byte {
 // Face Trainer's TrainingArguments flags (the convention of the transformers
 // example scripts) and TRL's: --model_name_or_path (TRL ModelConfig),
 // --dataset_name (TRL ScriptArguments), --output_dir, then the precision,
-// --fsdp "full_shard auto_wrap" for FSDP, --deepspeed FILE for ZeRO, and
+// --fsdp "full_shard auto_wrap" for FSDP ("full_shard auto_wrap offload"
+// with CPU offload), --deepspeed FILE for ZeRO, and
 // the micro-batch and gradient accumulation the estimate assumed (they
 // must match the DeepSpeed config), the epochs (TrainingArguments
 // num_train_epochs, default 3) and for text models the tokens per sample
@@ -412,6 +413,9 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 		a = append(a, "--bf16", "false")
 	}
 	switch {
+	case p.Strategy == model.FSDP && p.OffloadParams:
+		// TrainingArguments' FSDPOption "offload": CPUOffload(offload_params=True).
+		a = append(a, "--fsdp", "full_shard auto_wrap offload")
 	case p.Strategy == model.FSDP:
 		a = append(a, "--fsdp", "full_shard auto_wrap")
 	case p.ZeRO() > 0:

@@ -144,8 +144,10 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OffloadOptimizer} }},
 	{name: "optimizer-in-backward", key: "workload.optimizer_in_backward", usage: "step each parameter in backward and free its gradient at once (torchtune optimizer_in_bwd; PyTorch 2.1+, not with --grad-accum > 1 or DeepSpeed)",
 		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OptimizerInBackward} }},
-	{name: "offload-params", key: "workload.offload_params", usage: "DeepSpeed ZeRO-3 parameter offload: the 16-bit parameter partition in host RAM, each layer fetched when used (zero3)",
+	{name: "offload-params", key: "workload.offload_params", usage: "parameter offload to host RAM, each layer fetched when used: zero3, DeepSpeed's 16-bit partition; fsdp, torch FSDP CPUOffload(offload_params=True), which moves gradients and the optimizer step to the CPU too",
 		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OffloadParams} }},
+	{name: "offload-activations", key: "workload.offload_activations", usage: "offloaded gradient checkpointing (Unsloth's \"unsloth\" mode): each block's checkpointed input in host RAM, brought back one block at a time (needs --checkpointing)",
+		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OffloadActivations} }},
 
 	// Serving ([serve]; latency targets in milliseconds). --tp is the
 	// workload's, read as the serving tensor-parallel degree.

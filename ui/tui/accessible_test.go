@@ -30,8 +30,8 @@ func TestAccessibleInputEnds(t *testing.T) {
 		"empty":             "",
 		"invalid then end":  "q\n",
 		"half a line":       "\n2",
-		"at the export":     strings.Repeat("\n", 14) + "0\n0\n" + strings.Repeat("\n", 5),
-		"in a list":         strings.Repeat("\n", 14) + "1\n",
+		"at the export":     strings.Repeat("\n", 15) + "0\n0\n" + strings.Repeat("\n", 5),
+		"in a list":         strings.Repeat("\n", 15) + "1\n",
 		"in a custom input": "\n\n",
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -62,7 +62,7 @@ func TestAccessibleAsksWell(t *testing.T) {
 	custom := fmt.Sprint(len(testCatalog(t).Models) + 1) // "custom…" follows the catalog's models
 	script := "\n\n" + custom + "\n" +                   // framework, task, model: custom
 		"\n\n100\n3\n4\n\n" + // params, layers, hidden 100, heads 3 (refused), 4, vocab
-		strings.Repeat("\n", 15) + "0\n0\n" + strings.Repeat("\n", 5) + // the rest: defaults
+		strings.Repeat("\n", 16) + "0\n0\n" + strings.Repeat("\n", 5) + // the rest: defaults
 		taken + "\nn\n" + free + "\n"
 	out, prompts, err := accessible(t, script)
 	if err != nil {
@@ -95,9 +95,9 @@ func TestAccessibleAsksWell(t *testing.T) {
 func TestAccessible(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.toml")
 	var out, prompts bytes.Buffer
-	// Every default: 18 questions (recipe, loss, 4-bit type and double
-	// quantization among them), the two lists (0 ends a list), 5 more, then the export's file name.
-	script := strings.Repeat("\n", 18) + "0\n0\n" + strings.Repeat("\n", 5) + path + "\n"
+	// Every default: 19 questions (recipe, loss, 4-bit type, double
+	// quantization and activation offload among them), the two lists (0 ends a list), 5 more, then the export's file name.
+	script := strings.Repeat("\n", 19) + "0\n0\n" + strings.Repeat("\n", 5) + path + "\n"
 	err := runAccessible(context.Background(), testCatalog(t), Options{In: strings.NewReader(script), Out: &out, Err: &prompts}, testStyles())
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +130,7 @@ func TestAccessibleEnterKeeps(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "a.toml")
 			// Every default (the two lists too), then the export's file name.
-			script := strings.Repeat(eol, 25) + path + eol
+			script := strings.Repeat(eol, 26) + path + eol
 			_, prompts, err := accessible(t, script)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, prompts)
@@ -183,7 +183,7 @@ func TestAccessibleEnterKeeps(t *testing.T) {
 // defaults as the options read (no option reads "0" or "").
 func TestAccessibleEnterConfirms(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a.toml")
-	script := strings.Repeat("\n", 18) + "4\n\n\n" + strings.Repeat("\n", 5) + path + "\n"
+	script := strings.Repeat("\n", 19) + "4\n\n\n" + strings.Repeat("\n", 5) + path + "\n"
 	_, prompts, err := accessible(t, script)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, prompts)
@@ -211,7 +211,7 @@ func TestAccessiblePromptsPlain(t *testing.T) {
 	if err := os.WriteFile(taken, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, prompts, err := accessible(t, strings.Repeat("\n", 25)+taken+"\nn\n\n")
+	_, prompts, err := accessible(t, strings.Repeat("\n", 26)+taken+"\nn\n\n")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, prompts)
 	}

@@ -291,7 +291,7 @@ func TestBrowseGolden(t *testing.T) {
 func TestBrowseTeatest(t *testing.T) {
 	tm := teatest.NewTestModel(t, newTestApp(t, testCatalog(t), Options{}), teatest.WithInitialTermSize(120, 40))
 	sc := newScreen(tm, 120, 40)
-	await(t, sc, "page 1 of 12")
+	await(t, sc, "page 1 of 13")
 	keys(tm, ctrlB)
 	await(t, sc, "browse the market")
 	tm.Type("a100-80gb")

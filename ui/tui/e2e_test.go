@@ -76,7 +76,7 @@ func TestEndToEnd(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bert.toml")
 	tm := teatest.NewTestModel(t, newTestApp(t, cat, Options{}), teatest.WithInitialTermSize(120, 40))
 	sc := newScreen(tm, 120, 40)
-	await(t, sc, "page 1 of 12")
+	await(t, sc, "page 1 of 13")
 	keys(tm, enter)
 	await(t, sc, "┃ Task")
 	keys(tm, up, up, enter) // full fine-tune

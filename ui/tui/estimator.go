@@ -56,7 +56,7 @@ func (w *wizard) recipePages() []page {
 type switchQuestion struct {
 	page, title, description string
 	field                    func(*model.Switches) *bool
-	shown                    func(model.Task, model.Strategy) bool
+	shown                    func(t model.Task, s model.Strategy, ckpt bool) bool // ckpt: activation checkpointing on
 }
 
 // switchQuestions are the configurator's switch questions, in the order of
@@ -64,10 +64,16 @@ type switchQuestion struct {
 var switchQuestions = []switchQuestion{
 	{"Optimizer offload", "Offload optimizer to CPU", "DeepSpeed ZeRO-Offload: optimizer states and fp32 master in host RAM, stepped on the CPU",
 		func(s *model.Switches) *bool { return &s.OffloadOptimizer },
-		func(t model.Task, s model.Strategy) bool { return t.Training() && s.OffloadsOptimizer() }},
+		func(t model.Task, s model.Strategy, _ bool) bool { return t.Training() && s.OffloadsOptimizer() }},
 	{"Parameter offload", "Offload parameters to CPU", "DeepSpeed ZeRO-3: the 16-bit parameter partition in host RAM, each layer fetched when used",
 		func(s *model.Switches) *bool { return &s.OffloadParams },
-		func(t model.Task, s model.Strategy) bool { return t.Training() && s == model.ZeRO3 }},
+		func(t model.Task, s model.Strategy, _ bool) bool { return t.Training() && s == model.ZeRO3 }},
+	{"FSDP CPU offload", "Offload parameters to CPU", "torch FSDP CPUOffload(offload_params=True): parameter shards, gradients and optimizer states in host RAM, the optimizer stepped on the CPU",
+		func(s *model.Switches) *bool { return &s.OffloadParams },
+		func(t model.Task, s model.Strategy, _ bool) bool { return t.Training() && s == model.FSDP }},
+	{"Activation offload", "Offload activations to CPU", "offloaded gradient checkpointing (Unsloth): each block's checkpointed input in host RAM, brought back one block at a time",
+		func(s *model.Switches) *bool { return &s.OffloadActivations },
+		func(t model.Task, _ model.Strategy, ckpt bool) bool { return t.Training() && ckpt }},
 }
 
 // switchPages are the pages of switchQuestions.
@@ -76,7 +82,7 @@ func (w *wizard) switchPages() []page {
 	T := w.lang.T
 	pages := make([]page, len(switchQuestions))
 	for i, q := range switchQuestions {
-		pages[i] = page{title: q.page, hide: func() bool { return !q.shown(a.Task, a.Strategy) }, fields: func(bool) []huh.Field {
+		pages[i] = page{title: q.page, hide: func() bool { return !q.shown(a.Task, a.Strategy, a.Checkpointing && !a.fill.noAttention) }, fields: func(bool) []huh.Field {
 			return []huh.Field{huh.NewConfirm().Title(T(q.title)).Description(T(q.description)).
 				Affirmative(T("on")).Negative(T("off")).Value(q.field(&a.Switches))}
 		}}
@@ -108,8 +114,11 @@ func (a *answers) estimatorConfig(w *config.WorkloadAnswers) {
 		return
 	}
 	w.Recipe, w.Loss = a.Recipe, a.Loss
+	ckpt := w.Checkpointing != nil && *w.Checkpointing && !a.fill.noAttention // activation offload moves transformer blocks' inputs
 	for _, q := range switchQuestions {
-		*q.field(&w.Switches) = *q.field(&a.Switches) && q.shown(w.Task, w.Strategy)
+		if q.shown(w.Task, w.Strategy, ckpt) { // two questions share offload_params, one shown per strategy
+			*q.field(&w.Switches) = *q.field(&a.Switches)
+		}
 	}
 	// Asked on the Memory savers page whatever the strategy: a DeepSpeed
 	// strategy or gradient accumulation with it on is refused by the

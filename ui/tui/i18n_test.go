@@ -254,7 +254,7 @@ func TestOptionsLanguage(t *testing.T) {
 // answered with its default (enter), no export.
 func TestChineseAccessible(t *testing.T) {
 	var o, p bytes.Buffer
-	script := strings.Repeat("\n", 18) + "0\n0\n" + strings.Repeat("\n", 6) // every default (TestAccessible), lists ended with 0, no export
+	script := strings.Repeat("\n", 19) + "0\n0\n" + strings.Repeat("\n", 6) // every default (TestAccessible), lists ended with 0, no export
 	err := runAccessible(context.Background(), testCatalog(t), Options{In: strings.NewReader(script), Out: &o, Err: &p, Lang: language.SimplifiedChinese}, testStyles())
 	if err != nil {
 		t.Fatal(err)

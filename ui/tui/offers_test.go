@@ -59,7 +59,7 @@ func TestOffersWithInvalidAnswer(t *testing.T) {
 	m := toPage(t, start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40)), "Batch and length")
 	m = drive(t, m, append(replace("x"), ctrlO)...)
 	text := screenText(m)
-	for _, want := range []string{`batch size: want a whole number from 1 to 1048576, got "x"`, "question page 4 of 12: Batch and length", "esc goes back"} {
+	for _, want := range []string{`batch size: want a whole number from 1 to 1048576, got "x"`, "question page 4 of 13: Batch and length", "esc goes back"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("offers screen lacks %q:\n%s", want, text)
 		}

@@ -209,7 +209,7 @@ func TestASCIIWriter(t *testing.T) {
 // (which may be saved) is left as it is.
 func TestAccessibleASCII(t *testing.T) {
 	var out, prompts bytes.Buffer
-	script := strings.Repeat("\n", 18) + "0\n0\n" + strings.Repeat("\n", 5) + "\n"
+	script := strings.Repeat("\n", 19) + "0\n0\n" + strings.Repeat("\n", 5) + "\n"
 	getenv := func(k string) string {
 		if k == "LANG" {
 			return "C"
