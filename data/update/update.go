@@ -452,7 +452,7 @@ func holdSpot(base *model.Catalog, provider string, insts []model.Instance) ([]m
 // counted as removed), a new one is not added. Other findings go to
 // ps.Flags.
 func (ps *ProviderSummary) guard(base, prev *model.Catalog, insts []model.Instance) []model.Instance {
-	found := append(data.Guards(base, insts, nil), data.FloorGuards(data.GPUFloors(base), insts)...)
+	found := append(data.Guards(base, insts, nil), data.FloorGuards(data.GPUFloors(base), base, insts)...)
 	found = append(found, data.CutGuards(base, insts)...)
 	if prev != nil {
 		found = append(found, data.CutGuards(prev, insts)...)
