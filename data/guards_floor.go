@@ -1,6 +1,8 @@
 package data
 
 import (
+	"slices"
+
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/show"
 )
@@ -38,20 +40,23 @@ type unitPrice struct {
 // Floors are the references of the below-floor guard (FloorGuards), taken
 // from the embedded catalog's offered USD prices (never an overlay's nor
 // a held one). The rule, per GPU and mode, USD per GPU-hour:
-//   - on demand, a GPU the catalog prices on demand: the lowest on-demand
-//     price any provider asks for it. Spot prices are not part of it: one
-//     odd spot or interruptible price ($0.80 for an H100, where the lowest
-//     on-demand ask is $1.29) made the floor half of that, so a fake
-//     8×H100 at $3.30/h ($0.41) passed at a provider that sells no H100;
-//   - on demand, a GPU no catalog offer prices (H20, H800, L20, MI325X...):
-//     its capability at the market's price for it — for each of dense
-//     BF16 TFLOPS, memory GiB and bandwidth GB/s, the lowest on-demand
-//     price per unit over the priced GPUs times this GPU's datasheet
-//     figure, and the highest of the three. No priced GPU's own lowest
-//     price is below any of its three (each unit price is a minimum over
-//     them), so for a priced GPU this never exceeds its same-GPU
-//     reference: one rule judges both, and an unpriced GPU is judged by
-//     the market for comparable capability rather than not at all;
+//   - on demand, a GPU at least marketProviders providers sell on demand:
+//     the lowest on-demand price any of them asks. Spot prices are not
+//     part of it: one odd spot or interruptible price ($0.80 for an H100,
+//     where the lowest on-demand ask is $1.29) made the floor half of
+//     that, so a fake 8×H100 at $3.30/h ($0.41) passed at a provider that
+//     sells no H100;
+//   - on demand, any other GPU — priced nowhere (H20, H800, L20,
+//     MI325X...) or by one or two providers, whose price may be a premium
+//     (the embedded RTX A5000: one provider at $1.42, where Cudo's own
+//     list has $0.31) — its capability at the market's price for it: for
+//     each of dense BF16 TFLOPS, memory GiB and bandwidth GB/s, the lowest
+//     on-demand price per unit over the priced GPUs times this GPU's
+//     datasheet figure, and the highest of the three. No priced GPU's own
+//     lowest price is below any of its three (each unit price is a
+//     minimum over them), so this never exceeds a same-GPU reference: one
+//     rule judges both, and a GPU without a market of its own is judged
+//     by the market for comparable capability rather than not at all;
 //   - spot: the lowest spot price the catalog lists for the GPU, or its
 //     on-demand reference when lower (a spot market above on demand);
 //     for a GPU nobody sells on spot, its on-demand reference times the
@@ -59,18 +64,24 @@ type unitPrice struct {
 //     on-demand price of one GPU, over the GPUs with both).
 //
 // A price is flagged below floorFraction × its reference. Every embedded
-// price passes by construction (TestEmbeddedPricesPassGuards).
+// price passes by construction (TestEmbeddedPricesPassFloor).
 type Floors struct {
-	onDemand, spot map[string]float64 // lowest per GPU key
+	onDemand, spot map[string]float64  // lowest per GPU key
+	sellers        map[string][]string // providers selling a GPU on demand, up to marketProviders
 	unit           [capDims]unitPrice
 	discount       float64 // deepest spot/on-demand ratio, 0 when no GPU has both
 	discountGPU    string
 }
 
+// marketProviders is how many providers must sell a GPU on demand for its
+// own lowest price to be its reference: the "at least three" of the
+// below-median rule.
+const marketProviders = 3
+
 // GPUFloors returns the references of c's offered USD prices (Floors),
 // overlay prices and held ones left out.
 func GPUFloors(c *model.Catalog) *Floors {
-	f := &Floors{onDemand: map[string]float64{}, spot: map[string]float64{}}
+	f := &Floors{onDemand: map[string]float64{}, spot: map[string]float64{}, sellers: map[string][]string{}}
 	low := func(m map[string]float64, k string, v float64) {
 		if old, ok := m[k]; !ok || v < old {
 			m[k] = v
@@ -88,6 +99,9 @@ func GPUFloors(c *model.Catalog) *Floors {
 			}
 			if p.OnDemandUSD > 0 {
 				low(f.onDemand, in.GPU, p.OnDemandUSD/float64(in.GPUCount))
+				if s := f.sellers[in.GPU]; len(s) < marketProviders && !slices.Contains(s, in.Provider) {
+					f.sellers[in.GPU] = append(s, in.Provider)
+				}
 			}
 			if p.SpotUSD > 0 {
 				low(f.spot, in.GPU, p.SpotUSD/float64(in.GPUCount))
@@ -118,6 +132,7 @@ type reference struct {
 	// capability is set when the GPU has no same-GPU on-demand price: the
 	// dimension, its units and unit price the reference comes from.
 	capability bool
+	sellers    int // providers selling the GPU on demand, under marketProviders
 	dim        int
 	units      float64
 	unit       unitPrice
@@ -126,12 +141,12 @@ type reference struct {
 
 // references returns g's on-demand and spot references (Floors).
 func (f *Floors) references(g *model.GPU) (od, spot reference) {
-	if v, ok := f.onDemand[g.Key]; ok {
+	if v, ok := f.onDemand[g.Key]; ok && len(f.sellers[g.Key]) >= marketProviders {
 		od = reference{usd: v}
 	} else {
 		for d, units := range capabilityOf(g) {
 			if u := f.unit[d]; units > 0 && u.gpu != "" && units*u.usd > od.usd {
-				od = reference{usd: units * u.usd, capability: true, dim: d, units: units, unit: u}
+				od = reference{usd: units * u.usd, capability: true, sellers: len(f.sellers[g.Key]), dim: d, units: units, unit: u}
 			}
 		}
 	}
@@ -176,12 +191,16 @@ func (f *Floors) finding(mode, gpu string, per float64, ref reference) model.Mes
 	switch {
 	case ref.capability:
 		units, price := capabilityText(ref.dim, ref.units, ref.unit.usd)
-		if ref.discounted {
-			return model.Msg("%s %s per GPU-hour is below half of %s per GPU-hour, what %s (a GPU no catalog offer prices) would cost on spot for its %v at the catalog's lowest %v (%s on demand) less the deepest spot discount the catalog shows (%.0f%% off, %s): a fake or mistyped price?",
-				m, show.USDPerHour(per), show.USDPerHour(ref.usd), gpu, units, price, ref.unit.gpu, (1-f.discount)*100, f.discountGPU)
+		why := model.Msg("a GPU no catalog offer prices")
+		if ref.sellers > 0 {
+			why = model.Msg("sold on demand by %d of the catalog's providers, too few for a market price of its own", ref.sellers)
 		}
-		return model.Msg("%s %s per GPU-hour is below half of %s per GPU-hour, what %s (a GPU no catalog offer prices) would cost for its %v at the catalog's lowest %v (%s on demand): a fake or mistyped price?",
-			m, show.USDPerHour(per), show.USDPerHour(ref.usd), gpu, units, price, ref.unit.gpu)
+		if ref.discounted {
+			return model.Msg("%s %s per GPU-hour is below half of %s per GPU-hour, what %s (%v) would cost on spot for its %v at the catalog's lowest %v (%s on demand) less the deepest spot discount the catalog shows (%.0f%% off, %s): a fake or mistyped price?",
+				m, show.USDPerHour(per), show.USDPerHour(ref.usd), gpu, why, units, price, ref.unit.gpu, (1-f.discount)*100, f.discountGPU)
+		}
+		return model.Msg("%s %s per GPU-hour is below half of %s per GPU-hour, what %s (%v) would cost for its %v at the catalog's lowest %v (%s on demand): a fake or mistyped price?",
+			m, show.USDPerHour(per), show.USDPerHour(ref.usd), gpu, why, units, price, ref.unit.gpu)
 	case ref.discounted:
 		return model.Msg("%s %s per GPU-hour is below half of %s per GPU-hour, the lowest on-demand price the catalog lists for %s less the deepest spot discount the catalog shows (%.0f%% off, %s): a fake or mistyped price?",
 			m, show.USDPerHour(per), show.USDPerHour(ref.usd), gpu, (1-f.discount)*100, f.discountGPU)
@@ -204,8 +223,8 @@ func FloorGuards(f *Floors, c *model.Catalog, insts []model.Instance) []Guard {
 	var od, sp reference
 	for i := range insts {
 		in := &insts[i]
-		if in.GPUCount <= 0 || in.PriceCurrency() != "USD" {
-			continue
+		if in.GPUCount <= 0 || in.PriceCurrency() != "USD" || !in.Offered() {
+			continue // a retired type is never ranked: its prices are not judged
 		}
 		if g == nil || g.Key != in.GPU {
 			var err error

@@ -62,7 +62,10 @@ func btoi(b bool) int {
 //   - h200-nvl: 835.5 TFLOPS × $0.37/364.2 = $0.8488 (vast's RTX 6000 Ada,
 //     the lowest per TFLOPS), above 141 GiB × $0.09/16 = $0.793; half:
 //     $0.4244;
-//   - a100-80gb: its own $0.99 minimum, far above its capability figure.
+//   - rtx-a5000, sold on demand by one provider ($1.42): too few for a
+//     market price of its own, so by capability: 24 GiB × $0.09/16 GiB =
+//     $0.135, above 111 TFLOPS × $0.37/364.2 = $0.113; half: $0.0675
+//     (Cudo's own list has it at $0.31).
 func TestFloorsByHand(t *testing.T) {
 	c, err := Load()
 	if err != nil {
@@ -76,6 +79,7 @@ func TestFloorsByHand(t *testing.T) {
 		{"h100-sxm", 1.29 / 2, -1},
 		{"h20", 96 * 0.09 / 16 / 2, 96 * 0.09 / 16 / 2 * f.discount},
 		{"h200-nvl", 835.5 * 0.37 / 364.2 / 2, 835.5 * 0.37 / 364.2 / 2 * f.discount},
+		{"rtx-a5000", 24 * 0.09 / 16 / 2, -1},
 	} {
 		g, err := c.GPU(tt.gpu)
 		if err != nil {
