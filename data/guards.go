@@ -236,6 +236,9 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 	return append(held, summarizeGuards(found)...)
 }
 
+// baseSpotMarkets is SpotMarkets of the embedded catalog, computed once.
+var baseSpotMarkets = sync.OnceValue(func() map[string]bool { return SpotMarkets(sharedCatalog()) })
+
 // baseFloors is GPUFloors of the embedded catalog, computed once.
 var baseFloors = sync.OnceValue(func() *Floors { return GPUFloors(sharedCatalog()) })
 

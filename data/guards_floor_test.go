@@ -240,3 +240,42 @@ prices = [{ region = "us-east-1", on_demand = 100 }]
 		}
 	}
 }
+
+// An overlay cannot add a spot market for a provider the embedded catalog
+// lists no spot price for, as catalog update cannot (attack 7, L3: a TOML
+// overlay gave Lambda a spot price update refused): the spot price is not
+// loaded, the on-demand price is, and a region or type left with no
+// price is dropped.
+func TestOverlayInventedSpotCleared(t *testing.T) {
+	c, lines, path := loadOverlayFile(t, "spot.toml", `schema_version = 1
+provider = "lambda"
+[[instance]]
+type = "gpu_8x_h100_sxm5"
+as_of = 2026-12-01
+prices = [{ region = "us-east-1", on_demand = 31.92, spot = 9.5 }, { region = "us-west-1", spot = 9.0 }]
+[[instance]]
+type = "gpu_1x_gh200"
+as_of = 2026-12-01
+prices = [{ region = "us-east-1", spot = 0.9 }]
+`)
+	want := "catalog " + path + ": 3 spot prices not loaded: the embedded catalog lists no spot price for lambda, and an overlay cannot add a spot market (the rule catalog update applies)"
+	if strings.Join(lines, "\n") != want {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(lines, "\n"), want)
+	}
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if in.Provider != "lambda" {
+			continue
+		}
+		for _, p := range in.Prices {
+			if p.SpotUSD > 0 {
+				t.Errorf("%s %s: spot %v loaded", in.Type, p.Region, p.SpotUSD)
+			}
+		}
+		if in.Type == "gpu_8x_h100_sxm5" {
+			if p := regionPrice(in, "us-east-1"); p == nil || p.OnDemandUSD != 31.92 {
+				t.Errorf("gpu_8x_h100_sxm5 us-east-1 = %+v, want on-demand 31.92", p)
+			}
+		}
+	}
+}

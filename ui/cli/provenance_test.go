@@ -224,3 +224,29 @@ prices = [{ region = "us-east-1", on_demand = 1 }]
 		}
 	}
 }
+
+// TestOverlayFooterEscapesName: an overlay file name with an escape
+// sequence (attack 7, L1: `e ESC]0;T BEL ESC[2J.toml`) is escaped in the
+// table's footer as every error line escapes it (termsafe), not stripped.
+func TestOverlayFooterEscapesName(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	t.Setenv("HOME", dir)
+	path := filepath.Join(dir, "e\x1b]0;T\x07\x1b[2J.toml")
+	if err := os.WriteFile(path, []byte(strings.Replace(negotiated, "on_demand = 0.05, spot = 0.04", "on_demand = 2.50", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := Run(Env{Args: []string{"offers", "--providers", "nebius", "--catalog", path}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith})
+	safe := filepath.Join(dir, `e\x1b]0;T\a\x1b[2J.toml`)
+	for _, want := range []string{"* price from overlay " + safe + " (as of ", "overlay " + safe + " (1 type)"} {
+		if code != 0 || !strings.Contains(out.String(), want) {
+			t.Errorf("exit %d: stdout lacks %q:\n%q%s", code, want, out.String(), errb.String())
+		}
+	}
+	if strings.ContainsAny(out.String(), "\x1b\x07") {
+		t.Errorf("a control character reached stdout:\n%q", out.String())
+	}
+}
