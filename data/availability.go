@@ -1,9 +1,7 @@
 package data
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/gpuplan/gpuplan/model"
 )
@@ -32,8 +30,6 @@ type rawPriceExt struct {
 }
 
 var cpuArchs = []string{"x86_64", "arm64"}
-
-var currencyPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
 
 // apply copies the keys into in and returns what is wrong with them.
 func (r *rawInstanceExt) apply(in *model.Instance) []error {
@@ -70,8 +66,11 @@ func (r *rawInstanceExt) apply(in *model.Instance) []error {
 	}
 	if r.Currency != nil {
 		in.Currency = *r.Currency
-		if !currencyPattern().MatchString(*r.Currency) {
-			errs = append(errs, model.Msg("currency %q: want an ISO 4217 code such as USD or CNY", *r.Currency))
+		// Only the codes a price can be converted from: USD, and CNY with
+		// --usd-cny (search.usd_cny). Any other code loaded fine and then
+		// was never ranked, with a hint (--usd-cny) that could not help.
+		if *r.Currency != "USD" && *r.Currency != "CNY" {
+			errs = append(errs, model.Msg("currency %q: gpuplan converts only USD and CNY (CNY with --usd-cny RATE); write the prices in one of them", *r.Currency))
 		}
 	}
 	return errs

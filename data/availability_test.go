@@ -49,7 +49,7 @@ prices = [{ region = "r1", spot = 1.0, flex_start = 1.5, reservation = true }, {
 		{"no mode at all", "on_demand = 2.5, spot = 1.0", "reservation = false", `prices "r1": give on_demand, spot, flex_start, capacity_block or reservation = true`},
 		{"zero flex-start", "spot = 1.0", "spot = 1.0, flex_start = 0.0", `flex_start must be > 0, got 0 (leave the key out when not sold)`},
 		{"bad arch", "prices = [", "cpu_arch = \"aarch64\"\nprices = [", `cpu_arch "aarch64": want x86_64 or arm64`},
-		{"bad currency", "prices = [", "currency = \"usd\"\nprices = [", `currency "usd": want an ISO 4217 code`},
+		{"bad currency", "prices = [", "currency = \"usd\"\nprices = [", `currency "usd": gpuplan converts only USD and CNY (CNY with --usd-cny RATE); write the prices in one of them`},
 		{"SkyPilot name with a colon", "prices = [", "skypilot_accelerator = \"A100:8\"\nprices = [", `skypilot_accelerator "A100:8"`},
 		{"typo suggests the new key", "spot = 1.0", "spot = 1.0, flex_strat = 2.0", `did you mean "flex_start"?`},
 	}

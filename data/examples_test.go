@@ -58,7 +58,10 @@ func TestChinaExampleOverlays(t *testing.T) {
 			"l20-1x":       {"l20", 1, 8, 32, ""},
 		},
 	}
-	const cnyPerHour = 7.0 // a made-up test price, in CNY per instance-hour
+	// A made-up test price, in CNY per instance-hour: ¥70 at 0.14 is $9.80,
+	// above every floor of the price guards even on 8 GPUs ($1.23 per
+	// GPU-hour; ¥7 for the 8×H20 is held: TestCurrencyRowsGuardedConverted).
+	const cnyPerHour = 70.0
 	const usdPerCNY = 0.14
 	for name, want := range files {
 		t.Run(name, func(t *testing.T) {
@@ -72,7 +75,7 @@ func TestChinaExampleOverlays(t *testing.T) {
 			if _, err := loadExample(t, name, string(b)); err == nil || !strings.Contains(err.Error(), "missing prices") {
 				t.Fatalf("as shipped: err = %v, want the loader to refuse unpriced instances", err)
 			}
-			filled := pricePlaceholder.ReplaceAllString(string(b), `prices = [{ region = "$1", on_demand = 7.0 }]`)
+			filled := pricePlaceholder.ReplaceAllString(string(b), `prices = [{ region = "$1", on_demand = 70.0 }]`)
 			c, err := loadExample(t, name, filled)
 			if err != nil {
 				t.Fatalf("after filling in prices: %v", err)

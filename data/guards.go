@@ -217,8 +217,18 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 		touchedInsts[j] = merged.Instances[i]
 	}
 	floors := baseFloors()
+	var other []*model.Instance // priced in another currency: floors applied when converted
+	for _, i := range changed {
+		other = append(other, &merged.Instances[i])
+	}
+	for i := range added {
+		if added[i].Currency != "" {
+			other = append(other, &added[i])
+		}
+	}
+	SetCurrencyFloors(floors, merged, other)
 	for _, insts := range [][]model.Instance{touchedInsts, added} {
-		found = append(found, FloorGuards(floors, insts)...)
+		found = append(found, FloorGuards(floors, merged, insts)...)
 		found = append(found, CutGuards(base, insts)...)
 		found = append(found, PeerGuards(base, insts)...)
 	}
@@ -226,8 +236,11 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 	return append(held, summarizeGuards(found)...)
 }
 
+// baseSpotMarkets is SpotMarkets of the embedded catalog, computed once.
+var baseSpotMarkets = sync.OnceValue(func() map[string]bool { return SpotMarkets(sharedCatalog()) })
+
 // baseFloors is GPUFloors of the embedded catalog, computed once.
-var baseFloors = sync.OnceValue(func() map[string]float64 { return GPUFloors(sharedCatalog()) })
+var baseFloors = sync.OnceValue(func() *Floors { return GPUFloors(sharedCatalog()) })
 
 // holdFlagged sets RegionPrice.Held on each price a price rule of found
 // flagged (PriceRule) that an overlay set, in merged's instances changed

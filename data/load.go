@@ -1160,12 +1160,19 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 	base := sharedCatalog()     // read only
 	room := len(base.Instances) // instances merged before the next file, at most
 	names := NewNameCheck(base)
+	var markets map[string]bool // SpotMarkets of base, when an overlay is read
 	for i, p := range paths {
 		f, w, err := readOverlay(p, base, room)
 		warnings = append(warnings, w...)
 		if err == nil {
 			w, err = refuseNames(&f, names) // the same checks as catalog update's
 			warnings = append(warnings, w...)
+		}
+		if err == nil {
+			if markets == nil {
+				markets = baseSpotMarkets()
+			}
+			warnings = append(warnings, clearInventedSpot(&f, markets)...) // catalog update's rule
 		}
 		if err != nil {
 			errs = append(errs, fix(i, err))

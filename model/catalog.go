@@ -210,9 +210,39 @@ type Instance struct {
 	// Currency is the ISO 4217 code of Prices; empty means USD. Offers in
 	// another currency are ranked only with an exchange rate.
 	Currency string
-	Source   string
-	AsOf     string // YYYY-MM-DD
-	Origin   string // where the entry was loaded from: "embedded" or an overlay path
+	// CurrencyFloor is set on an overlay's instance priced in another
+	// currency than USD: the lowest USD per GPU-hour the load's
+	// below-floor guard accepts, applied once the price is converted at
+	// the query's rate (HeldAt); nil when none applies.
+	CurrencyFloor *CurrencyFloor
+	Source        string
+	AsOf          string // YYYY-MM-DD
+	Origin        string // where the entry was loaded from: "embedded" or an overlay path
+}
+
+// CurrencyFloor is the below-floor guard's bound for a price in another
+// currency (Instance.CurrencyFloor), USD per GPU-hour; 0 means none.
+type CurrencyFloor struct{ OnDemandUSD, SpotUSD float64 }
+
+// HeldAt reports whether r is held from ranking: flagged by the load
+// guards (r.Held), or, for an instance priced in another currency, an
+// on-demand or spot price that converts at rates (USD per unit) below
+// in.CurrencyFloor per GPU-hour — the guard judges the converted price
+// (data.FloorGuards). Without a rate the price is not ranked anyway.
+func HeldAt(in *Instance, r *RegionPrice, rates map[string]float64) bool {
+	if r.Held {
+		return true
+	}
+	f := in.CurrencyFloor
+	if f == nil || in.GPUCount <= 0 {
+		return false
+	}
+	fx := rates[in.PriceCurrency()]
+	if !(fx > 0) {
+		return false
+	}
+	n := float64(in.GPUCount)
+	return r.OnDemandUSD > 0 && r.OnDemandUSD*fx/n < f.OnDemandUSD || r.SpotUSD > 0 && r.SpotUSD*fx/n < f.SpotUSD
 }
 
 // Retirement returns the date the provider retired the type and its
@@ -459,13 +489,53 @@ type Catalog struct {
 // region's spot price is not on-demand (GCP's flex-start SKUs slipped into
 // SkyPilot's on-demand column, catalog audit #1) and is never ranked, nor
 // are retired types (Instance.Retired), nor an overlay's price the guards
-// held (RegionPrice.Held) unless c.TrustOverlays. Non-USD prices need a rate in
-// rates (USD per unit of the currency).
+// held (RegionPrice.Held, or below its floor once converted: HeldAt) unless
+// c.TrustOverlays. Non-USD prices need a rate in rates (USD per unit of the
+// currency).
 func (c *Catalog) Price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
-	if !in.Offered() || r.Held && !c.TrustOverlays {
+	if !in.Offered() || !c.TrustOverlays && HeldAt(in, r, rates) {
 		return 0, false
 	}
 	return c.ListPrice(in, r, p, rates)
+}
+
+// ConvertedHeld is a price in another currency held once converted
+// (HeldAt without RegionPrice.Held): the first of them and how many.
+type ConvertedHeld struct {
+	Count    int
+	Instance *Instance
+	Region   string
+	// USDPerGPUHour is the first's converted price in the mode found below
+	// its floor, FloorUSD that floor (USD per GPU-hour).
+	USDPerGPUHour, FloorUSD float64
+}
+
+// ConvertedHeld returns the offered region prices of c that rates convert
+// below their instance's CurrencyFloor (HeldAt on a price the load did not
+// hold), so the command can say why they are not ranked.
+func (c *Catalog) ConvertedHeld(rates map[string]float64) ConvertedHeld {
+	var out ConvertedHeld
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if in.CurrencyFloor == nil || !in.Offered() {
+			continue
+		}
+		for j := range in.Prices {
+			r := &in.Prices[j]
+			if r.Held || !HeldAt(in, r, rates) {
+				continue
+			}
+			if out.Count++; out.Instance == nil {
+				fx, n := rates[in.PriceCurrency()], float64(in.GPUCount)
+				out.Instance, out.Region = in, r.Region
+				out.USDPerGPUHour, out.FloorUSD = r.OnDemandUSD*fx/n, in.CurrencyFloor.OnDemandUSD
+				if !(r.OnDemandUSD > 0 && out.USDPerGPUHour < out.FloorUSD) {
+					out.USDPerGPUHour, out.FloorUSD = r.SpotUSD*fx/n, in.CurrencyFloor.SpotUSD
+				}
+			}
+		}
+	}
+	return out
 }
 
 // ListPrice is Price without the retirement rule: what a retired type

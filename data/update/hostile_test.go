@@ -294,8 +294,8 @@ func TestHostileFakeCheapPrices(t *testing.T) {
 	}
 	for _, w := range []string{
 		"guards: 2 of 23 region prices held back (not written, so never ranked):\n",
-		"    lambda/gpu_1x_h100_sxm5 us-east-1: on-demand $0.0100 per GPU-hour is below half the lowest h100-sxm price in the catalog ($0.8015 per GPU-hour, spot included): a fake or mistyped price?\n",
-		"    lambda/gpu_8x_h100_cheap us-east-1: on-demand $0.0063 per GPU-hour is below half the lowest h100-sxm price in the catalog ($0.8015 per GPU-hour, spot included): a fake or mistyped price?\n",
+		"    lambda/gpu_1x_h100_sxm5 us-east-1: on-demand $0.0100 per GPU-hour is below half the lowest on-demand price the catalog lists for h100-sxm ($1.29 per GPU-hour, any provider): a fake or mistyped price?\n",
+		"    lambda/gpu_8x_h100_cheap us-east-1: on-demand $0.0063 per GPU-hour is below half the lowest on-demand price the catalog lists for h100-sxm ($1.29 per GPU-hour, any provider): a fake or mistyped price?\n",
 	} {
 		if !strings.Contains(sum.Text(), w) {
 			t.Errorf("summary lacks %q:\n%s", w, sum.Text())
@@ -314,14 +314,15 @@ func TestHostileFakeCheapPrices(t *testing.T) {
 	}
 }
 
-// A price list cutting a type the catalog already prices by 90%
-// (gpu_8x_h100_sxm5 $31.92 → $3.30, $0.4125 per GPU-hour: just above the
-// below-floor guard's half of $0.8015) is held back by the same-type rule
-// "price-cut", --force or not, and the catalog's price is kept (attack
-// test M1).
+// A price list cutting a type the catalog already prices by 69%
+// (gpu_8x_h100_sxm5 $31.92 → $10, $1.25 per GPU-hour: above the
+// below-floor guard's half of $1.29, the lowest on-demand H100 price) is
+// held back by the same-type rule "price-cut", --force or not, and the
+// catalog's price is kept (attack test M1 cut it to $3.30, which the
+// below-floor guard now holds first: TestHostileFakeH100AnyProvider).
 func TestHostileDeepPriceCut(t *testing.T) {
-	body := strings.Replace(lambdaWith(t), "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,", "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,3.30,", 1)
-	if !strings.Contains(body, ",3.30,") {
+	body := strings.Replace(lambdaWith(t), "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,", "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,10.00,", 1)
+	if !strings.Contains(body, ",10.00,") {
 		t.Fatal("fixture: gpu_8x_h100_sxm5 row not found")
 	}
 	s := server(t, map[string]http.HandlerFunc{"/cut/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
@@ -335,12 +336,12 @@ func TestHostileDeepPriceCut(t *testing.T) {
 		if len(ps.Held) != 1 || ps.Held[0].Type != "gpu_8x_h100_sxm5" || ps.Held[0].Rule != "price-cut" {
 			t.Fatalf("force %v: held %v, want gpu_8x_h100_sxm5 us-east-1 by price-cut", force, ps.Held)
 		}
-		// 3.30 / 8 = 0.4125 per GPU-hour against 31.92 / 8 = 3.99: 89.66% less.
-		want := "    lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $0.4125 per GPU-hour is under half the catalog's $3.99 per GPU-hour for this type and region (90% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay\n"
+		// 10 / 8 = 1.25 per GPU-hour against 31.92 / 8 = 3.99: 68.67% less.
+		want := "    lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $1.25 per GPU-hour is under half the catalog's $3.99 per GPU-hour for this type and region (69% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay\n"
 		if !strings.Contains(sum.Text(), "guards: 1 of 22 region prices held back (not written, so never ranked):\n") || !strings.Contains(sum.Text(), want) {
 			t.Errorf("force %v: summary lacks the held cut %q:\n%s", force, want, sum.Text())
 		}
-		if strings.Contains(got, "3.3") {
+		if strings.Contains(got, "= 10.0") || strings.Contains(got, "= 10,") {
 			t.Errorf("force %v: the cut price was written:\n%s", force, got)
 		}
 		c := loadOverlay(t, filepath.Join(dir, "skypilot-lambda.toml"))
@@ -514,7 +515,8 @@ func TestHostileUserinfoRedacted(t *testing.T) {
 // 7): successive halvings of a known type (each under half of the embedded
 // price after the first), a known type raised and then cut by more than
 // half, and a type the embedded catalog lacks, added at $30 and then cut
-// to $4 (87% less, $0.50 per GPU-hour: above the below-floor guard).
+// to $8 (73% less, $1.00 per GPU-hour: above the below-floor guard's
+// $0.645).
 func TestHostileCumulativeCut(t *testing.T) {
 	const row = "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,"
 	newRow := func(price string) string {
@@ -561,9 +563,9 @@ func TestHostileCumulativeCut(t *testing.T) {
 		if ps := run(dir, "27.92", "30.00"); held(ps, "gpu_8x_h100_new") || len(ps.Held) > 0 {
 			t.Fatalf("first step held: %v", ps.Held)
 		}
-		ps := run(dir, "27.92", "4.00")
+		ps := run(dir, "27.92", "8.00")
 		if !held(ps, "gpu_8x_h100_new") {
-			t.Fatalf("an 87%% cut of a type the previous overlay added not held: %v", ps.Held)
+			t.Fatalf("a 73%% cut of a type the previous overlay added not held: %v", ps.Held)
 		}
 		// Held, so not written: a new type left with no price is not added.
 		got, _ := os.ReadFile(filepath.Join(dir, "skypilot-lambda.toml"))
@@ -573,13 +575,14 @@ func TestHostileCumulativeCut(t *testing.T) {
 	})
 }
 
-// A price list adding a new type at a tenth of what the provider asks for
-// the same GPU (attack test 3 H1: 8×H100 at $3.30/h next to Lambda's
-// $31.92) is held back by "below-peer": the price-cut guard compares a
-// type only with itself, and the below-floor guard's half of the cheapest
-// H100 anywhere is lower still.
+// A price list adding a new type at under a third of what the provider
+// asks for the same GPU (8×H100 at $10/h next to Lambda's $31.92; attack
+// test 3 H1 used $3.30, which the below-floor guard now holds first) is
+// held back by "below-peer": the price-cut guard compares a type only
+// with itself, and the below-floor guard's half of the cheapest on-demand
+// H100 anywhere ($0.645) is lower still.
 func TestHostileNewTypeBelowPeers(t *testing.T) {
-	body := lambdaWith(t, "gpu_8x_h100_sxm5b,H100,8.0,208.0,1800.0,3.30,us-east-1,"+h100Info+",\n")
+	body := lambdaWith(t, "gpu_8x_h100_sxm5b,H100,8.0,208.0,1800.0,10.00,us-east-1,"+h100Info+",\n")
 	s := server(t, map[string]http.HandlerFunc{"/peer/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
 	dir := t.TempDir()
 	sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/peer"}, Providers: []string{"lambda"}})
@@ -590,11 +593,11 @@ func TestHostileNewTypeBelowPeers(t *testing.T) {
 	if len(ps.Held) != 1 || ps.Held[0].Type != "gpu_8x_h100_sxm5b" || ps.Held[0].Rule != "below-peer" {
 		t.Fatalf("held %v, want gpu_8x_h100_sxm5b us-east-1 by below-peer", ps.Held)
 	}
-	// 3.30 / 8 = $0.4125 against the embedded gpu_8x_h100_sxm5's 31.92 / 8
-	// = $3.99, Lambda's cheapest H100 SXM per GPU-hour: 0.103 < 0.4.
+	// 10 / 8 = $1.25 against the embedded gpu_8x_h100_sxm5's 31.92 / 8
+	// = $3.99, Lambda's cheapest H100 SXM per GPU-hour: 0.313 < 0.4.
 	for _, w := range []string{
 		"guards: 1 of 23 region prices held back (not written, so never ranked):\n",
-		"    lambda/gpu_8x_h100_sxm5b us-east-1: on-demand $0.4125 per GPU-hour is under 40% of the $3.99 per GPU-hour lambda asks for the same h100-sxm in gpu_8x_h100_sxm5: a fake or mistyped price?\n",
+		"    lambda/gpu_8x_h100_sxm5b us-east-1: on-demand $1.25 per GPU-hour is under 40% of the $3.99 per GPU-hour lambda asks for the same h100-sxm in gpu_8x_h100_sxm5: a fake or mistyped price?\n",
 	} {
 		if !strings.Contains(sum.Text(), w) {
 			t.Errorf("summary lacks %q:\n%s", w, sum.Text())
@@ -841,5 +844,81 @@ func TestEmbeddedNamesReadApart(t *testing.T) {
 			}
 			seen[k] = n
 		}
+	}
+}
+
+// The docs' own fake example — 8×H100 at $3.30/h, $0.4125 per GPU-hour —
+// is held back whichever provider lists it (attack 7, S2): at yotta, which
+// sells no H100 (so neither price-cut nor below-peer has a reference), it
+// passed, because the floor was half the lowest H100 price anywhere spot
+// included ($0.8015 spot, $0.40). On-demand prices are now judged by the
+// lowest on-demand price ($1.29, so a floor of $0.645).
+func TestHostileFakeH100AnyProvider(t *testing.T) {
+	// yotta's eight RTX 5090 types as the catalog lists them, and the fake.
+	const yotta = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n" +
+		"1x14v119g_NVIDIA_GeForce_RTX_5090_32G_SECURE,RTX5090,1,14,119,0.65,us-east-2,,\n" +
+		"1x30v115g_NVIDIA_GeForce_RTX_5090_32G_SECURE,RTX5090,1,30,115,0.65,us-central-2,,\n" +
+		"2x28v238g_NVIDIA_GeForce_RTX_5090_32G_SECURE,RTX5090,2,28,238,1.3,us-east-2,,\n" +
+		"2x60v230g_NVIDIA_GeForce_RTX_5090_32G_SECURE,RTX5090,2,60,230,1.3,us-central-2,,\n" +
+		"4x120v460g_NVIDIA_GeForce_RTX_5090_32G_SECURE,RTX5090,4,120,460,2.6,us-central-2,,\n" +
+		"4x56v476g_NVIDIA_GeForce_RTX_5090_32G_SECURE,RTX5090,4,56,476,2.6,us-east-2,,\n" +
+		"8x112v952g_NVIDIA_GeForce_RTX_5090_32G_SECURE,RTX5090,8,112,952,5.2,us-east-2,,\n" +
+		"8x240v920g_NVIDIA_GeForce_RTX_5090_32G_SECURE,RTX5090,8,240,920,5.2,us-central-2,,\n" +
+		"8x208v1800g_NVIDIA_H100_80G_SXM5_SECURE,H100,8,208,1800,3.30,us-east-2,,\n"
+	for _, tt := range []struct{ provider, body, typ, region, of string }{
+		{"yotta", yotta, "8x208v1800g_NVIDIA_H100_80G_SXM5_SECURE", "us-east-2", "9"},
+		{"lambda", lambdaWith(t, "gpu_8x_h100_sxm5b,H100,8.0,208.0,1800.0,3.30,us-east-1,"+h100Info+",\n"), "gpu_8x_h100_sxm5b", "us-east-1", "23"},
+	} {
+		t.Run(tt.provider, func(t *testing.T) {
+			s := server(t, map[string]http.HandlerFunc{"/fake/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(tt.body)) }})
+			dir := t.TempDir()
+			sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/fake"}, Providers: []string{tt.provider}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps := sum.Providers[0]
+			if len(ps.Held) != 1 || ps.Held[0].Type != tt.typ || ps.Held[0].Rule != "below-floor" {
+				t.Fatalf("held %v, want %s by below-floor", ps.Held, tt.typ)
+			}
+			for _, w := range []string{
+				"guards: 1 of " + tt.of + " region prices held back (not written, so never ranked):\n",
+				"    " + tt.provider + "/" + tt.typ + " " + tt.region + ": on-demand $0.4125 per GPU-hour is below half the lowest on-demand price the catalog lists for h100-sxm ($1.29 per GPU-hour, any provider): a fake or mistyped price?\n",
+			} {
+				if !strings.Contains(sum.Text(), w) {
+					t.Errorf("summary lacks %q:\n%s", w, sum.Text())
+				}
+			}
+			if strings.Contains(got, tt.typ) {
+				t.Errorf("the held type was written:\n%s", got)
+			}
+		})
+	}
+}
+
+// A GPU no catalog offer prices has a floor too (attack 7, S1): an 8×H200
+// NVL at $0.40/h ($0.05 per GPU-hour) passed with "none held back" and
+// ranked first. It is judged by its capability at the market's lowest
+// price per unit: its 835.5 dense BF16 TFLOPS × $0.37 / 364.2 TFLOPS
+// (vast's RTX 6000 Ada, the lowest on-demand price per TFLOPS) = $0.8488
+// per GPU-hour, above what its 141 GiB or 4.8 TB/s fetch at the lowest
+// price per GiB or per GB/s; the floor is half of it.
+func TestHostileUnpricedGPU(t *testing.T) {
+	body := lambdaWith(t, "gpu_8x_h200_nvl,H200-NVL,8,208,1800,0.40,us-east-1,,\n")
+	s := server(t, map[string]http.HandlerFunc{"/nvl/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	dir := t.TempDir()
+	sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/nvl"}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"guards: 1 of 23 region prices held back (not written, so never ranked):\n",
+		"    lambda/gpu_8x_h200_nvl us-east-1: on-demand $0.0500 per GPU-hour is below half of $0.8488 per GPU-hour, what h200-nvl (a GPU no catalog offer prices) would cost for its 836 dense BF16 TFLOPS at the catalog's lowest $0.00102 per dense BF16 TFLOPS-hour (rtx-6000-ada on demand): a fake or mistyped price?\n",
+	} {
+		if !strings.Contains(sum.Text(), w) {
+			t.Errorf("summary lacks %q:\n%s", w, sum.Text())
+		}
+	}
+	if strings.Contains(got, "gpu_8x_h200_nvl") {
+		t.Errorf("the held type was written:\n%s", got)
 	}
 }

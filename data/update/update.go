@@ -330,7 +330,7 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		}
 	}
 	var spotHeld int
-	if insts, spotHeld = holdSpot(base, provider, insts); spotHeld > 0 {
+	if insts, spotHeld = data.ClearInventedSpot(data.SpotMarkets(base), insts); spotHeld > 0 {
 		ps.Warnings = append(ps.Warnings, model.Msg("%d spot prices held back (not written, so never ranked): the embedded catalog lists no %s spot price, and a source cannot add a spot market", spotHeld, provider))
 	}
 	now := o.Now().UTC()
@@ -407,45 +407,6 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 	return ps
 }
 
-// holdSpot clears the spot prices of insts when base lists none for
-// provider (Lambda, RunPod, Vast… sell no spot in the embedded catalog): a
-// mirror inventing a spot market would otherwise rank first in --pricing
-// spot with nothing to compare it with. A region left with no price, and
-// a type left with no region, are dropped. It returns insts so cleared and
-// the spot prices cleared.
-func holdSpot(base *model.Catalog, provider string, insts []model.Instance) ([]model.Instance, int) {
-	for i := range base.Instances {
-		if in := &base.Instances[i]; in.Provider == provider {
-			for _, p := range in.Prices {
-				if p.SpotUSD > 0 {
-					return insts, 0
-				}
-			}
-		}
-	}
-	n := 0
-	out := insts[:0:0]
-	for _, in := range insts {
-		if slices.ContainsFunc(in.Prices, func(p model.RegionPrice) bool { return p.SpotUSD > 0 }) {
-			prices := make([]model.RegionPrice, 0, len(in.Prices))
-			for _, p := range in.Prices {
-				if p.SpotUSD > 0 {
-					n++
-					p.SpotUSD = 0
-				}
-				if p.OnDemandUSD > 0 || p.FlexStartUSD > 0 || p.CapacityBlockUSD > 0 || p.Reservation {
-					prices = append(prices, p)
-				}
-			}
-			in.Prices = prices
-		}
-		if len(in.Prices) > 0 {
-			out = append(out, in)
-		}
-	}
-	return out, n
-}
-
 // guard runs the guards over insts (data.Guards, data.FloorGuards
 // against the embedded catalog's floor per GPU, data.CutGuards against
 // the same type's price in base, the embedded catalog, and in prev, the
@@ -457,7 +418,7 @@ func holdSpot(base *model.Catalog, provider string, insts []model.Instance) ([]m
 // counted as removed), a new one is not added. Other findings go to
 // ps.Flags.
 func (ps *ProviderSummary) guard(base, prev *model.Catalog, insts []model.Instance) []model.Instance {
-	found := append(data.Guards(base, insts, nil), data.FloorGuards(data.GPUFloors(base), insts)...)
+	found := append(data.Guards(base, insts, nil), data.FloorGuards(data.GPUFloors(base), base, insts)...)
 	found = append(found, data.CutGuards(base, insts)...)
 	if prev != nil {
 		found = append(found, data.CutGuards(prev, insts)...)

@@ -72,6 +72,9 @@ type Row struct {
 	// regions by their price in Pricing): SpotUSD is then the lowest, not
 	// Region's, and tables mark it "≥".
 	SpotVaries bool
+	// heldFX is set when the row's price is in another currency and the
+	// query's rate converts it below the instance's floor (model.HeldAt).
+	heldFX bool
 	// price is the first of Regions' prices, whose provenance the row's
 	// is (Provenance): 8 bytes, not three strings' 48.
 	price *model.RegionPrice
@@ -91,7 +94,7 @@ func (r *Row) Geo() model.RegionGeo {
 // Held reports whether the load guards held the row's price as fake or
 // mistyped (model.RegionPrice.Held): tables mark it, and nothing narrows a
 // search to it.
-func (r *Row) Held() bool { return r.price != nil && r.price.Held }
+func (r *Row) Held() bool { return r.price != nil && r.price.Held || r.heldFX }
 
 // Provenance returns the source, origin and as_of of the row's price: the
 // region's overlay when it set one, else the instance's
@@ -804,7 +807,7 @@ rows:
 // Each row's regions go to pool, their window to spans.
 func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Instance, g *model.GPU, q *Query, prices []regionPrice, trust bool) ([]Row, []string, [][2]int32) {
 	offered := len(prices)
-	held := func(p regionPrice) bool { return !trust && in.Prices[p.j].Held }
+	held := func(p regionPrice) bool { return !trust && model.HeldAt(in, &in.Prices[p.j], q.ExchangeRates) }
 	if !q.AllRegions { // keep the cheapest only (of each kind): one pass, then a sort of a few
 		var least [2]float64
 		var seen [2]bool
@@ -855,7 +858,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		}
 		row := Row{
 			Instance: in, GPU: g, Pricing: q.Pricing, Offered: offered, USDPerHour: prices[start].price,
-			price: first,
+			price: first, heldFX: !first.Held && model.HeldAt(in, first, q.ExchangeRates),
 		}
 		from := int32(len(pool))
 		for _, p := range prices[start:end] {

@@ -46,6 +46,19 @@ func strs[T ~string](vs []T) []string {
 	return out
 }
 
+// convertedHeldWarning says how many prices in another currency the
+// query's rates convert below the price guards' floor, so are not ranked
+// (model.HeldAt, data.SetCurrencyFloors); zero when none or trusted.
+func convertedHeldWarning(cat *model.Catalog, rates map[string]float64) model.Message {
+	h := cat.ConvertedHeld(rates)
+	if h.Count == 0 || cat.TrustOverlays {
+		return model.Message{}
+	}
+	in := h.Instance
+	return model.Msg("%d %s-priced region "+model.Plural(h.Count, "price")+" converted below the price guards' floor, not ranked (the first: %s/%s %s from %s, %s per GPU-hour where the floor for %s is %s: a fake or mistyped price?); pass --trust-overlay to rank them",
+		h.Count, in.PriceCurrency(), in.Provider, in.Type, h.Region, in.Origin, report.USDPerHour(h.USDPerGPUHour), in.GPU, report.USDPerHour(h.FloorUSD))
+}
+
 // usdCNYRates turns --usd-cny RATE (1 USD = RATE CNY, checked by
 // usdCNYValue) into the ExchangeRates of a query (USD per unit of the
 // currency); nil for 0, the flag not given.
@@ -240,6 +253,9 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				m.USDCNY = &f.usdCNY
 			}
 			staleNote(env, prov)
+			if w := convertedHeldWarning(cat, q.ExchangeRates); !w.IsZero() && !cat.TrustOverlays {
+				notef(env.lang, env.Stderr, w)
+			}
 			if !footer.IsZero() && out != "table" { // keep the data clean for scripts
 				notef(env.lang, env.Stderr, footer)
 			}

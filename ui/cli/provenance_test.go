@@ -176,7 +176,7 @@ func TestOverlayHeldUnlessTrusted(t *testing.T) {
 	}
 	code, out, errs, path := runWithCatalogDTrust(t, negotiated, args...)
 	want := "gpuplan: warning: catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them\n"
-	if code != 0 || !strings.Contains(errs, want) || !strings.Contains(errs, "nebius/gpu-h100-sxm_1gpu-16vcpu-200gb eu-north1: on-demand $0.0500 per GPU-hour is below half the lowest h100-sxm price") {
+	if code != 0 || !strings.Contains(errs, want) || !strings.Contains(errs, "nebius/gpu-h100-sxm_1gpu-16vcpu-200gb eu-north1: on-demand $0.0500 per GPU-hour is below half the lowest on-demand price the catalog lists for h100-sxm ($1.29 per GPU-hour, any provider): a fake or mistyped price?\n") {
 		t.Errorf("exit %d, stderr lacks %q and the floor finding:\n%s", code, want, errs)
 	}
 	if got := top(out); got == "gpu-h100-sxm_1gpu-16vcpu-200gb" {
@@ -185,5 +185,68 @@ func TestOverlayHeldUnlessTrusted(t *testing.T) {
 	code, out, errs, _ = runWithCatalogDTrust(t, negotiated, append(args, "--trust-overlay")...)
 	if got := top(out); code != 0 || got != "gpu-h100-sxm_1gpu-16vcpu-200gb" {
 		t.Errorf("exit %d, top %s with --trust-overlay, want the overlay's offer: %s", code, got, errs)
+	}
+}
+
+// TestCNYOverlayGuardedConverted: a CNY overlay row is judged on its USD
+// price once converted (attack 7, S3: 8×H100 at ¥1/h ranked first at
+// $0.14/h with --usd-cny 7.1): recommend and offers leave it out with one
+// line saying why, and rank it with --trust-overlay.
+func TestCNYOverlayGuardedConverted(t *testing.T) {
+	const cny = `schema_version = 1
+[[instance]]
+provider = "acme"
+type = "box-1"
+gpu = "h100-sxm"
+gpu_count = 8
+vcpus = 64
+memory_gib = 512
+source = "x"
+currency = "CNY"
+as_of = 2026-12-01
+prices = [{ region = "us-east-1", on_demand = 1 }]
+`
+	for _, args := range [][]string{
+		{"recommend", "--model", "llama-3.1-70b", "--task", "qlora", "--usd-cny", "7.1"},
+		{"offers", "--providers", "acme", "--usd-cny", "7.1"}, // a note under the table's notes
+	} {
+		kind := map[string]string{"recommend": "warning", "offers": "note"}[args[0]]
+		code, out, errs, path := runWithCatalogDTrust(t, cny, args...)
+		// ¥1 / 7.1 / 8 GPUs = $0.0176 per GPU-hour; the H100's floor is half
+		// its lowest on-demand $1.29.
+		want := "gpuplan: " + kind + ": 1 CNY-priced region price converted below the price guards' floor, not ranked (the first: acme/box-1 us-east-1 from " + path + ", $0.0176 per GPU-hour where the floor for h100-sxm is $0.6450: a fake or mistyped price?); pass --trust-overlay to rank them\n"
+		if !strings.Contains(errs, want) || strings.Contains(out, "box-1") {
+			t.Errorf("%s: exit %d, stderr lacks %q or the row is listed:\n%s%s", args[0], code, want, out, errs)
+		}
+		code, out, errs, _ = runWithCatalogDTrust(t, cny, append(args, "--trust-overlay")...)
+		if code != 0 || !strings.Contains(out, "box-1") || strings.Contains(errs, "floor") {
+			t.Errorf("%s --trust-overlay: exit %d, the row not ranked or still warned:\n%s%s", args[0], code, out, errs)
+		}
+	}
+}
+
+// TestOverlayFooterEscapesName: an overlay file name with an escape
+// sequence (attack 7, L1: `e ESC]0;T BEL ESC[2J.toml`) is escaped in the
+// table's footer as every error line escapes it (termsafe), not stripped.
+func TestOverlayFooterEscapesName(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	t.Setenv("HOME", dir)
+	path := filepath.Join(dir, "e\x1b]0;T\x07\x1b[2J.toml")
+	if err := os.WriteFile(path, []byte(strings.Replace(negotiated, "on_demand = 0.05, spot = 0.04", "on_demand = 2.50", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := Run(Env{Args: []string{"offers", "--providers", "nebius", "--catalog", path}, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith})
+	safe := filepath.Join(dir, `e\x1b]0;T\a\x1b[2J.toml`)
+	for _, want := range []string{"* price from overlay " + safe + " (as of ", "overlay " + safe + " (1 type)"} {
+		if code != 0 || !strings.Contains(out.String(), want) {
+			t.Errorf("exit %d: stdout lacks %q:\n%q%s", code, want, out.String(), errb.String())
+		}
+	}
+	if strings.ContainsAny(out.String(), "\x1b\x07") {
+		t.Errorf("a control character reached stdout:\n%q", out.String())
 	}
 }

@@ -313,6 +313,9 @@ nothing else is left.`,
 			if n := len(report.NeedsRate(cat, q.Providers, q.ExchangeRates)); n > 0 {
 				warnings = append(warnings, model.Msg("%d CNY-priced instance "+model.Plural(n, "type")+" not ranked: needs --usd-cny RATE (1 USD = RATE CNY)", n))
 			}
+			if w := convertedHeldWarning(cat, q.ExchangeRates); !w.IsZero() {
+				warnings = append(warnings, w)
+			}
 			printWarningsIn(env.lang, env.Stderr, warnings)
 			r, width := renderer(env, env.Stdout)
 			if err := report.WriteRecommend(env.Stdout, r, &rec, &base, qf.limit, width); err != nil {

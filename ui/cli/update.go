@@ -49,7 +49,8 @@ and writes one dated overlay per provider to $XDG_DATA_HOME/gpuplan/catalog.d/,
 which every later command reads. A provider whose fetch fails keeps its previous
 file (exit 1); a result that drops more than half of a provider's types is refused
 unless --force. Prices the guards flag (spot above on-demand, far below the
-type's median, below half the lowest price the catalog knows for the GPU,
+type's median, below half the lowest on-demand price the catalog knows for
+the GPU (for a GPU it prices nowhere: for its TFLOPS, memory and bandwidth),
 below half the type's own catalog price in that region, or below 0.4 × what the
 provider asks for the same GPU in another type) are held back, --force
 or not: not written, so never ranked, and listed in the summary.

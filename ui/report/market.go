@@ -9,6 +9,7 @@ import (
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // MarketJSON is gpuplan offers --json: MarketListJSON plus the exchange
@@ -170,7 +171,8 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) e
 	}
 	p := market.Provenance{}
 	for _, o := range m.Prices.Origins {
-		p.Origins = append(p.Origins, market.PriceOrigin{Origin: o.Origin, Updated: o.Updated, AsOf: o.AsOf, Types: o.Types})
+		// An overlay's path is the user's: escaped (termsafe), as in errors.
+		p.Origins = append(p.Origins, market.PriceOrigin{Origin: termsafe.String(o.Origin), Updated: o.Updated, AsOf: termsafe.String(o.AsOf), Types: o.Types})
 	}
 	_, err := fmt.Fprintf(w, "%s%s\n", lang.Sprintf("prices: %s", strings.Join(lang.Messages(p.LineParts()), lang.T("; "))), lang.T("."))
 	return err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // OverlayMark follows a price in a table when an overlay file (catalog
@@ -54,13 +55,21 @@ func (ps *overlayPrices) legend(p *i18n.Printer, mark string) []string {
 			out = append(out, p.Sprintf("%s and %d more (source, origin and as_of of each row in --json)", mark, len(ps.list)-i))
 			break
 		}
-		if f.source == f.origin || f.source == "" {
-			out = append(out, p.Sprintf("%s price from overlay %s (as of %s)", mark, f.origin, f.asOf))
-			continue
-		}
-		out = append(out, p.Sprintf("%s price from overlay %s (%s, as of %s)", mark, f.origin, f.source, f.asOf))
+		out = append(out, OverlayNote(p, mark, f.source, f.origin, f.asOf))
 	}
 	return out
+}
+
+// OverlayNote is the legend's line for one overlay price, mark first: "*
+// price from overlay neg.toml (our 2026 agreement, as of 2026-12-05)". A
+// file name or source is the user's or a server's: escaped as every error
+// line escapes it (termsafe), not left to the renderer, which drops an
+// escape sequence's bytes without a trace.
+func OverlayNote(p *i18n.Printer, mark, source, origin, asOf string) string {
+	if source == origin || source == "" {
+		return p.Sprintf("%s price from overlay %s (as of %s)", mark, termsafe.String(origin), termsafe.String(asOf))
+	}
+	return p.Sprintf("%s price from overlay %s (%s, as of %s)", mark, termsafe.String(origin), termsafe.String(source), termsafe.String(asOf))
 }
 
 // markPrices appends OverlayMark to column col of the marked rows and a

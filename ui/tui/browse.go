@@ -441,6 +441,11 @@ func (v *browseView) setFilter(name, val string) tea.Cmd {
 // marketplaces left out.
 func (v *browseView) note() string {
 	var parts []string
+	if r := v.selected(); r != nil { // where an overlay's price came from, as under the CLI's table
+		if source, origin, asOf := r.Provenance(); model.FromOverlay(origin) {
+			parts = append(parts, report.OverlayNote(v.lang, report.OverlayMark, source, origin, asOf))
+		}
+	}
 	if utf8.RuneCountInString(v.input.Value()) >= maxFilter {
 		parts = append(parts, v.lang.Sprintf("the filter takes at most %d characters", maxFilter))
 	}
@@ -528,15 +533,26 @@ func (v browseView) view() string {
 	h := v.listHeight()
 	end := min(v.top+h, v.numLines())
 	cells := make([][]string, 0, end-v.top)
+	var marked []bool // an overlay set the row's price: "*" after it, as the CLI's tables
 	for i := v.top; i < end; i++ {
 		if r := v.rowAt(i); r != nil {
 			c := report.MarketTableRow(r) // prices as the tables print them
 			for j := range c {
 				c[j] = printable(c[j])
 			}
+			_, origin, _ := r.Provenance()
+			marked = append(marked, model.FromOverlay(origin))
 			cells = append(cells, c)
 		} else {
+			marked = append(marked, false)
 			cells = append(cells, nil)
+		}
+	}
+	if slices.Contains(marked, true) { // the others padded, so the figures stay aligned
+		for i, c := range cells {
+			if c != nil {
+				c[4] += map[bool]string{true: report.OverlayMark, false: " "}[marked[i]]
+			}
 		}
 	}
 	cols, widths := v.fit(cells, w)
