@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -113,9 +115,13 @@ func FuzzWriteJSONStream(f *testing.F) {
 			S string  `json:"s,omitempty"`
 			X float64 `json:"x"`
 		}{s, x}}
-		want, got := writeJSONBoth(t, v)
-		if !bytes.Equal(got, want) {
-			t.Errorf("writeJSONStream:\n%q\nwriteJSON:\n%q", got, want)
+		// recommend's document, whose offers writeRecommendJSON appends itself.
+		r := report.RecommendJSON{Sort: s, Offers: []report.OfferJSON{{Provider: s, VRAMNeedGiB: x, GPUCount: int(n), Warnings: []string{s}}}}
+		for _, v := range []any{v, r} {
+			want, got := writeJSONBoth(t, v)
+			if !bytes.Equal(got, want) {
+				t.Errorf("writeJSONStream:\n%q\nwriteJSON:\n%q", got, want)
+			}
 		}
 	})
 }
@@ -231,5 +237,64 @@ func TestStreamMarketJSONSame(t *testing.T) {
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Fatalf("%+v: StreamMarketJSON differs from MarketJSON (%d and %d bytes)", q, b.Len(), a.Len())
 		}
+	}
+}
+
+// TestRecommendJSONWriterSame holds writeRecommendJSON, which writes the
+// offers of recommend --json itself, to encoding/json's bytes for every
+// member of RecommendJSON and of its offers (filled by fillRow: nil and
+// empty lists, escaped and invalid strings, both float forms), with and
+// without probe corrections: a member added to RecommendJSON, OfferJSON
+// or decide.BreakEven and not to the writer fails here.
+func TestRecommendJSONWriterSame(t *testing.T) {
+	for seed := range 24 {
+		var j report.RecommendJSON
+		fillRow(reflect.ValueOf(&j).Elem(), seed)
+		offers := make([]report.OfferJSON, 3)
+		for i := range offers {
+			fillRow(reflect.ValueOf(&offers[i]).Elem(), seed+i)
+		}
+		j.Offers = append(j.Offers, offers...)
+		var probes []report.ProbeCorrectionJSON
+		if seed%2 == 1 {
+			probes = make([]report.ProbeCorrectionJSON, seed%3)
+		}
+		for _, v := range []any{j, recommendProbeJSON{j, probes}, report.RecommendJSON{}, report.RecommendJSON{Offers: []report.OfferJSON{}}} {
+			want, got := writeJSONBoth(t, v)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("seed %d, %T: writeJSONStream:\n%s\nwriteJSON:\n%s", seed, v, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkWriteRecommendJSON writes the document of `recommend --json
+// --model llama-3.1-8b --task qlora` (~900 offers, ~1 MB) with
+// writeRecommendJSON and, for comparison, through the token encoder.
+func BenchmarkWriteRecommendJSON(b *testing.B) {
+	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
+	b.Setenv("XDG_DATA_HOME", b.TempDir())
+	b.Setenv("HOME", b.TempDir())
+	var out bytes.Buffer
+	if code := Run(Env{Args: []string{"recommend", "--json", "--model", "llama-3.1-8b", "--task", "qlora"}, Stdin: strings.NewReader(""),
+		Stdout: &out, Stderr: io.Discard, Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith}); code != 0 {
+		b.Fatalf("exit %d", code)
+	}
+	var j report.RecommendJSON
+	if err := json.Unmarshal(out.Bytes(), &j); err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range []struct {
+		name  string
+		write func(io.Writer, any) error
+	}{{"appended", writeJSONStream}, {"tokens", writeJSONEncoder}} {
+		b.Run(w.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := w.write(io.Discard, j); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
