@@ -105,14 +105,18 @@ func Round(v float64, digits int) float64 {
 }
 
 // NewOfferJSON is the JSON view of one offer.
-func NewOfferJSON(o *model.Offer) OfferJSON {
+func NewOfferJSON(o *model.Offer) OfferJSON { return newOfferJSON(o, nil) }
+
+// newOfferJSON is NewOfferJSON with the warnings formatted through memo
+// (nil: each formatted anew).
+func newOfferJSON(o *model.Offer, memo messageMemo) OfferJSON {
 	j := OfferJSON{
 		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
 		GPUCount: o.GPUs, GPUsPerInstance: o.Instance.GPUCount, Instances: o.Instances, Strategy: string(o.Strategy),
 		GPUMemoryGiB: o.GPU.MemoryGiB, VRAMNeedGiB: Round(o.NeedBytes/model.GiB, 2), VRAMHeadroomPct: Round(o.HeadroomPct, 1),
 		Verdict: string(o.Verdict),
 		Pricing: string(o.Pricing), PricePerHourUSD: Round(o.USDPerHour, 4), MonthlyCostUSD: Round(o.MonthlyUSD, 2),
-		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.PriceAsOf(),
+		Warnings: memo.strings(o.WarningMessages()), Source: o.Instance.Source, AsOf: o.PriceAsOf(),
 	}
 	j.Source, j.Origin = o.Provenance() // an overlay's region price names the overlay
 	if o.Verdict == model.VerdictBorderline {
@@ -152,8 +156,10 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 	} else {
 		out.Estimate = NewEstimateJSON(base, nil)
 	}
+	// ~900 offers carry ~500 warnings, a dozen of them distinct.
+	memo := messageMemo{}
 	for i := range n {
-		out.Offers = append(out.Offers, NewOfferJSON(&r.Offers[i]))
+		out.Offers = append(out.Offers, newOfferJSON(&r.Offers[i], memo))
 	}
 	for _, x := range r.Rejected {
 		out.Rejected = append(out.Rejected, RejectionJSON{Provider: x.Instance.Provider, InstanceType: x.Instance.Type,
