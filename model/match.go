@@ -279,6 +279,16 @@ type shapeResult struct {
 	sized  int // sizedGPUs of d; 0 when rejected
 }
 
+// estimatesRoom is the estimate cache's starting size: the embedded
+// catalog's ranking makes ~130 estimates (GPU type × count × strategy)
+// and ~5 retimes; from 64 the map grew once, rehashing every entry.
+const estimatesRoom = 256
+
+// shapesRoom is the shape cache's starting size for cat: one shape per
+// instance type at most, to a point (the embedded catalog has ~420
+// distinct ones among ~780 types; from 64 the map grew three times).
+func shapesRoom(cat *Catalog) int { return min(len(cat.Instances), 512) }
+
 // cachedShape is shape, with the GPUs the job needs on it (sizedGPUs),
 // once per shapeKey.
 func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, Message, int) {
@@ -296,7 +306,7 @@ func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, Mes
 		sized = m.sizedGPUs(g, &d)
 	}
 	if m.shapes == nil {
-		m.shapes = make(map[shapeKey]shapeResult, 64)
+		m.shapes = make(map[shapeKey]shapeResult, shapesRoom(m.cat))
 	}
 	m.shapes[k] = shapeResult{d, kind, reason, sized}
 	return d, kind, reason, sized
@@ -550,15 +560,17 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	// them off the heap as when the scan was inline.
 	var best map[offerGroup]int
 	if !sc.cheapestOnly {
-		best = make(map[offerGroup]int, 256)
 		// Room for every offer up front, to a point: grown by append, the
 		// list is copied at each doubling, and each copy is fresh pages
 		// (faults) in a short command; room never written costs none.
+		// The groups likewise: grown from 256, the map was rehashed twice
+		// for the embedded catalog's ~900 offers.
 		pairs := 0
 		for i := range cat.Instances {
 			pairs += len(cat.Instances[i].Prices)
 		}
 		sc.offers = make([]Offer, 0, min(pairs, 1024))
+		best = make(map[offerGroup]int, min(pairs, 1024))
 	}
 	counts := map[RejectKind]int{}
 	for i := range cat.Instances {
@@ -623,18 +635,18 @@ func newMatcher(w Workload, cat *Catalog, q Query, shared *sharedEstimates) matc
 	m := matcher{w: w, cat: cat, q: q, regions: q.RegionFilter(cat)}
 	switch {
 	case shared == nil:
-		m.cache = make(map[estimateKey]*estimateResult, 64)
+		m.cache = make(map[estimateKey]*estimateResult, estimatesRoom)
 	case shared.cache != nil && reflect.DeepEqual(shared.w, w):
 		m.cache = shared.cache
 	default:
-		m.cache = make(map[estimateKey]*estimateResult, 64)
+		m.cache = make(map[estimateKey]*estimateResult, estimatesRoom)
 		shared.w, shared.cache, shared.shapes = w, m.cache, nil
 		shared.fromOK = shared.from != nil && reflect.DeepEqual(shared.from.w, w)
 	}
 	if shared != nil {
 		sq := shapeQueryOf(&q)
 		if shared.shapes == nil || shared.sq != sq {
-			shared.sq, shared.shapes = sq, make(map[shapeKey]shapeResult, 64)
+			shared.sq, shared.shapes = sq, make(map[shapeKey]shapeResult, shapesRoom(cat))
 		}
 		m.shapes = shared.shapes
 		if shared.fromOK {
