@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"io"
@@ -28,8 +27,9 @@ import (
 // writeJSONStream's encoder. TestRecommendJSONWriterSame holds every
 // member of RecommendJSON and OfferJSON to encoding/json's bytes.
 func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.ProbeCorrectionJSON, withProbes bool) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	o := jsonOut{w: bw, b: make([]byte, 0, 80<<10)}
+	// Written in 64 KB pieces straight from o's buffer: a bufio.Writer
+	// on top would be 64 KB more of fresh pages and a copy.
+	o := jsonOut{w: w, b: make([]byte, 0, 72<<10)}
 	o.begin('{')
 	o.value("estimate", j.Estimate)
 	o.str("sort", j.Sort)
@@ -66,16 +66,13 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	o.end('}')
 	o.raw("\n")
 	o.flush()
-	if o.err != nil {
-		return o.err
-	}
-	return bw.Flush()
+	return o.err
 }
 
 // jsonOut appends an indented JSON document as encoding/json's
 // Encoder.SetIndent("", "  ") lays it out, flushing to w as it grows.
 type jsonOut struct {
-	w      *bufio.Writer
+	w      io.Writer
 	b      []byte
 	err    error
 	indent []byte // the current members' indentation
@@ -199,6 +196,10 @@ func (o *jsonOut) float(n string, v float64) {
 		}
 		return
 	}
+	if b, ok := appendDecimal(o.b, v); ok {
+		o.b = b
+		return
+	}
 	format := byte('f')
 	if abs := math.Abs(v); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
@@ -210,6 +211,56 @@ func (o *jsonOut) float(n string, v float64) {
 			o.b = o.b[:k-1]
 		}
 	}
+}
+
+// pow10 are the scales appendDecimal tries.
+var pow10 = [...]float64{1, 10, 100, 1e3, 1e4}
+
+// appendDecimal appends v in the shortest decimal form that reads back
+// as v, as strconv's 'f' with precision -1 does, when v has at most 4
+// decimals and 15 significant digits (the rounded prices, GiB and
+// percentages of an offer); ok is false for any other v, which the
+// caller formats with strconv. Why the result is strconv's: n/10^d is
+// the nearest float64 to the decimal n·10^-d (IEEE division rounds
+// correctly), which therefore reads back as v; and two decimals of at
+// most 15 significant digits never read back as the same float64, so
+// no shorter decimal, nor another of the same length, does. Trailing
+// zeros are trimmed. TestAppendDecimal and FuzzAppendDecimal hold it to
+// strconv.
+func appendDecimal(b []byte, v float64) ([]byte, bool) {
+	if !(v > 0 && v < 1e11) {
+		return b, false
+	}
+	for d, p := range pow10 {
+		s := v * p
+		if s >= 1e15 || s != math.Trunc(s) || s/p != v {
+			continue
+		}
+		var buf [32]byte
+		const lead = 8 // room for the leading zeros of a fraction (d ≤ 4)
+		digits := strconv.AppendUint(buf[lead:lead], uint64(s), 10)
+		if d == 0 {
+			return append(b, digits...), true
+		}
+		i := lead
+		for lead+len(digits)-i <= d { // 5 at d = 2 reads 0.05
+			i--
+			buf[i] = '0'
+		}
+		digits = buf[i : lead+len(digits)]
+		point := len(digits) - d
+		frac := digits[point:]
+		for len(frac) > 0 && frac[len(frac)-1] == '0' {
+			frac = frac[:len(frac)-1]
+		}
+		b = append(b, digits[:point]...)
+		if len(frac) > 0 {
+			b = append(b, '.')
+			b = append(b, frac...)
+		}
+		return b, true
+	}
+	return b, false
 }
 
 // errNonFinite is encoding/json's refusal of NaN and ±Inf.
