@@ -262,6 +262,13 @@ nothing else is left.`,
 			if err != nil {
 				return err
 			}
+			// Work that waits on nothing the ranking makes runs beside it,
+			// on the machine's other core: the spot rates decide reads,
+			// and the JSON encoders of the document's reflected members.
+			df.spot = startSpotRates(env.SpotRates)
+			if asJSON || output == outJSON {
+				go warmJSON(report.NewEstimateJSON(&base, nil))
+			}
 			rec, err := model.Recommend(w, cat, q)
 			if err != nil {
 				return usage(err)
