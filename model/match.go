@@ -281,13 +281,15 @@ type shapeResult struct {
 
 // estimatesRoom is the estimate cache's starting size: the embedded
 // catalog's ranking makes ~130 estimates (GPU type × count × strategy)
-// and ~5 retimes; from 64 the map grew once, rehashing every entry.
-const estimatesRoom = 256
+// and ~5 retimes; from 64 the map grew once, rehashing every entry. A
+// map holds 7/8 of its slots: 224 fill 256, where 256 would take 512.
+const estimatesRoom = 224
 
 // shapesRoom is the shape cache's starting size for cat: one shape per
 // instance type at most, to a point (the embedded catalog has ~420
-// distinct ones among ~780 types; from 64 the map grew three times).
-func shapesRoom(cat *Catalog) int { return min(len(cat.Instances), 512) }
+// distinct ones among ~780 types; from 64 the map grew three times);
+// 448 fill the 512 slots it ends with.
+func shapesRoom(cat *Catalog) int { return min(len(cat.Instances), 448) }
 
 // cachedShape is shape, with the GPUs the job needs on it (sizedGPUs),
 // once per shapeKey.
