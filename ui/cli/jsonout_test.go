@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -342,4 +343,69 @@ func FuzzAppendDecimal(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRecommendJSONStreamed: recommend's document with its offers
+// streamed (report.NewRecommendJSONStream, what the CLI writes) prints
+// the bytes of the one that holds them (NewRecommendJSON, AddDecisions),
+// for on-demand, spot with a dataset (spot estimates, break-evens), a
+// limit, and no offer at all.
+func TestRecommendJSONStreamed(t *testing.T) {
+	cat, _, err := data.LoadWith(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate, _, err := data.SpotRates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		model   string
+		task    model.Task
+		tokens  float64
+		pricing model.Pricing
+		gpus    int
+		limit   int
+	}{
+		{"llama-3.1-8b", model.TaskQLoRA, 0, "", 0, 0},
+		{"bert-large", model.TaskFinetune, 1e8, model.Spot, 0, 0},
+		{"llama-3.1-8b", model.TaskQLoRA, 1e9, model.Reserved1y, 0, 3},
+		{"llama-3.1-405b", model.TaskFinetune, 0, "", 1, 0},
+	} {
+		a, err := cat.Model(c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := model.Workload{Settings: model.Settings{Task: c.task, DatasetTokens: c.tokens, GPUs: c.gpus}, Model: *a}
+		q := model.Query{Pricing: c.pricing, AutoGPUs: c.gpus == 0}
+		rec, err := model.Recommend(w, cat, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, err := model.Compute(w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := report.Decide(&rec, report.DecideInput{Catalog: cat, Workload: w, Query: q, HoursPerMonth: model.HoursPerMonth, Savings: true, Rate: rate,
+			Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}})
+		held := report.NewRecommendJSON(&rec, &base, c.limit)
+		held.AddDecisions(&rec, d)
+		streamed := report.NewRecommendJSONStream(&rec, &base, c.limit, d)
+		var a1, b1 bytes.Buffer
+		if err := writeJSONStream(&a1, held); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeJSONStream(&b1, streamed); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a1.Bytes(), b1.Bytes()) {
+			t.Errorf("%+v: streamed offers differ from held ones (%d and %d bytes)", c, b1.Len(), a1.Len())
+		}
+		if c.model == "bert-large" && !bytes.Contains(a1.Bytes(), []byte(`"spot": {`)) {
+			t.Errorf("%+v: no spot estimate in the document; the case tests nothing of AddDecisions", c)
+		}
+		if c.limit > 0 && len(held.Offers) != c.limit {
+			t.Errorf("%+v: %d offers held, want the limit", c, len(held.Offers))
+		}
+	}
 }

@@ -35,13 +35,16 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	o.value("estimate", j.Estimate)
 	o.str("sort", j.Sort)
 	o.name("offers")
-	if j.Offers == nil {
+	if j.Offers == nil && !j.Streamed() {
 		o.raw("null")
 	} else {
 		o.begin('[')
-		for i := range j.Offers {
+		if err := j.EachOffer(func(of *report.OfferJSON) error {
 			o.elem()
-			o.offer(&j.Offers[i])
+			o.offer(of)
+			return o.err
+		}); err != nil {
+			return err
 		}
 		o.end(']')
 	}

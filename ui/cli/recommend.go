@@ -306,8 +306,7 @@ nothing else is left.`,
 					limit = 0
 				}
 				printWarningsIn(env.lang, env.Stderr, warnings)
-				j := report.NewRecommendJSON(&rec, &base, limit)
-				j.AddDecisions(&rec, d)
+				j := report.NewRecommendJSONStream(&rec, &base, limit, d)
 				j.Answers = answers
 				j.WouldFit = report.NewWouldFitJSON(hints)
 				return writeJSONStream(env.Stdout, withProbes(j, probeJSON))
