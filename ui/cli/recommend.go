@@ -118,11 +118,16 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if fs.Changed("hours-per-month") && !(f.hoursPerMonth > 0 && f.hoursPerMonth <= config.MaxHoursPerMonth) {
 		return q, usage(model.Msg("--hours-per-month must be in (0, %d], got %v", config.MaxHoursPerMonth, f.hoursPerMonth))
 	}
+	// The names to check against, gathered only when there is a name to
+	// check: over every price of the catalog, they were most of a plain
+	// recommend's time in this function.
 	providers, regions := map[string]bool{}, map[string]bool{}
-	for _, in := range cat.Instances {
-		providers[in.Provider] = true
-		for _, p := range in.Prices {
-			regions[p.Region] = true
+	if len(q.Providers) > 0 || len(q.Regions) > 0 {
+		for _, in := range cat.Instances {
+			providers[in.Provider] = true
+			for _, p := range in.Prices {
+				regions[p.Region] = true
+			}
 		}
 	}
 	source := "--providers"
