@@ -283,12 +283,14 @@ type shapeResult struct {
 // catalog's ranking makes ~130 estimates (GPU type × count × strategy)
 // and ~5 retimes; from 64 the map grew once, rehashing every entry. A
 // map holds 7/8 of its slots: 224 fill 256, where 256 would take 512.
+// For a full ranking; a savings eval keeps the small start.
 const estimatesRoom = 224
 
 // shapesRoom is the shape cache's starting size for cat: one shape per
 // instance type at most, to a point (the embedded catalog has ~420
 // distinct ones among ~780 types; from 64 the map grew three times);
-// 448 fill the 512 slots it ends with.
+// 448 fill the 512 slots it ends with. A savings eval (cheapestOnly)
+// shapes few types and keeps the small start.
 func shapesRoom(cat *Catalog) int { return min(len(cat.Instances), 448) }
 
 // cachedShape is shape, with the GPUs the job needs on it (sizedGPUs),
@@ -640,15 +642,15 @@ func newMatcher(w Workload, cat *Catalog, q Query, shared *sharedEstimates) matc
 		m.cache = make(map[estimateKey]*estimateResult, estimatesRoom)
 	case shared.cache != nil && reflect.DeepEqual(shared.w, w):
 		m.cache = shared.cache
-	default:
-		m.cache = make(map[estimateKey]*estimateResult, estimatesRoom)
+	default: // a savings eval: it estimates far fewer (cheapestOnly skips most types)
+		m.cache = make(map[estimateKey]*estimateResult, 64)
 		shared.w, shared.cache, shared.shapes = w, m.cache, nil
 		shared.fromOK = shared.from != nil && reflect.DeepEqual(shared.from.w, w)
 	}
 	if shared != nil {
 		sq := shapeQueryOf(&q)
 		if shared.shapes == nil || shared.sq != sq {
-			shared.sq, shared.shapes = sq, make(map[shapeKey]shapeResult, shapesRoom(cat))
+			shared.sq, shared.shapes = sq, make(map[shapeKey]shapeResult, 64)
 		}
 		m.shapes = shared.shapes
 		if shared.fromOK {
