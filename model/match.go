@@ -280,6 +280,20 @@ type shapeResult struct {
 	sized  int // sizedGPUs of d; 0 when rejected
 }
 
+// estimatesRoom is the estimate cache's starting size: the embedded
+// catalog's ranking makes ~130 estimates (GPU type × count × strategy)
+// and ~5 retimes; from 64 the map grew once, rehashing every entry. A
+// map holds 7/8 of its slots: 224 fill 256, where 256 would take 512.
+// For a full ranking; a savings eval keeps the small start.
+const estimatesRoom = 224
+
+// shapesRoom is the shape cache's starting size for cat: one shape per
+// instance type at most, to a point (the embedded catalog has ~420
+// distinct ones among ~780 types; from 64 the map grew three times);
+// 448 fill the 512 slots it ends with. A savings eval (cheapestOnly)
+// shapes few types and keeps the small start.
+func shapesRoom(cat *Catalog) int { return min(len(cat.Instances), 448) }
+
 // cachedShape is shape, with the GPUs the job needs on it (sizedGPUs),
 // once per shapeKey.
 func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, Message, int) {
@@ -297,7 +311,7 @@ func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, Mes
 		sized = m.sizedGPUs(g, &d)
 	}
 	if m.shapes == nil {
-		m.shapes = make(map[shapeKey]shapeResult, 64)
+		m.shapes = make(map[shapeKey]shapeResult, shapesRoom(m.cat))
 	}
 	m.shapes[k] = shapeResult{d, kind, reason, sized}
 	return d, kind, reason, sized
@@ -551,15 +565,17 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	// them off the heap as when the scan was inline.
 	var best map[offerGroup]int
 	if !sc.cheapestOnly {
-		best = make(map[offerGroup]int, 256)
 		// Room for every offer up front, to a point: grown by append, the
 		// list is copied at each doubling, and each copy is fresh pages
 		// (faults) in a short command; room never written costs none.
+		// The groups likewise: grown from 256, the map was rehashed twice
+		// for the embedded catalog's ~900 offers.
 		pairs := 0
 		for i := range cat.Instances {
 			pairs += len(cat.Instances[i].Prices)
 		}
 		sc.offers = make([]Offer, 0, min(pairs, 1024))
+		best = make(map[offerGroup]int, min(pairs, 1024))
 	}
 	counts := map[RejectKind]int{}
 	for i := range cat.Instances {
@@ -624,10 +640,10 @@ func newMatcher(w Workload, cat *Catalog, q Query, shared *sharedEstimates) matc
 	m := matcher{w: w, cat: cat, q: q, regions: q.RegionFilter(cat)}
 	switch {
 	case shared == nil:
-		m.cache = make(map[estimateKey]*estimateResult, 64)
+		m.cache = make(map[estimateKey]*estimateResult, estimatesRoom)
 	case shared.cache != nil && reflect.DeepEqual(shared.w, w):
 		m.cache = shared.cache
-	default:
+	default: // a savings eval: it estimates far fewer (cheapestOnly skips most types)
 		m.cache = make(map[estimateKey]*estimateResult, 64)
 		shared.w, shared.cache, shared.shapes = w, m.cache, nil
 		shared.fromOK = shared.from != nil && reflect.DeepEqual(shared.from.w, w)
@@ -1307,12 +1323,32 @@ func lessOffer(a, b *Offer, k SortKey) bool { return compareOffers(a, b, k) < 0 
 // cycles. A sorted copy had been the largest fresh allocation of a short
 // command (every new page a fault); sorting the values in place moves
 // each many times.
+//
+// compareOffers' first keys (risky, late, the sort value) are worked out
+// once per offer, not at each of the ~10,000 comparisons of the embedded
+// catalog's ~900 offers; offers equal on them go to compareOffers.
 func sortOffers(offers []Offer, k SortKey) {
 	order := make([]int32, len(offers)) // order[i]: the offer that goes to i
+	type sortKey struct {
+		tier  int // 2 × risky + late: compareOffers' first two keys in one
+		value float64
+	}
+	keys := make([]sortKey, len(offers))
 	for i := range order {
 		order[i] = int32(i)
+		o := &offers[i]
+		keys[i] = sortKey{2*b2i(o.Risky()) + b2i(o.Late()), sortValue(o, k)}
 	}
-	slices.SortFunc(order, func(a, b int32) int { return compareOffers(&offers[a], &offers[b], k) })
+	slices.SortFunc(order, func(a, b int32) int {
+		ka, kb := &keys[a], &keys[b]
+		if c := cmp.Compare(ka.tier, kb.tier); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(ka.value, kb.value); c != 0 {
+			return c
+		}
+		return compareOffers(&offers[a], &offers[b], k)
+	})
 	for i := range order {
 		if order[i] < 0 || int(order[i]) == i {
 			continue

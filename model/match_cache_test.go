@@ -159,19 +159,32 @@ func TestCheapestOnlyIsFirstOffer(t *testing.T) {
 	}
 }
 
-// TestSortOffersMatchesSort: sorting indexes and moving each offer once
-// along the permutation gives the order a plain sort of the values does,
-// for shuffled lists of every length up to 40 and every sort key.
+// TestSortOffersMatchesSort: sorting indexes by keys worked out once and
+// moving each offer once along the permutation gives the order a plain
+// sort of the values by compareOffers does, for shuffled lists of every
+// length up to 40 and every sort key, with risky, late, oversized and
+// untimed offers among them.
 func TestSortOffersMatchesSort(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	in := &Instance{Provider: "p", Type: "t"}
+	in, in8 := &Instance{Provider: "p", Type: "t"}, &Instance{Provider: "p", Type: "t8", GPUCount: 8}
 	for n := range 41 {
 		for _, k := range SortKeys {
 			offers := make([]Offer, n)
 			for i := range offers {
 				// Few distinct prices: ties fall through to the region.
 				offers[i] = Offer{Instance: in, Region: fmt.Sprintf("r%03d", i), USDPerHour: float64(r.IntN(5)), JobUSD: float64(r.IntN(5)),
-					MonthlyUSD: float64(r.IntN(5)), JobHours: float64(r.IntN(5)), HeadroomPct: float64(r.IntN(3)), HasJob: true}
+					MonthlyUSD: float64(r.IntN(5)), JobHours: float64(r.IntN(5)), HeadroomPct: float64(r.IntN(3)), HasJob: r.IntN(4) > 0}
+				// The keys before the sort value (risky, late) and the
+				// slack of an oversized host, each in some offers.
+				if r.IntN(4) == 0 {
+					offers[i].Verdict, offers[i].OOMChance = VerdictBorderline, []float64{0.05, 0.4}[r.IntN(2)]
+				}
+				if r.IntN(4) == 0 {
+					offers[i].LateChance = 0.3
+				}
+				if r.IntN(4) == 0 {
+					offers[i].Instance, offers[i].Instances, offers[i].GPUs, offers[i].SizedGPUs = in8, 1, 8, 4
+				}
 			}
 			r.Shuffle(n, func(i, j int) { offers[i], offers[j] = offers[j], offers[i] })
 			want := slices.Clone(offers)

@@ -10,6 +10,8 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	jsonv1 "github.com/go-json-experiment/json/v1"
+
+	"github.com/gpuplan/gpuplan/ui/report"
 )
 
 // jsonIndentOpts are encoding/json's semantics (DefaultOptionsV1: field
@@ -42,8 +44,21 @@ func invalidUTF8String(enc *jsontext.Encoder, s string) error {
 // with invalid UTF-8 gets the character U+FFFD, not the escape \ufffd
 // (report.RecommendJSON, the document it writes, has no maps). The long
 // row lists (offers, market rows) write themselves as tokens
-// (report.MarketRowJSON.MarshalJSONTo).
+// (report.MarketRowJSON.MarshalJSONTo); recommend's document is appended
+// by writeRecommendJSON.
 func writeJSONStream(w io.Writer, v any) error {
+	switch v := v.(type) {
+	case report.RecommendJSON:
+		return writeRecommendJSON(w, &v, nil, false)
+	case recommendProbeJSON:
+		return writeRecommendJSON(w, &v.RecommendJSON, v.ProbeCorrections, true)
+	}
+	return writeJSONEncoder(w, v)
+}
+
+// writeJSONEncoder is writeJSONStream through go-json-experiment's
+// encoder, for any document.
+func writeJSONEncoder(w io.Writer, v any) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	if err := jsonv2.MarshalWrite(bw, v, jsonIndentOpts); err != nil {
 		return err

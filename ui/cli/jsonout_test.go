@@ -3,13 +3,17 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -113,9 +117,13 @@ func FuzzWriteJSONStream(f *testing.F) {
 			S string  `json:"s,omitempty"`
 			X float64 `json:"x"`
 		}{s, x}}
-		want, got := writeJSONBoth(t, v)
-		if !bytes.Equal(got, want) {
-			t.Errorf("writeJSONStream:\n%q\nwriteJSON:\n%q", got, want)
+		// recommend's document, whose offers writeRecommendJSON appends itself.
+		r := report.RecommendJSON{Sort: s, Offers: []report.OfferJSON{{Provider: s, VRAMNeedGiB: x, GPUCount: int(n), Warnings: []string{s}}}}
+		for _, v := range []any{v, r} {
+			want, got := writeJSONBoth(t, v)
+			if !bytes.Equal(got, want) {
+				t.Errorf("writeJSONStream:\n%q\nwriteJSON:\n%q", got, want)
+			}
 		}
 	})
 }
@@ -230,6 +238,174 @@ func TestStreamMarketJSONSame(t *testing.T) {
 		}
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Fatalf("%+v: StreamMarketJSON differs from MarketJSON (%d and %d bytes)", q, b.Len(), a.Len())
+		}
+	}
+}
+
+// TestRecommendJSONWriterSame holds writeRecommendJSON, which writes the
+// offers of recommend --json itself, to encoding/json's bytes for every
+// member of RecommendJSON and of its offers (filled by fillRow: nil and
+// empty lists, escaped and invalid strings, both float forms), with and
+// without probe corrections: a member added to RecommendJSON, OfferJSON
+// or decide.BreakEven and not to the writer fails here.
+func TestRecommendJSONWriterSame(t *testing.T) {
+	for seed := range 24 {
+		var j report.RecommendJSON
+		fillRow(reflect.ValueOf(&j).Elem(), seed)
+		offers := make([]report.OfferJSON, 3)
+		for i := range offers {
+			fillRow(reflect.ValueOf(&offers[i]).Elem(), seed+i)
+		}
+		j.Offers = append(j.Offers, offers...)
+		var probes []report.ProbeCorrectionJSON
+		if seed%2 == 1 {
+			probes = make([]report.ProbeCorrectionJSON, seed%3)
+		}
+		for _, v := range []any{j, recommendProbeJSON{j, probes}, report.RecommendJSON{}, report.RecommendJSON{Offers: []report.OfferJSON{}}} {
+			want, got := writeJSONBoth(t, v)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("seed %d, %T: writeJSONStream:\n%s\nwriteJSON:\n%s", seed, v, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkWriteRecommendJSON writes the document of `recommend --json
+// --model llama-3.1-8b --task qlora` (~900 offers, ~1 MB) with
+// writeRecommendJSON and, for comparison, through the token encoder.
+func BenchmarkWriteRecommendJSON(b *testing.B) {
+	b.Setenv("XDG_CONFIG_HOME", b.TempDir())
+	b.Setenv("XDG_DATA_HOME", b.TempDir())
+	b.Setenv("HOME", b.TempDir())
+	var out bytes.Buffer
+	if code := Run(Env{Args: []string{"recommend", "--json", "--model", "llama-3.1-8b", "--task", "qlora"}, Stdin: strings.NewReader(""),
+		Stdout: &out, Stderr: io.Discard, Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith}); code != 0 {
+		b.Fatalf("exit %d", code)
+	}
+	var j report.RecommendJSON
+	if err := json.Unmarshal(out.Bytes(), &j); err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range []struct {
+		name  string
+		write func(io.Writer, any) error
+	}{{"appended", writeJSONStream}, {"tokens", writeJSONEncoder}} {
+		b.Run(w.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := w.write(io.Discard, j); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestAppendDecimal holds appendDecimal, writeRecommendJSON's fast path
+// for short decimals, to strconv's shortest 'f' form: the figures of an
+// offer, values at each scale it tries, and those it must leave to
+// strconv (ok false).
+func TestAppendDecimal(t *testing.T) {
+	tenth := 0.1
+	sum := tenth + 0.2 // 0.30000000000000004 at run time (a constant 0.1 + 0.2 is 0.3)
+	vs := []float64{0.29, 211.7, 14.99, 34.3, 1, 24, 0.05, 0.45, 4613.6, 0.4438, 3888.1, 8331.65, 0.3, sum,
+		1e-4, 0.0001, 0.00012, 9999.9999, 1e10, 99999999999.5, 123456789.125, 0.36979999999999996, 100, 10.5, 1.05,
+		0, math.Copysign(0, -1), -1.5, 1e11, 1e15, 1e-7, math.MaxFloat64, math.SmallestNonzeroFloat64, 2.5e-5}
+	for i := range 2000 {
+		vs = append(vs, float64(i)/100, float64(i*37)/1000, float64(i)*1.1, float64(i)/3)
+	}
+	for _, v := range vs {
+		got, ok := appendDecimal(nil, v)
+		if !ok {
+			continue
+		}
+		if want := strconv.FormatFloat(v, 'f', -1, 64); string(got) != want {
+			t.Errorf("appendDecimal(%v) = %s, strconv %s", v, got, want)
+		}
+	}
+	for _, v := range []float64{0, math.Copysign(0, -1), -1.5, 1e11, 1e-7, sum, 1.0 / 3, 0.00001} {
+		if got, ok := appendDecimal(nil, v); ok {
+			t.Errorf("appendDecimal(%v) = %s, want it left to strconv", v, got)
+		}
+	}
+}
+
+func FuzzAppendDecimal(f *testing.F) {
+	f.Add(0.29)
+	f.Add(8331.65)
+	f.Add(1e-4)
+	f.Fuzz(func(t *testing.T, v float64) {
+		for _, x := range []float64{v, math.Round(v*100) / 100, math.Round(v*1e4) / 1e4} {
+			if got, ok := appendDecimal(nil, x); ok {
+				if want := strconv.FormatFloat(x, 'f', -1, 64); string(got) != want {
+					t.Errorf("appendDecimal(%v) = %s, strconv %s", x, got, want)
+				}
+			}
+		}
+	})
+}
+
+// TestRecommendJSONStreamed: recommend's document with its offers
+// streamed (report.NewRecommendJSONStream, what the CLI writes) prints
+// the bytes of the one that holds them (NewRecommendJSON, AddDecisions),
+// for on-demand, spot with a dataset (spot estimates, break-evens), a
+// limit, and no offer at all.
+func TestRecommendJSONStreamed(t *testing.T) {
+	cat, _, err := data.LoadWith(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate, _, err := data.SpotRates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		model   string
+		task    model.Task
+		tokens  float64
+		pricing model.Pricing
+		gpus    int
+		limit   int
+	}{
+		{"llama-3.1-8b", model.TaskQLoRA, 0, "", 0, 0},
+		{"bert-large", model.TaskFinetune, 1e8, model.Spot, 0, 0},
+		{"llama-3.1-8b", model.TaskQLoRA, 1e9, model.Reserved1y, 0, 3},
+		{"llama-3.1-405b", model.TaskFinetune, 0, "", 1, 0},
+	} {
+		a, err := cat.Model(c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := model.Workload{Settings: model.Settings{Task: c.task, DatasetTokens: c.tokens, GPUs: c.gpus}, Model: *a}
+		q := model.Query{Pricing: c.pricing, AutoGPUs: c.gpus == 0}
+		rec, err := model.Recommend(w, cat, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base, err := model.Compute(w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := report.Decide(&rec, report.DecideInput{Catalog: cat, Workload: w, Query: q, HoursPerMonth: model.HoursPerMonth, Savings: true, Rate: rate,
+			Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}})
+		held := report.NewRecommendJSON(&rec, &base, c.limit)
+		held.AddDecisions(&rec, d)
+		streamed := report.NewRecommendJSONStream(&rec, &base, c.limit, d)
+		var a1, b1 bytes.Buffer
+		if err := writeJSONStream(&a1, held); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeJSONStream(&b1, streamed); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a1.Bytes(), b1.Bytes()) {
+			t.Errorf("%+v: streamed offers differ from held ones (%d and %d bytes)", c, b1.Len(), a1.Len())
+		}
+		if c.model == "bert-large" && !bytes.Contains(a1.Bytes(), []byte(`"spot": {`)) {
+			t.Errorf("%+v: no spot estimate in the document; the case tests nothing of AddDecisions", c)
+		}
+		if c.limit > 0 && len(held.Offers) != c.limit {
+			t.Errorf("%+v: %d offers held, want the limit", c, len(held.Offers))
 		}
 	}
 }

@@ -118,11 +118,16 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if fs.Changed("hours-per-month") && !(f.hoursPerMonth > 0 && f.hoursPerMonth <= config.MaxHoursPerMonth) {
 		return q, usage(model.Msg("--hours-per-month must be in (0, %d], got %v", config.MaxHoursPerMonth, f.hoursPerMonth))
 	}
+	// The names to check against, gathered only when there is a name to
+	// check: over every price of the catalog, they were most of a plain
+	// recommend's time in this function.
 	providers, regions := map[string]bool{}, map[string]bool{}
-	for _, in := range cat.Instances {
-		providers[in.Provider] = true
-		for _, p := range in.Prices {
-			regions[p.Region] = true
+	if len(q.Providers) > 0 || len(q.Regions) > 0 {
+		for _, in := range cat.Instances {
+			providers[in.Provider] = true
+			for _, p := range in.Prices {
+				regions[p.Region] = true
+			}
 		}
 	}
 	source := "--providers"
@@ -262,6 +267,13 @@ nothing else is left.`,
 			if err != nil {
 				return err
 			}
+			// Work that waits on nothing the ranking makes runs beside it,
+			// on the machine's other core: the spot rates decide reads,
+			// and the JSON encoders of the document's reflected members.
+			df.spot = startSpotRates(env.SpotRates)
+			if asJSON || output == outJSON {
+				go warmJSON(report.NewEstimateJSON(&base, nil))
+			}
 			rec, err := model.Recommend(w, cat, q)
 			if err != nil {
 				return usage(err)
@@ -299,8 +311,7 @@ nothing else is left.`,
 					limit = 0
 				}
 				printWarningsIn(env.lang, env.Stderr, warnings)
-				j := report.NewRecommendJSON(&rec, &base, limit)
-				j.AddDecisions(&rec, d)
+				j := report.NewRecommendJSONStream(&rec, &base, limit, d)
 				j.Answers = answers
 				j.WouldFit = report.NewWouldFitJSON(hints)
 				return writeJSONStream(env.Stdout, withProbes(j, probeJSON))

@@ -115,18 +115,31 @@ type AssumptionsJSON struct {
 // AddDecisions fills the decision fields of j (built by NewRecommendJSON
 // with the same limit) from d.
 func (j *RecommendJSON) AddDecisions(rec *model.Recommendation, d *Decisions) {
+	for i := range j.Offers {
+		addOfferDecision(&j.Offers[i], &d.Offers[i], d)
+	}
+	j.addDecisionsHead(rec, d)
+}
+
+// addOfferDecision fills an offer's decision fields from its decision od.
+func addOfferDecision(o *OfferJSON, od *decide.Decision, d *Decisions) {
+	if od.Spot != nil {
+		o.Spot = newSpotJSON(od.Spot, d.Spot, od)
+	}
+	for _, b := range od.Commitment {
+		o.Commitment = append(o.Commitment, roundBreakEven(b))
+	}
+}
+
+// addDecisionsHead is AddDecisions apart from the offers: the spot
+// assumptions, the Pareto front and the savings; nothing for a nil d.
+func (j *RecommendJSON) addDecisionsHead(rec *model.Recommendation, d *Decisions) {
+	if d == nil {
+		return
+	}
 	j.Assumptions = &AssumptionsJSON{CheckpointWriteGBPerSecond: Round(d.Spot.CheckpointWriteBytesPerSecond/1e9, 4),
 		CheckpointWriteAssumption: d.Spot.WriteDefaulted, RestartMinutes: Round(d.Spot.RestartHours*60, 2),
 		RestartAssumption: d.Spot.RestartDefaulted, HoursPerMonth: d.HoursPerMonth}
-	for i := range j.Offers {
-		od := &d.Offers[i]
-		if od.Spot != nil {
-			j.Offers[i].Spot = newSpotJSON(od.Spot, d.Spot, od)
-		}
-		for _, b := range od.Commitment {
-			j.Offers[i].Commitment = append(j.Offers[i].Commitment, roundBreakEven(b))
-		}
-	}
 	j.Pareto = []ParetoJSON{}
 	for _, p := range d.Front {
 		o := &rec.Offers[p.Index]

@@ -33,6 +33,9 @@ type RecommendJSON struct {
 	// WouldFit: when no offer runs the workload, each change that would
 	// make some rank (WriteWouldFit).
 	WouldFit []WouldFitJSON `json:"would_fit,omitempty"`
+	// stream, when set, gives the offers instead of Offers
+	// (NewRecommendJSONStream).
+	stream *offerStream
 }
 
 // OfferJSON is one offer. Prices are USD; job fields are null without a
@@ -107,14 +110,18 @@ func Round(v float64, digits int) float64 {
 }
 
 // NewOfferJSON is the JSON view of one offer.
-func NewOfferJSON(o *model.Offer) OfferJSON {
+func NewOfferJSON(o *model.Offer) OfferJSON { return newOfferJSON(o, nil) }
+
+// newOfferJSON is NewOfferJSON with the warnings formatted through memo
+// (nil: each formatted anew).
+func newOfferJSON(o *model.Offer, memo messageMemo) OfferJSON {
 	j := OfferJSON{
 		Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key,
 		GPUCount: o.GPUs, GPUsPerInstance: o.Instance.GPUCount, Instances: o.Instances, Strategy: string(o.Strategy),
 		GPUMemoryGiB: o.GPU.MemoryGiB, VRAMNeedGiB: Round(o.NeedBytes/model.GiB, 2), VRAMHeadroomPct: Round(o.HeadroomPct, 1),
 		Verdict: string(o.Verdict),
 		Pricing: string(o.Pricing), PricePerHourUSD: Round(o.USDPerHour, 4), MonthlyCostUSD: Round(o.MonthlyUSD, 2),
-		Warnings: append([]string{}, o.Warnings()...), Source: o.Instance.Source, AsOf: o.PriceAsOf(),
+		Warnings: memo.strings(o.WarningMessages()), Source: o.Instance.Source, AsOf: o.PriceAsOf(),
 	}
 	j.Source, j.Origin = o.Provenance() // an overlay's region price names the overlay
 	if o.Verdict == model.VerdictBorderline {
@@ -142,26 +149,86 @@ func NewOfferJSON(o *model.Offer) OfferJSON {
 // NewRecommendJSON builds the JSON view. base is the estimate of the
 // workload as given, used when no offer fits.
 func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) RecommendJSON {
+	out, n := newRecommendHead(r, base, limit)
+	// Sized up front: grown by append, a few hundred offers made three
+	// copies, each a run of fresh pages in a short-lived process.
+	out.Offers = make([]OfferJSON, 0, n)
+	// ~900 offers carry ~500 warnings, a dozen of them distinct.
+	memo := messageMemo{}
+	for i := range n {
+		out.Offers = append(out.Offers, newOfferJSON(&r.Offers[i], memo))
+	}
+	return out
+}
+
+// NewRecommendJSONStream is NewRecommendJSON then AddDecisions(r, d),
+// except that the offers are not held: Offers stays nil and EachOffer
+// lays them out one at a time, as a writer walks them (~900 OfferJSON
+// were ~300 KB of fresh pages in a command that writes each once). For
+// a writer that knows EachOffer (the CLI's); encoding/json sees no offers.
+func NewRecommendJSONStream(r *model.Recommendation, base *model.Estimate, limit int, d *Decisions) RecommendJSON {
+	out, n := newRecommendHead(r, base, limit)
+	out.addDecisionsHead(r, d)
+	out.stream = &offerStream{rec: r, n: n, d: d, memo: messageMemo{}}
+	return out
+}
+
+// offerStream is where a streamed RecommendJSON's offers come from.
+type offerStream struct {
+	rec  *model.Recommendation
+	n    int
+	d    *Decisions
+	memo messageMemo
+}
+
+// Streamed reports whether j's offers come from NewRecommendJSONStream
+// (EachOffer), not from Offers.
+func (j *RecommendJSON) Streamed() bool { return j.stream != nil }
+
+// EachOffer calls f with each of j's offers in order, stopping at its
+// first error: j.Offers, or a stream's, each laid out in turn (f must
+// not keep the pointer).
+func (j *RecommendJSON) EachOffer(f func(*OfferJSON) error) error {
+	if j.stream == nil {
+		for i := range j.Offers {
+			if err := f(&j.Offers[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	st := j.stream
+	o := new(OfferJSON) // one for all: f's argument escapes
+	for i := range st.n {
+		*o = newOfferJSON(&st.rec.Offers[i], st.memo)
+		if st.d != nil {
+			addOfferDecision(o, &st.d.Offers[i], st.d)
+		}
+		if err := f(o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newRecommendHead is NewRecommendJSON without its offers, and how many
+// offers it has.
+func newRecommendHead(r *model.Recommendation, base *model.Estimate, limit int) (RecommendJSON, int) {
 	n := len(r.Offers)
 	if limit > 0 {
 		n = min(n, limit)
 	}
-	// Sized up front: grown by append, a few hundred offers made three
-	// copies, each a run of fresh pages in a short-lived process.
-	out := RecommendJSON{Sort: string(r.Sort), Offers: make([]OfferJSON, 0, n), Rejected: make([]RejectionJSON, 0, len(r.Rejected))}
+	out := RecommendJSON{Sort: string(r.Sort), Rejected: make([]RejectionJSON, 0, len(r.Rejected))}
 	if len(r.Offers) > 0 && r.Offers[0].Estimate != nil {
 		out.Estimate = NewEstimateJSON(r.Offers[0].Estimate, nil)
 	} else {
 		out.Estimate = NewEstimateJSON(base, nil)
 	}
-	for i := range n {
-		out.Offers = append(out.Offers, NewOfferJSON(&r.Offers[i]))
-	}
 	for _, x := range r.Rejected {
 		out.Rejected = append(out.Rejected, RejectionJSON{Provider: x.Instance.Provider, InstanceType: x.Instance.Type,
 			Region: x.Region, PricePerHourUSD: Round(x.USDPerHour, 4), Instances: max(x.Instances, 1), Reason: x.Reason})
 	}
-	return out
+	return out, n
 }
 
 // OfferRow is one table row of an offer: provider, instance, region,
