@@ -574,14 +574,17 @@ func cacheHeld(w *Workload, s, b, p, t float64) float64 {
 //     use_cache, no checkpointing; eager or SDPA alike, since after
 //     backward nothing shares its storages any more), the whole storages
 //     its key and value reference, per token per layer: GPT-2 3h (both
-//     are views of c_attn's output); GPT-NeoX 4h (the rotated key, h, and
-//     the value's view of query_key_value's 3h output); any other decoder
+//     are views of c_attn's output); GPT-NeoX query_key_value's 3h output
+//     (the value's view) at p bytes and the rotated key, h at 4 bytes (the
+//     v4.40-era code's fp32 rotary tables promote it); any other decoder
 //     2·kvd, its own key and value (OPT and BioGPT make them contiguous;
 //     Llama's rotated key and v_proj's output).
 //
 // Counted with the same blocks as cacheHeld (data/testdata/calibration/
-// saved/outputs_kept.py: 3.0, 4.0, 2.0 and 2·kvd/h per token, in units of
-// h). The previous step's outputs are assumed the same shape as this
+// saved/outputs_kept.py, pure bf16: 3.0, 5.0, 2.0 and 2·kvd/h per token
+// in units of 2h bytes), which also checks that the logits a head returns
+// under autocast are 16-bit and saved by no loss node, and that a plain
+// loop's previous logits are alive inside the next forward. The previous step's outputs are assumed the same shape as this
 // step's (fixed-length batches; with variable lengths an upper bound).
 func outputsHeld(w *Workload, s, b, p, t float64) float64 {
 	a := &w.Model
@@ -592,14 +595,15 @@ func outputsHeld(w *Workload, s, b, p, t float64) float64 {
 	if w.Trainer != TrainerHF || w.Ckpt() || a.Family != FamilyDecoder || !a.HasShape() {
 		return out
 	}
-	per := 2 * float64(a.EffectiveKVHeads()*a.EffectiveHeadDim())
+	h := float64(a.Hidden)
+	per := 2 * float64(a.EffectiveKVHeads()*a.EffectiveHeadDim()) * p // bytes per token per layer
 	switch a.ModelType {
 	case "gpt2":
-		per = 3 * float64(a.Hidden)
+		per = 3 * h * p
 	case "gpt_neox":
-		per = 4 * float64(a.Hidden)
+		per = 3*h*p + 4*h
 	}
-	return out + float64(a.Layers)*per*s*b*p/t
+	return out + float64(a.Layers)*per*s*b/t
 }
 
 // trainingActivations returns activation bytes per GPU for one micro-batch.
