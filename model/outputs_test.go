@@ -121,10 +121,12 @@ func TestOutputsHeldFixture(t *testing.T) {
 	}
 	base := Architecture{Family: FamilyDecoder, Layers: 1, Hidden: fx.Hidden, Heads: fx.Heads, FFN: 4 * fx.Hidden, Vocab: 8, Norm: LayerNorm, LinearBias: true}
 	arch := map[string]func(a *Architecture){
-		"gpt2":        func(a *Architecture) { a.ModelType = "gpt2" },
-		"gpt_neox":    func(a *Architecture) { a.ModelType = "gpt_neox" },
-		"opt":         func(a *Architecture) { a.ModelType = "opt" },
-		"llama_eager": func(a *Architecture) { a.ModelType, a.KVHeads, a.Norm, a.GatedMLP, a.LinearBias = "llama", fx.KVHeads, RMSNorm, true, false },
+		"gpt2":     func(a *Architecture) { a.ModelType = "gpt2" },
+		"gpt_neox": func(a *Architecture) { a.ModelType = "gpt_neox" },
+		"opt":      func(a *Architecture) { a.ModelType = "opt" },
+		"llama_eager": func(a *Architecture) {
+			a.ModelType, a.KVHeads, a.Norm, a.GatedMLP, a.LinearBias = "llama", fx.KVHeads, RMSNorm, true, false
+		},
 	}
 	for name, seqs := range fx.Blocks {
 		edit, ok := arch[name]
