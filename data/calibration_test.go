@@ -102,6 +102,7 @@ type calCase struct {
 	Torch       string  `toml:"torch"`
 	Trainer     string  `toml:"trainer"`
 	ZeroGrad    string  `toml:"zero_grad"`
+	Outputs     string  `toml:"outputs"` // --outputs: how long the source's loop holds the model's outputs
 	LLMAnalysis float64 `toml:"llm_analysis"`
 	Published   float64 `toml:"published"`
 	Unit        string  `toml:"unit"`
@@ -274,6 +275,10 @@ func prepareCase(t *testing.T, cat *model.Catalog, archs map[string]model.Archit
 	}
 	if c.ZeroGrad != "" {
 		w.ZeroGrad, err = model.ParseZeroGrad(c.ZeroGrad)
+		must(err)
+	}
+	if c.Outputs != "" {
+		w.Outputs, err = model.ParseOutputs(c.Outputs)
 		must(err)
 	}
 	if c.Framework != "" {

@@ -522,6 +522,10 @@ type savedActivations struct {
 	// the saved tensors (cacheHeld): alive to the end of forward, and
 	// freed with the output before backward in Hugging Face's Trainer.
 	cache float64
+	// kept is what the outputs hold once autograd has freed its saved
+	// tensors (outputsHeld); counted only when the loop keeps them
+	// (OutputsKept).
+	kept float64
 }
 
 // cacheHeld returns the bytes per GPU that the key/value cache a Hugging
@@ -560,6 +564,50 @@ func cacheHeld(w *Workload, s, b, p, t float64) float64 {
 		per = 2 * float64(a.EffectiveKVHeads()*a.EffectiveHeadDim())
 	}
 	return float64(a.Layers) * per * s * b * p / t
+}
+
+// outputsHeld returns the bytes per GPU of what a training forward
+// returns, for s·b tokens at p bytes over t, that stay alive as long as the
+// loop holds the output object after backward has freed autograd's saved
+// tensors (OutputsKept: through the optimizer step and the next forward):
+//
+//   - the logits as the LM head returns them, s·b·v at p bytes (the loss's
+//     fp32 copies are locals of the loss function; a chunked loss returns
+//     no full logits: 0). A classification head's b·classes are negligible.
+//   - a Hugging Face causal LM's returned cache (cacheHeld's conditions:
+//     use_cache, no checkpointing; eager or SDPA alike, since after
+//     backward nothing shares its storages any more), the whole storages
+//     its key and value reference, per token per layer: GPT-2 3h (both
+//     are views of c_attn's output); GPT-NeoX query_key_value's 3h output
+//     (the value's view) at p bytes and the rotated key, h at 4 bytes (the
+//     v4.40-era code's fp32 rotary tables promote it); any other decoder
+//     2·kvd, its own key and value (OPT and BioGPT make them contiguous;
+//     Llama's rotated key and v_proj's output).
+//
+// Counted with the same blocks as cacheHeld (data/testdata/calibration/
+// saved/outputs_kept.py, pure bf16: 3.0, 5.0, 2.0 and 2·kvd/h per token
+// in units of 2h bytes), which also checks that the logits a head returns
+// under autocast are 16-bit and saved by no loss node, and that a plain
+// loop's previous logits are alive inside the next forward. The previous step's outputs are assumed the same shape as this
+// step's (fixed-length batches; with variable lengths an upper bound).
+func outputsHeld(w *Workload, s, b, p, t float64) float64 {
+	a := &w.Model
+	var out float64
+	if countsLogits(w) && w.LossImpl() != LossChunked {
+		out = s * b * float64(a.Vocab) * p / t
+	}
+	if w.Trainer != TrainerHF || w.Ckpt() || a.Family != FamilyDecoder || !a.HasShape() {
+		return out
+	}
+	h := float64(a.Hidden)
+	per := 2 * float64(a.EffectiveKVHeads()*a.EffectiveHeadDim()) * p // bytes per token per layer
+	switch a.ModelType {
+	case "gpt2":
+		per = 3 * h * p
+	case "gpt_neox":
+		per = 3*h*p + 4*h
+	}
+	return out + float64(a.Layers)*per*s*b/t
 }
 
 // trainingActivations returns activation bytes per GPU for one micro-batch.
@@ -654,6 +702,9 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 		}
 	}
 	out := savedActivations{blocks: stored + resid*max(s, sEnc)*b*h, recompute: peakBlock, cache: cacheHeld(w, s, b, p, t), ckptInputs: ckptInputs, ckptOne: ckptOne} // + embedding output
+	if w.Outputs == OutputsKept {
+		out.kept = outputsHeld(w, s, b, p, t)
+	}
 	// Backward through a block allocates the gradients of its saved
 	// tensors while they are alive: one block's worth at a time.
 	out.blockGrad = a.blockActivation(s, s, b, p, t, flash, false)
@@ -969,10 +1020,13 @@ type PhaseMemory struct {
 // zeroes them only after the forward pass (ZeroGradBeforeBackward): the
 // previous step's gradients are then alive at the forward peak, and
 // freed, from PyTorch 2.0, by the zero_grad just before backward.
+// A loop that keeps its outputs (OutputsKept) also holds the previous
+// step's outputs (outputsHeld) at the forward end.
 // Backward: the larger of its start (forward end plus the logits'
-// gradient and the reduce buckets) and its end (all gradients, buckets,
-// no activations).
-// Optimizer step: model states plus step temporaries.
+// gradient and the reduce buckets; with kept outputs, the cache they hold
+// beyond the saved tensors) and its end (all gradients, buckets, no
+// activations but kept outputs).
+// Optimizer step: model states plus step temporaries (and kept outputs).
 func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	s := newStepShape(w)
 	base, stepGrads := modelStates(w, &s)
@@ -1017,18 +1071,27 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		fwd.Gradients = 0
 	}
 	bwdStart := fwd
-	fwd.Activations += act.cache // the output, with its cache, is dropped before backward
+	// The output, with its cache, is dropped before backward (the
+	// Trainer) or kept through it (OutputsKept); a loop that keeps it
+	// still holds the previous step's while this forward runs.
+	fwd.Activations += act.cache + act.kept
 	if !persistGrads {
 		bwdStart.Gradients = 0 // zero_grad(set_to_none=True) before backward
 	}
 	bwdStart.Activations += max(act.lossBwd, act.blockGrad)
+	if w.Outputs == OutputsKept {
+		bwdStart.Activations += act.cache
+	}
 	if act.recompute > 0 {
 		// Checkpointed: the loss backward with the logits alive, then each
-		// block recomputed with its gradients, the logits gone.
-		bwdStart.Activations = act.blocks + max(act.logits+act.lossBwd, act.recompute+act.blockGrad)
+		// block recomputed with its gradients, the logits gone unless the
+		// loop keeps them (kept is the logits alone: no cache when
+		// checkpointing).
+		bwdStart.Activations = act.blocks + max(act.logits+act.lossBwd, act.recompute+act.blockGrad+act.kept)
 	}
 	bwdStart.Buffers += bwdBuf
 	bwdEnd := base
+	bwdEnd.Activations = act.kept // a kept output outlives backward's saved tensors
 	bwdEnd.Buffers = persistBuf + bwdBuf
 	bwdEnd.Temporaries = s.quantWork
 	bwd := bwdStart
@@ -1040,6 +1103,7 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	step.Gathered = 0          // ZeRO-3/FSDP reshard after backward
 	step.Buffers = persistBuf
 	step.Temporaries = stepTemp
+	step.Activations = act.kept // optimizer.step() runs before the name is rebound
 
 	ms := [3]Memory{fwd, bwd, step}
 	peak := 0

@@ -171,6 +171,49 @@ var zeroGradAliases = map[string]ZeroGrad{
 // UnmarshalTOML decodes a placement as ParseZeroGrad reads it.
 func (v *ZeroGrad) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, ParseZeroGrad) }
 
+// Outputs is how long the training loop holds what the model's forward
+// returns: the logits and, for a Hugging Face causal LM with use_cache, the
+// key/value cache; OutputsDropped is the default.
+type Outputs string
+
+// Output lifetimes, spelled as in TOML and on the command line.
+const (
+	// OutputsDropped frees the outputs before backward: the Hugging Face
+	// Trainer's training_step gets only the loss from compute_loss (which
+	// returns (loss, outputs) only when return_outputs; transformers
+	// trainer.py Trainer.compute_loss), and torchtune's recipes `del
+	// logits` before loss.backward() (recipes/full_finetune_single_device.py
+	// _loss_step and train).
+	OutputsDropped Outputs = "dropped"
+	// OutputsKept holds them through backward and into the next step: a
+	// loop that binds the output to a name in its own body, `outputs =
+	// model(**batch); loss = outputs.loss; loss.backward();
+	// optimizer.step()` (Transformers' "Training in native PyTorch",
+	// Accelerate's examples), nanoGPT's train.py (`logits, loss =
+	// model(X, Y)` then backward) and LitGPT's finetune scripts (`logits =
+	// model(input_ids, lm_head_chunk_size=128)` then fabric.backward,
+	// litgpt/finetune/lora.py fit). CPython frees the previous step's
+	// outputs only when the name is rebound, after the next forward
+	// returns, so they are alive at the next forward's peak as well.
+	OutputsKept Outputs = "kept"
+)
+
+// OutputsAll lists the valid output lifetimes, the default first.
+var OutputsAll = []Outputs{OutputsDropped, OutputsKept}
+
+// ParseOutputs parses an output lifetime.
+func ParseOutputs(s string) (Outputs, error) {
+	return ParseEnum(s, "outputs", OutputsAll, outputsAliases)
+}
+
+var outputsAliases = map[string]Outputs{
+	"freed": OutputsDropped, "trainer": OutputsDropped, "hf-trainer": OutputsDropped,
+	"held": OutputsKept, "plain": OutputsKept, "plain-loop": OutputsKept, "loop": OutputsKept,
+}
+
+// UnmarshalTOML decodes a lifetime as ParseOutputs reads it.
+func (v *Outputs) UnmarshalTOML(x any) error { return unmarshalEnum(v, x, ParseOutputs) }
+
 // torchAtLeast reports whether w runs on PyTorch major.minor or later; an
 // unset Torch is DefaultTorch.
 func (w *Workload) torchAtLeast(major, minor int) bool {

@@ -79,6 +79,9 @@ type Settings struct {
 	// ZeroGrad is where the loop calls optimizer.zero_grad(); "" is
 	// ZeroGradAfterStep (see ZeroGrad).
 	ZeroGrad ZeroGrad
+	// Outputs is how long the loop holds the model's outputs; "" is
+	// OutputsDropped (see Outputs).
+	Outputs Outputs
 	Switches
 }
 
@@ -171,6 +174,9 @@ func (w *Workload) Defaults() {
 	}
 	if w.ZeroGrad == "" {
 		w.ZeroGrad = ZeroGradAfterStep
+	}
+	if w.Outputs == "" {
+		w.Outputs = OutputsDropped
 	}
 	if w.FlashAttention == nil {
 		// scaled_dot_product_attention came with PyTorch 2.0; before it,

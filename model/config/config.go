@@ -394,6 +394,9 @@ func (c *Config) Validate() error {
 	if w.ZeroGrad != "" && !slices.Contains(model.ZeroGrads, w.ZeroGrad) {
 		return Errorf("workload.zero_grad", "want %s", model.OrList(model.EnumNames(model.ZeroGrads)))
 	}
+	if w.Outputs != "" && !slices.Contains(model.OutputsAll, w.Outputs) {
+		return Errorf("workload.outputs", "want %s", model.OrList(model.EnumNames(model.OutputsAll)))
+	}
 	if !slices.Contains(model.QuantTypes, w.QuantType) {
 		return Errorf("workload.quant_type", "want %s", model.OrMsg(model.EnumNames(model.QuantTypes[1:])))
 	}
@@ -766,6 +769,7 @@ type rawWorkload struct {
 	Torch          tTorch          `toml:"torch"`
 	Trainer        model.Trainer   `toml:"trainer"`
 	ZeroGrad       model.ZeroGrad  `toml:"zero_grad"`
+	Outputs        model.Outputs   `toml:"outputs"`
 	DoubleQuant    tBool           `toml:"double_quant"`
 	model.Switches                 // decoded by their toml tags
 }
@@ -909,7 +913,7 @@ func Decode(b []byte) (Config, error) {
 	c := Config{Lang: raw.Lang.v}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
-		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Torch: rw.Torch.v, Trainer: rw.Trainer, ZeroGrad: rw.ZeroGrad, Switches: rw.Switches},
+		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Torch: rw.Torch.v, Trainer: rw.Trainer, ZeroGrad: rw.ZeroGrad, Outputs: rw.Outputs, Switches: rw.Switches},
 		Model:    rw.Model.v,
 		HFConfig: rw.HFConfig.v,
 		AutoGPUs: rw.GPUs.auto,

@@ -629,7 +629,7 @@ func alnumLower(s string) string {
 func (s *Settings) check() error {
 	for _, t := range []struct{ k, v string }{{"model", s.Model}, {"gpu", s.GPU}, {"task", s.Task}, {"precision", s.Precision},
 		{"strategy", s.Strategy}, {"framework", s.Framework}, {"recipe", s.Recipe}, {"loss", s.Loss}, {"optimizer", s.Optimizer},
-		{"quant_type", s.QuantType}, {"torch", s.Torch}, {"trainer", s.Trainer}, {"zero_grad", s.ZeroGrad}} {
+		{"quant_type", s.QuantType}, {"torch", s.Torch}, {"trainer", s.Trainer}, {"zero_grad", s.ZeroGrad}, {"outputs", s.Outputs}} {
 		if err := text("plan."+t.k, t.v, maxText); err != nil {
 			return err
 		}

@@ -50,6 +50,9 @@ type Settings struct {
 	// ZeroGrad is where the loop calls optimizer.zero_grad()
 	// (model.ZeroGrad; empty: after-step).
 	ZeroGrad string `toml:"zero_grad,omitempty" json:"zero_grad,omitempty"`
+	// Outputs is how long the loop holds the model's outputs
+	// (model.Outputs; empty: dropped).
+	Outputs string `toml:"outputs,omitempty" json:"outputs,omitempty"`
 }
 
 // Arch is a model outside the catalog in the suite's [[arch]] keys
@@ -160,6 +163,9 @@ func SettingsFor(w *model.Workload, gpu, modelKey string) Settings {
 	if w.ZeroGrad != "" && w.ZeroGrad != model.ZeroGradAfterStep {
 		s.ZeroGrad = string(w.ZeroGrad)
 	}
+	if w.Outputs != "" && w.Outputs != model.OutputsDropped {
+		s.Outputs = string(w.Outputs)
+	}
 	if !w.Model.Family.Vision() {
 		s.SeqLen = w.SeqLen
 	}
@@ -223,6 +229,7 @@ func (s *Settings) Workload(cat *model.Catalog, arch *Arch) (model.Workload, *mo
 		{"torch", func() error { return optional(s.Torch, model.ParseTorchVersion, &w.Torch) }},
 		{"trainer", func() error { return optional(s.Trainer, model.ParseTrainer, &w.Trainer) }},
 		{"zero_grad", func() error { return optional(s.ZeroGrad, model.ParseZeroGrad, &w.ZeroGrad) }},
+		{"outputs", func() error { return optional(s.Outputs, model.ParseOutputs, &w.Outputs) }},
 		{"framework", func() error { return optional(s.Framework, model.ParseFramework, &w.Framework) }},
 		{"task", func() (err error) { w.Task, err = model.ParseTask(s.Task); return }},
 		{"precision", func() (err error) { w.Precision, err = model.ParsePrecision(s.Precision); return }},

@@ -134,6 +134,10 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.ZeroGrad]{&f.set.ZeroGrad, model.ParseZeroGrad, model.ZeroGrads}
 		}},
+	{name: "outputs", key: "workload.outputs", usage: "how long the training loop holds the model's outputs (the logits, and a Hugging Face causal LM's returned key/value cache): dropped (freed before backward, as the Hugging Face Trainer and torchtune do) or kept (a plain loop that binds them to a name, outputs = model(**batch) then loss.backward(), as Transformers' native PyTorch loop, Accelerate's examples, nanoGPT and LitGPT do: alive through backward and the next step's forward) (default dropped)",
+		value: func(f *workloadFlags) pflag.Value {
+			return enumValue[model.Outputs]{&f.set.Outputs, model.ParseOutputs, model.OutputsAll}
+		}},
 	{name: "quant-type", key: "workload.quant_type", usage: "qlora: bitsandbytes 4-bit type nf4 or fp4 (default nf4)",
 		value: func(f *workloadFlags) pflag.Value {
 			return suggestValue[model.QuantType]{&f.set.QuantType, model.ParseQuantType, model.QuantTypes}

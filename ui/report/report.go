@@ -49,6 +49,7 @@ type WorkloadJSON struct {
 	Torch          string   `json:"torch,omitempty"`     // PyTorch release, for PyTorch jobs
 	Trainer        string   `json:"trainer,omitempty"`   // training library, for training jobs
 	ZeroGrad       string   `json:"zero_grad,omitempty"` // zero_grad placement, when not after the step
+	Outputs        string   `json:"outputs,omitempty"`   // output lifetime, when the loop keeps them
 	Task           string   `json:"task"`
 	Precision      string   `json:"precision"`
 	Optimizer      string   `json:"optimizer,omitempty"`
@@ -272,10 +273,19 @@ func zeroGradOf(w *model.Workload) string {
 	return string(w.ZeroGrad)
 }
 
+// outputsOf returns the output lifetime of a training job when it is not
+// the default, "" otherwise.
+func outputsOf(w *model.Workload) string {
+	if !w.Task.Training() || w.Outputs == "" || w.Outputs == model.OutputsDropped {
+		return ""
+	}
+	return string(w.Outputs)
+}
+
 // NewWorkloadJSON echoes w in TOML key names.
 func NewWorkloadJSON(w *model.Workload) WorkloadJSON {
 	return WorkloadJSON{
-		Framework: string(w.Framework), Torch: torchOf(w), Trainer: trainerOf(w), ZeroGrad: zeroGradOf(w), Task: string(w.Task), Precision: string(w.Precision),
+		Framework: string(w.Framework), Torch: torchOf(w), Trainer: trainerOf(w), ZeroGrad: zeroGradOf(w), Outputs: outputsOf(w), Task: string(w.Task), Precision: string(w.Precision),
 		Optimizer: string(w.Optimizer), BatchSize: w.MicroBatch, SeqLen: w.SeqLen, ImageSize: w.ImageSize,
 		GradAccum: w.GradAccum, Checkpointing: w.Ckpt(), FlashAttention: w.Flash(), LoRARank: w.LoRARank,
 		LoRATargets: w.LoRATargets, DatasetSamples: w.DatasetSamples, DatasetTokens: w.DatasetTokens, Epochs: w.Epochs,
@@ -560,6 +570,9 @@ func DescribeWorkloadIn(p *i18n.Printer, w *model.Workload) string {
 	}
 	if zg := zeroGradOf(w); zg != "" {
 		fw += " · zero_grad " + zg // the last step's gradients live through the forward
+	}
+	if o := outputsOf(w); o != "" {
+		fw += " · outputs " + o // the last step's outputs live through the forward
 	}
 	parts = append(parts, gpus, fw)
 	return strings.Join(parts, " · ")
