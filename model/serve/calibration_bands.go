@@ -16,7 +16,7 @@ var DefaultTuning = Tuning{
 // serveBands are the 90% ranges of the serving estimates, from the
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
-	"serve/kv-cache":   newBand("serve/kv-cache", 21, 8, [model.BandLevels]float64{-0.48019, -0.07723, -0.01914, -0.01914, -0.01638, -0.01613, -0.01556, -0.00394, -0.00209, -0.00068, 0.00025, 0.00025, 0.00119, 0.01777, 0.03311, 0.04056, 0.04629, 0.08020, 0.24041}),
+	"serve/kv-cache":   newBand("serve/kv-cache", 26, 10, [model.BandLevels]float64{-0.46360, -0.08143, -0.06107, -0.04232, -0.03761, -0.02264, -0.01764, -0.01497, -0.01459, -0.00855, -0.00159, 0.00022, 0.00111, 0.00157, 0.01406, 0.03290, 0.04149, 0.06205, 0.23342}),
 	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.92128, -0.54882, -0.49690, -0.41699, -0.39278, -0.29610, -0.23465, -0.19262, -0.14658, -0.06553, -0.02278, 0.03714, 0.10305, 0.16140, 0.19625, 0.27208, 0.36704, 0.46172, 0.60393}),
 	"serve/tpot":       newBand("serve/tpot", 19, 4, [model.BandLevels]float64{-0.34934, -0.28447, -0.27724, -0.25096, -0.17404, -0.11290, -0.09971, -0.06861, -0.05705, -0.04531, -0.03845, -0.02353, 0.03307, 0.10755, 0.16680, 0.21843, 0.26215, 0.27126, 0.28198}),
 }

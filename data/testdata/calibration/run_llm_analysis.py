@@ -27,7 +27,7 @@ master_weights_dtype_bytes 4 under mixed precision (torch.autocast keeps fp32
 weights), 2 in pure 16-bit; other_op_bytes the optimizer's state bytes (Adam
 and AdamW 8, or 4 in pure 16-bit; 8-bit Adam 2; SGD without momentum and
 Adafactor's factored moments 0). llm-analysis has no LoRA/QLoRA, no 32-bit
-dtype config and no CNN, so those cases have no figure.
+dtype config, no CPU offload and no CNN, so those cases have no figure.
 """
 import glob
 import json
@@ -89,6 +89,8 @@ def training_args(c, a, d):
     """train() keyword arguments for case c, or None where llm-analysis does not apply."""
     if c["kind"] != "memory" or c["task"] not in ("train", "finetune"):
         return None
+    if c.get("offload_params") or c.get("offload_optimizer"):
+        return None  # llm-analysis has no CPU offload
     prec = c["precision"]
     if prec not in ("amp-bf16", "amp-fp16", "bf16", "fp16"):
         return None  # no 32-bit dtype config
