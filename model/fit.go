@@ -48,6 +48,19 @@ const (
 	VerdictCannotRun FitVerdict = "cannot run"
 )
 
+// MemoryVerdict is the fit verdict of a job needing need bytes per GPU
+// (the point estimate) with the 90% band: does not fit when the point
+// estimate is past usable, whatever the band's bottom, as recommend's
+// near misses are; otherwise VerdictFor. One rule for estimate, recommend
+// and the configurator: "borderline" always means "fits at the estimate,
+// but its band reaches past the usable memory".
+func MemoryVerdict(need float64, band [2]float64, usable float64) FitVerdict {
+	if need > usable {
+		return VerdictNoFit
+	}
+	return VerdictFor(band, usable)
+}
+
 // VerdictFor weighs a memory band (low, high bytes) against usable bytes:
 // fits when even its top fits (at most a 5% chance of needing more),
 // borderline when it straddles them, does not fit when even its bottom

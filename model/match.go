@@ -997,7 +997,7 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 		USDPerHour: unit * float64(d.nodes), Estimate: e, Asked: m.w.Precision, Fallback: d.r.fallback,
 	}
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
-	o.Verdict = VerdictFor(e.ResidentBand(), o.UsableBytes)
+	o.Verdict = MemoryVerdict(o.NeedBytes, e.ResidentBand(), o.UsableBytes)
 	if o.Verdict == VerdictBorderline {
 		o.OOMChance = e.OOMChance(OOMBytes(g))
 	}

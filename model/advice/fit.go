@@ -7,12 +7,13 @@ type Fit struct {
 	GPU         *model.GPU
 	UsableBytes float64 // per GPU, after FitMargin
 	Fits        bool    // the per-GPU total is within UsableBytes
-	// Verdict weighs the estimate's 90% band (Estimate.MemoryBand)
-	// against UsableBytes: VerdictFits when even its top fits,
-	// VerdictBorderline when the band straddles it, VerdictNoFit when
-	// even its bottom does not.
+	// Verdict is model.MemoryVerdict: VerdictFits when even the 90%
+	// band's top fits UsableBytes, VerdictBorderline when the estimate
+	// fits but the band's top does not, VerdictNoFit when the estimate
+	// itself does not.
 	Verdict model.FitVerdict
-	// OOMChance is, for a borderline verdict, the probability (0.05–0.95)
+	// OOMChance is, for a borderline verdict (and a does-not-fit one whose
+	// band's bottom is within OOMBytes), the probability (0.05–0.95)
 	// that the job needs more than OOMBytes, the memory the driver
 	// exposes (Estimate.OOMChance): the chance of running out of memory,
 	// not of eating into FitMargin; 0 otherwise.
@@ -37,11 +38,14 @@ const TipCount = 3
 func CheckFit(e *model.Estimate, g *model.GPU) Fit {
 	f := Fit{GPU: g, UsableBytes: model.UsableBytes(g), OOMBytes: model.OOMBytes(g), Refused: model.CannotRun(&e.Workload, g)}
 	f.Fits = e.ResidentNeed() <= f.UsableBytes && f.Refused.IsZero()
-	f.Verdict = model.VerdictFor(e.ResidentBand(), f.UsableBytes)
+	f.Verdict = model.MemoryVerdict(e.ResidentNeed(), e.ResidentBand(), f.UsableBytes)
 	if !f.Refused.IsZero() {
 		f.Verdict = model.VerdictCannotRun
 	}
-	if f.Verdict == model.VerdictBorderline {
+	// A job past the usable memory may still run in what the driver
+	// exposes: its chance is stated with the verdict when the band's
+	// bottom is within OOMBytes.
+	if f.Verdict == model.VerdictBorderline || f.Verdict == model.VerdictNoFit && e.ResidentBand()[0] <= f.OOMBytes {
 		f.OOMChance = e.OOMChance(f.OOMBytes)
 	}
 	f.MaxMicroBatch, _ = MaxMicroBatch(e.Workload, f.UsableBytes)

@@ -87,7 +87,7 @@ func addEstimatorV2(out *EstimateJSON, e *model.Estimate, f *advice.Fit) {
 	}
 	if f != nil && out.GPU != nil {
 		out.GPU.Verdict = string(f.Verdict)
-		if f.Verdict == model.VerdictBorderline {
+		if f.OOMChance > 0 {
 			out.GPU.OOMChance = ptr(model.RoundChance(f.OOMChance))
 		}
 		if !f.Refused.IsZero() {
@@ -265,6 +265,16 @@ func BandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *advice.Fit) string {
 	return p.Sprintf("borderline: the %.0f%% band reaches %s, past the %s usable (the %.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %s the driver exposes; leave room or take the advice of a smaller micro-batch",
 		BandConfidence*100, GiB(e.ResidentBand()[1]), GiB(f.UsableBytes), model.FitMargin*100, model.RoundChance(f.OOMChance)*100, GiB(f.OOMBytes))
+}
+
+// NoFitChanceNoteIn is the note under "does not fit" when the job may
+// still run in the memory the driver exposes (advice.Fit.OOMChance set):
+// the estimate is past the usable memory, so the verdict is no fit, but
+// the margin is not the card's end.
+// p is the language (nil: English).
+func NoFitChanceNoteIn(p *i18n.Printer, f *advice.Fit) string {
+	return p.Sprintf("the estimate is past the %s usable (the %.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %s the driver exposes; take the fit advice below",
+		GiB(f.UsableBytes), model.FitMargin*100, model.RoundChance(f.OOMChance)*100, GiB(f.OOMBytes))
 }
 
 // TimeBandNoteIn is the job time's band: "90% range 1.6 h – 2.6 h".

@@ -154,10 +154,12 @@ type FitJSON struct {
 	// "borderline" or "does not fit" (model.FitVerdict); "cannot run"
 	// when the GPU cannot run the precision at all, and Refused says why.
 	Verdict string `json:"verdict"`
-	// OOMChance is, when borderline, the probability (0.05–0.95, to the
-	// nearest 0.05) that the job runs out of memory: needs more than
-	// visible_bytes, all the driver exposes (advice.Fit.OOMChance), not
-	// usable_bytes, which keeps model.FitMargin free; left out otherwise.
+	// OOMChance is, when borderline (or when it does not fit but the
+	// band's bottom is within visible_bytes), the probability (0.05–0.95,
+	// to the nearest 0.05) that the job runs out of memory: needs more
+	// than visible_bytes, all the driver exposes (advice.Fit.OOMChance),
+	// not usable_bytes, which keeps model.FitMargin free; left out
+	// otherwise.
 	OOMChance *float64 `json:"oom_chance,omitempty"`
 	Refused   string   `json:"refused,omitempty"`
 	// Tips are the single changes that save the most on this GPU type,
@@ -466,8 +468,8 @@ func WriteEstimate(out io.Writer, r *Renderer, e *model.Estimate, f *advice.Fit,
 			line("  %s", st.Muted.Render(p.T("pure bf16 training has no fp16 fallback (fp16 needs loss scaling): --precision amp-fp16 runs there")))
 		} else {
 			line("%s %s: %s", VerdictWordIn(p, f.Verdict, &st), head, NeedsLineIn(p, e))
-			if f.Verdict == model.VerdictBorderline {
-				line("  %s", st.Warn.Render(BorderlineNoteIn(p, e, f)))
+			if f.OOMChance > 0 {
+				line("  %s", st.Warn.Render(NoFitChanceNoteIn(p, f)))
 			}
 			if len(f.Advice) > 0 {
 				line("  %s", st.Heading.Render(p.T("fit advice (each change alone):")))

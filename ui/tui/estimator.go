@@ -162,7 +162,7 @@ func (p panel) memoryDetailLines(e *model.Estimate, best *model.Offer) []string 
 	}
 	lines := []string{st.Muted.Render(band),
 		st.Muted.Render(lang.Sprintf("torch allocated %s, reserved %s", report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved)))}
-	if best != nil && model.VerdictFor(e.MemoryBand, best.UsableBytes) == model.VerdictBorderline {
+	if best != nil && model.MemoryVerdict(e.ResidentNeed(), e.MemoryBand, best.UsableBytes) == model.VerdictBorderline {
 		// Two limits: the band against the usable memory (FitMargin kept
 		// free) makes it borderline; running out is needing more than all
 		// the driver exposes (model.OOMBytes).
