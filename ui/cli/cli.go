@@ -582,10 +582,13 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		}
 		cfg = c
 	}
+	// The configurator draws on stderr (tui.Run), so a redirected stderr
+	// would leave a blank screen waiting for keys.
 	in, inOK := env.Stdin.(*os.File)
 	out, outOK := env.Stdout.(*os.File)
-	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
-		return usage(model.Msg("the configurator needs a terminal on stdin and stdout; for scripts use gpuplan estimate or gpuplan recommend (see gpuplan --help)"))
+	errf, errOK := env.Stderr.(*os.File)
+	if !inOK || !outOK || !errOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) || !term.IsTerminal(errf.Fd()) {
+		return usage(model.Msg("the configurator needs a terminal on stdin, stdout and stderr (it draws on stderr); for scripts use gpuplan estimate or gpuplan recommend (see gpuplan --help)"))
 	}
 	if env.RunTUI == nil {
 		return model.Msg("this build has no configurator; use gpuplan estimate or gpuplan recommend")

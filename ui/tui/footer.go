@@ -103,10 +103,14 @@ func (f footer) draw(k keyMap, full bool) string {
 	default:
 		wide := f.help
 		wide.SetWidth(0)
-		if one := wide.ShortHelpView(k.ShortHelp()); lipgloss.Width(one) <= f.width || len(k.form) == 0 {
-			h = f.help.ShortHelpView(k.ShortHelp())
+		// The form's keys lead ShortHelp only while a form has the focus;
+		// an overlay (the catalog warnings box) has its own few keys, so
+		// the split is taken only when ShortHelp is longer than the form's.
+		short := k.ShortHelp()
+		if one := wide.ShortHelpView(short); lipgloss.Width(one) <= f.width || len(k.form) == 0 || len(k.form) >= len(short) {
+			h = f.help.ShortHelpView(short)
 		} else {
-			h = f.help.ShortHelpView(k.form) + "\n" + f.help.ShortHelpView(k.ShortHelp()[len(k.form):])
+			h = f.help.ShortHelpView(k.form) + "\n" + f.help.ShortHelpView(short[len(k.form):])
 		}
 	}
 	for _, l := range strings.Split(h, "\n") {
