@@ -424,7 +424,10 @@ func (e *Estimate) AssumptionMessages() []Message {
 		if st := w.Strategy.ZeROStage(); st > 0 && w.GPUs/w.TP > 1 {
 			add("%s over %d data-parallel GPUs shards %s; activations are never sharded", w.Strategy, w.GPUs/w.TP, Msg([...]string{"", "optimizer states", "optimizer states and gradients", "parameters, gradients and optimizer states"}[st]))
 		}
-		if st := w.Strategy.ZeROStage(); st == 3 && w.GPUs/w.TP > 1 {
+		if st := w.Strategy.ZeROStage(); st > 0 && w.GPUs/w.TP == 1 && w.offloadsShard() {
+			add("%s on one data-parallel GPU shards nothing: its partition is the whole model, and offload moves it to host RAM as on more GPUs", w.Strategy)
+		}
+		if st := w.Strategy.ZeROStage(); st == 3 && (w.GPUs/w.TP > 1 || w.OffloadParams) {
 			if e.Recipe == RecipeDeepSpeed {
 				add("ZeRO-3 gathers the largest module plus stage3_prefetch_bucket_size %.0e elements, and keeps gathered what is reused within stage3_max_reuse_distance %.0e (where backward begins: the last modules and the head), prefetching up to stage3_max_live_parameters %.0e (DeepSpeed defaults), as a line of its own", DSPrefetchBucketSize, DSMaxReuseDistance, DSMaxLiveParameters)
 			} else {

@@ -1121,12 +1121,12 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 
 // stepShape is what the phases of one training step share: the tensor-
 // and data-parallel degrees, the recipe and its bytes, the ZeRO stage
-// that shards (0 on one data-parallel rank), and the parameters by kind.
+// (0 for torch FSDP on one data-parallel rank), and the parameters by kind.
 type stepShape struct {
 	t, dp float64 // tensor-parallel degree; data-parallel ranks
 	r     Recipe
 	rb    recipeBytes
-	stage int // ZeRO stage that shards; 0 when dp is 1
+	stage int // ZeRO stage; 0 for fsdp when dp is 1 (see newStepShape)
 	// total parameters, trainable ones, frozen bytes (LoRA/QLoRA's base),
 	// the bytes one frozen parameter takes as stored and as a 16- or
 	// 32-bit frozen copy, and the 4-bit dequantization workspace per GPU.
@@ -1139,8 +1139,20 @@ type stepShape struct {
 func newStepShape(w *Workload) stepShape {
 	s := stepShape{t: float64(w.TP), dp: float64(w.GPUs / w.TP), total: w.Model.ParamCount(), r: w.TrainingRecipe()}
 	s.rb = bytesFor(s.r)
+	// DeepSpeed keeps its stage on one data-parallel rank: the engine
+	// builds the stage's optimizer whatever the world size (deepspeed/
+	// runtime/engine.py _configure_zero_optimizer), and ZeRO-3 partitions
+	// each parameter into a world-size-1 partition, the whole of it
+	// (partition_parameters.py _partition_param: partition_size =
+	// tensor_size // world size), on offload_param.device; gathering it is
+	// ds_tensor.to(device) (NoGatherHandle), a view when it is on the GPU,
+	// a copy when it is offloaded. So the shard is the whole model and
+	// offload moves it as on more ranks. torch FSDP on one rank runs
+	// NO_SHARD instead ("FSDP is switching to use `NO_SHARD` instead of
+	// ShardingStrategy.FULL_SHARD since the world size is 1", torch/
+	// distributed/fsdp/_init_utils.py); its CPU offload is fsdpCPUOffload's.
 	s.stage = w.Strategy.ZeROStage()
-	if s.dp == 1 {
+	if s.dp == 1 && w.Strategy == FSDP {
 		s.stage = 0
 	}
 	s.frozenBytes = 2.0

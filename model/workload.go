@@ -507,7 +507,7 @@ func (w *Workload) Warnings() []string { return Strings(w.WarningMessages()) }
 func (w *Workload) WarningMessages() []Message {
 	var out []Message
 	dp := w.GPUs / max(w.TP, 1)
-	if w.Strategy != Single && dp == 1 {
+	if w.Strategy != Single && dp == 1 && !w.offloadsShard() {
 		out = append(out, Msg("strategy %s with one data-parallel GPU shards nothing; use --gpus N", w.Strategy))
 	}
 	if w.Strategy == Single && dp > 1 {
@@ -568,6 +568,15 @@ func EnumNames[T ~string](list []T) []string {
 		s[i] = string(v)
 	}
 	return s
+}
+
+// offloadsShard reports whether w's strategy offloads its shard to host
+// RAM: DeepSpeed's optimizer offload (ZeRO-1–3), its parameter offload
+// (ZeRO-3) or torch FSDP's CPU offload. On one data-parallel GPU, where
+// nothing is sharded, that still moves the whole model's states (ZeRO-
+// Offload "on a single GPU", Ren et al. 2021, abstract; newStepShape).
+func (w *Workload) offloadsShard() bool {
+	return w.OffloadOptimizer && w.Strategy.OffloadsOptimizer() || w.OffloadParams && (w.Strategy == ZeRO3 || w.Strategy == FSDP)
 }
 
 // OffloadsOptimizer reports whether s can offload the optimizer states to

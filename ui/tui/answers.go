@@ -239,6 +239,11 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 		a.Distribution = distMulti
 	case w.GPUsAuto() || w.GPUs > 1: // no gpus key: auto, as recommend reads it
 		a.Distribution = distNode
+	case w.Strategy != "" && w.Strategy != model.Single:
+		// One GPU under a named strategy (FSDP or ZeRO with offload, say):
+		// the single-GPU choice writes strategy single, so the strategy and
+		// what hangs on it would be lost; its page keeps both, at 1 GPU.
+		a.Distribution = distNode
 	default:
 		a.Distribution = distSingle
 	}

@@ -59,6 +59,15 @@ func TestOneRequestThreeWays(t *testing.T) {
 			"task = \"finetune\"\nbatch_size = 4\nepochs = 1\nstrategy = \"zero3\"\ngpus = 8\n[workload.custom]\nparams = 7e9"},
 		{"zero3, optimizer and parameters offloaded", "--model llama-3.1-8b --task finetune --epochs 1 --strategy zero3 --gpus 8 --offload-optimizer --offload-params", "",
 			`model = "llama-3.1-8b"` + "\ntask = \"finetune\"\nepochs = 1\nstrategy = \"zero3\"\ngpus = 8\noffload_optimizer = true\noffload_params = true"},
+		// A sharding strategy on one GPU survives the configurator (it read
+		// gpus = 1 as its single-GPU choice, which writes strategy single and
+		// dropped FSDP's CPU offload: 150.03 GiB against the CLI's 20.63).
+		{"fsdp cpu offload, one GPU", "--model llama-3.1-8b --task finetune --epochs 1 --strategy fsdp --gpus 1 --offload-params --checkpointing --seq-len 2k", "",
+			`model = "llama-3.1-8b"` + "\ntask = \"finetune\"\nepochs = 1\nstrategy = \"fsdp\"\ngpus = 1\noffload_params = true\ncheckpointing = true\nseq_len = 2000"},
+		{"zero3 offload, one GPU", "--model llama-3.1-8b --task finetune --epochs 1 --strategy zero3 --gpus 1 --offload-optimizer --offload-params", "",
+			`model = "llama-3.1-8b"` + "\ntask = \"finetune\"\nepochs = 1\nstrategy = \"zero3\"\ngpus = 1\noffload_optimizer = true\noffload_params = true"},
+		{"zero2, one GPU", "--model llama-3.1-8b --task finetune --epochs 1 --strategy zero2 --gpus 1", "",
+			`model = "llama-3.1-8b"` + "\ntask = \"finetune\"\nepochs = 1\nstrategy = \"zero2\"\ngpus = 1"},
 		// The configurator learns a config.json's defaults only once it has read it.
 		{"config.json inference", "--hf-config " + opt + " --task inference --precision fp16 --batch-size 1 --seq-len 2048 --gpus 1", "",
 			"hf_config = '" + opt + "'\ntask = \"inference\"\nprecision = \"fp16\"\nbatch_size = 1\nseq_len = 2048\ngpus = 1"},
