@@ -1374,14 +1374,18 @@ func sortOffers(offers []Offer, k SortKey) {
 func unchangeable(kind RejectKind) bool { return kind == RejectSoftware }
 
 // rejectTier orders near misses by how near they are: those a setting
-// or more memory would fix first, then hosts whose GPU count cannot
-// share the global batch (a host of that size would change the job),
-// then hosts no setting can make run.
+// or more memory would fix first (the least VRAM short first, a price,
+// budget or deadline limit none short), then hosts over the GPU or node
+// limit (--max-gpus, --max-nodes: a count the user ruled out; none short,
+// they filled the list ahead of the 1-GPU hosts a GiB short) and hosts
+// whose GPU count cannot share the
+// global batch (a host of that size would change the job), then hosts
+// no setting can make run.
 func rejectTier(kind RejectKind) int {
 	switch {
 	case unchangeable(kind):
 		return 2
-	case kind == RejectBatch:
+	case kind == RejectBatch, kind == RejectGPULimit, kind == RejectNodes:
 		return 1
 	}
 	return 0
