@@ -121,8 +121,9 @@ type Offer struct {
 	// offers in another pricing mode (reserved, spot) to be weighed
 	// against; 0 in on-demand mode or when the region has none.
 	OnDemandUSDPerHour float64
-	// SizedGPUs is the fewest GPUs of this type the job needs (memory
-	// and deadline), 0 when unknown; GPUs rented beyond it
+	// SizedGPUs is the fewest GPUs of this type the job needs (memory,
+	// not risky to run out of it unless this offer is, and deadline),
+	// 0 when unknown; GPUs rented beyond it
 	// (Rented) sit idle (a fixed --gpus on a bigger host) or only speed
 	// the job up (auto GPUs on a bigger host). See Oversized.
 	SizedGPUs int
@@ -1232,6 +1233,12 @@ func (m *matcher) sizedGPUs(g *GPU, d *deployment) int {
 			if r.err != nil || r.e.ResidentNeed() > usable {
 				continue
 			}
+			// As the deadline below: a count risky to run out of memory
+			// ranks after every offer that fits (Offer.Risky), so it is
+			// not a host sized to the job unless the deployment's is too.
+			if riskyOn(&r.e, g) && !riskyOn(&d.r.e, g) {
+				continue
+			}
 			// As shape: a count that meets the deadline only at the fast
 			// end of its time range is sized when the deployment's is too.
 			switch deadlineVerdict(&r.e, m.q.DeadlineHours) {
@@ -1287,6 +1294,39 @@ const RiskyOOMChance = 0.10
 // out of memory above RiskyOOMChance.
 func (o *Offer) Risky() bool {
 	return o.Verdict == VerdictBorderline && RoundChance(o.OOMChance) > RiskyOOMChance
+}
+
+// riskyOn reports whether e on g would make a risky offer (Offer.Risky).
+func riskyOn(e *Estimate, g *GPU) bool {
+	return VerdictFor(e.ResidentBand(), UsableBytes(g)) == VerdictBorderline &&
+		RoundChance(e.OOMChance(OOMBytes(g))) > RiskyOOMChance
+}
+
+// RiskyAhead is the offer that would rank first but for its chance of
+// running out of memory: the best risky offer (Offer.Risky) by r.Sort
+// when it beats the first offer, which fits; nil when there is none, the
+// first offer is risky itself, or r is sorted by headroom (where a risky
+// offer never leads). Its rank in r.Offers is the second result (0-based).
+// Reports say it, so that a cheaper host listed far down is not read as
+// missed (new-user walk, S4: 2×H100 at $5.46/h with a 15% chance, after
+// 8×H100 at $75.96/h).
+func (r *Recommendation) RiskyAhead() (*Offer, int) {
+	if len(r.Offers) == 0 || r.Offers[0].Risky() || r.Sort == SortHeadroom {
+		return nil, -1
+	}
+	top := sortValue(&r.Offers[0], r.Sort)
+	var best *Offer
+	at := -1
+	for i := range r.Offers {
+		o := &r.Offers[i]
+		if !o.Risky() {
+			continue
+		}
+		if v := sortValue(o, r.Sort); v < top && (best == nil || v < sortValue(best, r.Sort)) {
+			best, at = o, i
+		}
+	}
+	return best, at
 }
 
 func compareOffers(a, b *Offer, k SortKey) int {
@@ -1374,14 +1414,18 @@ func sortOffers(offers []Offer, k SortKey) {
 func unchangeable(kind RejectKind) bool { return kind == RejectSoftware }
 
 // rejectTier orders near misses by how near they are: those a setting
-// or more memory would fix first, then hosts whose GPU count cannot
-// share the global batch (a host of that size would change the job),
-// then hosts no setting can make run.
+// or more memory would fix first (the least VRAM short first, a price,
+// budget or deadline limit none short), then hosts over the GPU or node
+// limit (--max-gpus, --max-nodes: a count the user ruled out; none short,
+// they filled the list ahead of the 1-GPU hosts a GiB short) and hosts
+// whose GPU count cannot share the
+// global batch (a host of that size would change the job), then hosts
+// no setting can make run.
 func rejectTier(kind RejectKind) int {
 	switch {
 	case unchangeable(kind):
 		return 2
-	case kind == RejectBatch:
+	case kind == RejectBatch, kind == RejectGPULimit, kind == RejectNodes:
 		return 1
 	}
 	return 0

@@ -49,6 +49,9 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 		o.end(']')
 	}
 	o.value("rejected", j.Rejected)
+	if j.RiskyAhead != nil {
+		o.value("risky_ahead", j.RiskyAhead)
+	}
 	if j.Assumptions != nil {
 		o.value("spot_assumptions", j.Assumptions)
 	}

@@ -8,10 +8,11 @@ import (
 
 // Issue 31 item 9: recommend --max-gpus N, "up to N GPUs": no offer
 // rents more, a type with more GPUs per instance is a near miss saying
-// so, and --gpus (a fixed count) with it is a usage error.
+// so, and --gpus (a fixed count) with it is a usage error. On H100s, as
+// no 1-GPU host is short of VRAM: those that are list first (finding 8).
 func TestRecommendMaxGPUs(t *testing.T) {
 	args := []string{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--dataset-tokens", "100M", "--allow-multi-node", "--json"}
-	code, out, errs := runCLI(t, append(args, "--max-gpus", "1")...)
+	code, out, errs := runCLI(t, append(args, "--max-gpus", "1", "--gpu", "h100-sxm")...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

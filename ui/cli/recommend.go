@@ -219,8 +219,8 @@ func newRecommendCmd(env *Env, overlays *[]string) *cobra.Command {
 and pricing mode of the catalog, and ranks the offers that fit by job cost (with a
 dataset) or hourly price. Without --gpus it picks, per instance type, the fewest
 whole instances that fit. The near misses nearest to fitting are listed with their
-reason: the least VRAM short first, hosts the framework cannot run on only when
-nothing else is left.`,
+reason: the least VRAM short first, then hosts over --max-gpus or --max-nodes,
+hosts the framework cannot run on only when nothing else is left.`,
 		Example: `  gpuplan recommend --model bert-large --task finetune --batch-size 32 --seq-len 384 --dataset-samples 88k --epochs 2
   gpuplan recommend --model llama-3.1-8b --task qlora --providers aws,gcp --pricing spot
   gpuplan recommend --model resnet50 --dataset-samples 1.28M --epochs 90 --gpus 8 --sort job

@@ -24,6 +24,10 @@ type RecommendJSON struct {
 	Sort     string          `json:"sort"`
 	Offers   []OfferJSON     `json:"offers"`
 	Rejected []RejectionJSON `json:"rejected"`
+	// RiskyAhead is the offer that would rank first but for its chance
+	// of running out of memory (model.Recommendation.RiskyAhead), ranked
+	// after the offers that fit; left out when there is none.
+	RiskyAhead *RiskyAheadJSON `json:"risky_ahead,omitempty"`
 	// Decisions (AddDecisions): spot inputs, the time-against-cost front
 	// and the single changes that save the most.
 	Assumptions *AssumptionsJSON `json:"spot_assumptions,omitempty"`
@@ -91,6 +95,22 @@ type OfferJSON struct {
 	// Spot and Commitment are filled by AddDecisions.
 	Spot       *SpotJSON          `json:"spot,omitempty"`
 	Commitment []decide.BreakEven `json:"commitment,omitempty"`
+}
+
+// RiskyAheadJSON names the offer of RecommendJSON.RiskyAhead: Rank is
+// its 1-based place in the full ranking (past offers when --limit cut
+// it), OOMChance its chance of running out of memory (0.15–0.95, to the
+// nearest 0.05) and Note the line the table prints.
+type RiskyAheadJSON struct {
+	Rank            int     `json:"rank"`
+	Provider        string  `json:"provider"`
+	InstanceType    string  `json:"instance_type"`
+	Region          string  `json:"region"`
+	GPU             string  `json:"gpu"`
+	GPUCount        int     `json:"gpu_count"`
+	PricePerHourUSD float64 `json:"price_per_hour_usd"`
+	OOMChance       float64 `json:"oom_chance"`
+	Note            string  `json:"note"`
 }
 
 // RejectionJSON is one near miss.
@@ -224,6 +244,11 @@ func newRecommendHead(r *model.Recommendation, base *model.Estimate, limit int) 
 	} else {
 		out.Estimate = NewEstimateJSON(base, nil)
 	}
+	if o, at := r.RiskyAhead(); o != nil {
+		out.RiskyAhead = &RiskyAheadJSON{Rank: at + 1, Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region,
+			GPU: o.GPU.Key, GPUCount: o.GPUs, PricePerHourUSD: Round(o.USDPerHour, 4), OOMChance: model.RoundChance(o.OOMChance),
+			Note: RiskyAheadNote(nil, r)}
+	}
 	for _, x := range r.Rejected {
 		out.Rejected = append(out.Rejected, RejectionJSON{Provider: x.Instance.Provider, InstanceType: x.Instance.Type,
 			Region: x.Region, PricePerHourUSD: Round(x.USDPerHour, 4), Instances: max(x.Instances, 1), Reason: x.Reason})
@@ -321,6 +346,62 @@ func sizedTableNote(p *i18n.Printer, offers []model.Offer, k model.SortKey) stri
 		}
 	}
 	return ""
+}
+
+// RiskyAheadNote says, in one line, which offer would rank first but
+// for its chance of running out of memory (model.Recommendation.
+// RiskyAhead), and that it is ranked after the offers that fit: "2×h100-sxm
+// (shadeform massedcompute_H100x2) at $5.46/h is cheaper but has about a
+// 15% chance of running out of memory: ranked after the offers that fit
+// (--gpus 2 --strategy fsdp ranks the offers on 2 GPUs)". Empty when
+// there is none.
+func RiskyAheadNote(p *i18n.Printer, rec *model.Recommendation) string {
+	o, _ := rec.RiskyAhead()
+	if o == nil {
+		return ""
+	}
+	what, chance := riskyAheadFigure(p, o, rec.Sort), model.RoundChance(o.OOMChance)*100
+	gpus, name := OfferGPUsIn(p, o), o.Instance.Provider+" "+o.Instance.Type
+	var note string
+	if rec.Sort == model.SortTime {
+		note = p.Sprintf("%s (%s) in %s is faster but has about a %.0f%% chance of running out of memory: ranked after the offers that fit", gpus, name, what, chance)
+	} else {
+		note = p.Sprintf("%s (%s) at %s is cheaper but has about a %.0f%% chance of running out of memory: ranked after the offers that fit", gpus, name, what, chance)
+	}
+	if rec.AutoGPUs && o.GPUs != rec.Offers[0].GPUs {
+		strategy := "" // the default of several GPUs is DDP, which may not fit where FSDP does
+		if o.Strategy != model.Single && o.Strategy != model.DDP {
+			strategy = " --strategy " + string(o.Strategy)
+		}
+		note += p.Sprintf(" (--gpus %d%s ranks the offers on %d GPUs)", o.GPUs, strategy, o.GPUs)
+	}
+	return note
+}
+
+// RiskyAheadNoteShort is RiskyAheadNote in one short line, for the
+// configurator's panel and offers table: "2×h100-sxm at $5.46/h: about
+// 15% chance of running out of memory; ranked after the offers that fit".
+func RiskyAheadNoteShort(p *i18n.Printer, rec *model.Recommendation) string {
+	o, _ := rec.RiskyAhead()
+	if o == nil {
+		return ""
+	}
+	return p.Sprintf("%s at %s: about %.0f%% chance of running out of memory; ranked after the offers that fit",
+		OfferGPUsIn(p, o), riskyAheadFigure(p, o, rec.Sort), model.RoundChance(o.OOMChance)*100)
+}
+
+// riskyAheadFigure is the figure o is ranked by under k: "$5.46/h",
+// "$3,986/month", "$120 for the job", "12.5 h for the job".
+func riskyAheadFigure(p *i18n.Printer, o *model.Offer, k model.SortKey) string {
+	switch k {
+	case model.SortMonthly:
+		return p.Sprintf("%s/month", USD(o.MonthlyUSD))
+	case model.SortJob:
+		return p.Sprintf("%s for the job", USD(o.JobUSD))
+	case model.SortTime:
+		return p.Sprintf("%s for the job", HoursIn(p, o.JobHours))
+	}
+	return p.Sprintf("%s/h", USD(o.USDPerHour))
 }
 
 // borderlineTableNote explains the "~" headroom mark of OfferRow when a
@@ -608,7 +689,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 			more := len(runs) - len(offers)
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s", model.Grouped(more), p.T(marketPlural(more, "offer", "offers")), p.T(moreHint))))
 		}
-		for _, note := range []string{borderlineTableNote(p, offers), lateTableNote(p, offers)} {
+		for _, note := range []string{borderlineTableNote(p, offers), lateTableNote(p, offers), RiskyAheadNote(p, rec)} {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
 			}

@@ -156,3 +156,69 @@ func TestMarketCountLines(t *testing.T) {
 		}
 	}
 }
+
+// TestRiskyAheadNote: when a cheaper offer ranks after the ones that fit
+// for its chance of running out of memory (model.Offer.Risky), the note
+// under the table, the configurator's short one and the JSON name it, in
+// both languages (new-user walk, S4: 2×H100 at $5.46/h, 15%, at place 63
+// behind 8×H100 hosts); none when the first offer is the cheapest, or
+// when the cheaper one's chance is 10% (ranked as fitting).
+func TestRiskyAheadNote(t *testing.T) {
+	g := &model.GPU{Key: "h100-sxm", Name: "H100", MemoryGiB: 80}
+	inst := func(typ string, n int) *model.Instance {
+		return &model.Instance{Provider: "shadeform", Type: typ, GPU: "h100-sxm", GPUCount: n}
+	}
+	fits := model.Offer{Instance: inst("h100x4", 4), GPU: g, Region: "us", Instances: 1, GPUs: 4, Strategy: model.FSDP,
+		Verdict: model.VerdictBorderline, OOMChance: 0.1, USDPerHour: 12.36, MonthlyUSD: 9023, SizedGPUs: 4}
+	risky := model.Offer{Instance: inst("massedcompute_H100x2", 2), GPU: g, Region: "desmoines", Instances: 1, GPUs: 2, Strategy: model.FSDP,
+		Verdict: model.VerdictBorderline, OOMChance: 0.16, USDPerHour: 5.46, MonthlyUSD: 3986, SizedGPUs: 2}
+	dear := risky
+	dear.USDPerHour, dear.MonthlyUSD = 20, 14600
+	zh := i18n.New(language.SimplifiedChinese)
+	for _, tt := range []struct {
+		name                         string
+		rec                          model.Recommendation
+		note, noteZH, short, shortZH string
+		rank                         int
+	}{
+		{"cheaper risky, auto GPUs", model.Recommendation{Offers: []model.Offer{fits, risky}, Sort: model.SortPrice, AutoGPUs: true},
+			"2×h100-sxm (shadeform massedcompute_H100x2) at $5.46/h is cheaper but has about a 15% chance of running out of memory: ranked after the offers that fit (--gpus 2 --strategy fsdp ranks the offers on 2 GPUs)",
+			"2×h100-sxm（shadeform massedcompute_H100x2）$5.46/小时，更便宜，但约有 15% 的概率显存不足：排在放得下的报价之后（--gpus 2 --strategy fsdp 会排出 2 块 GPU 的报价）",
+			"2×h100-sxm at $5.46/h: about 15% chance of running out of memory; ranked after the offers that fit",
+			"2×h100-sxm $5.46/小时：约 15% 的概率显存不足；排在放得下的报价之后", 2},
+		{"by month, fixed GPUs", model.Recommendation{Offers: []model.Offer{fits, risky}, Sort: model.SortMonthly},
+			"2×h100-sxm (shadeform massedcompute_H100x2) at $3,986/month is cheaper but has about a 15% chance of running out of memory: ranked after the offers that fit",
+			"2×h100-sxm（shadeform massedcompute_H100x2）$3,986/月，更便宜，但约有 15% 的概率显存不足：排在放得下的报价之后",
+			"2×h100-sxm at $3,986/month: about 15% chance of running out of memory; ranked after the offers that fit",
+			"2×h100-sxm $3,986/月：约 15% 的概率显存不足；排在放得下的报价之后", 2},
+		{"risky but dearer", model.Recommendation{Offers: []model.Offer{fits, dear}, Sort: model.SortPrice},
+			"", "", "", "", 0},
+		{"the first offer risky itself", model.Recommendation{Offers: []model.Offer{risky, fits}, Sort: model.SortPrice},
+			"", "", "", "", 0},
+		{"by headroom", model.Recommendation{Offers: []model.Offer{fits, risky}, Sort: model.SortHeadroom},
+			"", "", "", "", 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := tt.rec
+			if got := RiskyAheadNote(nil, &rec); got != tt.note {
+				t.Errorf("note\n got %q\nwant %q", got, tt.note)
+			}
+			if got := RiskyAheadNote(zh, &rec); got != tt.noteZH {
+				t.Errorf("Chinese note\n got %q\nwant %q", got, tt.noteZH)
+			}
+			if got, gotZH := RiskyAheadNoteShort(nil, &rec), RiskyAheadNoteShort(zh, &rec); got != tt.short || gotZH != tt.shortZH {
+				t.Errorf("short notes %q / %q, want %q / %q", got, gotZH, tt.short, tt.shortZH)
+			}
+			_, at := rec.RiskyAhead()
+			if at+1 != tt.rank {
+				t.Errorf("rank %d, want %d", at+1, tt.rank)
+			}
+		})
+	}
+	// At 10% (ranked as fitting) the cheaper offer leads: no note.
+	ok := risky
+	ok.OOMChance = 0.1
+	if got := RiskyAheadNote(nil, &model.Recommendation{Offers: []model.Offer{fits, ok}, Sort: model.SortPrice}); got != "" {
+		t.Errorf("a 10%% chance made a note: %q", got)
+	}
+}

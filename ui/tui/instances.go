@@ -44,7 +44,7 @@ type offersView struct {
 	perToken      bool          // serving ranked per million output tokens, not per hour of the load (serve.Serving.PerToken)
 	tpot          []float64     // serving: each offer's TPOT in ms, in the last column (headroom is vLLM's constant)
 	lang          *i18n.Printer // the table's language (nil: English)
-	note          string        // under the table: why rows have a "~" job time (report.LateNoteShort)
+	note          string        // under the table, a line each: why rows have a "~" job time (report.LateNoteShort), a cheaper offer ranked after (report.RiskyAheadNoteShort)
 }
 
 func newOffersView(st *report.Styles, keys table.KeyMap) offersView {
@@ -353,6 +353,11 @@ func (v *offersView) refresh(keep *model.Offer) {
 			shown[i] = v.all[j]
 		}
 		v.note = report.LateNoteShort(v.lang, shown)
+		// The whole ranking's: a cheaper offer ranked after the ones that
+		// fit for its chance of running out of memory (S4).
+		if risky := report.RiskyAheadNoteShort(v.lang, &model.Recommendation{Offers: v.all, Sort: v.sort}); risky != "" {
+			v.note = strings.TrimPrefix(v.note+"\n"+risky, "\n")
+		}
 	}
 	for i, j := range v.shown {
 		o := &v.all[j]
@@ -406,7 +411,7 @@ func (v *offersView) refresh(keep *model.Offer) {
 	v.table.SetColumns(cols)
 	v.table.SetRows(trows)
 	v.table.SetWidth(v.width)
-	v.table.SetHeight(max(v.height-2-btoi(v.note != ""), 2))
+	v.table.SetHeight(max(v.height-2-noteLines(v.note), 2))
 	v.reveal(max(cursor, 0))
 	v.mark()
 }
@@ -476,9 +481,19 @@ func (v offersView) view() string {
 	}
 	out := report.Truncate(head, v.width) + "\n" + v.table.View()
 	if v.note != "" {
-		out += "\n" + st.Warn.Render(report.Truncate(v.note, v.width))
+		for _, l := range strings.Split(v.note, "\n") {
+			out += "\n" + st.Warn.Render(report.Truncate(l, v.width))
+		}
 	}
 	return out
+}
+
+// noteLines is how many lines note takes under the offers table.
+func noteLines(note string) int {
+	if note == "" {
+		return 0
+	}
+	return strings.Count(note, "\n") + 1
 }
 
 // detailView explains one offer: why it fits, what it costs, what to

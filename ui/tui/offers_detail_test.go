@@ -53,3 +53,36 @@ func TestProviderFilterStartsAtTop(t *testing.T) {
 		t.Fatalf("cursor on row %d after switching provider, want 0 (the provider's best offer)", got)
 	}
 }
+
+// TestOffersRiskyAheadNote (new-user walk, S4): when a cheaper offer
+// ranks after the ones that fit for its chance of running out of memory,
+// the offers table and the panel's notes say so in a line of their own,
+// after the "~ job time" one; none when no such offer.
+func TestOffersRiskyAheadNote(t *testing.T) {
+	g := &model.GPU{Key: "h100-sxm", Name: "H100", MemoryGiB: 80}
+	in := func(typ string, n int) *model.Instance {
+		return &model.Instance{Provider: "shadeform", Type: typ, GPU: "h100-sxm", GPUCount: n}
+	}
+	fits := model.Offer{Instance: in("h100x4", 4), GPU: g, Region: "us", Instances: 1, GPUs: 4, Verdict: model.VerdictFits, USDPerHour: 12.36,
+		LateChance: 0.44, DeadlineHours: 30, HasJob: true, JobHours: 28.6, JobUSD: 353}
+	risky := model.Offer{Instance: in("massedcompute_H100x2", 2), GPU: g, Region: "desmoines", Instances: 1, GPUs: 2,
+		Verdict: model.VerdictBorderline, OOMChance: 0.15, USDPerHour: 5.46}
+	const late = "~ job time (1 offer): about 45% chance of missing the 30 h deadline; ranked after"
+	const note = "2×h100-sxm at $5.46/h: about 15% chance of running out of memory; ranked after the offers that fit"
+	rec := model.Recommendation{Offers: []model.Offer{fits, risky}, Sort: model.SortPrice}
+	st := report.NewStyles(&report.Renderer{Dark: true})
+	v := newOffersView(&st, table.DefaultKeyMap())
+	v.width, v.height = 140, 30
+	v.setResult(&result{rec: rec})
+	if v.note != late+"\n"+note {
+		t.Errorf("offers table note\n got %q\nwant %q", v.note, late+"\n"+note)
+	}
+	if got := panelNotes(nil, &rec, rec.Offers[:1]); len(got) != 2 || got[0] != late || got[1] != note {
+		t.Errorf("panel notes %q, want %q then %q", got, late, note)
+	}
+	rec.Offers = rec.Offers[:1]
+	v.setResult(&result{rec: rec})
+	if v.note != late {
+		t.Errorf("without a risky offer, note %q, want %q", v.note, late)
+	}
+}

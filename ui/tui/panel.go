@@ -377,12 +377,15 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	bar := report.VRAMBar(mem, capacity, max(min(iw, 72), 4), st)
 	if compact {
 		add(title+st.Muted.Render(" · "+taskName(p.lang, w.Task)+" · "+string(w.Precision)), vram, bar)
-		late := best != nil && report.LateNoteShort(p.lang, r.rec.Offers) != ""
-		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3+btoi(late) { // the top tip, the best offer, the late note and the count
+		var notes []string // all the offers': one row may be all there is room for
+		if best != nil {
+			notes = panelNotes(p.lang, &r.rec, r.rec.Offers)
+		}
+		if tips := p.tipLines(r, best); len(tips) > 1 && ih-len(lines) >= 3+len(notes) { // the top tip, the best offer, the notes and the count
 			add(tips[1])
 		}
 		if best != nil {
-			room := ih - len(lines) - 1 - btoi(late) // the count under the list, and the note of the "~" rows
+			room := ih - len(lines) - 1 - len(notes) // the count under the list, and the notes of the "~" rows and risky offers
 			shown, _ := report.CollapseRegions(r.rec.Offers, max(room, 1))
 			for i, g := range shown {
 				prefix := st.Muted.Render("     ")
@@ -394,7 +397,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 				}
 				add(prefix + offerLine(p.lang, &g, iw-5))
 			}
-			if note := report.LateNoteShort(p.lang, r.rec.Offers); note != "" { // all of them: one row may be all there is room for
+			for _, note := range notes {
 				add(st.Warn.Render(report.Truncate(note, iw)))
 			}
 			add(st.Muted.Render(p.lang.Sprintf("%s · ctrl+o shows them all", fitCount(p.lang, len(r.rec.Offers)))))
@@ -448,11 +451,11 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if len(warn) == 0 {
 			room += 2
 		}
-		late := report.LateNoteShort(p.lang, r.rec.Offers) != ""
-		if n := room - 2 - btoi(late); n > 0 {
+		notes := panelNotes(p.lang, &r.rec, r.rec.Offers)
+		if n := room - 2 - len(notes); n > 0 {
 			offers, _ := report.CollapseRegions(r.rec.Offers, n)
 			add(strings.Split(offersTable(p.lang, offers, iw, st), "\n")...)
-			if note := report.LateNoteShort(p.lang, offers); note != "" {
+			for _, note := range panelNotes(p.lang, &r.rec, offers) {
 				add(st.Warn.Render(report.Truncate(note, iw)))
 			}
 		}
@@ -461,6 +464,20 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		}
 	}
 	return lines
+}
+
+// panelNotes are the lines under the panel's offers: why offers of
+// shown have a "~" job time (report.LateNoteShort), and the cheaper offer
+// of the whole ranking rec ranked after the ones that fit for its chance
+// of running out of memory (report.RiskyAheadNoteShort).
+func panelNotes(lang *i18n.Printer, rec *model.Recommendation, shown []model.Offer) []string {
+	var notes []string
+	for _, note := range []string{report.LateNoteShort(lang, shown), report.RiskyAheadNoteShort(lang, rec)} {
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
+	return notes
 }
 
 // panelTips is how many tips the panel shows: the offers need the room.
