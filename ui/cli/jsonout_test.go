@@ -192,8 +192,18 @@ func fillRow(v reflect.Value, seed int) {
 	}
 }
 
+// fillRows returns n structs filled by fillRow, from seed on.
+func fillRows[T any](n, seed int) []T {
+	rows := make([]T, n)
+	for i := range rows {
+		fillRow(reflect.ValueOf(&rows[i]).Elem(), seed+i)
+	}
+	return rows
+}
+
 // TestRowTokensSame holds the rows that write themselves as tokens
-// (report.MarketRowJSON, report.OfferJSON: MarshalJSONTo) to encoding/json's
+// (report.OfferJSON: MarshalJSONTo), and the market's rows in any other
+// document, to encoding/json's
 // bytes, which go through reflection and every field: a field added to the
 // struct and not to its MarshalJSONTo fails here.
 func TestRowTokensSame(t *testing.T) {
@@ -214,7 +224,7 @@ func TestRowTokensSame(t *testing.T) {
 }
 
 // TestStreamMarketJSONSame holds report.StreamMarketJSON, which offers
-// --json writes, to encoding/json's bytes of the MarketJSON it stands for,
+// --json writes (writeMarketJSON), to encoding/json's bytes of the MarketJSON it stands for,
 // over the embedded catalog's market: plain, grouped, every region.
 func TestStreamMarketJSONSame(t *testing.T) {
 	cat, _, err := data.LoadWith(nil)
@@ -252,11 +262,7 @@ func TestRecommendJSONWriterSame(t *testing.T) {
 	for seed := range 24 {
 		var j report.RecommendJSON
 		fillRow(reflect.ValueOf(&j).Elem(), seed)
-		offers := make([]report.OfferJSON, 3)
-		for i := range offers {
-			fillRow(reflect.ValueOf(&offers[i]).Elem(), seed+i)
-		}
-		j.Offers = append(j.Offers, offers...)
+		j.Offers = append(j.Offers, fillRows[report.OfferJSON](3, seed)...)
 		var probes []report.ProbeCorrectionJSON
 		if seed%2 == 1 {
 			probes = make([]report.ProbeCorrectionJSON, seed%3)
@@ -265,6 +271,30 @@ func TestRecommendJSONWriterSame(t *testing.T) {
 			want, got := writeJSONBoth(t, v)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("seed %d, %T: writeJSONStream:\n%s\nwriteJSON:\n%s", seed, v, got, want)
+			}
+		}
+	}
+}
+
+// TestMarketJSONWriterSame holds writeMarketJSON, which writes offers
+// --json, to encoding/json's bytes for every member of MarketJSON and of
+// its rows (filled by fillRow: nil and empty lists, escaped and invalid
+// strings, both float forms, nil and set prices): a member added to
+// MarketJSON, MarketListJSON or MarketRowJSON and not to the writer fails
+// here. (TestStreamMarketJSONSame holds the rows laid out from a result.)
+func TestMarketJSONWriterSame(t *testing.T) {
+	for seed := range 24 {
+		var m report.MarketJSON
+		fillRow(reflect.ValueOf(&m).Elem(), seed)
+		m.Rows = append(m.Rows, fillRows[report.MarketRowJSON](3, seed)...)
+		for _, m := range []report.MarketJSON{m, {}, {MarketListJSON: report.MarketListJSON{Rows: []report.MarketRowJSON{}}}} {
+			var a, b bytes.Buffer
+			errA, errB := writeJSON(&a, m), writeJSONStream(&b, report.MarketStreamJSON{MarketJSON: m})
+			if (errA == nil) != (errB == nil) {
+				t.Fatalf("seed %d: writeJSON error %v, writeMarketJSON error %v", seed, errA, errB)
+			}
+			if !bytes.Equal(a.Bytes(), b.Bytes()) {
+				t.Fatalf("seed %d: writeMarketJSON:\n%s\nwriteJSON:\n%s", seed, b.Bytes(), a.Bytes())
 			}
 		}
 	}

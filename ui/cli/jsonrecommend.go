@@ -34,19 +34,14 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	o.begin('{')
 	o.value("estimate", j.Estimate)
 	o.str("sort", j.Sort)
-	o.name("offers")
-	if j.Offers == nil && !j.Streamed() {
-		o.raw("null")
-	} else {
-		o.begin('[')
-		if err := j.EachOffer(func(of *report.OfferJSON) error {
+	if err := o.list("offers", j.Offers == nil && !j.Streamed(), func() error {
+		return j.EachOffer(func(of *report.OfferJSON) error {
 			o.elem()
 			o.offer(of)
 			return o.err
-		}); err != nil {
-			return err
-		}
-		o.end(']')
+		})
+	}); err != nil {
+		return err
 	}
 	o.value("rejected", j.Rejected)
 	if j.Assumptions != nil {
@@ -292,6 +287,22 @@ func (o *jsonOut) floatPtr(n string, v *float64) {
 		return
 	}
 	o.float(n, *v)
+}
+
+// list appends member n, an array whose elements each appends (each
+// starting with elem), or null; its error is each's.
+func (o *jsonOut) list(n string, null bool, each func() error) error {
+	o.name(n)
+	if null {
+		o.raw("null")
+		return nil
+	}
+	o.begin('[')
+	if err := each(); err != nil {
+		return err
+	}
+	o.end(']')
+	return nil
 }
 
 // strs appends null for a nil slice, as encoding/json.
