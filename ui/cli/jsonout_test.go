@@ -339,10 +339,10 @@ func TestAppendDecimal(t *testing.T) {
 	tenth := 0.1
 	sum := tenth + 0.2 // 0.30000000000000004 at run time (a constant 0.1 + 0.2 is 0.3)
 	vs := []float64{0.29, 211.7, 14.99, 34.3, 1, 24, 0.05, 0.45, 4613.6, 0.4438, 3888.1, 8331.65, 0.3, sum,
-		1e-4, 0.0001, 0.00012, 9999.9999, 1e10, 99999999999.5, 123456789.125, 0.36979999999999996, 100, 10.5, 1.05,
+		1e-4, 0.0001, 0.00012, 9999.9999, 1e-5, 0.00001, 0.000012, 1e-6, 0.000001, 12.290001, 0.123457, 987654.654321, 1e8 + 0.5, 1e10, 99999999999.5, 123456789.125, 0.36979999999999996, 100, 10.5, 1.05,
 		0, math.Copysign(0, -1), -1.5, 1e11, 1e15, 1e-7, math.MaxFloat64, math.SmallestNonzeroFloat64, 2.5e-5}
 	for i := range 2000 {
-		vs = append(vs, float64(i)/100, float64(i*37)/1000, float64(i)*1.1, float64(i)/3)
+		vs = append(vs, float64(i)/100, float64(i*37)/1000, float64(i)*1.1, float64(i)/3, math.Round(float64(i)/7*1e6)/1e6, float64(i*123457)/1e6)
 	}
 	for _, v := range vs {
 		got, ok := appendDecimal(nil, v)
@@ -353,7 +353,7 @@ func TestAppendDecimal(t *testing.T) {
 			t.Errorf("appendDecimal(%v) = %s, strconv %s", v, got, want)
 		}
 	}
-	for _, v := range []float64{0, math.Copysign(0, -1), -1.5, 1e11, 1e-7, sum, 1.0 / 3, 0.00001} {
+	for _, v := range []float64{math.Copysign(0, -1), -1.5, 1e11, 1e-7, sum, 1.0 / 3, 0.0000001, 1e9 + 0.000001} {
 		if got, ok := appendDecimal(nil, v); ok {
 			t.Errorf("appendDecimal(%v) = %s, want it left to strconv", v, got)
 		}
@@ -365,7 +365,7 @@ func FuzzAppendDecimal(f *testing.F) {
 	f.Add(8331.65)
 	f.Add(1e-4)
 	f.Fuzz(func(t *testing.T, v float64) {
-		for _, x := range []float64{v, math.Round(v*100) / 100, math.Round(v*1e4) / 1e4} {
+		for _, x := range []float64{v, math.Round(v*100) / 100, math.Round(v*1e4) / 1e4, math.Round(v*1e6) / 1e6} {
 			if got, ok := appendDecimal(nil, x); ok {
 				if want := strconv.FormatFloat(x, 'f', -1, 64); string(got) != want {
 					t.Errorf("appendDecimal(%v) = %s, strconv %s", x, got, want)

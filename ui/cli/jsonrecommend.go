@@ -226,13 +226,14 @@ func (o *jsonOut) float(n string, v float64) {
 	}
 }
 
-// pow10 are the scales appendDecimal tries.
-var pow10 = [...]float64{1, 10, 100, 1e3, 1e4}
+// pow10 are the scales appendDecimal tries: up to 6 decimals, the
+// market's derived figures (round6).
+var pow10 = [...]float64{1, 10, 100, 1e3, 1e4, 1e5, 1e6}
 
 // appendDecimal appends v in the shortest decimal form that reads back
-// as v, as strconv's 'f' with precision -1 does, when v has at most 4
-// decimals and 15 significant digits (the rounded prices, GiB and
-// percentages of an offer); ok is false for any other v, which the
+// as v, as strconv's 'f' with precision -1 does, when v is +0 or has at
+// most 6 decimals and 15 significant digits (the rounded prices, GiB and
+// percentages of an offer or a market row); ok is false for any other v, which the
 // caller formats with strconv. Why the result is strconv's: n/10^d is
 // the nearest float64 to the decimal n·10^-d (IEEE division rounds
 // correctly), which therefore reads back as v; and two decimals of at
@@ -241,6 +242,9 @@ var pow10 = [...]float64{1, 10, 100, 1e3, 1e4}
 // zeros are trimmed. TestAppendDecimal and FuzzAppendDecimal hold it to
 // strconv.
 func appendDecimal(b []byte, v float64) ([]byte, bool) {
+	if v == 0 && !math.Signbit(v) {
+		return append(b, '0'), true
+	}
 	if !(v > 0 && v < 1e11) {
 		return b, false
 	}
@@ -250,7 +254,7 @@ func appendDecimal(b []byte, v float64) ([]byte, bool) {
 			continue
 		}
 		var buf [32]byte
-		const lead = 8 // room for the leading zeros of a fraction (d ≤ 4)
+		const lead = 8 // room for the leading zeros of a fraction (d ≤ 6)
 		digits := strconv.AppendUint(buf[lead:lead], uint64(s), 10)
 		if d == 0 {
 			return append(b, digits...), true
