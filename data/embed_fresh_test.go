@@ -18,17 +18,35 @@ func TestEmbeddedCatalogFresh(t *testing.T) {
 		t.Fatalf("catalog/*.toml does not load: %v", err)
 	}
 	want, err := embedgen.Source(c)
+	checkFresh(t, embedgen.File, "catalog/*.toml", want, err)
+}
+
+// checkFresh fails when the committed file differs from want, what from
+// gives now (or when generating it failed: err).
+func checkFresh(t *testing.T, file, from string, want []byte, err error) {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := os.ReadFile(embedgen.File)
+	got, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: it differs from what catalog/*.toml gives (first difference at byte %d); run `go generate ./data` and commit the result",
-			embedgen.File, firstDiff(got, want))
+		t.Fatalf("%s is stale: it differs from what %s gives (first difference at byte %d); run `go generate ./data` and commit the result",
+			file, from, firstDiff(got, want))
 	}
+}
+
+// TestEmbeddedSpotDefaultsFresh is TestEmbeddedCatalogFresh for
+// spot_gen.go and spot/interruptions.toml.
+func TestEmbeddedSpotDefaultsFresh(t *testing.T) {
+	providers, fallback, err := data.SpotDefaultsTOML()
+	if err != nil {
+		t.Fatalf("spot/interruptions.toml does not load: %v", err)
+	}
+	want, err := embedgen.SpotSource(providers, fallback)
+	checkFresh(t, embedgen.SpotFile, "spot/interruptions.toml", want, err)
 }
 
 func firstDiff(a, b []byte) int {

@@ -3,6 +3,7 @@ package model
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Region geography: where each provider's regions are, so that a search
@@ -150,18 +151,21 @@ func CountryCodes() []string {
 func continentOf(code string) string { return countries[code].continent }
 
 // geoIndex finds a provider's region geography: the table first, then the
-// provider's rule.
+// provider's rule. It is built on first use (index), not by Index:
+// recommend without a region filter never asks.
 type geoIndex struct {
-	src   *ProviderRegions // &Catalog.Regions[0] when built, to tell a stale index
+	src   *ProviderRegions // &Catalog.Regions[0] when made, to tell a stale index
+	once  sync.Once
+	built *geoTables
+}
+
+type geoTables struct {
 	table map[[2]string]RegionGeo
 	rules map[string]string
 }
 
-func buildGeo(regions []ProviderRegions) *geoIndex {
-	g := &geoIndex{table: map[[2]string]RegionGeo{}, rules: map[string]string{}}
-	if len(regions) > 0 {
-		g.src = &regions[0]
-	}
+func buildGeo(regions []ProviderRegions) *geoTables {
+	g := &geoTables{table: map[[2]string]RegionGeo{}, rules: map[string]string{}}
 	for i := range regions {
 		p := &regions[i]
 		if p.Rule != "" {
@@ -177,27 +181,40 @@ func buildGeo(regions []ProviderRegions) *geoIndex {
 	return g
 }
 
-// indexGeo (re)builds the geography index unless it was built from the
-// same Regions (a copied catalog shares it: Load copies the compiled
-// catalog on every call).
+// indexGeo makes a new geography index, to be built on first use, unless
+// c has one of the same Regions (a copied catalog shares it: Load copies
+// the compiled catalog on every call).
 func (c *Catalog) indexGeo() {
-	if c.geo != nil && (len(c.Regions) == 0 && c.geo.src == nil || len(c.Regions) > 0 && c.geo.src == &c.Regions[0]) {
+	var src *ProviderRegions
+	if len(c.Regions) > 0 {
+		src = &c.Regions[0]
+	}
+	if c.geo != nil && c.geo.src == src {
 		return
 	}
-	c.geo = buildGeo(c.Regions)
+	c.geo = &geoIndex{src: src}
+}
+
+// geoTables returns the index's tables, building them once: callers on
+// several goroutines (the configurator's) wait for one build.
+func (c *Catalog) geoTables() *geoTables {
+	if c.geo == nil {
+		c.indexGeo()
+	}
+	g, regions := c.geo, c.Regions
+	g.once.Do(func() { g.built = buildGeo(regions) })
+	return g.built
 }
 
 // Geo returns where provider's region is, and whether anything is known
 // of it: the region table of catalog/regions.toml, else the provider's
 // naming rule (GeoISOCountry, GeoPlaceCountryContinent, GeoCityCountryN).
 func (c *Catalog) Geo(provider, region string) (RegionGeo, bool) {
-	if c.geo == nil {
-		c.indexGeo()
-	}
-	if g, ok := c.geo.table[[2]string{provider, region}]; ok {
+	geo := c.geoTables()
+	if g, ok := geo.table[[2]string{provider, region}]; ok {
 		return g, true
 	}
-	switch c.geo.rules[provider] {
+	switch geo.rules[provider] {
 	case GeoISOCountry:
 		if code := strings.ToUpper(strings.TrimSpace(region)); len(code) == 2 && continentOf(code) != "" {
 			return RegionGeo{Region: region, Country: code, Continent: continentOf(code)}, true

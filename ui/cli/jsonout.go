@@ -43,15 +43,17 @@ func invalidUTF8String(enc *jsontext.Encoder, s string) error {
 // document, written through a buffer. One difference remains: a map key
 // with invalid UTF-8 gets the character U+FFFD, not the escape \ufffd
 // (report.RecommendJSON, the document it writes, has no maps). The long
-// row lists (offers, market rows) write themselves as tokens
-// (report.MarketRowJSON.MarshalJSONTo); recommend's document is appended
-// by writeRecommendJSON.
+// row lists are appended: recommend's document by writeRecommendJSON,
+// offers' by writeMarketJSON; offers elsewhere write themselves as tokens
+// (report.OfferJSON.MarshalJSONTo).
 func writeJSONStream(w io.Writer, v any) error {
 	switch v := v.(type) {
 	case report.RecommendJSON:
 		return writeRecommendJSON(w, &v, nil, false)
 	case recommendProbeJSON:
 		return writeRecommendJSON(w, &v.RecommendJSON, v.ProbeCorrections, true)
+	case report.MarketStreamJSON:
+		return writeMarketJSON(w, &v)
 	}
 	return writeJSONEncoder(w, v)
 }

@@ -192,8 +192,18 @@ func fillRow(v reflect.Value, seed int) {
 	}
 }
 
+// fillRows returns n structs filled by fillRow, from seed on.
+func fillRows[T any](n, seed int) []T {
+	rows := make([]T, n)
+	for i := range rows {
+		fillRow(reflect.ValueOf(&rows[i]).Elem(), seed+i)
+	}
+	return rows
+}
+
 // TestRowTokensSame holds the rows that write themselves as tokens
-// (report.MarketRowJSON, report.OfferJSON: MarshalJSONTo) to encoding/json's
+// (report.OfferJSON: MarshalJSONTo), and the market's rows in any other
+// document, to encoding/json's
 // bytes, which go through reflection and every field: a field added to the
 // struct and not to its MarshalJSONTo fails here.
 func TestRowTokensSame(t *testing.T) {
@@ -214,7 +224,7 @@ func TestRowTokensSame(t *testing.T) {
 }
 
 // TestStreamMarketJSONSame holds report.StreamMarketJSON, which offers
-// --json writes, to encoding/json's bytes of the MarketJSON it stands for,
+// --json writes (writeMarketJSON), to encoding/json's bytes of the MarketJSON it stands for,
 // over the embedded catalog's market: plain, grouped, every region.
 func TestStreamMarketJSONSame(t *testing.T) {
 	cat, _, err := data.LoadWith(nil)
@@ -252,11 +262,7 @@ func TestRecommendJSONWriterSame(t *testing.T) {
 	for seed := range 24 {
 		var j report.RecommendJSON
 		fillRow(reflect.ValueOf(&j).Elem(), seed)
-		offers := make([]report.OfferJSON, 3)
-		for i := range offers {
-			fillRow(reflect.ValueOf(&offers[i]).Elem(), seed+i)
-		}
-		j.Offers = append(j.Offers, offers...)
+		j.Offers = append(j.Offers, fillRows[report.OfferJSON](3, seed)...)
 		var probes []report.ProbeCorrectionJSON
 		if seed%2 == 1 {
 			probes = make([]report.ProbeCorrectionJSON, seed%3)
@@ -265,6 +271,30 @@ func TestRecommendJSONWriterSame(t *testing.T) {
 			want, got := writeJSONBoth(t, v)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("seed %d, %T: writeJSONStream:\n%s\nwriteJSON:\n%s", seed, v, got, want)
+			}
+		}
+	}
+}
+
+// TestMarketJSONWriterSame holds writeMarketJSON, which writes offers
+// --json, to encoding/json's bytes for every member of MarketJSON and of
+// its rows (filled by fillRow: nil and empty lists, escaped and invalid
+// strings, both float forms, nil and set prices): a member added to
+// MarketJSON, MarketListJSON or MarketRowJSON and not to the writer fails
+// here. (TestStreamMarketJSONSame holds the rows laid out from a result.)
+func TestMarketJSONWriterSame(t *testing.T) {
+	for seed := range 24 {
+		var m report.MarketJSON
+		fillRow(reflect.ValueOf(&m).Elem(), seed)
+		m.Rows = append(m.Rows, fillRows[report.MarketRowJSON](3, seed)...)
+		for _, m := range []report.MarketJSON{m, {}, {MarketListJSON: report.MarketListJSON{Rows: []report.MarketRowJSON{}}}} {
+			var a, b bytes.Buffer
+			errA, errB := writeJSON(&a, m), writeJSONStream(&b, report.MarketStreamJSON{MarketJSON: m})
+			if (errA == nil) != (errB == nil) {
+				t.Fatalf("seed %d: writeJSON error %v, writeMarketJSON error %v", seed, errA, errB)
+			}
+			if !bytes.Equal(a.Bytes(), b.Bytes()) {
+				t.Fatalf("seed %d: writeMarketJSON:\n%s\nwriteJSON:\n%s", seed, b.Bytes(), a.Bytes())
 			}
 		}
 	}
@@ -309,10 +339,10 @@ func TestAppendDecimal(t *testing.T) {
 	tenth := 0.1
 	sum := tenth + 0.2 // 0.30000000000000004 at run time (a constant 0.1 + 0.2 is 0.3)
 	vs := []float64{0.29, 211.7, 14.99, 34.3, 1, 24, 0.05, 0.45, 4613.6, 0.4438, 3888.1, 8331.65, 0.3, sum,
-		1e-4, 0.0001, 0.00012, 9999.9999, 1e10, 99999999999.5, 123456789.125, 0.36979999999999996, 100, 10.5, 1.05,
+		1e-4, 0.0001, 0.00012, 9999.9999, 1e-5, 0.00001, 0.000012, 1e-6, 0.000001, 12.290001, 0.123457, 987654.654321, 1e8 + 0.5, 1e10, 99999999999.5, 123456789.125, 0.36979999999999996, 100, 10.5, 1.05,
 		0, math.Copysign(0, -1), -1.5, 1e11, 1e15, 1e-7, math.MaxFloat64, math.SmallestNonzeroFloat64, 2.5e-5}
 	for i := range 2000 {
-		vs = append(vs, float64(i)/100, float64(i*37)/1000, float64(i)*1.1, float64(i)/3)
+		vs = append(vs, float64(i)/100, float64(i*37)/1000, float64(i)*1.1, float64(i)/3, math.Round(float64(i)/7*1e6)/1e6, float64(i*123457)/1e6)
 	}
 	for _, v := range vs {
 		got, ok := appendDecimal(nil, v)
@@ -323,7 +353,7 @@ func TestAppendDecimal(t *testing.T) {
 			t.Errorf("appendDecimal(%v) = %s, strconv %s", v, got, want)
 		}
 	}
-	for _, v := range []float64{0, math.Copysign(0, -1), -1.5, 1e11, 1e-7, sum, 1.0 / 3, 0.00001} {
+	for _, v := range []float64{math.Copysign(0, -1), -1.5, 1e11, 1e-7, sum, 1.0 / 3, 0.0000001, 1e9 + 0.000001} {
 		if got, ok := appendDecimal(nil, v); ok {
 			t.Errorf("appendDecimal(%v) = %s, want it left to strconv", v, got)
 		}
@@ -335,7 +365,7 @@ func FuzzAppendDecimal(f *testing.F) {
 	f.Add(8331.65)
 	f.Add(1e-4)
 	f.Fuzz(func(t *testing.T, v float64) {
-		for _, x := range []float64{v, math.Round(v*100) / 100, math.Round(v*1e4) / 1e4} {
+		for _, x := range []float64{v, math.Round(v*100) / 100, math.Round(v*1e4) / 1e4, math.Round(v*1e6) / 1e6} {
 			if got, ok := appendDecimal(nil, x); ok {
 				if want := strconv.FormatFloat(x, 'f', -1, 64); string(got) != want {
 					t.Errorf("appendDecimal(%v) = %s, strconv %s", x, got, want)

@@ -34,19 +34,14 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	o.begin('{')
 	o.value("estimate", j.Estimate)
 	o.str("sort", j.Sort)
-	o.name("offers")
-	if j.Offers == nil && !j.Streamed() {
-		o.raw("null")
-	} else {
-		o.begin('[')
-		if err := j.EachOffer(func(of *report.OfferJSON) error {
+	if err := o.list("offers", j.Offers == nil && !j.Streamed(), func() error {
+		return j.EachOffer(func(of *report.OfferJSON) error {
 			o.elem()
 			o.offer(of)
 			return o.err
-		}); err != nil {
-			return err
-		}
-		o.end(']')
+		})
+	}); err != nil {
+		return err
 	}
 	o.value("rejected", j.Rejected)
 	if j.RiskyAhead != nil {
@@ -234,13 +229,14 @@ func (o *jsonOut) float(n string, v float64) {
 	}
 }
 
-// pow10 are the scales appendDecimal tries.
-var pow10 = [...]float64{1, 10, 100, 1e3, 1e4}
+// pow10 are the scales appendDecimal tries: up to 6 decimals, the
+// market's derived figures (round6).
+var pow10 = [...]float64{1, 10, 100, 1e3, 1e4, 1e5, 1e6}
 
 // appendDecimal appends v in the shortest decimal form that reads back
-// as v, as strconv's 'f' with precision -1 does, when v has at most 4
-// decimals and 15 significant digits (the rounded prices, GiB and
-// percentages of an offer); ok is false for any other v, which the
+// as v, as strconv's 'f' with precision -1 does, when v is +0 or has at
+// most 6 decimals and 15 significant digits (the rounded prices, GiB and
+// percentages of an offer or a market row); ok is false for any other v, which the
 // caller formats with strconv. Why the result is strconv's: n/10^d is
 // the nearest float64 to the decimal n·10^-d (IEEE division rounds
 // correctly), which therefore reads back as v; and two decimals of at
@@ -249,6 +245,9 @@ var pow10 = [...]float64{1, 10, 100, 1e3, 1e4}
 // zeros are trimmed. TestAppendDecimal and FuzzAppendDecimal hold it to
 // strconv.
 func appendDecimal(b []byte, v float64) ([]byte, bool) {
+	if v == 0 && !math.Signbit(v) {
+		return append(b, '0'), true
+	}
 	if !(v > 0 && v < 1e11) {
 		return b, false
 	}
@@ -258,7 +257,7 @@ func appendDecimal(b []byte, v float64) ([]byte, bool) {
 			continue
 		}
 		var buf [32]byte
-		const lead = 8 // room for the leading zeros of a fraction (d ≤ 4)
+		const lead = 8 // room for the leading zeros of a fraction (d ≤ 6)
 		digits := strconv.AppendUint(buf[lead:lead], uint64(s), 10)
 		if d == 0 {
 			return append(b, digits...), true
@@ -295,6 +294,22 @@ func (o *jsonOut) floatPtr(n string, v *float64) {
 		return
 	}
 	o.float(n, *v)
+}
+
+// list appends member n, an array whose elements each appends (each
+// starting with elem), or null; its error is each's.
+func (o *jsonOut) list(n string, null bool, each func() error) error {
+	o.name(n)
+	if null {
+		o.raw("null")
+		return nil
+	}
+	o.begin('[')
+	if err := each(); err != nil {
+		return err
+	}
+	o.end(']')
+	return nil
 }
 
 // strs appends null for a nil slice, as encoding/json.

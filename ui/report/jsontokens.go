@@ -12,12 +12,12 @@ import (
 	"github.com/gpuplan/gpuplan/model/market"
 )
 
-// The rows a command prints by the thousand (MarketRowJSON, OfferJSON)
-// write their fields as tokens (MarshalJSONTo, called by the streaming
-// encoder of go-json-experiment/json) instead of going through reflection:
-// per field, reflection looks the type up among the caller's marshalers
-// and walks the struct's field table, which was most of `offers --json`'s
-// time (100,000 rows) and a third of `recommend --json`'s. The bytes are
+// The offers a document other than recommend's may hold by the thousand
+// (OfferJSON) write their fields as tokens (MarshalJSONTo, called by the
+// streaming encoder of go-json-experiment/json) instead of going through
+// reflection: per field, reflection looks the type up among the caller's
+// marshalers and walks the struct's field table, which was a third of
+// `recommend --json`'s time before ui/cli appended its offers itself. The bytes are
 // encoding/json's (the fields in declaration order, its omitempty, nil
 // slices as null, floats in its format, strings escaped as it does), which
 // TestRowTokensSame in ui/cli holds against encoding/json for every field.
@@ -94,11 +94,6 @@ func (t *tokens) floatPtr(n string, v *float64) {
 	t.float(n, *v)
 }
 
-func (t *tokens) bool(n string, v bool) {
-	t.name(n)
-	t.tok(jsontext.Bool(v))
-}
-
 // strs writes null for a nil slice, as encoding/json.
 func (t *tokens) strs(n string, v []string) {
 	if v == nil {
@@ -121,44 +116,6 @@ func (t *tokens) value(n string, v any) {
 	if t.err == nil {
 		t.err = jsonv2.MarshalEncode(t.enc, v)
 	}
-}
-
-// MarshalJSONTo writes r as encoding/json would (see tokens).
-func (r *MarketRowJSON) MarshalJSONTo(enc *jsontext.Encoder) error {
-	t := tokens{enc: enc}
-	t.begin()
-	t.str("provider", r.Provider)
-	t.str("instance_type", r.InstanceType)
-	t.str("gpu", r.GPU)
-	t.int("gpu_count", r.GPUCount)
-	t.float("vram_gib", r.VRAMGiB)
-	t.float("total_vram_gib", r.TotalVRAMGiB)
-	t.int("vcpus", r.VCPUs)
-	t.float("ram_gib", r.RAMGiB)
-	t.float("vcpus_per_gpu", r.VCPUsPerGPU)
-	t.float("ram_gib_per_gpu", r.RAMGiBPerGPU)
-	t.str("interconnect", r.Interconnect)
-	t.str("fabric", r.Fabric)
-	t.str("arch", r.Arch)
-	t.str("pricing", r.Pricing)
-	t.float("usd_per_hour", r.USDPerHour)
-	t.float("usd_per_gpu_hour", r.USDPerGPUHour)
-	t.float("usd_per_gib_hour", r.USDPerGiBHour)
-	t.floatPtr("on_demand_usd_per_hour", r.OnDemandUSDPerHour)
-	t.floatPtr("spot_usd_per_hour", r.SpotUSDPerHour)
-	t.str("region", r.Region)
-	t.str("country", r.Country)
-	t.str("city", r.City)
-	t.str("continent", r.Continent)
-	t.strs("regions", r.Regions)
-	t.int("regions_offered", r.RegionsOffered)
-	t.bool("marketplace", r.Marketplace)
-	t.str("retired", r.Retired)
-	t.bool("held", r.Held)
-	t.str("source", r.Source)
-	t.str("as_of", r.AsOf)
-	t.str("origin", r.Origin)
-	return t.end()
 }
 
 // MarshalJSONTo writes o as encoding/json would (see tokens); the
@@ -217,48 +174,40 @@ func (o *OfferJSON) MarshalJSONTo(enc *jsontext.Encoder) error {
 	return t.end()
 }
 
+// MarketStreamJSON is gpuplan offers --json with its rows laid out one
+// at a time as they are written (EachRow): 100,000 rows held at once as
+// MarketRowJSON were 31 MB. The CLI appends it itself (ui/cli's
+// writeMarketJSON); it prints what its MarketJSON would, with
+// NewMarketListJSON(res)'s rows when it streams a result.
+type MarketStreamJSON struct {
+	MarketJSON // its Rows are written when res is nil
+	res        *market.Result
+}
+
 // StreamMarketJSON returns what m encodes to with NewMarketListJSON(res)
-// as its MarketListJSON, but lays the rows out one at a time as they are
-// written: 100,000 rows held at once as MarketRowJSON were 31 MB.
-// Encode it with go-json-experiment/json (MarshalJSONTo); encoding/json
-// does not know the method. TestStreamMarketJSONSame holds the bytes.
-func StreamMarketJSON(m MarketJSON, res *market.Result) any {
-	head := newMarketListHead(res)
-	return marketStreamJSON{
-		Pricing: head.Pricing, Sort: head.Sort, GroupBy: head.GroupBy, AllRegions: head.AllRegions,
-		Rows: marketRows{res}, Groups: head.Groups,
-		USDCNY: m.USDCNY, NeedsRate: m.NeedsRate, Prices: m.Prices,
-	}
+// as its MarketListJSON, its rows laid out as they are written.
+// TestStreamMarketJSONSame holds the bytes.
+func StreamMarketJSON(m MarketJSON, res *market.Result) MarketStreamJSON {
+	m.MarketListJSON = newMarketListHead(res)
+	return MarketStreamJSON{MarketJSON: m, res: res}
 }
 
-// marketStreamJSON is MarketJSON's members in its order (MarketListJSON's
-// first, as encoding/json inlines an embedded struct).
-type marketStreamJSON struct {
-	Pricing    string            `json:"pricing"`
-	Sort       string            `json:"sort"`
-	GroupBy    string            `json:"group_by"`
-	AllRegions bool              `json:"all_regions"`
-	Rows       marketRows        `json:"rows"`
-	Groups     []MarketGroupJSON `json:"groups"`
-	USDCNY     *float64          `json:"usd_cny"`
-	NeedsRate  []NeedsRateJSON   `json:"needs_rate"`
-	Prices     ProvenanceJSON    `json:"prices"`
-}
+// Streamed reports whether the rows come from a result (never null).
+func (s *MarketStreamJSON) Streamed() bool { return s.res != nil }
 
-// marketRows writes res's rows as MarketListJSON.Rows.
-type marketRows struct{ res *market.Result }
-
-func (m marketRows) MarshalJSONTo(enc *jsontext.Encoder) error {
-	if err := enc.WriteToken(jsontext.BeginArray); err != nil {
-		return err
+// EachRow calls fn with each row in order, stopping at its first error.
+// The row is fn's only until it returns: it is reused for the next one.
+func (s *MarketStreamJSON) EachRow(fn func(*MarketRowJSON) error) error {
+	if s.res == nil {
+		return eachOf(s.Rows, fn)
 	}
 	// The optional prices point at two variables for the whole list,
-	// not two allocations per row (knownUSD): a row is written before
-	// the next one is laid out.
+	// not two allocations per row (knownUSD).
 	var od, spot float64
-	for i := range m.res.Rows {
-		r := &m.res.Rows[i]
-		row := marketRowFields(r)
+	var row MarketRowJSON
+	for i := range s.res.Rows {
+		r := &s.res.Rows[i]
+		row = marketRowFields(r)
 		od, spot = r.OnDemandUSD, r.SpotUSD
 		if od > 0 {
 			row.OnDemandUSDPerHour = &od
@@ -266,9 +215,9 @@ func (m marketRows) MarshalJSONTo(enc *jsontext.Encoder) error {
 		if spot > 0 {
 			row.SpotUSDPerHour = &spot
 		}
-		if err := row.MarshalJSONTo(enc); err != nil {
+		if err := fn(&row); err != nil {
 			return err
 		}
 	}
-	return enc.WriteToken(jsontext.EndArray)
+	return nil
 }

@@ -121,7 +121,7 @@ func marketRowJSON(r *market.Row) MarketRowJSON {
 var noRegions = []string{}
 
 // marketRowFields is marketRowJSON without the two optional prices
-// (nil): marketRows points them at its own variables, so that a row
+// (nil): MarketStreamJSON.EachRow points them at its own variables, so that a row
 // allocates nothing.
 func marketRowFields(r *market.Row) MarketRowJSON {
 	in, geo := r.Instance, r.Geo()

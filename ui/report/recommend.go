@@ -193,6 +193,17 @@ func NewRecommendJSONStream(r *model.Recommendation, base *model.Estimate, limit
 	return out
 }
 
+// eachOf calls f with a pointer to each element of s in order, stopping
+// at its first error: a held list's EachOffer or EachRow.
+func eachOf[T any](s []T, f func(*T) error) error {
+	for i := range s {
+		if err := f(&s[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // offerStream is where a streamed RecommendJSON's offers come from.
 type offerStream struct {
 	rec  *model.Recommendation
@@ -210,12 +221,7 @@ func (j *RecommendJSON) Streamed() bool { return j.stream != nil }
 // not keep the pointer).
 func (j *RecommendJSON) EachOffer(f func(*OfferJSON) error) error {
 	if j.stream == nil {
-		for i := range j.Offers {
-			if err := f(&j.Offers[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachOf(j.Offers, f)
 	}
 	st := j.stream
 	o := new(OfferJSON) // one for all: f's argument escapes
