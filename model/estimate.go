@@ -406,8 +406,15 @@ func (e *Estimate) AssumptionMessages() []Message {
 					dqs = Msg("double-quantized absmax (8-bit per 64 values, fp32 per 256 absmax)")
 				}
 				base = Msg("bitsandbytes %s with %s, %.4g B/param, for block linears, 16-bit for embeddings, norms and head; the 16-bit input of every 4-bit matmul is saved for backward", strings.ToUpper(string(q)), dqs, FourBitBytesPerParam(dq))
+				if e.Recipe == RecipeFP32 || kbitFP32(w, e.Recipe) {
+					base = Msg("bitsandbytes %s with %s, %.4g B/param, for block linears, fp32 for embeddings, norms and head; the 16-bit input of every 4-bit matmul is saved for backward", strings.ToUpper(string(q)), dqs, FourBitBytesPerParam(dq))
+				}
 			}
 			add("frozen base weights: %s; LoRA rank %d on %v: %.3g trainable parameters with %.4g bytes each of weight, gradient and optimizer state", base, w.LoRARank, w.LoRATargets, e.TrainableParams, rb.weight+rb.grad+ob)
+			if kbitFP32(w, e.Recipe) {
+				// peft src/peft/utils/other.py prepare_model_for_kbit_training; see kbitFP32.
+				add("embeddings, norms and head in fp32 and, without autocast, the hidden states and logits too: PEFT's prepare_model_for_kbit_training casts every 16-bit parameter that is not 4-bit to fp32 (peft utils/other.py), as PEFT's QLoRA examples and TRL's SFTTrainer before 0.26 call it (bitsandbytes Linear4bit returns its input's dtype, so the fp32 embedding output stays fp32 through every block); with Trainer bf16=True TRL puts embeddings and head back to bf16, and TRL 0.26+ casts nothing")
+			}
 		default:
 			add("model states: %.4g bytes/parameter = %.0f weights + %.0f gradients + %.4g optimizer (%s; ZeRO paper §3.1 accounting)", rb.weight+rb.grad+ob, rb.weight, rb.grad, ob, w.Optimizer)
 		}
@@ -452,14 +459,22 @@ func (e *Estimate) AssumptionMessages() []Message {
 			}
 			add("activations: Korthikanti et al. 2022 per-block terms (%s), %s, %s", drop, attn, ckpt)
 			if countsLogits(w) {
+				lb := activationBytes(w.Precision) // as trainingActivations: fp32 logits from an fp32 head without autocast
+				if e.Recipe == RecipeFP32 || kbitFP32(w, e.Recipe) {
+					lb = 4
+				}
 				switch w.LossImpl() {
 				case LossFused:
-					add("logits: %d-token vocabulary, fused cross-entropy on the %.0f-bit logits with an in-place gradient", a.Vocab, 8*activationBytes(w.Precision))
+					add("logits: %d-token vocabulary, fused cross-entropy on the %.0f-bit logits with an in-place gradient", a.Vocab, 8*lb)
 				case LossChunked:
 					add("logits: %d-token vocabulary, chunked linear cross-entropy: one of %d chunks of logits live", a.Vocab, ChunkedLossChunks)
 				case LossNative:
-					add("logits: %d-token vocabulary, torch cross_entropy on the %.0f-bit logits: logits, log-softmax and their gradients", a.Vocab, 8*activationBytes(w.Precision))
+					add("logits: %d-token vocabulary, torch cross_entropy on the %.0f-bit logits: logits, log-softmax and their gradients", a.Vocab, 8*lb)
 				default:
+					if lb == 4 {
+						add("logits: %d-token vocabulary, Hugging Face loss on fp32 logits (logits.float() copies nothing): logits, the fp32 log-softmax and its gradient", a.Vocab)
+						break
+					}
 					add("logits: %d-token vocabulary, Hugging Face loss: logits, their fp32 copy, the fp32 log-softmax and its gradient", a.Vocab)
 				}
 			}

@@ -631,8 +631,8 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 	a := &w.Model
 	b := float64(w.MicroBatch)
 	p := activationBytes(w.Precision)
-	if r == RecipeFP32 {
-		p = 4
+	if r == RecipeFP32 || kbitFP32(w, r) {
+		p = 4 // fp32 embeddings and norms, no autocast: an fp32 stream
 	}
 	t := float64(w.TP)
 	if !a.HasShape() {
@@ -1167,7 +1167,11 @@ func newStepShape(w *Workload) stepShape {
 	case TaskQLoRA:
 		_, dq := w.FourBit()
 		q, work := fourBitLinear(w)
-		s.frozen = q*FourBitBytesPerParam(dq) + (s.total-q)*2
+		rest := 2.0 // embeddings, norms, an unquantized head
+		if s.r == RecipeFP32 || kbitFP32(w, s.r) {
+			rest = 4
+		}
+		s.frozen = q*FourBitBytesPerParam(dq) + (s.total-q)*rest
 		s.frozenParamBytes = s.frozen / max(s.total, 1)
 		s.trainable = loraParams(w)
 		s.quantWork = work / s.t
@@ -1177,6 +1181,38 @@ func newStepShape(w *Workload) stepShape {
 	}
 	s.mixedUnits = w.Trainer == TrainerLitGPT && w.Task == TaskLoRA && w.Strategy == FSDP && s.dp > 1
 	return s
+}
+
+// kbitFP32 reports whether a QLoRA job's parameters that are not 4-bit
+// (embeddings, norms, an unquantized LM head) are fp32 and, with them, the
+// whole forward stream: PEFT's prepare_model_for_kbit_training "cast[s]
+// all non INT8 parameters to fp32" — every fp16/bf16 parameter whose class
+// is not Params4bit (peft src/peft/utils/other.py lines 204–209 at
+// 5d602fdbf; unchanged since peft#389, May 2023), and loading the 4-bit
+// model in fp32 does the same. Counted on the Hugging Face path without
+// autocast (pure16), on one GPU or DDP:
+//   - under autocast (Trainer bf16=True) TRL's SFTTrainer, which calls it
+//     from v0.8 (trl/trainer/sft_trainer.py), puts embed_tokens and lm_head
+//     back to bf16 (peft_module_casting_to_bf16, v0.14 sft_trainer.py line
+//     233; the QLoRA reference qlora.py likewise), keeping only the norms
+//     fp32; TRL v0.25 upcasts the norms only (its own copy,
+//     trl/models/utils.py) and v0.26 (trl#4577) no longer calls it — so
+//     the autocast recipe keeps them 16-bit;
+//   - sharded QLoRA skips it: "one should never call
+//     peft_module_casting_to_bf16 or prepare_model_for_kbit_training when
+//     doing QLoRA + FSDP / DS-Zero3" (TRL v0.14 sft_trainer.py lines
+//     183–185), and a DeepSpeed engine casts the module to 16 bits;
+//   - LitGPT (Fabric's BitsandbytesPrecision) and torchtune (torchao NF4)
+//     do not call it.
+//
+// Without autocast the fp32 embedding output keeps the stream fp32
+// (LlamaRMSNorm returns weight · x.to(input_dtype); bitsandbytes
+// Linear4bit.forward casts its output back to the input's dtype) and the
+// fp32 head writes fp32 logits (data/testdata/calibration/saved/
+// kbit_fp32.py: residual and logits fp32, and under autocast the logits
+// bf16).
+func kbitFP32(w *Workload, r Recipe) bool {
+	return w.Task == TaskQLoRA && w.Trainer == TrainerHF && (w.Strategy == Single || w.Strategy == DDP) && r == RecipePure16
 }
 
 // shard is the data-parallel degree the states of ZeRO stage st are

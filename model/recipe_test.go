@@ -139,16 +139,20 @@ func TestFourBitBytes(t *testing.T) {
 		t.Errorf("double quant: %v B/param, want %v (0.5 + 1/64 + 4/16384)", got, want)
 	}
 	// QLoRA base weights: llama-2-7b has 6,476,005,376 block-linear and
-	// 262,410,240 other parameters (16-bit).
+	// 262,410,240 other parameters, 16-bit under torchtune and fp32 after
+	// peft's prepare_model_for_kbit_training without autocast (TrainerHF
+	// in pure bf16, see kbitFP32).
 	for _, dq := range []bool{false, true} {
-		e, err := Compute(Workload{Settings: Settings{Task: TaskQLoRA, QuantType: QuantFP4, DoubleQuant: Bool(dq)}, Model: llama2_7B}, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lora := e.TrainableParams * 4
-		want := 6476005376*FourBitBytesPerParam(dq) + 262410240*2 + lora
-		if got := e.States.Weights; math.Abs(got-want) > 1 {
-			t.Errorf("double quant %v: weights %.6g B, want %.6g B", dq, got, want)
+		for tr, rest := range map[Trainer]float64{TrainerTorchtune: 2, TrainerHF: 4} {
+			e, err := Compute(Workload{Settings: Settings{Task: TaskQLoRA, Precision: BF16, QuantType: QuantFP4, DoubleQuant: Bool(dq), Trainer: tr}, Model: llama2_7B}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lora := e.TrainableParams * 2
+			want := 6476005376*FourBitBytesPerParam(dq) + 262410240*rest + lora
+			if got := e.States.Weights; math.Abs(got-want) > 1 {
+				t.Errorf("%s, double quant %v: weights %.6g B, want %.6g B", tr, dq, got, want)
+			}
 		}
 	}
 }

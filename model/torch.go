@@ -97,8 +97,10 @@ const (
 	// TrainerHF is Hugging Face Transformers with PEFT, Accelerate and
 	// bitsandbytes (and plain PyTorch loops): three query/key/value
 	// Linears unless the model fuses them, load_in_4bit keeps the LM head
-	// 16-bit (get_keys_to_not_convert), and the Trainer wraps LoRA modules
-	// in their own FSDP units (peft fsdp_auto_wrap_policy).
+	// unquantized (get_keys_to_not_convert), PEFT's
+	// prepare_model_for_kbit_training casts what is not 4-bit to fp32 on
+	// one GPU or DDP (kbitFP32), and the Trainer wraps LoRA modules in
+	// their own FSDP units (peft fsdp_auto_wrap_policy).
 	TrainerHF Trainer = "hf"
 	// TrainerLitGPT is LitGPT on Lightning Fabric: one fused qkv Linear
 	// (litgpt/model.py CausalSelfAttention.qkv); bitsandbytes through
@@ -110,10 +112,16 @@ const (
 	// wraps each Block, adapters and frozen weights together, as one FSDP
 	// unit (finetune/lora.py, FSDPStrategy(auto_wrap_policy={Block})).
 	TrainerLitGPT Trainer = "litgpt"
+	// TrainerTorchtune is torchtune's recipes: its own TransformerDecoder
+	// (separate q/k/v projections, no returned key/value cache) loaded in
+	// the recipe's dtype; QLoRA quantizes the linears to torchao NF4 and
+	// casts nothing to fp32 (no prepare_model_for_kbit_training: see
+	// kbitFP32).
+	TrainerTorchtune Trainer = "torchtune"
 )
 
 // Trainers lists the valid trainers, the default first.
-var Trainers = []Trainer{TrainerHF, TrainerLitGPT}
+var Trainers = []Trainer{TrainerHF, TrainerLitGPT, TrainerTorchtune}
 
 // ParseTrainer parses a trainer name.
 func ParseTrainer(s string) (Trainer, error) {

@@ -68,7 +68,7 @@ func Encode(c *Config) ([]byte, error) {
 	e.str("loss", string(w.Loss), "hf-fp32, fused, chunked or native (default hf-fp32)")
 	e.str("quant_type", string(w.QuantType), "qlora: nf4 or fp4 (default nf4)")
 	e.str("torch", w.Torch.String(), "PyTorch release the job runs on (default the current stable)")
-	e.str("trainer", string(w.Trainer), "hf or litgpt (default hf)")
+	e.str("trainer", string(w.Trainer), "hf, litgpt or torchtune (default hf)")
 	e.str("zero_grad", string(w.ZeroGrad), "where the loop calls optimizer.zero_grad(): after-step or before-backward (default after-step)")
 	e.str("outputs", string(w.Outputs), "how long the loop holds the model's outputs: dropped before backward or kept until the next forward returns (default dropped)")
 	e.boolp("double_quant", w.DoubleQuant, "qlora: quantize the absmax constants again (default true)")

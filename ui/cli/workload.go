@@ -126,7 +126,7 @@ var workloadTable = []workloadFlag{
 		}},
 	{name: "torch", key: "workload.torch", usage: "PyTorch release the job runs on, e.g. 1.13 or 2.4: older releases keep gradients between steps, step Adam per parameter, load every CUDA kernel and have no fused attention (default " + model.DefaultTorch.String() + ", the current stable)",
 		value: func(f *workloadFlags) pflag.Value { return torchValue{&f.set.Torch} }},
-	{name: "trainer", key: "workload.trainer", usage: "training library: hf (Transformers, PEFT, Accelerate) or litgpt (LitGPT on Lightning Fabric) (default hf)",
+	{name: "trainer", key: "workload.trainer", usage: "training library: hf (Transformers, PEFT, Accelerate), litgpt (LitGPT on Lightning Fabric) or torchtune (default hf)",
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Trainer]{&f.set.Trainer, model.ParseTrainer, model.Trainers}
 		}},
