@@ -315,10 +315,11 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			if pe.LastKey != "" && !strings.Contains(pe.Message, pe.LastKey) {
-				return model.Msg("%s:%d: %s: %s", name, pe.Position.Line, pe.LastKey, pe.Message)
+			msg := config.TidyTOMLMessage(pe.Message) // never the file's content
+			if pe.LastKey != "" && !strings.Contains(msg, pe.LastKey) {
+				return model.Msg("%s:%d: %s: %s", name, pe.Position.Line, pe.LastKey, msg)
 			}
-			return model.Msg("%s:%d: %s", name, pe.Position.Line, pe.Message)
+			return model.Msg("%s:%d: %s", name, pe.Position.Line, msg)
 		}
 		if ce := config.TOMLValueError(err); ce != nil { // worded as a config file's: "want a whole number such as 8, got a string"
 			return model.Msg("%s:%d: %s: %s", name, ce.Line, ce.Key, ce.Msg)

@@ -1042,12 +1042,31 @@ func TidyTOMLMessage(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
+	// The library quotes what it found ("expected value but found
+	// \"wJalrXUtnFEMI\""): in a file that is not TOML at all (a .env, a
+	// credentials file a shared plan points at) that is a secret, so only
+	// its first character is kept, enough to see a typo.
+	s = tomlFound().ReplaceAllStringFunc(s, func(m string) string {
+		verb, q, _ := strings.Cut(strings.TrimSuffix(m, " instead"), " ")
+		inner := q[1 : len(q)-1]
+		if r := []rune(inner); len(r) > 1 && r[0] != '\\' { // an escape ('\n') is one character
+			return verb + " " + q[:1] + string(r[0]) + "…" + q[len(q)-1:] + " instead"
+		}
+		return m
+	})
 	s = strings.TrimSuffix(s, ".")
 	if len(s) > 1 && !(s[1] >= 'A' && s[1] <= 'Z') { // "TOML files cannot…" keeps its acronym
 		s = strings.ToLower(s[:1]) + s[1:]
 	}
 	return s
 }
+
+// tomlFound is a fragment of the file the TOML library quotes in its
+// syntax errors ("found %q instead", "got %q instead"); our own value
+// errors ("got \"eight\"") quote a value the key was given and stay.
+var tomlFound = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:found|got) (?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*') instead`)
+})
 
 // tomlKeyError is the TOML library's message about one key's value, as
 // it words a value of the wrong type for a plain Go field (the [launch]

@@ -353,3 +353,19 @@ func mixtralShape() model.Architecture {
 	return model.Architecture{Family: model.FamilyDecoder, Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, FFN: 14336, GatedMLP: true,
 		Vocab: 32000, Norm: model.RMSNorm, Experts: 8, ExpertsPerToken: 2, MaxPositions: 32768}
 }
+
+// The TOML library quotes what it found; from a file that is not TOML (a
+// .env, credentials) that is a secret, so only the first character stays
+// (attack round 8, #5).
+func TestTidyTOMLMessageKeepsNoContent(t *testing.T) {
+	for in, want := range map[string]string{
+		`toml: expected value but found "wJalrXUtnFEMI" instead`: `expected value but found "w…" instead`,
+		`expected '.' or '=', but got 'x' instead`:               `expected '.' or '=', but got 'x' instead`,
+		`expected value but found "秘密の鍵" instead`:                `expected value but found "秘…" instead`,
+		`bare keys cannot contain '='`:                           `bare keys cannot contain '='`,
+	} {
+		if got := TidyTOMLMessage(in); got != want {
+			t.Errorf("TidyTOMLMessage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -102,6 +102,16 @@ func Decode(b []byte) (Plan, error) {
 			// and show a fragment in a parse error (issue 29).
 			return Plan{}, config.Errorf(fmt.Sprintf("phase %s config", quoted(p.Name)), "%q is outside the plan's folder; put the configuration file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..", p.Config)
 		}
+		for k, v := range p.Answers {
+			// The files answers name are held to the folder as config is
+			// (attack round 8: hf_config = "/home/u/.aws/credentials").
+			switch strings.TrimPrefix(k, "workload.") {
+			case "hf_config", "safetensors":
+				if v != "" && !filepath.IsLocal(filepath.FromSlash(v)) {
+					return Plan{}, config.Errorf(key("answers."+k), "%q is outside the plan's folder; put the file beside the plan (or in a folder under it) and give its relative path, without a leading / or ..", v)
+				}
+			}
+		}
 		if p.Config != "" && len(p.Answers) > 0 {
 			return Plan{}, config.Errorf(key("config"), "give config or answers, not both: a phase is one configuration")
 		}

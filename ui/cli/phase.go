@@ -101,9 +101,36 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		return fromFile{}, usage(model.Msg("%s: %v", path, err))
 	}
 	if path != stdinPath {
+		if err := confinePaths(path, ph, &c.Workload, filepath.Dir(path)); err != nil {
+			return fromFile{}, err
+		}
 		c.Workload.RelativeTo(filepath.Dir(path))
 	}
 	return fromFile{path: path, cfg: &c}, nil
+}
+
+// confinePaths holds the files a phase's answers name (hf_config,
+// safetensors, relative to base: the plan's folder, or the folder of the
+// configuration file a phase names) to the plan's folder, as plan.Decode
+// holds config: a plan someone sends cannot make gpuplan read, and quote
+// in an error, a file of the user's elsewhere (attack round 8, #4).
+func confinePaths(path string, ph *plan.Phase, w *config.WorkloadAnswers, base string) error {
+	dir := filepath.Dir(path)
+	for _, f := range []struct{ key, v string }{{"hf_config", w.HFConfig}, {"safetensors", w.Safetensors}} {
+		if f.v == "" {
+			continue
+		}
+		ok := !filepath.IsAbs(f.v) && f.v[0] != '~'
+		if ok {
+			j := filepath.Join(base, filepath.FromSlash(f.v))
+			rel, err := filepath.Rel(dir, j)
+			ok = err == nil && filepath.IsLocal(rel) && inFolder(dir, j)
+		}
+		if !ok {
+			return usage(model.Msg("%s: phase %q %s %s is outside the plan's folder; put the file beside the plan (or in a folder under it) and give its relative path", path, ph.Name, f.key, termsafe.String(f.v)))
+		}
+	}
+	return nil
 }
 
 // readPhaseConfig reads the configuration file a phase of the plan at
@@ -126,6 +153,9 @@ func readPhaseConfig(path string, ph *plan.Phase) (config.Config, error) {
 	}
 	if err != nil {
 		return config.Config{}, usage(model.Msg("%s: phase %q config %s: %v", path, ph.Name, termsafe.String(file), err))
+	}
+	if err := confinePaths(path, ph, &c.Workload, filepath.Dir(file)); err != nil {
+		return config.Config{}, err
 	}
 	c.Workload.RelativeTo(filepath.Dir(file))
 	return c, nil

@@ -331,3 +331,37 @@ func TestPlanRefusesBadPhase(t *testing.T) {
 		}
 	}
 }
+
+// A plan's phases cannot name files outside the plan's folder through
+// their answers or through the configuration file a phase names
+// (hf_config, safetensors): a plan someone sends would otherwise make
+// gpuplan read, and quote in an error, any file of the user's (attack
+// round 8, #4). One line naming the phase and the key, exit 2, and the
+// secret never printed.
+func TestPhaseFilesStayInPlanFolder(t *testing.T) {
+	planDir, elsewhere := t.TempDir(), t.TempDir()
+	secret := filepath.Join(elsewhere, "credentials")
+	if err := os.WriteFile(secret, []byte(`{"hidden_size": "hf_SECRETTOKEN123"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(planDir, "c.toml"), []byte("schema_version = 1\n[workload]\nhf_config = \"../"+filepath.Base(elsewhere)+"/credentials\"\ntask = \"finetune\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	head := "schema_version = 1\n[[phase]]\nname = \"p\"\nprovider = \"aws\"\ninstance = \"g6.xlarge\"\nregion = \"us-east-1\"\npricing = \"on-demand\"\ninstances = 1\nusd_per_hour = 0.8048\nmonths = 1.0\nhours_per_month = 100.0\n"
+	for _, tt := range []struct{ name, plan, want string }{
+		{"answers absolute", head + "[phase.answers]\nhf_config = \"" + secret + "\"\n", `phase[0].answers.hf_config: "` + secret + `" is outside the plan's folder`},
+		{"answers dotted", head + "[phase.answers]\n\"workload.safetensors\" = \"../x\"\n", `is outside the plan's folder`},
+		{"config file names it", head + "config = \"c.toml\"\n", `phase "p" hf_config ../` + filepath.Base(elsewhere) + `/credentials is outside the plan's folder`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			planFile := filepath.Join(planDir, "plan.toml")
+			if err := os.WriteFile(planFile, []byte(tt.plan), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errOut := runCLI(t, "estimate", "--config", planFile, "--phase", "p", "--json")
+			if code != 2 || !strings.Contains(errOut, tt.want) || strings.Contains(out+errOut, "SECRETTOKEN") || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {
+				t.Errorf("exit %d\nstdout %s\nstderr %s\nwant exit 2 and one line with %q", code, out, errOut, tt.want)
+			}
+		})
+	}
+}
