@@ -143,6 +143,11 @@ func (p *Plan) NoteMessages() []model.Message {
 		// register the hooks, as torchtune's recipes do.
 		out = append(out, model.Msg("the estimate assumed the optimizer steps in backward (torchtune optimizer_in_bwd): the Trainer steps after backward and holds every gradient, so the script must register Tensor.register_post_accumulate_grad_hook steps as torchtune's register_optim_in_bwd_hooks does, or run torchtune"))
 	}
+	if p.Task.Training() && p.Outputs == model.OutputsKept && p.Script == "" {
+		// The TRL script is the Trainer's loop (training_step drops the
+		// outputs before backward): the run needs less than the estimate.
+		out = append(out, model.Msg("the estimate assumed a plain loop that keeps the model's outputs (--outputs kept); TRL's script runs the Hugging Face Trainer, which drops them, so it needs a little less memory than estimated"))
+	}
 	if p.Task.Training() && p.OffloadActivations {
 		// Trainer's gradient_checkpointing keeps each checkpointed block
 		// input on the GPU; only a replaced checkpoint function moves it.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -554,6 +555,26 @@ func TestDeepSpeedConfigKeepsUsersFile(t *testing.T) {
 			if f != launch.FormatTOML && !bytes.Contains(out, []byte(launch.DeepSpeedFile)) {
 				t.Errorf("%s/%s does not name %s", tc.name, f, launch.DeepSpeedFile)
 			}
+		}
+	}
+}
+
+// An estimate that assumed a plain loop keeping the model's outputs
+// (--outputs kept) exports TRL's script, which runs the Trainer and drops
+// them: the file says so, and says nothing when the user's own script
+// runs (it may be that plain loop) or the outputs are dropped.
+func TestOutputsKeptNote(t *testing.T) {
+	const note = "the estimate assumed a plain loop that keeps the model's outputs (--outputs kept); TRL's script runs the Hugging Face Trainer, which drops them, so it needs a little less memory than estimated"
+	for _, tt := range []struct {
+		outputs model.Outputs
+		script  string
+		want    bool
+	}{{model.OutputsKept, "", true}, {model.OutputsDropped, "", false}, {model.OutputsKept, "train.py", false}} {
+		tc := cases[0]
+		tc.w.Outputs = tt.outputs
+		p := plan(t, tc, launch.Options{Script: tt.script})
+		if got := slices.Contains(p.Notes(), note); got != tt.want {
+			t.Errorf("outputs %s, script %q: note %v, want %v (notes %q)", tt.outputs, tt.script, got, tt.want, p.Notes())
 		}
 	}
 }

@@ -152,6 +152,10 @@ type Plan struct {
 	// Switches are the workload's as estimated: the DeepSpeed config
 	// turns on what the estimate assumed (ZeRO-Offload and the like).
 	model.Switches
+	// Outputs is how long the estimate assumed the loop holds the model's
+	// outputs (model.Outputs); the exported TRL script runs the Trainer,
+	// which drops them.
+	Outputs model.Outputs
 
 	// Script is the user's entry point (Options.Script); "" when the plan
 	// runs Module. Module is the installed Python module torchrun runs
@@ -246,6 +250,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		QuantType:          qt,
 		DoubleQuant:        dq,
 		Switches:           ew.Switches,
+		Outputs:            ew.Outputs,
 		LoRATargets:        ew.LoRATargets,
 		Script:             opt.Script,
 		DiskGB:             opt.DiskGB,
