@@ -208,6 +208,11 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	if err != nil {
 		return serveErr(err)
 	}
+	if gpus > 0 && sl.s.Replicas == 0 && p.GPUs > gpus {
+		// --gpus is one node; auto replicas add nodes for the load, which
+		// a user who gave the total would not expect without a word.
+		sl.warnings = append(sl.warnings, model.Msg("--gpus %d is one node: --replicas auto added %s for the load (%s at the TPOT target), %d GPUs in all; give --replicas 1 to size that one node", gpus, model.CountMsg(p.Nodes-1, "node"), model.CountMsg(sl.s.Concurrency, "concurrent request"), p.GPUs))
+	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if asJSON {
 		return writeJSON(env.Stdout, report.NewServeEstimateJSON(&sl.w, &p))

@@ -326,3 +326,19 @@ func TestServeOutputFlag(t *testing.T) {
 		t.Errorf("recommend -o csv for serving: exit %d, stderr %q; want 2 and a pointer to -o json", code, errOut)
 	}
 }
+
+// --gpus on a serving estimate is one node; auto replicas may add nodes
+// for the load, and the user who gave a total is told so on stderr (walk
+// round 8: 4 GPUs became 32 without a word). With --replicas 1 there is
+// nothing to say.
+func TestServeEstimateSaysReplicasAddedNodes(t *testing.T) {
+	args := []string{"estimate", "--model", "llama-3.1-70b", "--task", "inference", "--gpu", "l40s", "--gpus", "4", "--tp", "4", "--max-model-len", "8K", "--concurrency", "16"}
+	code, _, errOut := runCLI(t, args...)
+	if code != 0 || !strings.Contains(errOut, "--gpus 4 is one node: --replicas auto added ") || !strings.Contains(errOut, "give --replicas 1 to size that one node") {
+		t.Errorf("exit %d, stderr %q: want the note that auto replicas added nodes", code, errOut)
+	}
+	code, _, errOut = runCLI(t, append(args, "--replicas", "1")...)
+	if code != 0 || strings.Contains(errOut, "is one node") {
+		t.Errorf("--replicas 1: exit %d, stderr %q: want no note", code, errOut)
+	}
+}
