@@ -979,9 +979,16 @@ func frameworkSupport(g *GPU, fw Framework) Message {
 	return Message{}
 }
 
+// NodeHostRAMNeed returns the host RAM, in bytes, one instance of gpus
+// GPUs needs for e: HostRAMNeed plus what each GPU's process offloads
+// there (ZeRO-Offload, FSDP CPU offload, activation offload:
+// Estimate.States.HostOffload per GPU).
+func NodeHostRAMNeed(e *Estimate, gpus int) float64 {
+	return HostRAMNeed(&e.Workload, e.Params) + e.States.HostOffload*float64(gpus)
+}
+
 func (m *matcher) hostRAM(in *Instance, e *Estimate) Message {
-	// ZeRO-Offload's states of each GPU's process sit in its node's RAM.
-	need := HostRAMNeed(&e.Workload, e.Params) + e.States.HostOffload*float64(in.GPUCount)
+	need := NodeHostRAMNeed(e, in.GPUCount)
 	if in.MemoryGiB*GiB < need {
 		return Msg("host RAM %.0f GiB, needs %.0f GiB", in.MemoryGiB, need/GiB)
 	}

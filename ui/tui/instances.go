@@ -602,12 +602,11 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 		for _, l := range report.BreakdownLinesIn(lang, e.Memory, st) {
 			add("  %s", l)
 		}
-		w := &e.Workload
 		gpus := lang.Sprintf("  %d GPU", o.GPUs)
 		if o.GPUs > 1 {
 			gpus = lang.Sprintf("  %d GPUs on %d instance(s), %s", o.GPUs, o.Instances, o.Strategy)
 		}
-		add("%s; host RAM %.0f GiB, needs %.0f GiB", gpus, in.MemoryGiB, model.HostRAMNeed(w, e.Params)/model.GiB)
+		add("%s; host RAM %.0f GiB, needs %.0f GiB", gpus, in.MemoryGiB, model.NodeHostRAMNeed(e, in.GPUCount)/model.GiB)
 		prec := lang.Sprintf("  %s runs natively", o.Asked)
 		if o.Fallback != "" {
 			prec = lang.Sprintf("  %s lacks %s: runs %s", g.Name, o.Asked, o.Fallback)
