@@ -201,8 +201,12 @@ func (p *Plan) checkShellWords() error {
 // heredoc writes content to file with a quoted here-document, so the shell
 // expands nothing inside it. content is gpuplan's own JSON, whose lines
 // never equal the delimiter (every line is indented or a brace).
+// The file is removed first: cat > follows a symlink planted under its
+// name and would write through it (attack round 9); rm -f takes the link,
+// never its target, and the file is ours (DeepSpeedFile's name).
 func heredoc(file, content string) string {
-	return fmt.Sprintf("cat > %s <<'EOF'\n%sEOF\n", shellQuote(file), content)
+	q := shellQuote(file)
+	return fmt.Sprintf("rm -f %s\ncat > %s <<'EOF'\n%sEOF\n", q, q, content)
 }
 
 // setupLines are the shell commands that prepare a container or VM after
