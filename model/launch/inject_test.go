@@ -277,7 +277,7 @@ func FuzzScriptInjection(f *testing.F) {
 		torchrunArgv := expectArgv(p.torchrunArgv(rdzv, p.ScriptArgs))
 
 		// Torchrun: set -e, [HEAD_IP check], export HF_HOME, [EFA
-		// exports], [DeepSpeed heredoc], torchrun.
+		// exports], [rm -f and the DeepSpeed heredoc], torchrun.
 		want := [][]string{{"set", "-e"}}
 		if p.Nodes > 1 {
 			want = append(want, []string{":", "10.0.0.1"})
@@ -288,8 +288,9 @@ func FuzzScriptInjection(f *testing.F) {
 			want = append(want, []string{"export", e[0] + "=" + e[1]})
 		}
 		if p.ZeRO() > 0 {
-			want = append(want, []string{"cat"})
-			dockerWant = append(dockerWant, []string{"cat"})
+			heredoc := [][]string{{"rm", "-f", DeepSpeedFile}, {"cat"}}
+			want = append(want, heredoc...)
+			dockerWant = append(dockerWant, heredoc...)
 		}
 		checkCommands(t, "torchrun script", parseScript(t, string(torchrun), syntax.LangPOSIX), append(want, torchrunArgv), string(torchrun))
 
