@@ -296,6 +296,20 @@ func (o *jsonOut) floatPtr(n string, v *float64) {
 	o.float(n, *v)
 }
 
+// floatOmit appends member n unless v is nil (a *float64 with omitempty).
+func (o *jsonOut) floatOmit(n string, v *float64) {
+	if v != nil {
+		o.float(n, *v)
+	}
+}
+
+// intOmit appends member n unless v is 0 (an int with omitempty).
+func (o *jsonOut) intOmit(n string, v int) {
+	if v != 0 {
+		o.int(n, v)
+	}
+}
+
 // list appends member n, an array whose elements each appends (each
 // starting with elem), or null; its error is each's.
 func (o *jsonOut) list(n string, null bool, each func() error) error {
@@ -359,12 +373,8 @@ func (o *jsonOut) offer(of *report.OfferJSON) {
 	o.float("vram_need_gib", of.VRAMNeedGiB)
 	o.float("vram_headroom_pct", of.VRAMHeadroomPct)
 	o.str("verdict", of.Verdict)
-	if of.OOMChance != nil {
-		o.float("oom_chance", *of.OOMChance)
-	}
-	if of.DeadlineMissChance != nil {
-		o.float("deadline_miss_chance", *of.DeadlineMissChance)
-	}
+	o.floatOmit("oom_chance", of.OOMChance)
+	o.floatOmit("deadline_miss_chance", of.DeadlineMissChance)
 	o.str("pricing", of.Pricing)
 	o.float("price_per_hour_usd", of.PricePerHourUSD)
 	o.float("monthly_cost_usd", of.MonthlyCostUSD)
@@ -374,21 +384,11 @@ func (o *jsonOut) offer(of *report.OfferJSON) {
 	o.str("source", of.Source)
 	o.str("as_of", of.AsOf)
 	o.str("origin", of.Origin)
-	if of.CommitmentUSD != nil {
-		o.float("commitment_usd", *of.CommitmentUSD)
-	}
-	if of.OnDemandJobUSD != nil {
-		o.float("on_demand_job_usd", *of.OnDemandJobUSD)
-	}
-	if of.GPUsNeeded != 0 {
-		o.int("gpus_needed", of.GPUsNeeded)
-	}
-	if of.BatchSize != 0 {
-		o.int("batch_size", of.BatchSize)
-	}
-	if of.GradAccum != 0 {
-		o.int("grad_accum", of.GradAccum)
-	}
+	o.floatOmit("commitment_usd", of.CommitmentUSD)
+	o.floatOmit("on_demand_job_usd", of.OnDemandJobUSD)
+	o.intOmit("gpus_needed", of.GPUsNeeded)
+	o.intOmit("batch_size", of.BatchSize)
+	o.intOmit("grad_accum", of.GradAccum)
 	if of.Spot != nil {
 		o.value("spot", of.Spot)
 	}
