@@ -101,13 +101,24 @@ func TestRunGolden(t *testing.T) {
 		t.Errorf("lambda moved = %+v, want gpu_8x_h100_sxm5 us-east-1 31.92 → 27.92 (12.5%%)", lam.Moved)
 	}
 	// The loader reads the overlays and each patched price names its file.
-	t.Setenv("XDG_DATA_HOME", filepath.Dir(filepath.Dir(dir)))
+	// A data directory of the test's own: the parent of t.TempDir() is
+	// shared with every process on the machine (/tmp/gpuplan may be
+	// anything there).
+	xdg := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", xdg)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	gp := filepath.Join(filepath.Dir(filepath.Dir(dir)), "gpuplan", "catalog.d")
-	os.MkdirAll(gp, 0o755)
+	gp := filepath.Join(xdg, "gpuplan", "catalog.d")
+	if err := os.MkdirAll(gp, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, p := range []string{"lambda", "gcp"} {
-		b, _ := os.ReadFile(filepath.Join(dir, "skypilot-"+p+".toml"))
-		os.WriteFile(filepath.Join(gp, "skypilot-"+p+".toml"), b, 0o644)
+		b, err := os.ReadFile(filepath.Join(dir, "skypilot-"+p+".toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(gp, "skypilot-"+p+".toml"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	c, _, err := data.LoadWith(nil)
 	if err != nil {
