@@ -283,6 +283,9 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if p.Bucket == "" {
 		p.Bucket = PlaceholderBucket
 	}
+	if !ValidBucket(p.Bucket) {
+		return nil, model.Errorf(ErrPlan, "bucket %q: want 3–63 lower-case letters, digits, '-', '_' or '.', starting and ending with a letter or digit (the S3 and GCS bucket naming rules)", p.Bucket)
+	}
 	if p.OutputClaim == "" {
 		p.OutputClaim = DefaultOutputClaim
 	}

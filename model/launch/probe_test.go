@@ -734,7 +734,10 @@ func hostilePlan(t testing.TB, s string, shape uint8) (*launch.Plan, error) {
 	}
 	o := &model.Offer{Instance: &in, GPU: &g, Region: s, Pricing: model.OnDemand, Instances: 1, GPUs: w.GPUs, Strategy: e.Workload.Strategy,
 		USDPerHour: 10, Estimate: &e}
-	opt := launch.Options{Name: s, Dataset: s, Bucket: s}
+	opt := launch.Options{Name: s, Dataset: s}
+	if launch.ValidBucket(s) { // NewPlan refuses other bucket names (TestValidBucket)
+		opt.Bucket = s
+	}
 	if shape&1 != 0 {
 		opt.ModelID = s
 	}

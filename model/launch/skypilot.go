@@ -214,3 +214,29 @@ func (p *Plan) wheelComment() string {
 	}
 	return "wheel chosen with --wheel"
 }
+
+// ValidBucket reports whether s can name the object-store bucket SkyPilot
+// mounts for spot checkpoints on every store it may land on: 3–63
+// characters of [a-z0-9._-], starting and ending with a letter or digit,
+// no "..". That is the intersection of Amazon S3's rules (docs.aws.amazon.com
+// AmazonS3/latest/userguide/bucketnamingrules.html: lower-case letters,
+// digits, '.' and '-') and Cloud Storage's (cloud.google.com/storage/docs/
+// buckets#naming: also '_'), '_' kept because GCS and SkyPilot's own
+// sky-managed names use it. A bucket name is written into YAML and shell
+// text, so anything else (spaces, newlines, quotes) is refused before it
+// reaches a launch file.
+func ValidBucket(s string) bool {
+	if len(s) < 3 || len(s) > 63 || strings.Contains(s, "..") {
+		return false
+	}
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+	if !alnum(s[0]) || !alnum(s[len(s)-1]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !alnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return true
+}

@@ -178,6 +178,22 @@ func TestExportLaunchFlags(t *testing.T) {
 	}
 }
 
+// TestExportBadBucket: a bucket name that is not one (attack round 9 sent a
+// newline through --bucket) is refused with one line and exit 2, and no
+// file is written.
+func TestExportBadBucket(t *testing.T) {
+	args := []string{"--params", "1B", "--task", "finetune", "--gpus", "16", "--strategy", "fsdp", "--batch-size", "1", "--seq-len", "512",
+		"--instance", "aws/p5.48xlarge", "--pricing", "spot", "--format", "skypilot", "--bucket", "ckpts\nrun: id"}
+	code, out, errs := runExportCLI(t, args...)
+	if code != ExitUsage || out != "" {
+		t.Fatalf("exit %d, output %q; want %d and nothing written", code, out, ExitUsage)
+	}
+	want := `gpuplan: cannot plan the launch: bucket "ckpts\nrun: id": want 3–63 lower-case letters, digits, '-', '_' or '.', starting and ending with a letter or digit (the S3 and GCS bucket naming rules)` + "\n"
+	if errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+}
+
 // TestExportAlternatives: the SkyPilot file lists the next-best equivalent
 // offer of the ranking (p5.48xlarge in us-west-2 after us-east-1) as an
 // ordered candidate; lambda's 1-GPU type is not equivalent to 8 GPUs.
