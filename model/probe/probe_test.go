@@ -90,6 +90,7 @@ func TestParseHostile(t *testing.T) {
 		{"Infinity", sub(`"step_seconds":2.92`, `"step_seconds":Infinity`), "NaN and Infinity"},
 		{"huge number", sub(`"step_seconds":2.92`, `"step_seconds":1e308`), "measured.step_seconds: 1e+308 is out of range"},
 		{"negative", sub(`"peak_allocated_bytes":11420000000`, `"peak_allocated_bytes":-1`), "measured.peak_allocated_bytes: -1 is out of range"},
+		{"zero step time", sub(`"step_seconds":2.92`, `"step_seconds":0`), "measured.step_seconds: 0 is not a measured time; want more than 0 seconds, or leave the key out"},
 		{"string for number", sub(`"peak_allocated_bytes":11420000000`, `"peak_allocated_bytes":"11 GB"`), "measured.peak_allocated_bytes: want a number, got string"},
 		{"number for string", sub(`"name":"NVIDIA A10G"`, `"name":42`), "device.name: want a string, got number"},
 		{"list for object", sub(`"device":{"compute_capability":"8.6","count":1,"memory_bytes":23836033024,"name":"NVIDIA A10G"}`, `"device":["NVIDIA A10G"]`), "device: want an object, got array"},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -456,6 +457,19 @@ func (m *Measured) check() error {
 		if b.v != nil && *b.v != math.Trunc(*b.v) {
 			return model.Msg("measured.%s: %v is not a whole number of bytes", b.k, *b.v)
 		}
+	}
+	// A duration of zero is no measurement: kept, compare would score an
+	// estimate against it as an exact match (Row.Err stays 0).
+	for _, d := range []struct {
+		k string
+		v *float64
+	}{{"step_seconds", m.StepSeconds}, {"wall_seconds", m.WallSeconds}, {"ttft_seconds", m.TTFTSeconds}, {"tpot_seconds", m.TPOTSeconds}} {
+		if d.v != nil && *d.v == 0 {
+			return model.Msg("measured.%s: 0 is not a measured time; want more than 0 seconds, or leave the key out", d.k)
+		}
+	}
+	if slices.Contains(m.StepSecondsAll, 0) {
+		return model.Msg("measured.%s: 0 is not a measured time; want more than 0 seconds, or leave the key out", "step_seconds_all")
 	}
 	if len(m.StepSecondsAll) > 1<<12 {
 		return model.Msg("measured.step_seconds_all: %d entries, more than %d", len(m.StepSecondsAll), 1<<12)
