@@ -922,3 +922,37 @@ func TestHostileUnpricedGPU(t *testing.T) {
 		t.Errorf("the held type was written:\n%s", got)
 	}
 }
+
+// A known 8-GPU type listed as one GPU at $3.00/h in a new region ($3.00
+// per GPU-hour as listed, above 40% of lambda's other H100 types; $0.375 on the type's real eight) is judged on the catalog's
+// hardware — the overlay patches prices and keeps the catalog's eight
+// GPUs — so it is held back, and the summary names the mismatch (attack
+// rounds 8 and 9).
+func TestHostileDeclaredGPUCount(t *testing.T) {
+	// Its one row, moved to a region the catalog does not price it in, so
+	// no same-type cut guard has a price to compare with.
+	body := strings.Replace(lambdaWith(t), "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,us-east-1,", "gpu_8x_h100_sxm5,H100,1.0,208.0,1800.0,3.00,us-midwest-9,", 1)
+	if !strings.Contains(body, ",3.00,") {
+		t.Fatal("fixture: gpu_8x_h100_sxm5 row not found")
+	}
+	s := server(t, map[string]http.HandlerFunc{"/count/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	dir := t.TempDir()
+	sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/count"}, Providers: []string{"lambda"}, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got, "us-midwest-9") {
+		t.Errorf("the $3.00 price was written:\n%s", got)
+	}
+	ps := sum.Providers[0]
+	held := false
+	for _, g := range ps.Held {
+		held = held || g.Type == "gpu_8x_h100_sxm5"
+	}
+	if !held {
+		t.Errorf("held %v, want gpu_8x_h100_sxm5", ps.Held)
+	}
+	if w := "/count/v8/lambda/vms.csv lists 1 type with another GPU count than the catalog; their prices are judged and written for the catalog's count: gpu_8x_h100_sxm5 (1 GPU listed, 8 in the catalog)\n"; !strings.Contains(sum.Text(), w) {
+		t.Errorf("summary lacks %q:\n%s", w, sum.Text())
+	}
+}

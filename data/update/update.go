@@ -19,6 +19,7 @@ import (
 	"encoding/csv"
 	"errors"
 
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -362,6 +363,27 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		if prev, err = data.OverlayCatalog(ps.File); err != nil {
 			ps.Warnings = append(ps.Warnings, model.Msg("the previous overlay does not read (%v); prices compared with the embedded catalog only", err))
 		}
+	}
+	// A type the catalog has is written as a price patch and keeps the
+	// catalog's hardware (writeOverlay), so its prices are judged on that
+	// hardware too: a source declaring 1 GPU for an 8-GPU type would
+	// otherwise pass a per-GPU floor at an eighth of the price (attack
+	// rounds 8 and 9).
+	var reshaped []string
+	for i := range insts {
+		in := &insts[i]
+		if c := current[in.Type]; c != nil {
+			// The GPU key may differ by form factor (SkyPilot's A100 is
+			// the catalog's a100-pcie-40gb); a count cannot.
+			if in.GPUCount != c.GPUCount {
+				reshaped = append(reshaped, fmt.Sprintf("%s (%d %s listed, %d in the catalog)", in.Type, in.GPUCount, model.Plural(in.GPUCount, "GPU"), c.GPUCount))
+			}
+			in.GPU, in.GPUCount, in.VCPUs, in.MemoryGiB = c.GPU, c.GPUCount, c.VCPUs, c.MemoryGiB
+		}
+	}
+	if len(reshaped) > 0 {
+		ps.Warnings = append(ps.Warnings, model.Msg("%s lists %d %s with another GPU count than the catalog; their prices are judged and written for the catalog's count: %s",
+			ps.URL, len(reshaped), model.Plural(len(reshaped), "type"), strings.Join(reshaped[:min(len(reshaped), 3)], ", ")))
 	}
 	insts = ps.guard(base, prev, insts)
 	switch {
