@@ -938,3 +938,53 @@ func TestProbeFakeVLLM(t *testing.T) {
 		t.Errorf("no server log in the working directory: %v", err)
 	}
 }
+
+// TestProbeRefusesLinkedCacheDir: the probe writes its caches under
+// ./.gpuplan-probe; a symbolic link (or a file) planted under that name is
+// refused with one line and exit 2 before anything is written through it
+// (attack round 9).
+func TestProbeRefusesLinkedCacheDir(t *testing.T) {
+	py := pythonWith()
+	if py == "" {
+		needPython(t)
+	}
+	p, err := hostilePlan(t, "probe-link", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := probescript.Train(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"link", "file"} {
+		dir, elsewhere := t.TempDir(), t.TempDir()
+		script := filepath.Join(dir, "gpuplan-probe.py")
+		if err := os.WriteFile(script, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		planted := filepath.Join(dir, ".gpuplan-probe")
+		if kind == "link" {
+			err = os.Symlink(elsewhere, planted)
+		} else {
+			err = os.WriteFile(planted, nil, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(py, script, "--cpu-smoke")
+		cmd.Dir = dir
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err = cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("%s: exit %v, want 2; stderr %s", kind, err, stderr.String())
+		}
+		if want := "gpuplan probe: ./.gpuplan-probe is not a plain directory; remove it, or run from another directory\n"; stderr.String() != want {
+			t.Errorf("%s: stderr %q, want %q", kind, stderr.String(), want)
+		}
+		if left, _ := os.ReadDir(elsewhere); len(left) > 0 {
+			t.Errorf("%s: the probe wrote through the link: %v", kind, left)
+		}
+	}
+}

@@ -95,6 +95,10 @@ def finite(x):
 def confine(workdir, hf_home):
     """Points every cache the libraries write at ./.gpuplan-probe/."""
     base = os.path.join(workdir, PROBE_DIR)
+    if os.path.islink(base) or (os.path.lexists(base) and not os.path.isdir(base)):
+        # A link planted here would send the caches (and the random
+        # checkpoint) wherever it points.
+        raise Refusal("./%s is not a plain directory; remove it, or run from another directory" % PROBE_DIR)
     os.makedirs(base, exist_ok=True)
     home_hf = os.environ.get("HF_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "huggingface")
     if not os.environ.get("HF_TOKEN") and not os.environ.get("HF_TOKEN_PATH"):
