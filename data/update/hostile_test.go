@@ -952,7 +952,7 @@ func TestHostileDeclaredGPUCount(t *testing.T) {
 	if !held {
 		t.Errorf("held %v, want gpu_8x_h100_sxm5", ps.Held)
 	}
-	if w := "/count/v8/lambda/vms.csv lists 1 type with another GPU count than the catalog; their prices are judged and written for the catalog's count: gpu_8x_h100_sxm5 (1 GPU listed, 8 in the catalog)\n"; !strings.Contains(sum.Text(), w) {
+	if w := "/count/v8/lambda/vms.csv lists another GPU count than the catalog for gpu_8x_h100_sxm5 (1 GPU listed, 8 in the catalog) (1 in all); their prices are judged and written for the catalog's count\n"; !strings.Contains(sum.Text(), w) {
 		t.Errorf("summary lacks %q:\n%s", w, sum.Text())
 	}
 }

@@ -382,8 +382,8 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		}
 	}
 	if len(reshaped) > 0 {
-		ps.Warnings = append(ps.Warnings, model.Msg("%s lists %d %s with another GPU count than the catalog; their prices are judged and written for the catalog's count: %s",
-			ps.URL, len(reshaped), model.Plural(len(reshaped), "type"), strings.Join(reshaped[:min(len(reshaped), 3)], ", ")))
+		ps.Warnings = append(ps.Warnings, model.Msg("%s lists another GPU count than the catalog for %s (%d in all); their prices are judged and written for the catalog's count",
+			ps.URL, strings.Join(reshaped[:min(len(reshaped), 3)], ", "), len(reshaped)))
 	}
 	insts = ps.guard(base, prev, insts)
 	switch {
