@@ -362,20 +362,20 @@ func priceNote(env *Env, cat *model.Catalog) string {
 		}
 	}
 	if updated != "" {
-		parts = append(parts, "updated "+updated)
+		parts = append(parts, env.lang.Sprintf("updated %s", updated))
 	}
 	if overlays > 0 {
-		parts = append(parts, fmt.Sprintf("+%d %s", overlays, map[bool]string{true: "overlay", false: "overlays"}[overlays == 1]))
+		parts = append(parts, env.lang.Sprintf("+%d "+model.Plural(overlays, "overlay"), overlays))
 	}
 	now := time.Now
 	if env.Now != nil {
 		now = env.Now
 	}
 	if p.Stale(now()) {
-		parts = append(parts, "stale: gpuplan catalog update")
+		parts = append(parts, env.lang.Sprintf("stale: gpuplan catalog update"))
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return "(" + strings.Join(parts, ", ") + ")"
+	return env.lang.Sprintf("(%s)", strings.Join(parts, env.lang.Sprintf(", ")))
 }

@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/text/language"
+
 	"github.com/gpuplan/gpuplan/data/synthcsv"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 func TestPriceNote(t *testing.T) {
@@ -41,6 +44,12 @@ func TestPriceNote(t *testing.T) {
 		if got := priceNote(env, tt.c); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
+	}
+	// The configurator's header in Chinese says it in Chinese (attack round
+	// 9: "(+1 overlay)" stood in a Chinese header).
+	env := &Env{Now: day("2027-03-01"), UpdateDir: upd, lang: i18n.New(language.SimplifiedChinese)}
+	if got, want := priceNote(env, tests[2].c), "（2027-02-27 已更新、+2 个覆盖文件）"; got != want {
+		t.Errorf("zh-CN: %q, want %q", got, want)
 	}
 }
 
