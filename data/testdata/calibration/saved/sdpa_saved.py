@@ -31,8 +31,12 @@ torch 2.2's tools/autograd/derivatives.yaml lists for it:
 
 and lays out its output as the kernel does: attention.cu
 _scaled_dot_product_flash_attention_cuda passes query.transpose(1, 2) to
-mha_fwd, which allocates out = at::empty_like(q) (flash_api.cpp; empty_like
-preserves a dense tensor's strides), and returns output.transpose(1, 2). The
+mha_fwd, which allocates out = at::empty_like(q_padded), q_padded = q for a
+head size that is a multiple of 8 (aten/src/ATen/native/transformers/cuda/
+flash_attn/flash_api.cpp, FlashAttention-2, in SDPA since torch 2.2; read at
+pytorch commit 03b7c19dbe22, a later version, not at the v2.2.1 tag;
+empty_like preserves a dense tensor's strides), and returns
+output.transpose(1, 2). The
 output therefore has the query's memory layout: when the query is contiguous
 (b, a, s, d) -- GPT-NeoX's, made by cat and .to() -- the model's
 attn_output.transpose(1, 2).contiguous() is a copy, and the copy (the dense
