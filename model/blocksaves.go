@@ -90,8 +90,25 @@ func (a *Architecture) scoreBytes(p float64, autocast, half bool) float64 {
 //     Linear's input: one f-sized tensor fewer than a GeLU
 //   - ParallelResidual: the second norm's input is the block input the
 //     first norm saved: one s·b·h tensor fewer (in fp32 under autocast)
-//   - gpt_neox in 16-bit: the rotated query and key are fp32 (see
+//   - gpt_neox in 16-bit, eager: the rotated query and key are fp32 (see
 //     upcastSoftmaxTypes) where the formula counts them in p
+//   - gpt_neox under SDPA in a Hugging Face model (GPTNeoXSdpaAttention,
+//     modeling_gpt_neox.py @006bd23dd0ce, the v4.42 era of the SDPA
+//     benchmark): query and key are cast back to the value's dtype before
+//     the kernel, so the saved query and key are the p-byte copies the
+//     formula counts; but the kernel also saves the value, a permuted view
+//     of query_key_value's output, which keeps that whole qd + 2·kvd wide
+//     storage alive: p·(qd + kvd) more. In 16-bit the flash kernel lays its
+//     output out like the query (flash_api.cpp mha_fwd: out =
+//     empty_like(q)), here a contiguous (b, a, s, d) tensor made by cat and
+//     .to(), so the model's attn_output.transpose(1, 2).contiguous() is a
+//     copy, and the dense projection saves that copy beside the output the
+//     kernel saves: p·qd more (the memory-efficient kernel, which fp32 and
+//     GPUs before compute capability 8.0 get, allocates its output (b, s, a,
+//     d) and saves no second copy). Counted for one block with the
+//     kernel's saved tensors as torch 2.2's derivatives.yaml lists them
+//     (data/testdata/calibration/saved/sdpa_saved.py: 36.6 B per s·b·h in
+//     16-bit where the formula gave 34)
 //   - Hugging Face's eager grouped-query attention copies K and V to every
 //     query head (modeling_llama.py repeat_kv: expand then reshape) and
 //     the matmuls save the copies: 2·(qd − kvd) elements per token more
@@ -141,8 +158,15 @@ func (w *Workload) implementationSaves(sq, sk, b, p, t float64, flash, cross, au
 		}
 		x -= resid * n * h
 	}
-	if a.ModelType == "gpt_neox" && p < 4 && !autocast {
+	switch {
+	case a.ModelType != "gpt_neox":
+	case !flash && p < 4 && !autocast:
 		x += (4 - p) * n * (qd + kvd) / t
+	case flash && w.Trainer == TrainerHF:
+		x += p * n * (qd + kvd) / t
+		if p < 4 {
+			x += p * n * qd / t
+		}
 	}
 	if a.ModelType == "distilbert" && a.Dropout {
 		x -= n * h

@@ -112,6 +112,11 @@ func TestCacheHeld(t *testing.T) {
 		// GPT-NeoX keeps query_key_value's output through the value view:
 		// the same 36 · 3 · 1280 · 1024 · 2 on this shape
 		{"gpt_neox", func(w *Workload) { w.Model.ModelType, w.Model.ParallelResidual = "gpt_neox", true }, 283115520},
+		// Under SDPA the cache's fp32 rotated key is saved by nothing (the
+		// kernel saves its 16-bit cast): 36 · 4 · 1280 · 1024
+		{"gpt_neox sdpa", func(w *Workload) {
+			w.Model.ModelType, w.Model.ParallelResidual, w.FlashAttention = "gpt_neox", true, Bool(true)
+		}, 188743680},
 		// Llama with 4 KV heads of 64 (kvd 256): the rotated key and the
 		// value view, 36 · 2 · 256 · 1024 · 2 = 37,748,736
 		{"llama gqa", func(w *Workload) {

@@ -550,10 +550,21 @@ type savedActivations struct {
 // Counted with saved_tensors_hooks against the returned present
 // (data/testdata/calibration/saved/present_alive.py: 3.0, 3.0 and 2·kvd/h
 // per token, in units of h; OPT's contiguous key and value are the saved
-// storages: 0). Under SDPA the kernel saves those views: nothing more.
+// storages: 0). Under SDPA the kernel saves those views: nothing more,
+// except in GPT-NeoX (GPTNeoXSdpaAttention, modeling_gpt_neox.py
+// @006bd23dd0ce): the cache's key is the fp32 rotated key (the fp32 rotary
+// tables promote it) and the kernel saves its 16-bit cast, so a 16-bit
+// model's cache keeps 4·kvd bytes per token that nothing saves
+// (data/testdata/calibration/saved/sdpa_saved.py: 4.0 B per token per h).
 func cacheHeld(w *Workload, s, b, p, t float64) float64 {
 	a := &w.Model
-	if w.Trainer != TrainerHF || w.Ckpt() || w.Flash() || !a.HasShape() {
+	if w.Trainer != TrainerHF || w.Ckpt() || !a.HasShape() {
+		return 0
+	}
+	if w.Flash() {
+		if a.ModelType == "gpt_neox" && p < 4 {
+			return float64(a.Layers) * 4 * float64(a.EffectiveKVHeads()*a.EffectiveHeadDim()) * s * b / t
+		}
 		return 0
 	}
 	var per float64
