@@ -253,7 +253,8 @@ func planSavings(env *Env, cat *model.Catalog, path string, p *plan.Plan) (float
 // a plan ([[phase]] tables), which opens with its phases and the answers
 // of the phase named (--phase NAME, as recommend --config F --phase NAME
 // reads it, its config file too) or else of its first phase that has
-// answers (nil: none has, the defaults). It returns the name of the phase
+// answers or a configuration file (nil: none has, the defaults). Every
+// phase's configuration file is read first; one refused is the error. It returns the name of the phase
 // opened ("" for none); --phase on a configuration is an error.
 func readConfigOrPlan(path, phase string) (*config.Config, *plan.Plan, string, error) {
 	b, err := safeio.ReadTOML(path, safeio.Config)
@@ -271,24 +272,17 @@ func readConfigOrPlan(path, phase string) (*config.Config, *plan.Plan, string, e
 	if err != nil {
 		return nil, nil, "", usage(model.Msg("%s: %v", path, err))
 	}
-	for i := range pl.Phases {
-		ph := &pl.Phases[i]
-		if phase == "" && len(ph.Answers) == 0 {
-			continue // the first phase with answers
-		}
-		if phase != "" {
-			if ph, err = pl.Phase(phase); err != nil { // as recommend --config F --phase NAME
-				return nil, nil, "", usage(model.Msg("%s: %v", path, err))
+	// open gives the answers of one phase: its configuration file's, read
+	// as recommend --config F --phase NAME reads it, or its answers'.
+	open := func(ph *plan.Phase) (*config.Config, *plan.Plan, string, error) {
+		if len(ph.Answers) == 0 && ph.Config != "" {
+			c, err := readPhaseConfig(path, ph)
+			if err != nil {
+				return nil, nil, "", err
 			}
-			if len(ph.Answers) == 0 && ph.Config != "" {
-				c, err := readPhaseConfig(path, ph)
-				if err != nil {
-					return nil, nil, "", err
-				}
-				c.Workload.RelativeTo(filepath.Dir(ph.ConfigPath(filepath.Dir(path))))
-				c.Selection = nil
-				return &c, &pl, ph.Name, nil
-			}
+			c.Workload.RelativeTo(filepath.Dir(ph.ConfigPath(filepath.Dir(path))))
+			c.Selection = nil
+			return &c, &pl, ph.Name, nil
 		}
 		c, err := ph.ConfigFromAnswers()
 		if err != nil {
@@ -298,7 +292,36 @@ func readConfigOrPlan(path, phase string) (*config.Config, *plan.Plan, string, e
 		c.Selection = nil // the offer is the phase's, kept in the plan
 		return &c, &pl, ph.Name, nil
 	}
-	return nil, &pl, "", nil
+	if phase != "" {
+		ph, err := pl.Phase(phase)
+		if err != nil {
+			return nil, nil, "", usage(model.Msg("%s: %v", path, err))
+		}
+		return open(ph)
+	}
+	// Without --phase, every configuration file a phase names is read now,
+	// as gpuplan plan reads them: a refused one is said and exits 2, rather
+	// than the plan opening on default answers (attack round 9). The first
+	// phase with answers or a configuration file opens.
+	var first *plan.Phase
+	for i := range pl.Phases {
+		ph := &pl.Phases[i]
+		if len(ph.Answers) == 0 && ph.Config == "" {
+			continue
+		}
+		if len(ph.Answers) == 0 {
+			if _, err := readPhaseConfig(path, ph); err != nil {
+				return nil, nil, "", err
+			}
+		}
+		if first == nil {
+			first = ph
+		}
+	}
+	if first == nil {
+		return nil, &pl, "", nil
+	}
+	return open(first)
 }
 
 // phaseGPU gives a phase's selection the GPU of its instance type in cat

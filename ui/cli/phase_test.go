@@ -269,6 +269,12 @@ hours_per_month = 100.0
 			}
 		}
 	}
+	// The configurator without --phase reads every phase's configuration
+	// file, as gpuplan plan does: the first refused one is said and exits
+	// 2, where it opened on default answers (attack round 9).
+	if code, out, errOut := runCLI(t, "--config", planFile); code != 2 || out != "" || errOut != link("out.toml") {
+		t.Errorf("--config plan: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errOut, link("out.toml"))
+	}
 }
 
 // twoPhases is testdata/plan-two-phases.toml (a plan whose phases name no
