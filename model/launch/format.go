@@ -96,6 +96,9 @@ func (p *Plan) Notes() []string { return model.Strings(p.NoteMessages()) }
 // NoteMessages are Notes as messages, for the CLI to print translated.
 func (p *Plan) NoteMessages() []model.Message {
 	out := p.Stack.NoteMessages()
+	if p.NameGiven != "" {
+		out = append(out, model.Msg("the name %q is written as %s: SkyPilot and Kubernetes names take lower-case letters, digits and '-' (at most 52)", p.NameGiven, p.Name))
+	}
 	if p.Spot() {
 		out = append(out, model.Msg("spot capacity can be reclaimed at short notice: checkpoint often to storage that outlives the node and resume from the last checkpoint"))
 	}

@@ -90,6 +90,9 @@ const CheckpointDir = "/checkpoints"
 // dialog) can show them.
 type Plan struct {
 	Name  string     // DNS-1123 label: lowercase letters, digits and '-', ≤ 52 characters
+	// NameGiven is the name as the user gave it (--name, [launch] name)
+	// when Name had to change it; a note says so.
+	NameGiven string
 	Model string     // display name of the model
 	Task  model.Task // train, finetune, lora, qlora or inference
 
@@ -273,7 +276,12 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if p.Name == "" {
 		p.Name = "gpuplan-" + slug(w.Model.Key, "custom")
 	}
-	p.Name = Name(p.Name)
+	if n := Name(p.Name); n != p.Name {
+		if opt.Name != "" {
+			p.NameGiven = p.Name
+		}
+		p.Name = n
+	}
 	if p.ModelID == "" {
 		p.ModelID = hfRepoID(&w.Model)
 	}

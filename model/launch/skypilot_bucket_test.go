@@ -28,3 +28,4 @@ func TestValidBucket(t *testing.T) {
 		}
 	}
 }
+

@@ -194,6 +194,28 @@ func TestExportBadBucket(t *testing.T) {
 	}
 }
 
+// TestExportNameNote: a --name the launch formats cannot take is slugged,
+// and a note says to what (attack round 8: changed silently); a name they
+// take gives no note.
+func TestExportNameNote(t *testing.T) {
+	args := []string{"--params", "1B", "--task", "finetune", "--gpus", "16", "--strategy", "fsdp", "--batch-size", "1", "--seq-len", "512",
+		"--instance", "aws/p5.48xlarge", "--format", "skypilot"}
+	// Written to stdout, the notes are the file's header comments.
+	note := "# note: the name \"My Job!!\" is written as my-job: SkyPilot and Kubernetes names take lower-case letters, digits and '-' (at most 52)\n"
+	for _, tc := range []struct {
+		name string
+		note bool
+	}{{"My Job!!", true}, {"my-job", false}} {
+		code, out, errs := runExportCLI(t, append(args, "--name", tc.name)...)
+		if code != 0 || !strings.Contains(out, "name: my-job") {
+			t.Fatalf("%q: exit %d, output lacks name: my-job: %s", tc.name, code, errs)
+		}
+		if strings.Contains(out, note) != tc.note || !tc.note && strings.Contains(out, "is written as") {
+			t.Errorf("%q: note %v, want %v:\n%s", tc.name, !tc.note, tc.note, out)
+		}
+	}
+}
+
 // TestExportAlternatives: the SkyPilot file lists the next-best equivalent
 // offer of the ranking (p5.48xlarge in us-west-2 after us-east-1) as an
 // ordered candidate; lambda's 1-GPU type is not equivalent to 8 GPUs.
