@@ -89,12 +89,12 @@ const CheckpointDir = "/checkpoints"
 // fields are plain data so other front ends (the configurator's export
 // dialog) can show them.
 type Plan struct {
-	Name  string     // DNS-1123 label: lowercase letters, digits and '-', ≤ 52 characters
+	Name string // DNS-1123 label: lowercase letters, digits and '-', ≤ 52 characters
 	// NameGiven is the name as the user gave it (--name, [launch] name)
 	// when Name had to change it; a note says so.
 	NameGiven string
-	Model string     // display name of the model
-	Task  model.Task // train, finetune, lora, qlora or inference
+	Model     string     // display name of the model
+	Task      model.Task // train, finetune, lora, qlora or inference
 
 	Provider string // catalog provider key, which is also SkyPilot's cloud name
 	// InstanceType is the type as the provider spells it: for GCP N1 GPU

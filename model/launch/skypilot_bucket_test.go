@@ -28,4 +28,3 @@ func TestValidBucket(t *testing.T) {
 		}
 	}
 }
-
