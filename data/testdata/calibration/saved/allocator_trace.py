@@ -46,7 +46,7 @@ Result (allocator_trace.txt): the replayed peaks land within 4% of the
 published readings (13.65 vs 13.82 GB, 5.48 vs 5.69, 4.01 vs 3.91, 2.02
 vs 2.02) with 0.09-0.51 GB of segment slack (3.7-9.1% of the peak
 allocated), the rest of the gap gpuplan leaves after its allocated-bytes
-terms; the traced peak allocated is within 1.3% of gpuplan's. Making
+terms; the traced peak allocated is within 1.6% of gpuplan's. Making
 Adam's states before the first forward changes the slack by under
 0.06 GB, so it is segment packing of mixed sizes, not the first step's
 late states. With one step temporary (PyTorch 2.1's Adam) the 05 run
