@@ -116,6 +116,8 @@ type Architecture struct {
 	// "gpt_neox", "opt", "gpt2", "distilbert"), which selects the modeling
 	// code's own eager attention where it saves more or less than the
 	// generic formula (see implementationSaves); "" is the generic one.
+	// "torchvision_vit" is torchvision's VisionTransformer, whose
+	// attention is torch.nn.MultiheadAttention (see mhaOutputCopy).
 	ModelType string
 	// Activation is the MLP activation as config.json names it
 	// (hidden_act, activation_function): "gelu_new" (GPT-2's tanh formula

@@ -114,6 +114,9 @@ func (a *Architecture) scoreBytes(p float64, autocast, half bool) float64 {
 //     the matmuls save the copies: 2·(qd − kvd) elements per token more
 //   - distilbert: dropout after the FFN only, none on the attention output
 //     (modeling_distilbert.py TransformerBlock): one s·b bytes mask fewer
+//   - torchvision_vit (torch.nn.MultiheadAttention): with fused attention
+//     the kernel's output and the output projection's input are two
+//     tensors, one s·b·qd tensor more; see mhaOutputCopy
 func (w *Workload) implementationSaves(sq, sk, b, p, t float64, flash, cross, autocast bool) float64 {
 	a := &w.Model
 	if !a.HasShape() || cross {
@@ -171,5 +174,41 @@ func (w *Workload) implementationSaves(sq, sk, b, p, t float64, flash, cross, au
 	if a.ModelType == "distilbert" && a.Dropout {
 		x -= n * h
 	}
+	if flash && w.mhaOutputCopy(p) {
+		x += p * n * qd / t
+	}
 	return x
+}
+
+// mhaOutputCopy reports whether torch.nn.MultiheadAttention's fused
+// attention output and the output projection's input are two tensors
+// (ModelType "torchvision_vit": torchvision's VisionTransformer
+// EncoderBlock calls self_attention(x, x, x, need_weights=False)).
+// F.multi_head_attention_forward (torch/nn/functional.py, 2.0 on) works
+// sequence-first: q, k, v are views of one (L, N, 3E) projection, and
+// after scaled_dot_product_attention it writes attn_output.permute(2, 0,
+// 1, 3).contiguous(), which copies unless the kernel's output is laid out
+// (L, N, H, D) like q. The fused kernels save their output for backward
+// (Dao et al., 2022, Appendix B, Algorithm 4: D = rowsum(dO ∘ O); derivatives.yaml passes
+// output to _scaled_dot_product_{flash,efficient}_attention_backward),
+// so the copy is one more saved tensor when
+//
+//	the memory-efficient kernel runs (fp32; GPUs without flash): it
+//	    allocates res = at::empty({B, M, num_heads, Kv}) (attention.cu
+//	    _efficient_attention_forward), batch-first
+//	flash on PyTorch 2.0 and 2.1: FlashAttention 1 runs on q_t.reshape(
+//	    {Nnz_q, num_heads, head_dim}) and returns attention.view({batch_size,
+//	    max_seqlen_batch_q, num_heads, head_dim}).transpose(1, 2)
+//	    (attention.cu _scaled_dot_product_flash_attention_cuda), batch-first
+//
+// From 2.2 FlashAttention 2 allocates out = at::empty_like(q_padded)
+// (flash_api.cpp mha_fwd), q's own layout, and .contiguous() is a view:
+// no copy in 16 bits. A 16-bit run on a GPU without flash (before
+// Ampere) takes the memory-efficient kernel and would copy; the memory
+// estimate does not know the GPU and counts none there.
+func (w *Workload) mhaOutputCopy(p float64) bool {
+	if w.Model.ModelType != "torchvision_vit" {
+		return false
+	}
+	return p >= 4 || !w.torchAtLeast(2, 2)
 }

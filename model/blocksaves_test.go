@@ -201,3 +201,40 @@ func TestCacheHeldFixture(t *testing.T) {
 		}
 	}
 }
+
+// TestMHAOutputCopy: torchvision's ViT-L/16 (torch.nn.MultiheadAttention)
+// saves its fused attention output beside the output projection's input
+// where the kernel's output is batch-first: one 197 × 1024 tensor per
+// block and sample, 24 blocks: 2 B × 197 × 1024 × 24 = 9,682,944 B in 16
+// bits, twice that in fp32 (memory-efficient kernel, every release);
+// none with FlashAttention 2 (torch 2.2 on), none with eager attention
+// (the softmax path saves no kernel output), none for the generic ViT.
+func TestMHAOutputCopy(t *testing.T) {
+	for _, tt := range []struct {
+		prec  Precision
+		torch TorchVersion
+		mt    string
+		flash bool
+		want  float64 // bytes per sample beyond the generic ViT
+	}{
+		{BF16, TorchVersion{2, 0}, "torchvision_vit", true, 9_682_944},
+		{BF16, TorchVersion{2, 1}, "torchvision_vit", true, 9_682_944},
+		{AMPFP16, TorchVersion{2, 1}, "torchvision_vit", true, 9_682_944},
+		{BF16, TorchVersion{2, 2}, "torchvision_vit", true, 0},
+		{FP32, TorchVersion{2, 4}, "torchvision_vit", true, 19_365_888},
+		{FP32, TorchVersion{2, 4}, "torchvision_vit", false, 0},
+		{BF16, TorchVersion{2, 0}, "", true, 0},
+	} {
+		act := func(mt string) float64 {
+			a := vitL16CIFAR10()
+			a.ModelType = mt
+			w := Workload{Settings: Settings{Torch: tt.torch, Task: TaskFinetune, Precision: tt.prec, Optimizer: Adam, MicroBatch: 1, ImageSize: 224, GPUs: 1, TP: 1, FlashAttention: Bool(tt.flash)},
+				Model: a}
+			w.Defaults()
+			return trainingActivations(&w, w.TrainingRecipe()).blocks
+		}
+		if got := act(tt.mt) - act(""); got != tt.want {
+			t.Errorf("%s torch %v %q flash %v: %.0f B per sample more than the generic ViT, want %.0f", tt.prec, tt.torch, tt.mt, tt.flash, got, tt.want)
+		}
+	}
+}

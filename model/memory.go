@@ -1362,9 +1362,25 @@ func stepTemporaries(w *Workload, s *stepShape) float64 {
 		// (optimizer.py _default_to_fused_or_foreach); _multi_tensor_adam
 		// allocates exp_avg_sq_sqrt = _foreach_sqrt(exp_avg_sqs), one
 		// state-sized temporary. fused=True (AdamWFused) avoids it.
-		return s.trainable * s.rb.state / s.t / s.shard(1)
+		// PyTorch 2.0 kept a second one alive beside it, denom =
+		// _foreach_add(exp_avg_sq_sqrt, eps), until "[foreach][Adam]
+		// Minimize use of intermediates to decrease peak memory"
+		// (pytorch/pytorch#104780, AdamW #104898, July 2023, first
+		// released in 2.1: "a minimum budget of 1 intermediate",
+		// pytorch/pytorch#97712) made it in place.
+		return foreachAdamIntermediates(w) * s.trainable * s.rb.state / s.t / s.shard(1)
 	}
 	return 0
+}
+
+// foreachAdamIntermediates returns how many state-sized temporaries
+// torch.optim's foreach Adam/AdamW holds at once (see stepTemporaries):
+// two before PyTorch 2.1 (exp_avg_sq_sqrt and denom), one from 2.1.
+func foreachAdamIntermediates(w *Workload) float64 {
+	if w.torchAtLeast(2, 1) {
+		return 1
+	}
+	return 2
 }
 
 // fourBitLinear returns the parameters bitsandbytes stores in 4 bits and

@@ -23,7 +23,10 @@ import (
 //     (torch/optim/optimizer.py _default_to_fused_or_foreach; before, a
 //     for-loop over parameters); torch.nn.functional.scaled_dot_product_
 //     attention exists, so fused attention is the default (PyTorch 2.0
-//     release notes).
+//     release notes); its foreach Adam/AdamW holds two state-sized
+//     intermediates in the step (see foreachAdamIntermediates).
+//   - 2.1: foreach Adam/AdamW hold one intermediate (pytorch/pytorch#104780,
+//     #104898); the step can run in backward (optimizer_in_backward).
 //
 // The fused optimizers (fused=True) have never been the default, so no
 // release changes that.

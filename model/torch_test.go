@@ -133,3 +133,49 @@ func TestZeroGradPlacement(t *testing.T) {
 		t.Error("ParseZeroGrad(sometimes) accepted")
 	}
 }
+
+// vitL16CIFAR10 is torchvision's vit_l_16 with heads.head replaced by
+// Linear(1024, 10), as rasbt/pytorch-memory-optim fine-tunes it. Its
+// parameters by hand: patch conv 3·16·16·1024 + 1024 = 787,456; class
+// token 1,024; positions 197·1024 = 201,728; per block two LayerNorms
+// 4,096, in_proj 3072·1024 + 3072 = 3,148,800, out_proj 1,049,600, MLP
+// 4,198,400 + 4,195,328: 12,596,224, × 24 = 302,309,376; final LayerNorm
+// 2,048; head 10,250: 303,311,882.
+func vitL16CIFAR10() Architecture {
+	return Architecture{Family: FamilyViT, Layers: 24, Hidden: 1024, Heads: 16, FFN: 4096, Vocab: 10, Norm: LayerNorm,
+		LinearBias: true, FusedQKV: true, LearnedPositions: 197, MaxPositions: 197, PatchSize: 16, Channels: 3, ImageSize: 224}
+}
+
+// TestForeachAdamIntermediates: the optimizer step's temporaries of
+// torch.optim Adam on ViT-L/16 in pure bf16 (2 B per state value), by
+// release: the for-loop before 2.0 holds the largest parameter's
+// denominator (the MLP's 4096·1024 weight, 8,388,608 B); foreach on 2.0
+// holds exp_avg_sq_sqrt and denom, 2 × 2 × 303,311,882 = 1,213,247,528
+// B; from 2.1 one, 606,623,764 B (pytorch/pytorch#104780); fused none.
+func TestForeachAdamIntermediates(t *testing.T) {
+	for _, tt := range []struct {
+		v    TorchVersion
+		opt  Optimizer
+		want float64
+	}{
+		{TorchVersion{1, 13}, Adam, 8_388_608},
+		{TorchVersion{2, 0}, Adam, 1_213_247_528},
+		{TorchVersion{2, 0}, AdamW, 1_213_247_528},
+		{TorchVersion{2, 1}, Adam, 606_623_764},
+		{TorchVersion{2, 4}, AdamW, 606_623_764},
+		{TorchVersion{2, 4}, AdamWFused, 0},
+	} {
+		w := Workload{Settings: Settings{Torch: tt.v, Task: TaskFinetune, Precision: BF16, Optimizer: tt.opt, MicroBatch: 4, ImageSize: 224, GPUs: 1, TP: 1},
+			Model: vitL16CIFAR10()}
+		w.Defaults()
+		if p := w.Model.ParamCount(); p != 303_311_882 {
+			t.Fatalf("ViT-L/16 (10 classes): %.0f parameters, want 303,311,882", p)
+		}
+		var out [3]PhaseMemory
+		var states Memory
+		phases(&w, &out, &states)
+		if got := out[2].Memory.Temporaries; got != tt.want {
+			t.Errorf("torch %v %s: step temporaries %.0f B, want %.0f B", tt.v, tt.opt, got, tt.want)
+		}
+	}
+}
