@@ -127,20 +127,11 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 func checkPlanModels(cat *model.Catalog, path string, p *plan.Plan) error {
 	for i := range p.Phases {
 		ph := &p.Phases[i]
-		var c config.Config
-		var err error
-		switch {
-		case len(ph.Answers) > 0:
-			c, err = ph.ConfigFromAnswers()
-		case ph.Config != "":
-			c, err = readPhaseConfig(path, ph)
-			if err != nil {
-				return err // checkPhaseConfigs read it; names the phase
-			}
-		default:
-			continue
+		c, ok, err := phaseConfig(path, ph)
+		if err != nil {
+			return err // checkPhaseConfigs read it; names the phase
 		}
-		if err != nil || c.Workload.Model == "" {
+		if !ok || c.Workload.Model == "" {
 			continue // Decode checked the answers; a custom model has none
 		}
 		if _, err := cat.Model(c.Workload.Model); err != nil {
