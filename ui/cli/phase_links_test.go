@@ -128,3 +128,15 @@ func TestPlanPhaseFilesThroughLinks(t *testing.T) {
 		}
 	})
 }
+
+// A 5,000-character phase name is refused in one line that does not
+// repeat it (attack round 10: it was accepted and wrecked the table).
+func TestPlanLongPhaseName(t *testing.T) {
+	path := writeFile(t, "plan.toml", "schema_version = 1\n[[phase]]\nname = \""+strings.Repeat("x", 5000)+"\"\nusd_per_hour = 1.0\njob_hours = 5.0\n")
+	want := "gpuplan: " + path + ": phase[0].name: 5000 characters long; a phase's name has at most 64, such as fine-tune or serve\n"
+	for _, args := range [][]string{{"plan", path}, {"plan", path, "--json"}, {"estimate", "--config", path, "--phase", "x"}} {
+		if code, out, errOut := runCLI(t, args...); code != 2 || out != "" || errOut != want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errOut, want)
+		}
+	}
+}
