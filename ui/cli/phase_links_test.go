@@ -3,8 +3,12 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -137,6 +141,66 @@ func TestPlanLongPhaseName(t *testing.T) {
 	for _, args := range [][]string{{"plan", path}, {"plan", path, "--json"}, {"estimate", "--config", path, "--phase", "x"}} {
 		if code, out, errOut := runCLI(t, args...); code != 2 || out != "" || errOut != want {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errOut, want)
+		}
+	}
+}
+
+// A job phase's job_hours far outside the estimate's 90% range on its
+// offer (below half the fast end, above twice the slow end:
+// plan.CheckJobHours) is warned of, as a price the catalog disagrees with
+// is, on stderr and in plan --json's warnings, in full (attack round 10:
+// job_hours = 0.001 for a job of about 21 h passed unflagged). The
+// estimate's own hours, and hours inside the slack, are not.
+func TestPlanJobHoursWarning(t *testing.T) {
+	src, err := os.ReadFile("testdata/plan-answers.toml")
+	if err != nil || !strings.Contains(string(src), "job_hours = 23.972\n") {
+		t.Fatalf("testdata/plan-answers.toml: %v, or its job_hours changed", err)
+	}
+	code, out, errOut := runCLI(t, "estimate", "--config", "testdata/plan-answers.toml", "--phase", "fine-tune", "--json")
+	var est struct {
+		Time struct {
+			Hours float64 `json:"hours"`
+			Band  struct {
+				Low  float64 `json:"low"`
+				High float64 `json:"high"`
+			} `json:"band"`
+		} `json:"time"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &est) != nil || est.Time.Band.Low <= 0 {
+		t.Fatalf("estimate --phase fine-tune: exit %d, %s", code, errOut)
+	}
+	for _, tt := range []struct {
+		hours string
+		warn  bool
+	}{{"0.001", true}, {"23.972", false}, {fmt.Sprint(est.Time.Band.Low / 2 * 1.01), false}, {fmt.Sprint(est.Time.Band.High * 2 * 1.01), true}} {
+		path := writeFile(t, "plan.toml", strings.Replace(string(src), "job_hours = 23.972\n", "job_hours = "+tt.hours+"\n", 1))
+		h, _ := strconv.ParseFloat(tt.hours, 64)
+		want := fmt.Sprintf(`phase "fine-tune": job_hours = %g, but the estimate on gcp g2-standard-4 is %.3g h (90%% range %.3g–%.3g h): the plan prices the phase on its own hours; check job_hours (gpuplan estimate --config PLAN --phase NAME times it)`,
+			h, est.Time.Hours, est.Time.Band.Low, est.Time.Band.High)
+		code, out, errOut := runCLI(t, "plan", path, "--json", "--no-savings")
+		var j struct {
+			Warnings []string `json:"warnings"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Warnings == nil {
+			t.Fatalf("job_hours = %s: exit %d, stdout %s, stderr %s", tt.hours, code, out, errOut)
+		}
+		// The JSON carries every warning stderr prints, in order.
+		var lines []string
+		for l := range strings.Lines(errOut) {
+			if s, ok := strings.CutPrefix(strings.TrimSuffix(l, "\n"), "gpuplan: warning: "); ok {
+				lines = append(lines, s)
+			}
+		}
+		if !slices.Equal(lines, j.Warnings) {
+			t.Errorf("job_hours = %s: stderr warnings %q, JSON warnings %q", tt.hours, lines, j.Warnings)
+		}
+		if got := slices.Contains(j.Warnings, want); got != tt.warn {
+			t.Errorf("job_hours = %s: warnings %q; want %q: %v", tt.hours, j.Warnings, want, tt.warn)
+		}
+		for _, w := range j.Warnings {
+			if strings.Contains(w, "job_hours =") && w != want {
+				t.Errorf("job_hours = %s: warning %q; want %q", tt.hours, w, want)
+			}
 		}
 	}
 }
