@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -17,6 +18,14 @@ import (
 // MaxPhases bounds a plan file's phases: a plan is a handful of steps;
 // thousands are a mistake or hostile input.
 const MaxPhases = 64
+
+// MaxNameChars bounds a phase's name, in characters (runes, so a name in
+// Chinese gets as many as one in English): a name is a table's first
+// column and the word --phase picks it by, as fine-tune or serve; a
+// 5,000-character name wrecked the table (attack round 10). 64 as
+// MaxPhases, above the configurator's 40-character prompt and the
+// 52-character job names export slugs a name to (launch.Name).
+const MaxNameChars = 64
 
 // planFile is a plan on disk: schema_version, name, [[phase]]. The
 // configuration tables (workload, search, estimate, selection) may sit
@@ -85,6 +94,10 @@ func Decode(b []byte) (Plan, error) {
 			if err := planText(key(t.k), t.v, t.req); err != nil {
 				return Plan{}, err
 			}
+		}
+		if n := utf8.RuneCountInString(p.Name); n > MaxNameChars {
+			// The name is not quoted: it is what is too long.
+			return Plan{}, config.Errorf(key("name"), "%d characters long; a phase's name has at most %d, such as fine-tune or serve", n, MaxNameChars)
 		}
 		for k, v := range p.Answers {
 			// The key and the value apart: an error quotes the one at fault

@@ -106,6 +106,14 @@ func TestDecodeRefuses(t *testing.T) {
 			`phase[0].instances: must be 1–131072 for the offer aws g6.xlarge, got -3`},
 		{"a million instances", planWith("name = \"x\"\n" + strings.Replace(okPhase, "instances = 1", "instances = 1000000", 1) + "job_hours = 5"),
 			`phase[0].instances: must be 1–131072 for the offer aws g6.xlarge, got 1000000`},
+		// Attack round 10: a 5,000-character name wrecked the table; 65
+		// characters are refused, counted in characters (65 CJK too).
+		{"a 5,000-character name", planWith("name = \"" + strings.Repeat("x", 5000) + "\"\n" + okPhase + "job_hours = 5"),
+			`phase[0].name: 5000 characters long; a phase's name has at most 64, such as fine-tune or serve`},
+		{"65 characters", planWith("name = \"" + strings.Repeat("a", 65) + "\"\n" + okPhase + "job_hours = 5"),
+			`phase[0].name: 65 characters long; a phase's name has at most 64, such as fine-tune or serve`},
+		{"65 CJK characters", planWith(`name = "a"`+"\n"+okPhase+"job_hours = 5", "name = \""+strings.Repeat("微", 65)+"\"\n"+okPhase+"months = 1"),
+			`phase[1].name: 65 characters long; a phase's name has at most 64, such as fine-tune or serve`},
 	}
 	for _, tt := range tests {
 		_, err := Decode([]byte(tt.file))
@@ -124,6 +132,8 @@ func TestDecodeRefuses(t *testing.T) {
 		planWith(`name = "always on"` + "\n" + okPhase + "months = 1\nhours_per_month = 744"),
 		// One script, or Latin with CJK, Arabic…: names people write.
 		planWith(`name = "QLoRA 微调"`+"\n"+okPhase+"job_hours = 5", `name = "サービング 本番 v2"`+"\n"+okPhase+"months = 2", `name = "обучение 2"`+"\n"+okPhase+"months = 1"),
+		// 64 characters, in ASCII or CJK (192 bytes), pass.
+		planWith("name = \""+strings.Repeat("a", 64)+"\"\n"+okPhase+"job_hours = 5", "name = \""+strings.Repeat("微", 64)+"\"\n"+okPhase+"months = 1"),
 	} {
 		if _, err := Decode([]byte(ok)); err != nil {
 			t.Errorf("a valid plan refused: %v\n%s", err, ok)

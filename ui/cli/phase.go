@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
@@ -96,17 +97,53 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		}
 		return fromFile{path: ph.ConfigPath(filepath.Dir(path)), cfg: &c}, nil
 	}
-	c, err := ph.ConfigFromAnswers()
-	if err != nil {
-		return fromFile{}, usage(model.Msg("%s: %v", path, err))
-	}
-	if path != stdinPath {
-		if err := confinePaths(path, ph, &c.Workload, filepath.Dir(path)); err != nil {
-			return fromFile{}, err
+	if path == stdinPath {
+		c, err := ph.ConfigFromAnswers()
+		if err != nil {
+			return fromFile{}, usage(model.Msg("%s: %v", path, err))
 		}
-		c.Workload.RelativeTo(filepath.Dir(path))
+		return fromFile{path: path, cfg: &c}, nil
+	}
+	c, err := phaseAnswers(path, ph)
+	if err != nil {
+		return fromFile{}, err
 	}
 	return fromFile{path: path, cfg: &c}, nil
+}
+
+// phaseAnswers is the configuration of a phase of the plan at path that
+// has answers: ConfigFromAnswers, the files the answers name (hf_config,
+// safetensors) held to the plan's folder (confinePaths: links too, and a
+// missing file is said) and resolved against it. Every command that turns
+// a phase's answers into file reads goes through it or readPhaseConfig:
+// estimate, recommend and export --phase, plan (its models, its savings
+// and pinned serving) and the configurator (attack round 10: plan's
+// savings read hf_config through a linked folder).
+func phaseAnswers(path string, ph *plan.Phase) (config.Config, error) {
+	c, err := ph.ConfigFromAnswers()
+	if err != nil {
+		return config.Config{}, usage(model.Msg("%s: %v", path, err))
+	}
+	if err := confinePaths(path, ph, &c.Workload, filepath.Dir(path)); err != nil {
+		return config.Config{}, err
+	}
+	c.Workload.RelativeTo(filepath.Dir(path))
+	return c, nil
+}
+
+// phaseConfig is the configuration of phase ph of the plan at path: its
+// answers (phaseAnswers) or the configuration file it names
+// (readPhaseConfig); ok is false when it has neither.
+func phaseConfig(path string, ph *plan.Phase) (c config.Config, ok bool, err error) {
+	switch {
+	case len(ph.Answers) > 0:
+		c, err = phaseAnswers(path, ph)
+	case ph.Config != "":
+		c, err = readPhaseConfig(path, ph)
+	default:
+		return config.Config{}, false, nil
+	}
+	return c, err == nil, err
 }
 
 // confinePaths holds the files a phase's answers name (hf_config,
@@ -128,6 +165,12 @@ func confinePaths(path string, ph *plan.Phase, w *config.WorkloadAnswers, base s
 		}
 		if !ok {
 			return usage(model.Msg("%s: phase %q %s %s is outside the plan's folder; put the file beside the plan (or in a folder under it) and give its relative path", path, ph.Name, f.key, termsafe.String(f.v)))
+		}
+		// A file that is not there is the plan's mistake, said now with
+		// the phase (attack round 10: gpuplan plan said it only inside
+		// "What saves the most" and exited 0).
+		if _, err := os.Stat(filepath.Join(base, filepath.FromSlash(f.v))); errors.Is(err, fs.ErrNotExist) {
+			return usage(model.Msg("%s: phase %q %s %s: no such file or directory; give the path of a file in the plan's folder, relative to it", path, ph.Name, f.key, termsafe.String(f.v)))
 		}
 	}
 	return nil
@@ -162,12 +205,15 @@ func readPhaseConfig(path string, ph *plan.Phase) (config.Config, error) {
 }
 
 // inFolder reports whether file, once links are resolved, is under dir
-// (itself resolved). A file that does not resolve (missing) is left to
-// the reader to report.
+// (itself resolved). A missing file is resolved through the deepest
+// folder above it that exists, so "link/missing" with link leading out
+// is outside too (whether a file out there exists is not told); a link
+// that resolves to nothing (dangling, a loop) is outside. A dir that does
+// not resolve is left to the reader to report.
 func inFolder(dir, file string) bool {
-	real, err := filepath.EvalSymlinks(file)
-	if err != nil {
-		return true
+	real, ok := resolveLinks(file)
+	if !ok {
+		return false
 	}
 	root, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -177,17 +223,34 @@ func inFolder(dir, file string) bool {
 	return err == nil && filepath.IsLocal(rel)
 }
 
+// resolveLinks is filepath.EvalSymlinks for a path whose last parts may
+// be missing: the deepest existing folder resolved, the missing names
+// joined to it; ok is false when an existing part does not resolve.
+func resolveLinks(p string) (string, bool) {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real, true
+	}
+	if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+		return "", false // there, but a dangling link, a loop or unreadable
+	}
+	parent := filepath.Dir(p)
+	if parent == p {
+		return "", false
+	}
+	real, ok := resolveLinks(parent)
+	return filepath.Join(real, filepath.Base(p)), ok
+}
+
 // checkPhaseConfigs reads the configuration file of every phase that
 // names one, so a missing, special (/dev/zero, a FIFO) or malformed file
-// is an error before anything is priced, with --no-savings too. A phase
-// with answers too prices its answers (plan.Decode checked them), but a
-// file it names that cannot be read is still a mistake worth a stop.
+// is an error before anything is priced, with --no-savings too; and
+// holds the files every phase's answers name (hf_config, safetensors) to
+// the plan's folder, links resolved, a missing one an error (phaseConfig,
+// as estimate --phase reads a phase), before any of them is read.
 func checkPhaseConfigs(path string, p *plan.Plan) error {
 	for i := range p.Phases {
-		if ph := &p.Phases[i]; ph.Config != "" {
-			if _, err := readPhaseConfig(path, ph); err != nil {
-				return err
-			}
+		if _, _, err := phaseConfig(path, &p.Phases[i]); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -205,20 +268,12 @@ func planScenario(env *Env, cat *model.Catalog, path string, p *plan.Plan) (plan
 	pl := make(plan.Scenario, 0, len(p.Phases))
 	for i := range p.Phases {
 		ph := &p.Phases[i]
-		var c config.Config
-		var err error
-		switch {
-		case len(ph.Answers) > 0:
-			if c, err = ph.ConfigFromAnswers(); err == nil {
-				c.Workload.RelativeTo(filepath.Dir(path))
-			}
-		case ph.Config != "":
-			c, err = readPhaseConfig(path, ph)
-		default:
-			err = model.Msg("phase %q has neither answers nor config, so there is no workload to change; add [phase.answers]", ph.Name)
-		}
+		c, ok, err := phaseConfig(path, ph) // the files held to the plan's folder
 		if err != nil {
 			return nil, err
+		}
+		if !ok {
+			return nil, model.Msg("phase %q has neither answers nor config, so there is no workload to change; add [phase.answers]", ph.Name)
 		}
 		w, _, err := c.Workload.Workload(cat, env.Readers)
 		if err != nil {
@@ -284,40 +339,42 @@ func readConfigOrPlan(path, phase string) (*config.Config, *plan.Plan, string, e
 			c.Selection = nil
 			return &c, &pl, ph.Name, nil
 		}
-		c, err := ph.ConfigFromAnswers()
+		c, err := phaseAnswers(path, ph)
 		if err != nil {
-			return nil, nil, "", usage(model.Msg("%s: %v", path, err))
+			return nil, nil, "", err
 		}
-		c.Workload.RelativeTo(filepath.Dir(path))
 		c.Selection = nil // the offer is the phase's, kept in the plan
 		return &c, &pl, ph.Name, nil
 	}
+	// Every phase's configuration file, and the files its answers name,
+	// are checked now, as gpuplan plan checks them: a refused one is said
+	// and exits 2, rather than the plan opening on default answers
+	// (attack round 9), and no phase opened later on the plan page (e)
+	// reads a file outside the plan's folder (attack round 10), with
+	// --phase too.
+	var named *plan.Phase // --phase: its own error first
 	if phase != "" {
-		ph, err := pl.Phase(phase)
-		if err != nil {
+		if named, err = pl.Phase(phase); err != nil {
 			return nil, nil, "", usage(model.Msg("%s: %v", path, err))
 		}
-		return open(ph)
+		if _, _, err := phaseConfig(path, named); err != nil {
+			return nil, nil, "", err
+		}
 	}
-	// Without --phase, every configuration file a phase names is read now,
-	// as gpuplan plan reads them: a refused one is said and exits 2, rather
-	// than the plan opening on default answers (attack round 9). The first
-	// phase with answers or a configuration file opens.
 	var first *plan.Phase
 	for i := range pl.Phases {
 		ph := &pl.Phases[i]
-		if len(ph.Answers) == 0 && ph.Config == "" {
-			continue
-		}
-		if len(ph.Answers) == 0 {
-			if _, err := readPhaseConfig(path, ph); err != nil {
-				return nil, nil, "", err
-			}
-		}
-		if first == nil {
+		if _, ok, err := phaseConfig(path, ph); err != nil {
+			return nil, nil, "", err
+		} else if ok && first == nil {
 			first = ph
 		}
 	}
+	if named != nil {
+		return open(named)
+	}
+	// Without --phase the first phase with answers or a configuration
+	// file opens.
 	if first == nil {
 		return nil, &pl, "", nil
 	}

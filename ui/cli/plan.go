@@ -88,12 +88,19 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 			// price is the user's to give).
 			overlays, _ := cmd.Flags().GetStringArray("catalog")
 			cat, _, catErr := env.LoadCatalog(overlays)
+			var warnings []model.Message
 			if catErr == nil {
 				if err := checkPlanModels(cat, args[0], &p); err != nil {
 					return err
 				}
-				printWarningsIn(env.lang, env.Stderr, plan.Check(cat, &p))
-				markPinnedServing(env, cat, args[0], &p, phases)
+				warnings = plan.Check(cat, &p)
+				if sc, err := planScenario(env, cat, args[0], &p); err == nil {
+					// A phase the engine cannot read is neither marked nor
+					// compared: the savings say why.
+					markPinnedServing(cat, sc, &p, phases)
+					warnings = append(warnings, plan.CheckJobHours(cat, &p, sc)...)
+				}
+				printWarningsIn(env.lang, env.Stderr, warnings)
 			}
 			var base float64
 			var savings []plan.Saving
@@ -103,6 +110,7 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 			}
 			if asJSON {
 				j := report.NewPlanJSON(&p, phases, total)
+				j.Warnings = append(j.Warnings, model.Strings(warnings)...)
 				if !noSavings {
 					j.Savings = report.NewPlanSavingsJSON(base, savings, savingsErr)
 				}
@@ -127,20 +135,11 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 func checkPlanModels(cat *model.Catalog, path string, p *plan.Plan) error {
 	for i := range p.Phases {
 		ph := &p.Phases[i]
-		var c config.Config
-		var err error
-		switch {
-		case len(ph.Answers) > 0:
-			c, err = ph.ConfigFromAnswers()
-		case ph.Config != "":
-			c, err = readPhaseConfig(path, ph)
-			if err != nil {
-				return err // checkPhaseConfigs read it; names the phase
-			}
-		default:
-			continue
+		c, ok, err := phaseConfig(path, ph)
+		if err != nil {
+			return err // checkPhaseConfigs read it; names the phase
 		}
-		if err != nil || c.Workload.Model == "" {
+		if !ok || c.Workload.Model == "" {
 			continue // Decode checked the answers; a custom model has none
 		}
 		if _, err := cat.Model(c.Workload.Model); err != nil {
@@ -164,11 +163,7 @@ func checkPlanModels(cat *model.Catalog, path string, p *plan.Plan) error {
 // borderline or late against the phase's targets says so (issue 31: the
 // example plan's 2×T4 crossed the 100 ms TPOT target unmarked). A phase
 // the engine cannot read is left unmarked: the savings say why.
-func markPinnedServing(env *Env, cat *model.Catalog, path string, p *plan.Plan, costs []plan.PhaseCost) {
-	pl, err := planScenario(env, cat, path, p)
-	if err != nil {
-		return
-	}
+func markPinnedServing(cat *model.Catalog, pl plan.Scenario, p *plan.Plan, costs []plan.PhaseCost) {
 	for i := range pl {
 		if i < len(costs) {
 			costs[i].Targets, costs[i].Borderline = pl[i].PinnedServeNote(cat, p.Phases[i].Instance, p.Phases[i].Instances)

@@ -18,6 +18,11 @@ type PlanJSON struct {
 	// Savings is what saves the most on the whole plan; nil when not
 	// asked (--no-savings).
 	Savings *PlanSavingsJSON `json:"savings,omitempty"`
+	// Warnings are the notes gpuplan plan prints on stderr, in English:
+	// the catalog's word on each phase's offer and price (plan.Check) and
+	// a job_hours far from the estimate (plan.CheckJobHours); [] when
+	// none, or without a catalog.
+	Warnings []string `json:"warnings"`
 }
 
 // PlanPhaseJSON is one phase and its cost (plan.PhaseCost).
@@ -34,7 +39,7 @@ type PlanPhaseJSON struct {
 
 // NewPlanJSON builds the JSON view of a priced plan.
 func NewPlanJSON(p *plan.Plan, costs []plan.PhaseCost, total float64) PlanJSON {
-	out := PlanJSON{Name: p.Name, TotalUSD: Round(total, 2)}
+	out := PlanJSON{Name: p.Name, TotalUSD: Round(total, 2), Warnings: []string{}}
 	for i := range costs {
 		out.Phases = append(out.Phases, PlanPhaseJSON{Phase: p.Phases[i], BilledHours: Round(costs[i].Hours, 3),
 			USD: Round(costs[i].USD, 2), CommitmentUSD: Round(costs[i].CommitmentUSD, 2), Targets: costs[i].Targets.String()})

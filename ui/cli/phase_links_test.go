@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/data/hf"
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/tui"
+)
+
+// runCLIReads is runCLI with the real config.json and safetensors readers,
+// recording every path they are asked to read.
+func runCLIReads(t *testing.T, args ...string) (code int, stdout, stderr string, read []string) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	rd := hf.Readers()
+	hfc, st := rd.HFConfig, rd.Safetensors
+	rd.HFConfig = func(path string, task model.Task) (model.Architecture, model.Precision, []string, error) {
+		read = append(read, path)
+		return hfc(path, task)
+	}
+	rd.Safetensors = func(path string, a model.Architecture) (model.Architecture, []string, error) {
+		read = append(read, path)
+		return st(path, a)
+	}
+	var out, errb bytes.Buffer
+	code = Run(Env{Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(string) string { return "" }, Version: "test", LoadCatalog: data.LoadWith, Readers: rd,
+		RunTUI: func(context.Context, *model.Catalog, tui.Options) error {
+			t.Error("RunTUI called without a terminal")
+			return nil
+		}})
+	return code, out.String(), errb.String(), read
+}
+
+// A phase's answers cannot reach a file outside the plan's folder through
+// a link, a linked folder or a dangling link, in gpuplan plan (its
+// savings and pinned serving re-read the answers) as in estimate --phase:
+// exit 2, one line, the same line, and no file read (attack round 10:
+// plan read hf_config = "sub/dirlink/secret/config.json" and priced it),
+// and in the configurator, whose plan page opens any phase later.
+// A link that stays in the folder is read, which shows the readers are
+// wired.
+func TestPlanPhaseFilesThroughLinks(t *testing.T) {
+	root := t.TempDir()
+	planDir, elsewhere := filepath.Join(root, "plan"), filepath.Join(root, "elsewhere")
+	for _, d := range []string{filepath.Join(planDir, "sub"), filepath.Join(elsewhere, "secret")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := os.ReadFile("testdata/llama-3.1-8b-awq/config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{filepath.Join(elsewhere, "secret", "config.json"), filepath.Join(planDir, "config.json")} {
+		if err := os.WriteFile(f, cfg, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{
+		"sub/dirlink":  elsewhere,
+		"sub/filelink": filepath.Join(elsewhere, "secret", "config.json"),
+		"sub/dangling": filepath.Join(elsewhere, "nothing.json"),
+		"sub/inlink":   filepath.Join(planDir, "config.json"),
+	} {
+		if err := os.Symlink(to, filepath.Join(planDir, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	planFile := filepath.Join(planDir, "plan.toml")
+	phase := "schema_version = 1\n[[phase]]\nname = \"p\"\nprovider = \"aws\"\ninstance = \"g6.xlarge\"\nregion = \"us-east-1\"\npricing = \"on-demand\"\ninstances = 1\nusd_per_hour = 0.8048\njob_hours = 5.0\n"
+	head := phase + "[phase.answers]\ntask = \"qlora\"\ndataset_tokens = \"10M\"\n"
+	// The same through the configuration file a phase names (hf_config
+	// relative to that file's folder). safetensors is a flag only (no
+	// configuration or answers key), so a plan cannot name one.
+	viaConfig := func(hfConfig string) string { return "CONFIG " + hfConfig }
+	writeConfig := func(hfConfig string) {
+		c := "schema_version = 1\n[workload]\ntask = \"qlora\"\ndataset_tokens = 10000000\nhf_config = \"" + hfConfig + "\"\n"
+		if err := os.WriteFile(filepath.Join(planDir, "c.toml"), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const outside = " is outside the plan's folder; put the file beside the plan (or in a folder under it) and give its relative path\n"
+	for _, tt := range []struct{ name, answers, want string }{
+		{"hf_config in a linked folder", `hf_config = "sub/dirlink/secret/config.json"`, `phase "p" hf_config sub/dirlink/secret/config.json` + outside},
+		{"hf_config a linked file", `hf_config = "sub/filelink"`, `phase "p" hf_config sub/filelink` + outside},
+		{"hf_config missing in a linked folder", `hf_config = "sub/dirlink/nothing.json"`, `phase "p" hf_config sub/dirlink/nothing.json` + outside},
+		{"hf_config a dangling link", `hf_config = "sub/dangling"`, `phase "p" hf_config sub/dangling` + outside},
+		{"config's hf_config in a linked folder", viaConfig("sub/dirlink/secret/config.json"), `phase "p" hf_config sub/dirlink/secret/config.json` + outside},
+		{"config's hf_config a linked file", viaConfig("sub/filelink"), `phase "p" hf_config sub/filelink` + outside},
+		{"hf_config missing", `hf_config = "missing/config.json"`, `phase "p" hf_config missing/config.json: no such file or directory; give the path of a file in the plan's folder, relative to it` + "\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			text := head + tt.answers + "\n"
+			if hf, ok := strings.CutPrefix(tt.answers, "CONFIG "); ok {
+				writeConfig(hf)
+				text = phase + "config = \"c.toml\"\n"
+			}
+			if err := os.WriteFile(planFile, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want := "gpuplan: " + planFile + ": " + tt.want
+			for _, args := range [][]string{{"plan", planFile}, {"plan", planFile, "--json"}, {"plan", planFile, "--no-savings"},
+				{"estimate", "--config", planFile, "--phase", "p"}, {"recommend", "--config", planFile, "--phase", "p"},
+				{"--config", planFile}, {"--config", planFile, "--phase", "p"}} { // the configurator, before its terminal
+				code, out, errOut, read := runCLIReads(t, args...)
+				if code != 2 || out != "" || errOut != want || len(read) > 0 {
+					t.Errorf("%v: exit %d, stdout %q, stderr %q, read %q\nwant exit 2, stderr %q, nothing read", args, code, out, errOut, read, want)
+				}
+			}
+		})
+	}
+	t.Run("a link in the folder is read", func(t *testing.T) {
+		if err := os.WriteFile(planFile, []byte(head+"hf_config = \"sub/inlink\"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errOut, read := runCLIReads(t, "plan", planFile)
+		if code != 0 || len(read) == 0 || read[0] != filepath.Join(planDir, "sub", "inlink") {
+			t.Errorf("exit %d, stderr %q, read %q; want exit 0 and %s read", code, errOut, read, filepath.Join(planDir, "sub", "inlink"))
+		}
+	})
+}
+
+// A 5,000-character phase name is refused in one line that does not
+// repeat it (attack round 10: it was accepted and wrecked the table).
+func TestPlanLongPhaseName(t *testing.T) {
+	path := writeFile(t, "plan.toml", "schema_version = 1\n[[phase]]\nname = \""+strings.Repeat("x", 5000)+"\"\nusd_per_hour = 1.0\njob_hours = 5.0\n")
+	want := "gpuplan: " + path + ": phase[0].name: 5000 characters long; a phase's name has at most 64, such as fine-tune or serve\n"
+	for _, args := range [][]string{{"plan", path}, {"plan", path, "--json"}, {"estimate", "--config", path, "--phase", "x"}} {
+		if code, out, errOut := runCLI(t, args...); code != 2 || out != "" || errOut != want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, out, errOut, want)
+		}
+	}
+}
+
+// A job phase's job_hours far outside the estimate's 90% range on its
+// offer (below half the fast end, above twice the slow end:
+// plan.CheckJobHours) is warned of, as a price the catalog disagrees with
+// is, on stderr and in plan --json's warnings, in full (attack round 10:
+// job_hours = 0.001 for a job of about 21 h passed unflagged). The
+// estimate's own hours, and hours inside the slack, are not.
+func TestPlanJobHoursWarning(t *testing.T) {
+	src, err := os.ReadFile("testdata/plan-answers.toml")
+	if err != nil || !strings.Contains(string(src), "job_hours = 23.972\n") {
+		t.Fatalf("testdata/plan-answers.toml: %v, or its job_hours changed", err)
+	}
+	code, out, errOut := runCLI(t, "estimate", "--config", "testdata/plan-answers.toml", "--phase", "fine-tune", "--json")
+	var est struct {
+		Time struct {
+			Hours float64 `json:"hours"`
+			Band  struct {
+				Low  float64 `json:"low"`
+				High float64 `json:"high"`
+			} `json:"band"`
+		} `json:"time"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &est) != nil || est.Time.Band.Low <= 0 {
+		t.Fatalf("estimate --phase fine-tune: exit %d, %s", code, errOut)
+	}
+	for _, tt := range []struct {
+		hours string
+		warn  bool
+	}{{"0.001", true}, {"23.972", false}, {fmt.Sprint(est.Time.Band.Low / 2 * 1.01), false}, {fmt.Sprint(est.Time.Band.High * 2 * 1.01), true}} {
+		path := writeFile(t, "plan.toml", strings.Replace(string(src), "job_hours = 23.972\n", "job_hours = "+tt.hours+"\n", 1))
+		h, _ := strconv.ParseFloat(tt.hours, 64)
+		want := fmt.Sprintf(`phase "fine-tune": job_hours = %g, but the estimate on gcp g2-standard-4 is %.3g h (90%% range %.3g–%.3g h): the plan prices the phase on its own hours; check job_hours (gpuplan estimate --config PLAN --phase NAME times it)`,
+			h, est.Time.Hours, est.Time.Band.Low, est.Time.Band.High)
+		code, out, errOut := runCLI(t, "plan", path, "--json", "--no-savings")
+		var j struct {
+			Warnings []string `json:"warnings"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &j) != nil || j.Warnings == nil {
+			t.Fatalf("job_hours = %s: exit %d, stdout %s, stderr %s", tt.hours, code, out, errOut)
+		}
+		// The JSON carries every warning stderr prints, in order.
+		var lines []string
+		for l := range strings.Lines(errOut) {
+			if s, ok := strings.CutPrefix(strings.TrimSuffix(l, "\n"), "gpuplan: warning: "); ok {
+				lines = append(lines, s)
+			}
+		}
+		if !slices.Equal(lines, j.Warnings) {
+			t.Errorf("job_hours = %s: stderr warnings %q, JSON warnings %q", tt.hours, lines, j.Warnings)
+		}
+		if got := slices.Contains(j.Warnings, want); got != tt.warn {
+			t.Errorf("job_hours = %s: warnings %q; want %q: %v", tt.hours, j.Warnings, want, tt.warn)
+		}
+		for _, w := range j.Warnings {
+			if strings.Contains(w, "job_hours =") && w != want {
+				t.Errorf("job_hours = %s: warning %q; want %q", tt.hours, w, want)
+			}
+		}
+	}
+}
