@@ -1,6 +1,8 @@
 package hf
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -94,5 +96,20 @@ func TestQuantizationConfigRefusedAndNoted(t *testing.T) {
 				t.Errorf("warnings %q, want %q", c.Warnings, tt.note)
 			}
 		})
+	}
+}
+
+// TestReaderCarriesQuantMethod: the config.json reader hands the method on,
+// so that serving labels a GPTQ checkpoint's int4 as GPTQ (was AWQ).
+func TestReaderCarriesQuantMethod(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	js := `{"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+		"intermediate_size": 128, "vocab_size": 100, "torch_dtype": "float16", "quantization_config": {"quant_method": "gptq", "bits": 4}}`
+	if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, p, _, err := Readers().HFConfig(path, model.TaskInference)
+	if err != nil || a.QuantMethod != "gptq" || p != model.INT4 {
+		t.Errorf("got QuantMethod %q, precision %s, %v; want gptq, int4", a.QuantMethod, p, err)
 	}
 }
