@@ -99,6 +99,11 @@ type Architecture struct {
 	// qk_rope_head_dim); VHeadDim 0 means HeadDim. vLLM caches only the
 	// latent and the rotary key per token and layer.
 	QLoRARank, KVLoRARank, RopeHeadDim, VHeadDim int
+	// QuantMethod is a quantized checkpoint's method as its config.json
+	// names it (quantization_config.quant_method: "gptq", "awq",
+	// "bitsandbytes"), "" when none is known; serving labels int4 weights
+	// by it (GPTQ or AWQ).
+	QuantMethod string
 	// VisionParams are a multimodal checkpoint's vision tower and
 	// projector (Gemma 3's SigLIP encoder, Llama 4's vision model): they
 	// are resident, so ParamCount counts them, but text tokens do not run

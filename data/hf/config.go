@@ -111,7 +111,11 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 	f := &fields{raw: raw}
 	c := &Config{ModelType: f.name("model_type")}
 	c.DType = strings.TrimPrefix(f.text("torch_dtype", "dtype"), "torch.")
-	c.Quantized, c.Quantization = f.quantization()
+	var qnote string
+	c.Quantized, c.Quantization, qnote = f.quantization(c.DType)
+	if qnote != "" {
+		c.Warnings = append(c.Warnings, qnote)
+	}
 	a := &c.Arch
 	a.Name = displayName(f.name("_name_or_path"), c.ModelType)
 	a.Source = "config.json"
@@ -143,6 +147,9 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 			inner.ModelType, inner.DType, inner.Quantized = c.ModelType, cmp.Or(inner.DType, c.DType), cmp.Or(inner.Quantized, c.Quantized)
 			if inner.Quantization == (Quantization{}) {
 				inner.Quantization = c.Quantization
+				if qnote != "" {
+					inner.Warnings = append(inner.Warnings, qnote)
+				}
 			}
 			inner.Arch.Name = a.Name
 			return inner, nil
@@ -473,20 +480,34 @@ func (f *fields) texts(key string) []string {
 	return ss
 }
 
-// quantization reads quantization_config into the weight format it stores.
-// Unknown methods are ignored (the dtype still applies).
-func (f *fields) quantization() (model.Precision, Quantization) {
+// quantization reads quantization_config into the weight format it
+// stores, following transformers' quantization configs
+// (src/transformers/utils/quantization_config.py):
+//   - BitsAndBytesConfig raises "load_in_4bit and load_in_8bit are both
+//     True, but only one can be used at the same time": refused here too;
+//   - GPTQConfig.post_init (and AutoRoundConfig's) raises unless bits is
+//     2, 3, 4 or 8: other bits, 0 or missing, are refused; 2- and 3-bit
+//     weights are costed as int4 (an upper bound) with a note;
+//   - AwqConfig's bits default to 4;
+//   - a method gpuplan does not cost (QuantizationMethod also lists aqlm,
+//     hqq, bitnet, torchao, ...), or one whose bits the config does not
+//     give, is costed as the unquantized dtype, with a note saying so.
+//
+// Any other bits given (bits, w_bit, weight_bits) must be a whole number
+// of at least 1. dtype is the config's torch_dtype, for the note.
+func (f *fields) quantization(dtype string) (model.Precision, Quantization, string) {
 	_, v, ok := f.lookup([]string{"quantization_config"})
 	if !ok {
-		return "", Quantization{}
+		return "", Quantization{}, ""
 	}
 	raw, err := decodeObject(v)
 	if err != nil {
 		f.fail("quantization_config: %v", err)
-		return "", Quantization{}
+		return "", Quantization{}, ""
 	}
 	q := &fields{raw: raw}
 	method := strings.ToLower(q.text("quant_method"))
+	bitsKey, _, hasBits := q.lookup([]string{"bits", "w_bit", "weight_bits"})
 	bits := q.int(0, "bits", "w_bit", "weight_bits")
 	in4, in8 := q.bool(false, "load_in_4bit"), q.bool(false, "load_in_8bit")
 	for _, err := range q.errs {
@@ -495,7 +516,29 @@ func (f *fields) quantization() (model.Precision, Quantization) {
 	if err := safeio.CheckName(method); err != nil {
 		f.fail("quantization_config.quant_method: %v", err)
 	}
+	if len(q.errs) > 0 {
+		return "", Quantization{}, ""
+	}
+	if in4 && in8 {
+		f.fail("quantization_config: load_in_4bit and load_in_8bit are both true; transformers' BitsAndBytesConfig refuses that: keep one")
+		return "", Quantization{}, ""
+	}
 	switch {
+	case method == "gptq" || method == "auto-round":
+		if bits != 2 && bits != 3 && bits != 4 && bits != 8 {
+			got := "none"
+			if hasBits {
+				got = fmt.Sprint(bits)
+			}
+			f.fail("quantization_config: %s bits %s: transformers' %s supports 2, 3, 4 or 8", method, got,
+				map[string]string{"gptq": "GPTQConfig", "auto-round": "AutoRoundConfig"}[method])
+			return "", Quantization{}, ""
+		}
+	case hasBits && bits < 1:
+		f.fail("quantization_config.%s: want a whole number of bits ≥ 1, got %d", bitsKey, bits)
+		return "", Quantization{}, ""
+	case method == "awq" && bits == 0:
+		bits = 4 // AwqConfig's default
 	case bits == 0 && in4:
 		bits = 4
 	case bits == 0 && in8:
@@ -504,13 +547,23 @@ func (f *fields) quantization() (model.Precision, Quantization) {
 	qc := Quantization{Method: method, Bits: bits}
 	switch {
 	case strings.Contains(method, "fp8"):
-		return model.FP8, qc
+		return model.FP8, qc, ""
 	case in4 || bits == 4 || method == "mxfp4":
-		return model.INT4, qc
+		return model.INT4, qc, ""
+	case bits == 2 || bits == 3:
+		return model.INT4, qc, fmt.Sprintf("quantization_config: %d-bit %s weights are costed as int4, an upper bound", bits, cmp.Or(method, "quantized"))
 	case in8 || bits == 8:
-		return model.INT8, qc
+		return model.INT8, qc, ""
 	}
-	return "", qc
+	what := "quant_method " + strconv.Quote(method)
+	if method == "" {
+		what = "a quantization_config without quant_method"
+	}
+	if hasBits {
+		what += fmt.Sprintf(" at %d bits", bits)
+	}
+	return "", qc, fmt.Sprintf("quantization_config: %s is not a format gpuplan costs: the weights are costed as the unquantized dtype (%s), an upper bound",
+		what, cmp.Or(dtype, "torch_dtype not given"))
 }
 
 // quoteOr formats keys as `"a", "b" or "c"`.

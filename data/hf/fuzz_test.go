@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -87,6 +88,38 @@ func FuzzParseSafetensorsHeader(f *testing.F) {
 		}
 		if size >= 0 && c.Bytes > size {
 			t.Fatalf("tensors hold %d bytes in a %d-byte file", c.Bytes, size)
+		}
+	})
+}
+
+// FuzzParseIndex checks that the index parser never panics, and that what
+// it accepts names shards that are plain, distinct, sorted file names
+// covering the weight map.
+func FuzzParseIndex(f *testing.F) {
+	f.Add([]byte(`{"metadata": {"total_size": 24}, "weight_map": {"a": "model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"}}`))
+	f.Add([]byte(`{"weight_map": {"a": "../x.safetensors"}}`))
+	f.Add([]byte(`{"metadata": {"total_size": 1.5e10}, "weight_map": {"a": "x", "b": "x"}}`))
+	f.Add([]byte(`{"weight_map": {}}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		shards, wm, total, err := parseIndex(data)
+		if err != nil {
+			return
+		}
+		if total < -1 || len(wm) == 0 || len(shards) == 0 || len(shards) > len(wm) {
+			t.Fatalf("accepted %d shards, %d tensors, total_size %d", len(shards), len(wm), total)
+		}
+		set := map[string]bool{}
+		for i, s := range shards {
+			if s == "" || s == "." || s == ".." || strings.ContainsAny(s, `/\`) || set[s] || i > 0 && shards[i-1] >= s {
+				t.Fatalf("shard %q: want distinct, sorted plain file names (%q)", s, shards)
+			}
+			set[s] = true
+		}
+		for name, s := range wm {
+			if !set[s] {
+				t.Fatalf("tensor %q in shard %q, which is not among %q", name, s, shards)
+			}
 		}
 	})
 }

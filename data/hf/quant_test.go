@@ -1,6 +1,9 @@
 package hf
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -48,5 +51,65 @@ func TestQuantizationConfig(t *testing.T) {
 				t.Errorf("finetune on this checkpoint estimates %s, want %s", task, tt.finetuneT)
 			}
 		})
+	}
+}
+
+// TestQuantizationConfigRefusedAndNoted: what transformers' quantization
+// configs raise on is refused; a method gpuplan does not cost is costed as
+// the dtype, with a note saying so.
+func TestQuantizationConfigRefusedAndNoted(t *testing.T) {
+	const shape = `"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+		"intermediate_size": 128, "vocab_size": 100, "torch_dtype": "bfloat16", `
+	tests := []struct {
+		name, qc, err, note string
+		format              model.Precision
+	}{
+		{"bnb 4 and 8 bit", `{"quant_method": "bitsandbytes", "load_in_4bit": true, "load_in_8bit": true}`,
+			"load_in_4bit and load_in_8bit are both true; transformers' BitsAndBytesConfig refuses that", "", ""},
+		{"gptq bits 0", `{"quant_method": "gptq", "bits": 0}`, "gptq bits 0: transformers' GPTQConfig supports 2, 3, 4 or 8", "", ""},
+		{"gptq bits 5", `{"quant_method": "gptq", "bits": 5}`, "gptq bits 5", "", ""},
+		{"gptq no bits", `{"quant_method": "gptq"}`, "gptq bits none", "", ""},
+		{"awq bits 0", `{"quant_method": "awq", "bits": 0}`, "quantization_config.bits: want a whole number of bits ≥ 1, got 0", "", ""},
+		{"gptq 3-bit", `{"quant_method": "gptq", "bits": 3}`, "", "3-bit gptq weights are costed as int4, an upper bound", model.INT4},
+		{"awq default bits", `{"quant_method": "awq"}`, "", "", model.INT4},
+		{"unknown method", `{"quant_method": "bitnet"}`, "",
+			`quant_method "bitnet" is not a format gpuplan costs: the weights are costed as the unquantized dtype (bfloat16)`, ""},
+		{"no bits known", `{"quant_method": "compressed-tensors"}`, "", `quant_method "compressed-tensors" is not a format gpuplan costs`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ParseConfig([]byte("{" + shape + `"quantization_config": ` + tt.qc + "}"))
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) || strings.Contains(err.Error(), "\n") {
+					t.Errorf("error = %v, want one line containing %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Quantized != tt.format {
+				t.Errorf("format %q, want %q", c.Quantized, tt.format)
+			}
+			notes := strings.Join(c.Warnings, "\n")
+			if tt.note == "" && notes != "" || !strings.Contains(notes, tt.note) {
+				t.Errorf("warnings %q, want %q", c.Warnings, tt.note)
+			}
+		})
+	}
+}
+
+// TestReaderCarriesQuantMethod: the config.json reader hands the method on,
+// so that serving labels a GPTQ checkpoint's int4 as GPTQ (was AWQ).
+func TestReaderCarriesQuantMethod(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.json")
+	js := `{"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+		"intermediate_size": 128, "vocab_size": 100, "torch_dtype": "float16", "quantization_config": {"quant_method": "gptq", "bits": 4}}`
+	if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, p, _, err := Readers().HFConfig(path, model.TaskInference)
+	if err != nil || a.QuantMethod != "gptq" || p != model.INT4 {
+		t.Errorf("got QuantMethod %q, precision %s, %v; want gptq, int4", a.QuantMethod, p, err)
 	}
 }

@@ -17,6 +17,7 @@ func Readers() config.Readers {
 				return model.Architecture{}, "", nil, err
 			}
 			p, _ := cfg.Precision(task)
+			cfg.Arch.QuantMethod = cfg.Quantization.Method
 			return cfg.Arch, p, cfg.Warnings, nil
 		},
 		Safetensors: func(path string, a model.Architecture) (model.Architecture, []string, error) {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/bits"
 	"os"
@@ -68,6 +69,39 @@ func (t TensorCounts) DType() string {
 // SafeTensors::read_metadata enforces as HeaderTooLarge); a larger declared
 // length means the file is not safetensors or is corrupt.
 const MaxHeaderBytes = 100_000_000
+
+// Limits gpuplan sets on what it reads, far below the format's own, so that
+// a crafted checkpoint costs seconds rather than hours (issue #29). Each is
+// sized from the largest real checkpoints with headroom:
+//
+//   - MaxShardHeaderBytes, 16 MiB per header: a shard's header lists a
+//     subset of the checkpoint's tensors, and the whole list of
+//     DeepSeek-V3 (~90,000 tensors; deepseek-ai/DeepSeek-V3's
+//     model.safetensors.index.json) is under 10 MiB, so even that model
+//     saved as one file fits. A real shard's header is under 1 MB
+//     (Llama-3.1-405B's 191 shards hold ~1,100 tensors between them).
+//   - maxShards, 1024 shards: DeepSeek-V3 has 163 (model-00001-of-000163),
+//     Llama-3.1-405B 191 (model-00001-of-00191); at transformers' default
+//     max_shard_size of 5 GB, 1024 shards hold 5 TB, a BF16 checkpoint of
+//     2.5 trillion parameters.
+//   - maxTotalHeaderBytes, 64 MiB over all shards: the same cap as the
+//     index (maxIndexBytes), which names every tensor; headers longer than
+//     that list more tensors than an index gpuplan accepts could.
+//   - maxTensors, 1,000,000 tensors over all shards: ten times
+//     DeepSeek-V3's ~90,000 (58 MoE layers × 256 experts × 3 projections,
+//     each with an FP8 scale).
+//
+// The parse is linear in the header, 13–25 MB/s on one core
+// (BenchmarkParseSafetensorsHeader); the worst accepted input, four shards
+// of 16 MiB headers (620,000 tensors), took 2.7 s and 470 MB RSS.
+const MaxShardHeaderBytes = 16 << 20
+
+// The limits over an index's shards are variables so that tests can lower them.
+var (
+	maxShards           = 1024
+	maxTotalHeaderBytes = uint64(64 << 20)
+	maxTensors          = 1_000_000
+)
 
 // maxDataBytes bounds tensor offsets (1 EiB), so that sums of element
 // counts (at most 2 per byte, for F4) cannot overflow int64.
@@ -151,6 +185,8 @@ func parseHeader(r io.Reader, fileSize int64) ([]tensor, []string, error) {
 	switch {
 	case n > MaxHeaderBytes:
 		return nil, nil, model.Msg("header length %d bytes is above the %d MB limit of the safetensors format (not a safetensors file, or corrupt)", n, MaxHeaderBytes/1_000_000)
+	case n > MaxShardHeaderBytes:
+		return nil, nil, model.Msg("header length %d bytes is above gpuplan's %d MiB limit per file (real checkpoints' headers are under 1 MB; not a checkpoint gpuplan can count)", n, MaxShardHeaderBytes>>20)
 	case fileSize >= 0 && n > uint64(max(fileSize-8, 0)):
 		return nil, nil, model.Msg("header length %d bytes is past the end of the %d-byte file (truncated?)", n, fileSize)
 	case n < 2:
@@ -443,6 +479,10 @@ func readShard(path string) ([]tensor, []string, error) {
 		return nil, nil, model.Msg("%s: %v; want a .safetensors file", path, err)
 	}
 	defer f.Close()
+	return readOpenShard(path, f, fi)
+}
+
+func readOpenShard(path string, f *os.File, fi fs.FileInfo) ([]tensor, []string, error) {
 	tensors, warns, err := parseHeader(f, fi.Size())
 	if errors.Is(err, os.ErrDeadlineExceeded) { // safeio.Open's deadline
 		return nil, nil, model.Msg("%s: %v", path, safeio.Stalled())
@@ -451,6 +491,15 @@ func readShard(path string) ([]tensor, []string, error) {
 		return nil, nil, model.Msg("%s: %v: %v", path, ErrSafetensors, err)
 	}
 	return tensors, warns, nil
+}
+
+// headerLen reads the 8-byte header length at the start of f and seeks back.
+func headerLen(f *os.File) (uint64, error) {
+	var prefix [8]byte
+	if _, err := f.ReadAt(prefix[:], 0); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(prefix[:]), nil
 }
 
 // readIndex reads a sharded checkpoint through its index.
@@ -463,15 +512,24 @@ func readIndex(path string) (TensorCounts, error) {
 	if err != nil {
 		return TensorCounts{}, model.Msg("%s: %v: %v", path, ErrSafetensors, err)
 	}
+	if len(shards) > maxShards {
+		return TensorCounts{}, model.Msg("%s: names %d shard files, above gpuplan's limit of %d (the largest real checkpoints have under 200)", path, len(shards), maxShards)
+	}
 	dir := filepath.Dir(path)
 	var c TensorCounts
 	seen := map[string]string{}   // tensor → shard it was counted from
 	also := map[string][]string{} // tensor → further shards holding it
 	var dups, missing, unlisted int
+	var files []fs.FileInfo // the shards read, to refuse one file named twice
+	var headerBytes uint64
 	for _, shard := range shards {
-		tensors, warns, err := readShard(filepath.Join(dir, shard))
+		tensors, warns, fi, err := readIndexShard(filepath.Join(dir, shard), files, shards, &headerBytes)
 		if err != nil {
 			return TensorCounts{}, err
+		}
+		files = append(files, fi)
+		if c.Tensors+dups+len(tensors) > maxTensors {
+			return TensorCounts{}, model.Msg("%s: the shards up to %s hold more than gpuplan's limit of %d tensors (DeepSeek-V3 has ~90,000)", path, shard, maxTensors)
 		}
 		c.Files++
 		for _, w := range warns {
@@ -508,6 +566,33 @@ func readIndex(path string) (TensorCounts, error) {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("index metadata.total_size is %d bytes, but the shard headers hold %d bytes of tensors", totalSize, c.Bytes))
 	}
 	return c, nil
+}
+
+// readIndexShard reads one shard of an index. A shard that is the same
+// file as one already read (a symbolic or hard link) is refused: a real
+// checkpoint's shards hold different tensors, so are different files (the
+// Hugging Face cache links each snapshot file to a blob named by its
+// content hash, so distinct shards stay distinct), and reading one file N
+// times would cost N reads. The header lengths, summed over the shards,
+// are checked against maxTotalHeaderBytes before any header is read.
+func readIndexShard(path string, read []fs.FileInfo, names []string, total *uint64) ([]tensor, []string, fs.FileInfo, error) {
+	f, fi, err := safeio.Open(path)
+	if err != nil {
+		return nil, nil, nil, model.Msg("%s: %v; want a .safetensors file", path, err)
+	}
+	defer f.Close()
+	for i, prev := range read {
+		if os.SameFile(prev, fi) {
+			return nil, nil, nil, model.Msg("%s: is the same file as shard %s (a link); each shard of an index must be its own file", path, names[i])
+		}
+	}
+	if n, err := headerLen(f); err == nil && n <= MaxShardHeaderBytes {
+		if *total += n; *total > maxTotalHeaderBytes {
+			return nil, nil, nil, model.Msg("%s: the shards' headers up to this one are %d bytes, above gpuplan's limit of %d bytes in all (real checkpoints' are under 16 MiB)", path, *total, maxTotalHeaderBytes)
+		}
+	} // a short file or an over-long header is refused by parseHeader
+	tensors, warns, err := readOpenShard(path, f, fi)
+	return tensors, warns, fi, err
 }
 
 // parseIndex reads an index: the shard files in order of first use (checked

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -955,4 +956,31 @@ func TestHostileDeclaredGPUCount(t *testing.T) {
 	if w := "/count/v8/lambda/vms.csv lists another GPU count than the catalog for gpu_8x_h100_sxm5 (1 GPU listed, 8 in the catalog) (1 in all); their prices are judged and written for the catalog's count\n"; !strings.Contains(sum.Text(), w) {
 		t.Errorf("summary lacks %q:\n%s", w, sum.Text())
 	}
+}
+
+// TestHostileProxyNeverAnswersConnect: a proxy that accepts the TCP
+// connection and never answers CONNECT is given up after Limits.Connect,
+// not the stall window (it was: net/http waits up to a minute for the
+// CONNECT answer and the Dialer's timeout ends at the TCP connect).
+func TestHostileProxyNeverAnswersConnect(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() }) // holds it open, says nothing
+		}
+	}()
+	proxy, _ := url.Parse("http://" + ln.Addr().String())
+	client := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
+	// a stall window far longer than Connect: only the connect limit can end it
+	limits := Limits{Connect: 200 * time.Millisecond, Provider: 15 * time.Second, Window: 10 * time.Second, MinRate: 600}
+	_, err, got := hostileRun(t, Options{Sources: []string{"https://mirror.example"}, Providers: []string{"lambda"}, Client: client, Limits: limits})
+	wantRefused(t, err, ErrStalled, "within 200ms (connect, proxy CONNECT and TLS handshake)", got)
 }

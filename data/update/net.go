@@ -6,9 +6,11 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -159,6 +161,8 @@ func (g *getter) get(ctx context.Context, u string, limit int64) ([]byte, string
 	var got atomic.Int64
 	stop := g.watch(&got, cancel)
 	defer stop()
+	ctx, stopConnect := g.connectLimit(ctx, cancel)
+	defer stopConnect()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, "", err
@@ -187,6 +191,40 @@ func (g *getter) get(ctx context.Context, u string, limit int64) ([]byte, string
 		return nil, final, model.Msg("truncated response: %d of %d bytes", len(b), resp.ContentLength)
 	}
 	return b, final, nil
+}
+
+// connectLimit bounds each connection's opening by Limits.Connect, from
+// the moment the transport asks for a connection (httptrace GetConn) to
+// the moment it has one ready to send on (GotConn): DNS, the TCP connect,
+// a proxy's answer to CONNECT and the TLS handshake together. The
+// transport's own bounds miss the CONNECT: the Dialer's timeout ends at
+// the TCP connect and TLSHandshakeTimeout starts after the proxy's
+// answer, which net/http waits for up to a fixed minute (Go's
+// net/http/transport.go, dialConn: "Set a (long) timeout here"), so a
+// proxy that never answers CONNECT was cut off by the stall window
+// (30 s), not Connect (15 s). A connection taken from
+// the idle pool arrives at once; each redirect asks anew.
+func (g *getter) connectLimit(ctx context.Context, cancel context.CancelCauseFunc) (context.Context, func()) {
+	var mu sync.Mutex
+	var timer *time.Timer
+	set := func(t *time.Timer) {
+		mu.Lock()
+		defer mu.Unlock()
+		if timer != nil {
+			timer.Stop()
+		}
+		timer = t
+	}
+	limit := g.limits.Connect
+	trace := &httptrace.ClientTrace{
+		GetConn: func(hostPort string) {
+			set(time.AfterFunc(limit, func() {
+				cancel(model.Errorf(ErrStalled, "no connection to %s within %v (connect, proxy CONNECT and TLS handshake): the server or proxy does not answer; try again later or another source", hostPort, limit))
+			}))
+		},
+		GotConn: func(httptrace.GotConnInfo) { set(nil) },
+	}
+	return httptrace.WithClientTrace(ctx, trace), func() { set(nil) }
 }
 
 // cause is err, or the reason ctx was cancelled (a stall, the provider's

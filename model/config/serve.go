@@ -170,6 +170,9 @@ func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 	s := r.Serve
 	if s.WeightFormat == "" {
 		s.WeightFormat = serve.WeightFormatFor(w.Precision)
+		if s.WeightFormat == serve.WeightAWQ && w.Model.QuantMethod == "gptq" { // the checkpoint's own int4 format
+			s.WeightFormat = serve.WeightGPTQ
+		}
 		s.AllowPrecisionFallback = s.WeightFormat == serve.WeightBF16
 		s.DTypeAuto = s.AllowPrecisionFallback
 	}

@@ -103,6 +103,13 @@ func TestAnswersServing(t *testing.T) {
 			model.Workload{Settings: model.Settings{Precision: model.FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
 			serve.Serving{WeightFormat: serve.WeightGPTQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 4,
 				PerToken: true, TPOTTargetMs: 50}},
+		// A GPTQ checkpoint's int4 (config.json quant_method) is served as GPTQ, not AWQ.
+		{"a GPTQ checkpoint", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
+			model.Workload{Settings: model.Settings{Precision: model.INT4, ContextLen: 2048, GenTokens: 256, Sequences: 4}, Model: model.Architecture{QuantMethod: "gptq"}},
+			serve.Serving{WeightFormat: serve.WeightGPTQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},
+		{"an AWQ checkpoint", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
+			model.Workload{Settings: model.Settings{Precision: model.INT4, ContextLen: 2048, GenTokens: 256, Sequences: 4}, Model: model.Architecture{QuantMethod: "awq"}},
+			serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},
 		{"no TPOT target asked", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
 			model.Workload{Settings: model.Settings{Precision: model.FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
 			serve.Serving{WeightFormat: serve.WeightFP8, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},

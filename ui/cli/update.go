@@ -55,7 +55,8 @@ below half the type's own catalog price in that region, or below 0.4 × what the
 provider asks for the same GPU in another type) are held back, --force
 or not: not written, so never ranked, and listed in the summary.
 
-Each provider has 5 minutes, the whole update 10, a connection 15 s, and a transfer
+Each provider has 5 minutes, the whole update 10, a connection 15 s (through a
+proxy, its answer to CONNECT included), and a transfer
 slower than 1 KiB/s over 30 s is cut off; a source that did not answer for one
 provider is not asked for the next (those left without one are skipped).
 Redirects are followed on the same host only (--allow-redirect adds one). --source is a SkyPilot mirror: with it, azure and oci (their own APIs)
