@@ -85,3 +85,100 @@ prices = [{ region = "us-central1", `+tc.prices+` }]
 		})
 	}
 }
+
+// Attack round 10, S1: an overlay's [[discount]] of 0.99 made
+// p5.48xlarge $0.55/h under reserved-1y, marked as embedded and ranked
+// first. A fraction above the deepest published discount (0.72, AWS and
+// Azure "up to 72%") is refused in one line naming the file; one within
+// it makes overlay prices (origin = the file), and a reserved price it
+// gives below half the GPU's on-demand floor is held: not ranked unless
+// TrustOverlays. The held case discounts the instance at its GPU's
+// on-demand reference itself by 70%: 0.30 × ref < 0.5 × ref.
+func TestOverlayDiscountBoundedAndGuarded(t *testing.T) {
+	base := sharedCatalog()
+	floors := baseFloors()
+	var cheap *model.Instance // an aws type priced at its GPU's on-demand reference
+	var cheapRegion string
+	for i := range base.Instances {
+		in := &base.Instances[i]
+		if in.Provider != "aws" || !in.Offered() || in.GPUCount <= 0 || in.PriceCurrency() != "USD" {
+			continue
+		}
+		g, err := base.GPU(in.GPU)
+		if err != nil {
+			continue
+		}
+		od, _ := floors.references(g)
+		for _, p := range in.Prices {
+			if p.OnDemandUSD > 0 && p.OnDemandUSD/float64(in.GPUCount) <= od.usd*1.0001 {
+				cheap, cheapRegion = in, p.Region
+			}
+		}
+	}
+	if cheap == nil {
+		t.Skip("no aws type at its GPU's on-demand reference")
+	}
+	for _, tc := range []struct {
+		name, fraction, prefix string
+		refused                string // the error's text, "" when loaded
+		held                   bool
+	}{
+		{"above the published cap", "0.99", "p5.", "fraction 0.99 is above 0.72, the deepest reserved or committed-use discount any provider publishes", false},
+		{"empty prefix", "0.3", "", `prefixes[1] is empty`, false},
+		{"at the cap, p5", "0.72", "p5.", "", false},
+		{"deep on the market's cheapest", "0.7", cheap.Type, "", true},
+		{"shallow on the market's cheapest", "0.3", cheap.Type, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, warns, path, err := loadOverlay(t, `schema_version = 1
+[[discount]]
+provider = "aws"
+term = "reserved-1y"
+fraction = `+tc.fraction+`
+prefixes = ["`+tc.prefix+`"]
+source = "test contract"
+as_of = 2026-12-01
+`)
+			if tc.refused != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.refused) || !strings.Contains(err.Error(), path) {
+					t.Fatalf("err = %v, want %q naming %s", err, tc.refused, path)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			typ, region := cheap.Type, cheapRegion
+			if tc.prefix == "p5." {
+				typ, region = "p5.48xlarge", "us-east-1"
+			}
+			in, rp := regionOf(t, c, "aws", typ, region)
+			d := c.DiscountFor(in, model.Reserved1y)
+			if d == nil || d.Origin != path {
+				t.Fatalf("discount %+v, want origin %s", d, path)
+			}
+			o := model.Offer{Instance: in, Region: rp.Region, Pricing: model.Reserved1y, Discount: d}
+			if _, origin := o.Provenance(); origin != path {
+				t.Errorf("offer origin %q, want %s", origin, path)
+			}
+			if held := d.HeldFor(in.Type, rp.Region); held != tc.held {
+				t.Fatalf("held = %v, want %v; warnings:\n%s", held, tc.held, warns)
+			}
+			if c.Ranked(in, rp, model.Reserved1y, nil) == tc.held {
+				t.Errorf("ranked with held %v", tc.held)
+			}
+			if !c.Ranked(in, rp, model.OnDemand, nil) {
+				t.Errorf("on-demand price not ranked: the discount holds only reserved prices")
+			}
+			if tc.held {
+				if !strings.Contains(warns, "reserved prices its discount gives look fake or mistyped") {
+					t.Errorf("no held line:\n%s", warns)
+				}
+				c.TrustOverlays = true
+				if !c.Ranked(in, rp, model.Reserved1y, nil) {
+					t.Errorf("not ranked with TrustOverlays")
+				}
+			}
+		})
+	}
+}

@@ -382,6 +382,9 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 			errs = append(errs, model.Msg("%s: discount #%d: %v", name, i+1, err))
 			continue
 		}
+		if model.FromOverlay(origin) {
+			d.Origin = origin
+		}
 		out.discounts = append(out.discounts, d)
 	}
 	return errors.Join(errs...)
@@ -609,6 +612,15 @@ const maxUSDPerHour = 10000
 // a CSV read a price as none; 1e-300 is no price but a way to rank first.
 const minUSDPerHour = 0.000001
 
+// maxDiscountFraction bounds a [[discount]]'s fraction: the deepest
+// reserved or committed-use discount a provider publishes, as recorded in
+// catalog/discounts.toml's notes — AWS EC2 Reserved Instances / Instance
+// Savings Plans "up to 72%" off On-Demand, Azure Reserved VM Instances
+// "up to 72%", GCP committed use "up to 55%" (70% for memory-optimized
+// types). A deeper one is a typo or a way to rank first (attack round 10,
+// S1: fraction 0.99 made p5.48xlarge $0.55/h).
+const maxDiscountFraction = 0.72
+
 var interconnects = []string{"nvlink", "nvswitch", "pcie", "infinity-fabric"}
 
 func (r *rawInstance) validate(origin string) (instanceEntry, error) {
@@ -743,8 +755,16 @@ func (r *rawDiscount) validate() (model.Discount, error) {
 	if terr != nil || (term != model.Reserved1y && term != model.Reserved3y) {
 		errs = append(errs, model.Msg("term %q: want reserved-1y or reserved-3y", r.Term))
 	}
-	if !(r.Fraction > 0 && r.Fraction < 1) {
+	switch {
+	case !(r.Fraction > 0 && r.Fraction < 1):
 		errs = append(errs, model.Msg("fraction must be between 0 and 1 (0.37 is 37%% off), got %v", r.Fraction))
+	case r.Fraction > maxDiscountFraction:
+		errs = append(errs, model.Msg("fraction %v is above %v, the deepest reserved or committed-use discount any provider publishes (AWS and Azure: up to 72%% off); write the fraction your contract gives (0.37 is 37%% off)", r.Fraction, maxDiscountFraction))
+	}
+	for i, p := range r.Prefixes {
+		if p == "" { // a prefix "" covers every type, which leaving prefixes out says
+			errs = append(errs, model.Msg("prefixes[%d] is empty; leave prefixes out to cover every GPU instance of the provider", i+1))
+		}
 	}
 	return d, errors.Join(errs...)
 }
@@ -1202,6 +1222,7 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 		warnings = append(warnings, kept[len(emb)+i].warnings(files[i].name)...)
 	}
 	warnings = append(warnings, overlayGuards(base, &c, files)...)
+	warnings = append(warnings, discountGuards(&c)...)
 	return &c, warnings, nil
 }
 

@@ -441,6 +441,20 @@ type Discount struct {
 	Prefixes []string
 	Source   string
 	AsOf     string
+	// Origin is the overlay file that set the discount; "" for the
+	// embedded catalog's. A reserved price derived from an overlay's
+	// discount is that overlay's price (DiscountFor, Offer.Provenance).
+	Origin string
+	// Held lists the "type region" pairs whose reserved price derived from
+	// this overlay discount a price guard flagged (data.LoadWith): not
+	// ranked unless Catalog.TrustOverlays. Read only once loaded.
+	Held map[string]bool
+}
+
+// HeldFor reports whether the guards held the reserved price d gives
+// instanceType in region (Discount.Held).
+func (d *Discount) HeldFor(instanceType, region string) bool {
+	return d != nil && d.Held[instanceType+" "+region]
 }
 
 // Applies reports whether d covers an instance type.
@@ -493,10 +507,25 @@ type Catalog struct {
 // c.TrustOverlays. Non-USD prices need a rate in rates (USD per unit of the
 // currency).
 func (c *Catalog) Price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
-	if !in.Offered() || !c.TrustOverlays && HeldAt(in, r, rates) {
+	if !in.Offered() || !c.TrustOverlays && (HeldAt(in, r, rates) || c.DiscountFor(in, p).HeldFor(in.Type, r.Region)) {
 		return 0, false
 	}
 	return c.ListPrice(in, r, p, rates)
+}
+
+// DiscountFor returns the discount ListPrice applies to in's reserved
+// price for p (the first of c.Discounts of that term covering the type),
+// nil for another mode or when none covers it.
+func (c *Catalog) DiscountFor(in *Instance, p Pricing) *Discount {
+	if p != Reserved1y && p != Reserved3y {
+		return nil
+	}
+	for i := range c.Discounts {
+		if d := &c.Discounts[i]; d.Term == p && d.Applies(in.Provider, in.Type) {
+			return d
+		}
+	}
+	return nil
 }
 
 // ConvertedHeld is a price in another currency held once converted
@@ -555,11 +584,8 @@ func (c *Catalog) ListPrice(in *Instance, r *RegionPrice, p Pricing, rates map[s
 		if r.OnDemandUSD <= 0 {
 			return 0, false
 		}
-		for i := range c.Discounts {
-			d := &c.Discounts[i]
-			if d.Term == p && d.Applies(in.Provider, in.Type) {
-				return r.OnDemandUSD * (1 - d.Fraction) * fx, true
-			}
+		if d := c.DiscountFor(in, p); d != nil {
+			return r.OnDemandUSD * (1 - d.Fraction) * fx, true
 		}
 		return 0, false
 	}
