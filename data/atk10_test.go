@@ -182,3 +182,122 @@ as_of = 2026-12-01
 		})
 	}
 }
+
+// Attack round 10, S2 (a): a model whose shape gives a count far from its
+// own published_params is refused in one line: the 2-layer, 512-wide
+// llama-3.1-70b (6.27e6 parameters by the formula against 7.06e10
+// published). The tolerance is TestParamCounts' 1%: the embedded 70B's
+// own shape passes, params written 2% off are refused.
+func TestOverlayModelParamsAgree(t *testing.T) {
+	shape := `layers = 80
+hidden = 8192
+heads = 64
+kv_heads = 8
+ffn = 28672
+gated_mlp = true
+vocab = 128256
+norm = "rmsnorm"
+max_positions = 131072`
+	for _, tc := range []struct{ name, body, refused string }{
+		{"tiny shape", `layers = 2
+hidden = 512
+heads = 8
+kv_heads = 8
+ffn = 1024
+gated_mlp = true
+vocab = 1000
+max_positions = 131072`, "the shape (layers, hidden, heads, ffn, vocab...) gives 6.272e+06 parameters, 100% from published_params 7.055e+10"},
+		{"params 2% off", shape + "\nparams = 71966000000", "params 7.197e+10 is 2% from published_params 7.055e+10"},
+		{"the published shape", shape, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _, path, err := loadOverlay(t, `schema_version = 1
+[[model]]
+key = "my-70b"
+name = "My 70B"
+family = "decoder"
+published_params = 70553706496
+params_source = "x"
+`+tc.body+`
+source = "x"
+as_of = 2026-11-30
+`)
+			if tc.refused == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(c.Redefined) != 0 {
+					t.Errorf("a new key redefines nothing: %+v", c.Redefined)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.refused) || !strings.Contains(err.Error(), path) || strings.Count(err.Error(), "\n") != 0 {
+				t.Fatalf("err = %v, want one line with %q", err, tc.refused)
+			}
+		})
+	}
+}
+
+// Attack round 10, S2 (b): an overlay entry under an embedded GPU's or
+// model's key that changes its figures is recorded (model.Catalog.
+// Redefined, refused by the command line unless --trust-overlay) with
+// what changed; one that changes only the name or source is not.
+func TestOverlayRedefinitionsRecorded(t *testing.T) {
+	t4 := func(mem string) string {
+		return `schema_version = 1
+[[gpu]]
+key = "t4"
+name = "NVIDIA T4 (ours)"
+aliases = ["T4", "Tesla T4"]
+vendor = "nvidia"
+architecture = "turing"
+compute_capability = "7.5"
+memory_gib = ` + mem + `
+usable_memory_mib = 15360
+memory_bandwidth_gbps = 320
+fp32_tflops = 8.1
+fp16_tflops = 65
+int8_tops = 130
+interconnect = "pcie"
+interconnect_gbps = 32
+tdp_w = 70
+source = "our notes"
+as_of = 2026-12-01
+`
+	}
+	base := sharedCatalog()
+	g, err := base.GPU("t4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.MemoryGiB != 16 || g.BF16TFLOPS != 0 || g.TF32TFLOPS != 0 || g.FP8TFLOPS != 0 {
+		t.Fatalf("embedded t4 changed (%+v): rewrite the overlay above to match it", g)
+	}
+	for _, tc := range []struct {
+		name, body string
+		want       []string // Changes, nil when not a redefinition
+	}{
+		{"memory", t4("800"), []string{"memory_gib 16 → 800"}},
+		{"same figures, new name and source", t4("16"), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, _, path, err := loadOverlay(t, tc.body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == nil {
+				if len(c.Redefined) != 0 {
+					t.Fatalf("Redefined = %+v, want none", c.Redefined)
+				}
+				return
+			}
+			if len(c.Redefined) != 1 {
+				t.Fatalf("Redefined = %+v, want one", c.Redefined)
+			}
+			r := c.Redefined[0]
+			if r.Origin != path || r.Kind != "gpu" || r.Key != "t4" || strings.Join(r.Changes, "; ") != strings.Join(tc.want, "; ") {
+				t.Errorf("got %+v, want gpu t4 from %s changing %v", r, path, tc.want)
+			}
+		})
+	}
+}

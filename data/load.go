@@ -579,6 +579,8 @@ func (r *rawModel) validate() (model.Architecture, error) {
 			err = ke.Msg
 		}
 		errs = append(errs, err)
+	} else if r.PublishedParams > 0 {
+		errs = append(errs, paramsAgree(&a))
 	}
 	if r.Norm != "" && r.Norm != string(model.LayerNorm) && r.Norm != string(model.RMSNorm) {
 		errs = append(errs, model.Msg("norm %q: want layernorm or rmsnorm", r.Norm))
@@ -600,6 +602,32 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		}
 	}
 	return a, errors.Join(errs...)
+}
+
+// paramTolerance is how far a model's counts may be from its
+// published_params: TestParamCounts holds every embedded model's formula
+// count within 1% of its published count (the Hugging Face importer's
+// tests hold theirs within 0.5%).
+const paramTolerance = 0.01
+
+// paramsAgree checks a's shape (when it has one) and its params (when
+// set) against published_params within paramTolerance: a 2-layer,
+// 512-wide shape under a 70B model's published count made a 70B full
+// fine-tune "fit" 8×T4 (attack round 10, S2).
+func paramsAgree(a *model.Architecture) error {
+	pub := a.PublishedParams
+	if a.Params > 0 && math.Abs(a.Params-pub)/pub > paramTolerance {
+		return model.Msg("params %.4g is %.0f%% from published_params %.4g (within 1%% expected); fix one of them", a.Params, 100*math.Abs(a.Params-pub)/pub, pub)
+	}
+	s := *a
+	s.Params = 0
+	if !s.HasShape() {
+		return nil
+	}
+	if got := s.ParamCount(); math.Abs(got-pub)/pub > paramTolerance {
+		return model.Msg("the shape (layers, hidden, heads, ffn, vocab...) gives %.4g parameters, %.0f%% from published_params %.4g (within 1%% expected); fix the shape or published_params", got, 100*math.Abs(got-pub)/pub, pub)
+	}
+	return nil
 }
 
 // maxUSDPerHour bounds an instance-hour price in every catalog path (TOML
@@ -1218,6 +1246,7 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
 	}
+	c.Redefined = redefinitions(base, files)
 	for i := range kept[len(emb):] {
 		warnings = append(warnings, kept[len(emb)+i].warnings(files[i].name)...)
 	}

@@ -487,11 +487,38 @@ type Catalog struct {
 	// TrustOverlays ranks overlay prices the guards held (RegionPrice.Held):
 	// the user vouched for them (--trust-overlay).
 	TrustOverlays bool
+	// Redefined lists the overlay entries that change an embedded GPU's or
+	// model's figures under its key (data.LoadWith). The command line
+	// refuses the catalog unless --trust-overlay, and then warns with
+	// each on every command.
+	Redefined []Redefinition
 
 	gpus     map[string]int // normalised keys, names and aliases
 	gpuByKey map[string]int // exact keys: the hot path of matching
 	models   map[string]int
 	geo      *geoIndex
+}
+
+// Redefinition is an overlay's entry that changes the figures of an
+// embedded GPU or model under the same key (Catalog.Redefined).
+type Redefinition struct {
+	Origin  string // the overlay file
+	Kind    string // "gpu" or "model"
+	Key     string
+	Changes []string // "memory_gib 16 → 800", in field order
+}
+
+// Refusal is the one line refusing r: what changed and how to go on.
+func (r *Redefinition) Refusal() Message {
+	return Msg("catalog %s: %s %q redefines the embedded entry (%s); use a new key for your own entry, or pass --trust-overlay to accept it",
+		r.Origin, Msg(r.Kind), r.Key, strings.Join(r.Changes, ", "))
+}
+
+// Warning is the line every command prints when r was accepted with
+// --trust-overlay.
+func (r *Redefinition) Warning() Message {
+	return Msg("catalog %s: %s %q redefines the embedded entry (%s), accepted with --trust-overlay",
+		r.Origin, Msg(r.Kind), r.Key, strings.Join(r.Changes, ", "))
 }
 
 // Price returns the USD/hour of one instance in region r for mode p, and
