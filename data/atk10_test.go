@@ -301,3 +301,39 @@ as_of = 2026-12-01
 		})
 	}
 }
+
+// Attack round 10, M3: an overlay instance's host is bounded by
+// MaxVCPUs and MaxHostMemoryGiB (twice the largest instance any cloud
+// sells): above is refused in one line; the embedded catalog's largest
+// GPU host (4,096 GiB, 288 vCPUs) loads.
+func TestOverlayHostBounded(t *testing.T) {
+	for _, tc := range []struct{ name, vcpus, mem, refused string }{
+		{"absurd memory", "208", "99999999", "memory_gib 9.9999999e+07 is above 65536"},
+		{"absurd vcpus", "99999", "1800", "vcpus 99999 is above 2048"},
+		{"largest GPU host", "288", "4096", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, path, err := loadOverlay(t, `schema_version = 1
+[[instance]]
+provider = "lambda"
+type = "gpu_8x_h100_host"
+gpu = "h100-sxm"
+gpu_count = 8
+vcpus = `+tc.vcpus+`
+memory_gib = `+tc.mem+`
+source = "x"
+as_of = 2026-12-01
+prices = [{ region = "us-east-1", on_demand = 23.92 }]
+`)
+			if tc.refused == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.refused) || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want one line with %q", err, tc.refused)
+			}
+		})
+	}
+}

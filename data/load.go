@@ -649,6 +649,33 @@ const minUSDPerHour = 0.000001
 // S1: fraction 0.99 made p5.48xlarge $0.55/h).
 const maxDiscountFraction = 0.72
 
+// MaxVCPUs and MaxHostMemoryGiB bound an instance's host (vCPUs, host
+// RAM) in every catalog path: TOML overlays, SkyPilot CSVs and catalog
+// update's importers. They are twice the largest instance any cloud
+// sells, AWS's high-memory u7in-32tb.224xlarge (896 vCPUs, 32 TiB; its
+// u-24tb1.metal has 448 vCPUs and 24 TiB, AWS blog "EC2 High Memory
+// update: new 18 TB and 24 TB instances"), rounded up to a power of two;
+// the embedded catalog's largest GPU hosts have 288 vCPUs (OCI
+// BM.GPU.RTXPRO.8) and 4,096 GiB (AWS p6-b300.48xlarge). A larger figure
+// is a typo or a hostile file (attack round 10, M3: 99,999,999 GiB of
+// host RAM passed every offload fit check).
+const (
+	MaxVCPUs         = 2048
+	MaxHostMemoryGiB = 65536
+)
+
+// HostFits reports, as an error naming the bound, a host with more vCPUs
+// or memory than MaxVCPUs or MaxHostMemoryGiB.
+func HostFits(vcpus int, memGiB float64) error {
+	if vcpus > MaxVCPUs {
+		return model.Msg("vcpus %d is above %d, twice the largest instance any cloud sells", vcpus, MaxVCPUs)
+	}
+	if memGiB > MaxHostMemoryGiB {
+		return model.Msg("memory_gib %v is above %d, twice the largest instance any cloud sells (host RAM per instance, not per GPU or in MiB)", memGiB, MaxHostMemoryGiB)
+	}
+	return nil
+}
+
 var interconnects = []string{"nvlink", "nvswitch", "pcie", "infinity-fabric"}
 
 func (r *rawInstance) validate(origin string) (instanceEntry, error) {
@@ -697,6 +724,7 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 		in.MemoryGiB = *r.MemoryGiB
 		errs = append(errs, positive("memory_gib", *r.MemoryGiB))
 	}
+	errs = append(errs, HostFits(in.VCPUs, in.MemoryGiB))
 	if r.LocalNVMeGB != nil {
 		in.LocalNVMeGB = *r.LocalNVMeGB
 		errs = append(errs, nonNegative("local_nvme_gb", *r.LocalNVMeGB))
