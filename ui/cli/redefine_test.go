@@ -81,4 +81,11 @@ as_of = 2026-12-01
 			t.Errorf("%s: origin %q (want %s for p5. types only)", r.InstanceType, r.Origin, path)
 		}
 	}
+	// Serving plans (recommend --task inference) mark it too.
+	code, out, errs = runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "inference", "--output-tokens", "200",
+		"--catalog", path, "--pricing", "reserved-1y", "--providers", "aws")
+	if code != 0 || !strings.Contains(out, "* price from overlay "+path) {
+		t.Errorf("serving: exit %d, no overlay mark:
+%s%s", code, out, errs)
+	}
 }
