@@ -85,7 +85,6 @@ as_of = 2026-12-01
 	code, out, errs = runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "inference", "--output-tokens", "200",
 		"--catalog", path, "--pricing", "reserved-1y", "--providers", "aws")
 	if code != 0 || !strings.Contains(out, "* price from overlay "+path) {
-		t.Errorf("serving: exit %d, no overlay mark:
-%s%s", code, out, errs)
+		t.Errorf("serving: exit %d, no overlay mark:\n%s%s", code, out, errs)
 	}
 }
