@@ -382,6 +382,9 @@ func decode(b []byte, name, origin string, out *catalogFile) error {
 			errs = append(errs, model.Msg("%s: discount #%d: %v", name, i+1, err))
 			continue
 		}
+		if model.FromOverlay(origin) {
+			d.Origin = origin
+		}
 		out.discounts = append(out.discounts, d)
 	}
 	return errors.Join(errs...)
@@ -576,6 +579,8 @@ func (r *rawModel) validate() (model.Architecture, error) {
 			err = ke.Msg
 		}
 		errs = append(errs, err)
+	} else if r.PublishedParams > 0 {
+		errs = append(errs, paramsAgree(&a))
 	}
 	if r.Norm != "" && r.Norm != string(model.LayerNorm) && r.Norm != string(model.RMSNorm) {
 		errs = append(errs, model.Msg("norm %q: want layernorm or rmsnorm", r.Norm))
@@ -599,6 +604,32 @@ func (r *rawModel) validate() (model.Architecture, error) {
 	return a, errors.Join(errs...)
 }
 
+// paramTolerance is how far a model's counts may be from its
+// published_params: TestParamCounts holds every embedded model's formula
+// count within 1% of its published count (the Hugging Face importer's
+// tests hold theirs within 0.5%).
+const paramTolerance = 0.01
+
+// paramsAgree checks a's shape (when it has one) and its params (when
+// set) against published_params within paramTolerance: a 2-layer,
+// 512-wide shape under a 70B model's published count made a 70B full
+// fine-tune "fit" 8×T4 (attack round 10, S2).
+func paramsAgree(a *model.Architecture) error {
+	pub := a.PublishedParams
+	if a.Params > 0 && math.Abs(a.Params-pub)/pub > paramTolerance {
+		return model.Msg("params %.4g is %.0f%% from published_params %.4g (within 1%% expected); fix one of them", a.Params, 100*math.Abs(a.Params-pub)/pub, pub)
+	}
+	s := *a
+	s.Params = 0
+	if !s.HasShape() {
+		return nil
+	}
+	if got := s.ParamCount(); math.Abs(got-pub)/pub > paramTolerance {
+		return model.Msg("the shape (layers, hidden, heads, ffn, vocab...) gives %.4g parameters, %.0f%% from published_params %.4g (within 1%% expected); fix the shape or published_params", got, 100*math.Abs(got-pub)/pub, pub)
+	}
+	return nil
+}
+
 // maxUSDPerHour bounds an instance-hour price in every catalog path (TOML
 // and CSV): the dearest row of SkyPilot's v8 catalogs is 142.42 USD/h (AWS),
 // so anything above is a typo or a hostile file, not a price.
@@ -608,6 +639,42 @@ const maxUSDPerHour = 10000
 // precision (roundPrice keeps 6 decimals), below which catalog update and
 // a CSV read a price as none; 1e-300 is no price but a way to rank first.
 const minUSDPerHour = 0.000001
+
+// maxDiscountFraction bounds a [[discount]]'s fraction: the deepest
+// reserved or committed-use discount a provider publishes, as recorded in
+// catalog/discounts.toml's notes — AWS EC2 Reserved Instances / Instance
+// Savings Plans "up to 72%" off On-Demand, Azure Reserved VM Instances
+// "up to 72%", GCP committed use "up to 55%" (70% for memory-optimized
+// types). A deeper one is a typo or a way to rank first (attack round 10,
+// S1: fraction 0.99 made p5.48xlarge $0.55/h).
+const maxDiscountFraction = 0.72
+
+// MaxVCPUs and MaxHostMemoryGiB bound an instance's host (vCPUs, host
+// RAM) in every catalog path: TOML overlays, SkyPilot CSVs and catalog
+// update's importers. They are twice the largest instance any cloud
+// sells, AWS's high-memory u7in-32tb.224xlarge (896 vCPUs, 32 TiB; its
+// u-24tb1.metal has 448 vCPUs and 24 TiB, AWS blog "EC2 High Memory
+// update: new 18 TB and 24 TB instances"), rounded up to a power of two;
+// the embedded catalog's largest GPU hosts have 288 vCPUs (OCI
+// BM.GPU.RTXPRO.8) and 4,096 GiB (AWS p6-b300.48xlarge). A larger figure
+// is a typo or a hostile file (attack round 10, M3: 99,999,999 GiB of
+// host RAM passed every offload fit check).
+const (
+	MaxVCPUs         = 2048
+	MaxHostMemoryGiB = 65536
+)
+
+// HostFits reports, as an error naming the bound, a host with more vCPUs
+// or memory than MaxVCPUs or MaxHostMemoryGiB.
+func HostFits(vcpus int, memGiB float64) error {
+	if vcpus > MaxVCPUs {
+		return model.Msg("vcpus %d is above %d, twice the largest instance any cloud sells", vcpus, MaxVCPUs)
+	}
+	if memGiB > MaxHostMemoryGiB {
+		return model.Msg("memory_gib %v is above %d, twice the largest instance any cloud sells (host RAM per instance, not per GPU or in MiB)", memGiB, MaxHostMemoryGiB)
+	}
+	return nil
+}
 
 var interconnects = []string{"nvlink", "nvswitch", "pcie", "infinity-fabric"}
 
@@ -657,6 +724,7 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 		in.MemoryGiB = *r.MemoryGiB
 		errs = append(errs, positive("memory_gib", *r.MemoryGiB))
 	}
+	errs = append(errs, HostFits(in.VCPUs, in.MemoryGiB))
 	if r.LocalNVMeGB != nil {
 		in.LocalNVMeGB = *r.LocalNVMeGB
 		errs = append(errs, nonNegative("local_nvme_gb", *r.LocalNVMeGB))
@@ -743,8 +811,16 @@ func (r *rawDiscount) validate() (model.Discount, error) {
 	if terr != nil || (term != model.Reserved1y && term != model.Reserved3y) {
 		errs = append(errs, model.Msg("term %q: want reserved-1y or reserved-3y", r.Term))
 	}
-	if !(r.Fraction > 0 && r.Fraction < 1) {
+	switch {
+	case !(r.Fraction > 0 && r.Fraction < 1):
 		errs = append(errs, model.Msg("fraction must be between 0 and 1 (0.37 is 37%% off), got %v", r.Fraction))
+	case r.Fraction > maxDiscountFraction:
+		errs = append(errs, model.Msg("fraction %v is above %v, the deepest reserved or committed-use discount any provider publishes (AWS and Azure: up to 72%% off); write the fraction your contract gives (0.37 is 37%% off)", r.Fraction, maxDiscountFraction))
+	}
+	for i, p := range r.Prefixes {
+		if p == "" { // a prefix "" covers every type, which leaving prefixes out says
+			errs = append(errs, model.Msg("prefixes[%d] is empty; leave prefixes out to cover every GPU instance of the provider", i+1))
+		}
 	}
 	return d, errors.Join(errs...)
 }
@@ -1198,10 +1274,12 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 	if len(errs) > 0 {
 		return nil, warnings, errors.Join(errs...)
 	}
+	c.Redefined = redefinitions(base, files)
 	for i := range kept[len(emb):] {
 		warnings = append(warnings, kept[len(emb)+i].warnings(files[i].name)...)
 	}
 	warnings = append(warnings, overlayGuards(base, &c, files)...)
+	warnings = append(warnings, discountGuards(&c)...)
 	return &c, warnings, nil
 }
 

@@ -702,7 +702,7 @@ func (p *parser) row(line int, rec []string) error {
 		return err
 	}
 	o := offer{line: line, typ: typ, count: count, region: region, zone: zone}
-	if err := p.shape(line, rec, &o); err != nil {
+	if ok, err := p.shape(line, rec, typ, &o); err != nil || !ok {
 		return err
 	}
 	if region == "" {
@@ -783,15 +783,22 @@ func (p *parser) gpuCount(line int, rec []string, typ, accel string) (int, bool,
 	return int(v), true, nil
 }
 
-// shape parses vCPUs and MemoryGiB (empty = unknown, 0).
-func (p *parser) shape(line int, rec []string, o *offer) error {
+// shape parses vCPUs and MemoryGiB (empty = unknown, 0); ok is false,
+// with a warning, when they exceed what any instance has (HostFits).
+func (p *parser) shape(line int, rec []string, typ string, o *offer) (ok bool, err error) {
 	v, _, err := number(p.cols, rec, line, p.name, cVCPUs)
 	if err != nil {
-		return err
+		return false, err
 	}
 	o.vcpus = int(math.Round(v))
-	o.memGiB, _, err = number(p.cols, rec, line, p.name, cMemory)
-	return err
+	if o.memGiB, _, err = number(p.cols, rec, line, p.name, cMemory); err != nil {
+		return false, err
+	}
+	if err := HostFits(o.vcpus, o.memGiB); err != nil {
+		p.warn.add(line, "host", model.Msg("rows with a host larger than any instance sold skipped (%s: %v)", typ, err))
+		return false, nil
+	}
+	return true, nil
 }
 
 func (p *parser) region(line int, rec []string) (string, error) {

@@ -135,7 +135,7 @@ func (p *parser) gcpRow(line int, rec []string, typ, accel string) error {
 		}
 		vm := gcpVM{line: line, typ: typ, region: region, zone: zone, accel: gpuAccel, count: count}
 		o := offer{}
-		if err := p.shape(line, rec, &o); err != nil {
+		if ok, err := p.shape(line, rec, typ, &o); err != nil || !ok {
 			return err
 		}
 		vm.vcpus, vm.memGiB = o.vcpus, o.memGiB

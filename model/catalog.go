@@ -441,6 +441,20 @@ type Discount struct {
 	Prefixes []string
 	Source   string
 	AsOf     string
+	// Origin is the overlay file that set the discount; "" for the
+	// embedded catalog's. A reserved price derived from an overlay's
+	// discount is that overlay's price (DiscountFor, Offer.Provenance).
+	Origin string
+	// Held lists the "type region" pairs whose reserved price derived from
+	// this overlay discount a price guard flagged (data.LoadWith): not
+	// ranked unless Catalog.TrustOverlays. Read only once loaded.
+	Held map[string]bool
+}
+
+// HeldFor reports whether the guards held the reserved price d gives
+// instanceType in region (Discount.Held).
+func (d *Discount) HeldFor(instanceType, region string) bool {
+	return d != nil && d.Held[instanceType+" "+region]
 }
 
 // Applies reports whether d covers an instance type.
@@ -473,11 +487,38 @@ type Catalog struct {
 	// TrustOverlays ranks overlay prices the guards held (RegionPrice.Held):
 	// the user vouched for them (--trust-overlay).
 	TrustOverlays bool
+	// Redefined lists the overlay entries that change an embedded GPU's or
+	// model's figures under its key (data.LoadWith). The command line
+	// refuses the catalog unless --trust-overlay, and then warns with
+	// each on every command.
+	Redefined []Redefinition
 
 	gpus     map[string]int // normalised keys, names and aliases
 	gpuByKey map[string]int // exact keys: the hot path of matching
 	models   map[string]int
 	geo      *geoIndex
+}
+
+// Redefinition is an overlay's entry that changes the figures of an
+// embedded GPU or model under the same key (Catalog.Redefined).
+type Redefinition struct {
+	Origin  string // the overlay file
+	Kind    string // "gpu" or "model"
+	Key     string
+	Changes []string // "memory_gib 16 → 800", in field order
+}
+
+// Refusal is the one line refusing r: what changed and how to go on.
+func (r *Redefinition) Refusal() Message {
+	return Msg("catalog %s: %s %q redefines the embedded entry (%s); use a new key for your own entry, or pass --trust-overlay to accept it",
+		r.Origin, Msg(r.Kind), r.Key, strings.Join(r.Changes, ", "))
+}
+
+// Warning is the line every command prints when r was accepted with
+// --trust-overlay.
+func (r *Redefinition) Warning() Message {
+	return Msg("catalog %s: %s %q redefines the embedded entry (%s), accepted with --trust-overlay",
+		r.Origin, Msg(r.Kind), r.Key, strings.Join(r.Changes, ", "))
 }
 
 // Price returns the USD/hour of one instance in region r for mode p, and
@@ -493,10 +534,25 @@ type Catalog struct {
 // c.TrustOverlays. Non-USD prices need a rate in rates (USD per unit of the
 // currency).
 func (c *Catalog) Price(in *Instance, r *RegionPrice, p Pricing, rates map[string]float64) (float64, bool) {
-	if !in.Offered() || !c.TrustOverlays && HeldAt(in, r, rates) {
+	if !in.Offered() || !c.TrustOverlays && (HeldAt(in, r, rates) || c.DiscountFor(in, p).HeldFor(in.Type, r.Region)) {
 		return 0, false
 	}
 	return c.ListPrice(in, r, p, rates)
+}
+
+// DiscountFor returns the discount ListPrice applies to in's reserved
+// price for p (the first of c.Discounts of that term covering the type),
+// nil for another mode or when none covers it.
+func (c *Catalog) DiscountFor(in *Instance, p Pricing) *Discount {
+	if p != Reserved1y && p != Reserved3y {
+		return nil
+	}
+	for i := range c.Discounts {
+		if d := &c.Discounts[i]; d.Term == p && d.Applies(in.Provider, in.Type) {
+			return d
+		}
+	}
+	return nil
 }
 
 // ConvertedHeld is a price in another currency held once converted
@@ -555,11 +611,8 @@ func (c *Catalog) ListPrice(in *Instance, r *RegionPrice, p Pricing, rates map[s
 		if r.OnDemandUSD <= 0 {
 			return 0, false
 		}
-		for i := range c.Discounts {
-			d := &c.Discounts[i]
-			if d.Term == p && d.Applies(in.Provider, in.Type) {
-				return r.OnDemandUSD * (1 - d.Fraction) * fx, true
-			}
+		if d := c.DiscountFor(in, p); d != nil {
+			return r.OnDemandUSD * (1 - d.Fraction) * fx, true
 		}
 		return 0, false
 	}

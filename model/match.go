@@ -89,6 +89,10 @@ type Offer struct {
 	GPU      *GPU
 	Region   string
 	Pricing  Pricing
+	// Discount is the discount a reserved Pricing's price comes from
+	// (Catalog.DiscountFor); nil otherwise. An overlay's makes the price
+	// the overlay's (Provenance).
+	Discount *Discount
 
 	Instances int // instances (nodes) rented
 	GPUs      int // GPUs the job uses; Instances × Instance.GPUCount unless the user fixed fewer
@@ -999,7 +1003,7 @@ func (m *matcher) hostRAM(in *Instance, e *Estimate) Message {
 func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d deployment) Offer {
 	e := &d.r.e
 	o := Offer{
-		Instance: in, GPU: g, Region: region, Pricing: m.q.Pricing,
+		Instance: in, GPU: g, Region: region, Pricing: m.q.Pricing, Discount: m.cat.DiscountFor(in, m.q.Pricing),
 		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy,
 		NeedBytes: e.ResidentNeed(), UsableBytes: UsableBytes(g),
 		USDPerHour: unit * float64(d.nodes), Estimate: e, Asked: m.w.Precision, Fallback: d.r.fallback,

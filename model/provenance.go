@@ -15,6 +15,9 @@ func (o *Offer) PriceAsOf() string {
 }
 
 func (o *Offer) priceProvenance() (source, origin, asOf string) {
+	if d := o.Discount; d != nil && FromOverlay(d.Origin) { // a reserved price off an overlay's discount is the overlay's
+		return d.Source, d.Origin, d.AsOf
+	}
 	return o.Instance.RegionProvenance(o.Region)
 }
 

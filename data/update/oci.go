@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -202,9 +203,9 @@ func ociInstances(body []byte, prices map[string]ociPrice, base *model.Catalog) 
 		pr, ok := prices[part]
 		gpu := ociGPUs[token]
 		// Bounds keep a hostile file from writing a size the loader refuses
-		// (which would stop every later command): no OCI shape has more
-		// than a few hundred OCPUs or a few TB of memory.
-		if !ok || gpu == "" || !(ocpus > 0 && ocpus <= 1024) || !(memGB > 0 && memGB <= 1<<20) {
+		// (which would stop every later command) or a host no cloud sells
+		// (data.HostFits: 99,999,999 GiB passed every offload fit check).
+		if !ok || gpu == "" || !(ocpus > 0 && ocpus <= data.MaxVCPUs) || !(memGB > 0) || data.HostFits(int(ocpus)*2, memGB) != nil {
 			skipped = append(skipped, name)
 			continue
 		}

@@ -147,7 +147,11 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 		Serving: sp.Serving, Image: opt.Image, ROCm: o.GPU.Vendor == "amd",
 		Arch: a, Plan: sp,
 	}
-	if source, origin, asOf := o.Instance.RegionProvenance(opt.Region); model.FromOverlay(origin) {
+	source, origin, asOf := o.Instance.RegionProvenance(opt.Region)
+	if d := o.Discount; d != nil && model.FromOverlay(d.Origin) && opt.Pricing == o.Pricing { // a reserved price off an overlay's discount
+		source, origin, asOf = d.Source, d.Origin, d.AsOf
+	}
+	if model.FromOverlay(origin) {
 		s.PriceFrom, s.PriceSource, s.PriceAsOf = origin, source, asOf
 	}
 	s.ReplicasPerNode = min(s.Replicas, o.GPUsPerNode/perReplica)

@@ -78,6 +78,9 @@ type Row struct {
 	// price is the first of Regions' prices, whose provenance the row's
 	// is (Provenance): 8 bytes, not three strings' 48.
 	price *model.RegionPrice
+	// discount is the discount a reserved price comes from
+	// (model.Catalog.DiscountFor), nil otherwise.
+	discount *model.Discount
 	// geo is where Region is (Catalog.Geo), shared by the rows of a
 	// provider's region; nil when not known (Geo).
 	geo *model.RegionGeo
@@ -94,12 +97,17 @@ func (r *Row) Geo() model.RegionGeo {
 // Held reports whether the load guards held the row's price as fake or
 // mistyped (model.RegionPrice.Held): tables mark it, and nothing narrows a
 // search to it.
-func (r *Row) Held() bool { return r.price != nil && r.price.Held || r.heldFX }
+func (r *Row) Held() bool {
+	return r.price != nil && (r.price.Held || r.discount.HeldFor(r.Instance.Type, r.price.Region)) || r.heldFX
+}
 
 // Provenance returns the source, origin and as_of of the row's price: the
 // region's overlay when it set one, else the instance's
 // (model.PriceProvenance).
 func (r *Row) Provenance() (source, origin, asOf string) {
+	if d := r.discount; d != nil && model.FromOverlay(d.Origin) { // a reserved price off an overlay's discount
+		return d.Source, d.Origin, d.AsOf
+	}
 	if r.price == nil {
 		return r.Instance.Source, r.Instance.Origin, r.Instance.AsOf
 	}
@@ -560,7 +568,7 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 		}
 		slices.Sort(b.offerUSD[at:])
 		n := len(b.rows)
-		b.rows, pool, spans = appendCollapsed(b.rows, pool, spans, in, g, q, prices, c.TrustOverlays) // reorders prices
+		b.rows, pool, spans = appendCollapsed(b.rows, pool, spans, in, g, q, prices, c.TrustOverlays, c.DiscountFor(in, q.Pricing)) // reorders prices
 		for range len(b.rows) - n {
 			b.inst = append(b.inst, int32(i))
 			b.offerAt = append(b.offerAt, at)
@@ -805,9 +813,12 @@ rows:
 // (model.RegionPrice.Held) never collapse with others, nor hide the
 // cheapest price they undercut: that is the cheapest of the others.
 // Each row's regions go to pool, their window to spans.
-func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Instance, g *model.GPU, q *Query, prices []regionPrice, trust bool) ([]Row, []string, [][2]int32) {
+func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Instance, g *model.GPU, q *Query, prices []regionPrice, trust bool, disc *model.Discount) ([]Row, []string, [][2]int32) {
 	offered := len(prices)
-	held := func(p regionPrice) bool { return !trust && model.HeldAt(in, &in.Prices[p.j], q.ExchangeRates) }
+	held := func(p regionPrice) bool {
+		rp := &in.Prices[p.j]
+		return !trust && (model.HeldAt(in, rp, q.ExchangeRates) || disc.HeldFor(in.Type, rp.Region))
+	}
 	if !q.AllRegions { // keep the cheapest only (of each kind): one pass, then a sort of a few
 		var least [2]float64
 		var seen [2]bool
@@ -858,7 +869,7 @@ func appendCollapsed(rows []Row, pool []string, spans [][2]int32, in *model.Inst
 		}
 		row := Row{
 			Instance: in, GPU: g, Pricing: q.Pricing, Offered: offered, USDPerHour: prices[start].price,
-			price: first, heldFX: !first.Held && model.HeldAt(in, first, q.ExchangeRates),
+			price: first, heldFX: !first.Held && model.HeldAt(in, first, q.ExchangeRates), discount: disc,
 		}
 		from := int32(len(pool))
 		for _, p := range prices[start:end] {

@@ -29,8 +29,9 @@ type Provenance struct {
 }
 
 // CatalogProvenance collects the origins of c's instance prices: an
-// instance's Origin, and a region price's Origin when an overlay patched
-// it. Origins inside updateDir (data.UpdateDir, passed in to keep model
+// instance's Origin, a region price's Origin when an overlay patched
+// it, and an overlay discount's for the types whose reserved price it
+// gives. Origins inside updateDir (data.UpdateDir, passed in to keep model
 // free of the file system) count as `catalog update` results.
 func CatalogProvenance(c *model.Catalog, updateDir string) Provenance {
 	at := map[string]int{}
@@ -53,10 +54,21 @@ func CatalogProvenance(c *model.Catalog, updateDir string) Provenance {
 			o.AsOf = asOf
 		}
 	}
+	var disc []*model.Discount // overlays' discounts: the reserved prices they give are theirs
+	for i := range c.Discounts {
+		if d := &c.Discounts[i]; model.FromOverlay(d.Origin) {
+			disc = append(disc, d)
+		}
+	}
 	for i := range c.Instances {
 		in := &c.Instances[i]
 		seen := map[string]bool{}
 		add(in.Origin, in.AsOf, seen)
+		for _, d := range disc {
+			if c.DiscountFor(in, d.Term) == d {
+				add(d.Origin, d.AsOf, seen)
+			}
+		}
 		for j := range in.Prices {
 			rp := &in.Prices[j]
 			var origin, asOf string

@@ -72,7 +72,7 @@ func Offers(cat *model.Catalog, q model.Query) []Offer {
 			continue
 		}
 		o := OfferFor(in, g, best, fmt.Sprintf("%s %s %s %s", in.Provider, in.Type, region, q.Pricing))
-		o.Region, o.Pricing = region, q.Pricing
+		o.Region, o.Pricing, o.Discount = region, q.Pricing, cat.DiscountFor(in, q.Pricing)
 		out = append(out, o)
 	}
 	slices.SortStableFunc(out, func(a, b Offer) int { return cmp.Compare(a.USDPerHour, b.USDPerHour) })

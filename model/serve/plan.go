@@ -20,6 +20,19 @@ type Offer struct {
 	Instance     *model.Instance
 	Region       string        // where the price is from; "" when unknown
 	Pricing      model.Pricing // the price's mode; "" when unknown
+	// Discount is the discount a reserved price comes from
+	// (model.Catalog.DiscountFor); nil otherwise.
+	Discount *model.Discount
+}
+
+// Provenance returns the source, origin and as_of of the offer's price:
+// an overlay discount's for a reserved price it gives, else the region's
+// (model.Instance.RegionProvenance).
+func (o *Offer) Provenance() (source, origin, asOf string) {
+	if d := o.Discount; d != nil && model.FromOverlay(d.Origin) {
+		return d.Source, d.Origin, d.AsOf
+	}
+	return o.Instance.RegionProvenance(o.Region)
 }
 
 // OfferFor builds a Offer from a catalog instance, its GPU and

@@ -110,6 +110,20 @@ func Run(env Env) int {
 			}
 			if c != nil {
 				c.TrustOverlays = env.trustOverlay // --trust-overlay, parsed by now
+				// An overlay that changes an embedded GPU's or model's
+				// figures under its key is refused unless trusted, then
+				// named on every command (attack round 10, S2).
+				var refused []error
+				for i := range c.Redefined {
+					if r := &c.Redefined[i]; env.trustOverlay {
+						w = append(w, r.Warning())
+					} else {
+						refused = append(refused, r.Refusal())
+					}
+				}
+				if len(refused) > 0 {
+					return nil, w, usage(errors.Join(refused...))
+				}
 			}
 			return c, w, err
 		}

@@ -468,12 +468,13 @@ func checkHeld(cat *model.Catalog, in *model.Instance, region string, p model.Pr
 		return nil
 	}
 	var held *model.RegionPrice
+	disc := cat.DiscountFor(in, p) // a reserved price off an overlay's discount may be held on its own
 	for i := range in.Prices {
 		rp := &in.Prices[i]
 		if region != "" && rp.Region != region || !hasPrice(cat, in, rp, p) {
 			continue
 		}
-		if !rp.Held {
+		if !rp.Held && !disc.HeldFor(in.Type, rp.Region) {
 			return nil
 		}
 		if held == nil {
@@ -485,6 +486,9 @@ func checkHeld(cat *model.Catalog, in *model.Instance, region string, p model.Pr
 	}
 	usd, _ := cat.ListPrice(in, held, p, nil)
 	_, origin, _ := model.PriceProvenance(in, held)
+	if !held.Held && disc != nil {
+		origin = disc.Origin
+	}
 	return model.Msg("%s/%s %s: the %s price %s/h from %s looks fake or mistyped, so the price guards held it (the load's warning says why); pass --trust-overlay to use it",
 		in.Provider, in.Type, held.Region, model.Msg(string(p)), report.USDPerHour(usd), origin)
 }
@@ -519,12 +523,7 @@ func hasPrice(cat *model.Catalog, in *model.Instance, rp *model.RegionPrice, p m
 		if rp.OnDemandUSD <= 0 {
 			return false
 		}
-		for i := range cat.Discounts {
-			if d := &cat.Discounts[i]; d.Term == p && d.Applies(in.Provider, in.Type) {
-				return true
-			}
-		}
-		return false
+		return cat.DiscountFor(in, p) != nil
 	}
 	return rp.OnDemandUSD > 0
 }

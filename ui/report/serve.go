@@ -168,7 +168,7 @@ func NewServePlanJSON(p *serve.Plan) ServePlanJSON {
 	}
 	if in := o.Instance; in != nil {
 		j.Provider, j.InstanceType = in.Provider, in.Type
-		j.Source, j.Origin, j.AsOf = in.RegionProvenance(o.Region)
+		j.Source, j.Origin, j.AsOf = o.Provenance()
 	}
 	b := ServeBands(p)
 	j.Memory.KVCacheBand = roundBand(b.KVCache, 1.0/model.GiB)
@@ -548,7 +548,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 				borderline++
 			}
 			in := p.Offer.Instance
-			marked = append(marked, in != nil && overlays.add(in.RegionProvenance(p.Offer.Region)))
+			marked = append(marked, in != nil && overlays.add(p.Offer.Provenance()))
 			rows = append(rows, serveRow(p, r.Cut))
 			fallback = fallback || p.FallbackFrom != ""
 			slow = slow || p.SlowerThanReading()

@@ -388,7 +388,7 @@ func (d *dialog) servePayload() ([]byte, error) {
 	a := &o.Estimate.Workload.Model
 	so := serve.OfferFor(o.Instance, o.GPU, o.USDPerHour/float64(max(o.Instances, 1)),
 		fmt.Sprintf("%s %s %s %s", o.Instance.Provider, o.Instance.Type, o.Region, o.Pricing))
-	so.Region, so.Pricing = o.Region, o.Pricing
+	so.Region, so.Pricing, so.Discount = o.Region, o.Pricing, o.Discount
 	p, err := serve.PlanServing(a, *d.serving, so)
 	if err != nil {
 		return nil, err
