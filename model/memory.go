@@ -428,7 +428,13 @@ func countTargets(targets []string, names ...string) float64 {
 // nll_loss its input, the log-softmax; Linear saves its input, not its
 // output; data/testdata/calibration/saved/outputs_kept.py measured it,
 // "saved_for_loss": false), so it is alive in backward only while the
-// training loop holds it (Workload.Outputs):
+// training loop holds it (Workload.Outputs). The same script counts the
+// bytes alive after every op on CPU ("loss_liveness"): per bf16 logit,
+// hf-fp32 10 at the loss, 4 at backward start and 12 at the loss
+// backward's peak with the outputs dropped, 6 and 14 kept; native 4, 2
+// and 6, kept 4 and 8; fp32 logits 8, 4 and 12, kept 8 and 16:
+// fwd; fwd − transient − own, with own added back when kept; and that
+// plus bwd (TestLogitsLivenessFixture).
 //
 //	hf-fp32: the logits (p), their fp32 copy (Hugging Face loss_utils.py
 //	         ForCausalLMLoss: logits = logits.float(), a local of the loss
@@ -436,7 +442,10 @@ func countTargets(targets []string, names ...string) float64 {
 //	         cross_entropy saves (4); backward adds nll_loss's fp32
 //	         gradient of the log-softmax and log_softmax's fp32 gradient of
 //	         the logits (4 + 4) while the log-softmax is alive: 14 B per
-//	         logit in 16-bit at backward with the logits held, 12 without
+//	         logit in 16-bit at backward with the logits held, 12 without.
+//	         The cast's backward (_to_copy_backward) then writes the p-byte
+//	         gradient while the fp32 one is alive, 4 + p, after the
+//	         log-softmax and its gradient are freed: below that peak.
 //	fused:   a cross-entropy kernel that reads the p-byte logits and writes
 //	         the gradient in place (flash-attention csrc/xentropy): p, kept
 //	         by the kernel itself
@@ -520,6 +529,13 @@ type savedActivations struct {
 	// loss's own temporaries and, unless the loop keeps its outputs, the
 	// logits (logitsBytes).
 	logitsGone float64
+	// logitsKept is what of the logits is still alive once the loss
+	// backward is done: the returned logits when the loop keeps its
+	// outputs (OutputsKept), nothing otherwise; the loss's saved
+	// log-softmax and its gradients are freed by then (data/testdata/
+	// calibration/saved/outputs_kept.json, loss_liveness: after the loss
+	// backward 2 B per bf16 logit kept, 0 dropped).
+	logitsKept float64
 	// blockGrad is the gradients of one block's saved tensors, live while
 	// backward runs through it.
 	blockGrad float64
@@ -739,6 +755,8 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 		out.logitsGone = transient
 		if w.Outputs != OutputsKept {
 			out.logitsGone += own // the loop dropped them before backward
+		} else if w.LossImpl() != LossChunked {
+			out.logitsKept = s * b * float64(a.Vocab) * p / t // outputsHeld's logits
 		}
 	}
 	return out
@@ -1052,10 +1070,12 @@ type PhaseMemory struct {
 // freed, from PyTorch 2.0, by the zero_grad just before backward.
 // A loop that keeps its outputs (OutputsKept) also holds the previous
 // step's outputs (outputsHeld) at the forward end.
-// Backward: the larger of its start (forward end plus the logits'
-// gradient and the reduce buckets; with kept outputs, the cache they hold
-// beyond the saved tensors) and its end (all gradients, buckets, no
-// activations but kept outputs).
+// Backward: the larger of its start (the saved activations with the
+// larger of the loss backward — what of the logits outlives the loss
+// function plus the gradients it adds — and one block's backward, with
+// only kept logits left; the reduce buckets; with kept outputs, the cache
+// they hold beyond the saved tensors) and its end (all gradients,
+// buckets, no activations but kept outputs).
 // Optimizer step: model states plus step temporaries (and kept outputs).
 func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	s := newStepShape(w)
@@ -1108,7 +1128,9 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	if !persistGrads {
 		bwdStart.Gradients = 0 // zero_grad(set_to_none=True) before backward
 	}
-	bwdStart.Activations += max(act.lossBwd, act.blockGrad) - act.logitsGone
+	// Backward: the loss backward with what of the logits is alive at its
+	// start, then each block's with only the kept logits left of them.
+	bwdStart.Activations = act.blocks + max(act.logits-act.logitsGone+act.lossBwd, act.blockGrad+act.logitsKept)
 	if w.Outputs == OutputsKept {
 		bwdStart.Activations += act.cache
 	}
