@@ -472,10 +472,10 @@ func (e *Estimate) AssumptionMessages() []Message {
 					add("logits: %d-token vocabulary, torch cross_entropy on the %.0f-bit logits: logits, log-softmax and their gradients", a.Vocab, 8*lb)
 				default:
 					if lb == 4 {
-						add("logits: %d-token vocabulary, Hugging Face loss on fp32 logits (logits.float() copies nothing): logits, the fp32 log-softmax and its gradient", a.Vocab)
+						add("logits: %d-token vocabulary, Hugging Face loss on fp32 logits (logits.float() copies nothing): logits, the fp32 log-softmax and two fp32 gradients", a.Vocab)
 						break
 					}
-					add("logits: %d-token vocabulary, Hugging Face loss: logits, their fp32 copy, the fp32 log-softmax and its gradient", a.Vocab)
+					add("logits: %d-token vocabulary, Hugging Face loss: logits, their fp32 copy, the fp32 log-softmax and two fp32 gradients", a.Vocab)
 				}
 			}
 		} else {

@@ -418,44 +418,63 @@ func countTargets(targets []string, names ...string) float64 {
 	return c
 }
 
-// logitsBytes returns the peak memory of the output logits and loss for
-// s·b positions over vocab v at p bytes, split over t by Megatron-style
-// vocabulary parallelism, as (forward, backward extra):
+// logitsBytes returns the memory of the output logits and loss for s·b
+// positions over vocab v at p bytes, split over t by Megatron-style
+// vocabulary parallelism: fwd is what is alive as the loss is computed at
+// the forward's end; bwd what the loss backward adds; transient the part
+// of fwd no tensor outlives the loss function by (saved by no autograd
+// node); own the logits tensor the model returns, which autograd saves
+// for no loss (torch derivatives.yaml: _log_softmax saves its result,
+// nll_loss its input, the log-softmax; Linear saves its input, not its
+// output; data/testdata/calibration/saved/outputs_kept.py measured it,
+// "saved_for_loss": false), so it is alive in backward only while the
+// training loop holds it (Workload.Outputs). The same script counts the
+// bytes alive after every op on CPU ("loss_liveness"): per bf16 logit,
+// hf-fp32 10 at the loss, 4 at backward start and 12 at the loss
+// backward's peak with the outputs dropped, 6 and 14 kept; native 4, 2
+// and 6, kept 4 and 8; fp32 logits 8, 4 and 12, kept 8 and 16:
+// fwd; fwd − transient − own, with own added back when kept; and that
+// plus bwd (TestLogitsLivenessFixture).
 //
 //	hf-fp32: the logits (p), their fp32 copy (Hugging Face loss_utils.py
-//	         ForCausalLMLoss: logits.float()) unless already fp32, the fp32
-//	         log-softmax cross_entropy saves (4); backward adds the fp32
-//	         gradient of the logits (4) while those are alive: 14 B per
-//	         logit in 16-bit, 12 in fp32
+//	         ForCausalLMLoss: logits = logits.float(), a local of the loss
+//	         function) unless already fp32, the fp32 log-softmax
+//	         cross_entropy saves (4); backward adds nll_loss's fp32
+//	         gradient of the log-softmax and log_softmax's fp32 gradient of
+//	         the logits (4 + 4) while the log-softmax is alive: 14 B per
+//	         logit in 16-bit at backward with the logits held, 12 without.
+//	         The cast's backward (_to_copy_backward) then writes the p-byte
+//	         gradient while the fp32 one is alive, 4 + p, after the
+//	         log-softmax and its gradient are freed: below that peak.
 //	fused:   a cross-entropy kernel that reads the p-byte logits and writes
-//	         the gradient in place (flash-attention csrc/xentropy): p
+//	         the gradient in place (flash-attention csrc/xentropy): p, kept
+//	         by the kernel itself
 //	chunked: fused linear + cross-entropy over ChunkedLossChunks chunks
 //	         (Liger FusedLinearCrossEntropy, Cut Cross-Entropy): one chunk
 //	         of logits in p bytes and fp32 plus its fp32 gradient
 //	native:  torch cross_entropy in the logits' dtype: the logits and the
-//	         log-softmax output it saves (2p); backward adds the logits'
-//	         gradient and nll_loss's gradient of the log-softmax (2p).
+//	         log-softmax output it saves (2p); backward adds nll_loss's
+//	         gradient of the log-softmax and the logits' gradient (2p).
 //	         Chunking the head's output (LitGPT lm_head_chunk_size) does
 //	         not lower this: autograd runs every chunk's loss backward
 //	         before any head matmul (nodes with higher sequence numbers
 //	         first, torch/csrc/autograd/engine.cpp ReadyQueue), so all
 //	         chunks' gradients are live together.
-func logitsBytes(s, b, v, p, t float64, loss Loss) (fwd, bwd float64) {
+func logitsBytes(s, b, v, p, t float64, loss Loss) (fwd, bwd, transient, own float64) {
 	n := s * b * v / t
 	switch loss {
 	case LossNative:
-		return n * 2 * p, n * 2 * p
+		return n * 2 * p, n * 2 * p, 0, n * p
 	case LossFused:
-		return n * p, 0
+		return n * p, 0, 0, 0
 	case LossChunked:
 		c := n / ChunkedLossChunks
-		return c * (p + 4), c * 4
+		return c * (p + 4), c * 4, 0, 0
 	}
-	per := p + 4
 	if p < 4 {
-		per += 4
+		return n * (p + 4 + 4), n * 8, n * 4, n * p
 	}
-	return n * per, n * 4
+	return n * (p + 4), n * 8, 0, n * p
 }
 
 // CNNCheckpointFactor is the share of activations a CNN keeps with
@@ -506,6 +525,17 @@ type savedActivations struct {
 	blocks  float64 // embedding output and the blocks' saved tensors
 	logits  float64 // logits and loss tensors alive at the end of forward
 	lossBwd float64 // the logits' gradient the loss backward adds
+	// logitsGone is the part of logits freed before backward starts: the
+	// loss's own temporaries and, unless the loop keeps its outputs, the
+	// logits (logitsBytes).
+	logitsGone float64
+	// logitsKept is what of the logits is still alive once the loss
+	// backward is done: the returned logits when the loop keeps its
+	// outputs (OutputsKept), nothing otherwise; the loss's saved
+	// log-softmax and its gradients are freed by then (data/testdata/
+	// calibration/saved/outputs_kept.json, loss_liveness: after the loss
+	// backward 2 B per bf16 logit kept, 0 dropped).
+	logitsKept float64
 	// blockGrad is the gradients of one block's saved tensors, live while
 	// backward runs through it.
 	blockGrad float64
@@ -720,7 +750,14 @@ func trainingActivations(w *Workload, r Recipe) savedActivations {
 	// tensors while they are alive: one block's worth at a time.
 	out.blockGrad = a.blockActivation(s, s, b, p, t, flash, false)
 	if countsLogits(w) {
-		out.logits, out.lossBwd = logitsBytes(s, b, float64(a.Vocab), p, t, w.LossImpl())
+		var transient, own float64
+		out.logits, out.lossBwd, transient, own = logitsBytes(s, b, float64(a.Vocab), p, t, w.LossImpl())
+		out.logitsGone = transient
+		if w.Outputs != OutputsKept {
+			out.logitsGone += own // the loop dropped them before backward
+		} else if w.LossImpl() != LossChunked {
+			out.logitsKept = s * b * float64(a.Vocab) * p / t // outputsHeld's logits
+		}
 	}
 	return out
 }
@@ -1033,10 +1070,12 @@ type PhaseMemory struct {
 // freed, from PyTorch 2.0, by the zero_grad just before backward.
 // A loop that keeps its outputs (OutputsKept) also holds the previous
 // step's outputs (outputsHeld) at the forward end.
-// Backward: the larger of its start (forward end plus the logits'
-// gradient and the reduce buckets; with kept outputs, the cache they hold
-// beyond the saved tensors) and its end (all gradients, buckets, no
-// activations but kept outputs).
+// Backward: the larger of its start (the saved activations with the
+// larger of the loss backward — what of the logits outlives the loss
+// function plus the gradients it adds — and one block's backward, with
+// only kept logits left; the reduce buckets; with kept outputs, the cache
+// they hold beyond the saved tensors) and its end (all gradients,
+// buckets, no activations but kept outputs).
 // Optimizer step: model states plus step temporaries (and kept outputs).
 func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	s := newStepShape(w)
@@ -1089,7 +1128,9 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 	if !persistGrads {
 		bwdStart.Gradients = 0 // zero_grad(set_to_none=True) before backward
 	}
-	bwdStart.Activations += max(act.lossBwd, act.blockGrad)
+	// Backward: the loss backward with what of the logits is alive at its
+	// start, then each block's with only the kept logits left of them.
+	bwdStart.Activations = act.blocks + max(act.logits-act.logitsGone+act.lossBwd, act.blockGrad+act.logitsKept)
 	if w.Outputs == OutputsKept {
 		bwdStart.Activations += act.cache
 	}
@@ -1098,7 +1139,7 @@ func phases(w *Workload, out *[3]PhaseMemory, states *Memory) int {
 		// block recomputed with its gradients, the logits gone unless the
 		// loop keeps them (kept is the logits alone: no cache when
 		// checkpointing).
-		bwdStart.Activations = act.blocks + max(act.logits+act.lossBwd, act.recompute+act.blockGrad+act.kept)
+		bwdStart.Activations = act.blocks + max(act.logits-act.logitsGone+act.lossBwd, act.recompute+act.blockGrad+act.kept)
 	}
 	bwdStart.Buffers += bwdBuf
 	bwdEnd := base

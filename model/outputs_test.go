@@ -2,7 +2,9 @@ package model
 
 import (
 	"encoding/json"
+	"math"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -156,5 +158,60 @@ func TestParseOutputs(t *testing.T) {
 	}
 	if _, err := ParseOutputs("sometimes"); err == nil {
 		t.Error("ParseOutputs(sometimes) accepted")
+	}
+}
+
+// TestLogitsLivenessFixture holds logitsBytes to the bytes per logit the
+// CPU run of data/testdata/calibration/saved/outputs_kept.py counted
+// alive around the loss ("loss_liveness", b=2 s=64 v=8192): at the loss
+// (fwd), as backward starts (fwd less the transient and, unless the loop
+// keeps its outputs, the returned logits) and at the loss backward's peak
+// (that plus bwd). The fixture rounds to 0.01 B and counts whole pages.
+func TestLogitsLivenessFixture(t *testing.T) {
+	raw, err := os.ReadFile("../data/testdata/calibration/saved/outputs_kept.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fx struct {
+		Loss map[string]json.RawMessage `json:"loss_liveness"`
+	}
+	if err := json.Unmarshal(raw, &fx); err != nil {
+		t.Fatal(err)
+	}
+	impl := map[string]Loss{"hf-fp32": LossHFUpcast, "native": LossNative}
+	bytes := map[string]float64{"bfloat16": 2, "float32": 4}
+	n := 0
+	for key, msg := range fx.Loss {
+		if key == "note" {
+			continue
+		}
+		var c struct {
+			Fwd   float64 `json:"forward_peak"`
+			Start float64 `json:"backward_start"`
+			Peak  float64 `json:"backward_peak"`
+		}
+		if err := json.Unmarshal(msg, &c); err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Fields(key) // "hf-fp32 bfloat16 dropped"
+		loss, p := impl[f[0]], bytes[f[1]]
+		if len(f) != 3 || loss == "" || p == 0 {
+			t.Fatalf("fixture case %q: want loss dtype kept|dropped", key)
+		}
+		fwd, bwd, transient, own := logitsBytes(1, 1, 1, p, 1, loss)
+		start := fwd - transient - own
+		if f[2] == "kept" {
+			start += own
+		}
+		for _, x := range [][2]float64{{fwd, c.Fwd}, {start, c.Start}, {start + bwd, c.Peak}} {
+			if math.Abs(x[0]-x[1]) > 0.05 {
+				t.Errorf("%s: logitsBytes (fwd %v, start %v, peak %v) B per logit, fixture (%v, %v, %v)", key, fwd, start, start+bwd, c.Fwd, c.Start, c.Peak)
+				break
+			}
+		}
+		n++
+	}
+	if n != 8 {
+		t.Errorf("fixture has %d loss cases, want 8", n)
 	}
 }

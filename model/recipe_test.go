@@ -191,23 +191,26 @@ func TestFourBitWorkspace(t *testing.T) {
 	}
 }
 
+// TestLogitsBytes: per logit, by hand from logitsBytes' list: what is
+// alive as the loss is computed, what its backward adds, what no tensor
+// keeps past the loss function and the returned logits themselves.
 func TestLogitsBytes(t *testing.T) {
 	tests := []struct {
-		loss     Loss
-		p        float64
-		fwd, bwd float64
+		loss                   Loss
+		p                      float64
+		fwd, bwd, trans, owned float64
 	}{
-		{LossHFUpcast, 2, 1000 * (2 + 4 + 4), 1000 * 4},
-		{LossHFUpcast, 4, 1000 * (4 + 4), 1000 * 4},
-		{LossFused, 2, 1000 * 2, 0},
-		{LossChunked, 2, 1000.0 / 8 * (2 + 4), 1000.0 / 8 * 4},
-		{LossNative, 2, 1000 * (2 + 2), 1000 * (2 + 2)}, // logits + log-softmax; their gradients
-		{LossNative, 4, 1000 * (4 + 4), 1000 * (4 + 4)},
+		{LossHFUpcast, 2, 1000 * (2 + 4 + 4), 1000 * (4 + 4), 1000 * 4, 1000 * 2},
+		{LossHFUpcast, 4, 1000 * (4 + 4), 1000 * (4 + 4), 0, 1000 * 4},
+		{LossFused, 2, 1000 * 2, 0, 0, 0},
+		{LossChunked, 2, 1000.0 / 8 * (2 + 4), 1000.0 / 8 * 4, 0, 0},
+		{LossNative, 2, 1000 * (2 + 2), 1000 * (2 + 2), 0, 1000 * 2}, // logits + log-softmax; nll's and log-softmax's gradients
+		{LossNative, 4, 1000 * (4 + 4), 1000 * (4 + 4), 0, 1000 * 4},
 	}
 	for _, tt := range tests {
-		f, b := logitsBytes(10, 1, 100, tt.p, 1, tt.loss)
-		if f != tt.fwd || b != tt.bwd {
-			t.Errorf("%s at %v B: (%v, %v), want (%v, %v)", tt.loss, tt.p, f, b, tt.fwd, tt.bwd)
+		f, b, tr, o := logitsBytes(10, 1, 100, tt.p, 1, tt.loss)
+		if f != tt.fwd || b != tt.bwd || tr != tt.trans || o != tt.owned {
+			t.Errorf("%s at %v B: (%v, %v, %v, %v), want (%v, %v, %v, %v)", tt.loss, tt.p, f, b, tr, o, tt.fwd, tt.bwd, tt.trans, tt.owned)
 		}
 	}
 }

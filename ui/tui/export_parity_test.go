@@ -29,10 +29,12 @@ func TestExportSameAsCommandLine(t *testing.T) {
 		file     string // [workload] and [search] of the configuration opened; "" the defaults
 		failover bool   // gpuplan export lists candidates (its serving files have none)
 	}{
-		// The defaults' best is seeweb's A30, one seller: no candidates.
-		// (It was a V100 with a 40% chance of an OOM, before offers that
+		// The defaults' best is a V100 16GB (verda), which several sellers
+		// offer: failover candidates follow. (It was seeweb's A30, one
+		// seller, while the logits were counted alive through backward;
+		// before that a V100 with a 40% chance of an OOM, until offers that
 		// fit ranked ahead of risky ones.)
-		{"the defaults", "", false},
+		{"the defaults", "", true},
 		// The hyperscalers' offers, so the best is an NVIDIA host with
 		// failover candidates (an AMD or single-seller best has none to list).
 		{"lora on spot", `[workload]` + "\nmodel = \"llama-3.1-8b\"\ntask = \"lora\"\nepochs = 1\ngpus = 1\n[search]\npricing = \"spot\"\n" + hyperscalers, true},

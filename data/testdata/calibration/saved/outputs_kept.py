@@ -23,7 +23,22 @@ object when its last reference goes). Three things are checked:
 3. "alive_at_next_forward": a weakref to step 1's logits, read inside step
    2's forward, in a plain loop (alive) and in a Trainer-style loop whose
    compute_loss returns only the loss (dead).
+4. "loss_liveness": the bytes alive, per logit, around a causal LM loss
+   on CPU, counted as glibc's mmapped bytes (mallinfo2().hblkhd, the
+   script re-executes itself with MALLOC_MMAP_THRESHOLD_=1 MiB so every
+   logit-sized tensor, and nothing smaller, is its own mapping) after
+   every aten op, read from a TorchDispatchMode, so what one op allocates
+   is counted while its inputs are alive. The head is F.linear over h=8
+   (its weight and gradients stay under the threshold); the loss is
+   Hugging Face's ForCausalLMLoss (transformers src/transformers/loss/
+   loss_utils.py: logits.float(), pad the labels, view, cross_entropy)
+   or cross_entropy in the logits' dtype ("native"), the logits bf16 or
+   fp32, and the outputs dropped before backward (Trainer: compute_loss
+   returns the loss alone) or kept. Per case: the peak during the forward
+   and loss, what is alive as backward starts, the peak during backward
+   and the op sequence of the backward (per-logit bytes after each op).
 """
+import ctypes
 import gc
 import json
 import os
@@ -32,6 +47,7 @@ import weakref
 
 import torch
 import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import saved_tensors as st  # noqa: E402
@@ -118,6 +134,92 @@ def liveness(v=1000, b=2, s=16):
     return res
 
 
+MMAP_THRESHOLD = 1 << 20  # bytes; logits-sized tensors are above it, the rest below
+
+
+class _Mallinfo2(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+_libc = ctypes.CDLL("libc.so.6")
+_libc.mallinfo2.restype = _Mallinfo2
+
+
+def mapped():
+    """Bytes glibc has in mmapped chunks: the live tensors above the threshold."""
+    return _libc.mallinfo2().hblkhd
+
+
+class Trace(TorchDispatchMode):
+    """Reads mapped() after every aten op, forward and backward (CPU
+    autograd runs the backward on the calling thread, inside the mode)."""
+
+    def __init__(self):
+        super().__init__()
+        self.log = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **(kwargs or {}))
+        self.log.append((str(func.overloadpacket.__name__), mapped()))
+        return out
+
+
+def for_causal_lm_loss(logits, labels, vocab_size, ignore_index=-100):
+    """transformers src/transformers/loss/loss_utils.py ForCausalLMLoss
+    with fixed_cross_entropy inlined (num_items_in_batch None: mean)."""
+    logits = logits.float()
+    labels = F.pad(labels, (0, 1), value=ignore_index)
+    shift_labels = labels[..., 1:].contiguous()
+    logits = logits.view(-1, vocab_size)
+    shift_labels = shift_labels.view(-1)
+    return F.cross_entropy(logits, shift_labels, ignore_index=ignore_index, reduction="mean")
+
+
+def loss_case(loss_impl, dtype, kept, b=2, s=64, v=8192, h=8):
+    torch.manual_seed(0)
+    n = b * s * v
+    hidden = torch.randn(b, s, h, dtype=dtype, requires_grad=True)
+    weight = torch.randn(v, h, dtype=dtype, requires_grad=True)
+    labels = torch.randint(v, (b, s))
+    gc.collect()
+    base = mapped()
+    per = lambda x: round((x - base) / n, 2)  # noqa: E731
+
+    def compute_loss(tr):
+        with tr:
+            out = {"logits": F.linear(hidden, weight)}  # Linear saves its input and weight, not its output
+            if loss_impl == "hf-fp32":
+                loss = for_causal_lm_loss(out["logits"], labels, v)
+            else:
+                loss = F.cross_entropy(out["logits"].flatten(0, 1), labels.flatten())
+        return loss, out
+
+    fwd = Trace()
+    loss, out = compute_loss(fwd)
+    if not kept:
+        del out  # the Trainer: compute_loss returns the loss alone
+    start = mapped()
+    bwd = Trace()
+    with bwd:
+        loss.backward()
+    res = {"forward_peak": per(max(m for _, m in fwd.log)), "backward_start": per(start),
+           "backward_peak": per(max(m for _, m in bwd.log)),
+           "backward_ops": [[op, per(m)] for op, m in bwd.log if op != "detach"]}
+    del loss
+    return res
+
+
+def loss_liveness():
+    res = {"note": "bytes per logit alive (mmapped tensors >= 1 MiB, i.e. logit-sized), after each aten op; b=2 s=64 v=8192, head F.linear over h=8"}
+    for loss_impl in ("hf-fp32", "native"):
+        for dt in (torch.bfloat16, torch.float32):
+            for kept in (False, True):
+                key = "%s %s %s" % (loss_impl, str(dt).replace("torch.", ""), "kept" if kept else "dropped")
+                res[key] = loss_case(loss_impl, dt, kept)
+    return res
+
+
 def main():
     res = {"torch": torch.__version__, "batch": st.B, "hidden": st.H, "heads": st.A, "kv_heads": st.KV,
            "note": "held: bytes of the storages the returned present references after backward, per block, pure bf16; per_token_h = held / (s*b*h) / 2 bytes",
@@ -128,9 +230,14 @@ def main():
                                for s in st.SEQS for e in [held(shapes, block, s)]}
     res["logits"] = logits_check()
     res["alive_at_next_forward"] = liveness()
+    res["loss_liveness"] = loss_liveness()
     json.dump(res, sys.stdout, indent=1)
     print()
 
 
 if __name__ == "__main__":
+    if os.environ.get("MALLOC_MMAP_THRESHOLD_") != str(MMAP_THRESHOLD):
+        # glibc reads the fixed threshold (which also stops its dynamic
+        # raising) at start-up: run again with it set.
+        os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, MALLOC_MMAP_THRESHOLD_=str(MMAP_THRESHOLD)))
     main()
