@@ -318,8 +318,11 @@ func TestAutoGPUsAndDeadline(t *testing.T) {
 // (Band.Exceedance(deadline/hours)), ranked after every offer that meets
 // it; one whose fast end is past it is refused, saying so.
 func TestDeadlineTimeRange(t *testing.T) {
-	w := small
-	w.DatasetSamples, w.Epochs = 2e6, 1
+	// BERT-base fine-tuning: its time range (time/encoder/single) is narrow
+	// enough against G16/G40's speed ratio that G40 meets, at its slow end,
+	// a deadline G16 meets only at its fast end (checked below); GPT-2's
+	// single-GPU decoder range is too wide for that since held-out round 10.
+	w := Workload{Settings: Settings{Task: TaskFinetune, MicroBatch: 8, SeqLen: 384, DatasetSamples: 2e6, Epochs: 1}, Model: bertBase}
 	q := Query{Providers: []string{"p1"}, Regions: []string{"us-east-1"}, GPUs: []string{"g16", "g40"}}
 	base := recommend(t, w, q)
 	var g16, g40 *Offer
@@ -335,7 +338,7 @@ func TestDeadlineTimeRange(t *testing.T) {
 		t.Fatalf("want small.1 and mid.1 timed: %s", offerNames(base))
 	}
 	slowBand, fastBand := g16.Estimate.TimeBand, g40.Estimate.TimeBand
-	if !(slowBand[0] < slowBand[1] && fastBand[1] < slowBand[1] && g16.USDPerHour < g40.USDPerHour) {
+	if !(slowBand[0] < slowBand[1] && fastBand[1] < (slowBand[0]+g16.JobHours)/2 && g16.USDPerHour < g40.USDPerHour) {
 		t.Fatalf("fixture: small.1 %v h at $%v/h, mid.1 %v h at $%v/h", slowBand, g16.USDPerHour, fastBand, g40.USDPerHour)
 	}
 	for _, tt := range []struct {

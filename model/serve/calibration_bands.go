@@ -9,14 +9,14 @@ import "github.com/gpuplan/gpuplan/model"
 var DefaultTuning = Tuning{
 	MFU:             0.48,
 	MBU:             0.7,
-	NonTorchTPGiB:   0,
+	NonTorchTPGiB:   0.02,
 	StepOverheadSec: 0,
 }
 
 // serveBands are the 90% ranges of the serving estimates, from the
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
-	"serve/kv-cache":   newBand("serve/kv-cache", 26, 10, [model.BandLevels]float64{-0.46360, -0.08143, -0.06107, -0.04232, -0.03761, -0.02264, -0.01764, -0.01497, -0.01459, -0.00855, -0.00159, 0.00022, 0.00111, 0.00157, 0.01406, 0.03290, 0.04149, 0.06205, 0.23342}),
-	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.92128, -0.54882, -0.49690, -0.41699, -0.39278, -0.29610, -0.23465, -0.19262, -0.14658, -0.06553, -0.02278, 0.03714, 0.10305, 0.16140, 0.19625, 0.27208, 0.36704, 0.46172, 0.60393}),
+	"serve/kv-cache":   newBand("serve/kv-cache", 27, 11, [model.BandLevels]float64{-0.45849, -0.07919, -0.05805, -0.04176, -0.03409, -0.01961, -0.01735, -0.01458, -0.01380, -0.00755, -0.00257, -0.00052, 0.00081, 0.00116, 0.00992, 0.02939, 0.04000, 0.05790, 0.23055}),
+	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.92128, -0.54882, -0.49176, -0.40670, -0.39279, -0.29611, -0.23466, -0.19262, -0.14659, -0.06553, -0.02278, 0.03716, 0.10308, 0.16140, 0.19624, 0.27208, 0.36704, 0.46171, 0.60393}),
 	"serve/tpot":       newBand("serve/tpot", 19, 4, [model.BandLevels]float64{-0.34934, -0.28447, -0.27724, -0.25096, -0.17404, -0.11290, -0.09971, -0.06861, -0.05705, -0.04531, -0.03845, -0.02353, 0.03307, 0.10755, 0.16680, 0.21843, 0.26215, 0.27126, 0.28198}),
 }

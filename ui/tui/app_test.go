@@ -200,7 +200,7 @@ func TestFitAdviceWhenNothingFits(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(120, 40), tab, up, up, enter, runes("/"))
 	m = drive(t, m, append(typed("llama 3.1 70b"), enter)...) // full fine-tune of 70B on one GPU
 	text := screenText(m)
-	for _, want := range []string{"no offer runs this workload", "What would fit", "ZeRO-3", "needs 1339.5 GiB per GPU"} {
+	for _, want := range []string{"no offer runs this workload", "What would fit", "ZeRO-3", "needs 1335.4 GiB per GPU"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("panel lacks %q:\n%s", want, text)
 		}
