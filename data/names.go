@@ -181,7 +181,9 @@ func refuseNames(f *catalogFile, names *NameCheck) ([]model.Message, error) {
 			why = append(why, err)
 			continue
 		}
-		keep = append(keep, f.instances[i])
+		if keep = keep[:len(keep)+1]; len(keep)-1 != i { // rows move once one is refused
+			keep[len(keep)-1] = f.instances[i]
+		}
 	}
 	f.instances = keep
 	full := f.full[:0]
@@ -191,7 +193,11 @@ func refuseNames(f *catalogFile, names *NameCheck) ([]model.Message, error) {
 			why = append(why, err)
 			continue
 		}
-		full = append(full, f.full[i])
+		// Rows move only once one is refused: a 288-byte Instance copied
+		// onto itself 100,000 times was a twentieth of an overlay's load.
+		if full = full[:len(full)+1]; len(full)-1 != i {
+			full[len(full)-1] = f.full[i]
+		}
 	}
 	if f.backing != nil {
 		f.backing = f.backing[:f.room+len(full)] // mergeInPlace walks backing
