@@ -182,8 +182,7 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 	// reused instead of each costing fresh pages (readGCPercent).
 	restore := paceGC(size, readGCPercent)
 	defer func() { restore() }()
-	cr := csv.NewReader(bufio.NewReaderSize(newRecordCapReader(r, maxCSVRecord), 64<<10))
-	cr.ReuseRecord = true
+	cr := newFastCSV(bufio.NewReaderSize(newRecordCapReader(r, maxCSVRecord), 64<<10))
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
 		return nil, nil, nil, &CSVError{File: name, Err: model.Msg("empty file, want a header line naming the columns")}
