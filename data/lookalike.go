@@ -31,12 +31,27 @@ func appendLookKey(dst []byte, s string) (key []byte, ok bool) {
 			return dst, false
 		}
 	}
-	t := asciiKeys() // a pointer: the table is 2 KB, copied per call by value
+	t, one := asciiKeys(), asciiOne() // pointers: tables copied per call by value cost more
 	for i := 0; i < len(s); i++ {
-		dst = append(dst, t[s[i]]...)
+		if b := one[s[i]]; b != 0 {
+			dst = append(dst, b) // nearly every character: a byte, not a string
+		} else {
+			dst = append(dst, t[s[i]]...)
+		}
 	}
 	return dst, true
 }
+
+// asciiOne is asciiKeys' entry as a byte where it is one byte, else 0.
+var asciiOne = sync.OnceValue(func() *[128]byte {
+	var one [128]byte
+	for c, k := range asciiKeys() {
+		if len(k) == 1 {
+			one[c] = k[0]
+		}
+	}
+	return &one
+})
 
 // asciiKeys is lookKeySlow of each ASCII character: "" for a separator.
 var asciiKeys = sync.OnceValue(func() *[128]string {

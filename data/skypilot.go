@@ -906,12 +906,17 @@ func (p *parser) add(o *offer) {
 		p.regionAt = nil
 	}
 	r.rows++
-	rp := p.regionRow(r, o.region)
-	if rp == nil {
-		p.seeRegion(o.line, p.str(o.region))
-		p.rps = append(p.rps, priceRow{region: p.str(o.region)})
+	// The region is looked up once (a region new to the file is added
+	// here, where a run without it would add it next).
+	region := p.str(o.region)
+	var rp *priceRow
+	if j := p.regionIndex(r, region); j >= 0 {
+		rp = &p.rps[j]
+	} else {
+		p.seeRegion(o.line, region)
+		p.rps = append(p.rps, priceRow{region: region})
 		if p.regionAt != nil {
-			p.regionAt[p.rps[len(p.rps)-1].region] = len(p.rps) - 1
+			p.regionAt[region] = len(p.rps) - 1
 		}
 		r.n++
 		rp = &p.rps[len(p.rps)-1]
@@ -933,18 +938,6 @@ func (p *parser) seeRegion(line int, region int32) {
 	if p.regions > MaxCSVRegions && p.tooManyRegions == nil {
 		p.tooManyRegions = &CSVError{File: p.name, Line: line, Err: model.Msg("more than %d distinct regions; a provider has fewer than 100: keep the rows of its real regions", MaxCSVRegions)}
 	}
-}
-
-// regionRow is run r's price row for region, or nil.
-func (p *parser) regionRow(r *typeRun, region string) *priceRow {
-	i, ok := p.strAt[region]
-	if !ok {
-		return nil
-	}
-	if j := p.regionIndex(r, i); j >= 0 {
-		return &p.rps[j]
-	}
-	return nil
 }
 
 // regionIndex is the index in rps of run r's row for region (a strs
