@@ -560,7 +560,9 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 		for _, p := range prices {
 			b.offerUSD = append(b.offerUSD, p.price)
 		}
-		slices.Sort(b.offerUSD[at:])
+		if len(prices) > 1 { // one price, the usual row of a CSV overlay, is sorted
+			slices.Sort(b.offerUSD[at:])
+		}
 		n := len(b.rows)
 		b.rows, pool, spans = appendCollapsed(b.rows, pool, spans, in, g, q, prices, c.TrustOverlays) // reorders prices
 		for range len(b.rows) - n {
