@@ -178,7 +178,7 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 		return nil, nil, nil, &CSVError{File: name, Err: model.Msg("no GPU resolver")}
 	}
 	// While rows are read, what stays is the pointer-free runs (typeRun)
-	// and what goes is encoding/csv's string per record: the collector
+	// and what goes is the records' copies (fastCSV): the collector
 	// runs often, marking next to nothing, so the records' memory is
 	// reused instead of each costing fresh pages (readGCPercent).
 	restore := paceGC(size, readGCPercent)
@@ -487,8 +487,8 @@ type offer struct {
 // shape starts a new run). It holds no pointers (its name is a span of
 // parser.names, its other strings indexes into parser.strs), so a
 // collection during the read has nothing of 100,000 types to mark and may
-// run at the usual pace: it recycles the string encoding/csv allocates per
-// record, which would otherwise cost a fresh page every 4 KiB (≈13 µs a
+// run at the usual pace: it recycles the copies of the records read,
+// which would otherwise cost a fresh page every 4 KiB (≈13 µs a
 // page fault on the 2-core VM of docs/speed.md). Runs of one type are found by sorting, not by a map, when the file
 // is done (instances); the model.Instance values are then built once, in
 // order.
