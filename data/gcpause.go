@@ -10,8 +10,8 @@ import (
 )
 
 // A large CSV overlay is read in two steps (readSkyPilotCSV): rows are
-// folded into pointer-free tables while encoding/csv's one string per
-// record (≈1× the file's bytes) becomes garbage, then the instances
+// folded into pointer-free tables while the records' copies (fastCSV's
+// chunks of lines, ≈1× the file's bytes) become garbage, then the instances
 // (≈2× the bytes, all of it kept) are built. The collector is paced for
 // each: often during the rows (paceGC at readGCPercent: the tables have
 // nothing to mark, the records' memory is reused), not at all while the
@@ -33,7 +33,7 @@ var gcPause struct {
 // readGCPercent is the collector's percentage trigger while a large
 // SkyPilot CSV is read (paceGC). The heap that stays during the read is
 // pointer-free (typeRun, priceRow: ~13 MB for 100,000 rows) and the
-// garbage is encoding/csv's string per record (~19 MB in all): at 25% a
+// garbage is the records' copies (~19 MB in all): at 25% a
 // cycle starts after ~3 MB of it instead of ~13 MB at Go's default 100,
 // and marks next to nothing. Measured on the 100,000-row benchmark file
 // (gpuplan recommend --catalog …/aws/vms.csv): 1,800 fewer page faults

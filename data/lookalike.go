@@ -1,7 +1,6 @@
 package data
 
 import (
-	"strings"
 	"sync"
 )
 
@@ -18,19 +17,41 @@ import (
 // and NFD leaves it alone): a 100,000-row overlay's names cost no
 // skeleton each (TestLookKeyASCIITable holds it to lookKeySlow).
 func LookKey(s string) string {
+	if k, ok := appendLookKey(nil, s); ok {
+		return string(k)
+	}
+	return lookKeySlow(s)
+}
+
+// appendLookKey appends LookKey(s) to dst when s is ASCII (ok), from the
+// table; a name with other characters is left to lookKeySlow (not ok).
+func appendLookKey(dst []byte, s string) (key []byte, ok bool) {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {
-			return lookKeySlow(s)
+			return dst, false
 		}
 	}
-	t := asciiKeys() // a pointer: the table is 2 KB, copied per call by value
-	var b strings.Builder
-	b.Grow(len(s))
+	t, one := asciiKeys(), asciiOne() // pointers: tables copied per call by value cost more
 	for i := 0; i < len(s); i++ {
-		b.WriteString(t[s[i]])
+		if b := one[s[i]]; b != 0 {
+			dst = append(dst, b) // nearly every character: a byte, not a string
+		} else {
+			dst = append(dst, t[s[i]]...)
+		}
 	}
-	return b.String()
+	return dst, true
 }
+
+// asciiOne is asciiKeys' entry as a byte where it is one byte, else 0.
+var asciiOne = sync.OnceValue(func() *[128]byte {
+	var one [128]byte
+	for c, k := range asciiKeys() {
+		if len(k) == 1 {
+			one[c] = k[0]
+		}
+	}
+	return &one
+})
 
 // asciiKeys is lookKeySlow of each ASCII character: "" for a separator.
 var asciiKeys = sync.OnceValue(func() *[128]string {

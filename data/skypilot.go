@@ -8,6 +8,7 @@ import (
 	"errors"
 	"hash/maphash"
 	"io"
+	"maps"
 	"math"
 	"math/bits"
 	"slices"
@@ -177,13 +178,12 @@ func readSkyPilotCSVAsOf(r io.Reader, name, provider string, gpus GPUResolver, r
 		return nil, nil, nil, &CSVError{File: name, Err: model.Msg("no GPU resolver")}
 	}
 	// While rows are read, what stays is the pointer-free runs (typeRun)
-	// and what goes is encoding/csv's string per record: the collector
+	// and what goes is the records' copies (fastCSV): the collector
 	// runs often, marking next to nothing, so the records' memory is
 	// reused instead of each costing fresh pages (readGCPercent).
 	restore := paceGC(size, readGCPercent)
 	defer func() { restore() }()
-	cr := csv.NewReader(bufio.NewReaderSize(newRecordCapReader(r, maxCSVRecord), 64<<10))
-	cr.ReuseRecord = true
+	cr := newFastCSV(bufio.NewReaderSize(newRecordCapReader(r, maxCSVRecord), 64<<10))
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
 		return nil, nil, nil, &CSVError{File: name, Err: model.Msg("empty file, want a header line naming the columns")}
@@ -487,8 +487,8 @@ type offer struct {
 // shape starts a new run). It holds no pointers (its name is a span of
 // parser.names, its other strings indexes into parser.strs), so a
 // collection during the read has nothing of 100,000 types to mark and may
-// run at the usual pace: it recycles the string encoding/csv allocates per
-// record, which would otherwise cost a fresh page every 4 KiB (≈13 µs a
+// run at the usual pace: it recycles the copies of the records read,
+// which would otherwise cost a fresh page every 4 KiB (≈13 µs a
 // page fault on the 2-core VM of docs/speed.md). Runs of one type are found by sorting, not by a map, when the file
 // is done (instances); the model.Instance values are then built once, in
 // order.
@@ -591,6 +591,18 @@ func (d *dupRows) see(line int, typ, region, zone string) {
 	}
 }
 
+// reserve sizes the table for n rows at once: grown a row at a time, a
+// 100,000-row file's table was rebuilt a dozen times, a twentieth of the
+// read.
+func (d *dupRows) reserve(n int) {
+	if d.first == nil || n <= len(d.first) {
+		return
+	}
+	m := make(map[uint64]int, n)
+	maps.Copy(m, d.first)
+	d.first = m
+}
+
 // warn adds the file's one warning about repeated rows, if any.
 func (d *dupRows) warn(w *warnings) {
 	if d.n == 0 {
@@ -659,6 +671,7 @@ func (p *parser) reserve(scale float64) {
 	if g := grow(len(p.rps)); g > 0 {
 		p.rps = growFresh(p.rps, g)
 	}
+	p.dups.reserve(min(grow(len(p.dups.first))+len(p.dups.first), MaxCSVRows))
 }
 
 // growFresh is slices.Grow for an array adviseHugePages should back:
@@ -900,12 +913,17 @@ func (p *parser) add(o *offer) {
 		p.regionAt = nil
 	}
 	r.rows++
-	rp := p.regionRow(r, o.region)
-	if rp == nil {
-		p.seeRegion(o.line, p.str(o.region))
-		p.rps = append(p.rps, priceRow{region: p.str(o.region)})
+	// The region is looked up once (a region new to the file is added
+	// here, where a run without it would add it next).
+	region := p.str(o.region)
+	var rp *priceRow
+	if j := p.regionIndex(r, region); j >= 0 {
+		rp = &p.rps[j]
+	} else {
+		p.seeRegion(o.line, region)
+		p.rps = append(p.rps, priceRow{region: region})
 		if p.regionAt != nil {
-			p.regionAt[p.rps[len(p.rps)-1].region] = len(p.rps) - 1
+			p.regionAt[region] = len(p.rps) - 1
 		}
 		r.n++
 		rp = &p.rps[len(p.rps)-1]
@@ -927,18 +945,6 @@ func (p *parser) seeRegion(line int, region int32) {
 	if p.regions > MaxCSVRegions && p.tooManyRegions == nil {
 		p.tooManyRegions = &CSVError{File: p.name, Line: line, Err: model.Msg("more than %d distinct regions; a provider has fewer than 100: keep the rows of its real regions", MaxCSVRegions)}
 	}
-}
-
-// regionRow is run r's price row for region, or nil.
-func (p *parser) regionRow(r *typeRun, region string) *priceRow {
-	i, ok := p.strAt[region]
-	if !ok {
-		return nil
-	}
-	if j := p.regionIndex(r, i); j >= 0 {
-		return &p.rps[j]
-	}
-	return nil
 }
 
 // regionIndex is the index in rps of run r's row for region (a strs

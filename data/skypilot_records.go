@@ -1,9 +1,5 @@
 package data
 
-import (
-	"encoding/csv"
-)
-
 // recordBatch is a run of records read ahead by readRecords: encoding/csv
 // decoding on one core while the rows are turned into instances on the
 // other (it is a third of the read's CPU time).
@@ -31,10 +27,11 @@ const (
 // processed. Closing done stops the reader at its next batch, so a
 // caller that returns early leaves no goroutine behind.
 //
-// A record's fields stay valid after the batch is reused: encoding/csv
-// makes them substrings of one string per record, and only the slice
-// headers are copied (cr.ReuseRecord reuses the slice, not the strings).
-func records(cr *csv.Reader, width int, done <-chan struct{}) (full <-chan *recordBatch, free chan<- *recordBatch) {
+// A record's fields stay valid after the batch is reused: fastCSV (and
+// encoding/csv behind it) makes them substrings of strings it never
+// writes again, and only the slice headers are copied (the record's
+// slice is reused, not its strings).
+func records(cr *fastCSV, width int, done <-chan struct{}) (full <-chan *recordBatch, free chan<- *recordBatch) {
 	fullc := make(chan *recordBatch, batchesInFlight)
 	freec := make(chan *recordBatch, batchesInFlight)
 	for range batchesInFlight {

@@ -3,6 +3,8 @@ package market
 import (
 	"cmp"
 	"maps"
+	"math"
+	"math/bits"
 	"reflect"
 	"slices"
 	"sort"
@@ -566,7 +568,9 @@ func buildBase(c *model.Catalog, q *Query, only []instancePred, limit float64) *
 		for _, p := range prices {
 			b.offerUSD = append(b.offerUSD, p.price)
 		}
-		slices.Sort(b.offerUSD[at:])
+		if len(prices) > 1 { // one price, the usual row of a CSV overlay, is sorted
+			slices.Sort(b.offerUSD[at:])
+		}
 		n := len(b.rows)
 		b.rows, pool, spans = appendCollapsed(b.rows, pool, spans, in, g, q, prices, c.TrustOverlays, c.DiscountFor(in, q.Pricing)) // reorders prices
 		for range len(b.rows) - n {
@@ -914,30 +918,40 @@ func marketKey(r *Row, k Sort) float64 {
 
 // sortOrder returns the indexes of rows sorted by k, then price,
 // provider, type, region and index; unless trust, held rows (Row.Held)
-// come after all others. The keys are computed once and the
-// comparisons run on a compact index, so that neither are they re-derived
-// n log n times nor wide rows swapped.
+// come after all others. Each row is one integer, its held bit, the high
+// bits of its key's order (floatOrder) and its index, so one sort of
+// integers, without a comparison function, orders all but the rows
+// whose truncated keys tie; those few runs are sorted by the whole
+// comparison (as parser.sortRuns in data does; a comparison function
+// over 100,000 rows was a twentieth of offers --json).
 func sortOrder(rows []Row, k Sort, trust bool) []int32 {
-	type entry struct {
-		key, price float64
-		i          int32
-		held       bool // ranked after every other row
+	n := len(rows)
+	out := make([]int32, n)
+	if n == 0 {
+		return out
 	}
-	order := make([]entry, len(rows))
+	keys := make([]float64, n)
+	ibits := bits.Len(uint(n - 1))
+	mask := uint64(1)<<ibits - 1
+	order := make([]uint64, n)
 	for i := range rows {
-		order[i] = entry{marketKey(&rows[i], k), rows[i].USDPerHour, int32(i), !trust && rows[i].Held()}
+		keys[i] = marketKey(&rows[i], k)
+		var held uint64
+		if !trust && rows[i].Held() {
+			held = 1 << 63 // ranked after every other row
+		}
+		order[i] = held | floatOrder(keys[i])>>(1+ibits)<<ibits | uint64(i)
 	}
-	slices.SortFunc(order, func(a, b entry) int {
-		if a.held != b.held {
-			return cmp.Compare(b2i(a.held), b2i(b.held))
-		}
-		if c := cmp.Compare(a.key, b.key); c != 0 {
+	slices.Sort(order)
+	full := func(a, b uint64) int {
+		i, j := int(a&mask), int(b&mask)
+		if c := cmp.Compare(keys[i], keys[j]); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(a.price, b.price); c != 0 {
+		if c := cmp.Compare(rows[i].USDPerHour, rows[j].USDPerHour); c != 0 {
 			return c
 		}
-		ra, rb := &rows[a.i], &rows[b.i]
+		ra, rb := &rows[i], &rows[j]
 		if c := strings.Compare(ra.Instance.Provider, rb.Instance.Provider); c != 0 {
 			return c
 		}
@@ -947,13 +961,38 @@ func sortOrder(rows []Row, k Sort, trust bool) []int32 {
 		if c := strings.Compare(ra.Region, rb.Region); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.i, b.i) // same row data twice (duplicate catalog entries): keep catalog order
-	})
-	out := make([]int32, len(order))
+		return cmp.Compare(i, j) // same row data twice (duplicate catalog entries): keep catalog order
+	}
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && order[hi]&^mask == order[lo]&^mask {
+			hi++
+		}
+		if hi-lo > 1 {
+			slices.SortFunc(order[lo:hi], full)
+		}
+		lo = hi
+	}
 	for i, e := range order {
-		out[i] = e.i
+		out[i] = int32(e & mask)
 	}
 	return out
+}
+
+// floatOrder maps x to an integer in cmp.Compare's order of float64s: a
+// NaN first, then -Inf up to +Inf, -0 and +0 as one.
+func floatOrder(x float64) uint64 {
+	if x != x {
+		return 0
+	}
+	if x == 0 {
+		x = 0 // -0 as +0
+	}
+	b := math.Float64bits(x)
+	if b>>63 == 1 {
+		return ^b // negative: a larger magnitude is smaller
+	}
+	return b | 1<<63
 }
 
 // groupMarket groups a view's rows (base rows keep, in order) by key; a

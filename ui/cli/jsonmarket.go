@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"strconv"
 
 	"github.com/gpuplan/gpuplan/ui/report"
 )
@@ -40,39 +41,108 @@ func writeMarketJSON(w io.Writer, s *report.MarketStreamJSON) error {
 }
 
 // marketRow appends one row as an object, its members in MarketRowJSON's
-// order.
+// order. A row's member starts are written from marketKeys, one append
+// each: 100,000 rows of 31 members are most of the document.
 func (o *jsonOut) marketRow(r *report.MarketRowJSON) {
 	o.begin('{')
-	o.str("provider", r.Provider)
-	o.str("instance_type", r.InstanceType)
-	o.str("gpu", r.GPU)
-	o.int("gpu_count", r.GPUCount)
-	o.float("vram_gib", r.VRAMGiB)
-	o.float("total_vram_gib", r.TotalVRAMGiB)
-	o.int("vcpus", r.VCPUs)
-	o.float("ram_gib", r.RAMGiB)
-	o.float("vcpus_per_gpu", r.VCPUsPerGPU)
-	o.float("ram_gib_per_gpu", r.RAMGiBPerGPU)
-	o.str("interconnect", r.Interconnect)
-	o.str("fabric", r.Fabric)
-	o.str("arch", r.Arch)
-	o.str("pricing", r.Pricing)
-	o.float("usd_per_hour", r.USDPerHour)
-	o.float("usd_per_gpu_hour", r.USDPerGPUHour)
-	o.float("usd_per_gib_hour", r.USDPerGiBHour)
-	o.floatPtr("on_demand_usd_per_hour", r.OnDemandUSDPerHour)
-	o.floatPtr("spot_usd_per_hour", r.SpotUSDPerHour)
-	o.str("region", r.Region)
-	o.str("country", r.Country)
-	o.str("city", r.City)
-	o.str("continent", r.Continent)
-	o.strs("regions", r.Regions)
-	o.int("regions_offered", r.RegionsOffered)
-	o.bool("marketplace", r.Marketplace)
-	o.str("retired", r.Retired)
-	o.bool("held", r.Held)
-	o.str("source", r.Source)
-	o.str("as_of", r.AsOf)
-	o.str("origin", r.Origin)
+	if len(o.rowKeys) == 0 || o.rowKeysIndent != len(o.indent) {
+		o.rowKeys, o.rowKeysIndent = memberKeys(o.indent, marketRowNames[:]), len(o.indent)
+	}
+	k := o.rowKeys
+	o.key(k[0])
+	o.strValue(r.Provider)
+	o.key(k[1])
+	o.strValue(r.InstanceType)
+	o.key(k[2])
+	o.strValue(r.GPU)
+	o.key(k[3])
+	o.b = strconv.AppendInt(o.b, int64(r.GPUCount), 10)
+	o.key(k[4])
+	o.floatValue(r.VRAMGiB)
+	o.key(k[5])
+	o.floatValue(r.TotalVRAMGiB)
+	o.key(k[6])
+	o.b = strconv.AppendInt(o.b, int64(r.VCPUs), 10)
+	o.key(k[7])
+	o.floatValue(r.RAMGiB)
+	o.key(k[8])
+	o.floatValue(r.VCPUsPerGPU)
+	o.key(k[9])
+	o.floatValue(r.RAMGiBPerGPU)
+	o.key(k[10])
+	o.strValue(r.Interconnect)
+	o.key(k[11])
+	o.strValue(r.Fabric)
+	o.key(k[12])
+	o.strValue(r.Arch)
+	o.key(k[13])
+	o.strValue(r.Pricing)
+	o.key(k[14])
+	o.floatValue(r.USDPerHour)
+	o.key(k[15])
+	o.floatValue(r.USDPerGPUHour)
+	o.key(k[16])
+	o.floatValue(r.USDPerGiBHour)
+	o.key(k[17])
+	o.floatPtrValue(r.OnDemandUSDPerHour)
+	o.key(k[18])
+	o.floatPtrValue(r.SpotUSDPerHour)
+	o.key(k[19])
+	o.strValue(r.Region)
+	o.key(k[20])
+	o.strValue(r.Country)
+	o.key(k[21])
+	o.strValue(r.City)
+	o.key(k[22])
+	o.strValue(r.Continent)
+	o.key(k[23])
+	o.strsValue(r.Regions)
+	o.key(k[24])
+	o.b = strconv.AppendInt(o.b, int64(r.RegionsOffered), 10)
+	o.key(k[25])
+	o.b = strconv.AppendBool(o.b, r.Marketplace)
+	o.key(k[26])
+	o.strValue(r.Retired)
+	o.key(k[27])
+	o.b = strconv.AppendBool(o.b, r.Held)
+	o.key(k[28])
+	o.strValue(r.Source)
+	o.key(k[29])
+	o.strValue(r.AsOf)
+	o.key(k[30])
+	o.strValue(r.Origin)
 	o.end('}')
+}
+
+// marketRowNames are MarketRowJSON's members in order (marketRow writes
+// them by index).
+var marketRowNames = [...]string{
+	"provider", "instance_type", "gpu", "gpu_count", "vram_gib", "total_vram_gib",
+	"vcpus", "ram_gib", "vcpus_per_gpu", "ram_gib_per_gpu", "interconnect", "fabric",
+	"arch", "pricing", "usd_per_hour", "usd_per_gpu_hour", "usd_per_gib_hour",
+	"on_demand_usd_per_hour", "spot_usd_per_hour", "region", "country", "city",
+	"continent", "regions", "regions_offered", "marketplace", "retired", "held",
+	"source", "as_of", "origin",
+}
+
+// memberKeys returns what name writes before each of an object's members
+// at indent, names being ASCII constants that need no escaping: the
+// first's newline, the others' comma and newline, then the indentation,
+// the quoted name and ": ".
+func memberKeys(indent []byte, names []string) []string {
+	keys := make([]string, len(names))
+	for i, n := range names {
+		sep := ",\n"
+		if i == 0 {
+			sep = "\n"
+		}
+		keys[i] = sep + string(indent) + `"` + n + `": `
+	}
+	return keys
+}
+
+// key starts a member from memberKeys.
+func (o *jsonOut) key(k string) {
+	o.b = append(o.b, k...)
+	o.first = false
 }

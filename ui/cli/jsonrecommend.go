@@ -93,6 +93,11 @@ type jsonOut struct {
 	err    error
 	indent []byte // the current members' indentation
 	first  bool   // no member written yet in the open object or array
+
+	// rowKeys are marketRow's member starts (memberKeys) for indentation
+	// of rowKeysIndent bytes.
+	rowKeys       []string
+	rowKeysIndent int
 }
 
 func (o *jsonOut) raw(s string) { o.b = append(o.b, s...) }
@@ -206,6 +211,11 @@ func (o *jsonOut) int(n string, v int) {
 // exponent's leading zero dropped); NaN and ±Inf are its error.
 func (o *jsonOut) float(n string, v float64) {
 	o.name(n)
+	o.floatValue(v)
+}
+
+// floatValue appends v as encoding/json writes a float64.
+func (o *jsonOut) floatValue(v float64) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		if o.err == nil {
 			o.err = errNonFinite
@@ -288,12 +298,16 @@ var errNonFinite = errors.New("json: unsupported value: NaN or ±Inf")
 
 // floatPtr appends null for nil.
 func (o *jsonOut) floatPtr(n string, v *float64) {
+	o.name(n)
+	o.floatPtrValue(v)
+}
+
+func (o *jsonOut) floatPtrValue(v *float64) {
 	if v == nil {
-		o.name(n)
 		o.raw("null")
 		return
 	}
-	o.float(n, *v)
+	o.floatValue(*v)
 }
 
 // floatOmit appends member n unless v is nil (a *float64 with omitempty).
@@ -329,6 +343,10 @@ func (o *jsonOut) list(n string, null bool, each func() error) error {
 // strs appends null for a nil slice, as encoding/json.
 func (o *jsonOut) strs(n string, v []string) {
 	o.name(n)
+	o.strsValue(v)
+}
+
+func (o *jsonOut) strsValue(v []string) {
 	if v == nil {
 		o.raw("null")
 		return

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
@@ -498,7 +499,7 @@ var browseColumns = [][]int{
 // when even the narrowest set is too wide.
 // regionCountry is the country a region cell names after it
 // (model.RegionCountrySuffix): " (US)".
-var regionCountry = regexp.MustCompile(` \([A-Z]{2}\)`)
+var regionCountry = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \([A-Z]{2}\)`) }) // compiled on first use, not at every start
 
 var (
 	browseShrink      = []shrinkTo{{1, 10}, {10, 12}, {2, 12}, {0, 8}}
@@ -566,7 +567,7 @@ func (v browseView) view() string {
 		}
 		for _, c := range cells { // a region too wide loses its country before its name is cut ("us-e…US) +1")
 			if c != nil && ansi.StringWidth(c[10]) > all[10] {
-				c[10] = regionCountry.ReplaceAllString(c[10], "")
+				c[10] = regionCountry().ReplaceAllString(c[10], "")
 			}
 		}
 		cutTable(cells, all, 10)

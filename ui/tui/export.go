@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
@@ -333,15 +334,15 @@ func btoi(b bool) int {
 
 // flagArg is a command-line flag and its value ("--config FILE"), which
 // wrapCommands keeps on one line.
-var flagArg = regexp.MustCompile(`(^|\s)(gpuplan|--[a-z][a-z-]*) ([^\s-][^\s]*)`)
+var flagArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\s)(gpuplan|--[a-z][a-z-]*) ([^\s-][^\s]*)`) }) // compiled on first use, not at every start
 
 // wrapCommands wraps s at width breaking only at spaces, never inside a
 // flag ("--" then "-script") nor between a flag and its value or
 // "gpuplan" and its command, so a suggested command copies whole.
 func wrapCommands(s string, width int) string {
 	const nbsp = "\u00a0"
-	glued := flagArg.ReplaceAllString(s, "$1$2"+nbsp+"$3")
-	glued = flagArg.ReplaceAllString(glued, "$1$2"+nbsp+"$3") // overlapping pairs: "gpuplan export --config FILE"
+	glued := flagArg().ReplaceAllString(s, "$1$2"+nbsp+"$3")
+	glued = flagArg().ReplaceAllString(glued, "$1$2"+nbsp+"$3") // overlapping pairs: "gpuplan export --config FILE"
 	var lines []string
 	line := ""
 	for _, w := range strings.Split(glued, " ") { // ansi.Wordwrap breaks after a hyphen too

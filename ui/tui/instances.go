@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/table"
@@ -661,7 +662,9 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 }
 
 // unitAfterNumber is a number, a space and the unit that follows it.
-var unitAfterNumber = regexp.MustCompile(`([0-9%]) (GiB|MiB|KiB|GB/s|GB|TB/s|TFLOPS|FLOPs|Gbps|h|min|ms|px|vCPUs?|小时|分钟|天|年|个|块)\b`)
+var unitAfterNumber = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`([0-9%]) (GiB|MiB|KiB|GB/s|GB|TB/s|TFLOPS|FLOPs|Gbps|h|min|ms|px|vCPUs?|小时|分钟|天|年|个|块)\b`)
+}) // compiled on first use, not at every start
 
 // wrapKeepingUnits wraps line to width cells, a unit never on another
 // line than its number (Chinese lines break at the few spaces they have,
@@ -671,7 +674,7 @@ var unitAfterNumber = regexp.MustCompile(`([0-9%]) (GiB|MiB|KiB|GB/s|GB|TB/s|TFL
 func wrapKeepingUnits(line string, width int) string {
 	width = max(width, 1)
 	if lipgloss.Width(line) > width {
-		line = unitAfterNumber.ReplaceAllString(line, "$1\u00a0$2")
+		line = unitAfterNumber().ReplaceAllString(line, "$1\u00a0$2")
 	}
 	return lipgloss.NewStyle().Width(width).Render(line)
 }
@@ -689,8 +692,8 @@ func sourceIn(lang *i18n.Printer, source string) string {
 	if strings.HasPrefix(source, "price: ") {
 		source = lang.T("price: ") + strings.TrimPrefix(source, "price: ")
 	}
-	return unconfirmedRE.ReplaceAllStringFunc(source, func(m string) string {
-		return lang.Sprintf(", unconfirmed by %s's pages", unconfirmedRE.FindStringSubmatch(m)[1])
+	return unconfirmedRE().ReplaceAllStringFunc(source, func(m string) string {
+		return lang.Sprintf(", unconfirmed by %s's pages", unconfirmedRE().FindStringSubmatch(m)[1])
 	})
 }
 
@@ -706,7 +709,7 @@ var sourceFragments = []string{
 
 // unconfirmedRE is a source's note that no page of the provider's
 // confirms a figure: ", unconfirmed by DigitalOcean's pages".
-var unconfirmedRE = regexp.MustCompile(`, unconfirmed by ([^,;()]+?)'s pages`)
+var unconfirmedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`, unconfirmed by ([^,;()]+?)'s pages`) }) // compiled on first use, not at every start
 
 // jobHoursIn is the job's time for the detail's "time × price = cost"
 // line, and the sign between: the fewest decimals (1 to 3) at which the
