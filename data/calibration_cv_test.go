@@ -49,6 +49,7 @@ var tuneFields = []tuneField{
 	{"MFUConvTF32", "time", func(t *model.Tuning) *float64 { return &t.MFUConvTF32 }, gridOf(0.05, 0.80, 0.01, true)},
 	{"MFUFP32", "time", func(t *model.Tuning) *float64 { return &t.MFUFP32 }, gridOf(0.05, 0.90, 0.01, true)},
 	{"CNNTrafficFactor", "time", func(t *model.Tuning) *float64 { return &t.CNNTrafficFactor }, gridOf(1, 30, 0.5, true)},
+	{"NCHWFactor", "time", func(t *model.Tuning) *float64 { return &t.NCHWFactor }, gridOf(1, 2.5, 0.05, false)},
 	{"FragmentationFraction", "memory", func(t *model.Tuning) *float64 { return &t.FragmentationFraction }, gridOf(0.01, 0.40, 0.01, true)},
 }
 

@@ -95,6 +95,7 @@ type calCase struct {
 	LoRADropout   float64  `toml:"lora_dropout"`
 	QuantType     string   `toml:"quant_type"`
 	DoubleQuant   *bool    `toml:"double_quant"`
+	ChannelsLast  bool     `toml:"channels_last"` // --channels-last
 	Tokens        float64  `toml:"tokens"`
 	InterGBps     float64  `toml:"inter_gbps"`
 	// Torch is the PyTorch release (--torch), Trainer the training
@@ -256,7 +257,7 @@ func prepareCase(t *testing.T, cat *model.Catalog, archs map[string]model.Archit
 	}
 	w := model.Workload{
 		Settings: model.Settings{MicroBatch: c.Batch, GradAccum: c.GradAccum, SeqLen: c.SeqLen, ImageSize: c.ImageSize, GPUs: c.GPUs, FlashAttention: c.Flash, Checkpointing: c.Checkpointing, LoRARank: c.LoRARank, LoRATargets: c.LoRATargets, DoubleQuant: c.DoubleQuant, DatasetTokens: c.Tokens, TP: c.TP,
-			Switches: model.Switches{OffloadOptimizer: c.OffloadOpt, OffloadParams: c.OffloadParams, OptimizerInBackward: c.OptInBwd}},
+			Switches: model.Switches{OffloadOptimizer: c.OffloadOpt, OffloadParams: c.OffloadParams, OptimizerInBackward: c.OptInBwd, ChannelsLast: c.ChannelsLast}},
 		Model:       a,
 		LoRADropout: c.LoRADropout,
 	}

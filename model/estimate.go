@@ -527,6 +527,11 @@ func (e *Estimate) AssumptionMessages() []Message {
 		} else if n > 0 {
 			add("QLoRA is timed as LoRA: the dequantization of the 4-bit weights bitsandbytes runs before each matmul (MatMul4Bit) is not costed (an MFU given, or no memory bandwidth for the GPU)")
 		}
+		if w.MFU == 0 && NCHWTensorCores(w, e.GPU) {
+			if f := w.tuning().NCHWFactor; f > 1 {
+				add("convolutions in PyTorch's default NCHW layout: tensor cores take NHWC, so each convolution's tensors are transposed; the step is timed %.2f× longer (fitted to the calibration's NCHW runs); set channels_last (--channels-last) if the model and its inputs are channels_last", f)
+			}
+		}
 		switch {
 		case w.MFU > 0:
 			add("time: %.3g dense TFLOPS (%s) × MFU %.2f as given, model FLOPs only", e.PeakTFLOPS, e.Precision, w.MFU)

@@ -227,6 +227,13 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 		mem := perGPU * t.CNNTrafficFactor * act / (g.MemoryBandwidthGBps * 1e9 * MBU)
 		compute = max(compute, mem)
 	}
+	if NCHWTensorCores(w, g) && t.NCHWFactor > 0 {
+		// The transposes are memory-bound kernels run in series with the
+		// convolutions, over the activations the step moves anyway, so
+		// they scale the step whichever bound it is at: a factor on the
+		// roofline's result, not on its FLOP term alone.
+		compute *= t.NCHWFactor
+	}
 	bytes, whole := commBytesPerStep(w)
 	if bytes > 0 {
 		bw := h.IntraGBps
@@ -323,6 +330,37 @@ func fp8AttentionPeak(w *Workload, g *GPU, peak float64) float64 {
 		return bf * 1e12
 	}
 	return peak
+}
+
+// NCHWTensorCores reports whether w is a convolutional network that runs
+// its convolutions on g's tensor cores (16-bit: fp16, bf16 or autocast;
+// Volta and later) in PyTorch's default NCHW (contiguous) layout. NVIDIA's
+// Deep Learning Performance guide ("Convolutional Layers User's Guide",
+// Tensor Layouts In Memory: NCHW vs NHWC): tensor-core convolutions
+// operate on NHWC, and NCHW tensors are transposed into and out of it
+// around each convolution, time the NHWC layout does not spend; PyTorch's
+// channels_last tutorial gives model.to(memory_format=torch.channels_last)
+// as the switch, and NVIDIA's DeepLearningExamples ConvNets run their AMP
+// benchmarks with --memory-format nhwc. TensorFlow's GPU convolutions are
+// NHWC (its layout optimizer), fp32 runs on CUDA cores (no transposes),
+// and tf32's layout cost is not separated from MFUConvTF32 by any source.
+func NCHWTensorCores(w *Workload, g *GPU) bool {
+	if w.Model.Family.Transformer() || w.ChannelsLast || g == nil || w.Task == TaskInference {
+		return false
+	}
+	if w.Framework != PyTorch && w.Framework != "" {
+		return false
+	}
+	switch w.Precision {
+	case AMPFP16, AMPBF16, FP16, BF16:
+	default:
+		return false
+	}
+	switch g.Architecture {
+	case "", "pascal", "maxwell", "kepler":
+		return false
+	}
+	return g.Vendor != "amd"
 }
 
 // bnbFusedMaxTokens is the most rows (tokens) bitsandbytes' fused 4-bit

@@ -125,6 +125,15 @@ type Switches struct {
 	// 2.1): the step never holds every gradient at once (see
 	// optimizerInBackward). torchtune refuses it with gradient accumulation.
 	OptimizerInBackward bool `toml:"optimizer_in_backward" json:"optimizer_in_backward,omitempty" note:"step each parameter in backward and free its gradient (torchtune optimizer_in_bwd)"`
+	// ChannelsLast: a convolutional network's tensors are channels-last
+	// (NHWC: model.to(memory_format=torch.channels_last) and the inputs
+	// likewise, PyTorch's channels_last tutorial; DeepLearningExamples
+	// ConvNets --memory-format nhwc; timm --channels-last); off is
+	// PyTorch's default contiguous NCHW layout, which tensor-core
+	// convolutions transpose (see NCHWTensorCores). TensorFlow's GPU
+	// convolutions are NHWC whatever this says. Only for networks with
+	// convolutions (cnn and unet families).
+	ChannelsLast bool `toml:"channels_last" json:"channels_last,omitempty" note:"PyTorch channels_last (NHWC) tensors for a convolutional network"`
 }
 
 // Clone returns a copy of s that shares no slice with it.
@@ -447,6 +456,12 @@ func (w *Workload) Validate() error {
 		case w.Framework != PyTorch && w.Framework != "":
 			return bad("offload_activations", "activation offload is a PyTorch autograd function (Unsloth); with %s use --framework pytorch", w.Framework)
 		}
+	}
+	if w.ChannelsLast && w.Model.Family.Transformer() {
+		return bad("channels_last", "channels_last is the memory format of a convolutional network's tensors; %s is a transformer (%s): drop channels_last (--channels-last)", cmp.Or(w.Model.Name, w.Model.Key), w.Model.Family)
+	}
+	if w.ChannelsLast && w.Framework != PyTorch && w.Framework != "" {
+		return bad("channels_last", "channels_last is PyTorch's memory format; %s's GPU convolutions are channels-last already: drop channels_last (--channels-last)", w.Framework)
 	}
 	if w.Task == TaskInference && w.GenTokens > w.ContextLen && w.Model.Family.Generative() {
 		return bad("gen_tokens", "%d generated tokens do not fit a context of %d", w.GenTokens, w.ContextLen)

@@ -28,6 +28,7 @@ type Settings struct {
 	OffloadOpt    bool     `toml:"offload_optimizer,omitempty" json:"offload_optimizer,omitempty"`
 	OffloadParams bool     `toml:"offload_params,omitempty" json:"offload_params,omitempty"`
 	OptInBwd      bool     `toml:"optimizer_in_backward,omitempty" json:"optimizer_in_backward,omitempty"`
+	ChannelsLast  bool     `toml:"channels_last,omitempty" json:"channels_last,omitempty"`
 	Recipe        string   `toml:"recipe,omitempty" json:"recipe,omitempty"`
 	Loss          string   `toml:"loss,omitempty" json:"loss,omitempty"`
 	Optimizer     string   `toml:"optimizer,omitempty" json:"optimizer,omitempty"`
@@ -153,7 +154,7 @@ func SettingsFor(w *model.Workload, gpu, modelKey string) Settings {
 	if w.Framework != "" && w.Framework != model.PyTorch {
 		s.Framework = string(w.Framework)
 	}
-	s.OffloadOpt, s.OffloadParams, s.OptInBwd = w.OffloadOptimizer, w.OffloadParams, w.OptimizerInBackward
+	s.OffloadOpt, s.OffloadParams, s.OptInBwd, s.ChannelsLast = w.OffloadOptimizer, w.OffloadParams, w.OptimizerInBackward, w.ChannelsLast
 	if !w.Torch.IsZero() && w.Torch != model.DefaultTorch {
 		s.Torch = w.Torch.String()
 	}
@@ -218,7 +219,7 @@ func (s *Settings) Workload(cat *model.Catalog, arch *Arch) (model.Workload, *mo
 		Settings: model.Settings{MicroBatch: s.Batch, GradAccum: s.GradAccum, SeqLen: s.SeqLen, ImageSize: s.ImageSize,
 			GPUs: s.GPUs, FlashAttention: s.Flash, Checkpointing: s.Checkpointing, LoRARank: s.LoRARank,
 			LoRATargets: append([]string(nil), s.LoRATargets...), DoubleQuant: s.DoubleQuant, TP: s.TP,
-			Switches: model.Switches{OffloadOptimizer: s.OffloadOpt, OffloadParams: s.OffloadParams, OptimizerInBackward: s.OptInBwd}},
+			Switches: model.Switches{OffloadOptimizer: s.OffloadOpt, OffloadParams: s.OffloadParams, OptimizerInBackward: s.OptInBwd, ChannelsLast: s.ChannelsLast}},
 		Model:       a,
 		LoRADropout: s.LoRADropout,
 	}

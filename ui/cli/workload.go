@@ -148,6 +148,8 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OffloadOptimizer} }},
 	{name: "optimizer-in-backward", key: "workload.optimizer_in_backward", usage: "step each parameter in backward and free its gradient at once (torchtune optimizer_in_bwd; PyTorch 2.1+, not with --grad-accum > 1 or DeepSpeed)",
 		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OptimizerInBackward} }},
+	{name: "channels-last", key: "workload.channels_last", usage: "convolutional networks in PyTorch: tensors in channels_last (NHWC) memory format; default NCHW, which tensor-core convolutions transpose",
+		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.ChannelsLast} }},
 	{name: "offload-params", key: "workload.offload_params", usage: "parameter offload to host RAM, each layer fetched when used: zero3, DeepSpeed's 16-bit partition; fsdp, torch FSDP CPUOffload(offload_params=True), which moves gradients and the optimizer step to the CPU too",
 		value: func(f *workloadFlags) pflag.Value { return flagBool{&f.set.OffloadParams} }},
 	{name: "offload-activations", key: "workload.offload_activations", usage: "offloaded gradient checkpointing (Unsloth's \"unsloth\" mode): each block's checkpointed input in host RAM, brought back one block at a time (needs --checkpointing)",

@@ -37,7 +37,8 @@ func DefaultAllowlist() Allowlist {
 		Korthikanti Kaplan Dao PaLM MatMul4Bit MBU GPT N L e absmax logits softmax log-softmax dropout dtype roofline eager
 		amp-bf16 amp-fp16 AdamW Cut Cross-Entropy MixedPrecision Llama llm-foundry DeepLearningExamples DALI JPEG
 		arm64 wheel q k v o gate up down hf-fp nvidia-smi GMACs RATE N all-reduce TTFT TPOT KiB PP auto none Brysbaert
-		transformers peft vllm torchvision trl after-step before-backward zero_grad dropped kept nanoGPT torchtune`)
+		transformers peft vllm torchvision trl after-step before-backward zero_grad dropped kept nanoGPT torchtune
+		NCHW NHWC channels_last`)
 	for _, w := range markedWords() {
 		a[w] = true
 	}

@@ -80,6 +80,10 @@ type probeTrain struct {
 	ProcsPerNode  int             `json:"procs_per_node"`
 	LoRA          *probeLoRA      `json:"lora"`
 	QLoRA         *probeQuant     `json:"qlora"`
+	// ChannelsLast converts a torchvision model and its images to
+	// torch.channels_last (model.Switches.ChannelsLast), as the estimate
+	// assumes; omitted when off, PyTorch's NCHW default.
+	ChannelsLast bool `json:"channels_last,omitempty"`
 }
 
 // probeLoRA is TRL's get_peft_config with the launch files' flags: rank
@@ -191,7 +195,7 @@ func trainSpec(p *launch.Plan) (*probeSpec, error) {
 		Training:  p.Task.Training(),
 		Precision: string(p.Precision), LoadDtype: p.LoadDtype(), Optimizer: string(w.Optimizer),
 		Strategy: string(p.Strategy), Checkpointing: p.Checkpointing, Attention: "eager",
-		MicroBatch: p.MicroBatch, GradAccum: p.GradAccum, SeqLen: launch.TextLength(w), ImageSize: w.ImageSize,
+		MicroBatch: p.MicroBatch, GradAccum: p.GradAccum, SeqLen: launch.TextLength(w), ImageSize: w.ImageSize, ChannelsLast: w.ChannelsLast,
 		GPUs: p.GPUs(), Nodes: p.Nodes, ProcsPerNode: p.ProcsPerNode, TF32: p.Precision == model.TF32,
 	}
 	switch {

@@ -501,6 +501,10 @@ def build_torchvision(torch, B, T, dev, notes):
         model = ctor(weights=None, num_classes=B["num_classes"])
     except TypeError:  # torchvision before 0.13
         model = ctor(pretrained=False, num_classes=B["num_classes"])
+    if T.get("channels_last"):
+        # the plan's channels_last: PyTorch's channels_last tutorial converts
+        # the model and each input batch
+        return model.to(dev, memory_format=torch.channels_last), tv.__version__
     return model.to(dev), tv.__version__
 
 
@@ -614,6 +618,8 @@ def synthetic_batch(torch, B, T, S, dev, smoke):
         classes = S["classes"] if smoke else B["num_classes"]
         x = torch.randn(b, 3, size, size, generator=g)
         y = torch.randint(0, classes, (b,), generator=g)
+        if not smoke and T.get("channels_last"):
+            x = x.contiguous(memory_format=torch.channels_last)
         if smoke or B["builder"] == "torchvision":
             return {"x": x.to(dev), "y": y.to(dev)}
         return {"pixel_values": x.to(dev), "labels": y.to(dev)}
