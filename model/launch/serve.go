@@ -192,6 +192,12 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 			s.Image = DefaultVLLMROCmImage
 		}
 	}
+	if err := notOption("model id", s.ModelID, "vllm serve", idFix); err != nil {
+		return nil, err
+	}
+	if err := notOption("image", s.Image, "docker", imageFix); err != nil {
+		return nil, err
+	}
 	// The download is the checkpoint: --quantization fp8 quantizes a 16-bit
 	// one on load, so unless the repo is an fp8 checkpoint (its name says
 	// so, as Hugging Face's FP8 repos do) the disk holds 16-bit weights.
