@@ -194,22 +194,6 @@ type Plan struct {
 // ErrPlan is wrapped by NewPlan errors.
 var ErrPlan = errors.New("cannot plan the launch")
 
-// How to fix a model id or an image notOption refuses.
-const (
-	idFix    = "give a Hugging Face repo id (org/name), or a local path as ./PATH"
-	imageFix = "give an image reference such as vllm/vllm-openai:latest"
-)
-
-// notOption refuses a name the launch files pass as a word of a command
-// line when it starts with '-': the command would read it as an option
-// (--model-id=--trust-remote-code wrote `vllm serve --trust-remote-code`).
-func notOption(what, v, reader, fix string) error {
-	if !strings.HasPrefix(v, "-") {
-		return nil
-	}
-	return model.Errorf(ErrPlan, "%s %q starts with '-', which %s would read as an option; %s", what, v, reader, fix)
-}
-
 // NewPlan builds the plan for running w on offer o, an offer model.Recommend
 // returned for w. The error wraps ErrPlan when the offer cannot be launched
 // as is (GPUs that do not split evenly over the nodes).
@@ -307,14 +291,16 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if p.Bucket == "" {
 		p.Bucket = PlaceholderBucket
 	}
-	if err := notOption("model id", p.ModelID, "the trainer", idFix); err != nil {
-		return nil, err
-	}
-	if err := notOption("dataset", p.Dataset, "the trainer", "give a Hugging Face dataset id, or a local path as ./PATH"); err != nil {
-		return nil, err
-	}
-	if err := notOption("image", p.Image, "docker", imageFix); err != nil {
-		return nil, err
+	// A name that lands as a word of a command line and starts with '-'
+	// would be read as an option (--model-id=--trust-remote-code wrote
+	// `vllm serve --trust-remote-code`).
+	switch {
+	case strings.HasPrefix(p.ModelID, "-"):
+		return nil, model.Errorf(ErrPlan, "model id %q starts with '-', which the trainer would read as an option; give a Hugging Face repo id (org/name), or a local path as ./PATH", p.ModelID)
+	case strings.HasPrefix(p.Dataset, "-"):
+		return nil, model.Errorf(ErrPlan, "dataset %q starts with '-', which the trainer would read as an option; give a Hugging Face dataset id, or a local path as ./PATH", p.Dataset)
+	case strings.HasPrefix(p.Image, "-"):
+		return nil, model.Errorf(ErrPlan, "image %q starts with '-', which docker would read as an option; give an image reference such as vllm/vllm-openai:latest", p.Image)
 	}
 	if !ValidBucket(p.Bucket) {
 		return nil, model.Errorf(ErrPlan, "bucket %q: want 3–63 lower-case letters, digits, '-', '_' or '.', starting and ending with a letter or digit (the S3 and GCS bucket naming rules)", p.Bucket)

@@ -192,11 +192,13 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 			s.Image = DefaultVLLMROCmImage
 		}
 	}
-	if err := notOption("model id", s.ModelID, "vllm serve", idFix); err != nil {
-		return nil, err
-	}
-	if err := notOption("image", s.Image, "docker", imageFix); err != nil {
-		return nil, err
+	// A model id or image starting with '-' would be read as an option
+	// (--model-id=--trust-remote-code wrote `vllm serve --trust-remote-code`).
+	switch {
+	case strings.HasPrefix(s.ModelID, "-"):
+		return nil, model.Errorf(ErrPlan, "model id %q starts with '-', which vllm serve would read as an option; give a Hugging Face repo id (org/name), or a local path as ./PATH", s.ModelID)
+	case strings.HasPrefix(s.Image, "-"):
+		return nil, model.Errorf(ErrPlan, "image %q starts with '-', which docker would read as an option; give an image reference such as vllm/vllm-openai:latest", s.Image)
 	}
 	// The download is the checkpoint: --quantization fp8 quantizes a 16-bit
 	// one on load, so unless the repo is an fp8 checkpoint (its name says
