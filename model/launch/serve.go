@@ -207,6 +207,11 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 	if download == serve.WeightFP8 && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
 		download = serve.WeightBF16
 	}
+	// bitsandbytes likewise quantizes a 16-bit checkpoint as it loads; a
+	// pre-quantized repo names it (unsloth's "-bnb-4bit").
+	if id := strings.ToLower(s.ModelID); download == serve.WeightBNB && !strings.Contains(id, "bnb") && !strings.Contains(id, "bitsandbytes") {
+		download = serve.WeightBF16
+	}
 	s.DiskGB = ServeDiskGB(serve.WeightBytes(a, download))
 	return s, nil
 }
@@ -259,6 +264,11 @@ func (s *Serve) VLLMArgs() []string {
 		if s.HalfActivations {
 			a = append(a, "--dtype", "float16")
 		}
+	case serve.WeightBNB:
+		// "Append the following to your 4bit model arguments: --quantization
+		// bitsandbytes" (vLLM docs, features/quantization/bnb.md, OpenAI
+		// Compatible Server); in-flight quantization needs it.
+		a = append(a, "--quantization", "bitsandbytes")
 	}
 	return append(a, "--max-num-seqs", fmt.Sprint(v.MaxNumSeqs), "--max-num-batched-tokens", fmt.Sprint(v.MaxNumBatchedTokens))
 }
@@ -316,6 +326,10 @@ func (s *Serve) HeaderLines() []string {
 	switch s.Serving.WeightFormat {
 	case serve.WeightAWQ, serve.WeightGPTQ, serve.WeightInt8:
 		lines = append(lines, fmt.Sprintf("note: %s weights: the model id must be a checkpoint quantized with %s; vLLM reads its quantization_config", s.Serving.WeightFormat, strings.ToUpper(string(s.Serving.WeightFormat))))
+	case serve.WeightBNB:
+		// bitsandbytes_loader.py _verify_model_compatibility: "Prequant
+		// BitsAndBytes models with tensor parallelism is not supported".
+		lines = append(lines, "note: bitsandbytes 4-bit weights (--quantization bitsandbytes): vLLM reads a bitsandbytes checkpoint's quantization_config, or quantizes a 16-bit checkpoint to NF4 as it loads; a pre-quantized bitsandbytes checkpoint does not run with tensor parallelism (TP > 1)")
 	}
 	if s.HalfForBF16 {
 		lines = append(lines, fmt.Sprintf("note: %s has no bf16 (compute capability below 8.0): served in float16 (--dtype float16), as vLLM requires", s.Accelerator))
