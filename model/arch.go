@@ -102,7 +102,7 @@ type Architecture struct {
 	// QuantMethod is a quantized checkpoint's method as its config.json
 	// names it (quantization_config.quant_method: "gptq", "awq",
 	// "bitsandbytes"), "" when none is known; serving labels int4 weights
-	// by it (GPTQ or AWQ).
+	// by it (GPTQ, bitsandbytes, else AWQ).
 	QuantMethod string
 	// VisionParams are a multimodal checkpoint's vision tower and
 	// projector (Gemma 3's SigLIP encoder, Llama 4's vision model): they

@@ -112,4 +112,15 @@ func TestReaderCarriesQuantMethod(t *testing.T) {
 	if err != nil || a.QuantMethod != "gptq" || p != model.INT4 {
 		t.Errorf("got QuantMethod %q, precision %s, %v; want gptq, int4", a.QuantMethod, p, err)
 	}
+	// A bitsandbytes 4-bit checkpoint (attack round 11: served as "awq").
+	js = `{"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+		"intermediate_size": 128, "vocab_size": 100, "torch_dtype": "bfloat16", "quantization_config": {"quant_method": "bitsandbytes",
+		"load_in_4bit": true, "bnb_4bit_quant_type": "nf4", "bnb_4bit_use_double_quant": true}}`
+	if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, p, _, err = Readers().HFConfig(path, model.TaskInference)
+	if err != nil || a.QuantMethod != "bitsandbytes" || p != model.INT4 {
+		t.Errorf("got QuantMethod %q, precision %s, %v; want bitsandbytes, int4", a.QuantMethod, p, err)
+	}
 }

@@ -129,7 +129,7 @@ func (e *encoder) encodeServe(s *serve.Serving) {
 		return
 	}
 	e.table("serve", "Serving (task inference): vLLM's layout; left-out keys are defaults, 0 parallelism is auto.")
-	e.str("weight_format", string(s.WeightFormat), "bf16, fp16, fp8, int8, awq or gptq")
+	e.str("weight_format", string(s.WeightFormat), "bf16, fp16, fp8, int8, awq, gptq or bitsandbytes")
 	e.str("kv_cache_dtype", string(s.KVCacheDType), "auto or fp8")
 	e.int("max_model_len", s.MaxModelLen, "tokens one request may hold, prompt + output")
 	e.int("prompt_tokens", s.PromptTokens, "average prompt tokens per request")
@@ -170,8 +170,13 @@ func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 	s := r.Serve
 	if s.WeightFormat == "" {
 		s.WeightFormat = serve.WeightFormatFor(w.Precision)
-		if s.WeightFormat == serve.WeightAWQ && w.Model.QuantMethod == "gptq" { // the checkpoint's own int4 format
-			s.WeightFormat = serve.WeightGPTQ
+		if s.WeightFormat == serve.WeightAWQ { // the checkpoint's own int4 format
+			switch w.Model.QuantMethod {
+			case "gptq":
+				s.WeightFormat = serve.WeightGPTQ
+			case "bitsandbytes":
+				s.WeightFormat = serve.WeightBNB
+			}
 		}
 		s.AllowPrecisionFallback = s.WeightFormat == serve.WeightBF16
 		s.DTypeAuto = s.AllowPrecisionFallback

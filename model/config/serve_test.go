@@ -110,6 +110,11 @@ func TestAnswersServing(t *testing.T) {
 		{"an AWQ checkpoint", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
 			model.Workload{Settings: model.Settings{Precision: model.INT4, ContextLen: 2048, GenTokens: 256, Sequences: 4}, Model: model.Architecture{QuantMethod: "awq"}},
 			serve.Serving{WeightFormat: serve.WeightAWQ, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},
+		// A bitsandbytes 4-bit checkpoint is served as bitsandbytes (vLLM's
+		// --quantization bitsandbytes), not as AWQ (attack round 11).
+		{"a bitsandbytes checkpoint", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
+			model.Workload{Settings: model.Settings{Precision: model.INT4, ContextLen: 2048, GenTokens: 256, Sequences: 4}, Model: model.Architecture{QuantMethod: "bitsandbytes"}},
+			serve.Serving{WeightFormat: serve.WeightBNB, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},
 		{"no TPOT target asked", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
 			model.Workload{Settings: model.Settings{Precision: model.FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
 			serve.Serving{WeightFormat: serve.WeightFP8, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},

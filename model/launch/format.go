@@ -164,7 +164,7 @@ func (p *Plan) NoteMessages() []model.Message {
 	}
 	switch {
 	case p.ZeRO() > 0:
-		out = append(out, model.Msg("DeepSpeed ZeRO stage %d: this file writes the config as %s (replacing only an older copy of that file) and passes it to --deepspeed (Hugging Face Trainer); install deepspeed", p.ZeRO(), DeepSpeedFile))
+		out = append(out, model.Msg("DeepSpeed ZeRO stage %d: this file writes the config as %s, gpuplan's own file: it is removed and written afresh on every run (edits to it do not survive; a link of that name is removed, not followed), and passes it to --deepspeed (Hugging Face Trainer); install deepspeed", p.ZeRO(), DeepSpeedFile))
 	case p.Strategy == model.FSDP && p.OffloadParams:
 		out = append(out, model.Msg(`FSDP with CPU offload: Hugging Face Trainer shards with --fsdp "full_shard auto_wrap offload"; a custom loop passes cpu_offload=CPUOffload(offload_params=True) to FullyShardedDataParallel, or offload_policy=CPUOffloadPolicy() to fully_shard`))
 	case p.Strategy == model.FSDP:

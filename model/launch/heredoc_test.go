@@ -4,7 +4,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // The DeepSpeed config a launch file writes replaces a symlink planted
@@ -37,5 +40,28 @@ func TestHeredocDoesNotWriteThroughSymlink(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, DeepSpeedFile)); string(b) != "{\"zero_optimization\": {}}\n" {
 		t.Errorf("%s = %q", DeepSpeedFile, b)
+	}
+}
+
+// The note on a ZeRO plan says what the file does with the DeepSpeed
+// config: it removes it unconditionally (heredoc's rm -f) and writes it
+// afresh, so the note may not promise to replace "only an older copy"
+// (attack round 11).
+func TestDeepSpeedNoteSaysRewritten(t *testing.T) {
+	p := &Plan{Strategy: model.ZeRO3}
+	if p.ZeRO() == 0 {
+		t.Fatal("ZeRO-3 plan has no ZeRO stage")
+	}
+	var note string
+	for _, m := range p.NoteMessages() {
+		if strings.Contains(m.String(), DeepSpeedFile) {
+			note = m.String()
+		}
+	}
+	if !strings.Contains(note, "removed and written afresh on every run") || strings.Contains(note, "only an older copy") {
+		t.Errorf("note %q does not say the file is rewritten on every run", note)
+	}
+	if h := heredoc(DeepSpeedFile, "{}\n"); !strings.HasPrefix(h, "rm -f "+DeepSpeedFile+"\n") {
+		t.Errorf("heredoc %q does not remove the file first; the note says it does", h)
 	}
 }

@@ -291,6 +291,17 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 	if p.Bucket == "" {
 		p.Bucket = PlaceholderBucket
 	}
+	// A name that lands as a word of a command line and starts with '-'
+	// would be read as an option (--model-id=--trust-remote-code wrote
+	// `vllm serve --trust-remote-code`).
+	switch {
+	case strings.HasPrefix(p.ModelID, "-"):
+		return nil, model.Errorf(ErrPlan, "model id %q starts with '-', which the trainer would read as an option; give a Hugging Face repo id (org/name), or a local path as ./PATH", p.ModelID)
+	case strings.HasPrefix(p.Dataset, "-"):
+		return nil, model.Errorf(ErrPlan, "dataset %q starts with '-', which the trainer would read as an option; give a Hugging Face dataset id, or a local path as ./PATH", p.Dataset)
+	case strings.HasPrefix(p.Image, "-"):
+		return nil, model.Errorf(ErrPlan, "image %q starts with '-', which docker would read as an option; give an image reference such as vllm/vllm-openai:latest", p.Image)
+	}
 	if !ValidBucket(p.Bucket) {
 		return nil, model.Errorf(ErrPlan, "bucket %q: want 3–63 lower-case letters, digits, '-', '_' or '.', starting and ending with a letter or digit (the S3 and GCS bucket naming rules)", p.Bucket)
 	}

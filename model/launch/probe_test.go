@@ -988,3 +988,205 @@ func TestProbeRefusesLinkedCacheDir(t *testing.T) {
 		}
 	}
 }
+
+// probeCacheDirs are the folders under ./.gpuplan-probe the probe points
+// the libraries' caches at (confine in probe.py).
+var probeCacheDirs = []string{"hf", "cache", "triton", "inductor", "torch_extensions", "nv", "vllm", "matplotlib",
+	"tmp", "numba", "pycache", "torch", "deepspeed"}
+
+// runPlanted writes script into a fresh working directory whose
+// ./.gpuplan-probe holds a symbolic link name → victim (a file outside,
+// holding "precious"), runs it and returns the exit code and stderr; the
+// victim must be left as it was.
+func runPlanted(t *testing.T, py string, script []byte, name string, env []string, args ...string) (int, string) {
+	t.Helper()
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "gpuplan-probe.py"), script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(outside, "victim")
+	if strings.HasSuffix(name, "/") { // a folder: the link points at an empty folder outside
+		victim = filepath.Join(outside, "victim-dir")
+		if err := os.Mkdir(victim, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	} else if err := os.WriteFile(victim, []byte("precious\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	planted := filepath.Join(dir, ".gpuplan-probe", strings.TrimSuffix(name, "/"))
+	if err := os.MkdirAll(filepath.Dir(planted), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, planted); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, append([]string{"gpuplan-probe.py"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append([]string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1",
+		"OMP_NUM_THREADS=1"}, env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasSuffix(name, "/") {
+		if left, _ := os.ReadDir(victim); len(left) > 0 {
+			t.Errorf("%s: the probe wrote through the link: %v", name, left)
+		}
+	} else if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+		t.Errorf("%s: the probe wrote through the link: the file outside now holds %q", name, b)
+	}
+	return code, stderr.String()
+}
+
+// TestProbeRefusesLinksInside: a symbolic link planted inside a plain
+// ./.gpuplan-probe — a cache folder, the serving log — is refused with one
+// line naming it and exit 2; nothing is written through it (attack round
+// 11: a linked vllm-serve.log truncated the file it pointed at).
+func TestProbeRefusesLinksInside(t *testing.T) {
+	py := pythonWith()
+	if py == "" {
+		needPython(t)
+	}
+	p, err := hostilePlan(t, "probe-link", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, err := probescript.Train(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sub := range probeCacheDirs {
+		code, stderr := runPlanted(t, py, train, sub+"/", nil, "--cpu-smoke")
+		want := "gpuplan probe: ./.gpuplan-probe/" + sub + " is a symbolic link or not a plain directory; remove it, or run from another directory\n"
+		if code != 2 || stderr != want {
+			t.Errorf("%s: exit %d, stderr %q; want 2, %q", sub, code, stderr, want)
+		}
+	}
+
+	// vllm serve's log, with the fake vllm of TestProbeFakeVLLM on PATH: the
+	// log is refused before vllm starts.
+	fake, err := filepath.Abs("testdata/probe/fakevllm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := fakeNvidiaSMI(t)
+	wrapper := "#!/bin/sh\nexec " + py + " " + filepath.Join(fake, "vllm_serve.py") + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "vllm"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := catalogServe(t, loadCatalog(t), "llama-3.1-8b", serve.Serving{MaxModelLen: 8192, PromptTokens: 1024, OutputTokens: 256, Concurrency: 16}, "aws/g6e.xlarge")
+	serving, err := probescript.Serve(srv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PYTHONPATH=" + fake, "PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}
+	const wantLog = "gpuplan probe: ./.gpuplan-probe/vllm-serve.log is a symbolic link or not a plain file; remove it, or run from another directory\n"
+	if code, stderr := runPlanted(t, py, serving, "vllm-serve.log", env, "--requests", "1", "--timeout", "30"); code != 2 || stderr != wantLog {
+		t.Errorf("vllm-serve.log: exit %d, stderr %q; want 2, %q", code, stderr, wantLog)
+	}
+	// The smoke server writes the same log (it needs torch).
+	if tpy := pythonWith("torch"); tpy != "" {
+		if code, stderr := runPlanted(t, tpy, serving, "vllm-serve.log", nil, "--cpu-smoke"); code != 2 || stderr != wantLog {
+			t.Errorf("vllm-serve.log, smoke: exit %d, stderr %q; want 2, %q", code, stderr, wantLog)
+		}
+	}
+}
+
+// TestProbeRandomCheckpointLinks: QLoRA's random checkpoint folder
+// (random_checkpoint in probe.py, which build_hf calls with the writer of
+// the safetensors shards) refuses a linked folder, removes an unfinished
+// one holding a planted link rather than saving through it, writes into a
+// fresh private folder renamed into place, and reuses a finished one. The
+// writer here stands in for safetensors and save_pretrained: it opens its
+// files by name, following links as they do.
+func TestProbeRandomCheckpointLinks(t *testing.T) {
+	py := pythonWith()
+	if py == "" {
+		needPython(t)
+	}
+	p, err := hostilePlan(t, "probe-link", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := probescript.Train(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, outside := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "gpuplan-probe.py"), script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(outside, "victim")
+	if err := os.WriteFile(victim, []byte("precious\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	driver := `
+import importlib.util, json, os, sys
+spec = importlib.util.spec_from_file_location("probe", "gpuplan-probe.py")
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+base = m.confine(os.getcwd(), "")
+calls = []
+def write(into):
+    calls.append(into)
+    for n in ("config.json", "model-00001.safetensors"):
+        with open(os.path.join(into, n), "w") as f:
+            f.write("random\n")
+    with m.open_fresh(into, "model.safetensors.index.json", "w") as f:
+        f.write("{}\n")
+victim = sys.argv[1]
+out = []
+# 1. the folder itself is a link: refused.
+os.symlink(os.path.dirname(victim), os.path.join(base, "random-checkpoint-a"))
+try:
+    m.random_checkpoint(base, "a", write)
+    out.append("a: written")
+except m.Refusal as e:
+    out.append("a: " + str(e))
+# 2. an unfinished folder from an older run with a planted link: removed, written afresh.
+os.mkdir(os.path.join(base, "random-checkpoint-b"))
+os.symlink(victim, os.path.join(base, "random-checkpoint-b", "config.json"))
+path = m.random_checkpoint(base, "b", write)
+out.append("b: %s %s %s" % (os.path.basename(path), os.path.islink(os.path.join(path, "config.json")), sorted(os.listdir(path))))
+# 3. the finished folder is reused, not written again.
+n = len(calls)
+m.random_checkpoint(base, "b", write)
+out.append("b again: %d writes" % (len(calls) - n))
+out.append("staging left: %s" % sorted(x for x in os.listdir(base) if x.startswith(".")))
+print(json.dumps(out))
+`
+	cmd := exec.Command(py, "-c", driver, victim)
+	cmd.Dir = dir
+	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"}
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	var got []string
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	want := []string{
+		"a: ./.gpuplan-probe/random-checkpoint-a is a symbolic link or not a plain directory; remove it, or run from another directory",
+		"b: random-checkpoint-b False ['config.json', 'model-00001.safetensors', 'model.safetensors.index.json']",
+		"b again: 0 writes",
+		"staging left: []",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+		t.Errorf("the probe wrote through the link: the file outside now holds %q", b)
+	}
+	if left, _ := os.ReadDir(outside); len(left) != 1 {
+		t.Errorf("the probe wrote outside: %v", left)
+	}
+}

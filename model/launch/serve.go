@@ -192,11 +192,24 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 			s.Image = DefaultVLLMROCmImage
 		}
 	}
+	// A model id or image starting with '-' would be read as an option
+	// (--model-id=--trust-remote-code wrote `vllm serve --trust-remote-code`).
+	switch {
+	case strings.HasPrefix(s.ModelID, "-"):
+		return nil, model.Errorf(ErrPlan, "model id %q starts with '-', which vllm serve would read as an option; give a Hugging Face repo id (org/name), or a local path as ./PATH", s.ModelID)
+	case strings.HasPrefix(s.Image, "-"):
+		return nil, model.Errorf(ErrPlan, "image %q starts with '-', which docker would read as an option; give an image reference such as vllm/vllm-openai:latest", s.Image)
+	}
 	// The download is the checkpoint: --quantization fp8 quantizes a 16-bit
 	// one on load, so unless the repo is an fp8 checkpoint (its name says
 	// so, as Hugging Face's FP8 repos do) the disk holds 16-bit weights.
 	download := sp.Serving.WeightFormat
 	if download == serve.WeightFP8 && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
+		download = serve.WeightBF16
+	}
+	// bitsandbytes likewise quantizes a 16-bit checkpoint as it loads; a
+	// pre-quantized repo names it (unsloth's "-bnb-4bit").
+	if id := strings.ToLower(s.ModelID); download == serve.WeightBNB && !strings.Contains(id, "bnb") && !strings.Contains(id, "bitsandbytes") {
 		download = serve.WeightBF16
 	}
 	s.DiskGB = ServeDiskGB(serve.WeightBytes(a, download))
@@ -251,6 +264,11 @@ func (s *Serve) VLLMArgs() []string {
 		if s.HalfActivations {
 			a = append(a, "--dtype", "float16")
 		}
+	case serve.WeightBNB:
+		// "Append the following to your 4bit model arguments: --quantization
+		// bitsandbytes" (vLLM docs, features/quantization/bnb.md, OpenAI
+		// Compatible Server); in-flight quantization needs it.
+		a = append(a, "--quantization", "bitsandbytes")
 	}
 	return append(a, "--max-num-seqs", fmt.Sprint(v.MaxNumSeqs), "--max-num-batched-tokens", fmt.Sprint(v.MaxNumBatchedTokens))
 }
@@ -308,6 +326,10 @@ func (s *Serve) HeaderLines() []string {
 	switch s.Serving.WeightFormat {
 	case serve.WeightAWQ, serve.WeightGPTQ, serve.WeightInt8:
 		lines = append(lines, fmt.Sprintf("note: %s weights: the model id must be a checkpoint quantized with %s; vLLM reads its quantization_config", s.Serving.WeightFormat, strings.ToUpper(string(s.Serving.WeightFormat))))
+	case serve.WeightBNB:
+		// bitsandbytes_loader.py _verify_model_compatibility: "Prequant
+		// BitsAndBytes models with tensor parallelism is not supported".
+		lines = append(lines, "note: bitsandbytes 4-bit weights (--quantization bitsandbytes): vLLM reads a bitsandbytes checkpoint's quantization_config, or quantizes a 16-bit checkpoint to NF4 as it loads; a pre-quantized bitsandbytes checkpoint does not run with tensor parallelism (TP > 1)")
 	}
 	if s.HalfForBF16 {
 		lines = append(lines, fmt.Sprintf("note: %s has no bf16 (compute capability below 8.0): served in float16 (--dtype float16), as vLLM requires", s.Accelerator))

@@ -96,6 +96,16 @@ func customAllReduceBytes(g *model.GPU, tp int) float64 {
 // model.Int4BytesPerParam.
 const Int4GroupBytesPerParam = 0.5 + (0.5+2)/128
 
+// BNB4BytesPerParam is bitsandbytes 4-bit NF4 as vLLM holds it: 4 bits of
+// weight and one fp32 absmax per 64-value block (bitsandbytes quantize_4bit,
+// blocksize 64), 0.5 + 4/64 bytes. Double quantization does not shrink it
+// in vLLM, which dequantizes the nested absmax to fp32 as it loads
+// (vllm/model_executor/model_loader/bitsandbytes_loader.py dequantize_dq:
+// "at the cost of increased memory usage"); a 16-bit checkpoint quantized
+// as it loads gets the same (quantize_4bit(..., compress_statistics=True,
+// quant_type="nf4"), then dequantize_dq).
+const BNB4BytesPerParam = 0.5 + 4.0/64
+
 // weightBytesPerLinear returns bytes per linear-layer weight for f.
 // Embeddings, norms and the LM head stay 16-bit in every format (AWQ, GPTQ
 // and the fp8 checkpoints skip lm_head and embed_tokens).
@@ -107,6 +117,8 @@ func weightBytesPerLinear(f WeightFormat) float64 {
 		return model.Int8BytesPerParam
 	case WeightAWQ, WeightGPTQ:
 		return Int4GroupBytesPerParam
+	case WeightBNB:
+		return BNB4BytesPerParam
 	}
 	return 2
 }

@@ -19,10 +19,15 @@ const (
 	WeightInt8 WeightFormat = "int8" // 8-bit integer weights, W8A16 with group-128 scales
 	WeightAWQ  WeightFormat = "awq"  // 4-bit AWQ, group size 128
 	WeightGPTQ WeightFormat = "gptq" // 4-bit GPTQ, group size 128
+	// WeightBNB is bitsandbytes 4-bit NF4: a checkpoint quantized with
+	// bitsandbytes (config.json quant_method "bitsandbytes"), or a 16-bit
+	// one vLLM quantizes as it loads; vLLM serves both with --quantization
+	// bitsandbytes (docs.vllm.ai, features/quantization/bnb.md).
+	WeightBNB WeightFormat = "bitsandbytes"
 )
 
 // WeightFormats lists the valid weight formats, the default first.
-var WeightFormats = []WeightFormat{WeightBF16, WeightFP16, WeightFP8, WeightInt8, WeightAWQ, WeightGPTQ}
+var WeightFormats = []WeightFormat{WeightBF16, WeightFP16, WeightFP8, WeightInt8, WeightAWQ, WeightGPTQ, WeightBNB}
 
 // KVCacheDType is vLLM's --kv-cache-dtype: "auto" keeps the cache in the
 // model's 16-bit dtype, "fp8" stores one byte per element.
@@ -41,7 +46,7 @@ var KVCacheDTypes = []KVCacheDType{KVAuto, KVFP8}
 func ParseWeightFormat(s string) (WeightFormat, error) {
 	return model.ParseEnum(s, "weight format", WeightFormats, map[string]WeightFormat{
 		"int4": WeightAWQ, "awq-int4": WeightAWQ, "gptq-int4": WeightGPTQ, "bfloat16": WeightBF16,
-		"float16": WeightFP16, "half": WeightFP16, "w8a16": WeightInt8,
+		"float16": WeightFP16, "half": WeightFP16, "w8a16": WeightInt8, "bnb": WeightBNB, "bnb-4bit": WeightBNB, "nf4": WeightBNB,
 	})
 }
 

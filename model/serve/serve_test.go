@@ -115,6 +115,9 @@ func TestServeWeightBytes(t *testing.T) {
 		{WeightInt8, linear*(1+2.0/128) + 2*rest},
 		{WeightAWQ, linear*(0.5+2.5/128) + 2*rest},
 		{WeightGPTQ, linear*(0.5+2.5/128) + 2*rest},
+		// bitsandbytes NF4 in vLLM: 4 bits and an fp32 absmax per 64 values
+		// (the nested absmax is dequantized to fp32 on load): 0.5625 B.
+		{WeightBNB, linear*0.5625 + 2*rest},
 	}
 	for _, tt := range tests {
 		if got := WeightBytes(&modeltest.Llama31_8B, tt.f); !nearExact(got, tt.want) {
@@ -138,7 +141,7 @@ func TestServeValidate(t *testing.T) {
 		{"both loads", func() Serving { s := ok; s.Concurrency, s.RequestsPerSec = 4, 2; return s }(), ErrInvalid},
 		{"utilisation above 1", func() Serving { s := ok; s.GPUMemoryUtilization = 1.5; return s }(), ErrInvalid},
 		{"NaN rate", func() Serving { s := ok; s.RequestsPerSec = math.NaN(); return s }(), ErrInvalid},
-		{"unknown weight format", func() Serving { s := ok; s.WeightFormat = "nf4"; return s }(), ErrInvalid},
+		{"unknown weight format", func() Serving { s := ok; s.WeightFormat = "int3"; return s }(), ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

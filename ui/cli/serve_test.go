@@ -72,6 +72,10 @@ func TestServeEstimate(t *testing.T) {
 		// A quantized config.json is served in its format.
 		{"awq config.json", []string{"--hf-config", awq, "--max-model-len", "4096", "--gpu", "l4"},
 			1, 1, 131072, "awq", 4096, true, 1},
+		// A bitsandbytes 4-bit config.json is served as bitsandbytes, not
+		// AWQ (attack round 11).
+		{"bitsandbytes config.json", []string{"--hf-config", filepath.Join("testdata", "llama-3.1-8b-bnb-4bit"), "--max-model-len", "4096", "--gpu", "l4"},
+			1, 1, 131072, "bitsandbytes", 4096, true, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runServeCLI(t, append([]string{"estimate", "--task", "inference", "--json"}, tc.args...)...)
@@ -340,5 +344,33 @@ func TestServeEstimateSaysReplicasAddedNodes(t *testing.T) {
 	code, _, errOut = runCLI(t, append(args, "--replicas", "1")...)
 	if code != 0 || strings.Contains(errOut, "is one node") {
 		t.Errorf("--replicas 1: exit %d, stderr %q: want no note", code, errOut)
+	}
+}
+
+// TestServeExportBitsandbytes: a bitsandbytes 4-bit config.json exports
+// vllm serve with --quantization bitsandbytes (vLLM docs,
+// features/quantization/bnb.md: "Append the following to your 4bit model
+// arguments: --quantization bitsandbytes") under a bitsandbytes label; it
+// was labelled awq, with a note that the model must be an AWQ checkpoint
+// (attack round 11).
+func TestServeExportBitsandbytes(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "serve.sh")
+	code, _, errs := runServeCLI(t, "export", "--task", "inference", "--hf-config", filepath.Join("testdata", "llama-3.1-8b-bnb-4bit"),
+		"--max-model-len", "4096", "--instance", "aws/g6e.xlarge", "--format", "torchrun", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, want := range []string{"(bitsandbytes) on", "--quantization bitsandbytes", "note: bitsandbytes 4-bit weights"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the serving file lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(strings.ToLower(s), "awq") {
+		t.Errorf("the serving file calls the bitsandbytes checkpoint AWQ:\n%s", s)
 	}
 }

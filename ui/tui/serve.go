@@ -129,7 +129,8 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 				huh.NewOption(T("as the precision (a quantized config.json: its format)"), serve.WeightFormat("")),
 				huh.NewOption("bf16", serve.WeightBF16), huh.NewOption("fp16", serve.WeightFP16),
 				huh.NewOption(T("fp8    8-bit float weights"), serve.WeightFP8), huh.NewOption(T("int8   W8A16"), serve.WeightInt8),
-				huh.NewOption(T("AWQ    4-bit, group 128"), serve.WeightAWQ), huh.NewOption(T("GPTQ   4-bit, group 128"), serve.WeightGPTQ)).
+				huh.NewOption(T("AWQ    4-bit, group 128"), serve.WeightAWQ), huh.NewOption(T("GPTQ   4-bit, group 128"), serve.WeightGPTQ),
+				huh.NewOption(T("bitsandbytes 4-bit NF4"), serve.WeightBNB)).
 				Value(&s.WeightFormat),
 			newSelect[serve.KVCacheDType](w.theme).Title(T("KV cache")).Inline(true).Options(
 				huh.NewOption("auto", serve.KVAuto), huh.NewOption("fp8", serve.KVFP8)).Value(&s.KVCacheDType),

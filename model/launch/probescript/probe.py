@@ -40,6 +40,7 @@ import random  # noqa: E402
 import re  # noqa: E402
 import shutil  # noqa: E402
 import socket  # noqa: E402
+import stat  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -92,14 +93,78 @@ def finite(x):
 # ---------------------------------------------------------------- confinement
 
 
+def probe_entry(base, name, want_dir):
+    """The path of name under ./.gpuplan-probe/ and its lstat (None when missing); a
+    symbolic link there, or an entry of the other kind, is refused: the script
+    never writes through a link planted inside its own folder."""
+    path = os.path.join(base, name)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return path, None
+    ok = stat.S_ISDIR(st.st_mode) if want_dir else stat.S_ISREG(st.st_mode)
+    if not ok:
+        raise Refusal("./%s/%s is a symbolic link or not a plain %s; remove it, or run from another directory"
+                      % (PROBE_DIR, name, "directory" if want_dir else "file"))
+    return path, st
+
+
+def probe_subdir(base, name):
+    """./.gpuplan-probe/name as a plain directory, made with os.mkdir when missing."""
+    path, st = probe_entry(base, name, True)
+    if st is None:
+        os.mkdir(path, 0o755)
+        probe_entry(base, name, True)
+    return path
+
+
+def open_fresh(base, name, mode):
+    """./.gpuplan-probe/name opened for writing as a new file: an older regular file
+    of that name is removed first, a link is refused, and the open itself neither
+    follows a link (O_NOFOLLOW) nor reuses a file (O_EXCL)."""
+    path, st = probe_entry(base, name, False)
+    if st is not None:
+        os.unlink(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    return os.fdopen(os.open(path, flags, 0o644), mode)
+
+
+def random_checkpoint(base, key, write):
+    """./.gpuplan-probe/random-checkpoint-<key>: reused when an earlier run finished it
+    (its index is a plain file), otherwise written by write(dir) into a fresh private
+    folder (tempfile.mkdtemp) renamed into place, so nothing the libraries save can
+    follow a link planted in the folder; an unfinished one is removed first."""
+    name = "random-checkpoint-" + key
+    path, st = probe_entry(base, name, True)
+    if st is not None:
+        try:
+            if stat.S_ISREG(os.lstat(os.path.join(path, "model.safetensors.index.json")).st_mode):
+                return path
+        except FileNotFoundError:
+            pass
+        shutil.rmtree(path)  # gpuplan's own, unfinished; rmtree removes links, never follows them
+    staging = tempfile.mkdtemp(prefix="." + name + "-", dir=base)
+    try:
+        write(staging)
+        os.rename(staging, path)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return path
+
+
 def confine(workdir, hf_home):
-    """Points every cache the libraries write at ./.gpuplan-probe/."""
+    """Points every cache the libraries write at ./.gpuplan-probe/, whose top-level
+    folders are checked to be plain directories, not links."""
     base = os.path.join(workdir, PROBE_DIR)
-    if os.path.islink(base) or (os.path.lexists(base) and not os.path.isdir(base)):
+    try:
+        os.mkdir(base, 0o755)
+    except FileExistsError:
+        pass
+    if not stat.S_ISDIR(os.lstat(base).st_mode):
         # A link planted here would send the caches (and the random
         # checkpoint) wherever it points.
         raise Refusal("./%s is not a plain directory; remove it, or run from another directory" % PROBE_DIR)
-    os.makedirs(base, exist_ok=True)
     home_hf = os.environ.get("HF_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "huggingface")
     if not os.environ.get("HF_TOKEN") and not os.environ.get("HF_TOKEN_PATH"):
         os.environ["HF_TOKEN_PATH"] = os.path.join(home_hf, "token")  # read, never written
@@ -111,10 +176,10 @@ def confine(workdir, hf_home):
         "TORCH_HOME": "torch", "DS_ACCELERATOR_CACHE": "deepspeed",
     }
     for var, sub in dirs.items():
-        os.environ[var] = os.path.join(base, sub)
+        os.environ[var] = probe_entry(base, sub, True)[0]
     if hf_home:
         os.environ["HF_HOME"] = os.path.abspath(hf_home)
-    os.makedirs(os.environ["TMPDIR"], exist_ok=True)
+    probe_subdir(base, dirs["TMPDIR"])
     tempfile.tempdir = os.environ["TMPDIR"]
     os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
     os.environ.setdefault("DO_NOT_TRACK", "1")
@@ -399,7 +464,6 @@ def write_random_checkpoint(torch, transformers, cls, cfg, dtype, dev, path, dty
     st = need("safetensors.torch", "safetensors")
     with torch.device("meta"):
         meta = cls.from_config(cfg, **{dtype_kw: dtype})
-    os.makedirs(path, exist_ok=True)
     names, seen = [], set()
     for n, p in meta.named_parameters(remove_duplicate=False):  # tied weights are saved once
         if id(p) not in seen:
@@ -429,7 +493,7 @@ def write_random_checkpoint(torch, transformers, cls, cfg, dtype, dev, path, dty
             flush()
     flush()
     cfg.save_pretrained(path)
-    with open(os.path.join(path, "model.safetensors.index.json"), "w") as f:
+    with open_fresh(path, "model.safetensors.index.json", "w") as f:
         json.dump({"metadata": {"total_size": total}, "weight_map": weight_map}, f)
     del meta
 
@@ -464,10 +528,13 @@ def build_hf(torch, B, T, dev, world, run, notes):
     Q = T.get("qlora")
     if Q:
         need("bitsandbytes", "bitsandbytes")
-        path = os.path.join(os.getcwd(), PROBE_DIR, "random-checkpoint-" + B["checkpoint_key"])
-        if world.local == 0 and not os.path.exists(os.path.join(path, "model.safetensors.index.json")):
-            say("writing a random %s checkpoint to quantize under %s" % (B["hf_model_type"], path))
-            write_random_checkpoint(torch, transformers, cls, cfg, dtype, dev, path, hf_dtype_kw(transformers))
+        base = os.path.join(os.getcwd(), PROBE_DIR)
+        path = os.path.join(base, "random-checkpoint-" + B["checkpoint_key"])
+        if world.local == 0:
+            def write(into):
+                say("writing a random %s checkpoint to quantize under %s" % (B["hf_model_type"], path))
+                write_random_checkpoint(torch, transformers, cls, cfg, dtype, dev, into, hf_dtype_kw(transformers))
+            random_checkpoint(base, B["checkpoint_key"], write)
         world.barrier()
         # trl/trainer/utils.py get_quantization_config: compute dtype = --dtype.
         qc = transformers.BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=dtype,
@@ -1189,7 +1256,7 @@ def smoke_server(torch, V, port, log_path):
             self.wfile.write(b'data: {"choices":[],"usage":{"completion_tokens":%d}}\n\n' % req["max_tokens"])
             self.wfile.write(b"data: [DONE]\n\n")
 
-    with open(log_path, "w") as f:
+    with open_fresh(os.path.dirname(log_path), os.path.basename(log_path), "w") as f:
         f.write("INFO gpu_worker.py Available KV cache memory: 0.01 GiB\n")
         f.write("INFO kv_cache_utils.py GPU KV cache size: %s tokens\n" % "{:,}".format(blocks * 16))
         f.write("INFO kv_cache_utils.py Maximum concurrency for %s tokens per request: %.2fx\n"
@@ -1221,8 +1288,8 @@ def serve(opts):
             if not exe:
                 raise Refusal("the vllm command is not on PATH: pip install vllm, then run again")
             argv = [exe, "serve", V["model_id"]] + list(V["argv"]) + ["--port", str(port), "--host", "127.0.0.1"]
+            log = open_fresh(os.path.dirname(log_path), os.path.basename(log_path), "wb")
             say("starting " + " ".join(argv[1:]) + " (log: %s)" % log_path)
-            log = open(log_path, "wb")
             proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                     start_new_session=True)
             log.close()
