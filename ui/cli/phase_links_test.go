@@ -204,3 +204,86 @@ func TestPlanJobHoursWarning(t *testing.T) {
 		}
 	}
 }
+
+// The directory form of hf_config opens the folder's config.json; that
+// file is held to the plan's folder too, links resolved, in every command
+// that reads a phase (attack round 11: hf_config = "h", a real folder in
+// the plan's whose config.json linked to a file elsewhere, was read by
+// estimate --phase, plan, a phase's config file and the configurator).
+// Each form: the folder, the folder with a slash, a folder linked inside
+// the plan's folder, and through a phase's config = "c.toml"; exit 2, the
+// same line everywhere, nothing read.
+func TestPlanPhaseHFConfigFolderLinks(t *testing.T) {
+	root := t.TempDir()
+	planDir, elsewhere := filepath.Join(root, "plan"), filepath.Join(root, "elsewhere")
+	for _, d := range []string{filepath.Join(planDir, "h"), filepath.Join(planDir, "ok"), elsewhere} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, err := os.ReadFile("testdata/llama-3.1-8b-awq/config.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{filepath.Join(elsewhere, "config.json"), filepath.Join(planDir, "ok", "config.json")} {
+		if err := os.WriteFile(f, cfg, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{
+		"h/config.json": filepath.Join(elsewhere, "config.json"),
+		"hl":            filepath.Join(planDir, "h"),
+		"okl":           filepath.Join(planDir, "ok"),
+	} {
+		if err := os.Symlink(to, filepath.Join(planDir, filepath.FromSlash(link))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	planFile := filepath.Join(planDir, "plan.toml")
+	phase := "schema_version = 1\n[[phase]]\nname = \"p\"\nprovider = \"aws\"\ninstance = \"g6.xlarge\"\nregion = \"us-east-1\"\npricing = \"on-demand\"\ninstances = 1\nusd_per_hour = 0.8048\njob_hours = 5.0\n"
+	const tail = ", a link to a file outside the plan's folder; put the file itself beside the plan (or in a folder under it)\n"
+	for _, tt := range []struct{ name, hf, opens string }{
+		{"the folder", "h", "h/config.json"},
+		{"the folder with a slash", "h/", "h/config.json"},
+		{"a linked folder", "hl", "hl/config.json"},
+	} {
+		for _, via := range []string{"answers", "config"} {
+			t.Run(tt.name+" through "+via, func(t *testing.T) {
+				text := phase + "[phase.answers]\ntask = \"qlora\"\ndataset_tokens = \"10M\"\nhf_config = \"" + tt.hf + "\"\n"
+				if via == "config" {
+					c := "schema_version = 1\n[workload]\ntask = \"qlora\"\ndataset_tokens = 10000000\nhf_config = \"" + tt.hf + "\"\n"
+					if err := os.WriteFile(filepath.Join(planDir, "c.toml"), []byte(c), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					text = phase + "config = \"c.toml\"\n"
+				}
+				if err := os.WriteFile(planFile, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				want := "gpuplan: " + planFile + ": phase \"p\" hf_config " + tt.hf + " opens " + tt.opens + tail
+				for _, args := range [][]string{{"plan", planFile}, {"plan", planFile, "--json"}, {"plan", planFile, "--no-savings"},
+					{"estimate", "--config", planFile, "--phase", "p"}, {"estimate", "--config", planFile, "--phase", "p", "--gpu", "l4"},
+					{"recommend", "--config", planFile, "--phase", "p"},
+					{"--config", planFile}, {"--config", planFile, "--phase", "p"}} { // the configurator, before its terminal
+					code, out, errOut, read := runCLIReads(t, args...)
+					if code != 2 || out != "" || errOut != want || len(read) > 0 {
+						t.Errorf("%v: exit %d, stdout %q, stderr %q, read %q\nwant exit 2, stderr %q, nothing read", args, code, out, errOut, read, want)
+					}
+				}
+			})
+		}
+	}
+	// A folder (or a linked folder) in the plan's folder whose config.json
+	// is a plain file there is read: the check is not a blanket refusal.
+	for _, hf := range []string{"ok", "okl/"} {
+		t.Run("in the folder "+hf, func(t *testing.T) {
+			if err := os.WriteFile(planFile, []byte(phase+"[phase.answers]\ntask = \"qlora\"\ndataset_tokens = \"10M\"\nhf_config = \""+hf+"\"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, errOut, read := runCLIReads(t, "estimate", "--config", planFile, "--phase", "p")
+			if code != 0 || len(read) == 0 {
+				t.Errorf("exit %d, stderr %q, read %q; want exit 0 and the config read", code, errOut, read)
+			}
+		})
+	}
+}
