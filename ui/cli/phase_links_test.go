@@ -287,3 +287,71 @@ func TestPlanPhaseHFConfigFolderLinks(t *testing.T) {
 		})
 	}
 }
+
+// Every job phase is checked on its own offer as rented (attack round
+// 11): 4× gpu_8x_b200_sxm6 with job_hours = 0.001 is compared with the
+// estimate on its 32 GPUs (estimate --phase's: lambda has no network
+// figure, so the nodes' network is not timed); answers that say 64 GPUs
+// on one GH200 are said, and estimated on the one; a job that does not
+// fit its offer is marked ✗ in the table and --json's targets, as a
+// serving phase that misses its targets is, and warned of on stderr and
+// in --json's warnings. Full texts; the GiB are estimate --config F
+// --phase train --gpu gh200's (245.47 GiB for 405B QLoRA, 153.1 for 8B
+// full fine-tuning on one GPU) against the GH200's 90.8 GiB usable.
+func TestPlanJobPhaseOnItsOffer(t *testing.T) {
+	head := "schema_version = 1\nname = \"p\"\n[[phase]]\nname = \"train\"\nprovider = \"lambda\"\nregion = \"us-east-1\"\n"
+	multi := writeFile(t, "mn.toml", head+"instance = \"gpu_8x_b200_sxm6\"\ninstances = 4\nusd_per_hour = 214.08\njob_hours = 0.001\n[phase.answers]\nmodel = \"llama-3.1-70b\"\ntask = \"finetune\"\ndataset_tokens = \"10B\"\ngpus = \"32\"\nstrategy = \"fsdp\"\ncheckpointing = \"true\"\nsearch.allow_multi_node = \"true\"\n")
+	gpus := writeFile(t, "gm.toml", head+"instance = \"gpu_1x_gh200\"\ninstances = 1\nusd_per_hour = 2.29\njob_hours = 0.001\n[phase.answers]\nmodel = \"llama-3.1-8b\"\ntask = \"finetune\"\ndataset_tokens = \"1B\"\ngpus = \"64\"\nstrategy = \"fsdp\"\ncheckpointing = \"true\"\n")
+	nofit := writeFile(t, "nofit.toml", head+"instance = \"gpu_1x_gh200\"\ninstances = 1\nusd_per_hour = 2.29\njob_hours = 1\n[phase.answers]\nmodel = \"llama-3.1-405b\"\ntask = \"qlora\"\ndataset_tokens = \"1M\"\n")
+
+	code, out, errOut := runCLI(t, "estimate", "--config", multi, "--phase", "train", "--gpu", "b200", "--json")
+	var est struct {
+		Time struct {
+			Hours float64 `json:"hours"`
+			Band  struct {
+				Low  float64 `json:"low"`
+				High float64 `json:"high"`
+			} `json:"band"`
+		} `json:"time"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &est) != nil || est.Time.Band.Low <= 0 {
+		t.Fatalf("estimate --phase train: exit %d, %s", code, errOut)
+	}
+	const fits = "; the plan prices hours it cannot run: pick an offer that fits (gpuplan recommend --config PLAN --phase NAME)"
+	for _, tt := range []struct {
+		path, target string
+		want         []string
+	}{
+		{multi, "", []string{fmt.Sprintf(`phase "train": job_hours = 0.001, but the estimate on lambda gpu_8x_b200_sxm6 ×4 is %.3g h (90%% range %.3g–%.3g h): the plan prices the phase on its own hours; check job_hours (gpuplan estimate --config PLAN --phase NAME times it)`,
+			est.Time.Hours, est.Time.Band.Low, est.Time.Band.High)}},
+		{gpus, "does not fit its pinned offer: needs 153.1 GiB per GPU, has 90.8 GiB usable", []string{
+			`phase "train": the answers say 64 GPUs, but its offer lambda gpu_1x_gh200 has 1; the phase is estimated on the offer's 1 GPU (set gpus = "1" in its answers)`,
+			`phase "train": the job does not fit its offer lambda gpu_1x_gh200 (needs 153.1 GiB per GPU, has 90.8 GiB usable)` + fits}},
+		{nofit, "does not fit its pinned offer: needs 245.5 GiB per GPU, has 90.8 GiB usable", []string{
+			`phase "train": the job does not fit its offer lambda gpu_1x_gh200 (needs 245.5 GiB per GPU, has 90.8 GiB usable)` + fits}},
+	} {
+		name := filepath.Base(tt.path)
+		code, out, errOut := runCLI(t, "plan", tt.path, "--json", "--no-savings")
+		var j struct {
+			Warnings []string `json:"warnings"`
+			Phases   []struct {
+				Targets string `json:"targets"`
+			} `json:"phases"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &j) != nil || len(j.Phases) != 1 {
+			t.Fatalf("%s: exit %d, stdout %s, stderr %s", name, code, out, errOut)
+		}
+		if !slices.Equal(j.Warnings, tt.want) || j.Phases[0].Targets != tt.target {
+			t.Errorf("%s: warnings %q, targets %q\nwant %q, %q", name, j.Warnings, j.Phases[0].Targets, tt.want, tt.target)
+		}
+		code, out, errOut = runCLI(t, "plan", tt.path, "--no-savings")
+		var lines []string
+		for l := range strings.Lines(errOut) {
+			lines = append(lines, strings.TrimPrefix(strings.TrimSuffix(l, "\n"), "gpuplan: warning: "))
+		}
+		marked := strings.Contains(out, "✗ train ") && strings.Contains(out, "✗ phase \"train\": "+tt.target+"\n")
+		if code != 0 || !slices.Equal(lines, tt.want) || marked != (tt.target != "") {
+			t.Errorf("%s: exit %d, stderr %q, marked %v; want %q, marked %v\n%s", name, code, lines, marked, tt.want, tt.target != "", out)
+		}
+	}
+}

@@ -98,7 +98,7 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 					// A phase the engine cannot read is neither marked nor
 					// compared: the savings say why.
 					markPinnedServing(cat, sc, &p, phases)
-					warnings = append(warnings, plan.CheckJobHours(cat, &p, sc)...)
+					warnings = append(warnings, plan.CheckJobHours(cat, &p, sc, phases)...)
 				}
 				printWarningsIn(env.lang, env.Stderr, warnings)
 			}
