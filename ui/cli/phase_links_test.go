@@ -15,6 +15,8 @@ import (
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/hf"
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/plan"
 	"github.com/gpuplan/gpuplan/ui/tui"
 )
 
@@ -352,6 +354,40 @@ func TestPlanJobPhaseOnItsOffer(t *testing.T) {
 		marked := strings.Contains(out, "✗ train ") && strings.Contains(out, "✗ phase \"train\": "+tt.target+"\n")
 		if code != 0 || !slices.Equal(lines, tt.want) || marked != (tt.target != "") {
 			t.Errorf("%s: exit %d, stderr %q, marked %v; want %q, marked %v\n%s", name, code, lines, marked, tt.want, tt.target != "", out)
+		}
+	}
+}
+
+// confinePaths holds a safetensors folder's files, and an index's
+// shards, to the plan's folder as it holds hf_config's config.json (no
+// plan key names safetensors today; the check is there for when one
+// does): a shard linked out is refused, naming it.
+func TestConfineSafetensorsFolder(t *testing.T) {
+	root := t.TempDir()
+	planDir, elsewhere := filepath.Join(root, "plan"), filepath.Join(root, "elsewhere")
+	for _, d := range []string{filepath.Join(planDir, "st"), filepath.Join(planDir, "ok"), elsewhere} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(elsewhere, "x.safetensors"), filepath.Join(planDir, "st", "model.safetensors.index.json"), filepath.Join(planDir, "ok", "model.safetensors")} {
+		if err := os.WriteFile(f, []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(elsewhere, "x.safetensors"), filepath.Join(planDir, "st", "model-00001-of-00001.safetensors")); err != nil {
+		t.Fatal(err)
+	}
+	planFile := filepath.Join(planDir, "plan.toml")
+	ph := &plan.Phase{Name: "p"}
+	for _, tt := range []struct{ st, want string }{
+		{"st", planFile + `: phase "p" safetensors st opens st/model-00001-of-00001.safetensors, a link to a file outside the plan's folder; put the file itself beside the plan (or in a folder under it)`},
+		{"st/model.safetensors.index.json", planFile + `: phase "p" safetensors st/model.safetensors.index.json opens st/model-00001-of-00001.safetensors, a link to a file outside the plan's folder; put the file itself beside the plan (or in a folder under it)`},
+		{"ok", ""},
+	} {
+		err := confinePaths(planFile, ph, &config.WorkloadAnswers{Safetensors: tt.st}, planDir)
+		if got := fmt.Sprint(err); (err == nil) != (tt.want == "") || err != nil && got != tt.want {
+			t.Errorf("safetensors %q: %v; want %q", tt.st, err, tt.want)
 		}
 	}
 }
