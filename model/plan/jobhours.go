@@ -1,6 +1,9 @@
 package plan
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -16,16 +19,29 @@ import (
 // about 20.6 h priced it at a cent, unflagged).
 const JobHoursSlack = 2.0
 
-// CheckJobHours compares each job phase's job_hours with the estimate of
-// its own scenario (sc[i], PhaseScenarioFor) on its pinned offer: the
-// offer of the phase's instance type, region and instance count among
-// model.Recommend's. It returns one note per phase whose job_hours is
-// below TimeBand[0]/JobHoursSlack or above TimeBand[1]×JobHoursSlack, in
-// phase order. A service, a serving phase, a job the engine cannot time
-// (no dataset) or one whose pinned offer it does not rank (another
-// instance count, a type the catalog lacks) is not compared. The plan
-// still prices with its own hours: these are notes, as Check's.
-func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario) []model.Message {
+// CheckJobHours estimates each job phase on its own offer as the plan
+// rents it (sc[i], PhaseScenarioFor): the phase's instance type ×
+// instances in its region, on the offer's GPUs (instance GPUs ×
+// instances, whatever the answers' gpus say: a phase whose answers name
+// another count is noted, and estimated on the offer's; gpus = "auto"
+// takes the offer's silently). It returns, in phase order:
+//
+//   - a note when the answers' GPU count is not the offer's;
+//   - a note, and costs[i].Targets set (the ✗ mark a serving phase that
+//     misses its targets gets, PinnedServeNote), when the job does not
+//     fit the offer: the matcher's reason (model.Recommend's near miss
+//     for that instance type: memory, host RAM, precision or framework
+//     support);
+//   - a note when job_hours is below TimeBand[0]/JobHoursSlack or above
+//     TimeBand[1]×JobHoursSlack, multi-instance offers too (attack round
+//     11: 4× gpu_8x_b200_sxm6 with job_hours = 0.001 was not compared).
+//
+// A service, a serving phase, a job the engine cannot time (no dataset:
+// fit is still checked) or a phase whose instance type cat lacks (Check
+// says so) is not compared. costs may be shorter than the plan (nil:
+// nothing marked). The plan still prices with its own hours: these are
+// notes, as Check's.
+func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost) []model.Message {
 	var out []model.Message
 	for i := range sc {
 		if i >= len(pl.Phases) {
@@ -35,28 +51,145 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario) []model.Message {
 		if ph.JobHours <= 0 || ph.Months > 0 || s.Serve != nil || s.Workload.Task == model.TaskInference {
 			continue
 		}
-		rec, err := model.Recommend(s.Workload, cat, s.Query)
+		var in *model.Instance
+		for k := range cat.Instances {
+			if c := &cat.Instances[k]; c.Provider == ph.Provider && c.Type == ph.Instance {
+				in = c
+				break
+			}
+		}
+		if in == nil || in.GPUCount < 1 {
+			continue
+		}
+		nodes := max(ph.Instances, 1)
+		n := in.GPUCount * nodes
+		offer := ph.Instance // as the table names it: type ×instances
+		if nodes > 1 {
+			offer = fmt.Sprintf("%s ×%d", ph.Instance, nodes)
+		}
+		w, q := s.Workload, s.Query
+		if asked := answeredGPUs(ph, &w, q.AutoGPUs); asked > 0 && asked != n {
+			out = append(out, model.Msg("phase %q: the answers say %v, but its offer %s %s has %d; the phase is estimated on the offer's %v (set gpus = \"%d\" in its answers)",
+				ph.Name, model.CountMsg(asked, "GPU"), ph.Provider, offer, n, model.CountMsg(n, "GPU"), n))
+		}
+		if w.GPUs != n {
+			w, _ = w.OnGPUs(n) // the same global batch where it splits; GPUs = n either way
+			switch {
+			case n == 1:
+				w.Strategy = model.Single
+			case w.Strategy == model.Single:
+				w.Strategy = model.DDP // as Workload.Defaults on more than one GPU
+			}
+		}
+		// The offer as it is rented: fixed GPUs, as many instances as it
+		// has; the search's limits (budget, deadline, price, GPU cap) are
+		// the ranking's, not the plan's.
+		q.AutoGPUs, q.MaxGPUs, q.AllowMultiNode = false, 0, nodes > 1
+		q.MaxNodes = max(q.MaxNodes, nodes, 1)
+		q.MaxUSDPerHour, q.BudgetMonthUSD, q.BudgetJobUSD, q.DeadlineHours, q.Sort = 0, 0, 0, 0, ""
+		rec, err := model.Recommend(w, cat, q)
 		if err != nil {
 			continue
 		}
-		for j := range rec.Offers {
-			o := &rec.Offers[j]
-			if o.Instance == nil || o.Instance.Type != ph.Instance || o.Region != ph.Region || o.Instances != max(ph.Instances, 1) {
+		o := pinnedOffer(&rec, ph, nodes)
+		if o == nil {
+			why := pinnedMiss(&rec, ph)
+			if why.IsZero() {
 				continue
 			}
-			if !o.HasJob || o.Estimate == nil {
-				break
+			if i < len(costs) {
+				costs[i].Targets, costs[i].Borderline = model.Msg("does not fit its pinned offer: %v", why), false
 			}
-			lo, hi := o.Estimate.TimeBand[0], o.Estimate.TimeBand[1]
-			if lo <= 0 || hi <= 0 {
-				break
+			out = append(out, model.Msg("phase %q: the job does not fit its offer %s %s (%v); the plan prices hours it cannot run: pick an offer that fits (gpuplan recommend --config PLAN --phase NAME)",
+				ph.Name, ph.Provider, offer, why))
+			continue
+		}
+		if !o.HasJob || o.Estimate == nil {
+			continue
+		}
+		est, lo, hi, long := o.JobHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1], true
+		if nodes > 1 && in.NetworkGbps <= 0 {
+			// The matcher times the nodes' network at the slowest the
+			// catalog documents (model.AssumedNetworkGbps) when it has no
+			// figure: a slow bound, not an estimate (70B on 4×
+			// gpu_8x_b200_sxm6: 5.6e4 h against 53 h without it). The
+			// low side is held to the job with no cost between nodes
+			// (model.Compute on the offer's GPUs, as estimate --phase
+			// times it); the high side is not compared.
+			g, err := cat.GPU(in.GPU)
+			if err != nil {
+				continue
 			}
-			if ph.JobHours < lo/JobHoursSlack || ph.JobHours > hi*JobHoursSlack {
-				out = append(out, model.Msg("phase %q: job_hours = %g, but the estimate on %s %s is %.3g h (90%% range %.3g–%.3g h): the plan prices the phase on its own hours; check job_hours (gpuplan estimate --config PLAN --phase NAME times it)",
-					ph.Name, ph.JobHours, ph.Provider, ph.Instance, o.JobHours, lo, hi))
+			e, err := model.Compute(w, g)
+			if err != nil {
+				continue
 			}
-			break
+			est, lo, hi, long = e.Hours, e.TimeBand[0], e.TimeBand[1], false
+		}
+		if lo <= 0 || hi <= 0 {
+			continue
+		}
+		if ph.JobHours < lo/JobHoursSlack || long && ph.JobHours > hi*JobHoursSlack {
+			out = append(out, model.Msg("phase %q: job_hours = %g, but the estimate on %s %s is %.3g h (90%% range %.3g–%.3g h): the plan prices the phase on its own hours; check job_hours (gpuplan estimate --config PLAN --phase NAME times it)",
+				ph.Name, ph.JobHours, ph.Provider, offer, est, lo, hi))
 		}
 	}
 	return out
+}
+
+// answeredGPUs is the GPU count the phase's answers name: gpus = "N" in
+// its answers, or a configuration file's count other than the default 1
+// (a phase that names a file: whether it said 1 is not told); 0 when
+// they name none, or gpus = "auto".
+func answeredGPUs(ph *Phase, w *model.Workload, auto bool) int {
+	if auto {
+		return 0
+	}
+	if len(ph.Answers) > 0 {
+		v, ok := ph.Answers["gpus"]
+		if !ok {
+			return 0
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return 0
+		}
+		return n
+	}
+	if w.GPUs > 1 {
+		return w.GPUs
+	}
+	return 0
+}
+
+// pinnedOffer is the phase's own offer among rec's: its instance type,
+// region (any when the phase names none) and instance count.
+func pinnedOffer(rec *model.Recommendation, ph *Phase, nodes int) *model.Offer {
+	for j := range rec.Offers {
+		o := &rec.Offers[j]
+		if o.Instance != nil && o.Instance.Type == ph.Instance && (ph.Region == "" || o.Region == ph.Region) && max(o.Instances, 1) == nodes {
+			return o
+		}
+	}
+	return nil
+}
+
+// pinnedMiss is why the job cannot run on the phase's instance type: the
+// near miss rec keeps for it, when its kind is the job's own (memory,
+// host RAM, precision, framework, an invalid layout or batch), not a
+// limit of the search; zero when rec keeps none.
+func pinnedMiss(rec *model.Recommendation, ph *Phase) model.Message {
+	for _, r := range rec.Rejected {
+		if r.Instance == nil || r.Instance.Type != ph.Instance || ph.Region != "" && r.Region != "" && r.Region != ph.Region {
+			continue
+		}
+		switch r.Kind {
+		case model.RejectVRAM, model.RejectHostRAM, model.RejectPrecision, model.RejectSoftware, model.RejectInvalid, model.RejectBatch:
+			if !r.ReasonMsg.IsZero() {
+				return r.ReasonMsg
+			}
+			return model.Msg("%s", r.Reason)
+		}
+	}
+	return model.Message{}
 }

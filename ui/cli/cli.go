@@ -5,6 +5,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -629,6 +630,13 @@ func runTUI(cmd *cobra.Command, env *Env, configPath string, overlays []string) 
 		opts.ConfigPath, opts.PlanPath = "", configPath
 	}
 	opts.PriceNote = priceNote(env, cat)
+	// The plan page shows what gpuplan plan says of the plan (planNotes),
+	// the phases added since read as the plan file's, beside it.
+	planPath := cmp.Or(opts.PlanPath, "plan.toml")
+	opts.CheckPlan = func(p *plan.Plan) ([]string, []plan.PhaseCost) {
+		costs := make([]plan.PhaseCost, len(p.Phases))
+		return env.lang.Messages(planNotes(env, cat, planPath, p, costs)), costs
+	}
 	var probeWarnings []model.Message
 	opts.Probes, probeWarnings = keptProbes(env, cat) // the panel shows the correction of close estimates
 	warnings = append(warnings, probeWarnings...)

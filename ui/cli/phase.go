@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -169,11 +170,62 @@ func confinePaths(path string, ph *plan.Phase, w *config.WorkloadAnswers, base s
 		// A file that is not there is the plan's mistake, said now with
 		// the phase (attack round 10: gpuplan plan said it only inside
 		// "What saves the most" and exited 0).
-		if _, err := os.Stat(filepath.Join(base, filepath.FromSlash(f.v))); errors.Is(err, fs.ErrNotExist) {
+		j := filepath.Join(base, filepath.FromSlash(f.v))
+		if _, err := os.Stat(j); errors.Is(err, fs.ErrNotExist) {
 			return usage(model.Msg("%s: phase %q %s %s: no such file or directory; give the path of a file in the plan's folder, relative to it", path, ph.Name, f.key, termsafe.String(f.v)))
+		}
+		// The reader opens files the path does not name: config.json in
+		// a folder, an index's shards. Each is held to the folder too,
+		// links resolved (attack round 11: hf_config = "h", a folder in
+		// the plan's, whose config.json linked out, was read).
+		for _, o := range openedFiles(f.key, j) {
+			if !inFolder(dir, o) {
+				rel, err := filepath.Rel(base, o)
+				if err != nil {
+					rel = o
+				}
+				return usage(model.Msg("%s: phase %q %s %s opens %s, a link to a file outside the plan's folder; put the file itself beside the plan (or in a folder under it)", path, ph.Name, f.key, termsafe.String(f.v), termsafe.String(filepath.ToSlash(rel))))
+			}
 		}
 	}
 	return nil
+}
+
+// openedFiles lists the files the reader of key (data/hf ReadConfig for
+// hf_config, ReadSafetensors for safetensors) may open for the path p,
+// beyond p itself: for a folder, its config.json (hf_config), or every
+// .safetensors and .json file in it (safetensors: the index, the shards
+// it names, which are plain names in its folder, or the one file); for a
+// safetensors index, every .safetensors file beside it. A file listed
+// that the reader would not open only makes the check stricter.
+func openedFiles(key, p string) []string {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil
+	}
+	dir := p
+	switch {
+	case fi.IsDir() && key == "hf_config":
+		return []string{filepath.Join(p, "config.json")}
+	case key != "safetensors":
+		return nil
+	case !fi.IsDir():
+		if !strings.HasSuffix(p, ".index.json") {
+			return nil
+		}
+		dir = filepath.Dir(p)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if n := e.Name(); strings.HasSuffix(n, ".safetensors") || strings.HasSuffix(n, ".json") {
+			out = append(out, filepath.Join(dir, n))
+		}
+	}
+	return out
 }
 
 // readPhaseConfig reads the configuration file a phase of the plan at

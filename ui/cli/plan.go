@@ -93,13 +93,7 @@ offer; recommend re-prices it on the whole catalog), ranked by dollars saved. Ph
 				if err := checkPlanModels(cat, args[0], &p); err != nil {
 					return err
 				}
-				warnings = plan.Check(cat, &p)
-				if sc, err := planScenario(env, cat, args[0], &p); err == nil {
-					// A phase the engine cannot read is neither marked nor
-					// compared: the savings say why.
-					markPinnedServing(cat, sc, &p, phases)
-					warnings = append(warnings, plan.CheckJobHours(cat, &p, sc)...)
-				}
+				warnings = planNotes(env, cat, args[0], &p, phases)
 				printWarningsIn(env.lang, env.Stderr, warnings)
 			}
 			var base float64
@@ -156,6 +150,21 @@ func checkPlanModels(cat *model.Catalog, path string, p *plan.Plan) error {
 		}
 	}
 	return nil
+}
+
+// planNotes is what the catalog says of the plan read from path, as
+// gpuplan plan prints it and the configurator's plan page shows it: its
+// offers checked (plan.Check), each serving phase's verdict on its pinned
+// offer and each job phase on its offer as rented (plan.CheckJobHours,
+// which marks a job that does not fit), marked in costs. A phase the
+// engine cannot read is neither marked nor compared: the savings say why.
+func planNotes(env *Env, cat *model.Catalog, path string, p *plan.Plan, costs []plan.PhaseCost) []model.Message {
+	warnings := plan.Check(cat, p)
+	if sc, err := planScenario(env, cat, path, p); err == nil {
+		markPinnedServing(cat, sc, p, costs)
+		warnings = append(warnings, plan.CheckJobHours(cat, p, sc, costs)...)
+	}
+	return warnings
 }
 
 // markPinnedServing fills in each serving phase's verdict on its pinned

@@ -119,7 +119,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	m.detail.lang = lang
 	m.detail.dec = decider{cat: cat, rate: opts.SpotRate}
 	m.browse = newBrowseView(st, cat)
-	m.plan = &planView{path: opts.PlanPath, lang: lang}
+	m.plan = &planView{path: opts.PlanPath, lang: lang, check: opts.CheckPlan}
 	if opts.Plan != nil {
 		m.plan.plan = *opts.Plan
 	}

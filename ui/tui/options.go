@@ -26,6 +26,12 @@ type Options struct {
 	// from PlanPath, its default export path; nil starts with none.
 	Plan     *plan.Plan
 	PlanPath string
+	// CheckPlan says what the catalog says of a plan, as gpuplan plan
+	// prints it: warnings (in the screen's language) and, per phase, its
+	// mark (PhaseCost.Targets and Borderline: ✗ a job that does not fit
+	// its offer or a service that misses its targets, ~ borderline); the
+	// plan page shows them under its phases. nil: none shown.
+	CheckPlan func(p *plan.Plan) (warnings []string, marks []plan.PhaseCost)
 	// Phase is the phase of Plan whose answers Config holds (gpuplan
 	// --config PLAN.toml [--phase NAME]); PhaseNamed says --phase named
 	// it. Unnamed, the status line says which phase was opened.

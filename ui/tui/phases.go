@@ -47,6 +47,26 @@ type planView struct {
 	lang      *i18n.Printer // the screen's language; nil is English
 	dirty     bool          // phases changed since opening or the last plan export
 	exporting bool          // the export dialog open is the plan's
+
+	// check is Options.CheckPlan; notes and marks its answer for the
+	// phases as they are, worked out when the page is drawn after a
+	// change (checked false), as gpuplan plan says them.
+	check   func(*plan.Plan) ([]string, []plan.PhaseCost)
+	notes   []string
+	marks   []plan.PhaseCost
+	checked bool
+}
+
+// checkPlan fills notes and marks for the phases as they are.
+func (v *planView) checkPlan() {
+	if v.checked || v.check == nil {
+		return
+	}
+	v.checked = true
+	v.notes, v.marks = nil, nil
+	if len(v.plan.Phases) > 0 {
+		v.notes, v.marks = v.check(&v.plan)
+	}
 }
 
 // exported is told of a file written: the plan's export makes it clean.
@@ -250,7 +270,7 @@ func (v *planView) commit() tea.Cmd {
 		return nil
 	}
 	v.plan.Phases = append(v.plan.Phases, p)
-	v.dirty = true
+	v.dirty, v.checked = true, false
 	v.cursor = len(v.plan.Phases) - 1
 	v.pending, v.err = nil, ""
 	return nil
@@ -266,7 +286,7 @@ func (v *planView) listKey(msg tea.KeyPressMsg) {
 	case "d", "delete", "backspace":
 		if i := v.cursor; i < len(v.plan.Phases) {
 			v.plan.Phases = append(v.plan.Phases[:i], v.plan.Phases[i+1:]...)
-			v.dirty = true
+			v.dirty, v.checked = true, false
 			v.cursor = min(v.cursor, max(len(v.plan.Phases)-1, 0))
 		}
 	}
@@ -381,6 +401,19 @@ func (v *planView) view(st *report.Styles, width int) string {
 		}
 		names[i], offers[i] = printable(p.Name), strings.TrimSpace(offer)
 	}
+	v.checkPlan()
+	var marked []string // as gpuplan plan: ✗ a miss, ~ borderline, the why below
+	for i := range v.plan.Phases {
+		if i >= len(v.marks) || v.marks[i].Targets.IsZero() {
+			continue
+		}
+		sign := "✗"
+		if v.marks[i].Borderline {
+			sign = "~"
+		}
+		names[i] = sign + " " + names[i]
+		marked = append(marked, v.lang.Sprintf("%s phase %q: %s", sign, v.plan.Phases[i].Name, v.lang.Message(v.marks[i].Targets)))
+	}
 	cutColumn(names, nameW, false)
 	for i := range v.plan.Phases {
 		p := &v.plan.Phases[i]
@@ -398,6 +431,9 @@ func (v *planView) view(st *report.Styles, width int) string {
 		t := "?"
 		if totalOK {
 			t = report.USD(total)
+		}
+		for _, n := range append(marked, v.notes...) {
+			b.WriteString(st.Warn.Render(strings.Join(wrapLines(printable(n), width), "\n")) + "\n")
 		}
 		b.WriteString(st.Heading.Render(v.lang.T("Total ")) + t + "\n")
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -256,5 +257,44 @@ func TestOpenPlanPhase(t *testing.T) {
 	m = drive(t, m, ctrlT, up, enter)
 	if m.a.Task != model.TaskLoRA || m.a.Length != "2048" {
 		t.Errorf("enter on fine-tune: task %s, length %q", m.a.Task, m.a.Length)
+	}
+}
+
+// The plan page shows what gpuplan plan says of the plan (Options.
+// CheckPlan, the CLI's planNotes): a phase marked ✗ (a job that does not
+// fit its offer, attack round 11) or ~ with the why under the phases, and
+// the warnings; the check runs again once a phase is deleted, on the
+// phases left.
+func TestPlanPageShowsChecks(t *testing.T) {
+	pl := twoPhasePlan()
+	var calls []int
+	check := func(p *plan.Plan) ([]string, []plan.PhaseCost) {
+		calls = append(calls, len(p.Phases))
+		marks := make([]plan.PhaseCost, len(p.Phases))
+		var notes []string
+		for i, ph := range p.Phases {
+			switch ph.Name {
+			case "fine-tune":
+				marks[i].Targets = model.Msg("does not fit its pinned offer: %v", model.Msg("needs %.1f GiB per GPU, has %.1f GiB usable", 245.47, 90.8))
+				notes = append(notes, `phase "fine-tune": the job does not fit its offer`)
+			case "serve":
+				marks[i].Targets, marks[i].Borderline = model.Msg("borderline on its pinned offer: %v", model.Msg("TPOT")), true
+			}
+		}
+		return notes, marks
+	}
+	m := start(t, newTestApp(t, testCatalog(t), Options{Plan: pl, PlanPath: "plan.toml", CheckPlan: check}), size(120, 40))
+	m = drive(t, m, ctrlT)
+	text := screenText(m)
+	for _, want := range []string{"✗ fine-tune", "~ serve", `✗ phase "fine-tune": does not fit its pinned offer: needs 245.5 GiB per GPU, has 90.8 GiB usable`,
+		`~ phase "serve": borderline on its pinned offer: TPOT`, `phase "fine-tune": the job does not fit its offer`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("plan page without %q:\n%s", want, text)
+		}
+	}
+	m = drive(t, m, runes("d"))
+	text = screenText(m)
+	if len(m.plan.plan.Phases) != 1 || !slices.Equal(calls, []int{2, 1}) || strings.Contains(text, "✗") || !strings.Contains(text, "~ serve") {
+		t.Errorf("after d: %d phases, checks on %v phases; want [2 1], no ✗, serve ~:\n%s", len(m.plan.plan.Phases), calls, text)
 	}
 }
