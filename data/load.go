@@ -870,6 +870,14 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 				c.Instances = append(c.Instances, in.Instance)
 				continue
 			}
+			// The prices the entry does not give stay the type's, in its
+			// currency: a patch's currency would turn them all into
+			// another's (attack round 11, S6).
+			if cur := c.Instances[i].PriceCurrency(); (in.complete || in.Currency != "") && in.PriceCurrency() != cur {
+				*errs = append(*errs, model.Msg("%s: instance %q (provider %s): currency %s, but the catalog prices the type in %s; an overlay cannot change a type's currency: give its prices in %s",
+					f.name, in.Type, in.Provider, in.PriceCurrency(), cur, cur))
+				continue
+			}
 			patchInstance(&c.Instances[i], in, f.date, &kept[fi])
 		}
 		last := fi == len(files)-1
@@ -1275,6 +1283,7 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 		return nil, warnings, errors.Join(errs...)
 	}
 	c.Redefined = redefinitions(base, files)
+	warnings = append(warnings, retirements(base, files)...)
 	for i := range kept[len(emb):] {
 		warnings = append(warnings, kept[len(emb)+i].warnings(files[i].name)...)
 	}
