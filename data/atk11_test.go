@@ -76,7 +76,7 @@ func TestOverlayNameTakeoverRecorded(t *testing.T) {
 		t.Fatalf("embedded: Llama-3.1-8B-Instruct is %v, %v; rewrite the cases below", m, err)
 	}
 	for _, tc := range []struct {
-		name, body          string
+		name, body           string
 		kind, key, by, takes string // by: the name that reads as takes; "" when none
 	}{
 		{"gpu name copied", h100Copy("h100-big", "NVIDIA H100 SXM5 80GB", ""), "gpu", "h100-big", "NVIDIA H100 SXM5 80GB", "h100-sxm"},
