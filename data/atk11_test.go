@@ -282,3 +282,108 @@ prices = [{ region = "us-east-1", on_demand = 400.0 }]
 		t.Errorf("USD patch: eu-north-1 %s %v", in.PriceCurrency(), r.OnDemandUSD)
 	}
 }
+
+// gpuFigureMax's datasheet figures are the embedded catalog's largest,
+// each from the GPU it names: a new GPU above one moves the bound.
+func TestGPUFigureMaxSourced(t *testing.T) {
+	base := sharedCatalog()
+	raw := func(g *model.GPU) rawGPU {
+		return rawGPU{MemoryBandwidthGBps: g.MemoryBandwidthGBps, FP32TFLOPS: g.FP32TFLOPS, TF32TFLOPS: g.TF32TFLOPS,
+			FP16TFLOPS: g.FP16TFLOPS, BF16TFLOPS: g.BF16TFLOPS, FP8TFLOPS: g.FP8TFLOPS, INT8TOPS: g.INT8TOPS,
+			InterconnectGBps: g.InterconnectGBps, TDPWatts: g.TDPWatts}
+	}
+	for _, m := range gpuFigureMax {
+		largest, by := 0.0, ""
+		for i := range base.GPUs {
+			r := raw(&base.GPUs[i])
+			if v := m.of(&r); v > largest {
+				largest, by = v, base.GPUs[i].Key
+			}
+		}
+		if largest != m.datasheet {
+			t.Errorf("%s: gpuFigureMax has %s's %v, the catalog's largest is %s's %v", m.key, m.gpu, m.datasheet, by, largest)
+		} else if g, err := base.GPU(m.gpu); err != nil || func() float64 { r := raw(g); return m.of(&r) }() != largest {
+			t.Errorf("%s: %s is not the GPU with %v", m.key, m.gpu, largest)
+		}
+	}
+	major := 0
+	for i := range base.GPUs {
+		if a, _, ok := strings.Cut(base.GPUs[i].ComputeCapability, "."); ok && base.GPUs[i].Vendor == "nvidia" {
+			n := 0
+			for _, c := range a {
+				n = n*10 + int(c-'0')
+			}
+			major = max(major, n)
+		}
+	}
+	if major != maxCCMajor {
+		t.Errorf("maxCCMajor %d, the catalog's largest major is %d", maxCCMajor, major)
+	}
+}
+
+// Attack round 11, minor: a [[gpu]] with absurd figures is refused in
+// one line; four times the largest datasheet figure loads.
+func TestOverlayGPUFiguresBounded(t *testing.T) {
+	for _, tc := range []struct{ name, figure, cc, refused string }{
+		{"1e12 TFLOPS", "bf16_tflops = 1e12", "9.0", "bf16_tflops 1e+12 is above 10066.4, four times the largest datasheet figure in the embedded catalog (mi355x's 2516.6); check the unit (per GPU, dense, TFLOPS, GB/s, W)"},
+		{"bandwidth in MB/s", "memory_bandwidth_gbps = 3350000", "9.0", "memory_bandwidth_gbps 3.35e+06 is above 32000, four times the largest datasheet figure in the embedded catalog (mi355x's 8000); check the unit (per GPU, dense, TFLOPS, GB/s, W)"},
+		{"compute capability 99.9", "bf16_tflops = 989.5", "99.9", `compute_capability "99.9": major 99 is above 24, twice the newest in the embedded catalog (12.x, Blackwell RTX); write the CUDA compute capability NVIDIA lists for the GPU`},
+		{"at the bounds", "bf16_tflops = 10066.4", "24.0", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, path, err := loadOverlay(t, `schema_version = 1
+[[gpu]]
+key = "big-ours"
+name = "Big (ours)"
+vendor = "nvidia"
+architecture = "hopper"
+memory_gib = 80
+`+tc.figure+`
+compute_capability = "`+tc.cc+`"
+source = "x"
+as_of = 2026-11-30
+`)
+			if tc.refused == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want := path + `: gpu "big-ours": ` + tc.refused + "; fix the file, or leave it out of --catalog"
+			if err == nil || err.Error() != want {
+				t.Errorf("error %v\nwant %s", err, want)
+			}
+		})
+	}
+}
+
+// Attack round 11, minor: a [[discount]] for a provider no type has
+// ("*", "AWS") was accepted and did nothing; it is refused in one line.
+func TestOverlayDiscountProviderKnown(t *testing.T) {
+	for _, tc := range []struct{ provider, refused string }{
+		{"*", `discount provider "*": no instance type has that provider, so the discount would apply to nothing; write one provider as the catalog spells it, lowercase (aws, azure, gcp: gpuplan catalog instances lists them)`},
+		{"AWS", `discount provider "AWS": no instance type has that provider; write "aws", as the catalog spells it`},
+		{"aws", ""},
+	} {
+		t.Run(tc.provider, func(t *testing.T) {
+			_, _, path, err := loadOverlay(t, `schema_version = 1
+[[discount]]
+provider = "`+tc.provider+`"
+term = "reserved-1y"
+fraction = 0.3
+prefixes = ["p5."]
+source = "our contract"
+as_of = 2026-12-01
+`)
+			if tc.refused == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if want := path + ": " + tc.refused; err == nil || err.Error() != want {
+				t.Errorf("error %v\nwant %s", err, want)
+			}
+		})
+	}
+}
