@@ -1,6 +1,7 @@
 package data
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -385,5 +386,41 @@ as_of = 2026-12-01
 				t.Errorf("error %v\nwant %s", err, want)
 			}
 		})
+	}
+}
+
+// Attack round 11, S6: a CNY type of a provider that sells the same GPU
+// in USD is held, once converted, below the peer guard's bound as a USD
+// price is: aws sells H100 SXM at $6.88 per GPU-hour at the cheapest
+// (p5.48xlarge and p5.4xlarge, us-east-1: $55.04/8 and $6.88), so the
+// bound is 0.4 × 6.88 = $2.752 on demand, above the H100 floor $0.645;
+// spot keeps the floor $0.40075, above 0.1 × p5.48xlarge's $1.4067875.
+// ¥100/h for 8 GPUs at 7.1 is $1.761 per GPU-hour: held; ¥200 ($3.52):
+// ranked.
+func TestOverlayCNYPeerGuarded(t *testing.T) {
+	c, _, _, err := loadOverlay(t, `schema_version = 1
+[[instance]]
+provider = "aws"
+type = "p5-cny"
+gpu = "h100-sxm"
+gpu_count = 8
+vcpus = 192
+memory_gib = 2048
+currency = "CNY"
+source = "x"
+as_of = 2026-12-01
+prices = [{ region = "us-east-1", on_demand = 100.0 }, { region = "us-east-2", on_demand = 200.0 }]
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, cheap := regionOf(t, c, "aws", "p5-cny", "us-east-1")
+	_, dear := regionOf(t, c, "aws", "p5-cny", "us-east-2")
+	if f := in.CurrencyFloor; f == nil || math.Abs(f.OnDemandUSD-2.752) > 1e-9 || f.SpotUSD != 0.40075 {
+		t.Fatalf("CurrencyFloor %+v, want {2.752 0.40075}", f)
+	}
+	rates := map[string]float64{"CNY": 1 / 7.1}
+	if !model.HeldAt(in, cheap, rates) || model.HeldAt(in, dear, rates) {
+		t.Errorf("held: ¥100 %v (want true), ¥200 %v (want false)", model.HeldAt(in, cheap, rates), model.HeldAt(in, dear, rates))
 	}
 }
