@@ -227,6 +227,7 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 		}
 	}
 	SetCurrencyFloors(floors, merged, other)
+	PeerFloors(base, other) // the below-peer rule, applied once converted too
 	for _, insts := range [][]model.Instance{touchedInsts, added} {
 		found = append(found, FloorGuards(floors, merged, insts)...)
 		found = append(found, CutGuards(base, insts)...)

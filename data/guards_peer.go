@@ -42,13 +42,103 @@ const (
 // demand and spot against spot: rule "below-peer". A provider base has
 // no other type of that GPU for is not checked (FloorGuards covers it).
 func PeerGuards(base *model.Catalog, insts []model.Instance) []Guard {
-	type peer struct {
-		typ string
-		usd float64 // per GPU-hour
+	cheapest, self := peersOf(base)
+	var out []Guard
+	for i := range insts {
+		in := &insts[i]
+		c := cheapest[peerKey{in.Provider, in.GPU}]
+		if c == nil || in.GPUCount <= 0 || in.PriceCurrency() != "USD" {
+			continue
+		}
+		old := self[[2]string{in.Provider, in.Type}]
+		for _, p := range in.Prices {
+			var was model.RegionPrice
+			if old != nil {
+				was, _ = regionPriceOf(old, p.Region)
+			}
+			for mode, m := range [2]struct {
+				name     string
+				usd, was float64
+				fraction float64
+			}{{"on-demand", p.OnDemandUSD, was.OnDemandUSD, peerOnDemandFraction}, {"spot", p.SpotUSD, was.SpotUSD, peerSpotFraction}} {
+				ref := otherPeer(c[mode], in.Type)
+				againstOnDemand := mode == 1 && ref.typ == ""
+				if againstOnDemand {
+					ref, m.fraction = otherPeer(c[0], in.Type), peerSpotOnDemandFraction
+				}
+				per := m.usd / float64(in.GPUCount)
+				if ref.typ == "" || m.usd <= 0 || m.usd == m.was || per >= m.fraction*ref.usd {
+					continue
+				}
+				if againstOnDemand {
+					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin, Msg: model.Msg(
+						"spot %s per GPU-hour is under %.0f%% of the on-demand %s per GPU-hour %s asks for the same %s in %s, and it sells that GPU on spot in no other type: a fake or mistyped price?",
+						show.USDPerHour(per), m.fraction*100, show.USDPerHour(ref.usd), in.Provider, in.GPU, ref.typ)})
+					continue
+				}
+				out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin, Msg: model.Msg(
+					"%s %s per GPU-hour is under %.0f%% of the %s per GPU-hour %s asks for the same %s in %s: a fake or mistyped price?",
+					model.Msg(m.name), show.USDPerHour(per), m.fraction*100, show.USDPerHour(ref.usd), in.Provider, in.GPU, ref.typ)})
+			}
+		}
 	}
-	type key struct{ provider, gpu string }
-	// The two cheapest types per provider, GPU and mode: a type's peer is
-	// the cheapest other than itself.
+	return out
+}
+
+// PeerFloors raises the CurrencyFloor of each of insts priced in another
+// currency than USD to the peer guard's bound, USD per GPU-hour: the
+// below-peer rule cannot judge a CNY price at load (the rate is the
+// query's), so, as the floor, it is applied once the price is converted
+// (model.HeldAt). A CNY type of a provider that sells the same GPU in USD
+// types is held below peerOnDemandFraction of their cheapest on demand
+// (spot: peerSpotFraction of the cheapest spot, else
+// peerSpotOnDemandFraction of the on-demand), as a USD price is (attack
+// round 11, S6).
+func PeerFloors(base *model.Catalog, insts []*model.Instance) {
+	cheapest, _ := peersOf(base)
+	for _, in := range insts {
+		c := cheapest[peerKey{in.Provider, in.GPU}]
+		if c == nil || in.GPUCount <= 0 || in.PriceCurrency() == "USD" {
+			continue
+		}
+		od := peerOnDemandFraction * otherPeer(c[0], in.Type).usd
+		sp := peerSpotFraction * otherPeer(c[1], in.Type).usd
+		if otherPeer(c[1], in.Type).typ == "" {
+			sp = peerSpotOnDemandFraction * otherPeer(c[0], in.Type).usd
+		}
+		if od == 0 && sp == 0 {
+			continue
+		}
+		f := model.CurrencyFloor{}
+		if in.CurrencyFloor != nil {
+			f = *in.CurrencyFloor
+		}
+		f.OnDemandUSD, f.SpotUSD = max(f.OnDemandUSD, od), max(f.SpotUSD, sp)
+		in.CurrencyFloor = &f
+	}
+}
+
+// peer is a type's cheapest price per GPU-hour in one mode.
+type peer struct {
+	typ string
+	usd float64 // per GPU-hour
+}
+
+type peerKey struct{ provider, gpu string }
+
+// otherPeer is the cheapest of two that is not typ.
+func otherPeer(two [2]peer, typ string) peer {
+	if two[0].typ == typ {
+		return two[1]
+	}
+	return two[0]
+}
+
+// peersOf returns the two cheapest of base's offered USD types per
+// provider, GPU and mode (on demand, spot): a type's peer is the cheapest
+// other than itself; and base's USD types by provider and type.
+func peersOf(base *model.Catalog) (map[peerKey]*[2][2]peer, map[[2]string]*model.Instance) {
+	type key = peerKey
 	cheapest := map[key]*[2][2]peer{}
 	self := map[[2]string]*model.Instance{}
 	for i := range base.Instances {
@@ -86,51 +176,5 @@ func PeerGuards(base *model.Catalog, insts []model.Instance) []Guard {
 			}
 		}
 	}
-	// other is the cheapest of two that is not typ.
-	other := func(two [2]peer, typ string) peer {
-		if two[0].typ == typ {
-			return two[1]
-		}
-		return two[0]
-	}
-	var out []Guard
-	for i := range insts {
-		in := &insts[i]
-		c := cheapest[key{in.Provider, in.GPU}]
-		if c == nil || in.GPUCount <= 0 || in.PriceCurrency() != "USD" {
-			continue
-		}
-		old := self[[2]string{in.Provider, in.Type}]
-		for _, p := range in.Prices {
-			var was model.RegionPrice
-			if old != nil {
-				was, _ = regionPriceOf(old, p.Region)
-			}
-			for mode, m := range [2]struct {
-				name     string
-				usd, was float64
-				fraction float64
-			}{{"on-demand", p.OnDemandUSD, was.OnDemandUSD, peerOnDemandFraction}, {"spot", p.SpotUSD, was.SpotUSD, peerSpotFraction}} {
-				ref := other(c[mode], in.Type)
-				againstOnDemand := mode == 1 && ref.typ == ""
-				if againstOnDemand {
-					ref, m.fraction = other(c[0], in.Type), peerSpotOnDemandFraction
-				}
-				per := m.usd / float64(in.GPUCount)
-				if ref.typ == "" || m.usd <= 0 || m.usd == m.was || per >= m.fraction*ref.usd {
-					continue
-				}
-				if againstOnDemand {
-					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin, Msg: model.Msg(
-						"spot %s per GPU-hour is under %.0f%% of the on-demand %s per GPU-hour %s asks for the same %s in %s, and it sells that GPU on spot in no other type: a fake or mistyped price?",
-						show.USDPerHour(per), m.fraction*100, show.USDPerHour(ref.usd), in.Provider, in.GPU, ref.typ)})
-					continue
-				}
-				out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "below-peer", Origin: in.Origin, Msg: model.Msg(
-					"%s %s per GPU-hour is under %.0f%% of the %s per GPU-hour %s asks for the same %s in %s: a fake or mistyped price?",
-					model.Msg(m.name), show.USDPerHour(per), m.fraction*100, show.USDPerHour(ref.usd), in.Provider, in.GPU, ref.typ)})
-			}
-		}
-	}
-	return out
+	return cheapest, self
 }

@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -499,6 +500,35 @@ func checkDate(key string, d date) error {
 var vendors = []string{"nvidia", "amd", "intel"}
 var ccPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{1,2}\.[0-9]$`) })
 
+// gpuFigureMax are the largest datasheet figures of the embedded GPUs
+// (data/catalog/gpus.toml, whose entries cite the datasheets: AMD
+// Instinct MI355X and MI325X, NVIDIA GB200 and GB300), one per
+// figure; an overlay's GPU may have up to four times each (two
+// generations' headroom: Hopper to Blackwell roughly doubled dense
+// FP8), and an absurd figure (1e12 TFLOPS, attack round 11) is refused.
+// TestGPUFigureMaxSourced holds them to the catalog. memory_gib has its
+// own bound (4096, per GPU).
+var gpuFigureMax = []struct {
+	key, gpu  string
+	datasheet float64
+	of        func(*rawGPU) float64
+}{
+	{"memory_bandwidth_gbps", "mi355x", 8000, func(r *rawGPU) float64 { return r.MemoryBandwidthGBps }},
+	{"fp32_tflops", "mi325x", 163.4, func(r *rawGPU) float64 { return r.FP32TFLOPS }},
+	{"tf32_tflops", "gb300", 1250, func(r *rawGPU) float64 { return r.TF32TFLOPS }},
+	{"fp16_tflops", "mi355x", 2516.6, func(r *rawGPU) float64 { return r.FP16TFLOPS }},
+	{"bf16_tflops", "mi355x", 2516.6, func(r *rawGPU) float64 { return r.BF16TFLOPS }},
+	{"fp8_tflops", "mi355x", 5033.2, func(r *rawGPU) float64 { return r.FP8TFLOPS }},
+	{"int8_tops", "gb200", 5000, func(r *rawGPU) float64 { return r.INT8TOPS }},
+	{"interconnect_gbps", "gb300", 1800, func(r *rawGPU) float64 { return r.InterconnectGBps }},
+	{"tdp_w", "mi355x", 1400, func(r *rawGPU) float64 { return r.TDPWatts }},
+}
+
+// maxCCMajor is the largest CUDA compute capability major of the
+// embedded GPUs (12.0, RTX Blackwell: NVIDIA's CUDA GPUs list); an
+// overlay's may be up to twice it.
+const maxCCMajor = 12
+
 func (r *rawGPU) validate() (model.GPU, error) {
 	g := model.GPU{
 		Key: r.Key, Name: r.Name, Aliases: r.Aliases, Vendor: r.Vendor, Architecture: r.Architecture,
@@ -527,6 +557,18 @@ func (r *rawGPU) validate() (model.GPU, error) {
 	}
 	if r.Vendor == "nvidia" && !ccPattern().MatchString(r.ComputeCapability) {
 		errs = append(errs, model.Msg("compute_capability %q: want major.minor such as 8.0", r.ComputeCapability))
+	}
+	for _, m := range gpuFigureMax {
+		if v := m.of(r); v > 4*m.datasheet {
+			errs = append(errs, model.Msg("%s %v is above %v, four times the largest datasheet figure in the embedded catalog (%s's %v); check the unit (per GPU, dense, TFLOPS, GB/s, W)",
+				m.key, v, 4*m.datasheet, m.gpu, m.datasheet))
+		}
+	}
+	if major, _, ok := strings.Cut(r.ComputeCapability, "."); ok && r.Vendor == "nvidia" && ccPattern().MatchString(r.ComputeCapability) {
+		if n, _ := strconv.Atoi(major); n > 2*maxCCMajor {
+			errs = append(errs, model.Msg("compute_capability %q: major %d is above %d, twice the newest in the embedded catalog (%d.x, Blackwell RTX); write the CUDA compute capability NVIDIA lists for the GPU",
+				r.ComputeCapability, n, 2*maxCCMajor, maxCCMajor))
+		}
 	}
 	if r.UsableMemoryMiB > r.MemoryGiB*1024 {
 		errs = append(errs, model.Msg("usable_memory_mib %v exceeds memory_gib %v", r.UsableMemoryMiB, r.MemoryGiB))
@@ -870,6 +912,14 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 				c.Instances = append(c.Instances, in.Instance)
 				continue
 			}
+			// The prices the entry does not give stay the type's, in its
+			// currency: a patch's currency would turn them all into
+			// another's (attack round 11, S6).
+			if cur := c.Instances[i].PriceCurrency(); (in.complete || in.Currency != "") && in.PriceCurrency() != cur {
+				*errs = append(*errs, model.Msg("%s: instance %q (provider %s): currency %s, but the catalog prices the type in %s; an overlay cannot change a type's currency: give its prices in %s",
+					f.name, in.Type, in.Provider, in.PriceCurrency(), cur, cur))
+				continue
+			}
 			patchInstance(&c.Instances[i], in, f.date, &kept[fi])
 		}
 		last := fi == len(files)-1
@@ -914,6 +964,25 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 			}
 			discAt[k] = len(c.Discounts)
 			c.Discounts = append(c.Discounts, d)
+		}
+	}
+	// A discount applies to its provider's types only: one for a provider
+	// no type has ("*", "AWS") would be accepted and do nothing (attack
+	// round 11).
+	providers := map[string]bool{}
+	for i := range c.Instances {
+		providers[c.Instances[i].Provider] = true
+	}
+	for _, f := range files {
+		for _, d := range f.discounts {
+			if providers[d.Provider] {
+				continue
+			}
+			if low := strings.ToLower(strings.TrimSpace(d.Provider)); providers[low] {
+				*errs = append(*errs, model.Msg("%s: discount provider %q: no instance type has that provider; write %q, as the catalog spells it", f.name, d.Provider, low))
+				continue
+			}
+			*errs = append(*errs, model.Msg("%s: discount provider %q: no instance type has that provider, so the discount would apply to nothing; write one provider as the catalog spells it, lowercase (aws, azure, gcp: gpuplan catalog instances lists them)", f.name, d.Provider))
 		}
 	}
 	// Aliases must be unique across GPUs and across models.
@@ -1275,6 +1344,7 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 		return nil, warnings, errors.Join(errs...)
 	}
 	c.Redefined = redefinitions(base, files)
+	warnings = append(warnings, retirements(base, files)...)
 	for i := range kept[len(emb):] {
 		warnings = append(warnings, kept[len(emb)+i].warnings(files[i].name)...)
 	}

@@ -506,10 +506,19 @@ type Redefinition struct {
 	Kind    string // "gpu" or "model"
 	Key     string
 	Changes []string // "memory_gib 16 → 800", in field order
+	// Name, when set, is the entry's key, name or alias that reads as
+	// Takes, the embedded entry's key, name or alias of another entry
+	// (Kind's): lookups by that name would reach the overlay's entry
+	// (attack round 11, S2). Changes is then empty.
+	Name, Takes string
 }
 
 // Refusal is the one line refusing r: what changed and how to go on.
 func (r *Redefinition) Refusal() Message {
+	if r.Takes != "" {
+		return Msg("catalog %s: %s %q is named %q, which reads as the embedded %s %q; lookups by that name would reach the file's entry: rename it, or pass --trust-overlay to accept it",
+			r.Origin, Msg(r.Kind), r.Key, r.Name, Msg(r.Kind), r.Takes)
+	}
 	return Msg("catalog %s: %s %q redefines the embedded entry (%s); use a new key for your own entry, or pass --trust-overlay to accept it",
 		r.Origin, Msg(r.Kind), r.Key, strings.Join(r.Changes, ", "))
 }
@@ -517,6 +526,10 @@ func (r *Redefinition) Refusal() Message {
 // Warning is the line every command prints when r was accepted with
 // --trust-overlay.
 func (r *Redefinition) Warning() Message {
+	if r.Takes != "" {
+		return Msg("catalog %s: %s %q is named %q, which reads as the embedded %s %q, accepted with --trust-overlay: lookups by that name reach the file's entry",
+			r.Origin, Msg(r.Kind), r.Key, r.Name, Msg(r.Kind), r.Takes)
+	}
 	return Msg("catalog %s: %s %q redefines the embedded entry (%s), accepted with --trust-overlay",
 		r.Origin, Msg(r.Kind), r.Key, strings.Join(r.Changes, ", "))
 }

@@ -88,3 +88,93 @@ as_of = 2026-12-01
 		t.Errorf("serving: exit %d, no overlay mark:\n%s%s", code, out, errs)
 	}
 }
+
+// gpuTakeover is attack round 11's S2 overlay: an 800 GiB GPU under a new
+// key with the embedded H100 SXM's display name.
+const gpuTakeover = `schema_version = 1
+[[gpu]]
+key = "h100-big"
+name = "NVIDIA H100 SXM5 80GB"
+vendor = "nvidia"
+architecture = "hopper"
+memory_gib = 800
+memory_bandwidth_gbps = 3350
+fp32_tflops = 67
+tf32_tflops = 494.5
+fp16_tflops = 989.5
+bf16_tflops = 989.5
+fp8_tflops = 1979
+int8_tops = 1979
+compute_capability = "9.0"
+interconnect = "nvlink"
+interconnect_gbps = 900
+tdp_w = 700
+source = "x"
+as_of = 2026-11-30
+`
+
+// TestNameTakeoverRefusedUnlessTrusted: S2's copy of a display name is
+// refused in one line (exit 2) as a redefinition is; with --trust-overlay
+// the command runs and warns in one line.
+func TestNameTakeoverRefusedUnlessTrusted(t *testing.T) {
+	path := writeFile(t, "take.toml", gpuTakeover)
+	args := []string{"estimate", "--catalog", path, "--model", "llama-3.1-8b", "--task", "finetune", "--gpu", "NVIDIA H100 SXM5 80GB"}
+	code, out, errs := runCLI(t, args...)
+	want := `gpuplan: catalog ` + path + `: gpu "h100-big" is named "NVIDIA H100 SXM5 80GB", which reads as the embedded gpu "h100-sxm"; lookups by that name would reach the file's entry: rename it, or pass --trust-overlay to accept it`
+	if code != 2 || strings.TrimSpace(errs) != want || out != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errs, want)
+	}
+	code, _, errs = runCLI(t, append(args, "--trust-overlay")...)
+	warn := `gpuplan: warning: catalog ` + path + `: gpu "h100-big" is named "NVIDIA H100 SXM5 80GB", which reads as the embedded gpu "h100-sxm", accepted with --trust-overlay: lookups by that name reach the file's entry`
+	if code != 0 || strings.Count(errs, warn) != 1 {
+		t.Fatalf("--trust-overlay: exit %d, stderr %q; want the line %q", code, errs, warn)
+	}
+}
+
+// TestInstanceReshapeRefusedUnlessTrusted: S4's gpu_1x_gh200 made x86_64
+// is refused in one line naming the change; with --trust-overlay export
+// writes x86_64 images and the command warns.
+func TestInstanceReshapeRefusedUnlessTrusted(t *testing.T) {
+	path := writeFile(t, "inst.toml", `schema_version = 1
+[[instance]]
+provider = "lambda"
+type = "gpu_1x_gh200"
+gpu = "gh200"
+gpu_count = 1
+vcpus = 64
+memory_gib = 432
+cpu_arch = "x86_64"
+source = "x"
+as_of = 2026-12-01
+prices = [{ region = "us-east-1", on_demand = 2.29 }]
+`)
+	args := []string{"offers", "GH200:1", "--providers", "lambda", "--catalog", path}
+	code, _, errs := runCLI(t, args...)
+	want := `gpuplan: catalog ` + path + `: instance "lambda/gpu_1x_gh200" redefines the embedded entry (cpu_arch "arm64" → "x86_64"); use a new key for your own entry, or pass --trust-overlay to accept it`
+	if code != 2 || strings.TrimSpace(errs) != want {
+		t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, errs, want)
+	}
+	code, _, errs = runCLI(t, append(args, "--trust-overlay")...)
+	warn := `gpuplan: warning: catalog ` + path + `: instance "lambda/gpu_1x_gh200" redefines the embedded entry (cpu_arch "arm64" → "x86_64"), accepted with --trust-overlay`
+	if code != 0 || strings.Count(errs, warn) != 1 {
+		t.Fatalf("--trust-overlay: exit %d, stderr %q; want the line %q", code, errs, warn)
+	}
+}
+
+// TestCurrencyPatchRefused: S6's CNY patch of a USD type exits 2 with one
+// line.
+func TestCurrencyPatchRefused(t *testing.T) {
+	path := writeFile(t, "cny.toml", `schema_version = 1
+[[instance]]
+provider = "aws"
+type = "p5.48xlarge"
+currency = "CNY"
+source = "x"
+prices = [{ region = "us-east-1", on_demand = 400.0 }]
+`)
+	code, out, errs := runCLI(t, "offers", "--catalog", path, "--usd-cny", "7.1", "--providers", "aws")
+	want := `gpuplan: ` + path + `: instance "p5.48xlarge" (provider aws): currency CNY, but the catalog prices the type in USD; an overlay cannot change a type's currency: give its prices in USD`
+	if code != 2 || strings.TrimSpace(errs) != want || out != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errs, want)
+	}
+}
