@@ -1063,6 +1063,14 @@ func deadlineVerdict(e *Estimate, deadline float64) FitVerdict {
 // it (LateChance).
 func (o *Offer) Late() bool { return o.LateChance > 0 }
 
+// AssumesNetwork reports whether o's time rests on AssumedNetworkGbps: a
+// training job spread over several instances whose type has no network
+// figure in the catalog, so its cross-node gradient traffic is timed at
+// the slowest link the catalog documents (see the multi-node warning).
+func (o *Offer) AssumesNetwork() bool {
+	return o.Estimate != nil && o.Instances > 1 && o.Instance.NetworkGbps <= 0 && o.Estimate.Workload.Task.Training()
+}
+
 // untimed reports whether the catalog lacks a figure the offer's time
 // needs: a peak rate for the precision, or the memory bandwidth.
 func (o *Offer) untimed() bool {
@@ -1108,7 +1116,7 @@ func (o *Offer) WarningMessages() []Message {
 	if o.Instances > 1 && o.Instance.NetworkGbps > 0 && o.Instance.NetworkGbps < 100 && w.Task.Training() {
 		out = append(out, Msg("multi-node over %.0f Gbps networking: expect poor scaling", o.Instance.NetworkGbps))
 	}
-	if o.Instances > 1 && o.Instance.NetworkGbps <= 0 && w.Task.Training() {
+	if o.AssumesNetwork() {
 		out = append(out, Msg("multi-node: the catalog has no network figure for %s; timed at an assumed %d Gbps per node (the slowest documented in the catalog)", o.Instance.Type, AssumedNetworkGbps))
 	}
 	if o.GPUs < o.Instances*o.Instance.GPUCount {

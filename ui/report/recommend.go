@@ -410,6 +410,56 @@ func riskyAheadFigure(p *i18n.Printer, o *model.Offer, k model.SortKey) string {
 	return p.Sprintf("%s/h", USD(o.USDPerHour))
 }
 
+// AssumedNetworkNote says, in one line, that the times of the multi-node
+// offers of offers whose instance type has no network figure in the
+// catalog rest on model.AssumedNetworkGbps (model.Offer.AssumesNetwork),
+// naming the types: "! 2 offers timed at an assumed 10 Gbps between nodes
+// (no network figure in the catalog for p5en.48xlarge, a3-highgpu-8g):
+// their cross-node time may be far too long". Empty when there is none.
+func AssumedNetworkNote(p *i18n.Printer, offers []model.Offer) string {
+	n, types := assumedNetwork(offers)
+	if n == 0 {
+		return ""
+	}
+	names := strings.Join(types, ", ")
+	if len(types) > assumedNetworkNames { // one line: the first few, then a count
+		names = p.Sprintf("%s and %d more", strings.Join(types[:assumedNetworkNames], ", "), len(types)-assumedNetworkNames)
+	}
+	return p.Sprintf("! %d %s timed at an assumed %d Gbps between nodes (no network figure in the catalog for %s): their cross-node time may be far too long",
+		n, p.T(marketPlural(n, "offer", "offers")), model.AssumedNetworkGbps, names)
+}
+
+// assumedNetworkNames is how many instance types AssumedNetworkNote names.
+const assumedNetworkNames = 4
+
+// AssumedNetworkNoteShort is AssumedNetworkNote in one short line, for the
+// configurator's panel: "! 2 offers: cross-node time at an assumed 10 Gbps
+// (no network figure)".
+func AssumedNetworkNoteShort(p *i18n.Printer, offers []model.Offer) string {
+	n, _ := assumedNetwork(offers)
+	if n == 0 {
+		return ""
+	}
+	return p.Sprintf("! %d %s: cross-node time at an assumed %d Gbps (no network figure)",
+		n, p.T(marketPlural(n, "offer", "offers")), model.AssumedNetworkGbps)
+}
+
+// assumedNetwork counts the offers of offers timed at an assumed network
+// and lists their instance types, each once, in order.
+func assumedNetwork(offers []model.Offer) (n int, types []string) {
+	seen := map[string]bool{}
+	for i := range offers {
+		if o := &offers[i]; o.AssumesNetwork() {
+			n++
+			if !seen[o.Instance.Type] {
+				seen[o.Instance.Type] = true
+				types = append(types, o.Instance.Type)
+			}
+		}
+	}
+	return n, types
+}
+
 // borderlineTableNote explains the "~" headroom mark of OfferRow when a
 // shown offer is borderline: the top of its 90% memory band is past its
 // usable VRAM (model.VerdictBorderline), as estimate's "~ borderline".
@@ -695,7 +745,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 			more := len(runs) - len(offers)
 			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s", model.Grouped(more), p.T(marketPlural(more, "offer", "offers")), p.T(moreHint))))
 		}
-		for _, note := range []string{borderlineTableNote(p, offers), lateTableNote(p, offers), RiskyAheadNote(p, rec)} {
+		for _, note := range []string{borderlineTableNote(p, offers), lateTableNote(p, offers), RiskyAheadNote(p, rec), AssumedNetworkNote(p, offers)} {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Warn.Render(note))
 			}

@@ -472,7 +472,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 // of running out of memory (report.RiskyAheadNoteShort).
 func panelNotes(lang *i18n.Printer, rec *model.Recommendation, shown []model.Offer) []string {
 	var notes []string
-	for _, note := range []string{report.LateNoteShort(lang, shown), report.RiskyAheadNoteShort(lang, rec)} {
+	for _, note := range []string{report.LateNoteShort(lang, shown), report.RiskyAheadNoteShort(lang, rec), report.AssumedNetworkNoteShort(lang, shown)} {
 		if note != "" {
 			notes = append(notes, note)
 		}

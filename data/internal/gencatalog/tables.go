@@ -82,6 +82,13 @@ const (
 	srcRunPodA100     = "RunPod's own GPU name in the row's GpuInfo: 'A100 PCIe' (SkyPilot's AcceleratorName A100-80GB does not say the form factor)"
 	srcPIUpstream     = "Prime Intellect's row names the upstream instance type (UpstreamCloudId)"
 	srcHyperstackPCIe = "Hyperstack's own catalog (skypilot-org/skypilot-catalog catalogs/v8/hyperstack/vms.csv @ fdc9d908): n3-A100x*/n3-H100x* are A100-80G-PCIe/H100-80G-PCIe, n3-H100-SXM5x8 is H100-80G-SXM5"
+	srcP5EFA          = "AWS EC2 User Guide, 'Maximize network bandwidth on Amazon EC2 instances with multiple network cards' (efa-acc-inst-types, section 'EFA configuration for P5, P5e and P5en instances', docs.amazonaws.cn copy): p5.48xlarge, p5e.48xlarge and p5en.48xlarge have a total network bandwidth of 3200 Gbps (EFA and IP share it; IP up to 800 Gbps)"
+	srcGCPNet         = "Google Cloud, 'Networking and GPU machines' (cloud.google.com/compute/docs/gpus/gpu-network-bandwidth)"
+	srcGCPNetRDMA     = srcGCPNet + ": A4 and A3 Ultra have eight ConnectX-7 NICs that 'deliver a total network bandwidth of 3,200 Gbps', dedicated to GPU-to-GPU traffic (GPUDirect RDMA), plus two gVNICs for another 400 Gbps (3,600 Gbps in all)"
+	srcGCPNetA3Mega   = srcGCPNet + ": 'A3 Mega (NVIDIA H100): up to 1,600 Gbps' (GPUDirect-TCPXO; another version of the page's overview table gives 1,800 Gbps maximum total: the lower figure is kept)"
+	srcGCPNetA3High   = srcGCPNet + ": A3 High (NVIDIA H100 80GB), max total bandwidth 1,000 Gbps, GPUDirect-TCPX (the share of it on the GPU NICs is not given)"
+	srcGCPNetA2       = srcGCPNet + ": 'A2 Standard and A2 Ultra' max total bandwidth 100 Gbps; the page's A100 table (German copy, hl=de): a2-highgpu-8g (8 GPUs) 100 Gbit/s; a2-ultragpu-8g, the 8-GPU A2 Ultra, is taken at the same series maximum (its own row was not read)"
+	srcNebiusB200Net  = "Nebius's MLPerf Inference v6.0 system description (mlcommons/inference_results_v6.0 closed/Nebius/systems/nebius_b200_n1.json): 8 B200 per node, host_networking '8x ConnectX-7 IB NDR 400Gb/s' (3,200 Gbps InfiniBand per node)"
 	srcNVv4Win        = "Microsoft Learn, NVv4 series (includes/nvv4-series-summary.md): 'NVv4 virtual machines currently support only Windows guest operating system' — no Linux, no PyTorch (catalog audit #8)"
 )
 
@@ -136,18 +143,26 @@ var fixes = map[string]map[string]fix{
 	"aws": {
 		"p4d.24xlarge":  {nvmeGB: 8000, netGbps: 400, interconnect: "nvswitch", source: srcP4d},
 		"p5.48xlarge":   {gpu: "h100-sxm", nvmeGB: 30720, netGbps: 3200, interconnect: "nvswitch", source: srcP5 + "; " + srcHGX},
+		"p5e.48xlarge":  {netGbps: 3200, source: srcP5EFA},
+		"p5en.48xlarge": {netGbps: 3200, source: srcP5EFA},
 		"p3.2xlarge":    {netGbps: 10, retired: "2026-05-25", source: srcP3 + " (up to 10 Gbps burst); retired: " + srcP3Ret},
 		"p3.8xlarge":    {netGbps: 10, interconnect: "nvlink", retired: "2026-05-25", source: srcP3 + "; retired: " + srcP3Ret},
 		"p3.16xlarge":   {netGbps: 25, interconnect: "nvlink", retired: "2026-05-25", source: srcP3 + "; retired: " + srcP3Ret},
 		"p3dn.24xlarge": {retired: "2026-05-25", source: srcP3Ret},
 	},
 	"gcp": {
-		"a2-highgpu-8g":  {interconnect: "nvswitch", source: srcGCPA2},
-		"a2-megagpu-16g": {interconnect: "nvswitch", source: srcGCPA2},
-		"a2-ultragpu-8g": {interconnect: "nvswitch", source: srcGCPA2},
+		"a2-highgpu-8g":         {netGbps: 100, interconnect: "nvswitch", source: srcGCPA2 + "; " + srcGCPNetA2},
+		"a2-megagpu-16g":        {interconnect: "nvswitch", source: srcGCPA2},
+		"a2-ultragpu-8g":        {netGbps: 100, interconnect: "nvswitch", source: srcGCPA2 + "; " + srcGCPNetA2},
+		"a3-highgpu-8g":         {netGbps: 1000, source: srcGCPNetA3High},
+		"a3-megagpu-8g":         {netGbps: 1600, source: srcGCPNetA3Mega},
+		"a3-ultragpu-8g":        {netGbps: 3200, source: srcGCPNetRDMA},
+		"a3-ultragpu-8g-nolssd": {netGbps: 3200, source: srcGCPNetRDMA},
+		"a4-highgpu-8g":         {netGbps: 3200, source: srcGCPNetRDMA},
 	},
 	"nebius": {
-		"gpu-h100-sxm_1gpu-16vcpu-200gb": {source: srcNebiusUnconf},
+		"gpu-h100-sxm_1gpu-16vcpu-200gb":   {source: srcNebiusUnconf},
+		"gpu-b200-sxm_8gpu-160vcpu-1792gb": {netGbps: 3200, source: srcNebiusB200Net},
 	},
 	"oci": {
 		"BM.GPU.B300.8":  {source: srcOCIB300Mem},
