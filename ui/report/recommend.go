@@ -414,7 +414,31 @@ func riskyAheadFigure(p *i18n.Printer, o *model.Offer, k model.SortKey) string {
 // shown offer is borderline: the top of its 90% memory band is past its
 // usable VRAM (model.VerdictBorderline), as estimate's "~ borderline".
 func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
-	n, top, lo, hi := 0, 0.0, 1.0, 0.0
+	n, top, chance := borderlineSummary(p, offers)
+	if n == 0 {
+		return ""
+	}
+	return p.Sprintf("~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch",
+		n, p.T(marketPlural(n, "offer", "offers")), BandConfidence*100, GiB(top), model.FitMargin*100, chance)
+}
+
+// BorderlineNoteShort is borderlineTableNote in one short line, for the
+// configurator's compact panel, whose offers carry the "~" mark on their
+// GPUs: "~ borderline: about 10% chance of running out of memory". Empty
+// when no offer of offers is borderline.
+func BorderlineNoteShort(p *i18n.Printer, offers []model.Offer) string {
+	n, _, chance := borderlineSummary(p, offers)
+	if n == 0 {
+		return ""
+	}
+	return p.Sprintf("~ borderline: %s chance of running out of memory", chance)
+}
+
+// borderlineSummary counts the borderline offers of offers, the top of
+// their 90% memory bands, and their chance of running out of memory
+// ("about 10%", or "10–40%" when they differ; model.RoundChance).
+func borderlineSummary(p *i18n.Printer, offers []model.Offer) (n int, top float64, chance string) {
+	lo, hi := 1.0, 0.0
 	for i := range offers {
 		if o := &offers[i]; o.Verdict == model.VerdictBorderline {
 			n++
@@ -422,15 +446,11 @@ func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 			lo, hi = min(lo, model.RoundChance(o.OOMChance)), max(hi, model.RoundChance(o.OOMChance))
 		}
 	}
-	if n == 0 {
-		return ""
-	}
-	chance := p.Sprintf("about %.0f%%", hi*100)
+	chance = p.Sprintf("about %.0f%%", hi*100)
 	if lo < hi {
 		chance = p.Sprintf("%.0f–%.0f%%", lo*100, hi*100)
 	}
-	return p.Sprintf("~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch",
-		n, p.T(marketPlural(n, "offer", "offers")), BandConfidence*100, GiB(top), model.FitMargin*100, chance)
+	return n, top, chance
 }
 
 // lateTableNote explains the "~" job-time mark of OfferRow when a shown
