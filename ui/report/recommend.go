@@ -638,6 +638,31 @@ func Truncate(s string, n int) string {
 	return ansi.Truncate(s, n, "…")
 }
 
+// OfferLayoutIn is an offer's layout when it is not the one w asked for
+// (the header's figure): "fsdp ×4, 12.25 GiB/GPU", the strategy the
+// matcher ran on the offer's GPUs (with auto GPUs it shards where the
+// asked layout does not fit: model.Match) and the VRAM it needs per GPU
+// there; "" when the offer runs w's strategy.
+// p is the language (nil: English).
+func OfferLayoutIn(p *i18n.Printer, o *model.Offer, w *model.Workload) string {
+	if o.Strategy == "" || o.Strategy == w.Strategy {
+		return ""
+	}
+	return p.Sprintf("%s ×%d, %s/GPU", layoutName(p, o.Strategy), o.GPUs, GiB(o.NeedBytes))
+}
+
+// layoutName is a strategy as its framework writes it in prose (torch
+// FSDP, DDP; DeepSpeed ZeRO-3), "single" in p's language.
+func layoutName(p *i18n.Printer, s model.Strategy) string {
+	switch s {
+	case model.DDP, model.FSDP:
+		return strings.ToUpper(string(s))
+	case model.ZeRO1, model.ZeRO2, model.ZeRO3:
+		return "ZeRO-" + strings.TrimPrefix(string(s), "zero")
+	}
+	return StrategyName(p, s)
+}
+
 // OfferHeaders are the column titles matching OfferRow.
 var OfferHeaders = []string{"provider", "instance", "region", "GPUs", "$/h", "$/month", "job time", "job cost", "headroom"}
 
@@ -671,7 +696,21 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 	if w.GPUs > 1 {
 		gpus = p.Sprintf("on %d GPUs", w.GPUs)
 	}
-	if rec.AutoGPUs {
+	if limit <= 0 {
+		limit = len(rec.Offers)
+	}
+	offers, shown := CollapseRegions(rec.Offers, limit)
+	layouts, otherLayout := make([]string, len(offers)), false
+	for i := range offers {
+		layouts[i] = OfferLayoutIn(p, &offers[i], w)
+		otherLayout = otherLayout || layouts[i] != ""
+	}
+	switch {
+	case otherLayout && rec.AutoGPUs: // the figure is the asked layout's; rows that shard say so (new-user report: FSDP ×4 never named)
+		gpus += p.T(" as asked (each offer uses the GPU count it shows; the strategy column names another layout and its VRAM per GPU)")
+	case otherLayout:
+		gpus += p.T(" as asked (the strategy column names another layout and its VRAM per GPU)")
+	case rec.AutoGPUs:
 		gpus += p.T(" (each offer uses the GPU count it shows)")
 	}
 	p.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render(p.T("VRAM")), GiB(base.Memory.Total()), gpus, SortName(p, rec.Sort))
@@ -683,11 +722,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		fmt.Fprintf(&b, "%s\n", st.Bad.Render(p.T("No offer runs this workload with these filters.")))
 	} else {
 		// Offers that differ only by region (same type, GPUs and prices)
-		// share one row: "us-east-1 +7".
-		if limit <= 0 {
-			limit = len(rec.Offers)
-		}
-		offers, shown := CollapseRegions(rec.Offers, limit)
+		// share one row: "us-east-1 +7" (CollapseRegions above).
 		rows := make([][]string, len(offers))
 		var overlays overlayPrices
 		marked := make([]bool, len(offers))
@@ -705,6 +740,12 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 			headers = append(headers, translate(p, CommitmentHeaders...)...)
 			for i := range rows {
 				rows[i] = append(rows[i], CommitmentCells(&offers[i])...)
+			}
+		}
+		if otherLayout {
+			headers = append(headers, p.T("strategy"))
+			for i := range rows {
+				rows[i] = append(rows[i], layouts[i])
 			}
 		}
 		fmt.Fprintf(&b, "%s\n", fitTable(r, headers, rows, width, rec.Sort))
