@@ -648,12 +648,12 @@ func OfferLayoutIn(p *i18n.Printer, o *model.Offer, w *model.Workload) string {
 	if o.Strategy == "" || o.Strategy == w.Strategy {
 		return ""
 	}
-	return p.Sprintf("%s ×%d, %s/GPU", layoutName(p, o.Strategy), o.GPUs, GiB(o.NeedBytes))
+	return p.Sprintf("%s ×%d, %s/GPU", LayoutName(p, o.Strategy), o.GPUs, GiB(o.NeedBytes))
 }
 
-// layoutName is a strategy as its framework writes it in prose (torch
+// LayoutName is a strategy as its framework writes it in prose (torch
 // FSDP, DDP; DeepSpeed ZeRO-3), "single" in p's language.
-func layoutName(p *i18n.Printer, s model.Strategy) string {
+func LayoutName(p *i18n.Printer, s model.Strategy) string {
 	switch s {
 	case model.DDP, model.FSDP:
 		return strings.ToUpper(string(s))

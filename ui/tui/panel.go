@@ -671,6 +671,12 @@ func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 func offerRow(lang *i18n.Printer, o *model.Offer) []string {
 	row := report.OfferRowIn(lang, o)
 	row[1], row[2] = o.Instance.Type, o.Region // whole: the tables cut them to their columns (cutColumn), report cuts at the end
+	if o.GPUs > 1 && o.Strategy != model.DDP && o.Strategy != model.Single && o.Strategy != "" {
+		// A sharded layout is not implied by the count, as DDP is: with
+		// auto GPUs the matcher shards where DDP does not fit (the CLI's
+		// strategy column); last, as the tables cut a cell's middle.
+		row[3] += " " + report.LayoutName(lang, o.Strategy)
+	}
 	if _, origin := o.Provenance(); model.FromOverlay(origin) {
 		row[4] += report.OverlayMark // an overlay's price, as the CLI's tables mark it (#29); the detail names the file
 	}
