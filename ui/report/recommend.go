@@ -418,8 +418,17 @@ func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 	if n == 0 {
 		return ""
 	}
-	return p.Sprintf("~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch",
-		n, p.T(marketPlural(n, "offer", "offers")), BandConfidence*100, GiB(top), model.FitMargin*100, chance)
+	format := "~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch"
+	smaller := false // a smaller micro-batch exists on one of them
+	for i := range offers {
+		if o := &offers[i]; o.Verdict == model.VerdictBorderline && o.Estimate.Workload.MicroBatch > 1 {
+			smaller = true
+		}
+	}
+	if !smaller {
+		format = "~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room"
+	}
+	return p.Sprintf(format, n, p.T(marketPlural(n, "offer", "offers")), BandConfidence*100, GiB(top), model.FitMargin*100, chance)
 }
 
 // BorderlineNoteShort is borderlineTableNote in one short line, for the
