@@ -40,6 +40,12 @@ func TestRecommendNamesRowLayout(t *testing.T) {
 			Region: "it-fr2", Instances: 1, GPUs: 1, Strategy: model.Single, NeedBytes: 20.75 * model.GiB, HeadroomPct: 9, Verdict: model.VerdictFits,
 			Pricing: model.OnDemand, USDPerHour: 0.29, MonthlyUSD: 212, JobHours: 8, JobUSD: 2.31, HasJob: true, Estimate: &model.Estimate{Workload: w}},
 	}}
+	// DDP replicates what one GPU holds: not another layout.
+	ddp := rec.Offers[0]
+	ddp.Strategy = model.DDP
+	if got := OfferLayoutIn(nil, &ddp, &w); got != "" {
+		t.Errorf("a DDP row under a 1-GPU header names %q, want nothing", got)
+	}
 	// Without a row in another layout: no strategy column, the plain header.
 	one := rec
 	one.Offers = rec.Offers[1:]

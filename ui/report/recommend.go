@@ -651,10 +651,18 @@ func Truncate(s string, n int) string {
 // (the header's figure): "fsdp ×4, 12.25 GiB/GPU", the strategy the
 // matcher ran on the offer's GPUs (with auto GPUs it shards where the
 // asked layout does not fit: model.Match) and the VRAM it needs per GPU
-// there; "" when the offer runs w's strategy.
+// there; "" when the offer runs w's strategy. One GPU and DDP are one
+// layout here: DDP replicates what one GPU holds, and the GPUs cell gives
+// the count.
 // p is the language (nil: English).
 func OfferLayoutIn(p *i18n.Printer, o *model.Offer, w *model.Workload) string {
-	if o.Strategy == "" || o.Strategy == w.Strategy {
+	replicated := func(s model.Strategy) model.Strategy {
+		if s == model.Single || s == "" {
+			return model.DDP
+		}
+		return s
+	}
+	if replicated(o.Strategy) == replicated(w.Strategy) {
 		return ""
 	}
 	return p.Sprintf("%s ×%d, %s/GPU", LayoutName(p, o.Strategy), o.GPUs, GiB(o.NeedBytes))
