@@ -1091,8 +1091,12 @@ func (o *Offer) WarningMessages() []Message {
 	}
 	w := &o.Estimate.Workload
 	if o.Verdict == VerdictBorderline {
-		out = append(out, Msg("~ borderline: the 90%% range reaches %.2f GiB, past the %.2f GiB usable (%.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %.2f GiB the driver exposes; leave room or use a smaller micro-batch",
-			o.Estimate.ResidentBand()[1]/GiB, o.UsableBytes/GiB, FitMargin*100, RoundChance(o.OOMChance)*100, OOMBytes(o.GPU)/GiB))
+		args := []any{o.Estimate.ResidentBand()[1] / GiB, o.UsableBytes / GiB, FitMargin * 100, RoundChance(o.OOMChance) * 100, OOMBytes(o.GPU) / GiB}
+		if w.MicroBatch > 1 {
+			out = append(out, Msg("~ borderline: the 90%% range reaches %.2f GiB, past the %.2f GiB usable (%.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %.2f GiB the driver exposes; leave room or use a smaller micro-batch", args...))
+		} else { // at micro-batch 1 there is no smaller one to advise
+			out = append(out, Msg("~ borderline: the 90%% range reaches %.2f GiB, past the %.2f GiB usable (%.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %.2f GiB the driver exposes; leave room", args...))
+		}
 	}
 	if o.Late() {
 		out = append(out, Msg("~ may miss the deadline: about %.0f%% chance the job takes longer than %.0f h (the 90%% range of its time is %.1f–%.1f h)",

@@ -262,8 +262,21 @@ func BandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 // free), and f.OOMChance is the chance the job needs more than all the
 // driver exposes (model.OOMBytes), where CUDA fails.
 // p is the language (nil: English).
+//
+// It names only advice there is: a smaller micro-batch when the
+// micro-batch is above 1, else the savings listed below it (f.Tips), else
+// none (a new user at micro-batch 1 was told to take the advice of a
+// smaller one).
 func BorderlineNoteIn(p *i18n.Printer, e *model.Estimate, f *advice.Fit) string {
-	return p.Sprintf("borderline: the %.0f%% band reaches %s, past the %s usable (the %.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %s the driver exposes; leave room or take the advice of a smaller micro-batch",
+	format := "borderline: the %.0f%% band reaches %s, past the %s usable (the %.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %s the driver exposes; leave room or take the advice of a smaller micro-batch"
+	switch {
+	case e.Workload.MicroBatch > 1:
+	case len(f.Tips) > 0:
+		format = "borderline: the %.0f%% band reaches %s, past the %s usable (the %.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %s the driver exposes; leave room or take a saving below"
+	default:
+		format = "borderline: the %.0f%% band reaches %s, past the %s usable (the %.0f%% margin kept free); about %.0f%% chance of running out of memory, that is of needing more than the %s the driver exposes; leave room"
+	}
+	return p.Sprintf(format,
 		BandConfidence*100, GiB(e.ResidentBand()[1]), GiB(f.UsableBytes), model.FitMargin*100, model.RoundChance(f.OOMChance)*100, GiB(f.OOMBytes))
 }
 

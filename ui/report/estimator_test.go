@@ -99,9 +99,25 @@ func TestEstimateJSONv2(t *testing.T) {
 	}
 	// Two limits, each named: the usable memory the verdict weighs, and
 	// all the driver exposes, which the chance of running out is of.
-	if got, want := BorderlineNoteIn(nil, e, f), "borderline: the 90% band reaches 16.00 GiB, past the 15.00 GiB usable (the 5% margin kept free); about 45% chance of running out of memory, that is of needing more than the 15.79 GiB the driver exposes; leave room or take the advice of a smaller micro-batch"; got != want {
-		t.Errorf("borderline note\n got %q\nwant %q", got, want)
+	// It names only advice there is: a smaller micro-batch above 1, else
+	// the savings listed under it, else none.
+	note := "borderline: the 90% band reaches 16.00 GiB, past the 15.00 GiB usable (the 5% margin kept free); about 45% chance of running out of memory, that is of needing more than the 15.79 GiB the driver exposes; leave room"
+	mb := e.Workload.MicroBatch
+	for _, tc := range []struct {
+		microBatch int
+		tips       []advice.Tip
+		want       string
+	}{
+		{4, nil, note + " or take the advice of a smaller micro-batch"},
+		{1, []advice.Tip{{Change: "use a chunked linear cross-entropy"}}, note + " or take a saving below"},
+		{1, nil, note},
+	} {
+		e.Workload.MicroBatch, f.Tips = tc.microBatch, tc.tips
+		if got := BorderlineNoteIn(nil, e, f); got != tc.want {
+			t.Errorf("borderline note at micro-batch %d with %d tips\n got %q\nwant %q", tc.microBatch, len(tc.tips), got, tc.want)
+		}
 	}
+	e.Workload.MicroBatch, f.Tips = mb, nil
 	f.Verdict, f.OOMChance = model.VerdictFits, 0
 	if b, _ := json.Marshal(NewEstimateJSON(e, f)); strings.Contains(string(b), "oom_chance") {
 		t.Errorf("a fitting GPU has an oom_chance: %s", b)

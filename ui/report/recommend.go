@@ -464,7 +464,40 @@ func assumedNetwork(offers []model.Offer) (n int, types []string) {
 // shown offer is borderline: the top of its 90% memory band is past its
 // usable VRAM (model.VerdictBorderline), as estimate's "~ borderline".
 func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
-	n, top, lo, hi := 0, 0.0, 1.0, 0.0
+	n, top, chance := borderlineSummary(p, offers)
+	if n == 0 {
+		return ""
+	}
+	format := "~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch"
+	smaller := false // a smaller micro-batch exists on one of them
+	for i := range offers {
+		if o := &offers[i]; o.Verdict == model.VerdictBorderline && o.Estimate.Workload.MicroBatch > 1 {
+			smaller = true
+		}
+	}
+	if !smaller {
+		format = "~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room"
+	}
+	return p.Sprintf(format, n, p.T(marketPlural(n, "offer", "offers")), BandConfidence*100, GiB(top), model.FitMargin*100, chance)
+}
+
+// BorderlineNoteShort is borderlineTableNote in one short line, for the
+// configurator's compact panel, whose offers carry the "~" mark on their
+// GPUs: "~ borderline: about 10% chance of running out of memory". Empty
+// when no offer of offers is borderline.
+func BorderlineNoteShort(p *i18n.Printer, offers []model.Offer) string {
+	n, _, chance := borderlineSummary(p, offers)
+	if n == 0 {
+		return ""
+	}
+	return p.Sprintf("~ borderline: %s chance of running out of memory", chance)
+}
+
+// borderlineSummary counts the borderline offers of offers, the top of
+// their 90% memory bands, and their chance of running out of memory
+// ("about 10%", or "10–40%" when they differ; model.RoundChance).
+func borderlineSummary(p *i18n.Printer, offers []model.Offer) (n int, top float64, chance string) {
+	lo, hi := 1.0, 0.0
 	for i := range offers {
 		if o := &offers[i]; o.Verdict == model.VerdictBorderline {
 			n++
@@ -472,15 +505,11 @@ func borderlineTableNote(p *i18n.Printer, offers []model.Offer) string {
 			lo, hi = min(lo, model.RoundChance(o.OOMChance)), max(hi, model.RoundChance(o.OOMChance))
 		}
 	}
-	if n == 0 {
-		return ""
-	}
-	chance := p.Sprintf("about %.0f%%", hi*100)
+	chance = p.Sprintf("about %.0f%%", hi*100)
 	if lo < hi {
 		chance = p.Sprintf("%.0f–%.0f%%", lo*100, hi*100)
 	}
-	return p.Sprintf("~ borderline (%d %s): the %.0f%% band reaches %s per GPU, past the usable VRAM (the %.0f%% margin kept free); %s chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch",
-		n, p.T(marketPlural(n, "offer", "offers")), BandConfidence*100, GiB(top), model.FitMargin*100, chance)
+	return n, top, chance
 }
 
 // lateTableNote explains the "~" job-time mark of OfferRow when a shown
@@ -668,6 +697,39 @@ func Truncate(s string, n int) string {
 	return ansi.Truncate(s, n, "…")
 }
 
+// OfferLayoutIn is an offer's layout when it is not the one w asked for
+// (the header's figure): "fsdp ×4, 12.25 GiB/GPU", the strategy the
+// matcher ran on the offer's GPUs (with auto GPUs it shards where the
+// asked layout does not fit: model.Match) and the VRAM it needs per GPU
+// there; "" when the offer runs w's strategy. One GPU and DDP are one
+// layout here: DDP replicates what one GPU holds, and the GPUs cell gives
+// the count.
+// p is the language (nil: English).
+func OfferLayoutIn(p *i18n.Printer, o *model.Offer, w *model.Workload) string {
+	replicated := func(s model.Strategy) model.Strategy {
+		if s == model.Single || s == "" {
+			return model.DDP
+		}
+		return s
+	}
+	if replicated(o.Strategy) == replicated(w.Strategy) {
+		return ""
+	}
+	return p.Sprintf("%s ×%d, %s/GPU", LayoutName(p, o.Strategy), o.GPUs, GiB(o.NeedBytes))
+}
+
+// LayoutName is a strategy as its framework writes it in prose (torch
+// FSDP, DDP; DeepSpeed ZeRO-3), "single" in p's language.
+func LayoutName(p *i18n.Printer, s model.Strategy) string {
+	switch s {
+	case model.DDP, model.FSDP:
+		return strings.ToUpper(string(s))
+	case model.ZeRO1, model.ZeRO2, model.ZeRO3:
+		return "ZeRO-" + strings.TrimPrefix(string(s), "zero")
+	}
+	return StrategyName(p, s)
+}
+
 // OfferHeaders are the column titles matching OfferRow.
 var OfferHeaders = []string{"provider", "instance", "region", "GPUs", "$/h", "$/month", "job time", "job cost", "headroom"}
 
@@ -701,7 +763,21 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 	if w.GPUs > 1 {
 		gpus = p.Sprintf("on %d GPUs", w.GPUs)
 	}
-	if rec.AutoGPUs {
+	if limit <= 0 {
+		limit = len(rec.Offers)
+	}
+	offers, shown := CollapseRegions(rec.Offers, limit)
+	layouts, otherLayout := make([]string, len(offers)), false
+	for i := range offers {
+		layouts[i] = OfferLayoutIn(p, &offers[i], w)
+		otherLayout = otherLayout || layouts[i] != ""
+	}
+	switch {
+	case otherLayout && rec.AutoGPUs: // the figure is the asked layout's; rows that shard say so (new-user report: FSDP ×4 never named)
+		gpus += p.T(" as asked (each offer uses the GPU count it shows; the strategy column names another layout and its VRAM per GPU)")
+	case otherLayout:
+		gpus += p.T(" as asked (the strategy column names another layout and its VRAM per GPU)")
+	case rec.AutoGPUs:
 		gpus += p.T(" (each offer uses the GPU count it shows)")
 	}
 	p.Fprintf(&b, "%s %s per GPU %s; ranked by %s\n", st.Heading.Render(p.T("VRAM")), GiB(base.Memory.Total()), gpus, SortName(p, rec.Sort))
@@ -713,11 +789,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		fmt.Fprintf(&b, "%s\n", st.Bad.Render(p.T("No offer runs this workload with these filters.")))
 	} else {
 		// Offers that differ only by region (same type, GPUs and prices)
-		// share one row: "us-east-1 +7".
-		if limit <= 0 {
-			limit = len(rec.Offers)
-		}
-		offers, shown := CollapseRegions(rec.Offers, limit)
+		// share one row: "us-east-1 +7" (CollapseRegions above).
 		rows := make([][]string, len(offers))
 		var overlays overlayPrices
 		marked := make([]bool, len(offers))
@@ -735,6 +807,12 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 			headers = append(headers, translate(p, CommitmentHeaders...)...)
 			for i := range rows {
 				rows[i] = append(rows[i], CommitmentCells(&offers[i])...)
+			}
+		}
+		if otherLayout {
+			headers = append(headers, p.T("strategy"))
+			for i := range rows {
+				rows[i] = append(rows[i], layouts[i])
 			}
 		}
 		fmt.Fprintf(&b, "%s\n", fitTable(r, headers, rows, width, rec.Sort))

@@ -61,16 +61,20 @@ func TestReasonSummaryCounts(t *testing.T) {
 func TestOfferBorderline(t *testing.T) {
 	g := &model.GPU{Key: "l4", Name: "L4", MemoryGiB: 22.5}
 	inst := &model.Instance{Provider: "p", Type: "g.1", GPU: "l4", GPUCount: 1}
-	e := &model.Estimate{MemoryBand: [2]float64{18 * model.GiB, 24.13 * model.GiB}}
 	for _, tt := range []struct {
-		verdict  model.FitVerdict
-		headroom string
-		note     string
-		oom      float64
+		verdict    model.FitVerdict
+		microBatch int
+		headroom   string
+		note       string
+		oom        float64
 	}{
-		{model.VerdictBorderline, "~5%", "~ borderline (1 offer): the 90% band reaches 24.13 GiB per GPU, past the usable VRAM (the 5% margin kept free); about 30% chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch", 0.31},
-		{model.VerdictFits, "5%", "", 0},
+		{model.VerdictBorderline, 4, "~5%", "~ borderline (1 offer): the 90% band reaches 24.13 GiB per GPU, past the usable VRAM (the 5% margin kept free); about 30% chance of running out of memory, that is of needing more than all the driver exposes; leave room or use a smaller micro-batch", 0.31},
+		// At micro-batch 1 there is no smaller one to advise.
+		{model.VerdictBorderline, 1, "~5%", "~ borderline (1 offer): the 90% band reaches 24.13 GiB per GPU, past the usable VRAM (the 5% margin kept free); about 30% chance of running out of memory, that is of needing more than all the driver exposes; leave room", 0.31},
+		{model.VerdictFits, 4, "5%", "", 0},
 	} {
+		e := &model.Estimate{MemoryBand: [2]float64{18 * model.GiB, 24.13 * model.GiB}}
+		e.Workload.MicroBatch = tt.microBatch
 		o := model.Offer{Instance: inst, GPU: g, Region: "r", Instances: 1, GPUs: 1, HeadroomPct: 5, Verdict: tt.verdict, Estimate: e, OOMChance: tt.oom}
 		j := NewOfferJSON(&o)
 		if j.Verdict != string(tt.verdict) {

@@ -400,7 +400,7 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			for _, note := range notes {
 				add(st.Warn.Render(report.Truncate(note, iw)))
 			}
-			add(st.Muted.Render(p.lang.Sprintf("%s · ctrl+o shows them all", fitCount(p.lang, len(r.rec.Offers)))))
+			add(compactCountLine(p.lang, st, shown, len(r.rec.Offers), iw))
 		} else {
 			lines = append(lines, p.noFitLines(r, iw)...)
 		}
@@ -464,6 +464,27 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		}
 	}
 	return lines
+}
+
+// compactCountLine is the compact panel's last line: how many offers fit,
+// led by the "~ borderline" verdict of the shown offers when one is (the
+// wide panel's warning and table mark; a new user read a bare "best" at
+// 80×24 as safe while recommend gave it a 10% chance of running out of
+// memory). It shares the count's line so the best offer and the next keep
+// theirs at 80×24; "ctrl+o shows them all" goes first when the line is
+// too long (the footer has ctrl+o too).
+func compactCountLine(lang *i18n.Printer, st *report.Styles, shown []model.Offer, fit, width int) string {
+	count := fitCount(lang, fit)
+	all := lang.Sprintf("%s · ctrl+o shows them all", count)
+	note := report.BorderlineNoteShort(lang, shown)
+	if note == "" {
+		return st.Muted.Render(all)
+	}
+	rest := " · " + all
+	if lipgloss.Width(note+rest) > width {
+		rest = " · " + count
+	}
+	return st.Warn.Render(note) + st.Muted.Render(rest)
 }
 
 // panelNotes are the lines under the panel's offers: why offers of
@@ -610,7 +631,13 @@ func adviceChange(lang *i18n.Printer, a *advice.Advice) string {
 // With a job the figures are its price, time and cost; without one, the
 // price per hour and per month.
 func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
-	names := printable(fmt.Sprintf("%s %s %s %s", o.Instance.Provider, o.Instance.Type, o.Region, report.OfferGPUsIn(lang, o)))
+	where := printable(fmt.Sprintf("%s %s %s", o.Instance.Provider, o.Instance.Type, o.Region))
+	gpus := printable(report.OfferGPUsIn(lang, o))
+	borderline := o.Verdict == model.VerdictBorderline
+	if borderline { // the wide table's mark (markBorderline); the count line says what it means
+		gpus = "~" + gpus
+	}
+	names := where + " " + gpus
 	mark := ""
 	if _, origin := o.Provenance(); model.FromOverlay(origin) {
 		mark = report.OverlayMark // an overlay's price (#29)
@@ -625,7 +652,16 @@ func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 	}
 	room := width - lipgloss.Width(figures) - 1
 	if room < 8 { // too narrow for both: the figures alone
+		if borderline {
+			return report.Truncate("~"+figures, width)
+		}
 		return report.Truncate(figures, width)
+	}
+	if borderline && lipgloss.Width(names) > room {
+		// The names are cut from the end, so the marked GPUs keep up to
+		// half the room and the instance gives way first.
+		g := min(lipgloss.Width(gpus), max(room/2, 3))
+		names = report.Truncate(where, room-g-1) + " " + report.Truncate(gpus, g)
 	}
 	return report.Truncate(names, room) + " " + figures
 }
@@ -635,6 +671,12 @@ func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 func offerRow(lang *i18n.Printer, o *model.Offer) []string {
 	row := report.OfferRowIn(lang, o)
 	row[1], row[2] = o.Instance.Type, o.Region // whole: the tables cut them to their columns (cutColumn), report cuts at the end
+	if o.GPUs > 1 && o.Strategy != model.DDP && o.Strategy != model.Single && o.Strategy != "" {
+		// A sharded layout is not implied by the count, as DDP is: with
+		// auto GPUs the matcher shards where DDP does not fit (the CLI's
+		// strategy column); last, as the tables cut a cell's middle.
+		row[3] += " " + report.LayoutName(lang, o.Strategy)
+	}
 	if _, origin := o.Provenance(); model.FromOverlay(origin) {
 		row[4] += report.OverlayMark // an overlay's price, as the CLI's tables mark it (#29); the detail names the file
 	}

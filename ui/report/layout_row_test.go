@@ -1,0 +1,97 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/colorprofile"
+	"golang.org/x/text/language"
+
+	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
+)
+
+// TestRecommendNamesRowLayout: a row the matcher runs with another
+// strategy than the header's figure (auto GPUs: FSDP over 4 V100s where
+// one GPU of 16 GB does not hold the 20.75 GiB asked for) names it and its
+// VRAM per GPU in a strategy column, and the header says its figure is the
+// layout asked for. A new user read "VRAM 20.75 GiB per GPU on 1 GPU"
+// over a best row of 4×V100 (Qwen3-8B LoRA, seq 2048, batch 1,
+// checkpointing, 20M tokens × 3 epochs) that nowhere said FSDP. Rows that
+// run the asked layout leave the cell empty; without such a row the
+// table has no strategy column (TestOfferBorderline's tables).
+func TestRecommendNamesRowLayout(t *testing.T) {
+	w := model.Workload{Settings: model.Settings{Framework: model.PyTorch, Task: model.TaskLoRA, Precision: model.BF16,
+		Optimizer: model.AdamW, GPUs: 1, Strategy: model.Single, MicroBatch: 1, SeqLen: 2048, GradAccum: 1, LoRARank: 16,
+		LoRATargets: []string{"q", "k", "v", "o"}}, Model: model.Architecture{Name: "Qwen3 8B"}, BatchPerGPU: true}
+	on := true
+	w.Checkpointing, w.FlashAttention = &on, &on
+	base := model.Estimate{Workload: w, Memory: model.Memory{Weights: 20.75 * model.GiB}}
+	v100 := &model.GPU{Key: "v100-16gb", Name: "NVIDIA V100 SXM2 16GB", MemoryGiB: 16}
+	a30 := &model.GPU{Key: "a30", Name: "NVIDIA A30", MemoryGiB: 24}
+	fsdp := w
+	fsdp.GPUs, fsdp.Strategy = 4, model.FSDP
+	rec := model.Recommendation{Sort: model.SortJob, AutoGPUs: true, Considered: 2, Offers: []model.Offer{
+		{Instance: &model.Instance{Provider: "primeintellect", Type: "datacrunch__4xV100_16GB__20__90", GPU: "v100-16gb", GPUCount: 4}, GPU: v100,
+			Region: "FI", Instances: 1, GPUs: 4, Strategy: model.FSDP, NeedBytes: 12.25 * model.GiB, HeadroomPct: 19, Verdict: model.VerdictFits,
+			Pricing: model.OnDemand, USDPerHour: 0.55, MonthlyUSD: 402, JobHours: 2.6, JobUSD: 1.44, HasJob: true, Estimate: &model.Estimate{Workload: fsdp}},
+		{Instance: &model.Instance{Provider: "seeweb", Type: "ECS1GPU11", GPU: "a30", GPUCount: 1}, GPU: a30,
+			Region: "it-fr2", Instances: 1, GPUs: 1, Strategy: model.Single, NeedBytes: 20.75 * model.GiB, HeadroomPct: 9, Verdict: model.VerdictFits,
+			Pricing: model.OnDemand, USDPerHour: 0.29, MonthlyUSD: 212, JobHours: 8, JobUSD: 2.31, HasJob: true, Estimate: &model.Estimate{Workload: w}},
+	}}
+	// DDP replicates what one GPU holds: not another layout.
+	ddp := rec.Offers[0]
+	ddp.Strategy = model.DDP
+	if got := OfferLayoutIn(nil, &ddp, &w); got != "" {
+		t.Errorf("a DDP row under a 1-GPU header names %q, want nothing", got)
+	}
+	// Without a row in another layout: no strategy column, the plain header.
+	one := rec
+	one.Offers = rec.Offers[1:]
+	var b bytes.Buffer
+	if err := WriteRecommend(&b, &Renderer{Profile: colorprofile.NoTTY, Plain: true}, &one, &base, 10, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.Contains(got, "VRAM 20.75 GiB per GPU on 1 GPU (each offer uses the GPU count it shows); ranked by job\n") || strings.Contains(got, "strategy") {
+		t.Errorf("every row in the asked layout:\n%s", got)
+	}
+	for _, tc := range []struct {
+		lang *i18n.Printer
+		want string
+	}{
+		{nil, `Qwen3 8B · lora · bf16 · adamw · 1 GPU · pytorch
+batch 1 × 2048 tokens · activation checkpointing · LoRA r=16 on q,k,v,o
+VRAM 20.75 GiB per GPU on 1 GPU as asked (each offer uses the GPU count it shows; the strategy column names another layout and its VRAM per GPU); ranked by job
+no gradient accumulation given: the micro-batch of 1 is per GPU, so the global batch is 1 × each offer's GPUs (--grad-accum fixes it)
+2 offers of 2 priced
+
+provider        instance                         region  GPUs         $/h    $/month  job time  job cost  headroom  strategy
+primeintellect  datacrunch__4xV100_16GB__20__90  FI      4×v100-16gb  $0.55     $402     2.6 h     $1.44       19%  FSDP ×4, 12.25 GiB/GPU
+seeweb          ECS1GPU11                        it-fr2  1×a30        $0.29     $212     8.0 h     $2.31        9%
+
+best: primeintellect datacrunch__4xV100_16GB__20__90 in FI: $0.55 per hour, $402 per month, 2.6 h and $1.44 for the job (on-demand)
+`},
+		{i18n.New(language.SimplifiedChinese), `Qwen3 8B · LoRA 微调 · bf16 · adamw · 1 块 GPU · pytorch
+批大小 1 × 2048 token · 梯度检查点 · LoRA r=16，作用于 q,k,v,o
+显存 每卡 20.75 GiB，共 1 块 GPU，按所要求的布局计（每个报价按其所示 GPU 数计；策略一列给出报价所用的其他布局及其每卡显存）；按作业费用排序
+未给出梯度累积：微批次 1 按每卡计，全局批大小为 1 × 各报价的 GPU 数（用 --grad-accum 可固定它）
+2 个有价格的报价中，2 个报价入选
+
+云厂商          实例                             地域    GPU          $/小时  $/月  作业时长  作业费用  余量  策略
+primeintellect  datacrunch__4xV100_16GB__20__90  FI      4×v100-16gb   $0.55  $402  2.6 小时     $1.44   19%  FSDP ×4，每卡 12.25 GiB
+seeweb          ECS1GPU11                        it-fr2  1×a30         $0.29  $212  8.0 小时     $2.31    9%
+
+最佳：primeintellect datacrunch__4xV100_16GB__20__90（FI）：每小时 $0.55，每月 $402，作业耗时 2.6 小时，费用 $1.44（按需实例）
+`},
+	} {
+		var b bytes.Buffer
+		r := &Renderer{Profile: colorprofile.NoTTY, Plain: true, Lang: tc.lang}
+		if err := WriteRecommend(&b, r, &rec, &base, 10, 0); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.String(); got != tc.want {
+			t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+		}
+	}
+}
