@@ -78,13 +78,13 @@ var workloadTable = []workloadFlag{
 			return enumValue[model.Strategy]{&f.set.Strategy, model.ParseStrategy, model.Strategies}
 		}},
 
-	{name: "batch-size", key: "workload.batch_size", usage: "micro-batch per GPU (default: the model's)", check: atLeast1,
+	{name: "batch-size", key: "workload.batch_size", usage: "micro-batch per GPU (default: 1 for LoRA/QLoRA, the recipe's; else the model's)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.MicroBatch} }},
 	{name: "seq-len", key: "workload.seq_len", usage: "tokens per sample; 8K is 8192, 8k 8000 (default: the model's)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.SeqLen} }},
 	{name: "image-size", key: "workload.image_size", usage: "pixels per side for vision models (default: the model's)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.ImageSize} }},
-	{name: "grad-accum", key: "workload.grad_accum", usage: "micro-batches per optimizer step (default 1)", check: atLeast1,
+	{name: "grad-accum", key: "workload.grad_accum", usage: "micro-batches per optimizer step (default: the recipe's, e.g. 16 ÷ GPUs for LoRA/QLoRA, at micro-batch 1 (artidoro/qlora), or what keeps its global batch of 16 with the --batch-size given; else 1). Given alone it keeps the micro-batch (1 for LoRA/QLoRA)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GradAccum} }},
 	{name: "checkpointing", key: "workload.checkpointing", usage: "full activation checkpointing (default on for qlora, as PEFT does)",
 		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.Checkpointing} }},
