@@ -47,7 +47,8 @@ func TestOnGPUsKeepsGlobalBatch(t *testing.T) {
 // × accumulation 16, global 16) for the parts the request leaves out, and a
 // part given never grows another: --grad-accum alone keeps micro-batch 1
 // (was: the model's default batch 4, ×2.7 VRAM for an 8B QLoRA); a
-// micro-batch alone keeps the global 16 when it divides it. Full training
+// micro-batch of 1 alone (the recipe's, what the configurator shows) keeps
+// the recipe's accumulation; another is per GPU, as Trainer's. Full training
 // keeps the model's micro-batch per GPU. Each row's note is the printed
 // assumption, English text in full.
 func TestAdapterDefaults(t *testing.T) {
@@ -67,11 +68,11 @@ func TestAdapterDefaults(t *testing.T) {
 		{TaskQLoRA, 1, 0, 1, 1, 1, false, "batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation 1 given × 1 data-parallel GPUs = global batch 1"},
 		{TaskLoRA, 1, 0, 2, 1, 2, false, "batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation 2 given × 1 data-parallel GPUs = global batch 2"},
 		{TaskLoRA, 2, 0, 4, 1, 4, false, "batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation 4 given × 2 data-parallel GPUs = global batch 8"},
-		{TaskLoRA, 1, 1, 0, 1, 16, false, "batch: accumulation 16 (no --grad-accum given) keeps the LoRA/QLoRA recipe's global batch of 16 with the micro-batch 1 given on 1 data-parallel GPUs"},
-		{TaskLoRA, 1, 4, 0, 4, 4, false, "batch: accumulation 4 (no --grad-accum given) keeps the LoRA/QLoRA recipe's global batch of 16 with the micro-batch 4 given on 1 data-parallel GPUs"},
-		{TaskLoRA, 1, 3, 0, 3, 1, true, ""},   // 3 does not divide 16: per GPU, as Trainer's
-		{TaskLoRA, 1, 32, 0, 32, 1, true, ""}, // larger than the global batch
-		{TaskLoRA, 1, 2, 3, 2, 3, false, ""},  // both given: left alone
+		{TaskLoRA, 1, 1, 0, 1, 16, false, "batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation 16 stays (global batch 16 on 1 data-parallel GPUs); give --grad-accum 1 for none"},
+		{TaskLoRA, 4, 1, 0, 1, 4, false, "batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation 4 stays (global batch 16 on 4 data-parallel GPUs); give --grad-accum 1 for none"},
+		{TaskLoRA, 1, 4, 0, 4, 1, true, ""},  // per GPU, as Trainer's
+		{TaskLoRA, 3, 1, 0, 1, 1, true, ""},  // 3 GPUs cannot share 16
+		{TaskLoRA, 1, 2, 3, 2, 3, false, ""}, // both given: left alone
 		{TaskLoRA, 3, 0, 0, 1, 1, true, "batch: 3 data-parallel GPUs cannot share the LoRA/QLoRA recipe's global batch of 16: micro-batch 1 per GPU, no accumulation"},
 		{TaskFinetune, 1, 0, 0, 4, 1, true, ""},
 		{TaskFinetune, 1, 0, 8, 4, 8, false, ""}, // the model's micro-batch, with or without --grad-accum

@@ -280,9 +280,11 @@ func (w *Workload) Defaults() {
 //     accumulation);
 //   - accumulation given: the recipe's micro-batch 1, the global batch
 //     follows (1 × N × GPUs);
-//   - micro-batch given: the accumulation that keeps the recipe's global
-//     batch of 16 when the micro-batch divides it, else none (per GPU, as
-//     Trainer's per_device_train_batch_size);
+//   - micro-batch 1 given (the recipe's): the recipe's accumulation, as
+//     when none is given (the configurator shows 1 and means the recipe);
+//   - another micro-batch given: per GPU, no accumulation (Trainer's
+//     per_device_train_batch_size with its default
+//     gradient_accumulation_steps=1), which grows nothing not given;
 //   - both given: left alone.
 //
 // BatchNote says which applied. Optimizer-in-backward steps every
@@ -302,11 +304,9 @@ func (w *Workload) adapterBatch() {
 	case w.MicroBatch == 0:
 		w.MicroBatch = 1
 		w.BatchNote = Msg("batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation %d given × %d data-parallel GPUs = global batch %d", w.GradAccum, dp, w.GradAccum*dp)
-	case w.GradAccum == 0 && !w.OptimizerInBackward:
-		if per := AdapterGradAccum / dp; AdapterGradAccum%dp == 0 && per%w.MicroBatch == 0 {
-			w.GradAccum = per / w.MicroBatch
-			w.BatchNote = Msg("batch: accumulation %d (no --grad-accum given) keeps the LoRA/QLoRA recipe's global batch of %d with the micro-batch %d given on %d data-parallel GPUs", w.GradAccum, AdapterGradAccum, w.MicroBatch, dp)
-		}
+	case w.GradAccum == 0 && w.MicroBatch == 1 && AdapterGradAccum%dp == 0 && !w.OptimizerInBackward:
+		w.GradAccum = AdapterGradAccum / dp
+		w.BatchNote = Msg("batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation %d stays (global batch %d on %d data-parallel GPUs); give --grad-accum 1 for none", w.GradAccum, AdapterGradAccum, dp)
 	}
 }
 

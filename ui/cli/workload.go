@@ -84,7 +84,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.SeqLen} }},
 	{name: "image-size", key: "workload.image_size", usage: "pixels per side for vision models (default: the model's)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.ImageSize} }},
-	{name: "grad-accum", key: "workload.grad_accum", usage: "micro-batches per optimizer step (default: the recipe's, e.g. 16 ÷ GPUs for LoRA/QLoRA, at micro-batch 1 (artidoro/qlora), or what keeps its global batch of 16 with the --batch-size given; else 1). Given alone it keeps the micro-batch (1 for LoRA/QLoRA)", check: atLeast1,
+	{name: "grad-accum", key: "workload.grad_accum", usage: "micro-batches per optimizer step (default: the recipe's, e.g. 16 ÷ GPUs for LoRA/QLoRA at micro-batch 1 (artidoro/qlora); else 1, as with a --batch-size other than 1. Given alone it keeps the micro-batch: 1 for LoRA/QLoRA", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GradAccum} }},
 	{name: "checkpointing", key: "workload.checkpointing", usage: "full activation checkpointing (default on for qlora, as PEFT does)",
 		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.Checkpointing} }},
