@@ -233,6 +233,10 @@ type rawModel struct {
 	DefaultImageSize       int      `toml:"default_image_size"`
 	DefaultOptimizer       string   `toml:"default_optimizer"`
 	OptimizerSource        string   `toml:"optimizer_source"`
+	// QuantMethod is the released checkpoint's quantization_config
+	// quant_method when it is quantized ("mxfp4": gpt-oss); the row's
+	// source (its config.json) says so. Serving defaults to it.
+	QuantMethod string `toml:"quant_method"`
 	Source                 string   `toml:"source"`
 	AsOf                   date     `toml:"as_of"`
 }
@@ -593,7 +597,7 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		ExtraParams: r.ExtraParams, MaxPositions: r.MaxPositions, ModelType: r.ModelType, Activation: r.Activation, ParallelResidual: r.ParallelResidual, EncoderSeqLen: r.EncoderSeqLen, PatchSize: r.PatchSize,
 		Channels: r.Channels, ImageSize: r.ImageSize, ForwardGMACs: r.ForwardGMACs,
 		ActivationMiBPerSample: r.ActivationMiBPerSample, DefaultBatch: r.DefaultBatch, DefaultSeqLen: r.DefaultSeqLen,
-		DefaultImageSize: r.DefaultImageSize, OptimizerSource: r.OptimizerSource,
+		DefaultImageSize: r.DefaultImageSize, OptimizerSource: r.OptimizerSource, QuantMethod: r.QuantMethod,
 		Source: r.Source, ParamsSource: r.ParamsSource, AsOf: string(r.AsOf),
 	}
 	errs := []error{checkKey(r.Key), required("name", r.Name), required("source", r.Source), checkDate("as_of", r.AsOf),
@@ -612,6 +616,11 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		a.DefaultOptimizer = opt
 		errs = append(errs, err, required("optimizer_source", r.OptimizerSource),
 			errors.Join(checkNames(field{key: "optimizer_source", v: r.OptimizerSource, source: true})...))
+	}
+	if r.QuantMethod != "" && (r.QuantMethod != "mxfp4" || r.Experts < 2) {
+		// Only MXFP4 on an MoE's experts is costed from the catalog
+		// (serve.WeightMXFP4); other released formats come from --hf-config.
+		errs = append(errs, fmt.Errorf("quant_method %q: the catalog knows \"mxfp4\" on a model with experts (gpt-oss); give a quantized checkpoint's config.json with --hf-config instead", r.QuantMethod))
 	}
 	if ferr != nil {
 		errs = append(errs, ferr)

@@ -464,6 +464,26 @@ func (a *Architecture) LinearParams() float64 {
 	return p
 }
 
+// ExpertLinearParams returns the linear weights of the routed experts of
+// an MoE's MoE layers (LinearParams' MLP part in those layers; dense
+// layers' MLPs, attention, routers, embeddings and head excluded), 0 for a
+// dense model or one without a shape: the weights an MXFP4 checkpoint
+// such as gpt-oss quantizes (config.json quantization_config
+// modules_to_not_convert: self_attn, mlp.router, embed_tokens, lm_head).
+func (a *Architecture) ExpertLinearParams() float64 {
+	if !a.HasShape() || a.experts() <= 1 {
+		return 0
+	}
+	p := float64(a.Layers-a.denseLayers()) * float64(a.experts()) * a.mlpLinear(a.FFN)
+	if a.Params > 0 { // explicit count with a shape: scale to it, as LinearParams
+		full := a.embeddingParams() + a.stackParams(a.experts()) + a.headParams() + a.ExtraParams + a.VisionParams
+		if full > 0 {
+			p *= a.Params / full
+		}
+	}
+	return p
+}
+
 // embeddingTable returns the input-embedding and LM-head parameters, which
 // cost memory but whose lookups cost no matmul FLOPs.
 func (a *Architecture) embeddingTable() float64 {

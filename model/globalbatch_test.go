@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestOnGPUsKeepsGlobalBatch: moving a job to n GPUs keeps its global
 // batch (micro-batch × accumulation × data-parallel replicas), worked by
@@ -40,44 +43,63 @@ func TestOnGPUsKeepsGlobalBatch(t *testing.T) {
 	}
 }
 
-// TestAdapterDefaults: LoRA and QLoRA with no batch named take the QLoRA
-// recipe's one-sample micro-batch and accumulation 16, and keep that global
-// batch; a micro-batch given alone is per GPU, as Trainer's is; full
-// training keeps the model's micro-batch per GPU.
+// TestAdapterDefaults: LoRA and QLoRA take the QLoRA recipe (micro-batch 1
+// × accumulation 16, global 16) for the parts the request leaves out, and a
+// part given never grows another: --grad-accum alone keeps micro-batch 1
+// (was: the model's default batch 4, ×2.7 VRAM for an 8B QLoRA); a
+// micro-batch of 1 alone (the recipe's, what the configurator shows) keeps
+// the recipe's accumulation; another is per GPU, as Trainer's. Full training
+// keeps the model's micro-batch per GPU. Each row's note is the printed
+// assumption, English text in full.
 func TestAdapterDefaults(t *testing.T) {
 	a := Architecture{Family: FamilyDecoder, Layers: 2, Hidden: 64, Heads: 2, Vocab: 100, DefaultBatch: 4}
 	for _, tt := range []struct {
 		task         Task
+		gpus         int
 		micro, accum int
 		wantMicro    int
 		wantAccum    int
 		perGPU       bool
+		note         string
 	}{
-		{TaskLoRA, 0, 0, 1, AdapterGradAccum, false},
-		{TaskQLoRA, 0, 0, 1, AdapterGradAccum, false},
-		{TaskLoRA, 4, 0, 4, 1, true},
-		{TaskLoRA, 0, 2, 4, 2, false},
-		{TaskFinetune, 0, 0, 4, 1, true},
+		{TaskLoRA, 1, 0, 0, 1, 16, false, "batch: the LoRA/QLoRA recipe's global batch of 16 (artidoro/qlora qlora.py), micro-batch 1 × accumulation 16 × 1 data-parallel GPUs; give --batch-size or --grad-accum to change it"},
+		{TaskQLoRA, 1, 0, 0, 1, 16, false, "batch: the LoRA/QLoRA recipe's global batch of 16 (artidoro/qlora qlora.py), micro-batch 1 × accumulation 16 × 1 data-parallel GPUs; give --batch-size or --grad-accum to change it"},
+		{TaskQLoRA, 1, 0, 16, 1, 16, false, "batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation 16 given × 1 data-parallel GPUs = global batch 16"},
+		{TaskQLoRA, 1, 0, 1, 1, 1, false, "batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation 1 given × 1 data-parallel GPUs = global batch 1"},
+		{TaskLoRA, 1, 0, 2, 1, 2, false, "batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation 2 given × 1 data-parallel GPUs = global batch 2"},
+		{TaskLoRA, 2, 0, 4, 1, 4, false, "batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation 4 given × 2 data-parallel GPUs = global batch 8"},
+		{TaskLoRA, 1, 1, 0, 1, 16, false, "batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation 16 stays (global batch 16 on 1 data-parallel GPUs); give --grad-accum 1 for none"},
+		{TaskLoRA, 4, 1, 0, 1, 4, false, "batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation 4 stays (global batch 16 on 4 data-parallel GPUs); give --grad-accum 1 for none"},
+		{TaskLoRA, 1, 4, 0, 4, 1, true, ""},  // per GPU, as Trainer's
+		{TaskLoRA, 3, 1, 0, 1, 1, true, ""},  // 3 GPUs cannot share 16
+		{TaskLoRA, 1, 2, 3, 2, 3, false, ""}, // both given: left alone
+		{TaskLoRA, 3, 0, 0, 1, 1, true, "batch: 3 data-parallel GPUs cannot share the LoRA/QLoRA recipe's global batch of 16: micro-batch 1 per GPU, no accumulation"},
+		{TaskFinetune, 1, 0, 0, 4, 1, true, ""},
+		{TaskFinetune, 1, 0, 8, 4, 8, false, ""}, // the model's micro-batch, with or without --grad-accum
 	} {
-		w := Workload{Settings: Settings{Task: tt.task, MicroBatch: tt.micro, GradAccum: tt.accum}, Model: a}
+		w := Workload{Settings: Settings{Task: tt.task, GPUs: tt.gpus, MicroBatch: tt.micro, GradAccum: tt.accum}, Model: a}
 		w.Defaults()
+		name := fmt.Sprintf("%s on %d GPUs, batch %d accum %d", tt.task, tt.gpus, tt.micro, tt.accum)
 		if w.MicroBatch != tt.wantMicro || w.GradAccum != tt.wantAccum || w.BatchPerGPU != tt.perGPU {
-			t.Errorf("%s batch %d accum %d: %d × %d, per GPU %v; want %d × %d, per GPU %v",
-				tt.task, tt.micro, tt.accum, w.MicroBatch, w.GradAccum, w.BatchPerGPU, tt.wantMicro, tt.wantAccum, tt.perGPU)
+			t.Errorf("%s: %d × %d, per GPU %v; want %d × %d, per GPU %v",
+				name, w.MicroBatch, w.GradAccum, w.BatchPerGPU, tt.wantMicro, tt.wantAccum, tt.perGPU)
+		}
+		if got := w.BatchNote.String(); w.BatchNote.IsZero() && tt.note != "" || !w.BatchNote.IsZero() && got != tt.note {
+			t.Errorf("%s: note %q, want %q", name, got, tt.note)
 		}
 		w.Defaults() // idempotent
 		if w.MicroBatch != tt.wantMicro || w.GradAccum != tt.wantAccum || w.BatchPerGPU != tt.perGPU {
-			t.Errorf("%s: Defaults twice changed it", tt.task)
+			t.Errorf("%s: Defaults twice changed it", name)
 		}
 	}
 }
 
 // TestAdapterDefaultsOnGPUs: LoRA's recipe batch of 16 on GPUs given is
 // shared by them (8 GPUs: 1 × 2 each), not 16 steps on each (128); GPUs
-// that cannot share it (3) take the per-GPU default.
+// that cannot share it (3) take micro-batch 1 per GPU (was the model's 4).
 func TestAdapterDefaultsOnGPUs(t *testing.T) {
 	a := Architecture{Family: FamilyDecoder, Layers: 2, Hidden: 64, Heads: 2, Vocab: 100, DefaultBatch: 4}
-	for _, tt := range []struct{ gpus, micro, accum, global int }{{1, 1, 16, 16}, {8, 1, 2, 16}, {16, 1, 1, 16}, {3, 4, 1, 12}} {
+	for _, tt := range []struct{ gpus, micro, accum, global int }{{1, 1, 16, 16}, {8, 1, 2, 16}, {16, 1, 1, 16}, {3, 1, 1, 3}} {
 		w := Workload{Settings: Settings{Task: TaskLoRA, GPUs: tt.gpus}, Model: a}
 		w.Defaults()
 		if w.MicroBatch != tt.micro || w.GradAccum != tt.accum || w.GlobalBatch() != tt.global {

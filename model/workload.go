@@ -22,6 +22,10 @@ type Workload struct {
 	// runs. Otherwise the global batch (GlobalBatch) is the job's and
 	// OnGPUs keeps it on any GPU count by scaling the accumulation.
 	BatchPerGPU bool
+	// BatchNote, set by Defaults, says how an adapter recipe's batch filled
+	// the micro-batch and accumulation the request left out; zero when it
+	// did not.
+	BatchNote Message
 	// Tuning overrides DefaultTuning, the constants fitted to the
 	// calibration suite; nil for every estimate a user sees. The
 	// calibration's cross-validation sets it (see Tuning).
@@ -201,13 +205,8 @@ func (w *Workload) Defaults() {
 	if w.Optimizer == "" {
 		w.Optimizer = cmp.Or(w.Model.DefaultOptimizer, AdamW)
 	}
-	if dp := max(w.GPUs, 1) / max(w.TP, 1); w.Task.Adapters() && w.MicroBatch == 0 && w.GradAccum == 0 && dp > 0 && AdapterGradAccum%dp == 0 && !w.OptimizerInBackward {
-		// The QLoRA reference recipe (artidoro/qlora qlora.py:
-		// per_device_train_batch_size=1, gradient_accumulation_steps=16):
-		// a global batch of 16 in one-sample micro-batches, which keeps an
-		// 8B LoRA on an 80 GB card and its QLoRA on a 24 GB one; GPUs
-		// given share it (a count that cannot takes the per-GPU default).
-		w.MicroBatch, w.GradAccum = 1, AdapterGradAccum/dp
+	if w.Task.Adapters() {
+		w.adapterBatch()
 	}
 	if w.MicroBatch == 0 {
 		w.MicroBatch = max(w.Model.DefaultBatch, defaultMicroBatch)
@@ -267,6 +266,47 @@ func (w *Workload) Defaults() {
 		if w.GenTokens == 0 && w.Model.Family.Generative() {
 			w.GenTokens = min(DefaultGenTokens, max(w.ContextLen/2, 1))
 		}
+	}
+}
+
+// adapterBatch applies the LoRA/QLoRA recipe (artidoro/qlora qlora.py:
+// per_device_train_batch_size=1, gradient_accumulation_steps=16, a global
+// batch of 16; Dettmers et al. 2023, appendix B) to the parts of the batch
+// the request leaves out, so a setting the user gives never changes one
+// they did not give in a way that grows memory:
+//
+//   - neither given: micro-batch 1 × accumulation 16 ÷ data-parallel GPUs
+//     (GPUs that cannot share 16 take micro-batch 1 per GPU, no
+//     accumulation);
+//   - accumulation given: the recipe's micro-batch 1, the global batch
+//     follows (1 × N × GPUs);
+//   - micro-batch 1 given (the recipe's): the recipe's accumulation, as
+//     when none is given (the configurator shows 1 and means the recipe);
+//   - another micro-batch given: per GPU, no accumulation (Trainer's
+//     per_device_train_batch_size with its default
+//     gradient_accumulation_steps=1), which grows nothing not given;
+//   - both given: left alone.
+//
+// BatchNote says which applied. Optimizer-in-backward steps every
+// micro-batch (torchtune refuses accumulation), so it takes no recipe
+// accumulation.
+func (w *Workload) adapterBatch() {
+	dp := max(max(w.GPUs, 1)/max(w.TP, 1), 1)
+	switch {
+	case w.MicroBatch == 0 && w.GradAccum == 0:
+		w.MicroBatch = 1
+		if AdapterGradAccum%dp == 0 && !w.OptimizerInBackward {
+			w.GradAccum = AdapterGradAccum / dp
+			w.BatchNote = Msg("batch: the LoRA/QLoRA recipe's global batch of %d (artidoro/qlora qlora.py), micro-batch 1 × accumulation %d × %d data-parallel GPUs; give --batch-size or --grad-accum to change it", AdapterGradAccum, w.GradAccum, dp)
+		} else if !w.OptimizerInBackward {
+			w.BatchNote = Msg("batch: %d data-parallel GPUs cannot share the LoRA/QLoRA recipe's global batch of %d: micro-batch 1 per GPU, no accumulation", dp, AdapterGradAccum)
+		}
+	case w.MicroBatch == 0:
+		w.MicroBatch = 1
+		w.BatchNote = Msg("batch: micro-batch 1 (the LoRA/QLoRA recipe's; no --batch-size given) × the accumulation %d given × %d data-parallel GPUs = global batch %d", w.GradAccum, dp, w.GradAccum*dp)
+	case w.GradAccum == 0 && w.MicroBatch == 1 && AdapterGradAccum%dp == 0 && !w.OptimizerInBackward:
+		w.GradAccum = AdapterGradAccum / dp
+		w.BatchNote = Msg("batch: micro-batch 1 given is the LoRA/QLoRA recipe's, so its accumulation %d stays (global batch %d on %d data-parallel GPUs); give --grad-accum 1 for none", w.GradAccum, AdapterGradAccum, dp)
 	}
 }
 

@@ -176,7 +176,16 @@ func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 				s.WeightFormat = serve.WeightGPTQ
 			case "bitsandbytes":
 				s.WeightFormat = serve.WeightBNB
+			case "mxfp4":
+				if w.Model.ExpertLinearParams() > 0 {
+					s.WeightFormat = serve.WeightMXFP4
+				}
 			}
+		}
+		if r.Precision == "" && w.Model.QuantMethod == "mxfp4" && w.Model.ExpertLinearParams() > 0 {
+			// A catalog model released in MXFP4 (gpt-oss) is served in
+			// it unless a precision or weight format is given.
+			s.WeightFormat = serve.WeightMXFP4
 		}
 		s.AllowPrecisionFallback = s.WeightFormat == serve.WeightBF16
 		s.DTypeAuto = s.AllowPrecisionFallback

@@ -106,6 +106,13 @@ const Int4GroupBytesPerParam = 0.5 + (0.5+2)/128
 // quant_type="nf4"), then dequantize_dq).
 const BNB4BytesPerParam = 0.5 + 4.0/64
 
+// MXFP4BytesPerParam is OCP Microscaling MXFP4 storage per weight: a
+// 4-bit E2M1 element and one 8-bit E8M0 scale shared by each block of 32
+// (OCP Microscaling Formats (MX) Specification v1.0, §5 Table 1: MXFP4
+// k = 32, scale E8M0; gpt-oss stores *_blocks uint8 pairs and *_scales
+// uint8 per 32, transformers integrations/mxfp4.py), 0.5 + 1/32 bytes.
+const MXFP4BytesPerParam = 0.5 + 1.0/32
+
 // weightBytesPerLinear returns bytes per linear-layer weight for f.
 // Embeddings, norms and the LM head stay 16-bit in every format (AWQ, GPTQ
 // and the fp8 checkpoints skip lm_head and embed_tokens).
@@ -124,8 +131,14 @@ func weightBytesPerLinear(f WeightFormat) float64 {
 }
 
 // WeightBytes returns the weight bytes of the whole model in format f.
+// MXFP4 quantizes only the routed experts (ExpertLinearParams); the other
+// weights stay 16-bit, as gpt-oss's modules_to_not_convert keeps them.
 func WeightBytes(a *model.Architecture, f WeightFormat) float64 {
 	total := a.ParamCount()
+	if f == WeightMXFP4 {
+		experts := a.ExpertLinearParams()
+		return experts*MXFP4BytesPerParam + (total-experts)*2
+	}
 	linear := a.LinearParams()
 	return linear*weightBytesPerLinear(f) + (total-linear)*2
 }

@@ -24,10 +24,16 @@ const (
 	// one vLLM quantizes as it loads; vLLM serves both with --quantization
 	// bitsandbytes (docs.vllm.ai, features/quantization/bnb.md).
 	WeightBNB WeightFormat = "bitsandbytes"
+	// WeightMXFP4 is OCP Microscaling MXFP4 on an MoE's experts, the rest
+	// 16-bit: gpt-oss's released checkpoint (config.json
+	// quantization_config quant_method "mxfp4", modules_to_not_convert
+	// self_attn, mlp.router, embed_tokens, lm_head), which vLLM serves as
+	// is (vllm/model_executor/layers/quantization/mxfp4.py).
+	WeightMXFP4 WeightFormat = "mxfp4"
 )
 
 // WeightFormats lists the valid weight formats, the default first.
-var WeightFormats = []WeightFormat{WeightBF16, WeightFP16, WeightFP8, WeightInt8, WeightAWQ, WeightGPTQ, WeightBNB}
+var WeightFormats = []WeightFormat{WeightBF16, WeightFP16, WeightFP8, WeightInt8, WeightAWQ, WeightGPTQ, WeightBNB, WeightMXFP4}
 
 // KVCacheDType is vLLM's --kv-cache-dtype: "auto" keeps the cache in the
 // model's 16-bit dtype, "fp8" stores one byte per element.

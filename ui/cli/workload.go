@@ -78,13 +78,13 @@ var workloadTable = []workloadFlag{
 			return enumValue[model.Strategy]{&f.set.Strategy, model.ParseStrategy, model.Strategies}
 		}},
 
-	{name: "batch-size", key: "workload.batch_size", usage: "micro-batch per GPU (default: the model's)", check: atLeast1,
+	{name: "batch-size", key: "workload.batch_size", usage: "micro-batch per GPU (default: 1 for LoRA/QLoRA, the recipe's; else the model's)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.MicroBatch} }},
 	{name: "seq-len", key: "workload.seq_len", usage: "tokens per sample; 8K is 8192, 8k 8000 (default: the model's)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.SeqLen} }},
 	{name: "image-size", key: "workload.image_size", usage: "pixels per side for vision models (default: the model's)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.ImageSize} }},
-	{name: "grad-accum", key: "workload.grad_accum", usage: "micro-batches per optimizer step (default 1)", check: atLeast1,
+	{name: "grad-accum", key: "workload.grad_accum", usage: "micro-batches per optimizer step (default: the recipe's, e.g. 16 ÷ GPUs for LoRA/QLoRA at micro-batch 1 (artidoro/qlora); else 1, as with a --batch-size other than 1. Given alone it keeps the micro-batch: 1 for LoRA/QLoRA", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GradAccum} }},
 	{name: "checkpointing", key: "workload.checkpointing", usage: "full activation checkpointing (default on for qlora, as PEFT does)",
 		value: func(f *workloadFlags) pflag.Value { return boolValue{&f.set.Checkpointing} }},
@@ -157,7 +157,7 @@ var workloadTable = []workloadFlag{
 
 	// Serving ([serve]; latency targets in milliseconds). --tp is the
 	// workload's, read as the serving tensor-parallel degree.
-	{name: "weight-format", key: "serve.weight_format", usage: "serving: bf16, fp16, fp8, int8, awq, gptq or bitsandbytes (int4 is awq; default: from --precision or the config.json's quantization_config)",
+	{name: "weight-format", key: "serve.weight_format", usage: "serving: bf16, fp16, fp8, int8, awq, gptq, bitsandbytes or mxfp4 (MoE experts 4-bit, the rest bf16; int4 is awq; default: the released checkpoint's, e.g. mxfp4 for gpt-oss; else from --precision or the config.json's quantization_config)",
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[serve.WeightFormat]{&f.set.Serve.WeightFormat, serve.ParseWeightFormat, serve.WeightFormats}
 		}},

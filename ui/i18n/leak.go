@@ -26,7 +26,7 @@ func DefaultAllowlist() Allowlist {
 	a := Allowlist{}
 	a.Add(`GiB MiB GB TB Gbps TFLOPS FLOPs MFU HFU GPU CPU vCPU vCPUs RAM h min ms px s
 		LoRA QLoRA FSDP DDP ZeRO KV TP PP DP NCCL CUDA ROCm SDPA NVLink NVSwitch PCIe SXM OAM
-		bf16 fp16 fp32 fp8 tf32 int4 int8 nf4 fp4 NF4 FP4 amp B
+		bf16 fp16 fp32 fp8 tf32 int4 int8 nf4 fp4 NF4 FP4 mxfp4 MXFP4 amp B
 		adamw adam sgd momentum sgd-momentum adafactor bit
 		ddp fsdp zero1 zero2 zero3 pytorch tensorflow jax
 		PyTorch TensorFlow JAX vLLM DeepSpeed Megatron LM Hugging Face FlashAttention bitsandbytes GPTQ AWQ Liger

@@ -126,11 +126,12 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 	return page{title: "Serving", hide: func() bool { return !a.servingLLM(cat) }, fields: func(bool) []huh.Field {
 		return []huh.Field{
 			newSelect[serve.WeightFormat](w.theme).Title(T("Weight format")).Description(T("as vLLM loads the checkpoint")).Options(
-				huh.NewOption(T("as the precision (a quantized config.json: its format)"), serve.WeightFormat("")),
+				huh.NewOption(T("as released (gpt-oss: MXFP4) or the precision (a quantized config.json: its format)"), serve.WeightFormat("")),
 				huh.NewOption("bf16", serve.WeightBF16), huh.NewOption("fp16", serve.WeightFP16),
 				huh.NewOption(T("fp8    8-bit float weights"), serve.WeightFP8), huh.NewOption(T("int8   W8A16"), serve.WeightInt8),
 				huh.NewOption(T("AWQ    4-bit, group 128"), serve.WeightAWQ), huh.NewOption(T("GPTQ   4-bit, group 128"), serve.WeightGPTQ),
-				huh.NewOption(T("bitsandbytes 4-bit NF4"), serve.WeightBNB)).
+				huh.NewOption(T("bitsandbytes 4-bit NF4"), serve.WeightBNB),
+				huh.NewOption(T("MXFP4  experts 4-bit, rest bf16 (gpt-oss)"), serve.WeightMXFP4)).
 				Value(&s.WeightFormat),
 			newSelect[serve.KVCacheDType](w.theme).Title(T("KV cache")).Inline(true).Options(
 				huh.NewOption("auto", serve.KVAuto), huh.NewOption("fp8", serve.KVFP8)).Value(&s.KVCacheDType),
