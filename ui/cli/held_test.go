@@ -17,7 +17,8 @@ prices = [{ region = "us-east-1", on_demand = 1.00 }]
 
 // TestOffersHeldNotRanked: the held $1.00 is not listed by gpuplan offers
 // (it ranked first, issue #29); --all lists it last, marked in the table,
-// CSV, Markdown and JSON; --trust-overlay ranks it first, still marked.
+// CSV, Markdown and JSON (the table and Markdown mark the overlay's price
+// "*" too); --trust-overlay ranks it first, still marked.
 func TestOffersHeldNotRanked(t *testing.T) {
 	args := []string{"offers", "--providers", "lambda", "--sort", "gpu-price"}
 	type row struct {
@@ -53,7 +54,7 @@ func TestOffersHeldNotRanked(t *testing.T) {
 		_, out, _, _ := runWithCatalogDTrust(t, fakeH100, append(append([]string{}, args...), "--all", "-o", format)...)
 		var line string
 		for _, l := range strings.Split(out, "\n") {
-			if strings.Contains(l, "gpu_8x_h100_sxm5") && (strings.Contains(l, "$1.00") || strings.Contains(l, ",1,") || strings.Contains(l, "$1 ")) {
+			if strings.Contains(l, "gpu_8x_h100_sxm5") && (strings.Contains(l, "$1.00") || strings.Contains(l, ",1,") || strings.Contains(l, "$1* ")) {
 				line = l
 			}
 		}
@@ -63,6 +64,10 @@ func TestOffersHeldNotRanked(t *testing.T) {
 		}
 		if !ok {
 			t.Errorf("-o %s: the held row %q lacks %q:\n%s", format, line, mark, out)
+		}
+		// The table and the Markdown mark the overlay's price (re-attack F2).
+		if price := map[string]string{"table": "$1.00*", "markdown": "| $1* |"}[format]; price != "" && !strings.Contains(line, price) {
+			t.Errorf("-o %s: the held row %q lacks the overlay mark %q", format, line, price)
 		}
 	}
 }

@@ -192,6 +192,15 @@ func mdCell(s string) string {
 	return s
 }
 
+// mdText escapes a line of text under a Markdown table (an overlay's
+// footnote) as mdCell escapes a cell, and also the marks that would make
+// a file's name or source emphasis or code ("*", "_", "`"): a line
+// starting "* " would be a list item, so OverlayMark is escaped too.
+func mdText(s string) string {
+	return strings.NewReplacer("\\", "\\\\", "|", "\\|", "[", "\\[", "]", "\\]", "<", "\\<", ">", "\\>",
+		"*", "\\*", "_", "\\_", "`", "\\`", "\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
 // usd formats a price to at most 4 decimals: "$98.32", "$0.0125".
 func usd(v float64) string {
 	if v <= 0 {
@@ -237,7 +246,11 @@ func MarketMarkdownRow(r *market.Row) []string {
 
 // MarketMarkdown returns the rows of res as a GitHub-flavoured Markdown
 // table, for pasting into an issue or a doc. Prices are in the result's pricing mode;
-// "+N" after a region counts the other regions at the same price.
+// "+N" after a region counts the other regions at the same price. A
+// price an overlay set is marked OverlayMark, and the lines under the
+// table name the overlays, as WriteMarket's table (in English, as the
+// header: Markdown is for pasting, as CSV). A blank line ends the table:
+// GFM reads a line right under it as one more row.
 func MarketMarkdown(res *market.Result) string {
 	var b strings.Builder
 	line := func(cells []string) {
@@ -259,8 +272,19 @@ func MarketMarkdown(res *market.Result) string {
 		}
 	}
 	b.WriteString("\n")
+	var overlays overlayPrices
 	for i := range res.Rows {
-		line(MarketMarkdownRow(&res.Rows[i]))
+		row := &res.Rows[i]
+		cells := MarketMarkdownRow(row)
+		if overlays.add(row.Provenance()) {
+			cells[4] += OverlayMark // a lone "*" after a figure is literal in GFM: no emphasis to close
+		}
+		line(cells)
+	}
+	for _, l := range overlays.legend(nil, OverlayMark) {
+		b.WriteString("\n")
+		b.WriteString(mdText(l))
+		b.WriteString("\n")
 	}
 	return b.String()
 }
