@@ -237,8 +237,8 @@ type rawModel struct {
 	// quant_method when it is quantized ("mxfp4": gpt-oss); the row's
 	// source (its config.json) says so. Serving defaults to it.
 	QuantMethod string `toml:"quant_method"`
-	Source                 string   `toml:"source"`
-	AsOf                   date     `toml:"as_of"`
+	Source      string `toml:"source"`
+	AsOf        date   `toml:"as_of"`
 }
 
 // rawInstance has pointers for every field an overlay may leave out to
