@@ -299,7 +299,7 @@ func holdFlagged(merged *model.Catalog, nb int, changed []int, found []Guard) []
 	sort.Strings(order)
 	var out []model.Message
 	for _, o := range order {
-		out = append(out, model.Msg("catalog %s: %d region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them", o, count[o]))
+		out = append(out, model.Msg(model.HeldPrices, o, count[o]))
 	}
 	return out
 }

@@ -60,7 +60,7 @@ func discountGuards(c *model.Catalog) []model.Message {
 	slices.Sort(order)
 	var out []model.Message
 	for _, o := range order {
-		out = append(out, model.Msg("catalog %s: %d reserved prices its discount gives look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them", o, count[o]))
+		out = append(out, model.Msg(model.HeldDiscounts, o, count[o]))
 	}
 	return append(out, summarizeGuards(found)...)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/launch/cloud"
 )
 
 // redefinitions returns, in file order, the overlay entries of files
@@ -46,7 +47,7 @@ func redefinitions(base *model.Catalog, files []catalogFile) []model.Redefinitio
 		for i := range f.instances {
 			in := &f.instances[i]
 			if old, ok := insts[[2]string{in.Provider, in.Type}]; ok {
-				if ch := hardwareChanges(old, in); len(ch) > 0 {
+				if ch := hardwareChanges(old, in, gpus[old.GPU]); len(ch) > 0 {
 					out = append(out, model.Redefinition{Origin: f.name, Kind: "instance", Key: old.Provider + "/" + old.Type, Changes: ch})
 				}
 			}
@@ -163,8 +164,23 @@ func (n names) takes(key, name string, aliases []string) (string, string) {
 // the catalog has as unknown (0 or empty) may be filled in; one the entry
 // leaves out stays the catalog's (patchInstance). The GPU and GPU count
 // are kept by patchInstance, with a warning (skyPilotKept.gpusDiffer).
-func hardwareChanges(old *model.Instance, in *instanceEntry) []string {
+// skypilot_accelerator is the GPU export writes (accelerators: H100:1):
+// changing it on an embedded type is a redefinition too (attack round 12,
+// F3: aws/g6e.xlarge, an L40S, exported as an H100); a row without one
+// exports cloud.SkyPilotAccelerator of its GPU (g, nil when unknown),
+// so that is the name an overlay's is compared with. SkyPilot reads
+// accelerator names case-insensitively, so case alone is no change.
+func hardwareChanges(old *model.Instance, in *instanceEntry, g *model.GPU) []string {
 	var out []string
+	if in.SkyPilotAccelerator != "" {
+		was := old.SkyPilotAccelerator
+		if was == "" && g != nil {
+			was = cloud.SkyPilotAccelerator(g, old.Provider, old.Type)
+		}
+		if was != "" && !strings.EqualFold(was, in.SkyPilotAccelerator) {
+			out = append(out, fmt.Sprintf("skypilot_accelerator %q → %q", was, in.SkyPilotAccelerator))
+		}
+	}
 	if in.complete {
 		if in.VCPUs != old.VCPUs {
 			out = append(out, fmt.Sprintf("vcpus %d → %d", old.VCPUs, in.VCPUs))

@@ -523,8 +523,49 @@ func (r *Redefinition) Refusal() Message {
 		r.Origin, Msg(r.Kind), r.Key, strings.Join(r.Changes, ", "))
 }
 
+// The catalog loader's (data) count of held prices, and, for a command given
+// --trust-overlay, which ranks them (Catalog.Price), the same
+// count said as such (Trusted).
+const (
+	HeldPrices           = "catalog %s: %d region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them"
+	HeldPricesTrusted    = "catalog %s: %d region prices look fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
+	HeldDiscounts        = "catalog %s: %d reserved prices its discount gives look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them"
+	HeldDiscountsTrusted = "catalog %s: %d reserved prices its discount gives look fake or mistyped (the lines below say why), ranked as --trust-overlay asks"
+)
+
+// Trusted rewrites the load's warnings for a command given
+// --trust-overlay: the counts of held prices say the prices are ranked,
+// not "pass --trust-overlay" (attack round 12, F4). Other warnings are
+// kept as they are.
+func Trusted(w []Message) []Message {
+	out := make([]Message, len(w))
+	for i, m := range w {
+		switch m.Key {
+		case HeldPrices:
+			m.Key = HeldPricesTrusted
+		case HeldDiscounts:
+			m.Key = HeldDiscountsTrusted
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// GPURedefinition returns the first of c.Redefined that changes the GPU
+// under key, or gives the GPU under key an embedded GPU's name; nil when
+// none does.
+func (c *Catalog) GPURedefinition(key string) *Redefinition {
+	for i := range c.Redefined {
+		if r := &c.Redefined[i]; r.Kind == "gpu" && r.Key == key {
+			return r
+		}
+	}
+	return nil
+}
+
 // Warning is the line every command prints when r was accepted with
-// --trust-overlay.
+// --trust-overlay; recommend and offers put it on each row of the GPU
+// (Offer.Redefined).
 func (r *Redefinition) Warning() Message {
 	if r.Takes != "" {
 		return Msg("catalog %s: %s %q is named %q, which reads as the embedded %s %q, accepted with --trust-overlay: lookups by that name reach the file's entry",

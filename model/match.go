@@ -93,6 +93,11 @@ type Offer struct {
 	// (Catalog.DiscountFor); nil otherwise. An overlay's makes the price
 	// the overlay's (Provenance).
 	Discount *Discount
+	// Redefined is the accepted (--trust-overlay) overlay entry that
+	// redefines GPU, or gives it an embedded GPU's name
+	// (Catalog.GPURedefinition); nil for a GPU as the embedded catalog
+	// has it. WarningMessages names it on the row (attack round 12, F4).
+	Redefined *Redefinition
 
 	Instances int // instances (nodes) rented
 	GPUs      int // GPUs the job uses; Instances × Instance.GPUCount unless the user fixed fewer
@@ -1007,6 +1012,7 @@ func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d dep
 		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy,
 		NeedBytes: e.ResidentNeed(), UsableBytes: UsableBytes(g),
 		USDPerHour: unit * float64(d.nodes), Estimate: e, Asked: m.w.Precision, Fallback: d.r.fallback,
+		Redefined: m.cat.GPURedefinition(g.Key),
 	}
 	o.HeadroomPct = (o.UsableBytes - o.NeedBytes) / o.UsableBytes * 100
 	o.Verdict = MemoryVerdict(o.NeedBytes, e.ResidentBand(), o.UsableBytes)
@@ -1086,6 +1092,9 @@ func (o *Offer) Warnings() []string { return Strings(o.WarningMessages()) }
 // WarningMessages are Warnings as messages, for translation.
 func (o *Offer) WarningMessages() []Message {
 	var out []Message
+	if o.Redefined != nil {
+		out = append(out, o.Redefined.Warning())
+	}
 	if o.Estimate == nil {
 		return out
 	}

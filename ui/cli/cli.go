@@ -111,6 +111,9 @@ func Run(env Env) int {
 			}
 			if c != nil {
 				c.TrustOverlays = env.trustOverlay // --trust-overlay, parsed by now
+				if env.trustOverlay {
+					w = model.Trusted(w)
+				}
 				// An overlay that changes an embedded GPU's or model's
 				// figures under its key is refused unless trusted, then
 				// named on every command (attack round 10, S2).
