@@ -25,6 +25,11 @@ type Query struct {
 	// AutoGPUs picks, per instance type, the fewest GPUs (whole instances)
 	// that fit and meet DeadlineHours; otherwise the workload's GPUs are used.
 	AutoGPUs bool
+	// KeepStrategy keeps the workload's strategy on every offer (the user
+	// named it: --strategy single or ddp): several GPUs run it as data
+	// parallel, never sharded with FSDP in its place, which Recommend
+	// otherwise tries when data parallel does not fit.
+	KeepStrategy bool
 	// MaxGPUs caps the GPUs AutoGPUs may rent ("up to 8 GPUs": a quota or a
 	// budget of cards); an instance type with more GPUs is a near miss.
 	// 0: no cap. Fixed GPU counts ignore it.
@@ -551,13 +556,13 @@ func (r *Recommendation) CheapestWithin(cat *Catalog, w Workload, q, sub Query) 
 
 // shapeQuery is the part of a Query that shape and sizedGPUs read.
 type shapeQuery struct {
-	autoGPUs, precisionFallback, precisionAsked, multiNode bool
-	maxNodes, maxGPUs                                      int
-	deadlineHours                                          float64
+	autoGPUs, precisionFallback, precisionAsked, multiNode, keepStrategy bool
+	maxNodes, maxGPUs                                                    int
+	deadlineHours                                                        float64
 }
 
 func shapeQueryOf(q *Query) shapeQuery {
-	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.PrecisionAsked, q.AllowMultiNode, q.MaxNodes, q.MaxGPUs, q.DeadlineHours}
+	return shapeQuery{q.AutoGPUs, q.AllowPrecisionFallback, q.PrecisionAsked, q.AllowMultiNode, q.KeepStrategy, q.MaxNodes, q.MaxGPUs, q.DeadlineHours}
 }
 
 // recommendShared is Recommend reusing shared's estimates when w (defaulted)
@@ -901,10 +906,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		}
 		return d, "", Message{}
 	}
-	strategies := []Strategy{w.Strategy}
-	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
-		strategies = []Strategy{DDP, FSDP}
-	}
+	strategies := m.strategies()
 	if m.q.MaxGPUs > 0 && in.GPUCount > m.q.MaxGPUs {
 		return deployment{}, RejectGPULimit, Msg("has %d GPUs, above the %d-GPU limit", in.GPUCount, m.q.MaxGPUs)
 	}
@@ -1248,10 +1250,7 @@ func (m *matcher) sizedGPUs(g *GPU, d *deployment) int {
 		return d.gpus
 	}
 	w := &m.w
-	strategies := []Strategy{w.Strategy}
-	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
-		strategies = []Strategy{DDP, FSDP}
-	}
+	strategies := m.strategies()
 	usable := UsableBytes(g)
 	for n := 1; n < d.gpus; n *= 2 {
 		for _, s := range strategies {
@@ -1507,4 +1506,19 @@ func compareRejections(a, b Rejection) int {
 		return c
 	}
 	return strings.Compare(a.Instance.Type, b.Instance.Type)
+}
+
+// strategies are the layouts an offer's GPUs are tried with: the
+// workload's, and for data-parallel training FSDP after DDP (a model too
+// large for data parallel shards), unless the query keeps the strategy
+// the user named.
+func (m *matcher) strategies() []Strategy {
+	w := &m.w
+	if w.Task.Training() && (w.Strategy == Single || w.Strategy == DDP) {
+		if m.q.KeepStrategy {
+			return []Strategy{DDP}
+		}
+		return []Strategy{DDP, FSDP}
+	}
+	return []Strategy{w.Strategy}
 }

@@ -58,6 +58,9 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	q := base
 	q.AutoGPUs = autoGPUs
 	changed := fs.Changed
+	// A strategy the user names is kept on every offer (walk 15: --strategy
+	// single still ranked FSDP rows first).
+	q.KeepStrategy = changed("strategy")
 	if changed("providers") {
 		q.Providers = f.providers
 	}

@@ -73,7 +73,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Optimizer]{&f.set.Optimizer, model.ParseOptimizer, model.Optimizers}
 		}},
-	{name: "strategy", key: "workload.strategy", usage: "single, ddp, fsdp, zero1, zero2 or zero3 (default single, ddp with several GPUs)",
+	{name: "strategy", key: "workload.strategy", usage: "single, ddp, fsdp, zero1, zero2 or zero3 (default single, ddp with several GPUs; recommend then also tries fsdp where data parallel does not fit, and keeps a strategy you name on every offer)",
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[model.Strategy]{&f.set.Strategy, model.ParseStrategy, model.Strategies}
 		}},
