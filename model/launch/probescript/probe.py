@@ -113,7 +113,10 @@ def probe_subdir(base, name):
     """./.gpuplan-probe/name as a plain directory, made with os.mkdir when missing."""
     path, st = probe_entry(base, name, True)
     if st is None:
-        os.mkdir(path, 0o755)
+        try:
+            os.mkdir(path, 0o755)
+        except FileExistsError:
+            pass  # another rank of the same torchrun made it first
         probe_entry(base, name, True)
     return path
 
