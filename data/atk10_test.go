@@ -285,19 +285,7 @@ as_of = 2026-12-01
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.want == nil {
-				if len(c.Redefined) != 0 {
-					t.Fatalf("Redefined = %+v, want none", c.Redefined)
-				}
-				return
-			}
-			if len(c.Redefined) != 1 {
-				t.Fatalf("Redefined = %+v, want one", c.Redefined)
-			}
-			r := c.Redefined[0]
-			if r.Origin != path || r.Kind != "gpu" || r.Key != "t4" || strings.Join(r.Changes, "; ") != strings.Join(tc.want, "; ") {
-				t.Errorf("got %+v, want gpu t4 from %s changing %v", r, path, tc.want)
-			}
+			wantRedefined(t, c, path, "gpu", "t4", tc.want)
 		})
 	}
 }
@@ -335,5 +323,23 @@ prices = [{ region = "us-east-1", on_demand = 23.92 }]
 				t.Fatalf("err = %v, want one line with %q", err, tc.refused)
 			}
 		})
+	}
+}
+
+// wantRedefined checks c recorded no redefinition when want is nil, else
+// exactly one: of kind/key, from path, with want as its changes.
+func wantRedefined(t *testing.T, c *model.Catalog, path, kind, key string, want []string) {
+	t.Helper()
+	if want == nil {
+		if len(c.Redefined) != 0 {
+			t.Fatalf("Redefined = %+v, want none", c.Redefined)
+		}
+		return
+	}
+	if len(c.Redefined) != 1 {
+		t.Fatalf("Redefined = %+v, want one", c.Redefined)
+	}
+	if r := c.Redefined[0]; r.Origin != path || r.Kind != kind || r.Key != key || strings.Join(r.Changes, "; ") != strings.Join(want, "; ") {
+		t.Errorf("got %+v, want %s %s from %s changing %v", r, kind, key, path, want)
 	}
 }

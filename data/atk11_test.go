@@ -173,19 +173,7 @@ prices = [{ region = "us-east-1", on_demand = 2.29 }]
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.want == nil {
-				if len(c.Redefined) != 0 {
-					t.Fatalf("Redefined = %+v, want none", c.Redefined)
-				}
-				return
-			}
-			if len(c.Redefined) != 1 {
-				t.Fatalf("Redefined = %+v, want one", c.Redefined)
-			}
-			r := c.Redefined[0]
-			if r.Origin != path || r.Kind != "instance" || r.Key != "lambda/gpu_1x_gh200" || strings.Join(r.Changes, "; ") != strings.Join(tc.want, "; ") {
-				t.Errorf("got %+v, want instance lambda/gpu_1x_gh200 from %s changing %v", r, path, tc.want)
-			}
+			wantRedefined(t, c, path, "instance", "lambda/gpu_1x_gh200", tc.want)
 		})
 	}
 }
