@@ -830,7 +830,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		}
 		for i := range offers {
 			if o := &offers[i]; o.Fallback != "" {
-				fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("↺ is the precision a GPU runs in place of %s, which it lacks; its row is timed so", o.Asked)))
+				fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("↺ is the precision a GPU runs in place of %s, which it lacks; its row is timed in that precision", o.Asked)))
 				break
 			}
 		}
