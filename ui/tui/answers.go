@@ -74,8 +74,8 @@ type answers struct {
 
 	Dataset, DatasetUnit, Epochs string
 
-	Distribution string // distSingle, distNode, distMulti
-	GPUs         string // "auto", "≤8" (up to 8: auto with a cap) or a number
+	Distribution string         // distSingle, distNode, distMulti
+	GPUs         string         // "auto", "≤8" (up to 8: auto with a cap) or a number
 	Strategy     model.Strategy // strategyAuto: none named, as recommend without --strategy
 
 	Providers []string
