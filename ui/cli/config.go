@@ -12,6 +12,7 @@ import (
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/plan"
 )
 
 // readConfig reads and decodes an exported configuration; its file paths
@@ -42,6 +43,9 @@ type fromFile struct {
 	// req is the file's request with the flags over it (workload sets
 	// it), for query.
 	req config.WorkloadAnswers
+	// phase is the plan's phase the file is (--phase); nil for a
+	// configuration.
+	phase *plan.Phase
 }
 
 // readFromFile reads --config when given.
