@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -128,11 +127,11 @@ func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.W
 	}
 	in, n := plan.PhaseOffer(cat, ph)
 	if in == nil {
-		what := "names no offer"
-		if ph.Provider != "" && ph.Instance != "" {
-			what = fmt.Sprintf("offer %s %s is not in the catalog", ph.Provider, ph.Instance)
+		if ph.Provider == "" || ph.Instance == "" {
+			return w, gpu, model.Msg("phase %q names no offer, so this estimate is on the answers' GPU count; give --gpus N --gpu NAME for the offer you mean", ph.Name)
 		}
-		return w, gpu, model.Msg("phase %q: its %s, so this estimate is on the answers' GPU count, not the offer's as gpuplan plan would use; give --gpus N --gpu NAME for the offer you mean", ph.Name, what)
+		return w, gpu, model.Msg("phase %q: its offer %s %s is not in the catalog, so this estimate is on the answers' GPU count, not the offer's as gpuplan plan would use; give --gpus N --gpu NAME for the offer you mean",
+			ph.Name, ph.Provider, ph.Instance)
 	}
 	if gpu == nil {
 		if g, err := cat.GPU(in.GPU); err == nil {
