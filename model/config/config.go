@@ -199,8 +199,24 @@ func (s *SearchAnswers) ExchangeRates() map[string]float64 {
 func (w *WorkloadAnswers) GPUsAuto() bool { return w.AutoGPUs || w.GPUs == 0 }
 
 // Query returns the configuration's search as a Query for
-// model.Recommend, with auto GPUs as the workload says (GPUsAuto).
-func (c *Config) Query() model.Query { return c.Search.Query(c.Workload.GPUsAuto()) }
+// model.Recommend, with auto GPUs as the workload says (GPUsAuto) and the
+// workload's strategy kept on every offer when it names one
+// (NamesStrategy). It is the one way from a request to a Query: recommend
+// builds its request from --config and the flags and asks it, the
+// configurator asks it for its answers, so both rank the same offers (a
+// 13B train without a strategy sharded by one and not the other, or a
+// file's strategy = "ddp" kept by --strategy ddp and not by the file).
+func (c *Config) Query() model.Query {
+	q := c.Search.Query(c.Workload.GPUsAuto())
+	q.KeepStrategy = c.Workload.NamesStrategy()
+	return q
+}
+
+// NamesStrategy reports whether the request names a strategy (strategy =
+// "ddp", --strategy ddp): recommend then keeps it on every offer
+// (model.Query.KeepStrategy); without one it may shard with FSDP where
+// data parallel does not fit (walk 15).
+func (w *WorkloadAnswers) NamesStrategy() bool { return w.Strategy != "" }
 
 // Query returns the search as a Query for model.Recommend; autoGPUs comes from
 // the workload's gpus = "auto".

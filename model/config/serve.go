@@ -193,6 +193,20 @@ func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 	if s.OutputTokens == 0 {
 		s.OutputTokens = cmp.Or(r.GenTokens, w.GenTokens)
 	}
+	// Without max_model_len: context_len, else seq_len, else the
+	// model's default sequence length (Workload.Defaults: the catalog's
+	// default_seq_len, or 2048 within its positions), at least one average
+	// request. Not vLLM's own default, the model's whole context
+	// (the smallest of max_position_embeddings and the like in its
+	// config.json: vllm/config/model.py _get_and_verify_max_len, and
+	// ModelConfig.max_model_len "If unspecified, will be automatically
+	// derived from the model config"), on purpose: a plan sized for 131,072
+	// tokens a request (Llama 3.1) refuses every GPU whose KV cache holds
+	// less than one such request, as vLLM refuses to start there, for a
+	// server whose requests are a few thousand tokens; and every launch
+	// file gpuplan writes passes --max-model-len (model/launch
+	// Serve.VLLMArgs), so the server started runs the length planned. A user
+	// who wants the model's whole context gives it.
 	if s.MaxModelLen == 0 {
 		switch {
 		case r.ContextLen > 0:

@@ -51,35 +51,16 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 		if ph.JobHours <= 0 || ph.Months > 0 || s.Serve != nil || s.Workload.Task == model.TaskInference {
 			continue
 		}
-		var in *model.Instance
-		for k := range cat.Instances {
-			if c := &cat.Instances[k]; c.Provider == ph.Provider && c.Type == ph.Instance {
-				in = c
-				break
-			}
-		}
-		if in == nil || in.GPUCount < 1 {
+		in, n := PhaseOffer(cat, ph)
+		if in == nil {
 			continue
 		}
 		nodes := max(ph.Instances, 1)
-		n := in.GPUCount * nodes
-		offer := ph.Instance // as the table names it: type ×instances
-		if nodes > 1 {
-			offer = fmt.Sprintf("%s ×%d", ph.Instance, nodes)
-		}
+		offer := offerName(ph)
 		w, q := s.Workload, s.Query
-		if asked := answeredGPUs(ph, &w, q.AutoGPUs); asked > 0 && asked != n {
-			out = append(out, model.Msg("phase %q: the answers say %v, but its offer %s %s has %d; the phase is estimated on the offer's %v (set gpus = \"%d\" in its answers)",
-				ph.Name, model.CountMsg(asked, "GPU"), ph.Provider, offer, n, model.CountMsg(n, "GPU"), n))
-		}
-		if w.GPUs != n {
-			w, _ = w.OnGPUs(n) // the same global batch where it splits; GPUs = n either way
-			switch {
-			case n == 1:
-				w.Strategy = model.Single
-			case w.Strategy == model.Single:
-				w.Strategy = model.DDP // as Workload.Defaults on more than one GPU
-			}
+		w, note := OnPhaseOffer(ph, n, w, q.AutoGPUs)
+		if !note.IsZero() {
+			out = append(out, note)
 		}
 		// The offer as it is rented: fixed GPUs, as many instances as it
 		// has; the search's limits (budget, deadline, price, GPU cap) are
@@ -135,6 +116,66 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 		}
 	}
 	return out
+}
+
+// PhaseOffer is the instance type phase ph rents in cat and the GPUs it
+// rents on it (the type's GPUs × the phase's instances); nil and 0 when
+// the phase names no offer or cat lacks its type.
+func PhaseOffer(cat *model.Catalog, ph *Phase) (*model.Instance, int) {
+	if ph.Provider == "" || ph.Instance == "" {
+		return nil, 0
+	}
+	for k := range cat.Instances {
+		if c := &cat.Instances[k]; c.Provider == ph.Provider && c.Type == ph.Instance && c.GPUCount > 0 {
+			return c, c.GPUCount * max(ph.Instances, 1)
+		}
+	}
+	return nil, 0
+}
+
+// offerName is the phase's offer as the plan's table names it: the
+// instance type, ×instances when more than one.
+func offerName(ph *Phase) string {
+	if nodes := max(ph.Instances, 1); nodes > 1 {
+		return fmt.Sprintf("%s ×%d", ph.Instance, nodes)
+	}
+	return ph.Instance
+}
+
+// OnPhaseOffer is w, the phase's answers resolved, on the n GPUs its offer
+// rents (PhaseOffer; OnOfferGPUs), and a note when the answers name
+// another count (auto: the answers leave the count to gpuplan, and the
+// offer's is taken silently). plan (CheckJobHours) and estimate --phase
+// both go through it.
+func OnPhaseOffer(ph *Phase, n int, w model.Workload, auto bool) (model.Workload, model.Message) {
+	var note model.Message
+	if asked := answeredGPUs(ph, &w, auto); asked > 0 && asked != n {
+		note = model.Msg("phase %q: the answers say %v, but its offer %s %s has %d; the phase is estimated on the offer's %v (set gpus = \"%d\" in its answers)",
+			ph.Name, model.CountMsg(asked, "GPU"), ph.Provider, offerName(ph), n, model.CountMsg(n, "GPU"), n)
+	}
+	return OnOfferGPUs(w, n), note
+}
+
+// OnOfferGPUs is w as a phase's offer runs it: on the offer's n GPUs
+// (instance GPUs × instances), whatever the answers' gpus say, with the
+// same global batch where it splits (Workload.OnGPUs); one GPU runs
+// single, single on several runs DDP (as Workload.Defaults). plan
+// (CheckJobHours) and estimate --phase both estimate a phase through it,
+// so they print the same memory and time for it. w is defaulted
+// (Workload.Defaults) first, as PhaseScenarioFor does.
+func OnOfferGPUs(w model.Workload, n int) model.Workload {
+	w.Defaults()
+	if n < 1 || w.GPUs == n {
+		return w
+	}
+	w, _ = w.OnGPUs(n) // the same global batch where it splits; GPUs = n either way
+	switch {
+	case n == 1:
+		w.Strategy = model.Single
+	case w.Strategy == model.Single:
+		w.Strategy = model.DDP // as Workload.Defaults on more than one GPU
+	}
+	return w
 }
 
 // answeredGPUs is the GPU count the phase's answers name: gpus = "N" in

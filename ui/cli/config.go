@@ -12,6 +12,7 @@ import (
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/plan"
 )
 
 // readConfig reads and decodes an exported configuration; its file paths
@@ -39,6 +40,12 @@ func readConfig(path string) (config.Config, error) {
 type fromFile struct {
 	path string
 	cfg  *config.Config
+	// req is the file's request with the flags over it (workload sets
+	// it), for query.
+	req config.WorkloadAnswers
+	// phase is the plan's phase the file is (--phase); nil for a
+	// configuration.
+	phase *plan.Phase
 }
 
 // readFromFile reads --config when given.
@@ -104,16 +111,16 @@ func (b *fromFile) check(w model.Workload, fs *pflag.FlagSet) error {
 	return usage(model.Msg("%s: %v", b.path, config.AsError(err)))
 }
 
-// autoGPUs reports whether recommend picks the GPU count: --gpus wins, then
-// the file's gpus ("auto" or absent), else yes.
-func (b *fromFile) autoGPUs(fs *pflag.FlagSet) bool {
-	switch {
-	case fs.Changed("gpus"):
-		return false
-	case b.cfg != nil:
-		return b.cfg.Workload.GPUsAuto()
+// query is the search of the request as the configurator reads it too
+// (config.Config.Query): the file's [search], auto GPUs and a named
+// strategy kept, from the file and the flags over it (workload sets them
+// first). The search flags go over it (queryFlags.query).
+func (b *fromFile) query() model.Query {
+	c := config.Config{Workload: b.req}
+	if b.cfg != nil {
+		c.Search = b.cfg.Search
 	}
-	return true
+	return c.Query()
 }
 
 // workload is the one path from flags and file to a workload: the file's
@@ -124,6 +131,7 @@ func (b *fromFile) workload(fs *pflag.FlagSet, cat *model.Catalog, rd config.Rea
 	if err != nil {
 		return model.Workload{}, nil, err
 	}
+	b.req = req
 	w, ws, err := b.resolve(req, cat, rd, fs)
 	if err != nil {
 		return model.Workload{}, nil, err

@@ -57,6 +57,12 @@ when it does not. Every formula is listed under Assumptions.`,
 					return usage(model.Msg("%s: selection.gpu: %v", file.path, err))
 				}
 			}
+			// A plan's phase runs on its own offer, as gpuplan plan
+			// estimates it: its GPU and its GPU count.
+			w, gpu, note := file.onPhaseOffer(cmd.Flags(), cat, w, gpu)
+			if !note.IsZero() {
+				warnings = append(warnings, note)
+			}
 			if gpu == nil && cmd.Flags().Changed("mfu") {
 				warnings = append(warnings, model.Msg("--mfu is used for time, which needs --gpu NAME; ignored"))
 			}

@@ -86,10 +86,9 @@ func registerLaunchFlags(fs *pflag.FlagSet, ef *exportFlags) {
 // gpuplan and the instance is the picked one, so a 2-node file stays 2
 // nodes. It returns the workload with that count.
 func exportQuery(fs *pflag.FlagSet, cat *model.Catalog, ff *fromFile, in *model.Instance, w model.Workload, qf *queryFlags) (model.Workload, model.Query, error) {
-	var base model.Query
-	autoGPUs := ff.autoGPUs(fs)
+	base := ff.query() // recommend's and the configurator's (config.Config.Query)
+	autoGPUs := base.AutoGPUs
 	if ff.cfg != nil {
-		base = ff.cfg.Search.Query(false)
 		base.Providers, base.Regions = nil, nil // --instance and --region say where
 		if sel := ff.cfg.Selection; sel != nil && sel.Pricing != "" {
 			base.Pricing = sel.Pricing // the picked offer's (a plan's phase has no [search] pricing); --pricing still wins

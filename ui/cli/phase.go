@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
@@ -96,20 +97,49 @@ func readFromFileCmd(cmd *cobra.Command, path string, in io.Reader) (fromFile, e
 		if err != nil {
 			return fromFile{}, err
 		}
-		return fromFile{path: ph.ConfigPath(filepath.Dir(path)), cfg: &c}, nil
+		return fromFile{path: ph.ConfigPath(filepath.Dir(path)), cfg: &c, phase: ph}, nil
 	}
 	if path == stdinPath {
 		c, err := ph.ConfigFromAnswers()
 		if err != nil {
 			return fromFile{}, usage(model.Msg("%s: %v", path, err))
 		}
-		return fromFile{path: path, cfg: &c}, nil
+		return fromFile{path: path, cfg: &c, phase: ph}, nil
 	}
 	c, err := phaseAnswers(path, ph)
 	if err != nil {
 		return fromFile{}, err
 	}
-	return fromFile{path: path, cfg: &c}, nil
+	return fromFile{path: path, cfg: &c, phase: ph}, nil
+}
+
+// onPhaseOffer is estimate --phase on the phase's own offer, as gpuplan
+// plan estimates it (plan.OnPhaseOffer): its instance type's GPU and GPU
+// count × instances, whatever the answers' gpus say, unless --gpus or
+// --gpu asks for another. It returns w and the GPU to estimate on (gpu
+// when --gpu gave one), and a note: the answers naming another count, or,
+// when the catalog lacks the phase's instance type, that the estimate is
+// on the answers' count.
+func (b *fromFile) onPhaseOffer(fs *pflag.FlagSet, cat *model.Catalog, w model.Workload, gpu *model.GPU) (model.Workload, *model.GPU, model.Message) {
+	ph := b.phase
+	if ph == nil || fs.Changed("gpus") {
+		return w, gpu, model.Message{}
+	}
+	in, n := plan.PhaseOffer(cat, ph)
+	if in == nil {
+		if ph.Provider == "" || ph.Instance == "" {
+			return w, gpu, model.Msg("phase %q names no offer, so this estimate is on the answers' GPU count; give --gpus N --gpu NAME for the offer you mean", ph.Name)
+		}
+		return w, gpu, model.Msg("phase %q: its offer %s %s is not in the catalog, so this estimate is on the answers' GPU count, not the offer's as gpuplan plan would use; give --gpus N --gpu NAME for the offer you mean",
+			ph.Name, ph.Provider, ph.Instance)
+	}
+	if gpu == nil {
+		if g, err := cat.GPU(in.GPU); err == nil {
+			gpu = g
+		}
+	}
+	v, note := plan.OnPhaseOffer(ph, n, w, b.req.GPUsAuto())
+	return v, gpu, note
 }
 
 // phaseAnswers is the configuration of a phase of the plan at path that

@@ -58,9 +58,6 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	q := base
 	q.AutoGPUs = autoGPUs
 	changed := fs.Changed
-	// A strategy the user names is kept on every offer (walk 15: --strategy
-	// single still ranked FSDP rows first).
-	q.KeepStrategy = changed("strategy")
 	if changed("providers") {
 		q.Providers = f.providers
 	}
@@ -248,11 +245,8 @@ hosts the framework cannot run on only when nothing else is left.`,
 			if err != nil {
 				return err
 			}
-			var baseQuery model.Query
-			if file.cfg != nil {
-				baseQuery = file.cfg.Search.Query(false)
-			}
-			q, err := qf.query(cmd.Flags(), cat, file.autoGPUs(cmd.Flags()), baseQuery)
+			baseQuery := file.query() // as the configurator's, for the same request
+			q, err := qf.query(cmd.Flags(), cat, baseQuery.AutoGPUs, baseQuery)
 			if err != nil {
 				if file.cfg != nil && errors.As(err, new(fileValueError)) {
 					return usage(model.Msg("%s: %v", file.path, err))

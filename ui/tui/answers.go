@@ -26,6 +26,9 @@ const (
 	distSingle = "single" // one GPU
 	distNode   = "node"   // one instance with several GPUs
 	distMulti  = "multi"  // several instances
+
+	// strategyAuto is the strategy answer that names none.
+	strategyAuto model.Strategy = ""
 )
 
 // Dataset units. Images are samples of a vision model.
@@ -71,9 +74,9 @@ type answers struct {
 
 	Dataset, DatasetUnit, Epochs string
 
-	Distribution string // distSingle, distNode, distMulti
-	GPUs         string // "auto", "≤8" (up to 8: auto with a cap) or a number
-	Strategy     model.Strategy
+	Distribution string         // distSingle, distNode, distMulti
+	GPUs         string         // "auto", "≤8" (up to 8: auto with a cap) or a number
+	Strategy     model.Strategy // strategyAuto: none named, as recommend without --strategy
 
 	Providers []string
 	Regions   []string
@@ -138,7 +141,7 @@ func defaultAnswers(cat *model.Catalog) *answers {
 		Framework: model.PyTorch, Task: defaultTask, Model: defaultModel,
 		TrainPrecision: model.TrainingPrecisions[0], InferPrecision: model.InferencePrecisions[0],
 		Optimizer: model.AdamW, Dataset: defaultDataset, DatasetUnit: defaultUnit, Epochs: defaultEpochs,
-		Distribution: distSingle, GPUs: "auto", Strategy: model.DDP, Pricing: model.OnDemand, Hours: defaultHours,
+		Distribution: distSingle, GPUs: "auto", Strategy: strategyAuto, Pricing: model.OnDemand, Hours: defaultHours,
 		Layers: "32", Hidden: "4096", Heads: "32", Vocab: "32000", // Params empty: counted from the shape
 		DoubleQuant: true,
 	}
@@ -253,7 +256,11 @@ func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	if n := c.Search.MaxGPUs; n > 0 && w.GPUsAuto() {
 		a.GPUs = "≤" + fmtInt(n)
 	}
-	if w.Strategy != "" && w.Strategy != model.Single {
+	switch w.Strategy {
+	case "":
+	case model.Single: // several GPUs run it as data parallel, and it stays named
+		a.Strategy = model.DDP
+	default:
 		a.Strategy = w.Strategy
 	}
 	a.extra.GradAccum, a.extra.LoRARank, a.extra.TP = w.GradAccum, w.LoRARank, w.TP
@@ -747,12 +754,10 @@ func (a *answers) config() (config.Config, error) {
 		} else {
 			w.GPUs = n
 		}
+		// Auto names none (DDP on several GPUs, and with auto GPUs FSDP
+		// where DDP does not fit), as recommend without --strategy; DDP
+		// picked is named, and kept on every offer (config.Config.Query).
 		w.Strategy = a.Strategy
-		if auto && a.Strategy == model.DDP {
-			// DDP is the default of several GPUs: left to the count, as
-			// recommend without --gpus reads it (single on one GPU).
-			w.Strategy = ""
-		}
 		c.Search.AllowMultiNode = a.Distribution == distMulti
 	}
 	x := &a.extra

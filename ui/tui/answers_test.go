@@ -42,7 +42,7 @@ func TestTildePaths(t *testing.T) {
 	}
 }
 
-// With auto GPUs the matcher may shard (FSDP) where DDP, the answer, does
+// With auto GPUs and the strategy answer auto the matcher may shard (FSDP) where DDP does
 // not fit: the panel says so, and the strategy question explains it.
 func TestAutoGPUsStrategyAgrees(t *testing.T) {
 	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(140, 40), tab, up, up, enter, runes("/"))
@@ -63,7 +63,7 @@ func TestAutoGPUsStrategyAgrees(t *testing.T) {
 	if best = m.res.best(); best == nil || best.GPUs == 1 || best.Strategy != model.FSDP || !strings.Contains(screenText(m), "(DDP did not fit)") {
 		t.Errorf("aws: best offer %+v; the panel should say DDP did not fit:\n%s", best, screenText(m))
 	}
-	if !strings.Contains(text, "auto GPUs: FSDP where DDP does not fit") {
+	if !strings.Contains(text, "auto GPUs: auto tries FSDP where DDP does not fit") {
 		t.Errorf("the strategy question does not explain auto GPUs:\n%s", text)
 	}
 }

@@ -408,8 +408,8 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 	}
 	summary := report.DescribeWorkloadIn(p.lang, w)
 	asked := r.cfg.Workload.Strategy
-	if asked == "" && r.cfg.Workload.GPUsAuto() {
-		asked = model.DDP // the default of several GPUs (answers.config leaves it to the count)
+	if asked == "" {
+		asked = model.DDP // the default of several GPUs (the strategy answer auto names none)
 	}
 	if best != nil && asked != model.Single && w.GPUs > 1 && w.Strategy != asked {
 		// auto GPUs: the matcher falls back from DDP to FSDP where DDP does not fit

@@ -3,6 +3,7 @@ package tui_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -90,6 +91,21 @@ func TestOneRequestThreeWays(t *testing.T) {
 			`model = "resnet50"` + "\ntask = \"train\"\ndataset_samples = 1280000\nepochs = 90"},
 		{"no gpus key, up to 4 GPUs", "--model llama-3.1-8b --task lora --epochs 1", "--max-gpus 4 --providers aws,gcp,lambda",
 			`model = "llama-3.1-8b"` + "\ntask = \"lora\"\nepochs = 1\n[search]\nmax_gpus = 4\nproviders = [\"aws\", \"gcp\", \"lambda\"]"},
+		// No strategy given: a model that fits only sharded is sharded by
+		// recommend, and the configurator must pick the same offer.
+		{"no strategy: 70B full fine-tune", "--model llama-3.1-70b --task finetune --epochs 1", "",
+			`model = "llama-3.1-70b"` + "\ntask = \"finetune\"\nepochs = 1"},
+		{"no strategy: 13B train", "--model llama-2-13b --task train --epochs 1", "",
+			`model = "llama-2-13b"` + "\ntask = \"train\"\nepochs = 1"},
+		{"no strategy: 70B full fine-tune, 8 GPUs", "--model llama-3.1-70b --task finetune --epochs 1 --gpus 8", "",
+			`model = "llama-3.1-70b"` + "\ntask = \"finetune\"\nepochs = 1\ngpus = 8"},
+		{"no strategy: 13B train, 4 GPUs", "--model llama-2-13b --task train --epochs 1 --gpus 4", "",
+			`model = "llama-2-13b"` + "\ntask = \"train\"\nepochs = 1\ngpus = 4"},
+		// A strategy named with auto GPUs is kept on every offer, in the
+		// file as on the command line (the file's ddp was not kept: its
+		// 13B train went to FSDP rows that --strategy ddp never ranks).
+		{"ddp named, auto GPUs: 13B train", "--model llama-2-13b --task train --epochs 1 --strategy ddp", "",
+			`model = "llama-2-13b"` + "\ntask = \"train\"\nepochs = 1\nstrategy = \"ddp\""},
 	}
 	cat, _, err := data.LoadWith(nil)
 	if err != nil {
@@ -131,8 +147,53 @@ func TestOneRequestThreeWays(t *testing.T) {
 				if ans := run(t, cmd, "--json", "--config", fromAnswers); ans != flags {
 					t.Errorf("%s: the configurator's JSON differs from the flags': %s\nits file:\n%s", cmd, firstDiff(flags, ans), enc)
 				}
+				if cmd == "recommend" {
+					checkPanelBest(t, cat, &c, flags)
+				}
 			}
 		})
+	}
+}
+
+// checkPanelBest: the offer the configurator's panel ranks first for the
+// request c is recommend's first offer (its JSON), with the same GPU
+// count and strategy: one answer, on one offer.
+func checkPanelBest(t *testing.T, cat *model.Catalog, c *config.Config, recommendJSON string) {
+	t.Helper()
+	var doc struct {
+		Offers []struct {
+			Provider string `json:"provider"`
+			Type     string `json:"instance_type"`
+			Region   string `json:"region"`
+			Pricing  string `json:"pricing"`
+			GPUs     int    `json:"gpu_count"`
+			Strategy string `json:"strategy"`
+			Serving  int    `json:"gpus"` // a serving plan's GPUs (it has no gpu_count or strategy)
+		} `json:"offers"`
+	}
+	if err := json.Unmarshal([]byte(recommendJSON), &doc); err != nil {
+		t.Fatal(err)
+	}
+	best, err := tui.ConfiguratorBest(cat, c, hf.Readers().HFConfig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case best == nil && len(doc.Offers) == 0:
+	case best == nil:
+		t.Errorf("the configurator ranks no offer; recommend ranks %+v first", doc.Offers[0])
+	case len(doc.Offers) == 0:
+		t.Errorf("recommend ranks no offer; the configurator ranks %s %s first", best.Instance.Provider, best.Instance.Type)
+	default:
+		want := doc.Offers[0]
+		got := want
+		got.Provider, got.Type, got.Region, got.Pricing = best.Instance.Provider, best.Instance.Type, best.Region, string(best.Pricing)
+		if got.GPUs, got.Strategy = best.Rented(), string(best.Estimate.Workload.Strategy); want.Serving > 0 {
+			got.GPUs, got.Strategy, got.Serving = 0, "", best.Rented()
+		}
+		if got != want {
+			t.Errorf("the configurator ranks %+v first, recommend %+v", got, want)
+		}
 	}
 }
 

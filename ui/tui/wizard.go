@@ -610,6 +610,7 @@ func (w *wizard) deploymentPages() []page {
 				return nil
 			}
 			strategy := newSelect[model.Strategy](w.theme).Title(T("Strategy")).Options(
+				huh.NewOption(T("auto    DDP, or FSDP where DDP does not fit"), strategyAuto),
 				huh.NewOption(T("DDP     every GPU holds all model states"), model.DDP),
 				huh.NewOption(T("FSDP    fully sharded (like ZeRO-3)"), model.FSDP),
 				huh.NewOption(T("ZeRO-1  shards optimizer states"), model.ZeRO1),
@@ -617,7 +618,7 @@ func (w *wizard) deploymentPages() []page {
 				huh.NewOption(T("ZeRO-3  + parameters"), model.ZeRO3)).Value(&a.Strategy).Validate(validate).
 				DescriptionFunc(func() string {
 					if auto, _, err := parseGPUs(a.GPUs); auto && err == nil && !inference() {
-						return T("auto GPUs: FSDP where DDP does not fit")
+						return T("auto GPUs: auto tries FSDP where DDP does not fit")
 					}
 					return ""
 				}, &a.GPUs)
