@@ -743,6 +743,9 @@ func (r *rawInstance) validate(origin string) (instanceEntry, error) {
 			names = append(names, field{key: f.key, v: *f.v, source: f.key == "source" || f.key == "retired_source" || f.key == "missing_source"})
 		}
 	}
+	if known := ProviderLookalike(r.Provider); known != "" {
+		return in, providerLookalikeMsg(r.Provider, known) // before the character checks, which would not name it
+	}
 	nameErrs := checkNames(names...)
 	for i, p := range r.Prices {
 		if err := safeio.CheckName(p.Region); err != nil {
@@ -989,6 +992,10 @@ func merge(c *model.Catalog, files []catalogFile, errs *[]error) (kept []skyPilo
 			}
 			if low := strings.ToLower(strings.TrimSpace(d.Provider)); providers[low] {
 				*errs = append(*errs, model.Msg("%s: discount provider %q: no instance type has that provider; write %q, as the catalog spells it", f.name, d.Provider, low))
+				continue
+			}
+			if known := ProviderLookalike(d.Provider); known != "" && providers[known] {
+				*errs = append(*errs, model.Msg("%s: discount %v", f.name, providerLookalikeMsg(d.Provider, known)))
 				continue
 			}
 			*errs = append(*errs, model.Msg("%s: discount provider %q: no instance type has that provider, so the discount would apply to nothing; write one provider as the catalog spells it, lowercase (aws, azure, gcp: gpuplan catalog instances lists them)", f.name, d.Provider))

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unsafe"
 
@@ -75,9 +76,52 @@ func (c *NameCheck) of(provider string) *providerNames {
 	return n
 }
 
+// ProviderLookalike returns the embedded catalog's provider that p reads
+// as without being it (the same LookKey: "1ambda" with a digit one,
+// "lаmbda" with a Cyrillic а, "Lambda", "l-ambda", "ⅼambda" with the
+// small Roman numeral fifty all read as "lambda"), or "" when p is one
+// of them or reads as none. A price row under such a provider would be
+// listed beside the real provider's as if it were it (issue 29).
+func ProviderLookalike(p string) string {
+	if p == "" {
+		return ""
+	}
+	known := embeddedProviders()
+	if _, ok := known[p]; ok {
+		return ""
+	}
+	for name, key := range known {
+		if key == LookKey(p) {
+			return name
+		}
+	}
+	return ""
+}
+
+// embeddedProviders are the embedded catalog's providers, each with its
+// LookKey.
+var embeddedProviders = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for _, in := range embeddedCatalog.Instances {
+		if _, ok := m[in.Provider]; !ok {
+			m[in.Provider] = LookKey(in.Provider)
+		}
+	}
+	return m
+})
+
+// providerLookalikeMsg is the one line for a provider that reads as
+// known.
+func providerLookalikeMsg(p, known string) error {
+	return model.Msg("provider %q reads as the catalog's provider %q (case, separators . _ - and look-alike characters such as 1 for l or a Cyrillic а set aside, UTS #39); write %q to price its types, or give a new provider a name that differs in its letters", shown(p), known, known)
+}
+
 // Check returns the first name of in that is refused, or nil; a name it
 // accepts is known to later checks.
 func (c *NameCheck) Check(in *model.Instance) error {
+	if known := ProviderLookalike(in.Provider); known != "" {
+		return providerLookalikeMsg(in.Provider, known)
+	}
 	if j, r := badRune(in.Provider, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' }); j >= 0 {
 		return model.Msg("provider %q: character %q (U+%04X) at byte %d is not one the catalog's providers use (a-z, 0-9, -)", shown(in.Provider), shownRune(r), r, j)
 	}
@@ -93,7 +137,7 @@ func (c *NameCheck) Check(in *model.Instance) error {
 			continue
 		}
 		if j, r := badRune(p.Region, func(r rune) bool {
-			return asciiAlnum(r) || strings.ContainsRune(regionPunct, r) || r > 0x7f && unicode.IsLetter(r)
+			return asciiAlnum(r) || strings.ContainsRune(regionPunct, r) || r > 0x7f && unicode.IsLetter(r) && !show.Invisible(r) // a Hangul filler is a letter (Lo)
 		}); j >= 0 {
 			return model.Msg("%s: region %q: character %q (U+%04X) at byte %d is not one the catalog's regions use (letters, digits, space, comma, hyphen, _, ., parentheses)", shown(in.Type), shown(p.Region), shownRune(r), r, j)
 		}

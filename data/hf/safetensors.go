@@ -84,9 +84,10 @@ const MaxHeaderBytes = 100_000_000
 //     Llama-3.1-405B 191 (model-00001-of-00191); at transformers' default
 //     max_shard_size of 5 GB, 1024 shards hold 5 TB, a BF16 checkpoint of
 //     2.5 trillion parameters.
-//   - maxTotalHeaderBytes, 64 MiB over all shards: the same cap as the
-//     index (maxIndexBytes), which names every tensor; headers longer than
-//     that list more tensors than an index gpuplan accepts could.
+//   - maxTotalHeaderBytes, 64 MiB over all shards: four times the index's
+//     cap (maxIndexBytes), as a header's entry per tensor (dtype, shape,
+//     offsets) is longer than the index's line; the lengths the shards
+//     state are summed before any header is parsed (shardHeadersFit).
 //   - maxTensors, 1,000,000 tensors over all shards: ten times
 //     DeepSeek-V3's ~90,000 (58 MoE layers × 256 experts × 3 projections,
 //     each with an FP8 scale).
@@ -393,10 +394,20 @@ func isBuffer(name, dtype string, shape []uint64) bool {
 // IndexFile is the name transformers gives a sharded checkpoint's index.
 const IndexFile = "model.safetensors.index.json"
 
-// maxIndexBytes bounds an index file; DeepSeek-V3's, with ~90,000
-// tensors, is under 10 MiB. readIndex reads through safeio.SafetensorsIndex,
-// which has the same cap.
-const maxIndexBytes = 64 << 20
+// maxIndexBytes bounds an index file. transformers writes it with
+// json.dumps(indent=2, sort_keys=True) (modeling_utils.save_pretrained),
+// about 90 bytes a tensor: Mixtral-8x22B's (WizardLM-2-8x22B's copy) is
+// 162,187 bytes; a dense 405B's ~1,100 tensors are ~100 KB. The largest
+// are block-FP8 MoE checkpoints, whose every expert projection has a
+// weight_scale_inv beside it: DeepSeek-V3's 91,991 tensors (61 layers and
+// the MTP layer, 256 experts, README_WEIGHTS.md) make an index of 8.9 MB,
+// Kimi-K2's 139,583 (384 experts) 12.5 MB, computed from their tensor
+// names in that layout. 16 MiB holds them with room; issue 29: a 31 MB
+// index of 999,950 tensors under the old 64 MiB cap took 16 s and
+// 0.88 GB before its shards were refused. readIndex reads through
+// safeio.SafetensorsIndex (a stat, then a LimitReader), which has the
+// same cap, so a larger file is refused before a byte is read.
+const maxIndexBytes = 16 << 20
 
 // ReadSafetensors counts the tensors of a checkpoint from its headers,
 // reading no weights. path is a .safetensors file, an index
@@ -515,7 +526,13 @@ func readIndex(path string) (TensorCounts, error) {
 	if len(shards) > maxShards {
 		return TensorCounts{}, model.Msg("%s: names %d shard files, above gpuplan's limit of %d (the largest real checkpoints have under 200)", path, len(shards), maxShards)
 	}
+	if len(weightMap) > maxTensors {
+		return TensorCounts{}, model.Msg("%s: the weight_map names %d tensors, above gpuplan's limit of %d (DeepSeek-V3 has ~90,000)", path, len(weightMap), maxTensors)
+	}
 	dir := filepath.Dir(path)
+	if err := shardHeadersFit(dir, shards); err != nil {
+		return TensorCounts{}, err
+	}
 	var c TensorCounts
 	seen := map[string]string{}   // tensor → shard it was counted from
 	also := map[string][]string{} // tensor → further shards holding it
@@ -566,6 +583,32 @@ func readIndex(path string) (TensorCounts, error) {
 		c.Warnings = append(c.Warnings, fmt.Sprintf("index metadata.total_size is %d bytes, but the shard headers hold %d bytes of tensors", totalSize, c.Bytes))
 	}
 	return c, nil
+}
+
+// shardHeadersFit sums the header lengths the shards state (8 bytes read
+// from each) and refuses the index when they are above
+// maxTotalHeaderBytes, before any header is parsed: the cap held shard by
+// shard let the shards under it be parsed first (issue 29: four 15 MB
+// headers parsed, seconds and hundreds of MB, before the fifth was
+// refused). A shard that cannot be opened or is too short is left to
+// readIndexShard, which says why.
+func shardHeadersFit(dir string, shards []string) error {
+	var total uint64
+	for _, shard := range shards {
+		f, _, err := safeio.Open(filepath.Join(dir, shard))
+		if err != nil {
+			continue
+		}
+		n, err := headerLen(f)
+		f.Close()
+		if err != nil || n > MaxShardHeaderBytes {
+			continue
+		}
+		if total += n; total > maxTotalHeaderBytes {
+			return model.Msg("%s: the shards' headers up to this one are %d bytes, above gpuplan's limit of %d bytes in all (real checkpoints' are under 16 MiB)", filepath.Join(dir, shard), total, maxTotalHeaderBytes)
+		}
+	}
+	return nil
 }
 
 // readIndexShard reads one shard of an index. A shard that is the same

@@ -22,8 +22,9 @@ const (
 // a control character (C0 including newline, tab, ESC and NUL; DEL; C1), a
 // bidirectional override that makes text display in another order, an
 // invisible character (show.Invisible: zero-width space or joiner, soft
-// hyphen, byte-order mark, variation selector, …; two regions reading
-// "us-east-1" must be one region), letters of scripts that do not belong
+// hyphen, byte-order mark, variation selector, Hangul filler, a blank
+// such as U+00A0 or U+2800, …; two regions reading "us-east-1" must be
+// one region), a stack of combining marks (show.MarkStack), letters of scripts that do not belong
 // together (show.MixedScript: a Cyrillic х in "gpu_8х_h100_sxm5" makes a type
 // that reads as Lambda's own), or more than MaxNameBytes bytes. Names
 // end up in tables, shell scripts and YAML: they are data, never layout. The error names the character and how to
@@ -35,6 +36,9 @@ func CheckName(s string) error {
 	if i := strings.IndexFunc(s, show.Invisible); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(s[i:])
 		return model.Msg("invisible character U+%04X at byte %d; names must show every character they hold, delete it", r, i)
+	}
+	if i := show.MarkStack(s); i >= 0 {
+		return model.Msg("more than %d combining marks on one letter, or one mark twice, at byte %d; names must read as the letters they hold, delete the marks", show.MaxMarks, i)
 	}
 	if i, a, b := show.MixedScript(s); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(s[i:])

@@ -33,8 +33,9 @@ var (
 	// long-RoPE factor lists) is ~10 KiB.
 	HFConfig = Kind{"config.json", 4 << 20}
 	// SafetensorsIndex is model.safetensors.index.json; DeepSeek-V3's, with
-	// ~90,000 tensors, is under 10 MiB.
-	SafetensorsIndex = Kind{"safetensors index", 64 << 20}
+	// 91,991 tensors, is 8.9 MB and Kimi-K2's 12.5 MB (hf's maxIndexBytes
+	// says how they were sized).
+	SafetensorsIndex = Kind{"safetensors index", 16 << 20}
 )
 
 // ErrNotRegular is wrapped when a path names something other than a

@@ -714,7 +714,7 @@ func TestHostileLookalikeNames(t *testing.T) {
 			`instance type "ɡpu_8x_h100_sxm5": character 'ɡ' (U+0261) at byte 0 is not one the catalog's types use (ASCII letters, digits and + - . _ :)`},
 		{"full-width digit", "gpu_\uff18x_h100_sxm5" + h100Row + "us-east-1," + h100Info + ",\n", `character '８' (U+FF18) at byte 4`},
 		{"trailing combining accent", "gpu_8x_h100_sxm5\u0301" + h100Row + "us-east-1," + h100Info + ",\n", `(U+0301) at byte 16`},
-		{"no-break space", "gpu_8x_h100\u00a0sxm5" + h100Row + "us-east-1," + h100Info + ",\n", `(U+00A0) at byte 11`},
+		{"no-break space", "gpu_8x_h100\u00a0sxm5" + h100Row + "us-east-1," + h100Info + ",\n", `invisible character U+00A0 at byte 11`},
 		{"ASCII lookalike", "gpu_8x_h1OO_sxm5" + h100Row + "us-east-1," + h100Info + ",\n",
 			`instance type "gpu_8x_h1OO_sxm5" reads as "gpu_8x_h100_sxm5" but is another name`},
 		{"shell in a type", `"gpu_1x_gh200'""$(touch x);#",GH200,1,64,432,2.29,us-east-1,,` + "\n", `character '\'' (U+0027) at byte 12`},

@@ -467,6 +467,16 @@ func (c *Config) Validate() error {
 		return err
 	}
 	s := &c.Search
+	for _, l := range []struct {
+		key string
+		v   []string
+	}{{"search.providers", s.Providers}, {"search.regions", s.Regions}, {"search.gpus", s.GPUs}} {
+		for _, v := range l.v {
+			if err := CheckName(l.key, v, false); err != nil {
+				return err
+			}
+		}
+	}
 	for _, p := range s.Providers {
 		if p == "" || strings.TrimSpace(p) != p {
 			return Errorf("search.providers", "provider %q: want a provider key such as \"aws\"", p)
@@ -513,11 +523,14 @@ func (c *Config) Validate() error {
 			{"activations_gib", e.ActivationsGiB}, {"kv_cache_gib", e.KVCacheGiB}, {"overhead_gib", e.OverheadGiB},
 			{"total_gib", e.TotalGiB}, {"total_flops", e.TotalFLOPs}, {"hours", e.Hours}, {"gpu_hours", e.GPUHours},
 		} {
-			if err := CheckFloat("estimate."+f.key, f.v, math.MaxFloat64); err != nil {
+			if err := CheckFloat("estimate."+f.key, f.v, MaxEstimateFigure); err != nil {
 				return err
 			}
 		}
-		if err := CheckText("estimate.gpu", e.GPU, false); err != nil {
+		if err := CheckName("estimate.gpu", e.GPU, false); err != nil {
+			return err
+		}
+		if err := e.Model.validate(); err != nil {
 			return err
 		}
 	}
@@ -551,6 +564,63 @@ func CheckText(key, s string, required bool) error {
 	return nil
 }
 
+// MaxEstimateFigure bounds each figure of [estimate] (GiB, FLOPs, hours),
+// which gpuplan writes and reads back for information: the largest a
+// workload within the configuration's own bounds can give is its FLOP
+// count, 6 × params × tokens × epochs (Kaplan et al. 2020, §2.1) =
+// 6 × model.MaxParams × model.MaxDataset × model.MaxEpochs = 6e38; the
+// memory and hours of such a workload are far below it. A larger figure
+// (1e300) is a hand edit or a hostile file (issue 29).
+const MaxEstimateFigure = 1e40
+
+// validate bounds [estimate.model], read back as written: params as
+// workload.custom.params (model.MaxParams), counts as workload.custom's
+// (0, left out, to 2^24).
+func (a *ArchSummary) validate() error {
+	if a == nil {
+		return nil
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"params", a.Params}, {"active_params", a.ActiveParams}} {
+		if err := CheckFloat("estimate.model."+f.key, f.v, model.MaxParams); err != nil {
+			return err
+		}
+	}
+	for _, f := range []struct {
+		key string
+		v   int
+	}{{"layers", a.Layers}, {"decoder_layers", a.DecoderLayers}, {"hidden", a.Hidden}, {"heads", a.Heads}, {"kv_heads", a.KVHeads},
+		{"head_dim", a.HeadDim}, {"ffn", a.FFN}, {"vocab", a.Vocab}, {"experts", a.Experts}, {"experts_per_token", a.ExpertsPerToken},
+		{"max_positions", a.MaxPositions}} {
+		if f.v < 0 || f.v > 1<<24 {
+			return Errorf("estimate.model."+f.key, "must be 1–%d, got %d", 1<<24, f.v)
+		}
+	}
+	return nil
+}
+
+// CheckName is CheckText for a name the catalog is searched by (a
+// provider, instance type, region or GPU): it also refuses a character
+// that shows nothing or blank space (show.Invisible: zero-width and
+// format characters, Hangul fillers, U+00A0, U+2800, …) and a stack of
+// combining marks (show.MarkStack), as catalog and plan names do, so a
+// saved answer cannot hold a name that reads as another.
+func CheckName(key, s string, required bool) error {
+	if err := CheckText(key, s, required); err != nil {
+		return err
+	}
+	if i := strings.IndexFunc(s, show.Invisible); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		return Errorf(key, "%s has the invisible character U+%04X at byte %d; names must show every character they hold", show.Quote(s), r, i)
+	}
+	if i := show.MarkStack(s); i >= 0 {
+		return Errorf(key, "%s has more than %d combining marks on one letter, or one mark twice, at byte %d; names must read as the letters they hold, delete the marks", show.Quote(s), show.MaxMarks, i)
+	}
+	return nil
+}
+
 func (c *CustomModel) validate() error {
 	if c.Family != "" && !slices.Contains(model.Families, c.Family) {
 		return Errorf("workload.custom.family", "want %s", model.OrMsg(model.EnumNames(model.Families)))
@@ -579,7 +649,7 @@ func (s *Selection) validate() error {
 	for _, f := range []struct{ key, v string }{
 		{"provider", s.Provider}, {"instance_type", s.InstanceType}, {"region", s.Region},
 	} {
-		if err := CheckText("selection."+f.key, f.v, true); err != nil {
+		if err := CheckName("selection."+f.key, f.v, true); err != nil {
 			return err
 		}
 	}
@@ -588,7 +658,7 @@ func (s *Selection) validate() error {
 			return err
 		}
 	}
-	if err := CheckText("selection.gpu", s.GPU, false); err != nil {
+	if err := CheckName("selection.gpu", s.GPU, false); err != nil {
 		return err
 	}
 	if s.GPUs < 1 || s.GPUs > model.MaxGPUs {

@@ -75,7 +75,36 @@ func (r *rawServe) serving() (serve.Serving, error) {
 		}
 		return s, err
 	}
+	if err := r.checkDeployment(); err != nil {
+		return s, err
+	}
 	return s, nil
+}
+
+// checkDeployment bounds the deployment keys a serving export writes
+// (ServeLaunch) and Decode reads back for information: usd_per_hour as
+// search.max_price_hour (0, left out, to 1e7 USD an hour), the GPU, node
+// and replica counts as the other counts (to model.MaxGPUs), and port a
+// TCP port (1–65535, RFC 9293 §3.1: 16 bits; 0 left out). Issue 29: -1
+// and 1e300 were read back.
+func (r *rawServe) checkDeployment() error {
+	if err := CheckFloat("serve.usd_per_hour", r.USDPerHour.v, 1e7); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		key    string
+		v, max int
+	}{{"gpus_per_node", r.GPUsPerNode.v, model.MaxGPUs}, {"nodes", r.Nodes.v, model.MaxGPUs}, {"replicas_per_node", r.ReplicasPerNode.v, model.MaxGPUs}, {"port", r.Port.v, 65535}} {
+		if f.v < 0 || f.v > f.max {
+			return Errorf("serve."+f.key, "must be 1–%d, got %d; leave it out for the default", f.max, f.v)
+		}
+	}
+	for _, f := range []struct{ key, v string }{{"provider", r.Provider.v}, {"instance_type", r.InstanceType.v}, {"region", r.Region.v}, {"accelerator", r.Accelerator.v}} {
+		if err := CheckName("serve."+f.key, f.v, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Serving request limits: what one request may say before a model is

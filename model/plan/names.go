@@ -26,12 +26,16 @@ func NameKey(name string) string {
 	return strings.Join(strings.Fields(norm.NFKC.String(name)), " ")
 }
 
-// CheckText reports an invisible or format character (Invisible) in
-// plan text, naming it; a name must show every character it holds.
+// CheckText reports an invisible, format or blank character (Invisible)
+// or a stack of combining marks (show.MarkStack) in plan text, naming
+// it; a name must show every character it holds.
 func CheckText(key, s string) error {
 	if i := strings.IndexFunc(s, Invisible); i >= 0 {
 		r := []rune(s[i:])[0]
 		return config.Errorf(key, "%s has the invisible character U+%04X at byte %d; names must show every character they hold", quoteShown(s), r, i)
+	}
+	if i := show.MarkStack(s); i >= 0 {
+		return config.Errorf(key, "%s has more than %d combining marks on one letter, or one mark twice, at byte %d; names must read as the letters they hold, delete the marks", quoteShown(s), show.MaxMarks, i)
 	}
 	return nil
 }

@@ -97,14 +97,28 @@ func prepareOne(c Case, arch *Arch, cat *model.Catalog) (Kept, error) {
 // a hand-edited or mistaken result cannot scale other estimates: memory
 // below the weights the plan holds on each GPU (its model-state weights,
 // the ZeRO paper's §3.1 accounting, exact for the parameter count and
-// dtype), or a throughput whose model FLOPs (Kaplan et al., 2020, 6N per
-// token, as the estimate counts them) would need more than the GPUs' dense
-// peak, an MFU above 100%.
+// dtype), memory above what the GPU holds (MemoryCeiling: allocated above
+// one GPU's memory, nvidia-smi above the run's GPUs' — the bounds a
+// result file is read with, which a kept case edited by hand skipped:
+// issue 29, a kept case of 100 × its estimate made the corrected memory
+// 100 ×), or a throughput whose model FLOPs (Kaplan et al., 2020, 6N per
+// token, as the estimate counts them) would need more than the GPUs'
+// dense peak, an MFU above 100%.
 func physical(c Case, e *model.Estimate, published float64) error {
 	switch c.Quantity {
 	case "allocated", "nvidia-smi":
 		if floor := e.Memory.Weights; published < floor {
 			return model.Msg("measured %s %.2f GiB is less than the weights alone (%.2f GiB per GPU): not a run of this plan; check the result's model, precision and GPU count", c.Quantity, published/model.GiB, floor/model.GiB)
+		}
+		if e.GPU == nil {
+			break
+		}
+		ceiling := MemoryCeiling * e.GPU.MemoryGiB * model.GiB
+		if c.Quantity == "nvidia-smi" {
+			ceiling *= float64(max(1, e.Workload.GPUs))
+		}
+		if published > ceiling {
+			return model.Msg("measured %s %.2f GiB is more than the GPU holds (%.0f GiB, %s): not a run of this plan; check the result's GPU and units", c.Quantity, published/model.GiB, e.GPU.MemoryGiB, e.GPU.Name)
 		}
 	case "samples_per_second", "tokens_per_second":
 		sps := published
@@ -118,6 +132,12 @@ func physical(c Case, e *model.Estimate, published float64) error {
 	}
 	return nil
 }
+
+// MemoryCeiling is how far above the catalog GPU's memory a kept memory
+// reading may be: 1%, the margin probe compare and add allow a result's
+// device.memory_bytes (the driver reports a little less than the vendor's
+// GiB, never more; docs/probe.md).
+const MemoryCeiling = 1.01
 
 // runOf is the run id of a case id: the id without its quantity suffix.
 func runOf(id string) string {
@@ -137,13 +157,13 @@ type Correction struct {
 	Recipe model.Recipe
 	Runs   int // probe runs behind the correction
 
-	// MemoryRatio is the geometric mean of measured ÷ estimated memory
+	// MemoryRatio is the median of measured ÷ estimated memory
 	// (nvidia-smi cases when there are any, else allocated); 0 when no case
 	// measured memory. Memory is the corrected per-GPU total, Estimated
 	// the uncorrected one.
 	MemoryRatio, Memory, EstimatedMemory float64
 	MemoryRuns                           int
-	// TimeRatio is the geometric mean of true ÷ estimated time; 0 when no
+	// TimeRatio is the median of true ÷ estimated time; 0 when no
 	// case measured throughput. SamplesPerSecond and Hours are corrected
 	// (Hours 0 without a dataset), the Estimated fields not.
 	TimeRatio, SamplesPerSecond, EstimatedSamplesPerSecond float64
@@ -157,9 +177,9 @@ func (c *Correction) OK() bool { return c.Runs > 0 }
 // Correct returns the correction of estimate e by the kept cases close to
 // it: training on the same GPU, a model of the same family, the same
 // training recipe (model.Workload.TrainingRecipe). Memory is the total per
-// GPU (what nvidia-smi shows) times the geometric mean of the nvidia-smi
+// GPU (what nvidia-smi shows) times the median of the nvidia-smi
 // residuals; with only allocated cases, the tensors' share (torch
-// allocated) times theirs. Time divides the throughput by the mean
+// allocated) times theirs. Time divides the throughput by the median
 // true ÷ estimated time. An estimate without a GPU, or inference, gets
 // none (OK false).
 func Correct(e *model.Estimate, kept []Kept) Correction {
@@ -193,26 +213,35 @@ func Correct(e *model.Estimate, kept []Kept) Correction {
 	c.Memory, c.SamplesPerSecond, c.Hours = c.EstimatedMemory, c.EstimatedSamplesPerSecond, c.EstimatedHours
 	switch {
 	case len(smi) > 0:
-		c.MemoryRatio = geomean(smi)
+		c.MemoryRatio = median(smi)
 		c.Memory = c.EstimatedMemory * c.MemoryRatio
 	case len(alloc) > 0:
-		c.MemoryRatio = geomean(alloc)
+		c.MemoryRatio = median(alloc)
 		c.Memory = c.EstimatedMemory + e.TorchAllocated*(c.MemoryRatio-1)
 	}
 	if len(tim) > 0 {
-		c.TimeRatio = geomean(tim)
+		c.TimeRatio = median(tim)
 		c.SamplesPerSecond = c.EstimatedSamplesPerSecond / c.TimeRatio
 		c.Hours = c.EstimatedHours * c.TimeRatio
 	}
 	return c
 }
 
-func geomean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += math.Log(v)
+// median is the median of the ratios x, and for an even count the
+// geometric mean of the middle two (the median of their logarithms, so a
+// ratio and its inverse weigh alike): one wild run among three or more
+// cannot move it past the others, as it moved a geometric mean (issue 29:
+// two runs at 1.1 × and one at 100 × made a mean of 4.9 ×; the median is
+// 1.1 ×). One or two runs give their own ratio or geometric mean, as
+// before.
+func median(x []float64) float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
 	}
-	return math.Exp(s / float64(len(x)))
+	return math.Sqrt(s[n/2-1] * s[n/2])
 }
 
 // Runs lists the distinct runs of kept cases, sorted.

@@ -3,6 +3,7 @@ package probe_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -555,6 +556,16 @@ func TestPreparePhysical(t *testing.T) {
 		{"nvidia-smi", 0.9 * e.Memory.Weights / model.MiB, "less than the weights alone"},
 		{"tokens_per_second", 1.05 * maxTokens, "MFU, above the GPUs' dense peak"},
 		{"tokens_per_second", 0.95 * maxTokens, ""},
+		// Issue 29: memory above what the A10G holds (24 GiB; 1% over is
+		// the driver's margin): 100 × the estimate, or just over the GPU.
+		{"allocated", 100 * e.TorchAllocated / 1e9, "more than the GPU holds (24 GiB, NVIDIA A10G)"},
+		{"allocated", 1.02 * g.MemoryGiB * model.GiB / 1e9, "more than the GPU holds"},
+		{"allocated", 0.99 * g.MemoryGiB * model.GiB / 1e9, ""},
+		{"nvidia-smi", 100 * e.Memory.Total() / model.MiB, "more than the GPU holds"},
+		{"nvidia-smi", 1.005 * g.MemoryGiB * model.GiB / model.MiB, ""},
+		// 0 and negative readings are not kept either.
+		{"nvidia-smi", 0, "no nvidia-smi to compare"},
+		{"allocated", -5, "no allocated to compare"},
 	} {
 		s, err := probe.Cases(r)
 		if err != nil {
@@ -574,6 +585,52 @@ func TestPreparePhysical(t *testing.T) {
 			t.Errorf("%s %.4g: %d kept, %v; want kept", tt.quantity, tt.published, len(kept), errs)
 		case tt.want != "" && (len(errs) != 1 || !strings.Contains(errs[0].Error(), tt.want)):
 			t.Errorf("%s %.4g: errors %v; want one containing %q", tt.quantity, tt.published, errs, tt.want)
+		}
+	}
+}
+
+// TestCorrectRobust (issue 29): the correction is the median of the kept
+// runs' ratios, so one wild run among three does not move it: two runs at
+// 1.10 × the estimate's nvidia-smi memory and one at 2.00 × (within the
+// A10G's 24 GiB, so not refused) correct by 1.10 ×, where the geometric
+// mean was (1.1² × 2)^(1/3) = 1.343 ×; times 0.8, 0.8 and 0.01 (a run
+// 100 × slower) correct time by 0.8, not 0.172. Two runs give their
+// geometric mean: √(1.1 × 1.21) = 1.1537.
+func TestCorrectRobust(t *testing.T) {
+	cat := catalog(t)
+	r := parse(t, "qlora-a10g.json")
+	w, g, err := r.Settings.Workload(cat, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := model.Compute(w, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if 2.0*e.Memory.Total() > g.MemoryGiB*model.GiB {
+		t.Fatalf("the wild run (%.1f GiB) would be refused by the ceiling; pick a smaller factor", 2.0*e.Memory.Total()/model.GiB)
+	}
+	kept := func(q string, ratios ...float64) []probe.Kept {
+		var out []probe.Kept
+		for i, x := range ratios {
+			out = append(out, probe.Kept{Case: probe.Case{Quantity: q}, Run: fmt.Sprint("run-", i), GPU: g.Key,
+				Family: e.Workload.Model.Family, Recipe: e.Recipe, Ratio: x})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name     string
+		kept     []probe.Kept
+		mem, tim float64
+	}{
+		{"one wild memory run of three", kept("nvidia-smi", 1.10, 2.00, 1.10), 1.10, 0},
+		{"one wild time run of three", kept("tokens_per_second", 0.8, 0.01, 0.8), 0, 0.8},
+		{"two runs", kept("nvidia-smi", 1.10, 1.21), math.Sqrt(1.10 * 1.21), 0},
+		{"four runs", kept("allocated", 1.0, 9.0, 1.2, 1.1), math.Sqrt(1.1 * 1.2), 0},
+	} {
+		c := probe.Correct(&e, tc.kept)
+		if math.Abs(c.MemoryRatio-tc.mem) > 1e-9 || math.Abs(c.TimeRatio-tc.tim) > 1e-9 {
+			t.Errorf("%s: memory ratio %v, time ratio %v; want %v, %v", tc.name, c.MemoryRatio, c.TimeRatio, tc.mem, tc.tim)
 		}
 	}
 }

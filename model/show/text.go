@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Unprintable reports runes that must never reach a terminal, a comment
@@ -25,12 +27,57 @@ func Unprintable(r rune) bool {
 // neighbours show, on a terminal: a format character (Unicode category
 // Cf: zero-width space and joiners, the byte-order mark, the soft hyphen,
 // bidirectional controls, tag characters), another default-ignorable code
-// point (Hangul fillers, U+034F) or a variation selector. Two names that
-// differ only in such characters look the same, so plan text and catalog
-// names refuse them (Unicode Standard Annex #31 §2.3 and UTS #39 §3.1
-// treat them as not to be shown in identifiers for that reason).
+// point (Hangul fillers U+115F, U+1160, U+3164, U+FFA0; U+034F) or a
+// variation selector, and the characters that show as blank space
+// without being the ASCII space (Blank). Two names that differ only in
+// such characters look the same, so plan text and catalog names refuse
+// them (Unicode Standard Annex #31 §2.3 and UTS #39 §3.1 treat them as
+// not to be shown in identifiers for that reason).
 func Invisible(r rune) bool {
-	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r)
+	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r) || Blank(r)
+}
+
+// Blank reports a character other than the ASCII space that shows as
+// empty space: the space separators (category Zs: no-break space U+00A0,
+// the en/em/figure/thin spaces U+2000–U+200A, U+202F, U+205F, the
+// ideographic space U+3000), the Braille pattern blank U+2800 (a
+// Braille cell with no dots, category So, which fonts draw empty) and
+// the musical null notehead U+1D159 (So, drawn as nothing). Issue 29: a
+// provider or phase named U+2800 read as an empty cell, and "serve" and
+// "serve" with a no-break space as one name.
+func Blank(r rune) bool {
+	return r != ' ' && unicode.Is(unicode.Zs, r) || r == 0x2800 || r == 0x1D159
+}
+
+// MaxMarks is how many combining marks (categories Mn and Me) may follow
+// one base character in a name: UTS #39 §5.4 (Optional Detection)
+// forbids "sequences of more than 4 nonspacing marks" and "sequences of
+// the same nonspacing mark", counted in NFD. Vietnamese, the Latin script
+// with the most, stacks two (ệ is e, U+0323, U+0302).
+const MaxMarks = 4
+
+// MarkStack returns the byte offset in s of the character that makes a
+// run of combining marks longer than MaxMarks, or repeats the mark just
+// before it, counted in NFD (a precomposed é counts its acute); -1 when
+// there is none. "Zalgo" text, a letter under a stack of dozens of marks,
+// draws over the lines around it and hides what the name is.
+func MarkStack(s string) int {
+	run, last := 0, rune(-1)
+	var buf [64]byte
+	for i, r := range s {
+		d := norm.NFD.AppendString(buf[:0], string(r))
+		for _, m := range string(d) {
+			if !unicode.In(m, unicode.Mn, unicode.Me) {
+				run, last = 0, -1
+				continue
+			}
+			if run++; run > MaxMarks || m == last {
+				return i
+			}
+			last = m
+		}
+	}
+	return -1
 }
 
 // Printable returns s with every Unprintable rune and invalid UTF-8 byte

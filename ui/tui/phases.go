@@ -250,6 +250,9 @@ func (v *planView) commit() tea.Cmd {
 	case strings.ContainsFunc(p.Name, plan.Invisible):
 		v.err = v.lang.T("the name has an invisible character (zero-width, BOM, soft hyphen…)")
 		return nil
+	case show.MarkStack(p.Name) >= 0:
+		v.err = v.lang.T("the name stacks combining marks on a letter (more than 4, or one twice): delete them")
+		return nil
 	case plan.CheckScripts("name", p.Name) != nil:
 		v.err = v.lang.T("the name mixes scripts (a Cyrillic or Greek letter among Latin ones?): write it in one script")
 		return nil

@@ -126,6 +126,11 @@ func TestPlanPrompt(t *testing.T) {
 	if !m.plan.prompting() || !strings.Contains(screenText(m), "mixes scripts") {
 		t.Errorf("a mixed-script name was accepted:\n%s", screenText(m))
 	}
+	// A letter under a stack of combining marks (issue 29, item 2).
+	m = drive(t, m, msgs(clearLine, typed("serve\u0336\u0337\u0338\u0335\u0334"), enter)...)
+	if !m.plan.prompting() || !strings.Contains(screenText(m), "stacks combining marks") {
+		t.Errorf("a name under a stack of marks was accepted:\n%s", screenText(m))
+	}
 	m = drive(t, m, msgs(clearLine, typed("fine\u2010tune"), enter)...)
 	if !m.plan.prompting() || !strings.Contains(screenText(m), `has a phase "fine-tune" already`) {
 		t.Errorf("a look-alike name was accepted:\n%s", screenText(m))

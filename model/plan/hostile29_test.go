@@ -1,0 +1,48 @@
+package plan
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gpuplan/gpuplan/model/config"
+)
+
+// Issue 29, items 2 and 4: a plan's names made of blank characters or
+// under a stack of combining marks, and a phase's numbers (its own keys
+// and its answers) that are NaN, infinite, negative or absurd, are each
+// refused in one line naming the key.
+func TestDecodeRefusesBlankNamesAndWildNumbers(t *testing.T) {
+	zalgo := "serve" + strings.Repeat("\u0336\u0337", 4)
+	job := func(name string) string { return planWith("name = \"" + name + "\"\n" + okPhase + "job_hours = 5") }
+	withAnswers := func(a string) string {
+		return planWith("name = \"serve\"\n" + okPhase + "months = 1\n[phase.answers]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\"\n" + a)
+	}
+	for _, tc := range []struct{ name, file, key, want string }{
+		{"Braille blank name", job("\u2800"), "phase[0].name", "invisible character U+2800"},
+		{"no-break space name", job("fine\u00a0tune"), "phase[0].name", "invisible character U+00A0"},
+		{"ideographic space name", job("serve\u3000"), "phase[0].name", "invisible character U+3000"},
+		{"Hangul filler name", job("\u115f\u1160"), "phase[0].name", "invisible character U+115F"},
+		{"Zalgo name", job(zalgo), "phase[0].name", "more than 4 combining marks"},
+		{"repeated mark", job("e\u0301\u0301"), "phase[0].name", "one mark twice"},
+		{"blank region", planWith("name = \"x\"\n" + strings.Replace(okPhase, "us-east-1", "us-east-1\u2007", 1) + "job_hours = 5"), "phase[0].region", "invisible character U+2007"},
+		{"Zalgo instance", planWith("name = \"x\"\n" + strings.Replace(okPhase, "g6.xlarge", "g6.xl\u0300\u0301\u0302\u0303\u0304arge", 1) + "job_hours = 5"), "phase[0].instance", "more than 4 combining marks"},
+		{"serving job_hours 1e300", planWith("name = \"serve\"\n" + okPhase + "job_hours = 1e300\n[phase.answers]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\""), "phase[0].job_hours", "got 1e+300"},
+		{"serving job_hours NaN", planWith("name = \"serve\"\n" + okPhase + "job_hours = nan\n[phase.answers]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\""), "phase[0].job_hours", "got NaN"},
+		{"serving job_hours -inf", planWith("name = \"serve\"\n" + okPhase + "job_hours = -inf\n[phase.answers]\nmodel = \"llama-3.1-8b\"\ntask = \"inference\""), "phase[0].job_hours", "got -Inf"},
+		{"answer concurrency -1", withAnswers("\"serve.concurrency\" = \"-1\""), "answers.serve.concurrency", `got "-1"`},
+		{"answer requests_per_sec 1e300", withAnswers("\"serve.requests_per_sec\" = \"1e300\""), "answers.serve.requests_per_sec", "1e+300"},
+		{"answer serve port -1", withAnswers("\"serve.port\" = \"-1\""), "answers.serve.port", `got "-1"`},
+		{"answer serve usd_per_hour inf", withAnswers("\"serve.usd_per_hour\" = \"inf\""), "answers.serve.usd_per_hour", `got "inf"`},
+		{"answer epochs NaN", withAnswers("epochs = \"nan\""), "answers.epochs", `got "nan"`},
+		{"answer deadline 1e300", withAnswers("\"search.deadline_hours\" = \"1e300\""), "answers.search.deadline_hours", "1e+300"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode([]byte(tc.file))
+			if err == nil || !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), tc.key) ||
+				!strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want one line naming %s with %q", err, tc.key, tc.want)
+			}
+		})
+	}
+}
