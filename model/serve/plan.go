@@ -230,7 +230,7 @@ func GPUOffer(g *model.GPU, n int) Offer {
 // carries them.
 func PlanOnGPU(a *model.Architecture, s Serving, g *model.GPU) (Plan, error) {
 	if g == nil {
-		return Plan{}, model.Errorf(ErrInvalid, "no GPU to plan serving on")
+		return Plan{}, model.Errorf(ErrInvalid, "no GPU to plan serving on: give --gpu NAME")
 	}
 	tps := tpChoices(a, s, model.DefaultGPUsPerNode)
 	if len(tps) == 0 {
