@@ -24,7 +24,7 @@ type Case struct {
 	Kind     string `toml:"kind"`     // memory or time
 	Quantity string `toml:"quantity"` // allocated, nvidia-smi, samples_per_second, tokens_per_second, gpu_hours
 	Settings
-	Tokens      float64 `toml:"tokens,omitempty,omitzero"`
+	Tokens float64 `toml:"tokens,omitempty,omitzero"`
 	// GPUsPerNode and NetworkGbps are the node a multi-node run measured
 	// (workload.gpus_per_node, workload.network_gbps: what a user of that
 	// cluster would give estimate); a probe never sets them.
