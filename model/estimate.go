@@ -187,7 +187,7 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	}
 	e.MFU = w.MFU
 	if g != nil {
-		e.time(g, DefaultHost(g, w.GPUs))
+		e.time(g, WorkloadHost(&w, g))
 	} else if e.MFU == 0 {
 		e.MFU = DefaultMFU(&w)
 	}
@@ -551,7 +551,14 @@ func (e *Estimate) AssumptionMessages() []Message {
 			add("memory-bound: moving %.3g× the saved activations at %.0f%% of %.0f GB/s takes longer than the FLOPs (roofline)", w.tuning().CNNTrafficFactor, MBU*100, e.GPU.MemoryBandwidthGBps)
 		}
 		if w.GPUs/w.TP > 1 && w.Task.Training() && w.MFU == 0 {
-			add("collectives: %s ring traffic over %.0f GB/s per GPU (%s per node); %.3g s per step not hidden behind compute", w.Strategy, e.Host.IntraGBps, CountMsg(e.Host.GPUsPerNode, "GPU"), e.CommSeconds)
+			bw := e.Host.IntraGBps
+			if w.GPUs > e.Host.GPUsPerNode && e.Host.InterGBps > 0 {
+				bw = min(bw, e.Host.InterGBps)
+			}
+			add("collectives: %s ring traffic over %.3g GB/s per GPU (%s per node); %.3g s per step not hidden behind compute", w.Strategy, bw, CountMsg(e.Host.GPUsPerNode, "GPU"), e.CommSeconds)
+		}
+		if m, ok := e.NetworkMessage(); ok {
+			out = append(out, m)
 		}
 		if !fsdpOffload && (w.OffloadOptimizer || w.OffloadParams) {
 			// No sourced throughput for DeepSpeedCPUAdam or parameter
@@ -587,4 +594,32 @@ func (e *Estimate) AssumptionMessages() []Message {
 		add("no dataset given: job time and cost are not computed")
 	}
 	return out
+}
+
+// NetworkMessage says how a job on more GPUs than one node holds was
+// timed between nodes: over which network, per node and per GPU, and where
+// the figure comes from (Workload.NetworkFrom), or that no network was
+// costed (a front end that did not call Catalog.FillNetwork). ok is false
+// on one node, without a GPU and for inference.
+func (e *Estimate) NetworkMessage() (m Message, ok bool) {
+	w := &e.Workload
+	h := &e.Host
+	if e.GPU == nil || !w.Task.Training() || h.GPUsPerNode <= 0 || w.GPUs <= h.GPUsPerNode {
+		return Message{}, false
+	}
+	nodes := CountMsg((w.GPUs+h.GPUsPerNode-1)/h.GPUsPerNode, "node")
+	per := CountMsg(h.GPUsPerNode, "GPU")
+	if h.InterGBps <= 0 {
+		return Msg("multi-node: %s of %s timed as one NVLink domain: no node network given (--network-gbps)", nodes, per), true
+	}
+	var from Message
+	switch w.NetworkFrom {
+	case NetworkCatalog:
+		from = Msg("the median of the catalog's %s of %s with %s (--network-gbps for yours)", CountMsg(w.NetworkTypes, "instance type"), e.GPU.Name, per)
+	case NetworkAssumedSource:
+		from = Msg("assumed: the catalog documents no network for %s nodes with %s, so the slowest it documents, as recommend assumes (--network-gbps for yours)", e.GPU.Name, per)
+	default:
+		from = Msg("as given (--network-gbps)")
+	}
+	return Msg("multi-node: %s of %s; node-to-node traffic over %.0f Gbps per node, %.3g GB/s per GPU each way, %s", nodes, per, w.NetworkGbps, h.InterGBps, from), true
 }

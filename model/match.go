@@ -387,7 +387,7 @@ func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateR
 		return r
 	}
 	base := m.estimate(g, n, s)
-	if h == DefaultHost(g, n) { // Compute timed it on this host already
+	if h == base.e.Host { // Compute timed it on this host already (WorkloadHost)
 		m.cache[k] = base
 		return base
 	}

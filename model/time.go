@@ -1,6 +1,10 @@
 package model
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Host is what the GPUs of a job are connected by and fed from: the
 // figures the time model needs beyond the GPU itself. Compute assumes
@@ -20,11 +24,108 @@ type Host struct {
 	ImagesPerVCPU float64
 }
 
+// DefaultGPUsPerNode is the node size assumed when only the GPU is known:
+// an HGX/DGX board of 8 GPUs (NVIDIA DGX H100 User Guide, "8x NVIDIA H100
+// GPUs"; AWS p4d/p5, GCP a3, Azure ND H100 v5 all hold 8).
+const DefaultGPUsPerNode = 8
+
 // DefaultHost returns the host assumed when only the GPU is known: one
 // node of up to 8 GPUs (a DGX/HGX board) joined by the GPU's own
 // interconnect at half its bidirectional figure, no inter-node figure.
 func DefaultHost(g *GPU, gpus int) Host {
-	return Host{GPUsPerNode: min(max(gpus, 1), 8), IntraGBps: g.InterconnectGBps / 2}
+	return Host{GPUsPerNode: min(max(gpus, 1), DefaultGPUsPerNode), IntraGBps: g.InterconnectGBps / 2}
+}
+
+// NetworkSource says where the node network of a job timed without an
+// instance type comes from (Workload.NetworkFrom).
+type NetworkSource string
+
+const (
+	// NetworkGiven: the user's network_gbps (--network-gbps).
+	NetworkGiven NetworkSource = "given"
+	// NetworkCatalog: the median network of the catalog's instance types
+	// of the GPU with a full node (Catalog.FillNetwork).
+	NetworkCatalog NetworkSource = "catalog"
+	// NetworkAssumedSource: none of those has a network figure;
+	// AssumedNetworkGbps, as matching assumes for such a type.
+	NetworkAssumedSource NetworkSource = "assumed"
+)
+
+// WorkloadHost returns the host w is timed on with GPU g when no instance
+// type is known (Compute): DefaultHost with w's GPUsPerNode, and, when the
+// job spans nodes and w has a NetworkGbps, that network shared by the
+// node's GPUs as HostOf shares an instance's (NetworkGbps / 8 bits / GPUs
+// per node). So estimate and recommend time a job alike for the same node
+// size and network.
+func WorkloadHost(w *Workload, g *GPU) Host {
+	h := DefaultHost(g, w.GPUs)
+	if w.GPUsPerNode > 0 {
+		h.GPUsPerNode = min(max(w.GPUs, 1), w.GPUsPerNode)
+	}
+	if w.GPUs > h.GPUsPerNode && w.NetworkGbps > 0 {
+		h.InterGBps = w.NetworkGbps / 8 / float64(h.GPUsPerNode)
+		h.NetworkAssumed = w.NetworkFrom == NetworkAssumedSource
+	}
+	return h
+}
+
+// Nodes returns the nodes w spans: ceil(GPUs / GPUs per node), with
+// DefaultGPUsPerNode when w gives none.
+func (w *Workload) Nodes() int {
+	per := cmp.Or(w.GPUsPerNode, DefaultGPUsPerNode)
+	return (max(w.GPUs, 1) + per - 1) / per
+}
+
+// NodeNetwork returns the network the catalog documents for nodes of
+// perNode GPUs of g: the median NetworkGbps of the offered instance types
+// of g with perNode GPUs that have one and a source, and how many there
+// are; 0, 0 when none has. The median, not the mean, so one slow or fast
+// type among many does not move it (H100 SXM: AWS p5 and GCP a3-mega at
+// 3200, a3-high at 1000, ...).
+func (c *Catalog) NodeNetwork(g *GPU, perNode int) (gbps float64, types int) {
+	var v []float64
+	for i := range c.Instances {
+		in := &c.Instances[i]
+		if in.GPU == g.Key && in.GPUCount == perNode && in.NetworkGbps > 0 && in.Source != "" && in.Offered() {
+			v = append(v, in.NetworkGbps)
+		}
+	}
+	if len(v) == 0 {
+		return 0, 0
+	}
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2], n
+	}
+	return (v[n/2-1] + v[n/2]) / 2, n
+}
+
+// FillNetwork gives w on GPU g a node network when it spans nodes and the
+// user gave none: the catalog's (NodeNetwork) for its node size, else
+// AssumedNetworkGbps, the figure matching assumes for an instance type
+// without one; w.NetworkFrom says which (NetworkGiven for the user's). It
+// returns the catalog types behind the figure (w.NetworkTypes; 0 when
+// assumed or given). A job on one node is left alone.
+func (c *Catalog) FillNetwork(w *Workload, g *GPU) int {
+	if g == nil {
+		return 0
+	}
+	per := cmp.Or(w.GPUsPerNode, DefaultGPUsPerNode)
+	if w.GPUs <= per {
+		return 0
+	}
+	if w.NetworkGbps > 0 {
+		w.NetworkFrom = NetworkGiven
+		return 0
+	}
+	gbps, n := c.NodeNetwork(g, per)
+	if n == 0 {
+		w.NetworkGbps, w.NetworkFrom = AssumedNetworkGbps, NetworkAssumedSource
+		return 0
+	}
+	w.NetworkGbps, w.NetworkFrom, w.NetworkTypes = gbps, NetworkCatalog, n
+	return n
 }
 
 // AssumedNetworkGbps is the node network multi-node time is costed at

@@ -26,6 +26,12 @@ type Workload struct {
 	// the micro-batch and accumulation the request left out; zero when it
 	// did not.
 	BatchNote Message
+	// NetworkFrom says where NetworkGbps came from when the user did not
+	// give it (Catalog.FillNetwork); "" when given or unset.
+	NetworkFrom NetworkSource
+	// NetworkTypes is the catalog instance types behind a NetworkCatalog
+	// figure (Catalog.NodeNetwork).
+	NetworkTypes int
 	// Tuning overrides DefaultTuning, the constants fitted to the
 	// calibration suite; nil for every estimate a user sees. The
 	// calibration's cross-validation sets it (see Tuning).
@@ -64,6 +70,15 @@ type Settings struct {
 	GPUs     int      // total GPUs, ≥ 1 (0 in a request with gpus = "auto")
 	Strategy Strategy // data-parallel strategy
 	TP       int      // tensor-parallel degree, ≥ 1, divides GPUs
+	// GPUsPerNode is the GPUs one node holds, for timing a job without an
+	// instance type (gpuplan estimate); 0 is DefaultGPUsPerNode. Matching
+	// times each instance type with its own count (HostOf).
+	GPUsPerNode int
+	// NetworkGbps is the node-to-node network of a job on more GPUs than
+	// one node holds, Gbps per node, for timing it without an instance
+	// type; 0 leaves it to the catalog (Catalog.FillNetwork). Matching
+	// times each instance type with its own network (HostOf).
+	NetworkGbps float64
 
 	ContextLen int // inference: tokens per sequence held in the KV cache (prompt + generated)
 	Sequences  int // inference: sequences decoded concurrently on each model replica
@@ -373,13 +388,18 @@ func (e *FieldError) Unwrap() error { return ErrInvalidWorkload }
 
 // Limits of accepted values; beyond them a value is a typo, not a workload.
 const (
-	MaxBatch   = 1 << 20
-	MaxSeqLen  = 1 << 24 // 16M tokens
-	MaxImage   = 1 << 14 // 16384 px
-	MaxGPUs    = 1 << 17 // 131072
-	MaxEpochs  = 1e6
-	MaxDataset = 1e18
-	MaxRank    = 1 << 16
+	MaxBatch  = 1 << 20
+	MaxSeqLen = 1 << 24 // 16M tokens
+	MaxImage  = 1 << 14 // 16384 px
+	MaxGPUs   = 1 << 17 // 131072
+	// MaxGPUsPerNode bounds gpus_per_node: the catalog's gpu_count limit.
+	MaxGPUsPerNode = 1024
+	// MaxNetworkGbps bounds network_gbps: the fastest nodes in the catalog
+	// have 3200 Gbps; 100 Tbps per node is a typo.
+	MaxNetworkGbps = 100000
+	MaxEpochs      = 1e6
+	MaxDataset     = 1e18
+	MaxRank        = 1 << 16
 )
 
 // Validate reports the first invalid field of w (after Defaults). Errors
@@ -550,6 +570,12 @@ func (w *Workload) Validate() error {
 	}
 	if w.MFU < 0 || w.MFU > 1 || math.IsNaN(w.MFU) {
 		return bad("mfu", "must be in (0, 1], got %v", w.MFU)
+	}
+	if w.GPUsPerNode < 0 || w.GPUsPerNode > MaxGPUsPerNode {
+		return bad("gpus_per_node", "must be 1–%d, got %d", MaxGPUsPerNode, w.GPUsPerNode)
+	}
+	if w.NetworkGbps < 0 || w.NetworkGbps > MaxNetworkGbps || math.IsNaN(w.NetworkGbps) {
+		return bad("network_gbps", "must be in (0, %d], got %v", MaxNetworkGbps, w.NetworkGbps)
 	}
 	return nil
 }

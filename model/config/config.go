@@ -422,7 +422,7 @@ func (c *Config) Validate() error {
 	}{
 		{"batch_size", w.MicroBatch, model.MaxBatch}, {"seq_len", w.SeqLen, model.MaxSeqLen}, {"image_size", w.ImageSize, model.MaxImage},
 		{"grad_accum", w.GradAccum, model.MaxBatch}, {"lora_rank", w.LoRARank, model.MaxRank}, {"gpus", w.GPUs, model.MaxGPUs},
-		{"tp", w.TP, model.MaxGPUs}, {"context_len", w.ContextLen, model.MaxSeqLen}, {"sequences", w.Sequences, model.MaxBatch},
+		{"tp", w.TP, model.MaxGPUs}, {"gpus_per_node", w.GPUsPerNode, model.MaxGPUsPerNode}, {"context_len", w.ContextLen, model.MaxSeqLen}, {"sequences", w.Sequences, model.MaxBatch},
 		{"gen_tokens", w.GenTokens, model.MaxSeqLen},
 	} {
 		if f.v < 0 || f.v > f.max {
@@ -442,7 +442,7 @@ func (c *Config) Validate() error {
 		v, max float64
 	}{
 		{"dataset_samples", w.DatasetSamples, model.MaxDataset}, {"dataset_tokens", w.DatasetTokens, model.MaxDataset},
-		{"epochs", w.Epochs, model.MaxEpochs}, {"mfu", w.MFU, 1},
+		{"epochs", w.Epochs, model.MaxEpochs}, {"mfu", w.MFU, 1}, {"network_gbps", w.NetworkGbps, model.MaxNetworkGbps},
 	} {
 		if err := CheckFloat("workload."+f.key, f.v, f.max); err != nil {
 			return err
@@ -845,6 +845,8 @@ type rawWorkload struct {
 	GPUs           tGPUs           `toml:"gpus"`
 	Strategy       model.Strategy  `toml:"strategy"`
 	TP             tInt            `toml:"tp"`
+	GPUsPerNode    tInt            `toml:"gpus_per_node"`
+	NetworkGbps    tFloat          `toml:"network_gbps"`
 	ContextLen     tInt            `toml:"context_len"`
 	Sequences      tInt            `toml:"sequences"`
 	GenTokens      tInt            `toml:"gen_tokens"`
@@ -999,7 +1001,7 @@ func Decode(b []byte) (Config, error) {
 	c := Config{Lang: raw.Lang.v}
 	rw := raw.Workload
 	c.Workload = WorkloadAnswers{
-		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Torch: rw.Torch.v, Trainer: rw.Trainer, ZeroGrad: rw.ZeroGrad, Outputs: rw.Outputs, Switches: rw.Switches},
+		Settings: model.Settings{Framework: rw.Framework, Task: rw.Task, Precision: rw.Precision, Optimizer: rw.Optimizer, MicroBatch: rw.BatchSize.v, SeqLen: rw.SeqLen.v, ImageSize: rw.ImageSize.v, GradAccum: rw.GradAccum.v, Checkpointing: rw.Checkpointing.ptr(), FlashAttention: rw.FlashAttention.ptr(), LoRARank: rw.LoRARank.v, LoRATargets: rw.LoRATargets.v, DatasetSamples: rw.DatasetSamples.v, DatasetTokens: rw.DatasetTokens.v, Epochs: rw.Epochs.v, GPUs: rw.GPUs.n, Strategy: rw.Strategy, TP: rw.TP.v, GPUsPerNode: rw.GPUsPerNode.v, NetworkGbps: rw.NetworkGbps.v, ContextLen: rw.ContextLen.v, Sequences: rw.Sequences.v, GenTokens: rw.GenTokens.v, MFU: rw.MFU.v, Recipe: rw.Recipe, Loss: rw.Loss, QuantType: rw.QuantType, DoubleQuant: rw.DoubleQuant.ptr(), Torch: rw.Torch.v, Trainer: rw.Trainer, ZeroGrad: rw.ZeroGrad, Outputs: rw.Outputs, Switches: rw.Switches},
 		Model:    rw.Model.v,
 		HFConfig: rw.HFConfig.v,
 		AutoGPUs: rw.GPUs.auto,
@@ -1023,6 +1025,7 @@ func Decode(b []byte) (Config, error) {
 		{"workload.lora_rank", rw.LoRARank.set, float64(rw.LoRARank.v)}, {"workload.tp", rw.TP.set, float64(rw.TP.v)},
 		{"workload.context_len", rw.ContextLen.set, float64(rw.ContextLen.v)}, {"workload.sequences", rw.Sequences.set, float64(rw.Sequences.v)},
 		{"workload.epochs", rw.Epochs.set, rw.Epochs.v}, {"workload.mfu", rw.MFU.set, rw.MFU.v},
+		{"workload.gpus_per_node", rw.GPUsPerNode.set, float64(rw.GPUsPerNode.v)}, {"workload.network_gbps", rw.NetworkGbps.set, rw.NetworkGbps.v},
 		{"workload.dataset_samples", rw.DatasetSamples.set, rw.DatasetSamples.v}, {"workload.dataset_tokens", rw.DatasetTokens.set, rw.DatasetTokens.v},
 	}
 	if rw.GPUs.set && !rw.GPUs.auto {
@@ -1095,6 +1098,7 @@ var zeroRanges = map[string]struct {
 	"workload.gpus": {model.MaxGPUs, true}, "search.max_gpus": {model.MaxGPUs, true},
 	"workload.dataset_samples": {model.MaxDataset, true}, "workload.dataset_tokens": {model.MaxDataset, true},
 	"workload.epochs": {model.MaxEpochs, false}, "workload.mfu": {1, false},
+	"workload.gpus_per_node": {model.MaxGPUsPerNode, true}, "workload.network_gbps": {model.MaxNetworkGbps, false},
 	"search.max_price_hour": {1e7, false}, "search.budget_month": {1e10, false}, "search.budget_job": {1e10, false},
 	"search.hours_per_month": {MaxHoursPerMonth, false}, "search.deadline_hours": {1e7, false},
 	"selection.price_per_hour_usd": {1e12, false}, "selection.monthly_cost_usd": {1e12, false},

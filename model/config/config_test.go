@@ -17,7 +17,7 @@ import (
 func fullConfig() Config {
 	return Config{
 		Workload: WorkloadAnswers{
-			Settings: model.Settings{Framework: model.PyTorch, Task: model.TaskLoRA, Precision: model.AMPBF16, Optimizer: model.AdamW8bit, MicroBatch: 8, SeqLen: 1024, GradAccum: 4, Checkpointing: model.Bool(true), FlashAttention: model.Bool(false), LoRARank: 32, LoRATargets: []string{"q", "v"}, DatasetTokens: 2.5e9, Epochs: 1.5, GPUs: 8, Strategy: model.FSDP, TP: 2, MFU: 0.35},
+			Settings: model.Settings{Framework: model.PyTorch, Task: model.TaskLoRA, Precision: model.AMPBF16, Optimizer: model.AdamW8bit, MicroBatch: 8, SeqLen: 1024, GradAccum: 4, Checkpointing: model.Bool(true), FlashAttention: model.Bool(false), LoRARank: 32, LoRATargets: []string{"q", "v"}, DatasetTokens: 2.5e9, Epochs: 1.5, GPUs: 8, Strategy: model.FSDP, TP: 2, GPUsPerNode: 4, NetworkGbps: 400, MFU: 0.35},
 			Model:    "tiny-llama",
 		},
 		Search: SearchAnswers{
@@ -110,6 +110,10 @@ func TestDecodeConfigErrors(t *testing.T) {
 		{"zero batch", head + "batch_size = 0\n", "workload.batch_size", 0, "must be 1–1048576, got 0"},
 		{"negative epochs", head + "epochs = -1\n", "workload.epochs", 0, "must be > 0"},
 		{"nan", head + "mfu = nan\n", "workload.mfu", 4, "finite"},
+		{"zero network", head + "network_gbps = 0\n", "workload.network_gbps", 0, "leave the key out"},
+		{"network past 100 Tbps", head + "network_gbps = 1e6\n", "workload.network_gbps", 0, "≤ 100000"},
+		{"zero gpus per node", head + "gpus_per_node = 0\n", "workload.gpus_per_node", 0, "leave the key out"},
+		{"gpus per node past 1024", head + "gpus_per_node = 2048\n", "workload.gpus_per_node", 0, "must be 1–1024"},
 		{"two models", head + "hf_config = \"c.json\"\n", "workload.model", 0, "exactly one"},
 		{"no model", "schema_version = 1\n[workload]\ntask = \"train\"\n", "workload.model", 0, "exactly one"},
 		{"no workload", "schema_version = 1\n", "workload", 0, "missing [workload]"},
@@ -296,6 +300,7 @@ func FuzzDecodeConfig(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\nbatch_size = 8.0\nepochs = 3\n"))
+	f.Add([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\ngpus = 32\ngpus_per_node = 8\nnetwork_gbps = 3200.5\n"))
 	f.Add([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\n[selection]\ncatalog_as_of = 2026-11-30\n"))
 	f.Add([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\ntask = \"inference\"\n[serve]\nweight_format = \"int4\"\nkv_cache_dtype = \"fp8\"\nmax_model_len = 8192\nprompt_tokens = 2048\noutput_tokens = 512\nrequests_per_sec = 3\nttft_ms = 500\ntpot_ms = 50.5\ntensor_parallel_size = 2\nreplicas = 0\ngpu_memory_utilization = 0.92\n"))
 	f.Add([]byte("schema_version = 1\n[workload]\nmodel = \"x\"\n[serve]\nprovider = \"aws\"\nnodes = 1\nvllm_args = [\"--tensor-parallel-size\", \"2\"]\nconcurrency = 32\nmax_num_seqs = 1024\n"))

@@ -60,6 +60,8 @@ func Encode(c *Config) ([]byte, error) {
 	}
 	e.str("strategy", string(w.Strategy), "single, ddp, fsdp, zero1, zero2 or zero3")
 	e.int("tp", w.TP, "tensor-parallel degree")
+	e.int("gpus_per_node", w.GPUsPerNode, "estimate: GPUs per node for multi-node time (default 8)")
+	e.float("network_gbps", w.NetworkGbps, "estimate: node-to-node network, Gbps per node (default: the catalog's for the GPU)")
 	e.int("context_len", w.ContextLen, "inference: tokens in the KV cache per sequence")
 	e.int("sequences", w.Sequences, "inference: sequences decoded concurrently")
 	e.int("gen_tokens", w.GenTokens, "inference: tokens generated per sequence")

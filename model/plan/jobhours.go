@@ -93,14 +93,17 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 			// The matcher times the nodes' network at the slowest the
 			// catalog documents (model.AssumedNetworkGbps) when it has no
 			// figure: a slow bound, not an estimate (70B on 4×
-			// gpu_8x_b200_sxm6: 5.6e4 h against 53 h without it). The
-			// low side is held to the job with no cost between nodes
-			// (model.Compute on the offer's GPUs, as estimate --phase
-			// times it); the high side is not compared.
+			// gpu_8x_b200_sxm6: 5.6e4 h against 175 h at the 3200 Gbps
+			// of the catalog's other 8-GPU B200 nodes). The low side is
+			// held to the job over the network estimate --phase times it
+			// with (Catalog.FillNetwork: the answers' network_gbps, else
+			// the median of the GPU's full nodes in the catalog); the
+			// high side is not compared.
 			g, err := cat.GPU(in.GPU)
 			if err != nil {
 				continue
 			}
+			cat.FillNetwork(&w, g)
 			e, err := model.Compute(w, g)
 			if err != nil {
 				continue

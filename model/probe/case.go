@@ -24,8 +24,12 @@ type Case struct {
 	Kind     string `toml:"kind"`     // memory or time
 	Quantity string `toml:"quantity"` // allocated, nvidia-smi, samples_per_second, tokens_per_second, gpu_hours
 	Settings
-	Tokens      float64 `toml:"tokens,omitempty,omitzero"`
-	InterGBps   float64 `toml:"inter_gbps,omitempty,omitzero"`
+	Tokens float64 `toml:"tokens,omitempty,omitzero"`
+	// GPUsPerNode and NetworkGbps are the node a multi-node run measured
+	// (workload.gpus_per_node, workload.network_gbps: what a user of that
+	// cluster would give estimate); a probe never sets them.
+	GPUsPerNode int     `toml:"gpus_per_node,omitempty,omitzero"`
+	NetworkGbps float64 `toml:"network_gbps,omitempty,omitzero"`
 	LLMAnalysis float64 `toml:"llm_analysis,omitempty,omitzero"`
 	Published   float64 `toml:"published"`
 	Unit        string  `toml:"unit"`
@@ -248,10 +252,13 @@ func (c *Case) check() error {
 		v   *float64
 		max float64
 	}{{"published", &c.Published, maxCount}, {"tolerance", &c.Tolerance, 10}, {"tokens", &c.Tokens, maxCount},
-		{"inter_gbps", &c.InterGBps, maxRate}, {"llm_analysis", &c.LLMAnalysis, maxCount}} {
+		{"network_gbps", &c.NetworkGbps, model.MaxNetworkGbps}, {"llm_analysis", &c.LLMAnalysis, maxCount}} {
 		if err := number(f.k, f.v, f.max); err != nil {
 			return err
 		}
+	}
+	if c.GPUsPerNode < 0 || c.GPUsPerNode > model.MaxGPUsPerNode {
+		return model.Msg("gpus_per_node must be 1–%d, got %d", model.MaxGPUsPerNode, c.GPUsPerNode)
 	}
 	if !(c.Published > 0) || !(c.Tolerance > 0) {
 		return model.Msg("published and tolerance must be > 0")

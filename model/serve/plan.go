@@ -2,6 +2,7 @@ package serve
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -197,6 +198,59 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	return *best, nil
 }
 
+// GPUOffer is a node of n GPUs of g with no instance type, price or
+// region: what gpuplan estimate plans serving on. Its GPUs are linked by
+// g's own interconnect (an SXM/OAM module comes only on a baseboard that
+// links it, see OfferFor), else PCIe.
+func GPUOffer(g *model.GPU, n int) Offer {
+	link := g.Interconnect
+	if link == "" {
+		link = "pcie"
+	}
+	return Offer{Name: fmt.Sprintf("%d × %s", n, g.Name), GPU: g, GPUsPerNode: n, Interconnect: link}
+}
+
+// PlanOnGPU plans serving a with s on GPU g when no node is given (gpuplan
+// estimate without --gpus): each replica on its own TP × PP GPUs. TP is
+// each of 1, 2, 4 and 8 that vLLM accepts for the model's heads (tpChoices
+// over a node of model.DefaultGPUsPerNode, the largest NVLink domain of
+// the catalog's usual nodes), or s.TP when the user fixed it; each is
+// planned by PlanServing on a node of exactly TP × PP GPUs, so GPUs count
+// one by one, not in whole 8-GPU nodes, and replicas are as many as carry
+// the load (or s.Replicas when fixed). The plans are compared by
+// betterPlan, the order PlanServing ranks an instance type's layouts by
+// (recommend, offers and the configurator's serving panel plan through
+// PlanServing too): meeting the load and latency targets first (and
+// within their 90% ranges before only at the estimate), then the fewest
+// GPUs that carry the load, then, on a tie, the smaller TP (fewer
+// all-reduces per layer and a simpler deployment; not the lower TPOT,
+// which a tie in GPUs usually gives the larger TP). Issue 30: gpt-oss-120b
+// at 64 concurrent requests on H100 took 6 replicas at TP 1, whose
+// weights leave 3.4 GiB of KV cache per GPU, where TP 2 on 2 GPUs
+// carries them.
+func PlanOnGPU(a *model.Architecture, s Serving, g *model.GPU) (Plan, error) {
+	if g == nil {
+		return Plan{}, model.Errorf(ErrInvalid, "no GPU to plan serving on: give --gpu NAME")
+	}
+	tps := tpChoices(a, s, model.DefaultGPUsPerNode)
+	if len(tps) == 0 {
+		return PlanServing(a, s, GPUOffer(g, max(s.TP, 1)*max(s.PP, 1)))
+	}
+	var best *Plan
+	for _, tp := range tps {
+		one := s
+		one.TP = tp
+		p, err := PlanServing(a, one, GPUOffer(g, tp*max(s.PP, 1)))
+		if err != nil {
+			return Plan{}, err
+		}
+		if best == nil || betterPlan(&p, best) {
+			best = &p
+		}
+	}
+	return *best, nil
+}
+
 func ppChoices(a *model.Architecture, s Serving) []int {
 	if s.PP > 0 {
 		return []int{s.PP}
@@ -247,11 +301,12 @@ func betterPlan(p, q *Plan) bool {
 			return c < 0
 		}
 	}
-	if !p.Serving.PerToken && p.Fits {
+	if p.Fits && (!p.Serving.PerToken || p.USDPerHour == 0 && q.USDPerHour == 0) {
 		if c := cmp.Compare(p.USDPerHour, q.USDPerHour); c != 0 {
 			return c < 0
 		}
-		// No price (estimate on a GPU) or the same: fewer GPUs rented.
+		// No price (estimate on a GPU, whatever the question) or the
+		// same: fewer GPUs rented.
 		if c := cmp.Compare(p.GPUs, q.GPUs); c != 0 {
 			return c < 0
 		}

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"cmp"
+
 	"github.com/spf13/cobra"
 
 	"github.com/gpuplan/gpuplan/model"
@@ -65,6 +67,11 @@ when it does not. Every formula is listed under Assumptions.`,
 			}
 			if gpu == nil && cmd.Flags().Changed("mfu") {
 				warnings = append(warnings, model.Msg("--mfu is used for time, which needs --gpu NAME; ignored"))
+			}
+			// A job on several nodes is timed over a network (model.WorkloadHost).
+			if cat.FillNetwork(&w, gpu); w.NetworkFrom == model.NetworkAssumedSource && w.Task.Training() {
+				warnings = append(warnings, model.Msg("multi-node: the catalog has no network figure for %s nodes with %s; timed at an assumed %.0f Gbps per node (the slowest documented in the catalog); give --network-gbps",
+					gpu.Name, model.CountMsg(cmp.Or(w.GPUsPerNode, model.DefaultGPUsPerNode), "GPU"), w.NetworkGbps))
 			}
 			e, err := model.Compute(w, gpu)
 			if err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -152,11 +151,7 @@ func estimateOffer(g *model.GPU, gpus int, s *serve.Serving) serve.Offer {
 	if n < 1 {
 		n = max(s.TP*max(s.PP, 1), 1)
 	}
-	link := g.Interconnect
-	if link == "" {
-		link = "pcie"
-	}
-	return serve.Offer{Name: fmt.Sprintf("%d × %s", n, g.Name), GPU: g, GPUsPerNode: n, Interconnect: link}
+	return serve.GPUOffer(g, n)
 }
 
 // gpu is the GPU a serving estimate is for: --gpu, else the file's picked
@@ -204,7 +199,12 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	if sl.s.TP > 0 && gpus > 0 && gpus%(sl.s.TP*max(sl.s.PP, 1)) != 0 {
 		return usage(model.Msg("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
 	}
-	p, err := serve.PlanServing(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s))
+	var p serve.Plan
+	if gpus > 0 { // one node of --gpus GPUs: PlanServing picks TP on it
+		p, err = serve.PlanServing(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s))
+	} else { // no node: TP 1, 2, 4 or 8, the fewest GPUs that carry the load
+		p, err = serve.PlanOnGPU(&sl.w.Model, sl.s, g)
+	}
 	if err != nil {
 		return serveErr(err)
 	}

@@ -104,6 +104,10 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GPUs} }},
 	{name: "tp", key: "workload.tp", usage: "tensor-parallel degree (default 1; serving: auto, the cheapest split that meets the targets)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.TP} }},
+	{name: "gpus-per-node", key: "workload.gpus_per_node", usage: "estimate: GPUs per node, for the time of a job on more GPUs than one node holds (default 8, an HGX board; recommend times each instance type with its own)", check: between1(model.MaxGPUsPerNode),
+		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GPUsPerNode} }},
+	{name: "network-gbps", key: "workload.network_gbps", usage: "estimate: node-to-node network, Gbps per node, for the time of a job on several nodes (default: the median of the catalog's full-node instance types of the GPU, else 10; recommend times each instance type with its own)", check: networkGbps,
+		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.NetworkGbps} }},
 	{name: "context-len", key: "workload.context_len", usage: "inference: tokens per sequence in the KV cache, prompt + generated; 8K is 8192, 8k 8000 (default: seq-len)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.ContextLen} }},
 	{name: "sequences", key: "workload.sequences", usage: "inference: sequences decoded concurrently (default: batch-size)", check: between1(model.MaxBatch),
@@ -279,6 +283,14 @@ func positiveOrNone(v pflag.Value) error {
 		return nil
 	}
 	return positive(v)
+}
+
+// networkGbps checks a node network in (0, model.MaxNetworkGbps].
+func networkGbps(v pflag.Value) error {
+	if x := *v.(target).target().(*float64); !(x > 0 && x <= model.MaxNetworkGbps) {
+		return model.Msg("must be in (0, %d] Gbps per node, got %v (a DGX H100 has 8 × 400 = 3200)", model.MaxNetworkGbps, x)
+	}
+	return nil
 }
 
 func positive(v pflag.Value) error {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -128,6 +129,24 @@ type ComputeJSON struct {
 	SamplesPerSecond *float64 `json:"samples_per_second"`
 	Hours            *float64 `json:"hours"`
 	GPUHours         *float64 `json:"gpu_hours"`
+	// Network is how a training job on more GPUs than one node holds was
+	// timed between nodes (model.Estimate.NetworkMessage); absent on one
+	// node, without a GPU and for inference.
+	Network *NetworkJSON `json:"network,omitempty"`
+}
+
+// NetworkJSON is the node network a multi-node estimate is timed over.
+type NetworkJSON struct {
+	Nodes       int     `json:"nodes"`
+	GPUsPerNode int     `json:"gpus_per_node"`
+	Gbps        float64 `json:"gbps"`         // per node; 0 when none was costed (source "none")
+	PerGPUGBps  float64 `json:"per_gpu_gbps"` // 10⁹ B/s per GPU, one direction: gbps / 8 / gpus_per_node
+	// Source is where gbps comes from: "given" (--network-gbps, the
+	// file's network_gbps), "catalog" (the median of catalog_types
+	// full-node instance types of the GPU), "assumed" (none has a figure:
+	// 10 Gbps, as recommend assumes) or "none" (not costed).
+	Source       string `json:"source"`
+	CatalogTypes int    `json:"catalog_types,omitempty"`
 }
 
 // UsableOfIn says what a GPU's usable memory is taken from: the vendor's
@@ -229,6 +248,17 @@ func NewEstimateJSON(e *model.Estimate, f *advice.Fit) EstimateJSON {
 	}
 	if e.HasTime {
 		out.Compute.Hours, out.Compute.GPUHours = ptr(e.Hours), ptr(e.GPUHours)
+	}
+	if _, ok := e.NetworkMessage(); ok {
+		h := &e.Host
+		n := &NetworkJSON{Nodes: (w.GPUs + h.GPUsPerNode - 1) / h.GPUsPerNode, GPUsPerNode: h.GPUsPerNode, Source: "none"}
+		if h.InterGBps > 0 {
+			n.Gbps, n.PerGPUGBps, n.Source = w.NetworkGbps, h.InterGBps, string(cmp.Or(w.NetworkFrom, model.NetworkGiven))
+			if w.NetworkFrom == model.NetworkCatalog {
+				n.CatalogTypes = w.NetworkTypes
+			}
+		}
+		out.Compute.Network = n
 	}
 	if f != nil {
 		fj := &FitJSON{Key: f.GPU.Key, Name: f.GPU.Name, MemoryGiB: f.GPU.MemoryGiB, UsableBytes: i64(f.UsableBytes), VisibleBytes: i64(f.OOMBytes),

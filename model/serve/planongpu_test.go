@@ -1,0 +1,80 @@
+package serve
+
+import "testing"
+
+// PlanOnGPU takes, of TP 1, 2, 4 and 8 planned each on its own GPUs, the
+// plan meeting the targets on the fewest GPUs, the smaller TP on a tie;
+// a TP the user fixed is the only one tried. Llama 3.1 70B in bf16
+// (131.4 GiB of weights) does not fit one or two H100s at a 4096-token
+// context with room to spare at TP 2 only for a few sequences, so the
+// GPUs needed fall as TP grows until the load fits one replica.
+func TestPlanOnGPU(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		s      Serving
+		wantTP int // when worked by hand; else the brute force below decides
+	}{
+		{"8 concurrent", Serving{WeightFormat: WeightBF16, MaxModelLen: 4096, PromptTokens: 3840, OutputTokens: 256, Concurrency: 8}, 0},
+		{"64 concurrent", Serving{WeightFormat: WeightBF16, MaxModelLen: 4096, PromptTokens: 3840, OutputTokens: 256, Concurrency: 64}, 0},
+		{"256 concurrent, 50 ms TPOT", Serving{WeightFormat: WeightBF16, MaxModelLen: 4096, PromptTokens: 3840, OutputTokens: 256, Concurrency: 256, TPOTTargetMs: 50}, 0},
+		{"TP 8 fixed", Serving{WeightFormat: WeightBF16, MaxModelLen: 4096, PromptTokens: 3840, OutputTokens: 256, Concurrency: 8, TP: 8}, 8},
+	} {
+		got, err := PlanOnGPU(&llama31_70B, tt.s, &h100SXM)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each TP alone, on nodes of exactly TP GPUs: the fewest GPUs
+		// among those that meet (within the 90% ranges if any does), the
+		// smallest TP of those.
+		bestTP, bestGPUs, bestBorder := 0, 0, true
+		for _, tp := range []int{1, 2, 4, 8} {
+			if tt.s.TP > 0 && tp != tt.s.TP {
+				continue
+			}
+			s := tt.s
+			s.TP = tp
+			p, err := PlanServing(&llama31_70B, s, GPUOffer(&h100SXM, tp))
+			if err != nil {
+				t.Fatal(err)
+			}
+			border := !p.Borderline.IsZero()
+			if p.Meets && (bestTP == 0 || bestBorder && !border || border == bestBorder && p.GPUs < bestGPUs) {
+				bestTP, bestGPUs, bestBorder = tp, p.GPUs, border
+			}
+		}
+		if bestTP == 0 {
+			t.Fatalf("%s: no TP meets the load", tt.name)
+		}
+		if tt.wantTP > 0 && bestTP != tt.wantTP {
+			t.Fatalf("%s: the worked TP is %d, the brute force %d", tt.name, tt.wantTP, bestTP)
+		}
+		if got.TP != bestTP || got.GPUs != bestGPUs || !got.Meets {
+			t.Errorf("%s: TP %d × %d replicas on %d GPUs (meets %v), want TP %d on %d GPUs", tt.name, got.TP, got.Replicas, got.GPUs, got.Meets, bestTP, bestGPUs)
+		}
+		t.Logf("%s: TP %d × %d replicas on %d GPUs", tt.name, got.TP, got.Replicas, got.GPUs)
+	}
+}
+
+// betterPlan without a price compares GPUs even when the question is
+// the price of a token (PerToken): an estimate has no price, so all plans
+// cost $0 per million tokens, and the fewer GPUs win; a tie in GPUs goes
+// to the smaller TP.
+func TestBetterPlanNoPrice(t *testing.T) {
+	mk := func(tp, gpus int) Plan {
+		return Plan{Serving: Serving{PerToken: true}, TP: tp, PP: 1, GPUs: gpus, Fits: true, Meets: true}
+	}
+	for _, tt := range []struct {
+		name string
+		p, q Plan
+		want bool
+	}{
+		{"2 GPUs before 6", mk(2, 2), mk(1, 6), true},
+		{"6 GPUs after 2", mk(1, 6), mk(2, 2), false},
+		{"tie in GPUs: TP 4 before TP 8", mk(4, 8), mk(8, 8), true},
+		{"tie in GPUs: TP 8 after TP 4", mk(8, 8), mk(4, 8), false},
+	} {
+		if got := betterPlan(&tt.p, &tt.q); got != tt.want {
+			t.Errorf("%s: betterPlan %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
