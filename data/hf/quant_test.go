@@ -24,15 +24,15 @@ func TestQuantizationConfig(t *testing.T) {
 		finetuneT model.Task
 	}{
 		{"AWQ", `{"quant_method": "awq", "bits": 4, "group_size": 128, "version": "gemm", "zero_point": true}`,
-			Quantization{"awq", 4}, model.INT4, model.TaskQLoRA},
-		{"AutoAWQ's w_bit", `{"quant_method": "awq", "w_bit": 4, "q_group_size": 128}`, Quantization{"awq", 4}, model.INT4, model.TaskQLoRA},
-		{"GPTQ 4-bit", `{"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": false}`, Quantization{"gptq", 4}, model.INT4, model.TaskQLoRA},
-		{"GPTQ 8-bit", `{"quant_method": "gptq", "bits": 8}`, Quantization{"gptq", 8}, model.INT8, model.TaskLoRA},
+			Quantization{Method: "awq", Bits: 4}, model.INT4, model.TaskQLoRA},
+		{"AutoAWQ's w_bit", `{"quant_method": "awq", "w_bit": 4, "q_group_size": 128}`, Quantization{Method: "awq", Bits: 4}, model.INT4, model.TaskQLoRA},
+		{"GPTQ 4-bit", `{"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": false}`, Quantization{Method: "gptq", Bits: 4}, model.INT4, model.TaskQLoRA},
+		{"GPTQ 8-bit", `{"quant_method": "gptq", "bits": 8}`, Quantization{Method: "gptq", Bits: 8}, model.INT8, model.TaskLoRA},
 		{"bitsandbytes 4-bit", `{"quant_method": "bitsandbytes", "load_in_4bit": true, "bnb_4bit_quant_type": "nf4"}`,
-			Quantization{"bitsandbytes", 4}, model.INT4, model.TaskQLoRA},
-		{"bitsandbytes 8-bit", `{"quant_method": "bitsandbytes", "load_in_8bit": true}`, Quantization{"bitsandbytes", 8}, model.INT8, model.TaskLoRA},
+			Quantization{Method: "bitsandbytes", Bits: 4}, model.INT4, model.TaskQLoRA},
+		{"bitsandbytes 8-bit", `{"quant_method": "bitsandbytes", "load_in_8bit": true}`, Quantization{Method: "bitsandbytes", Bits: 8}, model.INT8, model.TaskLoRA},
 		{"fp8", `{"quant_method": "fp8", "activation_scheme": "dynamic", "weight_block_size": [128, 128]}`,
-			Quantization{"fp8", 0}, model.FP8, model.TaskFinetune},
+			Quantization{Method: "fp8", BlockSize: [2]int{128, 128}}, model.FP8, model.TaskFinetune},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -230,7 +230,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if bs.RequestsPerSec > 0 {
 		load = lang.Sprintf("%.3g requests/s", bs.RequestsPerSec)
 	}
-	add(st.Muted.Render(lang.Sprintf("%s weights · KV %s · %d + %d tokens of %d · %s", bs.WeightFormat, bs.KVCacheDType,
+	add(st.Muted.Render(lang.Sprintf("%s weights · KV %s · %d + %d tokens of %d · %s", report.WeightFormatLabel(lang, bs), bs.KVCacheDType,
 		bs.PromptTokens, bs.OutputTokens, bs.MaxModelLen, load)))
 	if !compact {
 		add("")
