@@ -239,9 +239,9 @@ type rawModel struct {
 	QuantMethod string `toml:"quant_method"`
 	// WeightBlockSize is a block-quantized fp8 checkpoint's
 	// quantization_config.weight_block_size ([128, 128] for DeepSeek-V3).
-	WeightBlockSize []int `toml:"weight_block_size"`
-	Source      string `toml:"source"`
-	AsOf        date   `toml:"as_of"`
+	WeightBlockSize []int  `toml:"weight_block_size"`
+	Source          string `toml:"source"`
+	AsOf            date   `toml:"as_of"`
 }
 
 // rawInstance has pointers for every field an overlay may leave out to

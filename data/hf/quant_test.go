@@ -124,3 +124,21 @@ func TestReaderCarriesQuantMethod(t *testing.T) {
 		t.Errorf("got QuantMethod %q, precision %s, %v; want bitsandbytes, int4", a.QuantMethod, p, err)
 	}
 }
+
+// TestReaderCarriesFP8Blocks: DeepSeek-V3's config.json (testdata, as on
+// huggingface.co/deepseek-ai/DeepSeek-V3: quantization_config
+// {"quant_method": "fp8", "weight_block_size": [128, 128]}) reads as an fp8
+// checkpoint with 128×128 block scales, served in fp8 (issue 30).
+func TestReaderCarriesFP8Blocks(t *testing.T) {
+	a, p, _, err := Readers().HFConfig(filepath.Join("testdata", "config", "deepseek-v3.json"), model.TaskInference)
+	if err != nil || a.QuantMethod != "fp8" || a.WeightBlockSize != [2]int{128, 128} || p != model.FP8 {
+		t.Errorf("got QuantMethod %q, blocks %v, precision %s, %v; want fp8, [128 128], fp8", a.QuantMethod, a.WeightBlockSize, p, err)
+	}
+	for _, bad := range []string{`[128]`, `[128, 0]`, `[128, 128, 128]`, `"128x128"`} {
+		_, err := ParseConfig([]byte(`{"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+			"intermediate_size": 128, "vocab_size": 100, "quantization_config": {"quant_method": "fp8", "weight_block_size": ` + bad + `}}`))
+		if err == nil || !strings.Contains(err.Error(), "weight_block_size") {
+			t.Errorf("weight_block_size %s: got %v, want an error naming weight_block_size", bad, err)
+		}
+	}
+}
