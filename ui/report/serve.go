@@ -286,7 +286,7 @@ func ServeAssumptionsIn(lang *i18n.Printer) []string {
 		"memory as vLLM lays it out (vllm/v1/worker/gpu_worker.py determine_available_memory): KV cache = GPU memory × gpu_memory_utilization − weights − profiling-step activations − non-torch allocations",
 		"activation peak of one chunked-prefill step of max_num_batched_tokens tokens plus the sampler on max_num_seqs requests (gpu_model_runner.py profile_run)",
 		"KV cache per token = 2 × layers × KV heads per GPU × head_dim × dtype bytes, in 16-token blocks; max concurrency = KV tokens ÷ max_model_len",
-		"prefill compute-bound, decode memory-bandwidth-bound (weights per GPU plus the KV read per step), tensor-parallel all-reduce over the instance's interconnect",
+		"prefill compute-bound, decode memory-bandwidth-bound (weights per GPU, of an MoE's experts only those the step's tokens are routed to, plus the KV read per step), tensor-parallel all-reduce over the instance's interconnect",
 		"$ per million tokens charges the whole hourly price to output (or input) tokens at the load given",
 	)
 }
