@@ -237,8 +237,11 @@ type rawModel struct {
 	// quant_method when it is quantized ("mxfp4": gpt-oss); the row's
 	// source (its config.json) says so. Serving defaults to it.
 	QuantMethod string `toml:"quant_method"`
-	Source      string `toml:"source"`
-	AsOf        date   `toml:"as_of"`
+	// WeightBlockSize is a block-quantized fp8 checkpoint's
+	// quantization_config.weight_block_size ([128, 128] for DeepSeek-V3).
+	WeightBlockSize []int  `toml:"weight_block_size"`
+	Source          string `toml:"source"`
+	AsOf            date   `toml:"as_of"`
 }
 
 // rawInstance has pointers for every field an overlay may leave out to
@@ -617,10 +620,21 @@ func (r *rawModel) validate() (model.Architecture, error) {
 		errs = append(errs, err, required("optimizer_source", r.OptimizerSource),
 			errors.Join(checkNames(field{key: "optimizer_source", v: r.OptimizerSource, source: true})...))
 	}
-	if r.QuantMethod != "" && (r.QuantMethod != "mxfp4" || r.Experts < 2) {
-		// Only MXFP4 on an MoE's experts is costed from the catalog
-		// (serve.WeightMXFP4); other released formats come from --hf-config.
-		errs = append(errs, fmt.Errorf("quant_method %q: the catalog knows \"mxfp4\" on a model with experts (gpt-oss); give a quantized checkpoint's config.json with --hf-config instead", r.QuantMethod))
+	switch {
+	case r.QuantMethod == "" || r.QuantMethod == "fp8" || r.QuantMethod == "mxfp4" && r.Experts >= 2:
+		// Released formats the catalog serves as released: fp8 on every
+		// linear layer (serve.WeightFP8, DeepSeek-V3) and MXFP4 on an
+		// MoE's experts (serve.WeightMXFP4, gpt-oss); others come from
+		// --hf-config.
+	default:
+		errs = append(errs, fmt.Errorf("quant_method %q: the catalog knows \"fp8\" and \"mxfp4\" on a model with experts (gpt-oss); give a quantized checkpoint's config.json with --hf-config instead", r.QuantMethod))
+	}
+	switch {
+	case len(r.WeightBlockSize) == 0:
+	case r.QuantMethod != "fp8" || len(r.WeightBlockSize) != 2 || r.WeightBlockSize[0] < 1 || r.WeightBlockSize[1] < 1:
+		errs = append(errs, fmt.Errorf("weight_block_size %v: want two whole numbers ≥ 1 such as [128, 128], on a row with quant_method \"fp8\"", r.WeightBlockSize))
+	default:
+		a.WeightBlockSize = [2]int{r.WeightBlockSize[0], r.WeightBlockSize[1]}
 	}
 	if ferr != nil {
 		errs = append(errs, ferr)

@@ -101,9 +101,15 @@ type Architecture struct {
 	QLoRARank, KVLoRARank, RopeHeadDim, VHeadDim int
 	// QuantMethod is a quantized checkpoint's method as its config.json
 	// names it (quantization_config.quant_method: "gptq", "awq",
-	// "bitsandbytes"), "" when none is known; serving labels int4 weights
-	// by it (GPTQ, bitsandbytes, else AWQ).
+	// "bitsandbytes", "fp8", "mxfp4"), "" when none is known; serving labels int4 weights
+	// by it (GPTQ, bitsandbytes, else AWQ) and serves a catalog model's
+	// released fp8 or mxfp4 checkpoint as released.
 	QuantMethod string
+	// WeightBlockSize is a block-quantized fp8 checkpoint's
+	// quantization_config.weight_block_size, [n, k]: one float32 scale per
+	// n×k block of each quantized weight (DeepSeek-V3/R1: [128, 128]);
+	// zeros for per-tensor or per-channel scales, or no quantization.
+	WeightBlockSize [2]int
 	// VisionParams are a multimodal checkpoint's vision tower and
 	// projector (Gemma 3's SigLIP encoder, Llama 4's vision model): they
 	// are resident, so ParamCount counts them, but text tokens do not run

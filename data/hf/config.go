@@ -510,6 +510,7 @@ func (f *fields) quantization(dtype string) (model.Precision, Quantization, stri
 	bitsKey, _, hasBits := q.lookup([]string{"bits", "w_bit", "weight_bits"})
 	bits := q.int(0, "bits", "w_bit", "weight_bits")
 	in4, in8 := q.bool(false, "load_in_4bit"), q.bool(false, "load_in_8bit")
+	block := q.ints("weight_block_size")
 	for _, err := range q.errs {
 		f.fail("quantization_config: %v", err)
 	}
@@ -545,6 +546,15 @@ func (f *fields) quantization(dtype string) (model.Precision, Quantization, stri
 		bits = 8
 	}
 	qc := Quantization{Method: method, Bits: bits}
+	if block != nil {
+		// transformers FineGrainedFP8Config: weight_block_size (n, k), one
+		// scale per n×k block (DeepSeek-V3's config.json: [128, 128]).
+		if len(block) != 2 || block[0] < 1 || block[1] < 1 {
+			f.fail("quantization_config.weight_block_size: want two whole numbers ≥ 1 such as [128, 128], got %v", block)
+			return "", Quantization{}, ""
+		}
+		qc.BlockSize = [2]int{block[0], block[1]}
+	}
 	switch {
 	case strings.Contains(method, "fp8"):
 		return model.FP8, qc, ""
@@ -582,6 +592,9 @@ func quoteOr(keys []string) string {
 type Quantization struct {
 	Method string // quant_method, lower case
 	Bits   int    // weight bits, 0 when the config does not say
+	// BlockSize is weight_block_size, [n, k] (block-quantized fp8:
+	// DeepSeek-V3's [128, 128]); zeros when the config does not give one.
+	BlockSize [2]int
 }
 
 // Precision suggests the default precision for task t: the checkpoint's

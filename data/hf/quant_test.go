@@ -24,15 +24,15 @@ func TestQuantizationConfig(t *testing.T) {
 		finetuneT model.Task
 	}{
 		{"AWQ", `{"quant_method": "awq", "bits": 4, "group_size": 128, "version": "gemm", "zero_point": true}`,
-			Quantization{"awq", 4}, model.INT4, model.TaskQLoRA},
-		{"AutoAWQ's w_bit", `{"quant_method": "awq", "w_bit": 4, "q_group_size": 128}`, Quantization{"awq", 4}, model.INT4, model.TaskQLoRA},
-		{"GPTQ 4-bit", `{"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": false}`, Quantization{"gptq", 4}, model.INT4, model.TaskQLoRA},
-		{"GPTQ 8-bit", `{"quant_method": "gptq", "bits": 8}`, Quantization{"gptq", 8}, model.INT8, model.TaskLoRA},
+			Quantization{Method: "awq", Bits: 4}, model.INT4, model.TaskQLoRA},
+		{"AutoAWQ's w_bit", `{"quant_method": "awq", "w_bit": 4, "q_group_size": 128}`, Quantization{Method: "awq", Bits: 4}, model.INT4, model.TaskQLoRA},
+		{"GPTQ 4-bit", `{"quant_method": "gptq", "bits": 4, "group_size": 128, "desc_act": false}`, Quantization{Method: "gptq", Bits: 4}, model.INT4, model.TaskQLoRA},
+		{"GPTQ 8-bit", `{"quant_method": "gptq", "bits": 8}`, Quantization{Method: "gptq", Bits: 8}, model.INT8, model.TaskLoRA},
 		{"bitsandbytes 4-bit", `{"quant_method": "bitsandbytes", "load_in_4bit": true, "bnb_4bit_quant_type": "nf4"}`,
-			Quantization{"bitsandbytes", 4}, model.INT4, model.TaskQLoRA},
-		{"bitsandbytes 8-bit", `{"quant_method": "bitsandbytes", "load_in_8bit": true}`, Quantization{"bitsandbytes", 8}, model.INT8, model.TaskLoRA},
+			Quantization{Method: "bitsandbytes", Bits: 4}, model.INT4, model.TaskQLoRA},
+		{"bitsandbytes 8-bit", `{"quant_method": "bitsandbytes", "load_in_8bit": true}`, Quantization{Method: "bitsandbytes", Bits: 8}, model.INT8, model.TaskLoRA},
 		{"fp8", `{"quant_method": "fp8", "activation_scheme": "dynamic", "weight_block_size": [128, 128]}`,
-			Quantization{"fp8", 0}, model.FP8, model.TaskFinetune},
+			Quantization{Method: "fp8", BlockSize: [2]int{128, 128}}, model.FP8, model.TaskFinetune},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,5 +122,23 @@ func TestReaderCarriesQuantMethod(t *testing.T) {
 	a, p, _, err = Readers().HFConfig(path, model.TaskInference)
 	if err != nil || a.QuantMethod != "bitsandbytes" || p != model.INT4 {
 		t.Errorf("got QuantMethod %q, precision %s, %v; want bitsandbytes, int4", a.QuantMethod, p, err)
+	}
+}
+
+// TestReaderCarriesFP8Blocks: DeepSeek-V3's config.json (testdata, as on
+// huggingface.co/deepseek-ai/DeepSeek-V3: quantization_config
+// {"quant_method": "fp8", "weight_block_size": [128, 128]}) reads as an fp8
+// checkpoint with 128×128 block scales, served in fp8 (issue 30).
+func TestReaderCarriesFP8Blocks(t *testing.T) {
+	a, p, _, err := Readers().HFConfig(filepath.Join("testdata", "config", "deepseek-v3.json"), model.TaskInference)
+	if err != nil || a.QuantMethod != "fp8" || a.WeightBlockSize != [2]int{128, 128} || p != model.FP8 {
+		t.Errorf("got QuantMethod %q, blocks %v, precision %s, %v; want fp8, [128 128], fp8", a.QuantMethod, a.WeightBlockSize, p, err)
+	}
+	for _, bad := range []string{`[128]`, `[128, 0]`, `[128, 128, 128]`, `"128x128"`} {
+		_, err := ParseConfig([]byte(`{"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+			"intermediate_size": 128, "vocab_size": 100, "quantization_config": {"quant_method": "fp8", "weight_block_size": ` + bad + `}}`))
+		if err == nil || !strings.Contains(err.Error(), "weight_block_size") {
+			t.Errorf("weight_block_size %s: got %v, want an error naming weight_block_size", bad, err)
+		}
 	}
 }

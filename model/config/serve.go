@@ -185,7 +185,9 @@ func (e *encoder) encodeServe(s *serve.Serving) {
 // max_model_len (or seq_len, as the configurator's context length asks
 // it), gen_tokens output_tokens, sequences concurrency, tp the
 // tensor-parallel degree) and the weight format from the precision (a
-// quantized config.json's format) when none is given. bf16 so derived is
+// quantized config.json's format) when none is given, or the released
+// checkpoint's (serve.ReleasedFormat) when neither it nor a precision is
+// given. bf16 so derived is
 // vLLM's default --dtype auto, which loads a bf16 checkpoint in fp16 where
 // the GPU has no bf16 (vllm/config/model.py _resolve_auto_dtype), so it
 // allows that fallback; a weight format given asks for itself. Without a
@@ -211,10 +213,11 @@ func (r *WorkloadAnswers) Serving(w *model.Workload) serve.Serving {
 				}
 			}
 		}
-		if r.Precision == "" && w.Model.QuantMethod == "mxfp4" && w.Model.ExpertLinearParams() > 0 {
-			// A catalog model released in MXFP4 (gpt-oss) is served in
-			// it unless a precision or weight format is given.
-			s.WeightFormat = serve.WeightMXFP4
+		if f, ok := serve.ReleasedFormat(&w.Model); ok && r.Precision == "" {
+			// A model released quantized (gpt-oss in MXFP4, DeepSeek-V3/R1
+			// in fp8) is served as released unless a precision or weight
+			// format is given.
+			s.WeightFormat, s.AsReleased = f, true
 		}
 		s.AllowPrecisionFallback = s.WeightFormat == serve.WeightBF16
 		s.DTypeAuto = s.AllowPrecisionFallback

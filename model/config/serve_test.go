@@ -115,6 +115,15 @@ func TestAnswersServing(t *testing.T) {
 		{"a bitsandbytes checkpoint", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
 			model.Workload{Settings: model.Settings{Precision: model.INT4, ContextLen: 2048, GenTokens: 256, Sequences: 4}, Model: model.Architecture{QuantMethod: "bitsandbytes"}},
 			serve.Serving{WeightFormat: serve.WeightBNB, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},
+		// DeepSeek-V3/R1 are released in fp8 (config.json quant_method
+		// "fp8"): served as released unless a precision is asked (issue 30).
+		{"a model released in fp8", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
+			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}, Model: model.Architecture{QuantMethod: "fp8"}},
+			serve.Serving{WeightFormat: serve.WeightFP8, AsReleased: true, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},
+		{"a model released in fp8, bf16 asked", WorkloadAnswers{Settings: model.Settings{Precision: model.BF16}, Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
+			model.Workload{Settings: model.Settings{Precision: model.BF16, ContextLen: 2048, GenTokens: 256, Sequences: 4}, Model: model.Architecture{QuantMethod: "fp8"}},
+			serve.Serving{WeightFormat: serve.WeightBF16, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true,
+				AllowPrecisionFallback: true, DTypeAuto: true}},
 		{"no TPOT target asked", WorkloadAnswers{Serve: serve.Serving{Concurrency: 8, NoTPOTTarget: true}},
 			model.Workload{Settings: model.Settings{Precision: model.FP8, ContextLen: 2048, GenTokens: 256, Sequences: 4}},
 			serve.Serving{WeightFormat: serve.WeightFP8, MaxModelLen: 2048, PromptTokens: 1792, OutputTokens: 256, Concurrency: 8, NoTPOTTarget: true}},

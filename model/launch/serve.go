@@ -202,9 +202,10 @@ func NewServe(a *model.Architecture, sp *serve.Plan, opt ServeOptions) (*Serve, 
 	}
 	// The download is the checkpoint: --quantization fp8 quantizes a 16-bit
 	// one on load, so unless the repo is an fp8 checkpoint (its name says
-	// so, as Hugging Face's FP8 repos do) the disk holds 16-bit weights.
+	// so, as Hugging Face's FP8 repos do, or the model is released in fp8,
+	// as DeepSeek-V3/R1 are: quant_method "fp8") the disk holds 16-bit weights.
 	download := sp.Serving.WeightFormat
-	if download == serve.WeightFP8 && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
+	if download == serve.WeightFP8 && a.QuantMethod != "fp8" && !strings.Contains(strings.ToLower(s.ModelID), "fp8") {
 		download = serve.WeightBF16
 	}
 	// bitsandbytes likewise quantizes a 16-bit checkpoint as it loads; a

@@ -120,3 +120,32 @@ func TestServeDiskFP8Download(t *testing.T) {
 		}
 	}
 }
+
+// TestServeDiskReleasedFP8: DeepSeek-V3/R1 are released in fp8 (config.json
+// quant_method "fp8"), so the download is the fp8 checkpoint though the
+// repo's name does not say FP8: 626.96 GiB of weights (WeightBytes: fp8
+// linear layers with 128×128 block scales, embeddings and head bf16) =
+// 673.2 GB → (60 + 673.2) × 1.2 = 879.8 → 900 GB, not the 1700 GB of a
+// 16-bit download (1342 GB).
+func TestServeDiskReleasedFP8(t *testing.T) {
+	s := serve.Serving{WeightFormat: serve.WeightFP8, AsReleased: true, MaxModelLen: 4096, PromptTokens: 1024, OutputTokens: 256, Concurrency: 4}
+	_, a, plans, regions := servePlans(t, "deepseek-v3", s)
+	checked := 0
+	for i := range plans {
+		sp := &plans[i]
+		if sp.TP*sp.PP > sp.Offer.GPUsPerNode || sp.Serving.WeightFormat != serve.WeightFP8 {
+			continue
+		}
+		srv, err := launch.NewServe(a, sp, launch.ServeOptions{Region: regions[i]})
+		if err != nil {
+			continue
+		}
+		if srv.DiskGB != 900 {
+			t.Errorf("%s, model id %q: disk %d GB, want 900", sp.Offer.Name, srv.ModelID, srv.DiskGB)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no fp8 DeepSeek-V3 plan on one node to check")
+	}
+}

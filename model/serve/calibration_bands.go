@@ -7,8 +7,8 @@ import "github.com/gpuplan/gpuplan/model"
 // DefaultTuning is the fit of the serving constants on every source of
 // the serving calibration (testdata/serving_calibration*.toml; see Tuning).
 var DefaultTuning = Tuning{
-	MFU:             0.48,
-	MBU:             0.7,
+	MFU:             0.47,
+	MBU:             0.73,
 	NonTorchTPGiB:   0.02,
 	StepOverheadSec: 0,
 }
@@ -17,6 +17,6 @@ var DefaultTuning = Tuning{
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
 	"serve/kv-cache":   newBand("serve/kv-cache", 27, 11, [model.BandLevels]float64{-0.45849, -0.07919, -0.05805, -0.04176, -0.03409, -0.01961, -0.01735, -0.01458, -0.01380, -0.00755, -0.00257, -0.00052, 0.00081, 0.00116, 0.00992, 0.02939, 0.04000, 0.05790, 0.23055}),
-	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.92128, -0.54882, -0.49176, -0.40670, -0.39279, -0.29611, -0.23466, -0.19262, -0.14659, -0.06553, -0.02278, 0.03716, 0.10308, 0.16140, 0.19624, 0.27208, 0.36704, 0.46171, 0.60393}),
-	"serve/tpot":       newBand("serve/tpot", 19, 4, [model.BandLevels]float64{-0.34934, -0.28447, -0.27724, -0.25096, -0.17404, -0.11290, -0.09971, -0.06861, -0.05705, -0.04531, -0.03845, -0.02353, 0.03307, 0.10755, 0.16680, 0.21843, 0.26215, 0.27126, 0.28198}),
+	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-1.07468, -0.58004, -0.54512, -0.53335, -0.51283, -0.39313, -0.33743, -0.29786, -0.22506, -0.06823, -0.05993, -0.00797, 0.04624, 0.09364, 0.15753, 0.17687, 0.26760, 0.34465, 0.48986}),
+	"serve/tpot":       newBand("serve/tpot", 20, 5, [model.BandLevels]float64{-0.31943, -0.25312, -0.24684, -0.22149, -0.13319, -0.10476, -0.08032, -0.06148, -0.05657, -0.04987, -0.04085, 0.00615, 0.07234, 0.08094, 0.10946, 0.16147, 0.19657, 0.20584, 0.21608}),
 }

@@ -33,7 +33,13 @@ type servingCalibration struct {
 		HeadDim             int `toml:"head_dim"`
 		Vocab               int
 		Tied                bool
-		Source              string
+		// An MoE's routed experts per MoE layer (ffn is one expert's
+		// inner size), the top-k each token runs, and the MLPs every
+		// token runs besides them; zero for a dense model.
+		Experts         int
+		ExpertsPerToken int `toml:"experts_per_token"`
+		SharedExperts   int `toml:"shared_experts"`
+		Source          string
 	}
 	GPU []struct {
 		Key                 string
@@ -177,7 +183,8 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 		models := map[string]*model.Architecture{}
 		for _, m := range c.Model {
 			a := &model.Architecture{Key: m.Key, Family: model.FamilyDecoder, Layers: m.Layers, Hidden: m.Hidden, Heads: m.Heads,
-				KVHeads: m.KVHeads, HeadDim: m.HeadDim, FFN: m.FFN, GatedMLP: true, Vocab: m.Vocab, Tied: m.Tied, Norm: model.RMSNorm}
+				KVHeads: m.KVHeads, HeadDim: m.HeadDim, FFN: m.FFN, GatedMLP: true, Vocab: m.Vocab, Tied: m.Tied, Norm: model.RMSNorm,
+				Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken, SharedExperts: m.SharedExperts}
 			if err := a.Validate(); err != nil {
 				tb.Fatalf("%s: model %s: %v", f, m.Key, err)
 			}

@@ -130,9 +130,34 @@ func weightBytesPerLinear(f WeightFormat) float64 {
 	return 2
 }
 
+// fp8BlockBytesPerParam returns bytes per weight of a block-quantized fp8
+// checkpoint with blocks of n×k weights: one fp8 byte plus one float32
+// scale per block, 1 + 4/(n·k) (1.000244 at DeepSeek-V3's [128, 128]).
+// vLLM stores the scales so: weight_scale_inv of float32, ⌈out/n⌉ × ⌈in/k⌉
+// per linear layer (vllm/model_executor/layers/quantization/fp8.py,
+// Fp8LinearMethod.create_weights, BlockQuantScaleParameter) and per expert
+// (Fp8MoEMethod.create_weights: "For block quant, the scales are per block
+// (typically 128x128)"); the ceilings add under 0.1% and are left out.
+func fp8BlockBytesPerParam(block [2]int) float64 {
+	if block[0] < 1 || block[1] < 1 {
+		return 1 // per-channel or per-tensor scales are under 0.1%
+	}
+	return 1 + 4/float64(block[0]*block[1])
+}
+
+// linearBytesPerParam is weightBytesPerLinear for a's checkpoint: fp8
+// adds a's block scales (Architecture.WeightBlockSize).
+func linearBytesPerParam(a *model.Architecture, f WeightFormat) float64 {
+	if f == WeightFP8 {
+		return fp8BlockBytesPerParam(a.WeightBlockSize)
+	}
+	return weightBytesPerLinear(f)
+}
+
 // WeightBytes returns the weight bytes of the whole model in format f.
 // MXFP4 quantizes only the routed experts (ExpertLinearParams); the other
 // weights stay 16-bit, as gpt-oss's modules_to_not_convert keeps them.
+// fp8 counts a block-quantized checkpoint's scales (fp8BlockBytesPerParam).
 func WeightBytes(a *model.Architecture, f WeightFormat) float64 {
 	total := a.ParamCount()
 	if f == WeightMXFP4 {
@@ -140,7 +165,74 @@ func WeightBytes(a *model.Architecture, f WeightFormat) float64 {
 		return experts*MXFP4BytesPerParam + (total-experts)*2
 	}
 	linear := a.LinearParams()
-	return linear*weightBytesPerLinear(f) + (total-linear)*2
+	return linear*linearBytesPerParam(a, f) + (total-linear)*2
+}
+
+// RoutedExpertBytes returns the weight bytes of the routed experts of all
+// MoE layers in format f (shared experts, dense layers' MLPs, attention,
+// routers and embeddings excluded), 0 for a dense model: the part of the
+// weights a decode step reads only where the batch's tokens are routed
+// (DecodeWeightBytes). Every FFN-sized MLP of an MoE layer has the same
+// linear weights, so the routed ones are Experts ÷ (Experts + SharedExperts)
+// of ExpertLinearParams.
+func RoutedExpertBytes(a *model.Architecture, f WeightFormat) float64 {
+	if a.Experts <= 1 {
+		return 0
+	}
+	p := a.ExpertLinearParams() * float64(a.Experts) / float64(a.Experts+a.SharedExperts)
+	if f == WeightMXFP4 {
+		return p * MXFP4BytesPerParam
+	}
+	return p * linearBytesPerParam(a, f)
+}
+
+// ExpectedExpertsTouched returns the expected number of distinct routed
+// experts that tokens tokens select in one MoE layer, each choosing its
+// top-k of e experts: e·(1 − (1 − k/e)^tokens). It assumes uniform,
+// independent routing: under it one token picks a given expert with
+// probability k/e (k distinct of e, each equally likely), so the expert is
+// left out by all tokens with probability (1 − k/e)^tokens, and by
+// linearity of expectation the number picked is e times the complement.
+// Real routers are not uniform (trained with load-balancing losses that
+// push them toward it: Fedus et al., 2021, "Switch Transformers", §2.2;
+// DeepSeek-V3's auxiliary-loss-free balancing, arXiv 2412.19437, §2.1.2),
+// and skew lowers the count: uniform routing bounds the experts read from
+// above. One token touches exactly k; from about 4·e/k tokens on nearly
+// all are touched. Dense models (e ≤ 1) return 1.
+func ExpectedExpertsTouched(e, k int, tokens float64) float64 {
+	if e <= 1 || k <= 0 || tokens <= 0 {
+		return float64(max(min(e, 1), 0))
+	}
+	if k >= e {
+		return float64(e)
+	}
+	return float64(e) * (1 - math.Pow(1-float64(k)/float64(e), tokens))
+}
+
+// DecodeWeightBytes returns the weight bytes one GPU of a tp × pp replica
+// reads in an engine step of tokens tokens: every dense weight (attention,
+// dense MLPs, shared experts, routers, the LM head; the share mem.Weights
+// holds, less the embedding rows the step gathers, lookupBytes) and, of the
+// routed experts, only those the step's tokens are routed to. vLLM's fused
+// MoE kernel reads an expert's weights only for a block of tokens routed to
+// it: moe_align_block_size sorts the tokens by expert and pads each
+// expert's run to BLOCK_SIZE_M, and each program of fused_moe_kernel takes
+// one block and loads that block's expert (off_experts =
+// expert_ids[pid_m]; b_ptr + off_experts * stride_be), so an expert with no
+// token has no block and its weights are not read
+// (vllm/model_executor/layers/fused_moe/fused_moe.py, fused_moe_kernel;
+// moe_align_block_size.py). Tensor parallelism splits every expert over
+// the tp GPUs (FusedMoE's intermediate_size_per_partition), so each GPU
+// reads the same fraction of its share. The expected experts touched are
+// ExpectedExpertsTouched: at one token an MoE reads its active parameters,
+// at a large batch all of them.
+func DecodeWeightBytes(a *model.Architecture, f WeightFormat, weightsPerGPU float64, tp, pp int, tokens float64) float64 {
+	w := max(weightsPerGPU-lookupBytes(a, tp, pp), 0)
+	if a.Experts <= 1 || a.ExpertsPerToken <= 0 {
+		return w
+	}
+	untouched := 1 - ExpectedExpertsTouched(a.Experts, a.ExpertsPerToken, math.Max(tokens, 1))/float64(a.Experts)
+	return max(w-RoutedExpertBytes(a, f)/float64(tp*pp)*untouched, 0)
 }
 
 // kvHeadsPerGPU returns the KV heads one GPU stores under tensor

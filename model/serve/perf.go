@@ -226,7 +226,9 @@ func lookupBytes(a *model.Architecture, tp, pp int) float64 {
 // tp·pp GPUs × peak × MFU. An engine step carrying d decode tokens and f
 // prompt tokens takes the slower of memory and compute (Pope et al., 2022,
 // "Efficiently Scaling Transformer Inference", §2): every GPU reads its
-// weights once — all but the embedding rows it gathers (lookupBytes) — and
+// weights once — all but the embedding rows it gathers (lookupBytes) and an
+// MoE's routed experts that no token of the step is routed to
+// (DecodeWeightBytes) — and
 // the KV cache of every decoding sequence at the mean context (prompt +
 // output/2) at peak bandwidth × MBU, or does d × DecodeFLOPs + f prompt
 // tokens' share of PrefillFLOPs at peak × MFU, plus 2·N for each dummy
@@ -305,15 +307,21 @@ func Speed(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp,
 // sequences (one micro-batch of a pp-stage pipeline) as a function of the
 // decode tokens d and prompt tokens f it carries, in seconds (see Speed;
 // a fractional d + f, the mean of Speed's steps, pads as its ceiling),
-// and the memory time of the step, the weights and b sequences' KV cache
-// at the mean context read once.
+// and the memory time of a decode-only step of b tokens. A step reads the
+// weights once — of an MoE's routed experts only those its d + f tokens
+// are routed to (DecodeWeightBytes) — and b sequences' KV cache at the
+// mean context.
 func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, pp int, b float64) (func(d, f float64) float64, float64) {
 	gpus := float64(tp * pp)
 	peak := servePeakFLOPS(hw.GPU, s.WeightFormat) * s.tuning().MFU
 	bw := hw.GPU.MemoryBandwidthGBps * 1e9 * s.tuning().MBU
 	prompt, out := float64(s.PromptTokens), float64(s.OutputTokens)
 	ctx := prompt + out/2
-	memSec := (max(mem.Weights-lookupBytes(a, tp, pp), 0) + b*ctx*mem.KVBytesPerToken) / bw
+	kvBytes := b * ctx * mem.KVBytesPerToken
+	memOf := func(tokens float64) float64 {
+		return (DecodeWeightBytes(a, s.WeightFormat, mem.Weights, tp, pp, tokens) + kvBytes) / bw
+	}
+	memSec := memOf(b)
 	decodeFLOPs := DecodeFLOPs(a, ctx)
 	cached := s.CachedPromptTokens()
 	promptFLOPs := (PrefillFLOPs(a, s.PromptTokens) - PrefillFLOPs(a, cached)) / max(prompt-float64(cached), 1)
@@ -323,7 +331,7 @@ func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, 
 		// (2·N FLOPs each) and attend to nothing.
 		pad := float64(cudaGraphPadded(int(math.Ceil(d+f)), maxGraph)) - math.Ceil(d+f)
 		flopSec := (d*decodeFLOPs + f*promptFLOPs + pad*2*serveMatmulParams(a)) / (gpus * peak)
-		return (max(memSec, flopSec)+tpCommSec(a, hw, d+f, tp, pp))*float64(pp) + s.tuning().StepOverheadSec
+		return (max(memOf(d+f), flopSec)+tpCommSec(a, hw, d+f, tp, pp))*float64(pp) + s.tuning().StepOverheadSec
 	}, memSec
 }
 

@@ -32,6 +32,22 @@ const (
 	WeightMXFP4 WeightFormat = "mxfp4"
 )
 
+// ReleasedFormat returns the weight format of a's released checkpoint when
+// it is quantized in a format vLLM serves as it is stored (a's QuantMethod,
+// config.json quantization_config.quant_method): "fp8" (DeepSeek-V3 and R1,
+// block-quantized, served by vllm/model_executor/layers/quantization/fp8.py)
+// and "mxfp4" on an MoE's experts (gpt-oss, WeightMXFP4). ok is false for
+// any other model, which serves at its precision.
+func ReleasedFormat(a *model.Architecture) (f WeightFormat, ok bool) {
+	switch {
+	case a.QuantMethod == "fp8":
+		return WeightFP8, true
+	case a.QuantMethod == "mxfp4" && a.ExpertLinearParams() > 0:
+		return WeightMXFP4, true
+	}
+	return "", false
+}
+
 // WeightFormats lists the valid weight formats, the default first.
 var WeightFormats = []WeightFormat{WeightBF16, WeightFP16, WeightFP8, WeightInt8, WeightAWQ, WeightGPTQ, WeightBNB, WeightMXFP4}
 
@@ -117,6 +133,11 @@ type Serving struct {
 	GPUMemoryUtilization float64 // --gpu-memory-utilization, 0–1; 0 means 0.9
 	MaxNumBatchedTokens  int     // --max-num-batched-tokens; 0 means vLLM's default for the GPU
 	MaxNumSeqs           int     // --max-num-seqs; 0 means vLLM's default for the GPU
+
+	// AsReleased says WeightFormat is the format of the model's released
+	// checkpoint (ReleasedFormat), chosen because the request named neither
+	// a weight format nor a precision; reports say "(as released)".
+	AsReleased bool
 
 	// AllowPrecisionFallback plans a GPU that cannot run WeightFormat at
 	// the format vLLM would load there instead (FormatOn), as

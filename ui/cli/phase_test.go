@@ -34,10 +34,13 @@ func TestConfigPhase(t *testing.T) {
 		// The phase's offer, gcp n1-standard-8+2xT4, has two T4s: the GPUs
 		// of the estimate, as a configuration's picked offer; serving is
 		// planned on them with max_model_len 8192 = 7936 prompt + 256
-		// output tokens: two TP 1 replicas of 4 requests each decode within
-		// the default TPOT (about 90 ms), the cheapest split that does.
+		// output tokens. Two TP 1 replicas of 4 requests each decode at
+		// about 89 ms, their range crossing the default 100 ms TPOT, and one
+		// TP 2 replica of 8 at just over it (serving constants refitted with
+		// the first MoE case), so auto replicas add a node: two TP 2
+		// replicas meet the target across their range.
 		{"serve phase", []string{"estimate", "--config", plan, "--phase", "serve"}, 0,
-			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 2 × NVIDIA T4: TP 1 × PP 1, 2 replicas"}, ""},
+			[]string{"7936 prompt + 256 output tokens per request · 8 concurrent requests", "serves 4 × NVIDIA T4: TP 2 × PP 1, 2 replicas on 2 nodes of 2 GPUs"}, ""},
 		{"phase's GPU", []string{"estimate", "--config", plan, "--phase", "fine-tune"}, 0,
 			[]string{"wall clock on 1 × NVIDIA L4"}, ""},
 		// export takes --phase as recommend does: the phase's workload on

@@ -161,7 +161,7 @@ var workloadTable = []workloadFlag{
 
 	// Serving ([serve]; latency targets in milliseconds). --tp is the
 	// workload's, read as the serving tensor-parallel degree.
-	{name: "weight-format", key: "serve.weight_format", usage: "serving: bf16, fp16, fp8, int8, awq, gptq, bitsandbytes or mxfp4 (MoE experts 4-bit, the rest bf16; int4 is awq; default: the released checkpoint's, e.g. mxfp4 for gpt-oss; else from --precision or the config.json's quantization_config)",
+	{name: "weight-format", key: "serve.weight_format", usage: "serving: bf16, fp16, fp8, int8, awq, gptq, bitsandbytes or mxfp4 (MoE experts 4-bit, the rest bf16; int4 is awq; default: the released checkpoint's, e.g. mxfp4 for gpt-oss, fp8 for DeepSeek-V3/R1; else from --precision or the config.json's quantization_config)",
 		value: func(f *workloadFlags) pflag.Value {
 			return enumValue[serve.WeightFormat]{&f.set.Serve.WeightFormat, serve.ParseWeightFormat, serve.WeightFormats}
 		}},

@@ -17,10 +17,13 @@ import (
 // names. Scripts rely on the field names: add fields, never rename them.
 type ServingJSON struct {
 	WeightFormat string `json:"weight_format"`
-	KVCacheDType string `json:"kv_cache_dtype"`
-	MaxModelLen  int    `json:"max_model_len"`
-	PromptTokens int    `json:"prompt_tokens"`
-	OutputTokens int    `json:"output_tokens"`
+	// WeightFormatAsReleased: weight_format is the released checkpoint's
+	// (fp8 for DeepSeek-V3/R1, mxfp4 for gpt-oss), none having been asked.
+	WeightFormatAsReleased bool   `json:"weight_format_as_released,omitempty"`
+	KVCacheDType           string `json:"kv_cache_dtype"`
+	MaxModelLen            int    `json:"max_model_len"`
+	PromptTokens           int    `json:"prompt_tokens"`
+	OutputTokens           int    `json:"output_tokens"`
 	// SharedPrefixTokens: prompt tokens every request shares (cached by vLLM).
 	SharedPrefixTokens int     `json:"shared_prefix_tokens,omitempty"`
 	Concurrency        int     `json:"concurrency,omitempty"`
@@ -40,10 +43,19 @@ type ServingJSON struct {
 
 // NewServingJSON returns s (with Defaults applied) as JSON.
 func NewServingJSON(s *serve.Serving) ServingJSON {
-	return ServingJSON{WeightFormat: string(s.WeightFormat), KVCacheDType: string(s.KVCacheDType), MaxModelLen: s.MaxModelLen,
+	return ServingJSON{WeightFormat: string(s.WeightFormat), WeightFormatAsReleased: s.AsReleased, KVCacheDType: string(s.KVCacheDType), MaxModelLen: s.MaxModelLen,
 		PromptTokens: s.PromptTokens, OutputTokens: s.OutputTokens, SharedPrefixTokens: s.SharedPrefixTokens, Concurrency: s.Concurrency, RequestsPerSec: s.RequestsPerSec,
 		TTFTTargetMs: s.TTFTTargetMs, TPOTTargetMs: s.TPOTTargetMs, TPOTTargetDefault: s.DefaultTPOT, Objective: objective(s),
 		GPUMemoryUtilization: s.GPUMemoryUtilization, MaxNumBatchedTokens: s.MaxNumBatchedTokens, MaxNumSeqs: s.MaxNumSeqs}
+}
+
+// WeightFormatLabel names s's weight format, "fp8 (as released)" when it
+// is the released checkpoint's (serve.Serving.AsReleased).
+func WeightFormatLabel(lang *i18n.Printer, s *serve.Serving) string {
+	if s.AsReleased {
+		return lang.Sprintf("%s (as released)", s.WeightFormat)
+	}
+	return string(s.WeightFormat)
 }
 
 // objective names what a serving ranking minimises (serve.Serving.PerToken).
@@ -274,7 +286,7 @@ func ServeAssumptionsIn(lang *i18n.Printer) []string {
 		"memory as vLLM lays it out (vllm/v1/worker/gpu_worker.py determine_available_memory): KV cache = GPU memory × gpu_memory_utilization − weights − profiling-step activations − non-torch allocations",
 		"activation peak of one chunked-prefill step of max_num_batched_tokens tokens plus the sampler on max_num_seqs requests (gpu_model_runner.py profile_run)",
 		"KV cache per token = 2 × layers × KV heads per GPU × head_dim × dtype bytes, in 16-token blocks; max concurrency = KV tokens ÷ max_model_len",
-		"prefill compute-bound, decode memory-bandwidth-bound (weights per GPU plus the KV read per step), tensor-parallel all-reduce over the instance's interconnect",
+		"prefill compute-bound, decode memory-bandwidth-bound (weights per GPU, of an MoE's experts only those the step's tokens are routed to, plus the KV read per step), tensor-parallel all-reduce over the instance's interconnect",
 		"$ per million tokens charges the whole hourly price to output (or input) tokens at the load given",
 	)
 }
@@ -391,7 +403,7 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 	line := func(format string, args ...any) { lang.Fprintf(&b, format, args...); b.WriteByte('\n') }
 	s := &p.Serving
 	name := ModelName(lang, w, w.Model.ParamCount())
-	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · KV cache %s", s.WeightFormat, s.KVCacheDType)))
+	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · KV cache %s", WeightFormatLabel(lang, s), s.KVCacheDType)))
 	load := Count(lang, s.Concurrency, "concurrent request")
 	if s.RequestsPerSec > 0 {
 		load = lang.Sprintf("%.3g requests/s", s.RequestsPerSec)
@@ -527,7 +539,7 @@ func WriteServeRecommend(out io.Writer, r *Renderer, w *model.Workload, s *serve
 	if s.RequestsPerSec > 0 {
 		load = lang.Sprintf("%.3g requests/s", s.RequestsPerSec)
 	}
-	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · %d + %d tokens · %s", s.WeightFormat, s.PromptTokens, s.OutputTokens, load)))
+	line("%s", st.Title.Render(name)+st.Muted.Render(lang.Sprintf(" · serving · %s weights · %d + %d tokens · %s", WeightFormatLabel(lang, s), s.PromptTokens, s.OutputTokens, load)))
 	var rows [][]string
 	var misses []*serve.Plan
 	var overlays overlayPrices

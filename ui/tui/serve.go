@@ -126,7 +126,7 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 	return page{title: "Serving", hide: func() bool { return !a.servingLLM(cat) }, fields: func(bool) []huh.Field {
 		return []huh.Field{
 			newSelect[serve.WeightFormat](w.theme).Title(T("Weight format")).Description(T("as vLLM loads the checkpoint")).Options(
-				huh.NewOption(T("as released (gpt-oss: MXFP4) or the precision (a quantized config.json: its format)"), serve.WeightFormat("")),
+				huh.NewOption(T("as released (gpt-oss: MXFP4, DeepSeek-V3/R1: fp8) or the precision (a quantized config.json: its format)"), serve.WeightFormat("")),
 				huh.NewOption("bf16", serve.WeightBF16), huh.NewOption("fp16", serve.WeightFP16),
 				huh.NewOption(T("fp8    8-bit float weights"), serve.WeightFP8), huh.NewOption(T("int8   W8A16"), serve.WeightInt8),
 				huh.NewOption(T("AWQ    4-bit, group 128"), serve.WeightAWQ), huh.NewOption(T("GPTQ   4-bit, group 128"), serve.WeightGPTQ),
@@ -230,7 +230,7 @@ func (p panel) serveLines(r *result, iw, ih int, compact bool) []string {
 	if bs.RequestsPerSec > 0 {
 		load = lang.Sprintf("%.3g requests/s", bs.RequestsPerSec)
 	}
-	add(st.Muted.Render(lang.Sprintf("%s weights · KV %s · %d + %d tokens of %d · %s", bs.WeightFormat, bs.KVCacheDType,
+	add(st.Muted.Render(lang.Sprintf("%s weights · KV %s · %d + %d tokens of %d · %s", report.WeightFormatLabel(lang, bs), bs.KVCacheDType,
 		bs.PromptTokens, bs.OutputTokens, bs.MaxModelLen, load)))
 	if !compact {
 		add("")

@@ -125,6 +125,15 @@ func writeValue(b *bytes.Buffer, v reflect.Value, elided bool) {
 			writeValue(b, v.Index(i), true)
 		}
 		b.WriteString("}")
+	case reflect.Array: // [2]int{128, 128}
+		b.WriteString(v.Type().String() + "{")
+		for i := range v.Len() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, v.Index(i), true)
+		}
+		b.WriteString("}")
 	case reflect.String:
 		b.WriteString(strconv.Quote(v.String())) // named string types take an untyped constant
 	case reflect.Float64:
