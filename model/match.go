@@ -583,7 +583,13 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	q = recommendQuery(q, &w)
 	m := newMatcher(w, cat, q, shared)
 	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
-	sc := offerScan{sort: q.Sort, cheapestOnly: shared != nil && shared.cheapestOnly}
+	// A host group weighs multi-node deployments by cost per sample on
+	// the hourly keys (lessHost), so the least offer by compareOffers
+	// alone, and the price bound of beyond, can differ from the grouped
+	// list's first: such a savings eval scans as Recommend does and keeps
+	// the first offer (groupedFirst).
+	groupedFirst := shared != nil && shared.cheapestOnly && q.AllowMultiNode && (q.Sort == SortPrice || q.Sort == SortMonthly)
+	sc := offerScan{sort: q.Sort, cheapestOnly: shared != nil && shared.cheapestOnly && !groupedFirst}
 	// The maps stay locals apart from sc, so that escape analysis keeps
 	// them off the heap as when the scan was inline.
 	var best map[offerGroup]int
@@ -616,6 +622,9 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		return rec, Errorf(ErrNoOffers, "no instance in the catalog matches %s", m.describeFilters())
 	}
 	sortOffers(rec.Offers, q.Sort)
+	if groupedFirst && len(rec.Offers) > 1 {
+		rec.Offers = rec.Offers[:1]
+	}
 	// Reasons are formatted for the near misses kept only: a savings
 	// section ranks ~60 queries, each rejecting hundreds of offers.
 	for i := range rejected {

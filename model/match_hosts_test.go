@@ -140,3 +140,25 @@ func TestAssumedNetworkMissRanksFirst(t *testing.T) {
 		t.Errorf("kept %v, want assumed then ram", kept)
 	}
 }
+
+// TestCheapestOnlyKeepsTheGroupedFirst: a savings eval (cheapestOnly)
+// picks the offer Recommend ranks first also when a host group keeps a
+// dearer-per-hour multi-node deployment (lessHost): h_1gpu is the least
+// offer by price alone, but Recommend lists h_8gpu.
+func TestCheapestOnlyKeepsTheGroupedFirst(t *testing.T) {
+	c := nebiusLike(2.90, 3200)
+	for _, k := range []SortKey{SortPrice, SortMonthly, SortJob} {
+		q := Query{AllowMultiNode: true, Sort: k}
+		full, err := Recommend(nebiusJob(2e8), c, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		short, err := recommendShared(nebiusJob(2e8), c, q, &sharedEstimates{cheapestOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(short.Offers) != 1 || short.Offers[0].Instance.Type != full.Offers[0].Instance.Type || full.Offers[0].Instance.Type != "h_8gpu" {
+			t.Errorf("sort %s: short path %s, Recommend %s; want h_8gpu both", k, offerNames(short), offerNames(full))
+		}
+	}
+}
