@@ -36,6 +36,7 @@ func TestNetworkFigures(t *testing.T) {
 		{"azure", "Standard_ND96asr_v4", 1600, "1.6 Tb/s per VM"},
 		{"azure", "Standard_ND96amsr_A100_v4", 1600, "1.6 Tb/s per VM"},
 		{"nebius", "gpu-b200-sxm_8gpu-160vcpu-1792gb", 3200, "8x ConnectX-7 IB NDR 400Gb/s"}, // 8 × 400
+		{"nebius", "gpu-h200-sxm_8gpu-128vcpu-1600gb", 3200, "8x ConnectX-7 IB NDR 400Gb/s"}, // Nebius MLPerf Training v5.1 nebius_h200_n64, 8 × 400
 	} {
 		found := false
 		for i := range cat.Instances {

@@ -175,6 +175,12 @@ type Rejection struct {
 	// (RejectJobBudget), else 0: such misses are nearest by it, not by the
 	// hourly price (a cheap slow GPU can cost more for the job).
 	JobUSD float64
+	// NetworkAssumed is set on a deadline miss whose time rests on
+	// AssumedNetworkGbps (the type has no network figure in the catalog):
+	// its reason says so, and it ranks first among the near misses, so
+	// that a host a real network figure may well make fit is not dropped
+	// silently (issue 30: Nebius 8×H100 InfiniBand nodes timed at 10 Gbps).
+	NetworkAssumed bool
 }
 
 // RejectKind classifies rejections, to say which filter removed the offers.
@@ -426,10 +432,12 @@ func timingHost(w *Workload, n int, h Host) Host {
 // bf16 without fp8; pure bf16 training has no fallback), and it meets the price,
 // budget and deadline limits. Multi-node offers need AllowMultiNode; the
 // instance count is ceil(GPUs / GPUs per instance). Of the instance types
-// with the same provider, region and GPU, only the cheapest that fits is
-// offered, so a one-GPU job is never priced as an 8-GPU host when a
-// smaller host exists; with auto GPUs a host that runs the job on more
-// GPUs than it needs (faster) is kept beside the one sized to the job.
+// with the same provider, region and GPU, only the best that fits is
+// offered (lessHost: by the sort key, and a multi-node deployment by its
+// cost per sample, nodes and network included), so a one-GPU job is
+// never priced as an 8-GPU host when a smaller host exists; with auto
+// GPUs a host that runs the job on more GPUs than it needs (faster) is
+// kept beside the one sized to the job.
 //
 // Ranking: q.Sort, by default job cost when a dataset is given, else the
 // hourly price; ties by headroom (more first), then provider and type.
@@ -575,7 +583,13 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	q = recommendQuery(q, &w)
 	m := newMatcher(w, cat, q, shared)
 	rec := Recommendation{Sort: q.Sort, AutoGPUs: q.AutoGPUs}
-	sc := offerScan{sort: q.Sort, cheapestOnly: shared != nil && shared.cheapestOnly}
+	// A host group weighs multi-node deployments by cost per sample on
+	// the hourly keys (lessHost), so the least offer by compareOffers
+	// alone, and the price bound of beyond, can differ from the grouped
+	// list's first: such a savings eval scans as Recommend does and keeps
+	// the first offer (groupedFirst).
+	groupedFirst := shared != nil && shared.cheapestOnly && q.AllowMultiNode && (q.Sort == SortPrice || q.Sort == SortMonthly)
+	sc := offerScan{sort: q.Sort, cheapestOnly: shared != nil && shared.cheapestOnly && !groupedFirst}
 	// The maps stay locals apart from sc, so that escape analysis keeps
 	// them off the heap as when the scan was inline.
 	var best map[offerGroup]int
@@ -608,6 +622,9 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 		return rec, Errorf(ErrNoOffers, "no instance in the catalog matches %s", m.describeFilters())
 	}
 	sortOffers(rec.Offers, q.Sort)
+	if groupedFirst && len(rec.Offers) > 1 {
+		rec.Offers = rec.Offers[:1]
+	}
 	// Reasons are formatted for the near misses kept only: a savings
 	// section ranks ~60 queries, each rejecting hundreds of offers.
 	for i := range rejected {
@@ -720,7 +737,8 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 			if kind == RejectVRAM && shape.r != nil {
 				short = shape.r.e.ResidentNeed() - UsableBytes(g)
 			}
-			sc.reject(counts, Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), ReasonMsg: reason, Kind: kind, ShortBytes: short})
+			sc.reject(counts, Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), ReasonMsg: reason, Kind: kind, ShortBytes: short,
+				NetworkAssumed: kind == RejectDeadline && netAssumed(&m.w, in, shape.nodes)})
 			continue
 		}
 		o := m.offer(in, g, rp.Region, unit, shape)
@@ -731,7 +749,8 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 			}
 		}
 		if kind, why := m.limits(&o); !why.IsZero() {
-			x := Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Instances: o.Instances, ReasonMsg: why, Kind: kind}
+			x := Rejection{Instance: in, Region: rp.Region, USDPerHour: o.USDPerHour, Instances: o.Instances, ReasonMsg: why, Kind: kind,
+				NetworkAssumed: kind == RejectDeadline && netAssumed(&m.w, in, o.Instances)}
 			if kind == RejectJobBudget {
 				x.JobUSD = o.JobUSD
 			}
@@ -786,7 +805,7 @@ func (sc *offerScan) add(best map[offerGroup]int, o *Offer, k offerGroup) {
 		return
 	}
 	if at, ok := best[k]; ok {
-		if lessOffer(o, &sc.offers[at], sc.sort) {
+		if lessHost(o, &sc.offers[at], sc.sort) {
 			sc.offers[at] = *o
 		}
 		return
@@ -963,8 +982,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	case !m.hostRAM(in, &last.r.e).IsZero():
 		return last, RejectHostRAM, m.hostRAM(in, &last.r.e)
 	case m.q.DeadlineHours > 0:
-		return last, RejectDeadline, Msg("takes %.1f h on %s (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
-			last.r.e.Hours, CountMsg(last.gpus, "GPU"), last.r.e.TimeBand[0], last.r.e.TimeBand[1], m.q.DeadlineHours)
+		return last, RejectDeadline, m.assumedNetwork(in, last.nodes, Msg("takes %.1f h on %s (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
+			last.r.e.Hours, CountMsg(last.gpus, "GPU"), last.r.e.TimeBand[0], last.r.e.TimeBand[1], m.q.DeadlineHours))
 	}
 	return last, RejectInvalid, Msg("does not fit")
 }
@@ -1046,13 +1065,33 @@ func (m *matcher) limits(o *Offer) (RejectKind, Message) {
 	case q.BudgetJobUSD > 0 && o.HasJob && o.JobUSD > q.BudgetJobUSD:
 		return RejectJobBudget, Msg("$%.2f for the job is above the $%.2f job budget", o.JobUSD, q.BudgetJobUSD)
 	case q.DeadlineHours > 0 && o.HasJob && deadlineVerdict(o.Estimate, q.DeadlineHours) == VerdictNoFit:
-		return RejectDeadline, Msg("takes %.1f h (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
-			o.JobHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1], q.DeadlineHours)
+		return RejectDeadline, m.assumedNetwork(o.Instance, o.Instances, Msg("takes %.1f h (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
+			o.JobHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1], q.DeadlineHours))
 	case q.DeadlineHours > 0 && !o.HasJob && o.Estimate != nil && o.Estimate.Samples > 0 && o.untimed():
 		// A job with no time cannot be shown to meet the deadline.
 		return RejectDeadline, Msg("no time estimate on %s, so the %.0f h deadline cannot be checked", o.GPU.Name, q.DeadlineHours)
 	}
 	return "", Message{}
+}
+
+// assumedNetwork returns why, a deadline miss of in on nodes instances,
+// with the assumption it rests on when its time does: a training job
+// across nodes of a type without a network figure is timed at
+// AssumedNetworkGbps (HostOf), so the miss may be the assumption's, not
+// the host's (Offer.AssumesNetwork). The reason then ends "timed at an
+// assumed 10 Gbps network; the catalog has no figure for TYPE" and
+// Rejection.NetworkAssumed is set (netAssumed).
+func (m *matcher) assumedNetwork(in *Instance, nodes int, why Message) Message {
+	if !netAssumed(&m.w, in, nodes) {
+		return why
+	}
+	return Msg("%s; timed at an assumed %d Gbps network; the catalog has no figure for %s", why, AssumedNetworkGbps, in.Type)
+}
+
+// netAssumed reports whether w's time on nodes instances of in rests on
+// AssumedNetworkGbps, as Offer.AssumesNetwork does for an offer.
+func netAssumed(w *Workload, in *Instance, nodes int) bool {
+	return nodes > 1 && in.NetworkGbps <= 0 && w.Task.Training()
 }
 
 // deadlineVerdict weighs the 90% range of e's time (Estimate.TimeBand)
@@ -1313,24 +1352,20 @@ func sortValue(o *Offer, k SortKey) float64 {
 	return o.USDPerHour * slack
 }
 
-// RiskyOOMChance is the chance of running out of memory, as reports
-// round it (RoundChance), above which a borderline offer is risky: it
-// ranks after every offer that fits, whatever the sort key, so that a
-// 40% chance of an OOM is never the "best" while an offer that fits
-// exists. At or below it (5%, 10%) a borderline offer ranks as one that
-// fits, marked "~" in the tables.
-const RiskyOOMChance = 0.10
-
-// Risky reports whether o is borderline with a rounded chance of running
-// out of memory above RiskyOOMChance.
-func (o *Offer) Risky() bool {
-	return o.Verdict == VerdictBorderline && RoundChance(o.OOMChance) > RiskyOOMChance
-}
+// Risky reports whether o is borderline (VerdictBorderline): the 90%
+// range of its memory need does not fit the GPU, so it has a chance of
+// running out of memory (OOMChance, shown beside its "~"). A risky offer
+// ranks after every offer that fits across its whole range, whatever the
+// sort key (compareOffers), so that the "best:" line users act on is
+// never an offer that may not run while one that fits exists (issue 30:
+// the first screen's best was a V100 16GB, band up to 17.38 GiB, about a
+// 10% chance of an OOM). Before, only chances above 10% ranked last.
+// When nothing fits across its range, the best borderline offer leads.
+func (o *Offer) Risky() bool { return o.Verdict == VerdictBorderline }
 
 // riskyOn reports whether e on g would make a risky offer (Offer.Risky).
 func riskyOn(e *Estimate, g *GPU) bool {
-	return VerdictFor(e.ResidentBand(), UsableBytes(g)) == VerdictBorderline &&
-		RoundChance(e.OOMChance(OOMBytes(g))) > RiskyOOMChance
+	return VerdictFor(e.ResidentBand(), UsableBytes(g)) == VerdictBorderline
 }
 
 // RiskyAhead is the offer that would rank first but for its chance of
@@ -1389,6 +1424,44 @@ func compareOffers(a, b *Offer, k SortKey) int {
 
 func lessOffer(a, b *Offer, k SortKey) bool { return compareOffers(a, b, k) < 0 }
 
+// lessHost reports whether a is the better of two hosts of one
+// offerGroup (provider, region, GPU), the one the group keeps: by what
+// the job gets on the whole deployment, not by the hourly price alone.
+// On an hourly key (price, monthly) a deployment that spans several
+// nodes is weighed by its cost per sample (sortValue on price over
+// Estimate.SamplesPerSecond, the throughput timed over its nodes,
+// network and interconnect; the job's cost when it has a dataset), so
+// four 8-GPU NVSwitch nodes are not left out for thirty-two 1-GPU nodes
+// at the same (or a lower) price per GPU-hour that take 40 times as long
+// (issue 30: Nebius gpu-h100-sxm_8gpu hidden behind gpu-h100-sxm_1gpu,
+// 58 days and $131k for a job the 8-GPU nodes run in about 35 h). The
+// job and time keys weigh that already; single-node hosts and the
+// headroom key are compared as the ranking compares them (compareOffers).
+func lessHost(a, b *Offer, k SortKey) bool {
+	if (k == SortPrice || k == SortMonthly) && (a.Instances > 1 || b.Instances > 1) {
+		if c := cmp.Compare(offerTier(a), offerTier(b)); c != 0 {
+			return c < 0
+		}
+		if ua, ub := usdPerSample(a), usdPerSample(b); ua != ub {
+			return ua < ub
+		}
+	}
+	return lessOffer(a, b, k)
+}
+
+// usdPerSample is what one sample of the job costs on o: its price
+// (weighed as sortValue weighs it) over its throughput, all GPUs
+// together; +Inf without a throughput.
+func usdPerSample(o *Offer) float64 {
+	if o.Estimate == nil || o.Estimate.SamplesPerSecond <= 0 {
+		return math.Inf(1)
+	}
+	return sortValue(o, SortPrice) / (o.Estimate.SamplesPerSecond * 3600)
+}
+
+// offerTier is compareOffers' first two keys in one: 2 × risky + late.
+func offerTier(o *Offer) int { return 2*b2i(o.Risky()) + b2i(o.Late()) }
+
 // sortOffers orders offers by compareOffers: it sorts indexes, not the
 // wide values, then moves each offer once along the permutation's
 // cycles. A sorted copy had been the largest fresh allocation of a short
@@ -1408,7 +1481,7 @@ func sortOffers(offers []Offer, k SortKey) {
 	for i := range order {
 		order[i] = int32(i)
 		o := &offers[i]
-		keys[i] = sortKey{2*b2i(o.Risky()) + b2i(o.Late()), sortValue(o, k)}
+		keys[i] = sortKey{offerTier(o), sortValue(o, k)}
 	}
 	slices.SortFunc(order, func(a, b int32) int {
 		ka, kb := &keys[a], &keys[b]
@@ -1482,12 +1555,16 @@ func keepNearMiss(r []Rejection, x Rejection, n int) []Rejection {
 	return slices.Insert(r, at, x)
 }
 
-// compareRejections orders near misses nearest to fitting first: those a
-// setting can change before those none can (unchangeable), then by the
+// compareRejections orders near misses nearest to fitting first: deadline
+// misses timed on an assumed network (Rejection.NetworkAssumed), then
+// those a setting can change before those none can (unchangeable), then by the
 // VRAM per GPU they lack (none for a limit such as price or deadline), then
 // price, provider and type. (New-user trial: the cheapest misses were AMD
 // hosts no ROCm build supports, ahead of 8-GPU hosts a few GiB short.)
 func compareRejections(a, b Rejection) int {
+	if c := cmp.Compare(b2i(b.NetworkAssumed), b2i(a.NetworkAssumed)); c != 0 {
+		return c // a deadline missed on an assumed network first: it may well fit
+	}
 	if c := cmp.Compare(rejectTier(a.Kind), rejectTier(b.Kind)); c != 0 {
 		return c
 	}

@@ -379,7 +379,11 @@ func RiskyAheadNote(p *i18n.Printer, rec *model.Recommendation) string {
 		if o.Strategy != model.Single && o.Strategy != model.DDP {
 			strategy = " --strategy " + string(o.Strategy)
 		}
-		note += p.Sprintf(" (--gpus %d%s ranks the offers on %d GPUs)", o.GPUs, strategy, o.GPUs)
+		if o.GPUs == 1 {
+			note += p.Sprintf(" (--gpus 1%s ranks the offers on 1 GPU)", strategy)
+		} else {
+			note += p.Sprintf(" (--gpus %d%s ranks the offers on %d GPUs)", o.GPUs, strategy, o.GPUs)
+		}
 	}
 	return note
 }

@@ -165,15 +165,16 @@ func TestMarketCountLines(t *testing.T) {
 // for its chance of running out of memory (model.Offer.Risky), the note
 // under the table, the configurator's short one and the JSON name it, in
 // both languages (new-user walk, S4: 2×H100 at $5.46/h, 15%, at place 63
-// behind 8×H100 hosts); none when the first offer is the cheapest, or
-// when the cheaper one's chance is 10% (ranked as fitting).
+// behind 8×H100 hosts); none when the first offer is the cheapest. Any
+// borderline offer counts, a 10% chance too (issue 30: a V100 16GB with
+// about a 10% chance was the "best:" line).
 func TestRiskyAheadNote(t *testing.T) {
 	g := &model.GPU{Key: "h100-sxm", Name: "H100", MemoryGiB: 80}
 	inst := func(typ string, n int) *model.Instance {
 		return &model.Instance{Provider: "shadeform", Type: typ, GPU: "h100-sxm", GPUCount: n}
 	}
 	fits := model.Offer{Instance: inst("h100x4", 4), GPU: g, Region: "us", Instances: 1, GPUs: 4, Strategy: model.FSDP,
-		Verdict: model.VerdictBorderline, OOMChance: 0.1, USDPerHour: 12.36, MonthlyUSD: 9023, SizedGPUs: 4}
+		Verdict: model.VerdictFits, USDPerHour: 12.36, MonthlyUSD: 9023, SizedGPUs: 4}
 	risky := model.Offer{Instance: inst("massedcompute_H100x2", 2), GPU: g, Region: "desmoines", Instances: 1, GPUs: 2, Strategy: model.FSDP,
 		Verdict: model.VerdictBorderline, OOMChance: 0.16, USDPerHour: 5.46, MonthlyUSD: 3986, SizedGPUs: 2}
 	dear := risky
@@ -219,10 +220,11 @@ func TestRiskyAheadNote(t *testing.T) {
 			}
 		})
 	}
-	// At 10% (ranked as fitting) the cheaper offer leads: no note.
-	ok := risky
-	ok.OOMChance = 0.1
-	if got := RiskyAheadNote(nil, &model.Recommendation{Offers: []model.Offer{fits, ok}, Sort: model.SortPrice}); got != "" {
-		t.Errorf("a 10%% chance made a note: %q", got)
+	// At 10% the cheaper offer is borderline too: ranked after, named.
+	ten := risky
+	ten.OOMChance = 0.1
+	want := "2×h100-sxm (shadeform massedcompute_H100x2) at $5.46/h is cheaper but has about a 10% chance of running out of memory: ranked after the offers that fit"
+	if got := RiskyAheadNote(nil, &model.Recommendation{Offers: []model.Offer{fits, ten}, Sort: model.SortPrice}); got != want {
+		t.Errorf("a 10%% chance: note %q, want %q", got, want)
 	}
 }

@@ -89,6 +89,7 @@ const (
 	srcGCPNetA3High   = srcGCPNet + ": A3 High (NVIDIA H100 80GB), max total bandwidth 1,000 Gbps, GPUDirect-TCPX (the share of it on the GPU NICs is not given)"
 	srcGCPNetA2       = srcGCPNet + ": 'A2 Standard and A2 Ultra' max total bandwidth 100 Gbps; the page's A100 table (German copy, hl=de): a2-highgpu-8g (8 GPUs) 100 Gbit/s; a2-ultragpu-8g, the 8-GPU A2 Ultra, is taken at the same series maximum (its own row was not read)"
 	srcNebiusB200Net  = "Nebius's MLPerf Inference v6.0 system description (mlcommons/inference_results_v6.0 closed/Nebius/systems/nebius_b200_n1.json): 8 B200 per node, host_networking '8x ConnectX-7 IB NDR 400Gb/s' (3,200 Gbps InfiniBand per node)"
+	srcNebiusH200Net  = "Nebius's MLPerf Training v5.1 system description (mlcommons/training_results_v5.1 Nebius/systems/nebius_h200_n64.json @ 4da2d1cd71eb30c855dad12712480ae5ac90dd89, status 'Available cloud'): 8 H200-SXM5-141GB per node, host_memory_capacity '1.6 TB' (the 8gpu-128vcpu-1600gb preset), host_networking '8x ConnectX-7 IB NDR 400Gb/s + 200Gb/s Ethernet NIC' (3,200 Gbps InfiniBand per node)"
 	srcNVv4Win        = "Microsoft Learn, NVv4 series (includes/nvv4-series-summary.md): 'NVv4 virtual machines currently support only Windows guest operating system' — no Linux, no PyTorch (catalog audit #8)"
 )
 
@@ -163,6 +164,7 @@ var fixes = map[string]map[string]fix{
 	"nebius": {
 		"gpu-h100-sxm_1gpu-16vcpu-200gb":   {source: srcNebiusUnconf},
 		"gpu-b200-sxm_8gpu-160vcpu-1792gb": {netGbps: 3200, source: srcNebiusB200Net},
+		"gpu-h200-sxm_8gpu-128vcpu-1600gb": {netGbps: 3200, source: srcNebiusH200Net},
 	},
 	"oci": {
 		"BM.GPU.B300.8":  {source: srcOCIB300Mem},
