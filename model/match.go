@@ -278,9 +278,11 @@ func LoadBytesPerParam(w *Workload) float64 {
 //     copy per rank instead: docs/launch.md says so.
 //   - ZeRO-3: one. from_pretrained builds the model under
 //     deepspeed.zero.Init, partitioned as it is built, and ranks above 0
-//     map the checkpoint to "meta" (same load_state_dict); the weights are
-//     written through GatheredParameters with modifier_rank 0
+//     map a torch.load checkpoint to "meta" (same load_state_dict;
+//     safetensors shards are memory-mapped and read one at a time); the
+//     weights are written through GatheredParameters with modifier_rank 0
 //     (transformers integrations/deepspeed.py _load_state_dict_into_zero3_model).
+//     Read from the sources, not measured.
 //   - QLoRA and inference: one, the former rule (bitsandbytes quantizes
 //     the 16-bit weights onto the GPU as they load, and quantized models
 //     are excluded from the rank-0 loading above); not measured.
