@@ -235,9 +235,8 @@ type Recommendation struct {
 // filters at all (not when none fits: see Recommendation.Rejected).
 var ErrNoOffers = errors.New("no offers")
 
-// Host RAM rules (per instance). A checkpoint is loaded through host memory
-// once per node (Hugging Face's low_cpu_mem_usage / FSDP's rank-0 loading
-// keep it to one copy).
+// Host RAM rules (per instance): the peak while the checkpoint is loaded,
+// which is what a node holds before the weights reach the GPUs.
 //
 // There is no rule for a vision job's data loaders: a DataLoader streams
 // samples from storage, and what its workers hold at once is
@@ -248,15 +247,67 @@ var ErrNoOffers = errors.New("no offers")
 // source and ruled out 237 offers for ResNet-50 (issue 31).
 const MinHostRAMBytes = 8 * GiB // operating system, Python and the framework
 
-// HostRAMNeed returns the host RAM one instance needs, in bytes: the
-// MinHostRAMBytes floor or one 16-bit copy of the weights (4 bytes a
-// parameter in fp32 and tf32), whichever is more.
-func HostRAMNeed(w *Workload, params float64) float64 {
-	need := max(MinHostRAMBytes, params*2) // one 16-bit copy of the weights
-	if w.Precision == FP32 || w.Precision == TF32 {
-		need = max(need, params*4)
+// LoadBytesPerParam returns the bytes per parameter of the weights as the
+// training script loads them into host memory: the dtype the exported
+// script passes to from_pretrained (TRL's --dtype, launch.Plan.LoadDtype,
+// which a test holds equal to this): 4 for fp32 and tf32 and for mixed
+// precision (the fp32 master weights the estimate sized, Micikevicius et
+// al. 2018, §3.1, loaded as float32 so that accelerate's FSDP2 does not
+// upcast a 16-bit copy on every rank: huggingface/accelerate @ 16cb6eb80dd9,
+// src/accelerate/utils/fsdp_utils.py fsdp2_prepare_model, "Upcast to fp32
+// master weights"), 2 for pure bf16/fp16, LoRA and QLoRA (a 16-bit base;
+// QLoRA quantizes it to 4 bits as it loads) and inference.
+func LoadBytesPerParam(w *Workload) float64 {
+	switch {
+	case w.Precision == FP32 || w.Precision == TF32:
+		return 4
+	case !w.Task.Training(), w.Task.Adapters(), w.Precision == BF16 || w.Precision == FP16:
+		return 2
 	}
-	return need
+	return 4 // mixed precision keeps fp32 master weights
+}
+
+// HostLoadCopies returns how many full copies of the weights one node
+// holds in host RAM while procs processes (one per GPU) load them:
+//
+//   - FSDP (not QLoRA): one. The exported script sets the Trainer's
+//     fsdp_config cpu_ram_efficient_loading (with sync_module_states), so
+//     only local rank 0 of each node reads the checkpoint and the others
+//     keep meta/empty tensors that FSDP fills by broadcast from rank 0
+//     (huggingface/transformers src/transformers/training_args.py,
+//     TrainingArguments FSDP setup: FSDP_CPU_RAM_EFFICIENT_LOADING;
+//     modeling_utils.py load_state_dict: map_location "meta" when
+//     is_fsdp_enabled() and not is_local_dist_rank_0(); accelerate
+//     fsdp_utils.py fsdp2_load_full_state_dict, dist.broadcast from src 0).
+//     Transformers v5 releases whose _move_missing_keys_from_meta_to_device
+//     gives those ranks torch.zeros_like placeholders on the CPU commit a
+//     copy per rank instead: docs/launch.md says so.
+//   - ZeRO-3: one. from_pretrained builds the model under
+//     deepspeed.zero.Init, partitioned as it is built, and ranks above 0
+//     map a torch.load checkpoint to "meta" (same load_state_dict;
+//     safetensors shards are memory-mapped and read one at a time); the
+//     weights are written through GatheredParameters with modifier_rank 0
+//     (transformers integrations/deepspeed.py _load_state_dict_into_zero3_model).
+//     Read from the sources, not measured.
+//   - QLoRA and inference: one, the former rule (bitsandbytes quantizes
+//     the 16-bit weights onto the GPU as they load, and quantized models
+//     are excluded from the rank-0 loading above); not measured.
+//   - everything else (single, DDP, ZeRO-1/2): every process calls
+//     from_pretrained and holds its own copy before moving it to its GPU,
+//     so procs copies.
+func HostLoadCopies(w *Workload, procs int) int {
+	switch {
+	case !w.Task.Training(), w.Task == TaskQLoRA, w.Strategy == FSDP, w.Strategy.ZeROStage() == 3:
+		return 1
+	}
+	return max(procs, 1)
+}
+
+// HostRAMNeed returns the host RAM one instance running procs of the job's
+// processes needs, in bytes: the MinHostRAMBytes floor or HostLoadCopies
+// copies of the weights at LoadBytesPerParam, whichever is more.
+func HostRAMNeed(w *Workload, params float64, procs int) float64 {
+	return max(MinHostRAMBytes, float64(HostLoadCopies(w, procs))*params*LoadBytesPerParam(w))
 }
 
 // estimateKey caches estimates per GPU type, GPU count, strategy and
@@ -1010,11 +1061,16 @@ func frameworkSupport(g *GPU, fw Framework) Message {
 }
 
 // NodeHostRAMNeed returns the host RAM, in bytes, one instance of gpus
-// GPUs needs for e: HostRAMNeed plus what each GPU's process offloads
-// there (ZeRO-Offload, FSDP CPU offload, activation offload:
+// GPUs needs for e: HostRAMNeed for the processes it runs (gpus, or the
+// job's GPUs when it asked for fewer) plus what each GPU's process
+// offloads there (ZeRO-Offload, FSDP CPU offload, activation offload:
 // Estimate.States.HostOffload per GPU).
 func NodeHostRAMNeed(e *Estimate, gpus int) float64 {
-	return HostRAMNeed(&e.Workload, e.Params) + e.States.HostOffload*float64(gpus)
+	procs := gpus
+	if e.Workload.GPUs > 0 {
+		procs = min(gpus, e.Workload.GPUs)
+	}
+	return HostRAMNeed(&e.Workload, e.Params, procs) + e.States.HostOffload*float64(gpus)
 }
 
 func (m *matcher) hostRAM(in *Instance, e *Estimate) Message {

@@ -170,6 +170,11 @@ func (p *Plan) NoteMessages() []model.Message {
 	case p.Strategy == model.FSDP:
 		out = append(out, model.Msg(`FSDP: Hugging Face Trainer shards with --fsdp "full_shard auto_wrap"; a custom loop wraps the model in torch.distributed.fsdp itself`))
 	}
+	if p.Strategy == model.FSDP && p.HostRAMNeedGiB > 0 {
+		// fsdpLoadConfig; model.HostLoadCopies counts the one copy.
+		out = append(out, model.Msg("FSDP loading: --fsdp_config cpu_ram_efficient_loading makes local rank 0 of each node read the checkpoint (%s) and broadcast it, so a node needs %.0f GiB of host RAM while loading, not one copy per process; a custom loop does the same with sync_module_states=True and meta-device weights on the other ranks",
+			p.LoadDtype(), p.HostRAMNeedGiB))
+	}
 	if p.PriceFrom != "" { // the $/h of the summary line is not the catalog's
 		out = append(out, model.Msg("the price is from overlay %s (%s, as of %s)", p.PriceFrom, p.PriceSource, p.PriceAsOf))
 	}

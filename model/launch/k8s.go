@@ -2,9 +2,11 @@ package launch
 
 import (
 	"fmt"
+	"math"
 	"path"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/launch/cloud"
 	"go.yaml.in/yaml/v3"
 )
@@ -87,6 +89,9 @@ func (p *Plan) Kubernetes() ([]byte, error) {
 		return nil, err
 	}
 	if err := p.checkShellWords(); err != nil {
+		return nil, err
+	}
+	if err := p.checkHostRAM(); err != nil {
 		return nil, err
 	}
 	labels := mapping(
@@ -278,10 +283,15 @@ func (p *Plan) envVars() *yaml.Node {
 // resources are the container's requests and limits (see Kubernetes).
 // Extended resources other than GPUs (EFA, RDMA) go in both, equal, as
 // Kubernetes requires for extended resources that are requested.
+//
+// The memory is at least the host RAM the job needs while loading
+// (HostRAMNeedGiB, rounded up to a whole Gi), so the limit never
+// OOM-kills a pod the host-RAM check let through; checkHostRAM refuses a
+// need above the pod's share of the node.
 func (p *Plan) resources() *yaml.Node {
-	share := float64(p.ProcsPerNode) / float64(max(p.GPUsPerInstance, 1))
+	share := p.nodeShare()
 	cpu := max(int(float64(p.HostVCPUs)*share*k8sRequestFrac), 1)
-	memGi := max(int(p.HostMemoryGiB*share*k8sRequestFrac), 1)
+	memGi := max(int(p.HostMemoryGiB*share*k8sRequestFrac), int(math.Ceil(p.HostRAMNeedGiB)), 1)
 	mem := fmt.Sprintf("%dGi", memGi)
 	limits := []kv{{p.gpuResource(), integer(p.ProcsPerNode)}, {"memory", str(mem)}}
 	requests := []kv{{"cpu", str(fmt.Sprint(cpu))}, {"memory", str(mem)}}
@@ -294,6 +304,24 @@ func (p *Plan) resources() *yaml.Node {
 		requests = append(requests, kv{cloud.RDMAResource, integer(1)})
 	}
 	return mapping(kv{"limits", mapping(limits...)}, kv{"requests", mapping(requests...)})
+}
+
+// nodeShare is the fraction of a node's GPUs, and so of its vCPUs and
+// memory, one pod takes.
+func (p *Plan) nodeShare() float64 {
+	return float64(p.ProcsPerNode) / float64(max(p.GPUsPerInstance, 1))
+}
+
+// checkHostRAM refuses a pod whose processes need more host RAM while
+// loading than its share of the node has (a share below the whole node
+// when the job uses fewer GPUs than the instance has).
+func (p *Plan) checkHostRAM() error {
+	have := p.HostMemoryGiB * p.nodeShare()
+	if need := math.Ceil(p.HostRAMNeedGiB); p.HostMemoryGiB > 0 && need > have {
+		return model.Errorf(ErrPlan, "the job needs %.0f GiB of host RAM per node while loading its weights, more than its %.0f GiB share of %s's %.0f GiB: use all %d GPUs of the instance or a type with more memory",
+			need, have, p.InstanceType, p.HostMemoryGiB, p.GPUsPerInstance)
+	}
+	return nil
 }
 
 // securityContext adds IPC_LOCK for InfiniBand (RDMA pins memory), nil

@@ -117,6 +117,11 @@ type Plan struct {
 	AcceleratorGuessed bool
 	HostVCPUs          int     // vCPUs of one node
 	HostMemoryGiB      float64 // RAM of one node, GiB
+	// HostRAMNeedGiB is the peak host RAM one node needs while the job
+	// loads its weights (model.NodeHostRAMNeed for ProcsPerNode
+	// processes): the check the offer passed, which the Kubernetes
+	// memory limit must meet; 0 when unknown (serving plans).
+	HostRAMNeedGiB float64
 	// CPUArch is the host's CPU architecture (model.Instance.CPUArch):
 	// "arm64" (Grace, Graviton) needs arm64 wheels and images.
 	CPUArch string
@@ -236,6 +241,7 @@ func NewPlan(w model.Workload, o *model.Offer, opt Options) (*Plan, error) {
 		AcceleratorGuessed: guessed,
 		HostVCPUs:          o.Instance.VCPUs,
 		HostMemoryGiB:      o.Instance.MemoryGiB,
+		HostRAMNeedGiB:     model.NodeHostRAMNeed(e, o.GPUs/nodes) / model.GiB,
 		CPUArch:            o.Instance.CPUArch,
 		GPUsPerInstance:    o.Instance.GPUCount,
 		ProcsPerNode:       o.GPUs / nodes,
@@ -442,9 +448,9 @@ func (p *Plan) derivedArgs(deepspeedPath string) []string {
 	switch {
 	case p.Strategy == model.FSDP && p.OffloadParams:
 		// TrainingArguments' FSDPOption "offload": CPUOffload(offload_params=True).
-		a = append(a, "--fsdp", "full_shard auto_wrap offload")
+		a = append(a, "--fsdp", "full_shard auto_wrap offload", "--fsdp_config", fsdpLoadConfig)
 	case p.Strategy == model.FSDP:
-		a = append(a, "--fsdp", "full_shard auto_wrap")
+		a = append(a, "--fsdp", "full_shard auto_wrap", "--fsdp_config", fsdpLoadConfig)
 	case p.ZeRO() > 0:
 		a = append(a, "--deepspeed", deepspeedPath)
 	}
@@ -526,6 +532,30 @@ func TextLength(w *model.Workload) int {
 	}
 	return w.SeqLen
 }
+
+// fsdpLoadConfig is the Trainer's --fsdp_config for every FSDP job: only
+// local rank 0 of each node reads the checkpoint into host RAM and FSDP
+// broadcasts the weights to the other ranks, so a node holds one copy of
+// the weights while loading, not one per process (model.HostLoadCopies,
+// which the host-RAM check counts). Without it each of 8 processes of a
+// 70B job loads its own float32 copy: 8 × 282 GB, more than a p5's 2 TiB.
+//
+// TrainingArguments parses a --fsdp_config value that starts with "{" as
+// JSON (fsdp_config is one of its _VALID_DICT_FIELDS, __post_init__) and
+// sets FSDP_CPU_RAM_EFFICIENT_LOADING from its cpu_ram_efficient_loading,
+// refusing it without sync_module_states (huggingface/transformers
+// src/transformers/training_args.py); from_pretrained then maps the
+// checkpoint to "meta" on every rank but local rank 0 (modeling_utils.py
+// load_state_dict, is_fsdp_enabled and is_local_dist_rank_0), and
+// accelerate broadcasts rank 0's weights into the shards
+// (huggingface/accelerate @ 16cb6eb80dd9, src/accelerate/utils/dataclasses.py
+// FullyShardedDataParallelPlugin.cpu_ram_efficient_loading, "only the first
+// process loads the pretrained model checkpoint while all other processes
+// have empty weights"; fsdp_utils.py fsdp2_prepare_model and
+// fsdp2_load_full_state_dict). An environment variable would not do: the
+// Trainer writes FSDP_CPU_RAM_EFFICIENT_LOADING from fsdp_config,
+// "false" when the key is absent.
+const fsdpLoadConfig = `{"cpu_ram_efficient_loading": true, "sync_module_states": true}`
 
 // argsWithConfig returns ScriptArgs with the DeepSpeed config path replaced
 // by path, for renderers that mount the config elsewhere (Kubernetes).
