@@ -43,6 +43,7 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	}); err != nil {
 		return err
 	}
+	j.EndOffers()
 	o.value("rejected", j.Rejected)
 	if j.RiskyAhead != nil {
 		o.value("risky_ahead", j.RiskyAhead)

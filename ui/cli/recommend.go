@@ -296,6 +296,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 				printWarningsIn(env.lang, env.Stderr, warnings)
 				return report.WriteRecommendCSV(env.Stdout, &rec, limit)
 			}
+			df.savingsAside = output == outJSON // writeRecommendJSON waits for them after the offers
 			d, dwarn, err := df.decide(cmd, env, cat, w, q, &rec)
 			if err != nil {
 				return err

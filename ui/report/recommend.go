@@ -188,9 +188,19 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 // a writer that knows EachOffer (the CLI's); encoding/json sees no offers.
 func NewRecommendJSONStream(r *model.Recommendation, base *model.Estimate, limit int, d *Decisions) RecommendJSON {
 	out, n := newRecommendHead(r, base, limit)
-	out.addDecisionsHead(r, d)
 	out.stream = &offerStream{rec: r, n: n, d: d, memo: messageMemo{}}
+	out.addDecisionsHead(r, d) // all but the savings: EndOffers
 	return out
+}
+
+// EndOffers fills a streamed j's savings, once they are in: the writer
+// calls it after the offers, which it lays out while Decide's savings
+// are ranked aside (DecideInput.SavingsAside). It does nothing for a j
+// that is not streamed.
+func (j *RecommendJSON) EndOffers() {
+	if j.stream != nil && j.stream.d != nil {
+		j.Savings = newSavingsJSON(j.stream.d)
+	}
 }
 
 // eachOf calls f with a pointer to each element of s in order, stopping
