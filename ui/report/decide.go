@@ -72,6 +72,14 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 	if d.HoursPerMonth == 0 {
 		d.HoursPerMonth = model.HoursPerMonth
 	}
+	savings := in.Savings && len(rec.Offers) > 0
+	if savings && in.SavingsAside { // first: it needs none of what follows
+		d.savingsDone = make(chan struct{})
+		go func() {
+			defer close(d.savingsDone)
+			d.rankSavings(rec, in)
+		}()
+	}
 	for i := range rec.Offers {
 		o := &rec.Offers[i]
 		var rate decide.InterruptionRate
@@ -84,16 +92,8 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 		}
 	}
 	d.Front = decide.ParetoFront(decide.OfferPoints(rec.Offers))
-	if in.Savings && len(rec.Offers) > 0 {
-		if in.SavingsAside {
-			d.savingsDone = make(chan struct{})
-			go func() {
-				defer close(d.savingsDone)
-				d.rankSavings(rec, in)
-			}()
-		} else {
-			d.rankSavings(rec, in)
-		}
+	if savings && !in.SavingsAside {
+		d.rankSavings(rec, in)
 	}
 	return d
 }

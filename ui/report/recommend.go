@@ -233,14 +233,45 @@ func (j *RecommendJSON) EachOffer(f func(*OfferJSON) error) error {
 	if j.stream == nil {
 		return eachOf(j.Offers, f)
 	}
-	st := j.stream
-	o := new(OfferJSON) // one for all: f's argument escapes
-	for i := range st.n {
-		*o = newOfferJSON(&st.rec.Offers[i], st.memo)
+	l := OfferLayout{j: j, memo: j.stream.memo}
+	return l.Each(0, j.stream.n, f)
+}
+
+// OfferCount is how many offers EachOffer walks.
+func (j *RecommendJSON) OfferCount() int {
+	if j.stream == nil {
+		return len(j.Offers)
+	}
+	return j.stream.n
+}
+
+// OfferLayout lays out j's offers by index, for a writer that lays them
+// out on more than one goroutine: one OfferLayout each, as each has its
+// own memo of formatted messages.
+type OfferLayout struct {
+	j    *RecommendJSON
+	memo messageMemo
+	o    OfferJSON // one for all: f's argument escapes
+}
+
+// NewOfferLayout returns a layout of j's offers for one goroutine.
+func (j *RecommendJSON) NewOfferLayout() *OfferLayout {
+	return &OfferLayout{j: j, memo: messageMemo{}}
+}
+
+// Each calls f with each of the offers [from, to) of EachOffer's list,
+// in order, stopping at its first error (f must not keep the pointer).
+func (l *OfferLayout) Each(from, to int, f func(*OfferJSON) error) error {
+	st := l.j.stream
+	if st == nil {
+		return eachOf(l.j.Offers[from:to], f)
+	}
+	for i := from; i < to; i++ {
+		l.o = newOfferJSON(&st.rec.Offers[i], l.memo)
 		if st.d != nil {
-			addOfferDecision(o, &st.d.Offers[i], st.d)
+			addOfferDecision(&l.o, &st.d.Offers[i], st.d)
 		}
-		if err := f(o); err != nil {
+		if err := f(&l.o); err != nil {
 			return err
 		}
 	}
