@@ -17,14 +17,14 @@ type elemBlocks struct {
 
 var (
 	// recommend's offers: ~1.1 KB each, ~900 of them.
-	offerBlocks = elemBlocks{per: 16, bufCap: 24 << 10, min: 4}
+	offerBlocks = elemBlocks{per: 32, bufCap: 40 << 10, min: 4}
 	// offers' market rows: ~0.8 KB each, up to 100,000 of them.
 	marketBlocks = elemBlocks{per: 64, bufCap: 64 << 10, min: 4}
 )
 
 // blockBufs is how many block buffers are out at once: one being written,
 // the others laid out ahead.
-const blockBufs = 3
+const blockBufs = 4
 
 // laidBlock is one block laid out into its own buffer.
 type laidBlock struct {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/internal/stack"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/decide"
@@ -77,6 +78,7 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 		d.savingsDone = make(chan struct{})
 		go func() {
 			defer close(d.savingsDone)
+			stack.Grow() // the ranking's matcher goes 64 KB deep
 			d.rankSavings(rec, in)
 		}()
 	}
