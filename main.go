@@ -15,7 +15,6 @@ import (
 	"github.com/gpuplan/gpuplan/data/hf"
 	"github.com/gpuplan/gpuplan/data/probes"
 	"github.com/gpuplan/gpuplan/data/update"
-	"github.com/gpuplan/gpuplan/internal/stack"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/probe"
 	"github.com/gpuplan/gpuplan/ui/cli"
@@ -41,7 +40,6 @@ func main() {
 	// (status 141).
 	signal.Ignore(syscall.SIGPIPE)
 	shortGC()
-	stack.Grow() // a ranking's calls go 64 KB deep
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -5,7 +5,7 @@ package stack
 // holds a few frames. A goroutine starts with a few KB and the runtime
 // doubles its stack each time a call overflows it, copying the whole
 // stack and walking every frame's tables: a ranking's calls (cobra,
-// recommend, the matcher) took the main goroutine from 4 KB to 8, 16, 32
+// recommend, the matcher) took the main goroutine from 8 KB to 16, 32
 // and 64 KB, and the savings' goroutine likewise (perf probe on
 // runtime.copystack: 14 copies in one recommend --json, ~4% of its CPU
 // time with the pages of the stacks thrown away). The runtime sizes the

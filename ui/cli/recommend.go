@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gpuplan/gpuplan/internal/stack"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -277,6 +278,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 			if asJSON || output == outJSON {
 				go warmJSON(report.NewEstimateJSON(&base, nil))
 			}
+			stack.Grow() // the ranking goes 64 KB deep: one copy of the stack, not three
 			rec, err := model.Recommend(w, cat, q)
 			if err != nil {
 				return usage(err)
