@@ -2,10 +2,10 @@
 package stack
 
 // Grow grows the calling goroutine's stack to 64 KB in one step, while it
-// holds a few frames. A goroutine starts with a few KB and the runtime
+// holds a few frames. A goroutine starts with 2 KB and the runtime
 // doubles its stack each time a call overflows it, copying the whole
 // stack and walking every frame's tables: a ranking's calls (cobra,
-// recommend, the matcher) took the main goroutine from 8 KB to 16, 32
+// recommend, the matcher) took the main goroutine from 2 KB to 4, 8, 16, 32
 // and 64 KB, and the savings' goroutine likewise (perf probe on
 // runtime.copystack: 14 copies in one recommend --json, ~4% of its CPU
 // time with the pages of the stacks thrown away). The runtime sizes the
