@@ -25,6 +25,10 @@ type decideFlags struct {
 	// spot is env.SpotRates started ahead of the ranking (startSpotRates);
 	// nil: decide loads the rates itself.
 	spot *spotLoad
+	// savingsAside ranks the savings beside the writing of the offers
+	// (report.DecideInput.SavingsAside): recommend --json, whose writer
+	// waits for them after the offers.
+	savingsAside bool
 }
 
 // spotLoad is a load of the spot rates running on its own goroutine: the
@@ -117,7 +121,7 @@ func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w
 	if err != nil {
 		return nil, nil, err
 	}
-	in := report.DecideInput{Catalog: cat, Workload: w, Query: q, Spot: a, HoursPerMonth: q.HoursPerMonth, Savings: !f.noSavings, Hints: true}
+	in := report.DecideInput{Catalog: cat, Workload: w, Query: q, Spot: a, HoursPerMonth: q.HoursPerMonth, Savings: !f.noSavings, SavingsAside: f.savingsAside, Hints: true}
 	var warnings []model.Message
 	if f.spot == nil {
 		f.spot = startSpotRates(env.SpotRates)
@@ -135,6 +139,9 @@ func (f *decideFlags) decide(cmd *cobra.Command, env *Env, cat *model.Catalog, w
 // answers returns the direct questions asked (--finish-by, --max-job-cost).
 func (f *decideFlags) answers(fs *pflag.FlagSet, rec *model.Recommendation, now time.Time) ([]report.Answer, error) {
 	var out []report.Answer
+	if !fs.Changed("finish-by") && !fs.Changed("max-job-cost") {
+		return nil, nil // no question: no points (one per offer, ~900)
+	}
 	pts := decide.OfferPoints(rec.Offers)
 	if fs.Changed("finish-by") {
 		h, err := ParseFinishBy(f.finishBy, now)

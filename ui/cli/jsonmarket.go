@@ -22,10 +22,14 @@ func writeMarketJSON(w io.Writer, s *report.MarketStreamJSON) error {
 	o.str("group_by", s.GroupBy)
 	o.bool("all_regions", s.AllRegions)
 	if err := o.list("rows", s.Rows == nil && !s.Streamed(), func() error {
-		return s.EachRow(func(r *report.MarketRowJSON) error {
-			o.elem()
-			o.marketRow(r)
-			return o.err
+		return o.elemsInBlocks(s.RowCount(), marketBlocks, func() elemLayout {
+			return func(w *jsonOut, from, to int) error {
+				return s.EachRowIn(from, to, func(r *report.MarketRowJSON) error {
+					w.elem()
+					w.marketRow(r)
+					return w.err
+				})
+			}
 		})
 	}); err != nil {
 		return err

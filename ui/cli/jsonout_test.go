@@ -420,7 +420,10 @@ func TestRecommendJSONStreamed(t *testing.T) {
 			Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}})
 		held := report.NewRecommendJSON(&rec, &base, c.limit)
 		held.AddDecisions(&rec, d)
-		streamed := report.NewRecommendJSONStream(&rec, &base, c.limit, d)
+		// The CLI's: the savings ranked aside while the offers are written.
+		aside := report.Decide(&rec, report.DecideInput{Catalog: cat, Workload: w, Query: q, HoursPerMonth: model.HoursPerMonth, Savings: true, SavingsAside: true, Rate: rate,
+			Spot: decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours}})
+		streamed := report.NewRecommendJSONStream(&rec, &base, c.limit, aside)
 		var a1, b1 bytes.Buffer
 		if err := writeJSONStream(&a1, held); err != nil {
 			t.Fatal(err)

@@ -35,14 +35,11 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	o.value("estimate", j.Estimate)
 	o.str("sort", j.Sort)
 	if err := o.list("offers", j.Offers == nil && !j.Streamed(), func() error {
-		return j.EachOffer(func(of *report.OfferJSON) error {
-			o.elem()
-			o.offer(of)
-			return o.err
-		})
+		return o.offers(j)
 	}); err != nil {
 		return err
 	}
+	j.EndOffers()
 	o.value("rejected", j.Rejected)
 	if j.RiskyAhead != nil {
 		o.value("risky_ahead", j.RiskyAhead)
@@ -125,7 +122,7 @@ func (o *jsonOut) end(c byte) {
 	}
 	o.b = append(o.b, c)
 	o.first = false
-	if len(o.b) >= 64<<10 {
+	if len(o.b) >= 64<<10 && o.w != nil { // a block laid out aside has no writer (offers)
 		o.flush()
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gpuplan/gpuplan/internal/stack"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/ui/report"
@@ -271,6 +272,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 			if asJSON || output == outJSON {
 				go warmJSON(report.NewEstimateJSON(&base, nil))
 			}
+			stack.Grow() // the ranking goes 64 KB deep: one copy of the stack, not three
 			rec, err := model.Recommend(w, cat, q)
 			if err != nil {
 				return usage(err)
@@ -290,6 +292,7 @@ hosts the framework cannot run on only when nothing else is left.`,
 				printWarningsIn(env.lang, env.Stderr, warnings)
 				return report.WriteRecommendCSV(env.Stdout, &rec, limit)
 			}
+			df.savingsAside = output == outJSON // writeRecommendJSON waits for them after the offers
 			d, dwarn, err := df.decide(cmd, env, cat, w, q, &rec)
 			if err != nil {
 				return err

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gpuplan/gpuplan/internal/stack"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/decide"
@@ -26,6 +27,19 @@ type Decisions struct {
 	Savings       []advice.Saving
 	SavingsErr    string
 	Hints         bool // name the command-line flags that change the assumptions
+
+	// savingsDone is closed when savings ranked aside
+	// (DecideInput.SavingsAside) are in; nil when Decide ranked them.
+	savingsDone chan struct{}
+}
+
+// WaitSavings waits for the savings Decide ranks aside
+// (DecideInput.SavingsAside); it returns at once otherwise. SavingsBase,
+// Savings and SavingsErr are not to be read before it returns.
+func (d *Decisions) WaitSavings() {
+	if d != nil && d.savingsDone != nil {
+		<-d.savingsDone
+	}
 }
 
 // DecideInput is what Decide needs beyond the recommendation.
@@ -41,7 +55,13 @@ type DecideInput struct {
 	// Savings turns on the "what saves the most" list (a few dozen
 	// Recommend calls).
 	Savings bool
-	Hints   bool // see Decisions.Hints
+	// SavingsAside ranks the savings on another goroutine: Decide returns
+	// once the offers' decisions and the front are in, and the caller
+	// calls Decisions.WaitSavings before it reads them (recommend --json
+	// lays the offers out meanwhile, on the machine's other core; the
+	// ranking reads rec and never writes it, model.CheapestFinder).
+	SavingsAside bool
+	Hints        bool // see Decisions.Hints
 }
 
 // savingsPerKind bounds the GPU types and regions tried by Savings.
@@ -52,6 +72,15 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 	d := &Decisions{Spot: in.Spot, HoursPerMonth: in.HoursPerMonth, Hints: in.Hints, Offers: make([]decide.Decision, len(rec.Offers))}
 	if d.HoursPerMonth == 0 {
 		d.HoursPerMonth = model.HoursPerMonth
+	}
+	savings := in.Savings && len(rec.Offers) > 0
+	if savings && in.SavingsAside { // first: it needs none of what follows
+		d.savingsDone = make(chan struct{})
+		go func() {
+			defer close(d.savingsDone)
+			stack.Grow() // the ranking's matcher goes 64 KB deep
+			d.rankSavings(rec, in)
+		}()
 	}
 	for i := range rec.Offers {
 		o := &rec.Offers[i]
@@ -65,14 +94,19 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 		}
 	}
 	d.Front = decide.ParetoFront(decide.OfferPoints(rec.Offers))
-	if in.Savings && len(rec.Offers) > 0 {
-		var err error
-		d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind)
-		if err != nil {
-			d.SavingsErr = err.Error()
-		}
+	if savings && !in.SavingsAside {
+		d.rankSavings(rec, in)
 	}
 	return d
+}
+
+// rankSavings fills d's savings (advice.Savings).
+func (d *Decisions) rankSavings(rec *model.Recommendation, in DecideInput) {
+	var err error
+	d.SavingsBase, d.Savings, err = advice.Savings(in.Catalog, in.Workload, in.Query, rec, savingsPerKind)
+	if err != nil {
+		d.SavingsErr = err.Error()
+	}
 }
 
 // SpotJSON is an offer's job on spot with interruptions counted
@@ -146,15 +180,25 @@ func (j *RecommendJSON) addDecisionsHead(rec *model.Recommendation, d *Decisions
 		j.Pareto = append(j.Pareto, ParetoJSON{TimeCost: decide.TimeCost{Index: p.Index, Hours: Round(p.Hours, 3), USD: Round(p.USD, 2)},
 			Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, Pricing: string(o.Pricing)})
 	}
+	if j.stream == nil {
+		j.Savings = newSavingsJSON(d)
+	}
+}
+
+// newSavingsJSON is d's savings as JSON, nil when there are none (not
+// asked, --no-savings, or nothing to compare with); it waits for savings
+// ranked aside.
+func newSavingsJSON(d *Decisions) *SavingsJSON {
+	d.WaitSavings()
 	if d.Savings == nil && d.SavingsErr == "" {
-		return // not asked (--no-savings) or nothing to compare with
+		return nil
 	}
 	s := &SavingsJSON{BaseUSD: Round(d.SavingsBase, 2), Changes: []advice.Saving{}, Error: d.SavingsErr}
 	for _, c := range d.Savings {
 		c.USD, c.SavingUSD, c.SavingPct = Round(c.USD, 2), Round(c.SavingUSD, 2), Round(c.SavingPct, 1)
 		s.Changes = append(s.Changes, c)
 	}
-	j.Savings = s
+	return s
 }
 
 // spotAssumptions lists the inputs of an estimate that are assumptions.
@@ -301,7 +345,7 @@ func WriteDecisions(out io.Writer, r *Renderer, rec *model.Recommendation, d *De
 			fmt.Fprintf(&b, "  %s\n", st.Muted.Render(AssumptionLineIn(lang, d)))
 		}
 	}
-	if len(d.Savings) > 0 {
+	if d.WaitSavings(); len(d.Savings) > 0 {
 		fmt.Fprintf(&b, "\n%s\n", st.Heading.Render(lang.Sprintf("What saves the most (each change alone, priced by the estimator; now %s)", USD(d.SavingsBase))))
 		b.WriteString(SavingsListIn(lang, d.Savings, 6))
 	}

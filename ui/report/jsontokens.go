@@ -198,14 +198,28 @@ func (s *MarketStreamJSON) Streamed() bool { return s.res != nil }
 // EachRow calls fn with each row in order, stopping at its first error.
 // The row is fn's only until it returns: it is reused for the next one.
 func (s *MarketStreamJSON) EachRow(fn func(*MarketRowJSON) error) error {
+	return s.EachRowIn(0, s.RowCount(), fn)
+}
+
+// RowCount is how many rows EachRow walks.
+func (s *MarketStreamJSON) RowCount() int {
 	if s.res == nil {
-		return eachOf(s.Rows, fn)
+		return len(s.Rows)
+	}
+	return len(s.res.Rows)
+}
+
+// EachRowIn is EachRow over rows [from, to) of its list; calls may run
+// on several goroutines at once.
+func (s *MarketStreamJSON) EachRowIn(from, to int, fn func(*MarketRowJSON) error) error {
+	if s.res == nil {
+		return eachOf(s.Rows[from:to], fn)
 	}
 	// The optional prices point at two variables for the whole list,
 	// not two allocations per row (knownUSD).
 	var od, spot float64
 	var row MarketRowJSON
-	for i := range s.res.Rows {
+	for i := from; i < to; i++ {
 		r := &s.res.Rows[i]
 		row = marketRowFields(r)
 		od, spot = r.OnDemandUSD, r.SpotUSD

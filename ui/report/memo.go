@@ -16,11 +16,12 @@ import (
 // and NaN are left out).
 type messageMemo map[messageKey]string
 
-// messageKey is a message with up to 4 scalar arguments.
+// messageKey is a message with up to 5 scalar arguments (an offer's
+// borderline warning has 5).
 type messageKey struct {
 	key  string
 	n    int
-	args [4]any
+	args [5]any
 }
 
 // strings is model.Strings through the memo; a nil memo formats each

@@ -23,9 +23,10 @@ func TestMessageMemo(t *testing.T) {
 		model.Msg("value %v", math.NaN()),
 		model.Msg("%v %v", named("a"), true),
 		model.Msg("%v", int64(7)),
-		model.Msg("%v", &x),                        // a pointer: not kept
-		model.Msg("%v", []string{"a"}),             // a slice: not kept
-		model.Msg("%v %v %v %v %v", 1, 2, 3, 4, 5), // more than the key holds
+		model.Msg("%v", &x),                              // a pointer: not kept
+		model.Msg("%v", []string{"a"}),                   // a slice: not kept
+		model.Msg("%v %v %v %v %v", 1, 2, 3, 4, 5),       // five: an offer's borderline warning
+		model.Msg("%v %v %v %v %v %v", 1, 2, 3, 4, 5, 6), // more than the key holds
 		model.Msg("%v", nil),
 	}
 	want := model.Strings(ms)
@@ -37,7 +38,7 @@ func TestMessageMemo(t *testing.T) {
 	}
 	// Kept: the scalar ones, each once; -0, NaN, the pointer, the slice,
 	// the long one and nil are not.
-	if got, wantN := len(memo), 7; got != wantN {
+	if got, wantN := len(memo), 8; got != wantN {
 		t.Errorf("memo holds %d messages, want %d", got, wantN)
 	}
 	if got := messageMemo(nil).strings(nil); got == nil || len(got) != 0 {

@@ -188,9 +188,19 @@ func NewRecommendJSON(r *model.Recommendation, base *model.Estimate, limit int) 
 // a writer that knows EachOffer (the CLI's); encoding/json sees no offers.
 func NewRecommendJSONStream(r *model.Recommendation, base *model.Estimate, limit int, d *Decisions) RecommendJSON {
 	out, n := newRecommendHead(r, base, limit)
-	out.addDecisionsHead(r, d)
 	out.stream = &offerStream{rec: r, n: n, d: d, memo: messageMemo{}}
+	out.addDecisionsHead(r, d) // all but the savings: EndOffers
 	return out
+}
+
+// EndOffers fills a streamed j's savings, once they are in: the writer
+// calls it after the offers, which it lays out while Decide's savings
+// are ranked aside (DecideInput.SavingsAside). It does nothing for a j
+// that is not streamed.
+func (j *RecommendJSON) EndOffers() {
+	if j.stream != nil && j.stream.d != nil {
+		j.Savings = newSavingsJSON(j.stream.d)
+	}
 }
 
 // eachOf calls f with a pointer to each element of s in order, stopping
@@ -223,14 +233,45 @@ func (j *RecommendJSON) EachOffer(f func(*OfferJSON) error) error {
 	if j.stream == nil {
 		return eachOf(j.Offers, f)
 	}
-	st := j.stream
-	o := new(OfferJSON) // one for all: f's argument escapes
-	for i := range st.n {
-		*o = newOfferJSON(&st.rec.Offers[i], st.memo)
+	l := OfferLayout{j: j, memo: j.stream.memo}
+	return l.Each(0, j.stream.n, f)
+}
+
+// OfferCount is how many offers EachOffer walks.
+func (j *RecommendJSON) OfferCount() int {
+	if j.stream == nil {
+		return len(j.Offers)
+	}
+	return j.stream.n
+}
+
+// OfferLayout lays out j's offers by index, for a writer that lays them
+// out on more than one goroutine: one OfferLayout each, as each has its
+// own memo of formatted messages.
+type OfferLayout struct {
+	j    *RecommendJSON
+	memo messageMemo
+	o    OfferJSON // one for all: f's argument escapes
+}
+
+// NewOfferLayout returns a layout of j's offers for one goroutine.
+func (j *RecommendJSON) NewOfferLayout() *OfferLayout {
+	return &OfferLayout{j: j, memo: messageMemo{}}
+}
+
+// Each calls f with each of the offers [from, to) of EachOffer's list,
+// in order, stopping at its first error (f must not keep the pointer).
+func (l *OfferLayout) Each(from, to int, f func(*OfferJSON) error) error {
+	st := l.j.stream
+	if st == nil {
+		return eachOf(l.j.Offers[from:to], f)
+	}
+	for i := from; i < to; i++ {
+		l.o = newOfferJSON(&st.rec.Offers[i], l.memo)
 		if st.d != nil {
-			addOfferDecision(o, &st.d.Offers[i], st.d)
+			addOfferDecision(&l.o, &st.d.Offers[i], st.d)
 		}
-		if err := f(o); err != nil {
+		if err := f(&l.o); err != nil {
 			return err
 		}
 	}
