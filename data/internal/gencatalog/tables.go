@@ -49,7 +49,10 @@ var provenances = map[string]provenance{ // key: SHA-256 of the file
 	// RunPod's v8 file is 2,167,070 characters (one row per type and
 	// zone): only three type blocks were read whole (1x_A100-80GB_SECURE,
 	// 1x_RTX4090_SECURE, 4x_RTX4090_SECURE, 48 zones each); `gpuplan
-	// catalog update --providers runpod` fetches the rest.
+	// catalog update --providers runpod` fetches the rest. The extract is
+	// the header and those three blocks in file order, LF line endings
+	// (rebuilt byte for byte on 2026-12-02 from offsets 0, 1,205,000 and
+	// 1,241,500 of the file: same SHA-256).
 	"ff2060dbf448b5c04c8dbdc1c32d75ab41ccf4345c15ed42345ad6fb0eea8680": {"skypilot-org/skypilot-catalog", "catalogs/v8/runpod/vms.csv", "01acdfd419ce5afae1289ff14825b893ced0c196", true},
 	// RunPod's v7 file, 169,061 characters (CRLF line endings kept), read
 	// whole in 11 pieces and reassembled byte for byte (size checked against
