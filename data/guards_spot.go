@@ -8,7 +8,7 @@ import (
 )
 
 // SpotMarkets returns the providers c lists a spot price for. A provider
-// not in it (Lambda, RunPod, Vast and the other GPU clouds without a spot
+// not in it (Lambda, Vast and the other GPU clouds without a spot
 // market in the embedded catalog) gets no spot price from a fetched
 // source nor from an overlay: one rule at both doors (ClearInventedSpot),
 // since a spot market made up at a third of on-demand would rank first

@@ -98,7 +98,7 @@ func TestOffersMarketplaces(t *testing.T) {
 // TestCountsGrouped: the human output groups counts of 10,000 and more
 // as the configurator does, in both languages; JSON keeps numbers (trial
 // 15 N8: "100207 offers", "overlay … (100000 types)"). The catalog has
-// 777 instance types; the overlay adds 12,000 more (one type a row).
+// 842 instance types; the overlay adds 12,000 more (one type a row).
 // The offers table's lines are ui/report's TestMarketCountLines.
 func TestCountsGrouped(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "aws", "vms.csv")
@@ -107,15 +107,15 @@ func TestCountsGrouped(t *testing.T) {
 	}
 	_, base, _ := runCLI(t, "version", "--json")
 	var v struct{ Instances int }
-	if err := json.Unmarshal([]byte(base), &v); err != nil || v.Instances != 777 {
-		t.Fatalf("version --json: %v, %d instances; this test counts on the catalog's 777", err, v.Instances)
+	if err := json.Unmarshal([]byte(base), &v); err != nil || v.Instances != 842 {
+		t.Fatalf("version --json: %v, %d instances; this test counts on the catalog's 842", err, v.Instances)
 	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"version"}, " 12,777 instance types, "},
-		{[]string{"--lang", "zh-CN", "version"}, "12,777 种实例规格"},
+		{[]string{"version"}, " 12,842 instance types, "},
+		{[]string{"--lang", "zh-CN", "version"}, "12,842 种实例规格"},
 		{[]string{"offers", "--providers", "lambda"}, "overlay " + p + " (12,000 types)"},
 		{[]string{"--lang", "zh-CN", "offers", "--providers", "lambda"}, "覆盖文件 " + p + "（12,000 种规格）"},
 	} {
@@ -125,8 +125,8 @@ func TestCountsGrouped(t *testing.T) {
 		}
 	}
 	_, js, _ := runCLI(t, "version", "--json", "--catalog", p)
-	if !strings.Contains(js, `"instances": 12777`) {
-		t.Errorf("version --json: %s; want the number 12777", js)
+	if !strings.Contains(js, `"instances": 12842`) {
+		t.Errorf("version --json: %s; want the number 12842", js)
 	}
 }
 

@@ -139,22 +139,39 @@ func loadGPUs(path string) (*model.Catalog, error) {
 // findCSV returns the vms.csv of the highest schema version for provider
 // under the catalog directories, and its path relative to its directory.
 func findCSV(dirs []string, provider string) (path, rel string, err error) {
-	best := -1
+	files := findCSVs(dirs, provider)
+	if len(files) == 0 {
+		return "", "", fmt.Errorf("no v*/%s/vms.csv under %s", provider, strings.Join(dirs, ", "))
+	}
+	return files[0].path, files[0].rel, nil
+}
+
+// csvFile is one vN/<provider>/vms.csv found under a catalog directory.
+type csvFile struct {
+	version   int
+	path, rel string
+}
+
+// findCSVs returns the vms.csv of every schema version for provider under
+// the catalog directories, newest first (one per version: the first
+// directory that has it).
+func findCSVs(dirs []string, provider string) []csvFile {
+	var files []csvFile
+	seen := map[int]bool{}
 	for _, d := range dirs {
 		matches, _ := filepath.Glob(filepath.Join(d, "v*", provider, "vms.csv"))
 		for _, m := range matches {
 			v, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(filepath.Dir(filepath.Dir(m))), "v"))
-			if err != nil || v <= best {
+			if err != nil || seen[v] {
 				continue
 			}
-			best, path = v, m
-			rel, _ = filepath.Rel(d, m)
+			seen[v] = true
+			rel, _ := filepath.Rel(d, m)
+			files = append(files, csvFile{v, m, filepath.ToSlash(rel)})
 		}
 	}
-	if best < 0 {
-		return "", "", fmt.Errorf("no v*/%s/vms.csv under %s", provider, strings.Join(dirs, ", "))
-	}
-	return path, filepath.ToSlash(rel), nil
+	sort.Slice(files, func(i, j int) bool { return files[i].version > files[j].version })
+	return files
 }
 
 func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) error {
@@ -162,45 +179,32 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	raw, err := os.ReadFile(path)
+	insts, source, err := importCSV(cat, provider, path, rel, stderr)
 	if err != nil {
 		return err
 	}
-	sum := sha256.Sum256(raw)
-	source := fmt.Sprintf("SkyPilot catalog %s (upstream commit unknown), filtered", rel)
-	if pv, ok := provenances[hex.EncodeToString(sum[:])]; ok {
-		source = fmt.Sprintf("%s %s @ %s (SkyPilot authors, Apache-2.0)", pv.repo, pv.path, pv.commit)
-		if pv.filtered {
-			source += ", filtered"
-		}
-	} else {
-		fmt.Fprintf(stderr, "gencatalog: %s: %s is not a file of the provenance table; its source names no commit\n", provider, rel)
+	sources := map[string]string{}
+	for _, in := range insts {
+		sources[in.Type] = source
 	}
-	input := raw
-	if provider == "gcp" {
-		if input, err = withN1Hosts(raw); err != nil {
-			return fmt.Errorf("%s: %w", rel, err)
-		}
-	}
-	insts, warns, err := data.ReadSkyPilotCSV(bytes.NewReader(input), rel, provider, data.CatalogGPUResolver(cat))
-	if err != nil {
-		return err
-	}
-	for _, w := range warns {
-		fmt.Fprintf(stderr, "%s: %s\n", provider, w)
-	}
-	if provider == "azure" || provider == "runpod" {
-		// SkyPilot's Azure rows for scarce types repeat the on-demand price as
-		// the spot price (its catalog README: "H100 rows spot = on-demand"): a
-		// placeholder, not a spot offer, so the spot price is left unknown.
-		// RunPod's v8 rows repeat it on every row (1x_RTX4090_SECURE: 0.74
-		// and 0.74), where RunPod's interruptible price is lower.
-		for i := range insts {
-			for j := range insts[i].Prices {
-				if p := &insts[i].Prices[j]; p.SpotUSD > 0 && p.SpotUSD == p.OnDemandUSD {
-					p.SpotUSD = 0
-				}
+	if why, ok := olderVersions[provider]; ok {
+		// Types the newest file lacks come from the older versions, newest
+		// first; a type the newer file has is never taken from an older one.
+		for _, f := range findCSVs(o.dirs, provider)[1:] {
+			older, src, err := importCSV(cat, provider, f.path, f.rel, stderr)
+			if err != nil {
+				return err
 			}
+			n := 0
+			for _, in := range older {
+				if _, ok := sources[in.Type]; ok {
+					continue
+				}
+				sources[in.Type] = src + "; " + why
+				insts = append(insts, in)
+				n++
+			}
+			fmt.Fprintf(stderr, "gencatalog: %s: %d instance types from the older %s (%s)\n", provider, n, f.rel, why)
 		}
 	}
 	kept := insts[:0]
@@ -215,7 +219,7 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 	notes := map[string]string{}
 	for i := range insts {
 		in := &insts[i]
-		in.Source, in.AsOf = source, o.asOf
+		in.Source, in.AsOf = sources[in.Type], o.asOf
 		if provider == "gcp" && strings.HasPrefix(in.Type, "n1-") {
 			in.Source += "; " + srcN1
 		}
@@ -235,6 +239,11 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 			fmt.Fprintf(stderr, "gencatalog: %s: fix for %s matches no imported type\n", provider, t)
 		}
 	}
+	if _, ok := olderVersions[provider]; ok {
+		for _, f := range findCSVs(o.dirs, provider)[1:] {
+			rel += ", " + f.rel
+		}
+	}
 	out := filepath.Join(o.out, provider+".toml")
 	var b bytes.Buffer
 	writeTOML(&b, provider, rel, insts, notes)
@@ -243,6 +252,54 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 	}
 	fmt.Fprintf(stderr, "gencatalog: %s: %d instance types, %d regions → %s\n", provider, len(insts), countRegions(insts), out)
 	return nil
+}
+
+// importCSV reads one vms.csv of provider with the importer and applies the
+// rules that hold for every row of the file (the spot placeholders); it
+// returns the instances and the file's source (its provenance row).
+func importCSV(cat *model.Catalog, provider, path, rel string, stderr io.Writer) ([]model.Instance, string, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	sum := sha256.Sum256(raw)
+	source := fmt.Sprintf("SkyPilot catalog %s (upstream commit unknown), filtered", rel)
+	if pv, ok := provenances[hex.EncodeToString(sum[:])]; ok {
+		source = fmt.Sprintf("%s %s @ %s (SkyPilot authors, Apache-2.0)", pv.repo, pv.path, pv.commit)
+		if pv.filtered {
+			source += ", filtered"
+		}
+	} else {
+		fmt.Fprintf(stderr, "gencatalog: %s: %s is not a file of the provenance table; its source names no commit\n", provider, rel)
+	}
+	input := raw
+	if provider == "gcp" {
+		if input, err = withN1Hosts(raw); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", rel, err)
+		}
+	}
+	insts, warns, err := data.ReadSkyPilotCSV(bytes.NewReader(input), rel, provider, data.CatalogGPUResolver(cat))
+	if err != nil {
+		return nil, "", err
+	}
+	for _, w := range warns {
+		fmt.Fprintf(stderr, "%s: %s\n", provider, w)
+	}
+	if provider == "azure" || provider == "runpod" {
+		// SkyPilot's Azure rows for scarce types repeat the on-demand price as
+		// the spot price (its catalog README: "H100 rows spot = on-demand"): a
+		// placeholder, not a spot offer, so the spot price is left unknown.
+		// RunPod's v8 rows repeat it on every row (1x_RTX4090_SECURE: 0.74
+		// and 0.74), where RunPod's interruptible price is lower.
+		for i := range insts {
+			for j := range insts[i].Prices {
+				if p := &insts[i].Prices[j]; p.SpotUSD > 0 && p.SpotUSD == p.OnDemandUSD {
+					p.SpotUSD = 0
+				}
+			}
+		}
+	}
+	return insts, source, nil
 }
 
 func hasType(insts []model.Instance, t string) bool {

@@ -118,6 +118,40 @@ func TestGenerate(t *testing.T) {
 	}
 }
 
+// TestOlderVersion: RunPod's v8 file was read in part, so the types it lacks
+// come from v7 with their own source; a type both have stays from v8.
+func TestOlderVersion(t *testing.T) {
+	out := t.TempDir()
+	var stderr bytes.Buffer
+	code := run([]string{"-gpus", filepath.Join("..", "..", "catalog", "gpus.toml"), "-o", out, "-as-of", "2026-12-02",
+		"-providers", "runpod", filepath.Join("testdata", "catalog")}, &stderr)
+	if code != 0 {
+		t.Fatalf("run() = %d, stderr:\n%s", code, stderr.String())
+	}
+	rp := decode(t, filepath.Join(out, "runpod.toml"))
+	got := map[string]string{}
+	for _, in := range rp.Instance {
+		p := in.Prices[0]
+		got[in.Type] = in.GPU + " " + p.Region + " " + num(p.OnDemand) + "/" + num(p.Spot)
+		v7 := strings.Contains(in.Source, "v7/runpod/vms.csv") && strings.Contains(in.Source, "older SkyPilot catalog version than v8")
+		if v7 != (in.Type == "1x_H100_SECURE") {
+			t.Errorf("%s: source %q", in.Type, in.Source)
+		}
+	}
+	want := map[string]string{
+		"1x_RTX4090_SECURE": "rtx-4090 IS 0.74/0",  // v8's row (0.74, its spot placeholder dropped), not v7's 0.69/0.34
+		"1x_H100_SECURE":    "h100-pcie US 2.39/0", // v7 only; the plain H100 beside H100-SXM is the PCIe card
+	}
+	if len(got) != len(want) { // 1x_L40S_SECURE dropped: v7's spot and on-demand columns swapped
+		t.Errorf("types %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("runpod %s = %q, want %q", k, got[k], v)
+		}
+	}
+}
+
 func TestRunUsage(t *testing.T) {
 	var stderr bytes.Buffer
 	if code := run([]string{"-o", t.TempDir()}, &stderr); code != 2 {

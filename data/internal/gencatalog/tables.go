@@ -49,8 +49,15 @@ var provenances = map[string]provenance{ // key: SHA-256 of the file
 	// RunPod's v8 file is 2,167,070 characters (one row per type and
 	// zone): only three type blocks were read whole (1x_A100-80GB_SECURE,
 	// 1x_RTX4090_SECURE, 4x_RTX4090_SECURE, 48 zones each); `gpuplan
-	// catalog update --providers runpod` fetches the rest.
+	// catalog update --providers runpod` fetches the rest. The extract is
+	// the header and those three blocks in file order, LF line endings
+	// (rebuilt byte for byte on 2026-12-02 from offsets 0, 1,205,000 and
+	// 1,241,500 of the file: same SHA-256).
 	"ff2060dbf448b5c04c8dbdc1c32d75ab41ccf4345c15ed42345ad6fb0eea8680": {"skypilot-org/skypilot-catalog", "catalogs/v8/runpod/vms.csv", "01acdfd419ce5afae1289ff14825b893ced0c196", true},
+	// RunPod's v7 file, 169,061 characters (CRLF line endings kept), read
+	// whole in 11 pieces and reassembled byte for byte (size checked against
+	// the store's): it supplies the types the v8 extract lacks (olderVersions).
+	"6b14c34275ad56bfd119426b16d9fc36ed8a37f8f457ad713487a4ca21f6ff01": {"skypilot-org/skypilot-catalog", "catalogs/v7/runpod/vms.csv", "0727c2bd9e77f91cb1377127c5f793a28cf01384", false},
 }
 
 // Sources cited by the fixes below.
@@ -80,6 +87,8 @@ const (
 	srcOCIB300Mem     = "GPU memory: OCI's shape table says 2100 GB per BM.GPU.B300.8 (262.5 GB per GPU, as SkyPilot fetch_oci.py GPU_MEMORY_GB cites docs.oracle.com computeshapes); the GPU entry keeps NVIDIA's HGX B300 datasheet 270 GB (catalog audit #13)"
 	srcOCIGB300Mem    = "GPU memory: OCI's shape table gives 278 GB per GB300 (SkyPilot fetch_oci.py GPU_MEMORY_GB, citing docs.oracle.com computeshapes); the GPU entry keeps NVIDIA's Blackwell Ultra datasheet GB300 279 GB (catalog audit #13)"
 	srcRunPodA100     = "RunPod's own GPU name in the row's GpuInfo: 'A100 PCIe' (SkyPilot's AcceleratorName A100-80GB does not say the form factor)"
+	srcRunPodA100v7   = "RunPod's GpuInfo for the A100-80GB types of catalogs/v8/runpod/vms.csv @ 01acdfd4 (1x and 2x_A100-80GB_SECURE read): 'A100 PCIe'; the SXM part is the separate A100-80GB-SXM type"
+	srcRunPodH100v7   = "catalogs/v7/runpod/vms.csv @ 0727c2bd lists H100-SXM and H100-NVL as their own types beside this plain H100 ($2.39 against $2.99 SXM): the plain H100 is RunPod's PCIe card"
 	srcPIUpstream     = "Prime Intellect's row names the upstream instance type (UpstreamCloudId)"
 	srcHyperstackPCIe = "Hyperstack's own catalog (skypilot-org/skypilot-catalog catalogs/v8/hyperstack/vms.csv @ fdc9d908): n3-A100x*/n3-H100x* are A100-80G-PCIe/H100-80G-PCIe, n3-H100-SXM5x8 is H100-80G-SXM5"
 	srcP5EFA          = "AWS EC2 User Guide, 'Maximize network bandwidth on Amazon EC2 instances with multiple network cards' (efa-acc-inst-types, section 'EFA configuration for P5, P5e and P5en instances', docs.amazonaws.cn copy): p5.48xlarge, p5e.48xlarge and p5en.48xlarge have a total network bandwidth of 3200 Gbps (EFA and IP share it; IP up to 800 Gbps)"
@@ -183,6 +192,13 @@ var fixes = map[string]map[string]fix{
 	},
 	"runpod": {
 		"1x_A100-80GB_SECURE": {gpu: "a100-pcie-80gb", source: srcRunPodA100},
+		"2x_A100-80GB_SECURE": {gpu: "a100-pcie-80gb", source: srcRunPodA100v7},
+		"4x_A100-80GB_SECURE": {gpu: "a100-pcie-80gb", source: srcRunPodA100v7},
+		"8x_A100-80GB_SECURE": {gpu: "a100-pcie-80gb", source: srcRunPodA100v7},
+		"1x_H100_SECURE":      {gpu: "h100-pcie", source: srcRunPodH100v7},
+		"2x_H100_SECURE":      {gpu: "h100-pcie", source: srcRunPodH100v7},
+		"4x_H100_SECURE":      {gpu: "h100-pcie", source: srcRunPodH100v7},
+		"8x_H100_SECURE":      {gpu: "h100-pcie", source: srcRunPodH100v7},
 	},
 	"primeintellect": {
 		"hyperstack__1xA100_80GB__28__120":           {gpu: "a100-pcie-80gb", source: srcPIUpstream + " n3-A100x1; " + srcHyperstackPCIe},
@@ -206,11 +222,29 @@ var fixes = map[string]map[string]fix{
 	},
 }
 
+// olderVersions names the providers whose newest file was read only in part:
+// the instance types it lacks are taken from their older files (newest
+// first), each with its own source and this note; a type the newer file has
+// always comes from the newer file.
+var olderVersions = map[string]string{
+	"runpod": "an older SkyPilot catalog version than v8, whose file was read for three types only (the v8 file is 2.2 MB); v7 prices and sizes may be stale",
+}
+
 // partialGPU lists instance types that rent a fraction of a GPU although
 // SkyPilot's catalog counts one whole GPU: gpuplan models whole GPUs only,
 // so they are left out (as the importer does for AWS's fractional g6f);
 // also types no Linux deep-learning job can use (NVv4 is Windows-only).
 var partialGPU = map[string]map[string]string{
+	// RunPod's v7 L40S rows put the higher price in SpotPrice (0.86) and the
+	// lower in Price (0.43): the columns look swapped (Modal's price table,
+	// August 2025, quotes RunPod's L40S on-demand at $0.86/h), so the file's
+	// on-demand price cannot be trusted.
+	"runpod": {
+		"1x_L40S_SECURE": srcRunPodL40S,
+		"2x_L40S_SECURE": srcRunPodL40S,
+		"4x_L40S_SECURE": srcRunPodL40S,
+		"8x_L40S_SECURE": srcRunPodL40S,
+	},
 	"azure": {
 		"Standard_NV4as_v4":  "1/8 of a Radeon Instinct MI25 (2 GiB); " + srcNVv4,
 		"Standard_NV8as_v4":  "1/4 of a Radeon Instinct MI25 (4 GiB); " + srcNVv4,
@@ -218,6 +252,8 @@ var partialGPU = map[string]map[string]string{
 		"Standard_NV32as_v4": srcNVv4Win,
 	},
 }
+
+const srcRunPodL40S = "catalogs/v7/runpod/vms.csv @ 0727c2bd: SpotPrice above Price on every row (0.86 and 0.43 per GPU), the columns swapped; RunPod's L40S on-demand is $0.86/h per modal.com/blog/nvidia-l40s-price-article (August 2025), so the file's Price is not the on-demand price"
 
 const srcNVv4 = "Microsoft Learn, NVv4-series sizes (GPU partition 1/8, 1/4, 1/2 and 1 for NV4as_v4, NV8as_v4, NV16as_v4 and NV32as_v4)"
 
