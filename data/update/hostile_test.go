@@ -2,6 +2,7 @@ package update
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -986,4 +988,88 @@ func TestHostileProxyNeverAnswersConnect(t *testing.T) {
 	limits := Limits{Connect: 200 * time.Millisecond, Provider: 15 * time.Second, Window: 10 * time.Second, MinRate: 600}
 	_, err, got := hostileRun(t, Options{Sources: []string{"https://mirror.example"}, Providers: []string{"lambda"}, Client: client, Limits: limits})
 	wantRefused(t, err, ErrStalled, "within 200ms (connect, proxy CONNECT and TLS handshake)", got)
+}
+
+// A mirror serving every price ×50 (attack round 13: "+4900%" on 374
+// prices, "none held back", and every lambda offer out of the rankings)
+// has each price the catalog knows held back by the same-type rule
+// "price-rise", as a cut under half is; the catalog's prices are kept.
+func TestHostileInflatedPrices(t *testing.T) {
+	rows, err := csv.NewReader(strings.NewReader(lambdaWith(t))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	for i, r := range rows {
+		if i > 0 {
+			p, err := strconv.ParseFloat(r[5], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r[5] = strconv.FormatFloat(p*50, 'f', 2, 64)
+		}
+		w.Write(r)
+	}
+	w.Flush()
+	body := b.String()
+	s := server(t, map[string]http.HandlerFunc{"/x50/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	dir := t.TempDir()
+	sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/x50"}, Providers: []string{"lambda"}, Force: true})
+	// Every one of the fixture's 22 prices is one the catalog knows: all
+	// held, nothing written, the previous overlay kept.
+	wantRefused(t, err, ErrAllHeld, "the guards held back all 22 region prices", got)
+	ps := sum.Providers[0]
+	if len(ps.Held) != 22 {
+		t.Fatalf("held %d region prices, want 22: %v", len(ps.Held), ps.Held)
+	}
+	for _, g := range ps.Held {
+		if g.Rule != "price-rise" {
+			t.Errorf("held %v by %s, want price-rise", g, g.Rule)
+		}
+	}
+	// The error names the first held: gpu_1x_a10 us-east-1, 1.29 × 50.
+	want := "lambda/gpu_1x_a10 us-east-1: on-demand $64.50 per GPU-hour is over twice the catalog's $1.29 per GPU-hour for this type and region (4900% more)"
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("error lacks %q:\n%v", want, err)
+	}
+}
+
+// A rise to exactly twice the catalog's price is written; just over it is
+// held back, --force or not, with the summary's wording.
+func TestHostilePriceRise(t *testing.T) {
+	for _, tt := range []struct {
+		price string
+		held  bool
+	}{{"63.84", false}, {"64.00", true}} { // 2 × 31.92 = 63.84
+		body := strings.Replace(lambdaWith(t), "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,", "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,"+tt.price+",", 1)
+		s := server(t, map[string]http.HandlerFunc{"/rise/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+		for _, force := range []bool{false, true} {
+			dir := t.TempDir()
+			sum, err, _ := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/rise"}, Providers: []string{"lambda"}, Force: force})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps := sum.Providers[0]
+			c := loadOverlay(t, filepath.Join(dir, "skypilot-lambda.toml"))
+			p, _ := regionPrice(findInst(c, "lambda", "gpu_8x_h100_sxm5"), "us-east-1")
+			if !tt.held {
+				if len(ps.Held) != 0 || fmt.Sprintf("%.2f", p.OnDemandUSD) != tt.price {
+					t.Errorf("$%s: held %v, written %v; want it written", tt.price, ps.Held, p.OnDemandUSD)
+				}
+				continue
+			}
+			if len(ps.Held) != 1 || ps.Held[0].Type != "gpu_8x_h100_sxm5" || ps.Held[0].Rule != "price-rise" {
+				t.Fatalf("$%s force %v: held %v, want gpu_8x_h100_sxm5 us-east-1 by price-rise", tt.price, force, ps.Held)
+			}
+			// 64 / 8 = 8.00 per GPU-hour against 31.92 / 8 = 3.99: 100.5% more.
+			want := "    lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $8.00 per GPU-hour is over twice the catalog's $3.99 per GPU-hour for this type and region (101% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay\n"
+			if !strings.Contains(sum.Text(), "guards: 1 of 22 region prices held back (not written, so never ranked):\n") || !strings.Contains(sum.Text(), want) {
+				t.Errorf("$%s force %v: summary lacks the held rise %q:\n%s", tt.price, force, want, sum.Text())
+			}
+			if p.OnDemandUSD != 31.92 {
+				t.Errorf("$%s force %v: gpu_8x_h100_sxm5 us-east-1 at %v, want the catalog's 31.92 kept", tt.price, force, p.OnDemandUSD)
+			}
+		}
+	}
 }

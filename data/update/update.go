@@ -430,8 +430,9 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 }
 
 // guard runs the guards over insts (data.Guards, data.FloorGuards
-// against the embedded catalog's floor per GPU, data.CutGuards against
-// the same type's price in base, the embedded catalog, and in prev, the
+// against the embedded catalog's floor per GPU, data.CutGuards and
+// data.RiseGuards against the same type's price in base, the embedded
+// catalog, and in prev, the
 // overlay being replaced merged over it, when there is one, and
 // data.PeerGuards against the provider's other types of the same GPU in
 // base) and returns insts without
@@ -442,8 +443,10 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 func (ps *ProviderSummary) guard(base, prev *model.Catalog, insts []model.Instance) []model.Instance {
 	found := append(data.Guards(base, insts, nil), data.FloorGuards(data.GPUFloors(base), base, insts)...)
 	found = append(found, data.CutGuards(base, insts)...)
+	found = append(found, data.RiseGuards(base, insts)...)
 	if prev != nil {
 		found = append(found, data.CutGuards(prev, insts)...)
+		found = append(found, data.RiseGuards(prev, insts)...)
 	}
 	found = append(found, data.PeerGuards(base, insts)...)
 	held := map[[2]string]bool{}
