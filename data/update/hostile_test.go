@@ -1,6 +1,7 @@
 package update
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // The hostile-server suite: local servers (httptest, 127.0.0.1 only)
@@ -263,8 +266,8 @@ func lambdaWith(t *testing.T, extra ...string) string {
 
 const h100Info = `"{'Gpus': [{'Name': 'H100', 'Manufacturer': 'NVIDIA', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 81920}"`
 
-// A mirror listing thousands of extra types would write an overlay larger
-// than the reader accepts (which stopped every later command): refused.
+// A mirror listing thousands of extra types is refused before they are
+// built: more new types than maxNewTypes (lambda has 22, so 100).
 func TestHostileOversizedOverlay(t *testing.T) {
 	var rows []string
 	for i := range 3000 {
@@ -273,7 +276,68 @@ func TestHostileOversizedOverlay(t *testing.T) {
 	body := lambdaWith(t, rows...)
 	s := server(t, map[string]http.HandlerFunc{"/big/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
 	_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/big"}, Providers: []string{"lambda"}})
-	wantRefused(t, err, ErrOverlayTooLarge, fmt.Sprintf("above the %d KiB a catalog overlay may have", safeio.Overlay.MaxBytes>>10), got)
+	wantRefused(t, err, ErrTooManyTypes, "more than 100 instance types the catalog does not have for lambda: an update may add at most 100 (twice the 22 it has, or 100)", got)
+	// 100 new types pass that bound: written.
+	body = lambdaWith(t, rows[:100]...)
+	s = server(t, map[string]http.HandlerFunc{"/ok/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	if _, err, _ := hostileRun(t, Options{Sources: []string{s.URL + "/ok"}, Providers: []string{"lambda"}}); err != nil {
+		t.Errorf("100 new types: %v", err)
+	}
+}
+
+// Attack round 13: 249,000 new types in 62 MB, under the 64 MiB and
+// 250,000-row limits, were built (1.16 GB, 18–31 s) and rendered into a
+// 137 MB overlay before the 256 KiB cap refused it. Here 30,000 of them
+// (7.6 MB): refused before any is built, allocating under three times
+// the answer, its own read included (the read buffer grows by doubling:
+// 15 MB in all; building the types first took 96 MB).
+func TestHostileManyNewTypes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(lambdaWith(t))
+	for i := range 30000 {
+		fmt.Fprintf(&b, "gpu_1x_a10_%d_%s,A10,1,30,200,1.%02d,us-east-1,,\n", i, strings.Repeat("x", 200), 29+i%50)
+	}
+	body := []byte(b.String())
+	s := server(t, map[string]http.HandlerFunc{"/amp/": func(w http.ResponseWriter, r *http.Request) { w.Write(body) }})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/amp"}, Providers: []string{"lambda"}})
+	runtime.ReadMemStats(&after)
+	wantRefused(t, err, ErrTooManyTypes, "more than 100 instance types the catalog does not have for lambda", got)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*uint64(len(body)) {
+		t.Errorf("allocated %d MB refusing a %d MB answer, want under three times it", alloc>>20, len(body)>>20)
+	}
+}
+
+// Few types in very many regions: refused before parsing when their type
+// and region pairs alone would pass the overlay cap.
+func TestHostileManyRegions(t *testing.T) {
+	var rows []string
+	for i := range 20000 { // 20,000 × (35 + 14) bytes ≈ 957 KiB
+		rows = append(rows, fmt.Sprintf("gpu_1x_a10,A10,1.0,30.0,200.0,1.29,us-east-%05d,,\n", i))
+	}
+	body := lambdaWith(t, rows...)
+	s := server(t, map[string]http.HandlerFunc{"/reg/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/reg"}, Providers: []string{"lambda"}})
+	wantRefused(t, err, ErrOverlayTooLarge, "type and region prices would take more than the 256 KiB a catalog overlay may have", got)
+}
+
+// writeOverlay stops once past the cap instead of rendering everything.
+func TestWriteOverlayStopsAtCap(t *testing.T) {
+	insts := make([]model.Instance, 100000)
+	for i := range insts {
+		insts[i] = model.Instance{Provider: "lambda", Type: fmt.Sprintf("t%06d", i), GPU: "a10", GPUCount: 1, VCPUs: 1, MemoryGiB: 1,
+			Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 1}}}
+	}
+	var b bytes.Buffer
+	err := writeOverlay(&b, "lambda", "https://mirror.test/v8/lambda/vms.csv", "Data: test.", fixedNow(), insts, nil, nil)
+	if !errors.Is(err, ErrOverlayTooLarge) {
+		t.Fatalf("error = %v, want ErrOverlayTooLarge", err)
+	}
+	if max := safeio.Overlay.MaxBytes; int64(b.Len()) > max+1024 {
+		t.Errorf("rendered %d bytes, want it stopped within an instance of %d", b.Len(), max)
+	}
 }
 
 // A fake cheap price — a new 8×H100 type at $0.05/h, and a known type cut
