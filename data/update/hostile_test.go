@@ -219,6 +219,13 @@ func TestHostileRedirect(t *testing.T) {
 			t.Errorf("the other host was asked %d times", offHits.Load())
 		}
 	})
+	t.Run("second hop blames the host that redirected", func(t *testing.T) {
+		// redirector → other (allowed) → good (not): other redirected, not
+		// the host first asked (attack round 13).
+		oh := strings.TrimPrefix(other.URL, "http://")
+		_, err, got := hostileRun(t, Options{Sources: []string{redirector.URL + "/off"}, Providers: []string{"lambda"}, AllowRedirects: []string{oh}})
+		wantRefused(t, err, ErrRedirect, oh+" redirects to another host", got)
+	})
 	t.Run("file: refused without an empty --allow-redirect", func(t *testing.T) {
 		_, err, got := hostileRun(t, Options{Sources: []string{redirector.URL + "/file"}, Providers: []string{"lambda"}})
 		wantRefused(t, err, ErrRedirect, `redirects to "file:///etc/passwd", not an http(s) URL with a host`, got)
