@@ -76,3 +76,16 @@ func BenchmarkRunOffersJSONCSV100k(b *testing.B) {
 	}
 	benchRun(b, []string{"offers", "--json", "--catalog", p})
 }
+
+// BenchmarkRunRecommendJobLength is `recommend --task qlora` for a job of
+// 10^9 and of 10^18 tokens (the largest --dataset-tokens takes): the spot
+// risk range of every spot offer is priced in the same time whatever the
+// job's length (a Poisson sum from 0 once took 77 s of CPU at 10^17).
+func BenchmarkRunRecommendJobLength(b *testing.B) {
+	for _, tokens := range []string{"1e9", "1e18"} {
+		b.Run("tokens="+tokens, func(b *testing.B) {
+			isolate(b)
+			benchRun(b, []string{"recommend", "--model", "llama-3.1-8b", "--task", "qlora", "--dataset-tokens", tokens, "--limit", "1"})
+		})
+	}
+}

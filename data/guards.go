@@ -15,7 +15,7 @@ import (
 // Guard is one suspicious price or shape found by Guards.
 type Guard struct {
 	Provider, Type, Region string
-	Rule                   string // "spot-above-on-demand", "below-median", "below-floor", "price-cut", "below-peer", "form-factor", "unknown-region"
+	Rule                   string // "spot-above-on-demand", "below-median", "below-floor", "price-cut", "price-rise", "below-peer", "form-factor", "unknown-region"
 	Msg                    model.Message
 	// Origin is the file that set the price (the region's) or the row
 	// (model.PriceProvenance): "embedded" or an overlay's path.
@@ -231,6 +231,7 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 	for _, insts := range [][]model.Instance{touchedInsts, added} {
 		found = append(found, FloorGuards(floors, merged, insts)...)
 		found = append(found, CutGuards(base, insts)...)
+		found = append(found, RiseGuards(base, insts)...)
 		found = append(found, PeerGuards(base, insts)...)
 	}
 	held := holdFlagged(merged, nb, changed, found)

@@ -17,6 +17,25 @@ import (
 // passing --trust-overlay (the guards hold it at load too).
 const cutFraction = 0.5
 
+// riseFactor is the multiple of a type's own catalog price above which a
+// fetched on-demand price for the same type and region is flagged (rule
+// "price-rise"): the mirror of cutFraction, and like it a policy choice,
+// not a measured bound. GPU clouds' list prices move down far more often
+// than up, and by steps of tens of percent (AWS cut P4 and P5 prices by up
+// to 45% in June 2025; no GPU cloud in the catalog's history doubled a
+// list price between snapshots), so a price over twice the catalog's for
+// the very same type is far likelier a unit error (per instance written
+// per GPU), a price in another currency or a forged price list meant to
+// push a provider's offers out of the rankings (attack round 13: every
+// lambda price ×50) than a rise. A spot price is flagged only when it is
+// also above the catalog's on-demand price for the type and region: spot
+// markets float up towards on demand (EC2's maximum spot price defaults
+// to the on-demand price; GCP's spot discounts range over 60–91%, a 4×
+// spread), not past it. A real rise that steep is ranked by writing it in
+// an overlay by hand and passing --trust-overlay (the guards hold it at
+// load too).
+const riseFactor = 2.0
+
 // CutGuards flags each price of insts (USD, on demand or spot) below
 // cutFraction × the price base lists for the same provider, type, region
 // and mode: rule "price-cut". Prices compare per GPU-hour when both sides
@@ -24,6 +43,19 @@ const cutFraction = 0.5
 // else per instance-hour. Types, regions and modes base does not price
 // are not checked (FloorGuards covers them).
 func CutGuards(base *model.Catalog, insts []model.Instance) []Guard {
+	return sameTypeGuards(base, insts, false)
+}
+
+// RiseGuards flags each price of insts (USD) above riseFactor × the price
+// base lists for the same provider, type, region and mode — a spot price
+// only when it is also above base's on-demand price there: rule
+// "price-rise". Prices compare as in CutGuards.
+func RiseGuards(base *model.Catalog, insts []model.Instance) []Guard {
+	return sameTypeGuards(base, insts, true)
+}
+
+// sameTypeGuards is CutGuards, or RiseGuards when rise is set.
+func sameTypeGuards(base *model.Catalog, insts []model.Instance, rise bool) []Guard {
 	type key struct{ provider, typ string }
 	known := map[key]*model.Instance{}
 	for i := range base.Instances {
@@ -52,13 +84,24 @@ func CutGuards(base *model.Catalog, insts []model.Instance) []Guard {
 				usd, was float64
 			}{{"on-demand", p.OnDemandUSD, q.OnDemandUSD}, {"spot", p.SpotUSD, q.SpotUSD}} {
 				now, then := m.usd/per, m.was/oldPer
-				if m.usd > 0 && m.was > 0 && now < cutFraction*then {
+				if !(m.usd > 0 && m.was > 0) {
+					continue
+				}
+				switch {
+				case !rise && now < cutFraction*then:
 					key := "%s %s/h is under half the catalog's %s/h for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
 					if perGPU {
 						key = "%s %s per GPU-hour is under half the catalog's %s per GPU-hour for this type and region (%.0f%% less): a fake or mistyped price? If the provider did cut it, write the price in an overlay by hand and pass --trust-overlay"
 					}
 					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-cut", Origin: in.Origin,
 						Msg: model.Msg(key, model.Msg(m.mode), show.USDPerHour(now), show.USDPerHour(then), (1-now/then)*100)})
+				case rise && now > riseFactor*then && (m.mode == "on-demand" || q.OnDemandUSD <= 0 || now > q.OnDemandUSD/oldPer):
+					key := "%s %s/h is over twice the catalog's %s/h for this type and region (%.0f%% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay"
+					if perGPU {
+						key = "%s %s per GPU-hour is over twice the catalog's %s per GPU-hour for this type and region (%.0f%% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay"
+					}
+					out = append(out, Guard{Provider: in.Provider, Type: in.Type, Region: p.Region, Rule: "price-rise", Origin: in.Origin,
+						Msg: model.Msg(key, model.Msg(m.mode), show.USDPerHour(now), show.USDPerHour(then), (now/then-1)*100)})
 				}
 			}
 		}

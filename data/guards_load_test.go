@@ -118,3 +118,67 @@ func TestLookKeyASCIITable(t *testing.T) {
 		t.Error("look-alikes read apart")
 	}
 }
+
+// An overlay raising a price over twice the catalog's (attack round 13:
+// an overlay with every lambda price ×50 pushed lambda out of the
+// rankings) is held at load as a cut is: one line with the count, not
+// ranked, and ranked with TrustOverlays (--trust-overlay).
+func TestOverlayRiseHeldAtLoad(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	overlay := `schema_version = 1
+provider = "lambda"
+
+[[instance]]
+type = "gpu_8x_h100_sxm5"
+source = "test overlay: a price ×50"
+as_of = 2026-12-01
+prices = [{ region = "us-east-1", on_demand = 1596.0 }, { region = "us-west-1", on_demand = 63.84 }]
+`
+	path := filepath.Join(dir, "gpuplan", "catalog.d", "hand.toml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(overlay), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, warns, err := LoadWith(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, w := range warns {
+		lines = append(lines, w.String())
+	}
+	text := strings.Join(lines, "\n")
+	// 1596 / 8 = 199.50 against 31.92 / 8 = 3.99: 4900% more; 63.84 is
+	// twice exactly, kept.
+	for _, want := range []string{
+		"catalog " + path + ": 1 region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them",
+		"catalog " + path + ": lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $199.50 per GPU-hour is over twice the catalog's $3.99 per GPU-hour for this type and region (4900% more)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("warnings lack %q:\n%s", want, text)
+		}
+	}
+	var in *model.Instance
+	for i := range c.Instances {
+		if c.Instances[i].Provider == "lambda" && c.Instances[i].Type == "gpu_8x_h100_sxm5" {
+			in = &c.Instances[i]
+		}
+	}
+	for _, tt := range []struct {
+		region string
+		held   bool
+	}{{"us-east-1", true}, {"us-west-1", false}} {
+		rp := regionPrice(in, tt.region)
+		if _, ok := c.Price(in, rp, model.OnDemand, nil); rp.Held != tt.held || ok == tt.held {
+			t.Errorf("%s: Held = %v, ranked = %v; want held %v", tt.region, rp.Held, ok, tt.held)
+		}
+	}
+	c.TrustOverlays = true
+	if _, ok := c.Price(in, regionPrice(in, "us-east-1"), model.OnDemand, nil); !ok {
+		t.Errorf("us-east-1 not ranked with TrustOverlays")
+	}
+}

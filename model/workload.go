@@ -577,8 +577,19 @@ func (w *Workload) Validate() error {
 	if w.NetworkGbps < 0 || w.NetworkGbps > MaxNetworkGbps || math.IsNaN(w.NetworkGbps) {
 		return bad("network_gbps", "must be in (0, %d], got %v", MaxNetworkGbps, w.NetworkGbps)
 	}
+	if w.MFU > 0 && w.MFU < MinMFU {
+		return bad("mfu", "must be at least %v (1%%), got %v; an MFU is a fraction: 0.4 for 40%%", MinMFU, w.MFU)
+	}
 	return nil
 }
+
+// MinMFU is the lowest MFU override taken. A floor, not a measurement:
+// published training runs report tens of percent (PaLM, Chowdhery et al.
+// 2022, Table 3: 46.2%; Megatron-LM, Narayanan et al. 2021, §5.1: 52% of
+// peak), and an MFU under 1% is a typo (0.004 meant as 40%) or a value
+// that turns the job's hours infinite (attack round 13: --mfu 5e-324
+// printed "+Inf years" and broke --json).
+const MinMFU = 0.01
 
 // Warnings returns what is legal but probably not meant, e.g. a multi-GPU
 // strategy on one GPU.

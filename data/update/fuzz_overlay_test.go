@@ -41,8 +41,10 @@ func checkWritable(t *testing.T, dir string, base *model.Catalog, provider strin
 		return // runProvider refuses it (ErrAllHeld)
 	}
 	var b bytes.Buffer
-	writeOverlay(&b, provider, "https://mirror.test/v8/"+provider+"/vms.csv", "Data: test.", fixedNow(), kept, current, nil)
-	if int64(b.Len()) > safeio.Overlay.MaxBytes {
+	if err := writeOverlay(&b, provider, "https://mirror.test/v8/"+provider+"/vms.csv", "Data: test.", fixedNow(), kept, current, nil); err != nil {
+		if int64(b.Len()) <= safeio.Overlay.MaxBytes {
+			t.Fatalf("writeOverlay refused %d bytes: %v", b.Len(), err)
+		}
 		return
 	}
 	f, err := os.CreateTemp(dir, "overlay-*.toml")

@@ -1,7 +1,9 @@
 package update
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"net"
@@ -10,6 +12,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,6 +21,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/data/safeio"
+	"github.com/gpuplan/gpuplan/model"
 )
 
 // The hostile-server suite: local servers (httptest, 127.0.0.1 only)
@@ -214,6 +219,13 @@ func TestHostileRedirect(t *testing.T) {
 			t.Errorf("the other host was asked %d times", offHits.Load())
 		}
 	})
+	t.Run("second hop blames the host that redirected", func(t *testing.T) {
+		// redirector → other (allowed) → good (not): other redirected, not
+		// the host first asked (attack round 13).
+		oh := strings.TrimPrefix(other.URL, "http://")
+		_, err, got := hostileRun(t, Options{Sources: []string{redirector.URL + "/off"}, Providers: []string{"lambda"}, AllowRedirects: []string{oh}})
+		wantRefused(t, err, ErrRedirect, oh+" redirects to another host", got)
+	})
 	t.Run("file: refused without an empty --allow-redirect", func(t *testing.T) {
 		_, err, got := hostileRun(t, Options{Sources: []string{redirector.URL + "/file"}, Providers: []string{"lambda"}})
 		wantRefused(t, err, ErrRedirect, `redirects to "file:///etc/passwd", not an http(s) URL with a host`, got)
@@ -261,8 +273,8 @@ func lambdaWith(t *testing.T, extra ...string) string {
 
 const h100Info = `"{'Gpus': [{'Name': 'H100', 'Manufacturer': 'NVIDIA', 'Count': 8.0, 'MemoryInfo': {'SizeInMiB': 81920}}], 'TotalGpuMemoryInMiB': 81920}"`
 
-// A mirror listing thousands of extra types would write an overlay larger
-// than the reader accepts (which stopped every later command): refused.
+// A mirror listing thousands of extra types is refused before they are
+// built: more new types than maxNewTypes (lambda has 22, so 100).
 func TestHostileOversizedOverlay(t *testing.T) {
 	var rows []string
 	for i := range 3000 {
@@ -271,7 +283,68 @@ func TestHostileOversizedOverlay(t *testing.T) {
 	body := lambdaWith(t, rows...)
 	s := server(t, map[string]http.HandlerFunc{"/big/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
 	_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/big"}, Providers: []string{"lambda"}})
-	wantRefused(t, err, ErrOverlayTooLarge, fmt.Sprintf("above the %d KiB a catalog overlay may have", safeio.Overlay.MaxBytes>>10), got)
+	wantRefused(t, err, ErrTooManyTypes, "more than 100 instance types the catalog does not have for lambda: an update may add at most 100 (twice the 22 it has, or 100)", got)
+	// 100 new types pass that bound: written.
+	body = lambdaWith(t, rows[:100]...)
+	s = server(t, map[string]http.HandlerFunc{"/ok/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	if _, err, _ := hostileRun(t, Options{Sources: []string{s.URL + "/ok"}, Providers: []string{"lambda"}}); err != nil {
+		t.Errorf("100 new types: %v", err)
+	}
+}
+
+// Attack round 13: 249,000 new types in 62 MB, under the 64 MiB and
+// 250,000-row limits, were built (1.16 GB, 18–31 s) and rendered into a
+// 137 MB overlay before the 256 KiB cap refused it. Here 30,000 of them
+// (7.6 MB): refused before any is built, allocating under three times
+// the answer, its own read included (the read buffer grows by doubling:
+// 15 MB in all; building the types first took 96 MB).
+func TestHostileManyNewTypes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(lambdaWith(t))
+	for i := range 30000 {
+		fmt.Fprintf(&b, "gpu_1x_a10_%d_%s,A10,1,30,200,1.%02d,us-east-1,,\n", i, strings.Repeat("x", 200), 29+i%50)
+	}
+	body := []byte(b.String())
+	s := server(t, map[string]http.HandlerFunc{"/amp/": func(w http.ResponseWriter, r *http.Request) { w.Write(body) }})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/amp"}, Providers: []string{"lambda"}})
+	runtime.ReadMemStats(&after)
+	wantRefused(t, err, ErrTooManyTypes, "more than 100 instance types the catalog does not have for lambda", got)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*uint64(len(body)) {
+		t.Errorf("allocated %d MB refusing a %d MB answer, want under three times it", alloc>>20, len(body)>>20)
+	}
+}
+
+// Few types in very many regions: refused before parsing when their type
+// and region pairs alone would pass the overlay cap.
+func TestHostileManyRegions(t *testing.T) {
+	var rows []string
+	for i := range 20000 { // 20,000 × (35 + 14) bytes ≈ 957 KiB
+		rows = append(rows, fmt.Sprintf("gpu_1x_a10,A10,1.0,30.0,200.0,1.29,us-east-%05d,,\n", i))
+	}
+	body := lambdaWith(t, rows...)
+	s := server(t, map[string]http.HandlerFunc{"/reg/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	_, err, got := hostileRun(t, Options{Sources: []string{s.URL + "/reg"}, Providers: []string{"lambda"}})
+	wantRefused(t, err, ErrOverlayTooLarge, "type and region prices would take more than the 256 KiB a catalog overlay may have", got)
+}
+
+// writeOverlay stops once past the cap instead of rendering everything.
+func TestWriteOverlayStopsAtCap(t *testing.T) {
+	insts := make([]model.Instance, 100000)
+	for i := range insts {
+		insts[i] = model.Instance{Provider: "lambda", Type: fmt.Sprintf("t%06d", i), GPU: "a10", GPUCount: 1, VCPUs: 1, MemoryGiB: 1,
+			Prices: []model.RegionPrice{{Region: "us-east-1", OnDemandUSD: 1}}}
+	}
+	var b bytes.Buffer
+	err := writeOverlay(&b, "lambda", "https://mirror.test/v8/lambda/vms.csv", "Data: test.", fixedNow(), insts, nil, nil)
+	if !errors.Is(err, ErrOverlayTooLarge) {
+		t.Fatalf("error = %v, want ErrOverlayTooLarge", err)
+	}
+	if max := safeio.Overlay.MaxBytes; int64(b.Len()) > max+1024 {
+		t.Errorf("rendered %d bytes, want it stopped within an instance of %d", b.Len(), max)
+	}
 }
 
 // A fake cheap price — a new 8×H100 type at $0.05/h, and a known type cut
@@ -986,4 +1059,88 @@ func TestHostileProxyNeverAnswersConnect(t *testing.T) {
 	limits := Limits{Connect: 200 * time.Millisecond, Provider: 15 * time.Second, Window: 10 * time.Second, MinRate: 600}
 	_, err, got := hostileRun(t, Options{Sources: []string{"https://mirror.example"}, Providers: []string{"lambda"}, Client: client, Limits: limits})
 	wantRefused(t, err, ErrStalled, "within 200ms (connect, proxy CONNECT and TLS handshake)", got)
+}
+
+// A mirror serving every price ×50 (attack round 13: "+4900%" on 374
+// prices, "none held back", and every lambda offer out of the rankings)
+// has each price the catalog knows held back by the same-type rule
+// "price-rise", as a cut under half is; the catalog's prices are kept.
+func TestHostileInflatedPrices(t *testing.T) {
+	rows, err := csv.NewReader(strings.NewReader(lambdaWith(t))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	for i, r := range rows {
+		if i > 0 {
+			p, err := strconv.ParseFloat(r[5], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r[5] = strconv.FormatFloat(p*50, 'f', 2, 64)
+		}
+		w.Write(r)
+	}
+	w.Flush()
+	body := b.String()
+	s := server(t, map[string]http.HandlerFunc{"/x50/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	dir := t.TempDir()
+	sum, err, got := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/x50"}, Providers: []string{"lambda"}, Force: true})
+	// Every one of the fixture's 22 prices is one the catalog knows: all
+	// held, nothing written, the previous overlay kept.
+	wantRefused(t, err, ErrAllHeld, "the guards held back all 22 region prices", got)
+	ps := sum.Providers[0]
+	if len(ps.Held) != 22 {
+		t.Fatalf("held %d region prices, want 22: %v", len(ps.Held), ps.Held)
+	}
+	for _, g := range ps.Held {
+		if g.Rule != "price-rise" {
+			t.Errorf("held %v by %s, want price-rise", g, g.Rule)
+		}
+	}
+	// The error names the first held: gpu_1x_a10 us-east-1, 1.29 × 50.
+	want := "lambda/gpu_1x_a10 us-east-1: on-demand $64.50 per GPU-hour is over twice the catalog's $1.29 per GPU-hour for this type and region (4900% more)"
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("error lacks %q:\n%v", want, err)
+	}
+}
+
+// A rise to exactly twice the catalog's price is written; just over it is
+// held back, --force or not, with the summary's wording.
+func TestHostilePriceRise(t *testing.T) {
+	for _, tt := range []struct {
+		price string
+		held  bool
+	}{{"63.84", false}, {"64.00", true}} { // 2 × 31.92 = 63.84
+		body := strings.Replace(lambdaWith(t), "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,27.92,", "gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,"+tt.price+",", 1)
+		s := server(t, map[string]http.HandlerFunc{"/rise/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+		for _, force := range []bool{false, true} {
+			dir := t.TempDir()
+			sum, err, _ := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/rise"}, Providers: []string{"lambda"}, Force: force})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps := sum.Providers[0]
+			c := loadOverlay(t, filepath.Join(dir, "skypilot-lambda.toml"))
+			p, _ := regionPrice(findInst(c, "lambda", "gpu_8x_h100_sxm5"), "us-east-1")
+			if !tt.held {
+				if len(ps.Held) != 0 || fmt.Sprintf("%.2f", p.OnDemandUSD) != tt.price {
+					t.Errorf("$%s: held %v, written %v; want it written", tt.price, ps.Held, p.OnDemandUSD)
+				}
+				continue
+			}
+			if len(ps.Held) != 1 || ps.Held[0].Type != "gpu_8x_h100_sxm5" || ps.Held[0].Rule != "price-rise" {
+				t.Fatalf("$%s force %v: held %v, want gpu_8x_h100_sxm5 us-east-1 by price-rise", tt.price, force, ps.Held)
+			}
+			// 64 / 8 = 8.00 per GPU-hour against 31.92 / 8 = 3.99: 100.5% more.
+			want := "    lambda/gpu_8x_h100_sxm5 us-east-1: on-demand $8.00 per GPU-hour is over twice the catalog's $3.99 per GPU-hour for this type and region (101% more): a fake or mistyped price? If the provider did raise it, write the price in an overlay by hand and pass --trust-overlay\n"
+			if !strings.Contains(sum.Text(), "guards: 1 of 22 region prices held back (not written, so never ranked):\n") || !strings.Contains(sum.Text(), want) {
+				t.Errorf("$%s force %v: summary lacks the held rise %q:\n%s", tt.price, force, want, sum.Text())
+			}
+			if p.OnDemandUSD != 31.92 {
+				t.Errorf("$%s force %v: gpu_8x_h100_sxm5 us-east-1 at %v, want the catalog's 31.92 kept", tt.price, force, p.OnDemandUSD)
+			}
+		}
+	}
 }

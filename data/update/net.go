@@ -121,21 +121,24 @@ func redirectPolicy(allow []string) func(*http.Request, []*http.Request) error {
 			return model.Errorf(ErrRedirect, "more than 10 redirects")
 		}
 		first := via[0].URL
+		// by is the host whose answer redirected: on a second hop not the
+		// host first asked, which the message blamed (attack round 13).
+		by := via[len(via)-1].URL
 		to := req.URL
 		if first.Scheme == "https" && to.Scheme != "https" {
-			return model.Errorf(ErrRedirect, "%s redirects from https to %.200q", first.Host, redactURL(to))
+			return model.Errorf(ErrRedirect, "%s redirects from https to %.200q", by.Host, redactURL(to))
 		}
 		if to.Scheme != "http" && to.Scheme != "https" || to.Hostname() == "" {
 			// file:, data: and the like: no host to allow, so no
 			// --allow-redirect to suggest (it read "--allow-redirect " with
 			// nothing after).
-			return model.Errorf(ErrRedirect, "%s redirects to %.200q, not an http(s) URL with a host; a mirror serves its files over http(s)", first.Host, redactURL(to))
+			return model.Errorf(ErrRedirect, "%s redirects to %.200q, not an http(s) URL with a host; a mirror serves its files over http(s)", by.Host, redactURL(to))
 		}
 		if strings.EqualFold(to.Host, first.Host) ||
 			slices.ContainsFunc(allow, func(h string) bool { return strings.EqualFold(h, to.Host) || strings.EqualFold(h, to.Hostname()) }) {
 			return nil
 		}
-		return model.Errorf(ErrRedirect, "%s redirects to another host, %.200q (allow it with --allow-redirect %s)", first.Host, redactURL(to), to.Hostname())
+		return model.Errorf(ErrRedirect, "%s redirects to another host, %.200q (allow it with --allow-redirect %s)", by.Host, redactURL(to), to.Hostname())
 	}
 }
 

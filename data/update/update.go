@@ -341,9 +341,19 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 			current[in.Type] = in
 		}
 	}
-	fetched := map[string]bool{}
+	fetched, added := map[string]bool{}, 0
 	for i := range insts {
 		fetched[insts[i].Type] = true
+		if current[insts[i].Type] == nil {
+			added++
+		}
+	}
+	// The bound precheckCSV applies to a vms.csv before parsing it, for
+	// every source (Azure's and OCI's answers are built first).
+	if limit := maxNewTypes(len(current)); added > limit {
+		ps.Err = model.Errorf(ErrTooManyTypes, "%s lists %d instance types the catalog does not have for %s: an update may add at most %d (twice the %d it has, or %d); check the source",
+			ps.URL, added, provider, limit, len(current), newTypesFloor)
+		return ps
 	}
 	for t := range current {
 		if !fetched[t] {
@@ -414,7 +424,10 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 	ps.NewRegions = newRegions(base, provider, insts)
 	ps.Types = len(insts)
 	var b bytes.Buffer
-	writeOverlay(&b, provider, ps.URL, f.credit, now, insts, current, ps.Removed)
+	if err := writeOverlay(&b, provider, ps.URL, f.credit, now, insts, current, ps.Removed); err != nil {
+		ps.Err = err
+		return ps
+	}
 	if err := install(o.Dir, overlayNames[provider], b.Bytes()); err != nil {
 		ps.Err = err
 		return ps
@@ -430,8 +443,9 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 }
 
 // guard runs the guards over insts (data.Guards, data.FloorGuards
-// against the embedded catalog's floor per GPU, data.CutGuards against
-// the same type's price in base, the embedded catalog, and in prev, the
+// against the embedded catalog's floor per GPU, data.CutGuards and
+// data.RiseGuards against the same type's price in base, the embedded
+// catalog, and in prev, the
 // overlay being replaced merged over it, when there is one, and
 // data.PeerGuards against the provider's other types of the same GPU in
 // base) and returns insts without
@@ -442,8 +456,10 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 func (ps *ProviderSummary) guard(base, prev *model.Catalog, insts []model.Instance) []model.Instance {
 	found := append(data.Guards(base, insts, nil), data.FloorGuards(data.GPUFloors(base), base, insts)...)
 	found = append(found, data.CutGuards(base, insts)...)
+	found = append(found, data.RiseGuards(base, insts)...)
 	if prev != nil {
 		found = append(found, data.CutGuards(prev, insts)...)
+		found = append(found, data.RiseGuards(prev, insts)...)
 	}
 	found = append(found, data.PeerGuards(base, insts)...)
 	held := map[[2]string]bool{}
@@ -536,6 +552,15 @@ func importCSV(body []byte, url, provider string, base *model.Catalog) ([]model.
 		return nil, nil, model.Msg("truncated file: the last line has no newline")
 	}
 	if err := checkCurrency(body); err != nil {
+		return nil, nil, err
+	}
+	current := map[string]*model.Instance{}
+	for i := range base.Instances {
+		if in := &base.Instances[i]; in.Provider == provider && in.Retired == "" {
+			current[in.Type] = in
+		}
+	}
+	if err := precheckCSV(body, current, provider); err != nil {
 		return nil, nil, err
 	}
 	return data.ReadSkyPilotCSV(bytes.NewReader(body), url, provider, data.CatalogGPUResolver(base))

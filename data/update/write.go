@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gpuplan/gpuplan/data"
+	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 )
@@ -21,13 +22,24 @@ import (
 // not a retirement, which needs the provider's word — so they stop being
 // ranked at their old embedded prices; retired types keep their sourced
 // date.
-func writeOverlay(b *bytes.Buffer, provider, url, credit string, now time.Time, insts []model.Instance, current map[string]*model.Instance, removed []string) {
+func writeOverlay(b *bytes.Buffer, provider, url, credit string, now time.Time, insts []model.Instance, current map[string]*model.Instance, removed []string) error {
+	// Bytes are counted while rendering: past the overlay cap it stops
+	// (install would refuse the file), so a huge answer is never rendered
+	// whole (attack round 13: a 137 MB overlay rendered, then refused).
+	maxBytes := int(safeio.Overlay.MaxBytes)
+	tooLarge := func(done int) error {
+		return model.Errorf(ErrOverlayTooLarge, "more than %d KiB after %d of %d types, above the %d KiB a catalog overlay may have (the source lists far more than a price list holds; check it)",
+			maxBytes>>10, done, len(insts), maxBytes>>10)
+	}
 	source := fmt.Sprintf("%s fetched %s by gpuplan catalog update", url, now.Format(time.RFC3339))
 	fmt.Fprintf(b, "# gpuplan catalog update: %s prices from %s, fetched %s.\n", provider, url, now.Format(time.RFC3339))
 	fmt.Fprintf(b, "# Written by `gpuplan catalog update`; the next update replaces it. %s\n", credit)
 	b.WriteString("schema_version = 1\n")
 	fmt.Fprintf(b, "provider = %s\n", config.QuoteTOML(provider))
-	for _, in := range insts {
+	for i, in := range insts {
+		if b.Len() > maxBytes {
+			return tooLarge(i)
+		}
 		b.WriteString("\n[[instance]]\n")
 		fmt.Fprintf(b, "type = %s\n", config.QuoteTOML(in.Type))
 		if _, ok := current[in.Type]; !ok {
@@ -63,6 +75,10 @@ func writeOverlay(b *bytes.Buffer, provider, url, credit string, now time.Time, 
 		fmt.Fprintf(b, "missing_source = %s\n", config.QuoteTOML(fmt.Sprintf(
 			"not in the latest fetch: %s fetched %s by gpuplan catalog update no longer lists it; the provider may not have announced a retirement", url, now.Format(time.RFC3339))))
 	}
+	if b.Len() > maxBytes {
+		return tooLarge(len(insts))
+	}
+	return nil
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -448,6 +448,9 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
+	if w.MFU > 0 && w.MFU < model.MinMFU {
+		return Errorf("workload.mfu", "must be at least %v (1%%), got %v; an MFU is a fraction: 0.4 for 40%%", model.MinMFU, w.MFU)
+	}
 	for _, f := range []struct {
 		key string
 		v   float64

@@ -242,10 +242,12 @@ func SpotExpectedCost(in SpotInput) (SpotEstimate, error) {
 	e.ExpectedHours = base / (1 - lambda*l)
 	e.ExpectedInterruptions = lambda * e.ExpectedHours
 	e.ExpectedUSD = e.ExpectedHours * in.SpotUSDPerHour
-	e.P10Interruptions = PoissonQuantile(e.ExpectedInterruptions, 0.10)
-	e.P90Interruptions = PoissonQuantile(e.ExpectedInterruptions, 0.90)
-	e.P10Hours = base + float64(e.P10Interruptions)*l
-	e.P90Hours = base + float64(e.P90Interruptions)*l
+	p10 := poissonQuantile(e.ExpectedInterruptions, 0.10)
+	p90 := poissonQuantile(e.ExpectedInterruptions, 0.90)
+	e.P10Interruptions = int(min(p10, maxExactCount))
+	e.P90Interruptions = int(min(p90, maxExactCount))
+	e.P10Hours = base + p10*l
+	e.P90Hours = base + p90*l
 	e.P10USD, e.P90USD = e.P10Hours*in.SpotUSDPerHour, e.P90Hours*in.SpotUSDPerHour
 	if in.Rate.HighPerMonth > 0 && in.Rate.HighPerMonth > in.Rate.PerMonth {
 		hi := in
@@ -266,18 +268,63 @@ func (e *SpotEstimate) finish(in SpotInput) {
 }
 
 // PoissonQuantile returns the smallest k with P(N ≤ k) ≥ q for
-// N ~ Poisson(mu): the q-quantile of the interruption count. It sums the
-// probability mass in log space, so large means do not underflow.
+// N ~ Poisson(mu): the q-quantile of the interruption count, at most
+// maxExactCount (2^53: past it a float64 no longer holds every whole
+// number, and a count that large is only ever shown rounded; the risk
+// range's hours use the uncapped count).
+//
+// Its cost does not grow with mu, so a job of any length prices in the
+// same time (a sum from 0 cost CPU time in proportion to the job's hours:
+// 77 s for a 10^17-token job). Up to poissonExactMean it sums the
+// probability mass in log space, from a start ⌊μ − 10√μ⌋ below which the
+// mass is under e^−50 (Chernoff: P(N ≤ μ − t) ≤ exp(−t²/2μ)), so at most
+// about 20√μ + 40 terms (2,040 at μ = 10^4). Above it the quantile is the
+// Cornish–Fisher expansion (Cornish & Fisher 1937; Abramowitz & Stegun
+// 26.2.49, 26.2.51) with the Poisson cumulants κ_r = μ (skewness 1/√μ,
+// excess kurtosis 1/μ):
+//
+//	x = μ + z√μ + (z² − 1)/6 + (z − z³)/(72√μ),  z = Φ⁻¹(q)
+//
+// and the continuity correction k = ⌈x − ½⌉. Its error is O(1/μ) in
+// standard units, under one count at μ ≥ 10^4 (TestPoissonQuantileLarge
+// checks it against the exact sum on both sides of the switch).
 func PoissonQuantile(mu, q float64) int {
+	return int(min(poissonQuantile(mu, q), maxExactCount))
+}
+
+// poissonQuantile is PoissonQuantile as a float64, not capped: the hours
+// of a risk range use it.
+func poissonQuantile(mu, q float64) float64 {
 	if !(mu > 0) || !(q > 0) {
 		return 0
 	}
 	q = min(q, 1-1e-12)
+	if mu > poissonExactMean {
+		z := math.Sqrt2 * math.Erfinv(2*q-1)
+		s := math.Sqrt(mu)
+		x := mu + z*s + (z*z-1)/6 + (z-z*z*z)/(72*s)
+		return max(math.Ceil(x-0.5), 0)
+	}
+	return float64(poissonQuantileSum(mu, q))
+}
+
+// poissonExactMean is the largest mean PoissonQuantile sums exactly.
+const poissonExactMean = 1e4
+
+// maxExactCount is 2^53, the largest count PoissonQuantile returns.
+const maxExactCount = 1 << 53
+
+// poissonQuantileSum is PoissonQuantile by summing the mass from
+// ⌊μ − 10√μ⌋ (the mass below it is under e^−50); it takes about
+// 20√μ + 40 steps.
+func poissonQuantileSum(mu, q float64) int {
+	from := max(int(mu-10*math.Sqrt(mu)), 0)
 	limit := int(mu + 40*math.Sqrt(mu) + 40)
+	logMu := math.Log(mu)
 	cdf := 0.0
-	for k := 0; k < limit; k++ {
+	for k := from; k < limit; k++ {
 		lg, _ := math.Lgamma(float64(k + 1))
-		cdf += math.Exp(-mu + float64(k)*math.Log(mu) - lg)
+		cdf += math.Exp(-mu + float64(k)*logMu - lg)
 		if cdf >= q {
 			return k
 		}

@@ -2,6 +2,7 @@ package decide
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -146,6 +147,60 @@ func TestPoissonQuantile(t *testing.T) {
 		if got := PoissonQuantile(tt.mu, tt.q); got != tt.want {
 			t.Errorf("PoissonQuantile(%g, %g) = %d, want %d", tt.mu, tt.q, got, tt.want)
 		}
+	}
+}
+
+func TestPoissonQuantileLarge(t *testing.T) {
+	// Exact quantiles from the regularized incomplete gamma function,
+	// P(N ≤ k) = Q(k+1, μ) (mpmath gammainc(k+1, μ, inf, regularized=True),
+	// 40 digits, bisection on k). At μ = 10^4 the sum answers, above it
+	// the Cornish–Fisher expansion: for μ = 10^6, z = Φ⁻¹(0.9) =
+	// 1.2815516, x = 10^6 + 1281.5516 + 0.1071 − 0.0000 = 1001281.659,
+	// ⌈x − ½⌉ = 1001282.
+	tests := []struct {
+		mu, q float64
+		want  int
+	}{
+		{1e4, 0.10, 9872},
+		{1e4, 0.90, 10128},
+		{1e4 + 1, 0.10, 9873},
+		{1e4 + 1, 0.90, 10129},
+		{1e6, 0.10, 998719},
+		{1e6, 0.90, 1001282},
+		{1e12, 0.10, 999998718449},
+		{1e12, 0.90, 1000001281552},
+		{1e30, 0.90, maxExactCount}, // capped at 2^53
+	}
+	for _, tt := range tests {
+		if got := PoissonQuantile(tt.mu, tt.q); got != tt.want {
+			t.Errorf("PoissonQuantile(%g, %g) = %d, want %d", tt.mu, tt.q, got, tt.want)
+		}
+	}
+	// On both sides of the switch the expansion and the sum agree.
+	for _, mu := range []float64{2e3, 5e3, 9e3, 1e4, 2e4} {
+		for _, q := range []float64{0.10, 0.90} {
+			z := math.Sqrt2 * math.Erfinv(2*q-1)
+			x := mu + z*math.Sqrt(mu) + (z*z-1)/6 + (z-z*z*z)/(72*math.Sqrt(mu))
+			if cf, sum := int(math.Ceil(x-0.5)), poissonQuantileSum(mu, q); cf != sum {
+				t.Errorf("μ = %g, q = %g: Cornish–Fisher %d, exact sum %d", mu, q, cf, sum)
+			}
+		}
+	}
+}
+
+// BenchmarkSpotExpectedCost prices spot for a 100-hour job and a 10^12-hour
+// one (a 10^18-token job on one small GPU): the same cost.
+func BenchmarkSpotExpectedCost(b *testing.B) {
+	for _, hours := range []float64{100, 1e12} {
+		b.Run(fmt.Sprintf("hours=%g", hours), func(b *testing.B) {
+			r, _ := RateFromBucket(">20%", "test")
+			in := SpotInput{JobHours: hours, SpotUSDPerHour: 1, Rate: r, CheckpointWriteHours: 0.02, RestartHours: 0.25}
+			for b.Loop() {
+				if _, err := SpotExpectedCost(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

@@ -192,7 +192,9 @@ func (p *Plan) checkShellWords() error {
 	}
 	for _, v := range vals {
 		if _, err := syntax.Quote(v.v, syntax.LangPOSIX); err != nil {
-			return model.Errorf(ErrPlan, "%s %q cannot be written into a shell script: %v", v.what, show.Printable(v.v), err)
+			// show.Quote escapes once; %q of show.Printable escaped the
+			// escapes again ("zz\\u2028…": attack round 13).
+			return model.Errorf(ErrPlan, "%s %s cannot be written into a shell script: %v", v.what, show.Quote(v.v), err)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/model/show"
 )
 
 // planPriceTolerance is how far a phase's usd_per_hour may sit from the
@@ -39,6 +40,10 @@ func Check(cat *model.Catalog, pl *Plan) []model.Message {
 		}
 		switch {
 		case in == nil:
+			if m, ok := lookAlike(cat, ph); ok {
+				out = append(out, m)
+				continue
+			}
 			out = append(out, model.Msg("phase %q: %s %s is not in the catalog (as of %s): the plan's price for it is unchecked", ph.Name, ph.Provider, ph.Instance, cat.AsOf))
 			continue
 		case in.Retired != "":
@@ -73,4 +78,22 @@ func Check(cat *model.Catalog, pl *Plan) []model.Message {
 		}
 	}
 	return out
+}
+
+// lookAlike says when a phase's provider or instance type, not in cat,
+// reads as one of cat's once case, accents and look-alike characters
+// are set aside (show.LookKey, the key overlays' names are checked by):
+// "gсp" with a Cyrillic с reads as gcp (attack round 13).
+func lookAlike(cat *model.Catalog, ph *Phase) (model.Message, bool) {
+	pk, tk := show.LookKey(ph.Provider), show.LookKey(ph.Instance)
+	for j := range cat.Instances {
+		c := &cat.Instances[j]
+		switch {
+		case c.Provider != ph.Provider && show.LookKey(c.Provider) == pk:
+			return model.Msg("phase %q: provider %s reads as %s but is another name (a look-alike character?): the plan's price for it is unchecked; spell it as the catalog does", ph.Name, quoteShown(ph.Provider), quoteShown(c.Provider)), true
+		case c.Provider == ph.Provider && c.Type != ph.Instance && show.LookKey(c.Type) == tk:
+			return model.Msg("phase %q: %s instance %s reads as %s but is another name (a look-alike character?): the plan's price for it is unchecked; spell it as the catalog does", ph.Name, ph.Provider, quoteShown(ph.Instance), quoteShown(c.Type)), true
+		}
+	}
+	return model.Message{}, false
 }

@@ -27,6 +27,17 @@ const MaxPhases = 64
 // 52-character job names export slugs a name to (launch.Name).
 const MaxNameChars = 64
 
+// MaxOfferBytes bounds a plan's name and a phase's provider, instance
+// and region, in bytes, as safeio.CheckName bounds the catalog's names
+// (256 bytes): a plan's offer names one of the catalog's, and its name is
+// a title line; a 100,000-character instance was echoed three times in a
+// 100 KB line (attack round 13). MaxPathBytes bounds a phase's config and
+// its answers (paths among them) at Linux's PATH_MAX, 4096 bytes.
+const (
+	MaxOfferBytes = 256
+	MaxPathBytes  = 4096
+)
+
 // planFile is a plan on disk: schema_version, name, [[phase]]. The
 // configuration tables (workload, search, estimate, selection) may sit
 // beside them, so a configuration can carry its plan; they are left to
@@ -83,6 +94,10 @@ func Decode(b []byte) (Plan, error) {
 	if err := planText("name", f.Name, false); err != nil {
 		return Plan{}, err
 	}
+	if len(f.Name) > MaxOfferBytes {
+		// The name is not quoted: it is what is too long.
+		return Plan{}, config.Errorf("name", "%d bytes long; a plan's name is a title line of at most %d", len(f.Name), MaxOfferBytes)
+	}
 	for i := range f.Phases {
 		p := &f.Phases[i]
 		key := func(k string) string { return fmt.Sprintf("phase[%d].%s", i, k) }
@@ -93,6 +108,19 @@ func Decode(b []byte) (Plan, error) {
 			{"instance", p.Instance, false}, {"region", p.Region, false}} {
 			if err := planText(key(t.k), t.v, t.req); err != nil {
 				return Plan{}, err
+			}
+		}
+		for _, t := range []struct {
+			k, v string
+			max  int
+		}{{"provider", p.Provider, MaxOfferBytes}, {"instance", p.Instance, MaxOfferBytes}, {"region", p.Region, MaxOfferBytes}, {"config", p.Config, MaxPathBytes}} {
+			if len(t.v) > t.max {
+				return Plan{}, config.Errorf(key(t.k), "%d bytes long; at most %d (the catalog's names have at most 256 bytes)", len(t.v), t.max)
+			}
+		}
+		for k, v := range p.Answers {
+			if len(k) > MaxOfferBytes || len(v) > MaxPathBytes {
+				return Plan{}, config.Errorf(key("answers"), "an answer of %d bytes under a key of %d; at most %d and %d", len(v), len(k), MaxPathBytes, MaxOfferBytes)
 			}
 		}
 		if n := utf8.RuneCountInString(p.Name); n > MaxNameChars {

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/internal/modeltest"
 )
 
 // Issue 29, items 2 and 4: a plan's names made of blank characters or
@@ -44,5 +46,52 @@ func TestDecodeRefusesBlankNamesAndWildNumbers(t *testing.T) {
 				t.Fatalf("err = %v, want one line naming %s with %q", err, tc.key, tc.want)
 			}
 		})
+	}
+}
+
+// Attack round 13: a plan's name of 200,000 characters and an instance of
+// 100,000 (echoed three times in a 100 KB line) were accepted; every
+// string field is bounded as the catalog's names are.
+func TestDecodeBoundsStrings(t *testing.T) {
+	long := strings.Repeat("a", MaxOfferBytes+1)
+	for _, tc := range []struct{ name, file, key, want string }{
+		{"plan name", "name = \"" + long + "\"\n" + planWith("name = \"x\"\n"+okPhase+"job_hours = 5"), "name", "257 bytes long; a plan's name is a title line of at most 256"},
+		{"instance", planWith("name = \"x\"\n" + strings.Replace(okPhase, "g6.xlarge", long, 1) + "job_hours = 5"), "phase[0].instance", "257 bytes long; at most 256"},
+		{"provider", planWith("name = \"x\"\n" + strings.Replace(okPhase, `"aws"`, `"`+long+`"`, 1) + "job_hours = 5"), "phase[0].provider", "257 bytes long"},
+		{"region", planWith("name = \"x\"\n" + strings.Replace(okPhase, "us-east-1", long, 1) + "job_hours = 5"), "phase[0].region", "257 bytes long"},
+		{"answer", planWith("name = \"x\"\n" + okPhase + "job_hours = 5\n[phase.answers]\nmodel = \"" + strings.Repeat("m", MaxPathBytes+1) + "\""), "phase[0].answers", "an answer of 4097 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Decode([]byte(tc.file))
+			if err == nil || !errors.Is(err, config.ErrInvalid) || !strings.Contains(err.Error(), tc.key) ||
+				!strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") || len(err.Error()) > 400 {
+				t.Fatalf("err = %.500v, want one short line naming %s with %q", err, tc.key, tc.want)
+			}
+		})
+	}
+	// 256 bytes pass.
+	ok := strings.Repeat("a", MaxOfferBytes)
+	if _, err := Decode([]byte("name = \"" + ok + "\"\n" + planWith("name = \"x\"\n"+strings.Replace(okPhase, "g6.xlarge", ok, 1)+"job_hours = 5"))); err != nil {
+		t.Errorf("256 bytes: %v", err)
+	}
+}
+
+// A phase's provider or instance that reads as one of the catalog's
+// through a look-alike character is said so, not only "not in the
+// catalog" (attack round 13: "gсp" with a Cyrillic с).
+func TestCheckLookAlike(t *testing.T) {
+	cat := modeltest.Catalog()
+	cat.AsOf = "2026-11-30"
+	pl := Plan{Phases: []Phase{
+		{Name: "cyrillic", Provider: "р1", Instance: "small.1", Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, USDPerHour: 1, JobHours: 1},
+		{Name: "case", Provider: "p1", Instance: "SMALL.1", Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, USDPerHour: 1, JobHours: 1},
+	}}
+	got := model.Strings(Check(cat, &pl))
+	want := []string{
+		`phase "cyrillic": provider "р1" reads as "p1" but is another name (a look-alike character?): the plan's price for it is unchecked; spell it as the catalog does`,
+		`phase "case": p1 instance "SMALL.1" reads as "small.1" but is another name (a look-alike character?): the plan's price for it is unchecked; spell it as the catalog does`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("Check:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -73,6 +73,9 @@ func Compare(r *Result, cat *model.Catalog) (*Comparison, error) {
 		return c, nil
 	}
 	m := r.Measured
+	if err := statesFloor(r, &e); err != nil {
+		return nil, model.Errorf(ErrResult, "%v", err)
+	}
 	// members adds a term; reading names its calibration band
 	// (model.BandGroups: "allocated", "reserved"), "" for none.
 	members := func(term string, measured *float64, est float64, reading string) {
@@ -247,4 +250,38 @@ func joinReasons(r []string) string {
 		out += s
 	}
 	return out
+}
+
+// StatesFloor is the share of the plan's own gradient and optimizer-state
+// bytes below which a measured term cannot be a run of the plan. Those
+// bytes are exact for the trainable parameter count, the dtype and the
+// sharding (Rajbhandari et al. 2020, §3.1, the estimate's States); a run
+// in one dtype narrower than planned (bf16 gradients for fp32) at most
+// halves them, so a reading under half is a different model, task or
+// precision, or a hand-edited file (attack round 13: gradients_bytes = 1
+// and optimizer_states_bytes = 1 for a LoRA of 13.6M trainable
+// parameters were kept, and corrected memory estimates by ×0.487). The
+// weights' floor is physical's, on the peaks.
+const StatesFloor = 0.5
+
+// statesFloor refuses a result whose gradients or optimizer states,
+// measured on the GPU (terms_from allocator or tensors, nothing offloaded,
+// the optimizer not run in the backward pass, which frees each gradient
+// at once), are under StatesFloor × the plan's.
+func statesFloor(r *Result, e *model.Estimate) error {
+	m, s := &r.Measured, r.Settings
+	if r.Smoke || r.Status != "ok" || (m.TermsFrom != "allocator" && m.TermsFrom != "tensors") || s.OffloadOpt || s.OffloadParams || s.OptInBwd {
+		return nil
+	}
+	for _, t := range []struct {
+		key      string
+		measured *float64
+		plan     float64
+	}{{"gradients_bytes", m.Gradients, e.States.Gradients}, {"optimizer_states_bytes", m.OptimizerStates, e.States.OptimizerStates}} {
+		if t.measured != nil && t.plan > 0 && *t.measured < StatesFloor*t.plan {
+			return model.Msg("measured.%s: %.0f is less than half the %.0f bytes the plan's %.3g trainable parameters need on each GPU: not a run of this plan; check the result's model, task and precision, or run the probe again",
+				t.key, *t.measured, t.plan, e.TrainableParams)
+		}
+	}
+	return nil
 }

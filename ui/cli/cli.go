@@ -540,7 +540,7 @@ func newVersionCmd(env *Env, overlays *[]string) *cobra.Command {
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return nonFiniteJSON(enc.Encode(v))
 }
 
 // renderer returns a report renderer for w that drops colours when w is

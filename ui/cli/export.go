@@ -484,7 +484,13 @@ func checkHeld(cat *model.Catalog, in *model.Instance, region string, p model.Pr
 	if held == nil {
 		return nil
 	}
-	usd, _ := cat.ListPrice(in, held, p, nil)
+	usd, ok := cat.ListPrice(in, held, p, nil)
+	if v, has := held.Price(p); !ok && has && in.PriceCurrency() == "USD" {
+		// ListPrice has none for an on-demand price below the region's
+		// spot (the guard's very finding): the message printed "—/h"
+		// (attack round 13), so the file's own figure is shown.
+		usd = v
+	}
 	_, origin, _ := model.PriceProvenance(in, held)
 	if !held.Held && disc != nil {
 		origin = disc.Origin

@@ -87,3 +87,15 @@ func TestExportNamesHeldPrice(t *testing.T) {
 		t.Errorf("--trust-overlay: exit %d: %s", code, errs)
 	}
 }
+
+// An on-demand price held for being below the region's spot price showed
+// as "—/h" (attack round 13: nebius at $0.05 where the catalog's spot is
+// higher): the file's own figure is named.
+func TestExportNamesHeldPriceBelowSpot(t *testing.T) {
+	neg := "schema_version = 1\n[[instance]]\nprovider = \"nebius\"\ntype = \"gpu-h100-sxm_1gpu-16vcpu-200gb\"\nsource = \"negotiated\"\nas_of = 2026-11-30\nprices = [{ region = \"eu-north1\", on_demand = 0.05 }]\n"
+	_, _, errs, path := runWithCatalogDTrust(t, neg, "export", "--model", "llama-3.1-8b", "--task", "qlora", "--instance", "nebius/gpu-h100-sxm_1gpu-16vcpu-200gb", "--region", "eu-north1", "--format", "skypilot")
+	want := "nebius/gpu-h100-sxm_1gpu-16vcpu-200gb eu-north1: the on-demand price $0.0500/h from " + path + " looks fake or mistyped"
+	if !strings.Contains(errs, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, errs)
+	}
+}

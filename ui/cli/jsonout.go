@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -49,13 +51,29 @@ func invalidUTF8String(enc *jsontext.Encoder, s string) error {
 func writeJSONStream(w io.Writer, v any) error {
 	switch v := v.(type) {
 	case report.RecommendJSON:
-		return writeRecommendJSON(w, &v, nil, false)
+		return nonFiniteJSON(writeRecommendJSON(w, &v, nil, false))
 	case recommendProbeJSON:
-		return writeRecommendJSON(w, &v.RecommendJSON, v.ProbeCorrections, true)
+		return nonFiniteJSON(writeRecommendJSON(w, &v.RecommendJSON, v.ProbeCorrections, true))
 	case report.MarketStreamJSON:
-		return writeMarketJSON(w, &v)
+		return nonFiniteJSON(writeMarketJSON(w, &v))
 	}
-	return writeJSONEncoder(w, v)
+	return nonFiniteJSON(writeJSONEncoder(w, v))
+}
+
+// nonFiniteJSON turns the encoders' refusal of an infinite or NaN figure
+// (JSON has no such number) into an error that says what happened: the
+// inputs are bounded so that none is computed (--mfu has a floor, a job
+// at most model.MaxDataset × model.MaxEpochs), so one reaching a writer
+// is a bug to report, not something the user typed (attack round 13:
+// "json: unsupported value: +Inf").
+func nonFiniteJSON(err error) error {
+	var e1 *json.UnsupportedValueError
+	var e2 *jsonv1.UnsupportedValueError
+	var e3 *jsontext.SyntacticError
+	if errors.As(err, &e1) || errors.As(err, &e2) || (errors.As(err, &e3) && (strings.Contains(err.Error(), "Inf") || strings.Contains(err.Error(), "NaN"))) {
+		return fmt.Errorf("internal error: a figure of the JSON document is not a finite number (%w), so no valid JSON can be written; please report the command line", err)
+	}
+	return err
 }
 
 // writeJSONEncoder is writeJSONStream through go-json-experiment's

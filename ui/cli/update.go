@@ -106,6 +106,12 @@ are not fetched. It honours HTTPS_PROXY and runs only when asked.`,
 			}
 			for i, h := range o.AllowRedirects {
 				h = strings.ToLower(strings.TrimSpace(h))
+				if in, ok := strings.CutPrefix(h, "["); ok && strings.HasSuffix(in, "]") && net.ParseIP(strings.TrimSuffix(in, "]")) != nil {
+					// "[::1]", as a URL writes an IPv6 host, is the
+					// address ::1 (refused before while ::1 and
+					// [::1]:8080 passed: attack round 13).
+					h = strings.TrimSuffix(in, "]")
+				}
 				if !redirectHost(h) {
 					return usage(model.Msg("--allow-redirect %q: want a host name such as mirror.example.com (or host:port)", h))
 				}

@@ -181,9 +181,14 @@ func TestAllowRedirectHostOnly(t *testing.T) {
 			t.Errorf("--allow-redirect %q: exit %d, ran %v, stderr %q; want 2, not run, %q", bad, code, asked != nil, errs, want)
 		}
 	}
-	for _, ok := range []string{"cdn.example.com", "CDN.Example.com:8443", "127.0.0.1", "[::1]:8080", "::1", "xn--fsqu00a.xn--fiqs8s", "localhost"} {
+	for _, ok := range []string{"cdn.example.com", "CDN.Example.com:8443", "127.0.0.1", "[::1]:8080", "::1", "[::1]", "xn--fsqu00a.xn--fiqs8s", "localhost"} {
 		if code, asked, _, errs := runUpdateCLI(t, "", nil, "--allow-redirect", ok); code != 0 || asked == nil {
 			t.Errorf("--allow-redirect %q: exit %d, stderr %q; want it taken", ok, code, errs)
 		}
+	}
+	// "[::1]" is the address ::1, as a redirect's URL writes it (it was
+	// refused while ::1 and [::1]:8080 were taken: attack round 13).
+	if _, asked, _, _ := runUpdateCLI(t, "", nil, "--allow-redirect", "[::1]"); asked == nil || asked.AllowRedirects[0] != "::1" {
+		t.Errorf("--allow-redirect [::1]: %v, want ::1", asked)
 	}
 }

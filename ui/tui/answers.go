@@ -560,6 +560,23 @@ func pruneRegions(cat *model.Catalog, chosen, regions []string) []string {
 }
 
 // parse errors name the question, say what is valid and quote the input.
+// maxQuoted is how many characters of a typed value an error quotes: a
+// value pasted by mistake (200,000 digits in "Batch size") filled the
+// screen; the rest is cut at "…", as the command line cuts its lines.
+const maxQuoted = 40
+
+// clipped is s cut to maxQuoted characters, with "…" when cut.
+func clipped(s string) string {
+	n := 0
+	for i := range s {
+		if n == maxQuoted {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
 func parseWhole(label, s string, lo, hi int) (int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -567,7 +584,7 @@ func parseWhole(label, s string, lo, hi int) (int, error) {
 	}
 	v, err := config.ParseQuantity(s)
 	if err != nil || v != math.Trunc(v) || v < float64(lo) || v > float64(hi) {
-		return 0, model.Msg("%s: want a whole number from %d to %d, got %q", model.Msg(label), lo, hi, s)
+		return 0, model.Msg("%s: want a whole number from %d to %d, got %q", model.Msg(label), lo, hi, clipped(s))
 	}
 	return int(v), nil
 }
@@ -586,10 +603,10 @@ func parseCount(label, s string, hi float64) (float64, error) {
 	}
 	v, err := config.ParseQuantity(s)
 	if err != nil || v < 0 {
-		return 0, model.Msg("%s: want a count such as 20M, 88k or 1.2B, got %q", model.Msg(label), s)
+		return 0, model.Msg("%s: want a count such as 20M, 88k or 1.2B, got %q", model.Msg(label), clipped(s))
 	}
 	if v > hi {
-		return 0, model.Msg("%s: want at most %s, got %q", model.Msg(label), model.FormatCount(hi), s)
+		return 0, model.Msg("%s: want at most %s, got %q", model.Msg(label), model.FormatCount(hi), clipped(s))
 	}
 	return v, nil
 }
@@ -601,7 +618,7 @@ func parsePositive(label, s string, hi float64) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
 	if err != nil || !(v > 0) || v > hi {
-		return 0, model.Msg("%s: want a number above 0 and at most %g, got %q", model.Msg(label), hi, s)
+		return 0, model.Msg("%s: want a number above 0 and at most %g, got %q", model.Msg(label), hi, clipped(s))
 	}
 	return v, nil
 }
@@ -639,11 +656,11 @@ func parseGPUs(s string) (auto bool, n int, err error) {
 			if n, err := parseWhole("GPUs", rest, 1, model.MaxGPUs); err == nil {
 				return true, n, nil
 			}
-			return false, 0, model.Msg("GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got %q", s)
+			return false, 0, model.Msg("GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got %q", clipped(s))
 		}
 	}
 	if n, err = parseWhole("GPUs", s, 1, model.MaxGPUs); err != nil {
-		return false, 0, model.Msg("GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got %q", s)
+		return false, 0, model.Msg("GPUs: want auto, ≤ a number (≤8: at most 8) or a number such as 8, got %q", clipped(s))
 	}
 	return false, n, nil
 }
@@ -713,7 +730,7 @@ func (a *answers) config() (config.Config, error) {
 		}
 	}
 	if err != nil {
-		return c, model.Msg("%s: want a whole number from 1 to 16777216 such as 2048 or 8k (8192), got %q", model.Msg(a.lengthLabel()), a.Length)
+		return c, model.Msg("%s: want a whole number from 1 to 16777216 such as 2048 or 8k (8192), got %q", model.Msg(a.lengthLabel()), clipped(a.Length))
 	}
 	if a.fill.vision {
 		w.ImageSize = length

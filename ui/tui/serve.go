@@ -70,7 +70,7 @@ func (s *serveAnswers) serving() (serve.Serving, error) {
 		}
 		n, err := config.ParseTokens(in)
 		if err != nil || n < 1 || n > 1<<24 {
-			return 0, model.Msg("%s: want a whole number of tokens such as 512 or 2k, got %q", model.Msg(label), in)
+			return 0, model.Msg("%s: want a whole number of tokens such as 512 or 2k, got %q", model.Msg(label), clipped(in))
 		}
 		return n, nil
 	}
@@ -117,7 +117,7 @@ func (w *wizard) servePage(input func(title, desc string, v *string, validate fu
 				return nil
 			}
 			if n, err := config.ParseTokens(in); err != nil || n < 1 || n > 1<<24 {
-				return model.Msg("%s: want a whole number of tokens such as 512 or 2k, got %q", model.Msg(label), in)
+				return model.Msg("%s: want a whole number of tokens such as 512 or 2k, got %q", model.Msg(label), clipped(in))
 			}
 			return nil
 		}

@@ -522,7 +522,7 @@ func (w *wizard) trainingPages() []page {
 			}, bind)
 			length := input(T("Sequence length (tokens)"), T("the model's default until changed"), &a.Length, func(s string) error {
 				if _, err := parseWhole("length", s, 1, 1<<24); err != nil {
-					return model.Msg("%s: want a whole number such as 2048, got %q", model.Msg(a.lengthLabel()), s)
+					return model.Msg("%s: want a whole number such as 2048, got %q", model.Msg(a.lengthLabel()), clipped(s))
 				}
 				return nil
 			})
