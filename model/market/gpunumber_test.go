@@ -44,3 +44,15 @@ func TestGPUNumberAlias(t *testing.T) {
 		t.Error("9999: no error")
 	}
 }
+
+// TestGPUFamily: the variants Siblings names share the key's first
+// segment when it holds a digit, else its first two; the 4090 D is not a
+// variant of the 4090.
+func TestGPUFamily(t *testing.T) {
+	for k, want := range map[string]string{"a100-40gb": "a100", "a100-pcie-80gb": "a100", "h100-nvl": "h100", "l4": "l4",
+		"rtx-4090": "rtx-4090", "rtx-4090d": "rtx-4090d", "mi300x": "mi300x"} {
+		if got := gpuFamily(k); got != want {
+			t.Errorf("gpuFamily(%q) = %q, want %q", k, got, want)
+		}
+	}
+}
