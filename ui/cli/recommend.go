@@ -13,8 +13,8 @@ import (
 
 	"github.com/gpuplan/gpuplan/internal/stack"
 	"github.com/gpuplan/gpuplan/model"
-	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
