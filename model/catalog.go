@@ -779,6 +779,13 @@ func (c *Catalog) GPU(name string) (*GPU, error) {
 	if i, ok := c.gpus[NormKey(name)]; ok {
 		return &c.GPUs[i], nil
 	}
+	// A GeForce named by its number alone ("4090", "3090ti"), as people
+	// write it: the RTX prefix is implied when that names one GPU.
+	if n := NormKey(name); n != "" && n[0] >= '0' && n[0] <= '9' {
+		if i, ok := c.gpus["rtx"+n]; ok {
+			return &c.GPUs[i], nil
+		}
+	}
 	keys := make([]string, 0, len(c.GPUs))
 	for i := range c.GPUs {
 		keys = append(keys, c.GPUs[i].Key)

@@ -100,6 +100,8 @@ func (p *Plan) imageComment() string {
 	switch {
 	case p.Image == p.Stack.Image && p.Stack.ImageCUDA != "":
 		return fmt.Sprintf("image: NGC PyTorch with CUDA %s: host driver ≥ %s", p.Stack.ImageCUDA, p.Stack.ImageDriver)
+	case p.ROCm() && p.Image == p.Stack.Image:
+		return fmt.Sprintf("image: AMD's PyTorch image for ROCm (%s, %s), reached through /dev/kfd and /dev/dri (host: the amdgpu driver)", p.Stack.Arch, p.Stack.GFX)
 	case p.ROCm():
 		return "image: " + p.Image + " (chosen with --image): a ROCm build of PyTorch for the AMD GPUs, reached through /dev/kfd and /dev/dri (host: the amdgpu driver)"
 	}

@@ -10,10 +10,12 @@ import (
 
 // AMD GPUs run ROCm builds of PyTorch, so their files differ from the CUDA
 // ones in what they install and how a container or pod reaches the GPUs.
-// gpuplan names no ROCm wheel or image of its own (which ROCm release
-// supports which Instinct is not in the catalog): the user gives one
-// (Options.Wheel for SkyPilot, Options.Image for docker and Kubernetes)
-// and the files use it with the ROCm devices.
+// For the Instinct architectures stack.Advise knows (CDNA3 MI300X and
+// MI325X, CDNA4 MI355X) the files default to PyTorch's ROCm wheel and
+// AMD's rocm/pytorch image (stack.rocmRows, where they are sourced); for
+// other AMD GPUs the user gives one (Options.Wheel for SkyPilot,
+// Options.Image for docker and Kubernetes). Either way the files use it
+// with the ROCm devices.
 const (
 	// AMDGPUResource is the extended resource AMD's GPU device plugin
 	// for Kubernetes exposes (ROCm/k8s-device-plugin, "Exposes AMD GPUs
@@ -68,7 +70,11 @@ func (p *Plan) checkWheel() error {
 	case p.ROCm() && p.Wheel == "":
 		return fixNamed{model.Errorf(ErrNoStack, "%s is an AMD GPU: name a ROCm wheel variant of PyTorch to install, such as --wheel %s", name, ROCmWheelExample)}
 	case p.ROCm() && !rocmWheel(p.Wheel):
-		return fixNamed{model.Errorf(ErrNoStack, "%s is an AMD GPU and %s is not a ROCm wheel variant: name one, such as --wheel %s", name, show.Printable(p.Wheel), ROCmWheelExample)}
+		example := ROCmWheelExample
+		if p.Stack.Wheel != "" {
+			example = p.Stack.Wheel
+		}
+		return fixNamed{model.Errorf(ErrNoStack, "%s is an AMD GPU and %s is not a ROCm wheel variant: name one, such as --wheel %s", name, show.Printable(p.Wheel), example)}
 	case p.Wheel == "":
 		return model.Errorf(ErrNoStack, "%s, or name a PyTorch wheel variant to install", p.Stack.Reason)
 	case !p.ROCm() && rocmWheel(p.Wheel):

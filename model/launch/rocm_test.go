@@ -81,11 +81,16 @@ func dockerRunArgv(t *testing.T, src string) []string {
 // wheel, each format refuses and names the flag and an example.
 func TestROCmExports(t *testing.T) {
 	for _, nodes := range []int{1, 2} {
+		// No --wheel, no --image: MI300X gets PyTorch 2.9's rocm6.4 wheel
+		// and AMD's rocm/pytorch image (stack.rocmRows), every format renders.
 		p, _ := mi300xPlan(t, nodes, launch.Options{})
-		for f, want := range map[launch.Format]string{launch.FormatDocker: "such as rocm/pytorch", launch.FormatK8s: "such as rocm/pytorch",
-			launch.FormatSkyPilot: "name a ROCm wheel variant of PyTorch to install, such as --wheel rocm6.4"} {
-			if _, err := p.Render(f); !errors.Is(err, launch.ErrNoStack) || !strings.Contains(err.Error(), want) {
-				t.Errorf("%d nodes %s without a ROCm image or wheel: err = %v, want %q", nodes, f, err, want)
+		for f, want := range map[launch.Format]string{
+			launch.FormatDocker:   " rocm/pytorch:rocm7.2_ubuntu24.04_py3.12_pytorch_release_2.9.1 ",
+			launch.FormatK8s:      "rocm/pytorch:rocm7.2_ubuntu24.04_py3.12_pytorch_release_2.9.1",
+			launch.FormatSkyPilot: "--index-url https://download.pytorch.org/whl/rocm6.4  # cdna3, gfx942: ROCm 6.4 wheel",
+		} {
+			if b, err := p.Render(f); err != nil || !strings.Contains(string(b), want) {
+				t.Errorf("%d nodes %s by default: err = %v, want %q in\n%s", nodes, f, err, want, b)
 			}
 		}
 		p, _ = mi300xPlan(t, nodes, launch.Options{Wheel: "cu130"})

@@ -203,6 +203,9 @@ func (p *Plan) skyFileMounts() *yaml.Node {
 }
 
 func (p *Plan) wheelComment() string {
+	if p.ROCm() && p.Wheel == p.Stack.Wheel && p.Stack.Supported {
+		return fmt.Sprintf("%s, %s: ROCm %s wheel; host: the amdgpu driver", p.Stack.Arch, p.Stack.GFX, p.Stack.ROCmVersion)
+	}
 	if p.ROCm() {
 		return "ROCm wheel chosen with --wheel, for the AMD GPU"
 	}

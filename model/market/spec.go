@@ -148,6 +148,15 @@ func ParseGPUSpec(s string, c *model.Catalog) (GPUSpec, error) {
 		case strings.IndexFunc(tok, unicode.IsLetter) >= 0:
 			kind = "memory"
 		}
+		if kind == "count" {
+			// "4090" is no count (1..maxGPUCount) but names a GPU through the
+			// catalog's resolver, the one --gpu uses (Catalog.GPU).
+			if _, err := parseCountRange(tok); err != nil {
+				if _, gerr := c.GPU(tok); gerr == nil {
+					kind = "name"
+				}
+			}
+		}
 		if prev, ok := seen[kind]; ok {
 			return spec, BadFilter("gpu spec %q gives the %s twice (%s and %s); %s", s, model.Msg(kind), prev, tok, gpuSpecForms)
 		}

@@ -98,6 +98,13 @@ func PhaseScenarioFor(p *Phase, w model.Workload, q model.Query, cat *model.Cata
 			break
 		}
 	}
+	if p.Instances > 1 {
+		// A phase rented as several instances is searched as such, as
+		// JobHours times it: without multi-node offers a 4-node job on 32
+		// GPUs found no offer and the plan "had no cost to compare with".
+		q.AllowMultiNode = true
+		q.MaxNodes = max(q.MaxNodes, p.Instances)
+	}
 	if p.HoursPerMonth > 0 {
 		q.HoursPerMonth = p.HoursPerMonth
 	}
@@ -258,7 +265,7 @@ func Savings(cat *model.Catalog, pl Scenario, maxEach int) (baseUSD float64, out
 	changes, phases := Changes(pl, gpus, regions)
 	baseUSD, ranked, err := advice.RankSavings(pl, Eval(cat), changes)
 	if err != nil {
-		return 0, nil, model.Msg("plan savings: %v", err)
+		return 0, nil, model.Msg("none ranked: the estimator finds no offer for a phase on its pinned provider, region and GPU type (%v); pick one that fits with gpuplan recommend --config PLAN --phase NAME", err)
 	}
 	out = make([]Saving, len(ranked))
 	for i, s := range ranked {

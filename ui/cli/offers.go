@@ -280,6 +280,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 			if !footer.IsZero() {
 				_, err = fmt.Fprintln(env.Stdout, termsafe.Lines(env.lang.Message(footer)))
 			}
+			siblingNote(env, cat, res.Query, "offers")
 			return err
 		},
 	}
@@ -378,4 +379,19 @@ func priceNote(env *Env, cat *model.Catalog) string {
 		return ""
 	}
 	return env.lang.Sprintf("(%s)", strings.Join(parts, env.lang.Sprintf(", ")))
+}
+
+// siblingNote tells, on stderr, of the other variants of a GPU the
+// query named and how to ask for them: "A100" is the 40GB part
+// (SkyPilot's naming), so the 80GB offers are not in the table.
+func siblingNote(env *Env, cat *model.Catalog, q market.Query, command string) {
+	sibs := market.Siblings(cat, q)
+	if len(sibs) == 0 {
+		return
+	}
+	parts := make([]string, len(sibs))
+	for i, s := range sibs {
+		parts[i] = fmt.Sprintf("%s (%d %s)", s.Ask, s.Offers, model.Plural(s.Offers, "offer"))
+	}
+	notef(env.lang, env.Stderr, model.Msg("also: %s: other variants, not shown; ask for one by name, e.g. gpuplan %s %s", strings.Join(parts, ", "), command, sibs[0].Spec))
 }

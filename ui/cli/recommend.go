@@ -14,6 +14,7 @@ import (
 	"github.com/gpuplan/gpuplan/internal/stack"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/market"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -334,6 +335,9 @@ hosts the framework cannot run on only when nothing else is left.`,
 			}
 			if err := report.WriteWouldFit(env.Stdout, r, hints); err != nil {
 				return err
+			}
+			if wf.gpu != "" && len(q.GPUs) == 1 { // the other variants --gpu left out, on stderr
+				siblingNote(env, cat, market.Query{GPUs: []market.GPUSpec{{Text: wf.gpu, Keys: q.GPUs}}, Providers: q.Providers}, "recommend … --gpu")
 			}
 			for _, l := range probeText {
 				if err := writeProbeLine(env, l); err != nil {

@@ -41,9 +41,13 @@ func TestServeRefusalNamesTheGPU(t *testing.T) {
 // written and installs from PyTorch's ROCm index.
 func TestSkyPilotAMDRefusalNamesWheel(t *testing.T) {
 	base := []string{"export", "--model", "llama-3.1-8b", "--task", "lora", "--instance", "oci/BM.GPU.MI300X.8", "--format", "skypilot"}
-	code, _, errOut := runCLI(t, base...)
+	code, _, errOut := runCLI(t, append(base, "--wheel", "cu130")...)
 	if code != 2 || !strings.Contains(errOut, "--wheel rocm6.4") || strings.Contains(errOut, "--image") {
-		t.Errorf("SkyPilot on MI300X: exit %d, %q; want exit 2 naming --wheel rocm6.4 and not --image", code, errOut)
+		t.Errorf("SkyPilot on MI300X --wheel cu130: exit %d, %q; want exit 2 naming --wheel rocm6.4 and not --image", code, errOut)
+	}
+	// Without --wheel the MI300X's default (PyTorch 2.9's rocm6.4) is used.
+	if code, out, errOut := runCLI(t, base...); code != 0 || !strings.Contains(out, "whl/rocm6.4") {
+		t.Errorf("SkyPilot on MI300X: exit %d, %s\n%s", code, errOut, out)
 	}
 	code, out, errOut := runCLI(t, append(base, "--wheel", "rocm6.4")...)
 	if code != 0 || !strings.Contains(out, "pip install torch --index-url https://download.pytorch.org/whl/rocm6.4") {

@@ -115,8 +115,9 @@ func TestExportDialogName(t *testing.T) {
 	}
 }
 
-// Launch files for an AMD GPU: the dialog says no CUDA stack applies and
-// to export the TOML, naming no command-line flag.
+// Launch files for an AMD GPU: the Instinct GPUs have a default ROCm
+// stack (AMD's rocm/pytorch image, ROCm's devices), so the docker script
+// is written as for an NVIDIA offer, with no command-line flag needed.
 func TestExportAMDLaunch(t *testing.T) {
 	cat := testCatalog(t)
 	cat.Instances = append(cat.Instances, model.Instance{Provider: "amdcloud", Type: "mi300x.1", GPU: "mi300x", GPUCount: 1, VCPUs: 16,
@@ -128,10 +129,11 @@ func TestExportAMDLaunch(t *testing.T) {
 	if b := m.res.best(); b == nil || b.GPU.Vendor != "amd" {
 		t.Fatalf("best offer %+v, want the AMD one (err %v)", b, m.res.recErr)
 	}
-	m = drive(t, m, ctrlE, down, enter, enter) // SkyPilot, the name
-	text := strings.Join(strings.Fields(strings.ReplaceAll(screenText(m), "║", " ")), " ")
-	if m.dialog == nil || m.dialog.err == nil || !strings.Contains(text, "AMD GPU") || !strings.Contains(text, "export the gpuplan TOML") || strings.Contains(text, "--image") {
-		t.Errorf("AMD SkyPilot export:\n%s", screenText(m))
+	path := filepath.Join(t.TempDir(), "amd.sh")
+	m = drive(t, m, append([]tea.Msg{ctrlE, down, down, down, enter}, msgs(replace(path), enter)...)...) // docker, the name
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "rocm/pytorch:") || !strings.Contains(string(b), "--device=/dev/kfd") || strings.Contains(string(b), "--gpus") {
+		t.Errorf("AMD docker export: %v\n%s\n%s", err, b, screenText(m))
 	}
 }
 

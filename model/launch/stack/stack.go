@@ -21,8 +21,12 @@ type Stack struct {
 	Supported bool
 	Reason    string
 	// ROCm is set for an AMD GPU: PyTorch runs there from its ROCm wheels
-	// (rocmWheels) or a ROCm image, which the user names.
-	ROCm bool
+	// (rocmWheels) or a ROCm image. For the Instinct architectures in
+	// rocmRows Advise picks both (Supported); for others the user names
+	// them. GFX is the LLVM target ("gfx942") and ROCmVersion the ROCm
+	// release of the wheel ("6.4").
+	ROCm             bool
+	GFX, ROCmVersion string
 
 	// MinCUDA is the first CUDA toolkit that compiles for the GPU ("11.8"
 	// for Hopper); empty when older than anything still shipped.
@@ -65,6 +69,11 @@ func (s *Stack) NoteMessages() []model.Message {
 		return []model.Message{model.Msg("%s", s.Reason)}
 	}
 	var out []model.Message
+	if s.ROCm {
+		out = append(out, model.Msg("%s (%s, %s): PyTorch %s wheels (ROCm %s) need AMD's amdgpu kernel driver on the host; %s is a ROCm 7 image",
+			s.GPU, s.GFX, s.Arch, s.Wheel, s.ROCmVersion, s.Image))
+		return append(out, s.precisionNote())
+	}
 	out = append(out, model.Msg("%s (compute capability %s, %s): PyTorch %s wheels (CUDA %s) need NVIDIA driver ≥ %s",
 		s.GPU, s.ComputeCapability, s.Arch, s.Wheel, s.WheelCUDA, s.MinDriver))
 	if s.LastCUDA != "" {
@@ -78,15 +87,18 @@ func (s *Stack) NoteMessages() []model.Message {
 			out = append(out, model.Msg("older driver? %s wheels need driver ≥ %s", alt, d))
 		}
 	}
+	return append(out, s.precisionNote())
+}
+
+// precisionNote says which 16- and 8-bit formats run natively.
+func (s *Stack) precisionNote() model.Message {
 	switch {
 	case s.FP8:
-		out = append(out, model.Msg("bf16 and fp8 run natively (fp8 training needs a library such as Transformer Engine)"))
+		return model.Msg("bf16 and fp8 run natively (fp8 training needs a library such as Transformer Engine)")
 	case s.BF16:
-		out = append(out, model.Msg("bf16 runs natively; no fp8"))
-	default:
-		out = append(out, model.Msg("no bf16: train in amp-fp16 with loss scaling"))
+		return model.Msg("bf16 runs natively; no fp8")
 	}
-	return out
+	return model.Msg("no bf16: train in amp-fp16 with loss scaling")
 }
 
 // The table the advice comes from. Facts and where they were checked:
@@ -174,9 +186,52 @@ var (
 	wheelDriver = map[string]string{"cu126": "560.28.03", "cu128": "570.26", "cu129": "575.51.03", "cu130": "580.65.06"}
 )
 
+// rocmRow is the ROCm advice for one AMD architecture. Facts and where
+// they were checked:
+//
+//   - LLVM targets: CDNA3 (MI300X, MI325X) is gfx942 and CDNA4 (MI355X)
+//     gfx950 (vLLM docs, getting_started/installation/gpu.rocm.inc.md: "MI300
+//     (gfx942), MI350 (gfx950)").
+//   - ROCm 7.0 first supports gfx950 (ROCm 7.0.0 component release notes,
+//     e.g. hipFFT 1.0.20 for ROCm 7.0.0: "Added gfx950 support"), so ROCm 6.x
+//     wheels do not run on MI355X.
+//   - PyTorch's ROCm wheels: pytorch.org, "Previous PyTorch Versions":
+//     v2.9.0 and v2.9.1 "# ROCM 6.4 (Linux only) … --index-url
+//     https://download.pytorch.org/whl/rocm6.4" (the release whose cu130
+//     wheels are the CUDA default here); 2.10 ships rocm7.1 (rocmWheels).
+//   - Image: AMD's rocm/pytorch on Docker Hub, tag
+//     rocm7.2_ubuntu24.04_py3.12_pytorch_release_2.9.1 (PyTorch 2.9.1 on
+//     ROCm 7.2; ROCm docs, "Installing PyTorch for ROCm", Docker option:
+//     rocm/pytorch images tagged rocmX_ubuntuY_pyZ_pytorch_release_V).
+//     ROCm 7.2 covers gfx942 and gfx950 (ROCm 7.2.2 release notes list
+//     MI355X, MI350X, MI325X and MI300X with their amdgpu drivers).
+//   - bf16 and fp8: the catalog's bf16/fp8 TFLOPS for these GPUs.
+type rocmRow struct {
+	gfx, wheel string
+}
+
+var rocmRows = map[string]rocmRow{
+	"cdna3": {gfx: "gfx942", wheel: "rocm6.4"},
+	"cdna4": {gfx: "gfx950", wheel: "rocm7.1"},
+}
+
+// rocmImage is the rocm/pytorch image docker and Kubernetes run on the
+// Instinct GPUs of rocmRows.
+const rocmImage = "rocm/pytorch:rocm7.2_ubuntu24.04_py3.12_pytorch_release_2.9.1"
+
+// rocmWheelVersion is each ROCm wheel variant's ROCm release.
+var rocmWheelVersion = map[string]string{"rocm6.4": "6.4", "rocm7.1": "7.1"}
+
 // Advise returns the stack advice for g from its compute capability.
 func Advise(g *model.GPU) Stack {
 	s := Stack{GPU: g.Name, ComputeCapability: g.ComputeCapability, Arch: g.Architecture}
+	if r, ok := rocmRows[g.Architecture]; ok && g.Vendor == "amd" {
+		s.Supported, s.ROCm = true, true
+		s.GFX, s.Wheel, s.ROCmVersion, s.Image = r.gfx, r.wheel, rocmWheelVersion[r.wheel], rocmImage
+		s.BF16 = g.BF16TFLOPS > 0
+		s.FP8 = g.FP8TFLOPS > 0
+		return s
+	}
 	major, minor, ok := parseCC(g.ComputeCapability)
 	if !ok {
 		s.Reason = fmt.Sprintf("%s is not an NVIDIA CUDA GPU: the CUDA stack advice does not apply; it needs a ROCm build of PyTorch (a ROCm wheel for SkyPilot with --wheel, a ROCm image for docker and Kubernetes with --image)", g.Name)

@@ -104,6 +104,46 @@ func TestAdvise(t *testing.T) {
 	}
 }
 
+// TestAdviseROCm: the Instinct GPUs get PyTorch's ROCm wheels and AMD's
+// image with their gfx target: MI300X (CDNA3) gfx942 and PyTorch 2.9's
+// rocm6.4; MI355X (CDNA4) gfx950, which ROCm 7.0 first supports, so
+// rocm7.1; MI25 (GCN5) and V520 (RDNA1) nothing (no current ROCm build).
+func TestAdviseROCm(t *testing.T) {
+	cat, err := data.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const image = "rocm/pytorch:rocm7.2_ubuntu24.04_py3.12_pytorch_release_2.9.1"
+	for _, c := range []struct {
+		key, gfx, wheel, image string
+		ok, fp8                bool
+	}{
+		{"mi300x", "gfx942", "rocm6.4", image, true, true},
+		{"mi325x", "gfx942", "rocm6.4", image, true, true},
+		{"mi355x", "gfx950", "rocm7.1", image, true, true},
+		{"mi25", "", "", "", false, false},
+	} {
+		g, err := cat.GPU(c.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := stack.Advise(g)
+		if s.Supported != c.ok || !s.ROCm || s.GFX != c.gfx || s.Wheel != c.wheel || s.Image != c.image || s.FP8 != c.fp8 {
+			t.Errorf("%s: %+v", c.key, s)
+			continue
+		}
+		if !c.ok {
+			continue
+		}
+		notes := strings.Join(s.Notes(), "\n")
+		for _, w := range []string{c.gfx, c.wheel, "amdgpu", "bf16 and fp8"} {
+			if !strings.Contains(notes, w) {
+				t.Errorf("%s: notes lack %q:\n%s", c.key, w, notes)
+			}
+		}
+	}
+}
+
 // TestAdviseCatalog: every NVIDIA GPU of the real catalog gets advice, and
 // the ones with the same compute capability get the same wheel.
 func TestAdviseCatalog(t *testing.T) {
@@ -116,8 +156,8 @@ func TestAdviseCatalog(t *testing.T) {
 		g := &cat.GPUs[i]
 		s := stack.Advise(g)
 		if g.Vendor != "nvidia" {
-			if s.Supported {
-				t.Errorf("%s (%s): CUDA advice for a non-NVIDIA GPU", g.Key, g.Vendor)
+			if s.Supported && (!s.ROCm || !strings.HasPrefix(s.Wheel, "rocm") || !strings.HasPrefix(s.Image, "rocm/pytorch:")) {
+				t.Errorf("%s (%s): CUDA advice for a non-NVIDIA GPU: %+v", g.Key, g.Vendor, s)
 			}
 			continue
 		}
