@@ -7,16 +7,17 @@ import "github.com/gpuplan/gpuplan/model"
 // DefaultTuning is the fit of the serving constants on every source of
 // the serving calibration (testdata/serving_calibration*.toml; see Tuning).
 var DefaultTuning = Tuning{
-	MFU:             0.47,
-	MBU:             0.73,
-	NonTorchTPGiB:   0.02,
-	StepOverheadSec: 0,
+	MFU:              0.47,
+	MBU:              0.83,
+	NonTorchTPGiB:    0.02,
+	LayerOverheadSec: 7.8e-05,
+	StepOverheadSec:  0,
 }
 
 // serveBands are the 90% ranges of the serving estimates, from the
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
 	"serve/kv-cache":   newBand("serve/kv-cache", 27, 11, [model.BandLevels]float64{-0.45849, -0.07919, -0.05805, -0.04176, -0.03409, -0.01961, -0.01735, -0.01458, -0.01380, -0.00755, -0.00257, -0.00052, 0.00081, 0.00116, 0.00992, 0.02939, 0.04000, 0.05790, 0.23055}),
-	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-1.07468, -0.58004, -0.54512, -0.53335, -0.51283, -0.39313, -0.33743, -0.29786, -0.22506, -0.06823, -0.05993, -0.00797, 0.04624, 0.09364, 0.15753, 0.17687, 0.26760, 0.34465, 0.48986}),
-	"serve/tpot":       newBand("serve/tpot", 20, 5, [model.BandLevels]float64{-0.31943, -0.25312, -0.24684, -0.22149, -0.13319, -0.10476, -0.08032, -0.06148, -0.05657, -0.04987, -0.04085, 0.00615, 0.07234, 0.08094, 0.10946, 0.16147, 0.19657, 0.20584, 0.21608}),
+	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.97157, -0.41435, -0.38369, -0.33375, -0.31637, -0.23228, -0.14695, -0.10047, -0.08738, -0.05673, -0.05290, -0.01555, 0.06234, 0.16589, 0.25830, 0.31836, 0.36850, 0.42575, 0.51285}),
+	"serve/tpot":       newBand("serve/tpot", 24, 7, [model.BandLevels]float64{-0.44631, -0.24378, -0.20440, -0.19051, -0.18849, -0.18758, -0.17740, -0.10809, -0.07778, -0.05763, -0.04420, 0.04083, 0.12838, 0.17166, 0.18140, 0.18608, 0.18902, 0.25052, 0.44219}),
 }

@@ -267,8 +267,14 @@ var serveTuneFields = []struct {
 	{"MFU", []string{"throughput"}, func(t *Tuning) *float64 { return &t.MFU }, serveGrid(0.10, 0.90, 0.01)},
 	{"MBU", []string{"throughput", "tpot"}, func(t *Tuning) *float64 { return &t.MBU }, serveGrid(0.30, 1.00, 0.01)},
 	{"NonTorchTPGiB", []string{"kv-cache"}, func(t *Tuning) *float64 { return &t.NonTorchTPGiB }, serveGrid(0, 4, 0.01)},
+	// The per-layer floor is vLLM's kernels' (CUDA graphs on): its own
+	// speed readings inform it, as the step overhead's do.
+	{"LayerOverheadSec", []string{"tpot"}, func(t *Tuning) *float64 { return &t.LayerOverheadSec }, serveGrid(0, 0.000300, 0.0000025)},
 	// The step overhead is vLLM's (its scheduler and sampler in Python):
 	// only vLLM's own speed readings inform it, not TensorRT-LLM's table.
+	// It comes after the layer floor, which is fitted first: the two are
+	// near-collinear on the suite (every case has 24–80 layers), and the
+	// per-layer form is the one that follows a model's depth.
 	{"StepOverheadSec", []string{"tpot"}, func(t *Tuning) *float64 { return &t.StepOverheadSec }, serveGrid(0, 0.010, 0.00025)},
 }
 
@@ -288,7 +294,7 @@ func TestServeTuneFieldsCoverTuning(t *testing.T) {
 	for _, f := range serveTuneFields {
 		*f.ptr(&tn) = 1
 	}
-	if tn != (Tuning{MFU: 1, MBU: 1, NonTorchTPGiB: 1, StepOverheadSec: 1}) || len(serveTuneFields) != 4 {
+	if tn != (Tuning{MFU: 1, MBU: 1, NonTorchTPGiB: 1, StepOverheadSec: 1, LayerOverheadSec: 1}) || len(serveTuneFields) != 5 {
 		t.Errorf("serveTuneFields do not cover ServeTuning: %+v", tn)
 	}
 }
