@@ -7,10 +7,10 @@ import "github.com/gpuplan/gpuplan/model"
 // DefaultTuning is the fit of the serving constants on every source of
 // the serving calibration (testdata/serving_calibration*.toml; see Tuning).
 var DefaultTuning = Tuning{
-	MFU:              0.47,
+	MFU:              0.5,
 	MBU:              0.83,
 	NonTorchTPGiB:    0.02,
-	LayerOverheadSec: 7.8e-05,
+	LayerOverheadSec: 0.000105,
 	StepOverheadSec:  0,
 }
 
@@ -18,6 +18,6 @@ var DefaultTuning = Tuning{
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
 	"serve/kv-cache":   newBand("serve/kv-cache", 27, 11, [model.BandLevels]float64{-0.45849, -0.07919, -0.05805, -0.04176, -0.03409, -0.01961, -0.01735, -0.01458, -0.01380, -0.00755, -0.00257, -0.00052, 0.00081, 0.00116, 0.00992, 0.02939, 0.04000, 0.05790, 0.23055}),
-	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.97157, -0.41435, -0.38369, -0.33375, -0.31637, -0.23228, -0.14695, -0.10047, -0.08738, -0.05673, -0.05290, -0.01555, 0.06234, 0.16589, 0.25830, 0.31836, 0.36850, 0.42575, 0.51285}),
-	"serve/tpot":       newBand("serve/tpot", 24, 7, [model.BandLevels]float64{-0.44631, -0.24378, -0.20440, -0.19051, -0.18849, -0.18758, -0.17740, -0.10809, -0.07778, -0.05763, -0.04420, 0.04083, 0.12838, 0.17166, 0.18140, 0.18608, 0.18902, 0.25052, 0.44219}),
+	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.94229, -0.42585, -0.33056, -0.29032, -0.27110, -0.20073, -0.16838, -0.14699, -0.10295, 0.00392, 0.01155, 0.05344, 0.10703, 0.16071, 0.21384, 0.32449, 0.45795, 0.55187, 0.60524}),
+	"serve/tpot":       newBand("serve/tpot", 25, 8, [model.BandLevels]float64{-0.41430, -0.24120, -0.21637, -0.20778, -0.18631, -0.18340, -0.17139, -0.13197, -0.09173, -0.05484, -0.03298, 0.01018, 0.07665, 0.18407, 0.21950, 0.22969, 0.23541, 0.29866, 0.38784}),
 }

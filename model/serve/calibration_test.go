@@ -39,7 +39,17 @@ type servingCalibration struct {
 		Experts         int
 		ExpertsPerToken int `toml:"experts_per_token"`
 		SharedExperts   int `toml:"shared_experts"`
-		Source          string
+		// An MoE's leading dense layers and their MLP size (DeepSeek-V3
+		// first_k_dense_replace, intermediate_size), and multi-head latent
+		// attention's ranks (q_lora_rank, kv_lora_rank, qk_rope_head_dim,
+		// v_head_dim); zero where the model has none.
+		DenseLayers int `toml:"dense_layers"`
+		DenseFFN    int `toml:"dense_ffn"`
+		QLoRARank   int `toml:"q_lora_rank"`
+		KVLoRARank  int `toml:"kv_lora_rank"`
+		RopeHeadDim int `toml:"rope_head_dim"`
+		VHeadDim    int `toml:"v_head_dim"`
+		Source      string
 	}
 	GPU []struct {
 		Key                 string
@@ -184,7 +194,8 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 		for _, m := range c.Model {
 			a := &model.Architecture{Key: m.Key, Family: model.FamilyDecoder, Layers: m.Layers, Hidden: m.Hidden, Heads: m.Heads,
 				KVHeads: m.KVHeads, HeadDim: m.HeadDim, FFN: m.FFN, GatedMLP: true, Vocab: m.Vocab, Tied: m.Tied, Norm: model.RMSNorm,
-				Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken, SharedExperts: m.SharedExperts}
+				Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken, SharedExperts: m.SharedExperts,
+				DenseLayers: m.DenseLayers, DenseFFN: m.DenseFFN, QLoRARank: m.QLoRARank, KVLoRARank: m.KVLoRARank, RopeHeadDim: m.RopeHeadDim, VHeadDim: m.VHeadDim}
 			if err := a.Validate(); err != nil {
 				tb.Fatalf("%s: model %s: %v", f, m.Key, err)
 			}
