@@ -7,16 +7,17 @@ import "github.com/gpuplan/gpuplan/model"
 // DefaultTuning is the fit of the serving constants on every source of
 // the serving calibration (testdata/serving_calibration*.toml; see Tuning).
 var DefaultTuning = Tuning{
-	MFU:             0.47,
-	MBU:             0.73,
-	NonTorchTPGiB:   0.02,
-	StepOverheadSec: 0,
+	MFU:              0.5,
+	MBU:              0.83,
+	NonTorchTPGiB:    0.02,
+	LayerOverheadSec: 0.000105,
+	StepOverheadSec:  0,
 }
 
 // serveBands are the 90% ranges of the serving estimates, from the
 // leave-one-source-out residuals of the serving calibration (see model.Band).
 var calibrationBands = map[string]*model.Band{
 	"serve/kv-cache":   newBand("serve/kv-cache", 27, 11, [model.BandLevels]float64{-0.45849, -0.07919, -0.05805, -0.04176, -0.03409, -0.01961, -0.01735, -0.01458, -0.01380, -0.00755, -0.00257, -0.00052, 0.00081, 0.00116, 0.00992, 0.02939, 0.04000, 0.05790, 0.23055}),
-	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-1.07468, -0.58004, -0.54512, -0.53335, -0.51283, -0.39313, -0.33743, -0.29786, -0.22506, -0.06823, -0.05993, -0.00797, 0.04624, 0.09364, 0.15753, 0.17687, 0.26760, 0.34465, 0.48986}),
-	"serve/tpot":       newBand("serve/tpot", 20, 5, [model.BandLevels]float64{-0.31943, -0.25312, -0.24684, -0.22149, -0.13319, -0.10476, -0.08032, -0.06148, -0.05657, -0.04987, -0.04085, 0.00615, 0.07234, 0.08094, 0.10946, 0.16147, 0.19657, 0.20584, 0.21608}),
+	"serve/throughput": newBand("serve/throughput", 17, 1, [model.BandLevels]float64{-0.94229, -0.42585, -0.33056, -0.29032, -0.27110, -0.20073, -0.16838, -0.14699, -0.10295, 0.00392, 0.01155, 0.05344, 0.10703, 0.16071, 0.21384, 0.32449, 0.45795, 0.55187, 0.60524}),
+	"serve/tpot":       newBand("serve/tpot", 25, 8, [model.BandLevels]float64{-0.41430, -0.24120, -0.21637, -0.20778, -0.18631, -0.18340, -0.17139, -0.13197, -0.09173, -0.05484, -0.03298, 0.01018, 0.07665, 0.18407, 0.21950, 0.22969, 0.23541, 0.29866, 0.38784}),
 }

@@ -39,7 +39,17 @@ type servingCalibration struct {
 		Experts         int
 		ExpertsPerToken int `toml:"experts_per_token"`
 		SharedExperts   int `toml:"shared_experts"`
-		Source          string
+		// An MoE's leading dense layers and their MLP size (DeepSeek-V3
+		// first_k_dense_replace, intermediate_size), and multi-head latent
+		// attention's ranks (q_lora_rank, kv_lora_rank, qk_rope_head_dim,
+		// v_head_dim); zero where the model has none.
+		DenseLayers int `toml:"dense_layers"`
+		DenseFFN    int `toml:"dense_ffn"`
+		QLoRARank   int `toml:"q_lora_rank"`
+		KVLoRARank  int `toml:"kv_lora_rank"`
+		RopeHeadDim int `toml:"rope_head_dim"`
+		VHeadDim    int `toml:"v_head_dim"`
+		Source      string
 	}
 	GPU []struct {
 		Key                 string
@@ -184,7 +194,8 @@ func loadServingCalibration(tb testing.TB) []*serveCase {
 		for _, m := range c.Model {
 			a := &model.Architecture{Key: m.Key, Family: model.FamilyDecoder, Layers: m.Layers, Hidden: m.Hidden, Heads: m.Heads,
 				KVHeads: m.KVHeads, HeadDim: m.HeadDim, FFN: m.FFN, GatedMLP: true, Vocab: m.Vocab, Tied: m.Tied, Norm: model.RMSNorm,
-				Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken, SharedExperts: m.SharedExperts}
+				Experts: m.Experts, ExpertsPerToken: m.ExpertsPerToken, SharedExperts: m.SharedExperts,
+				DenseLayers: m.DenseLayers, DenseFFN: m.DenseFFN, QLoRARank: m.QLoRARank, KVLoRARank: m.KVLoRARank, RopeHeadDim: m.RopeHeadDim, VHeadDim: m.VHeadDim}
 			if err := a.Validate(); err != nil {
 				tb.Fatalf("%s: model %s: %v", f, m.Key, err)
 			}
@@ -267,8 +278,14 @@ var serveTuneFields = []struct {
 	{"MFU", []string{"throughput"}, func(t *Tuning) *float64 { return &t.MFU }, serveGrid(0.10, 0.90, 0.01)},
 	{"MBU", []string{"throughput", "tpot"}, func(t *Tuning) *float64 { return &t.MBU }, serveGrid(0.30, 1.00, 0.01)},
 	{"NonTorchTPGiB", []string{"kv-cache"}, func(t *Tuning) *float64 { return &t.NonTorchTPGiB }, serveGrid(0, 4, 0.01)},
+	// The per-layer floor is vLLM's kernels' (CUDA graphs on): its own
+	// speed readings inform it, as the step overhead's do.
+	{"LayerOverheadSec", []string{"tpot"}, func(t *Tuning) *float64 { return &t.LayerOverheadSec }, serveGrid(0, 0.000300, 0.0000025)},
 	// The step overhead is vLLM's (its scheduler and sampler in Python):
 	// only vLLM's own speed readings inform it, not TensorRT-LLM's table.
+	// It comes after the layer floor, which is fitted first: the two are
+	// near-collinear on the suite (every case has 24–80 layers), and the
+	// per-layer form is the one that follows a model's depth.
 	{"StepOverheadSec", []string{"tpot"}, func(t *Tuning) *float64 { return &t.StepOverheadSec }, serveGrid(0, 0.010, 0.00025)},
 }
 
@@ -288,7 +305,7 @@ func TestServeTuneFieldsCoverTuning(t *testing.T) {
 	for _, f := range serveTuneFields {
 		*f.ptr(&tn) = 1
 	}
-	if tn != (Tuning{MFU: 1, MBU: 1, NonTorchTPGiB: 1, StepOverheadSec: 1}) || len(serveTuneFields) != 4 {
+	if tn != (Tuning{MFU: 1, MBU: 1, NonTorchTPGiB: 1, StepOverheadSec: 1, LayerOverheadSec: 1}) || len(serveTuneFields) != 5 {
 		t.Errorf("serveTuneFields do not cover ServeTuning: %+v", tn)
 	}
 }

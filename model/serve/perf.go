@@ -236,7 +236,8 @@ func lookupBytes(a *model.Architecture, tp, pp int) float64 {
 // runs steps of up to min(max_num_seqs × 2, 512) tokens as captured
 // graphs of fixed sizes); tensor-parallel all-reduces
 // of d + f tokens add tpCommSec, and the engine adds its fixed per-step
-// time (Tuning.StepOverheadSec: scheduling, sampling, launches). A pipeline
+// time (Tuning.StepOverheadSec: scheduling, sampling, launches) and each
+// layer's fixed kernel time (Tuning.LayerOverheadSec). A pipeline
 // of pp stages runs pp micro-batches of batch/pp, so a step is pp
 // stage-steps.
 //
@@ -326,12 +327,16 @@ func stepTime(a *model.Architecture, s *Serving, mem *Memory, hw *Hardware, tp, 
 	cached := s.CachedPromptTokens()
 	promptFLOPs := (PrefillFLOPs(a, s.PromptTokens) - PrefillFLOPs(a, cached)) / max(prompt-float64(cached), 1)
 	maxGraph := cudaGraphMaxSize(s.MaxNumSeqs, s.MaxNumBatchedTokens)
+	// Every layer's kernels take a fixed time however few tokens they
+	// carry (Tuning.LayerOverheadSec); a pipeline's stages run one after
+	// another, so a step pays it for every layer of the model.
+	layerFloor := float64(a.Layers+a.DecoderLayers) * s.tuning().LayerOverheadSec
 	return func(d, f float64) float64 {
 		// Dummy tokens padding the step to its CUDA graph run the matmuls
 		// (2·N FLOPs each) and attend to nothing.
 		pad := float64(cudaGraphPadded(int(math.Ceil(d+f)), maxGraph)) - math.Ceil(d+f)
 		flopSec := (d*decodeFLOPs + f*promptFLOPs + pad*2*serveMatmulParams(a)) / (gpus * peak)
-		return (max(memOf(d+f), flopSec)+tpCommSec(a, hw, d+f, tp, pp))*float64(pp) + s.tuning().StepOverheadSec
+		return (max(memOf(d+f), flopSec)+tpCommSec(a, hw, d+f, tp, pp))*float64(pp) + s.tuning().StepOverheadSec + layerFloor
 	}, memSec
 }
 

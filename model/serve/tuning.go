@@ -39,6 +39,21 @@ type Tuning struct {
 	// asynchronous scheduling) varies, so it is fitted, from 0 (the
 	// roofline alone).
 	StepOverheadSec float64
+	// LayerOverheadSec is the fixed time of one decoder layer in one
+	// engine step, seconds, whatever the step's size: the floor of the
+	// layer's kernels (norms, QKV and output projections, rotary, cache
+	// write, attention, MLP or an MoE's router, top-k, token sort and
+	// grouped GEMMs), each of which takes a few µs to launch and drain
+	// even under CUDA graphs, which remove the CPU's launch cost but not
+	// the GPU's per-kernel latency (NVIDIA CUDA C++ Best Practices Guide,
+	// "CUDA Graphs"; vLLM docs, "CUDA Graphs": decode runs as captured
+	// graphs). It is what makes a decode step of a small share of the
+	// weights (high TP, an MoE's few active experts) slower than the
+	// bandwidth roofline: issue #30's walk found single-stream TPOTs of
+	// ~2 ms for DeepSeek-R1 on 8×H200 where published figures are several
+	// times slower. The tensor-parallel all-reduces' own latency is
+	// separate (tpCommSec, customAllReduceLatency). Fitted, from 0.
+	LayerOverheadSec float64
 }
 
 // TuningPrior is what each fitted constant is before any serving
@@ -46,8 +61,8 @@ type Tuning struct {
 // sources say nothing of it): MFU 0.52, Megatron-LM's share of peak on
 // A100s (Narayanan et al., 2021, abstract; model.TuningPrior's
 // HFUTransformer); MBU 1, the bandwidth roofline itself (Williams et al.,
-// 2009); no tensor-parallel memory and no step overhead.
-var TuningPrior = Tuning{MFU: 0.52, MBU: 1, NonTorchTPGiB: 0, StepOverheadSec: 0}
+// 2009); no tensor-parallel memory and no step or layer overhead.
+var TuningPrior = Tuning{MFU: 0.52, MBU: 1, NonTorchTPGiB: 0, StepOverheadSec: 0, LayerOverheadSec: 0}
 
 // tuning returns the constants s is estimated with: s.Tuning when set
 // (the calibration's cross-validation), else DefaultTuning.

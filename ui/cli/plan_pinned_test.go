@@ -20,6 +20,10 @@ import (
 // over 100 ms at 8 requests, and the plan that meets across its range
 // (TP 2, two replicas) needs two instances: the row is marked ✗, saying so,
 // where the one-instance TP 1 plan (88.6 ms, 71.4–122.0 ms) is borderline.
+// Since decode pays a fitted per-layer floor (dec13) and the TPOT range
+// widened (×0.66–×1.47), no layout of the pinned T4s meets across its
+// range: the one-instance TP 1 plan (84.5 ms, 57.3–127.9 ms) is kept and
+// the row is marked borderline (~) again.
 func TestPlanMarksPinnedServing(t *testing.T) {
 	code, out, errOut := runCLI(t, "plan", "testdata/plan-answers.toml", "--no-savings")
 	if code != 0 {
@@ -31,12 +35,8 @@ func TestPlanMarksPinnedServing(t *testing.T) {
 			row = l
 		}
 	}
-	if !strings.HasPrefix(row, "✗ serve ") {
+	if !strings.HasPrefix(row, "~ serve ") {
 		t.Errorf("the 2×T4 serve row is not marked: %q\n%s", row, out)
-	}
-	want := `✗ phase "serve": carries the phase's load on 2 instances of its pinned offer; the plan rents 1`
-	if !strings.Contains(out, want) {
-		t.Errorf("stdout lacks %q:\n%s", want, out)
 	}
 	code, out, errOut = runCLI(t, "plan", "testdata/plan-answers.toml", "--no-savings", "--json")
 	if code != 0 {
@@ -50,7 +50,7 @@ func TestPlanMarksPinnedServing(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &j); err != nil {
 		t.Fatal(err)
 	}
-	if len(j.Phases) != 2 || j.Phases[0].Targets != "" || !strings.Contains(j.Phases[1].Targets, "on 2 instances of its pinned offer") {
+	if len(j.Phases) != 2 || j.Phases[0].Targets != "" || !strings.Contains(j.Phases[1].Targets, "borderline on its pinned offer") {
 		t.Errorf("--json targets: %+v", j.Phases)
 	}
 
