@@ -333,6 +333,45 @@ type matcher struct {
 	// this one starts from (sharedEstimates.from), read, never written.
 	baseCache  map[estimateKey]*estimateResult
 	baseShapes map[shapeKey]shapeResult
+	// nets memoises Catalog.DefaultNetwork per GPU and node size: the
+	// network a type without a figure is timed at (matcher.host).
+	nets map[netKey]netFigure
+}
+
+type netKey struct {
+	gpu     *GPU
+	perNode int
+}
+
+type netFigure struct {
+	gbps float64
+	from NetworkSource
+}
+
+// host returns the host in with GPU g runs m's job on (InstanceHost): a
+// type without a network figure is timed at the network estimate would
+// time the job at on such nodes (Catalog.DefaultNetwork), found once per
+// GPU and node size.
+func (m *matcher) host(in *Instance, g *GPU) Host {
+	if in.NetworkGbps > 0 {
+		return HostOf(in, g)
+	}
+	f := m.defaultNetwork(g, max(in.GPUCount, 1))
+	return InstanceHost(in, g, f.gbps, f.from)
+}
+
+func (m *matcher) defaultNetwork(g *GPU, perNode int) netFigure {
+	k := netKey{g, perNode}
+	if f, ok := m.nets[k]; ok {
+		return f
+	}
+	if m.nets == nil {
+		m.nets = make(map[netKey]netFigure, 8)
+	}
+	gbps, from, _ := m.cat.DefaultNetwork(&m.w, g, perNode)
+	f := netFigure{gbps, from}
+	m.nets[k] = f
+	return f
 }
 
 // shapeKey is everything of an instance type shape reads: the GPU, the
@@ -434,11 +473,11 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 
 // estimateOn returns the (cached) estimate of w on n GPUs of g with
 // strategy s on instance type in: memory from estimate, time retimed over
-// HostOf(in, g), so the instance's GPUs per node, network and vCPUs count
+// m.host(in, g), so the instance's GPUs per node, network and vCPUs count
 // in time and ranking (multi-node collectives, the vision input
 // pipeline). Instance types with the same host share one retime.
 func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateResult {
-	h := timingHost(&m.w, n, HostOf(in, g))
+	h := timingHost(&m.w, n, m.host(in, g))
 	k := estimateKey{g, n, s, h}
 	if r, ok := m.cached(k); ok {
 		return r
@@ -468,7 +507,7 @@ func timingHost(w *Workload, n int, h Host) Host {
 		h.VCPUs = 0
 	}
 	if n <= h.GPUsPerNode {
-		h.InterGBps, h.NetworkAssumed = 0, false
+		h.InterGBps, h.NetworkAssumed, h.NetworkFrom = 0, false, ""
 	}
 	return h
 }
@@ -1033,7 +1072,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	case !m.hostRAM(in, &last.r.e).IsZero():
 		return last, RejectHostRAM, m.hostRAM(in, &last.r.e)
 	case m.q.DeadlineHours > 0:
-		return last, RejectDeadline, m.assumedNetwork(in, last.nodes, Msg("takes %.1f h on %s (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
+		return last, RejectDeadline, m.assumedNetwork(in, g, last.nodes, Msg("takes %.1f h on %s (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
 			last.r.e.Hours, CountMsg(last.gpus, "GPU"), last.r.e.TimeBand[0], last.r.e.TimeBand[1], m.q.DeadlineHours))
 	}
 	return last, RejectInvalid, Msg("does not fit")
@@ -1121,7 +1160,7 @@ func (m *matcher) limits(o *Offer) (RejectKind, Message) {
 	case q.BudgetJobUSD > 0 && o.HasJob && o.JobUSD > q.BudgetJobUSD:
 		return RejectJobBudget, Msg("$%.2f for the job is above the $%.2f job budget", o.JobUSD, q.BudgetJobUSD)
 	case q.DeadlineHours > 0 && o.HasJob && deadlineVerdict(o.Estimate, q.DeadlineHours) == VerdictNoFit:
-		return RejectDeadline, m.assumedNetwork(o.Instance, o.Instances, Msg("takes %.1f h (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
+		return RejectDeadline, m.assumedNetwork(o.Instance, o.GPU, o.Instances, Msg("takes %.1f h (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
 			o.JobHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1], q.DeadlineHours))
 	case q.DeadlineHours > 0 && !o.HasJob && o.Estimate != nil && o.Estimate.Samples > 0 && o.untimed():
 		// A job with no time cannot be shown to meet the deadline.
@@ -1131,21 +1170,25 @@ func (m *matcher) limits(o *Offer) (RejectKind, Message) {
 }
 
 // assumedNetwork returns why, a deadline miss of in on nodes instances,
-// with the assumption it rests on when its time does: a training job
-// across nodes of a type without a network figure is timed at
-// AssumedNetworkGbps (HostOf), so the miss may be the assumption's, not
-// the host's (Offer.AssumesNetwork). The reason then ends "timed at an
-// assumed 10 Gbps network; the catalog has no figure for TYPE" and
-// Rejection.NetworkAssumed is set (netAssumed).
-func (m *matcher) assumedNetwork(in *Instance, nodes int, why Message) Message {
-	if !netAssumed(&m.w, in, nodes) {
+// with the network figure it rests on when in has none: a training job
+// across nodes of such a type is timed at Catalog.DefaultNetwork (the
+// user's --network-gbps, else the catalog's median for the GPU and node
+// size, else AssumedNetworkGbps), so the miss may be the figure's, not the
+// host's (Offer.AssumesNetwork). The reason then ends "the catalog has no
+// network figure for TYPE; timed at 2400 Gbps per node, the median of
+// ..." and Rejection.NetworkAssumed is set (netAssumed).
+func (m *matcher) assumedNetwork(in *Instance, g *GPU, nodes int, why Message) Message {
+	if !netAssumed(&m.w, in, nodes) || g == nil {
 		return why
 	}
-	return Msg("%s; timed at an assumed %d Gbps network; the catalog has no figure for %s", why, AssumedNetworkGbps, in.Type)
+	per := max(in.GPUCount, 1)
+	f := m.defaultNetwork(g, per)
+	return Msg("%v; the catalog has no network figure for %s; timed at %v", why, in.Type, NetworkFigureMsg(f.gbps, f.from, g, per))
 }
 
-// netAssumed reports whether w's time on nodes instances of in rests on
-// AssumedNetworkGbps, as Offer.AssumesNetwork does for an offer.
+// netAssumed reports whether w's time on nodes instances of in rests on a
+// network figure not the type's own, as Offer.AssumesNetwork does for an
+// offer.
 func netAssumed(w *Workload, in *Instance, nodes int) bool {
 	return nodes > 1 && in.NetworkGbps <= 0 && w.Task.Training()
 }
@@ -1166,12 +1209,35 @@ func deadlineVerdict(e *Estimate, deadline float64) FitVerdict {
 // it (LateChance).
 func (o *Offer) Late() bool { return o.LateChance > 0 }
 
-// AssumesNetwork reports whether o's time rests on AssumedNetworkGbps: a
-// training job spread over several instances whose type has no network
-// figure in the catalog, so its cross-node gradient traffic is timed at
-// the slowest link the catalog documents (see the multi-node warning).
+// AssumesNetwork reports whether o's time rests on a network figure not
+// its type's own: a training job spread over several instances whose type
+// has no network figure in the catalog, so its cross-node gradient
+// traffic is timed at Catalog.DefaultNetwork (see the multi-node warning,
+// which names the figure and where it comes from: NetworkFigure).
 func (o *Offer) AssumesNetwork() bool {
 	return o.Estimate != nil && o.Instances > 1 && o.Instance.NetworkGbps <= 0 && o.Estimate.Workload.Task.Training()
+}
+
+// NetworkFigure says which node network o is timed at when its type has
+// none (AssumesNetwork) and where it comes from (NetworkFigureMsg); zero
+// otherwise.
+func (o *Offer) NetworkFigure() Message {
+	if !o.AssumesNetwork() {
+		return Message{}
+	}
+	h := &o.Estimate.Host
+	return NetworkFigureMsg(o.NetworkGbps(), h.NetworkFrom, o.GPU, h.GPUsPerNode)
+}
+
+// NetworkGbps is the node network o's time is costed at, Gbps per node: its
+// type's, or for a type without one (AssumesNetwork) the figure it is
+// timed at instead; 0 on one node.
+func (o *Offer) NetworkGbps() float64 {
+	if o.Estimate == nil {
+		return 0
+	}
+	h := &o.Estimate.Host
+	return math.Round(h.InterGBps*8*float64(h.GPUsPerNode)*1e6) / 1e6
 }
 
 // untimed reports whether the catalog lacks a figure the offer's time
@@ -1227,7 +1293,7 @@ func (o *Offer) WarningMessages() []Message {
 		out = append(out, Msg("multi-node over %.0f Gbps networking: expect poor scaling", o.Instance.NetworkGbps))
 	}
 	if o.AssumesNetwork() {
-		out = append(out, Msg("multi-node: the catalog has no network figure for %s; timed at an assumed %d Gbps per node (the slowest documented in the catalog)", o.Instance.Type, AssumedNetworkGbps))
+		out = append(out, Msg("multi-node: the catalog has no network figure for %s; timed at %v", o.Instance.Type, o.NetworkFigure()))
 	}
 	if o.GPUs < o.Instances*o.Instance.GPUCount {
 		out = append(out, Msg("uses %d of the %d GPUs you pay for", o.GPUs, o.Instances*o.Instance.GPUCount))

@@ -17,7 +17,11 @@ type Host struct {
 	// NetworkAssumed is set when the instance's network is not in the
 	// catalog and InterGBps is costed at AssumedNetworkGbps.
 	NetworkAssumed bool
-	VCPUs          int // host vCPUs per node, for the input pipeline of vision jobs; 0: no cap
+	// NetworkFrom says where InterGBps comes from when the instance type
+	// has no network figure (Catalog.InstanceHost): the user's, the
+	// catalog's median or AssumedNetworkGbps; "" for the type's own.
+	NetworkFrom NetworkSource
+	VCPUs       int // host vCPUs per node, for the input pipeline of vision jobs; 0: no cap
 	// ImagesPerVCPU is the JPEG decode-and-augment rate of one vCPU,
 	// images/s; 0 leaves the input pipeline uncapped (gpuplan ships no
 	// default: no published per-vCPU figure was found).
@@ -64,7 +68,7 @@ func WorkloadHost(w *Workload, g *GPU) Host {
 	}
 	if w.GPUs > h.GPUsPerNode && w.NetworkGbps > 0 {
 		h.InterGBps = w.NetworkGbps / 8 / float64(h.GPUsPerNode)
-		h.NetworkAssumed = w.NetworkFrom == NetworkAssumedSource
+		h.NetworkAssumed, h.NetworkFrom = w.NetworkFrom == NetworkAssumedSource, cmp.Or(w.NetworkFrom, NetworkGiven)
 	}
 	return h
 }
@@ -101,12 +105,30 @@ func (c *Catalog) NodeNetwork(g *GPU, perNode int) (gbps float64, types int) {
 	return (v[n/2-1] + v[n/2]) / 2, n
 }
 
-// FillNetwork gives w on GPU g a node network when it spans nodes and the
-// user gave none: the catalog's (NodeNetwork) for its node size, else
-// AssumedNetworkGbps, the figure matching assumes for an instance type
-// without one; w.NetworkFrom says which (NetworkGiven for the user's). It
-// returns the catalog types behind the figure (w.NetworkTypes; 0 when
-// assumed or given). A job on one node is left alone.
+// DefaultNetwork returns the node network a job w across nodes of perNode
+// GPUs of g is timed at when their instance type has no network figure,
+// or when no type is known (gpuplan estimate): the user's network_gbps
+// (w.NetworkGbps, unless FillNetwork filled it), else the catalog's median
+// for that node size (NodeNetwork, with the types behind it), else
+// AssumedNetworkGbps. It is the one rule estimate, recommend and plan time
+// such a job by, so they agree on its hours (issue #30: 70B on 32 H100s
+// was 46.7 h in estimate, 1.3 years on Nebius in recommend).
+func (c *Catalog) DefaultNetwork(w *Workload, g *GPU, perNode int) (gbps float64, from NetworkSource, types int) {
+	if w.NetworkGbps > 0 && (w.NetworkFrom == "" || w.NetworkFrom == NetworkGiven) {
+		return w.NetworkGbps, NetworkGiven, 0
+	}
+	if g != nil {
+		if gbps, n := c.NodeNetwork(g, perNode); n > 0 {
+			return gbps, NetworkCatalog, n
+		}
+	}
+	return AssumedNetworkGbps, NetworkAssumedSource, 0
+}
+
+// FillNetwork gives w on GPU g a node network when it spans nodes
+// (DefaultNetwork for its node size); w.NetworkFrom says where it comes
+// from. It returns the catalog types behind the figure (w.NetworkTypes; 0
+// when assumed or given). A job on one node is left alone.
 func (c *Catalog) FillNetwork(w *Workload, g *GPU) int {
 	if g == nil {
 		return 0
@@ -115,17 +137,8 @@ func (c *Catalog) FillNetwork(w *Workload, g *GPU) int {
 	if w.GPUs <= per {
 		return 0
 	}
-	if w.NetworkGbps > 0 {
-		w.NetworkFrom = NetworkGiven
-		return 0
-	}
-	gbps, n := c.NodeNetwork(g, per)
-	if n == 0 {
-		w.NetworkGbps, w.NetworkFrom = AssumedNetworkGbps, NetworkAssumedSource
-		return 0
-	}
-	w.NetworkGbps, w.NetworkFrom, w.NetworkTypes = gbps, NetworkCatalog, n
-	return n
+	w.NetworkGbps, w.NetworkFrom, w.NetworkTypes = c.DefaultNetwork(w, g, per)
+	return w.NetworkTypes
 }
 
 // AssumedNetworkGbps is the node network multi-node time is costed at
@@ -145,10 +158,37 @@ func HostOf(inst *Instance, g *GPU) Host {
 	h := Host{GPUsPerNode: max(inst.GPUCount, 1), IntraGBps: g.InterconnectGBps / 2, VCPUs: inst.VCPUs}
 	gbps := inst.NetworkGbps
 	if gbps <= 0 {
-		gbps, h.NetworkAssumed = AssumedNetworkGbps, true
+		gbps, h.NetworkAssumed, h.NetworkFrom = AssumedNetworkGbps, true, NetworkAssumedSource
 	}
 	h.InterGBps = gbps / 8 / float64(h.GPUsPerNode)
 	return h
+}
+
+// InstanceHost returns the host w is timed on across instances of type
+// in with GPU g: HostOf, but a type without a network figure is timed at
+// gbps from the source from (DefaultNetwork for its GPUs per node, which
+// the caller computes once per GPU and node size) instead of
+// AssumedNetworkGbps.
+func InstanceHost(in *Instance, g *GPU, gbps float64, from NetworkSource) Host {
+	h := HostOf(in, g)
+	if in.NetworkGbps <= 0 && gbps > 0 {
+		h.InterGBps = gbps / 8 / float64(h.GPUsPerNode)
+		h.NetworkAssumed, h.NetworkFrom = from == NetworkAssumedSource, from
+	}
+	return h
+}
+
+// NetworkFigureMsg says what a node network of gbps from the source from
+// is, for nodes of perNode GPUs of g: "2400 Gbps per node, the median of
+// the catalog's H100 SXM nodes with 8 GPUs (--network-gbps for yours)".
+func NetworkFigureMsg(gbps float64, from NetworkSource, g *GPU, perNode int) Message {
+	switch from {
+	case NetworkGiven:
+		return Msg("%.0f Gbps per node, as given (--network-gbps)", gbps)
+	case NetworkCatalog:
+		return Msg("%.0f Gbps per node, the median of the catalog's %s nodes with %s (--network-gbps for yours)", gbps, g.Name, CountMsg(perNode, "GPU"))
+	}
+	return Msg("an assumed %.0f Gbps per node, the slowest the catalog documents: it has no network for %s nodes with %s (--network-gbps for yours)", gbps, g.Name, CountMsg(perNode, "GPU"))
 }
 
 // Generation factors of the time model beyond Tuning.HopperFactor. Model

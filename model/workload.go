@@ -77,7 +77,8 @@ type Settings struct {
 	// NetworkGbps is the node-to-node network of a job on more GPUs than
 	// one node holds, Gbps per node, for timing it without an instance
 	// type; 0 leaves it to the catalog (Catalog.FillNetwork). Matching
-	// times each instance type with its own network (HostOf).
+	// times each instance type with its own network (HostOf), and one
+	// without a figure at this one (Catalog.DefaultNetwork).
 	NetworkGbps float64
 
 	ContextLen int // inference: tokens per sequence held in the KV cache (prompt + generated)

@@ -88,32 +88,14 @@ func CheckJobHours(cat *model.Catalog, pl *Plan, sc Scenario, costs []PhaseCost)
 		if !o.HasJob || o.Estimate == nil {
 			continue
 		}
-		est, lo, hi, long := o.JobHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1], true
-		if nodes > 1 && in.NetworkGbps <= 0 {
-			// The matcher times the nodes' network at the slowest the
-			// catalog documents (model.AssumedNetworkGbps) when it has no
-			// figure: a slow bound, not an estimate (70B on 4×
-			// gpu_8x_b200_sxm6: 5.6e4 h against 175 h at the 3200 Gbps
-			// of the catalog's other 8-GPU B200 nodes). The low side is
-			// held to the job over the network estimate --phase times it
-			// with (Catalog.FillNetwork: the answers' network_gbps, else
-			// the median of the GPU's full nodes in the catalog); the
-			// high side is not compared.
-			g, err := cat.GPU(in.GPU)
-			if err != nil {
-				continue
-			}
-			cat.FillNetwork(&w, g)
-			e, err := model.Compute(w, g)
-			if err != nil {
-				continue
-			}
-			est, lo, hi, long = e.Hours, e.TimeBand[0], e.TimeBand[1], false
-		}
+		// A type without a network figure is timed at the network
+		// estimate --phase times the job at (model.Catalog.DefaultNetwork):
+		// one rule, so job_hours is held to the same hours either way.
+		est, lo, hi := o.JobHours, o.Estimate.TimeBand[0], o.Estimate.TimeBand[1]
 		if lo <= 0 || hi <= 0 {
 			continue
 		}
-		if ph.JobHours < lo/JobHoursSlack || long && ph.JobHours > hi*JobHoursSlack {
+		if ph.JobHours < lo/JobHoursSlack || ph.JobHours > hi*JobHoursSlack {
 			out = append(out, model.Msg("phase %q: job_hours = %g, but the estimate on %s %s is %.3g h (90%% range %.3g–%.3g h): the plan prices the phase on its own hours; check job_hours (gpuplan estimate --config PLAN --phase NAME times it)",
 				ph.Name, ph.JobHours, ph.Provider, offer, est, lo, hi))
 		}

@@ -82,8 +82,8 @@ func TestCheckJobHours(t *testing.T) {
 // offer as rented (attack round 11): on instance GPUs × instances
 // whatever the answers' gpus say (said in a note, the time then
 // compared on the offer's count), multi-instance offers compared too
-// (the test catalog has no network figures, so the low side is held to
-// model.Compute on the offer's GPUs and the high side is left alone), and
+// (the test catalog has no network figures: the nodes are timed at the
+// assumed network, as estimate times them, and both sides compared), and
 // a job that does not fit its offer noted and marked as a serving phase
 // that misses its targets is (PhaseCost.Targets). Full texts.
 func TestCheckJobHoursOnTheOffer(t *testing.T) {
@@ -171,6 +171,7 @@ func TestCheckJobHoursOnTheOffer(t *testing.T) {
 	}
 	want := []string{
 		timeNote("two nodes, a thousandth of an hour", 0.001, "p2 huge.8 ×2", e16.Hours, e16.TimeBand[0], e16.TimeBand[1]),
+		timeNote("two nodes, a year", 8760, "p2 huge.8 ×2", e16.Hours, e16.TimeBand[0], e16.TimeBand[1]),
 		gpuNote("64 asked, a thousandth"), timeNote("64 asked, a thousandth", 0.001, "p1 mid.1", est1, lo1, hi1),
 		gpuNote("64 asked, the estimate"),
 		`phase "no fit": the job does not fit its offer p1 small.1 (` + need + `); the plan prices hours it cannot run: pick an offer that fits (gpuplan recommend --config PLAN --phase NAME)`,

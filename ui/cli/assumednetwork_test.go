@@ -8,9 +8,11 @@ import (
 // TestRecommendAssumedNetworkLine (new-user report: a 26.9-day 2× p5en
 // row with no word in the text output): when a multi-node training offer's
 // instance type has no network_gbps in the catalog, its time rests on
-// model.AssumedNetworkGbps, and the text output says so in one line under
-// the table, naming the type. Lambda's gpu_1x_h100_sxm5 has no network
-// figure (Lambda publishes none for its on-demand VMs).
+// another figure (model.Catalog.DefaultNetwork: here the median of the
+// catalog's 8-GPU H100 SXM types, issue #30), and the text output says so
+// in one line under the table, naming the type and the figure. Lambda's
+// gpu_8x_h100_sxm5 has no network figure (Lambda publishes none for its
+// on-demand VMs).
 func TestRecommendAssumedNetworkLine(t *testing.T) {
 	code, out, errs := runCLI(t, "recommend", "--model", "llama-3.1-8b", "--task", "finetune", "--dataset-tokens", "10M",
 		"--batch-size", "1", "--checkpointing", "--allow-multi-node", "--gpus", "16", "--strategy", "fsdp",
@@ -18,10 +20,10 @@ func TestRecommendAssumedNetworkLine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if !strings.Contains(out, "16 nodes") {
+	if !strings.Contains(out, "2 nodes") {
 		t.Fatalf("no multi-node offer in\n%s", out)
 	}
-	const line = "! 1 offer timed at an assumed 10 Gbps between nodes (no network figure in the catalog for gpu_1x_h100_sxm5): their cross-node time may be far too long\n"
+	const line = "! 1 offer timed without a network figure in the catalog (gpu_8x_h100_sxm5): at 2400 Gbps (catalog median) between nodes\n"
 	if !strings.Contains(out, line) {
 		t.Errorf("no line %q in\n%s", line, out)
 	}
@@ -30,7 +32,7 @@ func TestRecommendAssumedNetworkLine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("single node: exit %d: %s", code, errs)
 	}
-	if strings.Contains(out, "assumed 10 Gbps") {
+	if strings.Contains(out, "network figure") {
 		t.Errorf("single-node output mentions the assumed network:\n%s", out)
 	}
 }

@@ -106,7 +106,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.TP} }},
 	{name: "gpus-per-node", key: "workload.gpus_per_node", usage: "estimate: GPUs per node, for the time of a job on more GPUs than one node holds (default 8, an HGX board; recommend times each instance type with its own)", check: between1(model.MaxGPUsPerNode),
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.GPUsPerNode} }},
-	{name: "network-gbps", key: "workload.network_gbps", usage: "estimate: node-to-node network, Gbps per node, for the time of a job on several nodes (default: the median of the catalog's full-node instance types of the GPU, else 10; recommend times each instance type with its own)", check: networkGbps,
+	{name: "network-gbps", key: "workload.network_gbps", usage: "node-to-node network, Gbps per node, for the time of a job on several nodes (default: the median of the catalog's full-node instance types of the GPU, else 10); recommend and plan time an instance type with its own figure, and one without at this", check: networkGbps,
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.NetworkGbps} }},
 	{name: "context-len", key: "workload.context_len", usage: "inference: tokens per sequence in the KV cache, prompt + generated; 8K is 8192, 8k 8000 (default: seq-len)", check: atLeast1,
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.ContextLen} }},

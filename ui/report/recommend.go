@@ -457,12 +457,14 @@ func riskyAheadFigure(p *i18n.Printer, o *model.Offer, k model.SortKey) string {
 
 // AssumedNetworkNote says, in one line, that the times of the multi-node
 // offers of offers whose instance type has no network figure in the
-// catalog rest on model.AssumedNetworkGbps (model.Offer.AssumesNetwork),
-// naming the types: "! 2 offers timed at an assumed 10 Gbps between nodes
-// (no network figure in the catalog for p5en.48xlarge, a3-highgpu-8g):
-// their cross-node time may be far too long". Empty when there is none.
+// catalog rest on another figure (model.Offer.AssumesNetwork: the user's
+// --network-gbps, else the catalog's median for the GPU and node size,
+// else model.AssumedNetworkGbps), naming the types and the figures: "! 2
+// offers timed without a network figure in the catalog for
+// (nebius-8xh100, BM.GPU.H100.8): at 2400 Gbps (catalog median) between
+// nodes". Empty when there is none.
 func AssumedNetworkNote(p *i18n.Printer, offers []model.Offer) string {
-	n, types := assumedNetwork(offers)
+	n, types, figs, assumed := assumedNetwork(p, offers)
 	if n == 0 {
 		return ""
 	}
@@ -470,28 +472,47 @@ func AssumedNetworkNote(p *i18n.Printer, offers []model.Offer) string {
 	if len(types) > assumedNetworkNames { // one line: the first few, then a count
 		names = p.Sprintf("%s and %d more", strings.Join(types[:assumedNetworkNames], ", "), len(types)-assumedNetworkNames)
 	}
-	return p.Sprintf("! %d %s timed at an assumed %d Gbps between nodes (no network figure in the catalog for %s): their cross-node time may be far too long",
-		n, p.T(marketPlural(n, "offer", "offers")), model.AssumedNetworkGbps, names)
+	if assumed {
+		return p.Sprintf("! %d %s timed without a network figure in the catalog (%s): at %s between nodes; an assumed figure may make their cross-node time far too long (--network-gbps)",
+			n, p.T(marketPlural(n, "offer", "offers")), names, strings.Join(figs, ", "))
+	}
+	return p.Sprintf("! %d %s timed without a network figure in the catalog (%s): at %s between nodes",
+		n, p.T(marketPlural(n, "offer", "offers")), names, strings.Join(figs, ", "))
 }
 
 // assumedNetworkNames is how many instance types AssumedNetworkNote names.
 const assumedNetworkNames = 4
 
 // AssumedNetworkNoteShort is AssumedNetworkNote in one short line, for the
-// configurator's panel: "! 2 offers: cross-node time at an assumed 10 Gbps
-// (no network figure)".
+// configurator's panel: "! 2 offers: cross-node time at 2400 Gbps
+// (catalog median; no network figure)".
 func AssumedNetworkNoteShort(p *i18n.Printer, offers []model.Offer) string {
-	n, _ := assumedNetwork(offers)
+	n, _, figs, _ := assumedNetwork(p, offers)
 	if n == 0 {
 		return ""
 	}
-	return p.Sprintf("! %d %s: cross-node time at an assumed %d Gbps (no network figure)",
-		n, p.T(marketPlural(n, "offer", "offers")), model.AssumedNetworkGbps)
+	return p.Sprintf("! %d %s: cross-node time at %s (no network figure)",
+		n, p.T(marketPlural(n, "offer", "offers")), strings.Join(figs, ", "))
 }
 
-// assumedNetwork counts the offers of offers timed at an assumed network
-// and lists their instance types, each once, in order.
-func assumedNetwork(offers []model.Offer) (n int, types []string) {
+// networkFigure names a figure an offer without a network figure is timed
+// at: "2400 Gbps (catalog median)".
+func networkFigure(p *i18n.Printer, o *model.Offer) string {
+	gbps := o.NetworkGbps()
+	switch o.Estimate.Host.NetworkFrom {
+	case model.NetworkGiven:
+		return p.Sprintf("%.0f Gbps (--network-gbps)", gbps)
+	case model.NetworkCatalog:
+		return p.Sprintf("%.0f Gbps (catalog median)", gbps)
+	}
+	return p.Sprintf("%.0f Gbps (assumed)", gbps)
+}
+
+// assumedNetwork counts the offers of offers timed without their type's
+// network figure and lists their instance types and the figures they are
+// timed at, each once, in order; assumed is set when one of them is
+// model.AssumedNetworkGbps.
+func assumedNetwork(p *i18n.Printer, offers []model.Offer) (n int, types, figs []string, assumed bool) {
 	seen := map[string]bool{}
 	for i := range offers {
 		if o := &offers[i]; o.AssumesNetwork() {
@@ -500,9 +521,14 @@ func assumedNetwork(offers []model.Offer) (n int, types []string) {
 				seen[o.Instance.Type] = true
 				types = append(types, o.Instance.Type)
 			}
+			if f := networkFigure(p, o); !seen["\x00"+f] {
+				seen["\x00"+f] = true
+				figs = append(figs, f)
+			}
+			assumed = assumed || o.Estimate.Host.NetworkFrom == model.NetworkAssumedSource
 		}
 	}
-	return n, types
+	return n, types, figs, assumed
 }
 
 // borderlineTableNote explains the "~" headroom mark of OfferRow when a
