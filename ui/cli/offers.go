@@ -391,7 +391,7 @@ func siblingNote(env *Env, cat *model.Catalog, q market.Query, command string) {
 	}
 	parts := make([]string, len(sibs))
 	for i, s := range sibs {
-		parts[i] = fmt.Sprintf("%s (%d %s)", s.Ask, s.Offers, model.Plural(s.Offers, "offer"))
+		parts[i] = s.Ask + " (" + env.lang.Sprintf("%d "+model.Plural(s.Offers, "offer"), s.Offers) + ")"
 	}
 	notef(env.lang, env.Stderr, model.Msg("also: %s: other variants, not shown; ask for one by name, e.g. gpuplan %s %s", strings.Join(parts, ", "), command, sibs[0].Spec))
 }
