@@ -1,6 +1,7 @@
 package data_test
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -360,6 +361,46 @@ func inside(b model.Band, r float64) bool {
 // fresh, from bands built without the case's own source (how the range
 // holds on a source the suite has never seen).
 type coverage struct{ n, printed, fresh int }
+
+// nestedCoverage counts, for the allocated and reserved readings, the
+// cases whose cross-validated residual is inside the range the estimate
+// prints, its tops nested under the nvidia-smi range (model.Estimate's
+// AllocatedBand and ReservedBand, the case estimated by the fold without
+// its source, as res.cv): printed; fresh counts them inside the band's
+// own, un-nested range, as coverageOf's printed.
+func nestedCoverage(runs []*calCaseRun, res cvResult) map[string]*coverage {
+	out := map[string]*coverage{}
+	for i, run := range runs {
+		q := run.c.Quantity
+		if run.c.Kind != "memory" || q != "allocated" && q != "reserved" {
+			continue
+		}
+		w := run.w
+		tn := res.folds[run.src]
+		w.Tuning = &tn
+		e, err := model.Compute(w, run.g)
+		if err != nil {
+			panic(fmt.Sprintf("%s: %v", run.c.ID, err))
+		}
+		point, band, own := e.TorchAllocated, e.AllocatedBand, e.AllocatedCalibration()
+		if q == "reserved" {
+			point, band, own = e.TorchReserved, e.ReservedBand, e.ReservedCalibration()
+		}
+		if out[q] == nil {
+			out[q] = &coverage{}
+		}
+		c := out[q]
+		c.n++
+		r := res.cv[i].r
+		if r >= math.Log(band[0]/point)-1e-9 && r <= math.Log(band[1]/point)+1e-9 {
+			c.printed++
+		}
+		if inside(own, r) {
+			c.fresh++
+		}
+	}
+	return out
+}
 
 func coverageOf(runs []*calCaseRun, res cvResult, bands map[string]model.Band) map[string]*coverage {
 	out := map[string]*coverage{}

@@ -475,6 +475,13 @@ func TestCalibration(t *testing.T) {
 	res := crossValidate(runs)
 	bands := bandsFrom(runs, res.cv, "")
 	cover := coverageOf(runs, res, bands)
+	for reading, c := range nestedCoverage(runs, res) {
+		t.Logf("memory/%-13s %3d cases: inside the band's own range %5.1f%%, inside the printed range (tops nested under nvidia-smi's) %5.1f%%",
+			reading, c.n, 100*float64(c.fresh)/float64(c.n), 100*float64(c.printed)/float64(c.n))
+		if float64(c.printed) < 0.88*float64(c.n) {
+			t.Errorf("memory/%s: %d of %d cross-validated residuals inside the printed (nested) range, want at least 88%%", reading, c.printed, c.n)
+		}
+	}
 	for i, run := range runs {
 		t.Logf("%-40s %-10s published %10.4g %-9s shipped %10.4g (%+6.1f%%)  LOSO CV %10.4g (%+6.1f%%)", run.c.ID, readingOf(&run.c),
 			run.c.Published, run.c.Unit, shipped[i].predicted, errOf(shipped[i].r)*100, res.cv[i].predicted, errOf(res.cv[i].r)*100)

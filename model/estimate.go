@@ -169,6 +169,7 @@ func Compute(w Workload, g *GPU) (Estimate, error) {
 	e.AllocatedBand = [2]float64{e.TorchAllocated * e.allocBand.Lo, e.TorchAllocated * e.allocBand.Hi}
 	e.resBand = bandFor("memory", "reserved", &e.Workload, g, Host{})
 	e.ReservedBand = [2]float64{e.TorchReserved * e.resBand.Lo, e.TorchReserved * e.resBand.Hi}
+	e.AllocatedBand, e.ReservedBand = nestedTorchBands(e.TorchAllocated, e.TorchReserved, e.Memory.Total(), e.MemoryBand[1], e.AllocatedBand, e.ReservedBand)
 
 	dp := float64(w.GPUs / w.TP)
 	if w.Task == TaskInference {
@@ -295,6 +296,34 @@ func (e *Estimate) time(g *GPU, h Host) {
 		e.HasTime = true
 		e.TimeBand = [2]float64{e.Hours * e.timeBand.Lo, e.Hours * e.timeBand.Hi}
 	}
+}
+
+// nestedTorchBands returns the allocated and reserved ranges with their
+// tops kept inside what the nvidia-smi range allows. The three ranges come
+// from different calibration groups (bandFor: memory/nvidia-smi…,
+// memory/allocated…, memory/reserved…), each with its own spread, so on
+// their own the reserved top could exceed the nvidia-smi top (README's
+// LoRA example: reserved up to 86.60 GiB, nvidia-smi up to 37.74 GiB).
+// But the figures nest: nvidia-smi shows the caching allocator's reserved
+// segments plus memory outside it, the CUDA context, NCCL's buffers and
+// paged optimizer states (PyTorch "CUDA semantics: memory management":
+// "unused memory managed by the allocator will still show as if used in
+// nvidia-smi"; torch.cuda.memory_reserved ≥ memory_allocated, as the
+// allocator hands out blocks of the segments it reserved), so reserved ≤
+// nvidia-smi − that outside part and allocated ≤ reserved. The outside
+// part is this estimate's (total − reserved); the tops are cut to
+// smiTop − outside and to the reserved top, never below the point
+// estimates. The bottoms and the bands' ratios (the coverage the suite
+// accounts for, data TestCalibration) are left as they are.
+func nestedTorchBands(alloc, reserved, total, smiTop float64, allocBand, resBand [2]float64) (a, r [2]float64) {
+	a, r = allocBand, resBand
+	if top := smiTop - (total - reserved); r[1] > top {
+		r[1] = max(top, reserved)
+	}
+	if a[1] > r[1] {
+		a[1] = max(r[1], alloc)
+	}
+	return a, r
 }
 
 // MemoryCalibration returns the band behind MemoryBand: the calibration

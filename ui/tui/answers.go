@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
+	"github.com/gpuplan/gpuplan/model/serve"
 )
 
 // Model choices besides the catalog's keys.
@@ -133,6 +134,29 @@ type filled struct {
 	ckpt, flash             bool
 	basis                   string         // what the dataset answer counts: basisText, basisVision or basisRequests
 	data                    datasetDefault // the dataset defaults last filled in
+	// inferPrec is the inference precision the model filled in (releasedPrecision);
+	// filePrec: a file's precision, the user's own, never refilled. An
+	// inference precision left at what the model filled is no precision
+	// given, so a model released quantized serves as released
+	// (serve.ReleasedFormat), as on the command line without --precision.
+	inferPrec model.Precision
+	filePrec  bool
+	released  bool // the model was released quantized (serve.ReleasedFormat)
+}
+
+// releasedPrecision is the inference precision the Precision page starts
+// at for m: the precision of its released checkpoint's weight format
+// (serve.ReleasedFormat: fp8 for DeepSeek-V3/R1, 4-bit for gpt-oss's
+// MXFP4, which int4 serves as the checkpoint's own format,
+// config.WorkloadAnswers.Serving), else the first inference precision.
+func releasedPrecision(m *model.Architecture) (model.Precision, bool) {
+	switch f, ok := serve.ReleasedFormat(m); {
+	case ok && f == serve.WeightFP8:
+		return model.FP8, true
+	case ok && f == serve.WeightMXFP4:
+		return model.INT4, true
+	}
+	return model.InferencePrecisions[0], false
 }
 
 // defaultAnswers are the first frame's answers.
@@ -157,9 +181,11 @@ func defaultAnswers(cat *model.Catalog) *answers {
 // leaves out keeps its default.
 func answersFromConfig(cat *model.Catalog, c *config.Config) *answers {
 	a := defaultAnswers(cat)
-	w := &c.Workload
+	wc := c.Workload // a copy: the defaults filled in below are not the file's (c is read again)
+	w := &wc
 	// A key the file leaves out means what it means on the command line,
 	// the workload's default, not the first frame's answer.
+	a.fill.filePrec = w.Precision != "" && !w.Task.Training() && w.Task != ""
 	def, _, defErr := w.Workload(cat, config.Readers{})
 	if defErr == nil {
 		def.Defaults()
@@ -425,6 +451,11 @@ func (a *answers) reconcile(cat *model.Catalog, focused *string) (notes []model.
 			a.Optimizer = w.Optimizer
 		}
 		a.fill.optimizer = w.Optimizer
+		prec, released := releasedPrecision(&m)
+		if !a.fill.filePrec && (first || a.InferPrecision == a.fill.inferPrec) {
+			a.InferPrecision = prec // follows the model's release until changed
+		}
+		a.fill.inferPrec, a.fill.released = prec, released
 		if len(notes) > 0 {
 			notes[0] = model.Msg("%s defaults: %s", name, notes[0])
 		}
@@ -697,6 +728,9 @@ func (a *answers) config() (config.Config, error) {
 	w.Precision = a.precision()
 	if !a.Task.Training() {
 		w.Optimizer = ""
+		if a.fill.released && !a.fill.filePrec && a.InferPrecision == a.fill.inferPrec {
+			w.Precision = "" // none picked: served as released, as without --precision
+		}
 	}
 	switch a.Model {
 	case modelCustom:

@@ -28,6 +28,7 @@ func TestExportSameAsCommandLine(t *testing.T) {
 		name     string
 		file     string // [workload] and [search] of the configuration opened; "" the defaults
 		failover bool   // gpuplan export lists candidates (its serving files have none)
+		served   string // the weight format the file's header names, "(mxfp4)"; "" not checked
 	}{
 		// The defaults' best is seeweb's A30 (one seller: no failover
 		// candidates), since every borderline offer ranks after those that
@@ -35,12 +36,16 @@ func TestExportSameAsCommandLine(t *testing.T) {
 		// chance of an OOM; before that seeweb's A30 while the logits were
 		// counted alive through backward, and a V100 with a 40% chance
 		// until offers that fit ranked ahead of risky ones.
-		{"the defaults", "", false},
+		{"the defaults", "", false, ""},
 		// The hyperscalers' offers, so the best is an NVIDIA host with
 		// failover candidates (an AMD or single-seller best has none to list).
-		{"lora on spot", `[workload]` + "\nmodel = \"llama-3.1-8b\"\ntask = \"lora\"\nepochs = 1\ngpus = 1\n[search]\npricing = \"spot\"\n" + hyperscalers, true},
-		{"zero3 on 8 GPUs", `[workload]` + "\nmodel = \"llama-3.1-8b\"\ntask = \"finetune\"\nepochs = 1\nstrategy = \"zero3\"\ngpus = 8\n[search]\n" + hyperscalers, true},
-		{"serving llama 70b", `[workload]` + "\nmodel = \"llama-3.1-70b\"\ntask = \"inference\"\nprecision = \"bf16\"\nseq_len = 8192\nbatch_size = 16\n[search]\n" + hyperscalers, false},
+		{"lora on spot", `[workload]` + "\nmodel = \"llama-3.1-8b\"\ntask = \"lora\"\nepochs = 1\ngpus = 1\n[search]\npricing = \"spot\"\n" + hyperscalers, true, ""},
+		{"zero3 on 8 GPUs", `[workload]` + "\nmodel = \"llama-3.1-8b\"\ntask = \"finetune\"\nepochs = 1\nstrategy = \"zero3\"\ngpus = 8\n[search]\n" + hyperscalers, true, ""},
+		{"serving llama 70b", `[workload]` + "\nmodel = \"llama-3.1-70b\"\ntask = \"inference\"\nprecision = \"bf16\"\nseq_len = 8192\nbatch_size = 16\n[search]\n" + hyperscalers, false, ""},
+		// Released quantized, no precision picked: served as released, not
+		// as bf16 (the configurator's file had written --dtype bfloat16).
+		{"serving gpt-oss-120b as released", `[workload]` + "\nmodel = \"gpt-oss-120b\"\ntask = \"inference\"\n", false, "(mxfp4)"},
+		{"serving DeepSeek-R1 as released", `[workload]` + "\nmodel = \"DeepSeek-R1\"\ntask = \"inference\"\n", false, "(fp8)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Chdir(t.TempDir()) // the configurator writes ./gpuplan.toml and ./gpuplan-sky.yaml
@@ -59,6 +64,9 @@ func TestExportSameAsCommandLine(t *testing.T) {
 				toml, _ := os.ReadFile("gpuplan.toml")
 				t.Errorf("ctrl+e's SkyPilot YAML differs from gpuplan export --config's: %s\nthe configuration:\n%s\nctrl+e:\n%s\ngpuplan export:\n%s",
 					firstDiff(want, got), toml, got, want)
+			}
+			if tt.served != "" && (!strings.Contains(got, tt.served) || strings.Contains(got, "--dtype bfloat16")) {
+				t.Errorf("ctrl+e's SkyPilot YAML does not serve the weights as released %s:\n%s", tt.served, got)
 			}
 			if strings.Contains(want, "ordered:") != tt.failover {
 				t.Errorf("gpuplan export's failover candidates: %v, want %v\n%s", !tt.failover, tt.failover, want)

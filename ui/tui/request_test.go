@@ -74,6 +74,20 @@ func TestOneRequestThreeWays(t *testing.T) {
 			"hf_config = '" + opt + "'\ntask = \"inference\"\nprecision = \"fp16\"\nbatch_size = 1\nseq_len = 2048\ngpus = 1"},
 		{"int4 serving", "--model llama-3.1-70b --task inference --precision int4 --context-len 8192 --sequences 16 --gpus 1", "",
 			`model = "llama-3.1-70b"` + "\ntask = \"inference\"\nprecision = \"int4\"\ncontext_len = 8192\nsequences = 16\ngpus = 1"},
+		// A model released quantized serves as released unless a precision
+		// is given (serve.ReleasedFormat): the configurator's Precision page
+		// starts at the release's precision and, left there, names none
+		// (it wrote bf16: gpt-oss-120b on 4×H200 at $7.98/h, not MXFP4's 1×H200).
+		{"released mxfp4: gpt-oss-120b serving", "--model openai/gpt-oss-120b --task inference", "",
+			`model = "openai/gpt-oss-120b"` + "\ntask = \"inference\""},
+		{"released fp8: DeepSeek-R1 serving", "--model DeepSeek-R1 --task inference", "",
+			`model = "DeepSeek-R1"` + "\ntask = \"inference\""},
+		{"gpt-oss-120b serving, fp8 given", "--model openai/gpt-oss-120b --task inference --precision fp8", "",
+			`model = "openai/gpt-oss-120b"` + "\ntask = \"inference\"\nprecision = \"fp8\""},
+		{"DeepSeek-R1 serving, bf16 given", "--model DeepSeek-R1 --task inference --precision bf16", "",
+			`model = "DeepSeek-R1"` + "\ntask = \"inference\"\nprecision = \"bf16\""},
+		{"DeepSeek-R1 serving, fp8 given", "--model DeepSeek-R1 --task inference --precision fp8", "",
+			`model = "DeepSeek-R1"` + "\ntask = \"inference\"\nprecision = \"fp8\""},
 		{"tokens, fp32", "--model gpt2 --task train --epochs 1 --precision fp32 --dataset-tokens 1B --gpus 1", "",
 			`model = "gpt2"` + "\ntask = \"train\"\nepochs = 1\nprecision = \"fp32\"\ndataset_tokens = 1e9\ngpus = 1"},
 		{"lora targets", "--model mistral-7b --task lora --epochs 2 --lora-rank 32 --lora-targets q,v --gpus 1", "",
