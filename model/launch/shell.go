@@ -161,6 +161,33 @@ func argQuote(s string) string {
 // JSON hold only UTF-8, and the catalog and config.json readers reject
 // anything else, so such a value is a caller's bug. The error wraps ErrPlan.
 func (p *Plan) CheckText() error {
+	for _, v := range p.texts() {
+		if !utf8.ValidString(v) {
+			return model.Errorf(ErrPlan, "%q is not UTF-8 text", show.Printable(v))
+		}
+	}
+	return nil
+}
+
+// checkControls reports a plan value with a control character (C0, DEL
+// or C1 U+0080–U+009F, which terminals read as CSI and the like) or a
+// bidirectional control (show.Unprintable), and fails CheckText: the
+// TOML plan refuses them as the sh, YAML and JSON plans do. The error
+// wraps ErrPlan and names the value.
+func (p *Plan) checkControls() error {
+	if err := p.CheckText(); err != nil {
+		return err
+	}
+	for _, v := range p.texts() {
+		if strings.ContainsFunc(v, show.Unprintable) {
+			return model.Errorf(ErrPlan, "%s has control characters; remove them", show.Quote(v))
+		}
+	}
+	return nil
+}
+
+// texts are the plan's text values, for CheckText and checkControls.
+func (p *Plan) texts() []string {
 	vals := []string{p.Name, p.Model, p.Provider, p.InstanceType, p.CatalogType, p.Region, p.Accelerator, p.Script, p.Module, p.Image, p.Wheel,
 		p.ModelID, p.Dataset, p.Bucket, p.OutputDir}
 	vals = append(append(vals, p.ScriptArgs...), p.LoRATargets...)
@@ -170,12 +197,7 @@ func (p *Plan) CheckText() error {
 	if p.GPU != nil {
 		vals = append(vals, p.GPU.Key, p.GPU.Name)
 	}
-	for _, v := range vals {
-		if !utf8.ValidString(v) {
-			return model.Errorf(ErrPlan, "%q is not UTF-8 text", show.Printable(v))
-		}
-	}
-	return nil
+	return vals
 }
 
 // checkShellWords reports a plan value that cannot be one word of a POSIX
