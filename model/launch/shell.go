@@ -169,22 +169,25 @@ func (p *Plan) CheckText() error {
 	return nil
 }
 
-// checkControls reports a plan value with a control character (C0, DEL
-// or C1 U+0080–U+009F, which terminals read as CSI and the like) or a
-// bidirectional control (show.Unprintable), and fails CheckText: the
-// TOML plan refuses them as the sh, YAML and JSON plans do. The error
-// wraps ErrPlan and names the value.
-func (p *Plan) checkControls() error {
+// checkC1 reports a plan value with a C1 control character (U+0080–
+// U+009F; U+009B is CSI, read by terminals as ESC [), and fails
+// CheckText: the TOML encoder (BurntSushi/toml) escapes C0 controls but
+// writes C1 raw, so the TOML plan refuses them, as the sh plan refuses
+// every control. The error wraps ErrPlan and names the value.
+func (p *Plan) checkC1() error {
 	if err := p.CheckText(); err != nil {
 		return err
 	}
 	for _, v := range p.texts() {
-		if strings.ContainsFunc(v, show.Unprintable) {
+		if strings.ContainsFunc(v, isC1) {
 			return model.Errorf(ErrPlan, "%s has control characters; remove them", show.Quote(v))
 		}
 	}
 	return nil
 }
+
+// isC1 reports a C1 control character, U+0080–U+009F.
+func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
 
 // texts are the plan's text values, for CheckText and checkControls.
 func (p *Plan) texts() []string {

@@ -23,24 +23,24 @@ func TestHostile15Refusals(t *testing.T) {
 		want string
 	}{
 		// 04: integer divide by zero in serve.tpChoices; 2^32 accepted.
-		{with(serve, "--gpus", "4611686018427387904"), "--gpus must be 1–131072"},
-		{with(serve, "--gpus", "4294967296"), "--gpus must be 1–131072"},
+		{with(serve, "--gpus", "4611686018427387904"), "--gpus: must be 1–131072"},
+		{with(serve, "--gpus", "4294967296"), "--gpus: must be 1–131072"},
 		// 07: replicas overflowed the GPU count to -2^63.
-		{with(serve, "--replicas", "4611686018427387904"), "--replicas must be 1–131072"},
-		{with(serve, "--replicas", "100000", "--tp", "2"), "--replicas replicas × tp × pp must be at most 131072 GPUs, got 200000"},
-		{with(serve, "--pp", "4294967296"), "--pp must be 1–131072"},
-		{with(serve, "--tp", "4294967296"), "--tp must be 1–131072"},
+		{with(serve, "--replicas", "4611686018427387904"), "--replicas: must be 1–131072"},
+		{with(serve, "--replicas", "100000", "--tp", "2"), "--replicas: replicas × tp × pp must be at most 131072 GPUs, got 200000"},
+		{with(serve, "--pp", "4294967296"), "--pp: must be 1–131072"},
+		{with(serve, "--tp", "4294967296"), "--tp: must be 1–131072"},
 		// 01, 09: +Inf years, or JSON's "not a finite number", exit 1.
 		{with(rec, "--pricing", "spot", "--restart-minutes", "1e308", "--json"), "--restart-minutes must be 0–10080"},
 		{with(rec, "--pricing", "spot", "--checkpoint-write-gbps", "1e300", "--json"), "--checkpoint-write-gbps must be > 0 and ≤ 10000"},
 		{[]string{"estimate", "--model", "llama-3.1-8b", "--network-gbps", "1e-300", "--gpus", "64", "--gpu", "h100", "--dataset-tokens", "1T", "--json"}, "--network-gbps must be 1–100000"},
 		// 05: export wrote a file its own decoder refused, exit 1.
-		{with(exp, "--max-price-hour", "4294967296"), "--max-price-hour must be > 0 and ≤ 1e+07"},
-		{with(exp, "--budget-month", "1e11"), "--budget-month must be > 0 and ≤ 1e+10"},
+		{with(exp, "--max-price-hour", "4294967296"), "--max-price-hour: must be > 0 and ≤ 1e+07"},
+		{with(exp, "--budget-month", "1e11"), "--budget-month: must be > 0 and ≤ 1e+10"},
 		{with(exp, "--image-size", "1e6"), "--image-size"},
-		{with(exp, "--image-size", "1000000"), "--image-size must be 1–16384"},
-		{with(rec, "--max-price-hour", "4294967296"), "--max-price-hour must be > 0 and ≤ 1e+07"},
-		{[]string{"export", "--model", "llama-3.1-8b", "--task", "inference", "--instance", "aws/g5.xlarge", "--format", "toml", "--context-len", "4294967296"}, "--context-len must be 1–"},
+		{with(exp, "--image-size", "1000000"), "--image-size: must be 1–16384"},
+		{with(rec, "--max-price-hour", "4294967296"), "--max-price-hour: must be > 0 and ≤ 1e+07"},
+		{[]string{"export", "--model", "llama-3.1-8b", "--task", "inference", "--instance", "aws/g5.xlarge", "--format", "toml", "--context-len", "4294967296"}, "--context-len: must be 1–"},
 		// 02: the TOML launch wrote U+009B raw; every other format refused.
 		{with(exp, "--dataset", c1), "has control characters"},
 		{with(exp, "--model-id", c1), "has control characters"},

@@ -255,12 +255,12 @@ func rangeError(err error) error {
 	}
 	for _, r := range workloadTable {
 		if r.key == ce.Key || ce.Key == "serve.tensor_parallel_size" && r.name == "tp" {
-			return usage(model.Msg("--%s %v", r.name, ce.Msg))
+			return usage(model.Msg("--%s: %v", r.name, ce.Msg))
 		}
 	}
 	for _, r := range searchFlagKeys {
 		if r[1] == ce.Key {
-			return usage(model.Msg("--%s %v", r[0], ce.Msg))
+			return usage(model.Msg("--%s: %v", r[0], ce.Msg))
 		}
 	}
 	return usage(err)
@@ -456,15 +456,15 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 	if changed("rps") {
 		w.Serve.Concurrency = 0
 	}
-	if err := w.CheckRanges(); err != nil { // the configuration's bounds, one source for keys and flags
-		return w, nil, rangeError(err)
-	}
 	// With several GPUs and no strategy, DDP; Defaults does this too.
 	if changed("gpus") {
 		w.AutoGPUs = false
 	}
 	if changed("gpus") && !changed("strategy") && w.GPUs > 1 && (w.Strategy == "" || w.Strategy == model.Single) {
 		w.Strategy = model.DDP
+	}
+	if err := w.CheckRanges(); err != nil { // the configuration's bounds, one source for keys and flags
+		return w, nil, rangeError(err)
 	}
 	if changed("strategy") && f.set.Strategy == model.Single && w.GPUs/max(w.TP, 1) > 1 {
 		warnings = append(warnings, model.Msg("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))
