@@ -398,6 +398,10 @@ const (
 	// MaxNetworkGbps bounds network_gbps: the fastest nodes in the catalog
 	// have 3200 Gbps; 100 Tbps per node is a typo.
 	MaxNetworkGbps = 100000
+	// MinNetworkGbps is the slowest node network taken: 1 Gbps, gigabit
+	// Ethernet (IEEE 802.3ab); the catalog's slowest is 10. Below it a
+	// job on several nodes times at years or, at 1e-300, at infinity.
+	MinNetworkGbps = 1
 	MaxEpochs      = 1e6
 	MaxDataset     = 1e18
 	MaxRank        = 1 << 16

@@ -416,57 +416,7 @@ func (c *Config) Validate() error {
 	if !slices.Contains(model.QuantTypes, w.QuantType) {
 		return Errorf("workload.quant_type", "want %s", model.OrMsg(model.EnumNames(model.QuantTypes[1:])))
 	}
-	for _, f := range []struct {
-		key    string
-		v, max int
-	}{
-		{"batch_size", w.MicroBatch, model.MaxBatch}, {"seq_len", w.SeqLen, model.MaxSeqLen}, {"image_size", w.ImageSize, model.MaxImage},
-		{"grad_accum", w.GradAccum, model.MaxBatch}, {"lora_rank", w.LoRARank, model.MaxRank}, {"gpus", w.GPUs, model.MaxGPUs},
-		{"tp", w.TP, model.MaxGPUs}, {"gpus_per_node", w.GPUsPerNode, model.MaxGPUsPerNode}, {"context_len", w.ContextLen, model.MaxSeqLen}, {"sequences", w.Sequences, model.MaxBatch},
-		{"gen_tokens", w.GenTokens, model.MaxSeqLen},
-	} {
-		if f.v < 0 || f.v > f.max {
-			return Errorf("workload."+f.key, "must be 1–%d, got %d", f.max, f.v)
-		}
-	}
-	if w.AutoGPUs && w.GPUs != 0 {
-		return Errorf("workload.gpus", "give a number or \"auto\", not both")
-	}
-	for _, t := range w.LoRATargets {
-		if !model.ValidLoRATarget(t) {
-			return Errorf("workload.lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
-		}
-	}
-	for _, f := range []struct {
-		key    string
-		v, max float64
-	}{
-		{"dataset_samples", w.DatasetSamples, model.MaxDataset}, {"dataset_tokens", w.DatasetTokens, model.MaxDataset},
-		{"epochs", w.Epochs, model.MaxEpochs}, {"mfu", w.MFU, 1}, {"network_gbps", w.NetworkGbps, model.MaxNetworkGbps},
-	} {
-		if err := CheckFloat("workload."+f.key, f.v, f.max); err != nil {
-			return err
-		}
-	}
-	if w.MFU > 0 && w.MFU < model.MinMFU {
-		return Errorf("workload.mfu", "must be at least %v (1%%), got %v; an MFU is a fraction: 0.4 for 40%%", model.MinMFU, w.MFU)
-	}
-	for _, f := range []struct {
-		key string
-		v   float64
-	}{{"dataset_samples", w.DatasetSamples}, {"dataset_tokens", w.DatasetTokens}} {
-		if f.v > 0 && f.v < 1 { // less than one sample or token is no dataset, and 1e-300 prints 300-digit figures
-			return Errorf("workload."+f.key, "must be ≥ 1, got %v; leave the key out for no dataset", f.v)
-		}
-	}
-	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
-		return Errorf("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
-	}
-	if err := checkServeRanges(&w.Serve); err != nil {
-		var ce *Error
-		if errors.As(err, &ce) {
-			ce.Key = "serve." + ce.Key
-		}
+	if err := w.CheckRanges(); err != nil {
 		return err
 	}
 	s := &c.Search
@@ -502,17 +452,8 @@ func (c *Config) Validate() error {
 	case s.MaxGPUs > 0 && !w.AutoGPUs && w.GPUs > s.MaxGPUs:
 		return Errorf("search.max_gpus", "%d is below workload.gpus = %d: raise it, or set gpus = \"auto\"", s.MaxGPUs, w.GPUs)
 	}
-	for _, f := range []struct {
-		key    string
-		v, max float64
-	}{
-		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10}, {"budget_job", s.BudgetJob, 1e10},
-		{"hours_per_month", s.HoursPerMonth, MaxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
-		{"usd_cny", s.USDCNY, MaxUSDCNY},
-	} {
-		if err := CheckFloat("search."+f.key, f.v, f.max); err != nil {
-			return err
-		}
+	if err := s.CheckRanges(); err != nil {
+		return err
 	}
 	if s.USDCNY > 0 && s.USDCNY < MinUSDCNY {
 		return Errorf("search.usd_cny", "want how many CNY one USD buys, from %d to %d, e.g. 7.1; got %v", MinUSDCNY, MaxUSDCNY, s.USDCNY)
@@ -539,6 +480,93 @@ func (c *Config) Validate() error {
 	}
 	if sel := c.Selection; sel != nil {
 		if err := sel.validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckRanges holds the workload's and the serving's figures to their
+// ranges: the one source of bounds for the configuration's keys and the
+// flags that set them (the command line checks the merged request with
+// it). The serving layout's GPUs, replicas × tp × pp, stay within
+// model.MaxGPUs as workload.gpus does. Errors are *Error.
+func (w *WorkloadAnswers) CheckRanges() error {
+	for _, f := range []struct {
+		key    string
+		v, max int
+	}{
+		{"batch_size", w.MicroBatch, model.MaxBatch}, {"seq_len", w.SeqLen, model.MaxSeqLen}, {"image_size", w.ImageSize, model.MaxImage},
+		{"grad_accum", w.GradAccum, model.MaxBatch}, {"lora_rank", w.LoRARank, model.MaxRank}, {"gpus", w.GPUs, model.MaxGPUs},
+		{"tp", w.TP, model.MaxGPUs}, {"gpus_per_node", w.GPUsPerNode, model.MaxGPUsPerNode}, {"context_len", w.ContextLen, model.MaxSeqLen}, {"sequences", w.Sequences, model.MaxBatch},
+		{"gen_tokens", w.GenTokens, model.MaxSeqLen},
+	} {
+		if f.v < 0 || f.v > f.max {
+			return Errorf("workload."+f.key, "must be 1–%d, got %d", f.max, f.v)
+		}
+	}
+	if w.AutoGPUs && w.GPUs != 0 {
+		return Errorf("workload.gpus", "give a number or \"auto\", not both")
+	}
+	for _, t := range w.LoRATargets {
+		if !model.ValidLoRATarget(t) {
+			return Errorf("workload.lora_targets", "unknown target %q; want any of q, k, v, o, gate, up, down", t)
+		}
+	}
+	for _, f := range []struct {
+		key    string
+		v, max float64
+	}{
+		{"dataset_samples", w.DatasetSamples, model.MaxDataset}, {"dataset_tokens", w.DatasetTokens, model.MaxDataset},
+		{"epochs", w.Epochs, model.MaxEpochs}, {"mfu", w.MFU, 1}, {"network_gbps", w.NetworkGbps, model.MaxNetworkGbps},
+	} {
+		if err := CheckFloat("workload."+f.key, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	if w.NetworkGbps > 0 && w.NetworkGbps < model.MinNetworkGbps {
+		return Errorf("workload.network_gbps", "must be %d–%d Gbps per node, got %v", model.MinNetworkGbps, model.MaxNetworkGbps, w.NetworkGbps)
+	}
+	if w.MFU > 0 && w.MFU < model.MinMFU {
+		return Errorf("workload.mfu", "must be at least %v (1%%), got %v; an MFU is a fraction: 0.4 for 40%%", model.MinMFU, w.MFU)
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{{"dataset_samples", w.DatasetSamples}, {"dataset_tokens", w.DatasetTokens}} {
+		if f.v > 0 && f.v < 1 { // less than one sample or token is no dataset, and 1e-300 prints 300-digit figures
+			return Errorf("workload."+f.key, "must be ≥ 1, got %v; leave the key out for no dataset", f.v)
+		}
+	}
+	if w.DatasetSamples > 0 && w.DatasetTokens > 0 {
+		return Errorf("workload.dataset_tokens", "give the dataset in samples or in tokens, not both")
+	}
+	if err := checkServeRanges(&w.Serve); err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			ce.Key = "serve." + ce.Key
+		}
+		return err
+	}
+	sv := &w.Serve
+	if n := max(sv.Replicas, 1) * max(sv.TP, w.TP, 1) * max(sv.PP, 1); n > model.MaxGPUs {
+		return Errorf("serve.replicas", "replicas × tp × pp must be at most %d GPUs, got %d", model.MaxGPUs, n)
+	}
+	return nil
+}
+
+// CheckRanges holds the search's figures to their ranges, for the
+// configuration's keys and the flags alike. Errors are *Error.
+func (s *SearchAnswers) CheckRanges() error {
+	for _, f := range []struct {
+		key    string
+		v, max float64
+	}{
+		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10}, {"budget_job", s.BudgetJob, 1e10},
+		{"hours_per_month", s.HoursPerMonth, MaxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
+		{"usd_cny", s.USDCNY, MaxUSDCNY},
+	} {
+		if err := CheckFloat("search."+f.key, f.v, f.max); err != nil {
 			return err
 		}
 	}

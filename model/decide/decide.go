@@ -16,6 +16,14 @@ const (
 	// again (new instance, image, loading the checkpoint): an assumption,
 	// no published figure.
 	DefaultRestartHours = 10.0 / 60
+	// MaxCheckpointWriteGBps bounds --checkpoint-write-gbps: 10,000 GB/s
+	// per node is above any disk or network a node writes to (a DGX H100's
+	// eight 400 Gb/s NICs carry 400 GB/s); more is a typo, and 1e300 timed
+	// a checkpoint at zero and a job at infinity.
+	MaxCheckpointWriteGBps = 10000
+	// MaxRestartMinutes bounds --restart-minutes: a week (7 × 24 × 60);
+	// a longer restart is no spot job.
+	MaxRestartMinutes = 7 * 24 * 60
 )
 
 // SpotAssumptions are the user's (or default) figures SpotExpectedCost

@@ -161,6 +161,36 @@ func argQuote(s string) string {
 // JSON hold only UTF-8, and the catalog and config.json readers reject
 // anything else, so such a value is a caller's bug. The error wraps ErrPlan.
 func (p *Plan) CheckText() error {
+	for _, v := range p.texts() {
+		if !utf8.ValidString(v) {
+			return model.Errorf(ErrPlan, "%q is not UTF-8 text", show.Printable(v))
+		}
+	}
+	return nil
+}
+
+// checkC1 reports a plan value with a C1 control character (U+0080–
+// U+009F; U+009B is CSI, read by terminals as ESC [), and fails
+// CheckText: the TOML encoder (BurntSushi/toml) escapes C0 controls but
+// writes C1 raw, so the TOML plan refuses them, as the sh plan refuses
+// every control. The error wraps ErrPlan and names the value.
+func (p *Plan) checkC1() error {
+	if err := p.CheckText(); err != nil {
+		return err
+	}
+	for _, v := range p.texts() {
+		if strings.ContainsFunc(v, isC1) {
+			return model.Errorf(ErrPlan, "%s has control characters; remove them", show.Quote(v))
+		}
+	}
+	return nil
+}
+
+// isC1 reports a C1 control character, U+0080–U+009F.
+func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
+
+// texts are the plan's text values, for CheckText and checkControls.
+func (p *Plan) texts() []string {
 	vals := []string{p.Name, p.Model, p.Provider, p.InstanceType, p.CatalogType, p.Region, p.Accelerator, p.Script, p.Module, p.Image, p.Wheel,
 		p.ModelID, p.Dataset, p.Bucket, p.OutputDir}
 	vals = append(append(vals, p.ScriptArgs...), p.LoRATargets...)
@@ -170,12 +200,7 @@ func (p *Plan) CheckText() error {
 	if p.GPU != nil {
 		vals = append(vals, p.GPU.Key, p.GPU.Name)
 	}
-	for _, v := range vals {
-		if !utf8.ValidString(v) {
-			return model.Errorf(ErrPlan, "%q is not UTF-8 text", show.Printable(v))
-		}
-	}
-	return nil
+	return vals
 }
 
 // checkShellWords reports a plan value that cannot be one word of a POSIX

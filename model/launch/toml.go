@@ -9,9 +9,10 @@ import (
 // Launch returns the plan as the config file's [launch] section
 // (config.Launch), its header and notes as the comment lines before it.
 //
-// The error wraps ErrPlan when a value is not UTF-8 text.
+// The error wraps ErrPlan when a value is not UTF-8 text or has C1 control
+// characters (checkC1).
 func (p *Plan) Launch() (*config.Launch, error) {
-	if err := p.CheckText(); err != nil {
+	if err := p.checkC1(); err != nil {
 		return nil, err
 	}
 	notes := p.HeaderLines()

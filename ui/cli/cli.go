@@ -7,6 +7,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"io"
@@ -455,6 +456,11 @@ func flagError(cmd *cobra.Command, err error) error {
 	switch {
 	case errors.As(err, &missing) && missing.GetSpecifiedShortnames() != "":
 		return usage(model.Msg("unknown shorthand flag %q in -%s (see %s --help)", missing.GetSpecifiedName()[:1], missing.GetSpecifiedShortnames(), cmd.CommandPath()))
+	case errors.As(err, &invalid) && errors.As(err, new(*csv.ParseError)):
+		// pflag's comma-separated lists read their value as a CSV record;
+		// the CSV reader's own words ("bare \" in non-quoted-field") name
+		// no flag and no fix.
+		return usage(model.Msg("--%s %q: a stray double quote; want comma-separated names (a,b), a name with a comma in double quotes (\"united states\",de)", invalid.GetFlag().Name, invalid.GetValue()))
 	case errors.As(err, &invalid):
 		// Our value's own error says what is valid.
 		return usage(model.Msg("%s %q: %v", "--"+invalid.GetFlag().Name, invalid.GetValue(), errors.Unwrap(invalid)))

@@ -69,16 +69,21 @@ func (f *decideFlags) assumptions(fs *pflag.FlagSet) (decide.SpotAssumptions, er
 	a := decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours,
 		WriteDefaulted: true, RestartDefaulted: true}
 	if fs.Changed("checkpoint-write-gbps") {
-		if !(f.writeGBps > 0) {
-			return a, usage(model.Msg("--checkpoint-write-gbps must be > 0, got %v", f.writeGBps))
+		if !(f.writeGBps > 0 && f.writeGBps <= decide.MaxCheckpointWriteGBps) {
+			return a, usage(model.Msg("--checkpoint-write-gbps must be > 0 and ≤ %d (GB/s per node), got %v", decide.MaxCheckpointWriteGBps, f.writeGBps))
 		}
 		a.CheckpointWriteBytesPerSecond, a.WriteDefaulted = f.writeGBps*1e9, false
 	}
 	if fs.Changed("restart-minutes") {
-		if !(f.restartMin >= 0) {
-			return a, usage(model.Msg("--restart-minutes must be ≥ 0, got %v", f.restartMin))
+		if !(f.restartMin >= 0 && f.restartMin <= decide.MaxRestartMinutes) {
+			return a, usage(model.Msg("--restart-minutes must be 0–%d (a week), got %v", decide.MaxRestartMinutes, f.restartMin))
 		}
 		a.RestartHours, a.RestartDefaulted = f.restartMin/60, false
+	}
+	if fs.Changed("finish-by") { // refused before the ranking, not after it
+		if _, err := ParseFinishBy(f.finishBy, time.Now()); err != nil {
+			return a, usage(err)
+		}
 	}
 	if fs.Changed("max-job-cost") && !(f.maxJobCost > 0) {
 		return a, usage(model.Msg("--max-job-cost must be > 0, got %v", f.maxJobCost))
@@ -92,11 +97,13 @@ func (f *decideFlags) assumptions(fs *pflag.FlagSet) (decide.SpotAssumptions, er
 func ParseFinishBy(s string, now time.Time) (float64, error) {
 	s = strings.TrimSpace(s)
 	bad := model.Msg("--finish-by %q: want a date (2027-01-31), an RFC 3339 time, or a duration (36h, 3d, 2w)", s)
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return decide.HoursUntil(now, t), nil
-	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return decide.HoursUntil(now, t), nil
+	for _, layout := range []string{time.RFC3339, time.DateOnly} {
+		if t, err := time.Parse(layout, s); err == nil {
+			if h := decide.HoursUntil(now, t); h > 0 {
+				return h, nil
+			}
+			return 0, model.Msg("--finish-by %q is not in the future (now %s); give a later date or a duration such as 3d", s, now.UTC().Format("2006-01-02 15:04 MST"))
+		}
 	}
 	for suffix, hours := range map[string]float64{"d": 24, "w": 24 * 7} {
 		if n, ok := strings.CutSuffix(s, suffix); ok {

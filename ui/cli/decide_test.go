@@ -21,7 +21,7 @@ func TestParseFinishBy(t *testing.T) {
 		{"1.5d", 36, true},
 		{"2027-01-03", 36, true},                // midnight UTC, 36 h after noon on the 1st
 		{"2027-01-02T00:00:00+01:00", 11, true}, // 23:00 UTC on the 1st
-		{"2026-12-31", -36, true},               // passed: CheapestWithin finds nothing
+		{"2026-12-31", 0, false},                // passed: refused (attack round 15)
 		{"", 0, false},
 		{"-3h", 0, false},
 		{"0d", 0, false},

@@ -117,6 +117,11 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 			return q, usage(model.Msg("--%s must be > 0, got %v", name, v))
 		}
 	}
+	// The configuration's bounds (search.max_price_hour …): one source,
+	// so that export writes no value its own file would refuse.
+	if err := (&config.SearchAnswers{MaxPriceHour: f.maxPrice, BudgetMonth: f.budget, BudgetJob: f.budgetJob, DeadlineHours: f.deadline}).CheckRanges(); err != nil {
+		return q, rangeError(err)
+	}
 	if fs.Changed("hours-per-month") && !(f.hoursPerMonth > 0 && f.hoursPerMonth <= config.MaxHoursPerMonth) {
 		return q, usage(model.Msg("--hours-per-month must be in (0, %d], got %v", config.MaxHoursPerMonth, f.hoursPerMonth))
 	}

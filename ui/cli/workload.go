@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 
@@ -245,6 +246,33 @@ func (f *workloadFlags) merge(fs *pflag.FlagSet, w *config.WorkloadAnswers) erro
 	return nil
 }
 
+// rangeError is a config.CheckRanges error said of the flag that sets
+// its key (--image-size for workload.image_size), one line, exit 2.
+func rangeError(err error) error {
+	var ce *config.Error
+	if !errors.As(err, &ce) {
+		return usage(err)
+	}
+	for _, r := range workloadTable {
+		if r.key == ce.Key || ce.Key == "serve.tensor_parallel_size" && r.name == "tp" {
+			return usage(model.Msg("--%s: %v", r.name, ce.Msg))
+		}
+	}
+	for _, r := range searchFlagKeys {
+		if r[1] == ce.Key {
+			return usage(model.Msg("--%s: %v", r[0], ce.Msg))
+		}
+	}
+	return usage(err)
+}
+
+// searchFlagKeys pairs the search flags with their configuration keys,
+// for rangeError.
+var searchFlagKeys = [][2]string{
+	{"max-price-hour", "search.max_price_hour"}, {"budget-month", "search.budget_month"}, {"budget-job", "search.budget_job"},
+	{"hours-per-month", "search.hours_per_month"}, {"deadline-hours", "search.deadline_hours"}, {"usd-cny", "search.usd_cny"},
+}
+
 // target is a flag value's field, for merge to copy.
 type target interface{ target() any }
 
@@ -287,8 +315,8 @@ func positiveOrNone(v pflag.Value) error {
 
 // networkGbps checks a node network in (0, model.MaxNetworkGbps].
 func networkGbps(v pflag.Value) error {
-	if x := *v.(target).target().(*float64); !(x > 0 && x <= model.MaxNetworkGbps) {
-		return model.Msg("must be in (0, %d] Gbps per node, got %v (a DGX H100 has 8 × 400 = 3200)", model.MaxNetworkGbps, x)
+	if x := *v.(target).target().(*float64); !(x >= model.MinNetworkGbps && x <= model.MaxNetworkGbps) {
+		return model.Msg("must be %d–%d Gbps per node, got %v (a DGX H100 has 8 × 400 = 3200)", model.MinNetworkGbps, model.MaxNetworkGbps, x)
 	}
 	return nil
 }
@@ -434,6 +462,9 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 	}
 	if changed("gpus") && !changed("strategy") && w.GPUs > 1 && (w.Strategy == "" || w.Strategy == model.Single) {
 		w.Strategy = model.DDP
+	}
+	if err := w.CheckRanges(); err != nil { // the configuration's bounds, one source for keys and flags
+		return w, nil, rangeError(err)
 	}
 	if changed("strategy") && f.set.Strategy == model.Single && w.GPUs/max(w.TP, 1) > 1 {
 		warnings = append(warnings, model.Msg("--strategy single with %d GPUs: estimating as ddp (data parallel)", w.GPUs))

@@ -20,7 +20,8 @@ func TestWorkloadTableKeys(t *testing.T) {
 	}
 	enums := map[string]string{"framework": "jax", "task": "lora", "precision": "fp32", "optimizer": "sgd", "strategy": "zero3",
 		"recipe": "pure16", "loss": "chunked", "quant-type": "fp4", "weight-format": "fp8", "kv-cache-dtype": "fp8",
-		"torch": "1.13", "trainer": "litgpt", "zero-grad": "before-backward", "outputs": "kept"}
+		"torch": "1.13", "trainer": "litgpt", "zero-grad": "before-backward", "outputs": "kept",
+		"network-gbps": "25"} // a node network is at least 1 Gbps, above the float sample 0.5
 	base := config.WorkloadAnswers{Model: "gpt2"}
 	for _, r := range workloadTable {
 		if r.key == "" {
