@@ -73,6 +73,11 @@ type wizard struct {
 	// pricing are the Pricing selects built (a Price page each for jobs
 	// and for serving an LLM), bound to one answer.
 	pricing []*huh.Select[model.Pricing]
+	// inferPrec is the Inference precision select, once built: the model
+	// answer refills its value (a model released quantized starts at its
+	// release's precision), and a select built before that would keep its
+	// cursor on the old value, so Enter wrote bf16 (walk w16).
+	inferPrec *huh.Select[model.Precision]
 	// units are the "Counted in" selects built, whose options follow
 	// whether the model takes images (unitVision, as last set).
 	units      []*huh.Select[string]
@@ -207,6 +212,13 @@ func (w *wizard) sync() {
 	for _, s := range w.pricing { // the other Price page's, when the task changed
 		if v, _ := s.Hovered(); huh.Field(s) != focused && v != w.a.Pricing {
 			s.Value(&w.a.Pricing)
+		}
+	}
+	if s := w.inferPrec; s != nil {
+		// Focused too: huh moves the value with the cursor, so a value
+		// that differs from the hovered option was refilled from outside.
+		if v, _ := s.Hovered(); v != w.a.InferPrecision {
+			s.Value(&w.a.InferPrecision)
 		}
 	}
 	w.syncRegions()
@@ -503,8 +515,9 @@ func (w *wizard) trainingPages() []page {
 				Options(precisionOptions(model.TrainingPrecisions)...).Value(&a.TrainPrecision)}
 		}},
 		{title: "Precision", hide: training, fields: func(bool) []huh.Field {
-			return []huh.Field{newSelect[model.Precision](w.theme).Title(T("Inference precision")).
-				Options(precisionOptions(model.InferencePrecisions)...).Value(&a.InferPrecision)}
+			w.inferPrec = newSelect[model.Precision](w.theme).Title(T("Inference precision")).
+				Options(precisionOptions(model.InferencePrecisions)...).Value(&a.InferPrecision)
+			return []huh.Field{w.inferPrec}
 		}},
 		{title: "Precision fallback", hide: func() bool { p := a.precision(); return p != model.BF16 && p != model.FP8 },
 			fields: func(bool) []huh.Field { return []huh.Field{fallbackConfirm()} }},
