@@ -1144,3 +1144,56 @@ func TestHostilePriceRise(t *testing.T) {
 		}
 	}
 }
+
+// A mirror raising GCP spot prices (still under on demand) is seen in the
+// summary: spot moves are counted apart from on-demand ones (attack round
+// 15, finding 6: every spot price ×8 was summed up as "moved: 0").
+func TestHostileSpotMovesCounted(t *testing.T) {
+	rows, err := csv.NewReader(strings.NewReader(mustRead(t, "testdata/v8/gcp/vms.csv"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	for i, r := range rows {
+		if i > 0 && r[9] != "" {
+			p, err := strconv.ParseFloat(r[9], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r[9] = strconv.FormatFloat(p*1.5, 'f', 4, 64)
+		}
+		w.Write(r)
+	}
+	w.Flush()
+	body := b.String()
+	s := server(t, map[string]http.HandlerFunc{"/spot/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	sum, err, _ := hostileRun(t, Options{Dir: t.TempDir(), Sources: []string{s.URL + "/spot"}, Providers: []string{"gcp"}, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fixture's 6 spot prices ×1.5, none above on demand: each a move.
+	for _, w := range []string{"  added 0, removed 46, prices moved >10%: 0 on demand, 6 spot\n",
+		"  a2-ultragpu-1g us-central1 spot: $2.51 → $3.77/h (+50%)\n", "    … and 3 more spot moves\n"} {
+		if !strings.Contains(sum.Text(), w) {
+			t.Errorf("summary lacks %q:\n%s", w, sum.Text())
+		}
+	}
+	spot := 0
+	for _, m := range sum.Providers[0].Moved {
+		if m.Spot {
+			spot++
+		}
+	}
+	if spot == 0 {
+		t.Errorf("no spot move counted: %+v", sum.Providers[0].Moved)
+	}
+}
+
+func mustRead(t *testing.T, name string) string {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -128,7 +128,7 @@ type ProviderSummary struct {
 	// none of the provider's types, sorted: a mirror that makes one up
 	// is seen in the summary (issue 29).
 	NewRegions []string
-	Moved      []PriceMove     // on-demand prices that moved more than 10%
+	Moved      []PriceMove     // on-demand and spot prices that moved more than 10%
 	Warnings   []model.Message // the importer's and fetcher's notes (rows and sizes left out)
 	// Held are the guards' price findings (data.PriceRule): those prices
 	// were not written, so they are never ranked; the type keeps its
@@ -153,10 +153,12 @@ func (p *ProviderSummary) failure() model.Message {
 	return model.Msg("no previous overlay")
 }
 
-// PriceMove is an on-demand price change of one type in one region.
+// PriceMove is a price change of one type in one region, on demand or
+// (Spot) spot.
 type PriceMove struct {
 	Type, Region string
 	From, To     float64 // USD per hour
+	Spot         bool
 }
 
 // ErrDropped is wrapped when a result would drop more than half of a
@@ -414,8 +416,16 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		}
 		for _, p := range in.Prices {
 			for _, q := range old.Prices {
-				if q.Region == p.Region && q.OnDemandUSD > 0 && p.OnDemandUSD > 0 && (p.OnDemandUSD > q.OnDemandUSD*1.1 || p.OnDemandUSD < q.OnDemandUSD/1.1) {
-					ps.Moved = append(ps.Moved, PriceMove{in.Type, p.Region, q.OnDemandUSD, p.OnDemandUSD})
+				if q.Region != p.Region {
+					continue
+				}
+				// Spot moves count too: a mirror writing every spot price
+				// ×8 (still under on demand) was summed up as "moved: 0"
+				// (attack round 15, finding 6).
+				for _, m := range []PriceMove{{in.Type, p.Region, q.OnDemandUSD, p.OnDemandUSD, false}, {in.Type, p.Region, q.SpotUSD, p.SpotUSD, true}} {
+					if m.From > 0 && m.To > 0 && (m.To > m.From*1.1 || m.To < m.From/1.1) {
+						ps.Moved = append(ps.Moved, m)
+					}
 				}
 			}
 		}
@@ -627,7 +637,13 @@ func (s Summary) Lines() []model.Message {
 			continue
 		}
 		line(0, model.Msg("%s: %d types from %s → %s", p.Provider, p.Types, p.URL, p.File))
-		line(2, model.Msg("added %d, removed %d, prices moved >10%%: %d", len(p.Added), len(p.Removed), len(p.Moved)))
+		spot := 0
+		for _, m := range p.Moved {
+			if m.Spot {
+				spot++
+			}
+		}
+		line(2, model.Msg("added %d, removed %d, prices moved >10%%: %d on demand, %d spot", len(p.Added), len(p.Removed), len(p.Moved)-spot, spot))
 		for _, l := range []struct {
 			what  model.Message
 			types []string
@@ -639,8 +655,18 @@ func (s Summary) Lines() []model.Message {
 		if len(p.NewRegions) > 0 {
 			line(2, model.Msg("new regions (%d, none in the catalog before): %v", len(p.NewRegions), namedFew(p.NewRegions)))
 		}
+		shownSpot := 0
 		for _, m := range p.Moved {
-			line(2, model.Msg("%s %s: $%.2f → $%.2f/h (%+.0f%%)", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100))
+			if !m.Spot {
+				line(2, model.Msg("%s %s: $%.2f → $%.2f/h (%+.0f%%)", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100))
+				continue
+			}
+			if shownSpot++; shownSpot <= shownExamples {
+				line(2, model.Msg("%s %s spot: $%.2f → $%.2f/h (%+.0f%%)", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100))
+			}
+		}
+		if n := shownSpot - shownExamples; n > 0 {
+			line(4, model.Msg("… and %d more spot moves", n))
 		}
 		if len(p.Held) == 0 {
 			line(2, model.Msg("guards: %d region prices checked, none held back", p.Prices))
