@@ -128,8 +128,13 @@ type ProviderSummary struct {
 	// none of the provider's types, sorted: a mirror that makes one up
 	// is seen in the summary (issue 29).
 	NewRegions []string
-	Moved      []PriceMove     // on-demand and spot prices that moved more than 10%
-	Warnings   []model.Message // the importer's and fetcher's notes (rows and sizes left out)
+	// UnknownRegions are the regions the source prices (held back or
+	// not) that the catalog's region geography does not know for the
+	// provider, sorted (attack round 15, finding 8: us-newregion-9 was
+	// only a load warning).
+	UnknownRegions []string
+	Moved          []PriceMove     // on-demand and spot prices that moved more than 10%
+	Warnings       []model.Message // the importer's and fetcher's notes (rows and sizes left out)
 	// Held are the guards' price findings (data.PriceRule): those prices
 	// were not written, so they are never ranked; the type keeps its
 	// previous price in that region, and a new type left with no price is
@@ -397,6 +402,7 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		ps.Warnings = append(ps.Warnings, model.Msg("%s lists another GPU count than the catalog for %s (%d in all); their prices are judged and written for the catalog's count",
 			ps.URL, strings.Join(reshaped[:min(len(reshaped), 3)], ", "), len(reshaped)))
 	}
+	ps.UnknownRegions = unknownRegions(base, provider, insts)
 	insts = ps.guard(base, prev, insts)
 	switch {
 	case len(insts) > 0:
@@ -472,6 +478,7 @@ func (ps *ProviderSummary) guard(base, prev *model.Catalog, insts []model.Instan
 		found = append(found, data.RiseGuards(prev, insts)...)
 	}
 	found = append(found, data.PeerGuards(base, insts)...)
+	found = append(found, data.NewPriceGuards(base, insts)...)
 	held := map[[2]string]bool{}
 	for _, g := range found {
 		if data.PriceRule(g.Rule) {
@@ -655,6 +662,9 @@ func (s Summary) Lines() []model.Message {
 		if len(p.NewRegions) > 0 {
 			line(2, model.Msg("new regions (%d, none in the catalog before): %v", len(p.NewRegions), namedFew(p.NewRegions)))
 		}
+		if len(p.UnknownRegions) > 0 {
+			line(2, model.Msg("regions the catalog's region list does not know for %s (%d): %v", p.Provider, len(p.UnknownRegions), namedFew(p.UnknownRegions)))
+		}
 		shownSpot := 0
 		for _, m := range p.Moved {
 			if !m.Spot {
@@ -704,6 +714,27 @@ func newRegions(base *model.Catalog, provider string, insts []model.Instance) []
 		for _, p := range insts[i].Prices {
 			if !known[p.Region] {
 				known[p.Region] = true
+				out = append(out, p.Region)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// unknownRegions lists, sorted, the regions insts price that base's
+// region geography does not place for provider (none when base has no
+// table for provider).
+func unknownRegions(base *model.Catalog, provider string, insts []model.Instance) []string {
+	if !slices.ContainsFunc(base.Regions, func(r model.ProviderRegions) bool { return r.Provider == provider }) {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for i := range insts {
+		for _, p := range insts[i].Prices {
+			if _, ok := base.Geo(provider, p.Region); !ok && !seen[p.Region] {
+				seen[p.Region] = true
 				out = append(out, p.Region)
 			}
 		}
