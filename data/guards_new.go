@@ -38,6 +38,9 @@ func NewPriceGuards(base *model.Catalog, insts []model.Instance) []Guard {
 	}
 	cheapest := map[key]*low{}
 	priced := map[[3]string][2]bool{} // provider, type, region → priced on demand, spot
+	// The geography is read from a catalog of its own: Geo indexes the
+	// catalog it is called on, and base may be the shared embedded one.
+	geo := &model.Catalog{Regions: base.Regions}
 	geoKnown := map[string]bool{}
 	for _, pr := range base.Regions {
 		geoKnown[pr.Provider] = true
@@ -76,7 +79,7 @@ func NewPriceGuards(base *model.Catalog, insts []model.Instance) []Guard {
 		}
 		for _, p := range in.Prices {
 			had := priced[[3]string{in.Provider, in.Type, p.Region}]
-			_, placed := base.Geo(in.Provider, p.Region)
+			_, placed := geo.Geo(in.Provider, p.Region)
 			unknown := geoKnown[in.Provider] && !placed
 			for m, v := range [2]float64{p.OnDemandUSD, p.SpotUSD} {
 				if v <= 0 || had[m] || c.usd[m] == 0 {

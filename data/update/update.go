@@ -729,11 +729,12 @@ func unknownRegions(base *model.Catalog, provider string, insts []model.Instance
 	if !slices.ContainsFunc(base.Regions, func(r model.ProviderRegions) bool { return r.Provider == provider }) {
 		return nil
 	}
+	geo := &model.Catalog{Regions: base.Regions} // Geo indexes its catalog: not base, which may be shared
 	seen := map[string]bool{}
 	var out []string
 	for i := range insts {
 		for _, p := range insts[i].Prices {
-			if _, ok := base.Geo(provider, p.Region); !ok && !seen[p.Region] {
+			if _, ok := geo.Geo(provider, p.Region); !ok && !seen[p.Region] {
 				seen[p.Region] = true
 				out = append(out, p.Region)
 			}
