@@ -233,6 +233,7 @@ func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Mes
 		found = append(found, CutGuards(base, insts)...)
 		found = append(found, RiseGuards(base, insts)...)
 		found = append(found, PeerGuards(base, insts)...)
+		found = append(found, NewPriceGuards(base, insts)...)
 	}
 	held := holdFlagged(merged, nb, changed, found)
 	return append(held, summarizeGuards(found)...)

@@ -278,12 +278,12 @@ func SetCurrencyFloors(f *Floors, c *model.Catalog, insts []*model.Instance) {
 
 // PriceRule reports whether a guard's rule is about a price (the price is
 // wrong, not the shape or the name): "spot-above-on-demand",
-// "below-median", "below-floor", "price-cut", "price-rise" and
-// "below-peer". catalog
+// "below-median", "below-floor", "price-cut", "price-rise",
+// "below-peer" and "new-price-cut". catalog
 // update holds such prices back.
 func PriceRule(rule string) bool {
 	switch rule {
-	case "spot-above-on-demand", "below-median", "below-floor", "price-cut", "price-rise", "below-peer":
+	case "spot-above-on-demand", "below-median", "below-floor", "price-cut", "price-rise", "below-peer", "new-price-cut":
 		return true
 	}
 	return false

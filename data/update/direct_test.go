@@ -134,13 +134,13 @@ func TestAzureGolden(t *testing.T) {
 		t.Errorf("azure: %d types, added %v; want 6, ND96isr_H200_v5 and ND96isr_MI300X_v5", az.Types, az.Added)
 	}
 	// 7.346 → 9.554 is +30% (catalog audit #11's third-party figure).
-	if len(az.Moved) != 1 || az.Moved[0] != (PriceMove{"Standard_NC48ads_A100_v4", "eastus", 7.346, 9.554}) {
+	if len(az.Moved) != 1 || az.Moved[0] != (PriceMove{"Standard_NC48ads_A100_v4", "eastus", 7.346, 9.554, false}) {
 		t.Errorf("moved = %+v, want NC48ads_A100_v4 eastus 7.346 → 9.554", az.Moved)
 	}
 	// The sample of the summary in docs/data.md.
 	text := strings.NewReplacer(s.URL+"/az", "https://prices.azure.com", dir, "~/.local/share/gpuplan/catalog.d").Replace(sum.Text())
 	if want := `azure: 6 types from https://prices.azure.com/api/retail/prices → ~/.local/share/gpuplan/catalog.d/azure-retail.toml
-  added 2, removed 15, prices moved >10%: 1
+  added 2, removed 15, prices moved >10%: 1 on demand, 0 spot
     added: Standard_ND96isr_H200_v5, Standard_ND96isr_MI300X_v5
     removed: Standard_NC16as_T4_v3, Standard_NC40ads_H100_v5, Standard_NC4as_T4_v3 and 12 more
   new regions (2, none in the catalog before): swedencentral, westeurope
@@ -206,7 +206,7 @@ func TestOCIGolden(t *testing.T) {
 	}
 	text := strings.NewReplacer(s.URL+"/oci/products.json", DefaultOCISources[0].Products, dir, "~/.local/share/gpuplan/catalog.d").Replace(sum.Text())
 	if want := `oci: 4 types from https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/ → ~/.local/share/gpuplan/catalog.d/oci-pricelist.toml
-  added 1, removed 18, prices moved >10%: 0
+  added 1, removed 18, prices moved >10%: 0 on demand, 0 spot
     added: VM.GPU.L40S.1
     removed: BM.GPU.A10.4, BM.GPU.A100-v2.8, BM.GPU.B200.8 and 15 more
   guards: 12 region prices checked, none held back

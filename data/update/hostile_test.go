@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -1142,5 +1143,107 @@ func TestHostilePriceRise(t *testing.T) {
 				t.Errorf("$%s force %v: gpu_8x_h100_sxm5 us-east-1 at %v, want the catalog's 31.92 kept", tt.price, force, p.OnDemandUSD)
 			}
 		}
+	}
+}
+
+// A mirror raising GCP spot prices (still under on demand) is seen in the
+// summary: spot moves are counted apart from on-demand ones (attack round
+// 15, finding 6: every spot price ×8 was summed up as "moved: 0").
+func TestHostileSpotMovesCounted(t *testing.T) {
+	rows, err := csv.NewReader(strings.NewReader(mustRead(t, "testdata/v8/gcp/vms.csv"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	for i, r := range rows {
+		if i > 0 && r[9] != "" {
+			p, err := strconv.ParseFloat(r[9], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r[9] = strconv.FormatFloat(p*1.5, 'f', 4, 64)
+		}
+		w.Write(r)
+	}
+	w.Flush()
+	body := b.String()
+	s := server(t, map[string]http.HandlerFunc{"/spot/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	sum, err, _ := hostileRun(t, Options{Dir: t.TempDir(), Sources: []string{s.URL + "/spot"}, Providers: []string{"gcp"}, Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fixture's 6 spot prices ×1.5, none above on demand: each a move.
+	for _, w := range []string{"  added 0, removed 46, prices moved >10%: 0 on demand, 6 spot\n",
+		"  a2-ultragpu-1g us-central1 spot: $2.51 → $3.77/h (+50%)\n", "    … and 3 more spot moves\n"} {
+		if !strings.Contains(sum.Text(), w) {
+			t.Errorf("summary lacks %q:\n%s", w, sum.Text())
+		}
+	}
+	spot := 0
+	for _, m := range sum.Providers[0].Moved {
+		if m.Spot {
+			spot++
+		}
+	}
+	if spot == 0 {
+		t.Errorf("no spot move counted: %+v", sum.Providers[0].Moved)
+	}
+}
+
+func mustRead(t *testing.T, name string) string {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A mirror listing Lambda's gpu_8x_h100_sxm5 in an invented region at
+// 0.62× its price, or under a new type name, escaped the guards that
+// compare a type with itself (attack round 15, finding 8). A price with
+// no earlier one is compared with the cheapest Lambda asks for 8× H100
+// SXM (gpu_8x_h100_sxm5, $31.92 = $3.99 per GPU-hour): under half of it
+// is held; in a region the catalog's geography does not know, under it
+// at all is held. A new type at 0.70× in a known region passes: the
+// embedded catalog has real offers at 0.56× their cheapest peer.
+func TestHostileNewRegionAndType(t *testing.T) {
+	body := lambdaWith(t,
+		"gpu_8x_h100_sxm5,H100,8.0,208.0,1800.0,19.79,us-newregion-9,"+h100Info+",\n",
+		"gpu_8x_h100_sxm5_cheap,H100,8.0,208.0,1800.0,22.34,us-east-1,"+h100Info+",\n",
+		"gpu_8x_h100_sxm5_cheaper,H100,8.0,208.0,1800.0,15.00,us-east-1,"+h100Info+",\n")
+	s := server(t, map[string]http.HandlerFunc{"/new/": func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(body)) }})
+	dir := t.TempDir()
+	sum, err, _ := hostileRun(t, Options{Dir: dir, Sources: []string{s.URL + "/new"}, Providers: []string{"lambda"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := sum.Providers[0]
+	var held []string
+	for _, g := range ps.Held {
+		held = append(held, g.Type+" "+g.Region+" "+g.Rule)
+	}
+	if want := []string{"gpu_8x_h100_sxm5 us-newregion-9 new-price-cut", "gpu_8x_h100_sxm5_cheaper us-east-1 new-price-cut"}; !slices.Equal(held, want) {
+		t.Fatalf("held %q, want %q", held, want)
+	}
+	for _, w := range []string{
+		// 19.79 / 8 = $2.47 against $3.99; 15 / 8 = $1.875 under half of it ($2.00).
+		"    lambda/gpu_8x_h100_sxm5 us-newregion-9: on-demand $2.47 per GPU-hour in us-newregion-9, a region the catalog does not know for lambda, is under the cheapest $3.99 per GPU-hour it asks for 8× h100-sxm (gpu_8x_h100_sxm5 in asia-northeast-1): a fake price? If the region is real, write the price in an overlay by hand and pass --trust-overlay\n",
+		"    lambda/gpu_8x_h100_sxm5_cheaper us-east-1: on-demand $1.87 per GPU-hour, a price the catalog has no earlier one for, is under half the cheapest $3.99 per GPU-hour lambda asks for 8× h100-sxm (gpu_8x_h100_sxm5 in asia-northeast-1): a fake or mistyped price? If it is real, write the price in an overlay by hand and pass --trust-overlay\n",
+		"  regions the catalog's region list does not know for lambda (1): us-newregion-9\n",
+	} {
+		if !strings.Contains(sum.Text(), w) {
+			t.Errorf("summary lacks %q:\n%s", w, sum.Text())
+		}
+	}
+	c := loadOverlay(t, filepath.Join(dir, "skypilot-lambda.toml"))
+	if _, ok := regionPrice(findInst(c, "lambda", "gpu_8x_h100_sxm5"), "us-newregion-9"); ok {
+		t.Error("the invented region's price reached the catalog")
+	}
+	if findInst(c, "lambda", "gpu_8x_h100_sxm5_cheaper") != nil {
+		t.Error("the new type under half the cheapest reached the catalog")
+	}
+	if findInst(c, "lambda", "gpu_8x_h100_sxm5_cheap") == nil {
+		t.Error("the new type at 0.70× was held: the rule is under half")
 	}
 }

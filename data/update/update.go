@@ -128,8 +128,13 @@ type ProviderSummary struct {
 	// none of the provider's types, sorted: a mirror that makes one up
 	// is seen in the summary (issue 29).
 	NewRegions []string
-	Moved      []PriceMove     // on-demand prices that moved more than 10%
-	Warnings   []model.Message // the importer's and fetcher's notes (rows and sizes left out)
+	// UnknownRegions are the regions the source prices (held back or
+	// not) that the catalog's region geography does not know for the
+	// provider, sorted (attack round 15, finding 8: us-newregion-9 was
+	// only a load warning).
+	UnknownRegions []string
+	Moved          []PriceMove     // on-demand and spot prices that moved more than 10%
+	Warnings       []model.Message // the importer's and fetcher's notes (rows and sizes left out)
 	// Held are the guards' price findings (data.PriceRule): those prices
 	// were not written, so they are never ranked; the type keeps its
 	// previous price in that region, and a new type left with no price is
@@ -153,10 +158,12 @@ func (p *ProviderSummary) failure() model.Message {
 	return model.Msg("no previous overlay")
 }
 
-// PriceMove is an on-demand price change of one type in one region.
+// PriceMove is a price change of one type in one region, on demand or
+// (Spot) spot.
 type PriceMove struct {
 	Type, Region string
 	From, To     float64 // USD per hour
+	Spot         bool
 }
 
 // ErrDropped is wrapped when a result would drop more than half of a
@@ -395,6 +402,7 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		ps.Warnings = append(ps.Warnings, model.Msg("%s lists another GPU count than the catalog for %s (%d in all); their prices are judged and written for the catalog's count",
 			ps.URL, strings.Join(reshaped[:min(len(reshaped), 3)], ", "), len(reshaped)))
 	}
+	ps.UnknownRegions = unknownRegions(base, provider, insts)
 	insts = ps.guard(base, prev, insts)
 	switch {
 	case len(insts) > 0:
@@ -414,8 +422,16 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		}
 		for _, p := range in.Prices {
 			for _, q := range old.Prices {
-				if q.Region == p.Region && q.OnDemandUSD > 0 && p.OnDemandUSD > 0 && (p.OnDemandUSD > q.OnDemandUSD*1.1 || p.OnDemandUSD < q.OnDemandUSD/1.1) {
-					ps.Moved = append(ps.Moved, PriceMove{in.Type, p.Region, q.OnDemandUSD, p.OnDemandUSD})
+				if q.Region != p.Region {
+					continue
+				}
+				// Spot moves count too: a mirror writing every spot price
+				// ×8 (still under on demand) was summed up as "moved: 0"
+				// (attack round 15, finding 6).
+				for _, m := range []PriceMove{{in.Type, p.Region, q.OnDemandUSD, p.OnDemandUSD, false}, {in.Type, p.Region, q.SpotUSD, p.SpotUSD, true}} {
+					if m.From > 0 && m.To > 0 && (m.To > m.From*1.1 || m.To < m.From/1.1) {
+						ps.Moved = append(ps.Moved, m)
+					}
 				}
 			}
 		}
@@ -462,6 +478,7 @@ func (ps *ProviderSummary) guard(base, prev *model.Catalog, insts []model.Instan
 		found = append(found, data.RiseGuards(prev, insts)...)
 	}
 	found = append(found, data.PeerGuards(base, insts)...)
+	found = append(found, data.NewPriceGuards(base, insts)...)
 	held := map[[2]string]bool{}
 	for _, g := range found {
 		if data.PriceRule(g.Rule) {
@@ -627,7 +644,13 @@ func (s Summary) Lines() []model.Message {
 			continue
 		}
 		line(0, model.Msg("%s: %d types from %s → %s", p.Provider, p.Types, p.URL, p.File))
-		line(2, model.Msg("added %d, removed %d, prices moved >10%%: %d", len(p.Added), len(p.Removed), len(p.Moved)))
+		spot := 0
+		for _, m := range p.Moved {
+			if m.Spot {
+				spot++
+			}
+		}
+		line(2, model.Msg("added %d, removed %d, prices moved >10%%: %d on demand, %d spot", len(p.Added), len(p.Removed), len(p.Moved)-spot, spot))
 		for _, l := range []struct {
 			what  model.Message
 			types []string
@@ -639,8 +662,21 @@ func (s Summary) Lines() []model.Message {
 		if len(p.NewRegions) > 0 {
 			line(2, model.Msg("new regions (%d, none in the catalog before): %v", len(p.NewRegions), namedFew(p.NewRegions)))
 		}
+		if len(p.UnknownRegions) > 0 {
+			line(2, model.Msg("regions the catalog's region list does not know for %s (%d): %v", p.Provider, len(p.UnknownRegions), namedFew(p.UnknownRegions)))
+		}
+		shownSpot := 0
 		for _, m := range p.Moved {
-			line(2, model.Msg("%s %s: $%.2f → $%.2f/h (%+.0f%%)", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100))
+			if !m.Spot {
+				line(2, model.Msg("%s %s: $%.2f → $%.2f/h (%+.0f%%)", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100))
+				continue
+			}
+			if shownSpot++; shownSpot <= shownExamples {
+				line(2, model.Msg("%s %s spot: $%.2f → $%.2f/h (%+.0f%%)", m.Type, m.Region, m.From, m.To, (m.To/m.From-1)*100))
+			}
+		}
+		if n := shownSpot - shownExamples; n > 0 {
+			line(4, model.Msg("… and %d more spot moves", n))
 		}
 		if len(p.Held) == 0 {
 			line(2, model.Msg("guards: %d region prices checked, none held back", p.Prices))
@@ -678,6 +714,28 @@ func newRegions(base *model.Catalog, provider string, insts []model.Instance) []
 		for _, p := range insts[i].Prices {
 			if !known[p.Region] {
 				known[p.Region] = true
+				out = append(out, p.Region)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// unknownRegions lists, sorted, the regions insts price that base's
+// region geography does not place for provider (none when base has no
+// table for provider).
+func unknownRegions(base *model.Catalog, provider string, insts []model.Instance) []string {
+	if !slices.ContainsFunc(base.Regions, func(r model.ProviderRegions) bool { return r.Provider == provider }) {
+		return nil
+	}
+	geo := &model.Catalog{Regions: base.Regions} // Geo indexes its catalog: not base, which may be shared
+	seen := map[string]bool{}
+	var out []string
+	for i := range insts {
+		for _, p := range insts[i].Prices {
+			if _, ok := geo.Geo(provider, p.Region); !ok && !seen[p.Region] {
+				seen[p.Region] = true
 				out = append(out, p.Region)
 			}
 		}

@@ -277,8 +277,15 @@ func statesFloor(r *Result, e *model.Estimate) error {
 		key      string
 		measured *float64
 		plan     float64
-	}{{"gradients_bytes", m.Gradients, e.States.Gradients}, {"optimizer_states_bytes", m.OptimizerStates, e.States.OptimizerStates}} {
+	}{{"gradients_bytes", m.Gradients, e.States.Gradients}, {"optimizer_states_bytes", m.OptimizerStates, e.States.OptimizerStates},
+		// The weights too: weights_bytes = 1 was kept (attack round 15,
+		// finding 3); the plan's weights are exact for the parameter count
+		// and dtype, as the states are.
+		{"weights_bytes", m.Weights, e.Memory.Weights}} {
 		if t.measured != nil && t.plan > 0 && *t.measured < StatesFloor*t.plan {
+			if t.key == "weights_bytes" {
+				return model.Msg("measured.weights_bytes: %.0f is less than half the %.0f bytes the plan's weights take on each GPU: not a run of this plan; check the result's model, precision and GPU count, or run the probe again", *t.measured, t.plan)
+			}
 			return model.Msg("measured.%s: %.0f is less than half the %.0f bytes the plan's %.3g trainable parameters need on each GPU: not a run of this plan; check the result's model, task and precision, or run the probe again",
 				t.key, *t.measured, t.plan, e.TrainableParams)
 		}

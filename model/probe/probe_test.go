@@ -626,7 +626,11 @@ func TestCorrectRobust(t *testing.T) {
 		{"one wild memory run of three", kept("nvidia-smi", 1.10, 2.00, 1.10), 1.10, 0},
 		{"one wild time run of three", kept("tokens_per_second", 0.8, 0.01, 0.8), 0, 0.8},
 		{"two runs", kept("nvidia-smi", 1.10, 1.21), math.Sqrt(1.10 * 1.21), 0},
-		{"four runs", kept("allocated", 1.0, 9.0, 1.2, 1.1), math.Sqrt(1.1 * 1.2), 0},
+		{"four runs", kept("allocated", 1.0, 4.0, 1.2, 1.1), math.Sqrt(1.1 * 1.2), 0},
+		// Outside ×0.2–×5 (probe.MinRatio, MaxRatio) a case corrects
+		// nothing, kept by hand or not (attack round 15, finding 3: ×1.8e-06).
+		{"absurd ratio", kept("nvidia-smi", 1.8e-6), 0, 0},
+		{"absurd ratio beside a sane one", kept("nvidia-smi", 1.8e-6, 1.1), 1.1, 0},
 	} {
 		c := probe.Correct(&e, tc.kept)
 		if math.Abs(c.MemoryRatio-tc.mem) > 1e-9 || math.Abs(c.TimeRatio-tc.tim) > 1e-9 {

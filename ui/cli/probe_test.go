@@ -249,11 +249,19 @@ func TestProbeAddRefusesImpossibleMemory(t *testing.T) {
 	for _, tc := range []struct{ old, new, want string }{
 		{`"nvidia_smi_used_bytes":12599689216`, `"nvidia_smi_used_bytes":30000000000`, "measured.nvidia_smi_used_bytes: 30000000000 bytes is more than the 23836033024 bytes"},
 		{`"memory_bytes":23836033024`, `"memory_bytes":0`, "device.memory_bytes: 0"},
+		// Attack round 15, finding 3: a batch of 1,000,000 (plan and run)
+		// with the same peak was kept as ×1.8e-06, and weights_bytes = 1.
+		{`"batch":1,`, `"batch":1000000,`, "measured allocated 11.42 GB is ×2.68e-06 gpuplan's estimate (4.259e+06 GB): outside ×0.2–×5, so not a run of this plan"},
+		{`"weights_bytes":5901385728`, `"weights_bytes":1`, "measured.weights_bytes: 1 is less than half the"},
 	} {
 		if !strings.Contains(string(b), tc.old) {
 			t.Fatalf("fixture lacks %q", tc.old)
 		}
-		path := writeFile(t, "result.json", strings.Replace(string(b), tc.old, tc.new, 1))
+		body := strings.Replace(string(b), tc.old, tc.new, 1)
+		if tc.old == `"batch":1,` {
+			body = strings.Replace(body, `"micro_batch":1`, `"micro_batch":1000000`, 1)
+		}
+		path := writeFile(t, "result.json", body)
 		code, out, errs := runProbeCLI(t, data, "probe", "add", path)
 		if code != ExitUsage || out != "" || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", tc.new, code, out, errs, tc.want)

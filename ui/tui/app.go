@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -44,6 +45,16 @@ type crashInfo struct {
 	stack []byte
 }
 
+// viewCache is the last frame View drew and the state (app.gen) it drew;
+// shared by pointer across model copies.
+type viewCache struct {
+	gen  uint64
+	view tea.View
+}
+
+// gens numbers app states (app.gen).
+var gens atomic.Uint64
+
 // crashBox holds the first crash; shared by pointer across model copies,
 // since View's copy is thrown away.
 type crashBox struct{ info *crashInfo }
@@ -51,23 +62,32 @@ type crashBox struct{ info *crashInfo }
 // app is the configurator's root model, the only tea.Model: it routes keys
 // to the focused component, sizes to all, results to the panel and table.
 type app struct {
-	cat    *model.Catalog
-	opts   Options
-	a      *answers
-	st     *report.Styles
-	lang   *i18n.Printer // the screens' language (nil: English)
-	theme  huh.Theme
-	keys   keyMap
-	wiz    *wizard
-	panel  panel
-	offers offersView
-	detail detailView
-	browse browseView
-	from   screen // the screen the browser returns to
-	plan   *planView
-	dialog *dialog
-	notice *notice // the catalog's warnings over the first screen, until a key (notice.go)
-	footer footer
+	// gen names the state View draws: a fresh number after each Update,
+	// the same after a key the browser's full filter drops (keyDropped),
+	// so View gives the frame it drew (views) at once. 200,000 keys past
+	// the filter's cap each re-rendered the screen, ~1 ms a key (attack
+	// round 15, finding 10).
+	gen             uint64
+	keyDropped      bool
+	sameAsLastFrame bool // the last Update dropped a key: View may give views' frame
+	views           *viewCache
+	cat             *model.Catalog
+	opts            Options
+	a               *answers
+	st              *report.Styles
+	lang            *i18n.Printer // the screens' language (nil: English)
+	theme           huh.Theme
+	keys            keyMap
+	wiz             *wizard
+	panel           panel
+	offers          offersView
+	detail          detailView
+	browse          browseView
+	from            screen // the screen the browser returns to
+	plan            *planView
+	dialog          *dialog
+	notice          *notice // the catalog's warnings over the first screen, until a key (notice.go)
+	footer          footer
 
 	screen        screen
 	formErr       bool           // the footer shows a field's error
@@ -105,7 +125,7 @@ func newApp(cat *model.Catalog, opts Options, st *report.Styles, theme huh.Theme
 	}
 	lang := opts.printer()
 	m := app{cat: cat, opts: opts, a: a, st: st, lang: lang, theme: theme, keys: localKeys(lang), async: true,
-		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper(), widths: newWidthMemo()}
+		hf: &hfReader{read: opts.ReadHFConfig}, crash: &crashBox{}, stops: newStopper(), widths: newWidthMemo(), views: &viewCache{}}
 	m.width, m.height = 100, 30 // until the terminal says
 	if opts.width > 0 && opts.height > 0 {
 		m.width, m.height = opts.width, opts.height
@@ -170,10 +190,19 @@ func (m app) Init() tea.Cmd {
 // Update handles one message. A panic here is caught: the program quits
 // cleanly and Run reports it.
 func (m app) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
+	gen := m.gen
 	defer func() {
 		if r := recover(); r != nil {
 			m.recordCrash(r)
 			res, cmd = m, tea.Quit
+		}
+		if a, ok := res.(app); ok {
+			if a.keyDropped { // nothing changed: the frame drawn stands
+				a.keyDropped, a.sameAsLastFrame, a.gen = false, true, gen
+			} else {
+				a.sameAsLastFrame, a.gen = false, gens.Add(1)
+			}
+			res = a
 		}
 	}()
 	if m.crash.info != nil {
@@ -194,6 +223,9 @@ func (m app) Update(msg tea.Msg) (res tea.Model, cmd tea.Cmd) {
 	}
 	res, cmd = m.update(msg)
 	next := res.(app)
+	if next.keyDropped {
+		return next, cmd // nothing changed (browseView.full)
+	}
 	next.layout() // cheap when nothing changed size
 	if c := next.wiz.takePending(); c != nil {
 		cmd = tea.Batch(cmd, c)
@@ -801,8 +833,14 @@ func (m *app) layout() {
 // View is the frame in the alternate screen. Bubble Tea v2 downsamples
 // its colours to the terminal's profile (none with NO_COLOR).
 func (m app) View() tea.View {
+	if m.sameAsLastFrame && m.views != nil && m.gen != 0 && m.views.gen == m.gen {
+		return m.views.view // the state drawn last (app.gen)
+	}
 	v := tea.NewView(termFrame(m.render(), m.ascii))
 	v.AltScreen = true
+	if m.views != nil && m.gen != 0 {
+		m.views.gen, m.views.view = m.gen, v
+	}
 	return v
 }
 

@@ -764,10 +764,24 @@ func (m app) browseKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.PageDown):
 		b.move(b.listHeight())
 	default:
+		if m.browse.full(msg) {
+			// Text past the cap is dropped by the line anyway: no browse,
+			// layout or frame for it (app.gen), so a flood of keys costs
+			// O(1) each (attack round 15, finding 10).
+			m.keyDropped = true
+			return m, nil
+		}
 		m.browse, cmd = m.browse.update(msg)
 	}
 	m.layout()
 	return m, cmd
+}
+
+// full reports whether msg only types text the filter line, at maxFilter
+// runes already, would drop: a key with text and no modifier but shift.
+func (v *browseView) full(msg tea.KeyPressMsg) bool {
+	return msg.Text != "" && msg.Mod&^tea.ModShift == 0 && v.input.Focused() && v.input.CharLimit > 0 &&
+		utf8.RuneCountInString(v.input.Value()) >= v.input.CharLimit
 }
 
 // startFrom returns to the questions with the request limited to row's
