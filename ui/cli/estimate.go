@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/advice"
+	"github.com/gpuplan/gpuplan/model/serve"
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
@@ -64,6 +65,16 @@ when it does not. Every formula is listed under Assumptions.`,
 			w, gpu, note := file.onPhaseOffer(cmd.Flags(), cat, w, gpu)
 			if !note.IsZero() {
 				warnings = append(warnings, note)
+			}
+			// The batch estimate sizes the weights at --precision (bf16 by
+			// default), not at a quantized release's own format, which the
+			// serving layout (--gpu) takes: say so rather than print 218 GiB
+			// for gpt-oss-120b beside the configurator's 61 (attack r17).
+			if f, ok := serve.ReleasedFormat(&w.Model); ok && serving && gpu == nil &&
+				!cmd.Flags().Changed("precision") && (file.cfg == nil || file.cfg.Workload.Precision == "") {
+				d := w
+				d.Defaults()
+				warnings = append(warnings, model.Msg("%s is released in %s; this batch estimate sizes %s weights; give --gpu NAME to size vLLM serving of the release as it is (or --precision)", w.Model.Name, f, d.Precision))
 			}
 			if gpu == nil && cmd.Flags().Changed("mfu") {
 				warnings = append(warnings, model.Msg("--mfu is used for time, which needs --gpu NAME; ignored"))
