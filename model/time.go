@@ -211,6 +211,15 @@ const (
 	// NVIDIA B200" (AMD, "Technical Dive into AMD's MLPerf Training v6.0
 	// Submission"), so parity with Blackwell per GPU: 2250/2516.6.
 	CDNA4PeakRatio = 2250 / 2516.6
+	// CDNA3BandwidthRatio and CDNA4BandwidthRatio hold the same peer rule
+	// for the memory-bound side of a step (the CNN roofline below): an
+	// MI300X/MI325X moves bytes at its H100 peer's speed, an MI355X at
+	// B200's, not at their own higher bandwidth, as nothing measured says
+	// otherwise (no AMD case in the suite; walk w18: ResNet-50 on 8×MI300X
+	// came out 2.2× faster than on H100). Datasheet bandwidths: H100 SXM
+	// 3,350 GB/s, MI300X 5,300, B200 7,700, MI355X 8,000 (gpus.toml).
+	CDNA3BandwidthRatio = 3350.0 / 5300.0
+	CDNA4BandwidthRatio = 7700.0 / 8000.0
 	// CausalAttentionWork is the share of the counted s² attention FLOPs
 	// a causal kernel executes: FlashAttention-2 skips the blocks above
 	// the diagonal, about half (Dao, 2023, §3.1.1 "Causal masking"),
@@ -232,6 +241,18 @@ func genFactor(g *GPU, t *Tuning) float64 {
 		return t.HopperFactor * CDNA3PeakRatio
 	case "cdna4":
 		return t.HopperFactor * CDNA4PeakRatio
+	}
+	return 1
+}
+
+// peerBandwidth scales g's memory bandwidth to its NVIDIA peer's for the
+// CNN roofline (CDNA3BandwidthRatio, CDNA4BandwidthRatio); 1 otherwise.
+func peerBandwidth(g *GPU) float64 {
+	switch g.Architecture {
+	case "cdna3":
+		return CDNA3BandwidthRatio
+	case "cdna4":
+		return CDNA4BandwidthRatio
 	}
 	return 1
 }
@@ -365,7 +386,7 @@ func (e *Estimate) stepTime(g *GPU, h Host) (step, exposed float64) {
 		// Roofline (Williams et al., 2009): a CNN step takes at least the
 		// time to move its activation traffic at MBU of peak bandwidth.
 		act := w.Model.ActivationMiBPerSample * MiB * visionScale(w.ImageSize, w.Model.ImageSize) * activationBytes(w.Precision) / 2
-		mem := perGPU * t.CNNTrafficFactor * act / (g.MemoryBandwidthGBps * 1e9 * MBU)
+		mem := perGPU * t.CNNTrafficFactor * act / (g.MemoryBandwidthGBps * peerBandwidth(g) * 1e9 * MBU)
 		compute = max(compute, mem)
 	}
 	if NCHWTensorCores(w, g) && t.NCHWFactor > 0 {
