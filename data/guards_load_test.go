@@ -39,22 +39,7 @@ source = "test overlay: a cut under half"
 as_of = 2026-12-01
 prices = [{ region = "us-east-1", on_demand = 10.0 }, { region = "us-west-1", on_demand = 31.92 }]
 `
-	path := filepath.Join(dir, "gpuplan", "catalog.d", "hand.toml")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(overlay), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, warns, err := LoadWith(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, w := range warns {
-		lines = append(lines, w.String())
-	}
-	text := strings.Join(lines, "\n")
+	c, path, text := loadHandOverlay(t, dir, overlay)
 	for _, want := range []string{
 		"catalog " + path + ": 2 region prices look fake or mistyped (the lines below say why) and are not ranked; pass --trust-overlay to rank them",
 		"catalog " + path + ": lambda/gpu_8x_h100_sxm5b us-east-1: on-demand $0.4125 per GPU-hour is under 40% of the $3.99 per GPU-hour lambda asks for the same h100-sxm in gpu_8x_h100_sxm5",
@@ -136,22 +121,7 @@ source = "test overlay: a price ×50"
 as_of = 2026-12-01
 prices = [{ region = "us-east-1", on_demand = 1596.0 }, { region = "us-west-1", on_demand = 63.84 }]
 `
-	path := filepath.Join(dir, "gpuplan", "catalog.d", "hand.toml")
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(overlay), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, warns, err := LoadWith(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, w := range warns {
-		lines = append(lines, w.String())
-	}
-	text := strings.Join(lines, "\n")
+	c, path, text := loadHandOverlay(t, dir, overlay)
 	// 1596 / 8 = 199.50 against 31.92 / 8 = 3.99: 4900% more; 63.84 is
 	// twice exactly, kept.
 	for _, want := range []string{
@@ -181,4 +151,27 @@ prices = [{ region = "us-east-1", on_demand = 1596.0 }, { region = "us-west-1", 
 	if _, ok := c.Price(in, regionPrice(in, "us-east-1"), model.OnDemand, nil); !ok {
 		t.Errorf("us-east-1 not ranked with TrustOverlays")
 	}
+}
+
+// loadHandOverlay writes overlay as catalog.d/hand.toml under dir (the
+// XDG_CONFIG_HOME the test set), loads the catalog and returns it, the
+// overlay's path and the load warnings, one per line.
+func loadHandOverlay(t *testing.T, dir, overlay string) (*model.Catalog, string, string) {
+	t.Helper()
+	path := filepath.Join(dir, "gpuplan", "catalog.d", "hand.toml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(overlay), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, warns, err := LoadWith(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, w := range warns {
+		lines = append(lines, w.String())
+	}
+	return c, path, strings.Join(lines, "\n")
 }
