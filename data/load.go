@@ -1308,9 +1308,6 @@ func mergePrices(old, upd []model.RegionPrice) []model.RegionPrice {
 // its untouched instances still share their prices (a short command then
 // copies nothing: ~300 KB of fresh pages). Load gives a copy to change.
 func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
-	files := []catalogFile{}
-	var errs []error
-	var warnings []model.Message
 	given := len(paths) // --catalog files, last
 	var userDir string
 	if dir, err := os.UserConfigDir(); err == nil {
@@ -1333,6 +1330,21 @@ func LoadWith(paths []string) (*model.Catalog, []model.Message, error) {
 		}
 		return model.Msg("%v; fix the file, or move it out of %s", err, userDir)
 	}
+	return loadFiles(paths, fix)
+}
+
+// loadFiles is LoadWith past finding its files: paths read, checked and
+// merged over the embedded catalog in order, an error wrapped by fix (the
+// path's index and the error; nil keeps it). CheckOverlay reads the file
+// catalog update wrote through it, so the read-back is every check a
+// later command runs.
+func loadFiles(paths []string, fix func(int, error) error) (*model.Catalog, []model.Message, error) {
+	if fix == nil {
+		fix = func(_ int, err error) error { return err }
+	}
+	files := []catalogFile{}
+	var errs []error
+	var warnings []model.Message
 	base := sharedCatalog()     // read only
 	room := len(base.Instances) // instances merged before the next file, at most
 	names := NewNameCheck(base)

@@ -2,37 +2,50 @@ package data
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/gpuplan/gpuplan/model"
 )
 
 // CheckOverlay reads the overlay file at path as LoadWith reads every
 // overlay — through safeio (a regular file, at most safeio.Overlay.MaxBytes
-// bytes), decoded, validated and merged over the embedded catalog — and
-// returns what LoadWith would refuse, or nil. catalog update calls it on
-// the file it wrote before that file replaces the previous one, so an
-// overlay the reader refuses (which would stop every later command) is
-// never installed.
+// bytes), decoded, its names and spot markets checked, merged over the
+// embedded catalog (loadFiles, the same code) — and returns what a later
+// command would refuse, or nil: what LoadWith refuses, and an entry that
+// redefines an embedded one (model.Catalog.Redefined), which the command
+// line refuses unless --trust-overlay. catalog update calls it on the
+// file it wrote before that file replaces the previous one, so an overlay
+// that would stop every later command is never installed (attack r29: a
+// mirror's retired p3.2xlarge with 62 GiB was written as a new type, and
+// every command then refused "redefines the embedded entry").
 func CheckOverlay(path string) error {
-	_, err := OverlayCatalog(path)
-	return err
+	c, err := OverlayCatalog(path)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for i := range c.Redefined {
+		errs = append(errs, unreadable(&c.Redefined[i]))
+	}
+	return errors.Join(errs...)
+}
+
+// unreadable says why an overlay holding r would stop later commands.
+func unreadable(r *model.Redefinition) model.Message {
+	if r.Takes != "" {
+		return model.Msg("catalog %s: %s %q is named %q, which reads as the embedded %s %q; every command would refuse the file without --trust-overlay",
+			r.Origin, model.Msg(r.Kind), r.Key, r.Name, model.Msg(r.Kind), r.Takes)
+	}
+	return model.Msg("catalog %s: %s %q redefines the embedded entry (%s); every command would refuse the file without --trust-overlay",
+		r.Origin, model.Msg(r.Kind), r.Key, strings.Join(r.Changes, ", "))
 }
 
 // OverlayCatalog is the embedded catalog with the one overlay at path
-// merged over it, read as CheckOverlay reads it (not indexed): catalog
-// update compares a fetch with the overlay it replaces through it, so a
-// price cut in steps, each under the guard's bound, is still caught.
+// merged over it, read as LoadWith reads it (loadFiles; not indexed),
+// with its redefinitions in Redefined: catalog update compares a fetch
+// with the overlay it replaces through it, so a price cut in steps, each
+// under the guard's bound, is still caught.
 func OverlayCatalog(path string) (*model.Catalog, error) {
-	base := sharedCatalog() // read only: merge writes into c and f's arrays
-	f, _, err := readOverlay(path, base, len(base.Instances))
-	if err != nil {
-		return nil, err
-	}
-	var errs []error
-	var c model.Catalog
-	merge(&c, append(baseFiles(base), f), &errs)
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return &c, nil
+	c, _, err := loadFiles([]string{path}, nil)
+	return c, err
 }

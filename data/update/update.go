@@ -342,18 +342,38 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 		ps.Warnings = append(ps.Warnings, model.Msg("%d spot prices held back (not written, so never ranked): the embedded catalog lists no %s spot price, and a source cannot add a spot market", spotHeld, provider))
 	}
 	now := o.Now().UTC()
-	current := map[string]*model.Instance{}
+	// current are the provider's offered types; known adds the retired
+	// ones. A retired type the source still lists (SkyPilot keeps rows
+	// AWS no longer describes) is the embedded type, not a new one: it is
+	// written as a price patch on the catalog's hardware, as an offered
+	// type is, and stays retired (the loader keeps a retirement). Written
+	// as a new complete entry, a changed figure on it (p3.2xlarge at 62
+	// GiB) redefined the embedded entry and every later command refused
+	// the overlay (attack r29).
+	current, known := map[string]*model.Instance{}, map[string]*model.Instance{}
+	var retired []string
 	for i := range base.Instances {
-		if in := &base.Instances[i]; in.Provider == provider && in.Retired == "" {
-			current[in.Type] = in
+		if in := &base.Instances[i]; in.Provider == provider {
+			known[in.Type] = in
+			if in.Retired == "" {
+				current[in.Type] = in
+			}
 		}
 	}
 	fetched, added := map[string]bool{}, 0
 	for i := range insts {
 		fetched[insts[i].Type] = true
-		if current[insts[i].Type] == nil {
+		switch c := known[insts[i].Type]; {
+		case c == nil:
 			added++
+		case c.Retired != "":
+			retired = append(retired, insts[i].Type)
 		}
+	}
+	if len(retired) > 0 {
+		sort.Strings(retired)
+		ps.Warnings = append(ps.Warnings, model.Msg("%s lists %v the catalog has as retired (%v): written as price patches on the catalog's entries, they stay retired and are not ranked",
+			ps.URL, model.CountMsg(len(retired), "type"), namedFew(retired)))
 	}
 	// The bound precheckCSV applies to a vms.csv before parsing it, for
 	// every source (Azure's and OCI's answers are built first).
@@ -389,7 +409,7 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 	var reshaped []string
 	for i := range insts {
 		in := &insts[i]
-		if c := current[in.Type]; c != nil {
+		if c := known[in.Type]; c != nil {
 			// The GPU key may differ by form factor (SkyPilot's A100 is
 			// the catalog's a100-pcie-40gb); a count cannot.
 			if in.GPUCount != c.GPUCount {
@@ -415,7 +435,7 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 	}
 	for i := range insts {
 		in := &insts[i]
-		old, ok := current[in.Type]
+		old, ok := known[in.Type]
 		if !ok {
 			ps.Added = append(ps.Added, in.Type)
 			continue
@@ -440,7 +460,7 @@ func runProvider(ctx context.Context, o Options, g *getter, base *model.Catalog,
 	ps.NewRegions = newRegions(base, provider, insts)
 	ps.Types = len(insts)
 	var b bytes.Buffer
-	if err := writeOverlay(&b, provider, ps.URL, f.credit, now, insts, current, ps.Removed); err != nil {
+	if err := writeOverlay(&b, provider, ps.URL, f.credit, now, insts, known, ps.Removed); err != nil {
 		ps.Err = err
 		return ps
 	}
