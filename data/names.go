@@ -136,10 +136,11 @@ func (c *NameCheck) Check(in *model.Instance) error {
 		if _, ok := names.okRegions[p.Region]; ok {
 			continue
 		}
-		if j, r := badRune(p.Region, func(r rune) bool {
-			return asciiAlnum(r) || strings.ContainsRune(regionPunct, r) || r > 0x7f && unicode.IsLetter(r) && !show.Invisible(r) // a Hangul filler is a letter (Lo)
-		}); j >= 0 {
-			return model.Msg("%s: region %q: character %q (U+%04X) at byte %d is not one the catalog's regions use (letters, digits, space, comma, hyphen, _, ., parentheses)", shown(in.Type), shown(p.Region), shownRune(r), r, j)
+		if j, r := badRune(p.Region, regionRune); j >= 0 {
+			return model.Msg("%s: region %q: character %q (U+%04X) at byte %d is not one the catalog's regions use (Latin letters, digits, space, comma, hyphen, _, ., parentheses)", shown(in.Type), shown(p.Region), shownRune(r), r, j)
+		}
+		if !strings.ContainsFunc(p.Region, regionLetter) {
+			return model.Msg("%s: region %q has no letter or digit; a region is a name, not punctuation", shown(in.Type), shown(p.Region))
 		}
 		if strings.TrimSpace(p.Region) != p.Region || strings.Contains(p.Region, "  ") {
 			return model.Msg("%s: region %q has a space at an end or two together; a region reads as one name", shown(in.Type), shown(p.Region))
@@ -150,6 +151,24 @@ func (c *NameCheck) Check(in *model.Instance) error {
 		names.okRegions[p.Region] = struct{}{}
 	}
 	return nil
+}
+
+// regionRune reports whether a region name may hold r: ASCII letters
+// and digits, regionPunct, and Latin letters beyond ASCII (Vast's "Bács-
+// Kiskun, HU, EU", "Hafnarfjarðarkaupstaður, IS, EU": every non-ASCII
+// letter of the embedded catalog's regions and of SkyPilot's v6–v8 files
+// in ../shared/reference is Latin). Another script — a right-to-left one
+// that reorders the line it is printed in, Cyrillic that reads as Latin —
+// is no provider's region identifier (attack r29).
+func regionRune(r rune) bool {
+	return asciiAlnum(r) || strings.ContainsRune(regionPunct, r) || regionLetter(r)
+}
+
+// regionLetter reports whether r is a letter or digit a region name may
+// hold: an ASCII one, or a Latin letter (not an invisible one: a Hangul
+// filler is a letter, but not Latin anyway).
+func regionLetter(r rune) bool {
+	return asciiAlnum(r) || r > 0x7f && unicode.Is(unicode.Latin, r) && !show.Invisible(r)
 }
 
 func asciiAlnum(r rune) bool {

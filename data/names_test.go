@@ -228,3 +228,32 @@ func TestNameErrorsEscapeInvisible(t *testing.T) {
 		}
 	}
 }
+
+// Every region name of the embedded catalog (Vast's "Bács-Kiskun, HU,
+// EU" and ", US, NA", Paperspace's "East Coast (NY2)", Cudo's
+// "ARIZONA_USA") has the shape NameCheck asks of a region, so the shape
+// refuses no real name; punctuation alone and other scripts are refused
+// (attack r29: ",", ".", "..", a right-to-left name).
+func TestRegionShape(t *testing.T) {
+	ok := func(s string) bool {
+		j, _ := badRune(s, regionRune)
+		return j < 0 && strings.ContainsFunc(s, regionLetter)
+	}
+	n := 0
+	for _, in := range embeddedCatalog.Instances {
+		for _, p := range in.Prices {
+			n++
+			if !ok(p.Region) {
+				t.Errorf("%s/%s: embedded region %q refused", in.Provider, in.Type, p.Region)
+			}
+		}
+	}
+	if n < 1000 {
+		t.Fatalf("%d region prices checked: the embedded catalog did not load", n)
+	}
+	for _, s := range []string{",", ".", "..", "-", " , ", "()", "\u05d0\u05d6\u05d5\u05e8", "\u0645\u0646\u0637\u0642\u0629", "us-centr\u0430l1", "\u3164"} {
+		if ok(s) {
+			t.Errorf("region %q accepted", s)
+		}
+	}
+}

@@ -810,6 +810,13 @@ func TestHostileLookalikeNames(t *testing.T) {
 		{"doubled underscore", "gpu__1x_gh200,GH200,1,64,432,0.29,us-east-1,,\n", `instance type "gpu__1x_gh200" reads as "gpu_1x_gh200"`},
 		{"region with a trailing dot", "gpu_1x_gh200,GH200,1,64,432,2.29,us-east-1.,,\n", `region "us-east-1." reads as "us-east-1"`},
 		{"region with a trailing comma", "gpu_1x_gh200,GH200,1,64,432,2.29,\"us-east-1,\",,\n", `region "us-east-1," reads as "us-east-1"`},
+		// Attack r29: punctuation alone, or another script, is no region
+		// name ("in ,:" as the best line, region: ',' exported).
+		{"region a comma", "gpu_1x_gh200,GH200,1,64,432,2.29,\",\",,\n", `gpu_1x_gh200: region "," has no letter or digit`},
+		{"region a dot", "gpu_1x_gh200,GH200,1,64,432,2.29,.,,\n", `gpu_1x_gh200: region "." has no letter or digit`},
+		{"region two dots", "gpu_1x_gh200,GH200,1,64,432,2.29,..,,\n", `gpu_1x_gh200: region ".." has no letter or digit`},
+		{"region right-to-left", "gpu_1x_gh200,GH200,1,64,432,2.29,\u05d0\u05d6\u05d5\u05e8-1,,\n", `character 'א' (U+05D0) at byte 0 is not one the catalog's regions use (Latin letters`},
+		{"region Cyrillic", "gpu_1x_gh200,GH200,1,64,432,2.29,\u043c\u043e\u0441\u043a\u0432\u0430,,\n", `(U+043C) at byte 0`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			body := lambdaWith(t, tc.row)

@@ -143,7 +143,7 @@ func marketRowFields(r *market.Row) MarketRowJSON {
 }
 
 // MarketCSVHeader is the CSV header: the JSON field names, regions joined
-// by spaces.
+// by MarketCSVRegionSep.
 var MarketCSVHeader = []string{
 	"provider", "instance_type", "gpu", "gpu_count", "vram_gib", "total_vram_gib", "vcpus", "ram_gib",
 	"vcpus_per_gpu", "ram_gib_per_gpu", "interconnect", "fabric", "arch", "pricing", "usd_per_hour",
@@ -151,6 +151,13 @@ var MarketCSVHeader = []string{
 	"regions", "regions_offered", "marketplace", "retired", "source", "as_of", "origin",
 	"country", "city", "continent", "held",
 }
+
+// MarketCSVRegionSep joins a row's regions in its CSV regions cell: a
+// region name may hold spaces and commas (Paperspace's "East Coast
+// (NY2)", Vast's "Texas, US, NA"), never a semicolon (data.NameCheck
+// refuses one), so the cell splits back into the names on it (attack
+// r29: joined by spaces, "East Coast (NY2)" read as three regions).
+const MarketCSVRegionSep = ";"
 
 // MarketCSV returns the rows of res as RFC 4180 CSV (encoding/csv) with
 // MarketCSVHeader, for pasting into a spreadsheet. Unknown prices are
@@ -163,7 +170,7 @@ func MarketCSV(res *market.Result) (string, error) {
 			r.Provider, r.InstanceType, r.GPU, strconv.Itoa(r.GPUCount), csvFloat(r.VRAMGiB), csvFloat(r.TotalVRAMGiB),
 			strconv.Itoa(r.VCPUs), csvFloat(r.RAMGiB), csvFloat(r.VCPUsPerGPU), csvFloat(r.RAMGiBPerGPU), r.Interconnect, r.Fabric, r.Arch,
 			r.Pricing, csvFloat(r.USDPerHour), csvFloat(r.USDPerGPUHour), csvFloat(r.USDPerGiBHour), csvPtr(r.OnDemandUSDPerHour),
-			csvPtr(r.SpotUSDPerHour), r.Region, strings.Join(r.Regions, " "), strconv.Itoa(r.RegionsOffered),
+			csvPtr(r.SpotUSDPerHour), r.Region, strings.Join(r.Regions, MarketCSVRegionSep), strconv.Itoa(r.RegionsOffered),
 			strconv.FormatBool(r.Marketplace), r.Retired, r.Source, r.AsOf, r.Origin,
 			r.Country, r.City, r.Continent, strconv.FormatBool(r.Held),
 		})

@@ -41,7 +41,7 @@ func TestMarketOutputs(t *testing.T) {
 	if !strings.Contains(out, `"'=HYPERLINK(""x"")|a`) {
 		t.Errorf("CSV does not neutralise the formula cell:\n%s", out)
 	}
-	if !strings.Contains(out, "aws,p5.48xlarge,h100-sxm,8,80,640,192,2048,24,256,nvswitch,efa,x86_64,on-demand,98.32,12.29,0.153625,98.32,25,us-east-1,us-east-1 us-east-2 us-west-2,4,false,") {
+	if !strings.Contains(out, "aws,p5.48xlarge,h100-sxm,8,80,640,192,2048,24,256,nvswitch,efa,x86_64,on-demand,98.32,12.29,0.153625,98.32,25,us-east-1,us-east-1;us-east-2;us-west-2,4,false,") {
 		t.Errorf("CSV row:\n%s", out)
 	}
 	md := MarketMarkdown(&res)
