@@ -11,8 +11,9 @@ import (
 	"github.com/gpuplan/gpuplan/model/decide"
 )
 
-// SpotAdvisorFile is the name `catalog update` saves the AWS Spot Instance
-// Advisor feed under, in UpdateDir.
+// SpotAdvisorFile is the name the AWS Spot Instance Advisor feed is read
+// under, in UpdateDir. Nothing writes it: the user saves SpotAdvisorURL
+// there (catalog update does not fetch it).
 const SpotAdvisorFile = "spot-advisor-data.json"
 
 // spotAdvisorKind caps the feed (about 1 MB real) as ParseSpotAdvisor does.
@@ -33,7 +34,9 @@ func SpotRates() (rate func(provider, region, instanceType string) decide.Interr
 		path := filepath.Join(dir, SpotAdvisorFile)
 		adv, err = readSpotAdvisor(path)
 		if err != nil {
-			warnings = append(warnings, model.Msg("%s: %v; spot interruption rates are assumptions (run gpuplan catalog update)", path, err))
+			// catalog update does not fetch the feed, so the way out is
+			// the file itself (attack r29: the line said to run it).
+			warnings = append(warnings, model.Msg("%s: %v; spot interruption rates are assumptions until the file is deleted or replaced with AWS's feed (%s); gpuplan catalog update does not fetch it", path, err, SpotAdvisorURL))
 			adv = nil
 		}
 	}

@@ -28,7 +28,10 @@ func TestSpotRates(t *testing.T) {
 		{"no feed: other providers take the fallback", nil, "gcp", "us-central1", "a2-highgpu-1g", ">20%", true, ""},
 		{"feed lists the type: its bucket, not assumed", fixture, "aws", "us-east-1", "p4d.24xlarge", "10-15%", false, ""},
 		{"feed lacks the type: AWS default", fixture, "aws", "us-east-1", "x9.nothing", "<10%", true, ""},
-		{"broken feed: defaults and a warning", []byte(`{"ranges": []}`), "aws", "us-east-1", "g5.xlarge", "<10%", true, "spot-advisor-data.json"},
+		// Attack r29: the line said "run gpuplan catalog update", which never
+		// fetches the feed; it names the file's way out.
+		{"broken feed: defaults and a warning", []byte(`{"ranges": []}`), "aws", "us-east-1", "g5.xlarge", "<10%", true,
+			"gpuplan/catalog.d/spot-advisor-data.json: spot advisor: missing \"ranges\" or \"spot_advisor\": is this spot-advisor-data.json?; spot interruption rates are assumptions until the file is deleted or replaced with AWS's feed (https://spot-bid-advisor.s3.amazonaws.com/spot-advisor-data.json); gpuplan catalog update does not fetch it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
