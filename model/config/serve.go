@@ -109,8 +109,14 @@ func (r *rawServe) checkDeployment() error {
 
 // Serving request limits: what one request may say before a model is
 // known (Serving.Validate checks the rest against the model).
+//
+// minServeRate is one request an hour, a policy bound: a server sized
+// for fewer requests than that sits idle between them, which concurrency
+// 1 sizes, and 1e-300 requests per second printed figures of 300 digits
+// (attack r29).
 const (
 	maxServeRate    = 1e6 // requests per second
+	minServeRate    = 1.0 / 3600
 	maxServeLatency = 3.6e6
 )
 
@@ -144,6 +150,9 @@ func checkServeRanges(s *serve.Serving) error {
 		if err := CheckFloat(f.key, f.v, f.max); err != nil {
 			return err
 		}
+	}
+	if s.RequestsPerSec > 0 && s.RequestsPerSec < minServeRate {
+		return &Error{Key: "requests_per_sec", Msg: model.Msg("must be at least one request an hour (%.3g per second), got %v; for less, give concurrency = 1", minServeRate, s.RequestsPerSec)}
 	}
 	if s.Concurrency > 0 && s.RequestsPerSec > 0 {
 		return &Error{Key: "requests_per_sec", Msg: model.Msg("give concurrency or requests_per_sec, not both")}

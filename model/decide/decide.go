@@ -1,6 +1,8 @@
 package decide
 
 import (
+	"errors"
+
 	"github.com/gpuplan/gpuplan/model"
 )
 
@@ -21,6 +23,10 @@ const (
 	// eight 400 Gb/s NICs carry 400 GB/s); more is a typo, and 1e300 timed
 	// a checkpoint at zero and a job at infinity.
 	MaxCheckpointWriteGBps = 10000
+	// MinCheckpointWriteGBps bounds it below: 1 MB/s, under 1% of the
+	// gp3 baseline the default is (125 MiB/s), a policy bound; slower is
+	// a unit slip, and 1e-300 timed one checkpoint at 10^300 hours.
+	MinCheckpointWriteGBps = 0.001
 	// MaxRestartMinutes bounds --restart-minutes: a week (7 × 24 × 60);
 	// a longer restart is no spot job.
 	MaxRestartMinutes = 7 * 24 * 60
@@ -63,6 +69,9 @@ type Decision struct {
 	// spot price, or SpotErr says why the estimate failed.
 	Spot    *SpotEstimate
 	SpotErr string
+	// SpotNeverFinishes is set when SpotErr wraps ErrSpotNeverFinishes:
+	// interruptions come faster than the job progresses between them.
+	SpotNeverFinishes bool
 	// CheckpointWriteHours is δ, the time to write one checkpoint, used
 	// for Spot.
 	CheckpointWriteHours float64
@@ -100,7 +109,7 @@ func ForOffer(cat *model.Catalog, o *model.Offer, rate InterruptionRate, a SpotA
 			}
 		}
 		if err != nil {
-			d.SpotErr = err.Error()
+			d.SpotErr, d.SpotNeverFinishes = err.Error(), errors.Is(err, ErrSpotNeverFinishes)
 		}
 	}
 	if usedHoursPerMonth == 0 {

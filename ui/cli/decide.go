@@ -69,8 +69,8 @@ func (f *decideFlags) assumptions(fs *pflag.FlagSet) (decide.SpotAssumptions, er
 	a := decide.SpotAssumptions{CheckpointWriteBytesPerSecond: decide.DefaultCheckpointWriteBytesPerSecond, RestartHours: decide.DefaultRestartHours,
 		WriteDefaulted: true, RestartDefaulted: true}
 	if fs.Changed("checkpoint-write-gbps") {
-		if !(f.writeGBps > 0 && f.writeGBps <= decide.MaxCheckpointWriteGBps) {
-			return a, usage(model.Msg("--checkpoint-write-gbps must be > 0 and ≤ %d (GB/s per node), got %v", decide.MaxCheckpointWriteGBps, f.writeGBps))
+		if !(f.writeGBps >= decide.MinCheckpointWriteGBps && f.writeGBps <= decide.MaxCheckpointWriteGBps) {
+			return a, usage(model.Msg("--checkpoint-write-gbps must be %v–%d (GB/s per node), got %v", decide.MinCheckpointWriteGBps, decide.MaxCheckpointWriteGBps, f.writeGBps))
 		}
 		a.CheckpointWriteBytesPerSecond, a.WriteDefaulted = f.writeGBps*1e9, false
 	}

@@ -32,7 +32,10 @@ func TestHostile15Refusals(t *testing.T) {
 		{with(serve, "--tp", "4294967296"), "--tp: must be 1–131072"},
 		// 01, 09: +Inf years, or JSON's "not a finite number", exit 1.
 		{with(rec, "--pricing", "spot", "--restart-minutes", "1e308", "--json"), "--restart-minutes must be 0–10080"},
-		{with(rec, "--pricing", "spot", "--checkpoint-write-gbps", "1e300", "--json"), "--checkpoint-write-gbps must be > 0 and ≤ 10000"},
+		{with(rec, "--pricing", "spot", "--checkpoint-write-gbps", "1e300", "--json"), "--checkpoint-write-gbps must be 0.001–10000 (GB/s per node), got 1e+300"},
+		// Attack r29: the lower ends, 1e-300, were accepted.
+		{with(rec, "--pricing", "spot", "--checkpoint-write-gbps", "1e-300", "--json"), "--checkpoint-write-gbps must be 0.001–10000 (GB/s per node), got 1e-300"},
+		{with(serve, "--rps", "1e-300"), "--rps: must be at least one request an hour (0.000278 per second), got 1e-300; for less, give concurrency = 1"},
 		{[]string{"estimate", "--model", "llama-3.1-8b", "--network-gbps", "1e-300", "--gpus", "64", "--gpu", "h100", "--dataset-tokens", "1T", "--json"}, "--network-gbps must be 1–100000"},
 		// 05: export wrote a file its own decoder refused, exit 1.
 		{with(exp, "--max-price-hour", "4294967296"), "--max-price-hour: must be > 0 and ≤ 1e+07"},
