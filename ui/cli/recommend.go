@@ -303,6 +303,13 @@ hosts the framework cannot run on only when nothing else is left.`,
 			if err != nil {
 				return err
 			}
+			switch n := d.SpotLast; {
+			case n == 0:
+			case n == len(rec.Offers):
+				dwarn = append(dwarn, model.Msg("no offer's spot job would finish: interruptions come faster than it progresses between them (the Spot lines say why); --pricing on-demand, fewer nodes or a shorter --restart-minutes"))
+			default:
+				dwarn = append(dwarn, model.Msg("%v ranked after the rest: their spot job would not finish, interruptions coming faster than it progresses between them (the Spot lines say why)", model.CountMsg(n, "offer")))
+			}
 			answers, err := df.answers(cmd.Flags(), &rec, time.Now())
 			if err != nil {
 				return err

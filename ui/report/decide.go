@@ -27,6 +27,10 @@ type Decisions struct {
 	Savings       []advice.Saving
 	SavingsErr    string
 	Hints         bool // name the command-line flags that change the assumptions
+	// SpotLast is how many spot offers whose job would not finish
+	// (decide.Decision.SpotNeverFinishes) Decide ranked after the others
+	// (all of them when every offer is one).
+	SpotLast int
 
 	// savingsDone is closed when savings ranked aside
 	// (DecideInput.SavingsAside) are in; nil when Decide ranked them.
@@ -74,14 +78,6 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 		d.HoursPerMonth = model.HoursPerMonth
 	}
 	savings := in.Savings && len(rec.Offers) > 0
-	if savings && in.SavingsAside { // first: it needs none of what follows
-		d.savingsDone = make(chan struct{})
-		go func() {
-			defer close(d.savingsDone)
-			stack.Grow() // the ranking's matcher goes 64 KB deep
-			d.rankSavings(rec, in)
-		}()
-	}
 	for i := range rec.Offers {
 		o := &rec.Offers[i]
 		var rate decide.InterruptionRate
@@ -90,14 +86,56 @@ func Decide(rec *model.Recommendation, in DecideInput) *Decisions {
 		}
 		d.Offers[i] = decide.ForOffer(in.Catalog, o, rate, in.Spot, d.HoursPerMonth)
 		if in.Rate == nil { // no rates at all: no spot estimate rather than a rate of zero
-			d.Offers[i].Spot, d.Offers[i].SpotErr = nil, ""
+			d.Offers[i].Spot, d.Offers[i].SpotErr, d.Offers[i].SpotNeverFinishes = nil, "", false
 		}
+	}
+	if in.Query.Pricing == model.Spot {
+		d.SpotLast = spotFinishersFirst(rec, d.Offers)
+	}
+	if savings && in.SavingsAside { // before the front: it needs none of it
+		d.savingsDone = make(chan struct{})
+		go func() {
+			defer close(d.savingsDone)
+			stack.Grow() // the ranking's matcher goes 64 KB deep
+			d.rankSavings(rec, in)
+		}()
 	}
 	d.Front = decide.ParetoFront(decide.OfferPoints(rec.Offers))
 	if savings && !in.SavingsAside {
 		d.rankSavings(rec, in)
 	}
 	return d
+}
+
+// spotFinishersFirst moves, under --pricing spot, the offers whose spot
+// job would not finish (decide.ErrSpotNeverFinishes: interruptions come
+// faster than the job progresses between them) after the others, their
+// order kept, in rec.Offers (a copy: a Recommendation may be shared) and
+// ds alike, and returns how many it moved. Ranked by their price alone
+// they were printed as best, unmarked, above a Spot line saying the job
+// would not finish (attack r29).
+func spotFinishersFirst(rec *model.Recommendation, ds []decide.Decision) int {
+	moved := 0
+	for i := range ds {
+		if ds[i].SpotNeverFinishes {
+			moved++
+		}
+	}
+	if moved == 0 || moved == len(ds) {
+		return moved
+	}
+	offers := make([]model.Offer, 0, len(rec.Offers))
+	dec := make([]decide.Decision, 0, len(ds))
+	for _, never := range [2]bool{false, true} {
+		for i := range ds {
+			if ds[i].SpotNeverFinishes == never {
+				offers, dec = append(offers, rec.Offers[i]), append(dec, ds[i])
+			}
+		}
+	}
+	rec.Offers = offers
+	copy(ds, dec)
+	return moved
 }
 
 // rankSavings fills d's savings (advice.Savings).
