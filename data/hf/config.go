@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gpuplan/gpuplan/data/safeio"
 	"github.com/gpuplan/gpuplan/model"
@@ -442,9 +443,31 @@ func (f *fields) text(keys ...string) string {
 // name is text for a name-like key (_name_or_path, model_type): names are
 // data and reach tables, shell scripts and YAML, so control characters,
 // invalid UTF-8 and absurd lengths are errors (safeio.CheckName).
+//
+// The JSON decoder turns invalid UTF-8 and a lone surrogate escape
+// ("\udc80") into U+FFFD, which CheckName then takes for a character:
+// the raw value is checked first, and a U+FFFD the file did not write
+// as one is refused (attack r29: an invalid byte was shown as two U+FFFD
+// while U+2028 was refused).
 func (f *fields) name(keys ...string) string {
-	k, _, _ := f.lookup(keys)
+	k, raw, _ := f.lookup(keys)
+	if !utf8.Valid(raw) {
+		i := 0
+		for i < len(raw) {
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			i += size
+		}
+		f.fail("%s: %v", k, model.Msg("invalid UTF-8 at byte %d; save the file as UTF-8", max(i-1, 0)))
+		return ""
+	}
 	s := f.text(keys...)
+	if i := strings.IndexRune(s, utf8.RuneError); i >= 0 && !bytes.Contains(bytes.ToLower(raw), []byte(`\ufffd`)) && !bytes.ContainsRune(raw, utf8.RuneError) {
+		f.fail("%s: %v", k, model.Msg("a \\u escape that is no character (a lone surrogate) at byte %d; save the name as UTF-8", i))
+		return ""
+	}
 	if err := safeio.CheckName(s); err != nil {
 		f.fail("%s: %v", k, err)
 		return ""

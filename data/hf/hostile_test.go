@@ -91,6 +91,12 @@ func TestConfigNamesAreData(t *testing.T) {
 		{"NUL in _name_or_path", `"_name_or_path": "a\u0000"`, `_name_or_path: control character \x00 (NUL)`},
 		{"a 300-byte _name_or_path", `"_name_or_path": "` + strings.Repeat("n", 300) + `"`, "_name_or_path: 300 bytes long, the limit is 256"},
 		{"a clean Hub id is read", `"_name_or_path": "meta-llama/Llama-2-7b-hf"`, ""},
+		// Attack r29: invalid UTF-8 was decoded to U+FFFD and shown as
+		// "\uFFFD\uFFFD" while U+2028 was refused; a lone surrogate escape too.
+		{"invalid UTF-8 in _name_or_path", "\"_name_or_path\": \"ab\xff\xfe\"", "_name_or_path: invalid UTF-8 at byte 2; save the file as UTF-8"},
+		{"lone surrogate in _name_or_path", `"_name_or_path": "ab\udc80"`, `_name_or_path: a \u escape that is no character (a lone surrogate) at byte 2`},
+		{"U+2028 in _name_or_path", `"_name_or_path": "a\u2028b"`, "_name_or_path: "},
+		{"a written U+FFFD is the file's own", `"_name_or_path": "a\ufffdb"`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
