@@ -60,6 +60,13 @@ func Check(cat *model.Catalog, pl *Plan) []model.Message {
 			}
 		}
 		if rp == nil {
+			// A region that reads as one the type is priced in (us-centrаl1
+			// with a Cyrillic а) is said so, as a provider or type is
+			// (attack r29: only "no price" was said).
+			if r, ok := regionLookAlike(in, ph.Region); ok {
+				out = append(out, model.Msg("phase %q: %s %s region %s reads as %s but is another name (a look-alike character?): the plan's price for it is unchecked; spell it as the catalog does", ph.Name, ph.Provider, ph.Instance, quoteShown(ph.Region), quoteShown(r)))
+				continue
+			}
 			out = append(out, model.Msg("phase %q: the catalog has no price for %s %s in %s", ph.Name, ph.Provider, ph.Instance, ph.Region))
 			continue
 		}
@@ -96,4 +103,20 @@ func lookAlike(cat *model.Catalog, ph *Phase) (model.Message, bool) {
 		}
 	}
 	return model.Message{}, false
+}
+
+// regionLookAlike returns the region in's prices name that region, not
+// one of them, reads as once case, accents and look-alike characters are
+// set aside (show.LookKey, as lookAlike reads providers and types).
+func regionLookAlike(in *model.Instance, region string) (string, bool) {
+	if region == "" {
+		return "", false
+	}
+	k := show.LookKey(region)
+	for _, p := range in.Prices {
+		if p.Region != region && show.LookKey(p.Region) == k {
+			return p.Region, true
+		}
+	}
+	return "", false
 }

@@ -85,11 +85,16 @@ func TestCheckLookAlike(t *testing.T) {
 	pl := Plan{Phases: []Phase{
 		{Name: "cyrillic", Provider: "р1", Instance: "small.1", Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, USDPerHour: 1, JobHours: 1},
 		{Name: "case", Provider: "p1", Instance: "SMALL.1", Region: "us-east-1", Pricing: model.OnDemand, Instances: 1, USDPerHour: 1, JobHours: 1},
+		// Attack r29: a region with a Cyrillic а only got "no price".
+		{Name: "region", Provider: "p1", Instance: "small.1", Region: "us-e\u0430st-1", Pricing: model.OnDemand, Instances: 1, USDPerHour: 1, JobHours: 1},
+		{Name: "other region", Provider: "p1", Instance: "small.1", Region: "mars-1", Pricing: model.OnDemand, Instances: 1, USDPerHour: 1, JobHours: 1},
 	}}
 	got := model.Strings(Check(cat, &pl))
 	want := []string{
 		`phase "cyrillic": provider "р1" reads as "p1" but is another name (a look-alike character?): the plan's price for it is unchecked; spell it as the catalog does`,
 		`phase "case": p1 instance "SMALL.1" reads as "small.1" but is another name (a look-alike character?): the plan's price for it is unchecked; spell it as the catalog does`,
+		`phase "region": p1 small.1 region "us-eаst-1" reads as "us-east-1" but is another name (a look-alike character?): the plan's price for it is unchecked; spell it as the catalog does`,
+		`phase "other region": the catalog has no price for p1 small.1 in mars-1`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Check:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
