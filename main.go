@@ -40,7 +40,7 @@ func main() {
 	// (status 141).
 	signal.Ignore(syscall.SIGPIPE)
 	shortGC()
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdin, closedStdout(), os.Stderr))
 }
 
 // shortGCPercent paces the collector of a command over a small catalog.
