@@ -219,7 +219,7 @@ func MarketMarkdownRow(r *market.Row) []string {
 	if f := r.Fabric(); f != "" {
 		link += " + " + f
 	}
-	region := r.Region + model.RegionCountrySuffix(r.Region, r.Geo().Country)
+	region := RegionIn(nil, r.Region) + model.RegionCountrySuffix(r.Region, r.Geo().Country)
 	if n := len(r.Regions) - 1; n > 0 {
 		region += " +" + strconv.Itoa(n)
 	}
