@@ -226,7 +226,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				hidden = all - len(res.Rows)
 			}
 			// An interconnect filter cannot tell rows whose catalog entry
-			// does not state the link (shown as "?"): say how many it left out.
+			// does not state the link (shown as "not stated"): say how many it left out.
 			if q.Interconnect != "" {
 				wide := res.Query
 				wide.Interconnect = ""
@@ -238,7 +238,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 						}
 					}
 					if n > 0 {
-						notef(env.lang, env.Stderr, model.Msg("%d "+model.Plural(n, "offer")+" with an unknown interconnect (? in the table) left out by the interconnect filter", n))
+						notef(env.lang, env.Stderr, model.Msg("%d "+model.Plural(n, "offer")+" whose interconnect is not stated (\"not stated\" in the table) left out by the interconnect filter", n))
 					}
 				}
 			}
