@@ -687,6 +687,15 @@ func (c *Catalog) Ranked(in *Instance, r *RegionPrice, p Pricing, rates map[stri
 // are offered only when asked for by name.
 var MarketplaceProviders = []string{"vast", "lium", "hyperbolic", "simplepod"}
 
+// RegionsUnconfirmedProviders are the providers whose catalog regions say
+// where a price applies, not where a type is offered: OCI prices every
+// shape the same in every commercial region and publishes no per-shape
+// region availability (SkyPilot's sky/catalog/data_fetchers/fetch_oci.py:
+// "Regional availability of shapes is not published by Oracle ... the
+// catalog therefore lists every shape in every commercial region"). Tables
+// mark their rows; the rows' sources say so.
+var RegionsUnconfirmedProviders = []string{"oci"}
+
 // ErrNotFound is wrapped by lookups of unknown keys.
 var ErrNotFound = errors.New("not found")
 

@@ -53,3 +53,17 @@ func TestRecommendMarketplacesFlag(t *testing.T) {
 			strings.Contains(without, `"provider": "vast"`), strings.Contains(with, `"provider": "vast"`))
 	}
 }
+
+// TestOffersOCIRegionNote: OCI rows say their region availability is not
+// published (the regions are where OCI's one price applies).
+func TestOffersOCIRegionNote(t *testing.T) {
+	code, out, stderr := runCLI(t, "offers", "--providers", "oci")
+	if code != 0 {
+		t.Fatalf("offers --providers oci: exit %d: %s", code, stderr)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "oci ") && !strings.Contains(l, "region availability not published") {
+			t.Errorf("oci row without the note: %q", l)
+		}
+	}
+}

@@ -113,6 +113,9 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) e
 		if row.Marketplace() {
 			notes = append(notes, lang.T("marketplace"))
 		}
+		if slices.Contains(model.RegionsUnconfirmedProviders, row.Instance.Provider) {
+			notes = append(notes, lang.T("region availability not published"))
+		}
 		return append(cells, strings.Join(notes, lang.T(", ")))
 	}
 	header = append(header, lang.T("notes"))

@@ -227,6 +227,9 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 		if f := fixes[provider][in.Type]; f.asOf != "" {
 			in.AsOf = f.asOf // the price came from a dated source (fix.onDemand)
 		}
+		if s, ok := providerSources[provider]; ok {
+			in.Source += "; " + s
+		}
 		if f, ok := retiredProviders[provider]; ok {
 			in.Retired, in.RetiredSource = f.retired, f.source
 			in.Source += "; retired: " + f.source

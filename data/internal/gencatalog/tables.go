@@ -318,6 +318,21 @@ const srcN1 = "N1 host: n1-standard-96 rows of skypilot-org/skypilot-catalog cat
 // attached GPUs (data.n1Hosts: 4 or 8 vCPUs per GPU, 1–8 GPUs).
 var n1HostSizes = []int{4, 8, 16, 32, 64}
 
+// providerSources are appended to the source of every type of a provider:
+// what holds for all its rows.
+var providerSources = map[string]string{
+	"oci": srcOCIRegions,
+}
+
+// srcOCIRegions: SkyPilot's OCI file puts every GPU shape in every region
+// (the walk saw GB300 and MI355X "in" af-casablanca-1), and its fetcher says
+// why: the regions are where OCI's one global price applies, not where a
+// shape is offered.
+const srcOCIRegions = "regions: where the price applies, not where the shape is offered: SkyPilot's OCI fetcher " +
+	"(skypilot-org/skypilot sky/catalog/data_fetchers/fetch_oci.py @ 14cffac437b10b86e3b6c21b82eacc08288bd259) says 'OCI prices are the same in every commercial region' " +
+	"and 'Regional availability of shapes is not published by Oracle ... By default the catalog therefore lists every shape in every commercial region'; " +
+	"the three regions here are the AD blocks of that file that were read, so a shape's availability in them is not stated"
+
 // retiredProviders retire every type of a provider that is gone.
 var retiredProviders = map[string]fix{
 	"cudo": {retired: "2026-03-31", source: srcCudoRet},
