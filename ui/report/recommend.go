@@ -321,7 +321,11 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 	if o.Verdict == model.VerdictBorderline {
 		headroom = "~" + headroom // as estimate's "~ borderline"; the warning has the band
 	}
-	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), CutRegion(RegionIn(p, o.Region), 19), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
+	region := RegionIn(p, o.Region)
+	if base, _, _ := strings.Cut(o.Region, " +"); !model.RegionUnstated(base) {
+		region = CutRegion(region, 18) // "location not stated" whole: cut, it would read as a place
+	}
+	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), region, gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
 }
 
 // OfferGPUs is an offer's GPUs cell: "1×h100", "16×h100 (2 nodes)", or
