@@ -241,6 +241,40 @@ func (c *Catalog) Geo(provider, region string) (RegionGeo, bool) {
 	return RegionGeo{Region: region}, false
 }
 
+// unstatedRegions are region names a catalog row carries where its source
+// states no place: SkyPilot's Daytona file (catalogs/v8/daytona/vms.csv
+// @ 0eb5da57) gives every GPU row the region "earth" while its CPU rows
+// say "us" and "eu", so "earth" is a placeholder, not a location. The name
+// stays the row's key (SkyPilot launches in it); only what is shown says
+// the truth, and no geographic filter (--regions, --country) matches it.
+var unstatedRegions = map[string]bool{"earth": true}
+
+// RegionUnstated reports whether region is a placeholder naming no place
+// (unstatedRegions).
+func RegionUnstated(region string) bool { return unstatedRegions[region] }
+
+// RegionShown is how tables and sentences write a region name: a
+// placeholder naming no place as "location not stated", and a name of
+// comma-separated parts (Vast.ai's "place, CC, continent") without its
+// empty parts: ", CN, AS" is "CN, AS", not a leading comma. Any other
+// name is returned as it is. JSON and launch files keep the name itself.
+func RegionShown(region string) string {
+	if RegionUnstated(region) {
+		return Msg("location not stated").String()
+	}
+	if !strings.Contains(region, ",") {
+		return region
+	}
+	parts := strings.Split(region, ",")
+	kept := parts[:0]
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, ", ")
+}
+
 // RegionCountrySuffix is what tables add after a region name to say its
 // country: " (FI)" after eu-north1, nothing when the country is unknown
 // or the name already says it (RunPod's "FI", Vast's "Bavaria, DE, EU").

@@ -100,6 +100,9 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 		}
 	}
 	for _, r := range regions {
+		if model.RegionUnstated(r) {
+			continue // "rent in earth" names no place (model.RegionUnstated)
+		}
 		if !(len(s.Query.Regions) == 1 && s.Query.Regions[0] == r) {
 			add("region", model.Msg("rent in %s", r), func(b *Scenario) { b.Query.Regions = []string{r} })
 		}

@@ -226,7 +226,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 				hidden = all - len(res.Rows)
 			}
 			// An interconnect filter cannot tell rows whose catalog entry
-			// does not state the link (shown as "?"): say how many it left out.
+			// does not state the link (shown as "not stated"): say how many it left out.
 			if q.Interconnect != "" {
 				wide := res.Query
 				wide.Interconnect = ""
@@ -238,7 +238,7 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 						}
 					}
 					if n > 0 {
-						notef(env.lang, env.Stderr, model.Msg("%d "+model.Plural(n, "offer")+" with an unknown interconnect (? in the table) left out by the interconnect filter", n))
+						notef(env.lang, env.Stderr, model.Msg("%d "+model.Plural(n, "offer")+" whose interconnect is not stated (\"not stated\" in the table) left out by the interconnect filter", n))
 					}
 				}
 			}
@@ -286,8 +286,8 @@ comma-separated, match any). Prices are per hour in the --pricing mode.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.vram, "vram", "", "memory per GPU: 24GB..80GB, 40GB+, 80GB")
-	fl.StringSliceVar(&f.regions, "regions", nil, "regions, prefixes (us-east-1, europe-, asia*) or continents (europe, eu, asia, north-america); comma-separated")
-	fl.StringSliceVar(&f.countries, "country", nil, "regions in these countries: ISO codes or names (de, fr, \"united states\"); comma-separated")
+	fl.StringSliceVar(&f.regions, "regions", nil, "regions, prefixes (us-east-1, europe-, asia*) or continents (europe, eu, asia, north-america); comma-separated; leaves out offers whose location is not stated")
+	fl.StringSliceVar(&f.countries, "country", nil, "regions in these countries: ISO codes or names (de, fr, \"united states\"); comma-separated; leaves out offers whose location is not stated")
 	fl.StringSliceVar(&f.providers, "providers", nil, "providers (aws, gcp, azure, lambda, …); comma-separated")
 	fl.StringVar(&f.provider, "provider", "", "one provider (same as --providers)")
 	_ = fl.MarkHidden("provider")

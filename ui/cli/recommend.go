@@ -28,6 +28,7 @@ type queryFlags struct {
 	hoursPerMonth      float64
 	deadline           float64
 	multiNode          bool
+	marketplaces       bool
 	maxGPUs            int
 	precisionFallback  bool
 	limit              int
@@ -37,8 +38,9 @@ type queryFlags struct {
 
 func (f *queryFlags) register(fs *pflag.FlagSet) {
 	fs.StringSliceVar(&f.providers, "providers", nil, "only these providers: aws,gcp,azure,lambda,… (default all)")
-	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, prefixes ending in '-', or continents: us-east-1,europe-,europe,asia,north-america (default all)")
-	fs.StringSliceVar(&f.countries, "country", nil, "only regions in these countries, ISO codes or names: de,fr,\"united states\" (default any)")
+	fs.StringSliceVar(&f.regions, "regions", nil, "only these regions, prefixes ending in '-', or continents: us-east-1,europe-,europe,asia,north-america (default all; leaves out offers whose location is not stated)")
+	fs.StringSliceVar(&f.countries, "country", nil, "only regions in these countries, ISO codes or names: de,fr,\"united states\" (default any; leaves out offers whose location is not stated)")
+	fs.BoolVar(&f.marketplaces, "marketplaces", false, "include marketplace offers (vast, lium, hyperbolic, simplepod), left out unless --providers names them")
 	fs.Var(enumValue[model.Pricing]{&f.pricing, model.ParsePricing, model.PricingModes}, "pricing", "on-demand, spot, reserved-1y or reserved-3y (default on-demand)")
 	fs.Var(floatValue{&f.maxPrice}, "max-price-hour", "only offers up to this USD per hour")
 	fs.Var(floatValue{&f.budget}, "budget-month", "only offers up to this USD per month")
@@ -62,6 +64,11 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	changed := fs.Changed
 	if changed("providers") {
 		q.Providers = f.providers
+	}
+	if f.marketplaces && len(q.Providers) == 0 {
+		// As offers --marketplaces: every provider, the marketplaces too
+		// (model.Query.AllowsProvider leaves them out only when none is named).
+		q.Providers = providerNames(cat)
 	}
 	if changed("regions") {
 		q.Regions = f.regions

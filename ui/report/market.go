@@ -103,6 +103,14 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) e
 	right := map[int]bool{3: true, 4: true, 5: true, 6: true, 7: true, 8: true}
 	mark := func(row *market.Row) []string {
 		cells := MarketTableRow(row)
+		// The words the row's cells may hold for what its source does not
+		// state, in the table's language (JSON, CSV and Markdown keep English).
+		if rest, ok := strings.CutPrefix(cells[9], LinkNotStated); ok {
+			cells[9] = lang.T(LinkNotStated) + rest
+		}
+		if base, _, _ := strings.Cut(row.Region, " +"); model.RegionUnstated(base) {
+			cells[10] = RegionIn(lang, row.Region) + strings.TrimPrefix(cells[10], RegionIn(nil, row.Region))
+		}
 		for i := range cells {
 			cells[i] = r.Cut(cells[i], 40)
 		}
@@ -112,6 +120,9 @@ func WriteMarket(out io.Writer, r *Renderer, res *market.Result, m MarketJSON) e
 		}
 		if row.Marketplace() {
 			notes = append(notes, lang.T("marketplace"))
+		}
+		if slices.Contains(model.RegionsUnconfirmedProviders, row.Instance.Provider) {
+			notes = append(notes, lang.T("region availability not published"))
 		}
 		return append(cells, strings.Join(notes, lang.T(", ")))
 	}

@@ -216,17 +216,24 @@ func usd(v float64) string {
 	return "$" + strconv.FormatFloat(math.Round(v*1e4)/1e4, 'f', -1, 64)
 }
 
+// LinkNotStated is the interconnect cell of a multi-GPU row whose source
+// does not say how its GPUs are joined (Lambda's 2× and 4× H100 SXM,
+// DigitalOcean's 8× H100, RunPod's 2× and 4× MI300X: no provider page
+// found states it): words, not a "?" a reader takes for a glitch
+// (new-user walk).
+const LinkNotStated = "not stated"
+
 // MarketMarkdownRow returns one row's cells, in MarketMarkdownHeader's
 // order, unescaped: for a terminal table as well as for Markdown.
 func MarketMarkdownRow(r *market.Row) []string {
 	link := r.Instance.Interconnect
 	if link == "" && r.Instance.GPUCount > 1 {
-		link = "?" // the catalog's source does not state how the GPUs are joined
+		link = LinkNotStated // the catalog's source does not state how the GPUs are joined
 	}
 	if f := r.Fabric(); f != "" {
 		link += " + " + f
 	}
-	region := r.Region + model.RegionCountrySuffix(r.Region, r.Geo().Country)
+	region := RegionIn(nil, r.Region) + model.RegionCountrySuffix(r.Region, r.Geo().Country)
 	if n := len(r.Regions) - 1; n > 0 {
 		region += " +" + strconv.Itoa(n)
 	}

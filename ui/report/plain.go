@@ -28,7 +28,7 @@ func plainOfferRows(rows [][]string, offers []model.Offer, limit int) {
 			i++
 			same++
 		}
-		region := o.Region
+		region := RegionIn(nil, o.Region)
 		if same > 0 {
 			region += fmt.Sprintf(" +%d", same)
 		}

@@ -321,7 +321,11 @@ func OfferRowIn(p *i18n.Printer, o *model.Offer) []string {
 	if o.Verdict == model.VerdictBorderline {
 		headroom = "~" + headroom // as estimate's "~ borderline"; the warning has the band
 	}
-	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), CutRegion(o.Region, 18), gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
+	region := RegionIn(p, o.Region)
+	if base, _, _ := strings.Cut(o.Region, " +"); !model.RegionUnstated(base) {
+		region = CutRegion(region, 18) // "location not stated" whole: cut, it would read as a place
+	}
+	return []string{o.Instance.Provider, Truncate(o.Instance.Type, 26), region, gpus, USD(o.USDPerHour), USD(o.MonthlyUSD), job, cost, headroom}
 }
 
 // OfferGPUs is an offer's GPUs cell: "1×h100", "16×h100 (2 nodes)", or
@@ -747,6 +751,20 @@ func SameButRegion(a, b *model.Offer) bool {
 	return as == bs && ao == bo && a.PriceAsOf() == b.PriceAsOf()
 }
 
+// RegionIn is a region name as p's tables and sentences write it
+// (model.RegionShown): a placeholder naming no place (Daytona's "earth")
+// as "location not stated", a Vast.ai name with an empty part without the
+// empty part. JSON and CSV keep the name itself.
+func RegionIn(p *i18n.Printer, region string) string {
+	if base, more, _ := strings.Cut(region, " +"); model.RegionUnstated(base) {
+		if more != "" {
+			more = " +" + more
+		}
+		return p.T("location not stated") + more
+	}
+	return model.RegionShown(region)
+}
+
 // CutRegion is Truncate for a region that may end in " +N" (other
 // regions at the same price): the name is cut, never the count, so a cut
 // region cannot read as a longer region name.
@@ -911,7 +929,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 			}
 		}
 		top := &rec.Offers[0]
-		p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, top.Region, USD(top.USDPerHour), USD(top.MonthlyUSD))
+		p.Fprintf(&b, "\n%s %s %s in %s: %s per hour, %s per month", st.Good.Render(p.T("best:")), top.Instance.Provider, top.Instance.Type, RegionIn(p, top.Region), USD(top.USDPerHour), USD(top.MonthlyUSD))
 		if top.HasJob {
 			p.Fprintf(&b, ", %s and %s for the job", HoursIn(p, top.JobHours), USD(top.JobUSD))
 		}

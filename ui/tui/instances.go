@@ -560,7 +560,7 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	add := func(format string, args ...any) { lines = append(lines, lang.Sprintf(format, args...)) }
 	T := lang.T
 	in, g := o.Instance, o.GPU
-	add("%s", st.Title.Render(printable(in.Provider+" "+in.Type))+st.Muted.Render(printable(fmt.Sprintf(" · %s · %s", o.Region, T(string(o.Pricing))))))
+	add("%s", st.Title.Render(printable(in.Provider+" "+in.Type))+st.Muted.Render(printable(fmt.Sprintf(" · %s · %s", report.RegionIn(lang, o.Region), T(string(o.Pricing))))))
 	host := lang.Sprintf("%d × %s per instance · %d vCPUs · %.0f GiB RAM", in.GPUCount, g.Name, in.VCPUs, in.MemoryGiB)
 	if in.NetworkGbps > 0 {
 		host += " · " + lang.Sprintf("%.0f Gbps network", in.NetworkGbps)

@@ -631,7 +631,7 @@ func adviceChange(lang *i18n.Printer, a *advice.Advice) string {
 // With a job the figures are its price, time and cost; without one, the
 // price per hour and per month.
 func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
-	where := printable(fmt.Sprintf("%s %s %s", o.Instance.Provider, o.Instance.Type, o.Region))
+	where := printable(fmt.Sprintf("%s %s %s", o.Instance.Provider, o.Instance.Type, report.RegionIn(lang, o.Region)))
 	gpus := printable(report.OfferGPUsIn(lang, o))
 	borderline := o.Verdict == model.VerdictBorderline
 	if borderline { // the wide table's mark (markBorderline); the count line says what it means
@@ -670,7 +670,7 @@ func offerLine(lang *i18n.Printer, o *model.Offer, width int) string {
 // catalogs and overlays.
 func offerRow(lang *i18n.Printer, o *model.Offer) []string {
 	row := report.OfferRowIn(lang, o)
-	row[1], row[2] = o.Instance.Type, o.Region // whole: the tables cut them to their columns (cutColumn), report cuts at the end
+	row[1], row[2] = o.Instance.Type, report.RegionIn(lang, o.Region) // whole: the tables cut them to their columns (cutColumn), report cuts at the end
 	if o.GPUs > 1 && o.Strategy != model.DDP && o.Strategy != model.Single && o.Strategy != "" {
 		// A sharded layout is not implied by the count, as DDP is: with
 		// auto GPUs the matcher shards where DDP does not fit (the CLI's

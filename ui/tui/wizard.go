@@ -262,7 +262,7 @@ func (w *wizard) regionOptions() []huh.Option[string] {
 		opts = append(opts, huh.NewOption(w.lang.T(continentLabels[c])+w.lang.T(" (all providers)"), c).Selected(slices.Contains(selected, c)))
 	}
 	for _, r := range names {
-		label := r
+		label := report.RegionIn(w.lang, r) // "location not stated" for a placeholder, not "earth"
 		if g, ok := w.cat.Geo(by[r][0], r); ok && g.Country != "" {
 			label += model.RegionCountrySuffix(r, g.Country)
 		}

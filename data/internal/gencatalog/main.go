@@ -224,13 +224,22 @@ func generate(cat *model.Catalog, o options, provider string, stderr io.Writer) 
 			in.Source += "; " + srcN1
 		}
 		notes[in.Type] = enrich(cat, in, fixes[provider][in.Type])
+		if f := fixes[provider][in.Type]; f.asOf != "" {
+			in.AsOf = f.asOf // the price came from a dated source (fix.onDemand)
+		}
+		if s, ok := providerSources[provider]; ok {
+			in.Source += "; " + s
+		}
 		if f, ok := retiredProviders[provider]; ok {
 			in.Retired, in.RetiredSource = f.retired, f.source
 			in.Source += "; retired: " + f.source
 		}
 	}
 	for _, in := range handRows[provider] {
-		in.Provider, in.AsOf = provider, o.asOf
+		in.Provider = provider
+		if in.AsOf == "" {
+			in.AsOf = o.asOf
+		}
 		insts = append(insts, in)
 	}
 	sort.SliceStable(insts, func(i, j int) bool { return insts[i].Type < insts[j].Type })
@@ -338,6 +347,11 @@ func enrich(cat *model.Catalog, in *model.Instance, f fix) string {
 	}
 	if f.nvmeGB > 0 {
 		in.LocalNVMeGB = f.nvmeGB
+	}
+	if f.onDemand > 0 {
+		for i := range in.Prices {
+			in.Prices[i].OnDemandUSD = f.onDemand
+		}
 	}
 	if f.netGbps > 0 {
 		in.NetworkGbps = f.netGbps

@@ -114,6 +114,13 @@ type fix struct {
 	interconnect string
 	note         string // written as a comment above the entry
 	source       string // appended to the entry's source
+	// onDemand replaces the on-demand price of every region, and asOf
+	// (YYYY-MM-DD) is then the date of the source it was read from: a
+	// price taken from a dated page carries that page's date, not the day
+	// the generator ran (new-user walk: DigitalOcean's H100 rows carried
+	// an older SkyPilot file's price stamped with the import date).
+	onDemand float64
+	asOf     string
 }
 
 // gib converts GiB (Azure states disks in GiB) to the catalog's GB (10⁹ B).
@@ -174,6 +181,10 @@ var fixes = map[string]map[string]fix{
 		"gpu-h100-sxm_1gpu-16vcpu-200gb":   {source: srcNebiusUnconf},
 		"gpu-b200-sxm_8gpu-160vcpu-1792gb": {netGbps: 3200, source: srcNebiusB200Net},
 		"gpu-h200-sxm_8gpu-128vcpu-1600gb": {netGbps: 3200, source: srcNebiusH200Net},
+	},
+	"do": {
+		"gpu-h100x1-80gb":  {onDemand: 3.39, asOf: dateDOPricing, note: "price: DigitalOcean's pricing page ($3.39), not SkyPilot's v6 file ($6.74, an older price)", source: srcDOH100},
+		"gpu-h100x8-640gb": {onDemand: 23.92, asOf: dateDOPricing, note: "price: DigitalOcean's pricing page ($23.92), not SkyPilot's v6 file ($47.60, an older price)", source: srcDOH100},
 	},
 	"oci": {
 		"BM.GPU.B300.8":  {source: srcOCIB300Mem},
@@ -307,23 +318,49 @@ const srcN1 = "N1 host: n1-standard-96 rows of skypilot-org/skypilot-catalog cat
 // attached GPUs (data.n1Hosts: 4 or 8 vCPUs per GPU, 1–8 GPUs).
 var n1HostSizes = []int{4, 8, 16, 32, 64}
 
+// providerSources are appended to the source of every type of a provider:
+// what holds for all its rows.
+var providerSources = map[string]string{
+	"oci": srcOCIRegions,
+}
+
+// srcOCIRegions: SkyPilot's OCI file puts every GPU shape in every region
+// (the walk saw GB300 and MI355X "in" af-casablanca-1), and its fetcher says
+// why: the regions are where OCI's one global price applies, not where a
+// shape is offered.
+const srcOCIRegions = "regions: where the price applies, not where the shape is offered: SkyPilot's OCI fetcher " +
+	"(skypilot-org/skypilot sky/catalog/data_fetchers/fetch_oci.py @ 14cffac437b10b86e3b6c21b82eacc08288bd259) says 'OCI prices are the same in every commercial region' " +
+	"and 'Regional availability of shapes is not published by Oracle ... By default the catalog therefore lists every shape in every commercial region'; " +
+	"the three regions here are the AD blocks of that file that were read, so a shape's availability in them is not stated"
+
 // retiredProviders retire every type of a provider that is gone.
 var retiredProviders = map[string]fix{
 	"cudo": {retired: "2026-03-31", source: srcCudoRet},
 }
 
 // handRows are instance types no SkyPilot file carries, transcribed from
-// the provider's published price list; each names its sources. They are
-// appended to the provider's imported types.
+// the provider's published price list; each names its sources and carries
+// the date of the price list as AsOf. They are appended to the provider's
+// imported types.
 var handRows = map[string][]model.Instance{
 	"do": {
-		{Type: "gpu-mi300x1-192gb", GPU: "mi300x", GPUCount: 1, VCPUs: 20, MemoryGiB: 240,
+		{Type: "gpu-mi300x1-192gb", GPU: "mi300x", GPUCount: 1, VCPUs: 20, MemoryGiB: 240, AsOf: dateDOPricing,
 			Prices: []model.RegionPrice{{Region: "atl1", OnDemandUSD: 1.99}}, SkyPilotAccelerator: "MI300X", Source: srcDOMI300X},
-		{Type: "gpu-mi300x8-1536gb", GPU: "mi300x", GPUCount: 8, VCPUs: 160, MemoryGiB: 1920, Interconnect: "infinity-fabric",
+		{Type: "gpu-mi300x8-1536gb", GPU: "mi300x", GPUCount: 8, VCPUs: 160, MemoryGiB: 1920, Interconnect: "infinity-fabric", AsOf: dateDOPricing,
 			Prices: []model.RegionPrice{{Region: "atl1", OnDemandUSD: 15.92}}, SkyPilotAccelerator: "MI300X",
 			Source: srcDOMI300X + "; interconnect: the GPU catalog's infinity-fabric (8 OAM GPUs on one baseboard)"},
 	},
 }
+
+// dateDOPricing is the "Validated on" date of DigitalOcean's Droplet
+// pricing page (docs.digitalocean.com/products/droplets/details/pricing:
+// "Validated on 28 May 2026 • Last edited on 29 May 2026"), the as_of of
+// every price read from it.
+const dateDOPricing = "2026-05-28"
+
+const srcDOH100 = "price: DigitalOcean Droplet pricing (docs.digitalocean.com/products/droplets/details/pricing, validated 28 May 2026), " +
+	"'NVIDIA H100 $3.39 per hour', 'NVIDIA H100 (8x) $23.92 per hour' (the page validated 22 Apr 2025 gives the same two prices); " +
+	"SkyPilot has no DigitalOcean file in v7 or v8, and its v6 file's $6.74 and $47.60 are an older price; type, sizes and region tor1 from that v6 file"
 
 const srcDOMI300X = "price: DigitalOcean Droplet pricing (docs.digitalocean.com/products/droplets/details/pricing, validated 28 May 2026), " +
 	"'AMD MI300X $1.99 per hour', 'AMD MI300X (8x) $15.92 per hour'; slugs: DigitalOcean Droplets release notes, 12 June 2025 " +
