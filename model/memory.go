@@ -1441,6 +1441,10 @@ func foreachAdamIntermediates(w *Workload) float64 {
 // so .to is a no-op: one 16-bit copy. Lightning Fabric's
 // BitsandbytesPrecision (TrainerLitGPT) also quantizes the LM head and
 // quantizes from fp16, so a bf16 model makes two 16-bit copies of it.
+// torchtune (TrainerTorchtune) quantizes every block linear, LoRA-adapted
+// or not, and never the output projection; its linear_nf4 dequantizes the
+// weight to the input's dtype (weight.to(input.dtype), torchao nf4_tensor.py
+// LinearNF4.forward): one 16-bit copy, as Hugging Face's.
 func fourBitLinear(w *Workload) (params, work float64) {
 	a := &w.Model
 	params, largest, copies := a.LinearParams(), a.largestLinear(), 1.0
