@@ -487,7 +487,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 		}
 		if st := w.Strategy.ZeROStage(); st == 3 && (w.GPUs/w.TP > 1 || w.OffloadParams) {
 			if e.Recipe == RecipeDeepSpeed {
-				add("ZeRO-3 gathers the largest module plus stage3_prefetch_bucket_size %.0e elements, and keeps gathered what is reused within stage3_max_reuse_distance %.0e (where backward begins: the last modules and the head), prefetching up to stage3_max_live_parameters %.0e (DeepSpeed defaults), as a line of its own", DSPrefetchBucketSize, DSMaxReuseDistance, DSMaxLiveParameters)
+				add("ZeRO-3 gathers the largest module whole plus stage3_prefetch_bucket_size %.0e elements, and keeps gathered what is reused within stage3_max_reuse_distance %.0e (where backward begins: the last modules and the head), prefetching up to stage3_max_live_parameters %.0e, which bounds only the prefetch (DeepSpeed defaults), as a line of its own", DSPrefetchBucketSize, DSMaxReuseDistance, DSMaxLiveParameters)
 			} else {
 				add("FSDP holds the root unit (embeddings, head) and two blocks unsharded in 16-bit (current and prefetched), as a line of its own")
 			}
