@@ -37,7 +37,11 @@ type Estimate struct {
 	// report: the peak of live tensors. TorchReserved is what
 	// max_memory_reserved() would report: that plus the cuBLAS workspace
 	// and the caching allocator's fragmentation. Neither includes the CUDA
-	// context or NCCL's buffers, which nvidia-smi shows.
+	// context or NCCL's buffers, which nvidia-smi shows. With TensorFlow or
+	// JAX the same two figures are that framework's allocator's: the peak
+	// in use (tf.config.experimental.get_memory_info "peak", jax.Device.
+	// memory_stats() "peak_bytes_in_use") and the pool it grows to when it
+	// does not map the whole GPU up front; the reports name the framework.
 	TorchAllocated, TorchReserved float64
 	// PagedOptimizer is the part of Memory.OptimizerStates a bitsandbytes
 	// paged optimizer keeps in CUDA unified memory (Optimizer.Paged): in
@@ -459,7 +463,22 @@ func (e *Estimate) AssumptionMessages() []Message {
 		if e.Memory.CastCache > 0 || e.Recipe == RecipeAutocast {
 			add("torch.autocast keeps a 16-bit cast of every matmul weight until backward and saves norm inputs and softmax in fp32 (autocast_mode.cpp fp32 list)")
 		}
-		add("peak at the %s phase: allocated %.2f GiB (torch max_memory_allocated), reserved %.2f GiB (max_memory_reserved), nvidia-smi %.2f GiB", Msg(string(e.PeakPhase)), e.TorchAllocated/GiB, e.TorchReserved/GiB, e.Memory.Total()/GiB)
+		switch w.Framework {
+		case TensorFlow:
+			// tf.config.experimental.get_memory_info: "'peak': The peak
+			// memory used by the device across the run of the program",
+			// "only the current and peak memory that TensorFlow is
+			// actually using, not the memory that TensorFlow has
+			// allocated on the GPU" (tensorflow/python/framework/config.py).
+			add("peak at the %s phase: in use %.2f GiB (TensorFlow get_memory_info peak), allocator pool %.2f GiB with memory growth on (TensorFlow maps nearly all GPU memory without it), nvidia-smi %.2f GiB", Msg(string(e.PeakPhase)), e.TorchAllocated/GiB, e.TorchReserved/GiB, e.Memory.Total()/GiB)
+		case JAX:
+			// jax.Device.memory_stats() reads XLA's allocator statistics
+			// (xla/stream_executor/allocator_stats.h: bytes_in_use,
+			// peak_bytes_in_use, bytes_limit).
+			add("peak at the %s phase: in use %.2f GiB (JAX memory_stats peak_bytes_in_use), allocator pool %.2f GiB without preallocation (XLA_PYTHON_CLIENT_PREALLOCATE=false), nvidia-smi %.2f GiB", Msg(string(e.PeakPhase)), e.TorchAllocated/GiB, e.TorchReserved/GiB, e.Memory.Total()/GiB)
+		default:
+			add("peak at the %s phase: allocated %.2f GiB (torch max_memory_allocated), reserved %.2f GiB (max_memory_reserved), nvidia-smi %.2f GiB", Msg(string(e.PeakPhase)), e.TorchAllocated/GiB, e.TorchReserved/GiB, e.Memory.Total()/GiB)
+		}
 		if st := w.Strategy.ZeROStage(); st > 0 && w.GPUs/w.TP > 1 {
 			add("%s over %d data-parallel GPUs shards %s; activations are never sharded", w.Strategy, w.GPUs/w.TP, Msg([...]string{"", "optimizer states", "optimizer states and gradients", "parameters, gradients and optimizer states"}[st]))
 		}
@@ -468,7 +487,7 @@ func (e *Estimate) AssumptionMessages() []Message {
 		}
 		if st := w.Strategy.ZeROStage(); st == 3 && (w.GPUs/w.TP > 1 || w.OffloadParams) {
 			if e.Recipe == RecipeDeepSpeed {
-				add("ZeRO-3 gathers the largest module plus stage3_prefetch_bucket_size %.0e elements, and keeps gathered what is reused within stage3_max_reuse_distance %.0e (where backward begins: the last modules and the head), prefetching up to stage3_max_live_parameters %.0e (DeepSpeed defaults), as a line of its own", DSPrefetchBucketSize, DSMaxReuseDistance, DSMaxLiveParameters)
+				add("ZeRO-3 gathers the largest module whole plus stage3_prefetch_bucket_size %.0e elements, and keeps gathered what is reused within stage3_max_reuse_distance %.0e (where backward begins: the last modules and the head), prefetching up to stage3_max_live_parameters %.0e, which bounds only the prefetch (DeepSpeed defaults), as a line of its own", DSPrefetchBucketSize, DSMaxReuseDistance, DSMaxLiveParameters)
 			} else {
 				add("FSDP holds the root unit (embeddings, head) and two blocks unsharded in 16-bit (current and prefetched), as a line of its own")
 			}

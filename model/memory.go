@@ -953,8 +953,18 @@ func (a *Architecture) blockParams() float64 {
 //	      §3.3.2), plus the root unit (embeddings, head, final norm), which
 //	      FSDP does not reshard after forward (torch FSDP docs,
 //	      reshard_after_forward / FULL_SHARD root behaviour).
-//	ZeRO-3: the module being computed plus up to DSPrefetchBucketSize
-//	      elements prefetched, never more than DSMaxLiveParameters; and
+//	ZeRO-3: the module being computed, whole, plus up to
+//	      DSPrefetchBucketSize elements prefetched while the gathered
+//	      stay within DSMaxLiveParameters: _fetch_sub_module_impl
+//	      all-gathers every parameter of the current submodule
+//	      unconditionally, and only the prefetch is bounded, by
+//	      max_params_to_prefetch = min(__max_n_available_params -
+//	      __n_available_params, __prefetch_bucket_sz) (deepspeed/runtime/
+//	      zero/partitioned_param_coordinator.py, at edaa722 of
+//	      deepspeedai/DeepSpeed). So a module larger than the limit (a
+//	      250,880 × 4,096 embedding, 1.03e9 parameters, against the 1e9
+//	      default) is gathered whole and nothing is prefetched beside it;
+//	      and
 //	      where backward turns (the end of forward, and with checkpointing
 //	      each block's recomputed forward), the modules reused within
 //	      DSMaxReuseDistance, which stay gathered (dsReuseKept), the
@@ -970,7 +980,8 @@ func gatheredParams(a *Architecture, r Recipe, ckpt bool, elem float64) float64 
 	}
 	if r == RecipeDeepSpeed {
 		live, prefetch := DSMaxLiveParameters/elem, DSPrefetchBucketSize/elem
-		g := min(a.largestModule()+min(prefetch, a.blockParams()), live)
+		big := a.largestModule()
+		g := big + max(0, min(prefetch, a.blockParams(), live-big))
 		if blk := a.dsBlockModules(); blk != nil {
 			// The turn from forward to backward: the last blocks and the head.
 			var tail []float64
@@ -1441,6 +1452,10 @@ func foreachAdamIntermediates(w *Workload) float64 {
 // so .to is a no-op: one 16-bit copy. Lightning Fabric's
 // BitsandbytesPrecision (TrainerLitGPT) also quantizes the LM head and
 // quantizes from fp16, so a bf16 model makes two 16-bit copies of it.
+// torchtune (TrainerTorchtune) quantizes every block linear, LoRA-adapted
+// or not, and never the output projection; its linear_nf4 dequantizes the
+// weight to the input's dtype (weight.to(input.dtype), torchao nf4_tensor.py
+// LinearNF4.forward): one 16-bit copy, as Hugging Face's.
 func fourBitLinear(w *Workload) (params, work float64) {
 	a := &w.Model
 	params, largest, copies := a.LinearParams(), a.largestLinear(), 1.0

@@ -119,7 +119,16 @@ const (
 	// (separate q/k/v projections, no returned key/value cache) loaded in
 	// the recipe's dtype; QLoRA quantizes the linears to torchao NF4 and
 	// casts nothing to fp32 (no prepare_model_for_kbit_training: see
-	// kbitFP32).
+	// kbitFP32). Every block linear is NF4 whatever the LoRA targets:
+	// LoRALinear(quantize_base=True) where LoRA applies, FrozenNF4Linear
+	// where it does not (torchtune/models/llama2/_component_builders.py
+	// lora_llama2_self_attention, llama2_mlp; torchtune#1119, "NF4
+	// quantization of linear layers without LoRA applied", in v0.3.0 —
+	// before it, v0.1–v0.2, a linear without LoRA stayed bf16, as the QLoRA
+	// tutorial still says). The output projection is never quantized ("TODO:
+	// quantize_base is not applied to final output_proj currently",
+	// lora_llama2), so fourBitLinear counts the block linears, as for
+	// Hugging Face.
 	TrainerTorchtune Trainer = "torchtune"
 )
 

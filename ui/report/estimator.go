@@ -66,6 +66,10 @@ func addEstimatorV2(out *EstimateJSON, e *model.Estimate, f *advice.Fit) {
 	}
 	m := &out.Memory
 	m.PerGPUBytes = NewBreakdownJSON(e.Memory)
+	m.Allocator = "torch"
+	if fw := e.Workload.Framework; fw == model.TensorFlow || fw == model.JAX {
+		m.Allocator = string(fw)
+	}
 	m.TorchAllocatedBytes, m.TorchReservedBytes = i64(e.TorchAllocated), i64(e.TorchReserved)
 	m.PeakPhase = string(e.PeakPhase)
 	m.Phases = []PhaseJSON{}
@@ -107,18 +111,31 @@ func NeedsLineIn(p *i18n.Printer, e *model.Estimate) string {
 		GiB(b[1]), BandConfidence*100)
 }
 
-// TotalsLine names the two PyTorch totals beside nvidia-smi's and the
-// phase that peaks, each torch figure with its 90% range from the
-// calibration cases that read it: "torch allocated 13.10 GiB
-// (12.10–14.50 GiB), reserved 14.20 GiB (12.90–16.00 GiB) at 90%; peak in
-// backward".
+// TotalsLine names the two allocator totals beside nvidia-smi's and the
+// phase that peaks, each figure with its 90% range from the calibration
+// cases that read it: "torch allocated 13.10 GiB (12.10–14.50 GiB),
+// reserved 14.20 GiB (12.90–16.00 GiB) at 90%; peak in backward". With
+// TensorFlow or JAX the figures are that framework's allocator's, so the
+// line names it ("TensorFlow allocator peak in use …, pool …") rather
+// than torch's calls.
 func TotalsLine(e *model.Estimate) string { return TotalsLineIn(nil, e) }
 
 // TotalsLineIn is TotalsLine in p's language.
 func TotalsLineIn(p *i18n.Printer, e *model.Estimate) string {
-	s := p.Sprintf("torch allocated %s (%.2f–%s), reserved %s (%.2f–%s) at %.0f%%",
-		GiB(e.TorchAllocated), e.AllocatedBand[0]/model.GiB, GiB(e.AllocatedBand[1]),
-		GiB(e.TorchReserved), e.ReservedBand[0]/model.GiB, GiB(e.ReservedBand[1]), BandConfidence*100)
+	var s string
+	switch fw := e.Workload.Framework; fw {
+	case model.TensorFlow, model.JAX:
+		// Not torch's caching allocator: the framework's own (see
+		// model.Estimate.TorchAllocated), named so a TensorFlow or JAX
+		// user does not look for a torch call.
+		s = p.Sprintf("%s allocator peak in use %s (%.2f–%s), pool %s (%.2f–%s) at %.0f%%", FrameworkName(fw),
+			GiB(e.TorchAllocated), e.AllocatedBand[0]/model.GiB, GiB(e.AllocatedBand[1]),
+			GiB(e.TorchReserved), e.ReservedBand[0]/model.GiB, GiB(e.ReservedBand[1]), BandConfidence*100)
+	default:
+		s = p.Sprintf("torch allocated %s (%.2f–%s), reserved %s (%.2f–%s) at %.0f%%",
+			GiB(e.TorchAllocated), e.AllocatedBand[0]/model.GiB, GiB(e.AllocatedBand[1]),
+			GiB(e.TorchReserved), e.ReservedBand[0]/model.GiB, GiB(e.ReservedBand[1]), BandConfidence*100)
+	}
 	if e.TorchAllocated <= 0 {
 		return "" // an estimate without a memory model (none today)
 	}
@@ -294,4 +311,16 @@ func NoFitChanceNoteIn(p *i18n.Printer, f *advice.Fit) string {
 // p is the language (nil: English).
 func TimeBandNoteIn(p *i18n.Printer, e *model.Estimate) string {
 	return p.Sprintf("%.0f%% range %s – %s", BandConfidence*100, HoursIn(p, e.TimeBand[0]), HoursIn(p, e.TimeBand[1]))
+}
+
+// FrameworkName is a framework as its project spells it: "PyTorch",
+// "TensorFlow", "JAX".
+func FrameworkName(f model.Framework) string {
+	switch f {
+	case model.TensorFlow:
+		return "TensorFlow"
+	case model.JAX:
+		return "JAX"
+	}
+	return "PyTorch"
 }

@@ -82,7 +82,10 @@ type MemoryJSON struct {
 	OverheadBytes OverheadJSON  `json:"overhead_bytes"`
 	// PerGPUBytes.Total is what nvidia-smi shows (CUDA context and NCCL
 	// included); these are what torch.cuda.max_memory_allocated() and
-	// max_memory_reserved() would report.
+	// max_memory_reserved() would report, or with TensorFlow or JAX that
+	// framework's allocator's peak in use and pool (the field names are
+	// stable; Allocator says whose).
+	Allocator           string      `json:"allocator"` // "torch", "tensorflow" or "jax": whose allocator the two figures below are
 	TorchAllocatedBytes int64       `json:"torch_allocated_bytes"`
 	TorchReservedBytes  int64       `json:"torch_reserved_bytes"`
 	PeakPhase           string      `json:"peak_phase"` // the phase PerGPUBytes is taken at

@@ -160,8 +160,11 @@ func (p panel) memoryDetailLines(e *model.Estimate, best *model.Offer) []string 
 	if e.PeakPhase != "" {
 		band += lang.Sprintf(" · peak at %s", report.PhaseNameIn(lang, e.PeakPhase))
 	}
-	lines := []string{st.Muted.Render(band),
-		st.Muted.Render(lang.Sprintf("torch allocated %s, reserved %s", report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved)))}
+	totals := lang.Sprintf("torch allocated %s, reserved %s", report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved))
+	if fw := e.Workload.Framework; fw == model.TensorFlow || fw == model.JAX {
+		totals = lang.Sprintf("%s allocator peak in use %s, pool %s", report.FrameworkName(fw), report.GiB(e.TorchAllocated), report.GiB(e.TorchReserved))
+	}
+	lines := []string{st.Muted.Render(band), st.Muted.Render(totals)}
 	if best != nil && model.MemoryVerdict(e.ResidentNeed(), e.MemoryBand, best.UsableBytes) == model.VerdictBorderline {
 		// Two limits: the band against the usable memory (FitMargin kept
 		// free) makes it borderline; running out is needing more than all
