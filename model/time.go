@@ -105,6 +105,24 @@ func (c *Catalog) NodeNetwork(g *GPU, perNode int) (gbps float64, types int) {
 	return (v[n/2-1] + v[n/2]) / 2, n
 }
 
+// LargestNode returns the most GPUs of g one offered instance type of
+// the catalog holds (H100 SXM: 8; A100 40GB: 16, GCP a2-megagpu-16g);
+// DefaultGPUsPerNode when the catalog offers none. Tensor parallelism
+// stays inside a node (serve.PlanOnGPUNodes), so this bounds the TP an
+// estimate accepts as recommend's instance types do.
+func (c *Catalog) LargestNode(g *GPU) int {
+	n := 0
+	for i := range c.Instances {
+		if in := &c.Instances[i]; g != nil && in.GPU == g.Key && in.Offered() {
+			n = max(n, in.GPUCount)
+		}
+	}
+	if n == 0 {
+		return DefaultGPUsPerNode
+	}
+	return n
+}
+
 // DefaultNetwork returns the node network a job w across nodes of perNode
 // GPUs of g is timed at when their instance type has no network figure,
 // or when no type is known (gpuplan estimate): the user's network_gbps

@@ -103,6 +103,14 @@ type Plan struct {
 	// PP) did not fit on the node. Zero when PP was given or is 1.
 	Grown model.Message
 
+	// Chosen says which TP the planner chose when the user gave none and
+	// it is larger than the smallest tried, and why the next smaller one
+	// lost (chosenTP): a split the user did not ask for is never silent
+	// (a new user's trial: Llama 3.1 8B on an L4 served at TP 2 on two
+	// GPUs with no word why). Zero when TP was given, is the smallest
+	// tried, or the plan does not fit.
+	Chosen model.Message
+
 	Fits  bool // the model and one full-length request fit
 	Meets bool // fits, carries the load and meets the latency targets
 	// Borderline says why a plan that Meets may not in practice: the 90%
@@ -163,13 +171,15 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	}
 	var best *Plan
 	var smaller model.Message // why the last smaller pipeline did not fit
+	var tried []Plan          // every layout planned, for chosenTP
 	for _, pp := range ppChoices(a, s) {
 		if best != nil && len(best.ReasonMsgs) > 0 {
 			smaller = best.ReasonMsgs[0]
 		}
 		for _, tp := range tpChoices(a, s, o.GPUsPerNode) {
 			p := planOne(a, s, o, tp, pp)
-			if best == nil || betterPlan(&p, best) {
+			tried = append(tried, p)
+			if best == nil || betterLayout(&p, best) {
 				best = &p
 			}
 		}
@@ -186,6 +196,9 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 	if best == nil {
 		m := model.Msg("no tensor-parallel degree up to %s per node suits the model's %d heads", model.CountMsg(o.GPUsPerNode, "GPU"), a.Heads)
 		return Plan{Offer: o, Serving: s, Reasons: []string{m.String()}, ReasonMsgs: []model.Message{m}}, nil
+	}
+	if s.TP == 0 {
+		best.Chosen = chosenTP(best, tried)
 	}
 	best.applyBudget()
 	if s.WeightFormat != asked {
@@ -229,26 +242,123 @@ func GPUOffer(g *model.GPU, n int) Offer {
 // weights leave 3.4 GiB of KV cache per GPU, where TP 2 on 2 GPUs
 // carries them.
 func PlanOnGPU(a *model.Architecture, s Serving, g *model.GPU) (Plan, error) {
+	return PlanOnGPUNodes(a, s, g, model.DefaultGPUsPerNode)
+}
+
+// PlanOnGPUNodes is PlanOnGPU where the largest node of g holds perNode
+// GPUs (gpuplan estimate: the catalog's largest instance type of g): a
+// replica of more GPUs spans nodes, so a TP above perNode is refused as
+// recommend refuses it on every instance type of g ("TP 16 needs 16 GPUs
+// in one node", planOne), and a pipeline across nodes needs a Ray
+// cluster (allow_multi_node), where it was timed as one NVLink domain
+// (a new user's trial: DeepSeek-R1 at TP 16 on 16 H100s served at 8.1 ms
+// per token in estimate, a near miss in recommend). 0 is
+// model.DefaultGPUsPerNode.
+func PlanOnGPUNodes(a *model.Architecture, s Serving, g *model.GPU, perNode int) (Plan, error) {
 	if g == nil {
 		return Plan{}, model.Errorf(ErrInvalid, "no GPU to plan serving on: give --gpu NAME")
 	}
+	if perNode < 1 {
+		perNode = model.DefaultGPUsPerNode
+	}
 	tps := tpChoices(a, s, model.DefaultGPUsPerNode)
 	if len(tps) == 0 {
-		return PlanServing(a, s, GPUOffer(g, max(s.TP, 1)*max(s.PP, 1)))
+		return PlanServing(a, s, NodeOffer(g, max(s.TP, 1)*max(s.PP, 1), perNode))
 	}
 	var best *Plan
+	var tried []Plan
 	for _, tp := range tps {
 		one := s
 		one.TP = tp
-		p, err := PlanServing(a, one, GPUOffer(g, tp*max(s.PP, 1)))
+		p, err := PlanServing(a, one, NodeOffer(g, tp*max(s.PP, 1), perNode))
 		if err != nil {
 			return Plan{}, err
 		}
-		if best == nil || betterPlan(&p, best) {
+		tried = append(tried, p)
+		if best == nil || betterLayout(&p, best) {
 			best = &p
 		}
 	}
+	if s.TP == 0 {
+		best.Chosen = chosenTP(best, tried)
+	}
 	return *best, nil
+}
+
+// NodeOffer is GPUOffer of n GPUs in nodes of at most perNode: a replica
+// larger than the largest node of g spans nodes, as recommend plans it on
+// the catalog's instance types (planOne refuses TP across nodes, and a
+// pipeline across them asks for a Ray cluster).
+func NodeOffer(g *model.GPU, n, perNode int) Offer {
+	if perNode < 1 || n <= perNode {
+		return GPUOffer(g, n)
+	}
+	return GPUOffer(g, perNode)
+}
+
+// betterLayout is betterPlan between layouts of one question on one kind
+// of GPU, except that of two whose memory does not fit the nearer to
+// fitting wins (the larger KV cache, the less negative): the split a report names
+// when none fits is the largest tried and its shortfall, not TP 1
+// (a new user's trial: DeepSeek-R1 on 8 H100s was reported as TP 1 with
+// 627 GiB of weights per GPU, where TP 8 was tried).
+func betterLayout(p, q *Plan) bool {
+	short := func(x *Plan) bool { return x.Memory.TotalBytes > 0 && !x.Memory.Fits() } // not a layout refusal
+	if !p.Fits && !q.Fits && short(p) && short(q) && p.Memory.KVCache != q.Memory.KVCache {
+		return p.Memory.KVCache > q.Memory.KVCache
+	}
+	return betterPlan(p, q)
+}
+
+// chosenTP says why best, planned at a TP the user did not give, is not
+// at the next smaller TP tried (the largest TP of tried below best's;
+// the layout with the best pipeline there): it does not fit (on one GPU:
+// one GPU cannot hold the weights and the KV cache of one request),
+// misses the targets, meets them only at the estimate (its 90% range
+// crosses them), or needs more GPUs for the load. Zero when best does
+// not fit or is at the smallest TP.
+func chosenTP(best *Plan, tried []Plan) model.Message {
+	if !best.Fits {
+		return model.Message{}
+	}
+	var q *Plan
+	for i := range tried {
+		t := &tried[i]
+		if t.TP >= best.TP || t.Memory.TotalBytes == 0 {
+			continue
+		}
+		if q == nil || t.TP > q.TP || t.TP == q.TP && betterLayout(t, q) {
+			q = t
+		}
+	}
+	if q == nil {
+		return model.Message{}
+	}
+	// noFit is why q does not fit at best's pipeline: its own reason, or
+	// the one its longer pipeline grew from (Grown).
+	var noFit model.Message
+	switch {
+	case !q.Fits && len(q.ReasonMsgs) > 0:
+		noFit = q.ReasonMsgs[0]
+	case q.PP > best.PP && len(q.Grown.Args) > 0:
+		noFit, _ = q.Grown.Args[len(q.Grown.Args)-1].(model.Message)
+	}
+	var why model.Message
+	switch {
+	case !noFit.IsZero() && q.TP == 1:
+		why = model.Msg("one %s cannot hold the weights and the KV cache of one %d-token request (%s)", q.Offer.GPU.Name, q.Serving.MaxModelLen, noFit)
+	case !noFit.IsZero():
+		why = model.Msg("TP %d does not fit (%s)", q.TP, noFit)
+	case !q.Meets && len(q.ReasonMsgs) > 0:
+		why = model.Msg("TP %d misses the targets (%s)", q.TP, q.ReasonMsgs[0])
+	case q.Meets && !q.Borderline.IsZero() && best.Borderline.IsZero():
+		why = model.Msg("TP %d meets the targets only at the estimate (%s)", q.TP, q.Borderline)
+	case q.GPUs > best.GPUs:
+		why = model.Msg("TP %d needs %s for the load where TP %d needs %d", q.TP, model.CountMsg(q.GPUs, "GPU"), best.TP, best.GPUs)
+	default:
+		why = model.Msg("TP %d ranks after it (cost per million output tokens)", q.TP)
+	}
+	return model.Msg("TP %d chosen, not TP %d: %s; --tp pins the split", best.TP, q.TP, why)
 }
 
 func ppChoices(a *model.Architecture, s Serving) []int {
@@ -340,8 +450,11 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	}
 	if !p.Memory.Fits() {
 		if p.Memory.KVCache <= 0 {
-			p.reason("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g)",
-				tp, pp, p.Memory.Weights/model.GiB, p.Memory.Activation/model.GiB, p.Memory.BudgetBytes/model.GiB, s.GPUMemoryUtilization)
+			// The shortfall: what one full-length request's KV cache
+			// needs beyond what is left (KVCache is negative or 0).
+			short := (p.Memory.KVBytesPerToken*float64(s.MaxModelLen) - p.Memory.KVCache) / model.GiB
+			p.reason("TP %d × PP %d: weights %.1f GiB + activations %.1f GiB per GPU leave no KV cache in %.1f GiB (gpu_memory_utilization %.2g), %.1f GiB per GPU short of one %d-token request",
+				tp, pp, p.Memory.Weights/model.GiB, p.Memory.Activation/model.GiB, p.Memory.BudgetBytes/model.GiB, s.GPUMemoryUtilization, short, s.MaxModelLen)
 		} else {
 			p.reason("TP %d × PP %d: KV cache holds %d tokens, less than one %d-token request",
 				tp, pp, p.Memory.KVTokens, s.MaxModelLen)

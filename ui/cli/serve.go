@@ -145,13 +145,16 @@ func serveErr(err error) error {
 }
 
 // estimateOffer is the GPUs estimate plans on: one node of --gpus GPUs
-// (default: --tp, else 1), linked by NVLink when the GPU has it.
-func estimateOffer(g *model.GPU, gpus int, s *serve.Serving) serve.Offer {
+// (default: --tp, else 1), linked by NVLink when the GPU has it, or
+// nodes of perNode (the catalog's largest node of g) when --gpus is more:
+// tensor parallelism does not cross them, as in recommend
+// (serve.NodeOffer).
+func estimateOffer(g *model.GPU, gpus int, s *serve.Serving, perNode int) serve.Offer {
 	n := gpus
 	if n < 1 {
 		n = max(s.TP*max(s.PP, 1), 1)
 	}
-	return serve.GPUOffer(g, n)
+	return serve.NodeOffer(g, n, perNode)
 }
 
 // gpu is the GPU a serving estimate is for: --gpu, else the file's picked
@@ -193,7 +196,15 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	case wf.gpu == "" && sl.file.cfg != nil && sl.file.cfg.Selection != nil && sl.file.cfg.Selection.GPUs > 0: // the picked offer's node
 		gpus = sl.file.cfg.Selection.GPUs / max(sl.file.cfg.Selection.Instances, 1)
 	}
-	if gpus > 0 && sl.s.PP == 0 {
+	perNode := sl.cat.LargestNode(g)
+	if gpus > perNode {
+		// More GPUs than the catalog's largest node of g: nodes of
+		// perNode, tensor parallel inside each, as recommend plans on
+		// the instance types (a new user's trial: TP 16 on 16 H100s was
+		// timed as one NVLink domain in estimate, refused in recommend).
+		sl.warnings = append(sl.warnings, model.Msg("--gpus %d is more than the catalog's largest %s node, %s: planned as nodes of %d, tensor parallel inside each, pipeline stages across them (as recommend plans it)",
+			gpus, g.Name, model.CountMsg(perNode, "GPU"), perNode))
+	} else if gpus > 0 && sl.s.PP == 0 {
 		sl.s.PP = 1 // --gpus is one node: no pipeline across nodes unless --pp says so
 	}
 	if sl.s.TP > 0 && gpus > 0 && gpus%(sl.s.TP*max(sl.s.PP, 1)) != 0 {
@@ -201,14 +212,14 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	}
 	var p serve.Plan
 	if gpus > 0 { // one node of --gpus GPUs: PlanServing picks TP on it
-		p, err = serve.PlanServing(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s))
+		p, err = serve.PlanServing(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s, perNode))
 	} else { // no node: TP 1, 2, 4 or 8, the fewest GPUs that carry the load
-		p, err = serve.PlanOnGPU(&sl.w.Model, sl.s, g)
+		p, err = serve.PlanOnGPUNodes(&sl.w.Model, sl.s, g, perNode)
 	}
 	if err != nil {
 		return serveErr(err)
 	}
-	if gpus > 0 && sl.s.Replicas == 0 && p.GPUs > gpus {
+	if gpus > 0 && gpus <= perNode && sl.s.Replicas == 0 && p.GPUs > gpus {
 		// --gpus is one node; auto replicas add nodes for the load, which
 		// a user who gave the total would not expect without a word.
 		sl.warnings = append(sl.warnings, model.Msg("--gpus %d is one node: --replicas auto added %s for the load (%s at the TPOT target), %d GPUs in all; give --replicas 1 to size that one node", gpus, model.CountMsg(p.Nodes-1, "node"), model.CountMsg(sl.s.Concurrency, "concurrent request"), p.GPUs))

@@ -127,6 +127,10 @@ type ServePlanJSON struct {
 	// Grown says why an automatic pipeline has more than one stage: what
 	// the smaller pipeline lacked (serve.Plan.Grown); empty otherwise.
 	Grown string `json:"grown,omitempty"`
+	// Chosen says which TP estimate chose when --tp was not given and
+	// why not the next smaller one (serve.Plan.Chosen); empty otherwise,
+	// and in recommend, whose every row is a chosen split.
+	Chosen string `json:"chosen,omitempty"`
 	// WeightFormat is what vLLM loads on this GPU; FallbackFrom the format
 	// asked for when the GPU cannot run it (precision fallback allowed),
 	// with Fallback saying why; both empty otherwise.
@@ -209,7 +213,15 @@ type ServeEstimateJSON struct {
 func NewServeEstimateJSON(w *model.Workload, p *serve.Plan) ServeEstimateJSON {
 	return ServeEstimateJSON{Model: ModelJSON{Key: w.Model.Key, Name: w.Model.Name, Family: string(w.Model.Family)},
 		Task: string(model.TaskInference), Params: i64(w.Model.ParamCount()), Serving: NewServingJSON(&p.Serving),
-		Plan: NewServePlanJSON(p), Warnings: append([]string{}, p.Reasons...), Assumptions: ServeAssumptions()}
+		Plan: servePlanEstimateJSON(p), Warnings: append([]string{}, p.Reasons...), Assumptions: ServeAssumptions()}
+}
+
+// servePlanEstimateJSON is NewServePlanJSON with the TP the estimate
+// chose (serve.Plan.Chosen).
+func servePlanEstimateJSON(p *serve.Plan) ServePlanJSON {
+	j := NewServePlanJSON(p)
+	j.Chosen = p.Chosen.String()
+	return j
 }
 
 // ServeRecommendJSON is recommend --task inference, in recommend's
@@ -428,6 +440,9 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 		line("%s %s", st.Bad.Render(lang.T("✗ cannot serve on")), head)
 	default:
 		line("%s %s", st.Bad.Render(lang.T("✗ does not fit")), head)
+	}
+	if !p.Chosen.IsZero() {
+		line("  %s", st.Warn.Render("↑ "+lang.Message(p.Chosen)))
 	}
 	if !p.Grown.IsZero() {
 		line("  %s", st.Warn.Render("↑ "+lang.Message(p.Grown)))
