@@ -73,9 +73,17 @@ type OfferJSON struct {
 	MonthlyCostUSD     float64  `json:"monthly_cost_usd"`
 	JobHours           *float64 `json:"job_hours"`
 	JobCostUSD         *float64 `json:"job_cost_usd"`
-	Warnings           []string `json:"warnings"`
-	Source             string   `json:"source"`
-	AsOf               string   `json:"as_of"`
+	// JobHoursLow … JobCostHighUSD are the 90% ranges of job_hours and
+	// job_cost_usd (model.Offer.JobBand): the time estimate's
+	// out-of-sample range, each end billed at the offer's price; left
+	// out without a job time.
+	JobHoursLow    *float64 `json:"job_hours_low,omitempty"`
+	JobHoursHigh   *float64 `json:"job_hours_high,omitempty"`
+	JobCostLowUSD  *float64 `json:"job_cost_low_usd,omitempty"`
+	JobCostHighUSD *float64 `json:"job_cost_high_usd,omitempty"`
+	Warnings       []string `json:"warnings"`
+	Source         string   `json:"source"`
+	AsOf           string   `json:"as_of"`
 	// Origin is where the price came from: "embedded" or an overlay path
 	// (catalog update's or the user's).
 	Origin string `json:"origin"`
@@ -152,6 +160,10 @@ func newOfferJSON(o *model.Offer, memo messageMemo) OfferJSON {
 	}
 	if o.HasJob {
 		j.JobHours, j.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
+	}
+	if h, usd, ok := o.JobBand(); ok {
+		j.JobHoursLow, j.JobHoursHigh = ptr(Round(h[0], 3)), ptr(Round(h[1], 3))
+		j.JobCostLowUSD, j.JobCostHighUSD = ptr(Round(usd[0], 2)), ptr(Round(usd[1], 2))
 	}
 	if o.CommitmentUSD > 0 {
 		j.CommitmentUSD = ptr(Round(o.CommitmentUSD, 2))
@@ -905,7 +917,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 				break
 			}
 		}
-		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, sizedTableNote(p, offers, rec.Sort)) {
+		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, sizedTableNote(p, offers, rec.Sort), JobRangeNoteIn(p, offers)) {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
 			}
@@ -915,7 +927,11 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		if top.HasJob {
 			p.Fprintf(&b, ", %s and %s for the job", HoursIn(p, top.JobHours), USD(top.JobUSD))
 		}
-		p.Fprintf(&b, " (%s)\n", PricingName(p, top.Pricing))
+		if rng := JobRangeIn(p, top); rng != "" { // the cost carries the time's range
+			p.Fprintf(&b, " (%s; %s)\n", PricingName(p, top.Pricing), rng)
+		} else {
+			p.Fprintf(&b, " (%s)\n", PricingName(p, top.Pricing))
+		}
 		for _, wn := range p.Messages(top.WarningMessages()) {
 			fmt.Fprintf(&b, "  %s %s\n", st.Warn.Render("!"), wn)
 		}

@@ -623,6 +623,9 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	if o.HasJob && e != nil {
 		hours, sign := jobHoursIn(lang, o)
 		add("  job: %s × %s/h %s %s", hours, report.USD(o.USDPerHour), sign, st.Value.Render(report.USD(o.JobUSD)))
+		if rng := report.JobRangeIn(lang, o); rng != "" {
+			add("  %s", st.Muted.Render(rng))
+		}
 		add("  %s", st.Muted.Render(lang.Sprintf("%.3g FLOPs at MFU %.2f of %.4g TFLOPS (%s) per GPU", e.TotalFLOPs, e.MFU, e.PeakTFLOPS, e.Precision)))
 	} else if sp == nil { // serving is costed per million tokens, above
 		add("  %s", st.Muted.Render(T("no dataset size: job time and cost not computed")))

@@ -493,7 +493,7 @@ func compactCountLine(lang *i18n.Printer, st *report.Styles, shown []model.Offer
 // of running out of memory (report.RiskyAheadNoteShort).
 func panelNotes(lang *i18n.Printer, rec *model.Recommendation, shown []model.Offer) []string {
 	var notes []string
-	for _, note := range []string{report.LateNoteShort(lang, shown), report.RiskyAheadNoteShort(lang, rec), report.AssumedNetworkNoteShort(lang, shown)} {
+	for _, note := range []string{report.LateNoteShort(lang, shown), report.RiskyAheadNoteShort(lang, rec), report.AssumedNetworkNoteShort(lang, shown), report.JobRangeNoteShort(lang, shown)} {
 		if note != "" {
 			notes = append(notes, note)
 		}
