@@ -90,3 +90,18 @@ func sig2(x float64) float64 {
 	v, _ := strconv.ParseFloat(fmt.Sprintf("%.2g", x), 64)
 	return v
 }
+
+// UncalibratedTableNote is, under an offers table, the note that a shown
+// offer's time is on a GPU of a vendor no calibration source ran on
+// (model.Estimate.UncalibratedNote: AMD's), its range widened; "" when
+// none is.
+func UncalibratedTableNote(p *i18n.Printer, offers []model.Offer) string {
+	for i := range offers {
+		if e := offers[i].Estimate; e != nil {
+			if m, ok := e.UncalibratedNote(); ok {
+				return p.Message(m)
+			}
+		}
+	}
+	return ""
+}

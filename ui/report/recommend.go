@@ -917,7 +917,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 				break
 			}
 		}
-		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, sizedTableNote(p, offers, rec.Sort), JobRangeNoteIn(p, offers)) {
+		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, sizedTableNote(p, offers, rec.Sort), JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers)) {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
 			}
