@@ -867,6 +867,9 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 	if rec.AutoGPUs && w.Task.Training() {
 		fmt.Fprintf(&b, "%s\n", st.Muted.Render(GlobalBatchNoteIn(p, w, rec.Offers)))
 	}
+	if m, ok := w.GlobalBatchChange(); ok { // --gpus that cannot share the batch asked
+		fmt.Fprintf(&b, "%s %s\n", st.Warn.Render("!"), p.Message(m))
+	}
 	fmt.Fprintf(&b, "%s\n\n", st.Muted.Render(ReasonSummaryIn(p, rec)))
 	if len(rec.Offers) == 0 {
 		fmt.Fprintf(&b, "%s\n", st.Bad.Render(p.T("No offer runs this workload with these filters.")))
