@@ -905,9 +905,14 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		if n := len(rec.Offers); n > shown {
 			// Rows, as --limit 0 would print them (one per run of regions at
 			// the same price), not the region prices they stand for.
+			// The header counts offers (a region's price each), as the
+			// configurator's panel does; the table's rows merge the regions
+			// at one price, so the footer names both (new-user trial: "445
+			// more offers" under "1132 offers" read as two counts of one thing).
 			runs, _ := RegionRuns(rec.Offers, -1)
 			more := len(runs) - len(offers)
-			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s", model.Grouped(more), p.T(marketPlural(more, "offer", "offers")), p.T(moreHint))))
+			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s; the %s offers make %s rows: the same offer in other regions at one price shares a row (+N)",
+				model.Grouped(more), p.T(marketPlural(more, "row", "rows")), p.T(moreHint), model.Grouped(n), model.Grouped(len(runs)))))
 		}
 		for _, note := range []string{borderlineTableNote(p, offers), lateTableNote(p, offers), RiskyAheadNote(p, rec), AssumedNetworkNote(p, offers)} {
 			if note != "" {
