@@ -47,7 +47,7 @@ func uncalibratedTime(b *Band, g *GPU) *Band {
 	defer vendorBands.Unlock()
 	w, ok := vendorBands.m[k]
 	if !ok {
-		v := widenForVendor(*b, *all)
+		v := widenForVendor(siblingEnvelope(b), *all)
 		v.UncalibratedVendor = strings.ToLower(g.Vendor)
 		w = &v
 		if vendorBands.m == nil {
@@ -56,6 +56,33 @@ func uncalibratedTime(b *Band, g *GPU) *Band {
 		vendorBands.m[k] = w
 	}
 	return w
+}
+
+// siblingEnvelope is b widened to hold the bands of its finer groups
+// (b.Group + "/…"), quantile by quantile away from b's median. A GPU of
+// a vendor without a source falls back to a coarser group when its
+// interconnect has none of its own (AMD's Infinity Fabric:
+// "time/decoder/fsdp" where NVLink has "time/decoder/fsdp/nvlink"); how
+// its link compares with the calibrated ones is unmeasured, so it gets
+// the widest of them, never a narrower band than an NVIDIA GPU's.
+func siblingEnvelope(b *Band) Band {
+	last, mid := BandLevels-1, BandLevels/2
+	q, med := b.q, b.q[BandLevels/2]
+	for g, c := range calibrationBands {
+		if !strings.HasPrefix(g, b.Group+"/") {
+			continue
+		}
+		for i := range q {
+			switch {
+			case i < mid:
+				q[i] = min(q[i], c.q[i], med)
+			case i > mid:
+				q[i] = max(q[i], c.q[i], med)
+			}
+		}
+	}
+	q[0], q[last] = min(q[0], 0), max(q[last], 0)
+	return NewBand(b.Group, b.Cases, b.Sources, q)
 }
 
 // widenForVendor widens a time band b for hardware of a vendor no

@@ -70,3 +70,25 @@ func TestAMDTimeBandWider(t *testing.T) {
 		t.Errorf("NVIDIA estimate says it is not calibrated")
 	}
 }
+
+// TestAMDBandHoldsNVIDIALinks: an AMD GPU's interconnect has no group of
+// its own, so its FSDP time falls back to "time/decoder/fsdp"; its band
+// holds every finer NVIDIA link group's (nvlink, network) and is wider,
+// never narrower than an NVIDIA GPU's for the same job.
+func TestAMDBandHoldsNVIDIALinks(t *testing.T) {
+	amd := &GPU{Key: "amd", Name: "AMD", Vendor: "amd", Interconnect: "infinity-fabric"}
+	w := Workload{Model: llama31_8B, Settings: Settings{Task: TaskFinetune, GPUs: 8, Strategy: FSDP}}
+	b := BandFor("time", "", &w, amd, Host{GPUsPerNode: 8})
+	if b.Group != "time/decoder/fsdp" || b.UncalibratedVendor != "amd" {
+		t.Fatalf("band %s %q", b.Group, b.UncalibratedVendor)
+	}
+	for _, g := range []string{"time/decoder/fsdp", "time/decoder/fsdp/nvlink", "time/decoder/fsdp/network"} {
+		c, ok := CalibrationBand(g)
+		if !ok {
+			t.Fatalf("no band %s", g)
+		}
+		if !(b.Lo < c.Lo && b.Hi > c.Hi) {
+			t.Errorf("AMD ×%.3f–×%.3f does not hold %s ×%.3f–×%.3f", b.Lo, b.Hi, g, c.Lo, c.Hi)
+		}
+	}
+}
