@@ -97,7 +97,8 @@ func siblingEnvelope(b *Band) Band {
 // each side of the median — the 90% half-widths of independent errors
 // combine as the square root of the sum of their squares (propagation of
 // error for independent terms, NIST/SEMATECH e-Handbook of Statistical
-// Methods §2.5.5.1; exact for normal errors in log ratio, an
+// Methods §2.5.5.2, Y = f(X, Z) after Ku 1966, with no covariance term;
+// exact for normal errors in log ratio, an
 // approximation otherwise). Each quantile moves away from b's median by
 // the ratio of the widened half-width to b's, so the shape (and
 // Exceedance) follows. Nothing is fitted: the added width is the suite's
