@@ -104,6 +104,7 @@ func siblingEnvelope(b *Band) Band {
 // Exceedance) follows. Nothing is fitted: the added width is the suite's
 // own out-of-sample spread (×0.63–×1.55 today), not a factor tuned to
 // any case; the AMD GPUs (MI300X, MI325X, MI355X) have no case at all.
+// uncalibratedTime passes b as its group's envelope (siblingEnvelope).
 func widenForVendor(b, all Band) Band {
 	last, mid := BandLevels-1, BandLevels/2 // q[mid] is the median (level 0.5)
 	med, amed := b.q[mid], all.q[mid]
