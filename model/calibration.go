@@ -41,6 +41,10 @@ type Band struct {
 	// "memory/nvidia-smi/decoder/pure16", "time/cnn", "memory/all"
 	// (BandGroups).
 	Group string
+	// UncalibratedVendor is, for a time band on a GPU of a vendor no
+	// calibration source ran on, that vendor ("amd"), the band widened
+	// for it (widenForVendor); empty otherwise.
+	UncalibratedVendor string
 	// q are the quantiles of the widened residuals at BandLevel(i), q[0]
 	// = log Lo and q[BandLevels-1] = log Hi.
 	q [BandLevels]float64
@@ -170,6 +174,9 @@ func bandFor(kind, reading string, w *Workload, g *GPU, h Host) *Band {
 	var buf [96]byte
 	for n := len(parts); n >= 1; n-- {
 		if b, ok := calibrationBands[string(appendGroup(buf[:0], parts[:n]))]; ok {
+			if kind == "time" {
+				return uncalibratedTime(b, g)
+			}
 			return b
 		}
 	}

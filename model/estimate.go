@@ -637,6 +637,9 @@ func (e *Estimate) AssumptionMessages() []Message {
 	if e.HasTime {
 		tb := e.TimeCalibration()
 		add("90%% range of the time: %.3g–%.3g h, from the out-of-sample errors of %d calibration cases from %d sources (%s)", e.TimeBand[0], e.TimeBand[1], tb.Cases, tb.Sources, tb.Group)
+		if m, ok := e.UncalibratedNote(); ok {
+			out = append(out, m)
+		}
 	}
 	if e.Samples == 0 {
 		add("no dataset given: job time and cost are not computed")

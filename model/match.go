@@ -1301,6 +1301,9 @@ func (o *Offer) WarningMessages() []Message {
 	if o.Estimate.GPU != nil && o.Estimate.PeakTFLOPS == 0 {
 		out = append(out, Msg("no published compute rate for %s: time and job cost unknown", o.GPU.Name))
 	}
+	if m, ok := o.Estimate.UncalibratedNote(); ok { // AMD: no calibration source (widenForVendor)
+		out = append(out, m)
+	}
 	if o.Estimate.NoBandwidth {
 		out = append(out, Msg("no published memory bandwidth for %s, which this workload's time needs: time and job cost unknown", o.GPU.Name))
 	}

@@ -26,6 +26,11 @@ type Workload struct {
 	// the micro-batch and accumulation the request left out; zero when it
 	// did not.
 	BatchNote Message
+	// AskedGlobalBatch is the global batch asked for when the job runs
+	// another (GlobalBatchChange): the adapter recipe's 16 on data-parallel
+	// GPUs that cannot share it (adapterBatch), or the batch OnGPUs could
+	// not split over its GPUs; 0 when the job runs the batch asked.
+	AskedGlobalBatch int
 	// NetworkFrom says where NetworkGbps came from when the user did not
 	// give it (Catalog.FillNetwork); "" when given or unset.
 	NetworkFrom NetworkSource
@@ -316,6 +321,7 @@ func (w *Workload) adapterBatch() {
 			w.BatchNote = Msg("batch: the LoRA/QLoRA recipe's global batch of %d (artidoro/qlora qlora.py), micro-batch 1 × accumulation %d × %d data-parallel GPUs; give --batch-size or --grad-accum to change it", AdapterGradAccum, w.GradAccum, dp)
 		} else if !w.OptimizerInBackward {
 			w.BatchNote = Msg("batch: %d data-parallel GPUs cannot share the LoRA/QLoRA recipe's global batch of %d: micro-batch 1 per GPU, no accumulation", dp, AdapterGradAccum)
+			w.AskedGlobalBatch = AdapterGradAccum
 		}
 	case w.MicroBatch == 0:
 		w.MicroBatch = 1
@@ -330,6 +336,33 @@ func (w *Workload) adapterBatch() {
 // gradient accumulation × data-parallel replicas (GPUs ÷ TP).
 func (w *Workload) GlobalBatch() int {
 	return max(w.MicroBatch, 1) * max(w.GradAccum, 1) * max(w.GPUs/max(w.TP, 1), 1)
+}
+
+// askedGlobalBatch is the global batch the request asked for: the one
+// recorded when it changed, else the one w runs.
+func (w *Workload) askedGlobalBatch() int {
+	if w.AskedGlobalBatch > 0 {
+		return w.AskedGlobalBatch
+	}
+	return w.GlobalBatch()
+}
+
+// GlobalBatchChange says, in one line, when the global batch the job
+// runs differs from the one asked for (AskedGlobalBatch): "global batch:
+// asked 16, runs 3 = micro-batch 1 × gradient accumulation 1 × 3
+// data-parallel GPUs". Data-parallel GPUs that cannot split a global
+// batch into whole samples each take the micro-batch and accumulation
+// as they are, so the batch grows (or, for the adapter recipe, falls to
+// one per GPU); a changed batch changes the optimizer's steps and so
+// the training, and the user has to know (new-user trial: it grew
+// silently). ok is false when the job runs the batch asked.
+func (w *Workload) GlobalBatchChange() (m Message, ok bool) {
+	runs := w.GlobalBatch()
+	if !w.Task.Training() || w.AskedGlobalBatch <= 0 || w.AskedGlobalBatch == runs {
+		return Message{}, false
+	}
+	return Msg("global batch: asked %d, runs %d = micro-batch %d × gradient accumulation %d × %d data-parallel GPUs (they cannot share %d in whole samples)",
+		w.AskedGlobalBatch, runs, max(w.MicroBatch, 1), max(w.GradAccum, 1), max(w.GPUs/max(w.TP, 1), 1), w.AskedGlobalBatch), true
 }
 
 // OnGPUs returns w on n GPUs (tensor parallelism dropped to 1 when it
@@ -350,7 +383,8 @@ func (w Workload) OnGPUs(n int) (v Workload, ok bool) {
 		return v, true
 	}
 	global, dp := w.GlobalBatch(), n/v.TP
-	if global%dp != 0 {
+	if global%dp != 0 { // v runs micro × accum × n: more than asked (GlobalBatchChange says so)
+		v.AskedGlobalBatch = w.askedGlobalBatch()
 		return v, false
 	}
 	per := global / dp
@@ -603,6 +637,9 @@ func (w *Workload) Warnings() []string { return Strings(w.WarningMessages()) }
 // WarningMessages are Warnings as messages, for translation.
 func (w *Workload) WarningMessages() []Message {
 	var out []Message
+	if m, ok := w.GlobalBatchChange(); ok {
+		out = append(out, m)
+	}
 	dp := w.GPUs / max(w.TP, 1)
 	if w.Strategy != Single && dp == 1 && !w.offloadsShard() {
 		out = append(out, Msg("strategy %s with one data-parallel GPU shards nothing; use --gpus N", w.Strategy))

@@ -113,8 +113,9 @@ func TestRecommendMoreCountsRows(t *testing.T) {
 		t.Fatalf("--limit 12 prints %d rows:\n%s", rows(some), some)
 	}
 	want := rows(all) - 12
-	if !strings.Contains(some, fmt.Sprintf("… %d more offers (--limit 0 shows all)", want)) {
-		t.Errorf("--limit 0 prints %d rows, 12 shown: want \"… %d more offers\" in\n%s", rows(all), want, some)
+	if !strings.Contains(some, fmt.Sprintf("… %d more rows (--limit 0 shows all); the ", want)) ||
+		!strings.Contains(some, fmt.Sprintf(" offers make %d rows", rows(all))) {
+		t.Errorf("--limit 0 prints %d rows, 12 shown: want \"… %d more rows\" and the offers in %d rows in\n%s", rows(all), want, rows(all), some)
 	}
 }
 

@@ -26,6 +26,10 @@ type BandJSON struct {
 	Cases      int     `json:"cases"`      // calibration cases behind the band; 0 for the fallback band
 	Sources    int     `json:"sources"`    // distinct sources among them
 	Group      string  `json:"group"`      // calibration group, e.g. "memory/nvidia-smi/decoder" (model.BandGroups)
+	// UncalibratedVendor is, for a time on a GPU of a vendor no
+	// calibration source ran on, that vendor ("amd"): the band is
+	// widened for it (model.Band.UncalibratedVendor); left out otherwise.
+	UncalibratedVendor string `json:"uncalibrated_vendor,omitempty"`
 }
 
 // PhaseJSON is the memory live at one phase of a step.
@@ -56,7 +60,7 @@ func NewBreakdownJSON(m model.Memory) BreakdownJSON {
 }
 
 func newBandJSON(lo, hi float64, b model.Band) BandJSON {
-	return BandJSON{Low: lo, High: hi, Confidence: BandConfidence, Cases: b.Cases, Sources: b.Sources, Group: b.Group}
+	return BandJSON{Low: lo, High: hi, Confidence: BandConfidence, Cases: b.Cases, Sources: b.Sources, Group: b.Group, UncalibratedVendor: b.UncalibratedVendor}
 }
 
 // addEstimatorV2 fills out's estimator v2 fields from e and f.

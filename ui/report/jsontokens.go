@@ -146,6 +146,12 @@ func (o *OfferJSON) MarshalJSONTo(enc *jsontext.Encoder) error {
 	t.float("monthly_cost_usd", o.MonthlyCostUSD)
 	t.floatPtr("job_hours", o.JobHours)
 	t.floatPtr("job_cost_usd", o.JobCostUSD)
+	if o.JobHoursLow != nil { // the four together (model.Offer.JobBand)
+		t.float("job_hours_low", *o.JobHoursLow)
+		t.float("job_hours_high", *o.JobHoursHigh)
+		t.float("job_cost_low_usd", *o.JobCostLowUSD)
+		t.float("job_cost_high_usd", *o.JobCostHighUSD)
+	}
 	t.strs("warnings", o.Warnings)
 	t.str("source", o.Source)
 	t.str("as_of", o.AsOf)

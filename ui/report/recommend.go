@@ -73,9 +73,17 @@ type OfferJSON struct {
 	MonthlyCostUSD     float64  `json:"monthly_cost_usd"`
 	JobHours           *float64 `json:"job_hours"`
 	JobCostUSD         *float64 `json:"job_cost_usd"`
-	Warnings           []string `json:"warnings"`
-	Source             string   `json:"source"`
-	AsOf               string   `json:"as_of"`
+	// JobHoursLow … JobCostHighUSD are the 90% ranges of job_hours and
+	// job_cost_usd (model.Offer.JobBand): the time estimate's
+	// out-of-sample range, each end billed at the offer's price; left
+	// out without a job time.
+	JobHoursLow    *float64 `json:"job_hours_low,omitempty"`
+	JobHoursHigh   *float64 `json:"job_hours_high,omitempty"`
+	JobCostLowUSD  *float64 `json:"job_cost_low_usd,omitempty"`
+	JobCostHighUSD *float64 `json:"job_cost_high_usd,omitempty"`
+	Warnings       []string `json:"warnings"`
+	Source         string   `json:"source"`
+	AsOf           string   `json:"as_of"`
 	// Origin is where the price came from: "embedded" or an overlay path
 	// (catalog update's or the user's).
 	Origin string `json:"origin"`
@@ -152,6 +160,10 @@ func newOfferJSON(o *model.Offer, memo messageMemo) OfferJSON {
 	}
 	if o.HasJob {
 		j.JobHours, j.JobCostUSD = ptr(Round(o.JobHours, 3)), ptr(Round(o.JobUSD, 2))
+	}
+	if h, usd, ok := o.JobBand(); ok {
+		j.JobHoursLow, j.JobHoursHigh = ptr(Round(h[0], 3)), ptr(Round(h[1], 3))
+		j.JobCostLowUSD, j.JobCostHighUSD = ptr(Round(usd[0], 2)), ptr(Round(usd[1], 2))
 	}
 	if o.CommitmentUSD > 0 {
 		j.CommitmentUSD = ptr(Round(o.CommitmentUSD, 2))
@@ -873,6 +885,9 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 	if rec.AutoGPUs && w.Task.Training() {
 		fmt.Fprintf(&b, "%s\n", st.Muted.Render(GlobalBatchNoteIn(p, w, rec.Offers)))
 	}
+	if m, ok := w.GlobalBatchChange(); ok { // --gpus that cannot share the batch asked
+		fmt.Fprintf(&b, "%s %s\n", st.Warn.Render("!"), p.Message(m))
+	}
 	fmt.Fprintf(&b, "%s\n\n", st.Muted.Render(ReasonSummaryIn(p, rec)))
 	if len(rec.Offers) == 0 {
 		fmt.Fprintf(&b, "%s\n", st.Bad.Render(p.T("No offer runs this workload with these filters.")))
@@ -908,9 +923,14 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		if n := len(rec.Offers); n > shown {
 			// Rows, as --limit 0 would print them (one per run of regions at
 			// the same price), not the region prices they stand for.
+			// The header counts offers (a region's price each), as the
+			// configurator's panel does; the table's rows merge the regions
+			// at one price, so the footer names both (new-user trial: "445
+			// more offers" under "1132 offers" read as two counts of one thing).
 			runs, _ := RegionRuns(rec.Offers, -1)
 			more := len(runs) - len(offers)
-			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s", model.Grouped(more), p.T(marketPlural(more, "offer", "offers")), p.T(moreHint))))
+			fmt.Fprintf(&b, "%s\n", st.Muted.Render(p.Sprintf("… %s more %s%s; the %s offers make %s rows: the same offer in other regions at one price shares a row (+N)",
+				model.Grouped(more), p.T(marketPlural(more, "row", "rows")), p.T(moreHint), model.Grouped(n), model.Grouped(len(runs)))))
 		}
 		for _, note := range []string{borderlineTableNote(p, offers), lateTableNote(p, offers), RiskyAheadNote(p, rec), AssumedNetworkNote(p, offers)} {
 			if note != "" {
@@ -923,7 +943,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 				break
 			}
 		}
-		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, sizedTableNote(p, offers, rec.Sort)) {
+		for _, note := range append(overlays.legend(p, OverlayMark), commitNote, sizedTableNote(p, offers, rec.Sort), JobRangeNoteIn(p, offers), UncalibratedTableNote(p, offers)) {
 			if note != "" {
 				fmt.Fprintf(&b, "%s\n", st.Muted.Render(note))
 			}
@@ -933,7 +953,11 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		if top.HasJob {
 			p.Fprintf(&b, ", %s and %s for the job", HoursIn(p, top.JobHours), USD(top.JobUSD))
 		}
-		p.Fprintf(&b, " (%s)\n", PricingName(p, top.Pricing))
+		if rng := JobRangeIn(p, top); rng != "" { // the cost carries the time's range
+			p.Fprintf(&b, " (%s; %s)\n", PricingName(p, top.Pricing), rng)
+		} else {
+			p.Fprintf(&b, " (%s)\n", PricingName(p, top.Pricing))
+		}
 		for _, wn := range p.Messages(top.WarningMessages()) {
 			fmt.Fprintf(&b, "  %s %s\n", st.Warn.Render("!"), wn)
 		}

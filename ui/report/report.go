@@ -71,6 +71,12 @@ type WorkloadJSON struct {
 	ContextLen     int      `json:"context_len,omitempty"`
 	Sequences      int      `json:"sequences,omitempty"`
 	GenTokens      int      `json:"gen_tokens,omitempty"`
+	// GlobalBatchAsked and GlobalBatch are, when the job runs another
+	// global batch than the one asked for (model.Workload.GlobalBatchChange),
+	// the one asked and the one it runs (batch_size × grad_accum ×
+	// data-parallel GPUs); left out when they agree.
+	GlobalBatchAsked int `json:"global_batch_asked,omitempty"`
+	GlobalBatch      int `json:"global_batch,omitempty"`
 	// Switches by their json tags (offload_optimizer: the optimizer
 	// states are in host RAM, not in per_gpu_bytes).
 	model.Switches
@@ -319,6 +325,14 @@ func outputsOf(w *model.Workload) string {
 
 // NewWorkloadJSON echoes w in TOML key names.
 func NewWorkloadJSON(w *model.Workload) WorkloadJSON {
+	j := newWorkloadJSON(w)
+	if _, ok := w.GlobalBatchChange(); ok {
+		j.GlobalBatchAsked, j.GlobalBatch = w.AskedGlobalBatch, w.GlobalBatch()
+	}
+	return j
+}
+
+func newWorkloadJSON(w *model.Workload) WorkloadJSON {
 	return WorkloadJSON{
 		Framework: string(w.Framework), Torch: torchOf(w), Trainer: trainerOf(w), ZeroGrad: zeroGradOf(w), Outputs: outputsOf(w), Task: string(w.Task), Precision: string(w.Precision),
 		Optimizer: string(w.Optimizer), BatchSize: w.MicroBatch, SeqLen: w.SeqLen, ImageSize: w.ImageSize,

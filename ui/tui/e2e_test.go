@@ -132,8 +132,11 @@ func TestEndToEnd(t *testing.T) {
 	keys(tm, enter)
 	await(t, sc, "┃ Deadline")
 	keys(tm, enter)
-	// 13 offers: lambda's A100 in two regions at one price is one row (+1).
-	await(t, sc, "All offers: 12")
+	// 13 offers, the panel's "Offers: 13 fit": lambda's A100 in two regions
+	// at one price is one row (+1), so 12 rows (new-user trial: the view
+	// said 12 where the panel said 13).
+	await(t, sc, "All offers: 13")
+	await(t, sc, "12 rows, +1 in other regions (r)")
 	keys(tm, enter) // the top offer
 	await(t, sc, "Why it fits")
 	keys(tm, ctrlE)

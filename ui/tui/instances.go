@@ -150,8 +150,8 @@ func (v *offersView) regionsNote() string {
 		n += m
 	}
 	switch {
-	case n > 0:
-		return " · " + v.lang.Sprintf("+%d in other regions (r)", n)
+	case n > 0: // the heading counts offers, as the panel does; the rows merge regions
+		return " · " + v.lang.Sprintf("%d rows, +%d in other regions (r)", len(v.shown), n)
 	case v.allRegions:
 		return " · " + v.lang.T("every region (r collapses)")
 	}
@@ -472,7 +472,11 @@ func (v offersView) view() string {
 	case v.serving:
 		sorted = p.Sprintf("sorted by $ per hour that carries the load · %s (p) · enter: details", filter)
 	}
-	head := st.Heading.Render(p.Sprintf("All offers: %d", len(v.shown))) + st.Muted.Render(" · "+sorted+v.regionsNote())
+	offers := len(v.shown) // offers, not rows: the panel's "Offers: N fit" and recommend's count
+	for _, m := range v.more {
+		offers += m
+	}
+	head := st.Heading.Render(p.Sprintf("All offers: %d", offers)) + st.Muted.Render(" · "+sorted+v.regionsNote())
 	if len(v.shown) == 0 {
 		msg := p.T("No offer runs the workload with these answers; esc goes back to change them.")
 		if v.none != "" {
@@ -623,6 +627,9 @@ func offerDetail(lang *i18n.Printer, st *report.Styles, o *model.Offer, r *resul
 	if o.HasJob && e != nil {
 		hours, sign := jobHoursIn(lang, o)
 		add("  job: %s × %s/h %s %s", hours, report.USD(o.USDPerHour), sign, st.Value.Render(report.USD(o.JobUSD)))
+		if rng := report.JobRangeIn(lang, o); rng != "" {
+			add("  %s", st.Muted.Render(rng))
+		}
 		add("  %s", st.Muted.Render(lang.Sprintf("%.3g FLOPs at MFU %.2f of %.4g TFLOPS (%s) per GPU", e.TotalFLOPs, e.MFU, e.PeakTFLOPS, e.Precision)))
 	} else if sp == nil { // serving is costed per million tokens, above
 		add("  %s", st.Muted.Render(T("no dataset size: job time and cost not computed")))

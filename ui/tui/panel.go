@@ -385,6 +385,10 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			add(tips[1])
 		}
 		if best != nil {
+			// The job cost's range, when two offers keep their room under it.
+			if n := report.JobRangeNoteShort(p.lang, r.rec.Offers[:min(len(r.rec.Offers), max(ih-len(lines)-1-len(notes), 1))]); n != "" && ih-len(lines)-2-len(notes) >= 2 {
+				notes = append(notes, n)
+			}
 			room := ih - len(lines) - 1 - len(notes) // the count under the list, and the notes of the "~" rows and risky offers
 			shown, _ := report.CollapseRegions(r.rec.Offers, max(room, 1))
 			for i, g := range shown {
@@ -452,11 +456,14 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 			room += 2
 		}
 		notes := panelNotes(p.lang, &r.rec, r.rec.Offers)
-		if n := room - 2 - len(notes); n > 0 {
+		if n := room - 3 - len(notes); n > 0 { // the notes, and the job cost's range under the list
 			offers, _ := report.CollapseRegions(r.rec.Offers, n)
 			add(strings.Split(offersTable(p.lang, offers, iw, st), "\n")...)
 			for _, note := range panelNotes(p.lang, &r.rec, offers) {
 				add(st.Warn.Render(report.Truncate(note, iw)))
+			}
+			if note := report.JobRangeNoteShort(p.lang, offers); note != "" {
+				add(st.Muted.Render(report.Truncate(note, iw)))
 			}
 		}
 		for _, s := range warn {

@@ -78,6 +78,10 @@ type wizard struct {
 	// release's precision), and a select built before that would keep its
 	// cursor on the old value, so Enter wrote bf16 (walk w16).
 	inferPrec *huh.Select[model.Precision]
+	// inferRelease is the release the Inference precision select's labels
+	// were built for (releaseLabel): a model released quantized labels its
+	// default by the released format, so it is rebuilt when that changes.
+	inferRelease model.Precision
 	// units are the "Counted in" selects built, whose options follow
 	// whether the model takes images (unitVision, as last set).
 	units      []*huh.Select[string]
@@ -213,6 +217,11 @@ func (w *wizard) sync() {
 		if v, _ := s.Hovered(); huh.Field(s) != focused && v != w.a.Pricing {
 			s.Value(&w.a.Pricing)
 		}
+	}
+	if s := w.inferPrec; s != nil && w.releasedPrec() != w.inferRelease {
+		w.inferRelease = w.releasedPrec()
+		s.Options(w.precisionOptions(model.InferencePrecisions, w.inferRelease)...)
+		s.Value(&w.a.InferPrecision)
 	}
 	if s := w.inferPrec; s != nil {
 		// Focused too: huh moves the value with the cursor, so a value
@@ -461,6 +470,51 @@ func (w *wizard) modelPages(hfEnabled bool) []page {
 	}
 }
 
+// precisionNotes say what each precision of the Precision pages means.
+var precisionNotes = map[model.Precision]string{
+	model.AMPBF16: "mixed bf16: fp32 master weights (Ampere and newer)",
+	model.AMPFP16: "mixed fp16: fp32 master weights, loss scaling",
+	model.BF16:    "pure bf16 weights and compute",
+	model.FP32:    "full precision",
+	model.TF32:    "fp32 weights, tf32 tensor cores",
+	model.FP8:     "fp8 compute (Ada, Hopper)",
+	model.FP16:    "fp16 weights and compute",
+	model.INT8:    "8-bit weights (GPTQ/AWQ, bitsandbytes)",
+	model.INT4:    "4-bit weights (GPTQ/AWQ)",
+}
+
+// releasedPrec is the inference precision that stands for the chosen
+// model's released format (releasedPrecision), "" when the model was not
+// released quantized.
+func (w *wizard) releasedPrec() model.Precision {
+	if !w.a.fill.released {
+		return ""
+	}
+	return w.a.fill.inferPrec
+}
+
+// precisionOptions are the options of a Precision page. released is the
+// precision a model released quantized fills in (releasedPrec, "" for
+// none): its option names the released format, as estimate and the panel
+// do, and not the precision that stands for it — gpt-oss's MXFP4 is int4
+// here, which read "int4 (GPTQ/AWQ)" on the page (new-user trial).
+func (w *wizard) precisionOptions(list []model.Precision, released model.Precision) []huh.Option[model.Precision] {
+	T := w.lang.T
+	opts := make([]huh.Option[model.Precision], len(list))
+	for i, p := range list {
+		label := fmt.Sprintf("%-9s %s", p, T(precisionNotes[p]))
+		switch {
+		case p != released:
+		case p == model.INT4: // serve.WeightMXFP4, releasedPrecision's only 4-bit release
+			label = fmt.Sprintf("%-9s %s", "mxfp4", T("as released: 4-bit MoE experts"))
+		default:
+			label = fmt.Sprintf("%-9s %s", p, w.lang.Sprintf("as released: %s weights", string(p)))
+		}
+		opts[i] = huh.NewOption(label, p)
+	}
+	return opts
+}
+
 // trainingPages ask how it runs: the precision (and its fallback), the
 // batch and length, the optimizer and the memory savers.
 func (w *wizard) trainingPages() []page {
@@ -468,24 +522,6 @@ func (w *wizard) trainingPages() []page {
 	T := w.lang.T
 	input := w.input
 	inference, training := a.inference, a.training
-	precisionOptions := func(list []model.Precision) []huh.Option[model.Precision] {
-		notes := map[model.Precision]string{
-			model.AMPBF16: "mixed bf16: fp32 master weights (Ampere and newer)",
-			model.AMPFP16: "mixed fp16: fp32 master weights, loss scaling",
-			model.BF16:    "pure bf16 weights and compute",
-			model.FP32:    "full precision",
-			model.TF32:    "fp32 weights, tf32 tensor cores",
-			model.FP8:     "fp8 compute (Ada, Hopper)",
-			model.FP16:    "fp16 weights and compute",
-			model.INT8:    "8-bit weights (GPTQ/AWQ, bitsandbytes)",
-			model.INT4:    "4-bit weights (GPTQ/AWQ)",
-		}
-		opts := make([]huh.Option[model.Precision], len(list))
-		for i, p := range list {
-			opts[i] = huh.NewOption(fmt.Sprintf("%-9s %s", p, T(notes[p])), p)
-		}
-		return opts
-	}
 	fallbackConfirm := func() huh.Field {
 		return huh.NewConfirm().Title(T("Precision fallback")).
 			Description(T("accept GPUs without this precision (bf16 runs as fp16, fp8 as bf16)")).
@@ -512,11 +548,12 @@ func (w *wizard) trainingPages() []page {
 	return []page{
 		{title: "Precision", hide: inference, fields: func(bool) []huh.Field {
 			return []huh.Field{newSelect[model.Precision](w.theme).Title(T("Training precision")).
-				Options(precisionOptions(model.TrainingPrecisions)...).Value(&a.TrainPrecision)}
+				Options(w.precisionOptions(model.TrainingPrecisions, "")...).Value(&a.TrainPrecision)}
 		}},
 		{title: "Precision", hide: training, fields: func(bool) []huh.Field {
+			w.inferRelease = w.releasedPrec()
 			w.inferPrec = newSelect[model.Precision](w.theme).Title(T("Inference precision")).
-				Options(precisionOptions(model.InferencePrecisions)...).Value(&a.InferPrecision)
+				Options(w.precisionOptions(model.InferencePrecisions, w.inferRelease)...).Value(&a.InferPrecision)
 			return []huh.Field{w.inferPrec}
 		}},
 		{title: "Precision fallback", hide: func() bool { p := a.precision(); return p != model.BF16 && p != model.FP8 },

@@ -1,0 +1,143 @@
+package model
+
+import (
+	"math"
+	"strings"
+	"sync"
+)
+
+// CalibratedVendors are the GPU vendors the training calibration suite
+// (data/testdata/calibration/cases*.toml) has sources on: every case ran
+// on NVIDIA GPUs (V100 to H100). data's TestCalibratedVendors holds the
+// list to the suite, so a case on another vendor's GPU must name it here.
+var CalibratedVendors = []string{"nvidia"}
+
+// calibratedVendor reports whether the suite has a source on vendor's
+// GPUs; an unnamed vendor (a test GPU) counts as calibrated.
+func calibratedVendor(vendor string) bool {
+	if vendor == "" {
+		return true
+	}
+	for _, v := range CalibratedVendors {
+		if strings.EqualFold(v, vendor) {
+			return true
+		}
+	}
+	return false
+}
+
+// vendorBands are the time bands widened for a vendor without a source
+// (widenForVendor), by vendor and group, made on first use: bandFor
+// allocates nothing after.
+var vendorBands struct {
+	sync.Mutex
+	m map[[2]string]*Band
+}
+
+// uncalibratedTime returns the time band for g: b itself when the suite
+// has a source on g's vendor, else b widened (widenForVendor) and marked
+// with the vendor (Band.UncalibratedVendor).
+func uncalibratedTime(b *Band, g *GPU) *Band {
+	all := calibrationBands["time/all"]
+	if g == nil || calibratedVendor(g.Vendor) || all == nil {
+		return b
+	}
+	k := [2]string{g.Vendor, b.Group}
+	vendorBands.Lock()
+	defer vendorBands.Unlock()
+	w, ok := vendorBands.m[k]
+	if !ok {
+		v := widenForVendor(siblingEnvelope(b), *all)
+		v.UncalibratedVendor = strings.ToLower(g.Vendor)
+		w = &v
+		if vendorBands.m == nil {
+			vendorBands.m = map[[2]string]*Band{}
+		}
+		vendorBands.m[k] = w
+	}
+	return w
+}
+
+// siblingEnvelope is b widened to hold the bands of its finer groups
+// (b.Group + "/…"), quantile by quantile away from b's median. A GPU of
+// a vendor without a source falls back to a coarser group when its
+// interconnect has none of its own (AMD's Infinity Fabric:
+// "time/decoder/fsdp" where NVLink has "time/decoder/fsdp/nvlink"); how
+// its link compares with the calibrated ones is unmeasured, so it gets
+// the widest of them, never a narrower band than an NVIDIA GPU's.
+func siblingEnvelope(b *Band) Band {
+	last, mid := BandLevels-1, BandLevels/2
+	q, med := b.q, b.q[BandLevels/2]
+	for g, c := range calibrationBands {
+		if !strings.HasPrefix(g, b.Group+"/") {
+			continue
+		}
+		for i := range q {
+			switch {
+			case i < mid:
+				q[i] = min(q[i], c.q[i], med)
+			case i > mid:
+				q[i] = max(q[i], c.q[i], med)
+			}
+		}
+	}
+	q[0], q[last] = min(q[0], 0), max(q[last], 0)
+	return NewBand(b.Group, b.Cases, b.Sources, q)
+}
+
+// widenForVendor widens a time band b for hardware of a vendor no
+// calibration source ran on. b's residuals are leave-one-source-out
+// errors (Band): they sample how far the time moves on a setup the fit
+// never saw — but every setup was an NVIDIA GPU with CUDA kernels, so
+// they do not sample a change of vendor (other kernels, ROCm's
+// libraries, RCCL for NCCL), whose error no source measures. It is taken
+// as one more independent error of the size the whole suite makes on an
+// unseen source: the "time/all" band (every time case, every source, its
+// spread across sources and families), added to b's in quadrature on
+// each side of the median — the 90% half-widths of independent errors
+// combine as the square root of the sum of their squares (propagation of
+// error for independent terms, NIST/SEMATECH e-Handbook of Statistical
+// Methods §2.5.5.2, Y = f(X, Z) after Ku 1966, with no covariance term;
+// exact for normal errors in log ratio, an
+// approximation otherwise). Each quantile moves away from b's median by
+// the ratio of the widened half-width to b's, so the shape (and
+// Exceedance) follows. Nothing is fitted: the added width is the suite's
+// own out-of-sample spread (×0.63–×1.55 today), not a factor tuned to
+// any case; the AMD GPUs (MI300X, MI325X, MI355X) have no case at all.
+// uncalibratedTime passes b as its group's envelope (siblingEnvelope).
+func widenForVendor(b, all Band) Band {
+	last, mid := BandLevels-1, BandLevels/2 // q[mid] is the median (level 0.5)
+	med, amed := b.q[mid], all.q[mid]
+	loOld, hiOld := med-b.q[0], b.q[last]-med
+	loAdd, hiAdd := amed-all.q[0], all.q[last]-amed
+	loNew, hiNew := math.Hypot(loOld, loAdd), math.Hypot(hiOld, hiAdd)
+	var q [BandLevels]float64
+	for i := range q {
+		d := b.q[i] - med
+		switch {
+		case i < mid && loOld > 0:
+			q[i] = med + d*loNew/loOld
+		case i < mid: // b has no spread below its median: spread evenly
+			q[i] = med - loNew*float64(mid-i)/float64(mid)
+		case i > mid && hiOld > 0:
+			q[i] = med + d*hiNew/hiOld
+		case i > mid:
+			q[i] = med + hiNew*float64(i-mid)/float64(last-mid)
+		default:
+			q[i] = med
+		}
+	}
+	q[0], q[last] = min(q[0], 0), max(q[last], 0) // it holds the estimate, as every band
+	return NewBand(b.Group, b.Cases, b.Sources, q)
+}
+
+// UncalibratedNote says, when e's time is on a GPU of a vendor no
+// calibration source ran on (its band widened: widenForVendor), that the
+// estimate is not calibrated on that vendor's hardware; ok is false
+// otherwise or without a time.
+func (e *Estimate) UncalibratedNote() (m Message, ok bool) {
+	if !e.HasTime || e.timeBand == nil || e.timeBand.UncalibratedVendor == "" {
+		return Message{}, false
+	}
+	return Msg("not calibrated on %s hardware: no calibration source ran on its GPUs, so the 90%% range of the time is widened by the suite's out-of-sample spread", strings.ToUpper(e.timeBand.UncalibratedVendor)), true
+}
