@@ -632,6 +632,8 @@ func (w *wizard) deploymentPages() []page {
 				DescriptionFunc(func() string {
 					if auto, _, err := parseGPUs(a.GPUs); auto && err == nil && !inference() {
 						return T("auto GPUs: auto tries FSDP where DDP does not fit")
+					} else if err == nil && !inference() {
+						return T("auto tries FSDP where DDP does not fit on these GPUs")
 					}
 					return ""
 				}, &a.GPUs)
