@@ -995,13 +995,35 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 	}
 	if !m.q.AutoGPUs {
 		nodes := (w.GPUs + in.GPUCount - 1) / in.GPUCount
-		r := m.estimateOn(in, g, w.GPUs, w.Strategy)
-		d := deployment{nodes: nodes, gpus: w.GPUs, strategy: w.Strategy, r: r}
+		// The user's count, with the strategies auto GPUs try on it
+		// (FSDP where data parallel does not fit, unless a strategy is
+		// named): the first that fits memory and host RAM, else the
+		// last tried, the one that needs the least.
+		strategies := []Strategy{w.Strategy}
+		if w.GPUs/max(w.TP, 1) > 1 {
+			strategies = m.strategies()
+		}
+		var d, asked deployment
+		for i, s := range strategies {
+			r := m.estimateOn(in, g, w.GPUs, s)
+			d = deployment{nodes: nodes, gpus: w.GPUs, strategy: s, r: r}
+			if i == 0 {
+				asked = d
+			}
+			if r.err == nil && r.e.ResidentNeed() <= usable && m.hostRAM(in, &r.e).IsZero() {
+				break
+			}
+		}
+		r := d.r
 		if r.err != nil {
 			return d, RejectInvalid, ErrMessage(r.err)
 		}
 		// Memory first: allowing multi-node does not help a GPU too small.
-		if need := r.e.ResidentNeed(); need > usable {
+		// The need said first is the asked layout's (estimate's figure),
+		// then FSDP's when it was tried too.
+		if need := r.e.ResidentNeed(); need > usable && d.strategy == FSDP && asked.strategy != FSDP && asked.r.err == nil {
+			return d, RejectVRAM, Msg("needs %.1f GiB per GPU, %.1f GiB even sharded with FSDP, has %.1f GiB usable", asked.r.e.ResidentNeed()/GiB, need/GiB, usable/GiB)
+		} else if need > usable {
 			return d, RejectVRAM, Msg("needs %.1f GiB per GPU, has %.1f GiB usable", need/GiB, usable/GiB)
 		}
 		if nodes > m.q.MaxNodes {

@@ -35,6 +35,45 @@ type Saving struct {
 	SavingUSD float64       `json:"saving_usd"` // base cost − USD
 	SavingPct float64       `json:"saving_pct"` // SavingUSD / base cost × 100
 	ChangeMsg model.Message `json:"-"`          // Change as a message, for translation
+	// Offer is the offer the change is priced on, the cheapest that runs
+	// the job with it (Savings; nil from a plan's savings): a spot saving
+	// may be another provider's, the current one having no spot price.
+	// OtherOffer says it is not the offer the cost now is priced on
+	// (another provider, region, GPU type or GPU count), so a view names
+	// it.
+	Offer      *SavingOffer `json:"offer,omitempty"`
+	OtherOffer bool         `json:"other_offer,omitempty"`
+	// OOMChance is set when that offer is borderline (model.Offer.Risky):
+	// its chance of running out of memory, to the nearest 0.05
+	// (model.RoundChance). It ranks after every offer that fits, so it is
+	// the cheapest only when nothing runs the change across its whole
+	// memory range; the saving says so rather than being dropped.
+	OOMChance *float64 `json:"oom_chance,omitempty"`
+}
+
+// SavingOffer names the offer a saving is priced on.
+type SavingOffer struct {
+	Provider     string `json:"provider"`
+	InstanceType string `json:"instance_type"`
+	Region       string `json:"region"`
+	GPU          string `json:"gpu"`
+	GPUs         int    `json:"gpu_count"`
+	Strategy     string `json:"strategy"`
+	Pricing      string `json:"pricing"`
+	oomChance    float64
+	risky        bool
+}
+
+// savingOffer is the part of o a saving names.
+func savingOffer(o *model.Offer) *SavingOffer {
+	return &SavingOffer{Provider: o.Instance.Provider, InstanceType: o.Instance.Type, Region: o.Region, GPU: o.GPU.Key, GPUs: o.Rented(),
+		Strategy: string(o.Strategy), Pricing: string(o.Pricing), oomChance: model.RoundChance(o.OOMChance), risky: o.Risky()}
+}
+
+// same reports whether o and b are one offer as a reader sees it: the
+// provider, region, instance type and GPUs rented.
+func (o *SavingOffer) same(b *SavingOffer) bool {
+	return o.Provider == b.Provider && o.Region == b.Region && o.InstanceType == b.InstanceType && o.GPU == b.GPU && o.GPUs == b.GPUs
 }
 
 // RankSavings evaluates each change applied alone to base with eval (the
@@ -141,7 +180,9 @@ func ScenarioChanges(s Scenario, gpuKeys, regions []string) []Change[Scenario] {
 		}
 	}
 	if !s.Query.AutoGPUs && w.GPUs > 1 && (w.Strategy == model.DDP || w.Strategy == model.Single) && w.Framework == model.PyTorch {
-		// On auto the matcher already tries FSDP where DDP does not fit.
+		// On auto, and on a fixed count with no strategy named
+		// (Query.KeepStrategy false), the matcher already tries FSDP
+		// where DDP does not fit; this puts it on every offer.
 		add("sharding", model.Msg("shard parameters, gradients and optimizer states with FSDP (as ZeRO-3)"), func(b *Scenario) { b.Workload.Strategy = model.FSDP })
 	}
 	return out
@@ -221,18 +262,43 @@ func Savings(cat *model.Catalog, w model.Workload, q model.Query, rec *model.Rec
 	// The base and the changes of GPU type or region rank a subset of
 	// rec's offers: read off them (Recommendation.CheapestWithin) instead
 	// of ranking the catalog again.
+	// Each change's offer is kept by its name (the change being priced is
+	// the one whose Apply ran last; "" the base) to name it beside the
+	// saving: copied, as a CheapestFinder's offer is overwritten.
+	priced := map[string]*SavingOffer{}
+	pricing := ""
 	eval := func(sc Scenario) (float64, bool) {
-		if o, ok, derived := rec.CheapestWithin(cat, sc.Workload, q, sc.Query); derived {
-			if !ok {
-				return 0, false
-			}
-			return jobCost(o), true
+		o, ok, derived := rec.CheapestWithin(cat, sc.Workload, q, sc.Query)
+		if !derived {
+			o, ok = find.Offer(sc.Workload, sc.Query)
 		}
-		return find.eval(sc)
+		if !ok {
+			return 0, false
+		}
+		priced[pricing] = savingOffer(o)
+		return jobCost(o), true
 	}
-	baseUSD, out, err = RankSavings(s, eval, ScenarioChanges(s, gpus, regions))
+	changes := ScenarioChanges(s, gpus, regions)
+	for i := range changes {
+		apply, name := changes[i].Apply, changes[i].Name
+		changes[i].Apply = func(b Scenario) Scenario { pricing = name; return apply(b) }
+	}
+	baseUSD, out, err = RankSavings(s, eval, changes)
 	if err != nil {
 		return 0, nil, model.Msg("savings: %v", err)
+	}
+	base := priced[""]
+	for i := range out {
+		o := priced[out[i].Change]
+		if o == nil {
+			continue
+		}
+		out[i].Offer = o
+		out[i].OtherOffer = base != nil && !o.same(base)
+		if o.risky {
+			chance := o.oomChance
+			out[i].OOMChance = &chance
+		}
 	}
 	return baseUSD, out, nil
 }

@@ -456,11 +456,15 @@ func (f *workloadFlags) request(fs *pflag.FlagSet, cat *model.Catalog, base conf
 	if changed("rps") {
 		w.Serve.Concurrency = 0
 	}
-	// With several GPUs and no strategy, DDP; Defaults does this too.
+	// With several GPUs and no strategy, DDP: Defaults does this, and
+	// the request leaves it unnamed so recommend may shard where data
+	// parallel does not fit (config.WorkloadAnswers.NamesStrategy), as
+	// without --gpus. A file's strategy = "single" under --gpus N is
+	// data parallel, named.
 	if changed("gpus") {
 		w.AutoGPUs = false
 	}
-	if changed("gpus") && !changed("strategy") && w.GPUs > 1 && (w.Strategy == "" || w.Strategy == model.Single) {
+	if changed("gpus") && !changed("strategy") && w.GPUs > 1 && w.Strategy == model.Single {
 		w.Strategy = model.DDP
 	}
 	if err := w.CheckRanges(); err != nil { // the configuration's bounds, one source for keys and flags

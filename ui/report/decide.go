@@ -12,6 +12,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/decide"
 	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // Decisions are the answers beyond the price list for one
@@ -599,7 +600,8 @@ func SavingsListIn(lang *i18n.Printer, savings []advice.Saving, n int) string {
 			break
 		}
 		shown++
-		lang.Fprintf(&b, "  %s saves %s (%s)\n", change(&s), USD(s.SavingUSD), SavedPct(s.SavingPct))
+		line := lang.Sprintf("  %s saves %s (%s)\n", change(&s), USD(s.SavingUSD), SavedPct(s.SavingPct))
+		b.WriteString(strings.TrimSuffix(line, "\n") + savingOfferNote(lang, &s) + "\n")
 	}
 	if shown > 0 {
 		return b.String()
@@ -613,7 +615,29 @@ func SavingsListIn(lang *i18n.Printer, savings []advice.Saving, n int) string {
 			continue // no difference
 		}
 		shown++
-		lang.Fprintf(&b, "  %s costs %s more\n", change(&s), USD(-s.SavingUSD))
+		line := lang.Sprintf("  %s costs %s more\n", change(&s), USD(-s.SavingUSD))
+		b.WriteString(strings.TrimSuffix(line, "\n") + savingOfferNote(lang, &s) + "\n")
 	}
 	return b.String()
+}
+
+// savingOfferNote is what a saving line adds about the offer it is priced
+// on (advice.Saving.Offer): the offer when it is not the one the cost now
+// is priced on (" on runpod 8×mi300x in CA": a spot saving where the
+// current provider has no spot price is another provider's), and when it
+// is borderline its chance of running out of memory (" (borderline: 5%
+// chance of running out of memory)"), as the table marks it "~".
+func savingOfferNote(lang *i18n.Printer, s *advice.Saving) string {
+	o := s.Offer
+	if o == nil {
+		return ""
+	}
+	var note string
+	if s.OtherOffer {
+		note = lang.Sprintf(" on %s %d×%s in %s", termsafe.String(o.Provider), o.GPUs, termsafe.String(o.GPU), termsafe.String(o.Region))
+	}
+	if s.OOMChance != nil {
+		note += lang.Sprintf(" (borderline: %.0f%% chance of running out of memory)", *s.OOMChance*100)
+	}
+	return note
 }

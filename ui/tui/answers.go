@@ -805,8 +805,8 @@ func (a *answers) config() (config.Config, error) {
 		} else {
 			w.GPUs = n
 		}
-		// Auto names none (DDP on several GPUs, and with auto GPUs FSDP
-		// where DDP does not fit), as recommend without --strategy; DDP
+		// Auto names none (DDP on several GPUs, FSDP where DDP does not
+		// fit, on a fixed count too), as recommend without --strategy; DDP
 		// picked is named, and kept on every offer (config.Config.Query).
 		w.Strategy = a.Strategy
 		c.Search.AllowMultiNode = a.Distribution == distMulti

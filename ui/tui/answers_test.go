@@ -67,3 +67,24 @@ func TestAutoGPUsStrategyAgrees(t *testing.T) {
 		t.Errorf("the strategy question does not explain auto GPUs:\n%s", text)
 	}
 }
+
+// With a fixed GPU count and the strategy answer auto the matcher shards
+// (FSDP) where DDP does not fit, as recommend --gpus N without
+// --strategy: the panel says DDP did not fit, and the strategy question
+// says auto tries FSDP on these GPUs.
+func TestFixedGPUsStrategyAgrees(t *testing.T) {
+	m := start(t, newTestApp(t, testCatalog(t), Options{}), size(140, 40), tab, up, up, enter, runes("/"))
+	m = drive(t, m, append(typed("phi-3"), enter)...) // full fine-tune of 3.8B: DDP holds 61 GB of states per GPU
+	m = drive(t, m, msgs(enter, replace("1"), enter, replace("512"))...)
+	m = toPage(t, m, "Distribution")
+	m = drive(t, m, down, enter)                     // one node, several GPUs
+	m.a.Providers, m.a.Batch = []string{"aws"}, "16" // DDP on 8 × H100: 61 GB of states plus activations do not fit
+	m = drive(t, m, replace("8")...)
+	best := m.res.best()
+	if best == nil || best.GPUs != 8 || best.Strategy != model.FSDP || !strings.Contains(screenText(m), "(DDP did not fit)") {
+		t.Errorf("aws, 8 GPUs: best offer %+v; want FSDP over 8 and the panel saying DDP did not fit:\n%s", best, screenText(m))
+	}
+	if text := screenText(m); !strings.Contains(text, "auto tries FSDP where DDP does not fit on these GPUs") {
+		t.Errorf("the strategy question does not explain a fixed count:\n%s", text)
+	}
+}

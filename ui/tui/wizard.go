@@ -667,8 +667,10 @@ func (w *wizard) deploymentPages() []page {
 				huh.NewOption(T("ZeRO-2  + gradients"), model.ZeRO2),
 				huh.NewOption(T("ZeRO-3  + parameters"), model.ZeRO3)).Value(&a.Strategy).Validate(validate).
 				DescriptionFunc(func() string {
-					if auto, _, err := parseGPUs(a.GPUs); auto && err == nil && !inference() {
+					if auto, n, err := parseGPUs(a.GPUs); auto && err == nil && !inference() {
 						return T("auto GPUs: auto tries FSDP where DDP does not fit")
+					} else if err == nil && n > 1 && !inference() { // one GPU shards nothing
+						return T("auto tries FSDP where DDP does not fit on these GPUs")
 					}
 					return ""
 				}, &a.GPUs)
