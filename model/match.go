@@ -686,14 +686,22 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	if !sc.cheapestOnly {
 		// Room for every offer up front, to a point: grown by append, the
 		// list is copied at each doubling, and each copy is fresh pages
-		// (faults) in a short command; room never written costs none.
-		// The groups likewise: grown from 256, the map was rehashed twice
-		// for the embedded catalog's ~900 offers.
+		// (faults) in a short command; room never written costs none (a
+		// large array comes from the OS zeroed and untouched). Each price
+		// of a type the query allows makes one offer at most, so their
+		// count bounds the list: the embedded catalog's llama-3.1-8b QLoRA
+		// keeps 1,132 offers of 2,717 prices, and from 1,024 the list grew
+		// once (a 270 KB array written whole, then copied into a 390 KB
+		// one). The groups' map is cleared whole at creation, so it keeps
+		// its bound of 1,024 (2,048 slots, which hold 1,792 groups).
 		pairs := 0
 		for i := range cat.Instances {
-			pairs += len(cat.Instances[i].Prices)
+			in := &cat.Instances[i]
+			if in.Offered() && m.q.AllowsProvider(in.Provider) && m.q.AllowsGPU(in.GPU) {
+				pairs += len(in.Prices)
+			}
 		}
-		sc.offers = make([]Offer, 0, min(pairs, 1024))
+		sc.offers = make([]Offer, 0, min(pairs, offersRoom))
 		best = make(map[offerGroup]int, min(pairs, 1024))
 	}
 	counts := map[RejectKind]int{}
@@ -728,6 +736,10 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	}
 	return rec, nil
 }
+
+// offersRoom bounds the offers' starting room: 4,096 offers are 1 MB of
+// address space, written only as far as the scan keeps offers.
+const offersRoom = 4096
 
 // recommendQuery is q with Recommend's defaults for w: on-demand, 730
 // hours a month, up to 64 nodes when multi-node is allowed (else 1), and
