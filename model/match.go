@@ -392,18 +392,22 @@ type shapeResult struct {
 }
 
 // estimatesRoom is the estimate cache's starting size: the embedded
-// catalog's ranking makes ~130 estimates (GPU type × count × strategy)
-// and ~5 retimes; from 64 the map grew once, rehashing every entry. A
-// map holds 7/8 of its slots: 224 fill 256, where 256 would take 512.
-// For a full ranking; a savings eval keeps the small start.
-const estimatesRoom = 224
+// catalog's llama-3.1-8b QLoRA ranking (auto GPUs) keeps 404 entries
+// (203 estimates, GPU type × count × strategy, and their retimes, each
+// under its timing host); from 224 the map grew once, a 256-slot table
+// written and rehashed into a 512-slot one. A map holds 7/8 of its
+// slots: 448 fill 512, where 449 would take 1,024. For a full ranking; a
+// savings eval keeps the small start.
+const estimatesRoom = 448
 
 // shapesRoom is the shape cache's starting size for cat: one shape per
-// instance type at most, to a point (the embedded catalog has ~420
-// distinct ones among ~780 types; from 64 the map grew three times);
-// 448 fill the 512 slots it ends with. A savings eval (cheapestOnly)
-// shapes few types and keeps the small start.
-func shapesRoom(cat *Catalog) int { return min(len(cat.Instances), 448) }
+// instance type at most, to a point. The embedded catalog has 484
+// distinct ones among 842 types for llama-3.1-8b QLoRA; from 448 (512
+// slots) the map grew once into 1,024 slots, the 512 written for
+// nothing. A map's table is cleared whole when made, so room never used
+// still costs its pages: 896 fill the 1,024 slots and no more. A savings
+// eval (cheapestOnly) shapes few types and keeps the small start.
+func shapesRoom(cat *Catalog) int { return min(len(cat.Instances), 896) }
 
 // cachedShape is shape, with the GPUs the job needs on it (sizedGPUs),
 // once per shapeKey.
