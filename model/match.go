@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Query is what the user asks of the catalog besides the workload: where,
@@ -226,7 +227,9 @@ type Recommendation struct {
 	// estimates is what this Recommend estimated, for advice.Savings to start
 	// from: its first eval is this same workload and query, and would
 	// otherwise estimate every GPU type again. Never written after
-	// Recommend returns (advice.Savings works on a copy), so a Recommendation
+	// Recommend returns (advice.Savings works on a copy) but for the whole
+	// Estimate of a cached summary, built once when an offer first needs
+	// it and stored atomically (estimateResult.full), so a Recommendation
 	// stays safe to share.
 	estimates *sharedEstimates
 }
@@ -296,11 +299,16 @@ func LoadBytesPerParam(w *Workload) float64 {
 //     from_pretrained and holds its own copy before moving it to its GPU,
 //     so procs copies.
 func HostLoadCopies(w *Workload, procs int) int {
-	switch {
-	case !w.Task.Training(), w.Task == TaskQLoRA, w.Strategy == FSDP, w.Strategy.ZeROStage() == 3:
+	if oneLoadCopy(w) {
 		return 1
 	}
 	return max(procs, 1)
+}
+
+// oneLoadCopy reports whether a node holds one copy of w's weights while
+// loading, however many processes it runs (HostLoadCopies).
+func oneLoadCopy(w *Workload) bool {
+	return !w.Task.Training() || w.Task == TaskQLoRA || w.Strategy == FSDP || w.Strategy.ZeROStage() == 3
 }
 
 // HostRAMNeed returns the host RAM one instance running procs of the job's
@@ -442,11 +450,81 @@ func (m *matcher) cached(k estimateKey) (*estimateResult, bool) {
 	return r, ok
 }
 
+// estimateResult is one cached estimate: what shape, sizedGPUs and the
+// near misses read of it, and the whole Estimate only once an offer
+// carries it (full). A ranking of the embedded catalog makes ~260
+// estimates and retimes and offers ~90 of them; an Estimate is ~1.9 KB
+// (its Workload alone 1 KB), and in a short command each is fresh pages
+// (page faults), so the rest keep this ~260-byte summary. The Estimate is
+// built again from the same inputs when asked (Compute and Retime are
+// pure: the same bytes, tested by TestFullEstimateSame).
 type estimateResult struct {
-	e        Estimate
 	err      error
 	fallback Precision // precision actually used when the GPU lacks the asked one
 	batch    bool      // err: the GPUs cannot share the global batch (Workload.OnGPUs)
+
+	// What the ranking reads before an offer is made, each as the
+	// Estimate's own method or field gives it.
+	need     float64    // ResidentNeed
+	band     [2]float64 // ResidentBand
+	host     Host       // Host: the host the time is for
+	hasTime  bool       // HasTime
+	hours    float64    // Hours
+	timeBand [2]float64 // TimeBand
+	hostRAM  nodeHostRAM
+
+	// How to build the Estimate again: Compute of the matcher's workload
+	// on gpus GPUs of gpu with strategy (the fallback precision when set),
+	// retimed on host when retimed.
+	gpu      *GPU
+	gpus     int
+	strategy Strategy
+	retimed  bool
+	// full is the whole Estimate, built at the first offer that carries
+	// it and then shared by every offer of this estimate. Atomic: a
+	// savings ranking on another goroutine builds those of the
+	// Recommendation it starts from (sharedEstimates.from), and nothing
+	// else of a Recommendation is written after it returns.
+	full atomic.Pointer[Estimate]
+}
+
+// summarize keeps of e what estimateResult holds.
+func (r *estimateResult) summarize(e *Estimate) {
+	r.need, r.band, r.host = e.ResidentNeed(), e.ResidentBand(), e.Host
+	r.hasTime, r.hours, r.timeBand = e.HasTime, e.Hours, e.TimeBand
+	r.hostRAM = nodeHostRAMOf(e)
+}
+
+// compute is Compute for r's inputs, with the matcher's workload w:
+// r's Estimate before any retime, as estimate made it.
+func (r *estimateResult) compute(w *Workload) Estimate {
+	wn, _ := w.OnGPUs(r.gpus)
+	wn.Strategy = r.strategy
+	if run, _ := r.gpu.RunPrecision(wn.Precision, wn.Task.Training()); run != wn.Precision {
+		wn.Precision = run
+	}
+	e, _ := Compute(wn, r.gpu)
+	return e
+}
+
+// fullEstimate returns r's whole Estimate, building it the first time
+// (w is the workload of the matcher r was made by; a Recommend's
+// matchers that share estimates share it).
+func (r *estimateResult) fullEstimate(w *Workload) *Estimate {
+	if e := r.full.Load(); e != nil {
+		return e
+	}
+	e := new(Estimate)
+	if !r.batch { // a batch error's is the zero Estimate, never offered
+		*e = r.compute(w)
+	}
+	if r.retimed && r.err == nil {
+		e.Retime(r.gpu, r.host)
+	}
+	if r.full.CompareAndSwap(nil, e) {
+		return e
+	}
+	return r.full.Load()
 }
 
 // estimate returns the (cached) estimate of w on n GPUs of g with strategy s.
@@ -459,7 +537,7 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 	// accumulation, then the micro-batch, shrink to carry it.
 	w, ok := m.w.OnGPUs(n)
 	w.Strategy = s
-	r := &estimateResult{}
+	r := &estimateResult{gpu: g, gpus: n, strategy: s}
 	if !ok {
 		r.err = Msg("%d GPUs cannot share a global batch of %d (micro-batch %d × gradient accumulation %d) in whole samples: make it a multiple of %d (grad_accum) to run on them",
 			n/w.TP, m.w.GlobalBatch(), m.w.MicroBatch, m.w.GradAccum, n/w.TP)
@@ -470,7 +548,9 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 	if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision {
 		r.fallback, w.Precision = run, run
 	}
-	r.e, r.err = Compute(w, g)
+	var e Estimate
+	e, r.err = Compute(w, g)
+	r.summarize(&e)
 	m.cache[k] = r
 	return r
 }
@@ -487,14 +567,22 @@ func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateR
 		return r
 	}
 	base := m.estimate(g, n, s)
-	if h == base.e.Host { // Compute timed it on this host already (WorkloadHost)
+	if h == base.host { // Compute timed it on this host already (WorkloadHost)
 		m.cache[k] = base
 		return base
 	}
-	r := &estimateResult{e: base.e, err: base.err, fallback: base.fallback, batch: base.batch}
-	if r.err == nil {
-		r.e.Retime(g, h)
+	r := &estimateResult{err: base.err, fallback: base.fallback, batch: base.batch,
+		gpu: g, gpus: n, strategy: s, retimed: true}
+	var e Estimate
+	if b := base.full.Load(); b != nil {
+		e = *b
+	} else if !base.batch {
+		e = base.compute(&m.w)
 	}
+	if r.err == nil {
+		e.Retime(g, h)
+	}
+	r.summarize(&e)
 	m.cache[k] = r
 	return r
 }
@@ -841,7 +929,7 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 		if !reason.IsZero() {
 			short := 0.0
 			if kind == RejectVRAM && shape.r != nil {
-				short = shape.r.e.ResidentNeed() - UsableBytes(g)
+				short = shape.r.need - UsableBytes(g)
 			}
 			sc.reject(counts, Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), ReasonMsg: reason, Kind: kind, ShortBytes: short,
 				NetworkAssumed: kind == RejectDeadline && netAssumed(&m.w, in, shape.nodes)})
@@ -1017,7 +1105,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			return d, RejectInvalid, ErrMessage(r.err)
 		}
 		// Memory first: allowing multi-node does not help a GPU too small.
-		if need := r.e.ResidentNeed(); need > usable {
+		if need := r.need; need > usable {
 			return d, RejectVRAM, Msg("needs %.1f GiB per GPU, has %.1f GiB usable", need/GiB, usable/GiB)
 		}
 		if nodes > m.q.MaxNodes {
@@ -1026,7 +1114,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			}
 			return d, RejectNodes, Msg("needs %d instances, above the %d-node limit", nodes, m.q.MaxNodes)
 		}
-		if why := m.hostRAM(in, &r.e); !why.IsZero() {
+		if why := m.hostRAM(in, r); !why.IsZero() {
 			return d, RejectHostRAM, why
 		}
 		return d, "", Message{}
@@ -1055,11 +1143,11 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			if r.err != nil {
 				continue
 			}
-			lastNeed = r.e.ResidentNeed()
-			if lastNeed > usable || !m.hostRAM(in, &r.e).IsZero() {
+			lastNeed = r.need
+			if lastNeed > usable || !m.hostRAM(in, r).IsZero() {
 				continue
 			}
-			switch deadlineVerdict(&r.e, m.q.DeadlineHours) {
+			switch r.deadlineVerdict(m.q.DeadlineHours) {
 			case VerdictNoFit:
 				continue
 			case VerdictBorderline: // kept unless more GPUs meet it at the slow end
@@ -1085,11 +1173,11 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		return last, RejectVRAM, Msg("needs %.1f GiB per GPU even on %d GPUs, has %.1f GiB usable", lastNeed/GiB, last.gpus, usable/GiB)
 	case lastNeed > usable:
 		return last, RejectVRAM, Msg("needs %.1f GiB per GPU, has %.1f GiB usable", lastNeed/GiB, usable/GiB)
-	case !m.hostRAM(in, &last.r.e).IsZero():
-		return last, RejectHostRAM, m.hostRAM(in, &last.r.e)
+	case !m.hostRAM(in, last.r).IsZero():
+		return last, RejectHostRAM, m.hostRAM(in, last.r)
 	case m.q.DeadlineHours > 0:
 		return last, RejectDeadline, m.assumedNetwork(in, g, last.nodes, Msg("takes %.1f h on %s (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
-			last.r.e.Hours, CountMsg(last.gpus, "GPU"), last.r.e.TimeBand[0], last.r.e.TimeBand[1], m.q.DeadlineHours))
+			last.r.hours, CountMsg(last.gpus, "GPU"), last.r.timeBand[0], last.r.timeBand[1], m.q.DeadlineHours))
 	}
 	return last, RejectInvalid, Msg("does not fit")
 }
@@ -1120,16 +1208,36 @@ func frameworkSupport(g *GPU, fw Framework) Message {
 // job's GPUs when it asked for fewer) plus what each GPU's process
 // offloads there (ZeRO-Offload, FSDP CPU offload, activation offload:
 // Estimate.States.HostOffload per GPU).
-func NodeHostRAMNeed(e *Estimate, gpus int) float64 {
-	procs := gpus
-	if e.Workload.GPUs > 0 {
-		procs = min(gpus, e.Workload.GPUs)
-	}
-	return HostRAMNeed(&e.Workload, e.Params, procs) + e.States.HostOffload*float64(gpus)
+func NodeHostRAMNeed(e *Estimate, gpus int) float64 { return nodeHostRAMOf(e).need(gpus) }
+
+// nodeHostRAM is what NodeHostRAMNeed reads of an Estimate, so that the
+// ranking's estimate summaries (estimateResult) need not hold it whole.
+type nodeHostRAM struct {
+	jobGPUs                            int  // Workload.GPUs
+	oneCopy                            bool // oneLoadCopy
+	bytesPerParam, params, hostOffload float64
 }
 
-func (m *matcher) hostRAM(in *Instance, e *Estimate) Message {
-	need := NodeHostRAMNeed(e, in.GPUCount)
+func nodeHostRAMOf(e *Estimate) nodeHostRAM {
+	return nodeHostRAM{e.Workload.GPUs, oneLoadCopy(&e.Workload), LoadBytesPerParam(&e.Workload), e.Params, e.States.HostOffload}
+}
+
+// need is NodeHostRAMNeed(e, gpus): HostRAMNeed for the processes one
+// instance of gpus GPUs runs, plus what each offloads.
+func (h nodeHostRAM) need(gpus int) float64 {
+	procs := gpus
+	if h.jobGPUs > 0 {
+		procs = min(gpus, h.jobGPUs)
+	}
+	copies := 1
+	if !h.oneCopy {
+		copies = max(procs, 1)
+	}
+	return max(MinHostRAMBytes, float64(copies)*h.params*h.bytesPerParam) + h.hostOffload*float64(gpus)
+}
+
+func (m *matcher) hostRAM(in *Instance, r *estimateResult) Message {
+	need := r.hostRAM.need(in.GPUCount)
 	if in.MemoryGiB*GiB < need {
 		return Msg("host RAM %.0f GiB, needs %.0f GiB", in.MemoryGiB, need/GiB)
 	}
@@ -1138,7 +1246,7 @@ func (m *matcher) hostRAM(in *Instance, e *Estimate) Message {
 
 // offer prices a deployment in one region.
 func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d deployment) Offer {
-	e := &d.r.e
+	e := d.r.fullEstimate(&m.w)
 	o := Offer{
 		Instance: in, GPU: g, Region: region, Pricing: m.q.Pricing, Discount: m.cat.DiscountFor(in, m.q.Pricing),
 		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy,
@@ -1215,10 +1323,22 @@ func netAssumed(w *Workload, in *Instance, nodes int) bool {
 // (Estimate.OverrunChance says how likely missing it is), does not fit
 // when even the fast end is past it. Fits without a deadline or a time.
 func deadlineVerdict(e *Estimate, deadline float64) FitVerdict {
-	if deadline <= 0 || e == nil || !e.HasTime {
+	if e == nil {
 		return VerdictFits
 	}
-	return VerdictFor(e.TimeBand, deadline)
+	return timeVerdict(e.HasTime, e.TimeBand, deadline)
+}
+
+// deadlineVerdict is deadlineVerdict of r's Estimate.
+func (r *estimateResult) deadlineVerdict(deadline float64) FitVerdict {
+	return timeVerdict(r.hasTime, r.timeBand, deadline)
+}
+
+func timeVerdict(hasTime bool, band [2]float64, deadline float64) FitVerdict {
+	if deadline <= 0 || !hasTime {
+		return VerdictFits
+	}
+	return VerdictFor(band, deadline)
 }
 
 // Late reports whether o may miss the deadline: its time range straddles
@@ -1438,22 +1558,22 @@ func (m *matcher) sizedGPUs(g *GPU, d *deployment) int {
 				continue
 			}
 			r := m.estimate(g, n, s)
-			if r.err != nil || r.e.ResidentNeed() > usable {
+			if r.err != nil || r.need > usable {
 				continue
 			}
 			// As the deadline below: a count risky to run out of memory
 			// ranks after every offer that fits (Offer.Risky), so it is
 			// not a host sized to the job unless the deployment's is too.
-			if riskyOn(&r.e, g) && !riskyOn(&d.r.e, g) {
+			if r.riskyOn(g) && !d.r.riskyOn(g) {
 				continue
 			}
 			// As shape: a count that meets the deadline only at the fast
 			// end of its time range is sized when the deployment's is too.
-			switch deadlineVerdict(&r.e, m.q.DeadlineHours) {
+			switch r.deadlineVerdict(m.q.DeadlineHours) {
 			case VerdictNoFit:
 				continue
 			case VerdictBorderline:
-				if deadlineVerdict(&d.r.e, m.q.DeadlineHours) != VerdictBorderline {
+				if d.r.deadlineVerdict(m.q.DeadlineHours) != VerdictBorderline {
 					continue
 				}
 			}
@@ -1501,9 +1621,10 @@ func sortValue(o *Offer, k SortKey) float64 {
 // When nothing fits across its range, the best borderline offer leads.
 func (o *Offer) Risky() bool { return o.Verdict == VerdictBorderline }
 
-// riskyOn reports whether e on g would make a risky offer (Offer.Risky).
-func riskyOn(e *Estimate, g *GPU) bool {
-	return VerdictFor(e.ResidentBand(), UsableBytes(g)) == VerdictBorderline
+// riskyOn reports whether r's Estimate on g would make a risky offer
+// (Offer.Risky: its ResidentBand straddles the usable memory).
+func (r *estimateResult) riskyOn(g *GPU) bool {
+	return VerdictFor(r.band, UsableBytes(g)) == VerdictBorderline
 }
 
 // RiskyAhead is the offer that would rank first but for its chance of
