@@ -716,7 +716,9 @@ func (r *Recommendation) CheapestWithin(cat *Catalog, w Workload, q, sub Query) 
 		return nil, false, false
 	}
 	w.Defaults()
-	if !reflect.DeepEqual(w, r.estimates.w) {
+	// By pointer: a Workload (1 KB) passed as an interface is copied to
+	// the heap, each comparison twice.
+	if !reflect.DeepEqual(&w, &r.estimates.w) {
 		return nil, false, false
 	}
 	if def := recommendQuery(Query{}, &w).Sort; r.Sort != def {
@@ -725,7 +727,7 @@ func (r *Recommendation) CheapestWithin(cat *Catalog, w Workload, q, sub Query) 
 	a, b := q, sub
 	a.GPUs, a.Regions, b.GPUs, b.Regions = nil, nil, nil, nil
 	a.Sort, b.Sort = "", ""
-	if !reflect.DeepEqual(a, b) {
+	if !reflect.DeepEqual(&a, &b) {
 		return nil, false, false
 	}
 	if len(q.GPUs) > 0 && (len(sub.GPUs) == 0 || slices.ContainsFunc(sub.GPUs, func(g string) bool { return !slices.Contains(q.GPUs, g) })) {
@@ -867,12 +869,12 @@ func newMatcher(w Workload, cat *Catalog, q Query, shared *sharedEstimates) matc
 	switch {
 	case shared == nil:
 		m.cache = make(map[estimateKey]*estimateResult, estimatesRoom)
-	case shared.cache != nil && reflect.DeepEqual(shared.w, w):
+	case shared.cache != nil && reflect.DeepEqual(&shared.w, &w): // by pointer: see CheapestWithin
 		m.cache = shared.cache
 	default: // a savings eval: it estimates far fewer (cheapestOnly skips most types)
 		m.cache = make(map[estimateKey]*estimateResult, 64)
 		shared.w, shared.cache, shared.shapes = w, m.cache, nil
-		shared.fromOK = shared.from != nil && reflect.DeepEqual(shared.from.w, w)
+		shared.fromOK = shared.from != nil && reflect.DeepEqual(&shared.from.w, &w)
 	}
 	if shared != nil {
 		sq := shapeQueryOf(&q)
