@@ -344,6 +344,9 @@ type matcher struct {
 	// nets memoises Catalog.DefaultNetwork per GPU and node size: the
 	// network a type without a figure is timed at (matcher.host).
 	nets map[netKey]netFigure
+	// netGroups is the catalog's node network figures by GPU and node
+	// size (Catalog.nodeNetworks), gathered at the first nets miss.
+	netGroups map[nodeNetKey][]float64
 }
 
 type netKey struct {
@@ -376,7 +379,17 @@ func (m *matcher) defaultNetwork(g *GPU, perNode int) netFigure {
 	if m.nets == nil {
 		m.nets = make(map[netKey]netFigure, 8)
 	}
-	gbps, from, _ := m.cat.DefaultNetwork(&m.w, g, perNode)
+	// Catalog.DefaultNetwork, with the catalog's node networks gathered
+	// once (nodeNetworks) instead of a walk of every type per GPU and
+	// node size.
+	gbps, types := 0.0, 0
+	if !networkGiven(&m.w) {
+		if m.netGroups == nil {
+			m.netGroups = m.cat.nodeNetworks()
+		}
+		gbps, types = medianNetwork(m.netGroups[nodeNetKey{g.Key, perNode}])
+	}
+	gbps, from, _ := defaultNetwork(&m.w, gbps, types)
 	f := netFigure{gbps, from}
 	m.nets[k] = f
 	return f

@@ -2,6 +2,7 @@ package model
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -116,5 +117,45 @@ func TestFullEstimateSame(t *testing.T) {
 	}
 	if !offloaded {
 		t.Error("no estimate offloading to host RAM: the test does not check it in the host RAM need")
+	}
+}
+
+// TestNodeNetworksSame: the ranking's node networks, gathered in one pass
+// (Catalog.nodeNetworks), give NodeNetwork's median and count for every
+// GPU and node size, types without a source, retired or without a figure
+// left out alike.
+func TestNodeNetworksSame(t *testing.T) {
+	cat := testCatalog()
+	add := func(typ, gpu string, count int, gbps float64, source, retired string) {
+		cat.Instances = append(cat.Instances, Instance{Provider: "p3", Type: typ, GPU: gpu, GPUCount: count, VCPUs: 8, MemoryGiB: 64,
+			NetworkGbps: gbps, Source: source, Retired: retired, Prices: []RegionPrice{{Region: "us-east-1", OnDemandUSD: 1}}})
+	}
+	add("a", "g80", 8, 3200, "s", "")
+	add("b", "g80", 8, 1000, "s", "")
+	add("c", "g80", 8, 400, "s", "")
+	add("d", "g80", 8, 100, "", "")           // no source
+	add("e", "g80", 8, 50, "s", "2025-01-01") // retired
+	add("f", "g80", 4, 200, "s", "")
+	add("g", "g80", 4, 800, "s", "")
+	add("h", "g16", 1, 25, "s", "")
+	cat.Index()
+	groups := cat.nodeNetworks()
+	seen := 0
+	for i := range cat.GPUs {
+		g := &cat.GPUs[i]
+		for _, per := range []int{1, 2, 4, 8, 16} {
+			wantGbps, wantN := cat.NodeNetwork(g, per)
+			gbps, n := medianNetwork(groups[nodeNetKey{g.Key, per}])
+			if gbps != wantGbps || n != wantN {
+				t.Errorf("%s×%d: %v Gbps of %d types, NodeNetwork %v of %d", g.Key, per, gbps, n, wantGbps, wantN)
+			}
+			seen += n
+		}
+	}
+	if got, want := groups[nodeNetKey{"g80", 8}], []float64{400, 1000, 3200}; !slices.Equal(got, want) {
+		t.Errorf("g80×8 figures %v, want %v", got, want)
+	}
+	if seen != 6 {
+		t.Errorf("%d types with a network counted, want 6", seen)
 	}
 }
