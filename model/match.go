@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Query is what the user asks of the catalog besides the workload: where,
@@ -226,7 +227,9 @@ type Recommendation struct {
 	// estimates is what this Recommend estimated, for advice.Savings to start
 	// from: its first eval is this same workload and query, and would
 	// otherwise estimate every GPU type again. Never written after
-	// Recommend returns (advice.Savings works on a copy), so a Recommendation
+	// Recommend returns (advice.Savings works on a copy) but for the whole
+	// Estimate of a cached summary, built once when an offer first needs
+	// it and stored atomically (estimateResult.full), so a Recommendation
 	// stays safe to share.
 	estimates *sharedEstimates
 }
@@ -296,11 +299,16 @@ func LoadBytesPerParam(w *Workload) float64 {
 //     from_pretrained and holds its own copy before moving it to its GPU,
 //     so procs copies.
 func HostLoadCopies(w *Workload, procs int) int {
-	switch {
-	case !w.Task.Training(), w.Task == TaskQLoRA, w.Strategy == FSDP, w.Strategy.ZeROStage() == 3:
+	if oneLoadCopy(w) {
 		return 1
 	}
 	return max(procs, 1)
+}
+
+// oneLoadCopy reports whether a node holds one copy of w's weights while
+// loading, however many processes it runs (HostLoadCopies).
+func oneLoadCopy(w *Workload) bool {
+	return !w.Task.Training() || w.Task == TaskQLoRA || w.Strategy == FSDP || w.Strategy.ZeROStage() == 3
 }
 
 // HostRAMNeed returns the host RAM one instance running procs of the job's
@@ -336,6 +344,9 @@ type matcher struct {
 	// nets memoises Catalog.DefaultNetwork per GPU and node size: the
 	// network a type without a figure is timed at (matcher.host).
 	nets map[netKey]netFigure
+	// netGroups is the catalog's node network figures by GPU and node
+	// size (Catalog.nodeNetworks), gathered at the first nets miss.
+	netGroups map[nodeNetKey][]float64
 }
 
 type netKey struct {
@@ -368,7 +379,17 @@ func (m *matcher) defaultNetwork(g *GPU, perNode int) netFigure {
 	if m.nets == nil {
 		m.nets = make(map[netKey]netFigure, 8)
 	}
-	gbps, from, _ := m.cat.DefaultNetwork(&m.w, g, perNode)
+	// Catalog.DefaultNetwork, with the catalog's node networks gathered
+	// once (nodeNetworks) instead of a walk of every type per GPU and
+	// node size.
+	gbps, types := 0.0, 0
+	if !networkGiven(&m.w) {
+		if m.netGroups == nil {
+			m.netGroups = m.cat.nodeNetworks()
+		}
+		gbps, types = medianNetwork(m.netGroups[nodeNetKey{g.Key, perNode}])
+	}
+	gbps, from, _ := defaultNetwork(&m.w, gbps, types)
 	f := netFigure{gbps, from}
 	m.nets[k] = f
 	return f
@@ -392,18 +413,22 @@ type shapeResult struct {
 }
 
 // estimatesRoom is the estimate cache's starting size: the embedded
-// catalog's ranking makes ~130 estimates (GPU type × count × strategy)
-// and ~5 retimes; from 64 the map grew once, rehashing every entry. A
-// map holds 7/8 of its slots: 224 fill 256, where 256 would take 512.
-// For a full ranking; a savings eval keeps the small start.
-const estimatesRoom = 224
+// catalog's llama-3.1-8b QLoRA ranking (auto GPUs) keeps 404 entries
+// (203 estimates, GPU type × count × strategy, and their retimes, each
+// under its timing host); from 224 the map grew once, a 256-slot table
+// written and rehashed into a 512-slot one. A map holds 7/8 of its
+// slots: 448 fill 512, where 449 would take 1,024. For a full ranking; a
+// savings eval keeps the small start.
+const estimatesRoom = 448
 
 // shapesRoom is the shape cache's starting size for cat: one shape per
-// instance type at most, to a point (the embedded catalog has ~420
-// distinct ones among ~780 types; from 64 the map grew three times);
-// 448 fill the 512 slots it ends with. A savings eval (cheapestOnly)
-// shapes few types and keeps the small start.
-func shapesRoom(cat *Catalog) int { return min(len(cat.Instances), 448) }
+// instance type at most, to a point. The embedded catalog has 484
+// distinct ones among 842 types for llama-3.1-8b QLoRA; from 448 (512
+// slots) the map grew once into 1,024 slots, the 512 written for
+// nothing. A map's table is cleared whole when made, so room never used
+// still costs its pages: 896 fill the 1,024 slots and no more. A savings
+// eval (cheapestOnly) shapes few types and keeps the small start.
+func shapesRoom(cat *Catalog) int { return min(len(cat.Instances), 896) }
 
 // cachedShape is shape, with the GPUs the job needs on it (sizedGPUs),
 // once per shapeKey.
@@ -438,11 +463,81 @@ func (m *matcher) cached(k estimateKey) (*estimateResult, bool) {
 	return r, ok
 }
 
+// estimateResult is one cached estimate: what shape, sizedGPUs and the
+// near misses read of it, and the whole Estimate only once an offer
+// carries it (full). A ranking of the embedded catalog makes ~260
+// estimates and retimes and offers ~90 of them; an Estimate is ~1.9 KB
+// (its Workload alone 1 KB), and in a short command each is fresh pages
+// (page faults), so the rest keep this ~260-byte summary. The Estimate is
+// built again from the same inputs when asked (Compute and Retime are
+// pure: the same bytes, tested by TestFullEstimateSame).
 type estimateResult struct {
-	e        Estimate
 	err      error
 	fallback Precision // precision actually used when the GPU lacks the asked one
 	batch    bool      // err: the GPUs cannot share the global batch (Workload.OnGPUs)
+
+	// What the ranking reads before an offer is made, each as the
+	// Estimate's own method or field gives it.
+	need     float64    // ResidentNeed
+	band     [2]float64 // ResidentBand
+	host     Host       // Host: the host the time is for
+	hasTime  bool       // HasTime
+	hours    float64    // Hours
+	timeBand [2]float64 // TimeBand
+	hostRAM  nodeHostRAM
+
+	// How to build the Estimate again: Compute of the matcher's workload
+	// on gpus GPUs of gpu with strategy (the fallback precision when set),
+	// retimed on host when retimed.
+	gpu      *GPU
+	gpus     int
+	strategy Strategy
+	retimed  bool
+	// full is the whole Estimate, built at the first offer that carries
+	// it and then shared by every offer of this estimate. Atomic: a
+	// savings ranking on another goroutine builds those of the
+	// Recommendation it starts from (sharedEstimates.from), and nothing
+	// else of a Recommendation is written after it returns.
+	full atomic.Pointer[Estimate]
+}
+
+// summarize keeps of e what estimateResult holds.
+func (r *estimateResult) summarize(e *Estimate) {
+	r.need, r.band, r.host = e.ResidentNeed(), e.ResidentBand(), e.Host
+	r.hasTime, r.hours, r.timeBand = e.HasTime, e.Hours, e.TimeBand
+	r.hostRAM = nodeHostRAMOf(e)
+}
+
+// compute is Compute for r's inputs, with the matcher's workload w:
+// r's Estimate before any retime, as estimate made it.
+func (r *estimateResult) compute(w *Workload) Estimate {
+	wn, _ := w.OnGPUs(r.gpus)
+	wn.Strategy = r.strategy
+	if run, _ := r.gpu.RunPrecision(wn.Precision, wn.Task.Training()); run != wn.Precision {
+		wn.Precision = run
+	}
+	e, _ := Compute(wn, r.gpu)
+	return e
+}
+
+// fullEstimate returns r's whole Estimate, building it the first time
+// (w is the workload of the matcher r was made by; a Recommend's
+// matchers that share estimates share it).
+func (r *estimateResult) fullEstimate(w *Workload) *Estimate {
+	if e := r.full.Load(); e != nil {
+		return e
+	}
+	e := new(Estimate)
+	if !r.batch { // a batch error's is the zero Estimate, never offered
+		*e = r.compute(w)
+	}
+	if r.retimed && r.err == nil {
+		e.Retime(r.gpu, r.host)
+	}
+	if r.full.CompareAndSwap(nil, e) {
+		return e
+	}
+	return r.full.Load()
 }
 
 // estimate returns the (cached) estimate of w on n GPUs of g with strategy s.
@@ -455,7 +550,7 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 	// accumulation, then the micro-batch, shrink to carry it.
 	w, ok := m.w.OnGPUs(n)
 	w.Strategy = s
-	r := &estimateResult{}
+	r := &estimateResult{gpu: g, gpus: n, strategy: s}
 	if !ok {
 		r.err = Msg("%d GPUs cannot share a global batch of %d (micro-batch %d × gradient accumulation %d) in whole samples: make it a multiple of %d (grad_accum) to run on them",
 			n/w.TP, m.w.GlobalBatch(), m.w.MicroBatch, m.w.GradAccum, n/w.TP)
@@ -466,7 +561,9 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 	if run, _ := g.RunPrecision(w.Precision, w.Task.Training()); run != w.Precision {
 		r.fallback, w.Precision = run, run
 	}
-	r.e, r.err = Compute(w, g)
+	var e Estimate
+	e, r.err = Compute(w, g)
+	r.summarize(&e)
 	m.cache[k] = r
 	return r
 }
@@ -483,14 +580,22 @@ func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateR
 		return r
 	}
 	base := m.estimate(g, n, s)
-	if h == base.e.Host { // Compute timed it on this host already (WorkloadHost)
+	if h == base.host { // Compute timed it on this host already (WorkloadHost)
 		m.cache[k] = base
 		return base
 	}
-	r := &estimateResult{e: base.e, err: base.err, fallback: base.fallback, batch: base.batch}
-	if r.err == nil {
-		r.e.Retime(g, h)
+	r := &estimateResult{err: base.err, fallback: base.fallback, batch: base.batch,
+		gpu: g, gpus: n, strategy: s, retimed: true}
+	var e Estimate
+	if b := base.full.Load(); b != nil {
+		e = *b
+	} else if !base.batch {
+		e = base.compute(&m.w)
 	}
+	if r.err == nil {
+		e.Retime(g, h)
+	}
+	r.summarize(&e)
 	m.cache[k] = r
 	return r
 }
@@ -624,7 +729,9 @@ func (r *Recommendation) CheapestWithin(cat *Catalog, w Workload, q, sub Query) 
 		return nil, false, false
 	}
 	w.Defaults()
-	if !reflect.DeepEqual(w, r.estimates.w) {
+	// By pointer: a Workload (1 KB) passed as an interface is copied to
+	// the heap, each comparison twice.
+	if !reflect.DeepEqual(&w, &r.estimates.w) {
 		return nil, false, false
 	}
 	if def := recommendQuery(Query{}, &w).Sort; r.Sort != def {
@@ -633,7 +740,7 @@ func (r *Recommendation) CheapestWithin(cat *Catalog, w Workload, q, sub Query) 
 	a, b := q, sub
 	a.GPUs, a.Regions, b.GPUs, b.Regions = nil, nil, nil, nil
 	a.Sort, b.Sort = "", ""
-	if !reflect.DeepEqual(a, b) {
+	if !reflect.DeepEqual(&a, &b) {
 		return nil, false, false
 	}
 	if len(q.GPUs) > 0 && (len(sub.GPUs) == 0 || slices.ContainsFunc(sub.GPUs, func(g string) bool { return !slices.Contains(q.GPUs, g) })) {
@@ -686,14 +793,22 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	if !sc.cheapestOnly {
 		// Room for every offer up front, to a point: grown by append, the
 		// list is copied at each doubling, and each copy is fresh pages
-		// (faults) in a short command; room never written costs none.
-		// The groups likewise: grown from 256, the map was rehashed twice
-		// for the embedded catalog's ~900 offers.
+		// (faults) in a short command; room never written costs none (a
+		// large array comes from the OS zeroed and untouched). Each price
+		// of a type the query allows makes one offer at most, so their
+		// count bounds the list: the embedded catalog's llama-3.1-8b QLoRA
+		// keeps 1,132 offers of 2,717 prices, and from 1,024 the list grew
+		// once (a 270 KB array written whole, then copied into a 390 KB
+		// one). The groups' map is cleared whole at creation, so it keeps
+		// its bound of 1,024 (2,048 slots, which hold 1,792 groups).
 		pairs := 0
 		for i := range cat.Instances {
-			pairs += len(cat.Instances[i].Prices)
+			in := &cat.Instances[i]
+			if in.Offered() && m.q.AllowsProvider(in.Provider) && m.q.AllowsGPU(in.GPU) {
+				pairs += len(in.Prices)
+			}
 		}
-		sc.offers = make([]Offer, 0, min(pairs, 1024))
+		sc.offers = make([]Offer, 0, min(pairs, offersRoom))
 		best = make(map[offerGroup]int, min(pairs, 1024))
 	}
 	counts := map[RejectKind]int{}
@@ -729,6 +844,10 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	return rec, nil
 }
 
+// offersRoom bounds the offers' starting room: 4,096 offers are 1 MB of
+// address space, written only as far as the scan keeps offers.
+const offersRoom = 4096
+
 // recommendQuery is q with Recommend's defaults for w: on-demand, 730
 // hours a month, up to 64 nodes when multi-node is allowed (else 1), and
 // the job's cost first when w has a dataset (else the price).
@@ -763,12 +882,12 @@ func newMatcher(w Workload, cat *Catalog, q Query, shared *sharedEstimates) matc
 	switch {
 	case shared == nil:
 		m.cache = make(map[estimateKey]*estimateResult, estimatesRoom)
-	case shared.cache != nil && reflect.DeepEqual(shared.w, w):
+	case shared.cache != nil && reflect.DeepEqual(&shared.w, &w): // by pointer: see CheapestWithin
 		m.cache = shared.cache
 	default: // a savings eval: it estimates far fewer (cheapestOnly skips most types)
 		m.cache = make(map[estimateKey]*estimateResult, 64)
 		shared.w, shared.cache, shared.shapes = w, m.cache, nil
-		shared.fromOK = shared.from != nil && reflect.DeepEqual(shared.from.w, w)
+		shared.fromOK = shared.from != nil && reflect.DeepEqual(&shared.from.w, &w)
 	}
 	if shared != nil {
 		sq := shapeQueryOf(&q)
@@ -825,7 +944,7 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 		if !reason.IsZero() {
 			short := 0.0
 			if kind == RejectVRAM && shape.r != nil {
-				short = shape.r.e.ResidentNeed() - UsableBytes(g)
+				short = shape.r.need - UsableBytes(g)
 			}
 			sc.reject(counts, Rejection{Instance: in, Region: rp.Region, USDPerHour: unit * float64(max(shape.nodes, 1)), Instances: max(shape.nodes, 1), ReasonMsg: reason, Kind: kind, ShortBytes: short,
 				NetworkAssumed: kind == RejectDeadline && netAssumed(&m.w, in, shape.nodes)})
@@ -1010,7 +1129,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			if i == 0 {
 				asked = d
 			}
-			if r.err == nil && r.e.ResidentNeed() <= usable && m.hostRAM(in, &r.e).IsZero() {
+			if r.err == nil && r.need <= usable && m.hostRAM(in, r).IsZero() {
 				break
 			}
 		}
@@ -1021,8 +1140,8 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		// Memory first: allowing multi-node does not help a GPU too small.
 		// The need said first is the asked layout's (estimate's figure),
 		// then FSDP's when it was tried too.
-		if need := r.e.ResidentNeed(); need > usable && d.strategy == FSDP && asked.strategy != FSDP && asked.r.err == nil {
-			return d, RejectVRAM, Msg("needs %.1f GiB per GPU, %.1f GiB even sharded with FSDP, has %.1f GiB usable", asked.r.e.ResidentNeed()/GiB, need/GiB, usable/GiB)
+		if need := r.need; need > usable && d.strategy == FSDP && asked.strategy != FSDP && asked.r.err == nil {
+			return d, RejectVRAM, Msg("needs %.1f GiB per GPU, %.1f GiB even sharded with FSDP, has %.1f GiB usable", asked.r.need/GiB, need/GiB, usable/GiB)
 		} else if need > usable {
 			return d, RejectVRAM, Msg("needs %.1f GiB per GPU, has %.1f GiB usable", need/GiB, usable/GiB)
 		}
@@ -1032,7 +1151,7 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			}
 			return d, RejectNodes, Msg("needs %d instances, above the %d-node limit", nodes, m.q.MaxNodes)
 		}
-		if why := m.hostRAM(in, &r.e); !why.IsZero() {
+		if why := m.hostRAM(in, r); !why.IsZero() {
 			return d, RejectHostRAM, why
 		}
 		return d, "", Message{}
@@ -1061,11 +1180,11 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 			if r.err != nil {
 				continue
 			}
-			lastNeed = r.e.ResidentNeed()
-			if lastNeed > usable || !m.hostRAM(in, &r.e).IsZero() {
+			lastNeed = r.need
+			if lastNeed > usable || !m.hostRAM(in, r).IsZero() {
 				continue
 			}
-			switch deadlineVerdict(&r.e, m.q.DeadlineHours) {
+			switch r.deadlineVerdict(m.q.DeadlineHours) {
 			case VerdictNoFit:
 				continue
 			case VerdictBorderline: // kept unless more GPUs meet it at the slow end
@@ -1091,11 +1210,11 @@ func (m *matcher) shape(in *Instance, g *GPU) (deployment, RejectKind, Message) 
 		return last, RejectVRAM, Msg("needs %.1f GiB per GPU even on %d GPUs, has %.1f GiB usable", lastNeed/GiB, last.gpus, usable/GiB)
 	case lastNeed > usable:
 		return last, RejectVRAM, Msg("needs %.1f GiB per GPU, has %.1f GiB usable", lastNeed/GiB, usable/GiB)
-	case !m.hostRAM(in, &last.r.e).IsZero():
-		return last, RejectHostRAM, m.hostRAM(in, &last.r.e)
+	case !m.hostRAM(in, last.r).IsZero():
+		return last, RejectHostRAM, m.hostRAM(in, last.r)
 	case m.q.DeadlineHours > 0:
 		return last, RejectDeadline, m.assumedNetwork(in, g, last.nodes, Msg("takes %.1f h on %s (90%% range %.1f–%.1f h), over the %.0f h deadline even at the range's fast end",
-			last.r.e.Hours, CountMsg(last.gpus, "GPU"), last.r.e.TimeBand[0], last.r.e.TimeBand[1], m.q.DeadlineHours))
+			last.r.hours, CountMsg(last.gpus, "GPU"), last.r.timeBand[0], last.r.timeBand[1], m.q.DeadlineHours))
 	}
 	return last, RejectInvalid, Msg("does not fit")
 }
@@ -1126,16 +1245,36 @@ func frameworkSupport(g *GPU, fw Framework) Message {
 // job's GPUs when it asked for fewer) plus what each GPU's process
 // offloads there (ZeRO-Offload, FSDP CPU offload, activation offload:
 // Estimate.States.HostOffload per GPU).
-func NodeHostRAMNeed(e *Estimate, gpus int) float64 {
-	procs := gpus
-	if e.Workload.GPUs > 0 {
-		procs = min(gpus, e.Workload.GPUs)
-	}
-	return HostRAMNeed(&e.Workload, e.Params, procs) + e.States.HostOffload*float64(gpus)
+func NodeHostRAMNeed(e *Estimate, gpus int) float64 { return nodeHostRAMOf(e).need(gpus) }
+
+// nodeHostRAM is what NodeHostRAMNeed reads of an Estimate, so that the
+// ranking's estimate summaries (estimateResult) need not hold it whole.
+type nodeHostRAM struct {
+	jobGPUs                            int  // Workload.GPUs
+	oneCopy                            bool // oneLoadCopy
+	bytesPerParam, params, hostOffload float64
 }
 
-func (m *matcher) hostRAM(in *Instance, e *Estimate) Message {
-	need := NodeHostRAMNeed(e, in.GPUCount)
+func nodeHostRAMOf(e *Estimate) nodeHostRAM {
+	return nodeHostRAM{e.Workload.GPUs, oneLoadCopy(&e.Workload), LoadBytesPerParam(&e.Workload), e.Params, e.States.HostOffload}
+}
+
+// need is NodeHostRAMNeed(e, gpus): HostRAMNeed for the processes one
+// instance of gpus GPUs runs, plus what each offloads.
+func (h nodeHostRAM) need(gpus int) float64 {
+	procs := gpus
+	if h.jobGPUs > 0 {
+		procs = min(gpus, h.jobGPUs)
+	}
+	copies := 1
+	if !h.oneCopy {
+		copies = max(procs, 1)
+	}
+	return max(MinHostRAMBytes, float64(copies)*h.params*h.bytesPerParam) + h.hostOffload*float64(gpus)
+}
+
+func (m *matcher) hostRAM(in *Instance, r *estimateResult) Message {
+	need := r.hostRAM.need(in.GPUCount)
 	if in.MemoryGiB*GiB < need {
 		return Msg("host RAM %.0f GiB, needs %.0f GiB", in.MemoryGiB, need/GiB)
 	}
@@ -1144,7 +1283,7 @@ func (m *matcher) hostRAM(in *Instance, e *Estimate) Message {
 
 // offer prices a deployment in one region.
 func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d deployment) Offer {
-	e := &d.r.e
+	e := d.r.fullEstimate(&m.w)
 	o := Offer{
 		Instance: in, GPU: g, Region: region, Pricing: m.q.Pricing, Discount: m.cat.DiscountFor(in, m.q.Pricing),
 		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy,
@@ -1221,10 +1360,22 @@ func netAssumed(w *Workload, in *Instance, nodes int) bool {
 // (Estimate.OverrunChance says how likely missing it is), does not fit
 // when even the fast end is past it. Fits without a deadline or a time.
 func deadlineVerdict(e *Estimate, deadline float64) FitVerdict {
-	if deadline <= 0 || e == nil || !e.HasTime {
+	if e == nil {
 		return VerdictFits
 	}
-	return VerdictFor(e.TimeBand, deadline)
+	return timeVerdict(e.HasTime, e.TimeBand, deadline)
+}
+
+// deadlineVerdict is deadlineVerdict of r's Estimate.
+func (r *estimateResult) deadlineVerdict(deadline float64) FitVerdict {
+	return timeVerdict(r.hasTime, r.timeBand, deadline)
+}
+
+func timeVerdict(hasTime bool, band [2]float64, deadline float64) FitVerdict {
+	if deadline <= 0 || !hasTime {
+		return VerdictFits
+	}
+	return VerdictFor(band, deadline)
 }
 
 // Late reports whether o may miss the deadline: its time range straddles
@@ -1447,22 +1598,22 @@ func (m *matcher) sizedGPUs(g *GPU, d *deployment) int {
 				continue
 			}
 			r := m.estimate(g, n, s)
-			if r.err != nil || r.e.ResidentNeed() > usable {
+			if r.err != nil || r.need > usable {
 				continue
 			}
 			// As the deadline below: a count risky to run out of memory
 			// ranks after every offer that fits (Offer.Risky), so it is
 			// not a host sized to the job unless the deployment's is too.
-			if riskyOn(&r.e, g) && !riskyOn(&d.r.e, g) {
+			if r.riskyOn(g) && !d.r.riskyOn(g) {
 				continue
 			}
 			// As shape: a count that meets the deadline only at the fast
 			// end of its time range is sized when the deployment's is too.
-			switch deadlineVerdict(&r.e, m.q.DeadlineHours) {
+			switch r.deadlineVerdict(m.q.DeadlineHours) {
 			case VerdictNoFit:
 				continue
 			case VerdictBorderline:
-				if deadlineVerdict(&d.r.e, m.q.DeadlineHours) != VerdictBorderline {
+				if d.r.deadlineVerdict(m.q.DeadlineHours) != VerdictBorderline {
 					continue
 				}
 			}
@@ -1510,9 +1661,10 @@ func sortValue(o *Offer, k SortKey) float64 {
 // When nothing fits across its range, the best borderline offer leads.
 func (o *Offer) Risky() bool { return o.Verdict == VerdictBorderline }
 
-// riskyOn reports whether e on g would make a risky offer (Offer.Risky).
-func riskyOn(e *Estimate, g *GPU) bool {
-	return VerdictFor(e.ResidentBand(), UsableBytes(g)) == VerdictBorderline
+// riskyOn reports whether r's Estimate on g would make a risky offer
+// (Offer.Risky: its ResidentBand straddles the usable memory).
+func (r *estimateResult) riskyOn(g *GPU) bool {
+	return VerdictFor(r.band, UsableBytes(g)) == VerdictBorderline
 }
 
 // RiskyAhead is the offer that would rank first but for its chance of

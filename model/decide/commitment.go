@@ -67,7 +67,12 @@ func CommitmentBreakEven(p CommitmentPrices, usedHoursPerMonth float64) ([]Break
 	if !(usedHoursPerMonth > 0) || usedHoursPerMonth > model.HoursPerMonth {
 		return nil, model.Errorf(ErrInvalidSpot, "hours of use per month must be in (0, %d], got %g", model.HoursPerMonth, usedHoursPerMonth)
 	}
+	// Room for the terms priced, made once: grown by append, two terms
+	// made two arrays, and recommend --json breaks even every offer.
 	var out []BreakEven
+	if n := b2i(p.Reserved1y > 0) + b2i(p.Reserved3y > 0); n > 0 {
+		out = make([]BreakEven, 0, n)
+	}
 	for _, t := range []struct {
 		term  model.Pricing
 		price float64
@@ -87,6 +92,13 @@ func CommitmentBreakEven(p CommitmentPrices, usedHoursPerMonth float64) ([]Break
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // breakEvenHours is monthly/price, or 0 (never) when that is above a
