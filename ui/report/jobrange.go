@@ -33,7 +33,8 @@ func JobRangeNoteIn(p *i18n.Printer, offers []model.Offer) string {
 }
 
 // JobRangeNoteShort is JobRangeNoteIn for the configurator's panel, in
-// one short line: "job time and cost: 90% range ×0.48–×3.4".
+// one short line: "job time and cost: 90% range ×0.48–×3.4"; where the
+// shown offers' bands differ, their envelope: "…×0.42–×3.7, by offer".
 func JobRangeNoteShort(p *i18n.Printer, offers []model.Offer) string {
 	return jobRangeNote(p, offers, true)
 }
@@ -75,8 +76,12 @@ func jobRangeNote(p *i18n.Printer, offers []model.Offer, short bool) string {
 			hi = s
 		}
 	}
-	if short {
-		return p.Sprintf("job time and cost: %.0f%% range %s–%s to %s–%s", BandConfidence*100, mult(lo.lo), mult(lo.hi), mult(hi.lo), mult(hi.hi))
+	if short { // the envelope: "×0.48–×3.4 to ×0.42–×3.7" read as one range of ranges (new-user trial)
+		env := seen[0]
+		for _, s := range seen[1:] {
+			env.lo, env.hi = min(env.lo, s.lo), max(env.hi, s.hi)
+		}
+		return p.Sprintf("job time and cost: %.0f%% range %s–%s, by offer", BandConfidence*100, mult(env.lo), mult(env.hi))
 	}
 	return p.Sprintf("job time and job cost are estimates: %.0f%% range from %s–%s to %s–%s of each figure, by offer (out-of-sample errors of the time estimate)",
 		BandConfidence*100, mult(lo.lo), mult(lo.hi), mult(hi.lo), mult(hi.hi))

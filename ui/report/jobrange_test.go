@@ -60,6 +60,21 @@ func TestJobCostRange(t *testing.T) {
 	if got := JobRangeNoteIn(nil, []model.Offer{o, o2}); !strings.Contains(got, "from ×0.8–×1.3 to ×0.5–×3.4 of each figure, by offer") {
 		t.Errorf("two bands: %q", got)
 	}
+	// The panel's short line gives their envelope, one range: "×0.8–×3.4 to
+	// ×0.5–×3.4" read as a range of ranges (new-user trial).
+	o3 := o
+	o3.Estimate = &model.Estimate{Hours: 10, HasTime: true, TimeBand: [2]float64{4, 37}}
+	for _, tt := range []struct {
+		p    *i18n.Printer
+		want string
+	}{
+		{nil, "job time and cost: 90% range ×0.4–×3.7, by offer"},
+		{zh, "作业时长和费用：90% 区间 ×0.4–×3.7（因报价而异）"},
+	} {
+		if got := JobRangeNoteShort(tt.p, []model.Offer{o, o2, o3}); got != tt.want {
+			t.Errorf("short, three bands:\n got %q\nwant %q", got, tt.want)
+		}
+	}
 	// Without a job time: no range, no note.
 	none := o
 	none.HasJob = false

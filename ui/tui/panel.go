@@ -455,12 +455,12 @@ func (p panel) estimateLines(r *result, iw, ih int, compact bool) []string {
 		if len(warn) == 0 {
 			room += 2
 		}
-		notes := panelNotes(p.lang, &r.rec, r.rec.Offers)
+		notes := panelNoteLines(panelNotes(p.lang, &r.rec, r.rec.Offers), iw)
 		if n := room - 3 - len(notes); n > 0 { // the notes, and the job cost's range under the list
 			offers, _ := report.CollapseRegions(r.rec.Offers, n)
 			add(strings.Split(offersTable(p.lang, offers, iw, st), "\n")...)
-			for _, note := range panelNotes(p.lang, &r.rec, offers) {
-				add(st.Warn.Render(report.Truncate(note, iw)))
+			for _, l := range panelNoteLines(panelNotes(p.lang, &r.rec, offers), iw) {
+				add(st.Warn.Render(l))
 			}
 			if note := report.JobRangeNoteShort(p.lang, offers); note != "" {
 				add(st.Muted.Render(report.Truncate(note, iw)))
@@ -506,6 +506,26 @@ func panelNotes(lang *i18n.Printer, rec *model.Recommendation, shown []model.Off
 		}
 	}
 	return notes
+}
+
+// panelNoteLines lays the panel's notes out in width cells, each wrapped to
+// two lines at most: a note cut at one line lost its point ("about 10%
+// chance of ru…", new-user trial), and more than two would push the
+// offers off the panel.
+func panelNoteLines(notes []string, width int) []string {
+	var lines []string
+	for _, note := range notes {
+		w := wrapLines(note, width)
+		if len(w) > 2 {
+			rest := make([]string, 0, len(w)-1)
+			for _, l := range w[1:] {
+				rest = append(rest, strings.TrimRight(l, " "))
+			}
+			w = append(w[:1], report.Truncate(strings.Join(rest, " "), width))
+		}
+		lines = append(lines, w...)
+	}
+	return lines
 }
 
 // panelTips is how many tips the panel shows: the offers need the room.
