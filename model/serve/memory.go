@@ -20,6 +20,12 @@ import (
 //
 // CUDA graphs are captured after the KV cache is allocated, so they come out
 // of the (1 − gpu_memory_utilization) headroom, as does the CUDA context.
+// Later vLLM releases also subtract an estimate of the CUDA graphs' memory
+// from the KV cache ("CUDA graph memory profiling is enabled (default since
+// v0.21.0) … To disable, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0",
+// gpu_worker.py's log as vLLM 0.27.1 prints it, gpustack/runner#251); that
+// estimate is not modelled here: no published size formula, and it changed
+// again later (vllm-project/vllm#50780: hybrid models since v0.26.0).
 type Memory struct {
 	TotalBytes  float64 // the GPU's memory as the driver reports it
 	BudgetBytes float64 // TotalBytes × gpu_memory_utilization
