@@ -110,6 +110,14 @@ type Architecture struct {
 	// n×k block of each quantized weight (DeepSeek-V3/R1: [128, 128]);
 	// zeros for per-tensor or per-channel scales, or no quantization.
 	WeightBlockSize [2]int
+	// UnquantizedAttnLayers and UnquantizedMLPLayers are the decoder
+	// layers' worth of attention and of MLP linear weights that a
+	// quantized checkpoint keeps at its 16-bit dtype (config.json
+	// quantization_config modules_to_not_convert, ignored_layers, ignore:
+	// Meta's Llama 3.1 405B FP8 quantizes only the MLPs, fbgemm_fp8); 0
+	// when every layer's linears are quantized. See
+	// UnquantizedLinearParams.
+	UnquantizedAttnLayers, UnquantizedMLPLayers float64
 	// VisionParams are a multimodal checkpoint's vision tower and
 	// projector (Gemma 3's SigLIP encoder, Llama 4's vision model): they
 	// are resident, so ParamCount counts them, but text tokens do not run
@@ -468,6 +476,26 @@ func (a *Architecture) LinearParams() float64 {
 		}
 	}
 	return p
+}
+
+// UnquantizedLinearParams returns the linear weights a quantized
+// checkpoint keeps at 16 bits: UnquantizedAttnLayers layers of attention
+// projections and UnquantizedMLPLayers layers of the mean layer's MLP
+// linears (all of an MoE layer's experts), scaled to an explicit count as
+// LinearParams is; never more than LinearParams. 0 without a shape.
+func (a *Architecture) UnquantizedLinearParams() float64 {
+	if !a.HasShape() || a.UnquantizedAttnLayers <= 0 && a.UnquantizedMLPLayers <= 0 {
+		return 0
+	}
+	mlp := a.mlpStack(a.experts(), a.mlpLinear) / float64(a.Layers)
+	p := a.UnquantizedAttnLayers*a.attnLinear() + a.UnquantizedMLPLayers*mlp
+	if a.Params > 0 {
+		full := a.embeddingParams() + a.stackParams(a.experts()) + a.headParams() + a.ExtraParams + a.VisionParams
+		if full > 0 {
+			p *= a.Params / full
+		}
+	}
+	return min(p, a.LinearParams())
 }
 
 // ExpertLinearParams returns the linear weights of the routed experts of

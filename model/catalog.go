@@ -25,9 +25,13 @@ type GPU struct {
 	ComputeCapability string
 	// MemoryGiB is the memory per GPU in GiB (2³⁰ bytes) as the vendor states it.
 	MemoryGiB float64
-	// UsableMemoryMiB is what the driver reports (nvidia-smi, cloud API)
-	// when it is lower than MemoryGiB, e.g. 22888 MiB on the "24 GB" A10G;
-	// 0 when unknown or equal.
+	// UsableMemoryMiB is the total the driver exposes when it is lower
+	// than MemoryGiB: the CUDA runtime's total (torch.cuda.mem_get_info,
+	// get_device_properties total_memory), which vLLM's
+	// gpu_memory_utilization multiplies (vllm/v1/worker/gpu_worker.py
+	// determine_available_memory), where a reading is sourced, else
+	// nvidia-smi's total or the cloud's API; e.g. 22587 MiB on the "24 GB"
+	// A10G (data/catalog/gpus.toml cites each). 0 when unknown or equal.
 	UsableMemoryMiB     float64
 	MemoryBandwidthGBps float64 // 10⁹ bytes/s
 	FP32TFLOPS          float64 // dense, 10¹² FLOP/s, CUDA cores

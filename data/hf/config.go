@@ -146,7 +146,7 @@ func parseConfig(data []byte, top bool) (*Config, error) {
 					c.ModelType, inner.ModelType)}, inner.Warnings...)
 			}
 			inner.ModelType, inner.DType, inner.Quantized = c.ModelType, cmp.Or(inner.DType, c.DType), cmp.Or(inner.Quantized, c.Quantized)
-			if inner.Quantization == (Quantization{}) {
+			if inner.Quantization.zero() {
 				inner.Quantization = c.Quantization
 				if qnote != "" {
 					inner.Warnings = append(inner.Warnings, qnote)
@@ -568,7 +568,13 @@ func (f *fields) quantization(dtype string) (model.Precision, Quantization, stri
 	case bits == 0 && in8:
 		bits = 8
 	}
-	qc := Quantization{Method: method, Bits: bits}
+	qc := Quantization{Method: method, Bits: bits, Skip: q.quantSkip()}
+	if len(q.errs) > 0 {
+		for _, err := range q.errs {
+			f.fail("quantization_config: %v", err)
+		}
+		return "", Quantization{}, ""
+	}
 	if block != nil {
 		// transformers FineGrainedFP8Config: weight_block_size (n, k), one
 		// scale per n×k block (DeepSeek-V3's config.json: [128, 128]).
@@ -618,6 +624,14 @@ type Quantization struct {
 	// BlockSize is weight_block_size, [n, k] (block-quantized fp8:
 	// DeepSeek-V3's [128, 128]); zeros when the config does not give one.
 	BlockSize [2]int
+	// Skip lists the modules the checkpoint leaves unconverted, as the
+	// config writes them (quantSkipKeys: modules_to_not_convert,
+	// ignored_layers, ignore, exclude_modules); nil for none.
+	Skip []string
+}
+
+func (q *Quantization) zero() bool {
+	return q.Method == "" && q.Bits == 0 && q.BlockSize == [2]int{} && len(q.Skip) == 0
 }
 
 // Precision suggests the default precision for task t: the checkpoint's

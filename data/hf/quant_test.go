@@ -3,6 +3,7 @@ package hf
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -40,7 +41,7 @@ func TestQuantizationConfig(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Quantization != tt.want || c.Quantized != tt.format {
+			if !reflect.DeepEqual(c.Quantization, tt.want) || c.Quantized != tt.format {
 				t.Errorf("Quantization = %+v, %s; want %+v, %s", c.Quantization, c.Quantized, tt.want, tt.format)
 			}
 			p, _ := c.Precision(model.TaskInference)

@@ -19,6 +19,7 @@ func Readers() config.Readers {
 			p, _ := cfg.Precision(task)
 			cfg.Arch.QuantMethod = cfg.Quantization.Method
 			cfg.Arch.WeightBlockSize = cfg.Quantization.BlockSize
+			cfg.Arch.UnquantizedAttnLayers, cfg.Arch.UnquantizedMLPLayers = unconverted(&cfg.Arch, cfg.Quantization.Skip)
 			return cfg.Arch, p, cfg.Warnings, nil
 		},
 		Safetensors: func(path string, a model.Architecture) (model.Architecture, []string, error) {

@@ -20,6 +20,12 @@ import (
 //
 // CUDA graphs are captured after the KV cache is allocated, so they come out
 // of the (1 − gpu_memory_utilization) headroom, as does the CUDA context.
+// Later vLLM releases also subtract an estimate of the CUDA graphs' memory
+// from the KV cache ("CUDA graph memory profiling is enabled (default since
+// v0.21.0) … To disable, set VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0",
+// gpu_worker.py's log as vLLM 0.27.1 prints it, gpustack/runner#251); that
+// estimate is not modelled here: no published size formula, and it changed
+// again later (vllm-project/vllm#50780: hybrid models since v0.26.0).
 type Memory struct {
 	TotalBytes  float64 // the GPU's memory as the driver reports it
 	BudgetBytes float64 // TotalBytes × gpu_memory_utilization
@@ -115,7 +121,13 @@ const MXFP4BytesPerParam = 0.5 + 1.0/32
 
 // weightBytesPerLinear returns bytes per linear-layer weight for f.
 // Embeddings, norms and the LM head stay 16-bit in every format (AWQ, GPTQ
-// and the fp8 checkpoints skip lm_head and embed_tokens).
+// and the fp8 checkpoints skip lm_head and embed_tokens). The catalog's
+// fp8 format quantizes every decoder layer's attention and MLP linears, as
+// its reference checkpoints do: the compressed-tensors FP8 releases
+// (RedHatAI/neuralmagic "…-FP8", quantization_config ignore ["lm_head"])
+// and Qwen's block fp8 ones; a config.json that leaves modules unconverted
+// says so (modules_to_not_convert, ignored_layers, ignore) and those stay
+// 16-bit (WeightBytes, Architecture.UnquantizedLinearParams).
 func weightBytesPerLinear(f WeightFormat) float64 {
 	switch f {
 	case WeightFP8:
@@ -165,6 +177,17 @@ func WeightBytes(a *model.Architecture, f WeightFormat) float64 {
 		return experts*MXFP4BytesPerParam + (total-experts)*2
 	}
 	linear := a.LinearParams()
+	if f != WeightBF16 && f != WeightFP16 {
+		// The modules a checkpoint leaves unconverted stay at their 16-bit
+		// dtype (Architecture.UnquantizedLinearParams): vLLM gives them
+		// UnquantizedLinearMethod (quantization/fbgemm_fp8.py
+		// FBGEMMFp8Config.get_quant_method and quantization/fp8.py
+		// Fp8Config.get_quant_method, both through
+		// utils/quant_utils.py is_layer_skipped; compressed-tensors through
+		// should_ignore_layer).
+		unq := a.UnquantizedLinearParams()
+		return (linear-unq)*linearBytesPerParam(a, f) + (total-linear+unq)*2
+	}
 	return linear*linearBytesPerParam(a, f) + (total-linear)*2
 }
 

@@ -111,6 +111,12 @@ type Plan struct {
 	// tried, or the plan does not fit.
 	Chosen model.Message
 
+	// Would says what would meet the targets when the plan was held to the
+	// GPUs given (Serving.Nodes) and misses them: the replicas (and the
+	// TP, when the user did not pin it) of the plan with auto replicas,
+	// as recommend's near misses say what they lack. Zero otherwise.
+	Would model.Message
+
 	Fits  bool // the model and one full-length request fit
 	Meets bool // fits, carries the load and meets the latency targets
 	// Borderline says why a plan that Meets may not in practice: the 90%
@@ -209,6 +215,36 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 		}
 	}
 	return *best, nil
+}
+
+// PlanOnNodes is PlanServing held to n nodes of o (Serving.Nodes): the
+// GPUs the user gave (gpuplan estimate --gpus N), filled with auto
+// replicas but never grown. When that plan fits but misses the load or the
+// latency targets and auto replicas over more nodes of o would meet them,
+// Would names them ("--replicas 4 would meet them: 8 GPUs in all"), with
+// the TP when the user did not pin it and the auto plan takes another.
+// s.Replicas given plans as PlanServing does.
+func PlanOnNodes(a *model.Architecture, s Serving, o Offer, n int) (Plan, error) {
+	held := s
+	if s.Replicas == 0 {
+		held.Nodes = max(n, 1)
+	}
+	p, err := PlanServing(a, held, o)
+	if err != nil || held.Nodes == 0 || !p.Fits || p.Meets {
+		return p, err
+	}
+	q, err := PlanServing(a, s, o)
+	if err != nil {
+		return Plan{}, err
+	}
+	if q.Meets && q.GPUs > p.GPUs {
+		if s.TP == 0 && q.TP != p.TP {
+			p.Would = model.Msg("--tp %d --replicas %d would meet them: %d GPUs in all", q.TP, q.Replicas, q.GPUs)
+		} else {
+			p.Would = model.Msg("--replicas %d would meet them: %d GPUs in all", q.Replicas, q.GPUs)
+		}
+	}
+	return p, nil
 }
 
 // GPUOffer is a node of n GPUs of g with no instance type, price or
@@ -484,6 +520,12 @@ func planOne(a *model.Architecture, s Serving, o Offer, tp, pp int) Plan {
 	replicasFor := func(r int) int { // fill rented nodes
 		if s.Replicas > 0 {
 			return s.Replicas
+		}
+		if s.Nodes > 0 { // the nodes given, filled; none added (Serving.Nodes)
+			if nodesPerReplica > 1 {
+				return max(1, s.Nodes/nodesPerReplica)
+			}
+			return s.Nodes * perNode
 		}
 		if nodesPerReplica > 1 {
 			return r

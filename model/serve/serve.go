@@ -122,6 +122,15 @@ type Serving struct {
 	PP       int // pipeline-parallel stages across nodes; 0: auto (1 unless the model needs more)
 	Replicas int // independent copies behind a load balancer; 0: auto
 
+	// Nodes holds auto replicas to that many nodes of the offer, 0 for
+	// auto: the user gave the GPUs (gpuplan estimate --gpus N), which bind
+	// as an explicit count does in kubectl or gh, so no node is added for
+	// the load; a plan that then misses the load or the latency targets
+	// says so (Plan.Reasons) and the estimate names the replicas that
+	// would meet them (PlanOnNodes). Replicas given still rent what they
+	// need.
+	Nodes int
+
 	// SharedPrefixTokens is how many tokens at the start of every
 	// prompt are the same for all requests (a system prompt, a few-shot
 	// preamble; all of it when every request sends one prompt). vLLM's

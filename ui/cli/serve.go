@@ -189,10 +189,10 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 	if why := serve.Unservable(g); !why.IsZero() {
 		return usage(model.Msg("--gpu %s: %s; pick another GPU (gpuplan recommend --task inference ranks those that serve)", g.Key, why))
 	}
-	gpus := 0
+	gpus, given := 0, false // given: the user's --gpus (or workload.gpus), which binds
 	switch {
 	case cmd.Flags().Changed("gpus") || sl.file.cfg != nil && sl.file.cfg.Workload.GPUs > 0:
-		gpus = sl.w.GPUs
+		gpus, given = sl.w.GPUs, true
 	case wf.gpu == "" && sl.file.cfg != nil && sl.file.cfg.Selection != nil && sl.file.cfg.Selection.GPUs > 0: // the picked offer's node
 		gpus = sl.file.cfg.Selection.GPUs / max(sl.file.cfg.Selection.Instances, 1)
 	}
@@ -211,18 +211,20 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 		return usage(model.Msg("--tp %d does not divide --gpus %d", sl.s.TP, gpus))
 	}
 	var p serve.Plan
-	if gpus > 0 { // one node of --gpus GPUs: PlanServing picks TP on it
+	switch {
+	case given:
+		// --gpus binds: nodes of that many GPUs in all (one node up to
+		// the catalog's largest), auto replicas fill them and add none
+		// (serve.PlanOnNodes); a load they cannot carry is a miss that
+		// names the replicas that would, unless --replicas asks.
+		p, err = serve.PlanOnNodes(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s, perNode), max(gpus/perNode, 1))
+	case gpus > 0: // the picked offer's node, as recommend planned it: auto replicas rent its instances
 		p, err = serve.PlanServing(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s, perNode))
-	} else { // no node: TP 1, 2, 4 or 8, the fewest GPUs that carry the load
+	default: // no node: TP 1, 2, 4 or 8, the fewest GPUs that carry the load
 		p, err = serve.PlanOnGPUNodes(&sl.w.Model, sl.s, g, perNode)
 	}
 	if err != nil {
 		return serveErr(err)
-	}
-	if gpus > 0 && gpus <= perNode && sl.s.Replicas == 0 && p.GPUs > gpus {
-		// --gpus is one node; auto replicas add nodes for the load, which
-		// a user who gave the total would not expect without a word.
-		sl.warnings = append(sl.warnings, model.Msg("--gpus %d is one node: --replicas auto added %s for the load (%s at the TPOT target), %d GPUs in all; give --replicas 1 to size that one node", gpus, model.CountMsg(p.Nodes-1, "node"), model.CountMsg(sl.s.Concurrency, "concurrent request"), p.GPUs))
 	}
 	printWarningsIn(env.lang, env.Stderr, sl.warnings)
 	if asJSON {

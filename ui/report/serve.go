@@ -131,6 +131,9 @@ type ServePlanJSON struct {
 	// why not the next smaller one (serve.Plan.Chosen); empty otherwise,
 	// and in recommend, whose every row is a chosen split.
 	Chosen string `json:"chosen,omitempty"`
+	// Would says what would meet the targets when estimate held the plan
+	// to the --gpus given (serve.Plan.Would); empty otherwise.
+	Would string `json:"would,omitempty"`
 	// WeightFormat is what vLLM loads on this GPU; FallbackFrom the format
 	// asked for when the GPU cannot run it (precision fallback allowed),
 	// with Fallback saying why; both empty otherwise.
@@ -221,6 +224,7 @@ func NewServeEstimateJSON(w *model.Workload, p *serve.Plan) ServeEstimateJSON {
 func servePlanEstimateJSON(p *serve.Plan) ServePlanJSON {
 	j := NewServePlanJSON(p)
 	j.Chosen = p.Chosen.String()
+	j.Would = p.Would.String()
 	return j
 }
 
@@ -449,6 +453,9 @@ func WriteServeEstimate(out io.Writer, r *Renderer, w *model.Workload, p *serve.
 	}
 	for _, reason := range ServeReasons(lang, p) {
 		line("  %s", reason)
+	}
+	if !p.Would.IsZero() {
+		line("  %s", st.Warn.Render("→ "+lang.Message(p.Would)))
 	}
 	if !p.Fallback.IsZero() {
 		line("  %s", st.Warn.Render("↺ "+lang.Message(p.Fallback)))
