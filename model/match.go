@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -902,7 +903,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	if split != nil {
 		split.run(&m, &sc, counts)
 	} else {
-		m.scanAll(&sc, best, counts, nil, 0)
+		m.scanAll(&sc, best, counts)
 	}
 	rec.Offers = sc.offers
 	rejected := sc.nearMisses()
@@ -994,15 +995,14 @@ func newMatcher(w Workload, cat *Catalog, q Query, shared *sharedEstimates) matc
 	return m
 }
 
-// scanAll scans the instance types of m's catalog that m.q allows into
-// sc, best and counts: with part set, only those of type i with part[i]
-// == which (a split scan's share, splitScan).
-func (m *matcher) scanAll(sc *offerScan, best map[offerGroup]int, counts map[RejectKind]int, part []int8, which int8) {
+// scanAll scans the instance types of m's catalog that m.q allows, in
+// catalog order, into sc, best and counts (a split scan: scanUnits).
+func (m *matcher) scanAll(sc *offerScan, best map[offerGroup]int, counts map[RejectKind]int) {
 	cat := m.cat
 	for i := range cat.Instances {
 		sc.nextInstance()
 		in := &cat.Instances[i]
-		if part != nil && part[i] != which || !in.Offered() || !m.q.AllowsProvider(in.Provider) || !m.q.AllowsGPU(in.GPU) {
+		if !in.Offered() || !m.q.AllowsProvider(in.Provider) || !m.q.AllowsGPU(in.GPU) {
 			continue
 		}
 		sc.at = i
@@ -1103,14 +1103,15 @@ type offerScan struct {
 	considered   int       // prices looked at
 
 	// at and pos are the index of the instance type being scanned in the
-	// catalog and of its price: a part of a split scan (splitScan) keeps,
-	// for each offer, where its group's first offer was found (seqs, when
-	// not nil), and for each near miss its type's index (keptAt, as
-	// cheapestAt for cheapest), to put the parts together as one scan.
+	// catalog and of its price. The near misses keep their type's index
+	// (keptAt, as cheapestAt for cheapest), and a part of a split scan
+	// (split, nil otherwise) writes its offers into the split's shared
+	// list with where its group's first offer was found
+	// (splitScan.seqs), to put the parts together as one scan.
 	at, pos    int
-	seqs       []int64
 	keptAt     []int
 	cheapestAt int
+	split      *splitScan
 }
 
 // nearMissCount is how many near misses a Recommendation keeps.
@@ -1136,11 +1137,14 @@ func (sc *offerScan) add(best map[offerGroup]int, o *Offer, k offerGroup) {
 		}
 		return
 	}
+	if sc.split != nil { // sc.offers is the split's shared list, as long as its prices
+		i := sc.split.claim(sc.at, sc.pos)
+		sc.offers[i] = *o
+		best[k] = i
+		return
+	}
 	best[k] = len(sc.offers)
 	sc.offers = append(sc.offers, *o)
-	if sc.seqs != nil {
-		sc.seqs = append(sc.seqs, int64(sc.at)<<32|int64(sc.pos))
-	}
 }
 
 // beyond reports, in a cheapestOnly scan on a cost key (price, monthly),
@@ -1832,6 +1836,11 @@ func compareOffers(a, b *Offer, k SortKey) int {
 	if c := cmp.Compare(b.HeadroomPct, a.HeadroomPct); c != 0 {
 		return c
 	}
+	return compareNames(a, b)
+}
+
+// compareNames is compareOffers' last keys: provider, type, region.
+func compareNames(a, b *Offer) int {
 	if c := strings.Compare(a.Instance.Provider, b.Instance.Provider); c != 0 {
 		return c
 	}
@@ -1893,11 +1902,12 @@ func offerTier(o *Offer) int { return 2*b2i(o.Risky()) + b2i(o.Late()) }
 func sortOffers(offers []Offer, k SortKey) { sortOffersFrom(offers, k, nil) }
 
 // sortOffersFrom is sortOffers of the offers in the order seq lists them
-// (seq[i]: the index in offers of the i-th; written over), nil for offers' own: the
-// result is sortOffers' of the list in that order, moved into offers.
-// A split scan (splitScan) gives the order its two parts' offers were
-// found in as one scan finds them, so that offers compareOffers holds
-// equal come out as one scan's would.
+// (seq[i]: the index in offers of the i-th; written over), nil for
+// offers' own: the result is sortOffers' of the list in that order, moved
+// into offers. A split scan (splitScan) gives the order its two
+// goroutines' offers were found in as one scan finds them, so that
+// offers compareOffers holds equal come out as one scan's would; it also
+// sorts on both goroutines (sortHalves).
 func sortOffersFrom(offers []Offer, k SortKey, seq []int32) {
 	order := seq // order[i]: the offer that goes to i
 	if order == nil {
@@ -1909,13 +1919,17 @@ func sortOffersFrom(offers []Offer, k SortKey, seq []int32) {
 	type sortKey struct {
 		tier  int // 2 × risky + late: compareOffers' first two keys in one
 		value float64
+		// compareOffers' next keys: the price (on another sort key than
+		// the price) and the headroom; offers at one price in several
+		// regions of a type reach them often.
+		usd, headroom float64
 	}
 	keys := make([]sortKey, len(offers))
 	for i := range offers {
 		o := &offers[i]
-		keys[i] = sortKey{offerTier(o), sortValue(o, k)}
+		keys[i] = sortKey{offerTier(o), sortValue(o, k), o.USDPerHour, o.HeadroomPct}
 	}
-	slices.SortFunc(order, func(a, b int32) int {
+	compare := func(a, b int32) int { // compareOffers, its first keys read from keys
 		ka, kb := &keys[a], &keys[b]
 		if c := cmp.Compare(ka.tier, kb.tier); c != 0 {
 			return c
@@ -1923,8 +1937,19 @@ func sortOffersFrom(offers []Offer, k SortKey, seq []int32) {
 		if c := cmp.Compare(ka.value, kb.value); c != 0 {
 			return c
 		}
-		return compareOffers(&offers[a], &offers[b], k)
-	})
+		if k != SortPrice {
+			if c := cmp.Compare(ka.usd, kb.usd); c != 0 {
+				return c
+			}
+		}
+		if c := cmp.Compare(kb.headroom, ka.headroom); c != 0 {
+			return c
+		}
+		return compareNames(&offers[a], &offers[b])
+	}
+	if seq == nil || !sortHalves(order, compare) {
+		slices.SortFunc(order, compare)
+	}
 	for i := range order {
 		if order[i] < 0 || int(order[i]) == i {
 			continue
@@ -1942,6 +1967,66 @@ func sortOffersFrom(offers []Offer, k SortKey, seq []int32) {
 			j = from
 		}
 	}
+}
+
+// sortHalvesMin is the fewest offers sortHalves sorts on two goroutines.
+const sortHalvesMin = 256
+
+// sortHalves sorts order by compare on two goroutines, each half on one,
+// then merges them, and reports whether it did (a single core, a short
+// list: false, order untouched). The result is the one sort of order
+// gives only when compare holds no two of its elements equal (then the
+// list has one sorted order, whatever sorts it). compareOffers ends on
+// provider, type and region, which two offers kept by one Recommend never
+// share, but an overlay could repeat a type; so any comparison of two
+// elements that finds them equal is noted, and then order is put back
+// as it was and false returned, for the one sort (slices.SortFunc,
+// pdqsort: its order of equal elements is its own). No tie can go
+// unnoticed: a sort or merge that puts two elements next to each other
+// has compared them, or each with an element equal to both.
+func sortHalves(order []int32, compare func(a, b int32) int) bool {
+	n := len(order)
+	if n < sortHalvesMin || runtime.GOMAXPROCS(0) < 2 {
+		return false
+	}
+	was := slices.Clone(order)
+	var tie [2]bool // by goroutine: the helper's, this one's
+	noting := func(t *bool) func(a, b int32) int {
+		return func(a, b int32) int {
+			c := compare(a, b)
+			if c == 0 && a != b {
+				*t = true
+			}
+			return c
+		}
+	}
+	h := n / 2
+	done := make(chan struct{})
+	go func() {
+		slices.SortFunc(order[h:], noting(&tie[0]))
+		close(done)
+	}()
+	mine := noting(&tie[1])
+	slices.SortFunc(order[:h], mine)
+	<-done
+	merged := make([]int32, 0, n)
+	i, j := 0, h
+	for i < h && j < n {
+		if mine(order[j], order[i]) < 0 {
+			merged = append(merged, order[j])
+			j++
+		} else {
+			merged = append(merged, order[i])
+			i++
+		}
+	}
+	if tie[0] || tie[1] {
+		copy(order, was)
+		return false
+	}
+	merged = append(append(merged, order[i:h]...), order[j:]...)
+	copy(order, merged)
+	return true
 }
 
 // unchangeable reports whether no setting of the workload or search can
@@ -1988,9 +2073,21 @@ func keepNearMiss(r []Rejection, x Rejection, n int) []Rejection {
 }
 
 // keepNearMissAt is keepNearMiss keeping at, the catalog index of each
-// rejection's instance type, beside r; xi is x's.
+// rejection's instance type, beside r; xi is x's. Among rejections
+// compareRejections holds equal, the later type goes first: where
+// keepNearMiss, given the types in catalog order, puts each before those
+// it equals. So the list is the same whatever order the types come in
+// (a split scan's parts take them by GPU type, splitScan).
 func keepNearMissAt(r []Rejection, at []int, x Rejection, xi, n int) ([]Rejection, []int) {
-	i, _ := slices.BinarySearchFunc(r, x, compareRejections)
+	i, j := 0, len(r) // the first of r that goes after x
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if c := compareRejections(r[h], x); c > 0 || c == 0 && at[h] < xi {
+			j = h
+		} else {
+			i = h + 1
+		}
+	}
 	if i >= n {
 		return r, at
 	}

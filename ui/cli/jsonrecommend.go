@@ -95,7 +95,26 @@ type jsonOut struct {
 	// of rowKeysIndent bytes.
 	rowKeys       []string
 	rowKeysIndent int
+
+	// plain are the last long strings strValue found plain (nothing to
+	// escape), next the one to replace (plainStrings).
+	plain [plainStrings]string
+	next  int
 }
+
+// plainStrings is how many long plain strings a jsonOut remembers, and
+// plainMin the length from which it does. An offer's source (~260 bytes
+// on average: "skypilot-org/skypilot-catalog catalogs/v8/aws/vms.csv @
+// …") is a quarter of recommend's document, ~80 distinct ones written
+// ~1,100 times; a string equal to one remembered needs no byte-by-byte
+// look (strValue's was ~4% of recommend --json's CPU time by perf
+// record, issue 32). Equal strings compare cheaply (the same pointer
+// most often, else one memory compare), and offers sorted by price come
+// in runs of one provider's, so a few entries suffice.
+const (
+	plainStrings = 8
+	plainMin     = 48
+)
 
 func (o *jsonOut) raw(s string) { o.b = append(o.b, s...) }
 
@@ -156,17 +175,37 @@ func (o *jsonOut) str(n, s string) {
 // strings here (names, regions, messages) are plain; any other goes
 // through encoding/json itself.
 func (o *jsonOut) strValue(s string) {
-	var seen byte
-	for i := 0; i < len(s); i++ {
-		seen |= jsonByte[s[i]]
-	}
-	if seen&jsonEscape != 0 || seen&jsonNonASCII != 0 && (!utf8.ValidString(s) || strings.Contains(s, "\u2028") || strings.Contains(s, "\u2029")) {
-		o.quoteSlow(s)
-		return
+	if !o.knownPlain(s) {
+		var seen byte
+		for i := 0; i < len(s); i++ {
+			seen |= jsonByte[s[i]]
+		}
+		if seen&jsonEscape != 0 || seen&jsonNonASCII != 0 && (!utf8.ValidString(s) || strings.Contains(s, "\u2028") || strings.Contains(s, "\u2029")) {
+			o.quoteSlow(s)
+			return
+		}
+		if len(s) >= plainMin {
+			o.plain[o.next] = s
+			o.next = (o.next + 1) % plainStrings
+		}
 	}
 	o.b = append(o.b, '"')
 	o.b = append(o.b, s...)
 	o.b = append(o.b, '"')
+}
+
+// knownPlain reports whether s is one of the long strings strValue found
+// plain lately: the same bytes, so nothing to escape either.
+func (o *jsonOut) knownPlain(s string) bool {
+	if len(s) < plainMin {
+		return false
+	}
+	for i := range o.plain {
+		if len(o.plain[i]) == len(s) && o.plain[i] == s {
+			return true
+		}
+	}
+	return false
 }
 
 // jsonByte classes the bytes of a string for strValue: those
