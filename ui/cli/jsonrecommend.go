@@ -68,18 +68,30 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	return o.err
 }
 
-// warmJSON marshals, to nothing, a value of each type of recommend's
-// document that writeRecommendJSON leaves to the encoder (est: the
-// workload's estimate as NewRecommendJSON builds it; the GPU fit and time
-// members it may lack; the near misses, spot assumptions, savings), so
-// that go-json-experiment builds their encoders (cached per type) while
-// the ranking runs on the other core: EstimateJSON's type tree took
-// ~0.45 ms on first use. The bytes written later do not depend on it.
-func warmJSON(est report.EstimateJSON) {
-	for _, v := range []any{est, report.FitJSON{}, report.TimeJSON{}, []report.RejectionJSON{{}},
+// warmJSONTypes marshals, to nothing, a zero value of each type of
+// recommend's document that writeRecommendJSON leaves to the encoder (the
+// workload's estimate; the GPU fit and time members it may lack; the
+// near misses, spot assumptions, savings), so that go-json-experiment
+// builds their encoders (cached per type) on the machine's other core
+// while this one loads the catalog and ranks: EstimateJSON's type tree
+// took ~0.45 ms on first use. A zero value reaches every member but
+// those behind a pointer or in a slice, which wait for a value that has
+// them (warmJSON). Started as recommend --json starts, before the
+// catalog is loaded (and not after the workload's estimate, as before),
+// its work is done before the ranking's second goroutine (model's
+// splitScan) needs the core. The bytes written later do not depend on it.
+func warmJSONTypes() {
+	for _, v := range []any{report.EstimateJSON{}, report.FitJSON{}, report.TimeJSON{}, []report.RejectionJSON{{}},
 		report.AssumptionsJSON{}, report.SavingsJSON{Changes: []advice.Saving{{}}}} {
 		_ = jsonv2.MarshalWrite(io.Discard, v, jsonIndentOpts)
 	}
+}
+
+// warmJSON marshals est (the workload's estimate as NewRecommendJSON
+// builds it) to nothing, for the encoders of its members that a zero
+// value does not reach (warmJSONTypes).
+func warmJSON(est report.EstimateJSON) {
+	_ = jsonv2.MarshalWrite(io.Discard, est, jsonIndentOpts)
 }
 
 // jsonOut appends an indented JSON document as encoding/json's
