@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -341,6 +342,16 @@ type matcher struct {
 	// this one starts from (sharedEstimates.from), read, never written.
 	baseCache  map[estimateKey]*estimateResult
 	baseShapes map[shapeKey]shapeResult
+	// baseCache2 and baseShapes2 are its split scan's second part's
+	// (sharedEstimates.cache2), nil when it had none.
+	baseCache2  map[estimateKey]*estimateResult
+	baseShapes2 map[shapeKey]shapeResult
+	// shapesRoom is the shape cache's starting size; 0 for
+	// shapesRoom(cat).
+	shapesRoom int
+	// recent keeps the whole Estimates of the last estimates made
+	// (recentEstimates), when not nil: a full Recommend's (newMatcher).
+	recent *recentEstimates
 	// nets memoises Catalog.DefaultNetwork per GPU and node size: the
 	// network a type without a figure is timed at (matcher.host).
 	nets map[netKey]netFigure
@@ -438,6 +449,9 @@ func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, Mes
 	if !ok {
 		r, ok = m.baseShapes[k]
 	}
+	if !ok && m.baseShapes2 != nil {
+		r, ok = m.baseShapes2[k]
+	}
 	if ok {
 		return r.d, r.kind, r.reason, r.sized
 	}
@@ -447,7 +461,11 @@ func (m *matcher) cachedShape(in *Instance, g *GPU) (deployment, RejectKind, Mes
 		sized = m.sizedGPUs(g, &d)
 	}
 	if m.shapes == nil {
-		m.shapes = make(map[shapeKey]shapeResult, shapesRoom(m.cat))
+		room := m.shapesRoom
+		if room == 0 {
+			room = shapesRoom(m.cat)
+		}
+		m.shapes = make(map[shapeKey]shapeResult, room)
 	}
 	m.shapes[k] = shapeResult{d, kind, reason, sized}
 	return d, kind, reason, sized
@@ -459,7 +477,10 @@ func (m *matcher) cached(k estimateKey) (*estimateResult, bool) {
 	if r, ok := m.cache[k]; ok {
 		return r, true
 	}
-	r, ok := m.baseCache[k]
+	if r, ok := m.baseCache[k]; ok {
+		return r, true
+	}
+	r, ok := m.baseCache2[k]
 	return r, ok
 }
 
@@ -540,6 +561,54 @@ func (r *estimateResult) fullEstimate(w *Workload) *Estimate {
 	return r.full.Load()
 }
 
+// recentEstimates are the whole Estimates of the last estimates a
+// matcher made, in a ring. An offer carries the whole Estimate of its
+// deployment's estimate (estimateResult.full), which the cache keeps as
+// a summary and built again from the same inputs when an offer first
+// asked for it: ~140 Computes a ranking of the embedded catalog, ~5% of
+// recommend --json's CPU time by perf record. The estimate an offer
+// carries is nearly always one of the last few made (shape tries GPU
+// counts up to the first that fits, then sizedGPUs a few more), so a
+// copy of those serves it; the ring is made once per full Recommend
+// (8 × ~1.9 KB), not per savings eval.
+type recentEstimates struct {
+	next int
+	r    [8]*estimateResult
+	e    [8]Estimate
+}
+
+// keep puts r's whole Estimate e in the ring (none when k is nil).
+func (k *recentEstimates) keep(r *estimateResult, e *Estimate) {
+	if k == nil {
+		return
+	}
+	k.r[k.next], k.e[k.next] = r, *e
+	k.next = (k.next + 1) % len(k.r)
+}
+
+// fullEstimate is r.fullEstimate, from a copy of the ring's Estimate of
+// r when it holds one: the same Estimate, made from the same inputs
+// (TestFullEstimateSame).
+func (m *matcher) fullEstimate(r *estimateResult) *Estimate {
+	if e := r.full.Load(); e != nil || m.recent == nil {
+		if e != nil {
+			return e
+		}
+		return r.fullEstimate(&m.w)
+	}
+	for i, kr := range m.recent.r {
+		if kr == r {
+			e := new(Estimate)
+			*e = m.recent.e[i]
+			if r.full.CompareAndSwap(nil, e) {
+				return e
+			}
+			return r.full.Load()
+		}
+	}
+	return r.fullEstimate(&m.w)
+}
+
 // estimate returns the (cached) estimate of w on n GPUs of g with strategy s.
 func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 	k := estimateKey{gpu: g, gpus: n, strategy: s}
@@ -565,6 +634,7 @@ func (m *matcher) estimate(g *GPU, n int, s Strategy) *estimateResult {
 	e, r.err = Compute(w, g)
 	r.summarize(&e)
 	m.cache[k] = r
+	m.recent.keep(r, &e)
 	return r
 }
 
@@ -597,6 +667,7 @@ func (m *matcher) estimateOn(in *Instance, g *GPU, n int, s Strategy) *estimateR
 	}
 	r.summarize(&e)
 	m.cache[k] = r
+	m.recent.keep(r, &e)
 	return r
 }
 
@@ -657,6 +728,11 @@ type sharedEstimates struct {
 	// mode, GPU type or region re-prices the shapes, it does not redo them.
 	sq     shapeQuery
 	shapes map[shapeKey]shapeResult
+	// cache2 and shapes2 are the second part's of a split scan
+	// (splitScan), whose GPU types are none of cache's and shapes'; nil
+	// otherwise. Only a Recommend's (from) have them.
+	cache2  map[estimateKey]*estimateResult
+	shapes2 map[shapeKey]shapeResult
 	// cheapestOnly: the caller reads Offers[0] and nothing else (a
 	// savings eval), so Recommend keeps the one best offer by q.Sort and
 	// skips grouping, sorting and near misses: a ranking runs ~60
@@ -790,6 +866,7 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	// The maps stay locals apart from sc, so that escape analysis keeps
 	// them off the heap as when the scan was inline.
 	var best map[offerGroup]int
+	var split *splitScan
 	if !sc.cheapestOnly {
 		// Room for every offer up front, to a point: grown by append, the
 		// list is copied at each doubling, and each copy is fresh pages
@@ -808,25 +885,36 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 				pairs += len(in.Prices)
 			}
 		}
-		sc.offers = make([]Offer, 0, min(pairs, offersRoom))
-		best = make(map[offerGroup]int, min(pairs, 1024))
+		if shared == nil {
+			split = newSplitScan(&m, pairs)
+		}
+		if split == nil {
+			sc.offers = make([]Offer, 0, min(pairs, offersRoom))
+			best = make(map[offerGroup]int, min(pairs, 1024))
+		}
+	}
+	if m.cache == nil {
+		m.cache = make(map[estimateKey]*estimateResult, estimatesRoom)
+	}
+	if shared == nil {
+		m.recent = new(recentEstimates)
 	}
 	counts := map[RejectKind]int{}
-	for i := range cat.Instances {
-		sc.nextInstance()
-		in := &cat.Instances[i]
-		if !in.Offered() || !m.q.AllowsProvider(in.Provider) || !m.q.AllowsGPU(in.GPU) {
-			continue
-		}
-		m.scanInstance(in, &sc, best, counts)
+	if split != nil {
+		split.run(&m, &sc, counts)
+	} else {
+		m.scanAll(&sc, best, counts)
 	}
-	sc.nextInstance()
 	rec.Offers = sc.offers
 	rejected := sc.nearMisses()
 	if sc.considered == 0 {
 		return rec, Errorf(ErrNoOffers, "no instance in the catalog matches %s", m.describeFilters())
 	}
-	sortOffers(rec.Offers, q.Sort)
+	var order []int32
+	if split != nil {
+		order = split.order
+	}
+	sortOffersFrom(rec.Offers, q.Sort, order)
 	if groupedFirst && len(rec.Offers) > 1 {
 		rec.Offers = rec.Offers[:1]
 	}
@@ -840,6 +928,9 @@ func recommendShared(w Workload, cat *Catalog, q Query, shared *sharedEstimates)
 	rec.Reasons = reasonCounts(counts)
 	if shared == nil {
 		rec.estimates = &sharedEstimates{w: w, cache: m.cache, sq: shapeQueryOf(&q), shapes: m.shapes}
+		if split != nil {
+			rec.estimates.cache2, rec.estimates.shapes2 = split.other.cache, split.other.shapes
+		}
 	}
 	return rec, nil
 }
@@ -880,8 +971,7 @@ func recommendQuery(q Query, w *Workload) Query {
 func newMatcher(w Workload, cat *Catalog, q Query, shared *sharedEstimates) matcher {
 	m := matcher{w: w, cat: cat, q: q, regions: q.RegionFilter(cat)}
 	switch {
-	case shared == nil:
-		m.cache = make(map[estimateKey]*estimateResult, estimatesRoom)
+	case shared == nil: // recommendShared makes the cache, at its size for a split scan or not
 	case shared.cache != nil && reflect.DeepEqual(&shared.w, &w): // by pointer: see CheapestWithin
 		m.cache = shared.cache
 	default: // a savings eval: it estimates far fewer (cheapestOnly skips most types)
@@ -896,13 +986,29 @@ func newMatcher(w Workload, cat *Catalog, q Query, shared *sharedEstimates) matc
 		}
 		m.shapes = shared.shapes
 		if shared.fromOK {
-			m.baseCache = shared.from.cache
+			m.baseCache, m.baseCache2 = shared.from.cache, shared.from.cache2
 			if shared.from.sq == sq {
-				m.baseShapes = shared.from.shapes
+				m.baseShapes, m.baseShapes2 = shared.from.shapes, shared.from.shapes2
 			}
 		}
 	}
 	return m
+}
+
+// scanAll scans the instance types of m's catalog that m.q allows, in
+// catalog order, into sc, best and counts (a split scan: scanUnits).
+func (m *matcher) scanAll(sc *offerScan, best map[offerGroup]int, counts map[RejectKind]int) {
+	cat := m.cat
+	for i := range cat.Instances {
+		sc.nextInstance()
+		in := &cat.Instances[i]
+		if !in.Offered() || !m.q.AllowsProvider(in.Provider) || !m.q.AllowsGPU(in.GPU) {
+			continue
+		}
+		sc.at = i
+		m.scanInstance(in, sc, best, counts)
+	}
+	sc.nextInstance()
 }
 
 // scanInstance prices in in every region m.q allows, adding each offer
@@ -966,6 +1072,7 @@ func (m *matcher) scanInstance(in *Instance, sc *offerScan, best map[offerGroup]
 			sc.reject(counts, x)
 			continue
 		}
+		sc.pos = j
 		sc.add(best, &o, offerGroup{in.Provider, rp.Region, g, o.SizedGPUs > 0 && o.GPUs > o.SizedGPUs})
 	}
 }
@@ -994,6 +1101,17 @@ type offerScan struct {
 	kept         []Rejection
 	cheapest     Rejection // of the current instance; Instance nil when none
 	considered   int       // prices looked at
+
+	// at and pos are the index of the instance type being scanned in the
+	// catalog and of its price. The near misses keep their type's index
+	// (keptAt, as cheapestAt for cheapest), and a part of a split scan
+	// (split, nil otherwise) writes its offers into the split's shared
+	// list with where its group's first offer was found
+	// (splitScan.seqs), to put the parts together as one scan.
+	at, pos    int
+	keptAt     []int
+	cheapestAt int
+	split      *splitScan
 }
 
 // nearMissCount is how many near misses a Recommendation keeps.
@@ -1017,6 +1135,12 @@ func (sc *offerScan) add(best map[offerGroup]int, o *Offer, k offerGroup) {
 		if lessHost(o, &sc.offers[at], sc.sort) {
 			sc.offers[at] = *o
 		}
+		return
+	}
+	if sc.split != nil { // sc.offers is the split's shared list, as long as its prices
+		i := sc.split.claim(sc.at, sc.pos)
+		sc.offers[i] = *o
+		best[k] = i
 		return
 	}
 	best[k] = len(sc.offers)
@@ -1052,14 +1176,14 @@ func (sc *offerScan) reject(counts map[RejectKind]int, x Rejection) {
 	}
 	counts[x.Kind]++
 	if sc.cheapest.Instance == nil || compareRejections(x, sc.cheapest) < 0 {
-		sc.cheapest = x
+		sc.cheapest, sc.cheapestAt = x, sc.at
 	}
 }
 
 // nextInstance offers the last instance's cheapest rejection to the kept.
 func (sc *offerScan) nextInstance() {
 	if sc.cheapest.Instance != nil {
-		sc.kept = keepNearMiss(sc.kept, sc.cheapest, nearMissCount)
+		sc.kept, sc.keptAt = keepNearMissAt(sc.kept, sc.keptAt, sc.cheapest, sc.cheapestAt, nearMissCount)
 		sc.cheapest = Rejection{}
 	}
 }
@@ -1283,7 +1407,7 @@ func (m *matcher) hostRAM(in *Instance, r *estimateResult) Message {
 
 // offer prices a deployment in one region.
 func (m *matcher) offer(in *Instance, g *GPU, region string, unit float64, d deployment) Offer {
-	e := d.r.fullEstimate(&m.w)
+	e := m.fullEstimate(d.r)
 	o := Offer{
 		Instance: in, GPU: g, Region: region, Pricing: m.q.Pricing, Discount: m.cat.DiscountFor(in, m.q.Pricing),
 		Instances: d.nodes, GPUs: d.gpus, Strategy: e.Workload.Strategy,
@@ -1712,6 +1836,11 @@ func compareOffers(a, b *Offer, k SortKey) int {
 	if c := cmp.Compare(b.HeadroomPct, a.HeadroomPct); c != 0 {
 		return c
 	}
+	return compareNames(a, b)
+}
+
+// compareNames is compareOffers' last keys: provider, type, region.
+func compareNames(a, b *Offer) int {
 	if c := strings.Compare(a.Instance.Provider, b.Instance.Provider); c != 0 {
 		return c
 	}
@@ -1770,19 +1899,37 @@ func offerTier(o *Offer) int { return 2*b2i(o.Risky()) + b2i(o.Late()) }
 // compareOffers' first keys (risky, late, the sort value) are worked out
 // once per offer, not at each of the ~10,000 comparisons of the embedded
 // catalog's ~900 offers; offers equal on them go to compareOffers.
-func sortOffers(offers []Offer, k SortKey) {
-	order := make([]int32, len(offers)) // order[i]: the offer that goes to i
+func sortOffers(offers []Offer, k SortKey) { sortOffersFrom(offers, k, nil) }
+
+// sortOffersFrom is sortOffers of the offers in the order seq lists them
+// (seq[i]: the index in offers of the i-th; written over), nil for
+// offers' own: the result is sortOffers' of the list in that order, moved
+// into offers. A split scan (splitScan) gives the order its two
+// goroutines' offers were found in as one scan finds them, so that
+// offers compareOffers holds equal come out as one scan's would; it also
+// sorts on both goroutines (sortHalves).
+func sortOffersFrom(offers []Offer, k SortKey, seq []int32) {
+	order := seq // order[i]: the offer that goes to i
+	if order == nil {
+		order = make([]int32, len(offers))
+		for i := range order {
+			order[i] = int32(i)
+		}
+	}
 	type sortKey struct {
 		tier  int // 2 × risky + late: compareOffers' first two keys in one
 		value float64
+		// compareOffers' next keys: the price (on another sort key than
+		// the price) and the headroom; offers at one price in several
+		// regions of a type reach them often.
+		usd, headroom float64
 	}
 	keys := make([]sortKey, len(offers))
-	for i := range order {
-		order[i] = int32(i)
+	for i := range offers {
 		o := &offers[i]
-		keys[i] = sortKey{offerTier(o), sortValue(o, k)}
+		keys[i] = sortKey{offerTier(o), sortValue(o, k), o.USDPerHour, o.HeadroomPct}
 	}
-	slices.SortFunc(order, func(a, b int32) int {
+	compare := func(a, b int32) int { // compareOffers, its first keys read from keys
 		ka, kb := &keys[a], &keys[b]
 		if c := cmp.Compare(ka.tier, kb.tier); c != 0 {
 			return c
@@ -1790,8 +1937,19 @@ func sortOffers(offers []Offer, k SortKey) {
 		if c := cmp.Compare(ka.value, kb.value); c != 0 {
 			return c
 		}
-		return compareOffers(&offers[a], &offers[b], k)
-	})
+		if k != SortPrice {
+			if c := cmp.Compare(ka.usd, kb.usd); c != 0 {
+				return c
+			}
+		}
+		if c := cmp.Compare(kb.headroom, ka.headroom); c != 0 {
+			return c
+		}
+		return compareNames(&offers[a], &offers[b])
+	}
+	if seq == nil || !sortHalves(order, compare) {
+		slices.SortFunc(order, compare)
+	}
 	for i := range order {
 		if order[i] < 0 || int(order[i]) == i {
 			continue
@@ -1809,6 +1967,66 @@ func sortOffers(offers []Offer, k SortKey) {
 			j = from
 		}
 	}
+}
+
+// sortHalvesMin is the fewest offers sortHalves sorts on two goroutines.
+const sortHalvesMin = 256
+
+// sortHalves sorts order by compare on two goroutines, each half on one,
+// then merges them, and reports whether it did (a single core, a short
+// list: false, order untouched). The result is the one sort of order
+// gives only when compare holds no two of its elements equal (then the
+// list has one sorted order, whatever sorts it). compareOffers ends on
+// provider, type and region, which two offers kept by one Recommend never
+// share, but an overlay could repeat a type; so any comparison of two
+// elements that finds them equal is noted, and then order is put back
+// as it was and false returned, for the one sort (slices.SortFunc,
+// pdqsort: its order of equal elements is its own). No tie can go
+// unnoticed: a sort or merge that puts two elements next to each other
+// has compared them, or each with an element equal to both.
+func sortHalves(order []int32, compare func(a, b int32) int) bool {
+	n := len(order)
+	if n < sortHalvesMin || runtime.GOMAXPROCS(0) < 2 {
+		return false
+	}
+	was := slices.Clone(order)
+	var tie [2]bool // by goroutine: the helper's, this one's
+	noting := func(t *bool) func(a, b int32) int {
+		return func(a, b int32) int {
+			c := compare(a, b)
+			if c == 0 && a != b {
+				*t = true
+			}
+			return c
+		}
+	}
+	h := n / 2
+	done := make(chan struct{})
+	go func() {
+		slices.SortFunc(order[h:], noting(&tie[0]))
+		close(done)
+	}()
+	mine := noting(&tie[1])
+	slices.SortFunc(order[:h], mine)
+	<-done
+	merged := make([]int32, 0, n)
+	i, j := 0, h
+	for i < h && j < n {
+		if mine(order[j], order[i]) < 0 {
+			merged = append(merged, order[j])
+			j++
+		} else {
+			merged = append(merged, order[i])
+			i++
+		}
+	}
+	if tie[0] || tie[1] {
+		copy(order, was)
+		return false
+	}
+	merged = append(append(merged, order[i:h]...), order[j:]...)
+	copy(order, merged)
+	return true
 }
 
 // unchangeable reports whether no setting of the workload or search can
@@ -1852,6 +2070,31 @@ func keepNearMiss(r []Rejection, x Rejection, n int) []Rejection {
 		r = r[:n-1]
 	}
 	return slices.Insert(r, at, x)
+}
+
+// keepNearMissAt is keepNearMiss keeping at, the catalog index of each
+// rejection's instance type, beside r; xi is x's. Among rejections
+// compareRejections holds equal, the later type goes first: where
+// keepNearMiss, given the types in catalog order, puts each before those
+// it equals. So the list is the same whatever order the types come in
+// (a split scan's parts take them by GPU type, splitScan).
+func keepNearMissAt(r []Rejection, at []int, x Rejection, xi, n int) ([]Rejection, []int) {
+	i, j := 0, len(r) // the first of r that goes after x
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if c := compareRejections(r[h], x); c > 0 || c == 0 && at[h] < xi {
+			j = h
+		} else {
+			i = h + 1
+		}
+	}
+	if i >= n {
+		return r, at
+	}
+	if len(r) == n {
+		r, at = r[:n-1], at[:n-1]
+	}
+	return slices.Insert(r, i, x), slices.Insert(at, i, xi)
 }
 
 // compareRejections orders near misses nearest to fitting first: deadline

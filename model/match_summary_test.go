@@ -1,6 +1,7 @@
 package model
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"testing"
@@ -52,63 +53,70 @@ func TestFullEstimateSame(t *testing.T) {
 		{"QLoRA", qlora, Query{AutoGPUs: true}},
 		{"ZeRO-Offload", offload, Query{AllowMultiNode: true}},
 	} {
-		rec, err := Recommend(c.w, cat, c.q)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		w := rec.estimates.w
-		full := map[*Estimate]bool{}
-		for k, r := range rec.estimates.cache {
-			if r.batch {
-				continue
+		// One scan, and a scan split across two goroutines, whose
+		// offers' Estimates are mostly copies of the last ones made
+		// (recentEstimates).
+		for _, split := range []bool{false, true} {
+			var rec Recommendation
+			var err error
+			withSplit(t, split, func() { rec, err = Recommend(c.w, cat, c.q) })
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
 			}
-			wn, _ := w.OnGPUs(k.gpus)
-			wn.Strategy = k.strategy
-			if run, _ := k.gpu.RunPrecision(wn.Precision, wn.Task.Training()); run != wn.Precision {
-				wn.Precision = run
-			}
-			want, werr := Compute(wn, k.gpu)
-			if werr == nil && k.host != (Host{}) && k.host != want.Host {
-				want.Retime(k.gpu, k.host)
-			}
-			paged = paged || want.PagedOptimizer > 0
-			offloaded = offloaded || want.States.HostOffload > 0
-			got := r.fullEstimate(&w)
-			full[got] = true
-			if !reflect.DeepEqual(*got, want) {
-				t.Errorf("%s: %s×%d %s on %+v: the Estimate built later differs from Compute's", c.name, k.gpu.Key, k.gpus, k.strategy, k.host)
-			}
-			if (werr == nil) != (r.err == nil) {
-				t.Errorf("%s: %s×%d: error %v, Compute's %v", c.name, k.gpu.Key, k.gpus, r.err, werr)
-			}
-			if r.need != want.ResidentNeed() || r.band != want.ResidentBand() || r.host != want.Host ||
-				r.hasTime != want.HasTime || r.hours != want.Hours || r.timeBand != want.TimeBand {
-				t.Errorf("%s: %s×%d %s: summary %v %v %v %v %v, Estimate %v %v %v %v %v", c.name, k.gpu.Key, k.gpus, k.strategy,
-					r.need, r.band, r.hasTime, r.hours, r.timeBand, want.ResidentNeed(), want.ResidentBand(), want.HasTime, want.Hours, want.TimeBand)
-			}
-			for _, gpus := range []int{1, 2, 4, 8, 16} {
-				// NodeHostRAMNeed as it read the whole Estimate.
-				procs := gpus
-				if want.Workload.GPUs > 0 {
-					procs = min(gpus, want.Workload.GPUs)
+			w := rec.estimates.w
+			full := map[*Estimate]bool{}
+			for k, r := range joinCaches(rec.estimates.cache, rec.estimates.cache2) {
+				if r.batch {
+					continue
 				}
-				node := HostRAMNeed(&want.Workload, want.Params, procs) + want.States.HostOffload*float64(gpus)
-				if got, want := r.hostRAM.need(gpus), node; got != want {
-					t.Errorf("%s: %s×%d: host RAM on %d GPUs %v, NodeHostRAMNeed %v", c.name, k.gpu.Key, k.gpus, gpus, got, want)
+				wn, _ := w.OnGPUs(k.gpus)
+				wn.Strategy = k.strategy
+				if run, _ := k.gpu.RunPrecision(wn.Precision, wn.Task.Training()); run != wn.Precision {
+					wn.Precision = run
+				}
+				want, werr := Compute(wn, k.gpu)
+				if werr == nil && k.host != (Host{}) && k.host != want.Host {
+					want.Retime(k.gpu, k.host)
+				}
+				paged = paged || want.PagedOptimizer > 0
+				offloaded = offloaded || want.States.HostOffload > 0
+				got := r.fullEstimate(&w)
+				full[got] = true
+				if !reflect.DeepEqual(*got, want) {
+					t.Errorf("%s: %s×%d %s on %+v: the Estimate built later differs from Compute's", c.name, k.gpu.Key, k.gpus, k.strategy, k.host)
+				}
+				if (werr == nil) != (r.err == nil) {
+					t.Errorf("%s: %s×%d: error %v, Compute's %v", c.name, k.gpu.Key, k.gpus, r.err, werr)
+				}
+				if r.need != want.ResidentNeed() || r.band != want.ResidentBand() || r.host != want.Host ||
+					r.hasTime != want.HasTime || r.hours != want.Hours || r.timeBand != want.TimeBand {
+					t.Errorf("%s: %s×%d %s: summary %v %v %v %v %v, Estimate %v %v %v %v %v", c.name, k.gpu.Key, k.gpus, k.strategy,
+						r.need, r.band, r.hasTime, r.hours, r.timeBand, want.ResidentNeed(), want.ResidentBand(), want.HasTime, want.Hours, want.TimeBand)
+				}
+				for _, gpus := range []int{1, 2, 4, 8, 16} {
+					// NodeHostRAMNeed as it read the whole Estimate.
+					procs := gpus
+					if want.Workload.GPUs > 0 {
+						procs = min(gpus, want.Workload.GPUs)
+					}
+					node := HostRAMNeed(&want.Workload, want.Params, procs) + want.States.HostOffload*float64(gpus)
+					if got, want := r.hostRAM.need(gpus), node; got != want {
+						t.Errorf("%s: %s×%d: host RAM on %d GPUs %v, NodeHostRAMNeed %v", c.name, k.gpu.Key, k.gpus, gpus, got, want)
+					}
+				}
+				for _, d := range []float64{0, 0.01, 0.05, 1, 1e6} {
+					if got, want := r.deadlineVerdict(d), deadlineVerdict(&want, d); got != want {
+						t.Errorf("%s: %s×%d: deadline %v: %s, want %s", c.name, k.gpu.Key, k.gpus, d, got, want)
+					}
 				}
 			}
-			for _, d := range []float64{0, 0.01, 0.05, 1, 1e6} {
-				if got, want := r.deadlineVerdict(d), deadlineVerdict(&want, d); got != want {
-					t.Errorf("%s: %s×%d: deadline %v: %s, want %s", c.name, k.gpu.Key, k.gpus, d, got, want)
-				}
+			if len(rec.Offers) == 0 {
+				t.Errorf("%s: no offers", c.name)
 			}
-		}
-		if len(rec.Offers) == 0 {
-			t.Errorf("%s: no offers", c.name)
-		}
-		for _, o := range rec.Offers {
-			if !full[o.Estimate] {
-				t.Errorf("%s: %s/%s's Estimate is not its cached estimate's", c.name, o.Instance.Type, o.Region)
+			for _, o := range rec.Offers {
+				if !full[o.Estimate] {
+					t.Errorf("%s: %s/%s's Estimate is not its cached estimate's", c.name, o.Instance.Type, o.Region)
+				}
 			}
 		}
 	}
@@ -118,6 +126,14 @@ func TestFullEstimateSame(t *testing.T) {
 	if !offloaded {
 		t.Error("no estimate offloading to host RAM: the test does not check it in the host RAM need")
 	}
+}
+
+// joinCaches is the estimates of a Recommend's one scan, or both
+// goroutines' of a split one.
+func joinCaches(a, b map[estimateKey]*estimateResult) map[estimateKey]*estimateResult {
+	out := maps.Clone(a)
+	maps.Copy(out, b)
+	return out
 }
 
 // TestNodeNetworksSame: the ranking's node networks, gathered in one pass

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
@@ -439,6 +440,37 @@ func TestRecommendJSONStreamed(t *testing.T) {
 		}
 		if c.limit > 0 && len(held.Offers) != c.limit {
 			t.Errorf("%+v: %d offers held, want the limit", c, len(held.Offers))
+		}
+	}
+}
+
+// TestStrValueRemembersPlain: strValue writes each string as
+// encoding/json does when long plain strings it remembers (plain) come
+// again, and when a string of the same length as one remembered differs
+// from it by a character to escape (HTML, a quote, a control, U+2028,
+// invalid UTF-8) or comes after the memory has turned over.
+func TestStrValueRemembersPlain(t *testing.T) {
+	long := strings.Repeat("skypilot-org/skypilot-catalog catalogs/v8/aws/vms.csv ", 2)
+	var list []string
+	for i := range plainStrings + 3 {
+		list = append(list, fmt.Sprintf("%s%03d", long, i))
+	}
+	for _, bad := range []string{"<", ">", "&", `"`, `\`, "\n", "\u2028", "\xff", "é"} {
+		s := long + "00" + bad
+		list = append(list, s[:len(long)+3-len(bad)]+bad, s[:len(long)+3-len(bad)]+bad) // twice: not remembered
+	}
+	list = append(list, list...) // the plain ones again, some remembered, some turned over
+	list = append(list, long[:plainMin-1], long[:plainMin], long[:plainMin], "")
+	var o jsonOut
+	for _, s := range list {
+		o.b = o.b[:0]
+		o.strValue(s)
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(o.b) != string(want) {
+			t.Errorf("strValue(%q) = %s, encoding/json %s", s, o.b, want)
 		}
 	}
 }

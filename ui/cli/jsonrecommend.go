@@ -68,18 +68,30 @@ func writeRecommendJSON(w io.Writer, j *report.RecommendJSON, probes []report.Pr
 	return o.err
 }
 
-// warmJSON marshals, to nothing, a value of each type of recommend's
-// document that writeRecommendJSON leaves to the encoder (est: the
-// workload's estimate as NewRecommendJSON builds it; the GPU fit and time
-// members it may lack; the near misses, spot assumptions, savings), so
-// that go-json-experiment builds their encoders (cached per type) while
-// the ranking runs on the other core: EstimateJSON's type tree took
-// ~0.45 ms on first use. The bytes written later do not depend on it.
-func warmJSON(est report.EstimateJSON) {
-	for _, v := range []any{est, report.FitJSON{}, report.TimeJSON{}, []report.RejectionJSON{{}},
+// warmJSONTypes marshals, to nothing, a zero value of each type of
+// recommend's document that writeRecommendJSON leaves to the encoder (the
+// workload's estimate; the GPU fit and time members it may lack; the
+// near misses, spot assumptions, savings), so that go-json-experiment
+// builds their encoders (cached per type) on the machine's other core
+// while this one loads the catalog and ranks: EstimateJSON's type tree
+// took ~0.45 ms on first use. A zero value reaches every member but
+// those behind a pointer or in a slice, which wait for a value that has
+// them (warmJSON). Started as recommend --json starts, before the
+// catalog is loaded (and not after the workload's estimate, as before),
+// its work is done before the ranking's second goroutine (model's
+// splitScan) needs the core. The bytes written later do not depend on it.
+func warmJSONTypes() {
+	for _, v := range []any{report.EstimateJSON{}, report.FitJSON{}, report.TimeJSON{}, []report.RejectionJSON{{}},
 		report.AssumptionsJSON{}, report.SavingsJSON{Changes: []advice.Saving{{}}}} {
 		_ = jsonv2.MarshalWrite(io.Discard, v, jsonIndentOpts)
 	}
+}
+
+// warmJSON marshals est (the workload's estimate as NewRecommendJSON
+// builds it) to nothing, for the encoders of its members that a zero
+// value does not reach (warmJSONTypes).
+func warmJSON(est report.EstimateJSON) {
+	_ = jsonv2.MarshalWrite(io.Discard, est, jsonIndentOpts)
 }
 
 // jsonOut appends an indented JSON document as encoding/json's
@@ -95,7 +107,26 @@ type jsonOut struct {
 	// of rowKeysIndent bytes.
 	rowKeys       []string
 	rowKeysIndent int
+
+	// plain are the last long strings strValue found plain (nothing to
+	// escape), next the one to replace (plainStrings).
+	plain [plainStrings]string
+	next  int
 }
+
+// plainStrings is how many long plain strings a jsonOut remembers, and
+// plainMin the length from which it does. An offer's source (~260 bytes
+// on average: "skypilot-org/skypilot-catalog catalogs/v8/aws/vms.csv @
+// …") is a quarter of recommend's document, ~80 distinct ones written
+// ~1,100 times; a string equal to one remembered needs no byte-by-byte
+// look (strValue's was ~4% of recommend --json's CPU time by perf
+// record, issue 32). Equal strings compare cheaply (the same pointer
+// most often, else one memory compare), and offers sorted by price come
+// in runs of one provider's, so a few entries suffice.
+const (
+	plainStrings = 8
+	plainMin     = 48
+)
 
 func (o *jsonOut) raw(s string) { o.b = append(o.b, s...) }
 
@@ -156,17 +187,37 @@ func (o *jsonOut) str(n, s string) {
 // strings here (names, regions, messages) are plain; any other goes
 // through encoding/json itself.
 func (o *jsonOut) strValue(s string) {
-	var seen byte
-	for i := 0; i < len(s); i++ {
-		seen |= jsonByte[s[i]]
-	}
-	if seen&jsonEscape != 0 || seen&jsonNonASCII != 0 && (!utf8.ValidString(s) || strings.Contains(s, "\u2028") || strings.Contains(s, "\u2029")) {
-		o.quoteSlow(s)
-		return
+	if !o.knownPlain(s) {
+		var seen byte
+		for i := 0; i < len(s); i++ {
+			seen |= jsonByte[s[i]]
+		}
+		if seen&jsonEscape != 0 || seen&jsonNonASCII != 0 && (!utf8.ValidString(s) || strings.Contains(s, "\u2028") || strings.Contains(s, "\u2029")) {
+			o.quoteSlow(s)
+			return
+		}
+		if len(s) >= plainMin {
+			o.plain[o.next] = s
+			o.next = (o.next + 1) % plainStrings
+		}
 	}
 	o.b = append(o.b, '"')
 	o.b = append(o.b, s...)
 	o.b = append(o.b, '"')
+}
+
+// knownPlain reports whether s is one of the long strings strValue found
+// plain lately: the same bytes, so nothing to escape either.
+func (o *jsonOut) knownPlain(s string) bool {
+	if len(s) < plainMin {
+		return false
+	}
+	for i := range o.plain {
+		if len(o.plain[i]) == len(s) && o.plain[i] == s {
+			return true
+		}
+	}
+	return false
 }
 
 // jsonByte classes the bytes of a string for strValue: those

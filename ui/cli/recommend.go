@@ -255,6 +255,9 @@ hosts the framework cannot run on only when nothing else is left.`,
 				}
 				return runServeRecommend(cmd, env, sl, &wf, &qf, asJSON)
 			}
+			if asJSON || output == outJSON {
+				go warmJSONTypes() // on the other core while this one loads and ranks
+			}
 			cat, w, file, warnings, err := loadWorkload(cmd, env, *overlays, &wf, configPath)
 			if err != nil {
 				return err
@@ -280,7 +283,8 @@ hosts the framework cannot run on only when nothing else is left.`,
 			}
 			// Work that waits on nothing the ranking makes runs beside it,
 			// on the machine's other core: the spot rates decide reads,
-			// and the JSON encoders of the document's reflected members.
+			// and the JSON encoders of the estimate's members that
+			// warmJSONTypes could not reach.
 			df.spot = startSpotRates(env.SpotRates)
 			if asJSON || output == outJSON {
 				go warmJSON(report.NewEstimateJSON(&base, nil))
