@@ -63,7 +63,7 @@ func probeTitle(p *i18n.Printer, c *probe.Comparison) (string, string) {
 	}
 	s := c.Result.Serve
 	sp := c.Serve
-	name := show.Printable(cmp.Or(c.ModelName, s.Model))
+	name := ShownName(cmp.Or(c.ModelName, s.Model))
 	shape := p.Sprintf("serve %s weights, TP %d × PP %d, --max-model-len %d, %d concurrent requests of %d + %d tokens",
 		s.WeightFormat, s.TP, s.PP, s.MaxModelLen, s.Concurrency, s.PromptTokens, s.OutputTokens)
 	if sp != nil && sp.Offer.GPU != nil {
