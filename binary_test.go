@@ -75,7 +75,7 @@ func TestBinaryBadFiles(t *testing.T) {
 		{"configurator without a terminal", nil, nil, "needs a terminal"},
 		{"configurator with TERM=dumb and no terminal", nil, []string{"TERM=dumb"}, "needs a terminal"},
 		{"unknown model", []string{"estimate", "--model", "lama-2-7b"}, nil, `did you mean "llama-2-7b"`},
-		{"NaN", []string{"estimate", "--model", "gpt2", "--mfu", "nan"}, nil, "want a number"},
+		{"NaN", []string{"estimate", "--model", "gpt2", "--mfu", "nan"}, nil, "want a decimal number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -43,7 +43,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"estimate", "--model", "gpt2", "--gpus", "0"}, "--gpus must be ≥ 1"},
 		{[]string{"estimate", "--model", "gpt2", "--tp", "5", "--gpus", "8"}, "must divide gpus 8"},
 		{[]string{"estimate", "--model", "gpt2", "--mfu", "1.5"}, "--mfu must be in (0, 1]"},
-		{[]string{"estimate", "--model", "gpt2", "--mfu", "NaN"}, "want a number"},
+		{[]string{"estimate", "--model", "gpt2", "--mfu", "NaN"}, "want a decimal number"},
 		{[]string{"estimate", "--model", "gpt2", "--epochs", "0"}, "--epochs must be > 0"},
 		{[]string{"estimate", "--model", "gpt2", "--dataset-tokens", "lots"}, "want a count such as 7e9"},
 		{[]string{"estimate", "--model", "gpt2", "--dataset-tokens", "1B", "--dataset-samples", "1M"}, "not both"},

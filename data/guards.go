@@ -140,6 +140,19 @@ func KnownRegions(c *model.Catalog) map[string]map[string]bool {
 	return out
 }
 
+// baseKnownRegions is KnownRegions of the embedded catalog, computed once.
+var baseKnownRegions = sync.OnceValue(func() map[string]map[string]bool { return KnownRegions(sharedCatalog()) })
+
+// RegionWarned reports whether a price of provider in region gets the
+// unknown-region finding ("region not offered by … (typo?)"): the
+// embedded catalog prices provider, and nowhere in region. export never
+// picks such a region by default (attack r29b F1: a mirror's "a,,b" was
+// the file's region).
+func RegionWarned(provider, region string) bool {
+	regions, ok := baseKnownRegions()[provider]
+	return ok && !regions[region]
+}
+
 // overlayGuards returns the guard findings for the instances overlays
 // changed, as warnings for LoadWith.
 func overlayGuards(base, merged *model.Catalog, files []catalogFile) []model.Message {

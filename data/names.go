@@ -52,6 +52,15 @@ type providerNames struct {
 	// fail later once accepted (its look-alike key is then its own), so a
 	// file's 100,000 prices in a few regions are checked a few times.
 	okRegions map[string]struct{}
+	// seps are the list separators (listSeps) the base catalog's region
+	// names of this provider hold (Paperspace's and SimplePod's space,
+	// Vast's ", "), and based whether it has any region: a region of a
+	// provider the base catalog prices holds no other. listForm
+	// is set for a provider whose names are "place, CC, continent code"
+	// (model.GeoPlaceCountryContinent, Vast.ai): the one form a comma may
+	// appear in (regionForm).
+	seps            string
+	based, listForm bool
 }
 
 // NewNameCheck returns a check against base's names.
@@ -69,7 +78,18 @@ func (c *NameCheck) of(provider string) *providerNames {
 			n.types.known(LookKey(in.Type), in.Type)
 			for _, p := range in.Prices {
 				n.regions.known(LookKey(p.Region), p.Region)
+				n.based = true
+				for _, r := range p.Region {
+					if strings.ContainsRune(listSeps, r) && !strings.ContainsRune(n.seps, r) {
+						n.seps += string(r)
+					}
+				}
 			}
+		}
+	}
+	for _, pr := range c.base.Regions {
+		if pr.Provider == provider && pr.Rule == model.GeoPlaceCountryContinent {
+			n.listForm = true
 		}
 	}
 	c.names[provider] = n
@@ -148,9 +168,72 @@ func (c *NameCheck) Check(in *model.Instance) error {
 		if other := names.regions.check(p.Region); other != "" {
 			return model.Msg("%s: region %q reads as %q but is another name; the source must spell the name as the provider does", shown(in.Type), shown(p.Region), other)
 		}
+		if err := names.regionForm(in.Type, in.Provider, p.Region); err != nil {
+			return err
+		}
 		names.okRegions[p.Region] = struct{}{}
 	}
 	return nil
+}
+
+// listSeps are the characters that make a region name read as several:
+// "us-south-1,us-west-1", "us-south-1 us-west-1", and "a,,b" that tables
+// write as "a, b" (model.RegionShown drops empty parts). Hyphens,
+// underscores, dots and parentheses join the words of one name.
+const listSeps = ", "
+
+// regionForm refuses a region name of typ (a type of provider) that is
+// not in the provider's own form. A comma or space inside a region of a
+// provider whose regions never hold one reads as a list: where the base
+// catalog prices the provider, a region holds only the list separators
+// its names do (measured on the embedded catalog, 2026-12-03: a space in
+// Paperspace's "East Coast (NY2)" and SimplePod's "North America-CA",
+// ", " in Vast.ai's; no other provider's region holds either). Vast.ai's names are
+// "place, CC, continent code" (SkyPilot's catalogs/v8/vast/vms.csv:
+// "Bavaria, DE, EU", ", US, NA" with no place): there a comma only
+// separates those three parts, the place holding none. A provider the
+// base catalog does not price (a --catalog file's own) keeps the general
+// shape.
+func (n *providerNames) regionForm(typ, provider, region string) error {
+	if n.listForm {
+		parts := strings.Split(region, ", ")
+		if len(parts) != 3 || strings.Contains(parts[0], ",") || !countryCode(parts[1]) || !countryCode(parts[2]) {
+			return model.Msg("%s: region %q is not in %s's form \"place, CC, continent code\" (such as \"Bavaria, DE, EU\"); a comma only separates those three parts", shown(typ), shown(region), provider)
+		}
+		return nil
+	}
+	if !n.based {
+		return nil
+	}
+	for j, r := range region {
+		if !strings.ContainsRune(listSeps, r) || strings.ContainsRune(n.seps, r) {
+			continue
+		}
+		if n.seps == "" {
+			return model.Msg("%s: region %q: %q at byte %d separates names, and %s's region names hold neither a comma nor a space; a region is one name, not a list", shown(typ), shown(region), shownRune(r), j, provider)
+		}
+		return model.Msg("%s: region %q: %q at byte %d separates names, and %s's region names hold no list separator but %s; a region is one name, not a list", shown(typ), shown(region), shownRune(r), j, provider, sepsShown(n.seps))
+	}
+	return nil
+}
+
+// countryCode reports whether s is two ASCII capitals (an ISO 3166-1
+// alpha-2 code, or Vast.ai's two-letter continent code).
+func countryCode(s string) bool {
+	return len(s) == 2 && s[0] >= 'A' && s[0] <= 'Z' && s[1] >= 'A' && s[1] <= 'Z'
+}
+
+// sepsShown writes separators as a list of quoted characters: "'-'",
+// "' ' '(' ')'".
+func sepsShown(seps string) string {
+	var b strings.Builder
+	for i, r := range seps {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.QuoteRune(r))
+	}
+	return b.String()
 }
 
 // regionRune reports whether a region name may hold r: ASCII letters

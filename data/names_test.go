@@ -1,6 +1,7 @@
 package data
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -254,6 +255,34 @@ func TestRegionShape(t *testing.T) {
 	for _, s := range []string{",", ".", "..", "-", " , ", "()", "\u05d0\u05d6\u05d5\u05e8", "\u0645\u0646\u0637\u0642\u0629", "us-centr\u0430l1", "\u3164"} {
 		if ok(s) {
 			t.Errorf("region %q accepted", s)
+		}
+	}
+}
+
+// A region holding a list separator (comma, space) its provider's names
+// never hold is refused, with the provider's own separators named; Vast's
+// "place, CC, continent code" is the one form a comma takes there; a
+// provider the embedded catalog does not price keeps the general shape
+// (attack r29b F1).
+func TestRegionListSeparators(t *testing.T) {
+	for _, tc := range []struct{ provider, region, want string }{
+		{"lambda", "us-south-1", ""},
+		{"lambda", "a,,b", `gpu_x: region "a,,b": ',' at byte 1 separates names, and lambda's region names hold neither a comma nor a space; a region is one name, not a list`},
+		{"aws", "us-east-1 us-west-2", `gpu_x: region "us-east-1 us-west-2": ' ' at byte 9 separates names, and aws's region names hold neither a comma nor a space; a region is one name, not a list`},
+		{"paperspace", "West Coast (CA1)", ""},
+		{"paperspace", "East Coast (NY2), West", `gpu_x: region "East Coast (NY2), West": ',' at byte 16 separates names, and paperspace's region names hold no list separator but ' '; a region is one name, not a list`},
+		{"fluidstack", "OHIO_USA", ""},
+		{"vast", "Bavaria, DE, EU", ""},
+		{"vast", ", US, NA", ""},
+		{"vast", "Bavaria, DE", `gpu_x: region "Bavaria, DE" is not in vast's form "place, CC, continent code" (such as "Bavaria, DE, EU"); a comma only separates those three parts`},
+		{"vast", "Zzyzx,US,NA", `gpu_x: region "Zzyzx,US,NA" is not in vast's form "place, CC, continent code" (such as "Bavaria, DE, EU"); a comma only separates those three parts`},
+		{"vast", "a, b, DE, EU", `gpu_x: region "a, b, DE, EU" is not in vast's form "place, CC, continent code" (such as "Bavaria, DE, EU"); a comma only separates those three parts`},
+		{"mycloud", "a, b", ""},
+	} {
+		in := model.Instance{Provider: tc.provider, Type: "gpu_x", Prices: []model.RegionPrice{{Region: tc.region, OnDemandUSD: 1}}}
+		err := NewNameCheck(sharedCatalog()).Check(&in)
+		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
+			t.Errorf("%s %q: %v\nwant %q", tc.provider, tc.region, err, tc.want)
 		}
 	}
 }

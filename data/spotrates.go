@@ -35,8 +35,11 @@ func SpotRates() (rate func(provider, region, instanceType string) decide.Interr
 		adv, err = readSpotAdvisor(path)
 		if err != nil {
 			// catalog update does not fetch the feed, so the way out is
-			// the file itself (attack r29: the line said to run it).
-			warnings = append(warnings, model.Msg("%s: %v; spot interruption rates are assumptions until the file is deleted or replaced with AWS's feed (%s); gpuplan catalog update does not fetch it", path, err, SpotAdvisorURL))
+			// the file itself (attack r29: the line said to run it), and
+			// only a valid feed makes the rates AWS's: deleting it leaves
+			// them assumptions (attack r29b F6: the line said deleting
+			// would end that).
+			warnings = append(warnings, model.Msg("%s: %v; spot interruption rates are assumptions until the file holds AWS's feed (save %s over it); deleting the file only ends this warning, and gpuplan catalog update does not fetch it", path, err, SpotAdvisorURL))
 			adv = nil
 		}
 	}

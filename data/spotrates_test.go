@@ -29,9 +29,11 @@ func TestSpotRates(t *testing.T) {
 		{"feed lists the type: its bucket, not assumed", fixture, "aws", "us-east-1", "p4d.24xlarge", "10-15%", false, ""},
 		{"feed lacks the type: AWS default", fixture, "aws", "us-east-1", "x9.nothing", "<10%", true, ""},
 		// Attack r29: the line said "run gpuplan catalog update", which never
-		// fetches the feed; it names the file's way out.
+		// fetches the feed; it names the file's way out. Attack r29b F6: it
+		// said deleting the file would end the assumptions, which only a
+		// valid feed does.
 		{"broken feed: defaults and a warning", []byte(`{"ranges": []}`), "aws", "us-east-1", "g5.xlarge", "<10%", true,
-			"gpuplan/catalog.d/spot-advisor-data.json: spot advisor: missing \"ranges\" or \"spot_advisor\": is this spot-advisor-data.json?; spot interruption rates are assumptions until the file is deleted or replaced with AWS's feed (https://spot-bid-advisor.s3.amazonaws.com/spot-advisor-data.json); gpuplan catalog update does not fetch it"},
+			"gpuplan/catalog.d/spot-advisor-data.json: spot advisor: missing \"ranges\" or \"spot_advisor\": is this spot-advisor-data.json?; spot interruption rates are assumptions until the file holds AWS's feed (save https://spot-bid-advisor.s3.amazonaws.com/spot-advisor-data.json over it); deleting the file only ends this warning, and gpuplan catalog update does not fetch it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -361,6 +361,12 @@ func Errorf(key, format string, args ...any) error {
 // (model.HoursPerMonth, 730, is the average one).
 const MaxHoursPerMonth = 744
 
+// MinHoursPerMonth bounds hours_per_month and --hours-per-month below:
+// 0.001 h (3.6 s) a month, the floor a plan phase's hours_per_month has
+// (plan.MinHoursPerMonth), a policy bound under any provider's shortest
+// billing (a minute); 1e-300 priced a month at $2.9e-301 (attack r29b).
+const MinHoursPerMonth = 0.001
+
 // Validate checks c without a catalog: enums, ranges, one model source,
 // dataset in samples or tokens. Deeper workload checks (a shape that fits
 // the heads, tp dividing gpus) happen in Resolve. Errors are *Error.
@@ -563,12 +569,22 @@ func (s *SearchAnswers) CheckRanges() error {
 		v, max float64
 	}{
 		{"max_price_hour", s.MaxPriceHour, 1e7}, {"budget_month", s.BudgetMonth, 1e10}, {"budget_job", s.BudgetJob, 1e10},
-		{"hours_per_month", s.HoursPerMonth, MaxHoursPerMonth}, {"deadline_hours", s.DeadlineHours, 1e7},
+		{"deadline_hours", s.DeadlineHours, 1e7},
 		{"usd_cny", s.USDCNY, MaxUSDCNY},
 	} {
 		if err := CheckFloat("search."+f.key, f.v, f.max); err != nil {
 			return err
 		}
+	}
+	return CheckFloatIn("search.hours_per_month", s.HoursPerMonth, MinHoursPerMonth, MaxHoursPerMonth)
+}
+
+// CheckFloatIn accepts 0 (unset) and finite values in [min, max] (max
+// a whole number): a figure with a floor, where a tiny positive value (1e-300) is a slip
+// that prints figures of 300 digits.
+func CheckFloatIn(key string, v, min, max float64) error {
+	if v != 0 && !(v >= min && v <= max) {
+		return Errorf(key, "must be %g–%.0f, got %v", min, max, v)
 	}
 	return nil
 }

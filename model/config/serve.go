@@ -114,10 +114,25 @@ func (r *rawServe) checkDeployment() error {
 // for fewer requests than that sits idle between them, which concurrency
 // 1 sizes, and 1e-300 requests per second printed figures of 300 digits
 // (attack r29).
+//
+// MinServeLatency (ms) bounds ttft_ms and tpot_ms (and --ttft-ms,
+// --tpot-ms) below: a tenth of a millisecond, a policy bound under any
+// time to first token or per output token a server reaches (a decode
+// step of the fastest GPUs is milliseconds); 1e-300 printed "target 0
+// ms" (attack r29b).
+//
+// MinGPUMemoryUtilization bounds gpu_memory_utilization (and
+// --gpu-memory-utilization) below. vLLM takes (0, 1] (vllm/config/cache.py,
+// CacheConfig: gpu_memory_utilization: float = Field(default=0.9, gt=0,
+// le=1)); 0.01 is a policy floor
+// within it: a hundredth of the largest catalog GPU (B200, 180 GB) is
+// under 2 GB, no model's weights with its KV cache, and 1e-300 is a slip.
 const (
-	maxServeRate    = 1e6 // requests per second
-	minServeRate    = 1.0 / 3600
-	maxServeLatency = 3.6e6
+	maxServeRate            = 1e6 // requests per second
+	minServeRate            = 1.0 / 3600
+	maxServeLatency         = 3.6e6
+	MinServeLatency         = 0.1
+	MinGPUMemoryUtilization = 0.01
 )
 
 // checkServeRanges checks the numbers of s alone, without a model: counts in
@@ -148,6 +163,17 @@ func checkServeRanges(s *serve.Serving) error {
 		{"tpot_ms", s.TPOTTargetMs, maxServeLatency}, {"gpu_memory_utilization", s.GPUMemoryUtilization, 1},
 	} {
 		if err := CheckFloat(f.key, f.v, f.max); err != nil {
+			return err
+		}
+	}
+	for _, f := range []struct {
+		key         string
+		v, min, max float64
+	}{
+		{"ttft_ms", s.TTFTTargetMs, MinServeLatency, maxServeLatency}, {"tpot_ms", s.TPOTTargetMs, MinServeLatency, maxServeLatency},
+		{"gpu_memory_utilization", s.GPUMemoryUtilization, MinGPUMemoryUtilization, 1},
+	} {
+		if err := CheckFloatIn(f.key, f.v, f.min, f.max); err != nil {
 			return err
 		}
 	}

@@ -139,12 +139,16 @@ func Run(env Env) int {
 	root := newRoot(&env)
 	root.SetArgs(env.Args)
 	root.SetIn(env.Stdin)
-	root.SetOut(env.Stdout)
+	out := &firstErrWriter{w: env.Stdout}
+	root.SetOut(out)
 	root.SetErr(env.Stderr)
 	if err := unknownCommand(root, env.Args); err != nil {
 		return exitStatus(env.lang, env.Stderr, err)
 	}
 	err := root.Execute()
+	if err == nil {
+		err = out.err // help and usage text: cobra drops its write errors
+	}
 	return exitStatus(env.lang, env.Stderr, err)
 }
 
@@ -508,6 +512,24 @@ func exactArgs(n int) cobra.PositionalArgs {
 	}
 }
 
+// firstErrWriter is standard output as cobra's help, usage and --version
+// see it: it keeps the first write error, which cobra's help drops, so
+// that help written to a full disk (>/dev/full: ENOSPC) or a closed
+// descriptor (>&-: EBADF) exits 1 with one line like every command, not 0
+// (attack r29b F3); EPIPE stays exit 0 (exitStatus).
+type firstErrWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (f *firstErrWriter) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return n, err
+}
+
 func newVersionCmd(env *Env, overlays *[]string) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "version",
@@ -526,16 +548,16 @@ func newVersionCmd(env *Env, overlays *[]string) *cobra.Command {
 				if asJSON {
 					return writeJSON(env.Stdout, map[string]any{"version": env.Version, "catalog_error": line})
 				}
-				env.lang.Fprintf(env.Stdout, "gpuplan %s (catalog not loaded: see the warning above)\n", env.Version)
-				return nil
+				_, err := env.lang.Fprintf(env.Stdout, "gpuplan %s (catalog not loaded: see the warning above)\n", env.Version)
+				return err
 			}
 			if asJSON {
 				return writeJSON(env.Stdout, map[string]any{"version": env.Version, "catalog_as_of": cat.AsOf,
 					"gpus": len(cat.GPUs), "instances": len(cat.Instances), "models": len(cat.Models)})
 			}
-			env.lang.Fprintf(env.Stdout, "gpuplan %s (catalog as of %s: %d GPUs, %s instance types, %d models)\n",
+			_, err = env.lang.Fprintf(env.Stdout, "gpuplan %s (catalog as of %s: %d GPUs, %s instance types, %d models)\n",
 				env.Version, cat.AsOf, len(cat.GPUs), model.Grouped(len(cat.Instances)), len(cat.Models))
-			return nil
+			return err
 		},
 	}
 	cmd.Flags().Bool("json", false, "print JSON")

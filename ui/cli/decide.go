@@ -14,6 +14,12 @@ import (
 	"github.com/gpuplan/gpuplan/ui/report"
 )
 
+// minRestartMinutes bounds --restart-minutes below, 0 (an instant
+// restart) aside: a tenth of a minute (6 s), a policy bound under any
+// cloud VM's start; 1e-300 printed as a restart of 0 minutes that was
+// not one (attack r29b F4).
+const minRestartMinutes = 0.1
+
 // decideFlags are recommend's flags for the decisions beyond the price
 // list: spot assumptions, the Pareto view and the direct questions.
 type decideFlags struct {
@@ -75,8 +81,8 @@ func (f *decideFlags) assumptions(fs *pflag.FlagSet) (decide.SpotAssumptions, er
 		a.CheckpointWriteBytesPerSecond, a.WriteDefaulted = f.writeGBps*1e9, false
 	}
 	if fs.Changed("restart-minutes") {
-		if !(f.restartMin >= 0 && f.restartMin <= decide.MaxRestartMinutes) {
-			return a, usage(model.Msg("--restart-minutes must be 0–%d (a week), got %v", decide.MaxRestartMinutes, f.restartMin))
+		if !(f.restartMin == 0 || f.restartMin >= minRestartMinutes && f.restartMin <= decide.MaxRestartMinutes) {
+			return a, usage(model.Msg("--restart-minutes must be 0 or %g–%d (a week), got %v", minRestartMinutes, decide.MaxRestartMinutes, f.restartMin))
 		}
 		a.RestartHours, a.RestartDefaulted = f.restartMin/60, false
 	}

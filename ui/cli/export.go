@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/shlex"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/gpuplan/gpuplan/data"
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/config"
 	"github.com/gpuplan/gpuplan/model/launch"
@@ -293,11 +295,25 @@ func exportOffer(cat *model.Catalog, in *model.Instance, region string, w *model
 		}
 		return nil, usage(model.Msg("%s/%s %s: %s (see gpuplan recommend for instances that do)", in.Provider, in.Type, verdict, reason))
 	}
-	offer := &rec.Offers[0]
-	for i := range rec.Offers { // the cheapest region; ties keep Recommend's order
-		if rec.Offers[i].USDPerHour < offer.USDPerHour {
-			offer = &rec.Offers[i]
+	// The cheapest region; ties keep Recommend's order. Without --region,
+	// never one the catalog warns about as a typo (data.RegionWarned: a
+	// mirror's region the embedded catalog does not know for the provider).
+	var offer *model.Offer
+	for i := range rec.Offers {
+		o := &rec.Offers[i]
+		if region == "" && data.RegionWarned(in.Provider, o.Region) {
+			continue
 		}
+		if offer == nil || o.USDPerHour < offer.USDPerHour {
+			offer = o
+		}
+	}
+	if offer == nil {
+		var regions []string
+		for i := range rec.Offers {
+			regions = append(regions, strconv.Quote(rec.Offers[i].Region))
+		}
+		return nil, usage(model.Msg("%s/%s is priced only in regions the catalog does not know for %s (%s); name one with --region to export it there", in.Provider, in.Type, in.Provider, strings.Join(regions, ", ")))
 	}
 	return offer, nil
 }
@@ -313,6 +329,10 @@ func exportOptions(fs *pflag.FlagSet, cat *model.Catalog, ef *exportFlags, w mod
 		ModelID: ef.modelID, Dataset: ef.dataset, Bucket: ef.bucket, Kubernetes: ef.k8sKind, OutputClaim: ef.k8sPVC}
 	if ef.format == launch.FormatSkyPilot {
 		opt.Alternatives = launch.Alternatives(w, cat, offer, q.AllowPrecisionFallback)
+		// Nor is a typo-warned region a failover candidate.
+		opt.Alternatives = slices.DeleteFunc(opt.Alternatives, func(o *model.Offer) bool {
+			return data.RegionWarned(o.Instance.Provider, o.Region)
+		})
 	}
 	if fs.Changed("script-args") {
 		words, err := shlex.Split(ef.scriptArgs)

@@ -227,8 +227,13 @@ func TestExportFile(t *testing.T) {
 	fifo := filepath.Join(dir, "fifo")
 	if err := mkfifo(fifo); err == nil {
 		code, _, errs = runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "-o", fifo, "--force")...)
-		if code != ExitUsage || !strings.Contains(errs, "not a regular file") {
-			t.Errorf("FIFO: exit %d: %s", code, errs)
+		info, err := os.Lstat(fifo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The real permission bits, not Mode().Type()'s p--------- (attack r29b F7).
+		if want := "gpuplan: -o: " + fifo + " is not a regular file (" + info.Mode().String() + "); pick another name\n"; code != ExitUsage || errs != want || info.Mode().Perm() == 0 {
+			t.Errorf("FIFO: exit %d: %q, want %q", code, errs, want)
 		}
 	}
 	code, _, errs = runExportCLI(t, append(small, "--instance", "aws/g5.2xlarge", "-o", dir, "--force")...)

@@ -31,7 +31,7 @@ func TestHostile15Refusals(t *testing.T) {
 		{with(serve, "--pp", "4294967296"), "--pp: must be 1–131072"},
 		{with(serve, "--tp", "4294967296"), "--tp: must be 1–131072"},
 		// 01, 09: +Inf years, or JSON's "not a finite number", exit 1.
-		{with(rec, "--pricing", "spot", "--restart-minutes", "1e308", "--json"), "--restart-minutes must be 0–10080"},
+		{with(rec, "--pricing", "spot", "--restart-minutes", "1e308", "--json"), "--restart-minutes must be 0 or 0.1–10080"},
 		{with(rec, "--pricing", "spot", "--checkpoint-write-gbps", "1e300", "--json"), "--checkpoint-write-gbps must be 0.001–10000 (GB/s per node), got 1e+300"},
 		// Attack r29: the lower ends, 1e-300, were accepted.
 		{with(rec, "--pricing", "spot", "--checkpoint-write-gbps", "1e-300", "--json"), "--checkpoint-write-gbps must be 0.001–10000 (GB/s per node), got 1e-300"},

@@ -93,9 +93,9 @@ func newProbeCompareCmd(env *Env, overlays *[]string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			c, err := probe.Compare(r, cat)
-			if err != nil {
-				return usage(model.Msg("%s: %v", args[0], err))
+			c, _, _, notKept, err := checkProbe(r, cat, args[0])
+			if err != nil && !notKept {
+				return err
 			}
 			printWarningsIn(env.lang, env.Stderr, append(warnings, fileWarnings(args[0], r.DeviceWarnings(cat))...))
 			if asJSON {
@@ -125,18 +125,11 @@ func newProbeAddCmd(env *Env, overlays *[]string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := probe.Compare(r, cat); err != nil { // a run this gpuplan cannot estimate would correct nothing
-				return usage(model.Msg("%s: %v", args[0], err))
+			_, s, kept, _, err := checkProbe(r, cat, args[0]) // a run this gpuplan cannot estimate would correct nothing
+			if err != nil {
+				return err
 			}
 			warnings = append(warnings, fileWarnings(args[0], r.DeviceWarnings(cat))...)
-			s, err := probe.Cases(r)
-			if err != nil {
-				return usage(model.Msg("%s: %v", args[0], err))
-			}
-			kept, errs := probe.Prepare(s, cat)
-			if len(errs) > 0 {
-				return usage(model.Msg("%s: %v", args[0], errs[0]))
-			}
 			dir, err := ps.Dir()
 			if err != nil {
 				return model.Msg("the data directory: %v", err)
@@ -155,6 +148,30 @@ func newProbeAddCmd(env *Env, overlays *[]string) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// checkProbe is probe compare's and probe add's one check of result r
+// read from path: probe.Compare (the result against its plan), then the
+// cases add keeps, each estimated again (probe.Prepare: within
+// probe.MinRatio–MaxRatio of the estimate, and physical). A result add
+// does not keep (serving, --cpu-smoke, out of memory: probe.ErrNotKept)
+// is compared without them, notKept set with add's error. Compare printed what
+// add refused, samples_per_second = 1e-300 as an error of 300 digits
+// (attack r29b F5). Every error is a usage error naming path.
+func checkProbe(r *probe.Result, cat *model.Catalog, path string) (c *probe.Comparison, s *probe.Suite, kept []probe.Kept, notKept bool, err error) {
+	c, err = probe.Compare(r, cat)
+	if err != nil {
+		return nil, nil, nil, false, usage(model.Msg("%s: %v", path, err))
+	}
+	s, err = probe.Cases(r)
+	if err != nil {
+		return c, nil, nil, errors.Is(err, probe.ErrNotKept), usage(model.Msg("%s: %v", path, err))
+	}
+	kept, errs := probe.Prepare(s, cat)
+	if len(errs) > 0 {
+		return nil, nil, nil, false, usage(model.Msg("%s: %v", path, errs[0]))
+	}
+	return c, s, kept, false, nil
 }
 
 // writeKept prints each kept case against this gpuplan's estimate.

@@ -129,8 +129,8 @@ func (f *queryFlags) query(fs *pflag.FlagSet, cat *model.Catalog, autoGPUs bool,
 	if err := (&config.SearchAnswers{MaxPriceHour: f.maxPrice, BudgetMonth: f.budget, BudgetJob: f.budgetJob, DeadlineHours: f.deadline}).CheckRanges(); err != nil {
 		return q, rangeError(err)
 	}
-	if fs.Changed("hours-per-month") && !(f.hoursPerMonth > 0 && f.hoursPerMonth <= config.MaxHoursPerMonth) {
-		return q, usage(model.Msg("--hours-per-month must be in (0, %d], got %v", config.MaxHoursPerMonth, f.hoursPerMonth))
+	if fs.Changed("hours-per-month") && !(f.hoursPerMonth >= config.MinHoursPerMonth && f.hoursPerMonth <= config.MaxHoursPerMonth) {
+		return q, usage(model.Msg("--hours-per-month must be %g–%d, got %v", config.MinHoursPerMonth, config.MaxHoursPerMonth, f.hoursPerMonth))
 	}
 	// The names to check against, gathered only when there is a name to
 	// check: over every price of the catalog, they were most of a plain

@@ -135,7 +135,7 @@ func TestServeErrors(t *testing.T) {
 	}{
 		{"training strategy", append([]string{"estimate", "--strategy", "fsdp"}, base...), "--strategy fsdp does not apply to --task inference"},
 		{"both loads", append([]string{"estimate", "--concurrency", "4", "--rps", "2"}, base...), "give --concurrency or --rps, not both"},
-		{"memory fraction", append([]string{"estimate", "--gpu-memory-utilization", "1.5"}, base...), "--gpu-memory-utilization must be in (0, 1]"},
+		{"memory fraction", append([]string{"estimate", "--gpu-memory-utilization", "1.5"}, base...), "--gpu-memory-utilization must be 0.01–1"},
 		{"weight format", append([]string{"estimate", "--weight-format", "int3"}, base...), "--weight-format"},
 		{"kv dtype", append([]string{"estimate", "--kv-cache-dtype", "int4"}, base...), "--kv-cache-dtype"},
 		{"replicas", append([]string{"estimate", "--replicas", "some"}, base...), `"auto"`},

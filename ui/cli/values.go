@@ -56,12 +56,62 @@ func (f floatValue) String() string {
 }
 
 func (f floatValue) Set(s string) error {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return model.Msg("want a number such as 0.4")
+	v, ok := decimalFloat(s)
+	if !ok {
+		return errDecimal
 	}
 	*f.v = v
 	return nil
+}
+
+// errDecimal is every float flag's refusal: the one form it takes.
+var errDecimal = model.Msg("want a decimal number such as 0.4 or 2.5e-3 (digits, at most one '.', an optional exponent)")
+
+// decimalFloat parses a float flag's value in the form data's vms.csv
+// reader takes (data.decimalText): an optional sign, digits with at most
+// one '.', and an optional exponent. strconv.ParseFloat also reads Go's
+// hex floats (0x1p-3 = 0.125), digit separators (1_0 = 10), Inf and NaN,
+// none of which is a number a user means (attack r29b F4).
+func decimalFloat(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits, dot := 0, false
+	for ; i < len(s); i++ {
+		if c := s[i]; c >= '0' && c <= '9' {
+			digits++
+		} else if c == '.' && !dot {
+			dot = true
+		} else {
+			break
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			exp++
+		}
+		if exp == 0 {
+			return 0, false
+		}
+	}
+	if i != len(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return v, true
 }
 
 func (floatValue) Type() string { return "float" }
@@ -74,8 +124,8 @@ type usdCNYValue struct{ v *float64 }
 func (f usdCNYValue) String() string { return floatValue(f).String() }
 
 func (f usdCNYValue) Set(s string) error {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil || !(v >= config.MinUSDCNY && v <= config.MaxUSDCNY) {
+	v, ok := decimalFloat(s)
+	if !ok || !(v >= config.MinUSDCNY && v <= config.MaxUSDCNY) {
 		return model.Msg("want how many CNY one USD buys, from %d to %d, e.g. 7.1", config.MinUSDCNY, config.MaxUSDCNY)
 	}
 	*f.v = v

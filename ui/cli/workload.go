@@ -182,7 +182,7 @@ var workloadTable = []workloadFlag{
 		value: func(f *workloadFlags) pflag.Value { return intValue{&f.set.Serve.Concurrency} }},
 	{name: "rps", key: "serve.requests_per_sec", usage: "serving: requests per second, instead of --concurrency", check: positive,
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.RequestsPerSec} }},
-	{name: "ttft-ms", key: "serve.ttft_ms", usage: "serving: target time to first token, ms", check: positive,
+	{name: "ttft-ms", key: "serve.ttft_ms", usage: "serving: target time to first token, ms", check: latencyMs,
 		value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.TTFTTargetMs} }},
 	{name: "tpot-ms", key: "serve.tpot_ms", usage: "serving: target time per output token, ms, or none (default 100: 10 tokens/s, faster than people read)", check: positiveOrNone,
 		value: func(f *workloadFlags) pflag.Value { return noneFloatValue{&f.set.Serve.TPOTTargetMs} }},
@@ -191,7 +191,7 @@ var workloadTable = []workloadFlag{
 	{name: "replicas", key: "serve.replicas", usage: "serving: model copies behind a load balancer, or auto",
 		value: func(f *workloadFlags) pflag.Value { return autoInt{&f.set.Serve.Replicas} }},
 	{name: "gpu-memory-utilization", key: "serve.gpu_memory_utilization", usage: "serving: vLLM's share of GPU memory, 0–1 (default 0.9)",
-		check: fraction("0.9 is vLLM's default"), value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.GPUMemoryUtilization} }},
+		check: memoryShare, value: func(f *workloadFlags) pflag.Value { return floatValue{&f.set.Serve.GPUMemoryUtilization} }},
 	{name: "max-num-batched-tokens", key: "serve.max_num_batched_tokens", usage: "serving: tokens per scheduler step (default: vLLM's for the GPU, 8192 or 2048)", check: between1(model.MaxSeqLen),
 		value: func(f *workloadFlags) pflag.Value { return tokensValue{&f.set.Serve.MaxNumBatchedTokens} }},
 	{name: "max-num-seqs", key: "serve.max_num_seqs", usage: "serving: sequences per scheduler step (default: vLLM's for the GPU, 1024 or 256)", check: between1(model.MaxBatch),
@@ -310,7 +310,26 @@ func positiveOrNone(v pflag.Value) error {
 	if *v.(target).target().(*float64) == -1 {
 		return nil
 	}
-	return positive(v)
+	return latencyMs(v)
+}
+
+// latencyMs checks a serving latency target against the [serve] keys'
+// bounds (config.MinServeLatency, a policy floor: 1e-300 printed "target
+// 0 ms").
+func latencyMs(v pflag.Value) error {
+	if x := *v.(target).target().(*float64); !(x >= config.MinServeLatency && x <= 3.6e6) {
+		return model.Msg("must be %g–%.0f ms, got %v", config.MinServeLatency, 3.6e6, x)
+	}
+	return nil
+}
+
+// memoryShare checks vLLM's gpu_memory_utilization: vLLM takes (0, 1],
+// the [serve] key a policy floor within it (config.MinGPUMemoryUtilization).
+func memoryShare(v pflag.Value) error {
+	if x := *v.(target).target().(*float64); !(x >= config.MinGPUMemoryUtilization && x <= 1) {
+		return model.Msg("must be %g–1, got %v (0.9 is vLLM's default)", config.MinGPUMemoryUtilization, x)
+	}
+	return nil
 }
 
 // networkGbps checks a node network in (0, model.MaxNetworkGbps].

@@ -8,8 +8,8 @@ import (
 
 	"github.com/gpuplan/gpuplan/model"
 	"github.com/gpuplan/gpuplan/model/probe"
-	"github.com/gpuplan/gpuplan/model/show"
 	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // WriteProbeComparison writes gpuplan probe compare: what was probed and
@@ -45,7 +45,7 @@ func WriteProbeComparison(out io.Writer, r *Renderer, c *probe.Comparison) error
 		p.Fprintf(&b, "%s\n", st.Muted.Render(p.T("error = estimated ÷ measured − 1: negative when gpuplan under-estimated")))
 	}
 	for _, n := range c.Notes {
-		b.WriteString(st.Muted.Render(p.Sprintf("note: %s", show.Printable(p.Message(n)))) + "\n")
+		b.WriteString(st.Muted.Render(p.Sprintf("note: %s", termsafe.String(p.Message(n)))) + "\n")
 	}
 	_, err := io.WriteString(r.Writer(out), b.String())
 	return err
@@ -63,7 +63,7 @@ func probeTitle(p *i18n.Printer, c *probe.Comparison) (string, string) {
 	}
 	s := c.Result.Serve
 	sp := c.Serve
-	name := show.Printable(cmp.Or(c.ModelName, s.Model))
+	name := ShownName(cmp.Or(c.ModelName, s.Model))
 	shape := p.Sprintf("serve %s weights, TP %d × PP %d, --max-model-len %d, %d concurrent requests of %d + %d tokens",
 		s.WeightFormat, s.TP, s.PP, s.MaxModelLen, s.Concurrency, s.PromptTokens, s.OutputTokens)
 	if sp != nil && sp.Offer.GPU != nil {
@@ -76,7 +76,7 @@ func probeTitle(p *i18n.Printer, c *probe.Comparison) (string, string) {
 // software versions, the date.
 func probeRanOn(p *i18n.Printer, r *probe.Result) string {
 	if !p.Chinese() {
-		return show.Printable(r.Summary())
+		return termsafe.String(r.Summary())
 	}
 	parts := []string{"CPU"}
 	if r.Device != nil && r.Device.Name != "" {
@@ -91,7 +91,7 @@ func probeRanOn(p *i18n.Printer, r *probe.Result) string {
 	if len(r.Date) >= 10 {
 		parts = append(parts, r.Date[:10])
 	}
-	return show.Printable(strings.Join(parts, "、"))
+	return termsafe.String(strings.Join(parts, "、"))
 }
 
 // probeValue writes v in unit: GiB for bytes, seconds with three
@@ -191,7 +191,7 @@ func ProbeCorrectionLine(p *i18n.Printer, c *probe.Correction) string {
 	if p.Chinese() {
 		sep = "；"
 	}
-	return p.Sprintf("%s on %s (%s family, %s recipe): %s", runs, show.Printable(c.GPU), c.Family, c.Recipe, strings.Join(parts, sep))
+	return p.Sprintf("%s on %s (%s family, %s recipe): %s", runs, termsafe.String(c.GPU), c.Family, c.Recipe, strings.Join(parts, sep))
 }
 
 // ProbeCorrectionJSON is a correction in the JSON reports.

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"charm.land/lipgloss/v2"
 	"github.com/dustin/go-humanize"
@@ -14,6 +16,7 @@ import (
 	"github.com/gpuplan/gpuplan/model/advice"
 	"github.com/gpuplan/gpuplan/model/show"
 	"github.com/gpuplan/gpuplan/ui/i18n"
+	"github.com/gpuplan/gpuplan/ui/termsafe"
 )
 
 // EstimateJSON is the --json output of gpuplan estimate. Bytes are
@@ -652,9 +655,26 @@ func PricingName(p *i18n.Printer, v model.Pricing) string { return p.T(string(v)
 // given only by its shape.
 func ModelName(p *i18n.Printer, w *model.Workload, params float64) string {
 	if w.Model.Name != "" {
-		return w.Model.Name
+		return ShownName(w.Model.Name)
 	}
 	return p.Sprintf("custom %s %s", model.FormatCount(params), p.T(string(w.Model.Family)))
+}
+
+// ShownName is a name from a file, a path or a server as a terminal
+// line shows it: through the one sanitiser (termsafe.String: controls,
+// format and bidi characters such as U+202E and U+200B escaped, so no
+// name reorders or hides the line), and a name that would still show
+// nothing (spaces or combining marks alone) quoted with every rune
+// beyond ASCII escaped, so a header never starts " · qlora" (attack r29b
+// F2: a config named ESC[31m was stripped to nothing).
+func ShownName(s string) string {
+	s = termsafe.String(s)
+	if !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsGraphic(r) && !unicode.In(r, unicode.Mn, unicode.Me, unicode.Zs)
+	}) {
+		return strconv.QuoteToASCII(s)
+	}
+	return s
 }
 
 // DescribeShapeIn is the second summary line: batch, length, memory savers.

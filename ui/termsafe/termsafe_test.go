@@ -10,22 +10,25 @@ func TestString(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"/home/u/job.sky.yaml", "/home/u/job.sky.yaml"},
 		{"東京リージョン-１ «≈» ±½", "東京リージョン-１ «≈» ±½"},
-		{"全角\u3000空格", "全角\u3000空格"},                           // ideographic space (Zs) kept
-		{"out\x1b]0;pwned\x07.yaml", `out\x1b]0;pwned\a.yaml`}, // OSC window title
-		{"a\x1b]52;c;aGk=\x1b\\b", `a\x1b]52;c;aGk=\x1b\b`},    // OSC 52 clipboard
-		{"x\nforged: wrote y", `x\nforged: wrote y`},           // a forged line
-		{"over\rwrite", `over\rwrite`},                         // carriage return
-		{"tab\there", `tab\there`},                             // tab
-		{"c1 \u009b31m", `c1 \u009b31m`},                       // C1 CSI
-		{"bad \xff\xfe", `bad \xff\xfe`},                       // invalid UTF-8
-		{"zero\u200bwidth", `zero\u200bwidth`},                 // zero-width space (Cf)
-		{"\ufeffbom", `\ufeffbom`},                             // BOM
-		{"soft\u00adhyphen", `soft\u00adhyphen`},               // soft hyphen
-		{"tag\U000E0041", `tag\U000e0041`},                     // tag character
-		{"rlo\u202eevil", `rlo\u202eevil`},                     // bidi override
-		{"ls\u2028ps\u2029", `ls\u2028ps\u2029`},               // line, paragraph separators
-		{"del\x7f nul\x00", `del\x7f nul\x00`},                 // DEL, NUL
-		{"U+FFFD \ufffd kept", "U+FFFD \ufffd kept"},           // a real replacement character
+		{"全角\u3000空格", "全角\u3000空格"},                             // ideographic space (Zs) kept
+		{"out\x1b]0;pwned\x07.yaml", `out\x1b]0;pwned\a.yaml`},   // OSC window title
+		{"a\x1b]52;c;aGk=\x1b\\b", `a\x1b]52;c;aGk=\x1b\b`},      // OSC 52 clipboard
+		{"x\nforged: wrote y", `x\nforged: wrote y`},             // a forged line
+		{"over\rwrite", `over\rwrite`},                           // carriage return
+		{"tab\there", `tab\there`},                               // tab
+		{"c1 \u009b31m", `c1 \u009b31m`},                         // C1 CSI
+		{"bad \xff\xfe", `bad \xff\xfe`},                         // invalid UTF-8
+		{"zero\u200bwidth", `zero\u200bwidth`},                   // zero-width space (Cf)
+		{"\ufeffbom", `\ufeffbom`},                               // BOM
+		{"soft\u00adhyphen", `soft\u00adhyphen`},                 // soft hyphen
+		{"tag\U000E0041", `tag\U000e0041`},                       // tag character
+		{"rlo\u202eevil", `rlo\u202eevil`},                       // bidi override
+		{"\u200c\u200d\u200e\u200f", `\u200c\u200d\u200e\u200f`}, // joiners, LRM, RLM (Cf)
+		{"\u202a\u202b\u202c\u202d", `\u202a\u202b\u202c\u202d`}, // bidi embeddings
+		{"\u2066\u2067\u2068\u2069", `\u2066\u2067\u2068\u2069`}, // bidi isolates
+		{"ls\u2028ps\u2029", `ls\u2028ps\u2029`},                 // line, paragraph separators
+		{"del\x7f nul\x00", `del\x7f nul\x00`},                   // DEL, NUL
+		{"U+FFFD \ufffd kept", "U+FFFD \ufffd kept"},             // a real replacement character
 		{`back\slash`, `back\slash`},
 		{"\xd3\x7f", `\xd3\x7f`}, // invalid UTF-8 before a control (fuzz)                           // kept: for reading
 	}

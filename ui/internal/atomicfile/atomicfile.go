@@ -43,7 +43,10 @@ func WriteFileAtomicMode(path string, data []byte, perm fs.FileMode, overwrite b
 	case statErr == nil && info.Mode()&fs.ModeSymlink != 0:
 		return model.Msg("%s is a symbolic link; write to the file it points to instead", path)
 	case statErr == nil && !info.Mode().IsRegular():
-		return model.Msg("%s is not a regular file (%s); pick another name", path, info.Mode().Type().String())
+		// Mode, not Mode().Type(): the type letter with the real permission
+		// bits (prw-r--r--), where Type's p--------- read as none (attack
+		// r29b F7).
+		return model.Msg("%s is not a regular file (%s); pick another name", path, info.Mode().String())
 	case statErr == nil && !overwrite:
 		return fmt.Errorf("%s: %w", path, ErrFileExists)
 	}
