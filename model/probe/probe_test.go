@@ -147,6 +147,12 @@ func TestParseHostile(t *testing.T) {
 		{"samples/s against the step time", sub(`"samples_per_second":0.3425`, `"samples_per_second":400`),
 			"measured.samples_per_second: 400, but samples_per_step ÷ step_seconds is 0.342466"},
 		{"steps against the step times", sub(`"steps":10,`, `"steps":3,`), "measured.steps: 3, but step_seconds_all lists 10 step times"},
+		// Attack r29c, N1: a step time the run's own list contradicts was compared as read.
+		// The list's median: (2.92 + 2.92) / 2 = 2.92.
+		{"step time against its list", sub(`"step_seconds":2.92`, `"step_seconds":53`),
+			"measured.step_seconds: 53, but the median of step_seconds_all is 2.92; the probe writes the median of step_seconds_all"},
+		{"step time below its list, several ranks", strings.Replace(sub(`"step_seconds":2.92`, `"step_seconds":2`), `"world_size":1`, `"world_size":2`, 1),
+			"measured.step_seconds: 2, but the median of step_seconds_all is 2.92; the probe writes at least the median of step_seconds_all (the largest rank's median)"},
 		{"date before torch", sub(`"date":"2026-11-20T09:14:02Z"`, `"date":"2016-12-31T23:59:59Z"`), "date: 2016-12-31T23:59:59Z is before PyTorch's first release"},
 	} {
 		r, err := probe.Parse([]byte(tc.in))

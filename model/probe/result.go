@@ -315,7 +315,7 @@ func (r *Result) check(now time.Time) error {
 	if err := r.Measured.fits(r.Device); err != nil {
 		return err
 	}
-	if err := r.Measured.consistent(r.Status); err != nil {
+	if err := r.Measured.consistent(r.Status, r.Ran.WorldSize); err != nil {
 		return err
 	}
 	if len(r.Plan) == 0 || string(r.Plan) == "null" {
@@ -526,9 +526,11 @@ func (m *Measured) fits(d *Device) error {
 // to the driver without empty_cache, which the script never calls) — but
 // after an out-of-memory error the allocator has freed its cached blocks
 // (release_cached_blocks before raising), so that check is for ok runs;
-// "steps" is len(step_seconds_all); samples_per_second is
-// samples_per_step ÷ step_seconds.
-func (m *Measured) consistent(status string) error {
+// "steps" is len(step_seconds_all); step_seconds is the median of this
+// rank's step_seconds_all (statistics.median), all-reduced to the largest
+// over ranks (World.max): the median itself in one process, never below
+// it with several; samples_per_second is samples_per_step ÷ step_seconds.
+func (m *Measured) consistent(status string, worldSize int) error {
 	if m.PeakAllocated != nil && m.PeakReserved != nil && *m.PeakAllocated > *m.PeakReserved {
 		return model.Msg("measured.peak_allocated_bytes: %.0f is more than peak_reserved_bytes %.0f; torch allocates inside what it reserved", *m.PeakAllocated, *m.PeakReserved)
 	}
@@ -537,6 +539,15 @@ func (m *Measured) consistent(status string) error {
 	}
 	if m.Steps != nil && m.StepSecondsAll != nil && *m.Steps != float64(len(m.StepSecondsAll)) {
 		return model.Msg("measured.steps: %v, but step_seconds_all lists %d step times", *m.Steps, len(m.StepSecondsAll))
+	}
+	if m.StepSeconds != nil && len(m.StepSecondsAll) > 0 {
+		med := pyMedian(m.StepSecondsAll)
+		if *m.StepSeconds < med*(1-1e-6) || worldSize <= 1 && math.Abs(*m.StepSeconds-med) > 1e-6*med {
+			if worldSize > 1 {
+				return model.Msg("measured.step_seconds: %v, but the median of step_seconds_all is %.6g; the probe writes at least the median of step_seconds_all (the largest rank's median)", *m.StepSeconds, med)
+			}
+			return model.Msg("measured.step_seconds: %v, but the median of step_seconds_all is %.6g; the probe writes the median of step_seconds_all", *m.StepSeconds, med)
+		}
 	}
 	if m.SamplesPerSecond != nil && m.SamplesPerStep != nil && m.StepSeconds != nil && *m.StepSeconds > 0 {
 		want := *m.SamplesPerStep / *m.StepSeconds
@@ -834,4 +845,16 @@ func uniqueKeys(b []byte) error {
 			top.wantKey = true // the value ended
 		}
 	}
+}
+
+// pyMedian is Python's statistics.median of xs (the mean of the middle two
+// of an even count), as probe.py takes it; xs is not changed.
+func pyMedian(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }

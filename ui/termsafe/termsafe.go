@@ -19,9 +19,24 @@ import (
 // includes the ideographic space of Chinese text). Controls (C0, DEL, C1),
 // format characters (Cf: zero-width space and joiners, BOM, soft hyphen,
 // bidirectional controls, tag characters), line and paragraph separators,
-// private-use and unassigned runes are not.
+// private-use and unassigned runes are not; nor are the other characters
+// that show nothing yet count as letters or symbols, which names from
+// files refuse as invisible (model/show.Invisible: default-ignorable code
+// points such as the Hangul fillers U+115F and U+3164 and the grapheme
+// joiner U+034F, variation selectors, the Braille blank U+2800 and the
+// musical null notehead U+1D159; attack r29c, N2: a config.json file name
+// "x\u3164y" printed as "x y").
 func Safe(r rune) bool {
-	return r < utf8.RuneSelf && r >= 0x20 && r != 0x7f || r >= utf8.RuneSelf && (strconv.IsPrint(r) || unicode.Is(unicode.Zs, r))
+	if r < utf8.RuneSelf {
+		return r >= 0x20 && r != 0x7f
+	}
+	return (strconv.IsPrint(r) || unicode.Is(unicode.Zs, r)) && !invisible(r)
+}
+
+// invisible is model/show.Invisible less the space separators (Zs), which
+// Chinese text prints (the ideographic space U+3000) and Safe keeps.
+func invisible(r rune) bool {
+	return unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r) || r == 0x2800 || r == 0x1D159
 }
 
 // String returns s with every rune that is not Safe, and every byte of

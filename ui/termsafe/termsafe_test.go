@@ -29,6 +29,13 @@ func TestString(t *testing.T) {
 		{"ls\u2028ps\u2029", `ls\u2028ps\u2029`},                 // line, paragraph separators
 		{"del\x7f nul\x00", `del\x7f nul\x00`},                   // DEL, NUL
 		{"U+FFFD \ufffd kept", "U+FFFD \ufffd kept"},             // a real replacement character
+		// Attack r29c, N2: letters and symbols that show nothing, which names refuse as invisible.
+		{"x\u3164y", `x\u3164y`},                     // Hangul filler (Lo, default-ignorable)
+		{"\u115fz", `\u115fz`},                       // Hangul choseong filler
+		{"cgj\u034f", `cgj\u034f`},                   // combining grapheme joiner (Mn, default-ignorable)
+		{"vs\ufe0f", `vs\ufe0f`},                     // variation selector 16
+		{"braille\u2800blank", `braille\u2800blank`}, // Braille blank (So)
+		{"é ü 한국 ❤", "é ü 한국 ❤"},                     // letters, marks, a symbol: kept
 		{`back\slash`, `back\slash`},
 		{"\xd3\x7f", `\xd3\x7f`}, // invalid UTF-8 before a control (fuzz)                           // kept: for reading
 	}
