@@ -197,13 +197,22 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 		gpus = sl.file.cfg.Selection.GPUs / max(sl.file.cfg.Selection.Instances, 1)
 	}
 	perNode := sl.cat.LargestNode(g)
+	nodeGPUs := perNode // GPUs in each node the plan is held to
 	if gpus > perNode {
 		// More GPUs than the catalog's largest node of g: nodes of
 		// perNode, tensor parallel inside each, as recommend plans on
 		// the instance types (a new user's trial: TP 16 on 16 H100s was
 		// timed as one NVLink domain in estimate, refused in recommend).
+		// Given GPUs bind, so the nodes are the largest power of two of
+		// GPUs (the sizes tensor parallel takes, as the catalog's nodes
+		// come) that divides them: 20 H100s are 5 nodes of 4, not 2 of 8
+		// (new-user trial: --gpus 20 was planned on 16).
+		nodeGPUs = 1
+		for nodeGPUs*2 <= perNode && gpus%(nodeGPUs*2) == 0 {
+			nodeGPUs *= 2
+		}
 		sl.warnings = append(sl.warnings, model.Msg("--gpus %d is more than the catalog's largest %s node, %s: planned as nodes of %d, tensor parallel inside each, pipeline stages across them (as recommend plans it)",
-			gpus, g.Name, model.CountMsg(perNode, "GPU"), perNode))
+			gpus, g.Name, model.CountMsg(perNode, "GPU"), nodeGPUs))
 	} else if gpus > 0 && sl.s.PP == 0 {
 		sl.s.PP = 1 // --gpus is one node: no pipeline across nodes unless --pp says so
 	}
@@ -217,7 +226,7 @@ func runServeEstimate(cmd *cobra.Command, env *Env, sl *serveLoad, wf *workloadF
 		// the catalog's largest), auto replicas fill them and add none
 		// (serve.PlanOnNodes); a load they cannot carry is a miss that
 		// names the replicas that would, unless --replicas asks.
-		p, err = serve.PlanOnNodes(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s, perNode), max(gpus/perNode, 1))
+		p, err = serve.PlanOnNodes(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s, nodeGPUs), max(gpus/nodeGPUs, 1))
 	case gpus > 0: // the picked offer's node, as recommend planned it: auto replicas rent its instances
 		p, err = serve.PlanServing(&sl.w.Model, sl.s, estimateOffer(g, gpus, &sl.s, perNode))
 	default: // no node: TP 1, 2, 4 or 8, the fewest GPUs that carry the load

@@ -385,6 +385,21 @@ func TestServeEstimateGPUsBind(t *testing.T) {
 	if gpus, _, meets, _ = plan(noGPUs); gpus <= 4 || !meets {
 		t.Errorf("without --gpus: %d GPUs, meets %v; want the estimate to size more GPUs that meet", gpus, meets)
 	}
+	// More GPUs than a node, not a whole number of the catalog's 8-GPU
+	// H100 nodes: all 20 are planned, as 5 nodes of 4 (new-user trial:
+	// --gpus 20 was planned on 2 nodes of 8, 16 GPUs, and missed a load
+	// 20 carry).
+	h100 := []string{"estimate", "--model", "llama-3.1-70b", "--task", "inference", "--gpu", "h100-sxm", "--concurrency", "256", "--json"}
+	for _, n := range []int{20, 24} {
+		if gpus, _, meets, _ := plan(append(slices.Clone(h100), "--gpus", strconv.Itoa(n))); gpus != n || !meets {
+			t.Errorf("--gpus %d on H100 SXM: planned on %d GPUs, meets %v; want all %d, meeting (TP 4 replicas carry it)", n, gpus, meets, n)
+		}
+	}
+	// 14 are 7 nodes of 2; a replica of TP 2 × PP 2 takes 4 of them, so 3
+	// replicas use 12 — never more than given, and not one node of 8.
+	if gpus, _, _, _ := plan(append(slices.Clone(h100), "--gpus", "14")); gpus != 12 {
+		t.Errorf("--gpus 14 on H100 SXM: planned on %d GPUs, want 12 (3 replicas of TP 2 × PP 2)", gpus)
+	}
 	// One GPU at TP 1 whose KV cache holds fewer sequences than the load:
 	// it stays one GPU (issue 30: rtx-a5000 --gpus 1 grew to 2).
 	code, out, _ := runCLI(t, "estimate", "--model", "qwen3-8b", "--task", "inference", "--gpu", "rtx-a5000", "--gpus", "1", "--tp", "1", "--max-model-len", "16384")
