@@ -222,7 +222,7 @@ func PlanServing(a *model.Architecture, s Serving, o Offer) (Plan, error) {
 // replicas but never grown. When that plan fits but misses the load or the
 // latency targets and auto replicas over more nodes of o would meet them,
 // Would names them ("--replicas 4 would meet them: 8 GPUs in all"), with
-// the TP when the user did not pin it and the auto plan takes another.
+// the TP when the user did not pin it ("--tp 1 --replicas 14 would …").
 // s.Replicas given plans as PlanServing does.
 func PlanOnNodes(a *model.Architecture, s Serving, o Offer, n int) (Plan, error) {
 	held := s
@@ -238,7 +238,10 @@ func PlanOnNodes(a *model.Architecture, s Serving, o Offer, n int) (Plan, error)
 		return Plan{}, err
 	}
 	if q.Meets && q.GPUs > p.GPUs {
-		if s.TP == 0 && q.TP != p.TP {
+		// The TP too when the user left it to us: "--replicas 14" run
+		// again without the --gpus it was said of took TP 2 on 28 GPUs
+		// (new-user walk); "--tp 1 --replicas 14" plans what was said.
+		if s.TP == 0 {
 			p.Would = model.Msg("--tp %d --replicas %d would meet them: %d GPUs in all", q.TP, q.Replicas, q.GPUs)
 		} else {
 			p.Would = model.Msg("--replicas %d would meet them: %d GPUs in all", q.Replicas, q.GPUs)

@@ -400,6 +400,18 @@ func TestServeEstimateGPUsBind(t *testing.T) {
 	if gpus, _, _, _ := plan(append(slices.Clone(h100), "--gpus", "14")); gpus != 12 {
 		t.Errorf("--gpus 14 on H100 SXM: planned on %d GPUs, want 12 (3 replicas of TP 2 × PP 2)", gpus)
 	}
+	// The hint runs as said: with the TP the user left open named, the
+	// same flags without --gpus plan what it promised (new-user walk:
+	// "--replicas 14" alone took TP 2 on 28 GPUs).
+	a5000 := []string{"estimate", "--model", "qwen3-8b", "--task", "inference", "--gpu", "rtx-a5000", "--rps", "5", "--tpot-ms", "50", "--json"}
+	_, _, _, would = plan(append(slices.Clone(a5000), "--gpus", "1"))
+	var tp int
+	if _, err := fmt.Sscanf(would, "--tp %d --replicas %d would meet them: %d GPUs in all", &tp, &n, &all); err != nil {
+		t.Fatalf("--gpus 1, TP left open: would %q: %v", would, err)
+	}
+	if gpus, replicas, meets, _ := plan(append(slices.Clone(a5000), "--tp", strconv.Itoa(tp), "--replicas", strconv.Itoa(n))); gpus != all || replicas != n || !meets {
+		t.Errorf("--tp %d --replicas %d as the hint said: %d GPUs, %d replicas, meets %v; want %d GPUs meeting", tp, n, gpus, replicas, meets, all)
+	}
 	// One GPU at TP 1 whose KV cache holds fewer sequences than the load:
 	// it stays one GPU (issue 30: rtx-a5000 --gpus 1 grew to 2).
 	code, out, _ := runCLI(t, "estimate", "--model", "qwen3-8b", "--task", "inference", "--gpu", "rtx-a5000", "--gpus", "1", "--tp", "1", "--max-model-len", "16384")
