@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gpuplan/gpuplan/model"
+	"github.com/gpuplan/gpuplan/ui/i18n"
 )
 
 // Cut is Truncate on a terminal; on plain output (a pipe or a file) s is
@@ -19,7 +20,7 @@ func (r *Renderer) Cut(s string, n int) string {
 // plainOfferRows rewrites the instance and region cells of rows (built by
 // CollapseRegions and OfferRow from offers) with the full names: the type
 // whole, the region whole with its "+N" other regions.
-func plainOfferRows(rows [][]string, offers []model.Offer, limit int) {
+func plainOfferRows(p *i18n.Printer, rows [][]string, offers []model.Offer, limit int) {
 	row := 0
 	for i := 0; i < len(offers) && row < len(rows) && row < limit; i++ {
 		o := &offers[i]
@@ -28,7 +29,7 @@ func plainOfferRows(rows [][]string, offers []model.Offer, limit int) {
 			i++
 			same++
 		}
-		region := RegionIn(nil, o.Region)
+		region := RegionIn(p, o.Region) // "未说明地点" in Chinese, as the table it rewrites (new-user walk)
 		if same > 0 {
 			region += fmt.Sprintf(" +%d", same)
 		}

@@ -904,7 +904,7 @@ func WriteRecommendHint(out io.Writer, r *Renderer, rec *model.Recommendation, b
 		}
 		markPrices(rows, 4, marked)
 		if r.Plain {
-			plainOfferRows(rows, rec.Offers, limit)
+			plainOfferRows(p, rows, rec.Offers, limit)
 		}
 		headers, commitNote := OfferHeadersIn(p), commitmentTableNote(p, offers)
 		if commitNote != "" { // reserved: the term, the job's share and on-demand beside the bill
