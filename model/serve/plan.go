@@ -313,6 +313,19 @@ func PlanOnGPUNodes(a *model.Architecture, s Serving, g *model.GPU, perNode int)
 		if err != nil {
 			return Plan{}, err
 		}
+		// A TP the user pinned with the pipeline left open: its stages
+		// may share a node of g before they span nodes (new-user walk:
+		// Llama 3.1 70B at --tp 2 on H100s was TP 2 × PP 2 "on 2 nodes of
+		// 2 GPUs", a Ray cluster, where one 8-GPU node holds the 4).
+		for pp := 2; s.TP > 0 && s.PP == 0 && tp*pp <= perNode; pp *= 2 {
+			q, err := PlanServing(a, one, NodeOffer(g, tp*pp, perNode))
+			if err != nil {
+				return Plan{}, err
+			}
+			if betterLayout(&q, &p) {
+				p = q
+			}
+		}
 		tried = append(tried, p)
 		if best == nil || betterLayout(&p, best) {
 			best = &p

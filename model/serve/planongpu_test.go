@@ -78,3 +78,25 @@ func TestBetterPlanNoPrice(t *testing.T) {
 		}
 	}
 }
+
+// A TP the user pinned with the pipeline left open keeps its stages in one
+// node of the GPU when they fit there: Llama 3.1 70B in bf16 (131.4 GiB of
+// weights) at TP 2 needs two stages at a 16384-token context (65.7 GiB of
+// weights a GPU leave under 2 GiB of KV cache at 160 KiB a token, under
+// 16384 tokens), so TP 2 × PP 2 on one node of 4 of an 8-GPU node, not 2
+// nodes of 2 that need a Ray cluster (new-user walk).
+func TestPlanOnGPUNodesPinnedTPKeepsStagesInNode(t *testing.T) {
+	s := Serving{WeightFormat: WeightBF16, MaxModelLen: 16384, PromptTokens: 16128, OutputTokens: 256, Concurrency: 1, TP: 2}
+	got, err := PlanOnGPUNodes(&llama31_70B, s, &h100SXM, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.TP != 2 || got.PP != 2 || got.Nodes != 1 || !got.Fits {
+		t.Errorf("TP %d × PP %d on %d nodes (fits %v, reasons %v); want TP 2 × PP 2 on 1 node", got.TP, got.PP, got.Nodes, got.Fits, got.Reasons)
+	}
+	// With the pipeline given, it is kept: PP 2 is asked, so the same.
+	s.PP = 2
+	if got, err = PlanOnGPUNodes(&llama31_70B, s, &h100SXM, 8); err != nil || got.PP != 2 || got.Nodes != 1 {
+		t.Errorf("--pp 2: PP %d on %d nodes, %v", got.PP, got.Nodes, err)
+	}
+}
